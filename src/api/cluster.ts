@@ -1,0 +1,65 @@
+// cluster.karmada.io/v1alpha1 Cluster, as Karmada defines it (pkg/apis/cluster/v1alpha1/types.go).
+import type { ObjectMeta } from './policy.ts';
+
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  timeAdded?: string;
+}
+
+export interface ClusterSpec {
+  syncMode: 'Push' | 'Pull';
+  id?: string;
+  apiEndpoint?: string;
+  /** Flotilla: credentials are named by reference only, never inline in Git. */
+  kubeconfigRef?: { path?: string; context?: string };
+  secretRef?: { namespace: string; name: string };
+  insecureSkipTLSVerification?: boolean;
+  proxyURL?: string;
+  provider?: string;
+  region?: string;
+  zones?: string[];
+  /** Deprecated; admission moves it into zones. */
+  zone?: string;
+  taints?: Taint[];
+  resourceModels?: unknown[];
+}
+
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+  observedGeneration?: number;
+}
+
+export interface APIEnablement {
+  groupVersion: string;
+  resources?: { name: string; kind: string }[];
+}
+
+/** Quantities as Kubernetes writes them ("4", "3500m", "16Gi"). */
+export type ResourceList = Record<string, string | number>;
+
+export interface ClusterStatus {
+  kubernetesVersion?: string;
+  apiEnablements?: APIEnablement[];
+  conditions?: Condition[];
+  nodeSummary?: { totalNum?: number; readyNum?: number };
+  resourceSummary?: {
+    allocatable?: ResourceList;
+    allocating?: ResourceList;
+    allocated?: ResourceList;
+  };
+}
+
+export interface Cluster {
+  apiVersion: 'cluster.karmada.io/v1alpha1';
+  kind: 'Cluster';
+  metadata: ObjectMeta;
+  spec: ClusterSpec;
+  /** Absent when Flotilla knows nothing of the cluster yet: treated as Ready with every API enabled. */
+  status?: ClusterStatus;
+}

@@ -1,0 +1,67 @@
+// The Karmada kinds Flotilla reads from a config repo, declared once. Everything else is a resource template.
+
+export const POLICY_API_VERSION = 'policy.karmada.io/v1alpha1';
+export const CLUSTER_API_VERSION = 'cluster.karmada.io/v1alpha1';
+export const WORK_API_VERSION = 'work.karmada.io/v1alpha2';
+
+export const POLICY_KINDS = [
+  'PropagationPolicy',
+  'ClusterPropagationPolicy',
+  'OverridePolicy',
+  'ClusterOverridePolicy',
+] as const;
+export type PolicyKind = (typeof POLICY_KINDS)[number];
+
+/** Identity of any Kubernetes object: what a file path in the output is derived from. */
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  /** '' for cluster-scoped objects. */
+  namespace: string;
+  name: string;
+}
+
+export function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+export function versionOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+}
+
+/** `<apiVersion>/<kind>/<namespace>/<name>`: the ref format of the plan JSON contract. */
+export function refKey(ref: ObjectRef): string {
+  return `${ref.apiVersion}/${ref.kind}/${ref.namespace}/${ref.name}`;
+}
+
+/** kubectl's way of naming an object in messages: `Deployment default/nginx`. */
+export function describeRef(ref: Pick<ObjectRef, 'kind' | 'namespace' | 'name'>): string {
+  return ref.namespace ? `${ref.kind} ${ref.namespace}/${ref.name}` : `${ref.kind} ${ref.name}`;
+}
+
+/**
+ * Built-in kinds that are cluster-scoped. A custom kind is cluster-scoped when a CRD in the same
+ * repo says `scope: Cluster` (see documents/scopes.ts); unknown kinds default to namespaced.
+ */
+export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set([
+  'v1/Namespace',
+  'v1/Node',
+  'v1/PersistentVolume',
+  'apiextensions.k8s.io/v1/CustomResourceDefinition',
+  'rbac.authorization.k8s.io/v1/ClusterRole',
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding',
+  'storage.k8s.io/v1/StorageClass',
+  'storage.k8s.io/v1/CSIDriver',
+  'scheduling.k8s.io/v1/PriorityClass',
+  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration',
+  'apiregistration.k8s.io/v1/APIService',
+  'networking.k8s.io/v1/IngressClass',
+  'node.k8s.io/v1/RuntimeClass',
+  'policy.karmada.io/v1alpha1/ClusterPropagationPolicy',
+  'policy.karmada.io/v1alpha1/ClusterOverridePolicy',
+  'policy.karmada.io/v1alpha1/ClusterTaintPolicy',
+  'cluster.karmada.io/v1alpha1/Cluster',
+]);

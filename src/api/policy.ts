@@ -1,0 +1,174 @@
+// policy.karmada.io/v1alpha1 types, as Karmada defines them (pkg/apis/policy/v1alpha1). Types only, no logic.
+
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  values?: string[];
+}
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: LabelSelectorRequirement[];
+}
+
+export interface FieldSelectorRequirement {
+  key: 'provider' | 'region' | 'zone';
+  operator: 'In' | 'NotIn';
+  values?: string[];
+}
+
+export interface ClusterAffinity {
+  labelSelector?: LabelSelector;
+  fieldSelector?: { matchExpressions?: FieldSelectorRequirement[] };
+  clusterNames?: string[];
+  exclude?: string[];
+}
+
+export interface ClusterAffinityTerm extends ClusterAffinity {
+  affinityName: string;
+  overflowAffinities?: ClusterAffinity[];
+}
+
+export interface Toleration {
+  key?: string;
+  operator?: 'Exists' | 'Equal';
+  value?: string;
+  effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' | '';
+  tolerationSeconds?: number;
+}
+
+export type SpreadByField = 'cluster' | 'region' | 'zone' | 'provider';
+
+export interface SpreadConstraint {
+  spreadByField?: SpreadByField;
+  spreadByLabel?: string;
+  maxGroups?: number;
+  minGroups?: number;
+}
+
+export interface StaticClusterWeight {
+  targetCluster: ClusterAffinity;
+  weight: number;
+}
+
+export interface ClusterPreferences {
+  staticWeightList?: StaticClusterWeight[];
+  dynamicWeight?: 'AvailableReplicas';
+}
+
+export interface ReplicaSchedulingStrategy {
+  replicaSchedulingType?: 'Duplicated' | 'Divided';
+  replicaDivisionPreference?: 'Aggregated' | 'Weighted';
+  weightPreference?: ClusterPreferences;
+}
+
+export interface Placement {
+  clusterAffinity?: ClusterAffinity;
+  clusterAffinities?: ClusterAffinityTerm[];
+  clusterTolerations?: Toleration[];
+  spreadConstraints?: SpreadConstraint[];
+  replicaScheduling?: ReplicaSchedulingStrategy;
+}
+
+export interface ResourceSelector {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name?: string;
+  labelSelector?: LabelSelector;
+}
+
+export interface PropagationSpec {
+  resourceSelectors: ResourceSelector[];
+  priority?: number;
+  preemption?: 'Always' | 'Never';
+  conflictResolution?: 'Abort' | 'Overwrite';
+  propagateDeps?: boolean;
+  association?: boolean;
+  placement?: Placement;
+  dependentOverrides?: string[];
+  schedulerName?: string;
+  failover?: unknown;
+  activationPreference?: '' | 'Lazy';
+  suspension?: { dispatching?: boolean; dispatchingOnClusters?: { clusterNames?: string[] } };
+  preserveResourcesOnDeletion?: boolean;
+  schedulePriority?: unknown;
+}
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  uid?: string;
+  generation?: number;
+}
+
+export interface PropagationPolicy {
+  apiVersion: 'policy.karmada.io/v1alpha1';
+  kind: 'PropagationPolicy' | 'ClusterPropagationPolicy';
+  metadata: ObjectMeta;
+  spec: PropagationSpec;
+}
+
+export type OverrideOperator = 'add' | 'remove' | 'replace';
+
+export interface PlaintextOverrider {
+  path: string;
+  operator: OverrideOperator;
+  value?: unknown;
+}
+
+export interface ImageOverrider {
+  predicate?: { path: string };
+  component: 'Registry' | 'Repository' | 'Tag';
+  operator: OverrideOperator;
+  value?: string;
+}
+
+export interface CommandArgsOverrider {
+  containerName: string;
+  operator: 'add' | 'remove';
+  value?: string[];
+}
+
+export interface LabelAnnotationOverrider {
+  operator: OverrideOperator;
+  value?: Record<string, string>;
+}
+
+export interface FieldOverrider {
+  fieldPath: string;
+  json?: { subPath: string; operator: OverrideOperator; value?: unknown }[];
+  yaml?: { subPath: string; operator: OverrideOperator; value?: unknown }[];
+}
+
+export interface Overriders {
+  plaintext?: PlaintextOverrider[];
+  imageOverrider?: ImageOverrider[];
+  commandOverrider?: CommandArgsOverrider[];
+  argsOverrider?: CommandArgsOverrider[];
+  labelsOverrider?: LabelAnnotationOverrider[];
+  annotationsOverrider?: LabelAnnotationOverrider[];
+  fieldOverrider?: FieldOverrider[];
+}
+
+export interface RuleWithCluster {
+  targetCluster?: ClusterAffinity;
+  overriders: Overriders;
+}
+
+export interface OverrideSpec {
+  resourceSelectors?: ResourceSelector[];
+  overrideRules?: RuleWithCluster[];
+  /** Deprecated pair, kept because Karmada still accepts it. */
+  targetCluster?: ClusterAffinity;
+  overriders?: Overriders;
+}
+
+export interface OverridePolicy {
+  apiVersion: 'policy.karmada.io/v1alpha1';
+  kind: 'OverridePolicy' | 'ClusterOverridePolicy';
+  metadata: ObjectMeta;
+  spec: OverrideSpec;
+}
