@@ -1,0 +1,48 @@
+// The plugin contract (Karmada pkg/scheduler/framework/interface.go): a filter plugin says whether one
+// cluster fits, with a coded result and a human-readable reason; a score plugin rates a feasible cluster.
+import type { Cluster } from '../api/cluster.ts';
+import type { FilterPluginName, SchedulingRequest } from './types.ts';
+
+export type FilterCode = 'Success' | 'Unschedulable';
+
+export interface FilterResult {
+  code: FilterCode;
+  /** Why the cluster does not fit, e.g. "untolerated taint dedicated=gpu:NoSchedule". */
+  reason?: string;
+}
+
+export interface FilterContext {
+  request: SchedulingRequest;
+  cluster: Cluster;
+  /** The clusterAffinities term being tried (Karmada's status.schedulerObservedAffinityName during a cycle). */
+  affinityName?: string;
+}
+
+export interface FilterPlugin {
+  name: FilterPluginName;
+  filter(ctx: FilterContext): FilterResult;
+}
+
+export interface ScorePlugin {
+  name: string;
+  score(request: SchedulingRequest, cluster: Cluster): number;
+}
+
+export const MIN_CLUSTER_SCORE = 0;
+export const MAX_CLUSTER_SCORE = 100;
+
+export const fits: FilterResult = { code: 'Success' };
+
+export function unschedulable(reason: string): FilterResult {
+  return { code: 'Unschedulable', reason };
+}
+
+/** Whether the previous result already targets the cluster (Karmada's TargetContains). */
+export function previouslyTargeted(request: SchedulingRequest, clusterName: string): boolean {
+  return request.previous.some((tc) => tc.name === clusterName);
+}
+
+/** Replicas 0 marks a non-workload (ConfigMap, Service, ...): no estimation, every candidate gets 0. */
+export function isWorkload(request: SchedulingRequest): boolean {
+  return request.replicas > 0;
+}

@@ -1,0 +1,34 @@
+// APIEnablement filter: the cluster must serve the resource's group/version/kind. Clusters the previous
+// result already targets pass; a cluster without status (Flotilla knows nothing yet) serves every API.
+import type { Cluster } from '../../api/cluster.ts';
+import { fits, previouslyTargeted, unschedulable, type FilterPlugin } from '../framework.ts';
+
+export type APIEnablementStatus = 'APIEnabled' | 'APIDisabled' | 'APIUnknown';
+
+/** Karmada's Cluster.APIEnablement: unlisted means disabled only when the list is known to be complete. */
+export function apiEnablementOf(cluster: Cluster, apiVersion: string, kind: string): APIEnablementStatus {
+  const status = cluster.status;
+  if (!status) return 'APIEnabled';
+  for (const group of status.apiEnablements ?? []) {
+    if (group.groupVersion !== apiVersion) continue;
+    if ((group.resources ?? []).some((r) => r.kind === kind)) return 'APIEnabled';
+  }
+  const complete = (status.conditions ?? []).some((c) => c.type === 'CompleteAPIEnablements' && c.status === 'True');
+  return complete ? 'APIDisabled' : 'APIUnknown';
+}
+
+export const apiEnablement: FilterPlugin = {
+  name: 'APIEnablement',
+  filter({ request, cluster }) {
+    if (previouslyTargeted(request, cluster.metadata.name)) return fits;
+    const { apiVersion, kind } = request.resource;
+    switch (apiEnablementOf(cluster, apiVersion, kind)) {
+      case 'APIEnabled':
+        return fits;
+      case 'APIDisabled':
+        return unschedulable(`API ${apiVersion} ${kind} is not enabled`);
+      case 'APIUnknown':
+        return unschedulable(`API ${apiVersion} ${kind} is not listed in status.apiEnablements`);
+    }
+  },
+};

@@ -1,0 +1,37 @@
+// ClusterAffinity filter: the cluster must match placement.clusterAffinity, or the clusterAffinities term
+// being tried (plus that term's overflowAffinities for workloads). No affinity at all: every cluster fits.
+import type { Cluster } from '../../api/cluster.ts';
+import type { ClusterAffinity, Placement } from '../../api/policy.ts';
+import { matchClusterAffinity } from '../../selectors/matchClusterAffinity.ts';
+import { fits, isWorkload, unschedulable, type FilterPlugin } from '../framework.ts';
+
+/** The affinities a cluster may match: the active one first, then its overflow tiers in order. */
+export function activeAffinities(placement: Placement, affinityName: string | undefined, workload: boolean): ClusterAffinity[] | undefined {
+  if (placement.clusterAffinity) return [placement.clusterAffinity];
+  const term = placement.clusterAffinities?.find((t) => t.affinityName === (affinityName ?? ''));
+  if (!term) return undefined;
+  return workload ? [term, ...(term.overflowAffinities ?? [])] : [term];
+}
+
+/** Names the first part of the affinity the cluster fails (parts are ANDed, checked in Karmada's order). */
+export function explainAffinityMismatch(affinity: ClusterAffinity, cluster: Cluster): string {
+  const name = cluster.metadata.name;
+  if (affinity.exclude?.includes(name)) return 'listed in exclude';
+  if (affinity.labelSelector && !matchClusterAffinity({ labelSelector: affinity.labelSelector }, cluster)) return 'labels do not match labelSelector';
+  if (affinity.fieldSelector && !matchClusterAffinity({ fieldSelector: affinity.fieldSelector }, cluster)) return 'fields do not match fieldSelector';
+  return 'not in clusterNames';
+}
+
+export const clusterAffinity: FilterPlugin = {
+  name: 'ClusterAffinity',
+  filter({ request, cluster, affinityName }) {
+    const affinities = activeAffinities(request.placement, affinityName, isWorkload(request));
+    if (!affinities) return fits;
+    if (affinities.some((a) => matchClusterAffinity(a, cluster))) return fits;
+    const first = affinities[0] as ClusterAffinity;
+    const reason = explainAffinityMismatch(first, cluster);
+    if (request.placement.clusterAffinity) return unschedulable(reason);
+    const overflow = affinities.length > 1 ? ' nor its overflowAffinities' : '';
+    return unschedulable(`${reason} of affinity term ${affinityName ?? ''}${overflow}`);
+  },
+};

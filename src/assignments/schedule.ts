@@ -1,0 +1,168 @@
+// The scheduler, one pure pass (Karmada pkg/scheduler/scheduler.go + core/generic_scheduler.go):
+// decide whether to schedule at all, then for the inline affinity or each clusterAffinities term in turn:
+// filter -> score -> select (capacity, overflow tiers, spread constraints) -> assign replicas.
+import type { TargetCluster } from '../api/binding.ts';
+import type { Cluster } from '../api/cluster.ts';
+import { assignReplicas, type Assignment } from './assignReplicas.ts';
+import { filterPlugins, scorePlugins } from './plugins/registry.ts';
+import { needsReschedule } from './needsReschedule.ts';
+import { buildCandidates, selectBestClusters } from './selectClusters.ts';
+import type { CandidateCluster, ClusterExplanation, ScheduleResult, SchedulingRequest } from './types.ts';
+
+export { availableReplicas } from './availableReplicas.ts';
+export { divideByWebster } from './divideByWebster.ts';
+export type { ClusterExplanation, ScheduleResult, ScheduleStatus, SchedulingRequest } from './types.ts';
+
+type FilteredExplanation = Extract<ClusterExplanation, { outcome: 'filtered' }>;
+
+/** One scheduling cycle for one affinity (Karmada's genericScheduler.Schedule). */
+type Attempt =
+  | { ok: true; clusters: TargetCluster[]; explanation: ClusterExplanation[] }
+  | { ok: false; status: 'NoClusterFit' | 'Unschedulable' | 'SchedulerError'; message: string; explanation: ClusterExplanation[] };
+
+export function schedule(req: SchedulingRequest, clusters: readonly Cluster[]): ScheduleResult {
+  const trigger = needsReschedule(req, clusters);
+  if (!trigger) {
+    return {
+      status: 'Unchanged',
+      clusters: req.previous.map((tc) => ({ ...tc })),
+      ...(req.observedAffinityName ? { affinityName: req.observedAffinityName } : {}),
+      message: 'not rescheduled: placement and replicas unchanged since the previous result',
+      explanation: req.previous.map((tc) => ({
+        cluster: tc.name, outcome: 'selected', replicas: tc.replicas, score: 0, available: tc.replicas, why: 'previous result kept',
+      })),
+    };
+  }
+  const terms = req.placement.clusterAffinities;
+  if (terms && terms.length > 0) return scheduleWithAffinityTerms(req, clusters);
+  const attempt = scheduleOnce(req, clusters, undefined);
+  return attempt.ok ? scheduled(attempt, undefined) : failed(attempt, req, req.observedAffinityName);
+}
+
+/**
+ * Tries the terms from the observed one (or the first on an explicit reschedule), moving on only when a
+ * term fails; it never moves back by itself. All failing: a no-fit first failure clears the clusters,
+ * any other keeps the previous result; the observed term stays.
+ */
+function scheduleWithAffinityTerms(req: SchedulingRequest, clusters: readonly Cluster[]): ScheduleResult {
+  const terms = req.placement.clusterAffinities ?? [];
+  const observed = terms.findIndex((t) => t.affinityName === req.observedAffinityName);
+  const start = req.reschedule || !req.observedAffinityName || observed < 0 ? 0 : observed;
+  let first: Extract<Attempt, { ok: false }> | undefined;
+  const failures: string[] = [];
+  for (let i = start; i < terms.length; i++) {
+    const name = terms[i]?.affinityName ?? '';
+    const attempt = scheduleOnce(req, clusters, name);
+    if (attempt.ok) {
+      const result = scheduled(attempt, name);
+      return failures.length ? { ...result, message: `${result.message} (after ${failures.join('; ')})` } : result;
+    }
+    first ??= attempt;
+    failures.push(`affinity term ${name}: ${attempt.message}`);
+  }
+  const firstFailure = first as Extract<Attempt, { ok: false }>;
+  return { ...failed(firstFailure, req, req.observedAffinityName), message: failures.join('; ') };
+}
+
+function scheduled(attempt: Extract<Attempt, { ok: true }>, affinityName: string | undefined): ScheduleResult {
+  const list = attempt.clusters.map((tc) => `${tc.name}=${tc.replicas}`).join(', ');
+  return {
+    status: 'Scheduled',
+    clusters: attempt.clusters,
+    ...(affinityName !== undefined ? { affinityName } : {}),
+    message: `scheduled to ${attempt.clusters.length} cluster(s): ${list}${affinityName !== undefined ? ` with affinity term ${affinityName}` : ''}`,
+    explanation: attempt.explanation,
+  };
+}
+
+/** No fit clears the clusters (member objects get deleted); capacity and selection errors keep the previous result. */
+function failed(attempt: Extract<Attempt, { ok: false }>, req: SchedulingRequest, affinityName: string | undefined): ScheduleResult {
+  return {
+    status: attempt.status,
+    clusters: attempt.status === 'NoClusterFit' ? [] : req.previous.map((tc) => ({ ...tc })),
+    ...(affinityName ? { affinityName } : {}),
+    message: attempt.message,
+    explanation: attempt.explanation,
+  };
+}
+
+function scheduleOnce(req: SchedulingRequest, clusters: readonly Cluster[], affinityName: string | undefined): Attempt {
+  const { feasible, filtered } = findClustersThatFit(req, clusters, affinityName);
+  if (feasible.length === 0) {
+    const reasons = filtered.map((f) => `${f.cluster} ${f.plugin}: ${f.reason}`).join('; ');
+    return { ok: false, status: 'NoClusterFit', message: `no cluster fits: ${reasons || 'no clusters are registered'}`, explanation: filtered };
+  }
+  const scored = feasible.map((cluster) => ({ cluster, score: scorePlugins.reduce((s, p) => s + p.score(req, cluster), 0) }));
+  const candidates = buildCandidates(scored, req, affinityName);
+  const selection = selectBestClusters(req.placement, candidates, req.replicas);
+  if (!selection.ok) {
+    return { ...selection, explanation: [...filtered, ...explainCandidates(candidates, new Set(), undefined, req)] };
+  }
+  const assignment = assignReplicas(selection.value, req, affinityName);
+  const selected = new Set(selection.value.map((c) => c.name));
+  if (!assignment.ok) {
+    return { ...assignment, explanation: [...filtered, ...explainCandidates(candidates, selected, undefined, req)] };
+  }
+  const result = [...assignment.value.clusters].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { ok: true, clusters: result, explanation: [...filtered, ...explainCandidates(candidates, selected, { ...assignment.value, clusters: result }, req)] };
+}
+
+/** Runs every filter plugin on every cluster; a cluster records the first plugin it fails. */
+export function findClustersThatFit(
+  req: SchedulingRequest,
+  clusters: readonly Cluster[],
+  affinityName?: string,
+): { feasible: Cluster[]; filtered: FilteredExplanation[] } {
+  const feasible: Cluster[] = [];
+  const filtered: FilteredExplanation[] = [];
+  for (const cluster of clusters) {
+    let failure: FilteredExplanation | undefined;
+    for (const plugin of filterPlugins) {
+      const result = plugin.filter({ request: req, cluster, ...(affinityName !== undefined ? { affinityName } : {}) });
+      if (result.code !== 'Success') {
+        failure = { cluster: cluster.metadata.name, outcome: 'filtered', plugin: plugin.name, reason: result.reason ?? 'did not fit' };
+        break;
+      }
+    }
+    if (failure) filtered.push(failure);
+    else feasible.push(cluster);
+  }
+  return { feasible, filtered };
+}
+
+function explainCandidates(candidates: readonly CandidateCluster[], selected: ReadonlySet<string>, assignment: Assignment | undefined, req: SchedulingRequest): ClusterExplanation[] {
+  const weightSum = assignment ? [...assignment.weights.values()].reduce((s, w) => s + w, 0) : 0;
+  const regionSpread = (req.placement.spreadConstraints ?? []).some((sc) => sc.spreadByField === 'region');
+  return candidates.map((c) => {
+    const replicas = assignment?.clusters.find((tc) => tc.name === c.name)?.replicas ?? 0;
+    const weight = assignment?.weights.get(c.name);
+    const base = { cluster: c.name, replicas, score: c.score, available: c.availableReplicas, ...(weight !== undefined ? { weight } : {}) };
+    const outcome = assignment && assignment.clusters.some((tc) => tc.name === c.name) ? ('selected' as const) : ('notSelected' as const);
+    if (!selected.has(c.name)) return { ...base, outcome: 'notSelected' as const, why: 'not selected by spread constraints' };
+    if (!assignment) return { ...base, outcome: 'notSelected' as const, why: 'selected, but replicas could not be assigned' };
+    const why = [explainReplicas(c, assignment, weight, weightSum, req, replicas)];
+    if (c.overflowOrder > 0) why.push(`overflow tier ${c.overflowOrder}`);
+    if (regionSpread && c.cluster.spec.region) why.push(`spread group region=${c.cluster.spec.region}`);
+    return { ...base, outcome, why: why.join(', ') };
+  });
+}
+
+function explainReplicas(c: CandidateCluster, assignment: Assignment, weight: number | undefined, weightSum: number, req: SchedulingRequest, replicas: number): string {
+  const held = req.previous.find((tc) => tc.name === c.name)?.replicas;
+  switch (assignment.strategy) {
+    case 'NonWorkload':
+      return 'non-workload: propagated without replicas';
+    case 'Duplicated':
+      return `duplicated: all ${req.replicas} replicas`;
+    case 'StaticWeight':
+      return weight === undefined ? 'no static weight matches (weight 0)' : `static weight ${weight} of ${weightSum}`;
+    case 'DynamicWeight':
+    case 'Aggregated': {
+      const label = assignment.strategy === 'Aggregated' ? 'aggregated' : 'dynamic weight';
+      if (weight === undefined) return held !== undefined && held === replicas ? 'previous result kept' : `${label}: not needed`;
+      const basis = { free: 'free replicas', 'free+held': 'free + held replicas', previous: 'previous replicas' }[assignment.basis ?? 'free'];
+      const kept = held !== undefined && assignment.basis === 'free' ? `, ${held} kept from previous result` : '';
+      return `${label}: weight ${weight} of ${weightSum} (${basis})${kept}`;
+    }
+  }
+}

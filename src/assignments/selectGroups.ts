@@ -1,0 +1,80 @@
+// Choosing spread groups (Karmada core/spreadconstraint/select_groups.go): a depth-first search over
+// groups sorted by (value asc, weight desc, name asc) collects every path of min..max groups whose value
+// reaches the target; the heaviest path wins (then the larger value, then the earliest found), and the
+// winner gives way to any lower-ranked path that is a strict prefix of it.
+
+export interface GroupInfo {
+  name: string;
+  /** How many clusters the group holds. */
+  value: number;
+  /** The group's score. */
+  weight: number;
+}
+
+interface FoundPath {
+  id: number;
+  groups: GroupInfo[];
+  weight: number;
+  value: number;
+}
+
+export function selectGroups(groups: GroupInfo[], minGroups: number, maxGroups: number, target: number): GroupInfo[] {
+  if (groups.length === 0) return [];
+  const paths = findFeasiblePaths(groups, minGroups, maxGroups, target);
+  if (paths.length === 0) return [];
+  return prioritizePaths(paths).groups;
+}
+
+function findFeasiblePaths(input: GroupInfo[], minGroups: number, maxGroups: number, target: number): FoundPath[] {
+  const groups = [...input].sort((a, b) => a.value - b.value || b.weight - a.weight || compareNames(a.name, b.name));
+  const paths: FoundPath[] = [];
+  const current: GroupInfo[] = [];
+  let nextId = 0;
+  const visit = (sum: number, begin: number): void => {
+    if (sum >= target && current.length >= minGroups && current.length <= maxGroups) {
+      nextId++;
+      const found = [...current].sort((a, b) => b.weight - a.weight || compareNames(a.name, b.name));
+      paths.push({
+        id: nextId,
+        groups: found,
+        weight: found.reduce((s, g) => s + g.weight, 0),
+        value: found.reduce((s, g) => s + g.value, 0),
+      });
+      return;
+    }
+    if (current.length >= maxGroups) return;
+    for (let i = begin; i < groups.length; i++) {
+      const group = groups[i] as GroupInfo;
+      sum += group.value;
+      current.push(group);
+      visit(sum, i + 1);
+      // Karmada quirk kept: with exactly minGroups groups the search stops after the first branch
+      // and leaves the path as it is.
+      if (groups.length === minGroups) break;
+      sum -= group.value;
+      current.pop();
+    }
+  };
+  visit(0, 0);
+  return paths;
+}
+
+function prioritizePaths(paths: FoundPath[]): FoundPath {
+  if (paths.length === 1) return paths[0] as FoundPath;
+  const sorted = [...paths].sort((a, b) => b.weight - a.weight || b.value - a.value || a.id - b.id);
+  let chosen = sorted[0] as FoundPath;
+  for (const path of sorted.slice(1)) {
+    if (isStrictPrefix(path, chosen)) chosen = path;
+  }
+  return chosen;
+}
+
+/** Karmada's matchSubPath: `sub` has fewer groups than `path` and starts it. */
+function isStrictPrefix(sub: FoundPath, path: FoundPath): boolean {
+  if (sub.groups.length >= path.groups.length) return false;
+  return sub.groups.every((g, i) => path.groups[i]?.name === g.name);
+}
+
+export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,72 @@
+// The scheduler's vocabulary: what goes in (a binding's scheduling inputs), what comes out (the target
+// clusters plus a per-cluster explanation), and the per-cycle view of one feasible cluster.
+import type { TargetCluster } from '../api/binding.ts';
+import type { Cluster } from '../api/cluster.ts';
+import type { Placement } from '../api/policy.ts';
+
+export interface SchedulingRequest {
+  resource: { apiVersion: string; kind: string; namespace: string; name: string; uid?: string };
+  /** Already webhook-defaulted. */
+  placement: Placement;
+  /** 0 = non-workload: every candidate gets 0 replicas. */
+  replicas: number;
+  /** Per-replica requests, e.g. { cpu: '1', memory: '512Mi' }. */
+  resourceRequest?: Record<string, string | number>;
+  /** The previous binding's spec.clusters ([] if none). */
+  previous: TargetCluster[];
+  /** JSON of the placement the previous result was computed for (applied-placement annotation). */
+  previousPlacement?: string;
+  /** The previous status.schedulerObservedAffinityName. */
+  observedAffinityName?: string;
+  /** Explicit reschedule (WorkloadRebalancer): fresh mode, clusterAffinities restart at term 0. */
+  reschedule?: boolean;
+}
+
+/** Karmada's Scheduled condition reasons, plus Unchanged when Karmada would not schedule at all. */
+export type ScheduleStatus = 'Scheduled' | 'NoClusterFit' | 'Unschedulable' | 'SchedulerError' | 'Unchanged';
+
+export type FilterPluginName = 'APIEnablement' | 'TaintToleration' | 'ClusterAffinity' | 'SpreadConstraint';
+
+export type ClusterExplanation =
+  | { cluster: string; outcome: 'filtered'; plugin: FilterPluginName; reason: string }
+  | {
+      cluster: string;
+      /** selected: holds replicas in the result; notSelected: feasible but left out by selection or division. */
+      outcome: 'selected' | 'notSelected';
+      replicas: number;
+      score: number;
+      /** Free replicas estimated for this cluster plus replicas it already holds. */
+      available: number;
+      weight?: number;
+      why: string;
+    };
+
+export interface ScheduleResult {
+  status: ScheduleStatus;
+  /** NoClusterFit -> []; Unschedulable/SchedulerError -> previous kept; Unchanged -> previous. */
+  clusters: TargetCluster[];
+  affinityName?: string;
+  message: string;
+  explanation: ClusterExplanation[];
+}
+
+/** One feasible cluster as the select and assign steps see it (Karmada's ClusterDetailInfo). */
+export interface CandidateCluster {
+  name: string;
+  cluster: Cluster;
+  score: number;
+  /** 0 for the active affinity term, k for its k-th overflow affinity. */
+  overflowOrder: number;
+  /** Estimated free replicas plus the replicas the previous result already put here. */
+  availableReplicas: number;
+  /** Estimated free replicas only. */
+  allocatableReplicas: number;
+}
+
+/** Why a step could not produce a result; becomes the Scheduled condition reason. */
+export interface StepFailure {
+  ok: false;
+  status: 'Unschedulable' | 'SchedulerError';
+  message: string;
+}
+export type StepResult<T> = { ok: true; value: T } | StepFailure;

@@ -1,0 +1,49 @@
+import { stringify } from 'yaml';
+import { describeRef } from '../api/kinds.ts';
+import { openRepo } from '../commits/openRepo.ts';
+import { renderSnapshot } from '../outputs/renderSnapshot.ts';
+import type { TemplateExplanation } from '../works/renderTemplates.ts';
+import { UsageError } from './UsageError.ts';
+import { readClusterStatus, type CommonOptions } from './options.ts';
+
+export async function explainCommand(opts: CommonOptions & { target: string; namespace: string | undefined }): Promise<number> {
+  const [kindWord, name] = opts.target.split('/');
+  if (!kindWord || !name) throw new UsageError(`"${opts.target}": use <kind>/<name>, e.g. deployment/nginx`);
+  const repo = await openRepo(opts.repo);
+  const { model, output } = await renderSnapshot(repo, opts.rev, {}, await readClusterStatus(opts.clusterStatusFile));
+  const kind = kindWord.toLowerCase();
+  const matches = [...output.explanations.values()].filter((e) =>
+    (e.ref.kind.toLowerCase() === kind || `${e.ref.kind.toLowerCase()}s` === kind) && e.ref.name === name &&
+    (opts.namespace === undefined ? true : e.ref.namespace === opts.namespace));
+  const explanation = matches.find((e) => e.ref.namespace === 'default' || e.ref.namespace === '') ?? matches[0];
+  if (!explanation) {
+    const known = [...model.templates.values()].filter((t) => t.ref.name === name).map((t) => describeRef(t.ref));
+    opts.err(`flotilla: no template ${opts.target}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} at ${opts.rev}${known.length ? `; did you mean: ${known.join(', ')}` : ''}\n`);
+    return 1;
+  }
+  if (opts.output === 'json') opts.out(`${JSON.stringify(explanation, null, 2)}\n`);
+  else if (opts.output === 'yaml') opts.out(stringify(explanation));
+  else opts.out(formatExplanation(explanation, [...model.clusters.keys()].sort()));
+  return 0;
+}
+
+export function formatExplanation(e: TemplateExplanation, clusters: readonly string[]): string {
+  const lines = [`${describeRef(e.ref)} (${e.ref.apiVersion})`];
+  if (e.held) lines.push(`  held: ${e.held}`);
+  lines.push(`  policy: ${e.policy ?? '(none)'}`, `  why: ${e.policyReason}`);
+  if (e.schedule) lines.push(`  scheduling: ${e.schedule.status}${e.schedule.message ? ` — ${e.schedule.message}` : ''}`);
+  if (e.schedule?.affinityName) lines.push(`  affinity term: ${e.schedule.affinityName}`);
+  if (e.requiredBy?.length) lines.push(`  required by: ${e.requiredBy.join(', ')}`);
+  const rows: string[][] = [['CLUSTER', 'RESULT', 'REPLICAS', 'WHY']];
+  const byCluster = new Map((e.schedule?.explanation ?? []).map((x) => [x.cluster, x]));
+  for (const c of clusters) {
+    const target = e.clusters.find((t) => t.name === c);
+    const x = byCluster.get(c);
+    if (x?.outcome === 'filtered') rows.push([c, 'filtered', '-', `${x.plugin}: ${x.reason}`]);
+    else if (target) rows.push([c, 'selected', String(target.replicas), x ? x.why : e.requiredBy?.length ? 'dependency of a workload placed here' : e.policyReason]);
+    else rows.push([c, 'not selected', '-', x ? x.why : '']);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const r of rows) lines.push(`  ${r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('   ')}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,27 @@
+import { openRepo } from '../commits/openRepo.ts';
+import { formatProblem } from '../errors/problem.ts';
+import { syncRepo } from '../outputs/syncRepo.ts';
+import type { CommonOptions } from './options.ts';
+
+export async function syncCommand(opts: CommonOptions): Promise<number> {
+  const repo = await openRepo(opts.repo);
+  const started = performance.now();
+  const result = await syncRepo(repo, {
+    sourceRef: opts.sourceRef,
+    outputRef: opts.outputRef,
+    onRendered: (r, i, n) => {
+      const changed = Object.entries(r.changes).map(([c, x]) => `${c} +${x.added.length} ~${x.changed.length} -${x.removed.length}`).join(', ') || 'no change';
+      const errors = r.problems.filter((p) => p.severity === 'error').length;
+      opts.err(`[${i}/${n}] ${r.sourceCommit.slice(0, 12)} → ${r.outputCommit?.slice(0, 12) ?? '(already rendered)'}  ${changed}${errors ? `  ${errors} errors` : ''}\n`);
+    },
+  });
+  if (result.forcePushed) opts.err(`warning: ${opts.sourceRef} was force-pushed; rendered its new head only\n`);
+  const last = result.reports[result.reports.length - 1];
+  if (!last) {
+    opts.out(`${opts.outputRef.replace('refs/heads/', '')} is up to date\n`);
+    return 0;
+  }
+  for (const p of last.problems) opts.err(`${formatProblem(p)}\n`);
+  opts.out(`rendered ${result.reports.length} commit(s) in ${((performance.now() - started) / 1000).toFixed(2)}s; ${opts.outputRef.replace('refs/heads/', '')} at ${last.outputCommit?.slice(0, 12) ?? 'unchanged'}\n`);
+  return last.problems.some((p) => p.severity === 'error') ? 1 : 0;
+}

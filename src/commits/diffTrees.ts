@@ -1,0 +1,51 @@
+import { readTree } from './readTree.ts';
+import { compareUtf8 } from './renderTree.ts';
+import { isBlobMode, isTreeMode, type GitRepo, type TreeChange, type TreeEntry } from './types.ts';
+
+/**
+ * Blobs added, modified (content or mode) or deleted between two trees, sorted by path.
+ * Descends only into subtrees whose oids differ, so a 1-file change among 20k reads just the
+ * trees on that file's path (notes §C finding 3: git.walk reads every subtree, even pruned).
+ * A null old tree lists everything in the new tree as added.
+ */
+export async function diffTrees(repo: GitRepo, oldTree: string | null, newTree: string): Promise<TreeChange[]> {
+  const changes: TreeChange[] = [];
+  await diffInto(repo, oldTree, newTree, '', changes);
+  return changes.sort((a, b) => compareUtf8(a.path, b.path));
+}
+
+async function diffInto(
+  repo: GitRepo,
+  oldOid: string | null,
+  newOid: string | null,
+  prefix: string,
+  out: TreeChange[],
+): Promise<void> {
+  if (oldOid === newOid) return;
+  const [oldEntries, newEntries] = await Promise.all([
+    oldOid ? readTree(repo, oldOid) : [],
+    newOid ? readTree(repo, newOid) : [],
+  ]);
+  const byName = new Map<string, { old?: TreeEntry; new?: TreeEntry }>();
+  for (const e of oldEntries) byName.set(e.name, { old: e });
+  for (const e of newEntries) byName.set(e.name, { ...byName.get(e.name), new: e });
+
+  const subtrees: Promise<void>[] = [];
+  for (const [name, pair] of byName) {
+    const path = prefix + name;
+    const oldBlob = pair.old && isBlobMode(pair.old.mode) ? pair.old : undefined;
+    const newBlob = pair.new && isBlobMode(pair.new.mode) ? pair.new : undefined;
+    const unchanged = oldBlob && newBlob && oldBlob.oid === newBlob.oid && oldBlob.mode === newBlob.mode;
+    if ((oldBlob || newBlob) && !unchanged) {
+      const change: TreeChange = { path };
+      if (oldBlob) Object.assign(change, { oldOid: oldBlob.oid, oldMode: oldBlob.mode });
+      if (newBlob) Object.assign(change, { newOid: newBlob.oid, newMode: newBlob.mode });
+      out.push(change);
+    }
+    // A path may turn from file into directory or back: then one side is a blob, the other a tree.
+    const oldSub = pair.old && isTreeMode(pair.old.mode) ? pair.old.oid : null;
+    const newSub = pair.new && isTreeMode(pair.new.mode) ? pair.new.oid : null;
+    if (oldSub !== newSub) subtrees.push(diffInto(repo, oldSub, newSub, `${path}/`, out));
+  }
+  await Promise.all(subtrees);
+}

@@ -1,0 +1,21 @@
+import git from 'isomorphic-git';
+import { parseTree } from './parseTree.ts';
+import type { PackWriter } from './PackWriter.ts';
+import type { GitRepo, TreeEntry } from './types.ts';
+
+/**
+ * The entries of one tree object, modes exactly as stored. Looks in `pending` first, so a tree
+ * queued in a PackWriter but not flushed yet can serve as a base.
+ */
+export async function readTree(repo: GitRepo, oid: string, pending?: PackWriter): Promise<TreeEntry[]> {
+  const queued = pending?.get(oid);
+  if (queued) {
+    if (queued.type !== 'tree') throw new Error(`object ${oid} is a ${queued.type}, not a tree`);
+    return parseTree(queued.content);
+  }
+  const found = await git.readObject({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache, format: 'content' });
+  if (found.type !== 'tree' || found.format !== 'content') {
+    throw new Error(`object ${oid} is a ${found.type}, not a tree`);
+  }
+  return parseTree(found.object);
+}

@@ -1,0 +1,52 @@
+import git from 'isomorphic-git';
+import { readRef } from './readRef.ts';
+import { RevNotFoundError } from './RevNotFoundError.ts';
+import type { GitRepo } from './types.ts';
+
+/**
+ * Resolves a branch name, 'refs/…' name, HEAD, or a full or abbreviated (>= 4 hex) sha to the
+ * sha of a commit. Annotated tags are peeled. Refs win over abbreviated shas, as in git.
+ */
+export async function resolveRev(repo: GitRepo, rev: string): Promise<string> {
+  let oid: string | null = null;
+  if (/^[0-9a-f]{40}$/.test(rev)) oid = rev;
+  else {
+    oid = await readRef(repo, rev);
+    if (oid === null && /^[0-9a-fA-F]{4,39}$/.test(rev)) oid = await expandAbbreviated(repo, rev);
+  }
+  if (oid === null) throw new RevNotFoundError(rev, 'no ref or object has that name');
+  return peelToCommit(repo, rev, oid);
+}
+
+async function expandAbbreviated(repo: GitRepo, rev: string): Promise<string | null> {
+  try {
+    return await git.expandOid({ fs: repo.fs, gitdir: repo.gitdir, oid: rev.toLowerCase(), cache: repo.cache });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'NotFoundError') return null;
+    if (code === 'AmbiguousError') throw new RevNotFoundError(rev, (err as Error).message, true);
+    throw err;
+  }
+}
+
+async function peelToCommit(repo: GitRepo, rev: string, start: string): Promise<string> {
+  let oid = start;
+  // A tag may point at a tag; git allows chains, bound it to stay safe from cycles in corrupt repos.
+  for (let depth = 0; depth < 16; depth++) {
+    let found;
+    try {
+      found = await git.readObject({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache, format: 'parsed' });
+    } catch (err) {
+      if ((err as { code?: string }).code === 'NotFoundError') {
+        throw new RevNotFoundError(rev, `object ${oid} is not in the repository`);
+      }
+      throw err;
+    }
+    if (found.type === 'commit') return oid;
+    if (found.type !== 'tag' || found.format !== 'parsed') {
+      throw new RevNotFoundError(rev, `${oid} is a ${found.type}, not a commit`);
+    }
+    oid = found.object.object;
+  }
+  throw new RevNotFoundError(rev, 'tag chain deeper than 16');
+}

@@ -1,0 +1,94 @@
+import { CLUSTER_SCOPED_KINDS, describeRef, refKey, type ObjectRef } from '../api/kinds.ts';
+import { compareProblems, type Problem, type SourceSpan } from '../errors/problem.ts';
+import type { ConfigModel, FileObjects, Located, Template } from './model.ts';
+
+/**
+ * Joins the files of one commit into the model every later stage reads: resolves each template's
+ * scope (built-in list, plus CRDs defined in the same repo), and turns any object defined twice into
+ * an error naming both places. A duplicated object is held: neither copy replaces its last good output.
+ */
+export function assembleModel(files: Iterable<FileObjects>): ConfigModel {
+  const all = [...files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const clusterScoped = clusterScopedKinds(all);
+  const model: ConfigModel = {
+    templates: new Map(), propagationPolicies: [], overridePolicies: [], clusters: new Map(),
+    held: new Set(), unreadableFiles: new Set(), problems: [],
+  };
+  const seen = new Map<string, SourceSpan>();
+  const duplicated = new Set<string>();
+  const claim = (ref: ObjectRef, source: SourceSpan): boolean => {
+    const key = refKey(ref);
+    const first = seen.get(key);
+    if (!first) {
+      seen.set(key, source);
+      return true;
+    }
+    duplicated.add(key);
+    model.problems.push({
+      ...source, code: 'DUPLICATE_OBJECT', severity: 'error',
+      message: `${describeRef(ref)} (${ref.apiVersion}) is defined twice: here and at ${first.file}:${first.line}`,
+      fix: `delete one of the two definitions (${first.file}:${first.line} or ${source.file}:${source.line})`,
+      data: { first, second: source },
+    });
+    return false;
+  };
+
+  for (const f of all) {
+    model.problems.push(...f.problems);
+    if (f.unreadable) model.unreadableFiles.add(f.file);
+    for (const ref of f.broken) model.held.add(refKey(ref));
+    for (const t of f.templates) {
+      const scoped = clusterScoped.has(`${t.ref.apiVersion}/${t.ref.kind}`);
+      const ref: ObjectRef = { ...t.ref, namespace: scoped ? '' : (t.ref.namespace ?? 'default') };
+      if (!claim(ref, t.source)) continue;
+      const metadata = (t.manifest.metadata ?? {}) as { labels?: Record<string, string> };
+      const template: Template = { ref, labels: metadata.labels ?? {}, manifest: t.manifest, source: t.source };
+      model.templates.set(refKey(ref), template);
+    }
+    const karmada = <T extends { metadata: { name: string; namespace?: string }; apiVersion: string; kind: string }>(list: Located<T>[], into: Located<T>[]) => {
+      for (const item of list) {
+        const m = item.object.metadata;
+        const scoped = item.object.kind.startsWith('Cluster');
+        const ref: ObjectRef = { apiVersion: item.object.apiVersion, kind: item.object.kind, namespace: scoped ? '' : (m.namespace ?? 'default'), name: m.name };
+        if (claim(ref, item.source)) into.push(item);
+      }
+    };
+    karmada(f.propagationPolicies, model.propagationPolicies);
+    karmada(f.overridePolicies, model.overridePolicies);
+    const clusters: Located<import('../api/cluster.ts').Cluster>[] = [];
+    karmada(f.clusters, clusters);
+    for (const c of clusters) model.clusters.set(c.object.metadata.name, c);
+  }
+
+  // The first definition was kept while scanning; once it is known to be duplicated, drop it too.
+  for (const key of duplicated) {
+    model.held.add(key);
+    model.templates.delete(key);
+    model.propagationPolicies = model.propagationPolicies.filter((p) => refKey(refOf(p.object)) !== key);
+    model.overridePolicies = model.overridePolicies.filter((p) => refKey(refOf(p.object)) !== key);
+    for (const [name, c] of model.clusters) if (refKey(refOf(c.object)) === key) model.clusters.delete(name);
+  }
+  model.problems.sort(compareProblems);
+  return model;
+}
+
+function refOf(o: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }): ObjectRef {
+  const scoped = o.kind.startsWith('Cluster');
+  return { apiVersion: o.apiVersion, kind: o.kind, namespace: scoped ? '' : (o.metadata.namespace ?? 'default'), name: o.metadata.name };
+}
+
+/** Built-in cluster-scoped kinds plus every CRD in the repo that declares `scope: Cluster`. */
+function clusterScopedKinds(files: readonly FileObjects[]): Set<string> {
+  const kinds = new Set(CLUSTER_SCOPED_KINDS);
+  for (const f of files) {
+    for (const t of f.templates) {
+      if (t.ref.kind !== 'CustomResourceDefinition') continue;
+      const spec = t.manifest.spec as { group?: string; scope?: string; names?: { kind?: string }; versions?: { name?: string }[] } | undefined;
+      if (spec?.scope !== 'Cluster' || !spec.group || !spec.names?.kind) continue;
+      for (const v of spec.versions ?? []) if (v.name) kinds.add(`${spec.group}/${v.name}/${spec.names.kind}`);
+    }
+  }
+  return kinds;
+}
+
+export type { Problem };

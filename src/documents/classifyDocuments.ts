@@ -1,0 +1,100 @@
+import { CLUSTER_API_VERSION, POLICY_API_VERSION, POLICY_KINDS, type ObjectRef } from '../api/kinds.ts';
+import type { Cluster } from '../api/cluster.ts';
+import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
+import type { Problem } from '../errors/problem.ts';
+import type { FileObjects } from './model.ts';
+import type { SourceDocument } from './parseDocuments.ts';
+import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
+import { applyPolicyDefaults } from './applyPolicyDefaults.ts';
+import { checkObjectName } from './checkObjectName.ts';
+
+/**
+ * Sorts a file's documents into Karmada kinds and resource templates by apiVersion/kind, validates
+ * each, and applies Karmada's webhook defaults. Invalid objects are reported and listed as broken.
+ */
+export function classifyDocuments(file: string, documents: readonly SourceDocument[], parseProblems: readonly Problem[]): FileObjects {
+  const out: FileObjects = {
+    file, templates: [], propagationPolicies: [], overridePolicies: [], clusters: [], broken: [],
+    unreadable: parseProblems.length > 0 && documents.length === 0, problems: [...parseProblems],
+  };
+  for (const doc of documents) {
+    const problem = (path: (string | number)[], code: Problem['code'], message: string, fix: string) =>
+      out.problems.push({ ...doc.locate(path), code, severity: 'error', message, fix });
+    const value = doc.value;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      problem([], 'NOT_AN_OBJECT', `document ${doc.index + 1} is ${Array.isArray(value) ? 'a list' : typeof value}, not a Kubernetes object`,
+        'each YAML document must be a mapping with apiVersion, kind and metadata.name');
+      continue;
+    }
+    const obj = value as Record<string, unknown>;
+    const apiVersion = obj.apiVersion;
+    const kind = obj.kind;
+    const metadata = obj.metadata as Record<string, unknown> | undefined;
+    const name = metadata?.name;
+    const missing = [
+      typeof apiVersion !== 'string' || apiVersion === '' ? 'apiVersion' : null,
+      typeof kind !== 'string' || kind === '' ? 'kind' : null,
+      typeof name !== 'string' || name === '' ? 'metadata.name' : null,
+    ].filter((f): f is string => f !== null);
+    if (missing.length > 0) {
+      problem(missing[0] === 'metadata.name' ? ['metadata'] : [], 'MISSING_FIELD',
+        `document ${doc.index + 1} has no ${missing.join(', ')}`,
+        `add ${missing.join(' and ')}; every object needs apiVersion, kind and metadata.name`);
+      continue;
+    }
+    const rawNamespace = metadata?.namespace;
+    const namespace = typeof rawNamespace === 'string' && rawNamespace !== '' ? rawNamespace : undefined;
+    const ref = { apiVersion: apiVersion as string, kind: kind as string, name: name as string };
+    const identity: ObjectRef = { ...ref, namespace: namespace ?? '' };
+
+    const nameProblems = [
+      ...checkObjectName(ref.name, 'metadata.name'),
+      ...(namespace !== undefined ? checkObjectName(namespace, 'metadata.namespace', true) : []),
+    ];
+    if (nameProblems.length > 0) {
+      for (const p of nameProblems) problem(['metadata', p.field === 'metadata.name' ? 'name' : 'namespace'], 'INVALID_NAME', p.message, p.fix);
+      continue; // an unsafe name has no identity we could hold output for
+    }
+
+    const isPolicy = ref.apiVersion === POLICY_API_VERSION && (POLICY_KINDS as readonly string[]).includes(ref.kind);
+    const isCluster = ref.apiVersion === CLUSTER_API_VERSION && ref.kind === 'Cluster';
+    if (!isPolicy && !isCluster) {
+      out.templates.push({ ref: { ...ref, namespace }, manifest: obj, source: doc.source });
+      continue;
+    }
+
+    const issues = validateKarmadaDocument(ref.kind as Parameters<typeof validateKarmadaDocument>[0], obj);
+    for (const issue of issues) problem(issue.path, issue.code, issue.message, issue.fix);
+    if (issues.length > 0) {
+      out.broken.push(identity);
+      continue;
+    }
+    const source = doc.source;
+    switch (ref.kind) {
+      case 'PropagationPolicy':
+      case 'ClusterPropagationPolicy':
+        out.propagationPolicies.push({ object: applyPolicyDefaults(obj as unknown as PropagationPolicy), source });
+        break;
+      case 'OverridePolicy':
+      case 'ClusterOverridePolicy':
+        out.overridePolicies.push({ object: withPolicyNamespace(obj as unknown as OverridePolicy), source });
+        break;
+      case 'Cluster':
+        out.clusters.push({ object: normalizeCluster(obj as unknown as Cluster), source });
+        break;
+    }
+  }
+  return out;
+}
+
+function withPolicyNamespace(policy: OverridePolicy): OverridePolicy {
+  if (policy.kind === 'ClusterOverridePolicy' || policy.metadata.namespace) return policy;
+  return { ...policy, metadata: { ...policy.metadata, namespace: 'default' } };
+}
+
+/** Admission moves a legacy spec.zone into spec.zones (pkg/apis/cluster/mutation). */
+function normalizeCluster(cluster: Cluster): Cluster {
+  if (!cluster.spec.zone || (cluster.spec.zones && cluster.spec.zones.length > 0)) return cluster;
+  const { zone, ...spec } = cluster.spec;
+  return { ...cluster, spec: { ...spec, zones: [zone] } };
+}

@@ -1,0 +1,46 @@
+// What the documents stage produces: every object of a commit, typed, with the place it came from.
+import type { Cluster } from '../api/cluster.ts';
+import type { ObjectRef } from '../api/kinds.ts';
+import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
+import type { Problem, SourceSpan } from '../errors/problem.ts';
+
+export interface Located<T> {
+  object: T;
+  source: SourceSpan;
+}
+
+/** A resource template: any object that is not one of Karmada's own kinds. */
+export interface Template {
+  /** Namespace resolved: '' for cluster-scoped kinds, 'default' when a namespaced object names none. */
+  ref: ObjectRef;
+  labels: Record<string, string>;
+  manifest: Record<string, unknown>;
+  source: SourceSpan;
+}
+
+/** One file's objects, before cross-file checks (duplicates, scopes). */
+export interface FileObjects {
+  file: string;
+  /** Templates with their namespace as written (undefined when absent): scope is known only repo-wide. */
+  templates: { ref: Omit<ObjectRef, 'namespace'> & { namespace: string | undefined }; manifest: Record<string, unknown>; source: SourceSpan }[];
+  propagationPolicies: Located<PropagationPolicy>[];
+  overridePolicies: Located<OverridePolicy>[];
+  clusters: Located<Cluster>[];
+  /** Identities of objects that are in the file but invalid: they keep their last good output. */
+  broken: ObjectRef[];
+  /** The file could not be parsed at all: everything it rendered last time is held. */
+  unreadable: boolean;
+  problems: Problem[];
+}
+
+export interface ConfigModel {
+  templates: Map<string, Template>;
+  propagationPolicies: Located<PropagationPolicy>[];
+  overridePolicies: Located<OverridePolicy>[];
+  clusters: Map<string, Located<Cluster>>;
+  /** refKeys whose previous output must be kept as it is (invalid, duplicated). */
+  held: Set<string>;
+  /** Files that could not be parsed: what they rendered before is held. */
+  unreadableFiles: Set<string>;
+  problems: Problem[];
+}

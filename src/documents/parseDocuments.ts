@@ -1,0 +1,177 @@
+import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import type { Problem, SourceSpan } from '../errors/problem.ts';
+
+/** One YAML document of a source file, as plain data plus where it came from. */
+export interface SourceDocument {
+  /** The parsed value: an object for anything Flotilla can use. */
+  value: unknown;
+  source: SourceSpan;
+  /** Index of the document within its file (0-based), for messages and identity. */
+  index: number;
+  /** Line/column of a field inside this document, for problems found by later checks. */
+  locate(path: readonly (string | number)[]): SourceSpan;
+}
+
+export interface ParseLimits {
+  /** Files larger than this are rejected whole. Default 4 MiB: a manifest that big is a mistake. */
+  maxFileBytes: number;
+  /** Alias expansions per document before it counts as an alias bomb. Default 1,000. */
+  maxAliasCount: number;
+  /** Nesting depth of flow/block collections. Default 64. */
+  maxDepth: number;
+}
+
+export const DEFAULT_PARSE_LIMITS: ParseLimits = { maxFileBytes: 4 * 1024 * 1024, maxAliasCount: 1000, maxDepth: 64 };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Parses every document of one file. Never throws for bad input: a file that cannot be read as YAML
+ * yields problems and no documents, so the caller can keep what the file rendered last time.
+ */
+export function parseDocuments(
+  file: string,
+  bytes: Uint8Array,
+  limits: ParseLimits = DEFAULT_PARSE_LIMITS,
+): { documents: SourceDocument[]; problems: Problem[] } {
+  const at = (line = 1, column = 1): SourceSpan => ({ file, line, column });
+  const fail = (code: Problem['code'], message: string, fix: string, span = at()) => ({
+    documents: [],
+    problems: [{ ...span, code, severity: 'error' as const, message, fix }],
+  });
+
+  if (bytes.length > limits.maxFileBytes) {
+    return fail('FILE_TOO_LARGE', `file is ${formatBytes(bytes.length)}, over the ${formatBytes(limits.maxFileBytes)} limit`,
+      'split it into smaller files, or list it in .flotillaignore if it is not a manifest');
+  }
+  if (bytes.includes(0)) {
+    return fail('FILE_NOT_TEXT', 'file contains NUL bytes: it is binary, not YAML',
+      'remove it or rename it so it does not end in .yaml/.yml, or list it in .flotillaignore');
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    const { line, column } = lineColOfByte(bytes, offset);
+    return fail('FILE_NOT_TEXT', `invalid UTF-8 at byte ${offset}`, 'save the file as UTF-8', at(line, column));
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+
+  const depth = maxNesting(text);
+  if (depth > limits.maxDepth) {
+    return fail('YAML_TOO_COMPLEX', `nesting is ${depth} levels deep, over the limit of ${limits.maxDepth}`,
+      'flatten the document; no Kubernetes manifest needs that depth');
+  }
+
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const spanAt = (offset: number): SourceSpan => {
+    const pos = lineCounter.linePos(offset);
+    return at(pos.line, pos.col);
+  };
+  const documents: SourceDocument[] = [];
+  const problems: Problem[] = [];
+  if (!Array.isArray(docs)) {
+    // An EmptyStream: a file of comments only. Nothing to render, nothing wrong.
+    return { documents, problems };
+  }
+  docs.forEach((doc, index) => {
+    const firstError = doc.errors[0];
+    if (firstError) {
+      for (const err of doc.errors) {
+        problems.push({ ...spanAt(err.pos[0]), code: 'YAML_SYNTAX', severity: 'error',
+          message: firstLine(err.message), fix: yamlFix(err.code) });
+      }
+      return;
+    }
+    if (doc.contents === null) return; // empty document between `---` separators
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: limits.maxAliasCount });
+    } catch (err) {
+      problems.push({ ...spanAt(doc.range[0]), code: 'YAML_TOO_COMPLEX', severity: 'error',
+        message: `document ${index + 1}: ${(err as Error).message}`,
+        fix: 'expand the aliases by hand; anchors that multiply into huge documents are refused' });
+      return;
+    }
+    const start = doc.contents.range?.[0] ?? doc.range[0];
+    documents.push({ value, index, source: spanAt(start), locate: (path) => locateIn(doc, path, spanAt, start) });
+  });
+  return { documents, problems };
+}
+
+function locateIn(doc: Document, path: readonly (string | number)[], spanAt: (o: number) => SourceSpan, fallback: number): SourceSpan {
+  // Walk up to the deepest node that exists: a missing field is reported where its parent is.
+  for (let n = path.length; n >= 0; n--) {
+    const node = doc.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined;
+    if (node && typeof node === 'object' && node.range) return spanAt(node.range[0]);
+  }
+  return spanAt(fallback);
+}
+
+function maxNesting(text: string): number {
+  // Flow collections ([{...}]) nest without indentation; block nesting shows as indentation.
+  let depth = 0;
+  let max = 0;
+  let indentMax = 0;
+  let inQuote: string | null = null;
+  let lineStart = true;
+  let indent = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\n') { lineStart = true; indent = 0; inQuote = null; continue; }
+    if (lineStart) {
+      if (c === ' ' || c === '-') { indent++; continue; }
+      lineStart = false;
+      if (indent > indentMax) indentMax = indent;
+    }
+    if (inQuote) { if (c === inQuote) inQuote = null; continue; }
+    if (c === '"' || c === "'") inQuote = c;
+    else if (c === '#') { while (i + 1 < text.length && text[i + 1] !== '\n') i++; }
+    else if (c === '[' || c === '{') { depth++; if (depth > max) max = depth; }
+    else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
+  }
+  // Two spaces per level is the common style; one is the tightest.
+  return Math.max(max, Math.floor(indentMax / 2));
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+function yamlFix(code: string): string {
+  switch (code) {
+    case 'DUPLICATE_KEY': return 'remove one of the two keys: YAML keeps only one and the other would be lost silently';
+    case 'BAD_INDENT':
+    case 'MISSING_CHAR':
+    case 'UNEXPECTED_TOKEN': return 'check the indentation and quoting on this line (spaces, not tabs)';
+    case 'TAB_AS_INDENT': return 'indent with spaces; YAML forbids tabs for indentation';
+    default: return 'correct the YAML syntax at this position';
+  }
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`;
+}
+
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  // Only called after the fatal decoder refused the file, to point at the first bad sequence.
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    const len = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    if (len === 0 || i + len > bytes.length) return i;
+    for (let k = 1; k < len; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return i;
+    i += len;
+  }
+  return bytes.length;
+}
+
+function lineColOfByte(bytes: Uint8Array, offset: number): { line: number; column: number } {
+  let line = 1;
+  let column = 1;
+  for (let i = 0; i < offset && i < bytes.length; i++) {
+    if (bytes[i] === 0x0a) { line++; column = 1; } else column++;
+  }
+  return { line, column };
+}

@@ -1,0 +1,23 @@
+// One call for a whole Karmada document: structure (SCHEMAS), Karmada's admission rules and, for a
+// Cluster, inline credentials. Issues come back in that order, every one of them.
+import { KARMADA_KINDS, SCHEMAS } from './karmadaSchemas.ts';
+import type { KarmadaKind } from './karmadaSchemas.ts';
+import { validateAgainstSchema } from './validateAgainstSchema.ts';
+import type { SchemaIssue } from './validateAgainstSchema.ts';
+import { validateKarmadaRules } from './validateKarmadaRules.ts';
+import type { KarmadaRuleOptions } from './validateKarmadaRules.ts';
+import { findInlineCredentials } from './findInlineCredentials.ts';
+
+export function isKarmadaKind(kind: unknown): kind is KarmadaKind {
+  return typeof kind === 'string' && (KARMADA_KINDS as readonly string[]).includes(kind);
+}
+
+export function validateKarmadaDocument(kind: KarmadaKind, value: unknown, options: KarmadaRuleOptions = {}): SchemaIssue[] {
+  const credentials = kind === 'Cluster' ? findInlineCredentials(value) : [];
+  const secretPaths = new Set(credentials.map((issue) => JSON.stringify(issue.path)));
+  // A `token:` under spec is both an unknown field and a leaked secret; the secret is what matters.
+  const structural = validateAgainstSchema(value, SCHEMAS[kind]).filter(
+    (issue) => !(issue.code === 'UNKNOWN_FIELD' && secretPaths.has(JSON.stringify(issue.path))),
+  );
+  return [...structural, ...validateKarmadaRules(kind, value, options), ...credentials];
+}

@@ -1,0 +1,52 @@
+/**
+ * Fields Karmada removes before a manifest goes to a member (default/native/prune/prune.go): what the
+ * API server populates, status, and member-specific fields per kind. Returns a new object.
+ */
+export function pruneForMember(manifest: Record<string, unknown>): Record<string, unknown> {
+  const out = structuredClone(manifest) as Record<string, any>;
+  delete out.status;
+  const meta = out.metadata as Record<string, unknown> | undefined;
+  if (meta) {
+    for (const f of ['creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'managedFields',
+      'resourceVersion', 'selfLink', 'uid', 'ownerReferences', 'finalizers']) delete meta[f];
+  }
+  const annotations = meta?.annotations as Record<string, string> | undefined;
+  switch (out.kind) {
+    case 'Deployment':
+      if (annotations) {
+        delete annotations['deployment.kubernetes.io/revision'];
+        delete annotations['deployment.kubernetes.io/revision-history'];
+      }
+      break;
+    case 'Job':
+      if (out.spec?.manualSelector !== true) {
+        const match = out.spec?.selector?.matchLabels as Record<string, string> | undefined;
+        if (match) for (const k of ['controller-uid', 'batch.kubernetes.io/controller-uid']) delete match[k];
+        const labels = out.spec?.template?.metadata?.labels as Record<string, string> | undefined;
+        if (labels) for (const k of ['controller-uid', 'job-name', 'batch.kubernetes.io/controller-uid', 'batch.kubernetes.io/job-name']) delete labels[k];
+      }
+      break;
+    case 'Service':
+      if (out.spec && out.spec.clusterIP !== undefined && out.spec.clusterIP !== 'None') {
+        delete out.spec.clusterIP;
+        delete out.spec.clusterIPs;
+      }
+      break;
+    case 'ServiceAccount':
+      if (Array.isArray(out.secrets)) {
+        const prefix = `${meta?.name}-token-`;
+        out.secrets = out.secrets.filter((s: { name?: string }) => !s?.name?.startsWith(prefix));
+      }
+      break;
+    case 'Secret':
+      if (out.type === 'kubernetes.io/service-account-token') {
+        if (annotations) delete annotations['kubernetes.io/service-account.uid'];
+        out.data = null;
+      }
+      break;
+    case 'PersistentVolumeClaim':
+      if (annotations?.['volume.kubernetes.io/selected-node']) delete annotations['volume.kubernetes.io/selected-node'];
+      break;
+  }
+  return out;
+}

@@ -1,0 +1,27 @@
+/**
+ * Karmada's ReviseReplica: each member gets the replica count the scheduler gave it, even under
+ * Duplicated. Returns a new object; kinds without the hook are returned unchanged.
+ */
+export function reviseReplicas(manifest: Record<string, unknown>, replicas: number): Record<string, unknown> {
+  const field = (() => {
+    switch (`${manifest.apiVersion}/${manifest.kind}`) {
+      case 'apps/v1/Deployment':
+      case 'apps/v1/StatefulSet':
+      case 'apps/v1/ReplicaSet':
+        return 'replicas';
+      case 'batch/v1/Job':
+        return 'parallelism';
+      default:
+        return undefined;
+    }
+  })();
+  if (!field) return manifest;
+  return { ...manifest, spec: { ...(manifest.spec as Record<string, unknown>), [field]: replicas } };
+}
+
+/** Job completions split per cluster (binding/common.go#applyJobCompletions): only when the template sets them. */
+export function reviseJobCompletions(manifest: Record<string, unknown>, completions: number): Record<string, unknown> {
+  const spec = manifest.spec as Record<string, unknown> | undefined;
+  if (manifest.kind !== 'Job' || spec?.completions === undefined) return manifest;
+  return { ...manifest, spec: { ...spec, completions } };
+}

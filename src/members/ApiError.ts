@@ -1,0 +1,67 @@
+// Every failure a client sees is a Kubernetes `Status` object; this class carries one until the HTTP edge
+// writes it. Messages copy the real API server's wording because kubectl prints them verbatim.
+
+export type StatusReason =
+  | 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Invalid' | 'BadRequest' | 'Unauthorized' | 'Forbidden'
+  | 'MethodNotAllowed' | 'UnsupportedMediaType' | 'Expired' | 'InternalError' | 'ServiceUnavailable' | 'NotAcceptable';
+
+export interface StatusCause {
+  type?: string;
+  message?: string;
+  field?: string;
+}
+
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  causes?: StatusCause[];
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: StatusReason,
+    message: string,
+    readonly details?: StatusDetails,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  toStatus(): Record<string, unknown> {
+    return {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: this.message,
+      reason: this.reason,
+      ...(this.details ? { details: this.details } : {}),
+      code: this.code,
+    };
+  }
+}
+
+/** `deployments.apps` / `pods`: the qualified resource name used in messages. */
+export function qualifiedResource(group: string, plural: string): string {
+  return group ? `${plural}.${group}` : plural;
+}
+
+export const notFound = (group: string, plural: string, name: string): ApiError =>
+  new ApiError(404, 'NotFound', `${qualifiedResource(group, plural)} "${name}" not found`, { name, group, kind: plural });
+
+export const alreadyExists = (group: string, plural: string, name: string): ApiError =>
+  new ApiError(409, 'AlreadyExists', `${qualifiedResource(group, plural)} "${name}" already exists`, { name, group, kind: plural });
+
+export const staleConflict = (group: string, plural: string, name: string): ApiError =>
+  new ApiError(409, 'Conflict',
+    `Operation cannot be fulfilled on ${qualifiedResource(group, plural)} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+    { name, group, kind: plural });
+
+export const badRequest = (message: string): ApiError => new ApiError(400, 'BadRequest', message);
+
+export const invalid = (kind: string, group: string, name: string, field: string, detail: string): ApiError =>
+  new ApiError(422, 'Invalid', `${group ? `${kind}.${group}` : kind} "${name}" is invalid: ${field}: ${detail}`, {
+    name, group, kind, causes: [{ type: 'FieldValueInvalid', message: detail, field }],
+  });

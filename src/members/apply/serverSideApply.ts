@@ -1,0 +1,114 @@
+import { isDeepStrictEqual } from 'node:util';
+import { ApiError } from '../ApiError.ts';
+import type { KubeObject, ManagedFieldsEntry } from '../types.ts';
+import { fieldsOf, fromFieldsV1, removeAt, toFieldsV1, valueAt, type FieldSet } from './fieldSet.ts';
+import { mergeApplied } from './mergeApplied.ts';
+
+export interface ApplyRequest {
+  /** The live object, or undefined when apply creates it. */
+  live: KubeObject | undefined;
+  applied: KubeObject;
+  manager: string;
+  force: boolean;
+  apiVersion: string;
+  subresource?: 'status';
+  now: string;
+}
+
+/**
+ * Server-side apply (KEP-555): merges the applied configuration, fails with a 409 listing every field another
+ * manager owns with a different value (unless force, which takes the fields over), removes fields this
+ * manager applied before and no longer applies when nobody else owns them, and records the new field set.
+ */
+export function serverSideApply(req: ApplyRequest): KubeObject {
+  const scope = req.subresource === 'status' ? 'status' : 'main';
+  const entries: ManagedFieldsEntry[] = structuredClone(req.live?.metadata.managedFields ?? []);
+  const isMine = (e: ManagedFieldsEntry) => e.manager === req.manager && e.operation === 'Apply' && (e.subresource ?? '') === (req.subresource ?? '');
+  const appliedFields = fieldsOf(req.applied, scope);
+  const previous = entries.find(isMine);
+  const previousFields: FieldSet = previous ? fromFieldsV1(previous.fieldsV1) : new Set();
+
+  const conflicts: { manager: string; apiVersion: string; path: string[] }[] = [];
+  if (req.live) {
+    for (const entry of entries) {
+      if (isMine(entry)) continue;
+      const owned = fromFieldsV1(entry.fieldsV1);
+      for (const encoded of appliedFields) {
+        if (!owned.has(encoded)) continue;
+        const path = JSON.parse(encoded) as string[];
+        if (path[path.length - 1] === '.') continue;
+        if (isDeepStrictEqual(valueAt(req.live, path), valueAt(req.applied, path))) continue;
+        if (req.force) owned.delete(encoded);
+        else conflicts.push({ manager: entry.manager, apiVersion: entry.apiVersion, path });
+      }
+      if (req.force) entry.fieldsV1 = toFieldsV1(owned);
+    }
+  }
+  if (conflicts.length > 0) throw conflictError(conflicts);
+
+  const base: KubeObject = req.live ? structuredClone(req.live) : { metadata: {} };
+  const { metadata: appliedMeta, apiVersion: _a, kind: _k, ...appliedBody } = req.applied;
+  let merged: KubeObject;
+  if (scope === 'status') {
+    merged = { ...base, status: mergeApplied(base.status, req.applied.status, 'status') };
+  } else {
+    const { status: _s, ...body } = appliedBody;
+    merged = mergeApplied(base, body) as KubeObject;
+    const ownableMeta: Record<string, unknown> = {};
+    for (const key of ['labels', 'annotations', 'finalizers', 'ownerReferences']) {
+      if (appliedMeta?.[key] !== undefined) ownableMeta[key] = appliedMeta[key];
+    }
+    merged.metadata = mergeApplied(base.metadata, ownableMeta) as KubeObject['metadata'];
+  }
+
+  const stillOwnedByOthers = new Set<string>();
+  for (const entry of entries) if (!isMine(entry)) for (const p of fromFieldsV1(entry.fieldsV1)) stillOwnedByOthers.add(p);
+  // Deepest paths first, so removing a list item does not strand its fields.
+  const dropped = [...previousFields].filter((p) => !appliedFields.has(p) && !stillOwnedByOthers.has(p));
+  for (const encoded of dropped.sort((a, b) => b.length - a.length)) {
+    const path = JSON.parse(encoded) as string[];
+    // Never drop a list item or map that another manager still owns something inside.
+    const prefix = `${encoded.replace(/,"\."\]$|\]$/, '')},"`;
+    if ([...stillOwnedByOthers].some((o) => o.startsWith(prefix))) continue;
+    removeAt(merged, path);
+  }
+
+  const mine: ManagedFieldsEntry = {
+    manager: req.manager,
+    operation: 'Apply',
+    apiVersion: req.apiVersion,
+    time: req.now,
+    fieldsType: 'FieldsV1',
+    fieldsV1: toFieldsV1(appliedFields),
+    ...(req.subresource ? { subresource: req.subresource } : {}),
+  };
+  const others = entries.filter((e) => !isMine(e) && Object.keys(e.fieldsV1).length > 0);
+  const index = entries.findIndex(isMine);
+  merged.metadata.managedFields = index >= 0 ? [...others.slice(0, index), mine, ...others.slice(index)] : [...others, mine];
+  if (appliedFields.size === 0) merged.metadata.managedFields = others;
+  return merged;
+}
+
+/** `.spec.replicas`, `.spec.template.spec.containers[name="web"].image`, as the API server formats paths. */
+export function formatFieldPath(path: string[]): string {
+  let out = '';
+  for (const token of path) {
+    if (token === '.') continue;
+    if (token.startsWith('f:')) out += `.${token.slice(2)}`;
+    else if (token.startsWith('k:')) {
+      const keys = JSON.parse(token.slice(2)) as Record<string, unknown>;
+      out += `[${Object.entries(keys).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`;
+    } else if (token.startsWith('v:')) out += `[${token.slice(2)}]`;
+  }
+  return out;
+}
+
+function conflictError(conflicts: { manager: string; apiVersion: string; path: string[] }[]): ApiError {
+  const lines = conflicts.map((c) => `conflict with "${c.manager}" using ${c.apiVersion}: ${formatFieldPath(c.path)}`);
+  const message = conflicts.length === 1
+    ? `Apply failed with 1 conflict: ${lines[0]}`
+    : `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+  return new ApiError(409, 'Conflict', message, {
+    causes: conflicts.map((c, i) => ({ type: 'FieldManagerConflict', message: lines[i], field: formatFieldPath(c.path) })),
+  });
+}

@@ -1,0 +1,40 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { KubeObject, ManagedFieldsEntry } from '../types.ts';
+import { fieldsOf, fromFieldsV1, toFieldsV1, valueAt } from './fieldSet.ts';
+
+/**
+ * managedFields for a non-apply write (create, PUT, JSON/merge/strategic patch): the writer takes ownership of
+ * every field it changed, other managers lose those fields, and fields that disappeared leave every set.
+ */
+export function trackUpdate(before: KubeObject | undefined, after: KubeObject, manager: string, apiVersion: string, now: string, subresource?: 'status'): ManagedFieldsEntry[] {
+  const scope = subresource === 'status' ? 'status' : 'main';
+  const entries: ManagedFieldsEntry[] = structuredClone(before?.metadata.managedFields ?? []);
+  const newFields = fieldsOf(after, scope);
+  const oldFields = before ? fieldsOf(before, scope) : new Set<string>();
+  const changed = new Set<string>();
+  for (const encoded of newFields) {
+    const path = JSON.parse(encoded) as string[];
+    if (!oldFields.has(encoded) || !isDeepStrictEqual(valueAt(before, path), valueAt(after, path))) changed.add(encoded);
+  }
+  const removed = [...oldFields].filter((p) => !newFields.has(p));
+  if (changed.size === 0 && removed.length === 0) return entries;
+  const isMine = (e: ManagedFieldsEntry) => e.manager === manager && e.operation === 'Update' && (e.subresource ?? '') === (subresource ?? '');
+  for (const entry of entries) {
+    if (isMine(entry)) continue;
+    const owned = fromFieldsV1(entry.fieldsV1);
+    let touched = false;
+    for (const p of [...changed, ...removed]) if (owned.delete(p)) touched = true;
+    if (touched) entry.fieldsV1 = toFieldsV1(owned);
+  }
+  const mineIndex = entries.findIndex(isMine);
+  const mine = mineIndex >= 0 ? fromFieldsV1(entries[mineIndex]!.fieldsV1) : new Set<string>();
+  for (const p of changed) mine.add(p);
+  for (const p of removed) mine.delete(p);
+  const entry: ManagedFieldsEntry = {
+    manager, operation: 'Update', apiVersion, time: now, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(mine),
+    ...(subresource ? { subresource } : {}),
+  };
+  if (mineIndex >= 0) entries[mineIndex] = entry;
+  else entries.push(entry);
+  return entries.filter((e) => Object.keys(e.fieldsV1).length > 0);
+}

@@ -1,0 +1,29 @@
+import type { IncomingMessage } from 'node:http';
+import { parse as parseYaml } from 'yaml';
+import { ApiError, badRequest } from '../ApiError.ts';
+
+const MAX_BODY = 16 * 1024 * 1024;
+
+export async function readRawBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new ApiError(413, 'BadRequest', 'request entity too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** JSON for every content type except apply patches, which are YAML (JSON is valid YAML). */
+export async function readBody(req: IncomingMessage): Promise<unknown> {
+  const text = await readRawBody(req);
+  if (text.trim() === '') return undefined;
+  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  if (type.includes('protobuf')) throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+  try {
+    return type.includes('yaml') ? parseYaml(text) : JSON.parse(text);
+  } catch (error) {
+    throw badRequest(`error decoding request body: ${(error as Error).message}`);
+  }
+}

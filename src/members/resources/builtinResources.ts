@@ -1,0 +1,77 @@
+import type { ResourceType, Subresource } from '../types.ts';
+import { ageColumn, nameColumn, printColumnsByKind } from './printColumns.ts';
+
+interface Row {
+  gv: string;
+  kind: string;
+  plural: string;
+  scope: 'Namespaced' | 'Cluster';
+  short?: string[];
+  sub?: Subresource[];
+  all?: boolean;
+}
+
+// The built-in kinds a member serves: core/apps/batch/networking/policy/autoscaling/coordination plus the ones
+// Karmada commonly propagates (RBAC, storage classes, priority classes) and CRDs themselves.
+const ROWS: Row[] = [
+  { gv: 'v1', kind: 'Pod', plural: 'pods', scope: 'Namespaced', short: ['po'], sub: ['status', 'log'], all: true },
+  { gv: 'v1', kind: 'Service', plural: 'services', scope: 'Namespaced', short: ['svc'], sub: ['status'], all: true },
+  { gv: 'v1', kind: 'ConfigMap', plural: 'configmaps', scope: 'Namespaced', short: ['cm'] },
+  { gv: 'v1', kind: 'Secret', plural: 'secrets', scope: 'Namespaced' },
+  { gv: 'v1', kind: 'Namespace', plural: 'namespaces', scope: 'Cluster', short: ['ns'], sub: ['status'] },
+  { gv: 'v1', kind: 'Node', plural: 'nodes', scope: 'Cluster', short: ['no'], sub: ['status'] },
+  { gv: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', scope: 'Namespaced', short: ['sa'] },
+  { gv: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', scope: 'Namespaced', short: ['pvc'], sub: ['status'] },
+  { gv: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', scope: 'Cluster', short: ['pv'], sub: ['status'] },
+  { gv: 'v1', kind: 'Event', plural: 'events', scope: 'Namespaced', short: ['ev'] },
+  { gv: 'v1', kind: 'Endpoints', plural: 'endpoints', scope: 'Namespaced', short: ['ep'] },
+  { gv: 'v1', kind: 'LimitRange', plural: 'limitranges', scope: 'Namespaced', short: ['limits'] },
+  { gv: 'v1', kind: 'ResourceQuota', plural: 'resourcequotas', scope: 'Namespaced', short: ['quota'], sub: ['status'] },
+  { gv: 'v1', kind: 'ReplicationController', plural: 'replicationcontrollers', scope: 'Namespaced', short: ['rc'], sub: ['status', 'scale'], all: true },
+  { gv: 'apps/v1', kind: 'Deployment', plural: 'deployments', scope: 'Namespaced', short: ['deploy'], sub: ['status', 'scale'], all: true },
+  { gv: 'apps/v1', kind: 'ReplicaSet', plural: 'replicasets', scope: 'Namespaced', short: ['rs'], sub: ['status', 'scale'], all: true },
+  { gv: 'apps/v1', kind: 'StatefulSet', plural: 'statefulsets', scope: 'Namespaced', short: ['sts'], sub: ['status', 'scale'], all: true },
+  { gv: 'apps/v1', kind: 'DaemonSet', plural: 'daemonsets', scope: 'Namespaced', short: ['ds'], sub: ['status'], all: true },
+  { gv: 'apps/v1', kind: 'ControllerRevision', plural: 'controllerrevisions', scope: 'Namespaced' },
+  { gv: 'batch/v1', kind: 'Job', plural: 'jobs', scope: 'Namespaced', sub: ['status'], all: true },
+  { gv: 'batch/v1', kind: 'CronJob', plural: 'cronjobs', scope: 'Namespaced', short: ['cj'], sub: ['status'], all: true },
+  { gv: 'networking.k8s.io/v1', kind: 'Ingress', plural: 'ingresses', scope: 'Namespaced', short: ['ing'], sub: ['status'] },
+  { gv: 'networking.k8s.io/v1', kind: 'NetworkPolicy', plural: 'networkpolicies', scope: 'Namespaced', short: ['netpol'] },
+  { gv: 'networking.k8s.io/v1', kind: 'IngressClass', plural: 'ingressclasses', scope: 'Cluster' },
+  { gv: 'policy/v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', scope: 'Namespaced', short: ['pdb'], sub: ['status'] },
+  { gv: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers', scope: 'Namespaced', short: ['hpa'], sub: ['status'], all: true },
+  { gv: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases', scope: 'Namespaced' },
+  { gv: 'discovery.k8s.io/v1', kind: 'EndpointSlice', plural: 'endpointslices', scope: 'Namespaced' },
+  { gv: 'rbac.authorization.k8s.io/v1', kind: 'Role', plural: 'roles', scope: 'Namespaced' },
+  { gv: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', plural: 'rolebindings', scope: 'Namespaced' },
+  { gv: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', plural: 'clusterroles', scope: 'Cluster' },
+  { gv: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', scope: 'Cluster' },
+  { gv: 'storage.k8s.io/v1', kind: 'StorageClass', plural: 'storageclasses', scope: 'Cluster', short: ['sc'] },
+  { gv: 'scheduling.k8s.io/v1', kind: 'PriorityClass', plural: 'priorityclasses', scope: 'Cluster', short: ['pc'] },
+  { gv: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', scope: 'Cluster', short: ['crd', 'crds'], sub: ['status'] },
+];
+
+// Kinds whose spec is driven by a controller; ConfigMaps and the like carry no generation, as on a real server.
+const GENERATION_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob',
+  'ReplicationController', 'Ingress', 'NetworkPolicy', 'PodDisruptionBudget', 'HorizontalPodAutoscaler',
+  'CustomResourceDefinition', 'PriorityClass']);
+
+export function builtinResources(): ResourceType[] {
+  return ROWS.map((row) => {
+    const [group, version] = row.gv.includes('/') ? (row.gv.split('/') as [string, string]) : ['', row.gv];
+    return {
+      group,
+      version,
+      kind: row.kind,
+      plural: row.plural,
+      singular: row.kind.toLowerCase(),
+      namespaced: row.scope === 'Namespaced',
+      shortNames: row.short ?? [],
+      categories: row.all ? ['all'] : [],
+      subresources: row.sub ?? [],
+      tracksGeneration: GENERATION_KINDS.has(row.kind),
+      columns: printColumnsByKind[row.kind] ?? [nameColumn, ageColumn],
+      strategicMerge: true,
+    };
+  });
+}

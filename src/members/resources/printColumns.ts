@@ -1,0 +1,239 @@
+import type { KubeObject, PrintColumn } from '../types.ts';
+import { humanDuration } from './humanDuration.ts';
+
+// The columns the real API server prints for each kind (k8s.io/kubernetes/pkg/printers/internalversion),
+// so `kubectl get` against a member looks like it does against a real cluster.
+
+const NONE = '<none>';
+
+export const nameColumn: PrintColumn = {
+  name: 'Name', type: 'string', format: 'name', priority: 0,
+  description: 'Name must be unique within a namespace.', cell: (o) => o.metadata.name ?? '',
+};
+
+export function age(o: KubeObject, now: number): string {
+  const created = o.metadata.creationTimestamp;
+  return created ? humanDuration(now - Date.parse(created)) : '<unknown>';
+}
+
+export const ageColumn: PrintColumn = {
+  name: 'Age', type: 'string', priority: 0,
+  description: 'CreationTimestamp is a timestamp representing the server time when this object was created.', cell: age,
+};
+
+const col = (name: string, type: PrintColumn['type'], cell: PrintColumn['cell'], priority: 0 | 1 = 0): PrintColumn =>
+  ({ name, type, priority, description: '', cell });
+
+const int = (value: unknown): number => (typeof value === 'number' ? value : 0);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const podTemplateContainers = (o: KubeObject): any[] => o.spec?.template?.spec?.containers ?? [];
+const containersCol = col('Containers', 'string', (o) => podTemplateContainers(o).map((c) => c.name).join(',') || NONE, 1);
+const imagesCol = col('Images', 'string', (o) => podTemplateContainers(o).map((c) => c.image).join(',') || NONE, 1);
+const selectorCol = col('Selector', 'string', (o) => formatLabelSelector(o.spec?.selector), 1);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function formatLabelSelector(selector: any): string {
+  if (!selector) return NONE;
+  const parts: string[] = Object.entries(selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
+  for (const req of selector.matchExpressions ?? []) {
+    if (req.operator === 'In') parts.push(`${req.key} in (${(req.values ?? []).join(',')})`);
+    else if (req.operator === 'NotIn') parts.push(`${req.key} notin (${(req.values ?? []).join(',')})`);
+    else if (req.operator === 'Exists') parts.push(req.key);
+    else if (req.operator === 'DoesNotExist') parts.push(`!${req.key}`);
+  }
+  return parts.length ? parts.join(',') : NONE;
+}
+
+/** The STATUS cell of `kubectl get pods` (printPod): deletion, then container waiting/terminated reasons, then phase. */
+export function podStatusReason(o: KubeObject): string {
+  if (o.metadata.deletionTimestamp) return 'Terminating';
+  let reason: string = o.status?.reason ?? o.status?.phase ?? 'Pending';
+  if (reason === 'Succeeded') reason = 'Completed';
+  for (const cs of o.status?.containerStatuses ?? []) {
+    if (cs.state?.waiting?.reason) reason = cs.state.waiting.reason;
+    else if (cs.state?.terminated?.reason) reason = cs.state.terminated.reason;
+  }
+  if (o.status?.phase === 'Pending' && !o.spec?.nodeName) return 'Pending';
+  return reason;
+}
+
+const podColumns: PrintColumn[] = [
+  nameColumn,
+  col('Ready', 'string', (o) => {
+    const statuses = o.status?.containerStatuses ?? [];
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return `${statuses.filter((s: any) => s.ready).length}/${(o.spec?.containers ?? []).length}`;
+  }),
+  col('Status', 'string', podStatusReason),
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  col('Restarts', 'string', (o) => String((o.status?.containerStatuses ?? []).reduce((n: number, s: any) => n + int(s.restartCount), 0))),
+  ageColumn,
+  col('IP', 'string', (o) => o.status?.podIP ?? NONE, 1),
+  col('Node', 'string', (o) => o.spec?.nodeName ?? NONE, 1),
+  col('Nominated Node', 'string', (o) => o.status?.nominatedNodeName ?? NONE, 1),
+  col('Readiness Gates', 'string', () => NONE, 1),
+];
+
+const nodeColumns: PrintColumn[] = [
+  nameColumn,
+  col('Status', 'string', (o) => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const ready = (o.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
+    const base = ready?.status === 'True' ? 'Ready' : ready ? 'NotReady' : 'Unknown';
+    return o.spec?.unschedulable ? `${base},SchedulingDisabled` : base;
+  }),
+  col('Roles', 'string', (o) => {
+    const roles = Object.keys(o.metadata.labels ?? {})
+      .filter((k) => k.startsWith('node-role.kubernetes.io/'))
+      .map((k) => k.slice('node-role.kubernetes.io/'.length));
+    return roles.length ? roles.sort().join(',') : NONE;
+  }),
+  ageColumn,
+  col('Version', 'string', (o) => o.status?.nodeInfo?.kubeletVersion ?? ''),
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  col('Internal-IP', 'string', (o) => (o.status?.addresses ?? []).find((a: any) => a.type === 'InternalIP')?.address ?? NONE, 1),
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  col('External-IP', 'string', (o) => (o.status?.addresses ?? []).find((a: any) => a.type === 'ExternalIP')?.address ?? NONE, 1),
+  col('OS-Image', 'string', (o) => o.status?.nodeInfo?.osImage ?? '', 1),
+  col('Kernel-Version', 'string', (o) => o.status?.nodeInfo?.kernelVersion ?? '', 1),
+  col('Container-Runtime', 'string', (o) => o.status?.nodeInfo?.containerRuntimeVersion ?? '', 1),
+];
+
+const deploymentColumns: PrintColumn[] = [
+  nameColumn,
+  col('Ready', 'string', (o) => `${int(o.status?.readyReplicas)}/${int(o.spec?.replicas)}`),
+  col('Up-to-date', 'integer', (o) => int(o.status?.updatedReplicas)),
+  col('Available', 'integer', (o) => int(o.status?.availableReplicas)),
+  ageColumn, containersCol, imagesCol, selectorCol,
+];
+
+const replicaSetColumns: PrintColumn[] = [
+  nameColumn,
+  col('Desired', 'integer', (o) => int(o.spec?.replicas)),
+  col('Current', 'integer', (o) => int(o.status?.replicas)),
+  col('Ready', 'integer', (o) => int(o.status?.readyReplicas)),
+  ageColumn, containersCol, imagesCol, selectorCol,
+];
+
+const statefulSetColumns: PrintColumn[] = [
+  nameColumn,
+  col('Ready', 'string', (o) => `${int(o.status?.readyReplicas)}/${int(o.spec?.replicas)}`),
+  ageColumn, containersCol, imagesCol,
+];
+
+const daemonSetColumns: PrintColumn[] = [
+  nameColumn,
+  col('Desired', 'integer', (o) => int(o.status?.desiredNumberScheduled)),
+  col('Current', 'integer', (o) => int(o.status?.currentNumberScheduled)),
+  col('Ready', 'integer', (o) => int(o.status?.numberReady)),
+  col('Up-to-date', 'integer', (o) => int(o.status?.updatedNumberScheduled)),
+  col('Available', 'integer', (o) => int(o.status?.numberAvailable)),
+  col('Node Selector', 'string', (o) =>
+    Object.entries(o.spec?.template?.spec?.nodeSelector ?? {}).map(([k, v]) => `${k}=${v}`).join(',') || NONE),
+  ageColumn, containersCol, imagesCol, selectorCol,
+];
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const hasCondition = (o: KubeObject, type: string) => (o.status?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');
+
+const jobColumns: PrintColumn[] = [
+  nameColumn,
+  col('Status', 'string', (o) => {
+    if (hasCondition(o, 'Complete')) return 'Complete';
+    if (hasCondition(o, 'Failed')) return 'Failed';
+    if (o.spec?.suspend) return 'Suspended';
+    return 'Running';
+  }),
+  col('Completions', 'string', (o) => `${int(o.status?.succeeded)}/${o.spec?.completions ?? 1}`),
+  col('Duration', 'string', (o, now) => {
+    if (!o.status?.startTime) return '';
+    const end = o.status.completionTime ? Date.parse(o.status.completionTime) : now;
+    return humanDuration(end - Date.parse(o.status.startTime));
+  }),
+  ageColumn, containersCol, imagesCol, selectorCol,
+];
+
+const cronJobColumns: PrintColumn[] = [
+  nameColumn,
+  col('Schedule', 'string', (o) => o.spec?.schedule ?? ''),
+  col('Timezone', 'string', (o) => o.spec?.timeZone ?? NONE),
+  col('Suspend', 'boolean', (o) => Boolean(o.spec?.suspend)),
+  col('Active', 'integer', (o) => (o.status?.active ?? []).length),
+  col('Last Schedule', 'string', (o, now) => (o.status?.lastScheduleTime ? humanDuration(now - Date.parse(o.status.lastScheduleTime)) : NONE)),
+  ageColumn,
+];
+
+const serviceColumns: PrintColumn[] = [
+  nameColumn,
+  col('Type', 'string', (o) => o.spec?.type ?? 'ClusterIP'),
+  col('Cluster-IP', 'string', (o) => o.spec?.clusterIP ?? NONE),
+  col('External-IP', 'string', (o) => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const ingress = (o.status?.loadBalancer?.ingress ?? []).map((i: any) => i.ip ?? i.hostname);
+    if (ingress.length) return ingress.join(',');
+    if (o.spec?.externalIPs?.length) return o.spec.externalIPs.join(',');
+    return o.spec?.type === 'LoadBalancer' ? '<pending>' : NONE;
+  }),
+  col('Port(s)', 'string', (o) =>
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    (o.spec?.ports ?? []).map((p: any) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(',') || NONE),
+  ageColumn,
+  col('Selector', 'string', (o) => Object.entries(o.spec?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(',') || NONE, 1),
+];
+
+const dataCount = (o: KubeObject) => Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length;
+
+const ingressColumns: PrintColumn[] = [
+  nameColumn,
+  col('Class', 'string', (o) => o.spec?.ingressClassName ?? NONE),
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  col('Hosts', 'string', (o) => (o.spec?.rules ?? []).map((r: any) => r.host ?? '*').join(',') || '*'),
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  col('Address', 'string', (o) => (o.status?.loadBalancer?.ingress ?? []).map((i: any) => i.ip ?? i.hostname).join(',')),
+  col('Ports', 'string', (o) => (o.spec?.tls?.length ? '80, 443' : '80')),
+  ageColumn,
+];
+
+const hpaColumns: PrintColumn[] = [
+  nameColumn,
+  col('Reference', 'string', (o) => `${o.spec?.scaleTargetRef?.kind ?? ''}/${o.spec?.scaleTargetRef?.name ?? ''}`),
+  col('Targets', 'string', () => '<unknown>'),
+  col('MinPods', 'string', (o) => String(o.spec?.minReplicas ?? 1)),
+  col('MaxPods', 'integer', (o) => int(o.spec?.maxReplicas)),
+  col('Replicas', 'integer', (o) => int(o.status?.currentReplicas)),
+  ageColumn,
+];
+
+const pdbColumns: PrintColumn[] = [
+  nameColumn,
+  col('Min Available', 'string', (o) => (o.spec?.minAvailable === undefined ? 'N/A' : String(o.spec.minAvailable))),
+  col('Max Unavailable', 'string', (o) => (o.spec?.maxUnavailable === undefined ? 'N/A' : String(o.spec.maxUnavailable))),
+  col('Allowed Disruptions', 'integer', (o) => int(o.status?.disruptionsAllowed)),
+  ageColumn,
+];
+
+/** Column sets by kind; kinds not listed print NAME and AGE. */
+export const printColumnsByKind: Record<string, PrintColumn[]> = {
+  Pod: podColumns,
+  Node: nodeColumns,
+  Namespace: [nameColumn, col('Status', 'string', (o) => o.status?.phase ?? 'Active'), ageColumn],
+  Deployment: deploymentColumns,
+  ReplicaSet: replicaSetColumns,
+  StatefulSet: statefulSetColumns,
+  DaemonSet: daemonSetColumns,
+  Job: jobColumns,
+  CronJob: cronJobColumns,
+  Service: serviceColumns,
+  ConfigMap: [nameColumn, col('Data', 'integer', dataCount), ageColumn],
+  Secret: [nameColumn, col('Type', 'string', (o) => o.type ?? 'Opaque'), col('Data', 'integer', dataCount), ageColumn],
+  ServiceAccount: [nameColumn, col('Secrets', 'integer', (o) => (o.secrets ?? []).length), ageColumn],
+  Ingress: ingressColumns,
+  HorizontalPodAutoscaler: hpaColumns,
+  PodDisruptionBudget: pdbColumns,
+  Lease: [nameColumn, col('Holder', 'string', (o) => o.spec?.holderIdentity ?? ''), ageColumn],
+  CustomResourceDefinition: [
+    nameColumn,
+    col('Created At', 'date', (o) => (o.metadata.creationTimestamp ?? '').replace(/\.\d+Z$/, 'Z')),
+  ],
+};

@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { alreadyExists, ApiError, notFound, staleConflict } from '../ApiError.ts';
+import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
+import type { KubeObject, ResourceType, StoreEvent } from '../types.ts';
+
+export type WriteScope = 'main' | 'status' | 'all';
+
+/** How many recent events are kept so a watch can resume from a resourceVersion. */
+const EVENT_LOG_SIZE = 10_000;
+
+const objectKey = (namespace: string | undefined, name: string): string => `${namespace ?? ''}/${name}`;
+
+/**
+ * The member's etcd: every object by `group/plural` and `namespace/name`, one global resourceVersion counter,
+ * a short event log for watches, and an owner index for garbage collection. All writes are synchronous and
+ * emit events synchronously, so controllers and watches see changes in commit order.
+ *
+ * Objects handed out are the stored instances: callers must clone before changing one.
+ */
+export class ObjectStore {
+  private readonly buckets = new Map<string, Map<string, KubeObject>>();
+  private readonly dependents = new Map<string, Set<string>>();
+  private readonly listeners = new Set<(event: StoreEvent) => void>();
+  private readonly log: StoreEvent[] = [];
+  resourceVersion: number;
+
+  constructor(initialResourceVersion = 1000, private readonly now: () => Date = () => new Date()) {
+    this.resourceVersion = initialResourceVersion;
+  }
+
+  subscribe(listener: (event: StoreEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.buckets.get(resource)?.get(objectKey(namespace, name));
+  }
+
+  /** Objects of a resource, optionally in one namespace, sorted by namespace then name like etcd's key order. */
+  list(resource: string, namespace?: string): KubeObject[] {
+    const bucket = this.buckets.get(resource);
+    if (!bucket) return [];
+    const items = [...bucket.values()].filter((o) => namespace === undefined || o.metadata.namespace === namespace);
+    return items.sort((a, b) => objectKey(a.metadata.namespace, a.metadata.name!).localeCompare(objectKey(b.metadata.namespace, b.metadata.name!)));
+  }
+
+  resources(): string[] {
+    return [...this.buckets.keys()];
+  }
+
+  /** `resource|namespace/name` keys of objects that list `uid` in their ownerReferences. */
+  dependentsOf(uid: string): { resource: string; namespace: string | undefined; name: string }[] {
+    return [...(this.dependents.get(uid) ?? [])].map((entry) => {
+      const [resource, key] = entry.split('|') as [string, string];
+      const slash = key.indexOf('/');
+      return { resource, namespace: key.slice(0, slash) || undefined, name: key.slice(slash + 1) };
+    });
+  }
+
+  /** Events after `resourceVersion`, or undefined when the log no longer reaches back that far (410 Gone). */
+  eventsSince(resourceVersion: number): StoreEvent[] | undefined {
+    const oldest = this.log[0];
+    if (resourceVersion >= this.resourceVersion) return [];
+    if (!oldest || oldest.resourceVersion > resourceVersion + 1) return undefined;
+    return this.log.filter((e) => e.resourceVersion > resourceVersion);
+  }
+
+  create(rt: ResourceType, input: KubeObject): KubeObject {
+    const resource = resourceKeyOf(rt);
+    const name = input.metadata.name!;
+    const namespace = rt.namespaced ? input.metadata.namespace : undefined;
+    if (rt.namespaced) this.requireActiveNamespace(namespace!);
+    if (this.get(resource, namespace, name)) throw alreadyExists(rt.group, rt.plural, name);
+    const rv = ++this.resourceVersion;
+    const object: KubeObject = {
+      ...input,
+      apiVersion: groupVersionOf(rt),
+      kind: rt.kind,
+      metadata: {
+        ...input.metadata,
+        name,
+        ...(namespace !== undefined ? { namespace } : {}),
+        uid: randomUUID(),
+        resourceVersion: String(rv),
+        creationTimestamp: this.timestamp(),
+        ...(rt.tracksGeneration ? { generation: 1 } : {}),
+      },
+    };
+    if (!rt.namespaced) delete object.metadata.namespace;
+    delete object.metadata.deletionTimestamp;
+    this.put(resource, object);
+    this.emit({ type: 'ADDED', resource, object, resourceVersion: rv });
+    return object;
+  }
+
+  /**
+   * Replaces an object. `scope` decides which parts the caller may change: 'main' keeps the stored status,
+   * 'status' keeps everything but status (the status subresource), 'all' is for controllers. A
+   * resourceVersion in the input is a precondition (409 when stale). Identical writes emit nothing.
+   */
+  update(rt: ResourceType, input: KubeObject, scope: WriteScope = 'all'): KubeObject {
+    const resource = resourceKeyOf(rt);
+    const name = input.metadata.name!;
+    const namespace = rt.namespaced ? input.metadata.namespace : undefined;
+    const current = this.get(resource, namespace, name);
+    if (!current) throw notFound(rt.group, rt.plural, name);
+    const precondition = input.metadata.resourceVersion;
+    if (precondition !== undefined && precondition !== '' && precondition !== current.metadata.resourceVersion) {
+      throw staleConflict(rt.group, rt.plural, name);
+    }
+    let next: KubeObject;
+    if (scope === 'status') {
+      next = { ...current, status: input.status };
+      if (input.status === undefined) delete next.status;
+    } else {
+      next = { ...input, metadata: { ...input.metadata } };
+      if (scope === 'main') {
+        if (current.status === undefined) delete next.status;
+        else next.status = current.status;
+      }
+    }
+    next.apiVersion = groupVersionOf(rt);
+    next.kind = rt.kind;
+    // Identity and bookkeeping fields are the server's, whatever the client sent.
+    next.metadata = {
+      ...next.metadata,
+      name,
+      uid: current.metadata.uid,
+      creationTimestamp: current.metadata.creationTimestamp,
+      resourceVersion: current.metadata.resourceVersion,
+    };
+    if (namespace !== undefined) next.metadata.namespace = namespace;
+    if (current.metadata.deletionTimestamp) next.metadata.deletionTimestamp = current.metadata.deletionTimestamp;
+    else delete next.metadata.deletionTimestamp;
+    if (rt.tracksGeneration) {
+      const generation = current.metadata.generation ?? 1;
+      next.metadata.generation = specChanged(current, next) ? generation + 1 : generation;
+    } else {
+      delete next.metadata.generation;
+    }
+    if (isDeepStrictEqual(next, current)) return current;
+    if (next.metadata.deletionTimestamp && pendingFinalizers(next).length === 0) {
+      return this.remove(resource, next);
+    }
+    const rv = ++this.resourceVersion;
+    next.metadata.resourceVersion = String(rv);
+    this.put(resource, next, current);
+    this.emit({ type: 'MODIFIED', resource, object: next, previous: current, resourceVersion: rv });
+    return next;
+  }
+
+  /**
+   * Deletes an object, or marks it for deletion while finalizers remain (the caller gets the object back
+   * with deletionTimestamp set; the last finalizer removal deletes it).
+   */
+  delete(rt: ResourceType, namespace: string | undefined, name: string, precondition?: { uid?: string; resourceVersion?: string }): { object: KubeObject; deleted: boolean } {
+    const resource = resourceKeyOf(rt);
+    const current = this.get(resource, rt.namespaced ? namespace : undefined, name);
+    if (!current) throw notFound(rt.group, rt.plural, name);
+    if (precondition?.uid && precondition.uid !== current.metadata.uid) {
+      throw new ApiError(409, 'Conflict', `Precondition failed: UID in precondition: ${precondition.uid}, UID in object meta: ${current.metadata.uid}`);
+    }
+    if (precondition?.resourceVersion && precondition.resourceVersion !== current.metadata.resourceVersion) {
+      throw staleConflict(rt.group, rt.plural, name);
+    }
+    if (pendingFinalizers(current).length > 0) {
+      if (current.metadata.deletionTimestamp) return { object: current, deleted: false };
+      const marked = { ...current, metadata: { ...current.metadata, deletionTimestamp: this.timestamp(), deletionGracePeriodSeconds: 0 } };
+      if (rt.kind === 'Namespace') marked.status = { ...(current.status ?? {}), phase: 'Terminating' };
+      const rv = ++this.resourceVersion;
+      marked.metadata.resourceVersion = String(rv);
+      this.put(resource, marked, current);
+      this.emit({ type: 'MODIFIED', resource, object: marked, previous: current, resourceVersion: rv });
+      return { object: marked, deleted: false };
+    }
+    return { object: this.remove(resource, current), deleted: true };
+  }
+
+  /** Puts objects back exactly as persisted (restart): no events, resourceVersions kept. */
+  restore(objects: { resource: string; object: KubeObject }[], resourceVersion: number): void {
+    for (const { resource, object } of objects) this.put(resource, object);
+    this.resourceVersion = Math.max(this.resourceVersion, resourceVersion);
+  }
+
+  snapshot(): { resource: string; object: KubeObject }[] {
+    const out: { resource: string; object: KubeObject }[] = [];
+    for (const [resource, bucket] of this.buckets) for (const object of bucket.values()) out.push({ resource, object });
+    return out;
+  }
+
+  private remove(resource: string, current: KubeObject): KubeObject {
+    const rv = ++this.resourceVersion;
+    const gone = { ...current, metadata: { ...current.metadata, resourceVersion: String(rv) } };
+    this.buckets.get(resource)?.delete(objectKey(current.metadata.namespace, current.metadata.name!));
+    this.unindex(resource, current);
+    this.emit({ type: 'DELETED', resource, object: gone, previous: current, resourceVersion: rv });
+    return gone;
+  }
+
+  private requireActiveNamespace(namespace: string): void {
+    const ns = this.get('/namespaces', undefined, namespace);
+    if (!ns) throw notFound('', 'namespaces', namespace);
+    if (ns.metadata.deletionTimestamp) {
+      throw new ApiError(403, 'Forbidden', `unable to create new content in namespace ${namespace} because it is being terminated`);
+    }
+  }
+
+  private put(resource: string, object: KubeObject, previous?: KubeObject): void {
+    let bucket = this.buckets.get(resource);
+    if (!bucket) this.buckets.set(resource, (bucket = new Map()));
+    bucket.set(objectKey(object.metadata.namespace, object.metadata.name!), object);
+    if (previous) this.unindex(resource, previous);
+    for (const ref of object.metadata.ownerReferences ?? []) {
+      let set = this.dependents.get(ref.uid);
+      if (!set) this.dependents.set(ref.uid, (set = new Set()));
+      set.add(`${resource}|${objectKey(object.metadata.namespace, object.metadata.name!)}`);
+    }
+  }
+
+  private unindex(resource: string, object: KubeObject): void {
+    for (const ref of object.metadata.ownerReferences ?? []) {
+      const set = this.dependents.get(ref.uid);
+      set?.delete(`${resource}|${objectKey(object.metadata.namespace, object.metadata.name!)}`);
+      if (set?.size === 0) this.dependents.delete(ref.uid);
+    }
+  }
+
+  private emit(event: StoreEvent): void {
+    this.log.push(event);
+    if (this.log.length > EVENT_LOG_SIZE) this.log.splice(0, this.log.length - EVENT_LOG_SIZE);
+    for (const listener of [...this.listeners]) listener(event);
+  }
+
+  private timestamp(): string {
+    return this.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+}
+
+/** Finalizers that block removal: metadata.finalizers, plus spec.finalizers on a Namespace. */
+export function pendingFinalizers(object: KubeObject): string[] {
+  return [...(object.metadata.finalizers ?? []), ...(object.kind === 'Namespace' ? (object.spec?.finalizers ?? []) : [])];
+}
+
+function specChanged(a: KubeObject, b: KubeObject): boolean {
+  const strip = ({ metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest }: KubeObject) => rest;
+  return !isDeepStrictEqual(strip(a), strip(b));
+}

@@ -1,0 +1,107 @@
+// Shared vocabulary of the member-cluster emulator. JSON objects travel as plain data; spec and status stay
+// loosely typed because the emulator stores every kind, including custom resources it has never seen.
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface ManagedFieldsEntry {
+  manager: string;
+  operation: 'Apply' | 'Update';
+  apiVersion: string;
+  time: string;
+  fieldsType: 'FieldsV1';
+  fieldsV1: Record<string, unknown>;
+  subresource?: string;
+}
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  finalizers?: string[];
+  managedFields?: ManagedFieldsEntry[];
+  [key: string]: unknown;
+}
+
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  spec?: any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  status?: any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  [key: string]: any;
+}
+
+/** One column of a server-side Table, with the function that fills its cell. */
+export interface PrintColumn {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format?: string;
+  description?: string;
+  /** 0 = default output, 1 = only with `-o wide`. */
+  priority: 0 | 1;
+  cell: (obj: KubeObject, now: number) => string | number | boolean;
+}
+
+export type Subresource = 'status' | 'scale' | 'log';
+
+/** One row of the resource registry: everything discovery, openapi, routing and printing need about a kind. */
+export interface ResourceType {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  subresources: Subresource[];
+  /** Bump metadata.generation when anything outside metadata and status changes. */
+  tracksGeneration: boolean;
+  columns: PrintColumn[];
+  /** Set for kinds defined by a CustomResourceDefinition (the CRD's name). */
+  crd?: string;
+  /** Custom resources cannot take strategic merge patches. */
+  strategicMerge: boolean;
+}
+
+/** A simulated node (KWOK-style): no kubelet, just capacity the scheduler places pods against. */
+export interface NodeSpec {
+  name: string;
+  /** Kubernetes quantities, e.g. '8', '32Gi', '110'. */
+  cpu?: string;
+  memory?: string;
+  pods?: string;
+  labels?: Record<string, string>;
+  taints?: { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }[];
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface StoreEvent {
+  type: WatchEventType;
+  /** `group/plural` of the object ('' group for core). */
+  resource: string;
+  object: KubeObject;
+  /** The object before a MODIFIED or DELETED change. */
+  previous?: KubeObject;
+  resourceVersion: number;
+}

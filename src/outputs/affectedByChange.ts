@@ -1,0 +1,106 @@
+import type { Cluster } from '../api/cluster.ts';
+import { refKey } from '../api/kinds.ts';
+import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
+import { policyKey } from '../bindings/matchPolicy.ts';
+import type { ConfigModel, FileObjects } from '../documents/model.ts';
+import { interpretDependencies } from '../interpreters/interpretDependencies.ts';
+import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
+import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
+import type { OutputIndex } from '../works/outputIndex.ts';
+import { parseRefKey } from '../works/renderTemplates.ts';
+
+export interface ChangeContext {
+  index: OutputIndex;
+  /** The model of the files read so far (changed files and Karmada files at the new commit). */
+  model: ConfigModel;
+  changedFiles: ReadonlySet<string>;
+  /** The previous versions of changed files that held Karmada objects. */
+  oldVersions: readonly FileObjects[];
+  loadedFiles: ReadonlySet<string>;
+}
+
+/**
+ * Which templates a commit can affect (pure): the templates in changed files; for a changed policy,
+ * what it selects now or selected before; for a changed override policy, what it targets; for a
+ * changed cluster, bindings that could include it or did, and every Namespace (namespace sync).
+ * Over-approximating is safe — re-rendering an unaffected template gives the same bytes — missing one is not.
+ */
+export function affectedByChange(ctx: ChangeContext): Set<string> {
+  const { index, model, changedFiles } = ctx;
+  const affected = new Set<string>();
+  for (const f of changedFiles) for (const key of index.files[f]?.templates ?? []) affected.add(key);
+  for (const [key, t] of model.templates) if (changedFiles.has(t.source.file)) affected.add(key);
+  for (const key of model.held) affected.add(key);
+
+  const all = allTemplates(index, model);
+  const inChanged = <T>(list: { object: T; source: { file: string } }[]) => list.filter((l) => changedFiles.has(l.source.file)).map((l) => l.object);
+  const propagation = [...inChanged(model.propagationPolicies), ...ctx.oldVersions.flatMap((f) => f.propagationPolicies.map((p) => p.object))];
+  const overrides = [...inChanged(model.overridePolicies), ...ctx.oldVersions.flatMap((f) => f.overridePolicies.map((p) => p.object))];
+  const clusters = [...[...model.clusters.values()].filter((c) => changedFiles.has(c.source.file)).map((c) => c.object),
+    ...ctx.oldVersions.flatMap((f) => f.clusters.map((c) => c.object))];
+  // A removed policy or cluster file shows up only as an old version; a policy file that became
+  // unparseable shows up as neither, so fall back to what the index says the file held.
+  const changedPolicyKeys = new Set(propagation.map(policyKey));
+
+  for (const t of all) {
+    const entry = index.templates[t.key];
+    if (entry?.policy && changedPolicyKeys.has(entry.policy)) affected.add(t.key);
+    if (propagation.some((p) => selects(p, t))) affected.add(t.key);
+    if (overrides.some((o) => overrideSelects(o, t))) affected.add(t.key);
+    if (clusters.length > 0) {
+      if (t.ref.kind === 'Namespace' && t.ref.apiVersion === 'v1') affected.add(t.key);
+      else if (entry && clusters.some((c) => entry.clusters.includes(c.metadata.name))) affected.add(t.key);
+      else if (entry?.policy && clusters.some((c) => couldPlaceOn(entry.policy!, model.propagationPolicies.map((p) => p.object), c))) affected.add(t.key);
+    }
+  }
+  for (const key of dependenciesOf(model, affected, index)) affected.add(key);
+  return affected;
+}
+
+/** Dependencies of the affected templates, before and after the change: their requiredBy may move. */
+function dependenciesOf(model: ConfigModel, affected: ReadonlySet<string>, index: OutputIndex): Set<string> {
+  const deps = new Set<string>();
+  for (const key of affected) {
+    for (const d of index.templates[key]?.deps ?? []) deps.add(d);
+    const t = model.templates.get(key);
+    if (t) for (const d of interpretDependencies(t.manifest, t.ref.namespace)) deps.add(refKey(d));
+  }
+  for (const key of affected) deps.delete(key);
+  return deps;
+}
+affectedByChange.dependenciesOf = dependenciesOf;
+
+interface TemplateView {
+  key: string;
+  ref: ReturnType<typeof parseRefKey>;
+  labels: Record<string, string>;
+}
+
+function allTemplates(index: OutputIndex, model: ConfigModel): TemplateView[] {
+  const out = new Map<string, TemplateView>();
+  for (const [key, entry] of Object.entries(index.templates)) out.set(key, { key, ref: parseRefKey(key), labels: entry.labels ?? {} });
+  for (const [key, t] of model.templates) out.set(key, { key, ref: t.ref, labels: t.labels });
+  return [...out.values()];
+}
+
+function selects(p: PropagationPolicy, t: TemplateView): boolean {
+  if (p.kind === 'PropagationPolicy' && p.metadata.namespace !== t.ref.namespace) return false;
+  return bestSelectorMatch(p.spec.resourceSelectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched;
+}
+
+function overrideSelects(o: OverridePolicy, t: TemplateView): boolean {
+  if (o.kind === 'OverridePolicy' && o.metadata.namespace !== t.ref.namespace) return false;
+  const selectors = o.spec.resourceSelectors;
+  if (!selectors || selectors.length === 0) return true;
+  return bestSelectorMatch(selectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched;
+}
+
+function couldPlaceOn(policyRef: string, policies: readonly PropagationPolicy[], cluster: Cluster): boolean {
+  const policy = policies.find((p) => policyKey(p) === policyRef);
+  if (!policy) return true;
+  const placement = policy.spec.placement ?? {};
+  if (placement.clusterAffinities && placement.clusterAffinities.length > 0) {
+    return placement.clusterAffinities.some((term) => matchClusterAffinity(term, cluster) || (term.overflowAffinities ?? []).some((o) => matchClusterAffinity(o, cluster)));
+  }
+  return matchClusterAffinity(placement.clusterAffinity, cluster);
+}

@@ -1,0 +1,32 @@
+import { readTree } from '../commits/readTree.ts';
+import { isTreeMode, type GitRepo, type TreeEntry } from '../commits/types.ts';
+
+/**
+ * Blob oids of the given paths in a tree, reading only the trees along those paths (each once).
+ * Paths that do not exist are absent from the result.
+ */
+export async function readPathOids(repo: GitRepo, tree: string, paths: readonly string[]): Promise<Map<string, string>> {
+  const trees = new Map<string, Promise<TreeEntry[]>>();
+  const entries = (oid: string) => {
+    let p = trees.get(oid);
+    if (!p) {
+      p = readTree(repo, oid);
+      trees.set(oid, p);
+    }
+    return p;
+  };
+  const out = new Map<string, string>();
+  await Promise.all(paths.map(async (path) => {
+    let current = tree;
+    const segments = path.split('/');
+    for (let i = 0; i < segments.length; i++) {
+      const entry = (await entries(current)).find((e) => e.name === segments[i]);
+      if (!entry) return;
+      const last = i === segments.length - 1;
+      if (last !== !isTreeMode(entry.mode)) return;
+      current = entry.oid;
+    }
+    out.set(path, current);
+  }));
+  return out;
+}

@@ -1,0 +1,158 @@
+import { parse } from 'yaml';
+import type { ResourceBinding } from '../api/binding.ts';
+import { buildCommit } from '../commits/buildCommit.ts';
+import { PackWriter } from '../commits/PackWriter.ts';
+import { readBlobs } from '../commits/readBlobs.ts';
+import { readCommitInfo } from '../commits/readCommitInfo.ts';
+import { readRef } from '../commits/readRef.ts';
+import { updateRef } from '../commits/updateRef.ts';
+import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
+import type { CommitInfo, GitRepo } from '../commits/types.ts';
+import type { FileObjects } from '../documents/model.ts';
+import { refKey } from '../api/kinds.ts';
+import type { Problem } from '../errors/problem.ts';
+import { INDEX_PATH, bindingPath, manifestPath } from '../works/outputPaths.ts';
+import { parseIndex, serializeIndex, type OutputIndex } from '../works/outputIndex.ts';
+import { parseRefKey, renderTemplates, type TemplateExplanation } from '../works/renderTemplates.ts';
+import { buildOutputMessage, parseTrailers, type ClusterChanges } from './outputMessage.ts';
+import { loadSource } from './loadSource.ts';
+import { readPathOids } from './readPathOids.ts';
+
+export interface RenderTarget {
+  /** The branch holding rendered output, e.g. refs/heads/flotilla/rendered. */
+  outputRef: string;
+}
+
+export interface RenderReport {
+  sourceCommit: string;
+  /** The new output commit, or null when this source commit was rendered already. */
+  outputCommit: string | null;
+  problems: Problem[];
+  changes: ClusterChanges;
+  explanations: Map<string, TemplateExplanation>;
+  full: boolean;
+  filesWritten: number;
+}
+
+/**
+ * Renders one source commit onto the output branch: I/O (read the last output and the source), the pure
+ * render, I/O (one packfile, one commit, a compare-and-swap of the branch). The output commit's tree is
+ * the previous one with only what this commit affects rewritten.
+ */
+export async function renderRevision(repo: GitRepo, sourceSha: string, target: RenderTarget): Promise<RenderReport> {
+  const source = await readCommitInfo(repo, sourceSha);
+  const outputHead = await readRef(repo, target.outputRef);
+  const previousOutput = outputHead ? await readCommitInfo(repo, outputHead) : null;
+  const previousSource = previousOutput ? parseTrailers(previousOutput.message)['Source-Commit'] : undefined;
+  if (previousOutput && previousSource === sourceSha) {
+    return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: new Map(), full: false, filesWritten: 0 };
+  }
+
+  const previous = previousOutput && previousSource ? await readPrevious(repo, previousOutput, previousSource) : null;
+  const loaded = await loadSource(repo, source.tree, previous ? { tree: previous.sourceTree, index: previous.index } : null);
+  const previousIndex = previous?.index ?? parseIndex(undefined);
+  const { bindings, files } = previousOutput
+    ? await readPreviousOutputs(repo, previousOutput.tree, loaded.affected, previousIndex)
+    : { bindings: new Map<string, ResourceBinding>(), files: new Map<string, string>() };
+
+  const out = renderTemplates({
+    model: loaded.model, affected: loaded.affected, previousIndex, previousBindings: bindings, previousFiles: files, sourceCommit: sourceSha,
+  });
+  const index = updateFileIndex(out.index, loaded.touchedFiles, loaded.model.unreadableFiles);
+  const edits = new Map<string, Uint8Array | null>();
+  const encoder = new TextEncoder();
+  for (const [path, text] of out.edits) edits.set(path, text === null ? null : encoder.encode(text));
+  edits.set(INDEX_PATH, encoder.encode(serializeIndex(index)));
+
+  const problems = [...loaded.model.problems, ...out.problems];
+  const changes = summarizeChanges(out.edits, previousIndex);
+  const pack = new PackWriter(repo);
+  const tree = await writeTreeEdits(repo, pack, previousOutput?.tree ?? null, edits);
+  const identity = { name: 'Flotilla', email: 'flotilla@localhost', timestamp: source.committer.timestamp, timezoneOffset: source.committer.timezoneOffset };
+  const commit = buildCommit(pack, {
+    tree,
+    parents: outputHead ? [outputHead] : [],
+    message: buildOutputMessage(source, changes, problems),
+    author: identity,
+    committer: identity,
+  });
+  await pack.flush();
+  await updateRef(repo, target.outputRef, commit, outputHead);
+  return { sourceCommit: sourceSha, outputCommit: commit, problems, changes, explanations: out.explanations, full: loaded.full, filesWritten: out.edits.size };
+}
+
+async function readPrevious(repo: GitRepo, output: CommitInfo, sourceSha: string): Promise<{ sourceTree: string; index: OutputIndex } | null> {
+  const oids = await readPathOids(repo, output.tree, [INDEX_PATH]);
+  const oid = oids.get(INDEX_PATH);
+  let sourceTree: string;
+  try {
+    sourceTree = (await readCommitInfo(repo, sourceSha)).tree;
+  } catch {
+    return null; // the source commit is gone (history rewritten and collected): render everything
+  }
+  if (!oid) return null;
+  const blob = (await readBlobs(repo, [oid])).get(oid)!;
+  return { sourceTree, index: parseIndex(new TextDecoder().decode(blob)) };
+}
+
+/** Previous bindings and manifests of the affected templates only. */
+async function readPreviousOutputs(repo: GitRepo, tree: string, affected: ReadonlySet<string>, index: OutputIndex) {
+  const paths = new Map<string, { key: string; binding: boolean }>();
+  for (const key of affected) {
+    const entry = index.templates[key];
+    if (!entry) continue;
+    const ref = parseRefKey(key);
+    paths.set(bindingPath(ref), { key, binding: true });
+    for (const c of entry.clusters) paths.set(manifestPath(c, ref), { key, binding: false });
+  }
+  const oids = await readPathOids(repo, tree, [...paths.keys()]);
+  const blobs = await readBlobs(repo, oids.values());
+  const decoder = new TextDecoder();
+  const bindings = new Map<string, ResourceBinding>();
+  const files = new Map<string, string>();
+  for (const [path, oid] of oids) {
+    const text = decoder.decode(blobs.get(oid)!);
+    files.set(path, text);
+    const info = paths.get(path)!;
+    if (info.binding) bindings.set(info.key, parse(text) as ResourceBinding);
+  }
+  return { bindings, files };
+}
+
+function updateFileIndex(index: OutputIndex, touched: ReadonlyMap<string, FileObjects | null>, unreadable: ReadonlySet<string>): OutputIndex {
+  const files = { ...index.files };
+  for (const [path, f] of touched) {
+    if (unreadable.has(path)) continue; // keeps listing what it held last time
+    if (!f) {
+      delete files[path];
+      continue;
+    }
+    const templates = f.templates.map((t) => {
+      // Namespace resolution happened repo-wide; the rendered index entry knows the final key.
+      const candidates = [refKey({ ...t.ref, namespace: t.ref.namespace ?? 'default' }), refKey({ ...t.ref, namespace: '' })];
+      return candidates.find((k) => index.templates[k]?.file === path) ?? candidates[0]!;
+    });
+    const karmada = f.propagationPolicies.length + f.overridePolicies.length + f.clusters.length > 0 || f.broken.length > 0;
+    if (templates.length === 0 && !karmada) delete files[path];
+    else files[path] = { templates: templates.sort(), ...(karmada ? { karmada: true as const } : {}) };
+  }
+  return { ...index, files };
+}
+
+function summarizeChanges(edits: ReadonlyMap<string, string | null>, previous: OutputIndex): ClusterChanges {
+  const existed = new Set<string>();
+  for (const [key, entry] of Object.entries(previous.templates)) {
+    const ref = parseRefKey(key);
+    for (const c of entry.clusters) existed.add(manifestPath(c, ref));
+  }
+  const changes: ClusterChanges = {};
+  for (const [path, text] of edits) {
+    const m = /^clusters\/([^/]+)\//.exec(path);
+    if (!m) continue;
+    const c = (changes[m[1]!] ??= { added: [], changed: [], removed: [] });
+    if (text === null) c.removed.push(path);
+    else if (existed.has(path)) c.changed.push(path);
+    else c.added.push(path);
+  }
+  return changes;
+}

@@ -1,0 +1,99 @@
+// Applies OverridePolicies and ClusterOverridePolicies to one manifest for one cluster, as Karmada's override
+// manager does while rendering a Work (pkg/util/overridemanager). Pure: the input manifest is never mutated.
+import type { Cluster } from '../api/cluster.ts';
+import type { OverridePolicy, Overriders } from '../api/policy.ts';
+import { applyCommandArgsOverriders } from './overrideCommandArgs.ts';
+import { applyFieldOverriders } from './overrideField.ts';
+import { applyImageOverriders } from './overrideImage.ts';
+import { applyLabelAnnotationOverriders } from './overrideLabelsAnnotations.ts';
+import { applyPlaintextOverriders } from './overridePlaintext.ts';
+import type { Manifest, OverrideStep } from './overrideStep.ts';
+import { matchOverrideRules, overrideTargetOf, policyNamespace, type OverrideTarget } from './matchOverrideRules.ts';
+
+export type { OverrideTarget } from './matchOverrideRules.ts';
+
+export interface AppliedOverride {
+  /** "OverridePolicy default/nginx-op" or "ClusterOverridePolicy name". */
+  policy: string;
+  /** Index in spec.overrideRules; -1 for the deprecated spec-level targetCluster + overriders pair. */
+  ruleIndex: number;
+  /** The non-empty overrider lists of the rule, in the order they were applied. */
+  overriders: string[];
+}
+
+export type OverrideOutcome =
+  | { ok: true; manifest: Record<string, unknown>; applied: AppliedOverride[] }
+  | {
+      ok: false;
+      policy: { kind: 'OverridePolicy' | 'ClusterOverridePolicy'; namespace: string; name: string };
+      ruleIndex: number;
+      /** Which overrider failed, e.g. "imageOverrider[0]", "plaintext[1]", "fieldOverrider[0].yaml[2]". */
+      overrider: string;
+      message: string;
+    };
+
+/** The overrider lists of one rule, in the order Karmada applies them. */
+export const OVERRIDER_ORDER = [
+  'imageOverrider',
+  'commandOverrider',
+  'argsOverrider',
+  'labelsOverrider',
+  'annotationsOverrider',
+  'fieldOverrider',
+  'plaintext',
+] as const satisfies readonly (keyof Overriders)[];
+
+/**
+ * Selects and orders the policies that apply (see matchOverrideRules) and applies every matching rule. The first
+ * failure stops everything and names the policy, the rule and the overrider; the caller then keeps that
+ * cluster's previous output. `target` defaults to overrideTargetOf(manifest).
+ */
+export function applyOverrides(
+  manifest: Record<string, unknown>,
+  cluster: Cluster,
+  policies: readonly OverridePolicy[],
+  target: OverrideTarget = overrideTargetOf(manifest),
+): OverrideOutcome {
+  let current: Manifest = structuredClone(manifest);
+  const applied: AppliedOverride[] = [];
+  for (const { policy, ruleIndex, overriders } of matchOverrideRules(target, cluster, policies)) {
+    const step = applyOverriders(current, overriders);
+    const namespace = policyNamespace(policy);
+    if (!step.ok) {
+      return {
+        ok: false,
+        policy: { kind: policy.kind, namespace, name: policy.metadata.name },
+        ruleIndex,
+        overrider: step.overrider,
+        message: step.message,
+      };
+    }
+    current = step.manifest;
+    applied.push({
+      policy: `${policy.kind} ${namespace ? `${namespace}/` : ''}${policy.metadata.name}`,
+      ruleIndex,
+      overriders: OVERRIDER_ORDER.filter((name) => (overriders[name]?.length ?? 0) > 0),
+    });
+  }
+  return { ok: true, manifest: current, applied };
+}
+
+/** One rule's overriders, in Karmada's order. */
+export function applyOverriders(manifest: Manifest, overriders: Overriders): OverrideStep {
+  const steps: ((m: Manifest) => OverrideStep)[] = [
+    (m) => applyImageOverriders(m, overriders.imageOverrider),
+    (m) => applyCommandArgsOverriders(m, 'command', overriders.commandOverrider),
+    (m) => applyCommandArgsOverriders(m, 'args', overriders.argsOverrider),
+    (m) => applyLabelAnnotationOverriders(m, 'labels', overriders.labelsOverrider),
+    (m) => applyLabelAnnotationOverriders(m, 'annotations', overriders.annotationsOverrider),
+    (m) => applyFieldOverriders(m, overriders.fieldOverrider),
+    (m) => applyPlaintextOverriders(m, overriders.plaintext),
+  ];
+  let current = manifest;
+  for (const step of steps) {
+    const result = step(current);
+    if (!result.ok) return result;
+    current = result.manifest;
+  }
+  return { ok: true, manifest: current };
+}

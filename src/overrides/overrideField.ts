@@ -1,0 +1,86 @@
+// fieldOverrider: JSON-patches a document embedded as a string in the manifest (e.g. a ConfigMap data key).
+import { parseAllDocuments, stringify } from 'yaml';
+import type { FieldOverrider } from '../api/policy.ts';
+import { applyJsonPatch, getByJsonPointer, parseJsonPointer, type JsonPatchOperation } from './jsonPatch.ts';
+import { isManifest, type Manifest, type OverrideStep } from './overrideStep.ts';
+
+/**
+ * Each overrider in turn: read the string at fieldPath, parse it as JSON or YAML (exactly one of `json` and
+ * `yaml` must be given), apply the sub-patches, write the string back. JSON comes back compact with Go's HTML
+ * escaping; YAML comes back the way Karmada re-encodes it (YAML 1.1, keys sorted, list items not indented,
+ * comments dropped). An empty JSON string is left as it is.
+ */
+export function applyFieldOverriders(manifest: Manifest, overriders: readonly FieldOverrider[] | undefined): OverrideStep {
+  let current = manifest;
+  for (const [index, overrider] of (overriders ?? []).entries()) {
+    const name = `fieldOverrider[${index}]`;
+    const result = overrideField(current, overrider);
+    if (!result.ok) return { ok: false, overrider: result.part ? `${name}.${result.part}` : name, message: result.message };
+    current = result.manifest;
+  }
+  return { ok: true, manifest: current };
+}
+
+type FieldResult = { ok: true; manifest: Manifest } | { ok: false; part?: string; message: string };
+
+function overrideField(manifest: Manifest, overrider: FieldOverrider): FieldResult {
+  const yamlOps = overrider.yaml ?? [];
+  const jsonOps = overrider.json ?? [];
+  if (yamlOps.length > 0 && jsonOps.length > 0) return { ok: false, message: 'FieldOverrider has both YAML and JSON set. Only one is allowed' };
+  if (yamlOps.length === 0 && jsonOps.length === 0) return { ok: false, message: 'FieldOverrider must have either JSON or YAML set' };
+  const tokens = parseJsonPointer(overrider.fieldPath);
+  if (!tokens || tokens.length === 0) return { ok: false, message: `fieldPath "${overrider.fieldPath}" must be a JSON pointer to a field` };
+  const found = getByJsonPointer(manifest, overrider.fieldPath);
+  if (!found.found) return { ok: false, message: `Get value by overrider's path(${overrider.fieldPath}) err: ${found.message}` };
+  if (typeof found.value !== 'string') return { ok: false, message: `Get object's value by overrider's path(${overrider.fieldPath}) is not string` };
+
+  const isYaml = yamlOps.length > 0;
+  const operations: JsonPatchOperation[] = (isYaml ? yamlOps : jsonOps).map((o) => ({ op: o.operator, path: o.subPath, value: o.value }));
+  const patched = isYaml ? patchYaml(found.value, operations) : patchJson(found.value, operations);
+  if (!patched.ok) return { ok: false, part: patched.part, message: patched.message };
+  return { ok: true, manifest: setAt(manifest, tokens, patched.text) };
+}
+
+type TextResult = { ok: true; text: string } | { ok: false; part?: string; message: string };
+
+function patchJson(text: string, operations: readonly JsonPatchOperation[]): TextResult {
+  if (text === '') return { ok: true, text };
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, message: `invalid JSON document: ${(error as Error).message}` };
+  }
+  const result = applyJsonPatch(document, operations);
+  if (!result.ok) return { ok: false, part: `json[${result.index}]`, message: result.message };
+  return { ok: true, text: stringifyJsonLikeGo(result.document) };
+}
+
+function patchYaml(text: string, operations: readonly JsonPatchOperation[]): TextResult {
+  // Like Go's yaml.Unmarshal, only the first document of a multi-document string is read.
+  const parsed = parseAllDocuments(text, { version: '1.1' });
+  const first = Array.isArray(parsed) ? parsed[0] : undefined;
+  const error = first?.errors[0];
+  if (error) return { ok: false, message: `Failed to convert yaml to json: ${error.message}` };
+  const result = applyJsonPatch(first?.toJS() ?? null, operations);
+  if (!result.ok) return { ok: false, part: `yaml[${result.index}]`, message: result.message };
+  return { ok: true, text: stringify(result.document, { version: '1.1', sortMapEntries: true, indentSeq: false, lineWidth: 0 }) };
+}
+
+/** JSON.stringify plus the escapes Go's encoding/json adds: <, >, & and the JavaScript line separators. */
+export function stringifyJsonLikeGo(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A copy of the manifest with the string written at the (already read, so existing) path. */
+function setAt(manifest: Manifest, tokens: readonly string[], text: string): Manifest {
+  const copy = structuredClone(manifest);
+  let parent: unknown = copy;
+  for (const token of tokens.slice(0, -1)) {
+    parent = Array.isArray(parent) ? parent[Number(token)] : (parent as Manifest)[token];
+  }
+  const last = tokens[tokens.length - 1] as string;
+  if (Array.isArray(parent)) parent[Number(last)] = text;
+  else if (isManifest(parent)) parent[last] = text;
+  return copy;
+}

@@ -1,0 +1,16 @@
+import type { Template } from '../documents/model.ts';
+import { isSkippedNamespace } from '../bindings/matchPolicy.ts';
+
+/**
+ * Karmada's namespace sync (controllers/namespace): every Namespace goes to every cluster with no
+ * policy, except reserved ones and those labelled namespace.karmada.io/skip-auto-propagation=true.
+ */
+export function autoPropagatedNamespace(t: Pick<Template, 'ref' | 'labels'>): { propagate: boolean; reason: string } {
+  if (t.ref.apiVersion !== 'v1' || t.ref.kind !== 'Namespace') return { propagate: false, reason: '' };
+  const name = t.ref.name;
+  if (name === 'default' || isSkippedNamespace(name)) return { propagate: false, reason: `namespace ${name} is never auto-propagated` };
+  if (t.labels['namespace.karmada.io/skip-auto-propagation'] === 'true') {
+    return { propagate: false, reason: 'labelled namespace.karmada.io/skip-auto-propagation=true' };
+  }
+  return { propagate: true, reason: 'Namespaces are propagated to every cluster without a policy (Karmada namespace sync)' };
+}

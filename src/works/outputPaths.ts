@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import { groupOf, type ObjectRef } from '../api/kinds.ts';
+import { bindingName } from '../bindings/bindingName.ts';
+
+/**
+ * The output layout is a contract read by the applier, Pull agents and external tools:
+ *   clusters/<cluster>/<namespace>/<kind>[.<group>]_<name>.yaml   namespaced objects
+ *   clusters/<cluster>/_cluster/<kind>[.<group>]_<name>.yaml      cluster-scoped objects
+ *   bindings/<namespace or _cluster>/<name>-<kind>.yaml           ResourceBinding / ClusterResourceBinding
+ * A path depends only on (group, kind, namespace, name). `_` cannot appear in a kind, group or
+ * namespace, so two identities never share a path; names were checked for `/`, `..` and NUL at parse
+ * time, and assertInside() re-checks every path before it is written.
+ */
+export const CLUSTER_SCOPED_FOLDER = '_cluster';
+export const INDEX_PATH = '.flotilla/index.json';
+
+export function manifestPath(cluster: string, ref: ObjectRef): string {
+  const group = groupOf(ref.apiVersion);
+  const file = fileSafe(`${ref.kind.toLowerCase()}${group ? `.${group}` : ''}_${ref.name}`);
+  return assertInside(`clusters/${cluster}/`, `clusters/${cluster}/${ref.namespace || CLUSTER_SCOPED_FOLDER}/${file}.yaml`);
+}
+
+export function clusterFolder(cluster: string): string {
+  return `clusters/${cluster}/`;
+}
+
+export function bindingPath(ref: ObjectRef): string {
+  return assertInside('bindings/', `bindings/${ref.namespace || CLUSTER_SCOPED_FOLDER}/${fileSafe(bindingName(ref.kind, ref.name))}.yaml`);
+}
+
+/** File names are limited to 255 bytes: long names keep a readable prefix plus a hash of the whole. */
+function fileSafe(base: string): string {
+  if (Buffer.byteLength(base) <= 240) return base;
+  const hash = createHash('sha1').update(base).digest('hex').slice(0, 16);
+  return `${base.slice(0, 200)}~${hash}`;
+}
+
+export function assertInside(folder: string, path: string): string {
+  const segments = path.split('/');
+  if (!path.startsWith(folder) || segments.some((s) => s === '' || s === '.' || s === '..') || path.includes('\0') || path.includes('\\')) {
+    throw new Error(`internal error: output path ${JSON.stringify(path)} would leave ${folder}; names are checked at parse time, please report this`);
+  }
+  return path;
+}

@@ -1,0 +1,381 @@
+import { stringify } from 'yaml';
+import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
+import type { Cluster } from '../api/cluster.ts';
+import { describeRef, refKey, WORK_API_VERSION, type ObjectRef } from '../api/kinds.ts';
+import type { PropagationPolicy } from '../api/policy.ts';
+import { schedule } from '../assignments/schedule.ts';
+import type { ClusterExplanation, ScheduleResult } from '../assignments/types.ts';
+import { divideByWebster } from '../assignments/divideByWebster.ts';
+import { bindingName, fnv1a32, permanentId } from '../bindings/bindingName.ts';
+import { describePolicy, matchPolicy, policyKey } from '../bindings/matchPolicy.ts';
+import type { ConfigModel, Located, Template } from '../documents/model.ts';
+import type { Problem } from '../errors/problem.ts';
+import { interpretDependencies } from '../interpreters/interpretDependencies.ts';
+import { interpretReplicas } from '../interpreters/interpretReplicas.ts';
+import { pruneForMember } from '../interpreters/pruneForMember.ts';
+import { reviseJobCompletions, reviseReplicas } from '../interpreters/reviseReplicas.ts';
+import { applyOverrides } from '../overrides/applyOverrides.ts';
+import { autoPropagatedNamespace } from './autoPropagatedNamespace.ts';
+import { bindingPath, manifestPath } from './outputPaths.ts';
+import type { IndexEntry, OutputIndex } from './outputIndex.ts';
+
+export const SOURCE_COMMIT_ANNOTATION = 'flotilla.io/source-commit';
+
+export interface RenderInput {
+  model: ConfigModel;
+  /** refKeys to render again; the rest of the output is left as it is. Removed templates included. */
+  affected: ReadonlySet<string>;
+  previousIndex: OutputIndex;
+  /** Previous bindings of the affected templates (the previous scheduling result). */
+  previousBindings: ReadonlyMap<string, ResourceBinding>;
+  /** Previous manifest text by output path, for the affected templates: unchanged objects keep their bytes. */
+  previousFiles: ReadonlyMap<string, string>;
+  sourceCommit: string;
+}
+
+/** Why each template went where it went: what `explain` prints and `plan` summarises. */
+export interface TemplateExplanation {
+  ref: ObjectRef;
+  policy?: string;
+  policyReason: string;
+  schedule?: Pick<ScheduleResult, 'status' | 'message' | 'explanation' | 'affinityName'>;
+  requiredBy?: string[];
+  clusters: TargetCluster[];
+  held?: string;
+}
+
+export interface RenderOutput {
+  /** Output path → new content, or null to delete. */
+  edits: Map<string, string | null>;
+  index: OutputIndex;
+  problems: Problem[];
+  explanations: Map<string, TemplateExplanation>;
+}
+
+interface Placed {
+  template: Template;
+  binding?: ResourceBinding;
+  clusters: TargetCluster[];
+  entry: IndexEntry;
+  explanation: TemplateExplanation;
+  propagateDeps: boolean;
+  policy?: Located<PropagationPolicy>;
+}
+
+/**
+ * The pure core of a render: for every affected template, match its policy, schedule it, attach
+ * dependencies, and produce per-cluster manifests plus its binding. Everything not affected keeps its
+ * previous output byte for byte, and so does anything held (invalid, duplicated, unreadable file).
+ */
+export function renderTemplates(input: RenderInput): RenderOutput {
+  const { model, affected, previousIndex } = input;
+  const edits = new Map<string, string | null>();
+  const problems: Problem[] = [];
+  const explanations = new Map<string, TemplateExplanation>();
+  const index: OutputIndex = { version: 1, files: { ...previousIndex.files }, templates: { ...previousIndex.templates } };
+  const clusters = [...model.clusters.values()].map((c) => c.object).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+
+  // Pass 1: each affected template on its own (policy, schedule). Held ones keep everything.
+  const placed = new Map<string, Placed>();
+  for (const key of [...affected].sort()) {
+    const template = model.templates.get(key);
+    const prevEntry = previousIndex.templates[key];
+    const heldWhy = model.held.has(key) ? 'the object is invalid or defined twice in this commit'
+      : prevEntry && model.unreadableFiles.has(prevEntry.file) ? `${prevEntry.file} could not be parsed` : undefined;
+    if (heldWhy) {
+      if (template || prevEntry) explanations.set(key, { ref: template?.ref ?? parseRefKey(key), policyReason: '', clusters: [], held: `${heldWhy}: its last good output is kept` });
+      continue;
+    }
+    if (!template) {
+      delete index.templates[key];
+      continue;
+    }
+    placed.set(key, place(template, model, clusters, input.previousBindings.get(key), problems));
+  }
+  for (const [key, p] of placed) index.templates[key] = p.entry;
+
+  // Pass 2: dependencies go wherever any parent with propagateDeps goes (requiredBy), merged with their own result.
+  const parents = new Map<string, string[]>();
+  for (const [key, entry] of Object.entries(index.templates)) {
+    for (const dep of entry.deps ?? []) {
+      const list = parents.get(dep);
+      if (list) list.push(key);
+      else parents.set(dep, [key]);
+    }
+  }
+  for (const [key, p] of placed) {
+    const requiredBy = (parents.get(key) ?? []).filter((parent) => parent !== key).sort();
+    if (requiredBy.length === 0) continue;
+    const own = new Map(p.clusters.map((c) => [c.name, c.replicas]));
+    const extra = new Set<string>();
+    const required: NonNullable<ResourceBinding['spec']['requiredBy']> = [];
+    for (const parentKey of requiredBy) {
+      const parent = index.templates[parentKey]!;
+      const pref = parseRefKey(parentKey);
+      required.push({ namespace: pref.namespace, name: bindingName(pref.kind, pref.name), clusters: parent.clusters.map((name) => ({ name, replicas: 0 })) });
+      for (const c of parent.clusters) if (!own.has(c)) extra.add(c);
+    }
+    p.clusters = [...p.clusters, ...[...extra].map((name) => ({ name, replicas: 0 }))].sort(byName);
+    p.entry = { ...p.entry, clusters: p.clusters.map((c) => c.name) };
+    p.explanation.requiredBy = requiredBy;
+    p.explanation.clusters = p.clusters;
+    if (p.binding) p.binding.spec.requiredBy = required;
+    else p.binding = attachedBinding(p.template, required, p.clusters);
+    index.templates[key] = p.entry;
+  }
+
+  // Pass 3: write what each cluster runs, and remove what no longer goes there.
+  for (const key of [...affected].sort()) {
+    const p = placed.get(key);
+    const prevEntry = previousIndex.templates[key];
+    if (explanations.has(key)) continue; // held
+    const ref = p?.template.ref ?? parseRefKey(key);
+    const wanted = new Set(p?.clusters.map((c) => c.name) ?? []);
+    for (const cluster of prevEntry?.clusters ?? []) if (!wanted.has(cluster)) edits.set(manifestPath(cluster, ref), null);
+    const bPath = bindingPath(ref);
+    if (!p) {
+      if (prevEntry?.policy) edits.set(bPath, null);
+      continue;
+    }
+    explanations.set(key, p.explanation);
+    for (const target of p.clusters) {
+      const cluster = model.clusters.get(target.name)?.object;
+      const path = manifestPath(target.name, ref);
+      if (!cluster) continue;
+      const manifest = renderManifest(p, target, cluster, model, problems);
+      if (manifest === undefined) continue; // override failed: previous file for this cluster stays
+      keepOrWrite(edits, path, manifest, input.previousFiles.get(path), input.sourceCommit);
+    }
+    if (p.binding) keepOrWrite(edits, bPath, p.binding, input.previousFiles.get(bPath), input.sourceCommit);
+    else if (prevEntry?.policy) edits.set(bPath, null);
+  }
+  return { edits, index, problems, explanations };
+}
+
+function place(template: Template, model: ConfigModel, clusters: readonly Cluster[], previous: ResourceBinding | undefined, problems: Problem[]): Placed {
+  const key = refKey(template.ref);
+  const entryBase: IndexEntry = { file: template.source.file, clusters: [], ...(Object.keys(template.labels).length > 0 ? { labels: template.labels } : {}) };
+
+  const ns = autoPropagatedNamespace(template);
+  if (ns.propagate) {
+    const targets = clusters.map((c) => ({ name: c.metadata.name, replicas: 0 }));
+    return {
+      template, clusters: targets, propagateDeps: false, entry: { ...entryBase, clusters: targets.map((t) => t.name) },
+      explanation: { ref: template.ref, policyReason: ns.reason, clusters: targets },
+    };
+  }
+
+  const previousClaim = previous?.metadata.annotations?.['flotilla.io/policy'];
+  const match = matchPolicy(template, model.propagationPolicies, previousClaim);
+  if (match.status !== 'matched') {
+    return { template, clusters: [], propagateDeps: false, entry: entryBase, explanation: { ref: template.ref, policyReason: match.reason, clusters: [] } };
+  }
+  const policy = match.policy.object;
+  const { replicas, resourceRequest } = interpretReplicas(template.manifest);
+  const uid = (template.manifest.metadata as { uid?: string } | undefined)?.uid ?? '';
+  const placement = policy.spec.placement ?? {};
+  const result = schedule({
+    resource: { ...template.ref, uid },
+    placement,
+    replicas,
+    ...(resourceRequest ? { resourceRequest } : {}),
+    previous: previous?.spec.clusters ?? [],
+    ...(previous?.metadata.annotations?.['policy.karmada.io/applied-placement'] !== undefined
+      ? { previousPlacement: previous.metadata.annotations['policy.karmada.io/applied-placement'] } : {}),
+    ...(previous?.status?.schedulerObservedAffinityName ? { observedAffinityName: previous.status.schedulerObservedAffinityName } : {}),
+  }, clusters);
+  if (result.status === 'NoClusterFit' || result.status === 'Unschedulable' || result.status === 'SchedulerError') {
+    problems.push({
+      ...template.source, code: result.status === 'NoClusterFit' ? 'NO_CLUSTER_FITS' : 'UNSCHEDULABLE', severity: 'warning',
+      message: `${describeRef(template.ref)} (${describePolicy(policy)}): ${result.message}`,
+      fix: result.status === 'NoClusterFit'
+        ? `widen the placement of ${describePolicy(policy)} (clusterAffinity, clusterTolerations) or register a matching cluster under clusters/`
+        : 'add capacity or relax the spread constraints; the previous placement is kept until then',
+      data: { explanation: result.explanation },
+    });
+  }
+  const targets = [...result.clusters].sort(byName);
+  const propagateDeps = policy.spec.propagateDeps === true;
+  const deps = propagateDeps ? interpretDependencies(template.manifest, template.ref.namespace).map(refKey) : [];
+  const pKey = policyKey(policy);
+  const binding = buildBinding(template, policy, pKey, replicas, resourceRequest, targets, result, previous);
+  return {
+    template, binding, clusters: targets, propagateDeps, policy: match.policy,
+    entry: { ...entryBase, policy: pKey, clusters: targets.map((t) => t.name), ...(deps.length > 0 ? { deps } : {}) },
+    explanation: { ref: template.ref, policy: describePolicy(policy), policyReason: match.reason, schedule: result, clusters: targets },
+  };
+}
+
+function buildBinding(
+  template: Template, policy: PropagationPolicy, pKey: string, replicas: number, resourceRequest: Record<string, string> | undefined,
+  targets: TargetCluster[], result: ScheduleResult, previous: ResourceBinding | undefined,
+): ResourceBinding {
+  const ref = template.ref;
+  const scoped = ref.namespace === '';
+  const kind = scoped ? 'ClusterResourceBinding' : 'ResourceBinding';
+  const claim = claimMetadata(policy);
+  const ok = result.status === 'Scheduled' || result.status === 'Unchanged';
+  const affinityName = result.affinityName ?? previous?.status?.schedulerObservedAffinityName;
+  const uid = (template.manifest.metadata as { uid?: string } | undefined)?.uid;
+  return {
+    apiVersion: WORK_API_VERSION,
+    kind,
+    metadata: {
+      name: bindingName(ref.kind, ref.name),
+      ...(scoped ? {} : { namespace: ref.namespace }),
+      labels: { ...claim.labels, [`${kind.toLowerCase()}.karmada.io/permanent-id`]: permanentId(`binding/${refKey(ref)}`) },
+      annotations: {
+        ...claim.annotations,
+        'flotilla.io/policy': pKey,
+        // The placement this result was computed for: a later change to it triggers rescheduling.
+        'policy.karmada.io/applied-placement': ok
+          ? JSON.stringify(policy.spec.placement ?? {})
+          : (previous?.metadata.annotations?.['policy.karmada.io/applied-placement'] ?? JSON.stringify(policy.spec.placement ?? {})),
+      },
+    },
+    spec: {
+      resource: { apiVersion: ref.apiVersion, kind: ref.kind, ...(scoped ? {} : { namespace: ref.namespace }), name: ref.name, ...(uid ? { uid } : {}) },
+      ...(replicas > 0 ? { replicas } : {}),
+      ...(resourceRequest ? { replicaRequirements: { resourceRequest } } : {}),
+      clusters: targets,
+      placement: policy.spec.placement ?? {},
+      ...(policy.spec.propagateDeps ? { propagateDeps: true } : {}),
+      conflictResolution: policy.spec.conflictResolution ?? 'Abort',
+      ...(policy.spec.preserveResourcesOnDeletion ? { preserveResourcesOnDeletion: true } : {}),
+    },
+    status: {
+      ...(affinityName ? { schedulerObservedAffinityName: affinityName } : {}),
+      conditions: [{
+        type: 'Scheduled',
+        status: ok ? 'True' : 'False',
+        reason: ok ? 'Success' : result.status,
+        message: ok ? (result.status === 'Unchanged' ? 'Binding kept its previous result' : 'Binding has been scheduled successfully.') : result.message,
+      }],
+    },
+  };
+}
+
+/** A dependency with no policy of its own still gets a binding: Karmada's attached ResourceBinding. */
+function attachedBinding(template: Template, requiredBy: NonNullable<ResourceBinding['spec']['requiredBy']>, targets: TargetCluster[]): ResourceBinding {
+  const ref = template.ref;
+  return {
+    apiVersion: WORK_API_VERSION,
+    kind: 'ResourceBinding',
+    metadata: {
+      name: bindingName(ref.kind, ref.name),
+      namespace: ref.namespace,
+      labels: { 'resourcebinding.karmada.io/permanent-id': permanentId(`binding/${refKey(ref)}`) },
+    },
+    spec: {
+      resource: { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace, name: ref.name },
+      requiredBy,
+      clusters: targets,
+    },
+  };
+}
+
+function claimMetadata(policy: PropagationPolicy): { labels: Record<string, string>; annotations: Record<string, string> } {
+  const id = permanentId(`policy/${policyKey(policy)}`);
+  if (policy.kind === 'PropagationPolicy') {
+    return {
+      labels: { 'propagationpolicy.karmada.io/permanent-id': id },
+      annotations: { 'propagationpolicy.karmada.io/name': policy.metadata.name, 'propagationpolicy.karmada.io/namespace': policy.metadata.namespace ?? 'default' },
+    };
+  }
+  return {
+    labels: { 'clusterpropagationpolicy.karmada.io/permanent-id': id },
+    annotations: { 'clusterpropagationpolicy.karmada.io/name': policy.metadata.name },
+  };
+}
+
+/**
+ * One member's manifest, in Karmada's order (binding/common.go#ensureWork): revise replicas, split Job
+ * completions, apply overrides last, then Karmada's and Flotilla's labels and annotations.
+ * undefined when an override fails: that cluster keeps its previous output.
+ */
+function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, model: ConfigModel, problems: Problem[]): Record<string, unknown> | undefined {
+  const ref = p.template.ref;
+  let m = pruneForMember(p.template.manifest);
+  if (ref.namespace) m = { ...m, metadata: { ...(m.metadata as object), namespace: ref.namespace } };
+  const isWorkload = (p.binding?.spec.replicas ?? 0) > 0 || p.binding?.spec.replicaRequirements !== undefined;
+  if (isWorkload) m = reviseReplicas(m, target.replicas);
+  const completions = (p.template.manifest.spec as { completions?: number } | undefined)?.completions;
+  const divided = p.policy?.object.spec.placement?.replicaScheduling?.replicaSchedulingType === 'Divided';
+  if (ref.kind === 'Job' && divided && typeof completions === 'number' && p.clusters.length > 0) {
+    const uid = (p.template.manifest.metadata as { uid?: string } | undefined)?.uid ?? '';
+    const split = divideByWebster(completions, p.clusters.map((c) => ({ name: c.name, weight: c.replicas })), uid);
+    m = reviseJobCompletions(m, split.find((c) => c.name === target.name)?.replicas ?? 0);
+  }
+  const overridden = applyOverrides(m, cluster, model.overridePolicies.map((o) => o.object));
+  if (!overridden.ok) {
+    problems.push({
+      ...p.template.source, code: 'OVERRIDE_FAILED', severity: 'error',
+      message: `${overridden.policy.kind} ${overridden.policy.namespace ? `${overridden.policy.namespace}/` : ''}${overridden.policy.name} rule ${overridden.ruleIndex} (${overridden.overrider}) failed on ${describeRef(ref)} for cluster ${target.name}: ${overridden.message}`,
+      fix: `correct the ${overridden.overrider} of that rule; until then ${target.name} keeps its previous ${ref.kind}`,
+    });
+    return undefined;
+  }
+  m = overridden.manifest;
+  const meta = { ...((m.metadata ?? {}) as Record<string, unknown>) };
+  const labels: Record<string, string> = { ...((meta.labels ?? {}) as Record<string, string>) };
+  const annotations: Record<string, string> = { ...((meta.annotations ?? {}) as Record<string, string>) };
+  if (p.binding) {
+    Object.assign(labels, Object.fromEntries(Object.entries(p.binding.metadata.labels ?? {})));
+    if (p.binding.kind === 'ResourceBinding') {
+      annotations['resourcebinding.karmada.io/namespace'] = p.binding.metadata.namespace ?? '';
+      annotations['resourcebinding.karmada.io/name'] = p.binding.metadata.name;
+    } else {
+      annotations['clusterresourcebinding.karmada.io/name'] = p.binding.metadata.name;
+    }
+    for (const [k, v] of Object.entries(p.binding.metadata.annotations ?? {})) {
+      if (k.includes('propagationpolicy.karmada.io/')) annotations[k] = v;
+    }
+  }
+  labels['karmada.io/managed'] = 'true';
+  // The template's own annotation wins over the policy (binding/common.go#mergeConflictResolution).
+  const own = ((p.template.manifest.metadata as { annotations?: Record<string, string> } | undefined)?.annotations ?? {})['work.karmada.io/conflict-resolution'];
+  annotations['work.karmada.io/conflict-resolution'] = own === 'overwrite' || own === 'abort' ? own : (p.binding?.spec.conflictResolution === 'Overwrite' ? 'overwrite' : 'abort');
+  const workName = `${ref.namespace ? `${ref.namespace}-` : ''}${ref.name.replaceAll(':', '.')}-${ref.kind}`.toLowerCase();
+  annotations['work.karmada.io/namespace'] = `karmada-es-${target.name}`;
+  annotations['work.karmada.io/name'] = `${ref.name.replaceAll(':', '.').toLowerCase()}-${fnv1a32(workName).toString(16)}`;
+  const applied = overridden.applied;
+  const cops = applied.filter((a) => a.policy.startsWith('ClusterOverridePolicy'));
+  const ops = applied.filter((a) => !a.policy.startsWith('ClusterOverridePolicy'));
+  if (cops.length > 0) annotations['policy.karmada.io/applied-cluster-overrides'] = JSON.stringify(cops);
+  if (ops.length > 0) annotations['policy.karmada.io/applied-overrides'] = JSON.stringify(ops);
+  meta.labels = labels;
+  meta.annotations = annotations;
+  return { ...m, metadata: meta };
+}
+
+/**
+ * Writes the object unless the previous file says the same thing apart from the source-commit stamp:
+ * then the old bytes stay, so the stamp names the commit that last changed what this object became.
+ */
+function keepOrWrite(edits: Map<string, string | null>, path: string, obj: Record<string, unknown> | ResourceBinding, previous: string | undefined, commit: string): void {
+  const meta = (obj.metadata ?? {}) as { annotations?: Record<string, string> };
+  const stamped = { ...obj, metadata: { ...meta, annotations: { ...(meta.annotations ?? {}), [SOURCE_COMMIT_ANNOTATION]: commit } } };
+  const text = stringify(stamped, { lineWidth: 0, aliasDuplicateObjects: false });
+  if (previous !== undefined && unstamp(previous) === unstamp(text)) return;
+  edits.set(path, text);
+}
+
+const STAMP_LINE = new RegExp(`^(\\s*${SOURCE_COMMIT_ANNOTATION.replace(/[./]/g, '\\$&')}: ).*$`, 'm');
+function unstamp(text: string): string {
+  return text.replace(STAMP_LINE, '$1');
+}
+
+function byName(a: TargetCluster, b: TargetCluster): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+export function parseRefKey(key: string): ObjectRef {
+  // `<apiVersion>/<kind>/<namespace>/<name>` where apiVersion may itself contain one '/'.
+  const parts = key.split('/');
+  const name = parts.pop()!;
+  const namespace = parts.pop()!;
+  const kind = parts.pop()!;
+  return { apiVersion: parts.join('/'), kind, namespace, name };
+}
+
+export type { ClusterExplanation };

@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import git from 'isomorphic-git';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { PackWriter } from '../../src/commits/PackWriter.ts';
+import { readBlob } from '../../src/commits/readBlob.ts';
+import { renderTree } from '../../src/commits/renderTree.ts';
+import { bytes, commitAll, makeTempRepo, writeWorkTree, type TempRepo } from './helpers/tempRepo.ts';
+
+const packFiles = (temp: TempRepo) => fs.readdirSync(path.join(temp.gitdir, 'objects', 'pack')).sort();
+
+test('one flush writes one .pack + .idx that native git reads and fsck --strict accepts', async () => {
+  const temp = makeTempRepo();
+  try {
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    const big = randomBytes(1_500_000); // multi-byte size header
+    const blobs = [bytes('alpha\n'), bytes(''), big, bytes('beta\n')].map((c) => ({ c, oid: pack.add('blob', c) }));
+    const tree = pack.add(
+      'tree',
+      renderTree(blobs.map((b, i) => ({ name: `f${i}`, mode: '100644', oid: b.oid }))),
+    );
+    assert.is(pack.add('blob', bytes('alpha\n')), blobs[0]!.oid, 'same content, same oid');
+    assert.is(pack.size, 5);
+
+    const result = await pack.flush();
+    assert.is(result.written, 5);
+    assert.is(result.skipped, 0);
+    assert.is(pack.size, 0);
+    const names = packFiles(temp);
+    assert.is(names.length, 2);
+    assert.ok(result.packFile?.endsWith('.pack'));
+    assert.equal(names, [path.basename(result.packFile!).replace(/pack$/, 'idx'), path.basename(result.packFile!)]);
+
+    temp.git(['fsck', '--strict', '--no-dangling']);
+    temp.git(['verify-pack', result.packFile!]);
+    for (const b of blobs) assert.ok(temp.gitBytes(['cat-file', 'blob', b.oid]).equals(b.c));
+    assert.is(temp.git(['cat-file', '-s', blobs[2]!.oid]).trim(), String(big.length));
+    assert.is(temp.git(['cat-file', '-t', tree]).trim(), 'tree');
+    assert.is(temp.git(['ls-tree', '--name-only', tree]), 'f0\nf1\nf2\nf3\n');
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('the .idx is byte-identical to the one git index-pack builds from our .pack', async () => {
+  const temp = makeTempRepo();
+  try {
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    for (let i = 0; i < 300; i++) pack.add('blob', bytes(`object ${i}\n`.repeat(i % 7)));
+    const { packFile } = await pack.flush();
+    const ours = fs.readFileSync(packFile!.replace(/pack$/, 'idx'));
+    const theirs = path.join(path.dirname(temp.gitdir), 'native.idx');
+    temp.git(['index-pack', '-o', theirs, packFile!]);
+    assert.ok(ours.equals(fs.readFileSync(theirs)));
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('a pack written after isomorphic-git already used the shared cache is visible to later reads', async () => {
+  const temp = makeTempRepo();
+  try {
+    const repo = await openRepo(temp.path);
+    const first = new PackWriter(repo);
+    const a = first.add('blob', bytes('first pack'));
+    await first.flush();
+    assert.equal(Buffer.from(await readBlob(repo, a)).toString(), 'first pack'); // warms the pack cache
+
+    const second = new PackWriter(repo);
+    const b = second.add('blob', bytes('second pack'));
+    await second.flush();
+    assert.is(Buffer.from(await readBlob(repo, b)).toString(), 'second pack');
+    const viaIso = await git.readObject({ fs: repo.fs, gitdir: repo.gitdir, oid: b, cache: repo.cache, format: 'content' });
+    assert.is(Buffer.from(viaIso.object as Uint8Array).toString(), 'second pack');
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('objects the repo already has, loose or packed, are not written again', async () => {
+  const temp = makeTempRepo();
+  try {
+    writeWorkTree(temp, { 'loose.txt': 'made by git\n' });
+    commitAll(temp);
+    const repo = await openRepo(temp.path);
+    const loose = temp.git(['rev-parse', 'HEAD:loose.txt']).trim();
+
+    const first = new PackWriter(repo);
+    assert.is(first.add('blob', bytes('made by git\n')), loose);
+    const packed = first.add('blob', bytes('packed by us\n'));
+    const flushed = await first.flush();
+    assert.equal(flushed, { packFile: packFilePath(temp), written: 1, skipped: 1 });
+
+    const again = new PackWriter(repo);
+    again.add('blob', bytes('made by git\n'));
+    again.add('blob', bytes('packed by us\n'));
+    assert.equal(await again.flush(), { packFile: null, written: 0, skipped: 2 });
+    assert.is(packFiles(temp).length, 2, 'no second pack');
+    assert.is(temp.git(['cat-file', '-t', packed]).trim(), 'blob');
+  } finally {
+    temp.cleanup();
+  }
+});
+
+function packFilePath(temp: TempRepo): string {
+  const name = packFiles(temp).find((n) => n.endsWith('.pack'))!;
+  return path.join(temp.gitdir, 'objects', 'pack', name);
+}
+
+test('flushing nothing writes nothing', async () => {
+  const temp = makeTempRepo();
+  try {
+    const pack = new PackWriter(await openRepo(temp.path));
+    assert.equal(await pack.flush(), { packFile: null, written: 0, skipped: 0 });
+    assert.equal(packFiles(temp), []);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('a failed flush leaves no temp file and keeps the objects queued for a retry', async () => {
+  const temp = makeTempRepo();
+  try {
+    const repo = await openRepo(temp.path);
+    let failures = 1;
+    const flaky = {
+      ...fs,
+      promises: {
+        ...fs.promises,
+        rename: async (from: fs.PathLike, to: fs.PathLike) => {
+          if (failures-- > 0) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+          return fs.promises.rename(from, to);
+        },
+      },
+    } as typeof fs;
+    const pack = new PackWriter({ ...repo, fs: flaky });
+    const oid = pack.add('blob', bytes('retry me'));
+    const err = await pack.flush().catch((e: { code?: string }) => e.code);
+    assert.is(err, 'ENOSPC');
+    assert.equal(packFiles(temp), []);
+    assert.is(pack.size, 1);
+    assert.is((await pack.flush()).written, 1);
+    assert.is(temp.git(['cat-file', 'blob', oid]), 'retry me');
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test.run();

@@ -1,0 +1,38 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
+import { commitAll, makeTempRepo, writeWorkTree } from './helpers/tempRepo.ts';
+
+test('reads tree, parents, message and both identities with their time zones', async () => {
+  const temp = makeTempRepo();
+  try {
+    writeWorkTree(temp, { 'a.txt': 'one' });
+    const base = commitAll(temp, 'base');
+    temp.git(['checkout', '-q', '-b', 'side']);
+    writeWorkTree(temp, { 'b.txt': 'two' });
+    const side = commitAll(temp, 'side');
+    temp.git(['checkout', '-q', 'main']);
+    writeWorkTree(temp, { 'c.txt': 'three' });
+    const main = commitAll(temp, 'main');
+    temp.git(['merge', '-q', '--no-ff', '-m', 'merge side\n\nwith a body', 'side']);
+    const merge = temp.git(['rev-parse', 'HEAD']).trim();
+
+    const repo = await openRepo(temp.path);
+    const info = await readCommitInfo(repo, merge);
+    assert.equal(info, {
+      oid: merge,
+      tree: temp.git(['rev-parse', 'HEAD^{tree}']).trim(),
+      parents: [main, side],
+      message: 'merge side\n\nwith a body\n',
+      // GIT_AUTHOR_DATE 1700000000 +0530 / GIT_COMMITTER_DATE 1700000100 -0800 (helpers/tempRepo.ts)
+      author: { name: 'Ada Author', email: 'ada@example.com', timestamp: 1700000000, timezoneOffset: -330 },
+      committer: { name: 'Carl Committer', email: 'carl@example.com', timestamp: 1700000100, timezoneOffset: 480 },
+    });
+    assert.equal((await readCommitInfo(repo, base)).parents, []);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test.run();

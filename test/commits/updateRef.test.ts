@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { RefConflictError } from '../../src/commits/RefConflictError.ts';
+import { updateRef } from '../../src/commits/updateRef.ts';
+import { commitAll, makeTempRepo, writeWorkTree, type TempRepo } from './helpers/tempRepo.ts';
+
+/** A repo with three commits to point refs at. */
+async function withCommits(fn: (temp: TempRepo, c: [string, string, string]) => Promise<void>) {
+  const temp = makeTempRepo();
+  try {
+    const shas: string[] = [];
+    for (const n of ['1', '2', '3']) {
+      writeWorkTree(temp, { f: n });
+      shas.push(commitAll(temp, n));
+    }
+    await fn(temp, shas as [string, string, string]);
+  } finally {
+    temp.cleanup();
+  }
+}
+
+const conflictOf = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as RefConflictError);
+const revParse = (temp: TempRepo, ref: string) => temp.git(['rev-parse', '--verify', '-q', ref]).trim();
+const lockExists = (temp: TempRepo, ref: string) => fs.existsSync(path.join(temp.gitdir, `${ref}.lock`));
+
+test('creates a ref when expectedOld is null, then moves it when expectedOld matches', () =>
+  withCommits(async (temp, [c1, c2]) => {
+    const repo = await openRepo(temp.path);
+    await updateRef(repo, 'refs/heads/flotilla/output', c1, null);
+    assert.is(revParse(temp, 'refs/heads/flotilla/output'), c1);
+    await updateRef(repo, 'refs/heads/flotilla/output', c2, c1);
+    assert.is(revParse(temp, 'refs/heads/flotilla/output'), c2);
+    assert.not.ok(lockExists(temp, 'refs/heads/flotilla/output'));
+  }));
+
+test('a stale expectedOld fails with REF_CONFLICT naming expected and actual, and changes nothing', () =>
+  withCommits(async (temp, [c1, c2, c3]) => {
+    const repo = await openRepo(temp.path);
+    const err = await conflictOf(updateRef(repo, 'refs/heads/main', c1, c2));
+    assert.instance(err, RefConflictError);
+    assert.is(err?.code, 'REF_CONFLICT');
+    assert.equal(err?.data, { ref: 'refs/heads/main', expected: c2, actual: c3, locked: false });
+    assert.match(err?.message ?? '', `expected ${c2}, found ${c3}`);
+    assert.is(revParse(temp, 'refs/heads/main'), c3);
+    assert.not.ok(lockExists(temp, 'refs/heads/main'));
+
+    const exists = await conflictOf(updateRef(repo, 'refs/heads/main', c1, null));
+    assert.equal(exists?.data.actual, c3);
+    const missing = await conflictOf(updateRef(repo, 'refs/heads/nope', c1, c3));
+    assert.equal(missing?.data, { ref: 'refs/heads/nope', expected: c3, actual: null, locked: false });
+  }));
+
+test('reads the current value from packed-refs when there is no loose ref', () =>
+  withCommits(async (temp, [c1, c2, c3]) => {
+    temp.git(['branch', 'packed', c1]);
+    temp.git(['pack-refs', '--all']);
+    assert.not.ok(fs.existsSync(path.join(temp.gitdir, 'refs/heads/packed')));
+    const repo = await openRepo(temp.path);
+    assert.equal((await conflictOf(updateRef(repo, 'refs/heads/packed', c3, c2)))?.data.actual, c1);
+    assert.equal((await conflictOf(updateRef(repo, 'refs/heads/packed', c3, null)))?.data.actual, c1);
+    await updateRef(repo, 'refs/heads/packed', c2, c1);
+    assert.is(revParse(temp, 'refs/heads/packed'), c2);
+  }));
+
+test('a lock held by someone else is a conflict, and the loser leaves that lock alone', () =>
+  withCommits(async (temp, [c1, , c3]) => {
+    const repo = await openRepo(temp.path);
+    fs.writeFileSync(path.join(temp.gitdir, 'refs/heads/main.lock'), '');
+    const err = await conflictOf(updateRef(repo, 'refs/heads/main', c1, c3));
+    assert.is(err?.code, 'REF_CONFLICT');
+    assert.is(err?.data.locked, true);
+    assert.match(err?.message ?? '', 'locked');
+    assert.ok(lockExists(temp, 'refs/heads/main'));
+    assert.is(revParse(temp, 'refs/heads/main'), c3);
+  }));
+
+test('concurrent writers with the same expectedOld: exactly one wins, every round', () =>
+  withCommits(async (temp, [c1, c2, c3]) => {
+    const repo = await openRepo(temp.path);
+    const candidates = [c1, c2, c3];
+    for (let round = 0; round < 25; round++) {
+      const ref = `refs/heads/race${round}`;
+      const writers = Array.from({ length: 6 }, (_, i) => updateRef(repo, ref, candidates[i % 3]!, null).then(() => i));
+      const results = await Promise.allSettled(writers);
+      const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      assert.is(won.length, 1, `round ${round}: ${won.length} winners`);
+      for (const r of results) if (r.status === 'rejected') assert.is((r.reason as RefConflictError).code, 'REF_CONFLICT');
+      assert.is(revParse(temp, ref), candidates[won[0]! % 3]);
+      assert.not.ok(lockExists(temp, ref));
+    }
+    // Same with a CAS on an existing ref.
+    const results = await Promise.allSettled([updateRef(repo, 'refs/heads/main', c1, c3), updateRef(repo, 'refs/heads/main', c2, c3)]);
+    assert.is(results.filter((r) => r.status === 'fulfilled').length, 1);
+  }));
+
+test('rejects names that are not full refs or not safe as paths', () =>
+  withCommits(async (temp, [c1]) => {
+    const repo = await openRepo(temp.path);
+    const messageOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: Error) => e.message);
+    for (const bad of ['main', 'HEAD', 'refs/heads/../../config', 'refs/heads/a.lock', 'refs/heads/x y', 'refs/heads/']) {
+      assert.match(await messageOf(updateRef(repo, bad, c1, null)), 'invalid ref name', bad);
+    }
+    assert.match(await messageOf(updateRef(repo, 'refs/heads/x', 'abc', null)), 'full lowercase sha');
+  }));
+
+test.run();

@@ -1,0 +1,179 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { listTreeFiles } from '../../src/commits/listTreeFiles.ts';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { PackWriter } from '../../src/commits/PackWriter.ts';
+import { EMPTY_TREE_OID } from '../../src/commits/types.ts';
+import { writeTreeEdits } from '../../src/commits/writeTreeEdits.ts';
+import { bytes, commitAll, makeTempRepo, removeLooseObject, writeWorkTree, type TempRepo } from './helpers/tempRepo.ts';
+
+const edits = (files: Record<string, string | null>) =>
+  new Map(Object.entries(files).map(([p, c]) => [p, c === null ? null : bytes(c)]));
+
+/** What native git makes of the same edits applied to its work tree and index. */
+function nativeTree(temp: TempRepo, files: Record<string, string | null>): string {
+  writeWorkTree(temp, files);
+  temp.git(['add', '-A']);
+  return temp.git(['write-tree']).trim();
+}
+
+// Names that exercise git's order: 'a.b' < 'a/' (tree a) < 'a0', multi-byte and astral UTF-8.
+const TRICKY: Record<string, string> = {
+  'a.b': '1',
+  'a/x.yaml': '2',
+  'a0': '3',
+  'a-b/c': '4',
+  'é/ü.yaml': '5',
+  '\u{1F680}.yaml': '6',
+  '\uFF21.yaml': '7',
+  'clusters/member1/deploy.yaml': '8',
+  'clusters/member1.yaml': '9',
+};
+
+test('from an empty base: same root tree oid as git write-tree, and fsck --strict clean', async () => {
+  const temp = makeTempRepo();
+  try {
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    const root = await writeTreeEdits(repo, pack, null, edits(TRICKY));
+    await pack.flush();
+    assert.is(root, nativeTree(temp, TRICKY));
+    temp.git(['fsck', '--strict', '--no-dangling']);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('edits on a base: writes, deletes, and directories left empty disappear, matching git', async () => {
+  const temp = makeTempRepo();
+  try {
+    writeWorkTree(temp, TRICKY);
+    commitAll(temp);
+    const base = temp.git(['rev-parse', 'HEAD^{tree}']).trim();
+    const change = {
+      'a/x.yaml': null, // last file of a/ -> a/ vanishes
+      'é/ü.yaml': null, // last file of é/ -> é/ vanishes
+      'clusters/member1/deploy.yaml': 'changed',
+      'clusters/member2/new/deep.yaml': 'new dirs',
+      'a0': null,
+      'never-existed/x': null, // deleting what is not there is a no-op
+    };
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    const root = await writeTreeEdits(repo, pack, base, edits(change));
+    await pack.flush();
+    assert.is(root, nativeTree(temp, change));
+    const files = [...(await listTreeFiles(repo, root)).keys()];
+    assert.not.ok(files.some((f) => f.startsWith('a/') || f.startsWith('é/') || f.startsWith('never-existed')));
+    temp.git(['fsck', '--strict', '--no-dangling']);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('reads only trees along edited paths: untouched subtrees may be missing from disk', async () => {
+  const temp = makeTempRepo();
+  try {
+    const files: Record<string, string> = {};
+    for (let c = 0; c < 30; c++) for (let f = 0; f < 10; f++) files[`clusters/m${c}/o${f}.yaml`] = `${c}/${f}`;
+    writeWorkTree(temp, files);
+    commitAll(temp);
+    const base = temp.git(['rev-parse', 'HEAD^{tree}']).trim();
+    for (let c = 0; c < 30; c++) if (c !== 4) removeLooseObject(temp, temp.git(['rev-parse', `HEAD:clusters/m${c}`]).trim());
+    const change = { 'clusters/m4/o1.yaml': 'edited', 'clusters/m4/o2.yaml': null, 'clusters/new/x.yaml': 'added' };
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    const root = await writeTreeEdits(repo, pack, base, edits(change));
+    // Only now ask git (write-tree would re-create the deleted subtrees from its index).
+    assert.is(root, nativeTree(temp, change));
+    // New: 2 blobs, m4, new, clusters, root. Nothing else was rewritten.
+    assert.is(pack.size, 6);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('deleting everything gives the empty tree, which is written so commits on it are valid', async () => {
+  const temp = makeTempRepo();
+  try {
+    writeWorkTree(temp, { 'd/x': '1', 'y': '2' });
+    commitAll(temp);
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    const root = await writeTreeEdits(repo, pack, temp.git(['rev-parse', 'HEAD^{tree}']).trim(), edits({ 'd/x': null, 'y': null }));
+    assert.is(root, EMPTY_TREE_OID);
+    assert.is(pack.get(EMPTY_TREE_OID)?.type, 'tree');
+    assert.is(await writeTreeEdits(repo, pack, null, new Map()), EMPTY_TREE_OID);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('deleting a directory path removes the whole directory; no-op edits keep the base oid', async () => {
+  const temp = makeTempRepo();
+  try {
+    writeWorkTree(temp, { 'clusters/m1/a': '1', 'clusters/m1/b': '2', 'clusters/m2/a': '3' });
+    commitAll(temp);
+    const base = temp.git(['rev-parse', 'HEAD^{tree}']).trim();
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    const root = await writeTreeEdits(repo, pack, base, edits({ 'clusters/m1': null }));
+    assert.is(root, nativeTree(temp, { 'clusters/m1': null }));
+    assert.is(await writeTreeEdits(repo, pack, base, edits({ 'clusters/m1/a': '1', 'nope/x': null })), base);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('a rewritten executable keeps mode 100755', async () => {
+  const temp = makeTempRepo();
+  try {
+    writeWorkTree(temp, { 'bin/run.sh': 'v1' });
+    fs.chmodSync(path.join(temp.path, 'bin/run.sh'), 0o755);
+    commitAll(temp);
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    const root = await writeTreeEdits(repo, pack, temp.git(['rev-parse', 'HEAD^{tree}']).trim(), edits({ 'bin/run.sh': 'v2' }));
+    await pack.flush();
+    assert.is((await listTreeFiles(repo, root)).get('bin/run.sh')?.mode, '100755');
+    assert.is(root, nativeTree(temp, { 'bin/run.sh': 'v2' }));
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('a tree built but not flushed can be the base of the next edit', async () => {
+  const temp = makeTempRepo();
+  try {
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    const first = await writeTreeEdits(repo, pack, null, edits({ 'd/a': '1', 'd/b': '2' }));
+    const second = await writeTreeEdits(repo, pack, first, edits({ 'd/b': null, 'e/c': '3' }));
+    await pack.flush();
+    assert.equal([...(await listTreeFiles(repo, second)).keys()], ['d/a', 'e/c']);
+    temp.git(['fsck', '--strict', '--no-dangling']);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('rejects paths git cannot store and contradictory edits', async () => {
+  const temp = makeTempRepo();
+  try {
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    for (const bad of ['', '/abs', 'a//b', 'a/', './a', 'a/../b', '.git/config', 'x/.GIT/y']) {
+      const err = await writeTreeEdits(repo, pack, null, edits({ [bad]: 'x' })).catch((e: Error) => e.message);
+      assert.match(String(err), 'invalid path', bad);
+    }
+    const conflict = await writeTreeEdits(repo, pack, null, edits({ 'a': 'file', 'a/b': 'below' })).catch((e: Error) => e.message);
+    assert.match(String(conflict), 'conflict');
+    assert.is(pack.size, 0);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test.run();
