@@ -21,6 +21,7 @@ const objectKey = (namespace: string | undefined, name: string): string => `${na
 export class ObjectStore {
   private readonly buckets = new Map<string, Map<string, KubeObject>>();
   private readonly dependents = new Map<string, Set<string>>();
+  private readonly byUid = new Map<string, { resource: string; key: string }>();
   private readonly listeners = new Set<(event: StoreEvent) => void>();
   private readonly log: StoreEvent[] = [];
   resourceVersion: number;
@@ -44,6 +45,12 @@ export class ObjectStore {
     if (!bucket) return [];
     const items = [...bucket.values()].filter((o) => namespace === undefined || o.metadata.namespace === namespace);
     return items.sort((a, b) => objectKey(a.metadata.namespace, a.metadata.name!).localeCompare(objectKey(b.metadata.namespace, b.metadata.name!)));
+  }
+
+  getByUid(uid: string): { resource: string; object: KubeObject } | undefined {
+    const entry = this.byUid.get(uid);
+    const object = entry && this.buckets.get(entry.resource)?.get(entry.key);
+    return entry && object ? { resource: entry.resource, object } : undefined;
   }
 
   resources(): string[] {
@@ -195,6 +202,7 @@ export class ObjectStore {
     const gone = { ...current, metadata: { ...current.metadata, resourceVersion: String(rv) } };
     this.buckets.get(resource)?.delete(objectKey(current.metadata.namespace, current.metadata.name!));
     this.unindex(resource, current);
+    if (current.metadata.uid) this.byUid.delete(current.metadata.uid);
     this.emit({ type: 'DELETED', resource, object: gone, previous: current, resourceVersion: rv });
     return gone;
   }
@@ -211,6 +219,7 @@ export class ObjectStore {
     let bucket = this.buckets.get(resource);
     if (!bucket) this.buckets.set(resource, (bucket = new Map()));
     bucket.set(objectKey(object.metadata.namespace, object.metadata.name!), object);
+    if (object.metadata.uid) this.byUid.set(object.metadata.uid, { resource, key: objectKey(object.metadata.namespace, object.metadata.name!) });
     if (previous) this.unindex(resource, previous);
     for (const ref of object.metadata.ownerReferences ?? []) {
       let set = this.dependents.get(ref.uid);

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import type { ObjectStore } from '../store/ObjectStore.ts';
+import type { KubeObject, OwnerReference } from '../types.ts';
+
+// What the workload controllers share about the pods they own: finding them, reading their state, and
+// stamping new ones out of a pod template.
+
+export const PODS = '/pods';
+
+export function ownerReferenceTo(owner: KubeObject): OwnerReference {
+  return {
+    apiVersion: owner.apiVersion!, kind: owner.kind!, name: owner.metadata.name!, uid: owner.metadata.uid!,
+    controller: true, blockOwnerDeletion: true,
+  };
+}
+
+/** Objects of `resource` whose controller ownerReference points at `owner`. */
+export function controlledBy(store: ObjectStore, owner: KubeObject, resource: string): KubeObject[] {
+  return store.dependentsOf(owner.metadata.uid!)
+    .filter((d) => d.resource === resource)
+    .map((d) => store.get(d.resource, d.namespace, d.name))
+    .filter((o): o is KubeObject => o !== undefined)
+    .filter((o) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === owner.metadata.uid && r.controller));
+}
+
+export function isTerminal(pod: KubeObject): boolean {
+  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+/** Counts toward a controller's replicas: not being deleted and not finished. */
+export function isActive(pod: KubeObject): boolean {
+  return !pod.metadata.deletionTimestamp && !isTerminal(pod);
+}
+
+export function isReady(pod: KubeObject): boolean {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return (pod.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+}
+
+export function podFromTemplate(owner: KubeObject, name: string, extraLabels: Record<string, string>, specOverrides: Record<string, unknown> = {}): KubeObject {
+  const template = owner.spec?.template ?? {};
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: owner.metadata.namespace!,
+      labels: { ...(template.metadata?.labels ?? {}), ...extraLabels },
+      ...(template.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
+      ownerReferences: [ownerReferenceTo(owner)],
+    },
+    spec: { ...structuredClone(template.spec ?? {}), ...specOverrides },
+    status: { phase: 'Pending', qosClass: 'BestEffort' },
+  };
+}
+
+function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableStringify((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The pod-template-hash label value: a hash of the template, spelled with the consonant-and-digit alphabet
+ * Kubernetes uses for generated names (rand.SafeEncodeString), e.g. `5d8c7f9b6`.
+ */
+export function templateHash(template: unknown): string {
+  const digest = createHash('sha256').update(stableStringify(template ?? {})).digest();
+  const decimal = String(digest.readUInt32BE(0));
+  const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
+  return [...decimal].map((d) => alphabet[d.charCodeAt(0) % alphabet.length]).join('');
+}
+
+/** Condition list with `type` set to status/reason, keeping lastTransitionTime when the status did not change. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function setCondition(conditions: any[] | undefined, type: string, status: 'True' | 'False', reason: string, message: string, now: string, extra: Record<string, string> = {}): any[] {
+  const list = [...(conditions ?? [])];
+  const index = list.findIndex((c) => c.type === type);
+  const previous = index >= 0 ? list[index] : undefined;
+  const unchanged = previous && previous.status === status && previous.reason === reason && previous.message === message;
+  const condition = unchanged ? previous : {
+    type, status, reason, message, lastTransitionTime: previous?.status === status ? previous.lastTransitionTime : now,
+    ...Object.fromEntries(Object.keys(extra).map((k) => [k, now])),
+  };
+  if (index >= 0) list[index] = condition;
+  else list.push(condition);
+  return list;
+}
+
+/** Writes status only when it differs, so a reconcile that changes nothing emits no event. */
+export function statusChanged(object: KubeObject, status: unknown): boolean {
+  return !isDeepStrictEqual(object.status, status);
+}

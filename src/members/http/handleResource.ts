@@ -1,0 +1,386 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { ApiError, badRequest, invalid, notFound } from '../ApiError.ts';
+import { serverSideApply } from '../apply/serverSideApply.ts';
+import { trackUpdate } from '../apply/trackUpdate.ts';
+import { deleteDependents, orphanDependents } from '../controllers/garbageCollector.ts';
+import { jsonPatch } from '../patches/jsonPatch.ts';
+import { mergePatch } from '../patches/mergePatch.ts';
+import { strategicMergePatch } from '../patches/strategicMergePatch.ts';
+import { defaultObject } from '../resources/defaultObject.ts';
+import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
+import { matchesFieldRequirements, parseFieldSelector } from '../selectors/parseFieldSelector.ts';
+import { matchesLabelRequirements, parseLabelSelector } from '../selectors/parseLabelSelector.ts';
+import type { WriteScope } from '../store/ObjectStore.ts';
+import type { KubeObject, ResourceType } from '../types.ts';
+import type { ApiPath } from './parseApiPath.ts';
+import { readBody } from './readBody.ts';
+import { renderTable } from './renderTable.ts';
+import { sendJson, sendText } from './respond.ts';
+import type { ServerContext } from './ServerContext.ts';
+import { serveWatch } from './serveWatch.ts';
+
+const PROTECTED_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
+const NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const SERVER_OWNED_METADATA = ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'managedFields', 'selfLink'];
+
+/** Routes one request on a resource path to its verb. */
+export async function handleResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
+  const method = req.method ?? 'GET';
+  const { rt, name, subresource } = path;
+  if (rt.namespaced && path.namespace === undefined && name) throw notFound(rt.group, rt.plural, name);
+  if (!name) {
+    if (method === 'GET' && (url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1')) {
+      serveWatch(ctx, req, res, rt, { ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), matches: selectorFilter(url) }, url, acceptsTable(req));
+      return;
+    }
+    if (method === 'GET') return listObjects(ctx, req, res, path, url);
+    if (method === 'POST') return createObject(ctx, req, res, path, url);
+    if (method === 'DELETE') return deleteCollection(ctx, res, path, url);
+    throw methodNotAllowed(method);
+  }
+  if (subresource === 'log') {
+    const pod = requireObject(ctx, path);
+    sendText(res, 200, `flotilla member emulator: pod ${pod.metadata.name} is simulated and writes no logs\n`);
+    return;
+  }
+  if (subresource === 'scale') return handleScale(ctx, req, res, path, url);
+  if (method === 'GET') {
+    const object = withVersion(requireObject(ctx, path), rt);
+    if (acceptsTable(req)) sendJson(res, 200, renderTable(rt, [object], ctx.now().getTime(), tableOptions(url, object.metadata.resourceVersion!)));
+    else sendJson(res, 200, object);
+    return;
+  }
+  if (method === 'PUT') return replaceObject(ctx, req, res, path, url);
+  if (method === 'PATCH') return patchObject(ctx, req, res, path, url);
+  if (method === 'DELETE') return deleteObject(ctx, req, res, path, url);
+  throw methodNotAllowed(method);
+}
+
+const methodNotAllowed = (method: string) => new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method})`);
+
+function acceptsTable(req: IncomingMessage): boolean {
+  return (req.headers.accept ?? '').includes('as=Table');
+}
+
+function tableOptions(url: URL, resourceVersion: string) {
+  const include = url.searchParams.get('includeObject');
+  return { includeObject: include === 'Object' || include === 'None' ? include : 'Metadata', resourceVersion } as const;
+}
+
+function selectorFilter(url: URL): (o: KubeObject) => boolean {
+  const labels = parseLabelSelector(url.searchParams.get('labelSelector') ?? '');
+  const fields = parseFieldSelector(url.searchParams.get('fieldSelector') ?? '');
+  return (o) => matchesLabelRequirements(labels, o.metadata.labels) && matchesFieldRequirements(fields, o);
+}
+
+function withVersion(object: KubeObject, rt: ResourceType): KubeObject {
+  return { ...object, apiVersion: groupVersionOf(rt), kind: rt.kind };
+}
+
+function requireObject(ctx: ServerContext, path: ApiPath): KubeObject {
+  const object = ctx.store.get(resourceKeyOf(path.rt), path.rt.namespaced ? path.namespace : undefined, path.name!);
+  if (!object) throw notFound(path.rt.group, path.rt.plural, path.name!);
+  return object;
+}
+
+function timestamp(ctx: ServerContext): string {
+  return ctx.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The field manager of a non-apply write: `fieldManager`, else the User-Agent's first word, as the API server does. */
+function managerOf(req: IncomingMessage, url: URL): string {
+  return url.searchParams.get('fieldManager') ?? (req.headers['user-agent'] ?? 'unknown').split('/')[0]!.slice(0, 128);
+}
+
+function isDryRun(url: URL): boolean {
+  return url.searchParams.getAll('dryRun').includes('All');
+}
+
+function writeScope(rt: ResourceType, subresource: string | undefined): WriteScope {
+  if (subresource === 'status') return 'status';
+  return rt.subresources.includes('status') ? 'main' : 'all';
+}
+
+function clusterIpAllocator(ctx: ServerContext): () => string {
+  return () => {
+    const used = new Set(ctx.store.list('/services').map((s) => s.spec?.clusterIP));
+    for (let i = 10; ; i++) {
+      const ip = `10.96.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+      if (!used.has(ip)) return ip;
+    }
+  };
+}
+
+function checkTypeMeta(body: KubeObject, rt: ResourceType): void {
+  const gv = groupVersionOf(rt);
+  if (body.apiVersion !== undefined && body.apiVersion !== gv) {
+    throw badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${gv})`);
+  }
+  if (body.kind !== undefined && body.kind !== rt.kind) {
+    throw badRequest(`the kind in the data (${body.kind}) does not match the expected kind (${rt.kind})`);
+  }
+}
+
+function asObject(body: unknown): KubeObject {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the request body must be a JSON object');
+  const object = body as KubeObject;
+  if (object.metadata === undefined || object.metadata === null) object.metadata = {};
+  if (typeof object.metadata !== 'object') throw badRequest('metadata must be an object');
+  return object;
+}
+
+function validateName(rt: ResourceType, name: string | undefined): void {
+  if (!name) throw invalid(rt.kind, rt.group, '', 'metadata.name', 'Required value: name or generateName is required');
+  if (name.length > 253 || !NAME_PATTERN.test(name)) {
+    throw invalid(rt.kind, rt.group, name, 'metadata.name',
+      `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`);
+  }
+}
+
+/** Target namespace of a write: the URL's, which the body may repeat but not contradict. */
+function namespaceFor(rt: ResourceType, path: ApiPath, body: KubeObject): string | undefined {
+  if (!rt.namespaced) return undefined;
+  const fromBody = body.metadata.namespace;
+  if (fromBody && path.namespace && fromBody !== path.namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  return path.namespace ?? fromBody ?? 'default';
+}
+
+function listObjects(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): void {
+  const { rt } = path;
+  const matches = selectorFilter(url);
+  const all = ctx.store.list(resourceKeyOf(rt), path.namespace).filter(matches).map((o) => withVersion(o, rt));
+  const limit = Number(url.searchParams.get('limit') ?? '0');
+  const token = url.searchParams.get('continue');
+  const offset = token ? Number(JSON.parse(Buffer.from(token, 'base64').toString('utf8')).offset) : 0;
+  const items = limit > 0 ? all.slice(offset, offset + limit) : all.slice(offset);
+  const more = limit > 0 && offset + limit < all.length;
+  const continueToken = more ? Buffer.from(JSON.stringify({ offset: offset + limit })).toString('base64') : undefined;
+  const resourceVersion = String(ctx.store.resourceVersion);
+  if (acceptsTable(req)) {
+    sendJson(res, 200, renderTable(rt, items, ctx.now().getTime(), { ...tableOptions(url, resourceVersion), ...(continueToken ? { continueToken } : {}) }));
+    return;
+  }
+  sendJson(res, 200, {
+    kind: `${rt.kind}List`,
+    apiVersion: groupVersionOf(rt),
+    metadata: { resourceVersion, ...(continueToken ? { continue: continueToken, remainingItemCount: all.length - offset - limit } : {}) },
+    items,
+  });
+}
+
+async function createObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
+  const { rt } = path;
+  const body = asObject(await readBody(req));
+  checkTypeMeta(body, rt);
+  const namespace = namespaceFor(rt, path, body);
+  const object: KubeObject = structuredClone(body);
+  for (const key of [...SERVER_OWNED_METADATA, 'resourceVersion']) delete object.metadata[key];
+  if (!object.metadata.name && object.metadata.generateName) {
+    object.metadata.name = `${object.metadata.generateName}${randomSuffix()}`;
+  }
+  validateName(rt, object.metadata.name);
+  if (namespace !== undefined) object.metadata.namespace = namespace;
+  if (rt.subresources.includes('status')) delete object.status;
+  object.apiVersion = groupVersionOf(rt);
+  object.kind = rt.kind;
+  defaultObject(rt.kind, object, clusterIpAllocator(ctx));
+  object.metadata.managedFields = trackUpdate(undefined, object, managerOf(req, url), groupVersionOf(rt), timestamp(ctx));
+  if (isDryRun(url)) {
+    sendJson(res, 201, object);
+    return;
+  }
+  sendJson(res, 201, withVersion(ctx.store.create(rt, object), rt));
+}
+
+async function replaceObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
+  const { rt } = path;
+  const body = asObject(await readBody(req));
+  checkTypeMeta(body, rt);
+  if (body.metadata.name !== undefined && body.metadata.name !== path.name) {
+    throw badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${path.name})`);
+  }
+  const current = requireObject(ctx, path);
+  const next: KubeObject = structuredClone(body);
+  next.metadata.name = path.name;
+  const namespace = namespaceFor(rt, path, body);
+  if (namespace !== undefined) next.metadata.namespace = namespace;
+  for (const key of SERVER_OWNED_METADATA) delete next.metadata[key];
+  return writeUpdate(ctx, req, res, path, url, current, next);
+}
+
+/** The end of every non-apply update: defaults, managedFields, precondition, store write. */
+function writeUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL, current: KubeObject, next: KubeObject): void {
+  const { rt } = path;
+  const scope = writeScope(rt, path.subresource);
+  const subresource = path.subresource === 'status' ? 'status' as const : undefined;
+  if (scope !== 'status') defaultObject(rt.kind, next, clusterIpAllocator(ctx));
+  const tracked: KubeObject = scope === 'status'
+    ? { ...current, status: next.status }
+    : { ...next, ...(scope === 'main' ? { status: current.status } : {}) };
+  const managedFields = trackUpdate(current, tracked, managerOf(req, url), groupVersionOf(rt), timestamp(ctx), subresource);
+  // The status subresource changes only status, but the managedFields entry it records lives in metadata,
+  // so it is written as a whole object built from the stored one.
+  const write: KubeObject = scope === 'status'
+    ? { ...tracked, metadata: { ...current.metadata, managedFields, resourceVersion: next.metadata.resourceVersion } }
+    : { ...next, metadata: { ...next.metadata, managedFields } };
+  if (scope === 'status' && write.status === undefined) delete write.status;
+  if (isDryRun(url)) {
+    sendJson(res, 200, withVersion(write, rt));
+    return;
+  }
+  const stored = ctx.store.update(rt, write, scope === 'status' ? 'all' : scope);
+  sendJson(res, 200, withVersion(stored, rt));
+}
+
+async function patchObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
+  const { rt } = path;
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const body = await readBody(req);
+  if (contentType === 'application/apply-patch+yaml') return applyObject(ctx, res, path, url, asObject(body));
+  const current = requireObject(ctx, path);
+  let patched: unknown;
+  switch (contentType) {
+    case 'application/json-patch+json': patched = jsonPatch(current, body); break;
+    case 'application/merge-patch+json': patched = mergePatch(structuredClone(current), body); break;
+    case 'application/strategic-merge-patch+json':
+      if (!rt.strategicMerge) throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`);
+      patched = strategicMergePatch(structuredClone(current), body);
+      break;
+    default:
+      throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
+  }
+  const next = asObject(patched);
+  if (next.metadata.name !== current.metadata.name) throw badRequest('metadata.name cannot be changed by a patch');
+  next.metadata.namespace = current.metadata.namespace;
+  if (next.metadata.namespace === undefined) delete next.metadata.namespace;
+  for (const key of SERVER_OWNED_METADATA) delete next.metadata[key];
+  return writeUpdate(ctx, req, res, path, url, current, next);
+}
+
+async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPath, url: URL, applied: KubeObject): Promise<void> {
+  const { rt } = path;
+  const manager = url.searchParams.get('fieldManager');
+  if (!manager) throw badRequest('PATCH, application/apply-patch+yaml: fieldManager is required for apply requests');
+  if (!applied.apiVersion || !applied.kind) throw badRequest('apply requests must set apiVersion and kind');
+  checkTypeMeta(applied, rt);
+  if (applied.metadata.name !== undefined && applied.metadata.name !== path.name) {
+    throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${path.name})`);
+  }
+  const namespace = namespaceFor(rt, path, applied);
+  const current = ctx.store.get(resourceKeyOf(rt), namespace, path.name!);
+  const subresource = path.subresource === 'status' ? 'status' as const : undefined;
+  if (!current && subresource) throw notFound(rt.group, rt.plural, path.name!);
+  const merged = serverSideApply({
+    live: current, applied, manager, force: url.searchParams.get('force') === 'true', apiVersion: groupVersionOf(rt),
+    ...(subresource ? { subresource } : {}), now: timestamp(ctx),
+  });
+  merged.metadata.name = path.name;
+  if (namespace !== undefined) merged.metadata.namespace = namespace;
+  if (!current) {
+    validateName(rt, path.name);
+    defaultObject(rt.kind, merged, clusterIpAllocator(ctx));
+    if (isDryRun(url)) {
+      sendJson(res, 201, withVersion(merged, rt));
+      return;
+    }
+    sendJson(res, 201, withVersion(ctx.store.create(rt, merged), rt));
+    return;
+  }
+  const scope = writeScope(rt, path.subresource);
+  if (scope !== 'status') defaultObject(rt.kind, merged, clusterIpAllocator(ctx));
+  if (isDryRun(url)) {
+    sendJson(res, 200, withVersion(merged, rt));
+    return;
+  }
+  const stored = ctx.store.update(rt, merged, scope === 'status' ? 'all' : scope);
+  sendJson(res, 200, withVersion(stored, rt));
+}
+
+async function deleteObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
+  const { rt } = path;
+  const body = (await readBody(req)) as Record<string, unknown> | undefined;
+  const current = requireObject(ctx, path);
+  if (rt.kind === 'Namespace' && PROTECTED_NAMESPACES.has(path.name!)) {
+    throw new ApiError(403, 'Forbidden', `namespaces "${path.name}" is forbidden: this namespace may not be deleted`, { name: path.name!, kind: 'namespaces' });
+  }
+  const propagation = (body?.propagationPolicy as string | undefined) ?? url.searchParams.get('propagationPolicy')
+    ?? (body?.orphanDependents === true || url.searchParams.get('orphanDependents') === 'true' ? 'Orphan' : 'Background');
+  if (isDryRun(url) || (Array.isArray(body?.dryRun) && (body.dryRun as string[]).includes('All'))) {
+    sendJson(res, 200, withVersion(current, rt));
+    return;
+  }
+  if (propagation === 'Orphan') orphanDependents(ctx.store, ctx.registry, current.metadata.uid!);
+  if (propagation === 'Foreground') deleteDependents(ctx.store, ctx.registry, current.metadata.uid!);
+  const preconditions = body?.preconditions as { uid?: string; resourceVersion?: string } | undefined;
+  const result = ctx.store.delete(rt, path.namespace, path.name!, preconditions);
+  if (!result.deleted) {
+    sendJson(res, 200, withVersion(result.object, rt));
+    return;
+  }
+  sendJson(res, 200, {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
+    details: { name: path.name, group: rt.group, kind: rt.plural, uid: current.metadata.uid },
+  });
+}
+
+function deleteCollection(ctx: ServerContext, res: ServerResponse, path: ApiPath, url: URL): void {
+  const { rt } = path;
+  const matches = selectorFilter(url);
+  const deleted: KubeObject[] = [];
+  for (const object of ctx.store.list(resourceKeyOf(rt), path.namespace).filter(matches)) {
+    if (rt.kind === 'Namespace' && PROTECTED_NAMESPACES.has(object.metadata.name!)) continue;
+    if (!isDryRun(url)) ctx.store.delete(rt, object.metadata.namespace, object.metadata.name!);
+    deleted.push(withVersion(object, rt));
+  }
+  sendJson(res, 200, { kind: `${rt.kind}List`, apiVersion: groupVersionOf(rt), metadata: { resourceVersion: String(ctx.store.resourceVersion) }, items: deleted });
+}
+
+function toScale(object: KubeObject): KubeObject {
+  const { name, namespace, uid, resourceVersion, creationTimestamp } = object.metadata;
+  const selector = object.spec?.selector;
+  const selectorText = selector?.matchLabels
+    ? Object.entries(selector.matchLabels as Record<string, string>).map(([k, v]) => `${k}=${v}`).join(',')
+    : '';
+  return {
+    kind: 'Scale', apiVersion: 'autoscaling/v1',
+    metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
+    spec: { replicas: object.spec?.replicas ?? 0 },
+    status: { replicas: object.status?.replicas ?? 0, selector: selectorText },
+  };
+}
+
+/** The scale subresource (`kubectl scale`): reads and writes spec.replicas through an autoscaling/v1 Scale. */
+async function handleScale(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
+  const current = requireObject(ctx, path);
+  const scale = toScale(current);
+  const method = req.method ?? 'GET';
+  if (method === 'GET') {
+    sendJson(res, 200, scale);
+    return;
+  }
+  const body = await readBody(req);
+  let desired: KubeObject;
+  if (method === 'PUT') desired = asObject(body);
+  else if (method === 'PATCH') {
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+    desired = asObject(contentType === 'application/json-patch+json' ? jsonPatch(scale, body) : mergePatch(structuredClone(scale), body));
+  } else throw methodNotAllowed(method);
+  const replicas = Number(desired.spec?.replicas);
+  if (!Number.isInteger(replicas) || replicas < 0) throw invalid('Scale', 'autoscaling', path.name!, 'spec.replicas', `Invalid value: ${desired.spec?.replicas}: must be greater than or equal to 0`);
+  const next = structuredClone(current);
+  next.spec = { ...next.spec, replicas };
+  if (desired.metadata.resourceVersion) next.metadata.resourceVersion = desired.metadata.resourceVersion;
+  next.metadata.managedFields = trackUpdate(current, next, managerOf(req, url), groupVersionOf(path.rt), timestamp(ctx));
+  const stored = isDryRun(url) ? next : ctx.store.update(path.rt, next, 'main');
+  sendJson(res, 200, toScale(stored));
+}
+
+const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** The 5-character suffix of generateName (k8s.io/apiserver/pkg/storage/names). */
+export function randomSuffix(length = 5): string {
+  return [...randomBytes(length)].map((b) => SUFFIX_ALPHABET[b % SUFFIX_ALPHABET.length]).join('');
+}

@@ -1,0 +1,81 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from '../ApiError.ts';
+import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
+import type { KubeObject, ResourceType, StoreEvent, WatchEventType } from '../types.ts';
+import type { ServerContext } from './ServerContext.ts';
+import { renderTable } from './renderTable.ts';
+
+export interface WatchFilter {
+  namespace?: string;
+  matches: (object: KubeObject) => boolean;
+}
+
+/**
+ * A watch stream: headers flushed at once (client-node waits for them before it starts its 30 s idle timer),
+ * then one JSON event per line. Without a resourceVersion (or with 0) the current objects replay as ADDED;
+ * with one, the event log replays from there or the stream answers 410 Expired. Objects entering or leaving
+ * the selector arrive as ADDED or DELETED, as the real watch cache does.
+ */
+export function serveWatch(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, rt: ResourceType, filter: WatchFilter, url: URL, asTable: boolean): void {
+  const params = url.searchParams;
+  const resource = resourceKeyOf(rt);
+  const apiVersion = groupVersionOf(rt);
+  const wantsBookmarks = params.get('allowWatchBookmarks') === 'true';
+  const sendInitialEvents = params.get('sendInitialEvents') === 'true';
+  const rvParam = params.get('resourceVersion') ?? '';
+  const timeoutSeconds = Number(params.get('timeoutSeconds') ?? '0');
+  let firstTableEvent = true;
+
+  const inScope = (o: KubeObject | undefined) =>
+    o !== undefined && (filter.namespace === undefined || o.metadata.namespace === filter.namespace) && filter.matches(o);
+  const present = (o: KubeObject): unknown => {
+    const object = { ...o, apiVersion, kind: rt.kind };
+    if (!asTable) return object;
+    const table = renderTable(rt, [object], ctx.now().getTime(), { includeObject: 'Metadata', resourceVersion: object.metadata.resourceVersion ?? '', headers: firstTableEvent });
+    firstTableEvent = false;
+    return table;
+  };
+  const write = (type: WatchEventType | 'BOOKMARK' | 'ERROR', object: unknown) => {
+    if (!res.writableEnded) res.write(`${JSON.stringify({ type, object })}\n`);
+  };
+  const translate = (event: StoreEvent) => {
+    if (event.resource !== resource) return;
+    const now = inScope(event.object);
+    const before = event.type !== 'ADDED' && inScope(event.previous);
+    if (event.type === 'ADDED' && now) write('ADDED', present(event.object));
+    else if (event.type === 'MODIFIED') {
+      if (now && before) write('MODIFIED', present(event.object));
+      else if (now) write('ADDED', present(event.object));
+      else if (before) write('DELETED', present(event.object));
+    } else if (event.type === 'DELETED' && (now || before)) write('DELETED', present(event.object));
+  };
+  const bookmark = (annotations?: Record<string, string>) =>
+    write('BOOKMARK', { kind: rt.kind, apiVersion, metadata: { resourceVersion: String(ctx.store.resourceVersion), ...(annotations ? { annotations } : {}) } });
+
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.flushHeaders();
+
+  if (rvParam === '' || rvParam === '0' || sendInitialEvents) {
+    for (const object of ctx.store.list(resource, filter.namespace)) if (inScope(object)) write('ADDED', present(object));
+    if (sendInitialEvents && wantsBookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
+  } else {
+    const events = ctx.store.eventsSince(Number(rvParam));
+    if (!events) {
+      write('ERROR', new ApiError(410, 'Expired', `too old resource version: ${rvParam} (${ctx.store.resourceVersion})`).toStatus());
+      res.end();
+      return;
+    }
+    for (const event of events) translate(event);
+  }
+
+  const unsubscribe = ctx.store.subscribe(translate);
+  const timers: NodeJS.Timeout[] = [];
+  if (wantsBookmarks) timers.push(setInterval(() => bookmark(), ctx.bookmarkIntervalMs));
+  if (timeoutSeconds > 0) timers.push(setTimeout(() => res.end(), timeoutSeconds * 1000));
+  const cleanup = () => {
+    unsubscribe();
+    for (const t of timers) clearTimeout(t);
+  };
+  res.on('close', cleanup);
+  req.on('close', cleanup);
+}
