@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/configRepo.ts';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
+const repos: ConfigRepo[] = [];
+const flotilla = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+
+test.after(() => {
+  for (const r of repos) r.cleanup();
+});
+
+test('--help prints the commands and exits 0', () => {
+  const res = flotilla('--help');
+  assert.is(res.status, 0);
+  for (const cmd of ['validate', 'render', 'sync', 'explain']) assert.match(res.stdout, cmd);
+});
+
+test('validate lists every problem in the commit with path:line:col, a code and a fix, and exits 1', () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  r.commit({
+    ...MEMBERS,
+    'templates/nginx.yaml': sample('nginx/deployment.yaml'),
+    'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml').replace('clusterAffinity:', 'clusterAfinity:'),
+    'clusters/bad.yaml': 'apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: leaky\nspec:\n  syncMode: Push\n  token: abc.def.ghi\n',
+    'templates/dup.yaml': sample('nginx/deployment.yaml'),
+  }, 'three problems');
+  const res = flotilla('validate', '--repo', r.dir);
+  assert.is(res.status, 1, res.stderr);
+  assert.match(res.stdout, /policies\/nginx\.yaml:\d+:\d+ {2}error {2}UNKNOWN_FIELD {2}.*clusterAfinity.*clusterAffinity/);
+  assert.match(res.stdout, /clusters\/bad\.yaml:7:\d+ {2}error {2}INLINE_CREDENTIALS/);
+  assert.match(res.stdout, /templates\/nginx\.yaml:1:1 {2}error {2}DUPLICATE_OBJECT .*templates\/dup\.yaml:1/);
+  assert.match(res.stdout, /\n {2}fix: /);
+  assert.not.match(res.stdout, 'abc.def.ghi', 'the credential itself is never printed');
+});
+
+test('validate exits 0 on the Karmada nginx sample; explain shows the policy and each cluster', () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  r.commit({ ...MEMBERS, 'templates/nginx.yaml': sample('nginx/deployment.yaml'), 'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml') });
+  const ok = flotilla('validate', '--repo', r.dir);
+  assert.is(ok.status, 0, ok.stdout + ok.stderr);
+  const ex = flotilla('explain', 'deployment/nginx', '--repo', r.dir);
+  assert.is(ex.status, 0, ex.stderr);
+  assert.match(ex.stdout, 'PropagationPolicy default/nginx-propagation');
+  assert.match(ex.stdout, /member1\s+selected\s+1/);
+  assert.match(ex.stdout, /member3\s+filtered\s+-\s+ClusterAffinity: .*clusterNames/);
+  const json = JSON.parse(flotilla('explain', 'deployment/nginx', '--repo', r.dir, '-o', 'json').stdout);
+  assert.equal(json.clusters, [{ name: 'member1', replicas: 1 }, { name: 'member2', replicas: 1 }]);
+});
+
+test('render --out-dir writes the same layout to a folder; a bad flag exits 2 with a one-line message', () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  r.commit({ ...MEMBERS, 'templates/nginx.yaml': sample('nginx/deployment.yaml'), 'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml') });
+  const out = path.join(r.dir, '..', 'out');
+  const res = flotilla('render', '--repo', r.dir, '--out-dir', out);
+  assert.is(res.status, 0, res.stderr);
+  const ls = spawnSync('find', [out, '-type', 'f'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map((f) => path.relative(out, f)).sort();
+  assert.equal(ls, ['.flotilla/index.json', 'bindings/default/nginx-deployment.yaml', 'clusters/member1/default/deployment.apps_nginx.yaml', 'clusters/member2/default/deployment.apps_nginx.yaml']);
+  const bad = flotilla('render', '--bogus');
+  assert.is(bad.status, 2);
+  assert.is(bad.stderr.trim().split('\n').length, 1);
+});
+
+test.run();
