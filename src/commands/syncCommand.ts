@@ -10,7 +10,7 @@ export async function syncCommand(opts: CommonOptions): Promise<number> {
     sourceRef: opts.sourceRef,
     outputRef: opts.outputRef,
     onRendered: (r, i, n) => {
-      const changed = Object.entries(r.changes).map(([c, x]) => `${c} +${x.added.length} ~${x.changed.length} -${x.removed.length}`).join(', ') || 'no change';
+      const changed = Object.entries(r.changes).sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })).map(([c, x]) => `${c} +${x.added.length} ~${x.changed.length} -${x.removed.length}`).join(', ') || 'no change';
       const errors = r.problems.filter((p) => p.severity === 'error').length;
       opts.err(`[${i}/${n}] ${r.sourceCommit.slice(0, 12)} → ${r.outputCommit?.slice(0, 12) ?? '(already rendered)'}  ${changed}${errors ? `  ${errors} errors` : ''}\n`);
     },

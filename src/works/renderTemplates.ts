@@ -296,7 +296,8 @@ function claimMetadata(policy: PropagationPolicy): { labels: Record<string, stri
 function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, model: ConfigModel, problems: Problem[]): Record<string, unknown> | undefined {
   const ref = p.template.ref;
   let m = pruneForMember(p.template.manifest);
-  if (ref.namespace) m = { ...m, metadata: { ...(m.metadata as object), namespace: ref.namespace } };
+  // name and namespace first, as kubectl prints them; the rest keeps the template's order.
+  if (ref.namespace) m = { ...m, metadata: { name: ref.name, namespace: ref.namespace, ...(m.metadata as object) } };
   const isWorkload = (p.binding?.spec.replicas ?? 0) > 0 || p.binding?.spec.replicaRequirements !== undefined;
   if (isWorkload) m = reviseReplicas(m, target.replicas);
   const completions = (p.template.manifest.spec as { completions?: number } | undefined)?.completions;
