@@ -16,7 +16,8 @@ export async function renderCommand(opts: CommonOptions & { outDir: string | und
   const repo = await openRepo(opts.repo);
   if (opts.outDir) return renderToFolder(opts, opts.outDir);
   const sha = await resolveRev(repo, opts.rev);
-  const report = await renderRevision(repo, sha, { outputRef: opts.outputRef });
+  const clusterStatus = await readClusterStatus(opts.clusterStatusFile);
+  const report = await renderRevision(repo, sha, { outputRef: opts.outputRef, ...(clusterStatus ? { clusterStatus } : {}) });
   for (const p of report.problems) opts.err(`${formatProblem(p)}\n`);
   const branch = opts.outputRef.replace('refs/heads/', '');
   if (!report.outputCommit) {

@@ -1,12 +1,14 @@
 import { openRepo } from '../commits/openRepo.ts';
 import { formatProblem } from '../errors/problem.ts';
 import { syncRepo } from '../outputs/syncRepo.ts';
-import type { CommonOptions } from './options.ts';
+import { readClusterStatus, type CommonOptions } from './options.ts';
 
 export async function syncCommand(opts: CommonOptions): Promise<number> {
   const repo = await openRepo(opts.repo);
   const started = performance.now();
+  const clusterStatus = await readClusterStatus(opts.clusterStatusFile);
   const result = await syncRepo(repo, {
+    ...(clusterStatus ? { clusterStatus } : {}),
     sourceRef: opts.sourceRef,
     outputRef: opts.outputRef,
     onRendered: (r, i, n) => {

@@ -16,11 +16,15 @@ import { parseIndex, serializeIndex, type OutputIndex } from '../works/outputInd
 import { parseRefKey, renderTemplates, type TemplateExplanation } from '../works/renderTemplates.ts';
 import { buildOutputMessage, parseTrailers, type ClusterChanges } from './outputMessage.ts';
 import { loadSource } from './loadSource.ts';
+import { withClusterStatus } from './renderSnapshot.ts';
+import type { Cluster } from '../api/cluster.ts';
 import { readPathOids } from './readPathOids.ts';
 
 export interface RenderTarget {
   /** The branch holding rendered output, e.g. refs/heads/flotilla/rendered. */
   outputRef: string;
+  /** Cluster status from --cluster-status or the status branch; absent = nothing known (Ready, all APIs). */
+  clusterStatus?: ReadonlyMap<string, Cluster['status']>;
 }
 
 export interface RenderReport {
@@ -55,8 +59,9 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
     ? await readPreviousOutputs(repo, previousOutput.tree, loaded.affected, previousIndex)
     : { bindings: new Map<string, ResourceBinding>(), files: new Map<string, string>() };
 
+  const model = target.clusterStatus ? withClusterStatus(loaded.model, target.clusterStatus) : loaded.model;
   const out = renderTemplates({
-    model: loaded.model, affected: loaded.affected, previousIndex, previousBindings: bindings, previousFiles: files, sourceCommit: sourceSha,
+    model, affected: loaded.affected, previousIndex, previousBindings: bindings, previousFiles: files, sourceCommit: sourceSha,
   });
   const index = updateFileIndex(out.index, loaded.touchedFiles, loaded.model.unreadableFiles);
   const edits = new Map<string, Uint8Array | null>();
