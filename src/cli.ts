@@ -16,6 +16,7 @@ Commands:
   sync       Render every source commit not rendered yet, each against the previous one.
   explain    Why a template went where it went: the policy that won, and per cluster the
              filter that rejected it or the replicas it got.
+  member     Run a local member cluster that speaks the Kubernetes API (flotilla member serve --help).
 
 Common options:
   --repo DIR              Config repository, bare or not (default: .)
@@ -38,6 +39,12 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '-h' || command === '--help' || command === 'help') {
     process.stdout.write(HELP);
+    return 0;
+  }
+  if (command === 'member') {
+    if (rest[0] !== 'serve') throw new UsageError('usage: flotilla member serve --name N [--port P] [--data-dir D] [--nodes N|name:cpu:mem:pods,…]');
+    const { runMemberServe } = await import('./members/serveCommand.ts');
+    await runMemberServe(rest.slice(1));
     return 0;
   }
   const { values, positionals } = parseArgs({

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { randomBytes } from 'node:crypto';
 import { ApiError, badRequest, invalid, notFound } from '../ApiError.ts';
 import { serverSideApply } from '../apply/serverSideApply.ts';
 import { trackUpdate } from '../apply/trackUpdate.ts';
@@ -15,6 +14,7 @@ import type { WriteScope } from '../store/ObjectStore.ts';
 import type { KubeObject, ResourceType } from '../types.ts';
 import type { ApiPath } from './parseApiPath.ts';
 import { readBody } from './readBody.ts';
+import { randomSuffix } from '../store/randomSuffix.ts';
 import { renderTable } from './renderTable.ts';
 import { sendJson, sendText } from './respond.ts';
 import type { ServerContext } from './ServerContext.ts';
@@ -228,11 +228,17 @@ function writeUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
     : { ...next, metadata: { ...next.metadata, managedFields } };
   if (scope === 'status' && write.status === undefined) delete write.status;
   if (isDryRun(url)) {
-    sendJson(res, 200, withVersion(write, rt));
+    sendJson(res, 200, withVersion(dryRunResult(current, write), rt));
     return;
   }
   const stored = ctx.store.update(rt, write, scope === 'status' ? 'all' : scope);
   sendJson(res, 200, withVersion(stored, rt));
+}
+
+/** What an update would store, without storing it: identity fields come from the live object (kubectl diff). */
+function dryRunResult(current: KubeObject, next: KubeObject): KubeObject {
+  const { uid, creationTimestamp, generation, resourceVersion } = current.metadata;
+  return { ...next, metadata: { ...next.metadata, uid, creationTimestamp, resourceVersion, ...(generation !== undefined ? { generation } : {}) } };
 }
 
 async function patchObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
@@ -292,7 +298,7 @@ async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPat
   const scope = writeScope(rt, path.subresource);
   if (scope !== 'status') defaultObject(rt.kind, merged, clusterIpAllocator(ctx));
   if (isDryRun(url)) {
-    sendJson(res, 200, withVersion(merged, rt));
+    sendJson(res, 200, withVersion(dryRunResult(current, merged), rt));
     return;
   }
   const stored = ctx.store.update(rt, merged, scope === 'status' ? 'all' : scope);
@@ -376,11 +382,4 @@ async function handleScale(ctx: ServerContext, req: IncomingMessage, res: Server
   next.metadata.managedFields = trackUpdate(current, next, managerOf(req, url), groupVersionOf(path.rt), timestamp(ctx));
   const stored = isDryRun(url) ? next : ctx.store.update(path.rt, next, 'main');
   sendJson(res, 200, toScale(stored));
-}
-
-const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
-/** The 5-character suffix of generateName (k8s.io/apiserver/pkg/storage/names). */
-export function randomSuffix(length = 5): string {
-  return [...randomBytes(length)].map((b) => SUFFIX_ALPHABET[b % SUFFIX_ALPHABET.length]).join('');
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { groupVersionOf, type ResourceRegistry } from '../resources/ResourceRegistry.ts';
+import type { ResourceRegistry } from '../resources/ResourceRegistry.ts';
 
 // kubectl apply --server-side downloads openapi v3 only to find, for the kind it applies, a PATCH operation
 // tagged with x-kubernetes-group-version-kind; it does no client-side schema validation. So each group
@@ -43,6 +43,5 @@ export function openapiIndex(registry: ResourceRegistry): object {
       paths[gvPath(group, version)] = { serverRelativeURL: `/openapi/v3/${gvPath(group, version)}?hash=${hash}` };
     }
   }
-  void groupVersionOf;
   return { paths };
 }

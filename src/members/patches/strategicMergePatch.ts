@@ -6,7 +6,7 @@ import { isPlainObject, isSetList, listMergeKey } from './listMergeKeys.ts';
  * null deletes, associative lists merge by their key, other lists replace, and the directives `$patch`
  * (replace / delete / merge), `$retainKeys`, `$setElementOrder/<list>` and `$deleteFromPrimitiveList/<list>`.
  */
-export function strategicMergePatch(target: unknown, patch: unknown, field?: string): unknown {
+export function strategicMergePatch(target: unknown, patch: unknown): unknown {
   if (!isPlainObject(patch)) return patch;
   if (patch.$patch === 'replace') {
     const { $patch: _ignored, ...rest } = patch;
@@ -32,12 +32,11 @@ export function strategicMergePatch(target: unknown, patch: unknown, field?: str
       result[key] = mergeList(result[key], value, key, Array.isArray(order) ? order : undefined);
       continue;
     }
-    const merged = strategicMergePatch(result[key], value, key);
+    const merged = strategicMergePatch(result[key], value);
     if (merged === undefined) delete result[key];
     else result[key] = merged;
   }
   if (retainKeys) for (const key of Object.keys(result)) if (!retainKeys.includes(key)) delete result[key];
-  void field;
   return result;
 }
 
@@ -62,8 +61,8 @@ function mergeList(current: unknown, patchItems: unknown[], field: string, order
       if (index >= 0) result.splice(index, 1);
       continue;
     }
-    if (index >= 0) result[index] = strategicMergePatch(result[index], item, field);
-    else result.push(strategicMergePatch(undefined, item, field));
+    if (index >= 0) result[index] = strategicMergePatch(result[index], item);
+    else result.push(strategicMergePatch(undefined, item));
   }
   if (!order) return result;
   // $setElementOrder lists the final order by key; items it does not name keep their relative place at the end.

@@ -1,0 +1,64 @@
+import { randomSuffix } from '../store/randomSuffix.ts';
+import type { StoreEvent } from '../types.ts';
+import type { Controller } from './Controller.ts';
+import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
+import { nodeRejects } from './nodeFit.ts';
+import { controlledBy, isActive, isReady, PODS, podFromTemplate, statusChanged, templateHash } from './workloadPods.ts';
+
+const DAEMONSETS = 'apps/daemonsets';
+const NODES = '/nodes';
+
+/** DaemonSet → one pod per eligible node (selector, affinity and taints; cordoned nodes still count). */
+export function daemonSetController(deps: ControllerDeps): Controller {
+  const { store, registry } = deps;
+
+  function reconcile(key: string): void {
+    const [namespace, name] = splitKey(key);
+    const ds = store.get(DAEMONSETS, namespace, name);
+    if (!ds || ds.metadata.deletionTimestamp) return;
+    const podType = registry.byResourceKey(PODS)!;
+    const hash = templateHash(ds.spec?.template);
+    const probe = podFromTemplate(ds, 'probe', {});
+    const eligible = store.list(NODES).filter((node) => !nodeRejects(probe, node, { ignoreUnschedulable: true })).map((n) => n.metadata.name!);
+    let pods = controlledBy(store, ds, PODS).filter(isActive);
+    for (const pod of pods) {
+      const stale = pod.metadata.labels?.['controller-revision-hash'] !== hash;
+      const misplaced = !eligible.includes(pod.spec?.nodeName);
+      const duplicate = pods.filter((p) => p.spec?.nodeName === pod.spec?.nodeName)[0] !== pod;
+      if (stale || misplaced || duplicate) store.delete(podType, pod.metadata.namespace, pod.metadata.name!);
+    }
+    pods = controlledBy(store, ds, PODS).filter(isActive);
+    for (const nodeName of eligible) {
+      if (pods.some((p) => p.spec?.nodeName === nodeName)) continue;
+      const pod = podFromTemplate(ds, `${ds.metadata.name}-${randomSuffix()}`, { 'controller-revision-hash': hash, 'pod-template-generation': String(ds.metadata.generation ?? 1) }, { nodeName });
+      pods.push(store.create(podType, pod));
+    }
+    const ready = pods.filter(isReady).length;
+    const status = {
+      observedGeneration: ds.metadata.generation,
+      desiredNumberScheduled: eligible.length,
+      currentNumberScheduled: pods.length,
+      numberMisscheduled: 0,
+      numberReady: ready,
+      numberAvailable: ready,
+      ...(eligible.length - ready > 0 ? { numberUnavailable: eligible.length - ready } : {}),
+      updatedNumberScheduled: pods.filter((p) => p.metadata.labels?.['controller-revision-hash'] === hash).length,
+    };
+    if (statusChanged(ds, status)) store.update(registry.byResourceKey(DAEMONSETS)!, { ...structuredClone(ds), status });
+  }
+
+  return {
+    name: 'daemonset',
+    keysFor(event: StoreEvent): string[] {
+      const o = event.object;
+      if (event.resource === DAEMONSETS && event.type !== 'DELETED') return [keyOf(o.metadata.namespace, o.metadata.name!)];
+      if (event.resource === NODES) return store.list(DAEMONSETS).map((d) => keyOf(d.metadata.namespace, d.metadata.name!));
+      if (event.resource === PODS) {
+        return (o.metadata.ownerReferences ?? []).filter((r) => r.kind === 'DaemonSet' && r.controller).map((r) => keyOf(o.metadata.namespace, r.name));
+      }
+      return [];
+    },
+    reconcile,
+    initialKeys: () => store.list(DAEMONSETS).map((o) => keyOf(o.metadata.namespace, o.metadata.name!)),
+  };
+}

@@ -1,0 +1,142 @@
+import type { KubeObject, ResourceType, StoreEvent } from '../types.ts';
+import type { Controller } from './Controller.ts';
+import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
+import { controlledBy, ownerReferenceTo, setCondition, statusChanged, templateHash } from './workloadPods.ts';
+
+const DEPLOYMENTS = 'apps/deployments';
+const REPLICASETS = 'apps/replicasets';
+const REVISION = 'deployment.kubernetes.io/revision';
+
+/**
+ * Deployment → ReplicaSets, as the deployment controller does it: one ReplicaSet per pod-template hash,
+ * the newest scaled to spec.replicas, older ones scaled down as the new one's pods become available
+ * (a rolling update), or at once with the Recreate strategy. Status sums the ReplicaSets.
+ */
+export function deploymentController(deps: ControllerDeps): Controller {
+  const { store, registry } = deps;
+  const rsType = () => registry.byResourceKey(REPLICASETS)!;
+  const deployType = () => registry.byResourceKey(DEPLOYMENTS)!;
+
+  function reconcile(key: string): void {
+    const [namespace, name] = splitKey(key);
+    const deploy = store.get(DEPLOYMENTS, namespace, name);
+    if (!deploy || deploy.metadata.deletionTimestamp) return;
+    const desired: number = deploy.spec?.replicas ?? 1;
+    const hash = templateHash(deploy.spec?.template);
+    const owned = controlledBy(store, deploy, REPLICASETS);
+    let current = owned.find((rs) => rs.metadata.labels?.['pod-template-hash'] === hash);
+    const old = owned.filter((rs) => rs !== current)
+      .sort((a, b) => Number(b.metadata.annotations?.[REVISION] ?? 0) - Number(a.metadata.annotations?.[REVISION] ?? 0));
+    const maxRevision = Math.max(0, ...owned.map((rs) => Number(rs.metadata.annotations?.[REVISION] ?? 0)));
+    const recreate = deploy.spec?.strategy?.type === 'Recreate';
+    const oldPodsRemain = old.some((rs) => (rs.status?.replicas ?? 0) > 0 || (rs.spec?.replicas ?? 0) > 0);
+
+    if (!current) {
+      current = store.create(rsType(), newReplicaSet(deploy, hash, maxRevision + 1, recreate && oldPodsRemain ? 0 : desired));
+    } else {
+      const target = recreate && oldPodsRemain ? 0 : desired;
+      const revision = current.metadata.annotations?.[REVISION] ?? String(maxRevision + 1);
+      const wantRevision = Number(revision) < maxRevision && old.length > 0 ? String(maxRevision + 1) : revision;
+      if (current.spec?.replicas !== target || current.metadata.annotations?.[REVISION] !== wantRevision) {
+        const next = structuredClone(current);
+        next.spec.replicas = target;
+        next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [REVISION]: wantRevision };
+        current = store.update(rsType(), next);
+      }
+    }
+
+    // Rolling update: old ReplicaSets keep only what the new one cannot yet cover with available pods.
+    let oldBudget = recreate ? 0 : Math.max(0, desired - (current.status?.availableReplicas ?? 0));
+    for (const rs of old) {
+      const keep = Math.min(rs.spec?.replicas ?? 0, oldBudget);
+      oldBudget -= keep;
+      if ((rs.spec?.replicas ?? 0) !== keep) store.update(rsType(), { ...structuredClone(rs), spec: { ...structuredClone(rs.spec), replicas: keep } });
+    }
+    pruneHistory(deploy, old);
+    writeStatus(deploy, current, old, desired);
+  }
+
+  function pruneHistory(deploy: KubeObject, old: KubeObject[]): void {
+    const limit: number = deploy.spec?.revisionHistoryLimit ?? 10;
+    const idle = old.filter((rs) => (rs.spec?.replicas ?? 0) === 0 && (rs.status?.replicas ?? 0) === 0);
+    for (const rs of idle.slice(limit)) store.delete(rsType(), rs.metadata.namespace, rs.metadata.name!);
+  }
+
+  function writeStatus(deploy: KubeObject, current: KubeObject, old: KubeObject[], desired: number): void {
+    const all = [current, ...old];
+    const sum = (field: string) => all.reduce((n, rs) => n + (rs.status?.[field] ?? 0), 0);
+    const replicas = sum('replicas');
+    const ready = sum('readyReplicas');
+    const available = sum('availableReplicas');
+    const updated: number = current.status?.replicas ?? 0;
+    const now = deps.now();
+    const extra = { lastUpdateTime: '' };
+    let conditions = setCondition(deploy.status?.conditions, 'Available',
+      available >= desired ? 'True' : 'False',
+      available >= desired ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable',
+      available >= desired ? 'Deployment has minimum availability.' : 'Deployment does not have minimum availability.', now, extra);
+    const complete = updated === desired && available >= desired && replicas === desired;
+    conditions = setCondition(conditions, 'Progressing', 'True',
+      complete ? 'NewReplicaSetAvailable' : 'ReplicaSetUpdated',
+      complete ? `ReplicaSet "${current.metadata.name}" has successfully progressed.` : `ReplicaSet "${current.metadata.name}" is progressing.`, now, extra);
+    const status = {
+      observedGeneration: deploy.metadata.generation,
+      replicas,
+      updatedReplicas: updated,
+      readyReplicas: ready,
+      availableReplicas: available,
+      ...(Math.max(0, replicas - available) > 0 || desired > available ? { unavailableReplicas: Math.max(0, Math.max(replicas, desired) - available) } : {}),
+      conditions,
+    };
+    const revision = current.metadata.annotations?.[REVISION];
+    const needsRevision = revision !== undefined && deploy.metadata.annotations?.[REVISION] !== revision;
+    if (!statusChanged(deploy, status) && !needsRevision) return;
+    const next = structuredClone(deploy);
+    next.status = status;
+    if (needsRevision) next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [REVISION]: revision };
+    store.update(deployType() as ResourceType, next);
+  }
+
+  return {
+    name: 'deployment',
+    keysFor(event: StoreEvent): string[] {
+      const o = event.object;
+      if (event.resource === DEPLOYMENTS && event.type !== 'DELETED') return [keyOf(o.metadata.namespace, o.metadata.name!)];
+      if (event.resource === REPLICASETS) {
+        return (o.metadata.ownerReferences ?? []).filter((r) => r.kind === 'Deployment' && r.controller).map((r) => keyOf(o.metadata.namespace, r.name));
+      }
+      return [];
+    },
+    reconcile,
+    initialKeys: () => store.list(DEPLOYMENTS).map((d) => keyOf(d.metadata.namespace, d.metadata.name!)),
+  };
+}
+
+function newReplicaSet(deploy: KubeObject, hash: string, revision: number, replicas: number): KubeObject {
+  const template = structuredClone(deploy.spec?.template ?? {});
+  template.metadata = { ...(template.metadata ?? {}), labels: { ...(template.metadata?.labels ?? {}), 'pod-template-hash': hash } };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: {
+      name: `${deploy.metadata.name}-${hash}`,
+      namespace: deploy.metadata.namespace!,
+      labels: { ...(deploy.spec?.template?.metadata?.labels ?? {}), 'pod-template-hash': hash },
+      annotations: {
+        [REVISION]: String(revision),
+        'deployment.kubernetes.io/desired-replicas': String(deploy.spec?.replicas ?? 1),
+        'deployment.kubernetes.io/max-replicas': String(deploy.spec?.replicas ?? 1),
+      },
+      ownerReferences: [ownerReferenceTo(deploy)],
+    },
+    spec: {
+      replicas,
+      selector: {
+        ...(deploy.spec?.selector ?? {}),
+        matchLabels: { ...(deploy.spec?.selector?.matchLabels ?? {}), 'pod-template-hash': hash },
+      },
+      template,
+      ...(deploy.spec?.minReadySeconds ? { minReadySeconds: deploy.spec.minReadySeconds } : {}),
+    },
+  };
+}

@@ -1,0 +1,151 @@
+import type { KubeObject, StoreEvent } from '../types.ts';
+import type { Controller } from './Controller.ts';
+import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
+import { isTerminal, PODS, setCondition, statusChanged } from './workloadPods.ts';
+
+const NODES = '/nodes';
+
+/**
+ * The kubelet, KWOK-style: no containers, only status. A pod bound to a node shows ContainerCreating, turns
+ * Running and Ready after `readyDelayMs` with an IP from its node's pod CIDR, and — when a Job owns it —
+ * Succeeds `jobPodDurationMs` later. Timers are keyed by pod uid, so a restart re-arms whatever was pending.
+ */
+export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTimers(): number } {
+  const { store, registry } = deps;
+  const timers = new Map<string, NodeJS.Timeout>();
+
+  const podType = () => registry.byResourceKey(PODS)!;
+  const ownedByJob = (pod: KubeObject) => (pod.metadata.ownerReferences ?? []).some((r) => r.kind === 'Job');
+
+  function arm(pod: KubeObject, delayMs: number, step: (pod: KubeObject) => void): void {
+    const uid = pod.metadata.uid!;
+    if (timers.has(uid)) return;
+    const key = keyOf(pod.metadata.namespace, pod.metadata.name!);
+    const timer = setTimeout(() => {
+      timers.delete(uid);
+      const [namespace, name] = splitKey(key);
+      const current = store.get(PODS, namespace, name);
+      if (current && current.metadata.uid === uid && !current.metadata.deletionTimestamp) step(current);
+    }, delayMs);
+    timer.unref();
+    timers.set(uid, timer);
+  }
+
+  function allocateIp(pod: KubeObject): string {
+    const node = store.get(NODES, undefined, pod.spec.nodeName);
+    const cidr: string = node?.spec?.podCIDR ?? '10.244.0.0/24';
+    const prefix = cidr.split('/')[0]!.split('.').slice(0, 3).join('.');
+    const used = new Set(store.list(PODS).filter((p) => p.spec?.nodeName === pod.spec.nodeName).map((p) => p.status?.podIP));
+    for (let host = 2; host < 255; host++) if (!used.has(`${prefix}.${host}`)) return `${prefix}.${host}`;
+    return `${prefix}.254`;
+  }
+
+  function hostIp(pod: KubeObject): string {
+    const node = store.get(NODES, undefined, pod.spec.nodeName);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return (node?.status?.addresses ?? []).find((a: any) => a.type === 'InternalIP')?.address ?? '10.0.0.1';
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const containers = (pod: KubeObject): any[] => pod.spec?.containers ?? [];
+
+  function markCreating(pod: KubeObject): void {
+    const now = deps.now();
+    let conditions = setCondition(pod.status?.conditions, 'PodScheduled', 'True', '', '', now);
+    conditions = setCondition(conditions, 'Initialized', 'True', '', '', now);
+    conditions = setCondition(conditions, 'Ready', 'False', 'ContainersNotReady', `containers with unready status: [${containers(pod).map((c) => c.name).join(' ')}]`, now);
+    conditions = setCondition(conditions, 'ContainersReady', 'False', 'ContainersNotReady', `containers with unready status: [${containers(pod).map((c) => c.name).join(' ')}]`, now);
+    const status = {
+      ...(pod.status ?? {}),
+      phase: 'Pending',
+      hostIP: hostIp(pod),
+      hostIPs: [{ ip: hostIp(pod) }],
+      conditions,
+      containerStatuses: containers(pod).map((c) => ({
+        name: c.name, image: c.image, imageID: '', ready: false, restartCount: 0, started: false,
+        state: { waiting: { reason: 'ContainerCreating' } }, lastState: {},
+      })),
+    };
+    if (statusChanged(pod, status)) store.update(podType(), { ...structuredClone(pod), status });
+  }
+
+  function markRunning(pod: KubeObject): void {
+    const now = deps.now();
+    let conditions = pod.status?.conditions;
+    for (const type of ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']) {
+      conditions = setCondition(conditions, type, 'True', '', '', now);
+    }
+    const ip = pod.status?.podIP ?? allocateIp(pod);
+    store.update(podType(), {
+      ...structuredClone(pod),
+      status: {
+        ...(pod.status ?? {}),
+        phase: 'Running',
+        podIP: ip,
+        podIPs: [{ ip }],
+        hostIP: hostIp(pod),
+        hostIPs: [{ ip: hostIp(pod) }],
+        startTime: pod.status?.startTime ?? now,
+        conditions,
+        containerStatuses: containers(pod).map((c) => ({
+          name: c.name, image: c.image, imageID: `docker.io/${c.image}`, containerID: `kwok://${pod.metadata.uid}-${c.name}`,
+          ready: true, restartCount: 0, started: true, state: { running: { startedAt: now } }, lastState: {},
+        })),
+      },
+    });
+  }
+
+  function markSucceeded(pod: KubeObject): void {
+    const now = deps.now();
+    let conditions = pod.status?.conditions;
+    conditions = setCondition(conditions, 'Ready', 'False', 'PodCompleted', '', now);
+    conditions = setCondition(conditions, 'ContainersReady', 'False', 'PodCompleted', '', now);
+    store.update(podType(), {
+      ...structuredClone(pod),
+      status: {
+        ...(pod.status ?? {}),
+        phase: 'Succeeded',
+        conditions,
+        containerStatuses: containers(pod).map((c) => ({
+          name: c.name, image: c.image, imageID: `docker.io/${c.image}`, containerID: `kwok://${pod.metadata.uid}-${c.name}`,
+          ready: false, restartCount: 0, started: false, lastState: {},
+          state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: pod.status?.startTime ?? now, finishedAt: now } },
+        })),
+      },
+    });
+  }
+
+  function reconcile(key: string): void {
+    const [namespace, name] = splitKey(key);
+    const pod = store.get(PODS, namespace, name);
+    if (!pod || !pod.spec?.nodeName || pod.metadata.deletionTimestamp || isTerminal(pod)) return;
+    if (pod.status?.phase !== 'Running') {
+      if (!pod.status?.hostIP) markCreating(pod);
+      arm(pod, deps.readyDelayMs, markRunning);
+    } else if (ownedByJob(pod)) {
+      arm(pod, deps.jobPodDurationMs, markSucceeded);
+    }
+  }
+
+  return {
+    name: 'kubelet',
+    keysFor(event: StoreEvent): string[] {
+      if (event.resource !== PODS) return [];
+      const o = event.object;
+      if (event.type === 'DELETED') {
+        const timer = timers.get(o.metadata.uid!);
+        if (timer) clearTimeout(timer);
+        timers.delete(o.metadata.uid!);
+        return [];
+      }
+      return o.spec?.nodeName ? [keyOf(o.metadata.namespace, o.metadata.name!)] : [];
+    },
+    reconcile,
+    initialKeys: () => store.list(PODS).filter((p) => p.spec?.nodeName).map((p) => keyOf(p.metadata.namespace, p.metadata.name!)),
+    stop(): void {
+      for (const timer of timers.values()) clearTimeout(timer);
+      timers.clear();
+    },
+    pendingTimers: () => timers.size,
+  };
+}

@@ -1,0 +1,99 @@
+import type { KubeObject, StoreEvent } from '../types.ts';
+import type { Controller } from './Controller.ts';
+import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
+import { nodeAllocatable, nodeRejects, podRequests } from './nodeFit.ts';
+import { isTerminal, PODS, setCondition, statusChanged } from './workloadPods.ts';
+
+const NODES = '/nodes';
+
+/**
+ * Binds pending pods to nodes like kube-scheduler's default profile, reduced to what a simulation needs:
+ * filter (selector, affinity, taints, CPU/memory/pod-count fit), then prefer the least allocated node and
+ * spread a controller's pods. A pod that fits nowhere stays Pending with PodScheduled=False/Unschedulable
+ * and the same message shape the real scheduler writes.
+ */
+export function podScheduler(deps: ControllerDeps): Controller {
+  const { store, registry } = deps;
+
+  function usage(nodeName: string): { cpu: number; memory: number; pods: number; byOwner: Map<string, number> } {
+    const used = { cpu: 0, memory: 0, pods: 0, byOwner: new Map<string, number>() };
+    for (const pod of store.list(PODS)) {
+      if (pod.spec?.nodeName !== nodeName || isTerminal(pod)) continue;
+      const r = podRequests(pod);
+      used.cpu += r.cpu;
+      used.memory += r.memory;
+      used.pods += 1;
+      const owner = pod.metadata.ownerReferences?.[0]?.uid;
+      if (owner) used.byOwner.set(owner, (used.byOwner.get(owner) ?? 0) + 1);
+    }
+    return used;
+  }
+
+  function reconcile(key: string): void {
+    const [namespace, name] = splitKey(key);
+    const pod = store.get(PODS, namespace, name);
+    if (!pod || pod.spec?.nodeName || pod.metadata.deletionTimestamp || isTerminal(pod)) return;
+    const nodes = store.list(NODES);
+    const want = podRequests(pod);
+    const reasons = new Map<string, number>();
+    const reject = (reason: string) => reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    const candidates: { node: KubeObject; score: number; siblings: number; pods: number }[] = [];
+    for (const node of nodes) {
+      const why = nodeRejects(pod, node);
+      if (why) {
+        reject(why);
+        continue;
+      }
+      const cap = nodeAllocatable(node);
+      const used = usage(node.metadata.name!);
+      if (used.pods + 1 > cap.pods) reject('Too many pods');
+      else if (used.cpu + want.cpu > cap.cpu) reject('Insufficient cpu');
+      else if (used.memory + want.memory > cap.memory) reject('Insufficient memory');
+      else {
+        const free = ((cap.cpu - used.cpu - want.cpu) / (cap.cpu || 1) + (cap.memory - used.memory - want.memory) / (cap.memory || 1)) / 2;
+        const owner = pod.metadata.ownerReferences?.[0]?.uid;
+        candidates.push({ node, score: free, siblings: owner ? (used.byOwner.get(owner) ?? 0) : 0, pods: used.pods });
+      }
+    }
+    const podType = registry.byResourceKey(PODS)!;
+    const now = deps.now();
+    if (candidates.length === 0) {
+      const detail = [...reasons].map(([reason, n]) => `${n} ${reason}`).sort().join(', ');
+      const message = `0/${nodes.length} nodes are available${detail ? `: ${detail}` : ''}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} No preemption victims found for incoming pod.`;
+      const status = {
+        ...(pod.status ?? {}),
+        phase: 'Pending',
+        conditions: setCondition(pod.status?.conditions, 'PodScheduled', 'False', 'Unschedulable', message, now, { lastProbeTime: '' }),
+      };
+      if (statusChanged(pod, status)) store.update(podType, { ...structuredClone(pod), status });
+      return;
+    }
+    candidates.sort((a, b) => a.siblings - b.siblings || b.score - a.score || a.pods - b.pods || a.node.metadata.name!.localeCompare(b.node.metadata.name!));
+    const chosen = candidates[0]!.node;
+    const next = structuredClone(pod);
+    next.spec.nodeName = chosen.metadata.name;
+    next.status = {
+      ...(next.status ?? {}),
+      phase: 'Pending',
+      conditions: setCondition(pod.status?.conditions, 'PodScheduled', 'True', '', '', now, { lastProbeTime: '' })
+        .map((c) => (c.type === 'PodScheduled' ? { type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime: c.lastTransitionTime } : c)),
+    };
+    store.update(podType, next);
+  }
+
+  const unscheduled = () => store.list(PODS).filter((p) => !p.spec?.nodeName && !isTerminal(p)).map((p) => keyOf(p.metadata.namespace, p.metadata.name!));
+
+  return {
+    name: 'scheduler',
+    keysFor(event: StoreEvent): string[] {
+      const o = event.object;
+      if (event.resource === NODES) return unscheduled();
+      if (event.resource !== PODS) return [];
+      // A pod leaving a node (or finishing) frees capacity for every pending pod.
+      if (event.type === 'DELETED' || (event.previous && !isTerminal(event.previous) && isTerminal(o))) return o.spec?.nodeName ? unscheduled() : [];
+      return o.spec?.nodeName ? [] : [keyOf(o.metadata.namespace, o.metadata.name!)];
+    },
+    reconcile,
+    initialKeys: unscheduled,
+  };
+}

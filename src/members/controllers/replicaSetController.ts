@@ -1,0 +1,62 @@
+import { randomSuffix } from '../store/randomSuffix.ts';
+import type { KubeObject, StoreEvent } from '../types.ts';
+import type { Controller } from './Controller.ts';
+import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
+import { controlledBy, isActive, isReady, PODS, podFromTemplate, statusChanged } from './workloadPods.ts';
+
+const REPLICASETS = 'apps/replicasets';
+
+/** Deletion order when scaling down: unscheduled, then pending, then not ready, then newest first. */
+function deletionRank(pod: KubeObject): number {
+  if (!pod.spec?.nodeName) return 0;
+  if (pod.status?.phase !== 'Running') return 1;
+  if (!isReady(pod)) return 2;
+  return 3;
+}
+
+/** ReplicaSet → Pods: create or delete pods until spec.replicas are active, then count them into status. */
+export function replicaSetController(deps: ControllerDeps): Controller {
+  const { store, registry } = deps;
+
+  function reconcile(key: string): void {
+    const [namespace, name] = splitKey(key);
+    const rs = store.get(REPLICASETS, namespace, name);
+    if (!rs || rs.metadata.deletionTimestamp) return;
+    const podType = registry.byResourceKey(PODS)!;
+    const desired: number = rs.spec?.replicas ?? 1;
+    let pods = controlledBy(store, rs, PODS).filter(isActive);
+    for (let i = pods.length; i < desired; i++) {
+      pods.push(store.create(podType, podFromTemplate(rs, `${rs.metadata.name}-${randomSuffix()}`, {})));
+    }
+    if (pods.length > desired) {
+      const doomed = [...pods]
+        .sort((a, b) => deletionRank(a) - deletionRank(b) || (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? ''))
+        .slice(0, pods.length - desired);
+      for (const pod of doomed) store.delete(podType, pod.metadata.namespace, pod.metadata.name!);
+      pods = pods.filter((p) => !doomed.includes(p));
+    }
+    const ready = pods.filter(isReady).length;
+    const status = {
+      replicas: pods.length,
+      fullyLabeledReplicas: pods.length,
+      readyReplicas: ready,
+      availableReplicas: ready,
+      observedGeneration: rs.metadata.generation,
+    };
+    if (statusChanged(rs, status)) store.update(registry.byResourceKey(REPLICASETS)!, { ...structuredClone(rs), status });
+  }
+
+  return {
+    name: 'replicaset',
+    keysFor(event: StoreEvent): string[] {
+      const o = event.object;
+      if (event.resource === REPLICASETS && event.type !== 'DELETED') return [keyOf(o.metadata.namespace, o.metadata.name!)];
+      if (event.resource === PODS) {
+        return (o.metadata.ownerReferences ?? []).filter((r) => r.kind === 'ReplicaSet' && r.controller).map((r) => keyOf(o.metadata.namespace, r.name));
+      }
+      return [];
+    },
+    reconcile,
+    initialKeys: () => store.list(REPLICASETS).map((o) => keyOf(o.metadata.namespace, o.metadata.name!)),
+  };
+}

@@ -1,0 +1,80 @@
+import type { KubeObject, StoreEvent } from '../types.ts';
+import type { Controller } from './Controller.ts';
+import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
+import { controlledBy, isActive, isReady, PODS, podFromTemplate, statusChanged, templateHash } from './workloadPods.ts';
+
+const STATEFULSETS = 'apps/statefulsets';
+const REVISION_LABEL = 'controller-revision-hash';
+
+/**
+ * StatefulSet → Pods `<name>-0..N-1`. OrderedReady creates ordinal i only once 0..i-1 are Ready; Parallel
+ * creates all. Scale-down removes the highest ordinals. A template change replaces pods from the highest
+ * ordinal down, one at a time, each once every other pod is Ready (RollingUpdate).
+ */
+export function statefulSetController(deps: ControllerDeps): Controller {
+  const { store, registry } = deps;
+
+  function reconcile(key: string): void {
+    const [namespace, name] = splitKey(key);
+    const sts = store.get(STATEFULSETS, namespace, name);
+    if (!sts || sts.metadata.deletionTimestamp) return;
+    const podType = registry.byResourceKey(PODS)!;
+    const desired: number = sts.spec?.replicas ?? 1;
+    const revision = `${sts.metadata.name}-${templateHash(sts.spec?.template)}`;
+    const parallel = sts.spec?.podManagementPolicy === 'Parallel';
+    const byOrdinal = new Map<number, KubeObject>();
+    for (const pod of controlledBy(store, sts, PODS).filter(isActive)) {
+      const ordinal = Number(pod.metadata.name!.slice(sts.metadata.name!.length + 1));
+      if (Number.isInteger(ordinal)) byOrdinal.set(ordinal, pod);
+    }
+    for (const [ordinal, pod] of byOrdinal) {
+      if (ordinal >= desired) {
+        store.delete(podType, pod.metadata.namespace, pod.metadata.name!);
+        byOrdinal.delete(ordinal);
+      }
+    }
+    for (let i = 0; i < desired; i++) {
+      if (byOrdinal.has(i)) continue;
+      if (!parallel && [...Array(i).keys()].some((j) => !byOrdinal.get(j) || !isReady(byOrdinal.get(j)!))) break;
+      const podName = `${sts.metadata.name}-${i}`;
+      const pod = podFromTemplate(sts, podName,
+        { [REVISION_LABEL]: revision, 'statefulset.kubernetes.io/pod-name': podName, 'apps.kubernetes.io/pod-index': String(i) },
+        { hostname: podName, ...(sts.spec?.serviceName ? { subdomain: sts.spec.serviceName } : {}) });
+      byOrdinal.set(i, store.create(podType, pod));
+    }
+    const pods = [...byOrdinal.values()];
+    const allReady = pods.length === desired && pods.every(isReady);
+    if (allReady && sts.spec?.updateStrategy?.type !== 'OnDelete') {
+      const stale = [...byOrdinal.entries()].filter(([, p]) => p.metadata.labels?.[REVISION_LABEL] !== revision).sort((a, b) => b[0] - a[0])[0];
+      if (stale) store.delete(podType, stale[1].metadata.namespace, stale[1].metadata.name!);
+    }
+    const updated = pods.filter((p) => p.metadata.labels?.[REVISION_LABEL] === revision).length;
+    const ready = pods.filter(isReady).length;
+    const status = {
+      observedGeneration: sts.metadata.generation,
+      replicas: pods.length,
+      readyReplicas: ready,
+      currentReplicas: updated,
+      updatedReplicas: updated,
+      availableReplicas: ready,
+      currentRevision: updated === pods.length ? revision : (sts.status?.currentRevision ?? revision),
+      updateRevision: revision,
+      collisionCount: 0,
+    };
+    if (statusChanged(sts, status)) store.update(registry.byResourceKey(STATEFULSETS)!, { ...structuredClone(sts), status });
+  }
+
+  return {
+    name: 'statefulset',
+    keysFor(event: StoreEvent): string[] {
+      const o = event.object;
+      if (event.resource === STATEFULSETS && event.type !== 'DELETED') return [keyOf(o.metadata.namespace, o.metadata.name!)];
+      if (event.resource === PODS) {
+        return (o.metadata.ownerReferences ?? []).filter((r) => r.kind === 'StatefulSet' && r.controller).map((r) => keyOf(o.metadata.namespace, r.name));
+      }
+      return [];
+    },
+    reconcile,
+    initialKeys: () => store.list(STATEFULSETS).map((o) => keyOf(o.metadata.namespace, o.metadata.name!)),
+  };
+}

@@ -1,0 +1,7 @@
+// Public surface of the member-cluster emulator.
+export { startMember, type Member, type MemberOptions } from './startMember.ts';
+export { writeKubeconfig, renderKubeconfig, type KubeconfigMember } from './writeKubeconfig.ts';
+export { runMemberServe, SERVE_USAGE } from './serveCommand.ts';
+export { parseNodeSpecs } from './parseNodeSpecs.ts';
+export { MemberFaults, type FaultSettings } from './faults.ts';
+export type { KubeObject, NodeSpec, ResourceType } from './types.ts';

@@ -1,0 +1,133 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import { MemberHarness, waitFor } from './helpers/memberHarness.ts';
+
+// The real kubectl 1.32 against a member: discovery, openapi, Table printing, server-side apply, conflicts,
+// delete with wait, and a CRD followed by one of its custom resources.
+
+const harness = new MemberHarness();
+let kubectl: ReturnType<MemberHarness['kubectl']>;
+
+const deployment = (replicas: number, image = 'nginx:1.27') => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: default
+  labels: {app: web}
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: ${image}
+        resources:
+          requests: {cpu: 250m, memory: 64Mi}
+`;
+
+test.before(async () => {
+  const member = await harness.start({ name: 'member1', readyDelayMs: 100 });
+  kubectl = harness.kubectl([member]);
+});
+
+test.after(async () => {
+  await harness.cleanup();
+});
+
+test('kubectl get nodes prints the node table with STATUS Ready', async () => {
+  const out = await kubectl(['get', 'nodes']);
+  assert.is(out.code, 0, out.stderr);
+  const lines = out.stdout.trim().split('\n');
+  assert.match(lines[0]!, /^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION$/);
+  assert.is(lines.length, 4);
+  assert.match(lines[1]!, /^member1-node-1\s+Ready\s+<none>\s+\S+\s+v1\.32\.0$/);
+});
+
+test('kubectl apply --server-side creates a Deployment that becomes READY 2/2', async () => {
+  const out = await kubectl(['apply', '--server-side', '-f', '-'], deployment(2));
+  assert.is(out.code, 0, out.stderr);
+  assert.match(out.stdout, 'deployment.apps/web serverside-applied');
+  const ready = await waitFor('READY 2/2', async () => {
+    const get = await kubectl(['get', 'deploy']);
+    return /^web\s+2\/2\s+2\s+2\s+/m.test(get.stdout) ? get.stdout : undefined;
+  });
+  assert.match(ready, /^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE$/m);
+});
+
+test('kubectl get pods -o wide shows Running pods with IP and NODE', async () => {
+  const out = await kubectl(['get', 'pods', '-o', 'wide', '-l', 'app=web']);
+  assert.is(out.code, 0, out.stderr);
+  const [header, ...rows] = out.stdout.trim().split('\n');
+  assert.match(header!, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES$/);
+  assert.is(rows.length, 2);
+  for (const row of rows) assert.match(row, /^web-\w+-\w{5}\s+1\/1\s+Running\s+0\s+\S+\s+10\.244\.\d+\.\d+\s+member1-node-\d\s+<none>\s+<none>$/);
+  // Two pods of one ReplicaSet spread over two nodes.
+  const nodes = new Set(rows.map((r) => r.split(/\s+/)[6]));
+  assert.is(nodes.size, 2);
+});
+
+test('a second field manager changing replicas gets a 409 conflict unless it forces', async () => {
+  const conflict = await kubectl(['apply', '--server-side', '--field-manager', 'other', '-f', '-'], deployment(3));
+  assert.is.not(conflict.code, 0);
+  assert.match(conflict.stderr, 'Apply failed with 1 conflict: conflict with "kubectl" using apps/v1: .spec.replicas');
+  const forced = await kubectl(['apply', '--server-side', '--field-manager', 'other', '--force-conflicts', '-f', '-'], deployment(3));
+  assert.is(forced.code, 0, forced.stderr);
+  const replicas = await kubectl(['get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas}']);
+  assert.is(replicas.stdout, '3');
+  const managers = await kubectl(['get', 'deploy', 'web', '-o', 'jsonpath={.metadata.managedFields[*].manager}', '--show-managed-fields']);
+  assert.is(managers.stdout, 'kubectl other');
+});
+
+test('kubectl scale, rollout status and shortnames work', async () => {
+  assert.is((await kubectl(['scale', 'deploy/web', '--replicas=1'])).code, 0);
+  const rollout = await kubectl(['rollout', 'status', 'deploy/web', '--timeout=20s']);
+  assert.is(rollout.code, 0, rollout.stderr);
+  assert.match(rollout.stdout, 'successfully rolled out');
+  const rs = await kubectl(['get', 'rs', '-l', 'app=web']);
+  assert.match(rs.stdout, /^NAME\s+DESIRED\s+CURRENT\s+READY\s+AGE$/m);
+});
+
+test('kubectl delete -f removes the Deployment and, by garbage collection, its pods', async () => {
+  const out = await kubectl(['delete', '-f', '-'], deployment(3));
+  assert.is(out.code, 0, out.stderr);
+  assert.match(out.stdout, 'deployment.apps "web" deleted');
+  await waitFor('pods gone', async () => (await kubectl(['get', 'pods', '-l', 'app=web'])).stderr.includes('No resources found'));
+  const get = await kubectl(['get', 'deploy', 'web']);
+  assert.match(get.stderr, 'deployments.apps "web" not found');
+});
+
+test('a CRD applied to the member serves its custom resources', async () => {
+  const crd = readFileSync('/work/shared/karmada-samples/guestbook/guestbooks-crd.yaml', 'utf8');
+  const cr = readFileSync('/work/shared/karmada-samples/guestbook/guestbook.yaml', 'utf8');
+  const applyCrd = await kubectl(['apply', '--server-side', '-f', '-'], crd);
+  assert.is(applyCrd.code, 0, applyCrd.stderr);
+  const established = await kubectl(['wait', '--for=condition=Established', 'crd/guestbooks.webapp.my.domain', '--timeout=10s']);
+  assert.is(established.code, 0, established.stderr);
+  const applyCr = await kubectl(['apply', '--server-side', '-f', '-'], cr);
+  assert.is(applyCr.code, 0, applyCr.stderr);
+  assert.match(applyCr.stdout, 'guestbook.webapp.my.domain/guestbook-sample serverside-applied');
+  const get = await kubectl(['get', 'guestbooks']);
+  assert.match(get.stdout, /^guestbook-sample\s+\S+$/m);
+  const size = await kubectl(['get', 'guestbook', 'guestbook-sample', '-o', 'jsonpath={.spec.size}']);
+  assert.is(size.stdout, '2');
+});
+
+test('client-side kubectl apply (strategic merge patch) and kubectl diff work', async () => {
+  assert.is((await kubectl(['apply', '-f', '-'], deployment(1))).code, 0);
+  const configured = await kubectl(['apply', '-f', '-'], deployment(1, 'nginx:1.28'));
+  assert.is(configured.code, 0, configured.stderr);
+  assert.match(configured.stdout, 'deployment.apps/web configured');
+  const image = await kubectl(['get', 'deploy', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}']);
+  assert.is(image.stdout, 'nginx:1.28');
+  const diff = await kubectl(['diff', '-f', '-'], deployment(1, 'nginx:1.29'));
+  assert.is(diff.code, 1);
+  assert.match(diff.stdout, /^\+\s+(- )?image: nginx:1\.29$/m);
+  assert.not.match(diff.stdout, '-  uid:');
+});
+
+test.run();

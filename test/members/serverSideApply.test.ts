@@ -1,0 +1,73 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { serverSideApply } from '../../src/members/apply/serverSideApply.ts';
+import { fieldsOf, fromFieldsV1, toFieldsV1 } from '../../src/members/apply/fieldSet.ts';
+import type { KubeObject } from '../../src/members/types.ts';
+
+const NOW = '2026-01-01T00:00:00Z';
+const deploy = (spec: object, labels?: Record<string, string>): KubeObject => ({
+  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', ...(labels ? { labels } : {}) }, spec,
+});
+const apply = (live: KubeObject | undefined, applied: KubeObject, manager: string, force = false) =>
+  serverSideApply({ live, applied, manager, force, apiVersion: 'apps/v1', now: NOW });
+
+test('field sets use FieldsV1 keys for associative lists and round-trip', () => {
+  const obj = deploy({ template: { spec: { containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80 }] }] } } }, { app: 'web' });
+  const set = fieldsOf(obj, 'main');
+  const v1 = toFieldsV1(set);
+  assert.equal(v1, {
+    'f:metadata': { 'f:labels': { 'f:app': {} } },
+    'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"web"}': {
+      '.': {}, 'f:image': {}, 'f:name': {}, 'f:ports': { 'k:{"containerPort":80}': { '.': {}, 'f:containerPort': {} } },
+    } } } } },
+  });
+  assert.equal([...fromFieldsV1(v1)].sort(), [...set].sort());
+});
+
+test('a different value for a field another manager applied is a conflict naming manager and path', () => {
+  const live = apply(undefined, deploy({ replicas: 2 }), 'alice');
+  try {
+    apply(live, deploy({ replicas: 3 }), 'bob');
+    assert.unreachable('should conflict');
+  } catch (error) {
+    const e = error as { code: number; reason: string; message: string; details: { causes: { field: string }[] } };
+    assert.is(e.code, 409);
+    assert.is(e.reason, 'Conflict');
+    assert.is(e.message, 'Apply failed with 1 conflict: conflict with "alice" using apps/v1: .spec.replicas');
+    assert.equal(e.details.causes.map((c) => c.field), ['.spec.replicas']);
+  }
+});
+
+test('the same value is shared ownership, not a conflict', () => {
+  const live = apply(undefined, deploy({ replicas: 2 }), 'alice');
+  const shared = apply(live, deploy({ replicas: 2 }), 'bob');
+  assert.equal(shared.metadata.managedFields!.map((m) => m.manager), ['alice', 'bob']);
+});
+
+test('force takes the field over and the previous owner loses it', () => {
+  const live = apply(undefined, deploy({ replicas: 2, paused: false }), 'alice');
+  const forced = apply(live, deploy({ replicas: 5 }), 'bob', true);
+  assert.is(forced.spec.replicas, 5);
+  const alice = forced.metadata.managedFields!.find((m) => m.manager === 'alice')!;
+  assert.equal(alice.fieldsV1, { 'f:spec': { 'f:paused': {} } });
+});
+
+test('fields a manager stops applying are removed unless someone else owns them', () => {
+  const first = apply(undefined, deploy({ replicas: 2, paused: true }, { a: '1', b: '2' }), 'alice');
+  const second = apply(first, deploy({ replicas: 2 }, { a: '1' }), 'alice');
+  assert.is(second.spec.paused, undefined);
+  assert.equal(second.metadata.labels, { a: '1' });
+  const shared = apply(first, deploy({ paused: true }), 'bob');
+  const afterShared = apply(shared, deploy({ replicas: 2 }), 'alice');
+  assert.is(afterShared.spec.paused, true, 'bob still owns paused');
+});
+
+test('containers merge by name: another manager\'s container survives an apply', () => {
+  const live = apply(undefined, deploy({ template: { spec: { containers: [{ name: 'web', image: 'nginx' }] } } }), 'alice');
+  const withSidecar = apply(live, deploy({ template: { spec: { containers: [{ name: 'proxy', image: 'envoy' }] } } }), 'mesh');
+  assert.equal(withSidecar.spec.template.spec.containers.map((c: { name: string }) => c.name), ['web', 'proxy']);
+  const dropped = apply(withSidecar, deploy({ template: { spec: { containers: [{ name: 'web', image: 'nginx:2' }] } } }), 'alice');
+  assert.equal(dropped.spec.template.spec.containers, [{ name: 'web', image: 'nginx:2' }, { name: 'proxy', image: 'envoy' }]);
+});
+
+test.run();
