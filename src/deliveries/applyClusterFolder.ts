@@ -1,0 +1,262 @@
+import { describeRef, groupOf, type ObjectRef } from '../api/kinds.ts';
+import type { Inventory } from './inventory.ts';
+import type { KubeTarget } from './KubeTarget.ts';
+import { applyBody, isManaged, isSubset, planDelivery, type DeliveryObject } from './planDelivery.ts';
+import { forgetDiscovery, resolveResource, resourcePath } from './resolveResource.ts';
+import { DEFAULT_RETRY, KubeUnreachableError, sendRequest, statusMessage, type RetryPolicy } from './sendRequest.ts';
+import { FIELD_MANAGER, type ApplyResult, type ConflictResolution } from './types.ts';
+
+export interface ApplyClusterOptions {
+  cluster: string;
+  /** Path in the rendered branch → parsed manifest. */
+  manifests: ReadonlyMap<string, unknown>;
+  kube: KubeTarget;
+  /** What Flotilla applied to this cluster last time (empty on the first pass). */
+  inventory: Inventory;
+  /**
+   * Whether the folder was read completely. False (folder missing, a file unreadable) disables pruning: an object
+   * absent from a partial read was not removed by anyone. The caller must say so explicitly.
+   */
+  prune: boolean;
+  /** Used when a manifest has no work.karmada.io/conflict-resolution annotation. Default 'abort', as Karmada. */
+  conflictResolution?: ConflictResolution;
+  /** Default 'flotilla'. */
+  fieldManager?: string;
+  retry?: RetryPolicy;
+  /** Objects applied at the same time on this member. Default 8. */
+  concurrency?: number;
+  /** How long to wait for applied CRDs to become Established. Default 30,000 ms. */
+  crdEstablishTimeoutMs?: number;
+}
+
+export interface ClusterApplyReport {
+  cluster: string;
+  results: ApplyResult[];
+  /** What to remember for the next pass: applied (or attempted) objects that are ours, plus prune survivors we failed to delete. */
+  inventory: Inventory;
+  /** Create, patch and delete requests sent (retries included). Zero on a pass where nothing changed. */
+  writes: number;
+  /** Set when pruning was disabled or the cluster stopped answering. */
+  notes: string[];
+}
+
+/**
+ * Applies one cluster's folder with server-side apply: Namespaces and CRDs first, then (once the CRDs are
+ * Established) everything else, then prunes what the folder no longer holds. Each object is read first, so a pass
+ * where nothing changed sends no write; an object someone else created is left alone under `abort` and taken over
+ * (force) under `overwrite`. When the member stops answering, the remaining objects fail without further requests.
+ */
+export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<ClusterApplyReport> {
+  const ctx: Ctx = {
+    kube: opts.kube,
+    fieldManager: opts.fieldManager ?? FIELD_MANAGER,
+    retry: opts.retry ?? DEFAULT_RETRY,
+    writes: 0,
+    unreachable: undefined,
+  };
+  const plan = planDelivery({ manifests: opts.manifests, inventory: opts.inventory, prune: opts.prune, defaultConflictResolution: opts.conflictResolution });
+  const notes: string[] = [];
+  if (!opts.prune) notes.push('pruning skipped: the folder was not read completely');
+  const results: ApplyResult[] = [...plan.invalid];
+  const concurrency = opts.concurrency ?? 8;
+
+  results.push(...(await mapLimit(plan.namespaces, concurrency, (o) => applyOne(ctx, o))));
+  const crdResults = await mapLimit(plan.crds, concurrency, (o) => applyOne(ctx, o));
+  results.push(...crdResults);
+
+  // Custom resources of a CRD applied in this pass wait until the API server serves them.
+  const notEstablished = new Map<string, string>();
+  await Promise.all(
+    plan.crds.map(async (crd, i) => {
+      const res = crdResults[i]!;
+      const groups = servedVersions(crd.manifest);
+      if (res.action === 'failed' || res.action === 'conflict') {
+        for (const gv of groups) notEstablished.set(gv, `CustomResourceDefinition ${crd.ref.name} was not applied: ${res.message}`);
+        return;
+      }
+      const problem = await waitEstablished(ctx, crd.ref.name, opts.crdEstablishTimeoutMs ?? 30_000);
+      for (const gv of groups) {
+        forgetDiscovery(ctx.kube, gv);
+        if (problem) notEstablished.set(gv, problem);
+      }
+    }),
+  );
+
+  results.push(
+    ...(await mapLimit(plan.rest, concurrency, (o) => {
+      const blocked = notEstablished.get(o.ref.apiVersion);
+      if (blocked) return Promise.resolve(failed(o.ref, o.path, blocked));
+      return applyOne(ctx, o);
+    })),
+  );
+
+  // Deletions run one at a time in order: contents before their Namespace or CRD.
+  const pruneResults: ApplyResult[] = [];
+  for (const ref of plan.prune) pruneResults.push(await pruneOne(ctx, ref));
+  results.push(...pruneResults);
+  if (ctx.unreachable) notes.push(ctx.unreachable);
+
+  const inventory: Inventory = [];
+  for (const r of results) {
+    if (r.prune) {
+      // A failed delete stays in the inventory so the next pass tries again; everything else leaves it.
+      if (r.action === 'failed') inventory.push(r.ref);
+    } else if (r.action !== 'conflict' && r.ref.name && r.ref.kind) {
+      // Failed applies stay too: the object may exist. Pruning re-checks the label before deleting anything.
+      inventory.push(r.ref);
+    }
+  }
+  // Without pruning, what the previous inventory held stays remembered.
+  if (!opts.prune) {
+    const have = new Set(inventory.map((r) => `${groupOf(r.apiVersion)}/${r.kind}/${r.namespace}/${r.name}`));
+    for (const r of opts.inventory) if (!have.has(`${groupOf(r.apiVersion)}/${r.kind}/${r.namespace}/${r.name}`)) inventory.push(r);
+  }
+  return { cluster: opts.cluster, results, inventory, writes: ctx.writes, notes };
+}
+
+interface Ctx {
+  kube: KubeTarget;
+  fieldManager: string;
+  retry: RetryPolicy;
+  writes: number;
+  /** Set once a request found nobody answering; later objects fail fast instead of each waiting out its retries. */
+  unreachable: string | undefined;
+}
+
+async function applyOne(ctx: Ctx, obj: DeliveryObject): Promise<ApplyResult> {
+  const { ref, path } = obj;
+  if (ctx.unreachable) return failed(ref, path, ctx.unreachable);
+  try {
+    const resource = await resolveResource(ctx.kube, ref.apiVersion, ref.kind, ctx.retry);
+    if (!resource) return failed(ref, path, `${ctx.kube.name} does not serve ${ref.kind} in ${ref.apiVersion}; fix: install its CRD or enable that API on the member`);
+    const url = resourcePath(ref.apiVersion, resource, ref.namespace, ref.name);
+    const body = applyBody(obj.manifest);
+
+    const current = await sendRequest(ctx.kube, { method: 'GET', path: url }, ctx.retry);
+    let live: Record<string, unknown> | undefined;
+    if (current.status === 200) live = current.body as Record<string, unknown>;
+    else if (current.status !== 404) return failed(ref, path, `reading the live object failed: ${statusMessage(current)}`);
+
+    if (live && !isManaged(live) && obj.conflictResolution === 'abort') {
+      return {
+        ref, path, action: 'conflict', live,
+        message: `${describeRef(ref)} already exists on ${ctx.kube.name} and is not managed by Flotilla (no karmada.io/managed=true label); left untouched. fix: delete it, or set work.karmada.io/conflict-resolution: overwrite to take it over`,
+      };
+    }
+    if (live && isSubset(body, live)) return { ref, path, action: 'unchanged', message: 'live object already matches', live };
+
+    const force = obj.conflictResolution === 'overwrite';
+    ctx.writes++;
+    const res = await sendRequest(
+      ctx.kube,
+      {
+        method: 'PATCH',
+        path: url,
+        query: { fieldManager: ctx.fieldManager, ...(force ? { force: 'true' } : {}) },
+        // JSON is YAML: the server parses the apply patch as YAML either way.
+        body: JSON.stringify(body),
+        contentType: 'application/apply-patch+yaml',
+      },
+      ctx.retry,
+    );
+    if (res.status === 409) {
+      return { ref, path, action: 'conflict', live, message: `field conflict with another manager (apply without force under conflict-resolution abort): ${statusMessage(res)}` };
+    }
+    if (res.status !== 200 && res.status !== 201) return failed(ref, path, `server-side apply failed: ${statusMessage(res)}`);
+    const created = !live || res.status === 201;
+    return {
+      ref, path,
+      action: created ? 'created' : 'configured',
+      message: created ? 'created' : live && !isManaged(live) ? 'taken over (conflict-resolution overwrite)' : 'configured',
+      live: res.body as Record<string, unknown>,
+    };
+  } catch (err) {
+    return failed(ref, path, noteFailure(ctx, err));
+  }
+}
+
+async function pruneOne(ctx: Ctx, ref: ObjectRef): Promise<ApplyResult> {
+  if (ctx.unreachable) return { ...failed(ref, undefined, ctx.unreachable), prune: true };
+  try {
+    const resource = await resolveResource(ctx.kube, ref.apiVersion, ref.kind, ctx.retry);
+    // The API is gone (CRD deleted): so is every object of it.
+    if (!resource) return { ref, prune: true, action: 'pruned', message: `already gone: ${ctx.kube.name} no longer serves ${ref.kind}` };
+    const url = resourcePath(ref.apiVersion, resource, ref.namespace, ref.name);
+    const current = await sendRequest(ctx.kube, { method: 'GET', path: url }, ctx.retry);
+    if (current.status === 404) return { ref, prune: true, action: 'pruned', message: 'already gone' };
+    if (current.status !== 200) return { ...failed(ref, undefined, `reading the object to prune failed: ${statusMessage(current)}`), prune: true };
+    const live = current.body as Record<string, unknown>;
+    if (!isManaged(live)) {
+      return { ref, prune: true, action: 'conflict', live, message: `not pruned: ${describeRef(ref)} on ${ctx.kube.name} is no longer labelled karmada.io/managed=true, so it is not ours to delete` };
+    }
+    const uid = (live.metadata as { uid?: string } | undefined)?.uid;
+    ctx.writes++;
+    const res = await sendRequest(
+      ctx.kube,
+      {
+        method: 'DELETE',
+        path: url,
+        query: { propagationPolicy: 'Background' },
+        // The uid precondition makes sure we delete the object we just checked, not a successor with the same name.
+        ...(uid ? { body: JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background', preconditions: { uid } }), contentType: 'application/json' } : {}),
+      },
+      ctx.retry,
+    );
+    if (res.status === 404) return { ref, prune: true, action: 'pruned', message: 'already gone' };
+    if (res.status !== 200 && res.status !== 202) return { ...failed(ref, undefined, `delete failed: ${statusMessage(res)}`), prune: true };
+    return { ref, prune: true, action: 'pruned', message: 'deleted: no longer in the rendered folder' };
+  } catch (err) {
+    return { ...failed(ref, undefined, noteFailure(ctx, err)), prune: true };
+  }
+}
+
+/** Polls the CRD until Established=True; returns a problem text on timeout, undefined when established. */
+async function waitEstablished(ctx: Ctx, name: string, timeoutMs: number): Promise<string | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  let delay = 20;
+  for (;;) {
+    if (ctx.unreachable) return ctx.unreachable;
+    try {
+      const res = await sendRequest(ctx.kube, { method: 'GET', path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(name)}` }, ctx.retry);
+      const conditions = ((res.body as { status?: { conditions?: { type: string; status: string }[] } }).status?.conditions) ?? [];
+      if (res.status === 200 && conditions.some((c) => c.type === 'Established' && c.status === 'True')) return undefined;
+    } catch (err) {
+      return noteFailure(ctx, err);
+    }
+    if (Date.now() + delay > deadline) return `CustomResourceDefinition ${name} was not Established within ${timeoutMs} ms`;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(delay * 2, 500);
+  }
+}
+
+/** `<group>/<version>` of every version the CRD serves. */
+function servedVersions(crd: Record<string, unknown>): string[] {
+  const spec = (crd.spec ?? {}) as { group?: string; versions?: { name: string; served?: boolean }[] };
+  return (spec.versions ?? []).filter((v) => v.served !== false).map((v) => `${spec.group}/${v.name}`);
+}
+
+function noteFailure(ctx: Ctx, err: unknown): string {
+  if (err instanceof KubeUnreachableError) {
+    ctx.unreachable ??= `${err.message}; the remaining objects were not attempted`;
+    return err.message;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+function failed(ref: ObjectRef, path: string | undefined, message: string): ApplyResult {
+  return { ref, ...(path ? { path } : {}), action: 'failed', message };
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}

@@ -1,0 +1,22 @@
+import type { ObjectRef } from '../api/kinds.ts';
+
+export type ConflictResolution = 'abort' | 'overwrite';
+
+export type ApplyAction = 'created' | 'configured' | 'unchanged' | 'pruned' | 'conflict' | 'failed';
+
+/** What happened to one object on one member. */
+export interface ApplyResult {
+  ref: ObjectRef;
+  /** Path of the manifest in the rendered branch; absent for prune results (the file is gone). */
+  path?: string;
+  action: ApplyAction;
+  message: string;
+  /** Set on results of the prune step: the object was in the inventory but no longer in the folder. */
+  prune?: true;
+  /** The object as the member last showed it (GET or apply response); the status stage reads it. */
+  live?: Record<string, unknown>;
+}
+
+export const MANAGED_LABEL = 'karmada.io/managed';
+export const CONFLICT_RESOLUTION_ANNOTATION = 'work.karmada.io/conflict-resolution';
+export const FIELD_MANAGER = 'flotilla';

@@ -1,0 +1,149 @@
+import { parse, stringify } from 'yaml';
+import type { Cluster, ClusterStatus, Condition } from '../api/cluster.ts';
+import { CLUSTER_API_VERSION, type ObjectRef } from '../api/kinds.ts';
+import type { ClusterDelivery } from '../deliveries/applyRendered.ts';
+import { inventoryPath } from '../deliveries/applyRendered.ts';
+import { identityKey, serializeInventory } from '../deliveries/inventory.ts';
+import { manifestPath } from '../works/outputPaths.ts';
+import { aggregateStatus, fullyApplied, type AggregatedStatusItem } from './aggregateStatus.ts';
+import { interpretHealth } from './interpretHealth.ts';
+import { reflectStatus } from './reflectStatus.ts';
+
+/** What one writer reports for one member cluster. The writer owns exactly these clusters' parts of the branch. */
+export interface ClusterReport {
+  cluster: string;
+  /** Collected Cluster.status; absent when not collected this pass. */
+  status?: ClusterStatus;
+  /** The apply pass; absent when nothing was applied this pass. */
+  delivery?: ClusterDelivery;
+}
+
+/** The status of one template as kept on the status branch. */
+export interface TemplateStatusFile {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string };
+  status?: Record<string, unknown>;
+  conditions: ReturnType<typeof fullyApplied>[];
+  aggregatedStatus: AggregatedStatusItem[];
+}
+
+export function clusterStatusPath(cluster: string): string {
+  return `clusters/${cluster}.yaml`;
+}
+
+/** templates/<namespace or _cluster>/<kind>[.<group>]_<name>.yaml: the rendered layout without the cluster. */
+export function templateStatusPath(ref: ObjectRef): string {
+  return `templates/${manifestPath('x', ref).slice('clusters/x/'.length)}`;
+}
+
+/** Every status-branch path these reports may rewrite: the writer reads exactly these before building edits. */
+export function statusPathsOf(reports: readonly ClusterReport[]): string[] {
+  const paths = new Set<string>();
+  for (const r of reports) {
+    if (r.status) paths.add(clusterStatusPath(r.cluster));
+    if (!r.delivery) continue;
+    paths.add(inventoryPath(r.cluster));
+    for (const res of r.delivery.results) if (res.ref.kind && res.ref.name) paths.add(templateStatusPath(res.ref));
+    for (const ref of r.delivery.previousInventory) paths.add(templateStatusPath(ref));
+  }
+  return [...paths].sort();
+}
+
+/**
+ * The new bytes of the status files these reports own, merged into what the branch holds now (`existing`, keyed by
+ * path; absent = no such file). Pure. In a template file each writer replaces only its own clusters' entries and the
+ * aggregate is recomputed from all entries, so two writers for different clusters never undo each other.
+ * Returns only real changes: path → new text, or null to delete. Nothing here depends on the clock except a Ready
+ * condition's lastTransitionTime, which moves only when Ready changes.
+ */
+export function buildStatusFiles(existing: ReadonlyMap<string, string>, reports: readonly ClusterReport[], now: Date): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  const put = (path: string, text: string | null) => {
+    if ((existing.get(path) ?? null) !== text) out.set(path, text);
+  };
+
+  for (const r of reports) {
+    if (r.status) put(clusterStatusPath(r.cluster), renderClusterFile(r.cluster, r.status, existing.get(clusterStatusPath(r.cluster)), now));
+    if (r.delivery) put(inventoryPath(r.cluster), serializeInventory(r.delivery.inventory));
+  }
+
+  // Template path → (cluster → its new entry, or null to drop it). Refs kept to write the file header.
+  const entries = new Map<string, { ref: ObjectRef; byCluster: Map<string, AggregatedStatusItem | null> }>();
+  const slot = (ref: ObjectRef) => {
+    const path = templateStatusPath(ref);
+    let e = entries.get(path);
+    if (!e) entries.set(path, (e = { ref, byCluster: new Map() }));
+    return e;
+  };
+  for (const r of reports) {
+    if (!r.delivery) continue;
+    const current = new Set<string>();
+    for (const res of r.delivery.results) {
+      if (res.prune || !res.ref.kind || !res.ref.name) continue;
+      current.add(identityKey(res.ref));
+      const applied = res.action === 'created' || res.action === 'configured' || res.action === 'unchanged';
+      const status = applied ? reflectStatus(res.live) : undefined;
+      slot(res.ref).byCluster.set(r.cluster, {
+        clusterName: r.cluster,
+        applied,
+        health: applied ? interpretHealth(res.live) : 'Unknown',
+        ...(applied ? {} : { message: `${res.action}: ${res.message}` }),
+        ...(status ? { status } : {}),
+      });
+    }
+    // Objects that left this cluster (pruned, or the folder no longer names them) leave its status too.
+    for (const ref of [...r.delivery.previousInventory, ...r.delivery.results.filter((x) => x.prune).map((x) => x.ref)]) {
+      if (!current.has(identityKey(ref)) && !slot(ref).byCluster.has(r.cluster)) slot(ref).byCluster.set(r.cluster, null);
+    }
+  }
+
+  for (const [path, { ref, byCluster }] of entries) {
+    const previous = existing.has(path) ? (parse(existing.get(path)!) as TemplateStatusFile | null) : null;
+    const items = new Map<string, AggregatedStatusItem>();
+    for (const item of previous?.aggregatedStatus ?? []) items.set(item.clusterName, item);
+    for (const [cluster, item] of byCluster) {
+      if (item) items.set(cluster, item);
+      else items.delete(cluster);
+    }
+    if (items.size === 0) {
+      put(path, null);
+      continue;
+    }
+    const list = [...items.values()].sort((a, b) => (a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0));
+    const aggregated = aggregateStatus(ref.apiVersion, ref.kind, list);
+    const file: TemplateStatusFile = {
+      apiVersion: ref.apiVersion,
+      kind: ref.kind,
+      metadata: ref.namespace ? { name: ref.name, namespace: ref.namespace } : { name: ref.name },
+      ...(aggregated ? { status: aggregated } : {}),
+      conditions: [fullyApplied(list)],
+      aggregatedStatus: list,
+    };
+    put(path, render(file));
+  }
+  return out;
+}
+
+function renderClusterFile(name: string, collected: ClusterStatus, previousText: string | undefined, now: Date): string {
+  const previous = previousText ? (parse(previousText) as Cluster | null) : null;
+  // Unreachable: only the Ready condition is known; the rest stays as last seen (Karmada keeps it too).
+  const status: ClusterStatus = { ...(previous?.status ?? {}), ...collected };
+  status.conditions = (collected.conditions ?? []).map((c) => withTransitionTime(c, previous?.status?.conditions, now));
+  const ordered: ClusterStatus = {};
+  for (const k of ['conditions', 'kubernetesVersion', 'apiEnablements', 'nodeSummary', 'resourceSummary'] as const) {
+    if (status[k] !== undefined) (ordered as Record<string, unknown>)[k] = status[k];
+  }
+  return render({ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', metadata: { name }, status: ordered });
+}
+
+/** A condition keeps its lastTransitionTime while its status stays the same. */
+function withTransitionTime(c: Condition, previous: Condition[] | undefined, now: Date): Condition {
+  const before = previous?.find((p) => p.type === c.type);
+  const time = before && before.status === c.status && before.lastTransitionTime ? before.lastTransitionTime : now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return { type: c.type, status: c.status, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}), lastTransitionTime: time };
+}
+
+function render(value: unknown): string {
+  return stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
+}

@@ -1,0 +1,91 @@
+import type { ClusterStatus, Condition } from '../api/cluster.ts';
+import type { KubeResponse, KubeTarget } from '../deliveries/KubeTarget.ts';
+import { sendRequest, statusMessage, type RetryPolicy } from '../deliveries/sendRequest.ts';
+import { mapLimit } from '../deliveries/applyClusterFolder.ts';
+import { CLUSTER_READY, COMPLETE_API_ENABLEMENTS } from './conditions.ts';
+import { buildApiEnablements, summarizeResources } from './summarizeCluster.ts';
+
+/** One quick try: a cluster status probe should report "not reachable" soon, not after a long backoff. */
+const PROBE_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 100, maxDelayMs: 500 };
+
+/**
+ * A member's Cluster.status as Karmada's cluster status controller builds it: the Ready condition from /readyz
+ * (falling back to /healthz when /readyz is 404), and, when the member answers, kubernetesVersion (/version),
+ * apiEnablements (discovery), nodeSummary and resourceSummary (Nodes and non-terminated Pods). An unreachable
+ * member gets Ready=False with reason ClusterNotReachable and nothing else: the writer keeps the last known
+ * values of the other fields, as Karmada does.
+ */
+export async function collectClusterStatus(kube: KubeTarget, opts: { retry?: RetryPolicy } = {}): Promise<ClusterStatus> {
+  const retry = opts.retry ?? PROBE_RETRY;
+  let health: KubeResponse;
+  try {
+    health = await sendRequest(kube, { method: 'GET', path: '/readyz', timeoutMs: 5_000 }, retry);
+    if (health.status === 404) health = await sendRequest(kube, { method: 'GET', path: '/healthz', timeoutMs: 5_000 }, retry);
+  } catch (err) {
+    return { conditions: [ready('False', 'ClusterNotReachable', `cluster is not reachable: ${err instanceof Error ? err.message : String(err)}`)] };
+  }
+  const healthy = health.status === 200 && String(typeof health.body === 'string' ? health.body : 'ok').trim() === 'ok';
+  const readyCondition = healthy
+    ? ready('True', 'ClusterReady', 'cluster is healthy and ready to accept workloads')
+    : ready('False', 'ClusterNotReady', `cluster is reachable but health endpoint responded without ok (${statusMessage(health)})`);
+
+  const status: ClusterStatus = { conditions: [readyCondition] };
+  try {
+    const [version, enablements, summary] = await Promise.all([readVersion(kube, retry), readApiEnablements(kube, retry), readSummary(kube, retry)]);
+    if (version) status.kubernetesVersion = version;
+    status.apiEnablements = enablements.list;
+    status.conditions!.push({
+      type: COMPLETE_API_ENABLEMENTS,
+      status: enablements.complete ? 'True' : 'False',
+      reason: enablements.complete ? 'Complete' : 'Partial',
+      message: enablements.complete ? 'collected complete API enablements' : 'some groupVersions could not be read',
+    });
+    Object.assign(status, summary);
+  } catch {
+    // Health answered but the API did not: Ready stays what /readyz said; the writer keeps the older details.
+  }
+  return status;
+}
+
+function ready(status: Condition['status'], reason: string, message: string): Condition {
+  return { type: CLUSTER_READY, status, reason, message };
+}
+
+async function readVersion(kube: KubeTarget, retry: RetryPolicy): Promise<string | undefined> {
+  const res = await sendRequest(kube, { method: 'GET', path: '/version' }, retry);
+  return res.status === 200 ? (res.body as { gitVersion?: string }).gitVersion : undefined;
+}
+
+async function readApiEnablements(kube: KubeTarget, retry: RetryPolicy) {
+  const core = await sendRequest(kube, { method: 'GET', path: '/api' }, retry);
+  const groups = await sendRequest(kube, { method: 'GET', path: '/apis' }, retry);
+  if (core.status !== 200 || groups.status !== 200) throw new Error(`discovery failed: ${statusMessage(core.status !== 200 ? core : groups)}`);
+  const gvs = [
+    ...((core.body as { versions?: string[] }).versions ?? []),
+    ...((groups.body as { groups?: { versions?: { groupVersion: string }[] }[] }).groups ?? []).flatMap((g) => (g.versions ?? []).map((v) => v.groupVersion)),
+  ];
+  const lists = new Map<string, { name: string; kind: string; namespaced: boolean }[]>();
+  let complete = true;
+  await mapLimit(gvs, 8, async (gv) => {
+    const res = await sendRequest(kube, { method: 'GET', path: gv.includes('/') ? `/apis/${gv}` : `/api/${gv}` }, retry).catch(() => undefined);
+    if (res?.status !== 200) {
+      complete = false;
+      return;
+    }
+    const resources = (res.body as { resources?: { name: string; kind: string; namespaced: boolean }[] }).resources ?? [];
+    lists.set(gv, resources);
+    // Fresh discovery is also good for the applier's cache on this cluster.
+    kube.discovery.set(gv, Promise.resolve(resources.filter((r) => !r.name.includes('/')).map((r) => ({ name: r.name, kind: r.kind, namespaced: r.namespaced }))));
+  });
+  return { list: buildApiEnablements(lists), complete };
+}
+
+async function readSummary(kube: KubeTarget, retry: RetryPolicy) {
+  const [nodes, pods] = await Promise.all([
+    sendRequest(kube, { method: 'GET', path: '/api/v1/nodes' }, retry),
+    sendRequest(kube, { method: 'GET', path: '/api/v1/pods', query: { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' } }, retry),
+  ]);
+  if (nodes.status !== 200 || pods.status !== 200) throw new Error(`listing nodes or pods failed: ${statusMessage(nodes.status !== 200 ? nodes : pods)}`);
+  const items = (r: KubeResponse) => ((r.body as { items?: Record<string, unknown>[] }).items ?? []);
+  return summarizeResources(items(nodes), items(pods));
+}

@@ -1,0 +1,19 @@
+// Condition types, reasons and health values the status branch uses, declared once (Karmada's vocabulary).
+
+export const CLUSTER_READY = 'Ready';
+export const COMPLETE_API_ENABLEMENTS = 'CompleteAPIEnablements';
+export const FULLY_APPLIED = 'FullyApplied';
+
+export const CONDITION_REASONS = [
+  'ClusterReady',
+  'ClusterNotReady',
+  'ClusterNotReachable',
+  'Complete',
+  'Partial',
+  'FullyAppliedSuccess',
+  'FullyAppliedFailed',
+] as const;
+export type ConditionReason = (typeof CONDITION_REASONS)[number];
+
+/** Karmada's ResourceHealth: a kind without a health rule is Healthy; a failed interpretation is Unknown. */
+export type Health = 'Healthy' | 'Unhealthy' | 'Unknown';

@@ -1,0 +1,98 @@
+import { buildCommit } from '../commits/buildCommit.ts';
+import { listTreeFiles } from '../commits/listTreeFiles.ts';
+import { PackWriter } from '../commits/PackWriter.ts';
+import { readBlobs } from '../commits/readBlobs.ts';
+import { readCommitInfo } from '../commits/readCommitInfo.ts';
+import { readRef } from '../commits/readRef.ts';
+import { RefConflictError } from '../commits/RefConflictError.ts';
+import type { GitRepo } from '../commits/types.ts';
+import { updateRef } from '../commits/updateRef.ts';
+import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
+import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
+import { buildStatusFiles, statusPathsOf, type ClusterReport } from './buildStatusFiles.ts';
+
+export interface WriteStatusOptions {
+  repo: GitRepo;
+  /** Default refs/heads/flotilla/status. */
+  statusRef?: string;
+  reports: readonly ClusterReport[];
+  /** Trailers of the status commit: which rendered and source commit this status describes. */
+  renderedCommit?: string;
+  sourceCommit?: string;
+  /** Injected clock: commit time and condition transition times. */
+  now?: () => Date;
+  /** Compare-and-swap attempts before giving up. Default 20. */
+  maxAttempts?: number;
+}
+
+export interface WriteStatusResult {
+  /** The new status commit, or null when nothing changed (no commit is made). */
+  commit: string | null;
+  changedPaths: string[];
+  /** Compare-and-swap attempts used (1 without contention). */
+  attempts: number;
+}
+
+/**
+ * Commits the reported clusters' status to the status branch, if any byte of it changed. Concurrent writers (one
+ * per set of clusters) never lose each other's updates: the branch moves by compare-and-swap only, and when another
+ * writer got there first this one re-reads the branch, re-merges its own clusters' entries into the new files and
+ * tries again.
+ */
+export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatusResult> {
+  const ref = opts.statusRef ?? DEFAULT_STATUS_REF;
+  const now = opts.now ?? (() => new Date());
+  const paths = statusPathsOf(opts.reports);
+  const maxAttempts = opts.maxAttempts ?? 20;
+  for (let attempt = 1; ; attempt++) {
+    const head = await readRef(opts.repo, ref);
+    const headInfo = head ? await readCommitInfo(opts.repo, head) : null;
+    const existing = headInfo ? await readFiles(opts.repo, headInfo.tree, paths) : new Map<string, string>();
+    const time = now();
+    const edits = buildStatusFiles(existing, opts.reports, time);
+    if (edits.size === 0) return { commit: null, changedPaths: [], attempts: attempt };
+
+    const pack = new PackWriter(opts.repo);
+    const encoder = new TextEncoder();
+    const tree = await writeTreeEdits(opts.repo, pack, headInfo?.tree ?? null, new Map([...edits].map(([p, t]) => [p, t === null ? null : encoder.encode(t)])));
+    const identity = { name: 'Flotilla', email: 'flotilla@localhost', timestamp: Math.floor(time.getTime() / 1000), timezoneOffset: 0 };
+    const commit = buildCommit(pack, { tree, parents: head ? [head] : [], message: statusMessage(opts, [...edits.keys()]), author: identity, committer: identity });
+    await pack.flush();
+    try {
+      await updateRef(opts.repo, ref, commit, head);
+      return { commit, changedPaths: [...edits.keys()].sort(), attempts: attempt };
+    } catch (err) {
+      if (!(err instanceof RefConflictError) || attempt >= maxAttempts) throw err;
+      // Someone else committed (or holds the lock): back off a little, with jitter so writers do not collide in step.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
+    }
+  }
+}
+
+async function readFiles(repo: GitRepo, tree: string, paths: readonly string[]): Promise<Map<string, string>> {
+  const files = await listTreeFiles(repo, tree);
+  const wanted = paths.filter((p) => files.has(p));
+  const blobs = await readBlobs(repo, wanted.map((p) => files.get(p)!.oid));
+  const decoder = new TextDecoder();
+  return new Map(wanted.map((p) => [p, decoder.decode(blobs.get(files.get(p)!.oid)!)]));
+}
+
+function statusMessage(opts: WriteStatusOptions, changed: string[]): string {
+  const clusters = opts.reports.map((r) => r.cluster).sort();
+  const lines = [`Status of ${clusters.join(', ')}`.slice(0, 200), ''];
+  for (const r of [...opts.reports].sort((a, b) => (a.cluster < b.cluster ? -1 : 1))) {
+    const parts: string[] = [];
+    const ready = r.status?.conditions?.find((c) => c.type === 'Ready');
+    if (ready) parts.push(`Ready=${ready.status}${ready.reason ? ` (${ready.reason})` : ''}`);
+    if (r.delivery) {
+      const counts = new Map<string, number>();
+      for (const res of r.delivery.results) counts.set(res.action, (counts.get(res.action) ?? 0) + 1);
+      parts.push([...counts].sort().map(([a, n]) => `${n} ${a}`).join(', ') || 'no objects');
+    }
+    lines.push(`${r.cluster}: ${parts.join('; ')}`);
+  }
+  lines.push(`${changed.length} status file(s) changed`, '');
+  if (opts.renderedCommit) lines.push(`Rendered-Commit: ${opts.renderedCommit}`);
+  if (opts.sourceCommit) lines.push(`Source-Commit: ${opts.sourceCommit}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,92 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { applyClusterFolder } from '../../src/deliveries/applyClusterFolder.ts';
+import type { KubeRequest } from '../../src/deliveries/KubeTarget.ts';
+import { fakeKube, json, NO_WAIT } from './helpers/fakeKube.ts';
+
+const CORE = { resources: [{ name: 'configmaps', kind: 'ConfigMap', namespaced: true }, { name: 'namespaces', kind: 'Namespace', namespaced: false }] };
+const cm = (name: string, annotations: Record<string, string> = {}) => ({
+  apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'd', labels: { 'karmada.io/managed': 'true' }, annotations }, data: { k: 'v' },
+});
+const foreign = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'd', uid: 'u1' }, data: { k: 'theirs' } };
+
+/** A member holding `objects` by path; apply patches echo the body back. */
+function member(objects: Record<string, unknown>) {
+  return fakeKube('m', (req: KubeRequest) => {
+    if (req.path === '/api/v1') return json(200, CORE);
+    if (req.method === 'GET') return objects[req.path] ? json(200, objects[req.path]) : json(404, { message: 'not found' });
+    if (req.method === 'PATCH') return json(objects[req.path] ? 200 : 201, JSON.parse(req.body!));
+    if (req.method === 'DELETE') return json(200, { kind: 'Status', status: 'Success' });
+    return json(405, {});
+  });
+}
+
+test('abort: an existing object without our label is reported as a conflict and not written', async () => {
+  const kube = member({ '/api/v1/namespaces/d/configmaps/x': foreign });
+  const r = await applyClusterFolder({ cluster: 'm', manifests: new Map([['p', cm('x')]]), kube, inventory: [], prune: true, retry: NO_WAIT });
+  assert.is(r.results[0]!.action, 'conflict');
+  assert.is(r.writes, 0);
+  assert.is(kube.stats.writes, 0);
+  assert.equal(r.inventory, [], 'not ours: never in the inventory, so never pruned');
+});
+
+test('overwrite: the same object is taken over with a forced apply', async () => {
+  const kube = member({ '/api/v1/namespaces/d/configmaps/x': foreign });
+  const r = await applyClusterFolder({ cluster: 'm', manifests: new Map([['p', cm('x', { 'work.karmada.io/conflict-resolution': 'overwrite' })]]), kube, inventory: [], prune: true, retry: NO_WAIT });
+  assert.is(r.results[0]!.action, 'configured');
+  const patch = kube.log.find((q) => q.method === 'PATCH')!;
+  assert.equal(patch.query, { fieldManager: 'flotilla', force: 'true' });
+  assert.is(patch.contentType, 'application/apply-patch+yaml');
+});
+
+test('abort on a new object applies without force', async () => {
+  const kube = member({});
+  const r = await applyClusterFolder({ cluster: 'm', manifests: new Map([['p', cm('new')]]), kube, inventory: [], prune: true, retry: NO_WAIT });
+  assert.is(r.results[0]!.action, 'created');
+  assert.equal(kube.log.find((q) => q.method === 'PATCH')!.query, { fieldManager: 'flotilla' });
+});
+
+test('a 409 from the server under abort is a conflict with the server message', async () => {
+  const kube = fakeKube('m', (req) => {
+    if (req.path === '/api/v1') return json(200, CORE);
+    if (req.method === 'GET') return json(200, { ...cm('x'), data: { k: 'other' } });
+    return json(409, { message: 'Apply failed with 1 conflict: conflict with "kubectl": .data.k' });
+  });
+  const r = await applyClusterFolder({ cluster: 'm', manifests: new Map([['p', cm('x')]]), kube, inventory: [], prune: true, retry: NO_WAIT });
+  assert.is(r.results[0]!.action, 'conflict');
+  assert.match(r.results[0]!.message, /kubectl/);
+});
+
+test('prune deletes a labelled inventory object with a uid precondition; an unlabelled one is left', async () => {
+  const ours = { ...cm('old'), metadata: { ...cm('old').metadata, uid: 'u-old' } };
+  const kube = member({ '/api/v1/namespaces/d/configmaps/old': ours, '/api/v1/namespaces/d/configmaps/x': foreign });
+  const inventory = [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'd', name: 'old' }, { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'd', name: 'x' }];
+  const r = await applyClusterFolder({ cluster: 'm', manifests: new Map(), kube, inventory, prune: true, retry: NO_WAIT });
+  assert.equal(r.results.map((x) => [x.ref.name, x.action]), [['old', 'pruned'], ['x', 'conflict']]);
+  const del = kube.log.filter((q) => q.method === 'DELETE');
+  assert.is(del.length, 1);
+  assert.equal(JSON.parse(del[0]!.body!).preconditions, { uid: 'u-old' });
+  assert.equal(r.inventory, []);
+});
+
+test('prune: false deletes nothing and keeps the old inventory', async () => {
+  const kube = member({});
+  const inventory = [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'd', name: 'old' }];
+  const r = await applyClusterFolder({ cluster: 'm', manifests: new Map(), kube, inventory, prune: false, retry: NO_WAIT });
+  assert.is(kube.log.length, 0);
+  assert.equal(r.inventory, inventory);
+});
+
+test('an unreachable member fails every object after one object\'s retries, not each object\'s', async () => {
+  const kube = fakeKube('m', () => {
+    throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
+  });
+  const manifests = new Map(Array.from({ length: 50 }, (_, i) => [`p${i}`, cm(`c${i}`)] as [string, unknown]));
+  const r = await applyClusterFolder({ cluster: 'm', manifests, kube, inventory: [], prune: true, retry: NO_WAIT, concurrency: 4 });
+  assert.ok(r.results.every((x) => x.action === 'failed'));
+  assert.ok(kube.log.length <= 4 * NO_WAIT.attempts, `${kube.log.length} requests`);
+  assert.match(r.notes.join(), /ECONNREFUSED/);
+  assert.is(r.inventory.length, 50, 'attempted objects are remembered (the label check guards any later prune)');
+});
+
+test.run();

@@ -1,0 +1,110 @@
+// End-to-end scaffolding: emulated members on loopback, a kubeconfig for them, kubectl pinned to 1.32 with a
+// private cache, and a Git repo whose rendered branch the tests write directly (the renderer is tested elsewhere).
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { buildCommit } from '../../../src/commits/buildCommit.ts';
+import { openRepo } from '../../../src/commits/openRepo.ts';
+import { PackWriter } from '../../../src/commits/PackWriter.ts';
+import { readRef } from '../../../src/commits/readRef.ts';
+import type { GitRepo } from '../../../src/commits/types.ts';
+import { updateRef } from '../../../src/commits/updateRef.ts';
+import { writeTreeEdits } from '../../../src/commits/writeTreeEdits.ts';
+import { startMember, type Member, type MemberOptions } from '../../../src/members/startMember.ts';
+import { writeKubeconfig } from '../../../src/members/writeKubeconfig.ts';
+import { manifestPath } from '../../../src/works/outputPaths.ts';
+
+export const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
+export const RENDERED_REF = 'refs/heads/flotilla/rendered';
+
+export class Scratch {
+  readonly members: Member[] = [];
+  readonly dirs: string[] = [];
+
+  dir(prefix = 'flotilla-deliveries-'): string {
+    const d = mkdtempSync(path.join(tmpdir(), prefix));
+    this.dirs.push(d);
+    return d;
+  }
+
+  async member(name: string, options: Partial<MemberOptions> = {}): Promise<Member> {
+    const m = await startMember({ name, port: 0, dataDir: this.dir(`flotilla-${name}-`), readyDelayMs: 100, ...options });
+    this.members.push(m);
+    return m;
+  }
+
+  kubeconfig(members: Member[]): string {
+    const file = path.join(this.dir('flotilla-kubeconfig-'), 'members.config');
+    writeKubeconfig(file, members);
+    return file;
+  }
+
+  async repo(): Promise<GitRepo> {
+    const dir = path.join(this.dir('flotilla-repo-'), 'repo.git');
+    execFileSync('git', ['init', '-q', '--bare', dir], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+    return openRepo(dir);
+  }
+
+  async cleanup(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.stop()));
+    for (const d of this.dirs) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+let clock = 1_700_000_000;
+
+/** Writes the rendered branch as `clusters` describes it (cluster → manifests), one commit with a Source-Commit trailer. */
+export async function commitRendered(repo: GitRepo, clusters: Record<string, Record<string, unknown>[]>, source = 'a'.repeat(40)): Promise<string> {
+  const edits = new Map<string, Uint8Array | null>();
+  for (const [cluster, objects] of Object.entries(clusters)) {
+    for (const o of objects) {
+      const meta = o.metadata as { name: string; namespace?: string };
+      const p = manifestPath(cluster, { apiVersion: String(o.apiVersion), kind: String(o.kind), namespace: meta.namespace ?? '', name: meta.name });
+      edits.set(p, new TextEncoder().encode(stringify(o)));
+    }
+  }
+  const pack = new PackWriter(repo);
+  const tree = await writeTreeEdits(repo, pack, null, edits);
+  const head = await readRef(repo, RENDERED_REF);
+  const who = { name: 'T', email: 't@example.com', timestamp: clock++, timezoneOffset: 0 };
+  const commit = buildCommit(pack, { tree, parents: head ? [head] : [], message: `render\n\nSource-Commit: ${source}\n`, author: who, committer: who });
+  await pack.flush();
+  await updateRef(repo, RENDERED_REF, commit, head);
+  return commit;
+}
+
+/** A manifest as the renderer writes it: labelled ours, with the conflict-resolution and source-commit annotations. */
+export function rendered(apiVersion: string, kind: string, name: string, namespace: string | undefined, body: Record<string, unknown> = {}, conflict: 'abort' | 'overwrite' = 'abort', source = 'a'.repeat(40)): Record<string, unknown> {
+  return {
+    apiVersion, kind,
+    metadata: {
+      name, ...(namespace ? { namespace } : {}),
+      labels: { 'karmada.io/managed': 'true' },
+      annotations: { 'work.karmada.io/conflict-resolution': conflict, 'flotilla.io/source-commit': source },
+    },
+    ...body,
+  };
+}
+
+export function kubectl(kubeconfig: string, cacheDir: string, args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(KUBECTL, ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args], { env: { PATH: process.env.PATH ?? '', HOME: cacheDir }, timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+    child.stdin?.end(input ?? '');
+  });
+}
+
+/** Polls `check` until truthy or the deadline passes. */
+export async function waitFor<T>(what: string, check: () => T | Promise<T>, timeoutMs = 15_000, intervalMs = 50): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  for (;;) {
+    last = await check();
+    if (last) return last as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

@@ -1,0 +1,46 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildApiEnablements, podRequests, summarizeResources } from '../../src/statuses/summarizeCluster.ts';
+
+const node = (ready: boolean, cpu: string, memory: string) => ({
+  status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }], allocatable: { cpu, memory, pods: '110' } },
+});
+const pod = (nodeName: string | undefined, phase: string, cpu: string, memory: string) => ({
+  spec: { ...(nodeName ? { nodeName } : {}), containers: [{ name: 'c', resources: { requests: { cpu, memory } } }] },
+  status: { phase },
+});
+
+test('nodes give totals, ready count and allocatable; bound live pods are allocated, unbound ones allocating', () => {
+  const s = summarizeResources(
+    [node(true, '8', '32Gi'), node(false, '3500m', '16Gi')],
+    [pod('n1', 'Running', '250m', '64Mi'), pod('n1', 'Running', '750m', '64Mi'), pod('n2', 'Succeeded', '4', '1Gi'), pod(undefined, 'Pending', '100m', '1Mi')],
+  );
+  assert.equal(s.nodeSummary, { totalNum: 2, readyNum: 1 });
+  assert.equal(s.resourceSummary!.allocatable, { cpu: '11500m', memory: '48Gi', pods: '220' });
+  assert.equal(s.resourceSummary!.allocated, { cpu: '1', memory: '128Mi', pods: '2' });
+  assert.equal(s.resourceSummary!.allocating, { cpu: '100m', memory: '1Mi', pods: '1' });
+});
+
+test('pod requests: containers summed, raised to the largest init container, plus overhead', () => {
+  const r = podRequests({
+    spec: {
+      containers: [{ resources: { requests: { cpu: '100m' } } }, { resources: { requests: { cpu: '200m', memory: '1000' } } }],
+      initContainers: [{ resources: { requests: { cpu: '1' } } }],
+      overhead: { cpu: '10m' },
+    },
+  });
+  assert.equal(r, { cpu: '1010m', memory: '1000' });
+});
+
+test('apiEnablements are sorted and leave subresources out', () => {
+  const e = buildApiEnablements(new Map([
+    ['v1', [{ name: 'pods', kind: 'Pod' }, { name: 'pods/status', kind: 'Pod' }, { name: 'configmaps', kind: 'ConfigMap' }]],
+    ['apps/v1', [{ name: 'deployments', kind: 'Deployment' }]],
+  ]));
+  assert.equal(e, [
+    { groupVersion: 'apps/v1', resources: [{ name: 'deployments', kind: 'Deployment' }] },
+    { groupVersion: 'v1', resources: [{ name: 'configmaps', kind: 'ConfigMap' }, { name: 'pods', kind: 'Pod' }] },
+  ]);
+});
+
+test.run();

@@ -1,0 +1,134 @@
+// End to end: apply to two emulated members, collect Cluster and workload status, commit it to flotilla/status.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
+import { listTreeFiles } from '../../src/commits/listTreeFiles.ts';
+import { readBlob } from '../../src/commits/readBlob.ts';
+import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
+import { readRef } from '../../src/commits/readRef.ts';
+import type { GitRepo } from '../../src/commits/types.ts';
+import { applyRendered, DEFAULT_STATUS_REF } from '../../src/deliveries/applyRendered.ts';
+import { connectKubeconfig } from '../../src/deliveries/connectKubeTarget.ts';
+import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
+import type { Member } from '../../src/members/startMember.ts';
+import { parseTrailers } from '../../src/outputs/outputMessage.ts';
+import type { ClusterReport } from '../../src/statuses/buildStatusFiles.ts';
+import { collectClusterStatus } from '../../src/statuses/collectClusterStatus.ts';
+import { writeStatus } from '../../src/statuses/writeStatus.ts';
+import { commitRendered, RENDERED_REF, rendered, Scratch, waitFor } from '../deliveries/helpers/e2e.ts';
+
+const scratch = new Scratch();
+let members: Member[];
+let kubes: Map<string, KubeTarget>;
+let repo: GitRepo;
+
+const deployment = rendered('apps/v1', 'Deployment', 'web', 'demo', {
+  spec: {
+    replicas: 2, selector: { matchLabels: { app: 'web' } },
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27', resources: { requests: { cpu: '250m', memory: '64Mi' } } }] } },
+  },
+});
+const folder = [rendered('v1', 'Namespace', 'demo', undefined), deployment, rendered('v1', 'Service', 'web', 'demo', { spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } })];
+
+/** One full pass as the sync loop runs it: apply, collect each cluster's status, commit what changed. */
+async function pass() {
+  const d = await applyRendered({ repo, outputRef: RENDERED_REF, clusters: kubes, retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 50 } });
+  const reports: ClusterReport[] = await Promise.all(
+    [...d.clusters.values()].map(async (delivery) => ({ cluster: delivery.cluster, delivery, status: await collectClusterStatus(kubes.get(delivery.cluster)!) })),
+  );
+  return { delivery: d, written: await writeStatus({ repo, reports, renderedCommit: d.renderedCommit, sourceCommit: d.sourceCommit }) };
+}
+
+async function statusFile(path: string): Promise<any> {
+  const head = await readRef(repo, DEFAULT_STATUS_REF);
+  const files = await listTreeFiles(repo, (await readCommitInfo(repo, head!)).tree);
+  const f = files.get(path);
+  return f ? parse(new TextDecoder().decode(await readBlob(repo, f.oid))) : undefined;
+}
+
+test.before(async () => {
+  members = await Promise.all(['s1', 's2'].map((n) => scratch.member(n, { readyDelayMs: 300 })));
+  kubes = await connectKubeconfig(scratch.kubeconfig(members), { timeoutMs: 3_000 });
+  repo = await scratch.repo();
+  await commitRendered(repo, { s1: folder, s2: folder }, 'c'.repeat(40));
+});
+
+test.after(async () => {
+  await Promise.all([...(kubes?.values() ?? [])].map((k) => k.close()));
+  await scratch.cleanup();
+});
+
+test('the status branch shows the Deployment aggregated over members once its pods are Ready, then stops committing', async () => {
+  const first = await pass();
+  assert.ok(first.written.commit, 'the first pass commits');
+  const info = await readCommitInfo(repo, first.written.commit!);
+  assert.equal(parseTrailers(info.message), { 'Rendered-Commit': first.delivery.renderedCommit, 'Source-Commit': 'c'.repeat(40) });
+
+  const web = await waitFor('readyReplicas 4 on the status branch', async () => {
+    await pass();
+    const f = await statusFile('templates/demo/deployment.apps_web.yaml');
+    return f?.status?.readyReplicas === 4 && f.aggregatedStatus.every((i: { health: string }) => i.health === 'Healthy') ? f : undefined;
+  });
+  assert.equal(web.status, { replicas: 4, updatedReplicas: 4, readyReplicas: 4, availableReplicas: 4, unavailableReplicas: 0 });
+  assert.equal(web.aggregatedStatus.map((i: { clusterName: string; applied: boolean }) => [i.clusterName, i.applied]), [['s1', true], ['s2', true]]);
+  assert.is(web.conditions[0].type, 'FullyApplied');
+  assert.is(web.conditions[0].status, 'True');
+  const svc = await statusFile('templates/demo/service_web.yaml');
+  assert.equal(svc.aggregatedStatus.map((i: { health: string }) => i.health), ['Healthy', 'Healthy']);
+
+  const cluster = await statusFile('clusters/s1.yaml');
+  assert.is(cluster.kind, 'Cluster');
+  assert.equal(cluster.status.conditions.find((c: { type: string }) => c.type === 'Ready').status, 'True');
+  assert.match(cluster.status.kubernetesVersion, /^v1\./);
+  assert.is(cluster.status.nodeSummary.totalNum, 3);
+  assert.is(cluster.status.resourceSummary.allocated.cpu, '500m', 'two pods of 250m');
+  assert.ok(cluster.status.apiEnablements.some((e: { groupVersion: string }) => e.groupVersion === 'apps/v1'));
+  assert.ok(await statusFile('inventories/s2.json'));
+
+  const head = await readRef(repo, DEFAULT_STATUS_REF);
+  const quiet = await pass();
+  assert.is(quiet.written.commit, null, `nothing changed, nothing committed (changed: ${quiet.written.changedPaths.join(', ')})`);
+  assert.is(await readRef(repo, DEFAULT_STATUS_REF), head);
+});
+
+test('an unreachable member gets Ready=False ClusterNotReachable; a failing /readyz gives ClusterNotReady', async () => {
+  const [s1, s2] = members;
+  await s1!.faults.set({ refuse: true });
+  await s2!.faults.set({ readyzFalse: true });
+  try {
+    const down = await collectClusterStatus(kubes.get('s1')!);
+    assert.equal(down.conditions!.map((c) => [c.type, c.status, c.reason]), [['Ready', 'False', 'ClusterNotReachable']]);
+    const notReady = await collectClusterStatus(kubes.get('s2')!);
+    assert.equal(notReady.conditions![0]!.reason, 'ClusterNotReady');
+    await writeStatus({ repo, reports: [{ cluster: 's1', status: down }] });
+    const file = await statusFile('clusters/s1.yaml');
+    assert.is(file.status.conditions[0].reason, 'ClusterNotReachable');
+    assert.is(file.status.nodeSummary.totalNum, 3, 'last known details are kept');
+  } finally {
+    await s1!.faults.reset();
+    await s2!.faults.reset();
+  }
+});
+
+test('concurrent writers for different clusters never lose each other\'s entries', async () => {
+  const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'demo', name: 'shared' };
+  const names = ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'];
+  const results = await Promise.all(
+    names.map((cluster) =>
+      writeStatus({
+        repo,
+        reports: [{
+          cluster,
+          delivery: { cluster, results: [{ ref, action: 'created', message: 'created', live: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared' } } }], inventory: [ref], previousInventory: [], writes: 1, notes: [], durationMs: 0 },
+        }],
+      }),
+    ),
+  );
+  const file = await statusFile('templates/demo/configmap_shared.yaml');
+  assert.equal(file.aggregatedStatus.map((i: { clusterName: string }) => i.clusterName), names);
+  for (const c of names) assert.ok(await statusFile(`inventories/${c}.json`), c);
+  assert.ok(results.every((r) => r.commit));
+  console.log(`      6 concurrent writers: ${results.reduce((a, r) => a + r.attempts, 0)} compare-and-swap attempts in all`);
+});
+
+test.run();
