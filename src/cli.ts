@@ -1,6 +1,9 @@
 // argv -> options -> one command. The only module that reads process.env, prints usage, or exits.
 import { parseArgs } from 'node:util';
 import { explainCommand } from './commands/explainCommand.ts';
+import { historyCommand } from './commands/historyCommand.ts';
+import { planCommand } from './commands/planCommand.ts';
+import { verifyCommand } from './commands/verifyCommand.ts';
 import { renderCommand } from './commands/renderCommand.ts';
 import { syncCommand } from './commands/syncCommand.ts';
 import { validateCommand } from './commands/validateCommand.ts';
@@ -16,6 +19,12 @@ Commands:
   sync       Render every source commit not rendered yet, each against the previous one.
   explain    Why a template went where it went: the policy that won, and per cluster the
              filter that rejected it or the replicas it got.
+  up         The local demo: three member clusters, a config repo, the reconciler, nginx propagated
+             (--dir DIR, default .flotilla/demo; --exit to stop after the check).
+  plan       What a change (--base REV --head REV) does on each cluster: added, changed, removed,
+             replica moves, prune safety (-o markdown for a PR comment, -o json for bots).
+  verify     Re-render the source and compare the output branch byte for byte.
+  history    The source commits that changed what <kind>/<name> became on each cluster.
   member     Run a local member cluster that speaks the Kubernetes API (flotilla member serve --help).
 
 Common options:
@@ -41,6 +50,15 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
+  if (command === 'up') {
+    const { values } = parseArgs({ args: rest, options: { dir: { type: 'string', default: '.flotilla/demo' }, exit: { type: 'boolean', default: false } } });
+    const { upCommand } = await import('./commands/upCommand.ts');
+    const stopSignal = new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    return upCommand({ dir: values.dir ?? '.flotilla/demo', exit: values.exit ?? false, out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), stopSignal });
+  }
   if (command === 'member') {
     if (rest[0] !== 'serve') throw new UsageError('usage: flotilla member serve --name N [--port P] [--data-dir D] [--nodes N|name:cpu:mem:pods,…]');
     const { runMemberServe } = await import('./members/serveCommand.ts');
@@ -58,6 +76,9 @@ async function main(argv: string[]): Promise<number> {
       'out-dir': { type: 'string' },
       'cluster-status': { type: 'string' },
       namespace: { type: 'string', short: 'n' },
+      base: { type: 'string' },
+      head: { type: 'string' },
+      cluster: { type: 'string' },
       output: { type: 'string', short: 'o', default: 'text' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -67,14 +88,14 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const output = values.output ?? 'text';
-  if (!['text', 'yaml', 'json', 'wide'].includes(output)) throw new UsageError(`-o ${output}: use text, wide, yaml or json`);
+  if (!['text', 'yaml', 'json', 'wide', 'markdown'].includes(output)) throw new UsageError(`-o ${output}: use text, wide, yaml, json or markdown (plan)`);
   const common = {
     repo: values.repo ?? '.',
     rev: values.rev ?? values['source-branch'] ?? 'main',
     sourceRef: `refs/heads/${values['source-branch'] ?? 'main'}`,
     outputRef: `refs/heads/${values.branch ?? 'flotilla/rendered'}`,
     clusterStatusFile: values['cluster-status'],
-    output: output as 'text' | 'wide' | 'yaml' | 'json',
+    output: (output === 'markdown' ? 'text' : output) as 'text' | 'wide' | 'yaml' | 'json',
     out: (s: string) => process.stdout.write(s),
     err: (s: string) => process.stderr.write(s),
   };
@@ -89,6 +110,15 @@ async function main(argv: string[]): Promise<number> {
       const target = positionals[0];
       if (!target) throw new UsageError('explain needs <kind>/<name>, e.g. flotilla explain deployment/nginx -n default');
       return explainCommand({ ...common, target, namespace: values.namespace });
+    }
+    case 'plan':
+      return planCommand({ ...common, base: values.base, head: values.head, ...(output === 'markdown' || output === 'json' || output === 'text' ? { format: output } : {}) });
+    case 'verify':
+      return verifyCommand({ ...common, verifyRev: values.rev });
+    case 'history': {
+      const target = positionals[0];
+      if (!target) throw new UsageError('history needs <kind>/<name>, e.g. flotilla history deployment/nginx -n default');
+      return historyCommand({ ...common, target, namespace: values.namespace, cluster: values.cluster });
     }
     default:
       throw new UsageError(`unknown command "${command}"; run flotilla --help`);

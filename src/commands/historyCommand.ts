@@ -1,0 +1,28 @@
+import { readObjectHistory } from '../audits/readObjectHistory.ts';
+import { renderHistoryTable } from '../audits/renderHistoryTable.ts';
+import { openRepo } from '../commits/openRepo.ts';
+import { UsageError } from './UsageError.ts';
+import type { CommonOptions } from './options.ts';
+
+/**
+ * `flotilla history <kind>/<name> [-n NS] [--cluster C]`: which source commits changed what an object
+ * became on each cluster, newest first. Exit 0 with a history, 1 when the object never appears.
+ */
+export async function historyCommand(opts: CommonOptions & { target: string; namespace: string | undefined; cluster: string | undefined }): Promise<number> {
+  const [kind, name, ...rest] = opts.target.split('/');
+  if (!kind || !name || rest.length) throw new UsageError(`"${opts.target}": use <kind>/<name>, e.g. flotilla history deployment/nginx -n default`);
+  const repo = await openRepo(opts.repo);
+  const history = await readObjectHistory(repo, opts.outputRef, {
+    kind, name,
+    ...(opts.namespace !== undefined ? { namespace: opts.namespace } : {}),
+    ...(opts.cluster !== undefined ? { cluster: opts.cluster } : {}),
+  });
+  if (opts.output === 'json') opts.out(`${JSON.stringify(history, null, 2)}\n`);
+  else if (opts.output === 'yaml') opts.out((await import('yaml')).stringify(history));
+  else if (history.length) opts.out(renderHistoryTable(history));
+  if (history.length === 0) {
+    opts.err(`flotilla: ${opts.target}${opts.namespace ? ` in namespace ${opts.namespace}` : ''}${opts.cluster ? ` on ${opts.cluster}` : ''} never appears on ${opts.outputRef.replace('refs/heads/', '')}\n`);
+    return 1;
+  }
+  return 0;
+}

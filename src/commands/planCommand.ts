@@ -1,0 +1,45 @@
+import { openRepo } from '../commits/openRepo.ts';
+import { planHasChanges } from '../plans/planHasChanges.ts';
+import { readPlan } from '../plans/readPlan.ts';
+import { renderPlanJson } from '../plans/renderPlanJson.ts';
+import { renderPlanMarkdown } from '../plans/renderPlanMarkdown.ts';
+import { renderPlanText } from '../plans/renderPlanText.ts';
+import { UsageError } from './UsageError.ts';
+import { readClusterStatus, type CommonOptions } from './options.ts';
+
+export type PlanFormat = 'text' | 'markdown' | 'json';
+
+export interface PlanOptions {
+  base: string | undefined;
+  head: string | undefined;
+  /** `-o markdown|json|text`; CommonOptions.output is used when absent (yaml and wide read as text). */
+  format?: PlanFormat | undefined;
+  /** Share of a cluster's objects whose deletion is held. Default 0.5. */
+  pruneThreshold?: number | undefined;
+  /** Markdown comment size cap. Default 60,000. */
+  maxChars?: number | undefined;
+}
+
+/**
+ * `flotilla plan --base REV --head REV`: what merging head would do to every cluster. Exit 0 when nothing
+ * changes, 1 when something does, 2 when the head has validation errors (the PR check fails on those).
+ */
+export async function planCommand(opts: CommonOptions & PlanOptions): Promise<number> {
+  if (!opts.base || !opts.head) throw new UsageError('plan needs --base REV and --head REV, e.g. flotilla plan --base main --head feature');
+  const format: PlanFormat = opts.format ?? (opts.output === 'json' ? 'json' : 'text');
+  const repo = await openRepo(opts.repo);
+  const plan = await readPlan(repo, {
+    base: opts.base, head: opts.head,
+    ...(opts.clusterStatusFile ? { clusterStatus: (await readClusterStatus(opts.clusterStatusFile))! } : {}),
+    ...(opts.pruneThreshold !== undefined ? { pruneThreshold: opts.pruneThreshold } : {}),
+  });
+  if (format === 'json') opts.out(renderPlanJson(plan));
+  else if (format === 'markdown') {
+    opts.out(renderPlanMarkdown(plan, {
+      ...(opts.maxChars !== undefined ? { maxChars: opts.maxChars } : {}),
+      command: `flotilla plan --base ${plan.base.slice(0, 12)} --head ${plan.head.slice(0, 12)}`,
+    }));
+  } else opts.out(renderPlanText(plan));
+  if (plan.errors.length > 0) return 2;
+  return planHasChanges(plan) ? 1 : 0;
+}

@@ -1,0 +1,159 @@
+import { parse } from 'yaml';
+import type { ResourceBinding } from '../api/binding.ts';
+import { describeRef, refKey } from '../api/kinds.ts';
+import { compareProblems, type Problem } from '../errors/problem.ts';
+import type { OutputIndex } from '../works/outputIndex.ts';
+import { manifestPath } from '../works/outputPaths.ts';
+import { parseRefKey, type TemplateExplanation } from '../works/renderTemplates.ts';
+import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type SourceState } from './checkPruneSafety.ts';
+import { renderUnifiedDiff } from './renderUnifiedDiff.ts';
+import { stripSourceCommit } from './stripSourceCommit.ts';
+import type { ClusterPlan, Plan, PlannedObject, ReplicaMove, SchedulingNote } from './types.ts';
+
+/** One side of the plan: a whole output tree, path → text, and the index that names its objects. */
+export interface PlanSide {
+  sha: string;
+  files: ReadonlyMap<string, string>;
+  index: OutputIndex;
+}
+
+export interface PlanInput {
+  base: PlanSide;
+  head: PlanSide & {
+    problems: readonly Problem[];
+    explanations: ReadonlyMap<string, TemplateExplanation>;
+    /** Trailers of the head source commit; Flotilla-Allow-Prune lets held deletions through. */
+    trailers: Readonly<Record<string, string>>;
+    source: SourceState;
+  };
+  /** Passed to checkPruneSafety. Default 0.5. */
+  pruneThreshold?: number;
+}
+
+/**
+ * The pure core of `flotilla plan`: two rendered output trees in, what each cluster would see change out
+ * (objects added, changed, removed, with diffs), replica moves read from the bindings, why scheduling
+ * moved them, the head's validation errors, and which deletions the prune guard holds.
+ */
+export function buildPlan(input: PlanInput): Plan {
+  const { base, head } = input;
+  const refs = refsByPath([base.index, head.index]);
+  const clusters: Record<string, ClusterPlan> = {};
+  const current = new Map<string, string[]>();
+  const removals = new Map<string, string[]>();
+  const paths = [...new Set([...base.files.keys(), ...head.files.keys()])].filter((p) => p.startsWith('clusters/')).sort();
+  for (const path of paths) {
+    const cluster = path.split('/')[1]!;
+    const ref = refs.get(path) ?? refFromManifest(base.files.get(path) ?? head.files.get(path)!) ?? path;
+    const before = base.files.get(path);
+    const after = head.files.get(path);
+    if (before !== undefined) push(current, cluster, ref);
+    const oldText = before === undefined ? null : stripSourceCommit(before);
+    const newText = after === undefined ? null : stripSourceCommit(after);
+    if (oldText === newText) continue;
+    const entry = (clusters[cluster] ??= { added: [], changed: [], removed: [] });
+    const object: PlannedObject = { ref, path, diff: renderUnifiedDiff(oldText, newText, { path }) };
+    if (oldText === null) entry.added.push(object);
+    else if (newText === null) {
+      entry.removed.push(object);
+      push(removals, cluster, ref);
+    } else entry.changed.push(object);
+  }
+  const replicas = diffReplicas(base.files, head.files);
+  const moved = new Set([...replicas.map((r) => r.ref), ...Object.values(clusters).flatMap((c) => [...c.added, ...c.removed].map((o) => o.ref))]);
+  const problems = [...head.problems].sort(compareProblems);
+  return {
+    base: base.sha,
+    head: head.sha,
+    errors: problems.filter((p) => p.severity === 'error'),
+    warnings: problems.filter((p) => p.severity === 'warning'),
+    clusters: Object.fromEntries(Object.keys(clusters).sort().map((c) => [c, clusters[c]!])),
+    replicas,
+    scheduling: [...moved].sort().flatMap((ref) => schedulingNote(ref, head.explanations.get(ref))),
+    prune: checkPruneSafety({
+      current, removals, source: head.source, allowReason: head.trailers[ALLOW_PRUNE_TRAILER],
+      ...(input.pruneThreshold !== undefined ? { threshold: input.pruneThreshold } : {}),
+    }),
+  };
+}
+
+/** Output path → refKey, from the indexes: exact, with no need to parse the manifests. */
+function refsByPath(indexes: readonly OutputIndex[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const index of indexes) {
+    for (const [key, entry] of Object.entries(index.templates)) {
+      const ref = parseRefKey(key);
+      for (const c of entry.clusters) out.set(manifestPath(c, ref), key);
+    }
+  }
+  return out;
+}
+
+/** Fallback for a file no index names (one put there by hand): its own apiVersion, kind and metadata. */
+function refFromManifest(text: string): string | undefined {
+  try {
+    const m = parse(text) as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } } | null;
+    if (!m?.apiVersion || !m.kind || !m.metadata?.name) return undefined;
+    return refKey({ apiVersion: m.apiVersion, kind: m.kind, namespace: m.metadata.namespace ?? '', name: m.metadata.name });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Per workload and cluster, replicas before and after, from the bindings' spec.clusters. */
+function diffReplicas(base: ReadonlyMap<string, string>, head: ReadonlyMap<string, string>): ReplicaMove[] {
+  const before = readBindings(base);
+  const after = readBindings(head);
+  const moves: ReplicaMove[] = [];
+  for (const ref of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    const b = before.get(ref) ?? new Map<string, number>();
+    const a = after.get(ref) ?? new Map<string, number>();
+    for (const cluster of [...new Set([...b.keys(), ...a.keys()])].sort()) {
+      const from = b.get(cluster) ?? 0;
+      const to = a.get(cluster) ?? 0;
+      if (from !== to) moves.push({ ref, cluster, from, to });
+    }
+  }
+  return moves;
+}
+
+function readBindings(files: ReadonlyMap<string, string>): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const [path, text] of files) {
+    if (!path.startsWith('bindings/')) continue;
+    let binding: ResourceBinding | null;
+    try {
+      binding = parse(text) as ResourceBinding | null;
+    } catch {
+      continue; // a binding that does not parse has no replicas to compare; verify reports the file
+    }
+    const r = binding?.spec?.resource;
+    if (!r?.kind || !r.name) continue;
+    const ref = refKey({ apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? '', name: r.name });
+    out.set(ref, new Map((binding!.spec.clusters ?? []).map((c) => [c.name, c.replicas ?? 0])));
+  }
+  return out;
+}
+
+function schedulingNote(ref: string, e: TemplateExplanation | undefined): SchedulingNote[] {
+  if (!e) {
+    return [{ ref, status: 'Removed', message: `${describeRef(parseRefKey(ref))} is no longer in the source, or no longer matched by a policy`, clusters: [] }];
+  }
+  if (e.held) return [{ ref, status: 'Held', message: e.held, clusters: [] }];
+  const clusters = (e.schedule?.explanation ?? []).map((x) => (x.outcome === 'filtered'
+    ? { cluster: x.cluster, outcome: 'filtered', why: `${x.plugin}: ${x.reason}` }
+    : { cluster: x.cluster, outcome: x.outcome, replicas: x.replicas, why: x.why }));
+  return [{
+    ref,
+    ...(e.policy ? { policy: e.policy } : {}),
+    status: e.schedule?.status ?? (e.requiredBy?.length ? 'Dependency' : 'NotScheduled'),
+    message: e.schedule?.message ?? (e.requiredBy?.length ? `follows ${e.requiredBy.join(', ')}` : e.policyReason),
+    clusters,
+  }];
+}
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

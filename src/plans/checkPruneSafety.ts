@@ -1,0 +1,95 @@
+import { groupOf } from '../api/kinds.ts';
+import { parseRefKey } from '../works/renderTemplates.ts';
+
+/** The trailer on the head source commit that lets a held deletion through. */
+export const ALLOW_PRUNE_TRAILER = 'Flotilla-Allow-Prune';
+
+/** How the source commit read. Anything but `ok` means the deletions come from a broken read, never from intent. */
+export type SourceState = 'ok' | 'empty' | 'unreadable' | 'missing';
+
+export type PruneHoldReason = 'SOURCE_EMPTY' | 'SOURCE_UNREADABLE' | 'SOURCE_MISSING' | 'EVERYTHING' | 'OVER_THRESHOLD' | 'NAMESPACE' | 'CRD';
+
+export interface HeldPrune {
+  cluster: string;
+  reason: PruneHoldReason;
+  /** refKeys (`<apiVersion>/<kind>/<namespace>/<name>`) whose deletion is held. */
+  refs: string[];
+  message: string;
+}
+
+export interface PruneInput {
+  /** Per cluster: refKeys of every object it holds before the change. */
+  current: ReadonlyMap<string, readonly string[]>;
+  /** Per cluster: refKeys the change would delete there. */
+  removals: ReadonlyMap<string, readonly string[]>;
+  /** The value of the Flotilla-Allow-Prune trailer of the head source commit, if any. */
+  allowReason?: string | undefined;
+  source: SourceState;
+  /** Share of a cluster's objects whose deletion is held, exclusive. Default 0.5 (more than half). */
+  threshold?: number;
+}
+
+export interface PruneVerdict {
+  /** Deletions that must not happen (yet). Empty when nothing is held. */
+  held: HeldPrune[];
+  /** Deletions that would have been held, let through by the trailer. */
+  allowed: HeldPrune[];
+  allowedBy?: string;
+  /** What to do about `held`, or '' when nothing is held. */
+  fix: string;
+}
+
+/**
+ * The prune guard shared by plan, sync and the applier. Deleting most of a cluster, all of it, or any
+ * Namespace or CRD (which takes every object inside with it) is held until a human says so in the source
+ * commit's trailer. A source that reads as empty, unreadable or missing is a broken read, not a request to
+ * delete: those removals are held whatever the trailer says.
+ */
+export function checkPruneSafety(input: PruneInput): PruneVerdict {
+  const clusters = [...input.removals.keys()].filter((c) => (input.removals.get(c) ?? []).length > 0).sort();
+  if (input.source !== 'ok') {
+    const reason = input.source === 'empty' ? 'SOURCE_EMPTY' : input.source === 'unreadable' ? 'SOURCE_UNREADABLE' : 'SOURCE_MISSING';
+    const held = clusters.map((cluster): HeldPrune => ({
+      cluster, reason, refs: [...input.removals.get(cluster)!].sort(),
+      message: `the source commit is ${input.source}: that never means "delete everything", so ${cluster} keeps its objects`,
+    }));
+    return {
+      held, allowed: [],
+      fix: held.length ? 'restore the source (templates, policies and Cluster objects); to retire everything on purpose, delete the templates but keep the Cluster objects, and add the trailer' : '',
+    };
+  }
+  const threshold = input.threshold ?? 0.5;
+  const holds: HeldPrune[] = [];
+  for (const cluster of clusters) {
+    const removed = [...input.removals.get(cluster)!].sort();
+    const total = input.current.get(cluster)?.length ?? 0;
+    if (total > 0 && removed.length >= total) {
+      holds.push({ cluster, reason: 'EVERYTHING', refs: removed, message: `would delete all ${total} objects on ${cluster}` });
+      continue;
+    }
+    if (total > 0 && removed.length / total > threshold) {
+      holds.push({
+        cluster, reason: 'OVER_THRESHOLD', refs: removed,
+        message: `would delete ${removed.length} of ${total} objects on ${cluster} (more than ${Math.round(threshold * 100)}%)`,
+      });
+      continue;
+    }
+    const namespaces = removed.filter((r) => isKind(r, '', 'Namespace'));
+    const crds = removed.filter((r) => isKind(r, 'apiextensions.k8s.io', 'CustomResourceDefinition'));
+    if (namespaces.length) holds.push({ cluster, reason: 'NAMESPACE', refs: namespaces, message: `would delete ${namespaces.length} Namespace(s) on ${cluster}, and with them every object inside` });
+    if (crds.length) holds.push({ cluster, reason: 'CRD', refs: crds, message: `would delete ${crds.length} CustomResourceDefinition(s) on ${cluster}, and with them every custom resource of that kind` });
+  }
+  const reason = input.allowReason?.trim();
+  if (reason) return { held: [], allowed: holds, allowedBy: reason, fix: '' };
+  return {
+    held: holds, allowed: [],
+    fix: holds.length
+      ? `if these deletions are intended, end the head commit message with the trailer "${ALLOW_PRUNE_TRAILER}: <reason>" (git commit --amend --trailer "${ALLOW_PRUNE_TRAILER}: <reason>")`
+      : '',
+  };
+}
+
+function isKind(key: string, group: string, kind: string): boolean {
+  const ref = parseRefKey(key);
+  return ref.kind === kind && groupOf(ref.apiVersion) === group;
+}

@@ -1,0 +1,66 @@
+import { parse } from 'yaml';
+import type { Cluster } from '../api/cluster.ts';
+import type { ResourceBinding } from '../api/binding.ts';
+import { refKey } from '../api/kinds.ts';
+import { readCommitInfo } from '../commits/readCommitInfo.ts';
+import type { GitRepo } from '../commits/types.ts';
+import type { ConfigModel } from '../documents/model.ts';
+import { parseTrailers } from '../outputs/outputMessage.ts';
+import { renderSnapshot } from '../outputs/renderSnapshot.ts';
+import { buildPlan } from './buildPlan.ts';
+import type { SourceState } from './checkPruneSafety.ts';
+import type { Plan } from './types.ts';
+
+export interface PlanRequest {
+  base: string;
+  head: string;
+  clusterStatus?: ReadonlyMap<string, Cluster['status']>;
+  pruneThreshold?: number;
+}
+
+/**
+ * I/O edge of `flotilla plan`: renders base from scratch, then head with base's bindings as the previous
+ * scheduling result (so steady-mode scheduling decides as it will after the merge), and hands both trees
+ * to the pure buildPlan. Nothing is written.
+ */
+export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
+  const base = await renderSnapshot(repo, req.base, {}, req.clusterStatus);
+  const baseFiles = new Map<string, string>();
+  for (const [path, text] of base.output.edits) if (text !== null) baseFiles.set(path, text);
+  const head = await renderSnapshot(repo, req.head, { index: base.output.index, bindings: bindingsOf(baseFiles), files: baseFiles }, req.clusterStatus);
+  const headFiles = new Map(baseFiles);
+  for (const [path, text] of head.output.edits) {
+    if (text === null) headFiles.delete(path);
+    else headFiles.set(path, text);
+  }
+  const commit = await readCommitInfo(repo, head.sha);
+  return buildPlan({
+    base: { sha: base.sha, files: baseFiles, index: base.output.index },
+    head: {
+      sha: head.sha, files: headFiles, index: head.output.index,
+      problems: [...head.model.problems, ...head.output.problems],
+      explanations: head.output.explanations,
+      trailers: parseTrailers(commit.message),
+      source: sourceState(head.model),
+    },
+    ...(req.pruneThreshold !== undefined ? { pruneThreshold: req.pruneThreshold } : {}),
+  });
+}
+
+function bindingsOf(files: ReadonlyMap<string, string>): Map<string, ResourceBinding> {
+  const out = new Map<string, ResourceBinding>();
+  for (const [path, text] of files) {
+    if (!path.startsWith('bindings/')) continue;
+    const b = parse(text) as ResourceBinding;
+    const r = b.spec.resource;
+    out.set(refKey({ apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? '', name: r.name }), b);
+  }
+  return out;
+}
+
+/** No object at all in the head commit is a broken read (wrong branch, emptied repo), not an intent. */
+function sourceState(model: ConfigModel): SourceState {
+  const objects = model.templates.size + model.propagationPolicies.length + model.overridePolicies.length + model.clusters.size + model.held.size;
+  if (objects > 0) return 'ok';
+  return model.unreadableFiles.size > 0 ? 'unreadable' : 'empty';
+}

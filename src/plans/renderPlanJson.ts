@@ -1,0 +1,28 @@
+import type { Problem } from '../errors/problem.ts';
+import type { HeldPrune } from './checkPruneSafety.ts';
+import type { Plan, ReplicaMove } from './types.ts';
+
+/** The machine-readable plan: a stable contract for CI bots, so diffs and explanations stay out of it. */
+export interface PlanJson {
+  base: string;
+  head: string;
+  errors: Problem[];
+  clusters: Record<string, { added: string[]; changed: string[]; removed: string[] }>;
+  replicas: ReplicaMove[];
+  /** Deletions the prune guard holds; empty when none are, or the trailer allowed them. */
+  held: HeldPrune[];
+}
+
+export function renderPlanJson(plan: Plan): string {
+  const body: PlanJson = {
+    base: plan.base,
+    head: plan.head,
+    errors: plan.errors,
+    clusters: Object.fromEntries(Object.entries(plan.clusters).map(([name, c]) => [name, {
+      added: c.added.map((o) => o.ref), changed: c.changed.map((o) => o.ref), removed: c.removed.map((o) => o.ref),
+    }])),
+    replicas: plan.replicas,
+    held: plan.prune.held,
+  };
+  return `${JSON.stringify(body, null, 2)}\n`;
+}

@@ -1,0 +1,114 @@
+import { describePlanRef } from './describePlanRef.ts';
+import { escapeHtml } from './escapeHtml.ts';
+import { escapeMarkdown } from './escapeMarkdown.ts';
+import { groupReplicaMoves } from './groupReplicaMoves.ts';
+import { planHasChanges } from './planHasChanges.ts';
+import type { Plan } from './types.ts';
+
+export interface MarkdownOptions {
+  /** Upper bound on the comment length; GitHub refuses comments over 65,536 characters. Default 60,000. */
+  maxChars?: number;
+  /** How the reader reproduces the full plan, shown when something was cut. */
+  command?: string;
+}
+
+/** List items shown per section before the rest is only counted. */
+const MAX_ITEMS = 50;
+/** Room kept for the closing notice about what was cut. */
+const NOTICE_RESERVE = 600;
+
+/**
+ * The plan as a PR comment: summary table, replica moves, why, problems, prune guard, then one collapsed
+ * section per cluster with the diffs. Everything taken from the repo is escaped, and diff blocks use a
+ * fence longer than any backtick run inside them, so a manifest or a name cannot inject Markdown or HTML.
+ * Past maxChars, whole object diffs are dropped (never cut mid-block) and the comment says how many.
+ */
+export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): string {
+  const maxChars = opts.maxChars ?? 60_000;
+  const head: string[] = [`### Flotilla plan \`${plan.base.slice(0, 12)}\` → \`${plan.head.slice(0, 12)}\``, ''];
+  const names = Object.keys(plan.clusters);
+  if (!planHasChanges(plan)) head.push('No change on any cluster.', '');
+  if (names.length) {
+    head.push('| Cluster | Added | Changed | Removed |', '|---|--:|--:|--:|');
+    for (const n of names) {
+      const c = plan.clusters[n]!;
+      head.push(`| ${escapeMarkdown(n)} | ${c.added.length} | ${c.changed.length} | ${c.removed.length} |`);
+    }
+    head.push('');
+  }
+  if (plan.replicas.length) {
+    head.push('**Replica moves**', '', ...capped(groupReplicaMoves(plan.replicas).map((g) => `- ${escapeMarkdown(describePlanRef(g.ref))}: ${escapeMarkdown(g.moves)}`)), '');
+  }
+  if (plan.scheduling.length) {
+    head.push('**Why scheduling changed**', '');
+    head.push(...capped(plan.scheduling.map((s) => {
+      const per = s.clusters.map((c) => `${c.cluster}: ${c.outcome}${c.replicas !== undefined ? ` ${c.replicas}` : ''} (${c.why})`).join('; ');
+      return `- ${escapeMarkdown(describePlanRef(s.ref))}${s.policy ? ` via ${escapeMarkdown(s.policy)}` : ''}: ${escapeMarkdown(s.status)}, ${escapeMarkdown(s.message)}${per ? `. ${escapeMarkdown(per)}` : ''}`;
+    })), '');
+  }
+  if (plan.errors.length || plan.warnings.length) {
+    head.push(`**Problems in the head commit** (${plan.errors.length} errors, ${plan.warnings.length} warnings)`, '');
+    head.push(...capped([...plan.errors, ...plan.warnings].map((p) =>
+      `- ${p.severity === 'error' ? '❌' : '⚠️'} ${escapeMarkdown(`${p.file}:${p.line}`)} ${escapeMarkdown(p.code)}: ${escapeMarkdown(p.message)}<br>fix: ${escapeMarkdown(p.fix)}`)), '');
+  }
+  head.push(...pruneSection(plan), '');
+
+  let text = `${head.join('\n')}\n`;
+  const budget = maxChars - NOTICE_RESERVE;
+  let cut = 0;
+  const cutClusters = new Set<string>();
+  if (text.length > budget) {
+    text = `${text.slice(0, budget)}\n\n`; // only with thousands of problems; the notice below says so
+    cut = -1;
+  }
+  for (const n of names) {
+    if (cut < 0) break;
+    const c = plan.clusters[n]!;
+    const objects = [...c.added, ...c.changed, ...c.removed];
+    const summary = `${n}: ${[c.added.length && `${c.added.length} added`, c.changed.length && `${c.changed.length} changed`, c.removed.length && `${c.removed.length} removed`].filter(Boolean).join(', ')}`;
+    const open = `<details><summary>${escapeHtml(summary)}</summary>\n\n`;
+    const close = '</details>\n\n';
+    let section = '';
+    for (const o of objects) {
+      const fence = fenceFor(o.diff);
+      const block = `${escapeMarkdown(describePlanRef(o.ref))}\n\n${fence}diff\n${o.diff}${fence}\n\n`;
+      if (text.length + open.length + section.length + block.length + close.length > budget) {
+        cut++;
+        cutClusters.add(n);
+      } else section += block;
+    }
+    if (section) text += open + section + close;
+  }
+  if (cut !== 0) {
+    const what = cut < 0 ? 'The problem list was cut and no diffs are shown' : `${cut} object diff(s) on ${[...cutClusters].map(escapeMarkdown).join(', ')} were left out`;
+    text += `> ✂️ ${what} to keep this comment under ${maxChars} characters.${opts.command ? ` Run \`${opts.command.replace(/`/g, '')}\` for the full plan.` : ''}\n`;
+  }
+  return text;
+}
+
+function capped(items: string[]): string[] {
+  if (items.length <= MAX_ITEMS) return items;
+  return [...items.slice(0, MAX_ITEMS), `- … and ${items.length - MAX_ITEMS} more`];
+}
+
+function pruneSection(plan: Plan): string[] {
+  const { held, allowed, allowedBy, fix } = plan.prune;
+  if (held.length === 0 && allowed.length === 0) return ['**Prune safety:** nothing held.'];
+  if (held.length === 0) {
+    return [`**Prune safety:** allowed by \`Flotilla-Allow-Prune\`: ${escapeMarkdown(allowedBy ?? '')}`, '', ...allowed.map((h) => `- ${escapeMarkdown(h.message)} (${h.reason})`)];
+  }
+  const lines = ['**Prune safety: ⛔ held.** These deletions will not be applied:', ''];
+  for (const h of held) {
+    const refs = h.refs.slice(0, 10).map((r) => escapeMarkdown(describePlanRef(r))).join(', ');
+    lines.push(`- ${escapeMarkdown(h.message)} (${h.reason}): ${refs}${h.refs.length > 10 ? ` and ${h.refs.length - 10} more` : ''}`);
+  }
+  lines.push('', `To allow: ${escapeMarkdown(fix)}`);
+  return lines;
+}
+
+/** A backtick fence longer than any run of backticks in the block: its content can never close it. */
+function fenceFor(body: string): string {
+  let longest = 0;
+  for (const m of body.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  return '`'.repeat(Math.max(3, longest + 1));
+}

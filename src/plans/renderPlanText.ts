@@ -1,0 +1,64 @@
+import { formatProblem } from '../errors/problem.ts';
+import { describePlanRef } from './describePlanRef.ts';
+import { groupReplicaMoves } from './groupReplicaMoves.ts';
+import { planHasChanges } from './planHasChanges.ts';
+import type { Plan } from './types.ts';
+
+/** The plan for a terminal: kubectl-like table, then moves, reasons, problems, prune guard, and the diffs. */
+export function renderPlanText(plan: Plan, opts: { diffs?: boolean } = {}): string {
+  const lines = [`Plan ${plan.base.slice(0, 12)} → ${plan.head.slice(0, 12)}`];
+  if (!planHasChanges(plan)) lines.push('No change on any cluster.');
+  const names = Object.keys(plan.clusters);
+  if (names.length) {
+    const rows = [['CLUSTER', 'ADDED', 'CHANGED', 'REMOVED'], ...names.map((n) => {
+      const c = plan.clusters[n]!;
+      return [n, String(c.added.length), String(c.changed.length), String(c.removed.length)];
+    })];
+    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+    lines.push('', ...rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('   ')));
+    for (const n of names) {
+      const c = plan.clusters[n]!;
+      for (const [mark, list] of [['+', c.added], ['~', c.changed], ['-', c.removed]] as const) {
+        for (const o of list) lines.push(`  ${n}: ${mark} ${describePlanRef(o.ref)}`);
+      }
+    }
+  }
+  if (plan.replicas.length) {
+    lines.push('', 'Replica moves:');
+    for (const g of groupReplicaMoves(plan.replicas)) lines.push(`  ${describePlanRef(g.ref)}: ${g.moves}`);
+  }
+  if (plan.scheduling.length) {
+    lines.push('', 'Why scheduling changed:');
+    for (const s of plan.scheduling) {
+      lines.push(`  ${describePlanRef(s.ref)}${s.policy ? ` (${s.policy})` : ''}: ${s.status} — ${s.message}`);
+      for (const c of s.clusters) lines.push(`    ${c.cluster}: ${c.outcome}${c.replicas !== undefined ? ` ${c.replicas}` : ''} — ${c.why}`);
+    }
+  }
+  const problems = [...plan.errors, ...plan.warnings];
+  if (problems.length) {
+    lines.push('', `Problems in ${plan.head.slice(0, 12)} (${plan.errors.length} errors, ${plan.warnings.length} warnings):`);
+    for (const p of problems) lines.push(...formatProblem(p).split('\n').map((l) => `  ${l}`));
+  }
+  lines.push('', ...renderPruneText(plan));
+  if (opts.diffs !== false) {
+    for (const [n, c] of Object.entries(plan.clusters)) {
+      for (const o of [...c.added, ...c.changed, ...c.removed]) lines.push('', `# ${n}: ${describePlanRef(o.ref)}`, o.diff.trimEnd());
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function renderPruneText(plan: Plan): string[] {
+  const { held, allowed, allowedBy, fix } = plan.prune;
+  if (held.length === 0 && allowed.length === 0) return ['Prune safety: nothing held.'];
+  if (held.length === 0) {
+    return [`Prune safety: allowed by Flotilla-Allow-Prune: ${allowedBy}`, ...allowed.map((h) => `  ${h.cluster}: ${h.message} (${h.reason})`)];
+  }
+  const lines = ['Prune safety: HELD — these deletions will not be applied:'];
+  for (const h of held) {
+    lines.push(`  ${h.cluster}: ${h.message} (${h.reason})`);
+    for (const r of h.refs) lines.push(`    - ${describePlanRef(r)}`);
+  }
+  lines.push(`  fix: ${fix}`);
+  return lines;
+}

@@ -1,0 +1,46 @@
+// The plan of a change (base commit -> head commit), as every formatter and the JSON contract read it.
+import type { Problem } from '../errors/problem.ts';
+import type { PruneVerdict } from './checkPruneSafety.ts';
+
+/** One object of one cluster: its ref (`<apiVersion>/<kind>/<namespace>/<name>`), output path and diff. */
+export interface PlannedObject {
+  ref: string;
+  path: string;
+  /** Unified diff of the manifest, source-commit stamp left out; added/removed objects diff against nothing. */
+  diff: string;
+}
+
+export interface ClusterPlan {
+  added: PlannedObject[];
+  changed: PlannedObject[];
+  removed: PlannedObject[];
+}
+
+export interface ReplicaMove {
+  ref: string;
+  cluster: string;
+  from: number;
+  to: number;
+}
+
+/** Why a template's placement changed, from the head render's explanation. */
+export interface SchedulingNote {
+  ref: string;
+  policy?: string;
+  status: string;
+  message: string;
+  clusters: { cluster: string; outcome: string; replicas?: number; why: string }[];
+}
+
+export interface Plan {
+  base: string;
+  head: string;
+  /** Problems of severity error in the head commit: what a PR check fails on. */
+  errors: Problem[];
+  warnings: Problem[];
+  /** Only clusters where something changes, in name order. */
+  clusters: Record<string, ClusterPlan>;
+  replicas: ReplicaMove[];
+  scheduling: SchedulingNote[];
+  prune: PruneVerdict;
+}

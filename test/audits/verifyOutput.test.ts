@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { verifyOutput } from '../../src/audits/verifyOutput.ts';
+import { verifyCommand } from '../../src/commands/verifyCommand.ts';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { commitAll, makeNginxRepo, scaledSample, writeWorkTree, type TempRepo } from '../plans/helpers/nginxRepo.ts';
+import { commonOptions } from '../plans/helpers/runCommand.ts';
+
+const OUTPUT = 'refs/heads/flotilla/rendered';
+const MEMBER1 = 'clusters/member1/default/deployment.apps_nginx.yaml';
+
+/** main rendered twice: the sample, then scaled (an incremental render keeps older stamps). */
+async function renderedRepo(): Promise<TempRepo> {
+  const { repo } = makeNginxRepo();
+  const git = await openRepo(repo.path);
+  await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUTPUT });
+  writeWorkTree(repo, { 'templates/extra.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\ndata:\n  a: b\n' });
+  commitAll(repo, 'Add a ConfigMap no policy selects');
+  const s = scaledSample();
+  writeWorkTree(repo, { 'policies/propagationpolicy.yaml': s.policy });
+  commitAll(repo, 'Weights 2:1');
+  await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUTPUT });
+  return repo;
+}
+
+/** A hand edit committed onto the output branch with native git, as an intruder would. */
+function handEdit(repo: TempRepo, files: Record<string, string | null>, message = 'quick fix'): void {
+  repo.git(['checkout', '-q', 'flotilla/rendered']);
+  writeWorkTree(repo, files);
+  commitAll(repo, message);
+  repo.git(['checkout', '-q', 'main']);
+}
+
+test('a branch written only by Flotilla verifies, despite older stamps', async () => {
+  const repo = await renderedRepo();
+  try {
+    const report = await verifyOutput(await openRepo(repo.path), { outputRef: OUTPUT });
+    assert.equal([report.differs, report.missing, report.extra], [[], [], []]);
+    assert.ok(report.ok);
+    assert.is(report.sourceCommit, repo.git(['rev-parse', 'main']).trim());
+    const opts = commonOptions(repo.path);
+    assert.is(await verifyCommand({ ...opts, verifyRev: undefined }), 0);
+    assert.match(opts.stdout(), /OK: \d+ files match the source/);
+  } finally {
+    repo.cleanup();
+  }
+});
+
+test('a hand edit to a rendered manifest is caught and named, and the command exits 1', async () => {
+  const repo = await renderedRepo();
+  try {
+    repo.git(['checkout', '-q', 'flotilla/rendered']);
+    const edited = fs.readFileSync(path.join(repo.path, MEMBER1), 'utf8').replace('image: nginx', 'image: evil/nginx');
+    repo.git(['checkout', '-q', 'main']);
+    handEdit(repo, { [MEMBER1]: edited });
+    const report = await verifyOutput(await openRepo(repo.path), { outputRef: OUTPUT });
+    assert.equal(report.differs, [MEMBER1]);
+    assert.is(report.foreignCommits.length, 1);
+    assert.is(report.foreignCommits[0]!.subject, 'quick fix');
+    const opts = commonOptions(repo.path);
+    assert.is(await verifyCommand({ ...opts, verifyRev: undefined }), 1);
+    assert.match(opts.stdout(), `differs  ${MEMBER1}`);
+    assert.match(opts.stdout(), 'not written by Flotilla');
+  } finally {
+    repo.cleanup();
+  }
+});
+
+test('an added file is extra and a deleted one is missing', async () => {
+  const repo = await renderedRepo();
+  try {
+    handEdit(repo, { 'clusters/member3/default/pod_miner.yaml': 'apiVersion: v1\nkind: Pod\n', [MEMBER1]: null });
+    const report = await verifyOutput(await openRepo(repo.path), { outputRef: OUTPUT });
+    assert.equal(report.extra, ['clusters/member3/default/pod_miner.yaml']);
+    assert.equal(report.missing, [MEMBER1]);
+  } finally {
+    repo.cleanup();
+  }
+});
+
+test('an edit only to the source-commit stamp value is not a difference', async () => {
+  const repo = await renderedRepo();
+  try {
+    repo.git(['checkout', '-q', 'flotilla/rendered']);
+    const edited = fs.readFileSync(path.join(repo.path, MEMBER1), 'utf8').replace(/(flotilla\.io\/source-commit: ).*/, `$1${'0'.repeat(40)}`);
+    repo.git(['checkout', '-q', 'main']);
+    handEdit(repo, { [MEMBER1]: edited });
+    assert.ok((await verifyOutput(await openRepo(repo.path), { outputRef: OUTPUT })).ok);
+  } finally {
+    repo.cleanup();
+  }
+});
+
+test('--rev checks an older output commit, named by its source commit or by itself', async () => {
+  const repo = await renderedRepo();
+  try {
+    const first = repo.git(['rev-parse', 'main~2']).trim();
+    const git = await openRepo(repo.path);
+    const bySource = await verifyOutput(git, { outputRef: OUTPUT, rev: first });
+    assert.ok(bySource.ok);
+    assert.is(bySource.sourceCommit, first);
+    const byOutput = await verifyOutput(git, { outputRef: OUTPUT, rev: bySource.outputCommit });
+    assert.is(byOutput.sourceCommit, first);
+    const middle = await verifyOutput(git, { outputRef: OUTPUT, rev: repo.git(['rev-parse', 'main~1']).trim() });
+    assert.ok(middle.ok);
+    const pending = commitAll(repo, 'Not rendered yet');
+    const unrendered = await verifyOutput(git, { outputRef: OUTPUT, rev: pending }).catch((e: { code?: string }) => e);
+    assert.is((unrendered as { code?: string }).code, 'NOT_RENDERED');
+  } finally {
+    repo.cleanup();
+  }
+});
+
+test.run();

@@ -1,0 +1,157 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { planCommand } from '../../src/commands/planCommand.ts';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { readPlan } from '../../src/plans/readPlan.ts';
+import { commitAll, makeNginxRepo, scaledSample, writeWorkTree, type TempRepo } from './helpers/nginxRepo.ts';
+import { commonOptions } from './helpers/runCommand.ts';
+
+const NGINX = 'apps/v1/Deployment/default/nginx';
+
+function featureRepo(): { repo: TempRepo; base: string; head: string } {
+  const { repo, base } = makeNginxRepo();
+  const s = scaledSample();
+  repo.git(['checkout', '-q', '-b', 'feature']);
+  writeWorkTree(repo, { 'templates/deployment.yaml': s.deployment, 'policies/propagationpolicy.yaml': s.policy });
+  const head = commitAll(repo, 'Scale nginx to 3, weights 2:1');
+  return { repo, base, head };
+}
+
+test('plan JSON lists exactly the replica move and the changed manifest, and exits 1', async () => {
+  const { repo, base, head } = featureRepo();
+  try {
+    const opts = commonOptions(repo.path);
+    const code = await planCommand({ ...opts, base: 'main', head: 'feature', format: 'json' });
+    assert.is(code, 1);
+    const body = JSON.parse(opts.stdout());
+    assert.equal(Object.keys(body), ['base', 'head', 'errors', 'clusters', 'replicas', 'held']);
+    assert.is(body.base, base);
+    assert.is(body.head, head);
+    assert.equal(body.errors, []);
+    // 1:1 of 2 becomes 2:1 of 3: member1 gains one replica, member2 keeps its one.
+    assert.equal(body.replicas, [{ ref: NGINX, cluster: 'member1', from: 1, to: 2 }]);
+    assert.equal(body.clusters, { member1: { added: [], changed: [NGINX], removed: [] } });
+    assert.equal(body.held, []);
+  } finally {
+    repo.cleanup();
+  }
+});
+
+test('the same commit on both sides is no change: exit 0', async () => {
+  const { repo } = makeNginxRepo();
+  try {
+    const opts = commonOptions(repo.path);
+    assert.is(await planCommand({ ...opts, base: 'main', head: 'main', format: 'json' }), 0);
+    assert.equal(JSON.parse(opts.stdout()).clusters, {});
+  } finally {
+    repo.cleanup();
+  }
+});
+
+test('plan Markdown has the summary table, the move, the why and a diff without the stamp', async () => {
+  const { repo } = featureRepo();
+  try {
+    const opts = commonOptions(repo.path);
+    await planCommand({ ...opts, base: 'main', head: 'feature', format: 'markdown' });
+    const md = opts.stdout();
+    assert.match(md, '| Cluster | Added | Changed | Removed |');
+    assert.match(md, '| member1 | 0 | 1 | 0 |');
+    assert.match(md, '- Deployment default/nginx: member1 1→2');
+    assert.match(md, 'static weight 2 of 3');
+    assert.match(md, '<details><summary>member1: 1 changed</summary>');
+    assert.match(md, '```diff\n--- a/clusters/member1/default/deployment.apps_nginx.yaml');
+    assert.match(md, '-  replicas: 1\n+  replicas: 2');
+    assert.not.match(md, 'source-commit');
+    assert.match(md, '**Prune safety:** nothing held.');
+  } finally {
+    repo.cleanup();
+  }
+});
+
+test('plan text names the move per workload', async () => {
+  const { repo } = featureRepo();
+  try {
+    const opts = commonOptions(repo.path);
+    await planCommand({ ...opts, base: 'main', head: 'feature' });
+    assert.match(opts.stdout(), 'Deployment default/nginx: member1 1→2');
+    assert.match(opts.stdout(), 'member1   0       1         0');
+  } finally {
+    repo.cleanup();
+  }
+});
+
+test('a commit deleting every template is held; the trailer lets it through', async () => {
+  const { repo } = makeNginxRepo();
+  try {
+    repo.git(['checkout', '-q', '-b', 'retire']);
+    writeWorkTree(repo, { 'templates/deployment.yaml': null });
+    commitAll(repo, 'Retire nginx');
+    const opts = commonOptions(repo.path);
+    assert.is(await planCommand({ ...opts, base: 'main', head: 'retire', format: 'json' }), 1);
+    const body = JSON.parse(opts.stdout());
+    assert.equal(body.clusters.member1.removed, [NGINX]);
+    assert.equal(body.held.map((h: { cluster: string; reason: string }) => [h.cluster, h.reason]), [['member1', 'EVERYTHING'], ['member2', 'EVERYTHING']]);
+    assert.equal(body.replicas, [{ ref: NGINX, cluster: 'member1', from: 1, to: 0 }, { ref: NGINX, cluster: 'member2', from: 1, to: 0 }]);
+
+    const md = commonOptions(repo.path);
+    await planCommand({ ...md, base: 'main', head: 'retire', format: 'markdown' });
+    assert.match(md.stdout(), 'Prune safety: ⛔ held.');
+    assert.match(md.stdout(), 'Flotilla-Allow-Prune: &lt;reason&gt;');
+
+    repo.git(['commit', '-q', '--amend', '-m', 'Retire nginx\n\nFlotilla-Allow-Prune: nginx moved to the new platform']);
+    const allowed = commonOptions(repo.path);
+    await planCommand({ ...allowed, base: 'main', head: 'retire', format: 'json' });
+    assert.equal(JSON.parse(allowed.stdout()).held, []);
+    const text = commonOptions(repo.path);
+    await planCommand({ ...text, base: 'main', head: 'retire' });
+    assert.match(text.stdout(), 'Prune safety: allowed by Flotilla-Allow-Prune: nginx moved to the new platform');
+  } finally {
+    repo.cleanup();
+  }
+});
+
+test('an emptied source holds every deletion even with the trailer', async () => {
+  const { repo } = makeNginxRepo();
+  try {
+    repo.git(['checkout', '-q', '-b', 'empty']);
+    writeWorkTree(repo, { templates: null, policies: null, clusters: null });
+    commitAll(repo, 'Oops\n\nFlotilla-Allow-Prune: sure');
+    const plan = await readPlan(await openRepo(repo.path), { base: 'main', head: 'empty' });
+    assert.equal(plan.prune.held.map((h) => h.reason), ['SOURCE_EMPTY', 'SOURCE_EMPTY']);
+  } finally {
+    repo.cleanup();
+  }
+});
+
+test('validation errors in the head are listed with path:line and exit 2', async () => {
+  const { repo } = makeNginxRepo();
+  try {
+    repo.git(['checkout', '-q', '-b', 'broken']);
+    writeWorkTree(repo, { 'policies/broken.yaml': 'apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata:\n  name: broken\nspec:\n  placement: {}\n' });
+    commitAll(repo, 'Add a policy without selectors');
+    const opts = commonOptions(repo.path);
+    assert.is(await planCommand({ ...opts, base: 'main', head: 'broken', format: 'json' }), 2);
+    const body = JSON.parse(opts.stdout());
+    assert.ok(body.errors.length > 0);
+    assert.is(body.errors[0].file, 'policies/broken.yaml');
+    assert.type(body.errors[0].line, 'number');
+    const text = commonOptions(repo.path);
+    await planCommand({ ...text, base: 'main', head: 'broken' });
+    assert.match(text.stdout(), /policies\/broken\.yaml:\d+:\d+ {2}error/);
+  } finally {
+    repo.cleanup();
+  }
+});
+
+test('an unknown revision is an error with a code, not a plan', async () => {
+  const { repo } = makeNginxRepo();
+  try {
+    const opts = commonOptions(repo.path);
+    const err = await planCommand({ ...opts, base: 'main', head: 'no-such-branch' }).catch((e: unknown) => e as { code?: string });
+    assert.is((err as { code?: string }).code, 'REV_NOT_FOUND');
+  } finally {
+    repo.cleanup();
+  }
+});
+
+test.run();
