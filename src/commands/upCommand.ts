@@ -1,0 +1,164 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { watch } from 'chokidar';
+import { openRepo } from '../commits/openRepo.ts';
+import { connectKubeconfig } from '../deliveries/connectKubeTarget.ts';
+import type { KubeTarget } from '../deliveries/KubeTarget.ts';
+import { startMember, type Member } from '../members/startMember.ts';
+import { writeKubeconfig } from '../members/writeKubeconfig.ts';
+import { reconcileOnce, type ReconcileTarget } from '../reconcile.ts';
+
+const TEMPLATE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../repo-template');
+const MEMBERS = [
+  { name: 'member1', mode: 'Push' },
+  { name: 'member2', mode: 'Push' },
+  { name: 'member3', mode: 'Pull' },
+] as const;
+
+export interface UpOptions {
+  dir: string;
+  exit: boolean;
+  out: (s: string) => void;
+  err: (s: string) => void;
+  /** Resolves when the user asks to stop (Ctrl-C). */
+  stopSignal: Promise<void>;
+}
+
+/**
+ * The one-command local testbed, as local-up-karmada gives it but without Docker: a bare config repo
+ * watched by the reconciler, a clone to push from, three local members (member3 in Pull mode with its
+ * agent), the nginx walkthrough pushed, and what it looks like once it runs.
+ */
+export async function upCommand(opts: UpOptions): Promise<number> {
+  const dir = path.resolve(opts.dir);
+  const started = Date.now();
+  mkdirSync(dir, { recursive: true });
+  const say = (s: string) => opts.err(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${s}\n`);
+  const members: Member[] = [];
+  const closers: (() => Promise<void> | void)[] = [];
+  try {
+    for (const m of MEMBERS) {
+      members.push(await startMember({ name: m.name, dataDir: path.join(dir, 'members', m.name), readyDelayMs: 300 }));
+      say(`member ${m.name} (${m.mode}) serving at ${members[members.length - 1]!.url}`);
+    }
+    const kubeconfig = path.join(dir, 'members.config');
+    writeKubeconfig(kubeconfig, members);
+    const targets = await connectKubeconfig(kubeconfig);
+    closers.push(() => Promise.all([...targets.values()].map((t) => t.close())).then(() => undefined));
+
+    const bare = path.join(dir, 'repo.git');
+    const work = path.join(dir, 'work');
+    const fresh = !existsSync(bare);
+    if (fresh) {
+      git(dir, 'init', '-q', '--bare', '-b', 'main', bare);
+      git(dir, 'clone', '-q', bare, work);
+    }
+    const repo = await openRepo(bare);
+    const push = new Map([...targets].filter(([n]) => MEMBERS.find((m) => m.name === n)?.mode === 'Push'));
+    const pull = new Map([...targets].filter(([n]) => MEMBERS.find((m) => m.name === n)?.mode === 'Pull'));
+    const log = (entry: Record<string, unknown>) => say(JSON.stringify(entry));
+    const reconciler: ReconcileTarget = { repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: push, render: true, log };
+    const agent: ReconcileTarget = { ...reconciler, clusters: pull, render: false, log: (e) => log({ agent: 'member3', ...e }) };
+
+    // One pass at a time; a push during a pass queues exactly one more.
+    let running: Promise<void> | null = null;
+    let again = false;
+    const kick = (): Promise<void> => {
+      if (running) {
+        again = true;
+        return running;
+      }
+      running = (async () => {
+        do {
+          again = false;
+          await reconcileOnce(reconciler).catch((e: unknown) => log({ step: 'reconcile', error: (e as Error).message }));
+          await reconcileOnce(agent).catch((e: unknown) => log({ step: 'agent', error: (e as Error).message }));
+        } while (again);
+      })().finally(() => { running = null; });
+      return running;
+    };
+    const watcher = watch([path.join(bare, 'refs', 'heads'), path.join(bare, 'packed-refs')], { ignoreInitial: true, depth: 3 });
+    watcher.on('all', (_event, file) => {
+      if (!file.endsWith('.lock') && !file.includes('flotilla')) void kick();
+    });
+    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    closers.push(() => watcher.close());
+    say(`reconciler watching ${bare} (main)`);
+
+    if (fresh) {
+      for (const entry of readdirSync(TEMPLATE)) cpSync(path.join(TEMPLATE, entry), path.join(work, entry), { recursive: true });
+      git(work, 'add', '-A');
+      git(work, '-c', 'user.name=Flotilla demo', '-c', 'user.email=demo@flotilla.local', 'commit', '-q', '-m', 'nginx: weighted 1:1 over member1 and member2');
+      git(work, 'push', '-q', 'origin', 'main');
+      say('pushed the nginx Deployment and its PropagationPolicy');
+    }
+    await kick();
+    const ready = await waitForNginx(targets, kick, 30_000);
+    const { rows, pods } = await describeFleet(targets, members, started);
+    opts.out(`\n${rows}\n\n${ready.summary}\n\n${pods}\n`);
+    opts.out(`
+Try next:
+  export KUBECONFIG=${kubeconfig}
+  kubectl --context member1 get deploy,pods -o wide
+  cd ${work}
+  sed -i 's/replicas: 2/replicas: 4/' templates/nginx.yaml && git commit -qam "nginx: 4 replicas" && git push -q
+  git --git-dir ${bare} log --stat -1 flotilla/rendered      # what changed on which cluster
+  git --git-dir ${bare} show flotilla/status:templates/default/deployment.apps_nginx.yaml
+`);
+    if (opts.exit) return ready.ok ? 0 : 1;
+    opts.out('Flotilla is running; Ctrl-C stops everything it started.\n');
+    const resync = setInterval(() => void kick(), 10_000);
+    closers.push(() => clearInterval(resync));
+    await opts.stopSignal;
+    return 0;
+  } finally {
+    for (const close of closers.reverse()) await close();
+    await Promise.all(members.map((m) => m.stop()));
+  }
+}
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function waitForNginx(targets: ReadonlyMap<string, KubeTarget>, kick: () => Promise<void>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let ready = 0;
+    let desired = 0;
+    const per: string[] = [];
+    for (const [name, kube] of targets) {
+      const res = await kube.request({ method: 'GET', path: '/apis/apps/v1/namespaces/default/deployments/nginx' }).catch(() => undefined);
+      if (res?.status !== 200) continue;
+      const d = res.body as { spec?: { replicas?: number }; status?: { readyReplicas?: number } };
+      ready += d.status?.readyReplicas ?? 0;
+      desired += d.spec?.replicas ?? 0;
+      per.push(`${name} ${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 0}`);
+    }
+    if (desired > 0 && ready === desired) {
+      await kick(); // one more pass so the status branch records the ready state
+      return { ok: true, summary: `deployment/nginx  READY ${ready}/${desired} (aggregated)  ${per.join(', ')}` };
+    }
+    if (Date.now() > deadline) return { ok: false, summary: `deployment/nginx did not become ready in ${timeoutMs / 1000}s: ${per.join(', ') || 'not on any member'}` };
+    await kick();
+  }
+}
+
+async function describeFleet(targets: ReadonlyMap<string, KubeTarget>, members: readonly Member[], started: number) {
+  const table: string[][] = [['NAME', 'VERSION', 'MODE', 'READY', 'AGE']];
+  const pods: string[] = [];
+  for (const m of MEMBERS) {
+    const kube = targets.get(m.name)!;
+    const version = await kube.request({ method: 'GET', path: '/version' }).then((r) => (r.body as { gitVersion?: string }).gitVersion ?? '?').catch(() => '?');
+    const ready = await kube.request({ method: 'GET', path: '/readyz' }).then((r) => (r.status === 200 ? 'True' : 'False')).catch(() => 'False');
+    table.push([m.name, version, m.mode, ready, `${Math.round((Date.now() - started) / 1000)}s`]);
+    const list = await kube.request({ method: 'GET', path: '/api/v1/namespaces/default/pods' }).catch(() => undefined);
+    const items = ((list?.body as { items?: { metadata: { name: string }; spec?: { nodeName?: string }; status?: { phase?: string } }[] })?.items ?? []);
+    pods.push(`${m.name}: ${items.length === 0 ? 'no pods' : items.map((p) => `${p.metadata.name} ${p.status?.phase ?? '?'} on ${p.spec?.nodeName ?? '-'}`).join(', ')}`);
+  }
+  void members;
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+  return { rows: table.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('   ').trimEnd()).join('\n'), pods: `Pods (namespace default):\n  ${pods.join('\n  ')}` };
+}
