@@ -1,0 +1,224 @@
+// Flotilla benchmarks: generate a fleet into a real Git repo, then measure the cold render, native
+// fast-import writing the same tree, incremental syncs, a no-op sync and scheduler throughput, in one run.
+//   npm run bench -- [--size S|M|L] [--json FILE] [--seed TEXT] [--cpu-prof DIR] [--keep]
+// Progress goes to stderr, the table to stdout, and --json FILE gets one object with every figure.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import type { GitRepo } from '../../src/commits/types.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { FLEET_SIZES, generateFleet, type FileEdit, type FleetSize } from './generateFleet.ts';
+import { buildImportStream, countCommits, git, importCommit, initBareRepo, readTreeFiles, runFastImport } from './gitTools.ts';
+import { measureSchedule, requestsFromBindings } from './scheduleThroughput.ts';
+import { formatSummary, summarizeProfile, type CpuProfile } from './summarizeProfile.ts';
+import { formatTable, judge, type Figures } from './figures.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SOURCE_REF = 'refs/heads/main';
+const OUTPUT_REF = 'refs/heads/flotilla/rendered';
+const EPOCH = 1_700_000_000;
+
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    size: { type: 'string', default: 'S' },
+    json: { type: 'string' },
+    seed: { type: 'string', default: 'flotilla-bench' },
+    'cpu-prof': { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const size = (values.size ?? 'S').toUpperCase() as FleetSize;
+if (!(size in FLEET_SIZES)) {
+  process.stderr.write(`--size ${values.size}: use S, M or L\n`);
+  process.exit(2);
+}
+const profileDir = values['cpu-prof'] ? path.resolve(values['cpu-prof']) : undefined;
+if (profileDir) mkdirSync(profileDir, { recursive: true });
+
+const benchStarted = performance.now();
+const progress = (line: string) => process.stderr.write(`[bench ${((performance.now() - benchStarted) / 1000).toFixed(1).padStart(6)}s] ${line}\n`);
+const work = mkdtempSync(path.join(os.tmpdir(), `flotilla-bench-${size}-`));
+const repoDir = path.join(work, 'source.git');
+const scratch = path.join(work, 'stream.fi');
+
+try {
+  // 1. Setup (not measured): the fleet, written as one commit with native fast-import.
+  let t = performance.now();
+  const fleet = generateFleet(size, values.seed);
+  const c = fleet.counts;
+  progress(`generated ${fleet.files.size} files: ${c.templates} templates in ${c.namespaces} namespaces, ${c.clusters} clusters, ` +
+    `${c.propagationPolicies} PropagationPolicies, ${c.overridePolicies} OverridePolicies (${seconds(t)} s)`);
+  initBareRepo(repoDir);
+  const statusFile = path.join(work, 'cluster-status.yaml');
+  writeFileSync(statusFile, fleet.clusterStatus);
+  t = performance.now();
+  const sourceHead = await importCommit(repoDir, { ref: SOURCE_REF, message: `fleet ${size}\n`, time: EPOCH, files: fleet.files }, scratch);
+  progress(`source repo ${repoDir} at ${sourceHead.slice(0, 12)} (fast-import ${seconds(t)} s); cluster status stream ${statusFile}`);
+
+  // 2. Cold render in a child process: its wall time, in-process time and peak RSS.
+  progress('cold render (child process)…');
+  const cold = await runRenderChild(repoDir, profileDir);
+  if (cold.report.errors > 0) progress(`WARNING: the render reported ${cold.report.errors} errors: ${cold.report.firstProblems.join(' | ')}`);
+  progress(`cold render: ${cold.report.seconds.toFixed(2)} s in process, ${cold.wall.toFixed(2)} s wall, peak RSS ${cold.peakRssMb.toFixed(0)} MB ` +
+    `(${cold.rssSource}), ${cold.report.filesWritten} files written, ${cold.report.warnings} warnings`);
+
+  // 3. The yardstick: native fast-import writing the same output tree into a fresh repo.
+  t = performance.now();
+  const rendered = readTreeFiles(repoDir, OUTPUT_REF);
+  const renderedTree = git(repoDir, ['rev-parse', `${OUTPUT_REF}^{tree}`]);
+  const yardDir = path.join(work, 'fast-import.git');
+  initBareRepo(yardDir);
+  writeFileSync(scratch, buildImportStream({ ref: SOURCE_REF, message: 'same tree\n', time: EPOCH, files: rendered }));
+  progress(`read ${rendered.size} rendered files back with git cat-file (${seconds(t)} s); running fast-import on them…`);
+  const fastImportS = await runFastImport(yardDir, scratch);
+  const sameTree = git(yardDir, ['rev-parse', `${SOURCE_REF}^{tree}`]) === renderedTree;
+  progress(`fast-import: ${fastImportS.toFixed(2)} s; tree ${sameTree ? 'identical to' : 'DIFFERENT from'} the rendered tree ${renderedTree.slice(0, 12)}`);
+
+  // 4. Scheduler throughput over the fleet's bindings, clusters with capacity.
+  const requests = requestsFromBindings(rendered);
+  progress(`schedule() over ${requests.length} bindings × ${fleet.clusters.length} clusters for 2 s…`);
+  const sched = measureSchedule(requests, fleet.clusters);
+  progress(`schedule: ${sched.perSecond.toFixed(0)} bindings/s (${sched.calls} calls; ${Object.entries(sched.statuses).map(([s, n]) => `${s} ${n}`).join(', ')})`);
+
+  // 5. Incremental syncs: one source commit each, then syncRepo in this process on a freshly opened repo.
+  const syncs: Record<string, SyncFigure> = {};
+  let time = EPOCH;
+  const edits: [string, FileEdit][] = [['template', fleet.edits.template], ['policy', fleet.edits.policy], ['cluster', fleet.edits.cluster]];
+  for (const [name, edit] of edits) {
+    await importCommit(repoDir, { ref: SOURCE_REF, from: `${SOURCE_REF}^0`, message: `bench: ${edit.what}\n`, time: (time += 60), files: [[edit.path, edit.text]] }, scratch);
+    syncs[name] = await timedSync(await openRepo(repoDir), profileDir ? path.join(profileDir, `sync-${name}.cpuprofile`) : undefined);
+    progress(`sync after one ${name} change (${edit.what}): ${syncs[name]!.seconds.toFixed(3)} s, ${syncs[name]!.summary}`);
+  }
+  // The same template edit again on a repo object that already loaded the packs (a long-running sync).
+  const warmRepo = await openRepo(repoDir);
+  await timedSync(warmRepo, undefined);
+  const again = { ...fleet.edits.template, text: fleet.edits.template.text.replace('v2.0.0-bench', 'v2.0.1-bench') };
+  await importCommit(repoDir, { ref: SOURCE_REF, from: `${SOURCE_REF}^0`, message: 'bench: image tag again\n', time: (time += 60), files: [[again.path, again.text]] }, scratch);
+  const warm = await timedSync(warmRepo, undefined);
+  progress(`sync after one template change, repo already open: ${warm.seconds.toFixed(3)} s, ${warm.summary}`);
+
+  // 6. No-op: nothing new on main, so sync must not commit.
+  const before = countCommits(repoDir, OUTPUT_REF);
+  const noop = await timedSync(await openRepo(repoDir), undefined);
+  const noopCommits = countCommits(repoDir, OUTPUT_REF) - before;
+  progress(`no-op sync: ${noop.seconds.toFixed(3)} s, ${noopCommits} new commits on flotilla/rendered`);
+
+  const membersExist = existsSync(path.join(ROOT, 'src/deliveries')) && existsSync(path.join(ROOT, 'src/members'));
+  const figures: Figures = {
+    render_cold_s: cold.report.seconds,
+    render_cold_wall_s: cold.wall,
+    peak_rss_mb: cold.peakRssMb,
+    fast_import_s: fastImportS,
+    render_vs_fast_import: cold.report.seconds / fastImportS,
+    sync_one_template_s: syncs.template!.seconds,
+    sync_one_policy_s: syncs.policy!.seconds,
+    sync_one_cluster_s: syncs.cluster!.seconds,
+    sync_one_template_warm_s: warm.seconds,
+    sync_vs_cold: cold.report.seconds / syncs.template!.seconds,
+    noop_commits: noopCommits,
+    noop_sync_s: noop.seconds,
+    schedule_bindings_per_s: sched.perSecond,
+  };
+  const result = {
+    size, seed: values.seed, ...FLEET_SIZES[size], counts: fleet.counts,
+    source_files: fleet.files.size, rendered_files: rendered.size, rendered_tree_matches_fast_import: sameTree,
+    render_errors: cold.report.errors, render_warnings: cold.report.warnings, peak_rss_source: cold.rssSource,
+    schedule: { bindings: sched.bindings, statuses: sched.statuses },
+    syncs: Object.fromEntries(Object.entries(syncs).map(([k, v]) => [k, { seconds: v.seconds, files_written: v.filesWritten, summary: v.summary }])),
+    figures,
+    targets: judge(figures),
+    needs_members: membersExist ? 'n/a (needs members): src/deliveries and src/members exist, but this bench does not drive member clusters yet' : 'n/a (needs members)',
+    node: process.version, git: git(repoDir, ['version']).replace('git version ', ''), cpus: os.cpus().length,
+  };
+  process.stdout.write(formatTable(size, figures));
+  if (values.json) {
+    writeFileSync(values.json, `${JSON.stringify(result, null, 2)}\n`);
+    progress(`wrote ${values.json}`);
+  }
+  if (profileDir) reportProfiles(profileDir);
+} finally {
+  if (values.keep) progress(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
+
+interface SyncFigure {
+  seconds: number;
+  filesWritten: number;
+  summary: string;
+}
+
+async function timedSync(repo: GitRepo, profileFile: string | undefined): Promise<SyncFigure> {
+  const session = profileFile ? new Session() : undefined;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 100 });
+    await session.post('Profiler.start');
+  }
+  const started = performance.now();
+  const result = await syncRepo(repo, { sourceRef: SOURCE_REF, outputRef: OUTPUT_REF });
+  const secs = (performance.now() - started) / 1000;
+  if (session && profileFile) {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(profileFile, JSON.stringify(profile));
+    session.disconnect();
+  }
+  const files = result.reports.reduce((s, r) => s + r.filesWritten, 0);
+  const clusters = new Set(result.reports.flatMap((r) => Object.keys(r.changes)));
+  const errors = result.reports.reduce((s, r) => s + r.problems.filter((p) => p.severity === 'error').length, 0);
+  const summary = `${result.reports.length} commit(s) rendered, ${files} files written on ${clusters.size} clusters${errors ? `, ${errors} errors` : ''}` +
+    `${result.reports.some((r) => r.full) ? ' (full re-render)' : ''}`;
+  return { seconds: secs, filesWritten: files, summary };
+}
+
+interface ChildReport {
+  seconds: number;
+  maxRssKb: number;
+  outputCommit: string | null;
+  filesWritten: number;
+  errors: number;
+  warnings: number;
+  firstProblems: string[];
+}
+
+async function runRenderChild(repo: string, profiles: string | undefined): Promise<{ report: ChildReport; wall: number; peakRssMb: number; rssSource: string }> {
+  const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+  const nodeArgs = [...(profiles ? ['--cpu-prof', '--cpu-prof-dir', profiles, '--cpu-prof-name', 'render-cold.cpuprofile'] : []),
+    '--import', 'tsx', path.join(ROOT, 'scripts/bench/renderChild.ts'), repo];
+  const [cmd, args] = timeBin ? [timeBin, ['-v', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
+  const started = performance.now();
+  const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number | null }>((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ stdout: out, stderr: err, code: status }));
+  });
+  const wall = (performance.now() - started) / 1000;
+  if (code !== 0) throw new Error(`cold render child exited ${code}:\n${stderr}`);
+  const report = JSON.parse(stdout.trim().split('\n').pop()!) as ChildReport;
+  const timed = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+  return timed
+    ? { report, wall, peakRssMb: Number(timed[1]) / 1024, rssSource: '/usr/bin/time -v' }
+    : { report, wall, peakRssMb: report.maxRssKb / 1024, rssSource: 'process.resourceUsage().maxRSS' };
+}
+
+function reportProfiles(dir: string): void {
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort()) {
+    const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
+    process.stderr.write(`\n${formatSummary(file, summarizeProfile(profile), 12)}\n`);
+  }
+}
+
+function seconds(since: number): string {
+  return ((performance.now() - since) / 1000).toFixed(2);
+}

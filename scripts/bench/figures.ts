@@ -1,0 +1,75 @@
+// The figures one bench run produces, their targets, and the table printed at the end.
+
+export interface Figures {
+  render_cold_s: number;
+  /** Including node + tsx start-up of the child process. */
+  render_cold_wall_s: number;
+  peak_rss_mb: number;
+  fast_import_s: number;
+  render_vs_fast_import: number;
+  sync_one_template_s: number;
+  sync_one_policy_s: number;
+  sync_one_cluster_s: number;
+  /** The same kind of edit with the repo (and its pack cache) already open, as a long-running sync has it. */
+  sync_one_template_warm_s: number;
+  sync_vs_cold: number;
+  noop_commits: number;
+  noop_sync_s: number;
+  schedule_bindings_per_s: number;
+}
+
+interface Target {
+  figure: keyof Figures;
+  text: string;
+  pass: (v: number) => boolean;
+}
+
+export const TARGETS: Target[] = [
+  { figure: 'render_vs_fast_import', text: '≤ 1.5', pass: (v) => v <= 1.5 },
+  { figure: 'sync_vs_cold', text: '≥ 100', pass: (v) => v >= 100 },
+  { figure: 'sync_one_template_s', text: '< 0.1', pass: (v) => v < 0.1 },
+  { figure: 'noop_commits', text: '= 0', pass: (v) => v === 0 },
+  { figure: 'schedule_bindings_per_s', text: '≥ 5,000', pass: (v) => v >= 5000 },
+  { figure: 'peak_rss_mb', text: '< 1,024', pass: (v) => v < 1024 },
+];
+
+export function judge(f: Figures): Record<string, { target: string; pass: boolean }> {
+  return Object.fromEntries(TARGETS.map((t) => [t.figure, { target: t.text, pass: t.pass(f[t.figure]) }]));
+}
+
+const ORDER: [keyof Figures, string][] = [
+  ['render_cold_s', 's, in process'],
+  ['render_cold_wall_s', 's, child wall'],
+  ['peak_rss_mb', 'MB'],
+  ['fast_import_s', 's'],
+  ['render_vs_fast_import', '×'],
+  ['sync_one_template_s', 's'],
+  ['sync_one_policy_s', 's'],
+  ['sync_one_cluster_s', 's'],
+  ['sync_one_template_warm_s', 's, repo open'],
+  ['sync_vs_cold', '×'],
+  ['noop_commits', ''],
+  ['noop_sync_s', 's'],
+  ['schedule_bindings_per_s', '/s'],
+];
+
+const MEMBER_FIGURES = ['push_to_applied_s', 'apply_objects_per_s', 'noop_member_writes', 'kustomize_vs_render'];
+
+export function formatTable(size: string, f: Figures): string {
+  const rows: string[][] = [['figure', 'value', 'unit', 'target', '']];
+  for (const [key, unit] of ORDER) {
+    const target = TARGETS.find((t) => t.figure === key);
+    rows.push([key, format(f[key]), unit, target?.text ?? '', target ? (target.pass(f[key]) ? 'PASS' : 'FAIL') : '']);
+  }
+  for (const key of MEMBER_FIGURES) rows.push([key, 'n/a (needs members)', '', '', '']);
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((cell, i) => (i === 1 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [`\nFlotilla bench, size ${size}`, line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line), '', ''].join('\n');
+}
+
+function format(v: number): string {
+  if (Number.isInteger(v)) return v.toLocaleString('en-US');
+  if (v >= 100) return Math.round(v).toLocaleString('en-US');
+  if (v >= 1) return v.toFixed(2);
+  return v.toFixed(3);
+}

@@ -1,0 +1,29 @@
+// The cold render, run by bench.ts as its own process so its peak RSS is its own:
+//   node --import tsx scripts/bench/renderChild.ts REPO
+// Prints one JSON line: in-process seconds, maxRSS, what was written, and the problems found.
+import { performance } from 'node:perf_hooks';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { resolveRev } from '../../src/commits/resolveRev.ts';
+import { formatProblem } from '../../src/errors/problem.ts';
+import { renderRevision } from '../../src/outputs/renderRevision.ts';
+
+const repoPath = process.argv[2];
+if (!repoPath) {
+  process.stderr.write('usage: renderChild.ts REPO\n');
+  process.exit(2);
+}
+const started = performance.now();
+const repo = await openRepo(repoPath);
+const sha = await resolveRev(repo, 'main');
+const report = await renderRevision(repo, sha, { outputRef: 'refs/heads/flotilla/rendered' });
+const seconds = (performance.now() - started) / 1000;
+const errors = report.problems.filter((p) => p.severity === 'error');
+process.stdout.write(`${JSON.stringify({
+  seconds,
+  maxRssKb: process.resourceUsage().maxRSS,
+  outputCommit: report.outputCommit,
+  filesWritten: report.filesWritten,
+  errors: errors.length,
+  warnings: report.problems.length - errors.length,
+  firstProblems: report.problems.slice(0, 5).map(formatProblem),
+})}\n`);
