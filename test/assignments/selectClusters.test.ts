@@ -12,6 +12,7 @@ const infos = [
   candidate('member3', 80, { score: 30, availableReplicas: 80, cluster: cluster('member3', { provider: 'P2', region: 'R1', zones: ['Z1'] }) }),
   candidate('member1', 40, { score: 20, availableReplicas: 40, cluster: cluster('member1', { provider: 'P1', region: 'R1', zones: ['Z1'] }) }),
 ];
+const AGG = { replicaSchedulingType: 'Divided' as const, replicaDivisionPreference: 'Aggregated' as const };
 const byCluster = (min: number, max: number) => [{ spreadByField: 'cluster' as const, minGroups: min, maxGroups: max }];
 const cases: { name: string; placement: Placement; need: number; want?: string[]; error?: RegExp }[] = [
   { name: 'by score (nil replicaScheduling ignores capacity)', placement: { spreadConstraints: byCluster(1, 2) }, need: 100, want: ['member4', 'member2'] },
@@ -25,8 +26,10 @@ const cases: { name: string; placement: Placement; need: number; want?: string[]
     need: 120,
     want: ['member4', 'member2', 'member3', 'member1'],
   },
-  { name: 'by score, swapping in capacity', placement: { spreadConstraints: byCluster(1, 2), replicaScheduling: { replicaSchedulingType: 'Divided' } }, need: 120, want: ['member4', 'member3'] },
-  { name: 'insufficient capacity', placement: { spreadConstraints: byCluster(1, 2), replicaScheduling: { replicaSchedulingType: 'Divided' } }, need: 200, error: /not enough capacity for 200 replicas in 2 cluster/ },
+  // Karmada's cases use Divided with no preference; Flotilla applies the webhook default (Weighted, which
+  // without weightPreference ignores spread), so Aggregated stands in for "capacity matters" here.
+  { name: 'by score, swapping in capacity', placement: { spreadConstraints: byCluster(1, 2), replicaScheduling: AGG }, need: 120, want: ['member4', 'member3'] },
+  { name: 'insufficient capacity', placement: { spreadConstraints: byCluster(1, 2), replicaScheduling: AGG }, need: 200, error: /not enough capacity for 200 replicas in 2 cluster/ },
   { name: 'fewer clusters than minGroups', placement: { spreadConstraints: byCluster(7, 7) }, need: 30, error: /fewer than minGroups 7/ },
 ];
 for (const c of cases) {
@@ -58,8 +61,10 @@ test('calcGroupScore: duplicated counts clusters that fit all replicas, plus the
 
 test('calcGroupScore: divided scores the replicas a group can hold toward ceil(replicas / minGroups)', () => {
   const divided: Placement = { replicaScheduling: { replicaSchedulingType: 'Divided' } };
-  // target ceil(100 / 2) = 50; member2 alone (60) covers it: 50 * 1000 + 40.
-  assert.is(calcGroupScore(infos.slice(1, 3), divided, 100, 2), 50040);
+  // target ceil(100 / 2) = 50; at least minGroups (2) clusters are counted: 50 * 1000 + (40 + 30) / 2.
+  assert.is(calcGroupScore(infos.slice(1, 3), divided, 100, 2), 50035);
+  // with minGroups 1, member2 alone (60) covers a target of 50: 50 * 1000 + 40.
+  assert.is(calcGroupScore(infos.slice(1, 3), divided, 50, 1), 50040);
   // target 200 not reachable: (60 + 80) * 1000 + (40 + 30) / 2.
   assert.is(calcGroupScore(infos.slice(1, 3), divided, 200, 1), 140035);
 });
