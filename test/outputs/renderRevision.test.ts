@@ -205,4 +205,43 @@ test('deleting a template removes it from every cluster and its binding', async 
   assert.equal(r.ls('flotilla/rendered').filter((f) => !f.startsWith('.flotilla/')), []);
 });
 
+test('propagateDeps: a referenced ConfigMap follows its Deployment, also when a later commit moves the Deployment', async () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  const policy = (clusters: string) => `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: app}
+spec:
+  propagateDeps: true
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: app}]
+  placement:
+    clusterAffinity: {clusterNames: [${clusters}]}
+`;
+  r.commit({
+    ...MEMBERS,
+    'templates/app.yaml': `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: app}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: app}}
+  template:
+    metadata: {labels: {app: app}}
+    spec:
+      containers: [{name: app, image: nginx, envFrom: [{configMapRef: {name: app-config}}]}]
+`,
+    'templates/config.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app-config}\ndata: {a: "1"}\n',
+    'policies/app.yaml': policy('member2, member3'),
+  });
+  await render(r);
+  const configs = () => r.ls('flotilla/rendered').filter((f) => f.endsWith('configmap_app-config.yaml'));
+  assert.equal(configs(), ['clusters/member2/default/configmap_app-config.yaml', 'clusters/member3/default/configmap_app-config.yaml']);
+  r.commit({ 'policies/app.yaml': policy('member1') }, 'move app to member1');
+  const report = await render(r);
+  assert.is(report.full, false);
+  assert.equal(configs(), ['clusters/member1/default/configmap_app-config.yaml']);
+  const binding = parse(r.show('flotilla/rendered', 'bindings/default/app-config-configmap.yaml'));
+  assert.equal(binding.spec.requiredBy, [{ namespace: 'default', name: 'app-deployment', clusters: [{ name: 'member1', replicas: 0 }] }]);
+});
+
 test.run();
