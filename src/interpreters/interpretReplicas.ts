@@ -1,3 +1,4 @@
+import { parseQuantity, quantityMilliValue } from '../assignments/parseQuantity.ts';
 import { podSpecOf } from './podTemplate.ts';
 
 export interface ReplicaInterpretation {
@@ -38,7 +39,7 @@ function podRequests(podSpec: Record<string, unknown> | undefined): Record<strin
   if (!podSpec) return undefined;
   const sum = new Map<string, number>();
   const add = (into: Map<string, number>, requests: Record<string, unknown> | undefined) => {
-    for (const [k, v] of Object.entries(requests ?? {})) into.set(k, (into.get(k) ?? 0) + parseQuantity(v));
+    for (const [k, v] of Object.entries(requests ?? {})) into.set(k, (into.get(k) ?? 0) + quantityNumber(v));
   };
   for (const c of (podSpec.containers as { resources?: { requests?: Record<string, unknown> } }[] | undefined) ?? []) add(sum, c.resources?.requests);
   for (const c of (podSpec.initContainers as { resources?: { requests?: Record<string, unknown> } }[] | undefined) ?? []) {
@@ -52,16 +53,8 @@ function podRequests(podSpec: Record<string, unknown> | undefined): Record<strin
   return out;
 }
 
-const SUFFIX: Record<string, number> = {
-  n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
-  Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4, Pi: 1024 ** 5, Ei: 1024 ** 6,
-};
-
-/** A Kubernetes quantity as a number of base units ("500m" → 0.5, "1Gi" → 1073741824). NaN if invalid. */
-export function parseQuantity(value: unknown): number {
-  if (typeof value === 'number') return value;
-  if (typeof value !== 'string') return Number.NaN;
-  const m = /^([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$/.exec(value.trim());
-  if (!m) return Number.NaN;
-  return Number(m[1]) * (SUFFIX[m[2] ?? ''] ?? Number.NaN);
+/** A quantity as a number of base units ("500m" → 0.5); NaN when it does not parse. */
+function quantityNumber(value: unknown): number {
+  const q = typeof value === 'string' || typeof value === 'number' ? parseQuantity(value) : undefined;
+  return q ? Number(quantityMilliValue(q)) / 1000 : Number.NaN;
 }
