@@ -2,7 +2,8 @@ import { stringify } from 'yaml';
 import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { describeRef, refKey, WORK_API_VERSION, type ObjectRef } from '../api/kinds.ts';
-import type { PropagationPolicy } from '../api/policy.ts';
+import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
+import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { schedule } from '../assignments/schedule.ts';
 import type { ClusterExplanation, ScheduleResult } from '../assignments/types.ts';
 import { divideByWebster } from '../assignments/divideByWebster.ts';
@@ -307,7 +308,7 @@ function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, mode
     const split = divideByWebster(completions, p.clusters.map((c) => ({ name: c.name, weight: c.replicas })), uid);
     m = reviseJobCompletions(m, split.find((c) => c.name === target.name)?.replicas ?? 0);
   }
-  const overridden = applyOverrides(m, cluster, model.overridePolicies.map((o) => o.object));
+  const overridden = applyOverrides(m, cluster, overridesFor(p.template, model));
   if (!overridden.ok) {
     problems.push({
       ...p.template.source, code: 'OVERRIDE_FAILED', severity: 'error',
@@ -347,6 +348,24 @@ function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, mode
   meta.labels = labels;
   meta.annotations = annotations;
   return { ...m, metadata: meta };
+}
+
+/**
+ * The override policies that can touch this template, found once per template instead of once per
+ * manifest: with many OverridePolicies, matching every one for every cluster dominated rendering.
+ * A superset is fine — applyOverrides makes the exact decision.
+ */
+const overrideCache = new WeakMap<Template, OverridePolicy[]>();
+function overridesFor(t: Template, model: ConfigModel): OverridePolicy[] {
+  let found = overrideCache.get(t);
+  if (!found) {
+    found = model.overridePolicies.map((o) => o.object).filter((o) =>
+      (o.kind === 'ClusterOverridePolicy' || (o.metadata.namespace ?? 'default') === t.ref.namespace) &&
+      (!o.spec.resourceSelectors || o.spec.resourceSelectors.length === 0 ||
+        bestSelectorMatch(o.spec.resourceSelectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched));
+    overrideCache.set(t, found);
+  }
+  return found;
 }
 
 /**
