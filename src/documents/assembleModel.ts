@@ -1,5 +1,7 @@
+import type { Cluster } from '../api/cluster.ts';
 import { CLUSTER_SCOPED_KINDS, describeRef, refKey, type ObjectRef } from '../api/kinds.ts';
-import { compareProblems, type Problem, type SourceSpan } from '../errors/problem.ts';
+import { compareProblems, type SourceSpan } from '../errors/problem.ts';
+import { karmadaRef } from './karmadaRef.ts';
 import type { ConfigModel, FileObjects, Located, Template } from './model.ts';
 
 /**
@@ -47,15 +49,12 @@ export function assembleModel(files: Iterable<FileObjects>): ConfigModel {
     }
     const karmada = <T extends { metadata: { name: string; namespace?: string }; apiVersion: string; kind: string }>(list: Located<T>[], into: Located<T>[]) => {
       for (const item of list) {
-        const m = item.object.metadata;
-        const scoped = item.object.kind.startsWith('Cluster');
-        const ref: ObjectRef = { apiVersion: item.object.apiVersion, kind: item.object.kind, namespace: scoped ? '' : (m.namespace ?? 'default'), name: m.name };
-        if (claim(ref, item.source)) into.push(item);
+        if (claim(karmadaRef(item.object), item.source)) into.push(item);
       }
     };
     karmada(f.propagationPolicies, model.propagationPolicies);
     karmada(f.overridePolicies, model.overridePolicies);
-    const clusters: Located<import('../api/cluster.ts').Cluster>[] = [];
+    const clusters: Located<Cluster>[] = [];
     karmada(f.clusters, clusters);
     for (const c of clusters) model.clusters.set(c.object.metadata.name, c);
   }
@@ -64,17 +63,12 @@ export function assembleModel(files: Iterable<FileObjects>): ConfigModel {
   for (const key of duplicated) {
     model.held.add(key);
     model.templates.delete(key);
-    model.propagationPolicies = model.propagationPolicies.filter((p) => refKey(refOf(p.object)) !== key);
-    model.overridePolicies = model.overridePolicies.filter((p) => refKey(refOf(p.object)) !== key);
-    for (const [name, c] of model.clusters) if (refKey(refOf(c.object)) === key) model.clusters.delete(name);
+    model.propagationPolicies = model.propagationPolicies.filter((p) => refKey(karmadaRef(p.object)) !== key);
+    model.overridePolicies = model.overridePolicies.filter((p) => refKey(karmadaRef(p.object)) !== key);
+    for (const [name, c] of model.clusters) if (refKey(karmadaRef(c.object)) === key) model.clusters.delete(name);
   }
   model.problems.sort(compareProblems);
   return model;
-}
-
-function refOf(o: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }): ObjectRef {
-  const scoped = o.kind.startsWith('Cluster');
-  return { apiVersion: o.apiVersion, kind: o.kind, namespace: scoped ? '' : (o.metadata.namespace ?? 'default'), name: o.metadata.name };
 }
 
 /** Built-in cluster-scoped kinds plus every CRD in the repo that declares `scope: Cluster`. */
@@ -91,4 +85,3 @@ function clusterScopedKinds(files: readonly FileObjects[]): Set<string> {
   return kinds;
 }
 
-export type { Problem };

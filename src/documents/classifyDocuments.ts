@@ -1,4 +1,4 @@
-import { CLUSTER_API_VERSION, POLICY_API_VERSION, POLICY_KINDS, type ObjectRef } from '../api/kinds.ts';
+import { CLUSTER_API_VERSION, POLICY_API_VERSION, POLICY_KINDS } from '../api/kinds.ts';
 import type { Cluster } from '../api/cluster.ts';
 import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import type { Problem } from '../errors/problem.ts';
@@ -7,6 +7,7 @@ import type { SourceDocument } from './parseDocuments.ts';
 import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
 import { applyPolicyDefaults } from './applyPolicyDefaults.ts';
 import { checkObjectName } from './checkObjectName.ts';
+import { karmadaRef } from './karmadaRef.ts';
 
 /**
  * Sorts a file's documents into Karmada kinds and resource templates by apiVersion/kind, validates
@@ -45,7 +46,6 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
     const rawNamespace = metadata?.namespace;
     const namespace = typeof rawNamespace === 'string' && rawNamespace !== '' ? rawNamespace : undefined;
     const ref = { apiVersion: apiVersion as string, kind: kind as string, name: name as string };
-    const identity: ObjectRef = { ...ref, namespace: namespace ?? '' };
 
     const nameProblems = [
       ...checkObjectName(ref.name, 'metadata.name'),
@@ -66,7 +66,7 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
     const issues = validateKarmadaDocument(ref.kind as Parameters<typeof validateKarmadaDocument>[0], obj);
     for (const issue of issues) problem(issue.path, issue.code, issue.message, issue.fix);
     if (issues.length > 0) {
-      out.broken.push(identity);
+      out.broken.push(karmadaRef({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, ...(namespace ? { namespace } : {}) } }));
       continue;
     }
     const source = doc.source;

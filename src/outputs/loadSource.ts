@@ -6,6 +6,7 @@ import type { GitRepo } from '../commits/types.ts';
 import { assembleModel } from '../documents/assembleModel.ts';
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import type { ConfigModel, FileObjects, Located } from '../documents/model.ts';
+import { karmadaRef } from '../documents/karmadaRef.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import type { OutputIndex } from '../works/outputIndex.ts';
@@ -114,10 +115,8 @@ async function loadFiles(repo: GitRepo, tree: string, paths: Iterable<string>, i
  */
 function withLastGoodKarmada(now: FileObjects, old: FileObjects): FileObjects {
   const brokenKeys = new Set(now.broken.map(refKey));
-  const keyOf = (o: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }) =>
-    refKey({ apiVersion: o.apiVersion, kind: o.kind, namespace: o.kind.startsWith('Cluster') ? '' : (o.metadata.namespace ?? 'default'), name: o.metadata.name });
   const keep = <T extends { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }>(list: Located<T>[]) =>
-    list.filter((l) => now.unreadable || brokenKeys.has(keyOf(l.object)));
+    list.filter((l) => now.unreadable || brokenKeys.has(refKey(karmadaRef(l.object))));
   return {
     ...now,
     propagationPolicies: [...now.propagationPolicies, ...keep(old.propagationPolicies)],

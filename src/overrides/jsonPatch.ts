@@ -73,7 +73,7 @@ function applyOperation(doc: unknown, operation: JsonPatchOperation): Step {
   const value = operation.value === undefined ? null : structuredClone(operation.value);
   const tokens = parseJsonPointer(path);
   if (!tokens) return fail(`${op} operation: path "${path}" must be empty or start with /`);
-  if (tokens.length === 0) return applyToRoot(doc, op, value, path);
+  if (tokens.length === 0) return applyToRoot(op, value, path);
 
   const parent = findParent(doc, tokens.slice(0, -1));
   if (parent === undefined) return fail(`${op} operation does not apply: doc is missing path "${path}"`);
@@ -102,7 +102,7 @@ function applyOperation(doc: unknown, operation: JsonPatchOperation): Step {
   return { ok: true, document: doc };
 }
 
-function applyToRoot(doc: unknown, op: JsonPatchOperator, value: unknown, path: string): Step {
+function applyToRoot(op: JsonPatchOperator, value: unknown, path: string): Step {
   switch (op) {
     case 'add':
       return { ok: true, document: value };

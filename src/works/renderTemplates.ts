@@ -154,7 +154,6 @@ export function renderTemplates(input: RenderInput): RenderOutput {
 }
 
 function place(template: Template, model: ConfigModel, clusters: readonly Cluster[], previous: ResourceBinding | undefined, problems: Problem[]): Placed {
-  const key = refKey(template.ref);
   const entryBase: IndexEntry = { file: template.source.file, clusters: [], ...(Object.keys(template.labels).length > 0 ? { labels: template.labels } : {}) };
 
   const ns = autoPropagatedNamespace(template);

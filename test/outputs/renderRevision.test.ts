@@ -183,6 +183,16 @@ test('a broken file keeps the last good output of what it breaks, renders the re
   assert.match(r.git('log', '-1', '--format=%B', 'flotilla/rendered'), 'policies/nginx.yaml:');
 });
 
+test('a policy that fails validation (no namespace written, as in the sample) keeps its last good definition', async () => {
+  const r = nginxRepo();
+  await render(r);
+  r.commit({ 'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml').replace('clusterAffinity:', 'clusterAfinity:') }, 'typo in the policy');
+  const report = await render(r);
+  assert.ok(report.problems.some((p) => p.file === 'policies/nginx.yaml' && p.code === 'UNKNOWN_FIELD'));
+  assert.ok(r.ls('flotilla/rendered').includes(NGINX_M1), 'nginx was not unscheduled');
+  assert.is(replicasOf(r.show('flotilla/rendered', NGINX_M2)), 1);
+});
+
 test('a template that breaks keeps its previous output; a template with an escaping name is refused', async () => {
   const r = nginxRepo();
   await render(r);
