@@ -36,6 +36,16 @@ export function refKey(ref: ObjectRef): string {
   return `${ref.apiVersion}/${ref.kind}/${ref.namespace}/${ref.name}`;
 }
 
+/** The inverse of refKey. */
+export function parseRefKey(key: string): ObjectRef {
+  // `<apiVersion>/<kind>/<namespace>/<name>` where apiVersion may itself contain one '/'.
+  const parts = key.split('/');
+  const name = parts.pop()!;
+  const namespace = parts.pop()!;
+  const kind = parts.pop()!;
+  return { apiVersion: parts.join('/'), kind, namespace, name };
+}
+
 /** kubectl's way of naming an object in messages: `Deployment default/nginx`. */
 export function describeRef(ref: Pick<ObjectRef, 'kind' | 'namespace' | 'name'>): string {
   return ref.namespace ? `${ref.kind} ${ref.namespace}/${ref.name}` : `${ref.kind} ${ref.name}`;

@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import type { ResourceBinding } from '../api/binding.ts';
-import { refKey } from '../api/kinds.ts';
+import { parseRefKey, refKey } from '../api/kinds.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
@@ -9,7 +9,6 @@ import { deepEqual } from '../assignments/needsReschedule.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { parseIndex, type OutputIndex } from '../works/outputIndex.ts';
 import { INDEX_PATH, bindingPath, manifestPath } from '../works/outputPaths.ts';
-import { parseRefKey } from '../works/renderTemplates.ts';
 import { compareOutputFiles, type OutputDifference } from './compareOutputFiles.ts';
 import { findRenderedCommit } from './findRenderedCommit.ts';
 

@@ -1,5 +1,5 @@
 import type { Cluster } from '../api/cluster.ts';
-import { refKey } from '../api/kinds.ts';
+import { parseRefKey, refKey } from '../api/kinds.ts';
 import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import { policyKey } from '../bindings/matchPolicy.ts';
 import type { ConfigModel, FileObjects } from '../documents/model.ts';
@@ -7,7 +7,6 @@ import { interpretDependencies } from '../interpreters/interpretDependencies.ts'
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 import type { OutputIndex } from '../works/outputIndex.ts';
-import { parseRefKey } from '../works/renderTemplates.ts';
 
 export interface ChangeContext {
   index: OutputIndex;
@@ -16,7 +15,6 @@ export interface ChangeContext {
   changedFiles: ReadonlySet<string>;
   /** The previous versions of changed files that held Karmada objects. */
   oldVersions: readonly FileObjects[];
-  loadedFiles: ReadonlySet<string>;
 }
 
 /**
@@ -58,7 +56,7 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
 }
 
 /** Dependencies of the affected templates, before and after the change: their requiredBy may move. */
-function dependenciesOf(model: ConfigModel, affected: ReadonlySet<string>, index: OutputIndex): Set<string> {
+export function dependenciesOf(model: ConfigModel, affected: ReadonlySet<string>, index: OutputIndex): Set<string> {
   const deps = new Set<string>();
   for (const key of affected) {
     for (const d of index.templates[key]?.deps ?? []) deps.add(d);
@@ -68,7 +66,6 @@ function dependenciesOf(model: ConfigModel, affected: ReadonlySet<string>, index
   for (const key of affected) deps.delete(key);
   return deps;
 }
-affectedByChange.dependenciesOf = dependenciesOf;
 
 interface TemplateView {
   key: string;

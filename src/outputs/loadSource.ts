@@ -10,7 +10,7 @@ import { karmadaRef } from '../documents/karmadaRef.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import type { OutputIndex } from '../works/outputIndex.ts';
-import { affectedByChange } from './affectedByChange.ts';
+import { affectedByChange, dependenciesOf } from './affectedByChange.ts';
 import { readPathOids } from './readPathOids.ts';
 
 export interface LoadedSource {
@@ -35,9 +35,7 @@ export async function loadSource(repo: GitRepo, tree: string, previous: { tree: 
     if (!changes.some((c) => c.path === IGNORE_FILE)) return loadIncremental(repo, tree, previous, changes, ignore);
   }
   const files = [...(await listTreeFiles(repo, tree))].filter(([path]) => isConfigFile(path, ignore));
-  const blobs = await readBlobs(repo, files.map(([, f]) => f.oid));
-  const parsed = new Map<string, FileObjects>();
-  for (const [path, f] of files) parsed.set(path, parseFile(path, blobs.get(f.oid)!));
+  const parsed = await readFiles(repo, new Map(files.map(([path, f]) => [path, f.oid])));
   const model = assembleModel(parsed.values());
   const affected = new Set<string>([...model.templates.keys(), ...model.held, ...Object.keys(previous?.index.templates ?? {})]);
   const touched = new Map<string, FileObjects | null>(parsed);
@@ -51,21 +49,18 @@ async function loadIncremental(
 ): Promise<LoadedSource> {
   const { index } = previous;
   const changed = changes.filter((c) => isConfigFile(c.path, ignore));
+  const changedPaths = new Set(changed.map((c) => c.path));
   const touched = new Map<string, FileObjects | null>();
   const oldVersions: FileObjects[] = [];
 
   // Round 1: changed files (both versions), and every file holding Karmada objects.
   const karmadaFiles = Object.entries(index.files).filter(([, f]) => f.karmada).map(([p]) => p);
-  const changedPaths = new Set(changed.map((c) => c.path));
-  const current = await readPathOids(repo, tree, [...new Set([...changedPaths, ...karmadaFiles])]);
-  const wantedOids = [...current.values(), ...changed.filter((c) => c.oldOid && index.files[c.path]?.karmada).map((c) => c.oldOid!)];
-  const blobs = await readBlobs(repo, wantedOids);
-  const loaded = new Map<string, FileObjects>();
-  for (const [path, oid] of current) loaded.set(path, parseFile(path, blobs.get(oid)!));
+  const loaded = await readFiles(repo, await readPathOids(repo, tree, [...new Set([...changedPaths, ...karmadaFiles])]));
+  const oldKarmada = await readFiles(repo, new Map(changed.filter((c) => c.oldOid && index.files[c.path]?.karmada).map((c) => [c.path, c.oldOid!])));
   for (const c of changed) {
     touched.set(c.path, loaded.get(c.path) ?? null);
-    if (!c.oldOid || !index.files[c.path]?.karmada) continue;
-    const old = parseFile(c.path, blobs.get(c.oldOid)!);
+    const old = oldKarmada.get(c.path);
+    if (!old) continue;
     oldVersions.push(old);
     const now = loaded.get(c.path);
     if (now) loaded.set(c.path, withLastGoodKarmada(now, old));
@@ -84,29 +79,56 @@ async function loadIncremental(
   }
   await loadFiles(repo, tree, extraFiles, loaded);
 
-  // Round 2+: templates the change affects, then their dependencies, until nothing new is needed.
+  // Round 2+: the files of affected templates, then of their dependencies, until nothing new is needed.
   let model = assembleModel(loaded.values());
-  const affected = affectedByChange({ index, model, changedFiles: changedPaths, oldVersions, loadedFiles: new Set(loaded.keys()) });
+  const affected = affectedByChange({ index, model, changedFiles: changedPaths, oldVersions });
+  // A file the index names may be gone (deleted in this change): ask for each file once.
+  const asked = new Set([...changedPaths, ...loaded.keys()]);
   for (;;) {
     const missing = new Set<string>();
     for (const key of affected) {
       const file = index.templates[key]?.file;
-      if (file && !loaded.has(file) && !changedPaths.has(file)) missing.add(file);
+      if (file && !asked.has(file)) missing.add(file);
     }
     if (missing.size === 0) break;
+    for (const file of missing) asked.add(file);
     await loadFiles(repo, tree, missing, loaded);
     model = assembleModel(loaded.values());
-    for (const key of affectedByChange.dependenciesOf(model, affected, index)) affected.add(key);
+    for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   }
-  model = assembleModel(loaded.values());
-  for (const key of affectedByChange.dependenciesOf(model, affected, index)) affected.add(key);
   return { model, affected, touchedFiles: touched, full: false };
 }
 
 async function loadFiles(repo: GitRepo, tree: string, paths: Iterable<string>, into: Map<string, FileObjects>): Promise<void> {
-  const oids = await readPathOids(repo, tree, [...paths]);
-  const blobs = await readBlobs(repo, oids.values());
-  for (const [path, oid] of oids) into.set(path, parseFile(path, blobs.get(oid)!));
+  for (const [path, f] of await readFiles(repo, await readPathOids(repo, tree, [...paths]))) into.set(path, f);
+}
+
+/**
+ * Parsed files of a repo that hold Karmada objects, by path and blob oid. Every incremental sync needs all
+ * policies and clusters; a long-running reconciler parses each version of those files once.
+ */
+const karmadaFileCache = new WeakMap<GitRepo, Map<string, FileObjects>>();
+
+/** Reads and parses the given path → blob oid pairs, from the cache where it can. */
+async function readFiles(repo: GitRepo, oids: ReadonlyMap<string, string>): Promise<Map<string, FileObjects>> {
+  let cache = karmadaFileCache.get(repo);
+  if (!cache) karmadaFileCache.set(repo, (cache = new Map()));
+  const out = new Map<string, FileObjects>();
+  const toRead = new Map<string, string>();
+  for (const [path, oid] of oids) {
+    const hit = cache.get(`${oid} ${path}`);
+    if (hit) out.set(path, hit);
+    else toRead.set(path, oid);
+  }
+  const blobs = await readBlobs(repo, toRead.values());
+  for (const [path, oid] of toRead) {
+    const parsed = parseFile(path, blobs.get(oid)!);
+    out.set(path, parsed);
+    if (parsed.propagationPolicies.length + parsed.overridePolicies.length + parsed.clusters.length + parsed.broken.length > 0) {
+      cache.set(`${oid} ${path}`, parsed);
+    }
+  }
+  return out;
 }
 
 /**

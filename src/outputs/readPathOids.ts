@@ -6,11 +6,12 @@ import { isTreeMode, type GitRepo, type TreeEntry } from '../commits/types.ts';
  * Paths that do not exist are absent from the result.
  */
 export async function readPathOids(repo: GitRepo, tree: string, paths: readonly string[]): Promise<Map<string, string>> {
-  const trees = new Map<string, Promise<TreeEntry[]>>();
+  // Each tree once, as a name → entry map: folders of thousands of files are looked up many times.
+  const trees = new Map<string, Promise<Map<string, TreeEntry>>>();
   const entries = (oid: string) => {
     let p = trees.get(oid);
     if (!p) {
-      p = readTree(repo, oid);
+      p = readTree(repo, oid).then((list) => new Map(list.map((e) => [e.name, e])));
       trees.set(oid, p);
     }
     return p;
@@ -20,7 +21,7 @@ export async function readPathOids(repo: GitRepo, tree: string, paths: readonly 
     let current = tree;
     const segments = path.split('/');
     for (let i = 0; i < segments.length; i++) {
-      const entry = (await entries(current)).find((e) => e.name === segments[i]);
+      const entry = (await entries(current)).get(segments[i]!);
       if (!entry) return;
       const last = i === segments.length - 1;
       if (last !== !isTreeMode(entry.mode)) return;

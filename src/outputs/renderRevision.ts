@@ -9,11 +9,11 @@ import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import type { FileObjects } from '../documents/model.ts';
-import { refKey } from '../api/kinds.ts';
+import { parseRefKey, refKey } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
 import { INDEX_PATH, bindingPath, manifestPath } from '../works/outputPaths.ts';
 import { parseIndex, serializeIndex, type OutputIndex } from '../works/outputIndex.ts';
-import { parseRefKey, renderTemplates, type TemplateExplanation } from '../works/renderTemplates.ts';
+import { renderTemplates, type TemplateExplanation } from '../works/renderTemplates.ts';
 import { buildOutputMessage, parseTrailers, type ClusterChanges } from './outputMessage.ts';
 import { loadSource } from './loadSource.ts';
 import { withClusterStatus } from './renderSnapshot.ts';
@@ -70,7 +70,7 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   edits.set(INDEX_PATH, encoder.encode(serializeIndex(index)));
 
   const problems = [...loaded.model.problems, ...out.problems];
-  const changes = summarizeChanges(out.edits, previousIndex);
+  const changes = summarizeChanges(out.edits, files);
   const pack = new PackWriter(repo);
   const tree = await writeTreeEdits(repo, pack, previousOutput?.tree ?? null, edits);
   const identity = { name: 'Flotilla', email: 'flotilla@localhost', timestamp: source.committer.timestamp, timezoneOffset: source.committer.timezoneOffset };
@@ -144,19 +144,18 @@ function updateFileIndex(index: OutputIndex, touched: ReadonlyMap<string, FileOb
   return { ...index, files };
 }
 
-function summarizeChanges(edits: ReadonlyMap<string, string | null>, previous: OutputIndex): ClusterChanges {
-  const existed = new Set<string>();
-  for (const [key, entry] of Object.entries(previous.templates)) {
-    const ref = parseRefKey(key);
-    for (const c of entry.clusters) existed.add(manifestPath(c, ref));
-  }
+/**
+ * Added vs changed per cluster. Every edit belongs to an affected template, whose previous files were read
+ * already, so `previousFiles` says what existed: no walk over the whole index on each commit.
+ */
+function summarizeChanges(edits: ReadonlyMap<string, string | null>, previousFiles: ReadonlyMap<string, string>): ClusterChanges {
   const changes: ClusterChanges = {};
   for (const [path, text] of edits) {
     const m = /^clusters\/([^/]+)\//.exec(path);
     if (!m) continue;
     const c = (changes[m[1]!] ??= { added: [], changed: [], removed: [] });
     if (text === null) c.removed.push(path);
-    else if (existed.has(path)) c.changed.push(path);
+    else if (previousFiles.has(path)) c.changed.push(path);
     else c.added.push(path);
   }
   return changes;

@@ -1,10 +1,10 @@
 import { parse } from 'yaml';
 import type { ResourceBinding } from '../api/binding.ts';
-import { describeRef, refKey } from '../api/kinds.ts';
+import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import { compareProblems, type Problem } from '../errors/problem.ts';
 import type { OutputIndex } from '../works/outputIndex.ts';
 import { manifestPath } from '../works/outputPaths.ts';
-import { parseRefKey, type TemplateExplanation } from '../works/renderTemplates.ts';
+import type { TemplateExplanation } from '../works/renderTemplates.ts';
 import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type SourceState } from './checkPruneSafety.ts';
 import { renderUnifiedDiff } from './renderUnifiedDiff.ts';
 import { stripSourceCommit } from './stripSourceCommit.ts';

@@ -1,5 +1,4 @@
-import { groupOf } from '../api/kinds.ts';
-import { parseRefKey } from '../works/renderTemplates.ts';
+import { groupOf, parseRefKey } from '../api/kinds.ts';
 
 /** The trailer on the head source commit that lets a held deletion through. */
 export const ALLOW_PRUNE_TRAILER = 'Flotilla-Allow-Prune';

@@ -1,5 +1,4 @@
-import { describeRef } from '../api/kinds.ts';
-import { parseRefKey } from '../works/renderTemplates.ts';
+import { describeRef, parseRefKey } from '../api/kinds.ts';
 
 /** `Deployment default/nginx` for a plan refKey; a bare output path (a file no index names) as it is. */
 export function describePlanRef(key: string): string {

@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
-import { describeRef, refKey, WORK_API_VERSION, type ObjectRef } from '../api/kinds.ts';
+import { describeRef, parseRefKey, refKey, WORK_API_VERSION, type ObjectRef } from '../api/kinds.ts';
 import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { schedule } from '../assignments/schedule.ts';
@@ -388,13 +388,5 @@ function byName(a: TargetCluster, b: TargetCluster): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-export function parseRefKey(key: string): ObjectRef {
-  // `<apiVersion>/<kind>/<namespace>/<name>` where apiVersion may itself contain one '/'.
-  const parts = key.split('/');
-  const name = parts.pop()!;
-  const namespace = parts.pop()!;
-  const kind = parts.pop()!;
-  return { apiVersion: parts.join('/'), kind, namespace, name };
-}
 
 export type { ClusterExplanation };
