@@ -2,7 +2,7 @@
 // how many more replicas of this workload a cluster can take, from its status.resourceSummary.
 import type { Cluster, ResourceList } from '../api/cluster.ts';
 import type { SchedulingRequest } from './types.ts';
-import { parseQuantity, quantityMilliValue, quantityValue, subtractQuantity, type Quantity } from './parseQuantity.ts';
+import { parseQuantity, quantityMilliValue, quantityValue, subtractQuantity, type Quantity } from '../quantities/parseQuantity.ts';
 
 /**
  * Free replicas for `req` on `cluster`: min over pods and every requested resource of

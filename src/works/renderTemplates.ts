@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
-import type { Cluster } from '../api/cluster.ts';
+import type { Cluster, ResourceList } from '../api/cluster.ts';
 import { describeRef, parseRefKey, refKey, WORK_API_VERSION, type ObjectRef } from '../api/kinds.ts';
 import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
@@ -207,7 +207,7 @@ function place(template: Template, model: ConfigModel, clusters: readonly Cluste
 }
 
 function buildBinding(
-  template: Template, policy: PropagationPolicy, pKey: string, replicas: number, resourceRequest: Record<string, string> | undefined,
+  template: Template, policy: PropagationPolicy, pKey: string, replicas: number, resourceRequest: ResourceList | undefined,
   targets: TargetCluster[], result: ScheduleResult, previous: ResourceBinding | undefined,
 ): ResourceBinding {
   const ref = template.ref;

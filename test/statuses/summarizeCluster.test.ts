@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildApiEnablements, podRequests, summarizeResources } from '../../src/statuses/summarizeCluster.ts';
+import { buildApiEnablements, summarizeResources } from '../../src/statuses/summarizeCluster.ts';
 
 const node = (ready: boolean, cpu: string, memory: string) => ({
   status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }], allocatable: { cpu, memory, pods: '110' } },
@@ -19,17 +19,6 @@ test('nodes give totals, ready count and allocatable; bound live pods are alloca
   assert.equal(s.resourceSummary!.allocatable, { cpu: '11500m', memory: '48Gi', pods: '220' });
   assert.equal(s.resourceSummary!.allocated, { cpu: '1', memory: '128Mi', pods: '2' });
   assert.equal(s.resourceSummary!.allocating, { cpu: '100m', memory: '1Mi', pods: '1' });
-});
-
-test('pod requests: containers summed, raised to the largest init container, plus overhead', () => {
-  const r = podRequests({
-    spec: {
-      containers: [{ resources: { requests: { cpu: '100m' } } }, { resources: { requests: { cpu: '200m', memory: '1000' } } }],
-      initContainers: [{ resources: { requests: { cpu: '1' } } }],
-      overhead: { cpu: '10m' },
-    },
-  });
-  assert.equal(r, { cpu: '1010m', memory: '1000' });
 });
 
 test('apiEnablements are sorted and leave subresources out', () => {

@@ -1,6 +1,8 @@
 import { matchLabelSelector } from '../../selectors/matchLabelSelector.ts';
 import type { KubeObject } from '../types.ts';
-import { parseQuantity } from './parseQuantity.ts';
+import { quantityNumber } from '../../quantities/parseQuantity.ts';
+
+const parseQuantity = (value: unknown): number => quantityNumber(value) ?? 0;
 
 // Node filters shared by the scheduler and the DaemonSet controller, after kube-scheduler's NodeAffinity,
 // TaintToleration and NodeResourcesFit plugins.

@@ -54,3 +54,9 @@ function ceilDiv(a: bigint, b: bigint): bigint {
   const q = a / b; // truncates toward zero
   return a % b !== 0n && a > 0n === b > 0n ? q + 1n : q;
 }
+
+/** A quantity as a plain number of base units ("500m" → 0.5, "1Gi" → 1073741824); undefined when not one. */
+export function quantityNumber(value: unknown): number | undefined {
+  const q = typeof value === 'string' || typeof value === 'number' ? parseQuantity(value) : undefined;
+  return q ? Number(quantityMilliValue(q)) / 1000 : undefined;
+}

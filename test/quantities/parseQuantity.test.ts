@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseQuantity, quantityMilliValue, quantityValue, subtractQuantity } from '../../src/assignments/parseQuantity.ts';
+import { parseQuantity, quantityMilliValue, quantityValue, subtractQuantity } from '../../src/quantities/parseQuantity.ts';
 
 const cases: [text: string | number, value: bigint, milli: bigint][] = [
   ['2', 2n, 2000n],
