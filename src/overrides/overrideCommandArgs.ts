@@ -1,7 +1,7 @@
 // commandOverrider / argsOverrider: add or remove tokens of a named container's command or args.
 import type { CommandArgsOverrider } from '../api/policy.ts';
 import type { JsonPatchOperation } from './jsonPatch.ts';
-import { isManifest, nestedField, patchManifest, podSpecPath, type Manifest, type OverrideStep } from './overrideStep.ts';
+import { applyEachAsPatch, isManifest, nestedField, podSpecPath, type Manifest, type OverrideStep } from './overrideStep.ts';
 
 export type CommandArgsField = 'command' | 'args';
 
@@ -16,16 +16,10 @@ export function applyCommandArgsOverriders(
   field: CommandArgsField,
   overriders: readonly CommandArgsOverrider[] | undefined,
 ): OverrideStep {
-  let current = manifest;
-  for (const [index, overrider] of (overriders ?? []).entries()) {
-    const name = `${field === 'command' ? 'commandOverrider' : 'argsOverrider'}[${index}]`;
+  return applyEachAsPatch(manifest, overriders, field === 'command' ? 'commandOverrider' : 'argsOverrider', (current, overrider) => {
     const patches = buildPatches(current, field, overrider);
-    if (typeof patches === 'string') return { ok: false, overrider: name, message: patches };
-    const step = patchManifest(current, patches, name);
-    if (!step.ok) return step;
-    current = step.manifest;
-  }
-  return { ok: true, manifest: current };
+    return typeof patches === 'string' ? patches : { patches };
+  });
 }
 
 /** The new token list for one container. */

@@ -2,7 +2,7 @@
 import type { ImageOverrider } from '../api/policy.ts';
 import type { JsonPatchOperation } from './jsonPatch.ts';
 import { formatImage, parseImage, tagOrDigest, withTagOrDigest, withoutTagOrDigest, type ImageComponents } from './parseImage.ts';
-import { isManifest, nestedField, patchManifest, podSpecPath, type Manifest, type OverrideStep } from './overrideStep.ts';
+import { applyEachAsPatch, isManifest, nestedField, podSpecPath, type Manifest, type OverrideStep } from './overrideStep.ts';
 
 /**
  * Each overrider in turn, each as its own patch. Without a predicate every `containers[*].image` of a Pod or a
@@ -10,16 +10,10 @@ import { isManifest, nestedField, patchManifest, podSpecPath, type Manifest, typ
  * predicate.path is.
  */
 export function applyImageOverriders(manifest: Manifest, overriders: readonly ImageOverrider[] | undefined): OverrideStep {
-  let current = manifest;
-  for (const [index, overrider] of (overriders ?? []).entries()) {
-    const name = `imageOverrider[${index}]`;
+  return applyEachAsPatch(manifest, overriders, 'imageOverrider', (current, overrider) => {
     const patches = overrider.predicate ? patchesWithPredicate(current, overrider, overrider.predicate.path) : patchesForContainers(current, overrider);
-    if (typeof patches === 'string') return { ok: false, overrider: name, message: patches };
-    const step = patchManifest(current, patches, name);
-    if (!step.ok) return step;
-    current = step.manifest;
-  }
-  return { ok: true, manifest: current };
+    return typeof patches === 'string' ? patches : { patches };
+  });
 }
 
 /** The new image string, or an error message when the current image does not parse. */

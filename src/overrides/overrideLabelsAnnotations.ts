@@ -1,7 +1,7 @@
 // labelsOverrider / annotationsOverrider: add, remove or replace keys of metadata.labels or metadata.annotations.
 import type { LabelAnnotationOverrider } from '../api/policy.ts';
 import type { JsonPatchOperation } from './jsonPatch.ts';
-import { isManifest, patchManifest, type Manifest, type OverrideStep } from './overrideStep.ts';
+import { applyEachAsPatch, isManifest, type Manifest, type OverrideStep } from './overrideStep.ts';
 
 export type LabelAnnotationField = 'labels' | 'annotations';
 
@@ -15,17 +15,10 @@ export function applyLabelAnnotationOverriders(
   field: LabelAnnotationField,
   overriders: readonly LabelAnnotationOverrider[] | undefined,
 ): OverrideStep {
-  let current = manifest;
-  for (const [index, overrider] of (overriders ?? []).entries()) {
-    const name = `${field === 'labels' ? 'labelsOverrider' : 'annotationsOverrider'}[${index}]`;
-    const prepared = overrider.operator === 'add' ? withStringMap(current, field) : current;
-    const patches = buildPatches(prepared, field, overrider);
-    if (patches.length === 0) continue;
-    const step = patchManifest(prepared, patches, name);
-    if (!step.ok) return step;
-    current = step.manifest;
-  }
-  return { ok: true, manifest: current };
+  return applyEachAsPatch(manifest, overriders, field === 'labels' ? 'labelsOverrider' : 'annotationsOverrider', (current, overrider) => {
+    const base = overrider.operator === 'add' ? withStringMap(current, field) : current;
+    return { base, patches: buildPatches(base, field, overrider) };
+  });
 }
 
 function buildPatches(manifest: Manifest, field: LabelAnnotationField, overrider: LabelAnnotationOverrider): JsonPatchOperation[] {

@@ -16,6 +16,30 @@ export function patchManifest(manifest: Manifest, operations: readonly JsonPatch
   return { ok: true, manifest: result.document };
 }
 
+/**
+ * Runs a list of overriders in order, each as its own JSON patch named `<label>[i]` in errors. `build`
+ * turns one overrider into operations (or a failure message) against `base`, which is the current manifest
+ * unless the overrider must prepare it first (e.g. create a missing map); nothing to do leaves it unchanged.
+ */
+export function applyEachAsPatch<T>(
+  manifest: Manifest,
+  overriders: readonly T[] | undefined,
+  label: string,
+  build: (current: Manifest, overrider: T) => { base?: Manifest; patches: readonly JsonPatchOperation[] } | string,
+): OverrideStep {
+  let current = manifest;
+  for (const [index, overrider] of (overriders ?? []).entries()) {
+    const name = `${label}[${index}]`;
+    const built = build(current, overrider);
+    if (typeof built === 'string') return { ok: false, overrider: name, message: built };
+    if (built.patches.length === 0) continue;
+    const step = patchManifest(built.base ?? current, built.patches, name);
+    if (!step.ok) return step;
+    current = step.manifest;
+  }
+  return { ok: true, manifest: current };
+}
+
 export function isManifest(value: unknown): value is Manifest {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
