@@ -1,6 +1,6 @@
 // commandOverrider / argsOverrider: add or remove tokens of a named container's command or args.
 import type { CommandArgsOverrider } from '../api/policy.ts';
-import type { JsonPatchOperation } from './jsonPatch.ts';
+import type { JsonPatchOperation } from '../patches/jsonPatch.ts';
 import { applyEachAsPatch, isManifest, nestedField, podSpecPath, type Manifest, type OverrideStep } from './overrideStep.ts';
 
 export type CommandArgsField = 'command' | 'args';

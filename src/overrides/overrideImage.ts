@@ -1,6 +1,6 @@
 // imageOverrider: rewrites one component (Registry, Repository, Tag) of container images.
 import type { ImageOverrider } from '../api/policy.ts';
-import type { JsonPatchOperation } from './jsonPatch.ts';
+import type { JsonPatchOperation } from '../patches/jsonPatch.ts';
 import { formatImage, parseImage, tagOrDigest, withTagOrDigest, withoutTagOrDigest, type ImageComponents } from './parseImage.ts';
 import { applyEachAsPatch, isManifest, nestedField, podSpecPath, type Manifest, type OverrideStep } from './overrideStep.ts';
 

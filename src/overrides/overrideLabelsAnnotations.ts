@@ -1,6 +1,6 @@
 // labelsOverrider / annotationsOverrider: add, remove or replace keys of metadata.labels or metadata.annotations.
 import type { LabelAnnotationOverrider } from '../api/policy.ts';
-import type { JsonPatchOperation } from './jsonPatch.ts';
+import type { JsonPatchOperation } from '../patches/jsonPatch.ts';
 import { applyEachAsPatch, isManifest, type Manifest, type OverrideStep } from './overrideStep.ts';
 
 export type LabelAnnotationField = 'labels' | 'annotations';

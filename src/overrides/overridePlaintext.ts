@@ -1,6 +1,6 @@
 // plaintext: the rule's plaintext overriders as one RFC 6902 JSON patch on the whole manifest.
 import type { PlaintextOverrider } from '../api/policy.ts';
-import { applyJsonPatch } from './jsonPatch.ts';
+import { applyJsonPatch } from '../patches/jsonPatch.ts';
 import { isManifest, type Manifest, type OverrideStep } from './overrideStep.ts';
 
 /**

@@ -1,5 +1,5 @@
 // What every overrider returns: the patched manifest, or which overrider failed and why.
-import { applyJsonPatch, type JsonPatchOperation } from './jsonPatch.ts';
+import { applyJsonPatch, type JsonPatchOperation } from '../patches/jsonPatch.ts';
 
 export type Manifest = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { applyJsonPatch, escapeJsonPointerToken, getByJsonPointer, parseJsonPointer, type JsonPatchOperation } from '../../src/overrides/jsonPatch.ts';
+import { applyJsonPatch, escapeJsonPointerToken, getByJsonPointer, parseJsonPointer, type JsonPatchOperation } from '../../src/patches/jsonPatch.ts';
 
 function patched(document: unknown, operations: JsonPatchOperation[]): unknown {
   const result = applyJsonPatch(document, operations);
@@ -114,6 +114,18 @@ test('the input document and the patch values are never shared or mutated', () =
   assert.equal(doc, { spec: { list: [1] } });
   out.spec.value.nested.push('changed');
   assert.equal(value, { nested: ['v'] });
+});
+
+
+
+test('move, copy and test (used by the member emulator for kubectl JSON patches)', () => {
+  const doc = { a: { b: 1 }, list: [1, 2] };
+  const moved = applyJsonPatch(doc, [{ op: 'move', from: '/a/b', path: '/c' }, { op: 'copy', from: '/list/0', path: '/list/-' }, { op: 'test', path: '/c', value: 1 }]);
+  assert.equal(moved, { ok: true, document: { a: {}, c: 1, list: [1, 2, 1] } });
+  assert.equal(doc, { a: { b: 1 }, list: [1, 2] }, 'input untouched');
+  const failed = applyJsonPatch(doc, [{ op: 'test', path: '/a/b', value: 2 }]);
+  assert.is(failed.ok, false);
+  assert.is(applyJsonPatch(doc, [{ op: 'move', from: '/nope', path: '/x' }]).ok, false);
 });
 
 test.run();

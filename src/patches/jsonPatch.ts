@@ -1,17 +1,20 @@
-// RFC 6901 JSON Pointer and RFC 6902 JSON Patch (add / remove / replace only), with the behaviour of the
-// patch library Karmada applies overrides with (evanphx/json-patch v5, default options):
+import { isDeepStrictEqual } from 'node:util';
+// RFC 6901 JSON Pointer and RFC 6902 JSON Patch, with the behaviour of evanphx/json-patch (default options),
+// the library both Karmada's overrides and kube-apiserver's JSON patches go through:
 // - a missing parent, or a remove/replace of a missing key or index, fails; add never creates parents;
 // - add on an existing member replaces it (so `add` of a map replaces the whole map);
 // - array indices may be negative and count from the end (-1 is the last element); `-` appends on add;
 // - an omitted value is written as null; the empty path "" means the whole document.
 // Pure: the input document is never mutated; values are copied in.
 
-export type JsonPatchOperator = 'add' | 'remove' | 'replace';
+export type JsonPatchOperator = 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
 
 export interface JsonPatchOperation {
   op: JsonPatchOperator;
   path: string;
   value?: unknown;
+  /** For move and copy. */
+  from?: string;
 }
 
 export type JsonPatchResult =
@@ -70,6 +73,7 @@ type Step = { ok: true; document: unknown } | { ok: false; message: string };
 
 function applyOperation(doc: unknown, operation: JsonPatchOperation): Step {
   const { op, path } = operation;
+  if (op === 'move' || op === 'copy' || op === 'test') return applyComposite(doc, operation);
   const value = operation.value === undefined ? null : structuredClone(operation.value);
   const tokens = parseJsonPointer(path);
   if (!tokens) return fail(`${op} operation: path "${path}" must be empty or start with /`);
@@ -100,6 +104,27 @@ function applyOperation(doc: unknown, operation: JsonPatchOperation): Step {
       return fail(`unsupported operation "${String(op)}"`);
   }
   return { ok: true, document: doc };
+}
+
+/** move, copy and test, built from a read plus add/remove (as evanphx does). */
+function applyComposite(doc: unknown, operation: JsonPatchOperation): Step {
+  const { op, path } = operation;
+  if (op === 'test') {
+    const got = getByJsonPointer(doc, path);
+    const want = operation.value === undefined ? null : operation.value;
+    if (!got.found || !isDeepStrictEqual(got.value, want)) return fail(`test failed: "${path}" does not hold the expected value`);
+    return { ok: true, document: doc };
+  }
+  if (operation.from === undefined) return fail(`${op} operation needs "from"`);
+  const source = getByJsonPointer(doc, operation.from);
+  if (!source.found) return fail(`${op} operation does not apply: ${source.message}`);
+  let current = doc;
+  if (op === 'move') {
+    const removed = applyOperation(current, { op: 'remove', path: operation.from });
+    if (!removed.ok) return removed;
+    current = removed.document;
+  }
+  return applyOperation(current, { op: 'add', path, value: source.value });
 }
 
 function applyToRoot(op: JsonPatchOperator, value: unknown, path: string): Step {
