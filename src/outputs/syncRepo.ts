@@ -27,7 +27,9 @@ export interface SyncResult {
  */
 export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncResult> {
   const head = await readRef(repo, opts.sourceRef);
-  if (!head) throw new Error(`source branch ${opts.sourceRef} does not exist: nothing to render, and nothing was changed`);
+  if (!head) {
+    throw Object.assign(new Error(`source branch ${opts.sourceRef} does not exist: nothing to render, and nothing was changed; fix: push a commit to it, or pass --source-branch`), { code: 'SOURCE_BRANCH_MISSING' });
+  }
   const outputHead = await readRef(repo, opts.outputRef);
   const last = outputHead ? parseTrailers((await readCommitInfo(repo, outputHead)).message)['Source-Commit'] : undefined;
 
