@@ -39,11 +39,9 @@ async function renderToFolder(opts: CommonOptions, outDir: string): Promise<numb
   const bindings = new Map<string, ResourceBinding>();
   for (const [p, text] of files) {
     if (!p.startsWith('bindings/')) continue;
-    for (const b of [parse(text) as ResourceBinding | null]) {
-      const r = b?.spec?.resource;
-      if (!r?.kind || !r.name) continue;
-      bindings.set(refKey({ apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? '', name: r.name }), b!);
-    }
+    const b = parse(text) as ResourceBinding | null;
+    const r = b?.spec?.resource;
+    if (b && r?.kind && r.name) bindings.set(refKey({ apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? '', name: r.name }), b);
   }
   const index = parseIndex(files.get(INDEX_PATH));
   const { sha, model, output } = await renderSnapshot(repo, opts.rev, { index, bindings, files }, await readClusterStatus(opts.clusterStatusFile));

@@ -96,7 +96,7 @@ export async function upCommand(opts: UpOptions): Promise<number> {
     }
     await kick();
     const ready = await waitForNginx(targets, kick, 30_000);
-    const { rows, pods } = await describeFleet(targets, members, started);
+    const { rows, pods } = await describeFleet(targets, started);
     opts.out(`\n${rows}\n\n${ready.summary}\n\n${pods}\n`);
     opts.out(`
 Try next:
@@ -146,7 +146,7 @@ async function waitForNginx(targets: ReadonlyMap<string, KubeTarget>, kick: () =
   }
 }
 
-async function describeFleet(targets: ReadonlyMap<string, KubeTarget>, members: readonly Member[], started: number) {
+async function describeFleet(targets: ReadonlyMap<string, KubeTarget>, started: number) {
   const table: string[][] = [['NAME', 'VERSION', 'MODE', 'READY', 'AGE']];
   const pods: string[] = [];
   for (const m of MEMBERS) {
@@ -158,7 +158,6 @@ async function describeFleet(targets: ReadonlyMap<string, KubeTarget>, members: 
     const items = ((list?.body as { items?: { metadata: { name: string }; spec?: { nodeName?: string }; status?: { phase?: string } }[] })?.items ?? []);
     pods.push(`${m.name}: ${items.length === 0 ? 'no pods' : items.map((p) => `${p.metadata.name} ${p.status?.phase ?? '?'} on ${p.spec?.nodeName ?? '-'}`).join(', ')}`);
   }
-  void members;
   const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
   return { rows: table.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('   ').trimEnd()).join('\n'), pods: `Pods (namespace default):\n  ${pods.join('\n  ')}` };
 }
