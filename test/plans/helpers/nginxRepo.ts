@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { commitAll, makeTempRepo, writeWorkTree, type TempRepo } from '../../commits/helpers/tempRepo.ts';
 
-const SAMPLES = '/work/shared/karmada-samples/nginx';
+const SAMPLES = path.resolve(import.meta.dirname, '../../../../shared/karmada-samples/nginx');
 
 export const DEPLOYMENT = fs.readFileSync(path.join(SAMPLES, 'deployment.yaml'), 'utf8');
 export const POLICY = fs.readFileSync(path.join(SAMPLES, 'propagationpolicy.yaml'), 'utf8');
