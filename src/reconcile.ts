@@ -1,9 +1,12 @@
 // One reconcile pass, top to bottom: commits -> rendered output -> members -> status committed back.
+import { readRef } from './commits/readRef.ts';
 import type { GitRepo } from './commits/types.ts';
 import { applyRendered, type RenderedDelivery } from './deliveries/applyRendered.ts';
 import type { KubeTarget } from './deliveries/KubeTarget.ts';
 import { syncRepo } from './outputs/syncRepo.ts';
 import type { RenderReport } from './outputs/renderRevision.ts';
+import type { PruneVerdict } from './plans/checkPruneSafety.ts';
+import { readPruneVerdict } from './plans/readPruneVerdict.ts';
 import { collectClusterStatus } from './statuses/collectClusterStatus.ts';
 import { writeStatus } from './statuses/writeStatus.ts';
 import type { ClusterReport } from './statuses/buildStatusFiles.ts';
@@ -19,10 +22,17 @@ export interface ReconcileTarget {
   render: boolean;
   /** One structured line per step, naming the source commit. */
   log: (entry: Record<string, unknown>) => void;
+  /**
+   * Runs after the status commit with what was delivered (e.g. forge commit statuses: commitStatuses/). Its failure
+   * is logged and never fails the pass.
+   */
+  afterApply?: (delivery: RenderedDelivery) => Promise<void>;
 }
 
 export interface ReconcileResult {
   rendered: RenderReport[];
+  /** Prune safety's verdict on what this pass rendered; absent when the render removed nothing. */
+  prune?: PruneVerdict;
   delivery: RenderedDelivery | null;
   statusCommit: string | null;
   writes: number;
@@ -30,8 +40,10 @@ export interface ReconcileResult {
 
 export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult> {
   const rendered: RenderReport[] = [];
+  let prune: PruneVerdict | undefined;
   if (t.render) {
     const started = performance.now();
+    const before = await readRef(t.repo, t.outputRef);
     const sync = await syncRepo(t.repo, { sourceRef: t.sourceRef, outputRef: t.outputRef });
     rendered.push(...sync.reports);
     for (const r of sync.reports) {
@@ -39,6 +51,10 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
         errors: r.problems.filter((p) => p.severity === 'error').length, ms: Math.round(performance.now() - started) });
     }
     if (sync.forcePushed) t.log({ step: 'render', warning: `${t.sourceRef} was force-pushed; rendered its new head` });
+    prune = (await readPruneVerdict(t.repo, { before, after: await readRef(t.repo, t.outputRef), sourceCommits: sync.reports.map((r) => r.sourceCommit) })) ?? undefined;
+    if (prune?.held.length) {
+      t.log({ step: 'render', sourceCommit: sync.reports.at(-1)?.sourceCommit, pruneHeld: prune.held.map((h) => ({ cluster: h.cluster, reason: h.reason, objects: h.refs.length })), fix: prune.fix });
+    }
   }
   let delivery: RenderedDelivery | null = null;
   try {
@@ -47,7 +63,8 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
     for (const [name, d] of delivery.clusters) {
       const counts: Record<string, number> = {};
       for (const r of d.results) counts[r.action] = (counts[r.action] ?? 0) + 1;
-      t.log({ step: 'apply', cluster: name, sourceCommit: delivery.sourceCommit, writes: d.writes, ...counts, ms: Math.round(performance.now() - started) });
+      t.log({ step: 'apply', cluster: name, sourceCommit: delivery.sourceCommit, writes: d.writes, ...counts, ms: Math.round(performance.now() - started),
+        ...(d.prune?.held.length ? { pruneHeld: d.prune.held.map((h) => h.message), fix: d.prune.fix } : {}) });
     }
   } catch (err) {
     // No rendered branch yet: nothing to deliver, and nothing to prune.
@@ -64,6 +81,9 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
     ...(delivery?.sourceCommit ? { sourceCommit: delivery.sourceCommit } : {}),
   });
   if (written.commit) t.log({ step: 'status', sourceCommit: delivery?.sourceCommit, statusCommit: written.commit, paths: written.changedPaths.length });
+  if (delivery && t.afterApply) {
+    await t.afterApply(delivery).catch((err: unknown) => t.log({ step: 'afterApply', sourceCommit: delivery?.sourceCommit, error: err instanceof Error ? err.message : String(err) }));
+  }
   const writes = [...(delivery?.clusters.values() ?? [])].reduce((s, d) => s + d.writes, 0);
-  return { rendered, delivery, statusCommit: written.commit, writes };
+  return { rendered, ...(prune ? { prune } : {}), delivery, statusCommit: written.commit, writes };
 }

@@ -1,12 +1,16 @@
 import { openRepo } from '../commits/openRepo.ts';
+import { readRef } from '../commits/readRef.ts';
 import { formatProblem } from '../errors/problem.ts';
 import { syncRepo } from '../outputs/syncRepo.ts';
+import { readPruneVerdict } from '../plans/readPruneVerdict.ts';
+import { renderPruneText } from '../plans/renderPlanText.ts';
 import { readClusterStatus, type CommonOptions } from './options.ts';
 
 export async function syncCommand(opts: CommonOptions): Promise<number> {
   const repo = await openRepo(opts.repo);
   const started = performance.now();
   const clusterStatus = await readClusterStatus(opts.clusterStatusFile);
+  const before = await readRef(repo, opts.outputRef);
   const result = await syncRepo(repo, {
     ...(clusterStatus ? { clusterStatus } : {}),
     sourceRef: opts.sourceRef,
@@ -25,5 +29,8 @@ export async function syncCommand(opts: CommonOptions): Promise<number> {
   }
   for (const p of last.problems) opts.err(`${formatProblem(p)}\n`);
   opts.out(`rendered ${result.reports.length} commit(s) in ${((performance.now() - started) / 1000).toFixed(2)}s; ${opts.outputRef.replace('refs/heads/', '')} at ${last.outputCommit?.slice(0, 12) ?? 'unchanged'}\n`);
+  // The rendered branch says what the source asks for; the applier will hold risky deletions, and says so here first.
+  const verdict = await readPruneVerdict(repo, { before, after: await readRef(repo, opts.outputRef), sourceCommits: result.reports.map((r) => r.sourceCommit) });
+  if (verdict && (verdict.held.length || verdict.allowed.length)) opts.out(`${renderPruneText(verdict).join('\n')}\n`);
   return last.problems.some((p) => p.severity === 'error') ? 1 : 0;
 }

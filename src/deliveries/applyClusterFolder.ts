@@ -1,4 +1,6 @@
-import { describeRef, groupOf, type ObjectRef } from '../api/kinds.ts';
+import { describeRef, groupOf, refKey, type ObjectRef } from '../api/kinds.ts';
+import { checkPruneSafety, type PruneVerdict, type SourceState } from '../plans/checkPruneSafety.ts';
+import type { PruneAllowance } from '../plans/readPruneAllowance.ts';
 import type { Inventory } from './inventory.ts';
 import type { KubeTarget } from './KubeTarget.ts';
 import { applyBody, isManaged, isSubset, planDelivery, type DeliveryObject } from './planDelivery.ts';
@@ -27,6 +29,17 @@ export interface ApplyClusterOptions {
   concurrency?: number;
   /** How long to wait for applied CRDs to become Established. Default 30,000 ms. */
   crdEstablishTimeoutMs?: number;
+  /** The prune guard. Always on; absent means a source read as `ok`, threshold 0.5 and no trailer. */
+  pruneSafety?: PruneSafetyOptions;
+}
+
+export interface PruneSafetyOptions {
+  /** How the source commit behind this folder read; anything but `ok` holds every deletion. */
+  source: SourceState;
+  /** Share of the inventory whose deletion is held, exclusive. Default 0.5. */
+  threshold?: number;
+  /** Looked up only when something would be held: the Flotilla-Allow-Prune trailer that lets it through. */
+  readAllowance?: () => Promise<PruneAllowance | undefined>;
 }
 
 export interface ClusterApplyReport {
@@ -38,6 +51,10 @@ export interface ClusterApplyReport {
   writes: number;
   /** Set when pruning was disabled or the cluster stopped answering. */
   notes: string[];
+  /** Prune safety's verdict on this pass's deletions; absent when nothing was to be deleted. */
+  prune?: PruneVerdict;
+  /** The member stopped answering during the pass: nothing can be said to have been applied there. */
+  unreachable?: true;
 }
 
 /**
@@ -58,6 +75,8 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
   const notes: string[] = [];
   if (!opts.prune) notes.push('pruning skipped: the folder was not read completely');
   const results: ApplyResult[] = [...plan.invalid];
+  const guard = await guardPrune(opts.cluster, opts.inventory, plan.prune, opts.pruneSafety ?? { source: 'ok' });
+  if (guard.verdict?.held.length) notes.push(`prune held: ${guard.verdict.held.map((h) => h.message).join('; ')}; fix: ${guard.verdict.fix}`);
   const concurrency = opts.concurrency ?? 8;
 
   results.push(...(await mapLimit(plan.namespaces, concurrency, (o) => applyOne(ctx, o))));
@@ -92,15 +111,18 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
 
   // Deletions run one at a time in order: contents before their Namespace or CRD.
   const pruneResults: ApplyResult[] = [];
-  for (const ref of plan.prune) pruneResults.push(await pruneOne(ctx, ref));
-  results.push(...pruneResults);
+  for (const ref of guard.prune) {
+    const r = await pruneOne(ctx, ref);
+    pruneResults.push(guard.allowedBy && r.action === 'pruned' ? { ...r, message: `${r.message} (allowed by ${guard.allowedBy})` } : r);
+  }
+  results.push(...pruneResults, ...guard.held);
   if (ctx.unreachable) notes.push(ctx.unreachable);
 
   const inventory: Inventory = [];
   for (const r of results) {
     if (r.prune) {
-      // A failed delete stays in the inventory so the next pass tries again; everything else leaves it.
-      if (r.action === 'failed') inventory.push(r.ref);
+      // A failed or held delete stays in the inventory so a later pass can still do it; everything else leaves it.
+      if (r.action === 'failed' || r.action === 'held') inventory.push(r.ref);
     } else if (r.action !== 'conflict' && r.ref.name && r.ref.kind) {
       // Failed applies stay too: the object may exist. Pruning re-checks the label before deleting anything.
       inventory.push(r.ref);
@@ -111,7 +133,44 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     const have = new Set(inventory.map((r) => `${groupOf(r.apiVersion)}/${r.kind}/${r.namespace}/${r.name}`));
     for (const r of opts.inventory) if (!have.has(`${groupOf(r.apiVersion)}/${r.kind}/${r.namespace}/${r.name}`)) inventory.push(r);
   }
-  return { cluster: opts.cluster, results, inventory, writes: ctx.writes, notes };
+  return {
+    cluster: opts.cluster, results, inventory, writes: ctx.writes, notes,
+    ...(guard.verdict ? { prune: guard.verdict } : {}), ...(ctx.unreachable ? { unreachable: true as const } : {}),
+  };
+}
+
+/**
+ * Splits the planned deletions into those that go ahead and those prune safety holds. The trailer is looked up only
+ * when something would be held, so a pass with ordinary deletions reads no source history.
+ */
+async function guardPrune(cluster: string, inventory: Inventory, planned: ObjectRef[], safety: PruneSafetyOptions) {
+  if (planned.length === 0) return { prune: planned, held: [] as ApplyResult[], verdict: null, allowedBy: undefined };
+  const input = {
+    current: new Map([[cluster, inventory.map(refKey)]]),
+    removals: new Map([[cluster, planned.map(refKey)]]),
+    source: safety.source,
+    allowWith: 'new-commit' as const,
+    ...(safety.threshold !== undefined ? { threshold: safety.threshold } : {}),
+  };
+  let verdict = checkPruneSafety(input);
+  let allowedBy: string | undefined;
+  if (verdict.held.length > 0 && safety.source === 'ok' && safety.readAllowance) {
+    const allowance = await safety.readAllowance();
+    if (allowance) {
+      verdict = checkPruneSafety({ ...input, allowReason: allowance.reason });
+      allowedBy = `Flotilla-Allow-Prune: ${allowance.reason} (source commit ${allowance.commit.slice(0, 12)})`;
+    }
+  }
+  const heldKeys = new Map<string, string>();
+  for (const h of verdict.held) for (const ref of h.refs) heldKeys.set(ref, `${h.message} (${h.reason})`);
+  const held: ApplyResult[] = [];
+  const prune: ObjectRef[] = [];
+  for (const ref of planned) {
+    const why = heldKeys.get(refKey(ref));
+    if (why) held.push({ ref, prune: true, action: 'held', message: `deletion held by prune safety: ${why}; fix: ${verdict.fix}` });
+    else prune.push(ref);
+  }
+  return { prune, held, verdict, allowedBy };
 }
 
 interface Ctx {

@@ -5,9 +5,12 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
-import { clusterFolder } from '../works/outputPaths.ts';
+import type { SourceState } from '../plans/checkPruneSafety.ts';
+import { readPruneAllowance } from '../plans/readPruneAllowance.ts';
+import { parseIndex, type OutputIndex } from '../works/outputIndex.ts';
+import { clusterFolder, INDEX_PATH } from '../works/outputPaths.ts';
 import { applyClusterFolder, mapLimit, type ClusterApplyReport } from './applyClusterFolder.ts';
-import { parseInventory, type Inventory } from './inventory.ts';
+import { parseInventoryFile, type DeliveryRecord, type Inventory } from './inventory.ts';
 import type { KubeTarget } from './KubeTarget.ts';
 import type { RetryPolicy } from './sendRequest.ts';
 import type { ConflictResolution } from './types.ts';
@@ -37,12 +40,19 @@ export interface ApplyRenderedOptions {
   /** Objects in flight per cluster. Default 8. */
   objectConcurrency?: number;
   crdEstablishTimeoutMs?: number;
+  /** Prune safety: share of a cluster's inventory whose deletion is held, exclusive. Default 0.5. */
+  pruneThreshold?: number;
 }
 
 export interface ClusterDelivery extends ClusterApplyReport {
   /** The inventory this pass started from (the status stage removes the status entries of objects that left it). */
   previousInventory: Inventory;
   durationMs: number;
+  /**
+   * The source commit to remember as applied to this member: this pass's when the member answered, else the one
+   * remembered before. The next pass looks for Flotilla-Allow-Prune trailers only after it.
+   */
+  appliedSource?: string;
 }
 
 export interface RenderedDelivery {
@@ -62,14 +72,18 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
   if (!commit) throw new Error(`rendered branch ${opts.outputRef} does not exist; fix: run flotilla render first`);
   const info = await readCommitInfo(opts.repo, commit);
   const files = await listTreeFiles(opts.repo, info.tree);
-  const inventories = await readInventories(opts.repo, opts.statusRef ?? DEFAULT_STATUS_REF, [...opts.clusters.keys()]);
+  const sourceCommit = parseTrailers(info.message)['Source-Commit'];
+  const records = await readInventories(opts.repo, opts.statusRef ?? DEFAULT_STATUS_REF, [...opts.clusters.keys()]);
+  const index = await readOutputIndex(opts.repo, files);
+  const source = sourceStateOf(index);
 
   const names = [...opts.clusters.keys()].sort();
   const reports = await mapLimit(names, opts.concurrency ?? 4, async (name): Promise<ClusterDelivery> => {
     const started = Date.now();
-    const previousInventory = inventories.get(name) ?? [];
+    const record = records.get(name);
+    const previousInventory = record?.objects ?? [];
     try {
-      const folder = await readClusterFolder(opts.repo, files, name);
+      const folder = await readClusterFolder(opts.repo, files, name, index);
       const report = await applyClusterFolder({
         cluster: name,
         manifests: folder.manifests,
@@ -81,28 +95,62 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
         retry: opts.retry,
         concurrency: opts.objectConcurrency,
         crdEstablishTimeoutMs: opts.crdEstablishTimeoutMs,
+        pruneSafety: {
+          source,
+          ...(opts.pruneThreshold !== undefined ? { threshold: opts.pruneThreshold } : {}),
+          readAllowance: () => readPruneAllowance(opts.repo, sourceCommit, record?.sourceCommit),
+        },
       });
       report.results.unshift(...folder.unreadable);
       report.notes.unshift(...folder.notes);
-      return { ...report, previousInventory, durationMs: Date.now() - started };
+      const appliedSource = report.unreachable ? record?.sourceCommit : (sourceCommit ?? record?.sourceCommit);
+      return { ...report, previousInventory, durationMs: Date.now() - started, ...(appliedSource ? { appliedSource } : {}) };
     } catch (err) {
       // A bug or an unreadable blob: this cluster reports the failure, the others carry on.
       const message = err instanceof Error ? err.message : String(err);
-      return { cluster: name, results: [], inventory: previousInventory, writes: 0, notes: [`apply failed: ${message}`], previousInventory, durationMs: Date.now() - started };
+      return {
+        cluster: name, results: [], inventory: previousInventory, writes: 0, notes: [`apply failed: ${message}`],
+        previousInventory, durationMs: Date.now() - started, ...(record?.sourceCommit ? { appliedSource: record.sourceCommit } : {}),
+      };
     }
   });
-  return { renderedCommit: commit, sourceCommit: parseTrailers(info.message)['Source-Commit'], clusters: new Map(reports.map((r) => [r.cluster, r])) };
+  return { renderedCommit: commit, sourceCommit, clusters: new Map(reports.map((r) => [r.cluster, r])) };
 }
 
-async function readClusterFolder(repo: GitRepo, files: Map<string, { oid: string }>, cluster: string) {
+/** The renderer's index of the rendered commit; null when absent or unreadable (a branch Flotilla did not write). */
+async function readOutputIndex(repo: GitRepo, files: Map<string, { oid: string }>): Promise<OutputIndex | null> {
+  const oid = files.get(INDEX_PATH)?.oid;
+  if (!oid) return null;
+  try {
+    return parseIndex(new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A rendered commit whose index names no source file came from a source with no config file at all: an emptied
+ * repo or a wrong branch pushed over main. That is a broken source, never a request to delete everything.
+ */
+function sourceStateOf(index: OutputIndex | null): SourceState {
+  return index && Object.keys(index.files).length === 0 ? 'empty' : 'ok';
+}
+
+async function readClusterFolder(repo: GitRepo, files: Map<string, { oid: string }>, cluster: string, index: OutputIndex | null) {
   const prefix = clusterFolder(cluster);
   const paths = [...files.keys()].filter((p) => p.startsWith(prefix) && p.endsWith('.yaml'));
   const notes: string[] = [];
   const manifests = new Map<string, unknown>();
   const unreadable: ClusterApplyReport['results'] = [];
   if (paths.length === 0) {
-    // Git stores no empty folders: a missing folder may mean "nothing for this cluster" or a broken render.
-    // Deleting everything on a guess is the one mistake that cannot be undone, so nothing is pruned.
+    // Git stores no empty folders: a missing folder may mean "nothing for this cluster" or a broken render. The
+    // renderer's index tells them apart: when no template it lists goes to this cluster, the folder is truly empty
+    // and its deletions go to prune safety (which holds "everything" without the trailer). Without that evidence,
+    // deleting everything on a guess is the one mistake that cannot be undone, so nothing is pruned.
+    if (index && !Object.values(index.templates).some((t) => t.clusters.includes(cluster))) {
+      notes.push(`${prefix} is empty in the rendered commit: the source places nothing on ${cluster}`);
+      return { manifests, complete: true, notes, unreadable };
+    }
     notes.push(`${prefix} is missing from the rendered commit; nothing applied and nothing pruned`);
     return { manifests, complete: false, notes, unreadable };
   }
@@ -119,14 +167,14 @@ async function readClusterFolder(repo: GitRepo, files: Map<string, { oid: string
   return { manifests, complete: unreadable.length === 0, notes, unreadable };
 }
 
-async function readInventories(repo: GitRepo, statusRef: string, clusters: string[]): Promise<Map<string, Inventory>> {
-  const out = new Map<string, Inventory>();
+async function readInventories(repo: GitRepo, statusRef: string, clusters: string[]): Promise<Map<string, DeliveryRecord & { objects: Inventory }>> {
+  const out = new Map<string, DeliveryRecord & { objects: Inventory }>();
   const head = await readRef(repo, statusRef);
   if (!head) return out;
   const files = await listTreeFiles(repo, (await readCommitInfo(repo, head)).tree);
   const wanted = clusters.map((c) => [c, files.get(inventoryPath(c))?.oid] as const).filter(([, oid]) => oid);
   const blobs = await readBlobs(repo, wanted.map(([, oid]) => oid!));
   const decoder = new TextDecoder();
-  for (const [cluster, oid] of wanted) out.set(cluster, parseInventory(decoder.decode(blobs.get(oid!)!)));
+  for (const [cluster, oid] of wanted) out.set(cluster, parseInventoryFile(decoder.decode(blobs.get(oid!)!)));
   return out;
 }

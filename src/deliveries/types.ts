@@ -2,7 +2,8 @@ import type { ObjectRef } from '../api/kinds.ts';
 
 export type ConflictResolution = 'abort' | 'overwrite';
 
-export type ApplyAction = 'created' | 'configured' | 'unchanged' | 'pruned' | 'conflict' | 'failed';
+/** `held`: a prune that prune safety stopped; the object stays on the member and in the inventory. */
+export type ApplyAction = 'created' | 'configured' | 'unchanged' | 'pruned' | 'held' | 'conflict' | 'failed';
 
 /** What happened to one object on one member. */
 export interface ApplyResult {

@@ -78,7 +78,7 @@ export function buildPlan(input: PlanInput): Plan {
 }
 
 /** Output path → refKey, from the indexes: exact, with no need to parse the manifests. */
-function refsByPath(indexes: readonly OutputIndex[]): Map<string, string> {
+export function refsByPath(indexes: readonly OutputIndex[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const index of indexes) {
     for (const [key, entry] of Object.entries(index.templates)) {
@@ -90,7 +90,7 @@ function refsByPath(indexes: readonly OutputIndex[]): Map<string, string> {
 }
 
 /** Fallback for a file no index names (one put there by hand): its own apiVersion, kind and metadata. */
-function refFromManifest(text: string): string | undefined {
+export function refFromManifest(text: string): string | undefined {
   try {
     const m = parse(text) as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } } | null;
     if (!m?.apiVersion || !m.kind || !m.metadata?.name) return undefined;

@@ -26,6 +26,11 @@ export interface PruneInput {
   source: SourceState;
   /** Share of a cluster's objects whose deletion is held, exclusive. Default 0.5 (more than half). */
   threshold?: number;
+  /**
+   * How the user gives the trailer. 'amend' (plan: the PR's head commit can still be amended) or 'new-commit'
+   * (sync and the applier: the commit is pushed already, so a follow-up commit carries it). Default 'amend'.
+   */
+  allowWith?: 'amend' | 'new-commit';
 }
 
 export interface PruneVerdict {
@@ -82,10 +87,15 @@ export function checkPruneSafety(input: PruneInput): PruneVerdict {
   if (reason) return { held: [], allowed: holds, allowedBy: reason, fix: '' };
   return {
     held: holds, allowed: [],
-    fix: holds.length
-      ? `if these deletions are intended, end the head commit message with the trailer "${ALLOW_PRUNE_TRAILER}: <reason>" (git commit --amend --trailer "${ALLOW_PRUNE_TRAILER}: <reason>")`
-      : '',
+    fix: holds.length ? allowPruneFix(input.allowWith ?? 'amend') : '',
   };
+}
+
+/** The one sentence that tells a user how to let held deletions through. */
+export function allowPruneFix(allowWith: 'amend' | 'new-commit'): string {
+  return allowWith === 'amend'
+    ? `if these deletions are intended, end the head commit message with the trailer "${ALLOW_PRUNE_TRAILER}: <reason>" (git commit --amend --trailer "${ALLOW_PRUNE_TRAILER}: <reason>")`
+    : `if these deletions are intended, push a commit carrying the trailer "${ALLOW_PRUNE_TRAILER}: <reason>", e.g. git commit --allow-empty -m "allow prune" --trailer "${ALLOW_PRUNE_TRAILER}: retiring app X" && git push`;
 }
 
 function isKind(key: string, group: string, kind: string): boolean {

@@ -2,6 +2,7 @@ import { formatProblem } from '../errors/problem.ts';
 import { describePlanRef } from './describePlanRef.ts';
 import { groupReplicaMoves } from './groupReplicaMoves.ts';
 import { planHasChanges } from './planHasChanges.ts';
+import type { PruneVerdict } from './checkPruneSafety.ts';
 import type { Plan } from './types.ts';
 
 /** The plan for a terminal: kubectl-like table, then moves, reasons, problems, prune guard, and the diffs. */
@@ -39,7 +40,7 @@ export function renderPlanText(plan: Plan, opts: { diffs?: boolean } = {}): stri
     lines.push('', `Problems in ${plan.head.slice(0, 12)} (${plan.errors.length} errors, ${plan.warnings.length} warnings):`);
     for (const p of problems) lines.push(...formatProblem(p).split('\n').map((l) => `  ${l}`));
   }
-  lines.push('', ...renderPruneText(plan));
+  lines.push('', ...renderPruneText(plan.prune));
   if (opts.diffs !== false) {
     for (const [n, c] of Object.entries(plan.clusters)) {
       for (const o of [...c.added, ...c.changed, ...c.removed]) lines.push('', `# ${n}: ${describePlanRef(o.ref)}`, o.diff.trimEnd());
@@ -48,8 +49,9 @@ export function renderPlanText(plan: Plan, opts: { diffs?: boolean } = {}): stri
   return `${lines.join('\n')}\n`;
 }
 
-function renderPruneText(plan: Plan): string[] {
-  const { held, allowed, allowedBy, fix } = plan.prune;
+/** The prune-safety block of plan and sync output: what is held, on which cluster, and the fix. */
+export function renderPruneText(verdict: PruneVerdict): string[] {
+  const { held, allowed, allowedBy, fix } = verdict;
   if (held.length === 0 && allowed.length === 0) return ['Prune safety: nothing held.'];
   if (held.length === 0) {
     return [`Prune safety: allowed by Flotilla-Allow-Prune: ${allowedBy}`, ...allowed.map((h) => `  ${h.cluster}: ${h.message} (${h.reason})`)];

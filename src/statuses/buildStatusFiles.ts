@@ -65,7 +65,10 @@ export function buildStatusFiles(existing: ReadonlyMap<string, string>, reports:
 
   for (const r of reports) {
     if (r.status) put(clusterStatusPath(r.cluster), renderClusterFile(r.cluster, r.status, existing.get(clusterStatusPath(r.cluster)), now));
-    if (r.delivery) put(inventoryPath(r.cluster), serializeInventory(r.delivery.inventory));
+    if (r.delivery) {
+      const { appliedSource, prune } = r.delivery;
+      put(inventoryPath(r.cluster), serializeInventory(r.delivery.inventory, { ...(appliedSource ? { sourceCommit: appliedSource } : {}), ...(prune?.held.length ? { held: prune.held } : {}) }));
+    }
   }
 
   // Template path → (cluster → its new entry, or null to drop it). Refs kept to write the file header.
@@ -80,6 +83,12 @@ export function buildStatusFiles(existing: ReadonlyMap<string, string>, reports:
     if (!r.delivery) continue;
     const current = new Set<string>();
     for (const res of r.delivery.results) {
+      if (res.prune && res.action === 'held') {
+        // Still on the member, waiting for a human: its status says so instead of vanishing.
+        current.add(identityKey(res.ref));
+        slot(res.ref).byCluster.set(r.cluster, { clusterName: r.cluster, applied: true, health: 'Unknown', message: res.message });
+        continue;
+      }
       if (res.prune || !res.ref.kind || !res.ref.name) continue;
       current.add(identityKey(res.ref));
       const applied = res.action === 'created' || res.action === 'configured' || res.action === 'unchanged';

@@ -1,0 +1,96 @@
+import { diffTrees } from '../commits/diffTrees.ts';
+import { listTreeFiles } from '../commits/listTreeFiles.ts';
+import { readBlobs } from '../commits/readBlobs.ts';
+import { readCommitInfo } from '../commits/readCommitInfo.ts';
+import { readTree } from '../commits/readTree.ts';
+import { isTreeMode, type GitRepo } from '../commits/types.ts';
+import { parseTrailers } from '../outputs/outputMessage.ts';
+import { parseIndex, type OutputIndex } from '../works/outputIndex.ts';
+import { INDEX_PATH } from '../works/outputPaths.ts';
+import { refFromManifest, refsByPath } from './buildPlan.ts';
+import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type PruneVerdict, type SourceState } from './checkPruneSafety.ts';
+
+export interface PruneVerdictRequest {
+  /** The rendered branch before the sync (null: nothing was rendered, so nothing can be deleted). */
+  before: string | null;
+  /** The rendered branch after it. */
+  after: string | null;
+  /** The source commits the sync rendered: a trailer on any of them lets the deletions through, as in the applier. */
+  sourceCommits: readonly string[];
+  threshold?: number;
+}
+
+/**
+ * What prune safety will hold when the applier delivers what a sync just rendered: per cluster, the manifests that
+ * left its folder against what the folder held before. The rendered branch itself always tells the truth (what the
+ * source asks for); this is the warning at push time, so the user learns it before the applier holds it.
+ */
+export async function readPruneVerdict(repo: GitRepo, req: PruneVerdictRequest): Promise<PruneVerdict | null> {
+  if (!req.before || !req.after || req.before === req.after) return null;
+  const [before, after] = await Promise.all([readCommitInfo(repo, req.before), readCommitInfo(repo, req.after)]);
+  const removed = (await diffTrees(repo, before.tree, after.tree)).filter((c) => c.path.startsWith('clusters/') && c.oldOid && !c.newOid);
+  if (removed.length === 0) return null;
+
+  const [oldIndex, newIndex] = await Promise.all([readIndex(repo, before.tree), readIndex(repo, after.tree)]);
+  const refs = refsByPath(oldIndex ? [oldIndex] : []);
+  const removals = new Map<string, string[]>();
+  const unnamed: { cluster: string; path: string; oid: string }[] = [];
+  for (const c of removed) {
+    const cluster = c.path.split('/')[1]!;
+    const ref = refs.get(c.path);
+    if (ref) push(removals, cluster, ref);
+    else unnamed.push({ cluster, path: c.path, oid: c.oldOid! });
+  }
+  // A manifest the index does not name (written by hand): its own apiVersion, kind and name say what it is.
+  const blobs = await readBlobs(repo, unnamed.map((u) => u.oid));
+  for (const u of unnamed) push(removals, u.cluster, refFromManifest(new TextDecoder().decode(blobs.get(u.oid)!)) ?? u.path);
+
+  const current = new Map<string, string[]>();
+  const clusterTrees = await subtrees(repo, before.tree, 'clusters');
+  for (const cluster of removals.keys()) {
+    const oid = clusterTrees.get(cluster);
+    current.set(cluster, oid ? [...(await listTreeFiles(repo, oid)).keys()] : []);
+  }
+
+  let allowReason: string | undefined;
+  for (const sha of [...req.sourceCommits].reverse()) {
+    const reason = parseTrailers((await readCommitInfo(repo, sha)).message)[ALLOW_PRUNE_TRAILER]?.trim();
+    if (reason) {
+      allowReason = reason;
+      break;
+    }
+  }
+  return checkPruneSafety({
+    current, removals, source: sourceState(newIndex), allowReason, allowWith: 'new-commit',
+    ...(req.threshold !== undefined ? { threshold: req.threshold } : {}),
+  });
+}
+
+/** As the applier judges it: an index that names no source file at all means the source read as empty. */
+function sourceState(index: OutputIndex | null): SourceState {
+  return index && Object.keys(index.files).length === 0 ? 'empty' : 'ok';
+}
+
+async function readIndex(repo: GitRepo, tree: string): Promise<OutputIndex | null> {
+  const [dir, file] = INDEX_PATH.split('/') as [string, string];
+  const oid = (await subtrees(repo, tree, dir, false)).get(file);
+  if (!oid) return null;
+  try {
+    return parseIndex(new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!));
+  } catch {
+    return null;
+  }
+}
+
+/** name → oid of the entries of folder `dir` in the root tree: subtrees, or blobs when `trees` is false. */
+async function subtrees(repo: GitRepo, root: string, dir: string, trees = true): Promise<Map<string, string>> {
+  const entry = (await readTree(repo, root)).find((e) => e.name === dir && isTreeMode(e.mode));
+  if (!entry) return new Map();
+  return new Map((await readTree(repo, entry.oid)).filter((e) => isTreeMode(e.mode) === trees).map((e) => [e.name, e.oid]));
+}
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

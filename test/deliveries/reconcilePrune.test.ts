@@ -1,0 +1,144 @@
+// Prune safety end to end: a real Git config repo, reconcileOnce (sync -> apply -> status) against two emulated
+// members on loopback, kubectl as the independent check. Tests run in order and build on each other.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import type { GitRepo } from '../../src/commits/types.ts';
+import { connectKubeconfig } from '../../src/deliveries/connectKubeTarget.ts';
+import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
+import { parseInventoryFile } from '../../src/deliveries/inventory.ts';
+import { reconcileOnce, type ReconcileResult } from '../../src/reconcile.ts';
+import { clusterYaml, makeConfigRepo, type ConfigRepo } from '../helpers/configRepo.ts';
+import { kubectl, Scratch } from './helpers/e2e.ts';
+
+const scratch = new Scratch();
+let config: ConfigRepo;
+let repo: GitRepo;
+let kubes: Map<string, KubeTarget>;
+let kubeconfig: string;
+let cache: string;
+const logs: Record<string, unknown>[] = [];
+
+const configMap = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\ndata:\n  app: ${name}\n`;
+const POLICY = `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: everything
+  namespace: default
+spec:
+  resourceSelectors:
+    - apiVersion: v1
+      kind: ConfigMap
+  placement:
+    clusterAffinity:
+      clusterNames: [member1, member2]
+`;
+const TEMPLATES = {
+  'templates/a.yaml': configMap('a'),
+  'templates/b.yaml': configMap('b'),
+  'templates/c.yaml': configMap('c'),
+  'templates/team.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n',
+};
+
+const pass = () => reconcileOnce({ repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: kubes, render: true, log: (e) => logs.push(e) });
+const actions = (r: ReconcileResult, cluster: string) =>
+  Object.fromEntries(r.delivery!.clusters.get(cluster)!.results.map((x) => [`${x.ref.kind}/${x.ref.name}${x.prune ? ' (prune)' : ''}`, x.action]));
+const exists = async (member: string, ...what: string[]) => (await kubectl(kubeconfig, cache, ['--context', member, 'get', ...what])).code === 0;
+const inventoryFile = (cluster: string) => parseInventoryFile(config.show('flotilla/status', `inventories/${cluster}.json`));
+
+test.before(async () => {
+  const members = await Promise.all(['member1', 'member2'].map((n) => scratch.member(n)));
+  kubeconfig = scratch.kubeconfig(members);
+  cache = scratch.dir('flotilla-kubectl-cache-');
+  kubes = await connectKubeconfig(kubeconfig, { timeoutMs: 3_000 });
+  config = makeConfigRepo();
+  config.commit({ 'clusters/member1.yaml': clusterYaml('member1'), 'clusters/member2.yaml': clusterYaml('member2'), 'policies/all.yaml': POLICY, ...TEMPLATES }, 'four templates');
+  repo = await openRepo(config.dir);
+});
+
+test.after(async () => {
+  await Promise.all([...(kubes?.values() ?? [])].map((kube) => kube.close()));
+  await scratch.cleanup();
+  config?.cleanup();
+});
+
+test('first pass: every template lands on both members', async () => {
+  const r = await pass();
+  for (const c of ['member1', 'member2']) {
+    assert.equal(actions(r, c), { 'Namespace/team': 'created', 'ConfigMap/a': 'created', 'ConfigMap/b': 'created', 'ConfigMap/c': 'created' }, c);
+  }
+  assert.ok(await exists('member2', 'configmap', 'c', '-n', 'default'));
+  assert.is(inventoryFile('member1').sourceCommit, config.git('rev-parse', 'main'), 'the status branch remembers what was applied');
+});
+
+test('below the threshold a deletion goes through, while a Namespace deletion beside it is held', async () => {
+  config.commit({ 'templates/b.yaml': null, 'templates/team.yaml': null }, 'drop b and the team namespace');
+  const r = await pass();
+  assert.equal(r.prune?.held.map((h) => [h.cluster, h.reason]), [['member1', 'NAMESPACE'], ['member2', 'NAMESPACE']], 'sync says what the applier will hold');
+  for (const c of ['member1', 'member2']) {
+    assert.is(actions(r, c)['ConfigMap/b (prune)'], 'pruned', c);
+    assert.is(actions(r, c)['Namespace/team (prune)'], 'held', c);
+  }
+  assert.not.ok(await exists('member1', 'configmap', 'b', '-n', 'default'));
+  assert.ok(await exists('member1', 'namespace', 'team'), 'the Namespace is still there');
+  assert.equal(inventoryFile('member1').held?.map((h) => h.reason), ['NAMESPACE']);
+});
+
+test('a commit deleting every template: sync reports it held, the applier deletes nothing, the status branch says held', async () => {
+  config.commit({ 'templates/a.yaml': null, 'templates/c.yaml': null }, 'delete every template');
+  const r = await pass();
+  assert.equal(r.prune?.held.map((h) => [h.cluster, h.reason]), [['member1', 'EVERYTHING'], ['member2', 'EVERYTHING']]);
+  assert.match(r.prune!.fix, /--trailer "Flotilla-Allow-Prune: retiring app X"/);
+  for (const c of ['member1', 'member2']) {
+    const d = r.delivery!.clusters.get(c)!;
+    assert.is(d.writes, 0, c);
+    assert.equal(actions(r, c), { 'ConfigMap/a (prune)': 'held', 'ConfigMap/c (prune)': 'held', 'Namespace/team (prune)': 'held' }, c);
+    assert.match(d.notes.join('\n'), /the source places nothing on/);
+  }
+  assert.ok(await exists('member1', 'configmap', 'a', '-n', 'default'));
+  assert.ok(await exists('member2', 'configmap', 'c', '-n', 'default'));
+  const inv = inventoryFile('member2');
+  assert.equal(inv.held?.map((h) => h.reason), ['EVERYTHING']);
+  assert.is(inv.objects.length, 3, 'held objects stay in the inventory');
+  const status = config.show('flotilla/status', 'templates/default/configmap_a.yaml');
+  assert.match(status, /deletion held by prune safety: would delete all 3 objects on member1/);
+  const message = config.git('log', '-1', '--format=%B', 'flotilla/status');
+  assert.match(message, /member1: .*3 held/, message);
+  const applyLog = logs.find((e) => e.step === 'apply' && e.cluster === 'member1' && e.pruneHeld);
+  assert.ok(applyLog, 'the apply log line names what is held');
+});
+
+test('a later commit without the trailer keeps it held', async () => {
+  config.commit({}, 'unrelated empty commit');
+  const r = await pass();
+  assert.equal(Object.values(actions(r, 'member1')), ['held', 'held', 'held']);
+  assert.ok(await exists('member1', 'configmap', 'a', '-n', 'default'));
+});
+
+test('a follow-up commit with the Flotilla-Allow-Prune trailer lets the deletions through', async () => {
+  config.git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'commit', '-q', '--allow-empty', '-m', 'allow prune', '--trailer', 'Flotilla-Allow-Prune: retiring every app');
+  const r = await pass();
+  for (const c of ['member1', 'member2']) {
+    assert.equal(actions(r, c), { 'ConfigMap/a (prune)': 'pruned', 'ConfigMap/c (prune)': 'pruned', 'Namespace/team (prune)': 'pruned' }, c);
+    assert.match(r.delivery!.clusters.get(c)!.results[0]!.message, /allowed by Flotilla-Allow-Prune: retiring every app/);
+  }
+  assert.not.ok(await exists('member1', 'configmap', 'a', '-n', 'default'));
+  assert.not.ok(await exists('member2', 'configmap', 'c', '-n', 'default'));
+  const inv = inventoryFile('member1');
+  assert.is(inv.held, undefined);
+  assert.equal(inv.objects, []);
+});
+
+test('an emptied source tree never deletes, trailer or not', async () => {
+  config.commit({ 'templates/a.yaml': configMap('a') }, 'bring a back');
+  const back = await pass();
+  assert.is(actions(back, 'member1')['ConfigMap/a'], 'created');
+  config.git('rm', '-q', '-r', '.');
+  config.git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'commit', '-q', '-m', 'wipe the repo', '--trailer', 'Flotilla-Allow-Prune: oops');
+  const r = await pass();
+  assert.equal(r.prune?.held.map((h) => h.reason), ['SOURCE_EMPTY', 'SOURCE_EMPTY']);
+  assert.is(actions(r, 'member1')['ConfigMap/a (prune)'], 'held');
+  assert.ok(await exists('member1', 'configmap', 'a', '-n', 'default'));
+});
+
+test.run();
