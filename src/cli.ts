@@ -5,6 +5,7 @@ import { historyCommand } from './commands/historyCommand.ts';
 import { planCommand } from './commands/planCommand.ts';
 import { verifyCommand } from './commands/verifyCommand.ts';
 import { renderCommand } from './commands/renderCommand.ts';
+import { rescheduleCommand } from './commands/rescheduleCommand.ts';
 import { syncCommand } from './commands/syncCommand.ts';
 import { validateCommand } from './commands/validateCommand.ts';
 import { UsageError } from './commands/UsageError.ts';
@@ -25,6 +26,8 @@ Commands:
              replica moves, prune safety (-o markdown for a PR comment, -o json for bots).
   verify     Re-render the source and compare the output branch byte for byte.
   history    The source commits that changed what <kind>/<name> became on each cluster.
+  reschedule Commit a WorkloadRebalancer for <kind>/<name> [-n NS] [--reason R] [--branch B, default
+             main]: the next sync schedules it afresh (fresh mode), once.
   member     Run a local member cluster that speaks the Kubernetes API (flotilla member serve --help).
 
 Common options:
@@ -79,6 +82,7 @@ async function main(argv: string[]): Promise<number> {
       base: { type: 'string' },
       head: { type: 'string' },
       cluster: { type: 'string' },
+      reason: { type: 'string' },
       output: { type: 'string', short: 'o', default: 'text' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -109,7 +113,7 @@ async function main(argv: string[]): Promise<number> {
     case 'explain': {
       const target = positionals[0];
       if (!target) throw new UsageError('explain needs <kind>/<name>, e.g. flotilla explain deployment/nginx -n default');
-      return explainCommand({ ...common, target, namespace: values.namespace });
+      return explainCommand({ ...common, target, namespace: values.namespace, outDir: values['out-dir'] });
     }
     case 'plan':
       return planCommand({ ...common, base: values.base, head: values.head, ...(output === 'markdown' || output === 'json' || output === 'text' ? { format: output } : {}) });
@@ -119,6 +123,13 @@ async function main(argv: string[]): Promise<number> {
       const target = positionals[0];
       if (!target) throw new UsageError('history needs <kind>/<name>, e.g. flotilla history deployment/nginx -n default');
       return historyCommand({ ...common, target, namespace: values.namespace, cluster: values.cluster });
+    }
+    case 'reschedule': {
+      const target = positionals[0];
+      if (!target) throw new UsageError('reschedule needs <kind>/<name>, e.g. flotilla reschedule deployment/web -n default');
+      // Here --branch names the config branch the request is committed to.
+      const branchGiven = rest.some((a) => a === '--branch' || a.startsWith('--branch='));
+      return rescheduleCommand({ ...common, target, namespace: values.namespace, reason: values.reason, branch: branchGiven ? values.branch! : values['source-branch'] ?? 'main', now: new Date() });
     }
     default:
       throw new UsageError(`unknown command "${command}"; run flotilla --help`);

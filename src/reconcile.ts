@@ -10,6 +10,14 @@ import { readPruneVerdict } from './plans/readPruneVerdict.ts';
 import { collectClusterStatus } from './statuses/collectClusterStatus.ts';
 import { writeStatus } from './statuses/writeStatus.ts';
 import type { ClusterReport } from './statuses/buildStatusFiles.ts';
+import { readBlobs } from './commits/readBlobs.ts';
+import { readCommitInfo } from './commits/readCommitInfo.ts';
+import { interpreterSet, type InterpreterSet } from './interpreters/customizations.ts';
+import { readInterpreterCustomizations } from './outputs/loadSource.ts';
+import { parseTrailers } from './outputs/outputMessage.ts';
+import { readPathOids } from './outputs/readPathOids.ts';
+import { INDEX_PATH } from './works/outputPaths.ts';
+import { parseIndex } from './works/outputIndex.ts';
 
 export interface ReconcileTarget {
   repo: GitRepo;
@@ -75,8 +83,9 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
     const d = delivery?.clusters.get(cluster);
     return { cluster, ...(status ? { status } : {}), ...(d ? { delivery: d } : {}) };
   }));
+  const interpreters = delivery ? await interpretersOfRendered(t.repo, delivery.renderedCommit).catch(() => undefined) : undefined;
   const written = await writeStatus({
-    repo: t.repo, reports, ...(t.statusRef ? { statusRef: t.statusRef } : {}),
+    repo: t.repo, reports, ...(t.statusRef ? { statusRef: t.statusRef } : {}), ...(interpreters ? { interpreters } : {}),
     ...(delivery ? { renderedCommit: delivery.renderedCommit } : {}),
     ...(delivery?.sourceCommit ? { sourceCommit: delivery.sourceCommit } : {}),
   });
@@ -86,4 +95,15 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
   }
   const writes = [...(delivery?.clusters.values() ?? [])].reduce((s, d) => s + d.writes, 0);
   return { rendered, ...(prune ? { prune } : {}), delivery, statusCommit: written.commit, writes };
+}
+
+/** Custom kinds' health and status hooks as of the rendered commit (its Source-Commit's customizations). */
+async function interpretersOfRendered(repo: GitRepo, renderedCommit: string): Promise<InterpreterSet | undefined> {
+  const output = await readCommitInfo(repo, renderedCommit);
+  const source = parseTrailers(output.message)['Source-Commit'];
+  const indexOid = (await readPathOids(repo, output.tree, [INDEX_PATH])).get(INDEX_PATH);
+  if (!source || !indexOid) return undefined;
+  const index = parseIndex(new TextDecoder().decode((await readBlobs(repo, [indexOid])).get(indexOid)!));
+  const list = await readInterpreterCustomizations(repo, (await readCommitInfo(repo, source)).tree, index);
+  return list.length > 0 ? interpreterSet(list) : undefined;
 }

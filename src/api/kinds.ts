@@ -3,6 +3,9 @@
 export const POLICY_API_VERSION = 'policy.karmada.io/v1alpha1';
 export const CLUSTER_API_VERSION = 'cluster.karmada.io/v1alpha1';
 export const WORK_API_VERSION = 'work.karmada.io/v1alpha2';
+export const APPS_API_VERSION = 'apps.karmada.io/v1alpha1';
+export const CONFIG_API_VERSION = 'config.karmada.io/v1alpha1';
+export const FLOTILLA_API_VERSION = 'flotilla.io/v1alpha1';
 
 export const POLICY_KINDS = [
   'PropagationPolicy',

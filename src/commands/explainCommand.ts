@@ -1,16 +1,20 @@
 import { stringify } from 'yaml';
 import { describeRef } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
+import { resolveRev } from '../commits/resolveRev.ts';
+import { readOutputBranch, readOutputFolder } from '../outputs/previousOutputs.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import type { TemplateExplanation } from '../works/renderTemplates.ts';
 import { UsageError } from './UsageError.ts';
 import { readClusterStatus, type CommonOptions } from './options.ts';
 
-export async function explainCommand(opts: CommonOptions & { target: string; namespace: string | undefined }): Promise<number> {
+export async function explainCommand(opts: CommonOptions & { target: string; namespace: string | undefined; outDir?: string | undefined }): Promise<number> {
   const [kindWord, name] = opts.target.split('/');
   if (!kindWord || !name) throw new UsageError(`"${opts.target}": use <kind>/<name>, e.g. deployment/nginx`);
   const repo = await openRepo(opts.repo);
-  const { model, output } = await renderSnapshot(repo, opts.rev, {}, await readClusterStatus(opts.clusterStatusFile));
+  // The same previous result render and sync schedule against, so the answer is theirs (steady mode).
+  const previous = opts.outDir ? await readOutputFolder(opts.outDir) : await readOutputBranch(repo, opts.outputRef, await resolveRev(repo, opts.rev));
+  const { model, output } = await renderSnapshot(repo, opts.rev, previous, await readClusterStatus(opts.clusterStatusFile));
   const kind = kindWord.toLowerCase();
   const matches = [...output.explanations.values()].filter((e) =>
     (e.ref.kind.toLowerCase() === kind || `${e.ref.kind.toLowerCase()}s` === kind) && e.ref.name === name &&
@@ -33,6 +37,7 @@ export function formatExplanation(e: TemplateExplanation, clusters: readonly str
   lines.push(`  policy: ${e.policy ?? '(none)'}`, `  why: ${e.policyReason}`);
   if (e.schedule) lines.push(`  scheduling: ${e.schedule.status}${e.schedule.message ? ` — ${e.schedule.message}` : ''}`);
   if (e.schedule?.affinityName) lines.push(`  affinity term: ${e.schedule.affinityName}`);
+  if (e.rescheduledBy) lines.push(`  rescheduled: fresh mode, requested by WorkloadRebalancer ${e.rescheduledBy.join(', ')}`);
   if (e.requiredBy?.length) lines.push(`  required by: ${e.requiredBy.join(', ')}`);
   const rows: string[][] = [['CLUSTER', 'RESULT', 'REPLICAS', 'WHY']];
   const byCluster = new Map((e.schedule?.explanation ?? []).map((x) => [x.cluster, x]));

@@ -13,7 +13,7 @@ export function assembleModel(files: Iterable<FileObjects>): ConfigModel {
   const all = [...files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const clusterScoped = clusterScopedKinds(all);
   const model: ConfigModel = {
-    templates: new Map(), propagationPolicies: [], overridePolicies: [], clusters: new Map(),
+    templates: new Map(), propagationPolicies: [], overridePolicies: [], clusters: new Map(), rebalancers: [], interpreterCustomizations: [],
     held: new Set(), unreadableFiles: new Set(), problems: [],
   };
   const seen = new Map<string, SourceSpan>();
@@ -54,6 +54,8 @@ export function assembleModel(files: Iterable<FileObjects>): ConfigModel {
     };
     karmada(f.propagationPolicies, model.propagationPolicies);
     karmada(f.overridePolicies, model.overridePolicies);
+    karmada(f.rebalancers, model.rebalancers);
+    karmada(f.interpreterCustomizations, model.interpreterCustomizations);
     const clusters: Located<Cluster>[] = [];
     karmada(f.clusters, clusters);
     for (const c of clusters) model.clusters.set(c.object.metadata.name, c);
@@ -65,6 +67,8 @@ export function assembleModel(files: Iterable<FileObjects>): ConfigModel {
     model.templates.delete(key);
     model.propagationPolicies = model.propagationPolicies.filter((p) => refKey(karmadaRef(p.object)) !== key);
     model.overridePolicies = model.overridePolicies.filter((p) => refKey(karmadaRef(p.object)) !== key);
+    model.rebalancers = model.rebalancers.filter((p) => refKey(karmadaRef(p.object)) !== key);
+    model.interpreterCustomizations = model.interpreterCustomizations.filter((p) => refKey(karmadaRef(p.object)) !== key);
     for (const [name, c] of model.clusters) if (refKey(karmadaRef(c.object)) === key) model.clusters.delete(name);
   }
   model.problems.sort(compareProblems);

@@ -1,4 +1,7 @@
-import { CLUSTER_API_VERSION, POLICY_API_VERSION, POLICY_KINDS } from '../api/kinds.ts';
+import { APPS_API_VERSION, CLUSTER_API_VERSION, CONFIG_API_VERSION, FLOTILLA_API_VERSION, POLICY_API_VERSION, POLICY_KINDS } from '../api/kinds.ts';
+import type { InterpreterCustomization } from '../api/interpreterCustomization.ts';
+import type { WorkloadRebalancer } from '../api/rebalancer.ts';
+import { validateInterpreterCustomization, validateLuaCustomization, validateRebalancer } from './schema/validateExtensionKinds.ts';
 import type { Cluster } from '../api/cluster.ts';
 import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import type { Problem } from '../errors/problem.ts';
@@ -15,7 +18,7 @@ import { karmadaRef } from './karmadaRef.ts';
  */
 export function classifyDocuments(file: string, documents: readonly SourceDocument[], parseProblems: readonly Problem[]): FileObjects {
   const out: FileObjects = {
-    file, templates: [], propagationPolicies: [], overridePolicies: [], clusters: [], broken: [],
+    file, templates: [], propagationPolicies: [], overridePolicies: [], clusters: [], rebalancers: [], interpreterCustomizations: [], broken: [],
     unreadable: parseProblems.length > 0 && documents.length === 0, problems: [...parseProblems],
   };
   for (const doc of documents) {
@@ -54,6 +57,16 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
     if (nameProblems.length > 0) {
       for (const p of nameProblems) problem(['metadata', p.field === 'metadata.name' ? 'name' : 'namespace'], 'INVALID_NAME', p.message, p.fix);
       continue; // an unsafe name has no identity we could hold output for
+    }
+
+    const extension = extensionKind(ref.apiVersion, ref.kind);
+    if (extension) {
+      const issues = extension === 'rebalancer' ? validateRebalancer(obj) : extension === 'interpreter' ? validateInterpreterCustomization(obj) : validateLuaCustomization(obj);
+      for (const issue of issues) problem(issue.path, issue.code, issue.message, issue.fix);
+      if (issues.length > 0) continue; // not a template either: a broken rebalancer or customization simply does nothing
+      if (extension === 'rebalancer') out.rebalancers.push({ object: obj as unknown as WorkloadRebalancer, source: doc.source });
+      else out.interpreterCustomizations.push({ object: obj as unknown as InterpreterCustomization, source: doc.source });
+      continue;
     }
 
     const isPolicy = ref.apiVersion === POLICY_API_VERSION && (POLICY_KINDS as readonly string[]).includes(ref.kind);
@@ -97,4 +110,12 @@ function normalizeCluster(cluster: Cluster): Cluster {
   if (!cluster.spec.zone || (cluster.spec.zones && cluster.spec.zones.length > 0)) return cluster;
   const { zone, ...spec } = cluster.spec;
   return { ...cluster, spec: { ...spec, zones: [zone] } };
+}
+
+/** Kinds that are configuration for Flotilla itself, not resource templates to propagate. */
+function extensionKind(apiVersion: string, kind: string): 'rebalancer' | 'interpreter' | 'lua' | undefined {
+  if (apiVersion === APPS_API_VERSION && kind === 'WorkloadRebalancer') return 'rebalancer';
+  if (apiVersion === FLOTILLA_API_VERSION && kind === 'InterpreterCustomization') return 'interpreter';
+  if (apiVersion === CONFIG_API_VERSION && kind === 'ResourceInterpreterCustomization') return 'lua';
+  return undefined;
 }

@@ -2,6 +2,8 @@
 import type { Cluster } from '../api/cluster.ts';
 import type { ObjectRef } from '../api/kinds.ts';
 import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
+import type { WorkloadRebalancer } from '../api/rebalancer.ts';
+import type { InterpreterCustomization } from '../api/interpreterCustomization.ts';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
 
 export interface Located<T> {
@@ -26,6 +28,8 @@ export interface FileObjects {
   propagationPolicies: Located<PropagationPolicy>[];
   overridePolicies: Located<OverridePolicy>[];
   clusters: Located<Cluster>[];
+  rebalancers: Located<WorkloadRebalancer>[];
+  interpreterCustomizations: Located<InterpreterCustomization>[];
   /** Identities of objects that are in the file but invalid: they keep their last good output. */
   broken: ObjectRef[];
   /** The file could not be parsed at all: everything it rendered last time is held. */
@@ -38,6 +42,10 @@ export interface ConfigModel {
   propagationPolicies: Located<PropagationPolicy>[];
   overridePolicies: Located<OverridePolicy>[];
   clusters: Map<string, Located<Cluster>>;
+  /** Reschedule requests (WorkloadRebalancer): each listed workload is scheduled afresh once. */
+  rebalancers: Located<WorkloadRebalancer>[];
+  /** Declarative interpreter hooks for custom kinds. */
+  interpreterCustomizations: Located<InterpreterCustomization>[];
   /** refKeys whose previous output must be kept as it is (invalid, duplicated). */
   held: Set<string>;
   /** Files that could not be parsed: what they rendered before is held. */

@@ -16,5 +16,6 @@ export const PROBLEM_CODES = [
   'NO_CLUSTER_FITS',
   'UNSCHEDULABLE',
   'OVERRIDE_FAILED',
+  'LUA_NOT_RUN',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

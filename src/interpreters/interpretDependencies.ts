@@ -1,13 +1,17 @@
+import type { Customizations } from '../api/interpreterCustomization.ts';
 import type { ObjectRef } from '../api/kinds.ts';
+import { customDependencies } from './customizations.ts';
 import { podSpecOf } from './podTemplate.ts';
 
 /**
  * Objects a workload's pod template references (pkg/util/helper/pod.go): ConfigMaps and Secrets from
  * volumes (projected too), env/envFrom and imagePullSecrets; the ServiceAccount unless `default`;
  * PVCs from volumes — all in the workload's namespace. StatefulSet PVCs created from
- * volumeClaimTemplates are not dependencies.
+ * volumeClaimTemplates are not dependencies. A declared dependencyInterpretation hook replaces all of it.
  */
-export function interpretDependencies(manifest: Record<string, unknown>, namespace: string): ObjectRef[] {
+export function interpretDependencies(manifest: Record<string, unknown>, namespace: string, custom?: Customizations): ObjectRef[] {
+  const declared = custom ? customDependencies(custom, manifest, namespace) : undefined;
+  if (declared) return declared;
   const pod = podSpecOf(manifest) as Record<string, any> | undefined;
   if (!pod) return [];
   const found = new Map<string, ObjectRef>();

@@ -1,4 +1,6 @@
 import type { ResourceList } from '../api/cluster.ts';
+import type { Customizations } from '../api/interpreterCustomization.ts';
+import { customReplicas } from './customizations.ts';
 import { podRequests } from './podRequests.ts';
 import { podSpecOf } from './podTemplate.ts';
 
@@ -9,8 +11,13 @@ export interface ReplicaInterpretation {
   resourceRequest?: ResourceList;
 }
 
-/** Karmada's native InterpretReplica (default/native/replica.go) for the kinds that have one. */
-export function interpretReplicas(manifest: Record<string, unknown>): ReplicaInterpretation {
+/**
+ * Karmada's native InterpretReplica (default/native/replica.go) for the kinds that have one; a declared
+ * replicaResource hook (InterpreterCustomization) comes first, as a customization does in Karmada.
+ */
+export function interpretReplicas(manifest: Record<string, unknown>, custom?: Customizations): ReplicaInterpretation {
+  const declared = custom ? customReplicas(custom, manifest) : undefined;
+  if (declared) return declared;
   const spec = (manifest.spec ?? {}) as Record<string, unknown>;
   const num = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
   let replicas: number;

@@ -1,8 +1,13 @@
+import type { Customizations } from '../api/interpreterCustomization.ts';
+import { customReviseReplicas } from './customizations.ts';
+
 /**
  * Karmada's ReviseReplica: each member gets the replica count the scheduler gave it, even under
  * Duplicated. Returns a new object; kinds without the hook are returned unchanged.
  */
-export function reviseReplicas(manifest: Record<string, unknown>, replicas: number): Record<string, unknown> {
+export function reviseReplicas(manifest: Record<string, unknown>, replicas: number, custom?: Customizations): Record<string, unknown> {
+  const declared = custom ? customReviseReplicas(custom, manifest, replicas) : undefined;
+  if (declared) return declared;
   const field = (() => {
     switch (`${manifest.apiVersion}/${manifest.kind}`) {
       case 'apps/v1/Deployment':

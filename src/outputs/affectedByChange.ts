@@ -4,6 +4,8 @@ import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import { policyKey } from '../bindings/matchPolicy.ts';
 import type { ConfigModel, FileObjects } from '../documents/model.ts';
 import { interpretDependencies } from '../interpreters/interpretDependencies.ts';
+import { customizationFor, interpretersOf } from '../interpreters/customizations.ts';
+import { workloadKeys } from '../assignments/rebalanceRequests.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 import type { OutputIndex } from '../works/outputIndex.ts';
@@ -40,8 +42,16 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   // unparseable shows up as neither, so fall back to what the index says the file held.
   const changedPolicyKeys = new Set(propagation.map(policyKey));
 
+  // A reschedule request (added, edited or removed) affects the workloads it lists; an interpreter
+  // customization every template of its kind.
+  const rebalancers = [...inChanged(model.rebalancers), ...ctx.oldVersions.flatMap((f) => f.rebalancers.map((r) => r.object))];
+  for (const r of rebalancers) for (const w of r.spec.workloads) for (const key of workloadKeys(w)) affected.add(key);
+  const customizedKinds = new Set([...inChanged(model.interpreterCustomizations), ...ctx.oldVersions.flatMap((f) => f.interpreterCustomizations.map((c) => c.object))]
+    .map((c) => `${c.spec.target.apiVersion}/${c.spec.target.kind}`));
+
   for (const t of all) {
     const entry = index.templates[t.key];
+    if (customizedKinds.has(`${t.ref.apiVersion}/${t.ref.kind}`)) affected.add(t.key);
     if (entry?.policy && changedPolicyKeys.has(entry.policy)) affected.add(t.key);
     if (propagation.some((p) => selects(p, t))) affected.add(t.key);
     if (overrides.some((o) => overrideSelects(o, t))) affected.add(t.key);
@@ -61,7 +71,7 @@ export function dependenciesOf(model: ConfigModel, affected: ReadonlySet<string>
   for (const key of affected) {
     for (const d of index.templates[key]?.deps ?? []) deps.add(d);
     const t = model.templates.get(key);
-    if (t) for (const d of interpretDependencies(t.manifest, t.ref.namespace)) deps.add(refKey(d));
+    if (t) for (const d of interpretDependencies(t.manifest, t.ref.namespace, customizationFor(interpretersOf(model), t.manifest))) deps.add(refKey(d));
   }
   for (const key of affected) deps.delete(key);
   return deps;

@@ -1,4 +1,5 @@
 import { refKey } from '../api/kinds.ts';
+import type { InterpreterCustomization } from '../api/interpreterCustomization.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
@@ -124,7 +125,7 @@ async function readFiles(repo: GitRepo, oids: ReadonlyMap<string, string>): Prom
   for (const [path, oid] of toRead) {
     const parsed = parseFile(path, blobs.get(oid)!);
     out.set(path, parsed);
-    if (parsed.propagationPolicies.length + parsed.overridePolicies.length + parsed.clusters.length + parsed.broken.length > 0) {
+    if (holdsKarmadaObjects(parsed)) {
       cache.set(`${oid} ${path}`, parsed);
     }
   }
@@ -158,4 +159,23 @@ async function readIgnore(repo: GitRepo, tree: string): Promise<IgnoreRules | un
   if (!oid) return undefined;
   const blob = (await readBlobs(repo, [oid])).get(oid)!;
   return parseIgnoreFile(new TextDecoder().decode(blob));
+}
+
+/**
+ * Files read on every incremental sync (few, and each can affect any template): policies, clusters,
+ * rebalancers, interpreter customizations, and files with broken ones (their last good version is kept).
+ */
+export function holdsKarmadaObjects(f: FileObjects): boolean {
+  return f.propagationPolicies.length + f.overridePolicies.length + f.clusters.length + f.rebalancers.length +
+    f.interpreterCustomizations.length + f.broken.length > 0;
+}
+
+/**
+ * The interpreter customizations a rendered commit was made with, for the status stage: the files the
+ * output index marks as holding Karmada objects, read at the source commit (cached like every sync's).
+ */
+export async function readInterpreterCustomizations(repo: GitRepo, sourceTree: string, index: OutputIndex): Promise<Located<InterpreterCustomization>[]> {
+  const files = Object.entries(index.files).filter(([, f]) => f.karmada).map(([p]) => p);
+  const parsed = await readFiles(repo, await readPathOids(repo, sourceTree, files));
+  return [...parsed.values()].sort((a, b) => (a.file < b.file ? -1 : 1)).flatMap((f) => f.interpreterCustomizations);
 }

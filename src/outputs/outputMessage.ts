@@ -10,7 +10,7 @@ const MAX_PROBLEMS_IN_MESSAGE = 50;
  * The output commit message: what changed on which cluster, the problems of the source commit, and
  * trailers naming the source (the audit trail from any rendered file back to the commit it came from).
  */
-export function buildOutputMessage(source: CommitInfo, changes: ClusterChanges, problems: readonly Problem[]): string {
+export function buildOutputMessage(source: CommitInfo, changes: ClusterChanges, problems: readonly Problem[], rescheduled: readonly string[] = []): string {
   const subject = source.message.split('\n')[0] ?? '';
   const clusters = Object.keys(changes).sort();
   const lines = [`Render ${source.oid.slice(0, 12)}: ${subject}`.slice(0, 200), ''];
@@ -23,6 +23,10 @@ export function buildOutputMessage(source: CommitInfo, changes: ClusterChanges, 
       for (const path of list.slice(0, 20)) lines.push(`  ${mark} ${path.slice(`clusters/${c}/`.length)}`);
       if (list.length > 20) lines.push(`  ${mark} … and ${list.length - 20} more`);
     }
+  }
+  if (rescheduled.length > 0) {
+    lines.push('', 'Rescheduled in fresh mode (WorkloadRebalancer), once:');
+    for (const r of rescheduled) lines.push(`  ${r}`);
   }
   const errors = problems.filter((p) => p.severity === 'error');
   if (problems.length > 0) {

@@ -1,4 +1,3 @@
-import { parse } from 'yaml';
 import type { ResourceBinding } from '../api/binding.ts';
 import { buildCommit } from '../commits/buildCommit.ts';
 import { PackWriter } from '../commits/PackWriter.ts';
@@ -9,16 +8,17 @@ import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import type { FileObjects } from '../documents/model.ts';
-import { parseRefKey, refKey } from '../api/kinds.ts';
+import { describeRef, refKey } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
-import { INDEX_PATH, bindingPath, manifestPath } from '../works/outputPaths.ts';
+import { INDEX_PATH } from '../works/outputPaths.ts';
 import { parseIndex, serializeIndex, type OutputIndex } from '../works/outputIndex.ts';
 import { renderTemplates, type TemplateExplanation } from '../works/renderTemplates.ts';
 import { buildOutputMessage, parseTrailers, type ClusterChanges } from './outputMessage.ts';
-import { loadSource } from './loadSource.ts';
+import { holdsKarmadaObjects, loadSource } from './loadSource.ts';
 import { withClusterStatus } from './renderSnapshot.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { readPathOids } from './readPathOids.ts';
+import { readPreviousOutputs } from './previousOutputs.ts';
 
 export interface RenderTarget {
   /** The branch holding rendered output, e.g. refs/heads/flotilla/rendered. */
@@ -77,7 +77,7 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   const commit = buildCommit(pack, {
     tree,
     parents: outputHead ? [outputHead] : [],
-    message: buildOutputMessage(source, changes, problems),
+    message: buildOutputMessage(source, changes, problems, rescheduledTemplates(out.explanations)),
     author: identity,
     committer: identity,
   });
@@ -100,30 +100,6 @@ async function readPrevious(repo: GitRepo, output: CommitInfo, sourceSha: string
   return { sourceTree, index: parseIndex(new TextDecoder().decode(blob)) };
 }
 
-/** Previous bindings and manifests of the affected templates only. */
-async function readPreviousOutputs(repo: GitRepo, tree: string, affected: ReadonlySet<string>, index: OutputIndex) {
-  const paths = new Map<string, { key: string; binding: boolean }>();
-  for (const key of affected) {
-    const entry = index.templates[key];
-    if (!entry) continue;
-    const ref = parseRefKey(key);
-    paths.set(bindingPath(ref), { key, binding: true });
-    for (const c of entry.clusters) paths.set(manifestPath(c, ref), { key, binding: false });
-  }
-  const oids = await readPathOids(repo, tree, [...paths.keys()]);
-  const blobs = await readBlobs(repo, oids.values());
-  const decoder = new TextDecoder();
-  const bindings = new Map<string, ResourceBinding>();
-  const files = new Map<string, string>();
-  for (const [path, oid] of oids) {
-    const text = decoder.decode(blobs.get(oid)!);
-    files.set(path, text);
-    const info = paths.get(path)!;
-    if (info.binding) bindings.set(info.key, parse(text) as ResourceBinding);
-  }
-  return { bindings, files };
-}
-
 function updateFileIndex(index: OutputIndex, touched: ReadonlyMap<string, FileObjects | null>, unreadable: ReadonlySet<string>): OutputIndex {
   const files = { ...index.files };
   for (const [path, f] of touched) {
@@ -137,7 +113,7 @@ function updateFileIndex(index: OutputIndex, touched: ReadonlyMap<string, FileOb
       const candidates = [refKey({ ...t.ref, namespace: t.ref.namespace ?? 'default' }), refKey({ ...t.ref, namespace: '' })];
       return candidates.find((k) => index.templates[k]?.file === path) ?? candidates[0]!;
     });
-    const karmada = f.propagationPolicies.length + f.overridePolicies.length + f.clusters.length > 0 || f.broken.length > 0;
+    const karmada = holdsKarmadaObjects(f);
     if (templates.length === 0 && !karmada) delete files[path];
     else files[path] = { templates: templates.sort(), ...(karmada ? { karmada: true as const } : {}) };
   }
@@ -159,4 +135,9 @@ function summarizeChanges(edits: ReadonlyMap<string, string | null>, previousFil
     else c.added.push(path);
   }
   return changes;
+}
+
+/** `Deployment default/web by rebalancer-a, rebalancer-b` for every template scheduled afresh by this render. */
+function rescheduledTemplates(explanations: ReadonlyMap<string, TemplateExplanation>): string[] {
+  return [...explanations.values()].filter((e) => e.rescheduledBy).map((e) => `${describeRef(e.ref)} by ${e.rescheduledBy!.join(', ')}`).sort();
 }

@@ -7,11 +7,14 @@ import type { ConfigModel } from '../documents/model.ts';
 import { emptyIndex, type OutputIndex } from '../works/outputIndex.ts';
 import { renderTemplates, type RenderOutput } from '../works/renderTemplates.ts';
 import { loadSource } from './loadSource.ts';
+import { indexWithBindings, matchFolderBindings, type FolderBinding } from './previousOutputs.ts';
 
 export interface SnapshotPrevious {
   index?: OutputIndex;
   bindings?: ReadonlyMap<string, ResourceBinding>;
   files?: ReadonlyMap<string, string>;
+  /** Bindings found in a folder, matched to the commit's templates once its model is known. */
+  folderBindings?: readonly FolderBinding[];
 }
 
 /**
@@ -25,10 +28,12 @@ export async function renderSnapshot(
   const commit = await readCommitInfo(repo, sha);
   const loaded = await loadSource(repo, commit.tree, null);
   const model = clusterStatus ? withClusterStatus(loaded.model, clusterStatus) : loaded.model;
-  const previousIndex = previous.index ?? emptyIndex();
+  const bindings = new Map(previous.bindings ?? []);
+  for (const [key, b] of matchFolderBindings(previous.folderBindings ?? [], model)) if (!bindings.has(key)) bindings.set(key, b);
+  const previousIndex = indexWithBindings(previous.index ?? emptyIndex(), bindings, model);
   const affected = new Set([...loaded.affected, ...Object.keys(previousIndex.templates)]);
   const output = renderTemplates({
-    model, affected, previousIndex, previousBindings: previous.bindings ?? new Map(), previousFiles: previous.files ?? new Map(), sourceCommit: sha,
+    model, affected, previousIndex, previousBindings: bindings, previousFiles: previous.files ?? new Map(), sourceCommit: sha,
   });
   return { sha, model, output };
 }

@@ -8,6 +8,7 @@ import { manifestPath } from '../works/outputPaths.ts';
 import { aggregateStatus, fullyApplied, type AggregatedStatusItem } from './aggregateStatus.ts';
 import { interpretHealth } from './interpretHealth.ts';
 import { reflectStatus } from './reflectStatus.ts';
+import { customAggregateStatus, customHealth, customizationFor, customReflectStatus, NO_CUSTOMIZATIONS, type InterpreterSet } from '../interpreters/customizations.ts';
 
 /** What one writer reports for one member cluster. The writer owns exactly these clusters' parts of the branch. */
 export interface ClusterReport {
@@ -57,7 +58,9 @@ export function statusPathsOf(reports: readonly ClusterReport[]): string[] {
  * Returns only real changes: path → new text, or null to delete. Nothing here depends on the clock except a Ready
  * condition's lastTransitionTime, which moves only when Ready changes.
  */
-export function buildStatusFiles(existing: ReadonlyMap<string, string>, reports: readonly ClusterReport[], now: Date): Map<string, string | null> {
+export function buildStatusFiles(
+  existing: ReadonlyMap<string, string>, reports: readonly ClusterReport[], now: Date, interpreters: InterpreterSet = NO_CUSTOMIZATIONS,
+): Map<string, string | null> {
   const out = new Map<string, string | null>();
   const put = (path: string, text: string | null) => {
     if ((existing.get(path) ?? null) !== text) out.set(path, text);
@@ -92,11 +95,13 @@ export function buildStatusFiles(existing: ReadonlyMap<string, string>, reports:
       if (res.prune || !res.ref.kind || !res.ref.name) continue;
       current.add(identityKey(res.ref));
       const applied = res.action === 'created' || res.action === 'configured' || res.action === 'unchanged';
-      const status = applied ? reflectStatus(res.live) : undefined;
+      // A declared hook (InterpreterCustomization) replaces the built-in one for its kind.
+      const custom = customizationFor(interpreters, res.ref);
+      const status = applied ? ((custom && res.live ? customReflectStatus(custom, res.live) : undefined) ?? reflectStatus(res.live)) : undefined;
       slot(res.ref).byCluster.set(r.cluster, {
         clusterName: r.cluster,
         applied,
-        health: applied ? interpretHealth(res.live) : 'Unknown',
+        health: applied ? ((custom && res.live ? customHealth(custom, res.live) : undefined) ?? interpretHealth(res.live)) : 'Unknown',
         ...(applied ? {} : { message: `${res.action}: ${res.message}` }),
         ...(status ? { status } : {}),
       });
@@ -120,7 +125,8 @@ export function buildStatusFiles(existing: ReadonlyMap<string, string>, reports:
       continue;
     }
     const list = [...items.values()].sort((a, b) => (a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0));
-    const aggregated = aggregateStatus(ref.apiVersion, ref.kind, list);
+    const custom = customizationFor(interpreters, ref);
+    const aggregated = (custom ? customAggregateStatus(custom, list.map((i) => i.status ?? {})) : undefined) ?? aggregateStatus(ref.apiVersion, ref.kind, list);
     const file: TemplateStatusFile = {
       apiVersion: ref.apiVersion,
       kind: ref.kind,

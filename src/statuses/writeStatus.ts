@@ -10,6 +10,7 @@ import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
 import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
 import { buildStatusFiles, statusPathsOf, type ClusterReport } from './buildStatusFiles.ts';
+import type { InterpreterSet } from '../interpreters/customizations.ts';
 
 export interface WriteStatusOptions {
   repo: GitRepo;
@@ -21,6 +22,8 @@ export interface WriteStatusOptions {
   sourceCommit?: string;
   /** Injected clock: commit time and condition transition times. */
   now?: () => Date;
+  /** Declared health, reflection and aggregation hooks for custom kinds (the rendered commit's). */
+  interpreters?: InterpreterSet;
   /** Compare-and-swap attempts before giving up. Default 20. */
   maxAttempts?: number;
 }
@@ -49,7 +52,7 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
     const headInfo = head ? await readCommitInfo(opts.repo, head) : null;
     const existing = headInfo ? await readFiles(opts.repo, headInfo.tree, paths) : new Map<string, string>();
     const time = now();
-    const edits = buildStatusFiles(existing, opts.reports, time);
+    const edits = buildStatusFiles(existing, opts.reports, time, opts.interpreters);
     if (edits.size === 0) return { commit: null, changedPaths: [], attempts: attempt };
 
     const pack = new PackWriter(opts.repo);

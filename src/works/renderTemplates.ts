@@ -12,6 +12,8 @@ import { describePolicy, matchPolicy, policyKey } from '../bindings/matchPolicy.
 import type { ConfigModel, Located, Template } from '../documents/model.ts';
 import type { Problem } from '../errors/problem.ts';
 import { interpretDependencies } from '../interpreters/interpretDependencies.ts';
+import { customizationFor, customRetain, interpretersOf } from '../interpreters/customizations.ts';
+import { OBSERVED_REBALANCERS_ANNOTATION, pendingRequests, requestsFor } from '../assignments/rebalanceRequests.ts';
 import { interpretReplicas } from '../interpreters/interpretReplicas.ts';
 import { pruneForMember } from '../interpreters/pruneForMember.ts';
 import { reviseJobCompletions, reviseReplicas } from '../interpreters/reviseReplicas.ts';
@@ -43,6 +45,8 @@ export interface TemplateExplanation {
   requiredBy?: string[];
   clusters: TargetCluster[];
   held?: string;
+  /** WorkloadRebalancers whose request this render carried out: scheduled afresh (fresh mode). */
+  rescheduledBy?: string[];
 }
 
 export interface RenderOutput {
@@ -171,10 +175,14 @@ function place(template: Template, model: ConfigModel, clusters: readonly Cluste
     return { template, clusters: [], propagateDeps: false, entry: entryBase, explanation: { ref: template.ref, policyReason: match.reason, clusters: [] } };
   }
   const policy = match.policy.object;
-  const { replicas, resourceRequest } = interpretReplicas(template.manifest);
+  const custom = customizationFor(interpretersOf(model), template.manifest);
+  const { replicas, resourceRequest } = interpretReplicas(template.manifest, custom);
   const uid = (template.manifest.metadata as { uid?: string } | undefined)?.uid ?? '';
   const placement = policy.spec.placement ?? {};
+  const requests = requestsFor(template.ref, model.rebalancers.map((r) => r.object));
+  const pending = pendingRequests(requests, previous);
   const result = schedule({
+    ...(pending.length > 0 ? { reschedule: true } : {}),
     resource: { ...template.ref, uid },
     placement,
     replicas,
@@ -196,13 +204,20 @@ function place(template: Template, model: ConfigModel, clusters: readonly Cluste
   }
   const targets = [...result.clusters].sort(byName);
   const propagateDeps = policy.spec.propagateDeps === true;
-  const deps = propagateDeps ? interpretDependencies(template.manifest, template.ref.namespace).map(refKey) : [];
+  const deps = propagateDeps ? interpretDependencies(template.manifest, template.ref.namespace, custom).map(refKey) : [];
   const pKey = policyKey(policy);
   const binding = buildBinding(template, policy, pKey, replicas, resourceRequest, targets, result, previous);
+  // A request is observed once carried out; a failed fresh schedule leaves it pending, to be retried.
+  const ok = result.status === 'Scheduled' || result.status === 'Unchanged';
+  const observed = ok ? requests.join(',') : previous?.metadata.annotations?.[OBSERVED_REBALANCERS_ANNOTATION];
+  if (observed) binding.metadata.annotations = { ...binding.metadata.annotations, [OBSERVED_REBALANCERS_ANNOTATION]: observed };
   return {
     template, binding, clusters: targets, propagateDeps, policy: match.policy,
     entry: { ...entryBase, policy: pKey, clusters: targets.map((t) => t.name), ...(deps.length > 0 ? { deps } : {}) },
-    explanation: { ref: template.ref, policy: describePolicy(policy), policyReason: match.reason, schedule: result, clusters: targets },
+    explanation: {
+      ref: template.ref, policy: describePolicy(policy), policyReason: match.reason, schedule: result, clusters: targets,
+      ...(ok && pending.length > 0 ? { rescheduledBy: pending } : {}),
+    },
   };
 }
 
@@ -298,8 +313,9 @@ function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, mode
   let m = pruneForMember(p.template.manifest);
   // name and namespace first, as kubectl prints them; the rest keeps the template's order.
   if (ref.namespace) m = { ...m, metadata: { name: ref.name, namespace: ref.namespace, ...(m.metadata as object) } };
+  const custom = customizationFor(interpretersOf(model), p.template.manifest);
   const isWorkload = (p.binding?.spec.replicas ?? 0) > 0 || p.binding?.spec.replicaRequirements !== undefined;
-  if (isWorkload) m = reviseReplicas(m, target.replicas);
+  if (isWorkload) m = reviseReplicas(m, target.replicas, custom);
   const completions = (p.template.manifest.spec as { completions?: number } | undefined)?.completions;
   const divided = p.policy?.object.spec.placement?.replicaScheduling?.replicaSchedulingType === 'Divided';
   if (ref.kind === 'Job' && divided && typeof completions === 'number' && p.clusters.length > 0) {
@@ -316,7 +332,7 @@ function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, mode
     });
     return undefined;
   }
-  m = overridden.manifest;
+  m = custom ? customRetain(custom, overridden.manifest) : overridden.manifest;
   const meta = { ...((m.metadata ?? {}) as Record<string, unknown>) };
   const labels: Record<string, string> = { ...((meta.labels ?? {}) as Record<string, string>) };
   const annotations: Record<string, string> = { ...((meta.annotations ?? {}) as Record<string, string>) };

@@ -1,0 +1,36 @@
+// WorkloadRebalancer in Git: which reschedule requests name a workload, and which of them its binding has
+// not observed yet. Karmada marks a binding with rescheduleTriggeredAt and compares it with the last
+// scheduling time; Git has no clock Flotilla may use, so the binding lists the requests it has observed.
+import type { ResourceBinding } from '../api/binding.ts';
+import { refKey, type ObjectRef } from '../api/kinds.ts';
+import type { WorkloadRebalancer } from '../api/rebalancer.ts';
+
+export const OBSERVED_REBALANCERS_ANNOTATION = 'flotilla.io/observed-rebalancers';
+
+/** One request: the rebalancer's name, plus its generation when it carries one (an edited request is a new one). */
+export function requestToken(r: WorkloadRebalancer): string {
+  return typeof r.metadata.generation === 'number' ? `${r.metadata.name}@${r.metadata.generation}` : r.metadata.name;
+}
+
+/** refKeys a rebalancer's workload may mean: its namespace (or `default`), or none for a cluster-scoped kind. */
+export function workloadKeys(w: WorkloadRebalancer['spec']['workloads'][number]): string[] {
+  const base = { apiVersion: w.apiVersion, kind: w.kind, name: w.name };
+  return w.namespace ? [refKey({ ...base, namespace: w.namespace })] : [refKey({ ...base, namespace: 'default' }), refKey({ ...base, namespace: '' })];
+}
+
+/** Tokens of every rebalancer that lists this workload, sorted. */
+export function requestsFor(ref: ObjectRef, rebalancers: readonly WorkloadRebalancer[]): string[] {
+  const key = refKey(ref);
+  return rebalancers.filter((r) => r.spec.workloads.some((w) => workloadKeys(w).includes(key))).map(requestToken).sort();
+}
+
+export function observedRequests(binding: ResourceBinding | undefined): Set<string> {
+  const raw = binding?.metadata.annotations?.[OBSERVED_REBALANCERS_ANNOTATION];
+  return new Set(raw ? raw.split(',').filter(Boolean) : []);
+}
+
+/** The requests not yet observed: non-empty means schedule in fresh mode now. */
+export function pendingRequests(requests: readonly string[], binding: ResourceBinding | undefined): string[] {
+  const seen = observedRequests(binding);
+  return requests.filter((t) => !seen.has(t));
+}

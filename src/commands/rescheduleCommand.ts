@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { stringify } from 'yaml';
+import { APPS_API_VERSION, describeRef } from '../api/kinds.ts';
+import type { WorkloadRebalancer } from '../api/rebalancer.ts';
+import { buildCommit } from '../commits/buildCommit.ts';
+import { openRepo } from '../commits/openRepo.ts';
+import { PackWriter } from '../commits/PackWriter.ts';
+import { readCommitInfo } from '../commits/readCommitInfo.ts';
+import { readRef } from '../commits/readRef.ts';
+import { updateRef } from '../commits/updateRef.ts';
+import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
+import type { GitRepo } from '../commits/types.ts';
+import { loadSource } from '../outputs/loadSource.ts';
+import { UsageError } from './UsageError.ts';
+import type { CommonOptions } from './options.ts';
+
+export const REBALANCER_FOLDER = 'rebalancers';
+export const REASON_ANNOTATION = 'flotilla.io/reason';
+
+/**
+ * `flotilla reschedule <kind>/<name>`: commits an apps.karmada.io/v1alpha1 WorkloadRebalancer naming the
+ * workload to rebalancers/ on the config branch, as `kubectl create` would for Karmada. The next sync
+ * schedules it in fresh mode once and records the request as observed in its binding.
+ */
+export async function rescheduleCommand(opts: CommonOptions & { target: string; namespace: string | undefined; reason: string | undefined; branch: string; now: Date }): Promise<number> {
+  const [kindWord, name] = opts.target.split('/');
+  if (!kindWord || !name) throw new UsageError(`"${opts.target}": use <kind>/<name>, e.g. deployment/web`);
+  const repo = await openRepo(opts.repo);
+  const ref = `refs/heads/${opts.branch}`;
+  const head = await readRef(repo, ref);
+  if (!head) throw Object.assign(new Error(`branch ${opts.branch} does not exist in ${opts.repo}; fix: pass the config branch with --branch`), { code: 'SOURCE_BRANCH_MISSING' });
+  const { model } = await loadSource(repo, (await readCommitInfo(repo, head)).tree, null);
+  const kind = kindWord.toLowerCase();
+  const matches = [...model.templates.values()].filter((t) =>
+    (t.ref.kind.toLowerCase() === kind || `${t.ref.kind.toLowerCase()}s` === kind) && t.ref.name === name &&
+    (opts.namespace === undefined ? t.ref.namespace === 'default' || t.ref.namespace === '' : t.ref.namespace === opts.namespace));
+  const template = matches[0];
+  if (!template) {
+    const known = [...model.templates.values()].filter((t) => t.ref.name === name).map((t) => describeRef(t.ref));
+    opts.err(`flotilla: no template ${opts.target}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} on ${opts.branch}${known.length ? `; did you mean: ${known.join(', ')} (use -n)` : '; nothing was committed'}\n`);
+    return 1;
+  }
+  // Unique per request: a later reschedule of the same workload is a new request, as in Karmada.
+  const stamp = Math.floor(opts.now.getTime() / 1000).toString(36);
+  const rebalancerName = `${template.ref.kind}-${template.ref.name}-${stamp}`.toLowerCase().replace(/[^a-z0-9.-]/g, '-').slice(0, 253);
+  const rebalancer: WorkloadRebalancer = {
+    apiVersion: APPS_API_VERSION,
+    kind: 'WorkloadRebalancer',
+    metadata: { name: rebalancerName, ...(opts.reason ? { annotations: { [REASON_ANNOTATION]: opts.reason } } : {}) },
+    spec: {
+      workloads: [{
+        apiVersion: template.ref.apiVersion, kind: template.ref.kind, name: template.ref.name,
+        ...(template.ref.namespace ? { namespace: template.ref.namespace } : {}),
+      }],
+    },
+  };
+  const file = `${REBALANCER_FOLDER}/${rebalancerName}.yaml`;
+  const text = stringify(rebalancer, { lineWidth: 0 });
+  const message = `Reschedule ${describeRef(template.ref)} in fresh mode\n\n${opts.reason ?? 'Requested with flotilla reschedule.'}\n\nWorkloadRebalancer: ${rebalancerName}\n`;
+  const commit = await commitFile(repo, opts.branch, head, file, text, message, opts.now);
+  opts.out(`workloadrebalancer/${rebalancerName} created in ${file} (${opts.branch} ${commit.slice(0, 12)}); the next sync schedules ${describeRef(template.ref)} afresh\n`);
+  return 0;
+}
+
+/**
+ * One new file in one commit on the branch. A work tree with that branch checked out commits through git
+ * itself, so the user's index and files stay in step; otherwise (bare repo, another branch) the commit is
+ * written directly, with a compare-and-swap of the branch.
+ */
+async function commitFile(repo: GitRepo, branch: string, head: string, file: string, text: string, message: string, now: Date): Promise<string> {
+  const checkedOut = !repo.bare && (await readFile(path.join(repo.gitdir, 'HEAD'), 'utf8')).trim() === `ref: refs/heads/${branch}`;
+  if (checkedOut) {
+    const git = (...args: string[]) => promisify(execFile)('git', ['-C', repo.dir, ...args]);
+    await mkdir(path.join(repo.dir, path.dirname(file)), { recursive: true });
+    await writeFile(path.join(repo.dir, file), text);
+    await git('add', '--', file);
+    await git('commit', '-q', '-m', message, '--', file);
+    return (await git('rev-parse', 'HEAD')).stdout.trim();
+  }
+  const pack = new PackWriter(repo);
+  const base = await readCommitInfo(repo, head);
+  const tree = await writeTreeEdits(repo, pack, base.tree, new Map([[file, new TextEncoder().encode(text)]]));
+  const identity = { name: 'Flotilla', email: 'flotilla@localhost', timestamp: Math.floor(now.getTime() / 1000), timezoneOffset: 0 };
+  const commit = buildCommit(pack, { tree, parents: [head], message, author: identity, committer: identity });
+  await pack.flush();
+  await updateRef(repo, `refs/heads/${branch}`, commit, head);
+  return commit;
+}

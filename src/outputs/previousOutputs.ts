@@ -1,0 +1,189 @@
+// The previous scheduling result, wherever it lives: the output branch (render, sync, explain) or a folder
+// (`render --out-dir`, `explain --out-dir`), where Karmada users and test harnesses put their own
+// ResourceBindings. Everything that renders in steady mode reads it through here.
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import type { ResourceBinding } from '../api/binding.ts';
+import { groupOf, parseRefKey, refKey, WORK_API_VERSION } from '../api/kinds.ts';
+import { readBlobs } from '../commits/readBlobs.ts';
+import { readCommitInfo } from '../commits/readCommitInfo.ts';
+import { readRef } from '../commits/readRef.ts';
+import type { GitRepo } from '../commits/types.ts';
+import type { ConfigModel } from '../documents/model.ts';
+import type { OutputIndex } from '../works/outputIndex.ts';
+import { parseIndex } from '../works/outputIndex.ts';
+import { INDEX_PATH, bindingPath, manifestPath } from '../works/outputPaths.ts';
+import { readPathOids } from './readPathOids.ts';
+import { parseTrailers } from './outputMessage.ts';
+
+export interface PreviousOutputs {
+  index: OutputIndex;
+  /** refKey → the binding written last time. */
+  bindings: Map<string, ResourceBinding>;
+  /** Output path → text, for the bindings and manifests read. */
+  files: Map<string, string>;
+}
+
+/** Previous bindings and manifests of the given templates, from an output tree. */
+export async function readPreviousOutputs(
+  repo: GitRepo, tree: string, keys: Iterable<string>, index: OutputIndex,
+): Promise<{ bindings: Map<string, ResourceBinding>; files: Map<string, string> }> {
+  const paths = new Map<string, { key: string; binding: boolean }>();
+  for (const key of keys) {
+    const entry = index.templates[key];
+    if (!entry) continue;
+    const ref = parseRefKey(key);
+    paths.set(bindingPath(ref), { key, binding: true });
+    for (const c of entry.clusters) paths.set(manifestPath(c, ref), { key, binding: false });
+  }
+  const oids = await readPathOids(repo, tree, [...paths.keys()]);
+  const blobs = await readBlobs(repo, oids.values());
+  const decoder = new TextDecoder();
+  const bindings = new Map<string, ResourceBinding>();
+  const files = new Map<string, string>();
+  for (const [path, oid] of oids) {
+    const text = decoder.decode(blobs.get(oid)!);
+    files.set(path, text);
+    const info = paths.get(path)!;
+    if (info.binding) bindings.set(info.key, parse(text) as ResourceBinding);
+  }
+  return { bindings, files };
+}
+
+/**
+ * What the output branch held before `sourceSha` was rendered, for every template it knows: the output
+ * commit just before the one that rendered `sourceSha`, or the head when `sourceSha` is not rendered yet
+ * (what the next sync starts from). Empty when there is no such output.
+ */
+export async function readOutputBranch(repo: GitRepo, outputRef: string, sourceSha: string, maxCommits = 1_000): Promise<PreviousOutputs> {
+  const empty = (): PreviousOutputs => ({ index: parseIndex(undefined), bindings: new Map(), files: new Map() });
+  const head = await readRef(repo, outputRef);
+  if (!head) return empty();
+  let base: string | undefined = head;
+  for (let cursor: string | undefined = head, n = 0; cursor && n < maxCommits; n++) {
+    const info = await readCommitInfo(repo, cursor);
+    if (parseTrailers(info.message)['Source-Commit'] === sourceSha) {
+      base = info.parents[0];
+      break;
+    }
+    cursor = info.parents[0];
+  }
+  if (!base) return empty();
+  const tree = (await readCommitInfo(repo, base)).tree;
+  const oid = (await readPathOids(repo, tree, [INDEX_PATH])).get(INDEX_PATH);
+  const index = parseIndex(oid ? new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!) : undefined);
+  return { index, ...(await readPreviousOutputs(repo, tree, Object.keys(index.templates), index)) };
+}
+
+/** What a folder written by `render --out-dir` (or by hand, or by a harness) holds as the previous result. */
+export async function readOutputFolder(dir: string): Promise<{ index: OutputIndex; folderBindings: FolderBinding[]; files: Map<string, string> }> {
+  const files = new Map<string, string>();
+  const walk = async (rel: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(path.join(dir, rel), { withFileTypes: true });
+    } catch {
+      return; // no folder yet: a first render
+    }
+    for (const e of entries) {
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) await walk(p);
+      else if (e.isFile()) files.set(p, await readFile(path.join(dir, p), 'utf8'));
+    }
+  };
+  await walk('');
+  return { index: parseIndex(files.get(INDEX_PATH)), folderBindings: parseFolderBindings(files), files };
+}
+
+/** A binding found in a folder, keyed as loosely as its author wrote it; matched to a template later. */
+export interface FolderBinding {
+  path: string;
+  binding: ResourceBinding;
+}
+
+const BINDING_KINDS = new Set(['ResourceBinding', 'ClusterResourceBinding']);
+
+/**
+ * Every ResourceBinding and ClusterResourceBinding in the folder's bindings/ files, in any form a Karmada
+ * user writes them: one or many documents per file, or a List (`kubectl get rb -o yaml`);
+ * `work.karmada.io/v1alpha2` or `v1alpha1`; the resource's namespace from spec.resource.namespace, else
+ * metadata.namespace, else `default` (none for a ClusterResourceBinding). Files that are not bindings are skipped.
+ */
+export function parseFolderBindings(files: ReadonlyMap<string, string>): FolderBinding[] {
+  const out: FolderBinding[] = [];
+  for (const [path, text] of files) {
+    if (!path.startsWith('bindings/') || !/\.(ya?ml|json)$/.test(path)) continue;
+    for (const doc of parseAllDocuments(text)) {
+      if (doc.errors.length > 0) continue;
+      const value = doc.toJS() as Record<string, unknown> | null;
+      const items = value?.kind === 'List' || String(value?.kind ?? '').endsWith('BindingList') ? (value?.items as unknown[] | undefined) ?? [] : [value];
+      for (const item of items) {
+        const b = normalizeBinding(item);
+        if (b) out.push({ path, binding: b });
+      }
+    }
+  }
+  return out;
+}
+
+function normalizeBinding(value: unknown): ResourceBinding | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const b = value as Partial<ResourceBinding> & { apiVersion?: string; kind?: string };
+  if (!b.kind || !BINDING_KINDS.has(b.kind) || !String(b.apiVersion ?? WORK_API_VERSION).startsWith('work.karmada.io/')) return undefined;
+  const r = b.spec?.resource;
+  if (!r?.kind || !r.name) return undefined;
+  const scoped = b.kind === 'ClusterResourceBinding';
+  const namespace = scoped ? '' : (r.namespace || b.metadata?.namespace || 'default');
+  const clusters = (b.spec?.clusters ?? []).filter((c) => c && typeof c.name === 'string').map((c) => ({ name: c.name, replicas: Number(c.replicas ?? 0) }));
+  return {
+    ...(b as ResourceBinding),
+    apiVersion: WORK_API_VERSION,
+    metadata: b.metadata ?? { name: `${r.name}-${r.kind.toLowerCase()}` },
+    spec: { ...b.spec!, resource: { ...r, ...(scoped ? {} : { namespace }) }, clusters },
+  };
+}
+
+/**
+ * Matches folder bindings to the commit's templates by kind (any case), namespace and name, and by
+ * apiVersion group when the binding names one. Where two files describe the same template, the file at
+ * Flotilla's own path (bindings/<ns>/<name>-<kind>.yaml) wins, since Flotilla rewrote it last.
+ */
+export function matchFolderBindings(found: readonly FolderBinding[], model: Pick<ConfigModel, 'templates'>): Map<string, ResourceBinding> {
+  const byIdentity = new Map<string, string>();
+  for (const [key, t] of model.templates) byIdentity.set(`${t.ref.kind.toLowerCase()}/${t.ref.namespace}/${t.ref.name}`, key);
+  const out = new Map<string, ResourceBinding>();
+  const canonical = new Set<string>();
+  for (const { path, binding } of found) {
+    const r = binding.spec.resource;
+    const namespace = binding.kind === 'ClusterResourceBinding' ? '' : (r.namespace ?? 'default');
+    let key = byIdentity.get(`${r.kind.toLowerCase()}/${namespace}/${r.name}`);
+    // A namespaced binding for what the repo says is cluster-scoped (or the reverse): the name still identifies it.
+    key ??= byIdentity.get(`${r.kind.toLowerCase()}/${namespace === '' ? 'default' : ''}/${r.name}`);
+    if (!key) {
+      key = refKey({ apiVersion: r.apiVersion ?? '', kind: r.kind, namespace, name: r.name });
+    } else if (r.apiVersion && groupOf(r.apiVersion) !== groupOf(parseRefKey(key).apiVersion)) {
+      continue;
+    }
+    const isCanonical = path === bindingPath(parseRefKey(key));
+    if (out.has(key) && canonical.has(key) && !isCanonical) continue;
+    out.set(key, binding);
+    if (isCanonical) canonical.add(key);
+  }
+  return out;
+}
+
+/**
+ * Index entries for templates the folder has bindings for but no index (a folder Karmada or a harness
+ * filled): the render then knows which clusters held them, so a result that is cleared removes their manifests.
+ */
+export function indexWithBindings(index: OutputIndex, bindings: ReadonlyMap<string, ResourceBinding>, model: Pick<ConfigModel, 'templates'>): OutputIndex {
+  const templates = { ...index.templates };
+  for (const [key, b] of bindings) {
+    if (templates[key]) continue;
+    const t = model.templates.get(key);
+    if (!t) continue;
+    templates[key] = { file: t.source.file, clusters: (b.spec.clusters ?? []).map((c) => c.name).sort() };
+  }
+  return { ...index, templates };
+}
