@@ -3,7 +3,9 @@ import { readRef } from './commits/readRef.ts';
 import type { GitRepo } from './commits/types.ts';
 import { applyRendered, type RenderedDelivery } from './deliveries/applyRendered.ts';
 import type { KubeTarget } from './deliveries/KubeTarget.ts';
+import { readClusterConfig } from './outputs/readClusterConfig.ts';
 import { syncRepo } from './outputs/syncRepo.ts';
+import type { ReadyThresholds } from './statuses/dampReadyCondition.ts';
 import type { RenderReport } from './outputs/renderRevision.ts';
 import type { PruneVerdict } from './plans/checkPruneSafety.ts';
 import { readPruneVerdict } from './plans/readPruneVerdict.ts';
@@ -35,6 +37,10 @@ export interface ReconcileTarget {
    * is logged and never fails the pass.
    */
   afterApply?: (delivery: RenderedDelivery) => Promise<void>;
+  /** Injected clock (Ready damping, taint times, evictions). Default: the wall clock. */
+  now?: () => Date;
+  /** Ready flap damping; default 30 s each way. */
+  readyThresholds?: ReadyThresholds;
 }
 
 export interface ReconcileResult {
@@ -52,11 +58,14 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
   if (t.render) {
     const started = performance.now();
     const before = await readRef(t.repo, t.outputRef);
-    const sync = await syncRepo(t.repo, { sourceRef: t.sourceRef, outputRef: t.outputRef });
+    const sync = await syncRepo(t.repo, {
+      sourceRef: t.sourceRef, outputRef: t.outputRef, ...(t.statusRef ? { statusRef: t.statusRef } : {}), ...(t.now ? { now: t.now } : {}),
+    });
     rendered.push(...sync.reports);
     for (const r of sync.reports) {
       t.log({ step: 'render', sourceCommit: r.sourceCommit, outputCommit: r.outputCommit, files: r.filesWritten,
-        errors: r.problems.filter((p) => p.severity === 'error').length, ms: Math.round(performance.now() - started) });
+        errors: r.problems.filter((p) => p.severity === 'error').length, ms: Math.round(performance.now() - started),
+        ...(r.failover.length > 0 ? { failover: r.failover.map((e) => `${e.type} ${e.ref.kind} ${e.ref.namespace}/${e.ref.name} ${e.cluster}`) } : {}) });
     }
     if (sync.forcePushed) t.log({ step: 'render', warning: `${t.sourceRef} was force-pushed; rendered its new head` });
     prune = (await readPruneVerdict(t.repo, { before, after: await readRef(t.repo, t.outputRef), sourceCommits: sync.reports.map((r) => r.sourceCommit) })) ?? undefined;
@@ -84,8 +93,10 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
     return { cluster, ...(status ? { status } : {}), ...(d ? { delivery: d } : {}) };
   }));
   const interpreters = delivery ? await interpretersOfRendered(t.repo, delivery.renderedCommit).catch(() => undefined) : undefined;
+  const config = await readClusterConfig(t.repo, t.outputRef);
   const written = await writeStatus({
-    repo: t.repo, reports, ...(t.statusRef ? { statusRef: t.statusRef } : {}), ...(interpreters ? { interpreters } : {}),
+    repo: t.repo, reports, ...(t.statusRef ? { statusRef: t.statusRef } : {}), ...(interpreters ? { interpreters } : {}), ...(t.now ? { now: t.now } : {}),
+    clusterOptions: { clusters: config.clusters, taintPolicies: config.taintPolicies, ...(t.readyThresholds ? { thresholds: t.readyThresholds } : {}) },
     ...(delivery ? { renderedCommit: delivery.renderedCommit } : {}),
     ...(delivery?.sourceCommit ? { sourceCommit: delivery.sourceCommit } : {}),
   });

@@ -35,7 +35,26 @@ export interface ResourceBindingSpec {
   requiredBy?: { namespace?: string; name: string; clusters?: TargetCluster[] }[];
   rescheduleTriggeredAt?: string;
   suspension?: unknown;
-  gracefulEvictionTasks?: unknown[];
+  gracefulEvictionTasks?: GracefulEvictionTask[];
+}
+
+/**
+ * A cluster being evicted from the binding (Karmada's GracefulEvictionTask): its copy stays until every cluster of
+ * the new result is healthy or the grace period ends, and the ClusterEviction filter keeps it out meanwhile.
+ */
+export interface GracefulEvictionTask {
+  fromCluster: string;
+  purgeMode: 'Gracefully' | 'Directly' | 'Never';
+  /** The replicas the cluster held; absent for non-workloads. */
+  replicas?: number;
+  reason: 'TaintUntolerated' | 'ApplicationFailure';
+  message?: string;
+  producer: 'TaintManager' | 'ApplicationFailover';
+  /** Absent: the default graceful eviction timeout (600 s, Karmada's --graceful-eviction-timeout). */
+  gracePeriodSeconds?: number;
+  suppressDeletion?: boolean;
+  clustersBeforeFailover?: string[];
+  creationTimestamp: string;
 }
 
 export interface ResourceBindingStatus {

@@ -63,3 +63,13 @@ export interface Cluster {
   /** Absent when Flotilla knows nothing of the cluster yet: treated as Ready with every API enabled. */
   status?: ClusterStatus;
 }
+
+/**
+ * What Flotilla knows of a cluster beyond Git: its collected status and the taints controllers added (automatic
+ * not-ready/unreachable, ClusterTaintPolicy), from the status branch or --cluster-status. Git's spec.taints stay the
+ * user's; the effective taints are both lists together.
+ */
+export interface ObservedCluster {
+  status?: ClusterStatus;
+  taints?: Taint[];
+}

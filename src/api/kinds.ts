@@ -12,6 +12,7 @@ export const POLICY_KINDS = [
   'ClusterPropagationPolicy',
   'OverridePolicy',
   'ClusterOverridePolicy',
+  'ClusterTaintPolicy',
 ] as const;
 export type PolicyKind = (typeof POLICY_KINDS)[number];
 

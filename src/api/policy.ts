@@ -172,3 +172,27 @@ export interface OverridePolicy {
   metadata: ObjectMeta;
   spec: OverrideSpec;
 }
+
+/** One condition a ClusterTaintPolicy matches on: the cluster's condition of that type has (In) or lacks (NotIn) a status. */
+export interface MatchCondition {
+  conditionType: string;
+  operator: 'In' | 'NotIn';
+  statusValues: ('True' | 'False' | 'Unknown')[];
+}
+
+/**
+ * policy.karmada.io/v1alpha1 ClusterTaintPolicy (cluster-scoped): taints added to the target clusters when every
+ * addOnCondition holds and removed when every removeOnCondition holds. In Flotilla a NoExecute taint in one is the
+ * opt-in to failover (Karmada needs the Failover gate plus --enable-no-execute-taint-eviction).
+ */
+export interface ClusterTaintPolicy {
+  apiVersion: 'policy.karmada.io/v1alpha1';
+  kind: 'ClusterTaintPolicy';
+  metadata: ObjectMeta;
+  spec: {
+    targetClusters?: ClusterAffinity;
+    addOnConditions?: MatchCondition[];
+    removeOnConditions?: MatchCondition[];
+    taints: { key: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute'; value?: string }[];
+  };
+}

@@ -18,6 +18,8 @@ export interface SchedulingRequest {
   previousPlacement?: string;
   /** The previous status.schedulerObservedAffinityName. */
   observedAffinityName?: string;
+  /** Clusters named by the binding's graceful eviction tasks: the ClusterEviction filter keeps them out. */
+  evictingClusters?: string[];
   /** Explicit reschedule (WorkloadRebalancer): fresh mode, clusterAffinities restart at term 0. */
   reschedule?: boolean;
 }
@@ -25,7 +27,7 @@ export interface SchedulingRequest {
 /** Karmada's Scheduled condition reasons, plus Unchanged when Karmada would not schedule at all. */
 export type ScheduleStatus = 'Scheduled' | 'NoClusterFit' | 'Unschedulable' | 'SchedulerError' | 'Unchanged';
 
-export type FilterPluginName = 'APIEnablement' | 'TaintToleration' | 'ClusterAffinity' | 'SpreadConstraint';
+export type FilterPluginName = 'APIEnablement' | 'TaintToleration' | 'ClusterAffinity' | 'SpreadConstraint' | 'ClusterEviction';
 
 export type ClusterExplanation =
   | { cluster: string; outcome: 'filtered'; plugin: FilterPluginName; reason: string }

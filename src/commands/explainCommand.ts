@@ -6,7 +6,7 @@ import { readOutputBranch, readOutputFolder } from '../outputs/previousOutputs.t
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import type { TemplateExplanation } from '../works/renderTemplates.ts';
 import { UsageError } from './UsageError.ts';
-import { readClusterStatus, type CommonOptions } from './options.ts';
+import { observedClusters, type CommonOptions } from './options.ts';
 
 export async function explainCommand(opts: CommonOptions & { target: string; namespace: string | undefined; outDir?: string | undefined }): Promise<number> {
   const [kindWord, name] = opts.target.split('/');
@@ -14,7 +14,7 @@ export async function explainCommand(opts: CommonOptions & { target: string; nam
   const repo = await openRepo(opts.repo);
   // The same previous result render and sync schedule against, so the answer is theirs (steady mode).
   const previous = opts.outDir ? await readOutputFolder(opts.outDir) : await readOutputBranch(repo, opts.outputRef, await resolveRev(repo, opts.rev));
-  const { model, output } = await renderSnapshot(repo, opts.rev, previous, await readClusterStatus(opts.clusterStatusFile));
+  const { model, output } = await renderSnapshot(repo, opts.rev, previous, await observedClusters(repo, opts.clusterStatusFile), new Date());
   const kind = kindWord.toLowerCase();
   const matches = [...output.explanations.values()].filter((e) =>
     (e.ref.kind.toLowerCase() === kind || `${e.ref.kind.toLowerCase()}s` === kind) && e.ref.name === name &&

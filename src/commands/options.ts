@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { LineCounter, parseAllDocuments } from 'yaml';
-import type { Cluster } from '../api/cluster.ts';
+import type { Cluster, ObservedCluster } from '../api/cluster.ts';
+import type { GitRepo } from '../commits/types.ts';
+import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
+import { readObservedClusters } from '../statuses/readStatusBranch.ts';
 
 export interface CommonOptions {
   repo: string;
@@ -13,14 +16,22 @@ export interface CommonOptions {
   err: (s: string) => void;
 }
 
-/** `--cluster-status FILE`: a YAML stream of Cluster objects; only their status is used. */
-export async function readClusterStatus(file: string | undefined): Promise<Map<string, Cluster['status']> | undefined> {
+/**
+ * What render, sync, plan and explain know of the clusters beyond Git: the --cluster-status file when given, else
+ * the status branch (empty when it does not exist: every cluster unknown, so Ready with every API enabled).
+ */
+export async function observedClusters(repo: GitRepo, file: string | undefined): Promise<Map<string, ObservedCluster>> {
+  return (await readClusterStatus(file)) ?? readObservedClusters(repo, DEFAULT_STATUS_REF);
+}
+
+/** `--cluster-status FILE`: a YAML stream of Cluster objects; their status and spec.taints (as a controller wrote them) are used. */
+export async function readClusterStatus(file: string | undefined): Promise<Map<string, ObservedCluster> | undefined> {
   if (!file) return undefined;
   const fail = (message: string) => Object.assign(new Error(message), { code: 'BAD_STATUS_FILE' });
   const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     throw fail(`--cluster-status ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}; fix: pass a YAML stream of cluster.karmada.io/v1alpha1 Cluster objects with status`);
   });
-  const out = new Map<string, Cluster['status']>();
+  const out = new Map<string, ObservedCluster>();
   const lines = new LineCounter();
   for (const doc of parseAllDocuments(text, { lineCounter: lines })) {
     const error = doc.errors[0];
@@ -29,7 +40,7 @@ export async function readClusterStatus(file: string | undefined): Promise<Map<s
       throw fail(`${file}:${line}:${col}: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}; fix: correct the YAML there`);
     }
     const c = doc.toJS() as Cluster | null;
-    if (c?.kind === 'Cluster' && c.metadata?.name) out.set(c.metadata.name, c.status ?? {});
+    if (c?.kind === 'Cluster' && c.metadata?.name) out.set(c.metadata.name, { status: c.status ?? {}, ...(c.spec?.taints?.length ? { taints: c.spec.taints } : {}) });
   }
   return out;
 }

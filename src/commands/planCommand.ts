@@ -5,7 +5,7 @@ import { renderPlanJson } from '../plans/renderPlanJson.ts';
 import { renderPlanMarkdown } from '../plans/renderPlanMarkdown.ts';
 import { renderPlanText } from '../plans/renderPlanText.ts';
 import { UsageError } from './UsageError.ts';
-import { readClusterStatus, type CommonOptions } from './options.ts';
+import { observedClusters, type CommonOptions } from './options.ts';
 
 export type PlanFormat = 'text' | 'markdown' | 'json';
 
@@ -30,7 +30,7 @@ export async function planCommand(opts: CommonOptions & PlanOptions): Promise<nu
   const repo = await openRepo(opts.repo);
   const plan = await readPlan(repo, {
     base: opts.base, head: opts.head,
-    ...(opts.clusterStatusFile ? { clusterStatus: (await readClusterStatus(opts.clusterStatusFile))! } : {}),
+    clusterStatus: await observedClusters(repo, opts.clusterStatusFile),
     ...(opts.pruneThreshold !== undefined ? { pruneThreshold: opts.pruneThreshold } : {}),
   });
   if (format === 'json') opts.out(renderPlanJson(plan));

@@ -8,7 +8,7 @@ import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { readOutputFolder } from '../outputs/previousOutputs.ts';
 import { INDEX_PATH } from '../works/outputPaths.ts';
 import { serializeIndex } from '../works/outputIndex.ts';
-import { readClusterStatus, type CommonOptions } from './options.ts';
+import { observedClusters, readClusterStatus, type CommonOptions } from './options.ts';
 
 export async function renderCommand(opts: CommonOptions & { outDir: string | undefined }): Promise<number> {
   const repo = await openRepo(opts.repo);
@@ -34,7 +34,7 @@ export async function renderCommand(opts: CommonOptions & { outDir: string | und
 async function renderToFolder(opts: CommonOptions, outDir: string): Promise<number> {
   const repo = await openRepo(opts.repo);
   const previous = await readOutputFolder(outDir);
-  const { sha, model, output } = await renderSnapshot(repo, opts.rev, previous, await readClusterStatus(opts.clusterStatusFile));
+  const { sha, model, output } = await renderSnapshot(repo, opts.rev, previous, await observedClusters(repo, opts.clusterStatusFile), new Date());
   for (const [p, text] of output.edits) {
     const target = path.join(outDir, p);
     if (text === null) await rm(target, { force: true });

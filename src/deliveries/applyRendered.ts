@@ -7,6 +7,7 @@ import type { GitRepo } from '../commits/types.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
 import type { SourceState } from '../plans/checkPruneSafety.ts';
 import { readPruneAllowance } from '../plans/readPruneAllowance.ts';
+import { readObservedClusters } from '../statuses/readStatusBranch.ts';
 import { parseIndex, type OutputIndex } from '../works/outputIndex.ts';
 import { clusterFolder, INDEX_PATH } from '../works/outputPaths.ts';
 import { applyClusterFolder, mapLimit, type ClusterApplyReport } from './applyClusterFolder.ts';
@@ -76,6 +77,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
   const records = await readInventories(opts.repo, opts.statusRef ?? DEFAULT_STATUS_REF, [...opts.clusters.keys()]);
   const index = await readOutputIndex(opts.repo, files);
   const source = sourceStateOf(index);
+  const observed = await readObservedClusters(opts.repo, opts.statusRef ?? DEFAULT_STATUS_REF);
 
   const names = [...opts.clusters.keys()].sort();
   const reports = await mapLimit(names, opts.concurrency ?? 4, async (name): Promise<ClusterDelivery> => {
@@ -84,12 +86,17 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
     const previousInventory = record?.objects ?? [];
     try {
       const folder = await readClusterFolder(opts.repo, files, name, index);
+      // Karmada issue 5150: deletions on a cluster wait until it is Ready again. A cluster just back still counts as
+      // NotReady until its success threshold passes and the render has caught up, so it loses nothing still wanted.
+      const ready = observed.get(name)?.status?.conditions?.find((c) => c.type === 'Ready');
+      const holdPrune = ready !== undefined && ready.status !== 'True';
+      if (holdPrune && folder.complete) folder.notes.push(`${name} is Ready=${ready.status}${ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : ''}: nothing pruned until it is Ready`);
       const report = await applyClusterFolder({
         cluster: name,
         manifests: folder.manifests,
         kube: opts.clusters.get(name)!,
         inventory: previousInventory,
-        prune: folder.complete,
+        prune: folder.complete && !holdPrune,
         conflictResolution: opts.conflictResolution,
         fieldManager: opts.fieldManager,
         retry: opts.retry,

@@ -13,7 +13,7 @@ export function assembleModel(files: Iterable<FileObjects>): ConfigModel {
   const all = [...files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const clusterScoped = clusterScopedKinds(all);
   const model: ConfigModel = {
-    templates: new Map(), propagationPolicies: [], overridePolicies: [], clusters: new Map(), rebalancers: [], interpreterCustomizations: [],
+    templates: new Map(), propagationPolicies: [], overridePolicies: [], clusterTaintPolicies: [], clusters: new Map(), rebalancers: [], interpreterCustomizations: [],
     held: new Set(), unreadableFiles: new Set(), problems: [],
   };
   const seen = new Map<string, SourceSpan>();
@@ -56,6 +56,7 @@ export function assembleModel(files: Iterable<FileObjects>): ConfigModel {
     karmada(f.overridePolicies, model.overridePolicies);
     karmada(f.rebalancers, model.rebalancers);
     karmada(f.interpreterCustomizations, model.interpreterCustomizations);
+    karmada(f.clusterTaintPolicies, model.clusterTaintPolicies);
     const clusters: Located<Cluster>[] = [];
     karmada(f.clusters, clusters);
     for (const c of clusters) model.clusters.set(c.object.metadata.name, c);
@@ -69,6 +70,7 @@ export function assembleModel(files: Iterable<FileObjects>): ConfigModel {
     model.overridePolicies = model.overridePolicies.filter((p) => refKey(karmadaRef(p.object)) !== key);
     model.rebalancers = model.rebalancers.filter((p) => refKey(karmadaRef(p.object)) !== key);
     model.interpreterCustomizations = model.interpreterCustomizations.filter((p) => refKey(karmadaRef(p.object)) !== key);
+    model.clusterTaintPolicies = model.clusterTaintPolicies.filter((p) => refKey(karmadaRef(p.object)) !== key);
     for (const [name, c] of model.clusters) if (refKey(karmadaRef(c.object)) === key) model.clusters.delete(name);
   }
   model.problems.sort(compareProblems);

@@ -3,7 +3,7 @@ import type { InterpreterCustomization } from '../api/interpreterCustomization.t
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { validateInterpreterCustomization, validateLuaCustomization, validateRebalancer } from './schema/validateExtensionKinds.ts';
 import type { Cluster } from '../api/cluster.ts';
-import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
+import type { ClusterTaintPolicy, OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { FileObjects } from './model.ts';
 import type { SourceDocument } from './parseDocuments.ts';
@@ -18,7 +18,7 @@ import { karmadaRef } from './karmadaRef.ts';
  */
 export function classifyDocuments(file: string, documents: readonly SourceDocument[], parseProblems: readonly Problem[]): FileObjects {
   const out: FileObjects = {
-    file, templates: [], propagationPolicies: [], overridePolicies: [], clusters: [], rebalancers: [], interpreterCustomizations: [], broken: [],
+    file, templates: [], propagationPolicies: [], overridePolicies: [], clusterTaintPolicies: [], clusters: [], rebalancers: [], interpreterCustomizations: [], broken: [],
     unreadable: parseProblems.length > 0 && documents.length === 0, problems: [...parseProblems],
   };
   for (const doc of documents) {
@@ -91,6 +91,9 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
       case 'OverridePolicy':
       case 'ClusterOverridePolicy':
         out.overridePolicies.push({ object: withPolicyNamespace(obj as unknown as OverridePolicy), source });
+        break;
+      case 'ClusterTaintPolicy':
+        out.clusterTaintPolicies.push({ object: obj as unknown as ClusterTaintPolicy, source });
         break;
       case 'Cluster':
         out.clusters.push({ object: normalizeCluster(obj as unknown as Cluster), source });

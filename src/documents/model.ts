@@ -1,7 +1,7 @@
 // What the documents stage produces: every object of a commit, typed, with the place it came from.
 import type { Cluster } from '../api/cluster.ts';
 import type { ObjectRef } from '../api/kinds.ts';
-import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
+import type { ClusterTaintPolicy, OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import type { InterpreterCustomization } from '../api/interpreterCustomization.ts';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
@@ -27,6 +27,7 @@ export interface FileObjects {
   templates: { ref: Omit<ObjectRef, 'namespace'> & { namespace: string | undefined }; manifest: Record<string, unknown>; source: SourceSpan }[];
   propagationPolicies: Located<PropagationPolicy>[];
   overridePolicies: Located<OverridePolicy>[];
+  clusterTaintPolicies: Located<ClusterTaintPolicy>[];
   clusters: Located<Cluster>[];
   rebalancers: Located<WorkloadRebalancer>[];
   interpreterCustomizations: Located<InterpreterCustomization>[];
@@ -41,6 +42,8 @@ export interface ConfigModel {
   templates: Map<string, Template>;
   propagationPolicies: Located<PropagationPolicy>[];
   overridePolicies: Located<OverridePolicy>[];
+  /** Read by the status writer (which taints a cluster gets), not by the render. */
+  clusterTaintPolicies: Located<ClusterTaintPolicy>[];
   clusters: Map<string, Located<Cluster>>;
   /** Reschedule requests (WorkloadRebalancer): each listed workload is scheduled afresh once. */
   rebalancers: Located<WorkloadRebalancer>[];

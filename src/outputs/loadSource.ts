@@ -29,11 +29,13 @@ export interface LoadedSource {
  * clusters: few), and the files of templates the change can affect — everything else is known from the
  * index on the output branch and never read.
  */
-export async function loadSource(repo: GitRepo, tree: string, previous: { tree: string; index: OutputIndex } | null): Promise<LoadedSource> {
+export async function loadSource(
+  repo: GitRepo, tree: string, previous: { tree: string; index: OutputIndex } | null, alsoAffected: ReadonlySet<string> = new Set(),
+): Promise<LoadedSource> {
   const ignore = await readIgnore(repo, tree);
   if (previous) {
     const changes = await diffTrees(repo, previous.tree, tree);
-    if (!changes.some((c) => c.path === IGNORE_FILE)) return loadIncremental(repo, tree, previous, changes, ignore);
+    if (!changes.some((c) => c.path === IGNORE_FILE)) return loadIncremental(repo, tree, previous, changes, ignore, alsoAffected);
   }
   const files = [...(await listTreeFiles(repo, tree))].filter(([path]) => isConfigFile(path, ignore));
   const parsed = await readFiles(repo, new Map(files.map(([path, f]) => [path, f.oid])));
@@ -46,7 +48,7 @@ export async function loadSource(repo: GitRepo, tree: string, previous: { tree: 
 
 async function loadIncremental(
   repo: GitRepo, tree: string, previous: { tree: string; index: OutputIndex },
-  changes: Awaited<ReturnType<typeof diffTrees>>, ignore: IgnoreRules | undefined,
+  changes: Awaited<ReturnType<typeof diffTrees>>, ignore: IgnoreRules | undefined, alsoAffected: ReadonlySet<string>,
 ): Promise<LoadedSource> {
   const { index } = previous;
   const changed = changes.filter((c) => isConfigFile(c.path, ignore));
@@ -83,6 +85,8 @@ async function loadIncremental(
   // Round 2+: the files of affected templates, then of their dependencies, until nothing new is needed.
   let model = assembleModel(loaded.values());
   const affected = affectedByChange({ index, model, changedFiles: changedPaths, oldVersions });
+  // Templates the caller renders again for reasons outside the source (cluster state): their files are read below.
+  for (const key of alsoAffected) if (index.templates[key]) affected.add(key);
   // A file the index names may be gone (deleted in this change): ask for each file once.
   const asked = new Set([...changedPaths, ...loaded.keys()]);
   for (;;) {
@@ -144,6 +148,7 @@ function withLastGoodKarmada(now: FileObjects, old: FileObjects): FileObjects {
     ...now,
     propagationPolicies: [...now.propagationPolicies, ...keep(old.propagationPolicies)],
     overridePolicies: [...now.overridePolicies, ...keep(old.overridePolicies)],
+    clusterTaintPolicies: [...now.clusterTaintPolicies, ...keep(old.clusterTaintPolicies)],
     clusters: [...now.clusters, ...keep(old.clusters)],
   };
 }
@@ -166,7 +171,7 @@ async function readIgnore(repo: GitRepo, tree: string): Promise<IgnoreRules | un
  * rebalancers, interpreter customizations, and files with broken ones (their last good version is kept).
  */
 export function holdsKarmadaObjects(f: FileObjects): boolean {
-  return f.propagationPolicies.length + f.overridePolicies.length + f.clusters.length + f.rebalancers.length +
+  return f.propagationPolicies.length + f.overridePolicies.length + f.clusterTaintPolicies.length + f.clusters.length + f.rebalancers.length +
     f.interpreterCustomizations.length + f.broken.length > 0;
 }
 

@@ -1,5 +1,22 @@
+import type { TargetCluster } from '../api/binding.ts';
+import type { Cluster } from '../api/cluster.ts';
+import { describeRef } from '../api/kinds.ts';
 import type { CommitInfo } from '../commits/types.ts';
+import type { Located } from '../documents/model.ts';
 import { formatProblem, type Problem } from '../errors/problem.ts';
+import { taintToString } from '../assignments/plugins/taintToleration.ts';
+import type { FailoverEvent } from '../works/renderTemplates.ts';
+
+/** What a commit says about cluster state: its failover decisions, and the trailers the next sync compares. */
+export interface FailoverContext {
+  /** The same source rendered again because the cluster state changed. */
+  rerender: boolean;
+  failover: readonly FailoverEvent[];
+  /** Effective clusters (status and taints joined): who is NotReady since when, and why. */
+  clusters: ReadonlyMap<string, Located<Cluster>>;
+  /** Cluster-State (managed taints key), Failover-Check (next toleration expiry), Graceful-Evictions (bindings with tasks). */
+  state: { key: string; check: string | undefined; evictions: number };
+}
 
 export type ClusterChanges = Record<string, { added: string[]; changed: string[]; removed: string[] }>;
 
@@ -10,10 +27,17 @@ const MAX_PROBLEMS_IN_MESSAGE = 50;
  * The output commit message: what changed on which cluster, the problems of the source commit, and
  * trailers naming the source (the audit trail from any rendered file back to the commit it came from).
  */
-export function buildOutputMessage(source: CommitInfo, changes: ClusterChanges, problems: readonly Problem[], rescheduled: readonly string[] = []): string {
+export function buildOutputMessage(
+  source: CommitInfo, changes: ClusterChanges, problems: readonly Problem[], context?: FailoverContext, rescheduled: readonly string[] = [],
+): string {
   const subject = source.message.split('\n')[0] ?? '';
   const clusters = Object.keys(changes).sort();
-  const lines = [`Render ${source.oid.slice(0, 12)}: ${subject}`.slice(0, 200), ''];
+  const decisions = context ? context.failover.map((e) => describeFailover(e, context.clusters)) : [];
+  const lines = context?.rerender
+    ? [(decisions.length > 0 ? `${decisions[0]}${decisions.length > 1 ? ` (+${decisions.length - 1} more)` : ''}` : `Cluster state: ${describeTainted(context.clusters)}`).slice(0, 200), '']
+    : [`Render ${source.oid.slice(0, 12)}: ${subject}`.slice(0, 200), ''];
+  if (decisions.length > 0) lines.push(...decisions, '');
+  if (context?.rerender) lines.push(`Rendered again from ${source.oid.slice(0, 12)} (${subject.slice(0, 80)}) for a change of cluster state: ${describeTainted(context.clusters)}.`, '');
   if (clusters.length === 0) lines.push('No change on any cluster.');
   for (const c of clusters) {
     const { added, changed, removed } = changes[c]!;
@@ -34,8 +58,48 @@ export function buildOutputMessage(source: CommitInfo, changes: ClusterChanges, 
     for (const p of problems.slice(0, MAX_PROBLEMS_IN_MESSAGE)) lines.push(...formatProblem(p).split('\n').map((l) => `  ${l}`));
     if (problems.length > MAX_PROBLEMS_IN_MESSAGE) lines.push(`  … and ${problems.length - MAX_PROBLEMS_IN_MESSAGE} more (flotilla validate lists them all)`);
   }
-  lines.push('', `Source-Commit: ${source.oid}`, `Source-Author: ${source.author.name} <${source.author.email}>`);
+  lines.push('');
+  if (context?.state.key) lines.push(`Cluster-State: ${context.state.key}`);
+  if (context?.state.check) lines.push(`Failover-Check: ${context.state.check}`);
+  if (context?.state.evictions) lines.push(`Graceful-Evictions: ${context.state.evictions}`);
+  lines.push(`Source-Commit: ${source.oid}`, `Source-Author: ${source.author.name} <${source.author.email}>`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * One failover decision as a line that says which cluster, since when, and why, e.g.
+ * "failover: member2 NotReady since 2026-11-29T15:04:05Z (ClusterNotReachable), taint cluster.karmada.io/not-ready:NoExecute
+ * not tolerated: Deployment default/nginx 1 replica member2→member1".
+ */
+export function describeFailover(e: FailoverEvent, clusters: ReadonlyMap<string, Located<Cluster>>): string {
+  if (e.type === 'released') {
+    const why = { replacementsHealthy: `replacements healthy on ${e.result.map((c) => c.name).join(', ')}`, gracePeriodEnded: 'grace period ended', confirmed: 'deletion confirmed' }[e.why];
+    return `failover: ${e.cluster}'s copy of ${describeRef(e.ref)} removed: ${why}`;
+  }
+  const ready = clusters.get(e.cluster)?.object.status?.conditions?.find((c) => c.type === 'Ready');
+  const state = ready && ready.status !== 'True'
+    ? `${ready.status === 'False' ? 'NotReady' : 'Ready=Unknown'}${ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : ''}${ready.reason ? ` (${ready.reason})` : ''}`
+    : `tainted${e.taint.timeAdded ? ` since ${e.taint.timeAdded}` : ''}`;
+  const taint = e.why === 'untolerated'
+    ? `taint ${taintToString(e.taint)} not tolerated`
+    : `taint ${taintToString(e.taint)} tolerated for ${e.tolerationSeconds}s${e.taint.timeAdded ? ` from ${e.taint.timeAdded}` : ''}, expired`;
+  return `failover: ${e.cluster} ${state}, ${taint}: ${describeRef(e.ref)} ${describeMove(e.cluster, e.replicas, e.result)}${e.purgeMode === 'Directly' ? ' (purge Directly)' : e.purgeMode === 'Never' ? ' (purge Never: kept until confirmed)' : ''}`;
+}
+
+function describeMove(from: string, replicas: number, result: readonly TargetCluster[]): string {
+  const to = result.map((c) => c.name).join(',') || 'no cluster (none fits)';
+  return replicas > 0 ? `${replicas} replica${replicas === 1 ? '' : 's'} ${from}→${to}` : `${from}→${to}`;
+}
+
+function describeTainted(clusters: ReadonlyMap<string, Located<Cluster>>): string {
+  const parts: string[] = [];
+  for (const [name, c] of [...clusters].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const ready = c.object.status?.conditions?.find((x) => x.type === 'Ready');
+    const taints = (c.object.spec.taints ?? []).map(taintToString);
+    if (ready && ready.status !== 'True') parts.push(`${name} Ready=${ready.status}${ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : ''}${ready.reason ? ` (${ready.reason})` : ''}${taints.length ? `, taints ${taints.join(' ')}` : ''}`);
+    else if (taints.length) parts.push(`${name} taints ${taints.join(' ')}`);
+  }
+  return parts.join('; ') || 'every cluster Ready and untainted';
 }
 
 /** Git trailers of a message: the `Key: value` lines of its last paragraph. */

@@ -8,7 +8,7 @@ import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import type { FileObjects } from '../documents/model.ts';
-import { describeRef, refKey } from '../api/kinds.ts';
+import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
 import { INDEX_PATH } from '../works/outputPaths.ts';
 import { parseIndex, serializeIndex, type OutputIndex } from '../works/outputIndex.ts';
@@ -16,16 +16,30 @@ import { renderTemplates, type TemplateExplanation } from '../works/renderTempla
 import { buildOutputMessage, parseTrailers, type ClusterChanges } from './outputMessage.ts';
 import { holdsKarmadaObjects, loadSource } from './loadSource.ts';
 import { withClusterStatus } from './renderSnapshot.ts';
-import type { Cluster } from '../api/cluster.ts';
+import type { ObservedCluster } from '../api/cluster.ts';
 import { readPathOids } from './readPathOids.ts';
 import { readPreviousOutputs } from './previousOutputs.ts';
+import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
+import { readObservedClusters, readTemplateStatuses } from '../statuses/readStatusBranch.ts';
+import { clusterStateKey, nextFailoverCheck } from './clusterState.ts';
+import type { FailoverEvent } from '../works/renderTemplates.ts';
 
 export interface RenderTarget {
   /** The branch holding rendered output, e.g. refs/heads/flotilla/rendered. */
   outputRef: string;
-  /** Cluster status from --cluster-status or the status branch; absent = nothing known (Ready, all APIs). */
-  clusterStatus?: ReadonlyMap<string, Cluster['status']>;
+  /** Cluster status and managed taints from --cluster-status; absent: read from the status branch. */
+  clusterStatus?: ReadonlyMap<string, ObservedCluster>;
+  /** Default refs/heads/flotilla/status: cluster status, taints and template health. */
+  statusRef?: string;
+  /** Injected clock: NoExecute eviction times, graceful eviction tasks, and the commit time of a re-render. */
+  now?: () => Date;
 }
+
+/**
+ * Why the same source commit is rendered again: the cluster state changed ('all' templates), or graceful eviction
+ * tasks may end (those templates only).
+ */
+export type RenderAgain = 'all' | ReadonlySet<string>;
 
 export interface RenderReport {
   sourceCommit: string;
@@ -36,6 +50,7 @@ export interface RenderReport {
   explanations: Map<string, TemplateExplanation>;
   full: boolean;
   filesWritten: number;
+  failover: FailoverEvent[];
 }
 
 /**
@@ -43,26 +58,45 @@ export interface RenderReport {
  * render, I/O (one packfile, one commit, a compare-and-swap of the branch). The output commit's tree is
  * the previous one with only what this commit affects rewritten.
  */
-export async function renderRevision(repo: GitRepo, sourceSha: string, target: RenderTarget): Promise<RenderReport> {
+export async function renderRevision(repo: GitRepo, sourceSha: string, target: RenderTarget, again?: RenderAgain): Promise<RenderReport> {
   const source = await readCommitInfo(repo, sourceSha);
   const outputHead = await readRef(repo, target.outputRef);
   const previousOutput = outputHead ? await readCommitInfo(repo, outputHead) : null;
-  const previousSource = previousOutput ? parseTrailers(previousOutput.message)['Source-Commit'] : undefined;
-  if (previousOutput && previousSource === sourceSha) {
-    return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: new Map(), full: false, filesWritten: 0 };
+  const previousTrailers = previousOutput ? parseTrailers(previousOutput.message) : {};
+  const previousSource = previousTrailers['Source-Commit'];
+  const rerender = Boolean(again) && previousOutput !== null && previousSource === sourceSha;
+  if (previousOutput && previousSource === sourceSha && !rerender) {
+    return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: new Map(), full: false, filesWritten: 0, failover: [] };
   }
+  const now = (target.now ?? (() => new Date()))();
+  const statusRef = target.statusRef ?? DEFAULT_STATUS_REF;
+  const observed = target.clusterStatus ?? await readObservedClusters(repo, statusRef);
 
   const previous = previousOutput && previousSource ? await readPrevious(repo, previousOutput, previousSource) : null;
-  const loaded = await loadSource(repo, source.tree, previous ? { tree: previous.sourceTree, index: previous.index } : null);
+  const loaded = rerender && again === 'all'
+    ? await loadSource(repo, source.tree, null)
+    : await loadSource(repo, source.tree, previous ? { tree: previous.sourceTree, index: previous.index } : null, again === 'all' ? undefined : again);
   const previousIndex = previous?.index ?? parseIndex(undefined);
   const { bindings, files } = previousOutput
     ? await readPreviousOutputs(repo, previousOutput.tree, loaded.affected, previousIndex)
     : { bindings: new Map<string, ResourceBinding>(), files: new Map<string, string>() };
+  const evicting = [...bindings].filter(([, b]) => (b.spec.gracefulEvictionTasks ?? []).length > 0).map(([key]) => parseRefKey(key));
+  const health = await readTemplateStatuses(repo, statusRef, evicting);
 
-  const model = target.clusterStatus ? withClusterStatus(loaded.model, target.clusterStatus) : loaded.model;
+  const model = withClusterStatus(loaded.model, observed);
   const out = renderTemplates({
     model, affected: loaded.affected, previousIndex, previousBindings: bindings, previousFiles: files, sourceCommit: sourceSha,
+    failover: { now, observed: health },
   });
+  const state = {
+    key: clusterStateKey(observed),
+    check: nextFailoverCheck(model, observed, now),
+    evictions: Object.values(out.index.templates).filter((e) => (e.evicting ?? []).length > 0).length,
+  };
+  const stateChanged = state.key !== (previousTrailers['Cluster-State'] ?? '') || (state.check ?? '') !== (previousTrailers['Failover-Check'] ?? '');
+  if (rerender && out.edits.size === 0 && !stateChanged) {
+    return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: out.explanations, full: loaded.full, filesWritten: 0, failover: out.failover };
+  }
   const index = updateFileIndex(out.index, loaded.touchedFiles, loaded.model.unreadableFiles);
   const edits = new Map<string, Uint8Array | null>();
   const encoder = new TextEncoder();
@@ -73,17 +107,20 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   const changes = summarizeChanges(out.edits, files);
   const pack = new PackWriter(repo);
   const tree = await writeTreeEdits(repo, pack, previousOutput?.tree ?? null, edits);
-  const identity = { name: 'Flotilla', email: 'flotilla@localhost', timestamp: source.committer.timestamp, timezoneOffset: source.committer.timezoneOffset };
+  // A re-render for cluster state happens at a moment, not at a source commit: its commit carries that moment.
+  const identity = rerender
+    ? { name: 'Flotilla', email: 'flotilla@localhost', timestamp: Math.floor(now.getTime() / 1000), timezoneOffset: 0 }
+    : { name: 'Flotilla', email: 'flotilla@localhost', timestamp: source.committer.timestamp, timezoneOffset: source.committer.timezoneOffset };
   const commit = buildCommit(pack, {
     tree,
     parents: outputHead ? [outputHead] : [],
-    message: buildOutputMessage(source, changes, problems, rescheduledTemplates(out.explanations)),
+    message: buildOutputMessage(source, changes, problems, { rerender, failover: out.failover, clusters: model.clusters, state }, rescheduledTemplates(out.explanations)),
     author: identity,
     committer: identity,
   });
   await pack.flush();
   await updateRef(repo, target.outputRef, commit, outputHead);
-  return { sourceCommit: sourceSha, outputCommit: commit, problems, changes, explanations: out.explanations, full: loaded.full, filesWritten: out.edits.size };
+  return { sourceCommit: sourceSha, outputCommit: commit, problems, changes, explanations: out.explanations, full: loaded.full, filesWritten: out.edits.size, failover: out.failover };
 }
 
 async function readPrevious(repo: GitRepo, output: CommitInfo, sourceSha: string): Promise<{ sourceTree: string; index: OutputIndex } | null> {

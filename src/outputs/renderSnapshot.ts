@@ -1,11 +1,12 @@
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
 import type { GitRepo } from '../commits/types.ts';
-import type { Cluster } from '../api/cluster.ts';
+import type { ObservedCluster } from '../api/cluster.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import type { ConfigModel } from '../documents/model.ts';
 import { emptyIndex, type OutputIndex } from '../works/outputIndex.ts';
 import { renderTemplates, type RenderOutput } from '../works/renderTemplates.ts';
+import { effectiveTaints } from '../taints/clusterTaints.ts';
 import { loadSource } from './loadSource.ts';
 import { indexWithBindings, matchFolderBindings, type FolderBinding } from './previousOutputs.ts';
 
@@ -19,10 +20,11 @@ export interface SnapshotPrevious {
 
 /**
  * A whole commit rendered in memory, nothing written: what validate, explain, plan and
- * `render --out-dir` work from. `previous` supplies earlier scheduling results when there are any.
+ * `render --out-dir` work from. `previous` supplies earlier scheduling results when there are any; `now` lets
+ * NoExecute taints evict from them (plan leaves it out: a PR's plan shows what the PR does, not a failover).
  */
 export async function renderSnapshot(
-  repo: GitRepo, rev: string, previous: SnapshotPrevious = {}, clusterStatus?: ReadonlyMap<string, Cluster['status']>,
+  repo: GitRepo, rev: string, previous: SnapshotPrevious = {}, clusterStatus?: ReadonlyMap<string, ObservedCluster>, now?: Date,
 ): Promise<{ sha: string; model: ConfigModel; output: RenderOutput }> {
   const sha = await resolveRev(repo, rev);
   const commit = await readCommitInfo(repo, sha);
@@ -34,16 +36,24 @@ export async function renderSnapshot(
   const affected = new Set([...loaded.affected, ...Object.keys(previousIndex.templates)]);
   const output = renderTemplates({
     model, affected, previousIndex, previousBindings: bindings, previousFiles: previous.files ?? new Map(), sourceCommit: sha,
+    // Without a clock no taint eviction is decided. No template health offline: a task ends by its grace period only.
+    ...(now ? { failover: { now, observed: new Map() } } : {}),
   });
   return { sha, model, output };
 }
 
-/** Status from --cluster-status (or the status branch) replaces what Git's Cluster objects say. */
-export function withClusterStatus(model: ConfigModel, status: ReadonlyMap<string, Cluster['status']>): ConfigModel {
+/**
+ * What is known beyond Git (--cluster-status or the status branch) joins Git's Cluster objects: the observed status
+ * replaces theirs, and the controller-managed taints join the user's spec.taints. A cluster with nothing observed
+ * keeps no status: unknown, so Ready with every API enabled.
+ */
+export function withClusterStatus(model: ConfigModel, observed: ReadonlyMap<string, ObservedCluster>): ConfigModel {
   const clusters = new Map(model.clusters);
   for (const [name, located] of clusters) {
-    const s = status.get(name);
-    if (s) clusters.set(name, { ...located, object: { ...located.object, status: s } });
+    const o = observed.get(name);
+    if (!o) continue;
+    const spec = o.taints?.length ? { ...located.object.spec, taints: effectiveTaints(located.object.spec.taints, o.taints) } : located.object.spec;
+    clusters.set(name, { ...located, object: { ...located.object, spec, ...(o.status ? { status: o.status } : {}) } });
   }
   return { ...model, clusters };
 }

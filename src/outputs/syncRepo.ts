@@ -2,7 +2,14 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { parseTrailers } from './outputMessage.ts';
-import { renderRevision, type RenderReport, type RenderTarget } from './renderRevision.ts';
+import { renderRevision, type RenderAgain, type RenderReport, type RenderTarget } from './renderRevision.ts';
+import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
+import { readObservedClusters } from '../statuses/readStatusBranch.ts';
+import { INDEX_PATH } from '../works/outputPaths.ts';
+import { parseIndex } from '../works/outputIndex.ts';
+import { readBlobs } from '../commits/readBlobs.ts';
+import { clusterStateKey } from './clusterState.ts';
+import { readPathOids } from './readPathOids.ts';
 
 export interface SyncOptions extends RenderTarget {
   sourceRef: string;
@@ -51,10 +58,41 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
   }
   const reports: RenderReport[] = [];
   const order = pending.reverse();
+  const target: SyncOptions = { ...opts, clusterStatus: opts.clusterStatus ?? await readObservedClusters(repo, opts.statusRef ?? DEFAULT_STATUS_REF) };
   for (const [i, sha] of order.entries()) {
-    const report = await renderRevision(repo, sha, opts);
+    const report = await renderRevision(repo, sha, target);
     reports.push(report);
     opts.onRendered?.(report, i + 1, order.length);
   }
+  if (order.length === 0 && last) {
+    const again = await renderAgain(repo, outputHead!, target);
+    if (again) {
+      const report = await renderRevision(repo, last, target, again);
+      if (report.outputCommit) {
+        reports.push(report);
+        opts.onRendered?.(report, 1, 1);
+      }
+    }
+  }
   return { reports, forcePushed };
+}
+
+/**
+ * Whether the last output must be rendered again although the source did not move: the managed taints differ from
+ * those it was rendered with, or a NoExecute toleration it noted has run out ('all'); or it holds graceful eviction
+ * tasks, which may end now that replacements report healthy (those templates only; no commit when none ends).
+ */
+async function renderAgain(repo: GitRepo, outputHead: string, target: SyncOptions): Promise<RenderAgain | undefined> {
+  const info = await readCommitInfo(repo, outputHead);
+  const trailers = parseTrailers(info.message);
+  const now = (target.now ?? (() => new Date()))();
+  if (clusterStateKey(target.clusterStatus!) !== (trailers['Cluster-State'] ?? '')) return 'all';
+  const check = trailers['Failover-Check'];
+  if (check && Date.parse(check) <= now.getTime()) return 'all';
+  if (!trailers['Graceful-Evictions']) return undefined;
+  const oid = (await readPathOids(repo, info.tree, [INDEX_PATH])).get(INDEX_PATH);
+  if (!oid) return undefined;
+  const index = parseIndex(new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!));
+  const keys = Object.entries(index.templates).filter(([, e]) => (e.evicting ?? []).length > 0).map(([k]) => k);
+  return keys.length > 0 ? new Set(keys) : undefined;
 }

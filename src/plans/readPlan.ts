@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import type { Cluster } from '../api/cluster.ts';
+import type { ObservedCluster } from '../api/cluster.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { refKey } from '../api/kinds.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
@@ -14,7 +14,7 @@ import type { Plan } from './types.ts';
 export interface PlanRequest {
   base: string;
   head: string;
-  clusterStatus?: ReadonlyMap<string, Cluster['status']>;
+  clusterStatus?: ReadonlyMap<string, ObservedCluster>;
   pruneThreshold?: number;
 }
 

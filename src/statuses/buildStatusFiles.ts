@@ -1,5 +1,8 @@
 import { parse, stringify } from 'yaml';
-import type { Cluster, ClusterStatus, Condition } from '../api/cluster.ts';
+import type { Cluster, ClusterStatus, Condition, Taint } from '../api/cluster.ts';
+import type { ClusterTaintPolicy } from '../api/policy.ts';
+import { buildManagedTaints } from '../taints/clusterTaints.ts';
+import { dampReadyCondition, formatTime, type PendingReady, type ReadyThresholds } from './dampReadyCondition.ts';
 import { CLUSTER_API_VERSION, type ObjectRef } from '../api/kinds.ts';
 import type { ClusterDelivery } from '../deliveries/applyRendered.ts';
 import { inventoryPath } from '../deliveries/applyRendered.ts';
@@ -18,6 +21,30 @@ export interface ClusterReport {
   /** The apply pass; absent when nothing was applied this pass. */
   delivery?: ClusterDelivery;
 }
+
+/** What the cluster files need beyond the reports: Git's Cluster objects and ClusterTaintPolicies, and the damping. */
+export interface ClusterFileOptions {
+  /** Git's Clusters by name (labels, region... for targetClusters); a cluster not listed matches by name only. */
+  clusters?: ReadonlyMap<string, Cluster>;
+  taintPolicies?: readonly ClusterTaintPolicy[];
+  thresholds?: ReadyThresholds;
+}
+
+/**
+ * A cluster file of the status branch: the Cluster's status, plus in spec.taints only the taints Flotilla's
+ * controllers manage (automatic not-ready/unreachable, ClusterTaintPolicy), each with the time it was added. Git's
+ * spec.taints stay the user's; the scheduler sees both. A Ready observation still inside its damping threshold is
+ * kept in an annotation, so the next pass (or another process) continues the count.
+ */
+export interface ClusterStatusFile {
+  apiVersion: string;
+  kind: 'Cluster';
+  metadata: { name: string; annotations?: Record<string, string> };
+  spec?: { taints: Taint[] };
+  status: ClusterStatus;
+}
+
+export const PENDING_READY_ANNOTATION = 'flotilla.io/ready-observed';
 
 /** The status of one template as kept on the status branch. */
 export interface TemplateStatusFile {
@@ -60,6 +87,7 @@ export function statusPathsOf(reports: readonly ClusterReport[]): string[] {
  */
 export function buildStatusFiles(
   existing: ReadonlyMap<string, string>, reports: readonly ClusterReport[], now: Date, interpreters: InterpreterSet = NO_CUSTOMIZATIONS,
+  clusterOptions: ClusterFileOptions = {},
 ): Map<string, string | null> {
   const out = new Map<string, string | null>();
   const put = (path: string, text: string | null) => {
@@ -67,7 +95,7 @@ export function buildStatusFiles(
   };
 
   for (const r of reports) {
-    if (r.status) put(clusterStatusPath(r.cluster), renderClusterFile(r.cluster, r.status, existing.get(clusterStatusPath(r.cluster)), now));
+    if (r.status) put(clusterStatusPath(r.cluster), renderClusterFile(r.cluster, r.status, existing.get(clusterStatusPath(r.cluster)), now, clusterOptions));
     if (r.delivery) {
       const { appliedSource, prune } = r.delivery;
       put(inventoryPath(r.cluster), serializeInventory(r.delivery.inventory, { ...(appliedSource ? { sourceCommit: appliedSource } : {}), ...(prune?.held.length ? { held: prune.held } : {}) }));
@@ -140,22 +168,43 @@ export function buildStatusFiles(
   return out;
 }
 
-function renderClusterFile(name: string, collected: ClusterStatus, previousText: string | undefined, now: Date): string {
-  const previous = previousText ? (parse(previousText) as Cluster | null) : null;
+function renderClusterFile(name: string, collected: ClusterStatus, previousText: string | undefined, now: Date, opts: ClusterFileOptions): string {
+  const previous = previousText ? (parse(previousText) as ClusterStatusFile | null) : null;
   // Unreachable: only the Ready condition is known; the rest stays as last seen (Karmada keeps it too).
   const status: ClusterStatus = { ...(previous?.status ?? {}), ...collected };
-  status.conditions = (collected.conditions ?? []).map((c) => withTransitionTime(c, previous?.status?.conditions, now));
+  let pending: PendingReady | undefined;
+  const conditions = (collected.conditions ?? []).map((c) => {
+    if (c.type !== 'Ready') return c;
+    const stored = previous?.status?.conditions?.find((p) => p.type === 'Ready');
+    const damped = dampReadyCondition(stored, parsePending(previous?.metadata.annotations?.[PENDING_READY_ANNOTATION]), c, now, opts.thresholds);
+    pending = damped.pending;
+    return damped.ready;
+  });
+  status.conditions = conditions.map((c) => withTransitionTime(c, previous?.status?.conditions, now));
   const ordered: ClusterStatus = {};
   for (const k of ['conditions', 'kubernetesVersion', 'apiEnablements', 'nodeSummary', 'resourceSummary'] as const) {
     if (status[k] !== undefined) (ordered as Record<string, unknown>)[k] = status[k];
   }
-  return render({ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', metadata: { name }, status: ordered });
+  const cluster = opts.clusters?.get(name) ?? { apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', metadata: { name }, spec: { syncMode: 'Push' } };
+  const taints = buildManagedTaints(previous?.spec?.taints ?? [], ordered.conditions ?? [], opts.taintPolicies ?? [], cluster, formatTime(now));
+  const file: ClusterStatusFile = {
+    apiVersion: CLUSTER_API_VERSION, kind: 'Cluster',
+    metadata: pending ? { name, annotations: { [PENDING_READY_ANNOTATION]: `${pending.status} since ${pending.since}` } } : { name },
+    ...(taints.length > 0 ? { spec: { taints } } : {}),
+    status: ordered,
+  };
+  return render(file);
+}
+
+function parsePending(text: string | undefined): PendingReady | undefined {
+  const m = /^(True|False|Unknown) since (\S+)$/.exec(text ?? '');
+  return m ? { status: m[1] as PendingReady['status'], since: m[2]! } : undefined;
 }
 
 /** A condition keeps its lastTransitionTime while its status stays the same. */
 function withTransitionTime(c: Condition, previous: Condition[] | undefined, now: Date): Condition {
   const before = previous?.find((p) => p.type === c.type);
-  const time = before && before.status === c.status && before.lastTransitionTime ? before.lastTransitionTime : now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const time = before && before.status === c.status && before.lastTransitionTime ? before.lastTransitionTime : formatTime(now);
   return { type: c.type, status: c.status, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}), lastTransitionTime: time };
 }
 

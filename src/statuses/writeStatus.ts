@@ -9,7 +9,7 @@ import type { GitRepo } from '../commits/types.ts';
 import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
 import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
-import { buildStatusFiles, statusPathsOf, type ClusterReport } from './buildStatusFiles.ts';
+import { buildStatusFiles, statusPathsOf, type ClusterFileOptions, type ClusterReport } from './buildStatusFiles.ts';
 import type { InterpreterSet } from '../interpreters/customizations.ts';
 
 export interface WriteStatusOptions {
@@ -26,6 +26,8 @@ export interface WriteStatusOptions {
   interpreters?: InterpreterSet;
   /** Compare-and-swap attempts before giving up. Default 20. */
   maxAttempts?: number;
+  /** Git's Clusters and ClusterTaintPolicies (the managed taints) and the Ready damping thresholds. */
+  clusterOptions?: ClusterFileOptions;
 }
 
 export interface WriteStatusResult {
@@ -52,7 +54,7 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
     const headInfo = head ? await readCommitInfo(opts.repo, head) : null;
     const existing = headInfo ? await readFiles(opts.repo, headInfo.tree, paths) : new Map<string, string>();
     const time = now();
-    const edits = buildStatusFiles(existing, opts.reports, time, opts.interpreters);
+    const edits = buildStatusFiles(existing, opts.reports, time, opts.interpreters, opts.clusterOptions);
     if (edits.size === 0) return { commit: null, changedPaths: [], attempts: attempt };
 
     const pack = new PackWriter(opts.repo);

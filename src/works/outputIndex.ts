@@ -12,6 +12,8 @@ export interface IndexEntry {
   clusters: string[];
   /** refKeys this workload drags along (propagateDeps), absent when none. */
   deps?: string[];
+  /** Clusters with a graceful eviction task: they still hold their manifest (so they are in `clusters` too). */
+  evicting?: string[];
 }
 
 export interface OutputIndex {

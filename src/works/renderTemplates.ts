@@ -1,8 +1,11 @@
 import { stringify } from 'yaml';
-import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
+import type { GracefulEvictionTask, ResourceBinding, TargetCluster } from '../api/binding.ts';
 import type { Cluster, ResourceList } from '../api/cluster.ts';
 import { describeRef, parseRefKey, refKey, WORK_API_VERSION, type ObjectRef } from '../api/kinds.ts';
-import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
+import type { OverridePolicy, Placement, PropagationPolicy } from '../api/policy.ts';
+import { evictBinding, type Eviction, type PurgeMode } from '../evictions/evictBinding.ts';
+import { assessEvictionTasks, type TaskEnd } from '../evictions/gracefulEviction.ts';
+import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { schedule } from '../assignments/schedule.ts';
 import type { ClusterExplanation, ScheduleResult } from '../assignments/types.ts';
@@ -34,7 +37,20 @@ export interface RenderInput {
   /** Previous manifest text by output path, for the affected templates: unchanged objects keep their bytes. */
   previousFiles: ReadonlyMap<string, string>;
   sourceCommit: string;
+  /** Absent: no taint eviction and no graceful eviction task ends (a render with no notion of time). */
+  failover?: FailoverInput;
 }
+
+export interface FailoverInput {
+  now: Date;
+  /** The status branch's aggregatedStatus of templates whose binding has graceful eviction tasks, by refKey. */
+  observed: ReadonlyMap<string, readonly AggregatedStatusItem[]>;
+}
+
+/** A failover decision of this render: a binding evicted from a cluster, or an evicted cluster's copy released. */
+export type FailoverEvent =
+  | ({ type: 'evicted'; ref: ObjectRef; result: TargetCluster[] } & Eviction)
+  | { type: 'released'; ref: ObjectRef; cluster: string; why: TaskEnd['why']; result: TargetCluster[] };
 
 /** Why each template went where it went: what `explain` prints and `plan` summarises. */
 export interface TemplateExplanation {
@@ -55,6 +71,7 @@ export interface RenderOutput {
   index: OutputIndex;
   problems: Problem[];
   explanations: Map<string, TemplateExplanation>;
+  failover: FailoverEvent[];
 }
 
 interface Placed {
@@ -65,6 +82,8 @@ interface Placed {
   explanation: TemplateExplanation;
   propagateDeps: boolean;
   policy?: Located<PropagationPolicy>;
+  /** Clusters with a graceful eviction task: they keep their previous manifest, untouched, until it ends. */
+  evicting: string[];
 }
 
 /**
@@ -77,6 +96,7 @@ export function renderTemplates(input: RenderInput): RenderOutput {
   const edits = new Map<string, string | null>();
   const problems: Problem[] = [];
   const explanations = new Map<string, TemplateExplanation>();
+  const failover: FailoverEvent[] = [];
   const index: OutputIndex = { version: 1, files: { ...previousIndex.files }, templates: { ...previousIndex.templates } };
   const clusters = [...model.clusters.values()].map((c) => c.object).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
 
@@ -95,7 +115,7 @@ export function renderTemplates(input: RenderInput): RenderOutput {
       delete index.templates[key];
       continue;
     }
-    placed.set(key, place(template, model, clusters, input.previousBindings.get(key), problems));
+    placed.set(key, place(template, model, clusters, input.previousBindings.get(key), problems, input.failover, failover));
   }
   for (const [key, p] of placed) index.templates[key] = p.entry;
 
@@ -135,7 +155,7 @@ export function renderTemplates(input: RenderInput): RenderOutput {
     const prevEntry = previousIndex.templates[key];
     if (explanations.has(key)) continue; // held
     const ref = p?.template.ref ?? parseRefKey(key);
-    const wanted = new Set(p?.clusters.map((c) => c.name) ?? []);
+    const wanted = new Set([...(p?.clusters.map((c) => c.name) ?? []), ...(p?.evicting ?? [])]);
     for (const cluster of prevEntry?.clusters ?? []) if (!wanted.has(cluster)) edits.set(manifestPath(cluster, ref), null);
     const bPath = bindingPath(ref);
     if (!p) {
@@ -154,17 +174,20 @@ export function renderTemplates(input: RenderInput): RenderOutput {
     if (p.binding) keepOrWrite(edits, bPath, p.binding, input.previousFiles.get(bPath), input.sourceCommit);
     else if (prevEntry?.policy) edits.set(bPath, null);
   }
-  return { edits, index, problems, explanations };
+  return { edits, index, problems, explanations, failover };
 }
 
-function place(template: Template, model: ConfigModel, clusters: readonly Cluster[], previous: ResourceBinding | undefined, problems: Problem[]): Placed {
+function place(
+  template: Template, model: ConfigModel, clusters: readonly Cluster[], previous: ResourceBinding | undefined, problems: Problem[],
+  failover: FailoverInput | undefined, events: FailoverEvent[],
+): Placed {
   const entryBase: IndexEntry = { file: template.source.file, clusters: [], ...(Object.keys(template.labels).length > 0 ? { labels: template.labels } : {}) };
 
   const ns = autoPropagatedNamespace(template);
   if (ns.propagate) {
     const targets = clusters.map((c) => ({ name: c.metadata.name, replicas: 0 }));
     return {
-      template, clusters: targets, propagateDeps: false, entry: { ...entryBase, clusters: targets.map((t) => t.name) },
+      template, clusters: targets, propagateDeps: false, entry: { ...entryBase, clusters: targets.map((t) => t.name) }, evicting: [],
       explanation: { ref: template.ref, policyReason: ns.reason, clusters: targets },
     };
   }
@@ -172,7 +195,7 @@ function place(template: Template, model: ConfigModel, clusters: readonly Cluste
   const previousClaim = previous?.metadata.annotations?.['flotilla.io/policy'];
   const match = matchPolicy(template, model.propagationPolicies, previousClaim);
   if (match.status !== 'matched') {
-    return { template, clusters: [], propagateDeps: false, entry: entryBase, explanation: { ref: template.ref, policyReason: match.reason, clusters: [] } };
+    return { template, clusters: [], propagateDeps: false, entry: entryBase, evicting: [], explanation: { ref: template.ref, policyReason: match.reason, clusters: [] } };
   }
   const policy = match.policy.object;
   const custom = customizationFor(interpretersOf(model), template.manifest);
@@ -181,13 +204,30 @@ function place(template: Template, model: ConfigModel, clusters: readonly Cluste
   const placement = policy.spec.placement ?? {};
   const requests = requestsFor(template.ref, model.rebalancers.map((r) => r.object));
   const pending = pendingRequests(requests, previous);
+  // The taint manager runs before the scheduler: an evicted cluster leaves the previous result, and the replica sum
+  // falling short is what makes the scheduler place the missing replicas elsewhere.
+  let previousClusters = previous?.spec.clusters ?? [];
+  let tasks: GracefulEvictionTask[] = previous?.spec.gracefulEvictionTasks ?? [];
+  const evictedNow = new Set<string>();
+  const evictions: Eviction[] = [];
+  if (failover && previous) {
+    const byName = new Map(clusters.map((c) => [c.metadata.name, c]));
+    const evicted = evictBinding(previousClusters, tasks, byName, appliedTolerations(previous, placement), purgeModeOf(policy), failover.now);
+    previousClusters = evicted.clusters;
+    tasks = evicted.tasks;
+    for (const e of evicted.evictions) {
+      evictedNow.add(e.cluster);
+      evictions.push(e);
+    }
+  }
   const result = schedule({
     ...(pending.length > 0 ? { reschedule: true } : {}),
     resource: { ...template.ref, uid },
     placement,
     replicas,
     ...(resourceRequest ? { resourceRequest } : {}),
-    previous: previous?.spec.clusters ?? [],
+    previous: previousClusters,
+    ...(tasks.length > 0 ? { evictingClusters: tasks.map((t) => t.fromCluster) } : {}),
     ...(previous?.metadata.annotations?.['policy.karmada.io/applied-placement'] !== undefined
       ? { previousPlacement: previous.metadata.annotations['policy.karmada.io/applied-placement'] } : {}),
     ...(previous?.status?.schedulerObservedAffinityName ? { observedAffinityName: previous.status.schedulerObservedAffinityName } : {}),
@@ -203,17 +243,27 @@ function place(template: Template, model: ConfigModel, clusters: readonly Cluste
     });
   }
   const targets = [...result.clusters].sort(byName);
+  for (const e of evictions) events.push({ type: 'evicted', ref: template.ref, result: targets, ...e });
+  // A task created by this render waits for the next one: no status can describe the new result yet.
+  if (failover && tasks.length > 0) {
+    const assessed = assessEvictionTasks(tasks.filter((t) => !evictedNow.has(t.fromCluster)), failover.now, targets, failover.observed.get(refKey(template.ref)));
+    tasks = [...assessed.kept, ...tasks.filter((t) => evictedNow.has(t.fromCluster))];
+    for (const end of assessed.ended) events.push({ type: 'released', ref: template.ref, cluster: end.task.fromCluster, why: end.why, result: targets });
+  }
+  const evicting = tasks.map((t) => t.fromCluster).filter((c) => !targets.some((t) => t.name === c)).sort();
   const propagateDeps = policy.spec.propagateDeps === true;
   const deps = propagateDeps ? interpretDependencies(template.manifest, template.ref.namespace, custom).map(refKey) : [];
   const pKey = policyKey(policy);
   const binding = buildBinding(template, policy, pKey, replicas, resourceRequest, targets, result, previous);
+  if (tasks.length > 0) binding.spec.gracefulEvictionTasks = tasks;
   // A request is observed once carried out; a failed fresh schedule leaves it pending, to be retried.
   const ok = result.status === 'Scheduled' || result.status === 'Unchanged';
   const observed = ok ? requests.join(',') : previous?.metadata.annotations?.[OBSERVED_REBALANCERS_ANNOTATION];
   if (observed) binding.metadata.annotations = { ...binding.metadata.annotations, [OBSERVED_REBALANCERS_ANNOTATION]: observed };
+  const held = [...targets.map((t) => t.name), ...evicting].sort();
   return {
-    template, binding, clusters: targets, propagateDeps, policy: match.policy,
-    entry: { ...entryBase, policy: pKey, clusters: targets.map((t) => t.name), ...(deps.length > 0 ? { deps } : {}) },
+    template, binding, clusters: targets, propagateDeps, policy: match.policy, evicting,
+    entry: { ...entryBase, policy: pKey, clusters: held, ...(deps.length > 0 ? { deps } : {}), ...(evicting.length > 0 ? { evicting } : {}) },
     explanation: {
       ref: template.ref, policy: describePolicy(policy), policyReason: match.reason, schedule: result, clusters: targets,
       ...(ok && pending.length > 0 ? { rescheduledBy: pending } : {}),
@@ -232,6 +282,7 @@ function buildBinding(
   const ok = result.status === 'Scheduled' || result.status === 'Unchanged';
   const affinityName = result.affinityName ?? previous?.status?.schedulerObservedAffinityName;
   const uid = (template.manifest.metadata as { uid?: string } | undefined)?.uid;
+  const previousSuccess = previous?.status?.conditions?.find((c) => c.type === 'Scheduled' && c.status === 'True');
   return {
     apiVersion: WORK_API_VERSION,
     kind,
@@ -264,10 +315,33 @@ function buildBinding(
         type: 'Scheduled',
         status: ok ? 'True' : 'False',
         reason: ok ? 'Success' : result.status,
-        message: ok ? (result.status === 'Unchanged' ? 'Binding kept its previous result' : 'Binding has been scheduled successfully.') : result.message,
+        // Not scheduled at all: Karmada leaves the condition alone, so a re-render does not churn its message.
+        message: ok ? (result.status === 'Unchanged' ? (previousSuccess?.message ?? 'Binding kept its previous result') : 'Binding has been scheduled successfully.') : result.message,
       }],
     },
   };
+}
+
+/**
+ * The tolerations the previous result was computed for (Karmada's taint manager reads the applied-placement
+ * annotation); the policy's own when that annotation is missing or unreadable.
+ */
+function appliedTolerations(previous: ResourceBinding, placement: Placement): Placement['clusterTolerations'] {
+  const applied = previous.metadata.annotations?.['policy.karmada.io/applied-placement'];
+  if (applied) {
+    try {
+      return (JSON.parse(applied) as Placement).clusterTolerations;
+    } catch {
+      // fall through
+    }
+  }
+  return placement.clusterTolerations;
+}
+
+/** failover.cluster.purgeMode of the policy, else Karmada's default --no-execute-taint-eviction-purge-mode (Gracefully). */
+function purgeModeOf(policy: PropagationPolicy): PurgeMode {
+  const mode = (policy.spec.failover as { cluster?: { purgeMode?: string } } | undefined)?.cluster?.purgeMode;
+  return mode === 'Directly' || mode === 'Never' ? mode : 'Gracefully';
 }
 
 /** A dependency with no policy of its own still gets a binding: Karmada's attached ResourceBinding. */

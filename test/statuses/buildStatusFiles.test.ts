@@ -47,7 +47,8 @@ test('a Ready change moves lastTransitionTime; the rest of the cluster status is
   const up = buildStatusFiles(new Map(), [{ cluster: 'm1', status: { kubernetesVersion: 'v1.32.0', conditions: [{ type: 'Ready', status: 'True' }] } }], now);
   const existing = new Map([...up].map(([p, t]) => [p, t!]));
   const later = new Date('2026-01-02T04:00:00Z');
-  const down = buildStatusFiles(existing, [{ cluster: 'm1', status: { conditions: [{ type: 'Ready', status: 'False', reason: 'ClusterNotReachable' }] } }], later);
+  const undamped = { thresholds: { successMs: 0, failureMs: 0 } };
+  const down = buildStatusFiles(existing, [{ cluster: 'm1', status: { conditions: [{ type: 'Ready', status: 'False', reason: 'ClusterNotReachable' }] } }], later, undefined, undamped);
   const cluster = parse(down.get('clusters/m1.yaml')!);
   assert.is(cluster.status.kubernetesVersion, 'v1.32.0');
   assert.is(cluster.status.conditions[0].lastTransitionTime, '2026-01-02T04:00:00Z');

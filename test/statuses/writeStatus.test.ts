@@ -100,7 +100,7 @@ test('an unreachable member gets Ready=False ClusterNotReachable; a failing /rea
     assert.equal(down.conditions!.map((c) => [c.type, c.status, c.reason]), [['Ready', 'False', 'ClusterNotReachable']]);
     const notReady = await collectClusterStatus(kubes.get('s2')!);
     assert.equal(notReady.conditions![0]!.reason, 'ClusterNotReady');
-    await writeStatus({ repo, reports: [{ cluster: 's1', status: down }] });
+    await writeStatus({ repo, reports: [{ cluster: 's1', status: down }], clusterOptions: { thresholds: { successMs: 0, failureMs: 0 } } });
     const file = await statusFile('clusters/s1.yaml');
     assert.is(file.status.conditions[0].reason, 'ClusterNotReachable');
     assert.is(file.status.nodeSummary.totalNum, 3, 'last known details are kept');

@@ -5,13 +5,14 @@
 // one field (mutual exclusion, uniqueness, ...) live in validateKarmadaRules.ts.
 import type { Schema } from './types.ts';
 
-export type KarmadaKind = 'PropagationPolicy' | 'ClusterPropagationPolicy' | 'OverridePolicy' | 'ClusterOverridePolicy' | 'Cluster';
+export type KarmadaKind = 'PropagationPolicy' | 'ClusterPropagationPolicy' | 'OverridePolicy' | 'ClusterOverridePolicy' | 'ClusterTaintPolicy' | 'Cluster';
 
 export const KARMADA_KINDS: readonly KarmadaKind[] = [
   'PropagationPolicy',
   'ClusterPropagationPolicy',
   'OverridePolicy',
   'ClusterOverridePolicy',
+  'ClusterTaintPolicy',
   'Cluster',
 ];
 
@@ -283,6 +284,23 @@ const clusterStatus: Schema = {
   },
 };
 
+// ---- ClusterTaintPolicy (pkg/apis/policy/v1alpha1/clustertaint_types.go) ----
+
+const matchCondition: Schema = obj(
+  { conditionType: str(), operator: str({ enum: ['In', 'NotIn'] }), statusValues: list(str({ enum: ['True', 'False', 'Unknown'] }), 1) },
+  ['conditionType', 'operator', 'statusValues'],
+);
+
+const clusterTaintPolicySpec: Schema = obj(
+  {
+    targetClusters: clusterAffinity,
+    addOnConditions: list(matchCondition),
+    removeOnConditions: list(matchCondition),
+    taints: list(obj({ key: str(), effect: str({ enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] }), value: str() }, ['key', 'effect']), 1),
+  },
+  ['taints'],
+);
+
 function document(apiVersion: string, kind: KarmadaKind, spec: Schema, status?: Schema): Schema {
   const fields: Record<string, Schema> = { apiVersion: str({ enum: [apiVersion] }), kind: str({ enum: [kind] }), metadata: objectMeta, spec };
   if (status) fields.status = status;
@@ -297,5 +315,6 @@ export const SCHEMAS: Record<KarmadaKind, Schema> = {
   ClusterPropagationPolicy: document(POLICY, 'ClusterPropagationPolicy', propagationSpec),
   OverridePolicy: document(POLICY, 'OverridePolicy', overrideSpec),
   ClusterOverridePolicy: document(POLICY, 'ClusterOverridePolicy', overrideSpec),
+  ClusterTaintPolicy: document(POLICY, 'ClusterTaintPolicy', clusterTaintPolicySpec),
   Cluster: document(CLUSTER, 'Cluster', clusterSpec, clusterStatus),
 };

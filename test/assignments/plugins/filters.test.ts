@@ -116,7 +116,7 @@ test('ClusterLocality: 0 without a previous result, 100 for targeted clusters, 0
 });
 
 test('registry runs filters in a fixed order', () => {
-  assert.equal(filterPlugins.map((p) => p.name), ['APIEnablement', 'TaintToleration', 'ClusterAffinity', 'SpreadConstraint']);
+  assert.equal(filterPlugins.map((p) => p.name), ['APIEnablement', 'TaintToleration', 'ClusterAffinity', 'SpreadConstraint', 'ClusterEviction']);
 });
 
 test.run();

@@ -3,9 +3,9 @@ import * as assert from 'uvu/assert';
 import { isKarmadaKind, validateKarmadaDocument } from '../../../src/documents/schema/validateKarmadaDocument.ts';
 import { formatPath } from '../../../src/documents/schema/formatPath.ts';
 
-test('isKarmadaKind recognises the five kinds only', () => {
-  for (const kind of ['PropagationPolicy', 'ClusterPropagationPolicy', 'OverridePolicy', 'ClusterOverridePolicy', 'Cluster']) assert.ok(isKarmadaKind(kind));
-  for (const kind of ['Deployment', 'ClusterTaintPolicy', '', undefined, 3]) assert.not.ok(isKarmadaKind(kind));
+test('isKarmadaKind recognises the six kinds only', () => {
+  for (const kind of ['PropagationPolicy', 'ClusterPropagationPolicy', 'OverridePolicy', 'ClusterOverridePolicy', 'ClusterTaintPolicy', 'Cluster']) assert.ok(isKarmadaKind(kind));
+  for (const kind of ['Deployment', 'ResourceInterpreterCustomization', '', undefined, 3]) assert.not.ok(isKarmadaKind(kind));
 });
 
 test('structure, webhook rules and credentials are reported together', () => {

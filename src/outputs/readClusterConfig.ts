@@ -1,0 +1,38 @@
+import type { Cluster } from '../api/cluster.ts';
+import type { ClusterTaintPolicy } from '../api/policy.ts';
+import { readBlobs } from '../commits/readBlobs.ts';
+import { readCommitInfo } from '../commits/readCommitInfo.ts';
+import { readRef } from '../commits/readRef.ts';
+import type { GitRepo } from '../commits/types.ts';
+import { INDEX_PATH } from '../works/outputPaths.ts';
+import { parseIndex } from '../works/outputIndex.ts';
+import { loadSource } from './loadSource.ts';
+import { parseTrailers } from './outputMessage.ts';
+import { readPathOids } from './readPathOids.ts';
+
+/**
+ * Git's Clusters and ClusterTaintPolicies as of the last rendered source commit: what the status writer needs to
+ * decide a cluster's managed taints. Only the files holding Karmada objects are read (the output index lists them,
+ * and they are parsed once per version). Empty before the first render.
+ */
+export async function readClusterConfig(repo: GitRepo, outputRef: string): Promise<{ clusters: Map<string, Cluster>; taintPolicies: ClusterTaintPolicy[] }> {
+  const empty = { clusters: new Map<string, Cluster>(), taintPolicies: [] };
+  const head = await readRef(repo, outputRef);
+  if (!head) return empty;
+  const output = await readCommitInfo(repo, head);
+  const sourceSha = parseTrailers(output.message)['Source-Commit'];
+  const oid = (await readPathOids(repo, output.tree, [INDEX_PATH])).get(INDEX_PATH);
+  if (!sourceSha || !oid) return empty;
+  let tree: string;
+  try {
+    tree = (await readCommitInfo(repo, sourceSha)).tree;
+  } catch {
+    return empty; // the source commit is gone (history rewritten): the next render brings it back
+  }
+  const index = parseIndex(new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!));
+  const { model } = await loadSource(repo, tree, { tree, index });
+  return {
+    clusters: new Map([...model.clusters].map(([name, c]) => [name, c.object])),
+    taintPolicies: model.clusterTaintPolicies.map((p) => p.object),
+  };
+}
