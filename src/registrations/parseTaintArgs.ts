@@ -1,0 +1,74 @@
+import type { Taint } from '../api/cluster.ts';
+import { RegistrationError } from './RegistrationError.ts';
+
+export type TaintEffect = Taint['effect'];
+export const TAINT_EFFECTS: readonly TaintEffect[] = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/** One word of `flotilla taint NAME …`: add `key[=value]:Effect`, or remove `key-` (every effect) / `key:Effect-`. */
+export type TaintChange =
+  | { action: 'add'; key: string; value?: string; effect: TaintEffect }
+  | { action: 'remove'; key: string; effect?: TaintEffect };
+
+// Kubernetes qualified names: an optional DNS-subdomain prefix and '/', then 1-63 alphanumerics, '-', '_', '.'.
+const NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+const PREFIX = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
+
+/** kubectl's taint syntax, word by word. Pure; throws RegistrationError BAD_TAINT naming the word and the fix. */
+export function parseTaintArgs(words: readonly string[]): TaintChange[] {
+  if (words.length === 0) throw bad('', 'no taint given');
+  const changes = words.map(parseOne);
+  const adds = changes.filter((c) => c.action === 'add');
+  const seen = new Set<string>();
+  for (const c of adds) {
+    const id = `${c.key}:${c.effect}`;
+    if (seen.has(id)) throw bad(id, 'the same key and effect are given twice');
+    seen.add(id);
+  }
+  for (const r of changes) {
+    if (r.action === 'remove' && adds.some((a) => a.key === r.key && (r.effect === undefined || r.effect === a.effect))) {
+      throw bad(`${r.key}-`, 'the same taint is both added and removed');
+    }
+  }
+  return changes;
+}
+
+function parseOne(word: string): TaintChange {
+  const remove = word.endsWith('-');
+  const body = remove ? word.slice(0, -1) : word;
+  const colon = body.lastIndexOf(':');
+  const keyValue = colon >= 0 ? body.slice(0, colon) : body;
+  const effectWord = colon >= 0 ? body.slice(colon + 1) : undefined;
+  if (!remove && effectWord === undefined) throw bad(word, 'an added taint needs an effect');
+  const effect = effectWord === undefined ? undefined : parseEffect(word, effectWord);
+  const eq = keyValue.indexOf('=');
+  const key = eq >= 0 ? keyValue.slice(0, eq) : keyValue;
+  const value = eq >= 0 ? keyValue.slice(eq + 1) : undefined;
+  checkKey(word, key);
+  if (remove) {
+    if (value !== undefined) throw bad(word, 'a removal names the key (and effect) only, no value');
+    return effect ? { action: 'remove', key, effect } : { action: 'remove', key };
+  }
+  if (value !== undefined && (value.length > 63 || !VALUE.test(value))) {
+    throw bad(word, `value "${value}" is not a valid label value (at most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric)`);
+  }
+  return { action: 'add', key, ...(value ? { value } : {}), effect: effect! };
+}
+
+function parseEffect(word: string, effect: string): TaintEffect {
+  const found = TAINT_EFFECTS.find((e) => e === effect);
+  if (!found) throw bad(word, `unknown effect "${effect}"; use ${TAINT_EFFECTS.join(', ')}`);
+  return found;
+}
+
+function checkKey(word: string, key: string): void {
+  const slash = key.indexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  const ok = NAME.test(name) && (prefix === undefined || (prefix.length <= 253 && PREFIX.test(prefix)));
+  if (!ok) throw bad(word, `key "${key}" is not a qualified name ([prefix/]name, name: 1-63 alphanumerics, '-', '_', '.')`);
+}
+
+function bad(word: string, why: string): RegistrationError {
+  return new RegistrationError('BAD_TAINT', `taint "${word}": ${why}; fix: write key=value:Effect, key:Effect, key:Effect- or key- (Effect: ${TAINT_EFFECTS.join(', ')})`);
+}

@@ -1,0 +1,101 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
+import { editClusterFile, UNSCHEDULABLE_TAINT_KEY } from '../../src/registrations/editClusterFile.ts';
+import { parseTaintArgs } from '../../src/registrations/parseTaintArgs.ts';
+import { RegistrationError } from '../../src/registrations/RegistrationError.ts';
+
+const FILE = `# member2 lives in the second zone; ask #infra before changing it
+apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata:
+  name: member2 # stable name, used by policies
+  labels:
+    env: prod
+spec:
+  syncMode: Push
+  zones: [zone-2]
+  kubeconfigRef:
+    path: members.config
+    context: member2
+`;
+const now = new Date('2026-03-04T05:06:07.890Z');
+const taint = (words: string[], overwrite = false) => ({ type: 'taint' as const, changes: parseTaintArgs(words), overwrite, now });
+
+test('adding then removing a taint gives back the file byte for byte, comments included', () => {
+  const added = editClusterFile('clusters/member2.yaml', FILE, 'member2', taint(['dedicated=gpu:NoSchedule']));
+  assert.equal(added.summary, ['added taint dedicated=gpu:NoSchedule']);
+  assert.ok(added.text!.includes('# member2 lives in the second zone; ask #infra before changing it'));
+  assert.ok(added.text!.includes('# stable name, used by policies'));
+  assert.ok(added.text!.includes('zones: [zone-2]'), 'flow lists keep their style');
+  assert.equal(parse(added.text!).spec.taints, [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }]);
+  const removed = editClusterFile('clusters/member2.yaml', added.text!, 'member2', taint(['dedicated-']));
+  assert.equal(removed.summary, ['removed taint dedicated=gpu:NoSchedule']);
+  assert.is(removed.text, FILE);
+});
+
+test('NoExecute taints are stamped with timeAdded; existing ones need --overwrite', () => {
+  const added = editClusterFile('c.yaml', FILE, 'member2', taint(['maint=yes:NoExecute']));
+  assert.equal(parse(added.text!).spec.taints, [{ key: 'maint', value: 'yes', effect: 'NoExecute', timeAdded: '2026-03-04T05:06:07Z' }]);
+  try {
+    editClusterFile('c.yaml', added.text!, 'member2', taint(['maint=no:NoExecute']));
+    assert.unreachable('an existing taint was replaced without --overwrite');
+  } catch (err) {
+    assert.is((err as RegistrationError).code, 'TAINT_EXISTS');
+    assert.match((err as Error).message, /already has taint maint=yes:NoExecute; fix: pass --overwrite/);
+  }
+  const changed = editClusterFile('c.yaml', added.text!, 'member2', taint(['maint=no:NoExecute'], true));
+  assert.equal(changed.summary, ['changed taint maint=yes:NoExecute to maint=no:NoExecute']);
+  assert.is(parse(changed.text!).spec.taints[0].value, 'no');
+});
+
+test('removing a taint the cluster does not have is an error naming it', () => {
+  try {
+    editClusterFile('c.yaml', FILE, 'member2', taint(['nothere:NoSchedule-']));
+    assert.unreachable('removed a missing taint');
+  } catch (err) {
+    assert.is((err as RegistrationError).code, 'TAINT_NOT_FOUND');
+    assert.match((err as Error).message, /cluster member2 has no taint nothere:NoSchedule/);
+  }
+});
+
+test('cordon adds the unschedulable taint once; uncordon removes it; both are idempotent', () => {
+  const cordoned = editClusterFile('c.yaml', FILE, 'member2', { type: 'cordon', now });
+  assert.equal(parse(cordoned.text!).spec.taints, [{ key: UNSCHEDULABLE_TAINT_KEY, effect: 'NoSchedule' }]);
+  const again = editClusterFile('c.yaml', cordoned.text!, 'member2', { type: 'cordon', now });
+  assert.equal(again.summary, []);
+  assert.is(again.text, cordoned.text);
+  const uncordoned = editClusterFile('c.yaml', cordoned.text!, 'member2', { type: 'uncordon' });
+  assert.is(parse(uncordoned.text!).spec.taints, undefined);
+  assert.equal(editClusterFile('c.yaml', FILE, 'member2', { type: 'uncordon' }).summary, []);
+});
+
+test('a multi-document file: only the named cluster changes, and remove drops just its document', () => {
+  const two = `${FILE}---\n# the third\napiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: member3\nspec:\n  syncMode: Pull\n`;
+  const edited = editClusterFile('c.yaml', two, 'member3', { type: 'cordon', now });
+  const docs = edited.text!.split('\n---\n').map((d) => parse(d));
+  assert.is(docs[0].spec.taints, undefined);
+  assert.is(docs[1].spec.taints[0].key, UNSCHEDULABLE_TAINT_KEY);
+  const removed = editClusterFile('c.yaml', two, 'member3', { type: 'remove' });
+  assert.is(parse(removed.text!).metadata.name, 'member2');
+  assert.not.ok(removed.text!.includes('member3'));
+  assert.is(editClusterFile('c.yaml', FILE, 'member2', { type: 'remove' }).text, null, 'the only cluster of a file: the file goes');
+});
+
+test('unparseable files and unknown names are refused with file:line', () => {
+  try {
+    editClusterFile('clusters/bad.yaml', 'kind: Cluster\nmetadata: {name: x\n', 'x', { type: 'uncordon' });
+    assert.unreachable('parsed broken YAML');
+  } catch (err) {
+    assert.is((err as RegistrationError).code, 'BAD_CLUSTER_FILE');
+    assert.match((err as Error).message, /^clusters\/bad\.yaml:\d+:\d+: /);
+  }
+  try {
+    editClusterFile('c.yaml', FILE, 'member9', { type: 'uncordon' });
+    assert.unreachable('found member9');
+  } catch (err) {
+    assert.is((err as RegistrationError).code, 'CLUSTER_NOT_FOUND');
+  }
+});
+
+test.run();
