@@ -9,6 +9,7 @@ import { rescheduleCommand } from './commands/rescheduleCommand.ts';
 import { syncCommand } from './commands/syncCommand.ts';
 import { validateCommand } from './commands/validateCommand.ts';
 import { UsageError } from './commands/UsageError.ts';
+import { CLUSTER_OPERATIONS, clusterCommand, type ClusterOperation } from './commands/clusterCommand.ts';
 
 const HELP = `flotilla — run one application across many Kubernetes clusters, steered from Git.
 
@@ -28,6 +29,15 @@ Commands:
   history    The source commits that changed what <kind>/<name> became on each cluster.
   reschedule Commit a WorkloadRebalancer for <kind>/<name> [-n NS] [--reason R] [--branch B, default
              main]: the next sync schedules it afresh (fresh mode), once.
+  join       Register a member cluster: commits clusters/NAME.yaml naming its kubeconfig and context.
+  unjoin     Remove a member's registration, saying what would be dropped from it.
+  cordon     Taint a cluster unschedulable (uncordon removes it): new placements avoid it.
+  taint      Add or remove cluster taints, kubectl style: key=value:Effect, key:Effect-, key-.
+             (join, unjoin, cordon, uncordon, taint: --reason, --author, --branch B for a pull request)
+  get        kubectl get from Git state: clusters, bindings (rb), works or a kind (deploy, svc…);
+             NAME, -n NS|-A, --cluster C, -o wide|yaml|json.
+  describe   kubectl describe from Git state: a cluster, binding or template, with its commit history.
+  blame      Which source commit produced what runs on --cluster C now: flotilla blame --cluster C deploy/nginx.
   member     Run a local member cluster that speaks the Kubernetes API (flotilla member serve --help).
 
 Common options:
@@ -61,6 +71,15 @@ async function main(argv: string[]): Promise<number> {
       process.once('SIGTERM', resolve);
     });
     return upCommand({ dir: values.dir ?? '.flotilla/demo', exit: values.exit ?? false, out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), stopSignal });
+  }
+  if ((CLUSTER_OPERATIONS as readonly string[]).includes(command)) {
+    return clusterCommand(command as ClusterOperation, rest, { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), env: process.env, now: () => new Date() });
+  }
+  if (command === 'get' || command === 'describe' || command === 'blame') {
+    const ctx = { out: (s: string) => process.stdout.write(s), err: (s: string) => process.stderr.write(s), now: () => new Date() };
+    if (command === 'get') return (await import('./commands/getCommand.ts')).getCommand(rest, ctx);
+    if (command === 'describe') return (await import('./commands/describeCommand.ts')).describeCommand(rest, ctx);
+    return (await import('./commands/blameCommand.ts')).blameCommand(rest, ctx);
   }
   if (command === 'member') {
     if (rest[0] !== 'serve') throw new UsageError('usage: flotilla member serve --name N [--port P] [--data-dir D] [--nodes N|name:cpu:mem:pods,…]');

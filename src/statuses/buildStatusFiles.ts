@@ -20,6 +20,27 @@ export interface ClusterReport {
   status?: ClusterStatus;
   /** The apply pass; absent when nothing was applied this pass. */
   delivery?: ClusterDelivery;
+  /** Which rendered commit that pass applied (set by writeStatus from its renderedCommit); blame reads it. */
+  applied?: AppliedRecord;
+}
+
+/**
+ * applied/<cluster>.yaml: the rendered commit a cluster last applied. It moves only when the cluster's folder
+ * (its tree oid) or the number of objects that failed changes, so a render that leaves a cluster alone makes no
+ * status commit; blame compares folderTree with the rendered head to tell whether the cluster is up to date.
+ */
+export interface AppliedRecord {
+  cluster: string;
+  renderedCommit: string;
+  sourceCommit?: string;
+  /** Tree oid of clusters/<cluster>/ in that commit; null when the commit has no folder for it. */
+  folderTree: string | null;
+  /** Objects whose apply failed or conflicted in that pass. */
+  failed: number;
+}
+
+export function appliedPath(cluster: string): string {
+  return `applied/${cluster}.yaml`;
 }
 
 /** What the cluster files need beyond the reports: Git's Cluster objects and ClusterTaintPolicies, and the damping. */
@@ -70,6 +91,7 @@ export function statusPathsOf(reports: readonly ClusterReport[]): string[] {
   const paths = new Set<string>();
   for (const r of reports) {
     if (r.status) paths.add(clusterStatusPath(r.cluster));
+    if (r.applied) paths.add(appliedPath(r.cluster));
     if (!r.delivery) continue;
     paths.add(inventoryPath(r.cluster));
     for (const res of r.delivery.results) if (res.ref.kind && res.ref.name) paths.add(templateStatusPath(res.ref));
@@ -99,6 +121,10 @@ export function buildStatusFiles(
     if (r.delivery) {
       const { appliedSource, prune } = r.delivery;
       put(inventoryPath(r.cluster), serializeInventory(r.delivery.inventory, { ...(appliedSource ? { sourceCommit: appliedSource } : {}), ...(prune?.held.length ? { held: prune.held } : {}) }));
+    }
+    if (r.applied) {
+      const before = existing.has(appliedPath(r.cluster)) ? (parse(existing.get(appliedPath(r.cluster))!) as AppliedRecord | null) : null;
+      if (before?.folderTree !== r.applied.folderTree || before.failed !== r.applied.failed) put(appliedPath(r.cluster), render(r.applied));
     }
   }
 

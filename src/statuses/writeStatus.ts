@@ -5,7 +5,8 @@ import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { RefConflictError } from '../commits/RefConflictError.ts';
-import type { GitRepo } from '../commits/types.ts';
+import { readTree } from '../commits/readTree.ts';
+import { isTreeMode, type GitRepo } from '../commits/types.ts';
 import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
 import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
@@ -47,14 +48,15 @@ export interface WriteStatusResult {
 export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatusResult> {
   const ref = opts.statusRef ?? DEFAULT_STATUS_REF;
   const now = opts.now ?? (() => new Date());
-  const paths = statusPathsOf(opts.reports);
+  const reports = opts.renderedCommit ? await withApplied(opts.repo, opts.reports, opts.renderedCommit, opts.sourceCommit) : opts.reports;
+  const paths = statusPathsOf(reports);
   const maxAttempts = opts.maxAttempts ?? 20;
   for (let attempt = 1; ; attempt++) {
     const head = await readRef(opts.repo, ref);
     const headInfo = head ? await readCommitInfo(opts.repo, head) : null;
     const existing = headInfo ? await readFiles(opts.repo, headInfo.tree, paths) : new Map<string, string>();
     const time = now();
-    const edits = buildStatusFiles(existing, opts.reports, time, opts.interpreters, opts.clusterOptions);
+    const edits = buildStatusFiles(existing, reports, time, opts.interpreters, opts.clusterOptions);
     if (edits.size === 0) return { commit: null, changedPaths: [], attempts: attempt };
 
     const pack = new PackWriter(opts.repo);
@@ -72,6 +74,20 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
     }
   }
+}
+
+/** Each report with a delivery gets the record of what it applied: the rendered commit and its folder's tree. */
+async function withApplied(repo: GitRepo, reports: readonly ClusterReport[], renderedCommit: string, sourceCommit: string | undefined): Promise<ClusterReport[]> {
+  if (!reports.some((r) => r.delivery && !r.applied)) return [...reports];
+  const root = await readTree(repo, (await readCommitInfo(repo, renderedCommit)).tree);
+  const clusters = root.find((e) => e.name === 'clusters' && isTreeMode(e.mode));
+  const folders = clusters ? await readTree(repo, clusters.oid) : [];
+  return reports.map((r) => {
+    if (!r.delivery || r.applied) return r;
+    const folder = folders.find((e) => e.name === r.cluster && isTreeMode(e.mode));
+    const failed = r.delivery.results.filter((x) => x.action === 'failed' || x.action === 'conflict').length;
+    return { ...r, applied: { cluster: r.cluster, renderedCommit, ...(sourceCommit ? { sourceCommit } : {}), folderTree: folder?.oid ?? null, failed } };
+  });
 }
 
 async function readFiles(repo: GitRepo, tree: string, paths: readonly string[]): Promise<Map<string, string>> {

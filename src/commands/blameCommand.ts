@@ -1,0 +1,65 @@
+import { parseArgs } from 'node:util';
+import { groupOf, parseRefKey, type ObjectRef } from '../api/kinds.ts';
+import { readBlame, type Blame, type BlameSource } from '../audits/readBlame.ts';
+import { printable } from '../views/printTable.ts';
+import { openFleet, READ_OPTIONS, render, resolveTarget, type ReadCommandContext } from './getCommand.ts';
+import { UsageError } from './UsageError.ts';
+
+const USAGE = 'flotilla blame --cluster C <kind>/<name> [-n NS] [-o yaml|json]';
+
+/**
+ * `flotilla blame --cluster C deploy/nginx`: the source commit behind what C runs now, and whether C has applied
+ * the latest render. Exit 0 when C runs the object, 1 when it does not (or nothing says what C applied).
+ */
+export async function blameCommand(argv: string[], ctx: ReadCommandContext): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: READ_OPTIONS });
+  if (values.help) {
+    ctx.out(`Usage: ${USAGE}\n`);
+    return 0;
+  }
+  if (!values.cluster) throw new UsageError(`blame needs --cluster: ${USAGE}`);
+  const fleet = await openFleet(values);
+  const { type, name } = resolveTarget(fleet, positionals, USAGE);
+  if (type.type !== 'templates' || !name) throw new UsageError(`blame names one object by <kind>/<name>: ${USAGE}`);
+  const known = Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey)
+    .filter((r) => r.kind === type.kind && (type.group === undefined || groupOf(r.apiVersion) === type.group) && r.name === name);
+  const ref: ObjectRef = known.find((r) => r.namespace === (values.namespace ?? 'default')) ?? known.find((r) => r.namespace === '' && values.namespace === undefined)
+    ?? { apiVersion: type.group ? `${type.group}/v1` : 'v1', kind: type.kind, namespace: values.namespace ?? 'default', name };
+  const blame = await readBlame(fleet.repo, {
+    cluster: values.cluster, ref,
+    renderedRef: `refs/heads/${values['rendered-branch'] ?? 'flotilla/rendered'}`,
+    statusRef: `refs/heads/${values['status-branch'] ?? 'flotilla/status'}`,
+  });
+  if ('code' in blame) {
+    ctx.err(`flotilla: ${blame.message}\n`);
+    return 1;
+  }
+  const output = values.output ?? 'text';
+  if (output === 'json' || output === 'yaml') ctx.out(render(output, blame));
+  else ctx.out(formatBlame(blame, values['rendered-branch'] ?? 'flotilla/rendered'));
+  return 0;
+}
+
+export function formatBlame(b: Blame, renderedBranch: string): string {
+  const what = `${b.object.kind} ${b.object.namespace ? `${b.object.namespace}/` : ''}${b.object.name}`;
+  const lines = [
+    `${what} on ${b.cluster}`,
+    `  source:    ${describeSource(b.source)}`,
+    `  subject:   ${printable(b.source.subject)}`,
+    `  rendered:  ${b.appliedRenderedCommit.slice(0, 12)} (${b.path})`,
+  ];
+  if (b.status) lines.push(`  status:    applied=${b.status.applied}, health=${b.status.health}${b.status.message ? `, ${printable(b.status.message)}` : ''}`);
+  if (b.upToDate) lines.push(`  latest:    ${b.cluster} has applied the latest render (${renderedBranch} at ${b.renderedHead.slice(0, 12)})`);
+  else {
+    lines.push(`  latest:    NOT UP TO DATE: ${renderedBranch} is at ${b.renderedHead.slice(0, 12)}; ${b.cluster} last applied ${b.appliedRenderedCommit.slice(0, 12)}`);
+    if (b.pending && 'removed' in b.pending) lines.push(`  pending:   the latest render removes ${what} from ${b.cluster}`);
+    else if (b.pending) lines.push(`  pending:   ${describeSource(b.pending)}: ${printable(b.pending.subject)}`);
+    else lines.push(`  pending:   nothing for ${what}: the newer render does not change it`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function describeSource(s: BlameSource): string {
+  if (s.missing) return s.sha ? `${s.sha.slice(0, 12)} ${s.subject}` : s.subject;
+  return `${s.sha.slice(0, 12)}${s.pullRequest !== undefined ? ` (PR #${s.pullRequest})` : ''} by ${printable(s.author)} <${printable(s.email)}> at ${s.date}`;
+}

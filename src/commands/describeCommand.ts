@@ -1,0 +1,92 @@
+import { parseArgs } from 'node:util';
+import type { ResourceBinding } from '../api/binding.ts';
+import { groupOf, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
+import { readObjectHistory } from '../audits/readObjectHistory.ts';
+import { readTree } from '../commits/readTree.ts';
+import { isTreeMode } from '../commits/types.ts';
+import type { TemplateStatusFile } from '../statuses/buildStatusFiles.ts';
+import { templateStatusPath } from '../statuses/buildStatusFiles.ts';
+import { bindingPath } from '../works/outputPaths.ts';
+import { describeCluster } from '../views/describeCluster.ts';
+import { describeTemplate } from '../views/describeTemplate.ts';
+import { readDocuments, type Fleet } from '../views/readFleet.ts';
+import { readClusterViews } from '../views/readListing.ts';
+import { readPathHistory } from '../views/readPathHistory.ts';
+import { openFleet, READ_OPTIONS, resolveTarget, type ReadCommandContext } from './getCommand.ts';
+import { UsageError } from './UsageError.ts';
+
+const USAGE = 'flotilla describe cluster NAME | binding NAME [-n NS] | <kind> NAME [-n NS]';
+
+/** `flotilla describe`: kubectl describe over Git state. Exit 0, or 1 when the object does not exist. */
+export async function describeCommand(argv: string[], ctx: ReadCommandContext): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: READ_OPTIONS });
+  if (values.help) {
+    ctx.out(`Usage: ${USAGE}\n`);
+    return 0;
+  }
+  const fleet = await openFleet(values);
+  const { type, name } = resolveTarget(fleet, positionals, USAGE);
+  if (!name) throw new UsageError(`describe needs a name: ${USAGE}`);
+  if (type.type === 'works') throw new UsageError('describe works is not supported; flotilla get works NAME -o yaml shows one, flotilla blame --cluster C <kind>/<name> its origin');
+  if (type.type === 'clusters') {
+    const view = (await readClusterViews(fleet)).get(name);
+    if (!view) return notFound(ctx, `clusters.cluster.karmada.io "${name}" not found`);
+    const placed = await readPlaced(fleet, name);
+    const upToDate = await folderMatches(fleet, name, view.applied?.folderTree);
+    ctx.out(describeCluster({
+      cluster: view.cluster, file: view.file, ...(view.applied ? { applied: view.applied, upToDate } : {}), placed,
+      history: await readPathHistory(fleet.repo, fleet.source.commit.oid, view.file), now: ctx.now(),
+    }));
+    return 0;
+  }
+  const namespace = values.namespace ?? 'default';
+  let ref: ObjectRef | undefined;
+  const templates = Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey);
+  if (type.type === 'bindings') {
+    // A binding is named <name>-<kind>; find the template it binds.
+    ref = templates.find((r) => (type.scope === 'cluster' ? r.namespace === '' : r.namespace === namespace) && bindingPath(r).endsWith(`/${name}.yaml`));
+  } else {
+    const matches = templates.filter((r) => r.kind === type.kind && (type.group === undefined || groupOf(r.apiVersion) === type.group) && r.name === name);
+    ref = matches.find((r) => r.namespace === namespace) ?? matches.find((r) => r.namespace === '' && values.namespace === undefined);
+  }
+  if (!ref || !fleet.rendered) return notFound(ctx, `${type.type === 'bindings' ? 'resourcebindings.work.karmada.io' : type.plural} "${name}" not found in namespace ${namespace}`);
+  const rendered = fleet.rendered;
+  const bPath = bindingPath(ref);
+  const binding = (await readDocuments(fleet.repo, rendered, [bPath])).get(bPath)?.[0] as ResourceBinding | undefined;
+  const status = fleet.status ? (await readDocuments(fleet.repo, fleet.status, [templateStatusPath(ref)])).get(templateStatusPath(ref))?.[0] as TemplateStatusFile | undefined : undefined;
+  const history = await readObjectHistory(fleet.repo, `refs/heads/${values['rendered-branch'] ?? 'flotilla/rendered'}`, { kind: ref.kind, name: ref.name, namespace: ref.namespace, maxCommits: 500 });
+  ctx.out(describeTemplate({
+    ref, history, index: rendered.index.templates[refKey(ref)]!,
+    ...(binding ? { binding, bindingPath: bPath } : {}),
+    ...(status ? { status } : {}),
+  }));
+  return 0;
+}
+
+function notFound(ctx: ReadCommandContext, message: string): number {
+  ctx.err(`flotilla: ${message}\n`);
+  return 1;
+}
+
+/** What the rendered branch places on a cluster, from file paths alone: <namespace>/<kind>[.<group>]_<name>.yaml. */
+async function readPlaced(fleet: Fleet, cluster: string): Promise<{ namespace: string; kind: string; name: string }[]> {
+  const prefix = `clusters/${cluster}/`;
+  const index = fleet.rendered?.index.templates ?? {};
+  const byPath = new Map(Object.keys(index).map(parseRefKey).map((r) => [`${r.namespace || '_cluster'}/${r.kind.toLowerCase()}${groupOf(r.apiVersion) ? `.${groupOf(r.apiVersion)}` : ''}_${r.name}.yaml`, r]));
+  return [...((await fleet.rendered?.list(`clusters/${cluster}`)) ?? new Map()).keys()].filter((p) => p.startsWith(prefix)).map((p) => {
+    const rel = p.slice(prefix.length);
+    const ref = byPath.get(rel);
+    if (ref) return { namespace: ref.namespace, kind: ref.kind, name: ref.name };
+    const [ns, file] = rel.split('/');
+    const under = file!.lastIndexOf('_');
+    return { namespace: ns === '_cluster' ? '' : ns!, kind: file!.slice(0, under), name: file!.slice(under + 1).replace(/\.yaml$/, '') };
+  });
+}
+
+async function folderMatches(fleet: Fleet, cluster: string, folderTree: string | null | undefined): Promise<boolean> {
+  if (!fleet.rendered || folderTree === undefined) return false;
+  const root = await readTree(fleet.repo, fleet.rendered.commit.tree);
+  const clusters = root.find((e) => e.name === 'clusters' && isTreeMode(e.mode));
+  const folder = clusters ? (await readTree(fleet.repo, clusters.oid)).find((e) => e.name === cluster && isTreeMode(e.mode)) : undefined;
+  return (folder?.oid ?? null) === folderTree;
+}

@@ -1,0 +1,107 @@
+import { parseArgs } from 'node:util';
+import { stringify } from 'yaml';
+import { parseRefKey } from '../api/kinds.ts';
+import { openRepo } from '../commits/openRepo.ts';
+import { printTable } from '../views/printTable.ts';
+import { readFleet, type Fleet } from '../views/readFleet.ts';
+import { readListing } from '../views/readListing.ts';
+import { resolveResourceType, type ResourceType } from '../views/resolveResourceType.ts';
+import { UsageError } from './UsageError.ts';
+
+export interface ReadCommandContext {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  now: () => Date;
+}
+
+/** Options shared by get, describe and blame: where the three branches are. */
+export const READ_OPTIONS = {
+  repo: { type: 'string', default: '.' },
+  rev: { type: 'string' },
+  'source-branch': { type: 'string', default: 'main' },
+  'rendered-branch': { type: 'string', default: 'flotilla/rendered' },
+  'status-branch': { type: 'string', default: 'flotilla/status' },
+  namespace: { type: 'string', short: 'n' },
+  'all-namespaces': { type: 'boolean', short: 'A', default: false },
+  cluster: { type: 'string' },
+  output: { type: 'string', short: 'o', default: 'text' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export async function openFleet(values: { repo?: string; rev?: string; 'source-branch'?: string; 'rendered-branch'?: string; 'status-branch'?: string }): Promise<Fleet> {
+  const repo = await openRepo(values.repo ?? '.');
+  return readFleet(repo, {
+    rev: values.rev ?? values['source-branch'] ?? 'main',
+    renderedRef: `refs/heads/${values['rendered-branch'] ?? 'flotilla/rendered'}`,
+    statusRef: `refs/heads/${values['status-branch'] ?? 'flotilla/status'}`,
+  });
+}
+
+/** TYPE [NAME] or TYPE/NAME, resolved against the kinds the repo's templates have. */
+export function resolveTarget(fleet: Fleet, words: readonly string[], usage: string): { type: ResourceType; word: string; name: string | undefined } {
+  const [first, second, ...rest] = words;
+  if (!first) throw new UsageError(usage);
+  const slash = first.indexOf('/');
+  const word = slash >= 0 ? first.slice(0, slash) : first;
+  const name = slash >= 0 ? first.slice(slash + 1) : second;
+  if (rest.length || (slash >= 0 && second !== undefined)) throw new UsageError(`one resource at a time: ${usage}`);
+  const kinds = Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey);
+  const type = resolveResourceType(word, kinds);
+  if (!type) throw new UsageError(`no resource type "${word}" in this repository; use clusters, bindings (rb), clusterresourcebindings (crb), works, or a template kind such as deployments (deploy)`);
+  return { type, word, name };
+}
+
+const USAGE = 'flotilla get clusters|bindings|works|<kind> [NAME] [-n NS|-A] [--cluster C] [-o wide|yaml|json]';
+
+/**
+ * `flotilla get`: kubectl get over Git state. Clusters from the config repo and the status branch, bindings
+ * and works from the rendered branch, templates with their aggregated status. Exit 0, or 1 when a named
+ * object does not exist.
+ */
+export async function getCommand(argv: string[], ctx: ReadCommandContext): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: READ_OPTIONS });
+  if (values.help) {
+    ctx.out(`Usage: ${USAGE}\n       [--repo DIR] [--rev REV] [--source-branch main] [--rendered-branch flotilla/rendered] [--status-branch flotilla/status]\n`);
+    return 0;
+  }
+  const output = values.output ?? 'text';
+  if (!['text', 'wide', 'yaml', 'json', 'name'].includes(output)) throw new UsageError(`-o ${output}: use wide, yaml, json or name`);
+  const fleet = await openFleet(values);
+  const { type, name } = resolveTarget(fleet, positionals, USAGE);
+  if (type.type !== 'clusters' && !fleet.rendered) {
+    ctx.err(`flotilla: nothing is rendered yet (no ${values['rendered-branch'] ?? 'flotilla/rendered'} branch); fix: run flotilla sync first\n`);
+    return 1;
+  }
+  const listing = await readListing(fleet, type, {
+    ...(name !== undefined ? { name } : {}),
+    ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
+    ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
+    allNamespaces: values['all-namespaces'] ?? false,
+    wide: output === 'wide',
+    now: ctx.now(),
+  });
+  const plural = type.type === 'templates' ? `${type.plural}${type.group ? `.${type.group}` : ''}` : type.type === 'bindings' ? (type.scope === 'cluster' ? 'clusterresourcebindings.work.karmada.io' : 'resourcebindings.work.karmada.io') : type.type === 'works' ? 'works.work.karmada.io' : 'clusters.cluster.karmada.io';
+  if (listing.rows.length === 0) {
+    if (name !== undefined) {
+      ctx.err(`flotilla: ${plural} "${name}" not found${listing.namespaced ? ` in namespace ${values.namespace ?? 'default'}` : ''}${values.cluster ? ` on cluster ${values.cluster}` : ''}\n`);
+      return 1;
+    }
+    if (output === 'yaml' || output === 'json') ctx.out(render(output, { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: [] }));
+    else ctx.err(listing.namespaced ? `No resources found in ${values.namespace ?? 'default'} namespace.\n` : 'No resources found\n');
+    return 0;
+  }
+  if (output === 'yaml' || output === 'json') {
+    const value = name !== undefined && listing.objects.length === 1 ? listing.objects[0] : { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: listing.objects };
+    ctx.out(render(output, value));
+  } else if (output === 'name') {
+    const nameAt = listing.headers.indexOf('NAME');
+    for (const row of listing.rows) ctx.out(`${plural.split('.')[0]!.replace(/s$/, '')}/${row[nameAt]}\n`);
+  } else {
+    ctx.out(printTable(listing.headers, listing.rows));
+  }
+  return 0;
+}
+
+export function render(format: 'yaml' | 'json', value: unknown): string {
+  return format === 'json' ? `${JSON.stringify(value, null, 4)}\n` : stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
+}

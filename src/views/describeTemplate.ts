@@ -1,0 +1,76 @@
+import { stringify } from 'yaml';
+import type { ResourceBinding } from '../api/binding.ts';
+import type { ObjectRef } from '../api/kinds.ts';
+import type { HistoryEntry } from '../audits/readObjectHistory.ts';
+import type { TemplateStatusFile } from '../statuses/buildStatusFiles.ts';
+import type { IndexEntry } from '../works/outputIndex.ts';
+import { printable, printTable } from './printTable.ts';
+
+export interface TemplateDescription {
+  ref: ObjectRef;
+  /** The ResourceBinding on the rendered branch; absent for an object no policy placed. */
+  binding?: ResourceBinding;
+  bindingPath?: string;
+  index?: IndexEntry;
+  status?: TemplateStatusFile;
+  /** Output commits that changed it, newest first (flotilla history). */
+  history: HistoryEntry[];
+}
+
+/** kubectl describe for a template and its binding: placement, per-cluster replicas and status, and the commits as events. Pure. */
+export function describeTemplate(d: TemplateDescription): string {
+  const field = (label: string, value: string) => `${`${label}:`.padEnd(16)}${value}`;
+  const b = d.binding;
+  const lines = [
+    field('Name', d.ref.name),
+    ...(d.ref.namespace ? [field('Namespace', d.ref.namespace)] : []),
+    field('Kind', `${d.ref.kind} (${d.ref.apiVersion})`),
+    field('Source File', d.index?.file ?? '<unknown>'),
+    field('Binding', b ? `${b.kind} ${b.metadata.namespace ? `${b.metadata.namespace}/` : ''}${b.metadata.name} (${d.bindingPath})` : '<none>: no policy places it'),
+    field('Policy', policyName(b?.metadata.annotations?.['flotilla.io/policy'] ?? d.index?.policy)),
+  ];
+  if (b?.spec.replicas !== undefined) lines.push(field('Replicas', String(b.spec.replicas)));
+  if (b?.spec.placement) {
+    lines.push('Placement:');
+    lines.push(stringify(b.spec.placement, { lineWidth: 0 }).trimEnd().split('\n').map((l) => `  ${l}`).join('\n'));
+  }
+  const byCluster = new Map((d.status?.aggregatedStatus ?? []).map((a) => [a.clusterName, a]));
+  const targets = new Map<string, string>();
+  for (const c of b?.spec.clusters ?? []) targets.set(c.name, String(c.replicas));
+  for (const c of d.index?.clusters ?? []) if (!targets.has(c)) targets.set(c, '-');
+  for (const c of byCluster.keys()) if (!targets.has(c)) targets.set(c, '(leaving)');
+  lines.push('Clusters:');
+  if (targets.size) {
+    lines.push(indent(printTable(['Cluster', 'Replicas', 'Applied', 'Health', 'Message'], [...targets].sort(([a], [z]) => (a < z ? -1 : 1)).map(([name, replicas]) => {
+      const s = byCluster.get(name);
+      return [name, replicas, s ? String(s.applied) : 'Unknown', s?.health ?? 'Unknown', printable(s?.message ?? '')];
+    }))));
+  } else lines.push('  <none>');
+  const conditions = [...(b?.status?.conditions ?? []), ...(d.status?.conditions ?? [])];
+  lines.push('Conditions:');
+  if (conditions.length) lines.push(indent(printTable(['Type', 'Status', 'Reason', 'Message'], conditions.map((c) => [c.type, c.status, c.reason ?? '', printable(c.message ?? '')]))));
+  else lines.push('  <none>');
+  if (d.status?.status && Object.keys(d.status.status).length) {
+    lines.push('Aggregated Status:');
+    lines.push(Object.entries(d.status.status).map(([k, v]) => `  ${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join('\n'));
+  }
+  lines.push('Events:');
+  if (d.history.length) {
+    lines.push(indent(printTable(['Date', 'Source', 'PR', 'Author', 'Clusters', 'Message'], d.history.slice(0, 10).map((h) => [
+      h.date, h.sourceCommit?.slice(0, 12) ?? `(hand ${h.outputCommit.slice(0, 7)})`, h.pullRequest !== undefined ? `#${h.pullRequest}` : '-', printable(h.author),
+      h.changes.map((c) => `${c.cluster ?? 'binding'} ${c.change}`).join(', '), printable(h.subject),
+    ]))));
+  } else lines.push('  <none>');
+  return `${lines.join('\n')}\n`;
+}
+
+/** `policy.karmada.io/v1alpha1/PropagationPolicy/default/web` → `PropagationPolicy default/web`. */
+function policyName(key: string | undefined): string {
+  if (!key) return '<none>';
+  const [kind, namespace, name] = key.split('/').slice(-3);
+  return `${kind} ${namespace ? `${namespace}/` : ''}${name}`;
+}
+
+function indent(table: string): string {
+  return table.trimEnd().split('\n').map((l) => `  ${l}`).join('\n');
+}

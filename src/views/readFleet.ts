@@ -1,0 +1,107 @@
+import { parseAllDocuments } from 'yaml';
+import type { Cluster } from '../api/cluster.ts';
+import { listTreeFiles } from '../commits/listTreeFiles.ts';
+import { readBlobs } from '../commits/readBlobs.ts';
+import { readCommitInfo } from '../commits/readCommitInfo.ts';
+import { readRef } from '../commits/readRef.ts';
+import { resolveRev } from '../commits/resolveRev.ts';
+import { readTree } from '../commits/readTree.ts';
+import { isTreeMode, type CommitInfo, type GitRepo, type TreeEntry, type TreeFile } from '../commits/types.ts';
+import { readPathOids } from '../outputs/readPathOids.ts';
+import { IGNORE_FILE, isConfigFile, parseIgnoreFile } from '../documents/selectConfigFiles.ts';
+import { INDEX_PATH } from '../works/outputPaths.ts';
+import { parseIndex, type OutputIndex } from '../works/outputIndex.ts';
+
+/** One branch head. Listings and contents are read on demand: a rendered branch holds tens of thousands of files. */
+export interface BranchState {
+  commit: CommitInfo;
+  /** Every file under `folder` ('' for all), by full path; each folder is listed once. */
+  list(folder?: string): Promise<Map<string, TreeFile>>;
+}
+
+/** What the three branches say right now: config (source), rendered output, and status. */
+export interface Fleet {
+  repo: GitRepo;
+  source: BranchState;
+  rendered: (BranchState & { index: OutputIndex }) | null;
+  status: BranchState | null;
+}
+
+export interface FleetRefs {
+  /** Source revision: a branch, tag or sha. */
+  rev: string;
+  renderedRef: string;
+  statusRef: string;
+}
+
+/** Reads the three heads; of the contents only the rendered index, which names every template. */
+export async function readFleet(repo: GitRepo, refs: FleetRefs): Promise<Fleet> {
+  const branch = async (ref: string): Promise<BranchState | null> => {
+    const head = await readRef(repo, ref);
+    return head ? branchState(repo, await readCommitInfo(repo, head)) : null;
+  };
+  const source = branchState(repo, await readCommitInfo(repo, await resolveRev(repo, refs.rev)));
+  const [rendered, status] = await Promise.all([branch(refs.renderedRef), branch(refs.statusRef)]);
+  const indexOid = rendered ? (await readPathOids(repo, rendered.commit.tree, [INDEX_PATH])).get(INDEX_PATH) : undefined;
+  const index = parseIndex(indexOid ? await readText(repo, indexOid) : undefined);
+  return { repo, source, rendered: rendered ? { ...rendered, index } : null, status };
+}
+
+function branchState(repo: GitRepo, commit: CommitInfo): BranchState {
+  const listings = new Map<string, Promise<Map<string, TreeFile>>>();
+  const list = async (folder: string): Promise<Map<string, TreeFile>> => {
+    let tree: string | null = commit.tree;
+    for (const part of folder ? folder.split('/') : []) {
+      const e: TreeEntry | undefined = (await readTree(repo, tree!)).find((x) => x.name === part);
+      tree = e && isTreeMode(e.mode) ? e.oid : null;
+      if (!tree) return new Map();
+    }
+    const files = await listTreeFiles(repo, tree!);
+    return folder ? new Map([...files].map(([p, f]) => [`${folder}/${p}`, f])) : files;
+  };
+  return {
+    commit,
+    list: (folder = '') => {
+      let p = listings.get(folder);
+      if (!p) listings.set(folder, (p = list(folder)));
+      return p;
+    },
+  };
+}
+
+export async function readText(repo: GitRepo, oid: string): Promise<string> {
+  return new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!);
+}
+
+/** Every YAML document of the given files of one branch, parsed to plain data; unreadable files give nothing. */
+export async function readDocuments(repo: GitRepo, branch: BranchState, paths: readonly string[]): Promise<Map<string, unknown[]>> {
+  const oids = await readPathOids(repo, branch.commit.tree, paths);
+  const blobs = await readBlobs(repo, oids.values());
+  const decoder = new TextDecoder();
+  const out = new Map<string, unknown[]>();
+  for (const [p, oid] of oids) {
+    try {
+      out.set(p, parseAllDocuments(decoder.decode(blobs.get(oid)!)).map((d) => d.toJS() as unknown).filter((d) => d !== null));
+    } catch {
+      out.set(p, []); // validate reports broken files; a read view skips them
+    }
+  }
+  return out;
+}
+
+/** The Cluster registrations of the source commit, with the file each comes from. */
+export async function readRegisteredClusters(fleet: Fleet): Promise<Map<string, { cluster: Cluster; file: string }>> {
+  const ignoreOid = (await readPathOids(fleet.repo, fleet.source.commit.tree, [IGNORE_FILE])).get(IGNORE_FILE);
+  const ignore = ignoreOid ? parseIgnoreFile(await readText(fleet.repo, ignoreOid)) : undefined;
+  // The index names the files holding Karmada objects; without it (nothing rendered yet) every config file is read.
+  const known = fleet.rendered ? Object.entries(fleet.rendered.index.files).filter(([, f]) => f.karmada).map(([p]) => p) : [];
+  const candidates = (known.length ? known : [...(await fleet.source.list()).keys()]).filter((p) => isConfigFile(p, ignore));
+  const docs = await readDocuments(fleet.repo, fleet.source, candidates);
+  const out = new Map<string, { cluster: Cluster; file: string }>();
+  for (const [file, list] of docs) {
+    for (const d of list as Cluster[]) {
+      if (d?.kind === 'Cluster' && typeof d.metadata?.name === 'string' && !out.has(d.metadata.name)) out.set(d.metadata.name, { cluster: d, file });
+    }
+  }
+  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

@@ -1,0 +1,217 @@
+import type { ResourceBinding } from '../api/binding.ts';
+import type { Cluster, ClusterStatus, Condition } from '../api/cluster.ts';
+import { groupOf, parseRefKey, type ObjectRef } from '../api/kinds.ts';
+import { humanDuration } from '../members/resources/humanDuration.ts';
+import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
+import { appliedPath, clusterStatusPath, templateStatusPath, type AppliedRecord, type TemplateStatusFile } from '../statuses/buildStatusFiles.ts';
+import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../works/outputPaths.ts';
+import { formatTaint } from '../registrations/editClusterFile.ts';
+import { kindColumns } from './kindColumns.ts';
+import { readDocuments, readRegisteredClusters, type BranchState, type Fleet } from './readFleet.ts';
+import { readFirstSeen } from './readFirstSeen.ts';
+import type { ResourceType } from './resolveResourceType.ts';
+
+type Obj = Record<string, unknown>;
+
+export interface ListingQuery {
+  name?: string;
+  /** Undefined: `default`. Ignored with allNamespaces. */
+  namespace?: string;
+  allNamespaces: boolean;
+  cluster?: string;
+  wide: boolean;
+  now: Date;
+}
+
+/** One `get`: the table (headers include NAMESPACE when it applies) and the objects behind its rows, for -o yaml|json. */
+export interface Listing {
+  headers: string[];
+  rows: string[][];
+  objects: Obj[];
+  /** Namespaced type: the empty message names the namespace. */
+  namespaced: boolean;
+}
+
+const age = (now: Date, seconds: number | undefined) => (seconds === undefined ? '<unknown>' : humanDuration(now.getTime() - seconds * 1000));
+const conditionStatus = (conditions: Condition[] | undefined, type: string) => conditions?.find((c) => c.type === type)?.status ?? 'Unknown';
+
+/** Reads what one resource type needs from the three branches and lays it out as kubectl would. */
+export async function readListing(fleet: Fleet, type: ResourceType, q: ListingQuery): Promise<Listing> {
+  switch (type.type) {
+    case 'clusters':
+      return listClusters(fleet, q);
+    case 'bindings':
+      return listBindings(fleet, type.scope, q);
+    case 'works':
+      return listWorks(fleet, q);
+    case 'templates':
+      return listTemplates(fleet, type, q);
+  }
+}
+
+export interface ClusterView {
+  cluster: Cluster;
+  file: string;
+  applied?: AppliedRecord;
+}
+
+/** Registrations from the source commit, status from the status branch. */
+export async function readClusterViews(fleet: Fleet): Promise<Map<string, ClusterView>> {
+  const registered = await readRegisteredClusters(fleet);
+  const statusDocs = fleet.status ? await readDocuments(fleet.repo, fleet.status, [...registered.keys()].flatMap((n) => [clusterStatusPath(n), appliedPath(n)])) : new Map<string, unknown[]>();
+  const out = new Map<string, ClusterView>();
+  for (const [name, { cluster, file }] of registered) {
+    const status = (statusDocs.get(clusterStatusPath(name))?.[0] as Cluster | undefined)?.status;
+    const applied = statusDocs.get(appliedPath(name))?.[0] as AppliedRecord | undefined;
+    out.set(name, { cluster: { ...cluster, ...(status ? { status } : {}) }, file, ...(applied ? { applied } : {}) });
+  }
+  return out;
+}
+
+async function listClusters(fleet: Fleet, q: ListingQuery): Promise<Listing> {
+  const views = [...(await readClusterViews(fleet)).values()].filter((v) => q.name === undefined || v.cluster.metadata.name === q.name);
+  const ages = await readFirstSeen(fleet.repo, fleet.source.commit.oid, views.map((v) => v.file));
+  const headers = ['NAME', 'VERSION', 'MODE', 'READY', 'AGE', ...(q.wide ? ['PROVIDER', 'REGION', 'ZONES', 'TAINTS'] : [])];
+  const rows = views.map(({ cluster: c, file }) => {
+    const status: ClusterStatus | undefined = c.status;
+    return [
+      c.metadata.name!, status?.kubernetesVersion ?? '<unknown>', c.spec?.syncMode ?? 'Push', conditionStatus(status?.conditions, 'Ready'), age(q.now, ages.get(file)),
+      ...(q.wide ? [c.spec?.provider ?? '<none>', c.spec?.region ?? '<none>', (c.spec?.zones ?? (c.spec?.zone ? [c.spec.zone] : [])).join(',') || '<none>', (c.spec?.taints ?? []).map(formatTaint).join(',') || '<none>'] : []),
+    ];
+  });
+  return { headers, rows, objects: views.map((v) => v.cluster as unknown as Obj), namespaced: false };
+}
+
+/** The template status files of the given refs, by path. */
+async function readTemplateStatuses(fleet: Fleet, refs: readonly ObjectRef[]): Promise<Map<string, TemplateStatusFile>> {
+  if (!fleet.status) return new Map();
+  const docs = await readDocuments(fleet.repo, fleet.status, refs.map(templateStatusPath));
+  return new Map([...docs].map(([p, d]) => [p, d[0] as TemplateStatusFile]));
+}
+
+async function listBindings(fleet: Fleet, scope: 'namespaced' | 'cluster', q: ListingQuery): Promise<Listing> {
+  const rendered = requireRendered(fleet);
+  const folder = scope === 'cluster' ? CLUSTER_SCOPED_FOLDER : q.allNamespaces ? undefined : (q.namespace ?? 'default');
+  const paths = [...(await rendered.list('bindings')).keys()].filter((p) => {
+    const [top, ns, file] = p.split('/');
+    if (top !== 'bindings' || !file) return false;
+    if (scope === 'cluster' ? ns !== CLUSTER_SCOPED_FOLDER : ns === CLUSTER_SCOPED_FOLDER) return false;
+    return folder === undefined || ns === folder;
+  });
+  const docs = await readDocuments(fleet.repo, rendered, paths);
+  const bindings = paths.map((p) => ({ path: p, binding: docs.get(p)?.[0] as ResourceBinding | undefined }))
+    .filter((b): b is { path: string; binding: ResourceBinding } => Boolean(b.binding) && (q.name === undefined || b.binding!.metadata.name === q.name));
+  const refOf = (b: ResourceBinding): ObjectRef => ({ apiVersion: b.spec.resource.apiVersion, kind: b.spec.resource.kind, namespace: b.spec.resource.namespace ?? '', name: b.spec.resource.name });
+  const statuses = await readTemplateStatuses(fleet, bindings.map((b) => refOf(b.binding)));
+  const ages = await readFirstSeen(fleet.repo, rendered.commit.oid, bindings.map((b) => b.path));
+  const showNs = scope === 'namespaced' && q.allNamespaces;
+  const headers = [...(showNs ? ['NAMESPACE'] : []), 'NAME', 'SCHEDULED', 'FULLYAPPLIED', 'AGE', ...(q.wide ? ['REPLICAS', 'CLUSTERS'] : [])];
+  const objects: Obj[] = [];
+  const rows = bindings.map(({ path, binding: b }) => {
+    const status = statuses.get(templateStatusPath(refOf(b)));
+    const conditions = [...(b.status?.conditions ?? []).filter((c) => c.type !== 'FullyApplied'), ...(status?.conditions ?? [])];
+    objects.push({ ...b, status: { ...(b.status ?? {}), conditions, ...(status?.aggregatedStatus ? { aggregatedStatus: status.aggregatedStatus } : {}) } });
+    return [
+      ...(showNs ? [b.metadata.namespace ?? ''] : []), b.metadata.name!, conditionStatus(b.status?.conditions, 'Scheduled'), conditionStatus(status?.conditions, 'FullyApplied'), age(q.now, ages.get(path)),
+      ...(q.wide ? [b.spec.replicas === undefined ? '<none>' : String(b.spec.replicas), (b.spec.clusters ?? []).map((c) => `${c.name}:${c.replicas}`).join(',') || '<none>'] : []),
+    ];
+  });
+  return { headers, rows, objects, namespaced: scope === 'namespaced' && !q.allNamespaces };
+}
+
+async function listWorks(fleet: Fleet, q: ListingQuery): Promise<Listing> {
+  const rendered = requireRendered(fleet);
+  const wantNs = q.allNamespaces ? undefined : q.namespace;
+  const paths = [...(await rendered.list(q.cluster ? `clusters/${q.cluster}` : 'clusters')).keys()].filter((p) => {
+    const [top, cluster, ns, file] = p.split('/');
+    if (top !== 'clusters' || !file || !file.endsWith('.yaml')) return false;
+    return (q.cluster === undefined || cluster === q.cluster) && (wantNs === undefined || ns === (wantNs || CLUSTER_SCOPED_FOLDER));
+  });
+  const docs = await readDocuments(fleet.repo, rendered, paths);
+  const items = paths.map((p) => ({ path: p, cluster: p.split('/')[1]!, manifest: docs.get(p)?.[0] as Obj | undefined }))
+    .filter((w): w is { path: string; cluster: string; manifest: Obj } => Boolean(w.manifest) && (q.name === undefined || (w.manifest!.metadata as Obj | undefined)?.name === q.name));
+  const refs = items.map((w) => refOfManifest(w.manifest));
+  const statuses = await readTemplateStatuses(fleet, refs);
+  const headers = ['CLUSTER', 'NAMESPACE', 'KIND', 'NAME', 'APPLIED', ...(q.wide ? ['HEALTH', 'SOURCE'] : [])];
+  const objects: Obj[] = [];
+  const rows = items.map((w, i) => {
+    const ref = refs[i]!;
+    const entry = statuses.get(templateStatusPath(ref))?.aggregatedStatus.find((a) => a.clusterName === w.cluster);
+    const meta = (w.manifest.metadata ?? {}) as { annotations?: Record<string, string> };
+    objects.push(workObject(w.cluster, w.manifest, entry));
+    return [
+      w.cluster, ref.namespace || '<none>', ref.kind, ref.name, entry ? String(entry.applied) : 'Unknown',
+      ...(q.wide ? [entry?.health ?? 'Unknown', meta.annotations?.['flotilla.io/source-commit']?.slice(0, 12) ?? '<none>'] : []),
+    ];
+  });
+  return { headers, rows, objects, namespaced: false };
+}
+
+/** A Karmada Work holding one manifest, with its status as the status branch records it. */
+function workObject(cluster: string, manifest: Obj, entry: AggregatedStatusItem | undefined): Obj {
+  const annotations = ((manifest.metadata as Obj | undefined)?.annotations ?? {}) as Record<string, string>;
+  const ref = refOfManifest(manifest);
+  return {
+    apiVersion: 'work.karmada.io/v1alpha1', kind: 'Work',
+    metadata: { name: annotations['work.karmada.io/name'] ?? ref.name, namespace: annotations['work.karmada.io/namespace'] ?? `karmada-es-${cluster}` },
+    spec: { workload: { manifests: [manifest] } },
+    ...(entry ? { status: { manifestStatuses: [{ identifier: { group: groupOf(ref.apiVersion), kind: ref.kind, namespace: ref.namespace, name: ref.name }, applied: entry.applied, health: entry.health, ...(entry.status ? { status: entry.status } : {}), ...(entry.message ? { message: entry.message } : {}) }] } } : {}),
+  };
+}
+
+function refOfManifest(m: Obj): ObjectRef {
+  const meta = (m.metadata ?? {}) as { name?: string; namespace?: string };
+  return { apiVersion: String(m.apiVersion ?? ''), kind: String(m.kind ?? ''), namespace: meta.namespace ?? '', name: meta.name ?? '' };
+}
+
+async function listTemplates(fleet: Fleet, type: Extract<ResourceType, { type: 'templates' }>, q: ListingQuery): Promise<Listing> {
+  const rendered = requireRendered(fleet);
+  const wantNs = q.allNamespaces ? undefined : (q.namespace ?? 'default');
+  const entries = Object.entries(rendered.index.templates).map(([key, entry]) => ({ ref: parseRefKey(key), entry }))
+    .filter(({ ref, entry }) => ref.kind === type.kind && (type.group === undefined || groupOf(ref.apiVersion) === type.group)
+      && (wantNs === undefined || ref.namespace === '' || ref.namespace === wantNs)
+      && (q.name === undefined || ref.name === q.name)
+      && (q.cluster === undefined || entry.clusters.includes(q.cluster)))
+    .sort((a, b) => (a.ref.namespace + '/' + a.ref.name < b.ref.namespace + '/' + b.ref.name ? -1 : 1));
+  const clusterScoped = entries.length > 0 && entries.every((e) => e.ref.namespace === '');
+  // The member's copy as rendered (--cluster), else the template as committed.
+  const manifests = q.cluster ? await readManifests(fleet, rendered, entries.map((e) => manifestPath(q.cluster!, e.ref))) : await readTemplates(fleet, entries);
+  const statuses = await readTemplateStatuses(fleet, entries.map((e) => e.ref));
+  const ages = await readFirstSeen(fleet.repo, fleet.source.commit.oid, [...new Set(entries.map((e) => e.entry.file))]);
+  const cols = kindColumns(type.kind);
+  const showNs = q.allNamespaces && !clusterScoped;
+  const headers = [...(showNs ? ['NAMESPACE'] : []), 'NAME', ...cols.headers, 'AGE', ...(q.wide ? [...cols.wideHeaders, 'CLUSTERS'] : [])];
+  const rows: string[][] = [];
+  const objects: Obj[] = [];
+  entries.forEach(({ ref, entry }, i) => {
+    const manifest = manifests[i] ?? {};
+    const file = statuses.get(templateStatusPath(ref));
+    const status = q.cluster ? file?.aggregatedStatus.find((a) => a.clusterName === q.cluster)?.status : file?.status;
+    objects.push({ ...manifest, ...(status || file ? { status: q.cluster ? (status ?? {}) : { ...(status ?? {}), ...(file ? { conditions: file.conditions, aggregatedStatus: file.aggregatedStatus } : {}) } } : {}) });
+    rows.push([
+      ...(showNs ? [ref.namespace] : []), ref.name, ...cols.cells(manifest, status), age(q.now, ages.get(entry.file)),
+      ...(q.wide ? [...cols.wideCells(manifest, status), entry.clusters.join(',') || '<none>'] : []),
+    ]);
+  });
+  return { headers, rows, objects, namespaced: !clusterScoped && !q.allNamespaces };
+}
+
+async function readManifests(fleet: Fleet, branch: BranchState, paths: string[]): Promise<(Obj | undefined)[]> {
+  const docs = await readDocuments(fleet.repo, branch, paths);
+  return paths.map((p) => docs.get(p)?.[0] as Obj | undefined);
+}
+
+/** Each template from its source file (the index says which); a file may hold several documents. */
+async function readTemplates(fleet: Fleet, entries: { ref: ObjectRef; entry: { file: string } }[]): Promise<(Obj | undefined)[]> {
+  const docs = await readDocuments(fleet.repo, fleet.source, [...new Set(entries.map((e) => e.entry.file))]);
+  return entries.map(({ ref, entry }) => (docs.get(entry.file) ?? []).find((d) => {
+    const m = d as Obj;
+    const meta = (m?.metadata ?? {}) as { name?: string; namespace?: string };
+    return m?.kind === ref.kind && meta.name === ref.name && (meta.namespace ?? ref.namespace) === ref.namespace;
+  }) as Obj | undefined);
+}
+
+function requireRendered(fleet: Fleet): NonNullable<Fleet['rendered']> {
+  if (!fleet.rendered) throw Object.assign(new Error('nothing is rendered yet (no flotilla/rendered branch); fix: run flotilla sync (or render) first'), { code: 'NO_OUTPUT_BRANCH' });
+  return fleet.rendered;
+}

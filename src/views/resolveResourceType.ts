@@ -1,0 +1,79 @@
+import { groupOf } from '../api/kinds.ts';
+
+/** What `flotilla get WORD` lists. Templates are matched by kind and, when the word names one, group. */
+export type ResourceType =
+  | { type: 'clusters' }
+  | { type: 'bindings'; scope: 'namespaced' | 'cluster' }
+  | { type: 'works' }
+  | { type: 'templates'; kind: string; group: string | undefined; plural: string };
+
+interface KnownKind {
+  kind: string;
+  group: string;
+  plural: string;
+  short: string[];
+}
+
+// kubectl's plural and short names for the built-in kinds a template is likely to be.
+const BUILT_IN: KnownKind[] = [
+  { kind: 'Deployment', group: 'apps', plural: 'deployments', short: ['deploy'] },
+  { kind: 'StatefulSet', group: 'apps', plural: 'statefulsets', short: ['sts'] },
+  { kind: 'DaemonSet', group: 'apps', plural: 'daemonsets', short: ['ds'] },
+  { kind: 'ReplicaSet', group: 'apps', plural: 'replicasets', short: ['rs'] },
+  { kind: 'Job', group: 'batch', plural: 'jobs', short: [] },
+  { kind: 'CronJob', group: 'batch', plural: 'cronjobs', short: ['cj'] },
+  { kind: 'Service', group: '', plural: 'services', short: ['svc'] },
+  { kind: 'ConfigMap', group: '', plural: 'configmaps', short: ['cm'] },
+  { kind: 'Secret', group: '', plural: 'secrets', short: [] },
+  { kind: 'Namespace', group: '', plural: 'namespaces', short: ['ns'] },
+  { kind: 'ServiceAccount', group: '', plural: 'serviceaccounts', short: ['sa'] },
+  { kind: 'PersistentVolumeClaim', group: '', plural: 'persistentvolumeclaims', short: ['pvc'] },
+  { kind: 'Pod', group: '', plural: 'pods', short: ['po'] },
+  { kind: 'Ingress', group: 'networking.k8s.io', plural: 'ingresses', short: ['ing'] },
+  { kind: 'NetworkPolicy', group: 'networking.k8s.io', plural: 'networkpolicies', short: ['netpol'] },
+  { kind: 'HorizontalPodAutoscaler', group: 'autoscaling', plural: 'horizontalpodautoscalers', short: ['hpa'] },
+  { kind: 'PodDisruptionBudget', group: 'policy', plural: 'poddisruptionbudgets', short: ['pdb'] },
+  { kind: 'CustomResourceDefinition', group: 'apiextensions.k8s.io', plural: 'customresourcedefinitions', short: ['crd', 'crds'] },
+  { kind: 'Role', group: 'rbac.authorization.k8s.io', plural: 'roles', short: [] },
+  { kind: 'RoleBinding', group: 'rbac.authorization.k8s.io', plural: 'rolebindings', short: [] },
+  { kind: 'ClusterRole', group: 'rbac.authorization.k8s.io', plural: 'clusterroles', short: [] },
+  { kind: 'ClusterRoleBinding', group: 'rbac.authorization.k8s.io', plural: 'clusterrolebindings', short: [] },
+  { kind: 'StorageClass', group: 'storage.k8s.io', plural: 'storageclasses', short: ['sc'] },
+];
+
+/**
+ * kubectl's resource words: plural, singular, short name or Kind, optionally `.group` (`deployments.apps`).
+ * `apiVersions` are those of the templates in the repo, so custom kinds resolve by their lower-cased kind
+ * and its plural too. Pure; undefined when nothing matches.
+ */
+export function resolveResourceType(word: string, kinds: ReadonlyArray<{ apiVersion: string; kind: string }>): ResourceType | undefined {
+  const lower = word.toLowerCase();
+  if (['clusters', 'cluster'].includes(lower)) return { type: 'clusters' };
+  if (['bindings', 'binding', 'rb', 'resourcebinding', 'resourcebindings'].includes(lower)) return { type: 'bindings', scope: 'namespaced' };
+  if (['crb', 'clusterresourcebinding', 'clusterresourcebindings'].includes(lower)) return { type: 'bindings', scope: 'cluster' };
+  if (['works', 'work'].includes(lower)) return { type: 'works' };
+  const dot = lower.indexOf('.');
+  const base = dot >= 0 ? lower.slice(0, dot) : lower;
+  const group = dot >= 0 ? lower.slice(dot + 1) : undefined;
+  const names = (k: KnownKind) => [k.plural, k.kind.toLowerCase(), ...k.short];
+  const known = BUILT_IN.find((k) => names(k).includes(base) && (group === undefined || k.group === group));
+  if (known) return { type: 'templates', kind: known.kind, group: known.group, plural: known.plural };
+  for (const { apiVersion, kind } of kinds) {
+    const k = kind.toLowerCase();
+    const plural = pluralOf(k);
+    if ((base === k || base === plural) && (group === undefined || groupOf(apiVersion) === group)) {
+      return { type: 'templates', kind, group: groupOf(apiVersion), plural };
+    }
+  }
+  return undefined;
+}
+
+/** The plural kubectl would print for a kind it knows nothing of (the API server's default rule). */
+export function pluralOf(kind: string): string {
+  const k = kind.toLowerCase();
+  const builtIn = BUILT_IN.find((b) => b.kind.toLowerCase() === k);
+  if (builtIn) return builtIn.plural;
+  if (/(s|x|z|ch|sh)$/.test(k)) return `${k}es`;
+  if (/[^aeiou]y$/.test(k)) return `${k.slice(0, -1)}ies`;
+  return `${k}s`;
+}
