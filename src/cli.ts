@@ -23,6 +23,9 @@ Commands:
              filter that rejected it or the replicas it got.
   up         The local demo: three member clusters, a config repo, the reconciler, nginx propagated
              (--dir DIR, default .flotilla/demo; --exit to stop after the check).
+  run        The reconciler: watch (local) or fetch (remote URL) the config repo, render, apply to the
+             Push clusters registered in Git, commit status; /healthz /readyz /metrics and webhooks
+             (flotilla run --help).
   plan       What a change (--base REV --head REV) does on each cluster: added, changed, removed,
              replica moves, prune safety (-o markdown for a PR comment, -o json for bots).
   verify     Re-render the source and compare the output branch byte for byte.
@@ -80,6 +83,25 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'get') return (await import('./commands/getCommand.ts')).getCommand(rest, ctx);
     if (command === 'describe') return (await import('./commands/describeCommand.ts')).describeCommand(rest, ctx);
     return (await import('./commands/blameCommand.ts')).blameCommand(rest, ctx);
+  }
+  if (command === 'run') {
+    const { runCommand, RUN_OPTIONS, RUN_USAGE } = await import('./commands/runCommand.ts');
+    const { values } = parseArgs({ args: rest, options: RUN_OPTIONS });
+    if (values.help) {
+      process.stdout.write(`${RUN_USAGE}\n`);
+      return 0;
+    }
+    const secretEnv = values['webhook-secret-env'];
+    const stopSignal = new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    return runCommand({
+      repo: values.repo, sourceBranch: values['source-branch'] ?? 'main', credentialsDir: values['credentials-dir'], kubeconfig: values.kubeconfig,
+      listen: values.listen ?? '127.0.0.1:9464', resync: values.resync ?? '5m', fetchSchedule: values['fetch-schedule'] ?? '* * * * *',
+      webhookSecretEnv: secretEnv, webhookSecret: secretEnv ? process.env[secretEnv] || undefined : undefined, mirrorDir: values['mirror-dir'],
+      cwd: process.cwd(), out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), stopSignal,
+    });
   }
   if (command === 'member') {
     if (rest[0] !== 'serve') throw new UsageError('usage: flotilla member serve --name N [--port P] [--data-dir D] [--nodes N|name:cpu:mem:pods,…]');

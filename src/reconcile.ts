@@ -26,8 +26,11 @@ export interface ReconcileTarget {
   sourceRef: string;
   outputRef: string;
   statusRef?: string;
-  /** The members this process delivers to (Push mode, or one cluster for a Pull agent). */
-  clusters: ReadonlyMap<string, KubeTarget>;
+  /**
+   * The members this process delivers to (Push mode, or one cluster for a Pull agent). A function is asked after
+   * the render step, so clusters registered or removed by the commit just rendered are delivered in the same pass.
+   */
+  clusters: ReadonlyMap<string, KubeTarget> | (() => Promise<ReadonlyMap<string, KubeTarget>>);
   /** Render source commits first. A Pull agent only applies what the reconciler rendered. */
   render: boolean;
   /** One structured line per step, naming the source commit. */
@@ -50,6 +53,8 @@ export interface ReconcileResult {
   delivery: RenderedDelivery | null;
   statusCommit: string | null;
   writes: number;
+  /** What each delivered cluster reported: status probe and delivery. */
+  reports: ClusterReport[];
 }
 
 export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult> {
@@ -67,16 +72,17 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
         errors: r.problems.filter((p) => p.severity === 'error').length, ms: Math.round(performance.now() - started),
         ...(r.failover.length > 0 ? { failover: r.failover.map((e) => `${e.type} ${e.ref.kind} ${e.ref.namespace}/${e.ref.name} ${e.cluster}`) } : {}) });
     }
-    if (sync.forcePushed) t.log({ step: 'render', warning: `${t.sourceRef} was force-pushed; rendered its new head` });
+    if (sync.forcePushed) t.log({ step: 'render', sourceCommit: sync.reports.at(-1)?.sourceCommit, warning: `${t.sourceRef} was force-pushed; rendered its new head` });
     prune = (await readPruneVerdict(t.repo, { before, after: await readRef(t.repo, t.outputRef), sourceCommits: sync.reports.map((r) => r.sourceCommit) })) ?? undefined;
     if (prune?.held.length) {
       t.log({ step: 'render', sourceCommit: sync.reports.at(-1)?.sourceCommit, pruneHeld: prune.held.map((h) => ({ cluster: h.cluster, reason: h.reason, objects: h.refs.length })), fix: prune.fix });
     }
   }
+  const clusters = typeof t.clusters === 'function' ? await t.clusters() : t.clusters;
   let delivery: RenderedDelivery | null = null;
   try {
     const started = performance.now();
-    delivery = await applyRendered({ repo: t.repo, outputRef: t.outputRef, clusters: t.clusters, ...(t.statusRef ? { statusRef: t.statusRef } : {}) });
+    delivery = await applyRendered({ repo: t.repo, outputRef: t.outputRef, clusters, ...(t.statusRef ? { statusRef: t.statusRef } : {}) });
     for (const [name, d] of delivery.clusters) {
       const counts: Record<string, number> = {};
       for (const r of d.results) counts[r.action] = (counts[r.action] ?? 0) + 1;
@@ -87,7 +93,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
     // No rendered branch yet: nothing to deliver, and nothing to prune.
     t.log({ step: 'apply', skipped: (err as Error).message });
   }
-  const reports: ClusterReport[] = await Promise.all([...t.clusters].map(async ([cluster, kube]) => {
+  const reports: ClusterReport[] = await Promise.all([...clusters].map(async ([cluster, kube]) => {
     const status = await collectClusterStatus(kube).catch(() => undefined);
     const d = delivery?.clusters.get(cluster);
     return { cluster, ...(status ? { status } : {}), ...(d ? { delivery: d } : {}) };
@@ -105,7 +111,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
     await t.afterApply(delivery).catch((err: unknown) => t.log({ step: 'afterApply', sourceCommit: delivery?.sourceCommit, error: err instanceof Error ? err.message : String(err) }));
   }
   const writes = [...(delivery?.clusters.values() ?? [])].reduce((s, d) => s + d.writes, 0);
-  return { rendered, ...(prune ? { prune } : {}), delivery, statusCommit: written.commit, writes };
+  return { rendered, ...(prune ? { prune } : {}), delivery, statusCommit: written.commit, writes, reports };
 }
 
 /** Custom kinds' health and status hooks as of the rendered commit (its Source-Commit's customizations). */

@@ -1,6 +1,6 @@
 // Flotilla benchmarks: generate a fleet into a real Git repo, then measure the cold render, native
 // fast-import writing the same tree, incremental syncs, a no-op sync and scheduler throughput, in one run.
-//   npm run bench -- [--size S|M|L] [--json FILE] [--seed TEXT] [--cpu-prof DIR] [--keep]
+//   npm run bench -- [--size S|M|L] [--json FILE] [--seed TEXT] [--cpu-prof DIR] [--keep] [--pushes 50]
 // Progress goes to stderr, the table to stdout, and --json FILE gets one object with every figure.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import type { GitRepo } from '../../src/commits/types.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { FLEET_SIZES, generateFleet, type FileEdit, type FleetSize } from './generateFleet.ts';
 import { buildImportStream, countCommits, git, importCommit, initBareRepo, readTreeFiles, runFastImport } from './gitTools.ts';
+import { measurePushToApplied } from './pushToApplied.ts';
 import { measureSchedule, requestsFromBindings } from './scheduleThroughput.ts';
 import { formatSummary, summarizeProfile, type CpuProfile } from './summarizeProfile.ts';
 import { formatTable, judge, type Figures } from './figures.ts';
@@ -32,6 +33,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: 'flotilla-bench' },
     'cpu-prof': { type: 'string' },
     keep: { type: 'boolean', default: false },
+    pushes: { type: 'string', default: '50' },
   },
 });
 const size = (values.size ?? 'S').toUpperCase() as FleetSize;
@@ -110,6 +112,10 @@ try {
   const noopCommits = countCommits(repoDir, OUTPUT_REF) - before;
   progress(`no-op sync: ${noop.seconds.toFixed(3)} s, ${noopCommits} new commits on flotilla/rendered`);
 
+  // 7. push → applied: members and the reconciler in process, real git pushes into a watched bare repo.
+  progress(`push → applied: ${values.pushes} pushes changing replicas, then 200 ConfigMaps × 2 members…`);
+  const pushed = await measurePushToApplied({ pushes: Number(values.pushes), applyObjects: 200, progress });
+
   const membersExist = existsSync(path.join(ROOT, 'src/deliveries')) && existsSync(path.join(ROOT, 'src/members'));
   const figures: Figures = {
     render_cold_s: cold.report.seconds,
@@ -125,16 +131,20 @@ try {
     noop_commits: noopCommits,
     noop_sync_s: noop.seconds,
     schedule_bindings_per_s: sched.perSecond,
+    push_to_applied_p50_ms: pushed.push_to_applied_p50_ms,
+    push_to_applied_p95_ms: pushed.push_to_applied_p95_ms,
+    apply_objects_per_s: pushed.apply_objects_per_s,
   };
   const result = {
     size, seed: values.seed, ...FLEET_SIZES[size], counts: fleet.counts,
     source_files: fleet.files.size, rendered_files: rendered.size, rendered_tree_matches_fast_import: sameTree,
     render_errors: cold.report.errors, render_warnings: cold.report.warnings, peak_rss_source: cold.rssSource,
     schedule: { bindings: sched.bindings, statuses: sched.statuses },
+    push_to_applied: pushed,
     syncs: Object.fromEntries(Object.entries(syncs).map(([k, v]) => [k, { seconds: v.seconds, files_written: v.filesWritten, summary: v.summary }])),
     figures,
     targets: judge(figures),
-    needs_members: membersExist ? 'n/a (needs members): src/deliveries and src/members exist, but this bench does not drive member clusters yet' : 'n/a (needs members)',
+    needs_members: membersExist ? 'push_to_applied and apply_objects_per_s drive local members; noop_member_writes and kustomize_vs_render are not measured yet' : 'n/a (needs members)',
     node: process.version, git: git(repoDir, ['version']).replace('git version ', ''), cpus: os.cpus().length,
   };
   process.stdout.write(formatTable(size, figures));

@@ -2,13 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { watch } from 'chokidar';
-import { openRepo } from '../commits/openRepo.ts';
 import { connectKubeconfig } from '../deliveries/connectKubeTarget.ts';
 import type { KubeTarget } from '../deliveries/KubeTarget.ts';
 import { startMember, type Member } from '../members/startMember.ts';
 import { writeKubeconfig } from '../members/writeKubeconfig.ts';
-import { reconcileOnce, type ReconcileTarget } from '../reconcile.ts';
+import { startReconciler } from '../passes/startReconciler.ts';
+import { reconcileOnce } from '../reconcile.ts';
 
 const TEMPLATE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../repo-template');
 const MEMBERS = [
@@ -55,37 +54,24 @@ export async function upCommand(opts: UpOptions): Promise<number> {
       git(dir, 'init', '-q', '--bare', '-b', 'main', bare);
       git(dir, 'clone', '-q', bare, work);
     }
-    const repo = await openRepo(bare);
-    const push = new Map([...targets].filter(([n]) => MEMBERS.find((m) => m.name === n)?.mode === 'Push'));
     const pull = new Map([...targets].filter(([n]) => MEMBERS.find((m) => m.name === n)?.mode === 'Pull'));
     const log = (entry: Record<string, unknown>) => say(JSON.stringify(entry));
-    const reconciler: ReconcileTarget = { repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: push, render: true, log };
-    const agent: ReconcileTarget = { ...reconciler, clusters: pull, render: false, log: (e) => log({ agent: 'member3', ...e }) };
-
-    // One pass at a time; a push during a pass queues exactly one more.
-    let running: Promise<void> | null = null;
-    let again = false;
-    const kick = (): Promise<void> => {
-      if (running) {
-        again = true;
-        return running;
-      }
-      running = (async () => {
-        do {
-          again = false;
-          await reconcileOnce(reconciler).catch((e: unknown) => log({ step: 'reconcile', error: (e as Error).message }));
-          await reconcileOnce(agent).catch((e: unknown) => log({ step: 'agent', error: (e as Error).message }));
-        } while (again);
-      })().finally(() => { running = null; });
-      return running;
-    };
-    const watcher = watch([path.join(bare, 'refs', 'heads'), path.join(bare, 'packed-refs')], { ignoreInitial: true, depth: 3 });
-    watcher.on('all', (_event, file) => {
-      if (!file.endsWith('.lock') && !file.includes('flotilla')) void kick();
+    // The reconciler `flotilla run` is, on the bare repo: Push members come from the Cluster registrations in Git
+    // (kubeconfigRef members.config, resolved against this folder); member3's agent pass runs after each pass.
+    const reconciler = await startReconciler({
+      source: { kind: 'local', path: bare },
+      clusters: { kind: 'registered', credentialsDir: dir, fallbackKubeconfig: kubeconfig },
+      resyncMs: 10_000,
+      listen: { host: '127.0.0.1', port: 0 },
+      log,
+      afterPass: async (repo) => {
+        await reconcileOnce({ repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: pull, render: false, log: (e) => log({ agent: 'member3', ...e }) })
+          .catch((e: unknown) => log({ step: 'agent', error: (e as Error).message }));
+      },
     });
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-    closers.push(() => watcher.close());
-    say(`reconciler watching ${bare} (main)`);
+    closers.push(() => reconciler.stop());
+    const kick = () => reconciler.kick('demo');
+    say(`reconciler watching ${bare} (main); ${reconciler.url}/metrics`);
 
     if (fresh) {
       for (const entry of readdirSync(TEMPLATE)) cpSync(path.join(TEMPLATE, entry), path.join(work, entry), { recursive: true });
@@ -106,11 +92,10 @@ Try next:
   sed -i 's/replicas: 2/replicas: 4/' templates/nginx.yaml && git commit -qam "nginx: 4 replicas" && git push -q
   git --git-dir ${bare} log --stat -1 flotilla/rendered      # what changed on which cluster
   git --git-dir ${bare} show flotilla/status:templates/default/deployment.apps_nginx.yaml
+  curl -s ${reconciler.url}/metrics | grep -E '^(cluster_ready_state|flotilla_reconcile_passes_total)'
 `);
     if (opts.exit) return ready.ok ? 0 : 1;
     opts.out('Flotilla is running; Ctrl-C stops everything it started.\n');
-    const resync = setInterval(() => void kick(), 10_000);
-    closers.push(() => clearInterval(resync));
     await opts.stopSignal;
     return 0;
   } finally {

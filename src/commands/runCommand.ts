@@ -1,0 +1,111 @@
+import path from 'node:path';
+import cron from 'node-cron';
+import { LockHeldError } from '../passes/acquireRepoLock.ts';
+import { parseDuration } from '../passes/parseDuration.ts';
+import { defaultMirrorDir, redactUrl } from '../passes/remoteMirror.ts';
+import { startReconciler, type ReconcilerSource } from '../passes/startReconciler.ts';
+import { UsageError } from './UsageError.ts';
+
+export const DEFAULT_LISTEN = '127.0.0.1:9464';
+
+export const RUN_USAGE = `usage: flotilla run --repo PATH|URL [--source-branch main] [--credentials-dir DIR] [--kubeconfig FILE]
+       [--listen ${DEFAULT_LISTEN}|HOST:PORT|off] [--resync 5m|0] [--fetch-schedule "* * * * *"]
+       [--webhook-secret-env VAR] [--mirror-dir DIR]`;
+
+/** The `parseArgs` options of `flotilla run`; cli.ts parses, this module interprets. */
+export const RUN_OPTIONS = {
+  repo: { type: 'string' },
+  'source-branch': { type: 'string', default: 'main' },
+  'credentials-dir': { type: 'string' },
+  kubeconfig: { type: 'string' },
+  listen: { type: 'string', default: DEFAULT_LISTEN },
+  resync: { type: 'string', default: '5m' },
+  'fetch-schedule': { type: 'string', default: '* * * * *' },
+  'webhook-secret-env': { type: 'string' },
+  'mirror-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export interface RunOptions {
+  repo: string | undefined;
+  sourceBranch: string;
+  credentialsDir: string | undefined;
+  kubeconfig: string | undefined;
+  listen: string;
+  resync: string;
+  fetchSchedule: string;
+  webhookSecretEnv: string | undefined;
+  /** The value of that variable, read by cli.ts (the only reader of the environment). */
+  webhookSecret: string | undefined;
+  mirrorDir: string | undefined;
+  cwd: string;
+  /** One JSON line per entry. */
+  out: (s: string) => void;
+  err: (s: string) => void;
+  stopSignal: Promise<void>;
+}
+
+/**
+ * `flotilla run`: the reconciler as a long-running process. Exit 0 after a clean stop (SIGINT/SIGTERM), 2 when
+ * the arguments are wrong or another reconciler already holds the repo.
+ */
+export async function runCommand(opts: RunOptions): Promise<number> {
+  if (!opts.repo) throw new UsageError(`--repo is required\n${RUN_USAGE}`);
+  const resyncMs = parseDuration(opts.resync);
+  if (resyncMs instanceof Error) throw new UsageError(`--resync ${resyncMs.message}`);
+  const listen = parseListen(opts.listen);
+  if (opts.webhookSecretEnv && !opts.webhookSecret) {
+    throw new UsageError(`--webhook-secret-env ${opts.webhookSecretEnv}: that variable is unset or empty; fix: export ${opts.webhookSecretEnv}=<the secret configured on the forge's webhook>`);
+  }
+  if (opts.webhookSecret && !listen) throw new UsageError('--webhook-secret-env needs an HTTP endpoint; drop --listen off');
+  const remote = /^https?:\/\//i.test(opts.repo);
+  if (!remote && /^[a-z+]+:\/\/|^[^/]+@[^/]+:/i.test(opts.repo)) {
+    throw new UsageError(`--repo ${redactUrl(opts.repo)}: only local paths and http(s) URLs are supported (smart HTTP through isomorphic-git); fix: use the https:// URL of the repo, or a local clone`);
+  }
+  if (remote && !cron.validate(opts.fetchSchedule)) throw new UsageError(`--fetch-schedule "${opts.fetchSchedule}" is not a cron expression; write it like "* * * * *" (every minute) or "*/5 * * * *"`);
+  const source: ReconcilerSource = remote
+    ? { kind: 'remote', url: opts.repo, mirrorDir: path.resolve(opts.cwd, opts.mirrorDir ?? defaultMirrorDir('.flotilla/mirrors', opts.repo)), fetchSchedule: opts.fetchSchedule }
+    : { kind: 'local', path: path.resolve(opts.cwd, opts.repo) };
+
+  const log = (entry: Record<string, unknown>) => opts.out(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
+  let reconciler;
+  try {
+    reconciler = await startReconciler({
+      source,
+      sourceBranch: opts.sourceBranch,
+      clusters: {
+        kind: 'registered',
+        credentialsDir: path.resolve(opts.cwd, opts.credentialsDir ?? '.'),
+        fallbackKubeconfig: opts.kubeconfig ? path.resolve(opts.cwd, opts.kubeconfig) : undefined,
+      },
+      resyncMs,
+      ...(listen ? { listen } : {}),
+      ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
+      log,
+    });
+  } catch (err) {
+    if (err instanceof LockHeldError) {
+      opts.err(`flotilla: ${err.message}\n`);
+      return 2;
+    }
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`--listen ${opts.listen}: that address is in use; fix: pick another port, e.g. --listen 127.0.0.1:0 for any free one`);
+    throw err;
+  }
+  const where = remote ? redactUrl(opts.repo) : source.kind === 'local' ? source.path : '';
+  opts.err(`flotilla run: reconciling ${where} (${opts.sourceBranch}), pid ${process.pid}` +
+    `${reconciler.url ? `; ${reconciler.url}/healthz /readyz /metrics${opts.webhookSecret ? ' and POST /hooks/{github,gitlab,gitea,generic}' : ''}` : ''}; Ctrl-C stops\n`);
+  void reconciler.kick('start');
+  await opts.stopSignal;
+  await reconciler.stop();
+  log({ step: 'stop', pid: process.pid });
+  return 0;
+}
+
+/** `HOST:PORT`, `[::1]:PORT`, `:PORT`, `PORT`, or `off`. */
+export function parseListen(text: string): { host: string; port: number } | null {
+  if (text === 'off') return null;
+  const m = /^(?:(?:\[([^\]]+)\]|([^:[\]]*)):)?(\d+)$/.exec(text);
+  const port = Number(m?.[3]);
+  if (!m || !Number.isInteger(port) || port > 65535) throw new UsageError(`--listen ${text}: write HOST:PORT (default ${DEFAULT_LISTEN}; port 0 = any free port) or off`);
+  return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
+}

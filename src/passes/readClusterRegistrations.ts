@@ -1,0 +1,56 @@
+import type { Cluster } from '../api/cluster.ts';
+import { readBlobs } from '../commits/readBlobs.ts';
+import { readCommitInfo } from '../commits/readCommitInfo.ts';
+import { readRef } from '../commits/readRef.ts';
+import type { GitRepo } from '../commits/types.ts';
+import { classifyDocuments } from '../documents/classifyDocuments.ts';
+import { parseDocuments } from '../documents/parseDocuments.ts';
+import { parseTrailers } from '../outputs/outputMessage.ts';
+import { readPathOids } from '../outputs/readPathOids.ts';
+import { parseIndex } from '../works/outputIndex.ts';
+import { INDEX_PATH } from '../works/outputPaths.ts';
+
+export interface ClusterRegistration {
+  name: string;
+  syncMode: Cluster['spec']['syncMode'];
+  kubeconfigRef: { path?: string; context?: string } | undefined;
+  /** file:line of the registration, for messages. */
+  source: string;
+}
+
+/** Parsed Cluster objects by blob oid: the registrations change rarely, a reconciler reads them every pass. */
+export type RegistrationCache = Map<string, ClusterRegistration[]>;
+
+/**
+ * The Cluster registrations of the source commit the rendered branch was last rendered from. The output index
+ * names the files holding Karmada objects, so only those few blobs are read; an invalid registration is
+ * skipped (its problems are in the output commit message), which leaves that cluster alone this pass.
+ */
+export async function readClusterRegistrations(repo: GitRepo, outputRef: string, cache: RegistrationCache = new Map()): Promise<ClusterRegistration[]> {
+  const head = await readRef(repo, outputRef);
+  if (!head) return [];
+  const output = await readCommitInfo(repo, head);
+  const sourceCommit = parseTrailers(output.message)['Source-Commit'];
+  if (!sourceCommit) return [];
+  const indexOid = (await readPathOids(repo, output.tree, [INDEX_PATH])).get(INDEX_PATH);
+  if (!indexOid) return [];
+  const index = parseIndex(new TextDecoder().decode((await readBlobs(repo, [indexOid])).get(indexOid)!));
+  const files = Object.entries(index.files).filter(([, f]) => f.karmada).map(([file]) => file);
+  const source = await readCommitInfo(repo, sourceCommit);
+  const oids = await readPathOids(repo, source.tree, files);
+  const missing = [...oids].filter(([, oid]) => !cache.has(oid));
+  const blobs = await readBlobs(repo, missing.map(([, oid]) => oid));
+  for (const [file, oid] of missing) {
+    const { documents, problems } = parseDocuments(file, blobs.get(oid)!);
+    const parsed = classifyDocuments(file, documents, problems);
+    cache.set(oid, parsed.clusters.map(({ object, source: at }) => ({
+      name: object.metadata.name,
+      syncMode: object.spec.syncMode,
+      kubeconfigRef: object.spec.kubeconfigRef,
+      source: `${at.file}:${at.line}`,
+    })));
+  }
+  const byName = new Map<string, ClusterRegistration>();
+  for (const oid of oids.values()) for (const c of cache.get(oid) ?? []) if (!byName.has(c.name)) byName.set(c.name, c);
+  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+}

@@ -1,0 +1,108 @@
+import nodeFs from 'node:fs';
+import path from 'node:path';
+import git from 'isomorphic-git';
+import http from 'isomorphic-git/http/node';
+import { readRef } from '../commits/readRef.ts';
+import { updateRef } from '../commits/updateRef.ts';
+
+export interface RemoteMirror {
+  /** The local bare mirror every other stage reads and writes. */
+  readonly gitdir: string;
+  /** Fetches the source branch and moves the mirror's copy to the remote's head, whatever it is (force-pushes included). */
+  fetchSource(): Promise<{ head: string | null; moved: boolean }>;
+  /** Pushes the output branches that moved since they were last pushed; a rejected push is reported, not thrown. */
+  pushOutputs(): Promise<{ pushed: string[]; rejected: { ref: string; error: string }[] }>;
+}
+
+export interface MirrorOptions {
+  url: string;
+  gitdir: string;
+  sourceBranch: string;
+  /** Short branch names written here and pushed back, e.g. flotilla/rendered and flotilla/status. */
+  outputBranches: readonly string[];
+}
+
+/** Credentials in a URL (https://user:token@host/…) are for isomorphic-git only, never for logs. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.username || u.password) {
+      u.username = '';
+      u.password = '';
+    }
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** A mirror's default place: one folder per remote, named after host and path, under `root`. */
+export function defaultMirrorDir(root: string, url: string): string {
+  const u = new URL(url);
+  return path.join(root, `${u.host}${u.pathname}`.replace(/\.git$/, '').replace(/[^A-Za-z0-9._-]+/g, '_') + '.git');
+}
+
+/**
+ * A remote config repo, reconciled through a local bare mirror: fetched with isomorphic-git (smart HTTP),
+ * and the rendered and status branches pushed back so the remote holds what the reconciler did. On first
+ * open, output branches the remote already has are fetched, so a new mirror resumes where the last one left off.
+ */
+export async function openRemoteMirror(opts: MirrorOptions): Promise<RemoteMirror> {
+  const { gitdir, url } = opts;
+  const fs = nodeFs;
+  const cache = {};
+  if (!fs.existsSync(path.join(gitdir, 'HEAD'))) {
+    fs.mkdirSync(gitdir, { recursive: true });
+    await git.init({ fs, gitdir, bare: true, defaultBranch: opts.sourceBranch });
+  }
+  // isomorphic-git maps fetched branches through the remote's refspec; the URL it stores carries no credentials
+  // (the real one is passed on every fetch and push).
+  await git.addRemote({ fs, gitdir, remote: 'origin', url: redactUrl(url), force: true });
+  const repo = { dir: gitdir, gitdir, bare: true, fs, cache };
+  const fetchBranch = async (branch: string): Promise<string | null> => {
+    const res = await git.fetch({ fs, http, gitdir, url, ref: branch, remoteRef: branch, singleBranch: true, tags: false, cache });
+    return res.fetchHead;
+  };
+  for (const branch of opts.outputBranches) {
+    const ref = `refs/heads/${branch}`;
+    if (await readRef(repo, ref)) continue;
+    const remoteHead = await fetchBranch(branch).catch(() => null); // absent on the remote: nothing to resume
+    if (remoteHead) await updateRef(repo, ref, remoteHead, null);
+  }
+  const lastPushed = new Map<string, string | null>();
+  for (const branch of opts.outputBranches) lastPushed.set(branch, await readRef(repo, `refs/heads/${branch}`));
+
+  return {
+    gitdir,
+    async fetchSource() {
+      const ref = `refs/heads/${opts.sourceBranch}`;
+      const head = await fetchBranch(opts.sourceBranch);
+      const before = await readRef(repo, ref);
+      if (!head || head === before) return { head, moved: false };
+      await updateRef(repo, ref, head, before);
+      return { head, moved: true };
+    },
+    async pushOutputs() {
+      const pushed: string[] = [];
+      const rejected: { ref: string; error: string }[] = [];
+      for (const branch of opts.outputBranches) {
+        const ref = `refs/heads/${branch}`;
+        const now = await readRef(repo, ref);
+        if (!now || now === lastPushed.get(branch)) continue;
+        try {
+          const res = await git.push({ fs, http, gitdir, url, ref, remoteRef: ref, cache });
+          const status = res.refs[ref];
+          if (res.ok && (!status || status.ok)) {
+            lastPushed.set(branch, now);
+            pushed.push(branch);
+          } else {
+            rejected.push({ ref: branch, error: status?.error ?? res.error ?? 'rejected' });
+          }
+        } catch (err) {
+          rejected.push({ ref: branch, error: (err as Error).message });
+        }
+      }
+      return { pushed, rejected };
+    },
+  };
+}

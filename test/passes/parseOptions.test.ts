@@ -1,0 +1,29 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parseListen } from '../../src/commands/runCommand.ts';
+import { parseDuration } from '../../src/passes/parseDuration.ts';
+
+test('durations as Flux writes them, 0 disables, anything else says how to write one', () => {
+  assert.is(parseDuration('5m'), 300_000);
+  assert.is(parseDuration('1h30m'), 5_400_000);
+  assert.is(parseDuration('250ms'), 250);
+  assert.is(parseDuration('1.5s'), 1500);
+  assert.is(parseDuration('0'), 0);
+  for (const bad of ['5', 'm5', '5 minutes', '5m junk', '']) {
+    const r = parseDuration(bad);
+    assert.instance(r, Error, bad);
+    assert.match((r as Error).message, 'write it like 30s, 5m');
+  }
+});
+
+test('--listen: HOST:PORT, [v6]:PORT, :PORT, PORT, off', () => {
+  assert.equal(parseListen('127.0.0.1:9464'), { host: '127.0.0.1', port: 9464 });
+  assert.equal(parseListen('[::1]:80'), { host: '::1', port: 80 });
+  assert.equal(parseListen(':0'), { host: '127.0.0.1', port: 0 });
+  assert.equal(parseListen('9464'), { host: '127.0.0.1', port: 9464 });
+  assert.is(parseListen('off'), null);
+  assert.throws(() => parseListen('localhost'), /write HOST:PORT/);
+  assert.throws(() => parseListen('1.2.3.4:70000'), /write HOST:PORT/);
+});
+
+test.run();
