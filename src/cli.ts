@@ -92,6 +92,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const secretEnv = values['webhook-secret-env'];
+    const { parseForgeOptions, readForgeToken } = await import('./commands/parseForgeOptions.ts');
+    const forgeConfig = parseForgeOptions(values);
+    const forge = forgeConfig ? { config: forgeConfig, token: readForgeToken(forgeConfig, process.env) } : undefined;
     const stopSignal = new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
@@ -99,7 +102,7 @@ async function main(argv: string[]): Promise<number> {
     return runCommand({
       repo: values.repo, sourceBranch: values['source-branch'] ?? 'main', credentialsDir: values['credentials-dir'], kubeconfig: values.kubeconfig,
       listen: values.listen ?? '127.0.0.1:9464', resync: values.resync ?? '5m', fetchSchedule: values['fetch-schedule'] ?? '* * * * *',
-      webhookSecretEnv: secretEnv, webhookSecret: secretEnv ? process.env[secretEnv] || undefined : undefined, mirrorDir: values['mirror-dir'],
+      webhookSecretEnv: secretEnv, webhookSecret: secretEnv ? process.env[secretEnv] || undefined : undefined, mirrorDir: values['mirror-dir'], forge,
       cwd: process.cwd(), out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), stopSignal,
     });
   }

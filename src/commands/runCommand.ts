@@ -4,13 +4,19 @@ import { LockHeldError } from '../passes/acquireRepoLock.ts';
 import { parseDuration } from '../passes/parseDuration.ts';
 import { defaultMirrorDir, redactUrl } from '../passes/remoteMirror.ts';
 import { startReconciler, type ReconcilerSource } from '../passes/startReconciler.ts';
+import { commitStatusHook } from '../commitStatuses/commitStatusHook.ts';
+import type { ForgeConfig } from '../commitStatuses/types.ts';
+import { FORGE_ARG_OPTIONS, FORGE_HELP } from './parseForgeOptions.ts';
 import { UsageError } from './UsageError.ts';
 
 export const DEFAULT_LISTEN = '127.0.0.1:9464';
 
 export const RUN_USAGE = `usage: flotilla run --repo PATH|URL [--source-branch main] [--credentials-dir DIR] [--kubeconfig FILE]
        [--listen ${DEFAULT_LISTEN}|HOST:PORT|off] [--resync 5m|0] [--fetch-schedule "* * * * *"]
-       [--webhook-secret-env VAR] [--mirror-dir DIR]`;
+       [--webhook-secret-env VAR] [--mirror-dir DIR]
+       [--forge github|gitlab|gitea --forge-repo REPO [--forge-url URL] [--forge-token-env VAR] [--forge-target-url URL]]
+
+${FORGE_HELP}`;
 
 /** The `parseArgs` options of `flotilla run`; cli.ts parses, this module interprets. */
 export const RUN_OPTIONS = {
@@ -23,6 +29,7 @@ export const RUN_OPTIONS = {
   'fetch-schedule': { type: 'string', default: '* * * * *' },
   'webhook-secret-env': { type: 'string' },
   'mirror-dir': { type: 'string' },
+  ...FORGE_ARG_OPTIONS,
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -38,6 +45,8 @@ export interface RunOptions {
   /** The value of that variable, read by cli.ts (the only reader of the environment). */
   webhookSecret: string | undefined;
   mirrorDir: string | undefined;
+  /** Commit statuses per cluster after each apply, with the token cli.ts read from the environment. */
+  forge?: { config: ForgeConfig; token: string } | undefined;
   cwd: string;
   /** One JSON line per entry. */
   out: (s: string) => void;
@@ -81,6 +90,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       resyncMs,
       ...(listen ? { listen } : {}),
       ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
+      ...(opts.forge ? { afterApply: commitStatusHook(opts.forge.config, opts.forge.token, log) } : {}),
       log,
     });
   } catch (err) {

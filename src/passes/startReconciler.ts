@@ -5,6 +5,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { KubeTarget } from '../deliveries/KubeTarget.ts';
 import { reconcileOnce, type ReconcileResult } from '../reconcile.ts';
+import type { RenderedDelivery } from '../deliveries/applyRendered.ts';
 import { acquireRepoLock, type RepoLock } from './acquireRepoLock.ts';
 import { ClusterConnections } from './connectClusters.ts';
 import { createPassQueue } from './createPassQueue.ts';
@@ -38,6 +39,8 @@ export interface ReconcilerOptions {
   log: (entry: Record<string, unknown>) => void;
   /** Runs after every pass, inside the single flight (the demo's in-process Pull agent). */
   afterPass?: (repo: GitRepo) => Promise<void>;
+  /** Runs after each apply with what was delivered (forge commit statuses); its failure never fails the pass. */
+  afterApply?: (delivery: RenderedDelivery) => Promise<void>;
 }
 
 export interface PassSummary {
@@ -108,7 +111,7 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
           const fetched = await mirror.fetchSource();
           log({ step: 'fetch', sourceCommit: fetched.head, moved: fetched.moved, ms: ms() });
         }
-        const result = await reconcileOnce({ repo, sourceRef, outputRef, statusRef, clusters, render: true, log });
+        const result = await reconcileOnce({ repo, sourceRef, outputRef, statusRef, clusters, render: true, log, ...(opts.afterApply ? { afterApply: opts.afterApply } : {}) });
         if (mirror) {
           const pushed = await mirror.pushOutputs();
           if (pushed.pushed.length + pushed.rejected.length > 0) log({ step: 'push', sourceCommit: result.delivery?.sourceCommit, ...pushed });
