@@ -41,6 +41,8 @@ Commands:
              NAME, -n NS|-A, --cluster C, -o wide|yaml|json.
   describe   kubectl describe from Git state: a cluster, binding or template, with its commit history.
   blame      Which source commit produced what runs on --cluster C now: flotilla blame --cluster C deploy/nginx.
+  agent      Pull mode beside one member: apply clusters/NAME/ of the rendered branch, push its status
+             (--cluster NAME --repo PATH|URL --kubeconfig F [--context C] [--interval S] [--once]).
   member     Run a local member cluster that speaks the Kubernetes API (flotilla member serve --help).
 
 Common options:
@@ -83,6 +85,30 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'get') return (await import('./commands/getCommand.ts')).getCommand(rest, ctx);
     if (command === 'describe') return (await import('./commands/describeCommand.ts')).describeCommand(rest, ctx);
     return (await import('./commands/blameCommand.ts')).blameCommand(rest, ctx);
+  }
+  if (command === 'agent') {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        cluster: { type: 'string' }, repo: { type: 'string' }, kubeconfig: { type: 'string' }, context: { type: 'string' },
+        branch: { type: 'string', default: 'flotilla/rendered' }, 'status-branch': { type: 'string', default: 'flotilla/status' },
+        interval: { type: 'string', default: '30' }, once: { type: 'boolean', default: false }, 'cache-dir': { type: 'string' },
+      },
+    });
+    const missing = (['cluster', 'repo', 'kubeconfig'] as const).filter((k) => !values[k]);
+    if (missing.length) throw new UsageError(`agent needs ${missing.map((k) => `--${k}`).join(', ')}; e.g. flotilla agent --cluster member3 --repo https://git.example.com/fleet.git --kubeconfig members.config`);
+    const { homedir } = await import('node:os');
+    const { agentCommand } = await import('./commands/agentCommand.ts');
+    const stopSignal = new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    return agentCommand({
+      cluster: values.cluster!, repo: values.repo!, kubeconfig: values.kubeconfig!, context: values.context,
+      renderedBranch: values.branch!, statusBranch: values['status-branch']!, intervalSeconds: Number(values.interval), once: values.once!,
+      cacheDir: values['cache-dir'] ?? `${process.env.XDG_CACHE_HOME ?? `${homedir()}/.cache`}/flotilla/agent`,
+      out: (s) => process.stdout.write(s), stopSignal,
+    });
   }
   if (command === 'run') {
     const { runCommand, RUN_OPTIONS, RUN_USAGE } = await import('./commands/runCommand.ts');

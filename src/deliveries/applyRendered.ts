@@ -3,8 +3,10 @@ import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
-import type { GitRepo } from '../commits/types.ts';
+import { readTree } from '../commits/readTree.ts';
+import { isTreeMode, type GitRepo, type TreeFile } from '../commits/types.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
+import { readPathOids } from '../outputs/readPathOids.ts';
 import type { SourceState } from '../plans/checkPruneSafety.ts';
 import { readPruneAllowance } from '../plans/readPruneAllowance.ts';
 import { readObservedClusters } from '../statuses/readStatusBranch.ts';
@@ -72,10 +74,9 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
   const commit = opts.commit ?? (await readRef(opts.repo, opts.outputRef));
   if (!commit) throw new Error(`rendered branch ${opts.outputRef} does not exist; fix: run flotilla render first`);
   const info = await readCommitInfo(opts.repo, commit);
-  const files = await listTreeFiles(opts.repo, info.tree);
   const sourceCommit = parseTrailers(info.message)['Source-Commit'];
   const records = await readInventories(opts.repo, opts.statusRef ?? DEFAULT_STATUS_REF, [...opts.clusters.keys()]);
-  const index = await readOutputIndex(opts.repo, files);
+  const index = await readOutputIndex(opts.repo, info.tree);
   const source = sourceStateOf(index);
   const observed = await readObservedClusters(opts.repo, opts.statusRef ?? DEFAULT_STATUS_REF);
 
@@ -85,7 +86,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
     const record = records.get(name);
     const previousInventory = record?.objects ?? [];
     try {
-      const folder = await readClusterFolder(opts.repo, files, name, index);
+      const folder = await readClusterFolder(opts.repo, info.tree, name, index);
       // Karmada issue 5150: deletions on a cluster wait until it is Ready again. A cluster just back still counts as
       // NotReady until its success threshold passes and the render has caught up, so it loses nothing still wanted.
       const ready = observed.get(name)?.status?.conditions?.find((c) => c.type === 'Ready');
@@ -125,8 +126,8 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
 }
 
 /** The renderer's index of the rendered commit; null when absent or unreadable (a branch Flotilla did not write). */
-async function readOutputIndex(repo: GitRepo, files: Map<string, { oid: string }>): Promise<OutputIndex | null> {
-  const oid = files.get(INDEX_PATH)?.oid;
+async function readOutputIndex(repo: GitRepo, rootTree: string): Promise<OutputIndex | null> {
+  const oid = (await readPathOids(repo, rootTree, [INDEX_PATH])).get(INDEX_PATH);
   if (!oid) return null;
   try {
     return parseIndex(new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!));
@@ -143,9 +144,10 @@ function sourceStateOf(index: OutputIndex | null): SourceState {
   return index && Object.keys(index.files).length === 0 ? 'empty' : 'ok';
 }
 
-async function readClusterFolder(repo: GitRepo, files: Map<string, { oid: string }>, cluster: string, index: OutputIndex | null) {
+async function readClusterFolder(repo: GitRepo, rootTree: string, cluster: string, index: OutputIndex | null) {
   const prefix = clusterFolder(cluster);
-  const paths = [...files.keys()].filter((p) => p.startsWith(prefix) && p.endsWith('.yaml'));
+  const files = await listFolderFiles(repo, rootTree, prefix);
+  const paths = [...files.keys()].filter((p) => p.endsWith('.yaml'));
   const notes: string[] = [];
   const manifests = new Map<string, unknown>();
   const unreadable: ClusterApplyReport['results'] = [];
@@ -174,11 +176,25 @@ async function readClusterFolder(repo: GitRepo, files: Map<string, { oid: string
   return { manifests, complete: unreadable.length === 0, notes, unreadable };
 }
 
+/**
+ * The blobs under one folder of a commit, keyed by their full path. Only the trees on the way down are read, so a
+ * cluster's cost (and a Pull agent's) does not grow with the other clusters' folders.
+ */
+async function listFolderFiles(repo: GitRepo, rootTree: string, folder: string): Promise<Map<string, TreeFile>> {
+  let tree = rootTree;
+  for (const name of folder.split('/').filter(Boolean)) {
+    const entry = (await readTree(repo, tree)).find((e) => e.name === name && isTreeMode(e.mode));
+    if (!entry) return new Map();
+    tree = entry.oid;
+  }
+  return new Map([...(await listTreeFiles(repo, tree))].map(([p, f]) => [folder + p, f]));
+}
+
 async function readInventories(repo: GitRepo, statusRef: string, clusters: string[]): Promise<Map<string, DeliveryRecord & { objects: Inventory }>> {
   const out = new Map<string, DeliveryRecord & { objects: Inventory }>();
   const head = await readRef(repo, statusRef);
   if (!head) return out;
-  const files = await listTreeFiles(repo, (await readCommitInfo(repo, head)).tree);
+  const files = await listFolderFiles(repo, (await readCommitInfo(repo, head)).tree, inventoryPath('x').replace(/[^/]*$/, ''));
   const wanted = clusters.map((c) => [c, files.get(inventoryPath(c))?.oid] as const).filter(([, oid]) => oid);
   const blobs = await readBlobs(repo, wanted.map(([, oid]) => oid!));
   const decoder = new TextDecoder();

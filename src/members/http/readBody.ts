@@ -1,10 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { ApiError, badRequest } from '../ApiError.ts';
+import { decodeProtobuf } from '../protobuf/decodeProtobuf.ts';
 
 const MAX_BODY = 16 * 1024 * 1024;
 
 export async function readRawBody(req: IncomingMessage): Promise<string> {
+  return (await readBytes(req)).toString('utf8');
+}
+
+async function readBytes(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -12,14 +17,19 @@ export async function readRawBody(req: IncomingMessage): Promise<string> {
     if (size > MAX_BODY) throw new ApiError(413, 'BadRequest', 'request entity too large');
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
-/** JSON for every content type except apply patches, which are YAML (JSON is valid YAML). */
+/**
+ * JSON for every content type except apply patches, which are YAML (JSON is valid YAML), and protobuf, which
+ * client-go's typed clients (kubectl create) always use for built-in kinds.
+ */
 export async function readBody(req: IncomingMessage): Promise<unknown> {
-  const text = await readRawBody(req);
-  if (text.trim() === '') return undefined;
+  const bytes = await readBytes(req);
   const type = (req.headers['content-type'] ?? '').toLowerCase();
+  if (type.startsWith('application/vnd.kubernetes.protobuf') && bytes.length > 0) return decodeProtobuf(bytes);
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') return undefined;
   if (type.includes('protobuf')) throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
   try {
     return type.includes('yaml') ? parseYaml(text) : JSON.parse(text);

@@ -1,0 +1,215 @@
+// The Pull-mode agent (Karmada's karmada-agent): runs beside one member cluster, reads only clusters/<name>/ of
+// the rendered branch, applies it with the same applier as Push mode, and commits that member's status back.
+// One pass, top to bottom: [fetch] -> apply -> collect status -> write status [-> push, rebuilt on a lost race].
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { watch } from 'chokidar';
+import { fetchBranch } from './commits/fetchBranch.ts';
+import { openMirror } from './commits/openMirror.ts';
+import { openRepo } from './commits/openRepo.ts';
+import { pushBranch } from './commits/pushBranch.ts';
+import type { GitRepo } from './commits/types.ts';
+import { applyRendered, type ClusterDelivery, type RenderedDelivery } from './deliveries/applyRendered.ts';
+import type { KubeTarget } from './deliveries/KubeTarget.ts';
+import type { ApplyAction } from './deliveries/types.ts';
+import type { ClusterStatus } from './api/cluster.ts';
+import { collectClusterStatus } from './statuses/collectClusterStatus.ts';
+import { writeStatus } from './statuses/writeStatus.ts';
+
+/** Where the agent reads the rendered branch from and writes status to. */
+export type AgentSource =
+  /** A repository on this machine (bare or not): read and written in place, refs moved by compare-and-swap. */
+  | { kind: 'local'; repo: GitRepo }
+  /** A repository served over http(s): mirrored into a local bare repo, status pushed back. */
+  | { kind: 'remote'; url: string; mirror: GitRepo };
+
+export interface AgentOptions {
+  /** The member this agent serves; only clusters/<cluster>/ is read. */
+  cluster: string;
+  kube: KubeTarget;
+  source: AgentSource;
+  /** Default flotilla/rendered. */
+  renderedBranch?: string;
+  /** Default flotilla/status. */
+  statusBranch?: string;
+  /** One structured entry per step; each names the rendered and source commit it worked from. */
+  log: (entry: Record<string, unknown>) => void;
+  /** Fetch-rebuild-push rounds when the remote status branch keeps moving. Default 5. */
+  pushAttempts?: number;
+  now?: () => Date;
+}
+
+export interface AgentPassResult {
+  /** Everything in the folder applied, and status written (and pushed, for a remote). */
+  ok: boolean;
+  renderedCommit: string | null;
+  sourceCommit: string | null;
+  /** Objects per outcome on the member. */
+  actions: Partial<Record<ApplyAction, number>>;
+  statusCommit: string | null;
+  /** Why the pass is not ok, one line each. */
+  problems: string[];
+}
+
+/**
+ * `--repo` as given: an http(s) URL is mirrored under `cacheDir` (one mirror per URL and cluster, so two agents
+ * never move each other's local refs); anything else is a local path.
+ */
+export async function openAgentSource(repo: string, cluster: string, cacheDir: string): Promise<AgentSource> {
+  if (!/^https?:\/\//i.test(repo)) return { kind: 'local', repo: await openRepo(repo) };
+  const url = new URL(repo);
+  const id = createHash('sha256').update(repo).digest('hex').slice(0, 12);
+  const gitdir = path.join(cacheDir, `${url.host.replace(/[^\w.-]/g, '_')}-${id}-${cluster}.git`);
+  return { kind: 'remote', url: repo, mirror: await openMirror(gitdir, repo) };
+}
+
+/** One pass. Never throws for a failure of the member, the repo or the network: it logs it and reports ok=false. */
+export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult> {
+  const renderedBranch = opts.renderedBranch ?? 'flotilla/rendered';
+  const statusBranch = opts.statusBranch ?? 'flotilla/status';
+  const statusRef = `refs/heads/${statusBranch}`;
+  const repo = opts.source.kind === 'local' ? opts.source.repo : opts.source.mirror;
+  const result: AgentPassResult = { ok: false, renderedCommit: null, sourceCommit: null, actions: {}, statusCommit: null, problems: [] };
+  const log = (step: string, entry: Record<string, unknown>) =>
+    opts.log({ agent: opts.cluster, step, renderedCommit: result.renderedCommit, sourceCommit: result.sourceCommit, ...entry });
+  const fail = (step: string, err: unknown) => {
+    const message = err instanceof Error ? err.message : String(err);
+    result.problems.push(`${step}: ${message}`);
+    log(step, { error: message });
+  };
+
+  if (opts.source.kind === 'remote') {
+    const started = performance.now();
+    try {
+      result.renderedCommit = await fetchBranch(repo, opts.source.url, renderedBranch);
+      await fetchBranch(repo, opts.source.url, statusBranch);
+      log('fetch', { url: opts.source.url, ms: Math.round(performance.now() - started) });
+    } catch (err) {
+      // No fresh copy: applying a stale one could undo what the reconciler did since. Try again next pass.
+      fail('fetch', err);
+      return result;
+    }
+  }
+
+  let delivery: RenderedDelivery | null = null;
+  let mine: ClusterDelivery | undefined;
+  const started = performance.now();
+  try {
+    delivery = await applyRendered({ repo, outputRef: `refs/heads/${renderedBranch}`, statusRef, clusters: new Map([[opts.cluster, opts.kube]]) });
+    mine = delivery.clusters.get(opts.cluster);
+    result.renderedCommit = delivery.renderedCommit;
+    result.sourceCommit = delivery.sourceCommit ?? null;
+    for (const r of mine?.results ?? []) result.actions[r.action] = (result.actions[r.action] ?? 0) + 1;
+    for (const r of mine?.results ?? []) {
+      if (r.action === 'failed' || r.action === 'conflict') result.problems.push(`${r.path ?? `${r.ref.kind}/${r.ref.name}`}: ${r.action}: ${r.message}`);
+    }
+    for (const note of mine?.notes ?? []) if (note.startsWith('apply failed')) result.problems.push(note);
+    log('apply', { cluster: opts.cluster, writes: mine?.writes ?? 0, ...result.actions, ...(mine?.notes.length ? { notes: mine.notes } : {}), ms: Math.round(performance.now() - started) });
+  } catch (err) {
+    fail('apply', err);
+  }
+
+  const status: ClusterStatus | undefined = await collectClusterStatus(opts.kube).catch(() => undefined);
+  const report = { cluster: opts.cluster, ...(status ? { status } : {}), ...(mine ? { delivery: mine } : {}) };
+  const write = () => writeStatus({
+    repo, statusRef, reports: [report], ...(opts.now ? { now: opts.now } : {}),
+    ...(delivery ? { renderedCommit: delivery.renderedCommit } : {}),
+    ...(delivery?.sourceCommit ? { sourceCommit: delivery.sourceCommit } : {}),
+  });
+  try {
+    if (opts.source.kind === 'local') {
+      // writeStatus re-reads and re-merges on every lost compare-and-swap, so the reconciler's updates survive.
+      const written = await write();
+      result.statusCommit = written.commit;
+      if (written.commit) log('status', { statusCommit: written.commit, paths: written.changedPaths.length, attempts: written.attempts });
+    } else {
+      await pushStatus(opts.source, statusBranch, opts.pushAttempts ?? 5, write, result, log);
+    }
+  } catch (err) {
+    fail('status', err);
+  }
+  result.ok = delivery !== null && result.problems.length === 0;
+  return result;
+}
+
+/**
+ * Commit on the remote's tip and push; when someone else pushed in between (the reconciler writing its members'
+ * status), fetch their commit and rebuild ours on top of it. Bounded: a branch that never stops moving fails the pass.
+ */
+async function pushStatus(
+  source: Extract<AgentSource, { kind: 'remote' }>, branch: string, attempts: number,
+  write: () => ReturnType<typeof writeStatus>, result: AgentPassResult, log: (step: string, entry: Record<string, unknown>) => void,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    // The first round builds on the tip fetched at the start of the pass.
+    if (attempt > 1) await fetchBranch(source.mirror, source.url, branch);
+    const written = await write();
+    if (!written.commit) return;
+    const outcome = await pushBranch(source.mirror, source.url, branch);
+    log('push', { statusCommit: written.commit, outcome, attempt, paths: written.changedPaths.length });
+    if (outcome === 'pushed') {
+      result.statusCommit = written.commit;
+      return;
+    }
+    if (attempt >= attempts) throw new Error(`${branch} on ${source.url} moved on each of ${attempts} pushes; fix: nothing to do, the next pass tries again`);
+  }
+}
+
+export interface RunningAgent {
+  /** Runs a pass now (or joins the one running, which then runs once more) and resolves with its result. */
+  pass(): Promise<AgentPassResult>;
+  /** Stops the triggers and waits for a running pass to end. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the agent loop: a pass now, every `intervalMs`, and, for a local repository, whenever the rendered branch
+ * moves (a watch on its ref file and packed-refs). Passes never overlap; a trigger during a pass queues one more.
+ */
+export async function startAgent(opts: AgentOptions & { intervalMs: number }): Promise<RunningAgent> {
+  let running: Promise<AgentPassResult> | null = null;
+  let again = false;
+  let stopped = false;
+  const pass = (): Promise<AgentPassResult> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    const current = (async () => {
+      let last: AgentPassResult;
+      do {
+        again = false;
+        last = await runAgentPass(opts);
+      } while (again && !stopped);
+      return last;
+    })().finally(() => { running = null; });
+    running = current;
+    return current;
+  };
+
+  const closers: (() => Promise<void> | void)[] = [];
+  if (opts.source.kind === 'local') {
+    const gitdir = opts.source.repo.gitdir;
+    const refFile = path.join(gitdir, 'refs', 'heads', ...(opts.renderedBranch ?? 'flotilla/rendered').split('/'));
+    const packedRefs = path.join(gitdir, 'packed-refs');
+    const watcher = watch([path.join(gitdir, 'refs', 'heads'), packedRefs], { ignoreInitial: true, depth: 8 });
+    // The agent's own status writes land beside the rendered ref: only the rendered ref itself is a trigger.
+    watcher.on('all', (_event, file) => {
+      if (!stopped && (file === refFile || file === packedRefs)) void pass();
+    });
+    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    closers.push(() => watcher.close());
+  }
+  const timer = setInterval(() => void pass(), opts.intervalMs);
+  closers.push(() => clearInterval(timer));
+  void pass();
+  return {
+    pass,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      for (const close of closers.reverse()) await close();
+      await running;
+    },
+  };
+}
