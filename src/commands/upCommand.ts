@@ -7,7 +7,8 @@ import type { KubeTarget } from '../deliveries/KubeTarget.ts';
 import { startMember, type Member } from '../members/startMember.ts';
 import { writeKubeconfig } from '../members/writeKubeconfig.ts';
 import { startReconciler } from '../passes/startReconciler.ts';
-import { reconcileOnce } from '../reconcile.ts';
+import { openRepo } from '../commits/openRepo.ts';
+import { startAgent } from '../pullAgent.ts';
 
 const TEMPLATE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../repo-template');
 const MEMBERS = [
@@ -54,19 +55,24 @@ export async function upCommand(opts: UpOptions): Promise<number> {
       git(dir, 'init', '-q', '--bare', '-b', 'main', bare);
       git(dir, 'clone', '-q', bare, work);
     }
-    const pull = new Map([...targets].filter(([n]) => MEMBERS.find((m) => m.name === n)?.mode === 'Pull'));
     const log = (entry: Record<string, unknown>) => say(JSON.stringify(entry));
+    // member3 is in Pull mode: its agent (what `flotilla agent` runs beside a member) works on the same bare repo,
+    // on its own triggers, and once more after each reconciler pass so the demo's check sees it converge.
+    const agent = await startAgent({
+      cluster: 'member3', kube: targets.get('member3')!, source: { kind: 'local', repo: await openRepo(bare) },
+      intervalMs: 10_000, log: (e) => log({ agent: 'member3', ...e }),
+    });
+    closers.push(() => agent.stop());
     // The reconciler `flotilla run` is, on the bare repo: Push members come from the Cluster registrations in Git
-    // (kubeconfigRef members.config, resolved against this folder); member3's agent pass runs after each pass.
+    // (kubeconfigRef members.config, resolved against this folder).
     const reconciler = await startReconciler({
       source: { kind: 'local', path: bare },
       clusters: { kind: 'registered', credentialsDir: dir, fallbackKubeconfig: kubeconfig },
       resyncMs: 10_000,
       listen: { host: '127.0.0.1', port: 0 },
       log,
-      afterPass: async (repo) => {
-        await reconcileOnce({ repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: pull, render: false, log: (e) => log({ agent: 'member3', ...e }) })
-          .catch((e: unknown) => log({ step: 'agent', error: (e as Error).message }));
+      afterPass: async () => {
+        await agent.pass().catch((e: unknown) => log({ agent: 'member3', step: 'agent', error: (e as Error).message }));
       },
     });
     closers.push(() => reconciler.stop());
