@@ -8,7 +8,9 @@ import type { GitRepo } from '../commits/types.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { parseIndex, type OutputIndex } from '../works/outputIndex.ts';
-import { INDEX_PATH, bindingPath, manifestPath } from '../works/outputPaths.ts';
+import { LAST_GOOD_TRAILER } from '../outputs/renderRevision.ts';
+import { parseTrailers } from '../outputs/outputMessage.ts';
+import { INDEX_PATH, RELEASED_PATH, bindingPath, manifestPath } from '../works/outputPaths.ts';
 import { compareOutputFiles, type OutputDifference } from './compareOutputFiles.ts';
 import { findRenderedCommit } from './findRenderedCommit.ts';
 
@@ -36,13 +38,17 @@ export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev
   const found = await findRenderedCommit(repo, opts.outputRef, opts.rev);
   const parent = found.renderedBy.parents[0];
   const previousBindings = parent ? await readBindings(repo, (await readCommitInfo(repo, parent)).tree) : new Map<string, ResourceBinding>();
-  const snapshot = await renderSnapshot(repo, found.source, { bindings: previousBindings });
+  // A held render (source commit with no objects) kept the tree of its last good source: that is what it must match.
+  const rendersSource = parseTrailers(found.renderedBy.message)[LAST_GOOD_TRAILER] ?? found.source;
+  const snapshot = await renderSnapshot(repo, rendersSource, { bindings: previousBindings });
 
   const files = await listTreeFiles(repo, found.output.tree);
   const blobs = await readBlobs(repo, [...files.values()].map((f) => f.oid));
   const actual = new Map([...files].map(([path, f]) => [path, blobs.get(f.oid)!]));
   const actualIndex = readIndex(actual.get(INDEX_PATH));
   actual.delete(INDEX_PATH);
+  // Which deleted templates were released depends on history, not on one source commit: not re-rendered.
+  actual.delete(RELEASED_PATH);
 
   const expected = new Map<string, string>();
   for (const [path, text] of snapshot.output.edits) if (text !== null) expected.set(path, text);

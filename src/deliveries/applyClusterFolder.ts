@@ -1,7 +1,7 @@
 import { describeRef, groupOf, refKey, type ObjectRef } from '../api/kinds.ts';
 import { checkPruneSafety, type PruneVerdict, type SourceState } from '../plans/checkPruneSafety.ts';
 import type { PruneAllowance } from '../plans/readPruneAllowance.ts';
-import type { Inventory } from './inventory.ts';
+import { identityKey, type Inventory } from './inventory.ts';
 import type { KubeTarget } from './KubeTarget.ts';
 import { applyBody, isManaged, isSubset, planDelivery, type DeliveryObject } from './planDelivery.ts';
 import { forgetDiscovery, resolveResource, resourcePath } from './resolveResource.ts';
@@ -15,6 +15,11 @@ export interface ApplyClusterOptions {
   kube: KubeTarget;
   /** What Flotilla applied to this cluster last time (empty on the first pass). */
   inventory: Inventory;
+  /**
+   * Identity keys (inventory.ts identityKey) of objects released under preserveResourcesOnDeletion: their template
+   * was deleted, they stay on the member and leave the inventory, so no later pass prunes them.
+   */
+  released?: ReadonlySet<string>;
   /**
    * Whether the folder was read completely. False (folder missing, a file unreadable) disables pruning: an object
    * absent from a partial read was not removed by anyone. The caller must say so explicitly.
@@ -71,8 +76,17 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     writes: 0,
     unreachable: undefined,
   };
-  const plan = planDelivery({ manifests: opts.manifests, inventory: opts.inventory, prune: opts.prune, defaultConflictResolution: opts.conflictResolution });
+  const released = opts.released ?? new Set<string>();
+  const inFolder = new Set<string>();
+  for (const m of opts.manifests.values()) {
+    const meta = (m as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } } | null) ?? {};
+    if (meta.apiVersion && meta.kind && meta.metadata?.name) inFolder.add(identityKey({ apiVersion: meta.apiVersion, kind: meta.kind, namespace: meta.metadata.namespace ?? '', name: meta.metadata.name }));
+  }
+  const releasedNow = opts.inventory.filter((r) => released.has(identityKey(r)) && !inFolder.has(identityKey(r)));
+  const inventoryIn = releasedNow.length ? opts.inventory.filter((r) => !releasedNow.includes(r)) : opts.inventory;
+  const plan = planDelivery({ manifests: opts.manifests, inventory: inventoryIn, prune: opts.prune, defaultConflictResolution: opts.conflictResolution });
   const notes: string[] = [];
+  if (releasedNow.length) notes.push(`${releasedNow.length} object(s) released (preserveResourcesOnDeletion): left on the member, no longer managed`);
   if (!opts.prune) notes.push('pruning skipped: the folder was not read completely');
   const results: ApplyResult[] = [...plan.invalid];
   const guard = await guardPrune(opts.cluster, opts.inventory, plan.prune, opts.pruneSafety ?? { source: 'ok' });
@@ -131,7 +145,7 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
   // Without pruning, what the previous inventory held stays remembered.
   if (!opts.prune) {
     const have = new Set(inventory.map((r) => `${groupOf(r.apiVersion)}/${r.kind}/${r.namespace}/${r.name}`));
-    for (const r of opts.inventory) if (!have.has(`${groupOf(r.apiVersion)}/${r.kind}/${r.namespace}/${r.name}`)) inventory.push(r);
+    for (const r of inventoryIn) if (!have.has(`${groupOf(r.apiVersion)}/${r.kind}/${r.namespace}/${r.name}`)) inventory.push(r);
   }
   return {
     cluster: opts.cluster, results, inventory, writes: ctx.writes, notes,

@@ -11,9 +11,10 @@ import type { SourceState } from '../plans/checkPruneSafety.ts';
 import { readPruneAllowance } from '../plans/readPruneAllowance.ts';
 import { readObservedClusters } from '../statuses/readStatusBranch.ts';
 import { parseIndex, type OutputIndex } from '../works/outputIndex.ts';
-import { clusterFolder, INDEX_PATH } from '../works/outputPaths.ts';
+import { clusterFolder, INDEX_PATH, RELEASED_PATH } from '../works/outputPaths.ts';
+import { parseRefKey } from '../api/kinds.ts';
 import { applyClusterFolder, mapLimit, type ClusterApplyReport } from './applyClusterFolder.ts';
-import { parseInventoryFile, type DeliveryRecord, type Inventory } from './inventory.ts';
+import { identityKey, parseInventoryFile, type DeliveryRecord, type Inventory } from './inventory.ts';
 import type { KubeTarget } from './KubeTarget.ts';
 import type { RetryPolicy } from './sendRequest.ts';
 import type { ConflictResolution } from './types.ts';
@@ -76,9 +77,11 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
   const info = await readCommitInfo(opts.repo, commit);
   const sourceCommit = parseTrailers(info.message)['Source-Commit'];
   const records = await readInventories(opts.repo, opts.statusRef ?? DEFAULT_STATUS_REF, [...opts.clusters.keys()]);
-  const index = await readOutputIndex(opts.repo, info.tree);
+  const rootFiles = await readPathOids(opts.repo, info.tree, [INDEX_PATH, RELEASED_PATH]);
+  const index = await readOutputIndex(opts.repo, rootFiles.get(INDEX_PATH));
   const source = sourceStateOf(index);
   const observed = await readObservedClusters(opts.repo, opts.statusRef ?? DEFAULT_STATUS_REF);
+  const released = await readReleased(opts.repo, rootFiles.get(RELEASED_PATH));
 
   const names = [...opts.clusters.keys()].sort();
   const reports = await mapLimit(names, opts.concurrency ?? 4, async (name): Promise<ClusterDelivery> => {
@@ -97,6 +100,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
         manifests: folder.manifests,
         kube: opts.clusters.get(name)!,
         inventory: previousInventory,
+        released: released.get(name) ?? new Set(),
         prune: folder.complete && !holdPrune,
         conflictResolution: opts.conflictResolution,
         fieldManager: opts.fieldManager,
@@ -126,8 +130,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
 }
 
 /** The renderer's index of the rendered commit; null when absent or unreadable (a branch Flotilla did not write). */
-async function readOutputIndex(repo: GitRepo, rootTree: string): Promise<OutputIndex | null> {
-  const oid = (await readPathOids(repo, rootTree, [INDEX_PATH])).get(INDEX_PATH);
+async function readOutputIndex(repo: GitRepo, oid: string | undefined): Promise<OutputIndex | null> {
   if (!oid) return null;
   try {
     return parseIndex(new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!));
@@ -188,6 +191,13 @@ async function listFolderFiles(repo: GitRepo, rootTree: string, folder: string):
     tree = entry.oid;
   }
   return new Map([...(await listTreeFiles(repo, tree))].map(([p, f]) => [folder + p, f]));
+}
+
+/** Cluster → identity keys of objects released under preserveResourcesOnDeletion (works/outputPaths.ts RELEASED_PATH). */
+async function readReleased(repo: GitRepo, oid: string | undefined): Promise<Map<string, Set<string>>> {
+  if (!oid) return new Map();
+  const text = new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!);
+  return new Map(Object.entries(JSON.parse(text) as Record<string, string[]>).map(([c, keys]) => [c, new Set(keys.map((k) => identityKey(parseRefKey(k))))]));
 }
 
 async function readInventories(repo: GitRepo, statusRef: string, clusters: string[]): Promise<Map<string, DeliveryRecord & { objects: Inventory }>> {

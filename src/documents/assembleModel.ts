@@ -4,12 +4,21 @@ import { compareProblems, type SourceSpan } from '../errors/problem.ts';
 import { karmadaRef } from './karmadaRef.ts';
 import type { ConfigModel, FileObjects, Located, Template } from './model.ts';
 
+export interface AssembleOptions {
+  /**
+   * Files this commit changed (an incremental sync knows them). A policy or Cluster defined twice keeps the copy
+   * from an unchanged file: that is its last good definition, and dropping it would unschedule, and so delete,
+   * everything it placed. Without this set (a cold read) both copies are dropped.
+   */
+  changedFiles?: ReadonlySet<string>;
+}
+
 /**
  * Joins the files of one commit into the model every later stage reads: resolves each template's
  * scope (built-in list, plus CRDs defined in the same repo), and turns any object defined twice into
  * an error naming both places. A duplicated object is held: neither copy replaces its last good output.
  */
-export function assembleModel(files: Iterable<FileObjects>): ConfigModel {
+export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOptions = {}): ConfigModel {
   const all = [...files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const clusterScoped = clusterScopedKinds(all);
   const model: ConfigModel = {
@@ -72,6 +81,15 @@ export function assembleModel(files: Iterable<FileObjects>): ConfigModel {
     model.interpreterCustomizations = model.interpreterCustomizations.filter((p) => refKey(karmadaRef(p.object)) !== key);
     model.clusterTaintPolicies = model.clusterTaintPolicies.filter((p) => refKey(karmadaRef(p.object)) !== key);
     for (const [name, c] of model.clusters) if (refKey(karmadaRef(c.object)) === key) model.clusters.delete(name);
+    if (!opts.changedFiles) continue;
+    const lastGood = all.filter((f) => !opts.changedFiles!.has(f.file));
+    const same = <T extends { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }>(l: Located<T>) => refKey(karmadaRef(l.object)) === key;
+    const policy = lastGood.flatMap((f) => f.propagationPolicies).find(same);
+    const override = lastGood.flatMap((f) => f.overridePolicies).find(same);
+    const cluster = lastGood.flatMap((f) => f.clusters).find(same);
+    if (policy) model.propagationPolicies.push(policy);
+    if (override) model.overridePolicies.push(override);
+    if (cluster) model.clusters.set(cluster.object.metadata.name, cluster);
   }
   model.problems.sort(compareProblems);
   return model;

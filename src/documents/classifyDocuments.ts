@@ -1,4 +1,4 @@
-import { APPS_API_VERSION, CLUSTER_API_VERSION, CONFIG_API_VERSION, FLOTILLA_API_VERSION, POLICY_API_VERSION, POLICY_KINDS } from '../api/kinds.ts';
+import { APPS_API_VERSION, CLUSTER_API_VERSION, CONFIG_API_VERSION, FLOTILLA_API_VERSION, groupOf, POLICY_API_VERSION, POLICY_KINDS } from '../api/kinds.ts';
 import type { InterpreterCustomization } from '../api/interpreterCustomization.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { validateInterpreterCustomization, validateLuaCustomization, validateRebalancer } from './schema/validateExtensionKinds.ts';
@@ -11,6 +11,13 @@ import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
 import { applyPolicyDefaults } from './applyPolicyDefaults.ts';
 import { checkObjectName } from './checkObjectName.ts';
 import { karmadaRef } from './karmadaRef.ts';
+import { suggestName } from './schema/suggestName.ts';
+
+/** The Karmada kinds Flotilla reads, by API group: an object of these groups is never a resource template. */
+const KARMADA_GROUPS: ReadonlyMap<string, { apiVersion: string; kinds: readonly string[] }> = new Map([
+  [groupOf(POLICY_API_VERSION), { apiVersion: POLICY_API_VERSION, kinds: POLICY_KINDS }],
+  [groupOf(CLUSTER_API_VERSION), { apiVersion: CLUSTER_API_VERSION, kinds: ['Cluster'] }],
+]);
 
 /**
  * Sorts a file's documents into Karmada kinds and resource templates by apiVersion/kind, validates
@@ -71,6 +78,23 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
 
     const isPolicy = ref.apiVersion === POLICY_API_VERSION && (POLICY_KINDS as readonly string[]).includes(ref.kind);
     const isCluster = ref.apiVersion === CLUSTER_API_VERSION && ref.kind === 'Cluster';
+    const karmadaGroup = KARMADA_GROUPS.get(groupOf(ref.apiVersion));
+    if (!isPolicy && !isCluster && karmadaGroup) {
+      // A typo in a Karmada kind or version would otherwise make a policy a template that is never propagated:
+      // the policy silently stops existing. It is an error, and whatever this name was keeps its last good definition.
+      const knownKind = karmadaGroup.kinds.includes(ref.kind);
+      const guess = knownKind ? ref.kind : suggestName(ref.kind, karmadaGroup.kinds);
+      if (knownKind) {
+        problem(['apiVersion'], 'INVALID_VALUE', `${ref.kind} is served as ${karmadaGroup.apiVersion}, not ${ref.apiVersion}`, `set apiVersion: ${karmadaGroup.apiVersion}`);
+      } else {
+        problem(['kind'], 'INVALID_VALUE', `unknown kind ${ref.kind} in ${ref.apiVersion}${guess ? `; did you mean ${guess}?` : ''}`,
+          guess ? `rename it to ${guess}` : `use one of ${karmadaGroup.kinds.join(', ')}`);
+      }
+      for (const kind of guess ? [guess] : karmadaGroup.kinds) {
+        out.broken.push(karmadaRef({ apiVersion: karmadaGroup.apiVersion, kind, metadata: { name: ref.name, ...(namespace ? { namespace } : {}) } }));
+      }
+      continue;
+    }
     if (!isPolicy && !isCluster) {
       out.templates.push({ ref: { ...ref, namespace }, manifest: obj, source: doc.source });
       continue;

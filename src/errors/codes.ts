@@ -17,5 +17,7 @@ export const PROBLEM_CODES = [
   'UNSCHEDULABLE',
   'OVERRIDE_FAILED',
   'LUA_NOT_RUN',
+  'SOURCE_EMPTY',
+  'POLICY_REMOVED',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import path from 'node:path';
@@ -85,6 +85,20 @@ function readOrCreateToken(dataDir: string, given: string | undefined): string {
   return token;
 }
 
+/**
+ * The data dir holds the CA key, the bearer token and every stored Secret. `mode` only applies to files a write
+ * creates, so a dir made by hand, unpacked from a backup or created under a loose umask keeps group and world
+ * access unless it is tightened here, on every start.
+ */
+function restrictToOwner(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) restrictToOwner(full);
+    else if (entry.isFile()) chmodSync(full, 0o600);
+  }
+}
+
 function lastPort(dataDir: string): number {
   try {
     return Number(JSON.parse(readFileSync(path.join(dataDir, INFO_FILE), 'utf8')).port) || 0;
@@ -101,6 +115,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
   const { name, dataDir } = options;
   const host = options.host ?? '127.0.0.1';
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  restrictToOwner(dataDir);
   const tls = readOrCreateTls(dataDir, name);
   const token = readOrCreateToken(dataDir, options.token);
   const timestamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -83,7 +83,7 @@ async function loadIncremental(
   await loadFiles(repo, tree, extraFiles, loaded);
 
   // Round 2+: the files of affected templates, then of their dependencies, until nothing new is needed.
-  let model = assembleModel(loaded.values());
+  let model = assembleModel(loaded.values(), { changedFiles: changedPaths });
   const affected = affectedByChange({ index, model, changedFiles: changedPaths, oldVersions });
   // Templates the caller renders again for reasons outside the source (cluster state): their files are read below.
   for (const key of alsoAffected) if (index.templates[key]) affected.add(key);
@@ -98,7 +98,7 @@ async function loadIncremental(
     if (missing.size === 0) break;
     for (const file of missing) asked.add(file);
     await loadFiles(repo, tree, missing, loaded);
-    model = assembleModel(loaded.values());
+    model = assembleModel(loaded.values(), { changedFiles: changedPaths });
     for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   }
   return { model, affected, touchedFiles: touched, full: false };

@@ -10,7 +10,7 @@ import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import type { FileObjects } from '../documents/model.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
-import { INDEX_PATH } from '../works/outputPaths.ts';
+import { INDEX_PATH, RELEASED_PATH } from '../works/outputPaths.ts';
 import { parseIndex, serializeIndex, type OutputIndex } from '../works/outputIndex.ts';
 import { renderTemplates, type TemplateExplanation } from '../works/renderTemplates.ts';
 import { buildOutputMessage, parseTrailers, type ClusterChanges } from './outputMessage.ts';
@@ -72,7 +72,9 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   const statusRef = target.statusRef ?? DEFAULT_STATUS_REF;
   const observed = target.clusterStatus ?? await readObservedClusters(repo, statusRef);
 
-  const previous = previousOutput && previousSource ? await readPrevious(repo, previousOutput, previousSource) : null;
+  // After a held render the output still shows the last good source: diff from that, as if the hold never happened.
+  const lastGoodSource = previousOutput ? (parseTrailers(previousOutput.message)[LAST_GOOD_TRAILER] ?? previousSource) : undefined;
+  const previous = previousOutput && lastGoodSource ? await readPrevious(repo, previousOutput, lastGoodSource) : null;
   const loaded = rerender && again === 'all'
     ? await loadSource(repo, source.tree, null)
     : await loadSource(repo, source.tree, previous ? { tree: previous.sourceTree, index: previous.index } : null, again === 'all' ? undefined : again);
@@ -98,10 +100,22 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
     return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: out.explanations, full: loaded.full, filesWritten: 0, failover: out.failover };
   }
   const index = updateFileIndex(out.index, loaded.touchedFiles, loaded.model.unreadableFiles);
+  if (previousOutput && lastGoodSource && Object.keys(index.files).length === 0 && Object.keys(previousIndex.files).length > 0) {
+    // Held already: a change of cluster state re-renders the same empty source, which must not commit again.
+    if (rerender) return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: new Map(), full: loaded.full, filesWritten: 0, failover: [] };
+    return holdEmptySource(repo, target, source, previousOutput, outputHead!, lastGoodSource);
+  }
   const edits = new Map<string, Uint8Array | null>();
   const encoder = new TextEncoder();
   for (const [path, text] of out.edits) edits.set(path, text === null ? null : encoder.encode(text));
   edits.set(INDEX_PATH, encoder.encode(serializeIndex(index)));
+  if (previousOutput) {
+    const before = await readReleased(repo, previousOutput.tree);
+    const after = updateReleased(before, out.released, index);
+    if (after !== before) edits.set(RELEASED_PATH, after === '' ? null : encoder.encode(after));
+  } else if (out.released.size > 0) {
+    edits.set(RELEASED_PATH, encoder.encode(updateReleased('', out.released, index)));
+  }
 
   const problems = [...loaded.model.problems, ...out.problems];
   const changes = summarizeChanges(out.edits, files);
@@ -121,6 +135,55 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   await pack.flush();
   await updateRef(repo, target.outputRef, commit, outputHead);
   return { sourceCommit: sourceSha, outputCommit: commit, problems, changes, explanations: out.explanations, full: loaded.full, filesWritten: out.edits.size, failover: out.failover };
+}
+
+async function readReleased(repo: GitRepo, tree: string): Promise<string> {
+  const oid = (await readPathOids(repo, tree, [RELEASED_PATH])).get(RELEASED_PATH);
+  return oid ? new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!) : '';
+}
+
+/** The released file after this render: new releases added, templates placed again on a cluster taken out. '' = none. */
+function updateReleased(text: string, added: ReadonlyMap<string, string[]>, index: OutputIndex): string {
+  const all = new Map<string, Set<string>>(Object.entries(text ? (JSON.parse(text) as Record<string, string[]>) : {}).map(([c, keys]) => [c, new Set(keys)]));
+  for (const [cluster, keys] of added) {
+    const set = all.get(cluster) ?? new Set<string>();
+    for (const k of keys) set.add(k);
+    all.set(cluster, set);
+  }
+  const out: Record<string, string[]> = {};
+  for (const cluster of [...all.keys()].sort()) {
+    const keys = [...all.get(cluster)!].filter((k) => !index.templates[k]?.clusters.includes(cluster)).sort();
+    if (keys.length > 0) out[cluster] = keys;
+  }
+  const next = Object.keys(out).length ? `${JSON.stringify(out, null, 1)}\n` : '';
+  return next === text ? text : next;
+}
+
+/** Trailer of a held output commit: the source commit its tree still renders. */
+export const LAST_GOOD_TRAILER = 'Last-Good-Source';
+
+/**
+ * A source commit with no object at all (every file deleted, an emptied or wrongly reset branch) is a broken
+ * read, not an instruction to delete everything everywhere: the output commit keeps the previous tree and says
+ * why. To retire everything on purpose, delete the templates and keep the Cluster objects.
+ */
+async function holdEmptySource(repo: GitRepo, target: RenderTarget, source: CommitInfo, previousOutput: CommitInfo, outputHead: string, lastGood: string): Promise<RenderReport> {
+  const problem: Problem = {
+    file: '.', line: 1, column: 1, code: 'SOURCE_EMPTY', severity: 'error',
+    message: `source commit ${source.oid.slice(0, 12)} holds no template, policy or Cluster: nothing was removed, every cluster keeps what ${lastGood.slice(0, 12)} rendered`,
+    fix: 'restore the files (git revert); to retire everything on purpose, delete the templates but keep the Cluster objects',
+  };
+  const pack = new PackWriter(repo);
+  const identity = { name: 'Flotilla', email: 'flotilla@localhost', timestamp: source.committer.timestamp, timezoneOffset: source.committer.timezoneOffset };
+  // The held tree is still the one rendered with the previous cluster state: keep its trailers, so that state is
+  // not taken for a change that needs another render.
+  const previousTrailers = parseTrailers(previousOutput.message);
+  const kept = ['Cluster-State', 'Failover-Check', 'Graceful-Evictions'].filter((k) => previousTrailers[k]).map((k) => `${k}: ${previousTrailers[k]}\n`).join('');
+  const message = buildOutputMessage(source, {}, [problem]).replace(/\n$/, `\n${LAST_GOOD_TRAILER}: ${lastGood}\n${kept}`);
+  const commit = buildCommit(pack, { tree: previousOutput.tree, parents: [outputHead], message, author: identity, committer: identity });
+  await pack.flush();
+  await updateRef(repo, target.outputRef, commit, outputHead);
+  return { sourceCommit: source.oid, outputCommit: commit, problems: [problem], changes: {}, explanations: new Map(), full: false, filesWritten: 0, failover: [] };
 }
 
 async function readPrevious(repo: GitRepo, output: CommitInfo, sourceSha: string): Promise<{ sourceTree: string; index: OutputIndex } | null> {

@@ -9,6 +9,7 @@ import { renderTemplates, type RenderOutput } from '../works/renderTemplates.ts'
 import { effectiveTaints } from '../taints/clusterTaints.ts';
 import { loadSource } from './loadSource.ts';
 import { indexWithBindings, matchFolderBindings, type FolderBinding } from './previousOutputs.ts';
+import { findIdlePolicies } from '../bindings/findIdlePolicies.ts';
 
 export interface SnapshotPrevious {
   index?: OutputIndex;
@@ -39,6 +40,8 @@ export async function renderSnapshot(
     // Without a clock no taint eviction is decided. No template health offline: a task ends by its grace period only.
     ...(now ? { failover: { now, observed: new Map() } } : {}),
   });
+  // A snapshot reads the whole commit, so policies that select nothing can be told apart from ones outside a change.
+  output.problems.push(...findIdlePolicies(model));
   return { sha, model, output };
 }
 

@@ -13,6 +13,12 @@ import { bindingName } from '../bindings/bindingName.ts';
  */
 export const CLUSTER_SCOPED_FOLDER = '_cluster';
 export const INDEX_PATH = '.flotilla/index.json';
+/**
+ * Objects whose template was deleted under preserveResourcesOnDeletion, per cluster (`{"<cluster>": [refKey…]}`):
+ * the applier leaves them on the member and forgets them instead of pruning. An entry leaves when the template
+ * comes back to that cluster.
+ */
+export const RELEASED_PATH = '.flotilla/released.json';
 
 export function manifestPath(cluster: string, ref: ObjectRef): string {
   const group = groupOf(ref.apiVersion);

@@ -72,6 +72,8 @@ export interface RenderOutput {
   problems: Problem[];
   explanations: Map<string, TemplateExplanation>;
   failover: FailoverEvent[];
+  /** Cluster → refKeys this render released: deleted templates whose policy said preserveResourcesOnDeletion. */
+  released: Map<string, string[]>;
 }
 
 interface Placed {
@@ -97,6 +99,7 @@ export function renderTemplates(input: RenderInput): RenderOutput {
   const problems: Problem[] = [];
   const explanations = new Map<string, TemplateExplanation>();
   const failover: FailoverEvent[] = [];
+  const released = new Map<string, string[]>();
   const index: OutputIndex = { version: 1, files: { ...previousIndex.files }, templates: { ...previousIndex.templates } };
   const clusters = [...model.clusters.values()].map((c) => c.object).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
 
@@ -113,6 +116,17 @@ export function renderTemplates(input: RenderInput): RenderOutput {
     }
     if (!template) {
       delete index.templates[key];
+      continue;
+    }
+    const orphaned = orphanedByPolicyDeletion(template, prevEntry, model);
+    if (orphaned) {
+      // Karmada: deleting a policy removes its claim but never the binding or the Works, so member objects stay.
+      explanations.set(key, { ref: template.ref, policyReason: '', clusters: [], held: `${orphaned} was deleted: its last output is kept` });
+      problems.push({
+        ...template.source, code: 'POLICY_REMOVED', severity: 'warning',
+        message: `${describeRef(template.ref)} was placed by ${orphaned}, which is gone; it keeps running where it ran and is no longer updated`,
+        fix: 'add a policy that selects it to manage it again, or delete the template to remove it from the clusters',
+      });
       continue;
     }
     placed.set(key, place(template, model, clusters, input.previousBindings.get(key), problems, input.failover, failover));
@@ -160,6 +174,10 @@ export function renderTemplates(input: RenderInput): RenderOutput {
     const bPath = bindingPath(ref);
     if (!p) {
       if (prevEntry?.policy) edits.set(bPath, null);
+      // Karmada keeps the member objects of a deleted template when its binding says so (execution_controller).
+      if (input.previousBindings.get(key)?.spec.preserveResourcesOnDeletion) {
+        for (const cluster of prevEntry?.clusters ?? []) released.set(cluster, [...(released.get(cluster) ?? []), key]);
+      }
       continue;
     }
     explanations.set(key, p.explanation);
@@ -174,7 +192,17 @@ export function renderTemplates(input: RenderInput): RenderOutput {
     if (p.binding) keepOrWrite(edits, bPath, p.binding, input.previousFiles.get(bPath), input.sourceCommit);
     else if (prevEntry?.policy) edits.set(bPath, null);
   }
-  return { edits, index, problems, explanations, failover };
+  return { edits, index, problems, explanations, failover, released };
+}
+
+/** The deleted policy that placed this template last time, when no remaining policy selects it; else undefined. */
+function orphanedByPolicyDeletion(template: Template, prevEntry: IndexEntry | undefined, model: ConfigModel): string | undefined {
+  const claim = prevEntry?.policy;
+  if (!claim || prevEntry.clusters.length === 0) return undefined;
+  if (model.propagationPolicies.some((p) => policyKey(p.object) === claim)) return undefined;
+  if (matchPolicy(template, model.propagationPolicies).status === 'matched') return undefined;
+  const ref = parseRefKey(claim);
+  return describePolicy({ kind: ref.kind, metadata: { name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}) } });
 }
 
 function place(

@@ -1,0 +1,17 @@
+// Every row of the reliability table, in the order it is printed.
+import type { Scenario } from '../helpers/frame.ts';
+import { badInputScenarios } from './badInput.ts';
+import { sourceFaultScenarios } from './sourceFaults.ts';
+import { memberFaultScenarios } from './memberFaults.ts';
+import { deletionSafetyScenarios } from './deletionSafety.ts';
+import { securityScenarios } from './security.ts';
+import { loadScenarios } from './load.ts';
+
+export const SCENARIOS: readonly Scenario[] = [
+  ...badInputScenarios,
+  ...sourceFaultScenarios,
+  ...memberFaultScenarios,
+  ...deletionSafetyScenarios,
+  ...securityScenarios,
+  ...loadScenarios,
+];
