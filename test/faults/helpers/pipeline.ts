@@ -66,11 +66,20 @@ export class Pipeline {
     return openRepo(this.fleet.work.dir);
   }
 
+  /** How far the reconciler's clock runs ahead of the wall clock: Ready damping and taint times read it. */
+  private clockOffsetMs = 0;
+
+  /** Moves the reconciler's clock forward (e.g. past the 30 s Ready failure threshold) without waiting. */
+  advanceClock(ms: number): void {
+    this.clockOffsetMs += ms;
+  }
+
   /** One pass of the reconciler (render → apply → status) over every member, or the given ones. */
   async reconcile(opts: { repo?: GitRepo; clusters?: ReadonlyMap<string, KubeTarget> } = {}): Promise<ReconcileResult> {
     return reconcileOnce({
       repo: opts.repo ?? (await this.repo()), sourceRef: SOURCE_REF, outputRef: RENDERED_REF, statusRef: STATUS_REF,
       clusters: opts.clusters ?? this.kubes, render: true, log: (e) => this.logs.push(e),
+      now: () => new Date(Date.now() + this.clockOffsetMs),
     });
   }
 
