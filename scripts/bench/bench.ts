@@ -68,7 +68,7 @@ try {
   progress('cold render (child process)…');
   const cold = await runRenderChild(repoDir, profileDir);
   if (cold.report.errors > 0) progress(`WARNING: the render reported ${cold.report.errors} errors: ${cold.report.firstProblems.join(' | ')}`);
-  progress(`cold render: ${cold.report.seconds.toFixed(2)} s in process, ${cold.wall.toFixed(2)} s wall, peak RSS ${cold.peakRssMb.toFixed(0)} MB ` +
+  progress(`cold render: ${cold.report.seconds.toFixed(2)} s in process (${cold.report.cpuSeconds.toFixed(2)} s CPU), ${cold.wall.toFixed(2)} s wall, peak RSS ${cold.peakRssMb.toFixed(0)} MB ` +
     `(${cold.rssSource}), ${cold.report.filesWritten} files written, ${cold.report.warnings} warnings`);
 
   // 3. The yardstick: native fast-import writing the same output tree into a fresh repo.
@@ -96,7 +96,7 @@ try {
   for (const [name, edit] of edits) {
     await importCommit(repoDir, { ref: SOURCE_REF, from: `${SOURCE_REF}^0`, message: `bench: ${edit.what}\n`, time: (time += 60), files: [[edit.path, edit.text]] }, scratch);
     syncs[name] = await timedSync(await openRepo(repoDir), profileDir ? path.join(profileDir, `sync-${name}.cpuprofile`) : undefined);
-    progress(`sync after one ${name} change (${edit.what}): ${syncs[name]!.seconds.toFixed(3)} s, ${syncs[name]!.summary}`);
+    progress(`sync after one ${name} change (${edit.what}): ${syncs[name]!.seconds.toFixed(3)} s (${syncs[name]!.cpuSeconds.toFixed(3)} s CPU), ${syncs[name]!.summary}`);
   }
   // The same template edit again on a repo object that already loaded the packs (a long-running sync).
   const warmRepo = await openRepo(repoDir);
@@ -120,6 +120,7 @@ try {
   const figures: Figures = {
     render_cold_s: cold.report.seconds,
     render_cold_wall_s: cold.wall,
+    render_cold_cpu_s: cold.report.cpuSeconds,
     peak_rss_mb: cold.peakRssMb,
     fast_import_s: fastImportS,
     render_vs_fast_import: cold.report.seconds / fastImportS,
@@ -127,6 +128,7 @@ try {
     sync_one_policy_s: syncs.policy!.seconds,
     sync_one_cluster_s: syncs.cluster!.seconds,
     sync_one_template_warm_s: warm.seconds,
+    sync_one_template_cpu_s: syncs.template!.cpuSeconds,
     sync_vs_cold: cold.report.seconds / syncs.template!.seconds,
     noop_commits: noopCommits,
     noop_sync_s: noop.seconds,
@@ -160,6 +162,7 @@ try {
 
 interface SyncFigure {
   seconds: number;
+  cpuSeconds: number;
   filesWritten: number;
   summary: string;
 }
@@ -173,8 +176,10 @@ async function timedSync(repo: GitRepo, profileFile: string | undefined): Promis
     await session.post('Profiler.start');
   }
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   const result = await syncRepo(repo, { sourceRef: SOURCE_REF, outputRef: OUTPUT_REF });
   const secs = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuStarted);
   if (session && profileFile) {
     const { profile } = await session.post('Profiler.stop');
     writeFileSync(profileFile, JSON.stringify(profile));
@@ -185,11 +190,12 @@ async function timedSync(repo: GitRepo, profileFile: string | undefined): Promis
   const errors = result.reports.reduce((s, r) => s + r.problems.filter((p) => p.severity === 'error').length, 0);
   const summary = `${result.reports.length} commit(s) rendered, ${files} files written on ${clusters.size} clusters${errors ? `, ${errors} errors` : ''}` +
     `${result.reports.some((r) => r.full) ? ' (full re-render)' : ''}`;
-  return { seconds: secs, filesWritten: files, summary };
+  return { seconds: secs, cpuSeconds: (cpu.user + cpu.system) / 1e6, filesWritten: files, summary };
 }
 
 interface ChildReport {
   seconds: number;
+  cpuSeconds: number;
   maxRssKb: number;
   outputCommit: string | null;
   filesWritten: number;

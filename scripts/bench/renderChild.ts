@@ -1,6 +1,6 @@
 // The cold render, run by bench.ts as its own process so its peak RSS is its own:
 //   node --import tsx scripts/bench/renderChild.ts REPO
-// Prints one JSON line: in-process seconds, maxRSS, what was written, and the problems found.
+// Prints one JSON line: in-process seconds (wall and CPU), maxRSS, what was written, and the problems found.
 import { performance } from 'node:perf_hooks';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { resolveRev } from '../../src/commits/resolveRev.ts';
@@ -13,13 +13,16 @@ if (!repoPath) {
   process.exit(2);
 }
 const started = performance.now();
+const cpuStarted = process.cpuUsage();
 const repo = await openRepo(repoPath);
 const sha = await resolveRev(repo, 'main');
 const report = await renderRevision(repo, sha, { outputRef: 'refs/heads/flotilla/rendered' });
 const seconds = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(cpuStarted);
 const errors = report.problems.filter((p) => p.severity === 'error');
 process.stdout.write(`${JSON.stringify({
   seconds,
+  cpuSeconds: (cpu.user + cpu.system) / 1e6,
   maxRssKb: process.resourceUsage().maxRSS,
   outputCommit: report.outputCommit,
   filesWritten: report.filesWritten,

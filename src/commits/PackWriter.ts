@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { buildPack, type PackObject } from './buildPack.ts';
+import { deflateObject, packChunks, type DeflatedObject, type PackObject, type PackTrailer } from './buildPack.ts';
 import { findExistingObjects } from './findExistingObjects.ts';
 import { hashObject } from './hashObject.ts';
 import type { GitRepo, ObjectType } from './types.ts';
@@ -14,28 +14,56 @@ export interface FlushResult {
 }
 
 /**
- * Collects new objects in memory and writes them as ONE packfile + .idx per flush. Writing
- * loose objects through isomorphic-git costs ~1.7 ms each (notes §C finding 1); a pack of
- * 20k objects takes about a second. Objects added but not yet flushed are readable through
- * `get`, so trees built on top of each other before a flush still resolve.
+ * Collects new objects in memory and writes them as ONE packfile + .idx per flush, streamed to
+ * disk object by object. Writing loose objects through isomorphic-git costs ~1.7 ms each (notes §C
+ * finding 1); a pack of 20k objects takes about a second. Trees and commits added but not yet
+ * flushed are readable through `get`, so trees built on top of each other before a flush resolve.
  */
 export class PackWriter {
   readonly repo: GitRepo;
-  #pending = new Map<string, PackObject>();
+  #pending = new Map<string, DeflatedObject>();
+  /** Raw trees and commits, for `get`: trees are read back while later edits build on them. Blobs are not kept raw. */
+  #structure = new Map<string, PackObject>();
 
   constructor(repo: GitRepo) {
     this.repo = repo;
   }
 
-  /** Hashes and queues one object; returns its oid. Adding the same content twice is a no-op. */
+  /**
+   * Hashes, compresses and queues one object; returns its oid. Adding the same content twice is a
+   * no-op. A blob's raw bytes are not held after this returns: a fleet's manifests stay queued only
+   * compressed, about a third of their size.
+   */
   add(type: ObjectType, content: Uint8Array): string {
     const oid = hashObject(type, content);
-    if (!this.#pending.has(oid)) this.#pending.set(oid, { oid, type, content });
+    if (this.#pending.has(oid)) return oid;
+    const obj = { oid, type, content };
+    this.#pending.set(oid, deflateObject(obj, (bytes) => this.#keep(bytes)));
+    if (type !== 'blob') this.#structure.set(oid, obj);
     return oid;
   }
 
+  /**
+   * Copies compressed bytes into 1 MiB arenas, densely. Not node's shared 8 KiB pool: there they would
+   * sit between the short-lived buffers of the raw contents and keep those pool slabs alive too.
+   */
+  #arena = Buffer.allocUnsafeSlow(0);
+  #arenaUsed = 0;
+  #keep(bytes: Buffer): Buffer {
+    if (bytes.length > ARENA_BYTES / 4) return Buffer.from(new Uint8Array(bytes).buffer);
+    if (this.#arenaUsed + bytes.length > this.#arena.length) {
+      this.#arena = Buffer.allocUnsafeSlow(ARENA_BYTES);
+      this.#arenaUsed = 0;
+    }
+    const kept = this.#arena.subarray(this.#arenaUsed, this.#arenaUsed + bytes.length);
+    bytes.copy(kept);
+    this.#arenaUsed += bytes.length;
+    return kept;
+  }
+
+  /** A queued tree or commit (blobs are held compressed only). */
   get(oid: string): PackObject | undefined {
-    return this.#pending.get(oid);
+    return this.#structure.get(oid);
   }
 
   get size(): number {
@@ -49,7 +77,9 @@ export class PackWriter {
    */
   async flush(): Promise<FlushResult> {
     const batch = this.#pending;
+    const structure = this.#structure;
     this.#pending = new Map();
+    this.#structure = new Map();
     try {
       const existing = await findExistingObjects(this.repo, batch.keys());
       // Commits, then trees, then blobs: the order git uses, which keeps history walks local.
@@ -59,28 +89,86 @@ export class PackWriter {
         .sort((a, b) => order[a.type] - order[b.type]);
       if (objects.length === 0) return { packFile: null, written: 0, skipped: existing.size };
 
-      const { checksum, pack, idx } = buildPack(objects);
       const packDir = path.join(this.repo.gitdir, 'objects', 'pack');
-      const base = path.join(packDir, `pack-${checksum}`);
       await this.repo.fs.promises.mkdir(packDir, { recursive: true });
-      await this.#writeAtomically(packDir, `${base}.pack`, pack);
-      await this.#writeAtomically(packDir, `${base}.idx`, idx);
+      const { tmp, trailer } = await this.#writeTemp(packDir, packChunks(objects));
+      const base = path.join(packDir, `pack-${trailer.checksum}`);
+      await this.#renameOrDiscard(tmp, `${base}.pack`);
+      await this.#writeAtomically(packDir, `${base}.idx`, trailer.idx);
       return { packFile: `${base}.pack`, written: objects.length, skipped: existing.size };
     } catch (err) {
       for (const [oid, obj] of batch) if (!this.#pending.has(oid)) this.#pending.set(oid, obj);
+      for (const [oid, obj] of structure) if (!this.#structure.has(oid)) this.#structure.set(oid, obj);
+      throw err;
+    }
+  }
+
+  /** Streams the pack into a temp file, 1 MiB per write, and returns the generator's trailer. */
+  async #writeTemp(dir: string, chunks: Generator<Buffer, PackTrailer, void>): Promise<{ tmp: string; trailer: PackTrailer }> {
+    const tmp = tempName(dir);
+    try {
+      const handle = await this.repo.fs.promises.open(tmp, 'w', 0o444);
+      try {
+        let batch: Buffer[] = [];
+        let batched = 0;
+        for (;;) {
+          const next = chunks.next();
+          if (next.done) {
+            if (batched > 0) await writeAll(handle, Buffer.concat(batch, batched));
+            return { tmp, trailer: next.value };
+          }
+          batch.push(next.value);
+          batched += next.value.length;
+          if (batched >= WRITE_BATCH) {
+            await writeAll(handle, Buffer.concat(batch, batched));
+            batch = [];
+            batched = 0;
+          }
+        }
+      } finally {
+        await handle.close();
+      }
+    } catch (err) {
+      await this.repo.fs.promises.rm(tmp, { force: true });
       throw err;
     }
   }
 
   async #writeAtomically(dir: string, target: string, data: Buffer): Promise<void> {
-    // git's own temp-file prefix, so `git gc` cleans leftovers of a crash.
-    const tmp = path.join(dir, `tmp_pack_${process.pid}_${randomBytes(6).toString('hex')}`);
+    const tmp = tempName(dir);
     try {
       await this.repo.fs.promises.writeFile(tmp, data, { mode: 0o444 });
+    } catch (err) {
+      await this.repo.fs.promises.rm(tmp, { force: true });
+      throw err;
+    }
+    await this.#renameOrDiscard(tmp, target);
+  }
+
+  async #renameOrDiscard(tmp: string, target: string): Promise<void> {
+    try {
       await this.repo.fs.promises.rename(tmp, target);
     } catch (err) {
       await this.repo.fs.promises.rm(tmp, { force: true });
       throw err;
     }
   }
+}
+
+const WRITE_BATCH = 1024 * 1024;
+const ARENA_BYTES = 1024 * 1024;
+
+/** A write may take fewer bytes than given (a full disk shows up on the next one): keep going. */
+async function writeAll(handle: { write(b: Buffer, offset: number, length: number): Promise<{ bytesWritten: number }> }, data: Buffer): Promise<void> {
+  let done = 0;
+  while (done < data.length) {
+    const { bytesWritten } = await handle.write(data, done, data.length - done);
+    if (bytesWritten === 0) throw Object.assign(new Error('pack write made no progress (disk full?)'), { code: 'ENOSPC' });
+    done += bytesWritten;
+  }
+}
+
+/** git's own temp-file prefix, so `git gc` cleans leftovers of a crash. */
+function tempName(dir: string): string {
+  return path.join(dir, `tmp_pack_${process.pid}_${randomBytes(6).toString('hex')}`);
 }

@@ -9,48 +9,69 @@ export interface PackObject {
   content: Uint8Array;
 }
 
-export interface BuiltPack {
+/** An object ready for a pack: compressed already, so the raw bytes need not be kept until the flush. */
+export interface DeflatedObject {
+  oid: string;
+  type: ObjectType;
+  /** Length of the raw content, which the pack entry's header records. */
+  size: number;
+  deflated: Buffer;
+}
+
+export interface PackTrailer {
   /** Hex SHA-1 trailer of the pack; git names the files pack-<checksum>.pack/.idx. */
   checksum: string;
-  pack: Buffer;
   idx: Buffer;
 }
 
 const TYPE_CODE: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3 };
 
 /**
- * Renders a version 2 packfile and its version 2 .idx, in memory. No deltas: objects are
- * only zlib-deflated, at level 1 because the pack is written on the hot path and
- * consolidation (git repack) can compress harder later. `oid` must be the object's real id.
+ * Level 1, and a 4 KiB window with a small hash table: rendered objects are a few KiB, so a larger
+ * window finds nothing more and zlib's default state (~256 KiB per object) only costs. Any window
+ * size inflates the same (git, isomorphic-git).
  */
-export function buildPack(objects: readonly PackObject[]): BuiltPack {
-  const packHash = createHash('sha1');
-  const chunks: Buffer[] = [];
-  let offset = 0;
-  const push = (chunk: Buffer) => {
-    chunks.push(chunk);
-    packHash.update(chunk);
-    offset += chunk.length;
-  };
+const DEFLATE = { level: 1, windowBits: 12, memLevel: 4, chunkSize: 4096 } as const;
 
+/**
+ * The object's pack body: its content zlib-deflated, at level 1 because packs are written on the hot
+ * path and consolidation (git repack) can compress harder later. `keep` decides where the bytes live
+ * (zlib's output buffer has a 4 KiB backing store, too large to hold on to for every small object).
+ */
+export function deflateObject(obj: PackObject, keep: (bytes: Buffer) => Buffer): DeflatedObject {
+  return { oid: obj.oid, type: obj.type, size: obj.content.byteLength, deflated: keep(deflateSync(obj.content, DEFLATE)) };
+}
+
+/**
+ * A version 2 packfile as a stream of chunks, then (the generator's return value) its checksum and
+ * version 2 .idx. The caller writes each chunk out as it comes, so the pack is never in memory whole.
+ * No deltas. `oid` must be the object's real id.
+ */
+export function* packChunks(objects: readonly DeflatedObject[]): Generator<Buffer, PackTrailer, void> {
+  const packHash = createHash('sha1');
+  let offset = 0;
   const header = Buffer.alloc(12);
   header.write('PACK', 0, 'latin1');
   header.writeUInt32BE(2, 4);
   header.writeUInt32BE(objects.length, 8);
-  push(header);
+  packHash.update(header);
+  offset += header.length;
+  yield header;
 
-  const entries = objects.map((obj) => {
-    const start = offset;
-    const head = objectHeader(TYPE_CODE[obj.type], obj.content.byteLength);
-    const body = deflateSync(obj.content, { level: 1 });
-    push(head);
-    push(body);
-    return { oid: obj.oid, offset: start, crc: crc32(body, crc32(head)) };
-  });
+  const entries: IdxEntry[] = [];
+  for (const obj of objects) {
+    const head = objectHeader(TYPE_CODE[obj.type], obj.size);
+    entries.push({ oid: obj.oid, offset, crc: crc32(obj.deflated, crc32(head)) });
+    packHash.update(head);
+    packHash.update(obj.deflated);
+    offset += head.length + obj.deflated.length;
+    yield head;
+    yield obj.deflated;
+  }
 
   const checksum = packHash.digest();
-  chunks.push(checksum);
-  return { checksum: checksum.toString('hex'), pack: Buffer.concat(chunks), idx: buildIdx(entries, checksum) };
+  yield checksum;
+  return { checksum: checksum.toString('hex'), idx: buildIdx(entries, checksum) };
 }
 
 /** Type in bits 4-6 of the first byte, size as a little-endian base-128 varint split 4 + 7*k bits. */

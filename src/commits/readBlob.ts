@@ -1,8 +1,9 @@
-import git from 'isomorphic-git';
+import { readObject } from './readObject.ts';
 import type { GitRepo } from './types.ts';
 
-/** The content of one blob. Throws isomorphic-git's NotFoundError / ObjectTypeError as is. */
+/** The content of one blob. Throws ObjectNotFoundError (code 'NotFoundError') when it is missing. */
 export async function readBlob(repo: GitRepo, oid: string): Promise<Uint8Array> {
-  const { blob } = await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache });
-  return blob;
+  const found = readObject(repo, oid);
+  if (found.type !== 'blob') throw new Error(`object ${oid} is a ${found.type}, not a blob`);
+  return found.content;
 }

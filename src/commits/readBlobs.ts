@@ -2,9 +2,8 @@ import { readBlob } from './readBlob.ts';
 import type { GitRepo } from './types.ts';
 
 /**
- * Reads many blobs with at most `concurrency` reads in flight. isomorphic-git reads are
- * latency-bound on the libuv pool, so some overlap pays; the notes measured no gain past
- * ~32 on 2 vCPUs, and 16 keeps memory flat. Duplicate oids are read once.
+ * Reads many blobs with at most `concurrency` reads in flight (an injected fs may be slow to answer;
+ * node's own fs answers readObject's positional reads synchronously). Duplicate oids are read once.
  */
 export async function readBlobs(
   repo: GitRepo,

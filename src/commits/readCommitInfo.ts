@@ -1,21 +1,42 @@
-import git from 'isomorphic-git';
-import type { CommitInfo, GitRepo } from './types.ts';
+import { readObject } from './readObject.ts';
+import type { CommitInfo, GitIdentity, GitRepo } from './types.ts';
 
-/** Reads and parses one commit object. Throws isomorphic-git's NotFoundError/ObjectTypeError as is. */
+/** Reads and parses one commit object. Throws ObjectNotFoundError (code 'NotFoundError') when it is missing. */
 export async function readCommitInfo(repo: GitRepo, sha: string): Promise<CommitInfo> {
-  const { oid, commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: sha, cache: repo.cache });
-  const identity = (p: typeof commit.author) => ({
-    name: p.name,
-    email: p.email,
-    timestamp: p.timestamp,
-    timezoneOffset: p.timezoneOffset,
-  });
-  return {
-    oid,
-    tree: commit.tree,
-    parents: [...commit.parent],
-    message: commit.message,
-    author: identity(commit.author),
-    committer: identity(commit.committer),
-  };
+  const found = readObject(repo, sha);
+  if (found.type !== 'commit') throw new Error(`object ${sha} is a ${found.type}, not a commit`);
+  return parseCommit(sha, found.content.toString('utf8'));
+}
+
+/**
+ * Headers up to the first empty line, then the message. Continuation lines (a leading space, as in
+ * gpgsig or mergetag) belong to the header above and are skipped with it.
+ */
+export function parseCommit(oid: string, text: string): CommitInfo {
+  const split = text.indexOf('\n\n');
+  const head = split < 0 ? text : text.slice(0, split);
+  const message = split < 0 ? '' : text.slice(split + 2);
+  let tree = '';
+  const parents: string[] = [];
+  let author: GitIdentity | undefined;
+  let committer: GitIdentity | undefined;
+  for (const line of head.split('\n')) {
+    const space = line.indexOf(' ');
+    const key = line.slice(0, space);
+    const value = line.slice(space + 1);
+    if (key === 'tree') tree = value;
+    else if (key === 'parent') parents.push(value);
+    else if (key === 'author') author = parseIdentity(value);
+    else if (key === 'committer') committer = parseIdentity(value);
+  }
+  if (!tree || !author || !committer) throw new Error(`commit ${oid} is malformed: it lacks a tree, author or committer line`);
+  return { oid, tree, parents, message, author, committer };
+}
+
+/** `Name <email> 1700000000 +0530`; the offset is stored the way Date#getTimezoneOffset has it (+0530 = -330). */
+function parseIdentity(value: string): GitIdentity {
+  const m = /^(.*?) ?<([^>]*)> (-?\d+) ([+-])(\d\d)(\d\d)$/.exec(value);
+  if (!m) return { name: value, email: '', timestamp: 0, timezoneOffset: 0 };
+  const minutes = Number(m[5]) * 60 + Number(m[6]);
+  return { name: m[1]!, email: m[2]!, timestamp: Number(m[3]), timezoneOffset: m[4] === '-' ? minutes : minutes === 0 ? 0 : -minutes };
 }

@@ -1,16 +1,60 @@
-import git from 'isomorphic-git';
+import path from 'node:path';
 import type { GitRepo } from './types.ts';
 
 /**
  * The oid a ref points at, following symbolic refs such as HEAD; null when it does not exist
  * (a branch not created yet, or HEAD of an empty repo). Accepts full names ('refs/heads/main')
- * and the short forms git accepts ('main', 'v1', 'origin/main').
+ * and the short forms git accepts ('main', 'v1', 'origin/main'), tried in git's order. A loose
+ * ref file wins over packed-refs, as in git.
  */
 export async function readRef(repo: GitRepo, ref: string): Promise<string | null> {
+  let packed: Map<string, string> | undefined;
+  let name = ref;
+  // Symbolic refs may chain (HEAD -> refs/heads/main); bound it against cycles in a corrupt repo.
+  for (let depth = 0; depth < 5; depth++) {
+    if (/^[0-9a-f]{40}$/.test(name)) return name;
+    let value: string | null = null;
+    for (const candidate of candidates(name)) {
+      value = await readLoose(repo, candidate);
+      if (value === null) value = (packed ??= await readPackedRefs(repo)).get(candidate) ?? null;
+      if (value !== null) break;
+    }
+    if (value === null) return null;
+    if (!value.startsWith('ref:')) return value;
+    name = value.slice(4).trim();
+  }
+  return null;
+}
+
+/** git rev-parse's rules for a short name (git help revisions). */
+function candidates(name: string): string[] {
+  return [name, `refs/${name}`, `refs/tags/${name}`, `refs/heads/${name}`, `refs/remotes/${name}`, `refs/remotes/${name}/HEAD`];
+}
+
+async function readLoose(repo: GitRepo, ref: string): Promise<string | null> {
+  if (ref.split('/').some((part) => part === '' || part === '.' || part === '..')) return null;
   try {
-    return await git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref });
+    return (await repo.fs.promises.readFile(path.join(repo.gitdir, ref), 'utf8')).trim();
   } catch (err) {
-    if ((err as { code?: string }).code === 'NotFoundError') return null;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
     throw err;
   }
+}
+
+async function readPackedRefs(repo: GitRepo): Promise<Map<string, string>> {
+  const refs = new Map<string, string>();
+  let text: string;
+  try {
+    text = await repo.fs.promises.readFile(path.join(repo.gitdir, 'packed-refs'), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return refs;
+    throw err;
+  }
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#') || line.startsWith('^')) continue;
+    const space = line.indexOf(' ');
+    if (space === 40) refs.set(line.slice(41).trimEnd(), line.slice(0, 40));
+  }
+  return refs;
 }

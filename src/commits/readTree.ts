@@ -1,5 +1,5 @@
-import git from 'isomorphic-git';
 import { parseTree } from './parseTree.ts';
+import { readObject } from './readObject.ts';
 import type { PackWriter } from './PackWriter.ts';
 import type { GitRepo, TreeEntry } from './types.ts';
 
@@ -13,9 +13,7 @@ export async function readTree(repo: GitRepo, oid: string, pending?: PackWriter)
     if (queued.type !== 'tree') throw new Error(`object ${oid} is a ${queued.type}, not a tree`);
     return parseTree(queued.content);
   }
-  const found = await git.readObject({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache, format: 'content' });
-  if (found.type !== 'tree' || found.format !== 'content') {
-    throw new Error(`object ${oid} is a ${found.type}, not a tree`);
-  }
-  return parseTree(found.object);
+  const found = readObject(repo, oid);
+  if (found.type !== 'tree') throw new Error(`object ${oid} is a ${found.type}, not a tree`);
+  return parseTree(found.content);
 }

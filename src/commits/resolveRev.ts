@@ -1,4 +1,5 @@
 import git from 'isomorphic-git';
+import { readObject } from './readObject.ts';
 import { readRef } from './readRef.ts';
 import { RevNotFoundError } from './RevNotFoundError.ts';
 import type { GitRepo } from './types.ts';
@@ -35,7 +36,7 @@ async function peelToCommit(repo: GitRepo, rev: string, start: string): Promise<
   for (let depth = 0; depth < 16; depth++) {
     let found;
     try {
-      found = await git.readObject({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache, format: 'parsed' });
+      found = readObject(repo, oid);
     } catch (err) {
       if ((err as { code?: string }).code === 'NotFoundError') {
         throw new RevNotFoundError(rev, `object ${oid} is not in the repository`);
@@ -43,10 +44,9 @@ async function peelToCommit(repo: GitRepo, rev: string, start: string): Promise<
       throw err;
     }
     if (found.type === 'commit') return oid;
-    if (found.type !== 'tag' || found.format !== 'parsed') {
-      throw new RevNotFoundError(rev, `${oid} is a ${found.type}, not a commit`);
-    }
-    oid = found.object.object;
+    const target = found.type === 'tag' ? /^object ([0-9a-f]{40})$/m.exec(found.content.toString('utf8'))?.[1] : undefined;
+    if (!target) throw new RevNotFoundError(rev, `${oid} is a ${found.type}, not a commit`);
+    oid = target;
   }
   throw new RevNotFoundError(rev, 'tag chain deeper than 16');
 }

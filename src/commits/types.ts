@@ -11,8 +11,9 @@ export interface GitRepo {
   /** Injected so tests can wrap it; node's fs in production. */
   fs: typeof nodeFs;
   /**
-   * One object shared by every isomorphic-git read on this repo. Without it isomorphic-git
-   * re-parses each pack index per object (notes §C: ~25 ms per read). Also holds our own idx lookups.
+   * Per-repo state of the readers: readObject's pack indexes and delta bases, and isomorphic-git's
+   * own cache for the few calls still made through it (abbreviated shas). Packs written later, by
+   * us or another process, are found by listing the pack folder again on a miss.
    */
   cache: object;
 }

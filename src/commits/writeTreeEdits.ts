@@ -3,8 +3,11 @@ import { readTree } from './readTree.ts';
 import { renderTree } from './renderTree.ts';
 import { FILE_MODE, TREE_MODE, isTreeMode, type GitRepo, type TreeEntry } from './types.ts';
 
+/** New content (text is written as UTF-8), or null to delete. */
+export type FileEdit = Uint8Array | string | null;
+
 interface EditNode {
-  files: Map<string, Uint8Array | null>;
+  files: Map<string, FileEdit>;
   dirs: Map<string, EditNode>;
 }
 
@@ -20,14 +23,14 @@ export async function writeTreeEdits(
   repo: GitRepo,
   pack: PackWriter,
   baseTree: string | null,
-  edits: ReadonlyMap<string, Uint8Array | null>,
+  edits: ReadonlyMap<string, FileEdit>,
 ): Promise<string> {
   const root = buildEditTree(edits);
   const oid = await applyEdits(repo, pack, baseTree, root);
   return oid ?? pack.add('tree', new Uint8Array(0));
 }
 
-function buildEditTree(edits: ReadonlyMap<string, Uint8Array | null>): EditNode {
+function buildEditTree(edits: ReadonlyMap<string, FileEdit>): EditNode {
   const root: EditNode = { files: new Map(), dirs: new Map() };
   for (const [path, content] of edits) {
     const parts = path.split('/');
@@ -63,7 +66,8 @@ async function applyEdits(repo: GitRepo, pack: PackWriter, base: string | null, 
       changed = entries.delete(name) || changed;
       continue;
     }
-    const oid = pack.add('blob', content);
+    // Encoded here, one file at a time: the caller need not hold a second, encoded copy of every file.
+    const oid = pack.add('blob', typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
     const mode = current?.mode === '100755' ? '100755' : FILE_MODE;
     if (current?.oid !== oid || current.mode !== mode) {
       entries.set(name, { name, mode, oid });

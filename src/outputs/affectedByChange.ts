@@ -32,7 +32,6 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   for (const [key, t] of model.templates) if (changedFiles.has(t.source.file)) affected.add(key);
   for (const key of model.held) affected.add(key);
 
-  const all = allTemplates(index, model);
   const inChanged = <T>(list: { object: T; source: { file: string } }[]) => list.filter((l) => changedFiles.has(l.source.file)).map((l) => l.object);
   const propagation = [...inChanged(model.propagationPolicies), ...ctx.oldVersions.flatMap((f) => f.propagationPolicies.map((p) => p.object))];
   const overrides = [...inChanged(model.overridePolicies), ...ctx.oldVersions.flatMap((f) => f.overridePolicies.map((p) => p.object))];
@@ -49,7 +48,9 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   const customizedKinds = new Set([...inChanged(model.interpreterCustomizations), ...ctx.oldVersions.flatMap((f) => f.interpreterCustomizations.map((c) => c.object))]
     .map((c) => `${c.spec.target.apiVersion}/${c.spec.target.kind}`));
 
-  for (const t of all) {
+  // Only templates changed (the common commit): nothing below can match, so skip the walk over the fleet.
+  const karmadaChanged = propagation.length + overrides.length + clusters.length + customizedKinds.size > 0;
+  for (const t of karmadaChanged ? allTemplates(index, model) : []) {
     const entry = index.templates[t.key];
     if (customizedKinds.has(`${t.ref.apiVersion}/${t.ref.kind}`)) affected.add(t.key);
     if (entry?.policy && changedPolicyKeys.has(entry.policy)) affected.add(t.key);

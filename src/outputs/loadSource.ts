@@ -12,6 +12,7 @@ import { parseDocuments } from '../documents/parseDocuments.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import type { OutputIndex } from '../works/outputIndex.ts';
 import { affectedByChange, dependenciesOf } from './affectedByChange.ts';
+import { readParsedFileCache, writeParsedFileCache } from './parsedFileCache.ts';
 import { readPathOids } from './readPathOids.ts';
 
 export interface LoadedSource {
@@ -21,6 +22,11 @@ export interface LoadedSource {
   /** Source files read or removed by this change: their index entries are rewritten. */
   touchedFiles: Map<string, FileObjects | null>;
   full: boolean;
+  /**
+   * Names of the clusters changed, when the commit changed nothing but Cluster registrations (files
+   * holding only clusters, before and after); null for any other change and for full renders.
+   */
+  onlyClustersChanged: ReadonlySet<string> | null;
 }
 
 /**
@@ -43,7 +49,8 @@ export async function loadSource(
   const affected = new Set<string>([...model.templates.keys(), ...model.held, ...Object.keys(previous?.index.templates ?? {})]);
   const touched = new Map<string, FileObjects | null>(parsed);
   for (const f of Object.keys(previous?.index.files ?? {})) if (!touched.has(f)) touched.set(f, null);
-  return { model, affected, touchedFiles: touched, full: true };
+  await saveKarmadaFiles(repo, tree, [...parsed].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path));
+  return { model, affected, touchedFiles: touched, full: true, onlyClustersChanged: null };
 }
 
 async function loadIncremental(
@@ -101,7 +108,8 @@ async function loadIncremental(
     model = assembleModel(loaded.values(), { changedFiles: changedPaths });
     for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   }
-  return { model, affected, touchedFiles: touched, full: false };
+  await saveKarmadaFiles(repo, tree, [...loaded].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path));
+  return { model, affected, touchedFiles: touched, full: false, onlyClustersChanged: clustersOnly(changed, touched, oldVersions) };
 }
 
 async function loadFiles(repo: GitRepo, tree: string, paths: Iterable<string>, into: Map<string, FileObjects>): Promise<void> {
@@ -109,19 +117,30 @@ async function loadFiles(repo: GitRepo, tree: string, paths: Iterable<string>, i
 }
 
 /**
- * Parsed files of a repo that hold Karmada objects, by path and blob oid. Every incremental sync needs all
- * policies and clusters; a long-running reconciler parses each version of those files once.
+ * Parsed files of a repo that hold Karmada objects, by blob oid and path. Every incremental sync needs all
+ * policies and clusters; a long-running reconciler parses each version of those files once, and a new
+ * process starts from the copy kept beside the object store (parsedFileCache.ts).
  */
-const karmadaFileCache = new WeakMap<GitRepo, Map<string, FileObjects>>();
+interface KarmadaFiles {
+  byKey: Map<string, FileObjects>;
+  /** Entries parsed since the copy on disk was written. */
+  added: number;
+}
+const karmadaFileCache = new WeakMap<GitRepo, KarmadaFiles>();
+
+function karmadaFilesOf(repo: GitRepo): KarmadaFiles {
+  let cache = karmadaFileCache.get(repo);
+  if (!cache) karmadaFileCache.set(repo, (cache = { byKey: readParsedFileCache(repo), added: 0 }));
+  return cache;
+}
 
 /** Reads and parses the given path → blob oid pairs, from the cache where it can. */
 async function readFiles(repo: GitRepo, oids: ReadonlyMap<string, string>): Promise<Map<string, FileObjects>> {
-  let cache = karmadaFileCache.get(repo);
-  if (!cache) karmadaFileCache.set(repo, (cache = new Map()));
+  const cache = karmadaFilesOf(repo);
   const out = new Map<string, FileObjects>();
   const toRead = new Map<string, string>();
   for (const [path, oid] of oids) {
-    const hit = cache.get(`${oid} ${path}`);
+    const hit = cache.byKey.get(`${oid} ${path}`);
     if (hit) out.set(path, hit);
     else toRead.set(path, oid);
   }
@@ -130,10 +149,28 @@ async function readFiles(repo: GitRepo, oids: ReadonlyMap<string, string>): Prom
     const parsed = parseFile(path, blobs.get(oid)!);
     out.set(path, parsed);
     if (holdsKarmadaObjects(parsed)) {
-      cache.set(`${oid} ${path}`, parsed);
+      cache.byKey.set(`${oid} ${path}`, parsed);
+      cache.added++;
     }
   }
   return out;
+}
+
+/**
+ * Saves the parsed Karmada files of this tree when any were parsed anew; older versions are dropped,
+ * so the copy on disk stays the size of the current policies and clusters.
+ */
+async function saveKarmadaFiles(repo: GitRepo, tree: string, karmadaPaths: Iterable<string>): Promise<void> {
+  const cache = karmadaFilesOf(repo);
+  if (cache.added === 0) return;
+  const oids = await readPathOids(repo, tree, [...karmadaPaths]);
+  const current = new Map<string, FileObjects>();
+  for (const [path, oid] of oids) {
+    const hit = cache.byKey.get(`${oid} ${path}`);
+    if (hit) current.set(`${oid} ${path}`, hit);
+  }
+  await writeParsedFileCache(repo, current);
+  cache.added = 0;
 }
 
 /**
@@ -151,6 +188,22 @@ function withLastGoodKarmada(now: FileObjects, old: FileObjects): FileObjects {
     clusterTaintPolicies: [...now.clusterTaintPolicies, ...keep(old.clusterTaintPolicies)],
     clusters: [...now.clusters, ...keep(old.clusters)],
   };
+}
+
+function clustersOnly(changed: readonly { path: string; oldOid?: string }[], now: ReadonlyMap<string, FileObjects | null>, old: readonly FileObjects[]): Set<string> | null {
+  const names = new Set<string>();
+  const oldByPath = new Map(old.map((f) => [f.file, f]));
+  for (const c of changed) {
+    const versions = [now.get(c.path) ?? null, oldByPath.get(c.path) ?? null];
+    // An old version that was not read (the file held no Karmada objects) may have held anything.
+    if (c.oldOid && !oldByPath.has(c.path)) return null;
+    for (const f of versions) {
+      if (!f) continue;
+      if (f.unreadable || f.templates.length + f.propagationPolicies.length + f.overridePolicies.length + f.broken.length > 0) return null;
+      for (const cluster of f.clusters) names.add(cluster.object.metadata.name);
+    }
+  }
+  return names.size > 0 ? names : null;
 }
 
 function parseFile(path: string, bytes: Uint8Array): FileObjects {

@@ -5,7 +5,7 @@ import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { updateRef } from '../commits/updateRef.ts';
-import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
+import { writeTreeEdits, type FileEdit } from '../commits/writeTreeEdits.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import type { FileObjects } from '../documents/model.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
@@ -89,6 +89,7 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   const out = renderTemplates({
     model, affected: loaded.affected, previousIndex, previousBindings: bindings, previousFiles: files, sourceCommit: sourceSha,
     failover: { now, observed: health },
+    onlyClustersChanged: loaded.onlyClustersChanged,
   });
   const state = {
     key: clusterStateKey(observed),
@@ -105,16 +106,15 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
     if (rerender) return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: new Map(), full: loaded.full, filesWritten: 0, failover: [] };
     return holdEmptySource(repo, target, source, previousOutput, outputHead!, lastGoodSource);
   }
-  const edits = new Map<string, Uint8Array | null>();
-  const encoder = new TextEncoder();
-  for (const [path, text] of out.edits) edits.set(path, text === null ? null : encoder.encode(text));
-  edits.set(INDEX_PATH, encoder.encode(serializeIndex(index)));
+  // Text as is: writeTreeEdits encodes each file as it packs it, so no encoded copy of the fleet is held.
+  const edits = new Map<string, FileEdit>(out.edits);
+  edits.set(INDEX_PATH, serializeIndex(index));
   if (previousOutput) {
     const before = await readReleased(repo, previousOutput.tree);
     const after = updateReleased(before, out.released, index);
-    if (after !== before) edits.set(RELEASED_PATH, after === '' ? null : encoder.encode(after));
+    if (after !== before) edits.set(RELEASED_PATH, after === '' ? null : after);
   } else if (out.released.size > 0) {
-    edits.set(RELEASED_PATH, encoder.encode(updateReleased('', out.released, index)));
+    edits.set(RELEASED_PATH, updateReleased('', out.released, index));
   }
 
   const problems = [...loaded.model.problems, ...out.problems];

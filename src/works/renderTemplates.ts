@@ -1,4 +1,3 @@
-import { stringify } from 'yaml';
 import type { GracefulEvictionTask, ResourceBinding, TargetCluster } from '../api/binding.ts';
 import type { Cluster, ResourceList } from '../api/cluster.ts';
 import { describeRef, parseRefKey, refKey, WORK_API_VERSION, type ObjectRef } from '../api/kinds.ts';
@@ -22,6 +21,7 @@ import { pruneForMember } from '../interpreters/pruneForMember.ts';
 import { reviseJobCompletions, reviseReplicas } from '../interpreters/reviseReplicas.ts';
 import { applyOverrides } from '../overrides/applyOverrides.ts';
 import { autoPropagatedNamespace } from './autoPropagatedNamespace.ts';
+import { manifestYaml } from './manifestYaml.ts';
 import { bindingPath, manifestPath } from './outputPaths.ts';
 import type { IndexEntry, OutputIndex } from './outputIndex.ts';
 
@@ -39,6 +39,12 @@ export interface RenderInput {
   sourceCommit: string;
   /** Absent: no taint eviction and no graceful eviction task ends (a render with no notion of time). */
   failover?: FailoverInput;
+  /**
+   * Set when the commit changed nothing but these clusters' registrations. A template whose placement
+   * comes out exactly as before then keeps its manifests on every other cluster without rendering them:
+   * nothing they are made of (template, policies, that cluster) changed. Schedule first, render what moved.
+   */
+  onlyClustersChanged?: ReadonlySet<string> | null;
 }
 
 export interface FailoverInput {
@@ -181,10 +187,12 @@ export function renderTemplates(input: RenderInput): RenderOutput {
       continue;
     }
     explanations.set(key, p.explanation);
+    const samePlacement = input.onlyClustersChanged ? placedAsBefore(p, input.previousBindings.get(key)) : false;
     for (const target of p.clusters) {
       const cluster = model.clusters.get(target.name)?.object;
       const path = manifestPath(target.name, ref);
       if (!cluster) continue;
+      if (samePlacement && !input.onlyClustersChanged!.has(target.name) && input.previousFiles.has(path)) continue;
       const manifest = renderManifest(p, target, cluster, model, problems);
       if (manifest === undefined) continue; // override failed: previous file for this cluster stays
       keepOrWrite(edits, path, manifest, input.previousFiles.get(path), input.sourceCommit);
@@ -412,7 +420,7 @@ function claimMetadata(policy: PropagationPolicy): { labels: Record<string, stri
  */
 function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, model: ConfigModel, problems: Problem[]): Record<string, unknown> | undefined {
   const ref = p.template.ref;
-  let m = pruneForMember(p.template.manifest);
+  let m = prunedFor(p.template);
   // name and namespace first, as kubectl prints them; the rest keeps the template's order.
   if (ref.namespace) m = { ...m, metadata: { name: ref.name, namespace: ref.namespace, ...(m.metadata as object) } };
   const custom = customizationFor(interpretersOf(model), p.template.manifest);
@@ -425,7 +433,9 @@ function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, mode
     const split = divideByWebster(completions, p.clusters.map((c) => ({ name: c.name, weight: c.replicas })), uid);
     m = reviseJobCompletions(m, split.find((c) => c.name === target.name)?.replicas ?? 0);
   }
-  const overridden = applyOverrides(m, cluster, overridesFor(p.template, model));
+  const policies = overridesFor(p.template, model);
+  // No candidate policy: nothing to apply, and no copy to make (most templates, on most clusters).
+  const overridden = policies.length === 0 ? { ok: true as const, manifest: m, applied: [] } : applyOverrides(m, cluster, policies);
   if (!overridden.ok) {
     problems.push({
       ...p.template.source, code: 'OVERRIDE_FAILED', severity: 'error',
@@ -468,6 +478,17 @@ function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, mode
 }
 
 /**
+ * The template as every member gets it before per-cluster changes, made once per template rather than
+ * once per cluster. Shared between clusters: each later step returns new objects and never mutates it.
+ */
+const prunedCache = new WeakMap<Template, Record<string, unknown>>();
+function prunedFor(t: Template): Record<string, unknown> {
+  let pruned = prunedCache.get(t);
+  if (!pruned) prunedCache.set(t, (pruned = pruneForMember(t.manifest)));
+  return pruned;
+}
+
+/**
  * The override policies that can touch this template, found once per template instead of once per
  * manifest: with many OverridePolicies, matching every one for every cluster dominated rendering.
  * A superset is fine — applyOverrides makes the exact decision.
@@ -492,7 +513,7 @@ function overridesFor(t: Template, model: ConfigModel): OverridePolicy[] {
 function keepOrWrite(edits: Map<string, string | null>, path: string, obj: Record<string, unknown> | ResourceBinding, previous: string | undefined, commit: string): void {
   const meta = (obj.metadata ?? {}) as { annotations?: Record<string, string> };
   const stamped = { ...obj, metadata: { ...meta, annotations: { ...(meta.annotations ?? {}), [SOURCE_COMMIT_ANNOTATION]: commit } } };
-  const text = stringify(stamped, { lineWidth: 0, aliasDuplicateObjects: false });
+  const text = manifestYaml(stamped);
   if (previous !== undefined && unstamp(previous) === unstamp(text)) return;
   edits.set(path, text);
 }
@@ -500,6 +521,15 @@ function keepOrWrite(edits: Map<string, string | null>, path: string, obj: Recor
 const STAMP_LINE = new RegExp(`^(\\s*${SOURCE_COMMIT_ANNOTATION.replace(/[./]/g, '\\$&')}: ).*$`, 'm');
 function unstamp(text: string): string {
   return text.replace(STAMP_LINE, '$1');
+}
+
+/** Same target clusters with the same replicas as the previous binding, and no clusters added for dependents. */
+function placedAsBefore(p: Placed, previous: ResourceBinding | undefined): boolean {
+  const before = previous?.spec.clusters;
+  const now = p.binding?.spec.clusters;
+  if (!before || !now || p.explanation.requiredBy || previous.spec.requiredBy) return false;
+  if (now.length !== p.clusters.length || now.length !== before.length) return false;
+  return now.every((c, i) => c.name === before[i]!.name && c.replicas === before[i]!.replicas && p.clusters[i]!.name === c.name && p.clusters[i]!.replicas === c.replicas);
 }
 
 function byName(a: TargetCluster, b: TargetCluster): number {

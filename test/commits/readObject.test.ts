@@ -1,0 +1,109 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { PackWriter } from '../../src/commits/PackWriter.ts';
+import { applyDelta, readObject } from '../../src/commits/readObject.ts';
+import { bytes, commitAll, makeTempRepo, writeWorkTree, type TempRepo } from './helpers/tempRepo.ts';
+
+/** Every object git knows, with its type and bytes, from `git cat-file --batch-all-objects --batch`. */
+function allObjects(temp: TempRepo): Map<string, { type: string; content: Buffer }> {
+  const out = temp.gitBytes(['cat-file', '--batch-all-objects', '--batch']);
+  const objects = new Map<string, { type: string; content: Buffer }>();
+  let pos = 0;
+  while (pos < out.length) {
+    const eol = out.indexOf(0x0a, pos);
+    const [oid, type, size] = out.toString('utf8', pos, eol).split(' ');
+    const start = eol + 1;
+    objects.set(oid!, { type: type!, content: out.subarray(start, start + Number(size)) });
+    pos = start + Number(size) + 1;
+  }
+  return objects;
+}
+
+/** Ten commits of slowly changing YAML, so git's packer finds deltas (chains of them) between versions. */
+function history(temp: TempRepo): void {
+  for (let c = 0; c < 10; c++) {
+    const files: Record<string, string> = {};
+    for (let f = 0; f < 8; f++) {
+      const lines = Array.from({ length: 60 }, (_, i) => `  key${i}: value-${f}-${i}${i === c ? `-changed-in-${c}` : ''}`);
+      files[`dir${f % 3}/file${f}.yaml`] = `kind: ConfigMap\ndata:\n${lines.join('\n')}\n`;
+    }
+    writeWorkTree(temp, files);
+    commitAll(temp, `commit ${c}`);
+  }
+  temp.git(['tag', '-a', '-m', 'annotated', 'v1']);
+}
+
+function assertReadsEverything(temp: TempRepo, repo: Awaited<ReturnType<typeof openRepo>>): number {
+  const objects = allObjects(temp);
+  for (const [oid, want] of objects) {
+    const got = readObject(repo, oid);
+    assert.is(got.type, want.type, `type of ${oid}`);
+    assert.ok(got.content.equals(want.content), `content of ${oid} (${want.type})`);
+  }
+  return objects.size;
+}
+
+test('reads loose objects written by git', async () => {
+  const temp = makeTempRepo();
+  try {
+    history(temp);
+    assert.ok(assertReadsEverything(temp, await openRepo(temp.path)) > 100);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('reads a pack git wrote with offset deltas, chains of them included', async () => {
+  const temp = makeTempRepo();
+  try {
+    history(temp);
+    temp.git(['repack', '-a', '-d', '-f', '-q', '--depth=50', '--window=50']);
+    const stats = temp.git(['count-objects', '-v']);
+    assert.match(stats, /^count: 0$/m); // nothing loose: every read below comes from the pack
+    assertReadsEverything(temp, await openRepo(temp.path));
+    const deltas = temp.git(['cat-file', '--batch-all-objects', '--batch-check=%(deltabase)']).split('\n').filter((l) => l && !/^0{40}$/.test(l));
+    assert.ok(deltas.length > 20, `the pack holds deltas (${deltas.length})`);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('reads a pack whose deltas name their base by oid (ref deltas)', async () => {
+  const temp = makeTempRepo();
+  try {
+    history(temp);
+    temp.git(['-c', 'repack.useDeltaBaseOffset=false', 'repack', '-a', '-d', '-f', '-q']);
+    assertReadsEverything(temp, await openRepo(temp.path));
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('finds a pack written after the first read, and reports a missing object as NotFoundError', async () => {
+  const temp = makeTempRepo();
+  try {
+    history(temp);
+    temp.git(['repack', '-a', '-d', '-q']);
+    const repo = await openRepo(temp.path);
+    assertReadsEverything(temp, repo);
+    const pack = new PackWriter(repo);
+    const oid = pack.add('blob', bytes('written later\n'));
+    await pack.flush();
+    assert.is(readObject(repo, oid).content.toString(), 'written later\n');
+    const missing = (() => { try { readObject(repo, '0'.repeat(40)); return 'read'; } catch (e) { return (e as { code?: string }).code; } })();
+    assert.is(missing, 'NotFoundError');
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('applyDelta copies from the base and inserts literals, and rejects a base of the wrong size', () => {
+  const base = Buffer.from('hello, world');
+  // source 12, target 11: copy "hello" (offset 0, size 5), insert " all", copy "ld" (offset 10, size 2)
+  const delta = Buffer.from([12, 11, 0x91, 0, 5, 4, ...Buffer.from(' all'), 0x91, 10, 2]);
+  assert.is(applyDelta(base, delta).toString(), 'hello allld');
+  assert.throws(() => applyDelta(Buffer.from('short'), delta), /base of 12 bytes/);
+});
+
+test.run();

@@ -1,0 +1,82 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { stringify } from 'yaml';
+import { manifestYaml, YAML_OPTIONS } from '../../src/works/manifestYaml.ts';
+
+const same = (value: unknown) => assert.is(manifestYaml(value), stringify(value, YAML_OPTIONS));
+
+test('scalars the yaml library quotes are quoted the same way, as values, list items and keys', () => {
+  const tricky = ['yes', 'no', 'on', 'off', 'y', 'n', 'true', 'True', 'FALSE', 'null', 'Null', '~', '', ' ', '0x10', '0o17', '1e3', '1.5',
+    '-1', '+1', '.inf', '-.Inf', '.nan', '012', '1_000', '2001-12-14', 'x: y', 'a #b', 'a#b', '#c', '- a', '-', '?', '? a', ': a', 'a:',
+    '[a]', '{a: 1}', '{"a":1}', `it's`, `"q"`, `'q'`, `"both'`, '*alias', '&anchor', '!tag', '%dir', '@at', '`tick', '|', '>',
+    ' lead', 'trail ', 'tab\there', 'ctl\u0007x', 'é ünï', '日本語', '😀 emoji', 'a,b', 'nginx:1.25', 'app.kubernetes.io/name', '100m', '64Mi'];
+  for (const s of tricky) {
+    same({ v: s });
+    same({ list: [s, { k: s }] });
+    same({ [s]: 1 });
+  }
+});
+
+test('multi-line strings, document markers and long keys come out as the library writes them', () => {
+  for (const s of ['a\nb', 'a\nb\n', '\nlead', 'trail\n\n', '  indented\nblock', 'x \ny', '---', '--- a', '...', 'a\n---\nb']) {
+    same({ v: s });
+    same({ nested: { list: [s] } });
+    same({ [s]: 'k' });
+  }
+  same({ ['k'.repeat(1100)]: 1 });
+});
+
+test('empty and nested collections, null, booleans and numbers are laid out like the library does', () => {
+  same({ a: [{ b: 1, c: [1, [2, 3], {}] }, [], [[1]], { d: {} }], e: {}, f: null, g: true, h: false, i: [{}], j: [[]] });
+  same({ n: [0, -0, 1.5, -2.25, 1e21, 1e-7, 123456789012345, Number.MAX_SAFE_INTEGER] });
+  same({ weird: [Infinity, -Infinity, NaN] });
+  same({ v: [{ w: { x: 1 } }, [{ y: [{ z: 'deep' }] }]], u: undefined, list: [null, 'x'] });
+  same({ holes: [undefined, 1] });
+  same({ date: new Date(0) });
+  same([]);
+  same({});
+  same([{ a: 1 }, ['b']]);
+  same(Object.assign(Object.create(null) as object, { a: 1 }));
+  same({ '80': 'port', '1': 'first', b: 'keys that look like indices come first, as Object.keys has them' });
+});
+
+test('a realistic manifest is byte-identical to yaml.stringify', () => {
+  same({
+    apiVersion: 'apps/v1', kind: 'Deployment',
+    metadata: {
+      name: 'web', namespace: 'team-1', labels: { app: 'web', 'karmada.io/managed': 'true' },
+      annotations: { 'policy.karmada.io/applied-overrides': JSON.stringify([{ policy: 'OverridePolicy a/b', overriders: { plaintext: [{ path: '/x', value: 'y' }] } }]), 'flotilla.io/source-commit': '0123456789abcdef0123456789abcdef01234567' },
+    },
+    spec: {
+      replicas: 3, selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25', args: ['--port', '8080', '--flag=on'], ports: [{ containerPort: 8080 }], resources: { requests: { cpu: '100m', memory: '64Mi' } } }] } },
+    },
+    data: { 'config.yaml': 'a: 1\nb:\n  - 2\n' },
+  });
+});
+
+test('random objects built from tricky parts match the library', () => {
+  let seed = 7;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+  const atoms: unknown[] = ['plain', 'yes', '0x1F', '', 'a: b', `it's`, '"x"', 'multi\nline', null, true, 0, -3.5, 'é', '~', '- x', '#'];
+  const build = (depth: number): unknown => {
+    const pick = rand(depth > 3 ? 1 : 3);
+    if (pick === 0) return atoms[rand(atoms.length)];
+    if (pick === 1) return Array.from({ length: rand(4) }, () => build(depth + 1));
+    return Object.fromEntries(Array.from({ length: rand(4) }, () => [String(atoms[rand(atoms.length)] ?? 'k') + rand(3), build(depth + 1)]));
+  };
+  for (let i = 0; i < 500; i++) same({ root: build(0), other: build(1) });
+});
+
+test('identifier-like strings (names, images, labels) are plain exactly when the library writes them plain', () => {
+  const alphabet = 'aZ09_./@:-# x';
+  let seed = 11;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+  for (let i = 0; i < 3000; i++) {
+    const s = Array.from({ length: 1 + rand(6) }, () => alphabet[rand(alphabet.length)]).join('');
+    same({ [s]: s, list: [s] });
+  }
+  for (const s of ['a:', 'a::', 'a:b:', 'n', 'No', 'NULL', 'Null', 'nULL', 'TRUE', 'tRUE', 'e1', 'E', 'x@y', 'a/b/', 'nginx@sha256:abc', 'Infinity', 'NaN']) same({ [s]: s });
+});
+
+test.run();
