@@ -7,14 +7,28 @@ import { since } from '../helpers/frame.ts';
 import { baseFiles, manifests } from '../helpers/fleet.ts';
 import { describeLost, withPipeline, type Pipeline } from '../helpers/pipeline.ts';
 
-/** node's fs whose readFile fails for the files `fail` picks, as an unreadable disk or a hung NFS mount would. */
+/**
+ * node's fs whose reads fail for the files `fail` picks, as an unreadable disk or a hung NFS mount would: the
+ * asynchronous readFile (isomorphic-git) and the synchronous calls the object reader uses (readFileSync, openSync).
+ */
 function faultyFs(fail: (file: string) => string | undefined): typeof nodeFs {
-  const readFile = (async (file: nodeFs.PathLike, ...rest: unknown[]) => {
+  const check = (file: unknown) => {
     const code = fail(String(file));
     if (code) throw Object.assign(new Error(`${code}: injected failure reading ${String(file)}`), { code });
+  };
+  const readFile = (async (file: nodeFs.PathLike, ...rest: unknown[]) => {
+    check(file);
     return (nodeFs.promises.readFile as (...a: unknown[]) => Promise<unknown>)(file, ...rest);
   }) as typeof nodeFs.promises.readFile;
-  return { ...nodeFs, promises: { ...nodeFs.promises, readFile } } as typeof nodeFs;
+  const readFileSync = ((file: nodeFs.PathOrFileDescriptor, ...rest: unknown[]) => {
+    if (typeof file !== 'number') check(file);
+    return (nodeFs.readFileSync as (...a: unknown[]) => unknown)(file, ...rest);
+  }) as typeof nodeFs.readFileSync;
+  const openSync = ((file: nodeFs.PathLike, ...rest: unknown[]) => {
+    check(file);
+    return (nodeFs.openSync as (...a: unknown[]) => number)(file, ...rest);
+  }) as typeof nodeFs.openSync;
+  return { ...nodeFs, readFileSync, openSync, promises: { ...nodeFs.promises, readFile } } as typeof nodeFs;
 }
 
 /** Converged baseline: everything rendered and on every member. */
