@@ -129,6 +129,7 @@ async function main(argv: string[]): Promise<number> {
       repo: values.repo, sourceBranch: values['source-branch'] ?? 'main', credentialsDir: values['credentials-dir'], kubeconfig: values.kubeconfig,
       listen: values.listen ?? '127.0.0.1:9464', resync: values.resync ?? '5m', fetchSchedule: values['fetch-schedule'] ?? '* * * * *',
       webhookSecretEnv: secretEnv, webhookSecret: secretEnv ? process.env[secretEnv] || undefined : undefined, mirrorDir: values['mirror-dir'], forge,
+      clusterFailureThreshold: values['cluster-failure-threshold'], clusterSuccessThreshold: values['cluster-success-threshold'],
       cwd: process.cwd(), out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), stopSignal,
     });
   }

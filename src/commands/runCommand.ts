@@ -13,7 +13,7 @@ export const DEFAULT_LISTEN = '127.0.0.1:9464';
 
 export const RUN_USAGE = `usage: flotilla run --repo PATH|URL [--source-branch main] [--credentials-dir DIR] [--kubeconfig FILE]
        [--listen ${DEFAULT_LISTEN}|HOST:PORT|off] [--resync 5m|0] [--fetch-schedule "* * * * *"]
-       [--webhook-secret-env VAR] [--mirror-dir DIR]
+       [--webhook-secret-env VAR] [--mirror-dir DIR] [--cluster-failure-threshold 30s] [--cluster-success-threshold 30s]
        [--forge github|gitlab|gitea --forge-repo REPO [--forge-url URL] [--forge-token-env VAR] [--forge-target-url URL]]
 
 ${FORGE_HELP}`;
@@ -29,6 +29,8 @@ export const RUN_OPTIONS = {
   'fetch-schedule': { type: 'string', default: '* * * * *' },
   'webhook-secret-env': { type: 'string' },
   'mirror-dir': { type: 'string' },
+  'cluster-failure-threshold': { type: 'string', default: '30s' },
+  'cluster-success-threshold': { type: 'string', default: '30s' },
   ...FORGE_ARG_OPTIONS,
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -45,6 +47,10 @@ export interface RunOptions {
   /** The value of that variable, read by cli.ts (the only reader of the environment). */
   webhookSecret: string | undefined;
   mirrorDir: string | undefined;
+  /** How long a cluster must be seen not ready before Ready flips to False (Karmada's flag of that name); default 30s. */
+  clusterFailureThreshold?: string;
+  /** How long a cluster must be seen ready again before Ready flips back to True; default 30s. */
+  clusterSuccessThreshold?: string;
   /** Commit statuses per cluster after each apply, with the token cli.ts read from the environment. */
   forge?: { config: ForgeConfig; token: string } | undefined;
   cwd: string;
@@ -63,6 +69,10 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const resyncMs = parseDuration(opts.resync);
   if (resyncMs instanceof Error) throw new UsageError(`--resync ${resyncMs.message}`);
   const listen = parseListen(opts.listen);
+  const failureMs = parseDuration(opts.clusterFailureThreshold ?? '30s');
+  if (failureMs instanceof Error) throw new UsageError(`--cluster-failure-threshold ${failureMs.message}`);
+  const successMs = parseDuration(opts.clusterSuccessThreshold ?? '30s');
+  if (successMs instanceof Error) throw new UsageError(`--cluster-success-threshold ${successMs.message}`);
   if (opts.webhookSecretEnv && !opts.webhookSecret) {
     throw new UsageError(`--webhook-secret-env ${opts.webhookSecretEnv}: that variable is unset or empty; fix: export ${opts.webhookSecretEnv}=<the secret configured on the forge's webhook>`);
   }
@@ -88,6 +98,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         fallbackKubeconfig: opts.kubeconfig ? path.resolve(opts.cwd, opts.kubeconfig) : undefined,
       },
       resyncMs,
+      readyThresholds: { failureMs, successMs },
       ...(listen ? { listen } : {}),
       ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
       ...(opts.forge ? { afterApply: commitStatusHook(opts.forge.config, opts.forge.token, log) } : {}),

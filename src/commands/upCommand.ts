@@ -54,6 +54,10 @@ export async function upCommand(opts: UpOptions): Promise<number> {
     if (fresh) {
       git(dir, 'init', '-q', '--bare', '-b', 'main', bare);
       git(dir, 'clone', '-q', bare, work);
+      // The printed `git commit` has to work for someone who never set up git: only then the clone gets an identity.
+      for (const [key, value] of [['user.name', 'Flotilla demo'], ['user.email', 'demo@flotilla.local']] as const) {
+        if (!gitConfigured(work, key)) git(work, 'config', key, value);
+      }
     }
     const log = (entry: Record<string, unknown>) => say(JSON.stringify(entry));
     // member3 is in Pull mode: its agent (what `flotilla agent` runs beside a member) works on the same bare repo,
@@ -112,6 +116,14 @@ Try next:
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function gitConfigured(cwd: string, key: string): boolean {
+  try {
+    return git(cwd, 'config', key).trim() !== '';
+  } catch {
+    return false; // `git config KEY` exits 1 when the key is unset anywhere
+  }
 }
 
 async function waitForNginx(targets: ReadonlyMap<string, KubeTarget>, kick: () => Promise<void>, timeoutMs: number) {

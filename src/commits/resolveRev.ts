@@ -1,4 +1,5 @@
 import git from 'isomorphic-git';
+import { readCommitInfo } from './readCommitInfo.ts';
 import { readObject } from './readObject.ts';
 import { readRef } from './readRef.ts';
 import { RevNotFoundError } from './RevNotFoundError.ts';
@@ -7,8 +8,31 @@ import type { GitRepo } from './types.ts';
 /**
  * Resolves a branch name, 'refs/…' name, HEAD, or a full or abbreviated (>= 4 hex) sha to the
  * sha of a commit. Annotated tags are peeled. Refs win over abbreviated shas, as in git.
+ * Git's ancestry suffixes follow, chained as git allows: `~N` (N first parents back), `^N` (parent N), `~`/`^` = 1.
  */
 export async function resolveRev(repo: GitRepo, rev: string): Promise<string> {
+  const steps = /^(.+?)((?:[~^]\d*)+)$/.exec(rev);
+  if (!steps) return resolveName(repo, rev);
+  let oid = await resolveName(repo, steps[1]!);
+  for (const [, op, digits] of steps[2]!.matchAll(/([~^])(\d*)/g)) {
+    const n = digits === '' ? 1 : Number(digits);
+    if (op === '^') {
+      if (n === 0) continue;
+      const parent = (await readCommitInfo(repo, oid)).parents[n - 1];
+      if (!parent) throw new RevNotFoundError(rev, `${oid.slice(0, 12)} has no parent ${n}`);
+      oid = parent;
+    } else {
+      for (let i = 0; i < n; i++) {
+        const parent = (await readCommitInfo(repo, oid)).parents[0];
+        if (!parent) throw new RevNotFoundError(rev, `the history before ${oid.slice(0, 12)} is only ${i} commit(s) long`);
+        oid = parent;
+      }
+    }
+  }
+  return oid;
+}
+
+async function resolveName(repo: GitRepo, rev: string): Promise<string> {
   let oid: string | null = null;
   if (/^[0-9a-f]{40}$/.test(rev)) oid = rev;
   else {

@@ -5,6 +5,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { KubeTarget } from '../deliveries/KubeTarget.ts';
 import { reconcileOnce, type ReconcileResult } from '../reconcile.ts';
+import type { ReadyThresholds } from '../statuses/dampReadyCondition.ts';
 import type { RenderedDelivery } from '../deliveries/applyRendered.ts';
 import { acquireRepoLock, type RepoLock } from './acquireRepoLock.ts';
 import { ClusterConnections } from './connectClusters.ts';
@@ -41,6 +42,8 @@ export interface ReconcilerOptions {
   afterPass?: (repo: GitRepo) => Promise<void>;
   /** Runs after each apply with what was delivered (forge commit statuses); its failure never fails the pass. */
   afterApply?: (delivery: RenderedDelivery) => Promise<void>;
+  /** Ready flap damping (Karmada's --cluster-success-threshold / --cluster-failure-threshold); default 30 s each. */
+  readyThresholds?: ReadyThresholds;
 }
 
 export interface PassSummary {
@@ -111,7 +114,8 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
           const fetched = await mirror.fetchSource();
           log({ step: 'fetch', sourceCommit: fetched.head, moved: fetched.moved, ms: ms() });
         }
-        const result = await reconcileOnce({ repo, sourceRef, outputRef, statusRef, clusters, render: true, log, ...(opts.afterApply ? { afterApply: opts.afterApply } : {}) });
+        const result = await reconcileOnce({ repo, sourceRef, outputRef, statusRef, clusters, render: true, log,
+          ...(opts.afterApply ? { afterApply: opts.afterApply } : {}), ...(opts.readyThresholds ? { readyThresholds: opts.readyThresholds } : {}) });
         if (mirror) {
           const pushed = await mirror.pushOutputs();
           if (pushed.pushed.length + pushed.rejected.length > 0) log({ step: 'push', sourceCommit: result.delivery?.sourceCommit, ...pushed });
@@ -163,7 +167,7 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
     log({
       step: 'start', pid: process.pid, repo: mirror ? redactUrl((opts.source as { url: string }).url) : repo.gitdir, branch,
       ...(mirror ? { mirror: mirror.gitdir, fetchSchedule: (opts.source as { fetchSchedule: string }).fetchSchedule } : { watching: 'local refs' }),
-      resyncMs: opts.resyncMs, ...(endpoints ? { listen: endpoints.url } : {}), webhooks: Boolean(opts.webhookSecret && endpoints),
+      resyncMs: opts.resyncMs, ...(opts.readyThresholds ? { readyThresholds: opts.readyThresholds } : {}), ...(endpoints ? { listen: endpoints.url } : {}), webhooks: Boolean(opts.webhookSecret && endpoints),
     });
     let stopping: Promise<void> | undefined;
     return {

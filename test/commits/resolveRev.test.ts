@@ -34,6 +34,21 @@ test('resolves branch names, full ref names and HEAD', () =>
     assert.is(await resolveRev(repo, 'refs/heads/feature'), first);
   }));
 
+test('ancestry suffixes as git writes them: ~N, ^N, bare ~ and ^, chained; past the root is RevNotFound', () =>
+  withHistory(async (temp, first, second) => {
+    const repo = await openRepo(temp.path);
+    assert.is(await resolveRev(repo, 'HEAD~1'), first);
+    assert.is(await resolveRev(repo, 'main^'), first);
+    assert.is(await resolveRev(repo, `${second}~`), first);
+    assert.is(await resolveRev(repo, 'main^0'), second);
+    assert.is(await resolveRev(repo, 'v1~0'), first, 'a tag is peeled before walking');
+    assert.is(await resolveRev(repo, 'HEAD^1~0'), first);
+    const tooFar = await rejection(resolveRev(repo, 'HEAD~2'));
+    assert.instance(tooFar, RevNotFoundError);
+    assert.match(tooFar!.message, 'only 1 commit(s) long');
+    assert.instance(await rejection(resolveRev(repo, 'HEAD^2')), RevNotFoundError);
+  }));
+
 test('resolves full and abbreviated shas', () =>
   withHistory(async (temp, first, second) => {
     const repo = await openRepo(temp.path);

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseListen } from '../../src/commands/runCommand.ts';
+import { parseListen, runCommand } from '../../src/commands/runCommand.ts';
 import { parseDuration } from '../../src/passes/parseDuration.ts';
 
 test('durations as Flux writes them, 0 disables, anything else says how to write one', () => {
@@ -24,6 +24,17 @@ test('--listen: HOST:PORT, [v6]:PORT, :PORT, PORT, off', () => {
   assert.is(parseListen('off'), null);
   assert.throws(() => parseListen('localhost'), /write HOST:PORT/);
   assert.throws(() => parseListen('1.2.3.4:70000'), /write HOST:PORT/);
+});
+
+test('--cluster-failure-threshold / --cluster-success-threshold: a bad duration is a usage error naming the flag', async () => {
+  const base = {
+    repo: '/nonexistent', sourceBranch: 'main', credentialsDir: undefined, kubeconfig: undefined, listen: 'off', resync: '0', fetchSchedule: '* * * * *',
+    webhookSecretEnv: undefined, webhookSecret: undefined, mirrorDir: undefined, cwd: '/', out: () => {}, err: () => {}, stopSignal: Promise.resolve(),
+  };
+  for (const flag of ['clusterFailureThreshold', 'clusterSuccessThreshold'] as const) {
+    const err = await runCommand({ ...base, [flag]: '30 seconds' }).then(() => null, (e: unknown) => e as Error);
+    assert.match(err?.message ?? '', flag === 'clusterFailureThreshold' ? '--cluster-failure-threshold "30 seconds" is not a duration' : '--cluster-success-threshold "30 seconds" is not a duration');
+  }
 });
 
 test.run();
