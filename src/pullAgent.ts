@@ -95,7 +95,12 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
   let mine: ClusterDelivery | undefined;
   const started = performance.now();
   try {
-    delivery = await applyRendered({ repo, outputRef: `refs/heads/${renderedBranch}`, statusRef, clusters: new Map([[opts.cluster, opts.kube]]) });
+    const source = opts.source;
+    delivery = await applyRendered({
+      repo, outputRef: `refs/heads/${renderedBranch}`, statusRef, clusters: new Map([[opts.cluster, opts.kube]]), ...(opts.now ? { now: opts.now } : {}),
+      // The planned inventory must reach the remote before the apply: the next fetch replaces the local branch.
+      ...(source.kind === 'remote' ? { recordPlanned: (write: () => Promise<{ commit: string | null }>) => pushStatus(source, statusBranch, opts.pushAttempts ?? 5, write, log, 'planned inventory') } : {}),
+    });
     mine = delivery.clusters.get(opts.cluster);
     result.renderedCommit = delivery.renderedCommit;
     result.sourceCommit = delivery.sourceCommit ?? null;
@@ -123,7 +128,7 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
       result.statusCommit = written.commit;
       if (written.commit) log('status', { statusCommit: written.commit, paths: written.changedPaths.length, attempts: written.attempts });
     } else {
-      await pushStatus(opts.source, statusBranch, opts.pushAttempts ?? 5, write, result, log);
+      result.statusCommit = await pushStatus(opts.source, statusBranch, opts.pushAttempts ?? 5, write, log);
     }
   } catch (err) {
     fail('status', err);
@@ -138,19 +143,17 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
  */
 async function pushStatus(
   source: Extract<AgentSource, { kind: 'remote' }>, branch: string, attempts: number,
-  write: () => ReturnType<typeof writeStatus>, result: AgentPassResult, log: (step: string, entry: Record<string, unknown>) => void,
-): Promise<void> {
+  write: () => Promise<{ commit: string | null; changedPaths?: string[] }>, log: (step: string, entry: Record<string, unknown>) => void,
+  what: 'status' | 'planned inventory' = 'status',
+): Promise<string | null> {
   for (let attempt = 1; ; attempt++) {
     // The first round builds on the tip fetched at the start of the pass.
     if (attempt > 1) await fetchBranch(source.mirror, source.url, branch);
     const written = await write();
-    if (!written.commit) return;
+    if (!written.commit) return null;
     const outcome = await pushBranch(source.mirror, source.url, branch);
-    log('push', { statusCommit: written.commit, outcome, attempt, paths: written.changedPaths.length });
-    if (outcome === 'pushed') {
-      result.statusCommit = written.commit;
-      return;
-    }
+    log('push', { ...(what === 'status' ? {} : { what }), statusCommit: written.commit, outcome, attempt, ...(written.changedPaths ? { paths: written.changedPaths.length } : {}) });
+    if (outcome === 'pushed') return written.commit;
     if (attempt >= attempts) throw new Error(`${branch} on ${source.url} moved on each of ${attempts} pushes; fix: nothing to do, the next pass tries again`);
   }
 }

@@ -1,7 +1,8 @@
-import { describeRef, groupOf, refKey, type ObjectRef } from '../api/kinds.ts';
+import { describeRef, refKey, type ObjectRef } from '../api/kinds.ts';
 import { checkPruneSafety, type PruneVerdict, type SourceState } from '../plans/checkPruneSafety.ts';
 import type { PruneAllowance } from '../plans/readPruneAllowance.ts';
 import { identityKey, type Inventory } from './inventory.ts';
+import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
 import type { KubeTarget } from './KubeTarget.ts';
 import { applyBody, isManaged, isSubset, planDelivery, type DeliveryObject } from './planDelivery.ts';
 import { forgetDiscovery, resolveResource, resourcePath } from './resolveResource.ts';
@@ -13,13 +14,19 @@ export interface ApplyClusterOptions {
   /** Path in the rendered branch → parsed manifest. */
   manifests: ReadonlyMap<string, unknown>;
   kube: KubeTarget;
-  /** What Flotilla applied to this cluster last time (empty on the first pass). */
+  /** What Flotilla applied to this cluster last time (empty on the first pass): its objects, repaired by force. */
   inventory: Inventory;
   /**
    * Identity keys (inventory.ts identityKey) of objects released under preserveResourcesOnDeletion: their template
    * was deleted, they stay on the member and leave the inventory, so no later pass prunes them.
    */
   released?: ReadonlySet<string>;
+  /**
+   * The inventory's pending entries: what an earlier apply was about to create but never confirmed as ours (a pass
+   * that died before its status commit, a conflict). Pruned like the inventory, with one more check: the live
+   * object must carry Flotilla's field manager. Never forced.
+   */
+  pending?: Inventory;
   /**
    * Whether the folder was read completely. False (folder missing, a file unreadable) disables pruning: an object
    * absent from a partial read was not removed by anyone. The caller must say so explicitly.
@@ -52,6 +59,8 @@ export interface ClusterApplyReport {
   results: ApplyResult[];
   /** What to remember for the next pass: applied (or attempted) objects that are ours, plus prune survivors we failed to delete. */
   inventory: Inventory;
+  /** The pending entries to remember: objects whose apply conflicted, and pending ones not confirmed nor pruned. */
+  pending?: Inventory;
   /** Create, patch and delete requests sent (retries included). Zero on a pass where nothing changed. */
   writes: number;
   /** Set when pruning was disabled or the cluster stopped answering. */
@@ -75,6 +84,7 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     retry: opts.retry ?? DEFAULT_RETRY,
     writes: 0,
     unreachable: undefined,
+    owned: new Set(opts.inventory.map(identityKey)),
   };
   const released = opts.released ?? new Set<string>();
   const inFolder = new Set<string>();
@@ -84,12 +94,15 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
   }
   const releasedNow = opts.inventory.filter((r) => released.has(identityKey(r)) && !inFolder.has(identityKey(r)));
   const inventoryIn = releasedNow.length ? opts.inventory.filter((r) => !releasedNow.includes(r)) : opts.inventory;
-  const plan = planDelivery({ manifests: opts.manifests, inventory: inventoryIn, prune: opts.prune, defaultConflictResolution: opts.conflictResolution });
+  const pendingKeys = new Set((opts.pending ?? []).map(identityKey));
+  const releasedKeys = new Set(releasedNow.map(identityKey));
+  const remembered = [...inventoryIn, ...(opts.pending ?? []).filter((r) => !ctx.owned.has(identityKey(r)) && !releasedKeys.has(identityKey(r)))];
+  const plan = planDelivery({ manifests: opts.manifests, inventory: remembered, prune: opts.prune, defaultConflictResolution: opts.conflictResolution });
   const notes: string[] = [];
   if (releasedNow.length) notes.push(`${releasedNow.length} object(s) released (preserveResourcesOnDeletion): left on the member, no longer managed`);
   if (!opts.prune) notes.push('pruning skipped: the folder was not read completely');
   const results: ApplyResult[] = [...plan.invalid];
-  const guard = await guardPrune(opts.cluster, opts.inventory, plan.prune, opts.pruneSafety ?? { source: 'ok' });
+  const guard = await guardPrune(opts.cluster, remembered, plan.prune, opts.pruneSafety ?? { source: 'ok' });
   if (guard.verdict?.held.length) notes.push(`prune held: ${guard.verdict.held.map((h) => h.message).join('; ')}; fix: ${guard.verdict.fix}`);
   const concurrency = opts.concurrency ?? 8;
 
@@ -126,29 +139,40 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
   // Deletions run one at a time in order: contents before their Namespace or CRD.
   const pruneResults: ApplyResult[] = [];
   for (const ref of guard.prune) {
-    const r = await pruneOne(ctx, ref);
+    const r = await pruneOne(ctx, ref, !ctx.owned.has(identityKey(ref)) && pendingKeys.has(identityKey(ref)));
+    if (!r) continue; // a pending entry that is not ours: forgotten, nothing to report
     pruneResults.push(guard.allowedBy && r.action === 'pruned' ? { ...r, message: `${r.message} (allowed by ${guard.allowedBy})` } : r);
   }
   results.push(...pruneResults, ...guard.held);
   if (ctx.unreachable) notes.push(ctx.unreachable);
 
   const inventory: Inventory = [];
+  const pending: Inventory = [];
+  // Ours only when applied now, or ours before; an entry that was pending stays pending until an apply succeeds.
+  const remember = (ref: ObjectRef) => (ctx.owned.has(identityKey(ref)) ? inventory : pending).push(ref);
   for (const r of results) {
     if (r.prune) {
       // A failed or held delete stays in the inventory so a later pass can still do it; everything else leaves it.
-      if (r.action === 'failed' || r.action === 'held') inventory.push(r.ref);
-    } else if (r.action !== 'conflict' && r.ref.name && r.ref.kind) {
-      // Failed applies stay too: the object may exist. Pruning re-checks the label before deleting anything.
+      if (r.action === 'failed' || r.action === 'held') remember(r.ref);
+    } else if (!r.ref.name || !r.ref.kind) {
+      continue;
+    } else if (r.action === 'conflict') {
+      // Not ours, and remembered as such: the next pass has nothing new to record for it.
+      pending.push(r.ref);
+    } else if (r.action === 'failed') {
+      // The object may exist. Pruning re-checks the label (and for pending entries our field manager) first.
+      remember(r.ref);
+    } else {
       inventory.push(r.ref);
     }
   }
   // Without pruning, what the previous inventory held stays remembered.
   if (!opts.prune) {
-    const have = new Set(inventory.map((r) => `${groupOf(r.apiVersion)}/${r.kind}/${r.namespace}/${r.name}`));
-    for (const r of inventoryIn) if (!have.has(`${groupOf(r.apiVersion)}/${r.kind}/${r.namespace}/${r.name}`)) inventory.push(r);
+    const have = new Set([...inventory, ...pending].map(identityKey));
+    for (const r of remembered) if (!have.has(identityKey(r))) remember(r);
   }
   return {
-    cluster: opts.cluster, results, inventory, writes: ctx.writes, notes,
+    cluster: opts.cluster, results, inventory, pending, writes: ctx.writes, notes,
     ...(guard.verdict ? { prune: guard.verdict } : {}), ...(ctx.unreachable ? { unreachable: true as const } : {}),
   };
 }
@@ -194,6 +218,8 @@ interface Ctx {
   writes: number;
   /** Set once a request found nobody answering; later objects fail fast instead of each waiting out its retries. */
   unreachable: string | undefined;
+  /** Identity keys of the inventory: with the managed label, what Flotilla owns and repairs by force. */
+  owned: ReadonlySet<string>;
 }
 
 async function applyOne(ctx: Ctx, obj: DeliveryObject): Promise<ApplyResult> {
@@ -218,7 +244,11 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject): Promise<ApplyResult> {
     }
     if (live && isSubset(body, live)) return { ref, path, action: 'unchanged', message: 'live object already matches', live };
 
-    const force = obj.conflictResolution === 'overwrite';
+    // Ours (labelled, and in the inventory: Flotilla applied it): another manager's edit is drift, repaired by
+    // taking the fields back, as Karmada's execution controller overwrites the objects it manages. conflictResolution
+    // is about objects that are not ours (KARMADA.md: not labelled karmada.io/managed=true), and only those.
+    const owned = live !== undefined && isManaged(live) && ctx.owned.has(identityKey(ref));
+    const force = obj.conflictResolution === 'overwrite' || owned;
     ctx.writes++;
     const res = await sendRequest(
       ctx.kube,
@@ -240,7 +270,7 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject): Promise<ApplyResult> {
     return {
       ref, path,
       action: created ? 'created' : 'configured',
-      message: created ? 'created' : live && !isManaged(live) ? 'taken over (conflict-resolution overwrite)' : 'configured',
+      message: created ? 'created' : live && !isManaged(live) ? 'taken over (conflict-resolution overwrite)' : owned && sameSource(body, live) ? 'drift repaired: the live object differed from Git' : 'configured',
       live: res.body as Record<string, unknown>,
     };
   } catch (err) {
@@ -248,7 +278,11 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject): Promise<ApplyResult> {
   }
 }
 
-async function pruneOne(ctx: Ctx, ref: ObjectRef): Promise<ApplyResult> {
+/**
+ * `pendingOnly`: the ref is a pending entry, never confirmed ours, so the live object must also show Flotilla
+ * applied it; null when it does not (someone else's object, which the apply only ever conflicted with).
+ */
+async function pruneOne(ctx: Ctx, ref: ObjectRef, pendingOnly: boolean): Promise<ApplyResult | null> {
   if (ctx.unreachable) return { ...failed(ref, undefined, ctx.unreachable), prune: true };
   try {
     const resource = await resolveResource(ctx.kube, ref.apiVersion, ref.kind, ctx.retry);
@@ -259,6 +293,7 @@ async function pruneOne(ctx: Ctx, ref: ObjectRef): Promise<ApplyResult> {
     if (current.status === 404) return { ref, prune: true, action: 'pruned', message: 'already gone' };
     if (current.status !== 200) return { ...failed(ref, undefined, `reading the object to prune failed: ${statusMessage(current)}`), prune: true };
     const live = current.body as Record<string, unknown>;
+    if (pendingOnly && !(isManaged(live) && appliedBy(live, ctx.fieldManager))) return null;
     if (!isManaged(live)) {
       return { ref, prune: true, action: 'conflict', live, message: `not pruned: ${describeRef(ref)} on ${ctx.kube.name} is no longer labelled karmada.io/managed=true, so it is not ours to delete` };
     }
@@ -314,6 +349,17 @@ function noteFailure(ctx: Ctx, err: unknown): string {
     return err.message;
   }
   return err instanceof Error ? err.message : String(err);
+}
+
+function appliedBy(live: Record<string, unknown>, manager: string): boolean {
+  const entries = (live.metadata as { managedFields?: { manager?: string }[] } | undefined)?.managedFields ?? [];
+  return entries.some((e) => e.manager === manager);
+}
+
+/** Rendered from the same source commit as the live object: Git did not change it, so a difference is drift. */
+function sameSource(body: Record<string, unknown>, live: Record<string, unknown> | undefined): boolean {
+  const source = (o: Record<string, unknown> | undefined) => (o?.metadata as { annotations?: Record<string, string> } | undefined)?.annotations?.[SOURCE_COMMIT_ANNOTATION];
+  return source(body) !== undefined && source(body) === source(live);
 }
 
 function failed(ref: ObjectRef, path: string | undefined, message: string): ApplyResult {

@@ -14,7 +14,9 @@ import { parseIndex, type OutputIndex } from '../works/outputIndex.ts';
 import { clusterFolder, INDEX_PATH, RELEASED_PATH } from '../works/outputPaths.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import { applyClusterFolder, mapLimit, type ClusterApplyReport } from './applyClusterFolder.ts';
-import { identityKey, parseInventoryFile, type DeliveryRecord, type Inventory } from './inventory.ts';
+import { identityKey, missingFrom, parseInventoryFile, type DeliveryRecord, type Inventory } from './inventory.ts';
+import { planDelivery } from './planDelivery.ts';
+import { recordPlannedInventory, type PlannedInventoryResult } from './recordPlannedInventory.ts';
 import type { KubeTarget } from './KubeTarget.ts';
 import type { RetryPolicy } from './sendRequest.ts';
 import type { ConflictResolution } from './types.ts';
@@ -46,10 +48,21 @@ export interface ApplyRenderedOptions {
   crdEstablishTimeoutMs?: number;
   /** Prune safety: share of a cluster's inventory whose deletion is held, exclusive. Default 0.5. */
   pruneThreshold?: number;
+  /**
+   * How the planned inventory reaches the status branch before the apply: by default `write()` commits it to
+   * `repo`; a Pull agent with a remote repository also pushes it (and rebuilds on a lost race). Throwing stops
+   * every cluster whose inventory had to grow from applying.
+   */
+  recordPlanned?: (write: () => Promise<PlannedInventoryResult>) => Promise<unknown>;
+  /** Commit time of the planned-inventory commit. */
+  now?: () => Date;
 }
 
 export interface ClusterDelivery extends ClusterApplyReport {
-  /** The inventory this pass started from (the status stage removes the status entries of objects that left it). */
+  /**
+   * The inventory this pass started from, pending entries included (the status stage removes the status entries
+   * of objects that left it).
+   */
   previousInventory: Inventory;
   durationMs: number;
   /**
@@ -84,12 +97,44 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
   const released = await readReleased(opts.repo, rootFiles.get(RELEASED_PATH));
 
   const names = [...opts.clusters.keys()].sort();
+  const statusRef = opts.statusRef ?? DEFAULT_STATUS_REF;
+  // Every folder is read before anything is applied, so what the apply may create is recorded first.
+  const folders = new Map(await mapLimit(names, opts.concurrency ?? 4, async (name): Promise<[string, ClusterFolder | Error]> => {
+    try {
+      return [name, await readClusterFolder(opts.repo, info.tree, name, index)];
+    } catch (err) {
+      return [name, err instanceof Error ? err : new Error(String(err))];
+    }
+  }));
+  const planned = new Map<string, Inventory>();
+  for (const [name, folder] of folders) {
+    if (folder instanceof Error) continue;
+    const refs = plannedRefs(folder.manifests);
+    const record = records.get(name);
+    if (missingFrom([...(record?.objects ?? []), ...(record?.pending ?? [])], refs).length > 0) planned.set(name, refs);
+  }
+  let notRecorded: Error | undefined;
+  if (planned.size > 0) {
+    const write = () => recordPlannedInventory({ repo: opts.repo, statusRef, planned, renderedCommit: commit, inventoryPath, ...(opts.now ? { now: opts.now } : {}) });
+    try {
+      await (opts.recordPlanned ? opts.recordPlanned(write) : write());
+    } catch (err) {
+      notRecorded = err instanceof Error ? err : new Error(String(err));
+    }
+  }
+
   const reports = await mapLimit(names, opts.concurrency ?? 4, async (name): Promise<ClusterDelivery> => {
     const started = Date.now();
     const record = records.get(name);
     const previousInventory = record?.objects ?? [];
+    // What the status stage clears entries by: pending entries too (a conflict's entry goes when its file goes).
+    const remembered = [...previousInventory, ...(record?.pending ?? [])];
     try {
-      const folder = await readClusterFolder(opts.repo, info.tree, name, index);
+      const folder = folders.get(name)!;
+      if (folder instanceof Error) throw folder;
+      // Applying objects no inventory names would reopen the gap the record closes: a kill before the status
+      // commit would leave them unprunable. Nothing is applied until the record can be written.
+      if (notRecorded && planned.has(name)) throw new Error(`recording the planned inventory on ${statusRef} failed, so nothing was applied: ${notRecorded.message}; fix: nothing to do if the branch is writable, the next pass retries`);
       // Karmada issue 5150: deletions on a cluster wait until it is Ready again. A cluster just back still counts as
       // NotReady until its success threshold passes and the render has caught up, so it loses nothing still wanted.
       const ready = observed.get(name)?.status?.conditions?.find((c) => c.type === 'Ready');
@@ -101,6 +146,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
         kube: opts.clusters.get(name)!,
         inventory: previousInventory,
         released: released.get(name) ?? new Set(),
+        pending: [...(record?.pending ?? []), ...(notRecorded ? [] : (planned.get(name) ?? []))],
         prune: folder.complete && !holdPrune,
         conflictResolution: opts.conflictResolution,
         fieldManager: opts.fieldManager,
@@ -116,17 +162,25 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
       report.results.unshift(...folder.unreadable);
       report.notes.unshift(...folder.notes);
       const appliedSource = report.unreachable ? record?.sourceCommit : (sourceCommit ?? record?.sourceCommit);
-      return { ...report, previousInventory, durationMs: Date.now() - started, ...(appliedSource ? { appliedSource } : {}) };
+      return { ...report, previousInventory: remembered, durationMs: Date.now() - started, ...(appliedSource ? { appliedSource } : {}) };
     } catch (err) {
       // A bug or an unreadable blob: this cluster reports the failure, the others carry on.
       const message = err instanceof Error ? err.message : String(err);
+      // A recorded plan stays: the apply may have created some of it before failing.
+      const pending = [...(record?.pending ?? []), ...(!notRecorded && planned.has(name) ? planned.get(name)! : [])];
       return {
-        cluster: name, results: [], inventory: previousInventory, writes: 0, notes: [`apply failed: ${message}`],
-        previousInventory, durationMs: Date.now() - started, ...(record?.sourceCommit ? { appliedSource: record.sourceCommit } : {}),
+        cluster: name, results: [], inventory: previousInventory, pending, writes: 0, notes: [`apply failed: ${message}`],
+        previousInventory: remembered, durationMs: Date.now() - started, ...(record?.sourceCommit ? { appliedSource: record.sourceCommit } : {}),
       };
     }
   });
   return { renderedCommit: commit, sourceCommit, clusters: new Map(reports.map((r) => [r.cluster, r])) };
+}
+
+/** What applying a folder may create: every object in it (the applier's own phases, without the prune). */
+function plannedRefs(manifests: ReadonlyMap<string, unknown>): Inventory {
+  const plan = planDelivery({ manifests, inventory: [], prune: false });
+  return [...plan.namespaces, ...plan.crds, ...plan.rest].map((o) => o.ref);
 }
 
 /** The renderer's index of the rendered commit; null when absent or unreadable (a branch Flotilla did not write). */
@@ -147,7 +201,15 @@ function sourceStateOf(index: OutputIndex | null): SourceState {
   return index && Object.keys(index.files).length === 0 ? 'empty' : 'ok';
 }
 
-async function readClusterFolder(repo: GitRepo, rootTree: string, cluster: string, index: OutputIndex | null) {
+interface ClusterFolder {
+  manifests: Map<string, unknown>;
+  /** Every file read and parsed: only then may the apply prune. */
+  complete: boolean;
+  notes: string[];
+  unreadable: ClusterApplyReport['results'];
+}
+
+async function readClusterFolder(repo: GitRepo, rootTree: string, cluster: string, index: OutputIndex | null): Promise<ClusterFolder> {
   const prefix = clusterFolder(cluster);
   const files = await listFolderFiles(repo, rootTree, prefix);
   const paths = [...files.keys()].filter((p) => p.endsWith('.yaml'));

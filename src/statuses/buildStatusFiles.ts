@@ -120,7 +120,9 @@ export function buildStatusFiles(
     if (r.status) put(clusterStatusPath(r.cluster), renderClusterFile(r.cluster, r.status, existing.get(clusterStatusPath(r.cluster)), now, clusterOptions));
     if (r.delivery) {
       const { appliedSource, prune } = r.delivery;
-      put(inventoryPath(r.cluster), serializeInventory(r.delivery.inventory, { ...(appliedSource ? { sourceCommit: appliedSource } : {}), ...(prune?.held.length ? { held: prune.held } : {}) }));
+      put(inventoryPath(r.cluster), serializeInventory(r.delivery.inventory, {
+        ...(appliedSource ? { sourceCommit: appliedSource } : {}), ...(prune?.held.length ? { held: prune.held } : {}), ...(r.delivery.pending ? { pending: r.delivery.pending } : {}),
+      }));
     }
     if (r.applied) {
       const before = existing.has(appliedPath(r.cluster)) ? (parse(existing.get(appliedPath(r.cluster))!) as AppliedRecord | null) : null;

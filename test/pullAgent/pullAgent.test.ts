@@ -96,6 +96,7 @@ test('over smart HTTP: the agent mirrors the repo, applies, and pushes status; a
   const cache = scratch.dir('flotilla-agent-cache-');
   const source = await openAgentSource(url, 'member3', cache);
   // The git server runs in this process, so the push must not block it: the member's first answer waits for it.
+  // It starts once the agent has pushed its planned inventory (before its apply), so it lands on top of that.
   let pushed: Promise<unknown> | undefined;
   const gated: KubeTarget = { ...kube, name: kube.name, server: kube.server, discovery: kube.discovery, stats: kube.stats,
     request: async (req) => {
@@ -107,18 +108,25 @@ test('over smart HTTP: the agent mirrors the repo, applies, and pushes status; a
     cluster: 'member3', kube: gated, source,
     log: (e) => {
       logs.push(e);
-      if (e.step === 'fetch') pushed = gitAsync(other, 'push', '-q', 'origin', 'flotilla/status');
+      if (e.step === 'push' && e.what === 'planned inventory' && e.outcome === 'pushed') {
+        pushed = gitAsync(other, '-c', 'user.name=R', '-c', 'user.email=r@example.com', 'pull', '-q', '--rebase', 'origin', 'flotilla/status')
+          .then(() => gitAsync(other, 'push', '-q', 'origin', 'flotilla/status'));
+      }
     },
   });
   assert.ok(result.ok, result.problems.join('\n'));
   assert.is((await getConfigMap('over-http')).status, 200);
-  const pushes = logs.filter((l) => l.step === 'push').map((l) => l.outcome);
+  const planned = logs.filter((l) => l.step === 'push' && l.what === 'planned inventory').map((l) => l.outcome);
+  assert.equal(planned, ['pushed'], 'what the apply may create reached the remote before the apply');
+  const pushes = logs.filter((l) => l.step === 'push' && !l.what).map((l) => l.outcome);
   assert.equal(pushes, ['rejected', 'pushed']);
+
   const bare = await openRepo(repo.gitdir);
   assert.is(git(bare.gitdir, 'rev-parse', 'flotilla/status'), result.statusCommit);
   // Nothing lost: the other writer's commit is an ancestor, and both writers' files are there.
   git(bare.gitdir, 'merge-base', '--is-ancestor', 'flotilla/status^', 'flotilla/status');
   assert.is(git(bare.gitdir, 'log', '-1', '--format=%s', 'flotilla/status^'), 'Status of member1');
+  assert.is(git(bare.gitdir, 'log', '-1', '--format=%s', 'flotilla/status^^'), 'Inventory planned for member3');
   const files = git(bare.gitdir, 'ls-tree', '-r', '--name-only', 'flotilla/status').split('\n');
   assert.ok(files.includes('clusters-member1-note.txt') && files.includes('clusters/member3.yaml'), files.join(' '));
   assert.match(git(bare.gitdir, 'show', 'flotilla/status:inventories/member3.json'), 'over-http');

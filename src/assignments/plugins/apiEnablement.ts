@@ -1,15 +1,19 @@
 // APIEnablement filter: the cluster must serve the resource's group/version/kind. Clusters the previous
-// result already targets pass; a cluster without status (Flotilla knows nothing yet) serves every API.
+// result already targets pass; a cluster without status, or whose status has no apiEnablements field at all
+// (hand-written status, an early collection), serves every API: what Flotilla knows nothing about is enabled.
 import type { Cluster } from '../../api/cluster.ts';
 import { fits, previouslyTargeted, unschedulable, type FilterPlugin } from '../framework.ts';
 
 export type APIEnablementStatus = 'APIEnabled' | 'APIDisabled' | 'APIUnknown';
 
-/** Karmada's Cluster.APIEnablement: unlisted means disabled only when the list is known to be complete. */
+/**
+ * Karmada's Cluster.APIEnablement: unlisted means disabled only when the list is known to be complete. Unlike
+ * Karmada, an absent list (not an empty one) is no list at all: unknown, so enabled.
+ */
 export function apiEnablementOf(cluster: Cluster, apiVersion: string, kind: string): APIEnablementStatus {
   const status = cluster.status;
-  if (!status) return 'APIEnabled';
-  for (const group of status.apiEnablements ?? []) {
+  if (!status || status.apiEnablements === undefined) return 'APIEnabled';
+  for (const group of status.apiEnablements) {
     if (group.groupVersion !== apiVersion) continue;
     if ((group.resources ?? []).some((r) => r.kind === kind)) return 'APIEnabled';
   }

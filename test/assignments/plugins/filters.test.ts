@@ -48,6 +48,10 @@ const apiCases: { name: string; cluster: Cluster; kind?: string; previous?: bool
   { name: 'API enabled in the cluster', cluster: cluster('c', {}, { apiEnablements: [apps] }), expected: ok },
   { name: 'API not enabled (complete list)', cluster: cluster('c', {}, { apiEnablements: [apps], conditions: complete }), kind: 'CustomResource', expected: no('API apps/v1 CustomResource is not enabled') },
   { name: 'API not listed (list not known complete)', cluster: cluster('c', {}, { apiEnablements: [apps] }), kind: 'CustomResource', expected: no('API apps/v1 CustomResource is not listed in status.apiEnablements') },
+  { name: 'status without an apiEnablements field: unknown, so enabled', cluster: cluster('c', {}, { conditions: [{ type: 'Ready', status: 'True' as const }] }), kind: 'CustomResource', expected: ok },
+  { name: 'no apiEnablements field, even with CompleteAPIEnablements: enabled', cluster: cluster('c', {}, { conditions: complete }), kind: 'CustomResource', expected: ok },
+  { name: 'an empty list keeps the strict rule (not listed)', cluster: cluster('c', {}, { apiEnablements: [] }), expected: no('API apps/v1 Deployment is not listed in status.apiEnablements') },
+  { name: 'an empty list known complete: not enabled', cluster: cluster('c', {}, { apiEnablements: [], conditions: complete }), expected: no('API apps/v1 Deployment is not enabled') },
   { name: 'a cluster already targeted passes without the API', cluster: cluster('c', {}, { apiEnablements: [apps] }), kind: 'CustomResource', previous: true, expected: ok },
   { name: 'a cluster without status serves every API', cluster: cluster('c'), kind: 'CustomResource', expected: ok },
 ];

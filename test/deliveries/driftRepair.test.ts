@@ -1,0 +1,151 @@
+// Drift repair: an object Flotilla owns (labelled karmada.io/managed=true and in its inventory) changed on the
+// member by another field manager (kubectl scale, a kubectl edit-style patch) is put back by the next pass, with a
+// forced apply; an object that is not ours keeps conflictResolution Abort: left untouched and reported. Real
+// kubectl 1.32 against an emulated member on loopback, a real config repo, reconcileOnce.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import type { GitRepo } from '../../src/commits/types.ts';
+import { connectKubeconfig } from '../../src/deliveries/connectKubeTarget.ts';
+import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
+import { reconcileOnce, type ReconcileResult } from '../../src/reconcile.ts';
+import { clusterYaml, makeConfigRepo, type ConfigRepo } from '../helpers/configRepo.ts';
+import { kubectl, Scratch, waitFor } from './helpers/e2e.ts';
+
+const scratch = new Scratch();
+let config: ConfigRepo;
+let repo: GitRepo;
+let kubes: Map<string, KubeTarget>;
+let kubeconfig: string;
+let cache: string;
+
+const deployment = (name: string, replicas: number, image = 'nginx:1.27') => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+  namespace: default
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels: {app: ${name}}
+  template:
+    metadata:
+      labels: {app: ${name}}
+    spec:
+      containers:
+        - name: ${name}
+          image: ${image}
+`;
+const POLICY = `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: deployments
+  namespace: default
+spec:
+  resourceSelectors:
+    - apiVersion: apps/v1
+      kind: Deployment
+  placement:
+    clusterAffinity:
+      clusterNames: [member1]
+`;
+
+const pass = () => reconcileOnce({ repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: kubes, render: true, log: () => {} });
+const result = (r: ReconcileResult, name: string) => r.delivery!.clusters.get('member1')!.results.find((x) => x.ref.name === name && !x.prune)!;
+const k = (...args: string[]) => kubectl(kubeconfig, cache, ['--context', 'member1', ...args]);
+const create = (manifest: unknown) => kubectl(kubeconfig, cache, ['--context', 'member1', 'create', '-f', '-'], JSON.stringify(manifest));
+const field = async (name: string, path: string) => {
+  const out = await k('get', 'deployment', name, '-n', 'default', '-o', `jsonpath=${path.startsWith('{') ? path : `{${path}}`}`);
+  assert.is(out.code, 0, out.stderr);
+  return out.stdout;
+};
+
+test.before(async () => {
+  const members = [await scratch.member('member1')];
+  kubeconfig = scratch.kubeconfig(members);
+  cache = scratch.dir('flotilla-kubectl-cache-');
+  kubes = await connectKubeconfig(kubeconfig, { timeoutMs: 3_000 });
+  // A Deployment someone made by hand before Flotilla, with Flotilla's name for it in Git: not ours.
+  const made = await create(({
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'legacy', namespace: 'default' },
+    spec: { replicas: 3, selector: { matchLabels: { app: 'legacy' } }, template: { metadata: { labels: { app: 'legacy' } }, spec: { containers: [{ name: 'legacy', image: 'legacy:1' }] } } },
+  }));
+  assert.is(made.code, 0, made.stderr);
+  config = makeConfigRepo();
+  config.commit({ 'clusters/member1.yaml': clusterYaml('member1'), 'policies/deployments.yaml': POLICY, 'templates/nginx.yaml': deployment('nginx', 2), 'templates/legacy.yaml': deployment('legacy', 1) }, 'nginx and legacy');
+  repo = await openRepo(config.dir);
+  const first = await pass();
+  assert.is(result(first, 'nginx').action, 'created');
+  assert.is(result(first, 'legacy').action, 'conflict');
+});
+
+test.after(async () => {
+  await Promise.all([...(kubes?.values() ?? [])].map((kube) => kube.close()));
+  await scratch.cleanup();
+  config?.cleanup();
+});
+
+test('kubectl scale on a member is drift: the next resync puts the rendered replicas back', async () => {
+  const scaled = await k('scale', 'deployment/nginx', '-n', 'default', '--replicas=5');
+  assert.is(scaled.code, 0, scaled.stderr);
+  assert.is(await field('nginx', '.spec.replicas'), '5');
+  const r = await pass();
+  assert.is(result(r, 'nginx').action, 'configured', result(r, 'nginx').message);
+  assert.match(result(r, 'nginx').message, 'drift repaired');
+  assert.is(r.writes, 1);
+  assert.is(await field('nginx', '.spec.replicas'), '2');
+  const managers = JSON.parse((await k('get', 'deployment', 'nginx', '-n', 'default', '-o', 'json', '--show-managed-fields')).stdout) as { metadata: { managedFields: { manager: string; fieldsV1: Record<string, unknown> }[] } };
+  const kubectlFields = managers.metadata.managedFields.filter((m) => m.manager !== 'flotilla').map((m) => JSON.stringify(m.fieldsV1));
+  assert.not.ok(kubectlFields.some((f) => f.includes('"f:replicas"')), 'the field is Flotilla\'s again');
+});
+
+test('a kubectl edit-style patch of the image is repaired too; a field Flotilla does not set is left alone', async () => {
+  const patched = await k('patch', 'deployment', 'nginx', '-n', 'default', '--type', 'strategic', '-p', JSON.stringify({
+    metadata: { labels: { team: 'web' } },
+    spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:hand-edited' }] } } },
+  }));
+  assert.is(patched.code, 0, patched.stderr);
+  assert.is(await field('nginx', '.spec.template.spec.containers[0].image'), 'nginx:hand-edited');
+  const r = await pass();
+  assert.is(result(r, 'nginx').action, 'configured');
+  assert.is(await field('nginx', '.spec.template.spec.containers[0].image'), 'nginx:1.27');
+  assert.is(await field('nginx', '.metadata.labels.team'), 'web', 'not ours: untouched');
+});
+
+test('a resync with no drift writes nothing, on the member or in Git', async () => {
+  // The repaired rollout settles first (its status is what the status branch reflects), then one pass records it.
+  await waitFor('the nginx rollout', async () => (await field('nginx', '{.status.updatedReplicas}/{.status.readyReplicas}/{.status.replicas}')) === '2/2/2');
+  assert.is((await pass()).writes, 0);
+  const head = config.git('rev-parse', 'flotilla/status');
+  const r = await pass();
+  assert.is(r.writes, 0);
+  assert.is(result(r, 'nginx').action, 'unchanged');
+  if (r.statusCommit) console.error(config.git("show", "--stat", r.statusCommit), config.git("diff", head, r.statusCommit));
+  assert.is(r.statusCommit, null);
+  assert.is(config.git('rev-parse', 'flotilla/status'), head);
+});
+
+test('an object that is not ours keeps Abort: scaled by hand, it is left as it is and reported', async () => {
+  const scaled = await k('scale', 'deployment/legacy', '-n', 'default', '--replicas=4');
+  assert.is(scaled.code, 0, scaled.stderr);
+  const r = await pass();
+  assert.is(result(r, 'legacy').action, 'conflict');
+  assert.match(result(r, 'legacy').message, 'not managed by Flotilla');
+  assert.is(await field('legacy', '.spec.replicas'), '4');
+  assert.is(await field('legacy', '.spec.template.spec.containers[0].image'), 'legacy:1');
+});
+
+test('a labelled object Flotilla never applied (not in its inventory) is not forced: the field conflict is reported', async () => {
+  const made = await create(({
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'other', namespace: 'default', labels: { 'karmada.io/managed': 'true' } },
+    spec: { replicas: 3, selector: { matchLabels: { app: 'other' } }, template: { metadata: { labels: { app: 'other' } }, spec: { containers: [{ name: 'other', image: 'other:1' }] } } },
+  }));
+  assert.is(made.code, 0, made.stderr);
+  config.commit({ 'templates/other.yaml': deployment('other', 1) }, 'other');
+  const r = await pass();
+  assert.is(result(r, 'other').action, 'conflict');
+  assert.match(result(r, 'other').message, 'field conflict');
+  assert.is(await field('other', '.spec.replicas'), '3');
+});
+
+test.run();
