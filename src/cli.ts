@@ -130,6 +130,7 @@ async function main(argv: string[]): Promise<number> {
       listen: values.listen ?? '127.0.0.1:9464', resync: values.resync ?? '5m', fetchSchedule: values['fetch-schedule'] ?? '* * * * *',
       webhookSecretEnv: secretEnv, webhookSecret: secretEnv ? process.env[secretEnv] || undefined : undefined, mirrorDir: values['mirror-dir'], forge,
       clusterFailureThreshold: values['cluster-failure-threshold'], clusterSuccessThreshold: values['cluster-success-threshold'],
+      clusterStatusUpdateFrequency: values['cluster-status-update-frequency'], gracefulEvictionTimeout: values['graceful-eviction-timeout'],
       cwd: process.cwd(), out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), stopSignal,
     });
   }

@@ -1,7 +1,7 @@
 // One reconcile pass, top to bottom: commits -> rendered output -> members -> status committed back.
 import { readRef } from './commits/readRef.ts';
 import type { GitRepo } from './commits/types.ts';
-import { applyRendered, type RenderedDelivery } from './deliveries/applyRendered.ts';
+import { applyRendered, DEFAULT_STATUS_REF, readInventories, type RenderedDelivery } from './deliveries/applyRendered.ts';
 import type { KubeTarget } from './deliveries/KubeTarget.ts';
 import { readClusterConfig } from './outputs/readClusterConfig.ts';
 import { syncRepo } from './outputs/syncRepo.ts';
@@ -12,9 +12,12 @@ import { readPruneVerdict } from './plans/readPruneVerdict.ts';
 import { collectClusterStatus } from './statuses/collectClusterStatus.ts';
 import { writeStatus } from './statuses/writeStatus.ts';
 import type { ClusterReport } from './statuses/buildStatusFiles.ts';
+import { readLiveObjects } from './statuses/readLiveObjects.ts';
+import { interpretHealth } from './statuses/interpretHealth.ts';
+import type { ObjectRef } from './api/kinds.ts';
 import { readBlobs } from './commits/readBlobs.ts';
 import { readCommitInfo } from './commits/readCommitInfo.ts';
-import { interpreterSet, type InterpreterSet } from './interpreters/customizations.ts';
+import { customHealth, customizationFor, interpreterSet, NO_CUSTOMIZATIONS, type InterpreterSet } from './interpreters/customizations.ts';
 import { readInterpreterCustomizations } from './outputs/loadSource.ts';
 import { parseTrailers } from './outputs/outputMessage.ts';
 import { readPathOids } from './outputs/readPathOids.ts';
@@ -44,6 +47,8 @@ export interface ReconcileTarget {
   now?: () => Date;
   /** Ready flap damping; default 30 s each way. */
   readyThresholds?: ReadyThresholds;
+  /** A graceful eviction task without its own gracePeriodSeconds ends after this long (--graceful-eviction-timeout); default 600. */
+  gracefulEvictionTimeoutSeconds?: number;
 }
 
 export interface ReconcileResult {
@@ -65,6 +70,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
     const before = await readRef(t.repo, t.outputRef);
     const sync = await syncRepo(t.repo, {
       sourceRef: t.sourceRef, outputRef: t.outputRef, ...(t.statusRef ? { statusRef: t.statusRef } : {}), ...(t.now ? { now: t.now } : {}),
+      ...(t.gracefulEvictionTimeoutSeconds !== undefined ? { gracefulEvictionTimeoutSeconds: t.gracefulEvictionTimeoutSeconds } : {}),
     });
     rendered.push(...sync.reports);
     for (const r of sync.reports) {
@@ -112,6 +118,66 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
   }
   const writes = [...(delivery?.clusters.values() ?? [])].reduce((s, d) => s + d.writes, 0);
   return { rendered, ...(prune ? { prune } : {}), delivery, statusCommit: written.commit, writes, reports };
+}
+
+export type StatusPassTarget = Omit<ReconcileTarget, 'sourceRef' | 'render' | 'afterApply' | 'gracefulEvictionTimeoutSeconds'>;
+
+/** One object read back in a status pass that is not Healthy yet. */
+export interface PendingObject {
+  cluster: string;
+  ref: ObjectRef;
+}
+
+export interface StatusPassResult {
+  statusCommit: string | null;
+  changedPaths: string[];
+  /** What each member reported: its probe, and the objects read back. */
+  reports: ClusterReport[];
+  /** Inventory objects a member no longer has: drift, which only a full pass (an apply) repairs. */
+  missing: PendingObject[];
+  /** Objects read back whose health is not Healthy (a rollout still in progress). */
+  unhealthy: PendingObject[];
+  /** Objects that could not be read (member unreachable, kind not served). */
+  unread: number;
+}
+
+/**
+ * The status pass, Karmada's cluster status controller plus its work status controller, on a cadence of their own:
+ * probe each member, read back the objects of its inventory, commit what changed to the status branch. No render
+ * and no member write: only GETs are sent, so it can run every few seconds.
+ */
+export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPassResult> {
+  const statusRef = t.statusRef ?? DEFAULT_STATUS_REF;
+  const clusters = typeof t.clusters === 'function' ? await t.clusters() : t.clusters;
+  const renderedCommit = await readRef(t.repo, t.outputRef);
+  const sourceCommit = renderedCommit ? parseTrailers((await readCommitInfo(t.repo, renderedCommit)).message)['Source-Commit'] : undefined;
+  const interpreters = renderedCommit ? await interpretersOfRendered(t.repo, renderedCommit).catch(() => undefined) : undefined;
+  const inventories = await readInventories(t.repo, statusRef, [...clusters.keys()]);
+  const missing: PendingObject[] = [];
+  const unhealthy: PendingObject[] = [];
+  let unread = 0;
+  const reports: ClusterReport[] = await Promise.all([...clusters].map(async ([cluster, kube]) => {
+    const status = await collectClusterStatus(kube).catch(() => undefined);
+    const reachable = status?.conditions?.some((c) => c.type === 'Ready' && c.reason !== 'ClusterNotReachable');
+    const objects = inventories.get(cluster)?.objects ?? [];
+    // An unreachable member answers no GET either: do not spend retries on each of its objects.
+    const live = reachable && objects.length > 0 ? await readLiveObjects(kube, objects) : { found: [], missing: [], unread: objects.length };
+    missing.push(...live.missing.map((ref) => ({ cluster, ref })));
+    unread += live.unread;
+    for (const o of live.found) {
+      const custom = customizationFor(interpreters ?? NO_CUSTOMIZATIONS, o.ref);
+      if (((custom ? customHealth(custom, o.live) : undefined) ?? interpretHealth(o.live)) !== 'Healthy') unhealthy.push({ cluster, ref: o.ref });
+    }
+    return { cluster, ...(status ? { status } : {}), ...(live.found.length > 0 ? { observed: live.found } : {}) };
+  }));
+  const config = await readClusterConfig(t.repo, t.outputRef);
+  const written = await writeStatus({
+    repo: t.repo, reports, statusRef, ...(interpreters ? { interpreters } : {}), ...(t.now ? { now: t.now } : {}),
+    clusterOptions: { clusters: config.clusters, taintPolicies: config.taintPolicies, ...(t.readyThresholds ? { thresholds: t.readyThresholds } : {}) },
+    ...(renderedCommit ? { renderedCommit } : {}),
+    ...(sourceCommit ? { sourceCommit } : {}),
+  });
+  return { statusCommit: written.commit, changedPaths: written.changedPaths, reports, missing, unhealthy, unread };
 }
 
 /** Custom kinds' health and status hooks as of the rendered commit (its Source-Commit's customizations). */

@@ -14,6 +14,7 @@ export const DEFAULT_LISTEN = '127.0.0.1:9464';
 export const RUN_USAGE = `usage: flotilla run --repo PATH|URL [--source-branch main] [--credentials-dir DIR] [--kubeconfig FILE]
        [--listen ${DEFAULT_LISTEN}|HOST:PORT|off] [--resync 5m|0] [--fetch-schedule "* * * * *"]
        [--webhook-secret-env VAR] [--mirror-dir DIR] [--cluster-failure-threshold 30s] [--cluster-success-threshold 30s]
+       [--cluster-status-update-frequency 10s|0] [--graceful-eviction-timeout 10m]
        [--forge github|gitlab|gitea --forge-repo REPO [--forge-url URL] [--forge-token-env VAR] [--forge-target-url URL]]
 
 ${FORGE_HELP}`;
@@ -31,6 +32,8 @@ export const RUN_OPTIONS = {
   'mirror-dir': { type: 'string' },
   'cluster-failure-threshold': { type: 'string', default: '30s' },
   'cluster-success-threshold': { type: 'string', default: '30s' },
+  'cluster-status-update-frequency': { type: 'string', default: '10s' },
+  'graceful-eviction-timeout': { type: 'string', default: '10m' },
   ...FORGE_ARG_OPTIONS,
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -51,6 +54,10 @@ export interface RunOptions {
   clusterFailureThreshold?: string;
   /** How long a cluster must be seen ready again before Ready flips back to True; default 30s. */
   clusterSuccessThreshold?: string;
+  /** Status passes (probe, read back, write status; no apply) every this long (Karmada's flag of that name); default 10s, 0 = none. */
+  clusterStatusUpdateFrequency?: string;
+  /** A graceful eviction task without its own grace period ends after this long (Karmada's flag of that name); default 10m. */
+  gracefulEvictionTimeout?: string;
   /** Commit statuses per cluster after each apply, with the token cli.ts read from the environment. */
   forge?: { config: ForgeConfig; token: string } | undefined;
   cwd: string;
@@ -73,6 +80,11 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   if (failureMs instanceof Error) throw new UsageError(`--cluster-failure-threshold ${failureMs.message}`);
   const successMs = parseDuration(opts.clusterSuccessThreshold ?? '30s');
   if (successMs instanceof Error) throw new UsageError(`--cluster-success-threshold ${successMs.message}`);
+  const statusEveryMs = parseDuration(opts.clusterStatusUpdateFrequency ?? '10s');
+  if (statusEveryMs instanceof Error) throw new UsageError(`--cluster-status-update-frequency ${statusEveryMs.message}`);
+  const graceMs = parseDuration(opts.gracefulEvictionTimeout ?? '10m');
+  if (graceMs instanceof Error) throw new UsageError(`--graceful-eviction-timeout ${graceMs.message}`);
+  if (graceMs < 1000) throw new UsageError(`--graceful-eviction-timeout ${opts.gracefulEvictionTimeout}: must be at least 1s (a task needs a grace period); write it like 10m`);
   if (opts.webhookSecretEnv && !opts.webhookSecret) {
     throw new UsageError(`--webhook-secret-env ${opts.webhookSecretEnv}: that variable is unset or empty; fix: export ${opts.webhookSecretEnv}=<the secret configured on the forge's webhook>`);
   }
@@ -99,6 +111,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       },
       resyncMs,
       readyThresholds: { failureMs, successMs },
+      statusUpdateFrequencyMs: statusEveryMs,
+      gracefulEvictionTimeoutSeconds: Math.round(graceMs / 1000),
       ...(listen ? { listen } : {}),
       ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
       ...(opts.forge ? { afterApply: commitStatusHook(opts.forge.config, opts.forge.token, log) } : {}),

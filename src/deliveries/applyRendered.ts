@@ -262,7 +262,8 @@ async function readReleased(repo: GitRepo, oid: string | undefined): Promise<Map
   return new Map(Object.entries(JSON.parse(text) as Record<string, string[]>).map(([c, keys]) => [c, new Set(keys.map((k) => identityKey(parseRefKey(k))))]));
 }
 
-async function readInventories(repo: GitRepo, statusRef: string, clusters: string[]): Promise<Map<string, DeliveryRecord & { objects: Inventory }>> {
+/** Each given cluster's inventory file on the status branch (absent when it has none). */
+export async function readInventories(repo: GitRepo, statusRef: string, clusters: string[]): Promise<Map<string, DeliveryRecord & { objects: Inventory }>> {
   const out = new Map<string, DeliveryRecord & { objects: Inventory }>();
   const head = await readRef(repo, statusRef);
   if (!head) return out;

@@ -33,6 +33,8 @@ export interface RenderTarget {
   statusRef?: string;
   /** Injected clock: NoExecute eviction times, graceful eviction tasks, and the commit time of a re-render. */
   now?: () => Date;
+  /** How long a graceful eviction task without its own gracePeriodSeconds lasts (Karmada's --graceful-eviction-timeout). Default 600. */
+  gracefulEvictionTimeoutSeconds?: number;
 }
 
 /**
@@ -88,7 +90,7 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   const model = withClusterStatus(loaded.model, observed);
   const out = renderTemplates({
     model, affected: loaded.affected, previousIndex, previousBindings: bindings, previousFiles: files, sourceCommit: sourceSha,
-    failover: { now, observed: health },
+    failover: { now, observed: health, ...(target.gracefulEvictionTimeoutSeconds !== undefined ? { gracePeriodSeconds: target.gracefulEvictionTimeoutSeconds } : {}) },
     onlyClustersChanged: loaded.onlyClustersChanged,
   });
   const state = {

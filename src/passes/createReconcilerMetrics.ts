@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { ReconcileResult } from '../reconcile.ts';
+import type { ReconcileResult, StatusPassResult } from '../reconcile.ts';
+import type { ClusterReport } from '../statuses/buildStatusFiles.ts';
 import { CLUSTER_READY } from '../statuses/conditions.ts';
 
 /** Karmada's label for a member cluster (pkg/metrics/cluster.go). */
@@ -17,6 +18,8 @@ export interface PassRecord {
 export interface ReconcilerMetrics {
   readonly registry: Registry;
   recordPass(pass: PassRecord): void;
+  /** A status pass (probe and read back, no apply). */
+  recordStatusPass(pass: { ok: boolean; durationMs: number; result?: StatusPassResult }): void;
   recordTrigger(trigger: string): void;
   recordWebhook(forge: string, result: 'accepted' | 'unauthorized' | 'duplicate' | 'too_large'): void;
   forgetCluster(cluster: string): void;
@@ -46,24 +49,40 @@ export function createReconcilerMetrics(name: string): ReconcilerMetrics {
   const failures = new Counter({ ...reg, name: 'flotilla_apply_failures_total', help: 'Objects that failed to apply or hit a conflict on a member.', labelNames: [MEMBER] });
   const appliedTime = new Gauge({ ...reg, name: 'flotilla_last_applied_source_commit_timestamp_seconds', help: 'Commit time of the source commit last applied to the members.' });
   const appliedInfo = new Gauge({ ...reg, name: 'flotilla_last_applied_info', help: 'The source and rendered commit last applied (value always 1).', labelNames: ['source_commit', 'rendered_commit'] });
-  const triggers = new Counter({ ...reg, name: 'flotilla_triggers_total', help: 'What asked for a pass: push (local refs changed), fetch, webhook, resync, start.', labelNames: ['trigger'] });
+  const statusPasses = new Counter({ ...reg, name: 'flotilla_status_passes_total', help: 'Status passes (probe members, read back their objects, write the status branch; no apply), by result.', labelNames: ['result'] });
+  const statusPassDuration = new Histogram({ ...reg, name: 'flotilla_status_pass_duration_seconds', help: 'The duration in seconds of a status pass.', buckets: BUCKETS });
+  const triggers = new Counter({ ...reg, name: 'flotilla_triggers_total', help: 'What asked for a pass: push (local refs changed), fetch, webhook, resync, start; status-update (the cadence), catch-up, ready-flip, failover-check, graceful-eviction, cluster-state, drift.', labelNames: ['trigger'] });
   const webhooks = new Counter({ ...reg, name: 'flotilla_webhook_deliveries_total', help: 'Webhook deliveries by forge and outcome.', labelNames: ['forge', 'result'] });
+
+  const recordClusters = (reports: readonly ClusterReport[]) => {
+    for (const report of reports) {
+      const cluster = report.cluster;
+      const condition = report.status?.conditions?.find((c) => c.type === CLUSTER_READY);
+      if (condition) ready.set({ [MEMBER]: cluster }, condition.status === 'True' ? 1 : 0);
+      const summary = report.status?.nodeSummary;
+      if (summary?.totalNum !== undefined) nodes.set({ [MEMBER]: cluster }, summary.totalNum);
+      if (summary?.readyNum !== undefined) readyNodes.set({ [MEMBER]: cluster }, summary.readyNum);
+    }
+  };
 
   return {
     registry,
+    recordStatusPass({ ok, durationMs, result }) {
+      statusPassDuration.observe(durationMs / 1000);
+      statusPasses.inc({ result: ok ? 'success' : 'failure' });
+      if (!result) return;
+      if (result.statusCommit) statusCommits.inc();
+      recordClusters(result.reports);
+    },
     recordPass({ ok, durationMs, result, sourceCommitTime }) {
       reconcileDuration.observe({ kind: 'Flotilla', name, namespace: '' }, durationMs / 1000);
       passes.inc({ result: ok ? 'success' : 'failure' });
       if (!result) return;
       rendered.inc(result.rendered.filter((r) => r.outputCommit).length);
       if (result.statusCommit) statusCommits.inc();
+      recordClusters(result.reports);
       for (const report of result.reports) {
         const cluster = report.cluster;
-        const condition = report.status?.conditions?.find((c) => c.type === CLUSTER_READY);
-        if (condition) ready.set({ [MEMBER]: cluster }, condition.status === 'True' ? 1 : 0);
-        const summary = report.status?.nodeSummary;
-        if (summary?.totalNum !== undefined) nodes.set({ [MEMBER]: cluster }, summary.totalNum);
-        if (summary?.readyNum !== undefined) readyNodes.set({ [MEMBER]: cluster }, summary.readyNum);
         const d = report.delivery;
         if (!d) continue;
         const bad = d.results.filter((r) => r.action === 'failed' || r.action === 'conflict').length;

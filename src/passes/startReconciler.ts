@@ -4,12 +4,17 @@ import { openRepo } from '../commits/openRepo.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { KubeTarget } from '../deliveries/KubeTarget.ts';
-import { reconcileOnce, type ReconcileResult } from '../reconcile.ts';
+import { reconcileOnce, reconcileStatusOnce, type ReconcileResult, type StatusPassResult } from '../reconcile.ts';
+import { clusterStateKey } from '../outputs/clusterState.ts';
+import { readObservedClusters } from '../statuses/readStatusBranch.ts';
+import { identityKey } from '../deliveries/inventory.ts';
+import type { ObjectRef } from '../api/kinds.ts';
 import type { ReadyThresholds } from '../statuses/dampReadyCondition.ts';
 import type { RenderedDelivery } from '../deliveries/applyRendered.ts';
 import { acquireRepoLock, type RepoLock } from './acquireRepoLock.ts';
 import { ClusterConnections } from './connectClusters.ts';
-import { createPassQueue } from './createPassQueue.ts';
+import { createPassQueue, type PassKind } from './createPassQueue.ts';
+import { nextDeadline, readPassSchedule } from './readPassSchedule.ts';
 import { createReconcilerMetrics, type ReconcilerMetrics } from './createReconcilerMetrics.ts';
 import { readClusterRegistrations, type RegistrationCache } from './readClusterRegistrations.ts';
 import { openRemoteMirror, redactUrl, type RemoteMirror } from './remoteMirror.ts';
@@ -44,6 +49,12 @@ export interface ReconcilerOptions {
   afterApply?: (delivery: RenderedDelivery) => Promise<void>;
   /** Ready flap damping (Karmada's --cluster-success-threshold / --cluster-failure-threshold); default 30 s each. */
   readyThresholds?: ReadyThresholds;
+  /** Status passes (probe, read back, write status; no apply) every this long: --cluster-status-update-frequency. Default 10 s; 0 = none. */
+  statusUpdateFrequencyMs?: number;
+  /** After a pass that wrote to members, status passes this often until what it touched is Healthy, for at most `forMs`. Default 1 s for 30 s. */
+  catchUp?: { intervalMs: number; forMs: number };
+  /** Graceful eviction tasks without their own grace period end after this long (--graceful-eviction-timeout). Default 600 s. */
+  gracefulEvictionTimeoutSeconds?: number;
 }
 
 export interface PassSummary {
@@ -51,6 +62,14 @@ export interface PassSummary {
   ok: boolean;
   error?: string;
   result?: ReconcileResult;
+  ms: number;
+}
+
+export interface StatusPassSummary {
+  reasons: readonly string[];
+  ok: boolean;
+  error?: string;
+  result?: StatusPassResult;
   ms: number;
 }
 
@@ -62,18 +81,24 @@ export interface Reconciler {
   readonly url: string | undefined;
   /** The outcome of the last finished pass. */
   readonly lastPass: PassSummary | undefined;
-  /** Asks for a pass; resolves once a pass that started after this call is over. */
-  kick(reason: string): Promise<void>;
+  /** Asks for a pass (full unless told); resolves once a pass that started after this call is over. */
+  kick(reason: string, kind?: PassKind): Promise<void>;
+  /** The outcome of the last finished status pass. */
+  readonly lastStatusPass: StatusPassSummary | undefined;
   /** Stops every trigger, waits for the running pass, closes connections, releases the lock. */
   stop(): Promise<void>;
 }
 
 export const OUTPUT_BRANCH = 'flotilla/rendered';
+/** Karmada's --cluster-status-update-frequency default. */
+export const DEFAULT_STATUS_UPDATE_FREQUENCY_MS = 10_000;
 export const STATUS_BRANCH = 'flotilla/status';
 
 /**
  * The reconciler: triggers (local ref changes, a fetch schedule, webhooks, a resync interval) feed one
- * single-flight queue of passes, each pass being fetch? → render → apply → status → push? Everything it
+ * single-flight queue of passes, each pass being fetch? → render → apply → status → push?. Status passes (probe and
+ * read back, no apply) share the queue: on their own cadence, at the deadlines Git records (a Ready flip, a
+ * toleration's end, a graceful eviction's end) and closely after a pass that wrote to members. Everything it
  * resumes from lives in Git (the rendered branch's Source-Commit, the status branch's inventories), so a
  * process killed at any step is restarted with no state to repair. One per repo: the lock is taken first.
  */
@@ -104,9 +129,34 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
     const fixed = opts.clusters.kind === 'fixed' ? opts.clusters.targets : undefined;
     const clusters = fixed ?? (async () => connections!.resolve(await readClusterRegistrations(repo, outputRef, registrations)));
 
+    // The members probed by the last pass: the clusters function resolves them afresh each pass.
+    let probed: ReadonlySet<string> = new Set(fixed?.keys() ?? []);
+    const passClusters = fixed ?? (async () => {
+      const resolved = await (clusters as () => Promise<Map<string, KubeTarget>>)();
+      probed = new Set(resolved.keys());
+      return resolved;
+    });
+    const thresholds = opts.readyThresholds;
+    const graceSeconds = opts.gracefulEvictionTimeoutSeconds;
+    const catchUpTiming = opts.catchUp ?? { intervalMs: 1_000, forMs: 30_000 };
+
+    // When the next pass is due by time alone. Wall clock: Git's deadlines are wall-clock times.
+    const lastStarted = { full: 0, status: 0 };
+    /** The managed-taints key the last full pass rendered with: a status write that changes it needs a render. */
+    let renderedKey: string | undefined;
+    /** Objects the last member-writing pass touched, and until when status passes follow them closely. */
+    let catchUp: { touched: Set<string>; until: number } | undefined;
+    /** The missing objects that last asked for a full pass: the same drift asks only once (the resync retries). */
+    let lastDrift = '';
+    let wake: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const objectKey = (cluster: string, ref: ObjectRef) => `${cluster}\0${identityKey(ref)}`;
+
     let lastPass: PassSummary | undefined;
-    const runPass = async (reasons: readonly string[]): Promise<void> => {
+    let lastStatusPass: StatusPassSummary | undefined;
+    const runFullPass = async (reasons: readonly string[]): Promise<ReconcileResult | undefined> => {
       const started = performance.now();
+      lastStarted.full = Date.now();
       const ms = () => Math.round(performance.now() - started);
       try {
         if (!lock.held()) throw new Error(`the lock ${lock.file} no longer names this process; refusing to write (fix: restart this reconciler)`);
@@ -114,8 +164,10 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
           const fetched = await mirror.fetchSource();
           log({ step: 'fetch', sourceCommit: fetched.head, moved: fetched.moved, ms: ms() });
         }
-        const result = await reconcileOnce({ repo, sourceRef, outputRef, statusRef, clusters, render: true, log,
-          ...(opts.afterApply ? { afterApply: opts.afterApply } : {}), ...(opts.readyThresholds ? { readyThresholds: opts.readyThresholds } : {}) });
+        renderedKey = clusterStateKey(await readObservedClusters(repo, statusRef));
+        const result = await reconcileOnce({ repo, sourceRef, outputRef, statusRef, clusters: passClusters, render: true, log,
+          ...(opts.afterApply ? { afterApply: opts.afterApply } : {}), ...(thresholds ? { readyThresholds: thresholds } : {}),
+          ...(graceSeconds !== undefined ? { gracefulEvictionTimeoutSeconds: graceSeconds } : {}) });
         if (mirror) {
           const pushed = await mirror.pushOutputs();
           if (pushed.pushed.length + pushed.rejected.length > 0) log({ step: 'push', sourceCommit: result.delivery?.sourceCommit, ...pushed });
@@ -125,19 +177,109 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
         lastPass = { reasons, ok: true, result, ms: ms() };
         metrics.recordPass({ ok: true, durationMs: lastPass.ms, result, ...(sourceCommitTime !== undefined ? { sourceCommitTime } : {}) });
         log({ step: 'pass', reasons, sourceCommit, rendered: result.rendered.filter((r) => r.outputCommit).length, writes: result.writes, statusCommit: result.statusCommit, ms: lastPass.ms });
+        return result;
       } catch (err) {
         lastPass = { reasons, ok: false, error: (err as Error).message, ms: ms() };
         metrics.recordPass({ ok: false, durationMs: lastPass.ms });
         log({ step: 'pass', reasons, error: lastPass.error, ms: lastPass.ms });
+        return undefined;
+      } finally {
+        if (opts.afterPass) await opts.afterPass(repo).catch((err: unknown) => log({ step: 'afterPass', error: (err as Error).message }));
       }
-      if (opts.afterPass) await opts.afterPass(repo).catch((err: unknown) => log({ step: 'afterPass', error: (err as Error).message }));
+    };
+
+    const runStatusPass = async (reasons: readonly string[]): Promise<StatusPassResult | undefined> => {
+      const started = performance.now();
+      lastStarted.status = Date.now();
+      const ms = () => Math.round(performance.now() - started);
+      try {
+        if (!lock.held()) throw new Error(`the lock ${lock.file} no longer names this process; refusing to write (fix: restart this reconciler)`);
+        const result = await reconcileStatusOnce({ repo, outputRef, statusRef, clusters: passClusters, log, ...(thresholds ? { readyThresholds: thresholds } : {}) });
+        if (mirror && result.statusCommit) {
+          const pushed = await mirror.pushOutputs();
+          if (pushed.pushed.length + pushed.rejected.length > 0) log({ step: 'push', ...pushed });
+        }
+        lastStatusPass = { reasons, ok: true, result, ms: ms() };
+        metrics.recordStatusPass({ ok: true, durationMs: lastStatusPass.ms, result });
+        return result;
+      } catch (err) {
+        lastStatusPass = { reasons, ok: false, error: (err as Error).message, ms: ms() };
+        metrics.recordStatusPass({ ok: false, durationMs: lastStatusPass.ms });
+        log({ step: 'status-pass', reasons, error: lastStatusPass.error, ms: lastStatusPass.ms });
+        return undefined;
+      }
+    };
+
+    /**
+     * After every pass, inside the single flight: what is due now (a render for a changed cluster state, an apply for
+     * drift, a render that may end graceful evictions), else when the next pass is due by time alone.
+     */
+    const planNext = async (full: ReconcileResult | undefined, status: StatusPassResult | undefined): Promise<string | undefined> => {
+      if (stopped) return undefined;
+      const now = Date.now();
+      if (full && full.writes > 0) {
+        const touched = new Set<string>();
+        for (const [cluster, d] of full.delivery?.clusters ?? []) {
+          for (const r of d.results) if (r.action === 'created' || r.action === 'configured') touched.add(objectKey(cluster, r.ref));
+        }
+        catchUp = touched.size > 0 ? { touched, until: now + catchUpTiming.forMs } : undefined;
+      } else if (status && catchUp) {
+        const waiting = [...status.unhealthy, ...status.missing].filter((o) => catchUp!.touched.has(objectKey(o.cluster, o.ref)));
+        if (waiting.length === 0 || now >= catchUp.until) catchUp = undefined;
+      }
+      const schedule = await readPassSchedule(repo, { outputRef, statusRef, probed, ...(thresholds ? { thresholds } : {}), ...(graceSeconds !== undefined ? { gracePeriodSeconds: graceSeconds } : {}) });
+      const wroteStatus = Boolean(full?.statusCommit ?? status?.statusCommit);
+      let due: string | undefined;
+      if (wroteStatus && schedule.clusterStateKey !== renderedKey) due = 'cluster-state';
+      if (!due && status) {
+        const drift = status.missing.map((o) => objectKey(o.cluster, o.ref)).sort().join('\n');
+        if (drift && drift !== lastDrift) due = 'drift';
+        lastDrift = drift;
+      }
+      if (!due && status?.changedPaths.some((p) => p.startsWith('templates/')) && schedule.gracefulEvictions) due = 'graceful-eviction';
+      if (due) {
+        void kick(due, 'full');
+        return `full pass (${due})`;
+      }
+      const deadline = nextDeadline(schedule.deadlines, lastStarted);
+      // A little after the deadline: Git's times have second precision and timers may fire a millisecond early.
+      let next: { at: number; reason: string; kind: PassKind } | undefined = deadline ? { at: deadline.at + 50, reason: deadline.reason, kind: deadline.kind } : undefined;
+      if (catchUp && (!next || now + catchUpTiming.intervalMs < next.at)) next = { at: now + catchUpTiming.intervalMs, reason: 'catch-up', kind: 'status' };
+      if (wake) clearTimeout(wake);
+      wake = undefined;
+      if (!next) return undefined;
+      const chosen = next;
+      // setTimeout holds at most ~24.8 days; a later deadline is looked at again by the passes in between.
+      const delay = Math.min(Math.max(0, chosen.at - now), 86_400_000);
+      wake = setTimeout(() => { wake = undefined; void kick(chosen.reason, chosen.kind); }, delay);
+      return `${chosen.kind === 'full' ? 'full' : 'status'} pass (${chosen.reason}) at ${new Date(chosen.at).toISOString()}${deadline?.cluster && chosen.reason === 'ready-flip' ? ` for ${deadline.cluster}` : ''}`;
+    };
+
+    const runPass = async (reasons: readonly string[], kind: PassKind): Promise<void> => {
+      const full = kind === 'full' ? await runFullPass(reasons) : undefined;
+      const status = kind === 'status' ? await runStatusPass(reasons) : undefined;
+      const next = await planNext(full, status).catch((err: unknown) => {
+        log({ step: 'schedule', error: (err as Error).message });
+        return undefined;
+      });
+      if (status) {
+        const objects = status.reports.reduce((n, r) => n + (r.observed?.length ?? 0), 0);
+        log({ step: 'status-pass', reasons, clusters: status.reports.length, objects, unhealthy: status.unhealthy.length, missing: status.missing.length,
+          statusCommit: status.statusCommit, ...(status.statusCommit ? { paths: status.changedPaths.length } : {}), ...(next ? { next } : {}), ms: lastStatusPass?.ms });
+      } else if (next) {
+        log({ step: 'schedule', next });
+      }
     };
     const queue = createPassQueue(runPass);
     closers.push(() => queue.stop());
-    const kick = (reason: string) => {
+    const kick = (reason: string, kind: PassKind = 'full') => {
       metrics.recordTrigger(reason);
-      return queue.kick(reason);
+      return queue.kick(reason, kind);
     };
+    closers.push(() => {
+      stopped = true;
+      if (wake) clearTimeout(wake);
+    });
 
     let endpoints: Endpoints | undefined;
     if (opts.listen) {
@@ -164,10 +306,16 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
       const timer = setInterval(() => void kick('resync'), opts.resyncMs);
       closers.push(() => clearInterval(timer));
     }
+    const statusEveryMs = opts.statusUpdateFrequencyMs ?? DEFAULT_STATUS_UPDATE_FREQUENCY_MS;
+    if (statusEveryMs > 0) {
+      const timer = setInterval(() => void kick('status-update', 'status'), statusEveryMs);
+      closers.push(() => clearInterval(timer));
+    }
     log({
       step: 'start', pid: process.pid, repo: mirror ? redactUrl((opts.source as { url: string }).url) : repo.gitdir, branch,
       ...(mirror ? { mirror: mirror.gitdir, fetchSchedule: (opts.source as { fetchSchedule: string }).fetchSchedule } : { watching: 'local refs' }),
-      resyncMs: opts.resyncMs, ...(opts.readyThresholds ? { readyThresholds: opts.readyThresholds } : {}), ...(endpoints ? { listen: endpoints.url } : {}), webhooks: Boolean(opts.webhookSecret && endpoints),
+      resyncMs: opts.resyncMs, statusUpdateFrequencyMs: statusEveryMs, ...(graceSeconds !== undefined ? { gracefulEvictionTimeoutSeconds: graceSeconds } : {}),
+      ...(opts.readyThresholds ? { readyThresholds: opts.readyThresholds } : {}), ...(endpoints ? { listen: endpoints.url } : {}), webhooks: Boolean(opts.webhookSecret && endpoints),
     });
     let stopping: Promise<void> | undefined;
     return {
@@ -175,6 +323,9 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
       url: endpoints?.url,
       get lastPass() {
         return lastPass;
+      },
+      get lastStatusPass() {
+        return lastStatusPass;
       },
       kick,
       stop() {

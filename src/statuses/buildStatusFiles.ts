@@ -22,6 +22,17 @@ export interface ClusterReport {
   delivery?: ClusterDelivery;
   /** Which rendered commit that pass applied (set by writeStatus from its renderedCommit); blame reads it. */
   applied?: AppliedRecord;
+  /**
+   * A status pass: objects of the cluster's inventory as the member shows them now, nothing applied. Only the health
+   * and status of their entries follow; whether they are applied stays what the last apply said.
+   */
+  observed?: ObservedObject[];
+}
+
+/** One object read back from a member, without applying it. */
+export interface ObservedObject {
+  ref: ObjectRef;
+  live: Record<string, unknown>;
 }
 
 /**
@@ -92,6 +103,7 @@ export function statusPathsOf(reports: readonly ClusterReport[]): string[] {
   for (const r of reports) {
     if (r.status) paths.add(clusterStatusPath(r.cluster));
     if (r.applied) paths.add(appliedPath(r.cluster));
+    for (const o of r.observed ?? []) paths.add(templateStatusPath(o.ref));
     if (!r.delivery) continue;
     paths.add(inventoryPath(r.cluster));
     for (const res of r.delivery.results) if (res.ref.kind && res.ref.name) paths.add(templateStatusPath(res.ref));
@@ -131,13 +143,14 @@ export function buildStatusFiles(
   }
 
   // Template path → (cluster → its new entry, or null to drop it). Refs kept to write the file header.
-  const entries = new Map<string, { ref: ObjectRef; byCluster: Map<string, AggregatedStatusItem | null> }>();
+  const entries = new Map<string, { ref: ObjectRef; byCluster: Map<string, AggregatedStatusItem | null>; live: Map<string, Record<string, unknown>> }>();
   const slot = (ref: ObjectRef) => {
     const path = templateStatusPath(ref);
     let e = entries.get(path);
-    if (!e) entries.set(path, (e = { ref, byCluster: new Map() }));
+    if (!e) entries.set(path, (e = { ref, byCluster: new Map(), live: new Map() }));
     return e;
   };
+  for (const r of reports) for (const o of r.observed ?? []) slot(o.ref).live.set(r.cluster, o.live);
   for (const r of reports) {
     if (!r.delivery) continue;
     const current = new Set<string>();
@@ -168,7 +181,7 @@ export function buildStatusFiles(
     }
   }
 
-  for (const [path, { ref, byCluster }] of entries) {
+  for (const [path, { ref, byCluster, live }] of entries) {
     const previous = existing.has(path) ? (parse(existing.get(path)!) as TemplateStatusFile | null) : null;
     const items = new Map<string, AggregatedStatusItem>();
     for (const item of previous?.aggregatedStatus ?? []) items.set(item.clusterName, item);
@@ -176,12 +189,20 @@ export function buildStatusFiles(
       if (item) items.set(cluster, item);
       else items.delete(cluster);
     }
+    const custom = customizationFor(interpreters, ref);
+    for (const [cluster, object] of live) {
+      // Only what the last apply recorded as applied: a failed or missing entry is the apply's to write.
+      const item = items.get(cluster);
+      if (!item?.applied || byCluster.has(cluster)) continue;
+      const { status: _old, ...rest } = item;
+      const status = (custom ? customReflectStatus(custom, object) : undefined) ?? reflectStatus(object);
+      items.set(cluster, { ...rest, health: (custom ? customHealth(custom, object) : undefined) ?? interpretHealth(object), ...(status ? { status } : {}) });
+    }
     if (items.size === 0) {
       put(path, null);
       continue;
     }
     const list = [...items.values()].sort((a, b) => (a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0));
-    const custom = customizationFor(interpreters, ref);
     const aggregated = (custom ? customAggregateStatus(custom, list.map((i) => i.status ?? {})) : undefined) ?? aggregateStatus(ref.apiVersion, ref.kind, list);
     const file: TemplateStatusFile = {
       apiVersion: ref.apiVersion,
@@ -224,7 +245,8 @@ function renderClusterFile(name: string, collected: ClusterStatus, previousText:
   return render(file);
 }
 
-function parsePending(text: string | undefined): PendingReady | undefined {
+/** `False since 2026-01-02T03:04:05Z`, the annotation's value; undefined when absent or not in that form. */
+export function parsePending(text: string | undefined): PendingReady | undefined {
   const m = /^(True|False|Unknown) since (\S+)$/.exec(text ?? '');
   return m ? { status: m[1] as PendingReady['status'], since: m[2]! } : undefined;
 }

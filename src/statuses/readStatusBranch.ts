@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import type { Cluster, ObservedCluster } from '../api/cluster.ts';
+import type { ObservedCluster } from '../api/cluster.ts';
 import { refKey, type ObjectRef } from '../api/kinds.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
@@ -8,7 +8,8 @@ import { readTree } from '../commits/readTree.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { readPathOids } from '../outputs/readPathOids.ts';
 import type { AggregatedStatusItem } from './aggregateStatus.ts';
-import { templateStatusPath, type TemplateStatusFile } from './buildStatusFiles.ts';
+import { parsePending, PENDING_READY_ANNOTATION, templateStatusPath, type ClusterStatusFile, type TemplateStatusFile } from './buildStatusFiles.ts';
+import type { PendingReady } from './dampReadyCondition.ts';
 
 /**
  * Every cluster's status and controller-managed taints from the status branch (clusters/<name>.yaml). An empty map
@@ -16,6 +17,24 @@ import { templateStatusPath, type TemplateStatusFile } from './buildStatusFiles.
  */
 export async function readObservedClusters(repo: GitRepo, statusRef: string): Promise<Map<string, ObservedCluster>> {
   const out = new Map<string, ObservedCluster>();
+  for (const [name, c] of await readClusterFiles(repo, statusRef)) {
+    out.set(name, { ...(c?.status ? { status: c.status } : {}), ...(c?.spec?.taints?.length ? { taints: c.spec.taints } : {}) });
+  }
+  return out;
+}
+
+/** Ready observations still inside their damping threshold, by cluster (the flotilla.io/ready-observed annotation). */
+export async function readPendingReady(repo: GitRepo, statusRef: string): Promise<Map<string, PendingReady>> {
+  const out = new Map<string, PendingReady>();
+  for (const [name, c] of await readClusterFiles(repo, statusRef)) {
+    const pending = parsePending(c?.metadata?.annotations?.[PENDING_READY_ANNOTATION]);
+    if (pending) out.set(name, pending);
+  }
+  return out;
+}
+
+async function readClusterFiles(repo: GitRepo, statusRef: string): Promise<Map<string, Partial<ClusterStatusFile> | null>> {
+  const out = new Map<string, Partial<ClusterStatusFile> | null>();
   const head = await readRef(repo, statusRef);
   if (!head) return out;
   const root = await readTree(repo, (await readCommitInfo(repo, head)).tree);
@@ -25,9 +44,8 @@ export async function readObservedClusters(repo: GitRepo, statusRef: string): Pr
   const blobs = await readBlobs(repo, files.map((f) => f.oid));
   const decoder = new TextDecoder();
   for (const f of files) {
-    const c = parse(decoder.decode(blobs.get(f.oid)!)) as Partial<Cluster> | null;
-    const name = c?.metadata?.name ?? f.name.slice(0, -'.yaml'.length);
-    out.set(name, { ...(c?.status ? { status: c.status } : {}), ...(c?.spec?.taints?.length ? { taints: c.spec.taints } : {}) });
+    const c = parse(decoder.decode(blobs.get(f.oid)!)) as Partial<ClusterStatusFile> | null;
+    out.set(c?.metadata?.name ?? f.name.slice(0, -'.yaml'.length), c);
   }
   return out;
 }

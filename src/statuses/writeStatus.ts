@@ -110,6 +110,7 @@ function statusMessage(opts: WriteStatusOptions, changed: string[]): string {
       for (const res of r.delivery.results) counts.set(res.action, (counts.get(res.action) ?? 0) + 1);
       parts.push([...counts].sort().map(([a, n]) => `${n} ${a}`).join(', ') || 'no objects');
     }
+    if (r.observed) parts.push(`${r.observed.length} object(s) read back, none applied`);
     lines.push(`${r.cluster}: ${parts.join('; ')}`);
   }
   lines.push(`${changed.length} status file(s) changed`, '');

@@ -51,6 +51,8 @@ export interface FailoverInput {
   now: Date;
   /** The status branch's aggregatedStatus of templates whose binding has graceful eviction tasks, by refKey. */
   observed: ReadonlyMap<string, readonly AggregatedStatusItem[]>;
+  /** A task without its own gracePeriodSeconds ends after this long (--graceful-eviction-timeout). Default 600. */
+  gracePeriodSeconds?: number;
 }
 
 /** A failover decision of this render: a binding evicted from a cluster, or an evicted cluster's copy released. */
@@ -282,7 +284,7 @@ function place(
   for (const e of evictions) events.push({ type: 'evicted', ref: template.ref, result: targets, ...e });
   // A task created by this render waits for the next one: no status can describe the new result yet.
   if (failover && tasks.length > 0) {
-    const assessed = assessEvictionTasks(tasks.filter((t) => !evictedNow.has(t.fromCluster)), failover.now, targets, failover.observed.get(refKey(template.ref)));
+    const assessed = assessEvictionTasks(tasks.filter((t) => !evictedNow.has(t.fromCluster)), failover.now, targets, failover.observed.get(refKey(template.ref)), failover.gracePeriodSeconds);
     tasks = [...assessed.kept, ...tasks.filter((t) => evictedNow.has(t.fromCluster))];
     for (const end of assessed.ended) events.push({ type: 'released', ref: template.ref, cluster: end.task.fromCluster, why: end.why, result: targets });
   }

@@ -110,13 +110,15 @@ test('flotilla up (left running): every printed command works when pasted, repli
         cwd = path.resolve(cwd, cd[1]!);
         assert.ok(existsSync(path.join(cwd, '.git')), `${line}: a git clone`);
       } else {
-        // A status read right after the push is allowed to lag the members; wait for them first, as a user would.
+        // A status read right after the push may lag the members by the rollout (catch-up status passes follow it).
         if (line.includes('show flotilla/status:')) {
+          const since = Date.now();
           await waitFor('4/4 on the status branch', async () => {
             const r = await sh(line, cwd, shellEnv);
             const s = r.code === 0 ? parse(r.stdout) as { status?: { readyReplicas?: number; replicas?: number } } : undefined;
             return s?.status?.readyReplicas === 4 && s.status.replicas === 4;
           }, 30_000, 200);
+          console.log(`  status branch 4/4 ${((Date.now() - since) / 1000).toFixed(1)} s after the log line that followed the push`);
         }
         const r = await sh(line, cwd, shellEnv);
         assert.is(r.code, 0, `${line}\n${r.stderr}`);
@@ -216,7 +218,7 @@ spec:
       - {key: cluster.karmada.io/not-ready, operator: Exists, effect: NoExecute}
 `;
 
-test('flotilla run with short thresholds: member2 stopped moves its replica to member1 after the toleration; restarted, it loses nothing still wanted', async () => {
+test('flotilla run with the default resync (5m) and short thresholds: member2 stopped moves its replica to member1 after the toleration; restarted, it loses nothing still wanted', async () => {
   fleet = await makeFleet(['member1', 'member2'], { readyDelayMs: 100 });
   const f = fleet;
   const source = f.push({
@@ -229,8 +231,8 @@ test('flotilla run with short thresholds: member2 stopped moves its replica to m
     'policies/settings.yaml': SETTINGS_POLICY,
   }, 'nginx 1:1, tolerating not-ready for 2 s; settings on both, tolerating it forever');
   const events = new LogEvents();
-  const run = spawn(process.execPath, [BIN, 'run', '--repo', f.bare, '--credentials-dir', f.credentials, '--listen', 'off', '--resync', '300ms',
-    '--cluster-failure-threshold', '1s', '--cluster-success-threshold', '1s'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = spawn(process.execPath, [BIN, 'run', '--repo', f.bare, '--credentials-dir', f.credentials, '--listen', 'off',
+    '--cluster-status-update-frequency', '1s', '--cluster-failure-threshold', '1s', '--cluster-success-threshold', '1s'], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(run);
   let buffered = '';
   let stderr = '';
@@ -257,6 +259,7 @@ test('flotilla run with short thresholds: member2 stopped moves its replica to m
     await events.next('the first pass of the source commit', (e) => e.step === 'pass' && e.sourceCommit === source && !e.error, 30_000, true);
     const start = await events.next('start', (e) => e.step === 'start', 1_000, true);
     assert.equal(start.readyThresholds, { failureMs: 1000, successMs: 1000 }, 'the flags reach the daemon');
+    assert.equal([start.resyncMs, start.statusUpdateFrequencyMs, start.gracefulEvictionTimeoutSeconds], [300_000, 1000, 600], 'resync and grace period as by default');
     await waitFor('nginx healthy on both members', () => {
       const s = parse(show('flotilla/status', 'templates/default/deployment.apps_nginx.yaml') ?? 'null') as { aggregatedStatus?: { health: string }[] } | null;
       return s?.aggregatedStatus?.length === 2 && s.aggregatedStatus.every((a) => a.health === 'Healthy');
@@ -301,6 +304,7 @@ test('flotilla run with short thresholds: member2 stopped moves its replica to m
     assert.is(deployOn(member1)!.spec.replicas, 2);
     assert.match(f.git(f.bare, 'log', '-1', '--format=%B', 'flotilla/rendered'), /^Cluster state: every cluster Ready and untainted/m);
     assert.not.ok(events.entries.some((e) => e.step === 'pass' && e.error), `no pass failed: ${JSON.stringify(events.entries.filter((e) => e.error).slice(0, 3))}`);
+    assert.not.ok(events.entries.some((e) => e.step === 'pass' && (e.reasons as string[]).includes('resync')), 'all of it happened before the first resync');
     console.log(`  failover through flotilla run: ${timeline.join(', ')}`);
   } finally {
     run.kill('SIGTERM');

@@ -37,4 +37,15 @@ test('--cluster-failure-threshold / --cluster-success-threshold: a bad duration 
   }
 });
 
+test('--cluster-status-update-frequency / --graceful-eviction-timeout: bad durations, and a zero grace period, are usage errors naming the flag', async () => {
+  const base = {
+    repo: '/nonexistent', sourceBranch: 'main', credentialsDir: undefined, kubeconfig: undefined, listen: 'off', resync: '0', fetchSchedule: '* * * * *',
+    webhookSecretEnv: undefined, webhookSecret: undefined, mirrorDir: undefined, cwd: '/', out: () => {}, err: () => {}, stopSignal: Promise.resolve(),
+  };
+  const failure = (extra: Record<string, string>) => runCommand({ ...base, ...extra }).then(() => '', (e: unknown) => (e as Error).message);
+  assert.match(await failure({ clusterStatusUpdateFrequency: '10 s' }), '--cluster-status-update-frequency "10 s" is not a duration');
+  assert.match(await failure({ gracefulEvictionTimeout: 'ten minutes' }), '--graceful-eviction-timeout "ten minutes" is not a duration');
+  assert.match(await failure({ gracefulEvictionTimeout: '0' }), '--graceful-eviction-timeout 0: must be at least 1s');
+});
+
 test.run();

@@ -1,0 +1,100 @@
+import { parse } from 'yaml';
+import type { ResourceBinding } from '../api/binding.ts';
+import { parseRefKey } from '../api/kinds.ts';
+import { readBlobs } from '../commits/readBlobs.ts';
+import { readCommitInfo } from '../commits/readCommitInfo.ts';
+import { readRef } from '../commits/readRef.ts';
+import type { GitRepo } from '../commits/types.ts';
+import { nextTaskDeadline } from '../evictions/gracefulEviction.ts';
+import { clusterStateKey } from '../outputs/clusterState.ts';
+import { parseTrailers } from '../outputs/outputMessage.ts';
+import { readPathOids } from '../outputs/readPathOids.ts';
+import { readyFlipTime, type ReadyThresholds } from '../statuses/dampReadyCondition.ts';
+import { readObservedClusters, readPendingReady } from '../statuses/readStatusBranch.ts';
+import { parseIndex } from '../works/outputIndex.ts';
+import { bindingPath, INDEX_PATH } from '../works/outputPaths.ts';
+import type { PassKind } from './createPassQueue.ts';
+
+/** A moment at which something known today changes by time alone, and the pass that acts on it. */
+export interface PassDeadline {
+  /** Milliseconds since the epoch. */
+  at: number;
+  kind: PassKind;
+  /** `ready-flip`, `failover-check`, `graceful-eviction`: the trigger the pass logs and counts. */
+  reason: 'ready-flip' | 'failover-check' | 'graceful-eviction';
+  /** The cluster whose Ready flips. */
+  cluster?: string;
+}
+
+/** What the reconciler reads from Git after a pass to decide when the next one is due. */
+export interface PassSchedule {
+  /** The status branch's managed taints, as the output's Cluster-State trailer records them: a change needs a render. */
+  clusterStateKey: string;
+  /** The rendered head holds graceful eviction tasks: a status change may end one (replacements healthy). */
+  gracefulEvictions: boolean;
+  deadlines: PassDeadline[];
+}
+
+export interface PassScheduleOptions {
+  outputRef: string;
+  statusRef: string;
+  /** Only these clusters' Ready flips: the ones this reconciler probes (a Pull agent probes its own). */
+  probed: ReadonlySet<string>;
+  thresholds?: ReadyThresholds;
+  /** --graceful-eviction-timeout, for tasks without their own grace period. */
+  gracePeriodSeconds?: number;
+}
+
+/**
+ * Every deadline Git knows of: a pending Ready observation flips at since + threshold (a status pass sees it), a
+ * NoExecute toleration runs out at the output's Failover-Check, a graceful eviction task ends at creation + grace
+ * (both need a render: a full pass).
+ */
+export async function readPassSchedule(repo: GitRepo, opts: PassScheduleOptions): Promise<PassSchedule> {
+  const deadlines: PassDeadline[] = [];
+  for (const [cluster, pending] of await readPendingReady(repo, opts.statusRef)) {
+    if (opts.probed.has(cluster)) deadlines.push({ at: readyFlipTime(pending, opts.thresholds), kind: 'status', reason: 'ready-flip', cluster });
+  }
+  const key = clusterStateKey(await readObservedClusters(repo, opts.statusRef));
+  const head = await readRef(repo, opts.outputRef);
+  if (!head) return { clusterStateKey: key, gracefulEvictions: false, deadlines };
+  const output = await readCommitInfo(repo, head);
+  const trailers = parseTrailers(output.message);
+  const check = trailers['Failover-Check'] ? Date.parse(trailers['Failover-Check']) : NaN;
+  if (Number.isFinite(check)) deadlines.push({ at: check, kind: 'full', reason: 'failover-check' });
+  const gracefulEvictions = Boolean(trailers['Graceful-Evictions']);
+  if (gracefulEvictions) {
+    const end = await readEvictionEnd(repo, output.tree, opts.gracePeriodSeconds);
+    if (end !== undefined) deadlines.push({ at: end, kind: 'full', reason: 'graceful-eviction' });
+  }
+  return { clusterStateKey: key, gracefulEvictions, deadlines };
+}
+
+/** The earliest time-only end of a graceful eviction task among the bindings the index lists as evicting. */
+async function readEvictionEnd(repo: GitRepo, tree: string, gracePeriodSeconds: number | undefined): Promise<number | undefined> {
+  const indexOid = (await readPathOids(repo, tree, [INDEX_PATH])).get(INDEX_PATH);
+  if (!indexOid) return undefined;
+  const index = parseIndex(new TextDecoder().decode((await readBlobs(repo, [indexOid])).get(indexOid)!));
+  const paths = Object.entries(index.templates).filter(([, e]) => (e.evicting ?? []).length > 0).map(([k]) => bindingPath(parseRefKey(k)));
+  const oids = await readPathOids(repo, tree, paths);
+  const blobs = await readBlobs(repo, oids.values());
+  const decoder = new TextDecoder();
+  const tasks = [...oids.values()].flatMap((oid) => (parse(decoder.decode(blobs.get(oid)!)) as ResourceBinding | null)?.spec.gracefulEvictionTasks ?? []);
+  return nextTaskDeadline(tasks, gracePeriodSeconds)?.getTime();
+}
+
+/**
+ * The deadline to wake up for (pure): the earliest one still ahead of the pass that would cover it. A deadline no
+ * later than the start of the last pass of its kind was seen by that pass already; waking for it again would loop
+ * (a state only a person can change, such as a held render, keeps its trailer).
+ */
+export function nextDeadline(deadlines: readonly PassDeadline[], lastStarted: { full: number; status: number }): PassDeadline | undefined {
+  let next: PassDeadline | undefined;
+  for (const d of deadlines) {
+    // A full pass probes too, so it covers status deadlines as well.
+    const covered = d.kind === 'full' ? lastStarted.full : Math.max(lastStarted.full, lastStarted.status);
+    if (d.at <= covered) continue;
+    if (!next || d.at < next.at) next = d;
+  }
+  return next;
+}
