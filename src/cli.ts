@@ -97,6 +97,9 @@ async function main(argv: string[]): Promise<number> {
     });
     const missing = (['cluster', 'repo', 'kubeconfig'] as const).filter((k) => !values[k]);
     if (missing.length) throw new UsageError(`agent needs ${missing.map((k) => `--${k}`).join(', ')}; e.g. flotilla agent --cluster member3 --repo https://git.example.com/fleet.git --kubeconfig members.config`);
+    // A testing knob of the reliability suite (npm run test:faults), not a setting: see agentCommand's pauseAtStatusCommit.
+    const pauseAt = process.env.FLOTILLA_FAULT_PAUSE_AT || undefined;
+    if (pauseAt && pauseAt !== 'status-commit') throw new UsageError(`FLOTILLA_FAULT_PAUSE_AT=${pauseAt}: flotilla agent knows status-commit only, or unset it`);
     const { homedir } = await import('node:os');
     const { agentCommand } = await import('./commands/agentCommand.ts');
     const stopSignal = new Promise<void>((resolve) => {
@@ -107,11 +110,11 @@ async function main(argv: string[]): Promise<number> {
       cluster: values.cluster!, repo: values.repo!, kubeconfig: values.kubeconfig!, context: values.context,
       renderedBranch: values.branch!, statusBranch: values['status-branch']!, intervalSeconds: Number(values.interval), once: values.once!,
       cacheDir: values['cache-dir'] ?? `${process.env.XDG_CACHE_HOME ?? `${homedir()}/.cache`}/flotilla/agent`,
-      out: (s) => process.stdout.write(s), stopSignal,
+      out: (s) => process.stdout.write(s), stopSignal, pauseAtStatusCommit: pauseAt === 'status-commit',
     });
   }
   if (command === 'run') {
-    const { runCommand, RUN_OPTIONS, RUN_USAGE } = await import('./commands/runCommand.ts');
+    const { runCommand, RUN_OPTIONS, RUN_USAGE, FAULT_PAUSE_POINTS } = await import('./commands/runCommand.ts');
     const { values } = parseArgs({ args: rest, options: RUN_OPTIONS });
     if (values.help) {
       process.stdout.write(`${RUN_USAGE}\n`);
@@ -121,11 +124,15 @@ async function main(argv: string[]): Promise<number> {
     const { parseForgeOptions, readForgeToken } = await import('./commands/parseForgeOptions.ts');
     const forgeConfig = parseForgeOptions(values);
     const forge = forgeConfig ? { config: forgeConfig, token: readForgeToken(forgeConfig, process.env) } : undefined;
+    // A testing knob of the reliability suite (npm run test:faults), not a setting: see runCommand's pauseAt.
+    const pauseAt = process.env.FLOTILLA_FAULT_PAUSE_AT || undefined;
+    if (pauseAt && !(FAULT_PAUSE_POINTS as readonly string[]).includes(pauseAt)) throw new UsageError(`FLOTILLA_FAULT_PAUSE_AT=${pauseAt}: use ${FAULT_PAUSE_POINTS.join(' or ')}, or unset it`);
     const stopSignal = new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
     return runCommand({
+      pauseAt: pauseAt as (typeof FAULT_PAUSE_POINTS)[number] | undefined,
       repo: values.repo, sourceBranch: values['source-branch'] ?? 'main', credentialsDir: values['credentials-dir'], kubeconfig: values.kubeconfig,
       listen: values.listen ?? '127.0.0.1:9464', resync: values.resync ?? '5m', fetchSchedule: values['fetch-schedule'] ?? '* * * * *',
       webhookSecretEnv: secretEnv, webhookSecret: secretEnv ? process.env[secretEnv] || undefined : undefined, mirrorDir: values['mirror-dir'], forge,

@@ -2,6 +2,7 @@
 // the rendered branch, applies it with the same applier as Push mode, and commits that member's status back.
 // One pass, top to bottom: [fetch] -> apply -> collect status -> write status [-> push, rebuilt on a lost race].
 import { createHash } from 'node:crypto';
+import type nodeFs from 'node:fs';
 import path from 'node:path';
 import { watch } from 'chokidar';
 import { fetchBranch } from './commits/fetchBranch.ts';
@@ -55,8 +56,8 @@ export interface AgentPassResult {
  * `--repo` as given: an http(s) URL is mirrored under `cacheDir` (one mirror per URL and cluster, so two agents
  * never move each other's local refs); anything else is a local path.
  */
-export async function openAgentSource(repo: string, cluster: string, cacheDir: string): Promise<AgentSource> {
-  if (!/^https?:\/\//i.test(repo)) return { kind: 'local', repo: await openRepo(repo) };
+export async function openAgentSource(repo: string, cluster: string, cacheDir: string, fs?: typeof nodeFs): Promise<AgentSource> {
+  if (!/^https?:\/\//i.test(repo)) return { kind: 'local', repo: await openRepo(repo, fs) };
   const url = new URL(repo);
   const id = createHash('sha256').update(repo).digest('hex').slice(0, 12);
   const gitdir = path.join(cacheDir, `${url.host.replace(/[^\w.-]/g, '_')}-${id}-${cluster}.git`);

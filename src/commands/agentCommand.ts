@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
+import { pauseAtRefLock } from '../commits/pauseAtRefLock.ts';
 import { connectKubeTarget } from '../deliveries/connectKubeTarget.ts';
 import { openAgentSource, runAgentPass, startAgent, type AgentOptions } from '../pullAgent.ts';
 import { UsageError } from './UsageError.ts';
@@ -21,6 +22,11 @@ export interface AgentCommandOptions {
   out: (s: string) => void;
   /** Resolves on SIGINT/SIGTERM. */
   stopSignal: Promise<void>;
+  /**
+   * Testing knob (FLOTILLA_FAULT_PAUSE_AT=status-commit, read by cli.ts): stop for good with the status objects
+   * written and the status ref locked, not moved, so the reliability suite can kill -9 the agent exactly there.
+   */
+  pauseAtStatusCommit?: boolean;
 }
 
 /**
@@ -41,11 +47,12 @@ export async function agentCommand(opts: AgentCommandOptions): Promise<number> {
   }
   const kube = await connectKubeTarget(kc, { context, name: opts.cluster });
   try {
-    const source = await openAgentSource(opts.repo, opts.cluster, opts.cacheDir);
-    const agent: AgentOptions = {
-      cluster: opts.cluster, kube, source, renderedBranch: opts.renderedBranch, statusBranch: opts.statusBranch,
-      log: (entry) => opts.out(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`),
-    };
+    const log = (entry: Record<string, unknown>) => opts.out(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
+    const fs = opts.pauseAtStatusCommit
+      ? pauseAtRefLock([`refs/heads/${opts.statusBranch}`], (ref) => log({ agent: opts.cluster, step: 'pause', at: 'status-commit', ref, pid: process.pid }))
+      : undefined;
+    const source = await openAgentSource(opts.repo, opts.cluster, opts.cacheDir, fs);
+    const agent: AgentOptions = { cluster: opts.cluster, kube, source, renderedBranch: opts.renderedBranch, statusBranch: opts.statusBranch, log };
     if (opts.once) return (await runAgentPass(agent)).ok ? 0 : 1;
     const running = await startAgent({ ...agent, intervalMs: opts.intervalSeconds * 1000 });
     await opts.stopSignal;

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import cron from 'node-cron';
+import { pauseAtRefLock } from '../commits/pauseAtRefLock.ts';
 import { LockHeldError } from '../passes/acquireRepoLock.ts';
 import { parseDuration } from '../passes/parseDuration.ts';
 import { defaultMirrorDir, redactUrl } from '../passes/remoteMirror.ts';
-import { startReconciler, type ReconcilerSource } from '../passes/startReconciler.ts';
+import { OUTPUT_BRANCH, startReconciler, STATUS_BRANCH, type ReconcilerSource } from '../passes/startReconciler.ts';
 import { commitStatusHook } from '../commitStatuses/commitStatusHook.ts';
 import type { ForgeConfig } from '../commitStatuses/types.ts';
 import { FORGE_ARG_OPTIONS, FORGE_HELP } from './parseForgeOptions.ts';
@@ -65,7 +66,15 @@ export interface RunOptions {
   out: (s: string) => void;
   err: (s: string) => void;
   stopSignal: Promise<void>;
+  /**
+   * Testing knob (FLOTILLA_FAULT_PAUSE_AT, read by cli.ts): stop for good at that point of the first pass that
+   * reaches it, objects written and ref not moved, so the reliability suite can kill -9 the process exactly there.
+   */
+  pauseAt?: FaultPausePoint | undefined;
 }
+
+export const FAULT_PAUSE_POINTS = ['output-commit', 'status-commit'] as const;
+export type FaultPausePoint = (typeof FAULT_PAUSE_POINTS)[number];
 
 /**
  * `flotilla run`: the reconciler as a long-running process. Exit 0 after a clean stop (SIGINT/SIGTERM), 2 when
@@ -99,6 +108,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     : { kind: 'local', path: path.resolve(opts.cwd, opts.repo) };
 
   const log = (entry: Record<string, unknown>) => opts.out(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
+  const pauseRef = opts.pauseAt && `refs/heads/${opts.pauseAt === 'output-commit' ? OUTPUT_BRANCH : STATUS_BRANCH}`;
   let reconciler;
   try {
     reconciler = await startReconciler({
@@ -116,6 +126,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       ...(listen ? { listen } : {}),
       ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
       ...(opts.forge ? { afterApply: commitStatusHook(opts.forge.config, opts.forge.token, log) } : {}),
+      ...(pauseRef ? { fs: pauseAtRefLock([pauseRef], (ref) => log({ step: 'pause', at: opts.pauseAt, ref, pid: process.pid })) } : {}),
       log,
     });
   } catch (err) {

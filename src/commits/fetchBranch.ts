@@ -1,5 +1,5 @@
 import git from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
+import { gitHttp } from './gitHttp.ts';
 import type { GitRepo } from './types.ts';
 
 /**
@@ -12,7 +12,7 @@ export async function fetchBranch(repo: GitRepo, url: string, branch: string): P
   let oid: string | null;
   try {
     const fetched = await git.fetch({
-      fs: repo.fs, http, gitdir: repo.gitdir, cache: repo.cache, remote: 'origin', url,
+      fs: repo.fs, http: gitHttp(), gitdir: repo.gitdir, cache: repo.cache, remote: 'origin', url,
       // `ref` names the local branch whose tip is offered as "have"; `remoteRef` the one wanted.
       ref: branch, remoteRef: ref, singleBranch: true, tags: false,
     });

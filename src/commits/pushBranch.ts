@@ -1,5 +1,5 @@
 import git from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
+import { gitHttp } from './gitHttp.ts';
 import type { GitRepo } from './types.ts';
 
 export type PushOutcome = 'pushed' | 'rejected';
@@ -12,7 +12,7 @@ export type PushOutcome = 'pushed' | 'rejected';
 export async function pushBranch(repo: GitRepo, url: string, branch: string): Promise<PushOutcome> {
   const ref = `refs/heads/${branch}`;
   try {
-    await git.push({ fs: repo.fs, http, gitdir: repo.gitdir, cache: repo.cache, url, ref, remoteRef: ref, force: false });
+    await git.push({ fs: repo.fs, http: gitHttp(), gitdir: repo.gitdir, cache: repo.cache, url, ref, remoteRef: ref, force: false });
     return 'pushed';
   } catch (err) {
     const code = (err as { code?: string }).code;

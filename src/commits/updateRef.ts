@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { RefConflictError } from './RefConflictError.ts';
 import type { GitRepo } from './types.ts';
@@ -7,6 +8,7 @@ import type { GitRepo } from './types.ts';
  * processes interlock with us: create `<ref>.lock` with O_EXCL, check the current value (loose
  * file, else packed-refs) equals `expectedOld` (null: the ref must not exist), write the lock,
  * rename it over the ref. Throws RefConflictError when the value differs or the lock is held.
+ * A lock untouched for STALE_REF_LOCK_MS was left by a writer that died holding it and is taken over.
  * Writes no reflog, and does not fsync.
  */
 export async function updateRef(repo: GitRepo, ref: string, newOid: string, expectedOld: string | null): Promise<void> {
@@ -20,13 +22,17 @@ export async function updateRef(repo: GitRepo, ref: string, newOid: string, expe
   await fs.mkdir(path.dirname(refPath), { recursive: true });
 
   let lock;
-  try {
-    lock = await fs.open(lockPath, 'wx');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    // Racy read, for the message only: the holder may be about to change it.
-    const actual = await readRefValue(repo, ref).catch(() => null);
-    throw new RefConflictError(ref, expectedOld, actual, true);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      lock = await fs.open(lockPath, 'wx');
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (attempt === 0 && await removeStaleLock(repo, lockPath)) continue;
+      // Racy read, for the message only: the holder may be about to change it.
+      const actual = await readRefValue(repo, ref).catch(() => null);
+      throw new RefConflictError(ref, expectedOld, actual, true);
+    }
   }
 
   let renamed = false;
@@ -43,6 +49,34 @@ export async function updateRef(repo: GitRepo, ref: string, newOid: string, expe
       await fs.rm(lockPath, { force: true });
     }
   }
+}
+
+/**
+ * Flotilla holds a ref lock for the milliseconds between creating it and renaming it over the ref (git does the
+ * same); one untouched for this long belongs to a writer killed in between, and git never removes it by itself:
+ * without a take-over, every later update of that branch would fail.
+ */
+export const STALE_REF_LOCK_MS = 10_000;
+
+/**
+ * Moves a stale lock aside under a name of our own, so that of two writers taking over at once only one removes
+ * it; if what moved turns out fresh (someone took the lock in between), it is linked back. True when removed.
+ */
+async function removeStaleLock(repo: GitRepo, lockPath: string): Promise<boolean> {
+  const fs = repo.fs.promises;
+  const stale = (mtimeMs: number) => Date.now() - mtimeMs >= STALE_REF_LOCK_MS;
+  const before = await fs.stat(lockPath).catch(() => null);
+  if (!before || !stale(before.mtimeMs)) return false;
+  const aside = `${lockPath}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    await fs.rename(lockPath, aside);
+  } catch {
+    return false;
+  }
+  const moved = await fs.stat(aside).catch(() => null);
+  if (moved && !stale(moved.mtimeMs)) await fs.link(aside, lockPath).catch(() => undefined);
+  await fs.rm(aside, { force: true });
+  return moved !== null && stale(moved.mtimeMs);
 }
 
 /** The value stored for exactly this ref: the loose file wins over packed-refs, as in git. */

@@ -8,6 +8,11 @@ export interface FaultSettings {
   refuse: boolean;
   /** /readyz answers 500 while the API keeps serving, like an apiserver whose etcd check fails. */
   readyzFalse: boolean;
+  /**
+   * How far the member's clock is off, in ms (negative: behind). Every time the member writes is offset:
+   * creationTimestamp, condition lastTransitionTime and lastHeartbeatTime, events.
+   */
+  clockSkewMs: number;
 }
 
 export interface Listener {
@@ -23,6 +28,7 @@ export class MemberFaults implements FaultSettings {
   latencyMs = 0;
   errorRate = 0;
   readyzFalse = false;
+  clockSkewMs = 0;
   private refusing = false;
   private pending: Promise<void> = Promise.resolve();
 
@@ -41,6 +47,7 @@ export class MemberFaults implements FaultSettings {
     if (settings.latencyMs !== undefined) this.latencyMs = settings.latencyMs;
     if (settings.errorRate !== undefined) this.errorRate = settings.errorRate;
     if (settings.readyzFalse !== undefined) this.readyzFalse = settings.readyzFalse;
+    if (settings.clockSkewMs !== undefined) this.clockSkewMs = settings.clockSkewMs;
     if (settings.refuse !== undefined && settings.refuse !== this.refusing) {
       this.refusing = settings.refuse;
       const change = settings.refuse ? () => this.listener.close() : () => this.listener.open();
@@ -50,6 +57,6 @@ export class MemberFaults implements FaultSettings {
   }
 
   async reset(): Promise<void> {
-    await this.set({ latencyMs: 0, errorRate: 0, readyzFalse: false, refuse: false });
+    await this.set({ latencyMs: 0, errorRate: 0, readyzFalse: false, refuse: false, clockSkewMs: 0 });
   }
 }

@@ -118,10 +118,13 @@ export async function startMember(options: MemberOptions): Promise<Member> {
   restrictToOwner(dataDir);
   const tls = readOrCreateTls(dataDir, name);
   const token = readOrCreateToken(dataDir, options.token);
-  const timestamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // The member's own clock: the wall clock plus the clock-skew fault knob (set once the knobs exist, below).
+  let skewMs = () => 0;
+  const memberNow = () => new Date(Date.now() + skewMs());
+  const timestamp = () => memberNow().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
   const registry = new ResourceRegistry();
-  const store = new ObjectStore();
+  const store = new ObjectStore(undefined, memberNow);
   const saved = readState(dataDir);
   if (saved) {
     store.restore(saved.objects, saved.resourceVersion);
@@ -197,9 +200,10 @@ export async function startMember(options: MemberOptions): Promise<Member> {
     await closed;
   };
   const faults = new MemberFaults({ close, open: async () => void (await listen(port)) });
+  skewMs = () => faults.clockSkewMs;
   ctx = {
     registry, store, faults, token, bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000,
-    now: () => new Date(), address: () => `${host}:${port}`,
+    now: memberNow, address: () => `${host}:${port}`,
   };
   try {
     port = await listen(port);

@@ -1,7 +1,7 @@
 import nodeFs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
+import { gitHttp, GIT_HTTP_IDLE_TIMEOUT_MS } from '../commits/gitHttp.ts';
 import { readRef } from '../commits/readRef.ts';
 import { updateRef } from '../commits/updateRef.ts';
 
@@ -20,6 +20,8 @@ export interface MirrorOptions {
   sourceBranch: string;
   /** Short branch names written here and pushed back, e.g. flotilla/rendered and flotilla/status. */
   outputBranches: readonly string[];
+  /** A fetch or push that receives nothing for this long fails (the pass reports it; the next one tries again). Default 30 s. */
+  idleTimeoutMs?: number;
 }
 
 /** Credentials in a URL (https://user:token@host/…) are for isomorphic-git only, never for logs. */
@@ -51,6 +53,7 @@ export async function openRemoteMirror(opts: MirrorOptions): Promise<RemoteMirro
   const { gitdir, url } = opts;
   const fs = nodeFs;
   const cache = {};
+  const http = gitHttp(opts.idleTimeoutMs ?? GIT_HTTP_IDLE_TIMEOUT_MS);
   if (!fs.existsSync(path.join(gitdir, 'HEAD'))) {
     fs.mkdirSync(gitdir, { recursive: true });
     await git.init({ fs, gitdir, bare: true, defaultBranch: opts.sourceBranch });

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import nodeFs, { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import cron from 'node-cron';
 import { openRepo } from '../commits/openRepo.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
@@ -24,7 +25,7 @@ import { watchLocalRefs } from './watchLocalRefs.ts';
 /** Where the config comes from: a repo on this machine (watched), or a remote one (fetched into a mirror on a schedule). */
 export type ReconcilerSource =
   | { kind: 'local'; path: string }
-  | { kind: 'remote'; url: string; mirrorDir: string; fetchSchedule: string };
+  | { kind: 'remote'; url: string; mirrorDir: string; fetchSchedule: string; fetchIdleTimeoutMs?: number };
 
 /** Which members get Push-mode delivery: those registered in Git, or a fixed set (the demo's). */
 export type ReconcilerClusters =
@@ -55,6 +56,8 @@ export interface ReconcilerOptions {
   catchUp?: { intervalMs: number; forMs: number };
   /** Graceful eviction tasks without their own grace period end after this long (--graceful-eviction-timeout). Default 600 s. */
   gracefulEvictionTimeoutSeconds?: number;
+  /** The file system the repo is read and written through; node's in production (tests wrap it). */
+  fs?: typeof nodeFs;
 }
 
 export interface PassSummary {
@@ -112,10 +115,13 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
   if (lock.tookOverFrom) log({ step: 'lock', tookOver: lock.tookOverFrom, reason: `pid ${lock.tookOverFrom.pid} is no longer running`, file: lock.file });
   closers.push(() => lock.release());
   try {
+    const removed = removeStaleRefLocks(lock.file, lock.tookOverFrom !== undefined);
+    if (removed.length) log({ step: 'lock', removedStaleRefLocks: removed, reason: 'left by a writer that died between creating the lock and moving the ref' });
     const mirror: RemoteMirror | undefined = opts.source.kind === 'remote'
-      ? await openRemoteMirror({ url: opts.source.url, gitdir: opts.source.mirrorDir, sourceBranch: branch, outputBranches: [OUTPUT_BRANCH, STATUS_BRANCH] })
+      ? await openRemoteMirror({ url: opts.source.url, gitdir: opts.source.mirrorDir, sourceBranch: branch, outputBranches: [OUTPUT_BRANCH, STATUS_BRANCH],
+        ...(opts.source.fetchIdleTimeoutMs !== undefined ? { idleTimeoutMs: opts.source.fetchIdleTimeoutMs } : {}) })
       : undefined;
-    const repo = mirror ? await openRepo(mirror.gitdir) : await openRepo((opts.source as { path: string }).path);
+    const repo = await openRepo(mirror ? mirror.gitdir : (opts.source as { path: string }).path, opts.fs);
     const metrics = createReconcilerMetrics(mirror ? redactUrl((opts.source as { url: string }).url) : repo.gitdir);
     const sourceRef = `refs/heads/${branch}`;
     const outputRef = `refs/heads/${OUTPUT_BRANCH}`;
@@ -337,6 +343,25 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
     await closeAll(closers);
     throw err;
   }
+}
+
+/**
+ * The ref locks a reconciler killed between creating one and moving its ref left behind. updateRef takes over a
+ * lock only once it is STALE_REF_LOCK_MS old, since it cannot tell a dead writer's from a live one; here we can:
+ * holding the repo lock, this process is the only reconciler, so the output branch's lock is always stale, and
+ * the status branch's is when the previous reconciler was found dead (Pull agents also write that branch, but hold
+ * its lock for milliseconds). Without this a restart right after the kill would fail its passes for 10 s.
+ */
+function removeStaleRefLocks(repoLockFile: string, previousHolderDied: boolean): string[] {
+  const heads = path.join(path.dirname(repoLockFile), 'refs', 'heads');
+  const removed: string[] = [];
+  for (const [branch, stale] of [[OUTPUT_BRANCH, true], [STATUS_BRANCH, previousHolderDied]] as const) {
+    const file = `${path.join(heads, ...branch.split('/'))}.lock`;
+    if (!stale || !nodeFs.existsSync(file)) continue;
+    nodeFs.rmSync(file, { force: true });
+    removed.push(`refs/heads/${branch}.lock`);
+  }
+  return removed;
 }
 
 /** Last opened, first closed: triggers stop before the queue drains, the lock goes last. */

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { RefConflictError } from '../../src/commits/RefConflictError.ts';
-import { updateRef } from '../../src/commits/updateRef.ts';
+import { STALE_REF_LOCK_MS, updateRef } from '../../src/commits/updateRef.ts';
 import { commitAll, makeTempRepo, writeWorkTree, type TempRepo } from './helpers/tempRepo.ts';
 
 /** A repo with three commits to point refs at. */
@@ -75,6 +75,22 @@ test('a lock held by someone else is a conflict, and the loser leaves that lock 
     assert.match(err?.message ?? '', 'locked');
     assert.ok(lockExists(temp, 'refs/heads/main'));
     assert.is(revParse(temp, 'refs/heads/main'), c3);
+  }));
+
+test('a lock left by a writer that died (untouched for 10 s) is taken over; a younger one is not', () =>
+  withCommits(async (temp, [c1, , c3]) => {
+    const repo = await openRepo(temp.path);
+    const lock = path.join(temp.gitdir, 'refs/heads/main.lock');
+    fs.writeFileSync(lock, `${c3}\n`);
+    const young = new Date(Date.now() - STALE_REF_LOCK_MS + 2_000);
+    fs.utimesSync(lock, young, young);
+    assert.is((await conflictOf(updateRef(repo, 'refs/heads/main', c1, c3)))?.data.locked, true, 'a lock 8 s old is held');
+    const old = new Date(Date.now() - STALE_REF_LOCK_MS - 1_000);
+    fs.utimesSync(lock, old, old);
+    await updateRef(repo, 'refs/heads/main', c1, c3);
+    assert.is(revParse(temp, 'refs/heads/main'), c1);
+    assert.not.ok(lockExists(temp, 'refs/heads/main'));
+    assert.equal(fs.readdirSync(path.join(temp.gitdir, 'refs/heads')).filter((f) => f.includes('.lock')), [], 'nothing left aside');
   }));
 
 test('concurrent writers with the same expectedOld: exactly one wins, every round', () =>

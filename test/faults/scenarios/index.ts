@@ -3,6 +3,7 @@ import type { Scenario } from '../helpers/frame.ts';
 import { badInputScenarios } from './badInput.ts';
 import { sourceFaultScenarios } from './sourceFaults.ts';
 import { memberFaultScenarios } from './memberFaults.ts';
+import { processFaultScenarios } from './processFaults.ts';
 import { deletionSafetyScenarios } from './deletionSafety.ts';
 import { securityScenarios } from './security.ts';
 import { loadScenarios } from './load.ts';
@@ -11,6 +12,7 @@ export const SCENARIOS: readonly Scenario[] = [
   ...badInputScenarios,
   ...sourceFaultScenarios,
   ...memberFaultScenarios,
+  ...processFaultScenarios,
   ...deletionSafetyScenarios,
   ...securityScenarios,
   ...loadScenarios,

@@ -66,6 +66,49 @@ function partitionAfter(kube: KubeTarget, after: number, cut: () => Promise<void
   };
 }
 
+type Condition = { type: string; status: string; reason?: string; lastTransitionTime?: string };
+const readyIn = async (p: Pipeline, cluster: string) => ((await statusFile(p, `clusters/${cluster}.yaml`))?.status?.conditions as Condition[] | undefined)?.find((c) => c.type === 'Ready');
+const secondsApart = (a: string | undefined, b: Date) => (a ? Math.abs(Date.parse(a) - b.getTime()) / 1000 : Infinity);
+
+/** member1's clock 1 h behind, member2's 2 h ahead: status times and Ready damping follow Flotilla's clock only. */
+async function clockSkew(expect: Expectations, p: Pipeline) {
+  const HOUR = 3_600_000;
+  await p.members.get('member1')!.faults.set({ clockSkewMs: -HOUR });
+  await p.members.get('member2')!.faults.set({ clockSkewMs: 2 * HOUR });
+  let clock = 0;
+  const now = () => new Date(Date.now() + clock);
+  const tick = (ms: number) => { clock += ms; p.advanceClock(ms); };
+  await p.reconcile();
+  const expected = await p.expected();
+  expect.equal(describeLost(p.lost(expected)), '', 'baseline under skew');
+  const created = (cluster: string) => String((p.live(cluster, { ...CM_3, name: 'cm-0' })?.metadata as { creationTimestamp?: string } | undefined)?.creationTimestamp);
+  expect.that(Math.abs(secondsApart(created('member2'), now()) - 7200) < 120, `member2 stamps its objects 2 h ahead (cm-0 created ${created('member2')})`);
+  expect.that(Math.abs(secondsApart(created('member1'), now()) - 3600) < 120, `member1 stamps its objects 1 h behind (cm-0 created ${created('member1')})`);
+  for (const cluster of ['member1', 'member2']) {
+    const ready = await readyIn(p, cluster);
+    expect.that(ready?.status === 'True' && secondsApart(ready.lastTransitionTime, now()) < 120, `${cluster}: Ready=True stamped with Flotilla's clock (${ready?.lastTransitionTime})`);
+  }
+  // A member 2 h ahead that stops answering is still damped for 30 s of Flotilla's time, not taken as long gone.
+  const member2 = p.members.get('member2')!;
+  await member2.faults.set({ refuse: true });
+  await p.reconcile();
+  expect.equal((await readyIn(p, 'member2'))?.status, 'True', 'member2 Ready after one failed probe (damped, despite its clock)');
+  tick(31_000);
+  await p.reconcile();
+  const down = await readyIn(p, 'member2');
+  expect.equal(down?.status, 'False', 'member2 Ready after 30 s of failed probes');
+  expect.that(secondsApart(down?.lastTransitionTime, now()) < 120, `NotReady stamped with Flotilla's clock (${down?.lastTransitionTime})`);
+  await member2.faults.set({ refuse: false });
+  await p.reconcile();
+  expect.equal((await readyIn(p, 'member2'))?.status, 'False', 'member2 back for 0 s: still NotReady (its clock 2 h ahead does not count)');
+  const started = performance.now();
+  tick(31_000);
+  await p.reconcile();
+  expect.equal((await readyIn(p, 'member2'))?.status, 'True', 'member2 Ready after the success threshold');
+  const lost = p.lost(expected);
+  return { outcome: 'objects stamped -1 h / +2 h by the members; Ready times from Flotilla\'s clock; damping 30 s each way as without skew', lost: lost.length, recovery_s: since(started) };
+}
+
 export const memberFaultScenarios: Scenario[] = [
   {
     group: 'member', name: '5xx burst', injected: 'member2 answers every API request with 500 during a push', speed: 'fast',
@@ -156,6 +199,10 @@ export const memberFaultScenarios: Scenario[] = [
       expect.equal(extra, 0, 'managed objects on member2 beyond the rendered folder');
       return { outcome: `partial pass (${before} managed objects); next pass converged, cm-3 pruned, no extras`, lost: p.lost(expected).length, recovery_s: recovery };
     }),
+  },
+  {
+    group: 'member', name: 'clock skew', speed: 'fast', injected: 'member1\'s clock 1 h behind, member2\'s 2 h ahead; member2 then down and back',
+    run: (expect) => withPipeline((p) => clockSkew(expect, p)),
   },
   {
     group: 'member', name: 'restarted with its data', injected: 'member2 stopped and started again on the same data dir', speed: 'fast',

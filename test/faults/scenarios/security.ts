@@ -13,6 +13,10 @@ import type { Scenario } from '../helpers/frame.ts';
 import { configMap, makeFleet, policy } from '../helpers/fleet.ts';
 import { STATUS_REF, withPipeline } from '../helpers/pipeline.ts';
 import { LEAK } from './badInput.ts';
+import { createHmac } from 'node:crypto';
+import { clusterRegistration, configMap as cm, configMapPolicy, makeFleet as makeRunFleet } from '../../passes/helpers/fleet.ts';
+import { since } from '../helpers/frame.ts';
+import { startRemoteReconciler } from '../helpers/remote.ts';
 
 async function get(member: Member, urlPath: string, token: string | null): Promise<number> {
   const dispatcher = new Agent({ connect: { ca: member.caPem } });
@@ -40,7 +44,61 @@ function looseModes(dir: string): string[] {
   return out;
 }
 
+const SECRET = 'webhook-s3cret';
+const githubSignature = (body: string, secret: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
+/** POSTs a GitHub-style push delivery to the reconciler; returns the HTTP status. */
+async function deliver(url: string, body: string, headers: Record<string, string>): Promise<number> {
+  const res = await fetch(`${url}/hooks/github`, { method: 'POST', body, headers: { 'Content-Type': 'application/json', 'X-GitHub-Event': 'push', ...headers } });
+  await res.text();
+  return res.status;
+}
+
 export const securityScenarios: Scenario[] = [
+  {
+    group: 'security', name: 'webhook signatures', speed: 'fast',
+    injected: 'push hooks with a wrong signature, none, one over a modified body, a replayed delivery id; then a good one',
+    run: async (expect) => {
+      const fleet = await makeRunFleet(['member1'], { readyDelayMs: 0 });
+      const remote = await startRemoteReconciler(fleet, { webhookSecret: SECRET });
+      try {
+        const url = remote.reconciler.url!;
+        const head = fleet.push({ 'clusters/member1.yaml': clusterRegistration('member1'), 'policies/cms.yaml': configMapPolicy(['member1']), 'templates/cm.yaml': cm('hooked', 'v1') }, 'A ConfigMap');
+        const body = JSON.stringify({ ref: 'refs/heads/main', after: head });
+        const atStart = remote.proxy.requests.length;
+        const bad = [
+          await deliver(url, body, { 'X-Hub-Signature-256': githubSignature(body, 'not-the-secret'), 'X-GitHub-Delivery': 'd-wrong' }),
+          await deliver(url, body, { 'X-GitHub-Delivery': 'd-missing' }),
+          await deliver(url, body.replace(head, '0'.repeat(40)), { 'X-Hub-Signature-256': githubSignature(body, SECRET), 'X-GitHub-Delivery': 'd-modified' }),
+        ];
+        expect.equal(bad, [401, 401, 401], 'wrong, missing, over a modified body');
+        expect.equal(remote.proxy.requests.slice(atStart), [], 'requests to the Git host after the rejected hooks');
+        expect.equal(remote.events.entries.filter((e) => e.step === 'fetch' || e.step === 'pass').length, 0, 'fetches and passes after the rejected hooks');
+        expect.that(!fleet.members[0]!.store.get('/configmaps', 'default', 'hooked'), 'nothing applied after the rejected hooks');
+
+        const started = performance.now();
+        const good = await deliver(url, body, { 'X-Hub-Signature-256': githubSignature(body, SECRET), 'X-GitHub-Delivery': 'd-1' });
+        expect.equal(good, 202, 'a good delivery');
+        const pass = await remote.events.next('the pass of the good hook', (e) => e.step === 'pass', 20_000, true);
+        const recovery = since(started);
+        expect.equal([pass.error, pass.sourceCommit], [undefined, head], 'the pass: error and source commit');
+        expect.that(fleet.members[0]!.store.get('/configmaps', 'default', 'hooked'), 'the pushed ConfigMap applied');
+        const afterGood = remote.proxy.requests.length;
+        const fetches = remote.events.entries.filter((e) => e.step === 'fetch').length;
+        const replay = await deliver(url, body, { 'X-Hub-Signature-256': githubSignature(body, SECRET), 'X-GitHub-Delivery': 'd-1' });
+        expect.equal(replay, 409, 'the same delivery again');
+        expect.equal(remote.proxy.requests.length, afterGood, 'requests to the Git host after the replay');
+        const metrics = await remote.reconciler.metrics.registry.metrics();
+        expect.equal(/flotilla_triggers_total\{trigger="webhook"\} (\d+)/.exec(metrics)?.[1], '1', 'passes asked for by webhooks');
+        expect.equal(remote.events.entries.filter((e) => e.step === 'fetch').length, fetches, 'fetches after the replay');
+        const lost = fleet.members[0]!.store.get('/configmaps', 'default', 'hooked') ? 0 : 1;
+        return { outcome: `401, 401, 401 with no request to the Git host; the good one 202 and a pass; its replay 409, nothing fetched`, lost, recovery_s: recovery };
+      } finally {
+        await remote.close();
+        await fleet.cleanup();
+      }
+    },
+  },
   {
     group: 'security', name: 'member token required', injected: 'API requests with no token and with a wrong token', speed: 'fast',
     run: async (expect) => {

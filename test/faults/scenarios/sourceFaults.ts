@@ -6,6 +6,63 @@ import type { Scenario } from '../helpers/frame.ts';
 import { since } from '../helpers/frame.ts';
 import { baseFiles, manifests } from '../helpers/fleet.ts';
 import { describeLost, withPipeline, type Pipeline } from '../helpers/pipeline.ts';
+import { clusterRegistration, configMap, configMapPolicy } from '../../passes/helpers/fleet.ts';
+import { makeFleet as makeRunFleet, managedOn, refOf, RENDERED, renderedKeys } from '../helpers/processes.ts';
+import { startRemoteReconciler } from '../helpers/remote.ts';
+import type { Expectations } from '../helpers/frame.ts';
+
+/** Resolves with the promise, or rejects once `ms` have passed: a hung pass must fail the row, not the run. */
+function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} still running after ${ms / 1000} s`)), ms); });
+  return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** The remote Git host stalls while a commit deleting two ConfigMaps waits: the pass must time out and hold. */
+async function fetchTimesOut(expect: Expectations) {
+  const fleet = await makeRunFleet(['member1'], { readyDelayMs: 0 });
+  const remote = await startRemoteReconciler(fleet, { fetchIdleTimeoutMs: 500 });
+  try {
+    const files: Record<string, string> = { 'clusters/member1.yaml': clusterRegistration('member1'), 'policies/cms.yaml': configMapPolicy(['member1']) };
+    for (let i = 0; i < 4; i++) files[`templates/cm-${i}.yaml`] = configMap(`cm-${i}`, `v${i}`);
+    fleet.push(files, 'Four ConfigMaps');
+    await within(20_000, 'the first pass', remote.reconciler.kick('start'));
+    const member = fleet.members[0]!;
+    const baseline = renderedKeys(fleet, 'member1');
+    expect.equal([...managedOn(member).keys()].sort(), baseline, 'baseline on member1');
+    const renderedBefore = refOf(fleet, RENDERED);
+
+    fleet.push({ 'templates/cm-2.yaml': null, 'templates/cm-3.yaml': null, 'templates/cm-new.yaml': configMap('cm-new', 'new') }, 'Drop cm-2 and cm-3, add cm-new');
+    remote.proxy.stall(true);
+    const stalledAt = remote.proxy.requests.length;
+    const started = performance.now();
+    await within(10_000, 'a pass whose fetch stalls', remote.reconciler.kick('fetch'));
+    const seconds = since(started);
+    const last = remote.reconciler.lastPass;
+    expect.equal(last?.ok, false, 'the pass with a stalled fetch failed');
+    expect.that(/timed out/i.test(last?.error ?? ''), `it says the fetch timed out: ${last?.error}`);
+    expect.that(remote.proxy.requests.length > stalledAt, 'the fetch reached the stalled host');
+    const readyz = await fetch(`${remote.reconciler.url}/readyz`);
+    expect.equal(readyz.status, 503, '/readyz while the source times out');
+    expect.that((await readyz.text()).includes('timed out'), '/readyz names the timeout');
+    expect.equal(refOf(fleet, RENDERED), renderedBefore, 'rendered head while the source times out');
+    const lostDuring = baseline.filter((k) => !managedOn(member).has(k));
+    expect.equal(lostDuring, [], 'objects deleted on member1 while the source timed out');
+
+    remote.proxy.stall(false);
+    const recovering = performance.now();
+    await within(20_000, 'the pass after the host answers again', remote.reconciler.kick('fetch'));
+    const recovery = since(recovering);
+    expect.equal(remote.reconciler.lastPass?.ok, true, 'the pass after the host answers again');
+    const wanted = renderedKeys(fleet, 'member1');
+    expect.equal([...managedOn(member).keys()].sort(), wanted, 'member1 after recovery = the new head');
+    const lostAfter = wanted.filter((k) => !managedOn(member).has(k));
+    return { outcome: `pass failed after ${seconds.toFixed(1)} s (fetch timed out), /readyz 503; output and members held; next fetch converged`, lost: lostDuring.length + lostAfter.length, recovery_s: recovery };
+  } finally {
+    await remote.close();
+    await fleet.cleanup();
+  }
+}
 
 /**
  * node's fs whose reads fail for the files `fail` picks, as an unreadable disk or a hung NFS mount would: the
@@ -41,6 +98,10 @@ async function baseline(p: Pipeline) {
 }
 
 export const sourceFaultScenarios: Scenario[] = [
+  {
+    group: 'source', name: 'fetch times out', speed: 'fast', run: fetchTimesOut,
+    injected: 'the remote Git host accepts the fetch and never answers, while a commit dropping 2 ConfigMaps waits',
+  },
   {
     group: 'source', name: 'empty tree', injected: 'a commit deleting every file (templates, policies, clusters)', speed: 'fast',
     run: (expect) => withPipeline(async (p) => {

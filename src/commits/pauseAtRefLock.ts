@@ -1,0 +1,20 @@
+import nodeFs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * A testing knob, off unless asked for: node's fs, except that an update of one of `refs` stops for good right
+ * after git's `<ref>.lock` is created, that is with the new objects written and the ref not yet moved. A
+ * process paused there can be killed -9 at exactly that point of its pipeline, in whichever repository it opens
+ * (the reliability suite does, with FLOTILLA_FAULT_PAUSE_AT, which only cli.ts reads). Every other file
+ * operation is node's own.
+ */
+export function pauseAtRefLock(refs: readonly string[], onPause: (ref: string) => void, fs: typeof nodeFs = nodeFs): typeof nodeFs {
+  const open = (async (file: nodeFs.PathLike, ...rest: unknown[]) => {
+    const handle = await (fs.promises.open as (...a: unknown[]) => Promise<nodeFs.promises.FileHandle>)(file, ...rest);
+    const ref = refs.find((r) => path.resolve(String(file)).endsWith(`${path.sep}${r}.lock`));
+    if (ref === undefined) return handle;
+    onPause(ref);
+    return new Promise<never>(() => undefined);
+  }) as typeof nodeFs.promises.open;
+  return { ...fs, promises: { ...fs.promises, open } } as typeof nodeFs;
+}
