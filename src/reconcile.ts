@@ -15,14 +15,11 @@ import type { ClusterReport } from './statuses/buildStatusFiles.ts';
 import { readLiveObjects } from './statuses/readLiveObjects.ts';
 import { interpretHealth } from './statuses/interpretHealth.ts';
 import type { ObjectRef } from './api/kinds.ts';
-import { readBlobs } from './commits/readBlobs.ts';
 import { readCommitInfo } from './commits/readCommitInfo.ts';
 import { customHealth, customizationFor, interpreterSet, NO_CUSTOMIZATIONS, type InterpreterSet } from './interpreters/customizations.ts';
 import { readInterpreterCustomizations } from './outputs/loadSource.ts';
 import { parseTrailers } from './outputs/outputMessage.ts';
-import { readPathOids } from './outputs/readPathOids.ts';
-import { INDEX_PATH } from './works/outputPaths.ts';
-import { parseIndex } from './works/outputIndex.ts';
+import { openOutputIndex } from './outputs/readOutputIndex.ts';
 
 export interface ReconcileTarget {
   repo: GitRepo;
@@ -184,9 +181,8 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
 async function interpretersOfRendered(repo: GitRepo, renderedCommit: string): Promise<InterpreterSet | undefined> {
   const output = await readCommitInfo(repo, renderedCommit);
   const source = parseTrailers(output.message)['Source-Commit'];
-  const indexOid = (await readPathOids(repo, output.tree, [INDEX_PATH])).get(INDEX_PATH);
-  if (!source || !indexOid) return undefined;
-  const index = parseIndex(new TextDecoder().decode((await readBlobs(repo, [indexOid])).get(indexOid)!));
+  const index = source ? await openOutputIndex(repo, output.tree) : null;
+  if (!source || !index) return undefined;
   const list = await readInterpreterCustomizations(repo, (await readCommitInfo(repo, source)).tree, index);
   return list.length > 0 ? interpreterSet(list) : undefined;
 }

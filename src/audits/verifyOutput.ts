@@ -7,10 +7,11 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
-import { parseIndex, type OutputIndex } from '../works/outputIndex.ts';
+import { isIndexPath, INDEX_PATH, type OutputIndex } from '../works/outputIndex.ts';
+import { openOutputIndex } from '../outputs/readOutputIndex.ts';
 import { LAST_GOOD_TRAILER } from '../outputs/renderRevision.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
-import { INDEX_PATH, RELEASED_PATH, bindingPath, manifestPath } from '../works/outputPaths.ts';
+import { RELEASED_PATH, bindingPath, manifestPath } from '../works/outputPaths.ts';
 import { compareOutputFiles, type OutputDifference } from './compareOutputFiles.ts';
 import { findRenderedCommit } from './findRenderedCommit.ts';
 
@@ -45,8 +46,8 @@ export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev
   const files = await listTreeFiles(repo, found.output.tree);
   const blobs = await readBlobs(repo, [...files.values()].map((f) => f.oid));
   const actual = new Map([...files].map(([path, f]) => [path, blobs.get(f.oid)!]));
-  const actualIndex = readIndex(actual.get(INDEX_PATH));
-  actual.delete(INDEX_PATH);
+  const actualIndex = await readIndex(repo, found.output.tree);
+  for (const path of [...actual.keys()].filter(isIndexPath)) actual.delete(path);
   // Which deleted templates were released depends on history, not on one source commit: not re-rendered.
   actual.delete(RELEASED_PATH);
 
@@ -61,7 +62,7 @@ export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev
   }
 
   const diff = compareOutputFiles(expected, actual, unchecked);
-  if (!actualIndex || !sameTemplates(actualIndex, snapshot.output.index, new Set(heldKeys))) diff.differs.push(INDEX_PATH);
+  if (!actualIndex || !sameTemplates(actualIndex, snapshot.index, new Set(heldKeys))) diff.differs.push(INDEX_PATH);
   diff.differs.sort();
   const foreignCommits = found.foreign.map((c) => ({ oid: c.oid, author: `${c.author.name} <${c.author.email}>`, subject: c.message.split('\n')[0] ?? '' }));
   return {
@@ -93,10 +94,16 @@ async function readBindings(repo: GitRepo, tree: string): Promise<Map<string, Re
   return out;
 }
 
-function readIndex(bytes: Uint8Array | undefined): OutputIndex | undefined {
-  if (!bytes) return undefined;
+/**
+ * The index of the output tree, when it can be read and its derived parts (who requires whom, the file count, the
+ * Karmada files, the evicting templates) agree with its entries; else undefined, reported as a difference.
+ */
+async function readIndex(repo: GitRepo, tree: string): Promise<OutputIndex | undefined> {
   try {
-    return parseIndex(new TextDecoder().decode(bytes));
+    const index = await openOutputIndex(repo, tree);
+    if (!index) return undefined;
+    await index.loadAll();
+    return index.derivedPartsAgree() ? index.toWhole() : undefined;
   } catch {
     return undefined;
   }

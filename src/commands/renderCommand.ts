@@ -6,8 +6,7 @@ import { formatProblem, type Problem } from '../errors/problem.ts';
 import { renderRevision } from '../outputs/renderRevision.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { readOutputFolder } from '../outputs/previousOutputs.ts';
-import { INDEX_PATH } from '../works/outputPaths.ts';
-import { serializeIndex } from '../works/outputIndex.ts';
+import { indexFiles } from '../works/outputIndex.ts';
 import { observedClusters, readClusterStatus, type CommonOptions } from './options.ts';
 
 export async function renderCommand(opts: CommonOptions & { outDir: string | undefined }): Promise<number> {
@@ -34,8 +33,8 @@ export async function renderCommand(opts: CommonOptions & { outDir: string | und
 async function renderToFolder(opts: CommonOptions, outDir: string): Promise<number> {
   const repo = await openRepo(opts.repo);
   const previous = await readOutputFolder(outDir);
-  const { sha, model, output } = await renderSnapshot(repo, opts.rev, previous, await observedClusters(repo, opts.clusterStatusFile), new Date());
-  for (const [p, text] of output.edits) {
+  const { sha, model, output, index } = await renderSnapshot(repo, opts.rev, previous, await observedClusters(repo, opts.clusterStatusFile), new Date());
+  for (const [p, text] of [...output.edits, ...indexFiles(index)]) {
     const target = path.join(outDir, p);
     if (text === null) await rm(target, { force: true });
     else {
@@ -43,8 +42,6 @@ async function renderToFolder(opts: CommonOptions, outDir: string): Promise<numb
       await writeFile(target, text);
     }
   }
-  await mkdir(path.join(outDir, path.dirname(INDEX_PATH)), { recursive: true });
-  await writeFile(path.join(outDir, INDEX_PATH), serializeIndex(output.index));
   const problems = [...model.problems, ...output.problems];
   for (const p of problems) opts.err(`${formatProblem(p)}\n`);
   opts.out(`rendered ${sha.slice(0, 12)} into ${outDir}: ${output.edits.size} files written or removed\n`);

@@ -10,8 +10,9 @@ import { readPathOids } from '../outputs/readPathOids.ts';
 import type { SourceState } from '../plans/checkPruneSafety.ts';
 import { readPruneAllowance } from '../plans/readPruneAllowance.ts';
 import { readObservedClusters } from '../statuses/readStatusBranch.ts';
-import { parseIndex, type OutputIndex } from '../works/outputIndex.ts';
-import { clusterFolder, INDEX_PATH, RELEASED_PATH } from '../works/outputPaths.ts';
+import type { ShardedIndex } from '../works/outputIndex.ts';
+import { clusterFolder, RELEASED_PATH } from '../works/outputPaths.ts';
+import { openOutputIndex } from '../outputs/readOutputIndex.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import { applyClusterFolder, mapLimit, type ClusterApplyReport } from './applyClusterFolder.ts';
 import { identityKey, missingFrom, parseInventoryFile, type DeliveryRecord, type Inventory } from './inventory.ts';
@@ -90,8 +91,8 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
   const info = await readCommitInfo(opts.repo, commit);
   const sourceCommit = parseTrailers(info.message)['Source-Commit'];
   const records = await readInventories(opts.repo, opts.statusRef ?? DEFAULT_STATUS_REF, [...opts.clusters.keys()]);
-  const rootFiles = await readPathOids(opts.repo, info.tree, [INDEX_PATH, RELEASED_PATH]);
-  const index = await readOutputIndex(opts.repo, rootFiles.get(INDEX_PATH));
+  const rootFiles = await readPathOids(opts.repo, info.tree, [RELEASED_PATH]);
+  const index = await openIndex(opts.repo, info.tree);
   const source = sourceStateOf(index);
   const observed = await readObservedClusters(opts.repo, opts.statusRef ?? DEFAULT_STATUS_REF);
   const released = await readReleased(opts.repo, rootFiles.get(RELEASED_PATH));
@@ -184,10 +185,9 @@ function plannedRefs(manifests: ReadonlyMap<string, unknown>): Inventory {
 }
 
 /** The renderer's index of the rendered commit; null when absent or unreadable (a branch Flotilla did not write). */
-async function readOutputIndex(repo: GitRepo, oid: string | undefined): Promise<OutputIndex | null> {
-  if (!oid) return null;
+async function openIndex(repo: GitRepo, tree: string): Promise<ShardedIndex | null> {
   try {
-    return parseIndex(new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!));
+    return await openOutputIndex(repo, tree);
   } catch {
     return null;
   }
@@ -197,8 +197,8 @@ async function readOutputIndex(repo: GitRepo, oid: string | undefined): Promise<
  * A rendered commit whose index names no source file came from a source with no config file at all: an emptied
  * repo or a wrong branch pushed over main. That is a broken source, never a request to delete everything.
  */
-function sourceStateOf(index: OutputIndex | null): SourceState {
-  return index && Object.keys(index.files).length === 0 ? 'empty' : 'ok';
+function sourceStateOf(index: ShardedIndex | null): SourceState {
+  return index && index.sourceFileCount() === 0 ? 'empty' : 'ok';
 }
 
 interface ClusterFolder {
@@ -209,7 +209,7 @@ interface ClusterFolder {
   unreadable: ClusterApplyReport['results'];
 }
 
-async function readClusterFolder(repo: GitRepo, rootTree: string, cluster: string, index: OutputIndex | null): Promise<ClusterFolder> {
+async function readClusterFolder(repo: GitRepo, rootTree: string, cluster: string, index: ShardedIndex | null): Promise<ClusterFolder> {
   const prefix = clusterFolder(cluster);
   const files = await listFolderFiles(repo, rootTree, prefix);
   const paths = [...files.keys()].filter((p) => p.endsWith('.yaml'));
@@ -221,7 +221,7 @@ async function readClusterFolder(repo: GitRepo, rootTree: string, cluster: strin
     // renderer's index tells them apart: when no template it lists goes to this cluster, the folder is truly empty
     // and its deletions go to prune safety (which holds "everything" without the trailer). Without that evidence,
     // deleting everything on a guess is the one mistake that cannot be undone, so nothing is pruned.
-    if (index && !Object.values(index.templates).some((t) => t.clusters.includes(cluster))) {
+    if (index && !(await placesAnything(index, cluster))) {
       notes.push(`${prefix} is empty in the rendered commit: the source places nothing on ${cluster}`);
       return { manifests, complete: true, notes, unreadable };
     }
@@ -253,6 +253,16 @@ async function listFolderFiles(repo: GitRepo, rootTree: string, folder: string):
     tree = entry.oid;
   }
   return new Map([...(await listTreeFiles(repo, tree))].map(([p, f]) => [folder + p, f]));
+}
+
+/** Whether any template of the index goes to `cluster`. An index that cannot be read says yes: nothing is pruned on a guess. */
+async function placesAnything(index: ShardedIndex, cluster: string): Promise<boolean> {
+  try {
+    await index.loadAll();
+  } catch {
+    return true;
+  }
+  return index.templates().some(([, t]) => t.clusters.includes(cluster));
 }
 
 /** Cluster → identity keys of objects released under preserveResourcesOnDeletion (works/outputPaths.ts RELEASED_PATH). */

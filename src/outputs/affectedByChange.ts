@@ -8,10 +8,11 @@ import { customizationFor, interpretersOf } from '../interpreters/customizations
 import { workloadKeys } from '../assignments/rebalanceRequests.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
-import type { OutputIndex } from '../works/outputIndex.ts';
+import type { ShardedIndex } from '../works/outputIndex.ts';
 
 export interface ChangeContext {
-  index: OutputIndex;
+  /** Shards loaded: the changed files'; every one when a policy, cluster or customization changed. */
+  index: ShardedIndex;
   /** The model of the files read so far (changed files and Karmada files at the new commit). */
   model: ConfigModel;
   changedFiles: ReadonlySet<string>;
@@ -24,11 +25,12 @@ export interface ChangeContext {
  * what it selects now or selected before; for a changed override policy, what it targets; for a
  * changed cluster, bindings that could include it or did, and every Namespace (namespace sync).
  * Over-approximating is safe — re-rendering an unaffected template gives the same bytes — missing one is not.
+ * Their dependencies come next (dependenciesOf), once the caller has read the affected templates' index entries.
  */
 export function affectedByChange(ctx: ChangeContext): Set<string> {
   const { index, model, changedFiles } = ctx;
   const affected = new Set<string>();
-  for (const f of changedFiles) for (const key of index.files[f]?.templates ?? []) affected.add(key);
+  for (const f of changedFiles) for (const key of index.file(f)?.templates ?? []) affected.add(key);
   for (const [key, t] of model.templates) if (changedFiles.has(t.source.file)) affected.add(key);
   for (const key of model.held) affected.add(key);
 
@@ -51,7 +53,7 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   // Only templates changed (the common commit): nothing below can match, so skip the walk over the fleet.
   const karmadaChanged = propagation.length + overrides.length + clusters.length + customizedKinds.size > 0;
   for (const t of karmadaChanged ? allTemplates(index, model) : []) {
-    const entry = index.templates[t.key];
+    const entry = index.template(t.key);
     if (customizedKinds.has(`${t.ref.apiVersion}/${t.ref.kind}`)) affected.add(t.key);
     if (entry?.policy && changedPolicyKeys.has(entry.policy)) affected.add(t.key);
     if (propagation.some((p) => selects(p, t))) affected.add(t.key);
@@ -62,15 +64,14 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
       else if (entry?.policy && clusters.some((c) => couldPlaceOn(entry.policy!, model.propagationPolicies.map((p) => p.object), c))) affected.add(t.key);
     }
   }
-  for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   return affected;
 }
 
 /** Dependencies of the affected templates, before and after the change: their requiredBy may move. */
-export function dependenciesOf(model: ConfigModel, affected: ReadonlySet<string>, index: OutputIndex): Set<string> {
+export function dependenciesOf(model: ConfigModel, affected: ReadonlySet<string>, index: Pick<ShardedIndex, 'template'>): Set<string> {
   const deps = new Set<string>();
   for (const key of affected) {
-    for (const d of index.templates[key]?.deps ?? []) deps.add(d);
+    for (const d of index.template(key)?.deps ?? []) deps.add(d);
     const t = model.templates.get(key);
     if (t) for (const d of interpretDependencies(t.manifest, t.ref.namespace, customizationFor(interpretersOf(model), t.manifest))) deps.add(refKey(d));
   }
@@ -84,9 +85,9 @@ interface TemplateView {
   labels: Record<string, string>;
 }
 
-function allTemplates(index: OutputIndex, model: ConfigModel): TemplateView[] {
+function allTemplates(index: ShardedIndex, model: ConfigModel): TemplateView[] {
   const out = new Map<string, TemplateView>();
-  for (const [key, entry] of Object.entries(index.templates)) out.set(key, { key, ref: parseRefKey(key), labels: entry.labels ?? {} });
+  for (const [key, entry] of index.templates()) out.set(key, { key, ref: parseRefKey(key), labels: entry.labels ?? {} });
   for (const [key, t] of model.templates) out.set(key, { key, ref: t.ref, labels: t.labels });
   return [...out.values()];
 }

@@ -10,7 +10,7 @@ import type { ConfigModel, FileObjects, Located } from '../documents/model.ts';
 import { karmadaRef } from '../documents/karmadaRef.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
-import type { OutputIndex } from '../works/outputIndex.ts';
+import type { ShardedIndex } from '../works/outputIndex.ts';
 import { affectedByChange, dependenciesOf } from './affectedByChange.ts';
 import { readParsedFileCache, writeParsedFileCache } from './parsedFileCache.ts';
 import { readPathOids } from './readPathOids.ts';
@@ -36,7 +36,7 @@ export interface LoadedSource {
  * index on the output branch and never read.
  */
 export async function loadSource(
-  repo: GitRepo, tree: string, previous: { tree: string; index: OutputIndex } | null, alsoAffected: ReadonlySet<string> = new Set(),
+  repo: GitRepo, tree: string, previous: { tree: string; index: ShardedIndex } | null, alsoAffected: ReadonlySet<string> = new Set(),
 ): Promise<LoadedSource> {
   const ignore = await readIgnore(repo, tree);
   if (previous) {
@@ -46,15 +46,16 @@ export async function loadSource(
   const files = [...(await listTreeFiles(repo, tree))].filter(([path]) => isConfigFile(path, ignore));
   const parsed = await readFiles(repo, new Map(files.map(([path, f]) => [path, f.oid])));
   const model = assembleModel(parsed.values());
-  const affected = new Set<string>([...model.templates.keys(), ...model.held, ...Object.keys(previous?.index.templates ?? {})]);
+  await previous?.index.loadAll();
+  const affected = new Set<string>([...model.templates.keys(), ...model.held, ...(previous?.index.templates() ?? []).map(([key]) => key)]);
   const touched = new Map<string, FileObjects | null>(parsed);
-  for (const f of Object.keys(previous?.index.files ?? {})) if (!touched.has(f)) touched.set(f, null);
+  for (const [f] of previous?.index.files() ?? []) if (!touched.has(f)) touched.set(f, null);
   await saveKarmadaFiles(repo, tree, [...parsed].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path));
   return { model, affected, touchedFiles: touched, full: true, onlyClustersChanged: null };
 }
 
 async function loadIncremental(
-  repo: GitRepo, tree: string, previous: { tree: string; index: OutputIndex },
+  repo: GitRepo, tree: string, previous: { tree: string; index: ShardedIndex },
   changes: Awaited<ReturnType<typeof diffTrees>>, ignore: IgnoreRules | undefined, alsoAffected: ReadonlySet<string>,
 ): Promise<LoadedSource> {
   const { index } = previous;
@@ -64,9 +65,9 @@ async function loadIncremental(
   const oldVersions: FileObjects[] = [];
 
   // Round 1: changed files (both versions), and every file holding Karmada objects.
-  const karmadaFiles = Object.entries(index.files).filter(([, f]) => f.karmada).map(([p]) => p);
-  const loaded = await readFiles(repo, await readPathOids(repo, tree, [...new Set([...changedPaths, ...karmadaFiles])]));
-  const oldKarmada = await readFiles(repo, new Map(changed.filter((c) => c.oldOid && index.files[c.path]?.karmada).map((c) => [c.path, c.oldOid!])));
+  await index.load({ files: changedPaths });
+  const loaded = await readFiles(repo, await karmadaOids(repo, tree, [...changedPaths, ...index.karmadaFiles()]));
+  const oldKarmada = await readFiles(repo, new Map(changed.filter((c) => c.oldOid && index.file(c.path)?.karmada).map((c) => [c.path, c.oldOid!])));
   for (const c of changed) {
     touched.set(c.path, loaded.get(c.path) ?? null);
     const old = oldKarmada.get(c.path);
@@ -79,10 +80,13 @@ async function loadIncremental(
   // A changed file may now define an object another (unchanged) file defines: load that one too, so
   // the duplicate is seen and reported with both places.
   const extraFiles = new Set<string>();
+  const definedInChanged = [...changedPaths].flatMap((path) => loaded.get(path)?.templates ?? [])
+    .flatMap((t) => [refKey({ ...t.ref, namespace: t.ref.namespace ?? 'default' }), refKey({ ...t.ref, namespace: '' })]);
+  await index.load({ templates: definedInChanged });
   for (const path of changedPaths) {
     for (const t of loaded.get(path)?.templates ?? []) {
       for (const ns of [t.ref.namespace ?? 'default', '']) {
-        const other = index.templates[refKey({ ...t.ref, namespace: ns })]?.file;
+        const other = index.template(refKey({ ...t.ref, namespace: ns }))?.file;
         if (other && !changedPaths.has(other) && !loaded.has(other)) extraFiles.add(other);
       }
     }
@@ -91,15 +95,20 @@ async function loadIncremental(
 
   // Round 2+: the files of affected templates, then of their dependencies, until nothing new is needed.
   let model = assembleModel(loaded.values(), { changedFiles: changedPaths });
+  // A changed policy, cluster or customization can affect any template: its walk needs every index entry.
+  if (changed.some((c) => index.file(c.path)?.karmada || oldKarmada.has(c.path) || holdsKarmada(loaded.get(c.path)))) await index.loadAll();
   const affected = affectedByChange({ index, model, changedFiles: changedPaths, oldVersions });
+  await index.load({ templates: [...affected, ...alsoAffected] });
+  for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   // Templates the caller renders again for reasons outside the source (cluster state): their files are read below.
-  for (const key of alsoAffected) if (index.templates[key]) affected.add(key);
+  for (const key of alsoAffected) if (index.template(key)) affected.add(key);
   // A file the index names may be gone (deleted in this change): ask for each file once.
   const asked = new Set([...changedPaths, ...loaded.keys()]);
   for (;;) {
+    await index.load({ templates: affected });
     const missing = new Set<string>();
     for (const key of affected) {
-      const file = index.templates[key]?.file;
+      const file = index.template(key)?.file;
       if (file && !asked.has(file)) missing.add(file);
     }
     if (missing.size === 0) break;
@@ -125,13 +134,61 @@ interface KarmadaFiles {
   byKey: Map<string, FileObjects>;
   /** Entries parsed since the copy on disk was written. */
   added: number;
+  /** The source tree last saved, and path → blob oid of its Karmada files there. */
+  saved?: { tree: string; oids: Map<string, string> };
 }
 const karmadaFileCache = new WeakMap<GitRepo, KarmadaFiles>();
 
 function karmadaFilesOf(repo: GitRepo): KarmadaFiles {
   let cache = karmadaFileCache.get(repo);
-  if (!cache) karmadaFileCache.set(repo, (cache = { byKey: readParsedFileCache(repo), added: 0 }));
+  if (!cache) {
+    const { entries, tree } = readParsedFileCache(repo);
+    cache = { byKey: entries, added: 0, ...(tree ? { saved: { tree, oids: pathOidsOf(entries.keys()) } } : {}) };
+    karmadaFileCache.set(repo, cache);
+  }
   return cache;
+}
+
+/** `<oid> <path>` keys → path → oid. */
+function pathOidsOf(keys: Iterable<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const key of keys) {
+    const space = key.indexOf(' ');
+    out.set(key.slice(space + 1), key.slice(0, space));
+  }
+  return out;
+}
+
+/**
+ * Blob oids of the given paths in `tree`. The hundreds of policy and cluster files are rarely what changed: their
+ * oids come from the tree the parsed files were saved for, corrected by the diff from that tree to this one (which
+ * reads only the subtrees that differ); only paths known from neither are looked up in the tree.
+ */
+async function karmadaOids(repo: GitRepo, tree: string, paths: Iterable<string>): Promise<Map<string, string>> {
+  const saved = karmadaFilesOf(repo).saved;
+  const wanted = [...new Set(paths)];
+  let changes: Awaited<ReturnType<typeof diffTrees>> | undefined;
+  try {
+    if (saved) changes = await diffTrees(repo, saved.tree, tree);
+  } catch {
+    changes = undefined; // that tree is gone (history rewritten and collected): look every path up
+  }
+  if (!saved || !changes) return readPathOids(repo, tree, wanted);
+  const changed = new Map(changes.map((c) => [c.path, c.newOid]));
+  const out = new Map<string, string>();
+  const unknown: string[] = [];
+  for (const path of wanted) {
+    if (changed.has(path)) {
+      const oid = changed.get(path);
+      if (oid) out.set(path, oid);
+    } else if (saved.oids.has(path)) {
+      out.set(path, saved.oids.get(path)!);
+    } else {
+      unknown.push(path);
+    }
+  }
+  for (const [path, oid] of await readPathOids(repo, tree, unknown)) out.set(path, oid);
+  return out;
 }
 
 /** Reads and parses the given path → blob oid pairs, from the cache where it can. */
@@ -163,14 +220,15 @@ async function readFiles(repo: GitRepo, oids: ReadonlyMap<string, string>): Prom
 async function saveKarmadaFiles(repo: GitRepo, tree: string, karmadaPaths: Iterable<string>): Promise<void> {
   const cache = karmadaFilesOf(repo);
   if (cache.added === 0) return;
-  const oids = await readPathOids(repo, tree, [...karmadaPaths]);
+  const oids = await karmadaOids(repo, tree, karmadaPaths);
   const current = new Map<string, FileObjects>();
   for (const [path, oid] of oids) {
     const hit = cache.byKey.get(`${oid} ${path}`);
     if (hit) current.set(`${oid} ${path}`, hit);
   }
-  await writeParsedFileCache(repo, current);
+  await writeParsedFileCache(repo, current, tree);
   cache.added = 0;
+  cache.saved = { tree, oids: pathOidsOf(current.keys()) };
 }
 
 /**
@@ -228,12 +286,15 @@ export function holdsKarmadaObjects(f: FileObjects): boolean {
     f.interpreterCustomizations.length + f.broken.length > 0;
 }
 
+function holdsKarmada(f: FileObjects | undefined): boolean {
+  return f !== undefined && holdsKarmadaObjects(f);
+}
+
 /**
  * The interpreter customizations a rendered commit was made with, for the status stage: the files the
  * output index marks as holding Karmada objects, read at the source commit (cached like every sync's).
  */
-export async function readInterpreterCustomizations(repo: GitRepo, sourceTree: string, index: OutputIndex): Promise<Located<InterpreterCustomization>[]> {
-  const files = Object.entries(index.files).filter(([, f]) => f.karmada).map(([p]) => p);
-  const parsed = await readFiles(repo, await readPathOids(repo, sourceTree, files));
+export async function readInterpreterCustomizations(repo: GitRepo, sourceTree: string, index: ShardedIndex): Promise<Located<InterpreterCustomization>[]> {
+  const parsed = await readFiles(repo, await karmadaOids(repo, sourceTree, index.karmadaFiles()));
   return [...parsed.values()].sort((a, b) => (a.file < b.file ? -1 : 1)).flatMap((f) => f.interpreterCustomizations);
 }

@@ -18,27 +18,36 @@ const CACHE_FILE = 'flotilla-parsed.json';
 
 interface CacheFileV1 {
   parser: string;
+  /** The source tree whose Karmada files the entries are (absent in files written before it was recorded). */
+  tree?: string;
   entries: Record<string, FileObjects>;
 }
 
-export function readParsedFileCache(repo: GitRepo): Map<string, FileObjects> {
+export interface ParsedFiles {
+  /** `<blob oid> <path>` → parsed file. */
+  entries: Map<string, FileObjects>;
+  /** The source tree the entries were saved for: each entry's path held that blob there. */
+  tree?: string;
+}
+
+export function readParsedFileCache(repo: GitRepo): ParsedFiles {
   try {
     const parsed = JSON.parse(repo.fs.readFileSync(path.join(repo.gitdir, CACHE_FILE), 'utf8')) as CacheFileV1;
-    if (parsed.parser !== parserIdentity()) return new Map();
-    return new Map(Object.entries(parsed.entries));
+    if (parsed.parser !== parserIdentity()) return { entries: new Map() };
+    return { entries: new Map(Object.entries(parsed.entries)), ...(parsed.tree ? { tree: parsed.tree } : {}) };
   } catch {
-    return new Map(); // absent, half-written by a crash, or not ours: parse again
+    return { entries: new Map() }; // absent, half-written by a crash, or not ours: parse again
   }
 }
 
-/** Writes the entries (rename over the old file, so readers see one version or the other). */
-export async function writeParsedFileCache(repo: GitRepo, entries: ReadonlyMap<string, FileObjects>): Promise<void> {
+/** Writes the entries of `tree` (rename over the old file, so readers see one version or the other). */
+export async function writeParsedFileCache(repo: GitRepo, entries: ReadonlyMap<string, FileObjects>, tree: string): Promise<void> {
   const kept: Record<string, FileObjects> = {};
   for (const [key, objects] of entries) if (survivesJson(objects)) kept[key] = objects;
   const target = path.join(repo.gitdir, CACHE_FILE);
   const tmp = `${target}.${process.pid}.tmp`;
   try {
-    await repo.fs.promises.writeFile(tmp, JSON.stringify({ parser: parserIdentity(), entries: kept } satisfies CacheFileV1));
+    await repo.fs.promises.writeFile(tmp, JSON.stringify({ parser: parserIdentity(), tree, entries: kept } satisfies CacheFileV1));
     await repo.fs.promises.rename(tmp, target);
   } catch {
     // A read-only repository still syncs; it only parses every time.

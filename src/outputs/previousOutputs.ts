@@ -7,48 +7,72 @@ import { parse, parseAllDocuments } from 'yaml';
 import type { ResourceBinding } from '../api/binding.ts';
 import { groupOf, parseRefKey, refKey, WORK_API_VERSION } from '../api/kinds.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
+import { readObject } from '../commits/readObject.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { ConfigModel } from '../documents/model.ts';
-import type { OutputIndex } from '../works/outputIndex.ts';
-import { parseIndex } from '../works/outputIndex.ts';
-import { INDEX_PATH, bindingPath, manifestPath } from '../works/outputPaths.ts';
+import { emptyIndex, indexOfFolder, type IndexView, type OutputIndex } from '../works/outputIndex.ts';
+import { bindingPath, manifestPath } from '../works/outputPaths.ts';
 import { readPathOids } from './readPathOids.ts';
+import { openOutputIndex } from './readOutputIndex.ts';
 import { parseTrailers } from './outputMessage.ts';
 
 export interface PreviousOutputs {
   index: OutputIndex;
   /** refKey → the binding written last time. */
   bindings: Map<string, ResourceBinding>;
-  /** Output path → text, for the bindings and manifests read. */
-  files: Map<string, string>;
+  /** Output path → text, for the bindings and manifests of the templates asked. */
+  files: PreviousFiles;
 }
 
-/** Previous bindings and manifests of the given templates, from an output tree. */
+/** Output path → previous text: which files exist is known up front, a text is read when first asked for. */
+export type PreviousFiles = Pick<ReadonlyMap<string, string>, 'has' | 'get'>;
+
+/**
+ * Previous bindings (parsed: every one is scheduled against) and manifests of the given templates, from an output
+ * tree. A manifest is read only when the render asks for its text: a template whose placement did not move keeps
+ * its manifests on the clusters a cluster-only change did not touch, and those are never read.
+ */
 export async function readPreviousOutputs(
-  repo: GitRepo, tree: string, keys: Iterable<string>, index: OutputIndex,
-): Promise<{ bindings: Map<string, ResourceBinding>; files: Map<string, string> }> {
+  repo: GitRepo, tree: string, keys: Iterable<string>, index: Pick<IndexView, 'template'>,
+): Promise<{ bindings: Map<string, ResourceBinding>; files: PreviousFiles }> {
   const paths = new Map<string, { key: string; binding: boolean }>();
   for (const key of keys) {
-    const entry = index.templates[key];
+    const entry = index.template(key);
     if (!entry) continue;
     const ref = parseRefKey(key);
     paths.set(bindingPath(ref), { key, binding: true });
     for (const c of entry.clusters) paths.set(manifestPath(c, ref), { key, binding: false });
   }
   const oids = await readPathOids(repo, tree, [...paths.keys()]);
-  const blobs = await readBlobs(repo, oids.values());
+  const bindingOids = [...oids].filter(([path]) => paths.get(path)!.binding);
+  const blobs = await readBlobs(repo, bindingOids.map(([, oid]) => oid));
   const decoder = new TextDecoder();
+  const texts = new Map<string, string>();
   const bindings = new Map<string, ResourceBinding>();
-  const files = new Map<string, string>();
-  for (const [path, oid] of oids) {
+  for (const [path, oid] of bindingOids) {
     const text = decoder.decode(blobs.get(oid)!);
-    files.set(path, text);
-    const info = paths.get(path)!;
-    if (info.binding) bindings.set(info.key, parse(text) as ResourceBinding);
+    texts.set(path, text);
+    bindings.set(paths.get(path)!.key, parse(text) as ResourceBinding);
   }
+  const files: PreviousFiles = {
+    has: (path) => oids.has(path),
+    get: (path) => {
+      let text = texts.get(path);
+      const oid = oids.get(path);
+      if (text === undefined && oid !== undefined) texts.set(path, (text = decoder.decode(readBlobNow(repo, oid))));
+      return text;
+    },
+  };
   return { bindings, files };
+}
+
+/** The object reader answers synchronously: a lazily read file needs no await inside the pure render. */
+function readBlobNow(repo: GitRepo, oid: string): Uint8Array {
+  const found = readObject(repo, oid);
+  if (found.type !== 'blob') throw new Error(`object ${oid} is a ${found.type}, not a blob`);
+  return found.content;
 }
 
 /**
@@ -57,7 +81,7 @@ export async function readPreviousOutputs(
  * (what the next sync starts from). Empty when there is no such output.
  */
 export async function readOutputBranch(repo: GitRepo, outputRef: string, sourceSha: string, maxCommits = 1_000): Promise<PreviousOutputs> {
-  const empty = (): PreviousOutputs => ({ index: parseIndex(undefined), bindings: new Map(), files: new Map() });
+  const empty = (): PreviousOutputs => ({ index: emptyIndex(), bindings: new Map(), files: new Map<string, string>() });
   const head = await readRef(repo, outputRef);
   if (!head) return empty();
   let base: string | undefined = head;
@@ -71,9 +95,10 @@ export async function readOutputBranch(repo: GitRepo, outputRef: string, sourceS
   }
   if (!base) return empty();
   const tree = (await readCommitInfo(repo, base)).tree;
-  const oid = (await readPathOids(repo, tree, [INDEX_PATH])).get(INDEX_PATH);
-  const index = parseIndex(oid ? new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!) : undefined);
-  return { index, ...(await readPreviousOutputs(repo, tree, Object.keys(index.templates), index)) };
+  const opened = await openOutputIndex(repo, tree);
+  await opened?.loadAll();
+  const index = opened?.toWhole() ?? emptyIndex();
+  return { index, ...(await readPreviousOutputs(repo, tree, Object.keys(index.templates), { template: (key) => index.templates[key] })) };
 }
 
 /** What a folder written by `render --out-dir` (or by hand, or by a harness) holds as the previous result. */
@@ -93,7 +118,7 @@ export async function readOutputFolder(dir: string): Promise<{ index: OutputInde
     }
   };
   await walk('');
-  return { index: parseIndex(files.get(INDEX_PATH)), folderBindings: parseFolderBindings(files), files };
+  return { index: indexOfFolder(files), folderBindings: parseFolderBindings(files), files };
 }
 
 /** A binding found in a folder, keyed as loosely as its author wrote it; matched to a template later. */

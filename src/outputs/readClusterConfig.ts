@@ -1,14 +1,11 @@
 import type { Cluster } from '../api/cluster.ts';
 import type { ClusterTaintPolicy } from '../api/policy.ts';
-import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
-import { INDEX_PATH } from '../works/outputPaths.ts';
-import { parseIndex } from '../works/outputIndex.ts';
 import { loadSource } from './loadSource.ts';
 import { parseTrailers } from './outputMessage.ts';
-import { readPathOids } from './readPathOids.ts';
+import { openOutputIndex } from './readOutputIndex.ts';
 
 /**
  * Git's Clusters and ClusterTaintPolicies as of the last rendered source commit: what the status writer needs to
@@ -21,15 +18,14 @@ export async function readClusterConfig(repo: GitRepo, outputRef: string): Promi
   if (!head) return empty;
   const output = await readCommitInfo(repo, head);
   const sourceSha = parseTrailers(output.message)['Source-Commit'];
-  const oid = (await readPathOids(repo, output.tree, [INDEX_PATH])).get(INDEX_PATH);
-  if (!sourceSha || !oid) return empty;
+  const index = sourceSha ? await openOutputIndex(repo, output.tree) : null;
+  if (!sourceSha || !index) return empty;
   let tree: string;
   try {
     tree = (await readCommitInfo(repo, sourceSha)).tree;
   } catch {
     return empty; // the source commit is gone (history rewritten): the next render brings it back
   }
-  const index = parseIndex(new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!));
   const { model } = await loadSource(repo, tree, { tree, index });
   return {
     clusters: new Map([...model.clusters].map(([name, c]) => [name, c.object])),

@@ -10,15 +10,16 @@ import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import type { FileObjects } from '../documents/model.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
-import { INDEX_PATH, RELEASED_PATH } from '../works/outputPaths.ts';
-import { parseIndex, serializeIndex, type OutputIndex } from '../works/outputIndex.ts';
+import { RELEASED_PATH } from '../works/outputPaths.ts';
+import { ShardedIndex, type IndexEntry } from '../works/outputIndex.ts';
 import { renderTemplates, type TemplateExplanation } from '../works/renderTemplates.ts';
 import { buildOutputMessage, parseTrailers, type ClusterChanges } from './outputMessage.ts';
 import { holdsKarmadaObjects, loadSource } from './loadSource.ts';
 import { withClusterStatus } from './renderSnapshot.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import { readPathOids } from './readPathOids.ts';
-import { readPreviousOutputs } from './previousOutputs.ts';
+import { readPreviousOutputs, type PreviousFiles } from './previousOutputs.ts';
+import { openOutputIndex } from './readOutputIndex.ts';
 import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
 import { readObservedClusters, readTemplateStatuses } from '../statuses/readStatusBranch.ts';
 import { clusterStateKey, nextFailoverCheck } from './clusterState.ts';
@@ -76,47 +77,55 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
 
   // After a held render the output still shows the last good source: diff from that, as if the hold never happened.
   const lastGoodSource = previousOutput ? (parseTrailers(previousOutput.message)[LAST_GOOD_TRAILER] ?? previousSource) : undefined;
-  const previous = previousOutput && lastGoodSource ? await readPrevious(repo, previousOutput, lastGoodSource) : null;
+  const outputIndex = previousOutput ? await openOutputIndex(repo, previousOutput.tree) : null;
+  const previous = outputIndex && lastGoodSource ? await readPrevious(repo, lastGoodSource) : null;
+  // Without the source it was rendered from, the previous index describes nothing this render can diff against.
+  const index = previous ? outputIndex! : ShardedIndex.replacing(outputIndex);
   const loaded = rerender && again === 'all'
     ? await loadSource(repo, source.tree, null)
-    : await loadSource(repo, source.tree, previous ? { tree: previous.sourceTree, index: previous.index } : null, again === 'all' ? undefined : again);
-  const previousIndex = previous?.index ?? parseIndex(undefined);
+    : await loadSource(repo, source.tree, previous ? { tree: previous.sourceTree, index } : null, again === 'all' ? undefined : again);
+  // What the pure render looks up: the affected templates' entries, and those of their parents (requiredBy).
+  if (loaded.full) await index.loadAll();
+  await index.load({ templates: loaded.affected });
+  await index.load({ templates: [...loaded.affected].flatMap((key) => index.parentsOf(key)) });
   const { bindings, files } = previousOutput
-    ? await readPreviousOutputs(repo, previousOutput.tree, loaded.affected, previousIndex)
-    : { bindings: new Map<string, ResourceBinding>(), files: new Map<string, string>() };
+    ? await readPreviousOutputs(repo, previousOutput.tree, loaded.affected, index)
+    : { bindings: new Map<string, ResourceBinding>(), files: new Map<string, string>() as PreviousFiles };
   const evicting = [...bindings].filter(([, b]) => (b.spec.gracefulEvictionTasks ?? []).length > 0).map(([key]) => parseRefKey(key));
   const health = await readTemplateStatuses(repo, statusRef, evicting);
 
   const model = withClusterStatus(loaded.model, observed);
   const out = renderTemplates({
-    model, affected: loaded.affected, previousIndex, previousBindings: bindings, previousFiles: files, sourceCommit: sourceSha,
+    model, affected: loaded.affected, previousIndex: index, previousBindings: bindings, previousFiles: files, sourceCommit: sourceSha,
     failover: { now, observed: health, ...(target.gracefulEvictionTimeoutSeconds !== undefined ? { gracePeriodSeconds: target.gracefulEvictionTimeoutSeconds } : {}) },
     onlyClustersChanged: loaded.onlyClustersChanged,
   });
+  const previousFileCount = index.sourceFileCount();
+  await applyIndexChanges(index, out.indexChanges);
   const state = {
     key: clusterStateKey(observed),
     check: nextFailoverCheck(model, observed, now),
-    evictions: Object.values(out.index.templates).filter((e) => (e.evicting ?? []).length > 0).length,
+    evictions: index.evictingTemplates().length,
   };
   const stateChanged = state.key !== (previousTrailers['Cluster-State'] ?? '') || (state.check ?? '') !== (previousTrailers['Failover-Check'] ?? '');
   if (rerender && out.edits.size === 0 && !stateChanged) {
     return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: out.explanations, full: loaded.full, filesWritten: 0, failover: out.failover };
   }
-  const index = updateFileIndex(out.index, loaded.touchedFiles, loaded.model.unreadableFiles);
-  if (previousOutput && lastGoodSource && Object.keys(index.files).length === 0 && Object.keys(previousIndex.files).length > 0) {
+  await updateFileIndex(index, loaded.touchedFiles, loaded.model.unreadableFiles);
+  if (previousOutput && lastGoodSource && index.sourceFileCount() === 0 && previousFileCount > 0) {
     // Held already: a change of cluster state re-renders the same empty source, which must not commit again.
     if (rerender) return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: new Map(), full: loaded.full, filesWritten: 0, failover: [] };
     return holdEmptySource(repo, target, source, previousOutput, outputHead!, lastGoodSource);
   }
   // Text as is: writeTreeEdits encodes each file as it packs it, so no encoded copy of the fleet is held.
   const edits = new Map<string, FileEdit>(out.edits);
-  edits.set(INDEX_PATH, serializeIndex(index));
-  if (previousOutput) {
-    const before = await readReleased(repo, previousOutput.tree);
-    const after = updateReleased(before, out.released, index);
+  for (const [path, text] of index.edits()) edits.set(path, text);
+  const before = previousOutput ? await readReleased(repo, previousOutput.tree) : '';
+  if (before !== '' || out.released.size > 0) {
+    const released = parseReleased(before, out.released);
+    await index.load({ templates: [...released.values()].flatMap((keys) => [...keys]) });
+    const after = serializeReleased(released, index);
     if (after !== before) edits.set(RELEASED_PATH, after === '' ? null : after);
-  } else if (out.released.size > 0) {
-    edits.set(RELEASED_PATH, updateReleased('', out.released, index));
   }
 
   const problems = [...loaded.model.problems, ...out.problems];
@@ -144,21 +153,25 @@ async function readReleased(repo: GitRepo, tree: string): Promise<string> {
   return oid ? new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!) : '';
 }
 
-/** The released file after this render: new releases added, templates placed again on a cluster taken out. '' = none. */
-function updateReleased(text: string, added: ReadonlyMap<string, string[]>, index: OutputIndex): string {
+/** Cluster → released refKeys: the file's, with this render's releases added. */
+function parseReleased(text: string, added: ReadonlyMap<string, string[]>): Map<string, Set<string>> {
   const all = new Map<string, Set<string>>(Object.entries(text ? (JSON.parse(text) as Record<string, string[]>) : {}).map(([c, keys]) => [c, new Set(keys)]));
   for (const [cluster, keys] of added) {
     const set = all.get(cluster) ?? new Set<string>();
     for (const k of keys) set.add(k);
     all.set(cluster, set);
   }
+  return all;
+}
+
+/** The released file after this render: templates placed again on a cluster taken out. '' = none. */
+function serializeReleased(all: ReadonlyMap<string, Set<string>>, index: ShardedIndex): string {
   const out: Record<string, string[]> = {};
   for (const cluster of [...all.keys()].sort()) {
-    const keys = [...all.get(cluster)!].filter((k) => !index.templates[k]?.clusters.includes(cluster)).sort();
+    const keys = [...all.get(cluster)!].filter((k) => !index.template(k)?.clusters.includes(cluster)).sort();
     if (keys.length > 0) out[cluster] = keys;
   }
-  const next = Object.keys(out).length ? `${JSON.stringify(out, null, 1)}\n` : '';
-  return next === text ? text : next;
+  return Object.keys(out).length ? `${JSON.stringify(out, null, 1)}\n` : '';
 }
 
 /** Trailer of a held output commit: the source commit its tree still renders. */
@@ -188,45 +201,44 @@ async function holdEmptySource(repo: GitRepo, target: RenderTarget, source: Comm
   return { sourceCommit: source.oid, outputCommit: commit, problems: [problem], changes: {}, explanations: new Map(), full: false, filesWritten: 0, failover: [] };
 }
 
-async function readPrevious(repo: GitRepo, output: CommitInfo, sourceSha: string): Promise<{ sourceTree: string; index: OutputIndex } | null> {
-  const oids = await readPathOids(repo, output.tree, [INDEX_PATH]);
-  const oid = oids.get(INDEX_PATH);
-  let sourceTree: string;
+/** The tree of the source commit the previous output renders; null when that commit is gone (history rewritten and collected). */
+async function readPrevious(repo: GitRepo, sourceSha: string): Promise<{ sourceTree: string } | null> {
   try {
-    sourceTree = (await readCommitInfo(repo, sourceSha)).tree;
+    return { sourceTree: (await readCommitInfo(repo, sourceSha)).tree };
   } catch {
-    return null; // the source commit is gone (history rewritten and collected): render everything
+    return null; // render everything
   }
-  if (!oid) return null;
-  const blob = (await readBlobs(repo, [oid])).get(oid)!;
-  return { sourceTree, index: parseIndex(new TextDecoder().decode(blob)) };
 }
 
-function updateFileIndex(index: OutputIndex, touched: ReadonlyMap<string, FileObjects | null>, unreadable: ReadonlySet<string>): OutputIndex {
-  const files = { ...index.files };
+/** The render's index changes, applied: the shards of old and new dependencies are read first (requiredBy moves). */
+async function applyIndexChanges(index: ShardedIndex, changes: ReadonlyMap<string, IndexEntry | null>): Promise<void> {
+  await index.load({ templates: changes.keys() });
+  await index.load({ templates: [...changes].flatMap(([key, entry]) => [...(index.template(key)?.deps ?? []), ...(entry?.deps ?? [])]) });
+  for (const [key, entry] of changes) index.setTemplate(key, entry ?? undefined);
+}
+
+async function updateFileIndex(index: ShardedIndex, touched: ReadonlyMap<string, FileObjects | null>, unreadable: ReadonlySet<string>): Promise<void> {
+  const candidatesOf = (f: FileObjects) => f.templates.map((t) => [refKey({ ...t.ref, namespace: t.ref.namespace ?? 'default' }), refKey({ ...t.ref, namespace: '' })] as const);
+  await index.load({ files: touched.keys(), templates: [...touched.values()].flatMap((f) => (f ? candidatesOf(f).flat() : [])) });
   for (const [path, f] of touched) {
     if (unreadable.has(path)) continue; // keeps listing what it held last time
     if (!f) {
-      delete files[path];
+      index.setFile(path, undefined);
       continue;
     }
-    const templates = f.templates.map((t) => {
-      // Namespace resolution happened repo-wide; the rendered index entry knows the final key.
-      const candidates = [refKey({ ...t.ref, namespace: t.ref.namespace ?? 'default' }), refKey({ ...t.ref, namespace: '' })];
-      return candidates.find((k) => index.templates[k]?.file === path) ?? candidates[0]!;
-    });
+    // Namespace resolution happened repo-wide; the rendered index entry knows the final key.
+    const templates = candidatesOf(f).map((candidates) => candidates.find((k) => index.template(k)?.file === path) ?? candidates[0]);
     const karmada = holdsKarmadaObjects(f);
-    if (templates.length === 0 && !karmada) delete files[path];
-    else files[path] = { templates: templates.sort(), ...(karmada ? { karmada: true as const } : {}) };
+    if (templates.length === 0 && !karmada) index.setFile(path, undefined);
+    else index.setFile(path, { templates: templates.sort(), ...(karmada ? { karmada: true as const } : {}) });
   }
-  return { ...index, files };
 }
 
 /**
  * Added vs changed per cluster. Every edit belongs to an affected template, whose previous files were read
  * already, so `previousFiles` says what existed: no walk over the whole index on each commit.
  */
-function summarizeChanges(edits: ReadonlyMap<string, string | null>, previousFiles: ReadonlyMap<string, string>): ClusterChanges {
+function summarizeChanges(edits: ReadonlyMap<string, string | null>, previousFiles: PreviousFiles): ClusterChanges {
   const changes: ClusterChanges = {};
   for (const [path, text] of edits) {
     const m = /^clusters\/([^/]+)\//.exec(path);

@@ -4,7 +4,7 @@ import type { GitRepo } from '../commits/types.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import type { ConfigModel } from '../documents/model.ts';
-import { emptyIndex, type OutputIndex } from '../works/outputIndex.ts';
+import { applyTemplateChanges, emptyIndex, viewOfWhole, type OutputIndex } from '../works/outputIndex.ts';
 import { renderTemplates, type RenderOutput } from '../works/renderTemplates.ts';
 import { effectiveTaints } from '../taints/clusterTaints.ts';
 import { loadSource } from './loadSource.ts';
@@ -14,19 +14,19 @@ import { findIdlePolicies } from '../bindings/findIdlePolicies.ts';
 export interface SnapshotPrevious {
   index?: OutputIndex;
   bindings?: ReadonlyMap<string, ResourceBinding>;
-  files?: ReadonlyMap<string, string>;
+  files?: Pick<ReadonlyMap<string, string>, 'has' | 'get'>;
   /** Bindings found in a folder, matched to the commit's templates once its model is known. */
   folderBindings?: readonly FolderBinding[];
 }
 
 /**
- * A whole commit rendered in memory, nothing written: what validate, explain, plan and
+ * A whole commit rendered in memory, nothing written (`index`: the previous one with this render's entries): what validate, explain, plan and
  * `render --out-dir` work from. `previous` supplies earlier scheduling results when there are any; `now` lets
  * NoExecute taints evict from them (plan leaves it out: a PR's plan shows what the PR does, not a failover).
  */
 export async function renderSnapshot(
   repo: GitRepo, rev: string, previous: SnapshotPrevious = {}, clusterStatus?: ReadonlyMap<string, ObservedCluster>, now?: Date,
-): Promise<{ sha: string; model: ConfigModel; output: RenderOutput }> {
+): Promise<{ sha: string; model: ConfigModel; output: RenderOutput; index: OutputIndex }> {
   const sha = await resolveRev(repo, rev);
   const commit = await readCommitInfo(repo, sha);
   const loaded = await loadSource(repo, commit.tree, null);
@@ -36,13 +36,13 @@ export async function renderSnapshot(
   const previousIndex = indexWithBindings(previous.index ?? emptyIndex(), bindings, model);
   const affected = new Set([...loaded.affected, ...Object.keys(previousIndex.templates)]);
   const output = renderTemplates({
-    model, affected, previousIndex, previousBindings: bindings, previousFiles: previous.files ?? new Map(), sourceCommit: sha,
+    model, affected, previousIndex: viewOfWhole(previousIndex), previousBindings: bindings, previousFiles: previous.files ?? new Map(), sourceCommit: sha,
     // Without a clock no taint eviction is decided. No template health offline: a task ends by its grace period only.
     ...(now ? { failover: { now, observed: new Map() } } : {}),
   });
   // A snapshot reads the whole commit, so policies that select nothing can be told apart from ones outside a change.
   output.problems.push(...findIdlePolicies(model));
-  return { sha, model, output };
+  return { sha, model, output, index: applyTemplateChanges(previousIndex, output.indexChanges) };
 }
 
 /**

@@ -5,11 +5,8 @@ import { parseTrailers } from './outputMessage.ts';
 import { renderRevision, type RenderAgain, type RenderReport, type RenderTarget } from './renderRevision.ts';
 import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
 import { readObservedClusters } from '../statuses/readStatusBranch.ts';
-import { INDEX_PATH } from '../works/outputPaths.ts';
-import { parseIndex } from '../works/outputIndex.ts';
-import { readBlobs } from '../commits/readBlobs.ts';
 import { clusterStateKey } from './clusterState.ts';
-import { readPathOids } from './readPathOids.ts';
+import { openOutputIndex } from './readOutputIndex.ts';
 
 export interface SyncOptions extends RenderTarget {
   sourceRef: string;
@@ -90,9 +87,6 @@ async function renderAgain(repo: GitRepo, outputHead: string, target: SyncOption
   const check = trailers['Failover-Check'];
   if (check && Date.parse(check) <= now.getTime()) return 'all';
   if (!trailers['Graceful-Evictions']) return undefined;
-  const oid = (await readPathOids(repo, info.tree, [INDEX_PATH])).get(INDEX_PATH);
-  if (!oid) return undefined;
-  const index = parseIndex(new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!));
-  const keys = Object.entries(index.templates).filter(([, e]) => (e.evicting ?? []).length > 0).map(([k]) => k);
+  const keys = (await openOutputIndex(repo, info.tree))?.evictingTemplates() ?? [];
   return keys.length > 0 ? new Set(keys) : undefined;
 }

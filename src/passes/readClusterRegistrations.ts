@@ -7,8 +7,7 @@ import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
 import { readPathOids } from '../outputs/readPathOids.ts';
-import { parseIndex } from '../works/outputIndex.ts';
-import { INDEX_PATH } from '../works/outputPaths.ts';
+import { openOutputIndex } from '../outputs/readOutputIndex.ts';
 
 export interface ClusterRegistration {
   name: string;
@@ -32,10 +31,9 @@ export async function readClusterRegistrations(repo: GitRepo, outputRef: string,
   const output = await readCommitInfo(repo, head);
   const sourceCommit = parseTrailers(output.message)['Source-Commit'];
   if (!sourceCommit) return [];
-  const indexOid = (await readPathOids(repo, output.tree, [INDEX_PATH])).get(INDEX_PATH);
-  if (!indexOid) return [];
-  const index = parseIndex(new TextDecoder().decode((await readBlobs(repo, [indexOid])).get(indexOid)!));
-  const files = Object.entries(index.files).filter(([, f]) => f.karmada).map(([file]) => file);
+  const index = await openOutputIndex(repo, output.tree);
+  if (!index) return [];
+  const files = [...index.karmadaFiles()];
   const source = await readCommitInfo(repo, sourceCommit);
   const oids = await readPathOids(repo, source.tree, files);
   const missing = [...oids].filter(([, oid]) => !cache.has(oid));

@@ -11,8 +11,8 @@ import { parseTrailers } from '../outputs/outputMessage.ts';
 import { readPathOids } from '../outputs/readPathOids.ts';
 import { readyFlipTime, type ReadyThresholds } from '../statuses/dampReadyCondition.ts';
 import { readObservedClusters, readPendingReady } from '../statuses/readStatusBranch.ts';
-import { parseIndex } from '../works/outputIndex.ts';
-import { bindingPath, INDEX_PATH } from '../works/outputPaths.ts';
+import { openOutputIndex } from '../outputs/readOutputIndex.ts';
+import { bindingPath } from '../works/outputPaths.ts';
 import type { PassKind } from './createPassQueue.ts';
 
 /** A moment at which something known today changes by time alone, and the pass that acts on it. */
@@ -72,10 +72,8 @@ export async function readPassSchedule(repo: GitRepo, opts: PassScheduleOptions)
 
 /** The earliest time-only end of a graceful eviction task among the bindings the index lists as evicting. */
 async function readEvictionEnd(repo: GitRepo, tree: string, gracePeriodSeconds: number | undefined): Promise<number | undefined> {
-  const indexOid = (await readPathOids(repo, tree, [INDEX_PATH])).get(INDEX_PATH);
-  if (!indexOid) return undefined;
-  const index = parseIndex(new TextDecoder().decode((await readBlobs(repo, [indexOid])).get(indexOid)!));
-  const paths = Object.entries(index.templates).filter(([, e]) => (e.evicting ?? []).length > 0).map(([k]) => bindingPath(parseRefKey(k)));
+  const evicting = (await openOutputIndex(repo, tree))?.evictingTemplates() ?? [];
+  const paths = evicting.map((k) => bindingPath(parseRefKey(k)));
   const oids = await readPathOids(repo, tree, paths);
   const blobs = await readBlobs(repo, oids.values());
   const decoder = new TextDecoder();

@@ -27,7 +27,7 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
   const base = await renderSnapshot(repo, req.base, {}, req.clusterStatus);
   const baseFiles = new Map<string, string>();
   for (const [path, text] of base.output.edits) if (text !== null) baseFiles.set(path, text);
-  const head = await renderSnapshot(repo, req.head, { index: base.output.index, bindings: bindingsOf(baseFiles), files: baseFiles }, req.clusterStatus);
+  const head = await renderSnapshot(repo, req.head, { index: base.index, bindings: bindingsOf(baseFiles), files: baseFiles }, req.clusterStatus);
   const headFiles = new Map(baseFiles);
   for (const [path, text] of head.output.edits) {
     if (text === null) headFiles.delete(path);
@@ -35,9 +35,9 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
   }
   const commit = await readCommitInfo(repo, head.sha);
   return buildPlan({
-    base: { sha: base.sha, files: baseFiles, index: base.output.index },
+    base: { sha: base.sha, files: baseFiles, index: base.index },
     head: {
-      sha: head.sha, files: headFiles, index: head.output.index,
+      sha: head.sha, files: headFiles, index: head.index,
       problems: [...head.model.problems, ...head.output.problems],
       explanations: head.output.explanations,
       trailers: parseTrailers(commit.message),

@@ -5,8 +5,8 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo } from '../commits/types.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
-import { parseIndex, type OutputIndex } from '../works/outputIndex.ts';
-import { INDEX_PATH } from '../works/outputPaths.ts';
+import type { OutputIndex, ShardedIndex } from '../works/outputIndex.ts';
+import { openOutputIndex } from '../outputs/readOutputIndex.ts';
 import { refFromManifest, refsByPath } from './buildPlan.ts';
 import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type PruneVerdict, type SourceState } from './checkPruneSafety.ts';
 
@@ -32,7 +32,8 @@ export async function readPruneVerdict(repo: GitRepo, req: PruneVerdictRequest):
   if (removed.length === 0) return null;
 
   const [oldIndex, newIndex] = await Promise.all([readIndex(repo, before.tree), readIndex(repo, after.tree)]);
-  const refs = refsByPath(oldIndex ? [oldIndex] : []);
+  const oldWhole = await wholeOf(oldIndex);
+  const refs = refsByPath(oldWhole ? [oldWhole] : []);
   const removals = new Map<string, string[]>();
   const unnamed: { cluster: string; path: string; oid: string }[] = [];
   for (const c of removed) {
@@ -67,16 +68,23 @@ export async function readPruneVerdict(repo: GitRepo, req: PruneVerdictRequest):
 }
 
 /** As the applier judges it: an index that names no source file at all means the source read as empty. */
-function sourceState(index: OutputIndex | null): SourceState {
-  return index && Object.keys(index.files).length === 0 ? 'empty' : 'ok';
+function sourceState(index: ShardedIndex | null): SourceState {
+  return index && index.sourceFileCount() === 0 ? 'empty' : 'ok';
 }
 
-async function readIndex(repo: GitRepo, tree: string): Promise<OutputIndex | null> {
-  const [dir, file] = INDEX_PATH.split('/') as [string, string];
-  const oid = (await subtrees(repo, tree, dir, false)).get(file);
-  if (!oid) return null;
+/** Every entry of an index; null when it cannot be read (the manifests then say what they are). */
+async function wholeOf(index: ShardedIndex | null): Promise<OutputIndex | null> {
   try {
-    return parseIndex(new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!));
+    await index?.loadAll();
+    return index?.toWhole() ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function readIndex(repo: GitRepo, tree: string): Promise<ShardedIndex | null> {
+  try {
+    return await openOutputIndex(repo, tree);
   } catch {
     return null;
   }

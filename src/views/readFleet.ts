@@ -9,8 +9,8 @@ import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type CommitInfo, type GitRepo, type TreeEntry, type TreeFile } from '../commits/types.ts';
 import { readPathOids } from '../outputs/readPathOids.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile } from '../documents/selectConfigFiles.ts';
-import { INDEX_PATH } from '../works/outputPaths.ts';
-import { parseIndex, type OutputIndex } from '../works/outputIndex.ts';
+import { emptyIndex, type OutputIndex } from '../works/outputIndex.ts';
+import { readOutputIndex } from '../outputs/readOutputIndex.ts';
 
 /** One branch head. Listings and contents are read on demand: a rendered branch holds tens of thousands of files. */
 export interface BranchState {
@@ -42,8 +42,7 @@ export async function readFleet(repo: GitRepo, refs: FleetRefs): Promise<Fleet> 
   };
   const source = branchState(repo, await readCommitInfo(repo, await resolveRev(repo, refs.rev)));
   const [rendered, status] = await Promise.all([branch(refs.renderedRef), branch(refs.statusRef)]);
-  const indexOid = rendered ? (await readPathOids(repo, rendered.commit.tree, [INDEX_PATH])).get(INDEX_PATH) : undefined;
-  const index = parseIndex(indexOid ? await readText(repo, indexOid) : undefined);
+  const index = (rendered ? await readOutputIndex(repo, rendered.commit.tree) : null) ?? emptyIndex();
   return { repo, source, rendered: rendered ? { ...rendered, index } : null, status };
 }
 

@@ -1,7 +1,15 @@
+import { fnv1a32 } from '../bindings/bindingName.ts';
+
 /**
- * The detector's view of the source tree, kept on the output branch (.flotilla/index.json) so an
- * incremental sync can tell what a change affects without reading every source blob: which files hold
- * which objects, and per template its labels, winning policy, target clusters and dependencies.
+ * The detector's view of the source tree, kept on the output branch so an incremental sync can tell what a change
+ * affects without reading every source blob: which files hold which objects, and per template its labels, winning
+ * policy, target clusters and dependencies. This module owns its format; everything else goes through it.
+ *
+ * Layout (version 2): `.flotilla/index.json` is a small root (source file count, the files holding Karmada objects,
+ * the templates with graceful eviction tasks) and `.flotilla/index/<2 hex>.json` are 256 shards. A template entry
+ * lives in the shard of its refKey, a file entry in the shard of its path, and the reverse of `deps` (who requires a
+ * template) in the shard of the required template, so a change reads and rewrites only the shards it touches.
+ * Version 1 kept everything in `.flotilla/index.json`; it is still read, and the next render writes version 2.
  */
 export interface IndexEntry {
   file: string;
@@ -16,31 +24,360 @@ export interface IndexEntry {
   evicting?: string[];
 }
 
+/** Source file → refKeys of the templates in it, and whether it also holds Karmada objects. */
+export interface FileEntry {
+  templates: string[];
+  karmada?: true;
+}
+
+/** The whole index in memory: what views, plans and audits read, and what a snapshot render produces. */
 export interface OutputIndex {
-  version: 1;
-  /** Source file → refKeys of the templates in it, and whether it also holds Karmada objects. */
-  files: Record<string, { templates: string[]; karmada?: true }>;
+  files: Record<string, FileEntry>;
   templates: Record<string, IndexEntry>;
 }
 
+/** What a render reads of the previous index: entries by key, and who requires a template (the reverse of deps). */
+export interface IndexView {
+  template(key: string): IndexEntry | undefined;
+  parentsOf(key: string): readonly string[];
+}
+
+export const INDEX_PATH = '.flotilla/index.json';
+const SHARD_DIR = '.flotilla/index';
+const SHARD_COUNT = 256;
+
+/** Every path the index may occupy on the output branch: the root and the shards. */
+export function isIndexPath(path: string): boolean {
+  return path === INDEX_PATH || path.startsWith(`${SHARD_DIR}/`);
+}
+
+export function shardPath(id: string): string {
+  return `${SHARD_DIR}/${id}.json`;
+}
+
+/** The shard id of a shard file's name (`ab.json` → `ab`), undefined for anything else. */
+export function shardIdOf(fileName: string): string | undefined {
+  return /^([0-9a-f]{2})\.json$/.exec(fileName)?.[1];
+}
+
+/** Shard of a template refKey or a source path: FNV-1a of its UTF-8 bytes. Part of the format: never change it. */
+export function shardOf(key: string): string {
+  return (fnv1a32(key) % SHARD_COUNT).toString(16).padStart(2, '0');
+}
+
+const ALL_SHARDS = Array.from({ length: SHARD_COUNT }, (_, i) => i.toString(16).padStart(2, '0'));
+
+interface IndexRoot {
+  version: 2;
+  sourceFiles: number;
+  karmadaFiles: string[];
+  evicting: string[];
+}
+
+interface Shard {
+  files: Record<string, FileEntry>;
+  requiredBy: Record<string, string[]>;
+  templates: Record<string, IndexEntry>;
+}
+
+/** The text of `.flotilla/index.json`: a version 2 root, or a whole version 1 index. */
+type IndexFile = { version: 2; root: IndexRoot } | { version: 1; whole: OutputIndex };
+
+function parseIndexFile(text: string): IndexFile {
+  const parsed = JSON.parse(text) as { version?: unknown; sourceFiles?: number; karmadaFiles?: string[]; evicting?: string[] } & Partial<OutputIndex>;
+  if (parsed.version === 1) return { version: 1, whole: { files: parsed.files ?? {}, templates: parsed.templates ?? {} } };
+  if (parsed.version === 2) {
+    return { version: 2, root: { version: 2, sourceFiles: parsed.sourceFiles ?? 0, karmadaFiles: parsed.karmadaFiles ?? [], evicting: parsed.evicting ?? [] } };
+  }
+  throw new Error(`${INDEX_PATH} has version ${String(parsed.version)}; this Flotilla reads versions 1 and 2`);
+}
+
+function serializeRoot(root: IndexRoot): string {
+  return `{"version":2,"sourceFiles":${root.sourceFiles},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}}\n`;
+}
+
+/** Sorted keys, one entry per line: stable bytes, and small Git diffs when one entry changes. */
+function serializeShard(shard: Shard): string {
+  const section = <T>(o: Record<string, T>) => Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(o[k])}`).join(',\n');
+  return `{"files":{\n${section(shard.files)}\n},"requiredBy":{\n${section(shard.requiredBy)}\n},"templates":{\n${section(shard.templates)}\n}}\n`;
+}
+
+function parseShard(text: string): Shard {
+  const parsed = JSON.parse(text) as Partial<Shard>;
+  return { files: parsed.files ?? {}, requiredBy: parsed.requiredBy ?? {}, templates: parsed.templates ?? {} };
+}
+
+function emptyShard(): Shard {
+  return { files: {}, requiredBy: {}, templates: {} };
+}
+
+function isEmpty(shard: Shard): boolean {
+  for (const section of [shard.files, shard.requiredBy, shard.templates]) for (const _ in section) return false;
+  return true;
+}
+
 export function emptyIndex(): OutputIndex {
-  return { version: 1, files: {}, templates: {} };
+  return { files: {}, templates: {} };
 }
 
-export function parseIndex(text: string | undefined): OutputIndex {
-  if (!text) return emptyIndex();
-  const parsed = JSON.parse(text) as OutputIndex;
-  if (parsed.version !== 1) throw new Error(`.flotilla/index.json has version ${String(parsed.version)}; this Flotilla reads version 1`);
-  return parsed;
+/** Shard id → shard text, for the ids asked that exist (an absent one is empty). */
+export type ShardReader = (ids: readonly string[]) => Promise<Map<string, string>>;
+
+/**
+ * The index of one output tree, shards read on demand. Lookups are synchronous so the pure stages can use it: a
+ * caller loads the shards a step needs first (load, loadAll), and a lookup in a shard not loaded throws instead of
+ * answering "absent". Changes are recorded in place; edits() gives the files to write.
+ */
+export class ShardedIndex implements IndexView {
+  private readonly shards = new Map<string, Shard>();
+  private readonly dirty = new Set<string>();
+  private readonly root: IndexRoot;
+  private readonly rootText: string | undefined;
+  /** Shards present in the tree read from; null when everything is in memory already (new, version 1, whole). */
+  private readonly readShards: ShardReader | null;
+  private readonly present: ReadonlySet<string>;
+
+  private constructor(root: IndexRoot, rootText: string | undefined, readShards: ShardReader | null, present: ReadonlySet<string>) {
+    this.root = root;
+    this.rootText = rootText;
+    this.readShards = readShards;
+    this.present = present;
+  }
+
+  /**
+   * From the root text (undefined: no index yet) and a reader of the shards present in the same tree. A version 1
+   * file is taken whole, and every shard counts as changed, so the next render writes version 2.
+   */
+  static open(rootText: string | undefined, present: ReadonlySet<string>, readShards: ShardReader): ShardedIndex {
+    if (rootText === undefined) return new ShardedIndex(emptyRoot(), undefined, null, new Set());
+    const file = parseIndexFile(rootText);
+    if (file.version === 2) return new ShardedIndex(file.root, rootText, readShards, present);
+    const index = new ShardedIndex(emptyRoot(), rootText, null, new Set());
+    index.fill(file.whole);
+    for (const id of ALL_SHARDS) index.dirty.add(id);
+    return index;
+  }
+
+  /**
+   * An empty index that replaces `old` (the index of the tree the render writes over, if any): shards of `old` left
+   * empty are removed by edits().
+   */
+  static replacing(old: ShardedIndex | null): ShardedIndex {
+    const index = new ShardedIndex(emptyRoot(), old?.rootText, null, old?.present ?? new Set());
+    for (const id of index.present) index.dirty.add(id);
+    return index;
+  }
+
+  /** A whole index in memory (a snapshot render, a folder), with its derived parts computed. */
+  static fromWhole(whole: OutputIndex): ShardedIndex {
+    const index = new ShardedIndex(emptyRoot(), undefined, null, new Set());
+    index.fill(whole);
+    return index;
+  }
+
+  private fill(whole: OutputIndex): void {
+    for (const [path, entry] of Object.entries(whole.files)) this.setFile(path, entry);
+    for (const [key, entry] of Object.entries(whole.templates)) this.setTemplate(key, entry);
+    this.dirty.clear();
+  }
+
+  /** Reads the shards holding these templates, files and their parents' entries, unless loaded already. */
+  async load(want: { templates?: Iterable<string>; files?: Iterable<string> }): Promise<void> {
+    const ids = new Set<string>();
+    for (const key of want.templates ?? []) ids.add(shardOf(key));
+    for (const path of want.files ?? []) ids.add(shardOf(path));
+    await this.loadShards(ids);
+  }
+
+  async loadAll(): Promise<void> {
+    await this.loadShards(ALL_SHARDS);
+  }
+
+  private async loadShards(ids: Iterable<string>): Promise<void> {
+    const missing = [...ids].filter((id) => !this.shards.has(id));
+    if (missing.length === 0) return;
+    const found = this.readShards ? await this.readShards(missing.filter((id) => this.present.has(id))) : new Map<string, string>();
+    for (const id of missing) {
+      const text = found.get(id);
+      this.shards.set(id, text === undefined ? emptyShard() : parseShard(text));
+    }
+  }
+
+  private shard(id: string): Shard {
+    let shard = this.shards.get(id);
+    if (!shard) {
+      if (this.readShards) throw new Error(`internal error: index shard ${id} was used before it was read; please report this`);
+      this.shards.set(id, (shard = emptyShard()));
+    }
+    return shard;
+  }
+
+  template(key: string): IndexEntry | undefined {
+    return this.shard(shardOf(key)).templates[key];
+  }
+
+  parentsOf(key: string): readonly string[] {
+    return this.shard(shardOf(key)).requiredBy[key] ?? [];
+  }
+
+  file(path: string): FileEntry | undefined {
+    return this.shard(shardOf(path)).files[path];
+  }
+
+  /** Source files holding policies, clusters and other Karmada objects: read on every incremental sync. */
+  karmadaFiles(): readonly string[] {
+    return this.root.karmadaFiles;
+  }
+
+  /** Number of source files the index names: 0 means the source read as empty. */
+  sourceFileCount(): number {
+    return this.root.sourceFiles;
+  }
+
+  /** Templates whose binding holds graceful eviction tasks. */
+  evictingTemplates(): readonly string[] {
+    return this.root.evicting;
+  }
+
+  /** Every template entry; needs loadAll() first. */
+  templates(): [string, IndexEntry][] {
+    return ALL_SHARDS.flatMap((id) => Object.entries(this.shard(id).templates));
+  }
+
+  /** Every file entry; needs loadAll() first. */
+  files(): [string, FileEntry][] {
+    return ALL_SHARDS.flatMap((id) => Object.entries(this.shard(id).files));
+  }
+
+  toWhole(): OutputIndex {
+    return { files: Object.fromEntries(this.files()), templates: Object.fromEntries(this.templates()) };
+  }
+
+  /** Sets or (undefined) removes a template's entry; who-requires-whom and the evicting list follow. */
+  setTemplate(key: string, entry: IndexEntry | undefined): void {
+    const id = shardOf(key);
+    const shard = this.shard(id);
+    const old = shard.templates[key];
+    if (old === entry) return;
+    const oldDeps = new Set(old?.deps ?? []);
+    const newDeps = new Set(entry?.deps ?? []);
+    for (const dep of oldDeps) if (!newDeps.has(dep)) this.editParents(dep, (list) => list.filter((k) => k !== key));
+    for (const dep of newDeps) if (!oldDeps.has(dep)) this.editParents(dep, (list) => [...list, key].sort());
+    if (entry) shard.templates[key] = entry;
+    else delete shard.templates[key];
+    this.dirty.add(id);
+    const evicting = (entry?.evicting ?? []).length > 0;
+    if (evicting !== this.root.evicting.includes(key)) {
+      this.root.evicting = evicting ? [...this.root.evicting, key].sort() : this.root.evicting.filter((k) => k !== key);
+    }
+  }
+
+  private editParents(dep: string, edit: (list: string[]) => string[]): void {
+    const id = shardOf(dep);
+    const shard = this.shard(id);
+    const list = edit(shard.requiredBy[dep] ?? []);
+    if (list.length > 0) shard.requiredBy[dep] = list;
+    else delete shard.requiredBy[dep];
+    this.dirty.add(id);
+  }
+
+  /** Sets or (undefined) removes a source file's entry; the file count and the Karmada file list follow. */
+  setFile(path: string, entry: FileEntry | undefined): void {
+    const id = shardOf(path);
+    const shard = this.shard(id);
+    const old = shard.files[path];
+    if (old === entry) return;
+    this.root.sourceFiles += (entry ? 1 : 0) - (old ? 1 : 0);
+    if (Boolean(old?.karmada) !== Boolean(entry?.karmada)) {
+      this.root.karmadaFiles = entry?.karmada ? [...this.root.karmadaFiles, path].sort() : this.root.karmadaFiles.filter((p) => p !== path);
+    }
+    if (entry) shard.files[path] = entry;
+    else delete shard.files[path];
+    this.dirty.add(id);
+  }
+
+  /** The files to write for the changes made: changed shards (null: now empty) and the root when it changed. */
+  edits(): Map<string, string | null> {
+    const out = new Map<string, string | null>();
+    for (const id of [...this.dirty].sort()) {
+      const shard = this.shard(id);
+      if (!isEmpty(shard)) out.set(shardPath(id), serializeShard(shard));
+      else if (this.present.has(id)) out.set(shardPath(id), null);
+    }
+    const root = serializeRoot(this.root);
+    if (root !== this.rootText) out.set(INDEX_PATH, root);
+    return out;
+  }
+
+  /** Every file of the index, for a folder: the root, and each shard (null: empty, remove it). */
+  allFiles(): Map<string, string | null> {
+    const out = new Map<string, string | null>([[INDEX_PATH, serializeRoot(this.root)]]);
+    for (const id of ALL_SHARDS) {
+      const shard = this.shard(id);
+      out.set(shardPath(id), isEmpty(shard) ? null : serializeShard(shard));
+    }
+    return out;
+  }
+
+  /**
+   * Whether the derived parts (who requires whom, file count, Karmada files, evicting templates) agree with the
+   * entries: what `verify` checks besides the entries themselves. Needs loadAll() first.
+   */
+  derivedPartsAgree(): boolean {
+    const rebuilt = ShardedIndex.fromWhole(this.toWhole());
+    if (serializeRoot(rebuilt.root) !== serializeRoot(this.root)) return false;
+    return ALL_SHARDS.every((id) => serializeShard(rebuilt.shard(id)) === serializeShard(this.shard(id)));
+  }
 }
 
-/** Sorted keys, one template per line: stable bytes, and small Git diffs when one entry changes. */
-export function serializeIndex(index: OutputIndex): string {
-  const sortKeys = <T>(o: Record<string, T>) => Object.keys(o).sort();
-  const lines: string[] = ['{"version":1,"files":{'];
-  lines.push(sortKeys(index.files).map((f) => `${JSON.stringify(f)}:${JSON.stringify(index.files[f])}`).join(',\n'));
-  lines.push('},"templates":{');
-  lines.push(sortKeys(index.templates).map((k) => `${JSON.stringify(k)}:${JSON.stringify(index.templates[k])}`).join(',\n'));
-  lines.push('}}');
-  return `${lines.join('\n')}\n`;
+function emptyRoot(): IndexRoot {
+  return { version: 2, sourceFiles: 0, karmadaFiles: [], evicting: [] };
+}
+
+/** Every file of a whole index, for a folder (`render --out-dir`): the root, and each shard (null: empty, remove it). */
+export function indexFiles(whole: OutputIndex): Map<string, string | null> {
+  return ShardedIndex.fromWhole(whole).allFiles();
+}
+
+/** The whole index as a folder holds it (path → text): a version 2 root and its shards, or a version 1 file. */
+export function indexOfFolder(files: ReadonlyMap<string, string>): OutputIndex {
+  const text = files.get(INDEX_PATH);
+  if (text === undefined) return emptyIndex();
+  const file = parseIndexFile(text);
+  if (file.version === 1) return file.whole;
+  const whole = emptyIndex();
+  for (const id of ALL_SHARDS) {
+    const shard = files.get(shardPath(id));
+    if (shard === undefined) continue;
+    const parsed = parseShard(shard);
+    Object.assign(whole.files, parsed.files);
+    Object.assign(whole.templates, parsed.templates);
+  }
+  return whole;
+}
+
+/**
+ * `changes` laid over a whole index, for renders that keep the index in memory (a snapshot): templates set or
+ * (null) removed; files stay.
+ */
+export function applyTemplateChanges(whole: OutputIndex, changes: ReadonlyMap<string, IndexEntry | null>): OutputIndex {
+  const templates = { ...whole.templates };
+  for (const [key, entry] of changes) {
+    if (entry) templates[key] = entry;
+    else delete templates[key];
+  }
+  return { files: whole.files, templates };
+}
+
+/** An IndexView over a whole index in memory. */
+export function viewOfWhole(whole: OutputIndex): IndexView {
+  const parents = new Map<string, string[]>();
+  for (const key of Object.keys(whole.templates).sort()) {
+    for (const dep of whole.templates[key]!.deps ?? []) {
+      const list = parents.get(dep);
+      if (list) list.push(key);
+      else parents.set(dep, [key]);
+    }
+  }
+  return { template: (key) => whole.templates[key], parentsOf: (key) => parents.get(key) ?? [] };
 }

@@ -12,7 +12,6 @@ import { bindingName } from '../bindings/bindingName.ts';
  * time, and assertInside() re-checks every path before it is written.
  */
 export const CLUSTER_SCOPED_FOLDER = '_cluster';
-export const INDEX_PATH = '.flotilla/index.json';
 /**
  * Objects whose template was deleted under preserveResourcesOnDeletion, per cluster (`{"<cluster>": [refKey…]}`):
  * the applier leaves them on the member and forgets them instead of pruning. An entry leaves when the template

@@ -23,7 +23,7 @@ import { applyOverrides } from '../overrides/applyOverrides.ts';
 import { autoPropagatedNamespace } from './autoPropagatedNamespace.ts';
 import { manifestYaml } from './manifestYaml.ts';
 import { bindingPath, manifestPath } from './outputPaths.ts';
-import type { IndexEntry, OutputIndex } from './outputIndex.ts';
+import type { IndexEntry, IndexView } from './outputIndex.ts';
 
 export const SOURCE_COMMIT_ANNOTATION = 'flotilla.io/source-commit';
 
@@ -31,11 +31,12 @@ export interface RenderInput {
   model: ConfigModel;
   /** refKeys to render again; the rest of the output is left as it is. Removed templates included. */
   affected: ReadonlySet<string>;
-  previousIndex: OutputIndex;
+  /** The previous index: entries of the affected templates and of their parents (who requires them) must be at hand. */
+  previousIndex: IndexView;
   /** Previous bindings of the affected templates (the previous scheduling result). */
   previousBindings: ReadonlyMap<string, ResourceBinding>;
   /** Previous manifest text by output path, for the affected templates: unchanged objects keep their bytes. */
-  previousFiles: ReadonlyMap<string, string>;
+  previousFiles: Pick<ReadonlyMap<string, string>, 'has' | 'get'>;
   sourceCommit: string;
   /** Absent: no taint eviction and no graceful eviction task ends (a render with no notion of time). */
   failover?: FailoverInput;
@@ -76,7 +77,8 @@ export interface TemplateExplanation {
 export interface RenderOutput {
   /** Output path → new content, or null to delete. */
   edits: Map<string, string | null>;
-  index: OutputIndex;
+  /** Index entries set by this render, or removed (null); every other entry stays as it was. */
+  indexChanges: Map<string, IndexEntry | null>;
   problems: Problem[];
   explanations: Map<string, TemplateExplanation>;
   failover: FailoverEvent[];
@@ -108,14 +110,15 @@ export function renderTemplates(input: RenderInput): RenderOutput {
   const explanations = new Map<string, TemplateExplanation>();
   const failover: FailoverEvent[] = [];
   const released = new Map<string, string[]>();
-  const index: OutputIndex = { version: 1, files: { ...previousIndex.files }, templates: { ...previousIndex.templates } };
+  const changes = new Map<string, IndexEntry | null>();
+  const entryOf = (key: string) => (changes.has(key) ? changes.get(key) ?? undefined : previousIndex.template(key));
   const clusters = [...model.clusters.values()].map((c) => c.object).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
 
   // Pass 1: each affected template on its own (policy, schedule). Held ones keep everything.
   const placed = new Map<string, Placed>();
   for (const key of [...affected].sort()) {
     const template = model.templates.get(key);
-    const prevEntry = previousIndex.templates[key];
+    const prevEntry = previousIndex.template(key);
     const heldWhy = model.held.has(key) ? 'the object is invalid or defined twice in this commit'
       : prevEntry && model.unreadableFiles.has(prevEntry.file) ? `${prevEntry.file} could not be parsed` : undefined;
     if (heldWhy) {
@@ -123,7 +126,7 @@ export function renderTemplates(input: RenderInput): RenderOutput {
       continue;
     }
     if (!template) {
-      delete index.templates[key];
+      if (prevEntry) changes.set(key, null);
       continue;
     }
     const orphaned = orphanedByPolicyDeletion(template, prevEntry, model);
@@ -139,25 +142,27 @@ export function renderTemplates(input: RenderInput): RenderOutput {
     }
     placed.set(key, place(template, model, clusters, input.previousBindings.get(key), problems, input.failover, failover));
   }
-  for (const [key, p] of placed) index.templates[key] = p.entry;
+  for (const [key, p] of placed) changes.set(key, p.entry);
 
   // Pass 2: dependencies go wherever any parent with propagateDeps goes (requiredBy), merged with their own result.
-  const parents = new Map<string, string[]>();
-  for (const [key, entry] of Object.entries(index.templates)) {
-    for (const dep of entry.deps ?? []) {
-      const list = parents.get(dep);
+  // Parents: the previous ones this render left alone, plus every entry it set that lists the template.
+  const newParents = new Map<string, string[]>();
+  for (const [key, entry] of changes) {
+    for (const dep of entry?.deps ?? []) {
+      const list = newParents.get(dep);
       if (list) list.push(key);
-      else parents.set(dep, [key]);
+      else newParents.set(dep, [key]);
     }
   }
   for (const [key, p] of placed) {
-    const requiredBy = (parents.get(key) ?? []).filter((parent) => parent !== key).sort();
+    const parents = [...previousIndex.parentsOf(key).filter((k) => !changes.has(k)), ...(newParents.get(key) ?? [])];
+    const requiredBy = parents.filter((parent) => parent !== key).sort();
     if (requiredBy.length === 0) continue;
     const own = new Map(p.clusters.map((c) => [c.name, c.replicas]));
     const extra = new Set<string>();
     const required: NonNullable<ResourceBinding['spec']['requiredBy']> = [];
     for (const parentKey of requiredBy) {
-      const parent = index.templates[parentKey]!;
+      const parent = entryOf(parentKey)!;
       const pref = parseRefKey(parentKey);
       required.push({ namespace: pref.namespace, name: bindingName(pref.kind, pref.name), clusters: parent.clusters.map((name) => ({ name, replicas: 0 })) });
       for (const c of parent.clusters) if (!own.has(c)) extra.add(c);
@@ -168,13 +173,13 @@ export function renderTemplates(input: RenderInput): RenderOutput {
     p.explanation.clusters = p.clusters;
     if (p.binding) p.binding.spec.requiredBy = required;
     else p.binding = attachedBinding(p.template, required, p.clusters);
-    index.templates[key] = p.entry;
+    changes.set(key, p.entry);
   }
 
   // Pass 3: write what each cluster runs, and remove what no longer goes there.
   for (const key of [...affected].sort()) {
     const p = placed.get(key);
-    const prevEntry = previousIndex.templates[key];
+    const prevEntry = previousIndex.template(key);
     if (explanations.has(key)) continue; // held
     const ref = p?.template.ref ?? parseRefKey(key);
     const wanted = new Set([...(p?.clusters.map((c) => c.name) ?? []), ...(p?.evicting ?? [])]);
@@ -202,7 +207,7 @@ export function renderTemplates(input: RenderInput): RenderOutput {
     if (p.binding) keepOrWrite(edits, bPath, p.binding, input.previousFiles.get(bPath), input.sourceCommit);
     else if (prevEntry?.policy) edits.set(bPath, null);
   }
-  return { edits, index, problems, explanations, failover, released };
+  return { edits, indexChanges: changes, problems, explanations, failover, released };
 }
 
 /** The deleted policy that placed this template last time, when no remaining policy selects it; else undefined. */

@@ -1,0 +1,150 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  applyTemplateChanges, INDEX_PATH, indexFiles, indexOfFolder, isIndexPath, shardOf, shardPath, ShardedIndex, viewOfWhole,
+  type IndexEntry, type OutputIndex,
+} from '../../src/works/outputIndex.ts';
+
+const WEB = 'apps/v1/Deployment/shop/web';
+const CONFIG = 'v1/ConfigMap/shop/web-config';
+const API = 'apps/v1/Deployment/shop/api';
+
+function whole(): OutputIndex {
+  return {
+    files: {
+      'templates/web.yaml': { templates: [WEB] },
+      'templates/api.yaml': { templates: [API] },
+      'templates/config.yaml': { templates: [CONFIG] },
+      'policies/shop.yaml': { templates: [], karmada: true },
+    },
+    templates: {
+      [WEB]: { file: 'templates/web.yaml', policy: 'p', clusters: ['m1'], deps: [CONFIG] },
+      [API]: { file: 'templates/api.yaml', policy: 'p', clusters: ['m2'], deps: [CONFIG], evicting: ['m2'] },
+      [CONFIG]: { file: 'templates/config.yaml', clusters: ['m1', 'm2'] },
+    },
+  };
+}
+
+/** A tree's index as the output branch holds it: path → text, read through the same reader a sync uses. */
+function openFiles(files: ReadonlyMap<string, string | null>, reads: string[] = []): ShardedIndex {
+  const present = new Set<string>();
+  for (const [p, text] of files) if (text !== null && p !== INDEX_PATH) present.add(p.slice('.flotilla/index/'.length, -'.json'.length));
+  return ShardedIndex.open(files.get(INDEX_PATH) ?? undefined, present, async (ids) => {
+    reads.push(...ids);
+    return new Map(ids.map((id) => [id, files.get(shardPath(id))!]));
+  });
+}
+
+test('a template entry lives in the shard of its key, a file entry in the shard of its path; the root summarises', () => {
+  const files = indexFiles(whole());
+  const written = [...files].filter(([, t]) => t !== null).map(([p]) => p).sort();
+  const expected = [INDEX_PATH, ...new Set([WEB, API, CONFIG, ...Object.keys(whole().files)].map((k) => shardPath(shardOf(k))))].sort();
+  assert.equal(written, expected);
+  assert.ok(written.every(isIndexPath));
+  assert.not.ok(isIndexPath('.flotilla/released.json'));
+  const root = JSON.parse(files.get(INDEX_PATH)!);
+  assert.equal(root, { version: 2, sourceFiles: 4, karmadaFiles: ['policies/shop.yaml'], evicting: [API] });
+  assert.ok(files.get(shardPath(shardOf(WEB)))!.includes(`${JSON.stringify(WEB)}:`));
+  assert.equal(indexOfFolder(new Map([...files].filter((e): e is [string, string] => e[1] !== null))), whole());
+});
+
+test('a lookup in a shard not read yet throws; load() reads only the shards asked for', async () => {
+  const reads: string[] = [];
+  const index = openFiles(indexFiles(whole()), reads);
+  assert.equal(index.karmadaFiles(), ['policies/shop.yaml']);
+  assert.is(index.sourceFileCount(), 4);
+  assert.throws(() => index.template(WEB), /was used before it was read/);
+  await index.load({ templates: [WEB] });
+  assert.equal(reads, [shardOf(WEB)]);
+  assert.is(index.template(WEB)?.file, 'templates/web.yaml');
+  await index.load({ templates: [WEB] });
+  assert.is(reads.length, 1, 'a shard is read once');
+});
+
+test('who requires a template follows its parents\' deps as they are set and removed', async () => {
+  const index = openFiles(indexFiles(whole()));
+  await index.loadAll();
+  assert.equal(index.parentsOf(CONFIG), [API, WEB]);
+  const { deps: _deps, ...noDeps } = index.template(WEB)!;
+  index.setTemplate(WEB, noDeps);
+  assert.equal(index.parentsOf(CONFIG), [API]);
+  index.setTemplate(API, undefined);
+  assert.equal(index.parentsOf(CONFIG), []);
+  assert.equal(index.evictingTemplates(), []);
+  index.setTemplate(WEB, { ...noDeps, deps: [CONFIG], evicting: ['m1'] });
+  assert.equal(index.parentsOf(CONFIG), [WEB]);
+  assert.equal(index.evictingTemplates(), [WEB]);
+  assert.ok(index.derivedPartsAgree());
+});
+
+test('edits() rewrites only the shards a change touched, removes a shard left empty, and the root only when it changed', async () => {
+  const before = indexFiles(whole());
+  const index = openFiles(before);
+  await index.load({ templates: [WEB] });
+  index.setTemplate(WEB, { ...index.template(WEB)!, clusters: ['m1', 'm3'] });
+  const edits = index.edits();
+  assert.equal([...edits.keys()], [shardPath(shardOf(WEB))]);
+  const after = new Map(before);
+  for (const [p, t] of edits) after.set(p, t);
+  const reopened = openFiles(after);
+  await reopened.loadAll();
+  assert.equal(reopened.template(WEB)?.clusters, ['m1', 'm3']);
+  assert.equal(reopened.toWhole().templates[API], whole().templates[API]);
+
+  // Removing the only file of its shard: the shard goes, and the root counts one file less.
+  const alone = openFiles(before);
+  const path = 'policies/shop.yaml';
+  await alone.load({ files: [path] });
+  const shardHasOthers = Object.keys(whole().files).some((f) => f !== path && shardOf(f) === shardOf(path)) ||
+    Object.keys(whole().templates).some((k) => shardOf(k) === shardOf(path));
+  alone.setFile(path, undefined);
+  const removed = alone.edits();
+  assert.is(removed.has(shardPath(shardOf(path))), true);
+  if (!shardHasOthers) assert.is(removed.get(shardPath(shardOf(path))), null);
+  assert.equal(JSON.parse(removed.get(INDEX_PATH)!), { version: 2, sourceFiles: 3, karmadaFiles: [], evicting: [API] });
+});
+
+test('a version 1 index (one file) is read whole, and its first edits write version 2 with every shard', async () => {
+  const v1 = `${JSON.stringify({ version: 1, ...whole() })}\n`;
+  const index = openFiles(new Map([[INDEX_PATH, v1]]));
+  assert.is(index.template(WEB)?.file, 'templates/web.yaml', 'no shard to wait for');
+  assert.equal(index.parentsOf(CONFIG), [API, WEB]);
+  const edits = index.edits();
+  assert.equal(edits, new Map([...indexFiles(whole())].filter(([, t]) => t !== null)));
+  assert.throws(() => openFiles(new Map([[INDEX_PATH, '{"version":3}']])), /version 3; this Flotilla reads versions 1 and 2/);
+});
+
+test('replacing an index removes every shard of the old one that stays empty', () => {
+  const old = openFiles(indexFiles(whole()));
+  const fresh = ShardedIndex.replacing(old);
+  fresh.setTemplate(WEB, { file: 'templates/web.yaml', clusters: [] });
+  const edits = fresh.edits();
+  const writes = [...edits].filter(([, t]) => t !== null).map(([p]) => p).sort();
+  assert.equal(writes, [INDEX_PATH, shardPath(shardOf(WEB))].sort());
+  const oldShards = [...indexFiles(whole())].filter(([p, t]) => t !== null && p !== INDEX_PATH && p !== shardPath(shardOf(WEB))).map(([p]) => p);
+  for (const p of oldShards) assert.is(edits.get(p), null, p);
+});
+
+test('verify\'s check: derived parts that disagree with the entries are caught', async () => {
+  const files = indexFiles(whole());
+  const shard = shardPath(shardOf(CONFIG));
+  const tampered = new Map(files).set(shard, files.get(shard)!.replace(`${JSON.stringify(API)},`, ''));
+  assert.ok(tampered.get(shard) !== files.get(shard), 'the fixture really changed');
+  const index = openFiles(tampered);
+  await index.loadAll();
+  assert.not.ok(index.derivedPartsAgree());
+});
+
+test('the snapshot helpers: a whole index as a view, and changes laid over it', () => {
+  const view = viewOfWhole(whole());
+  assert.equal(view.parentsOf(CONFIG), [API, WEB]);
+  assert.is(view.template(WEB)?.policy, 'p');
+  const moved: IndexEntry = { file: 'templates/web.yaml', clusters: ['m9'] };
+  const next = applyTemplateChanges(whole(), new Map([[WEB, moved], [API, null]]));
+  assert.equal(Object.keys(next.templates).sort(), [CONFIG, WEB].sort());
+  assert.is(next.templates[WEB], moved);
+  assert.equal(next.files, whole().files);
+  assert.is(whole().templates[API]?.policy, 'p', 'the whole index it started from is left as it was');
+});
+
+test.run();
