@@ -8,6 +8,9 @@ import { watch } from 'chokidar';
 import { fetchBranch } from './commits/fetchBranch.ts';
 import { openMirror } from './commits/openMirror.ts';
 import { openRepo } from './commits/openRepo.ts';
+import { readRef } from './commits/readRef.ts';
+import { readRegisteredClusters } from './outputs/readRegisteredClusters.ts';
+import { describeUnregistered } from './works/registeredClusters.ts';
 import { pushBranch } from './commits/pushBranch.ts';
 import type { GitRepo } from './commits/types.ts';
 import { applyRendered, type ClusterDelivery, type RenderedDelivery } from './deliveries/applyRendered.ts';
@@ -16,6 +19,7 @@ import type { ApplyAction } from './deliveries/types.ts';
 import type { ClusterStatus } from './api/cluster.ts';
 import { collectClusterStatus } from './statuses/collectClusterStatus.ts';
 import { writeStatus } from './statuses/writeStatus.ts';
+import { HEARTBEAT_INTERVAL_MS } from './statuses/markMissingHeartbeats.ts';
 
 /** Where the agent reads the rendered branch from and writes status to. */
 export type AgentSource =
@@ -92,6 +96,13 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
     }
   }
 
+  // A name no rendered commit registers (a typo) must fail loudly, not pass as a cluster with nothing placed.
+  const unregistered = await checkRegistered(repo, `refs/heads/${renderedBranch}`, opts.cluster).catch(() => undefined);
+  if (unregistered) {
+    fail('register', new Error(unregistered));
+    return result;
+  }
+
   let delivery: RenderedDelivery | null = null;
   let mine: ClusterDelivery | undefined;
   const started = performance.now();
@@ -119,6 +130,8 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
   const report = { cluster: opts.cluster, ...(status ? { status } : {}), ...(mine ? { delivery: mine } : {}) };
   const write = () => writeStatus({
     repo, statusRef, reports: [report], ...(opts.now ? { now: opts.now } : {}),
+    // The reconciler marks this cluster Ready=Unknown when the heartbeat stops (Karmada's lease, in Git).
+    clusterOptions: { heartbeatMs: HEARTBEAT_INTERVAL_MS },
     ...(delivery ? { renderedCommit: delivery.renderedCommit } : {}),
     ...(delivery?.sourceCommit ? { sourceCommit: delivery.sourceCommit } : {}),
   });
@@ -136,6 +149,14 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
   }
   result.ok = delivery !== null && result.problems.length === 0;
   return result;
+}
+
+/** Why `cluster` cannot be served from the rendered branch's head, with the fix; undefined when it can (or nothing says). */
+async function checkRegistered(repo: GitRepo, renderedRef: string, cluster: string): Promise<string | undefined> {
+  const head = await readRef(repo, renderedRef);
+  const registered = head ? await readRegisteredClusters(repo, head) : undefined;
+  const why = registered ? describeUnregistered(cluster, registered) : undefined;
+  return why && `${why}; fix: pass --cluster with a registered name, or register it (flotilla join ${cluster} --kubeconfig FILE) and let the reconciler render`;
 }
 
 /**

@@ -4,20 +4,25 @@ import { parseRefKey, refKey } from '../api/kinds.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
-import type { GitRepo } from '../commits/types.ts';
+import type { CommitInfo, GitRepo } from '../commits/types.ts';
+import type { ObservedCluster } from '../api/cluster.ts';
+import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
+import { readObservedClusters, readTemplateStatuses } from '../statuses/readStatusBranch.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { isIndexPath, INDEX_PATH, type OutputIndex } from '../works/outputIndex.ts';
 import { openOutputIndex } from '../outputs/readOutputIndex.ts';
-import { LAST_GOOD_TRAILER } from '../outputs/renderRevision.ts';
+import { CLUSTER_STATUS_FILE, CLUSTER_STATUS_NONE, LAST_GOOD_TRAILER } from '../outputs/renderRevision.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
-import { RELEASED_PATH, bindingPath, manifestPath } from '../works/outputPaths.ts';
+import { readPathOids } from '../outputs/readPathOids.ts';
+import { CLUSTERS_PATH, RELEASED_PATH, bindingPath, manifestPath } from '../works/outputPaths.ts';
+import { serializeRegisteredClusters } from '../works/registeredClusters.ts';
 import { compareOutputFiles, type OutputDifference } from './compareOutputFiles.ts';
 import { findRenderedCommit } from './findRenderedCommit.ts';
 
 export interface VerifyReport extends OutputDifference {
   outputCommit: string;
-  /** The output commit Flotilla wrote, whose Source-Commit was re-rendered. */
+  /** The output commit Flotilla wrote, whose Source-Commit was re-rendered (for a held commit: the render it kept). */
   renderedBy: string;
   sourceCommit: string;
   /** Output commits above renderedBy without a Source-Commit trailer: someone committed there by hand. */
@@ -26,6 +31,14 @@ export interface VerifyReport extends OutputDifference {
   unchecked: string[];
   /** Number of files compared. */
   checked: number;
+  /** The cluster state and clock the render was replayed with, when it used any (its Cluster-Status and Render-Time). */
+  replayedWith?: { statusCommit: string | null; renderTime?: string };
+  /**
+   * Why the render cannot be replayed from Git (its cluster state came from a --cluster-status file, or it predates
+   * the trailers that record it). Then only foreign commits are compared, against the tree Flotilla wrote.
+   */
+  notReproducible?: string;
+  /** No difference, and the render was replayed. */
   ok: boolean;
 }
 
@@ -34,18 +47,40 @@ export interface VerifyReport extends OutputDifference {
  * whatever differs, is missing or is extra was not produced by Flotilla from that source. Scheduling starts
  * from the bindings of the output commit before the one that rendered it, as the render did, so steady-mode
  * results come out the same; the render is otherwise fresh, so a file edited in an older commit is caught too.
+ * A render that read cluster state (failover) is replayed with the status commit and the time it recorded.
  */
 export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev?: string }): Promise<VerifyReport> {
   const found = await findRenderedCommit(repo, opts.outputRef, opts.rev);
-  const parent = found.renderedBy.parents[0];
-  const previousBindings = parent ? await readBindings(repo, (await readCommitInfo(repo, parent)).tree) : new Map<string, ResourceBinding>();
-  // A held render (source commit with no objects) kept the tree of its last good source: that is what it must match.
-  const rendersSource = parseTrailers(found.renderedBy.message)[LAST_GOOD_TRAILER] ?? found.source;
-  const snapshot = await renderSnapshot(repo, rendersSource, { bindings: previousBindings });
-
+  // A held render (source commit with no objects) kept the tree of the last good render: replay that render.
+  const { render, foreign } = await keptRender(repo, found.renderedBy, found.foreign);
+  const trailers = parseTrailers(render.message);
+  const rendersSource = trailers['Source-Commit']!;
+  const base = {
+    outputCommit: found.output.oid,
+    renderedBy: render.oid,
+    sourceCommit: found.source,
+    foreignCommits: foreign.map((c) => ({ oid: c.oid, author: `${c.author.name} <${c.author.email}>`, subject: c.message.split('\n')[0] ?? '' })),
+  };
   const files = await listTreeFiles(repo, found.output.tree);
   const blobs = await readBlobs(repo, [...files.values()].map((f) => f.oid));
   const actual = new Map([...files].map(([path, f]) => [path, blobs.get(f.oid)!]));
+
+  const unreplayable = whyNotReproducible(trailers);
+  if (unreplayable) {
+    // What Flotilla wrote is known (the render commit's tree), so edits made on top of it are still caught.
+    const written = await listTreeFiles(repo, render.tree);
+    const writtenBlobs = await readBlobs(repo, [...written.values()].map((f) => f.oid));
+    const decoder = new TextDecoder();
+    const expected = new Map([...written].map(([path, f]) => [path, decoder.decode(writtenBlobs.get(f.oid)!)]));
+    const diff = compareOutputFiles(expected, actual);
+    return { ...diff, ...base, unchecked: [], checked: new Set([...expected.keys(), ...actual.keys()]).size, notReproducible: unreplayable, ok: false };
+  }
+
+  const parent = render.parents[0] ? await readCommitInfo(repo, render.parents[0]) : null;
+  const previousBindings = parent ? await readBindings(repo, parent.tree) : new Map<string, ResourceBinding>();
+  const replay = await replayInputs(repo, trailers, previousBindings);
+  const snapshot = await renderSnapshot(repo, rendersSource, { bindings: previousBindings }, replay?.observed, replay?.now, replay?.health);
+
   const actualIndex = await readIndex(repo, found.output.tree);
   for (const path of [...actual.keys()].filter(isIndexPath)) actual.delete(path);
   // Which deleted templates were released depends on history, not on one source commit: not re-rendered.
@@ -53,6 +88,10 @@ export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev
 
   const expected = new Map<string, string>();
   for (const [path, text] of snapshot.output.edits) if (text !== null) expected.set(path, text);
+  // Output rendered before the registry file existed has none: only one that is there is checked.
+  if (actual.has(CLUSTERS_PATH)) expected.set(CLUSTERS_PATH, serializeRegisteredClusters([...snapshot.model.clusters.values()].map((c) => c.object)));
+  // A cluster being evicted from keeps, untouched, the copy the render before had: that is what it must hold.
+  for (const [path, text] of await evictedCopies(repo, snapshot.index, parent?.tree)) expected.set(path, text);
   const heldKeys = [...snapshot.output.explanations].filter(([, e]) => e.held).map(([key]) => key);
   const unchecked = new Set<string>();
   for (const key of heldKeys) {
@@ -64,16 +103,73 @@ export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev
   const diff = compareOutputFiles(expected, actual, unchecked);
   if (!actualIndex || !sameTemplates(actualIndex, snapshot.index, new Set(heldKeys))) diff.differs.push(INDEX_PATH);
   diff.differs.sort();
-  const foreignCommits = found.foreign.map((c) => ({ oid: c.oid, author: `${c.author.name} <${c.author.email}>`, subject: c.message.split('\n')[0] ?? '' }));
   return {
     ...diff,
-    outputCommit: found.output.oid,
-    renderedBy: found.renderedBy.oid,
-    sourceCommit: found.source,
-    foreignCommits,
+    ...base,
     unchecked: [...unchecked].filter((p) => actual.has(p)).sort(),
     checked: new Set([...expected.keys(), ...actual.keys()].filter((p) => !unchecked.has(p))).size + 1,
+    ...(replay ? { replayedWith: { statusCommit: replay.statusCommit, ...(replay.now ? { renderTime: replay.now.toISOString() } : {}) } } : {}),
     ok: diff.differs.length + diff.missing.length + diff.extra.length === 0,
+  };
+}
+
+/**
+ * The render whose tree an output commit holds: itself, or below held commits (Last-Good-Source) the render they
+ * kept. Commits without a Source-Commit passed on the way are foreign too.
+ */
+async function keptRender(repo: GitRepo, renderedBy: CommitInfo, foreign: readonly CommitInfo[]): Promise<{ render: CommitInfo; foreign: CommitInfo[] }> {
+  const passed = [...foreign];
+  let render = renderedBy;
+  for (let i = 0; i < 10_000 && parseTrailers(render.message)[LAST_GOOD_TRAILER] && render.parents[0]; i++) {
+    let next = await readCommitInfo(repo, render.parents[0]);
+    while (!parseTrailers(next.message)['Source-Commit'] && next.parents[0]) {
+      passed.push(next);
+      next = await readCommitInfo(repo, next.parents[0]);
+    }
+    render = next;
+  }
+  return { render, foreign: passed };
+}
+
+/** The previous tree's copies on clusters being evicted from (the renderer leaves them as they were), by path. */
+async function evictedCopies(repo: GitRepo, index: OutputIndex, previousTree: string | undefined): Promise<Map<string, string>> {
+  const paths = Object.entries(index.templates).flatMap(([key, e]) => (e.evicting ?? []).map((c) => manifestPath(c, parseRefKey(key))));
+  if (!previousTree || paths.length === 0) return new Map();
+  const oids = await readPathOids(repo, previousTree, paths);
+  const blobs = await readBlobs(repo, oids.values());
+  const decoder = new TextDecoder();
+  return new Map([...oids].map(([path, oid]) => [path, decoder.decode(blobs.get(oid)!)]));
+}
+
+/** Undefined when the render can be replayed from Git: its cluster state is on the status branch, or it used none. */
+function whyNotReproducible(trailers: Record<string, string>): string | undefined {
+  const from = trailers['Cluster-Status'];
+  if (from === CLUSTER_STATUS_FILE) return 'rendered with cluster state from a --cluster-status file, which Git does not hold';
+  if (from === undefined && (trailers['Cluster-State'] || trailers['Failover-Check'] || trailers['Graceful-Evictions'])) {
+    return 'rendered with cluster state by a Flotilla that did not record it (no Cluster-Status trailer)';
+  }
+  return undefined;
+}
+
+interface ReplayInputs {
+  statusCommit: string | null;
+  observed: Map<string, ObservedCluster>;
+  health: Map<string, AggregatedStatusItem[]>;
+  now?: Date;
+}
+
+/** The cluster state, template health and clock the render recorded in its Cluster-Status and Render-Time trailers. */
+async function replayInputs(repo: GitRepo, trailers: Record<string, string>, previous: ReadonlyMap<string, ResourceBinding>): Promise<ReplayInputs | undefined> {
+  const from = trailers['Cluster-Status'];
+  if (from === undefined) return undefined;
+  const statusCommit = from === CLUSTER_STATUS_NONE ? null : from;
+  const evicting = [...previous].filter(([, b]) => (b.spec.gracefulEvictionTasks ?? []).length > 0).map(([key]) => parseRefKey(key));
+  const time = trailers['Render-Time'];
+  return {
+    statusCommit,
+    observed: statusCommit ? await readObservedClusters(repo, statusCommit) : new Map(),
+    health: statusCommit ? await readTemplateStatuses(repo, statusCommit, evicting) : new Map(),
+    ...(time ? { now: new Date(time) } : {}),
   };
 }
 

@@ -7,6 +7,8 @@ import { renderRevision } from '../outputs/renderRevision.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { readOutputFolder } from '../outputs/previousOutputs.ts';
 import { indexFiles } from '../works/outputIndex.ts';
+import { CLUSTERS_PATH } from '../works/outputPaths.ts';
+import { serializeRegisteredClusters } from '../works/registeredClusters.ts';
 import { observedClusters, readClusterStatus, type CommonOptions } from './options.ts';
 
 export async function renderCommand(opts: CommonOptions & { outDir: string | undefined }): Promise<number> {
@@ -42,6 +44,7 @@ async function renderToFolder(opts: CommonOptions, outDir: string): Promise<numb
       await writeFile(target, text);
     }
   }
+  await writeFile(path.join(outDir, CLUSTERS_PATH), serializeRegisteredClusters([...model.clusters.values()].map((c) => c.object)));
   const problems = [...model.problems, ...output.problems];
   for (const p of problems) opts.err(`${formatProblem(p)}\n`);
   opts.out(`rendered ${sha.slice(0, 12)} into ${outDir}: ${output.edits.size} files written or removed\n`);

@@ -2,10 +2,14 @@ import { verifyOutput, type VerifyReport } from '../audits/verifyOutput.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import type { CommonOptions } from './options.ts';
 
+/** Exit code of verify when nothing differs from what Flotilla wrote but the render cannot be replayed from Git. */
+export const NOT_REPRODUCIBLE_EXIT = 4;
+
 /**
  * `flotilla verify [--rev REV]`: does the output branch hold exactly what its source renders to? Exit 0 when
- * it does, 1 when any file differs, is missing or is extra. `verifyRev` is the raw --rev (an output commit or
- * a source commit); undefined checks the output branch head.
+ * it does, 1 when any file differs, is missing or is extra, 4 when no commit on top changed anything but the
+ * render itself cannot be reproduced from Git alone (--cluster-status FILE). `verifyRev` is the raw --rev (an
+ * output commit or a source commit); undefined checks the output branch head.
  */
 export async function verifyCommand(opts: CommonOptions & { verifyRev: string | undefined }): Promise<number> {
   const repo = await openRepo(opts.repo);
@@ -13,18 +17,27 @@ export async function verifyCommand(opts: CommonOptions & { verifyRev: string | 
   if (opts.output === 'json') opts.out(`${JSON.stringify(report, null, 2)}\n`);
   else if (opts.output === 'yaml') opts.out((await import('yaml')).stringify(report));
   else opts.out(formatVerifyReport(report, opts.outputRef.replace('refs/heads/', '')));
-  return report.ok ? 0 : 1;
+  const bad = report.differs.length + report.missing.length + report.extra.length;
+  return bad > 0 ? 1 : report.notReproducible ? NOT_REPRODUCIBLE_EXIT : 0;
 }
 
 export function formatVerifyReport(r: VerifyReport, branch: string): string {
-  const lines = [`${branch} ${r.outputCommit.slice(0, 12)}: re-rendered source ${r.sourceCommit.slice(0, 12)} (rendered by ${r.renderedBy.slice(0, 12)})`];
+  const how = r.notReproducible
+    ? `not reproducible from Git alone: ${r.notReproducible}; compared with what Flotilla wrote`
+    : `re-rendered source ${r.sourceCommit.slice(0, 12)}`;
+  const inputs = r.replayedWith
+    ? `, with cluster state of ${r.replayedWith.statusCommit ? `flotilla/status ${r.replayedWith.statusCommit.slice(0, 12)}` : 'no status branch'}${r.replayedWith.renderTime ? ` at ${r.replayedWith.renderTime}` : ''}`
+    : '';
+  const lines = [`${branch} ${r.outputCommit.slice(0, 12)}: ${how} (rendered by ${r.renderedBy.slice(0, 12)}${inputs})`];
   for (const c of r.foreignCommits) lines.push(`  not written by Flotilla: ${c.oid.slice(0, 12)} ${c.author} "${c.subject}"`);
   for (const p of r.differs) lines.push(`  differs  ${p}`);
   for (const p of r.missing) lines.push(`  missing  ${p}`);
   for (const p of r.extra) lines.push(`  extra    ${p}`);
   for (const p of r.unchecked) lines.push(`  unchecked (held: its source is invalid) ${p}`);
   const bad = r.differs.length + r.missing.length + r.extra.length;
-  lines.push(bad === 0
+  lines.push(bad === 0 && r.notReproducible
+    ? `NOT REPRODUCIBLE: no commit changed what Flotilla wrote (${r.checked} files), but ${r.renderedBy.slice(0, 12)} cannot be re-rendered from Git alone\n  fix: render from the status branch (flotilla sync without --cluster-status) to get an output verify can replay`
+    : bad === 0
     ? `OK: ${r.checked} files match the source${r.unchecked.length ? `, ${r.unchecked.length} held files not checked` : ''}`
     : `FAILED: ${bad} of ${r.checked} files do not match what ${r.sourceCommit.slice(0, 12)} renders to (hand edit or tampering)\n  fix: find who wrote them (git log -p ${branch}), revert those commits on ${branch}, then run flotilla verify again`);
   return `${lines.join('\n')}\n`;

@@ -14,8 +14,11 @@ export interface FailoverContext {
   failover: readonly FailoverEvent[];
   /** Effective clusters (status and taints joined): who is NotReady since when, and why. */
   clusters: ReadonlyMap<string, Located<Cluster>>;
-  /** Cluster-State (managed taints key), Failover-Check (next toleration expiry), Graceful-Evictions (bindings with tasks). */
-  state: { key: string; check: string | undefined; evictions: number };
+  /**
+   * Cluster-State (managed taints key), Failover-Check (next toleration expiry), Graceful-Evictions (bindings with
+   * tasks); inputs: Cluster-Status (the status commit read, 'none' or 'file') and Render-Time, when they mattered.
+   */
+  state: { key: string; check: string | undefined; evictions: number; inputs?: { clusterStatus: string; renderTime?: string } };
 }
 
 export type ClusterChanges = Record<string, { added: string[]; changed: string[]; removed: string[] }>;
@@ -62,6 +65,8 @@ export function buildOutputMessage(
   if (context?.state.key) lines.push(`Cluster-State: ${context.state.key}`);
   if (context?.state.check) lines.push(`Failover-Check: ${context.state.check}`);
   if (context?.state.evictions) lines.push(`Graceful-Evictions: ${context.state.evictions}`);
+  if (context?.state.inputs) lines.push(`Cluster-Status: ${context.state.inputs.clusterStatus}`);
+  if (context?.state.inputs?.renderTime) lines.push(`Render-Time: ${context.state.inputs.renderTime}`);
   lines.push(`Source-Commit: ${source.oid}`, `Source-Author: ${source.author.name} <${source.author.email}>`);
   return `${lines.join('\n')}\n`;
 }

@@ -10,7 +10,8 @@ import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import type { FileObjects } from '../documents/model.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
-import { RELEASED_PATH } from '../works/outputPaths.ts';
+import { CLUSTERS_PATH, RELEASED_PATH } from '../works/outputPaths.ts';
+import { serializeRegisteredClusters } from '../works/registeredClusters.ts';
 import { ShardedIndex, type IndexEntry } from '../works/outputIndex.ts';
 import { renderTemplates, type TemplateExplanation } from '../works/renderTemplates.ts';
 import { buildOutputMessage, parseTrailers, type ClusterChanges } from './outputMessage.ts';
@@ -30,6 +31,11 @@ export interface RenderTarget {
   outputRef: string;
   /** Cluster status and managed taints from --cluster-status; absent: read from the status branch. */
   clusterStatus?: ReadonlyMap<string, ObservedCluster>;
+  /**
+   * The status-branch commit clusterStatus was read from (null: the branch did not exist then), which also supplies
+   * template health. Absent with clusterStatus set: that state came from outside Git (a --cluster-status file).
+   */
+  statusCommit?: string | null;
   /** Default refs/heads/flotilla/status: cluster status, taints and template health. */
   statusRef?: string;
   /** Injected clock: NoExecute eviction times, graceful eviction tasks, and the commit time of a re-render. */
@@ -72,8 +78,8 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
     return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: new Map(), full: false, filesWritten: 0, failover: [] };
   }
   const now = (target.now ?? (() => new Date()))();
-  const statusRef = target.statusRef ?? DEFAULT_STATUS_REF;
-  const observed = target.clusterStatus ?? await readObservedClusters(repo, statusRef);
+  const stateSource = await clusterStateSource(repo, target);
+  const observed = target.clusterStatus ?? await readObservedClusters(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF);
 
   // After a held render the output still shows the last good source: diff from that, as if the hold never happened.
   const lastGoodSource = previousOutput ? (parseTrailers(previousOutput.message)[LAST_GOOD_TRAILER] ?? previousSource) : undefined;
@@ -92,7 +98,7 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
     ? await readPreviousOutputs(repo, previousOutput.tree, loaded.affected, index)
     : { bindings: new Map<string, ResourceBinding>(), files: new Map<string, string>() as PreviousFiles };
   const evicting = [...bindings].filter(([, b]) => (b.spec.gracefulEvictionTasks ?? []).length > 0).map(([key]) => parseRefKey(key));
-  const health = await readTemplateStatuses(repo, statusRef, evicting);
+  const health = await readTemplateStatuses(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF, evicting);
 
   const model = withClusterStatus(loaded.model, observed);
   const out = renderTemplates({
@@ -102,11 +108,16 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   });
   const previousFileCount = index.sourceFileCount();
   await applyIndexChanges(index, out.indexChanges);
-  const state = {
-    key: clusterStateKey(observed),
-    check: nextFailoverCheck(model, observed, now),
-    evictions: index.evictingTemplates().length,
-  };
+  const key = clusterStateKey(observed);
+  const check = nextFailoverCheck(model, observed, now);
+  const evictions = index.evictingTemplates().length;
+  // What verify needs to replay this render beyond Git's source: the cluster state it read, and the clock when the
+  // clock could decide something (a taint to evict on, a toleration to run out, eviction tasks to end).
+  const clockMattered = rerender || key !== '' || check !== undefined || evictions > 0 || evicting.length > 0 || out.failover.length > 0;
+  const inputs = clockMattered || observed.size > 0
+    ? { clusterStatus: stateSource === undefined ? CLUSTER_STATUS_FILE : stateSource ?? CLUSTER_STATUS_NONE, ...(clockMattered ? { renderTime: now.toISOString() } : {}) }
+    : undefined;
+  const state = { key, check, evictions, ...(inputs ? { inputs } : {}) };
   const stateChanged = state.key !== (previousTrailers['Cluster-State'] ?? '') || (state.check ?? '') !== (previousTrailers['Failover-Check'] ?? '');
   if (rerender && out.edits.size === 0 && !stateChanged) {
     return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: out.explanations, full: loaded.full, filesWritten: 0, failover: out.failover };
@@ -120,7 +131,9 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   // Text as is: writeTreeEdits encodes each file as it packs it, so no encoded copy of the fleet is held.
   const edits = new Map<string, FileEdit>(out.edits);
   for (const [path, text] of index.edits()) edits.set(path, text);
-  const before = previousOutput ? await readReleased(repo, previousOutput.tree) : '';
+  const registered = serializeRegisteredClusters([...loaded.model.clusters.values()].map((c) => c.object));
+  if (registered !== (previousOutput ? await readOutputText(repo, previousOutput.tree, CLUSTERS_PATH) : '')) edits.set(CLUSTERS_PATH, registered);
+  const before = previousOutput ? await readOutputText(repo, previousOutput.tree, RELEASED_PATH) : '';
   if (before !== '' || out.released.size > 0) {
     const released = parseReleased(before, out.released);
     await index.load({ templates: [...released.values()].flatMap((keys) => [...keys]) });
@@ -148,8 +161,9 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   return { sourceCommit: sourceSha, outputCommit: commit, problems, changes, explanations: out.explanations, full: loaded.full, filesWritten: out.edits.size, failover: out.failover };
 }
 
-async function readReleased(repo: GitRepo, tree: string): Promise<string> {
-  const oid = (await readPathOids(repo, tree, [RELEASED_PATH])).get(RELEASED_PATH);
+/** A file of an output tree as text; '' when it has none. */
+async function readOutputText(repo: GitRepo, tree: string, path: string): Promise<string> {
+  const oid = (await readPathOids(repo, tree, [path])).get(path);
   return oid ? new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!) : '';
 }
 
@@ -174,6 +188,20 @@ function serializeReleased(all: ReadonlyMap<string, Set<string>>, index: Sharded
   return Object.keys(out).length ? `${JSON.stringify(out, null, 1)}\n` : '';
 }
 
+/** Cluster-Status trailer values other than a status commit: the state came from a file, or there was no status branch. */
+export const CLUSTER_STATUS_FILE = 'file';
+export const CLUSTER_STATUS_NONE = 'none';
+
+/**
+ * Where this render's cluster state comes from: a status commit (pinned, so cluster files and template health are
+ * read from one commit), null when there is no status branch, undefined when the caller supplied the state itself.
+ */
+async function clusterStateSource(repo: GitRepo, target: RenderTarget): Promise<string | null | undefined> {
+  if (target.statusCommit !== undefined) return target.statusCommit;
+  if (target.clusterStatus) return undefined;
+  return readRef(repo, target.statusRef ?? DEFAULT_STATUS_REF);
+}
+
 /** Trailer of a held output commit: the source commit its tree still renders. */
 export const LAST_GOOD_TRAILER = 'Last-Good-Source';
 
@@ -193,7 +221,7 @@ async function holdEmptySource(repo: GitRepo, target: RenderTarget, source: Comm
   // The held tree is still the one rendered with the previous cluster state: keep its trailers, so that state is
   // not taken for a change that needs another render.
   const previousTrailers = parseTrailers(previousOutput.message);
-  const kept = ['Cluster-State', 'Failover-Check', 'Graceful-Evictions'].filter((k) => previousTrailers[k]).map((k) => `${k}: ${previousTrailers[k]}\n`).join('');
+  const kept = ['Cluster-State', 'Failover-Check', 'Graceful-Evictions', 'Cluster-Status', 'Render-Time'].filter((k) => previousTrailers[k]).map((k) => `${k}: ${previousTrailers[k]}\n`).join('');
   const message = buildOutputMessage(source, {}, [problem]).replace(/\n$/, `\n${LAST_GOOD_TRAILER}: ${lastGood}\n${kept}`);
   const commit = buildCommit(pack, { tree: previousOutput.tree, parents: [outputHead], message, author: identity, committer: identity });
   await pack.flush();

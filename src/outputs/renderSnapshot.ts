@@ -10,6 +10,7 @@ import { effectiveTaints } from '../taints/clusterTaints.ts';
 import { loadSource } from './loadSource.ts';
 import { indexWithBindings, matchFolderBindings, type FolderBinding } from './previousOutputs.ts';
 import { findIdlePolicies } from '../bindings/findIdlePolicies.ts';
+import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
 
 export interface SnapshotPrevious {
   index?: OutputIndex;
@@ -20,12 +21,14 @@ export interface SnapshotPrevious {
 }
 
 /**
- * A whole commit rendered in memory, nothing written (`index`: the previous one with this render's entries): what validate, explain, plan and
+ * A whole commit rendered in memory, nothing written (`index`: the previous one with this render's entries): what validate, explain, plan, verify and
  * `render --out-dir` work from. `previous` supplies earlier scheduling results when there are any; `now` lets
- * NoExecute taints evict from them (plan leaves it out: a PR's plan shows what the PR does, not a failover).
+ * NoExecute taints evict from them (plan leaves it out: a PR's plan shows what the PR does, not a failover), and
+ * `health` (template health by refKey, as the status branch had it) lets graceful eviction tasks end.
  */
 export async function renderSnapshot(
   repo: GitRepo, rev: string, previous: SnapshotPrevious = {}, clusterStatus?: ReadonlyMap<string, ObservedCluster>, now?: Date,
+  health: ReadonlyMap<string, readonly AggregatedStatusItem[]> = new Map(),
 ): Promise<{ sha: string; model: ConfigModel; output: RenderOutput; index: OutputIndex }> {
   const sha = await resolveRev(repo, rev);
   const commit = await readCommitInfo(repo, sha);
@@ -37,8 +40,8 @@ export async function renderSnapshot(
   const affected = new Set([...loaded.affected, ...Object.keys(previousIndex.templates)]);
   const output = renderTemplates({
     model, affected, previousIndex: viewOfWhole(previousIndex), previousBindings: bindings, previousFiles: previous.files ?? new Map(), sourceCommit: sha,
-    // Without a clock no taint eviction is decided. No template health offline: a task ends by its grace period only.
-    ...(now ? { failover: { now, observed: new Map() } } : {}),
+    // Without a clock no taint eviction is decided. Without template health a task ends by its grace period only.
+    ...(now ? { failover: { now, observed: health } } : {}),
   });
   // A snapshot reads the whole commit, so policies that select nothing can be told apart from ones outside a change.
   output.problems.push(...findIdlePolicies(model));

@@ -55,7 +55,13 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
   }
   const reports: RenderReport[] = [];
   const order = pending.reverse();
-  const target: SyncOptions = { ...opts, clusterStatus: opts.clusterStatus ?? await readObservedClusters(repo, opts.statusRef ?? DEFAULT_STATUS_REF) };
+  // One status commit for the whole sync: every render of it reads the same cluster state, and records which.
+  const statusCommit = opts.clusterStatus ? opts.statusCommit : opts.statusCommit ?? await readRef(repo, opts.statusRef ?? DEFAULT_STATUS_REF);
+  const target: SyncOptions = {
+    ...opts,
+    clusterStatus: opts.clusterStatus ?? (statusCommit ? await readObservedClusters(repo, statusCommit) : new Map()),
+    ...(statusCommit !== undefined ? { statusCommit } : {}),
+  };
   for (const [i, sha] of order.entries()) {
     const report = await renderRevision(repo, sha, target);
     reports.push(report);

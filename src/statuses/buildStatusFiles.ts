@@ -11,6 +11,7 @@ import { manifestPath } from '../works/outputPaths.ts';
 import { aggregateStatus, fullyApplied, type AggregatedStatusItem } from './aggregateStatus.ts';
 import { interpretHealth } from './interpretHealth.ts';
 import { reflectStatus } from './reflectStatus.ts';
+import { HEARTBEAT_ANNOTATION, STATUS_UNKNOWN_REASON } from './markMissingHeartbeats.ts';
 import { customAggregateStatus, customHealth, customizationFor, customReflectStatus, NO_CUSTOMIZATIONS, type InterpreterSet } from '../interpreters/customizations.ts';
 
 /** What one writer reports for one member cluster. The writer owns exactly these clusters' parts of the branch. */
@@ -60,6 +61,11 @@ export interface ClusterFileOptions {
   clusters?: ReadonlyMap<string, Cluster>;
   taintPolicies?: readonly ClusterTaintPolicy[];
   thresholds?: ReadyThresholds;
+  /**
+   * Record a heartbeat (HEARTBEAT_ANNOTATION) on the files of the reported clusters, a new one when the file changes
+   * anyway or the last is this old (ms): what a Pull agent does, so the reconciler can tell it stopped. Absent: none.
+   */
+  heartbeatMs?: number;
 }
 
 /**
@@ -224,7 +230,10 @@ function renderClusterFile(name: string, collected: ClusterStatus, previousText:
   let pending: PendingReady | undefined;
   const conditions = (collected.conditions ?? []).map((c) => {
     if (c.type !== 'Ready') return c;
-    const stored = previous?.status?.conditions?.find((p) => p.type === 'Ready');
+    const recorded = previous?.status?.conditions?.find((p) => p.type === 'Ready');
+    // Unknown from a missing heartbeat was never observed by a prober: a fresh observation holds at once, as a
+    // restarted Karmada agent's does (its threshold cache starts empty).
+    const stored = recorded?.reason === STATUS_UNKNOWN_REASON ? undefined : recorded;
     const damped = dampReadyCondition(stored, parsePending(previous?.metadata.annotations?.[PENDING_READY_ANNOTATION]), c, now, opts.thresholds);
     pending = damped.pending;
     return damped.ready;
@@ -236,13 +245,27 @@ function renderClusterFile(name: string, collected: ClusterStatus, previousText:
   }
   const cluster = opts.clusters?.get(name) ?? { apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', metadata: { name }, spec: { syncMode: 'Push' } };
   const taints = buildManagedTaints(previous?.spec?.taints ?? [], ordered.conditions ?? [], opts.taintPolicies ?? [], cluster, formatTime(now));
-  const file: ClusterStatusFile = {
-    apiVersion: CLUSTER_API_VERSION, kind: 'Cluster',
-    metadata: pending ? { name, annotations: { [PENDING_READY_ANNOTATION]: `${pending.status} since ${pending.since}` } } : { name },
-    ...(taints.length > 0 ? { spec: { taints } } : {}),
-    status: ordered,
+  const build = (heartbeat: string | undefined): string => {
+    const annotations = {
+      ...(heartbeat ? { [HEARTBEAT_ANNOTATION]: heartbeat } : {}),
+      ...(pending ? { [PENDING_READY_ANNOTATION]: `${pending.status} since ${pending.since}` } : {}),
+    };
+    const file: ClusterStatusFile = {
+      apiVersion: CLUSTER_API_VERSION, kind: 'Cluster',
+      metadata: Object.keys(annotations).length > 0 ? { name, annotations } : { name },
+      ...(taints.length > 0 ? { spec: { taints } } : {}),
+      status: ordered,
+    };
+    return render(file);
   };
-  return render(file);
+  if (opts.heartbeatMs === undefined) return build(undefined);
+  // A heartbeat younger than the interval is kept when nothing else changed: no commit on every pass.
+  const last = previous?.metadata.annotations?.[HEARTBEAT_ANNOTATION];
+  if (last && now.getTime() - Date.parse(last) < opts.heartbeatMs) {
+    const kept = build(last);
+    if (kept === previousText) return kept;
+  }
+  return build(formatTime(now));
 }
 
 /** `False since 2026-01-02T03:04:05Z`, the annotation's value; undefined when absent or not in that form. */

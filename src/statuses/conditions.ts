@@ -8,6 +8,7 @@ export const CONDITION_REASONS = [
   'ClusterReady',
   'ClusterNotReady',
   'ClusterNotReachable',
+  'ClusterStatusUnknown',
   'Complete',
   'Partial',
   'FullyAppliedSuccess',

@@ -10,7 +10,8 @@ import { isTreeMode, type GitRepo } from '../commits/types.ts';
 import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
 import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
-import { buildStatusFiles, statusPathsOf, type ClusterFileOptions, type ClusterReport } from './buildStatusFiles.ts';
+import { buildStatusFiles, clusterStatusPath, statusPathsOf, type ClusterFileOptions, type ClusterReport } from './buildStatusFiles.ts';
+import { agentClusters, markMissingHeartbeats } from './markMissingHeartbeats.ts';
 import type { InterpreterSet } from '../interpreters/customizations.ts';
 
 export interface WriteStatusOptions {
@@ -49,7 +50,9 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
   const ref = opts.statusRef ?? DEFAULT_STATUS_REF;
   const now = opts.now ?? (() => new Date());
   const reports = opts.renderedCommit ? await withApplied(opts.repo, opts.reports, opts.renderedCommit, opts.sourceCommit) : opts.reports;
-  const paths = statusPathsOf(reports);
+  // Pull clusters Git registers and this writer does not probe: their agents' heartbeats are watched.
+  const watched = agentClusters(opts.clusterOptions?.clusters, reports.map((r) => r.cluster));
+  const paths = [...new Set([...statusPathsOf(reports), ...watched.map(clusterStatusPath)])].sort();
   const maxAttempts = opts.maxAttempts ?? 20;
   for (let attempt = 1; ; attempt++) {
     const head = await readRef(opts.repo, ref);
@@ -57,6 +60,7 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
     const existing = headInfo ? await readFiles(opts.repo, headInfo.tree, paths) : new Map<string, string>();
     const time = now();
     const edits = buildStatusFiles(existing, reports, time, opts.interpreters, opts.clusterOptions);
+    for (const [path, text] of markMissingHeartbeats(existing, watched, time, opts.clusterOptions)) edits.set(path, text);
     if (edits.size === 0) return { commit: null, changedPaths: [], attempts: attempt };
 
     const pack = new PackWriter(opts.repo);
@@ -112,6 +116,10 @@ function statusMessage(opts: WriteStatusOptions, changed: string[]): string {
     }
     if (r.observed) parts.push(`${r.observed.length} object(s) read back, none applied`);
     lines.push(`${r.cluster}: ${parts.join('; ')}`);
+  }
+  for (const path of changed) {
+    const m = /^clusters\/(.+)\.yaml$/.exec(path);
+    if (m && !clusters.includes(m[1]!)) lines.push(`${m[1]}: Ready=Unknown (ClusterStatusUnknown): its agent's heartbeat stopped`);
   }
   lines.push(`${changed.length} status file(s) changed`, '');
   if (opts.renderedCommit) lines.push(`Rendered-Commit: ${opts.renderedCommit}`);

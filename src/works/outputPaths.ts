@@ -18,6 +18,8 @@ export const CLUSTER_SCOPED_FOLDER = '_cluster';
  * comes back to that cluster.
  */
 export const RELEASED_PATH = '.flotilla/released.json';
+/** The registered clusters of the rendered source commit, `{"clusters": [{"name", "syncMode"}…]}` (registeredClusters.ts). */
+export const CLUSTERS_PATH = '.flotilla/clusters.json';
 
 export function manifestPath(cluster: string, ref: ObjectRef): string {
   const group = groupOf(ref.apiVersion);

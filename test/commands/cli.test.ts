@@ -60,7 +60,7 @@ test('render --out-dir writes the same layout to a folder; a bad flag exits 2 wi
   const res = flotilla('render', '--repo', r.dir, '--out-dir', out);
   assert.is(res.status, 0, res.stderr);
   const ls = spawnSync('find', [out, '-type', 'f'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map((f) => path.relative(out, f)).sort();
-  assert.equal(ls, ['.flotilla/index.json', '.flotilla/index/ce.json', 'bindings/default/nginx-deployment.yaml', 'clusters/member1/default/deployment.apps_nginx.yaml', 'clusters/member2/default/deployment.apps_nginx.yaml']);
+  assert.equal(ls, ['.flotilla/clusters.json', '.flotilla/index.json', '.flotilla/index/ce.json', 'bindings/default/nginx-deployment.yaml', 'clusters/member1/default/deployment.apps_nginx.yaml', 'clusters/member2/default/deployment.apps_nginx.yaml']);
   const bad = flotilla('render', '--bogus');
   assert.is(bad.status, 2);
   assert.is(bad.stderr.trim().split('\n').length, 1);
