@@ -47,9 +47,14 @@ export async function agentCommand(opts: AgentCommandOptions): Promise<number> {
   }
   const kube = await connectKubeTarget(kc, { context, name: opts.cluster });
   try {
-    const log = (entry: Record<string, unknown>) => opts.out(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
+    // The status-commit pause point is the status commit after an apply, not the planned inventory written before it.
+    let applied = false;
+    const log = (entry: Record<string, unknown>) => {
+      if (entry.step === 'apply') applied = true;
+      opts.out(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
+    };
     const fs = opts.pauseAtStatusCommit
-      ? pauseAtRefLock([`refs/heads/${opts.statusBranch}`], (ref) => log({ agent: opts.cluster, step: 'pause', at: 'status-commit', ref, pid: process.pid }))
+      ? pauseAtRefLock([`refs/heads/${opts.statusBranch}`], (ref) => log({ agent: opts.cluster, step: 'pause', at: 'status-commit', ref, pid: process.pid }), undefined, () => applied)
       : undefined;
     const source = await openAgentSource(opts.repo, opts.cluster, opts.cacheDir, fs);
     const agent: AgentOptions = { cluster: opts.cluster, kube, source, renderedBranch: opts.renderedBranch, statusBranch: opts.statusBranch, log };

@@ -107,7 +107,12 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     ? { kind: 'remote', url: opts.repo, mirrorDir: path.resolve(opts.cwd, opts.mirrorDir ?? defaultMirrorDir('.flotilla/mirrors', opts.repo)), fetchSchedule: opts.fetchSchedule }
     : { kind: 'local', path: path.resolve(opts.cwd, opts.repo) };
 
-  const log = (entry: Record<string, unknown>) => opts.out(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
+  // The status-commit pause point is the status commit after an apply, not the planned inventory written before it.
+  let applied = false;
+  const log = (entry: Record<string, unknown>) => {
+    if (entry.step === 'apply') applied = true;
+    opts.out(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
+  };
   const pauseRef = opts.pauseAt && `refs/heads/${opts.pauseAt === 'output-commit' ? OUTPUT_BRANCH : STATUS_BRANCH}`;
   let reconciler;
   try {
@@ -126,7 +131,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       ...(listen ? { listen } : {}),
       ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
       ...(opts.forge ? { afterApply: commitStatusHook(opts.forge.config, opts.forge.token, log) } : {}),
-      ...(pauseRef ? { fs: pauseAtRefLock([pauseRef], (ref) => log({ step: 'pause', at: opts.pauseAt, ref, pid: process.pid })) } : {}),
+      ...(pauseRef ? { fs: pauseAtRefLock([pauseRef], (ref) => log({ step: 'pause', at: opts.pauseAt, ref, pid: process.pid }), undefined, () => opts.pauseAt !== 'status-commit' || applied) } : {}),
       log,
     });
   } catch (err) {

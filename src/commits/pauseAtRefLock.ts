@@ -6,13 +6,16 @@ import path from 'node:path';
  * after git's `<ref>.lock` is created, that is with the new objects written and the ref not yet moved. A
  * process paused there can be killed -9 at exactly that point of its pipeline, in whichever repository it opens
  * (the reliability suite does, with FLOTILLA_FAULT_PAUSE_AT, which only cli.ts reads). Every other file
- * operation is node's own.
+ * operation is node's own. `armed` picks which update: e.g. only once the pass has applied (the status commit after
+ * apply, not the planned inventory written before it).
  */
-export function pauseAtRefLock(refs: readonly string[], onPause: (ref: string) => void, fs: typeof nodeFs = nodeFs): typeof nodeFs {
+export function pauseAtRefLock(
+  refs: readonly string[], onPause: (ref: string) => void, fs: typeof nodeFs = nodeFs, armed: () => boolean = () => true,
+): typeof nodeFs {
   const open = (async (file: nodeFs.PathLike, ...rest: unknown[]) => {
     const handle = await (fs.promises.open as (...a: unknown[]) => Promise<nodeFs.promises.FileHandle>)(file, ...rest);
     const ref = refs.find((r) => path.resolve(String(file)).endsWith(`${path.sep}${r}.lock`));
-    if (ref === undefined) return handle;
+    if (ref === undefined || !armed()) return handle;
     onPause(ref);
     return new Promise<never>(() => undefined);
   }) as typeof nodeFs.promises.open;
