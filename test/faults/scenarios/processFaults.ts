@@ -120,7 +120,7 @@ async function killReconciler(expect: Expectations, point: KillPoint): Promise<S
     const started = performance.now();
     const second = spawnRun(fleet);
     children.push(second);
-    const pass = await second.events.next('a pass of the restarted reconciler', (e) => e.step === 'pass', PASS_TIMEOUT_MS);
+    const pass = await second.events.next('a pass of the restarted reconciler', (e) => e.step === 'pass', PASS_TIMEOUT_MS, true);
     const recovery = since(started);
     expect.equal([pass.error, pass.sourceCommit], [undefined, head], 'the restarted pass: error and source commit');
     const lock = second.events.entries.find((e) => e.step === 'lock' && e.tookOver);
@@ -186,7 +186,7 @@ async function killAgent(expect: Expectations, at: 'mid-apply' | 'status-commit'
     } else {
       const first = spawnFlotilla([...agentArgs, '--interval', '3600'], { FLOTILLA_FAULT_PAUSE_AT: 'status-commit' });
       children.push(first);
-      await first.events.next('the pause before the status commit', (e) => e.step === 'pause', PASS_TIMEOUT_MS);
+      await first.events.next('the pause before the status commit', (e) => e.step === 'pause', PASS_TIMEOUT_MS, true);
       await first.kill9();
       const lock = path.join(fleet.bare, 'refs', 'heads', 'flotilla', 'status.lock');
       expect.that(existsSync(lock), 'the status ref lock left behind');
@@ -247,7 +247,7 @@ async function twoReconcilers(expect: Expectations): Promise<ScenarioResult> {
     expect.equal((await loser.exited).code, 2, 'exit code of the refused reconciler');
     expect.that(/another reconciler holds .*pid \d+/.test(loser.stderr()), `the refusal names the holder: ${loser.stderr().trim()}`);
     expect.equal(loser.events.entries.filter((e) => ['render', 'apply', 'status', 'pass'].includes(String(e.step))).length, 0, 'steps run by the refused reconciler');
-    const pass = await winner.events.next('the winner\'s pass', (e) => e.step === 'pass', PASS_TIMEOUT_MS);
+    const pass = await winner.events.next('the winner\'s pass', (e) => e.step === 'pass', PASS_TIMEOUT_MS, true);
     const seconds = since(started);
     expect.equal([pass.error, pass.sourceCommit], [undefined, head], 'the winner\'s pass: error and source commit');
     expect.equal(await winner.stop(), 0, 'clean stop of the winner');
@@ -285,7 +285,7 @@ export const processFaultScenarios: Scenario[] = [
     injected: 'kill -9 of flotilla run with the rendered objects written and flotilla/rendered.lock taken, ref not moved',
     run: (expect) => killReconciler(expect, {
       pause: 'output-commit',
-      when: (run) => run.events.next('the pause before the output commit', (e) => e.step === 'pause', PASS_TIMEOUT_MS).then(() => undefined),
+      when: (run) => run.events.next('the pause before the output commit', (e) => e.step === 'pause', PASS_TIMEOUT_MS, true).then(() => undefined),
       atKill(expect, fleet, base) {
         expect.equal(refOf(fleet, RENDERED), base.rendered, 'rendered ref at the kill');
         expect.that(refLock(fleet, RENDERED), 'the ref lock left behind');
@@ -301,7 +301,7 @@ export const processFaultScenarios: Scenario[] = [
     injected: 'kill -9 of flotilla run on its render log line (members answer after 5 s)',
     run: (expect) => killReconciler(expect, {
       latencyMs: 5_000,
-      when: (run, _fleet, head) => run.events.next('the render of the head', (e) => e.step === 'render' && e.sourceCommit === head && Boolean(e.outputCommit), PASS_TIMEOUT_MS).then(() => undefined),
+      when: (run, _fleet, head) => run.events.next('the render of the head', (e) => e.step === 'render' && e.sourceCommit === head && Boolean(e.outputCommit), PASS_TIMEOUT_MS, true).then(() => undefined),
       atKill(expect, fleet, base) {
         expect.that(refOf(fleet, RENDERED) !== base.rendered, 'the output commit was made before the kill');
         expect.equal(newOn(fleet, 0) + newOn(fleet, 1), 0, 'new objects on members at the kill');
@@ -333,7 +333,7 @@ export const processFaultScenarios: Scenario[] = [
     injected: 'kill -9 of flotilla run with the status objects written and flotilla/status.lock taken, ref not moved',
     run: (expect) => killReconciler(expect, {
       pause: 'status-commit',
-      when: (run) => run.events.next('the pause before the status commit', (e) => e.step === 'pause', PASS_TIMEOUT_MS).then(() => undefined),
+      when: (run) => run.events.next('the pause before the status commit', (e) => e.step === 'pause', PASS_TIMEOUT_MS, true).then(() => undefined),
       atKill(expect, fleet, base) {
         expect.that(refOf(fleet, STATUS) !== base.status, 'the planned inventory was committed before the apply');
         expect.that(refLock(fleet, STATUS), 'the ref lock left behind');
