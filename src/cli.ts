@@ -51,7 +51,8 @@ Common options:
   --source-branch NAME    Branch holding the config (default: main)
   --branch NAME           Output branch (default: flotilla/rendered)
   --cluster-status FILE   Cluster objects with status (YAML stream) for capacity and API checks
-  -o, --output FORMAT     text (default), yaml or json
+  -n, --namespace NS      Namespace of <kind>/<name> (default: any, the default namespace first)
+  -o, --output FORMAT     text (default), wide, yaml or json; plan: text, markdown or json
   -h, --help              This help
 
 Examples:
@@ -61,6 +62,9 @@ Examples:
   flotilla sync --repo ./config.git
   flotilla explain deployment/nginx -n default --repo ./config
 `;
+
+const AGENT_USAGE = `usage: flotilla agent --cluster NAME --repo PATH|URL --kubeconfig FILE [--context C] [--interval 30] [--once]
+       [--branch flotilla/rendered] [--status-branch flotilla/status] [--cache-dir ~/.cache/flotilla/agent]`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -93,8 +97,13 @@ async function main(argv: string[]): Promise<number> {
         cluster: { type: 'string' }, repo: { type: 'string' }, kubeconfig: { type: 'string' }, context: { type: 'string' },
         branch: { type: 'string', default: 'flotilla/rendered' }, 'status-branch': { type: 'string', default: 'flotilla/status' },
         interval: { type: 'string', default: '30' }, once: { type: 'boolean', default: false }, 'cache-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
     });
+    if (values.help) {
+      process.stdout.write(`${AGENT_USAGE}\n`);
+      return 0;
+    }
     const missing = (['cluster', 'repo', 'kubeconfig'] as const).filter((k) => !values[k]);
     if (missing.length) throw new UsageError(`agent needs ${missing.map((k) => `--${k}`).join(', ')}; e.g. flotilla agent --cluster member3 --repo https://git.example.com/fleet.git --kubeconfig members.config`);
     // A testing knob of the reliability suite (npm run test:faults), not a setting: see agentCommand's pauseAtStatusCommit.
@@ -142,8 +151,12 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   if (command === 'member') {
-    if (rest[0] !== 'serve') throw new UsageError('usage: flotilla member serve --name N [--port P] [--data-dir D] [--nodes N|name:cpu:mem:pods,…]');
-    const { runMemberServe } = await import('./members/serveCommand.ts');
+    const { runMemberServe, SERVE_USAGE } = await import('./members/serveCommand.ts');
+    if (rest[0] !== 'serve') throw new UsageError(SERVE_USAGE);
+    if (rest.includes('--help') || rest.includes('-h')) {
+      process.stdout.write(`${SERVE_USAGE}\n`);
+      return 0;
+    }
     await runMemberServe(rest.slice(1));
     return 0;
   }

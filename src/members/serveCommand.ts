@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { UsageError } from '../commands/UsageError.ts';
 import { parseNodeSpecs } from './parseNodeSpecs.ts';
 import { startMember } from './startMember.ts';
 import { writeKubeconfig } from './writeKubeconfig.ts';
@@ -27,9 +28,9 @@ export async function runMemberServe(argv: string[], out: (line: string) => void
     },
     strict: true,
   });
-  if (!values.name || !values['data-dir']) throw new Error(`--name and --data-dir are required\n${SERVE_USAGE}`);
+  if (!values.name || !values['data-dir']) throw new UsageError(`--name and --data-dir are required; ${SERVE_USAGE}`);
   const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port must be 0..65535, got "${values.port}"`);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new UsageError(`--port must be 0..65535, got "${values.port}"`);
   const dataDir = path.resolve(values['data-dir']);
   const member = await startMember({
     name: values.name,
