@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { RefConflictError } from './RefConflictError.ts';
 import type { GitRepo } from './types.ts';
@@ -8,7 +9,8 @@ import type { GitRepo } from './types.ts';
  * processes interlock with us: create `<ref>.lock` with O_EXCL, check the current value (loose
  * file, else packed-refs) equals `expectedOld` (null: the ref must not exist), write the lock,
  * rename it over the ref. Throws RefConflictError when the value differs or the lock is held.
- * A lock untouched for STALE_REF_LOCK_MS was left by a writer that died holding it and is taken over.
+ * A lock untouched for STALE_REF_LOCK_MS was left by a writer that died holding it and is taken over; so is, at once,
+ * one whose Flotilla owner line names a process of this host that no longer runs.
  * Writes no reflog, and does not fsync.
  */
 export async function updateRef(repo: GitRepo, ref: string, newOid: string, expectedOld: string | null): Promise<void> {
@@ -25,6 +27,7 @@ export async function updateRef(repo: GitRepo, ref: string, newOid: string, expe
   for (let attempt = 0; ; attempt++) {
     try {
       lock = await fs.open(lockPath, 'wx');
+      await lock.write(ownerLine()).catch(() => undefined); // without it, the lock only goes stale after 10 s
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -39,7 +42,8 @@ export async function updateRef(repo: GitRepo, ref: string, newOid: string, expe
   try {
     const actual = await readRefValue(repo, ref);
     if (actual !== expectedOld) throw new RefConflictError(ref, expectedOld, actual);
-    await lock.writeFile(`${newOid}\n`);
+    await lock.truncate(0);
+    await lock.write(`${newOid}\n`, 0);
     await lock.close();
     await fs.rename(lockPath, refPath);
     renamed = true;
@@ -59,24 +63,62 @@ export async function updateRef(repo: GitRepo, ref: string, newOid: string, expe
 export const STALE_REF_LOCK_MS = 10_000;
 
 /**
- * Moves a stale lock aside under a name of our own, so that of two writers taking over at once only one removes
- * it; if what moved turns out fresh (someone took the lock in between), it is linked back. True when removed.
+ * What Flotilla writes into a lock it holds until the new value replaces it: who holds it. The owner sits in the lock
+ * itself, not in a file beside it, so it can never describe another holder's lock (native git's, a later writer's),
+ * and a file beside a ref would be read by git as a broken ref. Native git's locks carry no such line.
+ */
+const OWNER_PREFIX = 'flotilla-lock-owner';
+
+function ownerLine(): string {
+  return `${OWNER_PREFIX} pid=${process.pid} host=${hostname()}\n`;
+}
+
+/** A lock's Flotilla owner, or null: git's lock, an older Flotilla's, or one written a moment ago and not yet named. */
+export function parseLockOwner(text: string): { pid: number; host: string } | null {
+  const m = /^flotilla-lock-owner pid=(\d+) host=(\S+)\n/.exec(text);
+  return m ? { pid: Number(m[1]), host: m[2]! } : null;
+}
+
+/**
+ * A lock nobody will remove: untouched for STALE_REF_LOCK_MS, or owned by a process of this host that has ended
+ * (a pid of another host, or of no known owner, cannot be checked from here: those wait the 10 s). A reused pid
+ * reads as alive, which only means waiting.
+ */
+async function isAbandoned(repo: GitRepo, file: string): Promise<boolean> {
+  const fs = repo.fs.promises;
+  const stat = await fs.stat(file).catch(() => null);
+  if (!stat) return false;
+  if (Date.now() - stat.mtimeMs >= STALE_REF_LOCK_MS) return true;
+  const owner = parseLockOwner(await fs.readFile(file, 'utf8').catch(() => ''));
+  return owner !== null && owner.host === hostname() && !isRunning(owner.pid);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // exists, someone else's
+  }
+}
+
+/**
+ * Moves an abandoned lock aside under a name of our own, so that of two writers taking over at once only one
+ * removes it; if what moved turns out live (someone took the lock in between), it is linked back. True when removed.
  */
 async function removeStaleLock(repo: GitRepo, lockPath: string): Promise<boolean> {
   const fs = repo.fs.promises;
-  const stale = (mtimeMs: number) => Date.now() - mtimeMs >= STALE_REF_LOCK_MS;
-  const before = await fs.stat(lockPath).catch(() => null);
-  if (!before || !stale(before.mtimeMs)) return false;
+  if (!await isAbandoned(repo, lockPath)) return false;
   const aside = `${lockPath}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     await fs.rename(lockPath, aside);
   } catch {
     return false;
   }
-  const moved = await fs.stat(aside).catch(() => null);
-  if (moved && !stale(moved.mtimeMs)) await fs.link(aside, lockPath).catch(() => undefined);
+  const abandoned = await isAbandoned(repo, aside);
+  if (!abandoned) await fs.link(aside, lockPath).catch(() => undefined);
   await fs.rm(aside, { force: true });
-  return moved !== null && stale(moved.mtimeMs);
+  return abandoned;
 }
 
 /** The value stored for exactly this ref: the loose file wins over packed-refs, as in git. */

@@ -18,6 +18,7 @@ import { buildOutputMessage, parseTrailers, type ClusterChanges } from './output
 import { holdsKarmadaObjects, loadSource } from './loadSource.ts';
 import { withClusterStatus } from './renderSnapshot.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
+import { readLastRender } from './readLastRender.ts';
 import { readPathOids } from './readPathOids.ts';
 import { readPreviousOutputs, type PreviousFiles } from './previousOutputs.ts';
 import { openOutputIndex } from './readOutputIndex.ts';
@@ -69,10 +70,14 @@ export interface RenderReport {
  */
 export async function renderRevision(repo: GitRepo, sourceSha: string, target: RenderTarget, again?: RenderAgain): Promise<RenderReport> {
   const source = await readCommitInfo(repo, sourceSha);
-  const outputHead = await readRef(repo, target.outputRef);
-  const previousOutput = outputHead ? await readCommitInfo(repo, outputHead) : null;
+  // The new commit goes on top of the head and edits its tree; what Flotilla knows of its last render (source,
+  // cluster state, index) comes from the last commit it wrote, below any made by hand.
+  const last = await readLastRender(repo, target.outputRef);
+  const outputHead = last.head?.oid ?? null;
+  const headTree = last.head?.tree ?? null;
+  const previousOutput = last.rendered;
   const previousTrailers = previousOutput ? parseTrailers(previousOutput.message) : {};
-  const previousSource = previousTrailers['Source-Commit'];
+  const previousSource = last.source;
   const rerender = Boolean(again) && previousOutput !== null && previousSource === sourceSha;
   if (previousOutput && previousSource === sourceSha && !rerender) {
     return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: new Map(), full: false, filesWritten: 0, failover: [] };
@@ -94,8 +99,8 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   if (loaded.full) await index.loadAll();
   await index.load({ templates: loaded.affected });
   await index.load({ templates: [...loaded.affected].flatMap((key) => index.parentsOf(key)) });
-  const { bindings, files } = previousOutput
-    ? await readPreviousOutputs(repo, previousOutput.tree, loaded.affected, index)
+  const { bindings, files } = headTree
+    ? await readPreviousOutputs(repo, headTree, loaded.affected, index)
     : { bindings: new Map<string, ResourceBinding>(), files: new Map<string, string>() as PreviousFiles };
   const evicting = [...bindings].filter(([, b]) => (b.spec.gracefulEvictionTasks ?? []).length > 0).map(([key]) => parseRefKey(key));
   const health = await readTemplateStatuses(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF, evicting);
@@ -126,14 +131,14 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   if (previousOutput && lastGoodSource && index.sourceFileCount() === 0 && previousFileCount > 0) {
     // Held already: a change of cluster state re-renders the same empty source, which must not commit again.
     if (rerender) return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: new Map(), full: loaded.full, filesWritten: 0, failover: [] };
-    return holdEmptySource(repo, target, source, previousOutput, outputHead!, lastGoodSource);
+    return holdEmptySource(repo, target, source, previousOutput, last.head!, lastGoodSource);
   }
   // Text as is: writeTreeEdits encodes each file as it packs it, so no encoded copy of the fleet is held.
   const edits = new Map<string, FileEdit>(out.edits);
   for (const [path, text] of index.edits()) edits.set(path, text);
   const registered = serializeRegisteredClusters([...loaded.model.clusters.values()].map((c) => c.object));
-  if (registered !== (previousOutput ? await readOutputText(repo, previousOutput.tree, CLUSTERS_PATH) : '')) edits.set(CLUSTERS_PATH, registered);
-  const before = previousOutput ? await readOutputText(repo, previousOutput.tree, RELEASED_PATH) : '';
+  if (registered !== (headTree ? await readOutputText(repo, headTree, CLUSTERS_PATH) : '')) edits.set(CLUSTERS_PATH, registered);
+  const before = headTree ? await readOutputText(repo, headTree, RELEASED_PATH) : '';
   if (before !== '' || out.released.size > 0) {
     const released = parseReleased(before, out.released);
     await index.load({ templates: [...released.values()].flatMap((keys) => [...keys]) });
@@ -144,7 +149,7 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   const problems = [...loaded.model.problems, ...out.problems];
   const changes = summarizeChanges(out.edits, files);
   const pack = new PackWriter(repo);
-  const tree = await writeTreeEdits(repo, pack, previousOutput?.tree ?? null, edits);
+  const tree = await writeTreeEdits(repo, pack, headTree, edits);
   // A re-render for cluster state happens at a moment, not at a source commit: its commit carries that moment.
   const identity = rerender
     ? { name: 'Flotilla', email: 'flotilla@localhost', timestamp: Math.floor(now.getTime() / 1000), timezoneOffset: 0 }
@@ -208,9 +213,10 @@ export const LAST_GOOD_TRAILER = 'Last-Good-Source';
 /**
  * A source commit with no object at all (every file deleted, an emptied or wrongly reset branch) is a broken
  * read, not an instruction to delete everything everywhere: the output commit keeps the previous tree and says
- * why. To retire everything on purpose, delete the templates and keep the Cluster objects.
+ * why. To retire everything on purpose, delete the templates and keep the Cluster objects. The head's tree is kept,
+ * with any hand-made commit on top of `previousOutput` (the last one Flotilla wrote, whose trailers are kept).
  */
-async function holdEmptySource(repo: GitRepo, target: RenderTarget, source: CommitInfo, previousOutput: CommitInfo, outputHead: string, lastGood: string): Promise<RenderReport> {
+async function holdEmptySource(repo: GitRepo, target: RenderTarget, source: CommitInfo, previousOutput: CommitInfo, head: CommitInfo, lastGood: string): Promise<RenderReport> {
   const problem: Problem = {
     file: '.', line: 1, column: 1, code: 'SOURCE_EMPTY', severity: 'error',
     message: `source commit ${source.oid.slice(0, 12)} holds no template, policy or Cluster: nothing was removed, every cluster keeps what ${lastGood.slice(0, 12)} rendered`,
@@ -223,9 +229,9 @@ async function holdEmptySource(repo: GitRepo, target: RenderTarget, source: Comm
   const previousTrailers = parseTrailers(previousOutput.message);
   const kept = ['Cluster-State', 'Failover-Check', 'Graceful-Evictions', 'Cluster-Status', 'Render-Time'].filter((k) => previousTrailers[k]).map((k) => `${k}: ${previousTrailers[k]}\n`).join('');
   const message = buildOutputMessage(source, {}, [problem]).replace(/\n$/, `\n${LAST_GOOD_TRAILER}: ${lastGood}\n${kept}`);
-  const commit = buildCommit(pack, { tree: previousOutput.tree, parents: [outputHead], message, author: identity, committer: identity });
+  const commit = buildCommit(pack, { tree: head.tree, parents: [head.oid], message, author: identity, committer: identity });
   await pack.flush();
-  await updateRef(repo, target.outputRef, commit, outputHead);
+  await updateRef(repo, target.outputRef, commit, head.oid);
   return { sourceCommit: source.oid, outputCommit: commit, problems: [problem], changes: {}, explanations: new Map(), full: false, filesWritten: 0, failover: [] };
 }
 

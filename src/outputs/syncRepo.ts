@@ -1,12 +1,13 @@
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
-import type { GitRepo } from '../commits/types.ts';
+import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import { parseTrailers } from './outputMessage.ts';
 import { renderRevision, type RenderAgain, type RenderReport, type RenderTarget } from './renderRevision.ts';
 import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
 import { readObservedClusters } from '../statuses/readStatusBranch.ts';
 import { clusterStateKey } from './clusterState.ts';
 import { openOutputIndex } from './readOutputIndex.ts';
+import { readLastRender } from './readLastRender.ts';
 
 export interface SyncOptions extends RenderTarget {
   sourceRef: string;
@@ -34,8 +35,9 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
   if (!head) {
     throw Object.assign(new Error(`source branch ${opts.sourceRef} does not exist: nothing to render, and nothing was changed; fix: push a commit to it, or pass --source-branch`), { code: 'SOURCE_BRANCH_MISSING' });
   }
-  const outputHead = await readRef(repo, opts.outputRef);
-  const last = outputHead ? parseTrailers((await readCommitInfo(repo, outputHead)).message)['Source-Commit'] : undefined;
+  // Below a hand-made commit on the output branch: the last source Flotilla rendered, not a first render.
+  const lastRender = await readLastRender(repo, opts.outputRef);
+  const last = lastRender.source;
 
   const pending: string[] = [];
   let forcePushed = false;
@@ -68,7 +70,7 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
     opts.onRendered?.(report, i + 1, order.length);
   }
   if (order.length === 0 && last) {
-    const again = await renderAgain(repo, outputHead!, target);
+    const again = await renderAgain(repo, lastRender.rendered!, target);
     if (again) {
       const report = await renderRevision(repo, last, target, again);
       if (report.outputCommit) {
@@ -85,8 +87,7 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
  * those it was rendered with, or a NoExecute toleration it noted has run out ('all'); or it holds graceful eviction
  * tasks, which may end now that replacements report healthy (those templates only; no commit when none ends).
  */
-async function renderAgain(repo: GitRepo, outputHead: string, target: SyncOptions): Promise<RenderAgain | undefined> {
-  const info = await readCommitInfo(repo, outputHead);
+async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions): Promise<RenderAgain | undefined> {
   const trailers = parseTrailers(info.message);
   const now = (target.now ?? (() => new Date()))();
   if (clusterStateKey(target.clusterStatus!) !== (trailers['Cluster-State'] ?? '')) return 'all';

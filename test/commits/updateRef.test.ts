@@ -1,10 +1,14 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { RefConflictError } from '../../src/commits/RefConflictError.ts';
-import { STALE_REF_LOCK_MS, updateRef } from '../../src/commits/updateRef.ts';
+import { parseLockOwner, STALE_REF_LOCK_MS, updateRef } from '../../src/commits/updateRef.ts';
 import { commitAll, makeTempRepo, writeWorkTree, type TempRepo } from './helpers/tempRepo.ts';
 
 /** A repo with three commits to point refs at. */
@@ -75,6 +79,60 @@ test('a lock held by someone else is a conflict, and the loser leaves that lock 
     assert.match(err?.message ?? '', 'locked');
     assert.ok(lockExists(temp, 'refs/heads/main'));
     assert.is(revParse(temp, 'refs/heads/main'), c3);
+  }));
+
+/** Starts a Flotilla writer in its own process and stops it while it holds the lock of `ref`; resolves once it is dead. */
+async function killWhileHolding(gitdir: string, ref: string): Promise<{ pid: number; lockText: string }> {
+  const src = (f: string) => JSON.stringify(pathToFileURL(path.resolve(import.meta.dirname, '../../src/commits', f)).href);
+  const script = `
+    import nodeFs from 'node:fs';
+    import path from 'node:path';
+    const { openRepo } = await import(${src('openRepo.ts')});
+    const { updateRef } = await import(${src('updateRef.ts')});
+    const repo = await openRepo(${JSON.stringify(gitdir)});
+    const refPath = path.join(repo.gitdir, ${JSON.stringify(ref)});
+    setInterval(() => undefined, 1000);
+    // Stops between taking the lock and reading the ref's value: where a kill leaves the lock behind.
+    const readFile = (p, o) => p === refPath ? (process.stdout.write('holding\\n'), new Promise(() => undefined)) : nodeFs.promises.readFile(p, o);
+    await updateRef({ ...repo, fs: { ...nodeFs, promises: { ...nodeFs.promises, readFile } } }, ${JSON.stringify(ref)}, 'f'.repeat(40), null);
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: path.resolve(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = once(child, 'exit');
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => d.toString().includes('holding') && resolve());
+    child.on('exit', () => reject(new Error('the writer ended before it held the lock')));
+  });
+  const lockText = fs.readFileSync(path.join(gitdir, `${ref}.lock`), 'utf8');
+  child.kill('SIGKILL');
+  await exited;
+  return { pid: child.pid!, lockText };
+}
+
+test('a lock whose Flotilla writer was killed on this host is taken over at once', () =>
+  withCommits(async (temp, [c1]) => {
+    const repo = await openRepo(temp.path);
+    const { pid, lockText } = await killWhileHolding(temp.gitdir, 'refs/heads/flotilla/status');
+    assert.equal(parseLockOwner(lockText), { pid, host: hostname() }, 'the held lock names its holder');
+    assert.ok(lockExists(temp, 'refs/heads/flotilla/status'), 'the kill left the lock behind');
+    await updateRef(repo, 'refs/heads/flotilla/status', c1, null);
+    assert.is(revParse(temp, 'refs/heads/flotilla/status'), c1);
+    assert.equal(fs.readdirSync(path.join(temp.gitdir, 'refs/heads/flotilla')), ['status'], 'no lock, nothing left aside');
+  }));
+
+test('a young lock of a live process, of another host, or of no named owner is held until it is 10 s old', () =>
+  withCommits(async (temp, [c1, , c3]) => {
+    const repo = await openRepo(temp.path);
+    const lock = path.join(temp.gitdir, 'refs/heads/main.lock');
+    const dead = spawnSync('true').pid!;
+    for (const text of [`flotilla-lock-owner pid=${process.pid} host=${hostname()}\n`, `flotilla-lock-owner pid=${dead} host=${hostname()}-elsewhere\n`, '', `${c3}\n`]) {
+      fs.writeFileSync(lock, text);
+      assert.is((await conflictOf(updateRef(repo, 'refs/heads/main', c1, c3)))?.data.locked, true, JSON.stringify(text));
+      assert.is(fs.readFileSync(lock, 'utf8'), text, 'left alone');
+    }
+    fs.writeFileSync(lock, `flotilla-lock-owner pid=${dead} host=${hostname()}\n`);
+    await updateRef(repo, 'refs/heads/main', c1, c3);
+    assert.is(revParse(temp, 'refs/heads/main'), c1);
+    assert.is(fs.readFileSync(path.join(temp.gitdir, 'refs/heads/main'), 'utf8'), `${c1}\n`, 'the ref holds the sha alone, no owner line');
   }));
 
 test('a lock left by a writer that died (untouched for 10 s) is taken over; a younger one is not', () =>
