@@ -54,6 +54,8 @@ export interface ReconcileResult {
   prune?: PruneVerdict;
   delivery: RenderedDelivery | null;
   statusCommit: string | null;
+  /** The status branch paths that commit changed (none without a commit). */
+  statusPaths: string[];
   writes: number;
   /** What each delivered cluster reported: status probe and delivery. */
   reports: ClusterReport[];
@@ -114,7 +116,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
     await t.afterApply(delivery).catch((err: unknown) => t.log({ step: 'afterApply', sourceCommit: delivery?.sourceCommit, error: err instanceof Error ? err.message : String(err) }));
   }
   const writes = [...(delivery?.clusters.values() ?? [])].reduce((s, d) => s + d.writes, 0);
-  return { rendered, ...(prune ? { prune } : {}), delivery, statusCommit: written.commit, writes, reports };
+  return { rendered, ...(prune ? { prune } : {}), delivery, statusCommit: written.commit, statusPaths: written.changedPaths, writes, reports };
 }
 
 export type StatusPassTarget = Omit<ReconcileTarget, 'sourceRef' | 'render' | 'afterApply' | 'gracefulEvictionTimeoutSeconds'>;

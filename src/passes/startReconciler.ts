@@ -242,7 +242,10 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
         if (drift && drift !== lastDrift) due = 'drift';
         lastDrift = drift;
       }
-      if (!due && status?.changedPaths.some((p) => p.startsWith('templates/')) && schedule.gracefulEvictions) due = 'graceful-eviction';
+      // Replacements reported healthy may end graceful evictions, whichever pass wrote that status: a status pass, or
+      // the full pass itself when the pods came up during it.
+      const statusPaths = status?.changedPaths ?? full?.statusPaths ?? [];
+      if (!due && statusPaths.some((p) => p.startsWith('templates/')) && schedule.gracefulEvictions) due = 'graceful-eviction';
       if (due) {
         void kick(due, 'full');
         return `full pass (${due})`;

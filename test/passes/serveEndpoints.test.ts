@@ -95,7 +95,7 @@ test('/metrics: Prometheus text with the reconciler\'s families, Karmada and Flu
   metrics.recordPass({
     ok: true, durationMs: 120, sourceCommitTime: 1_700_000_000,
     result: {
-      rendered: [], statusCommit: 'c'.repeat(40), writes: 2,
+      rendered: [], statusCommit: 'c'.repeat(40), statusPaths: ['clusters/m1.yaml'], writes: 2,
       delivery: { renderedCommit: 'r'.repeat(40), sourceCommit: 's'.repeat(40), clusters: new Map() },
       reports: [{
         cluster: 'member1',
