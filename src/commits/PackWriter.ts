@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { deflateObject, packChunks, type DeflatedObject, type PackObject, type PackTrailer } from './buildPack.ts';
+import { packChunks, type DeflatedObject, type PackObject, type PackTrailer } from './buildPack.ts';
+import { DeflateOffload } from './DeflateOffload.ts';
 import { findExistingObjects } from './findExistingObjects.ts';
 import { hashObject } from './hashObject.ts';
 import type { GitRepo, ObjectType } from './types.ts';
@@ -29,36 +30,22 @@ export class PackWriter {
     this.repo = repo;
   }
 
+  /** Compresses queued objects (on a second thread once they pass one batch): each DeflatedObject is complete after drain(). */
+  #deflate = new DeflateOffload();
+
   /**
-   * Hashes, compresses and queues one object; returns its oid. Adding the same content twice is a
-   * no-op. A blob's raw bytes are not held after this returns: a fleet's manifests stay queued only
-   * compressed, about a third of their size.
+   * Hashes and queues one object for compression; returns its oid. Adding the same content twice is a
+   * no-op. A blob's raw bytes are not held after this returns: they are copied into the compressor's
+   * batch, and a fleet's manifests stay queued only compressed, about a third of their size.
    */
   add(type: ObjectType, content: Uint8Array): string {
     const oid = hashObject(type, content);
     if (this.#pending.has(oid)) return oid;
-    const obj = { oid, type, content };
-    this.#pending.set(oid, deflateObject(obj, (bytes) => this.#keep(bytes)));
-    if (type !== 'blob') this.#structure.set(oid, obj);
+    const queued: DeflatedObject = { oid, type, size: content.byteLength, deflated: NOT_YET };
+    this.#deflate.add(queued, content);
+    this.#pending.set(oid, queued);
+    if (type !== 'blob') this.#structure.set(oid, { oid, type, content });
     return oid;
-  }
-
-  /**
-   * Copies compressed bytes into 1 MiB arenas, densely. Not node's shared 8 KiB pool: there they would
-   * sit between the short-lived buffers of the raw contents and keep those pool slabs alive too.
-   */
-  #arena = Buffer.allocUnsafeSlow(0);
-  #arenaUsed = 0;
-  #keep(bytes: Buffer): Buffer {
-    if (bytes.length > ARENA_BYTES / 4) return Buffer.from(new Uint8Array(bytes).buffer);
-    if (this.#arenaUsed + bytes.length > this.#arena.length) {
-      this.#arena = Buffer.allocUnsafeSlow(ARENA_BYTES);
-      this.#arenaUsed = 0;
-    }
-    const kept = this.#arena.subarray(this.#arenaUsed, this.#arenaUsed + bytes.length);
-    bytes.copy(kept);
-    this.#arenaUsed += bytes.length;
-    return kept;
   }
 
   /** A queued tree or commit (blobs are held compressed only). */
@@ -76,6 +63,7 @@ export class PackWriter {
    * never sees an index whose pack is incomplete. On failure the objects stay queued.
    */
   async flush(): Promise<FlushResult> {
+    await this.#deflate.drain();
     const batch = this.#pending;
     const structure = this.#structure;
     this.#pending = new Map();
@@ -156,7 +144,8 @@ export class PackWriter {
 }
 
 const WRITE_BATCH = 1024 * 1024;
-const ARENA_BYTES = 1024 * 1024;
+/** A queued object's bytes before the compressor has filled them in. */
+const NOT_YET = Buffer.alloc(0);
 
 /** A write may take fewer bytes than given (a full disk shows up on the next one): keep going. */
 async function writeAll(handle: { write(b: Buffer, offset: number, length: number): Promise<{ bytesWritten: number }> }, data: Buffer): Promise<void> {

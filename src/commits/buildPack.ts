@@ -31,7 +31,7 @@ const TYPE_CODE: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3 };
  * window finds nothing more and zlib's default state (~256 KiB per object) only costs. Any window
  * size inflates the same (git, isomorphic-git).
  */
-const DEFLATE = { level: 1, windowBits: 12, memLevel: 4, chunkSize: 4096 } as const;
+export const DEFLATE = { level: 1, windowBits: 12, memLevel: 4, chunkSize: 4096 } as const;
 
 /**
  * The object's pack body: its content zlib-deflated, at level 1 because packs are written on the hot

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { deflateSync, inflateSync } from 'node:zlib';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DEFLATE } from '../../src/commits/buildPack.ts';
+import { DeflateOffload, type DeflateSlot } from '../../src/commits/DeflateOffload.ts';
+
+const EMPTY = Buffer.alloc(0);
+
+/** Manifest-like contents: compressible text, a few large random blobs, and an empty one. */
+function contents(count: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < count; i++) {
+    if (i % 97 === 5) out.push(randomBytes(70_000 + i));
+    else if (i === 3) out.push(new Uint8Array(0));
+    else out.push(Buffer.from(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\ndata:\n  key: ${'value-'.repeat(i % 40)}${i}\n`));
+  }
+  return out;
+}
+
+test('many batches through the worker: each object gets exactly the bytes deflateSync gives here', async () => {
+  const offload = new DeflateOffload();
+  const inputs = contents(3000); // ~5 MB: well over one batch, so the worker does most of it
+  const slots: DeflateSlot[] = inputs.map(() => ({ deflated: EMPTY }));
+  inputs.forEach((content, i) => offload.add(slots[i]!, content));
+  await offload.drain();
+  inputs.forEach((content, i) => {
+    assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE)), `object ${i}`);
+    assert.ok(inflateSync(slots[i]!.deflated).equals(content));
+  });
+});
+
+test('more batches than may wait on the worker at once (this thread then takes some): still deflateSync\'s bytes, in order', async () => {
+  const offload = new DeflateOffload();
+  const inputs = Array.from({ length: 60 }, (_, i) => Buffer.concat([Buffer.from(`batch ${i}\n`), Buffer.alloc(300_000, i)]));
+  const slots: DeflateSlot[] = inputs.map(() => ({ deflated: EMPTY }));
+  inputs.forEach((content, i) => offload.add(slots[i]!, content)); // no yield between adds, as in a render
+  await offload.drain();
+  inputs.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE)), `object ${i}`));
+});
+
+test('less than one batch is deflated on this thread at drain, and the offload can be used again', async () => {
+  const offload = new DeflateOffload();
+  const first = contents(20).filter((c) => c.byteLength < 10_000);
+  const slots = first.map(() => ({ deflated: EMPTY }));
+  first.forEach((content, i) => offload.add(slots[i]!, content));
+  assert.ok(slots.every((s) => s.deflated === EMPTY), 'nothing is compressed before drain');
+  await offload.drain();
+  first.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE))));
+
+  const again = contents(400);
+  const more = again.map(() => ({ deflated: EMPTY }));
+  again.forEach((content, i) => offload.add(more[i]!, content));
+  await offload.drain();
+  again.forEach((content, i) => assert.ok(more[i]!.deflated.equals(deflateSync(content, DEFLATE))));
+});
+
+test('a caller may reuse its buffer right after add: the content was copied', async () => {
+  const offload = new DeflateOffload();
+  const buffer = Buffer.from('first version of the bytes\n');
+  const slot = { deflated: EMPTY };
+  offload.add(slot, buffer);
+  buffer.fill(0x41);
+  await offload.drain();
+  assert.is(inflateSync(slot.deflated).toString(), 'first version of the bytes\n');
+});
+
+test.run();
