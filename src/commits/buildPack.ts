@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { deflateSync } from 'node:zlib';
 import { crc32 } from './crc32.ts';
 import type { ObjectType } from './types.ts';
 
@@ -32,15 +31,6 @@ const TYPE_CODE: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3 };
  * size inflates the same (git, isomorphic-git).
  */
 export const DEFLATE = { level: 1, windowBits: 12, memLevel: 4, chunkSize: 4096 } as const;
-
-/**
- * The object's pack body: its content zlib-deflated, at level 1 because packs are written on the hot
- * path and consolidation (git repack) can compress harder later. `keep` decides where the bytes live
- * (zlib's output buffer has a 4 KiB backing store, too large to hold on to for every small object).
- */
-export function deflateObject(obj: PackObject, keep: (bytes: Buffer) => Buffer): DeflatedObject {
-  return { oid: obj.oid, type: obj.type, size: obj.content.byteLength, deflated: keep(deflateSync(obj.content, DEFLATE)) };
-}
 
 /**
  * A version 2 packfile as a stream of chunks, then (the generator's return value) its checksum and
