@@ -23,7 +23,13 @@ export interface PushFigures {
   /** Objects created on members per second, from the push of a commit adding them until the last one landed. */
   apply_objects_per_s: number;
   apply_objects: number;
+  /** Write requests (POST/PUT/PATCH/DELETE) the members received during one full pass with nothing changed. */
+  noop_member_writes: number;
+  /** Commits on flotilla/rendered and flotilla/status made by that pass. */
+  noop_pass_commits: number;
 }
+
+const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
 const registration = (name: string) => `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: ${name}\nspec:\n  syncMode: Push\n  kubeconfigRef: {path: members.config, context: ${name}}\n`;
 const nginx = (replicas: number) => `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: nginx\n  labels: {app: nginx}\nspec:\n  replicas: ${replicas}\n  selector: {matchLabels: {app: nginx}}\n  template:\n    metadata: {labels: {app: nginx}}\n    spec:\n      containers: [{name: nginx, image: nginx}]\n`;
@@ -118,6 +124,22 @@ export async function measurePushToApplied(opts: { pushes: number; applyObjects:
     const seconds = (performance.now() - started) / 1000;
     const objects = 2 * opts.applyObjects;
     opts.progress(`apply: ${objects} objects on 2 members in ${seconds.toFixed(2)} s (push → last object), ${(objects / seconds).toFixed(0)} objects/s`);
+
+    // No-op resync: once everything has landed and one pass has caught up with it, a full pass over the same
+    // commit must neither write to a member nor commit. The writes are counted by the members' HTTP servers.
+    await Promise.all(members.map((m) => m.settled()));
+    await reconciler.kick('settle');
+    const writes = () => members.reduce((sum, m) => sum + WRITE_METHODS.reduce((n, method) => n + (m.requestsByMethod.get(method) ?? 0), 0), 0);
+    const commits = () => ['flotilla/rendered', 'flotilla/status'].reduce((sum, branch) => {
+      const ref = `refs/heads/${branch}`;
+      return sum + (git(bare, 'for-each-ref', '--format=%(refname)', ref) ? Number(git(bare, 'rev-list', '--count', ref)) : 0);
+    }, 0);
+    const writesBefore = writes();
+    const commitsBefore = commits();
+    await reconciler.kick('resync');
+    const noopWrites = writes() - writesBefore;
+    const noopCommits = commits() - commitsBefore;
+    opts.progress(`no-op resync (full pass, nothing changed): ${noopWrites} write requests at the members, ${noopCommits} commits on flotilla/rendered + flotilla/status (the members took ${writesBefore} write requests before it)`);
     return {
       pushes: samples.length,
       push_to_applied_p50_ms: pct(50),
@@ -126,6 +148,8 @@ export async function measurePushToApplied(opts: { pushes: number; applyObjects:
       git_push_p50_ms: pushMs[Math.floor(pushMs.length / 2)]!,
       apply_objects_per_s: objects / seconds,
       apply_objects: objects,
+      noop_member_writes: noopWrites,
+      noop_pass_commits: noopCommits,
     };
   } finally {
     await stop?.();

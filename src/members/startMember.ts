@@ -63,6 +63,11 @@ export interface Member {
   readonly store: ObjectStore;
   readonly registry: ResourceRegistry;
   readonly faults: MemberFaults;
+  /**
+   * API requests received, by HTTP method, counted as they arrive (before auth or faults): a client's writes
+   * (POST/PUT/PATCH/DELETE) show up here and nowhere else, since the simulated controllers write to the store directly.
+   */
+  readonly requestsByMethod: ReadonlyMap<string, number>;
   /** Resolves once the simulated controllers have nothing queued (timers such as pod readiness may still run). */
   settled(): Promise<void>;
   /** Writes state now (normally write-behind). */
@@ -169,12 +174,17 @@ export async function startMember(options: MemberOptions): Promise<Member> {
     persistTimer ??= setTimeout(flush, persistDelayMs);
   });
 
+  const requestsByMethod = new Map<string, number>();
   const sockets = new Set<Socket>();
   let server: Server | undefined;
   let port = options.port ?? lastPort(dataDir);
   let ctx: ServerContext;
   const listen = async (wanted: number): Promise<number> => {
-    const next = createServer({ key: tls.keyPem, cert: tls.certPem, keepAliveTimeout: 30_000 }, (req, res) => void handleRequest(ctx, req, res));
+    const next = createServer({ key: tls.keyPem, cert: tls.certPem, keepAliveTimeout: 30_000 }, (req, res) => {
+      const method = req.method ?? 'GET';
+      requestsByMethod.set(method, (requestsByMethod.get(method) ?? 0) + 1);
+      void handleRequest(ctx, req, res);
+    });
     next.on('connection', (socket: Socket) => {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
@@ -227,6 +237,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
     store,
     registry,
     faults,
+    requestsByMethod,
     settled: () => controllers.idle(),
     flush,
     async stop(): Promise<void> {
