@@ -1,11 +1,11 @@
 import { parse } from 'yaml';
 import type { ObjectRef } from '../api/kinds.ts';
-import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type CommitInfo, type GitRepo } from '../commits/types.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
+import { readTextFiles } from '../outputs/readPathOids.ts';
 import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
 import { appliedPath, templateStatusPath, type AppliedRecord, type TemplateStatusFile } from '../statuses/buildStatusFiles.ts';
 import { manifestPath } from '../works/outputPaths.ts';
@@ -134,12 +134,7 @@ async function treeOidAt(repo: GitRepo, tree: string, path: string): Promise<str
 }
 
 async function readFileAt(repo: GitRepo, tree: string, path: string): Promise<string | null> {
-  const slash = path.lastIndexOf('/');
-  const dir = slash >= 0 ? await treeOidAt(repo, tree, path.slice(0, slash)) : tree;
-  if (!dir) return null;
-  const e = (await readTree(repo, dir)).find((x) => x.name === path.slice(slash + 1));
-  if (!e || isTreeMode(e.mode)) return null;
-  return new TextDecoder().decode((await readBlobs(repo, [e.oid])).get(e.oid)!);
+  return (await readTextFiles(repo, tree, [path])).get(path) ?? null;
 }
 
 function short(ref: string): string {

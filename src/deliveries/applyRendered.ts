@@ -6,7 +6,7 @@ import { readRef } from '../commits/readRef.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo, type TreeFile } from '../commits/types.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
-import { readPathOids } from '../outputs/readPathOids.ts';
+import { readTextFiles } from '../outputs/readPathOids.ts';
 import type { SourceState } from '../plans/checkPruneSafety.ts';
 import { readPruneAllowance } from '../plans/readPruneAllowance.ts';
 import { readObservedClusters } from '../statuses/readStatusBranch.ts';
@@ -91,11 +91,10 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
   const info = await readCommitInfo(opts.repo, commit);
   const sourceCommit = parseTrailers(info.message)['Source-Commit'];
   const records = await readInventories(opts.repo, opts.statusRef ?? DEFAULT_STATUS_REF, [...opts.clusters.keys()]);
-  const rootFiles = await readPathOids(opts.repo, info.tree, [RELEASED_PATH]);
   const index = await openIndex(opts.repo, info.tree);
   const source = sourceStateOf(index);
   const observed = await readObservedClusters(opts.repo, opts.statusRef ?? DEFAULT_STATUS_REF);
-  const released = await readReleased(opts.repo, rootFiles.get(RELEASED_PATH));
+  const released = parseReleased((await readTextFiles(opts.repo, info.tree, [RELEASED_PATH])).get(RELEASED_PATH));
 
   const names = [...opts.clusters.keys()].sort();
   const statusRef = opts.statusRef ?? DEFAULT_STATUS_REF;
@@ -266,9 +265,8 @@ async function placesAnything(index: ShardedIndex, cluster: string): Promise<boo
 }
 
 /** Cluster → identity keys of objects released under preserveResourcesOnDeletion (works/outputPaths.ts RELEASED_PATH). */
-async function readReleased(repo: GitRepo, oid: string | undefined): Promise<Map<string, Set<string>>> {
-  if (!oid) return new Map();
-  const text = new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!);
+function parseReleased(text: string | undefined): Map<string, Set<string>> {
+  if (text === undefined) return new Map();
   return new Map(Object.entries(JSON.parse(text) as Record<string, string[]>).map(([c, keys]) => [c, new Set(keys.map((k) => identityKey(parseRefKey(k))))]));
 }
 

@@ -13,7 +13,7 @@ import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '..
 import type { ShardedIndex } from '../works/outputIndex.ts';
 import { affectedByChange, dependenciesOf } from './affectedByChange.ts';
 import { readParsedFileCache, writeParsedFileCache } from './parsedFileCache.ts';
-import { readPathOids } from './readPathOids.ts';
+import { readPathOids, readTextFiles } from './readPathOids.ts';
 
 export interface LoadedSource {
   model: ConfigModel;
@@ -270,11 +270,8 @@ function parseFile(path: string, bytes: Uint8Array): FileObjects {
 }
 
 async function readIgnore(repo: GitRepo, tree: string): Promise<IgnoreRules | undefined> {
-  const oids = await readPathOids(repo, tree, [IGNORE_FILE]);
-  const oid = oids.get(IGNORE_FILE);
-  if (!oid) return undefined;
-  const blob = (await readBlobs(repo, [oid])).get(oid)!;
-  return parseIgnoreFile(new TextDecoder().decode(blob));
+  const text = (await readTextFiles(repo, tree, [IGNORE_FILE])).get(IGNORE_FILE);
+  return text === undefined ? undefined : parseIgnoreFile(text);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { readBlobs } from '../commits/readBlobs.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo, type TreeEntry } from '../commits/types.ts';
 
@@ -30,4 +31,12 @@ export async function readPathOids(repo: GitRepo, tree: string, paths: readonly 
     out.set(path, current);
   }));
   return out;
+}
+
+/** The given files of a tree as text, reading only the trees along their paths; absent paths are absent. */
+export async function readTextFiles(repo: GitRepo, tree: string, paths: readonly string[]): Promise<Map<string, string>> {
+  const oids = await readPathOids(repo, tree, paths);
+  const blobs = await readBlobs(repo, oids.values());
+  const decoder = new TextDecoder();
+  return new Map([...oids].map(([path, oid]) => [path, decoder.decode(blobs.get(oid)!)]));
 }

@@ -1,16 +1,14 @@
-import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { CLUSTERS_PATH } from '../works/outputPaths.ts';
 import { parseRegisteredClusters, type RegisteredCluster } from '../works/registeredClusters.ts';
-import { readPathOids } from './readPathOids.ts';
+import { readTextFiles } from './readPathOids.ts';
 
 /**
  * The clusters a rendered commit registers (.flotilla/clusters.json); undefined when it has no such file (rendered
  * by a Flotilla that did not write it yet), so a caller cannot tell and must not refuse.
  */
 export async function readRegisteredClusters(repo: GitRepo, renderedCommit: string): Promise<RegisteredCluster[] | undefined> {
-  const oid = (await readPathOids(repo, (await readCommitInfo(repo, renderedCommit)).tree, [CLUSTERS_PATH])).get(CLUSTERS_PATH);
-  if (!oid) return undefined;
-  return parseRegisteredClusters(new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!));
+  const text = (await readTextFiles(repo, (await readCommitInfo(repo, renderedCommit)).tree, [CLUSTERS_PATH])).get(CLUSTERS_PATH);
+  return text === undefined ? undefined : parseRegisteredClusters(text);
 }

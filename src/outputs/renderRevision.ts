@@ -1,7 +1,6 @@
 import type { ResourceBinding } from '../api/binding.ts';
 import { buildCommit } from '../commits/buildCommit.ts';
 import { PackWriter } from '../commits/PackWriter.ts';
-import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { updateRef } from '../commits/updateRef.ts';
@@ -19,7 +18,7 @@ import { holdsKarmadaObjects, loadSource } from './loadSource.ts';
 import { withClusterStatus } from './renderSnapshot.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import { readLastRender } from './readLastRender.ts';
-import { readPathOids } from './readPathOids.ts';
+import { readTextFiles } from './readPathOids.ts';
 import { readPreviousOutputs, type PreviousFiles } from './previousOutputs.ts';
 import { openOutputIndex } from './readOutputIndex.ts';
 import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
@@ -168,8 +167,7 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
 
 /** A file of an output tree as text; '' when it has none. */
 async function readOutputText(repo: GitRepo, tree: string, path: string): Promise<string> {
-  const oid = (await readPathOids(repo, tree, [path])).get(path);
-  return oid ? new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!) : '';
+  return (await readTextFiles(repo, tree, [path])).get(path) ?? '';
 }
 
 /** Cluster → released refKeys: the file's, with this render's releases added. */

@@ -1,7 +1,5 @@
 import { buildCommit } from '../commits/buildCommit.ts';
-import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { PackWriter } from '../commits/PackWriter.ts';
-import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { RefConflictError } from '../commits/RefConflictError.ts';
@@ -12,6 +10,7 @@ import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
 import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
 import { buildStatusFiles, clusterStatusPath, statusPathsOf, type ClusterFileOptions, type ClusterReport } from './buildStatusFiles.ts';
 import { agentClusters, markMissingHeartbeats } from './markMissingHeartbeats.ts';
+import { readTextFiles } from '../outputs/readPathOids.ts';
 import type { InterpreterSet } from '../interpreters/customizations.ts';
 
 export interface WriteStatusOptions {
@@ -57,7 +56,7 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
   for (let attempt = 1; ; attempt++) {
     const head = await readRef(opts.repo, ref);
     const headInfo = head ? await readCommitInfo(opts.repo, head) : null;
-    const existing = headInfo ? await readFiles(opts.repo, headInfo.tree, paths) : new Map<string, string>();
+    const existing = headInfo ? await readTextFiles(opts.repo, headInfo.tree, paths) : new Map<string, string>();
     const time = now();
     const edits = buildStatusFiles(existing, reports, time, opts.interpreters, opts.clusterOptions);
     for (const [path, text] of markMissingHeartbeats(existing, watched, time, opts.clusterOptions)) edits.set(path, text);
@@ -94,13 +93,6 @@ async function withApplied(repo: GitRepo, reports: readonly ClusterReport[], ren
   });
 }
 
-async function readFiles(repo: GitRepo, tree: string, paths: readonly string[]): Promise<Map<string, string>> {
-  const files = await listTreeFiles(repo, tree);
-  const wanted = paths.filter((p) => files.has(p));
-  const blobs = await readBlobs(repo, wanted.map((p) => files.get(p)!.oid));
-  const decoder = new TextDecoder();
-  return new Map(wanted.map((p) => [p, decoder.decode(blobs.get(files.get(p)!.oid)!)]));
-}
 
 function statusMessage(opts: WriteStatusOptions, changed: string[]): string {
   const clusters = opts.reports.map((r) => r.cluster).sort();
