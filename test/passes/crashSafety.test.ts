@@ -1,47 +1,33 @@
 // kill -9 of `flotilla run` in the middle of a propagation, then a restart: it resumes from what Git holds and
 // converges with nothing lost, nothing duplicated, and one reconciler left.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Member } from '../../src/members/startMember.ts';
 import { LOCK_FILE } from '../../src/passes/acquireRepoLock.ts';
-import { clusterRegistration, configMap, configMapPolicy, deployment, LogEvents, makeFleet, weightedPolicy, type Fleet } from './helpers/fleet.ts';
+import { spawnFlotilla, type Child } from './helpers/spawnFlotilla.ts';
+import { clusterRegistration, configMap, configMapPolicy, deployment, makeFleet, weightedPolicy, type Fleet } from './helpers/fleet.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const CONFIGMAPS = 30;
 const MANAGED = 'karmada.io/managed';
 
 let fleet: Fleet;
-const children: ChildProcess[] = [];
+const children: Child[] = [];
 
 test.before(async () => {
   fleet = await makeFleet(['member1', 'member2'], { readyDelayMs: 0 });
 });
 test.after(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const c of children) await c.kill9();
   await fleet?.cleanup();
 });
 
-/** `flotilla run` as its own process; its JSON log lines feed `events`. */
-function startRun(events: LogEvents): { child: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; stderr: () => string } {
-  const child = spawn(process.execPath, [BIN, 'run', '--repo', fleet.bare, '--credentials-dir', fleet.credentials, '--listen', '127.0.0.1:0', '--resync', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let buffered = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    let nl;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
-      if (line.startsWith('{')) events.log(JSON.parse(line) as Record<string, unknown>);
-    }
-  });
-  child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
-  return { child, exited, stderr: () => stderr };
+/** `flotilla run` as its own process over the fleet's bare repo. */
+function startRun(): Child {
+  const run = spawnFlotilla(['run', '--repo', fleet.bare, '--credentials-dir', fleet.credentials, '--listen', '127.0.0.1:0', '--resync', '0']);
+  children.push(run);
+  return run;
 }
 
 /** The objects Flotilla manages on a member, name → uid. */
@@ -68,8 +54,8 @@ test('kill -9 mid-apply, restart: members hold exactly the rendered objects (non
   // Slow members, so the applier is still at work when the process dies.
   for (const m of fleet.members) await m.faults.set({ latencyMs: 150 });
 
-  const first = new LogEvents();
-  const run1 = startRun(first);
+  const run1 = startRun();
+  const first = run1.events;
   await first.next('the render step', (e) => e.step === 'render' && e.sourceCommit === sha, 20_000);
   // The first object landing on member1 is the moment: render committed, apply under way.
   await new Promise<void>((resolve) => {
@@ -94,8 +80,8 @@ test('kill -9 mid-apply, restart: members hold exactly the rendered objects (non
   assert.ok(partial > 0 && partial < 2 * (CONFIGMAPS + 1), `killed mid-apply: ${partial} of ${2 * (CONFIGMAPS + 1)} objects applied`);
 
   for (const m of fleet.members) await m.faults.reset();
-  const second = new LogEvents();
-  const run2 = startRun(second);
+  const run2 = startRun();
+  const second = run2.events;
   try {
     const lock = await second.next('the stale lock taken over', (e) => e.step === 'lock', 20_000, true);
     assert.is((lock.tookOver as { pid: number }).pid, run1.child.pid);

@@ -1,7 +1,6 @@
 // Process faults: `flotilla run` and `flotilla agent` as real child processes over a bare config repo and
 // emulated members (in this process, so the test reads their stores directly). Expected state comes from the
 // rendered branch (git ls-tree), actual state from each member's store and the status branch's inventories.
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { groupOf } from '../../../src/api/kinds.ts';
 import { openRepo } from '../../../src/commits/openRepo.ts';
@@ -9,55 +8,14 @@ import { connectKubeconfig } from '../../../src/deliveries/connectKubeTarget.ts'
 import type { Member } from '../../../src/members/startMember.ts';
 import { reconcileOnce } from '../../../src/reconcile.ts';
 import { LogEvents, makeFleet, type Fleet } from '../../passes/helpers/fleet.ts';
+import { spawnFlotilla, type Child } from '../../passes/helpers/spawnFlotilla.ts';
 
-export { LogEvents };
+export { LogEvents, spawnFlotilla, type Child };
 
-const BIN = path.resolve(import.meta.dirname, '../../../bin/flotilla.js');
 const MANAGED = 'karmada.io/managed';
 export const RENDERED = 'flotilla/rendered';
 export const STATUS = 'flotilla/status';
 
-export interface Child {
-  child: ChildProcess;
-  events: LogEvents;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  stderr(): string;
-  /** kill -9, and wait until it is gone. */
-  kill9(): Promise<void>;
-  /** SIGTERM, and the exit code of a clean stop. */
-  stop(): Promise<number | null>;
-}
-
-/** A flotilla command as its own process; its JSON log lines (stdout) feed `events`. */
-export function spawnFlotilla(args: string[], env: Record<string, string> = {}): Child {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  const events = new LogEvents();
-  let buffered = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    let nl;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
-      if (line.startsWith('{')) events.log(JSON.parse(line) as Record<string, unknown>);
-    }
-  });
-  child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
-  const alive = () => child.exitCode === null && child.signalCode === null;
-  return {
-    child, events, exited, stderr: () => stderr,
-    async kill9() {
-      if (alive()) child.kill('SIGKILL');
-      await exited;
-    },
-    async stop() {
-      if (alive()) child.kill('SIGTERM');
-      return (await exited).code;
-    },
-  };
-}
 
 /** `flotilla run` on the fleet's bare repo, members from the credentials folder, no resync, any free port. */
 export function spawnRun(fleet: Fleet, env: Record<string, string> = {}): Child {
