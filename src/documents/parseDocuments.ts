@@ -1,5 +1,6 @@
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
+import { parseBlockYaml } from './blockYaml.ts';
 
 /** One YAML document of a source file, as plain data plus where it came from. */
 export interface SourceDocument {
@@ -64,12 +65,21 @@ export function parseDocuments(
       'flatten the document; no Kubernetes manifest needs that depth');
   }
 
-  const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
-  const spanAt = (offset: number): SourceSpan => {
-    const pos = lineCounter.linePos(offset);
-    return at(pos.line, pos.col);
-  };
+  // Most manifests are plain block YAML, read by a reader several times faster than the library; the library
+  // reads the rest, and is asked for field positions only when a later check reports a problem.
+  const block = parseBlockYaml(text);
+  if (block) {
+    const library = lazyLibraryParse(file, text);
+    const documents: SourceDocument[] = [];
+    block.forEach((doc, index) => {
+      if (doc.value === null) return; // an empty document (`---` alone, a trailing `---`): nothing, as for kubectl
+      const source = at(doc.line, doc.column);
+      documents.push({ value: doc.value, index, source, locate: (path) => library().locate(index, path) ?? source });
+    });
+    return { documents, problems: [] };
+  }
+
+  const { docs, spanAt } = parseWithLibrary(file, text);
   const documents: SourceDocument[] = [];
   const problems: Problem[] = [];
   if (!Array.isArray(docs)) {
@@ -95,10 +105,34 @@ export function parseDocuments(
         fix: 'expand the aliases by hand; anchors that multiply into huge documents are refused' });
       return;
     }
+    if (value === null) return; // an empty document, as above
     const start = doc.contents.range?.[0] ?? doc.range[0];
     documents.push({ value, index, source: spanAt(start), locate: (path) => locateIn(doc, path, spanAt, start) });
   });
   return { documents, problems };
+}
+
+function parseWithLibrary(file: string, text: string) {
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const spanAt = (offset: number): SourceSpan => {
+    const pos = lineCounter.linePos(offset);
+    return { file, line: pos.line, column: pos.col };
+  };
+  return { docs, spanAt };
+}
+
+/** The library's parse of a file the block reader took, made on the first question about a field's position. */
+function lazyLibraryParse(file: string, text: string): () => { locate(index: number, path: readonly (string | number)[]): SourceSpan | undefined } {
+  let parsed: ReturnType<typeof parseWithLibrary> | undefined;
+  return () => ({
+    locate(index, path) {
+      parsed ??= parseWithLibrary(file, text);
+      const doc = Array.isArray(parsed.docs) ? parsed.docs[index] : undefined;
+      if (!doc?.contents) return undefined;
+      return locateIn(doc, path, parsed.spanAt, doc.contents.range?.[0] ?? doc.range[0]);
+    },
+  });
 }
 
 function locateIn(doc: Document, path: readonly (string | number)[], spanAt: (o: number) => SourceSpan, fallback: number): SourceSpan {
