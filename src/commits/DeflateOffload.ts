@@ -57,6 +57,15 @@ export class DeflateOffload {
     if (failure) throw new Error(`deflate worker failed: ${failure.message}`, { cause: failure });
   }
 
+  /** Drops whatever is queued and ends the worker: for a pack that will not be written. */
+  async discard(): Promise<void> {
+    this.#batch = newBatch();
+    this.#inflight.clear();
+    const worker = this.#worker;
+    this.#worker = null;
+    await worker?.terminate();
+  }
+
   #send(): void {
     const batch = this.#batch;
     this.#batch = newBatch();

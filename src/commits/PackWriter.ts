@@ -48,6 +48,13 @@ export class PackWriter {
     return oid;
   }
 
+  /** Forgets every queued object and ends the compressor's thread, if one started: a pack that will not be written. */
+  async discard(): Promise<void> {
+    this.#pending = new Map();
+    this.#structure = new Map();
+    await this.#deflate.discard();
+  }
+
   /** A queued tree or commit (blobs are held compressed only). */
   get(oid: string): PackObject | undefined {
     return this.#structure.get(oid);

@@ -3,8 +3,13 @@ import { readTree } from './readTree.ts';
 import { renderTree } from './renderTree.ts';
 import { FILE_MODE, TREE_MODE, isTreeMode, type GitRepo, type TreeEntry } from './types.ts';
 
-/** New content (text is written as UTF-8), or null to delete. */
-export type FileEdit = Uint8Array | string | null;
+/** New content (text is written as UTF-8), a blob already added to the same pack, or null to delete. */
+export type FileEdit = Uint8Array | string | PackedBlob | null;
+
+/** A blob the caller added to the pack itself (PackWriter.add), by oid: written as it was produced. */
+export interface PackedBlob {
+  blob: string;
+}
 
 interface EditNode {
   files: Map<string, FileEdit>;
@@ -67,7 +72,8 @@ async function applyEdits(repo: GitRepo, pack: PackWriter, base: string | null, 
       continue;
     }
     // Encoded here, one file at a time: the caller need not hold a second, encoded copy of every file.
-    const oid = pack.add('blob', typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+    const oid = typeof content === 'string' ? pack.add('blob', Buffer.from(content, 'utf8'))
+      : content instanceof Uint8Array ? pack.add('blob', content) : content.blob;
     const mode = current?.mode === '100755' ? '100755' : FILE_MODE;
     if (current?.oid !== oid || current.mode !== mode) {
       entries.set(name, { name, mode, oid });

@@ -105,64 +105,70 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   const health = await readTemplateStatuses(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF, evicting);
 
   const model = withClusterStatus(loaded.model, observed);
-  const out = renderTemplates({
-    model, affected: loaded.affected, previousIndex: index, previousBindings: bindings, previousFiles: files, sourceCommit: sourceSha,
-    failover: { now, observed: health, ...(target.gracefulEvictionTimeoutSeconds !== undefined ? { gracePeriodSeconds: target.gracefulEvictionTimeoutSeconds } : {}) },
-    onlyClustersChanged: loaded.onlyClustersChanged,
-  });
-  const previousFileCount = index.sourceFileCount();
-  await applyIndexChanges(index, out.indexChanges);
-  const key = clusterStateKey(observed);
-  const check = nextFailoverCheck(model, observed, now);
-  const evictions = index.evictingTemplates().length;
-  // What verify needs to replay this render beyond Git's source: the cluster state it read, and the clock when the
-  // clock could decide something (a taint to evict on, a toleration to run out, eviction tasks to end).
-  const clockMattered = rerender || key !== '' || check !== undefined || evictions > 0 || evicting.length > 0 || out.failover.length > 0;
-  const inputs = clockMattered || observed.size > 0
-    ? { clusterStatus: stateSource === undefined ? CLUSTER_STATUS_FILE : stateSource ?? CLUSTER_STATUS_NONE, ...(clockMattered ? { renderTime: now.toISOString() } : {}) }
-    : undefined;
-  const state = { key, check, evictions, ...(inputs ? { inputs } : {}) };
-  const stateChanged = state.key !== (previousTrailers['Cluster-State'] ?? '') || (state.check ?? '') !== (previousTrailers['Failover-Check'] ?? '');
-  if (rerender && out.edits.size === 0 && !stateChanged) {
-    return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: out.explanations, full: loaded.full, filesWritten: 0, failover: out.failover };
-  }
-  await updateFileIndex(index, loaded.touchedFiles, loaded.model.unreadableFiles);
-  if (previousOutput && lastGoodSource && index.sourceFileCount() === 0 && previousFileCount > 0) {
-    // Held already: a change of cluster state re-renders the same empty source, which must not commit again.
-    if (rerender) return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: new Map(), full: loaded.full, filesWritten: 0, failover: [] };
-    return holdEmptySource(repo, target, source, previousOutput, last.head!, lastGoodSource);
-  }
-  // Text as is: writeTreeEdits encodes each file as it packs it, so no encoded copy of the fleet is held.
-  const edits = new Map<string, FileEdit>(out.edits);
-  for (const [path, text] of index.edits()) edits.set(path, text);
-  const registered = serializeRegisteredClusters([...loaded.model.clusters.values()].map((c) => c.object));
-  if (registered !== (headTree ? await readOutputText(repo, headTree, CLUSTERS_PATH) : '')) edits.set(CLUSTERS_PATH, registered);
-  const before = headTree ? await readOutputText(repo, headTree, RELEASED_PATH) : '';
-  if (before !== '' || out.released.size > 0) {
-    const released = parseReleased(before, out.released);
-    await index.load({ templates: [...released.values()].flatMap((keys) => [...keys]) });
-    const after = serializeReleased(released, index);
-    if (after !== before) edits.set(RELEASED_PATH, after === '' ? null : after);
-  }
-
-  const problems = [...loaded.model.problems, ...out.problems];
-  const changes = summarizeChanges(out.edits, files);
+  // Files go into the pack as they are rendered; a render that ends without a commit drops them.
   const pack = new PackWriter(repo);
-  const tree = await writeTreeEdits(repo, pack, headTree, edits);
-  // A re-render for cluster state happens at a moment, not at a source commit: its commit carries that moment.
-  const identity = rerender
-    ? { name: 'Flotilla', email: 'flotilla@localhost', timestamp: Math.floor(now.getTime() / 1000), timezoneOffset: 0 }
-    : { name: 'Flotilla', email: 'flotilla@localhost', timestamp: source.committer.timestamp, timezoneOffset: source.committer.timezoneOffset };
-  const commit = buildCommit(pack, {
-    tree,
-    parents: outputHead ? [outputHead] : [],
-    message: buildOutputMessage(source, changes, problems, { rerender, failover: out.failover, clusters: model.clusters, state }, rescheduledTemplates(out.explanations)),
-    author: identity,
-    committer: identity,
-  });
-  await pack.flush();
-  await updateRef(repo, target.outputRef, commit, outputHead);
-  return { sourceCommit: sourceSha, outputCommit: commit, problems, changes, explanations: out.explanations, full: loaded.full, filesWritten: out.edits.size, failover: out.failover };
+  try {
+    const out = renderTemplates({
+      keep: (text: string) => ({ blob: pack.add('blob', Buffer.from(text, 'utf8')) }),
+      model, affected: loaded.affected, previousIndex: index, previousBindings: bindings, previousFiles: files, sourceCommit: sourceSha,
+      failover: { now, observed: health, ...(target.gracefulEvictionTimeoutSeconds !== undefined ? { gracePeriodSeconds: target.gracefulEvictionTimeoutSeconds } : {}) },
+      onlyClustersChanged: loaded.onlyClustersChanged,
+    });
+    const previousFileCount = index.sourceFileCount();
+    await applyIndexChanges(index, out.indexChanges);
+    const key = clusterStateKey(observed);
+    const check = nextFailoverCheck(model, observed, now);
+    const evictions = index.evictingTemplates().length;
+    // What verify needs to replay this render beyond Git's source: the cluster state it read, and the clock when the
+    // clock could decide something (a taint to evict on, a toleration to run out, eviction tasks to end).
+    const clockMattered = rerender || key !== '' || check !== undefined || evictions > 0 || evicting.length > 0 || out.failover.length > 0;
+    const inputs = clockMattered || observed.size > 0
+      ? { clusterStatus: stateSource === undefined ? CLUSTER_STATUS_FILE : stateSource ?? CLUSTER_STATUS_NONE, ...(clockMattered ? { renderTime: now.toISOString() } : {}) }
+      : undefined;
+    const state = { key, check, evictions, ...(inputs ? { inputs } : {}) };
+    const stateChanged = state.key !== (previousTrailers['Cluster-State'] ?? '') || (state.check ?? '') !== (previousTrailers['Failover-Check'] ?? '');
+    if (rerender && out.edits.size === 0 && !stateChanged) {
+      return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: out.explanations, full: loaded.full, filesWritten: 0, failover: out.failover };
+    }
+    await updateFileIndex(index, loaded.touchedFiles, loaded.model.unreadableFiles);
+    if (previousOutput && lastGoodSource && index.sourceFileCount() === 0 && previousFileCount > 0) {
+      // Held already: a change of cluster state re-renders the same empty source, which must not commit again.
+      if (rerender) return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: new Map(), full: loaded.full, filesWritten: 0, failover: [] };
+      return holdEmptySource(repo, target, source, previousOutput, last.head!, lastGoodSource);
+    }
+    // Rendered files are in the pack already; the index and registry files go in as text, encoded as they are packed.
+    const edits = new Map<string, FileEdit>(out.edits);
+    for (const [path, text] of index.edits()) edits.set(path, text);
+    const registered = serializeRegisteredClusters([...loaded.model.clusters.values()].map((c) => c.object));
+    if (registered !== (headTree ? await readOutputText(repo, headTree, CLUSTERS_PATH) : '')) edits.set(CLUSTERS_PATH, registered);
+    const before = headTree ? await readOutputText(repo, headTree, RELEASED_PATH) : '';
+    if (before !== '' || out.released.size > 0) {
+      const released = parseReleased(before, out.released);
+      await index.load({ templates: [...released.values()].flatMap((keys) => [...keys]) });
+      const after = serializeReleased(released, index);
+      if (after !== before) edits.set(RELEASED_PATH, after === '' ? null : after);
+    }
+
+    const problems = [...loaded.model.problems, ...out.problems];
+    const changes = summarizeChanges(out.edits, files);
+    const tree = await writeTreeEdits(repo, pack, headTree, edits);
+    // A re-render for cluster state happens at a moment, not at a source commit: its commit carries that moment.
+    const identity = rerender
+      ? { name: 'Flotilla', email: 'flotilla@localhost', timestamp: Math.floor(now.getTime() / 1000), timezoneOffset: 0 }
+      : { name: 'Flotilla', email: 'flotilla@localhost', timestamp: source.committer.timestamp, timezoneOffset: source.committer.timezoneOffset };
+    const commit = buildCommit(pack, {
+      tree,
+      parents: outputHead ? [outputHead] : [],
+      message: buildOutputMessage(source, changes, problems, { rerender, failover: out.failover, clusters: model.clusters, state }, rescheduledTemplates(out.explanations)),
+      author: identity,
+      committer: identity,
+    });
+    await pack.flush();
+    await updateRef(repo, target.outputRef, commit, outputHead);
+    return { sourceCommit: sourceSha, outputCommit: commit, problems, changes, explanations: out.explanations, full: loaded.full, filesWritten: out.edits.size, failover: out.failover };
+  } finally {
+    await pack.discard(); // after flush() only ends an idle thread, if any
+  }
 }
 
 /** A file of an output tree as text; '' when it has none. */
@@ -270,7 +276,7 @@ async function updateFileIndex(index: ShardedIndex, touched: ReadonlyMap<string,
  * Added vs changed per cluster. Every edit belongs to an affected template, whose previous files were read
  * already, so `previousFiles` says what existed: no walk over the whole index on each commit.
  */
-function summarizeChanges(edits: ReadonlyMap<string, string | null>, previousFiles: PreviousFiles): ClusterChanges {
+function summarizeChanges(edits: ReadonlyMap<string, unknown>, previousFiles: PreviousFiles): ClusterChanges {
   const changes: ClusterChanges = {};
   for (const [path, text] of edits) {
     const m = /^clusters\/([^/]+)\//.exec(path);

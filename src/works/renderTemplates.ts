@@ -48,6 +48,15 @@ export interface RenderInput {
   onlyClustersChanged?: ReadonlySet<string> | null;
 }
 
+/**
+ * A render that hands each written file on as soon as it exists, as `keep` makes it: renderRevision packs it
+ * (hash, compression on the second thread) while the rest of the fleet renders, instead of holding every
+ * file's text until the end and compressing in one burst the second thread cannot keep up with.
+ */
+export interface KeepingRenderInput<F> extends RenderInput {
+  keep: (text: string) => F;
+}
+
 export interface FailoverInput {
   now: Date;
   /** The status branch's aggregatedStatus of templates whose binding has graceful eviction tasks, by refKey. */
@@ -74,9 +83,9 @@ export interface TemplateExplanation {
   rescheduledBy?: string[];
 }
 
-export interface RenderOutput {
-  /** Output path → new content, or null to delete. */
-  edits: Map<string, string | null>;
+export interface RenderOutput<F = string> {
+  /** Output path → new content (its text, or what `keep` made of it), or null to delete. */
+  edits: Map<string, F | null>;
   /** Index entries set by this render, or removed (null); every other entry stays as it was. */
   indexChanges: Map<string, IndexEntry | null>;
   problems: Problem[];
@@ -103,9 +112,12 @@ interface Placed {
  * dependencies, and produce per-cluster manifests plus its binding. Everything not affected keeps its
  * previous output byte for byte, and so does anything held (invalid, duplicated, unreadable file).
  */
-export function renderTemplates(input: RenderInput): RenderOutput {
+export function renderTemplates(input: RenderInput): RenderOutput;
+export function renderTemplates<F>(input: KeepingRenderInput<F>): RenderOutput<F>;
+export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) => F }): RenderOutput<F | string> {
   const { model, affected, previousIndex } = input;
-  const edits = new Map<string, string | null>();
+  const edits = new Map<string, F | string | null>();
+  const keep = input.keep ?? ((text: string) => text);
   const problems: Problem[] = [];
   const explanations = new Map<string, TemplateExplanation>();
   const failover: FailoverEvent[] = [];
@@ -202,9 +214,9 @@ export function renderTemplates(input: RenderInput): RenderOutput {
       if (samePlacement && !input.onlyClustersChanged!.has(target.name) && input.previousFiles.has(path)) continue;
       const manifest = renderManifest(p, target, cluster, model, problems);
       if (manifest === undefined) continue; // override failed: previous file for this cluster stays
-      keepOrWrite(edits, path, manifest, input.previousFiles.get(path), input.sourceCommit);
+      keepOrWrite(edits, keep, path, manifest, input.previousFiles.get(path), input.sourceCommit);
     }
-    if (p.binding) keepOrWrite(edits, bPath, p.binding, input.previousFiles.get(bPath), input.sourceCommit);
+    if (p.binding) keepOrWrite(edits, keep, bPath, p.binding, input.previousFiles.get(bPath), input.sourceCommit);
     else if (prevEntry?.policy) edits.set(bPath, null);
   }
   return { edits, indexChanges: changes, problems, explanations, failover, released };
@@ -517,12 +529,14 @@ function overridesFor(t: Template, model: ConfigModel): OverridePolicy[] {
  * Writes the object unless the previous file says the same thing apart from the source-commit stamp:
  * then the old bytes stay, so the stamp names the commit that last changed what this object became.
  */
-function keepOrWrite(edits: Map<string, string | null>, path: string, obj: Record<string, unknown> | ResourceBinding, previous: string | undefined, commit: string): void {
+function keepOrWrite<F>(
+  edits: Map<string, F | null>, keep: (text: string) => F, path: string, obj: Record<string, unknown> | ResourceBinding, previous: string | undefined, commit: string,
+): void {
   const meta = (obj.metadata ?? {}) as { annotations?: Record<string, string> };
   const stamped = { ...obj, metadata: { ...meta, annotations: { ...(meta.annotations ?? {}), [SOURCE_COMMIT_ANNOTATION]: commit } } };
   const text = manifestYaml(stamped);
   if (previous !== undefined && unstamp(previous) === unstamp(text)) return;
-  edits.set(path, text);
+  edits.set(path, keep(text));
 }
 
 const STAMP_LINE = new RegExp(`^(\\s*${SOURCE_COMMIT_ANNOTATION.replace(/[./]/g, '\\$&')}: ).*$`, 'm');

@@ -65,4 +65,18 @@ test('a caller may reuse its buffer right after add: the content was copied', as
   assert.is(inflateSync(slot.deflated).toString(), 'first version of the bytes\n');
 });
 
+test('discard ends a running worker and drops its batches; the offload can be used again', async () => {
+  const offload = new DeflateOffload();
+  const inputs = contents(3000); // past one batch: the worker starts
+  const dropped = inputs.map(() => ({ deflated: EMPTY }));
+  inputs.forEach((content, i) => offload.add(dropped[i]!, content));
+  await offload.discard();
+  await offload.drain(); // nothing in flight: returns at once rather than waiting on replies that will never come
+  const again = contents(10);
+  const slots = again.map(() => ({ deflated: EMPTY }));
+  again.forEach((content, i) => offload.add(slots[i]!, content));
+  await offload.drain();
+  again.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE))));
+});
+
 test.run();

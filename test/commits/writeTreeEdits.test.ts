@@ -6,7 +6,7 @@ import { listTreeFiles } from '../../src/commits/listTreeFiles.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { PackWriter } from '../../src/commits/PackWriter.ts';
 import { EMPTY_TREE_OID } from '../../src/commits/types.ts';
-import { writeTreeEdits } from '../../src/commits/writeTreeEdits.ts';
+import { writeTreeEdits, type FileEdit } from '../../src/commits/writeTreeEdits.ts';
 import { bytes, commitAll, makeTempRepo, removeLooseObject, writeWorkTree, type TempRepo } from './helpers/tempRepo.ts';
 
 const edits = (files: Record<string, string | null>) =>
@@ -40,6 +40,21 @@ test('from an empty base: same root tree oid as git write-tree, and fsck --stric
     const root = await writeTreeEdits(repo, pack, null, edits(TRICKY));
     await pack.flush();
     assert.is(root, nativeTree(temp, TRICKY));
+    temp.git(['fsck', '--strict', '--no-dangling']);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('a blob the caller packed itself ({ blob: oid }) lands in the tree as if its bytes had been given', async () => {
+  const temp = makeTempRepo();
+  try {
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    const oid = pack.add('blob', bytes('packed while rendering\n'));
+    const root = await writeTreeEdits(repo, pack, null, new Map<string, FileEdit>([['clusters/m1/a.yaml', { blob: oid }], ['b.txt', 'text\n']]));
+    await pack.flush();
+    assert.is(root, nativeTree(temp, { 'clusters/m1/a.yaml': 'packed while rendering\n', 'b.txt': 'text\n' }));
     temp.git(['fsck', '--strict', '--no-dangling']);
   } finally {
     temp.cleanup();
