@@ -2,6 +2,7 @@ import { describeRef, groupOf, refKey, type ObjectRef } from '../api/kinds.ts';
 import type { PropagationPolicy } from '../api/policy.ts';
 import type { Located } from '../documents/model.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
+import { policiesInScope, type PolicyScope } from '../selectors/policiesInScope.ts';
 
 export interface MatchableTemplate {
   ref: ObjectRef;
@@ -45,9 +46,10 @@ export function matchPolicy(t: MatchableTemplate, policies: readonly Located<Pro
   const skipped = skipReason(t);
   if (skipped) return { status: 'skipped', reason: skipped };
 
+  const inScope = policiesInScope(policies, t.ref.namespace, PROPAGATION_SCOPE);
   const candidates = (kind: 'PropagationPolicy' | 'ClusterPropagationPolicy') => {
     const out: { policy: Located<PropagationPolicy>; implicit: ImplicitPriority }[] = [];
-    for (const p of policies) {
+    for (const p of inScope) {
       if (p.object.kind !== kind) continue;
       // A PP only selects objects of its own namespace; cluster-scoped objects need a CPP.
       if (kind === 'PropagationPolicy' && (t.ref.namespace === '' || p.object.metadata.namespace !== t.ref.namespace)) continue;
@@ -76,6 +78,12 @@ export function matchPolicy(t: MatchableTemplate, policies: readonly Located<Pro
   ].filter(Boolean).join('; ');
   return { status: 'matched', policy: winner.policy, reason: `${describePolicy(winner.policy.object)} selects it by ${IMPLICIT_NAMES[winner.implicit]}${why ? ` (${why})` : ''}` };
 }
+
+/** A ClusterPropagationPolicy selects in every namespace; a PropagationPolicy in its own only. */
+const PROPAGATION_SCOPE: PolicyScope<PropagationPolicy> = {
+  clusterWide: (p) => p.kind === 'ClusterPropagationPolicy',
+  namespaceOf: (p) => p.metadata.namespace,
+};
 
 const IMPLICIT_NAMES: Record<ImplicitPriority, string> = { 0: 'nothing', 1: 'match-all', 2: 'labelSelector', 3: 'name' };
 

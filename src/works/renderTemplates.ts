@@ -6,6 +6,7 @@ import { evictBinding, type Eviction, type PurgeMode } from '../evictions/evictB
 import { assessEvictionTasks, type TaskEnd } from '../evictions/gracefulEviction.ts';
 import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
+import { policiesInScope, type PolicyScope } from '../selectors/policiesInScope.ts';
 import { schedule } from '../assignments/schedule.ts';
 import type { ClusterExplanation, ScheduleResult } from '../assignments/types.ts';
 import { divideByWebster } from '../assignments/divideByWebster.ts';
@@ -516,14 +517,19 @@ const overrideCache = new WeakMap<Template, OverridePolicy[]>();
 function overridesFor(t: Template, model: ConfigModel): OverridePolicy[] {
   let found = overrideCache.get(t);
   if (!found) {
-    found = model.overridePolicies.map((o) => o.object).filter((o) =>
-      (o.kind === 'ClusterOverridePolicy' || (o.metadata.namespace ?? 'default') === t.ref.namespace) &&
+    found = policiesInScope(model.overridePolicies, t.ref.namespace, OVERRIDE_SCOPE).map((o) => o.object).filter((o) =>
       (!o.spec.resourceSelectors || o.spec.resourceSelectors.length === 0 ||
         bestSelectorMatch(o.spec.resourceSelectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched));
     overrideCache.set(t, found);
   }
   return found;
 }
+
+/** A ClusterOverridePolicy applies in every namespace; an OverridePolicy in its own ('default' when unset). */
+const OVERRIDE_SCOPE: PolicyScope<OverridePolicy> = {
+  clusterWide: (o) => o.kind === 'ClusterOverridePolicy',
+  namespaceOf: (o) => o.metadata.namespace ?? 'default',
+};
 
 /**
  * Writes the object unless the previous file says the same thing apart from the source-commit stamp:
