@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { parseYamlValue } from '../documents/blockYaml.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { parseRefKey, refKey } from '../api/kinds.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
@@ -180,7 +180,7 @@ async function readBindings(repo: GitRepo, tree: string): Promise<Map<string, Re
   for (const [, f] of files) {
     let b: ResourceBinding | null;
     try {
-      b = parse(new TextDecoder().decode(blobs.get(f.oid)!)) as ResourceBinding | null;
+      b = parseYamlValue(new TextDecoder().decode(blobs.get(f.oid)!)) as ResourceBinding | null;
     } catch {
       continue; // an unreadable binding only means that template is scheduled afresh
     }

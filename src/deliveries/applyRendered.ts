@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { parseYamlValue } from '../documents/blockYaml.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
@@ -231,7 +231,7 @@ async function readClusterFolder(repo: GitRepo, rootTree: string, cluster: strin
   const decoder = new TextDecoder();
   for (const p of paths) {
     try {
-      manifests.set(p, parse(decoder.decode(blobs.get(files.get(p)!.oid)!)));
+      manifests.set(p, parseYamlValue(decoder.decode(blobs.get(files.get(p)!.oid)!)));
     } catch (err) {
       unreadable.push({ ref: { apiVersion: '', kind: '', namespace: '', name: '' }, path: p, action: 'failed', message: `unreadable YAML: ${(err as Error).message}` });
     }

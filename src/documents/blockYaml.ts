@@ -1,3 +1,5 @@
+import { parse } from 'yaml';
+
 /**
  * A reader for the plain block YAML nearly every manifest is written in — block mappings and sequences
  * (compact ones too), plain and quoted one-line scalars, literal blocks (`|`, `|-`), one-line flow collections of
@@ -441,4 +443,15 @@ function doubleQuoted(line: string, col: number): { value: string; end: number }
     }
     from = k + 1;
   }
+}
+
+/**
+ * One YAML document's value, as the yaml library's `parse` gives it (null for none; it throws on bad YAML): the
+ * block reader where it can, the library otherwise. For Flotilla's own files (rendered manifests, bindings,
+ * status) read back on every sync and apply, which are always plain block YAML.
+ */
+export function parseYamlValue(text: string): unknown {
+  const block = parseBlockYaml(text);
+  if (block && block.length <= 1) return block[0]?.value ?? null;
+  return parse(text);
 }

@@ -1,9 +1,10 @@
 // The previous scheduling result, wherever it lives: the output branch (render, sync, explain) or a folder
 // (`render --out-dir`, `explain --out-dir`), where Karmada users and test harnesses put their own
 // ResourceBindings. Everything that renders in steady mode reads it through here.
+import { parseYamlValue } from '../documents/blockYaml.ts';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { parse, parseAllDocuments } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import type { ResourceBinding } from '../api/binding.ts';
 import { groupOf, parseRefKey, refKey, WORK_API_VERSION } from '../api/kinds.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
@@ -54,7 +55,7 @@ export async function readPreviousOutputs(
   for (const [path, oid] of bindingOids) {
     const text = decoder.decode(blobs.get(oid)!);
     texts.set(path, text);
-    bindings.set(paths.get(path)!.key, parse(text) as ResourceBinding);
+    bindings.set(paths.get(path)!.key, parseYamlValue(text) as ResourceBinding);
   }
   const files: PreviousFiles = {
     has: (path) => oids.has(path),

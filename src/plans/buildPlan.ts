@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { parseYamlValue } from '../documents/blockYaml.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import { compareProblems, type Problem } from '../errors/problem.ts';
@@ -92,7 +92,7 @@ export function refsByPath(indexes: readonly OutputIndex[]): Map<string, string>
 /** Fallback for a file no index names (one put there by hand): its own apiVersion, kind and metadata. */
 export function refFromManifest(text: string): string | undefined {
   try {
-    const m = parse(text) as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } } | null;
+    const m = parseYamlValue(text) as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } } | null;
     if (!m?.apiVersion || !m.kind || !m.metadata?.name) return undefined;
     return refKey({ apiVersion: m.apiVersion, kind: m.kind, namespace: m.metadata.namespace ?? '', name: m.metadata.name });
   } catch {
@@ -123,7 +123,7 @@ function readBindings(files: ReadonlyMap<string, string>): Map<string, Map<strin
     if (!path.startsWith('bindings/')) continue;
     let binding: ResourceBinding | null;
     try {
-      binding = parse(text) as ResourceBinding | null;
+      binding = parseYamlValue(text) as ResourceBinding | null;
     } catch {
       continue; // a binding that does not parse has no replicas to compare; verify reports the file
     }

@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { parseYamlValue } from '../documents/blockYaml.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import { refKey, type ObjectRef } from '../api/kinds.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
@@ -44,7 +44,7 @@ async function readClusterFiles(repo: GitRepo, statusRef: string): Promise<Map<s
   const blobs = await readBlobs(repo, files.map((f) => f.oid));
   const decoder = new TextDecoder();
   for (const f of files) {
-    const c = parse(decoder.decode(blobs.get(f.oid)!)) as Partial<ClusterStatusFile> | null;
+    const c = parseYamlValue(decoder.decode(blobs.get(f.oid)!)) as Partial<ClusterStatusFile> | null;
     out.set(c?.metadata?.name ?? f.name.slice(0, -'.yaml'.length), c);
   }
   return out;
@@ -60,7 +60,7 @@ export async function readTemplateStatuses(repo: GitRepo, statusRef: string, ref
   const blobs = await readBlobs(repo, oids.values());
   const decoder = new TextDecoder();
   for (const [path, oid] of oids) {
-    const file = parse(decoder.decode(blobs.get(oid)!)) as TemplateStatusFile | null;
+    const file = parseYamlValue(decoder.decode(blobs.get(oid)!)) as TemplateStatusFile | null;
     out.set(refKey(byPath.get(path)!), file?.aggregatedStatus ?? []);
   }
   return out;

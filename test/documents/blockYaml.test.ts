@@ -3,8 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LineCounter, parseAllDocuments } from 'yaml';
-import { parseBlockYaml } from '../../src/documents/blockYaml.ts';
+import { LineCounter, parse, parseAllDocuments } from 'yaml';
+import { parseBlockYaml, parseYamlValue } from '../../src/documents/blockYaml.ts';
 import { parseDocuments } from '../../src/documents/parseDocuments.ts';
 import { generateFleet } from '../../scripts/bench/generateFleet.ts';
 
@@ -158,6 +158,12 @@ test('parseDocuments: a field position asked of a document read on the fast path
   assert.equal(doc.source, { file: 'cm.yaml', line: 2, column: 1 });
   assert.equal(doc.locate(['data', 'other']), { file: 'cm.yaml', line: 10, column: 10 });
   assert.equal(doc.locate(['metadata', 'missing']), { file: 'cm.yaml', line: 5, column: 3 });
+});
+
+test('parseYamlValue: the library\'s parse on every text, taken or not (one document, none, several, bad YAML)', () => {
+  for (const text of ['a: 1\n', '', '# only\n', '---\n', 'a: &x 1\nb: *x\n', '- x\n- y\n', 'x\n']) assert.equal(parseYamlValue(text), parse(text), JSON.stringify(text));
+  assert.throws(() => parseYamlValue('a: 1\n---\nb: 2\n'), /multiple documents|Source contains/);
+  assert.throws(() => parseYamlValue('a: 1\na: 2\n'));
 });
 
 test.run();
