@@ -484,9 +484,8 @@ function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, mode
   // The template's own annotation wins over the policy (binding/common.go#mergeConflictResolution).
   const own = ((p.template.manifest.metadata as { annotations?: Record<string, string> } | undefined)?.annotations ?? {})['work.karmada.io/conflict-resolution'];
   annotations['work.karmada.io/conflict-resolution'] = own === 'overwrite' || own === 'abort' ? own : (p.binding?.spec.conflictResolution === 'Overwrite' ? 'overwrite' : 'abort');
-  const workName = `${ref.namespace ? `${ref.namespace}-` : ''}${ref.name.replaceAll(':', '.')}-${ref.kind}`.toLowerCase();
   annotations['work.karmada.io/namespace'] = `karmada-es-${target.name}`;
-  annotations['work.karmada.io/name'] = `${ref.name.replaceAll(':', '.').toLowerCase()}-${fnv1a32(workName).toString(16)}`;
+  annotations['work.karmada.io/name'] = workNameOf(p.template);
   const applied = overridden.applied;
   const cops = applied.filter((a) => a.policy.startsWith('ClusterOverridePolicy'));
   const ops = applied.filter((a) => !a.policy.startsWith('ClusterOverridePolicy'));
@@ -495,6 +494,18 @@ function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, mode
   meta.labels = labels;
   meta.annotations = annotations;
   return { ...m, metadata: meta };
+}
+
+/** The Work's name (the same on every cluster): hashed once per template, not once per manifest. */
+const workNames = new WeakMap<Template, string>();
+function workNameOf(t: Template): string {
+  let name = workNames.get(t);
+  if (name === undefined) {
+    const ref = t.ref;
+    const full = `${ref.namespace ? `${ref.namespace}-` : ''}${ref.name.replaceAll(':', '.')}-${ref.kind}`.toLowerCase();
+    workNames.set(t, (name = `${ref.name.replaceAll(':', '.').toLowerCase()}-${fnv1a32(full).toString(16)}`));
+  }
+  return name;
 }
 
 /**
