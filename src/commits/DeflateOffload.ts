@@ -9,7 +9,7 @@ export interface DeflateSlot {
 
 /**
  * Deflates a pack's objects on a second thread while the caller goes on rendering: compression is about a tenth of
- * a cold render's CPU, and needs nothing but the bytes. Contents are copied into 256 KiB batches, each transferred to
+ * a cold render's CPU, and needs nothing but the bytes. Contents are copied into 1 MiB batches, each transferred to
  * one worker (plain JavaScript, so it starts in milliseconds), which sends back the compressed bytes of the batch in
  * one buffer. A pack smaller than one batch (any incremental sync) starts no worker: it is deflated on this thread
  * when drained, as before. When the worker is more than MAX_QUEUED_BATCHES behind, this thread compresses the next
@@ -112,9 +112,9 @@ export class DeflateOffload {
   }
 }
 
-const BATCH_BYTES = 256 * 1024;
-/** At most this many batches (8 MiB raw) wait on the worker. */
-const MAX_QUEUED_BATCHES = 32;
+const BATCH_BYTES = 1024 * 1024;
+/** At most this many batches (8 MiB raw) wait on the worker. Fewer, larger messages: each one costs the thread that sends it. */
+const MAX_QUEUED_BATCHES = 8;
 
 interface Batch {
   bytes: Uint8Array;
