@@ -162,7 +162,7 @@ try {
     kustomize: kustomize ?? 'not measured at L',
     syncs: Object.fromEntries(Object.entries(syncs).map(([k, v]) => [k, { seconds: v.seconds, files_written: v.filesWritten, summary: v.summary }])),
     figures,
-    targets: judge(figures),
+    targets: judge(size, figures),
     node: process.version, git: git(repoDir, ['version']).replace('git version ', ''), cpus: os.cpus().length,
   };
   process.stdout.write(formatTable(size, figures));
