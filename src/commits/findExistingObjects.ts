@@ -6,7 +6,8 @@ import type { GitRepo } from './types.ts';
  * Which of `oids` the object store already holds, loose or packed. Cheap: one readdir of
  * objects/pack plus one binary search per oid per pack (the pack indexes readObject already
  * holds), and one readdir per loose fan-out directory that can matter. Alternates are not
- * consulted (a miss only costs a duplicate).
+ * consulted (a miss only costs a duplicate). Synchronous, as readObject's reads: a few dozen
+ * directory listings answer faster than as many trips through the thread pool.
  */
 export async function findExistingObjects(repo: GitRepo, oids: Iterable<string>): Promise<Set<string>> {
   const wanted = [...oids];
@@ -16,7 +17,7 @@ export async function findExistingObjects(repo: GitRepo, oids: Iterable<string>)
 
   for (const oid of packedObjects(repo, wanted)) found.add(oid);
 
-  const fanout = new Set((await readdirOrEmpty(repo, objectsDir)).filter((d) => /^[0-9a-f]{2}$/.test(d)));
+  const fanout = new Set(readdirOrEmpty(repo, objectsDir).filter((d) => /^[0-9a-f]{2}$/.test(d)));
   const byPrefix = new Map<string, string[]>();
   for (const oid of wanted) {
     const prefix = oid.slice(0, 2);
@@ -25,18 +26,16 @@ export async function findExistingObjects(repo: GitRepo, oids: Iterable<string>)
     if (group) group.push(oid);
     else byPrefix.set(prefix, [oid]);
   }
-  await Promise.all(
-    [...byPrefix].map(async ([prefix, group]) => {
-      const names = new Set(await readdirOrEmpty(repo, path.join(objectsDir, prefix)));
-      for (const oid of group) if (names.has(oid.slice(2))) found.add(oid);
-    }),
-  );
+  for (const [prefix, group] of byPrefix) {
+    const names = new Set(readdirOrEmpty(repo, path.join(objectsDir, prefix)));
+    for (const oid of group) if (names.has(oid.slice(2))) found.add(oid);
+  }
   return found;
 }
 
-async function readdirOrEmpty(repo: GitRepo, dir: string): Promise<string[]> {
+function readdirOrEmpty(repo: GitRepo, dir: string): string[] {
   try {
-    return await repo.fs.promises.readdir(dir);
+    return repo.fs.readdirSync(dir);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;

@@ -8,12 +8,17 @@ import type { GitRepo, TreeEntry } from './types.ts';
  * queued in a PackWriter but not flushed yet can serve as a base.
  */
 export async function readTree(repo: GitRepo, oid: string, pending?: PackWriter): Promise<TreeEntry[]> {
+  return parseTree(readTreeBytes(repo, oid, pending));
+}
+
+/** The raw body of one tree object (a queued one first, as readTree): for edits that patch it in place. */
+export function readTreeBytes(repo: GitRepo, oid: string, pending?: PackWriter): Uint8Array {
   const queued = pending?.get(oid);
   if (queued) {
     if (queued.type !== 'tree') throw new Error(`object ${oid} is a ${queued.type}, not a tree`);
-    return parseTree(queued.content);
+    return queued.content;
   }
   const found = readObject(repo, oid);
   if (found.type !== 'tree') throw new Error(`object ${oid} is a ${found.type}, not a tree`);
-  return parseTree(found.content);
+  return found.content;
 }

@@ -1,6 +1,7 @@
 import type { PackWriter } from './PackWriter.ts';
-import { readTree } from './readTree.ts';
-import { renderTree } from './renderTree.ts';
+import { parseTree } from './parseTree.ts';
+import { readTreeBytes } from './readTree.ts';
+import { compareTreeEntries, renderTree } from './renderTree.ts';
 import { FILE_MODE, TREE_MODE, isTreeMode, type GitRepo, type TreeEntry } from './types.ts';
 
 /** New content (text is written as UTF-8), a blob already added to the same pack, or null to delete. */
@@ -61,30 +62,28 @@ function buildEditTree(edits: ReadonlyMap<string, FileEdit>): EditNode {
 
 /** Returns the rewritten tree's oid, or null when it ends up empty. */
 async function applyEdits(repo: GitRepo, pack: PackWriter, base: string | null, node: EditNode): Promise<string | null> {
-  const entries = new Map<string, TreeEntry>();
-  if (base) for (const e of await readTree(repo, base, pack)) entries.set(e.name, e);
-  let changed = false;
+  const raw = base ? readTreeBytes(repo, base, pack) : new Uint8Array(0);
+  const current = findEntries(raw, new Set([...node.files.keys(), ...node.dirs.keys()]));
+  /** name → its entry after the edits, or null when it goes. */
+  const updates = new Map<string, TreeEntry | null>();
 
   for (const [name, content] of node.files) {
-    const current = entries.get(name);
+    const entry = current.entries.get(name);
     if (content === null) {
-      changed = entries.delete(name) || changed;
+      if (entry) updates.set(name, null);
       continue;
     }
     // Encoded here, one file at a time: the caller need not hold a second, encoded copy of every file.
     const oid = typeof content === 'string' ? pack.add('blob', Buffer.from(content, 'utf8'))
       : content instanceof Uint8Array ? pack.add('blob', content) : content.blob;
-    const mode = current?.mode === '100755' ? '100755' : FILE_MODE;
-    if (current?.oid !== oid || current.mode !== mode) {
-      entries.set(name, { name, mode, oid });
-      changed = true;
-    }
+    const mode = entry?.mode === '100755' ? '100755' : FILE_MODE;
+    if (entry?.oid !== oid || entry.mode !== mode) updates.set(name, { name, mode, oid });
   }
 
   const subtrees = await Promise.all(
     [...node.dirs].map(async ([name, sub]) => {
-      const current = entries.get(name);
-      const subBase = current && isTreeMode(current.mode) ? current.oid : null;
+      const entry = current.entries.get(name);
+      const subBase = entry && isTreeMode(entry.mode) ? entry.oid : null;
       // Only deletions below a path that is a file (or absent): nothing there to delete.
       if (subBase === null && !hasWrites(sub)) return null;
       return { name, subBase, oid: await applyEdits(repo, pack, subBase, sub) };
@@ -92,14 +91,59 @@ async function applyEdits(repo: GitRepo, pack: PackWriter, base: string | null, 
   );
   for (const result of subtrees) {
     if (!result || result.oid === result.subBase) continue;
-    changed = true;
-    if (result.oid === null) entries.delete(result.name);
-    else entries.set(result.name, { name: result.name, mode: TREE_MODE, oid: result.oid });
+    updates.set(result.name, result.oid === null ? null : { name: result.name, mode: TREE_MODE, oid: result.oid });
   }
 
-  if (!changed) return base;
+  if (updates.size === 0) return base;
+  const patched = current.inOrder ? patchOids(raw, current.entries, updates) : null;
+  if (patched) return pack.add('tree', patched);
+  const entries = new Map<string, TreeEntry>(parseTree(raw).map((e) => [e.name, e]));
+  for (const [name, entry] of updates) {
+    if (entry) entries.set(name, entry);
+    else entries.delete(name);
+  }
   if (entries.size === 0) return null;
   return pack.add('tree', renderTree([...entries.values()]));
+}
+
+interface FoundEntry extends TreeEntry {
+  /** Where its 20 oid bytes start in the tree body. */
+  oidAt: number;
+}
+
+/**
+ * The entries of a raw tree body with the given names, without decoding the others' oids (a cluster's folder lists
+ * hundreds of namespaces; an edit touches a few). `inOrder`: every entry is in git's order and no name repeats, so
+ * the body is exactly what renderTree would make of its entries.
+ */
+function findEntries(raw: Uint8Array, names: ReadonlySet<string>): { entries: Map<string, FoundEntry>; inOrder: boolean } {
+  const buf = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  const entries = new Map<string, FoundEntry>();
+  let inOrder = true;
+  let previous: TreeEntry | undefined;
+  for (let pos = 0; pos < buf.length;) {
+    const space = buf.indexOf(0x20, pos);
+    const nul = buf.indexOf(0, space + 1);
+    if (space < 0 || nul < 0 || nul + 21 > buf.length) throw new Error(`malformed tree object at byte ${pos}`);
+    const entry = { name: buf.toString('utf8', space + 1, nul), mode: buf.toString('latin1', pos, space), oid: '' };
+    if (previous && compareTreeEntries(previous, entry) >= 0) inOrder = false;
+    previous = entry;
+    if (names.has(entry.name)) entries.set(entry.name, { ...entry, oid: buf.toString('hex', nul + 1, nul + 21), oidAt: nul + 1 });
+    pos = nul + 21;
+  }
+  return { entries, inOrder };
+}
+
+/**
+ * The tree body with only oids replaced, when every update keeps an existing entry's name and mode (the usual edit:
+ * a file or folder below changed): the order is unchanged, so the bytes are renderTree's. null when an entry comes,
+ * goes or changes mode.
+ */
+function patchOids(raw: Uint8Array, found: ReadonlyMap<string, FoundEntry>, updates: ReadonlyMap<string, TreeEntry | null>): Uint8Array | null {
+  for (const [name, entry] of updates) if (!entry || found.get(name)?.mode !== entry.mode) return null;
+  const out = Buffer.from(raw);
+  for (const [name, entry] of updates) out.write(entry!.oid, found.get(name)!.oidAt, 'hex');
+  return out;
 }
 
 function hasWrites(node: EditNode): boolean {

@@ -1,9 +1,10 @@
-import { refKey } from '../api/kinds.ts';
+import { parseRefKey, refKey } from '../api/kinds.ts';
 import type { InterpreterCustomization } from '../api/interpreterCustomization.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
-import type { GitRepo } from '../commits/types.ts';
+import { readObject } from '../commits/readObject.ts';
+import type { GitRepo, TreeChange } from '../commits/types.ts';
 import { assembleModel } from '../documents/assembleModel.ts';
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import type { ConfigModel, FileObjects, Located } from '../documents/model.ts';
@@ -12,7 +13,8 @@ import { parseDocuments } from '../documents/parseDocuments.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import type { ShardedIndex } from '../works/outputIndex.ts';
 import { affectedByChange, dependenciesOf } from './affectedByChange.ts';
-import { readParsedFileCache, writeParsedFileCache } from './parsedFileCache.ts';
+import { filesFor, scopeOf } from './karmadaScope.ts';
+import { parsedFile, readParsedFileCache, writeParsedFileCache, type CachedFile } from './parsedFileCache.ts';
 import { readPathOids, readTextFiles } from './readPathOids.ts';
 
 export interface LoadedSource {
@@ -56,7 +58,7 @@ export async function loadSource(
 
 async function loadIncremental(
   repo: GitRepo, tree: string, previous: { tree: string; index: ShardedIndex },
-  changes: Awaited<ReturnType<typeof diffTrees>>, ignore: IgnoreRules | undefined, alsoAffected: ReadonlySet<string>,
+  changes: TreeChange[], ignore: IgnoreRules | undefined, alsoAffected: ReadonlySet<string>,
 ): Promise<LoadedSource> {
   const { index } = previous;
   const changed = changes.filter((c) => isConfigFile(c.path, ignore));
@@ -64,9 +66,15 @@ async function loadIncremental(
   const touched = new Map<string, FileObjects | null>();
   const oldVersions: FileObjects[] = [];
 
-  // Round 1: changed files (both versions), and every file holding Karmada objects.
+  // Round 1: changed files (both versions), and the files holding Karmada objects: every one when one of them changed,
+  // else those that concern the whole fleet; the rest, namespace by namespace, once the templates to render are known.
   await index.load({ files: changedPaths });
-  const loaded = await readFiles(repo, await karmadaOids(repo, tree, [...changedPaths, ...index.karmadaFiles()]));
+  const karmada = await karmadaFilesAt(repo, await karmadaOids(repo, tree, [...changedPaths, ...index.karmadaFiles()], { from: previous.tree, changes }));
+  const loaded = new Map<string, FileObjects>();
+  for (const path of changedPaths) {
+    const f = karmada.get(path);
+    if (f) loaded.set(path, f.objects());
+  }
   const oldKarmada = await readFiles(repo, new Map(changed.filter((c) => c.oldOid && index.file(c.path)?.karmada).map((c) => [c.path, c.oldOid!])));
   for (const c of changed) {
     touched.set(c.path, loaded.get(c.path) ?? null);
@@ -76,6 +84,13 @@ async function loadIncremental(
     const now = loaded.get(c.path);
     if (now) loaded.set(c.path, withLastGoodKarmada(now, old));
   }
+  // A changed policy, cluster or customization can affect any template, in any namespace.
+  const everyPolicy = changed.some((c) => index.file(c.path)?.karmada || oldKarmada.has(c.path) || holdsKarmada(loaded.get(c.path)));
+  const unchanged = new Map([...karmada].filter(([path]) => !changedPaths.has(path)).map(([path, f]) => [path, f.scope]));
+  const readKarmada = (paths: Iterable<string>) => {
+    for (const path of paths) if (!loaded.has(path)) loaded.set(path, karmada.get(path)!.objects());
+  };
+  readKarmada(everyPolicy ? unchanged.keys() : filesFor(unchanged, new Set()));
 
   // A changed file may now define an object another (unchanged) file defines: load that one too, so
   // the duplicate is seen and reported with both places.
@@ -95,8 +110,8 @@ async function loadIncremental(
 
   // Round 2+: the files of affected templates, then of their dependencies, until nothing new is needed.
   let model = assembleModel(loaded.values(), { changedFiles: changedPaths });
-  // A changed policy, cluster or customization can affect any template: its walk needs every index entry.
-  if (changed.some((c) => index.file(c.path)?.karmada || oldKarmada.has(c.path) || holdsKarmada(loaded.get(c.path)))) await index.loadAll();
+  // Its walk needs every index entry.
+  if (everyPolicy) await index.loadAll();
   const affected = affectedByChange({ index, model, changedFiles: changedPaths, oldVersions });
   await index.load({ templates: [...affected, ...alsoAffected] });
   for (const key of dependenciesOf(model, affected, index)) affected.add(key);
@@ -117,7 +132,12 @@ async function loadIncremental(
     model = assembleModel(loaded.values(), { changedFiles: changedPaths });
     for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   }
-  await saveKarmadaFiles(repo, tree, [...loaded].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path));
+  if (!everyPolicy) {
+    const before = loaded.size;
+    readKarmada(filesFor(unchanged, new Set([...affected].map((key) => parseRefKey(key).namespace))));
+    if (loaded.size > before) model = assembleModel(loaded.values(), { changedFiles: changedPaths });
+  }
+  await saveKarmadaFiles(repo, tree, everyPolicy ? [...loaded].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path) : unchanged.keys());
   return { model, affected, touchedFiles: touched, full: false, onlyClustersChanged: clustersOnly(changed, touched, oldVersions) };
 }
 
@@ -126,12 +146,13 @@ async function loadFiles(repo: GitRepo, tree: string, paths: Iterable<string>, i
 }
 
 /**
- * Parsed files of a repo that hold Karmada objects, by blob oid and path. Every incremental sync needs all
- * policies and clusters; a long-running reconciler parses each version of those files once, and a new
- * process starts from the copy kept beside the object store (parsedFileCache.ts).
+ * Parsed files of a repo that hold Karmada objects, by blob oid and path. Every incremental sync needs the policies
+ * and clusters that concern what it renders; a long-running reconciler parses each version of those files once,
+ * and a new process starts from the copy kept beside the object store (parsedFileCache.ts), parsing only the
+ * entries it uses.
  */
 interface KarmadaFiles {
-  byKey: Map<string, FileObjects>;
+  byKey: Map<string, CachedFile>;
   /** Entries parsed since the copy on disk was written. */
   added: number;
   /** The source tree last saved, and path → blob oid of its Karmada files there. */
@@ -164,12 +185,13 @@ function pathOidsOf(keys: Iterable<string>): Map<string, string> {
  * oids come from the tree the parsed files were saved for, corrected by the diff from that tree to this one (which
  * reads only the subtrees that differ); only paths known from neither are looked up in the tree.
  */
-async function karmadaOids(repo: GitRepo, tree: string, paths: Iterable<string>): Promise<Map<string, string>> {
+async function karmadaOids(repo: GitRepo, tree: string, paths: Iterable<string>, known?: { from: string; changes: TreeChange[] }): Promise<Map<string, string>> {
   const saved = karmadaFilesOf(repo).saved;
   const wanted = [...new Set(paths)];
-  let changes: Awaited<ReturnType<typeof diffTrees>> | undefined;
+  let changes: TreeChange[] | undefined;
   try {
-    if (saved) changes = await diffTrees(repo, saved.tree, tree);
+    // Usually the tree saved is the one the previous render read, whose diff the caller has already.
+    if (saved) changes = known?.from === saved.tree ? known.changes : await diffTrees(repo, saved.tree, tree);
   } catch {
     changes = undefined; // that tree is gone (history rewritten and collected): look every path up
   }
@@ -193,24 +215,58 @@ async function karmadaOids(repo: GitRepo, tree: string, paths: Iterable<string>)
 
 /** Reads and parses the given path → blob oid pairs, from the cache where it can. */
 async function readFiles(repo: GitRepo, oids: ReadonlyMap<string, string>): Promise<Map<string, FileObjects>> {
+  return new Map([...await karmadaFilesAt(repo, oids)].map(([path, f]) => [path, f.objects()]));
+}
+
+/**
+ * The given path → blob oid pairs as kept files: their scope known at once, their objects parsed when first asked
+ * for. A file the cache lacks is parsed now (and kept when it holds Karmada objects).
+ */
+async function karmadaFilesAt(repo: GitRepo, oids: ReadonlyMap<string, string>): Promise<Map<string, CachedFile>> {
   const cache = karmadaFilesOf(repo);
-  const out = new Map<string, FileObjects>();
+  const out = new Map<string, CachedFile>();
   const toRead = new Map<string, string>();
   for (const [path, oid] of oids) {
     const hit = cache.byKey.get(`${oid} ${path}`);
-    if (hit) out.set(path, hit);
+    if (hit) out.set(path, orParsedAgain(repo, cache, path, oid, hit));
     else toRead.set(path, oid);
   }
   const blobs = await readBlobs(repo, toRead.values());
   for (const [path, oid] of toRead) {
     const parsed = parseFile(path, blobs.get(oid)!);
-    out.set(path, parsed);
+    const file = parsedFile(scopeOf(parsed), parsed);
+    out.set(path, file);
     if (holdsKarmadaObjects(parsed)) {
-      cache.byKey.set(`${oid} ${path}`, parsed);
+      cache.byKey.set(`${oid} ${path}`, file);
       cache.added++;
     }
   }
   return out;
+}
+
+/**
+ * A kept file whose line does not parse (the header was whole, the disk lied about the rest) is parsed again from
+ * its blob when first used, and kept anew: the cache is then written again.
+ */
+function orParsedAgain(repo: GitRepo, cache: KarmadaFiles, path: string, oid: string, kept: CachedFile): CachedFile {
+  let objects: FileObjects | undefined;
+  return {
+    scope: kept.scope,
+    line: () => cache.byKey.get(`${oid} ${path}`)!.line(),
+    objects: () => {
+      if (objects) return objects;
+      try {
+        return (objects = kept.objects());
+      } catch {
+        const blob = readObject(repo, oid);
+        if (blob.type !== 'blob') throw new Error(`object ${oid} (${path}) is a ${blob.type}, not a blob`);
+        objects = parseFile(path, blob.content);
+        cache.byKey.set(`${oid} ${path}`, parsedFile(scopeOf(objects), objects));
+        cache.added++;
+        return objects;
+      }
+    },
+  };
 }
 
 /**
@@ -221,7 +277,7 @@ async function saveKarmadaFiles(repo: GitRepo, tree: string, karmadaPaths: Itera
   const cache = karmadaFilesOf(repo);
   if (cache.added === 0) return;
   const oids = await karmadaOids(repo, tree, karmadaPaths);
-  const current = new Map<string, FileObjects>();
+  const current = new Map<string, CachedFile>();
   for (const [path, oid] of oids) {
     const hit = cache.byKey.get(`${oid} ${path}`);
     if (hit) current.set(`${oid} ${path}`, hit);
@@ -292,6 +348,8 @@ function holdsKarmada(f: FileObjects | undefined): boolean {
  * output index marks as holding Karmada objects, read at the source commit (cached like every sync's).
  */
 export async function readInterpreterCustomizations(repo: GitRepo, sourceTree: string, index: ShardedIndex): Promise<Located<InterpreterCustomization>[]> {
-  const parsed = await readFiles(repo, await karmadaOids(repo, sourceTree, index.karmadaFiles()));
-  return [...parsed.values()].sort((a, b) => (a.file < b.file ? -1 : 1)).flatMap((f) => f.interpreterCustomizations);
+  const files = await karmadaFilesAt(repo, await karmadaOids(repo, sourceTree, index.karmadaFiles()));
+  // Customizations concern the whole fleet (karmadaScope.ts): the files scoped to a namespace hold none.
+  const parsed = [...files.values()].filter((f) => f.scope.fleet).map((f) => f.objects());
+  return parsed.sort((a, b) => (a.file < b.file ? -1 : 1)).flatMap((f) => f.interpreterCustomizations);
 }

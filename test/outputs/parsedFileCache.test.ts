@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -7,7 +7,11 @@ import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/configRepo.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
-const CACHE = (r: ConfigRepo) => path.join(r.dir, '.git', 'flotilla-parsed.json');
+const CACHE = (r: ConfigRepo) => path.join(r.dir, '.git', 'flotilla-parsed.jsonl');
+const OLD_CACHE = (r: ConfigRepo) => path.join(r.dir, '.git', 'flotilla-parsed.json');
+/** The header line of the cache: the parser, the tree and where each entry's line is. */
+const header = (r: ConfigRepo) => JSON.parse(readFileSync(CACHE(r), 'utf8').split('\n')[0]!) as { parser: string; entries: [string, number, number, { fleet?: true; policies: string[] }][] };
+const keysOf = (r: ConfigRepo) => header(r).entries.map(([key]) => key);
 const repos: ConfigRepo[] = [];
 test.after(() => {
   for (const r of repos) r.cleanup();
@@ -26,8 +30,7 @@ const sync = async (r: ConfigRepo) => syncRepo(await openRepo(r.dir), { sourceRe
 test('a render keeps the parsed policy and cluster files, by blob oid and path, beside the object store', async () => {
   const r = nginxRepo();
   await sync(r);
-  const cached = JSON.parse(readFileSync(CACHE(r), 'utf8')) as { parser: string; entries: Record<string, { file: string }> };
-  const keys = Object.keys(cached.entries).sort();
+  const keys = keysOf(r).sort();
   const expected = ['clusters/member1.yaml', 'clusters/member2.yaml', 'clusters/member3.yaml', 'policies/nginx.yaml']
     .map((f) => `${r.git('rev-parse', `HEAD:${f}`)} ${f}`).sort();
   assert.equal(keys, expected, 'templates are not kept, only Karmada files');
@@ -50,16 +53,114 @@ test('a sync that reads the kept files makes the same output commit as one that 
 test('a policy change is parsed and replaces the kept version; a garbled or foreign cache file is ignored', async () => {
   const r = nginxRepo();
   await sync(r);
-  writeFileSync(CACHE(r), JSON.stringify({ parser: 'some other Flotilla', entries: {} }));
+  writeFileSync(CACHE(r), `${JSON.stringify({ format: 2, parser: 'some other Flotilla', tree: 'x', entries: [] })}\n`);
   const pinned = sample('nginx/propagationpolicy.yaml').replace(/\n *- member2\n/, '\n');
   r.commit({ 'policies/nginx.yaml': pinned }, 'member1 only');
   await sync(r);
   assert.ok(existsSync(CACHE(r)));
-  const cached = JSON.parse(readFileSync(CACHE(r), 'utf8')) as { parser: string; entries: Record<string, unknown> };
-  assert.is.not(cached.parser, 'some other Flotilla');
-  assert.ok(`${r.git('rev-parse', 'HEAD:policies/nginx.yaml')} policies/nginx.yaml` in cached.entries);
-  assert.not.ok(`${r.git('rev-parse', 'HEAD~1:policies/nginx.yaml')} policies/nginx.yaml` in cached.entries, 'the old version is dropped');
+  assert.is.not(header(r).parser, 'some other Flotilla');
+  assert.ok(keysOf(r).includes(`${r.git('rev-parse', 'HEAD:policies/nginx.yaml')} policies/nginx.yaml`));
+  assert.not.ok(keysOf(r).includes(`${r.git('rev-parse', 'HEAD~1:policies/nginx.yaml')} policies/nginx.yaml`), 'the old version is dropped');
   assert.not.ok(r.ls('flotilla/rendered').includes('clusters/member2/default/deployment.apps_nginx.yaml'));
+});
+
+test('each kept line is the parsed file; the header says which concern the whole fleet and which one namespace', async () => {
+  const r = nginxRepo();
+  await sync(r);
+  const text = readFileSync(CACHE(r), 'utf8');
+  const bytes = Buffer.from(text);
+  const scopes = new Map<string, { fleet?: true; policies: string[] }>();
+  for (const [key, start, length, scope] of header(r).entries) {
+    const file = JSON.parse(bytes.toString('utf8', start, start + length)) as { file: string };
+    assert.is(file.file, key.slice(key.indexOf(' ') + 1));
+    scopes.set(file.file, scope);
+  }
+  assert.equal(scopes.get('clusters/member1.yaml'), { fleet: true, policies: [] });
+  assert.equal(scopes.get('policies/nginx.yaml'), { policies: ['policy.karmada.io/v1alpha1/PropagationPolicy/default/nginx-propagation'] });
+});
+
+test('a cache cut short or with a header that lies is ignored: the sync parses again and commits the same', async () => {
+  const truncated = nginxRepo();
+  const intact = nginxRepo();
+  for (const r of [truncated, intact]) {
+    await sync(r);
+    r.commit({ 'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', 'replicas: 3') }, 'three');
+  }
+  const text = readFileSync(CACHE(truncated), 'utf8');
+  writeFileSync(CACHE(truncated), text.slice(0, text.length - 40));
+  await sync(truncated);
+  await sync(intact);
+  assert.is(truncated.git('rev-parse', 'flotilla/rendered'), intact.git('rev-parse', 'flotilla/rendered'));
+  assert.ok(readFileSync(CACHE(truncated), 'utf8').endsWith('\n'), 'written whole again');
+});
+
+test('the version 1 file (one JSON object) is not read, and is removed once version 2 is written', async () => {
+  const r = nginxRepo();
+  writeFileSync(OLD_CACHE(r), JSON.stringify({ parser: 'x', entries: {} }));
+  await sync(r);
+  assert.ok(existsSync(CACHE(r)));
+  assert.not.ok(existsSync(OLD_CACHE(r)));
+});
+
+/** Overwrites the kept line of `file` with something that is not JSON; returns the cache's new bytes. */
+function garble(r: ConfigRepo, file: string): Buffer {
+  const bytes = readFileSync(CACHE(r));
+  const [, start, length] = header(r).entries.find(([key]) => key.endsWith(` ${file}`))!;
+  bytes.fill(0x20, start, start + length);
+  bytes.write('{', start);
+  writeFileSync(CACHE(r), bytes);
+  return bytes;
+}
+
+/** Policies in three namespaces; `b` also has a policy defined twice, which every output commit reports. */
+function threeNamespaces(): ConfigRepo {
+  const r = makeConfigRepo();
+  repos.push(r);
+  const deployment = (ns: string) => sample('nginx/deployment.yaml').replace(/metadata:\n/, `metadata:\n  namespace: ${ns}\n`);
+  const policy = (ns: string, name = 'nginx-propagation') => sample('nginx/propagationpolicy.yaml').replace(/name: nginx-propagation\n/, `name: ${name}\n  namespace: ${ns}\n`);
+  r.commit({
+    ...MEMBERS,
+    'templates/a.yaml': deployment('a'), 'templates/b.yaml': deployment('b'), 'templates/c.yaml': deployment('c'),
+    'policies/a.yaml': policy('a'), 'policies/b.yaml': policy('b'), 'policies/b-copy.yaml': policy('b'), 'policies/c.yaml': policy('c'),
+  }, 'three namespaces');
+  return r;
+}
+
+test('a template change reads only its namespace\'s policies from the cache, and commits what a sync that parses everything commits', async () => {
+  const cached = threeNamespaces();
+  const parsed = threeNamespaces();
+  for (const r of [cached, parsed]) {
+    await sync(r);
+    r.commit({ 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') }, 'a: four');
+  }
+  rmSync(CACHE(parsed));
+  // The header alone keeps this sync from parsing c's policy: garble its line, which would be parsed again from its
+  // blob and the cache written anew if it were read.
+  const garbled = garble(cached, 'policies/c.yaml');
+  const [withCache, withoutCache] = [await sync(cached), await sync(parsed)];
+  assert.equal(readFileSync(CACHE(cached)), garbled, 'c\'s line was never read');
+  assert.is(cached.git('rev-parse', 'flotilla/rendered'), parsed.git('rev-parse', 'flotilla/rendered'));
+  assert.ok(cached.show('flotilla/rendered', 'clusters/member1/a/deployment.apps_nginx.yaml').includes('replicas: 2'), 'a (4 replicas) divided over two clusters');
+  for (const report of [withCache, withoutCache]) {
+    assert.ok(report.reports[0]!.problems.some((p) => p.code === 'DUPLICATE_OBJECT' && p.file.startsWith('policies/b')), 'the duplicate in b is still reported');
+  }
+});
+
+test('a kept line that does not parse is parsed again from its blob: same commit, and the cache is written whole again', async () => {
+  const cached = threeNamespaces();
+  const parsed = threeNamespaces();
+  for (const r of [cached, parsed]) {
+    await sync(r);
+    r.commit({ 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') }, 'a: four');
+  }
+  rmSync(CACHE(parsed));
+  const garbled = garble(cached, 'policies/a.yaml');
+  await sync(cached);
+  await sync(parsed);
+  assert.is(cached.git('rev-parse', 'flotilla/rendered'), parsed.git('rev-parse', 'flotilla/rendered'));
+  assert.not.equal(readFileSync(CACHE(cached)), garbled);
+  const [, start, length] = header(cached).entries.find(([key]) => key.endsWith(' policies/a.yaml'))!;
+  assert.is((JSON.parse(readFileSync(CACHE(cached)).toString('utf8', start, start + length)) as { file: string }).file, 'policies/a.yaml');
 });
 
 test.run();
