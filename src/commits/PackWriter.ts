@@ -67,7 +67,9 @@ export class PackWriter {
   /**
    * Writes the queued objects the repository lacks. The .pack is renamed into place before
    * the .idx, because readers (git, isomorphic-git) discover packs by listing *.idx: a reader
-   * never sees an index whose pack is incomplete. On failure the objects stay queued.
+   * never sees an index whose pack is incomplete. On failure the objects stay queued. The file
+   * operations are synchronous: a one-template sync's pack is a few dozen KiB, and each trip
+   * through the thread pool cost more than its write (a cold render's pack goes out 1 MiB a call).
    */
   async flush(): Promise<FlushResult> {
     await this.#deflate.drain();
@@ -85,11 +87,11 @@ export class PackWriter {
       if (objects.length === 0) return { packFile: null, written: 0, skipped: existing.size };
 
       const packDir = path.join(this.repo.gitdir, 'objects', 'pack');
-      await this.repo.fs.promises.mkdir(packDir, { recursive: true });
-      const { tmp, trailer } = await this.#writeTemp(packDir, packChunks(objects));
+      this.repo.fs.mkdirSync(packDir, { recursive: true });
+      const { tmp, trailer } = this.#writeTemp(packDir, packChunks(objects));
       const base = path.join(packDir, `pack-${trailer.checksum}`);
-      await this.#renameOrDiscard(tmp, `${base}.pack`);
-      await this.#writeAtomically(packDir, `${base}.idx`, trailer.idx);
+      this.#renameOrDiscard(tmp, `${base}.pack`);
+      this.#writeAtomically(packDir, `${base}.idx`, trailer.idx);
       return { packFile: `${base}.pack`, written: objects.length, skipped: existing.size };
     } catch (err) {
       for (const [oid, obj] of batch) if (!this.#pending.has(oid)) this.#pending.set(oid, obj);
@@ -99,52 +101,53 @@ export class PackWriter {
   }
 
   /** Streams the pack into a temp file, 1 MiB per write, and returns the generator's trailer. */
-  async #writeTemp(dir: string, chunks: Generator<Buffer, PackTrailer, void>): Promise<{ tmp: string; trailer: PackTrailer }> {
+  #writeTemp(dir: string, chunks: Generator<Buffer, PackTrailer, void>): { tmp: string; trailer: PackTrailer } {
+    const fs = this.repo.fs;
     const tmp = tempName(dir);
     try {
-      const handle = await this.repo.fs.promises.open(tmp, 'w', 0o444);
+      const fd = fs.openSync(tmp, 'w', 0o444);
       try {
         let batch: Buffer[] = [];
         let batched = 0;
         for (;;) {
           const next = chunks.next();
           if (next.done) {
-            if (batched > 0) await writeAll(handle, Buffer.concat(batch, batched));
+            if (batched > 0) writeAll(fs, fd, Buffer.concat(batch, batched));
             return { tmp, trailer: next.value };
           }
           batch.push(next.value);
           batched += next.value.length;
           if (batched >= WRITE_BATCH) {
-            await writeAll(handle, Buffer.concat(batch, batched));
+            writeAll(fs, fd, Buffer.concat(batch, batched));
             batch = [];
             batched = 0;
           }
         }
       } finally {
-        await handle.close();
+        fs.closeSync(fd);
       }
     } catch (err) {
-      await this.repo.fs.promises.rm(tmp, { force: true });
+      fs.rmSync(tmp, { force: true });
       throw err;
     }
   }
 
-  async #writeAtomically(dir: string, target: string, data: Buffer): Promise<void> {
+  #writeAtomically(dir: string, target: string, data: Buffer): void {
     const tmp = tempName(dir);
     try {
-      await this.repo.fs.promises.writeFile(tmp, data, { mode: 0o444 });
+      this.repo.fs.writeFileSync(tmp, data, { mode: 0o444 });
     } catch (err) {
-      await this.repo.fs.promises.rm(tmp, { force: true });
+      this.repo.fs.rmSync(tmp, { force: true });
       throw err;
     }
-    await this.#renameOrDiscard(tmp, target);
+    this.#renameOrDiscard(tmp, target);
   }
 
-  async #renameOrDiscard(tmp: string, target: string): Promise<void> {
+  #renameOrDiscard(tmp: string, target: string): void {
     try {
-      await this.repo.fs.promises.rename(tmp, target);
+      this.repo.fs.renameSync(tmp, target);
     } catch (err) {
-      await this.repo.fs.promises.rm(tmp, { force: true });
+      this.repo.fs.rmSync(tmp, { force: true });
       throw err;
     }
   }
@@ -155,12 +158,12 @@ const WRITE_BATCH = 1024 * 1024;
 const NOT_YET = Buffer.alloc(0);
 
 /** A write may take fewer bytes than given (a full disk shows up on the next one): keep going. */
-async function writeAll(handle: { write(b: Buffer, offset: number, length: number): Promise<{ bytesWritten: number }> }, data: Buffer): Promise<void> {
+function writeAll(fs: GitRepo['fs'], fd: number, data: Buffer): void {
   let done = 0;
   while (done < data.length) {
-    const { bytesWritten } = await handle.write(data, done, data.length - done);
-    if (bytesWritten === 0) throw Object.assign(new Error('pack write made no progress (disk full?)'), { code: 'ENOSPC' });
-    done += bytesWritten;
+    const written = fs.writeSync(fd, data, done, data.length - done);
+    if (written === 0) throw Object.assign(new Error('pack write made no progress (disk full?)'), { code: 'ENOSPC' });
+    done += written;
   }
 }
 

@@ -130,12 +130,9 @@ test('a failed flush leaves no temp file and keeps the objects queued for a retr
     let failures = 1;
     const flaky = {
       ...fs,
-      promises: {
-        ...fs.promises,
-        rename: async (from: fs.PathLike, to: fs.PathLike) => {
-          if (failures-- > 0) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
-          return fs.promises.rename(from, to);
-        },
+      renameSync: (from: fs.PathLike, to: fs.PathLike) => {
+        if (failures-- > 0) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+        return fs.renameSync(from, to);
       },
     } as typeof fs;
     const pack = new PackWriter({ ...repo, fs: flaky });
