@@ -70,28 +70,13 @@ try {
   progress('cold render (child process)…');
   const cold = await runRenderChild(repoDir, profileDir);
   if (cold.report.errors > 0) progress(`WARNING: the render reported ${cold.report.errors} errors: ${cold.report.firstProblems.join(' | ')}`);
+  const coldCommit = cold.report.outputCommit;
+  if (!coldCommit) throw new Error('the cold render made no output commit');
   progress(`cold render: ${cold.report.seconds.toFixed(2)} s in process (${cold.report.cpuSeconds.toFixed(2)} s CPU), ${cold.wall.toFixed(2)} s wall, peak RSS ${cold.peakRssMb.toFixed(0)} MB ` +
     `(${cold.rssSource}), ${cold.report.filesWritten} files written, ${cold.report.warnings} warnings`);
 
-  // 3. The yardstick: native fast-import writing the same output tree into a fresh repo.
-  t = performance.now();
-  const rendered = readTreeFiles(repoDir, OUTPUT_REF);
-  const renderedTree = git(repoDir, ['rev-parse', `${OUTPUT_REF}^{tree}`]);
-  const yardDir = path.join(work, 'fast-import.git');
-  initBareRepo(yardDir);
-  writeFileSync(scratch, buildImportStream({ ref: SOURCE_REF, message: 'same tree\n', time: EPOCH, files: rendered }));
-  progress(`read ${rendered.size} rendered files back with git cat-file (${seconds(t)} s); running fast-import on them…`);
-  const fastImportS = await runFastImport(yardDir, scratch);
-  const sameTree = git(yardDir, ['rev-parse', `${SOURCE_REF}^{tree}`]) === renderedTree;
-  progress(`fast-import: ${fastImportS.toFixed(2)} s; tree ${sameTree ? 'identical to' : 'DIFFERENT from'} the rendered tree ${renderedTree.slice(0, 12)}`);
-
-  // 4. Scheduler throughput over the fleet's bindings, clusters with capacity.
-  const requests = requestsFromBindings(rendered);
-  progress(`schedule() over ${requests.length} bindings × ${fleet.clusters.length} clusters for 2 s…`);
-  const sched = measureSchedule(requests, fleet.clusters);
-  progress(`schedule: ${sched.perSecond.toFixed(0)} bindings/s (${sched.calls} calls; ${Object.entries(sched.statuses).map(([s, n]) => `${s} ${n}`).join(', ')})`);
-
-  // 5. Incremental syncs: one source commit each, then syncRepo in this process on a freshly opened repo.
+  // 3. Incremental syncs, right after the cold render (before the steps below fill this process's heap): one source
+  //    commit each, then syncRepo in this process on a freshly opened repo.
   const syncs: Record<string, SyncFigure> = {};
   let time = EPOCH;
   const edits: [string, FileEdit][] = [['template', fleet.edits.template], ['policy', fleet.edits.policy], ['cluster', fleet.edits.cluster]];
@@ -108,11 +93,29 @@ try {
   const warm = await timedSync(warmRepo, undefined);
   progress(`sync after one template change, repo already open: ${warm.seconds.toFixed(3)} s, ${warm.summary}`);
 
-  // 6. No-op: nothing new on main, so sync must not commit.
+  // 4. No-op: nothing new on main, so sync must not commit.
   const before = countCommits(repoDir, OUTPUT_REF);
   const noop = await timedSync(await openRepo(repoDir), undefined);
   const noopCommits = countCommits(repoDir, OUTPUT_REF) - before;
   progress(`no-op sync: ${noop.seconds.toFixed(3)} s, ${noopCommits} new commits on flotilla/rendered`);
+
+  // 5. The yardstick: native fast-import writing the cold render's output tree into a fresh repo.
+  t = performance.now();
+  const rendered = readTreeFiles(repoDir, coldCommit);
+  const renderedTree = git(repoDir, ['rev-parse', `${coldCommit}^{tree}`]);
+  const yardDir = path.join(work, 'fast-import.git');
+  initBareRepo(yardDir);
+  writeFileSync(scratch, buildImportStream({ ref: SOURCE_REF, message: 'same tree\n', time: EPOCH, files: rendered }));
+  progress(`read ${rendered.size} rendered files back with git cat-file (${seconds(t)} s); running fast-import on them…`);
+  const fastImportS = await runFastImport(yardDir, scratch);
+  const sameTree = git(yardDir, ['rev-parse', `${SOURCE_REF}^{tree}`]) === renderedTree;
+  progress(`fast-import: ${fastImportS.toFixed(2)} s; tree ${sameTree ? 'identical to' : 'DIFFERENT from'} the rendered tree ${renderedTree.slice(0, 12)}`);
+
+  // 6. Scheduler throughput over the fleet's bindings, clusters with capacity.
+  const requests = requestsFromBindings(rendered);
+  progress(`schedule() over ${requests.length} bindings × ${fleet.clusters.length} clusters for 2 s…`);
+  const sched = measureSchedule(requests, fleet.clusters);
+  progress(`schedule: ${sched.perSecond.toFixed(0)} bindings/s (${sched.calls} calls; ${Object.entries(sched.statuses).map(([s, n]) => `${s} ${n}`).join(', ')})`);
 
   // 7. The kustomize way: one overlay per cluster, built in turn (S and M; at L it would dominate the run).
   let kustomize: KustomizeFigures | undefined;
