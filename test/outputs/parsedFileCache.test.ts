@@ -126,14 +126,19 @@ function threeNamespaces(): ConfigRepo {
   return r;
 }
 
-test('a template change reads only its namespace\'s policies from the cache, and commits what a sync that parses everything commits', async () => {
-  const cached = threeNamespaces();
-  const parsed = threeNamespaces();
-  for (const r of [cached, parsed]) {
+/** Two identical repos, synced, then a change to template a committed: the first keeps its cache, the second has none. */
+async function oneWithCacheOneWithout(): Promise<[ReturnType<typeof threeNamespaces>, ReturnType<typeof threeNamespaces>]> {
+  const repos = [threeNamespaces(), threeNamespaces()] as const;
+  for (const r of repos) {
     await sync(r);
     r.commit({ 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') }, 'a: four');
   }
-  rmSync(CACHE(parsed));
+  rmSync(CACHE(repos[1]));
+  return [repos[0], repos[1]];
+}
+
+test('a template change reads only its namespace\'s policies from the cache, and commits what a sync that parses everything commits', async () => {
+  const [cached, parsed] = await oneWithCacheOneWithout();
   // The header alone keeps this sync from parsing c's policy: garble its line, which would be parsed again from its
   // blob and the cache written anew if it were read.
   const garbled = garble(cached, 'policies/c.yaml');
@@ -147,13 +152,7 @@ test('a template change reads only its namespace\'s policies from the cache, and
 });
 
 test('a kept line that does not parse is parsed again from its blob: same commit, and the cache is written whole again', async () => {
-  const cached = threeNamespaces();
-  const parsed = threeNamespaces();
-  for (const r of [cached, parsed]) {
-    await sync(r);
-    r.commit({ 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') }, 'a: four');
-  }
-  rmSync(CACHE(parsed));
+  const [cached, parsed] = await oneWithCacheOneWithout();
   const garbled = garble(cached, 'policies/a.yaml');
   await sync(cached);
   await sync(parsed);
