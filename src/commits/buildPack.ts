@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { crc32 } from './crc32.ts';
+// zlib's own CRC-32 (Node 20.15+): the per-object checksums of the .idx, over every byte a pack writes.
+import { crc32 } from 'node:zlib';
 import type { ObjectType } from './types.ts';
 
 export interface PackObject {

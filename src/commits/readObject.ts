@@ -22,14 +22,30 @@ export function readObject(repo: GitRepo, oid: string): StoredObject {
   const raw = Buffer.from(oid, 'hex');
   if (oid.length !== 40 || raw.length !== 20) throw new ObjectNotFoundError(oid);
   const store = storeOf(repo);
-  const found = readPacked(repo, store, raw) ?? readLoose(repo, oid);
-  if (found) return found;
+  const recent = store.recent.get(oid);
+  if (recent) return recent;
+  let found = readPacked(repo, store, raw) ?? readLoose(repo, oid);
   // A pack written since we last looked (by us or by git): list the pack folder again, as git does on a miss.
-  if (rescanPacks(repo, store)) {
-    const again = readPacked(repo, store, raw);
-    if (again) return again;
+  if (!found && rescanPacks(repo, store)) found = readPacked(repo, store, raw);
+  if (!found) throw new ObjectNotFoundError(oid);
+  if (found.type !== 'blob') keepRecent(store, oid, found);
+  return found;
+}
+
+/**
+ * Trees and commits are read again within a sync (the output tree's folders by the lookups of the previous files,
+ * then by the edits that rewrite them; the head commit by every step that asks where the last render is): keep the
+ * latest ones, up to a fixed number of bytes, oldest dropped first.
+ */
+function keepRecent(store: ObjectStore, oid: string, obj: StoredObject): void {
+  if (obj.content.length > MAX_RECENT_BYTES / 4 || store.recent.has(oid)) return;
+  store.recent.set(oid, obj);
+  store.recentBytes += obj.content.length;
+  for (const [k, v] of store.recent) {
+    if (store.recentBytes <= MAX_RECENT_BYTES) break;
+    store.recent.delete(k);
+    store.recentBytes -= v.content.length;
   }
-  throw new ObjectNotFoundError(oid);
 }
 
 /**
@@ -43,7 +59,7 @@ export function packedObjects(repo: GitRepo, oids: Iterable<string>): Set<string
   for (const oid of oids) {
     const raw = Buffer.from(oid, 'hex');
     for (const pack of store.packs.values()) {
-      if (findInIndex(pack, raw) >= 0) {
+      if (findInIndex(repo, pack, raw)) {
         found.add(oid);
         break;
       }
@@ -56,14 +72,31 @@ const TYPES: Record<number, StoredType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
 
+/**
+ * One pack's index, read in parts: the fan-out table when the pack is found, then a first byte's run of names and
+ * offsets when a lookup first needs it. A sync looks up a few hundred objects; reading a fleet's 4 MiB index whole
+ * cost more than those lookups (and as much again in garbage), so an index costs what its lookups touch.
+ */
 interface PackIndex {
+  idxPath: string;
   packPath: string;
-  /** Open while reads come in a burst; closed once the event loop turns (see packFd). */
+  /** Open while reads come in a burst; closed once the event loop turns (see burstFd). */
   fd: number | null;
-  idx: Buffer;
+  idxFd: number | null;
+  /** Entries with a first byte up to each value: fanout[b] - fanout[b - 1] names start with byte b. */
+  fanout: Uint32Array;
   count: number;
+  /** Per first byte, once read: the names (20 bytes each) and offsets (4 bytes each) of its entries. */
+  runs: (Run | undefined)[];
+  /** Runs read one by one so far: past RUNS_ONE_BY_ONE, the rest of the tables is read at once. */
+  runsRead: number;
   /** Where the object data ends: the 20-byte checksum trailer starts here. */
   end: number;
+}
+
+interface Run {
+  names: Buffer;
+  offsets: Buffer;
 }
 
 interface ObjectStore {
@@ -71,23 +104,31 @@ interface ObjectStore {
   /** Delta bases by "pack:offset": chains share bases, and trees of one commit delta against each other. */
   bases: Map<string, StoredObject>;
   baseBytes: number;
+  /** Trees and commits by oid (keepRecent). */
+  recent: Map<string, StoredObject>;
+  recentBytes: number;
 }
 
 const STORE = Symbol('flotilla.commits.objectStore');
 const MAX_BASE_BYTES = 16 * 1024 * 1024;
+const MAX_RECENT_BYTES = 8 * 1024 * 1024;
+const FANOUT_AT = 8;
+/** A one-template sync reads some dozens of runs of a pack; past half of them, the whole tables cost less to read. */
+const RUNS_ONE_BY_ONE = 128;
+const NAMES_AT = FANOUT_AT + 256 * 4;
 
 function storeOf(repo: GitRepo): ObjectStore {
   const holder = repo.cache as { [STORE]?: ObjectStore };
   let store = holder[STORE];
   if (!store) {
-    store = { packs: new Map(), bases: new Map(), baseBytes: 0 };
+    store = { packs: new Map(), bases: new Map(), baseBytes: 0, recent: new Map(), recentBytes: 0 };
     holder[STORE] = store;
     rescanPacks(repo, store);
   }
   return store;
 }
 
-/** Loads the indexes of packs not known yet and forgets vanished ones; true when something changed. */
+/** Reads the fan-out tables of packs not known yet and forgets vanished ones; true when something changed. */
 function rescanPacks(repo: GitRepo, store: ObjectStore): boolean {
   const dir = path.join(repo.gitdir, 'objects', 'pack');
   let names: string[];
@@ -107,44 +148,74 @@ function rescanPacks(repo: GitRepo, store: ObjectStore): boolean {
   }
   for (const name of names) {
     if (store.packs.has(name)) continue;
+    const idxPath = path.join(dir, name);
     const packPath = path.join(dir, name.replace(/\.idx$/, '.pack'));
-    let idx: Buffer;
+    let head: Buffer;
     let packSize: number;
     try {
-      idx = repo.fs.readFileSync(path.join(dir, name));
+      const fd = repo.fs.openSync(idxPath, 'r');
+      try {
+        head = Buffer.alloc(NAMES_AT);
+        // A short read leaves zeros: no magic, reported below.
+        repo.fs.readSync(fd, head, 0, NAMES_AT, 0);
+      } finally {
+        repo.fs.closeSync(fd);
+      }
       packSize = repo.fs.statSync(packPath).size;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed by a concurrent repack
       throw err;
     }
-    if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) {
-      throw new Error(`${path.join(dir, name)}: not a version 2 pack index; fix: run \`git repack -a -d\` to rewrite it`);
+    if (head.readUInt32BE(0) !== 0xff744f63 || head.readUInt32BE(4) !== 2) {
+      throw new Error(`${idxPath}: not a version 2 pack index; fix: run \`git repack -a -d\` to rewrite it`);
     }
-    const count = idx.readUInt32BE(8 + 255 * 4);
-    store.packs.set(name, { packPath, fd: null, idx, count, end: packSize - 20 });
+    const fanout = new Uint32Array(256);
+    for (let b = 0; b < 256; b++) fanout[b] = head.readUInt32BE(FANOUT_AT + b * 4);
+    store.packs.set(name, { idxPath, packPath, fd: null, idxFd: null, fanout, count: fanout[255]!, runs: new Array(256), runsRead: 0, end: packSize - 20 });
     changed = true;
   }
   return changed;
 }
 
-function entryOffset(idx: Buffer, count: number, i: number): number {
-  const offsets = 8 + 1024 + count * 24;
-  const small = idx.readUInt32BE(offsets + i * 4);
-  if (!(small & 0x80000000)) return small;
-  return Number(idx.readBigUInt64BE(offsets + count * 4 + (small & 0x7fffffff) * 8));
+/** The names and offsets of the entries whose name starts with `first`, read on first use. */
+function runOf(repo: GitRepo, pack: PackIndex, first: number): Run {
+  const cached = pack.runs[first];
+  if (cached) return cached;
+  const fd = burstFd(repo, pack, 'idxFd', pack.idxPath);
+  // A render that reads objects all over the pack (a policy change re-renders hundreds of templates): two reads of the
+  // whole tables, as reading the index whole did, rather than one per first byte.
+  if (++pack.runsRead > RUNS_ONE_BY_ONE) {
+    const names = readRange(repo, fd, NAMES_AT, NAMES_AT + pack.count * 20);
+    const offsets = readRange(repo, fd, NAMES_AT + pack.count * 24, NAMES_AT + pack.count * 28);
+    for (let b = 0; b < 256; b++) {
+      const from = b === 0 ? 0 : pack.fanout[b - 1]!;
+      const to = pack.fanout[b]!;
+      pack.runs[b] ??= { names: names.subarray(from * 20, to * 20), offsets: offsets.subarray(from * 4, to * 4) };
+    }
+    return pack.runs[first]!;
+  }
+  const lo = first === 0 ? 0 : pack.fanout[first - 1]!;
+  const n = pack.fanout[first]! - lo;
+  const run = {
+    names: readRange(repo, fd, NAMES_AT + lo * 20, NAMES_AT + (lo + n) * 20),
+    offsets: readRange(repo, fd, NAMES_AT + pack.count * 24 + lo * 4, NAMES_AT + pack.count * 24 + (lo + n) * 4),
+  };
+  pack.runs[first] = run;
+  return run;
 }
 
-/** Position of `oid` in the sorted name table, narrowed by the fan-out table; -1 when absent. */
-function findInIndex(pack: PackIndex, oid: Buffer): number {
-  const { idx } = pack;
-  const first = oid[0]!;
-  let lo = first === 0 ? 0 : idx.readUInt32BE(8 + (first - 1) * 4);
-  let hi = idx.readUInt32BE(8 + first * 4);
-  const names = 8 + 1024;
+/** Position of `oid` in its first byte's run (a binary search over the names), or -1 when absent. */
+function findInRun(run: Run, oid: Buffer): number {
+  const { names } = run;
+  let lo = 0;
+  let hi = names.length / 20;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const at = names + mid * 20;
-    const cmp = oid.compare(idx, at, at + 20);
+    const at = mid * 20;
+    // Byte by byte: within a run the first byte is equal and the second nearly always decides, so this ends
+    // after a byte or two, where Buffer#compare paid for its argument checks on every step.
+    let cmp = 0;
+    for (let i = 1; i < 20 && cmp === 0; i++) cmp = oid[i]! - names[at + i]!;
     if (cmp === 0) return mid;
     if (cmp < 0) hi = mid;
     else lo = mid + 1;
@@ -152,26 +223,49 @@ function findInIndex(pack: PackIndex, oid: Buffer): number {
   return -1;
 }
 
+/** The pack offset of the entry at `i` of the run for `first`; past 2 GiB, the 64-bit table holds it. */
+function entryOffset(repo: GitRepo, pack: PackIndex, run: Run, i: number): number {
+  const small = run.offsets.readUInt32BE(i * 4);
+  if (!(small & 0x80000000)) return small;
+  const at = NAMES_AT + pack.count * 28 + (small & 0x7fffffff) * 8;
+  return Number(readRange(repo, burstFd(repo, pack, 'idxFd', pack.idxPath), at, at + 8).readBigUInt64BE(0));
+}
+
+/** Whether the pack holds `oid`, and where; -1 when not (or the pack vanished under a concurrent repack). */
+function findInIndex(repo: GitRepo, pack: PackIndex, oid: Buffer): { run: Run; i: number } | undefined {
+  if (pack.fanout[oid[0]!] === (oid[0] === 0 ? 0 : pack.fanout[oid[0]! - 1])) return undefined; // no name starts with this byte
+  let run: Run;
+  try {
+    run = runOf(repo, pack, oid[0]!);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined; // the next rescan drops it
+    throw err;
+  }
+  const i = findInRun(run, oid);
+  return i < 0 ? undefined : { run, i };
+}
+
 function readPacked(repo: GitRepo, store: ObjectStore, raw: Buffer): StoredObject | undefined {
   for (const [name, pack] of store.packs) {
-    const i = findInIndex(pack, raw);
-    if (i < 0) continue;
-    return readAt(repo, store, name, pack, packFd(repo, pack), entryOffset(pack.idx, pack.count, i));
+    const found = findInIndex(repo, pack, raw);
+    if (!found) continue;
+    return readAt(repo, store, name, pack, burstFd(repo, pack, 'fd', pack.packPath), entryOffset(repo, pack, found.run, found.i));
   }
   return undefined;
 }
 
 /**
- * The pack's file descriptor, opened on first use and closed when the event loop next turns: a burst of
- * reads (a tree walk, a batch of blobs) shares one open, and no descriptor outlives it, so repositories
- * opened and dropped (tests, one-shot commands) leak nothing.
+ * A pack's (or its index's) file descriptor, opened on first use and closed when the event loop next turns: a burst
+ * of reads (a tree walk, a batch of blobs) shares one open, and no descriptor outlives it, so repositories opened
+ * and dropped (tests, one-shot commands) leak nothing.
  */
-function packFd(repo: GitRepo, pack: PackIndex): number {
-  if (pack.fd !== null) return pack.fd;
-  const fd = repo.fs.openSync(pack.packPath, 'r');
-  pack.fd = fd;
+function burstFd(repo: GitRepo, pack: PackIndex, which: 'fd' | 'idxFd', file: string): number {
+  const open = pack[which];
+  if (open !== null) return open;
+  const fd = repo.fs.openSync(file, 'r');
+  pack[which] = fd;
   setImmediate(() => {
-    pack.fd = null;
+    pack[which] = null;
     repo.fs.closeSync(fd);
   });
   return fd;

@@ -1,7 +1,8 @@
+import { findTreeEntries, type FoundEntry } from './findTreeEntries.ts';
 import type { PackWriter } from './PackWriter.ts';
 import { parseTree } from './parseTree.ts';
 import { readTreeBytes } from './readTree.ts';
-import { compareTreeEntries, renderTree } from './renderTree.ts';
+import { renderTree } from './renderTree.ts';
 import { FILE_MODE, TREE_MODE, isTreeMode, type GitRepo, type TreeEntry } from './types.ts';
 
 /** New content (text is written as UTF-8), a blob already added to the same pack, or null to delete. */
@@ -63,7 +64,7 @@ function buildEditTree(edits: ReadonlyMap<string, FileEdit>): EditNode {
 /** Returns the rewritten tree's oid, or null when it ends up empty. */
 async function applyEdits(repo: GitRepo, pack: PackWriter, base: string | null, node: EditNode): Promise<string | null> {
   const raw = base ? readTreeBytes(repo, base, pack) : new Uint8Array(0);
-  const current = findEntries(raw, new Set([...node.files.keys(), ...node.dirs.keys()]));
+  const current = findTreeEntries(raw, new Set([...node.files.keys(), ...node.dirs.keys()]), true);
   /** name → its entry after the edits, or null when it goes. */
   const updates = new Map<string, TreeEntry | null>();
 
@@ -104,34 +105,6 @@ async function applyEdits(repo: GitRepo, pack: PackWriter, base: string | null, 
   }
   if (entries.size === 0) return null;
   return pack.add('tree', renderTree([...entries.values()]));
-}
-
-interface FoundEntry extends TreeEntry {
-  /** Where its 20 oid bytes start in the tree body. */
-  oidAt: number;
-}
-
-/**
- * The entries of a raw tree body with the given names, without decoding the others' oids (a cluster's folder lists
- * hundreds of namespaces; an edit touches a few). `inOrder`: every entry is in git's order and no name repeats, so
- * the body is exactly what renderTree would make of its entries.
- */
-function findEntries(raw: Uint8Array, names: ReadonlySet<string>): { entries: Map<string, FoundEntry>; inOrder: boolean } {
-  const buf = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-  const entries = new Map<string, FoundEntry>();
-  let inOrder = true;
-  let previous: TreeEntry | undefined;
-  for (let pos = 0; pos < buf.length;) {
-    const space = buf.indexOf(0x20, pos);
-    const nul = buf.indexOf(0, space + 1);
-    if (space < 0 || nul < 0 || nul + 21 > buf.length) throw new Error(`malformed tree object at byte ${pos}`);
-    const entry = { name: buf.toString('utf8', space + 1, nul), mode: buf.toString('latin1', pos, space), oid: '' };
-    if (previous && compareTreeEntries(previous, entry) >= 0) inOrder = false;
-    previous = entry;
-    if (names.has(entry.name)) entries.set(entry.name, { ...entry, oid: buf.toString('hex', nul + 1, nul + 21), oidAt: nul + 1 });
-    pos = nul + 21;
-  }
-  return { entries, inOrder };
 }
 
 /**

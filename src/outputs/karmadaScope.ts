@@ -49,13 +49,13 @@ export function filesFor(files: ReadonlyMap<string, KarmadaScope>, namespaces: R
   }
   const out = new Set<string>();
   for (const [path, scope] of files) {
-    if (scope.fleet || scope.policies.some((key) => duplicated.has(key) || namespaces.has(namespaceOf(key)))) out.add(path);
+    if (scope.fleet || scope.policies.some((key) => duplicated.has(key) || namespaces.has(policyNamespace(key)))) out.add(path);
   }
   return out;
 }
 
-/** The namespace of a refKey (`<apiVersion>/<kind>/<namespace>/<name>`; names and namespaces hold no '/'), without splitting it. */
-function namespaceOf(key: string): string {
+/** The namespace of a policy's refKey (`<apiVersion>/<kind>/<namespace>/<name>`; names and namespaces hold no '/'), without splitting it. */
+export function policyNamespace(key: string): string {
   const end = key.lastIndexOf('/');
   return key.slice(key.lastIndexOf('/', end - 1) + 1, end);
 }

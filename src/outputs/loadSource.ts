@@ -14,7 +14,7 @@ import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '..
 import type { ShardedIndex } from '../works/outputIndex.ts';
 import { affectedByChange, dependenciesOf } from './affectedByChange.ts';
 import { filesFor, scopeOf } from './karmadaScope.ts';
-import { parsedFile, readParsedFileCache, writeParsedFileCache, type CachedFile } from './parsedFileCache.ts';
+import { karmadaPathsDigest, parsedFile, readParsedFileCache, writeParsedFileCache, type CachedFile, type ParsedFiles } from './parsedFileCache.ts';
 import { readPathOids, readTextFiles } from './readPathOids.ts';
 
 export interface LoadedSource {
@@ -52,7 +52,7 @@ export async function loadSource(
   const affected = new Set<string>([...model.templates.keys(), ...model.held, ...(previous?.index.templates() ?? []).map(([key]) => key)]);
   const touched = new Map<string, FileObjects | null>(parsed);
   for (const [f] of previous?.index.files() ?? []) if (!touched.has(f)) touched.set(f, null);
-  await saveKarmadaFiles(repo, tree, [...parsed].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path));
+  await saveKarmadaFiles(repo, tree, () => [...parsed].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path));
   return { model, affected, touchedFiles: touched, full: true, onlyClustersChanged: null };
 }
 
@@ -69,12 +69,15 @@ async function loadIncremental(
   // Round 1: changed files (both versions), and the files holding Karmada objects: every one when one of them changed,
   // else those that concern the whole fleet; the rest, namespace by namespace, once the templates to render are known.
   await index.load({ files: changedPaths });
-  const karmada = await karmadaFilesAt(repo, await karmadaOids(repo, tree, [...changedPaths, ...index.karmadaFiles()], { from: previous.tree, changes }));
+  const karmadaPaths = index.karmadaFiles();
+  // The copy on disk, when it holds exactly this tree's Karmada files as they are: the files a render needs are then
+  // picked from it by namespace, without reading, or looking up the blob of, every policy and cluster file.
+  const kept = await keptAsTheyAre(repo, tree, karmadaPaths, { from: previous.tree, changes });
+  // Only a Karmada file can be in the cache: with `kept`, a path it does not list is parsed without a look.
+  const mayBeKept = kept ? (path: string) => sortedIncludes(karmadaPaths, path) : undefined;
+  const changedFiles = await karmadaFilesAt(repo, new Map(changed.flatMap((c) => (c.newOid ? [[c.path, c.newOid] as const] : []))), mayBeKept);
   const loaded = new Map<string, FileObjects>();
-  for (const path of changedPaths) {
-    const f = karmada.get(path);
-    if (f) loaded.set(path, f.objects());
-  }
+  for (const [path, f] of changedFiles) loaded.set(path, f.objects());
   const oldKarmada = await readFiles(repo, new Map(changed.filter((c) => c.oldOid && index.file(c.path)?.karmada).map((c) => [c.path, c.oldOid!])));
   for (const c of changed) {
     touched.set(c.path, loaded.get(c.path) ?? null);
@@ -86,11 +89,13 @@ async function loadIncremental(
   }
   // A changed policy, cluster or customization can affect any template, in any namespace.
   const everyPolicy = changed.some((c) => index.file(c.path)?.karmada || oldKarmada.has(c.path) || holdsKarmada(loaded.get(c.path)));
-  const unchanged = new Map([...karmada].filter(([path]) => !changedPaths.has(path)).map(([path, f]) => [path, f.scope]));
-  const readKarmada = (paths: Iterable<string>) => {
-    for (const path of paths) if (!loaded.has(path)) loaded.set(path, karmada.get(path)!.objects());
+  // Which Karmada files a render of templates in some namespaces needs (filesFor), path → file; all of them, after a Karmada change.
+  const lookedUp = () => everyKarmadaFile(repo, tree, karmadaPaths.filter((path) => !changedPaths.has(path)), { from: previous.tree, changes }, everyPolicy);
+  const karmadaFor = kept && !everyPolicy ? keptFilesFor(repo, kept, lookedUp) : await lookedUp();
+  const readKarmada = (files: ReadonlyMap<string, CachedFile>) => {
+    for (const [path, f] of files) if (!loaded.has(path)) loaded.set(path, f.objects());
   };
-  readKarmada(everyPolicy ? unchanged.keys() : filesFor(unchanged, new Set()));
+  readKarmada(await karmadaFor(new Set()));
 
   // A changed file may now define an object another (unchanged) file defines: load that one too, so
   // the duplicate is seen and reported with both places.
@@ -106,7 +111,7 @@ async function loadIncremental(
       }
     }
   }
-  await loadFiles(repo, tree, extraFiles, loaded);
+  await loadFiles(repo, tree, extraFiles, loaded, mayBeKept);
 
   // Round 2+: the files of affected templates, then of their dependencies, until nothing new is needed.
   let model = assembleModel(loaded.values(), { changedFiles: changedPaths });
@@ -128,21 +133,21 @@ async function loadIncremental(
     }
     if (missing.size === 0) break;
     for (const file of missing) asked.add(file);
-    await loadFiles(repo, tree, missing, loaded);
+    await loadFiles(repo, tree, missing, loaded, mayBeKept);
     model = assembleModel(loaded.values(), { changedFiles: changedPaths });
     for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   }
   if (!everyPolicy) {
     const before = loaded.size;
-    readKarmada(filesFor(unchanged, new Set([...affected].map((key) => parseRefKey(key).namespace))));
+    readKarmada(await karmadaFor(new Set([...affected].map((key) => parseRefKey(key).namespace))));
     if (loaded.size > before) model = assembleModel(loaded.values(), { changedFiles: changedPaths });
   }
-  await saveKarmadaFiles(repo, tree, everyPolicy ? [...loaded].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path) : unchanged.keys());
+  await saveKarmadaFiles(repo, tree, () => (everyPolicy ? [...loaded].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path) : karmadaPaths.filter((path) => !changedPaths.has(path))));
   return { model, affected, touchedFiles: touched, full: false, onlyClustersChanged: clustersOnly(changed, touched, oldVersions) };
 }
 
-async function loadFiles(repo: GitRepo, tree: string, paths: Iterable<string>, into: Map<string, FileObjects>): Promise<void> {
-  for (const [path, f] of await readFiles(repo, await readPathOids(repo, tree, [...paths]))) into.set(path, f);
+async function loadFiles(repo: GitRepo, tree: string, paths: Iterable<string>, into: Map<string, FileObjects>, mayBeKept?: (path: string) => boolean): Promise<void> {
+  for (const [path, f] of await karmadaFilesAt(repo, await readPathOids(repo, tree, [...paths]), mayBeKept)) into.set(path, f.objects());
 }
 
 /**
@@ -152,32 +157,114 @@ async function loadFiles(repo: GitRepo, tree: string, paths: Iterable<string>, i
  * entries it uses.
  */
 interface KarmadaFiles {
-  byKey: Map<string, CachedFile>;
+  /** Every kept file, by `<blob oid> <path>`: those of the copy on disk (its directory read on first call), then those parsed since. */
+  byKey(): Map<string, CachedFile>;
   /** Entries parsed since the copy on disk was written. */
   added: number;
-  /** The source tree last saved, and path → blob oid of its Karmada files there. */
-  saved?: { tree: string; oids: Map<string, string> };
+  /** The files last saved (on disk, or by this process), and the source tree they were saved for. */
+  saved?: ParsedFiles;
 }
 const karmadaFileCache = new WeakMap<GitRepo, KarmadaFiles>();
 
 function karmadaFilesOf(repo: GitRepo): KarmadaFiles {
   let cache = karmadaFileCache.get(repo);
   if (!cache) {
-    const { entries, tree } = readParsedFileCache(repo);
-    cache = { byKey: entries, added: 0, ...(tree ? { saved: { tree, oids: pathOidsOf(entries.keys()) } } : {}) };
+    const saved = readParsedFileCache(repo);
+    let byKey: Map<string, CachedFile> | undefined;
+    cache = { byKey: () => (byKey ??= new Map(saved?.entries())), added: 0, ...(saved ? { saved } : {}) };
     karmadaFileCache.set(repo, cache);
   }
   return cache;
 }
 
-/** `<oid> <path>` keys → path → oid. */
-function pathOidsOf(keys: Iterable<string>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const key of keys) {
-    const space = key.indexOf(' ');
-    out.set(key.slice(space + 1), key.slice(0, space));
+/** Path → blob oid of the files saved. */
+const savedOids = new WeakMap<ParsedFiles, Map<string, string>>();
+function oidsOf(saved: ParsedFiles): Map<string, string> {
+  let out = savedOids.get(saved);
+  if (!out) {
+    out = new Map();
+    for (const key of saved.entries().keys()) {
+      const space = key.indexOf(' ');
+      out.set(key.slice(space + 1), key.slice(0, space));
+    }
+    savedOids.set(saved, out);
   }
   return out;
+}
+
+/**
+ * The saved files when they are exactly the Karmada files `karmadaPaths` names (the output index's list, sorted), at
+ * the blobs `tree` holds: same paths, and none of them changed since the tree they were saved for. Undefined
+ * otherwise (then every Karmada file is looked up, as everyKarmadaFile does).
+ */
+async function keptAsTheyAre(repo: GitRepo, tree: string, karmadaPaths: readonly string[], known: { from: string; changes: TreeChange[] }): Promise<ParsedFiles | undefined> {
+  const saved = karmadaFilesOf(repo).saved;
+  if (!saved || saved.paths !== karmadaPathsDigest(karmadaPaths)) return undefined;
+  const changes = await changesSinceSaved(repo, saved, tree, known);
+  if (!changes || changes.some((c) => sortedIncludes(karmadaPaths, c.path))) return undefined;
+  return saved;
+}
+
+/** The diff from the tree the files were saved for to `tree`; undefined when that tree is gone (history rewritten and collected). */
+async function changesSinceSaved(repo: GitRepo, saved: ParsedFiles, tree: string, known?: { from: string; changes: TreeChange[] }): Promise<TreeChange[] | undefined> {
+  try {
+    // Usually the tree saved is the one the previous render read, whose diff the caller has already.
+    return known?.from === saved.tree ? known.changes : await diffTrees(repo, saved.tree, tree);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Binary search: the output index keeps its Karmada file list sorted (a list that is not has no saved digest to match). */
+function sortedIncludes(sorted: readonly string[], path: string): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = sorted[mid]!;
+    if (at === path) return true;
+    if (at < path) lo = mid + 1;
+    else hi = mid;
+  }
+  return false;
+}
+
+/**
+ * filesFor over the saved files (keptAsTheyAre): path → file, read from the saved copy by namespace; from `lookedUp`
+ * (every Karmada file looked up) once a part of the copy turns out unreadable.
+ */
+function keptFilesFor(
+  repo: GitRepo, saved: ParsedFiles, lookedUp: () => Promise<KarmadaFilesFor>,
+): KarmadaFilesFor {
+  const cache = karmadaFilesOf(repo);
+  let fallback: Promise<KarmadaFilesFor> | undefined;
+  return async (namespaces) => {
+    const picked = fallback ? undefined : saved.filesFor(namespaces);
+    if (!picked) return (await (fallback ??= lookedUp()))(namespaces);
+    const out = new Map<string, CachedFile>();
+    for (const [key, file] of picked) {
+      const space = key.indexOf(' ');
+      const path = key.slice(space + 1);
+      out.set(path, orParsedAgain(repo, cache, path, key.slice(0, space), file));
+    }
+    return out;
+  };
+}
+
+/** The Karmada files a render of templates in `namespaces` needs (karmadaScope's filesFor), path → file. */
+type KarmadaFilesFor = (namespaces: ReadonlySet<string>) => Promise<Map<string, CachedFile>>;
+
+/**
+ * filesFor over the given Karmada files, each looked up in `tree` (every one, whatever the namespaces, when `all`):
+ * path → file, parsed now where the cache lacks it.
+ */
+async function everyKarmadaFile(
+  repo: GitRepo, tree: string, paths: readonly string[], known: { from: string; changes: TreeChange[] }, all: boolean,
+): Promise<KarmadaFilesFor> {
+  const files = await karmadaFilesAt(repo, await karmadaOids(repo, tree, paths, known));
+  if (all) return async () => files;
+  const scopes = new Map([...files].map(([path, f]) => [path, f.scope]));
+  return async (namespaces) => new Map([...filesFor(scopes, namespaces)].map((path) => [path, files.get(path)!]));
 }
 
 /**
@@ -188,23 +275,18 @@ function pathOidsOf(keys: Iterable<string>): Map<string, string> {
 async function karmadaOids(repo: GitRepo, tree: string, paths: Iterable<string>, known?: { from: string; changes: TreeChange[] }): Promise<Map<string, string>> {
   const saved = karmadaFilesOf(repo).saved;
   const wanted = [...new Set(paths)];
-  let changes: TreeChange[] | undefined;
-  try {
-    // Usually the tree saved is the one the previous render read, whose diff the caller has already.
-    if (saved) changes = known?.from === saved.tree ? known.changes : await diffTrees(repo, saved.tree, tree);
-  } catch {
-    changes = undefined; // that tree is gone (history rewritten and collected): look every path up
-  }
+  const changes = saved ? await changesSinceSaved(repo, saved, tree, known) : undefined;
   if (!saved || !changes) return readPathOids(repo, tree, wanted);
   const changed = new Map(changes.map((c) => [c.path, c.newOid]));
+  const oids = oidsOf(saved);
   const out = new Map<string, string>();
   const unknown: string[] = [];
   for (const path of wanted) {
     if (changed.has(path)) {
       const oid = changed.get(path);
       if (oid) out.set(path, oid);
-    } else if (saved.oids.has(path)) {
-      out.set(path, saved.oids.get(path)!);
+    } else if (oids.has(path)) {
+      out.set(path, oids.get(path)!);
     } else {
       unknown.push(path);
     }
@@ -220,14 +302,15 @@ async function readFiles(repo: GitRepo, oids: ReadonlyMap<string, string>): Prom
 
 /**
  * The given path → blob oid pairs as kept files: their scope known at once, their objects parsed when first asked
- * for. A file the cache lacks is parsed now (and kept when it holds Karmada objects).
+ * for. A file the cache lacks is parsed now (and kept when it holds Karmada objects). `mayBeKept`: the paths the
+ * cache can hold, when the caller knows (the others are parsed without looking, which would read every entry).
  */
-async function karmadaFilesAt(repo: GitRepo, oids: ReadonlyMap<string, string>): Promise<Map<string, CachedFile>> {
+async function karmadaFilesAt(repo: GitRepo, oids: ReadonlyMap<string, string>, mayBeKept?: (path: string) => boolean): Promise<Map<string, CachedFile>> {
   const cache = karmadaFilesOf(repo);
   const out = new Map<string, CachedFile>();
   const toRead = new Map<string, string>();
   for (const [path, oid] of oids) {
-    const hit = cache.byKey.get(`${oid} ${path}`);
+    const hit = !mayBeKept || mayBeKept(path) ? cache.byKey().get(`${oid} ${path}`) : undefined;
     if (hit) out.set(path, orParsedAgain(repo, cache, path, oid, hit));
     else toRead.set(path, oid);
   }
@@ -237,7 +320,7 @@ async function karmadaFilesAt(repo: GitRepo, oids: ReadonlyMap<string, string>):
     const file = parsedFile(scopeOf(parsed), parsed);
     out.set(path, file);
     if (holdsKarmadaObjects(parsed)) {
-      cache.byKey.set(`${oid} ${path}`, file);
+      cache.byKey().set(`${oid} ${path}`, file);
       cache.added++;
     }
   }
@@ -245,26 +328,28 @@ async function karmadaFilesAt(repo: GitRepo, oids: ReadonlyMap<string, string>):
 }
 
 /**
- * A kept file whose line does not parse (the header was whole, the disk lied about the rest) is parsed again from
- * its blob when first used, and kept anew: the cache is then written again.
+ * A kept file whose line does not parse, or is another file's (the header was whole, the disk lied about the rest),
+ * is parsed again from its blob when first used, and kept anew: the cache is then written again.
  */
 function orParsedAgain(repo: GitRepo, cache: KarmadaFiles, path: string, oid: string, kept: CachedFile): CachedFile {
   let objects: FileObjects | undefined;
   return {
     scope: kept.scope,
-    line: () => cache.byKey.get(`${oid} ${path}`)!.line(),
+    line: () => (cache.byKey().get(`${oid} ${path}`) ?? kept).line(),
     objects: () => {
       if (objects) return objects;
       try {
-        return (objects = kept.objects());
+        objects = kept.objects();
+        if (objects.file === path) return objects;
       } catch {
-        const blob = readObject(repo, oid);
-        if (blob.type !== 'blob') throw new Error(`object ${oid} (${path}) is a ${blob.type}, not a blob`);
-        objects = parseFile(path, blob.content);
-        cache.byKey.set(`${oid} ${path}`, parsedFile(scopeOf(objects), objects));
-        cache.added++;
-        return objects;
+        // parsed again below
       }
+      const blob = readObject(repo, oid);
+      if (blob.type !== 'blob') throw new Error(`object ${oid} (${path}) is a ${blob.type}, not a blob`);
+      objects = parseFile(path, blob.content);
+      cache.byKey().set(`${oid} ${path}`, parsedFile(scopeOf(objects), objects));
+      cache.added++;
+      return objects;
     },
   };
 }
@@ -273,18 +358,17 @@ function orParsedAgain(repo: GitRepo, cache: KarmadaFiles, path: string, oid: st
  * Saves the parsed Karmada files of this tree when any were parsed anew; older versions are dropped,
  * so the copy on disk stays the size of the current policies and clusters.
  */
-async function saveKarmadaFiles(repo: GitRepo, tree: string, karmadaPaths: Iterable<string>): Promise<void> {
+async function saveKarmadaFiles(repo: GitRepo, tree: string, karmadaPaths: () => Iterable<string>): Promise<void> {
   const cache = karmadaFilesOf(repo);
   if (cache.added === 0) return;
-  const oids = await karmadaOids(repo, tree, karmadaPaths);
+  const oids = await karmadaOids(repo, tree, karmadaPaths());
   const current = new Map<string, CachedFile>();
   for (const [path, oid] of oids) {
-    const hit = cache.byKey.get(`${oid} ${path}`);
+    const hit = cache.byKey().get(`${oid} ${path}`);
     if (hit) current.set(`${oid} ${path}`, hit);
   }
-  await writeParsedFileCache(repo, current, tree);
+  cache.saved = await writeParsedFileCache(repo, current, tree);
   cache.added = 0;
-  cache.saved = { tree, oids: pathOidsOf(current.keys()) };
 }
 
 /**

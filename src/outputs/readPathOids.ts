@@ -1,36 +1,47 @@
 import { readBlobs } from '../commits/readBlobs.ts';
-import { readTree } from '../commits/readTree.ts';
-import { isTreeMode, type GitRepo, type TreeEntry } from '../commits/types.ts';
+import { findTreeEntries } from '../commits/findTreeEntries.ts';
+import { readTreeBytes } from '../commits/readTree.ts';
+import { isTreeMode, type GitRepo } from '../commits/types.ts';
 
 /**
- * Blob oids of the given paths in a tree, reading only the trees along those paths (each once).
+ * Blob oids of the given paths in a tree, reading only the trees along those paths, each once and looking in it
+ * only for the names asked there (a folder of hundreds of namespaces or templates is not decoded whole for one).
  * Paths that do not exist are absent from the result.
  */
 export async function readPathOids(repo: GitRepo, tree: string, paths: readonly string[]): Promise<Map<string, string>> {
-  // Each tree once, as a name → entry map: folders of thousands of files are looked up many times.
-  const trees = new Map<string, Promise<Map<string, TreeEntry>>>();
-  const entries = (oid: string) => {
-    let p = trees.get(oid);
-    if (!p) {
-      p = readTree(repo, oid).then((list) => new Map(list.map((e) => [e.name, e])));
-      trees.set(oid, p);
-    }
-    return p;
-  };
   const out = new Map<string, string>();
-  await Promise.all(paths.map(async (path) => {
-    let current = tree;
-    const segments = path.split('/');
-    for (let i = 0; i < segments.length; i++) {
-      const entry = (await entries(current)).get(segments[i]!);
-      if (!entry) return;
-      const last = i === segments.length - 1;
-      if (last !== !isTreeMode(entry.mode)) return;
-      current = entry.oid;
+  // Level by level: tree oid → the lookups that continue in it.
+  let level = new Map<string, Lookup[]>([[tree, paths.map((path) => ({ path, segments: path.split('/'), depth: 0 }))]]);
+  while (level.size > 0) {
+    const next = new Map<string, Lookup[]>();
+    for (const [oid, lookups] of level) {
+      const { entries } = findTreeEntries(readTreeBytes(repo, oid), new Set(lookups.map((l) => l.segments[l.depth]!)));
+      for (const lookup of lookups) {
+        const entry = entries.get(lookup.segments[lookup.depth]!);
+        if (!entry) continue;
+        const last = lookup.depth === lookup.segments.length - 1;
+        if (last !== !isTreeMode(entry.mode)) continue;
+        if (last) {
+          out.set(lookup.path, entry.oid);
+          continue;
+        }
+        const below = next.get(entry.oid);
+        const deeper = { ...lookup, depth: lookup.depth + 1 };
+        if (below) below.push(deeper);
+        else next.set(entry.oid, [deeper]);
+      }
     }
-    out.set(path, current);
-  }));
-  return out;
+    level = next;
+  }
+  // In the order asked: callers iterate the result.
+  return new Map(paths.filter((path) => out.has(path)).map((path) => [path, out.get(path)!]));
+}
+
+interface Lookup {
+  path: string;
+  segments: string[];
+  /** The segment looked up next. */
+  depth: number;
 }
 
 /** The given files of a tree as text, reading only the trees along their paths; absent paths are absent. */

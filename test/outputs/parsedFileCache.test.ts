@@ -9,9 +9,23 @@ import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/con
 const OUT = 'refs/heads/flotilla/rendered';
 const CACHE = (r: ConfigRepo) => path.join(r.dir, '.git', 'flotilla-parsed.jsonl');
 const OLD_CACHE = (r: ConfigRepo) => path.join(r.dir, '.git', 'flotilla-parsed.json');
-/** The header line of the cache: the parser, the tree and where each entry's line is. */
-const header = (r: ConfigRepo) => JSON.parse(readFileSync(CACHE(r), 'utf8').split('\n')[0]!) as { parser: string; entries: [string, number, number, { fleet?: true; policies: string[] }][] };
-const keysOf = (r: ConfigRepo) => header(r).entries.map(([key]) => key);
+type Entry = [key: string, start: number, length: number, scope: { fleet?: true; policies: string[] }];
+/** The header line of the cache: the parser, the tree, the files every render reads, where the other lines are. */
+const header = (r: ConfigRepo) => JSON.parse(readFileSync(CACHE(r), 'utf8').split('\n')[0]!) as {
+  parser: string; tree: string; directory: [number, number]; always: Entry[]; buckets: [number, number][];
+};
+/** Where a span (counted from the byte after the header's newline) is in the file. */
+const inFile = (r: ConfigRepo, [start, length]: readonly [number, number]): [number, number] => {
+  const body = readFileSync(CACHE(r)).indexOf('\n') + 1;
+  return [body + start, length];
+};
+const lineAt = (r: ConfigRepo, span: readonly [number, number]) => {
+  const [start, length] = inFile(r, span);
+  return readFileSync(CACHE(r)).toString('utf8', start, start + length);
+};
+/** Every entry, from the directory line: `<blob oid> <path>`, where its line is, its scope. */
+const entriesOf = (r: ConfigRepo) => JSON.parse(lineAt(r, header(r).directory)) as Entry[];
+const keysOf = (r: ConfigRepo) => entriesOf(r).map(([key]) => key);
 const repos: ConfigRepo[] = [];
 test.after(() => {
   for (const r of repos) r.cleanup();
@@ -53,7 +67,7 @@ test('a sync that reads the kept files makes the same output commit as one that 
 test('a policy change is parsed and replaces the kept version; a garbled or foreign cache file is ignored', async () => {
   const r = nginxRepo();
   await sync(r);
-  writeFileSync(CACHE(r), `${JSON.stringify({ format: 2, parser: 'some other Flotilla', tree: 'x', entries: [] })}\n`);
+  writeFileSync(CACHE(r), `${JSON.stringify({ format: 3, parser: 'some other Flotilla', tree: 'x', paths: 'x', directory: [0, 0], always: [], buckets: [] })}\n`);
   const pinned = sample('nginx/propagationpolicy.yaml').replace(/\n *- member2\n/, '\n');
   r.commit({ 'policies/nginx.yaml': pinned }, 'member1 only');
   await sync(r);
@@ -64,19 +78,21 @@ test('a policy change is parsed and replaces the kept version; a garbled or fore
   assert.not.ok(r.ls('flotilla/rendered').includes('clusters/member2/default/deployment.apps_nginx.yaml'));
 });
 
-test('each kept line is the parsed file; the header says which concern the whole fleet and which one namespace', async () => {
+test('each kept line is the parsed file; the header lists the fleet-wide ones, a bucket line the namespace\'s', async () => {
   const r = nginxRepo();
   await sync(r);
-  const text = readFileSync(CACHE(r), 'utf8');
-  const bytes = Buffer.from(text);
   const scopes = new Map<string, { fleet?: true; policies: string[] }>();
-  for (const [key, start, length, scope] of header(r).entries) {
-    const file = JSON.parse(bytes.toString('utf8', start, start + length)) as { file: string };
+  for (const [key, start, length, scope] of entriesOf(r)) {
+    const file = JSON.parse(lineAt(r, [start, length])) as { file: string };
     assert.is(file.file, key.slice(key.indexOf(' ') + 1));
     scopes.set(file.file, scope);
   }
   assert.equal(scopes.get('clusters/member1.yaml'), { fleet: true, policies: [] });
   assert.equal(scopes.get('policies/nginx.yaml'), { policies: ['policy.karmada.io/v1alpha1/PropagationPolicy/default/nginx-propagation'] });
+  const pathOf = ([key]: Entry) => key.slice(key.indexOf(' ') + 1);
+  assert.equal(header(r).always.map(pathOf), ['clusters/member1.yaml', 'clusters/member2.yaml', 'clusters/member3.yaml'], 'every render reads these');
+  const bucketed = header(r).buckets.filter(([, length]) => length > 0).flatMap((span) => (JSON.parse(lineAt(r, span)) as Entry[]).map(pathOf));
+  assert.equal(bucketed, ['policies/nginx.yaml'], 'read for templates of its namespace only');
 });
 
 test('a cache cut short or with a header that lies is ignored: the sync parses again and commits the same', async () => {
@@ -94,7 +110,7 @@ test('a cache cut short or with a header that lies is ignored: the sync parses a
   assert.ok(readFileSync(CACHE(truncated), 'utf8').endsWith('\n'), 'written whole again');
 });
 
-test('the version 1 file (one JSON object) is not read, and is removed once version 2 is written', async () => {
+test('the version 1 file (one JSON object) is not read, and is removed once the current version is written', async () => {
   const r = nginxRepo();
   writeFileSync(OLD_CACHE(r), JSON.stringify({ parser: 'x', entries: {} }));
   await sync(r);
@@ -105,7 +121,8 @@ test('the version 1 file (one JSON object) is not read, and is removed once vers
 /** Overwrites the kept line of `file` with something that is not JSON; returns the cache's new bytes. */
 function garble(r: ConfigRepo, file: string): Buffer {
   const bytes = readFileSync(CACHE(r));
-  const [, start, length] = header(r).entries.find(([key]) => key.endsWith(` ${file}`))!;
+  const [, offset, size] = entriesOf(r).find(([key]) => key.endsWith(` ${file}`))!;
+  const [start, length] = inFile(r, [offset, size]);
   bytes.fill(0x20, start, start + length);
   bytes.write('{', start);
   writeFileSync(CACHE(r), bytes);
@@ -158,8 +175,96 @@ test('a kept line that does not parse is parsed again from its blob: same commit
   await sync(parsed);
   assert.is(cached.git('rev-parse', 'flotilla/rendered'), parsed.git('rev-parse', 'flotilla/rendered'));
   assert.not.equal(readFileSync(CACHE(cached)), garbled);
-  const [, start, length] = header(cached).entries.find(([key]) => key.endsWith(' policies/a.yaml'))!;
-  assert.is((JSON.parse(readFileSync(CACHE(cached)).toString('utf8', start, start + length)) as { file: string }).file, 'policies/a.yaml');
+  const [, offset, size] = entriesOf(cached).find(([key]) => key.endsWith(' policies/a.yaml'))!;
+  assert.is((JSON.parse(lineAt(cached, [offset, size])) as { file: string }).file, 'policies/a.yaml');
+});
+
+test('a cache saved for a tree with other Karmada files (a policy file deleted since) does not pick the files: same commit as parsing all', async () => {
+  const stale = threeNamespaces();
+  const parsed = threeNamespaces();
+  let saved: Buffer | undefined;
+  for (const r of [stale, parsed]) {
+    await sync(r);
+    saved ??= readFileSync(CACHE(r));
+    // b's duplicate goes: the copy saved above still lists it among the files every render reads.
+    r.commit({ 'policies/b-copy.yaml': null }, 'b: one policy');
+    await sync(r);
+    r.commit({ 'templates/b.yaml': r.show('HEAD', 'templates/b.yaml').replace('replicas: 2', 'replicas: 4') }, 'b: four');
+  }
+  writeFileSync(CACHE(stale), saved!);
+  rmSync(CACHE(parsed));
+  const [withStale, withoutCache] = [await sync(stale), await sync(parsed)];
+  assert.is(stale.git('rev-parse', 'flotilla/rendered'), parsed.git('rev-parse', 'flotilla/rendered'));
+  for (const report of [withStale, withoutCache]) {
+    assert.not.ok(report.reports[0]!.problems.some((p) => p.code === 'DUPLICATE_OBJECT'), 'the deleted copy is not read back from the cache');
+  }
+  assert.ok(stale.show('flotilla/rendered', 'clusters/member1/b/deployment.apps_nginx.yaml').includes('replicas: 2'), 'b (4 replicas) divided over two clusters');
+});
+
+test('a bucket line that is not one: the files are looked up instead, and the commit is the same', async () => {
+  const garbled = threeNamespaces();
+  const parsed = threeNamespaces();
+  for (const r of [garbled, parsed]) {
+    await sync(r);
+    r.commit({ 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') }, 'a: four');
+  }
+  rmSync(CACHE(parsed));
+  const bytes = readFileSync(CACHE(garbled));
+  for (const span of header(garbled).buckets) {
+    if (span[1] === 0) continue;
+    const [start, length] = inFile(garbled, span);
+    bytes.fill(0x20, start, start + length);
+    bytes.write('[', start);
+  }
+  writeFileSync(CACHE(garbled), bytes);
+  await sync(garbled);
+  await sync(parsed);
+  assert.is(garbled.git('rev-parse', 'flotilla/rendered'), parsed.git('rev-parse', 'flotilla/rendered'));
+  assert.ok(garbled.show('flotilla/rendered', 'clusters/member1/a/deployment.apps_nginx.yaml').includes('replicas: 2'));
+});
+
+test('a kept line that is another file\'s is not taken for this one: parsed again from its blob, same commit', async () => {
+  const lying = threeNamespaces();
+  const parsed = threeNamespaces();
+  for (const r of [lying, parsed]) {
+    await sync(r);
+    r.commit({ 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') }, 'a: four');
+  }
+  rmSync(CACHE(parsed));
+  // a's policy line swapped for c's (same length or not, the header still points at a's place): valid JSON, wrong file.
+  const entries = entriesOf(lying);
+  const find = (file: string) => entries.find(([key]) => key.endsWith(` ${file}`))!;
+  const [aStart, aLength] = inFile(lying, [find('policies/a.yaml')[1], find('policies/a.yaml')[2]]);
+  const [cStart, cLength] = inFile(lying, [find('policies/c.yaml')[1], find('policies/c.yaml')[2]]);
+  const bytes = readFileSync(CACHE(lying));
+  const c = bytes.toString('utf8', cStart, cStart + cLength);
+  assert.ok(c.length <= aLength, 'c\'s line fits in a\'s');
+  bytes.fill(0x20, aStart, aStart + aLength);
+  bytes.write(c, aStart);
+  writeFileSync(CACHE(lying), bytes);
+  await sync(lying);
+  await sync(parsed);
+  assert.is(lying.git('rev-parse', 'flotilla/rendered'), parsed.git('rev-parse', 'flotilla/rendered'));
+});
+
+test('a template change in a new process picks its files by the header and bucket lines: the directory is not read', async () => {
+  const cached = threeNamespaces();
+  const parsed = threeNamespaces();
+  for (const r of [cached, parsed]) {
+    await sync(r);
+    r.commit({ 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') }, 'a: four');
+  }
+  rmSync(CACHE(parsed));
+  // Read, a garbled directory would leave the cache empty: every file parsed again, and the cache written anew.
+  const bytes = readFileSync(CACHE(cached));
+  const [start, length] = inFile(cached, header(cached).directory);
+  bytes.fill(0x20, start, start + length);
+  bytes.write('[', start);
+  writeFileSync(CACHE(cached), bytes);
+  await sync(cached);
+  await sync(parsed);
+  assert.equal(readFileSync(CACHE(cached)), bytes, 'not written again: nothing was parsed anew');
+  assert.is(cached.git('rev-parse', 'flotilla/rendered'), parsed.git('rev-parse', 'flotilla/rendered'));
 });
 
 test.run();
