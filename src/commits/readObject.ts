@@ -249,7 +249,15 @@ function readPacked(repo: GitRepo, store: ObjectStore, raw: Buffer): StoredObjec
   for (const [name, pack] of store.packs) {
     const found = findInIndex(repo, pack, raw);
     if (!found) continue;
-    return readAt(repo, store, name, pack, burstFd(repo, pack, 'fd', pack.packPath), entryOffset(repo, pack, found.run, found.i));
+    let fd: number;
+    try {
+      fd = burstFd(repo, pack, 'fd', pack.packPath);
+    } catch (err) {
+      // git gc repacked since the index was read: readObject's rescan drops this pack and finds the new one.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
+    return readAt(repo, store, name, pack, fd, entryOffset(repo, pack, found.run, found.i));
   }
   return undefined;
 }

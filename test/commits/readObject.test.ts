@@ -98,6 +98,25 @@ test('finds a pack written after the first read, and reports a missing object as
   }
 });
 
+test('a repo read before git gc repacked it is still read whole afterwards (a long-running reconciler meets gc)', async () => {
+  const temp = makeTempRepo();
+  try {
+    history(temp);
+    temp.git(['repack', '-d', '-q']); // loose objects into a first pack
+    const repo = await openRepo(temp.path);
+    assertReadsEverything(temp, repo);
+    const pack = new PackWriter(repo);
+    pack.add('blob', bytes('one more pack\n'));
+    await pack.flush();
+    assertReadsEverything(temp, repo);
+    temp.git(['gc', '-q', '--prune=now']); // every pack the store knows is replaced by one new pack
+    await new Promise((resolve) => setImmediate(resolve)); // a later sync: any descriptor kept for a burst is closed
+    assertReadsEverything(temp, repo);
+  } finally {
+    temp.cleanup();
+  }
+});
+
 test('applyDelta copies from the base and inserts literals, and rejects a base of the wrong size', () => {
   const base = Buffer.from('hello, world');
   // source 12, target 11: copy "hello" (offset 0, size 5), insert " all", copy "ld" (offset 10, size 2)
