@@ -1,6 +1,7 @@
 // Webster / Sainte-Laguë division over integers (Karmada pkg/util/helper/webstermethod.go and
 // binding.go#Dispenser): each next seat goes to the party with the highest votes / (2 * seats + 1).
 import type { TargetCluster } from '../api/binding.ts';
+import { fnv1a32 } from '../bindings/bindingName.ts';
 
 export interface Party {
   name: string;
@@ -21,16 +22,6 @@ export function tieBreakerByUid(uid: string): TieBreaker {
     if (a.seats !== b.seats) return a.seats < b.seats;
     return descending ? a.name > b.name : a.name < b.name;
   };
-}
-
-/** FNV-1a, 32 bits, over the UTF-8 bytes of `text`. */
-export function fnv1a32(text: string): number {
-  let hash = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(text)) {
-    hash ^= byte;
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash >>> 0;
 }
 
 /**

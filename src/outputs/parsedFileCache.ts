@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fnv1a32 } from '../bindings/bindingName.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { FileObjects } from '../documents/model.ts';
 import { filesFor, policyNamespace, type KarmadaScope } from './karmadaScope.ts';
@@ -25,7 +26,7 @@ const CACHE_FILE = 'flotilla-parsed.jsonl';
 /** Where version 1 (one JSON object, every entry parsed on open) was kept: removed when a later version is written. */
 const OLD_CACHE_FILE = 'flotilla-parsed.json';
 /** Bumped when the layout or the meaning of a scope changes: a file of another format is ignored. */
-const FORMAT = 3;
+const FORMAT = 4;
 /** Namespaces are grouped into this many buckets (namespaceBucket): a small header, short bucket lines. */
 const BUCKETS = 256;
 
@@ -347,9 +348,7 @@ export async function writeParsedFileCache(repo: GitRepo, entries: ReadonlyMap<s
 
 /** Part of the format: which bucket line lists a namespace's policy files. */
 function namespaceBucket(namespace: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < namespace.length; i++) h = Math.imul(h ^ namespace.charCodeAt(i), 0x01000193);
-  return (h >>> 0) % BUCKETS;
+  return fnv1a32(namespace) % BUCKETS;
 }
 
 /** JSON drops undefined and turns NaN, ±Infinity and -0 into something else: keep only what round-trips. */

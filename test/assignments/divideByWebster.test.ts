@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { allocateWebsterSeats, divideByWebster, fnv1a32, tieBreakerByUid, type TieBreaker } from '../../src/assignments/divideByWebster.ts';
+import { fnv1a32 } from '../../src/bindings/bindingName.ts';
+import { allocateWebsterSeats, divideByWebster, tieBreakerByUid, type TieBreaker } from '../../src/assignments/divideByWebster.ts';
 import { sameTargets, show, targets } from './helpers.ts';
 
 // Karmada pkg/util/helper/webstermethod_test.go: the Sainte-Laguë example (230,000 voters, 8 seats), round by round.

@@ -67,7 +67,7 @@ test('a sync that reads the kept files makes the same output commit as one that 
 test('a policy change is parsed and replaces the kept version; a garbled or foreign cache file is ignored', async () => {
   const r = nginxRepo();
   await sync(r);
-  writeFileSync(CACHE(r), `${JSON.stringify({ format: 3, parser: 'some other Flotilla', tree: 'x', paths: 'x', directory: [0, 0], always: [], buckets: [] })}\n`);
+  writeFileSync(CACHE(r), `${JSON.stringify({ format: 4, parser: 'some other Flotilla', tree: 'x', paths: 'x', directory: [0, 0], always: [], buckets: [] })}\n`);
   const pinned = sample('nginx/propagationpolicy.yaml').replace(/\n *- member2\n/, '\n');
   r.commit({ 'policies/nginx.yaml': pinned }, 'member1 only');
   await sync(r);
