@@ -1,6 +1,5 @@
-import { findTreeEntries, type FoundEntry } from './findTreeEntries.ts';
 import type { PackWriter } from './PackWriter.ts';
-import { parseTree } from './parseTree.ts';
+import { findTreeEntries, parseTree, type FoundEntry } from './parseTree.ts';
 import { readTreeBytes } from './readTree.ts';
 import { renderTree } from './renderTree.ts';
 import { FILE_MODE, TREE_MODE, isTreeMode, type GitRepo, type TreeEntry } from './types.ts';

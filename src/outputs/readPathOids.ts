@@ -1,5 +1,5 @@
 import { readBlobs } from '../commits/readBlobs.ts';
-import { findTreeEntries } from '../commits/findTreeEntries.ts';
+import { findTreeEntries } from '../commits/parseTree.ts';
 import { readTreeBytes } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo } from '../commits/types.ts';
 
