@@ -231,7 +231,7 @@ function entryOffset(repo: GitRepo, pack: PackIndex, run: Run, i: number): numbe
   return Number(readRange(repo, burstFd(repo, pack, 'idxFd', pack.idxPath), at, at + 8).readBigUInt64BE(0));
 }
 
-/** Whether the pack holds `oid`, and where; -1 when not (or the pack vanished under a concurrent repack). */
+/** Where the pack holds `oid`; undefined when it does not (or the pack vanished under a concurrent repack). */
 function findInIndex(repo: GitRepo, pack: PackIndex, oid: Buffer): { run: Run; i: number } | undefined {
   if (pack.fanout[oid[0]!] === (oid[0] === 0 ? 0 : pack.fanout[oid[0]! - 1])) return undefined; // no name starts with this byte
   let run: Run;

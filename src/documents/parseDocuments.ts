@@ -69,12 +69,12 @@ export function parseDocuments(
   // reads the rest, and is asked for field positions only when a later check reports a problem.
   const block = parseBlockYaml(text);
   if (block) {
-    const library = lazyLibraryParse(file, text);
+    const locate = lazyLocator(file, text);
     const documents: SourceDocument[] = [];
     block.forEach((doc, index) => {
       if (doc.value === null) return; // an empty document (`---` alone, a trailing `---`): nothing, as for kubectl
       const source = at(doc.line, doc.column);
-      documents.push({ value: doc.value, index, source, locate: (path) => library().locate(index, path) ?? source });
+      documents.push({ value: doc.value, index, source, locate: (path) => locate(index, path) ?? source });
     });
     return { documents, problems: [] };
   }
@@ -122,17 +122,15 @@ function parseWithLibrary(file: string, text: string) {
   return { docs, spanAt };
 }
 
-/** The library's parse of a file the block reader took, made on the first question about a field's position. */
-function lazyLibraryParse(file: string, text: string): () => { locate(index: number, path: readonly (string | number)[]): SourceSpan | undefined } {
+/** Field positions in a file the block reader took, from the library's parse of it, made on the first question. */
+function lazyLocator(file: string, text: string): (index: number, path: readonly (string | number)[]) => SourceSpan | undefined {
   let parsed: ReturnType<typeof parseWithLibrary> | undefined;
-  return () => ({
-    locate(index, path) {
-      parsed ??= parseWithLibrary(file, text);
-      const doc = Array.isArray(parsed.docs) ? parsed.docs[index] : undefined;
-      if (!doc?.contents) return undefined;
-      return locateIn(doc, path, parsed.spanAt, doc.contents.range?.[0] ?? doc.range[0]);
-    },
-  });
+  return (index, path) => {
+    parsed ??= parseWithLibrary(file, text);
+    const doc = Array.isArray(parsed.docs) ? parsed.docs[index] : undefined;
+    if (!doc?.contents) return undefined;
+    return locateIn(doc, path, parsed.spanAt, doc.contents.range?.[0] ?? doc.range[0]);
+  };
 }
 
 function locateIn(doc: Document, path: readonly (string | number)[], spanAt: (o: number) => SourceSpan, fallback: number): SourceSpan {
