@@ -17,7 +17,7 @@ import { interpretHealth } from './statuses/interpretHealth.ts';
 import type { ObjectRef } from './api/kinds.ts';
 import { readCommitInfo } from './commits/readCommitInfo.ts';
 import { customHealth, customizationFor, interpreterSet, NO_CUSTOMIZATIONS, type InterpreterSet } from './interpreters/customizations.ts';
-import { readInterpreterCustomizations } from './outputs/loadSource.ts';
+import { readInterpreterCustomizations } from './outputs/karmadaFiles.ts';
 import { parseTrailers } from './outputs/outputMessage.ts';
 import { openOutputIndex } from './outputs/readOutputIndex.ts';
 

@@ -93,7 +93,7 @@ export function readParsedFileCache(repo: GitRepo): ParsedFiles | undefined {
     if (header.format !== FORMAT || header.parser !== parserIdentity() || typeof header.tree !== 'string' || typeof header.paths !== 'string' ||
       !Array.isArray(header.always) || !Array.isArray(header.buckets) || header.buckets.length !== BUCKETS || !file.holds(header.directory)) return undefined;
     // A span past the end: the file is not what its header says (cut short), ignore all of it. Whether a line ends
-    // where its span says is checked when it is read, and an entry whose line lies is parsed again (loadSource.ts).
+    // where its span says is checked when it is read, and an entry whose line lies is parsed again (karmadaFiles.ts).
     if (!header.always.every(([, start, length]) => file.holds([start, length])) || !header.buckets.every((span) => span[1] === 0 || file.holds(span))) return undefined;
     return onDisk(file, header as CacheHeader);
   } catch {
