@@ -171,7 +171,8 @@ function clustersOnly(changed: readonly { path: string; oldOid?: string }[], now
     if (c.oldOid && !oldByPath.has(c.path)) return null;
     for (const f of versions) {
       if (!f) continue;
-      if (f.unreadable || f.templates.length + f.propagationPolicies.length + f.overridePolicies.length + f.broken.length > 0) return null;
+      // Anything but Clusters (a policy, a customization, a rebalancer) can change what every cluster gets.
+      if (f.unreadable || f.templates.length > 0 || holdsKarmadaObjects({ ...f, clusters: [] })) return null;
       for (const cluster of f.clusters) names.add(cluster.object.metadata.name);
     }
   }

@@ -108,4 +108,20 @@ test('a change to a cluster the template is not on, nor can be, leaves the outpu
   await assertVerifies(r);
 });
 
+test('a cluster file that also gains an InterpreterCustomization is no cluster-only change: every cluster renders with it', async () => {
+  const r = fleet();
+  await sync(r);
+  const retain = `apiVersion: flotilla.io/v1alpha1
+kind: InterpreterCustomization
+metadata: {name: deployments}
+spec:
+  target: {apiVersion: apps/v1, kind: Deployment}
+  customizations:
+    replicaRevision: {replicasPath: spec.minReadySeconds}
+`;
+  r.commit({ 'clusters/member2.yaml': `${clusterYaml('member2', { labels: { env: 'prod' } })}---\n${retain}` }, 'member2 file: a customization too');
+  await sync(r);
+  await assertVerifies(r);
+});
+
 test.run();
