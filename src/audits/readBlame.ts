@@ -11,8 +11,8 @@ import { appliedPath, templateStatusPath, type AppliedRecord, type TemplateStatu
 import { manifestPath } from '../works/outputPaths.ts';
 import { formatGitDate } from './formatGitDate.ts';
 import { parsePullRequestNumber } from './parsePullRequestNumber.ts';
+import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
 
-export const SOURCE_COMMIT_ANNOTATION = 'flotilla.io/source-commit';
 
 export interface BlameQuery {
   cluster: string;

@@ -10,6 +10,7 @@ import { kindColumns } from './kindColumns.ts';
 import { readDocuments, readRegisteredClusters, type BranchState, type Fleet } from './readFleet.ts';
 import { readFirstSeen } from './readFirstSeen.ts';
 import type { ResourceType } from './resolveResourceType.ts';
+import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -141,7 +142,7 @@ async function listWorks(fleet: Fleet, q: ListingQuery): Promise<Listing> {
     objects.push(workObject(w.cluster, w.manifest, entry));
     return [
       w.cluster, ref.namespace || '<none>', ref.kind, ref.name, entry ? String(entry.applied) : 'Unknown',
-      ...(q.wide ? [entry?.health ?? 'Unknown', meta.annotations?.['flotilla.io/source-commit']?.slice(0, 12) ?? '<none>'] : []),
+      ...(q.wide ? [entry?.health ?? 'Unknown', meta.annotations?.[SOURCE_COMMIT_ANNOTATION]?.slice(0, 12) ?? '<none>'] : []),
     ];
   });
   return { headers, rows, objects, namespaced: false };

@@ -5,10 +5,6 @@ import { decodeProtobuf } from '../protobuf/decodeProtobuf.ts';
 
 const MAX_BODY = 16 * 1024 * 1024;
 
-export async function readRawBody(req: IncomingMessage): Promise<string> {
-  return (await readBytes(req)).toString('utf8');
-}
-
 async function readBytes(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
