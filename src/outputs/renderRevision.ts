@@ -87,7 +87,7 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   const observed = target.clusterStatus ?? await readObservedClusters(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF);
 
   // After a held render the output still shows the last good source: diff from that, as if the hold never happened.
-  const lastGoodSource = previousOutput ? (parseTrailers(previousOutput.message)[LAST_GOOD_TRAILER] ?? previousSource) : undefined;
+  const lastGoodSource = previousOutput ? (previousTrailers[LAST_GOOD_TRAILER] ?? previousSource) : undefined;
   const outputIndex = previousOutput ? await openOutputIndex(repo, previousOutput.tree) : null;
   const previous = outputIndex && lastGoodSource ? await readPrevious(repo, lastGoodSource) : null;
   // Without the source it was rendered from, the previous index describes nothing this render can diff against.
