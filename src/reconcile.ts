@@ -18,7 +18,7 @@ import type { ObjectRef } from './api/kinds.ts';
 import { readCommitInfo } from './commits/readCommitInfo.ts';
 import { customHealth, customizationFor, interpreterSet, NO_CUSTOMIZATIONS, type InterpreterSet } from './interpreters/customizations.ts';
 import { readInterpreterCustomizations } from './outputs/karmadaFiles.ts';
-import { parseTrailers } from './outputs/outputMessage.ts';
+import { readLastRenderAt } from './outputs/readLastRender.ts';
 import { openOutputIndex } from './outputs/readOutputIndex.ts';
 
 export interface ReconcileTarget {
@@ -149,7 +149,7 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
   const statusRef = t.statusRef ?? DEFAULT_STATUS_REF;
   const clusters = typeof t.clusters === 'function' ? await t.clusters() : t.clusters;
   const renderedCommit = await readRef(t.repo, t.outputRef);
-  const sourceCommit = renderedCommit ? parseTrailers((await readCommitInfo(t.repo, renderedCommit)).message)['Source-Commit'] : undefined;
+  const sourceCommit = renderedCommit ? (await readLastRenderAt(t.repo, renderedCommit)).source : undefined;
   const interpreters = renderedCommit ? await interpretersOfRendered(t.repo, renderedCommit).catch(() => undefined) : undefined;
   const inventories = await readInventories(t.repo, statusRef, [...clusters.keys()]);
   const missing: PendingObject[] = [];
@@ -181,9 +181,9 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
 
 /** Custom kinds' health and status hooks as of the rendered commit (its Source-Commit's customizations). */
 async function interpretersOfRendered(repo: GitRepo, renderedCommit: string): Promise<InterpreterSet | undefined> {
-  const output = await readCommitInfo(repo, renderedCommit);
-  const source = parseTrailers(output.message)['Source-Commit'];
-  const index = source ? await openOutputIndex(repo, output.tree) : null;
+  // Below a hand-made commit: the last commit Flotilla wrote, and the source it rendered.
+  const { rendered, source } = await readLastRenderAt(repo, renderedCommit);
+  const index = rendered && source ? await openOutputIndex(repo, rendered.tree) : null;
   if (!source || !index) return undefined;
   const list = await readInterpreterCustomizations(repo, (await readCommitInfo(repo, source)).tree, index);
   return list.length > 0 ? interpreterSet(list) : undefined;

@@ -1,10 +1,9 @@
 import type { Cluster } from '../api/cluster.ts';
 import type { ClusterTaintPolicy } from '../api/policy.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
-import { readRef } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { loadSource } from './loadSource.ts';
-import { parseTrailers } from './outputMessage.ts';
+import { readLastRender } from './readLastRender.ts';
 import { openOutputIndex } from './readOutputIndex.ts';
 
 /**
@@ -14,11 +13,9 @@ import { openOutputIndex } from './readOutputIndex.ts';
  */
 export async function readClusterConfig(repo: GitRepo, outputRef: string): Promise<{ clusters: Map<string, Cluster>; taintPolicies: ClusterTaintPolicy[] }> {
   const empty = { clusters: new Map<string, Cluster>(), taintPolicies: [] };
-  const head = await readRef(repo, outputRef);
-  if (!head) return empty;
-  const output = await readCommitInfo(repo, head);
-  const sourceSha = parseTrailers(output.message)['Source-Commit'];
-  const index = sourceSha ? await openOutputIndex(repo, output.tree) : null;
+  // Below a hand-made commit on the output branch: the last commit Flotilla wrote, and the source it rendered.
+  const { rendered, source: sourceSha } = await readLastRender(repo, outputRef);
+  const index = rendered && sourceSha ? await openOutputIndex(repo, rendered.tree) : null;
   if (!sourceSha || !index) return empty;
   let tree: string;
   try {

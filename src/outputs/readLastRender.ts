@@ -22,7 +22,11 @@ export interface LastRender {
  */
 export async function readLastRender(repo: GitRepo, outputRef: string, maxCommits = 1_000): Promise<LastRender> {
   const headOid = await readRef(repo, outputRef);
-  if (!headOid) return { head: null, rendered: null, source: undefined };
+  return headOid ? readLastRenderAt(repo, headOid, maxCommits) : { head: null, rendered: null, source: undefined };
+}
+
+/** readLastRender from a given output commit (one being applied) rather than the branch head. */
+export async function readLastRenderAt(repo: GitRepo, headOid: string, maxCommits = 1_000): Promise<LastRender> {
   const head = await readCommitInfo(repo, headOid);
   let cursor: CommitInfo | undefined = head;
   for (let n = 0; cursor && n < maxCommits; n++) {

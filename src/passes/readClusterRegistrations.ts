@@ -1,11 +1,10 @@
 import type { Cluster } from '../api/cluster.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
-import { readRef } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
-import { parseTrailers } from '../outputs/outputMessage.ts';
+import { readLastRender } from '../outputs/readLastRender.ts';
 import { readPathOids } from '../outputs/readPathOids.ts';
 import { openOutputIndex } from '../outputs/readOutputIndex.ts';
 
@@ -26,12 +25,10 @@ export type RegistrationCache = Map<string, ClusterRegistration[]>;
  * skipped (its problems are in the output commit message), which leaves that cluster alone this pass.
  */
 export async function readClusterRegistrations(repo: GitRepo, outputRef: string, cache: RegistrationCache = new Map()): Promise<ClusterRegistration[]> {
-  const head = await readRef(repo, outputRef);
-  if (!head) return [];
-  const output = await readCommitInfo(repo, head);
-  const sourceCommit = parseTrailers(output.message)['Source-Commit'];
-  if (!sourceCommit) return [];
-  const index = await openOutputIndex(repo, output.tree);
+  // Below a hand-made commit on the output branch: the last commit Flotilla wrote, and the source it rendered.
+  const { rendered, source: sourceCommit } = await readLastRender(repo, outputRef);
+  if (!rendered || !sourceCommit) return [];
+  const index = await openOutputIndex(repo, rendered.tree);
   if (!index) return [];
   const files = [...index.karmadaFiles()];
   const source = await readCommitInfo(repo, sourceCommit);

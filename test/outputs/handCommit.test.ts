@@ -7,6 +7,8 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
+import { readClusterConfig } from '../../src/outputs/readClusterConfig.ts';
+import { readClusterRegistrations } from '../../src/passes/readClusterRegistrations.ts';
 import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/configRepo.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
@@ -90,6 +92,18 @@ test('verify names a hand-made commit on the rendered branch, and sync below it 
   assert.is(r.git('rev-parse', 'flotilla/rendered~2'), hand);
   const again = await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT });
   assert.is(again.reports.length, 0);
+});
+
+test('below a hand-made commit the reconciler still finds the registered clusters and their config', async () => {
+  const r = nginxRepo();
+  await render(r);
+  const repo = await openRepo(r.dir);
+  const before = (await readClusterRegistrations(repo, OUT)).map((c) => c.name).sort();
+  handCommit(r, (wt) => execFileSync('sh', ['-c', 'echo "hotfix notes" > NOTES.md'], { cwd: wt }));
+  const after = await openRepo(r.dir);
+  assert.equal((await readClusterRegistrations(after, OUT)).map((c) => c.name).sort(), before);
+  assert.equal([...(await readClusterConfig(after, OUT)).clusters.keys()].sort(), before);
+  assert.ok(before.length > 0);
 });
 
 test.run();
