@@ -14,7 +14,7 @@ import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
 import { startMember } from '../../src/members/startMember.ts';
 import { LOCK_FILE } from '../../src/passes/acquireRepoLock.ts';
 import { KUBECTL, waitFor } from '../deliveries/helpers/e2e.ts';
-import { clusterRegistration, configMap, LogEvents, makeFleet, type Fleet } from '../passes/helpers/fleet.ts';
+import { clusterRegistration, configMap, deployment, LogEvents, makeFleet, NOT_READY_TAINT_POLICY, weightedPolicy, type Fleet } from '../passes/helpers/fleet.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin/flotilla.js');
@@ -164,47 +164,6 @@ test('flotilla up (left running): every printed command works when pasted, repli
   console.log(`  up: nginx 2/2 and the commands printed ${secondsToReady.toFixed(1)} s after start`);
 });
 
-const TAINT_POLICY = `apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterTaintPolicy
-metadata:
-  name: not-ready-evicts
-spec:
-  addOnConditions: [{conditionType: Ready, operator: In, statusValues: ["False", "Unknown"]}]
-  removeOnConditions: [{conditionType: Ready, operator: In, statusValues: ["True"]}]
-  taints: [{key: cluster.karmada.io/not-ready, effect: NoExecute}]
-`;
-const NGINX = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: nginx
-  labels: {app: nginx}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: nginx}}
-  template:
-    metadata: {labels: {app: nginx}}
-    spec:
-      containers: [{name: nginx, image: nginx}]
-`;
-const NGINX_POLICY = `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata:
-  name: nginx
-spec:
-  resourceSelectors:
-    - {apiVersion: apps/v1, kind: Deployment, name: nginx}
-  placement:
-    clusterAffinity: {clusterNames: [member1, member2]}
-    clusterTolerations:
-      - {key: cluster.karmada.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: 2}
-    replicaScheduling:
-      replicaDivisionPreference: Weighted
-      replicaSchedulingType: Divided
-      weightPreference:
-        staticWeightList:
-          - {targetCluster: {clusterNames: [member1]}, weight: 1}
-          - {targetCluster: {clusterNames: [member2]}, weight: 1}
-`;
 const SETTINGS_POLICY = `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata:
@@ -224,9 +183,9 @@ test('flotilla run with the default resync (5m) and short thresholds: member2 st
   const source = f.push({
     'clusters/member1.yaml': clusterRegistration('member1'),
     'clusters/member2.yaml': clusterRegistration('member2'),
-    'policies/not-ready-evicts.yaml': TAINT_POLICY,
-    'templates/nginx.yaml': NGINX,
-    'policies/nginx.yaml': NGINX_POLICY,
+    'policies/not-ready-evicts.yaml': NOT_READY_TAINT_POLICY,
+    'templates/nginx.yaml': deployment('nginx', 2),
+    'policies/nginx.yaml': weightedPolicy('nginx', ['member1', 'member2'], { notReadyTolerationSeconds: 2 }),
     'templates/settings.yaml': configMap('settings', 'blue'),
     'policies/settings.yaml': SETTINGS_POLICY,
   }, 'nginx 1:1, tolerating not-ready for 2 s; settings on both, tolerating it forever');

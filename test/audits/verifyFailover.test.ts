@@ -9,35 +9,20 @@ import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { NOT_REPRODUCIBLE_EXIT, verifyCommand } from '../../src/commands/verifyCommand.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepoWith, nginxSample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { at, notReadyCluster as down } from '../helpers/failoverState.ts';
 import { commonOptions } from '../plans/helpers/runCommand.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const NGINX_M1 = 'clusters/member1/default/deployment.apps_nginx.yaml';
 const NGINX_M2 = 'clusters/member2/default/deployment.apps_nginx.yaml';
-const T0 = Date.parse('2026-11-29T15:00:00Z');
-const at = (s: number) => () => new Date(T0 + s * 1000);
 const repos: ConfigRepo[] = [];
 test.after(() => {
   for (const r of repos) r.cleanup();
 });
 
 /** The nginx sample (Divided 1:1 over member1 and member2), tolerating no NoExecute taint. */
-function nginxRepo(): ConfigRepo {
-  const r = makeConfigRepo();
-  repos.push(r);
-  r.commit({ ...MEMBERS, 'templates/nginx.yaml': sample('nginx/deployment.yaml'), 'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml') }, 'nginx, weighted 1:1');
-  return r;
-}
-
-/** member2 NotReady since `since`, with the not-ready NoSchedule and a NoExecute taint (as a ClusterTaintPolicy adds). */
-const down = (since: string): ObservedCluster => ({
-  status: { conditions: [{ type: 'Ready', status: 'False', reason: 'ClusterNotReachable', lastTransitionTime: since }] },
-  taints: [
-    { key: 'cluster.karmada.io/not-ready', effect: 'NoSchedule', timeAdded: since },
-    { key: 'cluster.karmada.io/not-ready', effect: 'NoExecute', timeAdded: since },
-  ],
-});
+const nginxRepo = () => makeConfigRepoWith(repos, nginxSample(), 'nginx, weighted 1:1');
 
 /** Commits cluster files to flotilla/status with git's plumbing, as the status writer would lay them out. */
 function commitStatus(r: ConfigRepo, clusters: Record<string, ObservedCluster>): string {

@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { makeConfigRepo, MEMBERS } from '../helpers/configRepo.ts';
+import { WEB_BY_CAPACITY_POLICY, webDeployment } from './helpers/webByCapacity.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 
@@ -20,38 +21,13 @@ status:
     allocated: {cpu: "2", pods: "5"}
 `;
 
-const deployment = (replicas: number) => `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: ${replicas}
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, image: nginx, resources: {requests: {cpu: "1"}}}]
-`;
-
-const policy = `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: web}
-spec:
-  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
-  placement:
-    clusterAffinity: {clusterNames: [member1, member2]}
-    replicaScheduling:
-      replicaSchedulingType: Divided
-      replicaDivisionPreference: Weighted
-      weightPreference: {dynamicWeight: AvailableReplicas}
-`;
-
 test('render --cluster-status divides by free capacity, and a scale-up splits only the new replicas (steady mode)', () => {
   const r = makeConfigRepo();
   try {
     const statusFile = path.join(r.dir, '..', 'status.yaml');
     writeFileSync(statusFile, `${status('member1', 3)}---\n${status('member2', 9)}---\n${status('member3', 50)}`);
     const out = path.join(r.dir, '..', 'out');
-    r.commit({ ...MEMBERS, 'templates/web.yaml': deployment(4), 'policies/web.yaml': policy });
+    r.commit({ ...MEMBERS, 'templates/web.yaml': webDeployment(4), 'policies/web.yaml': WEB_BY_CAPACITY_POLICY });
     const run = () => spawnSync(process.execPath, [BIN, 'render', '--repo', r.dir, '--out-dir', out, '--cluster-status', statusFile], { encoding: 'utf8' });
     let res = run();
     assert.is(res.status, 0, res.stderr);
@@ -63,7 +39,7 @@ test('render --cluster-status divides by free capacity, and a scale-up splits on
     previous.spec.clusters = [{ name: 'member1', replicas: 3 }, { name: 'member2', replicas: 1 }];
     mkdirSync(path.join(out, 'bindings/default'), { recursive: true });
     writeFileSync(path.join(out, 'bindings/default/web-deployment.yaml'), JSON.stringify(previous));
-    r.commit({ 'templates/web.yaml': deployment(8) });
+    r.commit({ 'templates/web.yaml': webDeployment(8) });
     res = run();
     assert.is(res.status, 0, res.stderr);
     assert.equal(clusters(), [{ name: 'member1', replicas: 4 }, { name: 'member2', replicas: 4 }], 'steady: previous 3+1 plus 4 new split 1:3');

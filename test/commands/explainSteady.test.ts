@@ -6,53 +6,25 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { clusterYaml, makeConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepo } from '../helpers/configRepo.ts';
+import { freeCapacity, webByCapacityFiles, webDeployment } from './helpers/webByCapacity.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const flotilla = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
-
-const status = (name: string, cpu: number) => `apiVersion: cluster.karmada.io/v1alpha1
-kind: Cluster
-metadata: {name: ${name}}
-status:
-  apiEnablements: [{groupVersion: apps/v1, resources: [{name: deployments, kind: Deployment}]}]
-  resourceSummary: {allocatable: {cpu: "${cpu}", pods: "110"}}
-`;
-
-const deployment = (replicas: number) => `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: ${replicas}
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: web, image: nginx, resources: {requests: {cpu: "1"}}}]}
-`;
-
-const policy = `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: web}
-spec:
-  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
-  placement:
-    clusterAffinity: {clusterNames: [member1, member2]}
-    replicaScheduling: {replicaSchedulingType: Divided, replicaDivisionPreference: Weighted, weightPreference: {dynamicWeight: AvailableReplicas}}
-`;
 
 test('explain equals sync for a dynamic-weight workload in steady mode, before and after the sync', () => {
   const r = makeConfigRepo();
   try {
     const statusFile = path.join(r.dir, '..', 'status.yaml');
-    writeFileSync(statusFile, `${status('member1', 3)}---\n${status('member2', 9)}`);
-    r.commit({ 'clusters/member1.yaml': clusterYaml('member1'), 'clusters/member2.yaml': clusterYaml('member2'), 'templates/web.yaml': deployment(4), 'policies/web.yaml': policy });
+    writeFileSync(statusFile, freeCapacity({ member1: 3, member2: 9 }));
+    r.commit(webByCapacityFiles(webDeployment(4)));
     assert.is(flotilla('sync', '--repo', r.dir, '--cluster-status', statusFile).status, 0);
     const branch = () => parse(r.show('flotilla/rendered', 'bindings/default/web-deployment.yaml')).spec.clusters;
     assert.equal(branch(), [{ name: 'member1', replicas: 1 }, { name: 'member2', replicas: 3 }]);
 
     // Capacity turns around and the workload scales 4 → 8: steady mode keeps 1+3 and adds 4 split 9:3.
-    writeFileSync(statusFile, `${status('member1', 9)}---\n${status('member2', 3)}`);
-    r.commit({ 'templates/web.yaml': deployment(8) });
+    writeFileSync(statusFile, freeCapacity({ member1: 9, member2: 3 }));
+    r.commit({ 'templates/web.yaml': webDeployment(8) });
     const explain = (...extra: string[]) => flotilla('explain', 'deployment/web', '--repo', r.dir, '--cluster-status', statusFile, ...extra);
     const before = JSON.parse(explain('-o', 'json').stdout);
     assert.equal(before.clusters, [{ name: 'member1', replicas: 4 }, { name: 'member2', replicas: 4 }], 'explain predicts the next sync');
@@ -75,10 +47,10 @@ test('explain --out-dir reads the folder\'s bindings like render --out-dir', () 
   try {
     const statusFile = path.join(r.dir, '..', 'status.yaml');
     const out = path.join(r.dir, '..', 'out');
-    writeFileSync(statusFile, `${status('member1', 3)}---\n${status('member2', 9)}`);
-    r.commit({ 'clusters/member1.yaml': clusterYaml('member1'), 'clusters/member2.yaml': clusterYaml('member2'), 'templates/web.yaml': deployment(4), 'policies/web.yaml': policy });
+    writeFileSync(statusFile, freeCapacity({ member1: 3, member2: 9 }));
+    r.commit(webByCapacityFiles(webDeployment(4)));
     assert.is(flotilla('render', '--repo', r.dir, '--out-dir', out, '--cluster-status', statusFile).status, 0);
-    writeFileSync(statusFile, `${status('member1', 9)}---\n${status('member2', 3)}`);
+    writeFileSync(statusFile, freeCapacity({ member1: 9, member2: 3 }));
     const withFolder = JSON.parse(flotilla('explain', 'deployment/web', '--repo', r.dir, '--out-dir', out, '--cluster-status', statusFile, '-o', 'json').stdout);
     assert.equal(withFolder.clusters, [{ name: 'member1', replicas: 1 }, { name: 'member2', replicas: 3 }], 'unchanged replicas: previous result kept');
     const fresh = JSON.parse(flotilla('explain', 'deployment/web', '--repo', r.dir, '--cluster-status', statusFile, '-o', 'json').stdout);

@@ -8,6 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, stringify } from 'yaml';
 import { clusterYaml, makeConfigRepo } from '../helpers/configRepo.ts';
+import { webDeployment } from './helpers/webByCapacity.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 
@@ -48,17 +49,7 @@ const CASES: HarnessCase[] = [
     fails: { reason: 'NoClusterFit', message: /no cluster fits/ } },
 ];
 
-const deployment = (replicas: number) => `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: default}
-spec:
-  replicas: ${replicas}
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, image: nginx, resources: {requests: {cpu: "1"}}}]
-`;
+const deployment = (replicas: number) => webDeployment(replicas, ', namespace: default');
 
 const policy = (c: HarnessCase) => `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy

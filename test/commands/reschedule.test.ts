@@ -7,39 +7,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { clusterYaml, makeConfigRepo } from '../helpers/configRepo.ts';
+import { freeCapacity, WEB_BY_CAPACITY_POLICY, webByCapacityFiles, webDeployment } from './helpers/webByCapacity.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' };
 const flotilla = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: ENV });
 
-const status = (free: Record<string, number>) => Object.entries(free).map(([name, cpu]) => `apiVersion: cluster.karmada.io/v1alpha1
-kind: Cluster
-metadata: {name: ${name}}
-status:
-  apiEnablements: [{groupVersion: apps/v1, resources: [{name: deployments, kind: Deployment}]}]
-  resourceSummary: {allocatable: {cpu: "${cpu}", pods: "110"}}
-`).join('---\n');
-
-const deployment = (label: string) => `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, labels: {rev: "${label}"}}
-spec:
-  replicas: 4
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: web, image: nginx, resources: {requests: {cpu: "1"}}}]}
-`;
-
-const policy = `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: web}
-spec:
-  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
-  placement:
-    clusterAffinity: {clusterNames: [member1, member2]}
-    replicaScheduling: {replicaSchedulingType: Divided, replicaDivisionPreference: Weighted, weightPreference: {dynamicWeight: AvailableReplicas}}
-`;
+/** Web at 4 replicas; a new `label` changes the template and nothing the scheduler reads. */
+const deployment = (label: string) => webDeployment(4, `, labels: {rev: "${label}"}`);
 
 test('a dynamic-weight workload keeps its split when capacity changes (steady), and is re-split once after reschedule', () => {
   const r = makeConfigRepo();
@@ -50,13 +25,13 @@ test('a dynamic-weight workload keeps its split when capacity changes (steady), 
       assert.is(res.status, 0, res.stderr);
     };
     const split = () => parse(r.show('flotilla/rendered', 'bindings/default/web-deployment.yaml')).spec.clusters;
-    writeFileSync(statusFile, status({ member1: 3, member2: 9 }));
-    r.commit({ 'clusters/member1.yaml': clusterYaml('member1'), 'clusters/member2.yaml': clusterYaml('member2'), 'templates/web.yaml': deployment('1'), 'policies/web.yaml': policy });
+    writeFileSync(statusFile, freeCapacity({ member1: 3, member2: 9 }));
+    r.commit(webByCapacityFiles(deployment('1')));
     sync();
     assert.equal(split(), [{ name: 'member1', replicas: 1 }, { name: 'member2', replicas: 3 }]);
 
     // Capacity moves to member1; the template is re-rendered (a label changed) but its split stays.
-    writeFileSync(statusFile, status({ member1: 15, member2: 1 }));
+    writeFileSync(statusFile, freeCapacity({ member1: 15, member2: 1 }));
     r.commit({ 'templates/web.yaml': deployment('2') });
     sync();
     assert.equal(split(), [{ name: 'member1', replicas: 1 }, { name: 'member2', replicas: 3 }], 'steady mode');
@@ -82,7 +57,7 @@ test('a dynamic-weight workload keeps its split when capacity changes (steady), 
     assert.is(binding.metadata.annotations['flotilla.io/observed-rebalancers'], rebalancer.metadata.name);
 
     // The request stays in Git but was observed: later syncs are steady again.
-    writeFileSync(statusFile, status({ member1: 1, member2: 15 }));
+    writeFileSync(statusFile, freeCapacity({ member1: 1, member2: 15 }));
     r.commit({ 'templates/web.yaml': deployment('3') });
     sync();
     assert.equal(split(), [{ name: 'member1', replicas: 3 }, { name: 'member2', replicas: 1 }], 'steady again');
@@ -95,7 +70,7 @@ test('a dynamic-weight workload keeps its split when capacity changes (steady), 
 test('reschedule on a bare repo commits directly; an unknown workload commits nothing and says what exists', () => {
   const r = makeConfigRepo();
   try {
-    r.commit({ 'clusters/member1.yaml': clusterYaml('member1'), 'templates/web.yaml': deployment('1').replace('{name: web,', '{name: web, namespace: shop,'), 'policies/web.yaml': policy.replace('{name: web}', '{name: web, namespace: shop}') });
+    r.commit({ 'clusters/member1.yaml': clusterYaml('member1'), 'templates/web.yaml': deployment('1').replace('{name: web,', '{name: web, namespace: shop,'), 'policies/web.yaml': WEB_BY_CAPACITY_POLICY.replace('{name: web}', '{name: web, namespace: shop}') });
     const bare = path.join(r.dir, '..', 'bare.git');
     execFileSync('git', ['clone', '-q', '--bare', r.dir, bare], { env: ENV });
     const before = execFileSync('git', ['--git-dir', bare, 'rev-parse', 'main'], { encoding: 'utf8' }).trim();

@@ -4,20 +4,11 @@
 // kubectl 1.32 against an emulated member on loopback, a real config repo, reconcileOnce.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openRepo } from '../../src/commits/openRepo.ts';
-import type { GitRepo } from '../../src/commits/types.ts';
-import { connectKubeconfig } from '../../src/deliveries/connectKubeTarget.ts';
-import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
 import { reconcileOnce, type ReconcileResult } from '../../src/reconcile.ts';
-import { clusterYaml, makeConfigRepo, type ConfigRepo } from '../helpers/configRepo.ts';
-import { kubectl, Scratch, waitFor } from './helpers/e2e.ts';
+import { clusterYaml } from '../helpers/configRepo.ts';
+import { startMemberFleet, waitFor, type MemberFleet } from './helpers/e2e.ts';
 
-const scratch = new Scratch();
-let config: ConfigRepo;
-let repo: GitRepo;
-let kubes: Map<string, KubeTarget>;
-let kubeconfig: string;
-let cache: string;
+let fleet: MemberFleet;
 
 const deployment = (name: string, replicas: number, image = 'nginx:1.27') => `apiVersion: apps/v1
 kind: Deployment
@@ -50,10 +41,10 @@ spec:
       clusterNames: [member1]
 `;
 
-const pass = () => reconcileOnce({ repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: kubes, render: true, log: () => {} });
+const pass = () => reconcileOnce({ repo: fleet.repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: fleet.kubes, render: true, log: () => {} });
 const result = (r: ReconcileResult, name: string) => r.delivery!.clusters.get('member1')!.results.find((x) => x.ref.name === name && !x.prune)!;
-const k = (...args: string[]) => kubectl(kubeconfig, cache, ['--context', 'member1', ...args]);
-const create = (manifest: unknown) => kubectl(kubeconfig, cache, ['--context', 'member1', 'create', '-f', '-'], JSON.stringify(manifest));
+const k = (...args: string[]) => fleet.kubectl(['--context', 'member1', ...args]);
+const create = (manifest: unknown) => fleet.kubectl(['--context', 'member1', 'create', '-f', '-'], JSON.stringify(manifest));
 const field = async (name: string, path: string) => {
   const out = await k('get', 'deployment', name, '-n', 'default', '-o', `jsonpath=${path.startsWith('{') ? path : `{${path}}`}`);
   assert.is(out.code, 0, out.stderr);
@@ -61,28 +52,20 @@ const field = async (name: string, path: string) => {
 };
 
 test.before(async () => {
-  const members = [await scratch.member('member1')];
-  kubeconfig = scratch.kubeconfig(members);
-  cache = scratch.dir('flotilla-kubectl-cache-');
-  kubes = await connectKubeconfig(kubeconfig, { timeoutMs: 3_000 });
+  fleet = await startMemberFleet(['member1'], { 'clusters/member1.yaml': clusterYaml('member1'), 'policies/deployments.yaml': POLICY, 'templates/nginx.yaml': deployment('nginx', 2), 'templates/legacy.yaml': deployment('legacy', 1) }, 'nginx and legacy');
   // A Deployment someone made by hand before Flotilla, with Flotilla's name for it in Git: not ours.
   const made = await create(({
     apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'legacy', namespace: 'default' },
     spec: { replicas: 3, selector: { matchLabels: { app: 'legacy' } }, template: { metadata: { labels: { app: 'legacy' } }, spec: { containers: [{ name: 'legacy', image: 'legacy:1' }] } } },
   }));
   assert.is(made.code, 0, made.stderr);
-  config = makeConfigRepo();
-  config.commit({ 'clusters/member1.yaml': clusterYaml('member1'), 'policies/deployments.yaml': POLICY, 'templates/nginx.yaml': deployment('nginx', 2), 'templates/legacy.yaml': deployment('legacy', 1) }, 'nginx and legacy');
-  repo = await openRepo(config.dir);
   const first = await pass();
   assert.is(result(first, 'nginx').action, 'created');
   assert.is(result(first, 'legacy').action, 'conflict');
 });
 
 test.after(async () => {
-  await Promise.all([...(kubes?.values() ?? [])].map((kube) => kube.close()));
-  await scratch.cleanup();
-  config?.cleanup();
+  await fleet?.cleanup();
 });
 
 test('kubectl scale on a member is drift: the next resync puts the rendered replicas back', async () => {
@@ -116,13 +99,13 @@ test('a resync with no drift writes nothing, on the member or in Git', async () 
   // The repaired rollout settles first (its status is what the status branch reflects), then one pass records it.
   await waitFor('the nginx rollout', async () => (await field('nginx', '{.status.updatedReplicas}/{.status.readyReplicas}/{.status.replicas}')) === '2/2/2');
   assert.is((await pass()).writes, 0);
-  const head = config.git('rev-parse', 'flotilla/status');
+  const head = fleet.config.git('rev-parse', 'flotilla/status');
   const r = await pass();
   assert.is(r.writes, 0);
   assert.is(result(r, 'nginx').action, 'unchanged');
-  if (r.statusCommit) console.error(config.git("show", "--stat", r.statusCommit), config.git("diff", head, r.statusCommit));
+  if (r.statusCommit) console.error(fleet.config.git("show", "--stat", r.statusCommit), fleet.config.git("diff", head, r.statusCommit));
   assert.is(r.statusCommit, null);
-  assert.is(config.git('rev-parse', 'flotilla/status'), head);
+  assert.is(fleet.config.git('rev-parse', 'flotilla/status'), head);
 });
 
 test('an object that is not ours keeps Abort: scaled by hand, it is left as it is and reported', async () => {
@@ -141,7 +124,7 @@ test('a labelled object Flotilla never applied (not in its inventory) is not for
     spec: { replicas: 3, selector: { matchLabels: { app: 'other' } }, template: { metadata: { labels: { app: 'other' } }, spec: { containers: [{ name: 'other', image: 'other:1' }] } } },
   }));
   assert.is(made.code, 0, made.stderr);
-  config.commit({ 'templates/other.yaml': deployment('other', 1) }, 'other');
+  fleet.config.commit({ 'templates/other.yaml': deployment('other', 1) }, 'other');
   const r = await pass();
   assert.is(result(r, 'other').action, 'conflict');
   assert.match(result(r, 'other').message, 'field conflict');

@@ -2,37 +2,16 @@
 // members on loopback, kubectl as the independent check. Tests run in order and build on each other.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openRepo } from '../../src/commits/openRepo.ts';
-import type { GitRepo } from '../../src/commits/types.ts';
-import { connectKubeconfig } from '../../src/deliveries/connectKubeTarget.ts';
-import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
 import { parseInventoryFile } from '../../src/deliveries/inventory.ts';
 import { reconcileOnce, type ReconcileResult } from '../../src/reconcile.ts';
-import { clusterYaml, makeConfigRepo, type ConfigRepo } from '../helpers/configRepo.ts';
-import { kubectl, Scratch } from './helpers/e2e.ts';
+import { clusterYaml } from '../helpers/configRepo.ts';
+import { configMapPolicy } from '../passes/helpers/fleet.ts';
+import { startMemberFleet, type MemberFleet } from './helpers/e2e.ts';
 
-const scratch = new Scratch();
-let config: ConfigRepo;
-let repo: GitRepo;
-let kubes: Map<string, KubeTarget>;
-let kubeconfig: string;
-let cache: string;
+let fleet: MemberFleet;
 const logs: Record<string, unknown>[] = [];
 
 const configMap = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\ndata:\n  app: ${name}\n`;
-const POLICY = `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata:
-  name: everything
-  namespace: default
-spec:
-  resourceSelectors:
-    - apiVersion: v1
-      kind: ConfigMap
-  placement:
-    clusterAffinity:
-      clusterNames: [member1, member2]
-`;
 const TEMPLATES = {
   'templates/a.yaml': configMap('a'),
   'templates/b.yaml': configMap('b'),
@@ -40,26 +19,18 @@ const TEMPLATES = {
   'templates/team.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n',
 };
 
-const pass = () => reconcileOnce({ repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: kubes, render: true, log: (e) => logs.push(e) });
+const pass = () => reconcileOnce({ repo: fleet.repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: fleet.kubes, render: true, log: (e) => logs.push(e) });
 const actions = (r: ReconcileResult, cluster: string) =>
   Object.fromEntries(r.delivery!.clusters.get(cluster)!.results.map((x) => [`${x.ref.kind}/${x.ref.name}${x.prune ? ' (prune)' : ''}`, x.action]));
-const exists = async (member: string, ...what: string[]) => (await kubectl(kubeconfig, cache, ['--context', member, 'get', ...what])).code === 0;
-const inventoryFile = (cluster: string) => parseInventoryFile(config.show('flotilla/status', `inventories/${cluster}.json`));
+const exists = async (member: string, ...what: string[]) => (await fleet.kubectl(['--context', member, 'get', ...what])).code === 0;
+const inventoryFile = (cluster: string) => parseInventoryFile(fleet.config.show('flotilla/status', `inventories/${cluster}.json`));
 
 test.before(async () => {
-  const members = await Promise.all(['member1', 'member2'].map((n) => scratch.member(n)));
-  kubeconfig = scratch.kubeconfig(members);
-  cache = scratch.dir('flotilla-kubectl-cache-');
-  kubes = await connectKubeconfig(kubeconfig, { timeoutMs: 3_000 });
-  config = makeConfigRepo();
-  config.commit({ 'clusters/member1.yaml': clusterYaml('member1'), 'clusters/member2.yaml': clusterYaml('member2'), 'policies/all.yaml': POLICY, ...TEMPLATES }, 'four templates');
-  repo = await openRepo(config.dir);
+  fleet = await startMemberFleet(['member1', 'member2'], { 'clusters/member1.yaml': clusterYaml('member1'), 'clusters/member2.yaml': clusterYaml('member2'), 'policies/all.yaml': configMapPolicy(['member1', 'member2']), ...TEMPLATES }, 'four templates');
 });
 
 test.after(async () => {
-  await Promise.all([...(kubes?.values() ?? [])].map((kube) => kube.close()));
-  await scratch.cleanup();
-  config?.cleanup();
+  await fleet?.cleanup();
 });
 
 test('first pass: every template lands on both members', async () => {
@@ -68,11 +39,11 @@ test('first pass: every template lands on both members', async () => {
     assert.equal(actions(r, c), { 'Namespace/team': 'created', 'ConfigMap/a': 'created', 'ConfigMap/b': 'created', 'ConfigMap/c': 'created' }, c);
   }
   assert.ok(await exists('member2', 'configmap', 'c', '-n', 'default'));
-  assert.is(inventoryFile('member1').sourceCommit, config.git('rev-parse', 'main'), 'the status branch remembers what was applied');
+  assert.is(inventoryFile('member1').sourceCommit, fleet.config.git('rev-parse', 'main'), 'the status branch remembers what was applied');
 });
 
 test('below the threshold a deletion goes through, while a Namespace deletion beside it is held', async () => {
-  config.commit({ 'templates/b.yaml': null, 'templates/team.yaml': null }, 'drop b and the team namespace');
+  fleet.config.commit({ 'templates/b.yaml': null, 'templates/team.yaml': null }, 'drop b and the team namespace');
   const r = await pass();
   assert.equal(r.prune?.held.map((h) => [h.cluster, h.reason]), [['member1', 'NAMESPACE'], ['member2', 'NAMESPACE']], 'sync says what the applier will hold');
   for (const c of ['member1', 'member2']) {
@@ -85,7 +56,7 @@ test('below the threshold a deletion goes through, while a Namespace deletion be
 });
 
 test('a commit deleting every template: sync reports it held, the applier deletes nothing, the status branch says held', async () => {
-  config.commit({ 'templates/a.yaml': null, 'templates/c.yaml': null }, 'delete every template');
+  fleet.config.commit({ 'templates/a.yaml': null, 'templates/c.yaml': null }, 'delete every template');
   const r = await pass();
   assert.equal(r.prune?.held.map((h) => [h.cluster, h.reason]), [['member1', 'EVERYTHING'], ['member2', 'EVERYTHING']]);
   assert.match(r.prune!.fix, /--trailer "Flotilla-Allow-Prune: retiring app X"/);
@@ -100,23 +71,23 @@ test('a commit deleting every template: sync reports it held, the applier delete
   const inv = inventoryFile('member2');
   assert.equal(inv.held?.map((h) => h.reason), ['EVERYTHING']);
   assert.is(inv.objects.length, 3, 'held objects stay in the inventory');
-  const status = config.show('flotilla/status', 'templates/default/configmap_a.yaml');
+  const status = fleet.config.show('flotilla/status', 'templates/default/configmap_a.yaml');
   assert.match(status, /deletion held by prune safety: would delete all 3 objects on member1/);
-  const message = config.git('log', '-1', '--format=%B', 'flotilla/status');
+  const message = fleet.config.git('log', '-1', '--format=%B', 'flotilla/status');
   assert.match(message, /member1: .*3 held/, message);
   const applyLog = logs.find((e) => e.step === 'apply' && e.cluster === 'member1' && e.pruneHeld);
   assert.ok(applyLog, 'the apply log line names what is held');
 });
 
 test('a later commit without the trailer keeps it held', async () => {
-  config.commit({}, 'unrelated empty commit');
+  fleet.config.commit({}, 'unrelated empty commit');
   const r = await pass();
   assert.equal(Object.values(actions(r, 'member1')), ['held', 'held', 'held']);
   assert.ok(await exists('member1', 'configmap', 'a', '-n', 'default'));
 });
 
 test('a follow-up commit with the Flotilla-Allow-Prune trailer lets the deletions through', async () => {
-  config.git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'commit', '-q', '--allow-empty', '-m', 'allow prune', '--trailer', 'Flotilla-Allow-Prune: retiring every app');
+  fleet.config.git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'commit', '-q', '--allow-empty', '-m', 'allow prune', '--trailer', 'Flotilla-Allow-Prune: retiring every app');
   const r = await pass();
   for (const c of ['member1', 'member2']) {
     assert.equal(actions(r, c), { 'ConfigMap/a (prune)': 'pruned', 'ConfigMap/c (prune)': 'pruned', 'Namespace/team (prune)': 'pruned' }, c);
@@ -130,11 +101,11 @@ test('a follow-up commit with the Flotilla-Allow-Prune trailer lets the deletion
 });
 
 test('an emptied source tree never deletes, trailer or not', async () => {
-  config.commit({ 'templates/a.yaml': configMap('a') }, 'bring a back');
+  fleet.config.commit({ 'templates/a.yaml': configMap('a') }, 'bring a back');
   const back = await pass();
   assert.is(actions(back, 'member1')['ConfigMap/a'], 'created');
-  config.git('rm', '-q', '-r', '.');
-  config.git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'commit', '-q', '-m', 'wipe the repo', '--trailer', 'Flotilla-Allow-Prune: oops');
+  fleet.config.git('rm', '-q', '-r', '.');
+  fleet.config.git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'commit', '-q', '-m', 'wipe the repo', '--trailer', 'Flotilla-Allow-Prune: oops');
   const r = await pass();
   // The renderer already refuses an emptied source (its output keeps the last good tree), so the applier is never
   // even asked to delete; the applier's own empty-source hold is the second line (test/deliveries/pruneSafety).

@@ -10,7 +10,7 @@ import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
 import type { Member } from '../../src/members/startMember.ts';
 import { reconcileOnce } from '../../src/reconcile.ts';
 import { kubectl, Scratch, waitFor } from '../deliveries/helpers/e2e.ts';
-import { clusterYaml, makeConfigRepo, sample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { clusterYaml, makeConfigRepo, nginxPolicy, sample, type ConfigRepo } from '../helpers/configRepo.ts';
 
 const scratch = new Scratch();
 let members: Member[];
@@ -86,13 +86,7 @@ test.before(async () => {
     'clusters/member2.yaml': clusterYaml('member2'),
     'policies/not-ready-evicts.yaml': TAINT_POLICY,
     'templates/nginx.yaml': sample('nginx/deployment.yaml'),
-    'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml').replace('  placement:\n', `  placement:
-    clusterTolerations:
-      - key: cluster.karmada.io/not-ready
-        operator: Exists
-        effect: NoExecute
-        tolerationSeconds: 60
-`),
+    'policies/nginx.yaml': nginxPolicy({ tolerationSeconds: 60 }),
     'templates/settings.yaml': SETTINGS,
   }, 'nginx 1:1 with a 60 s NoExecute toleration; settings everywhere');
   repo = await openRepo(config.dir);

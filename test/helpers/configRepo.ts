@@ -70,9 +70,36 @@ export function makeConfigRepo(opts: { bare?: boolean } = {}): ConfigRepo {
   return repo;
 }
 
+/** A config repo whose first commit holds `files`; kept in `repos`, which the suite's test.after cleans up. */
+export function makeConfigRepoWith(repos: ConfigRepo[], files: Record<string, string>, message: string): ConfigRepo {
+  const r = makeConfigRepo();
+  repos.push(r);
+  r.commit(files, message);
+  return r;
+}
+
 /** Three member registrations, as the demo and the Karmada walkthrough use. */
 export const MEMBERS = {
   'clusters/member1.yaml': clusterYaml('member1'),
   'clusters/member2.yaml': clusterYaml('member2'),
   'clusters/member3.yaml': clusterYaml('member3'),
 };
+
+/**
+ * Karmada's nginx PropagationPolicy sample: Divided 1:1 over member1 and member2. With `tolerationSeconds`, it
+ * tolerates the not-ready NoExecute taint that long, so failover waits for it.
+ */
+export function nginxPolicy(opts: { tolerationSeconds?: number } = {}): string {
+  const tolerations = opts.tolerationSeconds === undefined ? '' : `    clusterTolerations:
+      - key: cluster.karmada.io/not-ready
+        operator: Exists
+        effect: NoExecute
+        tolerationSeconds: ${opts.tolerationSeconds}
+`;
+  return sample('nginx/propagationpolicy.yaml').replace('  placement:\n', `  placement:\n${tolerations}`);
+}
+
+/** Karmada's nginx sample (2 replicas, the policy above) beside the three members. */
+export function nginxSample(opts: { tolerationSeconds?: number } = {}): Record<string, string> {
+  return { ...MEMBERS, 'templates/nginx.yaml': sample('nginx/deployment.yaml'), 'policies/nginx.yaml': nginxPolicy(opts) };
+}

@@ -6,44 +6,21 @@ import type { ObservedCluster } from '../../src/api/cluster.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { writeStatus } from '../../src/statuses/writeStatus.ts';
-import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepoWith, nginxSample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { at, notReadyCluster } from '../helpers/failoverState.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const NGINX_M1 = 'clusters/member1/default/deployment.apps_nginx.yaml';
 const NGINX_M2 = 'clusters/member2/default/deployment.apps_nginx.yaml';
 const BINDING = 'bindings/default/nginx-deployment.yaml';
-const T0 = Date.parse('2026-11-29T15:00:00Z');
-const at = (s: number) => () => new Date(T0 + s * 1000);
 const repos: ConfigRepo[] = [];
 test.after(() => {
   for (const r of repos) r.cleanup();
 });
 
 /** The nginx sample (Divided 1:1 over member1 and member2) tolerating not-ready:NoExecute for 60 s. */
-function nginxRepo(tolerationSeconds: number | null): ConfigRepo {
-  const r = makeConfigRepo();
-  repos.push(r);
-  const tolerations = tolerationSeconds === null ? '' : `    clusterTolerations:
-      - key: cluster.karmada.io/not-ready
-        operator: Exists
-        effect: NoExecute
-        tolerationSeconds: ${tolerationSeconds}
-`;
-  r.commit({
-    ...MEMBERS,
-    'templates/nginx.yaml': sample('nginx/deployment.yaml'),
-    'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml').replace('  placement:\n', `  placement:\n${tolerations}`),
-  }, 'nginx, weighted 1:1');
-  return r;
-}
-
-const down = (since: string): Map<string, ObservedCluster> => new Map([['member2', {
-  status: { conditions: [{ type: 'Ready', status: 'False', reason: 'ClusterNotReachable', lastTransitionTime: since }] },
-  taints: [
-    { key: 'cluster.karmada.io/not-ready', effect: 'NoSchedule', timeAdded: since },
-    { key: 'cluster.karmada.io/not-ready', effect: 'NoExecute', timeAdded: since },
-  ],
-}]]);
+const nginxRepo = (tolerationSeconds?: number) => makeConfigRepoWith(repos, nginxSample({ tolerationSeconds }), 'nginx, weighted 1:1');
+const down = (since: string): Map<string, ObservedCluster> => new Map([['member2', notReadyCluster(since)]]);
 const replicas = (r: ConfigRepo, path: string) => (parse(r.show('flotilla/rendered', path)) as { spec: { replicas: number } }).spec.replicas;
 
 test('NoExecute tolerated for 60 s: nothing moves before, a failover commit explains the move after; member2 keeps its copy', async () => {
@@ -94,7 +71,7 @@ test('NoExecute tolerated for 60 s: nothing moves before, a failover commit expl
 });
 
 test('an untolerated NoExecute taint evicts at once; the grace period ends the task when nothing reports healthy', async () => {
-  const r = nginxRepo(null);
+  const r = nginxRepo();
   const repo = await openRepo(r.dir);
   const sync = (now: () => Date, clusterStatus: Map<string, ObservedCluster>) => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now, clusterStatus });
   await sync(at(0), new Map());

@@ -9,7 +9,7 @@ import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { readOutputIndex } from '../../src/outputs/readOutputIndex.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { INDEX_PATH, isIndexPath } from '../../src/works/outputIndex.ts';
-import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepoWith, nginxSample, sample, type ConfigRepo } from '../helpers/configRepo.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const NGINX = 'apps/v1/Deployment/default/nginx';
@@ -22,15 +22,11 @@ test.after(() => {
 });
 
 function nginxRepo(): ConfigRepo {
-  const r = makeConfigRepo();
-  repos.push(r);
-  r.commit({
-    ...MEMBERS,
-    'templates/nginx.yaml': sample('nginx/deployment.yaml'),
+  return makeConfigRepoWith(repos, {
+    ...nginxSample(),
     'templates/web.yaml': sample('nginx/deployment.yaml').replaceAll('nginx', 'web'),
     'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml').replace('name: nginx\n', 'name: nginx\n    - apiVersion: apps/v1\n      kind: Deployment\n      name: web\n'),
   }, 'nginx and web');
-  return r;
 }
 
 async function sync(r: ConfigRepo) {

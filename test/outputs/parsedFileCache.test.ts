@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepo, makeConfigRepoWith, MEMBERS, nginxSample, sample, type ConfigRepo } from '../helpers/configRepo.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const CACHE = (r: ConfigRepo) => path.join(r.dir, '.git', 'flotilla-parsed.jsonl');
@@ -31,12 +31,7 @@ test.after(() => {
   for (const r of repos) r.cleanup();
 });
 
-function nginxRepo(): ConfigRepo {
-  const r = makeConfigRepo();
-  repos.push(r);
-  r.commit({ ...MEMBERS, 'templates/nginx.yaml': sample('nginx/deployment.yaml'), 'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml') }, 'nginx');
-  return r;
-}
+const nginxRepo = () => makeConfigRepoWith(repos, nginxSample(), 'nginx');
 
 // Each sync opens the repo afresh, as a new process would: only the file on disk carries parsed policies over.
 const sync = async (r: ConfigRepo) => syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: OUT });

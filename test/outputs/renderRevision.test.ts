@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepo, makeConfigRepoWith, MEMBERS, nginxSample, sample, type ConfigRepo } from '../helpers/configRepo.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const NGINX_M1 = 'clusters/member1/default/deployment.apps_nginx.yaml';
@@ -12,16 +12,7 @@ const NGINX_M2 = 'clusters/member2/default/deployment.apps_nginx.yaml';
 const NGINX_M3 = 'clusters/member3/default/deployment.apps_nginx.yaml';
 const repos: ConfigRepo[] = [];
 
-function nginxRepo(): ConfigRepo {
-  const r = makeConfigRepo();
-  repos.push(r);
-  r.commit({
-    ...MEMBERS,
-    'templates/nginx.yaml': sample('nginx/deployment.yaml'),
-    'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml'),
-  }, 'nginx, weighted 1:1');
-  return r;
-}
+const nginxRepo = () => makeConfigRepoWith(repos, nginxSample(), 'nginx, weighted 1:1');
 
 async function render(r: ConfigRepo, rev = 'HEAD') {
   const repo = await openRepo(r.dir);

@@ -8,39 +8,19 @@ import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { nextDeadline, readPassSchedule, type PassDeadline } from '../../src/passes/readPassSchedule.ts';
 import { readyFlipTime } from '../../src/statuses/dampReadyCondition.ts';
 import { writeStatus } from '../../src/statuses/writeStatus.ts';
-import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepoWith, nginxSample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { at, notReadyCluster, T0 } from '../helpers/failoverState.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const STATUS = 'refs/heads/flotilla/status';
 const NGINX_M2 = 'clusters/member2/default/deployment.apps_nginx.yaml';
-const T0 = Date.parse('2026-11-29T15:00:00Z');
-const at = (s: number) => () => new Date(T0 + s * 1000);
 const repos: ConfigRepo[] = [];
 test.after(() => {
   for (const r of repos) r.cleanup();
 });
 
-function nginxRepo(tolerationSeconds: number | null): ConfigRepo {
-  const r = makeConfigRepo();
-  repos.push(r);
-  const tolerations = tolerationSeconds === null ? '' : `    clusterTolerations:
-      - {key: cluster.karmada.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: ${tolerationSeconds}}
-`;
-  r.commit({
-    ...MEMBERS,
-    'templates/nginx.yaml': sample('nginx/deployment.yaml'),
-    'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml').replace('  placement:\n', `  placement:\n${tolerations}`),
-  }, 'nginx, weighted 1:1');
-  return r;
-}
-
-const down = (since: string): Map<string, ObservedCluster> => new Map([['member2', {
-  status: { conditions: [{ type: 'Ready', status: 'False', reason: 'ClusterNotReachable', lastTransitionTime: since }] },
-  taints: [
-    { key: 'cluster.karmada.io/not-ready', effect: 'NoSchedule', timeAdded: since },
-    { key: 'cluster.karmada.io/not-ready', effect: 'NoExecute', timeAdded: since },
-  ],
-}]]);
+const nginxRepo = (tolerationSeconds: number) => makeConfigRepoWith(repos, nginxSample({ tolerationSeconds }), 'nginx, weighted 1:1');
+const down = (since: string): Map<string, ObservedCluster> => new Map([['member2', notReadyCluster(since)]]);
 
 test('nextDeadline: the earliest deadline not covered by the last pass of its kind; a full pass covers status deadlines', () => {
   const d = (s: number, kind: PassDeadline['kind'], reason: PassDeadline['reason']): PassDeadline => ({ at: T0 + s * 1000, kind, reason });

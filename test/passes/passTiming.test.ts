@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
 import { waitFor } from '../deliveries/helpers/e2e.ts';
-import { clusterRegistration, configMap, deployment, LogEvents, makeFleet, type Fleet } from './helpers/fleet.ts';
+import { clusterRegistration, configMap, deployment, LogEvents, makeFleet, NOT_READY_TAINT_POLICY, weightedPolicy, type Fleet } from './helpers/fleet.ts';
 
 let fleet: Fleet;
 const running: Reconciler[] = [];
@@ -31,35 +31,6 @@ const nginxStatus = () => parse(show('flotilla/status', 'templates/default/deplo
 const clusterStatus = (name: string) => parse(show('flotilla/status', `clusters/${name}.yaml`) ?? 'null') as { spec?: { taints?: { key: string; effect: string }[] }; status: { conditions: { status: string; reason: string }[] } } | null;
 const passReasons = (events: LogEvents) => events.entries.filter((e) => e.step === 'pass' || e.step === 'status-pass').flatMap((e) => e.reasons as string[]);
 
-const NGINX_POLICY = `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata:
-  name: nginx
-spec:
-  resourceSelectors:
-    - {apiVersion: apps/v1, kind: Deployment, name: nginx}
-  placement:
-    clusterAffinity: {clusterNames: [member1, member2]}
-    clusterTolerations:
-      - {key: cluster.karmada.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: 2}
-    replicaScheduling:
-      replicaDivisionPreference: Weighted
-      replicaSchedulingType: Divided
-      weightPreference:
-        staticWeightList:
-          - {targetCluster: {clusterNames: [member1]}, weight: 1}
-          - {targetCluster: {clusterNames: [member2]}, weight: 1}
-`;
-const TAINT_POLICY = `apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterTaintPolicy
-metadata:
-  name: not-ready-evicts
-spec:
-  addOnConditions: [{conditionType: Ready, operator: In, statusValues: ["False", "Unknown"]}]
-  removeOnConditions: [{conditionType: Ready, operator: In, statusValues: ["True"]}]
-  taints: [{key: cluster.karmada.io/not-ready, effect: NoExecute}]
-`;
-
 test('after a push the status branch reaches 4/4 Healthy by catch-up status passes alone: no resync, no cadence', async () => {
   const events = new LogEvents();
   const reconciler = await startReconciler({
@@ -74,8 +45,8 @@ test('after a push the status branch reaches 4/4 Healthy by catch-up status pass
     'clusters/member1.yaml': clusterRegistration('member1'),
     'clusters/member2.yaml': clusterRegistration('member2'),
     'templates/nginx.yaml': deployment('nginx', 4),
-    'policies/nginx.yaml': NGINX_POLICY,
-    'policies/not-ready-evicts.yaml': TAINT_POLICY,
+    'policies/nginx.yaml': weightedPolicy('nginx', ['member1', 'member2'], { notReadyTolerationSeconds: 2 }),
+    'policies/not-ready-evicts.yaml': NOT_READY_TAINT_POLICY,
   }, 'nginx 2+2');
   const pass = await events.next('the pass of the push', (e) => e.step === 'pass' && e.sourceCommit === sha);
   assert.ok((pass.writes as number) > 0);

@@ -10,11 +10,14 @@ import { openRepo } from '../../../src/commits/openRepo.ts';
 import { PackWriter } from '../../../src/commits/PackWriter.ts';
 import { readRef } from '../../../src/commits/readRef.ts';
 import type { GitRepo } from '../../../src/commits/types.ts';
+import { connectKubeconfig } from '../../../src/deliveries/connectKubeTarget.ts';
+import type { KubeTarget } from '../../../src/deliveries/KubeTarget.ts';
 import { updateRef } from '../../../src/commits/updateRef.ts';
 import { writeTreeEdits } from '../../../src/commits/writeTreeEdits.ts';
 import { startMember, type Member, type MemberOptions } from '../../../src/members/startMember.ts';
 import { writeKubeconfig } from '../../../src/members/writeKubeconfig.ts';
 import { manifestPath } from '../../../src/works/outputPaths.ts';
+import { makeConfigRepo, type ConfigRepo } from '../../helpers/configRepo.ts';
 
 export const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
 export const RENDERED_REF = 'refs/heads/flotilla/rendered';
@@ -50,6 +53,42 @@ export class Scratch {
   async cleanup(): Promise<void> {
     await Promise.all(this.members.map((m) => m.stop()));
     for (const d of this.dirs) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+/** Emulated members connected through their kubeconfig, and a config repo: what reconcileOnce runs against. */
+export interface MemberFleet {
+  config: ConfigRepo;
+  /** The config repo as the reconciler opens it. */
+  repo: GitRepo;
+  kubes: Map<string, KubeTarget>;
+  /** kubectl 1.32 against the members (`--context <name>`), with the fleet's private cache. */
+  kubectl(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }>;
+  cleanup(): Promise<void>;
+}
+
+/** Starts the named members and commits `files` as the config repo's first commit. */
+export async function startMemberFleet(names: string[], files: Record<string, string>, message: string): Promise<MemberFleet> {
+  const scratch = new Scratch();
+  let kubes = new Map<string, KubeTarget>();
+  let config: ConfigRepo | undefined;
+  const cleanup = async () => {
+    await Promise.all([...kubes.values()].map((kube) => kube.close()));
+    await scratch.cleanup();
+    config?.cleanup();
+  };
+  try {
+    const kubeconfig = scratch.kubeconfig(await Promise.all(names.map((n) => scratch.member(n))));
+    const cache = scratch.dir('flotilla-kubectl-cache-');
+    kubes = await connectKubeconfig(kubeconfig, { timeoutMs: 3_000 });
+    config = makeConfigRepo();
+    config.commit(files, message);
+    const repo = await openRepo(config.dir);
+    return { config, repo, kubes, kubectl: (args, input) => kubectl(kubeconfig, cache, args, input), cleanup };
+  } catch (err) {
+    // The suite's test.after never sees a fleet that failed to start: stop what did start here.
+    await cleanup();
+    throw err;
   }
 }
 

@@ -10,23 +10,14 @@ import { parse } from 'yaml';
 import { clusterYaml } from '../../helpers/configRepo.ts';
 import type { Expectations } from '../helpers/frame.ts';
 import { STATUS_REF, type Pipeline } from '../helpers/pipeline.ts';
-
-const TAINT_POLICY = `apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterTaintPolicy
-metadata:
-  name: not-ready-evicts
-spec:
-  addOnConditions: [{conditionType: Ready, operator: In, statusValues: ["False", "Unknown"]}]
-  removeOnConditions: [{conditionType: Ready, operator: In, statusValues: ["True"]}]
-  taints: [{key: cluster.karmada.io/not-ready, effect: NoExecute}]
-`;
+import { NOT_READY_TAINT_POLICY } from '../../passes/helpers/fleet.ts';
 
 /** ConfigMaps Duplicated to both members, web Divided 1:1 over them; member2 NotReady evicts at once (no toleration). */
 function failoverFiles(): Record<string, string> {
   const files: Record<string, string> = {
     'clusters/member1.yaml': clusterYaml('member1'),
     'clusters/member2.yaml': clusterYaml('member2'),
-    'policies/not-ready-evicts.yaml': TAINT_POLICY,
+    'policies/not-ready-evicts.yaml': NOT_READY_TAINT_POLICY,
     'templates/web.yaml': deployment('web', 2),
     'policies/configmaps.yaml': `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy

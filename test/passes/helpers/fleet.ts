@@ -56,8 +56,14 @@ spec:
 `;
 }
 
-/** Divided 1:1 over the given clusters, as Karmada's nginx walkthrough. */
-export function weightedPolicy(name: string, clusters: string[]): string {
+/**
+ * Divided 1:1 over the given clusters, as Karmada's nginx walkthrough. With `notReadyTolerationSeconds`, it tolerates
+ * the not-ready NoExecute taint that long before its replicas leave a NotReady cluster.
+ */
+export function weightedPolicy(name: string, clusters: string[], opts: { notReadyTolerationSeconds?: number } = {}): string {
+  const tolerations = opts.notReadyTolerationSeconds === undefined ? '' : `    clusterTolerations:
+      - {key: cluster.karmada.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: ${opts.notReadyTolerationSeconds}}
+`;
   return `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata:
@@ -68,7 +74,7 @@ spec:
   placement:
     clusterAffinity:
       clusterNames: [${clusters.join(', ')}]
-    replicaScheduling:
+${tolerations}    replicaScheduling:
       replicaDivisionPreference: Weighted
       replicaSchedulingType: Divided
       weightPreference:
@@ -76,6 +82,17 @@ spec:
 ${clusters.map((c) => `          - {targetCluster: {clusterNames: [${c}]}, weight: 1}`).join('\n')}
 `;
 }
+
+/** Karmada's ClusterTaintPolicy for failover: NotReady or Unknown taints a cluster not-ready:NoExecute, Ready lifts it. */
+export const NOT_READY_TAINT_POLICY = `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterTaintPolicy
+metadata:
+  name: not-ready-evicts
+spec:
+  addOnConditions: [{conditionType: Ready, operator: In, statusValues: ["False", "Unknown"]}]
+  removeOnConditions: [{conditionType: Ready, operator: In, statusValues: ["True"]}]
+  taints: [{key: cluster.karmada.io/not-ready, effect: NoExecute}]
+`;
 
 /** Every ConfigMap of the repo, duplicated to the given clusters. */
 export function configMapPolicy(clusters: string[]): string {
