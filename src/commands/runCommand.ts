@@ -76,23 +76,25 @@ export interface RunOptions {
 export const FAULT_PAUSE_POINTS = ['output-commit', 'status-commit'] as const;
 export type FaultPausePoint = (typeof FAULT_PAUSE_POINTS)[number];
 
+/** A duration flag in milliseconds; absent: the flag's default in RUN_OPTIONS. */
+function durationFlag(flag: keyof typeof RUN_OPTIONS & string, value: string | undefined): number {
+  const ms = parseDuration(value ?? (RUN_OPTIONS[flag] as { default?: string }).default ?? '');
+  if (ms instanceof Error) throw new UsageError(`--${flag} ${ms.message}`);
+  return ms;
+}
+
 /**
  * `flotilla run`: the reconciler as a long-running process. Exit 0 after a clean stop (SIGINT/SIGTERM), 2 when
  * the arguments are wrong or another reconciler already holds the repo.
  */
 export async function runCommand(opts: RunOptions): Promise<number> {
   if (!opts.repo) throw new UsageError(`--repo is required\n${RUN_USAGE}`);
-  const resyncMs = parseDuration(opts.resync);
-  if (resyncMs instanceof Error) throw new UsageError(`--resync ${resyncMs.message}`);
+  const resyncMs = durationFlag('resync', opts.resync);
   const listen = parseListen(opts.listen);
-  const failureMs = parseDuration(opts.clusterFailureThreshold ?? '30s');
-  if (failureMs instanceof Error) throw new UsageError(`--cluster-failure-threshold ${failureMs.message}`);
-  const successMs = parseDuration(opts.clusterSuccessThreshold ?? '30s');
-  if (successMs instanceof Error) throw new UsageError(`--cluster-success-threshold ${successMs.message}`);
-  const statusEveryMs = parseDuration(opts.clusterStatusUpdateFrequency ?? '10s');
-  if (statusEveryMs instanceof Error) throw new UsageError(`--cluster-status-update-frequency ${statusEveryMs.message}`);
-  const graceMs = parseDuration(opts.gracefulEvictionTimeout ?? '10m');
-  if (graceMs instanceof Error) throw new UsageError(`--graceful-eviction-timeout ${graceMs.message}`);
+  const failureMs = durationFlag('cluster-failure-threshold', opts.clusterFailureThreshold);
+  const successMs = durationFlag('cluster-success-threshold', opts.clusterSuccessThreshold);
+  const statusEveryMs = durationFlag('cluster-status-update-frequency', opts.clusterStatusUpdateFrequency);
+  const graceMs = durationFlag('graceful-eviction-timeout', opts.gracefulEvictionTimeout);
   if (graceMs < 1000) throw new UsageError(`--graceful-eviction-timeout ${opts.gracefulEvictionTimeout}: must be at least 1s (a task needs a grace period); write it like 10m`);
   if (opts.webhookSecretEnv && !opts.webhookSecret) {
     throw new UsageError(`--webhook-secret-env ${opts.webhookSecretEnv}: that variable is unset or empty; fix: export ${opts.webhookSecretEnv}=<the secret configured on the forge's webhook>`);
