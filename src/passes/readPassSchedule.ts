@@ -10,7 +10,7 @@ import { clusterStateKey } from '../outputs/clusterState.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
 import { readPathOids } from '../outputs/readPathOids.ts';
 import { readyFlipTime, type ReadyThresholds } from '../statuses/dampReadyCondition.ts';
-import { readObservedClusters, readPendingReady } from '../statuses/readStatusBranch.ts';
+import { readStatusBranchClusters } from '../statuses/readStatusBranch.ts';
 import { openOutputIndex } from '../outputs/readOutputIndex.ts';
 import { bindingPath } from '../works/outputPaths.ts';
 import type { PassKind } from './createPassQueue.ts';
@@ -52,10 +52,11 @@ export interface PassScheduleOptions {
  */
 export async function readPassSchedule(repo: GitRepo, opts: PassScheduleOptions): Promise<PassSchedule> {
   const deadlines: PassDeadline[] = [];
-  for (const [cluster, pending] of await readPendingReady(repo, opts.statusRef)) {
-    if (opts.probed.has(cluster)) deadlines.push({ at: readyFlipTime(pending, opts.thresholds), kind: 'status', reason: 'ready-flip', cluster });
+  const { observed, pending } = await readStatusBranchClusters(repo, opts.statusRef);
+  for (const [cluster, observation] of pending) {
+    if (opts.probed.has(cluster)) deadlines.push({ at: readyFlipTime(observation, opts.thresholds), kind: 'status', reason: 'ready-flip', cluster });
   }
-  const key = clusterStateKey(await readObservedClusters(repo, opts.statusRef));
+  const key = clusterStateKey(observed);
   const head = await readRef(repo, opts.outputRef);
   if (!head) return { clusterStateKey: key, gracefulEvictions: false, deadlines };
   const output = await readCommitInfo(repo, head);

@@ -11,26 +11,32 @@ import type { AggregatedStatusItem } from './aggregateStatus.ts';
 import { parsePending, PENDING_READY_ANNOTATION, templateStatusPath, type ClusterStatusFile, type TemplateStatusFile } from './buildStatusFiles.ts';
 import type { PendingReady } from './dampReadyCondition.ts';
 
-/**
- * Every cluster's status and controller-managed taints from the status branch (clusters/<name>.yaml). An empty map
- * when the branch does not exist: nothing is known, so every cluster counts as Ready with every API enabled.
- */
-export async function readObservedClusters(repo: GitRepo, statusRef: string): Promise<Map<string, ObservedCluster>> {
-  const out = new Map<string, ObservedCluster>();
-  for (const [name, c] of await readClusterFiles(repo, statusRef)) {
-    out.set(name, { ...(c?.status ? { status: c.status } : {}), ...(c?.spec?.taints?.length ? { taints: c.spec.taints } : {}) });
-  }
-  return out;
+/** What the status branch's clusters/<name>.yaml files say. */
+export interface StatusBranchClusters {
+  /**
+   * Every cluster's status and controller-managed taints. Empty when the branch does not exist: nothing is known,
+   * so every cluster counts as Ready with every API enabled.
+   */
+  observed: Map<string, ObservedCluster>;
+  /** Ready observations still inside their damping threshold, by cluster (the flotilla.io/ready-observed annotation). */
+  pending: Map<string, PendingReady>;
 }
 
-/** Ready observations still inside their damping threshold, by cluster (the flotilla.io/ready-observed annotation). */
-export async function readPendingReady(repo: GitRepo, statusRef: string): Promise<Map<string, PendingReady>> {
-  const out = new Map<string, PendingReady>();
+/** Both views of the cluster files from one read and parse (a pass schedule needs both, after every pass). */
+export async function readStatusBranchClusters(repo: GitRepo, statusRef: string): Promise<StatusBranchClusters> {
+  const observed = new Map<string, ObservedCluster>();
+  const pending = new Map<string, PendingReady>();
   for (const [name, c] of await readClusterFiles(repo, statusRef)) {
-    const pending = parsePending(c?.metadata?.annotations?.[PENDING_READY_ANNOTATION]);
-    if (pending) out.set(name, pending);
+    observed.set(name, { ...(c?.status ? { status: c.status } : {}), ...(c?.spec?.taints?.length ? { taints: c.spec.taints } : {}) });
+    const ready = parsePending(c?.metadata?.annotations?.[PENDING_READY_ANNOTATION]);
+    if (ready) pending.set(name, ready);
   }
-  return out;
+  return { observed, pending };
+}
+
+/** Every cluster's status and controller-managed taints from the status branch (see StatusBranchClusters.observed). */
+export async function readObservedClusters(repo: GitRepo, statusRef: string): Promise<Map<string, ObservedCluster>> {
+  return (await readStatusBranchClusters(repo, statusRef)).observed;
 }
 
 async function readClusterFiles(repo: GitRepo, statusRef: string): Promise<Map<string, Partial<ClusterStatusFile> | null>> {
