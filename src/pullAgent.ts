@@ -4,7 +4,6 @@
 import { createHash } from 'node:crypto';
 import type nodeFs from 'node:fs';
 import path from 'node:path';
-import { watch } from 'chokidar';
 import { fetchBranch } from './commits/fetchBranch.ts';
 import { openMirror } from './commits/openMirror.ts';
 import { openRepo } from './commits/openRepo.ts';
@@ -13,6 +12,8 @@ import { readRegisteredClusters } from './outputs/readRegisteredClusters.ts';
 import { describeUnregistered } from './works/registeredClusters.ts';
 import { pushBranch } from './commits/pushBranch.ts';
 import type { GitRepo } from './commits/types.ts';
+import { createPassQueue } from './passes/createPassQueue.ts';
+import { watchLocalRefs } from './passes/watchLocalRefs.ts';
 import { applyRendered, type ClusterDelivery, type RenderedDelivery } from './deliveries/applyRendered.ts';
 import type { KubeTarget } from './deliveries/KubeTarget.ts';
 import type { ApplyAction } from './deliveries/types.ts';
@@ -181,7 +182,7 @@ async function pushStatus(
 }
 
 export interface RunningAgent {
-  /** Runs a pass now (or joins the one running, which then runs once more) and resolves with its result. */
+  /** Runs a pass now (or, during one, queues one more, shared by every such call) and resolves with the newest pass's result. */
   pass(): Promise<AgentPassResult>;
   /** Stops the triggers and waits for a running pass to end. */
   stop(): Promise<void>;
@@ -189,40 +190,25 @@ export interface RunningAgent {
 
 /**
  * Starts the agent loop: a pass now, every `intervalMs`, and, for a local repository, whenever the rendered branch
- * moves (a watch on its ref file and packed-refs). Passes never overlap; a trigger during a pass queues one more.
+ * moves. Passes never overlap; triggers during a pass queue one more (the reconciler's single-flight queue).
  */
 export async function startAgent(opts: AgentOptions & { intervalMs: number }): Promise<RunningAgent> {
-  let running: Promise<AgentPassResult> | null = null;
-  let again = false;
+  // The queue settles a kick once its pass is over; the pass's result (or failure) is kept here for pass() to return.
+  let last!: Promise<AgentPassResult>;
+  const queue = createPassQueue(() => {
+    last = runAgentPass(opts);
+    return last.then(() => undefined);
+  });
   let stopped = false;
-  const pass = (): Promise<AgentPassResult> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    const current = (async () => {
-      let last: AgentPassResult;
-      do {
-        again = false;
-        last = await runAgentPass(opts);
-      } while (again && !stopped);
-      return last;
-    })().finally(() => { running = null; });
-    running = current;
-    return current;
+  const pass = async (): Promise<AgentPassResult> => {
+    await queue.kick('agent');
+    return last;
   };
 
   const closers: (() => Promise<void> | void)[] = [];
   if (opts.source.kind === 'local') {
-    const gitdir = opts.source.repo.gitdir;
-    const refFile = path.join(gitdir, 'refs', 'heads', ...(opts.renderedBranch ?? 'flotilla/rendered').split('/'));
-    const packedRefs = path.join(gitdir, 'packed-refs');
-    const watcher = watch([path.join(gitdir, 'refs', 'heads'), packedRefs], { ignoreInitial: true, depth: 8 });
-    // The agent's own status writes land beside the rendered ref: only the rendered ref itself is a trigger.
-    watcher.on('all', (_event, file) => {
-      if (!stopped && (file === refFile || file === packedRefs)) void pass();
-    });
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    // The agent's own status writes land beside the rendered ref: only the rendered branch is a trigger.
+    const watcher = await watchLocalRefs(opts.source.repo.gitdir, opts.renderedBranch ?? 'flotilla/rendered', () => void pass());
     closers.push(() => watcher.close());
   }
   const timer = setInterval(() => void pass(), opts.intervalMs);
@@ -233,8 +219,10 @@ export async function startAgent(opts: AgentOptions & { intervalMs: number }): P
     async stop() {
       if (stopped) return;
       stopped = true;
+      // No pass starts after this call, not even one a trigger queued before it.
+      const drained = queue.stop();
       for (const close of closers.reverse()) await close();
-      await running;
+      await drained;
     },
   };
 }
