@@ -14,7 +14,7 @@ import { isIndexPath, INDEX_PATH, type OutputIndex } from '../works/outputIndex.
 import { openOutputIndex } from '../outputs/readOutputIndex.ts';
 import { CLUSTER_STATUS_FILE, CLUSTER_STATUS_NONE, LAST_GOOD_TRAILER } from '../outputs/renderRevision.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
-import { readPathOids } from '../outputs/readPathOids.ts';
+import { readTextFiles } from '../outputs/readPathOids.ts';
 import { CLUSTERS_PATH, RELEASED_PATH, bindingPath, manifestPath } from '../works/outputPaths.ts';
 import { serializeRegisteredClusters } from '../works/registeredClusters.ts';
 import { compareOutputFiles, type OutputDifference } from './compareOutputFiles.ts';
@@ -135,10 +135,7 @@ async function keptRender(repo: GitRepo, renderedBy: CommitInfo, foreign: readon
 async function evictedCopies(repo: GitRepo, index: OutputIndex, previousTree: string | undefined): Promise<Map<string, string>> {
   const paths = Object.entries(index.templates).flatMap(([key, e]) => (e.evicting ?? []).map((c) => manifestPath(c, parseRefKey(key))));
   if (!previousTree || paths.length === 0) return new Map();
-  const oids = await readPathOids(repo, previousTree, paths);
-  const blobs = await readBlobs(repo, oids.values());
-  const decoder = new TextDecoder();
-  return new Map([...oids].map(([path, oid]) => [path, decoder.decode(blobs.get(oid)!)]));
+  return readTextFiles(repo, previousTree, paths);
 }
 
 /** Undefined when the render can be replayed from Git: its cluster state is on the status branch, or it used none. */

@@ -1,13 +1,12 @@
 import { buildCommit } from '../commits/buildCommit.ts';
 import { PackWriter } from '../commits/PackWriter.ts';
-import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { RefConflictError } from '../commits/RefConflictError.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
-import { readPathOids } from '../outputs/readPathOids.ts';
+import { readTextFiles } from '../outputs/readPathOids.ts';
 import { growInventoryFile, type Inventory } from './inventory.ts';
 
 export interface PlannedInventoryResult {
@@ -34,21 +33,17 @@ export async function recordPlannedInventory(opts: {
   maxAttempts?: number;
 }): Promise<PlannedInventoryResult> {
   const maxAttempts = opts.maxAttempts ?? 20;
-  const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
   for (let attempt = 1; ; attempt++) {
     const head = await readRef(opts.repo, opts.statusRef);
     const headInfo = head ? await readCommitInfo(opts.repo, head) : null;
     const paths = [...opts.planned.keys()].map((c) => [c, opts.inventoryPath(c)] as const);
-    const oids = headInfo ? await readPathOids(opts.repo, headInfo.tree, paths.map(([, p]) => p)) : new Map<string, string>();
-    const blobs = await readBlobs(opts.repo, oids.values());
-    const edits = new Map<string, Uint8Array | null>();
+    const existing = headInfo ? await readTextFiles(opts.repo, headInfo.tree, paths.map(([, p]) => p)) : new Map<string, string>();
+    const edits = new Map<string, string>();
     const grown: string[] = [];
     for (const [cluster, path] of paths) {
-      const oid = oids.get(path);
-      const text = growInventoryFile(oid ? decoder.decode(blobs.get(oid)!) : undefined, opts.planned.get(cluster)!);
+      const text = growInventoryFile(existing.get(path), opts.planned.get(cluster)!);
       if (text === null) continue;
-      edits.set(path, encoder.encode(text));
+      edits.set(path, text);
       grown.push(cluster);
     }
     if (edits.size === 0) return { commit: null, clusters: [] };

@@ -1,14 +1,13 @@
 import { parse } from 'yaml';
 import type { ResourceBinding } from '../api/binding.ts';
 import { parseRefKey } from '../api/kinds.ts';
-import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { nextTaskDeadline } from '../evictions/gracefulEviction.ts';
 import { clusterStateKey } from '../outputs/clusterState.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
-import { readPathOids } from '../outputs/readPathOids.ts';
+import { readTextFiles } from '../outputs/readPathOids.ts';
 import { readyFlipTime, type ReadyThresholds } from '../statuses/dampReadyCondition.ts';
 import { readStatusBranchClusters } from '../statuses/readStatusBranch.ts';
 import { openOutputIndex } from '../outputs/readOutputIndex.ts';
@@ -75,10 +74,8 @@ export async function readPassSchedule(repo: GitRepo, opts: PassScheduleOptions)
 async function readEvictionEnd(repo: GitRepo, tree: string, gracePeriodSeconds: number | undefined): Promise<number | undefined> {
   const evicting = (await openOutputIndex(repo, tree))?.evictingTemplates() ?? [];
   const paths = evicting.map((k) => bindingPath(parseRefKey(k)));
-  const oids = await readPathOids(repo, tree, paths);
-  const blobs = await readBlobs(repo, oids.values());
-  const decoder = new TextDecoder();
-  const tasks = [...oids.values()].flatMap((oid) => (parse(decoder.decode(blobs.get(oid)!)) as ResourceBinding | null)?.spec.gracefulEvictionTasks ?? []);
+  const texts = await readTextFiles(repo, tree, paths);
+  const tasks = [...texts.values()].flatMap((text) => (parse(text) as ResourceBinding | null)?.spec.gracefulEvictionTasks ?? []);
   return nextTaskDeadline(tasks, gracePeriodSeconds)?.getTime();
 }
 

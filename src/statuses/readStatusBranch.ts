@@ -6,7 +6,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { readTree } from '../commits/readTree.ts';
 import type { GitRepo } from '../commits/types.ts';
-import { readPathOids } from '../outputs/readPathOids.ts';
+import { readTextFiles } from '../outputs/readPathOids.ts';
 import type { AggregatedStatusItem } from './aggregateStatus.ts';
 import { parsePending, PENDING_READY_ANNOTATION, templateStatusPath, type ClusterStatusFile, type TemplateStatusFile } from './buildStatusFiles.ts';
 import type { PendingReady } from './dampReadyCondition.ts';
@@ -62,11 +62,8 @@ export async function readTemplateStatuses(repo: GitRepo, statusRef: string, ref
   const head = refs.length > 0 ? await readRef(repo, statusRef) : undefined;
   if (!head) return out;
   const byPath = new Map(refs.map((r) => [templateStatusPath(r), r]));
-  const oids = await readPathOids(repo, (await readCommitInfo(repo, head)).tree, [...byPath.keys()]);
-  const blobs = await readBlobs(repo, oids.values());
-  const decoder = new TextDecoder();
-  for (const [path, oid] of oids) {
-    const file = parseYamlValue(decoder.decode(blobs.get(oid)!)) as TemplateStatusFile | null;
+  for (const [path, text] of await readTextFiles(repo, (await readCommitInfo(repo, head)).tree, [...byPath.keys()])) {
+    const file = parseYamlValue(text) as TemplateStatusFile | null;
     out.set(refKey(byPath.get(path)!), file?.aggregatedStatus ?? []);
   }
   return out;

@@ -63,8 +63,7 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
     if (edits.size === 0) return { commit: null, changedPaths: [], attempts: attempt };
 
     const pack = new PackWriter(opts.repo);
-    const encoder = new TextEncoder();
-    const tree = await writeTreeEdits(opts.repo, pack, headInfo?.tree ?? null, new Map([...edits].map(([p, t]) => [p, t === null ? null : encoder.encode(t)])));
+    const tree = await writeTreeEdits(opts.repo, pack, headInfo?.tree ?? null, edits);
     const identity = { name: 'Flotilla', email: 'flotilla@localhost', timestamp: Math.floor(time.getTime() / 1000), timezoneOffset: 0 };
     const commit = buildCommit(pack, { tree, parents: head ? [head] : [], message: statusMessage(opts, [...edits.keys()]), author: identity, committer: identity });
     await pack.flush();

@@ -1,13 +1,12 @@
 import { parseAllDocuments } from 'yaml';
 import type { Cluster } from '../api/cluster.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
-import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type CommitInfo, type GitRepo, type TreeEntry, type TreeFile } from '../commits/types.ts';
-import { readPathOids } from '../outputs/readPathOids.ts';
+import { readTextFiles } from '../outputs/readPathOids.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile } from '../documents/selectConfigFiles.ts';
 import { emptyIndex, type OutputIndex } from '../works/outputIndex.ts';
 import { readOutputIndex } from '../outputs/readOutputIndex.ts';
@@ -68,19 +67,12 @@ function branchState(repo: GitRepo, commit: CommitInfo): BranchState {
   };
 }
 
-export async function readText(repo: GitRepo, oid: string): Promise<string> {
-  return new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!);
-}
-
 /** Every YAML document of the given files of one branch, parsed to plain data; unreadable files give nothing. */
 export async function readDocuments(repo: GitRepo, branch: BranchState, paths: readonly string[]): Promise<Map<string, unknown[]>> {
-  const oids = await readPathOids(repo, branch.commit.tree, paths);
-  const blobs = await readBlobs(repo, oids.values());
-  const decoder = new TextDecoder();
   const out = new Map<string, unknown[]>();
-  for (const [p, oid] of oids) {
+  for (const [p, text] of await readTextFiles(repo, branch.commit.tree, paths)) {
     try {
-      out.set(p, parseAllDocuments(decoder.decode(blobs.get(oid)!)).map((d) => d.toJS() as unknown).filter((d) => d !== null));
+      out.set(p, parseAllDocuments(text).map((d) => d.toJS() as unknown).filter((d) => d !== null));
     } catch {
       out.set(p, []); // validate reports broken files; a read view skips them
     }
@@ -90,8 +82,8 @@ export async function readDocuments(repo: GitRepo, branch: BranchState, paths: r
 
 /** The Cluster registrations of the source commit, with the file each comes from. */
 export async function readRegisteredClusters(fleet: Fleet): Promise<Map<string, { cluster: Cluster; file: string }>> {
-  const ignoreOid = (await readPathOids(fleet.repo, fleet.source.commit.tree, [IGNORE_FILE])).get(IGNORE_FILE);
-  const ignore = ignoreOid ? parseIgnoreFile(await readText(fleet.repo, ignoreOid)) : undefined;
+  const ignoreText = (await readTextFiles(fleet.repo, fleet.source.commit.tree, [IGNORE_FILE])).get(IGNORE_FILE);
+  const ignore = ignoreText === undefined ? undefined : parseIgnoreFile(ignoreText);
   // The index names the files holding Karmada objects; without it (nothing rendered yet) every config file is read.
   const known = fleet.rendered ? Object.entries(fleet.rendered.index.files).filter(([, f]) => f.karmada).map(([p]) => p) : [];
   const candidates = (known.length ? known : [...(await fleet.source.list()).keys()]).filter((p) => isConfigFile(p, ignore));
