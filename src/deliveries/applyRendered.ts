@@ -6,6 +6,7 @@ import { readRef } from '../commits/readRef.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo, type TreeFile } from '../commits/types.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
+import { parseBranchFile } from '../errors/parseBranchFile.ts';
 import { readTextFiles } from '../outputs/readPathOids.ts';
 import type { SourceState } from '../plans/checkPruneSafety.ts';
 import { readPruneAllowance } from '../plans/readPruneAllowance.ts';
@@ -94,7 +95,8 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
   const index = await openIndex(opts.repo, info.tree);
   const source = sourceStateOf(index);
   const observed = await readObservedClusters(opts.repo, opts.statusRef ?? DEFAULT_STATUS_REF);
-  const released = parseReleased((await readTextFiles(opts.repo, info.tree, [RELEASED_PATH])).get(RELEASED_PATH));
+  const releasedText = (await readTextFiles(opts.repo, info.tree, [RELEASED_PATH])).get(RELEASED_PATH);
+  const released = parseBranchFile(opts.commit ?? opts.outputRef, RELEASED_PATH, () => parseReleased(releasedText));
 
   const names = [...opts.clusters.keys()].sort();
   const statusRef = opts.statusRef ?? DEFAULT_STATUS_REF;
@@ -279,6 +281,8 @@ export async function readInventories(repo: GitRepo, statusRef: string, clusters
   const wanted = clusters.map((c) => [c, files.get(inventoryPath(c))?.oid] as const).filter(([, oid]) => oid);
   const blobs = await readBlobs(repo, wanted.map(([, oid]) => oid!));
   const decoder = new TextDecoder();
-  for (const [cluster, oid] of wanted) out.set(cluster, parseInventoryFile(decoder.decode(blobs.get(oid!)!)));
+  for (const [cluster, oid] of wanted) {
+    out.set(cluster, parseBranchFile(statusRef, inventoryPath(cluster), () => parseInventoryFile(decoder.decode(blobs.get(oid!)!))));
+  }
   return out;
 }

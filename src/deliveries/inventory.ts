@@ -57,7 +57,11 @@ export function parseInventoryFile(text: string | undefined): DeliveryRecord & {
   if (!text) return { objects: [] };
   const parsed = JSON.parse(text) as { version?: number; objects?: ObjectRef[]; sourceCommit?: string; held?: HeldPrune[]; pending?: ObjectRef[] };
   const refs = (list: ObjectRef[] | undefined) => (list ?? []).map((r) => ({ apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? '', name: r.name }));
-  if (parsed.version !== 1) throw new Error(`inventory has version ${String(parsed.version)}; this Flotilla reads version 1`);
+  if (parsed.version !== 1) {
+    // A newer Flotilla wrote it: restoring an older copy would drop what that one recorded.
+    const newer = typeof parsed.version === 'number' && parsed.version > 1 ? '; fix: run a Flotilla that reads it (the version that wrote it, or newer)' : '';
+    throw new Error(`inventory has version ${String(parsed.version)}; this Flotilla reads version 1${newer}`);
+  }
   return {
     objects: refs(parsed.objects),
     ...(Array.isArray(parsed.pending) && parsed.pending.length ? { pending: refs(parsed.pending) } : {}),

@@ -6,6 +6,7 @@ import { RefConflictError } from '../commits/RefConflictError.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
+import { parseBranchFile } from '../errors/parseBranchFile.ts';
 import { readTextFiles } from '../outputs/readPathOids.ts';
 import { growInventoryFile, type Inventory } from './inventory.ts';
 
@@ -41,7 +42,7 @@ export async function recordPlannedInventory(opts: {
     const edits = new Map<string, string>();
     const grown: string[] = [];
     for (const [cluster, path] of paths) {
-      const text = growInventoryFile(existing.get(path), opts.planned.get(cluster)!);
+      const text = parseBranchFile(opts.statusRef, path, () => growInventoryFile(existing.get(path), opts.planned.get(cluster)!));
       if (text === null) continue;
       edits.set(path, text);
       grown.push(cluster);

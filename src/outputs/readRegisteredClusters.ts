@@ -1,5 +1,6 @@
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
+import { parseBranchFile } from '../errors/parseBranchFile.ts';
 import { CLUSTERS_PATH } from '../works/outputPaths.ts';
 import { parseRegisteredClusters, type RegisteredCluster } from '../works/registeredClusters.ts';
 import { readTextFiles } from './readPathOids.ts';
@@ -10,5 +11,5 @@ import { readTextFiles } from './readPathOids.ts';
  */
 export async function readRegisteredClusters(repo: GitRepo, renderedCommit: string): Promise<RegisteredCluster[] | undefined> {
   const text = (await readTextFiles(repo, (await readCommitInfo(repo, renderedCommit)).tree, [CLUSTERS_PATH])).get(CLUSTERS_PATH);
-  return text === undefined ? undefined : parseRegisteredClusters(text);
+  return text === undefined ? undefined : parseBranchFile(renderedCommit, CLUSTERS_PATH, () => parseRegisteredClusters(text));
 }

@@ -9,6 +9,7 @@ import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import type { FileObjects } from '../documents/model.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
+import { parseBranchFile } from '../errors/parseBranchFile.ts';
 import { CLUSTERS_PATH, RELEASED_PATH } from '../works/outputPaths.ts';
 import { serializeRegisteredClusters } from '../works/registeredClusters.ts';
 import { ShardedIndex, type IndexEntry } from '../works/outputIndex.ts';
@@ -144,7 +145,7 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
     if (registered !== (headTree ? await readOutputText(repo, headTree, CLUSTERS_PATH) : '')) edits.set(CLUSTERS_PATH, registered);
     const before = headTree ? await readOutputText(repo, headTree, RELEASED_PATH) : '';
     if (before !== '' || out.released.size > 0) {
-      const released = parseReleased(before, out.released);
+      const released = parseBranchFile(target.outputRef, RELEASED_PATH, () => parseReleased(before, out.released));
       await index.load({ templates: [...released.values()].flatMap((keys) => [...keys]) });
       const after = serializeReleased(released, index);
       if (after !== before) edits.set(RELEASED_PATH, after === '' ? null : after);

@@ -6,6 +6,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { readTree } from '../commits/readTree.ts';
 import type { GitRepo } from '../commits/types.ts';
+import { parseBranchFile } from '../errors/parseBranchFile.ts';
 import { readTextFiles } from '../outputs/readPathOids.ts';
 import type { AggregatedStatusItem } from './aggregateStatus.ts';
 import { parsePending, PENDING_READY_ANNOTATION, templateStatusPath, type ClusterStatusFile, type TemplateStatusFile } from './buildStatusFiles.ts';
@@ -50,7 +51,7 @@ async function readClusterFiles(repo: GitRepo, statusRef: string): Promise<Map<s
   const blobs = await readBlobs(repo, files.map((f) => f.oid));
   const decoder = new TextDecoder();
   for (const f of files) {
-    const c = parseYamlValue(decoder.decode(blobs.get(f.oid)!)) as Partial<ClusterStatusFile> | null;
+    const c = parseBranchFile(statusRef, `clusters/${f.name}`, () => parseYamlValue(decoder.decode(blobs.get(f.oid)!))) as Partial<ClusterStatusFile> | null;
     out.set(c?.metadata?.name ?? f.name.slice(0, -'.yaml'.length), c);
   }
   return out;
@@ -63,7 +64,7 @@ export async function readTemplateStatuses(repo: GitRepo, statusRef: string, ref
   if (!head) return out;
   const byPath = new Map(refs.map((r) => [templateStatusPath(r), r]));
   for (const [path, text] of await readTextFiles(repo, (await readCommitInfo(repo, head)).tree, [...byPath.keys()])) {
-    const file = parseYamlValue(text) as TemplateStatusFile | null;
+    const file = parseBranchFile(statusRef, path, () => parseYamlValue(text)) as TemplateStatusFile | null;
     out.set(refKey(byPath.get(path)!), file?.aggregatedStatus ?? []);
   }
   return out;
