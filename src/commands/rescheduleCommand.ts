@@ -12,7 +12,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
-import type { GitRepo } from '../commits/types.ts';
+import { flotillaIdentity, type GitRepo } from '../commits/types.ts';
 import { loadSource } from '../outputs/loadSource.ts';
 import { UsageError } from './UsageError.ts';
 import type { CommonOptions } from './options.ts';
@@ -83,7 +83,7 @@ async function commitFile(repo: GitRepo, branch: string, head: string, file: str
   const pack = new PackWriter(repo);
   const base = await readCommitInfo(repo, head);
   const tree = await writeTreeEdits(repo, pack, base.tree, new Map([[file, new TextEncoder().encode(text)]]));
-  const identity = { name: 'Flotilla', email: 'flotilla@localhost', timestamp: Math.floor(now.getTime() / 1000), timezoneOffset: 0 };
+  const identity = flotillaIdentity(now);
   const commit = buildCommit(pack, { tree, parents: [head], message, author: identity, committer: identity });
   await pack.flush();
   await updateRef(repo, `refs/heads/${branch}`, commit, head);

@@ -52,6 +52,15 @@ export interface GitIdentity {
   timezoneOffset: number;
 }
 
+/**
+ * The identity Flotilla commits as (output, status and inventory commits, rebalancers): at `time`, or at a source
+ * commit's own timestamp and zone, so an output commit's id follows from its source.
+ */
+export function flotillaIdentity(time: Date | Pick<GitIdentity, 'timestamp' | 'timezoneOffset'>): GitIdentity {
+  const when = time instanceof Date ? { timestamp: Math.floor(time.getTime() / 1000), timezoneOffset: 0 } : { timestamp: time.timestamp, timezoneOffset: time.timezoneOffset };
+  return { name: 'Flotilla', email: 'flotilla@localhost', ...when };
+}
+
 export interface CommitInfo {
   oid: string;
   tree: string;

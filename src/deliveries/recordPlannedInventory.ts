@@ -3,7 +3,7 @@ import { PackWriter } from '../commits/PackWriter.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { RefConflictError } from '../commits/RefConflictError.ts';
-import type { GitRepo } from '../commits/types.ts';
+import { flotillaIdentity, type GitRepo } from '../commits/types.ts';
 import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
@@ -52,7 +52,7 @@ export async function recordPlannedInventory(opts: {
     const pack = new PackWriter(opts.repo);
     const tree = await writeTreeEdits(opts.repo, pack, headInfo?.tree ?? null, edits);
     const time = (opts.now ?? (() => new Date()))();
-    const identity = { name: 'Flotilla', email: 'flotilla@localhost', timestamp: Math.floor(time.getTime() / 1000), timezoneOffset: 0 };
+    const identity = flotillaIdentity(time);
     const message = `Inventory planned for ${grown.join(', ')}`.slice(0, 200)
       + `\n\nRecorded before applying rendered commit ${opts.renderedCommit}, so whatever that apply creates can be pruned`
       + `\nlater even if this process stops before its status commit.\n`;

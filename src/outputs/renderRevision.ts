@@ -5,7 +5,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits, type FileEdit } from '../commits/writeTreeEdits.ts';
-import type { CommitInfo, GitRepo } from '../commits/types.ts';
+import { flotillaIdentity, type CommitInfo, type GitRepo } from '../commits/types.ts';
 import type { FileObjects } from '../documents/model.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
@@ -155,9 +155,7 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
     const changes = summarizeChanges(out.edits, files);
     const tree = await writeTreeEdits(repo, pack, headTree, edits);
     // A re-render for cluster state happens at a moment, not at a source commit: its commit carries that moment.
-    const identity = rerender
-      ? { name: 'Flotilla', email: 'flotilla@localhost', timestamp: Math.floor(now.getTime() / 1000), timezoneOffset: 0 }
-      : { name: 'Flotilla', email: 'flotilla@localhost', timestamp: source.committer.timestamp, timezoneOffset: source.committer.timezoneOffset };
+    const identity = flotillaIdentity(rerender ? now : source.committer);
     const commit = buildCommit(pack, {
       tree,
       parents: outputHead ? [outputHead] : [],
@@ -229,7 +227,7 @@ async function holdEmptySource(repo: GitRepo, target: RenderTarget, source: Comm
     fix: 'restore the files (git revert); to retire everything on purpose, delete the templates but keep the Cluster objects',
   };
   const pack = new PackWriter(repo);
-  const identity = { name: 'Flotilla', email: 'flotilla@localhost', timestamp: source.committer.timestamp, timezoneOffset: source.committer.timezoneOffset };
+  const identity = flotillaIdentity(source.committer);
   // The held tree is still the one rendered with the previous cluster state: keep its trailers, so that state is
   // not taken for a change that needs another render.
   const previousTrailers = parseTrailers(previousOutput.message);

@@ -4,7 +4,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { RefConflictError } from '../commits/RefConflictError.ts';
 import { readTree } from '../commits/readTree.ts';
-import { isTreeMode, type GitRepo } from '../commits/types.ts';
+import { flotillaIdentity, isTreeMode, type GitRepo } from '../commits/types.ts';
 import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
 import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
@@ -64,7 +64,7 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
 
     const pack = new PackWriter(opts.repo);
     const tree = await writeTreeEdits(opts.repo, pack, headInfo?.tree ?? null, edits);
-    const identity = { name: 'Flotilla', email: 'flotilla@localhost', timestamp: Math.floor(time.getTime() / 1000), timezoneOffset: 0 };
+    const identity = flotillaIdentity(time);
     const commit = buildCommit(pack, { tree, parents: head ? [head] : [], message: statusMessage(opts, [...edits.keys()]), author: identity, committer: identity });
     await pack.flush();
     try {
