@@ -5,7 +5,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo, type TreeFile } from '../commits/types.ts';
-import { parseTrailers } from '../outputs/outputMessage.ts';
+import { readLastRenderAt } from '../outputs/readLastRender.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
 import { readTextFiles } from '../outputs/readPathOids.ts';
 import type { SourceState } from '../plans/checkPruneSafety.ts';
@@ -76,7 +76,7 @@ export interface ClusterDelivery extends ClusterApplyReport {
 
 export interface RenderedDelivery {
   renderedCommit: string;
-  /** The Source-Commit trailer of the rendered commit. */
+  /** The Source-Commit trailer of the rendered commit (below a hand-made one: of the last commit Flotilla wrote). */
   sourceCommit: string | undefined;
   clusters: Map<string, ClusterDelivery>;
 }
@@ -89,8 +89,10 @@ export interface RenderedDelivery {
 export async function applyRendered(opts: ApplyRenderedOptions): Promise<RenderedDelivery> {
   const commit = opts.commit ?? (await readRef(opts.repo, opts.outputRef));
   if (!commit) throw new Error(`rendered branch ${opts.outputRef} does not exist; fix: run flotilla render first`);
-  const info = await readCommitInfo(opts.repo, commit);
-  const sourceCommit = parseTrailers(info.message)['Source-Commit'];
+  // Below a hand-made commit on the output branch, the source is the one Flotilla last rendered.
+  const last = await readLastRenderAt(opts.repo, commit);
+  const info = last.head!;
+  const sourceCommit = last.source;
   const records = await readInventories(opts.repo, opts.statusRef ?? DEFAULT_STATUS_REF, [...opts.clusters.keys()]);
   const index = await openIndex(opts.repo, info.tree);
   const source = sourceStateOf(index);

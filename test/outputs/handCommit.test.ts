@@ -7,6 +7,7 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
+import { applyRendered } from '../../src/deliveries/applyRendered.ts';
 import { readClusterConfig } from '../../src/outputs/readClusterConfig.ts';
 import { readClusterRegistrations } from '../../src/passes/readClusterRegistrations.ts';
 import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/configRepo.ts';
@@ -104,6 +105,8 @@ test('below a hand-made commit the reconciler still finds the registered cluster
   assert.equal((await readClusterRegistrations(after, OUT)).map((c) => c.name).sort(), before);
   assert.equal([...(await readClusterConfig(after, OUT)).clusters.keys()].sort(), before);
   assert.ok(before.length > 0);
+  // What an apply delivers (and looks up prune permissions by) is the source rendered below the hand-made commit.
+  assert.is((await applyRendered({ repo: after, outputRef: OUT, clusters: new Map() })).sourceCommit, r.git('rev-parse', 'main'));
 });
 
 test.run();
