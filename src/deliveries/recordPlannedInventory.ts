@@ -1,13 +1,6 @@
-import { buildCommit } from '../commits/buildCommit.ts';
-import { PackWriter } from '../commits/PackWriter.ts';
-import { readCommitInfo } from '../commits/readCommitInfo.ts';
-import { readRef } from '../commits/readRef.ts';
-import { RefConflictError } from '../commits/RefConflictError.ts';
-import { flotillaIdentity, type GitRepo } from '../commits/types.ts';
-import { updateRef } from '../commits/updateRef.ts';
-import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
+import type { GitRepo } from '../commits/types.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
-import { readTextFiles } from '../outputs/readPathOids.ts';
+import { commitStatusEdits } from '../statuses/commitStatusEdits.ts';
 import { growInventoryFile, type Inventory } from './inventory.ts';
 
 export interface PlannedInventoryResult {
@@ -33,12 +26,8 @@ export async function recordPlannedInventory(opts: {
   now?: () => Date;
   maxAttempts?: number;
 }): Promise<PlannedInventoryResult> {
-  const maxAttempts = opts.maxAttempts ?? 20;
-  for (let attempt = 1; ; attempt++) {
-    const head = await readRef(opts.repo, opts.statusRef);
-    const headInfo = head ? await readCommitInfo(opts.repo, head) : null;
-    const paths = [...opts.planned.keys()].map((c) => [c, opts.inventoryPath(c)] as const);
-    const existing = headInfo ? await readTextFiles(opts.repo, headInfo.tree, paths.map(([, p]) => p)) : new Map<string, string>();
+  const paths = [...opts.planned.keys()].map((c) => [c, opts.inventoryPath(c)] as const);
+  const done = await commitStatusEdits(opts.repo, opts.statusRef, paths.map(([, p]) => p), (existing) => {
     const edits = new Map<string, string>();
     const grown: string[] = [];
     for (const [cluster, path] of paths) {
@@ -47,23 +36,10 @@ export async function recordPlannedInventory(opts: {
       edits.set(path, text);
       grown.push(cluster);
     }
-    if (edits.size === 0) return { commit: null, clusters: [] };
-
-    const pack = new PackWriter(opts.repo);
-    const tree = await writeTreeEdits(opts.repo, pack, headInfo?.tree ?? null, edits);
-    const time = (opts.now ?? (() => new Date()))();
-    const identity = flotillaIdentity(time);
     const message = `Inventory planned for ${grown.join(', ')}`.slice(0, 200)
       + `\n\nRecorded before applying rendered commit ${opts.renderedCommit}, so whatever that apply creates can be pruned`
       + `\nlater even if this process stops before its status commit.\n`;
-    const commit = buildCommit(pack, { tree, parents: head ? [head] : [], message, author: identity, committer: identity });
-    await pack.flush();
-    try {
-      await updateRef(opts.repo, opts.statusRef, commit, head ?? null);
-      return { commit, clusters: grown };
-    } catch (err) {
-      if (!(err instanceof RefConflictError) || attempt >= maxAttempts) throw err;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
-    }
-  }
+    return { edits, message, time: (opts.now ?? (() => new Date()))(), grown };
+  }, opts.maxAttempts);
+  return { commit: done.commit, clusters: done.commit ? done.change!.grown : [] };
 }

@@ -1,16 +1,10 @@
-import { buildCommit } from '../commits/buildCommit.ts';
-import { PackWriter } from '../commits/PackWriter.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
-import { readRef } from '../commits/readRef.ts';
-import { RefConflictError } from '../commits/RefConflictError.ts';
 import { readTree } from '../commits/readTree.ts';
-import { flotillaIdentity, isTreeMode, type GitRepo } from '../commits/types.ts';
-import { updateRef } from '../commits/updateRef.ts';
-import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
+import { isTreeMode, type GitRepo } from '../commits/types.ts';
 import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
 import { buildStatusFiles, clusterStatusPath, statusPathsOf, type ClusterFileOptions, type ClusterReport } from './buildStatusFiles.ts';
 import { agentClusters, markMissingHeartbeats } from './markMissingHeartbeats.ts';
-import { readTextFiles } from '../outputs/readPathOids.ts';
+import { commitStatusEdits } from './commitStatusEdits.ts';
 import type { InterpreterSet } from '../interpreters/customizations.ts';
 
 export interface WriteStatusOptions {
@@ -52,30 +46,13 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
   // Pull clusters Git registers and this writer does not probe: their agents' heartbeats are watched.
   const watched = agentClusters(opts.clusterOptions?.clusters, reports.map((r) => r.cluster));
   const paths = [...new Set([...statusPathsOf(reports), ...watched.map(clusterStatusPath)])].sort();
-  const maxAttempts = opts.maxAttempts ?? 20;
-  for (let attempt = 1; ; attempt++) {
-    const head = await readRef(opts.repo, ref);
-    const headInfo = head ? await readCommitInfo(opts.repo, head) : null;
-    const existing = headInfo ? await readTextFiles(opts.repo, headInfo.tree, paths) : new Map<string, string>();
+  const done = await commitStatusEdits(opts.repo, ref, paths, (existing) => {
     const time = now();
     const edits = buildStatusFiles(existing, reports, time, opts.interpreters, opts.clusterOptions);
     for (const [path, text] of markMissingHeartbeats(existing, watched, time, opts.clusterOptions)) edits.set(path, text);
-    if (edits.size === 0) return { commit: null, changedPaths: [], attempts: attempt };
-
-    const pack = new PackWriter(opts.repo);
-    const tree = await writeTreeEdits(opts.repo, pack, headInfo?.tree ?? null, edits);
-    const identity = flotillaIdentity(time);
-    const commit = buildCommit(pack, { tree, parents: head ? [head] : [], message: statusMessage(opts, [...edits.keys()]), author: identity, committer: identity });
-    await pack.flush();
-    try {
-      await updateRef(opts.repo, ref, commit, head);
-      return { commit, changedPaths: [...edits.keys()].sort(), attempts: attempt };
-    } catch (err) {
-      if (!(err instanceof RefConflictError) || attempt >= maxAttempts) throw err;
-      // Someone else committed (or holds the lock): back off a little, with jitter so writers do not collide in step.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
-    }
-  }
+    return { edits, message: statusMessage(opts, [...edits.keys()]), time };
+  }, opts.maxAttempts);
+  return { commit: done.commit, changedPaths: done.commit ? [...done.change!.edits.keys()].sort() : [], attempts: done.attempts };
 }
 
 /** Each report with a delivery gets the record of what it applied: the rendered commit and its folder's tree. */
