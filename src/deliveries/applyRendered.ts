@@ -12,7 +12,7 @@ import type { SourceState } from '../plans/checkPruneSafety.ts';
 import { readPruneAllowance } from '../plans/readPruneAllowance.ts';
 import { readObservedClusters } from '../statuses/readStatusBranch.ts';
 import type { ShardedIndex } from '../works/outputIndex.ts';
-import { clusterFolder, RELEASED_PATH } from '../works/outputPaths.ts';
+import { clusterFolder, parseReleasedFile, RELEASED_PATH } from '../works/outputPaths.ts';
 import { openOutputIndex } from '../outputs/readOutputIndex.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import { applyClusterFolder, mapLimit, type ClusterApplyReport } from './applyClusterFolder.ts';
@@ -270,8 +270,7 @@ async function placesAnything(index: ShardedIndex, cluster: string): Promise<boo
 
 /** Cluster → identity keys of objects released under preserveResourcesOnDeletion (works/outputPaths.ts RELEASED_PATH). */
 function parseReleased(text: string | undefined): Map<string, Set<string>> {
-  if (text === undefined) return new Map();
-  return new Map(Object.entries(JSON.parse(text) as Record<string, string[]>).map(([c, keys]) => [c, new Set(keys.map((k) => identityKey(parseRefKey(k))))]));
+  return new Map([...parseReleasedFile(text)].map(([cluster, keys]) => [cluster, new Set([...keys].map((k) => identityKey(parseRefKey(k))))]));
 }
 
 /** Each given cluster's inventory file on the status branch (absent when it has none). */

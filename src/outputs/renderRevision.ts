@@ -10,7 +10,7 @@ import type { FileObjects } from '../documents/model.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
-import { CLUSTERS_PATH, RELEASED_PATH } from '../works/outputPaths.ts';
+import { CLUSTERS_PATH, parseReleasedFile, RELEASED_PATH } from '../works/outputPaths.ts';
 import { serializeRegisteredClusters } from '../works/registeredClusters.ts';
 import { ShardedIndex, type IndexEntry } from '../works/outputIndex.ts';
 import { renderTemplates, type TemplateExplanation } from '../works/renderTemplates.ts';
@@ -142,8 +142,9 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
     const edits = new Map<string, FileEdit>(out.edits);
     for (const [path, text] of index.edits()) edits.set(path, text);
     const registered = serializeRegisteredClusters([...loaded.model.clusters.values()].map((c) => c.object));
-    if (registered !== (headTree ? await readOutputText(repo, headTree, CLUSTERS_PATH) : '')) edits.set(CLUSTERS_PATH, registered);
-    const before = headTree ? await readOutputText(repo, headTree, RELEASED_PATH) : '';
+    const kept = headTree ? await readTextFiles(repo, headTree, [CLUSTERS_PATH, RELEASED_PATH]) : new Map<string, string>();
+    if (registered !== (kept.get(CLUSTERS_PATH) ?? '')) edits.set(CLUSTERS_PATH, registered);
+    const before = kept.get(RELEASED_PATH) ?? '';
     if (before !== '' || out.released.size > 0) {
       const released = parseBranchFile(target.outputRef, RELEASED_PATH, () => parseReleased(before, out.released));
       await index.load({ templates: [...released.values()].flatMap((keys) => [...keys]) });
@@ -171,14 +172,9 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   }
 }
 
-/** A file of an output tree as text; '' when it has none. */
-async function readOutputText(repo: GitRepo, tree: string, path: string): Promise<string> {
-  return (await readTextFiles(repo, tree, [path])).get(path) ?? '';
-}
-
 /** Cluster → released refKeys: the file's, with this render's releases added. */
 function parseReleased(text: string, added: ReadonlyMap<string, string[]>): Map<string, Set<string>> {
-  const all = new Map<string, Set<string>>(Object.entries(text ? (JSON.parse(text) as Record<string, string[]>) : {}).map(([c, keys]) => [c, new Set(keys)]));
+  const all = parseReleasedFile(text);
   for (const [cluster, keys] of added) {
     const set = all.get(cluster) ?? new Set<string>();
     for (const k of keys) set.add(k);

@@ -18,6 +18,12 @@ export const CLUSTER_SCOPED_FOLDER = '_cluster';
  * comes back to that cluster.
  */
 export const RELEASED_PATH = '.flotilla/released.json';
+
+/** The released file's content: cluster → refKeys of the templates released there ('' or absent: none). */
+export function parseReleasedFile(text: string | undefined): Map<string, Set<string>> {
+  if (!text) return new Map();
+  return new Map(Object.entries(JSON.parse(text) as Record<string, string[]>).map(([cluster, keys]) => [cluster, new Set(keys)]));
+}
 /** The registered clusters of the rendered source commit, `{"clusters": [{"name", "syncMode"}…]}` (registeredClusters.ts). */
 export const CLUSTERS_PATH = '.flotilla/clusters.json';
 
