@@ -81,7 +81,7 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   const previousSource = last.source;
   const rerender = Boolean(again) && previousOutput !== null && previousSource === sourceSha;
   if (previousOutput && previousSource === sourceSha && !rerender) {
-    return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: new Map(), full: false, filesWritten: 0, failover: [] };
+    return noCommit(sourceSha, false);
   }
   const now = (target.now ?? (() => new Date()))();
   const stateSource = await clusterStateSource(repo, target);
@@ -130,12 +130,12 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
     const state = { key, check, evictions, ...(inputs ? { inputs } : {}) };
     const stateChanged = state.key !== (previousTrailers['Cluster-State'] ?? '') || (state.check ?? '') !== (previousTrailers['Failover-Check'] ?? '');
     if (rerender && out.edits.size === 0 && !stateChanged) {
-      return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: out.explanations, full: loaded.full, filesWritten: 0, failover: out.failover };
+      return noCommit(sourceSha, loaded.full, out.explanations, out.failover);
     }
     await updateFileIndex(index, loaded.touchedFiles, loaded.model.unreadableFiles);
     if (previousOutput && lastGoodSource && index.sourceFileCount() === 0 && previousFileCount > 0) {
       // Held already: a change of cluster state re-renders the same empty source, which must not commit again.
-      if (rerender) return { sourceCommit: sourceSha, outputCommit: null, problems: [], changes: {}, explanations: new Map(), full: loaded.full, filesWritten: 0, failover: [] };
+      if (rerender) return noCommit(sourceSha, loaded.full);
       return holdEmptySource(repo, target, source, previousOutput, last.head!, lastGoodSource);
     }
     // Rendered files are in the pack already; the index and registry files go in as text, encoded as they are packed.
@@ -170,6 +170,11 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   } finally {
     await pack.discard(); // after flush() only ends an idle thread, if any
   }
+}
+
+/** The report of a render that wrote nothing: the source was rendered already, or the render changed nothing. */
+function noCommit(sourceCommit: string, full: boolean, explanations = new Map<string, TemplateExplanation>(), failover: FailoverEvent[] = []): RenderReport {
+  return { sourceCommit, outputCommit: null, problems: [], changes: {}, explanations, full, filesWritten: 0, failover };
 }
 
 /** Cluster → released refKeys: the file's, with this render's releases added. */
