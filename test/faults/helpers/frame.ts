@@ -14,7 +14,7 @@ export interface FaultRow {
   recovery_s: number;
 }
 
-export type ScenarioGroup = 'bad input' | 'source' | 'member' | 'process' | 'deletion' | 'security' | 'load';
+export type ScenarioGroup = 'bad input' | 'source' | 'member' | 'process' | 'deletion' | 'security' | 'tenant' | 'load';
 
 /**
  * Collects unmet expectations instead of throwing at the first: a row shows everything that went wrong, and

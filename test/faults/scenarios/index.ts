@@ -6,6 +6,7 @@ import { memberFaultScenarios } from './memberFaults.ts';
 import { processFaultScenarios } from './processFaults.ts';
 import { deletionSafetyScenarios } from './deletionSafety.ts';
 import { securityScenarios } from './security.ts';
+import { tenantScenarios } from './tenant.ts';
 import { loadScenarios } from './load.ts';
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -15,5 +16,6 @@ export const SCENARIOS: readonly Scenario[] = [
   ...processFaultScenarios,
   ...deletionSafetyScenarios,
   ...securityScenarios,
+  ...tenantScenarios,
   ...loadScenarios,
 ];
