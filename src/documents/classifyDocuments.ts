@@ -8,6 +8,7 @@ import type { Problem } from '../errors/problem.ts';
 import type { FileObjects } from './model.ts';
 import type { SourceDocument } from './parseDocuments.ts';
 import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
+import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
 import { applyPolicyDefaults } from './applyPolicyDefaults.ts';
 import { checkObjectName } from './checkObjectName.ts';
 import { karmadaRef } from './karmadaRef.ts';
@@ -21,7 +22,7 @@ const KARMADA_GROUPS: ReadonlyMap<string, { apiVersion: string; kinds: readonly 
 
 /**
  * Sorts a file's documents into Karmada kinds and resource templates by apiVersion/kind, validates
- * each, and applies Karmada's webhook defaults. Invalid objects are reported and listed as broken.
+ * each, and applies Karmada's webhook defaults to its kinds and the kube-apiserver's to templates. Invalid objects are reported and listed as broken.
  */
 export function classifyDocuments(file: string, documents: readonly SourceDocument[], parseProblems: readonly Problem[]): FileObjects {
   const out: FileObjects = {
@@ -96,7 +97,7 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
       continue;
     }
     if (!isPolicy && !isCluster) {
-      out.templates.push({ ref: { ...ref, namespace }, manifest: obj, source: doc.source });
+      out.templates.push({ ref: { ...ref, namespace }, manifest: applyApiserverDefaults(obj), source: doc.source });
       continue;
     }
 
