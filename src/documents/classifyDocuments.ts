@@ -11,6 +11,7 @@ import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
 import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
 import { applyPolicyDefaults } from './applyPolicyDefaults.ts';
 import { checkObjectName } from './checkObjectName.ts';
+import { expandLists, type ListedObject } from './expandLists.ts';
 import { karmadaRef } from './karmadaRef.ts';
 import { suggestName } from './schema/suggestName.ts';
 
@@ -29,12 +30,19 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
     file, templates: [], propagationPolicies: [], overridePolicies: [], clusterTaintPolicies: [], clusters: [], rebalancers: [], interpreterCustomizations: [], broken: [],
     unreadable: parseProblems.length > 0 && documents.length === 0, problems: [...parseProblems],
   };
-  for (const doc of documents) {
+  // A List document stands for its items, each classified as if it were a document of its own (as kubectl applies it).
+  const objects: ListedObject[] = [];
+  for (const document of documents) {
+    const expanded = expandLists(document);
+    objects.push(...expanded.objects);
+    out.problems.push(...expanded.problems);
+  }
+  for (const { doc, label } of objects) {
     const problem = (path: (string | number)[], code: Problem['code'], message: string, fix: string) =>
       out.problems.push({ ...doc.locate(path), code, severity: 'error', message, fix });
     const value = doc.value;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      problem([], 'NOT_AN_OBJECT', `document ${doc.index + 1} is ${Array.isArray(value) ? 'a list' : typeof value}, not a Kubernetes object`,
+      problem([], 'NOT_AN_OBJECT', `${label} is ${Array.isArray(value) ? 'a list' : typeof value}, not a Kubernetes object`,
         'each YAML document must be a mapping with apiVersion, kind and metadata.name');
       continue;
     }
@@ -50,7 +58,7 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
     ].filter((f): f is string => f !== null);
     if (missing.length > 0) {
       problem(missing[0] === 'metadata.name' ? ['metadata'] : [], 'MISSING_FIELD',
-        `document ${doc.index + 1} has no ${missing.join(', ')}`,
+        `${label} has no ${missing.join(', ')}`,
         `add ${missing.join(' and ')}; every object needs apiVersion, kind and metadata.name`);
       continue;
     }
