@@ -202,11 +202,8 @@ async function main(argv: string[]): Promise<number> {
       return renderCommand({ ...common, outDir: values['out-dir'] });
     case 'sync':
       return syncCommand(common);
-    case 'explain': {
-      const target = positionals[0];
-      if (!target) throw new UsageError('explain needs <kind>/<name>, e.g. flotilla explain deployment/nginx -n default');
-      return explainCommand({ ...common, target, namespace: values.namespace, outDir: values['out-dir'] });
-    }
+    case 'explain':
+      return explainCommand({ ...common, words: positionals, namespace: values.namespace, outDir: values['out-dir'] });
     case 'plan':
       return planCommand({ ...common, base: values.base, head: values.head, ...(output === 'markdown' || output === 'json' || output === 'text' ? { format: output } : {}) });
     case 'verify':
