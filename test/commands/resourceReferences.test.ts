@@ -1,8 +1,10 @@
-// explain takes the resource references get, describe and blame take: short names, plurals, kind.group, TYPE NAME.
+// explain and reschedule take the resource references get, describe and blame take: short names, plurals,
+// kind.group, TYPE NAME; history takes kubectl's words for the built-in kinds too.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/configRepo.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
@@ -72,6 +74,29 @@ test('explain refuses what is not one template, with the usage: no name, cluster
   const unknown = flotilla('explain', 'gizmos/web', '--repo', r.dir);
   assert.is(unknown.status, 2);
   assert.match(unknown.stderr, 'no resource type "gizmos"');
+});
+
+test('reschedule deploy web commits the same WorkloadRebalancer deployment/web would', () => {
+  const r = makeConfigRepoWith(repos, FILES, 'web');
+  const res = flotilla('reschedule', 'deploy', 'web', '--repo', r.dir);
+  assert.is(res.status, 0, res.stderr);
+  const file = r.ls('main').find((f) => f.startsWith('rebalancers/'));
+  assert.ok(file, res.stdout);
+  assert.equal(parse(r.show('main', file!)).spec.workloads, [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'default' }]);
+  const widget = flotilla('reschedule', 'widgets/web', '--repo', r.dir);
+  assert.is(widget.status, 0, widget.stderr);
+  assert.is(flotilla('reschedule', 'clusters/member1', '--repo', r.dir).status, 2);
+});
+
+test('history deploy/web is the history of deployment/web', () => {
+  const r = makeConfigRepoWith(repos, FILES, 'web');
+  assert.is(flotilla('render', '--repo', r.dir).status, 0);
+  const long = flotilla('history', 'deployment/web', '--repo', r.dir, '-o', 'json');
+  assert.is(long.status, 0, long.stderr);
+  assert.is(JSON.parse(long.stdout).length, 1);
+  const short = flotilla('history', 'deploy/web', '--repo', r.dir, '-o', 'json');
+  assert.is(short.status, 0, short.stderr);
+  assert.is(short.stdout, long.stdout);
 });
 
 test.run();
