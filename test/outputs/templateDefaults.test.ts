@@ -102,4 +102,49 @@ spec:
   assert.is(out.manifest('member2', 'job.batch_pi.yaml'), undefined);
 });
 
+test('an OverridePolicy replacing /spec/replicas works on a Deployment written without them, as on the stored object in Karmada', async () => {
+  const override = `apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: {name: web}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
+  overrideRules:
+    - targetCluster: {clusterNames: [member2]}
+      overriders:
+        plaintext: [{path: /spec/replicas, operator: replace, value: 3}]
+`;
+  const out = await renderFiles({ 'apps/web.yaml': deployment('web', true), 'policies/apps.yaml': policy('    replicaScheduling: {replicaSchedulingType: Duplicated}\n'), 'policies/override.yaml': override });
+  assert.is(out.manifest('member1', 'deployment.apps_web.yaml')?.spec.replicas, 1);
+  assert.is(out.manifest('member2', 'deployment.apps_web.yaml')?.spec.replicas, 3);
+});
+
+test("a policy selecting by label matches a Job that has only its pod template's labels (the apiserver copies them)", async () => {
+  const job = `apiVersion: batch/v1
+kind: Job
+metadata: {name: report}
+spec:
+  template:
+    metadata:
+      labels: {team: data}
+    spec:
+      restartPolicy: Never
+      containers: [{name: report, image: busybox}]
+`;
+  const byLabel = `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: data}
+spec:
+  resourceSelectors:
+    - apiVersion: batch/v1
+      kind: Job
+      labelSelector: {matchLabels: {team: data}}
+  placement:
+    clusterAffinity: {clusterNames: [member2]}
+`;
+  const out = await renderFiles({ 'apps/report.yaml': job, 'policies/data.yaml': byLabel });
+  const m2 = out.manifest('member2', 'job.batch_report.yaml');
+  assert.ok(m2, 'placed by the label selector');
+  assert.is(m2.metadata.labels.team, 'data');
+});
+
 test.run();
