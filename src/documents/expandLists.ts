@@ -21,7 +21,8 @@ const text = (v: unknown) => (typeof v === 'string' ? v : '');
  *   non-list `items` an error;
  * - an item stating neither kind nor apiVersion takes the list's apiVersion and its kind without the `List`
  *   suffix (a PodList's items are Pods; a `List`'s items must say what they are);
- * - an item that is itself a list (its `items` is a list) is expanded too, without that inference;
+ * - an item with an `items` field of its own is an error: kubectl 1.32 refuses a list inside a list
+ *   ("is not a list: no Items field") and an item with a non-list `items` alike;
  * - every item keeps its own position: problems point at its line.
  */
 export function expandLists(doc: SourceDocument): { objects: ListedObject[]; problems: Problem[] } {
@@ -39,27 +40,26 @@ export function expandLists(doc: SourceDocument): { objects: ListedObject[]; pro
   }
   const itemKind = text(value.kind).replace(/List$/, '');
   const listApiVersion = text(value.apiVersion);
-  const visit = (items: unknown[], path: (string | number)[], inferType: boolean) => {
-    items.forEach((raw, i) => {
-      const at = [...path, i];
-      const itemLabel = `${label} ${at.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').slice(1)}`;
-      if (!isObject(raw)) {
-        problems.push({ ...doc.locate(at), code: 'NOT_AN_OBJECT', severity: 'error',
-          message: `${itemLabel} is ${Array.isArray(raw) ? 'a list' : raw === null ? 'empty' : typeof raw}, not a Kubernetes object`,
-          fix: 'each item of a list must be a mapping with apiVersion, kind and metadata.name' });
-        return;
-      }
-      const item = inferType && text(raw.kind) === '' && text(raw.apiVersion) === '' ? { ...raw, apiVersion: listApiVersion, kind: itemKind } : raw;
-      if (Array.isArray(item.items)) {
-        visit(item.items, [...at, 'items'], false);
-        return;
-      }
-      objects.push({
-        label: itemLabel,
-        doc: { value: item, index: doc.index, source: doc.locate(at), locate: (p) => doc.locate([...at, ...p]) },
-      });
+  value.items.forEach((raw, i) => {
+    const at = ['items', i];
+    const itemLabel = `${label} items[${i}]`;
+    if (!isObject(raw)) {
+      problems.push({ ...doc.locate(at), code: 'NOT_AN_OBJECT', severity: 'error',
+        message: `${itemLabel} is ${Array.isArray(raw) ? 'a list' : raw === null ? 'empty' : typeof raw}, not a Kubernetes object`,
+        fix: 'each item of a list must be a mapping with apiVersion, kind and metadata.name' });
+      return;
+    }
+    if ('items' in raw) {
+      problems.push({ ...doc.locate(at), code: 'INVALID_VALUE', severity: 'error',
+        message: `${itemLabel} has items of its own: a list inside a list, which kubectl apply refuses too`,
+        fix: 'move its items up into the outer list, or make it a document of its own' });
+      return;
+    }
+    const item = text(raw.kind) === '' && text(raw.apiVersion) === '' ? { ...raw, apiVersion: listApiVersion, kind: itemKind } : raw;
+    objects.push({
+      label: itemLabel,
+      doc: { value: item, index: doc.index, source: doc.locate(at), locate: (p) => doc.locate([...at, ...p]) },
     });
-  };
-  visit(value.items, ['items'], true);
+  });
   return { objects, problems };
 }

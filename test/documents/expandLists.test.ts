@@ -75,7 +75,7 @@ items:
   assert.match(out.problems[0]!.message, 'document 1 items[0] has no kind');
 });
 
-test('a list inside a list is expanded too', () => {
+test('a list inside a list is an error at its line, as kubectl 1.32 refuses it; the other items are read', () => {
   const out = classify(`apiVersion: v1
 kind: List
 items:
@@ -89,8 +89,21 @@ items:
     kind: Secret
     metadata: {name: outer}
 `);
+  assert.equal(out.problems.map((p) => [p.code, p.line, p.message]), [['INVALID_VALUE', 4, 'document 1 items[0] has items of its own: a list inside a list, which kubectl apply refuses too']]);
+  assert.equal(brief(out), ['v1 Secret outer @10']);
+});
+
+test('any document with items is a list, whatever its kind (kubectl applies the items, not the object)', () => {
+  const out = classify(`apiVersion: v1
+kind: ConfigMap
+metadata: {name: w}
+items:
+  - apiVersion: v1
+    kind: Secret
+    metadata: {name: x}
+`);
   assert.equal(out.problems, []);
-  assert.equal(brief(out), ['v1 ConfigMap inner @7', 'v1 Secret outer @10']);
+  assert.equal(brief(out), ['v1 Secret x @5']);
 });
 
 test('Karmada kinds inside a List are policies and clusters, not templates', () => {
