@@ -43,7 +43,7 @@ export function resolveTarget(fleet: Fleet, words: readonly string[], usage: str
 }
 
 /**
- * The resource reference every read command takes (get, describe, blame, explain): TYPE [NAME] or TYPE/NAME,
+ * The resource reference the commands take (get, describe, blame, explain, reschedule): TYPE [NAME] or TYPE/NAME,
  * TYPE being kubectl's plural, singular, short name or Kind, optionally `.group`; `kinds` are the templates'
  * kinds, for custom ones. Pure.
  */

@@ -20,14 +20,13 @@ import type { CommonOptions } from './options.ts';
 
 export const REBALANCER_FOLDER = 'rebalancers';
 export const REASON_ANNOTATION = 'flotilla.io/reason';
+const USAGE = 'flotilla reschedule <kind>/<name> [-n NS] [--reason TEXT], e.g. flotilla reschedule deploy/web';
 
 /**
  * `flotilla reschedule <kind>/<name>`: commits an apps.karmada.io/v1alpha1 WorkloadRebalancer naming the
  * workload to rebalancers/ on the config branch, as `kubectl create` would for Karmada. The next sync
  * schedules it in fresh mode once and records the request as observed in its binding.
  */
-const USAGE = 'flotilla reschedule <kind>/<name> [-n NS] [--reason TEXT], e.g. flotilla reschedule deploy/web';
-
 export async function rescheduleCommand(opts: CommonOptions & { words: readonly string[]; namespace: string | undefined; reason: string | undefined; branch: string; now: Date }): Promise<number> {
   if (opts.words.length === 0) throw new UsageError(`reschedule needs a workload: ${USAGE}`);
   const repo = await openRepo(opts.repo);
