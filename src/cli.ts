@@ -202,26 +202,21 @@ async function main(argv: string[]): Promise<number> {
       return renderCommand({ ...common, outDir: values['out-dir'] });
     case 'sync':
       return syncCommand(common);
-    case 'explain': {
-      const target = positionals[0];
-      if (!target) throw new UsageError('explain needs <kind>/<name>, e.g. flotilla explain deployment/nginx -n default');
-      return explainCommand({ ...common, target, namespace: values.namespace, outDir: values['out-dir'] });
-    }
+    case 'explain':
+      return explainCommand({ ...common, words: positionals, namespace: values.namespace, outDir: values['out-dir'] });
     case 'plan':
       return planCommand({ ...common, base: values.base, head: values.head, ...(output === 'markdown' || output === 'json' || output === 'text' ? { format: output } : {}) });
     case 'verify':
       return verifyCommand({ ...common, verifyRev: values.rev });
     case 'history': {
       const target = positionals[0];
-      if (!target) throw new UsageError('history needs <kind>/<name>, e.g. flotilla history deployment/nginx -n default');
+      if (!target) throw new UsageError('history needs <kind>/<name>, e.g. flotilla history deploy/nginx -n default');
       return historyCommand({ ...common, target, namespace: values.namespace, cluster: values.cluster });
     }
     case 'reschedule': {
-      const target = positionals[0];
-      if (!target) throw new UsageError('reschedule needs <kind>/<name>, e.g. flotilla reschedule deployment/web -n default');
       // Here --branch names the config branch the request is committed to.
       const branchGiven = rest.some((a) => a === '--branch' || a.startsWith('--branch='));
-      return rescheduleCommand({ ...common, target, namespace: values.namespace, reason: values.reason, branch: branchGiven ? values.branch! : values['source-branch'] ?? 'main', now: new Date() });
+      return rescheduleCommand({ ...common, words: positionals, namespace: values.namespace, reason: values.reason, branch: branchGiven ? values.branch! : values['source-branch'] ?? 'main', now: new Date() });
     }
     default:
       throw new UsageError(`unknown command "${command}"; run flotilla --help`);

@@ -1,28 +1,32 @@
 import { stringify } from 'yaml';
-import { describeRef } from '../api/kinds.ts';
+import { describeRef, groupOf } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
 import { readOutputBranch, readOutputFolder } from '../outputs/previousOutputs.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import type { TemplateExplanation } from '../works/renderTemplates.ts';
+import { parseResourceWords } from './getCommand.ts';
 import { UsageError } from './UsageError.ts';
 import { observedClusters, type CommonOptions } from './options.ts';
 
-export async function explainCommand(opts: CommonOptions & { target: string; namespace: string | undefined; outDir?: string | undefined }): Promise<number> {
-  const [kindWord, name] = opts.target.split('/');
-  if (!kindWord || !name) throw new UsageError(`"${opts.target}": use <kind>/<name>, e.g. deployment/nginx`);
+const USAGE = 'flotilla explain <kind>/<name> [-n NS], e.g. flotilla explain deploy/nginx (or: explain deployment nginx)';
+
+/** `flotilla explain`: why a template went where it went. Takes the resource words get, describe and blame take. */
+export async function explainCommand(opts: CommonOptions & { words: readonly string[]; namespace: string | undefined; outDir?: string | undefined }): Promise<number> {
+  if (opts.words.length === 0) throw new UsageError(`explain needs a template: ${USAGE}`);
   const repo = await openRepo(opts.repo);
   // The same previous result render and sync schedule against, so the answer is theirs (steady mode).
   const previous = opts.outDir ? await readOutputFolder(opts.outDir) : await readOutputBranch(repo, opts.outputRef, await resolveRev(repo, opts.rev));
   const { model, output } = await renderSnapshot(repo, opts.rev, previous, await observedClusters(repo, opts.clusterStatusFile), new Date());
-  const kind = kindWord.toLowerCase();
+  const { type, name } = parseResourceWords(opts.words, USAGE, [...model.templates.values()].map((t) => t.ref));
+  if (type.type !== 'templates' || !name) throw new UsageError(`explain names one template by <kind>/<name>: ${USAGE}`);
   const matches = [...output.explanations.values()].filter((e) =>
-    (e.ref.kind.toLowerCase() === kind || `${e.ref.kind.toLowerCase()}s` === kind) && e.ref.name === name &&
+    e.ref.kind === type.kind && (type.group === undefined || groupOf(e.ref.apiVersion) === type.group) && e.ref.name === name &&
     (opts.namespace === undefined ? true : e.ref.namespace === opts.namespace));
   const explanation = matches.find((e) => e.ref.namespace === 'default' || e.ref.namespace === '') ?? matches[0];
   if (!explanation) {
     const known = [...model.templates.values()].filter((t) => t.ref.name === name).map((t) => describeRef(t.ref));
-    opts.err(`flotilla: no template ${opts.target}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} at ${opts.rev}${known.length ? `; did you mean: ${known.join(', ')}` : ''}\n`);
+    opts.err(`flotilla: no template ${opts.words.join(' ')}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} at ${opts.rev}${known.length ? `; did you mean: ${known.join(', ')}` : ''}\n`);
     return 1;
   }
   if (opts.output === 'json') opts.out(`${JSON.stringify(explanation, null, 2)}\n`);

@@ -39,13 +39,23 @@ export async function openFleet(values: { repo?: string; rev?: string; 'source-b
 
 /** TYPE [NAME] or TYPE/NAME, resolved against the kinds the repo's templates have. */
 export function resolveTarget(fleet: Fleet, words: readonly string[], usage: string): { type: ResourceType; word: string; name: string | undefined } {
+  return parseResourceWords(words, usage, Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey));
+}
+
+/**
+ * The resource reference the commands take (get, describe, blame, explain, reschedule): TYPE [NAME] or TYPE/NAME,
+ * TYPE being kubectl's plural, singular, short name or Kind, optionally `.group`; `kinds` are the templates'
+ * kinds, for custom ones. Pure.
+ */
+export function parseResourceWords(
+  words: readonly string[], usage: string, kinds: ReadonlyArray<{ apiVersion: string; kind: string }>,
+): { type: ResourceType; word: string; name: string | undefined } {
   const [first, second, ...rest] = words;
   if (!first) throw new UsageError(usage);
   const slash = first.indexOf('/');
   const word = slash >= 0 ? first.slice(0, slash) : first;
   const name = slash >= 0 ? first.slice(slash + 1) : second;
   if (rest.length || (slash >= 0 && second !== undefined)) throw new UsageError(`one resource at a time: ${usage}`);
-  const kinds = Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey);
   const type = resolveResourceType(word, kinds);
   if (!type) throw new UsageError(`no resource type "${word}" in this repository; use clusters, bindings (rb), clusterresourcebindings (crb), works, or a template kind such as deployments (deploy)`);
   return { type, word, name };

@@ -1,6 +1,7 @@
 import { readObjectHistory } from '../audits/readObjectHistory.ts';
 import { renderHistoryTable } from '../audits/renderHistoryTable.ts';
 import { openRepo } from '../commits/openRepo.ts';
+import { resolveResourceType } from '../views/resolveResourceType.ts';
 import { UsageError } from './UsageError.ts';
 import type { CommonOptions } from './options.ts';
 
@@ -9,8 +10,12 @@ import type { CommonOptions } from './options.ts';
  * became on each cluster, newest first. Exit 0 with a history, 1 when the object never appears.
  */
 export async function historyCommand(opts: CommonOptions & { target: string; namespace: string | undefined; cluster: string | undefined }): Promise<number> {
-  const [kind, name, ...rest] = opts.target.split('/');
-  if (!kind || !name || rest.length) throw new UsageError(`"${opts.target}": use <kind>/<name>, e.g. flotilla history deployment/nginx -n default`);
+  const [word, name, ...rest] = opts.target.split('/');
+  if (!word || !name || rest.length) throw new UsageError(`"${opts.target}": use <kind>/<name>, e.g. flotilla history deploy/nginx -n default`);
+  // kubectl's words for the built-in kinds, as get, describe, blame and explain take them; any other word is taken
+  // as written, since an object's history outlives its kind in the repo.
+  const known = resolveResourceType(word, []);
+  const kind = known?.type === 'templates' ? known.kind : word;
   const repo = await openRepo(opts.repo);
   const history = await readObjectHistory(repo, opts.outputRef, {
     kind, name,

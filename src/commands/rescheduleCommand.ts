@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
-import { APPS_API_VERSION, describeRef } from '../api/kinds.ts';
+import { APPS_API_VERSION, describeRef, groupOf } from '../api/kinds.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { buildCommit } from '../commits/buildCommit.ts';
 import { openRepo } from '../commits/openRepo.ts';
@@ -14,33 +14,35 @@ import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
 import { flotillaIdentity, type GitRepo } from '../commits/types.ts';
 import { loadSource } from '../outputs/loadSource.ts';
+import { parseResourceWords } from './getCommand.ts';
 import { UsageError } from './UsageError.ts';
 import type { CommonOptions } from './options.ts';
 
 export const REBALANCER_FOLDER = 'rebalancers';
 export const REASON_ANNOTATION = 'flotilla.io/reason';
+const USAGE = 'flotilla reschedule <kind>/<name> [-n NS] [--reason TEXT], e.g. flotilla reschedule deploy/web';
 
 /**
  * `flotilla reschedule <kind>/<name>`: commits an apps.karmada.io/v1alpha1 WorkloadRebalancer naming the
  * workload to rebalancers/ on the config branch, as `kubectl create` would for Karmada. The next sync
  * schedules it in fresh mode once and records the request as observed in its binding.
  */
-export async function rescheduleCommand(opts: CommonOptions & { target: string; namespace: string | undefined; reason: string | undefined; branch: string; now: Date }): Promise<number> {
-  const [kindWord, name] = opts.target.split('/');
-  if (!kindWord || !name) throw new UsageError(`"${opts.target}": use <kind>/<name>, e.g. deployment/web`);
+export async function rescheduleCommand(opts: CommonOptions & { words: readonly string[]; namespace: string | undefined; reason: string | undefined; branch: string; now: Date }): Promise<number> {
+  if (opts.words.length === 0) throw new UsageError(`reschedule needs a workload: ${USAGE}`);
   const repo = await openRepo(opts.repo);
   const ref = `refs/heads/${opts.branch}`;
   const head = await readRef(repo, ref);
   if (!head) throw Object.assign(new Error(`branch ${opts.branch} does not exist in ${opts.repo}; fix: pass the config branch with --branch`), { code: 'SOURCE_BRANCH_MISSING' });
   const { model } = await loadSource(repo, (await readCommitInfo(repo, head)).tree, null);
-  const kind = kindWord.toLowerCase();
+  const { type, name } = parseResourceWords(opts.words, USAGE, [...model.templates.values()].map((t) => t.ref));
+  if (type.type !== 'templates' || !name) throw new UsageError(`reschedule names one workload by <kind>/<name>: ${USAGE}`);
   const matches = [...model.templates.values()].filter((t) =>
-    (t.ref.kind.toLowerCase() === kind || `${t.ref.kind.toLowerCase()}s` === kind) && t.ref.name === name &&
+    t.ref.kind === type.kind && (type.group === undefined || groupOf(t.ref.apiVersion) === type.group) && t.ref.name === name &&
     (opts.namespace === undefined ? t.ref.namespace === 'default' || t.ref.namespace === '' : t.ref.namespace === opts.namespace));
   const template = matches[0];
   if (!template) {
     const known = [...model.templates.values()].filter((t) => t.ref.name === name).map((t) => describeRef(t.ref));
-    opts.err(`flotilla: no template ${opts.target}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} on ${opts.branch}${known.length ? `; did you mean: ${known.join(', ')} (use -n)` : '; nothing was committed'}\n`);
+    opts.err(`flotilla: no template ${opts.words.join(' ')}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} on ${opts.branch}${known.length ? `; did you mean: ${known.join(', ')} (use -n)` : '; nothing was committed'}\n`);
     return 1;
   }
   // Unique per request: a later reschedule of the same workload is a new request, as in Karmada.

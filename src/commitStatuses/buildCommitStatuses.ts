@@ -18,7 +18,7 @@ function verdictOf(d: ClusterDelivery): Omit<CommitStatus, 'context'> {
   const counts = new Map<ApplyAction, number>();
   for (const r of d.results) counts.set(r.action, (counts.get(r.action) ?? 0) + 1);
   const n = (a: ApplyAction) => counts.get(a) ?? 0;
-  const summary = (['created', 'configured', 'unchanged', 'pruned', 'held', 'conflict', 'failed'] as const)
+  const summary = (['created', 'configured', 'drift-repaired', 'unchanged', 'pruned', 'held', 'conflict', 'failed'] as const)
     .filter((a) => n(a) > 0).map((a) => `${n(a)} ${a}`).join(', ') || 'nothing to apply';
   const crashed = d.notes.find((x) => x.startsWith('apply failed:'));
   if (d.unreachable || crashed) return { verdict: 'error', description: `${d.cluster} ${crashed ? 'apply failed' : 'did not answer'}; ${summary}` };

@@ -267,10 +267,11 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject): Promise<ApplyResult> {
     }
     if (res.status !== 200 && res.status !== 201) return failed(ref, path, `server-side apply failed: ${statusMessage(res)}`);
     const created = !live || res.status === 201;
+    const drift = !created && owned && sameSource(body, live);
     return {
       ref, path,
-      action: created ? 'created' : 'configured',
-      message: created ? 'created' : live && !isManaged(live) ? 'taken over (conflict-resolution overwrite)' : owned && sameSource(body, live) ? 'drift repaired: the live object differed from Git' : 'configured',
+      action: created ? 'created' : drift ? 'drift-repaired' : 'configured',
+      message: created ? 'created' : live && !isManaged(live) ? 'taken over (conflict-resolution overwrite)' : drift ? 'drift repaired: the live object differed from Git' : 'configured',
       live: res.body as Record<string, unknown>,
     };
   } catch (err) {

@@ -2,8 +2,12 @@ import type { ObjectRef } from '../api/kinds.ts';
 
 export type ConflictResolution = 'abort' | 'overwrite';
 
-/** `held`: a prune that prune safety stopped; the object stays on the member and in the inventory. */
-export type ApplyAction = 'created' | 'configured' | 'unchanged' | 'pruned' | 'held' | 'conflict' | 'failed';
+/**
+ * `drift-repaired`: an object of ours that someone changed on the member while Git did not, forced back to what
+ * Git says (not a `configured`: nothing in Git changed, so users see it apart).
+ * `held`: a prune that prune safety stopped; the object stays on the member and in the inventory.
+ */
+export type ApplyAction = 'created' | 'configured' | 'drift-repaired' | 'unchanged' | 'pruned' | 'held' | 'conflict' | 'failed';
 
 /** What happened to one object on one member. */
 export interface ApplyResult {

@@ -8,8 +8,10 @@ import type { Problem } from '../errors/problem.ts';
 import type { FileObjects } from './model.ts';
 import type { SourceDocument } from './parseDocuments.ts';
 import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
+import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
 import { applyPolicyDefaults } from './applyPolicyDefaults.ts';
 import { checkObjectName } from './checkObjectName.ts';
+import { expandLists, type ListedObject } from './expandLists.ts';
 import { karmadaRef } from './karmadaRef.ts';
 import { suggestName } from './schema/suggestName.ts';
 
@@ -21,19 +23,26 @@ const KARMADA_GROUPS: ReadonlyMap<string, { apiVersion: string; kinds: readonly 
 
 /**
  * Sorts a file's documents into Karmada kinds and resource templates by apiVersion/kind, validates
- * each, and applies Karmada's webhook defaults. Invalid objects are reported and listed as broken.
+ * each, and applies Karmada's webhook defaults to its kinds and the kube-apiserver's to templates. Invalid objects are reported and listed as broken.
  */
 export function classifyDocuments(file: string, documents: readonly SourceDocument[], parseProblems: readonly Problem[]): FileObjects {
   const out: FileObjects = {
     file, templates: [], propagationPolicies: [], overridePolicies: [], clusterTaintPolicies: [], clusters: [], rebalancers: [], interpreterCustomizations: [], broken: [],
     unreadable: parseProblems.length > 0 && documents.length === 0, problems: [...parseProblems],
   };
-  for (const doc of documents) {
+  // A List document stands for its items, each classified as if it were a document of its own (as kubectl applies it).
+  const objects: ListedObject[] = [];
+  for (const document of documents) {
+    const expanded = expandLists(document);
+    objects.push(...expanded.objects);
+    out.problems.push(...expanded.problems);
+  }
+  for (const { doc, label } of objects) {
     const problem = (path: (string | number)[], code: Problem['code'], message: string, fix: string) =>
       out.problems.push({ ...doc.locate(path), code, severity: 'error', message, fix });
     const value = doc.value;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      problem([], 'NOT_AN_OBJECT', `document ${doc.index + 1} is ${Array.isArray(value) ? 'a list' : typeof value}, not a Kubernetes object`,
+      problem([], 'NOT_AN_OBJECT', `${label} is ${Array.isArray(value) ? 'a list' : typeof value}, not a Kubernetes object`,
         'each YAML document must be a mapping with apiVersion, kind and metadata.name');
       continue;
     }
@@ -49,7 +58,7 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
     ].filter((f): f is string => f !== null);
     if (missing.length > 0) {
       problem(missing[0] === 'metadata.name' ? ['metadata'] : [], 'MISSING_FIELD',
-        `document ${doc.index + 1} has no ${missing.join(', ')}`,
+        `${label} has no ${missing.join(', ')}`,
         `add ${missing.join(' and ')}; every object needs apiVersion, kind and metadata.name`);
       continue;
     }
@@ -96,7 +105,7 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
       continue;
     }
     if (!isPolicy && !isCluster) {
-      out.templates.push({ ref: { ...ref, namespace }, manifest: obj, source: doc.source });
+      out.templates.push({ ref: { ...ref, namespace }, manifest: applyApiserverDefaults(obj), source: doc.source });
       continue;
     }
 

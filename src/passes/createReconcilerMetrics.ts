@@ -92,7 +92,7 @@ export function createReconcilerMetrics(name: string): ReconcilerMetrics {
         for (const r of d.results) {
           const labels = { apiversion: r.ref.apiVersion, kind: r.ref.kind, [MEMBER]: cluster };
           if (r.action === 'created') created.inc({ ...labels, result: 'success', recreate: 'false' });
-          else if (r.action === 'configured') updated.inc({ ...labels, result: 'success', operationResult: 'updated' });
+          else if (r.action === 'configured' || r.action === 'drift-repaired') updated.inc({ ...labels, result: 'success', operationResult: 'updated' });
           else if (r.action === 'pruned') deleted.inc({ ...labels, result: 'success' });
           else if (r.action === 'failed') (r.prune ? deleted.inc({ ...labels, result: 'error' }) : updated.inc({ ...labels, result: 'error', operationResult: 'error' }));
         }

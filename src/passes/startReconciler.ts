@@ -226,7 +226,7 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
       if (full && full.writes > 0) {
         const touched = new Set<string>();
         for (const [cluster, d] of full.delivery?.clusters ?? []) {
-          for (const r of d.results) if (r.action === 'created' || r.action === 'configured') touched.add(objectKey(cluster, r.ref));
+          for (const r of d.results) if (r.action === 'created' || r.action === 'configured' || r.action === 'drift-repaired') touched.add(objectKey(cluster, r.ref));
         }
         catchUp = touched.size > 0 ? { touched, until: now + catchUpTiming.forMs } : undefined;
       } else if (status && catchUp) {

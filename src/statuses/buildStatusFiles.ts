@@ -169,7 +169,7 @@ export function buildStatusFiles(
       }
       if (res.prune || !res.ref.kind || !res.ref.name) continue;
       current.add(identityKey(res.ref));
-      const applied = res.action === 'created' || res.action === 'configured' || res.action === 'unchanged';
+      const applied = res.action === 'created' || res.action === 'configured' || res.action === 'drift-repaired' || res.action === 'unchanged';
       // A declared hook (InterpreterCustomization) replaces the built-in one for its kind.
       const custom = customizationFor(interpreters, res.ref);
       const status = applied ? ((custom && res.live ? customReflectStatus(custom, res.live) : undefined) ?? reflectStatus(res.live)) : undefined;

@@ -41,7 +41,11 @@ spec:
       clusterNames: [member1]
 `;
 
-const pass = () => reconcileOnce({ repo: fleet.repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: fleet.kubes, render: true, log: () => {} });
+let logged: Record<string, unknown>[] = [];
+const pass = () => {
+  logged = [];
+  return reconcileOnce({ repo: fleet.repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: fleet.kubes, render: true, log: (entry) => logged.push(entry as Record<string, unknown>) });
+};
 const result = (r: ReconcileResult, name: string) => r.delivery!.clusters.get('member1')!.results.find((x) => x.ref.name === name && !x.prune)!;
 const k = (...args: string[]) => fleet.kubectl(['--context', 'member1', ...args]);
 const create = (manifest: unknown) => fleet.kubectl(['--context', 'member1', 'create', '-f', '-'], JSON.stringify(manifest));
@@ -73,9 +77,16 @@ test('kubectl scale on a member is drift: the next resync puts the rendered repl
   assert.is(scaled.code, 0, scaled.stderr);
   assert.is(await field('nginx', '.spec.replicas'), '5');
   const r = await pass();
-  assert.is(result(r, 'nginx').action, 'configured', result(r, 'nginx').message);
+  assert.is(result(r, 'nginx').action, 'drift-repaired', result(r, 'nginx').message);
   assert.match(result(r, 'nginx').message, 'drift repaired');
   assert.is(r.writes, 1);
+  // The apply log line and the status commit name the repair, not an ordinary configure.
+  const apply = logged.find((e) => e.step === 'apply' && e.cluster === 'member1');
+  assert.is(apply?.['drift-repaired'], 1, JSON.stringify(apply));
+  assert.is(apply?.configured, undefined);
+  const status = fleet.config.git('log', '-1', '--format=%B', 'flotilla/status');
+  assert.match(status, /member1: .*1 drift-repaired/);
+  assert.not.match(status, 'configured');
   assert.is(await field('nginx', '.spec.replicas'), '2');
   const managers = JSON.parse((await k('get', 'deployment', 'nginx', '-n', 'default', '-o', 'json', '--show-managed-fields')).stdout) as { metadata: { managedFields: { manager: string; fieldsV1: Record<string, unknown> }[] } };
   const kubectlFields = managers.metadata.managedFields.filter((m) => m.manager !== 'flotilla').map((m) => JSON.stringify(m.fieldsV1));
@@ -90,7 +101,7 @@ test('a kubectl edit-style patch of the image is repaired too; a field Flotilla 
   assert.is(patched.code, 0, patched.stderr);
   assert.is(await field('nginx', '.spec.template.spec.containers[0].image'), 'nginx:hand-edited');
   const r = await pass();
-  assert.is(result(r, 'nginx').action, 'configured');
+  assert.is(result(r, 'nginx').action, 'drift-repaired');
   assert.is(await field('nginx', '.spec.template.spec.containers[0].image'), 'nginx:1.27');
   assert.is(await field('nginx', '.metadata.labels.team'), 'web', 'not ours: untouched');
 });

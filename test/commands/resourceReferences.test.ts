@@ -1,0 +1,102 @@
+// explain and reschedule take the resource references get, describe and blame take: short names, plurals,
+// kind.group, TYPE NAME; history takes kubectl's words for the built-in kinds too.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
+import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/configRepo.ts';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
+const repos: ConfigRepo[] = [];
+const flotilla = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+test.after(() => {
+  for (const r of repos) r.cleanup();
+});
+
+const FILES = {
+  ...MEMBERS,
+  'apps/web.yaml': `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx}]}
+---
+apiVersion: example.io/v1
+kind: Widget
+metadata: {name: web}
+spec: {}
+`,
+  'policies/web.yaml': `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: web}
+spec:
+  resourceSelectors:
+    - {apiVersion: apps/v1, kind: Deployment, name: web}
+    - {apiVersion: example.io/v1, kind: Widget, name: web}
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+`,
+};
+
+test('explain accepts deploy/web, deploy web, deployments.apps/web and Deployment/web alike', () => {
+  const r = makeConfigRepoWith(repos, FILES, 'web');
+  const expected = flotilla('explain', 'deployment/web', '--repo', r.dir);
+  assert.is(expected.status, 0, expected.stderr);
+  assert.match(expected.stdout, 'Deployment default/web (apps/v1)');
+  for (const words of [['deploy/web'], ['deploy', 'web'], ['deployments.apps/web'], ['Deployment/web']]) {
+    const res = flotilla('explain', ...words, '--repo', r.dir);
+    assert.is(res.status, 0, `${words.join(' ')}: ${res.stderr}`);
+    assert.is(res.stdout, expected.stdout, words.join(' '));
+  }
+});
+
+test("explain resolves a custom kind by its plural, and a kind with another group's name is not found", () => {
+  const r = makeConfigRepoWith(repos, FILES, 'web');
+  const widget = flotilla('explain', 'widgets/web', '--repo', r.dir);
+  assert.is(widget.status, 0, widget.stderr);
+  assert.match(widget.stdout, 'Widget default/web (example.io/v1)');
+  const wrongGroup = flotilla('explain', 'deployments.example.io/web', '--repo', r.dir);
+  assert.is(wrongGroup.status, 2);
+  assert.match(wrongGroup.stderr, 'no resource type "deployments.example.io"');
+});
+
+test('explain refuses what is not one template, with the usage: no name, clusters, an unknown word', () => {
+  const r = makeConfigRepoWith(repos, FILES, 'web');
+  for (const words of [[], ['deploy'], ['clusters/member1']]) {
+    const res = flotilla('explain', ...words, '--repo', r.dir);
+    assert.is(res.status, 2, `${words.join(' ')}: ${res.stdout}${res.stderr}`);
+    assert.match(res.stderr, 'flotilla explain <kind>/<name>');
+  }
+  const unknown = flotilla('explain', 'gizmos/web', '--repo', r.dir);
+  assert.is(unknown.status, 2);
+  assert.match(unknown.stderr, 'no resource type "gizmos"');
+});
+
+test('reschedule deploy web commits the same WorkloadRebalancer deployment/web would', () => {
+  const r = makeConfigRepoWith(repos, FILES, 'web');
+  const res = flotilla('reschedule', 'deploy', 'web', '--repo', r.dir);
+  assert.is(res.status, 0, res.stderr);
+  const file = r.ls('main').find((f) => f.startsWith('rebalancers/'));
+  assert.ok(file, res.stdout);
+  assert.equal(parse(r.show('main', file!)).spec.workloads, [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'default' }]);
+  const widget = flotilla('reschedule', 'widgets/web', '--repo', r.dir);
+  assert.is(widget.status, 0, widget.stderr);
+  assert.is(flotilla('reschedule', 'clusters/member1', '--repo', r.dir).status, 2);
+});
+
+test('history deploy/web is the history of deployment/web', () => {
+  const r = makeConfigRepoWith(repos, FILES, 'web');
+  assert.is(flotilla('render', '--repo', r.dir).status, 0);
+  const long = flotilla('history', 'deployment/web', '--repo', r.dir, '-o', 'json');
+  assert.is(long.status, 0, long.stderr);
+  assert.is(JSON.parse(long.stdout).length, 1);
+  const short = flotilla('history', 'deploy/web', '--repo', r.dir, '-o', 'json');
+  assert.is(short.status, 0, short.stderr);
+  assert.is(short.stdout, long.stdout);
+});
+
+test.run();
