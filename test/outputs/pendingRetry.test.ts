@@ -14,6 +14,7 @@ import { flotillaIdentity, type GitRepo } from '../../src/commits/types.ts';
 import { updateRef } from '../../src/commits/updateRef.ts';
 import { writeTreeEdits } from '../../src/commits/writeTreeEdits.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { shardOf, shardPath } from '../../src/works/outputIndex.ts';
 import { clusterYaml, makeConfigRepoWith, nginxSample, sample, type ConfigRepo } from '../helpers/configRepo.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
@@ -120,6 +121,26 @@ test('an empty commit pushed after the API appeared renders the waiting resource
   assert.is(rendered.reports.length, 1);
   assert.ok(rendered.reports[0]!.outputCommit);
   assert.ok(r.ls('flotilla/rendered').includes(GUESTBOOK_M1));
+  await verified(repo);
+});
+
+test('verify still passes a render written before pending bindings were recorded (no Pending-Bindings trailer, no waiting)', async () => {
+  const r = guestbookRepo();
+  const repo = await openRepo(r.dir);
+  await commitStatus(repo, { member1: memberStatus(BUILTIN), member2: memberStatus(BUILTIN) });
+  await sync(repo);
+  // The same render as an older Flotilla wrote it: its index without `waiting` and `pending`, its message without the trailer.
+  const head = (await readCommitInfo(repo, (await readRef(repo, OUT))!));
+  const key = 'webapp.my.domain/v1/Guestbook/default/guestbook-sample';
+  const shard = shardPath(shardOf(key));
+  const strip = (text: string) => text.replace(/,"waiting":\{\}/g, '').replace(/,\n"pending":\[[^\]]*\]/, '');
+  const edits = new Map([[shard, strip(r.show('flotilla/rendered', shard))], ['.flotilla/index.json', strip(r.show('flotilla/rendered', '.flotilla/index.json'))]]);
+  assert.not.match(edits.get(shard)!, 'waiting');
+  const pack = new PackWriter(repo);
+  const tree = await writeTreeEdits(repo, pack, head.tree, edits);
+  const older = buildCommit(pack, { tree, parents: head.parents, message: head.message.replace(/^Pending-Bindings: .*\n/m, ''), author: head.author, committer: head.committer });
+  await pack.flush();
+  await updateRef(repo, OUT, older, head.oid);
   await verified(repo);
 });
 
