@@ -144,6 +144,31 @@ test('verify still passes a render written before pending bindings were recorded
   await verified(repo);
 });
 
+test('a resource placed where its API is served waits for the other clusters it asks for, and joins them when they serve it', async () => {
+  const both = (text: string) => text.replace('        - member1\n', '        - member1\n        - member2\n');
+  const r = makeConfigRepoWith(repos, {
+    'clusters/member1.yaml': clusterYaml('member1'),
+    'clusters/member2.yaml': clusterYaml('member2'),
+    'templates/guestbook.yaml': sample('guestbook/guestbook.yaml'),
+    'policies/guestbooks-propagationpolicy.yaml': both(sample('guestbook/guestbooks-propagationpolicy.yaml')),
+  }, 'guestbook on member1 and member2');
+  const repo = await openRepo(r.dir);
+  await commitStatus(repo, { member1: memberStatus(WITH_GUESTBOOK), member2: memberStatus(BUILTIN) });
+  await sync(repo);
+  const m2 = GUESTBOOK_M1.replace('member1', 'member2');
+  assert.ok(r.ls('flotilla/rendered').includes(GUESTBOOK_M1));
+  assert.not.ok(r.ls('flotilla/rendered').includes(m2));
+  assert.match(message(r), /^Pending-Bindings: 1$/m);
+  const retried = await (async () => {
+    await commitStatus(repo, { member2: memberStatus(WITH_GUESTBOOK) });
+    return sync(repo);
+  })();
+  assert.equal(retried.reports[0]!.retried, ['Guestbook default/guestbook-sample: member2 now serves webapp.my.domain/v1 Guestbook']);
+  assert.ok(r.ls('flotilla/rendered').includes(m2));
+  assert.not.match(message(r), 'Pending-Bindings');
+  await verified(repo);
+});
+
 test('a fleet with nothing pending: status changes render nothing and record no pending bindings', async () => {
   const r = makeConfigRepoWith(repos, nginxSample(), 'nginx');
   const repo = await openRepo(r.dir);
