@@ -53,7 +53,7 @@ function capacityChange(waiting: WaitingFor, names: readonly string[], before: R
   for (const name of names) {
     const was = freeReplicas(name, before.get(name), waiting);
     const now = freeReplicas(name, after.get(name), waiting);
-    if (was !== now) return `${name} can take ${now} replica(s) of ${waiting.replicas}, ${was} before`;
+    if (was !== now) return `${name} has room for ${now} replica(s), ${was} before (${waiting.replicas} to place)`;
   }
   return undefined;
 }

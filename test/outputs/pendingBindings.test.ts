@@ -65,7 +65,7 @@ test('a taint removed (Ready back, uncordon) makes every pending binding due; a 
 test('capacity: a workload that could not be placed is due when a cluster can take another number of its replicas', () => {
   const web = waiting({ [WEB]: { replicas: 4, request: { cpu: '1' } } });
   const due = findRetriableBindings(web, state({ member1: cluster({ cpu: '2' }) }), state({ member1: cluster({ cpu: '8' }) }));
-  assert.match(due.get(WEB)!, 'member1 can take 8 replica(s) of 4, 2 before');
+  assert.match(due.get(WEB)!, 'member1 has room for 8 replica(s), 2 before (4 to place)');
   // More pods allowed, but CPU still decides: the same number of replicas, nothing to try.
   assert.equal(findRetriableBindings(web, state({ member1: cluster({ cpu: '2', pods: 110 }) }), state({ member1: cluster({ cpu: '2', pods: 200 }) })).size, 0);
 });

@@ -169,6 +169,45 @@ test('a resource placed where its API is served waits for the other clusters it 
   await verified(repo);
 });
 
+test('a workload with too little room waits; more free capacity on a member renders it again and places it', async () => {
+  const r = makeConfigRepoWith(repos, {
+    'clusters/member1.yaml': clusterYaml('member1'),
+    'templates/web.yaml': `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 4
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx, resources: {requests: {cpu: "1"}}}]
+`,
+    'policies/web.yaml': `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: web}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
+  placement:
+    clusterAffinity: {clusterNames: [member1]}
+    replicaScheduling: {replicaSchedulingType: Divided, replicaDivisionPreference: Aggregated}
+`,
+  }, 'web: 4 replicas of 1 CPU');
+  const repo = await openRepo(r.dir);
+  const withCpu = (cpu: string) => ({ ...memberStatus(BUILTIN), resourceSummary: { allocatable: { pods: '110', cpu } } });
+  await commitStatus(repo, { member1: withCpu('2') });
+  await sync(repo);
+  const binding = () => parse(r.show('flotilla/rendered', 'bindings/default/web-deployment.yaml'));
+  assert.equal([binding().status.conditions[0].status, binding().status.conditions[0].reason], ['False', 'Unschedulable']);
+  assert.match(message(r), /^Pending-Bindings: 1$/m);
+  await commitStatus(repo, { member1: withCpu('8') });
+  const retried = await sync(repo);
+  assert.equal(retried.reports[0]!.retried, ['Deployment default/web: member1 has room for 8 replica(s), 2 before (4 to place)']);
+  assert.equal(binding().spec.clusters, [{ name: 'member1', replicas: 4 }]);
+  assert.not.match(message(r), 'Pending-Bindings');
+  await verified(repo);
+});
+
 test('a fleet with nothing pending: status changes render nothing and record no pending bindings', async () => {
   const r = makeConfigRepoWith(repos, nginxSample(), 'nginx');
   const repo = await openRepo(r.dir);
