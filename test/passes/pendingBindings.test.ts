@@ -5,12 +5,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
+import { DEFAULT_STATUS_UPDATE_FREQUENCY_MS, startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
 import { clusterRegistration, LogEvents, makeFleet, type Fleet } from './helpers/fleet.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const SAMPLES = '/work/shared/karmada-samples/guestbook';
-const STATUS_PERIOD_MS = 3_000;
+/** The status period a reconciler runs with unless told: Karmada's --cluster-status-update-frequency default. */
+const STATUS_PERIOD_MS = DEFAULT_STATUS_UPDATE_FREQUENCY_MS;
 
 let fleet: Fleet;
 let events: LogEvents;
@@ -23,7 +24,6 @@ test.before(async () => {
     source: { kind: 'local', path: fleet.bare },
     clusters: { kind: 'registered', credentialsDir: fleet.credentials, fallbackKubeconfig: undefined },
     resyncMs: 0,
-    statusUpdateFrequencyMs: STATUS_PERIOD_MS,
     log: events.log,
   });
 });
