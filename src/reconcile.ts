@@ -75,7 +75,8 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
     for (const r of sync.reports) {
       t.log({ step: 'render', sourceCommit: r.sourceCommit, outputCommit: r.outputCommit, files: r.filesWritten,
         errors: r.problems.filter((p) => p.severity === 'error').length, ms: Math.round(performance.now() - started),
-        ...(r.failover.length > 0 ? { failover: r.failover.map((e) => `${e.type} ${e.ref.kind} ${e.ref.namespace}/${e.ref.name} ${e.cluster}`) } : {}) });
+        ...(r.failover.length > 0 ? { failover: r.failover.map((e) => `${e.type} ${e.ref.kind} ${e.ref.namespace}/${e.ref.name} ${e.cluster}`) } : {}),
+        ...(r.retried ? { retried: r.retried } : {}) });
     }
     if (sync.forcePushed) t.log({ step: 'render', sourceCommit: sync.reports.at(-1)?.sourceCommit, warning: `${t.sourceRef} was force-pushed; rendered its new head` });
     prune = (await readPruneVerdict(t.repo, { before, after: await readRef(t.repo, t.outputRef), sourceCommits: sync.reports.map((r) => r.sourceCommit) })) ?? undefined;

@@ -14,6 +14,7 @@ import { isIndexPath, INDEX_PATH, type OutputIndex } from '../works/outputIndex.
 import { openOutputIndex } from '../outputs/readOutputIndex.ts';
 import { CLUSTER_STATUS_FILE, CLUSTER_STATUS_NONE, LAST_GOOD_TRAILER } from '../outputs/renderRevision.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
+import { PENDING_BINDINGS_TRAILER } from '../outputs/pendingBindings.ts';
 import { readTextFiles } from '../outputs/readPathOids.ts';
 import { CLUSTERS_PATH, RELEASED_PATH, bindingPath, manifestPath } from '../works/outputPaths.ts';
 import { serializeRegisteredClusters } from '../works/registeredClusters.ts';
@@ -101,7 +102,10 @@ export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev
   }
 
   const diff = compareOutputFiles(expected, actual, unchecked);
-  if (!actualIndex || !sameTemplates(actualIndex, snapshot.index, new Set(heldKeys))) diff.differs.push(INDEX_PATH);
+  // A render by a Flotilla that did not record pending bindings yet has no Pending-Bindings trailer and no `waiting`.
+  const recordsPending = Boolean(trailers[PENDING_BINDINGS_TRAILER]) || Object.values(actualIndex?.templates ?? {}).some((e) => e.waiting);
+  const rendered = recordsPending ? snapshot.index : withoutWaiting(snapshot.index);
+  if (!actualIndex || !sameTemplates(actualIndex, rendered, new Set(heldKeys))) diff.differs.push(INDEX_PATH);
   diff.differs.sort();
   return {
     ...diff,
@@ -200,6 +204,10 @@ async function readIndex(repo: GitRepo, tree: string): Promise<OutputIndex | und
   } catch {
     return undefined;
   }
+}
+
+function withoutWaiting(index: OutputIndex): OutputIndex {
+  return { files: index.files, templates: Object.fromEntries(Object.entries(index.templates).map(([key, { waiting: _, ...entry }]) => [key, entry])) };
 }
 
 /**

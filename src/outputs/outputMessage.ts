@@ -18,7 +18,9 @@ export interface FailoverContext {
    * Cluster-State (managed taints key), Failover-Check (next toleration expiry), Graceful-Evictions (bindings with
    * tasks); inputs: Cluster-Status (the status commit read, 'none' or 'file') and Render-Time, when they mattered.
    */
-  state: { key: string; check: string | undefined; evictions: number; inputs?: { clusterStatus: string; renderTime?: string } };
+  state: { key: string; check: string | undefined; evictions: number; inputs?: { clusterStatus: string; renderTime?: string }; pending?: number };
+  /** Pending bindings this render scheduled again because the cluster state may let them fit now, each with why. */
+  retried?: readonly string[];
 }
 
 export type ClusterChanges = Record<string, { added: string[]; changed: string[]; removed: string[] }>;
@@ -36,10 +38,14 @@ export function buildOutputMessage(
   const subject = source.message.split('\n')[0] ?? '';
   const clusters = Object.keys(changes).sort();
   const decisions = context ? context.failover.map((e) => describeFailover(e, context.clusters)) : [];
+  const retried = context?.retried ?? [];
   const lines = context?.rerender
-    ? [(decisions.length > 0 ? `${decisions[0]}${decisions.length > 1 ? ` (+${decisions.length - 1} more)` : ''}` : `Cluster state: ${describeTainted(context.clusters)}`).slice(0, 200), '']
+    ? [(decisions.length > 0 ? `${decisions[0]}${decisions.length > 1 ? ` (+${decisions.length - 1} more)` : ''}`
+      : retried.length > 0 ? `Retried ${retried[0]}${retried.length > 1 ? ` (+${retried.length - 1} more)` : ''}`
+      : `Cluster state: ${describeTainted(context.clusters)}`).slice(0, 200), '']
     : [`Render ${source.oid.slice(0, 12)}: ${subject}`.slice(0, 200), ''];
   if (decisions.length > 0) lines.push(...decisions, '');
+  if (retried.length > 0) lines.push('Pending bindings scheduled again (the cluster state may let them fit now):', ...retried.map((r) => `  ${r}`), '');
   if (context?.rerender) lines.push(`Rendered again from ${source.oid.slice(0, 12)} (${subject.slice(0, 80)}) for a change of cluster state: ${describeTainted(context.clusters)}.`, '');
   if (clusters.length === 0) lines.push('No change on any cluster.');
   for (const c of clusters) {
@@ -65,6 +71,7 @@ export function buildOutputMessage(
   if (context?.state.key) lines.push(`Cluster-State: ${context.state.key}`);
   if (context?.state.check) lines.push(`Failover-Check: ${context.state.check}`);
   if (context?.state.evictions) lines.push(`Graceful-Evictions: ${context.state.evictions}`);
+  if (context?.state.pending) lines.push(`Pending-Bindings: ${context.state.pending}`);
   if (context?.state.inputs) lines.push(`Cluster-Status: ${context.state.inputs.clusterStatus}`);
   if (context?.state.inputs?.renderTime) lines.push(`Render-Time: ${context.state.inputs.renderTime}`);
   lines.push(`Source-Commit: ${source.oid}`, `Source-Author: ${source.author.name} <${source.author.email}>`);

@@ -27,6 +27,9 @@ import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
 import { readObservedClusters, readTemplateStatuses } from '../statuses/readStatusBranch.ts';
 import { clusterStateKey, nextFailoverCheck } from './clusterState.ts';
 import type { FailoverEvent } from '../works/renderTemplates.ts';
+import { deepEqual } from '../assignments/needsReschedule.ts';
+import { readRetriableBindings } from './readRetriableBindings.ts';
+import { PENDING_BINDINGS_TRAILER } from './pendingBindings.ts';
 
 export interface RenderTarget {
   /** The branch holding rendered output, e.g. refs/heads/flotilla/rendered. */
@@ -62,6 +65,8 @@ export interface RenderReport {
   full: boolean;
   filesWritten: number;
   failover: FailoverEvent[];
+  /** Pending bindings scheduled again because the cluster state may let them fit now, each with why. */
+  retried?: string[];
 }
 
 /**
@@ -93,9 +98,13 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   const previous = outputIndex && lastGoodSource ? await readPrevious(repo, lastGoodSource) : null;
   // Without the source it was rendered from, the previous index describes nothing this render can diff against.
   const index = previous ? outputIndex! : ShardedIndex.replacing(outputIndex);
+  // Bindings that could not be scheduled and that this cluster state may let fit are scheduled again, whatever else
+  // renders: an incremental render then gives what a cold one with this state gives (verify replays exactly that).
+  const retried = previous && again !== 'all' ? await readRetriableBindings(repo, index, previousTrailers, observed) : new Map<string, string>();
+  const alsoAffected = again === 'all' ? undefined : retried.size > 0 ? new Set([...(again ?? []), ...retried.keys()]) : again;
   const loaded = rerender && again === 'all'
     ? await loadSource(repo, source.tree, null)
-    : await loadSource(repo, source.tree, previous ? { tree: previous.sourceTree, index } : null, again === 'all' ? undefined : again);
+    : await loadSource(repo, source.tree, previous ? { tree: previous.sourceTree, index } : null, alsoAffected);
   // What the pure render looks up: the affected templates' entries, and those of their parents (requiredBy).
   if (loaded.full) await index.loadAll();
   await index.load({ templates: loaded.affected });
@@ -117,6 +126,8 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
       onlyClustersChanged: loaded.onlyClustersChanged,
     });
     const previousFileCount = index.sourceFileCount();
+    // A retried binding may come out with the same files and only its index entry changed (it waits on less).
+    const indexChanged = [...out.indexChanges].some(([key, entry]) => !deepEqual(index.template(key), entry ?? undefined));
     await applyIndexChanges(index, out.indexChanges);
     const key = clusterStateKey(observed);
     const check = nextFailoverCheck(model, observed, now);
@@ -127,10 +138,11 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
     const inputs = clockMattered || observed.size > 0
       ? { clusterStatus: stateSource === undefined ? CLUSTER_STATUS_FILE : stateSource ?? CLUSTER_STATUS_NONE, ...(clockMattered ? { renderTime: now.toISOString() } : {}) }
       : undefined;
-    const state = { key, check, evictions, ...(inputs ? { inputs } : {}) };
+    const pending = index.pendingTemplates().length;
+    const state = { key, check, evictions, ...(inputs ? { inputs } : {}), ...(pending > 0 ? { pending } : {}) };
     const stateChanged = state.key !== (previousTrailers['Cluster-State'] ?? '') || (state.check ?? '') !== (previousTrailers['Failover-Check'] ?? '');
-    if (rerender && out.edits.size === 0 && !stateChanged) {
-      return noCommit(sourceSha, loaded.full, out.explanations, out.failover);
+    if (rerender && out.edits.size === 0 && !stateChanged && !indexChanged) {
+      return { ...noCommit(sourceSha, loaded.full, out.explanations, out.failover), ...retriedReport(retried) };
     }
     await updateFileIndex(index, loaded.touchedFiles, loaded.model.unreadableFiles);
     if (previousOutput && lastGoodSource && index.sourceFileCount() === 0 && previousFileCount > 0) {
@@ -160,16 +172,23 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
     const commit = buildCommit(pack, {
       tree,
       parents: outputHead ? [outputHead] : [],
-      message: buildOutputMessage(source, changes, problems, { rerender, failover: out.failover, clusters: model.clusters, state }, rescheduledTemplates(out.explanations)),
+      message: buildOutputMessage(source, changes, problems, { rerender, failover: out.failover, clusters: model.clusters, state, retried: [...retried.values()] }, rescheduledTemplates(out.explanations)),
       author: identity,
       committer: identity,
     });
     await pack.flush();
     await updateRef(repo, target.outputRef, commit, outputHead);
-    return { sourceCommit: sourceSha, outputCommit: commit, problems, changes, explanations: out.explanations, full: loaded.full, filesWritten: out.edits.size, failover: out.failover };
+    return {
+      sourceCommit: sourceSha, outputCommit: commit, problems, changes, explanations: out.explanations, full: loaded.full, filesWritten: out.edits.size, failover: out.failover,
+      ...retriedReport(retried),
+    };
   } finally {
     await pack.discard(); // after flush() only ends an idle thread, if any
   }
+}
+
+function retriedReport(retried: ReadonlyMap<string, string>): { retried?: string[] } {
+  return retried.size > 0 ? { retried: [...retried.values()] } : {};
 }
 
 /** The report of a render that wrote nothing: the source was rendered already, or the render changed nothing. */
@@ -232,7 +251,7 @@ async function holdEmptySource(repo: GitRepo, target: RenderTarget, source: Comm
   // The held tree is still the one rendered with the previous cluster state: keep its trailers, so that state is
   // not taken for a change that needs another render.
   const previousTrailers = parseTrailers(previousOutput.message);
-  const kept = ['Cluster-State', 'Failover-Check', 'Graceful-Evictions', 'Cluster-Status', 'Render-Time'].filter((k) => previousTrailers[k]).map((k) => `${k}: ${previousTrailers[k]}\n`).join('');
+  const kept = ['Cluster-State', 'Failover-Check', 'Graceful-Evictions', PENDING_BINDINGS_TRAILER, 'Cluster-Status', 'Render-Time'].filter((k) => previousTrailers[k]).map((k) => `${k}: ${previousTrailers[k]}\n`).join('');
   const message = buildOutputMessage(source, {}, [problem]).replace(/\n$/, `\n${LAST_GOOD_TRAILER}: ${lastGood}\n${kept}`);
   const commit = buildCommit(pack, { tree: head.tree, parents: [head.oid], message, author: identity, committer: identity });
   await pack.flush();

@@ -8,6 +8,8 @@ import { readObservedClusters } from '../statuses/readStatusBranch.ts';
 import { clusterStateKey } from './clusterState.ts';
 import { openOutputIndex } from './readOutputIndex.ts';
 import { readLastRender } from './readLastRender.ts';
+import { readRetriableBindings } from './readRetriableBindings.ts';
+import { PENDING_BINDINGS_TRAILER } from './pendingBindings.ts';
 
 export interface SyncOptions extends RenderTarget {
   sourceRef: string;
@@ -85,7 +87,8 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
 /**
  * Whether the last output must be rendered again although the source did not move: the managed taints differ from
  * those it was rendered with, or a NoExecute toleration it noted has run out ('all'); or it holds graceful eviction
- * tasks, which may end now that replacements report healthy (those templates only; no commit when none ends).
+ * tasks, which may end now that replacements report healthy, or pending bindings the cluster state may now let fit
+ * (those templates only; no commit when nothing comes out different).
  */
 async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions): Promise<RenderAgain | undefined> {
   const trailers = parseTrailers(info.message);
@@ -93,7 +96,9 @@ async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions)
   if (clusterStateKey(target.clusterStatus!) !== (trailers['Cluster-State'] ?? '')) return 'all';
   const check = trailers['Failover-Check'];
   if (check && Date.parse(check) <= now.getTime()) return 'all';
-  if (!trailers['Graceful-Evictions']) return undefined;
-  const keys = (await openOutputIndex(repo, info.tree))?.evictingTemplates() ?? [];
-  return keys.length > 0 ? new Set(keys) : undefined;
+  if (!trailers['Graceful-Evictions'] && !trailers[PENDING_BINDINGS_TRAILER]) return undefined;
+  const index = await openOutputIndex(repo, info.tree);
+  const keys = new Set(trailers['Graceful-Evictions'] ? index?.evictingTemplates() ?? [] : []);
+  for (const key of (await readRetriableBindings(repo, index, trailers, target.clusterStatus!)).keys()) keys.add(key);
+  return keys.size > 0 ? keys : undefined;
 }

@@ -3,7 +3,11 @@ import type { ResourceBinding } from '../api/binding.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
-import type { GitRepo } from '../commits/types.ts';
+import type { CommitInfo, GitRepo } from '../commits/types.ts';
+import type { ObservedCluster } from '../api/cluster.ts';
+import { PENDING_BINDINGS_TRAILER } from '../outputs/pendingBindings.ts';
+import { readLastRenderAt } from '../outputs/readLastRender.ts';
+import { readRetriableBindings } from '../outputs/readRetriableBindings.ts';
 import { nextTaskDeadline } from '../evictions/gracefulEviction.ts';
 import { clusterStateKey } from '../outputs/clusterState.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
@@ -32,6 +36,8 @@ export interface PassSchedule {
   /** The rendered head holds graceful eviction tasks: a status change may end one (replacements healthy). */
   gracefulEvictions: boolean;
   deadlines: PassDeadline[];
+  /** Pending bindings the status branch may now let fit (refKey → why): a render must try them again. */
+  retry: Map<string, string>;
 }
 
 export interface PassScheduleOptions {
@@ -57,9 +63,10 @@ export async function readPassSchedule(repo: GitRepo, opts: PassScheduleOptions)
   }
   const key = clusterStateKey(observed);
   const head = await readRef(repo, opts.outputRef);
-  if (!head) return { clusterStateKey: key, gracefulEvictions: false, deadlines };
+  if (!head) return { clusterStateKey: key, gracefulEvictions: false, deadlines, retry: new Map() };
   const output = await readCommitInfo(repo, head);
   const trailers = parseTrailers(output.message);
+  const retry = await readRetry(repo, output, trailers, observed);
   const check = trailers['Failover-Check'] ? Date.parse(trailers['Failover-Check']) : NaN;
   if (Number.isFinite(check)) deadlines.push({ at: check, kind: 'full', reason: 'failover-check' });
   const gracefulEvictions = Boolean(trailers['Graceful-Evictions']);
@@ -67,7 +74,15 @@ export async function readPassSchedule(repo: GitRepo, opts: PassScheduleOptions)
     const end = await readEvictionEnd(repo, output.tree, opts.gracePeriodSeconds);
     if (end !== undefined) deadlines.push({ at: end, kind: 'full', reason: 'graceful-eviction' });
   }
-  return { clusterStateKey: key, gracefulEvictions, deadlines };
+  return { clusterStateKey: key, gracefulEvictions, deadlines, retry };
+}
+
+/** The pending bindings of the last render Flotilla wrote (below any hand-made commit) that `observed` may let fit. */
+async function readRetry(repo: GitRepo, head: CommitInfo, headTrailers: Record<string, string>, observed: ReadonlyMap<string, ObservedCluster>): Promise<Map<string, string>> {
+  const rendered = headTrailers['Source-Commit'] ? head : (await readLastRenderAt(repo, head.oid)).rendered;
+  const trailers = rendered === head ? headTrailers : rendered ? parseTrailers(rendered.message) : {};
+  if (!rendered || !trailers[PENDING_BINDINGS_TRAILER]) return new Map();
+  return readRetriableBindings(repo, await openOutputIndex(repo, rendered.tree), trailers, observed);
 }
 
 /** The earliest time-only end of a graceful eviction task among the bindings the index lists as evicting. */

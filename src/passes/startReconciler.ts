@@ -154,6 +154,8 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
     let catchUp: { touched: Set<string>; until: number } | undefined;
     /** The missing objects that last asked for a full pass: the same drift asks only once (the resync retries). */
     let lastDrift = '';
+    /** The pending bindings (with why) that last asked for a full pass: a retry that changed nothing is not asked again. */
+    let lastRetry = '';
     let wake: NodeJS.Timeout | undefined;
     let stopped = false;
     const objectKey = (cluster: string, ref: ObjectRef) => `${cluster}\0${identityKey(ref)}`;
@@ -246,6 +248,13 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
       // the full pass itself when the pods came up during it.
       const statusPaths = status?.changedPaths ?? full?.statusPaths ?? [];
       if (!due && statusPaths.some((p) => p.startsWith('templates/')) && schedule.gracefulEvictions) due = 'graceful-eviction';
+      // What could not be scheduled is tried again as soon as the status branch shows what may let it fit, whoever wrote
+      // that status (this reconciler's passes, or a Pull agent); the same retry with the same reasons only once.
+      if (!due) {
+        const retry = [...schedule.retry.values()].join('\n');
+        if (retry && retry !== lastRetry) due = 'pending-binding';
+        lastRetry = retry;
+      }
       if (due) {
         void kick(due, 'full');
         return `full pass (${due})`;

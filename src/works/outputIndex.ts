@@ -22,6 +22,18 @@ export interface IndexEntry {
   deps?: string[];
   /** Clusters with a graceful eviction task: they still hold their manifest (so they are in `clusters` too). */
   evicting?: string[];
+  /**
+   * Set when the binding waits on cluster status: it could not be scheduled, or a status filter (APIEnablement,
+   * TaintToleration) kept a cluster out of a result that every render computes afresh. A change of the status it
+   * read re-renders it (outputs/pendingBindings.ts); replicas and per-replica requests when its free capacity counts.
+   */
+  waiting?: WaitingFor;
+}
+
+/** What a pending binding's schedule reads of cluster status besides API enablements and taints: capacity for these. */
+export interface WaitingFor {
+  replicas?: number;
+  request?: Record<string, string | number>;
 }
 
 /** Source file → refKeys of the templates in it, and whether it also holds Karmada objects. */
@@ -72,6 +84,8 @@ interface IndexRoot {
   sourceFiles: number;
   karmadaFiles: string[];
   evicting: string[];
+  /** Templates with a `waiting` entry; absent from the file when none (so a fleet without any writes the same bytes). */
+  pending: string[];
 }
 
 interface Shard {
@@ -84,16 +98,17 @@ interface Shard {
 type IndexFile = { version: 2; root: IndexRoot } | { version: 1; whole: OutputIndex };
 
 function parseIndexFile(text: string): IndexFile {
-  const parsed = JSON.parse(text) as { version?: unknown; sourceFiles?: number; karmadaFiles?: string[]; evicting?: string[] } & Partial<OutputIndex>;
+  const parsed = JSON.parse(text) as { version?: unknown; sourceFiles?: number; karmadaFiles?: string[]; evicting?: string[]; pending?: string[] } & Partial<OutputIndex>;
   if (parsed.version === 1) return { version: 1, whole: { files: parsed.files ?? {}, templates: parsed.templates ?? {} } };
   if (parsed.version === 2) {
-    return { version: 2, root: { version: 2, sourceFiles: parsed.sourceFiles ?? 0, karmadaFiles: parsed.karmadaFiles ?? [], evicting: parsed.evicting ?? [] } };
+    return { version: 2, root: { version: 2, sourceFiles: parsed.sourceFiles ?? 0, karmadaFiles: parsed.karmadaFiles ?? [], evicting: parsed.evicting ?? [], pending: parsed.pending ?? [] } };
   }
   throw new Error(`${INDEX_PATH} has version ${String(parsed.version)}; this Flotilla reads versions 1 and 2`);
 }
 
 function serializeRoot(root: IndexRoot): string {
-  return `{"version":2,"sourceFiles":${root.sourceFiles},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}}\n`;
+  const pending = root.pending.length > 0 ? `,\n"pending":${JSON.stringify(root.pending)}` : '';
+  return `{"version":2,"sourceFiles":${root.sourceFiles},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}${pending}}\n`;
 }
 
 /** Sorted keys, one entry per line: stable bytes, and small Git diffs when one entry changes. */
@@ -239,6 +254,11 @@ export class ShardedIndex implements IndexView {
     return this.root.evicting;
   }
 
+  /** Templates whose binding waits on cluster status (their entry has `waiting`). */
+  pendingTemplates(): readonly string[] {
+    return this.root.pending;
+  }
+
   /** Every template entry; needs loadAll() first. */
   templates(): [string, IndexEntry][] {
     return ALL_SHARDS.flatMap((id) => Object.entries(this.shard(id).templates));
@@ -269,6 +289,10 @@ export class ShardedIndex implements IndexView {
     const evicting = (entry?.evicting ?? []).length > 0;
     if (evicting !== this.root.evicting.includes(key)) {
       this.root.evicting = evicting ? [...this.root.evicting, key].sort() : this.root.evicting.filter((k) => k !== key);
+    }
+    const pending = entry?.waiting !== undefined;
+    if (pending !== this.root.pending.includes(key)) {
+      this.root.pending = pending ? [...this.root.pending, key].sort() : this.root.pending.filter((k) => k !== key);
     }
   }
 
@@ -320,7 +344,7 @@ export class ShardedIndex implements IndexView {
   }
 
   /**
-   * Whether the derived parts (who requires whom, file count, Karmada files, evicting templates) agree with the
+   * Whether the derived parts (who requires whom, file count, Karmada files, evicting and pending templates) agree with the
    * entries: what `verify` checks besides the entries themselves. Needs loadAll() first.
    */
   derivedPartsAgree(): boolean {
@@ -331,7 +355,7 @@ export class ShardedIndex implements IndexView {
 }
 
 function emptyRoot(): IndexRoot {
-  return { version: 2, sourceFiles: 0, karmadaFiles: [], evicting: [] };
+  return { version: 2, sourceFiles: 0, karmadaFiles: [], evicting: [], pending: [] };
 }
 
 /** Every file of a whole index, for a folder (`render --out-dir`): the root, and each shard (null: empty, remove it). */

@@ -8,7 +8,8 @@ import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { policiesInScope, type PolicyScope } from '../selectors/policiesInScope.ts';
 import { schedule } from '../assignments/schedule.ts';
-import type { ClusterExplanation, ScheduleResult } from '../assignments/types.ts';
+import type { ClusterExplanation, ScheduleResult, SchedulingRequest } from '../assignments/types.ts';
+import { keptOutByStatus } from '../assignments/keptOutByStatus.ts';
 import { divideByWebster } from '../assignments/divideByWebster.ts';
 import { bindingName, fnv1a32, permanentId } from '../bindings/bindingName.ts';
 import { describePolicy, matchPolicy, policyKey } from '../bindings/matchPolicy.ts';
@@ -24,7 +25,8 @@ import { applyOverrides } from '../overrides/applyOverrides.ts';
 import { autoPropagatedNamespace } from './autoPropagatedNamespace.ts';
 import { manifestYaml } from './manifestYaml.ts';
 import { bindingPath, manifestPath } from './outputPaths.ts';
-import type { IndexEntry, IndexView } from './outputIndex.ts';
+import type { IndexEntry, IndexView, WaitingFor } from './outputIndex.ts';
+import { replicaSchedulingType } from '../assignments/replicaStrategy.ts';
 
 export const SOURCE_COMMIT_ANNOTATION = 'flotilla.io/source-commit';
 
@@ -276,7 +278,7 @@ function place(
       evictions.push(e);
     }
   }
-  const result = schedule({
+  const request: SchedulingRequest = {
     ...(pending.length > 0 ? { reschedule: true } : {}),
     resource: { ...template.ref, uid },
     placement,
@@ -287,7 +289,8 @@ function place(
     ...(previous?.metadata.annotations?.['policy.karmada.io/applied-placement'] !== undefined
       ? { previousPlacement: previous.metadata.annotations['policy.karmada.io/applied-placement'] } : {}),
     ...(previous?.status?.schedulerObservedAffinityName ? { observedAffinityName: previous.status.schedulerObservedAffinityName } : {}),
-  }, clusters);
+  };
+  const result = schedule(request, clusters);
   if (result.status === 'NoClusterFit' || result.status === 'Unschedulable' || result.status === 'SchedulerError') {
     problems.push({
       ...template.source, code: result.status === 'NoClusterFit' ? 'NO_CLUSTER_FITS' : 'UNSCHEDULABLE', severity: 'warning',
@@ -317,14 +320,32 @@ function place(
   const observed = ok ? requests.join(',') : previous?.metadata.annotations?.[OBSERVED_REBALANCERS_ANNOTATION];
   if (observed) binding.metadata.annotations = { ...binding.metadata.annotations, [OBSERVED_REBALANCERS_ANNOTATION]: observed };
   const held = [...targets.map((t) => t.name), ...evicting].sort();
+  const waiting = waitingFor(result, request, clusters);
   return {
     template, binding, clusters: targets, propagateDeps, policy: match.policy, evicting,
-    entry: { ...entryBase, policy: pKey, clusters: held, ...(deps.length > 0 ? { deps } : {}), ...(evicting.length > 0 ? { evicting } : {}) },
+    entry: {
+      ...entryBase, policy: pKey, clusters: held, ...(deps.length > 0 ? { deps } : {}), ...(evicting.length > 0 ? { evicting } : {}),
+      ...(waiting ? { waiting } : {}),
+    },
     explanation: {
       ref: template.ref, policy: describePolicy(policy), policyReason: match.reason, schedule: result, clusters: targets,
       ...(ok && pending.length > 0 ? { rescheduledBy: pending } : {}),
     },
   };
+}
+
+/**
+ * What the binding waits for in cluster status, or undefined when its result no longer depends on it. A failed
+ * schedule is tried again by every render that touches the template (its reasons name every cluster's filter, and
+ * capacity decides a workload's), and so is a non-workload or Duplicated one (Karmada schedules those on every
+ * reconcile), whose result a status change can grow when only status keeps a cluster it asks for out.
+ */
+function waitingFor(result: ScheduleResult, req: SchedulingRequest, clusters: readonly Cluster[]): WaitingFor | undefined {
+  if (result.status === 'NoClusterFit' || result.status === 'Unschedulable' || result.status === 'SchedulerError') {
+    return req.replicas > 0 ? { replicas: req.replicas, ...(req.resourceRequest ? { request: req.resourceRequest } : {}) } : {};
+  }
+  const everyTime = req.replicas <= 0 || replicaSchedulingType(req.placement) === 'Duplicated';
+  return everyTime && keptOutByStatus(req, result.explanation, clusters, result.affinityName).length > 0 ? {} : undefined;
 }
 
 function buildBinding(

@@ -1,0 +1,84 @@
+// A binding that could not be scheduled is retried as soon as the status branch shows the change that lets it fit:
+// Karmada's guestbook sample (CRD + custom resource + policies) pushed in one commit lands the Guestbook on member1.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DEFAULT_STATUS_UPDATE_FREQUENCY_MS, startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
+import { clusterRegistration, LogEvents, makeFleet, type Fleet } from './helpers/fleet.ts';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
+const SAMPLES = '/work/shared/karmada-samples/guestbook';
+/** The status period a reconciler runs with unless told: Karmada's --cluster-status-update-frequency default. */
+const STATUS_PERIOD_MS = DEFAULT_STATUS_UPDATE_FREQUENCY_MS;
+
+let fleet: Fleet;
+let events: LogEvents;
+let reconciler: Reconciler;
+
+test.before(async () => {
+  fleet = await makeFleet(['member1', 'member2'], { readyDelayMs: 0 });
+  events = new LogEvents();
+  reconciler = await startReconciler({
+    source: { kind: 'local', path: fleet.bare },
+    clusters: { kind: 'registered', credentialsDir: fleet.credentials, fallbackKubeconfig: undefined },
+    resyncMs: 0,
+    log: events.log,
+  });
+});
+test.after(async () => {
+  await reconciler?.stop();
+  await fleet?.cleanup();
+});
+
+const sample = (file: string) => readFileSync(path.join(SAMPLES, file), 'utf8');
+const passFor = (sha: string) => (e: Record<string, unknown>) => e.step === 'pass' && e.sourceCommit === sha;
+const guestbookOn = (i: number) => fleet.members[i]!.store.get('webapp.my.domain/guestbooks', 'default', 'guestbook-sample');
+
+function flotilla(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+test('the guestbook sample pushed in one commit ends with the Guestbook on member1 within one status period; verify passes', async () => {
+  // A running fleet first: the status branch lists what each member serves, and no member serves Guestbook yet.
+  const first = fleet.push({ 'clusters/member1.yaml': clusterRegistration('member1'), 'clusters/member2.yaml': clusterRegistration('member2') }, 'register members');
+  await events.next('the pass of the registrations', passFor(first));
+
+  const sha = fleet.push({
+    'templates/guestbooks-crd.yaml': sample('guestbooks-crd.yaml'),
+    'templates/guestbook.yaml': sample('guestbook.yaml'),
+    'policies/guestbooks-clusterpropagationpolicy.yaml': sample('guestbooks-clusterpropagationpolicy.yaml'),
+    'policies/guestbooks-propagationpolicy.yaml': sample('guestbooks-propagationpolicy.yaml'),
+    'policies/guestbooks-overridepolicy.yaml': sample('guestbooks-overridepolicy.yaml'),
+  }, 'guestbook: CRD, custom resource and policies in one commit');
+  const pass = await events.next('the pass of the guestbook commit', passFor(sha));
+  const pushedAt = Date.now();
+  const render = events.entries.find((e) => e.step === 'render' && e.sourceCommit === sha);
+  assert.ok(render, 'the commit was rendered');
+  assert.ok(fleet.members[0]!.store.get('apiextensions.k8s.io/customresourcedefinitions', '', 'guestbooks.webapp.my.domain'), 'the CRD reached member1 in that pass');
+  assert.is(guestbookOn(0), undefined, 'the first render found the API not served by member1: the Guestbook waits');
+  assert.ok(pass.statusCommit, 'the pass recorded member1 serving the new API');
+
+  const retried = await events.next('the retry of the pending Guestbook', (e) => e.step === 'pass' && Array.isArray(e.reasons) && (e.reasons as string[]).includes('pending-binding'), STATUS_PERIOD_MS);
+  assert.ok(Date.now() - pushedAt < STATUS_PERIOD_MS, 'retried within one status period');
+  assert.is(retried.sourceCommit, sha, 'the same source commit, rendered again: no empty commit needed');
+  const guestbook = guestbookOn(0);
+  assert.ok(guestbook, 'the Guestbook is on member1');
+  assert.is((guestbook!.spec as { size?: number }).size, 4, 'with the OverridePolicy of the sample');
+  assert.is(guestbookOn(1), undefined, 'member2 gets nothing');
+
+  const verified = await flotilla(['verify', '--repo', fleet.bare]);
+  assert.is(verified.code, 0, verified.stdout + verified.stderr);
+  assert.match(verified.stdout, /OK: \d+ files match the source/);
+  // The render that left the Guestbook pending verifies too: it was right at the time, with the status it read.
+  const before = fleet.git(fleet.bare, 'rev-parse', 'flotilla/rendered~1');
+  const older = await flotilla(['verify', '--repo', fleet.bare, '--rev', before]);
+  assert.is(older.code, 0, older.stdout + older.stderr);
+});
+
+test.run();
