@@ -143,6 +143,7 @@ async function main(argv: string[]): Promise<number> {
     return runCommand({
       pauseAt: pauseAt as (typeof FAULT_PAUSE_POINTS)[number] | undefined,
       repo: values.repo, sourceBranch: values['source-branch'] ?? 'main', credentialsDir: values['credentials-dir'], kubeconfig: values.kubeconfig,
+      insecureKubeconfigExec: values['insecure-kubeconfig-exec'] ?? false,
       listen: values.listen ?? '127.0.0.1:9464', resync: values.resync ?? '5m', fetchSchedule: values['fetch-schedule'] ?? '* * * * *',
       webhookSecretEnv: secretEnv, webhookSecret: secretEnv ? process.env[secretEnv] || undefined : undefined, mirrorDir: values['mirror-dir'], forge,
       clusterFailureThreshold: values['cluster-failure-threshold'], clusterSuccessThreshold: values['cluster-success-threshold'],

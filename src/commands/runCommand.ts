@@ -13,6 +13,7 @@ import { UsageError } from './UsageError.ts';
 export const DEFAULT_LISTEN = '127.0.0.1:9464';
 
 export const RUN_USAGE = `usage: flotilla run --repo PATH|URL [--source-branch main] [--credentials-dir DIR] [--kubeconfig FILE]
+       [--insecure-kubeconfig-exec]
        [--listen ${DEFAULT_LISTEN}|HOST:PORT|off] [--resync 5m|0] [--fetch-schedule "* * * * *"]
        [--webhook-secret-env VAR] [--mirror-dir DIR] [--cluster-failure-threshold 30s] [--cluster-success-threshold 30s]
        [--cluster-status-update-frequency 10s|0] [--graceful-eviction-timeout 10m]
@@ -26,6 +27,7 @@ export const RUN_OPTIONS = {
   'source-branch': { type: 'string', default: 'main' },
   'credentials-dir': { type: 'string' },
   kubeconfig: { type: 'string' },
+  'insecure-kubeconfig-exec': { type: 'boolean', default: false },
   listen: { type: 'string', default: DEFAULT_LISTEN },
   resync: { type: 'string', default: '5m' },
   'fetch-schedule': { type: 'string', default: '* * * * *' },
@@ -44,6 +46,11 @@ export interface RunOptions {
   sourceBranch: string;
   credentialsDir: string | undefined;
   kubeconfig: string | undefined;
+  /**
+   * Let a kubeconfig user run a command for its credentials (user.exec), as Flux's flag of that name. Off by
+   * default: whoever changes the repo chooses which kubeconfig and context a Cluster uses.
+   */
+  insecureKubeconfigExec?: boolean;
   listen: string;
   resync: string;
   fetchSchedule: string;
@@ -125,6 +132,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         kind: 'registered',
         credentialsDir: path.resolve(opts.cwd, opts.credentialsDir ?? '.'),
         fallbackKubeconfig: opts.kubeconfig ? path.resolve(opts.cwd, opts.kubeconfig) : undefined,
+        allowKubeconfigExec: opts.insecureKubeconfigExec ?? false,
       },
       resyncMs,
       readyThresholds: { failureMs, successMs },
