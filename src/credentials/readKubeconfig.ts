@@ -36,6 +36,8 @@ export interface LoadedKubeconfig {
 export interface KubeconfigProblem {
   why: string;
   fix: string;
+  /** When the context asked for is missing: the file's context names, for the caller's own fix. */
+  contexts?: string[];
 }
 
 type Entry = Record<string, unknown>;
@@ -68,7 +70,7 @@ export function readKubeconfig(req: KubeconfigRequest): LoadedKubeconfig | Kubec
   if (!isEntry(config) || !Array.isArray(config.contexts)) return { why: `kubeconfig ${req.file} is not a kubeconfig (no contexts list)`, fix: 'point kubeconfigRef.path at a kubeconfig file' };
 
   const picked = pickContext(config, req.context);
-  if ('why' in picked) return { why: `kubeconfig ${req.file}: ${picked.why}`, fix: picked.fix };
+  if ('why' in picked) return { ...picked, why: `kubeconfig ${req.file}: ${picked.why}` };
   const { cluster, user, context } = picked;
   if (user['auth-provider'] !== undefined) {
     return {
@@ -129,7 +131,7 @@ function pickContext(config: Entry, name: string): { cluster: Entry; user: Entry
   const ctx = named(config.contexts, name);
   if (!ctx || !isEntry(ctx.context)) {
     const names = (config.contexts as unknown[]).filter(isEntry).map((c) => String(c.name)).slice(0, 20);
-    return { why: `has no context "${name}"`, fix: `set spec.kubeconfigRef.context to one of ${names.join(', ') || '(none)'}` };
+    return { why: `has no context "${name}"`, fix: `set spec.kubeconfigRef.context to one of ${names.join(', ') || '(none)'}`, contexts: names };
   }
   const clusterEntry = named(config.clusters, ctx.context.cluster);
   if (!clusterEntry || !isEntry(clusterEntry.cluster) || typeof clusterEntry.cluster.server !== 'string') {
