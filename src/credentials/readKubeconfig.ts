@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { parseDocument } from 'yaml';
-import { describeConfinementProblem, readConfinedFile } from '../confinement/readConfinedFile.ts';
+import { describeConfinementProblem, readConfinedFile, type ConfinementProblem } from '../confinement/readConfinedFile.ts';
 
 export interface KubeconfigRequest {
   /**
@@ -55,10 +55,12 @@ const USER_FILES = [
 export function readKubeconfig(req: KubeconfigRequest): LoadedKubeconfig | KubeconfigProblem {
   const operators = req.root === undefined;
   const root = req.root ?? path.parse(path.resolve(req.file)).root;
+  // The operator's file has no folder to stay in: "does not exist under /" would only confuse.
+  const describe = (problem: ConfinementProblem) => (operators && problem === 'missing' ? 'does not exist' : describeConfinementProblem(problem, root));
   const file = readConfinedFile(root, req.file, { allowAbsolute: operators });
   if ('problem' in file) {
     return {
-      why: `kubeconfig ${req.file} ${describeConfinementProblem(file.problem, root)}`,
+      why: `kubeconfig ${req.file} ${describe(file.problem)}`,
       fix: operators ? 'pass the path of a readable kubeconfig file' : `put the kubeconfig in ${req.root} and set spec.kubeconfigRef.path relative to it (e.g. path: members.config), or start the reconciler with --credentials-dir naming the folder that holds it`,
     };
   }
@@ -97,7 +99,7 @@ export function readKubeconfig(req: KubeconfigRequest): LoadedKubeconfig | Kubec
       const ref = readConfinedFile(root, named, { base: folder, allowAbsolute: true });
       if ('problem' in ref) {
         return {
-          why: `kubeconfig ${req.file}: ${what}.${fileKey} ${named} ${describeConfinementProblem(ref.problem, root)}`,
+          why: `kubeconfig ${req.file}: ${what}.${fileKey} ${named} ${describe(ref.problem)}`,
           fix: `put that file in ${root} (relative paths resolve against the kubeconfig's own folder), or inline it as ${what}.${dataKey}`,
         };
       }

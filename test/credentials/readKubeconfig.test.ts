@@ -120,6 +120,22 @@ test('a changed token file changes the fingerprint, so the connection is rebuilt
   assert.is.not(a.fingerprint, b.fingerprint);
 });
 
+test("the operator's own kubeconfig is read where it is, its files too, and may keep its exec plugin", () => {
+  writeFileSync(path.join(top, 'token'), 'operator-token');
+  writeFileSync(path.join(top, 'op.config'), kubeconfig({ tokenFile: 'token' }));
+  const ok = readKubeconfig({ root: undefined, file: path.join(top, 'op.config'), context: 'm1', allowExec: false });
+  assert.ok('kubeconfig' in ok, JSON.stringify(ok));
+  assert.is(ok.kubeconfig.getCurrentUser()?.token, 'operator-token');
+  writeFileSync(path.join(top, 'exec.config'), execKubeconfig(path.join(top, 'marker')));
+  assert.ok('kubeconfig' in readKubeconfig({ root: undefined, file: path.join(top, 'exec.config'), context: 'm1', allowExec: true }));
+  const missing = readKubeconfig({ root: undefined, file: path.join(top, 'nope.config'), context: 'm1', allowExec: true });
+  assert.ok('why' in missing);
+  assert.is(missing.why, `kubeconfig ${path.join(top, 'nope.config')} does not exist`);
+  const noContext = readKubeconfig({ root: undefined, file: path.join(top, 'op.config'), context: 'other', allowExec: true });
+  assert.ok('why' in noContext);
+  assert.equal(noContext.contexts, ['m1']);
+});
+
 const registration = (name: string, file: string): ClusterRegistration => ({ name, syncMode: 'Push', kubeconfigRef: { path: file, context: 'm1' }, source: `clusters/${name}.yaml:1` });
 
 test('ClusterConnections: refused kubeconfigs skip their cluster only, nothing runs, and the log names the Cluster, path and fix', async () => {
