@@ -41,8 +41,8 @@ const DEFAULT_MAX_BYTES = 1024 * 1024;
  */
 export function resolveConfinedPath(root: string, name: string, opts: ConfineOptions = {}): { path: string } | { problem: ConfinementProblem } {
   const fs = opts.fs ?? nodeFs;
-  if (!name || name.includes('\0')) return { problem: 'empty' };
-  if (path.isAbsolute(name) && !opts.allowAbsolute) return { problem: 'absolute' };
+  const shape = relativeNameProblem(name);
+  if (shape === 'empty' || (shape === 'absolute' && !opts.allowAbsolute)) return { problem: shape };
   let realRoot: string;
   try {
     realRoot = fs.realpathSync(root);
@@ -105,6 +105,18 @@ export function describeConfinementProblem(problem: ConfinementProblem, root: st
     case 'unreadable': return 'cannot be read (permissions, or a symlink loop)';
     case 'root-missing': return `cannot be read: the folder ${root} does not exist`;
   }
+}
+
+/**
+ * What is wrong with `name` as a path relative to some root, judged from the text alone (no file system), so
+ * validation can tell a reviewer before any reconciler reads it. Pure.
+ */
+export function relativeNameProblem(name: string): 'empty' | 'absolute' | 'escapes' | undefined {
+  if (!name || name.includes('\0')) return 'empty';
+  if (path.isAbsolute(name)) return 'absolute';
+  const normal = path.normalize(name);
+  if (normal === '..' || normal.startsWith(`..${path.sep}`)) return 'escapes';
+  return undefined;
 }
 
 function isInside(root: string, p: string): boolean {

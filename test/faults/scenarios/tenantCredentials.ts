@@ -42,8 +42,13 @@ interface KubeconfigAttack {
   credentialsDir?(fleet: RunFleet): string;
   /** The path member1's own registration uses, relative to the credentials dir. */
   memberPath?: string;
-  /** Words the skip log line must hold. */
+  /** Words the refusal must hold. */
   reason: string;
+  /**
+   * Where the path is refused: by validation (a `..` or absolute path is wrong from the text alone, so the reviewer's
+   * CI and the output commit say so and the Cluster is never registered), or when the reconciler connects.
+   */
+  refusedBy: 'validation' | 'connect';
 }
 
 /**
@@ -71,16 +76,18 @@ async function kubeconfigAttack(expect: Expectations, attack: KubeconfigAttack):
     const skipped = events.entries.find((e) => e.step === 'clusters' && e.cluster === 'intruder' && e.skipped);
     const onMember2 = fleet.members[1]!.store.get('/configmaps', 'default', 'tenant-cm');
     const logs = JSON.stringify(events.entries);
-    expect.that(skipped, 'the intruder cluster is skipped and logged');
-    expect.that(String(skipped?.skipped ?? '').includes(attack.reason), `the skip names the reason (${attack.reason}): ${String(skipped?.skipped)}`);
-    expect.that(String(skipped?.skipped ?? '').includes('fix:'), 'the skip says how to fix it');
+    const refusal = attack.refusedBy === 'connect'
+      ? String(skipped?.skipped ?? '')
+      : fleet.git(fleet.bare, 'log', '-1', '--format=%B', 'flotilla/rendered').split('\n').filter((l) => l.includes('spec.kubeconfigRef.path') || l.includes('fix:')).join('\n');
+    expect.that(refusal.includes(attack.reason), `the refusal (${attack.refusedBy}) names the reason (${attack.reason}): ${refusal}`);
+    expect.that(refusal.includes('fix:'), 'the refusal says how to fix it');
     expect.that(!onMember2, 'nothing reached member2 through a kubeconfig the change had no right to');
     expect.that(!existsSync(marker), 'no kubeconfig command ran');
     expect.that(!logs.includes(fleet.members[1]!.token), "member2's token is not in the logs");
     expect.that(!events.entries.some((e) => e.step === 'clusters' && e.cluster === 'intruder' && e.connected), 'the intruder never connected');
     const lost = fleet.members[0]!.store.get('/configmaps', 'default', 'tenant-cm') ? 0 : 1;
     const outcome = [
-      skipped ? `intruder skipped (${attack.reason})` : 'intruder NOT skipped',
+      refusal.includes(attack.reason) ? `intruder refused at ${attack.refusedBy === 'connect' ? 'connect' : 'validation (INVALID_VALUE, never registered)'} (${attack.reason})` : 'intruder NOT refused',
       lost ? 'member1 missing its ConfigMap' : 'member1 applied',
       onMember2 ? 'member2 WRITTEN' : 'member2 untouched',
       existsSync(marker) ? 'the exec command RAN' : 'no command run',
@@ -113,12 +120,12 @@ export const tenantCredentialScenarios: readonly Scenario[] = [
   {
     group: 'tenant', name: "kubeconfigRef ../ out of --credentials-dir", speed: 'fast',
     injected: "a Cluster whose kubeconfigRef.path is ../other-team.config (another team's member2 credentials)",
-    run: (expect) => kubeconfigAttack(expect, { plant: (f) => (otherTeamsKubeconfig(f), '../other-team.config'), reason: 'leads outside' }),
+    run: (expect) => kubeconfigAttack(expect, { plant: (f) => (otherTeamsKubeconfig(f), '../other-team.config'), reason: 'climbs out with ..', refusedBy: 'validation' }),
   },
   {
     group: 'tenant', name: 'kubeconfigRef absolute path', speed: 'fast',
     injected: "a Cluster whose kubeconfigRef.path is the absolute path of another team's kubeconfig",
-    run: (expect) => kubeconfigAttack(expect, { plant: (f) => otherTeamsKubeconfig(f), reason: 'is absolute' }),
+    run: (expect) => kubeconfigAttack(expect, { plant: (f) => otherTeamsKubeconfig(f), reason: 'is absolute', refusedBy: 'validation' }),
   },
   {
     group: 'tenant', name: 'kubeconfigRef symlink out', speed: 'fast',
@@ -129,6 +136,7 @@ export const tenantCredentialScenarios: readonly Scenario[] = [
         return 'team-b.config';
       },
       reason: 'symlink',
+      refusedBy: 'connect',
     }),
   },
   {
@@ -143,6 +151,7 @@ export const tenantCredentialScenarios: readonly Scenario[] = [
         return 'work/evil.config';
       },
       reason: 'user.exec',
+      refusedBy: 'connect',
     }),
   },
   {
