@@ -10,6 +10,8 @@ import { syncCommand } from './commands/syncCommand.ts';
 import { validateCommand } from './commands/validateCommand.ts';
 import { UsageError } from './commands/UsageError.ts';
 import { CLUSTER_OPERATIONS, clusterCommand, type ClusterOperation } from './commands/clusterCommand.ts';
+import { redactUrlsIn } from './commits/remoteUrl.ts';
+import { terminalSafe } from './views/terminalSafe.ts';
 
 const HELP = `flotilla — run one application across many Kubernetes clusters, steered from Git.
 
@@ -143,6 +145,7 @@ async function main(argv: string[]): Promise<number> {
     return runCommand({
       pauseAt: pauseAt as (typeof FAULT_PAUSE_POINTS)[number] | undefined,
       repo: values.repo, sourceBranch: values['source-branch'] ?? 'main', credentialsDir: values['credentials-dir'], kubeconfig: values.kubeconfig,
+      insecureKubeconfigExec: values['insecure-kubeconfig-exec'] ?? false,
       listen: values.listen ?? '127.0.0.1:9464', resync: values.resync ?? '5m', fetchSchedule: values['fetch-schedule'] ?? '* * * * *',
       webhookSecretEnv: secretEnv, webhookSecret: secretEnv ? process.env[secretEnv] || undefined : undefined, mirrorDir: values['mirror-dir'], forge,
       clusterFailureThreshold: values['cluster-failure-threshold'], clusterSuccessThreshold: values['cluster-success-threshold'],
@@ -223,19 +226,22 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// The last line a user sees may quote a Git URL (with its token) or text from the repo: redacted, then neutralised.
+const shown = (text: string) => terminalSafe(redactUrlsIn(text), { multiline: true });
+
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
   (err: unknown) => {
     if (err instanceof UsageError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      process.stderr.write(`flotilla: ${(err as Error).message}\n`);
+      process.stderr.write(`flotilla: ${shown((err as Error).message)}\n`);
       process.exitCode = 2;
       return;
     }
     const known = err as { code?: string; message?: string };
     if (known.code && known.message) {
-      process.stderr.write(`flotilla: ${known.message}\n`);
+      process.stderr.write(`flotilla: ${shown(known.message)}\n`);
     } else {
-      process.stderr.write(`flotilla: internal error: ${(err as Error)?.stack ?? String(err)}\nPlease report this at the project's issue tracker.\n`);
+      process.stderr.write(`flotilla: internal error: ${shown((err as Error)?.stack ?? String(err))}\nPlease report this at the project's issue tracker.\n`);
     }
     process.exitCode = 3;
   },

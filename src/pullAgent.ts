@@ -11,6 +11,7 @@ import { readRef } from './commits/readRef.ts';
 import { readRegisteredClusters } from './outputs/readRegisteredClusters.ts';
 import { describeUnregistered } from './works/registeredClusters.ts';
 import { pushBranch } from './commits/pushBranch.ts';
+import { parseRemoteUrl, redactUrl, redactUrlsIn } from './commits/remoteUrl.ts';
 import type { GitRepo } from './commits/types.ts';
 import { createPassQueue } from './passes/createPassQueue.ts';
 import { watchLocalRefs } from './passes/watchLocalRefs.ts';
@@ -64,7 +65,8 @@ export interface AgentPassResult {
 export async function openAgentSource(repo: string, cluster: string, cacheDir: string, fs?: typeof nodeFs): Promise<AgentSource> {
   if (!/^https?:\/\//i.test(repo)) return { kind: 'local', repo: await openRepo(repo, fs) };
   const url = new URL(repo);
-  const id = createHash('sha256').update(repo).digest('hex').slice(0, 12);
+  // Named after the address, not the credential: a rotated token keeps its mirror.
+  const id = createHash('sha256').update(parseRemoteUrl(repo).url).digest('hex').slice(0, 12);
   const gitdir = path.join(cacheDir, `${url.host.replace(/[^\w.-]/g, '_')}-${id}-${cluster}.git`);
   return { kind: 'remote', url: repo, mirror: await openMirror(gitdir, repo) };
 }
@@ -79,7 +81,7 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
   const log = (step: string, entry: Record<string, unknown>) =>
     opts.log({ agent: opts.cluster, step, renderedCommit: result.renderedCommit, sourceCommit: result.sourceCommit, ...entry });
   const fail = (step: string, err: unknown) => {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = redactUrlsIn(err instanceof Error ? err.message : String(err));
     result.problems.push(`${step}: ${message}`);
     log(step, { error: message });
   };
@@ -89,7 +91,7 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
     try {
       result.renderedCommit = await fetchBranch(repo, opts.source.url, renderedBranch);
       await fetchBranch(repo, opts.source.url, statusBranch);
-      log('fetch', { url: opts.source.url, ms: Math.round(performance.now() - started) });
+      log('fetch', { url: redactUrl(opts.source.url), ms: Math.round(performance.now() - started) });
     } catch (err) {
       // No fresh copy: applying a stale one could undo what the reconciler did since. Try again next pass.
       fail('fetch', err);
@@ -177,7 +179,7 @@ async function pushStatus(
     const outcome = await pushBranch(source.mirror, source.url, branch);
     log('push', { ...(what === 'status' ? {} : { what }), statusCommit: written.commit, outcome, attempt, ...(written.changedPaths ? { paths: written.changedPaths.length } : {}) });
     if (outcome === 'pushed') return written.commit;
-    if (attempt >= attempts) throw new Error(`${branch} on ${source.url} moved on each of ${attempts} pushes; fix: nothing to do, the next pass tries again`);
+    if (attempt >= attempts) throw new Error(`${branch} on ${redactUrl(source.url)} moved on each of ${attempts} pushes; fix: nothing to do, the next pass tries again`);
   }
 }
 

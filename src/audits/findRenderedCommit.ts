@@ -26,13 +26,19 @@ export async function findRenderedCommit(repo: GitRepo, outputRef: string, rev?:
   let start = head;
   if (rev) {
     const sha = await resolveRev(repo, rev);
-    const commit = await readCommitInfo(repo, sha);
-    if (parseTrailers(commit.message)['Source-Commit']) start = sha;
-    else {
-      const found = await walk(repo, head, maxCommits, (c) => parseTrailers(c.message)['Source-Commit'] === sha);
-      if (!found) throw coded('NOT_RENDERED', `${rev} (${sha.slice(0, 12)}) was never rendered on ${outputRef.replace('refs/heads/', '')}`);
-      start = found.oid;
+    // An output commit is one on the output branch, not any commit whose message has a Source-Commit line: a
+    // source commit can carry one too (typed, or copied from a rendered commit), and must not be taken for one.
+    const found = await walk(repo, head, maxCommits, (c) => c.oid === sha || parseTrailers(c.message)['Source-Commit'] === sha);
+    if (!found) {
+      const branch = outputRef.replace('refs/heads/', '');
+      const claims = parseTrailers((await readCommitInfo(repo, sha)).message)['Source-Commit'];
+      if (claims) {
+        throw coded('NOT_AN_OUTPUT_COMMIT', `${rev} (${sha.slice(0, 12)}) is not an output commit: it has a Source-Commit line but is not on ${branch}, and ${branch} never rendered it`
+          + `\n  fix: name a commit of ${branch} (git log --oneline ${branch}) or a source commit it rendered`);
+      }
+      throw coded('NOT_RENDERED', `${rev} (${sha.slice(0, 12)}) was never rendered on ${branch}`);
     }
+    start = found.oid;
   }
   const output = await readCommitInfo(repo, start);
   const foreign: CommitInfo[] = [];

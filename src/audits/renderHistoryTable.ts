@@ -1,3 +1,4 @@
+import { terminalSafe } from '../views/terminalSafe.ts';
 import type { HistoryEntry } from './readObjectHistory.ts';
 
 /** kubectl-style columns, one row per output commit and cluster, newest first. */
@@ -8,20 +9,14 @@ export function renderHistoryTable(history: readonly HistoryEntry[]): string {
       rows.push([
         h.sourceCommit ? h.sourceCommit.slice(0, 12) : `(hand ${h.outputCommit.slice(0, 7)})`,
         h.pullRequest !== undefined ? `#${h.pullRequest}` : '-',
-        `${h.author} <${h.email}>`,
+        terminalSafe(`${h.author} <${h.email}>`),
         h.date,
-        c.cluster ?? '(binding)',
+        terminalSafe(c.cluster ?? '(binding)'),
         c.change,
-        oneLine(h.subject),
+        terminalSafe(h.subject),
       ]);
     }
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return `${rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('   ')).join('\n')}\n`;
-}
-
-/** Commit subjects are untrusted: no control characters reach the terminal. */
-function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
-import { KubeConfig } from '@kubernetes/client-node';
+import path from 'node:path';
 import { pauseAtRefLock } from '../commits/pauseAtRefLock.ts';
+import { readKubeconfig } from '../credentials/readKubeconfig.ts';
 import { connectKubeTarget } from '../deliveries/connectKubeTarget.ts';
 import { openAgentSource, runAgentPass, startAgent, type AgentOptions } from '../pullAgent.ts';
 import { UsageError } from './UsageError.ts';
@@ -35,17 +36,15 @@ export interface AgentCommandOptions {
  */
 export async function agentCommand(opts: AgentCommandOptions): Promise<number> {
   if (!Number.isFinite(opts.intervalSeconds) || opts.intervalSeconds <= 0) throw new UsageError(`--interval ${opts.intervalSeconds}: use a number of seconds above 0`);
-  const kc = new KubeConfig();
-  try {
-    kc.loadFromFile(opts.kubeconfig);
-  } catch (err) {
-    throw new UsageError(`--kubeconfig ${opts.kubeconfig}: ${(err as Error).message}; fix: pass a readable kubeconfig file (flotilla up writes members.config)`);
-  }
   const context = opts.context ?? opts.cluster;
-  if (!kc.getContexts().some((c) => c.name === context)) {
-    throw new UsageError(`--kubeconfig ${opts.kubeconfig} has no context "${context}" (it has ${kc.getContexts().map((c) => c.name).join(', ') || 'none'}); fix: pass --context`);
+  // The operator's own file, named on the command line (no pull request chooses it): read where it is, and its
+  // exec plugin may run. Its problems are described, never quoted.
+  const loaded = readKubeconfig({ root: undefined, file: path.resolve(opts.kubeconfig), context, allowExec: true });
+  if ('why' in loaded) {
+    const fix = loaded.contexts ? `pass --context (it has ${loaded.contexts.join(', ') || 'none'})` : loaded.fix;
+    throw new UsageError(`--kubeconfig: ${loaded.why}; fix: ${fix}`);
   }
-  const kube = await connectKubeTarget(kc, { context, name: opts.cluster });
+  const kube = await connectKubeTarget(loaded.kubeconfig, { context, name: opts.cluster });
   try {
     // The status-commit pause point is the status commit after an apply, not the planned inventory written before it.
     let applied = false;

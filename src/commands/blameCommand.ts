@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { groupOf, parseRefKey, type ObjectRef } from '../api/kinds.ts';
 import { readBlame, type Blame, type BlameSource } from '../audits/readBlame.ts';
 import { printable } from '../views/printTable.ts';
+import { terminalSafe } from '../views/terminalSafe.ts';
 import { openFleet, READ_OPTIONS, render, resolveTarget, type ReadCommandContext } from './getCommand.ts';
 import { UsageError } from './UsageError.ts';
 
@@ -36,7 +37,7 @@ export async function blameCommand(argv: string[], ctx: ReadCommandContext): Pro
   }
   const output = values.output ?? 'text';
   if (output === 'json' || output === 'yaml') ctx.out(render(output, blame));
-  else ctx.out(formatBlame(blame, values['rendered-branch'] ?? 'flotilla/rendered'));
+  else ctx.out(terminalSafe(formatBlame(blame, values['rendered-branch'] ?? 'flotilla/rendered'), { multiline: true }));
   return 0;
 }
 

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import nodePath from 'node:path';
 import { parseArgs } from 'node:util';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { openRepo } from '../commits/openRepo.ts';
@@ -28,7 +29,7 @@ export interface ClusterCommandContext {
 }
 
 const USAGE: Record<ClusterOperation, string> = {
-  join: 'flotilla join NAME --kubeconfig FILE [--context C] [--provider P] [--region R] [--zones a,b] [--labels k=v,…] [--sync-mode Push|Pull]',
+  join: 'flotilla join NAME --kubeconfig FILE [--credentials-dir DIR] [--context C] [--provider P] [--region R] [--zones a,b] [--labels k=v,…] [--sync-mode Push|Pull]',
   unjoin: 'flotilla unjoin NAME [--allow-prune]',
   cordon: 'flotilla cordon NAME',
   uncordon: 'flotilla uncordon NAME',
@@ -54,6 +55,7 @@ export async function clusterCommand(operation: ClusterOperation, argv: string[]
       'allow-prune': { type: 'boolean', default: false },
       'rendered-branch': { type: 'string', default: 'flotilla/rendered' },
       kubeconfig: { type: 'string' },
+      'credentials-dir': { type: 'string', default: '.' },
       context: { type: 'string' },
       provider: { type: 'string' },
       region: { type: 'string' },
@@ -115,7 +117,7 @@ export async function clusterCommand(operation: ClusterOperation, argv: string[]
 
 async function planJoin(
   repo: GitRepo, tree: string, name: string,
-  values: { kubeconfig?: string | undefined; context?: string | undefined; provider?: string | undefined; region?: string | undefined; zones?: string | undefined; labels?: string | undefined; 'sync-mode'?: string | undefined },
+  values: { kubeconfig?: string | undefined; 'credentials-dir'?: string | undefined; context?: string | undefined; provider?: string | undefined; region?: string | undefined; zones?: string | undefined; labels?: string | undefined; 'sync-mode'?: string | undefined },
 ) {
   // Karmada limits cluster names to 48 characters: they become parts of longer names (karmada-es-<name>).
   if (!isDNS1123Label(name) || name.length > 48) {
@@ -131,8 +133,14 @@ async function planJoin(
     throw new RegistrationError('CLUSTER_EXISTS', `${path} already exists and registers no cluster ${name}; fix: rename that file, or register the cluster by hand`);
   }
   const { context, server } = await readKubeconfigContext(values.kubeconfig, values.context);
+  // The reconciler reads a kubeconfigRef only relative to, and inside, its --credentials-dir: write it that way.
+  const credentialsDir = nodePath.resolve(values['credentials-dir'] ?? '.');
+  const kubeconfigPath = nodePath.relative(credentialsDir, nodePath.resolve(values.kubeconfig));
+  if (!kubeconfigPath || kubeconfigPath.split(nodePath.sep)[0] === '..' || nodePath.isAbsolute(kubeconfigPath)) {
+    throw new RegistrationError('BAD_KUBECONFIG', `--kubeconfig ${values.kubeconfig} is not inside --credentials-dir ${credentialsDir}, the only folder the reconciler reads kubeconfigs from; fix: move the file there, or pass --credentials-dir naming the folder flotilla run uses`);
+  }
   const text = buildClusterYaml({
-    name, syncMode, kubeconfigPath: values.kubeconfig, context,
+    name, syncMode, kubeconfigPath: kubeconfigPath.split(nodePath.sep).join('/'), context,
     ...(values.provider ? { provider: values.provider } : {}),
     ...(values.region ? { region: values.region } : {}),
     ...(values.zones ? { zones: values.zones.split(',').map((z) => z.trim()).filter(Boolean) } : {}),
@@ -140,7 +148,7 @@ async function planJoin(
   });
   return {
     path, text,
-    summary: [`registered ${name} (${syncMode}) in ${path}: kubeconfig ${values.kubeconfig}, context ${context}${server ? ` (${server})` : ''}`],
+    summary: [`registered ${name} (${syncMode}) in ${path}: kubeconfig ${kubeconfigPath} (in ${credentialsDir}), context ${context}${server ? ` (${server})` : ''}`],
     result: 'joined',
     notes: [],
   };

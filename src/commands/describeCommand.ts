@@ -12,6 +12,7 @@ import { describeTemplate } from '../views/describeTemplate.ts';
 import { readDocuments, type Fleet } from '../views/readFleet.ts';
 import { readClusterViews } from '../views/readListing.ts';
 import { readPathHistory } from '../views/readPathHistory.ts';
+import { terminalSafe } from '../views/terminalSafe.ts';
 import { openFleet, READ_OPTIONS, resolveTarget, type ReadCommandContext } from './getCommand.ts';
 import { UsageError } from './UsageError.ts';
 
@@ -33,10 +34,10 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
     if (!view) return notFound(ctx, `clusters.cluster.karmada.io "${name}" not found`);
     const placed = await readPlaced(fleet, name);
     const upToDate = await folderMatches(fleet, name, view.applied?.folderTree);
-    ctx.out(describeCluster({
+    ctx.out(terminalSafe(describeCluster({
       cluster: view.cluster, file: view.file, ...(view.applied ? { applied: view.applied, upToDate } : {}), placed,
       history: await readPathHistory(fleet.repo, fleet.source.commit.oid, view.file), now: ctx.now(),
-    }));
+    }), { multiline: true }));
     return 0;
   }
   const namespace = values.namespace ?? 'default';
@@ -55,11 +56,11 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
   const binding = (await readDocuments(fleet.repo, rendered, [bPath])).get(bPath)?.[0] as ResourceBinding | undefined;
   const status = fleet.status ? (await readDocuments(fleet.repo, fleet.status, [templateStatusPath(ref)])).get(templateStatusPath(ref))?.[0] as TemplateStatusFile | undefined : undefined;
   const history = await readObjectHistory(fleet.repo, `refs/heads/${values['rendered-branch'] ?? 'flotilla/rendered'}`, { kind: ref.kind, name: ref.name, namespace: ref.namespace, maxCommits: 500 });
-  ctx.out(describeTemplate({
+  ctx.out(terminalSafe(describeTemplate({
     ref, history, index: rendered.index.templates[refKey(ref)]!,
     ...(binding ? { binding, bindingPath: bPath } : {}),
     ...(status ? { status } : {}),
-  }));
+  }), { multiline: true }));
   return 0;
 }
 

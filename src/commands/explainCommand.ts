@@ -5,6 +5,7 @@ import { resolveRev } from '../commits/resolveRev.ts';
 import { readOutputBranch, readOutputFolder } from '../outputs/previousOutputs.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import type { TemplateExplanation } from '../works/renderTemplates.ts';
+import { terminalSafe } from '../views/terminalSafe.ts';
 import { parseResourceWords } from './getCommand.ts';
 import { UsageError } from './UsageError.ts';
 import { observedClusters, type CommonOptions } from './options.ts';
@@ -31,7 +32,7 @@ export async function explainCommand(opts: CommonOptions & { words: readonly str
   }
   if (opts.output === 'json') opts.out(`${JSON.stringify(explanation, null, 2)}\n`);
   else if (opts.output === 'yaml') opts.out(stringify(explanation));
-  else opts.out(formatExplanation(explanation, [...model.clusters.keys()].sort()));
+  else opts.out(terminalSafe(formatExplanation(explanation, [...model.clusters.keys()].sort()), { multiline: true }));
   return 0;
 }
 

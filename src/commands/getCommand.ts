@@ -3,6 +3,7 @@ import { stringify } from 'yaml';
 import { parseRefKey } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { printTable } from '../views/printTable.ts';
+import { terminalSafe } from '../views/terminalSafe.ts';
 import { readFleet, type Fleet } from '../views/readFleet.ts';
 import { readListing } from '../views/readListing.ts';
 import { resolveResourceType, type ResourceType } from '../views/resolveResourceType.ts';
@@ -105,7 +106,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     ctx.out(render(output, value));
   } else if (output === 'name') {
     const nameAt = listing.headers.indexOf('NAME');
-    for (const row of listing.rows) ctx.out(`${plural.split('.')[0]!.replace(/s$/, '')}/${row[nameAt]}\n`);
+    for (const row of listing.rows) ctx.out(`${plural.split('.')[0]!.replace(/s$/, '')}/${terminalSafe(row[nameAt] ?? '')}\n`);
   } else {
     ctx.out(printTable(listing.headers, listing.rows));
   }

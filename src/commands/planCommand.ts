@@ -4,6 +4,7 @@ import { readPlan } from '../plans/readPlan.ts';
 import { renderPlanJson } from '../plans/renderPlanJson.ts';
 import { renderPlanMarkdown } from '../plans/renderPlanMarkdown.ts';
 import { renderPlanText } from '../plans/renderPlanText.ts';
+import { terminalSafe } from '../views/terminalSafe.ts';
 import { UsageError } from './UsageError.ts';
 import { observedClusters, type CommonOptions } from './options.ts';
 
@@ -39,7 +40,7 @@ export async function planCommand(opts: CommonOptions & PlanOptions): Promise<nu
       ...(opts.maxChars !== undefined ? { maxChars: opts.maxChars } : {}),
       command: `flotilla plan --base ${plan.base.slice(0, 12)} --head ${plan.head.slice(0, 12)}`,
     }));
-  } else opts.out(renderPlanText(plan));
+  } else opts.out(terminalSafe(renderPlanText(plan), { multiline: true }));
   if (plan.errors.length > 0) return 2;
   return planHasChanges(plan) ? 1 : 0;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { openRepo } from '../commits/openRepo.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
 import { formatProblem, type Problem } from '../errors/problem.ts';
+import { terminalSafe } from '../views/terminalSafe.ts';
 import { renderRevision } from '../outputs/renderRevision.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { readOutputFolder } from '../outputs/previousOutputs.ts';
@@ -17,7 +18,7 @@ export async function renderCommand(opts: CommonOptions & { outDir: string | und
   const sha = await resolveRev(repo, opts.rev);
   const clusterStatus = await readClusterStatus(opts.clusterStatusFile);
   const report = await renderRevision(repo, sha, { outputRef: opts.outputRef, ...(clusterStatus ? { clusterStatus } : {}) });
-  for (const p of report.problems) opts.err(`${formatProblem(p)}\n`);
+  for (const p of report.problems) opts.err(`${terminalSafe(formatProblem(p), { multiline: true })}\n`);
   const branch = opts.outputRef.replace('refs/heads/', '');
   if (!report.outputCommit) {
     opts.out(`${sha.slice(0, 12)} is already rendered on ${branch}; nothing to do\n`);
@@ -46,7 +47,7 @@ async function renderToFolder(opts: CommonOptions, outDir: string): Promise<numb
   }
   await writeFile(path.join(outDir, CLUSTERS_PATH), serializeRegisteredClusters([...model.clusters.values()].map((c) => c.object)));
   const problems = [...model.problems, ...output.problems];
-  for (const p of problems) opts.err(`${formatProblem(p)}\n`);
+  for (const p of problems) opts.err(`${terminalSafe(formatProblem(p), { multiline: true })}\n`);
   opts.out(`rendered ${sha.slice(0, 12)} into ${outDir}: ${output.edits.size} files written or removed\n`);
   return exitCode(problems);
 }

@@ -1,3 +1,4 @@
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import cron from 'node-cron';
 import { pauseAtRefLock } from '../commits/pauseAtRefLock.ts';
@@ -13,6 +14,7 @@ import { UsageError } from './UsageError.ts';
 export const DEFAULT_LISTEN = '127.0.0.1:9464';
 
 export const RUN_USAGE = `usage: flotilla run --repo PATH|URL [--source-branch main] [--credentials-dir DIR] [--kubeconfig FILE]
+       [--insecure-kubeconfig-exec]
        [--listen ${DEFAULT_LISTEN}|HOST:PORT|off] [--resync 5m|0] [--fetch-schedule "* * * * *"]
        [--webhook-secret-env VAR] [--mirror-dir DIR] [--cluster-failure-threshold 30s] [--cluster-success-threshold 30s]
        [--cluster-status-update-frequency 10s|0] [--graceful-eviction-timeout 10m]
@@ -26,6 +28,7 @@ export const RUN_OPTIONS = {
   'source-branch': { type: 'string', default: 'main' },
   'credentials-dir': { type: 'string' },
   kubeconfig: { type: 'string' },
+  'insecure-kubeconfig-exec': { type: 'boolean', default: false },
   listen: { type: 'string', default: DEFAULT_LISTEN },
   resync: { type: 'string', default: '5m' },
   'fetch-schedule': { type: 'string', default: '* * * * *' },
@@ -44,6 +47,11 @@ export interface RunOptions {
   sourceBranch: string;
   credentialsDir: string | undefined;
   kubeconfig: string | undefined;
+  /**
+   * Let a kubeconfig user run a command for its credentials (user.exec), as Flux's flag of that name. Off by
+   * default: whoever changes the repo chooses which kubeconfig and context a Cluster uses.
+   */
+  insecureKubeconfigExec?: boolean;
   listen: string;
   resync: string;
   fetchSchedule: string;
@@ -105,6 +113,11 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     throw new UsageError(`--repo ${redactUrl(opts.repo)}: only local paths and http(s) URLs are supported (smart HTTP through isomorphic-git); fix: use the https:// URL of the repo, or a local clone`);
   }
   if (remote && !cron.validate(opts.fetchSchedule)) throw new UsageError(`--fetch-schedule "${opts.fetchSchedule}" is not a cron expression; write it like "* * * * *" (every minute) or "*/5 * * * *"`);
+  const credentialsDir = path.resolve(opts.cwd, opts.credentialsDir ?? '.');
+  if (!remote) {
+    const clash = credentialsClash(path.resolve(opts.cwd, opts.repo), credentialsDir);
+    if (clash) throw new UsageError(`--credentials-dir ${credentialsDir}${opts.credentialsDir ? '' : ' (the default, the working directory)'} ${clash}; fix: pass --credentials-dir naming a folder that holds only kubeconfigs, outside the clone (or reconcile a bare repo)`);
+  }
   const source: ReconcilerSource = remote
     ? { kind: 'remote', url: opts.repo, mirrorDir: path.resolve(opts.cwd, opts.mirrorDir ?? defaultMirrorDir('.flotilla/mirrors', opts.repo)), fetchSchedule: opts.fetchSchedule }
     : { kind: 'local', path: path.resolve(opts.cwd, opts.repo) };
@@ -123,8 +136,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       sourceBranch: opts.sourceBranch,
       clusters: {
         kind: 'registered',
-        credentialsDir: path.resolve(opts.cwd, opts.credentialsDir ?? '.'),
+        credentialsDir,
         fallbackKubeconfig: opts.kubeconfig ? path.resolve(opts.cwd, opts.kubeconfig) : undefined,
+        allowKubeconfigExec: opts.insecureKubeconfigExec ?? false,
       },
       resyncMs,
       readyThresholds: { failureMs, successMs },
@@ -152,6 +166,27 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   await reconciler.stop();
   log({ step: 'stop', pid: process.pid });
   return 0;
+}
+
+/**
+ * Why `credentialsDir` must not be used with the local repo at `repo`: kubeconfigRef paths are confined to the
+ * credentials folder, and a clone's working tree holds whatever a change brings (a kubeconfig, with an exec
+ * plugin). Undefined when they do not overlap.
+ */
+function credentialsClash(repo: string, credentialsDir: string): string | undefined {
+  if (!existsSync(path.join(repo, '.git'))) return undefined; // bare: no files a change can bring
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const [tree, creds] = [real(repo), real(credentialsDir)];
+  const inside = (a: string, b: string) => a === b || a.startsWith(`${b}${path.sep}`);
+  if (inside(creds, tree)) return `is inside the working tree of ${tree}, whose files a pushed change writes`;
+  if (inside(tree, creds)) return `holds the working tree of ${tree}, whose files a pushed change writes`;
+  return undefined;
 }
 
 /** `HOST:PORT`, `[::1]:PORT`, `:PORT`, `PORT`, or `off`. */

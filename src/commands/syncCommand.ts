@@ -1,6 +1,7 @@
 import { openRepo } from '../commits/openRepo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { formatProblem } from '../errors/problem.ts';
+import { terminalSafe } from '../views/terminalSafe.ts';
 import { syncRepo } from '../outputs/syncRepo.ts';
 import { readPruneVerdict } from '../plans/readPruneVerdict.ts';
 import { renderPruneText } from '../plans/renderPlanText.ts';
@@ -27,10 +28,10 @@ export async function syncCommand(opts: CommonOptions): Promise<number> {
     opts.out(`${opts.outputRef.replace('refs/heads/', '')} is up to date\n`);
     return 0;
   }
-  for (const p of last.problems) opts.err(`${formatProblem(p)}\n`);
+  for (const p of last.problems) opts.err(`${terminalSafe(formatProblem(p), { multiline: true })}\n`);
   opts.out(`rendered ${result.reports.length} commit(s) in ${((performance.now() - started) / 1000).toFixed(2)}s; ${opts.outputRef.replace('refs/heads/', '')} at ${last.outputCommit?.slice(0, 12) ?? 'unchanged'}\n`);
   // The rendered branch says what the source asks for; the applier will hold risky deletions, and says so here first.
   const verdict = await readPruneVerdict(repo, { before, after: await readRef(repo, opts.outputRef), sourceCommits: result.reports.map((r) => r.sourceCommit) });
-  if (verdict && (verdict.held.length || verdict.allowed.length)) opts.out(`${renderPruneText(verdict).join('\n')}\n`);
+  if (verdict && (verdict.held.length || verdict.allowed.length)) opts.out(`${terminalSafe(renderPruneText(verdict).join('\n'), { multiline: true })}\n`);
   return last.problems.some((p) => p.severity === 'error') ? 1 : 0;
 }

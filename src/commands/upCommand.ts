@@ -45,6 +45,11 @@ export async function upCommand(opts: UpOptions): Promise<number> {
     }
     const kubeconfig = path.join(dir, 'members.config');
     writeKubeconfig(kubeconfig, members);
+    // The reconciler's credentials folder holds its own copy and nothing else: not the clone under work/, whose
+    // files whoever pushes to the demo writes (see README, Security model).
+    const credentialsDir = path.join(dir, 'credentials');
+    mkdirSync(credentialsDir, { recursive: true, mode: 0o700 });
+    writeKubeconfig(path.join(credentialsDir, 'members.config'), members);
     const targets = await connectKubeconfig(kubeconfig);
     closers.push(() => Promise.all([...targets.values()].map((t) => t.close())).then(() => undefined));
 
@@ -68,10 +73,10 @@ export async function upCommand(opts: UpOptions): Promise<number> {
     });
     closers.push(() => agent.stop());
     // The reconciler `flotilla run` is, on the bare repo: Push members come from the Cluster registrations in Git
-    // (kubeconfigRef members.config, resolved against this folder).
+    // (kubeconfigRef members.config, resolved against the credentials folder).
     const reconciler = await startReconciler({
       source: { kind: 'local', path: bare },
-      clusters: { kind: 'registered', credentialsDir: dir, fallbackKubeconfig: kubeconfig },
+      clusters: { kind: 'registered', credentialsDir, fallbackKubeconfig: kubeconfig },
       resyncMs: 10_000,
       listen: { host: '127.0.0.1', port: 0 },
       log,

@@ -1,6 +1,7 @@
 import { openRepo } from '../commits/openRepo.ts';
 import { compareProblems, formatProblem } from '../errors/problem.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
+import { terminalSafe } from '../views/terminalSafe.ts';
 import { readClusterStatus, type CommonOptions } from './options.ts';
 
 /** Exit 0 when nothing is wrong (warnings allowed), 1 when any error was found. */
@@ -13,7 +14,8 @@ export async function validateCommand(opts: CommonOptions): Promise<number> {
     const body = { commit: sha, errors, warnings: problems.length - errors, problems };
     opts.out(opts.output === 'json' ? `${JSON.stringify(body, null, 2)}\n` : (await import('yaml')).stringify(body));
   } else {
-    for (const p of problems) opts.out(`${formatProblem(p)}\n`);
+    // Problems quote file names, object names and values from the change under review.
+    for (const p of problems) opts.out(`${terminalSafe(formatProblem(p), { multiline: true })}\n`);
     const counts = `${model.templates.size} templates, ${model.propagationPolicies.length} propagation policies, ${model.overridePolicies.length} override policies, ${model.clusters.size} clusters`;
     opts.out(`${problems.length ? '\n' : ''}${sha.slice(0, 12)}: ${counts}; ${errors} errors, ${problems.length - errors} warnings\n`);
   }

@@ -1,5 +1,6 @@
 import git from 'isomorphic-git';
 import { gitHttp } from './gitHttp.ts';
+import { parseRemoteUrl, redactedError } from './remoteUrl.ts';
 import type { GitRepo } from './types.ts';
 
 export type PushOutcome = 'pushed' | 'rejected';
@@ -11,14 +12,15 @@ export type PushOutcome = 'pushed' | 'rejected';
  */
 export async function pushBranch(repo: GitRepo, url: string, branch: string): Promise<PushOutcome> {
   const ref = `refs/heads/${branch}`;
+  const remote = parseRemoteUrl(url);
   try {
-    await git.push({ fs: repo.fs, http: gitHttp(), gitdir: repo.gitdir, cache: repo.cache, url, ref, remoteRef: ref, force: false });
+    await git.push({ fs: repo.fs, http: gitHttp(), gitdir: repo.gitdir, cache: repo.cache, url: remote.url, onAuth: remote.onAuth, ref, remoteRef: ref, force: false });
     return 'pushed';
   } catch (err) {
     const code = (err as { code?: string }).code;
     // PushRejectedError: isomorphic-git saw the advertised tip is not an ancestor. GitPushError: receive-pack
     // refused the update, e.g. the ref no longer held the old value it was told (a concurrent push won).
     if (code === 'PushRejectedError' || code === 'GitPushError') return 'rejected';
-    throw err;
+    throw redactedError(err);
   }
 }

@@ -6,6 +6,7 @@ import type { Located } from '../documents/model.ts';
 import { formatProblem, type Problem } from '../errors/problem.ts';
 import { taintToString } from '../assignments/plugins/taintToleration.ts';
 import type { FailoverEvent } from '../works/renderTemplates.ts';
+import { commitMessageSafe } from './commitMessageSafe.ts';
 
 /** What a commit says about cluster state: its failover decisions, and the trailers the next sync compares. */
 export interface FailoverContext {
@@ -75,7 +76,8 @@ export function buildOutputMessage(
   if (context?.state.inputs) lines.push(`Cluster-Status: ${context.state.inputs.clusterStatus}`);
   if (context?.state.inputs?.renderTime) lines.push(`Render-Time: ${context.state.inputs.renderTime}`);
   lines.push(`Source-Commit: ${source.oid}`, `Source-Author: ${source.author.name} <${source.author.email}>`);
-  return `${lines.join('\n')}\n`;
+  // Each entry is meant as one line; what it quotes from Git may hold a newline (a file name can) or escapes.
+  return `${lines.map(commitMessageSafe).join('\n')}\n`;
 }
 
 /**

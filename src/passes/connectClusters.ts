@@ -1,15 +1,18 @@
-import { statSync } from 'node:fs';
-import path from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
+import { readKubeconfig, type KubeconfigProblem, type LoadedKubeconfig } from '../credentials/readKubeconfig.ts';
 import { connectKubeTarget } from '../deliveries/connectKubeTarget.ts';
 import type { KubeTarget } from '../deliveries/KubeTarget.ts';
 import type { ClusterRegistration } from './readClusterRegistrations.ts';
 
 export interface ClusterConnectionOptions {
-  /** Relative kubeconfigRef paths resolve against this folder. */
+  /**
+   * kubeconfigRef paths resolve against this folder, and the kubeconfig they name (after every symlink), and
+   * every file that kubeconfig names, must lie inside it: the path is written by whoever changes the repo.
+   */
   credentialsDir: string;
-  /** For a Cluster without kubeconfigRef: a kubeconfig holding one context per cluster name. */
+  /** For a Cluster without kubeconfigRef: a kubeconfig holding one context per cluster name (the operator's, read where it is). */
   fallbackKubeconfig: string | undefined;
+  /** --insecure-kubeconfig-exec: a kubeconfig user may run a command (user.exec) for its token. Default false. */
+  allowKubeconfigExec?: boolean;
   log: (entry: Record<string, unknown>) => void;
   /** A cluster left the registrations (or became Pull): its per-cluster state can go. */
   onRemoved?: (cluster: string) => void;
@@ -18,6 +21,8 @@ export interface ClusterConnectionOptions {
 /**
  * Keeps one connection per Push-mode cluster registered in Git, reused from pass to pass while the
  * registration and its kubeconfig file stay the same; a changed kubeconfig (new token, new CA) reconnects.
+ * A cluster whose kubeconfig is refused (outside the credentials folder, a plugin not allowed) is skipped and
+ * logged once; the other clusters carry on.
  */
 export class ClusterConnections {
   private readonly open = new Map<string, { key: string; target: KubeTarget }>();
@@ -29,29 +34,27 @@ export class ClusterConnections {
     const wanted = registrations.filter((r) => r.syncMode === 'Push');
     const out = new Map<string, KubeTarget>();
     for (const reg of wanted) {
-      const where = this.locate(reg);
-      if (where instanceof Error) {
-        this.reportOnce(reg.name, where.message);
+      const loaded = this.load(reg);
+      if ('why' in loaded) {
+        this.reportOnce(reg.name, `${reg.source}: Cluster ${reg.name}: ${loaded.why}; fix: ${loaded.fix}`);
         continue;
       }
-      const key = `${where.file}\0${where.context}\0${where.mtimeMs}`;
+      const key = loaded.fingerprint;
       const current = this.open.get(reg.name);
       if (current?.key === key) {
         out.set(reg.name, current.target);
         continue;
       }
       try {
-        const kc = new KubeConfig();
-        kc.loadFromFile(where.file);
-        if (!kc.getContextObject(where.context)) throw new Error(`${reg.source}: kubeconfig ${where.file} has no context "${where.context}"; fix: set spec.kubeconfigRef.context to one of ${kc.getContexts().map((c) => c.name).join(', ') || '(none)'}`);
-        const target = await connectKubeTarget(kc, { context: where.context, name: reg.name });
+        const context = loaded.kubeconfig.getCurrentContext();
+        const target = await connectKubeTarget(loaded.kubeconfig, { context, name: reg.name });
         if (current) await current.target.close();
         this.open.set(reg.name, { key, target });
         this.reported.delete(reg.name);
-        this.opts.log({ step: 'clusters', cluster: reg.name, connected: target.server, kubeconfig: where.file, context: where.context });
+        this.opts.log({ step: 'clusters', cluster: reg.name, connected: target.server, kubeconfig: loaded.path, context });
         out.set(reg.name, target);
       } catch (err) {
-        this.reportOnce(reg.name, (err as Error).message);
+        this.reportOnce(reg.name, `${reg.source}: Cluster ${reg.name}: cannot connect (${(err as Error).message})`);
       }
     }
     for (const [name, c] of this.open) {
@@ -69,15 +72,14 @@ export class ClusterConnections {
     this.open.clear();
   }
 
-  private locate(reg: ClusterRegistration): { file: string; context: string; mtimeMs: number } | Error {
+  /** Read afresh every pass (a few small files): a rotated token or certificate reconnects. */
+  private load(reg: ClusterRegistration): LoadedKubeconfig | KubeconfigProblem {
     const ref = reg.kubeconfigRef;
-    const file = ref?.path ? path.resolve(this.opts.credentialsDir, ref.path) : this.opts.fallbackKubeconfig;
-    if (!file) return new Error(`${reg.source}: Cluster ${reg.name} names no kubeconfig; fix: set spec.kubeconfigRef {path, context}, or start flotilla run with --kubeconfig FILE holding a context named ${reg.name}`);
-    try {
-      return { file, context: ref?.context ?? reg.name, mtimeMs: statSync(file).mtimeMs };
-    } catch {
-      return new Error(`${reg.source}: kubeconfig ${file} of Cluster ${reg.name} does not exist; fix: put it there, or pass --credentials-dir (relative paths resolve against it; now ${this.opts.credentialsDir})`);
-    }
+    const context = ref?.context ?? reg.name;
+    const allowExec = this.opts.allowKubeconfigExec ?? false;
+    if (ref?.path) return readKubeconfig({ root: this.opts.credentialsDir, file: ref.path, context, allowExec });
+    if (this.opts.fallbackKubeconfig) return readKubeconfig({ root: undefined, file: this.opts.fallbackKubeconfig, context, allowExec });
+    return { why: 'names no kubeconfig', fix: `set spec.kubeconfigRef {path, context}, or start flotilla run with --kubeconfig FILE holding a context named ${reg.name}` };
   }
 
   /** A broken cluster is logged when it breaks, not on every pass. */

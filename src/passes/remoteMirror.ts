@@ -2,6 +2,7 @@ import nodeFs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { gitHttp, GIT_HTTP_IDLE_TIMEOUT_MS } from '../commits/gitHttp.ts';
+import { parseRemoteUrl, redactedError, redactUrlsIn } from '../commits/remoteUrl.ts';
 import { readRef } from '../commits/readRef.ts';
 import { updateRef } from '../commits/updateRef.ts';
 
@@ -24,19 +25,8 @@ export interface MirrorOptions {
   idleTimeoutMs?: number;
 }
 
-/** Credentials in a URL (https://user:token@host/…) are for isomorphic-git only, never for logs. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.username || u.password) {
-      u.username = '';
-      u.password = '';
-    }
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
+/** Credentials in a URL (https://user:token@host/…) are for the Git server only, never for files or logs. */
+export { redactUrl } from '../commits/remoteUrl.ts';
 
 /** A mirror's default place: one folder per remote, named after host and path, under `root`. */
 export function defaultMirrorDir(root: string, url: string): string {
@@ -50,20 +40,25 @@ export function defaultMirrorDir(root: string, url: string): string {
  * open, output branches the remote already has are fetched, so a new mirror resumes where the last one left off.
  */
 export async function openRemoteMirror(opts: MirrorOptions): Promise<RemoteMirror> {
-  const { gitdir, url } = opts;
+  const { gitdir } = opts;
+  // The credential stays in memory (onAuth); the URL isomorphic-git stores and sees carries none.
+  const { url, onAuth } = parseRemoteUrl(opts.url);
   const fs = nodeFs;
   const cache = {};
   const http = gitHttp(opts.idleTimeoutMs ?? GIT_HTTP_IDLE_TIMEOUT_MS);
   if (!fs.existsSync(path.join(gitdir, 'HEAD'))) {
-    fs.mkdirSync(gitdir, { recursive: true });
+    // Owner-only: the mirror holds the whole config repo and what Flotilla rendered from it.
+    fs.mkdirSync(gitdir, { recursive: true, mode: 0o700 });
     await git.init({ fs, gitdir, bare: true, defaultBranch: opts.sourceBranch });
   }
-  // isomorphic-git maps fetched branches through the remote's refspec; the URL it stores carries no credentials
-  // (the real one is passed on every fetch and push).
-  await git.addRemote({ fs, gitdir, remote: 'origin', url: redactUrl(url), force: true });
+  fs.chmodSync(gitdir, 0o700);
+  // isomorphic-git maps fetched branches through the remote's refspec.
+  await git.addRemote({ fs, gitdir, remote: 'origin', url, force: true });
+  fs.chmodSync(path.join(gitdir, 'config'), 0o600);
   const repo = { dir: gitdir, gitdir, bare: true, fs, cache };
   const fetchBranch = async (branch: string): Promise<string | null> => {
-    const res = await git.fetch({ fs, http, gitdir, url, ref: branch, remoteRef: branch, singleBranch: true, tags: false, cache });
+    const res = await git.fetch({ fs, http, gitdir, url, onAuth, ref: branch, remoteRef: branch, singleBranch: true, tags: false, cache })
+      .catch((err: unknown) => { throw redactedError(err); });
     return res.fetchHead;
   };
   for (const branch of opts.outputBranches) {
@@ -93,16 +88,16 @@ export async function openRemoteMirror(opts: MirrorOptions): Promise<RemoteMirro
         const now = await readRef(repo, ref);
         if (!now || now === lastPushed.get(branch)) continue;
         try {
-          const res = await git.push({ fs, http, gitdir, url, ref, remoteRef: ref, cache });
+          const res = await git.push({ fs, http, gitdir, url, onAuth, ref, remoteRef: ref, cache });
           const status = res.refs[ref];
           if (res.ok && (!status || status.ok)) {
             lastPushed.set(branch, now);
             pushed.push(branch);
           } else {
-            rejected.push({ ref: branch, error: status?.error ?? res.error ?? 'rejected' });
+            rejected.push({ ref: branch, error: redactUrlsIn(status?.error ?? res.error ?? 'rejected') });
           }
         } catch (err) {
-          rejected.push({ ref: branch, error: (err as Error).message });
+          rejected.push({ ref: branch, error: redactUrlsIn((err as Error).message) });
         }
       }
       return { pushed, rejected };

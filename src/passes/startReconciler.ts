@@ -29,7 +29,7 @@ export type ReconcilerSource =
 
 /** Which members get Push-mode delivery: those registered in Git, or a fixed set (the demo's). */
 export type ReconcilerClusters =
-  | { kind: 'registered'; credentialsDir: string; fallbackKubeconfig: string | undefined }
+  | { kind: 'registered'; credentialsDir: string; fallbackKubeconfig: string | undefined; allowKubeconfigExec?: boolean }
   | { kind: 'fixed'; targets: ReadonlyMap<string, KubeTarget> };
 
 export interface ReconcilerOptions {
@@ -129,7 +129,7 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
 
     const registrations: RegistrationCache = new Map();
     const connections = opts.clusters.kind === 'registered'
-      ? new ClusterConnections({ credentialsDir: opts.clusters.credentialsDir, fallbackKubeconfig: opts.clusters.fallbackKubeconfig, log, onRemoved: (c) => metrics.forgetCluster(c) })
+      ? new ClusterConnections({ credentialsDir: opts.clusters.credentialsDir, fallbackKubeconfig: opts.clusters.fallbackKubeconfig, allowKubeconfigExec: opts.clusters.allowKubeconfigExec ?? false, log, onRemoved: (c) => metrics.forgetCluster(c) })
       : undefined;
     if (connections) closers.push(() => connections.close());
     const fixed = opts.clusters.kind === 'fixed' ? opts.clusters.targets : undefined;

@@ -114,4 +114,18 @@ test('--rev checks an older output commit, named by its source commit or by itse
   }
 });
 
+test('--rev of a source commit that carries a Source-Commit line says it is not an output commit, and how to name one', async () => {
+  const repo = await renderedRepo();
+  try {
+    const first = repo.git(['rev-parse', 'main~2']).trim();
+    const forged = commitAll(repo, `Looks rendered\n\nSource-Commit: ${first}`);
+    const err = await verifyOutput(await openRepo(repo.path), { outputRef: OUTPUT, rev: forged }).then(() => undefined, (e: Error & { code?: string }) => e);
+    assert.is(err?.code, 'NOT_AN_OUTPUT_COMMIT');
+    assert.match(err!.message, `${forged.slice(0, 12)}) is not an output commit`);
+    assert.match(err!.message, 'fix: name a commit of flotilla/rendered (git log --oneline flotilla/rendered)');
+  } finally {
+    repo.cleanup();
+  }
+});
+
 test.run();

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
@@ -24,6 +24,8 @@ test('flotilla up --exit: three members, the nginx walkthrough pushed, 2/2 ready
     assert.match(out, 'member3: no pods');
     assert.match(out, `export KUBECONFIG=${path.join(dir, 'members.config')}`);
     assert.match(err, /"step":"render","sourceCommit":"[0-9a-f]{40}"/);
+    // The reconciler reads kubeconfigs from a folder of their own, not from the one holding the clone.
+    assert.match(err, `"kubeconfig":"${path.join(realpathSync(dir), 'credentials', 'members.config')}"`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -12,11 +12,16 @@ export interface GitHttpServer {
   close(): Promise<void>;
 }
 
-export async function startGitHttpServer(projectRoot: string): Promise<GitHttpServer> {
+/** `basicAuth` ('user:password'): every request without exactly that credential gets 401, as a private repo. */
+export async function startGitHttpServer(projectRoot: string, opts: { basicAuth?: string } = {}): Promise<GitHttpServer> {
   const requests: string[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
+    if (opts.basicAuth && req.headers.authorization !== `Basic ${Buffer.from(opts.basicAuth).toString('base64')}`) {
+      res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' }).end('authentication required');
+      return;
+    }
     serveCgi(projectRoot, req, res);
   });
   server.on('connection', (s: Socket) => {

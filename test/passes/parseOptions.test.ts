@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseListen, runCommand } from '../../src/commands/runCommand.ts';
@@ -46,6 +50,26 @@ test('--cluster-status-update-frequency / --graceful-eviction-timeout: bad durat
   assert.match(await failure({ clusterStatusUpdateFrequency: '10 s' }), '--cluster-status-update-frequency "10 s" is not a duration');
   assert.match(await failure({ gracefulEvictionTimeout: 'ten minutes' }), '--graceful-eviction-timeout "ten minutes" is not a duration');
   assert.match(await failure({ gracefulEvictionTimeout: '0' }), '--graceful-eviction-timeout 0: must be at least 1s');
+});
+
+test('--credentials-dir must not hold, or sit inside, the working tree of a local clone (the default . in the clone included)', async () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'flotilla-creds-clash-'));
+  try {
+    const clone = path.join(root, 'clone');
+    execFileSync('git', ['init', '-q', clone]);
+    mkdirSync(path.join(root, 'credentials'));
+    const base = {
+      repo: clone, sourceBranch: 'main', credentialsDir: undefined as string | undefined, kubeconfig: undefined, listen: 'off', resync: '0', fetchSchedule: '* * * * *',
+      webhookSecretEnv: undefined, webhookSecret: undefined, mirrorDir: undefined, cwd: clone, out: () => {}, err: () => {}, stopSignal: Promise.resolve(),
+    };
+    for (const [credentialsDir, words] of [[undefined, 'the default, the working directory) is inside the working tree'], [root, 'holds the working tree'], [path.join(clone, 'sub'), 'is inside the working tree']] as const) {
+      const err = await runCommand({ ...base, credentialsDir }).then(() => null, (e: unknown) => e as Error);
+      assert.match(err?.message ?? '', words, String(credentialsDir));
+      assert.match(err?.message ?? '', 'fix: pass --credentials-dir naming a folder that holds only kubeconfigs');
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
 
 test.run();

@@ -144,14 +144,18 @@ test('join writes a kubeconfigRef after checking the context, and refuses a name
   assert.is(bad.code, 1);
   assert.match(bad.err, /no context "nope"; fix: pass --context, one of: member4/);
 
-  const r = await run('join', ['member4', '--repo', repo.path, '--kubeconfig', kubeconfig, '--provider', 'aws', '--region', 'eu-west-1', '--zones', 'a,b', '--labels', 'env=prod,tier=1', '--reason', 'new region']);
+  const outside = await run('join', ['member4', '--repo', repo.path, '--kubeconfig', kubeconfig, '--credentials-dir', repo.path]);
+  assert.is(outside.code, 1);
+  assert.match(outside.err, `is not inside --credentials-dir ${repo.path}`);
+
+  const r = await run('join', ['member4', '--repo', repo.path, '--kubeconfig', kubeconfig, '--credentials-dir', path.dirname(repo.path), '--provider', 'aws', '--region', 'eu-west-1', '--zones', 'a,b', '--labels', 'env=prod,tier=1', '--reason', 'new region']);
   assert.is(r.code, 0, r.err);
   const text = repo.git(['show', 'main:clusters/member4.yaml']);
   assert.not.ok(/secret-token|AAAA/.test(text), 'no credential reaches Git');
   assert.equal(parse(text), {
     apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster',
     metadata: { name: 'member4', labels: { env: 'prod', tier: '1' } },
-    spec: { syncMode: 'Push', provider: 'aws', region: 'eu-west-1', zones: ['a', 'b'], kubeconfigRef: { path: kubeconfig, context: 'member4' } },
+    spec: { syncMode: 'Push', provider: 'aws', region: 'eu-west-1', zones: ['a', 'b'], kubeconfigRef: { path: 'members.config', context: 'member4' } },
   });
   assert.is(repo.git(['log', '-1', '--format=%s', 'main']).trim(), 'join member4: new region');
   assert.is(repo.git(['status', '--porcelain']), '');

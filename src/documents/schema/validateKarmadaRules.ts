@@ -7,6 +7,7 @@ import type { KarmadaKind } from './karmadaSchemas.ts';
 import type { SchemaIssue } from './validateAgainstSchema.ts';
 import { isPlainObject, preview } from './validateAgainstSchema.ts';
 import { formatPath } from './formatPath.ts';
+import { relativeNameProblem } from '../../confinement/readConfinedFile.ts';
 import { isDNS1123Label, isJSONPointer, labelValueProblems, qualifiedNameProblems } from './kubernetesNames.ts';
 
 export interface KarmadaRuleOptions {
@@ -480,6 +481,14 @@ function validateClusterSpec(spec: Obj, issues: SchemaIssue[]): void {
     if (!['http', 'https', 'socks5'].includes(scheme)) {
       invalid(issues, ['spec', 'proxyURL'], `spec.proxyURL is ${proxy.includes('@') ? 'not valid' : preview(proxy)}; its scheme must be http, https or socks5`, 'write it as http://host:port, https://host:port or socks5://host:port');
     }
+  }
+  // The reconciler reads kubeconfigRef.path only inside its --credentials-dir; say so to the reviewer first.
+  const kubeconfigPath = stringAt(objectAt(spec, 'kubeconfigRef') ?? {}, 'path');
+  const pathProblem = kubeconfigPath === undefined ? undefined : relativeNameProblem(kubeconfigPath);
+  if (pathProblem) {
+    const why = { empty: 'is empty', absolute: 'is absolute', escapes: 'climbs out with ..' }[pathProblem];
+    invalid(issues, ['spec', 'kubeconfigRef', 'path'], `spec.kubeconfigRef.path ${preview(kubeconfigPath!)} ${why}: the reconciler reads kubeconfigs only inside its --credentials-dir`,
+      'name the kubeconfig relative to the credentials folder, without .. (e.g. path: members.config)');
   }
   for (const field of ['provider', 'region'] as const) {
     const v = stringAt(spec, field);
