@@ -1,6 +1,8 @@
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
 import { parseBlockYaml } from './blockYaml.ts';
+import { documentValue, DocumentValueError } from './documentValue.ts';
+import { GO_YAML_PARSE_OPTIONS } from './goYamlSchema.ts';
 
 /** One YAML document of a source file, as plain data plus where it came from. */
 export interface SourceDocument {
@@ -58,6 +60,9 @@ export function parseDocuments(
     return fail('FILE_NOT_TEXT', `invalid UTF-8 at byte ${offset}`, 'save the file as UTF-8', at(line, column));
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // kubectl reads a file line by line and ends every line with \n, the last one too: a `|` block at the end of
+  // a file without a final newline keeps its line break there, and so it does here.
+  if (text.length > 0 && !text.endsWith('\n')) text += '\n';
 
   const depth = maxNesting(text);
   if (depth > limits.maxDepth) {
@@ -98,11 +103,12 @@ export function parseDocuments(
     if (doc.contents === null) return; // empty document between `---` separators
     let value: unknown;
     try {
-      value = doc.toJS({ maxAliasCount: limits.maxAliasCount });
+      value = documentValue(doc, limits.maxAliasCount);
     } catch (err) {
-      problems.push({ ...spanAt(doc.range[0]), code: 'YAML_TOO_COMPLEX', severity: 'error',
-        message: `document ${index + 1}: ${(err as Error).message}`,
-        fix: 'expand the aliases by hand; anchors that multiply into huge documents are refused' });
+      if (!(err instanceof DocumentValueError)) throw err;
+      const span = err.code === 'YAML_TOO_COMPLEX' ? spanAt(doc.range[0]) : spanAt(err.offset);
+      problems.push({ ...span, code: err.code, severity: 'error',
+        message: err.code === 'YAML_TOO_COMPLEX' ? `document ${index + 1}: ${err.message}` : err.message, fix: err.fix });
       return;
     }
     if (value === null) return; // an empty document, as above
@@ -114,7 +120,7 @@ export function parseDocuments(
 
 function parseWithLibrary(file: string, text: string) {
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const docs = parseAllDocuments(text, { ...GO_YAML_PARSE_OPTIONS, lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
   const spanAt = (offset: number): SourceSpan => {
     const pos = lineCounter.linePos(offset);
     return { file, line: pos.line, column: pos.col };
