@@ -64,6 +64,9 @@ export function parseDocuments(
   // a file without a final newline keeps its line break there, and so it does here.
   if (text.length > 0 && !text.endsWith('\n')) text += '\n';
 
+  const source = sourceFormat(file);
+  if (source) return fail('YAML_TEMPLATE', source.message, source.fix);
+
   const depth = maxNesting(text);
   if (depth > limits.maxDepth) {
     return fail('YAML_TOO_COMPLEX', `nesting is ${depth} levels deep, over the limit of ${limits.maxDepth}`,
@@ -81,7 +84,7 @@ export function parseDocuments(
       const source = at(doc.line, doc.column);
       documents.push({ value: doc.value, index, source, locate: (path) => locate(index, path) ?? source });
     });
-    return { documents, problems: [] };
+    return kustomizeProblem(file, documents) ?? { documents, problems: [] };
   }
 
   const { docs, spanAt } = parseWithLibrary(file, text);
@@ -94,10 +97,11 @@ export function parseDocuments(
   docs.forEach((doc, index) => {
     const firstError = doc.errors[0];
     if (firstError) {
-      for (const err of doc.errors) {
-        problems.push({ ...spanAt(err.pos[0]), code: 'YAML_SYNTAX', severity: 'error',
-          message: firstLine(err.message), fix: yamlFix(err.code) });
-      }
+      // As kubectl, the first error of a document: the ones after it are mostly that error seen again.
+      const more = doc.errors.length - 1;
+      problems.push({ ...spanAt(firstError.pos[0]), code: 'YAML_SYNTAX', severity: 'error',
+        message: `${firstLine(firstError.message)}${more > 0 ? ` (and ${more} more error${more > 1 ? 's' : ''} after it in this document, most caused by this one)` : ''}`,
+        fix: yamlFix(firstError.code) });
       return;
     }
     if (doc.contents === null) return; // empty document between `---` separators
@@ -115,8 +119,51 @@ export function parseDocuments(
     const start = doc.contents.range?.[0] ?? doc.range[0];
     documents.push({ value, index, source: spanAt(start), locate: (path) => locateIn(doc, path, spanAt, start) });
   });
-  return { documents, problems };
+  if (problems.length > 0) {
+    // Template syntax in a file that is not YAML: one problem that says what the file is, not the parser's dozens.
+    const template = helmTemplateLine(text);
+    if (template) {
+      return fail('YAML_TEMPLATE', `this is a Helm template ({{ … }} on line ${template}), not a manifest: it is YAML only once Helm renders it`,
+        HELM_FIX, at(template, 1));
+    }
+  }
+  return kustomizeProblem(file, documents) ?? { documents, problems };
 }
+
+const HELM_FIX = 'list the chart in .flotillaignore (for example `charts/`) and commit what `helm template` renders instead; Flotilla does not render Helm or Kustomize sources yet';
+const KUSTOMIZE_FIX = 'list it in .flotillaignore and commit what `kustomize build` renders instead; Flotilla does not render Helm or Kustomize sources yet';
+
+/** Files that are a Helm chart's or Kustomize's by their name alone; the manifests they stand for are not in them. */
+function sourceFormat(file: string): { message: string; fix: string } | undefined {
+  const name = file.slice(file.lastIndexOf('/') + 1);
+  if (/^kustomization\.ya?ml$/i.test(name)) return { message: 'this is a Kustomize kustomization, not a manifest', fix: KUSTOMIZE_FIX };
+  if (name === 'Chart.yaml' || name === 'Chart.yml') return { message: 'this is a Helm chart\'s Chart.yaml, not a manifest', fix: HELM_FIX };
+  return undefined;
+}
+
+/** A Kustomization or Component (kustomize.config.k8s.io) under another file name: one problem at its first line. */
+function kustomizeProblem(file: string, documents: SourceDocument[]): { documents: SourceDocument[]; problems: Problem[] } | undefined {
+  const doc = documents.find((d) => {
+    const apiVersion = (d.value as { apiVersion?: unknown } | null)?.apiVersion;
+    return typeof apiVersion === 'string' && apiVersion.startsWith('kustomize.config.k8s.io/');
+  });
+  if (!doc) return undefined;
+  return { documents: [], problems: [{ ...doc.source, file, code: 'YAML_TEMPLATE', severity: 'error',
+    message: `document ${doc.index + 1} is a Kustomize ${(doc.value as { kind?: unknown }).kind ?? 'kustomization'}, not a manifest`, fix: KUSTOMIZE_FIX }] };
+}
+
+/** The 1-based line of the first `{{` outside a comment line, for a file that did not parse; undefined when none. */
+function helmTemplateLine(text: string): number | undefined {
+  let line = 1;
+  for (let i = text.indexOf('{{'); i >= 0; i = text.indexOf('{{', i + 2)) {
+    const lineStart = text.lastIndexOf('\n', i) + 1;
+    if (text.slice(lineStart, i).trimStart().startsWith('#')) continue;
+    for (let k = text.indexOf('\n'); k >= 0 && k < i; k = text.indexOf('\n', k + 1)) line++;
+    return line;
+  }
+  return undefined;
+}
+
 
 function parseWithLibrary(file: string, text: string) {
   const lineCounter = new LineCounter();

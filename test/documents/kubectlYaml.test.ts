@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parseBlockYaml } from '../../src/documents/blockYaml.ts';
 import { parseDocuments } from '../../src/documents/parseDocuments.ts';
 import { KUBECTL } from '../deliveries/helpers/e2e.ts';
 
@@ -44,13 +45,15 @@ function object(name: string, extra: string): string {
   return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\nextra:\n${extra}`;
 }
 
-function corpus(): { files: Record<string, string>; names: string[] } {
+function corpus(): { files: Record<string, string>; names: string[]; documents: Map<string, string> } {
   const finite = SCALARS.filter((s) => !REFUSED_VALUES.includes(s) && !['.inf', '-.inf', '.nan', '-.nan', '.Inf', '.NaN', '+.INF'].includes(s));
   const docs: string[] = [];
   const names: string[] = [];
+  const documents = new Map<string, string>();
   const add = (name: string, extra: string) => {
     docs.push(object(name, extra));
     names.push(name);
+    documents.set(name, object(name, extra));
   };
   add('block-values', finite.map((s, i) => `  v${i}: ${s}\n`).join(''));
   add('sequence-values', `  list:\n${finite.map((s) => `  - ${s}\n`).join('')}`);
@@ -68,7 +71,7 @@ function corpus(): { files: Record<string, string>; names: string[] } {
   names.push('crlf');
   REFUSED_VALUES.forEach((s, i) => { files[`refused-value-${i}.yaml`] = object(`refused-value-${i}`, `  v: ${s}\n`); });
   REFUSED_KEYS.forEach((s, i) => { files[`refused-key-${i}.yaml`] = object(`refused-key-${i}`, `  ? ${s}\n  : 1\n`); });
-  return { files, names };
+  return { files, names, documents };
 }
 
 function run(file: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -87,7 +90,7 @@ function splitObjects(stdout: string): Record<string, unknown>[] {
 test('every plain scalar, as a value and as a key, and every file kubectl refuses, read exactly as kubectl 1.32 reads them', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'flotilla-kubectl-yaml-'));
   try {
-    const { files, names } = corpus();
+    const { files, names, documents: corpusDocuments } = corpus();
     for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
     writeFileSync(path.join(dir, 'kubeconfig'), '');
     const fileArgs = Object.keys(files).flatMap((f) => ['-f', f]);
@@ -110,6 +113,15 @@ test('every plain scalar, as a value and as a key, and every file kubectl refuse
         assert.equal(extra, fromKubectl.get(metadata.name), `${file}: ${metadata.name}`);
       }
     }
+    // Each corpus document alone: the block reader takes the plain ones (the whole file is the library's, for its anchors).
+    const taken: string[] = [];
+    for (const [name, text] of corpusDocuments) {
+      if (parseBlockYaml(text)) taken.push(name);
+      const { documents, problems } = parseDocuments(`${name}.yaml`, new TextEncoder().encode(text));
+      assert.equal(problems, [], name);
+      assert.equal((documents[0]!.value as { extra: unknown }).extra, fromKubectl.get(name), `${name} alone`);
+    }
+    assert.equal(taken, ['block-values', 'sequence-values', 'quoted'], 'the documents the block reader takes');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
