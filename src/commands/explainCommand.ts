@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
 import { describeRef } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
@@ -26,7 +27,7 @@ export async function explainCommand(opts: CommonOptions & { target: string; nam
     return 1;
   }
   if (opts.output === 'json') opts.out(`${JSON.stringify(explanation, null, 2)}\n`);
-  else if (opts.output === 'yaml') opts.out(stringify(explanation));
+  else if (opts.output === 'yaml') opts.out(stringify(explanation, GO_YAML_STRINGIFY_OPTIONS));
   else opts.out(formatExplanation(explanation, [...model.clusters.keys()].sort()));
   return 0;
 }

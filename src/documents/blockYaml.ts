@@ -1,5 +1,5 @@
 import { parseAllDocuments } from 'yaml';
-import { documentValue } from './documentValue.ts';
+import { documentValue, DocumentValueError } from './documentValue.ts';
 import { GO_YAML_PARSE_OPTIONS, resolvePlainScalar } from './goYamlSchema.ts';
 
 /**
@@ -447,3 +447,26 @@ export function parseYamlValue(text: string): unknown {
 }
 
 const DEFAULT_MAX_ALIAS_COUNT = 1000;
+
+/**
+ * Every document of a YAML stream as kubectl reads it, for the read views over a branch: empty documents, and
+ * documents kubectl could not read (validate reports those, with their position), are left out.
+ */
+export function parseYamlValues(text: string): unknown[] {
+  if (text.length > 0 && !text.endsWith('\n')) text += '\n';
+  const block = parseBlockYaml(text);
+  if (block) return block.map((d) => d.value).filter((v) => v !== null);
+  const docs = parseAllDocuments(text, { ...GO_YAML_PARSE_OPTIONS, uniqueKeys: true });
+  if (!Array.isArray(docs)) return [];
+  const out: unknown[] = [];
+  for (const doc of docs) {
+    if (doc.errors.length > 0) continue;
+    try {
+      const value = documentValue(doc, DEFAULT_MAX_ALIAS_COUNT);
+      if (value !== null) out.push(value);
+    } catch (err) {
+      if (!(err instanceof DocumentValueError)) throw err;
+    }
+  }
+  return out;
+}
