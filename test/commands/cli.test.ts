@@ -52,6 +52,24 @@ test('validate exits 0 on the Karmada nginx sample; explain shows the policy and
   assert.equal(json.clusters, [{ name: 'member1', replicas: 1 }, { name: 'member2', replicas: 1 }]);
 });
 
+test('validate warns where YAML 1.1 (kubectl) reads a plain scalar differently, exits 0 on warnings; a Helm template is one error', () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  const secretPod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\nspec:\n  containers:\n  - name: c\n    image: busybox\n    stdin: yes\n    tty: "on"\n  volumes:\n  - name: key\n    secret:\n      secretName: key\n      defaultMode: 0400\n';
+  r.commit({ ...MEMBERS, 'templates/nginx.yaml': sample('nginx/deployment.yaml'), 'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml'), 'templates/pod.yaml': secretPod }, 'surprises');
+  const warned = flotilla('validate', '--repo', r.dir);
+  assert.is(warned.status, 0, warned.stdout + warned.stderr);
+  assert.match(warned.stdout, /templates\/pod\.yaml:10:12 {2}warning {2}YAML_AMBIGUOUS {2}`yes` reads as the boolean true/);
+  assert.match(warned.stdout, /templates\/pod\.yaml:16:20 {2}warning {2}YAML_AMBIGUOUS {2}`0400` reads as the octal number 256/);
+  assert.not.match(warned.stdout, /pod\.yaml:11:/, 'a quoted scalar is what its author chose');
+  r.commit({ 'charts/web/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  {{- toYaml .Values.data | nindent 2 }}\n' }, 'a chart');
+  const helm = flotilla('validate', '--repo', r.dir);
+  assert.is(helm.status, 1);
+  assert.equal(helm.stdout.match(/charts\/web\/templates\/cm\.yaml:\d+:\d+ {2}error/g), ['charts/web/templates/cm.yaml:4:1  error'], helm.stdout);
+  assert.match(helm.stdout, /YAML_TEMPLATE {2}this is a Helm template/);
+  assert.is(helm.stderr, '', 'nothing from the YAML library on stderr');
+});
+
 test('render --out-dir writes the same layout to a folder; a bad flag exits 2 with a one-line message', () => {
   const r = makeConfigRepo();
   repos.push(r);
