@@ -73,6 +73,9 @@ export function parseDocuments(
       'flatten the document; no Kubernetes manifest needs that depth');
   }
 
+  const separator = kubectlSeparatorProblem(text);
+  if (separator) return fail('YAML_SYNTAX', separator.message, separator.fix, at(separator.line, 1));
+
   // Most manifests are plain block YAML, read by a reader several times faster than the library; the library
   // reads the rest, and is asked for field positions only when a later check reports a problem.
   const block = parseBlockYaml(text);
@@ -128,6 +131,38 @@ export function parseDocuments(
     }
   }
   return kustomizeProblem(file, documents) ?? { documents, problems };
+}
+
+/**
+ * kubectl splits a file into documents before any YAML is parsed (apimachinery's YAMLReader): at every line that
+ * starts with `---`, refusing the file when anything but a comment follows on that line; and go-yaml then reads
+ * only the first document of each part, so what follows a `...` up to the next `---` is silently dropped. Both
+ * are refused here, so a file means the same to Flotilla and to kubectl.
+ */
+function kubectlSeparatorProblem(text: string): { line: number; message: string; fix: string } | undefined {
+  let line = 1;
+  let lineStart = 0;
+  let ended: number | undefined; // the line of a `...` whose part has not reached a `---` yet
+  for (let i = 0; i <= text.length; i++) {
+    if (i < text.length && text.charCodeAt(i) !== 10) continue;
+    const c = text.charCodeAt(lineStart);
+    if (c === 45 /* - */ && text.startsWith('---', lineStart)) {
+      const rest = text.slice(lineStart + 3, i).trim();
+      if (rest !== '' && !rest.startsWith('#')) {
+        return { line, message: `kubectl refuses a document separator with content after it (\`${text.slice(lineStart, i).trimEnd()}\`)`,
+          fix: 'put `---` on a line of its own and the content on the next line' };
+      }
+      ended = undefined;
+    } else if (c === 46 /* . */ && text.startsWith('...', lineStart) && /^\.\.\.(?:[ \t]+(?:#.*)?)?$/.test(text.slice(lineStart, i))) {
+      ended ??= line;
+    } else if (ended !== undefined && lineStart < i && !/^\s*(?:#.*)?$/.test(text.slice(lineStart, i))) {
+      return { line: ended, message: 'kubectl reads nothing after a `...` document end until the next `---`, and would drop what follows',
+        fix: 'replace the `...` with `---` to start a new document, or remove it' };
+    }
+    line++;
+    lineStart = i + 1;
+  }
+  return undefined;
 }
 
 const HELM_FIX = 'list the chart in .flotillaignore (for example `charts/`) and commit what `helm template` renders instead; Flotilla does not render Helm or Kustomize sources yet';

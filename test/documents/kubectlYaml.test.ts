@@ -71,6 +71,8 @@ function corpus(): { files: Record<string, string>; names: string[]; documents: 
   names.push('crlf');
   REFUSED_VALUES.forEach((s, i) => { files[`refused-value-${i}.yaml`] = object(`refused-value-${i}`, `  v: ${s}\n`); });
   REFUSED_KEYS.forEach((s, i) => { files[`refused-key-${i}.yaml`] = object(`refused-key-${i}`, `  ? ${s}\n  : 1\n`); });
+  // kubectl splits documents itself, at every line starting with ---, and refuses content after the marker.
+  files['refused-separator.yaml'] = `${object('refused-separator', '  a: 1\n')}--- b: 2\n`;
   return { files, names, documents };
 }
 
@@ -104,7 +106,8 @@ test('every plain scalar, as a value and as a key, and every file kubectl refuse
       if (file.startsWith('refused-')) {
         assert.match(result.stderr, `error parsing ${file}:`, `kubectl refuses ${file}`);
         assert.equal(documents, [], `${file}: no documents`);
-        assert.equal(problems.map((p) => [p.code, p.line]), [['YAML_NOT_JSON', 6]], `${file}: ${JSON.stringify(problems)}`);
+        const expected = file === 'refused-separator.yaml' ? ['YAML_SYNTAX', 7] : ['YAML_NOT_JSON', 6];
+        assert.equal(problems.map((p) => [p.code, p.line]), [expected], `${file}: ${JSON.stringify(problems)}`);
         continue;
       }
       assert.equal(problems, [], file);

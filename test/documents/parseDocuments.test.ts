@@ -98,4 +98,17 @@ test('.inf, .nan and null keys: YAML_NOT_JSON at the scalar, as kubectl refuses 
   assert.equal(keys.problems.map((p) => [p.code, p.line, p.column]), [['YAML_NOT_JSON', 2, 3]]);
 });
 
+test('document separators as kubectl splits them: content after --- and documents hidden after ... are refused at their line', () => {
+  const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
+  for (const [text, line] of [[`${cm('a')}--- a: 1\n`, 5], [`${cm('a')}---foo\n${cm('b')}`, 5], [`${cm('a')}...\n# c\n${cm('b')}`, 5]] as const) {
+    const { documents, problems } = parse('f.yaml', text);
+    assert.equal(documents, [], text);
+    assert.equal(problems.map((p) => [p.code, p.line]), [['YAML_SYNTAX', line]], text);
+  }
+  // A comment after the marker, `...` right before `---`, and `---` inside an indented block are all fine.
+  const fine = parse('f.yaml', `${cm('a')}... # end\n--- # next\n${cm('b')}data:\n  x: |\n    ---\n    y\n`);
+  assert.equal(fine.problems, []);
+  assert.equal(fine.documents.length, 2);
+});
+
 test.run();
