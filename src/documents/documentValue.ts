@@ -58,7 +58,9 @@ class Converter {
     }
     if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
     if (v === undefined) return null;
-    // A tag the schema resolves to something else (a date, a binary): go-yaml hands over the text.
+    // !!binary: go-yaml decodes the base64 into a Go string of those bytes, which JSON then carries as text.
+    if (v instanceof Uint8Array) return new TextDecoder().decode(v);
+    // A tag the schema resolves to something else (a date): go-yaml hands over the text.
     return node.source ?? String(v);
   }
 

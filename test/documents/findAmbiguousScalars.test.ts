@@ -26,6 +26,12 @@ test('numbers only YAML 1.1 reads (0b…, digit underscores) warn; quoted and ta
   assert.equal(found('a: 0b101\nb: 1_000\nc: "0b101"\nd: !!str yes\ne: abc_def\n').map(([line]) => line), [1, 2]);
 });
 
+test('integers beyond 2^53 warn: kubectl keeps their digits, JavaScript does not', () => {
+  const problems = findAmbiguousScalars('f.yaml', 'id: 12345678901234567\nsafe: 9007199254740991\nhex: 0x7FFFFFFFFFFFFFFF\nfloat: 1e20\nq: "12345678901234567"\n');
+  assert.equal(problems.map((p) => p.line), [1, 3]);
+  assert.match(problems[0]!.message, /beyond 2\^53/);
+});
+
 test('a file without any candidate token is not parsed at all, and a broken file reports nothing here', () => {
   assert.equal(found('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yesterday\n'), []);
   assert.equal(found('a: yes\n b: [\n'), []);

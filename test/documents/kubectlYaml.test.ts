@@ -62,6 +62,7 @@ function corpus(): { files: Record<string, string>; names: string[]; documents: 
   const keys = SCALARS.filter((s) => !REFUSED_KEYS.includes(s) && s !== '' && !['null', 'Null', 'NULL', '~'].includes(s));
   add('keys', `  keys:\n${keys.map((s, i) => `  - ${s}: ${i}\n`).join('')}`);
   add('merge-keys', '  base: &base {a: 1, b: 2}\n  over:\n    b: before\n    <<: [*base, {a: 3, c: 4}]\n    a: after\n  quoted:\n    "<<": not a merge\n');
+  add('tagged', '  b: !!binary aGVsbG8=\n  t: !!timestamp 2001-12-14\n  s: !!str 0644\n  i: !!int "0644"\n  f: !!float 1\n  c: !custom 12\n  k:\n    !!str 1: a\n    !!int "2": b\n');
   add('quoted', `  q: ["0644", 'yes', "1e3", '~', "on"]\n  d: "\\x41\\u00e9"\n`);
   const files: Record<string, string> = { 'corpus.yaml': `${docs.join('---\n')}` };
   // A literal block ending the file without a final newline: kubectl's line reader ends the last line too.
