@@ -140,27 +140,25 @@ export function parseDocuments(
  * are refused here, so a file means the same to Flotilla and to kubectl.
  */
 function kubectlSeparatorProblem(text: string): { line: number; message: string; fix: string } | undefined {
-  let line = 1;
-  let lineStart = 0;
   let ended: number | undefined; // the line of a `...` whose part has not reached a `---` yet
-  for (let i = 0; i <= text.length; i++) {
-    if (i < text.length && text.charCodeAt(i) !== 10) continue;
-    const c = text.charCodeAt(lineStart);
-    if (c === 45 /* - */ && text.startsWith('---', lineStart)) {
-      const rest = text.slice(lineStart + 3, i).trim();
+  for (let start = 0, line = 1; start < text.length; line++) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const c = text.charCodeAt(start);
+    if (c === 45 /* - */ && text.startsWith('---', start)) {
+      const rest = text.slice(start + 3, end).trim();
       if (rest !== '' && !rest.startsWith('#')) {
-        return { line, message: `kubectl refuses a document separator with content after it (\`${text.slice(lineStart, i).trimEnd()}\`)`,
+        return { line, message: `kubectl refuses a document separator with content after it (\`${text.slice(start, end).trimEnd()}\`)`,
           fix: 'put `---` on a line of its own and the content on the next line' };
       }
       ended = undefined;
-    } else if (c === 46 /* . */ && text.startsWith('...', lineStart) && /^\.\.\.(?:[ \t]+(?:#.*)?)?$/.test(text.slice(lineStart, i))) {
+    } else if (c === 46 /* . */ && text.startsWith('...', start) && /^\.\.\.(?:[ \t]+(?:#.*)?)?$/.test(text.slice(start, end))) {
       ended ??= line;
-    } else if (ended !== undefined && lineStart < i && !/^\s*(?:#.*)?$/.test(text.slice(lineStart, i))) {
+    } else if (ended !== undefined && !/^\s*(?:#.*)?$/.test(text.slice(start, end))) {
       return { line: ended, message: 'kubectl reads nothing after a `...` document end until the next `---`, and would drop what follows',
         fix: 'replace the `...` with `---` to start a new document, or remove it' };
     }
-    line++;
-    lineStart = i + 1;
+    start = end + 1;
   }
   return undefined;
 }
