@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -68,6 +69,20 @@ test('validate warns where YAML 1.1 (kubectl) reads a plain scalar differently, 
   assert.equal(helm.stdout.match(/charts\/web\/templates\/cm\.yaml:\d+:\d+ {2}error/g), ['charts/web/templates/cm.yaml:4:1  error'], helm.stdout);
   assert.match(helm.stdout, /YAML_TEMPLATE {2}this is a Helm template/);
   assert.is(helm.stderr, '', 'nothing from the YAML library on stderr');
+});
+
+test('a manifest renders as kubectl reads it (0400 is 256, yes is true) and its strings are written so YAML 1.1 reads them back', () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  const deployment = `${sample('nginx/deployment.yaml').replace('    app: nginx\nspec:', '    app: nginx\n    debug: "on"\nspec:')}        stdin: yes\n      volumes:\n      - name: key\n        secret:\n          secretName: key\n          defaultMode: 0400\n`;
+  r.commit({ ...MEMBERS, 'templates/nginx.yaml': deployment, 'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml') });
+  const out = path.join(r.dir, '..', 'out-yaml');
+  const res = flotilla('render', '--repo', r.dir, '--out-dir', out);
+  assert.is(res.status, 0, res.stderr);
+  const rendered = readFileSync(path.join(out, 'clusters/member1/default/deployment.apps_nginx.yaml'), 'utf8');
+  assert.match(rendered, /\n {12}defaultMode: 256\n/, rendered);
+  assert.match(rendered, /\n {10}stdin: true\n/, rendered);
+  assert.match(rendered, /\n {4}debug: "on"\n/, rendered);
 });
 
 test('render --out-dir writes the same layout to a folder; a bad flag exits 2 with a one-line message', () => {
