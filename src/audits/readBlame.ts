@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { parseYamlValue } from '../documents/blockYaml.ts';
 import type { ObjectRef } from '../api/kinds.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
@@ -89,7 +89,7 @@ async function readAppliedRecord(repo: GitRepo, statusRef: string, cluster: stri
   if (!head) return null;
   const info = await readCommitInfo(repo, head);
   const text = await readFileAt(repo, info.tree, appliedPath(cluster));
-  if (text !== null) return parse(text) as AppliedRecord;
+  if (text !== null) return parseYamlValue(text) as AppliedRecord;
   let cursor: string | undefined = head;
   for (let i = 0; cursor && i < 1000; i++) {
     const c: CommitInfo = await readCommitInfo(repo, cursor);
@@ -104,11 +104,11 @@ async function readStatusEntry(repo: GitRepo, statusRef: string, ref: ObjectRef,
   const head = await readRef(repo, statusRef);
   if (!head) return undefined;
   const text = await readFileAt(repo, (await readCommitInfo(repo, head)).tree, templateStatusPath(ref));
-  return text === null ? undefined : (parse(text) as TemplateStatusFile).aggregatedStatus.find((a) => a.clusterName === cluster);
+  return text === null ? undefined : (parseYamlValue(text) as TemplateStatusFile).aggregatedStatus.find((a) => a.clusterName === cluster);
 }
 
 function sourceOf(manifestText: string): string | undefined {
-  const m = parse(manifestText) as { metadata?: { annotations?: Record<string, string> } } | null;
+  const m = parseYamlValue(manifestText) as { metadata?: { annotations?: Record<string, string> } } | null;
   return m?.metadata?.annotations?.[SOURCE_COMMIT_ANNOTATION];
 }
 

@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
 import { describeRef, groupOf } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
@@ -31,7 +32,7 @@ export async function explainCommand(opts: CommonOptions & { words: readonly str
     return 1;
   }
   if (opts.output === 'json') opts.out(`${JSON.stringify(explanation, null, 2)}\n`);
-  else if (opts.output === 'yaml') opts.out(stringify(explanation));
+  else if (opts.output === 'yaml') opts.out(stringify(explanation, GO_YAML_STRINGIFY_OPTIONS));
   else opts.out(terminalSafe(formatExplanation(explanation, [...model.clusters.keys()].sort()), { multiline: true }));
   return 0;
 }

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { printTable } from '../views/printTable.ts';
@@ -114,5 +115,5 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
 }
 
 export function render(format: 'yaml' | 'json', value: unknown): string {
-  return format === 'json' ? `${JSON.stringify(value, null, 4)}\n` : stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
+  return format === 'json' ? `${JSON.stringify(value, null, 4)}\n` : stringify(value, { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0, aliasDuplicateObjects: false });
 }

@@ -2,6 +2,7 @@ import { readObjectHistory } from '../audits/readObjectHistory.ts';
 import { renderHistoryTable } from '../audits/renderHistoryTable.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { resolveResourceType } from '../views/resolveResourceType.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
 import { UsageError } from './UsageError.ts';
 import type { CommonOptions } from './options.ts';
 
@@ -23,7 +24,7 @@ export async function historyCommand(opts: CommonOptions & { target: string; nam
     ...(opts.cluster !== undefined ? { cluster: opts.cluster } : {}),
   });
   if (opts.output === 'json') opts.out(`${JSON.stringify(history, null, 2)}\n`);
-  else if (opts.output === 'yaml') opts.out((await import('yaml')).stringify(history));
+  else if (opts.output === 'yaml') opts.out((await import('yaml')).stringify(history, GO_YAML_STRINGIFY_OPTIONS));
   else if (history.length) opts.out(renderHistoryTable(history));
   if (history.length === 0) {
     opts.err(`flotilla: ${opts.target}${opts.namespace ? ` in namespace ${opts.namespace}` : ''}${opts.cluster ? ` on ${opts.cluster}` : ''} never appears on ${opts.outputRef.replace('refs/heads/', '')}\n`);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { LineCounter, parseAllDocuments } from 'yaml';
 import type { Cluster, ObservedCluster } from '../api/cluster.ts';
 import type { GitRepo } from '../commits/types.ts';
+import { parseDocuments } from '../documents/parseDocuments.ts';
 import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
 import { readObservedClusters } from '../statuses/readStatusBranch.ts';
 
@@ -32,14 +32,11 @@ export async function readClusterStatus(file: string | undefined): Promise<Map<s
     throw fail(`--cluster-status ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}; fix: pass a YAML stream of cluster.karmada.io/v1alpha1 Cluster objects with status`);
   });
   const out = new Map<string, ObservedCluster>();
-  const lines = new LineCounter();
-  for (const doc of parseAllDocuments(text, { lineCounter: lines })) {
-    const error = doc.errors[0];
-    if (error) {
-      const { line, col } = lines.linePos(error.pos[0]);
-      throw fail(`${file}:${line}:${col}: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}; fix: correct the YAML there`);
-    }
-    const c = doc.toJS() as Cluster | null;
+  const { documents, problems } = parseDocuments(file, new TextEncoder().encode(text));
+  const problem = problems.find((p) => p.severity === 'error');
+  if (problem) throw fail(`${file}:${problem.line}:${problem.column}: ${problem.message}; fix: ${problem.fix}`);
+  for (const doc of documents) {
+    const c = doc.value as Cluster | null;
     if (c?.kind === 'Cluster' && c.metadata?.name) out.set(c.metadata.name, { status: c.status ?? {}, ...(c.spec?.taints?.length ? { taints: c.spec.taints } : {}) });
   }
   return out;

@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
 import { APPS_API_VERSION, describeRef, groupOf } from '../api/kinds.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { buildCommit } from '../commits/buildCommit.ts';
@@ -60,7 +61,7 @@ export async function rescheduleCommand(opts: CommonOptions & { words: readonly 
     },
   };
   const file = `${REBALANCER_FOLDER}/${rebalancerName}.yaml`;
-  const text = stringify(rebalancer, { lineWidth: 0 });
+  const text = stringify(rebalancer, { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0 });
   const message = `Reschedule ${describeRef(template.ref)} in fresh mode\n\n${opts.reason ?? 'Requested with flotilla reschedule.'}\n\nWorkloadRebalancer: ${rebalancerName}\n`;
   const commit = await commitFile(repo, opts.branch, head, file, text, message, opts.now);
   opts.out(`workloadrebalancer/${rebalancerName} created in ${file} (${opts.branch} ${commit.slice(0, 12)}); the next sync schedules ${describeRef(template.ref)} afresh\n`);

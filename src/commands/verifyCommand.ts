@@ -1,6 +1,7 @@
 import { verifyOutput, type VerifyReport } from '../audits/verifyOutput.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { terminalSafe } from '../views/terminalSafe.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
 import type { CommonOptions } from './options.ts';
 
 /** Exit code of verify when nothing differs from what Flotilla wrote but the render cannot be replayed from Git. */
@@ -16,7 +17,7 @@ export async function verifyCommand(opts: CommonOptions & { verifyRev: string | 
   const repo = await openRepo(opts.repo);
   const report = await verifyOutput(repo, { outputRef: opts.outputRef, ...(opts.verifyRev ? { rev: opts.verifyRev } : {}) });
   if (opts.output === 'json') opts.out(`${JSON.stringify(report, null, 2)}\n`);
-  else if (opts.output === 'yaml') opts.out((await import('yaml')).stringify(report));
+  else if (opts.output === 'yaml') opts.out((await import('yaml')).stringify(report, GO_YAML_STRINGIFY_OPTIONS));
   else opts.out(terminalSafe(formatVerifyReport(report, opts.outputRef.replace('refs/heads/', '')), { multiline: true }));
   const bad = report.differs.length + report.missing.length + report.extra.length;
   return bad > 0 ? 1 : report.notReproducible ? NOT_REPRODUCIBLE_EXIT : 0;

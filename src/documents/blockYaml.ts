@@ -1,4 +1,6 @@
-import { parse } from 'yaml';
+import { parseAllDocuments } from 'yaml';
+import { documentValue, DocumentValueError } from './documentValue.ts';
+import { GO_YAML_PARSE_OPTIONS, resolvePlainScalar } from './goYamlSchema.ts';
 
 /**
  * A reader for the plain block YAML nearly every manifest is written in — block mappings and sequences
@@ -8,9 +10,10 @@ import { parse } from 'yaml';
  * for on every file of the fleet. Anything outside that subset (anchors, aliases, tags, nested or multi-line
  * flow collections, folded or multi-line scalars, tabs, CR line ends, duplicate keys, keys that are not
  * strings, anything the library would call an error) makes it give up on the whole text, and the caller
- * parses it with the library. For every text it accepts, the values are the library's own (YAML 1.2 core
- * schema): test/documents/blockYaml.test.ts holds both to that on every YAML file of the project, Karmada's
- * samples and thousands of generated texts.
+ * parses it with the library. For every text it accepts, the values are those of the library path
+ * (parseAllDocuments with GO_YAML_TAGS, then documentValue): kubectl's reading, go-yaml v2 + sigs.k8s.io/yaml.
+ * test/documents/blockYaml.test.ts holds both to that on every YAML file of the project, Karmada's samples and
+ * thousands of generated texts; test/documents/kubectlYaml.test.ts holds the library path to real kubectl.
  */
 
 export interface BlockDocument {
@@ -269,7 +272,8 @@ function keyAt(line: string, col: number): { key: string; end: number } | undefi
   const hash = line.indexOf(' #', col);
   if (hash >= 0 && hash < colon) return undefined;
   const key = line.slice(col, colon).trimEnd();
-  if (typeof resolvePlain(key) !== 'string') throw OUTSIDE;
+  // `yes:`, `1:`, `~:` become "true", "1" or an error for kubectl: the library path's.
+  if (typeof resolvePlainScalar(key) !== 'string') throw OUTSIDE;
   return checkedKey(key, colon + 1);
 }
 
@@ -290,34 +294,12 @@ function plainScalar(line: string, col: number): unknown {
   return resolvePlain(text);
 }
 
-/**
- * YAML 1.2 core schema, as the library resolves it: null, bool, int (octal `0o`, decimal, hex `0x`), float
- * (`.inf`, `.nan`, exponent, decimal), else the string itself.
- */
+/** kubectl's value of a plain scalar; `.inf` and `.nan`, which kubectl refuses, are the library path's to report. */
 function resolvePlain(text: string): unknown {
-  if (text === '') return null;
-  const c = text.charCodeAt(0);
-  const numeric = (c >= 48 && c <= 57) || c === 43 || c === DASH || c === 46;
-  if (!numeric && c !== 126 /* ~ */ && c !== 110 && c !== 78 /* n N */ && c !== 116 && c !== 84 /* t T */ && c !== 102 && c !== 70 /* f F */) return text;
-  if (NULL.test(text)) return null;
-  if (BOOL.test(text)) return c === 116 || c === 84;
-  if (!numeric) return text;
-  if (INT_OCT.test(text)) return parseInt(text.substring(2), 8);
-  if (INT.test(text)) return parseInt(text, 10);
-  if (INT_HEX.test(text)) return parseInt(text.substring(2), 16);
-  if (FLOAT_NAN.test(text)) return text.slice(-3).toLowerCase() === 'nan' ? NaN : c === DASH ? -Infinity : Infinity;
-  if (FLOAT_EXP.test(text) || FLOAT.test(text)) return parseFloat(text);
-  return text;
+  const value = resolvePlainScalar(text);
+  if (typeof value === 'number' && !Number.isFinite(value)) throw OUTSIDE;
+  return value;
 }
-
-const NULL = /^(?:~|[Nn]ull|NULL)$/;
-const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-const INT_OCT = /^0o[0-7]+$/;
-const INT = /^[-+]?[0-9]+$/;
-const INT_HEX = /^0x[0-9a-fA-F]+$/;
-const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
-const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
-const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 
 /**
  * `[a, "b", 1]` closed on the same line, its items scalars (nothing nested, no empty item, no trailing comma);
@@ -359,7 +341,7 @@ function flowMapping(line: string, col: number): { value: Record<string, unknown
       const colon = line.indexOf(': ', k);
       if (colon < 0) throw OUTSIDE;
       key = line.slice(k, colon).trimEnd();
-      if (!isFlowPlain(key) || typeof resolvePlain(key) !== 'string') throw OUTSIDE;
+      if (!isFlowPlain(key) || typeof resolvePlainScalar(key) !== 'string') throw OUTSIDE;
       k = colon + 1;
     }
     checkedKey(key, k);
@@ -446,12 +428,45 @@ function doubleQuoted(line: string, col: number): { value: string; end: number }
 }
 
 /**
- * One YAML document's value, as the yaml library's `parse` gives it (null for none; it throws on bad YAML): the
- * block reader where it can, the library otherwise. For Flotilla's own files (rendered manifests, bindings,
- * status) read back on every sync and apply, which are always plain block YAML.
+ * One YAML document's value as kubectl reads it (null for none; it throws on bad YAML, several documents, or a
+ * value kubectl cannot carry as JSON): the block reader where it can, the library otherwise. For Flotilla's own
+ * files (rendered manifests, bindings, status) read back on every sync and apply, which are always plain block
+ * YAML, and the other YAML files a user hands Flotilla (kubeconfigs, plans).
  */
 export function parseYamlValue(text: string): unknown {
+  // As kubectl's line reader: the last line ends with a line break too.
+  if (text.length > 0 && !text.endsWith('\n')) text += '\n';
   const block = parseBlockYaml(text);
   if (block && block.length <= 1) return block[0]?.value ?? null;
-  return parse(text);
+  const docs = parseAllDocuments(text, { ...GO_YAML_PARSE_OPTIONS, uniqueKeys: true });
+  if (!Array.isArray(docs) || docs.length === 0) return null;
+  if (docs.length > 1) throw new Error('Source contains multiple documents; a single YAML document is expected here');
+  const doc = docs[0]!;
+  if (doc.errors[0]) throw doc.errors[0];
+  return documentValue(doc, DEFAULT_MAX_ALIAS_COUNT);
+}
+
+const DEFAULT_MAX_ALIAS_COUNT = 1000;
+
+/**
+ * Every document of a YAML stream as kubectl reads it, for the read views over a branch: empty documents, and
+ * documents kubectl could not read (validate reports those, with their position), are left out.
+ */
+export function parseYamlValues(text: string): unknown[] {
+  if (text.length > 0 && !text.endsWith('\n')) text += '\n';
+  const block = parseBlockYaml(text);
+  if (block) return block.map((d) => d.value).filter((v) => v !== null);
+  const docs = parseAllDocuments(text, { ...GO_YAML_PARSE_OPTIONS, uniqueKeys: true });
+  if (!Array.isArray(docs)) return [];
+  const out: unknown[] = [];
+  for (const doc of docs) {
+    if (doc.errors.length > 0) continue;
+    try {
+      const value = documentValue(doc, DEFAULT_MAX_ALIAS_COUNT);
+      if (value !== null) out.push(value);
+    } catch (err) {
+      if (!(err instanceof DocumentValueError)) throw err;
+    }
+  }
+  return out;
 }

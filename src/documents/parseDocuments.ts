@@ -1,6 +1,8 @@
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
 import { parseBlockYaml } from './blockYaml.ts';
+import { documentValue, DocumentValueError } from './documentValue.ts';
+import { GO_YAML_PARSE_OPTIONS } from './goYamlSchema.ts';
 
 /** One YAML document of a source file, as plain data plus where it came from. */
 export interface SourceDocument {
@@ -58,12 +60,21 @@ export function parseDocuments(
     return fail('FILE_NOT_TEXT', `invalid UTF-8 at byte ${offset}`, 'save the file as UTF-8', at(line, column));
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // kubectl reads a file line by line and ends every line with \n, the last one too: a `|` block at the end of
+  // a file without a final newline keeps its line break there, and so it does here.
+  if (text.length > 0 && !text.endsWith('\n')) text += '\n';
+
+  const source = sourceFormat(file);
+  if (source) return fail('YAML_TEMPLATE', source.message, source.fix);
 
   const depth = maxNesting(text);
   if (depth > limits.maxDepth) {
     return fail('YAML_TOO_COMPLEX', `nesting is ${depth} levels deep, over the limit of ${limits.maxDepth}`,
       'flatten the document; no Kubernetes manifest needs that depth');
   }
+
+  const separator = kubectlSeparatorProblem(text);
+  if (separator) return fail('YAML_SYNTAX', separator.message, separator.fix, at(separator.line, 1));
 
   // Most manifests are plain block YAML, read by a reader several times faster than the library; the library
   // reads the rest, and is asked for field positions only when a later check reports a problem.
@@ -76,7 +87,7 @@ export function parseDocuments(
       const source = at(doc.line, doc.column);
       documents.push({ value: doc.value, index, source, locate: (path) => locate(index, path) ?? source });
     });
-    return { documents, problems: [] };
+    return kustomizeProblem(file, documents) ?? { documents, problems: [] };
   }
 
   const { docs, spanAt } = parseWithLibrary(file, text);
@@ -89,32 +100,107 @@ export function parseDocuments(
   docs.forEach((doc, index) => {
     const firstError = doc.errors[0];
     if (firstError) {
-      for (const err of doc.errors) {
-        problems.push({ ...spanAt(err.pos[0]), code: 'YAML_SYNTAX', severity: 'error',
-          message: firstLine(err.message), fix: yamlFix(err.code) });
-      }
+      // As kubectl, the first error of a document: the ones after it are mostly that error seen again.
+      const more = doc.errors.length - 1;
+      problems.push({ ...spanAt(firstError.pos[0]), code: 'YAML_SYNTAX', severity: 'error',
+        message: `${firstLine(firstError.message)}${more > 0 ? ` (and ${more} more error${more > 1 ? 's' : ''} after it in this document, most caused by this one)` : ''}`,
+        fix: yamlFix(firstError.code) });
       return;
     }
     if (doc.contents === null) return; // empty document between `---` separators
     let value: unknown;
     try {
-      value = doc.toJS({ maxAliasCount: limits.maxAliasCount });
+      value = documentValue(doc, limits.maxAliasCount);
     } catch (err) {
-      problems.push({ ...spanAt(doc.range[0]), code: 'YAML_TOO_COMPLEX', severity: 'error',
-        message: `document ${index + 1}: ${(err as Error).message}`,
-        fix: 'expand the aliases by hand; anchors that multiply into huge documents are refused' });
+      if (!(err instanceof DocumentValueError)) throw err;
+      const span = err.code === 'YAML_TOO_COMPLEX' ? spanAt(doc.range[0]) : spanAt(err.offset);
+      problems.push({ ...span, code: err.code, severity: 'error',
+        message: err.code === 'YAML_TOO_COMPLEX' ? `document ${index + 1}: ${err.message}` : err.message, fix: err.fix });
       return;
     }
     if (value === null) return; // an empty document, as above
     const start = doc.contents.range?.[0] ?? doc.range[0];
     documents.push({ value, index, source: spanAt(start), locate: (path) => locateIn(doc, path, spanAt, start) });
   });
-  return { documents, problems };
+  if (problems.length > 0) {
+    // Template syntax in a file that is not YAML: one problem that says what the file is, not the parser's dozens.
+    const template = helmTemplateLine(text);
+    if (template) {
+      return fail('YAML_TEMPLATE', `this is a Helm template ({{ … }} on line ${template}), not a manifest: it is YAML only once Helm renders it`,
+        HELM_FIX, at(template, 1));
+    }
+  }
+  return kustomizeProblem(file, documents) ?? { documents, problems };
 }
+
+/**
+ * kubectl splits a file into documents before any YAML is parsed (apimachinery's YAMLReader): at every line that
+ * starts with `---`, refusing the file when anything but a comment follows on that line; and go-yaml then reads
+ * only the first document of each part, so what follows a `...` up to the next `---` is silently dropped. Both
+ * are refused here, so a file means the same to Flotilla and to kubectl.
+ */
+function kubectlSeparatorProblem(text: string): { line: number; message: string; fix: string } | undefined {
+  let ended: number | undefined; // the line of a `...` whose part has not reached a `---` yet
+  for (let start = 0, line = 1; start < text.length; line++) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const c = text.charCodeAt(start);
+    if (c === 45 /* - */ && text.startsWith('---', start)) {
+      const rest = text.slice(start + 3, end).trim();
+      if (rest !== '' && !rest.startsWith('#')) {
+        return { line, message: `kubectl refuses a document separator with content after it (\`${text.slice(start, end).trimEnd()}\`)`,
+          fix: 'put `---` on a line of its own and the content on the next line' };
+      }
+      ended = undefined;
+    } else if (c === 46 /* . */ && text.startsWith('...', start) && /^\.\.\.(?:[ \t]+(?:#.*)?)?$/.test(text.slice(start, end))) {
+      ended ??= line;
+    } else if (ended !== undefined && !/^\s*(?:#.*)?$/.test(text.slice(start, end))) {
+      return { line: ended, message: 'kubectl reads nothing after a `...` document end until the next `---`, and would drop what follows',
+        fix: 'replace the `...` with `---` to start a new document, or remove it' };
+    }
+    start = end + 1;
+  }
+  return undefined;
+}
+
+const HELM_FIX = 'list the chart in .flotillaignore (for example `charts/`) and commit what `helm template` renders instead; Flotilla does not render Helm or Kustomize sources yet';
+const KUSTOMIZE_FIX = 'list it in .flotillaignore and commit what `kustomize build` renders instead; Flotilla does not render Helm or Kustomize sources yet';
+
+/** Files that are a Helm chart's or Kustomize's by their name alone; the manifests they stand for are not in them. */
+function sourceFormat(file: string): { message: string; fix: string } | undefined {
+  const name = file.slice(file.lastIndexOf('/') + 1);
+  if (/^kustomization\.ya?ml$/i.test(name)) return { message: 'this is a Kustomize kustomization, not a manifest', fix: KUSTOMIZE_FIX };
+  if (name === 'Chart.yaml' || name === 'Chart.yml') return { message: 'this is a Helm chart\'s Chart.yaml, not a manifest', fix: HELM_FIX };
+  return undefined;
+}
+
+/** A Kustomization or Component (kustomize.config.k8s.io) under another file name: one problem at its first line. */
+function kustomizeProblem(file: string, documents: SourceDocument[]): { documents: SourceDocument[]; problems: Problem[] } | undefined {
+  const doc = documents.find((d) => {
+    const apiVersion = (d.value as { apiVersion?: unknown } | null)?.apiVersion;
+    return typeof apiVersion === 'string' && apiVersion.startsWith('kustomize.config.k8s.io/');
+  });
+  if (!doc) return undefined;
+  return { documents: [], problems: [{ ...doc.source, file, code: 'YAML_TEMPLATE', severity: 'error',
+    message: `document ${doc.index + 1} is a Kustomize ${(doc.value as { kind?: unknown }).kind ?? 'kustomization'}, not a manifest`, fix: KUSTOMIZE_FIX }] };
+}
+
+/** The 1-based line of the first `{{` outside a comment line, for a file that did not parse; undefined when none. */
+function helmTemplateLine(text: string): number | undefined {
+  let line = 1;
+  for (let i = text.indexOf('{{'); i >= 0; i = text.indexOf('{{', i + 2)) {
+    const lineStart = text.lastIndexOf('\n', i) + 1;
+    if (text.slice(lineStart, i).trimStart().startsWith('#')) continue;
+    for (let k = text.indexOf('\n'); k >= 0 && k < i; k = text.indexOf('\n', k + 1)) line++;
+    return line;
+  }
+  return undefined;
+}
+
 
 function parseWithLibrary(file: string, text: string) {
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const docs = parseAllDocuments(text, { ...GO_YAML_PARSE_OPTIONS, lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
   const spanAt = (offset: number): SourceSpan => {
     const pos = lineCounter.linePos(offset);
     return { file, line: pos.line, column: pos.col };

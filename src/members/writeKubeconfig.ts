@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
 
 export interface KubeconfigMember {
   name: string;
@@ -25,7 +26,7 @@ export function renderKubeconfig(members: KubeconfigMember[], currentContext = m
     'current-context': currentContext,
     preferences: {},
     users: members.map((m) => ({ name: m.name, user: { token: m.token } })),
-  });
+  }, GO_YAML_STRINGIFY_OPTIONS);
 }
 
 /** Writes the kubeconfig with mode 0600 (it holds bearer tokens). */

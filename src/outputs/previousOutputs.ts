@@ -1,10 +1,9 @@
 // The previous scheduling result, wherever it lives: the output branch (render, sync, explain) or a folder
 // (`render --out-dir`, `explain --out-dir`), where Karmada users and test harnesses put their own
 // ResourceBindings. Everything that renders in steady mode reads it through here.
-import { parseYamlValue } from '../documents/blockYaml.ts';
+import { parseYamlValue, parseYamlValues } from '../documents/blockYaml.ts';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import type { ResourceBinding } from '../api/binding.ts';
 import { groupOf, parseRefKey, refKey, WORK_API_VERSION } from '../api/kinds.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
@@ -140,9 +139,8 @@ export function parseFolderBindings(files: ReadonlyMap<string, string>): FolderB
   const out: FolderBinding[] = [];
   for (const [path, text] of files) {
     if (!path.startsWith('bindings/') || !/\.(ya?ml|json)$/.test(path)) continue;
-    for (const doc of parseAllDocuments(text)) {
-      if (doc.errors.length > 0) continue;
-      const value = doc.toJS() as Record<string, unknown> | null;
+    for (const doc of parseYamlValues(text)) {
+      const value = doc as Record<string, unknown> | null;
       const items = value?.kind === 'List' || String(value?.kind ?? '').endsWith('BindingList') ? (value?.items as unknown[] | undefined) ?? [] : [value];
       for (const item of items) {
         const b = normalizeBinding(item);

@@ -1,5 +1,7 @@
 // fieldOverrider: JSON-patches a document embedded as a string in the manifest (e.g. a ConfigMap data key).
 import { parseAllDocuments, stringify } from 'yaml';
+import { documentValue } from '../documents/documentValue.ts';
+import { GO_YAML_PARSE_OPTIONS, GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
 import type { FieldOverrider } from '../api/policy.ts';
 import { applyJsonPatch, getByJsonPointer, parseJsonPointer, type JsonPatchOperation } from '../patches/jsonPatch.ts';
 import { isManifest, type Manifest, type OverrideStep } from './overrideStep.ts';
@@ -58,13 +60,20 @@ function patchJson(text: string, operations: readonly JsonPatchOperation[]): Tex
 
 function patchYaml(text: string, operations: readonly JsonPatchOperation[]): TextResult {
   // Like Go's yaml.Unmarshal, only the first document of a multi-document string is read.
-  const parsed = parseAllDocuments(text, { version: '1.1' });
+  // Karmada converts with sigs.k8s.io/yaml over go-yaml v2: kubectl's reading.
+  const parsed = parseAllDocuments(text, GO_YAML_PARSE_OPTIONS);
   const first = Array.isArray(parsed) ? parsed[0] : undefined;
   const error = first?.errors[0];
   if (error) return { ok: false, message: `Failed to convert yaml to json: ${error.message}` };
-  const result = applyJsonPatch(first?.toJS() ?? null, operations);
+  let value: unknown;
+  try {
+    value = first ? documentValue(first, 1000) : null;
+  } catch (err) {
+    return { ok: false, message: `Failed to convert yaml to json: ${(err as Error).message}` };
+  }
+  const result = applyJsonPatch(value, operations);
   if (!result.ok) return { ok: false, part: `yaml[${result.index}]`, message: result.message };
-  return { ok: true, text: stringify(result.document, { version: '1.1', sortMapEntries: true, indentSeq: false, lineWidth: 0 }) };
+  return { ok: true, text: stringify(result.document, { ...GO_YAML_STRINGIFY_OPTIONS, sortMapEntries: true, indentSeq: false, lineWidth: 0 }) };
 }
 
 /** JSON.stringify plus the escapes Go's encoding/json adds: <, >, & and the JavaScript line separators. */

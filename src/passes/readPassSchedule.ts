@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { parseYamlValue } from '../documents/blockYaml.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
@@ -90,7 +90,7 @@ async function readEvictionEnd(repo: GitRepo, tree: string, gracePeriodSeconds: 
   const evicting = (await openOutputIndex(repo, tree))?.evictingTemplates() ?? [];
   const paths = evicting.map((k) => bindingPath(parseRefKey(k)));
   const texts = await readTextFiles(repo, tree, paths);
-  const tasks = [...texts.values()].flatMap((text) => (parse(text) as ResourceBinding | null)?.spec.gracefulEvictionTasks ?? []);
+  const tasks = [...texts.values()].flatMap((text) => (parseYamlValue(text) as ResourceBinding | null)?.spec.gracefulEvictionTasks ?? []);
   return nextTaskDeadline(tasks, gracePeriodSeconds)?.getTime();
 }
 

@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { parseYamlValue } from '../documents/blockYaml.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { refKey } from '../api/kinds.ts';
@@ -51,7 +51,7 @@ function bindingsOf(files: ReadonlyMap<string, string>): Map<string, ResourceBin
   const out = new Map<string, ResourceBinding>();
   for (const [path, text] of files) {
     if (!path.startsWith('bindings/')) continue;
-    const b = parse(text) as ResourceBinding;
+    const b = parseYamlValue(text) as ResourceBinding;
     const r = b.spec.resource;
     out.set(refKey({ apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? '', name: r.name }), b);
   }

@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { CLUSTER_API_VERSION } from '../api/kinds.ts';
 
@@ -30,5 +31,5 @@ export function buildClusterYaml(req: JoinRequest): string {
   };
   const header = '# Registered with flotilla join. Credentials never live in Git: kubeconfigRef names a kubeconfig\n'
     + "# file outside the repo (relative paths resolve against the reconciler's --credentials-dir) and a context.\n";
-  return header + stringify(cluster, { lineWidth: 0 });
+  return header + stringify(cluster, { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0 });
 }

@@ -1,4 +1,6 @@
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type ToStringOptions } from 'yaml';
+import { documentValue } from '../documents/documentValue.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
 import type { Taint } from '../api/cluster.ts';
 import type { TaintChange } from './parseTaintArgs.ts';
 import { RegistrationError } from './RegistrationError.ts';
@@ -27,7 +29,8 @@ export interface EditedFile {
  */
 export function editClusterFile(file: string, text: string, name: string, edit: ClusterEdit): EditedFile {
   const lines = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lines });
+  // kubectl's reading of the file, and its quoting when printed again: a taint value `yes` is written "yes".
+  const docs = parseAllDocuments(text, { ...GO_YAML_STRINGIFY_OPTIONS, merge: true, lineCounter: lines });
   if (!Array.isArray(docs)) return notFound(file, name);
   for (const doc of docs) {
     const error = doc.errors[0];
@@ -53,7 +56,12 @@ export function editClusterFile(file: string, text: string, name: string, edit: 
 }
 
 function isClusterNamed(doc: Document, name: string): boolean {
-  const js = doc.toJS() as { kind?: unknown; metadata?: { name?: unknown } } | null;
+  let js: { kind?: unknown; metadata?: { name?: unknown } } | null;
+  try {
+    js = documentValue(doc as Document.Parsed, 1000) as typeof js;
+  } catch {
+    return false; // not a document kubectl could read: validate reports it
+  }
   return js?.kind === 'Cluster' && js.metadata?.name === name;
 }
 

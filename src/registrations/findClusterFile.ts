@@ -1,4 +1,4 @@
-import { parseAllDocuments } from 'yaml';
+import { parseYamlValues } from '../documents/blockYaml.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import type { GitRepo } from '../commits/types.ts';
@@ -38,8 +38,8 @@ export async function findClusterFile(repo: GitRepo, tree: string, name: string)
 
 function registers(text: string, name: string): boolean {
   try {
-    return parseAllDocuments(text).some((d) => {
-      const js = d.toJS() as { kind?: unknown; metadata?: { name?: unknown } } | null;
+    return parseYamlValues(text).some((d) => {
+      const js = d as { kind?: unknown; metadata?: { name?: unknown } } | null;
       return js?.kind === 'Cluster' && js.metadata?.name === name;
     });
   } catch {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
+import { parseYamlValue } from '../documents/blockYaml.ts';
 import { RegistrationError } from './RegistrationError.ts';
 
 interface Kubeconfig {
@@ -19,7 +19,7 @@ export async function readKubeconfigContext(file: string, context: string | unde
   });
   let config: Kubeconfig | null;
   try {
-    config = parse(text) as Kubeconfig | null;
+    config = parseYamlValue(text) as Kubeconfig | null;
   } catch (err) {
     throw fail(`not YAML (${(err as Error).message.split('\n')[0]})`, 'pass a kubeconfig file');
   }

@@ -1,4 +1,6 @@
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
+import { parseYamlValue } from '../documents/blockYaml.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
 import type { Cluster, ClusterStatus, Condition, Taint } from '../api/cluster.ts';
 import type { ClusterTaintPolicy } from '../api/policy.ts';
 import { buildManagedTaints } from '../taints/clusterTaints.ts';
@@ -143,7 +145,7 @@ export function buildStatusFiles(
       }));
     }
     if (r.applied) {
-      const before = existing.has(appliedPath(r.cluster)) ? (parse(existing.get(appliedPath(r.cluster))!) as AppliedRecord | null) : null;
+      const before = existing.has(appliedPath(r.cluster)) ? (parseYamlValue(existing.get(appliedPath(r.cluster))!) as AppliedRecord | null) : null;
       if (before?.folderTree !== r.applied.folderTree || before.failed !== r.applied.failed) put(appliedPath(r.cluster), render(r.applied));
     }
   }
@@ -188,7 +190,7 @@ export function buildStatusFiles(
   }
 
   for (const [path, { ref, byCluster, live }] of entries) {
-    const previous = existing.has(path) ? (parse(existing.get(path)!) as TemplateStatusFile | null) : null;
+    const previous = existing.has(path) ? (parseYamlValue(existing.get(path)!) as TemplateStatusFile | null) : null;
     const items = new Map<string, AggregatedStatusItem>();
     for (const item of previous?.aggregatedStatus ?? []) items.set(item.clusterName, item);
     for (const [cluster, item] of byCluster) {
@@ -224,7 +226,7 @@ export function buildStatusFiles(
 }
 
 function renderClusterFile(name: string, collected: ClusterStatus, previousText: string | undefined, now: Date, opts: ClusterFileOptions): string {
-  const previous = previousText ? (parse(previousText) as ClusterStatusFile | null) : null;
+  const previous = previousText ? (parseYamlValue(previousText) as ClusterStatusFile | null) : null;
   // Unreachable: only the Ready condition is known; the rest stays as last seen (Karmada keeps it too).
   const status: ClusterStatus = { ...(previous?.status ?? {}), ...collected };
   let pending: PendingReady | undefined;
@@ -282,5 +284,5 @@ function withTransitionTime(c: Condition, previous: Condition[] | undefined, now
 }
 
 function render(value: unknown): string {
-  return stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
+  return stringify(value, { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0, aliasDuplicateObjects: false });
 }

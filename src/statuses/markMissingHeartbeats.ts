@@ -1,7 +1,9 @@
 // Karmada's cluster monitor (controllers/cluster/cluster_controller.go): a cluster whose status nobody has posted
 // within the monitor grace period is Ready=Unknown. Flotilla probes Push clusters itself; a Pull cluster's status is
 // written by its agent, which records a heartbeat, and this reads the status branch for heartbeats that stopped.
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
+import { parseYamlValue } from '../documents/blockYaml.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
 import type { Cluster, Condition } from '../api/cluster.ts';
 import { CLUSTER_API_VERSION } from '../api/kinds.ts';
 import { buildManagedTaints } from '../taints/clusterTaints.ts';
@@ -31,7 +33,7 @@ export function markMissingHeartbeats(
   for (const name of clusters) {
     const path = `clusters/${name}.yaml`;
     const text = existing.get(path);
-    const file = text ? (parse(text) as ClusterStatusFile | null) : null;
+    const file = text ? (parseYamlValue(text) as ClusterStatusFile | null) : null;
     const heartbeat = file?.metadata?.annotations?.[HEARTBEAT_ANNOTATION];
     if (!file || !heartbeat || !(now.getTime() - Date.parse(heartbeat) > grace)) continue;
     const conditions = file.status?.conditions ?? [];
@@ -51,7 +53,7 @@ export function markMissingHeartbeats(
       ...(taints.length > 0 ? { spec: { taints } } : {}),
       status: { ...file.status, conditions: next },
     };
-    out.set(path, stringify(marked, { lineWidth: 0, aliasDuplicateObjects: false }));
+    out.set(path, stringify(marked, { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0, aliasDuplicateObjects: false }));
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import type { ObjectRef } from '../api/kinds.ts';
 import type { HistoryEntry } from '../audits/readObjectHistory.ts';
@@ -32,7 +33,7 @@ export function describeTemplate(d: TemplateDescription): string {
   if (b?.spec.replicas !== undefined) lines.push(field('Replicas', String(b.spec.replicas)));
   if (b?.spec.placement) {
     lines.push('Placement:');
-    lines.push(stringify(b.spec.placement, { lineWidth: 0 }).trimEnd().split('\n').map((l) => `  ${l}`).join('\n'));
+    lines.push(stringify(b.spec.placement, { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0 }).trimEnd().split('\n').map((l) => `  ${l}`).join('\n'));
   }
   const byCluster = new Map((d.status?.aggregatedStatus ?? []).map((a) => [a.clusterName, a]));
   const targets = new Map<string, string>();

@@ -1,4 +1,4 @@
-import { parseAllDocuments } from 'yaml';
+import { parseYamlValues } from '../documents/blockYaml.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
@@ -72,7 +72,7 @@ export async function readDocuments(repo: GitRepo, branch: BranchState, paths: r
   const out = new Map<string, unknown[]>();
   for (const [p, text] of await readTextFiles(repo, branch.commit.tree, paths)) {
     try {
-      out.set(p, parseAllDocuments(text).map((d) => d.toJS() as unknown).filter((d) => d !== null));
+      out.set(p, parseYamlValues(text));
     } catch {
       out.set(p, []); // validate reports broken files; a read view skips them
     }

@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
 
 /**
  * The bytes of a rendered manifest or binding: exactly what `yaml.stringify(value, YAML_OPTIONS)` gives,
@@ -7,12 +8,13 @@ import { stringify } from 'yaml';
  * (document model, node tree, per-scalar schema tests) was a third of a cold render.
  *
  * Objects, arrays, numbers, booleans and null are laid out here; each distinct string is rendered once by
- * the yaml library itself and remembered, so quoting decisions (`"yes"`, `"0x10"`, `'{"a":1}'`, `"~"`)
- * are the library's own. Whatever this layout does not cover — a string the library would write over
+ * the yaml library itself and remembered, so quoting decisions (`"yes"`, `"0644"`, `"1:20"`, `'{"a":1}'`,
+ * `"~"`) are the library's own, made with kubectl's schema and YAML 1.1's: kubectl, Argo CD and Flux read the
+ * rendered branch as YAML 1.1, and must get back the string that was written. Whatever this layout does not cover — a string the library would write over
  * several lines (block literals), long keys, non-finite numbers, class instances, undefined in a list —
  * makes the whole document go through the library instead, so the result never differs.
  */
-export const YAML_OPTIONS = { lineWidth: 0, aliasDuplicateObjects: false } as const;
+export const YAML_OPTIONS = { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0, aliasDuplicateObjects: false } as const;
 
 export function manifestYaml(value: unknown): string {
   if (isPlainObject(value) || Array.isArray(value)) {
@@ -112,14 +114,17 @@ const MAX_CACHED_STRINGS = 100_000;
 
 /**
  * Names, labels and image references: a letter first (so never a number, `.inf` or `~`), then only
- * characters that mean nothing in a plain scalar where they stand. Only the core schema's null and
- * boolean words then resolve to something other than a string.
+ * characters that mean nothing in a plain scalar where they stand. Only the null and boolean words of YAML 1.1
+ * (go-yaml v2's list: `y`, `on`, `No`, …) then resolve to something other than a string.
  */
 const PLAIN = /^[A-Za-z][A-Za-z0-9_./@:-]*$/;
-const RESERVED = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
+const RESERVED = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE',
+  'y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON', 'n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF']);
+/** The yaml library's YAML 1.1 float pattern takes `e1` for a number (its digits are optional), so it quotes it. */
+const EXPONENT_ONLY = /^[eE][-+]?[0-9]+$/;
 
 function scalarString(s: string): string | undefined {
-  if (PLAIN.test(s) && !s.endsWith(':') && !RESERVED.has(s)) return s;
+  if (PLAIN.test(s) && !s.endsWith(':') && !RESERVED.has(s) && !EXPONENT_ONLY.test(s)) return s;
   let text = strings.get(s);
   if (text === undefined) {
     const rendered = stringify(s, YAML_OPTIONS);

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -50,6 +51,38 @@ test('validate exits 0 on the Karmada nginx sample; explain shows the policy and
   assert.match(ex.stdout, /member3\s+filtered\s+-\s+ClusterAffinity: .*clusterNames/);
   const json = JSON.parse(flotilla('explain', 'deployment/nginx', '--repo', r.dir, '-o', 'json').stdout);
   assert.equal(json.clusters, [{ name: 'member1', replicas: 1 }, { name: 'member2', replicas: 1 }]);
+});
+
+test('validate warns where YAML 1.1 (kubectl) reads a plain scalar differently, exits 0 on warnings; a Helm template is one error', () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  const secretPod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\nspec:\n  containers:\n  - name: c\n    image: busybox\n    stdin: yes\n    tty: "on"\n  volumes:\n  - name: key\n    secret:\n      secretName: key\n      defaultMode: 0400\n';
+  r.commit({ ...MEMBERS, 'templates/nginx.yaml': sample('nginx/deployment.yaml'), 'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml'), 'templates/pod.yaml': secretPod }, 'surprises');
+  const warned = flotilla('validate', '--repo', r.dir);
+  assert.is(warned.status, 0, warned.stdout + warned.stderr);
+  assert.match(warned.stdout, /templates\/pod\.yaml:10:12 {2}warning {2}YAML_AMBIGUOUS {2}`yes` reads as the boolean true/);
+  assert.match(warned.stdout, /templates\/pod\.yaml:16:20 {2}warning {2}YAML_AMBIGUOUS {2}`0400` reads as the octal number 256/);
+  assert.not.match(warned.stdout, /pod\.yaml:11:/, 'a quoted scalar is what its author chose');
+  r.commit({ 'charts/web/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  {{- toYaml .Values.data | nindent 2 }}\n' }, 'a chart');
+  const helm = flotilla('validate', '--repo', r.dir);
+  assert.is(helm.status, 1);
+  assert.equal(helm.stdout.match(/charts\/web\/templates\/cm\.yaml:\d+:\d+ {2}error/g), ['charts/web/templates/cm.yaml:4:1  error'], helm.stdout);
+  assert.match(helm.stdout, /YAML_TEMPLATE {2}this is a Helm template/);
+  assert.is(helm.stderr, '', 'nothing from the YAML library on stderr');
+});
+
+test('a manifest renders as kubectl reads it (0400 is 256, yes is true) and its strings are written so YAML 1.1 reads them back', () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  const deployment = `${sample('nginx/deployment.yaml').replace('    app: nginx\nspec:', '    app: nginx\n    debug: "on"\nspec:')}        stdin: yes\n      volumes:\n      - name: key\n        secret:\n          secretName: key\n          defaultMode: 0400\n`;
+  r.commit({ ...MEMBERS, 'templates/nginx.yaml': deployment, 'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml') });
+  const out = path.join(r.dir, '..', 'out-yaml');
+  const res = flotilla('render', '--repo', r.dir, '--out-dir', out);
+  assert.is(res.status, 0, res.stderr);
+  const rendered = readFileSync(path.join(out, 'clusters/member1/default/deployment.apps_nginx.yaml'), 'utf8');
+  assert.match(rendered, /\n {12}defaultMode: 256\n/, rendered);
+  assert.match(rendered, /\n {10}stdin: true\n/, rendered);
+  assert.match(rendered, /\n {4}debug: "on"\n/, rendered);
 });
 
 test('render --out-dir writes the same layout to a folder; a bad flag exits 2 with a one-line message', () => {

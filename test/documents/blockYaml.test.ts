@@ -1,30 +1,43 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LineCounter, parse, parseAllDocuments } from 'yaml';
+import { LineCounter, parseAllDocuments } from 'yaml';
 import { parseBlockYaml, parseYamlValue } from '../../src/documents/blockYaml.ts';
+import { documentValue } from '../../src/documents/documentValue.ts';
+import { GO_YAML_PARSE_OPTIONS } from '../../src/documents/goYamlSchema.ts';
 import { parseDocuments } from '../../src/documents/parseDocuments.ts';
+import { prng, randomText } from './helpers/randomYaml.ts';
 import { generateFleet } from '../../scripts/bench/generateFleet.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/** The library path's value of a document (kubectl's reading), or the message it refuses the document with. */
+function libraryValue(doc: Parameters<typeof documentValue>[0]): unknown {
+  try {
+    return documentValue(doc, 1000);
+  } catch (err) {
+    return { refused: (err as Error).message };
+  }
+}
+
 /**
- * The contract: whatever the block reader accepts, it reads exactly as the yaml library does (values and where
- * each document starts), and the library finds no error in it. Returns whether the reader took the text.
+ * The contract: whatever the block reader accepts, it reads exactly as the library path does (the yaml library
+ * with kubectl's schema, then documentValue: values and where each document starts), and the library finds no
+ * error in it. Returns whether the reader took the text.
  */
 function agreesWithLibrary(text: string, label: string): boolean {
   const block = parseBlockYaml(text);
   if (!block) return false;
   const lineCounter = new LineCounter();
-  const parsed = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const parsed = parseAllDocuments(text, { ...GO_YAML_PARSE_OPTIONS, lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
   const docs = Array.isArray(parsed) ? parsed : [];
   const errors = docs.flatMap((d) => [...d.errors, ...d.warnings].map((e) => e.message));
   assert.equal(errors, [], `${label}: the block reader accepted a text the library reports:\n${text}`);
   assert.is(block.length, docs.length, `${label}: document count\n${text}`);
   docs.forEach((doc, i) => {
-    const expected = doc.toJS();
+    const expected = libraryValue(doc);
     assert.equal(block[i]!.value, expected, `${label}: document ${i + 1}\n${text}`);
     assert.ok(Object.is(block[i]!.value, expected) || typeof expected === 'object', `${label}: document ${i + 1} (-0, NaN)\n${text}`);
     if (expected !== null) {
@@ -47,7 +60,9 @@ function yamlFilesUnder(dir: string): string[] {
 }
 
 test('every YAML file of the project and of Karmada\'s samples reads as the library reads it, most of them on the fast path', () => {
-  const files = [...yamlFilesUnder(ROOT), ...yamlFilesUnder(path.resolve(ROOT, '../shared/karmada-samples'))];
+  // Beside the checkout in /work/main, two levels up from a worktree under /work/wt.
+  const samples = [path.resolve(ROOT, '../shared/karmada-samples'), path.resolve(ROOT, '../../shared/karmada-samples')].find((d) => existsSync(d))!;
+  const files = [...yamlFilesUnder(ROOT), ...yamlFilesUnder(samples)];
   assert.ok(files.length >= 20, `found ${files.length} files`);
   const taken = files.filter((f) => agreesWithLibrary(readFileSync(f, 'utf8'), path.relative(ROOT, f)));
   assert.ok(taken.length >= files.length * 0.8, `the block reader took ${taken.length} of ${files.length}: ${files.filter((f) => !taken.includes(f)).join(', ')}`);
@@ -66,7 +81,7 @@ test('edge cases: taken with the library\'s values, or left to the library', () 
   for (const text of [
     'a: 1\n', 'a: 1\n---\n', '---\na: 1\n', '---\n---\na: 1', '--- # c\na: 1\n', '# x\n---\n# y\n', '- a\n---\n- b\n#end\n',
     'a:\n  - b\n  -\n  - c: 1\n    d: 2\n  - - x\n', 'a:\n- 1\n- 2\nb: 3\n', 'a: 1\n  # c\nb: 2\n', '  a: 1\n  b: 2\n',
-    'a: -1\nb: .5\nc: 1e3\nd: 0o17\ne: 0x1F\nf: +5\ng: 1.\nh: .inf\ni: ~\nj: Null\nk: TRUE\nl: yes\nm: 1_000\nn: -.INF\no: .NaN\np: 0.10\n',
+    'a: -1\nb: .5\nc: 1e3\nd: 0o17\ne: 0x1F\nf: +5\ng: 1.\ni: ~\nj: Null\nk: TRUE\nl: yes\nm: 1_000\np: 0.10\nq: 0644\nr: On\ns: 1:20\nt: 08\nu: 0b101\nv: -0\nw: 2001-12-14\nx: n\n',
     '"a b": 1\n\'c\': 2\n', 'k: v # c\nq: "a\\u00e9\\t\\x41\\U0001F600\\\\\\"\\/"\n', "s: 'it''s'\n", 'u: http://x:80/a#b\n', 'a#b: c\nd: e#f\n',
     'a: |\n  x\n\n  y\n\nb: 1\n', 'a: |-\n  x\n  y\nb: |\n    indented\n  \n', 'a: |\nb: 1\n', 'a: |\n  # not a comment\n  x\n# a comment\n',
     'a: []\nb: {}\nc: [] # empty\n', 'zones: [zone-1, "zone 2", 3]\nvalue: {"OverridePolicy":"test", k: v}\n', 'a:\nb:\n  c:\n', 'x\n', '- -1\n- -x\n- :x\n- ?y\n', '-   a: 1\n    b: 2\n-   c\n', 'key  : spaced\n',
@@ -78,58 +93,9 @@ test('edge cases: taken with the library\'s values, or left to the library', () 
     'a: b\n  c\n', 'a: "multi\n  line"\n', 'a: 1\na: 2\n', '1: a\n', 'true: a\n', 'null: a\n', '<<: {}\n', 'a:\n\tb: 1\n', 'a: 1\r\n',
     '? a\n: b\n', 'a: b: c\n', 'a: - b\n', '%YAML 1.2\n---\na: 1\n', 'a: 1\n...\n', '--- a: 1\n', 'a:\n  b: 1\n c: 2\n', 'a:\n  - x\n   - y\n',
     'a: @x\n', 'a: "\\q"\n', '__proto__: 1\n', '|\n  top\n', 'a: |\n  x', 'a: |\n  x\n    \n', '"a":1\n', 'a: "x"y\n',
+    'h: .inf\n', 'n: -.INF\n', 'o: .NaN\n', '[.inf]\n', 'yes: a\n', 'on: push\n', '0644: a\n', '~: a\n',
   ]) assert.not.ok(taken(text), `should be left to the library: ${JSON.stringify(text)}`);
 });
-
-/** Small deterministic PRNG (mulberry32): the generated texts are the same on every run. */
-function prng(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
-
-const SCALARS = ['1', '-1', '0o17', '0o8', '0x1F', '0xg', '1e3', '.5', '1.', '.inf', '-.Inf', '.NaN', '~', 'null', 'Null', 'NULL', 'nULL', 'true', 'False',
-  'yes', 'on', '"a\\tb"', "'it''s'", '"\\u00e9"', 'a #c', 'a#b', 'http://x:80', 'a: b', 'a:', '-', '- x', '[]', '{}', '[a]', '{a: 1}', '&a x', '*a',
-  '!t x', '|', '|-', '>', '"open', "'open", '""', "''", 'foo bar', 'trail  ', ':x', '?x', '@x', '`x', '%x', '1_000', '+5', '0.0', '-0', '+0',
-  '12345678901234567890', '"\\x41"', '"\\U0001F600"', '"\\q"', '"a" b', 'x # y: z', '-x', '- - y', '"\\\\"', "'a''b'c'", '0x', '1e', '.', '+', '-.5e-3',
-  '[a, b]', '[ "x", 1 ]', '[a,b]', '[a, ]', '[,]', '[a b]', '[a: b]', '[a, [b]]', '{"k":"v"}', '{k: v, n: 1}', '{k:v}', '{a}', '{ "a": [1] }', '{ }',
-  '[ ]', '[a # c]', "['q', \"d\"]", '{"a": 1, "a": 2}', '{1: a}', '[-1, .5, ~, null, true]', '[a, b] # c', '[a]x', '{a: }', "{'k': 'v' , x: -}", '[http://x]',
-  '{a: b: c}', '[- a]', '[?x]', '{"a":1,"b":[]}', '[a, "unterminated]', '{ true: 1 }', '{__proto__: 1}'];
-const KEYS = ['a', 'b', 'a b', '"q"', "'s'", '1', 'true', 'null', '<<', '-k', 'k#x', 'k:x', '__proto__', 'a', 'x y', '"a"', '? k', 'c'];
-
-function randomText(r: (n: number) => number): string {
-  const lines: string[] = [];
-  const node = (indent: number, depth: number): void => {
-    const pad = ' '.repeat(indent);
-    const kind = depth > 3 ? 2 : r(3);
-    const entries = 1 + r(3);
-    for (let e = 0; e < entries; e++) {
-      if (r(8) === 0) lines.push(r(2) ? `${pad}# comment` : ' '.repeat(r(6)));
-      if (r(30) === 0) lines.push(r(2) ? '---' : '--- # doc');
-      const jitter = r(25) === 0 ? ' '.repeat(1 + r(2)) : '';
-      const head = kind === 0 ? `${pad}${jitter}- ` : `${pad}${jitter}${KEYS[r(KEYS.length)]}:${r(10) === 0 ? '' : ' '}`;
-      const choice = r(10);
-      if (choice < 5) lines.push(`${head}${SCALARS[r(SCALARS.length)]}${r(6) === 0 ? ' # trailing' : ''}`);
-      else if (choice < 8) {
-        lines.push(head.trimEnd());
-        node(kind === 1 && r(3) === 0 ? indent : indent + 1 + r(3), depth + 1);
-      } else if (choice < 9) {
-        lines.push(`${head}${r(2) ? '|' : '|-'}`);
-        for (let k = r(4); k >= 0; k--) lines.push(r(4) === 0 ? ' '.repeat(r(indent + 5)) : `${' '.repeat(indent + 2 + (r(4) === 0 ? r(3) - 1 : 0))}line ${k}${r(5) === 0 ? ' # kept' : ''}`);
-      } else if (kind === 0) {
-        lines.push(`${head}${KEYS[r(KEYS.length)]}: ${SCALARS[r(SCALARS.length)]}`);
-        if (r(2)) lines.push(`${pad}  ${KEYS[r(KEYS.length)]}: ${SCALARS[r(SCALARS.length)]}`);
-      } else lines.push(`${head}[]`);
-    }
-  };
-  node(r(4) === 0 ? 2 : 0, 0);
-  return lines.join('\n') + (r(10) === 0 ? '' : '\n');
-}
 
 test('thousands of generated texts: never a value, position or acceptance that differs from the library', () => {
   const r = prng(20261129);
@@ -160,10 +126,13 @@ test('parseDocuments: a field position asked of a document read on the fast path
   assert.equal(doc.locate(['metadata', 'missing']), { file: 'cm.yaml', line: 5, column: 3 });
 });
 
-test('parseYamlValue: the library\'s parse on every text, taken or not (one document, none, several, bad YAML)', () => {
-  for (const text of ['a: 1\n', '', '# only\n', '---\n', 'a: &x 1\nb: *x\n', '- x\n- y\n', 'x\n']) assert.equal(parseYamlValue(text), parse(text), JSON.stringify(text));
+test('parseYamlValue: the library path\'s value on every text, taken or not (one document, none, several, bad YAML)', () => {
+  const expected: Record<string, unknown> = { 'a: 1\n': { a: 1 }, '': null, '# only\n': null, '---\n': null, 'a: &x 1\nb: *x\n': { a: 1, b: 1 }, '- x\n- z\n- y\n': ['x', 'z', true], 'x\n': 'x',
+    'm: 0644\nb: [yes, off]\n': { m: 420, b: [true, false] }, '<<: {k: 1}\nyes: 2\n': { k: 1, true: 2 }, 'a: |\n  x': { a: 'x\n' } };
+  for (const [text, value] of Object.entries(expected)) assert.equal(parseYamlValue(text), value, JSON.stringify(text));
   assert.throws(() => parseYamlValue('a: 1\n---\nb: 2\n'), /multiple documents|Source contains/);
   assert.throws(() => parseYamlValue('a: 1\na: 2\n'));
+  assert.throws(() => parseYamlValue('a: .inf\n'), /JSON cannot carry/);
 });
 
 test.run();

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
+import { parseYamlValue } from '../../src/documents/blockYaml.ts';
 import { editClusterFile, UNSCHEDULABLE_TAINT_KEY } from '../../src/registrations/editClusterFile.ts';
 import { parseTaintArgs } from '../../src/registrations/parseTaintArgs.ts';
 import { RegistrationError } from '../../src/registrations/RegistrationError.ts';
@@ -96,6 +97,14 @@ test('unparseable files and unknown names are refused with file:line', () => {
   } catch (err) {
     assert.is((err as RegistrationError).code, 'CLUSTER_NOT_FOUND');
   }
+});
+
+test('taint values YAML 1.1 would read as something else are written quoted: kubectl and Flotilla read back the text', () => {
+  let text = FILE;
+  for (const value of ['yes', 'on', '0644', '0b1', 'n']) text = editClusterFile('c.yaml', text, 'member2', taint([`k-${value}=${value}:NoSchedule`])).text!;
+  const taints = (parseYamlValue(text) as { spec: { taints: { value: string }[] } }).spec.taints;
+  assert.equal(taints.map((t) => t.value), ['yes', 'on', '0644', '0b1', 'n']);
+  assert.ok(text.includes('value: "yes"'), text);
 });
 
 test.run();

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import type { ClusterDelivery } from '../../src/deliveries/applyRendered.ts';
 import type { ApplyResult } from '../../src/deliveries/types.ts';
+import { parseYamlValue } from '../../src/documents/blockYaml.ts';
 import { buildStatusFiles, templateStatusPath, type ClusterReport } from '../../src/statuses/buildStatusFiles.ts';
 
 const web = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'demo', name: 'web' };
@@ -68,6 +69,13 @@ test('a conflict is recorded as not applied, with the reason', () => {
   const file = parse(edits.get(PATH)!);
   assert.equal(file.aggregatedStatus[0], { clusterName: 'm1', applied: false, health: 'Unknown', message: 'conflict: not ours' });
   assert.is(file.conditions[0].status, 'False');
+});
+
+test('status strings a YAML 1.1 reader would take for something else (clusters named yes, on, n) read back as the same strings', () => {
+  const reports = ['yes', 'on', 'n'].map((cluster) => delivery(cluster, [{ ref: web, action: 'created', message: 'created', live: live(2) }]));
+  const text = buildStatusFiles(new Map(), reports, now).get(PATH)!;
+  const file = parseYamlValue(text) as { aggregatedStatus: { clusterName: unknown }[] };
+  assert.equal(file.aggregatedStatus.map((a) => a.clusterName).sort(), ['n', 'on', 'yes'], text);
 });
 
 test.run();

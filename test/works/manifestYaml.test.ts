@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
+import { parseYamlValue } from '../../src/documents/blockYaml.ts';
 import { manifestYaml, YAML_OPTIONS } from '../../src/works/manifestYaml.ts';
 
 const same = (value: unknown) => assert.is(manifestYaml(value), stringify(value, YAML_OPTIONS));
@@ -77,6 +78,19 @@ test('identifier-like strings (names, images, labels) are plain exactly when the
     same({ [s]: s, list: [s] });
   }
   for (const s of ['a:', 'a::', 'a:b:', 'n', 'No', 'NULL', 'Null', 'nULL', 'TRUE', 'tRUE', 'e1', 'E', 'x@y', 'a/b/', 'nginx@sha256:abc', 'Infinity', 'NaN']) same({ [s]: s });
+});
+
+test('every string reads back as the same string under YAML 1.1 (kubectl, PyYAML), YAML 1.2 and Flotilla\'s own reader', () => {
+  const strings = ['yes', 'Yes', 'YES', 'no', 'on', 'On', 'OFF', 'y', 'Y', 'n', 'N', 'true', 'False', '~', 'null', '', '0644', '0400', '08', '0o644',
+    '0x1F', '0b101', '1_000', '1:20', '190:20:30', '1:20.5', '2001-12-14', '2001-12-14t21:59:43.10-05:00', '1e3', 'e1', 'E-5', '6.8523015e+5', '.5',
+    '.inf', '-.Inf', '.NaN', '+12', '-0', '12345678901234567890', '<<', 'plain', 'nginx:1.25', 'a: b', '=', 'yEs', 'oN'];
+  for (const s of strings) {
+    const text = manifestYaml({ v: s, [s]: s, list: [s, { [s]: [s] }] });
+    const expected = { v: s, [s]: s, list: [s, { [s]: [s] }] };
+    assert.equal(parseYamlValue(text), expected, `Flotilla (kubectl's reading) of ${text}`);
+    assert.equal(parse(text, { version: '1.1' }), expected, `YAML 1.1 of ${text}`);
+    assert.equal(parse(text), expected, `YAML 1.2 of ${text}`);
+  }
 });
 
 test.run();

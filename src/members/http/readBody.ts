@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { parse as parseYaml } from 'yaml';
+import { parseYamlValue } from '../../documents/blockYaml.ts';
 import { ApiError, badRequest } from '../ApiError.ts';
 import { decodeProtobuf } from '../protobuf/decodeProtobuf.ts';
 
@@ -28,7 +28,7 @@ export async function readBody(req: IncomingMessage): Promise<unknown> {
   if (text.trim() === '') return undefined;
   if (type.includes('protobuf')) throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
   try {
-    return type.includes('yaml') ? parseYaml(text) : JSON.parse(text);
+    return type.includes('yaml') ? parseYamlValue(text) : JSON.parse(text);
   } catch (error) {
     throw badRequest(`error decoding request body: ${(error as Error).message}`);
   }
