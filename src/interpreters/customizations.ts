@@ -7,6 +7,7 @@ import type { ObjectRef } from '../api/kinds.ts';
 import type { ConfigModel, Located } from '../documents/model.ts';
 import type { Health } from '../statuses/conditions.ts';
 import { read, readAll, remove, write } from './fieldPath.ts';
+import { isSecret } from './isSecret.ts';
 import { podRequests } from './podRequests.ts';
 
 type Obj = Record<string, unknown>;
@@ -105,10 +106,10 @@ function holds(rule: HealthRule, live: Obj): boolean {
   }
 }
 
-/** The reflected status: only the listed fields, at their place under status. */
+/** The reflected status: only the listed fields, at their place under status. Never anything of a Secret. */
 export function customReflectStatus(c: Customizations, live: Obj): Obj | undefined {
   const paths = c.statusReflection?.paths;
-  if (!paths) return undefined;
+  if (!paths || isSecret(live)) return undefined;
   let out: Obj = {};
   for (const p of paths) {
     const v = read(live, p);

@@ -1,3 +1,5 @@
+import { isSecret } from '../interpreters/isSecret.ts';
+
 type Obj = Record<string, unknown>;
 
 const TEMPLATE_GENERATION = 'resourcetemplate.karmada.io/generation';
@@ -24,7 +26,8 @@ export function groupKind(apiVersion: string, kind: string): string {
  * other kinds their whole status. Keys are sorted so the bytes written to Git do not depend on the server's order.
  */
 export function reflectStatus(live: Obj | undefined): Obj | undefined {
-  if (!live) return undefined;
+  // A Secret has no status; whatever a member put there is not Flotilla's to copy into Git.
+  if (!live || isSecret(live)) return undefined;
   const key = groupKind(String(live.apiVersion ?? ''), String(live.kind ?? ''));
   const status = (live.status ?? {}) as Obj;
   const meta = (live.metadata ?? {}) as { generation?: number; annotations?: Record<string, string> };
