@@ -9,8 +9,10 @@ export function autoPropagatedNamespace(t: Pick<Template, 'ref' | 'labels'>): { 
   if (t.ref.apiVersion !== 'v1' || t.ref.kind !== 'Namespace') return { propagate: false, reason: '' };
   const name = t.ref.name;
   if (name === 'default' || isSkippedNamespace(name)) return { propagate: false, reason: `namespace ${name} is never auto-propagated` };
-  if (t.labels['namespace.karmada.io/skip-auto-propagation'] === 'true') {
-    return { propagate: false, reason: 'labelled namespace.karmada.io/skip-auto-propagation=true' };
+  // Karmada lower-cases the value first: "True" and "TRUE" skip too.
+  const skip = t.labels['namespace.karmada.io/skip-auto-propagation'];
+  if (typeof skip === 'string' && skip.toLowerCase() === 'true') {
+    return { propagate: false, reason: `labelled namespace.karmada.io/skip-auto-propagation=${skip}` };
   }
   return { propagate: true, reason: 'Namespaces are propagated to every cluster without a policy (Karmada namespace sync)' };
 }
