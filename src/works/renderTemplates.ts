@@ -1,5 +1,5 @@
-import type { GracefulEvictionTask, ResourceBinding, TargetCluster } from '../api/binding.ts';
-import type { Cluster, ResourceList } from '../api/cluster.ts';
+import type { GracefulEvictionTask, ReplicaRequirements, ResourceBinding, TargetCluster } from '../api/binding.ts';
+import type { Cluster } from '../api/cluster.ts';
 import { describeRef, parseRefKey, refKey, WORK_API_VERSION, type ObjectRef } from '../api/kinds.ts';
 import type { OverridePolicy, Placement, PropagationPolicy } from '../api/policy.ts';
 import { evictBinding, type Eviction, type PurgeMode } from '../evictions/evictBinding.ts';
@@ -255,7 +255,7 @@ function place(
   }
   const policy = match.policy.object;
   const custom = customizationFor(interpretersOf(model), template.manifest);
-  const { replicas, resourceRequest } = interpretReplicas(template.manifest, custom);
+  const { replicas, resourceRequest, nodeClaim } = interpretReplicas(template.manifest, custom);
   const uid = (template.manifest.metadata as { uid?: string } | undefined)?.uid ?? '';
   const placement = policy.spec.placement ?? {};
   const requests = requestsFor(template.ref, model.rebalancers.map((r) => r.object));
@@ -310,7 +310,7 @@ function place(
   const propagateDeps = policy.spec.propagateDeps === true;
   const deps = propagateDeps ? interpretDependencies(template.manifest, template.ref.namespace, custom).map(refKey) : [];
   const pKey = policyKey(policy);
-  const binding = buildBinding(template, policy, pKey, replicas, resourceRequest, targets, result, previous);
+  const binding = buildBinding(template, policy, pKey, replicas, { ...(nodeClaim ? { nodeClaim } : {}), ...(resourceRequest ? { resourceRequest } : {}) }, targets, result, previous);
   if (tasks.length > 0) binding.spec.gracefulEvictionTasks = tasks;
   // A request is observed once carried out; a failed fresh schedule leaves it pending, to be retried.
   const ok = result.status === 'Scheduled' || result.status === 'Unchanged';
@@ -328,7 +328,7 @@ function place(
 }
 
 function buildBinding(
-  template: Template, policy: PropagationPolicy, pKey: string, replicas: number, resourceRequest: ResourceList | undefined,
+  template: Template, policy: PropagationPolicy, pKey: string, replicas: number, requirements: ReplicaRequirements,
   targets: TargetCluster[], result: ScheduleResult, previous: ResourceBinding | undefined,
 ): ResourceBinding {
   const ref = template.ref;
@@ -358,7 +358,8 @@ function buildBinding(
     spec: {
       resource: { apiVersion: ref.apiVersion, kind: ref.kind, ...(scoped ? {} : { namespace: ref.namespace }), name: ref.name, ...(uid ? { uid } : {}) },
       ...(replicas > 0 ? { replicas } : {}),
-      ...(resourceRequest ? { replicaRequirements: { resourceRequest } } : {}),
+      // InterpretReplica's requirements (nodeClaim, resourceRequest), absent when the template has neither.
+      ...(Object.keys(requirements).length > 0 ? { replicaRequirements: requirements } : {}),
       clusters: targets,
       placement: policy.spec.placement ?? {},
       ...(policy.spec.propagateDeps ? { propagateDeps: true } : {}),
