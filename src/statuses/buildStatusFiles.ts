@@ -213,7 +213,7 @@ export function buildStatusFiles(
     // A Secret's entries keep no status, even one an older Flotilla wrote: the next write scrubs it from the branch.
     const list = [...items.values()].map((i) => (secret && i.status ? withoutStatus(i) : i))
       .sort((a, b) => (a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0));
-    const aggregated = secret ? undefined : (custom ? customAggregateStatus(custom, list.map((i) => i.status ?? {})) : undefined) ?? aggregateStatus(ref.apiVersion, ref.kind, list);
+    const aggregated = secret ? undefined : (custom ? customAggregateStatus(custom, list.map((i) => i.status ?? {})) : undefined) ?? aggregateStatus(ref.apiVersion, ref.kind, list, previous?.status);
     const file: TemplateStatusFile = {
       apiVersion: ref.apiVersion,
       kind: ref.kind,
