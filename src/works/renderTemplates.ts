@@ -21,7 +21,7 @@ import { interpretReplicas } from '../interpreters/interpretReplicas.ts';
 import { pruneForMember } from '../interpreters/pruneForMember.ts';
 import { reviseJobCompletions, reviseReplicas } from '../interpreters/reviseReplicas.ts';
 import { applyOverrides } from '../overrides/applyOverrides.ts';
-import { autoPropagatedNamespace } from './autoPropagatedNamespace.ts';
+import { autoPropagatedNamespace, keptAfterSkip } from './autoPropagatedNamespace.ts';
 import { manifestYaml } from './manifestYaml.ts';
 import { bindingPath, manifestPath } from './outputPaths.ts';
 import type { IndexEntry, IndexView } from './outputIndex.ts';
@@ -151,6 +151,11 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
         message: `${describeRef(template.ref)} was placed by ${orphaned}, which is gone; it keeps running where it ran and is no longer updated`,
         fix: 'add a policy that selects it to manage it again, or delete the template to remove it from the clusters',
       });
+      continue;
+    }
+    const kept = keptAfterSkip(template, prevEntry, () => matchPolicy(template, model.propagationPolicies).status === 'matched');
+    if (kept) {
+      explanations.set(key, { ref: template.ref, policyReason: '', clusters: [], held: kept });
       continue;
     }
     placed.set(key, place(template, model, clusters, input.previousBindings.get(key), problems, input.failover, failover));
