@@ -53,9 +53,11 @@ export function reflectStatus(live: Obj | undefined): Obj | undefined {
     const meta = (live.metadata ?? {}) as { generation?: unknown; annotations?: Record<string, string> };
     if (typeof meta.generation === 'number' && meta.generation !== 0) out.generation = meta.generation;
     const annotation = meta.annotations?.[TEMPLATE_GENERATION];
+    // Karmada always stamps this annotation on what it sends; Flotilla does not, so an absent one is no template
+    // generation rather than the parse error Karmada would stop at.
     if (annotation !== undefined && annotation !== '') {
-      // Karmada gives up reflecting when the annotation is not a number.
-      if (!/^[+-]?\d+$/.test(annotation.trim())) return undefined;
+      // Karmada gives up reflecting when the annotation is not a number (strconv.ParseInt).
+      if (!/^[+-]?\d+$/.test(annotation)) return undefined;
       const templateGeneration = Number(annotation);
       if (templateGeneration !== 0) out.resourceTemplateGeneration = templateGeneration;
     }
