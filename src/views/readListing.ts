@@ -6,9 +6,8 @@ import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
 import { appliedPath, clusterStatusPath, templateStatusPath, type AppliedRecord, type TemplateStatusFile } from '../statuses/buildStatusFiles.ts';
 import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../works/outputPaths.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
-import { isSecret } from '../interpreters/isSecret.ts';
 import { kindColumns } from './kindColumns.ts';
-import { redactSecret } from './redactSecret.ts';
+import { redactSecret, withoutSecretStatus } from './redactSecret.ts';
 import { readDocuments, readRegisteredClusters, type BranchState, type Fleet } from './readFleet.ts';
 import { readFirstSeen } from './readFirstSeen.ts';
 import type { ResourceType } from './resolveResourceType.ts';
@@ -92,14 +91,6 @@ async function readTemplateStatuses(fleet: Fleet, refs: readonly ObjectRef[]): P
   return new Map([...docs].map(([p, d]) => [p, withoutSecretStatus(d[0] as TemplateStatusFile)]));
 }
 
-/** A Secret's status file as get and describe show it: no status, even one a status branch written before Flotilla refused to reflect Secrets still holds. */
-export function withoutSecretStatus(file: TemplateStatusFile): TemplateStatusFile;
-export function withoutSecretStatus(file: TemplateStatusFile | undefined): TemplateStatusFile | undefined;
-export function withoutSecretStatus(file: TemplateStatusFile | undefined): TemplateStatusFile | undefined {
-  if (!file || !isSecret(file)) return file;
-  const { status: _dropped, ...rest } = file;
-  return { ...rest, aggregatedStatus: (file.aggregatedStatus ?? []).map(({ status: _s, ...item }) => item) };
-}
 
 async function listBindings(fleet: Fleet, scope: 'namespaced' | 'cluster', q: ListingQuery): Promise<Listing> {
   const rendered = requireRendered(fleet);

@@ -1,4 +1,5 @@
 import { isSecret } from '../interpreters/isSecret.ts';
+import type { TemplateStatusFile } from '../statuses/buildStatusFiles.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -18,10 +19,7 @@ export function redactSecret<T>(obj: T): T {
   }
   // kubectl apply leaves the whole object, values included, in this annotation.
   const meta = out.metadata as { annotations?: Record<string, string> } | undefined;
-  if (meta?.annotations?.[LAST_APPLIED] !== undefined) {
-    const { [LAST_APPLIED]: _dropped, ...annotations } = meta.annotations;
-    out.metadata = { ...meta, annotations: { ...annotations, [LAST_APPLIED]: '<redacted>' } };
-  }
+  if (meta?.annotations?.[LAST_APPLIED] !== undefined) out.metadata = { ...meta, annotations: { ...meta.annotations, [LAST_APPLIED]: '<redacted>' } };
   return out as T;
 }
 
@@ -39,4 +37,13 @@ export function secretKeySizes(secret: Obj): [string, number][] {
 function secretValueSize(field: 'data' | 'stringData', v: unknown): number {
   const text = typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v);
   return field === 'data' ? Buffer.from(text, 'base64').length : Buffer.byteLength(text, 'utf8');
+}
+
+/** A Secret's status file as get and describe show it: no status, even one a status branch written before Flotilla refused to reflect Secrets still holds. */
+export function withoutSecretStatus(file: TemplateStatusFile): TemplateStatusFile;
+export function withoutSecretStatus(file: TemplateStatusFile | undefined): TemplateStatusFile | undefined;
+export function withoutSecretStatus(file: TemplateStatusFile | undefined): TemplateStatusFile | undefined {
+  if (!file || !isSecret(file)) return file;
+  const { status: _dropped, ...rest } = file;
+  return { ...rest, aggregatedStatus: (file.aggregatedStatus ?? []).map(({ status: _s, ...item }) => item) };
 }

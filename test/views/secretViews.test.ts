@@ -7,8 +7,7 @@ import { describeCommand } from '../../src/commands/describeCommand.ts';
 import { getCommand } from '../../src/commands/getCommand.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { withoutSecretStatus } from '../../src/views/readListing.ts';
-import { redactSecret } from '../../src/views/redactSecret.ts';
+import { redactSecret, withoutSecretStatus } from '../../src/views/redactSecret.ts';
 import { commitAll, makeNginxRepo, writeWorkTree, type TempRepo } from '../plans/helpers/nginxRepo.ts';
 import { RENDERED, reportApplied } from './helpers/fleetRepo.ts';
 
