@@ -91,7 +91,6 @@ async function readTemplateStatuses(fleet: Fleet, refs: readonly ObjectRef[]): P
   return new Map([...docs].map(([p, d]) => [p, withoutSecretStatus(d[0] as TemplateStatusFile)]));
 }
 
-
 async function listBindings(fleet: Fleet, scope: 'namespaced' | 'cluster', q: ListingQuery): Promise<Listing> {
   const rendered = requireRendered(fleet);
   const folder = scope === 'cluster' ? CLUSTER_SCOPED_FOLDER : q.allNamespaces ? undefined : (q.namespace ?? 'default');
