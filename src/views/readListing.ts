@@ -7,7 +7,8 @@ import { appliedPath, clusterStatusPath, templateStatusPath, type AppliedRecord,
 import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../works/outputPaths.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
 import { kindColumns } from './kindColumns.ts';
-import { redactSecret, withoutSecretStatus } from './redactSecret.ts';
+import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
+import { redactSecret } from './redactSecret.ts';
 import { readDocuments, readRegisteredClusters, type BranchState, type Fleet } from './readFleet.ts';
 import { readFirstSeen } from './readFirstSeen.ts';
 import type { ResourceType } from './resolveResourceType.ts';

@@ -1,5 +1,4 @@
 import { isSecret } from '../interpreters/isSecret.ts';
-import type { TemplateStatusFile } from '../statuses/buildStatusFiles.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -37,13 +36,4 @@ export function secretKeySizes(secret: Obj): [string, number][] {
 function secretValueSize(field: 'data' | 'stringData', v: unknown): number {
   const text = typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v);
   return field === 'data' ? Buffer.from(text, 'base64').length : Buffer.byteLength(text, 'utf8');
-}
-
-/** A Secret's status file as get and describe show it: no status, even one a status branch written before Flotilla refused to reflect Secrets still holds. */
-export function withoutSecretStatus(file: TemplateStatusFile): TemplateStatusFile;
-export function withoutSecretStatus(file: TemplateStatusFile | undefined): TemplateStatusFile | undefined;
-export function withoutSecretStatus(file: TemplateStatusFile | undefined): TemplateStatusFile | undefined {
-  if (!file || !isSecret(file)) return file;
-  const { status: _dropped, ...rest } = file;
-  return { ...rest, aggregatedStatus: (file.aggregatedStatus ?? []).map(({ status: _s, ...item }) => item) };
 }

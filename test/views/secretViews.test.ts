@@ -2,12 +2,16 @@
 // as rendered, not whatever an older status branch holds.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
+import { blameCommand } from '../../src/commands/blameCommand.ts';
 import { describeCommand } from '../../src/commands/describeCommand.ts';
 import { getCommand } from '../../src/commands/getCommand.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { redactSecret, withoutSecretStatus } from '../../src/views/redactSecret.ts';
+import { templateStatusPath } from '../../src/statuses/buildStatusFiles.ts';
+import { commitStatusEdits } from '../../src/statuses/commitStatusEdits.ts';
+import { withoutSecretStatus } from '../../src/statuses/withoutSecretStatus.ts';
+import { redactSecret } from '../../src/views/redactSecret.ts';
 import { commitAll, makeNginxRepo, writeWorkTree, type TempRepo } from '../plans/helpers/nginxRepo.ts';
 import { RENDERED, reportApplied } from './helpers/fleetRepo.ts';
 
@@ -96,6 +100,25 @@ test('a status file holding Secret values (written before Flotilla refused to re
   assert.is(withoutSecretStatus(deployment), deployment);
   const configMap = { apiVersion: 'v1', kind: 'ConfigMap', data: { color: 'blue' } };
   assert.is(redactSecret(configMap), configMap);
+});
+
+test('Secret values an older Flotilla wrote to the status branch are shown by neither get, describe nor blame', async () => {
+  const path = templateStatusPath(DB);
+  const leaked = stringify({
+    apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'default' }, status: { data: { password: 'aHVudGVyMg==' } },
+    conditions: [{ type: 'FullyApplied', status: 'True', reason: 'FullyAppliedSuccess', message: 'All works have been successfully applied' }],
+    aggregatedStatus: [{ clusterName: 'member1', applied: true, health: 'Healthy', status: { data: { password: 'aHVudGVyMg==' } } }],
+  });
+  const git = await openRepo(repo.path);
+  await commitStatusEdits(git, 'refs/heads/flotilla/status', [path], () => ({ edits: new Map([[path, leaked]]), message: 'status written by an older Flotilla', time: NOW }));
+  for (const [command, args] of [
+    [getCommand, ['secret', 'db', '-o', 'yaml']], [getCommand, ['secret', 'db', '--cluster', 'member1', '-o', 'json']], [getCommand, ['works', '-o', 'yaml']],
+    [getCommand, ['rb', '-o', 'yaml']], [describeCommand, ['secret', 'db']], [blameCommand, ['--cluster', 'member1', 'secret/db', '-o', 'yaml']],
+  ] as const) {
+    const r = await run(command, ...args);
+    assert.is(r.code, 0, `${args.join(' ')}: ${r.err}`);
+    assert.not.match(r.out, VALUES, args.join(' '));
+  }
 });
 
 test.run();
