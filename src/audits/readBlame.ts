@@ -8,6 +8,7 @@ import { parseTrailers } from '../outputs/outputMessage.ts';
 import { readTextFiles } from '../outputs/readPathOids.ts';
 import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
 import { appliedPath, templateStatusPath, type AppliedRecord, type TemplateStatusFile } from '../statuses/buildStatusFiles.ts';
+import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
 import { manifestPath } from '../works/outputPaths.ts';
 import { formatGitDate } from './formatGitDate.ts';
 import { parsePullRequestNumber } from './parsePullRequestNumber.ts';
@@ -104,7 +105,7 @@ async function readStatusEntry(repo: GitRepo, statusRef: string, ref: ObjectRef,
   const head = await readRef(repo, statusRef);
   if (!head) return undefined;
   const text = await readFileAt(repo, (await readCommitInfo(repo, head)).tree, templateStatusPath(ref));
-  return text === null ? undefined : (parseYamlValue(text) as TemplateStatusFile).aggregatedStatus.find((a) => a.clusterName === cluster);
+  return text === null ? undefined : withoutSecretStatus(parseYamlValue(text) as TemplateStatusFile).aggregatedStatus.find((a) => a.clusterName === cluster);
 }
 
 function sourceOf(manifestText: string): string | undefined {

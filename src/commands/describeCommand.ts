@@ -10,7 +10,10 @@ import { bindingPath } from '../works/outputPaths.ts';
 import { describeCluster } from '../views/describeCluster.ts';
 import { describeTemplate } from '../views/describeTemplate.ts';
 import { readDocuments, type Fleet } from '../views/readFleet.ts';
-import { readClusterViews } from '../views/readListing.ts';
+import { isSecret } from '../interpreters/isSecret.ts';
+import { readClusterViews, readTemplates } from '../views/readListing.ts';
+import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
+import { secretKeySizes } from '../views/redactSecret.ts';
 import { readPathHistory } from '../views/readPathHistory.ts';
 import { terminalSafe } from '../views/terminalSafe.ts';
 import { openFleet, READ_OPTIONS, resolveTarget, type ReadCommandContext } from './getCommand.ts';
@@ -54,10 +57,14 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
   const rendered = fleet.rendered;
   const bPath = bindingPath(ref);
   const binding = (await readDocuments(fleet.repo, rendered, [bPath])).get(bPath)?.[0] as ResourceBinding | undefined;
-  const status = fleet.status ? (await readDocuments(fleet.repo, fleet.status, [templateStatusPath(ref)])).get(templateStatusPath(ref))?.[0] as TemplateStatusFile | undefined : undefined;
+  const status = withoutSecretStatus(fleet.status ? (await readDocuments(fleet.repo, fleet.status, [templateStatusPath(ref)])).get(templateStatusPath(ref))?.[0] as TemplateStatusFile | undefined : undefined);
+  const index = rendered.index.templates[refKey(ref)]!;
+  // A Secret shows its type and the size of each key, as kubectl describe secret does; never a value.
+  const secret = isSecret(ref) ? (await readTemplates(fleet, [{ ref, entry: index }]))[0] : undefined;
   const history = await readObjectHistory(fleet.repo, `refs/heads/${values['rendered-branch'] ?? 'flotilla/rendered'}`, { kind: ref.kind, name: ref.name, namespace: ref.namespace, maxCommits: 500 });
   ctx.out(terminalSafe(describeTemplate({
-    ref, history, index: rendered.index.templates[refKey(ref)]!,
+    ref, history, index,
+    ...(secret ? { secret: { type: typeof secret.type === 'string' ? secret.type : 'Opaque', keys: secretKeySizes(secret) } } : {}),
     ...(binding ? { binding, bindingPath: bPath } : {}),
     ...(status ? { status } : {}),
   }), { multiline: true }));

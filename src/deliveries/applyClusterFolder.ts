@@ -8,6 +8,7 @@ import { applyBody, isManaged, isSubset, planDelivery, type DeliveryObject } fro
 import { forgetDiscovery, resolveResource, resourcePath } from './resolveResource.ts';
 import { DEFAULT_RETRY, KubeUnreachableError, sendRequest, statusMessage, type RetryPolicy } from './sendRequest.ts';
 import { FIELD_MANAGER, type ApplyResult, type ConflictResolution } from './types.ts';
+import { retainForMember } from '../interpreters/retainForMember.ts';
 
 export interface ApplyClusterOptions {
   cluster: string;
@@ -229,12 +230,13 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject): Promise<ApplyResult> {
     const resource = await resolveResource(ctx.kube, ref.apiVersion, ref.kind, ctx.retry);
     if (!resource) return failed(ref, path, `${ctx.kube.name} does not serve ${ref.kind} in ${ref.apiVersion}; fix: install its CRD or enable that API on the member`);
     const url = resourcePath(ref.apiVersion, resource, ref.namespace, ref.name);
-    const body = applyBody(obj.manifest);
 
     const current = await sendRequest(ctx.kube, { method: 'GET', path: url }, ctx.retry);
     let live: Record<string, unknown> | undefined;
     if (current.status === 200) live = current.body as Record<string, unknown>;
     else if (current.status !== 404) return failed(ref, path, `reading the live object failed: ${statusMessage(current)}`);
+    // An update keeps what the member owns (Karmada's Retain, run by its object watcher before every update).
+    const body = applyBody(retainForMember(obj.manifest, live));
 
     if (live && !isManaged(live) && obj.conflictResolution === 'abort') {
       return {

@@ -7,7 +7,8 @@ import type { ObjectRef } from '../api/kinds.ts';
 import type { ConfigModel, Located } from '../documents/model.ts';
 import type { Health } from '../statuses/conditions.ts';
 import { read, readAll, remove, write } from './fieldPath.ts';
-import { podRequests } from './podRequests.ts';
+import { isSecret } from './isSecret.ts';
+import { replicaRequirements, type NodeClaim } from './replicaRequirements.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -39,15 +40,16 @@ export function customizationFor(set: InterpreterSet, obj: { apiVersion?: unknow
   return set.get(`${String(obj.apiVersion)}/${String(obj.kind)}`);
 }
 
-export function customReplicas(c: Customizations, manifest: Obj): { replicas: number; resourceRequest?: ResourceList } | undefined {
+export function customReplicas(c: Customizations, manifest: Obj): { replicas: number; resourceRequest?: ResourceList; nodeClaim?: NodeClaim } | undefined {
   const hook = c.replicaResource;
   if (!hook) return undefined;
   const value = read(manifest, hook.replicasPath);
   const replicas = typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0;
   let requests: ResourceList = {};
   if (hook.podTemplatePath) {
+    // What Karmada's kube.accuratePodRequirements gives a Lua hook: GenerateReplicaRequirements of the template.
     const spec = (read(manifest, hook.podTemplatePath) as Obj | undefined)?.spec;
-    if (spec && typeof spec === 'object') requests = podRequests(spec as Obj);
+    return { replicas, ...(spec && typeof spec === 'object' && !Array.isArray(spec) ? replicaRequirements(spec as Obj) : {}) };
   } else if (hook.resourceRequestPath) {
     const list = read(manifest, hook.resourceRequestPath);
     if (list && typeof list === 'object' && !Array.isArray(list)) requests = Object.fromEntries(Object.entries(list as Obj).filter(([, v]) => typeof v === 'string' || typeof v === 'number')) as ResourceList;
@@ -105,10 +107,10 @@ function holds(rule: HealthRule, live: Obj): boolean {
   }
 }
 
-/** The reflected status: only the listed fields, at their place under status. */
+/** The reflected status: only the listed fields, at their place under status. Never anything of a Secret. */
 export function customReflectStatus(c: Customizations, live: Obj): Obj | undefined {
   const paths = c.statusReflection?.paths;
-  if (!paths) return undefined;
+  if (!paths || isSecret(live)) return undefined;
   let out: Obj = {};
   for (const p of paths) {
     const v = read(live, p);

@@ -3,47 +3,65 @@ import type { ObjectRef } from '../api/kinds.ts';
 import { customDependencies } from './customizations.ts';
 import { podSpecOf } from './podTemplate.ts';
 
+type Obj = Record<string, any>;
+
 /**
- * Objects a workload's pod template references (pkg/util/helper/pod.go): ConfigMaps and Secrets from
- * volumes (projected too), env/envFrom and imagePullSecrets; the ServiceAccount unless `default`;
- * PVCs from volumes — all in the workload's namespace. StatefulSet PVCs created from
- * volumeClaimTemplates are not dependencies. A declared dependencyInterpretation hook replaces all of it.
+ * Karmada's native GetDependencies (default/native/dependencies.go), all in the object's namespace:
+ * - workloads (Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob): what the pod template references
+ *   (pkg/util/helper/pod.go, lifted/visitpod.go) — ConfigMaps and Secrets from env, envFrom and volumes (projected
+ *   too, and the secretRefs of the volume plugins that take one), imagePullSecrets, the ServiceAccount unless
+ *   `default`, PVCs from volumes; a StatefulSet's PVCs named like one of its volumeClaimTemplates are left out;
+ * - Ingress: the Secrets its spec.tls entries name.
+ * A declared dependencyInterpretation hook replaces all of it. ServiceImport is not interpreted yet.
  */
 export function interpretDependencies(manifest: Record<string, unknown>, namespace: string, custom?: Customizations): ObjectRef[] {
   const declared = custom ? customDependencies(custom, manifest, namespace) : undefined;
   if (declared) return declared;
-  const pod = podSpecOf(manifest) as Record<string, any> | undefined;
-  if (!pod) return [];
   const found = new Map<string, ObjectRef>();
+  // Empty names are skipped, as lifted/visitpod.go's skipEmptyNames does.
   const add = (apiVersion: string, kind: string, name: unknown) => {
     if (typeof name !== 'string' || name === '') return;
     found.set(`${kind}/${name}`, { apiVersion, kind, namespace, name });
   };
-  const claimTemplates = new Set<string>(
-    manifest.kind === 'StatefulSet'
-      ? (((manifest.spec as any)?.volumeClaimTemplates ?? []) as { metadata?: { name?: string } }[]).map((t) => t.metadata?.name ?? '')
-      : [],
-  );
-  for (const v of (pod.volumes ?? []) as any[]) {
+  if (`${manifest.apiVersion}/${manifest.kind}` === 'networking.k8s.io/v1/Ingress') {
+    // Karmada fails the whole interpretation on a TLS entry without secretName (VerifyDependencies); such an
+    // entry uses the controller's default certificate, so Flotilla skips it and keeps the others.
+    for (const tls of (((manifest.spec as Obj | undefined)?.tls ?? []) as Obj[])) add('v1', 'Secret', tls?.secretName);
+    return sorted(found);
+  }
+  const pod = podSpecOf(manifest) as Obj | undefined;
+  if (!pod) return [];
+  for (const v of (pod.volumes ?? []) as Obj[]) {
     add('v1', 'ConfigMap', v?.configMap?.name);
     add('v1', 'Secret', v?.secret?.secretName);
-    if (v?.persistentVolumeClaim?.claimName && !claimTemplates.has(v.name)) add('v1', 'PersistentVolumeClaim', v.persistentVolumeClaim.claimName);
-    for (const s of (v?.projected?.sources ?? []) as any[]) {
+    add('v1', 'Secret', v?.azureFile?.secretName);
+    for (const plugin of ['cephfs', 'cinder', 'flexVolume', 'rbd', 'scaleIO', 'iscsi', 'storageos']) add('v1', 'Secret', v?.[plugin]?.secretRef?.name);
+    add('v1', 'Secret', v?.csi?.nodePublishSecretRef?.name);
+    add('v1', 'PersistentVolumeClaim', v?.persistentVolumeClaim?.claimName);
+    for (const s of (v?.projected?.sources ?? []) as Obj[]) {
       add('v1', 'ConfigMap', s?.configMap?.name);
       add('v1', 'Secret', s?.secret?.name);
     }
   }
-  for (const c of [...((pod.containers ?? []) as any[]), ...((pod.initContainers ?? []) as any[])]) {
-    for (const e of (c?.env ?? []) as any[]) {
+  for (const c of [...((pod.initContainers ?? []) as Obj[]), ...((pod.containers ?? []) as Obj[]), ...((pod.ephemeralContainers ?? []) as Obj[])]) {
+    for (const e of (c?.env ?? []) as Obj[]) {
       add('v1', 'ConfigMap', e?.valueFrom?.configMapKeyRef?.name);
       add('v1', 'Secret', e?.valueFrom?.secretKeyRef?.name);
     }
-    for (const e of (c?.envFrom ?? []) as any[]) {
+    for (const e of (c?.envFrom ?? []) as Obj[]) {
       add('v1', 'ConfigMap', e?.configMapRef?.name);
       add('v1', 'Secret', e?.secretRef?.name);
     }
   }
-  for (const s of (pod.imagePullSecrets ?? []) as any[]) add('v1', 'Secret', s?.name);
-  if (pod.serviceAccountName && pod.serviceAccountName !== 'default') add('v1', 'ServiceAccount', pod.serviceAccountName);
+  for (const s of (pod.imagePullSecrets ?? []) as Obj[]) add('v1', 'Secret', s?.name);
+  if (pod.serviceAccountName !== 'default') add('v1', 'ServiceAccount', pod.serviceAccountName);
+  if (manifest.kind === 'StatefulSet') {
+    // Karmada compares the claim name (not the volume name) with the templates' names.
+    for (const t of (((manifest.spec as Obj | undefined)?.volumeClaimTemplates ?? []) as Obj[])) found.delete(`PersistentVolumeClaim/${t?.metadata?.name}`);
+  }
+  return sorted(found);
+}
+
+function sorted(found: Map<string, ObjectRef>): ObjectRef[] {
   return [...found.values()].sort((a, b) => (`${a.kind}/${a.name}` < `${b.kind}/${b.name}` ? -1 : 1));
 }

@@ -1,35 +1,39 @@
 import type { ResourceList } from '../api/cluster.ts';
 import type { Customizations } from '../api/interpreterCustomization.ts';
 import { customReplicas } from './customizations.ts';
-import { podRequests } from './podRequests.ts';
 import { podSpecOf } from './podTemplate.ts';
+import { replicaRequirements, type NodeClaim } from './replicaRequirements.ts';
 
 export interface ReplicaInterpretation {
   /** 0 for kinds without an InterpretReplica hook: they are non-workloads, duplicated whole. */
   replicas: number;
   /** Per-replica resource requests of the pod template, as quantity strings. */
   resourceRequest?: ResourceList;
+  nodeClaim?: NodeClaim;
 }
 
 /**
  * Karmada's native InterpretReplica (default/native/replica.go) for the kinds that have one; a declared
- * replicaResource hook (InterpreterCustomization) comes first, as a customization does in Karmada.
+ * replicaResource hook (InterpreterCustomization) comes first, as a customization does in Karmada. Read as
+ * given: an absent spec.replicas is 0 and an absent Job parallelism is 0, as Karmada reads a template (the
+ * defaulting of what the API server would fill in happens before the interpreter, not in it).
  */
 export function interpretReplicas(manifest: Record<string, unknown>, custom?: Customizations): ReplicaInterpretation {
   const declared = custom ? customReplicas(custom, manifest) : undefined;
   if (declared) return declared;
   const spec = (manifest.spec ?? {}) as Record<string, unknown>;
-  const num = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+  const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
   let replicas: number;
   switch (`${manifest.apiVersion}/${manifest.kind}`) {
     case 'apps/v1/Deployment':
     case 'apps/v1/StatefulSet':
     case 'apps/v1/ReplicaSet':
-      replicas = num(spec.replicas, 0);
+      replicas = int(spec.replicas) ?? 0;
       break;
     case 'batch/v1/Job': {
-      const parallelism = num(spec.parallelism, 1);
-      replicas = spec.completions === undefined ? parallelism : Math.min(parallelism, num(spec.completions, parallelism));
+      // jobReplica: parallelism (nil → 0), capped by completions when those are set.
+      const parallelism = int(spec.parallelism) ?? 0;
+      replicas = Math.min(parallelism, int(spec.completions) ?? parallelism);
       break;
     }
     case 'v1/Pod':
@@ -39,6 +43,5 @@ export function interpretReplicas(manifest: Record<string, unknown>, custom?: Cu
       return { replicas: 0 };
   }
   const podSpec = podSpecOf(manifest);
-  const resourceRequest = podSpec ? podRequests(podSpec) : {};
-  return Object.keys(resourceRequest).length > 0 ? { replicas, resourceRequest } : { replicas };
+  return { replicas, ...(podSpec ? replicaRequirements(podSpec) : {}) };
 }

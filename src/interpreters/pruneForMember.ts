@@ -1,6 +1,8 @@
 /**
  * Fields Karmada removes before a manifest goes to a member (default/native/prune/prune.go): what the
- * API server populates, status, and member-specific fields per kind. Returns a new object.
+ * API server populates, status, and member-specific fields per kind; and a Job's ttlSecondsAfterFinished, which
+ * every Work drops (ctrlutil/work.go runs RemoveJobTTLSeconds) so that a member does not delete a finished Job the
+ * control plane still propagates. Returns a new object.
  */
 export function pruneForMember(manifest: Record<string, unknown>): Record<string, unknown> {
   const out = structuredClone(manifest) as Record<string, any>;
@@ -19,6 +21,7 @@ export function pruneForMember(manifest: Record<string, unknown>): Record<string
       }
       break;
     case 'Job':
+      if (out.spec && typeof out.spec === 'object') delete out.spec.ttlSecondsAfterFinished;
       if (out.spec?.manualSelector !== true) {
         const match = out.spec?.selector?.matchLabels as Record<string, string> | undefined;
         if (match) for (const k of ['controller-uid', 'batch.kubernetes.io/controller-uid']) delete match[k];

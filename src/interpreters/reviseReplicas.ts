@@ -2,8 +2,10 @@ import type { Customizations } from '../api/interpreterCustomization.ts';
 import { customReviseReplicas } from './customizations.ts';
 
 /**
- * Karmada's ReviseReplica: each member gets the replica count the scheduler gave it, even under
- * Duplicated. Returns a new object; kinds without the hook are returned unchanged.
+ * Karmada's ReviseReplica (default/native/revisereplica.go): each member gets the replica count the scheduler gave
+ * it, even under Duplicated. Like helper.ApplyReplica, only a field the template sets is revised: a Job without
+ * parallelism keeps running with the member's default. Returns a new object; kinds without the hook are returned
+ * unchanged.
  */
 export function reviseReplicas(manifest: Record<string, unknown>, replicas: number, custom?: Customizations): Record<string, unknown> {
   const declared = custom ? customReviseReplicas(custom, manifest, replicas) : undefined;
@@ -20,7 +22,8 @@ export function reviseReplicas(manifest: Record<string, unknown>, replicas: numb
         return undefined;
     }
   })();
-  if (!field) return manifest;
+  const spec = manifest.spec as Record<string, unknown> | undefined;
+  if (!field || typeof spec?.[field] !== 'number') return manifest;
   return { ...manifest, spec: { ...(manifest.spec as Record<string, unknown>), [field]: replicas } };
 }
 

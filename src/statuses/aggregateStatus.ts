@@ -1,5 +1,5 @@
 import type { Health } from './conditions.ts';
-import { SUMMED_FIELDS, groupKind } from './reflectStatus.ts';
+import { mergeLoadBalancerIngress } from './mergeLoadBalancerIngress.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -14,55 +14,178 @@ export interface AggregatedStatusItem {
   status?: Obj;
 }
 
+/** Counters summed over members, per apiVersion/kind (aggregatestatus.go). */
+const SUMMED: Record<string, readonly string[]> = {
+  'apps/v1/Deployment': ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'],
+  'apps/v1/StatefulSet': ['availableReplicas', 'currentReplicas', 'readyReplicas', 'replicas', 'updatedReplicas'],
+  'apps/v1/ReplicaSet': ['replicas', 'readyReplicas', 'availableReplicas'],
+  'apps/v1/DaemonSet': ['currentNumberScheduled', 'desiredNumberScheduled', 'numberAvailable', 'numberMisscheduled', 'numberReady', 'updatedNumberScheduled', 'numberUnavailable'],
+  'autoscaling/v2/HorizontalPodAutoscaler': ['currentReplicas', 'desiredReplicas'],
+};
+
+const n = (s: Obj, f: string) => (typeof s[f] === 'number' ? (s[f] as number) : 0);
+const isTrue = (s: Obj, type: string) => (Array.isArray(s.conditions) ? (s.conditions as Obj[]) : []).some((c) => c?.type === type && c?.status === 'True');
+const time = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : NaN);
+
 /**
- * The template's status from its members' reflected statuses, as Karmada's AggregateStatus does per kind:
- * workload counters are summed, load-balancer ingresses merged, PVC phases combined, Job progress combined.
- * Undefined for kinds Karmada does not aggregate (their template status is left alone).
+ * The template's status from its members' reflected statuses, as Karmada's AggregateStatus does per apiVersion/kind
+ * (default/native/aggregatestatus.go). `previous` is the template status the last aggregation wrote: a finished Job
+ * keeps it, and a Job's startTime, once set, stays. Undefined for kinds Karmada does not aggregate (their template
+ * status is left alone).
  */
-export function aggregateStatus(apiVersion: string, kind: string, items: readonly AggregatedStatusItem[]): Obj | undefined {
-  const key = groupKind(apiVersion, kind);
+export function aggregateStatus(apiVersion: string, kind: string, items: readonly AggregatedStatusItem[], previous?: Obj): Obj | undefined {
+  const key = `${apiVersion}/${kind}`;
   const statuses = items.map((i) => i.status).filter((s): s is Obj => Boolean(s));
-  const summed = SUMMED_FIELDS[key];
+  const summed = SUMMED[key];
   if (summed) {
     const out: Obj = {};
-    for (const f of summed) out[f] = statuses.reduce((acc, s) => acc + (typeof s[f] === 'number' ? (s[f] as number) : 0), 0);
+    for (const f of summed) out[f] = statuses.reduce((acc, s) => acc + n(s, f), 0);
     return out;
   }
   switch (key) {
-    case '/Service':
-    case 'networking.k8s.io/Ingress': {
-      const seen = new Map<string, Obj>();
-      for (const s of statuses) {
-        for (const ing of ((s.loadBalancer as { ingress?: Obj[] } | undefined)?.ingress ?? [])) seen.set(JSON.stringify(ing), ing);
+    case 'v1/Service':
+      // Only LoadBalancer Services reflect a status; with none reflected the template's status is left alone.
+      if (statuses.length === 0) return undefined;
+      return loadBalancerStatus(statuses);
+    case 'networking.k8s.io/v1/Ingress':
+      return loadBalancerStatus(statuses);
+    case 'policy/v1/PodDisruptionBudget': {
+      const out: Obj = {};
+      for (const f of ['currentHealthy', 'desiredHealthy', 'expectedPods', 'disruptionsAllowed']) out[f] = statuses.reduce((acc, s) => acc + n(s, f), 0);
+      // Pod names are only unique within a member: Karmada prefixes them with the cluster.
+      const disrupted: Obj = {};
+      for (const i of items) {
+        const pods = i.status?.disruptedPods;
+        if (pods && typeof pods === 'object') for (const [pod, at] of Object.entries(pods)) disrupted[`${i.clusterName}/${pod}`] = at;
       }
-      const ingress = [...seen.keys()].sort().map((k) => seen.get(k)!);
-      return { loadBalancer: ingress.length ? { ingress } : {} };
-    }
-    case '/PersistentVolumeClaim': {
-      const phases = statuses.map((s) => s.phase as string | undefined);
-      if (phases.length === 0) return undefined;
-      if (phases.includes('Lost')) return { phase: 'Lost' };
-      const notBound = phases.find((p) => p !== 'Bound');
-      return { phase: notBound ?? 'Bound' };
-    }
-    case 'batch/Job': {
-      const n = (s: Obj, f: string) => (typeof s[f] === 'number' ? (s[f] as number) : 0);
-      const out: Obj = {
-        active: statuses.reduce((a, s) => a + n(s, 'active'), 0),
-        succeeded: statuses.reduce((a, s) => a + n(s, 'succeeded'), 0),
-        failed: statuses.reduce((a, s) => a + n(s, 'failed'), 0),
-      };
-      const finished = (s: Obj, type: string) => ((s.conditions ?? []) as { type: string; status: string }[]).some((c) => c.type === type && c.status === 'True');
-      const failedOn = items.filter((i) => i.status && finished(i.status, 'Failed')).map((i) => i.clusterName);
-      if (failedOn.length > 0) out.conditions = [{ type: 'Failed', status: 'True', reason: 'JobFailed', message: `Job executed failed in member clusters ${failedOn.join(',')}` }];
-      else if (items.length > 0 && items.every((i) => i.status && finished(i.status, 'Complete'))) {
-        out.conditions = [{ type: 'Complete', status: 'True', reason: 'Completed', message: 'Job completed' }];
-      }
+      if (Object.keys(disrupted).length > 0) out.disruptedPods = disrupted;
       return out;
+    }
+    case 'batch/v1/Job':
+      return jobStatus(items, previous);
+    case 'batch/v1/CronJob':
+      return cronJobStatus(statuses);
+    case 'v1/Pod':
+      return items.length === 0 ? undefined : podStatus(items);
+    case 'v1/PersistentVolume':
+      return persistentVolumeStatus(items);
+    case 'v1/PersistentVolumeClaim': {
+      // Bound unless a member says otherwise; the last non-Bound phase wins, and Lost ends the search.
+      let phase = 'Bound';
+      for (const s of statuses) {
+        if (s.phase === 'Lost') {
+          phase = 'Lost';
+          break;
+        }
+        if (s.phase !== 'Bound') phase = typeof s.phase === 'string' ? s.phase : '';
+      }
+      return phase ? { phase } : {};
     }
     default:
       return undefined;
   }
+}
+
+function loadBalancerStatus(statuses: readonly Obj[]): Obj {
+  const ingress = mergeLoadBalancerIngress(statuses.map((s) => (s.loadBalancer as { ingress?: unknown } | undefined)?.ingress));
+  return { loadBalancer: ingress.length ? { ingress } : {} };
+}
+
+/**
+ * helper.ParsingJobStatus: counters summed; Failed names the members where the Job failed; Complete (and
+ * SuccessCriteriaMet when every member met it) once every member completed; startTime the earliest once every member
+ * started, completionTime the latest once every member completed. A Job the last aggregation found finished keeps
+ * that status. Condition times are left out: Karmada stamps them with the time of each aggregation.
+ */
+function jobStatus(items: readonly AggregatedStatusItem[], previous: Obj | undefined): Obj {
+  if (previous && (isTrue(previous, 'Complete') || isTrue(previous, 'Failed'))) return previous;
+  const statuses = items.map((i) => i.status).filter((s): s is Obj => Boolean(s));
+  const out: Obj = {
+    active: statuses.reduce((a, s) => a + n(s, 'active'), 0),
+    succeeded: statuses.reduce((a, s) => a + n(s, 'succeeded'), 0),
+    failed: statuses.reduce((a, s) => a + n(s, 'failed'), 0),
+  };
+  const failedOn: string[] = [];
+  let completed = 0;
+  let criteriaMet = 0;
+  let started = 0;
+  let finishedAt = 0;
+  let startTime: string | undefined;
+  let completionTime: string | undefined;
+  for (const i of items) {
+    const s = i.status;
+    if (!s) continue;
+    // GetJobFinishedStatus: the first Complete or Failed condition that is True.
+    const finished = (Array.isArray(s.conditions) ? (s.conditions as Obj[]) : []).find((c) => (c?.type === 'Complete' || c?.type === 'Failed') && c?.status === 'True');
+    if (finished?.type === 'Complete') completed++;
+    else if (finished?.type === 'Failed') failedOn.push(i.clusterName);
+    if (isTrue(s, 'SuccessCriteriaMet')) criteriaMet++;
+    if (typeof s.startTime === 'string') {
+      started++;
+      if (startTime === undefined || time(s.startTime) < time(startTime)) startTime = s.startTime;
+    }
+    if (typeof s.completionTime === 'string') {
+      finishedAt++;
+      if (completionTime === undefined || time(completionTime) < time(s.completionTime)) completionTime = s.completionTime;
+    }
+  }
+  const conditions: Obj[] = [];
+  if (failedOn.length > 0) conditions.push({ type: 'Failed', status: 'True', reason: 'JobFailed', message: `Job executed failed in member clusters ${failedOn.join(',')}` });
+  if (completed > 0 && completed === items.length) {
+    conditions.push({ type: 'Complete', status: 'True', reason: 'Completed', message: 'Job completed' });
+    if (criteriaMet === items.length) conditions.push({ type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'All member clusters have met success criteria' });
+  }
+  if (conditions.length > 0) out.conditions = conditions;
+  const keptStart = typeof previous?.startTime === 'string' ? previous.startTime : started > 0 && started === items.length ? startTime : undefined;
+  if (keptStart) out.startTime = keptStart;
+  if (completionTime && finishedAt === items.length) out.completionTime = completionTime;
+  return out;
+}
+
+/** aggregateCronJobStatus: the members' active Jobs together, the latest schedule and success times. */
+function cronJobStatus(statuses: readonly Obj[]): Obj {
+  const active: unknown[] = [];
+  let lastScheduleTime: string | undefined;
+  let lastSuccessfulTime: string | undefined;
+  for (const s of statuses) {
+    if (Array.isArray(s.active)) active.push(...s.active);
+    if (typeof s.lastScheduleTime === 'string' && (lastScheduleTime === undefined || time(lastScheduleTime) < time(s.lastScheduleTime))) lastScheduleTime = s.lastScheduleTime;
+    if (typeof s.lastSuccessfulTime === 'string' && (lastSuccessfulTime === undefined || time(lastSuccessfulTime) < time(s.lastSuccessfulTime))) lastSuccessfulTime = s.lastSuccessfulTime;
+  }
+  return { ...(active.length ? { active } : {}), ...(lastScheduleTime ? { lastScheduleTime } : {}), ...(lastSuccessfulTime ? { lastSuccessfulTime } : {}) };
+}
+
+/**
+ * aggregatePodStatus: the worst phase (Failed, then Pending — a member with no status yet counts as Pending —, then
+ * Running, then Succeeded) and every member's container readiness and state.
+ */
+function podStatus(items: readonly AggregatedStatusItem[]): Obj {
+  const phases = new Set<string>();
+  const containerStatuses: Obj[] = [];
+  const initContainerStatuses: Obj[] = [];
+  const brief = (c: Obj) => ({ ready: c?.ready === true, ...(c?.state && typeof c.state === 'object' ? { state: c.state } : {}) });
+  for (const i of items) {
+    if (!i.status) {
+      phases.add('Pending');
+      continue;
+    }
+    phases.add(String(i.status.phase ?? ''));
+    for (const c of Array.isArray(i.status.containerStatuses) ? (i.status.containerStatuses as Obj[]) : []) containerStatuses.push(brief(c));
+    for (const c of Array.isArray(i.status.initContainerStatuses) ? (i.status.initContainerStatuses as Obj[]) : []) initContainerStatuses.push(brief(c));
+  }
+  const phase = ['Failed', 'Pending', 'Running', 'Succeeded'].find((p) => phases.has(p));
+  return {
+    ...(phase ? { phase } : {}),
+    ...(containerStatuses.length ? { containerStatuses } : {}),
+    ...(initContainerStatuses.length ? { initContainerStatuses } : {}),
+  };
+}
+
+/** aggregatePersistentVolumeStatus: the worst phase, Failed > Pending (no status yet) > Available > Bound > Released. */
+function persistentVolumeStatus(items: readonly AggregatedStatusItem[]): Obj {
+  const phases = new Set(items.map((i) => (i.status ? String(i.status.phase ?? '') : 'Pending')));
+  const phase = ['Failed', 'Pending', 'Available', 'Bound', 'Released'].find((p) => phases.has(p));
+  return phase ? { phase } : {};
 }
 
 /** Karmada's FullyApplied condition: True when every member reports the object applied. */

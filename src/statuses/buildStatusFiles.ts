@@ -14,6 +14,7 @@ import { aggregateStatus, fullyApplied, type AggregatedStatusItem } from './aggr
 import { interpretHealth } from './interpretHealth.ts';
 import { reflectStatus } from './reflectStatus.ts';
 import { HEARTBEAT_ANNOTATION, STATUS_UNKNOWN_REASON } from './markMissingHeartbeats.ts';
+import { isSecret } from '../interpreters/isSecret.ts';
 import { customAggregateStatus, customHealth, customizationFor, customReflectStatus, NO_CUSTOMIZATIONS, type InterpreterSet } from '../interpreters/customizations.ts';
 
 /** What one writer reports for one member cluster. The writer owns exactly these clusters' parts of the branch. */
@@ -210,8 +211,11 @@ export function buildStatusFiles(
       put(path, null);
       continue;
     }
-    const list = [...items.values()].sort((a, b) => (a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0));
-    const aggregated = (custom ? customAggregateStatus(custom, list.map((i) => i.status ?? {})) : undefined) ?? aggregateStatus(ref.apiVersion, ref.kind, list);
+    const secret = isSecret(ref);
+    // A Secret's entries keep no status, even one an older Flotilla wrote: the next write scrubs it from the branch.
+    const list = [...items.values()].map((i) => (secret && i.status ? withoutStatus(i) : i))
+      .sort((a, b) => (a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0));
+    const aggregated = secret ? undefined : (custom ? customAggregateStatus(custom, list.map((i) => i.status ?? {})) : undefined) ?? aggregateStatus(ref.apiVersion, ref.kind, list, previous?.status);
     const file: TemplateStatusFile = {
       apiVersion: ref.apiVersion,
       kind: ref.kind,
@@ -223,6 +227,10 @@ export function buildStatusFiles(
     put(path, render(file));
   }
   return out;
+}
+
+function withoutStatus({ status: _dropped, ...rest }: AggregatedStatusItem): AggregatedStatusItem {
+  return rest;
 }
 
 function renderClusterFile(name: string, collected: ClusterStatus, previousText: string | undefined, now: Date, opts: ClusterFileOptions): string {

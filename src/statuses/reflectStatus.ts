@@ -1,51 +1,68 @@
+import { isSecret } from '../interpreters/isSecret.ts';
+
 type Obj = Record<string, unknown>;
 
 const TEMPLATE_GENERATION = 'resourcetemplate.karmada.io/generation';
 
-/** Counters reflected per workload kind; aggregateStatus sums the same lists. */
-export const SUMMED_FIELDS: Record<string, readonly string[]> = {
-  'apps/Deployment': ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'],
-  'apps/StatefulSet': ['replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas'],
-  'apps/ReplicaSet': ['replicas', 'readyReplicas', 'availableReplicas'],
-  'apps/DaemonSet': ['currentNumberScheduled', 'desiredNumberScheduled', 'numberAvailable', 'numberMisscheduled', 'numberReady', 'updatedNumberScheduled', 'numberUnavailable'],
-  'policy/PodDisruptionBudget': ['currentHealthy', 'desiredHealthy', 'expectedPods', 'disruptionsAllowed'],
-  'autoscaling/HorizontalPodAutoscaler': ['currentReplicas', 'desiredReplicas'],
+/**
+ * What Karmada's reflectstatus.go grabs per apiVersion/kind: these status fields, and for the apps workloads the
+ * object's generation and the template generation it was applied from (FederatedGeneration). A kind listed at one
+ * version only (autoscaling/v2 HPA, policy/v1 PDB) reflects its whole status at any other.
+ */
+const REFLECTED: Record<string, { fields: readonly string[]; federated?: true }> = {
+  'apps/v1/Deployment': { fields: ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'observedGeneration'], federated: true },
+  'apps/v1/ReplicaSet': { fields: ['replicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'], federated: true },
+  'apps/v1/DaemonSet': {
+    fields: ['currentNumberScheduled', 'desiredNumberScheduled', 'numberAvailable', 'numberMisscheduled', 'numberReady', 'updatedNumberScheduled', 'numberUnavailable', 'observedGeneration'],
+    federated: true,
+  },
+  // Karmada leaves observedGeneration out for StatefulSets.
+  'apps/v1/StatefulSet': { fields: ['availableReplicas', 'currentReplicas', 'readyReplicas', 'replicas', 'updatedReplicas'], federated: true },
+  'batch/v1/Job': { fields: ['active', 'succeeded', 'failed', 'conditions', 'startTime', 'completionTime'] },
+  'policy/v1/PodDisruptionBudget': { fields: ['disruptionsAllowed', 'expectedPods', 'desiredHealthy', 'currentHealthy', 'disruptedPods'] },
+  'autoscaling/v2/HorizontalPodAutoscaler': { fields: ['currentReplicas', 'desiredReplicas'] },
 };
 
-/** `<group>/<kind>`, the key the per-kind tables use ('' group for core). */
-export function groupKind(apiVersion: string, kind: string): string {
-  const slash = apiVersion.indexOf('/');
-  return `${slash < 0 ? '' : apiVersion.slice(0, slash)}/${kind}`;
-}
-
 /**
- * The part of a member object's status worth carrying back to Git (Karmada's ReflectStatus). Workloads reflect
- * their counters plus generation and observedGeneration; Services and Ingresses their load-balancer ingress only;
- * other kinds their whole status. Keys are sorted so the bytes written to Git do not depend on the server's order.
+ * The part of a member object's status worth carrying back to Git (Karmada's ReflectStatus): the fields above for
+ * the kinds listed, a LoadBalancer Service's load-balancer status (other Services reflect nothing), every other
+ * kind its whole status. Nothing without a status, and nothing at all of a Secret. Keys are sorted so the bytes
+ * written to Git do not depend on the server's order.
  */
 export function reflectStatus(live: Obj | undefined): Obj | undefined {
-  if (!live) return undefined;
-  const key = groupKind(String(live.apiVersion ?? ''), String(live.kind ?? ''));
-  const status = (live.status ?? {}) as Obj;
-  const meta = (live.metadata ?? {}) as { generation?: number; annotations?: Record<string, string> };
-  const counters = SUMMED_FIELDS[key];
-  if (counters) {
-    const out: Obj = {};
-    for (const f of counters) if (typeof status[f] === 'number') out[f] = status[f];
-    if (key.startsWith('apps/')) {
-      if (typeof meta.generation === 'number') out.generation = meta.generation;
-      if (typeof status.observedGeneration === 'number') out.observedGeneration = status.observedGeneration;
-      const templateGeneration = Number(meta.annotations?.[TEMPLATE_GENERATION]);
-      if (Number.isFinite(templateGeneration) && meta.annotations?.[TEMPLATE_GENERATION]) out.resourceTemplateGeneration = templateGeneration;
+  // A Secret has no status; whatever a member put there is not Flotilla's to copy into Git.
+  if (!live || isSecret(live)) return undefined;
+  const status = live.status;
+  if (!status || typeof status !== 'object' || Array.isArray(status)) return undefined;
+  const key = `${String(live.apiVersion ?? '')}/${String(live.kind ?? '')}`;
+  if (key === 'v1/Service') {
+    const spec = (live.spec ?? {}) as Obj;
+    if (spec.type !== 'LoadBalancer') return undefined;
+    return sortKeysDeep({ loadBalancer: (status as Obj).loadBalancer ?? {} }) as Obj;
+  }
+  const rule = REFLECTED[key];
+  if (!rule) return Object.keys(status).length > 0 ? (sortKeysDeep(withoutTimes(status)) as Obj) : undefined;
+  const out: Obj = {};
+  for (const f of rule.fields) {
+    const v = (status as Obj)[f];
+    // Go's omitempty: zero counters and empty lists or maps are not written.
+    if (v === undefined || v === null || v === 0 || (typeof v === 'object' && Object.keys(v).length === 0)) continue;
+    out[f] = withoutTimes(v);
+  }
+  if (rule.federated) {
+    const meta = (live.metadata ?? {}) as { generation?: unknown; annotations?: Record<string, string> };
+    if (typeof meta.generation === 'number' && meta.generation !== 0) out.generation = meta.generation;
+    const annotation = meta.annotations?.[TEMPLATE_GENERATION];
+    // Karmada always stamps this annotation on what it sends; Flotilla does not, so an absent one is no template
+    // generation rather than the parse error Karmada would stop at.
+    if (annotation !== undefined && annotation !== '') {
+      // Karmada gives up reflecting when the annotation is not a number (strconv.ParseInt).
+      if (!/^[+-]?\d+$/.test(annotation)) return undefined;
+      const templateGeneration = Number(annotation);
+      if (templateGeneration !== 0) out.resourceTemplateGeneration = templateGeneration;
     }
-    return sortKeysDeep(out) as Obj;
   }
-  if (key === '/Service' || key === 'networking.k8s.io/Ingress') {
-    const lb = status.loadBalancer as Obj | undefined;
-    return lb && Object.keys(lb).length > 0 ? (sortKeysDeep({ loadBalancer: lb }) as Obj) : undefined;
-  }
-  if (!live.status || Object.keys(status).length === 0) return undefined;
-  return sortKeysDeep(withoutTimes(status)) as Obj;
+  return Object.keys(out).length > 0 ? (sortKeysDeep(out) as Obj) : undefined;
 }
 
 /**

@@ -16,6 +16,8 @@ export interface TemplateDescription {
   status?: TemplateStatusFile;
   /** Output commits that changed it, newest first (flotilla history). */
   history: HistoryEntry[];
+  /** A Secret's type and the byte size of each key; its values are never read into a description. */
+  secret?: { type: string; keys: [string, number][] };
 }
 
 /** kubectl describe for a template and its binding: placement, per-cluster replicas and status, and the commits as events. Pure. */
@@ -30,6 +32,11 @@ export function describeTemplate(d: TemplateDescription): string {
     field('Binding', b ? `${b.kind} ${b.metadata.namespace ? `${b.metadata.namespace}/` : ''}${b.metadata.name} (${d.bindingPath})` : '<none>: no policy places it'),
     field('Policy', policyName(b?.metadata.annotations?.['flotilla.io/policy'] ?? d.index?.policy)),
   ];
+  if (d.secret) {
+    lines.push(field('Type', d.secret.type), 'Data', '====');
+    if (d.secret.keys.length) lines.push(...d.secret.keys.map(([k, size]) => `${`${printable(k)}:`.padEnd(16)}${size} bytes`));
+    else lines.push('  <none>');
+  }
   if (b?.spec.replicas !== undefined) lines.push(field('Replicas', String(b.spec.replicas)));
   if (b?.spec.placement) {
     lines.push('Placement:');

@@ -7,6 +7,8 @@ import { appliedPath, clusterStatusPath, templateStatusPath, type AppliedRecord,
 import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../works/outputPaths.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
 import { kindColumns } from './kindColumns.ts';
+import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
+import { redactSecret } from './redactSecret.ts';
 import { readDocuments, readRegisteredClusters, type BranchState, type Fleet } from './readFleet.ts';
 import { readFirstSeen } from './readFirstSeen.ts';
 import type { ResourceType } from './resolveResourceType.ts';
@@ -87,7 +89,7 @@ async function listClusters(fleet: Fleet, q: ListingQuery): Promise<Listing> {
 async function readTemplateStatuses(fleet: Fleet, refs: readonly ObjectRef[]): Promise<Map<string, TemplateStatusFile>> {
   if (!fleet.status) return new Map();
   const docs = await readDocuments(fleet.repo, fleet.status, refs.map(templateStatusPath));
-  return new Map([...docs].map(([p, d]) => [p, d[0] as TemplateStatusFile]));
+  return new Map([...docs].map(([p, d]) => [p, withoutSecretStatus(d[0] as TemplateStatusFile)]));
 }
 
 async function listBindings(fleet: Fleet, scope: 'namespaced' | 'cluster', q: ListingQuery): Promise<Listing> {
@@ -139,7 +141,7 @@ async function listWorks(fleet: Fleet, q: ListingQuery): Promise<Listing> {
     const ref = refs[i]!;
     const entry = statuses.get(templateStatusPath(ref))?.aggregatedStatus.find((a) => a.clusterName === w.cluster);
     const meta = (w.manifest.metadata ?? {}) as { annotations?: Record<string, string> };
-    objects.push(workObject(w.cluster, w.manifest, entry));
+    objects.push(workObject(w.cluster, redactSecret(w.manifest), entry));
     return [
       w.cluster, ref.namespace || '<none>', ref.kind, ref.name, entry ? String(entry.applied) : 'Unknown',
       ...(q.wide ? [entry?.health ?? 'Unknown', meta.annotations?.[SOURCE_COMMIT_ANNOTATION]?.slice(0, 12) ?? '<none>'] : []),
@@ -188,7 +190,7 @@ async function listTemplates(fleet: Fleet, type: Extract<ResourceType, { type: '
     const manifest = manifests[i] ?? {};
     const file = statuses.get(templateStatusPath(ref));
     const status = q.cluster ? file?.aggregatedStatus.find((a) => a.clusterName === q.cluster)?.status : file?.status;
-    objects.push({ ...manifest, ...(status || file ? { status: q.cluster ? (status ?? {}) : { ...(status ?? {}), ...(file ? { conditions: file.conditions, aggregatedStatus: file.aggregatedStatus } : {}) } } : {}) });
+    objects.push(redactSecret({ ...manifest, ...(status || file ? { status: q.cluster ? (status ?? {}) : { ...(status ?? {}), ...(file ? { conditions: file.conditions, aggregatedStatus: file.aggregatedStatus } : {}) } } : {}) }));
     rows.push([
       ...(showNs ? [ref.namespace] : []), ref.name, ...cols.cells(manifest, status), age(q.now, ages.get(entry.file)),
       ...(q.wide ? [...cols.wideCells(manifest, status), entry.clusters.join(',') || '<none>'] : []),
@@ -203,7 +205,7 @@ async function readManifests(fleet: Fleet, branch: BranchState, paths: string[])
 }
 
 /** Each template from its source file (the index says which); a file may hold several documents. */
-async function readTemplates(fleet: Fleet, entries: { ref: ObjectRef; entry: { file: string } }[]): Promise<(Obj | undefined)[]> {
+export async function readTemplates(fleet: Fleet, entries: { ref: ObjectRef; entry: { file: string } }[]): Promise<(Obj | undefined)[]> {
   const docs = await readDocuments(fleet.repo, fleet.source, [...new Set(entries.map((e) => e.entry.file))]);
   return entries.map(({ ref, entry }) => (docs.get(entry.file) ?? []).find((d) => {
     const m = d as Obj;

@@ -1,5 +1,5 @@
-import type { GracefulEvictionTask, ResourceBinding, TargetCluster } from '../api/binding.ts';
-import type { Cluster, ResourceList } from '../api/cluster.ts';
+import type { GracefulEvictionTask, ReplicaRequirements, ResourceBinding, TargetCluster } from '../api/binding.ts';
+import type { Cluster } from '../api/cluster.ts';
 import { describeRef, parseRefKey, refKey, WORK_API_VERSION, type ObjectRef } from '../api/kinds.ts';
 import type { OverridePolicy, Placement, PropagationPolicy } from '../api/policy.ts';
 import { evictBinding, type Eviction, type PurgeMode } from '../evictions/evictBinding.ts';
@@ -22,7 +22,7 @@ import { interpretReplicas } from '../interpreters/interpretReplicas.ts';
 import { pruneForMember } from '../interpreters/pruneForMember.ts';
 import { reviseJobCompletions, reviseReplicas } from '../interpreters/reviseReplicas.ts';
 import { applyOverrides } from '../overrides/applyOverrides.ts';
-import { autoPropagatedNamespace } from './autoPropagatedNamespace.ts';
+import { autoPropagatedNamespace, keptAfterSkip } from './autoPropagatedNamespace.ts';
 import { manifestYaml } from './manifestYaml.ts';
 import { bindingPath, manifestPath } from './outputPaths.ts';
 import type { IndexEntry, IndexView, WaitingFor } from './outputIndex.ts';
@@ -155,6 +155,11 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
       });
       continue;
     }
+    const kept = keptAfterSkip(template, prevEntry, () => matchPolicy(template, model.propagationPolicies).status === 'matched');
+    if (kept) {
+      explanations.set(key, { ref: template.ref, policyReason: '', clusters: [], held: kept });
+      continue;
+    }
     placed.set(key, place(template, model, clusters, input.previousBindings.get(key), problems, input.failover, failover));
   }
   for (const [key, p] of placed) changes.set(key, p.entry);
@@ -257,7 +262,7 @@ function place(
   }
   const policy = match.policy.object;
   const custom = customizationFor(interpretersOf(model), template.manifest);
-  const { replicas, resourceRequest } = interpretReplicas(template.manifest, custom);
+  const { replicas, resourceRequest, nodeClaim } = interpretReplicas(template.manifest, custom);
   const uid = (template.manifest.metadata as { uid?: string } | undefined)?.uid ?? '';
   const placement = policy.spec.placement ?? {};
   const requests = requestsFor(template.ref, model.rebalancers.map((r) => r.object));
@@ -313,7 +318,7 @@ function place(
   const propagateDeps = policy.spec.propagateDeps === true;
   const deps = propagateDeps ? interpretDependencies(template.manifest, template.ref.namespace, custom).map(refKey) : [];
   const pKey = policyKey(policy);
-  const binding = buildBinding(template, policy, pKey, replicas, resourceRequest, targets, result, previous);
+  const binding = buildBinding(template, policy, pKey, replicas, { ...(nodeClaim ? { nodeClaim } : {}), ...(resourceRequest ? { resourceRequest } : {}) }, targets, result, previous);
   if (tasks.length > 0) binding.spec.gracefulEvictionTasks = tasks;
   // A request is observed once carried out; a failed fresh schedule leaves it pending, to be retried.
   const ok = result.status === 'Scheduled' || result.status === 'Unchanged';
@@ -349,7 +354,7 @@ function waitingFor(result: ScheduleResult, req: SchedulingRequest, clusters: re
 }
 
 function buildBinding(
-  template: Template, policy: PropagationPolicy, pKey: string, replicas: number, resourceRequest: ResourceList | undefined,
+  template: Template, policy: PropagationPolicy, pKey: string, replicas: number, requirements: ReplicaRequirements,
   targets: TargetCluster[], result: ScheduleResult, previous: ResourceBinding | undefined,
 ): ResourceBinding {
   const ref = template.ref;
@@ -379,7 +384,8 @@ function buildBinding(
     spec: {
       resource: { apiVersion: ref.apiVersion, kind: ref.kind, ...(scoped ? {} : { namespace: ref.namespace }), name: ref.name, ...(uid ? { uid } : {}) },
       ...(replicas > 0 ? { replicas } : {}),
-      ...(resourceRequest ? { replicaRequirements: { resourceRequest } } : {}),
+      // InterpretReplica's requirements (nodeClaim, resourceRequest), absent when the template has neither.
+      ...(Object.keys(requirements).length > 0 ? { replicaRequirements: requirements } : {}),
       clusters: targets,
       placement: policy.spec.placement ?? {},
       ...(policy.spec.propagateDeps ? { propagateDeps: true } : {}),

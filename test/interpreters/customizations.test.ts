@@ -170,4 +170,41 @@ spec:
   }
 });
 
+test('validate: status reflection, aggregation or health rules on Secrets are errors at their line, and the customization does nothing', () => {
+  const r = makeConfigRepo();
+  try {
+    r.commit({
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'interpreters/secret.yaml': `apiVersion: flotilla.io/v1alpha1
+kind: InterpreterCustomization
+metadata: {name: secrets}
+spec:
+  target: {apiVersion: v1, kind: Secret}
+  customizations:
+    retention: {paths: [metadata.labels]}
+    statusReflection: {paths: [data]}
+    healthInterpretation:
+      rules: [{field: data.password, op: "==", value: aHVudGVyMg==}]
+`,
+      'interpreters/configmap.yaml': `apiVersion: flotilla.io/v1alpha1
+kind: InterpreterCustomization
+metadata: {name: configmaps}
+spec:
+  target: {apiVersion: v1, kind: ConfigMap}
+  customizations:
+    statusReflection: {paths: [data]}
+`,
+    });
+    const res = flotilla('validate', '--repo', r.dir);
+    const out = res.stdout + res.stderr;
+    assert.is(res.status, 1);
+    assert.match(out, /interpreters\/secret\.yaml:8:\d+\s+error\s+INVALID_VALUE\s+statusReflection on Secrets would carry/);
+    assert.match(out, /interpreters\/secret\.yaml:10:\d+\s+error\s+INVALID_VALUE\s+healthInterpretation on Secrets/);
+    // Reflecting data of any other kind is allowed.
+    assert.not.match(out, /configmap\.yaml/);
+  } finally {
+    r.cleanup();
+  }
+});
+
 test.run();

@@ -2,6 +2,7 @@
 // Flotilla's declarative InterpreterCustomization, and Karmada's Lua-based ResourceInterpreterCustomization,
 // which Flotilla recognises only to say how to express it without Lua.
 import { parseFieldPath } from '../../interpreters/fieldPath.ts';
+import { isSecret } from '../../interpreters/isSecret.ts';
 
 export interface ExtensionIssue {
   path: (string | number)[];
@@ -46,6 +47,8 @@ const REQUIRED: Record<string, string> = {
   replicaResource: 'replicasPath', replicaRevision: 'replicasPath', healthInterpretation: 'rules', statusReflection: 'paths',
   statusAggregation: 'sum', dependencyInterpretation: 'dependencies', retention: 'paths',
 };
+/** Hooks whose result is read from a member object and written to Git: none may read a Secret. */
+const SECRET_LEAKING_HOOKS = ['statusReflection', 'statusAggregation', 'healthInterpretation'];
 const OPS = ['==', '!=', '>', '>=', '<', '<=', 'exists', 'absent'];
 
 export function validateInterpreterCustomization(value: Obj): ExtensionIssue[] {
@@ -65,6 +68,14 @@ export function validateInterpreterCustomization(value: Obj): ExtensionIssue[] {
     if (typeof parsed === 'string') issues.push({ path: ['spec', 'customizations', hook, ...at], code: 'INVALID_VALUE', message: `spec.customizations.${hook}.${at.join('.')}: ${parsed}`, fix: 'write a field path such as spec.replicas or spec.volumes[*].secret.secretName' });
   };
   for (const [hook, body] of Object.entries(custom)) {
+    if (isSecret(target) && SECRET_LEAKING_HOOKS.includes(hook)) {
+      issues.push({
+        path: ['spec', 'customizations', hook], code: 'INVALID_VALUE',
+        message: `${hook} on Secrets would carry what member clusters hold in their Secrets into the status branch, which everyone who can read the repository can read; Flotilla never reflects, aggregates or health-checks a Secret`,
+        fix: `remove spec.customizations.${hook}; to check a Secret, read it on the member with kubectl`,
+      });
+      continue;
+    }
     const fields = HOOKS[hook];
     if (!fields) {
       issues.push({ path: ['spec', 'customizations', hook], code: 'UNKNOWN_FIELD', message: `unknown hook spec.customizations.${hook}`, fix: `use one of ${Object.keys(HOOKS).join(', ')}` });

@@ -4,7 +4,9 @@
 // through the same pipeline a reviewer's CI and the reconciler run, and counts what escaped as lost.
 import type { Scenario } from '../helpers/frame.ts';
 import { tenantCredentialScenarios } from './tenantCredentials.ts';
+import { tenantSecretScenarios } from './tenantSecrets.ts';
 
 export const tenantScenarios: readonly Scenario[] = [
   ...tenantCredentialScenarios,
+  ...tenantSecretScenarios,
 ];

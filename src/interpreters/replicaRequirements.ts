@@ -1,0 +1,31 @@
+import type { ResourceList } from '../api/cluster.ts';
+import { podTemplateRequests } from './podRequests.ts';
+
+/** Where the pod template lets a replica run (workv1alpha2.NodeClaim); absent when it sets none of these. */
+export interface NodeClaim {
+  nodeSelector?: Record<string, string>;
+  tolerations?: unknown[];
+  hardNodeAffinity?: unknown;
+}
+
+/** helper.GenerateReplicaRequirements: the template's requests and node claim, each only when there is one. */
+export function replicaRequirements(podSpec: Record<string, unknown>): { resourceRequest?: ResourceList; nodeClaim?: NodeClaim } {
+  const resourceRequest = podTemplateRequests(podSpec);
+  const nodeClaim = nodeClaimOf(podSpec);
+  return { ...(Object.keys(resourceRequest).length > 0 ? { resourceRequest } : {}), ...(nodeClaim ? { nodeClaim } : {}) };
+}
+
+/** helper.GenerateNodeClaimByPodSpec: nodeSelector, tolerations, and the required node affinity. */
+function nodeClaimOf(podSpec: Record<string, unknown>): NodeClaim | undefined {
+  const selector = podSpec.nodeSelector as Record<string, string> | undefined;
+  const tolerations = Array.isArray(podSpec.tolerations) ? podSpec.tolerations : undefined;
+  const required = (podSpec.affinity as { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: unknown } } | undefined)?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  // A nil selector and no affinity and no tolerations: no claim. An empty selector ({}) is not nil in Go and counts.
+  const hasSelector = selector !== undefined && selector !== null && typeof selector === 'object';
+  if (!hasSelector && required === undefined && (tolerations?.length ?? 0) === 0) return undefined;
+  return {
+    ...(hasSelector && Object.keys(selector).length > 0 ? { nodeSelector: selector } : {}),
+    ...(tolerations && tolerations.length > 0 ? { tolerations } : {}),
+    ...(required !== undefined && required !== null ? { hardNodeAffinity: required } : {}),
+  };
+}

@@ -1,0 +1,51 @@
+// Namespace sync through a render: a Namespace goes to every cluster; labelled skip-auto-propagation later, the
+// clusters that have it keep it and a cluster registered afterwards does not get it (Karmada leaves its Works).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { clusterYaml, makeConfigRepo } from '../helpers/configRepo.ts';
+
+const OUT = 'refs/heads/flotilla/rendered';
+const namespace = (labels = '') => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n${labels ? `  labels:\n    ${labels}\n` : ''}`;
+const files = (r: ReturnType<typeof makeConfigRepo>) => r.ls('flotilla/rendered').filter((f) => f.includes('namespace_team-a'));
+
+test('a Namespace labelled skip-auto-propagation after it went out stays where it is and goes nowhere new', async () => {
+  const r = makeConfigRepo();
+  try {
+    r.commit({ 'clusters/member1.yaml': clusterYaml('member1'), 'templates/ns.yaml': namespace() });
+    const git = await openRepo(r.dir);
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUT });
+    assert.equal(files(r), ['clusters/member1/_cluster/namespace_team-a.yaml']);
+    const before = r.show('flotilla/rendered', 'clusters/member1/_cluster/namespace_team-a.yaml');
+
+    r.commit({ 'templates/ns.yaml': namespace('namespace.karmada.io/skip-auto-propagation: "TRUE"') });
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUT });
+    assert.equal(files(r), ['clusters/member1/_cluster/namespace_team-a.yaml'], 'member1 keeps it');
+    assert.is(r.show('flotilla/rendered', 'clusters/member1/_cluster/namespace_team-a.yaml'), before, 'unchanged');
+
+    r.commit({ 'clusters/member2.yaml': clusterYaml('member2') });
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUT });
+    assert.equal(files(r), ['clusters/member1/_cluster/namespace_team-a.yaml'], 'member2 does not get it');
+
+    // Without the label it goes everywhere again.
+    r.commit({ 'templates/ns.yaml': namespace() });
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUT });
+    assert.equal(files(r), ['clusters/member1/_cluster/namespace_team-a.yaml', 'clusters/member2/_cluster/namespace_team-a.yaml']);
+  } finally {
+    r.cleanup();
+  }
+});
+
+test('a Namespace labelled skip-auto-propagation from the start goes nowhere', async () => {
+  const r = makeConfigRepo();
+  try {
+    r.commit({ 'clusters/member1.yaml': clusterYaml('member1'), 'templates/ns.yaml': namespace('namespace.karmada.io/skip-auto-propagation: "True"') });
+    await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: OUT });
+    assert.equal(files(r), []);
+  } finally {
+    r.cleanup();
+  }
+});
+
+test.run();
