@@ -19,5 +19,6 @@ export const PROBLEM_CODES = [
   'LUA_NOT_RUN',
   'SOURCE_EMPTY',
   'POLICY_REMOVED',
+  'RENDER_FAILED',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
