@@ -20,7 +20,8 @@ import { OBSERVED_REBALANCERS_ANNOTATION, pendingRequests, requestsFor } from '.
 import { interpretReplicas } from '../interpreters/interpretReplicas.ts';
 import { pruneForMember } from '../interpreters/pruneForMember.ts';
 import { reviseJobCompletions, reviseReplicas } from '../interpreters/reviseReplicas.ts';
-import { applyOverrides } from '../overrides/applyOverrides.ts';
+import { applyOverrides, type RefusedOverride } from '../overrides/applyOverrides.ts';
+import { identityChanges, type IdentityChange } from '../overrides/overrideIdentity.ts';
 import { autoPropagatedNamespace } from './autoPropagatedNamespace.ts';
 import { manifestYaml } from './manifestYaml.ts';
 import { bindingPath, manifestPath } from './outputPaths.ts';
@@ -455,7 +456,7 @@ function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, mode
   }
   const policies = overridesFor(p.template, model);
   // No candidate policy: nothing to apply, and no copy to make (most templates, on most clusters).
-  const overridden = policies.length === 0 ? { ok: true as const, manifest: m, applied: [] } : applyOverrides(m, cluster, policies);
+  const overridden = policies.length === 0 ? { ok: true as const, manifest: m, applied: [], refused: [] } : applyOverrides(m, cluster, policies);
   if (!overridden.ok) {
     problems.push({
       ...p.template.source, code: 'OVERRIDE_FAILED', severity: 'error',
@@ -464,7 +465,19 @@ function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, mode
     });
     return undefined;
   }
+  for (const refusal of overridden.refused) reportRefusedOverride(refusal, p.template, model, problems);
+  const before = m;
   m = custom ? customRetain(custom, overridden.manifest) : overridden.manifest;
+  // Nothing after the template may make this another object: it would be written under the template's path.
+  const changed = identityChanges(before, m);
+  if (changed.length > 0) {
+    problems.push({
+      ...p.template.source, code: 'OVERRIDE_FAILED', severity: 'error',
+      message: `${describeRef(ref)} would reach ${target.name} as another object (${describeIdentityChanges(changed)}); the template's identity is kept by refusing the manifest`,
+      fix: `remove what changes ${changed.map((c) => c.field).join(' and ')} (a retain or replica customization); until then ${target.name} keeps its previous ${ref.kind}`,
+    });
+    return undefined;
+  }
   const meta = { ...((m.metadata ?? {}) as Record<string, unknown>) };
   const labels: Record<string, string> = { ...((meta.labels ?? {}) as Record<string, string>) };
   const annotations: Record<string, string> = { ...((meta.annotations ?? {}) as Record<string, string>) };
@@ -494,6 +507,29 @@ function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, mode
   meta.labels = labels;
   meta.annotations = annotations;
   return { ...m, metadata: meta };
+}
+
+/**
+ * One error per policy rule and template, at the policy (not per cluster): the rule was not applied, so each
+ * cluster gets the template under its own identity, with the policy's other rules.
+ */
+function reportRefusedOverride(refusal: RefusedOverride, template: Template, model: ConfigModel, problems: Problem[]): void {
+  const { policy, ruleIndex, changes } = refusal;
+  const source = model.overridePolicies.find((o) => o.object === policy)?.source ?? template.source;
+  const name = `${policy.kind} ${policy.metadata.namespace && policy.kind === 'OverridePolicy' ? `${policy.metadata.namespace}/` : ''}${policy.metadata.name}`;
+  const rule = ruleIndex < 0 ? 'spec.overriders' : `spec.overrideRules[${ruleIndex}]`;
+  const message = `${name} ${rule} would change the identity of ${describeRef(template.ref)} (${describeIdentityChanges(changes)}): that rule is not applied`;
+  if (problems.some((p) => p.message === message && p.file === source.file && p.line === source.line)) return;
+  problems.push({
+    ...source, code: 'OVERRIDE_FAILED', severity: 'error', message,
+    fix: `remove the overriders of ${rule} that write ${changes.map((c) => c.field).join(', ')}: an override may change what an object holds, not which object it is; to place another object, add its own template`,
+    data: { policy: name, ruleIndex, template: refKey(template.ref), changes },
+  });
+}
+
+function describeIdentityChanges(changes: readonly IdentityChange[]): string {
+  const show = (v: unknown) => (v === undefined ? '(none)' : JSON.stringify(v));
+  return changes.map((c) => `${c.field} ${show(c.from)} → ${show(c.to)}`).join(', ');
 }
 
 /** The Work's name (the same on every cluster): hashed once per template, not once per manifest. */
