@@ -48,6 +48,11 @@ export interface RenderInput {
    * nothing they are made of (template, policies, that cluster) changed. Schedule first, render what moved.
    */
   onlyClustersChanged?: ReadonlySet<string> | null;
+  /**
+   * Output paths of the affected templates that the previous output holds for another object (path → its refKey):
+   * such a template is held, with an error at both, rather than overwrite (and later remove) the other's file.
+   */
+  takenPaths?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -143,6 +148,12 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
       if (prevEntry) changes.set(key, null);
       continue;
     }
+    const taken = input.takenPaths?.get(bindingPath(template.ref));
+    if (taken) {
+      explanations.set(key, { ref: template.ref, policyReason: '', clusters: [], held: `its output path ${bindingPath(template.ref)} holds ${describeRef(parseRefKey(taken))}: nothing is written for it` });
+      reportTakenPath(template, parseRefKey(taken), previousIndex.template(taken)?.file, problems);
+      continue;
+    }
     const orphaned = orphanedByPolicyDeletion(template, prevEntry, model);
     if (orphaned) {
       // Karmada: deleting a policy removes its claim but never the binding or the Works, so member objects stay.
@@ -222,6 +233,16 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     else if (prevEntry?.policy) edits.set(bPath, null);
   }
   return { edits, indexChanges: changes, problems, explanations, failover, released };
+}
+
+/** PATH_COLLISION at the new template and at the file of the object whose output holds the path (line 1: it was not read). */
+function reportTakenPath(template: Template, other: ObjectRef, otherFile: string | undefined, problems: Problem[]): void {
+  const path = bindingPath(template.ref);
+  const message = (here: ObjectRef, there: ObjectRef, where: string) =>
+    `${describeRef(here)} (${here.apiVersion}) and ${describeRef(there)} (${there.apiVersion})${where} would both be written to ${path}; both keep their last output`;
+  const fix = 'rename one of the two objects (or drop one): Flotilla cannot tell their output apart';
+  problems.push({ ...template.source, code: 'PATH_COLLISION', severity: 'error', message: message(template.ref, other, otherFile ? ` at ${otherFile}` : ''), fix });
+  if (otherFile) problems.push({ file: otherFile, line: 1, column: 1, code: 'PATH_COLLISION', severity: 'error', message: message(other, template.ref, ` at ${template.source.file}:${template.source.line}`), fix });
 }
 
 /** The deleted policy that placed this template last time, when no remaining policy selects it; else undefined. */
