@@ -1,13 +1,14 @@
 import { openRepo } from '../commits/openRepo.ts';
 import { compareProblems, formatProblem } from '../errors/problem.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
+import { lookTwiceProblems } from '../plans/lookTwice.ts';
 import { readClusterStatus, type CommonOptions } from './options.ts';
 
 /** Exit 0 when nothing is wrong (warnings allowed), 1 when any error was found. */
 export async function validateCommand(opts: CommonOptions): Promise<number> {
   const repo = await openRepo(opts.repo);
   const { sha, model, output } = await renderSnapshot(repo, opts.rev, {}, await readClusterStatus(opts.clusterStatusFile));
-  const problems = [...model.problems, ...output.problems].sort(compareProblems);
+  const problems = [...model.problems, ...output.problems, ...lookTwiceProblems(model)].sort(compareProblems);
   const errors = problems.filter((p) => p.severity === 'error').length;
   if (opts.output === 'json' || opts.output === 'yaml') {
     const body = { commit: sha, errors, warnings: problems.length - errors, problems };
