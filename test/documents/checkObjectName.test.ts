@@ -1,5 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { refKey } from '../../src/api/kinds.ts';
+import { assembleModel } from '../../src/documents/assembleModel.ts';
+import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
+import { parseDocuments } from '../../src/documents/parseDocuments.ts';
 import { checkApiVersion, checkKind, checkObjectIdentity, checkObjectName, nameRuleOf } from '../../src/documents/checkObjectName.ts';
 
 test('every built-in and custom kind passes; a kind with a dot, slash, dots or a space is refused', () => {
@@ -41,6 +45,17 @@ test('a name that could leave its folder is never path safe; a merely invalid on
   assert.ok(checkObjectName('MyConfig', 'metadata.name')[0]!.pathSafe);
   assert.ok(checkObjectName('a/b', 'metadata.namespace', true).every((p) => !p.pathSafe));
   assert.equal(checkObjectName('MyConfig', 'metadata.name')[0]!.path, ['metadata', 'name']);
+});
+
+test('classifyDocuments: a kind with a path in it is a located INVALID_VALUE; a name Kubernetes refuses but a path can hold is held, an unsafe one is not', () => {
+  const text = 'apiVersion: v1\nkind: "../x"\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: MyConfig\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ../etc\n';
+  const { documents, problems } = parseDocuments('templates/t.yaml', new TextEncoder().encode(text));
+  const file = classifyDocuments('templates/t.yaml', documents, problems);
+  assert.equal(file.problems.map((p) => `${p.line}:${p.code}`), ['2:INVALID_VALUE', '9:INVALID_NAME', '14:INVALID_NAME']);
+  assert.equal(file.templates, []);
+  assert.equal(file.broken.map(refKey), ['v1/ConfigMap/default/MyConfig', 'v1/ConfigMap//MyConfig']);
+  const model = assembleModel([file]);
+  assert.ok(model.held.has('v1/ConfigMap/default/MyConfig'));
 });
 
 test.run();
