@@ -116,6 +116,8 @@ function claimOutputPaths(model: ConfigModel, duplicated: Set<string>): void {
       }
       duplicated.add(key);
       duplicated.add(refKey(other.ref));
+      model.collided ??= new Map();
+      model.collided.set(key, t).set(refKey(other.ref), other);
       const pair = `${refKey(other.ref)} ${key}`;
       if (reported.has(pair)) continue;
       reported.add(pair);

@@ -22,6 +22,11 @@ export interface IndexEntry {
   deps?: string[];
   /** Clusters with a graceful eviction task: they still hold their manifest (so they are in `clusters` too). */
   evicting?: string[];
+  /**
+   * Held with no output because another object's output holds its paths (PATH_COLLISION): rendered again on every
+   * sync, so it gets its output as soon as the other goes, whichever file changes.
+   */
+  blocked?: true;
 }
 
 /** Source file → refKeys of the templates in it, and whether it also holds Karmada objects. */
@@ -72,6 +77,8 @@ interface IndexRoot {
   sourceFiles: number;
   karmadaFiles: string[];
   evicting: string[];
+  /** Templates whose entry says `blocked`; written only when there are some. */
+  blocked: string[];
 }
 
 interface Shard {
@@ -84,16 +91,17 @@ interface Shard {
 type IndexFile = { version: 2; root: IndexRoot } | { version: 1; whole: OutputIndex };
 
 function parseIndexFile(text: string): IndexFile {
-  const parsed = JSON.parse(text) as { version?: unknown; sourceFiles?: number; karmadaFiles?: string[]; evicting?: string[] } & Partial<OutputIndex>;
+  const parsed = JSON.parse(text) as { version?: unknown; sourceFiles?: number; karmadaFiles?: string[]; evicting?: string[]; blocked?: string[] } & Partial<OutputIndex>;
   if (parsed.version === 1) return { version: 1, whole: { files: parsed.files ?? {}, templates: parsed.templates ?? {} } };
   if (parsed.version === 2) {
-    return { version: 2, root: { version: 2, sourceFiles: parsed.sourceFiles ?? 0, karmadaFiles: parsed.karmadaFiles ?? [], evicting: parsed.evicting ?? [] } };
+    return { version: 2, root: { version: 2, sourceFiles: parsed.sourceFiles ?? 0, karmadaFiles: parsed.karmadaFiles ?? [], evicting: parsed.evicting ?? [], blocked: parsed.blocked ?? [] } };
   }
   throw new Error(`${INDEX_PATH} has version ${String(parsed.version)}; this Flotilla reads versions 1 and 2`);
 }
 
 function serializeRoot(root: IndexRoot): string {
-  return `{"version":2,"sourceFiles":${root.sourceFiles},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}}\n`;
+  const blocked = root.blocked.length > 0 ? `,\n"blocked":${JSON.stringify(root.blocked)}` : '';
+  return `{"version":2,"sourceFiles":${root.sourceFiles},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}${blocked}}\n`;
 }
 
 /** Sorted keys, one entry per line: stable bytes, and small Git diffs when one entry changes. */
@@ -239,6 +247,11 @@ export class ShardedIndex implements IndexView {
     return this.root.evicting;
   }
 
+  /** Templates held because another object's output holds their paths: every sync renders them again. */
+  blockedTemplates(): readonly string[] {
+    return this.root.blocked;
+  }
+
   /** Every template entry; needs loadAll() first. */
   templates(): [string, IndexEntry][] {
     return ALL_SHARDS.flatMap((id) => Object.entries(this.shard(id).templates));
@@ -269,6 +282,10 @@ export class ShardedIndex implements IndexView {
     const evicting = (entry?.evicting ?? []).length > 0;
     if (evicting !== this.root.evicting.includes(key)) {
       this.root.evicting = evicting ? [...this.root.evicting, key].sort() : this.root.evicting.filter((k) => k !== key);
+    }
+    const blocked = entry?.blocked === true;
+    if (blocked !== this.root.blocked.includes(key)) {
+      this.root.blocked = blocked ? [...this.root.blocked, key].sort() : this.root.blocked.filter((k) => k !== key);
     }
   }
 
@@ -331,7 +348,7 @@ export class ShardedIndex implements IndexView {
 }
 
 function emptyRoot(): IndexRoot {
-  return { version: 2, sourceFiles: 0, karmadaFiles: [], evicting: [] };
+  return { version: 2, sourceFiles: 0, karmadaFiles: [], evicting: [], blocked: [] };
 }
 
 /** Every file of a whole index, for a folder (`render --out-dir`): the root, and each shard (null: empty, remove it). */

@@ -138,10 +138,13 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
   for (const key of [...affected].sort()) {
     const template = model.templates.get(key);
     const prevEntry = previousIndex.template(key);
-    const heldWhy = model.held.has(key) ? 'the object is invalid or defined twice in this commit'
+    const heldWhy = model.collided?.has(key) ? "its output would share a file with another object's in this commit"
+      : model.held.has(key) ? 'the object is invalid or defined twice in this commit'
       : prevEntry && model.unreadableFiles.has(prevEntry.file) ? `${prevEntry.file} could not be parsed` : undefined;
     if (heldWhy) {
-      if (template || prevEntry) explanations.set(key, { ref: template?.ref ?? parseRefKey(key), policyReason: '', clusters: [], held: `${heldWhy}: its last good output is kept` });
+      const collided = model.collided?.get(key);
+      if (template || prevEntry || collided) explanations.set(key, { ref: template?.ref ?? parseRefKey(key), policyReason: '', clusters: [], held: `${heldWhy}: its last good output is kept` });
+      if (collided && !prevEntry?.clusters.length) changes.set(key, blockedEntry(collided));
       continue;
     }
     if (!template) {
@@ -149,7 +152,9 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
       continue;
     }
     const taken = input.takenPaths?.get(bindingPath(template.ref));
-    if (taken) {
+    // The path is free again when the object holding it goes in this very render.
+    if (taken && !(affected.has(taken) && !model.templates.has(taken))) {
+      if (!prevEntry?.clusters.length) changes.set(key, blockedEntry(template));
       explanations.set(key, { ref: template.ref, policyReason: '', clusters: [], held: `its output path ${bindingPath(template.ref)} holds ${describeRef(parseRefKey(taken))}: nothing is written for it` });
       reportTakenPath(template, parseRefKey(taken), previousIndex.template(taken)?.file, problems);
       continue;
@@ -201,17 +206,22 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     changes.set(key, p.entry);
   }
 
-  // Pass 3: write what each cluster runs, and remove what no longer goes there.
+  // Pass 3: write what each cluster runs, and remove what no longer goes there. A path freed by one template and
+  // taken by another in the same render (a PATH_COLLISION resolved) is written, whichever comes first.
+  const written = new Set<string>();
+  const remove = (path: string) => {
+    if (!written.has(path)) edits.set(path, null);
+  };
   for (const key of [...affected].sort()) {
     const p = placed.get(key);
     const prevEntry = previousIndex.template(key);
     if (explanations.has(key)) continue; // held
     const ref = p?.template.ref ?? parseRefKey(key);
     const wanted = new Set([...(p?.clusters.map((c) => c.name) ?? []), ...(p?.evicting ?? [])]);
-    for (const cluster of prevEntry?.clusters ?? []) if (!wanted.has(cluster)) edits.set(manifestPath(cluster, ref), null);
+    for (const cluster of prevEntry?.clusters ?? []) if (!wanted.has(cluster)) remove(manifestPath(cluster, ref));
     const bPath = bindingPath(ref);
     if (!p) {
-      if (prevEntry?.policy) edits.set(bPath, null);
+      if (prevEntry?.policy) remove(bPath);
       // Karmada keeps the member objects of a deleted template when its binding says so (execution_controller).
       if (input.previousBindings.get(key)?.spec.preserveResourcesOnDeletion) {
         for (const cluster of prevEntry?.clusters ?? []) released.set(cluster, [...(released.get(cluster) ?? []), key]);
@@ -227,12 +237,20 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
       if (samePlacement && !input.onlyClustersChanged!.has(target.name) && input.previousFiles.has(path)) continue;
       const manifest = renderManifest(p, target, cluster, model, problems);
       if (manifest === undefined) continue; // override failed: previous file for this cluster stays
+      written.add(path);
       keepOrWrite(edits, keep, path, manifest, input.previousFiles.get(path), input.sourceCommit);
     }
-    if (p.binding) keepOrWrite(edits, keep, bPath, p.binding, input.previousFiles.get(bPath), input.sourceCommit);
-    else if (prevEntry?.policy) edits.set(bPath, null);
+    if (p.binding) {
+      written.add(bPath);
+      keepOrWrite(edits, keep, bPath, p.binding, input.previousFiles.get(bPath), input.sourceCommit);
+    } else if (prevEntry?.policy) remove(bPath);
   }
   return { edits, indexChanges: changes, problems, explanations, failover, released };
+}
+
+/** The index entry of a template held by a PATH_COLLISION with nothing rendered: listed, so every sync tries it again. */
+function blockedEntry(template: Template): IndexEntry {
+  return { file: template.source.file, clusters: [], ...(Object.keys(template.labels).length > 0 ? { labels: template.labels } : {}), blocked: true };
 }
 
 /** PATH_COLLISION at the new template and at the file of the object whose output holds the path (line 1: it was not read). */

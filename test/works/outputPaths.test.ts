@@ -60,6 +60,40 @@ test('two templates that would share an output file are an error at both, and ne
   assert.is(r.show('flotilla/rendered', 'bindings/default/web-ingress.yaml'), binding);
 });
 
+test('a template held by a collision renders as soon as the other object goes, though its own file does not change', async () => {
+  const r = makeConfigRepoWith(repos, { 'clusters/member1.yaml': clusterYaml('member1'), 'policies/all.yaml': policy, 'templates/web.yaml': ingress('networking.k8s.io/v1') }, 'web');
+  const repo = await openRepo(r.dir);
+  await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  r.commit({ 'templates/legacy.yaml': ingress('extensions/v1beta1') }, 'the same Ingress in the old group');
+  await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  r.commit({ 'templates/other.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n' }, 'an unrelated change');
+  const unrelated = await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  assert.ok(unrelated.problems.some((p) => p.code === 'PATH_COLLISION' && p.file === 'templates/legacy.yaml'), 'still held, and still said');
+  assert.not.ok(r.ls('flotilla/rendered').includes('clusters/member1/default/ingress.extensions_web.yaml'));
+
+  r.commit({ 'templates/web.yaml': null }, 'retire the new-group Ingress');
+  const freed = await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  assert.equal(freed.problems.filter((p) => p.severity === 'error'), []);
+  const files = r.ls('flotilla/rendered');
+  assert.ok(files.includes('clusters/member1/default/ingress.extensions_web.yaml'), 'the held one renders now');
+  assert.not.ok(files.includes('clusters/member1/default/ingress.networking.k8s.io_web.yaml'));
+  assert.match(r.show('flotilla/rendered', 'bindings/default/web-ingress.yaml'), 'apiVersion: extensions/v1beta1');
+  assert.not.match(r.show('flotilla/rendered', '.flotilla/index.json'), 'blocked');
+});
+
+test('two new templates colliding in one commit: both held, and the one left renders when the other is deleted', async () => {
+  const r = makeConfigRepoWith(repos, {
+    'clusters/member1.yaml': clusterYaml('member1'), 'policies/all.yaml': policy,
+    'templates/web.yaml': ingress('networking.k8s.io/v1'), 'templates/legacy.yaml': ingress('extensions/v1beta1'),
+  }, 'both at once');
+  const repo = await openRepo(r.dir);
+  await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  assert.not.ok(r.ls('flotilla/rendered').some((f) => f.includes('ingress')));
+  r.commit({ 'templates/legacy.yaml': null }, 'keep the new group only');
+  await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  assert.ok(r.ls('flotilla/rendered').includes('clusters/member1/default/ingress.networking.k8s.io_web.yaml'));
+});
+
 test('kinds that differ only in case would share a manifest path: an error at both', async () => {
   const crd = (kind: string) => `apiVersion: example.com/v1\nkind: ${kind}\nmetadata:\n  name: x\n  namespace: default\n`;
   const r = makeConfigRepoWith(repos, { 'clusters/member1.yaml': clusterYaml('member1'), 'templates/a.yaml': crd('Widget'), 'templates/b.yaml': crd('WIDGET') }, 'two widgets');
