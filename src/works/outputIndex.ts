@@ -23,8 +23,8 @@ export interface IndexEntry {
   /** Clusters with a graceful eviction task: they still hold their manifest (so they are in `clusters` too). */
   evicting?: string[];
   /**
-   * Held with no output because another object's output holds its paths (PATH_COLLISION): rendered again on every
-   * sync, so it gets its output as soon as the other goes, whichever file changes.
+   * Held because its output would share a file with another object's (PATH_COLLISION): rendered again on every
+   * sync, so it renders as its file says as soon as the other goes, whichever file changes.
    */
   blocked?: true;
 }

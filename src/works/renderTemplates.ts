@@ -144,7 +144,8 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     if (heldWhy) {
       const collided = model.collided?.get(key);
       if (template || prevEntry || collided) explanations.set(key, { ref: template?.ref ?? parseRefKey(key), policyReason: '', clusters: [], held: `${heldWhy}: its last good output is kept` });
-      if (collided && !prevEntry?.clusters.length) changes.set(key, blockedEntry(collided));
+      // Tried again on every sync until the collision ends: then it renders as its file says now, output or not.
+      if (collided) changes.set(key, prevEntry?.clusters.length ? { ...prevEntry, blocked: true } : blockedEntry(collided));
       continue;
     }
     if (!template) {

@@ -94,6 +94,19 @@ test('two new templates colliding in one commit: both held, and the one left ren
   assert.ok(r.ls('flotilla/rendered').includes('clusters/member1/default/ingress.networking.k8s.io_web.yaml'));
 });
 
+test('a template changed while it collides renders its change once the collision ends, though its file does not change again', async () => {
+  const r = makeConfigRepoWith(repos, { 'clusters/member1.yaml': clusterYaml('member1'), 'policies/all.yaml': policy, 'templates/web.yaml': ingress('networking.k8s.io/v1') }, 'web');
+  const repo = await openRepo(r.dir);
+  await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  r.commit({ 'templates/legacy.yaml': ingress('extensions/v1beta1'), 'templates/web.yaml': ingress('networking.k8s.io/v1').replace('spec: {}', 'spec:\n  ingressClassName: changed') }, 'a copy, and a change to web');
+  await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  const path = 'clusters/member1/default/ingress.networking.k8s.io_web.yaml';
+  assert.not.match(r.show('flotilla/rendered', path), 'changed', 'held while the copy is there');
+  r.commit({ 'templates/legacy.yaml': null }, 'drop the copy');
+  await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  assert.match(r.show('flotilla/rendered', path), 'ingressClassName: changed');
+});
+
 test('kinds that differ only in case would share a manifest path: an error at both', async () => {
   const crd = (kind: string) => `apiVersion: example.com/v1\nkind: ${kind}\nmetadata:\n  name: x\n  namespace: default\n`;
   const r = makeConfigRepoWith(repos, { 'clusters/member1.yaml': clusterYaml('member1'), 'templates/a.yaml': crd('Widget'), 'templates/b.yaml': crd('WIDGET') }, 'two widgets');
