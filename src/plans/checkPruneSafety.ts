@@ -63,9 +63,10 @@ export interface PruneVerdict {
 
 /**
  * The prune guard shared by plan, sync and the applier. Deleting most of a cluster, all of it, or any
- * Namespace or CRD (which takes every object inside with it) is held until a human says so in the source
- * commit's trailer. A source that reads as empty, unreadable or missing is a broken read, not a request to
- * delete: those removals are held whatever the trailer says.
+ * Namespace or CRD (which takes every object inside with it) is held until a human says so in the trailer of the
+ * commit that deletes it, or of a follow-up (allowReason, or deletedBy per object: readDeletingCommits.ts). A source
+ * that reads as empty, unreadable or missing is a broken read, not a request to delete: those removals are held
+ * whatever the trailer says.
  */
 export function checkPruneSafety(input: PruneInput): PruneVerdict {
   const clusters = [...input.removals.keys()].filter((c) => (input.removals.get(c) ?? []).length > 0).sort();
