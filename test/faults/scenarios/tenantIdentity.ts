@@ -204,9 +204,14 @@ async function oddTreeEntries(expect: Expectations, fleet: Fleet) {
   const outside = [...after.keys()].filter((path) => path.split('/').some((s) => s === '..' || s === '.' || s === '') || path.includes('\n') || path.includes('escape'));
   expect.equal(outside, [], 'output paths made from odd names');
   expect.equal(sync.reports.length, 1, 'the commit was rendered');
+  // Files with odd but harmless names are config like any other; entries named `..` (and what is under them) and
+  // the gitlink are never read.
+  const rendered = (name: string) => CLUSTERS.every((c) => after.has(manifestOf(c, 'ConfigMap', name)));
+  expect.equal(['spaced', 'dash', 'newline', 'unicode'].filter((name) => !rendered(name)), [], 'odd file names not rendered');
+  expect.equal(['dotdot', 'dots'].filter((name) => CLUSTERS.some((c) => after.has(manifestOf(c, 'ConfigMap', name)))), [], 'objects read through a .. entry');
   const lost = missing(baseline, after);
   expect.equal(lost, [], 'objects lost');
-  return { outcome: `rendered; ${after.size} output paths, none outside the layout; validate exit ${v.code}`, lost: lost.length + outside.length, recovery_s: since(started) };
+  return { outcome: `rendered; odd names rendered as any file, .. entries and the gitlink not read; ${after.size} output paths, none outside the layout; validate exit ${v.code}`, lost: lost.length + outside.length, recovery_s: since(started) };
 }
 
 const withFleet = async <T>(fn: (fleet: Fleet) => Promise<T>, files = baseFiles()) => {
