@@ -79,7 +79,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
         ...(r.retried ? { retried: r.retried } : {}) });
     }
     if (sync.forcePushed) t.log({ step: 'render', sourceCommit: sync.reports.at(-1)?.sourceCommit, warning: `${t.sourceRef} was force-pushed; rendered its new head` });
-    prune = (await readPruneVerdict(t.repo, { before, after: await readRef(t.repo, t.outputRef), sourceCommits: sync.reports.map((r) => r.sourceCommit) })) ?? undefined;
+    prune = (await readPruneVerdict(t.repo, { before, after: await readRef(t.repo, t.outputRef) })) ?? undefined;
     if (prune?.held.length) {
       t.log({ step: 'render', sourceCommit: sync.reports.at(-1)?.sourceCommit, pruneHeld: prune.held.map((h) => ({ cluster: h.cluster, reason: h.reason, objects: h.refs.length })), fix: prune.fix });
     }

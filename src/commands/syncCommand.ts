@@ -31,7 +31,7 @@ export async function syncCommand(opts: CommonOptions): Promise<number> {
   for (const p of last.problems) opts.err(`${terminalSafe(formatProblem(p), { multiline: true })}\n`);
   opts.out(`rendered ${result.reports.length} commit(s) in ${((performance.now() - started) / 1000).toFixed(2)}s; ${opts.outputRef.replace('refs/heads/', '')} at ${last.outputCommit?.slice(0, 12) ?? 'unchanged'}\n`);
   // The rendered branch says what the source asks for; the applier will hold risky deletions, and says so here first.
-  const verdict = await readPruneVerdict(repo, { before, after: await readRef(repo, opts.outputRef), sourceCommits: result.reports.map((r) => r.sourceCommit) });
+  const verdict = await readPruneVerdict(repo, { before, after: await readRef(repo, opts.outputRef) });
   if (verdict && (verdict.held.length || verdict.allowed.length)) opts.out(`${terminalSafe(renderPruneText(verdict).join('\n'), { multiline: true })}\n`);
   return last.problems.some((p) => p.severity === 'error') ? 1 : 0;
 }

@@ -9,13 +9,14 @@ import { compareProblems, formatProblem, type Problem } from '../errors/problem.
 import { readTextFiles } from '../outputs/readPathOids.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { terminalSafe } from '../views/terminalSafe.ts';
+import { lookTwiceProblems } from '../plans/lookTwice.ts';
 import { readClusterStatus, type CommonOptions } from './options.ts';
 
 /** Exit 0 when nothing is wrong (warnings allowed), 1 when any error was found. */
 export async function validateCommand(opts: CommonOptions): Promise<number> {
   const repo = await openRepo(opts.repo);
   const { sha, model, output } = await renderSnapshot(repo, opts.rev, {}, await readClusterStatus(opts.clusterStatusFile));
-  const problems = [...model.problems, ...output.problems, ...await ambiguousScalars(repo, sha)].sort(compareProblems);
+  const problems = [...model.problems, ...output.problems, ...lookTwiceProblems(model), ...await ambiguousScalars(repo, sha)].sort(compareProblems);
   const errors = problems.filter((p) => p.severity === 'error').length;
   if (opts.output === 'json' || opts.output === 'yaml') {
     const body = { commit: sha, errors, warnings: problems.length - errors, problems };

@@ -1,6 +1,5 @@
 import { describeRef, refKey, type ObjectRef } from '../api/kinds.ts';
-import { checkPruneSafety, type PruneVerdict, type SourceState } from '../plans/checkPruneSafety.ts';
-import type { PruneAllowance } from '../plans/readPruneAllowance.ts';
+import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type DeletionAttribution, type PruneVerdict, type SourceState } from '../plans/checkPruneSafety.ts';
 import { identityKey, type Inventory } from './inventory.ts';
 import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
 import type { KubeTarget } from './KubeTarget.ts';
@@ -51,8 +50,11 @@ export interface PruneSafetyOptions {
   source: SourceState;
   /** Share of the inventory whose deletion is held, exclusive. Default 0.5. */
   threshold?: number;
-  /** Looked up only when something would be held: the Flotilla-Allow-Prune trailer that lets it through. */
-  readAllowance?: () => Promise<PruneAllowance | undefined>;
+  /**
+   * Looked up only when something would be held: which source commit deleted each object here, with its
+   * Flotilla-Allow-Prune reason (plans/readDeletingCommits.ts). A trailer lets through that commit's deletions only.
+   */
+  readDeletions?: () => Promise<DeletionAttribution>;
 }
 
 export interface ClusterApplyReport {
@@ -193,12 +195,11 @@ async function guardPrune(cluster: string, inventory: Inventory, planned: Object
   };
   let verdict = checkPruneSafety(input);
   let allowedBy: string | undefined;
-  if (verdict.held.length > 0 && safety.source === 'ok' && safety.readAllowance) {
-    const allowance = await safety.readAllowance();
-    if (allowance) {
-      verdict = checkPruneSafety({ ...input, allowReason: allowance.reason });
-      allowedBy = `Flotilla-Allow-Prune: ${allowance.reason} (source commit ${allowance.commit.slice(0, 12)})`;
-    }
+  if (verdict.held.length > 0 && safety.source === 'ok' && safety.readDeletions) {
+    const deletedBy = await safety.readDeletions();
+    verdict = checkPruneSafety({ ...input, deletedBy });
+    const commits = [...new Set(verdict.allowed.flatMap((h) => h.refs.map((ref) => deletedBy(cluster, ref)?.allowedAt?.slice(0, 12))))].filter(Boolean);
+    if (verdict.allowedBy) allowedBy = `${ALLOW_PRUNE_TRAILER}: ${verdict.allowedBy} (source commit ${commits.join(', ')})`;
   }
   const heldKeys = new Map<string, string>();
   for (const h of verdict.held) for (const ref of h.refs) heldKeys.set(ref, `${h.message} (${h.reason})`);

@@ -9,7 +9,7 @@ import { readLastRenderAt } from '../outputs/readLastRender.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
 import { readTextFiles } from '../outputs/readPathOids.ts';
 import type { SourceState } from '../plans/checkPruneSafety.ts';
-import { readPruneAllowance } from '../plans/readPruneAllowance.ts';
+import { readDeletingCommits } from '../plans/readDeletingCommits.ts';
 import { readObservedClusters } from '../statuses/readStatusBranch.ts';
 import type { ShardedIndex } from '../works/outputIndex.ts';
 import { clusterFolder, parseReleasedFile, RELEASED_PATH } from '../works/outputPaths.ts';
@@ -160,7 +160,8 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
         pruneSafety: {
           source,
           ...(opts.pruneThreshold !== undefined ? { threshold: opts.pruneThreshold } : {}),
-          readAllowance: () => readPruneAllowance(opts.repo, sourceCommit, record?.sourceCommit),
+          // The commits rendered since the one last applied here: each deletion is judged by the trailer of its own.
+          readDeletions: () => readDeletingCommits(opts.repo, { head: commit, stopAtSource: record?.sourceCommit, clusters: new Set([name]) }),
         },
       });
       report.results.unshift(...folder.unreadable);

@@ -1,6 +1,7 @@
 import type { Cluster } from '../api/cluster.ts';
 import { CLUSTER_SCOPED_KINDS, describeRef, refKey, type ObjectRef } from '../api/kinds.ts';
 import { compareProblems, type SourceSpan } from '../errors/problem.ts';
+import { outputPathKeys } from '../works/outputPaths.ts';
 import { karmadaRef } from './karmadaRef.ts';
 import type { ConfigModel, FileObjects, Located, Template } from './model.ts';
 
@@ -71,6 +72,8 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
     for (const c of clusters) model.clusters.set(c.object.metadata.name, c);
   }
 
+  claimOutputPaths(model, duplicated);
+
   // The first definition was kept while scanning; once it is known to be duplicated, drop it too.
   for (const key of duplicated) {
     model.held.add(key);
@@ -93,6 +96,42 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
   }
   model.problems.sort(compareProblems);
   return model;
+}
+
+/**
+ * Two different templates whose output would share a file (works/outputPaths.ts outputPathKeys) are an error at
+ * both, and both are held: neither may replace the other's manifest or binding, and removing one must never take the
+ * other's output, and so the object on the members, with it.
+ */
+function claimOutputPaths(model: ConfigModel, duplicated: Set<string>): void {
+  const owners = new Map<string, Template>();
+  const reported = new Set<string>();
+  for (const [key, t] of model.templates) {
+    if (duplicated.has(key)) continue;
+    for (const path of outputPathKeys(t.ref)) {
+      const other = owners.get(path);
+      if (!other) {
+        owners.set(path, t);
+        continue;
+      }
+      duplicated.add(key);
+      duplicated.add(refKey(other.ref));
+      model.collided ??= new Map();
+      model.collided.set(key, t).set(refKey(other.ref), other);
+      const pair = `${refKey(other.ref)} ${key}`;
+      if (reported.has(pair)) continue;
+      reported.add(pair);
+      const file = path.slice(path.indexOf(':') + 1);
+      for (const [here, there] of [[t, other], [other, t]] as const) {
+        model.problems.push({
+          ...here.source, code: 'PATH_COLLISION', severity: 'error',
+          message: `${describeRef(here.ref)} (${here.ref.apiVersion}) and ${describeRef(there.ref)} (${there.ref.apiVersion}) at ${there.source.file}:${there.source.line} would both be written to ${path.startsWith('manifest:') ? `clusters/<cluster>/${file}` : file}; both keep their last output`,
+          fix: 'rename one of the two objects (or drop one): Flotilla cannot tell their output apart',
+          data: { first: other.source, second: t.source },
+        });
+      }
+    }
+  }
 }
 
 /** Built-in cluster-scoped kinds plus every CRD in the repo that declares `scope: Cluster`. */

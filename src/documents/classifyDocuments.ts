@@ -10,7 +10,7 @@ import type { SourceDocument } from './parseDocuments.ts';
 import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
 import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
 import { applyPolicyDefaults } from './applyPolicyDefaults.ts';
-import { checkObjectName } from './checkObjectName.ts';
+import { checkObjectIdentity } from './checkObjectName.ts';
 import { expandLists, type ListedObject } from './expandLists.ts';
 import { karmadaRef } from './karmadaRef.ts';
 import { suggestName } from './schema/suggestName.ts';
@@ -66,13 +66,12 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
     const namespace = typeof rawNamespace === 'string' && rawNamespace !== '' ? rawNamespace : undefined;
     const ref = { apiVersion: apiVersion as string, kind: kind as string, name: name as string };
 
-    const nameProblems = [
-      ...checkObjectName(ref.name, 'metadata.name'),
-      ...(namespace !== undefined ? checkObjectName(namespace, 'metadata.namespace', true) : []),
-    ];
-    if (nameProblems.length > 0) {
-      for (const p of nameProblems) problem(['metadata', p.field === 'metadata.name' ? 'name' : 'namespace'], 'INVALID_NAME', p.message, p.fix);
-      continue; // an unsafe name has no identity we could hold output for
+    const identityProblems = checkObjectIdentity({ ...ref, namespace });
+    if (identityProblems.length > 0) {
+      for (const p of identityProblems) problem(p.path, p.path[0] === 'metadata' ? 'INVALID_NAME' : 'INVALID_VALUE', p.message, p.fix);
+      // A name Kubernetes refuses but an older Flotilla rendered keeps that output; an unsafe one has no identity to hold.
+      if (identityProblems.every((p) => p.pathSafe)) out.broken.push({ ...ref, namespace: namespace ?? 'default' }, ...(namespace ? [] : [{ ...ref, namespace: '' }]));
+      continue;
     }
 
     const extension = extensionKind(ref.apiVersion, ref.kind);

@@ -51,6 +51,8 @@ export interface ConfigModel {
   interpreterCustomizations: Located<InterpreterCustomization>[];
   /** refKeys whose previous output must be kept as it is (invalid, duplicated). */
   held: Set<string>;
+  /** Held templates whose output would share a file with another's (PATH_COLLISION), by refKey. */
+  collided?: Map<string, Template>;
   /** Files that could not be parsed: what they rendered before is held. */
   unreadableFiles: Set<string>;
   problems: Problem[];

@@ -13,6 +13,8 @@ export const PROBLEM_CODES = [
   'UNKNOWN_FIELD',
   'INVALID_NAME',
   'DUPLICATE_OBJECT',
+  'PATH_COLLISION',
+  'LOOK_TWICE',
   'INLINE_CREDENTIALS',
   'POLICY_NAMESPACE_MISMATCH',
   'POLICY_SELECTS_NOTHING',
@@ -22,5 +24,6 @@ export const PROBLEM_CODES = [
   'LUA_NOT_RUN',
   'SOURCE_EMPTY',
   'POLICY_REMOVED',
+  'RENDER_FAILED',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

@@ -117,6 +117,8 @@ async function loadIncremental(
   for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   // Templates the caller renders again for reasons outside the source (cluster state): their files are read below.
   for (const key of alsoAffected) if (index.template(key)) affected.add(key);
+  // Templates held by a PATH_COLLISION with nothing rendered: tried again each time, so they render once it is gone.
+  for (const key of index.blockedTemplates()) affected.add(key);
   // A file the index names may be gone (deleted in this change): ask for each file once.
   const asked = new Set([...changedPaths, ...loaded.keys()]);
   for (;;) {

@@ -5,7 +5,8 @@ import { parseYamlValue, parseYamlValues } from '../documents/blockYaml.ts';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ResourceBinding } from '../api/binding.ts';
-import { groupOf, parseRefKey, refKey, WORK_API_VERSION } from '../api/kinds.ts';
+import { groupOf, parseRefKey, refKey, WORK_API_VERSION, type ObjectRef } from '../api/kinds.ts';
+import { identityKey } from '../deliveries/inventory.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readObject } from '../commits/readObject.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
@@ -36,13 +37,14 @@ export type PreviousFiles = Pick<ReadonlyMap<string, string>, 'has' | 'get'>;
  */
 export async function readPreviousOutputs(
   repo: GitRepo, tree: string, keys: Iterable<string>, index: Pick<IndexView, 'template'>,
-): Promise<{ bindings: Map<string, ResourceBinding>; files: PreviousFiles }> {
+): Promise<{ bindings: Map<string, ResourceBinding>; files: PreviousFiles; takenBy: Map<string, string> }> {
   const paths = new Map<string, { key: string; binding: boolean }>();
   for (const key of keys) {
     const entry = index.template(key);
-    if (!entry) continue;
     const ref = parseRefKey(key);
+    // A template new to the output may find its binding file taken by another object's (same kind and name, other group).
     paths.set(bindingPath(ref), { key, binding: true });
+    if (!entry) continue;
     for (const c of entry.clusters) paths.set(manifestPath(c, ref), { key, binding: false });
   }
   const oids = await readPathOids(repo, tree, [...paths.keys()]);
@@ -51,10 +53,16 @@ export async function readPreviousOutputs(
   const decoder = new TextDecoder();
   const texts = new Map<string, string>();
   const bindings = new Map<string, ResourceBinding>();
+  const takenBy = new Map<string, string>();
   for (const [path, oid] of bindingOids) {
     const text = decoder.decode(blobs.get(oid)!);
     texts.set(path, text);
-    bindings.set(paths.get(path)!.key, parseYamlValue(text) as ResourceBinding);
+    const binding = parseYamlValue(text) as ResourceBinding;
+    const key = paths.get(path)!.key;
+    const owner = boundRef(binding);
+    // Another object's binding is never this template's previous scheduling result.
+    if (owner && identityKey(owner) !== identityKey(parseRefKey(key))) takenBy.set(path, refKey(owner));
+    else bindings.set(key, binding);
   }
   const files: PreviousFiles = {
     has: (path) => oids.has(path),
@@ -65,7 +73,14 @@ export async function readPreviousOutputs(
       return text;
     },
   };
-  return { bindings, files };
+  return { bindings, files, takenBy };
+}
+
+/** The object a binding binds (spec.resource); undefined when it does not say. */
+function boundRef(binding: ResourceBinding | null): ObjectRef | undefined {
+  const r = binding?.spec?.resource;
+  if (!r?.kind || !r.name) return undefined;
+  return { apiVersion: r.apiVersion ?? '', kind: r.kind, namespace: binding!.kind === 'ClusterResourceBinding' ? '' : (r.namespace ?? ''), name: r.name };
 }
 
 /** The object reader answers synchronously: a lazily read file needs no await inside the pure render. */

@@ -109,9 +109,10 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   if (loaded.full) await index.loadAll();
   await index.load({ templates: loaded.affected });
   await index.load({ templates: [...loaded.affected].flatMap((key) => index.parentsOf(key)) });
-  const { bindings, files } = headTree
+  const { bindings, files, takenBy } = headTree
     ? await readPreviousOutputs(repo, headTree, loaded.affected, index)
-    : { bindings: new Map<string, ResourceBinding>(), files: new Map<string, string>() as PreviousFiles };
+    : { bindings: new Map<string, ResourceBinding>(), files: new Map<string, string>() as PreviousFiles, takenBy: new Map<string, string>() };
+  await index.load({ templates: takenBy.values() }); // to name the file of the object a taken path belongs to
   const evicting = [...bindings].filter(([, b]) => (b.spec.gracefulEvictionTasks ?? []).length > 0).map(([key]) => parseRefKey(key));
   const health = await readTemplateStatuses(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF, evicting);
 
@@ -123,7 +124,7 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
       keep: (text: string) => ({ blob: pack.add('blob', Buffer.from(text, 'utf8')) }),
       model, affected: loaded.affected, previousIndex: index, previousBindings: bindings, previousFiles: files, sourceCommit: sourceSha,
       failover: { now, observed: health, ...(target.gracefulEvictionTimeoutSeconds !== undefined ? { gracePeriodSeconds: target.gracefulEvictionTimeoutSeconds } : {}) },
-      onlyClustersChanged: loaded.onlyClustersChanged,
+      onlyClustersChanged: loaded.onlyClustersChanged, takenPaths: takenBy,
     });
     const previousFileCount = index.sourceFileCount();
     // A retried binding may come out with the same files and only its index entry changed (it waits on less).

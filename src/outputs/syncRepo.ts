@@ -17,6 +17,8 @@ export interface SyncOptions extends RenderTarget {
   onRendered?: (report: RenderReport, position: number, total: number) => void;
   /** Upper bound on commits walked back when looking for the last rendered one. Default 10,000. */
   maxCommits?: number;
+  /** The render of one commit; tests inject one that fails. Default renderRevision. */
+  render?: typeof renderRevision;
 }
 
 export interface SyncResult {
@@ -66,8 +68,18 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
     clusterStatus: opts.clusterStatus ?? (statusCommit ? await readObservedClusters(repo, statusCommit) : new Map()),
     ...(statusCommit !== undefined ? { statusCommit } : {}),
   };
+  const render = opts.render ?? renderRevision;
   for (const [i, sha] of order.entries()) {
-    const report = await renderRevision(repo, sha, target);
+    let report: RenderReport;
+    try {
+      report = await render(repo, sha, target);
+    } catch (err) {
+      // A commit that cannot be rendered at all must not stop every later pass: sync renders commits in order, so
+      // it would be retried forever, even after the mistake was reverted. A later commit renders on top of the last
+      // output instead (its diff covers this one's changes); the newest commit's failure is the pass's failure.
+      if (i === order.length - 1 || !skippable(err)) throw err;
+      report = failedRender(sha, err);
+    }
     reports.push(report);
     opts.onRendered?.(report, i + 1, order.length);
   }
@@ -101,4 +113,25 @@ async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions)
   const keys = new Set(trailers['Graceful-Evictions'] ? index?.evictingTemplates() ?? [] : []);
   for (const key of (await readRetriableBindings(repo, index, trailers, target.clusterStatus!)).keys()) keys.add(key);
   return keys.size > 0 ? keys : undefined;
+}
+
+/**
+ * Errors that belong to the commit, not to the moment: a transient one (a ref moved under us, a file system or
+ * network error, which carry a code) fails the pass, to be retried from the same commit.
+ */
+function skippable(err: unknown): boolean {
+  return err instanceof Error && (err as { code?: unknown }).code === undefined;
+}
+
+/** The report of a commit skipped because it could not be rendered: no output commit, one located problem. */
+function failedRender(sourceCommit: string, err: unknown): RenderReport {
+  const message = err instanceof Error ? err.message : String(err);
+  return {
+    sourceCommit, outputCommit: null, changes: {}, explanations: new Map(), full: false, filesWritten: 0, failover: [],
+    problems: [{
+      file: '.', line: 1, column: 1, code: 'RENDER_FAILED', severity: 'error',
+      message: `source commit ${sourceCommit.slice(0, 12)} could not be rendered and was skipped: ${message.split('\n')[0]}`,
+      fix: 'nothing to do for later commits, which rendered on top of the last output; please report this error',
+    }],
+  };
 }

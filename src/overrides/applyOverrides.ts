@@ -7,6 +7,7 @@ import { applyFieldOverriders } from './overrideField.ts';
 import { applyImageOverriders } from './overrideImage.ts';
 import { applyLabelAnnotationOverriders } from './overrideLabelsAnnotations.ts';
 import { applyPlaintextOverriders } from './overridePlaintext.ts';
+import { identityChanges, type IdentityChange } from './overrideIdentity.ts';
 import type { Manifest, OverrideStep } from './overrideStep.ts';
 import { matchOverrideRules, overrideTargetOf, policyNamespace, type OverrideTarget } from './matchOverrideRules.ts';
 
@@ -21,8 +22,15 @@ export interface AppliedOverride {
   overriders: string[];
 }
 
+/** A rule that would have changed which object this is (overrideIdentity.ts): not applied. */
+export interface RefusedOverride {
+  policy: OverridePolicy;
+  ruleIndex: number;
+  changes: IdentityChange[];
+}
+
 export type OverrideOutcome =
-  | { ok: true; manifest: Record<string, unknown>; applied: AppliedOverride[] }
+  | { ok: true; manifest: Record<string, unknown>; applied: AppliedOverride[]; refused: RefusedOverride[] }
   | {
       ok: false;
       policy: { kind: 'OverridePolicy' | 'ClusterOverridePolicy'; namespace: string; name: string };
@@ -46,7 +54,8 @@ export const OVERRIDER_ORDER = [
 /**
  * Selects and orders the policies that apply (see matchOverrideRules) and applies every matching rule. The first
  * failure stops everything and names the policy, the rule and the overrider; the caller then keeps that
- * cluster's previous output. `target` defaults to overrideTargetOf(manifest).
+ * cluster's previous output. A rule that would change apiVersion, kind, namespace or name is not applied and is
+ * listed in `refused`; the other rules still are. `target` defaults to overrideTargetOf(manifest).
  */
 export function applyOverrides(
   manifest: Record<string, unknown>,
@@ -56,6 +65,7 @@ export function applyOverrides(
 ): OverrideOutcome {
   let current: Manifest = structuredClone(manifest);
   const applied: AppliedOverride[] = [];
+  const refused: RefusedOverride[] = [];
   for (const { policy, ruleIndex, overriders } of matchOverrideRules(target, cluster, policies)) {
     const step = applyOverriders(current, overriders);
     const namespace = policyNamespace(policy);
@@ -68,6 +78,11 @@ export function applyOverrides(
         message: step.message,
       };
     }
+    const changes = identityChanges(current, step.manifest);
+    if (changes.length > 0) {
+      refused.push({ policy, ruleIndex, changes });
+      continue;
+    }
     current = step.manifest;
     applied.push({
       policy: `${policy.kind} ${namespace ? `${namespace}/` : ''}${policy.metadata.name}`,
@@ -75,7 +90,7 @@ export function applyOverrides(
       overriders: OVERRIDER_ORDER.filter((name) => (overriders[name]?.length ?? 0) > 0),
     });
   }
-  return { ok: true, manifest: current, applied };
+  return { ok: true, manifest: current, applied, refused };
 }
 
 /** One rule's overriders, in Karmada's order. */

@@ -8,7 +8,8 @@ import type { TemplateExplanation } from '../works/renderTemplates.ts';
 import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type SourceState } from './checkPruneSafety.ts';
 import { renderUnifiedDiff } from './renderUnifiedDiff.ts';
 import { stripSourceCommit } from './stripSourceCommit.ts';
-import type { ClusterPlan, Plan, PlannedObject, ReplicaMove, SchedulingNote } from './types.ts';
+import { lookTwiceReasons } from './lookTwice.ts';
+import type { ClusterPlan, LookTwiceNote, Plan, PlannedObject, ReplicaMove, SchedulingNote } from './types.ts';
 
 /** One side of the plan: a whole output tree, path → text, and the index that names its objects. */
 export interface PlanSide {
@@ -70,11 +71,36 @@ export function buildPlan(input: PlanInput): Plan {
     clusters: Object.fromEntries(Object.keys(clusters).sort().map((c) => [c, clusters[c]!])),
     replicas,
     scheduling: [...moved].sort().flatMap((ref) => schedulingNote(ref, head.explanations.get(ref))),
+    lookTwice: lookTwiceNotes(clusters, head.files),
     prune: checkPruneSafety({
       current, removals, source: head.source, allowReason: head.trailers[ALLOW_PRUNE_TRAILER],
       ...(input.pruneThreshold !== undefined ? { threshold: input.pruneThreshold } : {}),
     }),
   };
+}
+
+/** What the change adds or changes that deserves a second look, once per object with the clusters it reaches. */
+function lookTwiceNotes(clusters: Record<string, ClusterPlan>, files: ReadonlyMap<string, string>): LookTwiceNote[] {
+  const notes = new Map<string, LookTwiceNote>();
+  for (const name of Object.keys(clusters).sort()) {
+    for (const o of [...clusters[name]!.added, ...clusters[name]!.changed]) {
+      const note = notes.get(o.ref);
+      if (note) {
+        note.clusters.push(name);
+        continue;
+      }
+      if (o.ref.startsWith('clusters/')) continue; // a path no index names and no manifest explains
+      let manifest: Record<string, unknown>;
+      try {
+        manifest = (parseYamlValue(files.get(o.path) ?? '') ?? {}) as Record<string, unknown>;
+      } catch {
+        continue;
+      }
+      const reasons = lookTwiceReasons(parseRefKey(o.ref), manifest);
+      if (reasons.length > 0) notes.set(o.ref, { ref: o.ref, clusters: [name], reasons });
+    }
+  }
+  return [...notes.values()].sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
 }
 
 /** Output path → refKey, from the indexes: exact, with no need to parse the manifests. */

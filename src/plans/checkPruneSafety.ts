@@ -1,6 +1,6 @@
 import { groupOf, parseRefKey } from '../api/kinds.ts';
 
-/** The trailer on the head source commit that lets a held deletion through. */
+/** The trailer on a source commit that lets the deletions of that commit through when prune safety holds them. */
 export const ALLOW_PRUNE_TRAILER = 'Flotilla-Allow-Prune';
 
 /** How the source commit read. Anything but `ok` means the deletions come from a broken read, never from intent. */
@@ -16,13 +16,31 @@ export interface HeldPrune {
   message: string;
 }
 
+/**
+ * The source commit whose render took an object out of a cluster's folder ('' when that was before the commits
+ * looked at), and the Flotilla-Allow-Prune trailer covering it: its own, or a later commit's (`allowedAt`).
+ */
+export interface DeletingCommit {
+  commit: string;
+  allowReason?: string | undefined;
+  allowedAt?: string | undefined;
+}
+
+/** Which commit deleted `refKey` on `cluster` and what allows it; undefined allows nothing (fail closed). */
+export type DeletionAttribution = (cluster: string, refKey: string) => DeletingCommit | undefined;
+
 export interface PruneInput {
   /** Per cluster: refKeys of every object it holds before the change. */
   current: ReadonlyMap<string, readonly string[]>;
   /** Per cluster: refKeys the change would delete there. */
   removals: ReadonlyMap<string, readonly string[]>;
-  /** The value of the Flotilla-Allow-Prune trailer of the head source commit, if any. */
+  /**
+   * The value of the Flotilla-Allow-Prune trailer when every removal comes from one commit (plan: the change under
+   * review), if any. Otherwise `deletedBy` says which commit made each removal: a trailer lets through only the
+   * deletions of the commit that carries it, never those of an earlier or later one.
+   */
   allowReason?: string | undefined;
+  deletedBy?: DeletionAttribution;
   source: SourceState;
   /** Share of a cluster's objects whose deletion is held, exclusive. Default 0.5 (more than half). */
   threshold?: number;
@@ -45,9 +63,10 @@ export interface PruneVerdict {
 
 /**
  * The prune guard shared by plan, sync and the applier. Deleting most of a cluster, all of it, or any
- * Namespace or CRD (which takes every object inside with it) is held until a human says so in the source
- * commit's trailer. A source that reads as empty, unreadable or missing is a broken read, not a request to
- * delete: those removals are held whatever the trailer says.
+ * Namespace or CRD (which takes every object inside with it) is held until a human says so in the trailer of the
+ * commit that deletes it, or of a follow-up (allowReason, or deletedBy per object: readDeletingCommits.ts). A source
+ * that reads as empty, unreadable or missing is a broken read, not a request to delete: those removals are held
+ * whatever the trailer says.
  */
 export function checkPruneSafety(input: PruneInput): PruneVerdict {
   const clusters = [...input.removals.keys()].filter((c) => (input.removals.get(c) ?? []).length > 0).sort();
@@ -85,9 +104,20 @@ export function checkPruneSafety(input: PruneInput): PruneVerdict {
   }
   const reason = input.allowReason?.trim();
   if (reason) return { held: [], allowed: holds, allowedBy: reason, fix: '' };
+  const held: HeldPrune[] = [];
+  const allowed: HeldPrune[] = [];
+  const reasons = new Set<string>();
+  for (const hold of holds) {
+    const by = (ref: string) => input.deletedBy?.(hold.cluster, ref)?.allowReason?.trim();
+    const yes = hold.refs.filter((ref) => by(ref));
+    const no = hold.refs.filter((ref) => !by(ref));
+    for (const ref of yes) reasons.add(by(ref)!);
+    if (yes.length > 0) allowed.push({ ...hold, refs: yes });
+    if (no.length > 0) held.push({ ...hold, refs: no });
+  }
   return {
-    held: holds, allowed: [],
-    fix: holds.length ? allowPruneFix(input.allowWith ?? 'amend') : '',
+    held, allowed, ...(reasons.size > 0 ? { allowedBy: [...reasons].join('; ') } : {}),
+    fix: held.length ? allowPruneFix(input.allowWith ?? 'amend') : '',
   };
 }
 

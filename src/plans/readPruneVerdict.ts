@@ -4,19 +4,17 @@ import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo } from '../commits/types.ts';
-import { parseTrailers } from '../outputs/outputMessage.ts';
 import type { OutputIndex, ShardedIndex } from '../works/outputIndex.ts';
 import { openOutputIndex } from '../outputs/readOutputIndex.ts';
 import { refFromManifest, refsByPath } from './buildPlan.ts';
-import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type PruneVerdict, type SourceState } from './checkPruneSafety.ts';
+import { readDeletingCommits } from './readDeletingCommits.ts';
+import { checkPruneSafety, type PruneVerdict, type SourceState } from './checkPruneSafety.ts';
 
 export interface PruneVerdictRequest {
   /** The rendered branch before the sync (null: nothing was rendered, so nothing can be deleted). */
   before: string | null;
   /** The rendered branch after it. */
   after: string | null;
-  /** The source commits the sync rendered: a trailer on any of them lets the deletions through, as in the applier. */
-  sourceCommits: readonly string[];
   threshold?: number;
 }
 
@@ -53,16 +51,10 @@ export async function readPruneVerdict(repo: GitRepo, req: PruneVerdictRequest):
     current.set(cluster, oid ? [...(await listTreeFiles(repo, oid)).keys()] : []);
   }
 
-  let allowReason: string | undefined;
-  for (const sha of [...req.sourceCommits].reverse()) {
-    const reason = parseTrailers((await readCommitInfo(repo, sha)).message)[ALLOW_PRUNE_TRAILER]?.trim();
-    if (reason) {
-      allowReason = reason;
-      break;
-    }
-  }
+  // Each deletion is judged by the trailer of the source commit whose render made it, as the applier will judge it.
+  const deletedBy = await readDeletingCommits(repo, { head: req.after, stopAtRendered: req.before, clusters: new Set(removals.keys()) });
   return checkPruneSafety({
-    current, removals, source: sourceState(newIndex), allowReason, allowWith: 'new-commit',
+    current, removals, source: sourceState(newIndex), deletedBy, allowWith: 'new-commit',
     ...(req.threshold !== undefined ? { threshold: req.threshold } : {}),
   });
 }

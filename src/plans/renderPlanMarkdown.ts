@@ -36,6 +36,10 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     }
     head.push('');
   }
+  if (plan.lookTwice.length) {
+    head.push('**Look twice**', '', ...capped(plan.lookTwice.map((n) =>
+      `- ⚠️ ${escapeMarkdown(describePlanRef(n.ref))} on ${escapeMarkdown(n.clusters.join(', '))}: ${escapeMarkdown(n.reasons.join('; '))}`)), '');
+  }
   if (plan.replicas.length) {
     head.push('**Replica moves**', '', ...capped(groupReplicaMoves(plan.replicas).map((g) => `- ${escapeMarkdown(describePlanRef(g.ref))}: ${escapeMarkdown(g.moves)}`)), '');
   }

@@ -24,6 +24,10 @@ export function renderPlanText(plan: Plan, opts: { diffs?: boolean } = {}): stri
       }
     }
   }
+  if (plan.lookTwice.length) {
+    lines.push('', 'Look twice:');
+    for (const n of plan.lookTwice) lines.push(`  ${describePlanRef(n.ref)} on ${n.clusters.join(', ')}: ${n.reasons.join('; ')}`);
+  }
   if (plan.replicas.length) {
     lines.push('', 'Replica moves:');
     for (const g of groupReplicaMoves(plan.replicas)) lines.push(`  ${describePlanRef(g.ref)}: ${g.moves}`);

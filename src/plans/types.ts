@@ -32,6 +32,13 @@ export interface SchedulingNote {
   clusters: { cluster: string; outcome: string; replicas?: number; why: string }[];
 }
 
+/** An object the change adds or changes that an operator must look at twice (lookTwice.ts), on which clusters. */
+export interface LookTwiceNote {
+  ref: string;
+  clusters: string[];
+  reasons: string[];
+}
+
 export interface Plan {
   base: string;
   head: string;
@@ -42,5 +49,7 @@ export interface Plan {
   clusters: Record<string, ClusterPlan>;
   replicas: ReplicaMove[];
   scheduling: SchedulingNote[];
+  /** Added or changed objects to look at twice: cluster-wide RBAC, kube-* namespaces, overwrite, Secrets. */
+  lookTwice: LookTwiceNote[];
   prune: PruneVerdict;
 }

@@ -28,6 +28,11 @@ export interface IndexEntry {
    * read re-renders it (outputs/pendingBindings.ts); replicas and per-replica requests when its free capacity counts.
    */
   waiting?: WaitingFor;
+  /**
+   * Held because its output would share a file with another object's (PATH_COLLISION): rendered again on every
+   * sync, so it renders as its file says as soon as the other goes, whichever file changes.
+   */
+  blocked?: true;
 }
 
 /** What a pending binding's schedule reads of cluster status besides API enablements and taints: capacity for these. */
@@ -86,6 +91,8 @@ interface IndexRoot {
   evicting: string[];
   /** Templates with a `waiting` entry; absent from the file when none (so a fleet without any writes the same bytes). */
   pending: string[];
+  /** Templates whose entry says `blocked`; written only when there are some. */
+  blocked: string[];
 }
 
 interface Shard {
@@ -98,17 +105,18 @@ interface Shard {
 type IndexFile = { version: 2; root: IndexRoot } | { version: 1; whole: OutputIndex };
 
 function parseIndexFile(text: string): IndexFile {
-  const parsed = JSON.parse(text) as { version?: unknown; sourceFiles?: number; karmadaFiles?: string[]; evicting?: string[]; pending?: string[] } & Partial<OutputIndex>;
+  const parsed = JSON.parse(text) as { version?: unknown; sourceFiles?: number; karmadaFiles?: string[]; evicting?: string[]; pending?: string[]; blocked?: string[] } & Partial<OutputIndex>;
   if (parsed.version === 1) return { version: 1, whole: { files: parsed.files ?? {}, templates: parsed.templates ?? {} } };
   if (parsed.version === 2) {
-    return { version: 2, root: { version: 2, sourceFiles: parsed.sourceFiles ?? 0, karmadaFiles: parsed.karmadaFiles ?? [], evicting: parsed.evicting ?? [], pending: parsed.pending ?? [] } };
+    return { version: 2, root: { version: 2, sourceFiles: parsed.sourceFiles ?? 0, karmadaFiles: parsed.karmadaFiles ?? [], evicting: parsed.evicting ?? [], pending: parsed.pending ?? [], blocked: parsed.blocked ?? [] } };
   }
   throw new Error(`${INDEX_PATH} has version ${String(parsed.version)}; this Flotilla reads versions 1 and 2`);
 }
 
 function serializeRoot(root: IndexRoot): string {
   const pending = root.pending.length > 0 ? `,\n"pending":${JSON.stringify(root.pending)}` : '';
-  return `{"version":2,"sourceFiles":${root.sourceFiles},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}${pending}}\n`;
+  const blocked = root.blocked.length > 0 ? `,\n"blocked":${JSON.stringify(root.blocked)}` : '';
+  return `{"version":2,"sourceFiles":${root.sourceFiles},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}${pending}${blocked}}\n`;
 }
 
 /** Sorted keys, one entry per line: stable bytes, and small Git diffs when one entry changes. */
@@ -259,6 +267,11 @@ export class ShardedIndex implements IndexView {
     return this.root.pending;
   }
 
+  /** Templates held because another object's output holds their paths: every sync renders them again. */
+  blockedTemplates(): readonly string[] {
+    return this.root.blocked;
+  }
+
   /** Every template entry; needs loadAll() first. */
   templates(): [string, IndexEntry][] {
     return ALL_SHARDS.flatMap((id) => Object.entries(this.shard(id).templates));
@@ -293,6 +306,10 @@ export class ShardedIndex implements IndexView {
     const pending = entry?.waiting !== undefined;
     if (pending !== this.root.pending.includes(key)) {
       this.root.pending = pending ? [...this.root.pending, key].sort() : this.root.pending.filter((k) => k !== key);
+    }
+    const blocked = entry?.blocked === true;
+    if (blocked !== this.root.blocked.includes(key)) {
+      this.root.blocked = blocked ? [...this.root.blocked, key].sort() : this.root.blocked.filter((k) => k !== key);
     }
   }
 
@@ -355,7 +372,7 @@ export class ShardedIndex implements IndexView {
 }
 
 function emptyRoot(): IndexRoot {
-  return { version: 2, sourceFiles: 0, karmadaFiles: [], evicting: [], pending: [] };
+  return { version: 2, sourceFiles: 0, karmadaFiles: [], evicting: [], pending: [], blocked: [] };
 }
 
 /** Every file of a whole index, for a folder (`render --out-dir`): the root, and each shard (null: empty, remove it). */

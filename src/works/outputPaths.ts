@@ -7,9 +7,11 @@ import { bindingName } from '../bindings/bindingName.ts';
  *   clusters/<cluster>/<namespace>/<kind>[.<group>]_<name>.yaml   namespaced objects
  *   clusters/<cluster>/_cluster/<kind>[.<group>]_<name>.yaml      cluster-scoped objects
  *   bindings/<namespace or _cluster>/<name>-<kind>.yaml           ResourceBinding / ClusterResourceBinding
- * A path depends only on (group, kind, namespace, name). `_` cannot appear in a kind, group or
- * namespace, so two identities never share a path; names were checked for `/`, `..` and NUL at parse
- * time, and assertInside() re-checks every path before it is written.
+ * A path depends only on (group, kind, namespace, name). `_` and `.` cannot appear in a kind, nor `_` in a group
+ * or namespace (documents/checkObjectName.ts), so two identities share a manifest path only when their kinds differ
+ * in case alone; a binding file name has no group. Templates that would still share a path are an error at both
+ * (outputPathKeys). Names were checked for `/`, `..` and NUL at parse time, and assertInside() re-checks every path
+ * before it is written.
  */
 export const CLUSTER_SCOPED_FOLDER = '_cluster';
 /**
@@ -31,6 +33,17 @@ export function manifestPath(cluster: string, ref: ObjectRef): string {
   const group = groupOf(ref.apiVersion);
   const file = fileSafe(`${ref.kind.toLowerCase()}${group ? `.${group}` : ''}_${ref.name}`);
   return assertInside(`clusters/${cluster}/`, `clusters/${cluster}/${ref.namespace || CLUSTER_SCOPED_FOLDER}/${file}.yaml`);
+}
+
+/**
+ * The paths an object would take, with the cluster left out: two templates with a key in common would overwrite each
+ * other's manifest or binding file. A manifest path holds the group, so only kinds differing in case collide there;
+ * a binding file is named as Karmada names the binding (<name>-<kind>), so the same kind and name in two API groups
+ * collide, as do names differing only in ':' against '.'. Checked once per commit (documents/assembleModel.ts).
+ */
+export function outputPathKeys(ref: ObjectRef): string[] {
+  const manifest = manifestPath('-', ref).slice(clusterFolder('-').length);
+  return [`manifest:${manifest}`, `binding:${bindingPath(ref)}`];
 }
 
 export function clusterFolder(cluster: string): string {

@@ -21,7 +21,8 @@ import { OBSERVED_REBALANCERS_ANNOTATION, pendingRequests, requestsFor } from '.
 import { interpretReplicas } from '../interpreters/interpretReplicas.ts';
 import { pruneForMember } from '../interpreters/pruneForMember.ts';
 import { reviseJobCompletions, reviseReplicas } from '../interpreters/reviseReplicas.ts';
-import { applyOverrides } from '../overrides/applyOverrides.ts';
+import { applyOverrides, type RefusedOverride } from '../overrides/applyOverrides.ts';
+import { identityChanges, type IdentityChange } from '../overrides/overrideIdentity.ts';
 import { autoPropagatedNamespace, keptAfterSkip } from './autoPropagatedNamespace.ts';
 import { manifestYaml } from './manifestYaml.ts';
 import { bindingPath, manifestPath } from './outputPaths.ts';
@@ -49,6 +50,11 @@ export interface RenderInput {
    * nothing they are made of (template, policies, that cluster) changed. Schedule first, render what moved.
    */
   onlyClustersChanged?: ReadonlySet<string> | null;
+  /**
+   * Output paths of the affected templates that the previous output holds for another object (path → its refKey):
+   * such a template is held, with an error at both, rather than overwrite (and later remove) the other's file.
+   */
+  takenPaths?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -134,14 +140,26 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
   for (const key of [...affected].sort()) {
     const template = model.templates.get(key);
     const prevEntry = previousIndex.template(key);
-    const heldWhy = model.held.has(key) ? 'the object is invalid or defined twice in this commit'
+    const heldWhy = model.collided?.has(key) ? "its output would share a file with another object's in this commit"
+      : model.held.has(key) ? 'the object is invalid or defined twice in this commit'
       : prevEntry && model.unreadableFiles.has(prevEntry.file) ? `${prevEntry.file} could not be parsed` : undefined;
     if (heldWhy) {
-      if (template || prevEntry) explanations.set(key, { ref: template?.ref ?? parseRefKey(key), policyReason: '', clusters: [], held: `${heldWhy}: its last good output is kept` });
+      const collided = model.collided?.get(key);
+      if (template || prevEntry || collided) explanations.set(key, { ref: template?.ref ?? parseRefKey(key), policyReason: '', clusters: [], held: `${heldWhy}: its last good output is kept` });
+      // Tried again on every sync until the collision ends: then it renders as its file says now, output or not.
+      if (collided) changes.set(key, prevEntry?.clusters.length ? { ...prevEntry, blocked: true } : blockedEntry(collided));
       continue;
     }
     if (!template) {
       if (prevEntry) changes.set(key, null);
+      continue;
+    }
+    const taken = input.takenPaths?.get(bindingPath(template.ref));
+    // The path is free again when the object holding it goes in this very render.
+    if (taken && !(affected.has(taken) && !model.templates.has(taken))) {
+      if (!prevEntry?.clusters.length) changes.set(key, blockedEntry(template));
+      explanations.set(key, { ref: template.ref, policyReason: '', clusters: [], held: `its output path ${bindingPath(template.ref)} holds ${describeRef(parseRefKey(taken))}: nothing is written for it` });
+      reportTakenPath(template, parseRefKey(taken), previousIndex.template(taken)?.file, problems);
       continue;
     }
     const orphaned = orphanedByPolicyDeletion(template, prevEntry, model);
@@ -196,17 +214,22 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     changes.set(key, p.entry);
   }
 
-  // Pass 3: write what each cluster runs, and remove what no longer goes there.
+  // Pass 3: write what each cluster runs, and remove what no longer goes there. A path freed by one template and
+  // taken by another in the same render (a PATH_COLLISION resolved) is written, whichever comes first.
+  const written = new Set<string>();
+  const remove = (path: string) => {
+    if (!written.has(path)) edits.set(path, null);
+  };
   for (const key of [...affected].sort()) {
     const p = placed.get(key);
     const prevEntry = previousIndex.template(key);
     if (explanations.has(key)) continue; // held
     const ref = p?.template.ref ?? parseRefKey(key);
     const wanted = new Set([...(p?.clusters.map((c) => c.name) ?? []), ...(p?.evicting ?? [])]);
-    for (const cluster of prevEntry?.clusters ?? []) if (!wanted.has(cluster)) edits.set(manifestPath(cluster, ref), null);
+    for (const cluster of prevEntry?.clusters ?? []) if (!wanted.has(cluster)) remove(manifestPath(cluster, ref));
     const bPath = bindingPath(ref);
     if (!p) {
-      if (prevEntry?.policy) edits.set(bPath, null);
+      if (prevEntry?.policy) remove(bPath);
       // Karmada keeps the member objects of a deleted template when its binding says so (execution_controller).
       if (input.previousBindings.get(key)?.spec.preserveResourcesOnDeletion) {
         for (const cluster of prevEntry?.clusters ?? []) released.set(cluster, [...(released.get(cluster) ?? []), key]);
@@ -222,12 +245,30 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
       if (samePlacement && !input.onlyClustersChanged!.has(target.name) && input.previousFiles.has(path)) continue;
       const manifest = renderManifest(p, target, cluster, model, problems);
       if (manifest === undefined) continue; // override failed: previous file for this cluster stays
+      written.add(path);
       keepOrWrite(edits, keep, path, manifest, input.previousFiles.get(path), input.sourceCommit);
     }
-    if (p.binding) keepOrWrite(edits, keep, bPath, p.binding, input.previousFiles.get(bPath), input.sourceCommit);
-    else if (prevEntry?.policy) edits.set(bPath, null);
+    if (p.binding) {
+      written.add(bPath);
+      keepOrWrite(edits, keep, bPath, p.binding, input.previousFiles.get(bPath), input.sourceCommit);
+    } else if (prevEntry?.policy) remove(bPath);
   }
   return { edits, indexChanges: changes, problems, explanations, failover, released };
+}
+
+/** The index entry of a template held by a PATH_COLLISION with nothing rendered: listed, so every sync tries it again. */
+function blockedEntry(template: Template): IndexEntry {
+  return { file: template.source.file, clusters: [], ...(Object.keys(template.labels).length > 0 ? { labels: template.labels } : {}), blocked: true };
+}
+
+/** PATH_COLLISION at the new template and at the file of the object whose output holds the path (line 1: it was not read). */
+function reportTakenPath(template: Template, other: ObjectRef, otherFile: string | undefined, problems: Problem[]): void {
+  const path = bindingPath(template.ref);
+  const message = (here: ObjectRef, there: ObjectRef, where: string) =>
+    `${describeRef(here)} (${here.apiVersion}) and ${describeRef(there)} (${there.apiVersion})${where} would both be written to ${path}; both keep their last output`;
+  const fix = 'rename one of the two objects (or drop one): Flotilla cannot tell their output apart';
+  problems.push({ ...template.source, code: 'PATH_COLLISION', severity: 'error', message: message(template.ref, other, otherFile ? ` at ${otherFile}` : ''), fix });
+  if (otherFile) problems.push({ file: otherFile, line: 1, column: 1, code: 'PATH_COLLISION', severity: 'error', message: message(other, template.ref, ` at ${template.source.file}:${template.source.line}`), fix });
 }
 
 /** The deleted policy that placed this template last time, when no remaining policy selects it; else undefined. */
@@ -482,7 +523,7 @@ function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, mode
   }
   const policies = overridesFor(p.template, model);
   // No candidate policy: nothing to apply, and no copy to make (most templates, on most clusters).
-  const overridden = policies.length === 0 ? { ok: true as const, manifest: m, applied: [] } : applyOverrides(m, cluster, policies);
+  const overridden = policies.length === 0 ? { ok: true as const, manifest: m, applied: [], refused: [] } : applyOverrides(m, cluster, policies);
   if (!overridden.ok) {
     problems.push({
       ...p.template.source, code: 'OVERRIDE_FAILED', severity: 'error',
@@ -491,7 +532,19 @@ function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, mode
     });
     return undefined;
   }
+  for (const refusal of overridden.refused) reportRefusedOverride(refusal, p.template, model, problems);
+  const before = m;
   m = custom ? customRetain(custom, overridden.manifest) : overridden.manifest;
+  // Nothing after the template may make this another object: it would be written under the template's path.
+  const changed = identityChanges(before, m);
+  if (changed.length > 0) {
+    problems.push({
+      ...p.template.source, code: 'OVERRIDE_FAILED', severity: 'error',
+      message: `${describeRef(ref)} would reach ${target.name} as another object (${describeIdentityChanges(changed)}); the template's identity is kept by refusing the manifest`,
+      fix: `remove what changes ${changed.map((c) => c.field).join(' and ')} (a retain or replica customization); until then ${target.name} keeps its previous ${ref.kind}`,
+    });
+    return undefined;
+  }
   const meta = { ...((m.metadata ?? {}) as Record<string, unknown>) };
   const labels: Record<string, string> = { ...((meta.labels ?? {}) as Record<string, string>) };
   const annotations: Record<string, string> = { ...((meta.annotations ?? {}) as Record<string, string>) };
@@ -521,6 +574,29 @@ function renderManifest(p: Placed, target: TargetCluster, cluster: Cluster, mode
   meta.labels = labels;
   meta.annotations = annotations;
   return { ...m, metadata: meta };
+}
+
+/**
+ * One error per policy rule and template, at the policy (not per cluster): the rule was not applied, so each
+ * cluster gets the template under its own identity, with the policy's other rules.
+ */
+function reportRefusedOverride(refusal: RefusedOverride, template: Template, model: ConfigModel, problems: Problem[]): void {
+  const { policy, ruleIndex, changes } = refusal;
+  const source = model.overridePolicies.find((o) => o.object === policy)?.source ?? template.source;
+  const name = `${policy.kind} ${policy.metadata.namespace && policy.kind === 'OverridePolicy' ? `${policy.metadata.namespace}/` : ''}${policy.metadata.name}`;
+  const rule = ruleIndex < 0 ? 'spec.overriders' : `spec.overrideRules[${ruleIndex}]`;
+  const message = `${name} ${rule} would change the identity of ${describeRef(template.ref)} (${describeIdentityChanges(changes)}): that rule is not applied`;
+  if (problems.some((p) => p.message === message && p.file === source.file && p.line === source.line)) return;
+  problems.push({
+    ...source, code: 'OVERRIDE_FAILED', severity: 'error', message,
+    fix: `remove the overriders of ${rule} that write ${changes.map((c) => c.field).join(', ')}: an override may change what an object holds, not which object it is; to place another object, add its own template`,
+    data: { policy: name, ruleIndex, template: refKey(template.ref), changes },
+  });
+}
+
+function describeIdentityChanges(changes: readonly IdentityChange[]): string {
+  const show = (v: unknown) => (v === undefined ? '(none)' : JSON.stringify(v));
+  return changes.map((c) => `${c.field} ${show(c.from)} → ${show(c.to)}`).join(', ');
 }
 
 /** The Work's name (the same on every cluster): hashed once per template, not once per manifest. */

@@ -62,7 +62,7 @@ test('prune deletes a labelled inventory object with a uid precondition; an unla
   const kube = member({ '/api/v1/namespaces/d/configmaps/old': ours, '/api/v1/namespaces/d/configmaps/x': foreign });
   const inventory = [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'd', name: 'old' }, { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'd', name: 'x' }];
   // Emptying the folder is prune safety's business (tested below): here a trailer allows it.
-  const pruneSafety = { source: 'ok' as const, readAllowance: async () => ({ reason: 'test', commit: 'c'.repeat(40) }) };
+  const pruneSafety = { source: 'ok' as const, readDeletions: async () => () => ({ allowReason: 'test', commit: 'c'.repeat(40) }) };
   const r = await applyClusterFolder({ cluster: 'm', manifests: new Map(), kube, inventory, prune: true, retry: NO_WAIT, pruneSafety });
   assert.equal(r.results.map((x) => [x.ref.name, x.action]), [['old', 'pruned'], ['x', 'conflict']]);
   const del = kube.log.filter((q) => q.method === 'DELETE');

@@ -36,7 +36,7 @@ const deletes = (log: KubeRequest[]) => log.filter((q) => q.method === 'DELETE')
 test('an emptied folder is held: no DELETE, every object stays in the inventory, each result says held with the trailer fix', async () => {
   const inventory = [cmRef('a'), cmRef('b')];
   let asked = 0;
-  const { r, kube } = await run(new Map(), inventory, { source: 'ok', readAllowance: async () => { asked++; return undefined; } });
+  const { r, kube } = await run(new Map(), inventory, { source: 'ok', readDeletions: async () => { asked++; return () => undefined; } });
   assert.equal(deletes(kube.log), []);
   assert.is(asked, 1, 'the trailer is looked up because something would be held');
   assert.equal(r.results.map((x) => [x.ref.name, x.action, x.prune]), [['a', 'held', true], ['b', 'held', true]]);
@@ -48,7 +48,7 @@ test('an emptied folder is held: no DELETE, every object stays in the inventory,
 });
 
 test('the trailer lets the same deletions through, and the pruned results name it', async () => {
-  const { r, kube } = await run(new Map(), [cmRef('a'), cmRef('b')], { source: 'ok', readAllowance: async () => ({ reason: 'retiring a and b', commit: 'f'.repeat(40) }) });
+  const { r, kube } = await run(new Map(), [cmRef('a'), cmRef('b')], { source: 'ok', readDeletions: async () => () => ({ allowReason: 'retiring a and b', commit: 'e'.repeat(40), allowedAt: 'f'.repeat(40) }) });
   assert.equal(deletes(kube.log), ['a', 'b']);
   assert.ok(r.results.every((x) => x.action === 'pruned'));
   assert.match(r.results[0]!.message, /allowed by Flotilla-Allow-Prune: retiring a and b \(source commit ffffffffffff\)/);
@@ -58,7 +58,7 @@ test('the trailer lets the same deletions through, and the pruned results name i
 
 test('deletions at or below the threshold go through without looking for a trailer', async () => {
   let asked = 0;
-  const { r, kube } = await run(folder('a', 'b'), [cmRef('a'), cmRef('b'), cmRef('c'), cmRef('e')], { source: 'ok', readAllowance: async () => { asked++; return undefined; } });
+  const { r, kube } = await run(folder('a', 'b'), [cmRef('a'), cmRef('b'), cmRef('c'), cmRef('e')], { source: 'ok', readDeletions: async () => { asked++; return () => undefined; } });
   assert.equal(deletes(kube.log), ['c', 'e'], '2 of 4 is not more than half');
   assert.is(asked, 0);
   assert.equal(r.prune?.held, []);
@@ -88,11 +88,25 @@ test('a Namespace or CRD deletion is held alone, however small; the ordinary del
 
 test('an empty source holds every deletion even with a trailer, and never reads it', async () => {
   let asked = 0;
-  const { r, kube } = await run(new Map(), [cmRef('a'), cmRef('b')], { source: 'empty', readAllowance: async () => { asked++; return { reason: 'yes', commit: 'f'.repeat(40) }; } });
+  const { r, kube } = await run(new Map(), [cmRef('a'), cmRef('b')], { source: 'empty', readDeletions: async () => { asked++; return () => ({ allowReason: 'yes', commit: 'f'.repeat(40) }); } });
   assert.equal(deletes(kube.log), []);
   assert.is(asked, 0);
   assert.is(r.prune?.held[0]?.reason, 'SOURCE_EMPTY');
   assert.match(r.results[0]!.message, /never means "delete everything"/);
+});
+
+test('a trailer lets through only the deletions of the commit that carries it', async () => {
+  const bySource: Record<string, { commit: string; allowReason?: string; allowedAt?: string }> = {
+    a: { commit: 'a'.repeat(40), allowReason: 'retiring a', allowedAt: 'a'.repeat(40) },
+    b: { commit: 'b'.repeat(40) },
+  };
+  const { r, kube } = await run(new Map(), [cmRef('a'), cmRef('b')], {
+    source: 'ok', readDeletions: async () => (cluster, key) => (cluster === 'm' ? bySource[key.split('/').pop()!] : undefined),
+  });
+  assert.equal(deletes(kube.log), ['a']);
+  assert.equal(r.results.map((x) => [x.ref.name, x.action]), [['a', 'pruned'], ['b', 'held']]);
+  assert.match(r.results[0]!.message, /allowed by Flotilla-Allow-Prune: retiring a \(source commit aaaaaaaaaaaa\)/);
+  assert.equal(r.prune?.held.map((h) => h.refs.length), [1]);
 });
 
 test('without options the guard is still on: nothing allows a held deletion', async () => {

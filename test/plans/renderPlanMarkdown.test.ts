@@ -6,7 +6,7 @@ import type { Plan } from '../../src/plans/types.ts';
 
 function plan(over: Partial<Plan> = {}): Plan {
   return {
-    base: 'a'.repeat(40), head: 'b'.repeat(40), errors: [], warnings: [], clusters: {}, replicas: [], scheduling: [],
+    base: 'a'.repeat(40), head: 'b'.repeat(40), errors: [], warnings: [], clusters: {}, replicas: [], scheduling: [], lookTwice: [],
     prune: { held: [], allowed: [], fix: '' }, ...over,
   };
 }

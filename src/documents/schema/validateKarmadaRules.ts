@@ -8,6 +8,7 @@ import type { SchemaIssue } from './validateAgainstSchema.ts';
 import { isPlainObject, preview } from './validateAgainstSchema.ts';
 import { formatPath } from './formatPath.ts';
 import { relativeNameProblem } from '../../confinement/readConfinedFile.ts';
+import { identityFieldAt } from '../../overrides/overrideIdentity.ts';
 import { isDNS1123Label, isJSONPointer, labelValueProblems, qualifiedNameProblems } from './kubernetesNames.ts';
 
 export interface KarmadaRuleOptions {
@@ -375,11 +376,13 @@ function validateOverriders(overriders: Obj, path: Path, issues: SchemaIssue[]):
     if (!isPlainObject(entry)) return;
     const ePath = [...path, 'plaintext', i];
     validatePointer(entry.path, [...ePath, 'path'], issues);
+    validateNotIdentity(entry.path, [...ePath, 'path'], issues);
     validateOperatorValue(entry, ePath, issues);
   });
   arrayAt(overriders, 'imageOverrider').forEach((entry, i) => {
     if (!isPlainObject(entry)) return;
     validatePointer(objectAt(entry, 'predicate')?.path, [...path, 'imageOverrider', i, 'predicate', 'path'], issues);
+    validateNotIdentity(objectAt(entry, 'predicate')?.path, [...path, 'imageOverrider', i, 'predicate', 'path'], issues);
   });
   arrayAt(overriders, 'labelsOverrider').forEach((entry, i) => {
     const value = isPlainObject(entry) ? objectAt(entry, 'value') : undefined;
@@ -419,6 +422,7 @@ function validateOverriders(overriders: Obj, path: Path, issues: SchemaIssue[]):
         fix: `add ${formatPath([...ePath, 'json'])} (or yaml) with at least one {subPath, operator, value}` });
     }
     validatePointer(entry.fieldPath, [...ePath, 'fieldPath'], issues);
+    validateNotIdentity(entry.fieldPath, [...ePath, 'fieldPath'], issues);
     for (const [format, operations] of [['json', json], ['yaml', yaml]] as const) {
       operations.forEach((operation, j) => {
         if (!isPlainObject(operation)) return;
@@ -440,6 +444,21 @@ function validateOperatorValue(entry: Obj, path: Path, issues: SchemaIssue[]): v
   if (entry.operator === 'remove' && hasValue) {
     invalid(issues, vPath, `${formatPath(vPath)} is set, but the operator is remove, which takes no value`, `delete ${formatPath(vPath)}`);
   }
+}
+
+/**
+ * An override may change what an object holds, never which object it is (overrides/overrideIdentity.ts): a path at
+ * or above apiVersion, kind, metadata.name or metadata.namespace is refused here, where it is written, and again at
+ * render time for whatever gets past this (a rule is then not applied).
+ */
+function validateNotIdentity(pointer: unknown, path: Path, issues: SchemaIssue[]): void {
+  if (typeof pointer !== 'string') return;
+  const field = identityFieldAt(pointer);
+  if (!field) return;
+  invalid(issues, path, `${formatPath(path)} is ${preview(pointer)}, which writes ${pointer === '' || pointer === '/metadata' ? `the whole ${pointer === '' ? 'object' : 'metadata'}, ${field} included` : field}: an override cannot change which object it applies to`,
+    pointer === '' || pointer === '/metadata'
+      ? 'patch the fields below it instead, e.g. /metadata/labels/<key> or /spec/...'
+      : `remove this overrider; to have a ${field === 'metadata.namespace' ? 'copy in another namespace' : 'different object'}, add a template for it`);
 }
 
 function validatePointer(pointer: unknown, path: Path, issues: SchemaIssue[]): void {

@@ -4,9 +4,11 @@
 // through the same pipeline a reviewer's CI and the reconciler run, and counts what escaped as lost.
 import type { Scenario } from '../helpers/frame.ts';
 import { tenantCredentialScenarios } from './tenantCredentials.ts';
+import { tenantIdentityScenarios } from './tenantIdentity.ts';
 import { tenantSecretScenarios } from './tenantSecrets.ts';
 
 export const tenantScenarios: readonly Scenario[] = [
   ...tenantCredentialScenarios,
+  ...tenantIdentityScenarios,
   ...tenantSecretScenarios,
 ];
