@@ -6,7 +6,7 @@ import type { Placement, SpreadConstraint } from '../api/policy.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 import { availableReplicas } from './availableReplicas.ts';
 import { replicaSchedulingType, shouldIgnoreAvailableResource, shouldIgnoreSpreadConstraint } from './replicaStrategy.ts';
-import { compareNames, selectGroups, type GroupInfo } from './selectGroups.ts';
+import { compareNames, MAX_GROUP_SEARCH_STEPS, selectGroups, type GroupInfo } from './selectGroups.ts';
 import type { CandidateCluster, SchedulingRequest, StepResult } from './types.ts';
 
 export interface ScoredCluster {
@@ -187,6 +187,13 @@ function selectByRegion(regions: RegionGroup[], regionConstraint: SpreadConstrai
   }
   const groups: GroupInfo[] = regions.map((r) => ({ name: r.name, value: r.clusters.length, weight: r.score }));
   const chosen = selectGroups(groups, minRegions, regionConstraint.maxGroups ?? 0, clusterConstraint.minGroups ?? 0);
+  if (!chosen) {
+    return failure(
+      `spread constraint region: choosing ${minRegions}..${regionConstraint.maxGroups ?? 0} of ${regions.length} regions to hold the cluster minGroups ` +
+        `${clusterConstraint.minGroups ?? 0} takes more than ${MAX_GROUP_SEARCH_STEPS} search steps, so Flotilla does not search it; ` +
+        'lower the region maxGroups or the cluster minGroups, or narrow clusterAffinity to fewer regions',
+    );
+  }
   if (chosen.length === 0) {
     return failure(`spread constraint region: no ${minRegions}..${regionConstraint.maxGroups ?? 0} region(s) hold the cluster minGroups ${clusterConstraint.minGroups ?? 0}`);
   }
