@@ -40,6 +40,9 @@ export interface AssignInput {
   mode: AssignmentMode;
 }
 
+/** Kubernetes declares every replica count int32. */
+export const MAX_REPLICAS = 2147483647;
+
 function unschedulable(message: string): StepResult<never> {
   return { ok: false, status: 'Unschedulable', message };
 }
@@ -48,6 +51,10 @@ export function assignReplicas(candidates: readonly CandidateCluster[], req: Sch
   if (candidates.length === 0) return { ok: false, status: 'SchedulerError', message: 'no clusters available to schedule' };
   if (!isWorkload(req)) {
     return { ok: true, value: { clusters: candidates.map((c) => ({ name: c.name, replicas: 0 })), weights: new Map(), strategy: 'NonWorkload' } };
+  }
+  // Templates are validated to int32; a replicaResource customization reads any field, so check here too.
+  if (!Number.isInteger(req.replicas) || req.replicas < 0 || req.replicas > MAX_REPLICAS) {
+    return unschedulable(`replicas ${req.replicas} is not a whole number from 0 to ${MAX_REPLICAS} (Kubernetes int32); correct the field the replicas are read from`);
   }
   const strategy = assignStrategyOf(req.placement);
   const base = { previous: req.previous, uid: req.resource.uid ?? '', mode: (req.reschedule ? 'Fresh' : 'Steady') as AssignmentMode };

@@ -64,4 +64,10 @@ test('a region spread over 28 regions with a small maxGroups is still scheduled'
   assert.equal(result.clusters.map((tc) => tc.replicas), [2, 2, 2]);
 });
 
+test('replicas beyond int32 (from a replicaResource customization) are unschedulable with a reason, not divided', () => {
+  const result = schedule(request(DYNAMIC, 1e12), names.slice(0, 3).map((n) => cluster(n)));
+  assert.is(result.status, 'Unschedulable');
+  assert.match(result.message, /replicas 1000000000000 is not a whole number from 0 to 2147483647/);
+});
+
 test.run();
