@@ -1,4 +1,5 @@
 import { readBlob } from './readBlob.ts';
+import { ObjectTooLargeError } from './ObjectTooLargeError.ts';
 import type { GitRepo } from './types.ts';
 
 /**
@@ -10,15 +11,35 @@ export async function readBlobs(
   oids: Iterable<string>,
   concurrency = 16,
 ): Promise<Map<string, Uint8Array>> {
+  return (await readBlobsWithin(repo, oids, Infinity, concurrency)).blobs;
+}
+
+/**
+ * readBlobs for content a pull request decides: a blob larger than `maxBytes` is not inflated (its size comes
+ * from the object header) and is listed in `tooLarge` with that size instead.
+ */
+export async function readBlobsWithin(
+  repo: GitRepo,
+  oids: Iterable<string>,
+  maxBytes: number,
+  concurrency = 16,
+): Promise<{ blobs: Map<string, Uint8Array>; tooLarge: Map<string, number> }> {
   const queue = [...new Set(oids)];
   const out = new Map<string, Uint8Array>();
+  const tooLarge = new Map<string, number>();
+  const limits = Number.isFinite(maxBytes) ? { maxBytes } : {};
   let next = 0;
   const worker = async () => {
     while (next < queue.length) {
       const oid = queue[next++]!;
-      out.set(oid, await readBlob(repo, oid));
+      try {
+        out.set(oid, await readBlob(repo, oid, limits));
+      } catch (err) {
+        if (!(err instanceof ObjectTooLargeError)) throw err;
+        tooLarge.set(oid, err.data.size);
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, queue.length)) }, worker));
-  return new Map(queue.map((oid) => [oid, out.get(oid)!]));
+  return { blobs: new Map(queue.filter((oid) => out.has(oid)).map((oid) => [oid, out.get(oid)!])), tooLarge };
 }

@@ -1,11 +1,13 @@
 import type { InterpreterCustomization } from '../api/interpreterCustomization.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
-import { readBlobs } from '../commits/readBlobs.ts';
+import { ObjectTooLargeError } from '../commits/ObjectTooLargeError.ts';
+import { readBlobsWithin } from '../commits/readBlobs.ts';
 import { readObject } from '../commits/readObject.ts';
 import type { GitRepo, TreeChange } from '../commits/types.ts';
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import type { FileObjects, Located } from '../documents/model.ts';
-import { parseDocuments } from '../documents/parseDocuments.ts';
+import { DEFAULT_PARSE_LIMITS, parseDocuments } from '../documents/parseDocuments.ts';
+import { oversizedFile } from './oversizedFile.ts';
 import type { ShardedIndex } from '../works/outputIndex.ts';
 import { filesFor, scopeOf } from './karmadaScope.ts';
 import { karmadaPathsDigest, parsedFile, readParsedFileCache, writeParsedFileCache, type CachedFile, type ParsedFiles } from './parsedFileCache.ts';
@@ -179,9 +181,11 @@ export async function karmadaFilesAt(repo: GitRepo, oids: ReadonlyMap<string, st
     if (hit) out.set(path, orParsedAgain(repo, cache, path, oid, hit));
     else toRead.set(path, oid);
   }
-  const blobs = await readBlobs(repo, toRead.values());
+  // A pull request decides these files: one over the parse limit is refused from its object header, never inflated.
+  const { blobs, tooLarge } = await readBlobsWithin(repo, toRead.values(), DEFAULT_PARSE_LIMITS.maxFileBytes);
   for (const [path, oid] of toRead) {
-    const parsed = parseFile(path, blobs.get(oid)!);
+    const size = tooLarge.get(oid);
+    const parsed = size !== undefined ? oversizedFile(path, size, DEFAULT_PARSE_LIMITS.maxFileBytes) : parseFile(path, blobs.get(oid)!);
     const file = parsedFile(scopeOf(parsed), parsed);
     out.set(path, file);
     if (holdsKarmadaObjects(parsed)) {
@@ -209,9 +213,14 @@ function orParsedAgain(repo: GitRepo, cache: KarmadaFiles, path: string, oid: st
       } catch {
         // parsed again below
       }
-      const blob = readObject(repo, oid);
-      if (blob.type !== 'blob') throw new Error(`object ${oid} (${path}) is a ${blob.type}, not a blob`);
-      objects = parseFile(path, blob.content);
+      try {
+        const blob = readObject(repo, oid, { maxBytes: DEFAULT_PARSE_LIMITS.maxFileBytes });
+        if (blob.type !== 'blob') throw new Error(`object ${oid} (${path}) is a ${blob.type}, not a blob`);
+        objects = parseFile(path, blob.content);
+      } catch (err) {
+        if (!(err instanceof ObjectTooLargeError)) throw err;
+        objects = oversizedFile(path, err.data.size, DEFAULT_PARSE_LIMITS.maxFileBytes);
+      }
       cache.byKey().set(`${oid} ${path}`, parsedFile(scopeOf(objects), objects));
       cache.added++;
       return objects;
