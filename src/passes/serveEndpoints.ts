@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ReconcilerMetrics } from './createReconcilerMetrics.ts';
 import { RecentDeliveries } from './RecentDeliveries.ts';
+import { ReplayWindow } from './ReplayWindow.ts';
 import { FORGES, verifyWebhook, type Forge } from './verifyWebhook.ts';
 
 export interface EndpointOptions {
@@ -20,6 +22,13 @@ export interface EndpointOptions {
   maxBodyBytes?: number;
   /** Delivery ids kept for replay detection. Default 1,000. */
   rememberDeliveries?: number;
+  /** How long an accepted body is remembered: the same signed body again within it starts nothing. Default 24 h. */
+  replayWindowMs?: number;
+  /**
+   * The source commit the last pass processed. A push delivery whose `after` is that commit is answered 200 and
+   * starts nothing: the fleet already shows it.
+   */
+  processedCommit?: () => string | undefined;
   /** Connection and timeout bounds; every field has a default fit for a forge and a kubelet probe. */
   limits?: ListenerLimits;
 }
@@ -70,6 +79,7 @@ export interface Endpoints {
 /** The reconciler's HTTP side: /healthz, /readyz, /metrics and POST /hooks/<forge>. Plain HTTP; bind it to loopback or put TLS in front. */
 export async function serveEndpoints(opts: EndpointOptions): Promise<Endpoints> {
   const deliveries = new RecentDeliveries(opts.rememberDeliveries ?? 1000);
+  const bodies = new ReplayWindow(opts.replayWindowMs, opts.rememberDeliveries ?? 1000);
   const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
   const sockets = new Set<Socket>();
   const limits = { ...DEFAULT_LISTENER_LIMITS, ...opts.limits };
@@ -150,6 +160,19 @@ export async function serveEndpoints(opts: EndpointOptions): Promise<Endpoints> 
       opts.log({ step: 'webhook', forge, delivery: verdict.deliveryId, rejected: 'replayed delivery' });
       return send(res, 409, { error: `delivery ${verdict.deliveryId} was already received` });
     }
+    // The delivery id is not signed: a captured body replayed under a new id is the same body.
+    const digest = createHash('sha256').update(body).digest('hex');
+    if (!bodies.remember(`${forge}:${digest}`)) {
+      opts.metrics.recordWebhook(forge, 'duplicate');
+      opts.log({ step: 'webhook', forge, delivery: verdict.deliveryId ?? null, rejected: 'replayed body' });
+      return send(res, 409, { error: `this body (sha256 ${digest.slice(0, 12)}) was already received` });
+    }
+    const after = pushedCommit(body);
+    if (after !== undefined && after === opts.processedCommit?.()) {
+      opts.metrics.recordWebhook(forge, 'duplicate');
+      opts.log({ step: 'webhook', forge, delivery: verdict.deliveryId ?? null, ignored: `commit ${after} already processed` });
+      return send(res, 200, { accepted: false, reason: `commit ${after} was already processed` });
+    }
     opts.metrics.recordWebhook(forge, 'accepted');
     opts.log({ step: 'webhook', forge, delivery: verdict.deliveryId ?? null, accepted: true });
     opts.onWebhook(forge, verdict.deliveryId);
@@ -172,6 +195,18 @@ export async function serveEndpoints(opts: EndpointOptions): Promise<Endpoints> 
       for (const s of sockets) s.destroy();
     }),
   };
+}
+
+/** A push payload's `after` (GitHub, GitLab and Gitea all name the pushed commit so), when it names a commit. */
+function pushedCommit(body: Buffer): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const after = (parsed as { after?: unknown } | null)?.after;
+  return typeof after === 'string' && /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(after) && !/^0+$/.test(after) ? after : undefined;
 }
 
 /** The raw body, or null once it passes `max` bytes (the rest is not read). */

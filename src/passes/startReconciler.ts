@@ -159,6 +159,8 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
     const objectKey = (cluster: string, ref: ObjectRef) => `${cluster}\0${identityKey(ref)}`;
 
     let lastPass: PassSummary | undefined;
+    /** The source commit the last successful full pass rendered: a webhook naming it again starts nothing. */
+    let processedSource: string | undefined;
     let lastStatusPass: StatusPassSummary | undefined;
     const runFullPass = async (reasons: readonly string[]): Promise<ReconcileResult | undefined> => {
       const started = performance.now();
@@ -181,6 +183,7 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
         const sourceCommit = result.delivery?.sourceCommit;
         const sourceCommitTime = sourceCommit ? await readCommitInfo(repo, sourceCommit).then((c) => c.committer.timestamp, () => undefined) : undefined;
         lastPass = { reasons, ok: true, result, ms: ms() };
+        processedSource = result.rendered.at(-1)?.sourceCommit ?? sourceCommit ?? processedSource;
         metrics.recordPass({ ok: true, durationMs: lastPass.ms, result, ...(sourceCommitTime !== undefined ? { sourceCommitTime } : {}) });
         log({ step: 'pass', reasons, sourceCommit, rendered: result.rendered.filter((r) => r.outputCommit).length, writes: result.writes, statusCommit: result.statusCommit, ms: lastPass.ms });
         return result;
@@ -300,6 +303,7 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
           return lastPass.ok ? { ready: true, reason: '' } : { ready: false, reason: `last pass failed: ${lastPass.error}` };
         },
         onWebhook: () => void kick('webhook'),
+        processedCommit: () => processedSource,
       });
       closers.push(() => endpoints!.close());
     }
