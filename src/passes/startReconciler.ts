@@ -19,7 +19,7 @@ import { nextDeadline, readPassSchedule } from './readPassSchedule.ts';
 import { createReconcilerMetrics, type ReconcilerMetrics } from './createReconcilerMetrics.ts';
 import { readClusterRegistrations, type RegistrationCache } from './readClusterRegistrations.ts';
 import { openRemoteMirror, redactUrl, type RemoteMirror } from './remoteMirror.ts';
-import { serveEndpoints, type Endpoints } from './serveEndpoints.ts';
+import { serveEndpoints, type Endpoints, type ListenerLimits } from './serveEndpoints.ts';
 import { watchLocalRefs } from './watchLocalRefs.ts';
 
 /** Where the config comes from: a repo on this machine (watched), or a remote one (fetched into a mirror on a schedule). */
@@ -39,8 +39,8 @@ export interface ReconcilerOptions {
   clusters: ReconcilerClusters;
   /** Periodic pass that re-applies drift; 0 = none. */
   resyncMs: number;
-  /** /healthz, /readyz, /metrics and webhooks; none when absent. */
-  listen?: { host: string; port: number };
+  /** /healthz, /readyz, /metrics and webhooks; none when absent. `limits` default to DEFAULT_LISTENER_LIMITS. */
+  listen?: { host: string; port: number; limits?: ListenerLimits };
   webhookSecret?: string;
   /** One structured entry per step. */
   log: (entry: Record<string, unknown>) => void;

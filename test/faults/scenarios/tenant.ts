@@ -3,5 +3,8 @@
 // through status, stop other changes, or make validate/plan run without bound). Each row pushes the attack
 // through the same pipeline a reviewer's CI and the reconciler run, and counts what escaped as lost.
 import type { Scenario } from '../helpers/frame.ts';
+import { tenantBoundsScenarios } from './tenantBounds.ts';
 
-export const tenantScenarios: readonly Scenario[] = [];
+export const tenantScenarios: readonly Scenario[] = [
+  ...tenantBoundsScenarios,
+];
