@@ -8,6 +8,7 @@ import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import type { FileObjects, Located } from '../documents/model.ts';
 import { DEFAULT_PARSE_LIMITS, parseDocuments } from '../documents/parseDocuments.ts';
 import { oversizedFile } from './oversizedFile.ts';
+import { DEFAULT_SOURCE_LIMITS, objectCount, refusedFile, type SourceLimits } from './sourceLimits.ts';
 import type { ShardedIndex } from '../works/outputIndex.ts';
 import { filesFor, scopeOf } from './karmadaScope.ts';
 import { karmadaPathsDigest, parsedFile, readParsedFileCache, writeParsedFileCache, type CachedFile, type ParsedFiles } from './parsedFileCache.ts';
@@ -172,7 +173,9 @@ export async function readFiles(repo: GitRepo, oids: ReadonlyMap<string, string>
  * for. A file the cache lacks is parsed now (and kept when it holds Karmada objects). `mayBeKept`: the paths the
  * cache can hold, when the caller knows (the others are parsed without looking, which would read every entry).
  */
-export async function karmadaFilesAt(repo: GitRepo, oids: ReadonlyMap<string, string>, mayBeKept?: (path: string) => boolean): Promise<Map<string, CachedFile>> {
+export async function karmadaFilesAt(
+  repo: GitRepo, oids: ReadonlyMap<string, string>, mayBeKept?: (path: string) => boolean, limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+): Promise<Map<string, CachedFile>> {
   const cache = karmadaFilesOf(repo);
   const out = new Map<string, CachedFile>();
   const toRead = new Map<string, string>();
@@ -181,11 +184,38 @@ export async function karmadaFilesAt(repo: GitRepo, oids: ReadonlyMap<string, st
     if (hit) out.set(path, orParsedAgain(repo, cache, path, oid, hit));
     else toRead.set(path, oid);
   }
-  // A pull request decides these files: one over the parse limit is refused from its object header, never inflated.
-  const { blobs, tooLarge } = await readBlobsWithin(repo, toRead.values(), DEFAULT_PARSE_LIMITS.maxFileBytes);
-  for (const [path, oid] of toRead) {
+  // A pull request decides these files: one over the parse limit is refused from its object header, never inflated,
+  // and past the limits of one read (sourceLimits.ts) the rest is not read at all.
+  const paths = [...toRead.keys()].sort(compareText);
+  const allowed = paths.slice(0, limits.maxFiles);
+  const { blobs, tooLarge, unread } = await readBlobsWithin(repo, allowed.map((p) => toRead.get(p)!), DEFAULT_PARSE_LIMITS.maxFileBytes, 16, limits.maxBytes);
+  const unreadOids = new Set(unread);
+  let objects = 0;
+  let refusal: { message: string; fix: string } | undefined;
+  const fix = 'split the change into smaller commits, or list files that are not manifests in .flotillaignore';
+  const notRead = (i: number, reason: string) => `${reason}: this file and the ${paths.length - i - 1} after it (in path order) are not read; what they rendered before is kept`;
+  const decided = new Map<string, FileObjects>();
+  for (const [i, path] of paths.entries()) {
+    const oid = toRead.get(path)!;
     const size = tooLarge.get(oid);
-    const parsed = size !== undefined ? oversizedFile(path, size, DEFAULT_PARSE_LIMITS.maxFileBytes) : parseFile(path, blobs.get(oid)!);
+    let why: { message: string; fix: string } | undefined;
+    let parsed: FileObjects | undefined;
+    if (refusal) parsed = refusedFile(path);
+    else if (i >= limits.maxFiles) why = { message: notRead(i, `this commit has ${paths.length} files to read, over the ${limits.maxFiles} one read takes`), fix };
+    else if (unreadOids.has(oid)) why = { message: notRead(i, `the files before this one hold ${formatMiB(limits.maxBytes)}, all one read takes`), fix };
+    else {
+      parsed = size !== undefined ? oversizedFile(path, size, DEFAULT_PARSE_LIMITS.maxFileBytes) : parseFile(path, blobs.get(oid)!);
+      objects += objectCount(parsed);
+      if (objects > limits.maxObjects) why = { message: notRead(i, `with this file the commit holds over ${limits.maxObjects} objects, all one read takes`), fix };
+    }
+    if (why) {
+      refusal = why;
+      parsed = refusedFile(path, why);
+    }
+    decided.set(path, parsed!);
+  }
+  for (const [path, oid] of toRead) {
+    const parsed = decided.get(path)!;
     const file = parsedFile(scopeOf(parsed), parsed);
     out.set(path, file);
     if (holdsKarmadaObjects(parsed)) {
@@ -243,6 +273,14 @@ export async function saveKarmadaFiles(repo: GitRepo, tree: string, karmadaPaths
   }
   cache.saved = await writeParsedFileCache(repo, current, tree);
   cache.added = 0;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function formatMiB(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 }
 
 function parseFile(path: string, bytes: Uint8Array): FileObjects {
