@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { DEFAULT_PARSE_LIMITS } from '../../src/documents/parseDocuments.ts';
 import { readFiles } from '../../src/outputs/karmadaFiles.ts';
+import { loadSource } from '../../src/outputs/loadSource.ts';
 import { commitAll, makeTempRepo, writeWorkTree } from '../commits/helpers/tempRepo.ts';
 
 test('a source file over the parse limit is FILE_TOO_LARGE at that file, known from its object header, never inflated', async () => {
@@ -29,6 +30,23 @@ test('a source file over the parse limit is FILE_TOO_LARGE at that file, known f
     assert.match(refused?.problems[0]?.message ?? '', /file is 5\.3 MiB, over the 4\.0 MiB limit/);
     assert.ok(read < 256 * 1024, `read ${read} bytes of loose objects`);
     assert.is(files.get('templates/ok.yaml')?.templates.length, 1);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('an oversized .flotillaignore is FILE_TOO_LARGE at it, ignores nothing and is not inflated', async () => {
+  const temp = makeTempRepo();
+  try {
+    writeWorkTree(temp, {
+      '.flotillaignore': `# ${randomBytes(DEFAULT_PARSE_LIMITS.maxFileBytes).toString('base64')}\n`,
+      'templates/ok.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n',
+    });
+    commitAll(temp);
+    const tree = temp.git(['rev-parse', 'HEAD^{tree}']).trim();
+    const { model } = await loadSource(await openRepo(temp.path), tree, null);
+    assert.equal(model.problems.map((p) => [p.file, p.line, p.code]), [['.flotillaignore', 1, 'FILE_TOO_LARGE']]);
+    assert.is(model.templates.size, 1);
   } finally {
     temp.cleanup();
   }
