@@ -20,10 +20,10 @@ const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
 const str = (extra: { enum?: string[]; pattern?: RegExp; maxLength?: number } = {}): Schema => ({ type: 'string', ...extra });
-const int = (extra: { minimum?: number; maximum?: number } = {}): Schema => ({ type: 'integer', ...extra });
-// Karmada declares these int64 (Go int); a JavaScript number holds whole numbers exactly only up to 2^53 - 1,
-// so a larger value, which would be silently rounded, is refused rather than scheduled on a rounded number.
-const int64 = (): Schema => ({ type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
+// Karmada declares these int64 (or Go int); a JavaScript number holds whole numbers exactly only up to 2^53 - 1,
+// so a larger value, which would be silently rounded, is refused rather than used as a rounded number.
+const int = (extra: { minimum?: number; maximum?: number } = {}): Schema =>
+  ({ type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, ...extra });
 const int32 = (extra: { minimum?: number } = {}): Schema => ({ type: 'integer', minimum: INT32_MIN, maximum: INT32_MAX, ...extra });
 const bool: Schema = { type: 'boolean' };
 const any: Schema = { type: 'any' };
@@ -109,8 +109,8 @@ const toleration: Schema = obj({
 const spreadConstraint: Schema = obj({
   spreadByField: str({ enum: ['cluster', 'region', 'zone', 'provider'] }),
   spreadByLabel: str(),
-  maxGroups: int64(),
-  minGroups: int64(),
+  maxGroups: int(),
+  minGroups: int(),
 });
 
 const replicaScheduling: Schema = obj({
@@ -118,7 +118,7 @@ const replicaScheduling: Schema = obj({
   replicaDivisionPreference: str({ enum: ['Aggregated', 'Weighted'] }),
   weightPreference: obj({
     // weight >= 1 is checked by the webhook rules.
-    staticWeightList: list(obj({ targetCluster: clusterAffinity, weight: int64() }, ['targetCluster', 'weight'])),
+    staticWeightList: list(obj({ targetCluster: clusterAffinity, weight: int() }, ['targetCluster', 'weight'])),
     dynamicWeight: str({ enum: ['AvailableReplicas'] }),
   }),
 });

@@ -4,6 +4,7 @@ import { classifyDocuments } from '../../../src/documents/classifyDocuments.ts';
 import { parseDocuments } from '../../../src/documents/parseDocuments.ts';
 import { validateWorkloadNumbers } from '../../../src/documents/schema/validateWorkloadNumbers.ts';
 import { validateKarmadaDocument } from '../../../src/documents/schema/validateKarmadaDocument.ts';
+import { validateRebalancer } from '../../../src/documents/schema/validateExtensionKinds.ts';
 
 const deployment = (replicas: unknown) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas } });
 
@@ -62,6 +63,17 @@ test('policy weights and group counts beyond what a number holds exactly are ref
   const issues = validateKarmadaDocument('PropagationPolicy', policy(1e20, 1e20));
   assert.equal(issues.map((i) => i.path.slice(-1)[0]).sort(), ['maxGroups', 'weight']);
   assert.ok(issues.every((i) => /at most 9007199254740991/.test(i.message)), JSON.stringify(issues));
+});
+
+test('the rest of the integer family is bounded too: tolerationSeconds, a rebalancer ttl (int32)', () => {
+  const policy = {
+    apiVersion: 'policy.karmada.io/v1alpha1', kind: 'PropagationPolicy', metadata: { name: 'p' },
+    spec: { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], placement: { clusterTolerations: [{ key: 'k', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 1e300 }] } },
+  };
+  assert.match(validateKarmadaDocument('PropagationPolicy', policy)[0]?.message ?? '', /tolerationSeconds is 1e\+300; it must be at most 9007199254740991/);
+  const rebalancer = (ttl: number) => ({ apiVersion: 'apps.karmada.io/v1alpha1', kind: 'WorkloadRebalancer', metadata: { name: 'r' }, spec: { workloads: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }], ttlSecondsAfterFinished: ttl } });
+  assert.equal(validateRebalancer(rebalancer(2147483647)), []);
+  assert.match(validateRebalancer(rebalancer(2147483648))[0]?.message ?? '', /from 0 to 2147483647/);
 });
 
 test.run();
