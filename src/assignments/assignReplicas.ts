@@ -139,7 +139,8 @@ export function assignDynamically(strategy: 'DynamicWeight' | 'Aggregated', inpu
   const assigned = scheduled.reduce((s, tc) => s + tc.replicas, 0);
   const free = (): TargetCluster[] => input.candidates.map((c) => ({ name: c.name, replicas: c.allocatableReplicas }));
   if (input.mode === 'Fresh') {
-    const available = free().map((tc) => ({ ...tc, replicas: tc.replicas + (scheduled.find((s) => s.name === tc.name)?.replicas ?? 0) }));
+    const held = new Map(scheduled.map((tc) => [tc.name, tc.replicas]));
+    const available = free().map((tc) => ({ ...tc, replicas: tc.replicas + (held.get(tc.name) ?? 0) }));
     trace.basis = 'free+held';
     return divideDynamically(strategy, { available: byReplicasDesc(available), scheduled: [], target: input.replicas, uid: input.uid }, trace.weights);
   }
@@ -188,8 +189,12 @@ export function divideDynamically(strategy: 'DynamicWeight' | 'Aggregated', stat
 export function mergeTargetClusters(previous: readonly TargetCluster[], added: readonly TargetCluster[]): TargetCluster[] {
   if (previous.length === 0) return [...added];
   if (added.length === 0) return [...previous];
-  const result = added.map((tc) => ({ name: tc.name, replicas: tc.replicas + (previous.find((p) => p.name === tc.name)?.replicas ?? 0) }));
-  const left = previous.filter((p) => !added.some((a) => a.name === p.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // Maps, not searches: both lists can name every cluster of the fleet.
+  const before = new Map<string, number>();
+  for (const p of previous) if (!before.has(p.name)) before.set(p.name, p.replicas);
+  const addedNames = new Set(added.map((a) => a.name));
+  const result = added.map((tc) => ({ name: tc.name, replicas: tc.replicas + (before.get(tc.name) ?? 0) }));
+  const left = previous.filter((p) => !addedNames.has(p.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return [...result, ...left.map((p) => ({ ...p }))];
 }
 

@@ -91,24 +91,42 @@ function offersAbove(p: Party, threshold: number, cap: number): number {
   return k - p.seats + 1;
 }
 
-/** The lowest priority found for which the offers strictly above it are no more than `seats`. */
+/**
+ * A priority for which the offers strictly above it are no more than `seats`, and at most one per party fewer:
+ * the heap hands out the rest. Bracketed around the Webster divisor's estimate, then bisected.
+ */
 function seatThreshold(voters: readonly Party[], seats: number): number {
-  const fits = (threshold: number): boolean => {
+  const countAbove = (threshold: number): number => {
     let count = 0;
     for (const p of voters) {
       count += offersAbove(p, threshold, seats);
-      if (count > seats) return false;
+      if (count > seats) return count;
     }
-    return true;
+    return count;
   };
-  let high = Math.max(...voters.map((p) => p.votes / (2 * p.seats + 1)));
-  let low = 0;
-  // Bisection down to adjacent doubles: then at most one offer per party sits at `high` itself.
+  const close = (count: number): boolean => count <= seats && seats - count <= voters.length;
+  // Each party gets about votes / (2 * threshold) seats in all: start from the threshold that hands out them all.
+  const votes = voters.reduce((s, p) => s + p.votes, 0);
+  const held = voters.reduce((s, p) => s + p.seats, 0);
+  let high = votes / (2 * (seats + held));
+  let count = countAbove(high);
+  if (close(count)) return high;
+  let low = high;
+  if (count <= seats) {
+    while (countAbove(low) <= seats && low > Number.MIN_VALUE) low /= 2;
+  } else {
+    while ((count = countAbove(high)) > seats) high *= 2;
+    if (close(count)) return high;
+  }
+  // Bisection down to adjacent doubles at most: then at most one offer per party sits at `high` itself.
   for (let i = 0; i < 2200; i++) {
     const mid = low + (high - low) / 2;
     if (mid <= low || mid >= high) break;
-    if (fits(mid)) high = mid;
-    else low = mid;
+    const c = countAbove(mid);
+    if (c <= seats) {
+      high = mid;
+      if (close(c)) break;
+    } else low = mid;
   }
   return high;
 }

@@ -27,10 +27,12 @@ export const UNMATCHED_OVERFLOW_ORDER = 1000;
 
 /** Estimates capacity for each scored cluster and sorts them (overflow asc, score desc, available desc, name). */
 export function buildCandidates(scored: readonly ScoredCluster[], req: SchedulingRequest, affinityName?: string): CandidateCluster[] {
+  const previous = new Map<string, number>();
+  for (const tc of req.previous) if (!previous.has(tc.name)) previous.set(tc.name, tc.replicas);
   const candidates = scored.map(({ cluster, score }) => {
     const name = cluster.metadata.name;
     const allocatable = availableReplicas(cluster, req);
-    const held = req.previous.find((tc) => tc.name === name)?.replicas ?? 0;
+    const held = previous.get(name) ?? 0;
     return {
       name,
       cluster,
