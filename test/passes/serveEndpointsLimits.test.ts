@@ -5,7 +5,7 @@ import { createReconcilerMetrics } from '../../src/passes/createReconcilerMetric
 import { serveEndpoints } from '../../src/passes/serveEndpoints.ts';
 
 // Slow clients on loopback: a bounded number of them, each closed by the server or, at the latest, by the test.
-const LIMITS = { headersTimeoutMs: 400, requestTimeoutMs: 800, timeoutCheckIntervalMs: 100, maxConnectionsPerAddress: 10, maxConnections: 60 };
+const LIMITS = { headersTimeoutMs: 400, requestTimeoutMs: 800, timeoutCheckIntervalMs: 100, maxConnectionsPerAddress: 10, maxConnections: 60, maxHeaderBytes: 4096 };
 
 async function listener() {
   return serveEndpoints({
@@ -85,6 +85,17 @@ test('the total connection cap closes what is over it as it is accepted', async 
     const slow = await Promise.all(addresses.flatMap((from) => Array.from({ length: 10 }, () => slowClient(server.url, from, 'GET /healthz HTTP/1.1\r\n'))));
     const closedAfter = await allClosed(slow, 5000);
     assert.is(closedAfter.filter((ms) => ms < LIMITS.headersTimeoutMs).length, 80 - LIMITS.maxConnections);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a request head over the header limit is refused with 431 and the connection closed', async () => {
+  const server = await listener();
+  try {
+    const big = await fetch(`${server.url}/healthz`, { headers: { 'X-Padding': 'x'.repeat(8 * 1024) } });
+    assert.is(big.status, 431);
+    assert.is((await fetch(`${server.url}/healthz`)).status, 200);
   } finally {
     await server.close();
   }
