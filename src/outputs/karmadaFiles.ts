@@ -13,6 +13,7 @@ import type { ShardedIndex } from '../works/outputIndex.ts';
 import { filesFor, scopeOf } from './karmadaScope.ts';
 import { karmadaPathsDigest, parsedFile, readParsedFileCache, writeParsedFileCache, type CachedFile, type ParsedFiles } from './parsedFileCache.ts';
 import { readPathOids } from './readPathOids.ts';
+import { formatMiB } from '../errors/formatMiB.ts';
 
 // The policy, cluster and other Karmada files a sync reads, parsed once per blob: from this process's memory, the
 // copy kept on disk (parsedFileCache.ts) or the blob itself, and which of them a render of some namespaces needs
@@ -279,9 +280,6 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function formatMiB(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
-}
 
 function parseFile(path: string, bytes: Uint8Array): FileObjects {
   const { documents, problems } = parseDocuments(path, bytes);

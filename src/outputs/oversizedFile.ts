@@ -1,5 +1,6 @@
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import type { FileObjects } from '../documents/model.ts';
+import { formatMiB } from '../errors/formatMiB.ts';
 
 /**
  * A source file whose blob is over the parse limit, known from the object header without inflating it: the same
@@ -14,6 +15,3 @@ export function oversizedFile(file: string, size: number, limit: number): FileOb
   }]);
 }
 
-function formatMiB(n: number): string {
-  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
-}

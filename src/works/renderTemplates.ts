@@ -25,6 +25,7 @@ import { autoPropagatedNamespace } from './autoPropagatedNamespace.ts';
 import { manifestYaml } from './manifestYaml.ts';
 import { bindingPath, manifestPath } from './outputPaths.ts';
 import type { IndexEntry, IndexView } from './outputIndex.ts';
+import { formatMiB } from '../errors/formatMiB.ts';
 
 export const SOURCE_COMMIT_ANNOTATION = 'flotilla.io/source-commit';
 
@@ -591,9 +592,6 @@ function changedText(obj: Record<string, unknown> | ResourceBinding, previous: s
   return text;
 }
 
-function formatMiB(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
 
 const STAMP_LINE = new RegExp(`^(\\s*${SOURCE_COMMIT_ANNOTATION.replace(/[./]/g, '\\$&')}: ).*$`, 'm');
 function unstamp(text: string): string {

@@ -54,7 +54,7 @@ test('past the object limit the file that crosses it and the rest are not used',
 test('past the byte limit the files left are not even read from the object store', async () => {
   const read = await readWith({ maxBytes: 500 });
   assert.equal([...read.values()].map((f) => f.templates), [1, 1, 3, 1, 0]);
-  assert.match(read.get('t5.yaml')?.problems[0] ?? '', /the files before this one hold 0 MiB, all one read takes: this file and the 0 after it/);
+  assert.match(read.get('t5.yaml')?.problems[0] ?? '', /the files before this one hold 0.0 MiB, all one read takes: this file and the 0 after it/);
 });
 
 test.run();
