@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { createReconcilerMetrics } from '../../src/passes/createReconcilerMetrics.ts';
 import { ReplayWindow } from '../../src/passes/ReplayWindow.ts';
 import { serveEndpoints, type Endpoints } from '../../src/passes/serveEndpoints.ts';
-import { signGeneric, type Forge } from '../../src/passes/verifyWebhook.ts';
+import { signGeneric, verifyWebhook, type Forge } from '../../src/passes/verifyWebhook.ts';
 
 const SECRET = 'replay-s3cret';
 const hex = (body: string) => createHmac('sha256', SECRET).update(body).digest('hex');
@@ -67,5 +67,39 @@ test('ReplayWindow forgets a key after its window and the oldest keys past its c
   assert.is(window.size, 3);
   assert.ok(window.remember('a', 1002), 'the oldest key was dropped past the capacity');
 });
+
+/** GitLab's signing token, as the Standard Webhooks specification signs: v1,base64(HMAC(id.timestamp.body)). */
+function standardHeaders(body: string, id: string, timestamp: number, key: Buffer | string = SECRET): Record<string, string> {
+  const signature = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
+  return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${signature}` };
+}
+
+test('gitlab signing token: a signed timestamp within five minutes is accepted, an older one is refused however well signed', async () => {
+  const now = Math.floor(Date.now() / 1000);
+  const send = async (body: string, headers: Record<string, string>) => {
+    const res = await fetch(`${server.url}/hooks/gitlab`, { method: 'POST', body, headers: { 'Content-Type': 'application/json', ...headers } });
+    return { status: res.status, text: await res.text() };
+  };
+  const fresh = JSON.stringify({ after: 'e'.repeat(40), n: 'fresh' });
+  assert.is((await send(fresh, standardHeaders(fresh, 'msg_1', now))).status, 202);
+  const old = JSON.stringify({ after: 'f'.repeat(40), n: 'old' });
+  const stale = await send(old, standardHeaders(old, 'msg_2', now - 10 * 60));
+  assert.is(stale.status, 401);
+  assert.match(stale.text, 'more than 5 minutes');
+  const forged = await send(old, { ...standardHeaders(old, 'msg_3', now), 'webhook-signature': 'v1,AAAA' });
+  assert.is(forged.status, 401);
+  assert.is(hinted, 1);
+});
+
+test('gitlab signing token: a whsec_ secret is the base64 key of the Standard Webhooks specification', () => {
+  const key = Buffer.from('a Standard Webhooks key');
+  const secret = `whsec_${key.toString('base64')}`;
+  const body = '{"after":"1111111111111111111111111111111111111111"}';
+  const now = Date.now();
+  const verdict = verifyWebhook('gitlab', lower(standardHeaders(body, 'msg_9', Math.floor(now / 1000), key)), Buffer.from(body), secret, now);
+  assert.equal(verdict, { ok: true, forge: 'gitlab', deliveryId: 'msg_9' });
+});
+
+const lower = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
 test.run();
