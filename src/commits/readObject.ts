@@ -467,28 +467,9 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
 
 function readLoose(repo: GitRepo, oid: string, read: ReadRequest): StoredObject | undefined {
   const file = path.join(repo.gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
-  if (Number.isFinite(read.maxBytes)) {
-    // "<type> <size>\0" opens the inflated object: inflate the first bytes only and read the size there.
-    let prefix: Buffer;
-    try {
-      const fd = repo.fs.openSync(file, 'r');
-      try {
-        prefix = Buffer.alloc(256);
-        prefix = prefix.subarray(0, repo.fs.readSync(fd, prefix, 0, prefix.length, 0));
-      } finally {
-        repo.fs.closeSync(fd);
-      }
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
-    const header = inflatePrefix(prefix);
-    const match = /^[a-z]+ (\d+)\0/.exec(header.toString('latin1', 0, Math.min(header.length, 64)));
-    if (match && Number(match[1]) > read.maxBytes) throw new ObjectTooLargeError(oid, Number(match[1]), read.maxBytes);
-  }
   let compressed: Buffer;
   try {
-    compressed = repo.fs.readFileSync(file);
+    compressed = Number.isFinite(read.maxBytes) ? readLooseWithin(repo, file, oid, read.maxBytes) : repo.fs.readFileSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
@@ -500,4 +481,22 @@ function readLoose(repo: GitRepo, oid: string, read: ReadRequest): StoredObject 
   const type = raw.toString('latin1', 0, space) as StoredType;
   if (!['commit', 'tree', 'blob', 'tag'].includes(type) || nul < 0) throw new Error(`loose object ${oid} has a malformed header`);
   return { type, content: raw.subarray(nul + 1) };
+}
+
+/**
+ * A loose object's compressed bytes, once its size passed: "<type> <size>\0" opens the inflated object, so the
+ * first bytes are inflated alone and read before the rest of the file is.
+ */
+function readLooseWithin(repo: GitRepo, file: string, oid: string, maxBytes: number): Buffer {
+  const fd = repo.fs.openSync(file, 'r');
+  try {
+    const length = repo.fs.fstatSync(fd).size;
+    const prefix = readRange(repo, fd, 0, Math.min(length, 256));
+    const header = inflatePrefix(prefix);
+    const match = /^[a-z]+ (\d+)\0/.exec(header.toString('latin1', 0, Math.min(header.length, 64)));
+    if (match && Number(match[1]) > maxBytes) throw new ObjectTooLargeError(oid, Number(match[1]), maxBytes);
+    return length <= prefix.length ? prefix : Buffer.concat([prefix, readRange(repo, fd, prefix.length, length)]);
+  } finally {
+    repo.fs.closeSync(fd);
+  }
 }

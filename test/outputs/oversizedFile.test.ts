@@ -17,11 +17,19 @@ test('a source file over the parse limit is FILE_TOO_LARGE at that file, known f
     commitAll(temp);
     const oid = (p: string) => temp.git(['rev-parse', `HEAD:${p}`]).trim();
     let read = 0;
-    const fs = { ...nodeFs, readFileSync: (...args: unknown[]) => {
-      const out = (nodeFs.readFileSync as (...a: unknown[]) => Buffer)(...args);
-      read += out.length;
-      return out;
-    } } as typeof nodeFs;
+    const fs = {
+      ...nodeFs,
+      readFileSync: (...args: unknown[]) => {
+        const out = (nodeFs.readFileSync as (...a: unknown[]) => Buffer)(...args);
+        read += out.length;
+        return out;
+      },
+      readSync: (...args: unknown[]) => {
+        const n = (nodeFs.readSync as (...a: unknown[]) => number)(...args);
+        read += n;
+        return n;
+      },
+    } as typeof nodeFs;
     const repo = await openRepo(temp.path, fs);
     const files = await readFiles(repo, new Map([['templates/big.yaml', oid('templates/big.yaml')], ['templates/ok.yaml', oid('templates/ok.yaml')]]));
     const refused = files.get('templates/big.yaml');
