@@ -55,6 +55,8 @@ async function boundedPush(expect: Expectations, def: {
   base?: Record<string, string>;
   prepare?: (dir: string) => void;
   problem?: { code: ProblemCode; file: string; line?: number; message?: RegExp };
+  /** Resident memory validate and plan may add (measured: +0 to 2 MB with the blob refused, +144 MB inflating it). */
+  maxRssGrowthMb?: number;
 }): Promise<{ outcome: string; lost: number }> {
   const fleet = await makeFleet(def.base ?? baseFiles());
   try {
@@ -67,6 +69,7 @@ async function boundedPush(expect: Expectations, def: {
     const rssGrowthMb = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
     expect.that(v.s < BOUND_S, `validate finished in ${v.s.toFixed(2)} s (bound ${BOUND_S} s)`);
     expect.that(p.s < BOUND_S, `plan finished in ${p.s.toFixed(2)} s (bound ${BOUND_S} s)`);
+    if (def.maxRssGrowthMb !== undefined) expect.that(rssGrowthMb < def.maxRssGrowthMb, `validate and plan grew RSS by ${rssGrowthMb.toFixed(0)} MB (bound ${def.maxRssGrowthMb} MB)`);
     if (def.problem) {
       const where = `${def.problem.file}:${def.problem.line ?? ''}`;
       expect.that(v.text.includes(where) && v.text.includes(def.problem.code) && v.text.includes('fix:'), `validate names ${where} ${def.problem.code} and a fix; got: ${v.text.slice(0, 400)}`);
@@ -204,6 +207,7 @@ export const tenantBoundsScenarios: Scenario[] = [
         truncateSync(file, 64 * 1024 * 1024);
       },
       problem: { code: 'FILE_TOO_LARGE', file: 'templates/zeros.yaml', line: 1 },
+      maxRssGrowthMb: 48,
     }),
   },
   {
