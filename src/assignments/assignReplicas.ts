@@ -40,6 +40,9 @@ export interface AssignInput {
   mode: AssignmentMode;
 }
 
+/** Kubernetes declares every replica count int32. */
+export const MAX_REPLICAS = 2147483647;
+
 function unschedulable(message: string): StepResult<never> {
   return { ok: false, status: 'Unschedulable', message };
 }
@@ -48,6 +51,10 @@ export function assignReplicas(candidates: readonly CandidateCluster[], req: Sch
   if (candidates.length === 0) return { ok: false, status: 'SchedulerError', message: 'no clusters available to schedule' };
   if (!isWorkload(req)) {
     return { ok: true, value: { clusters: candidates.map((c) => ({ name: c.name, replicas: 0 })), weights: new Map(), strategy: 'NonWorkload' } };
+  }
+  // Templates are validated to int32; a replicaResource customization reads any field, so check here too.
+  if (!Number.isInteger(req.replicas) || req.replicas < 0 || req.replicas > MAX_REPLICAS) {
+    return unschedulable(`replicas ${req.replicas} is not a whole number from 0 to ${MAX_REPLICAS} (Kubernetes int32); correct the field the replicas are read from`);
   }
   const strategy = assignStrategyOf(req.placement);
   const base = { previous: req.previous, uid: req.resource.uid ?? '', mode: (req.reschedule ? 'Fresh' : 'Steady') as AssignmentMode };
@@ -132,7 +139,8 @@ export function assignDynamically(strategy: 'DynamicWeight' | 'Aggregated', inpu
   const assigned = scheduled.reduce((s, tc) => s + tc.replicas, 0);
   const free = (): TargetCluster[] => input.candidates.map((c) => ({ name: c.name, replicas: c.allocatableReplicas }));
   if (input.mode === 'Fresh') {
-    const available = free().map((tc) => ({ ...tc, replicas: tc.replicas + (scheduled.find((s) => s.name === tc.name)?.replicas ?? 0) }));
+    const held = new Map(scheduled.map((tc) => [tc.name, tc.replicas]));
+    const available = free().map((tc) => ({ ...tc, replicas: tc.replicas + (held.get(tc.name) ?? 0) }));
     trace.basis = 'free+held';
     return divideDynamically(strategy, { available: byReplicasDesc(available), scheduled: [], target: input.replicas, uid: input.uid }, trace.weights);
   }
@@ -181,8 +189,12 @@ export function divideDynamically(strategy: 'DynamicWeight' | 'Aggregated', stat
 export function mergeTargetClusters(previous: readonly TargetCluster[], added: readonly TargetCluster[]): TargetCluster[] {
   if (previous.length === 0) return [...added];
   if (added.length === 0) return [...previous];
-  const result = added.map((tc) => ({ name: tc.name, replicas: tc.replicas + (previous.find((p) => p.name === tc.name)?.replicas ?? 0) }));
-  const left = previous.filter((p) => !added.some((a) => a.name === p.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // Maps, not searches: both lists can name every cluster of the fleet.
+  const before = new Map<string, number>();
+  for (const p of previous) if (!before.has(p.name)) before.set(p.name, p.replicas);
+  const addedNames = new Set(added.map((a) => a.name));
+  const result = added.map((tc) => ({ name: tc.name, replicas: tc.replicas + (before.get(tc.name) ?? 0) }));
+  const left = previous.filter((p) => !addedNames.has(p.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return [...result, ...left.map((p) => ({ ...p }))];
 }
 

@@ -39,8 +39,16 @@ export function unschedulable(reason: string): FilterResult {
 
 /** Whether the previous result already targets the cluster (Karmada's TargetContains). */
 export function previouslyTargeted(request: SchedulingRequest, clusterName: string): boolean {
-  return request.previous.some((tc) => tc.name === clusterName);
+  let names = targetedNames.get(request.previous);
+  if (!names) {
+    names = new Set(request.previous.map((tc) => tc.name));
+    targetedNames.set(request.previous, names);
+  }
+  return names.has(clusterName);
 }
+
+/** Asked once per plugin and cluster: a set per previous result, not a search of it each time. */
+const targetedNames = new WeakMap<readonly { name: string }[], Set<string>>();
 
 /** Replicas 0 marks a non-workload (ConfigMap, Service, ...): no estimation, every candidate gets 0. */
 export function isWorkload(request: SchedulingRequest): boolean {

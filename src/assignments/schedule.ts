@@ -133,22 +133,33 @@ export function findClustersThatFit(
 function explainCandidates(candidates: readonly CandidateCluster[], selected: ReadonlySet<string>, assignment: Assignment | undefined, req: SchedulingRequest): ClusterExplanation[] {
   const weightSum = assignment ? [...assignment.weights.values()].reduce((s, w) => s + w, 0) : 0;
   const regionSpread = (req.placement.spreadConstraints ?? []).some((sc) => sc.spreadByField === 'region');
+  // By name, once: a fleet can have thousands of candidates.
+  const assigned = firstByName(assignment?.clusters ?? []);
+  const previous = firstByName(req.previous);
   return candidates.map((c) => {
-    const replicas = assignment?.clusters.find((tc) => tc.name === c.name)?.replicas ?? 0;
+    const replicas = assigned.get(c.name) ?? 0;
     const weight = assignment?.weights.get(c.name);
     const base = { cluster: c.name, replicas, score: c.score, available: c.availableReplicas, ...(weight !== undefined ? { weight } : {}) };
-    const outcome = assignment && assignment.clusters.some((tc) => tc.name === c.name) ? ('selected' as const) : ('notSelected' as const);
+    const outcome = assignment && assigned.has(c.name) ? ('selected' as const) : ('notSelected' as const);
     if (!selected.has(c.name)) return { ...base, outcome: 'notSelected' as const, why: 'not selected by spread constraints' };
     if (!assignment) return { ...base, outcome: 'notSelected' as const, why: 'selected, but replicas could not be assigned' };
-    const why = [explainReplicas(c, assignment, weight, weightSum, req, replicas)];
+    const why = [explainReplicas(assignment, weight, weightSum, req, replicas, previous.get(c.name))];
     if (c.overflowOrder > 0) why.push(`overflow tier ${c.overflowOrder}`);
     if (regionSpread && c.cluster.spec.region) why.push(`spread group region=${c.cluster.spec.region}`);
     return { ...base, outcome, why: why.join(', ') };
   });
 }
 
-function explainReplicas(c: CandidateCluster, assignment: Assignment, weight: number | undefined, weightSum: number, req: SchedulingRequest, replicas: number): string {
-  const held = req.previous.find((tc) => tc.name === c.name)?.replicas;
+/** Replicas by cluster name, the first entry of a name winning (as a search from the start would find it). */
+function firstByName(list: readonly TargetCluster[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tc of list) if (!out.has(tc.name)) out.set(tc.name, tc.replicas);
+  return out;
+}
+
+function explainReplicas(
+  assignment: Assignment, weight: number | undefined, weightSum: number, req: SchedulingRequest, replicas: number, held: number | undefined,
+): string {
   switch (assignment.strategy) {
     case 'NonWorkload':
       return 'non-workload: propagated without replicas';

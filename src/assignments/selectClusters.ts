@@ -6,7 +6,7 @@ import type { Placement, SpreadConstraint } from '../api/policy.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 import { availableReplicas } from './availableReplicas.ts';
 import { replicaSchedulingType, shouldIgnoreAvailableResource, shouldIgnoreSpreadConstraint } from './replicaStrategy.ts';
-import { compareNames, selectGroups, type GroupInfo } from './selectGroups.ts';
+import { compareNames, MAX_GROUP_SEARCH_STEPS, selectGroups, type GroupInfo } from './selectGroups.ts';
 import type { CandidateCluster, SchedulingRequest, StepResult } from './types.ts';
 
 export interface ScoredCluster {
@@ -27,10 +27,12 @@ export const UNMATCHED_OVERFLOW_ORDER = 1000;
 
 /** Estimates capacity for each scored cluster and sorts them (overflow asc, score desc, available desc, name). */
 export function buildCandidates(scored: readonly ScoredCluster[], req: SchedulingRequest, affinityName?: string): CandidateCluster[] {
+  const previous = new Map<string, number>();
+  for (const tc of req.previous) if (!previous.has(tc.name)) previous.set(tc.name, tc.replicas);
   const candidates = scored.map(({ cluster, score }) => {
     const name = cluster.metadata.name;
     const allocatable = availableReplicas(cluster, req);
-    const held = req.previous.find((tc) => tc.name === name)?.replicas ?? 0;
+    const held = previous.get(name) ?? 0;
     return {
       name,
       cluster,
@@ -187,6 +189,13 @@ function selectByRegion(regions: RegionGroup[], regionConstraint: SpreadConstrai
   }
   const groups: GroupInfo[] = regions.map((r) => ({ name: r.name, value: r.clusters.length, weight: r.score }));
   const chosen = selectGroups(groups, minRegions, regionConstraint.maxGroups ?? 0, clusterConstraint.minGroups ?? 0);
+  if (!chosen) {
+    return failure(
+      `spread constraint region: choosing ${minRegions}..${regionConstraint.maxGroups ?? 0} of ${regions.length} regions to hold the cluster minGroups ` +
+        `${clusterConstraint.minGroups ?? 0} takes more than ${MAX_GROUP_SEARCH_STEPS} search steps, so Flotilla does not search it; ` +
+        'lower the region maxGroups or the cluster minGroups, or narrow clusterAffinity to fewer regions',
+    );
+  }
   if (chosen.length === 0) {
     return failure(`spread constraint region: no ${minRegions}..${regionConstraint.maxGroups ?? 0} region(s) hold the cluster minGroups ${clusterConstraint.minGroups ?? 0}`);
   }

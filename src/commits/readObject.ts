@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { inflateSync } from 'node:zlib';
+import { constants as zlibConstants, inflateSync } from 'node:zlib';
 import { ObjectNotFoundError } from './ObjectNotFoundError.ts';
+import { ObjectTooLargeError } from './ObjectTooLargeError.ts';
 import type { GitRepo } from './types.ts';
 
 export type StoredType = 'commit' | 'tree' | 'blob' | 'tag';
@@ -17,19 +18,38 @@ export interface StoredObject {
  * reads, so cost follows the objects read and memory stays flat however large the packs grow.
  * Throws ObjectNotFoundError (code 'NotFoundError', as isomorphic-git) when no store holds it.
  */
-export function readObject(repo: GitRepo, oid: string): StoredObject {
+export function readObject(repo: GitRepo, oid: string, limits: ReadLimits = {}): StoredObject {
   // Buffer.from stops at the first non-hex character: a short result means no object can have this name.
   const raw = Buffer.from(oid, 'hex');
   if (oid.length !== 40 || raw.length !== 20) throw new ObjectNotFoundError(oid);
   const store = storeOf(repo);
   const recent = store.recent.get(oid);
   if (recent) return recent;
-  let found = readPacked(repo, store, raw) ?? readLoose(repo, oid);
+  const read = { oid, maxBytes: limits.maxBytes ?? Infinity };
+  let found = readPacked(repo, store, raw, read) ?? readLoose(repo, oid, read);
   // A pack written since we last looked (by us or by git): list the pack folder again, as git does on a miss.
-  if (!found && rescanPacks(repo, store)) found = readPacked(repo, store, raw);
+  if (!found && rescanPacks(repo, store)) found = readPacked(repo, store, raw, read);
   if (!found) throw new ObjectNotFoundError(oid);
   if (found.type !== 'blob') keepRecent(store, oid, found);
   return found;
+}
+
+export interface ReadLimits {
+  /**
+   * Largest object, in bytes, to inflate. The size is read from the pack entry's header (a delta's from the first
+   * bytes of the delta) or from the first inflated bytes of a loose object, and a larger object throws
+   * ObjectTooLargeError before it is inflated. A delta's bases may be up to BASE_LIMIT_FACTOR times larger.
+   * Default: no limit.
+   */
+  maxBytes?: number;
+}
+
+/** A file may legitimately be stored as a small delta against a larger older version; not against any size. */
+const BASE_LIMIT_FACTOR = 8;
+
+interface ReadRequest {
+  oid: string;
+  maxBytes: number;
 }
 
 /**
@@ -245,7 +265,7 @@ function findInIndex(repo: GitRepo, pack: PackIndex, oid: Buffer): { run: Run; i
   return i < 0 ? undefined : { run, i };
 }
 
-function readPacked(repo: GitRepo, store: ObjectStore, raw: Buffer): StoredObject | undefined {
+function readPacked(repo: GitRepo, store: ObjectStore, raw: Buffer, read: ReadRequest): StoredObject | undefined {
   for (const [name, pack] of store.packs) {
     const found = findInIndex(repo, pack, raw);
     if (!found) continue;
@@ -257,7 +277,7 @@ function readPacked(repo: GitRepo, store: ObjectStore, raw: Buffer): StoredObjec
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw err;
     }
-    return readAt(repo, store, name, pack, fd, entryOffset(repo, pack, found.run, found.i));
+    return readAt(repo, store, name, pack, fd, entryOffset(repo, pack, found.run, found.i), read);
   }
   return undefined;
 }
@@ -279,10 +299,13 @@ function burstFd(repo: GitRepo, pack: PackIndex, which: 'fd' | 'idxFd', file: st
   return fd;
 }
 
-function readAt(repo: GitRepo, store: ObjectStore, name: string, pack: PackIndex, fd: number, offset: number): StoredObject {
+function readAt(repo: GitRepo, store: ObjectStore, name: string, pack: PackIndex, fd: number, offset: number, read: ReadRequest): StoredObject {
   const key = `${name}:${offset}`;
   const cached = store.bases.get(key);
-  if (cached) return cached;
+  if (cached) {
+    if (cached.content.length > read.maxBytes) throw new ObjectTooLargeError(read.oid, cached.content.length, read.maxBytes);
+    return cached;
+  }
   // The header: type, inflated size, and for deltas where the base is. 32 bytes hold any of them.
   const head = readRange(repo, fd, offset, Math.min(offset + 32, pack.end));
   let pos = 0;
@@ -295,6 +318,8 @@ function readAt(repo: GitRepo, store: ObjectStore, name: string, pack: PackIndex
     size += (byte & 0x7f) * scale;
     scale *= 128;
   }
+  if (code !== OFS_DELTA && code !== REF_DELTA && size > read.maxBytes) throw new ObjectTooLargeError(read.oid, size, read.maxBytes);
+  const baseRead = { oid: read.oid, maxBytes: read.maxBytes * BASE_LIMIT_FACTOR };
   let base: StoredObject | undefined;
   if (code === OFS_DELTA) {
     byte = head[pos++]!;
@@ -304,12 +329,15 @@ function readAt(repo: GitRepo, store: ObjectStore, name: string, pack: PackIndex
       back = (back + 1) * 128 + (byte & 0x7f);
     }
     const baseOffset = offset - back;
-    base = readAt(repo, store, name, pack, fd, baseOffset);
+    checkDeltaResult(repo, fd, pack, offset + pos, read);
+    base = readAt(repo, store, name, pack, fd, baseOffset, baseRead);
     // Many deltas share one base (every version of a file against the newest): keep it too.
     remember(store, `${name}:${baseOffset}`, base);
   } else if (code === REF_DELTA) {
-    base = readObject(repo, head.toString('hex', pos, pos + 20));
+    const baseOid = head.toString('hex', pos, pos + 20);
     pos += 20;
+    checkDeltaResult(repo, fd, pack, offset + pos, read);
+    base = readObject(repo, baseOid, Number.isFinite(read.maxBytes) ? { maxBytes: baseRead.maxBytes } : {});
   }
   const data = inflateAt(repo, fd, pack, offset + pos, size);
   if (base) {
@@ -320,6 +348,39 @@ function readAt(repo: GitRepo, store: ObjectStore, name: string, pack: PackIndex
   const type = TYPES[code];
   if (!type) throw new Error(`${pack.packPath}: unknown object type ${code} at offset ${offset}`);
   return { type, content: data };
+}
+
+/**
+ * A delta starts with the sizes of its base and of its result (two varints, at most 20 bytes): inflate just enough
+ * of it to read the result's size, so an oversized object stored as a delta is refused before it is built.
+ */
+function checkDeltaResult(repo: GitRepo, fd: number, pack: PackIndex, start: number, read: ReadRequest): void {
+  if (!Number.isFinite(read.maxBytes)) return;
+  const size = varints(inflatePrefix(readRange(repo, fd, start, Math.min(start + 256, pack.end))), 2)[1];
+  if (size !== undefined && size > read.maxBytes) throw new ObjectTooLargeError(read.oid, size, read.maxBytes);
+}
+
+/** The first bytes a zlib stream inflates to, from a prefix of it (no error for the missing rest). */
+function inflatePrefix(compressed: Buffer): Buffer {
+  return inflateSync(compressed, { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: 1024 * 1024 });
+}
+
+/** The first `count` of git's little-endian base-128 varints in `data` (fewer when it ends first). */
+function varints(data: Buffer, count: number): number[] {
+  const out: number[] = [];
+  let pos = 0;
+  while (out.length < count && pos < data.length) {
+    let value = 0;
+    let scale = 1;
+    let byte;
+    do {
+      byte = data[pos++] ?? 0;
+      value += (byte & 0x7f) * scale;
+      scale *= 128;
+    } while (byte & 0x80 && pos < data.length);
+    out.push(value);
+  }
+  return out;
 }
 
 /**
@@ -404,18 +465,38 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
   return out;
 }
 
-function readLoose(repo: GitRepo, oid: string): StoredObject | undefined {
+function readLoose(repo: GitRepo, oid: string, read: ReadRequest): StoredObject | undefined {
+  const file = path.join(repo.gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
   let compressed: Buffer;
   try {
-    compressed = repo.fs.readFileSync(path.join(repo.gitdir, 'objects', oid.slice(0, 2), oid.slice(2)));
+    compressed = Number.isFinite(read.maxBytes) ? readLooseWithin(repo, file, oid, read.maxBytes) : repo.fs.readFileSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  const raw = inflateSync(compressed);
+  // The header's size was checked, but the stream is what it is: never inflate more than it claimed.
+  const raw = Number.isFinite(read.maxBytes) ? inflateSync(compressed, { maxOutputLength: read.maxBytes + 64 }) : inflateSync(compressed);
   const space = raw.indexOf(0x20);
   const nul = raw.indexOf(0, space);
   const type = raw.toString('latin1', 0, space) as StoredType;
   if (!['commit', 'tree', 'blob', 'tag'].includes(type) || nul < 0) throw new Error(`loose object ${oid} has a malformed header`);
   return { type, content: raw.subarray(nul + 1) };
+}
+
+/**
+ * A loose object's compressed bytes, once its size passed: "<type> <size>\0" opens the inflated object, so the
+ * first bytes are inflated alone and read before the rest of the file is.
+ */
+function readLooseWithin(repo: GitRepo, file: string, oid: string, maxBytes: number): Buffer {
+  const fd = repo.fs.openSync(file, 'r');
+  try {
+    const length = repo.fs.fstatSync(fd).size;
+    const prefix = readRange(repo, fd, 0, Math.min(length, 256));
+    const header = inflatePrefix(prefix);
+    const match = /^[a-z]+ (\d+)\0/.exec(header.toString('latin1', 0, Math.min(header.length, 64)));
+    if (match && Number(match[1]) > maxBytes) throw new ObjectTooLargeError(oid, Number(match[1]), maxBytes);
+    return length <= prefix.length ? prefix : Buffer.concat([prefix, readRange(repo, fd, prefix.length, length)]);
+  } finally {
+    repo.fs.closeSync(fd);
+  }
 }

@@ -9,6 +9,7 @@ import type { FileObjects } from './model.ts';
 import type { SourceDocument } from './parseDocuments.ts';
 import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
 import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
+import { validateWorkloadNumbers } from './schema/validateWorkloadNumbers.ts';
 import { applyPolicyDefaults } from './applyPolicyDefaults.ts';
 import { checkObjectIdentity } from './checkObjectName.ts';
 import { expandLists, type ListedObject } from './expandLists.ts';
@@ -104,6 +105,12 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
       continue;
     }
     if (!isPolicy && !isCluster) {
+      const numbers = validateWorkloadNumbers(obj);
+      for (const issue of numbers) problem(issue.path, issue.code, issue.message, issue.fix);
+      if (numbers.length > 0) {
+        out.broken.push({ ...ref, namespace: namespace ?? 'default' }); // keeps what it rendered before
+        continue;
+      }
       out.templates.push({ ref: { ...ref, namespace }, manifest: applyApiserverDefaults(obj), source: doc.source });
       continue;
     }

@@ -1,15 +1,19 @@
 import type { InterpreterCustomization } from '../api/interpreterCustomization.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
-import { readBlobs } from '../commits/readBlobs.ts';
+import { ObjectTooLargeError } from '../commits/ObjectTooLargeError.ts';
+import { readBlobsWithin } from '../commits/readBlobs.ts';
 import { readObject } from '../commits/readObject.ts';
 import type { GitRepo, TreeChange } from '../commits/types.ts';
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import type { FileObjects, Located } from '../documents/model.ts';
-import { parseDocuments } from '../documents/parseDocuments.ts';
+import { DEFAULT_PARSE_LIMITS, parseDocuments } from '../documents/parseDocuments.ts';
+import { oversizedFile } from './oversizedFile.ts';
+import { DEFAULT_SOURCE_LIMITS, objectCount, refusedFile, type SourceLimits } from './sourceLimits.ts';
 import type { ShardedIndex } from '../works/outputIndex.ts';
 import { filesFor, scopeOf } from './karmadaScope.ts';
 import { karmadaPathsDigest, parsedFile, readParsedFileCache, writeParsedFileCache, type CachedFile, type ParsedFiles } from './parsedFileCache.ts';
 import { readPathOids } from './readPathOids.ts';
+import { formatMiB } from '../errors/formatMiB.ts';
 
 // The policy, cluster and other Karmada files a sync reads, parsed once per blob: from this process's memory, the
 // copy kept on disk (parsedFileCache.ts) or the blob itself, and which of them a render of some namespaces needs
@@ -170,7 +174,9 @@ export async function readFiles(repo: GitRepo, oids: ReadonlyMap<string, string>
  * for. A file the cache lacks is parsed now (and kept when it holds Karmada objects). `mayBeKept`: the paths the
  * cache can hold, when the caller knows (the others are parsed without looking, which would read every entry).
  */
-export async function karmadaFilesAt(repo: GitRepo, oids: ReadonlyMap<string, string>, mayBeKept?: (path: string) => boolean): Promise<Map<string, CachedFile>> {
+export async function karmadaFilesAt(
+  repo: GitRepo, oids: ReadonlyMap<string, string>, mayBeKept?: (path: string) => boolean, limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+): Promise<Map<string, CachedFile>> {
   const cache = karmadaFilesOf(repo);
   const out = new Map<string, CachedFile>();
   const toRead = new Map<string, string>();
@@ -179,9 +185,38 @@ export async function karmadaFilesAt(repo: GitRepo, oids: ReadonlyMap<string, st
     if (hit) out.set(path, orParsedAgain(repo, cache, path, oid, hit));
     else toRead.set(path, oid);
   }
-  const blobs = await readBlobs(repo, toRead.values());
+  // A pull request decides these files: one over the parse limit is refused from its object header, never inflated,
+  // and past the limits of one read (sourceLimits.ts) the rest is not read at all.
+  const paths = [...toRead.keys()].sort(compareText);
+  const allowed = paths.slice(0, limits.maxFiles);
+  const { blobs, tooLarge, unread } = await readBlobsWithin(repo, allowed.map((p) => toRead.get(p)!), DEFAULT_PARSE_LIMITS.maxFileBytes, 16, limits.maxBytes);
+  const unreadOids = new Set(unread);
+  let objects = 0;
+  let refusal: { message: string; fix: string } | undefined;
+  const fix = 'split the change into smaller commits, or list files that are not manifests in .flotillaignore';
+  const notRead = (i: number, reason: string) => `${reason}: this file and the ${paths.length - i - 1} after it (in path order) are not read; what they rendered before is kept`;
+  const decided = new Map<string, FileObjects>();
+  for (const [i, path] of paths.entries()) {
+    const oid = toRead.get(path)!;
+    const size = tooLarge.get(oid);
+    let why: { message: string; fix: string } | undefined;
+    let parsed: FileObjects | undefined;
+    if (refusal) parsed = refusedFile(path);
+    else if (i >= limits.maxFiles) why = { message: notRead(i, `this commit has ${paths.length} files to read, over the ${limits.maxFiles} one read takes`), fix };
+    else if (unreadOids.has(oid)) why = { message: notRead(i, `the files before this one hold ${formatMiB(limits.maxBytes)}, all one read takes`), fix };
+    else {
+      parsed = size !== undefined ? oversizedFile(path, size, DEFAULT_PARSE_LIMITS.maxFileBytes) : parseFile(path, blobs.get(oid)!);
+      objects += objectCount(parsed);
+      if (objects > limits.maxObjects) why = { message: notRead(i, `with this file the commit holds over ${limits.maxObjects} objects, all one read takes`), fix };
+    }
+    if (why) {
+      refusal = why;
+      parsed = refusedFile(path, why);
+    }
+    decided.set(path, parsed!);
+  }
   for (const [path, oid] of toRead) {
-    const parsed = parseFile(path, blobs.get(oid)!);
+    const parsed = decided.get(path)!;
     const file = parsedFile(scopeOf(parsed), parsed);
     out.set(path, file);
     if (holdsKarmadaObjects(parsed)) {
@@ -209,9 +244,14 @@ function orParsedAgain(repo: GitRepo, cache: KarmadaFiles, path: string, oid: st
       } catch {
         // parsed again below
       }
-      const blob = readObject(repo, oid);
-      if (blob.type !== 'blob') throw new Error(`object ${oid} (${path}) is a ${blob.type}, not a blob`);
-      objects = parseFile(path, blob.content);
+      try {
+        const blob = readObject(repo, oid, { maxBytes: DEFAULT_PARSE_LIMITS.maxFileBytes });
+        if (blob.type !== 'blob') throw new Error(`object ${oid} (${path}) is a ${blob.type}, not a blob`);
+        objects = parseFile(path, blob.content);
+      } catch (err) {
+        if (!(err instanceof ObjectTooLargeError)) throw err;
+        objects = oversizedFile(path, err.data.size, DEFAULT_PARSE_LIMITS.maxFileBytes);
+      }
       cache.byKey().set(`${oid} ${path}`, parsedFile(scopeOf(objects), objects));
       cache.added++;
       return objects;
@@ -235,6 +275,11 @@ export async function saveKarmadaFiles(repo: GitRepo, tree: string, karmadaPaths
   cache.saved = await writeParsedFileCache(repo, current, tree);
   cache.added = 0;
 }
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 
 function parseFile(path: string, bytes: Uint8Array): FileObjects {
   const { documents, problems } = parseDocuments(path, bytes);

@@ -10,7 +10,11 @@ import type { ShardedIndex } from '../works/outputIndex.ts';
 import { affectedByChange, dependenciesOf } from './affectedByChange.ts';
 import type { CachedFile } from './parsedFileCache.ts';
 import { everyKarmadaFile, holdsKarmadaObjects, karmadaFilesAt, keptAsTheyAre, keptFilesFor, readFiles, saveKarmadaFiles, sortedIncludes } from './karmadaFiles.ts';
-import { readPathOids, readTextFiles } from './readPathOids.ts';
+import { readPathOids } from './readPathOids.ts';
+import { oversizedFile } from './oversizedFile.ts';
+import { readBlobsWithin } from '../commits/readBlobs.ts';
+import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
+import type { Problem } from '../errors/problem.ts';
 
 export interface LoadedSource {
   model: ConfigModel;
@@ -35,10 +39,14 @@ export interface LoadedSource {
 export async function loadSource(
   repo: GitRepo, tree: string, previous: { tree: string; index: ShardedIndex } | null, alsoAffected: ReadonlySet<string> = new Set(),
 ): Promise<LoadedSource> {
-  const ignore = await readIgnore(repo, tree);
+  const { rules: ignore, problem } = await readIgnore(repo, tree);
+  const withIgnoreProblem = (loaded: LoadedSource): LoadedSource => {
+    if (problem) loaded.model.problems.push(problem);
+    return loaded;
+  };
   if (previous) {
     const changes = await diffTrees(repo, previous.tree, tree);
-    if (!changes.some((c) => c.path === IGNORE_FILE)) return loadIncremental(repo, tree, previous, changes, ignore, alsoAffected);
+    if (!changes.some((c) => c.path === IGNORE_FILE)) return withIgnoreProblem(await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected));
   }
   const files = [...(await listTreeFiles(repo, tree))].filter(([path]) => isConfigFile(path, ignore));
   const parsed = await readFiles(repo, new Map(files.map(([path, f]) => [path, f.oid])));
@@ -48,7 +56,7 @@ export async function loadSource(
   const touched = new Map<string, FileObjects | null>(parsed);
   for (const [f] of previous?.index.files() ?? []) if (!touched.has(f)) touched.set(f, null);
   await saveKarmadaFiles(repo, tree, () => [...parsed].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path));
-  return { model, affected, touchedFiles: touched, full: true, onlyClustersChanged: null };
+  return withIgnoreProblem({ model, affected, touchedFiles: touched, full: true, onlyClustersChanged: null });
 }
 
 async function loadIncremental(
@@ -181,9 +189,17 @@ function clustersOnly(changed: readonly { path: string; oldOid?: string }[], now
   return names.size > 0 ? names : null;
 }
 
-async function readIgnore(repo: GitRepo, tree: string): Promise<IgnoreRules | undefined> {
-  const text = (await readTextFiles(repo, tree, [IGNORE_FILE])).get(IGNORE_FILE);
-  return text === undefined ? undefined : parseIgnoreFile(text);
+/**
+ * The commit's ignore rules. The file is the commit author's like any other: one over the parse limit is not
+ * inflated, ignores nothing and is FILE_TOO_LARGE.
+ */
+async function readIgnore(repo: GitRepo, tree: string): Promise<{ rules: IgnoreRules | undefined; problem?: Problem }> {
+  const oid = (await readPathOids(repo, tree, [IGNORE_FILE])).get(IGNORE_FILE);
+  if (oid === undefined) return { rules: undefined };
+  const { blobs, tooLarge } = await readBlobsWithin(repo, [oid], DEFAULT_PARSE_LIMITS.maxFileBytes);
+  const size = tooLarge.get(oid);
+  if (size !== undefined) return { rules: undefined, problem: oversizedFile(IGNORE_FILE, size, DEFAULT_PARSE_LIMITS.maxFileBytes).problems[0]! };
+  return { rules: parseIgnoreFile(new TextDecoder().decode(blobs.get(oid)!)) };
 }
 
 function holdsKarmada(f: FileObjects | undefined): boolean {

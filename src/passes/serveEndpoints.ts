@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ReconcilerMetrics } from './createReconcilerMetrics.ts';
 import { RecentDeliveries } from './RecentDeliveries.ts';
+import { ReplayWindow } from './ReplayWindow.ts';
 import { FORGES, verifyWebhook, type Forge } from './verifyWebhook.ts';
 
 export interface EndpointOptions {
@@ -20,7 +22,54 @@ export interface EndpointOptions {
   maxBodyBytes?: number;
   /** Delivery ids kept for replay detection. Default 1,000. */
   rememberDeliveries?: number;
+  /** How long an accepted body is remembered: the same signed body again within it starts nothing. Default 24 h. */
+  replayWindowMs?: number;
+  /**
+   * The source commit the last pass processed. A push delivery whose `after` is that commit is answered 200 and
+   * starts nothing: the fleet already shows it.
+   */
+  processedCommit?: () => string | undefined;
+  /** Connection and timeout bounds; every field has a default fit for a forge and a kubelet probe. */
+  limits?: ListenerLimits;
 }
+
+/**
+ * What one client can hold of the listener. Node's defaults let a connection send its headers for 60 s and its
+ * request for 5 min, checked every 30 s, with no cap on connections: 20,000 slow connections exhausted the file
+ * descriptors and stopped /healthz. Webhooks are small and forges answer in seconds, so the bounds can be tight.
+ */
+export interface ListenerLimits {
+  /** Time to send the request headers (node server.headersTimeout); answered 408 and closed after. Default 10 s. */
+  headersTimeoutMs?: number;
+  /** Time to send the whole request, body included (node server.requestTimeout). Default 30 s. */
+  requestTimeoutMs?: number;
+  /** How often node looks for connections past those two timeouts (connectionsCheckingInterval). Default 1 s. */
+  timeoutCheckIntervalMs?: number;
+  /** Idle time of a kept-alive connection between requests (node server.keepAliveTimeout). Default 5 s. */
+  keepAliveTimeoutMs?: number;
+  /** Requests served on one kept-alive connection before it is closed (node server.maxRequestsPerSocket). Default 100. */
+  maxRequestsPerSocket?: number;
+  /** Open connections in all; more are closed as they are accepted (node server.maxConnections). Default 256. */
+  maxConnections?: number;
+  /**
+   * Open connections from one client address; more are closed as they are accepted, so one client cannot take
+   * the connections a forge or a kubelet probe from another address needs. Default 32.
+   */
+  maxConnectionsPerAddress?: number;
+  /** Largest request head, request line and headers (node maxHeaderSize). Default 16 KiB. */
+  maxHeaderBytes?: number;
+}
+
+export const DEFAULT_LISTENER_LIMITS: Required<ListenerLimits> = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  timeoutCheckIntervalMs: 1_000,
+  keepAliveTimeoutMs: 5_000,
+  maxRequestsPerSocket: 100,
+  maxConnections: 256,
+  maxConnectionsPerAddress: 32,
+  maxHeaderBytes: 16 * 1024,
+};
 
 export interface Endpoints {
   readonly url: string;
@@ -30,18 +79,41 @@ export interface Endpoints {
 /** The reconciler's HTTP side: /healthz, /readyz, /metrics and POST /hooks/<forge>. Plain HTTP; bind it to loopback or put TLS in front. */
 export async function serveEndpoints(opts: EndpointOptions): Promise<Endpoints> {
   const deliveries = new RecentDeliveries(opts.rememberDeliveries ?? 1000);
+  const bodies = new ReplayWindow(opts.replayWindowMs, opts.rememberDeliveries ?? 1000);
   const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
   const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
+  const limits = { ...DEFAULT_LISTENER_LIMITS, ...opts.limits };
+  const perAddress = new Map<string, number>();
+  const server = createServer({
+    connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    maxHeaderSize: limits.maxHeaderBytes,
+  }, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       opts.log({ step: 'http', error: (err as Error).message, path: req.url });
       if (!res.headersSent) send(res, 500, { error: 'internal error' });
       else res.destroy();
     });
   });
+  server.maxConnections = limits.maxConnections;
+  server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
   server.on('connection', (s) => {
+    const address = s.remoteAddress ?? '';
+    const open = (perAddress.get(address) ?? 0) + 1;
+    if (open > limits.maxConnectionsPerAddress) {
+      s.destroy();
+      return;
+    }
+    perAddress.set(address, open);
     sockets.add(s);
-    s.on('close', () => sockets.delete(s));
+    s.on('close', () => {
+      sockets.delete(s);
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left > 0) perAddress.set(address, left);
+      else perAddress.delete(address);
+    });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -88,6 +160,19 @@ export async function serveEndpoints(opts: EndpointOptions): Promise<Endpoints> 
       opts.log({ step: 'webhook', forge, delivery: verdict.deliveryId, rejected: 'replayed delivery' });
       return send(res, 409, { error: `delivery ${verdict.deliveryId} was already received` });
     }
+    // The delivery id is not signed: a captured body replayed under a new id is the same body.
+    const digest = createHash('sha256').update(body).digest('hex');
+    if (!bodies.remember(`${forge}:${digest}`)) {
+      opts.metrics.recordWebhook(forge, 'duplicate');
+      opts.log({ step: 'webhook', forge, delivery: verdict.deliveryId ?? null, rejected: 'replayed body' });
+      return send(res, 409, { error: `this body (sha256 ${digest.slice(0, 12)}) was already received` });
+    }
+    const after = pushedCommit(body);
+    if (after !== undefined && after === opts.processedCommit?.()) {
+      opts.metrics.recordWebhook(forge, 'duplicate');
+      opts.log({ step: 'webhook', forge, delivery: verdict.deliveryId ?? null, ignored: `commit ${after} already processed` });
+      return send(res, 200, { accepted: false, reason: `commit ${after} was already processed` });
+    }
     opts.metrics.recordWebhook(forge, 'accepted');
     opts.log({ step: 'webhook', forge, delivery: verdict.deliveryId ?? null, accepted: true });
     opts.onWebhook(forge, verdict.deliveryId);
@@ -110,6 +195,18 @@ export async function serveEndpoints(opts: EndpointOptions): Promise<Endpoints> 
       for (const s of sockets) s.destroy();
     }),
   };
+}
+
+/** A push payload's `after` (GitHub, GitLab and Gitea all name the pushed commit so), when it names a commit. */
+function pushedCommit(body: Buffer): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const after = (parsed as { after?: unknown } | null)?.after;
+  return typeof after === 'string' && /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(after) && !/^0+$/.test(after) ? after : undefined;
 }
 
 /** The raw body, or null once it passes `max` bytes (the rest is not read). */

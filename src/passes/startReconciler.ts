@@ -19,7 +19,7 @@ import { nextDeadline, readPassSchedule } from './readPassSchedule.ts';
 import { createReconcilerMetrics, type ReconcilerMetrics } from './createReconcilerMetrics.ts';
 import { readClusterRegistrations, type RegistrationCache } from './readClusterRegistrations.ts';
 import { openRemoteMirror, redactUrl, type RemoteMirror } from './remoteMirror.ts';
-import { serveEndpoints, type Endpoints } from './serveEndpoints.ts';
+import { serveEndpoints, type Endpoints, type ListenerLimits } from './serveEndpoints.ts';
 import { watchLocalRefs } from './watchLocalRefs.ts';
 
 /** Where the config comes from: a repo on this machine (watched), or a remote one (fetched into a mirror on a schedule). */
@@ -39,8 +39,8 @@ export interface ReconcilerOptions {
   clusters: ReconcilerClusters;
   /** Periodic pass that re-applies drift; 0 = none. */
   resyncMs: number;
-  /** /healthz, /readyz, /metrics and webhooks; none when absent. */
-  listen?: { host: string; port: number };
+  /** /healthz, /readyz, /metrics and webhooks; none when absent. `limits` default to DEFAULT_LISTENER_LIMITS. */
+  listen?: { host: string; port: number; limits?: ListenerLimits };
   webhookSecret?: string;
   /** One structured entry per step. */
   log: (entry: Record<string, unknown>) => void;
@@ -161,6 +161,8 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
     const objectKey = (cluster: string, ref: ObjectRef) => `${cluster}\0${identityKey(ref)}`;
 
     let lastPass: PassSummary | undefined;
+    /** The source commit the last successful full pass rendered: a webhook naming it again starts nothing. */
+    let processedSource: string | undefined;
     let lastStatusPass: StatusPassSummary | undefined;
     const runFullPass = async (reasons: readonly string[]): Promise<ReconcileResult | undefined> => {
       const started = performance.now();
@@ -183,6 +185,7 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
         const sourceCommit = result.delivery?.sourceCommit;
         const sourceCommitTime = sourceCommit ? await readCommitInfo(repo, sourceCommit).then((c) => c.committer.timestamp, () => undefined) : undefined;
         lastPass = { reasons, ok: true, result, ms: ms() };
+        processedSource = result.rendered.at(-1)?.sourceCommit ?? sourceCommit ?? processedSource;
         metrics.recordPass({ ok: true, durationMs: lastPass.ms, result, ...(sourceCommitTime !== undefined ? { sourceCommitTime } : {}) });
         log({ step: 'pass', reasons, sourceCommit, rendered: result.rendered.filter((r) => r.outputCommit).length, writes: result.writes, statusCommit: result.statusCommit, ms: lastPass.ms });
         return result;
@@ -309,6 +312,7 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
           return lastPass.ok ? { ready: true, reason: '' } : { ready: false, reason: `last pass failed: ${lastPass.error}` };
         },
         onWebhook: () => void kick('webhook'),
+        processedCommit: () => processedSource,
       });
       closers.push(() => endpoints!.close());
     }

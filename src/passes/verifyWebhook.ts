@@ -23,12 +23,42 @@ const FORMS: Record<Forge, { proof: readonly string[]; delivery: readonly string
  * Checks one webhook delivery against the shared secret, over the raw body bytes as received (re-serialized JSON
  * would not match). Pure apart from hashing: deciding what a replay means is the caller's.
  */
-export function verifyWebhook(forge: Forge, headers: IncomingHttpHeaders, body: Buffer, secret: string): WebhookVerdict {
+export function verifyWebhook(forge: Forge, headers: IncomingHttpHeaders, body: Buffer, secret: string, now = Date.now()): WebhookVerdict {
+  if (forge === 'gitlab' && firstHeader(headers, ['webhook-signature']) !== undefined) return verifyStandardWebhook(forge, headers, body, secret, now);
   const form = FORMS[forge];
   const proof = firstHeader(headers, form.proof);
   if (proof === undefined) return { ok: false, forge, reason: `missing ${form.proof.join(' or ')} header` };
   if (!form.check(proof, body, secret)) return { ok: false, forge, reason: `${forge === 'gitlab' ? 'token' : 'signature'} does not match` };
   return { ok: true, forge, deliveryId: firstHeader(headers, form.delivery) };
+}
+
+/**
+ * How far a signed timestamp may be from this host's clock: the Standard Webhooks specification's five minutes.
+ * A captured delivery replays for no longer than this, and the body digest window covers that time.
+ */
+export const SIGNED_TIMESTAMP_TOLERANCE_MS = 5 * 60 * 1000;
+
+/**
+ * GitLab's signing token (Standard Webhooks, behind the webhook_signing_token feature flag): `webhook-signature:
+ * v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one or more space-separated. The
+ * timestamp is signed, so a delivery older (or newer) than the tolerance is refused: the one forge form that
+ * bounds a replay by time. A `whsec_` secret is the specification's base64 key; any other is used as its bytes.
+ */
+function verifyStandardWebhook(forge: Forge, headers: IncomingHttpHeaders, body: Buffer, secret: string, now: number): WebhookVerdict {
+  const id = firstHeader(headers, ['webhook-id']);
+  const timestamp = firstHeader(headers, ['webhook-timestamp']);
+  const signatures = firstHeader(headers, ['webhook-signature']) ?? '';
+  if (id === undefined || timestamp === undefined) return { ok: false, forge, reason: 'missing webhook-id or webhook-timestamp header' };
+  const key = secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8');
+  const expected = `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64')}`;
+  // Every candidate is compared, so the time taken does not tell which one matched.
+  const matches = signatures.split(' ').filter(Boolean).map((given) => equalText(given, expected));
+  if (!matches.includes(true)) return { ok: false, forge, reason: 'signature does not match' };
+  const seconds = /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : NaN;
+  if (!(Math.abs(now - seconds * 1000) <= SIGNED_TIMESTAMP_TOLERANCE_MS)) {
+    return { ok: false, forge, reason: `signed timestamp ${timestamp} is more than ${SIGNED_TIMESTAMP_TOLERANCE_MS / 60000} minutes from this host's clock` };
+  }
+  return { ok: true, forge, deliveryId: id };
 }
 
 /** Signs a body as the generic form expects: for scripts and tests that call the hook themselves. */

@@ -28,6 +28,7 @@ import { manifestYaml } from './manifestYaml.ts';
 import { bindingPath, manifestPath } from './outputPaths.ts';
 import type { IndexEntry, IndexView, WaitingFor } from './outputIndex.ts';
 import { replicaSchedulingType } from '../assignments/replicaStrategy.ts';
+import { formatMiB } from '../errors/formatMiB.ts';
 
 export const SOURCE_COMMIT_ANNOTATION = 'flotilla.io/source-commit';
 
@@ -55,7 +56,16 @@ export interface RenderInput {
    * such a template is held, with an error at both, rather than overwrite (and later remove) the other's file.
    */
   takenPaths?: ReadonlyMap<string, string>;
+  /** Bytes of manifests and bindings one render may write; see DEFAULT_MAX_OUTPUT_BYTES. */
+  maxOutputBytes?: number;
 }
+
+/**
+ * What one render may write, in bytes: a commit can multiply a 4 MiB file by hundreds of registered clusters. A
+ * template whose output would pass the limit is held (its last output kept) with COMMIT_TOO_LARGE at its source.
+ * 256 MiB is some hundred times a fleet of 1,000 templates on 10 clusters.
+ */
+export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 
 /**
  * A render that hands each written file on as soon as it exists, as `keep` makes it: renderRevision packs it
@@ -216,6 +226,8 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
 
   // Pass 3: write what each cluster runs, and remove what no longer goes there. A path freed by one template and
   // taken by another in the same render (a PATH_COLLISION resolved) is written, whichever comes first.
+  const maxOutputBytes = input.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  let outputBytes = 0;
   const written = new Set<string>();
   const remove = (path: string) => {
     if (!written.has(path)) edits.set(path, null);
@@ -226,9 +238,9 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     if (explanations.has(key)) continue; // held
     const ref = p?.template.ref ?? parseRefKey(key);
     const wanted = new Set([...(p?.clusters.map((c) => c.name) ?? []), ...(p?.evicting ?? [])]);
-    for (const cluster of prevEntry?.clusters ?? []) if (!wanted.has(cluster)) remove(manifestPath(cluster, ref));
     const bPath = bindingPath(ref);
     if (!p) {
+      for (const cluster of prevEntry?.clusters ?? []) if (!wanted.has(cluster)) remove(manifestPath(cluster, ref));
       if (prevEntry?.policy) remove(bPath);
       // Karmada keeps the member objects of a deleted template when its binding says so (execution_controller).
       if (input.previousBindings.get(key)?.spec.preserveResourcesOnDeletion) {
@@ -236,8 +248,20 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
       }
       continue;
     }
-    explanations.set(key, p.explanation);
+    // Texts first, counted against the render's budget, so a template over it is held whole before anything is written.
     const samePlacement = input.onlyClustersChanged ? placedAsBefore(p, input.previousBindings.get(key)) : false;
+    const writes: [path: string, text: string][] = [];
+    let bytes = 0;
+    const stage = (path: string, obj: Record<string, unknown> | ResourceBinding): boolean => {
+      written.add(path); // kept or rewritten by this template: no other template's removal may take it
+      const text = changedText(obj, input.previousFiles.get(path), input.sourceCommit);
+      if (text === undefined) return true;
+      bytes += Buffer.byteLength(text);
+      if (outputBytes + bytes > maxOutputBytes) return false;
+      writes.push([path, text]);
+      return true;
+    };
+    let within = true;
     for (const target of p.clusters) {
       const cluster = model.clusters.get(target.name)?.object;
       const path = manifestPath(target.name, ref);
@@ -245,13 +269,24 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
       if (samePlacement && !input.onlyClustersChanged!.has(target.name) && input.previousFiles.has(path)) continue;
       const manifest = renderManifest(p, target, cluster, model, problems);
       if (manifest === undefined) continue; // override failed: previous file for this cluster stays
-      written.add(path);
-      keepOrWrite(edits, keep, path, manifest, input.previousFiles.get(path), input.sourceCommit);
+      if (!(within = stage(path, manifest))) break;
     }
-    if (p.binding) {
-      written.add(bPath);
-      keepOrWrite(edits, keep, bPath, p.binding, input.previousFiles.get(bPath), input.sourceCommit);
-    } else if (prevEntry?.policy) remove(bPath);
+    if (within && p.binding) within = stage(bPath, p.binding);
+    if (!within) {
+      changes.delete(key); // the index keeps the previous entry, as for any held template
+      explanations.set(key, { ...p.explanation, held: `its output would take this render past ${maxOutputBytes} bytes: its last output is kept` });
+      problems.push({
+        ...p.template.source, code: 'COMMIT_TOO_LARGE', severity: 'error',
+        message: `${describeRef(ref)} renders to more than ${formatMiB(maxOutputBytes - outputBytes)} for ${p.clusters.length} cluster(s), past the ${formatMiB(maxOutputBytes)} a commit may render; its last output is kept`,
+        fix: 'make the template smaller, or place it on fewer clusters',
+      });
+      continue;
+    }
+    outputBytes += bytes;
+    explanations.set(key, p.explanation);
+    for (const cluster of prevEntry?.clusters ?? []) if (!wanted.has(cluster)) remove(manifestPath(cluster, ref));
+    for (const [path, text] of writes) edits.set(path, keep(text));
+    if (!p.binding && prevEntry?.policy) remove(bPath);
   }
   return { edits, indexChanges: changes, problems, explanations, failover, released };
 }
@@ -649,15 +684,15 @@ const OVERRIDE_SCOPE: PolicyScope<OverridePolicy> = {
  * Writes the object unless the previous file says the same thing apart from the source-commit stamp:
  * then the old bytes stay, so the stamp names the commit that last changed what this object became.
  */
-function keepOrWrite<F>(
-  edits: Map<string, F | null>, keep: (text: string) => F, path: string, obj: Record<string, unknown> | ResourceBinding, previous: string | undefined, commit: string,
-): void {
+/** The object's text stamped with the source commit; undefined when it equals the previous file but for the stamp. */
+function changedText(obj: Record<string, unknown> | ResourceBinding, previous: string | undefined, commit: string): string | undefined {
   const meta = (obj.metadata ?? {}) as { annotations?: Record<string, string> };
   const stamped = { ...obj, metadata: { ...meta, annotations: { ...(meta.annotations ?? {}), [SOURCE_COMMIT_ANNOTATION]: commit } } };
   const text = manifestYaml(stamped);
-  if (previous !== undefined && unstamp(previous) === unstamp(text)) return;
-  edits.set(path, keep(text));
+  if (previous !== undefined && unstamp(previous) === unstamp(text)) return undefined;
+  return text;
 }
+
 
 const STAMP_LINE = new RegExp(`^(\\s*${SOURCE_COMMIT_ANNOTATION.replace(/[./]/g, '\\$&')}: ).*$`, 'm');
 function unstamp(text: string): string {

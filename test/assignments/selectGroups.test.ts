@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { selectGroups, type GroupInfo } from '../../src/assignments/selectGroups.ts';
+import { MAX_GROUP_SEARCH_STEPS, selectGroups, type GroupInfo } from '../../src/assignments/selectGroups.ts';
 
 // Karmada pkg/scheduler/core/spreadconstraint/select_groups_test.go. Groups as name:value:weight.
 const cases: { name: string; groups: string; min: number; max: number; target: number; expected: string[] }[] = [
@@ -24,12 +24,34 @@ function parse(spec: string): GroupInfo[] {
 
 for (const c of cases) {
   test(`selectGroups: ${c.name}`, () => {
-    assert.equal(selectGroups(parse(c.groups), c.min, c.max, c.target).map((g) => g.name), c.expected);
+    assert.equal(selectGroups(parse(c.groups), c.min, c.max, c.target)?.map((g) => g.name), c.expected);
   });
 }
 
 test('selectGroups: with exactly minGroups groups the search keeps the first branch (Karmada quirk)', () => {
-  assert.equal(selectGroups(parse('A:1:10 B:1:20'), 2, 2, 2).map((g) => g.name), ['B', 'A']);
+  assert.equal(selectGroups(parse('A:1:10 B:1:20'), 2, 2, 2)?.map((g) => g.name), ['B', 'A']);
+});
+
+const regions = (n: number): GroupInfo[] => Array.from({ length: n }, (_, i) => ({ name: `R${String(i).padStart(2, '0')}`, value: 1, weight: 1000 + i }));
+
+test('selectGroups refuses a search of more than its step budget, in well under a second, instead of enumerating every combination', () => {
+  // 28 regions of one cluster, any 1..28 of them to hold 14 clusters: C(28,14) = 40 million paths in Karmada's search.
+  const started = performance.now();
+  assert.is(selectGroups(regions(28), 1, 28, 14), undefined);
+  assert.ok(performance.now() - started < 1000, `took ${(performance.now() - started).toFixed(0)} ms`);
+});
+
+test('selectGroups still searches 28 regions when maxGroups keeps the search small', () => {
+  // The heaviest three, which the search finds among C(28,3) = 3276 paths.
+  assert.equal(selectGroups(regions(28), 1, 3, 3)?.map((g) => g.name), ['R27', 'R26', 'R25']);
+});
+
+test('selectGroups counts its steps: the same search passes with a budget just large enough and is refused one step short', () => {
+  let needed = 0;
+  for (let budget = 1; budget < 100 && needed === 0; budget++) if (selectGroups(regions(6), 2, 3, 3, budget) !== undefined) needed = budget;
+  assert.ok(needed > 1 && needed < MAX_GROUP_SEARCH_STEPS);
+  assert.equal(selectGroups(regions(6), 2, 3, 3, needed)?.map((g) => g.name), ['R05', 'R04', 'R03']);
+  assert.is(selectGroups(regions(6), 2, 3, 3, needed - 1), undefined);
 });
 
 test.run();

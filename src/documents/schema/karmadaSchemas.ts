@@ -20,7 +20,10 @@ const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
 const str = (extra: { enum?: string[]; pattern?: RegExp; maxLength?: number } = {}): Schema => ({ type: 'string', ...extra });
-const int = (extra: { minimum?: number; maximum?: number } = {}): Schema => ({ type: 'integer', ...extra });
+// Karmada declares these int64 (or Go int); a JavaScript number holds whole numbers exactly only up to 2^53 - 1,
+// so a larger value, which would be silently rounded, is refused rather than used as a rounded number.
+const int = (extra: { minimum?: number; maximum?: number } = {}): Schema =>
+  ({ type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, ...extra });
 const int32 = (extra: { minimum?: number } = {}): Schema => ({ type: 'integer', minimum: INT32_MIN, maximum: INT32_MAX, ...extra });
 const bool: Schema = { type: 'boolean' };
 const any: Schema = { type: 'any' };

@@ -28,8 +28,9 @@ export function validateRebalancer(value: Obj): ExtensionIssue[] {
     }
   });
   const ttl = spec.ttlSecondsAfterFinished;
-  if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 0)) {
-    issues.push({ path: ['spec', 'ttlSecondsAfterFinished'], code: 'INVALID_VALUE', message: 'spec.ttlSecondsAfterFinished must be a non-negative integer', fix: 'set it to a number of seconds, or remove it' });
+  // Karmada declares it *int32.
+  if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 0 || ttl > 2147483647)) {
+    issues.push({ path: ['spec', 'ttlSecondsAfterFinished'], code: 'INVALID_VALUE', message: 'spec.ttlSecondsAfterFinished must be a whole number from 0 to 2147483647', fix: 'set it to a number of seconds, or remove it' });
   }
   return issues;
 }

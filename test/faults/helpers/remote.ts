@@ -3,6 +3,7 @@
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
+import type { ListenerLimits } from '../../../src/passes/serveEndpoints.ts';
 import { startReconciler, type Reconciler } from '../../../src/passes/startReconciler.ts';
 import { startGitHttpServer, type GitHttpServer } from '../../helpers/gitHttpServer.ts';
 import { LogEvents, type Fleet } from '../../passes/helpers/fleet.ts';
@@ -55,7 +56,7 @@ export interface RemoteReconciler {
 }
 
 /** The reconciler in this process on the fleet's repo as a remote (through the proxy); no cron fetch, no resync. */
-export async function startRemoteReconciler(fleet: Fleet, opts: { webhookSecret?: string; fetchIdleTimeoutMs?: number } = {}): Promise<RemoteReconciler> {
+export async function startRemoteReconciler(fleet: Fleet, opts: { webhookSecret?: string; fetchIdleTimeoutMs?: number; listenLimits?: ListenerLimits } = {}): Promise<RemoteReconciler> {
   fleet.git(fleet.bare, 'config', 'http.receivepack', 'true');
   const git = await startGitHttpServer(path.dirname(fleet.bare));
   const proxy = await startStallingProxy(git.url);
@@ -67,7 +68,7 @@ export async function startRemoteReconciler(fleet: Fleet, opts: { webhookSecret?
         ...(opts.fetchIdleTimeoutMs !== undefined ? { fetchIdleTimeoutMs: opts.fetchIdleTimeoutMs } : {}),
       },
       clusters: { kind: 'registered', credentialsDir: fleet.credentials, fallbackKubeconfig: undefined },
-      resyncMs: 0, listen: { host: '127.0.0.1', port: 0 }, log: events.log,
+      resyncMs: 0, listen: { host: '127.0.0.1', port: 0, ...(opts.listenLimits ? { limits: opts.listenLimits } : {}) }, log: events.log,
       ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
     });
     return {

@@ -3,6 +3,7 @@
 // through status, stop other changes, or make validate/plan run without bound). Each row pushes the attack
 // through the same pipeline a reviewer's CI and the reconciler run, and counts what escaped as lost.
 import type { Scenario } from '../helpers/frame.ts';
+import { tenantBoundsScenarios } from './tenantBounds.ts';
 import { tenantCredentialScenarios } from './tenantCredentials.ts';
 import { tenantIdentityScenarios } from './tenantIdentity.ts';
 import { tenantSecretScenarios } from './tenantSecrets.ts';
@@ -11,4 +12,5 @@ export const tenantScenarios: readonly Scenario[] = [
   ...tenantCredentialScenarios,
   ...tenantIdentityScenarios,
   ...tenantSecretScenarios,
+  ...tenantBoundsScenarios,
 ];

@@ -1,0 +1,31 @@
+import { classifyDocuments } from '../documents/classifyDocuments.ts';
+import type { FileObjects } from '../documents/model.ts';
+
+/**
+ * How much of a commit one read of its files takes in, whatever the commit holds: a pull request decides how many
+ * files there are, how large (each at most the 4 MiB parse limit) and how many objects they hold. Past a limit the
+ * remaining files, in path order, are not read: the first gets COMMIT_TOO_LARGE, and all of them are unreadable, so
+ * whatever they rendered before is kept. Each is some fifty times what a fleet of 1,000 templates needs.
+ */
+export interface SourceLimits {
+  /** Files parsed. Default 50,000. */
+  maxFiles: number;
+  /** Bytes of those files. Default 256 MiB. */
+  maxBytes: number;
+  /** Objects (documents with apiVersion, kind and name) in them. Default 100,000. */
+  maxObjects: number;
+}
+
+export const DEFAULT_SOURCE_LIMITS: SourceLimits = { maxFiles: 50_000, maxBytes: 256 * 1024 * 1024, maxObjects: 100_000 };
+
+/** A file this read refused: unreadable, with the problem when it is the first one refused. */
+export function refusedFile(file: string, why?: { message: string; fix: string }): FileObjects {
+  const problems = why ? [{ file, line: 1, column: 1, code: 'COMMIT_TOO_LARGE' as const, severity: 'error' as const, ...why }] : [];
+  return { ...classifyDocuments(file, [], problems), unreadable: true };
+}
+
+/** Objects a parsed file holds, broken ones included. */
+export function objectCount(f: FileObjects): number {
+  return f.templates.length + f.propagationPolicies.length + f.overridePolicies.length + f.clusterTaintPolicies.length + f.clusters.length +
+    f.rebalancers.length + f.interpreterCustomizations.length + f.broken.length;
+}
