@@ -3,7 +3,9 @@
 
 export type StatusReason =
   | 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Invalid' | 'BadRequest' | 'Unauthorized' | 'Forbidden'
-  | 'MethodNotAllowed' | 'UnsupportedMediaType' | 'Expired' | 'InternalError' | 'ServiceUnavailable' | 'NotAcceptable';
+  | 'MethodNotAllowed' | 'UnsupportedMediaType' | 'Expired' | 'InternalError' | 'ServiceUnavailable' | 'NotAcceptable'
+  // StatusReasonUnknown: what the server answers an error no layer turned into an API status.
+  | '';
 
 export interface StatusCause {
   type?: string;
@@ -36,7 +38,7 @@ export class ApiError extends Error {
       metadata: {},
       status: 'Failure',
       message: this.message,
-      reason: this.reason,
+      ...(this.reason ? { reason: this.reason } : {}),
       ...(this.details ? { details: this.details } : {}),
       code: this.code,
     };

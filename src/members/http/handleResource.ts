@@ -19,6 +19,10 @@ import { renderTable } from './renderTable.ts';
 import { sendJson, sendText } from './respond.ts';
 import type { ServerContext } from './ServerContext.ts';
 import { serveWatch } from './serveWatch.ts';
+import { decodeContinue, encodeContinue } from './continueToken.ts';
+import {
+  parseDeleteOptions, parseIncludeObject, parseListOptions, parseWriteOptions, propagationOf, type ListOptions, type WriteOptions,
+} from './requestOptions.ts';
 
 const PROTECTED_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 const NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -30,13 +34,15 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
   const { rt, name, subresource } = path;
   if (rt.namespaced && path.namespace === undefined && name) throw notFound(rt.group, rt.plural, name);
   if (!name) {
-    if (method === 'GET' && (url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1')) {
-      serveWatch(ctx, req, res, rt, { ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), matches: selectorFilter(url) }, url, acceptsTable(req));
+    if (method === 'GET') {
+      const options = parseListOptions(url.searchParams);
+      if (!options.watch) return listObjects(ctx, req, res, path, url, options);
+      const table = acceptsTable(req) ? parseIncludeObject(url.searchParams) : undefined;
+      serveWatch(ctx, req, res, rt, { ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), matches: selectorFilter(options) }, options, table !== undefined);
       return;
     }
-    if (method === 'GET') return listObjects(ctx, req, res, path, url);
     if (method === 'POST') return createObject(ctx, req, res, path, url);
-    if (method === 'DELETE') return deleteCollection(ctx, res, path, url);
+    if (method === 'DELETE') return deleteCollection(ctx, req, res, path, url);
     throw methodNotAllowed(method);
   }
   if (subresource === 'log') {
@@ -64,13 +70,12 @@ function acceptsTable(req: IncomingMessage): boolean {
 }
 
 function tableOptions(url: URL, resourceVersion: string) {
-  const include = url.searchParams.get('includeObject');
-  return { includeObject: include === 'Object' || include === 'None' ? include : 'Metadata', resourceVersion } as const;
+  return { includeObject: parseIncludeObject(url.searchParams), resourceVersion } as const;
 }
 
-function selectorFilter(url: URL): (o: KubeObject) => boolean {
-  const labels = parseLabelSelector(url.searchParams.get('labelSelector') ?? '');
-  const fields = parseFieldSelector(url.searchParams.get('fieldSelector') ?? '');
+function selectorFilter(options: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>): (o: KubeObject) => boolean {
+  const labels = parseLabelSelector(options.labelSelector);
+  const fields = parseFieldSelector(options.fieldSelector);
   return (o) => matchesLabelRequirements(labels, o.metadata.labels) && matchesFieldRequirements(fields, o);
 }
 
@@ -88,13 +93,9 @@ function timestamp(ctx: ServerContext): string {
   return ctx.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** The field manager of a non-apply write: `fieldManager`, else the User-Agent's first word, as the API server does. */
-function managerOf(req: IncomingMessage, url: URL): string {
-  return url.searchParams.get('fieldManager') ?? (req.headers['user-agent'] ?? 'unknown').split('/')[0]!.slice(0, 128);
-}
-
-function isDryRun(url: URL): boolean {
-  return url.searchParams.getAll('dryRun').includes('All');
+/** The field manager of a non-apply write: `fieldManager`, else (absent or empty) the User-Agent's first word, as the API server does. */
+function managerOf(req: IncomingMessage, options: WriteOptions): string {
+  return options.fieldManager || (req.headers['user-agent'] ?? 'unknown').split('/')[0]!.slice(0, 128);
 }
 
 function writeScope(rt: ResourceType, subresource: string | undefined): WriteScope {
@@ -148,31 +149,43 @@ function namespaceFor(rt: ResourceType, path: ApiPath, body: KubeObject): string
   return path.namespace ?? fromBody ?? 'default';
 }
 
-function listObjects(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): void {
+/** Where the emulator's store order puts an object; continue tokens point at one. */
+const storeKey = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+
+function listObjects(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL, options: ListOptions): void {
   const { rt } = path;
-  const matches = selectorFilter(url);
-  const all = ctx.store.list(resourceKeyOf(rt), path.namespace).filter(matches).map((o) => withVersion(o, rt));
-  const limit = Number(url.searchParams.get('limit') ?? '0');
-  const token = url.searchParams.get('continue');
-  const offset = token ? Number(JSON.parse(Buffer.from(token, 'base64').toString('utf8')).offset) : 0;
-  const items = limit > 0 ? all.slice(offset, offset + limit) : all.slice(offset);
-  const more = limit > 0 && offset + limit < all.length;
-  const continueToken = more ? Buffer.from(JSON.stringify({ offset: offset + limit })).toString('base64') : undefined;
-  const resourceVersion = String(ctx.store.resourceVersion);
+  if (options.resourceVersion !== '' && options.resourceVersion !== '0' && !/^[0-9]+$/.test(options.resourceVersion)) {
+    // The storage layer's parse error is not an API status, so the real server answers it as an unknown 500.
+    throw new ApiError(500, '', `resourceVersion: Invalid value: ${JSON.stringify(options.resourceVersion)}: strconv.ParseUint: parsing ${JSON.stringify(options.resourceVersion)}: invalid syntax`);
+  }
+  const matches = selectorFilter(options);
+  let all = ctx.store.list(resourceKeyOf(rt), path.namespace).filter(matches).map((o) => withVersion(o, rt));
+  let resourceVersion = ctx.store.resourceVersion;
+  if (options.continue !== '') {
+    const point = decodeContinue(options.continue);
+    if (options.resourceVersion !== '' && options.resourceVersion !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+    all = all.filter((o) => storeKey(o).localeCompare(point.startKey) >= 0);
+    resourceVersion = point.resourceVersion;
+  }
+  const limit = options.limit;
+  const items = limit > 0 ? all.slice(0, limit) : all;
+  const next = limit > 0 ? all[limit] : undefined;
+  const continueToken = next ? encodeContinue({ resourceVersion, startKey: storeKey(next) }) : undefined;
   if (acceptsTable(req)) {
-    sendJson(res, 200, renderTable(rt, items, ctx.now().getTime(), { ...tableOptions(url, resourceVersion), ...(continueToken ? { continueToken } : {}) }));
+    sendJson(res, 200, renderTable(rt, items, ctx.now().getTime(), { ...tableOptions(url, String(resourceVersion)), ...(continueToken ? { continueToken } : {}) }));
     return;
   }
   sendJson(res, 200, {
     kind: `${rt.kind}List`,
     apiVersion: groupVersionOf(rt),
-    metadata: { resourceVersion, ...(continueToken ? { continue: continueToken, remainingItemCount: all.length - offset - limit } : {}) },
+    metadata: { resourceVersion: String(resourceVersion), ...(continueToken ? { continue: continueToken, remainingItemCount: all.length - limit } : {}) },
     items,
   });
 }
 
 async function createObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
   const { rt } = path;
+  const options = parseWriteOptions(url.searchParams, 'CreateOptions');
   const body = asObject(await readBody(req));
   checkTypeMeta(body, rt);
   const namespace = namespaceFor(rt, path, body);
@@ -187,8 +200,8 @@ async function createObject(ctx: ServerContext, req: IncomingMessage, res: Serve
   object.apiVersion = groupVersionOf(rt);
   object.kind = rt.kind;
   defaultObject(rt.kind, object, clusterIpAllocator(ctx));
-  object.metadata.managedFields = trackUpdate(undefined, object, managerOf(req, url), groupVersionOf(rt), timestamp(ctx));
-  if (isDryRun(url)) {
+  object.metadata.managedFields = trackUpdate(undefined, object, managerOf(req, options), groupVersionOf(rt), timestamp(ctx));
+  if (options.dryRun) {
     sendJson(res, 201, object);
     return;
   }
@@ -197,6 +210,7 @@ async function createObject(ctx: ServerContext, req: IncomingMessage, res: Serve
 
 async function replaceObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
   const { rt } = path;
+  const options = parseWriteOptions(url.searchParams, 'UpdateOptions');
   const body = asObject(await readBody(req));
   checkTypeMeta(body, rt);
   if (body.metadata.name !== undefined && body.metadata.name !== path.name) {
@@ -208,11 +222,11 @@ async function replaceObject(ctx: ServerContext, req: IncomingMessage, res: Serv
   const namespace = namespaceFor(rt, path, body);
   if (namespace !== undefined) next.metadata.namespace = namespace;
   for (const key of SERVER_OWNED_METADATA) delete next.metadata[key];
-  return writeUpdate(ctx, req, res, path, url, current, next);
+  return writeUpdate(ctx, req, res, path, options, current, next);
 }
 
 /** The end of every non-apply update: defaults, managedFields, precondition, store write. */
-function writeUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL, current: KubeObject, next: KubeObject): void {
+function writeUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, options: WriteOptions, current: KubeObject, next: KubeObject): void {
   const { rt } = path;
   const scope = writeScope(rt, path.subresource);
   const subresource = path.subresource === 'status' ? 'status' as const : undefined;
@@ -220,14 +234,14 @@ function writeUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   const tracked: KubeObject = scope === 'status'
     ? { ...current, status: next.status }
     : { ...next, ...(scope === 'main' ? { status: current.status } : {}) };
-  const managedFields = trackUpdate(current, tracked, managerOf(req, url), groupVersionOf(rt), timestamp(ctx), subresource);
+  const managedFields = trackUpdate(current, tracked, managerOf(req, options), groupVersionOf(rt), timestamp(ctx), subresource);
   // The status subresource changes only status, but the managedFields entry it records lives in metadata,
   // so it is written as a whole object built from the stored one.
   const write: KubeObject = scope === 'status'
     ? { ...tracked, metadata: { ...current.metadata, managedFields, resourceVersion: next.metadata.resourceVersion } }
     : { ...next, metadata: { ...next.metadata, managedFields } };
   if (scope === 'status' && write.status === undefined) delete write.status;
-  if (isDryRun(url)) {
+  if (options.dryRun) {
     sendJson(res, 200, withVersion(dryRunResult(current, write), rt));
     return;
   }
@@ -244,8 +258,9 @@ function dryRunResult(current: KubeObject, next: KubeObject): KubeObject {
 async function patchObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
   const { rt } = path;
   const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const options = parseWriteOptions(url.searchParams, 'PatchOptions', contentType === 'application/apply-patch+yaml');
   const body = await readBody(req);
-  if (contentType === 'application/apply-patch+yaml') return applyObject(ctx, res, path, url, asObject(body));
+  if (contentType === 'application/apply-patch+yaml') return applyObject(ctx, res, path, options, asObject(body));
   const current = requireObject(ctx, path);
   let patched: unknown;
   switch (contentType) {
@@ -263,13 +278,12 @@ async function patchObject(ctx: ServerContext, req: IncomingMessage, res: Server
   next.metadata.namespace = current.metadata.namespace;
   if (next.metadata.namespace === undefined) delete next.metadata.namespace;
   for (const key of SERVER_OWNED_METADATA) delete next.metadata[key];
-  return writeUpdate(ctx, req, res, path, url, current, next);
+  return writeUpdate(ctx, req, res, path, options, current, next);
 }
 
-async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPath, url: URL, applied: KubeObject): Promise<void> {
+async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPath, options: WriteOptions, applied: KubeObject): Promise<void> {
   const { rt } = path;
-  const manager = url.searchParams.get('fieldManager');
-  if (!manager) throw badRequest('PATCH, application/apply-patch+yaml: fieldManager is required for apply requests');
+  const manager = options.fieldManager;
   if (!applied.apiVersion || !applied.kind) throw badRequest('apply requests must set apiVersion and kind');
   checkTypeMeta(applied, rt);
   if (applied.metadata.name !== undefined && applied.metadata.name !== path.name) {
@@ -280,7 +294,7 @@ async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPat
   const subresource = path.subresource === 'status' ? 'status' as const : undefined;
   if (!current && subresource) throw notFound(rt.group, rt.plural, path.name!);
   const merged = serverSideApply({
-    live: current, applied, manager, force: url.searchParams.get('force') === 'true', apiVersion: groupVersionOf(rt),
+    live: current, applied, manager, force: options.force ?? false, apiVersion: groupVersionOf(rt),
     ...(subresource ? { subresource } : {}), now: timestamp(ctx),
   });
   merged.metadata.name = path.name;
@@ -288,7 +302,7 @@ async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPat
   if (!current) {
     validateName(rt, path.name);
     defaultObject(rt.kind, merged, clusterIpAllocator(ctx));
-    if (isDryRun(url)) {
+    if (options.dryRun) {
       sendJson(res, 201, withVersion(merged, rt));
       return;
     }
@@ -297,7 +311,7 @@ async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPat
   }
   const scope = writeScope(rt, path.subresource);
   if (scope !== 'status') defaultObject(rt.kind, merged, clusterIpAllocator(ctx));
-  if (isDryRun(url)) {
+  if (options.dryRun) {
     sendJson(res, 200, withVersion(dryRunResult(current, merged), rt));
     return;
   }
@@ -307,21 +321,19 @@ async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPat
 
 async function deleteObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
   const { rt } = path;
-  const body = (await readBody(req)) as Record<string, unknown> | undefined;
+  const options = parseDeleteOptions(url.searchParams, await readBody(req));
   const current = requireObject(ctx, path);
   if (rt.kind === 'Namespace' && PROTECTED_NAMESPACES.has(path.name!)) {
     throw new ApiError(403, 'Forbidden', `namespaces "${path.name}" is forbidden: this namespace may not be deleted`, { name: path.name!, kind: 'namespaces' });
   }
-  const propagation = (body?.propagationPolicy as string | undefined) ?? url.searchParams.get('propagationPolicy')
-    ?? (body?.orphanDependents === true || url.searchParams.get('orphanDependents') === 'true' ? 'Orphan' : 'Background');
-  if (isDryRun(url) || (Array.isArray(body?.dryRun) && (body.dryRun as string[]).includes('All'))) {
+  const propagation = propagationOf(options);
+  if (options.dryRun) {
     sendJson(res, 200, withVersion(current, rt));
     return;
   }
   if (propagation === 'Orphan') orphanDependents(ctx.store, ctx.registry, current.metadata.uid!);
   if (propagation === 'Foreground') deleteDependents(ctx.store, ctx.registry, current.metadata.uid!);
-  const preconditions = body?.preconditions as { uid?: string; resourceVersion?: string } | undefined;
-  const result = ctx.store.delete(rt, path.namespace, path.name!, preconditions);
+  const result = ctx.store.delete(rt, path.namespace, path.name!, options.preconditions);
   if (!result.deleted) {
     sendJson(res, 200, withVersion(result.object, rt));
     return;
@@ -332,13 +344,14 @@ async function deleteObject(ctx: ServerContext, req: IncomingMessage, res: Serve
   });
 }
 
-function deleteCollection(ctx: ServerContext, res: ServerResponse, path: ApiPath, url: URL): void {
+async function deleteCollection(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
   const { rt } = path;
-  const matches = selectorFilter(url);
+  const matches = selectorFilter(parseListOptions(url.searchParams));
+  const options = parseDeleteOptions(url.searchParams, await readBody(req));
   const deleted: KubeObject[] = [];
   for (const object of ctx.store.list(resourceKeyOf(rt), path.namespace).filter(matches)) {
     if (rt.kind === 'Namespace' && PROTECTED_NAMESPACES.has(object.metadata.name!)) continue;
-    if (!isDryRun(url)) ctx.store.delete(rt, object.metadata.namespace, object.metadata.name!);
+    if (!options.dryRun) ctx.store.delete(rt, object.metadata.namespace, object.metadata.name!);
     deleted.push(withVersion(object, rt));
   }
   sendJson(res, 200, { kind: `${rt.kind}List`, apiVersion: groupVersionOf(rt), metadata: { resourceVersion: String(ctx.store.resourceVersion) }, items: deleted });
@@ -367,11 +380,12 @@ async function handleScale(ctx: ServerContext, req: IncomingMessage, res: Server
     sendJson(res, 200, scale);
     return;
   }
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+  const options = parseWriteOptions(url.searchParams, method === 'PATCH' ? 'PatchOptions' : 'UpdateOptions', contentType === 'application/apply-patch+yaml');
   const body = await readBody(req);
   let desired: KubeObject;
   if (method === 'PUT') desired = asObject(body);
   else if (method === 'PATCH') {
-    const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
     desired = asObject(contentType === 'application/json-patch+json' ? jsonPatch(scale, body) : mergePatch(structuredClone(scale), body));
   } else throw methodNotAllowed(method);
   const replicas = Number(desired.spec?.replicas);
@@ -379,7 +393,7 @@ async function handleScale(ctx: ServerContext, req: IncomingMessage, res: Server
   const next = structuredClone(current);
   next.spec = { ...next.spec, replicas };
   if (desired.metadata.resourceVersion) next.metadata.resourceVersion = desired.metadata.resourceVersion;
-  next.metadata.managedFields = trackUpdate(current, next, managerOf(req, url), groupVersionOf(path.rt), timestamp(ctx));
-  const stored = isDryRun(url) ? next : ctx.store.update(path.rt, next, 'main');
+  next.metadata.managedFields = trackUpdate(current, next, managerOf(req, options), groupVersionOf(path.rt), timestamp(ctx));
+  const stored = options.dryRun ? next : ctx.store.update(path.rt, next, 'main');
   sendJson(res, 200, toScale(stored));
 }
