@@ -1,4 +1,5 @@
 import type { KubeObject } from '../types.ts';
+import { mergeStringData } from './mergeStringData.ts';
 
 // The API server's defaulting for the fields controllers and clients commonly read back. It runs on every
 // write (like the real defaulting on decode), so a field an applier drops comes back defaulted.
@@ -106,7 +107,9 @@ export function defaultObject(kind: string, object: KubeObject, allocateClusterI
       object.metadata.labels = { ...(object.metadata.labels ?? {}), 'kubernetes.io/metadata.name': object.metadata.name! };
       break;
     case 'Secret':
-      object.type ??= 'Opaque';
+      // Conversion rather than defaulting, but it happens at the same point: when the written object is decoded.
+      mergeStringData(object);
+      if (!object.type) object.type = 'Opaque';
       break;
   }
 }
