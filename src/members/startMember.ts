@@ -14,6 +14,8 @@ import { kubeletSimulator } from './controllers/kubeletSimulator.ts';
 import { namespaceController } from './controllers/namespaceController.ts';
 import { podScheduler } from './controllers/podScheduler.ts';
 import { replicaSetController } from './controllers/replicaSetController.ts';
+import { rootCaPublisher } from './controllers/rootCaPublisher.ts';
+import { serviceAccountController } from './controllers/serviceAccountController.ts';
 import { statefulSetController } from './controllers/statefulSetController.ts';
 import type { ControllerDeps } from './controllers/ControllerDeps.ts';
 import { MemberFaults } from './faults.ts';
@@ -160,6 +162,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
   const controllers = new ControllerManager(store, [
     crds, garbageCollector(store, registry), namespaceController(deps), deploymentController(deps), replicaSetController(deps),
     statefulSetController(deps), daemonSetController(deps), jobController(deps), podScheduler(deps), kubeletSimulator(deps),
+    serviceAccountController(deps), rootCaPublisher(deps, tls.caPem),
   ], options.onError ?? ((controller, key, error) => process.stderr.write(`member ${name}: ${controller} ${key}: ${(error as Error)?.stack ?? error}\n`)));
 
   // Write-behind persistence: bursts of writes (a Deployment creating 50 pods) cost one file write.
