@@ -101,6 +101,7 @@ test('the official Python client lists, creates, watches a Deployment\'s pod to 
   assert.ok(out.readyPod, `no Ready pod before timeout_seconds; events: ${out.podEvents}`);
   assert.match(out.readyPod.name, /^web-[a-z0-9]+-[a-z0-9]{5}$/);
   assert.is(out.readyPod.phase, 'Running');
+  assert.is(out.readyPod.serviceAccount, 'default');
   assert.is(out.podEvents[0], 'ADDED');
   assert.is(out.deployment.strategy, 'RollingUpdate');
   assert.equal(out.secret, { data: { password: Buffer.from('s3cr3t').toString('base64') }, stringData: null, type: 'Opaque' });

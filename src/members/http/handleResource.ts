@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, badRequest, invalid, notFound } from '../ApiError.ts';
 import { serverSideApply } from '../apply/serverSideApply.ts';
@@ -6,7 +7,10 @@ import { deleteDependents, orphanDependents } from '../controllers/garbageCollec
 import { jsonPatch } from '../patches/jsonPatch.ts';
 import { mergePatch } from '../patches/mergePatch.ts';
 import { strategicMergePatch } from '../patches/strategicMergePatch.ts';
-import { defaultObject } from '../resources/defaultObject.ts';
+import { admitPod } from '../resources/admitPod.ts';
+import { defaultObject, type Allocators } from '../resources/defaultObject.ts';
+import { prepareForCreate } from '../resources/prepareForCreate.ts';
+import { keepAllocatedValues } from '../resources/serviceAllocation.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import { matchesFieldRequirements, parseFieldSelector } from '../selectors/parseFieldSelector.ts';
 import { matchesLabelRequirements, parseLabelSelector } from '../selectors/parseLabelSelector.ts';
@@ -103,14 +107,39 @@ function writeScope(rt: ResourceType, subresource: string | undefined): WriteSco
   return rt.subresources.includes('status') ? 'main' : 'all';
 }
 
-function clusterIpAllocator(ctx: ServerContext): () => string {
-  return () => {
-    const used = new Set(ctx.store.list('/services').map((s) => s.spec?.clusterIP));
-    for (let i = 10; ; i++) {
-      const ip = `10.96.${Math.floor(i / 250)}.${(i % 250) + 1}`;
-      if (!used.has(ip)) return ip;
-    }
+/** Service addresses not taken by a stored Service nor already handed out for the object being written. */
+function serviceAllocators(ctx: ServerContext): Allocators {
+  const services = () => ctx.store.list('/services');
+  const givenPorts = new Set<number>();
+  return {
+    clusterIP: () => {
+      const used = new Set(services().map((s) => s.spec?.clusterIP));
+      for (let i = 10; ; i++) {
+        const ip = `10.96.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+        if (!used.has(ip)) return ip;
+      }
+    },
+    nodePort: () => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const used = new Set(services().flatMap((s) => (s.spec?.ports ?? []).map((p: any) => p?.nodePort)));
+      for (let port = 30000; port <= 32767; port++) {
+        if (used.has(port) || givenPorts.has(port)) continue;
+        givenPorts.add(port);
+        return port;
+      }
+      throw new ApiError(422, 'Invalid', 'Internal error occurred: failed to allocate a nodePort: range is full');
+    },
   };
+}
+
+/**
+ * The create-time steps after defaulting and field tracking, as the API server orders them: the object gets
+ * its uid, mutating admission runs (pods get their ServiceAccount), then the kind's strategy (Job selectors).
+ */
+function admitCreate(ctx: ServerContext, rt: ResourceType, object: KubeObject): void {
+  object.metadata.uid = randomUUID();
+  if (rt.kind === 'Pod' && rt.group === '') admitPod(object, (name) => ctx.store.get('/serviceaccounts', object.metadata.namespace, name));
+  prepareForCreate(rt.kind, object);
 }
 
 function checkTypeMeta(body: KubeObject, rt: ResourceType): void {
@@ -199,8 +228,9 @@ async function createObject(ctx: ServerContext, req: IncomingMessage, res: Serve
   if (rt.subresources.includes('status')) delete object.status;
   object.apiVersion = groupVersionOf(rt);
   object.kind = rt.kind;
-  defaultObject(rt.kind, object, clusterIpAllocator(ctx));
+  defaultObject(rt.kind, object, serviceAllocators(ctx));
   object.metadata.managedFields = trackUpdate(undefined, object, managerOf(req, options), groupVersionOf(rt), timestamp(ctx));
+  admitCreate(ctx, rt, object);
   if (options.dryRun) {
     sendJson(res, 201, object);
     return;
@@ -230,7 +260,10 @@ function writeUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   const { rt } = path;
   const scope = writeScope(rt, path.subresource);
   const subresource = path.subresource === 'status' ? 'status' as const : undefined;
-  if (scope !== 'status') defaultObject(rt.kind, next, clusterIpAllocator(ctx));
+  if (scope !== 'status') {
+    if (rt.kind === 'Service') keepAllocatedValues(current, next);
+    defaultObject(rt.kind, next, serviceAllocators(ctx));
+  }
   const tracked: KubeObject = scope === 'status'
     ? { ...current, status: next.status }
     : { ...next, ...(scope === 'main' ? { status: current.status } : {}) };
@@ -301,7 +334,8 @@ async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPat
   if (namespace !== undefined) merged.metadata.namespace = namespace;
   if (!current) {
     validateName(rt, path.name);
-    defaultObject(rt.kind, merged, clusterIpAllocator(ctx));
+    defaultObject(rt.kind, merged, serviceAllocators(ctx));
+    admitCreate(ctx, rt, merged);
     if (options.dryRun) {
       sendJson(res, 201, withVersion(merged, rt));
       return;
@@ -310,7 +344,10 @@ async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPat
     return;
   }
   const scope = writeScope(rt, path.subresource);
-  if (scope !== 'status') defaultObject(rt.kind, merged, clusterIpAllocator(ctx));
+  if (scope !== 'status') {
+    if (rt.kind === 'Service') keepAllocatedValues(current, merged);
+    defaultObject(rt.kind, merged, serviceAllocators(ctx));
+  }
   if (options.dryRun) {
     sendJson(res, 200, withVersion(dryRunResult(current, merged), rt));
     return;

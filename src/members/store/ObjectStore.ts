@@ -89,7 +89,8 @@ export class ObjectStore {
         ...input.metadata,
         name,
         ...(namespace !== undefined ? { namespace } : {}),
-        uid: randomUUID(),
+        // A uid the API layer drew before create (generated Job selectors embed it); else a new one.
+        uid: input.metadata.uid ?? randomUUID(),
         resourceVersion: String(rv),
         creationTimestamp: this.timestamp(),
         ...(rt.tracksGeneration ? { generation: 1 } : {}),
