@@ -14,6 +14,8 @@ const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 
 /** The events of a watch response that ended on its own (timeoutSeconds). */
 function events(body: unknown): { type: string; object: { metadata: { name?: string; annotations?: Record<string, string> } } }[] {
+  // A stream of exactly one event is itself valid JSON, which the harness has already parsed.
+  if (typeof body === 'object' && body !== null) return [body as ReturnType<typeof events>[number]];
   assert.type(body, 'string');
   return (body as string).split('\n').filter(Boolean).map((line) => JSON.parse(line));
 }
@@ -45,6 +47,17 @@ test('watch=false and watch=0 are lists', async () => {
     const res = await api(member, 'GET', `${CONFIGMAPS}?labelSelector=app%3Dpaged&watch=${value}`);
     assert.is(res.body.kind, 'ConfigMapList', value);
   }
+});
+
+test('the deprecated /watch/ prefix serves a watch of the collection, or of one object by name', async () => {
+  const all = await api(member, 'GET', `/api/v1/watch/namespaces/default/configmaps?labelSelector=app%3Dpaged&timeoutSeconds=1`);
+  assert.equal(events(all.body).map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED page-a', 'ADDED page-b', 'ADDED page-c']);
+  const one = await api(member, 'GET', `/api/v1/watch/namespaces/default/configmaps/page-b?timeoutSeconds=1`);
+  assert.equal(events(one.body).map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED page-b']);
+  const mismatch = await api(member, 'GET', `/api/v1/watch/namespaces/default/configmaps/page-b?fieldSelector=metadata.name%3Dpage-c`);
+  assert.is(mismatch.status, 400);
+  assert.is(mismatch.body.message, 'fieldSelector metadata.name doesn\'t match requested name');
+  assert.is((await api(member, 'POST', '/api/v1/watch/namespaces/default/configmaps', { body: configMap('x', 'x') })).status, 405);
 });
 
 test('an unparsable limit or timeoutSeconds is a 400 with strconv\'s message', async () => {

@@ -25,7 +25,7 @@ import type { ServerContext } from './ServerContext.ts';
 import { serveWatch } from './serveWatch.ts';
 import { decodeContinue, encodeContinue } from './continueToken.ts';
 import {
-  parseDeleteOptions, parseIncludeObject, parseListOptions, parseWriteOptions, propagationOf, type ListOptions, type WriteOptions,
+  checkPodLogOptions, parseDeleteOptions, parseIncludeObject, parseListOptions, parseWriteOptions, propagationOf, type ListOptions, type WriteOptions,
 } from './requestOptions.ts';
 
 const PROTECTED_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
@@ -37,6 +37,7 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
   const method = req.method ?? 'GET';
   const { rt, name, subresource } = path;
   if (rt.namespaced && path.namespace === undefined && name) throw notFound(rt.group, rt.plural, name);
+  if (path.watch) return watchThroughPrefix(ctx, req, res, path, url);
   if (!name) {
     if (method === 'GET') {
       const options = parseListOptions(url.searchParams);
@@ -51,6 +52,7 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
   }
   if (subresource === 'log') {
     const pod = requireObject(ctx, path);
+    checkPodLogOptions(url.searchParams, pod.metadata.name!);
     sendText(res, 200, `flotilla member emulator: pod ${pod.metadata.name} is simulated and writes no logs\n`);
     return;
   }
@@ -65,6 +67,24 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
   if (method === 'PATCH') return patchObject(ctx, req, res, path, url);
   if (method === 'DELETE') return deleteObject(ctx, req, res, path, url);
   throw methodNotAllowed(method);
+}
+
+/**
+ * `/api/v1/watch/namespaces/default/pods[/name]`: the deprecated watch endpoints, a watch whatever the query
+ * says; the item form watches that one object through a metadata.name field selector.
+ */
+function watchThroughPrefix(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): void {
+  const method = req.method ?? 'GET';
+  if (method !== 'GET' || path.subresource) throw methodNotAllowed(method);
+  // Decoded and validated as the query says (so without ?watch it is validated, and defaulted, as a list).
+  const options = { ...parseListOptions(url.searchParams), watch: true };
+  if (path.name) {
+    const named = parseFieldSelector(options.fieldSelector).find((r) => r.path === 'metadata.name');
+    if (options.fieldSelector === '') options.fieldSelector = `metadata.name=${path.name}`;
+    else if (!named || named.op !== '=' || named.value !== path.name) throw badRequest('fieldSelector metadata.name doesn\'t match requested name');
+  }
+  const table = acceptsTable(req) ? parseIncludeObject(url.searchParams) : undefined;
+  serveWatch(ctx, req, res, path.rt, { ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), matches: selectorFilter(options) }, options, table !== undefined);
 }
 
 const methodNotAllowed = (method: string) => new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method})`);

@@ -202,6 +202,28 @@ export function parseIncludeObject(params: URLSearchParams): 'Metadata' | 'Objec
   throw badRequest(`Unable to convert to Table as requested: includeObject: Invalid value: ${JSON.stringify(value)}: must be 'Metadata', 'Object', 'None', or empty`);
 }
 
+/**
+ * The query of a pod's `log` subresource, decoded and validated (ValidatePodLogOptions) though the emulator's
+ * pods write no logs: malformed numbers are 400s, out-of-range ones a 422 naming the pod.
+ */
+export function checkPodLogOptions(params: URLSearchParams, pod: string): void {
+  const tailLines = queryInt64(params, 'tailLines');
+  const limitBytes = queryInt64(params, 'limitBytes');
+  const sinceSeconds = queryInt64(params, 'sinceSeconds');
+  const errors: FieldError[] = [];
+  const invalidValue = (field: string, value: number, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, body: `Invalid value: ${value}: ${detail}` });
+  if (tailLines !== undefined && tailLines < 0) errors.push(invalidValue('tailLines', tailLines, 'must be greater than or equal to 0'));
+  if (limitBytes !== undefined && limitBytes < 1) errors.push(invalidValue('limitBytes', limitBytes, 'must be greater than 0'));
+  if (sinceSeconds !== undefined && params.get('sinceTime') !== null) errors.push(forbidden('', 'at most one of `sinceTime` or `sinceSeconds` may be specified'));
+  else if (sinceSeconds !== undefined && sinceSeconds < 1) errors.push(invalidValue('sinceSeconds', sinceSeconds, 'must be greater than 0'));
+  if (errors.length === 0) return;
+  // The both-given error is on the empty path, so it reads ": Forbidden: ..." like the real one.
+  const lines = errors.map((e) => `${e.field}: ${e.body}`);
+  throw new ApiError(422, 'Invalid', `PodLogOptions "${pod}" is invalid: ${lines.length === 1 ? lines[0] : `[${lines.join(', ')}]`}`, {
+    name: pod, kind: 'PodLogOptions', causes: errors.map((e) => ({ type: e.type, message: e.body, field: e.field })),
+  });
+}
+
 export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
 
 export interface DeleteOptions {

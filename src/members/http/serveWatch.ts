@@ -64,10 +64,13 @@ export function serveWatch(ctx: ServerContext, req: IncomingMessage, res: Server
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
 
-  if (options.sendInitialEvents === true) {
+  // Without sendInitialEvents (only the deprecated /watch/ prefix leaves it unset now) a watch from no
+  // resourceVersion or "0" still starts with the current objects, just without the closing bookmark.
+  const fromNowhere = rvParam === '' || rvParam === '0';
+  if (options.sendInitialEvents === true || (options.sendInitialEvents === undefined && fromNowhere)) {
     for (const object of ctx.store.list(resource, filter.namespace)) if (inScope(object)) write('ADDED', present(object));
-    if (wantsBookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
-  } else if (rvParam !== '' && rvParam !== '0') {
+    if (options.sendInitialEvents === true && wantsBookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
+  } else if (!fromNowhere) {
     const events = ctx.store.eventsSince(Number(rvParam));
     if (!events) {
       write('ERROR', new ApiError(410, 'Expired', `too old resource version: ${rvParam} (${ctx.store.resourceVersion})`).toStatus());

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../../../src/members/ApiError.ts';
 import {
-  parseDeleteOptions, parseIncludeObject, parseInt64, parseListOptions, parseWriteOptions, propagationOf, queryBool,
+  checkPodLogOptions, parseDeleteOptions, parseIncludeObject, parseInt64, parseListOptions, parseWriteOptions, propagationOf, queryBool,
 } from '../../../src/members/http/requestOptions.ts';
 
 const q = (query: string) => new URLSearchParams(query);
@@ -106,6 +106,15 @@ test('a Table\'s includeObject is one of three policies or a 400', () => {
   const bad = rejection(() => parseIncludeObject(q('includeObject=object')));
   assert.is(bad.code, 400);
   assert.is(bad.message, 'Unable to convert to Table as requested: includeObject: Invalid value: "object": must be \'Metadata\', \'Object\', \'None\', or empty');
+});
+
+test('pod log options: malformed numbers are 400s, out-of-range ones a 422 on PodLogOptions', () => {
+  checkPodLogOptions(q('tailLines=10&limitBytes=1&sinceSeconds=5&follow=true'), 'p');
+  assert.is(rejection(() => checkPodLogOptions(q('tailLines=ten'), 'p')).code, 400);
+  assert.is(rejection(() => checkPodLogOptions(q('tailLines=-1&limitBytes=0'), 'p')).message,
+    'PodLogOptions "p" is invalid: [tailLines: Invalid value: -1: must be greater than or equal to 0, limitBytes: Invalid value: 0: must be greater than 0]');
+  assert.is(rejection(() => checkPodLogOptions(q('sinceSeconds=0&sinceTime=2024-01-01T00:00:00Z'), 'p')).message,
+    'PodLogOptions "p" is invalid: : Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified');
 });
 
 test.run();
