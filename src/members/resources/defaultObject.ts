@@ -1,6 +1,7 @@
 import type { KubeObject } from '../types.ts';
 import { defaultPersistentVolumeClaimSpec, defaultPod, defaultPodTemplate, isEmptyString, isNil } from './defaultPodSpec.ts';
 import { mergeStringData } from './mergeStringData.ts';
+import { canonicalQuantity, canonicalResourceList } from './quantity.ts';
 
 // The API server's defaulting for what clients read back (k8s.io/kubernetes pkg/apis/*/v1/defaults.go plus
 // the admission plugins every cluster runs). It runs on every write (like the real defaulting on decode), so a
@@ -153,6 +154,13 @@ function defaultHorizontalPodAutoscaler(spec: Json): void {
   if (!Array.isArray(spec.metrics) || spec.metrics.length === 0) {
     spec.metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
   }
+  for (const metric of spec.metrics) {
+    for (const source of ['resource', 'pods', 'object', 'external', 'containerResource']) {
+      const target = metric?.[source]?.target;
+      if (!isObject(target)) continue;
+      for (const key of ['value', 'averageValue']) if (!isNil(target[key])) target[key] = canonicalQuantity(target[key], false);
+    }
+  }
   if (isObject(spec.behavior)) {
     spec.behavior.scaleUp = defaultScalingRules(spec.behavior.scaleUp, 0, SCALE_UP_POLICIES);
     spec.behavior.scaleDown = defaultScalingRules(spec.behavior.scaleDown, 300, SCALE_DOWN_POLICIES);
@@ -232,8 +240,30 @@ export function defaultObject(kind: string, object: KubeObject, allocate: Alloca
     case 'PersistentVolumeClaim':
       defaultPersistentVolumeClaimSpec(spec);
       break;
+    case 'ResourceQuota':
+      canonicalResourceList(spec?.hard);
+      break;
+    case 'LimitRange':
+      for (const limit of Array.isArray(spec?.limits) ? spec.limits : []) {
+        if (!isObject(limit)) continue;
+        for (const key of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']) canonicalResourceList(limit[key]);
+        if (limit.type !== 'Container') continue;
+        // SetDefaults_LimitRangeItem: a default limit from max, a default request from the default limit, else min.
+        const fill = (target: string, from: unknown) => {
+          if (!isObject(from)) return;
+          for (const [resource, quantity] of Object.entries(from)) {
+            if (!isObject(limit[target])) limit[target] = {};
+            if (limit[target][resource] === undefined) limit[target][resource] = quantity;
+          }
+        };
+        fill('default', limit.max);
+        fill('defaultRequest', limit.default);
+        fill('defaultRequest', limit.min);
+      }
+      break;
     case 'PersistentVolume':
       if (!isObject(spec)) break;
+      canonicalResourceList(spec.capacity);
       if (isEmptyString(spec.persistentVolumeReclaimPolicy)) spec.persistentVolumeReclaimPolicy = 'Retain';
       if (isNil(spec.volumeMode)) spec.volumeMode = 'Filesystem';
       break;

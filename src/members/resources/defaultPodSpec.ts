@@ -2,6 +2,8 @@
 // defaulters walk into every pod template, so a Deployment's, StatefulSet's, Job's or CronJob's template reads
 // back with the same defaults as a Pod; SetDefaults_Pod's extras apply to Pods only.
 
+import { canonicalQuantity, canonicalResourceList } from './quantity.ts';
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
@@ -52,6 +54,8 @@ function defaultContainer(c: Json): void {
   if (isEmptyString(c.terminationMessagePath)) c.terminationMessagePath = '/dev/termination-log';
   if (isEmptyString(c.terminationMessagePolicy)) c.terminationMessagePolicy = 'File';
   if (isNil(c.resources)) c.resources = {};
+  canonicalResourceList(c.resources.limits);
+  canonicalResourceList(c.resources.requests);
   for (const p of Array.isArray(c.ports) ? c.ports : []) if (isObject(p) && isEmptyString(p.protocol)) p.protocol = 'TCP';
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) defaultProbe(c[probe]);
   if (isObject(c.lifecycle)) for (const hook of ['postStart', 'preStop']) defaultHttpGet(c.lifecycle[hook]);
@@ -73,6 +77,7 @@ function defaultVolume(v: Json): void {
     if (isObject(v[source]) && isNil(v[source].defaultMode)) v[source].defaultMode = DEFAULT_MODE;
   }
   if (isObject(v.hostPath) && isNil(v.hostPath.type)) v.hostPath.type = '';
+  if (isObject(v.emptyDir) && !isNil(v.emptyDir.sizeLimit)) v.emptyDir.sizeLimit = canonicalQuantity(v.emptyDir.sizeLimit, false);
   for (const item of Array.isArray(v.downwardAPI?.items) ? v.downwardAPI.items : []) defaultFieldRef(item?.fieldRef);
   for (const source of Array.isArray(v.projected?.sources) ? v.projected.sources : []) {
     for (const item of Array.isArray(source?.downwardAPI?.items) ? source.downwardAPI.items : []) defaultFieldRef(item?.fieldRef);
@@ -82,7 +87,10 @@ function defaultVolume(v: Json): void {
 }
 
 export function defaultPersistentVolumeClaimSpec(spec: Json): void {
-  if (isObject(spec) && isNil(spec.volumeMode)) spec.volumeMode = 'Filesystem';
+  if (!isObject(spec)) return;
+  if (isNil(spec.volumeMode)) spec.volumeMode = 'Filesystem';
+  canonicalResourceList(spec.resources?.requests);
+  canonicalResourceList(spec.resources?.limits);
 }
 
 /** SetDefaults_PodSpec and the defaults of everything inside it: containers, probes, volumes. */
@@ -101,6 +109,9 @@ export function defaultPodSpec(spec: Json): void {
     for (const c of Array.isArray(spec[list]) ? spec[list] : []) defaultContainer(c);
   }
   for (const v of Array.isArray(spec.volumes) ? spec.volumes : []) defaultVolume(v);
+  canonicalResourceList(spec.overhead);
+  canonicalResourceList(spec.resources?.limits);
+  canonicalResourceList(spec.resources?.requests);
 }
 
 /** A pod template's spec, wherever it sits. */
