@@ -68,6 +68,14 @@ test('an unparsable limit or timeoutSeconds is a 400 with strconv\'s message', a
   assert.is((await api(member, 'GET', `${CONFIGMAPS}?watch=true&timeoutSeconds=1.5`)).status, 400);
 });
 
+test('a malformed timeout is a 400 before authentication, except on long-running watches', async () => {
+  const res = await api(member, 'GET', `${CONFIGMAPS}?timeout=30`, { token: null });
+  assert.is(res.status, 400);
+  assert.is(res.body.message, 'invalid timeout specified in the request URL - time: missing unit in duration "30"');
+  assert.is((await api(member, 'GET', `${CONFIGMAPS}?timeout=30s`)).status, 200);
+  assert.is((await api(member, 'GET', `${CONFIGMAPS}?watch=1&timeout=30&timeoutSeconds=1`)).status, 200);
+});
+
 test('a watch from an unparsable resourceVersion is a 422 before any event', async () => {
   const res = await api(member, 'GET', `${CONFIGMAPS}?watch=true&resourceVersion=latest`);
   assert.is(res.status, 422);

@@ -63,6 +63,37 @@ export function queryInt64(params: URLSearchParams, name: string): number | unde
   }
 }
 
+const DURATION_UNITS = new Set(['ns', 'us', '\u00b5s', '\u03bcs', 'ms', 's', 'm', 'h']);
+
+/** Checks text against Go's time.ParseDuration grammar and returns its error message, or undefined when valid. */
+export function goDurationError(text: string): string | undefined {
+  const quoted = JSON.stringify(text);
+  let rest = text.replace(/^[-+]/, '');
+  if (rest === '0') return undefined;
+  if (rest === '') return `time: invalid duration ${quoted}`;
+  while (rest !== '') {
+    const number = /^([0-9]*)(\.([0-9]*))?/.exec(rest)!;
+    if (number[1] === '' && (number[3] ?? '') === '') return `time: invalid duration ${quoted}`;
+    rest = rest.slice(number[0].length);
+    const unit = /^[^0-9.]*/.exec(rest)![0];
+    if (unit === '') return `time: missing unit in duration ${quoted}`;
+    if (!DURATION_UNITS.has(unit)) return `time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`;
+    rest = rest.slice(unit.length);
+  }
+  return undefined;
+}
+
+/**
+ * `?timeout=` on any request that is not long-running (watches, logs): a Go duration, else a 400 before
+ * anything else is looked at, authentication included (the request-deadline filter).
+ */
+export function checkRequestTimeout(params: URLSearchParams): void {
+  const value = params.get('timeout') ?? '';
+  if (value === '') return;
+  const error = goDurationError(value);
+  if (error) throw badRequest(`invalid timeout specified in the request URL - ${error}`);
+}
+
 export interface ListOptions {
   labelSelector: string;
   fieldSelector: string;

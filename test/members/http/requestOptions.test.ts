@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../../../src/members/ApiError.ts';
 import {
-  checkPodLogOptions, parseDeleteOptions, parseIncludeObject, parseInt64, parseListOptions, parseWriteOptions, propagationOf, queryBool,
+  checkPodLogOptions, checkRequestTimeout, goDurationError, parseDeleteOptions, parseIncludeObject, parseInt64, parseListOptions, parseWriteOptions, propagationOf, queryBool,
 } from '../../../src/members/http/requestOptions.ts';
 
 const q = (query: string) => new URLSearchParams(query);
@@ -115,6 +115,15 @@ test('pod log options: malformed numbers are 400s, out-of-range ones a 422 on Po
     'PodLogOptions "p" is invalid: [tailLines: Invalid value: -1: must be greater than or equal to 0, limitBytes: Invalid value: 0: must be greater than 0]');
   assert.is(rejection(() => checkPodLogOptions(q('sinceSeconds=0&sinceTime=2024-01-01T00:00:00Z'), 'p')).message,
     'PodLogOptions "p" is invalid: : Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified');
+});
+
+test('timeout is a Go duration: a number needs a unit, units are ns to h', () => {
+  for (const ok of ['0', '30s', '1m30s', '1.5h', '-2ms', '.5s', '300\u00b5s']) assert.is(goDurationError(ok), undefined, ok);
+  assert.is(goDurationError('30'), 'time: missing unit in duration "30"');
+  assert.is(goDurationError('3x'), 'time: unknown unit "x" in duration "3x"');
+  assert.is(goDurationError('abc'), 'time: invalid duration "abc"');
+  assert.is(rejection(() => checkRequestTimeout(q('timeout=30'))).message, 'invalid timeout specified in the request URL - time: missing unit in duration "30"');
+  checkRequestTimeout(q('timeout=32s'));
 });
 
 test.run();
