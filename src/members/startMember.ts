@@ -159,10 +159,11 @@ export async function startMember(options: MemberOptions): Promise<Member> {
   const deps: ControllerDeps = { store, registry, now: timestamp, readyDelayMs, jobPodDurationMs: options.jobPodDurationMs ?? readyDelayMs };
   const crds = crdController(deps);
   store.subscribe((event) => crds.register(event));
+  // A namespace's default ServiceAccount comes first, so workload controllers draining in the same round find it.
   const controllers = new ControllerManager(store, [
+    serviceAccountController(deps), rootCaPublisher(deps, tls.caPem),
     crds, garbageCollector(store, registry), namespaceController(deps), deploymentController(deps), replicaSetController(deps),
     statefulSetController(deps), daemonSetController(deps), jobController(deps), podScheduler(deps), kubeletSimulator(deps),
-    serviceAccountController(deps), rootCaPublisher(deps, tls.caPem),
   ], options.onError ?? ((controller, key, error) => process.stderr.write(`member ${name}: ${controller} ${key}: ${(error as Error)?.stack ?? error}\n`)));
 
   // Write-behind persistence: bursts of writes (a Deployment creating 50 pods) cost one file write.

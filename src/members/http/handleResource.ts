@@ -147,7 +147,7 @@ function serviceAllocators(ctx: ServerContext): Allocators {
         givenPorts.add(port);
         return port;
       }
-      throw new ApiError(422, 'Invalid', 'Internal error occurred: failed to allocate a nodePort: range is full');
+      throw new ApiError(500, 'InternalError', 'Internal error occurred: failed to allocate a nodePort: range is full');
     },
   };
 }
