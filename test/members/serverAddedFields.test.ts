@@ -66,4 +66,15 @@ test('replacing a Service with its original manifest keeps the cluster IP and no
   assert.is(replaced.body.spec.ports[0].nodePort, nodePort);
 });
 
+test('created objects read back with their kind\'s zero status: Pending pods with a QoS class, zero counters', async () => {
+  const pod = await api(member, 'POST', `${NS}/pods`, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'sized' }, spec: { containers: [{ name: 'c', image: 'busybox:1.36', resources: { limits: { cpu: '1', memory: '128Mi' } } }] } } });
+  assert.equal(pod.body.status, { phase: 'Pending', qosClass: 'Guaranteed' });
+  const ds = await api(member, 'POST', '/apis/apps/v1/namespaces/default/daemonsets?dryRun=All', {
+    body: { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } } } },
+  });
+  assert.equal(ds.body.status, { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 });
+  const svc = await api(member, 'POST', `${NS}/services?dryRun=All`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'lb' }, spec: { ports: [{ port: 80 }] } } });
+  assert.equal(svc.body.status, { loadBalancer: {} });
+});
+
 test.run();

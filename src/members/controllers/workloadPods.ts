@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { admitPod } from '../resources/admitPod.ts';
 import { defaultObject } from '../resources/defaultObject.ts';
+import { podQosClass } from '../resources/podQos.ts';
 import type { ObjectStore } from '../store/ObjectStore.ts';
 import type { KubeObject, OwnerReference, ResourceType } from '../types.ts';
 
@@ -106,5 +107,6 @@ export function statusChanged(object: KubeObject, status: unknown): boolean {
 export function createPod(store: ObjectStore, podType: ResourceType, pod: KubeObject): KubeObject {
   defaultObject('Pod', pod, () => '');
   admitPod(pod, (name) => store.get('/serviceaccounts', pod.metadata.namespace, name), false);
+  pod.status = { ...(pod.status ?? {}), qosClass: podQosClass(pod) };
   return store.create(podType, pod);
 }

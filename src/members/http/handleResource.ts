@@ -9,7 +9,7 @@ import { mergePatch } from '../patches/mergePatch.ts';
 import { strategicMergePatch } from '../patches/strategicMergePatch.ts';
 import { admitPod } from '../resources/admitPod.ts';
 import { defaultObject, type Allocators } from '../resources/defaultObject.ts';
-import { prepareForCreate } from '../resources/prepareForCreate.ts';
+import { initialStatus, prepareForCreate } from '../resources/prepareForCreate.ts';
 import { keepAllocatedValues } from '../resources/serviceAllocation.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import { matchesFieldRequirements, parseFieldSelector } from '../selectors/parseFieldSelector.ts';
@@ -160,6 +160,8 @@ function admitCreate(ctx: ServerContext, rt: ResourceType, object: KubeObject): 
   object.metadata.uid = randomUUID();
   if (rt.kind === 'Pod' && rt.group === '') admitPod(object, (name) => ctx.store.get('/serviceaccounts', object.metadata.namespace, name));
   prepareForCreate(rt.kind, object);
+  const status = rt.crd ? undefined : initialStatus(rt.kind, object);
+  if (status && rt.subresources.includes('status')) object.status = status;
 }
 
 function checkTypeMeta(body: KubeObject, rt: ResourceType): void {

@@ -116,3 +116,8 @@ export function canonicalResourceList(list: unknown): void {
   const entries = list as Record<string, unknown>;
   for (const key of Object.keys(entries)) entries[key] = canonicalQuantity(entries[key], true);
 }
+
+/** The quantity's exact value in nano units, for sums and comparisons. */
+export function nanoValue(q: Quantity): bigint {
+  return q.scale >= -9 ? q.mantissa * pow10(q.scale + 9) : q.mantissa / pow10(-9 - q.scale);
+}
