@@ -63,6 +63,23 @@ export const staleConflict = (group: string, plural: string, name: string): ApiE
 
 export const badRequest = (message: string): ApiError => new ApiError(400, 'BadRequest', message);
 
+/** One failed check of a field: Go's field.Error as the API server renders it. */
+export interface FieldError {
+  type: 'FieldValueForbidden' | 'FieldValueNotSupported' | 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueTooLong';
+  field: string;
+  /** The message without the field: `Forbidden: ...`, `Unsupported value: "x": supported values: ...`. */
+  body: string;
+}
+
+/** errors.NewInvalid: `Secret "x" is invalid: field: body`, or `[a, b]` for several, each also a cause. */
+export function invalidFields(kind: string, group: string, name: string, errors: FieldError[]): ApiError {
+  const lines = errors.map((e) => `${e.field}: ${e.body}`);
+  const joined = lines.length === 1 ? lines[0] : `[${lines.join(', ')}]`;
+  return new ApiError(422, 'Invalid', `${group ? `${kind}.${group}` : kind} "${name}" is invalid: ${joined}`, {
+    ...(name ? { name } : {}), group, kind, causes: errors.map((e) => ({ type: e.type, message: e.body, field: e.field })),
+  });
+}
+
 export const invalid = (kind: string, group: string, name: string, field: string, detail: string): ApiError =>
   new ApiError(422, 'Invalid', `${group ? `${kind}.${group}` : kind} "${name}" is invalid: ${field}: ${detail}`, {
     name, group, kind, causes: [{ type: 'FieldValueInvalid', message: detail, field }],

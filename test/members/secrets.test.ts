@@ -59,4 +59,16 @@ test('update, merge patch, strategic merge patch and server-side apply merge str
   assert.is(secret.type, 'Opaque');
 });
 
+test('a TLS Secret without its key is a 422, and a Secret\'s type cannot be changed by a later write', async () => {
+  const tls = await api(member, 'POST', SECRETS, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cert' }, type: 'kubernetes.io/tls', stringData: { 'tls.crt': 'c' } } });
+  assert.is(tls.status, 422);
+  assert.is(tls.body.message, 'Secret "cert" is invalid: data[tls.key]: Required value');
+  const created = await api(member, 'POST', SECRETS, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cert' }, type: 'kubernetes.io/tls', stringData: { 'tls.crt': 'c', 'tls.key': 'k' } } });
+  assert.is(created.status, 201);
+  // The manifest without a type means Opaque, which the stored TLS Secret cannot become.
+  const replaced = await api(member, 'PUT', `${SECRETS}/cert`, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cert' }, stringData: { 'tls.crt': 'c', 'tls.key': 'k' } } });
+  assert.is(replaced.status, 422);
+  assert.is(replaced.body.message, 'Secret "cert" is invalid: type: Invalid value: "Opaque": field is immutable');
+});
+
 test.run();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, badRequest, invalid, notFound } from '../ApiError.ts';
+import { ApiError, badRequest, invalid, invalidFields, notFound } from '../ApiError.ts';
 import { serverSideApply } from '../apply/serverSideApply.ts';
 import { trackUpdate } from '../apply/trackUpdate.ts';
 import { deleteDependents, orphanDependents } from '../controllers/garbageCollector.ts';
@@ -11,6 +11,7 @@ import { admitPod } from '../resources/admitPod.ts';
 import { defaultObject, type Allocators } from '../resources/defaultObject.ts';
 import { initialStatus, prepareForCreate } from '../resources/prepareForCreate.ts';
 import { keepAllocatedValues } from '../resources/serviceAllocation.ts';
+import { validateConfigData } from '../resources/validateConfigData.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import { matchesFieldRequirements, parseFieldSelector } from '../selectors/parseFieldSelector.ts';
 import { matchesLabelRequirements, parseLabelSelector } from '../selectors/parseLabelSelector.ts';
@@ -152,6 +153,13 @@ function serviceAllocators(ctx: ServerContext): Allocators {
   };
 }
 
+/** The kind's validation of the object being written (`previous` on update), as a 422 naming every problem. */
+function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): void {
+  if (rt.group !== '') return;
+  const errors = validateConfigData(rt.kind, object, previous);
+  if (errors.length > 0) throw invalidFields(rt.kind, rt.group, object.metadata.name ?? '', errors);
+}
+
 /**
  * The create-time steps after defaulting and field tracking, as the API server orders them: the object gets
  * its uid, mutating admission runs (pods get their ServiceAccount), then the kind's strategy (Job selectors).
@@ -253,6 +261,7 @@ async function createObject(ctx: ServerContext, req: IncomingMessage, res: Serve
   defaultObject(rt.kind, object, serviceAllocators(ctx));
   object.metadata.managedFields = trackUpdate(undefined, object, managerOf(req, options), groupVersionOf(rt), timestamp(ctx));
   admitCreate(ctx, rt, object);
+  validate(rt, object);
   if (options.dryRun) {
     sendJson(res, 201, object);
     return;
@@ -285,6 +294,7 @@ function writeUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   if (scope !== 'status') {
     if (rt.kind === 'Service') keepAllocatedValues(current, next);
     defaultObject(rt.kind, next, serviceAllocators(ctx));
+    validate(rt, next, current);
   }
   const tracked: KubeObject = scope === 'status'
     ? { ...current, status: next.status }
@@ -358,6 +368,7 @@ async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPat
     validateName(rt, path.name);
     defaultObject(rt.kind, merged, serviceAllocators(ctx));
     admitCreate(ctx, rt, merged);
+    validate(rt, merged);
     if (options.dryRun) {
       sendJson(res, 201, withVersion(merged, rt));
       return;
@@ -369,6 +380,7 @@ async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPat
   if (scope !== 'status') {
     if (rt.kind === 'Service') keepAllocatedValues(current, merged);
     defaultObject(rt.kind, merged, serviceAllocators(ctx));
+    validate(rt, merged, current);
   }
   if (options.dryRun) {
     sendJson(res, 200, withVersion(dryRunResult(current, merged), rt));

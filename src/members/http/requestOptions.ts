@@ -1,18 +1,10 @@
-import { ApiError, badRequest } from '../ApiError.ts';
+import { ApiError, badRequest, invalidFields, type FieldError } from '../ApiError.ts';
 
 // The query parameters of a request decoded and validated the way kube-apiserver v1.32 does it: the
 // url.Values -> meta/v1 options conversions (k8s.io/apimachinery pkg/runtime/conversion.go and
 // pkg/apis/meta/v1/zz_generated.conversion.go), a failed conversion answered 400 BadRequest, then the
 // options validation (pkg/apis/meta/v1/validation, pkg/apis/meta/internalversion/validation) answered
 // 422 Invalid against the options kind. Only the first value of a repeated parameter counts, except dryRun.
-
-/** One failed check of a field: Go's field.Error as the API server renders it. */
-export interface FieldError {
-  type: 'FieldValueForbidden' | 'FieldValueNotSupported' | 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueTooLong';
-  field: string;
-  /** The message without the field: `Forbidden: ...`, `Unsupported value: "x": supported values: ...`. */
-  body: string;
-}
 
 const forbidden = (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, body: `Forbidden: ${detail}` });
 const required = (field: string, detail: string): FieldError => ({ type: 'FieldValueRequired', field, body: `Required value: ${detail}` });
@@ -23,11 +15,7 @@ const notSupported = (field: string, value: string, supported: string[]): FieldE
 
 /** errors.NewInvalid for an options kind: `ListOptions.meta.k8s.io "" is invalid: field: body`. */
 export function invalidOptions(kind: string, errors: FieldError[]): ApiError {
-  const lines = errors.map((e) => `${e.field}: ${e.body}`);
-  const joined = lines.length === 1 ? lines[0] : `[${lines.join(', ')}]`;
-  return new ApiError(422, 'Invalid', `${kind}.meta.k8s.io "" is invalid: ${joined}`, {
-    group: 'meta.k8s.io', kind, causes: errors.map((e) => ({ type: e.type, message: e.body, field: e.field })),
-  });
+  return invalidFields(kind, 'meta.k8s.io', '', errors);
 }
 
 /**
@@ -247,12 +235,8 @@ export function checkPodLogOptions(params: URLSearchParams, pod: string): void {
   if (limitBytes !== undefined && limitBytes < 1) errors.push(invalidValue('limitBytes', limitBytes, 'must be greater than 0'));
   if (sinceSeconds !== undefined && params.get('sinceTime') !== null) errors.push(forbidden('', 'at most one of `sinceTime` or `sinceSeconds` may be specified'));
   else if (sinceSeconds !== undefined && sinceSeconds < 1) errors.push(invalidValue('sinceSeconds', sinceSeconds, 'must be greater than 0'));
-  if (errors.length === 0) return;
   // The both-given error is on the empty path, so it reads ": Forbidden: ..." like the real one.
-  const lines = errors.map((e) => `${e.field}: ${e.body}`);
-  throw new ApiError(422, 'Invalid', `PodLogOptions "${pod}" is invalid: ${lines.length === 1 ? lines[0] : `[${lines.join(', ')}]`}`, {
-    name: pod, kind: 'PodLogOptions', causes: errors.map((e) => ({ type: e.type, message: e.body, field: e.field })),
-  });
+  if (errors.length > 0) throw invalidFields('PodLogOptions', '', pod, errors);
 }
 
 export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
