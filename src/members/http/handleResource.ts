@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, badRequest, invalid, invalidFields, notFound } from '../ApiError.ts';
 import { serverSideApply } from '../apply/serverSideApply.ts';
 import { trackUpdate } from '../apply/trackUpdate.ts';
-import { deleteDependents, orphanDependents } from '../controllers/garbageCollector.ts';
+import { deleteDependents, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, orphanDependents } from '../controllers/garbageCollector.ts';
 import { jsonPatch } from '../patches/jsonPatch.ts';
 import { mergePatch } from '../patches/mergePatch.ts';
 import { strategicMergePatch } from '../patches/strategicMergePatch.ts';
@@ -402,11 +402,18 @@ async function deleteObject(ctx: ServerContext, req: IncomingMessage, res: Serve
     sendJson(res, 200, withVersion(current, rt));
     return;
   }
-  if (propagation === 'Orphan') orphanDependents(ctx.store, ctx.registry, current.metadata.uid!);
-  if (propagation === 'Foreground') deleteDependents(ctx.store, ctx.registry, current.metadata.uid!);
-  const result = ctx.store.delete(rt, path.namespace, path.name!, options.preconditions);
+  // Orphan and Foreground hold the object with the garbage collector's finalizer, which the collector removes
+  // once the dependents are orphaned or gone; the reply is the object marked for deletion. Namespaces have
+  // their own deletion (namespaceController).
+  let gcFinalizer: string | undefined;
+  if (rt.kind === 'Namespace') {
+    if (propagation === 'Orphan') orphanDependents(ctx.store, ctx.registry, current.metadata.uid!);
+    if (propagation === 'Foreground') deleteDependents(ctx.store, ctx.registry, current.metadata.uid!);
+  } else if (propagation !== 'Background') gcFinalizer = propagation === 'Orphan' ? ORPHAN_FINALIZER : FOREGROUND_FINALIZER;
+  const result = ctx.store.delete(rt, path.namespace, path.name!, options.preconditions, gcFinalizer);
   if (!result.deleted) {
-    sendJson(res, 200, withVersion(result.object, rt));
+    // 202 only when the caller asked for cascading with orphanDependents=false, as the API server does.
+    sendJson(res, options.orphanDependents === false ? 202 : 200, withVersion(result.object, rt));
     return;
   }
   sendJson(res, 200, {
