@@ -3,7 +3,9 @@
 
 export type StatusReason =
   | 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Invalid' | 'BadRequest' | 'Unauthorized' | 'Forbidden'
-  | 'MethodNotAllowed' | 'UnsupportedMediaType' | 'Expired' | 'InternalError' | 'ServiceUnavailable' | 'NotAcceptable';
+  | 'MethodNotAllowed' | 'UnsupportedMediaType' | 'Expired' | 'InternalError' | 'ServiceUnavailable' | 'NotAcceptable'
+  // StatusReasonUnknown: what the server answers an error no layer turned into an API status.
+  | '';
 
 export interface StatusCause {
   type?: string;
@@ -36,7 +38,7 @@ export class ApiError extends Error {
       metadata: {},
       status: 'Failure',
       message: this.message,
-      reason: this.reason,
+      ...(this.reason ? { reason: this.reason } : {}),
       ...(this.details ? { details: this.details } : {}),
       code: this.code,
     };
@@ -60,6 +62,23 @@ export const staleConflict = (group: string, plural: string, name: string): ApiE
     { name, group, kind: plural });
 
 export const badRequest = (message: string): ApiError => new ApiError(400, 'BadRequest', message);
+
+/** One failed check of a field: Go's field.Error as the API server renders it. */
+export interface FieldError {
+  type: 'FieldValueForbidden' | 'FieldValueNotSupported' | 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueTooLong';
+  field: string;
+  /** The message without the field: `Forbidden: ...`, `Unsupported value: "x": supported values: ...`. */
+  body: string;
+}
+
+/** errors.NewInvalid: `Secret "x" is invalid: field: body`, or `[a, b]` for several, each also a cause. */
+export function invalidFields(kind: string, group: string, name: string, errors: FieldError[]): ApiError {
+  const lines = errors.map((e) => `${e.field}: ${e.body}`);
+  const joined = lines.length === 1 ? lines[0] : `[${lines.join(', ')}]`;
+  return new ApiError(422, 'Invalid', `${group ? `${kind}.${group}` : kind} "${name}" is invalid: ${joined}`, {
+    ...(name ? { name } : {}), group, kind, causes: errors.map((e) => ({ type: e.type, message: e.body, field: e.field })),
+  });
+}
 
 export const invalid = (kind: string, group: string, name: string, field: string, detail: string): ApiError =>
   new ApiError(422, 'Invalid', `${group ? `${kind}.${group}` : kind} "${name}" is invalid: ${field}: ${detail}`, {

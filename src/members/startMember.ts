@@ -14,6 +14,8 @@ import { kubeletSimulator } from './controllers/kubeletSimulator.ts';
 import { namespaceController } from './controllers/namespaceController.ts';
 import { podScheduler } from './controllers/podScheduler.ts';
 import { replicaSetController } from './controllers/replicaSetController.ts';
+import { rootCaPublisher } from './controllers/rootCaPublisher.ts';
+import { serviceAccountController } from './controllers/serviceAccountController.ts';
 import { statefulSetController } from './controllers/statefulSetController.ts';
 import type { ControllerDeps } from './controllers/ControllerDeps.ts';
 import { MemberFaults } from './faults.ts';
@@ -157,7 +159,9 @@ export async function startMember(options: MemberOptions): Promise<Member> {
   const deps: ControllerDeps = { store, registry, now: timestamp, readyDelayMs, jobPodDurationMs: options.jobPodDurationMs ?? readyDelayMs };
   const crds = crdController(deps);
   store.subscribe((event) => crds.register(event));
+  // A namespace's default ServiceAccount comes first, so workload controllers draining in the same round find it.
   const controllers = new ControllerManager(store, [
+    serviceAccountController(deps), rootCaPublisher(deps, tls.caPem),
     crds, garbageCollector(store, registry), namespaceController(deps), deploymentController(deps), replicaSetController(deps),
     statefulSetController(deps), daemonSetController(deps), jobController(deps), podScheduler(deps), kubeletSimulator(deps),
   ], options.onError ?? ((controller, key, error) => process.stderr.write(`member ${name}: ${controller} ${key}: ${(error as Error)?.stack ?? error}\n`)));

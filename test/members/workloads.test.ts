@@ -113,6 +113,25 @@ test('deleting with propagationPolicy=Orphan keeps dependents and strips their o
   assert.is(pods[0].metadata.ownerReferences, undefined);
 });
 
+test('Foreground and Orphan deletes answer with the object held by the collector\'s finalizer until dependents are handled', async () => {
+  for (const [name, policy, finalizer] of [['fg', 'Foreground', 'foregroundDeletion'], ['orph', 'Orphan', 'orphan']] as const) {
+    await apply(`/apis/apps/v1/namespaces/default/replicasets/${name}`, {
+      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name },
+      spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: podTemplate(name, '10m') },
+    });
+    await waitFor(`${name} pod`, async () => (await get(`/api/v1/namespaces/default/pods?labelSelector=app%3D${name}`)).items.length === 1);
+    const del = await api(member, 'DELETE', `/apis/apps/v1/namespaces/default/replicasets/${name}?propagationPolicy=${policy}`);
+    assert.is(del.status, 200);
+    assert.is(del.body.kind, 'ReplicaSet');
+    assert.ok(del.body.metadata.deletionTimestamp);
+    assert.ok(del.body.metadata.finalizers.includes(finalizer), JSON.stringify(del.body.metadata.finalizers));
+    await member.settled();
+    assert.is((await api(member, 'GET', `/apis/apps/v1/namespaces/default/replicasets/${name}`)).status, 404);
+    const pods = (await get(`/api/v1/namespaces/default/pods?labelSelector=app%3D${name}`)).items;
+    assert.is(pods.length, policy === 'Orphan' ? 1 : 0, policy);
+  }
+});
+
 test('a deleted namespace takes its contents with it', async () => {
   assert.is((await api(member, 'POST', '/api/v1/namespaces', { body: { metadata: { name: 'team' } } })).status, 201);
   await api(member, 'POST', '/api/v1/namespaces/team/configmaps', { body: { metadata: { name: 'c' } } });

@@ -3,7 +3,7 @@ import type { StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import { nodeRejects } from './nodeFit.ts';
-import { controlledBy, isActive, isReady, PODS, podFromTemplate, statusChanged, templateHash } from './workloadPods.ts';
+import { controlledBy, createPod, isActive, isReady, PODS, podFromTemplate, statusChanged, templateHash } from './workloadPods.ts';
 
 const DAEMONSETS = 'apps/daemonsets';
 const NODES = '/nodes';
@@ -31,7 +31,7 @@ export function daemonSetController(deps: ControllerDeps): Controller {
     for (const nodeName of eligible) {
       if (pods.some((p) => p.spec?.nodeName === nodeName)) continue;
       const pod = podFromTemplate(ds, `${ds.metadata.name}-${randomSuffix()}`, { 'controller-revision-hash': hash, 'pod-template-generation': String(ds.metadata.generation ?? 1) }, { nodeName });
-      pods.push(store.create(podType, pod));
+      pods.push(createPod(store, podType, pod));
     }
     const ready = pods.filter(isReady).length;
     const status = {

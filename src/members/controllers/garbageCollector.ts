@@ -3,6 +3,9 @@ import type { ObjectStore } from '../store/ObjectStore.ts';
 import type { KubeObject, ResourceType, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 
+export const ORPHAN_FINALIZER = 'orphan';
+export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+
 function typeOf(registry: ResourceRegistry, resource: string): ResourceType | undefined {
   return registry.byResourceKey(resource);
 }
@@ -51,16 +54,46 @@ export function garbageCollector(store: ObjectStore, registry: ResourceRegistry)
     }
   };
 
+  const gcFinalizers = (object: KubeObject) => (object.metadata.finalizers ?? []).filter((f) => f === ORPHAN_FINALIZER || f === FOREGROUND_FINALIZER);
+
+  /**
+   * An owner deleted with Orphan or Foreground: orphan its dependents, or delete them and wait until they are
+   * gone, then drop the finalizer (which deletes the owner once no other finalizer holds it).
+   */
+  const finalize = (uid: string) => {
+    const found = store.getByUid(uid);
+    if (!found || !found.object.metadata.deletionTimestamp || gcFinalizers(found.object).length === 0) return;
+    const rt = typeOf(registry, found.resource);
+    if (!rt) return;
+    let finalizers = found.object.metadata.finalizers ?? [];
+    if (finalizers.includes(ORPHAN_FINALIZER)) {
+      orphanDependents(store, registry, uid);
+      finalizers = finalizers.filter((f) => f !== ORPHAN_FINALIZER);
+    }
+    if (finalizers.includes(FOREGROUND_FINALIZER)) {
+      deleteDependents(store, registry, uid);
+      const remaining = store.dependentsOf(uid).some((d) => store.get(d.resource, d.namespace, d.name));
+      if (!remaining) finalizers = finalizers.filter((f) => f !== FOREGROUND_FINALIZER);
+    }
+    const current = store.getByUid(uid)?.object;
+    if (!current || finalizers.length === (current.metadata.finalizers ?? []).length) return;
+    store.update(rt, { ...structuredClone(current), metadata: { ...structuredClone(current.metadata), finalizers } });
+  };
+
   return {
     name: 'garbage-collector',
     keysFor(event: StoreEvent): string[] {
-      if (event.type === 'DELETED') return [`owner:${event.object.metadata.uid}`];
+      const o = event.object;
+      if (event.type !== 'DELETED' && o.metadata.deletionTimestamp && gcFinalizers(o).length > 0) return [`finalize:${o.metadata.uid}`];
+      // A dependent going away may be what a foreground deletion of its owners waits for.
+      if (event.type === 'DELETED') return [`owner:${o.metadata.uid}`, ...(o.metadata.ownerReferences ?? []).map((r) => `finalize:${r.uid}`)];
       if (event.type === 'ADDED' && event.object.metadata.ownerReferences?.length) {
         return [`dependent:${event.resource}|${event.object.metadata.namespace ?? ''}|${event.object.metadata.name}`];
       }
       return [];
     },
     reconcile(key: string): void {
+      if (key.startsWith('finalize:')) return finalize(key.slice('finalize:'.length));
       if (key.startsWith('owner:')) {
         const uid = key.slice('owner:'.length);
         for (const dep of store.dependentsOf(uid)) {
@@ -77,6 +110,7 @@ export function garbageCollector(store: ObjectStore, registry: ResourceRegistry)
       const keys: string[] = [];
       for (const { resource, object } of store.snapshot()) {
         if (object.metadata.ownerReferences?.length) keys.push(`dependent:${resource}|${object.metadata.namespace ?? ''}|${object.metadata.name}`);
+        if (object.metadata.deletionTimestamp && gcFinalizers(object).length > 0) keys.push(`finalize:${object.metadata.uid}`);
       }
       return keys;
     },

@@ -2,7 +2,7 @@ import { randomSuffix } from '../store/randomSuffix.ts';
 import type { StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
-import { controlledBy, isActive, isReady, PODS, podFromTemplate, setCondition, statusChanged } from './workloadPods.ts';
+import { controlledBy, createPod, isActive, isReady, PODS, podFromTemplate, setCondition, statusChanged } from './workloadPods.ts';
 
 const JOBS = 'batch/jobs';
 
@@ -34,7 +34,7 @@ export function jobController(deps: ControllerDeps): Controller {
       const want = Math.min(parallelism, completions - succeeded);
       const labels = { 'batch.kubernetes.io/job-name': job.metadata.name!, 'job-name': job.metadata.name!, 'batch.kubernetes.io/controller-uid': job.metadata.uid!, 'controller-uid': job.metadata.uid! };
       for (let i = active.length; i < want; i++) {
-        active.push(store.create(podType, podFromTemplate(job, `${job.metadata.name}-${randomSuffix()}`, labels)));
+        active.push(createPod(store, podType, podFromTemplate(job, `${job.metadata.name}-${randomSuffix()}`, labels)));
       }
     }
     const now = deps.now();

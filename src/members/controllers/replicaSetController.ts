@@ -2,7 +2,7 @@ import { randomSuffix } from '../store/randomSuffix.ts';
 import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
-import { controlledBy, isActive, isReady, PODS, podFromTemplate, statusChanged } from './workloadPods.ts';
+import { controlledBy, createPod, isActive, isReady, PODS, podFromTemplate, statusChanged } from './workloadPods.ts';
 
 const REPLICASETS = 'apps/replicasets';
 
@@ -26,7 +26,7 @@ export function replicaSetController(deps: ControllerDeps): Controller {
     const desired: number = rs.spec?.replicas ?? 1;
     let pods = controlledBy(store, rs, PODS).filter(isActive);
     for (let i = pods.length; i < desired; i++) {
-      pods.push(store.create(podType, podFromTemplate(rs, `${rs.metadata.name}-${randomSuffix()}`, {})));
+      pods.push(createPod(store, podType, podFromTemplate(rs, `${rs.metadata.name}-${randomSuffix()}`, {})));
     }
     if (pods.length > desired) {
       const doomed = [...pods]

@@ -1,7 +1,7 @@
 import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
-import { controlledBy, isActive, isReady, PODS, podFromTemplate, statusChanged, templateHash } from './workloadPods.ts';
+import { controlledBy, createPod, isActive, isReady, PODS, podFromTemplate, statusChanged, templateHash } from './workloadPods.ts';
 
 const STATEFULSETS = 'apps/statefulsets';
 const REVISION_LABEL = 'controller-revision-hash';
@@ -40,7 +40,7 @@ export function statefulSetController(deps: ControllerDeps): Controller {
       const pod = podFromTemplate(sts, podName,
         { [REVISION_LABEL]: revision, 'statefulset.kubernetes.io/pod-name': podName, 'apps.kubernetes.io/pod-index': String(i) },
         { hostname: podName, ...(sts.spec?.serviceName ? { subdomain: sts.spec.serviceName } : {}) });
-      byOrdinal.set(i, store.create(podType, pod));
+      byOrdinal.set(i, createPod(store, podType, pod));
     }
     const pods = [...byOrdinal.values()];
     const allReady = pods.length === desired && pods.every(isReady);

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import { admitPod } from '../resources/admitPod.ts';
+import { defaultObject } from '../resources/defaultObject.ts';
+import { podQosClass } from '../resources/podQos.ts';
 import type { ObjectStore } from '../store/ObjectStore.ts';
-import type { KubeObject, OwnerReference } from '../types.ts';
+import type { KubeObject, OwnerReference, ResourceType } from '../types.ts';
 
 // What the workload controllers share about the pods they own: finding them, reading their state, and
 // stamping new ones out of a pod template.
@@ -93,4 +96,17 @@ export function setCondition(conditions: any[] | undefined, type: string, status
 /** Writes status only when it differs, so a reconcile that changes nothing emits no event. */
 export function statusChanged(object: KubeObject, status: unknown): boolean {
   return !isDeepStrictEqual(object.status, status);
+}
+
+/**
+ * Creates a controller's pod the way the API server would store it: Pod defaults and the ServiceAccount
+ * admission (account name, token volume). A missing account does not block it here: the emulator creates each
+ * namespace's `default` account before any controller runs there, and the real controller's retry loop is
+ * not simulated.
+ */
+export function createPod(store: ObjectStore, podType: ResourceType, pod: KubeObject): KubeObject {
+  defaultObject('Pod', pod, () => '');
+  admitPod(pod, (name) => store.get('/serviceaccounts', pod.metadata.namespace, name), false);
+  pod.status = { ...(pod.status ?? {}), qosClass: podQosClass(pod) };
+  return store.create(podType, pod);
 }

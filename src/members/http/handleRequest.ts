@@ -5,6 +5,7 @@ import { aggregatedDiscovery, AGGREGATED_CONTENT_TYPE, apiGroup, apiGroupList, a
 import { handleResource } from './handleResource.ts';
 import { openapiGroupVersionDocument, openapiIndex } from './openapi.ts';
 import { parseApiPath } from './parseApiPath.ts';
+import { checkRequestTimeout, queryBool } from './requestOptions.ts';
 import { sendJson, sendStatus, sendText } from './respond.ts';
 import type { ServerContext } from './ServerContext.ts';
 
@@ -21,6 +22,7 @@ export async function handleRequest(ctx: ServerContext, req: IncomingMessage, re
     if (ctx.faults.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, ctx.faults.latencyMs));
     const url = new URL(req.url ?? '/', 'https://member.local');
     const pathname = url.pathname.replace(/\/+$/, '') || '/';
+    if (!isLongRunning(url, pathname)) checkRequestTimeout(url.searchParams);
     // Health and version are readable without credentials, as system:public-info-viewer allows.
     if (HEALTH_PATHS.has(pathname) || pathname.startsWith('/readyz/') || pathname.startsWith('/healthz/') || pathname.startsWith('/livez/')) {
       const failing = ctx.faults.readyzFalse && pathname.startsWith('/readyz');
@@ -42,6 +44,11 @@ export async function handleRequest(ctx: ServerContext, req: IncomingMessage, re
     if (error instanceof ApiError) return sendStatus(res, error);
     sendStatus(res, new ApiError(500, 'InternalError', `Internal error occurred: ${(error as Error)?.message ?? String(error)}`));
   }
+}
+
+/** Watches and log streams are long-running requests: no request deadline, so `timeout` is not read. */
+function isLongRunning(url: URL, pathname: string): boolean {
+  return queryBool(url.searchParams, 'watch') === true || /\/(api\/v1|apis\/[^/]+\/[^/]+)\/watch\//.test(pathname) || pathname.endsWith('/log');
 }
 
 function authenticated(ctx: ServerContext, req: IncomingMessage): boolean {

@@ -1,12 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, badRequest, invalid, notFound } from '../ApiError.ts';
+import { ApiError, badRequest, invalid, invalidFields, notFound } from '../ApiError.ts';
 import { serverSideApply } from '../apply/serverSideApply.ts';
 import { trackUpdate } from '../apply/trackUpdate.ts';
-import { deleteDependents, orphanDependents } from '../controllers/garbageCollector.ts';
+import { deleteDependents, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, orphanDependents } from '../controllers/garbageCollector.ts';
 import { jsonPatch } from '../patches/jsonPatch.ts';
 import { mergePatch } from '../patches/mergePatch.ts';
 import { strategicMergePatch } from '../patches/strategicMergePatch.ts';
-import { defaultObject } from '../resources/defaultObject.ts';
+import { admitPod } from '../resources/admitPod.ts';
+import { defaultObject, type Allocators } from '../resources/defaultObject.ts';
+import { initialStatus, prepareForCreate } from '../resources/prepareForCreate.ts';
+import { keepAllocatedValues } from '../resources/serviceAllocation.ts';
+import { validateConfigData } from '../resources/validateConfigData.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import { matchesFieldRequirements, parseFieldSelector } from '../selectors/parseFieldSelector.ts';
 import { matchesLabelRequirements, parseLabelSelector } from '../selectors/parseLabelSelector.ts';
@@ -19,6 +24,10 @@ import { renderTable } from './renderTable.ts';
 import { sendJson, sendText } from './respond.ts';
 import type { ServerContext } from './ServerContext.ts';
 import { serveWatch } from './serveWatch.ts';
+import { decodeContinue, encodeContinue } from './continueToken.ts';
+import {
+  checkPodLogOptions, parseDeleteOptions, parseIncludeObject, parseListOptions, parseWriteOptions, propagationOf, type ListOptions, type WriteOptions,
+} from './requestOptions.ts';
 
 const PROTECTED_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 const NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -29,18 +38,22 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
   const method = req.method ?? 'GET';
   const { rt, name, subresource } = path;
   if (rt.namespaced && path.namespace === undefined && name) throw notFound(rt.group, rt.plural, name);
+  if (path.watch) return watchThroughPrefix(ctx, req, res, path, url);
   if (!name) {
-    if (method === 'GET' && (url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1')) {
-      serveWatch(ctx, req, res, rt, { ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), matches: selectorFilter(url) }, url, acceptsTable(req));
+    if (method === 'GET') {
+      const options = parseListOptions(url.searchParams);
+      if (!options.watch) return listObjects(ctx, req, res, path, url, options);
+      const table = acceptsTable(req) ? parseIncludeObject(url.searchParams) : undefined;
+      serveWatch(ctx, req, res, rt, { ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), matches: selectorFilter(options) }, options, table !== undefined);
       return;
     }
-    if (method === 'GET') return listObjects(ctx, req, res, path, url);
     if (method === 'POST') return createObject(ctx, req, res, path, url);
-    if (method === 'DELETE') return deleteCollection(ctx, res, path, url);
+    if (method === 'DELETE') return deleteCollection(ctx, req, res, path, url);
     throw methodNotAllowed(method);
   }
   if (subresource === 'log') {
     const pod = requireObject(ctx, path);
+    checkPodLogOptions(url.searchParams, pod.metadata.name!);
     sendText(res, 200, `flotilla member emulator: pod ${pod.metadata.name} is simulated and writes no logs\n`);
     return;
   }
@@ -57,6 +70,24 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
   throw methodNotAllowed(method);
 }
 
+/**
+ * `/api/v1/watch/namespaces/default/pods[/name]`: the deprecated watch endpoints, a watch whatever the query
+ * says; the item form watches that one object through a metadata.name field selector.
+ */
+function watchThroughPrefix(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): void {
+  const method = req.method ?? 'GET';
+  if (method !== 'GET' || path.subresource) throw methodNotAllowed(method);
+  // Decoded and validated as the query says (so without ?watch it is validated, and defaulted, as a list).
+  const options = { ...parseListOptions(url.searchParams), watch: true };
+  if (path.name) {
+    const named = parseFieldSelector(options.fieldSelector).find((r) => r.path === 'metadata.name');
+    if (options.fieldSelector === '') options.fieldSelector = `metadata.name=${path.name}`;
+    else if (!named || named.op !== '=' || named.value !== path.name) throw badRequest('fieldSelector metadata.name doesn\'t match requested name');
+  }
+  const table = acceptsTable(req) ? parseIncludeObject(url.searchParams) : undefined;
+  serveWatch(ctx, req, res, path.rt, { ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), matches: selectorFilter(options) }, options, table !== undefined);
+}
+
 const methodNotAllowed = (method: string) => new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method})`);
 
 function acceptsTable(req: IncomingMessage): boolean {
@@ -64,13 +95,12 @@ function acceptsTable(req: IncomingMessage): boolean {
 }
 
 function tableOptions(url: URL, resourceVersion: string) {
-  const include = url.searchParams.get('includeObject');
-  return { includeObject: include === 'Object' || include === 'None' ? include : 'Metadata', resourceVersion } as const;
+  return { includeObject: parseIncludeObject(url.searchParams), resourceVersion } as const;
 }
 
-function selectorFilter(url: URL): (o: KubeObject) => boolean {
-  const labels = parseLabelSelector(url.searchParams.get('labelSelector') ?? '');
-  const fields = parseFieldSelector(url.searchParams.get('fieldSelector') ?? '');
+function selectorFilter(options: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>): (o: KubeObject) => boolean {
+  const labels = parseLabelSelector(options.labelSelector);
+  const fields = parseFieldSelector(options.fieldSelector);
   return (o) => matchesLabelRequirements(labels, o.metadata.labels) && matchesFieldRequirements(fields, o);
 }
 
@@ -88,13 +118,9 @@ function timestamp(ctx: ServerContext): string {
   return ctx.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** The field manager of a non-apply write: `fieldManager`, else the User-Agent's first word, as the API server does. */
-function managerOf(req: IncomingMessage, url: URL): string {
-  return url.searchParams.get('fieldManager') ?? (req.headers['user-agent'] ?? 'unknown').split('/')[0]!.slice(0, 128);
-}
-
-function isDryRun(url: URL): boolean {
-  return url.searchParams.getAll('dryRun').includes('All');
+/** The field manager of a non-apply write: `fieldManager`, else (absent or empty) the User-Agent's first word, as the API server does. */
+function managerOf(req: IncomingMessage, options: WriteOptions): string {
+  return options.fieldManager || (req.headers['user-agent'] ?? 'unknown').split('/')[0]!.slice(0, 128);
 }
 
 function writeScope(rt: ResourceType, subresource: string | undefined): WriteScope {
@@ -102,14 +128,48 @@ function writeScope(rt: ResourceType, subresource: string | undefined): WriteSco
   return rt.subresources.includes('status') ? 'main' : 'all';
 }
 
-function clusterIpAllocator(ctx: ServerContext): () => string {
-  return () => {
-    const used = new Set(ctx.store.list('/services').map((s) => s.spec?.clusterIP));
-    for (let i = 10; ; i++) {
-      const ip = `10.96.${Math.floor(i / 250)}.${(i % 250) + 1}`;
-      if (!used.has(ip)) return ip;
-    }
+/** Service addresses not taken by a stored Service nor already handed out for the object being written. */
+function serviceAllocators(ctx: ServerContext): Allocators {
+  const services = () => ctx.store.list('/services');
+  const givenPorts = new Set<number>();
+  return {
+    clusterIP: () => {
+      const used = new Set(services().map((s) => s.spec?.clusterIP));
+      for (let i = 10; ; i++) {
+        const ip = `10.96.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+        if (!used.has(ip)) return ip;
+      }
+    },
+    nodePort: () => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const used = new Set(services().flatMap((s) => (s.spec?.ports ?? []).map((p: any) => p?.nodePort)));
+      for (let port = 30000; port <= 32767; port++) {
+        if (used.has(port) || givenPorts.has(port)) continue;
+        givenPorts.add(port);
+        return port;
+      }
+      throw new ApiError(500, 'InternalError', 'Internal error occurred: failed to allocate a nodePort: range is full');
+    },
   };
+}
+
+/** The kind's validation of the object being written (`previous` on update), as a 422 naming every problem. */
+function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): void {
+  if (rt.group !== '') return;
+  const errors = validateConfigData(rt.kind, object, previous);
+  if (errors.length > 0) throw invalidFields(rt.kind, rt.group, object.metadata.name ?? '', errors);
+}
+
+/**
+ * The create-time steps after defaulting and field tracking, as the API server orders them: the object gets
+ * its uid, mutating admission runs (pods get their ServiceAccount), then the kind's strategy (Job selectors).
+ */
+function admitCreate(ctx: ServerContext, rt: ResourceType, object: KubeObject): void {
+  object.metadata.uid = randomUUID();
+  if (rt.kind === 'Pod' && rt.group === '') admitPod(object, (name) => ctx.store.get('/serviceaccounts', object.metadata.namespace, name));
+  prepareForCreate(rt.kind, object);
+  const status = rt.crd ? undefined : initialStatus(rt.kind, object);
+  if (status && rt.subresources.includes('status')) object.status = status;
 }
 
 function checkTypeMeta(body: KubeObject, rt: ResourceType): void {
@@ -148,31 +208,43 @@ function namespaceFor(rt: ResourceType, path: ApiPath, body: KubeObject): string
   return path.namespace ?? fromBody ?? 'default';
 }
 
-function listObjects(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): void {
+/** Where the emulator's store order puts an object; continue tokens point at one. */
+const storeKey = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+
+function listObjects(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL, options: ListOptions): void {
   const { rt } = path;
-  const matches = selectorFilter(url);
-  const all = ctx.store.list(resourceKeyOf(rt), path.namespace).filter(matches).map((o) => withVersion(o, rt));
-  const limit = Number(url.searchParams.get('limit') ?? '0');
-  const token = url.searchParams.get('continue');
-  const offset = token ? Number(JSON.parse(Buffer.from(token, 'base64').toString('utf8')).offset) : 0;
-  const items = limit > 0 ? all.slice(offset, offset + limit) : all.slice(offset);
-  const more = limit > 0 && offset + limit < all.length;
-  const continueToken = more ? Buffer.from(JSON.stringify({ offset: offset + limit })).toString('base64') : undefined;
-  const resourceVersion = String(ctx.store.resourceVersion);
+  if (options.resourceVersion !== '' && options.resourceVersion !== '0' && !/^[0-9]+$/.test(options.resourceVersion)) {
+    // The storage layer's parse error is not an API status, so the real server answers it as an unknown 500.
+    throw new ApiError(500, '', `resourceVersion: Invalid value: ${JSON.stringify(options.resourceVersion)}: strconv.ParseUint: parsing ${JSON.stringify(options.resourceVersion)}: invalid syntax`);
+  }
+  const matches = selectorFilter(options);
+  let all = ctx.store.list(resourceKeyOf(rt), path.namespace).filter(matches).map((o) => withVersion(o, rt));
+  let resourceVersion = ctx.store.resourceVersion;
+  if (options.continue !== '') {
+    const point = decodeContinue(options.continue);
+    if (options.resourceVersion !== '' && options.resourceVersion !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+    all = all.filter((o) => storeKey(o).localeCompare(point.startKey) >= 0);
+    resourceVersion = point.resourceVersion;
+  }
+  const limit = options.limit;
+  const items = limit > 0 ? all.slice(0, limit) : all;
+  const next = limit > 0 ? all[limit] : undefined;
+  const continueToken = next ? encodeContinue({ resourceVersion, startKey: storeKey(next) }) : undefined;
   if (acceptsTable(req)) {
-    sendJson(res, 200, renderTable(rt, items, ctx.now().getTime(), { ...tableOptions(url, resourceVersion), ...(continueToken ? { continueToken } : {}) }));
+    sendJson(res, 200, renderTable(rt, items, ctx.now().getTime(), { ...tableOptions(url, String(resourceVersion)), ...(continueToken ? { continueToken } : {}) }));
     return;
   }
   sendJson(res, 200, {
     kind: `${rt.kind}List`,
     apiVersion: groupVersionOf(rt),
-    metadata: { resourceVersion, ...(continueToken ? { continue: continueToken, remainingItemCount: all.length - offset - limit } : {}) },
+    metadata: { resourceVersion: String(resourceVersion), ...(continueToken ? { continue: continueToken, remainingItemCount: all.length - limit } : {}) },
     items,
   });
 }
 
 async function createObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
   const { rt } = path;
+  const options = parseWriteOptions(url.searchParams, 'CreateOptions');
   const body = asObject(await readBody(req));
   checkTypeMeta(body, rt);
   const namespace = namespaceFor(rt, path, body);
@@ -186,9 +258,11 @@ async function createObject(ctx: ServerContext, req: IncomingMessage, res: Serve
   if (rt.subresources.includes('status')) delete object.status;
   object.apiVersion = groupVersionOf(rt);
   object.kind = rt.kind;
-  defaultObject(rt.kind, object, clusterIpAllocator(ctx));
-  object.metadata.managedFields = trackUpdate(undefined, object, managerOf(req, url), groupVersionOf(rt), timestamp(ctx));
-  if (isDryRun(url)) {
+  defaultObject(rt.kind, object, serviceAllocators(ctx));
+  object.metadata.managedFields = trackUpdate(undefined, object, managerOf(req, options), groupVersionOf(rt), timestamp(ctx));
+  admitCreate(ctx, rt, object);
+  validate(rt, object);
+  if (options.dryRun) {
     sendJson(res, 201, object);
     return;
   }
@@ -197,6 +271,7 @@ async function createObject(ctx: ServerContext, req: IncomingMessage, res: Serve
 
 async function replaceObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
   const { rt } = path;
+  const options = parseWriteOptions(url.searchParams, 'UpdateOptions');
   const body = asObject(await readBody(req));
   checkTypeMeta(body, rt);
   if (body.metadata.name !== undefined && body.metadata.name !== path.name) {
@@ -208,26 +283,30 @@ async function replaceObject(ctx: ServerContext, req: IncomingMessage, res: Serv
   const namespace = namespaceFor(rt, path, body);
   if (namespace !== undefined) next.metadata.namespace = namespace;
   for (const key of SERVER_OWNED_METADATA) delete next.metadata[key];
-  return writeUpdate(ctx, req, res, path, url, current, next);
+  return writeUpdate(ctx, req, res, path, options, current, next);
 }
 
 /** The end of every non-apply update: defaults, managedFields, precondition, store write. */
-function writeUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL, current: KubeObject, next: KubeObject): void {
+function writeUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, options: WriteOptions, current: KubeObject, next: KubeObject): void {
   const { rt } = path;
   const scope = writeScope(rt, path.subresource);
   const subresource = path.subresource === 'status' ? 'status' as const : undefined;
-  if (scope !== 'status') defaultObject(rt.kind, next, clusterIpAllocator(ctx));
+  if (scope !== 'status') {
+    if (rt.kind === 'Service') keepAllocatedValues(current, next);
+    defaultObject(rt.kind, next, serviceAllocators(ctx));
+    validate(rt, next, current);
+  }
   const tracked: KubeObject = scope === 'status'
     ? { ...current, status: next.status }
     : { ...next, ...(scope === 'main' ? { status: current.status } : {}) };
-  const managedFields = trackUpdate(current, tracked, managerOf(req, url), groupVersionOf(rt), timestamp(ctx), subresource);
+  const managedFields = trackUpdate(current, tracked, managerOf(req, options), groupVersionOf(rt), timestamp(ctx), subresource);
   // The status subresource changes only status, but the managedFields entry it records lives in metadata,
   // so it is written as a whole object built from the stored one.
   const write: KubeObject = scope === 'status'
     ? { ...tracked, metadata: { ...current.metadata, managedFields, resourceVersion: next.metadata.resourceVersion } }
     : { ...next, metadata: { ...next.metadata, managedFields } };
   if (scope === 'status' && write.status === undefined) delete write.status;
-  if (isDryRun(url)) {
+  if (options.dryRun) {
     sendJson(res, 200, withVersion(dryRunResult(current, write), rt));
     return;
   }
@@ -244,8 +323,9 @@ function dryRunResult(current: KubeObject, next: KubeObject): KubeObject {
 async function patchObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
   const { rt } = path;
   const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const options = parseWriteOptions(url.searchParams, 'PatchOptions', contentType === 'application/apply-patch+yaml');
   const body = await readBody(req);
-  if (contentType === 'application/apply-patch+yaml') return applyObject(ctx, res, path, url, asObject(body));
+  if (contentType === 'application/apply-patch+yaml') return applyObject(ctx, res, path, options, asObject(body));
   const current = requireObject(ctx, path);
   let patched: unknown;
   switch (contentType) {
@@ -263,13 +343,12 @@ async function patchObject(ctx: ServerContext, req: IncomingMessage, res: Server
   next.metadata.namespace = current.metadata.namespace;
   if (next.metadata.namespace === undefined) delete next.metadata.namespace;
   for (const key of SERVER_OWNED_METADATA) delete next.metadata[key];
-  return writeUpdate(ctx, req, res, path, url, current, next);
+  return writeUpdate(ctx, req, res, path, options, current, next);
 }
 
-async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPath, url: URL, applied: KubeObject): Promise<void> {
+async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPath, options: WriteOptions, applied: KubeObject): Promise<void> {
   const { rt } = path;
-  const manager = url.searchParams.get('fieldManager');
-  if (!manager) throw badRequest('PATCH, application/apply-patch+yaml: fieldManager is required for apply requests');
+  const manager = options.fieldManager;
   if (!applied.apiVersion || !applied.kind) throw badRequest('apply requests must set apiVersion and kind');
   checkTypeMeta(applied, rt);
   if (applied.metadata.name !== undefined && applied.metadata.name !== path.name) {
@@ -280,15 +359,17 @@ async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPat
   const subresource = path.subresource === 'status' ? 'status' as const : undefined;
   if (!current && subresource) throw notFound(rt.group, rt.plural, path.name!);
   const merged = serverSideApply({
-    live: current, applied, manager, force: url.searchParams.get('force') === 'true', apiVersion: groupVersionOf(rt),
+    live: current, applied, manager, force: options.force ?? false, apiVersion: groupVersionOf(rt),
     ...(subresource ? { subresource } : {}), now: timestamp(ctx),
   });
   merged.metadata.name = path.name;
   if (namespace !== undefined) merged.metadata.namespace = namespace;
   if (!current) {
     validateName(rt, path.name);
-    defaultObject(rt.kind, merged, clusterIpAllocator(ctx));
-    if (isDryRun(url)) {
+    defaultObject(rt.kind, merged, serviceAllocators(ctx));
+    admitCreate(ctx, rt, merged);
+    validate(rt, merged);
+    if (options.dryRun) {
       sendJson(res, 201, withVersion(merged, rt));
       return;
     }
@@ -296,8 +377,12 @@ async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPat
     return;
   }
   const scope = writeScope(rt, path.subresource);
-  if (scope !== 'status') defaultObject(rt.kind, merged, clusterIpAllocator(ctx));
-  if (isDryRun(url)) {
+  if (scope !== 'status') {
+    if (rt.kind === 'Service') keepAllocatedValues(current, merged);
+    defaultObject(rt.kind, merged, serviceAllocators(ctx));
+    validate(rt, merged, current);
+  }
+  if (options.dryRun) {
     sendJson(res, 200, withVersion(dryRunResult(current, merged), rt));
     return;
   }
@@ -307,23 +392,28 @@ async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPat
 
 async function deleteObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
   const { rt } = path;
-  const body = (await readBody(req)) as Record<string, unknown> | undefined;
+  const options = parseDeleteOptions(url.searchParams, await readBody(req));
   const current = requireObject(ctx, path);
   if (rt.kind === 'Namespace' && PROTECTED_NAMESPACES.has(path.name!)) {
     throw new ApiError(403, 'Forbidden', `namespaces "${path.name}" is forbidden: this namespace may not be deleted`, { name: path.name!, kind: 'namespaces' });
   }
-  const propagation = (body?.propagationPolicy as string | undefined) ?? url.searchParams.get('propagationPolicy')
-    ?? (body?.orphanDependents === true || url.searchParams.get('orphanDependents') === 'true' ? 'Orphan' : 'Background');
-  if (isDryRun(url) || (Array.isArray(body?.dryRun) && (body.dryRun as string[]).includes('All'))) {
+  const propagation = propagationOf(options);
+  if (options.dryRun) {
     sendJson(res, 200, withVersion(current, rt));
     return;
   }
-  if (propagation === 'Orphan') orphanDependents(ctx.store, ctx.registry, current.metadata.uid!);
-  if (propagation === 'Foreground') deleteDependents(ctx.store, ctx.registry, current.metadata.uid!);
-  const preconditions = body?.preconditions as { uid?: string; resourceVersion?: string } | undefined;
-  const result = ctx.store.delete(rt, path.namespace, path.name!, preconditions);
+  // Orphan and Foreground hold the object with the garbage collector's finalizer, which the collector removes
+  // once the dependents are orphaned or gone; the reply is the object marked for deletion. Namespaces have
+  // their own deletion (namespaceController).
+  let gcFinalizer: string | undefined;
+  if (rt.kind === 'Namespace') {
+    if (propagation === 'Orphan') orphanDependents(ctx.store, ctx.registry, current.metadata.uid!);
+    if (propagation === 'Foreground') deleteDependents(ctx.store, ctx.registry, current.metadata.uid!);
+  } else if (propagation !== 'Background') gcFinalizer = propagation === 'Orphan' ? ORPHAN_FINALIZER : FOREGROUND_FINALIZER;
+  const result = ctx.store.delete(rt, path.namespace, path.name!, options.preconditions, gcFinalizer);
   if (!result.deleted) {
-    sendJson(res, 200, withVersion(result.object, rt));
+    // 202 only when the caller asked for cascading with orphanDependents=false, as the API server does.
+    sendJson(res, options.orphanDependents === false ? 202 : 200, withVersion(result.object, rt));
     return;
   }
   sendJson(res, 200, {
@@ -332,13 +422,14 @@ async function deleteObject(ctx: ServerContext, req: IncomingMessage, res: Serve
   });
 }
 
-function deleteCollection(ctx: ServerContext, res: ServerResponse, path: ApiPath, url: URL): void {
+async function deleteCollection(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
   const { rt } = path;
-  const matches = selectorFilter(url);
+  const matches = selectorFilter(parseListOptions(url.searchParams));
+  const options = parseDeleteOptions(url.searchParams, await readBody(req));
   const deleted: KubeObject[] = [];
   for (const object of ctx.store.list(resourceKeyOf(rt), path.namespace).filter(matches)) {
     if (rt.kind === 'Namespace' && PROTECTED_NAMESPACES.has(object.metadata.name!)) continue;
-    if (!isDryRun(url)) ctx.store.delete(rt, object.metadata.namespace, object.metadata.name!);
+    if (!options.dryRun) ctx.store.delete(rt, object.metadata.namespace, object.metadata.name!);
     deleted.push(withVersion(object, rt));
   }
   sendJson(res, 200, { kind: `${rt.kind}List`, apiVersion: groupVersionOf(rt), metadata: { resourceVersion: String(ctx.store.resourceVersion) }, items: deleted });
@@ -367,11 +458,12 @@ async function handleScale(ctx: ServerContext, req: IncomingMessage, res: Server
     sendJson(res, 200, scale);
     return;
   }
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+  const options = parseWriteOptions(url.searchParams, method === 'PATCH' ? 'PatchOptions' : 'UpdateOptions', contentType === 'application/apply-patch+yaml');
   const body = await readBody(req);
   let desired: KubeObject;
   if (method === 'PUT') desired = asObject(body);
   else if (method === 'PATCH') {
-    const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
     desired = asObject(contentType === 'application/json-patch+json' ? jsonPatch(scale, body) : mergePatch(structuredClone(scale), body));
   } else throw methodNotAllowed(method);
   const replicas = Number(desired.spec?.replicas);
@@ -379,7 +471,7 @@ async function handleScale(ctx: ServerContext, req: IncomingMessage, res: Server
   const next = structuredClone(current);
   next.spec = { ...next.spec, replicas };
   if (desired.metadata.resourceVersion) next.metadata.resourceVersion = desired.metadata.resourceVersion;
-  next.metadata.managedFields = trackUpdate(current, next, managerOf(req, url), groupVersionOf(path.rt), timestamp(ctx));
-  const stored = isDryRun(url) ? next : ctx.store.update(path.rt, next, 'main');
+  next.metadata.managedFields = trackUpdate(current, next, managerOf(req, options), groupVersionOf(path.rt), timestamp(ctx));
+  const stored = options.dryRun ? next : ctx.store.update(path.rt, next, 'main');
   sendJson(res, 200, toScale(stored));
 }

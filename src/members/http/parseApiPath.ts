@@ -8,6 +8,8 @@ export interface ApiPath {
   namespace?: string;
   name?: string;
   subresource?: Subresource;
+  /** Reached through the deprecated `/watch/` prefix, which serves only watches. */
+  watch?: boolean;
 }
 
 export type ParsedPath =
@@ -34,6 +36,8 @@ export function parseApiPath(registry: ResourceRegistry, pathname: string): Pars
     version = segments[2]!;
     rest = segments.slice(3);
   } else return { type: 'none' };
+  const watch = rest[0] === 'watch' && rest.length >= 2;
+  if (watch) rest = rest.slice(1);
 
   let namespace: string | undefined;
   if (rest[0] === 'namespaces' && rest.length >= 3) {
@@ -50,6 +54,9 @@ export function parseApiPath(registry: ResourceRegistry, pathname: string): Pars
   if (subresource && !rt.subresources.includes(subresource as Subresource)) return { type: 'unknown-resource', group, version, plural: `${plural}/${subresource}` };
   return {
     type: 'resource',
-    path: { group, version, rt, ...(namespace !== undefined ? { namespace } : {}), ...(name ? { name } : {}), ...(subresource ? { subresource: subresource as Subresource } : {}) },
+    path: {
+      group, version, rt, ...(namespace !== undefined ? { namespace } : {}), ...(name ? { name } : {}),
+      ...(subresource ? { subresource: subresource as Subresource } : {}), ...(watch ? { watch } : {}),
+    },
   };
 }

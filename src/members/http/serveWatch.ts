@@ -4,26 +4,35 @@ import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts'
 import type { KubeObject, ResourceType, StoreEvent, WatchEventType } from '../types.ts';
 import type { ServerContext } from './ServerContext.ts';
 import { renderTable } from './renderTable.ts';
+import type { ListOptions } from './requestOptions.ts';
 
 export interface WatchFilter {
   namespace?: string;
   matches: (object: KubeObject) => boolean;
 }
 
+/** The longest delay setTimeout honours; a longer one fires at once instead. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * A watch stream: headers flushed at once (client-node waits for them before it starts its 30 s idle timer),
- * then one JSON event per line. Without a resourceVersion (or with 0) the current objects replay as ADDED;
- * with one, the event log replays from there or the stream answers 410 Expired. Objects entering or leaving
- * the selector arrive as ADDED or DELETED, as the real watch cache does.
+ * then one JSON event per line. With sendInitialEvents (which v1.32 defaults on for a watch from no
+ * resourceVersion or "0") the current objects replay as ADDED first, closed by an initial-events-end BOOKMARK
+ * when bookmarks are allowed; otherwise the event log replays from the resourceVersion given or the stream
+ * answers 410 Expired. Objects entering or leaving the selector arrive as ADDED or DELETED, as the real watch
+ * cache does.
  */
-export function serveWatch(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, rt: ResourceType, filter: WatchFilter, url: URL, asTable: boolean): void {
-  const params = url.searchParams;
+export function serveWatch(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, rt: ResourceType, filter: WatchFilter, options: ListOptions, asTable: boolean): void {
   const resource = resourceKeyOf(rt);
   const apiVersion = groupVersionOf(rt);
-  const wantsBookmarks = params.get('allowWatchBookmarks') === 'true';
-  const sendInitialEvents = params.get('sendInitialEvents') === 'true';
-  const rvParam = params.get('resourceVersion') ?? '';
-  const timeoutSeconds = Number(params.get('timeoutSeconds') ?? '0');
+  const wantsBookmarks = options.allowWatchBookmarks;
+  const rvParam = options.resourceVersion;
+  if (rvParam !== '' && rvParam !== '0' && !/^[0-9]+$/.test(rvParam)) {
+    const detail = `Invalid value: ${JSON.stringify(rvParam)}: strconv.ParseUint: parsing ${JSON.stringify(rvParam)}: invalid syntax`;
+    throw new ApiError(422, 'Invalid', `${rt.plural}${rt.group ? `.${rt.group}` : ''} "" is invalid: resourceVersion: ${detail}`, {
+      group: rt.group, kind: rt.plural, causes: [{ type: 'FieldValueInvalid', message: detail, field: 'resourceVersion' }],
+    });
+  }
   let firstTableEvent = true;
 
   const inScope = (o: KubeObject | undefined) =>
@@ -55,10 +64,13 @@ export function serveWatch(ctx: ServerContext, req: IncomingMessage, res: Server
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
 
-  if (rvParam === '' || rvParam === '0' || sendInitialEvents) {
+  // Without sendInitialEvents (only the deprecated /watch/ prefix leaves it unset now) a watch from no
+  // resourceVersion or "0" still starts with the current objects, just without the closing bookmark.
+  const fromNowhere = rvParam === '' || rvParam === '0';
+  if (options.sendInitialEvents === true || (options.sendInitialEvents === undefined && fromNowhere)) {
     for (const object of ctx.store.list(resource, filter.namespace)) if (inScope(object)) write('ADDED', present(object));
-    if (sendInitialEvents && wantsBookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
-  } else {
+    if (options.sendInitialEvents === true && wantsBookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
+  } else if (!fromNowhere) {
     const events = ctx.store.eventsSince(Number(rvParam));
     if (!events) {
       write('ERROR', new ApiError(410, 'Expired', `too old resource version: ${rvParam} (${ctx.store.resourceVersion})`).toStatus());
@@ -71,7 +83,9 @@ export function serveWatch(ctx: ServerContext, req: IncomingMessage, res: Server
   const unsubscribe = ctx.store.subscribe(translate);
   const timers: NodeJS.Timeout[] = [];
   if (wantsBookmarks) timers.push(setInterval(() => bookmark(), ctx.bookmarkIntervalMs));
-  if (timeoutSeconds > 0) timers.push(setTimeout(() => res.end(), timeoutSeconds * 1000));
+  // The server's own default (minRequestTimeout, 30 to 60 minutes) is left out: it only ever ends a healthy stream.
+  const timeoutSeconds = options.timeoutSeconds ?? 0;
+  if (timeoutSeconds !== 0) timers.push(setTimeout(() => res.end(), Math.min(Math.max(0, timeoutSeconds * 1000), MAX_TIMER_MS)));
   const cleanup = () => {
     unsubscribe();
     for (const t of timers) clearTimeout(t);

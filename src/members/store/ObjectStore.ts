@@ -89,7 +89,8 @@ export class ObjectStore {
         ...input.metadata,
         name,
         ...(namespace !== undefined ? { namespace } : {}),
-        uid: randomUUID(),
+        // A uid the API layer drew before create (generated Job selectors embed it); else a new one.
+        uid: input.metadata.uid ?? randomUUID(),
         resourceVersion: String(rv),
         creationTimestamp: this.timestamp(),
         ...(rt.tracksGeneration ? { generation: 1 } : {}),
@@ -162,7 +163,7 @@ export class ObjectStore {
    * Deletes an object, or marks it for deletion while finalizers remain (the caller gets the object back
    * with deletionTimestamp set; the last finalizer removal deletes it).
    */
-  delete(rt: ResourceType, namespace: string | undefined, name: string, precondition?: { uid?: string; resourceVersion?: string }): { object: KubeObject; deleted: boolean } {
+  delete(rt: ResourceType, namespace: string | undefined, name: string, precondition?: { uid?: string; resourceVersion?: string }, gcFinalizer?: string): { object: KubeObject; deleted: boolean } {
     const resource = resourceKeyOf(rt);
     const current = this.get(resource, rt.namespaced ? namespace : undefined, name);
     if (!current) throw notFound(rt.group, rt.plural, name);
@@ -172,9 +173,12 @@ export class ObjectStore {
     if (precondition?.resourceVersion && precondition.resourceVersion !== current.metadata.resourceVersion) {
       throw staleConflict(rt.group, rt.plural, name);
     }
-    if (pendingFinalizers(current).length > 0) {
+    if (pendingFinalizers(current).length > 0 || gcFinalizer) {
       if (current.metadata.deletionTimestamp) return { object: current, deleted: false };
-      const marked = { ...current, metadata: { ...current.metadata, deletionTimestamp: this.timestamp(), deletionGracePeriodSeconds: 0 } };
+      // `gcFinalizer` (orphan, foregroundDeletion) joins the finalizers in the same write that marks the object.
+      const finalizers = gcFinalizer && !(current.metadata.finalizers ?? []).includes(gcFinalizer)
+        ? [...(current.metadata.finalizers ?? []), gcFinalizer] : current.metadata.finalizers;
+      const marked = { ...current, metadata: { ...current.metadata, ...(finalizers ? { finalizers } : {}), deletionTimestamp: this.timestamp(), deletionGracePeriodSeconds: 0 } };
       if (rt.kind === 'Namespace') marked.status = { ...(current.status ?? {}), phase: 'Terminating' };
       const rv = ++this.resourceVersion;
       marked.metadata.resourceVersion = String(rv);

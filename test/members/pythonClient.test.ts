@@ -1,0 +1,112 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Member } from '../../src/members/startMember.ts';
+import { writeKubeconfig } from '../../src/members/writeKubeconfig.ts';
+import { MemberHarness } from './helpers/memberHarness.ts';
+
+// The official Python client (Debian's python3-kubernetes, installed by .ci/run for /usr/bin/python3, not the
+// pyenv python3 on PATH) against a member, unchanged: kubeconfig with CA data and a bearer token, typed
+// models, watch.Watch().stream.
+
+const PYTHON = '/usr/bin/python3';
+
+const SCRIPT = String.raw`
+import json, sys
+from kubernetes import client, config, watch
+
+config.load_kube_config(config_file=sys.argv[1])
+core = client.CoreV1Api()
+apps = client.AppsV1Api()
+out = {}
+
+out['namespaces'] = sorted(ns.metadata.name for ns in core.list_namespace().items)
+
+apps.create_namespaced_deployment('default', {
+    'apiVersion': 'apps/v1', 'kind': 'Deployment',
+    'metadata': {'name': 'web', 'labels': {'app': 'web'}},
+    'spec': {
+        'replicas': 1,
+        'selector': {'matchLabels': {'app': 'web'}},
+        'template': {
+            'metadata': {'labels': {'app': 'web'}},
+            'spec': {'containers': [{'name': 'web', 'image': 'nginx:1.27', 'ports': [{'containerPort': 80}]}]},
+        },
+    },
+})
+core.create_namespaced_secret('default', {
+    'apiVersion': 'v1', 'kind': 'Secret',
+    'metadata': {'name': 'creds'},
+    'stringData': {'password': 's3cr3t'},
+})
+
+events = []
+ready = None
+w = watch.Watch()
+for event in w.stream(core.list_namespaced_pod, 'default', label_selector='app=web', timeout_seconds=20):
+    pod = event['object']
+    events.append(event['type'])
+    conditions = pod.status.conditions or []
+    if any(c.type == 'Ready' and c.status == 'True' for c in conditions):
+        ready = {'name': pod.metadata.name, 'phase': pod.status.phase, 'serviceAccount': pod.spec.service_account_name}
+        w.stop()
+out['podEvents'] = events
+out['readyPod'] = ready
+
+deployment = apps.read_namespaced_deployment('web', 'default')
+out['deployment'] = {'readyReplicas': deployment.status.ready_replicas, 'strategy': deployment.spec.strategy.type}
+
+secret = core.read_namespaced_secret('creds', 'default')
+out['secret'] = {'data': secret.data, 'stringData': secret.string_data, 'type': secret.type}
+
+out['defaultServiceAccount'] = core.read_namespaced_service_account('default', 'default').metadata.name
+out['rootCa'] = core.read_namespaced_config_map('kube-root-ca.crt', 'default').data['ca.crt']
+
+print(json.dumps(out))
+`;
+
+const harness = new MemberHarness();
+let member: Member;
+let kubeconfig: string;
+let script: string;
+
+test.before(async () => {
+  member = await harness.start({ name: 'python' });
+  const dir = harness.tempDir('flotilla-python-');
+  kubeconfig = path.join(dir, 'members.config');
+  writeKubeconfig(kubeconfig, [member]);
+  script = path.join(dir, 'client.py');
+  writeFileSync(script, SCRIPT);
+});
+
+test.after(async () => {
+  await harness.cleanup();
+});
+
+function runPython(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(PYTHON, args, { env: { PATH: process.env.PATH ?? '', HOME: path.dirname(script) }, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+test('the official Python client lists, creates, watches a Deployment\'s pod to Ready and reads a Secret back', async () => {
+  const run = await runPython([script, kubeconfig]);
+  assert.is(run.code, 0, `${PYTHON} ${script} failed (is python3-kubernetes installed? .ci/run installs it):\n${run.stderr}`);
+  const out = JSON.parse(run.stdout);
+  assert.equal(out.namespaces, ['default', 'kube-node-lease', 'kube-public', 'kube-system']);
+  assert.ok(out.readyPod, `no Ready pod before timeout_seconds; events: ${out.podEvents}`);
+  assert.match(out.readyPod.name, /^web-[a-z0-9]+-[a-z0-9]{5}$/);
+  assert.is(out.readyPod.phase, 'Running');
+  assert.is(out.readyPod.serviceAccount, 'default');
+  assert.is(out.podEvents[0], 'ADDED');
+  assert.is(out.deployment.strategy, 'RollingUpdate');
+  assert.equal(out.secret, { data: { password: Buffer.from('s3cr3t').toString('base64') }, stringData: null, type: 'Opaque' });
+  assert.is(out.defaultServiceAccount, 'default');
+  assert.is(out.rootCa, member.caPem);
+});
+
+test.run();
