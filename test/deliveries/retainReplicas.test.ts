@@ -69,7 +69,7 @@ test('retain-replicas: a member scaling the Deployment keeps its count; an unlab
   const r = await pass();
   assert.is(result(r, 'scaled').action, 'unchanged', result(r, 'scaled').message);
   assert.is(await replicas('scaled'), '5');
-  assert.is(result(r, 'plain').action, 'configured');
+  assert.is(result(r, 'plain').action, 'drift-repaired'); // the member's edit, not Git, changed it
   assert.is(await replicas('plain'), '2');
 });
 

@@ -87,7 +87,7 @@ async function overrideRewritesIdentity(expect: Expectations, p: Pipeline) {
 async function pathInKind(expect: Expectations, fleet: Fleet) {
   await fleet.sync();
   const baseline = manifests(await fleet.output());
-  const evil = `${configMap('x').replace('kind: ConfigMap', 'kind: "../../../etc"')}---\n${configMap('y').replace('kind: ConfigMap', 'kind: "a/b"')}---\n${configMap('z').replace('kind: ConfigMap', 'kind: Deployment.apps')}`;
+  const evil = `${configMap('x').replace('kind: ConfigMap', 'kind: "../../../etc"')}---\n${configMap('w').replace('kind: ConfigMap', 'kind: "a/b"')}---\n${configMap('z').replace('kind: ConfigMap', 'kind: Deployment.apps')}`;
   fleet.work.commit({ 'templates/evil.yaml': evil, 'templates/fresh.yaml': configMap('fresh') }, 'kinds with .. and /');
   const v = await validate(fleet.work.dir);
   expect.equal(v.code, 1, 'validate exit code (1, not 3)');
