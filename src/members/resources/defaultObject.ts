@@ -3,7 +3,7 @@ import type { KubeObject } from '../types.ts';
 // The API server's defaulting for the fields controllers and clients commonly read back. It runs on every
 // write (like the real defaulting on decode), so a field an applier drops comes back defaulted.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
 function defaultPodSpec(spec: any): void {
   if (!spec) return;
   spec.restartPolicy ??= 'Always';
