@@ -65,4 +65,5 @@ export function findTreeEntries(raw: Uint8Array, names: ReadonlySet<string>, che
   return { entries, inOrder };
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: \x00-\x7f spells all of ASCII; the class is its complement
 const NOT_ASCII = /[^\x00-\x7f]/;

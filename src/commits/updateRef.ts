@@ -154,6 +154,7 @@ function assertRefName(ref: string): void {
     !ref.endsWith('.') &&
     !ref.includes('..') &&
     !ref.includes('@{') &&
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: git check-ref-format refuses control characters in ref names
     !/[\x00-\x20\x7f~^:?*[\\]/.test(ref) &&
     ref.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
   if (!ok) throw new Error(`updateRef: invalid ref name ${JSON.stringify(ref)} (must be a full name under refs/)`);

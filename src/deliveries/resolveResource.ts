@@ -8,7 +8,7 @@ import { sendRequest, statusMessage, type RetryPolicy } from './sendRequest.ts';
  */
 export async function resolveResource(kube: KubeTarget, apiVersion: string, kind: string, retry?: RetryPolicy): Promise<ApiResource | undefined> {
   const cached = kube.discovery.get(apiVersion);
-  if (cached) {
+  if (cached !== undefined) {
     const list = await cached.catch(() => null);
     const hit = list?.find((r) => r.kind === kind);
     if (hit) return hit;

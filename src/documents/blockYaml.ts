@@ -39,11 +39,13 @@ export function parseBlockYaml(text: string): BlockDocument[] | undefined {
  * Tabs, CR, control characters and the Unicode line breaks: each has rules of its own (tab indentation is an
  * error, CR ends lines, NEL/LS/PS fold) that the subset leaves to the library.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are what it matches
 const UNSUPPORTED_CHARACTERS = /[\x00-\x09\x0b-\x1f\x7f\x85\u2028\u2029\ufeff]/;
 
 /** Thrown (one shared object, no stack) when the text leaves the subset; caught in parseBlockYaml only. */
 const OUTSIDE = Object.freeze({ outside: true });
 
+// biome-ignore lint/suspicious/noConstEnum: file-local, so tsc and tsx (esbuild) inline it the same way
 const enum Line { Content, Blank, DocumentStart }
 
 const SPACE = 32;

@@ -3,6 +3,7 @@ import type { ObjectRef } from '../api/kinds.ts';
 import { customDependencies } from './customizations.ts';
 import { podSpecOf } from './podTemplate.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: walks an untyped Kubernetes manifest by field name
 type Obj = Record<string, any>;
 
 /**

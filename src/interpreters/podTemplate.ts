@@ -1,5 +1,6 @@
 /** Where each built-in workload kind keeps its pod spec (Karmada's default/native interpreter). */
 export function podSpecOf(manifest: Record<string, unknown>): Record<string, unknown> | undefined {
+  // biome-ignore lint/suspicious/noExplicitAny: walks an untyped Kubernetes manifest by field name
   const spec = manifest.spec as Record<string, any> | undefined;
   switch (`${manifest.apiVersion}/${manifest.kind}`) {
     case 'v1/Pod':

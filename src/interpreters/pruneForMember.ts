@@ -5,6 +5,7 @@
  * control plane still propagates. Returns a new object.
  */
 export function pruneForMember(manifest: Record<string, unknown>): Record<string, unknown> {
+  // biome-ignore lint/suspicious/noExplicitAny: walks an untyped Kubernetes manifest by field name
   const out = structuredClone(manifest) as Record<string, any>;
   delete out.status;
   const meta = out.metadata as Record<string, unknown> | undefined;

@@ -1,3 +1,4 @@
+// biome-ignore lint/suspicious/noExplicitAny: walks an untyped Kubernetes manifest by field name
 type Obj = Record<string, any>;
 
 const RETAIN_REPLICAS_LABEL = 'resourcetemplate.karmada.io/retain-replicas';

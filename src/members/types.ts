@@ -42,11 +42,11 @@ export interface KubeObject {
   apiVersion?: string;
   kind?: string;
   metadata: ObjectMeta;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: the emulator stores and serves arbitrary Kubernetes JSON; readers narrow per kind
   spec?: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: the emulator stores and serves arbitrary Kubernetes JSON; readers narrow per kind
   status?: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: the emulator stores and serves arbitrary Kubernetes JSON; readers narrow per kind
   [key: string]: any;
 }
 

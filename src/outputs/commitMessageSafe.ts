@@ -3,9 +3,9 @@
 // the next render parse, so a newline or CR smuggled into a quoted value could forge one; an ESC or bidi control
 // would also reach whoever runs `git log` on the branch.
 
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are what it matches
 const LINE_BREAKS = /[\r\n\u000b\u000c\u0085\u2028\u2029]+/g;
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are what it matches
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /**

@@ -25,7 +25,7 @@ function buildPatches(manifest: Manifest, field: LabelAnnotationField, overrider
   const existing = stringMap(manifest, field);
   const patches: JsonPatchOperation[] = [];
   for (const [key, value] of Object.entries(overrider.value ?? {})) {
-    if (overrider.operator !== 'add' && !(existing && Object.prototype.hasOwnProperty.call(existing, key))) continue;
+    if (overrider.operator !== 'add' && !(existing && Object.hasOwn(existing, key))) continue;
     if (overrider.operator === 'add' && !existing) continue;
     patches.push({ op: overrider.operator, path: `/metadata/${field}/${key.replace(/\//g, '~1')}`, value });
   }

@@ -54,7 +54,7 @@ export function createPassQueue(runPass: (reasons: readonly string[], kind: Pass
     },
     async stop() {
       stopped = true;
-      while (running) await running;
+      while (running !== null) await running;
     },
   };
 }

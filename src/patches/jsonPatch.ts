@@ -30,7 +30,7 @@ export function parseJsonPointer(pointer: string): string[] | undefined {
   return pointer
     .slice(1)
     .split('/')
-    .map((token) => token.replace(/~[01]/g, (escape) => (escape === '~1' ? '/' : '~')));
+    .map((token) => token.replace(/~[01]/g, (seq) => (seq === '~1' ? '/' : '~')));
 }
 
 /** Escapes one reference token for use in a pointer. */
@@ -49,7 +49,7 @@ export function getByJsonPointer(document: unknown, pointer: string): { found: t
       if (!(index < current.length)) return { found: false, message: `index "${token}" is out of range in "${pointer}"` };
       current = current[index];
     } else if (isObject(current)) {
-      if (!Object.prototype.hasOwnProperty.call(current, token)) return { found: false, message: `key "${token}" not found in "${pointer}"` };
+      if (!Object.hasOwn(current, token)) return { found: false, message: `key "${token}" not found in "${pointer}"` };
       current = current[token];
     } else {
       return { found: false, message: `"${pointer}" goes through a value that is neither an object nor an array` };
@@ -87,7 +87,7 @@ function applyOperation(doc: unknown, operation: JsonPatchOperation): Step {
     const message = patchArray(parent, op, key, value);
     return message ? fail(`${op} operation on "${path}": ${message}`) : { ok: true, document: doc };
   }
-  const present = Object.prototype.hasOwnProperty.call(parent, key);
+  const present = Object.hasOwn(parent, key);
   switch (op) {
     case 'add':
       parent[key] = value;
@@ -150,7 +150,7 @@ function findParent(doc: unknown, tokens: readonly string[]): JsonObject | unkno
       if (index === undefined || index >= current.length) return undefined;
       current = current[index];
     } else if (isObject(current)) {
-      if (!Object.prototype.hasOwnProperty.call(current, token)) return undefined;
+      if (!Object.hasOwn(current, token)) return undefined;
       current = current[token];
     } else {
       return undefined;

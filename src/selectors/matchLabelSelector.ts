@@ -10,7 +10,7 @@ export function matchLabelSelector(selector: LabelSelector, labels: Readonly<Rec
     if (have[key] !== value) return false;
   }
   for (const req of selector.matchExpressions ?? []) {
-    const present = Object.prototype.hasOwnProperty.call(have, req.key);
+    const present = Object.hasOwn(have, req.key);
     const value = have[req.key];
     switch (req.operator) {
       case 'In':

@@ -6,8 +6,7 @@ import { readPathOids } from '../outputs/readPathOids.ts';
 export async function readPathHistory(repo: GitRepo, head: string, path: string, limit = 10, maxCommits = 500): Promise<CommitInfo[]> {
   const blobAt = async (tree: string): Promise<string | null> => (await readPathOids(repo, tree, [path])).get(path) ?? null;
   const out: CommitInfo[] = [];
-  let cursor: string | undefined = head;
-  let current = cursor ? await readCommitInfo(repo, cursor) : undefined;
+  let current = head ? await readCommitInfo(repo, head) : undefined;
   for (let i = 0; current && out.length < limit && i < maxCommits; i++) {
     const parent: CommitInfo | undefined = current.parents[0] ? await readCommitInfo(repo, current.parents[0]) : undefined;
     const [now, before] = await Promise.all([blobAt(current.tree), parent ? blobAt(parent.tree) : null]);

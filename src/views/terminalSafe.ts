@@ -4,7 +4,7 @@
 // different order of characters than the one stored. So every print site of such text goes through here.
 
 /** C0 and C1 controls and DEL; tab and newline are handled by the caller's choice. */
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are what it matches
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 /** Bidirectional overrides, embeddings and isolates, and the invisible direction marks. */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;

@@ -102,7 +102,7 @@ test('plan: a feature branch setting the nginx weights to 2:1 and replicas to 3 
   assert.match(text, /^### Flotilla plan `[0-9a-f]{12}` → `[0-9a-f]{12}`$/m);
   assert.match(text, '| Cluster | Added | Changed | Removed |\n|---|--:|--:|--:|\n| member1 | 0 | 1 | 0 |\n');
   assert.match(text, /^\*\*Replica moves\*\*\n\n- Deployment default\/nginx: member1 1→2$/m);
-  assert.match(text, /<details><summary>member1: 1 changed<\/summary>\n\n[^]*```diff\n[^]*^-  replicas: 1$\n^\+  replicas: 2$[^]*```\n\n<\/details>/m);
+  assert.match(text, /<details><summary>member1: 1 changed<\/summary>\n\n[\s\S]*```diff\n[\s\S]*^-  replicas: 1$\n^\+  replicas: 2$[\s\S]*```\n\n<\/details>/m);
   assert.not.match(text, /<details><summary>member2/);
   assert.not.match(text, '✂️', 'a small plan is not cut');
 
@@ -183,7 +183,7 @@ test('cordon member2: one commit saying what and why; new placements avoid membe
   assert.is(cordon.code, 0, cordon.stderr);
   assert.match(cordon.stdout, /^cluster\/member2 cordoned$/m);
   assert.is(git('rev-parse', 'main^'), before, 'exactly one commit on main');
-  assert.match(git('log', '-1', '--format=%an <%ae>%n%B'), /^Ada Lovelace <ada@example\.com>\n[^]*kernel upgrade[^]*^Flotilla-Operation: cordon member2$/m);
+  assert.match(git('log', '-1', '--format=%an <%ae>%n%B'), /^Ada Lovelace <ada@example\.com>\n[\s\S]*kernel upgrade[\s\S]*^Flotilla-Operation: cordon member2$/m);
   assert.match(readFileSync(path.join(repo, 'clusters/member2.yaml'), 'utf8'), /key: cluster\.karmada\.io\/unschedulable\n\s+effect: NoSchedule/);
   assert.is(git('status', '--porcelain'), '', 'the work tree follows the commit');
 

@@ -13,7 +13,7 @@ import { MemberHarness } from './helpers/memberHarness.ts';
 
 const PYTHON = '/usr/bin/python3';
 
-const SCRIPT = String.raw`
+const SCRIPT = `
 import json, sys
 from kubernetes import client, config, watch
 

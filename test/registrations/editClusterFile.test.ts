@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { parseYamlValue } from '../../src/documents/blockYaml.ts';
 import { editClusterFile, UNSCHEDULABLE_TAINT_KEY } from '../../src/registrations/editClusterFile.ts';
 import { parseTaintArgs } from '../../src/registrations/parseTaintArgs.ts';
-import { RegistrationError } from '../../src/registrations/RegistrationError.ts';
+import type { RegistrationError } from '../../src/registrations/RegistrationError.ts';
 
 const FILE = `# member2 lives in the second zone; ask #infra before changing it
 apiVersion: cluster.karmada.io/v1alpha1

@@ -31,7 +31,7 @@ export function crdController(deps: ControllerDeps): Controller & { register(eve
     let conditions = setCondition(crd.status?.conditions, 'NamesAccepted', 'True', 'NoConflicts', 'no conflicts found', now);
     conditions = setCondition(conditions, 'Established', 'True', 'InitialNamesAccepted', 'the initial names have been accepted', now);
     const names = crd.spec?.names ?? {};
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
     const storage = (crd.spec?.versions ?? []).find((v: any) => v.storage)?.name;
     const status = {
       conditions,

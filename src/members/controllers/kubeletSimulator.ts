@@ -42,11 +42,11 @@ export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTi
 
   function hostIp(pod: KubeObject): string {
     const node = store.get(NODES, undefined, pod.spec.nodeName);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
     return (node?.status?.addresses ?? []).find((a: any) => a.type === 'InternalIP')?.address ?? '10.0.0.1';
   }
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
   const containers = (pod: KubeObject): any[] => pod.spec?.containers ?? [];
 
   function markCreating(pod: KubeObject): void {

@@ -7,7 +7,7 @@ const parseQuantity = (value: unknown): number => quantityNumber(value) ?? 0;
 // Node filters shared by the scheduler and the DaemonSet controller, after kube-scheduler's NodeAffinity,
 // TaintToleration and NodeResourcesFit plugins.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
 function tolerates(tolerations: any[], taint: any): boolean {
   return tolerations.some((t) => {
     if (t.effect && t.effect !== taint.effect) return false;
@@ -23,11 +23,11 @@ export function nodeRejects(pod: KubeObject, node: KubeObject, options: { ignore
   const labels = node.metadata.labels ?? {};
   for (const [k, v] of Object.entries(spec.nodeSelector ?? {})) if (labels[k] !== v) return "node(s) didn't match Pod's node affinity/selector";
   const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
   if (Array.isArray(terms) && terms.length > 0 && !terms.some((term: any) => matchLabelSelector({ matchExpressions: term.matchExpressions ?? [] }, labels))) {
     return "node(s) didn't match Pod's node affinity/selector";
   }
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
   const blocking = (node.spec?.taints ?? []).filter((t: any) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
   for (const taint of blocking) {
     if (!tolerates(spec.tolerations ?? [], taint)) return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;

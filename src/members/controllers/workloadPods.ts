@@ -37,7 +37,7 @@ export function isActive(pod: KubeObject): boolean {
 }
 
 export function isReady(pod: KubeObject): boolean {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
   return (pod.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
 }
 
@@ -78,7 +78,7 @@ export function templateHash(template: unknown): string {
 }
 
 /** Condition list with `type` set to status/reason, keeping lastTransitionTime when the status did not change. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
 export function setCondition(conditions: any[] | undefined, type: string, status: 'True' | 'False', reason: string, message: string, now: string, extra: Record<string, string> = {}): any[] {
   const list = [...(conditions ?? [])];
   const index = list.findIndex((c) => c.type === type);

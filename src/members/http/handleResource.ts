@@ -141,7 +141,7 @@ function serviceAllocators(ctx: ServerContext): Allocators {
       }
     },
     nodePort: () => {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      // biome-ignore lint/suspicious/noExplicitAny: reads fields of untyped Kubernetes objects
       const used = new Set(services().flatMap((s) => (s.spec?.ports ?? []).map((p: any) => p?.nodePort)));
       for (let port = 30000; port <= 32767; port++) {
         if (used.has(port) || givenPorts.has(port)) continue;

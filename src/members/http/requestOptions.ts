@@ -1,4 +1,4 @@
-import { ApiError, badRequest, invalidFields, type FieldError } from '../ApiError.ts';
+import { type ApiError, badRequest, invalidFields, type FieldError } from '../ApiError.ts';
 
 // The query parameters of a request decoded and validated the way kube-apiserver v1.32 does it: the
 // url.Values -> meta/v1 options conversions (k8s.io/apimachinery pkg/runtime/conversion.go and

@@ -42,7 +42,7 @@ export function admitPod(pod: KubeObject, lookup: (name: string) => KubeObject |
   const automount = spec.automountServiceAccountToken ?? account?.automountServiceAccountToken ?? true;
   if (!automount) return;
   const containers = [...(Array.isArray(spec.containers) ? spec.containers : []), ...(Array.isArray(spec.initContainers) ? spec.initContainers : [])];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: reads fields of untyped Kubernetes objects
   const mountsToken = (c: any) => (c?.volumeMounts ?? []).some((m: any) => m?.mountPath === TOKEN_MOUNT_PATH);
   if (containers.length > 0 && containers.every(mountsToken)) return;
   const name = `kube-api-access-${randomSuffix()}`;

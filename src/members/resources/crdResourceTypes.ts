@@ -6,7 +6,7 @@ import { humanDuration } from './humanDuration.ts';
 export function crdResourceTypes(crd: KubeObject): ResourceType[] {
   const spec = crd.spec ?? {};
   const names = spec.names ?? {};
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
   return (spec.versions ?? []).filter((v: any) => v.served !== false).map((v: any): ResourceType => ({
     group: spec.group,
     version: v.name,
@@ -24,7 +24,7 @@ export function crdResourceTypes(crd: KubeObject): ResourceType[] {
   }));
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
 function crdColumns(printerColumns: any[]): PrintColumn[] {
   if (printerColumns.length === 0) return [nameColumn, ageColumn];
   return [

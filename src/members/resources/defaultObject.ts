@@ -8,7 +8,7 @@ import { canonicalQuantity, canonicalResourceList } from './quantity.ts';
 // field an applier drops comes back defaulted. As in Go, a string field is defaulted when empty, a pointer,
 // slice or map field when nil (absent or null); an explicit 0 or false is kept.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: reads fields of untyped Kubernetes objects
 type Json = any;
 
 const isObject = (value: unknown): value is Record<string, Json> => value !== null && typeof value === 'object' && !Array.isArray(value);

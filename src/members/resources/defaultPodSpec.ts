@@ -4,7 +4,7 @@
 
 import { canonicalQuantity, canonicalResourceList } from './quantity.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: reads fields of untyped Kubernetes objects
 type Json = any;
 
 /** A Go string field is defaulted when it is empty, and JSON null or absence both decode to empty. */

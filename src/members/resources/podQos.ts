@@ -1,7 +1,7 @@
 import type { KubeObject } from '../types.ts';
 import { nanoValue, parseQuantity } from './quantity.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: reads fields of untyped Kubernetes objects
 type Json = any;
 
 const QOS_RESOURCES = ['cpu', 'memory'];

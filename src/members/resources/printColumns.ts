@@ -26,13 +26,13 @@ const col = (name: string, type: PrintColumn['type'], cell: PrintColumn['cell'],
 
 const int = (value: unknown): number => (typeof value === 'number' ? value : 0);
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
 const podTemplateContainers = (o: KubeObject): any[] => o.spec?.template?.spec?.containers ?? [];
 const containersCol = col('Containers', 'string', (o) => podTemplateContainers(o).map((c) => c.name).join(',') || NONE, 1);
 const imagesCol = col('Images', 'string', (o) => podTemplateContainers(o).map((c) => c.image).join(',') || NONE, 1);
 const selectorCol = col('Selector', 'string', (o) => formatLabelSelector(o.spec?.selector), 1);
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
 export function formatLabelSelector(selector: any): string {
   if (!selector) return NONE;
   const parts: string[] = Object.entries(selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
@@ -62,11 +62,11 @@ const podColumns: PrintColumn[] = [
   nameColumn,
   col('Ready', 'string', (o) => {
     const statuses = o.status?.containerStatuses ?? [];
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
     return `${statuses.filter((s: any) => s.ready).length}/${(o.spec?.containers ?? []).length}`;
   }),
   col('Status', 'string', podStatusReason),
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
   col('Restarts', 'string', (o) => String((o.status?.containerStatuses ?? []).reduce((n: number, s: any) => n + int(s.restartCount), 0))),
   ageColumn,
   col('IP', 'string', (o) => o.status?.podIP ?? NONE, 1),
@@ -78,7 +78,7 @@ const podColumns: PrintColumn[] = [
 const nodeColumns: PrintColumn[] = [
   nameColumn,
   col('Status', 'string', (o) => {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
     const ready = (o.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
     const base = ready?.status === 'True' ? 'Ready' : ready ? 'NotReady' : 'Unknown';
     return o.spec?.unschedulable ? `${base},SchedulingDisabled` : base;
@@ -91,9 +91,9 @@ const nodeColumns: PrintColumn[] = [
   }),
   ageColumn,
   col('Version', 'string', (o) => o.status?.nodeInfo?.kubeletVersion ?? ''),
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
   col('Internal-IP', 'string', (o) => (o.status?.addresses ?? []).find((a: any) => a.type === 'InternalIP')?.address ?? NONE, 1),
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
   col('External-IP', 'string', (o) => (o.status?.addresses ?? []).find((a: any) => a.type === 'ExternalIP')?.address ?? NONE, 1),
   col('OS-Image', 'string', (o) => o.status?.nodeInfo?.osImage ?? '', 1),
   col('Kernel-Version', 'string', (o) => o.status?.nodeInfo?.kernelVersion ?? '', 1),
@@ -134,7 +134,7 @@ const daemonSetColumns: PrintColumn[] = [
   ageColumn, containersCol, imagesCol, selectorCol,
 ];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
 const hasCondition = (o: KubeObject, type: string) => (o.status?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');
 
 const jobColumns: PrintColumn[] = [
@@ -169,14 +169,14 @@ const serviceColumns: PrintColumn[] = [
   col('Type', 'string', (o) => o.spec?.type ?? 'ClusterIP'),
   col('Cluster-IP', 'string', (o) => o.spec?.clusterIP ?? NONE),
   col('External-IP', 'string', (o) => {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
     const ingress = (o.status?.loadBalancer?.ingress ?? []).map((i: any) => i.ip ?? i.hostname);
     if (ingress.length) return ingress.join(',');
     if (o.spec?.externalIPs?.length) return o.spec.externalIPs.join(',');
     return o.spec?.type === 'LoadBalancer' ? '<pending>' : NONE;
   }),
   col('Port(s)', 'string', (o) =>
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
     (o.spec?.ports ?? []).map((p: any) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(',') || NONE),
   ageColumn,
   col('Selector', 'string', (o) => Object.entries(o.spec?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(',') || NONE, 1),
@@ -187,9 +187,9 @@ const dataCount = (o: KubeObject) => Object.keys(o.data ?? {}).length + Object.k
 const ingressColumns: PrintColumn[] = [
   nameColumn,
   col('Class', 'string', (o) => o.spec?.ingressClassName ?? NONE),
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
   col('Hosts', 'string', (o) => (o.spec?.rules ?? []).map((r: any) => r.host ?? '*').join(',') || '*'),
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
   col('Address', 'string', (o) => (o.status?.loadBalancer?.ingress ?? []).map((i: any) => i.ip ?? i.hostname).join(',')),
   col('Ports', 'string', (o) => (o.spec?.tls?.length ? '80, 443' : '80')),
   ageColumn,

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../types.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: reads fields of untyped Kubernetes objects
 type Json = any;
 
 const needsClusterIP = (svc: KubeObject) => (svc.spec?.type ?? 'ClusterIP') !== 'ExternalName';

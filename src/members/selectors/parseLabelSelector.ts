@@ -43,12 +43,13 @@ export function parseLabelSelector(text: string): LabelRequirement[] {
 export function matchesLabelRequirements(requirements: LabelRequirement[], labels: Record<string, string> | undefined): boolean {
   const have = labels ?? {};
   return requirements.every((r) => {
-    const present = Object.prototype.hasOwnProperty.call(have, r.key);
+    const present = Object.hasOwn(have, r.key);
     switch (r.op) {
       case 'in': return present && r.values.includes(have[r.key]!);
       case 'notin': return !present || !r.values.includes(have[r.key]!);
       case 'exists': return present;
       case '!': return !present;
     }
+    return false;
   });
 }
