@@ -65,9 +65,11 @@ test('a module moved to another folder is followed through the new import, and t
   assert.is.not(parserSourcesDigest(tree({ ...moved, 'errors/problem.ts': 'export type Problem = string;\n' })), digest);
 });
 
-test('a missing imported module is an error, never a digest of less code', () => {
-  const { ['errors/problem.ts']: _, ...without } = base;
-  assert.throws(() => parserSourcesDigest(tree(without)), /ENOENT/);
+test('a module path in a comment that names no file is no source; a missing root is an error, never a digest of nothing', () => {
+  const commented = { ...base, 'documents/parse.ts': `// was: import { old } from './old.ts';\n${base['documents/parse.ts']}` };
+  assert.is.not(parserSourcesDigest(tree(commented)), parserSourcesDigest(tree(base)), 'the comment is part of the text');
+  const { [PARSER_ROOT]: _, ...withoutRoot } = base;
+  assert.throws(() => parserSourcesDigest(tree(withoutRoot)), /ENOENT/);
 });
 
 test.run();
