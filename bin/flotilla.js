@@ -1,7 +1,13 @@
 #!/usr/bin/env node
-// The CLI is written in TypeScript and run through tsx, so `npx flotilla` works right after `npm ci`
-// with no build step and no output folder to keep in sync with src/.
-import { register } from 'tsx/esm/api';
+// The package runs dist/, compiled by `npm run build` (scripts/build.js); it ships no src/ and no tsx. A source
+// checkout (src/ beside bin/) runs src/ through tsx, a development dependency, so a test or a demo right after an
+// edit runs that edit, never a dist/ built before it.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli.ts');
+if (existsSync(new URL('../src/cli.ts', import.meta.url))) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli.ts');
+} else {
+  await import('../dist/cli.js');
+}

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { fnv1a32 } from '../bindings/bindingName.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { FileObjects } from '../documents/model.ts';
 import { filesFor, policyNamespace, type KarmadaScope } from './karmadaScope.ts';
+import { parserCodeDigest } from './parserCode.ts';
 
 /**
  * Parsed policy and cluster files, kept beside the object store (`<gitdir>/flotilla-parsed.jsonl`) so a
  * sync in a new process does not parse every policy and cluster again. Entries are keyed by blob oid and
- * path, so they never go stale; the file also names the code that parsed them (the documents stage's
- * source files, by size and modification time, and the yaml version), and a file from other code, or one
+ * path, so they never go stale; the file also names the code that parsed them (a digest of the parsing code's
+ * sources fixed at build time, and the yaml version: parserIdentity), and a file from other code, or one
  * that cannot be read, is ignored. It is a cache only: deleting it costs one slower sync, and it never
  * reaches the output branch.
  *
@@ -364,26 +364,17 @@ function survivesJson(value: unknown): boolean {
 
 let identity: string | undefined;
 /**
- * The sources that turn bytes into FileObjects (documents/, api/, errors/), by name, size and mtime,
- * and the yaml version. Stat, not read: a new process pays this once per sync. Any edit or checkout
- * changes an mtime, which only costs one full parse.
+ * The code that parsed the entries (parserCode.ts: a digest of its sources, fixed when the package is built) and
+ * the yaml version resolved from here, which an install can change without a new build. Any edit of that code, or
+ * another yaml, only costs one full parse.
  */
 function parserIdentity(): string {
   if (identity) return identity;
-  const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  const hash = createHash('sha1');
-  for (const dir of ['documents', 'api', 'errors']) {
-    const files = (readdirSync(path.join(src, dir), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).sort();
-    for (const f of files) {
-      const stat = statSync(path.join(src, dir, f));
-      hash.update(`${dir}/${f}\0${stat.size}\0${stat.mtimeMs}\0`);
-    }
-  }
-  const yamlPackage = path.resolve(src, '..', 'node_modules', 'yaml', 'package.json');
+  let yaml = 'yaml ?';
   try {
-    hash.update((JSON.parse(readFileSync(yamlPackage, 'utf8')) as { version: string }).version);
+    yaml = `yaml ${(createRequire(import.meta.url)('yaml/package.json') as { version: string }).version}`;
   } catch {
-    hash.update('yaml ?');
+    // an install without yaml's package.json cannot parse either; this identity is as good as any
   }
-  return (identity = hash.digest('hex'));
+  return (identity = createHash('sha1').update(`${parserCodeDigest()}\0${yaml}`).digest('hex'));
 }

@@ -1,0 +1,82 @@
+// The package as a user gets it: `npm pack` (which builds dist/ through `prepare`), installed from the tarball into an
+// empty folder, and its CLI run from there. The install is offline: the production dependencies are copied from this
+// checkout's node_modules (the ones the lockfile pins), since npm's cache holds tarballs but not the registry metadata
+// an install from a tarball resolves its dependency ranges with.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parserSourcesDigest } from '../../src/outputs/parserSources.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const work = mkdtempSync(path.join(tmpdir(), 'flotilla-package-'));
+const app = path.join(work, 'app');
+const installed = path.join(app, 'node_modules', 'flotilla');
+
+/** npm and npx run as a user would: not as the child of `npm test`, whose npm_* variables would configure them. */
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+
+function run(cmd: string, args: string[], cwd: string): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => { out += c; });
+    child.stderr.on('data', (c) => { err += c; });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+test.before(async () => {
+  const pack = await run('npm', ['pack', '--silent', '--pack-destination', work], ROOT);
+  assert.is(pack.code, 0, pack.err);
+  const tarball = path.join(work, pack.out.trim().split('\n').pop()!);
+  // The production dependencies, as the lockfile places them, copied (never linked: npm may rewrite what it finds).
+  mkdirSync(app, { recursive: true });
+  const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  for (const [where, entry] of Object.entries(lock.packages)) {
+    if (!where || entry.dev || where.lastIndexOf('node_modules/') !== 0) continue;
+    const from = path.join(ROOT, where);
+    if (existsSync(from)) cpSync(from, path.join(app, where), { recursive: true });
+  }
+  const install = await run('npm', ['install', '--offline', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefix', app, tarball], app);
+  assert.is(install.code, 0, install.err);
+});
+
+test.after(() => {
+  rmSync(work, { recursive: true, force: true });
+});
+
+test('the installed package holds the compiled CLI and what it reads at run time, and no sources or tsx', () => {
+  assert.ok(existsSync(path.join(installed, 'dist', 'cli.js')));
+  for (const dir of ['repo-template', 'policies', 'clusters']) assert.ok(readdirSync(path.join(installed, dir)).length > 0, dir);
+  assert.not.ok(existsSync(path.join(installed, 'src')), 'src/ is not shipped');
+  assert.not.ok(existsSync(path.join(app, 'node_modules', 'tsx')), 'tsx is a development dependency only');
+  assert.not.ok(readdirSync(path.join(installed, 'dist'), { recursive: true }).some((f) => String(f).endsWith('.ts')));
+});
+
+test('the parser identity built into the package is the one a run from src/ computes', async () => {
+  const built = await import(path.join(installed, 'dist', 'outputs', 'parserCode.js')) as { parserCodeDigest(): string };
+  assert.is(built.parserCodeDigest(), parserSourcesDigest(path.join(ROOT, 'src')));
+});
+
+test('npx flotilla --help runs the installed CLI', async () => {
+  const help = await run('npx', ['--offline', 'flotilla', '--help'], app);
+  assert.is(help.code, 0, help.err);
+  assert.match(help.out, 'Usage: flotilla <command> [options]');
+});
+
+test('npx flotilla up --exit runs the demo from the installed package, its repo template found beside the package', async () => {
+  const demo = path.join(work, 'demo');
+  const up = await run('npx', ['--offline', 'flotilla', 'up', '--exit', '--dir', demo], app);
+  assert.is(up.code, 0, up.err);
+  assert.match(up.out, 'deployment/nginx  READY 2/2 (aggregated)  member1 1/1, member2 1/1');
+  // The sync in that run kept its parsed files under the built identity.
+  const header = JSON.parse(readFileSync(path.join(demo, 'repo.git', 'flotilla-parsed.jsonl'), 'utf8').split('\n')[0]!) as { parser: string };
+  assert.match(header.parser, /^[0-9a-f]{40}$/);
+});
+
+test.run();
