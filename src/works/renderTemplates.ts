@@ -141,82 +141,101 @@ interface Snapshot {
 export function renderTemplates(input: RenderInput): RenderOutput;
 export function renderTemplates<F>(input: KeepingRenderInput<F>): RenderOutput<F>;
 export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) => F }): RenderOutput<F | string> {
-  const { model, affected, previousIndex } = input;
-  const edits = new Map<string, F | string | null>();
-  const keep = input.keep ?? ((text: string) => text);
-  const problems: Problem[] = [];
-  const explanations = new Map<string, TemplateExplanation>();
-  const failover: FailoverEvent[] = [];
-  const released = new Map<string, string[]>();
-  const changes = new Map<string, IndexEntry | null>();
-  const snapshot = snapshotOf(model);
+  const out: RenderOutput<F | string> = { edits: new Map(), indexChanges: new Map(), problems: [], explanations: new Map(), failover: [], released: new Map() };
+  const keys = [...input.affected].sort();
+  const snapshot = snapshotOf(input.model);
 
-  // Pass 1: each affected template on its own (detector, taint manager, scheduler, graceful eviction). Held ones keep everything.
+  // 1. Each affected template on its own: detector, taint manager, scheduler, graceful eviction. Held ones keep everything.
   const placed = new Map<string, Placed>();
-  for (const key of [...affected].sort()) {
-    const template = model.templates.get(key);
-    const prevEntry = previousIndex.template(key);
-    const heldWhy = model.collided?.has(key) ? "its output would share a file with another object's in this commit"
-      : model.held.has(key) ? 'the object is invalid or defined twice in this commit'
-      : prevEntry && model.unreadableFiles.has(prevEntry.file) ? `${prevEntry.file} could not be parsed` : undefined;
-    if (heldWhy) {
-      const collided = model.collided?.get(key);
-      if (template || prevEntry || collided) explanations.set(key, { ref: template?.ref ?? parseRefKey(key), policyReason: '', clusters: [], held: `${heldWhy}: its last good output is kept` });
-      // Tried again on every sync until the collision ends: then it renders as its file says now, output or not.
-      if (collided) changes.set(key, prevEntry?.clusters.length ? { ...prevEntry, blocked: true } : blockedEntry(collided));
-      continue;
-    }
-    if (!template) {
-      if (prevEntry) changes.set(key, null);
-      continue;
-    }
-    const taken = input.takenPaths?.get(bindingPath(template.ref));
-    // The path is free again when the object holding it goes in this very render.
-    if (taken && !(affected.has(taken) && !model.templates.has(taken))) {
-      if (!prevEntry?.clusters.length) changes.set(key, blockedEntry(template));
-      explanations.set(key, { ref: template.ref, policyReason: '', clusters: [], held: `its output path ${bindingPath(template.ref)} holds ${describeRef(parseRefKey(taken))}: nothing is written for it` });
-      reportTakenPath(template, parseRefKey(taken), previousIndex.template(taken)?.file, problems);
-      continue;
-    }
-    const orphaned = orphanedByPolicyDeletion(template, prevEntry, model.propagationPolicies);
-    if (orphaned) {
-      explanations.set(key, { ref: template.ref, policyReason: '', clusters: [], held: `${orphaned} was deleted: its last output is kept` });
-      problems.push({
-        ...template.source, code: 'POLICY_REMOVED', severity: 'warning',
-        message: `${describeRef(template.ref)} was placed by ${orphaned}, which is gone; it keeps running where it ran and is no longer updated`,
-        fix: 'add a policy that selects it to manage it again, or delete the template to remove it from the clusters',
-      });
-      continue;
-    }
-    const kept = keptAfterSkip(template, prevEntry, () => matchPolicy(template, model.propagationPolicies).status === 'matched');
-    if (kept) {
-      explanations.set(key, { ref: template.ref, policyReason: '', clusters: [], held: kept });
-      continue;
-    }
-    placed.set(key, place(template, model, snapshot, input.previousBindings.get(key), problems, input.failover, failover));
+  for (const key of keys) {
+    const template = input.model.templates.get(key);
+    if (held(key, template, input, out) || !template) continue;
+    placed.set(key, place(template, input.model, snapshot, input.previousBindings.get(key), out.problems, input.failover, out.failover));
   }
-  for (const [key, p] of placed) changes.set(key, p.entry);
+  for (const [key, p] of placed) out.indexChanges.set(key, p.entry);
 
-  // Pass 2: dependencies go wherever any parent with propagateDeps goes (requiredBy), merged with their own result.
-  for (const [key, attached] of distributeDependencies(placed, changes, previousIndex)) {
+  // 2. Dependencies go wherever any parent with propagateDeps goes (requiredBy), merged with their own result.
+  for (const [key, attached] of distributeDependencies(placed, out.indexChanges, input.previousIndex)) {
     const p = placed.get(key)!;
     p.clusters = attached.clusters;
     p.entry = { ...p.entry, clusters: attached.clusters.map((c) => c.name) };
     p.explanation.requiredBy = attached.requiredBy;
     p.explanation.clusters = attached.clusters;
     p.binding = attached.binding;
-    changes.set(key, p.entry);
+    out.indexChanges.set(key, p.entry);
   }
 
-  // Pass 3: write what each cluster runs, and remove what no longer goes there. A path freed by one template and
-  // taken by another in the same render (a PATH_COLLISION resolved) is written, whichever comes first.
+  // 3. The binding controller: write what each cluster runs, and remove what no longer goes there.
+  const keep: (text: string) => F | string = input.keep ?? ((text) => text);
+  writeWorks(keys, placed, input, keep, out);
+  return out;
+}
+
+/**
+ * Whether the template's last output is kept as it is, and what this render records for it (explanation, index
+ * entry, problems): invalid or duplicated or colliding in this commit, its file unreadable, removed (its outputs go
+ * in step 3), its output path taken by another object, orphaned by a deleted policy, or a Namespace kept after its
+ * skip label. Removed templates only lose their index entry here.
+ */
+function held(key: string, template: Template | undefined, input: RenderInput, out: RenderOutput<unknown>): boolean {
+  const { model, affected, previousIndex } = input;
+  const { explanations, indexChanges: changes, problems } = out;
+  const prevEntry = previousIndex.template(key);
+  const heldWhy = model.collided?.has(key) ? "its output would share a file with another object's in this commit"
+    : model.held.has(key) ? 'the object is invalid or defined twice in this commit'
+    : prevEntry && model.unreadableFiles.has(prevEntry.file) ? `${prevEntry.file} could not be parsed` : undefined;
+  if (heldWhy) {
+    const collided = model.collided?.get(key);
+    if (template || prevEntry || collided) explanations.set(key, { ref: template?.ref ?? parseRefKey(key), policyReason: '', clusters: [], held: `${heldWhy}: its last good output is kept` });
+    // Tried again on every sync until the collision ends: then it renders as its file says now, output or not.
+    if (collided) changes.set(key, prevEntry?.clusters.length ? { ...prevEntry, blocked: true } : blockedEntry(collided));
+    return true;
+  }
+  if (!template) {
+    if (prevEntry) changes.set(key, null);
+    return true;
+  }
+  const taken = input.takenPaths?.get(bindingPath(template.ref));
+  // The path is free again when the object holding it goes in this very render.
+  if (taken && !(affected.has(taken) && !model.templates.has(taken))) {
+    if (!prevEntry?.clusters.length) changes.set(key, blockedEntry(template));
+    explanations.set(key, { ref: template.ref, policyReason: '', clusters: [], held: `its output path ${bindingPath(template.ref)} holds ${describeRef(parseRefKey(taken))}: nothing is written for it` });
+    reportTakenPath(template, parseRefKey(taken), previousIndex.template(taken)?.file, problems);
+    return true;
+  }
+  const orphaned = orphanedByPolicyDeletion(template, prevEntry, model.propagationPolicies);
+  if (orphaned) {
+    explanations.set(key, { ref: template.ref, policyReason: '', clusters: [], held: `${orphaned} was deleted: its last output is kept` });
+    problems.push({
+      ...template.source, code: 'POLICY_REMOVED', severity: 'warning',
+      message: `${describeRef(template.ref)} was placed by ${orphaned}, which is gone; it keeps running where it ran and is no longer updated`,
+      fix: 'add a policy that selects it to manage it again, or delete the template to remove it from the clusters',
+    });
+    return true;
+  }
+  const kept = keptAfterSkip(template, prevEntry, () => matchPolicy(template, model.propagationPolicies).status === 'matched');
+  if (kept) {
+    explanations.set(key, { ref: template.ref, policyReason: '', clusters: [], held: kept });
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Step 3 over every affected template in key order: each cluster's Work manifest and the binding, counted against
+ * the render's budget, then the removal of what no longer goes where it went. A path freed by one template and
+ * taken by another in the same render (a PATH_COLLISION resolved) is written, whichever comes first.
+ */
+function writeWorks<F>(keys: readonly string[], placed: ReadonlyMap<string, Placed>, input: RenderInput, keep: (text: string) => F, out: RenderOutput<F | string>): void {
+  const { model, previousIndex } = input;
+  const { edits, indexChanges: changes, problems, explanations, released } = out;
   const maxOutputBytes = input.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   let outputBytes = 0;
   const written = new Set<string>();
   const remove = (path: string) => {
     if (!written.has(path)) edits.set(path, null);
   };
-  for (const key of [...affected].sort()) {
+  for (const key of keys) {
     const p = placed.get(key);
     const prevEntry = previousIndex.template(key);
     if (explanations.has(key)) continue; // held
@@ -273,7 +292,6 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     for (const [path, text] of writes) edits.set(path, keep(text));
     if (!p.binding && prevEntry?.policy) remove(bPath);
   }
-  return { edits, indexChanges: changes, problems, explanations, failover, released };
 }
 
 function snapshotOf(model: ConfigModel): Snapshot {
@@ -321,7 +339,8 @@ function place(
   const clock = failover && evicted.tasks.length > 0
     ? { now: failover.now, observed: failover.observed.get(refKey(template.ref)), gracePeriodSeconds: failover.gracePeriodSeconds }
     : undefined;
-  const synced = syncEvictionTasks(evicted.tasks, new Set(evicted.evictions.map((e) => e.cluster)), targets, clock);
+  const evictedNow = evicted.evictions.length > 0 ? new Set(evicted.evictions.map((e) => e.cluster)) : NONE_EVICTED;
+  const synced = syncEvictionTasks(evicted.tasks, evictedNow, targets, clock);
   for (const end of synced.ended) events.push({ type: 'released', ref: template.ref, cluster: end.task.fromCluster, why: end.why, result: targets });
   const { evicting } = synced;
   const binding = synced.tasks.length > 0 ? { ...scheduled.binding, spec: { ...scheduled.binding.spec, gracefulEvictionTasks: synced.tasks } } : scheduled.binding;
@@ -339,6 +358,8 @@ function place(
     },
   };
 }
+
+const NONE_EVICTED: ReadonlySet<string> = new Set();
 
 /** A refused override rule is reported once per policy rule and template, not once per cluster. */
 function reportOnce(problem: Problem, problems: Problem[]): void {
