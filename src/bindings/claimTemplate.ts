@@ -1,0 +1,107 @@
+// Karmada's detector for one template (pkg/detector/detector.go: ApplyPolicy / ApplyClusterPolicy ->
+// BuildResourceBinding): the winning policy claims the template and the binding is built from the template and that
+// policy. The result (spec.clusters) is the scheduler's: the detector carries the previous one over untouched.
+import type { ResourceBinding } from '../api/binding.ts';
+import { describePolicy, matchPolicy, policyKey } from './matchPolicy.ts';
+import { WORK_API_VERSION, parseRefKey, refKey } from '../api/kinds.ts';
+import type { PropagationPolicy } from '../api/policy.ts';
+import type { Customizations } from '../api/interpreterCustomization.ts';
+import type { ConfigModel, Located, Template } from '../documents/model.ts';
+import { customizationFor, interpretersOf } from '../interpreters/customizations.ts';
+import { interpretReplicas } from '../interpreters/interpretReplicas.ts';
+import type { ResourceList } from '../api/cluster.ts';
+import { bindingName, permanentId } from './bindingName.ts';
+
+/** The detector's verdict on one template. */
+export type Claim = { status: 'unmatched' | 'skipped'; reason: string } | ClaimedBinding;
+
+/** A template claimed by a policy, with the binding the detector built for it. */
+export interface ClaimedBinding {
+  status: 'claimed';
+  policy: Located<PropagationPolicy>;
+  /** policyKey of the claiming policy, as the index records it. */
+  policyKey: string;
+  /** Why this policy won (printed by explain). */
+  reason: string;
+  /** The claimed binding: spec.clusters is still the previous result, and it has no status yet. */
+  binding: ResourceBinding;
+  /** InterpretReplica's count as read (spec.replicas of the binding leaves out a count that is not positive). */
+  replicas: number;
+  resourceRequest?: ResourceList;
+  /** The template kind's InterpreterCustomization, looked up once for every later stage. */
+  custom?: Customizations;
+}
+
+/**
+ * Claims the template for its winning policy, sticking to the previous claim while that policy still matches, and
+ * builds the binding: claim labels and annotations, the replicas and requirements InterpretReplica reads, and the
+ * policy's placement, propagateDeps, conflictResolution and preserveResourcesOnDeletion.
+ */
+export function claimTemplate(template: Template, model: ConfigModel, previous: ResourceBinding | undefined): Claim {
+  const match = matchPolicy(template, model.propagationPolicies, previous?.metadata.annotations?.['flotilla.io/policy']);
+  if (match.status !== 'matched') return { status: match.status, reason: match.reason };
+  const policy = match.policy.object;
+  const custom = customizationFor(interpretersOf(model), template.manifest);
+  const { replicas, resourceRequest, nodeClaim } = interpretReplicas(template.manifest, custom);
+  const pKey = policyKey(policy);
+  const ref = template.ref;
+  const scoped = ref.namespace === '';
+  const kind = scoped ? 'ClusterResourceBinding' : 'ResourceBinding';
+  const claim = claimMetadata(policy);
+  const uid = (template.manifest.metadata as { uid?: string } | undefined)?.uid;
+  const requirements = { ...(nodeClaim ? { nodeClaim } : {}), ...(resourceRequest ? { resourceRequest } : {}) };
+  const binding: ResourceBinding = {
+    apiVersion: WORK_API_VERSION,
+    kind,
+    metadata: {
+      name: bindingName(ref.kind, ref.name),
+      ...(scoped ? {} : { namespace: ref.namespace }),
+      labels: { ...claim.labels, [`${kind.toLowerCase()}.karmada.io/permanent-id`]: permanentId(`binding/${refKey(ref)}`) },
+      annotations: { ...claim.annotations, 'flotilla.io/policy': pKey },
+    },
+    spec: {
+      resource: { apiVersion: ref.apiVersion, kind: ref.kind, ...(scoped ? {} : { namespace: ref.namespace }), name: ref.name, ...(uid ? { uid } : {}) },
+      ...(replicas > 0 ? { replicas } : {}),
+      // InterpretReplica's requirements (nodeClaim, resourceRequest), absent when the template has neither.
+      ...(Object.keys(requirements).length > 0 ? { replicaRequirements: requirements } : {}),
+      clusters: previous?.spec.clusters ?? [],
+      placement: policy.spec.placement ?? {},
+      ...(policy.spec.propagateDeps ? { propagateDeps: true } : {}),
+      conflictResolution: policy.spec.conflictResolution ?? 'Abort',
+      ...(policy.spec.preserveResourcesOnDeletion ? { preserveResourcesOnDeletion: true } : {}),
+    },
+  };
+  return {
+    status: 'claimed', policy: match.policy, policyKey: pKey, reason: match.reason, binding, replicas,
+    ...(resourceRequest ? { resourceRequest } : {}), ...(custom ? { custom } : {}),
+  };
+}
+
+/**
+ * The deleted policy that placed this template last time, when no remaining policy selects it; else undefined.
+ * Karmada: deleting a policy removes its claim but never the binding or the Works, so member objects stay.
+ */
+export function orphanedByPolicyDeletion(
+  template: Template, previous: { policy?: string; clusters: readonly string[] } | undefined, policies: readonly Located<PropagationPolicy>[],
+): string | undefined {
+  const claim = previous?.policy;
+  if (!claim || previous.clusters.length === 0) return undefined;
+  if (policies.some((p) => policyKey(p.object) === claim)) return undefined;
+  if (matchPolicy(template, policies).status === 'matched') return undefined;
+  const ref = parseRefKey(claim);
+  return describePolicy({ kind: ref.kind, metadata: { name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}) } });
+}
+
+function claimMetadata(policy: PropagationPolicy): { labels: Record<string, string>; annotations: Record<string, string> } {
+  const id = permanentId(`policy/${policyKey(policy)}`);
+  if (policy.kind === 'PropagationPolicy') {
+    return {
+      labels: { 'propagationpolicy.karmada.io/permanent-id': id },
+      annotations: { 'propagationpolicy.karmada.io/name': policy.metadata.name, 'propagationpolicy.karmada.io/namespace': policy.metadata.namespace ?? 'default' },
+    };
+  }
+  return {
+    labels: { 'clusterpropagationpolicy.karmada.io/permanent-id': id },
+    annotations: { 'clusterpropagationpolicy.karmada.io/name': policy.metadata.name },
+  };
+}

@@ -1,0 +1,97 @@
+// Karmada's dependencies distributor (pkg/dependenciesdistributor/dependencies_distributor.go): a template that a
+// propagateDeps workload requires goes wherever any such parent goes, merged with its own result, and its binding
+// lists those parents in spec.requiredBy. A dependency no policy claims still gets a binding: the attached one.
+import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
+import { parseRefKey, refKey, WORK_API_VERSION } from '../api/kinds.ts';
+import { bindingName, permanentId } from '../bindings/bindingName.ts';
+import type { Customizations } from '../api/interpreterCustomization.ts';
+import type { Template } from '../documents/model.ts';
+import { interpretDependencies } from '../interpreters/interpretDependencies.ts';
+import type { IndexEntry, IndexView } from './outputIndex.ts';
+
+type RequiredBy = NonNullable<ResourceBinding['spec']['requiredBy']>;
+
+/** A template this render placed (or left unplaced): its own result and its binding when a policy claimed it. */
+export interface PlacedDependency {
+  template: Template;
+  clusters: readonly TargetCluster[];
+  binding?: ResourceBinding;
+}
+
+/** A template required by parents: its result grown by their clusters, and its binding listing them. */
+export interface AttachedDependency {
+  /** refKeys of the parents, sorted. */
+  requiredBy: string[];
+  /** Its own clusters plus, with 0 replicas, every parent cluster it did not have; sorted by name. */
+  clusters: TargetCluster[];
+  binding: ResourceBinding;
+}
+
+/**
+ * For every placed template that some parent requires: the parents are the previous ones this render left alone
+ * (previousIndex.parentsOf, minus those the render set anew) plus every entry this render set that lists the
+ * template in deps. A parent's clusters are read from its new entry when the render set one, else the previous;
+ * a parent that is itself a dependency handled earlier in this loop (keys in placed's order) counts with its grown
+ * clusters. Templates nobody requires are not in the result.
+ */
+export function distributeDependencies(
+  placed: ReadonlyMap<string, PlacedDependency>, changes: ReadonlyMap<string, IndexEntry | null>, previousIndex: IndexView,
+): Map<string, AttachedDependency> {
+  const entryOf = (key: string) => (changes.has(key) ? changes.get(key) ?? undefined : previousIndex.template(key));
+  const newParents = new Map<string, string[]>();
+  for (const [key, entry] of changes) {
+    for (const dep of entry?.deps ?? []) {
+      const list = newParents.get(dep);
+      if (list) list.push(key);
+      else newParents.set(dep, [key]);
+    }
+  }
+  const attached = new Map<string, AttachedDependency>();
+  const clustersOf = (key: string) => attached.get(key)?.clusters.map((c) => c.name) ?? entryOf(key)!.clusters;
+  for (const [key, p] of placed) {
+    const parents = [...previousIndex.parentsOf(key).filter((k) => !changes.has(k)), ...(newParents.get(key) ?? [])];
+    const requiredBy = parents.filter((parent) => parent !== key).sort();
+    if (requiredBy.length === 0) continue;
+    const own = new Map(p.clusters.map((c) => [c.name, c.replicas]));
+    const extra = new Set<string>();
+    const required: RequiredBy = [];
+    for (const parentKey of requiredBy) {
+      const parentClusters = clustersOf(parentKey);
+      const pref = parseRefKey(parentKey);
+      required.push({ namespace: pref.namespace, name: bindingName(pref.kind, pref.name), clusters: parentClusters.map((name) => ({ name, replicas: 0 })) });
+      for (const c of parentClusters) if (!own.has(c)) extra.add(c);
+    }
+    const clusters = [...p.clusters, ...[...extra].map((name) => ({ name, replicas: 0 }))].sort(byName);
+    const binding = p.binding ? { ...p.binding, spec: { ...p.binding.spec, requiredBy: required } } : attachedBinding(p.template, required, clusters);
+    attached.set(key, { requiredBy, clusters, binding });
+  }
+  return attached;
+}
+
+/** A dependency with no policy of its own still gets a binding: Karmada's attached ResourceBinding. */
+export function attachedBinding(template: Template, requiredBy: RequiredBy, targets: TargetCluster[]): ResourceBinding {
+  const ref = template.ref;
+  return {
+    apiVersion: WORK_API_VERSION,
+    kind: 'ResourceBinding',
+    metadata: {
+      name: bindingName(ref.kind, ref.name),
+      namespace: ref.namespace,
+      labels: { 'resourcebinding.karmada.io/permanent-id': permanentId(`binding/${refKey(ref)}`) },
+    },
+    spec: {
+      resource: { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace, name: ref.name },
+      requiredBy,
+      clusters: targets,
+    },
+  };
+}
+
+function byName(a: TargetCluster, b: TargetCluster): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** The refKeys a template drags along when its policy says propagateDeps (Karmada's GetDependencies); [] otherwise. */
+export function dependenciesOf(template: Template, propagateDeps: boolean, custom: Customizations | undefined): string[] {
+  return propagateDeps ? interpretDependencies(template.manifest, template.ref.namespace, custom).map(refKey) : [];
+}

@@ -1,0 +1,181 @@
+// Karmada's binding controller for one member cluster (pkg/controllers/binding/common.go: ensureWork): the manifest
+// of the Work a binding makes for that cluster.
+import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
+import type { Cluster } from '../api/cluster.ts';
+import { describeRef, refKey } from '../api/kinds.ts';
+import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
+import { divideByWebster } from '../assignments/divideByWebster.ts';
+import { fnv1a32 } from '../bindings/bindingName.ts';
+import type { ConfigModel, Located, Template } from '../documents/model.ts';
+import type { Problem } from '../errors/problem.ts';
+import { customizationFor, customRetain, interpretersOf } from '../interpreters/customizations.ts';
+import { pruneForMember } from '../interpreters/pruneForMember.ts';
+import { reviseJobCompletions, reviseReplicas } from '../interpreters/reviseReplicas.ts';
+import { applyOverrides, type RefusedOverride } from '../overrides/applyOverrides.ts';
+import { identityChanges, type IdentityChange } from '../overrides/overrideIdentity.ts';
+import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
+import { policiesInScope, type PolicyScope } from '../selectors/policiesInScope.ts';
+
+/** What a Work is made of: the template, its binding (none for a synced Namespace) and its whole result. */
+export interface WorkSource {
+  template: Template;
+  binding?: ResourceBinding | undefined;
+  /** Every cluster the template goes to (a Job's completions are divided over them). */
+  clusters: readonly TargetCluster[];
+  policy?: Located<PropagationPolicy> | undefined;
+}
+
+export interface WorkManifest {
+  /** undefined when an override or customization failed: that cluster keeps its previous output. */
+  manifest: Record<string, unknown> | undefined;
+  /** OVERRIDE_FAILED problems: the failure, or override rules refused for changing the object's identity. */
+  problems: readonly Problem[];
+}
+
+const NO_PROBLEMS: readonly Problem[] = [];
+
+/**
+ * One member's manifest, in Karmada's order (binding/common.go#ensureWork): revise replicas, split Job
+ * completions, apply overrides last, then Karmada's and Flotilla's labels and annotations.
+ */
+export function renderWorkManifest(p: WorkSource, target: TargetCluster, cluster: Cluster, model: ConfigModel): WorkManifest {
+  const ref = p.template.ref;
+  let m = prunedFor(p.template);
+  // name and namespace first, as kubectl prints them; the rest keeps the template's order.
+  if (ref.namespace) m = { ...m, metadata: { name: ref.name, namespace: ref.namespace, ...(m.metadata as object) } };
+  const custom = customizationFor(interpretersOf(model), p.template.manifest);
+  const isWorkload = (p.binding?.spec.replicas ?? 0) > 0 || p.binding?.spec.replicaRequirements !== undefined;
+  if (isWorkload) m = reviseReplicas(m, target.replicas, custom);
+  const completions = (p.template.manifest.spec as { completions?: number } | undefined)?.completions;
+  const divided = p.policy?.object.spec.placement?.replicaScheduling?.replicaSchedulingType === 'Divided';
+  if (ref.kind === 'Job' && divided && typeof completions === 'number' && p.clusters.length > 0) {
+    const uid = (p.template.manifest.metadata as { uid?: string } | undefined)?.uid ?? '';
+    const split = divideByWebster(completions, p.clusters.map((c) => ({ name: c.name, weight: c.replicas })), uid);
+    m = reviseJobCompletions(m, split.find((c) => c.name === target.name)?.replicas ?? 0);
+  }
+  const policies = overridesFor(p.template, model);
+  // No candidate policy: nothing to apply, and no copy to make (most templates, on most clusters).
+  const overridden = policies.length === 0 ? { ok: true as const, manifest: m, applied: [], refused: [] } : applyOverrides(m, cluster, policies);
+  if (!overridden.ok) {
+    return {
+      manifest: undefined,
+      problems: [{
+        ...p.template.source, code: 'OVERRIDE_FAILED', severity: 'error',
+        message: `${overridden.policy.kind} ${overridden.policy.namespace ? `${overridden.policy.namespace}/` : ''}${overridden.policy.name} rule ${overridden.ruleIndex} (${overridden.overrider}) failed on ${describeRef(ref)} for cluster ${target.name}: ${overridden.message}`,
+        fix: `correct the ${overridden.overrider} of that rule; until then ${target.name} keeps its previous ${ref.kind}`,
+      }],
+    };
+  }
+  const problems = overridden.refused.length === 0 ? NO_PROBLEMS : overridden.refused.map((r) => refusedOverrideProblem(r, p.template, model));
+  const before = m;
+  m = custom ? customRetain(custom, overridden.manifest) : overridden.manifest;
+  // Nothing after the template may make this another object: it would be written under the template's path.
+  const changed = identityChanges(before, m);
+  if (changed.length > 0) {
+    return {
+      manifest: undefined,
+      problems: [...problems, {
+        ...p.template.source, code: 'OVERRIDE_FAILED', severity: 'error',
+        message: `${describeRef(ref)} would reach ${target.name} as another object (${describeIdentityChanges(changed)}); the template's identity is kept by refusing the manifest`,
+        fix: `remove what changes ${changed.map((c) => c.field).join(' and ')} (a retain or replica customization); until then ${target.name} keeps its previous ${ref.kind}`,
+      }],
+    };
+  }
+  const meta = { ...((m.metadata ?? {}) as Record<string, unknown>) };
+  const labels: Record<string, string> = { ...((meta.labels ?? {}) as Record<string, string>) };
+  const annotations: Record<string, string> = { ...((meta.annotations ?? {}) as Record<string, string>) };
+  if (p.binding) {
+    Object.assign(labels, Object.fromEntries(Object.entries(p.binding.metadata.labels ?? {})));
+    if (p.binding.kind === 'ResourceBinding') {
+      annotations['resourcebinding.karmada.io/namespace'] = p.binding.metadata.namespace ?? '';
+      annotations['resourcebinding.karmada.io/name'] = p.binding.metadata.name;
+    } else {
+      annotations['clusterresourcebinding.karmada.io/name'] = p.binding.metadata.name;
+    }
+    for (const [k, v] of Object.entries(p.binding.metadata.annotations ?? {})) {
+      if (k.includes('propagationpolicy.karmada.io/')) annotations[k] = v;
+    }
+  }
+  labels['karmada.io/managed'] = 'true';
+  // The template's own annotation wins over the policy (binding/common.go#mergeConflictResolution).
+  const own = ((p.template.manifest.metadata as { annotations?: Record<string, string> } | undefined)?.annotations ?? {})['work.karmada.io/conflict-resolution'];
+  annotations['work.karmada.io/conflict-resolution'] = own === 'overwrite' || own === 'abort' ? own : (p.binding?.spec.conflictResolution === 'Overwrite' ? 'overwrite' : 'abort');
+  annotations['work.karmada.io/namespace'] = `karmada-es-${target.name}`;
+  annotations['work.karmada.io/name'] = workNameOf(p.template);
+  const applied = overridden.applied;
+  const cops = applied.filter((a) => a.policy.startsWith('ClusterOverridePolicy'));
+  const ops = applied.filter((a) => !a.policy.startsWith('ClusterOverridePolicy'));
+  if (cops.length > 0) annotations['policy.karmada.io/applied-cluster-overrides'] = JSON.stringify(cops);
+  if (ops.length > 0) annotations['policy.karmada.io/applied-overrides'] = JSON.stringify(ops);
+  meta.labels = labels;
+  meta.annotations = annotations;
+  return { manifest: { ...m, metadata: meta }, problems };
+}
+
+/**
+ * One error per policy rule and template, at the policy (the caller reports it once, not per cluster): the rule was
+ * not applied, so each cluster gets the template under its own identity, with the policy's other rules.
+ */
+function refusedOverrideProblem(refusal: RefusedOverride, template: Template, model: ConfigModel): Problem {
+  const { policy, ruleIndex, changes } = refusal;
+  const source = model.overridePolicies.find((o) => o.object === policy)?.source ?? template.source;
+  const name = `${policy.kind} ${policy.metadata.namespace && policy.kind === 'OverridePolicy' ? `${policy.metadata.namespace}/` : ''}${policy.metadata.name}`;
+  const rule = ruleIndex < 0 ? 'spec.overriders' : `spec.overrideRules[${ruleIndex}]`;
+  return {
+    ...source, code: 'OVERRIDE_FAILED', severity: 'error',
+    message: `${name} ${rule} would change the identity of ${describeRef(template.ref)} (${describeIdentityChanges(changes)}): that rule is not applied`,
+    fix: `remove the overriders of ${rule} that write ${changes.map((c) => c.field).join(', ')}: an override may change what an object holds, not which object it is; to place another object, add its own template`,
+    data: { policy: name, ruleIndex, template: refKey(template.ref), changes },
+  };
+}
+
+function describeIdentityChanges(changes: readonly IdentityChange[]): string {
+  const show = (v: unknown) => (v === undefined ? '(none)' : JSON.stringify(v));
+  return changes.map((c) => `${c.field} ${show(c.from)} → ${show(c.to)}`).join(', ');
+}
+
+/** The Work's name (the same on every cluster): hashed once per template, not once per manifest. */
+const workNames = new WeakMap<Template, string>();
+function workNameOf(t: Template): string {
+  let name = workNames.get(t);
+  if (name === undefined) {
+    const ref = t.ref;
+    const full = `${ref.namespace ? `${ref.namespace}-` : ''}${ref.name.replaceAll(':', '.')}-${ref.kind}`.toLowerCase();
+    workNames.set(t, (name = `${ref.name.replaceAll(':', '.').toLowerCase()}-${fnv1a32(full).toString(16)}`));
+  }
+  return name;
+}
+
+/**
+ * The template as every member gets it before per-cluster changes, made once per template rather than
+ * once per cluster. Shared between clusters: each later step returns new objects and never mutates it.
+ */
+const prunedCache = new WeakMap<Template, Record<string, unknown>>();
+function prunedFor(t: Template): Record<string, unknown> {
+  let pruned = prunedCache.get(t);
+  if (!pruned) prunedCache.set(t, (pruned = pruneForMember(t.manifest)));
+  return pruned;
+}
+
+/**
+ * The override policies that can touch this template, found once per template instead of once per
+ * manifest: with many OverridePolicies, matching every one for every cluster dominated rendering.
+ * A superset is fine — applyOverrides makes the exact decision.
+ */
+const overrideCache = new WeakMap<Template, OverridePolicy[]>();
+function overridesFor(t: Template, model: ConfigModel): OverridePolicy[] {
+  let found = overrideCache.get(t);
+  if (!found) {
+    found = policiesInScope(model.overridePolicies, t.ref.namespace, OVERRIDE_SCOPE).map((o) => o.object).filter((o) =>
+      (!o.spec.resourceSelectors || o.spec.resourceSelectors.length === 0 ||
+        bestSelectorMatch(o.spec.resourceSelectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched));
+    overrideCache.set(t, found);
+  }
+  return found;
+}
+
+/** A ClusterOverridePolicy applies in every namespace; an OverridePolicy in its own ('default' when unset). */
+const OVERRIDE_SCOPE: PolicyScope<OverridePolicy> = {
+  clusterWide: (o) => o.kind === 'ClusterOverridePolicy',
+  namespaceOf: (o) => o.metadata.namespace ?? 'default',
+};
