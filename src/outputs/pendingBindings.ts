@@ -1,7 +1,7 @@
 // Retrying what could not be scheduled. Karmada keeps an unschedulable binding in its scheduling queue and tries it
 // again after a backoff, then at least every 5 minutes (pkg/scheduler/internal/queue/scheduling_queue.go); a render
 // here is a pure function of Git and the cluster state it reads, so it can do better: a pending binding (its index
-// entry has `waiting`, set by works/renderTemplates.ts) is rendered again exactly when the cluster state shows a
+// entry has `waiting`, set by assignments/scheduleBinding.ts) is rendered again exactly when the cluster state shows a
 // change its schedule reads, and never otherwise.
 import type { Cluster, ObservedCluster, Taint } from '../api/cluster.ts';
 import { describeRef, parseRefKey } from '../api/kinds.ts';
