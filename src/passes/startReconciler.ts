@@ -141,7 +141,9 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
       state = transition.state;
       return transition;
     };
-    const send = (event: ReconcilerEvent<PassOutcome>): void => void perform(step(event).effects);
+    const send = (event: ReconcilerEvent<PassOutcome>): void => run(step(event).effects);
+    // Every effect catches what it expects to fail (a pass, the hook, the schedule read); what is left is a bug.
+    const run = (effects: readonly ReconcilerEffect<PassOutcome>[]): void => void perform(effects).catch((err: unknown) => log({ step: 'reconciler', error: (err as Error).message }));
     const perform = async (effects: readonly ReconcilerEffect<PassOutcome>[]): Promise<void> => {
       for (const effect of effects) {
         switch (effect.type) {
@@ -193,7 +195,7 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
       const transition = step({ type: 'kick', reason, kind });
       const covers = transition.covers;
       const done = covers === undefined ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(covers, [...(waiting.get(covers) ?? []), resolve]));
-      void perform(transition.effects);
+      run(transition.effects);
       return done;
     };
     closers.push(() => {
