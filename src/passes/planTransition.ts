@@ -120,24 +120,18 @@ function planned<O>(state: ReconcilerState<O>, event: Extract<ReconcilerEvent<O>
     return { state: { ...state, phase: { name: 'stopped' } }, effects: [...logError, ...record(), settle(pass, phase.dropped), { type: 'drained' }] };
   }
 
-  let memory = state.memory;
+  const plan = planAfterPass(state.memory, ended.facts, event.type === 'scheduleRead' ? event.schedule : undefined, event.now, state.catchUpTiming);
+  let { memory } = plan;
   let queued = phase.queued;
-  const effects: ReconcilerEffect<O>[] = [];
-  let next: string | undefined;
-  const plan = planAfterPass(memory, ended.facts, event.type === 'scheduleRead' ? event.schedule : undefined, event.now, state.catchUpTiming);
-  memory = plan.memory;
-  if (event.type === 'scheduleFailed') {
-    effects.push(...logError);
-  } else if (plan.due) {
-    next = plan.next;
+  const effects: ReconcilerEffect<O>[] = [...logError];
+  if (plan.due) {
     effects.push({ type: 'countTrigger', trigger: plan.due });
     queued = queued ? join(queued, plan.due, 'full') : { id: memory.nextPassId, kind: 'full', reasons: [plan.due] };
     if (!phase.queued) memory = { ...memory, nextPassId: memory.nextPassId + 1 };
-  } else {
-    next = plan.next;
+  } else if (event.type === 'scheduleRead') {
     effects.push(plan.wake ? { type: 'setWake', ...plan.wake } : { type: 'clearWake' });
   }
-  effects.push(...record(next));
+  effects.push(...record(plan.next));
   if (!queued) return { state: { ...state, phase: { name: 'idle' }, memory }, effects: [...effects, settle(pass)] };
   return { state: { ...state, phase: { name: 'running', pass: queued }, memory }, effects: [...effects, { type: 'startPass', pass: queued }, settle(pass)] };
 }
