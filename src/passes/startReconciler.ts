@@ -2,23 +2,21 @@ import nodeFs, { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import cron from 'node-cron';
 import { openRepo } from '../commits/openRepo.ts';
-import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { KubeTarget } from '../deliveries/KubeTarget.ts';
-import { reconcileOnce, reconcileStatusOnce, type ReconcileResult, type StatusPassResult } from '../reconcile.ts';
-import { clusterStateKey } from '../outputs/clusterState.ts';
-import { readObservedClusters } from '../statuses/readStatusBranch.ts';
-import { identityKey } from '../deliveries/inventory.ts';
-import type { ObjectRef } from '../api/kinds.ts';
 import type { ReadyThresholds } from '../statuses/dampReadyCondition.ts';
 import type { RenderedDelivery } from '../deliveries/applyRendered.ts';
 import { acquireRepoLock, type RepoLock } from './acquireRepoLock.ts';
 import { ClusterConnections } from './connectClusters.ts';
-import { createPassQueue, type PassKind } from './createPassQueue.ts';
-import { nextDeadline, readPassSchedule } from './readPassSchedule.ts';
+import type { PassKind } from './createPassQueue.ts';
+import { readPassSchedule } from './readPassSchedule.ts';
 import { createReconcilerMetrics, type ReconcilerMetrics } from './createReconcilerMetrics.ts';
+import { planTransition, type Transition } from './planTransition.ts';
 import { readClusterRegistrations, type RegistrationCache } from './readClusterRegistrations.ts';
+import { initialReconcilerState, type ReconcilerEffect, type ReconcilerEvent } from './reconcilerStates.ts';
+import { recordPassOutcome, type PassOutcome, type PassRecord, type PassSummary, type StatusPassSummary } from './recordPassOutcome.ts';
 import { openRemoteMirror, redactUrl, type RemoteMirror } from './remoteMirror.ts';
+import { runPass, type PassContext } from './runPass.ts';
 import { serveEndpoints, type Endpoints, type ListenerLimits } from './serveEndpoints.ts';
 import { watchLocalRefs } from './watchLocalRefs.ts';
 
@@ -60,21 +58,7 @@ export interface ReconcilerOptions {
   fs?: typeof nodeFs;
 }
 
-export interface PassSummary {
-  reasons: readonly string[];
-  ok: boolean;
-  error?: string;
-  result?: ReconcileResult;
-  ms: number;
-}
-
-export interface StatusPassSummary {
-  reasons: readonly string[];
-  ok: boolean;
-  error?: string;
-  result?: StatusPassResult;
-  ms: number;
-}
+export type { PassSummary, StatusPassSummary } from './recordPassOutcome.ts';
 
 export interface Reconciler {
   readonly repo: GitRepo;
@@ -133,173 +117,90 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
       : undefined;
     if (connections) closers.push(() => connections.close());
     const fixed = opts.clusters.kind === 'fixed' ? opts.clusters.targets : undefined;
-    const clusters = fixed ?? (async () => connections!.resolve(await readClusterRegistrations(repo, outputRef, registrations)));
-
-    // The members probed by the last pass: the clusters function resolves them afresh each pass.
-    let probed: ReadonlySet<string> = new Set(fixed?.keys() ?? []);
-    const passClusters = fixed ?? (async () => {
-      const resolved = await (clusters as () => Promise<Map<string, KubeTarget>>)();
-      probed = new Set(resolved.keys());
-      return resolved;
-    });
     const thresholds = opts.readyThresholds;
     const graceSeconds = opts.gracefulEvictionTimeoutSeconds;
-    const catchUpTiming = opts.catchUp ?? { intervalMs: 1_000, forMs: 30_000 };
+    const context: PassContext = {
+      repo, lock, mirror, sourceRef, outputRef, statusRef, log,
+      clusters: fixed ?? (async () => connections!.resolve(await readClusterRegistrations(repo, outputRef, registrations))),
+      ...(opts.afterApply ? { afterApply: opts.afterApply } : {}), ...(thresholds ? { readyThresholds: thresholds } : {}),
+      ...(graceSeconds !== undefined ? { gracefulEvictionTimeoutSeconds: graceSeconds } : {}),
+    };
 
-    // When the next pass is due by time alone. Wall clock: Git's deadlines are wall-clock times.
-    const lastStarted = { full: 0, status: 0 };
-    /** The managed-taints key the last full pass rendered with: a status write that changes it needs a render. */
-    let renderedKey: string | undefined;
-    /** Objects the last member-writing pass touched, and until when status passes follow them closely. */
-    let catchUp: { touched: Set<string>; until: number } | undefined;
-    /** The missing objects that last asked for a full pass: the same drift asks only once (the resync retries). */
-    let lastDrift = '';
-    /** The pending bindings (with why) that last asked for a full pass: a retry that changed nothing is not asked again. */
-    let lastRetry = '';
+    // The I/O shell around the pure machine (planTransition): it feeds events in and runs the effects that come
+    // out, in order. Everything the reconciler remembers between passes is in `state`; what it shows of them is in
+    // `record`, written only by recordPassOutcome.
+    const record: PassRecord = { lastPass: undefined, lastStatusPass: undefined, processedSource: undefined };
+    let state = initialReconcilerState<PassOutcome>({ probed: new Set(fixed?.keys() ?? []), catchUpTiming: opts.catchUp ?? { intervalMs: 1_000, forMs: 30_000 } });
+    const waiting = new Map<number, (() => void)[]>();
     let wake: NodeJS.Timeout | undefined;
-    let stopped = false;
-    const objectKey = (cluster: string, ref: ObjectRef) => `${cluster}\0${identityKey(ref)}`;
+    let drained!: () => void;
+    const whenDrained = new Promise<void>((resolve) => { drained = resolve; });
 
-    let lastPass: PassSummary | undefined;
-    /** The source commit the last successful full pass rendered: a webhook naming it again starts nothing. */
-    let processedSource: string | undefined;
-    let lastStatusPass: StatusPassSummary | undefined;
-    const runFullPass = async (reasons: readonly string[]): Promise<ReconcileResult | undefined> => {
-      const started = performance.now();
-      lastStarted.full = Date.now();
-      const ms = () => Math.round(performance.now() - started);
-      try {
-        if (!lock.held()) throw new Error(`the lock ${lock.file} no longer names this process; refusing to write (fix: restart this reconciler)`);
-        if (mirror) {
-          const fetched = await mirror.fetchSource();
-          log({ step: 'fetch', sourceCommit: fetched.head, moved: fetched.moved, ms: ms() });
+    const step = (event: ReconcilerEvent<PassOutcome>): Transition<PassOutcome> => {
+      const transition = planTransition(state, event);
+      state = transition.state;
+      return transition;
+    };
+    const send = (event: ReconcilerEvent<PassOutcome>): void => run(step(event).effects);
+    // Every effect catches what it expects to fail (a pass, the hook, the schedule read); what is left is a bug.
+    const run = (effects: readonly ReconcilerEffect<PassOutcome>[]): void => void perform(effects).catch((err: unknown) => log({ step: 'reconciler', error: (err as Error).message }));
+    const perform = async (effects: readonly ReconcilerEffect<PassOutcome>[]): Promise<void> => {
+      for (const effect of effects) {
+        switch (effect.type) {
+          case 'countTrigger':
+            metrics.recordTrigger(effect.trigger);
+            break;
+          case 'startPass':
+            void runPass(context, effect.pass).then(({ outcome, facts }) => send({ type: 'passEnded', outcome, facts }));
+            break;
+          case 'record':
+            recordPassOutcome(record, { metrics, log }, effect.outcome, effect.next);
+            break;
+          case 'afterPass':
+            if (opts.afterPass) await opts.afterPass(repo).catch((err: unknown) => log({ step: 'afterPass', error: (err as Error).message }));
+            break;
+          case 'readSchedule': {
+            const now = Date.now();
+            const read = await readPassSchedule(repo, { outputRef, statusRef, probed: effect.probed, ...(thresholds ? { thresholds } : {}), ...(graceSeconds !== undefined ? { gracePeriodSeconds: graceSeconds } : {}) })
+              .then((schedule) => ({ type: 'scheduleRead', schedule, now }) as const, (err: unknown) => ({ type: 'scheduleFailed', error: (err as Error).message, now }) as const);
+            send(read);
+            break;
+          }
+          case 'logSchedule':
+            log({ step: 'schedule', ...(effect.error !== undefined ? { error: effect.error } : { next: effect.next }) });
+            break;
+          case 'setWake': {
+            if (wake) clearTimeout(wake);
+            const { reason, kind } = effect.wake;
+            wake = setTimeout(() => { wake = undefined; send({ type: 'deadline', reason, kind }); }, effect.delayMs);
+            break;
+          }
+          case 'clearWake':
+            if (wake) clearTimeout(wake);
+            wake = undefined;
+            break;
+          case 'settle':
+            for (const id of effect.passes) {
+              for (const resolve of waiting.get(id) ?? []) resolve();
+              waiting.delete(id);
+            }
+            break;
+          case 'drained':
+            drained();
+            break;
         }
-        renderedKey = clusterStateKey(await readObservedClusters(repo, statusRef));
-        const result = await reconcileOnce({ repo, sourceRef, outputRef, statusRef, clusters: passClusters, render: true, log,
-          ...(opts.afterApply ? { afterApply: opts.afterApply } : {}), ...(thresholds ? { readyThresholds: thresholds } : {}),
-          ...(graceSeconds !== undefined ? { gracefulEvictionTimeoutSeconds: graceSeconds } : {}) });
-        if (mirror) {
-          const pushed = await mirror.pushOutputs();
-          if (pushed.pushed.length + pushed.rejected.length > 0) log({ step: 'push', sourceCommit: result.delivery?.sourceCommit, ...pushed });
-        }
-        const sourceCommit = result.delivery?.sourceCommit;
-        const sourceCommitTime = sourceCommit ? await readCommitInfo(repo, sourceCommit).then((c) => c.committer.timestamp, () => undefined) : undefined;
-        lastPass = { reasons, ok: true, result, ms: ms() };
-        processedSource = result.rendered.at(-1)?.sourceCommit ?? sourceCommit ?? processedSource;
-        metrics.recordPass({ ok: true, durationMs: lastPass.ms, result, ...(sourceCommitTime !== undefined ? { sourceCommitTime } : {}) });
-        log({ step: 'pass', reasons, sourceCommit, rendered: result.rendered.filter((r) => r.outputCommit).length, writes: result.writes, statusCommit: result.statusCommit, ms: lastPass.ms });
-        return result;
-      } catch (err) {
-        lastPass = { reasons, ok: false, error: (err as Error).message, ms: ms() };
-        metrics.recordPass({ ok: false, durationMs: lastPass.ms });
-        log({ step: 'pass', reasons, error: lastPass.error, ms: lastPass.ms });
-        return undefined;
-      } finally {
-        if (opts.afterPass) await opts.afterPass(repo).catch((err: unknown) => log({ step: 'afterPass', error: (err as Error).message }));
       }
     };
-
-    const runStatusPass = async (reasons: readonly string[]): Promise<StatusPassResult | undefined> => {
-      const started = performance.now();
-      lastStarted.status = Date.now();
-      const ms = () => Math.round(performance.now() - started);
-      try {
-        if (!lock.held()) throw new Error(`the lock ${lock.file} no longer names this process; refusing to write (fix: restart this reconciler)`);
-        const result = await reconcileStatusOnce({ repo, outputRef, statusRef, clusters: passClusters, log, ...(thresholds ? { readyThresholds: thresholds } : {}) });
-        if (mirror && result.statusCommit) {
-          const pushed = await mirror.pushOutputs();
-          if (pushed.pushed.length + pushed.rejected.length > 0) log({ step: 'push', ...pushed });
-        }
-        lastStatusPass = { reasons, ok: true, result, ms: ms() };
-        metrics.recordStatusPass({ ok: true, durationMs: lastStatusPass.ms, result });
-        return result;
-      } catch (err) {
-        lastStatusPass = { reasons, ok: false, error: (err as Error).message, ms: ms() };
-        metrics.recordStatusPass({ ok: false, durationMs: lastStatusPass.ms });
-        log({ step: 'status-pass', reasons, error: lastStatusPass.error, ms: lastStatusPass.ms });
-        return undefined;
-      }
-    };
-
-    /**
-     * After every pass, inside the single flight: what is due now (a render for a changed cluster state, an apply for
-     * drift, a render that may end graceful evictions), else when the next pass is due by time alone.
-     */
-    const planNext = async (full: ReconcileResult | undefined, status: StatusPassResult | undefined): Promise<string | undefined> => {
-      if (stopped) return undefined;
-      const now = Date.now();
-      if (full && full.writes > 0) {
-        const touched = new Set<string>();
-        for (const [cluster, d] of full.delivery?.clusters ?? []) {
-          for (const r of d.results) if (r.action === 'created' || r.action === 'configured' || r.action === 'drift-repaired') touched.add(objectKey(cluster, r.ref));
-        }
-        catchUp = touched.size > 0 ? { touched, until: now + catchUpTiming.forMs } : undefined;
-      } else if (status && catchUp) {
-        const waiting = [...status.unhealthy, ...status.missing].filter((o) => catchUp!.touched.has(objectKey(o.cluster, o.ref)));
-        if (waiting.length === 0 || now >= catchUp.until) catchUp = undefined;
-      }
-      const schedule = await readPassSchedule(repo, { outputRef, statusRef, probed, ...(thresholds ? { thresholds } : {}), ...(graceSeconds !== undefined ? { gracePeriodSeconds: graceSeconds } : {}) });
-      const wroteStatus = Boolean(full?.statusCommit ?? status?.statusCommit);
-      let due: string | undefined;
-      if (wroteStatus && schedule.clusterStateKey !== renderedKey) due = 'cluster-state';
-      if (!due && status) {
-        const drift = status.missing.map((o) => objectKey(o.cluster, o.ref)).sort().join('\n');
-        if (drift && drift !== lastDrift) due = 'drift';
-        lastDrift = drift;
-      }
-      // Replacements reported healthy may end graceful evictions, whichever pass wrote that status: a status pass, or
-      // the full pass itself when the pods came up during it.
-      const statusPaths = status?.changedPaths ?? full?.statusPaths ?? [];
-      if (!due && statusPaths.some((p) => p.startsWith('templates/')) && schedule.gracefulEvictions) due = 'graceful-eviction';
-      // What could not be scheduled is tried again as soon as the status branch shows what may let it fit, whoever wrote
-      // that status (this reconciler's passes, or a Pull agent); the same retry with the same reasons only once.
-      if (!due) {
-        const retry = [...schedule.retry.values()].join('\n');
-        if (retry && retry !== lastRetry) due = 'pending-binding';
-        lastRetry = retry;
-      }
-      if (due) {
-        void kick(due, 'full');
-        return `full pass (${due})`;
-      }
-      const deadline = nextDeadline(schedule.deadlines, lastStarted);
-      // A little after the deadline: Git's times have second precision and timers may fire a millisecond early.
-      let next: { at: number; reason: string; kind: PassKind } | undefined = deadline ? { at: deadline.at + 50, reason: deadline.reason, kind: deadline.kind } : undefined;
-      if (catchUp && (!next || now + catchUpTiming.intervalMs < next.at)) next = { at: now + catchUpTiming.intervalMs, reason: 'catch-up', kind: 'status' };
-      if (wake) clearTimeout(wake);
-      wake = undefined;
-      if (!next) return undefined;
-      const chosen = next;
-      // setTimeout holds at most ~24.8 days; a later deadline is looked at again by the passes in between.
-      const delay = Math.min(Math.max(0, chosen.at - now), 86_400_000);
-      wake = setTimeout(() => { wake = undefined; void kick(chosen.reason, chosen.kind); }, delay);
-      return `${chosen.kind === 'full' ? 'full' : 'status'} pass (${chosen.reason}) at ${new Date(chosen.at).toISOString()}${deadline?.cluster && chosen.reason === 'ready-flip' ? ` for ${deadline.cluster}` : ''}`;
-    };
-
-    const runPass = async (reasons: readonly string[], kind: PassKind): Promise<void> => {
-      const full = kind === 'full' ? await runFullPass(reasons) : undefined;
-      const status = kind === 'status' ? await runStatusPass(reasons) : undefined;
-      const next = await planNext(full, status).catch((err: unknown) => {
-        log({ step: 'schedule', error: (err as Error).message });
-        return undefined;
-      });
-      if (status) {
-        const objects = status.reports.reduce((n, r) => n + (r.observed?.length ?? 0), 0);
-        log({ step: 'status-pass', reasons, clusters: status.reports.length, objects, unhealthy: status.unhealthy.length, missing: status.missing.length,
-          statusCommit: status.statusCommit, ...(status.statusCommit ? { paths: status.changedPaths.length } : {}), ...(next ? { next } : {}), ms: lastStatusPass?.ms });
-      } else if (next) {
-        log({ step: 'schedule', next });
-      }
-    };
-    const queue = createPassQueue(runPass);
-    closers.push(() => queue.stop());
-    const kick = (reason: string, kind: PassKind = 'full') => {
-      metrics.recordTrigger(reason);
-      return queue.kick(reason, kind);
+    const kick = (reason: string, kind: PassKind = 'full'): Promise<void> => {
+      const transition = step({ type: 'kick', reason, kind });
+      const covers = transition.covers;
+      const done = covers === undefined ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(covers, [...(waiting.get(covers) ?? []), resolve]));
+      run(transition.effects);
+      return done;
     };
     closers.push(() => {
-      stopped = true;
-      if (wake) clearTimeout(wake);
+      send({ type: 'stop' });
+      return whenDrained;
     });
 
     let endpoints: Endpoints | undefined;
@@ -308,29 +209,30 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
         ...opts.listen, metrics, webhookSecret: opts.webhookSecret, log,
         readiness: () => {
           if (!lock.held()) return { ready: false, reason: `lock ${lock.file} not held` };
-          if (!lastPass) return { ready: false, reason: 'no pass has finished yet' };
-          return lastPass.ok ? { ready: true, reason: '' } : { ready: false, reason: `last pass failed: ${lastPass.error}` };
+          const last = record.lastPass;
+          if (!last) return { ready: false, reason: 'no pass has finished yet' };
+          return last.ok ? { ready: true, reason: '' } : { ready: false, reason: `last pass failed: ${last.error}` };
         },
-        onWebhook: () => void kick('webhook'),
-        processedCommit: () => processedSource,
+        onWebhook: () => send({ type: 'webhook' }),
+        processedCommit: () => record.processedSource,
       });
       closers.push(() => endpoints!.close());
     }
     if (mirror) {
       const schedule = (opts.source as { fetchSchedule: string }).fetchSchedule;
-      const task = cron.schedule(schedule, () => void kick('fetch'), { name: 'flotilla-fetch', noOverlap: true });
+      const task = cron.schedule(schedule, () => send({ type: 'cronTick' }), { name: 'flotilla-fetch', noOverlap: true });
       closers.push(() => task.destroy());
     } else {
-      const watcher = await watchLocalRefs(repo.gitdir, branch, () => void kick('push'));
+      const watcher = await watchLocalRefs(repo.gitdir, branch, () => send({ type: 'refChanged' }));
       closers.push(() => watcher.close());
     }
     if (opts.resyncMs > 0) {
-      const timer = setInterval(() => void kick('resync'), opts.resyncMs);
+      const timer = setInterval(() => send({ type: 'resyncTick' }), opts.resyncMs);
       closers.push(() => clearInterval(timer));
     }
     const statusEveryMs = opts.statusUpdateFrequencyMs ?? DEFAULT_STATUS_UPDATE_FREQUENCY_MS;
     if (statusEveryMs > 0) {
-      const timer = setInterval(() => void kick('status-update', 'status'), statusEveryMs);
+      const timer = setInterval(() => send({ type: 'statusPeriod' }), statusEveryMs);
       closers.push(() => clearInterval(timer));
     }
     log({
@@ -344,10 +246,10 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
       repo, lock, metrics,
       url: endpoints?.url,
       get lastPass() {
-        return lastPass;
+        return record.lastPass;
       },
       get lastStatusPass() {
-        return lastStatusPass;
+        return record.lastStatusPass;
       },
       kick,
       stop() {
