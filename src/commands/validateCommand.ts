@@ -1,12 +1,14 @@
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { openRepo } from '../commits/openRepo.ts';
+import { readBlobsWithin } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { findAmbiguousScalars } from '../documents/findAmbiguousScalars.ts';
+import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
 import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile } from '../documents/selectConfigFiles.ts';
 import { compareProblems, formatProblem, type Problem } from '../errors/problem.ts';
-import { readTextFiles } from '../outputs/readPathOids.ts';
+import { DEFAULT_SOURCE_LIMITS } from '../outputs/sourceLimits.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { terminalSafe } from '../views/terminalSafe.ts';
 import { lookTwiceProblems } from '../plans/lookTwice.ts';
@@ -30,13 +32,26 @@ export async function validateCommand(opts: CommonOptions): Promise<number> {
   return errors > 0 ? 1 : 0;
 }
 
-/** Warnings for plain scalars YAML 1.1 reads differently from what most people expect (validate only: a render skips this). */
+/**
+ * Warnings for plain scalars YAML 1.1 reads differently from what most people expect (validate only: a render skips
+ * this). The files are the pull request's: read within the same per-file and per-commit bounds as a render, so an
+ * oversized file is the render's FILE_TOO_LARGE, never inflated here.
+ */
 async function ambiguousScalars(repo: GitRepo, sha: string): Promise<Problem[]> {
   const { tree } = await readCommitInfo(repo, sha);
-  const ignoreText = (await readTextFiles(repo, tree, [IGNORE_FILE])).get(IGNORE_FILE);
-  const ignore = ignoreText === undefined ? undefined : parseIgnoreFile(ignoreText);
-  const paths = [...(await listTreeFiles(repo, tree)).keys()].filter((p) => isConfigFile(p, ignore));
+  const files = await listTreeFiles(repo, tree);
+  const within = (oids: string[]) =>
+    readBlobsWithin(repo, oids, DEFAULT_PARSE_LIMITS.maxFileBytes, 16, DEFAULT_SOURCE_LIMITS.maxBytes);
+  const decoder = new TextDecoder();
+  const ignoreOid = files.get(IGNORE_FILE)?.oid;
+  const ignoreBlob = ignoreOid ? (await within([ignoreOid])).blobs.get(ignoreOid) : undefined;
+  const ignore = ignoreBlob === undefined ? undefined : parseIgnoreFile(decoder.decode(ignoreBlob));
+  const paths = [...files.keys()].filter((p) => isConfigFile(p, ignore)).slice(0, DEFAULT_SOURCE_LIMITS.maxFiles);
+  const { blobs } = await within(paths.map((p) => files.get(p)!.oid));
   const problems: Problem[] = [];
-  for (const [path, text] of await readTextFiles(repo, tree, paths)) problems.push(...findAmbiguousScalars(path, text));
+  for (const path of paths) {
+    const blob = blobs.get(files.get(path)!.oid);
+    if (blob) problems.push(...findAmbiguousScalars(path, decoder.decode(blob)));
+  }
   return problems;
 }
