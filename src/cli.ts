@@ -8,10 +8,10 @@ import { renderCommand } from './commands/renderCommand.ts';
 import { rescheduleCommand } from './commands/rescheduleCommand.ts';
 import { syncCommand } from './commands/syncCommand.ts';
 import { validateCommand } from './commands/validateCommand.ts';
-import { UsageError } from './commands/UsageError.ts';
+import { UsageError } from './errors/UsageError.ts';
 import { CLUSTER_OPERATIONS, clusterCommand, type ClusterOperation } from './commands/clusterCommand.ts';
 import { redactUrlsIn } from './commits/remoteUrl.ts';
-import { terminalSafe } from './views/terminalSafe.ts';
+import { terminalSafe } from './text/terminalSafe.ts';
 
 const HELP = `flotilla — run one application across many Kubernetes clusters, steered from Git.
 

@@ -7,7 +7,7 @@ import { readClusterConfig } from './outputs/readClusterConfig.ts';
 import { syncRepo } from './outputs/syncRepo.ts';
 import type { ReadyThresholds } from './statuses/dampReadyCondition.ts';
 import type { RenderReport } from './outputs/renderRevision.ts';
-import type { PruneVerdict } from './plans/checkPruneSafety.ts';
+import type { PruneVerdict } from './deliveries/checkPruneSafety.ts';
 import { readPruneVerdict } from './plans/readPruneVerdict.ts';
 import { collectClusterStatus } from './statuses/collectClusterStatus.ts';
 import { writeStatus } from './statuses/writeStatus.ts';

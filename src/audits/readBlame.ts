@@ -1,12 +1,12 @@
-import { parseYamlValue } from '../documents/blockYaml.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
 import type { ObjectRef } from '../api/kinds.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type CommitInfo, type GitRepo } from '../commits/types.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
-import { readTextFiles } from '../outputs/readPathOids.ts';
-import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
+import type { AggregatedStatusItem } from '../interpreters/aggregateStatus.ts';
 import { appliedPath, templateStatusPath, type AppliedRecord, type TemplateStatusFile } from '../statuses/buildStatusFiles.ts';
 import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
 import { manifestPath } from '../works/outputPaths.ts';

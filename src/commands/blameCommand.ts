@@ -2,9 +2,9 @@ import { parseArgs } from 'node:util';
 import { groupOf, parseRefKey, type ObjectRef } from '../api/kinds.ts';
 import { readBlame, type Blame, type BlameSource } from '../audits/readBlame.ts';
 import { printable } from '../views/printTable.ts';
-import { terminalSafe } from '../views/terminalSafe.ts';
+import { terminalSafe } from '../text/terminalSafe.ts';
 import { openFleet, READ_OPTIONS, render, resolveTarget, type ReadCommandContext } from './getCommand.ts';
-import { UsageError } from './UsageError.ts';
+import { UsageError } from '../errors/UsageError.ts';
 
 const USAGE = 'flotilla blame --cluster C <kind>/<name> [-n NS] [-o yaml|json]';
 

@@ -7,7 +7,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { GitIdentity, GitRepo } from '../commits/types.ts';
 import { isDNS1123Label } from '../documents/schema/kubernetesNames.ts';
-import { ALLOW_PRUNE_TRAILER } from '../plans/checkPruneSafety.ts';
+import { ALLOW_PRUNE_TRAILER } from '../deliveries/checkPruneSafety.ts';
 import { buildClusterYaml } from '../registrations/buildClusterYaml.ts';
 import { commitRegistration, readBase, type RegistrationTarget } from '../registrations/commitRegistration.ts';
 import { editClusterFile, type ClusterEdit } from '../registrations/editClusterFile.ts';
@@ -15,7 +15,7 @@ import { findClusterFile } from '../registrations/findClusterFile.ts';
 import { parseTaintArgs } from '../registrations/parseTaintArgs.ts';
 import { readKubeconfigContext } from '../registrations/readKubeconfigContext.ts';
 import { RegistrationError } from '../registrations/RegistrationError.ts';
-import { UsageError } from './UsageError.ts';
+import { UsageError } from '../errors/UsageError.ts';
 
 export const CLUSTER_OPERATIONS = ['join', 'unjoin', 'cordon', 'uncordon', 'taint'] as const;
 export type ClusterOperation = (typeof CLUSTER_OPERATIONS)[number];

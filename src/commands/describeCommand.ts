@@ -15,9 +15,9 @@ import { readClusterViews, readTemplates } from '../views/readListing.ts';
 import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
 import { secretKeySizes } from '../views/redactSecret.ts';
 import { readPathHistory } from '../views/readPathHistory.ts';
-import { terminalSafe } from '../views/terminalSafe.ts';
+import { terminalSafe } from '../text/terminalSafe.ts';
 import { openFleet, READ_OPTIONS, resolveTarget, type ReadCommandContext } from './getCommand.ts';
-import { UsageError } from './UsageError.ts';
+import { UsageError } from '../errors/UsageError.ts';
 
 const USAGE = 'flotilla describe cluster NAME | binding NAME [-n NS] | <kind> NAME [-n NS]';
 

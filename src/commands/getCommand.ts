@@ -1,14 +1,14 @@
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { printTable } from '../views/printTable.ts';
-import { terminalSafe } from '../views/terminalSafe.ts';
+import { terminalSafe } from '../text/terminalSafe.ts';
 import { readFleet, type Fleet } from '../views/readFleet.ts';
 import { readListing } from '../views/readListing.ts';
 import { resolveResourceType, type ResourceType } from '../views/resolveResourceType.ts';
-import { UsageError } from './UsageError.ts';
+import { UsageError } from '../errors/UsageError.ts';
 
 export interface ReadCommandContext {
   out: (s: string) => void;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { openRepo } from '../commits/openRepo.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
 import { formatProblem, type Problem } from '../errors/problem.ts';
-import { terminalSafe } from '../views/terminalSafe.ts';
+import { terminalSafe } from '../text/terminalSafe.ts';
 import { renderRevision } from '../outputs/renderRevision.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { readOutputFolder } from '../outputs/previousOutputs.ts';

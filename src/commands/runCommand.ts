@@ -9,7 +9,7 @@ import { OUTPUT_BRANCH, startReconciler, STATUS_BRANCH, type ReconcilerSource } 
 import { commitStatusHook } from '../commitStatuses/commitStatusHook.ts';
 import type { ForgeConfig } from '../commitStatuses/types.ts';
 import { FORGE_ARG_OPTIONS, FORGE_HELP } from './parseForgeOptions.ts';
-import { UsageError } from './UsageError.ts';
+import { UsageError } from '../errors/UsageError.ts';
 
 export const DEFAULT_LISTEN = '127.0.0.1:9464';
 

@@ -3,12 +3,12 @@ import { openRepo } from '../commits/openRepo.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { findAmbiguousScalars } from '../documents/findAmbiguousScalars.ts';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile } from '../documents/selectConfigFiles.ts';
 import { compareProblems, formatProblem, type Problem } from '../errors/problem.ts';
-import { readTextFiles } from '../outputs/readPathOids.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
-import { terminalSafe } from '../views/terminalSafe.ts';
+import { terminalSafe } from '../text/terminalSafe.ts';
 import { lookTwiceProblems } from '../plans/lookTwice.ts';
 import { readClusterStatus, type CommonOptions } from './options.ts';
 

@@ -1,5 +1,5 @@
 import { groupOf, type ObjectRef } from '../api/kinds.ts';
-import type { HeldPrune } from '../plans/checkPruneSafety.ts';
+import type { HeldPrune } from './checkPruneSafety.ts';
 
 /**
  * The inventory is what Flotilla applied to one member: the only objects it may ever prune there (fluxcd's

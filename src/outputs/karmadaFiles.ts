@@ -12,7 +12,7 @@ import { DEFAULT_SOURCE_LIMITS, objectCount, refusedFile, type SourceLimits } fr
 import type { ShardedIndex } from '../works/outputIndex.ts';
 import { filesFor, scopeOf } from './karmadaScope.ts';
 import { karmadaPathsDigest, parsedFile, readParsedFileCache, writeParsedFileCache, type CachedFile, type ParsedFiles } from './parsedFileCache.ts';
-import { readPathOids } from './readPathOids.ts';
+import { readPathOids } from '../commits/readPathOids.ts';
 import { formatMiB } from '../errors/formatMiB.ts';
 
 // The policy, cluster and other Karmada files a sync reads, parsed once per blob: from this process's memory, the

@@ -10,7 +10,7 @@ import type { ShardedIndex } from '../works/outputIndex.ts';
 import { affectedByChange, dependenciesOf } from './affectedByChange.ts';
 import type { CachedFile } from './parsedFileCache.ts';
 import { everyKarmadaFile, holdsKarmadaObjects, karmadaFilesAt, keptAsTheyAre, keptFilesFor, readFiles, saveKarmadaFiles, sortedIncludes } from './karmadaFiles.ts';
-import { readPathOids } from './readPathOids.ts';
+import { readPathOids } from '../commits/readPathOids.ts';
 import { oversizedFile } from './oversizedFile.ts';
 import { readBlobsWithin } from '../commits/readBlobs.ts';
 import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fnv1a32 } from '../bindings/bindingName.ts';
+import { fnv1a32 } from '../hashing/fnv1a32.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { FileObjects } from '../documents/model.ts';
 import { filesFor, policyNamespace, type KarmadaScope } from './karmadaScope.ts';

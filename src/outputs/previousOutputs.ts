@@ -1,7 +1,7 @@
 // The previous scheduling result, wherever it lives: the output branch (render, sync, explain) or a folder
 // (`render --out-dir`, `explain --out-dir`), where Karmada users and test harnesses put their own
 // ResourceBindings. Everything that renders in steady mode reads it through here.
-import { parseYamlValue, parseYamlValues } from '../documents/blockYaml.ts';
+import { parseYamlValue, parseYamlValues } from '../yaml/blockYaml.ts';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ResourceBinding } from '../api/binding.ts';
@@ -15,7 +15,7 @@ import type { GitRepo } from '../commits/types.ts';
 import type { ConfigModel } from '../documents/model.ts';
 import { emptyIndex, indexOfFolder, type IndexView, type OutputIndex } from '../works/outputIndex.ts';
 import { bindingPath, manifestPath } from '../works/outputPaths.ts';
-import { readPathOids } from './readPathOids.ts';
+import { readPathOids } from '../commits/readPathOids.ts';
 import { openOutputIndex } from './readOutputIndex.ts';
 import { parseTrailers } from './outputMessage.ts';
 

@@ -3,7 +3,7 @@ import type { GitRepo } from '../commits/types.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
 import { CLUSTERS_PATH } from '../works/outputPaths.ts';
 import { parseRegisteredClusters, type RegisteredCluster } from '../works/registeredClusters.ts';
-import { readTextFiles } from './readPathOids.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
 
 /**
  * The clusters a rendered commit registers (.flotilla/clusters.json); undefined when it has no such file (rendered

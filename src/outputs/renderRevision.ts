@@ -20,7 +20,7 @@ import { loadSource } from './loadSource.ts';
 import { withClusterStatus } from './renderSnapshot.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import { readLastRender } from './readLastRender.ts';
-import { readTextFiles } from './readPathOids.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
 import { readPreviousOutputs, type PreviousFiles } from './previousOutputs.ts';
 import { openOutputIndex } from './readOutputIndex.ts';
 import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';

@@ -10,7 +10,7 @@ import { effectiveTaints } from '../taints/clusterTaints.ts';
 import { loadSource } from './loadSource.ts';
 import { indexWithBindings, matchFolderBindings, type FolderBinding } from './previousOutputs.ts';
 import { findIdlePolicies } from '../bindings/findIdlePolicies.ts';
-import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
+import type { AggregatedStatusItem } from '../interpreters/aggregateStatus.ts';
 
 export interface SnapshotPrevious {
   index?: OutputIndex;

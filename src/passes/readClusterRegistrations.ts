@@ -5,7 +5,7 @@ import type { GitRepo } from '../commits/types.ts';
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import { readLastRender } from '../outputs/readLastRender.ts';
-import { readPathOids } from '../outputs/readPathOids.ts';
+import { readPathOids } from '../commits/readPathOids.ts';
 import { openOutputIndex } from '../outputs/readOutputIndex.ts';
 
 export interface ClusterRegistration {

@@ -1,4 +1,4 @@
-import { parseYamlValue } from '../documents/blockYaml.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
@@ -11,7 +11,7 @@ import { readRetriableBindings } from '../outputs/readRetriableBindings.ts';
 import { nextTaskDeadline } from '../evictions/gracefulEviction.ts';
 import { clusterStateKey } from '../outputs/clusterState.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
-import { readTextFiles } from '../outputs/readPathOids.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
 import { readyFlipTime, type ReadyThresholds } from '../statuses/dampReadyCondition.ts';
 import { readStatusBranchClusters } from '../statuses/readStatusBranch.ts';
 import { openOutputIndex } from '../outputs/readOutputIndex.ts';

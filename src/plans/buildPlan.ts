@@ -1,11 +1,11 @@
-import { parseYamlValue } from '../documents/blockYaml.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import { compareProblems, type Problem } from '../errors/problem.ts';
 import type { OutputIndex } from '../works/outputIndex.ts';
 import { manifestPath } from '../works/outputPaths.ts';
 import type { TemplateExplanation } from '../works/renderTemplates.ts';
-import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type SourceState } from './checkPruneSafety.ts';
+import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type SourceState } from '../deliveries/checkPruneSafety.ts';
 import { renderUnifiedDiff } from './renderUnifiedDiff.ts';
 import { stripSourceCommit } from './stripSourceCommit.ts';
 import { lookTwiceReasons } from './lookTwice.ts';

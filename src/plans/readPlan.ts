@@ -1,4 +1,4 @@
-import { parseYamlValue } from '../documents/blockYaml.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { refKey } from '../api/kinds.ts';
@@ -8,7 +8,7 @@ import type { ConfigModel } from '../documents/model.ts';
 import { parseTrailers } from '../outputs/outputMessage.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { buildPlan } from './buildPlan.ts';
-import type { SourceState } from './checkPruneSafety.ts';
+import type { SourceState } from '../deliveries/checkPruneSafety.ts';
 import type { Plan } from './types.ts';
 
 export interface PlanRequest {

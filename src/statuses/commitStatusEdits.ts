@@ -6,7 +6,7 @@ import { RefConflictError } from '../commits/RefConflictError.ts';
 import { flotillaIdentity, type GitRepo } from '../commits/types.ts';
 import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits, type FileEdit } from '../commits/writeTreeEdits.ts';
-import { readTextFiles } from '../outputs/readPathOids.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
 
 /** What one attempt commits: the edits made against the files read, and the commit's message and time. */
 export interface StatusEdits {

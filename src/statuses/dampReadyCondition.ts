@@ -1,3 +1,4 @@
+import { formatTime } from '../time/formatTime.ts';
 import type { Condition } from '../api/cluster.ts';
 
 /** Karmada's --cluster-success-threshold and --cluster-failure-threshold. */
@@ -41,9 +42,4 @@ export function dampReadyCondition(
 /** When a pending observation, if it holds, flips the stored Ready condition (ms since the epoch). */
 export function readyFlipTime(pending: PendingReady, thresholds: ReadyThresholds = DEFAULT_READY_THRESHOLDS): number {
   return Date.parse(pending.since) + (pending.status === 'True' ? thresholds.successMs : thresholds.failureMs);
-}
-
-/** RFC 3339 at second precision, as Kubernetes writes times. */
-export function formatTime(t: Date): string {
-  return t.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

@@ -2,12 +2,12 @@
 // within the monitor grace period is Ready=Unknown. Flotilla probes Push clusters itself; a Pull cluster's status is
 // written by its agent, which records a heartbeat, and this reads the status branch for heartbeats that stopped.
 import { stringify } from 'yaml';
-import { parseYamlValue } from '../documents/blockYaml.ts';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import type { Cluster, Condition } from '../api/cluster.ts';
 import { CLUSTER_API_VERSION } from '../api/kinds.ts';
 import { buildManagedTaints } from '../taints/clusterTaints.ts';
-import { formatTime } from './dampReadyCondition.ts';
+import { formatTime } from '../time/formatTime.ts';
 import type { ClusterFileOptions, ClusterStatusFile } from './buildStatusFiles.ts';
 
 /** Annotation of a cluster file: the last time its agent posted status (RFC 3339, second precision). */

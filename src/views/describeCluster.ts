@@ -1,6 +1,6 @@
 import type { Cluster } from '../api/cluster.ts';
 import type { CommitInfo } from '../commits/types.ts';
-import { humanDuration } from '../members/resources/humanDuration.ts';
+import { humanDuration } from '../time/humanDuration.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
 import type { AppliedRecord } from '../statuses/buildStatusFiles.ts';
 import { printable, printTable } from './printTable.ts';

@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import type { ObjectRef } from '../api/kinds.ts';
 import type { HistoryEntry } from '../audits/readObjectHistory.ts';

@@ -1,8 +1,8 @@
 import type { ResourceBinding } from '../api/binding.ts';
 import type { Cluster, ClusterStatus, Condition } from '../api/cluster.ts';
 import { groupOf, parseRefKey, type ObjectRef } from '../api/kinds.ts';
-import { humanDuration } from '../members/resources/humanDuration.ts';
-import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
+import { humanDuration } from '../time/humanDuration.ts';
+import type { AggregatedStatusItem } from '../interpreters/aggregateStatus.ts';
 import { appliedPath, clusterStatusPath, templateStatusPath, type AppliedRecord, type TemplateStatusFile } from '../statuses/buildStatusFiles.ts';
 import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../works/outputPaths.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';

@@ -4,14 +4,15 @@ import { describeRef, parseRefKey, refKey, WORK_API_VERSION, type ObjectRef } fr
 import type { OverridePolicy, Placement, PropagationPolicy } from '../api/policy.ts';
 import { evictBinding, type Eviction, type PurgeMode } from '../evictions/evictBinding.ts';
 import { assessEvictionTasks, type TaskEnd } from '../evictions/gracefulEviction.ts';
-import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
+import type { AggregatedStatusItem } from '../interpreters/aggregateStatus.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { policiesInScope, type PolicyScope } from '../selectors/policiesInScope.ts';
 import { schedule } from '../assignments/schedule.ts';
 import type { ClusterExplanation, ScheduleResult, SchedulingRequest } from '../assignments/types.ts';
 import { keptOutByStatus } from '../assignments/keptOutByStatus.ts';
 import { divideByWebster } from '../assignments/divideByWebster.ts';
-import { bindingName, fnv1a32, permanentId } from '../bindings/bindingName.ts';
+import { bindingName, permanentId } from '../names/bindingName.ts';
+import { fnv1a32 } from '../hashing/fnv1a32.ts';
 import { describePolicy, matchPolicy, policyKey } from '../bindings/matchPolicy.ts';
 import type { ConfigModel, Located, Template } from '../documents/model.ts';
 import type { Problem } from '../errors/problem.ts';

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import type { ClusterDelivery } from '../../src/deliveries/applyRendered.ts';
 import type { ApplyResult } from '../../src/deliveries/types.ts';
-import { parseYamlValue } from '../../src/documents/blockYaml.ts';
+import { parseYamlValue } from '../../src/yaml/blockYaml.ts';
 import { buildStatusFiles, templateStatusPath, type ClusterReport } from '../../src/statuses/buildStatusFiles.ts';
 
 const web = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'demo', name: 'web' };
