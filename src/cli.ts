@@ -12,6 +12,8 @@ import { UsageError } from './errors/UsageError.ts';
 import { CLUSTER_OPERATIONS, clusterCommand, type ClusterOperation } from './commands/clusterCommand.ts';
 import { redactUrlsIn } from './commits/remoteUrl.ts';
 import { terminalSafe } from './text/terminalSafe.ts';
+import { RENDERED_BRANCH } from './branches/rendered/branch.ts';
+import { STATUS_BRANCH } from './branches/status/branch.ts';
 
 const HELP = `flotilla — run one application across many Kubernetes clusters, steered from Git.
 
@@ -97,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
       args: rest,
       options: {
         cluster: { type: 'string' }, repo: { type: 'string' }, kubeconfig: { type: 'string' }, context: { type: 'string' },
-        branch: { type: 'string', default: 'flotilla/rendered' }, 'status-branch': { type: 'string', default: 'flotilla/status' },
+        branch: { type: 'string', default: RENDERED_BRANCH }, 'status-branch': { type: 'string', default: STATUS_BRANCH },
         interval: { type: 'string', default: '30' }, once: { type: 'boolean', default: false }, 'cache-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -170,7 +172,7 @@ async function main(argv: string[]): Promise<number> {
       repo: { type: 'string', default: '.' },
       rev: { type: 'string' },
       'source-branch': { type: 'string', default: 'main' },
-      branch: { type: 'string', default: 'flotilla/rendered' },
+      branch: { type: 'string', default: RENDERED_BRANCH },
       'out-dir': { type: 'string' },
       'cluster-status': { type: 'string' },
       namespace: { type: 'string', short: 'n' },
@@ -192,7 +194,7 @@ async function main(argv: string[]): Promise<number> {
     repo: values.repo ?? '.',
     rev: values.rev ?? values['source-branch'] ?? 'main',
     sourceRef: `refs/heads/${values['source-branch'] ?? 'main'}`,
-    outputRef: `refs/heads/${values.branch ?? 'flotilla/rendered'}`,
+    outputRef: `refs/heads/${values.branch ?? RENDERED_BRANCH}`,
     clusterStatusFile: values['cluster-status'],
     output: (output === 'markdown' ? 'text' : output) as 'text' | 'wide' | 'yaml' | 'json',
     out: (s: string) => process.stdout.write(s),

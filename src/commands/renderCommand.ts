@@ -7,8 +7,8 @@ import { terminalSafe } from '../text/terminalSafe.ts';
 import { renderRevision } from '../outputs/renderRevision.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { readOutputFolder } from '../outputs/previousOutputs.ts';
-import { indexFiles } from '../works/outputIndex.ts';
-import { CLUSTERS_PATH } from '../works/outputPaths.ts';
+import { indexFiles } from '../branches/rendered/outputIndex.ts';
+import { CLUSTERS_PATH } from '../branches/rendered/outputPaths.ts';
 import { serializeRegisteredClusters } from '../works/registeredClusters.ts';
 import { observedClusters, readClusterStatus, type CommonOptions } from './options.ts';
 

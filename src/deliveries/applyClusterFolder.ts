@@ -1,7 +1,7 @@
 import { mapLimit } from '../concurrency/mapLimit.ts';
 import { describeRef, refKey, type ObjectRef } from '../api/kinds.ts';
 import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type DeletionAttribution, type PruneVerdict, type SourceState } from './checkPruneSafety.ts';
-import { identityKey, type Inventory } from './inventory.ts';
+import { identityKey, type Inventory } from '../branches/status/inventory.ts';
 import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
 import type { KubeTarget } from './KubeTarget.ts';
 import { applyBody, isManaged, isSubset, planDelivery, type DeliveryObject } from './planDelivery.ts';

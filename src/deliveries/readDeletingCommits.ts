@@ -3,8 +3,8 @@ import { diffTrees } from '../commits/diffTrees.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
-import { identityKey } from './inventory.ts';
-import { parseTrailers } from '../outputs/outputMessage.ts';
+import { identityKey } from '../branches/status/inventory.ts';
+import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { refFromManifest } from '../plans/buildPlan.ts';
 import { ALLOW_PRUNE_TRAILER, type DeletingCommit, type DeletionAttribution } from './checkPruneSafety.ts';
 

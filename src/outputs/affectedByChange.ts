@@ -8,7 +8,7 @@ import { customizationFor, interpretersOf } from '../interpreters/customizations
 import { workloadKeys } from '../assignments/rebalanceRequests.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
-import type { ShardedIndex } from '../works/outputIndex.ts';
+import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
 
 export interface ChangeContext {
   /** Shards loaded: the changed files'; every one when a policy, cluster or customization changed. */

@@ -9,7 +9,7 @@ import type { FileObjects, Located } from '../documents/model.ts';
 import { DEFAULT_PARSE_LIMITS, parseDocuments } from '../documents/parseDocuments.ts';
 import { oversizedFile } from './oversizedFile.ts';
 import { DEFAULT_SOURCE_LIMITS, objectCount, refusedFile, type SourceLimits } from './sourceLimits.ts';
-import type { ShardedIndex } from '../works/outputIndex.ts';
+import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { filesFor, scopeOf } from './karmadaScope.ts';
 import { karmadaPathsDigest, parsedFile, readParsedFileCache, writeParsedFileCache, type CachedFile, type ParsedFiles } from './parsedFileCache.ts';
 import { readPathOids } from '../commits/readPathOids.ts';

@@ -6,7 +6,7 @@ import { assembleModel } from '../documents/assembleModel.ts';
 import type { ConfigModel, FileObjects, Located } from '../documents/model.ts';
 import { karmadaRef } from '../documents/karmadaRef.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
-import type { ShardedIndex } from '../works/outputIndex.ts';
+import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { affectedByChange, dependenciesOf } from './affectedByChange.ts';
 import type { CachedFile } from './parsedFileCache.ts';
 import { everyKarmadaFile, holdsKarmadaObjects, karmadaFilesAt, keptAsTheyAre, keptFilesFor, readFiles, saveKarmadaFiles, sortedIncludes } from './karmadaFiles.ts';

@@ -115,15 +115,3 @@ function describeTainted(clusters: ReadonlyMap<string, Located<Cluster>>): strin
   }
   return parts.join('; ') || 'every cluster Ready and untainted';
 }
-
-/** Git trailers of a message: the `Key: value` lines of its last paragraph. */
-export function parseTrailers(message: string): Record<string, string> {
-  const paragraphs = message.trimEnd().split(/\n\s*\n/);
-  const last = paragraphs[paragraphs.length - 1] ?? '';
-  const out: Record<string, string> = {};
-  for (const line of last.split('\n')) {
-    const m = /^([A-Za-z0-9-]+): (.*)$/.exec(line);
-    if (m) out[m[1]!] = m[2]!;
-  }
-  return out;
-}

@@ -4,7 +4,7 @@ import type { GitRepo } from '../commits/types.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import type { ConfigModel } from '../documents/model.ts';
-import { applyTemplateChanges, emptyIndex, viewOfWhole, type OutputIndex } from '../works/outputIndex.ts';
+import { applyTemplateChanges, emptyIndex, viewOfWhole, type OutputIndex } from '../branches/rendered/outputIndex.ts';
 import { renderTemplates, type RenderOutput } from '../works/renderTemplates.ts';
 import { effectiveTaints } from '../taints/clusterTaints.ts';
 import { loadSource } from './loadSource.ts';

@@ -5,7 +5,7 @@ import { refKey } from '../api/kinds.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { ConfigModel } from '../documents/model.ts';
-import { parseTrailers } from '../outputs/outputMessage.ts';
+import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { buildPlan } from './buildPlan.ts';
 import type { SourceState } from '../deliveries/checkPruneSafety.ts';

@@ -8,9 +8,9 @@ import { dampReadyCondition, type PendingReady, type ReadyThresholds } from './d
 import { formatTime } from '../time/formatTime.ts';
 import { CLUSTER_API_VERSION, type ObjectRef } from '../api/kinds.ts';
 import type { ClusterDelivery } from '../deliveries/applyRendered.ts';
-import { inventoryPath } from '../deliveries/applyRendered.ts';
-import { identityKey, serializeInventory } from '../deliveries/inventory.ts';
-import { manifestPath } from '../works/outputPaths.ts';
+import { inventoryPath } from '../branches/status/inventory.ts';
+import { identityKey, serializeInventory } from '../branches/status/inventory.ts';
+import { manifestPath } from '../branches/rendered/outputPaths.ts';
 import { aggregateStatus, fullyApplied, type AggregatedStatusItem } from '../interpreters/aggregateStatus.ts';
 import { interpretHealth } from './interpretHealth.ts';
 import { reflectStatus } from './reflectStatus.ts';

@@ -4,7 +4,7 @@ import type { ResourceBinding } from '../api/binding.ts';
 import type { ObjectRef } from '../api/kinds.ts';
 import type { HistoryEntry } from '../audits/readObjectHistory.ts';
 import type { TemplateStatusFile } from '../statuses/buildStatusFiles.ts';
-import type { IndexEntry } from '../works/outputIndex.ts';
+import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { printable, printTable } from './printTable.ts';
 
 export interface TemplateDescription {

@@ -4,7 +4,7 @@ import { groupOf, parseRefKey, type ObjectRef } from '../api/kinds.ts';
 import { humanDuration } from '../time/humanDuration.ts';
 import type { AggregatedStatusItem } from '../interpreters/aggregateStatus.ts';
 import { appliedPath, clusterStatusPath, templateStatusPath, type AppliedRecord, type TemplateStatusFile } from '../statuses/buildStatusFiles.ts';
-import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../works/outputPaths.ts';
+import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../branches/rendered/outputPaths.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
 import { kindColumns } from './kindColumns.ts';
 import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';

@@ -26,8 +26,8 @@ import { applyOverrides, type RefusedOverride } from '../overrides/applyOverride
 import { identityChanges, type IdentityChange } from '../overrides/overrideIdentity.ts';
 import { autoPropagatedNamespace, keptAfterSkip } from './autoPropagatedNamespace.ts';
 import { manifestYaml } from './manifestYaml.ts';
-import { bindingPath, manifestPath } from './outputPaths.ts';
-import type { IndexEntry, IndexView, WaitingFor } from './outputIndex.ts';
+import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
+import type { IndexEntry, IndexView, WaitingFor } from '../branches/rendered/outputIndex.ts';
 import { replicaSchedulingType } from '../assignments/replicaStrategy.ts';
 import { formatMiB } from '../errors/formatMiB.ts';
 

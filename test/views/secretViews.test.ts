@@ -9,7 +9,7 @@ import { getCommand } from '../../src/commands/getCommand.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { templateStatusPath } from '../../src/statuses/buildStatusFiles.ts';
-import { commitStatusEdits } from '../../src/statuses/commitStatusEdits.ts';
+import { commitStatusEdits } from '../../src/branches/status/commitStatusEdits.ts';
 import { withoutSecretStatus } from '../../src/statuses/withoutSecretStatus.ts';
 import { redactSecret } from '../../src/views/redactSecret.ts';
 import { commitAll, makeNginxRepo, writeWorkTree, type TempRepo } from '../plans/helpers/nginxRepo.ts';

@@ -1,7 +1,7 @@
-import { readCommitInfo } from '../commits/readCommitInfo.ts';
-import { readRef } from '../commits/readRef.ts';
-import type { CommitInfo, GitRepo } from '../commits/types.ts';
-import { parseTrailers } from './outputMessage.ts';
+import { readCommitInfo } from '../../commits/readCommitInfo.ts';
+import { readRef } from '../../commits/readRef.ts';
+import type { CommitInfo, GitRepo } from '../../commits/types.ts';
+import { parseTrailers } from './trailers.ts';
 
 export interface LastRender {
   /** The output branch head: the next output commit's parent and the tree it edits. null: no branch yet. */

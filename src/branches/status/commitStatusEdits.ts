@@ -1,12 +1,12 @@
-import { buildCommit } from '../commits/buildCommit.ts';
-import { PackWriter } from '../commits/PackWriter.ts';
-import { readCommitInfo } from '../commits/readCommitInfo.ts';
-import { readRef } from '../commits/readRef.ts';
-import { RefConflictError } from '../commits/RefConflictError.ts';
-import { flotillaIdentity, type GitRepo } from '../commits/types.ts';
-import { updateRef } from '../commits/updateRef.ts';
-import { writeTreeEdits, type FileEdit } from '../commits/writeTreeEdits.ts';
-import { readTextFiles } from '../commits/readPathOids.ts';
+import { buildCommit } from '../../commits/buildCommit.ts';
+import { PackWriter } from '../../commits/PackWriter.ts';
+import { readCommitInfo } from '../../commits/readCommitInfo.ts';
+import { readRef } from '../../commits/readRef.ts';
+import { RefConflictError } from '../../commits/RefConflictError.ts';
+import { flotillaIdentity, type GitRepo } from '../../commits/types.ts';
+import { updateRef } from '../../commits/updateRef.ts';
+import { writeTreeEdits, type FileEdit } from '../../commits/writeTreeEdits.ts';
+import { readTextFiles } from '../../commits/readPathOids.ts';
 
 /** What one attempt commits: the edits made against the files read, and the commit's message and time. */
 export interface StatusEdits {
