@@ -6,7 +6,7 @@ import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
-import type { AggregatedStatusItem } from '../interpreters/aggregateStatus.ts';
+import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import { readObservedClusters, readTemplateStatuses } from '../branches/status/readStatusBranch.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';

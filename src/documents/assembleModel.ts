@@ -3,7 +3,7 @@ import { CLUSTER_SCOPED_KINDS, describeRef, refKey, type ObjectRef } from '../ap
 import { compareProblems, type SourceSpan } from '../errors/problem.ts';
 import { outputPathKeys } from '../branches/rendered/outputPaths.ts';
 import { karmadaRef } from './karmadaRef.ts';
-import type { ConfigModel, FileObjects, Located, Template } from './model.ts';
+import type { ConfigModel, FileObjects, Located, Template } from '../api/model.ts';
 
 export interface AssembleOptions {
   /**

@@ -5,7 +5,7 @@ import { validateInterpreterCustomization, validateLuaCustomization, validateReb
 import type { Cluster } from '../api/cluster.ts';
 import type { ClusterTaintPolicy, OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import type { Problem } from '../errors/problem.ts';
-import type { FileObjects } from './model.ts';
+import type { FileObjects } from '../api/model.ts';
 import type { SourceDocument } from './parseDocuments.ts';
 import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
 import { applyApiserverDefaults } from './applyApiserverDefaults.ts';

@@ -2,7 +2,7 @@ import type { Cluster } from '../api/cluster.ts';
 import { parseRefKey, refKey } from '../api/kinds.ts';
 import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import { policyKey } from '../bindings/matchPolicy.ts';
-import type { ConfigModel, FileObjects } from '../documents/model.ts';
+import type { ConfigModel, FileObjects } from '../api/model.ts';
 import { interpretDependencies } from '../interpreters/interpretDependencies.ts';
 import { customizationFor, interpretersOf } from '../interpreters/customizations.ts';
 import { workloadKeys } from '../assignments/rebalanceRequests.ts';

@@ -3,7 +3,7 @@
 // toleration runs out.
 import { createHash } from 'node:crypto';
 import type { ObservedCluster } from '../api/cluster.ts';
-import type { ConfigModel } from '../documents/model.ts';
+import type { ConfigModel } from '../api/model.ts';
 import { formatTime } from '../time/formatTime.ts';
 import { effectiveTaints } from '../taints/clusterTaints.ts';
 

@@ -5,7 +5,7 @@ import { readBlobsWithin } from '../commits/readBlobs.ts';
 import { readObject } from '../commits/readObject.ts';
 import type { GitRepo, TreeChange } from '../commits/types.ts';
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
-import type { FileObjects, Located } from '../documents/model.ts';
+import type { FileObjects, Located } from '../api/model.ts';
 import { DEFAULT_PARSE_LIMITS, parseDocuments } from '../documents/parseDocuments.ts';
 import { oversizedFile } from './oversizedFile.ts';
 import { DEFAULT_SOURCE_LIMITS, objectCount, refusedFile, type SourceLimits } from './sourceLimits.ts';

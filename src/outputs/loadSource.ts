@@ -3,7 +3,7 @@ import { diffTrees } from '../commits/diffTrees.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import type { GitRepo, TreeChange } from '../commits/types.ts';
 import { assembleModel } from '../documents/assembleModel.ts';
-import type { ConfigModel, FileObjects, Located } from '../documents/model.ts';
+import type { ConfigModel, FileObjects, Located } from '../api/model.ts';
 import { karmadaRef } from '../documents/karmadaRef.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';

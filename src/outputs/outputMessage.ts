@@ -2,7 +2,7 @@ import type { TargetCluster } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { describeRef } from '../api/kinds.ts';
 import type { CommitInfo } from '../commits/types.ts';
-import type { Located } from '../documents/model.ts';
+import type { Located } from '../api/model.ts';
 import { formatProblem, type Problem } from '../errors/problem.ts';
 import { taintToString } from '../assignments/plugins/taintToleration.ts';
 import type { FailoverEvent } from '../works/renderTemplates.ts';

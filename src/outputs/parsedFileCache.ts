@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fnv1a32 } from '../hashing/fnv1a32.ts';
 import type { GitRepo } from '../commits/types.ts';
-import type { FileObjects } from '../documents/model.ts';
+import type { FileObjects } from '../api/model.ts';
 import { filesFor, policyNamespace, type KarmadaScope } from './karmadaScope.ts';
 
 /**

@@ -12,7 +12,7 @@ import { readObject } from '../commits/readObject.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
-import type { ConfigModel } from '../documents/model.ts';
+import type { ConfigModel } from '../api/model.ts';
 import { emptyIndex, indexOfFolder, type IndexView, type OutputIndex } from '../branches/rendered/outputIndex.ts';
 import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import { readPathOids } from '../commits/readPathOids.ts';

@@ -6,7 +6,7 @@ import { readRef } from '../commits/readRef.ts';
 import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits, type FileEdit } from '../commits/writeTreeEdits.ts';
 import { flotillaIdentity, type CommitInfo, type GitRepo } from '../commits/types.ts';
-import type { FileObjects } from '../documents/model.ts';
+import type { FileObjects } from '../api/model.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';

@@ -4,7 +4,7 @@ import type { ResourceBinding } from '../api/binding.ts';
 import { refKey } from '../api/kinds.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
-import type { ConfigModel } from '../documents/model.ts';
+import type { ConfigModel } from '../api/model.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { buildPlan } from './buildPlan.ts';

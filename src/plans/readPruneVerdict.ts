@@ -6,7 +6,7 @@ import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo } from '../commits/types.ts';
 import type { OutputIndex, ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
-import { refFromManifest, refsByPath } from './buildPlan.ts';
+import { refFromManifest, refsByPath } from '../branches/rendered/fileRefs.ts';
 import { readDeletingCommits } from '../deliveries/readDeletingCommits.ts';
 import { checkPruneSafety, type PruneVerdict, type SourceState } from '../deliveries/checkPruneSafety.ts';
 

@@ -1,3 +1,4 @@
+import type { PendingReady } from '../branches/status/statusFiles.ts';
 import { formatTime } from '../time/formatTime.ts';
 import type { Condition } from '../api/cluster.ts';
 
@@ -10,15 +11,6 @@ export interface ReadyThresholds {
 }
 
 export const DEFAULT_READY_THRESHOLDS: ReadyThresholds = { successMs: 30_000, failureMs: 30_000 };
-
-/**
- * An observation that disagrees with the stored Ready condition and has not yet lasted its threshold: the status
- * it saw and since when it has seen it. Kept on the status branch because the writer is not one long-lived process.
- */
-export interface PendingReady {
-  status: Condition['status'];
-  since: string;
-}
 
 /**
  * Karmada's thresholdAdjustedReadyCondition (controllers/status/cluster_condition_cache.go): the Ready condition

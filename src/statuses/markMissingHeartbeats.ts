@@ -8,7 +8,8 @@ import type { Cluster, Condition } from '../api/cluster.ts';
 import { CLUSTER_API_VERSION } from '../api/kinds.ts';
 import { buildManagedTaints } from '../taints/clusterTaints.ts';
 import { formatTime } from '../time/formatTime.ts';
-import type { ClusterFileOptions, ClusterStatusFile } from './buildStatusFiles.ts';
+import type { ClusterFileOptions } from './buildStatusFiles.ts';
+import type { ClusterStatusFile } from '../branches/status/statusFiles.ts';
 
 /** Annotation of a cluster file: the last time its agent posted status (RFC 3339, second precision). */
 export const HEARTBEAT_ANNOTATION = 'flotilla.io/last-heartbeat';

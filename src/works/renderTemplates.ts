@@ -4,7 +4,7 @@ import { describeRef, parseRefKey, refKey, WORK_API_VERSION, type ObjectRef } fr
 import type { OverridePolicy, Placement, PropagationPolicy } from '../api/policy.ts';
 import { evictBinding, type Eviction, type PurgeMode } from '../evictions/evictBinding.ts';
 import { assessEvictionTasks, type TaskEnd } from '../evictions/gracefulEviction.ts';
-import type { AggregatedStatusItem } from '../interpreters/aggregateStatus.ts';
+import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { policiesInScope, type PolicyScope } from '../selectors/policiesInScope.ts';
 import { schedule } from '../assignments/schedule.ts';
@@ -14,7 +14,7 @@ import { divideByWebster } from '../assignments/divideByWebster.ts';
 import { bindingName, permanentId } from '../names/bindingName.ts';
 import { fnv1a32 } from '../hashing/fnv1a32.ts';
 import { describePolicy, matchPolicy, policyKey } from '../bindings/matchPolicy.ts';
-import type { ConfigModel, Located, Template } from '../documents/model.ts';
+import type { ConfigModel, Located, Template } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
 import { interpretDependencies } from '../interpreters/interpretDependencies.ts';
 import { customizationFor, customRetain, interpretersOf } from '../interpreters/customizations.ts';

@@ -8,7 +8,7 @@ import { describeCommand } from '../../src/commands/describeCommand.ts';
 import { getCommand } from '../../src/commands/getCommand.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { templateStatusPath } from '../../src/statuses/buildStatusFiles.ts';
+import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
 import { commitStatusEdits } from '../../src/branches/status/commitStatusEdits.ts';
 import { withoutSecretStatus } from '../../src/statuses/withoutSecretStatus.ts';
 import { redactSecret } from '../../src/views/redactSecret.ts';

@@ -8,9 +8,9 @@ import { readTree } from '../../commits/readTree.ts';
 import type { GitRepo } from '../../commits/types.ts';
 import { parseBranchFile } from '../../errors/parseBranchFile.ts';
 import { readTextFiles } from '../../commits/readPathOids.ts';
-import type { AggregatedStatusItem } from '../../interpreters/aggregateStatus.ts';
-import { parsePending, PENDING_READY_ANNOTATION, templateStatusPath, type ClusterStatusFile, type TemplateStatusFile } from '../../statuses/buildStatusFiles.ts';
-import type { PendingReady } from '../../statuses/dampReadyCondition.ts';
+import type { AggregatedStatusItem } from './statusFiles.ts';
+import { parsePending, PENDING_READY_ANNOTATION, templateStatusPath, type ClusterStatusFile, type TemplateStatusFile } from './statusFiles.ts';
+import type { PendingReady } from './statusFiles.ts';
 
 /** What the status branch's clusters/<name>.yaml files say. */
 export interface StatusBranchClusters {
