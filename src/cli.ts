@@ -156,7 +156,7 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   if (command === 'member') {
-    const { runMemberServe, SERVE_USAGE } = await import('./members/serveCommand.ts');
+    const { runMemberServe, SERVE_USAGE } = await import('./members/index.ts');
     if (rest[0] !== 'serve') throw new UsageError(SERVE_USAGE);
     if (rest.includes('--help') || rest.includes('-h')) {
       process.stdout.write(`${SERVE_USAGE}\n`);

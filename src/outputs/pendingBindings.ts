@@ -9,9 +9,6 @@ import { availableReplicas } from '../assignments/availableReplicas.ts';
 import { apiEnablementOf, type APIEnablementStatus } from '../assignments/plugins/apiEnablement.ts';
 import type { WaitingFor } from '../branches/rendered/outputIndex.ts';
 
-/** Trailer of an output commit whose index lists pending bindings: how many. Absent, nothing is read to find them. */
-export const PENDING_BINDINGS_TRAILER = 'Pending-Bindings';
-
 /**
  * The pending templates (refKey → what they wait for) that the change from `before` (the cluster state the last render
  * read) to `after` can give another result, each with why: a cluster now serves its kind, or stopped serving it

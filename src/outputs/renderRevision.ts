@@ -1,3 +1,4 @@
+import { CLUSTER_STATUS_FILE, CLUSTER_STATUS_NONE, LAST_GOOD_TRAILER } from '../branches/rendered/trailers.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { buildCommit } from '../commits/buildCommit.ts';
 import { PackWriter } from '../commits/PackWriter.ts';
@@ -30,7 +31,7 @@ import { clusterStateKey, nextFailoverCheck } from './clusterState.ts';
 import type { FailoverEvent } from '../works/renderTemplates.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
 import { readRetriableBindings } from './readRetriableBindings.ts';
-import { PENDING_BINDINGS_TRAILER } from './pendingBindings.ts';
+import { PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
 
 export interface RenderTarget {
   /** The branch holding rendered output, e.g. refs/heads/flotilla/rendered. */
@@ -219,10 +220,6 @@ function serializeReleased(all: ReadonlyMap<string, Set<string>>, index: Sharded
   return Object.keys(out).length ? `${JSON.stringify(out, null, 1)}\n` : '';
 }
 
-/** Cluster-Status trailer values other than a status commit: the state came from a file, or there was no status branch. */
-export const CLUSTER_STATUS_FILE = 'file';
-export const CLUSTER_STATUS_NONE = 'none';
-
 /**
  * Where this render's cluster state comes from: a status commit (pinned, so cluster files and template health are
  * read from one commit), null when there is no status branch, undefined when the caller supplied the state itself.
@@ -232,9 +229,6 @@ async function clusterStateSource(repo: GitRepo, target: RenderTarget): Promise<
   if (target.clusterStatus) return undefined;
   return readRef(repo, target.statusRef ?? DEFAULT_STATUS_REF);
 }
-
-/** Trailer of a held output commit: the source commit its tree still renders. */
-export const LAST_GOOD_TRAILER = 'Last-Good-Source';
 
 /**
  * A source commit with no object at all (every file deleted, an emptied or wrongly reset branch) is a broken

@@ -9,7 +9,7 @@ import { clusterStateKey } from './clusterState.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import { readLastRender } from '../branches/rendered/readLastRender.ts';
 import { readRetriableBindings } from './readRetriableBindings.ts';
-import { PENDING_BINDINGS_TRAILER } from './pendingBindings.ts';
+import { PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
 
 export interface SyncOptions extends RenderTarget {
   sourceRef: string;

@@ -5,7 +5,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
-import { PENDING_BINDINGS_TRAILER } from '../outputs/pendingBindings.ts';
+import { PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
 import { readLastRenderAt } from '../branches/rendered/readLastRender.ts';
 import { readRetriableBindings } from '../outputs/readRetriableBindings.ts';
 import { nextTaskDeadline } from '../evictions/gracefulEviction.ts';

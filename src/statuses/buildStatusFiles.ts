@@ -16,7 +16,8 @@ import { aggregateStatus, fullyApplied } from '../interpreters/aggregateStatus.t
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import { interpretHealth } from './interpretHealth.ts';
 import { reflectStatus } from './reflectStatus.ts';
-import { HEARTBEAT_ANNOTATION, STATUS_UNKNOWN_REASON } from './markMissingHeartbeats.ts';
+import { STATUS_UNKNOWN_REASON } from '../api/conditions.ts';
+import { HEARTBEAT_ANNOTATION } from '../branches/status/statusFiles.ts';
 import { isSecret } from '../interpreters/isSecret.ts';
 import { customAggregateStatus, customHealth, customizationFor, customReflectStatus, NO_CUSTOMIZATIONS, type InterpreterSet } from '../interpreters/customizations.ts';
 

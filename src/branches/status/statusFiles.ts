@@ -69,6 +69,8 @@ export interface ClusterStatusFile {
 }
 
 export const PENDING_READY_ANNOTATION = 'flotilla.io/ready-observed';
+/** Annotation of a cluster file: the last time its agent posted status (RFC 3339, second precision). */
+export const HEARTBEAT_ANNOTATION = 'flotilla.io/last-heartbeat';
 
 /** The status of one template as kept on the status branch. */
 export interface TemplateStatusFile {
