@@ -7,6 +7,8 @@ import { formatProblem, type Problem } from '../errors/problem.ts';
 import { taintToString } from '../assignments/plugins/taintToleration.ts';
 import type { FailoverEvent } from '../works/renderTemplates.ts';
 import { commitMessageSafe } from './commitMessageSafe.ts';
+import { RENDERED_FORMAT_VERSION } from '../branches/rendered/branch.ts';
+import { FORMAT_TRAILER } from '../branches/formatVersion.ts';
 
 /** What a commit says about cluster state: its failover decisions, and the trailers the next sync compares. */
 export interface FailoverContext {
@@ -75,7 +77,7 @@ export function buildOutputMessage(
   if (context?.state.pending) lines.push(`Pending-Bindings: ${context.state.pending}`);
   if (context?.state.inputs) lines.push(`Cluster-Status: ${context.state.inputs.clusterStatus}`);
   if (context?.state.inputs?.renderTime) lines.push(`Render-Time: ${context.state.inputs.renderTime}`);
-  lines.push(`Source-Commit: ${source.oid}`, `Source-Author: ${source.author.name} <${source.author.email}>`);
+  lines.push(`Source-Commit: ${source.oid}`, `Source-Author: ${source.author.name} <${source.author.email}>`, `${FORMAT_TRAILER}: ${RENDERED_FORMAT_VERSION}`);
   // Each entry is meant as one line; what it quotes from Git may hold a newline (a file name can) or escapes.
   return `${lines.map(commitMessageSafe).join('\n')}\n`;
 }

@@ -63,7 +63,7 @@ test('the status branch shows the Deployment aggregated over members once its po
   const first = await pass();
   assert.ok(first.written.commit, 'the first pass commits');
   const info = await readCommitInfo(repo, first.written.commit!);
-  assert.equal(parseTrailers(info.message), { 'Rendered-Commit': first.delivery.renderedCommit, 'Source-Commit': 'c'.repeat(40) });
+  assert.equal(parseTrailers(info.message), { 'Rendered-Commit': first.delivery.renderedCommit, 'Source-Commit': 'c'.repeat(40), 'Flotilla-Format': '1' });
 
   const web = await waitFor('readyReplicas 4 on the status branch', async () => {
     await pass();

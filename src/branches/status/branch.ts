@@ -4,3 +4,6 @@
 /** The status branch's default short name. */
 export const STATUS_BRANCH = 'flotilla/status';
 export const DEFAULT_STATUS_REF = `refs/heads/${STATUS_BRANCH}`;
+
+/** The edition of the status branch's format (docs/BRANCHES.md), recorded on each commit (branches/formatVersion.ts). */
+export const STATUS_FORMAT_VERSION = 1;
