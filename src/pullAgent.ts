@@ -9,7 +9,7 @@ import { openMirror } from './commits/openMirror.ts';
 import { openRepo } from './commits/openRepo.ts';
 import { readRef } from './commits/readRef.ts';
 import { readRegisteredClusters } from './outputs/readRegisteredClusters.ts';
-import { describeUnregistered } from './works/registeredClusters.ts';
+import { describeUnregistered } from './branches/rendered/registeredClusters.ts';
 import { pushBranch } from './commits/pushBranch.ts';
 import { parseRemoteUrl, redactUrl, redactUrlsIn } from './commits/remoteUrl.ts';
 import type { GitRepo } from './commits/types.ts';

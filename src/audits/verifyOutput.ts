@@ -17,7 +17,7 @@ import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
 import { readTextFiles } from '../commits/readPathOids.ts';
 import { CLUSTERS_PATH, RELEASED_PATH, bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
-import { serializeRegisteredClusters } from '../works/registeredClusters.ts';
+import { serializeRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
 import { compareOutputFiles, type OutputDifference } from './compareOutputFiles.ts';
 import { findRenderedCommit } from './findRenderedCommit.ts';
 

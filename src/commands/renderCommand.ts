@@ -9,7 +9,7 @@ import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { readOutputFolder } from '../outputs/previousOutputs.ts';
 import { indexFiles } from '../branches/rendered/outputIndex.ts';
 import { CLUSTERS_PATH } from '../branches/rendered/outputPaths.ts';
-import { serializeRegisteredClusters } from '../works/registeredClusters.ts';
+import { serializeRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
 import { observedClusters, readClusterStatus, type CommonOptions } from './options.ts';
 
 export async function renderCommand(opts: CommonOptions & { outDir: string | undefined }): Promise<number> {

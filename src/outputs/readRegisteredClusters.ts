@@ -2,7 +2,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
 import { CLUSTERS_PATH } from '../branches/rendered/outputPaths.ts';
-import { parseRegisteredClusters, type RegisteredCluster } from '../works/registeredClusters.ts';
+import { parseRegisteredClusters, type RegisteredCluster } from '../branches/rendered/registeredClusters.ts';
 import { readTextFiles } from '../commits/readPathOids.ts';
 
 /**

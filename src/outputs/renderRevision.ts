@@ -12,7 +12,7 @@ import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
 import { CLUSTERS_PATH, parseReleasedFile, RELEASED_PATH } from '../branches/rendered/outputPaths.ts';
-import { serializeRegisteredClusters } from '../works/registeredClusters.ts';
+import { serializeRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
 import { ShardedIndex, type IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { renderTemplates, type TemplateExplanation } from '../works/renderTemplates.ts';
 import { buildOutputMessage, type ClusterChanges } from './outputMessage.ts';
