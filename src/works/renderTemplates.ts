@@ -25,7 +25,7 @@ import { reviseJobCompletions, reviseReplicas } from '../interpreters/reviseRepl
 import { applyOverrides, type RefusedOverride } from '../overrides/applyOverrides.ts';
 import { identityChanges, type IdentityChange } from '../overrides/overrideIdentity.ts';
 import { autoPropagatedNamespace, keptAfterSkip } from './autoPropagatedNamespace.ts';
-import { manifestYaml } from './manifestYaml.ts';
+import { manifestYaml } from '../branches/rendered/manifestYaml.ts';
 import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import type { IndexEntry, IndexView, WaitingFor } from '../branches/rendered/outputIndex.ts';
 import { replicaSchedulingType } from '../assignments/replicaStrategy.ts';
