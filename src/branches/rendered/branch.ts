@@ -4,7 +4,6 @@
 
 /** The rendered branch's default short name. */
 export const RENDERED_BRANCH = 'flotilla/rendered';
-export const DEFAULT_RENDERED_REF = `refs/heads/${RENDERED_BRANCH}`;
 
 /** The edition of the rendered branch's format (docs/BRANCHES.md), recorded on each commit (branches/formatVersion.ts). */
 export const RENDERED_FORMAT_VERSION = 1;
