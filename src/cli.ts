@@ -8,10 +8,12 @@ import { renderCommand } from './commands/renderCommand.ts';
 import { rescheduleCommand } from './commands/rescheduleCommand.ts';
 import { syncCommand } from './commands/syncCommand.ts';
 import { validateCommand } from './commands/validateCommand.ts';
-import { UsageError } from './commands/UsageError.ts';
+import { UsageError } from './errors/UsageError.ts';
 import { CLUSTER_OPERATIONS, clusterCommand, type ClusterOperation } from './commands/clusterCommand.ts';
 import { redactUrlsIn } from './commits/remoteUrl.ts';
-import { terminalSafe } from './views/terminalSafe.ts';
+import { terminalSafe } from './text/terminalSafe.ts';
+import { RENDERED_BRANCH } from './branches/rendered/branch.ts';
+import { STATUS_BRANCH } from './branches/status/branch.ts';
 
 const HELP = `flotilla — run one application across many Kubernetes clusters, steered from Git.
 
@@ -97,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
       args: rest,
       options: {
         cluster: { type: 'string' }, repo: { type: 'string' }, kubeconfig: { type: 'string' }, context: { type: 'string' },
-        branch: { type: 'string', default: 'flotilla/rendered' }, 'status-branch': { type: 'string', default: 'flotilla/status' },
+        branch: { type: 'string', default: RENDERED_BRANCH }, 'status-branch': { type: 'string', default: STATUS_BRANCH },
         interval: { type: 'string', default: '30' }, once: { type: 'boolean', default: false }, 'cache-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -154,7 +156,7 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   if (command === 'member') {
-    const { runMemberServe, SERVE_USAGE } = await import('./members/serveCommand.ts');
+    const { runMemberServe, SERVE_USAGE } = await import('./members/index.ts');
     if (rest[0] !== 'serve') throw new UsageError(SERVE_USAGE);
     if (rest.includes('--help') || rest.includes('-h')) {
       process.stdout.write(`${SERVE_USAGE}\n`);
@@ -170,7 +172,7 @@ async function main(argv: string[]): Promise<number> {
       repo: { type: 'string', default: '.' },
       rev: { type: 'string' },
       'source-branch': { type: 'string', default: 'main' },
-      branch: { type: 'string', default: 'flotilla/rendered' },
+      branch: { type: 'string', default: RENDERED_BRANCH },
       'out-dir': { type: 'string' },
       'cluster-status': { type: 'string' },
       namespace: { type: 'string', short: 'n' },
@@ -192,7 +194,7 @@ async function main(argv: string[]): Promise<number> {
     repo: values.repo ?? '.',
     rev: values.rev ?? values['source-branch'] ?? 'main',
     sourceRef: `refs/heads/${values['source-branch'] ?? 'main'}`,
-    outputRef: `refs/heads/${values.branch ?? 'flotilla/rendered'}`,
+    outputRef: `refs/heads/${values.branch ?? RENDERED_BRANCH}`,
     clusterStatusFile: values['cluster-status'],
     output: (output === 'markdown' ? 'text' : output) as 'text' | 'wide' | 'yaml' | 'json',
     out: (s: string) => process.stdout.write(s),

@@ -9,7 +9,7 @@ import { openMirror } from './commits/openMirror.ts';
 import { openRepo } from './commits/openRepo.ts';
 import { readRef } from './commits/readRef.ts';
 import { readRegisteredClusters } from './outputs/readRegisteredClusters.ts';
-import { describeUnregistered } from './works/registeredClusters.ts';
+import { describeUnregistered } from './branches/rendered/registeredClusters.ts';
 import { pushBranch } from './commits/pushBranch.ts';
 import { parseRemoteUrl, redactUrl, redactUrlsIn } from './commits/remoteUrl.ts';
 import type { GitRepo } from './commits/types.ts';
@@ -22,6 +22,8 @@ import type { ClusterStatus } from './api/cluster.ts';
 import { collectClusterStatus } from './statuses/collectClusterStatus.ts';
 import { writeStatus } from './statuses/writeStatus.ts';
 import { HEARTBEAT_INTERVAL_MS } from './statuses/markMissingHeartbeats.ts';
+import { RENDERED_BRANCH } from './branches/rendered/branch.ts';
+import { STATUS_BRANCH } from './branches/status/branch.ts';
 
 /** Where the agent reads the rendered branch from and writes status to. */
 export type AgentSource =
@@ -73,8 +75,8 @@ export async function openAgentSource(repo: string, cluster: string, cacheDir: s
 
 /** One pass. Never throws for a failure of the member, the repo or the network: it logs it and reports ok=false. */
 export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult> {
-  const renderedBranch = opts.renderedBranch ?? 'flotilla/rendered';
-  const statusBranch = opts.statusBranch ?? 'flotilla/status';
+  const renderedBranch = opts.renderedBranch ?? RENDERED_BRANCH;
+  const statusBranch = opts.statusBranch ?? STATUS_BRANCH;
   const statusRef = `refs/heads/${statusBranch}`;
   const repo = opts.source.kind === 'local' ? opts.source.repo : opts.source.mirror;
   const result: AgentPassResult = { ok: false, renderedCommit: null, sourceCommit: null, actions: {}, statusCommit: null, problems: [] };
@@ -210,7 +212,7 @@ export async function startAgent(opts: AgentOptions & { intervalMs: number }): P
   const closers: (() => Promise<void> | void)[] = [];
   if (opts.source.kind === 'local') {
     // The agent's own status writes land beside the rendered ref: only the rendered branch is a trigger.
-    const watcher = await watchLocalRefs(opts.source.repo.gitdir, opts.renderedBranch ?? 'flotilla/rendered', () => void pass());
+    const watcher = await watchLocalRefs(opts.source.repo.gitdir, opts.renderedBranch ?? RENDERED_BRANCH, () => void pass());
     closers.push(() => watcher.close());
   }
   const timer = setInterval(() => void pass(), opts.intervalMs);

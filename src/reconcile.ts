@@ -1,13 +1,15 @@
 // One reconcile pass, top to bottom: commits -> rendered output -> members -> status committed back.
 import { readRef } from './commits/readRef.ts';
 import type { GitRepo } from './commits/types.ts';
-import { applyRendered, DEFAULT_STATUS_REF, readInventories, type RenderedDelivery } from './deliveries/applyRendered.ts';
+import { applyRendered, type RenderedDelivery } from './deliveries/applyRendered.ts';
+import { readInventories } from './branches/status/readInventories.ts';
+import { DEFAULT_STATUS_REF } from './branches/status/branch.ts';
 import type { KubeTarget } from './deliveries/KubeTarget.ts';
 import { readClusterConfig } from './outputs/readClusterConfig.ts';
 import { syncRepo } from './outputs/syncRepo.ts';
 import type { ReadyThresholds } from './statuses/dampReadyCondition.ts';
 import type { RenderReport } from './outputs/renderRevision.ts';
-import type { PruneVerdict } from './plans/checkPruneSafety.ts';
+import type { PruneVerdict } from './deliveries/checkPruneSafety.ts';
 import { readPruneVerdict } from './plans/readPruneVerdict.ts';
 import { collectClusterStatus } from './statuses/collectClusterStatus.ts';
 import { writeStatus } from './statuses/writeStatus.ts';
@@ -18,8 +20,8 @@ import type { ObjectRef } from './api/kinds.ts';
 import { readCommitInfo } from './commits/readCommitInfo.ts';
 import { customHealth, customizationFor, interpreterSet, NO_CUSTOMIZATIONS, type InterpreterSet } from './interpreters/customizations.ts';
 import { readInterpreterCustomizations } from './outputs/karmadaFiles.ts';
-import { readLastRenderAt } from './outputs/readLastRender.ts';
-import { openOutputIndex } from './outputs/readOutputIndex.ts';
+import { readLastRenderAt } from './branches/rendered/readLastRender.ts';
+import { openOutputIndex } from './branches/rendered/readOutputIndex.ts';
 
 export interface ReconcileTarget {
   repo: GitRepo;

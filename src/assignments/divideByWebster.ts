@@ -1,7 +1,7 @@
 // Webster / Sainte-Laguë division over integers (Karmada pkg/util/helper/webstermethod.go and
 // binding.go#Dispenser): each next seat goes to the party with the highest votes / (2 * seats + 1).
 import type { TargetCluster } from '../api/binding.ts';
-import { fnv1a32 } from '../bindings/bindingName.ts';
+import { fnv1a32 } from '../hashing/fnv1a32.ts';
 
 export interface Party {
   name: string;

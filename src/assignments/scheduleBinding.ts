@@ -9,7 +9,7 @@ import { describeRef } from '../api/kinds.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import type { ClaimedBinding } from '../bindings/claimTemplate.ts';
 import { describePolicy } from '../bindings/matchPolicy.ts';
-import type { Template } from '../documents/model.ts';
+import type { Template } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
 import { keptOutByStatus } from './keptOutByStatus.ts';
 import { OBSERVED_REBALANCERS_ANNOTATION, pendingRequests, requestsFor } from './rebalanceRequests.ts';

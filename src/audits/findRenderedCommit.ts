@@ -2,7 +2,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
-import { parseTrailers } from '../outputs/outputMessage.ts';
+import { parseTrailers } from '../branches/rendered/trailers.ts';
 
 export interface RenderedCommit {
   /** The output commit whose tree is checked: the branch head, or the one --rev names. */

@@ -2,8 +2,8 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isBlobMode, isTreeMode, type CommitInfo, type GitRepo, type TreeEntry } from '../commits/types.ts';
-import { parseTrailers } from '../outputs/outputMessage.ts';
-import { CLUSTER_SCOPED_FOLDER } from '../works/outputPaths.ts';
+import { parseTrailers } from '../branches/rendered/trailers.ts';
+import { CLUSTER_SCOPED_FOLDER } from '../branches/rendered/outputPaths.ts';
 import { formatGitDate } from './formatGitDate.ts';
 import { parsePullRequestNumber } from './parsePullRequestNumber.ts';
 

@@ -1,4 +1,4 @@
-import { terminalSafe } from '../views/terminalSafe.ts';
+import { terminalSafe } from '../text/terminalSafe.ts';
 import type { HistoryEntry } from './readObjectHistory.ts';
 
 /** kubectl-style columns, one row per output commit and cluster, newest first. */

@@ -6,11 +6,11 @@ import { describePolicy, matchPolicy, policyKey } from './matchPolicy.ts';
 import { WORK_API_VERSION, parseRefKey, refKey } from '../api/kinds.ts';
 import type { PropagationPolicy } from '../api/policy.ts';
 import type { Customizations } from '../api/interpreterCustomization.ts';
-import type { ConfigModel, Located, Template } from '../documents/model.ts';
+import type { ConfigModel, Located, Template } from '../api/model.ts';
 import { customizationFor, interpretersOf } from '../interpreters/customizations.ts';
 import { interpretReplicas } from '../interpreters/interpretReplicas.ts';
 import type { ResourceList } from '../api/cluster.ts';
-import { bindingName, permanentId } from './bindingName.ts';
+import { bindingName, permanentId } from '../names/bindingName.ts';
 
 /** The detector's verdict on one template. */
 export type Claim = { status: 'unmatched' | 'skipped'; reason: string } | ClaimedBinding;

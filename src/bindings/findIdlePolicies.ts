@@ -1,4 +1,4 @@
-import type { ConfigModel } from '../documents/model.ts';
+import type { ConfigModel } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { describePolicy, skipReason } from './matchPolicy.ts';

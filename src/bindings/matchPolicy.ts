@@ -1,6 +1,6 @@
 import { describeRef, groupOf, refKey, type ObjectRef } from '../api/kinds.ts';
 import type { PropagationPolicy } from '../api/policy.ts';
-import type { Located } from '../documents/model.ts';
+import type { Located } from '../api/model.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { policiesInScope, type PolicyScope } from '../selectors/policiesInScope.ts';
 

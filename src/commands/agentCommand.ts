@@ -5,7 +5,7 @@ import { pauseAtRefLock } from '../commits/pauseAtRefLock.ts';
 import { readKubeconfig } from '../credentials/readKubeconfig.ts';
 import { connectKubeTarget } from '../deliveries/connectKubeTarget.ts';
 import { openAgentSource, runAgentPass, startAgent, type AgentOptions } from '../pullAgent.ts';
-import { UsageError } from './UsageError.ts';
+import { UsageError } from '../errors/UsageError.ts';
 
 export interface AgentCommandOptions {
   cluster: string;

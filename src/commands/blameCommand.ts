@@ -2,9 +2,11 @@ import { parseArgs } from 'node:util';
 import { groupOf, parseRefKey, type ObjectRef } from '../api/kinds.ts';
 import { readBlame, type Blame, type BlameSource } from '../audits/readBlame.ts';
 import { printable } from '../views/printTable.ts';
-import { terminalSafe } from '../views/terminalSafe.ts';
+import { terminalSafe } from '../text/terminalSafe.ts';
 import { openFleet, READ_OPTIONS, render, resolveTarget, type ReadCommandContext } from './getCommand.ts';
-import { UsageError } from './UsageError.ts';
+import { UsageError } from '../errors/UsageError.ts';
+import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
+import { STATUS_BRANCH } from '../branches/status/branch.ts';
 
 const USAGE = 'flotilla blame --cluster C <kind>/<name> [-n NS] [-o yaml|json]';
 
@@ -28,8 +30,8 @@ export async function blameCommand(argv: string[], ctx: ReadCommandContext): Pro
     ?? { apiVersion: type.group ? `${type.group}/v1` : 'v1', kind: type.kind, namespace: values.namespace ?? 'default', name };
   const blame = await readBlame(fleet.repo, {
     cluster: values.cluster, ref,
-    renderedRef: `refs/heads/${values['rendered-branch'] ?? 'flotilla/rendered'}`,
-    statusRef: `refs/heads/${values['status-branch'] ?? 'flotilla/status'}`,
+    renderedRef: `refs/heads/${values['rendered-branch'] ?? RENDERED_BRANCH}`,
+    statusRef: `refs/heads/${values['status-branch'] ?? STATUS_BRANCH}`,
   });
   if ('code' in blame) {
     ctx.err(`flotilla: ${blame.message}\n`);
@@ -37,7 +39,7 @@ export async function blameCommand(argv: string[], ctx: ReadCommandContext): Pro
   }
   const output = values.output ?? 'text';
   if (output === 'json' || output === 'yaml') ctx.out(render(output, blame));
-  else ctx.out(terminalSafe(formatBlame(blame, values['rendered-branch'] ?? 'flotilla/rendered'), { multiline: true }));
+  else ctx.out(terminalSafe(formatBlame(blame, values['rendered-branch'] ?? RENDERED_BRANCH), { multiline: true }));
   return 0;
 }
 

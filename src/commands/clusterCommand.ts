@@ -7,7 +7,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { GitIdentity, GitRepo } from '../commits/types.ts';
 import { isDNS1123Label } from '../documents/schema/kubernetesNames.ts';
-import { ALLOW_PRUNE_TRAILER } from '../plans/checkPruneSafety.ts';
+import { ALLOW_PRUNE_TRAILER } from '../deliveries/checkPruneSafety.ts';
 import { buildClusterYaml } from '../registrations/buildClusterYaml.ts';
 import { commitRegistration, readBase, type RegistrationTarget } from '../registrations/commitRegistration.ts';
 import { editClusterFile, type ClusterEdit } from '../registrations/editClusterFile.ts';
@@ -15,7 +15,8 @@ import { findClusterFile } from '../registrations/findClusterFile.ts';
 import { parseTaintArgs } from '../registrations/parseTaintArgs.ts';
 import { readKubeconfigContext } from '../registrations/readKubeconfigContext.ts';
 import { RegistrationError } from '../registrations/RegistrationError.ts';
-import { UsageError } from './UsageError.ts';
+import { UsageError } from '../errors/UsageError.ts';
+import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 
 export const CLUSTER_OPERATIONS = ['join', 'unjoin', 'cordon', 'uncordon', 'taint'] as const;
 export type ClusterOperation = (typeof CLUSTER_OPERATIONS)[number];
@@ -53,7 +54,7 @@ export async function clusterCommand(operation: ClusterOperation, argv: string[]
       author: { type: 'string' },
       overwrite: { type: 'boolean', default: false },
       'allow-prune': { type: 'boolean', default: false },
-      'rendered-branch': { type: 'string', default: 'flotilla/rendered' },
+      'rendered-branch': { type: 'string', default: RENDERED_BRANCH },
       kubeconfig: { type: 'string' },
       'credentials-dir': { type: 'string', default: '.' },
       context: { type: 'string' },
@@ -91,7 +92,7 @@ export async function clusterCommand(operation: ClusterOperation, argv: string[]
         ? { type: 'taint', changes: parseTaintArgs(rest), overwrite: values.overwrite ?? false, now: ctx.now() }
         : operation === 'cordon' ? { type: 'cordon', now: ctx.now() } : operation === 'uncordon' ? { type: 'uncordon' } : { type: 'remove' };
       const edited = editClusterFile(file.path, file.text, name, edit);
-      const notes = operation === 'unjoin' ? await describeDrop(repo, `refs/heads/${values['rendered-branch'] ?? 'flotilla/rendered'}`, name, values['allow-prune'] ?? false) : [];
+      const notes = operation === 'unjoin' ? await describeDrop(repo, `refs/heads/${values['rendered-branch'] ?? RENDERED_BRANCH}`, name, values['allow-prune'] ?? false) : [];
       change = { path: file.path, text: edited.text, summary: edited.summary, result: resultWord(operation, edited.summary), notes };
     }
     if (change.summary.length === 0) {

@@ -4,9 +4,9 @@ import { groupOf, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
 import { readObjectHistory } from '../audits/readObjectHistory.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode } from '../commits/types.ts';
-import type { TemplateStatusFile } from '../statuses/buildStatusFiles.ts';
-import { templateStatusPath } from '../statuses/buildStatusFiles.ts';
-import { bindingPath } from '../works/outputPaths.ts';
+import type { TemplateStatusFile } from '../branches/status/statusFiles.ts';
+import { templateStatusPath } from '../branches/status/statusFiles.ts';
+import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import { describeCluster } from '../views/describeCluster.ts';
 import { describeTemplate } from '../views/describeTemplate.ts';
 import { readDocuments, type Fleet } from '../views/readFleet.ts';
@@ -15,9 +15,10 @@ import { readClusterViews, readTemplates } from '../views/readListing.ts';
 import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
 import { secretKeySizes } from '../views/redactSecret.ts';
 import { readPathHistory } from '../views/readPathHistory.ts';
-import { terminalSafe } from '../views/terminalSafe.ts';
+import { terminalSafe } from '../text/terminalSafe.ts';
 import { openFleet, READ_OPTIONS, resolveTarget, type ReadCommandContext } from './getCommand.ts';
-import { UsageError } from './UsageError.ts';
+import { UsageError } from '../errors/UsageError.ts';
+import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 
 const USAGE = 'flotilla describe cluster NAME | binding NAME [-n NS] | <kind> NAME [-n NS]';
 
@@ -61,7 +62,7 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
   const index = rendered.index.templates[refKey(ref)]!;
   // A Secret shows its type and the size of each key, as kubectl describe secret does; never a value.
   const secret = isSecret(ref) ? (await readTemplates(fleet, [{ ref, entry: index }]))[0] : undefined;
-  const history = await readObjectHistory(fleet.repo, `refs/heads/${values['rendered-branch'] ?? 'flotilla/rendered'}`, { kind: ref.kind, name: ref.name, namespace: ref.namespace, maxCommits: 500 });
+  const history = await readObjectHistory(fleet.repo, `refs/heads/${values['rendered-branch'] ?? RENDERED_BRANCH}`, { kind: ref.kind, name: ref.name, namespace: ref.namespace, maxCommits: 500 });
   ctx.out(terminalSafe(describeTemplate({
     ref, history, index,
     ...(secret ? { secret: { type: typeof secret.type === 'string' ? secret.type : 'Opaque', keys: secretKeySizes(secret) } } : {}),

@@ -1,14 +1,14 @@
 import { stringify } from 'yaml';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { describeRef, groupOf } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
 import { readOutputBranch, readOutputFolder } from '../outputs/previousOutputs.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import type { TemplateExplanation } from '../works/renderTemplates.ts';
-import { terminalSafe } from '../views/terminalSafe.ts';
+import { terminalSafe } from '../text/terminalSafe.ts';
 import { parseResourceWords } from './getCommand.ts';
-import { UsageError } from './UsageError.ts';
+import { UsageError } from '../errors/UsageError.ts';
 import { observedClusters, type CommonOptions } from './options.ts';
 
 const USAGE = 'flotilla explain <kind>/<name> [-n NS], e.g. flotilla explain deploy/nginx (or: explain deployment nginx)';

@@ -1,14 +1,16 @@
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { printTable } from '../views/printTable.ts';
-import { terminalSafe } from '../views/terminalSafe.ts';
+import { terminalSafe } from '../text/terminalSafe.ts';
 import { readFleet, type Fleet } from '../views/readFleet.ts';
 import { readListing } from '../views/readListing.ts';
 import { resolveResourceType, type ResourceType } from '../views/resolveResourceType.ts';
-import { UsageError } from './UsageError.ts';
+import { UsageError } from '../errors/UsageError.ts';
+import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
+import { STATUS_BRANCH } from '../branches/status/branch.ts';
 
 export interface ReadCommandContext {
   out: (s: string) => void;
@@ -21,8 +23,8 @@ export const READ_OPTIONS = {
   repo: { type: 'string', default: '.' },
   rev: { type: 'string' },
   'source-branch': { type: 'string', default: 'main' },
-  'rendered-branch': { type: 'string', default: 'flotilla/rendered' },
-  'status-branch': { type: 'string', default: 'flotilla/status' },
+  'rendered-branch': { type: 'string', default: RENDERED_BRANCH },
+  'status-branch': { type: 'string', default: STATUS_BRANCH },
   namespace: { type: 'string', short: 'n' },
   'all-namespaces': { type: 'boolean', short: 'A', default: false },
   cluster: { type: 'string' },
@@ -34,8 +36,8 @@ export async function openFleet(values: { repo?: string; rev?: string; 'source-b
   const repo = await openRepo(values.repo ?? '.');
   return readFleet(repo, {
     rev: values.rev ?? values['source-branch'] ?? 'main',
-    renderedRef: `refs/heads/${values['rendered-branch'] ?? 'flotilla/rendered'}`,
-    statusRef: `refs/heads/${values['status-branch'] ?? 'flotilla/status'}`,
+    renderedRef: `refs/heads/${values['rendered-branch'] ?? RENDERED_BRANCH}`,
+    statusRef: `refs/heads/${values['status-branch'] ?? STATUS_BRANCH}`,
   });
 }
 
@@ -81,7 +83,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
   const fleet = await openFleet(values);
   const { type, name } = resolveTarget(fleet, positionals, USAGE);
   if (type.type !== 'clusters' && !fleet.rendered) {
-    ctx.err(`flotilla: nothing is rendered yet (no ${values['rendered-branch'] ?? 'flotilla/rendered'} branch); fix: run flotilla sync first\n`);
+    ctx.err(`flotilla: nothing is rendered yet (no ${values['rendered-branch'] ?? RENDERED_BRANCH} branch); fix: run flotilla sync first\n`);
     return 1;
   }
   const listing = await readListing(fleet, type, {

@@ -2,8 +2,8 @@ import { readObjectHistory } from '../audits/readObjectHistory.ts';
 import { renderHistoryTable } from '../audits/renderHistoryTable.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { resolveResourceType } from '../views/resolveResourceType.ts';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
-import { UsageError } from './UsageError.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
+import { UsageError } from '../errors/UsageError.ts';
 import type { CommonOptions } from './options.ts';
 
 /**

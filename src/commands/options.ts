@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { Cluster, ObservedCluster } from '../api/cluster.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
-import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
-import { readObservedClusters } from '../statuses/readStatusBranch.ts';
+import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
+import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
 
 export interface CommonOptions {
   repo: string;

@@ -1,5 +1,5 @@
 import { FORGE_KINDS, type ForgeConfig, type ForgeKind } from '../commitStatuses/types.ts';
-import { UsageError } from './UsageError.ts';
+import { UsageError } from '../errors/UsageError.ts';
 
 /** The flags, in node:util parseArgs form, for a command that reports commit statuses (`run`). */
 export const FORGE_ARG_OPTIONS = {

@@ -4,8 +4,8 @@ import { readPlan } from '../plans/readPlan.ts';
 import { renderPlanJson } from '../plans/renderPlanJson.ts';
 import { renderPlanMarkdown } from '../plans/renderPlanMarkdown.ts';
 import { renderPlanText } from '../plans/renderPlanText.ts';
-import { terminalSafe } from '../views/terminalSafe.ts';
-import { UsageError } from './UsageError.ts';
+import { terminalSafe } from '../text/terminalSafe.ts';
+import { UsageError } from '../errors/UsageError.ts';
 import { observedClusters, type CommonOptions } from './options.ts';
 
 export type PlanFormat = 'text' | 'markdown' | 'json';

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { openRepo } from '../commits/openRepo.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
 import { formatProblem, type Problem } from '../errors/problem.ts';
-import { terminalSafe } from '../views/terminalSafe.ts';
+import { terminalSafe } from '../text/terminalSafe.ts';
 import { renderRevision } from '../outputs/renderRevision.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { readOutputFolder } from '../outputs/previousOutputs.ts';
-import { indexFiles } from '../works/outputIndex.ts';
-import { CLUSTERS_PATH } from '../works/outputPaths.ts';
-import { serializeRegisteredClusters } from '../works/registeredClusters.ts';
+import { indexFiles } from '../branches/rendered/outputIndex.ts';
+import { CLUSTERS_PATH } from '../branches/rendered/outputPaths.ts';
+import { serializeRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
 import { observedClusters, readClusterStatus, type CommonOptions } from './options.ts';
 
 export async function renderCommand(opts: CommonOptions & { outDir: string | undefined }): Promise<number> {

@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { APPS_API_VERSION, describeRef, groupOf } from '../api/kinds.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { buildCommit } from '../commits/buildCommit.ts';
@@ -16,7 +16,7 @@ import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
 import { flotillaIdentity, type GitRepo } from '../commits/types.ts';
 import { loadSource } from '../outputs/loadSource.ts';
 import { parseResourceWords } from './getCommand.ts';
-import { UsageError } from './UsageError.ts';
+import { UsageError } from '../errors/UsageError.ts';
 import type { CommonOptions } from './options.ts';
 
 export const REBALANCER_FOLDER = 'rebalancers';

@@ -5,11 +5,13 @@ import { pauseAtRefLock } from '../commits/pauseAtRefLock.ts';
 import { LockHeldError } from '../passes/acquireRepoLock.ts';
 import { parseDuration } from '../passes/parseDuration.ts';
 import { defaultMirrorDir, redactUrl } from '../passes/remoteMirror.ts';
-import { OUTPUT_BRANCH, startReconciler, STATUS_BRANCH, type ReconcilerSource } from '../passes/startReconciler.ts';
+import { startReconciler, type ReconcilerSource } from '../passes/startReconciler.ts';
+import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
+import { STATUS_BRANCH } from '../branches/status/branch.ts';
 import { commitStatusHook } from '../commitStatuses/commitStatusHook.ts';
 import type { ForgeConfig } from '../commitStatuses/types.ts';
 import { FORGE_ARG_OPTIONS, FORGE_HELP } from './parseForgeOptions.ts';
-import { UsageError } from './UsageError.ts';
+import { UsageError } from '../errors/UsageError.ts';
 
 export const DEFAULT_LISTEN = '127.0.0.1:9464';
 
@@ -128,7 +130,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (entry.step === 'apply') applied = true;
     opts.out(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
   };
-  const pauseRef = opts.pauseAt && `refs/heads/${opts.pauseAt === 'output-commit' ? OUTPUT_BRANCH : STATUS_BRANCH}`;
+  const pauseRef = opts.pauseAt && `refs/heads/${opts.pauseAt === 'output-commit' ? RENDERED_BRANCH : STATUS_BRANCH}`;
   let reconciler;
   try {
     reconciler = await startReconciler({

@@ -1,7 +1,7 @@
 import { openRepo } from '../commits/openRepo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { formatProblem } from '../errors/problem.ts';
-import { terminalSafe } from '../views/terminalSafe.ts';
+import { terminalSafe } from '../text/terminalSafe.ts';
 import { syncRepo } from '../outputs/syncRepo.ts';
 import { readPruneVerdict } from '../plans/readPruneVerdict.ts';
 import { renderPruneText } from '../plans/renderPlanText.ts';

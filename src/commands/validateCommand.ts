@@ -5,12 +5,12 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { findAmbiguousScalars } from '../documents/findAmbiguousScalars.ts';
 import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile } from '../documents/selectConfigFiles.ts';
 import { compareProblems, formatProblem, type Problem } from '../errors/problem.ts';
 import { DEFAULT_SOURCE_LIMITS } from '../outputs/sourceLimits.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
-import { terminalSafe } from '../views/terminalSafe.ts';
+import { terminalSafe } from '../text/terminalSafe.ts';
 import { lookTwiceProblems } from '../plans/lookTwice.ts';
 import { readClusterStatus, type CommonOptions } from './options.ts';
 

@@ -1,7 +1,7 @@
 import { verifyOutput, type VerifyReport } from '../audits/verifyOutput.ts';
 import { openRepo } from '../commits/openRepo.ts';
-import { terminalSafe } from '../views/terminalSafe.ts';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
+import { terminalSafe } from '../text/terminalSafe.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import type { CommonOptions } from './options.ts';
 
 /** Exit code of verify when nothing differs from what Flotilla wrote but the render cannot be replayed from Git. */

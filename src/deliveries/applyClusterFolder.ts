@@ -1,6 +1,7 @@
+import { mapLimit } from '../concurrency/mapLimit.ts';
 import { describeRef, refKey, type ObjectRef } from '../api/kinds.ts';
-import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type DeletionAttribution, type PruneVerdict, type SourceState } from '../plans/checkPruneSafety.ts';
-import { identityKey, type Inventory } from './inventory.ts';
+import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type DeletionAttribution, type PruneVerdict, type SourceState } from './checkPruneSafety.ts';
+import { identityKey, type Inventory } from '../branches/status/inventory.ts';
 import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
 import type { KubeTarget } from './KubeTarget.ts';
 import { applyBody, isManaged, isSubset, planDelivery, type DeliveryObject } from './planDelivery.ts';
@@ -368,18 +369,4 @@ function sameSource(body: Record<string, unknown>, live: Record<string, unknown>
 
 function failed(ref: ObjectRef, path: string | undefined, message: string): ApplyResult {
   return { ref, ...(path ? { path } : {}), action: 'failed', message };
-}
-
-/** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
 }

@@ -1,34 +1,29 @@
-import { parseYamlValue } from '../documents/blockYaml.ts';
-import { listTreeFiles } from '../commits/listTreeFiles.ts';
+import { listFolderFiles } from '../commits/listFolderFiles.ts';
+import { readInventories } from '../branches/status/readInventories.ts';
+import { inventoryPath } from '../branches/status/inventory.ts';
+import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
-import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
-import { readTree } from '../commits/readTree.ts';
-import { isTreeMode, type GitRepo, type TreeFile } from '../commits/types.ts';
-import { readLastRenderAt } from '../outputs/readLastRender.ts';
+import type { GitRepo } from '../commits/types.ts';
+import { readLastRenderAt } from '../branches/rendered/readLastRender.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
-import { readTextFiles } from '../outputs/readPathOids.ts';
-import type { SourceState } from '../plans/checkPruneSafety.ts';
-import { readDeletingCommits } from '../plans/readDeletingCommits.ts';
-import { readObservedClusters } from '../statuses/readStatusBranch.ts';
-import type { ShardedIndex } from '../works/outputIndex.ts';
-import { clusterFolder, parseReleasedFile, RELEASED_PATH } from '../works/outputPaths.ts';
-import { openOutputIndex } from '../outputs/readOutputIndex.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
+import type { SourceState } from './checkPruneSafety.ts';
+import { readDeletingCommits } from './readDeletingCommits.ts';
+import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
+import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
+import { clusterFolder, parseReleasedFile, RELEASED_PATH } from '../branches/rendered/outputPaths.ts';
+import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import { parseRefKey } from '../api/kinds.ts';
-import { applyClusterFolder, mapLimit, type ClusterApplyReport } from './applyClusterFolder.ts';
-import { identityKey, missingFrom, parseInventoryFile, type DeliveryRecord, type Inventory } from './inventory.ts';
+import { applyClusterFolder, type ClusterApplyReport } from './applyClusterFolder.ts';
+import { mapLimit } from '../concurrency/mapLimit.ts';
+import { identityKey, missingFrom, type Inventory } from '../branches/status/inventory.ts';
 import { planDelivery } from './planDelivery.ts';
 import { recordPlannedInventory, type PlannedInventoryResult } from './recordPlannedInventory.ts';
 import type { KubeTarget } from './KubeTarget.ts';
 import type { RetryPolicy } from './sendRequest.ts';
 import type { ConflictResolution } from './types.ts';
-
-export const DEFAULT_STATUS_REF = 'refs/heads/flotilla/status';
-
-/** Where the status branch keeps each cluster's inventory; written by statuses/writeStatus.ts. */
-export function inventoryPath(cluster: string): string {
-  return `inventories/${cluster}.json`;
-}
 
 export interface ApplyRenderedOptions {
   repo: GitRepo;
@@ -249,16 +244,6 @@ async function readClusterFolder(repo: GitRepo, rootTree: string, cluster: strin
  * The blobs under one folder of a commit, keyed by their full path. Only the trees on the way down are read, so a
  * cluster's cost (and a Pull agent's) does not grow with the other clusters' folders.
  */
-async function listFolderFiles(repo: GitRepo, rootTree: string, folder: string): Promise<Map<string, TreeFile>> {
-  let tree = rootTree;
-  for (const name of folder.split('/').filter(Boolean)) {
-    const entry = (await readTree(repo, tree)).find((e) => e.name === name && isTreeMode(e.mode));
-    if (!entry) return new Map();
-    tree = entry.oid;
-  }
-  return new Map([...(await listTreeFiles(repo, tree))].map(([p, f]) => [folder + p, f]));
-}
-
 /** Whether any template of the index goes to `cluster`. An index that cannot be read says yes: nothing is pruned on a guess. */
 async function placesAnything(index: ShardedIndex, cluster: string): Promise<boolean> {
   try {
@@ -272,19 +257,4 @@ async function placesAnything(index: ShardedIndex, cluster: string): Promise<boo
 /** Cluster → identity keys of objects released under preserveResourcesOnDeletion (works/outputPaths.ts RELEASED_PATH). */
 function parseReleased(text: string | undefined): Map<string, Set<string>> {
   return new Map([...parseReleasedFile(text)].map(([cluster, keys]) => [cluster, new Set([...keys].map((k) => identityKey(parseRefKey(k))))]));
-}
-
-/** Each given cluster's inventory file on the status branch (absent when it has none). */
-export async function readInventories(repo: GitRepo, statusRef: string, clusters: string[]): Promise<Map<string, DeliveryRecord & { objects: Inventory }>> {
-  const out = new Map<string, DeliveryRecord & { objects: Inventory }>();
-  const head = await readRef(repo, statusRef);
-  if (!head) return out;
-  const files = await listFolderFiles(repo, (await readCommitInfo(repo, head)).tree, inventoryPath('x').replace(/[^/]*$/, ''));
-  const wanted = clusters.map((c) => [c, files.get(inventoryPath(c))?.oid] as const).filter(([, oid]) => oid);
-  const blobs = await readBlobs(repo, wanted.map(([, oid]) => oid!));
-  const decoder = new TextDecoder();
-  for (const [cluster, oid] of wanted) {
-    out.set(cluster, parseBranchFile(statusRef, inventoryPath(cluster), () => parseInventoryFile(decoder.decode(blobs.get(oid!)!))));
-  }
-  return out;
 }

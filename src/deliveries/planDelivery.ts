@@ -1,5 +1,5 @@
 import type { ObjectRef } from '../api/kinds.ts';
-import { identityKey, type Inventory } from './inventory.ts';
+import { identityKey, type Inventory } from '../branches/status/inventory.ts';
 import { CONFLICT_RESOLUTION_ANNOTATION, MANAGED_LABEL, type ApplyResult, type ConflictResolution } from './types.ts';
 
 export interface DeliveryObject {

@@ -1,7 +1,7 @@
 import type { GitRepo } from '../commits/types.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
-import { commitStatusEdits } from '../statuses/commitStatusEdits.ts';
-import { growInventoryFile, type Inventory } from './inventory.ts';
+import { commitStatusEdits } from '../branches/status/commitStatusEdits.ts';
+import { growInventoryFile, type Inventory } from '../branches/status/inventory.ts';
 
 export interface PlannedInventoryResult {
   /** The status commit holding the grown inventories; null when every inventory already held its plan. */

@@ -1,9 +1,9 @@
 import type { Cluster } from '../api/cluster.ts';
 import { CLUSTER_SCOPED_KINDS, describeRef, refKey, type ObjectRef } from '../api/kinds.ts';
 import { compareProblems, type SourceSpan } from '../errors/problem.ts';
-import { outputPathKeys } from '../works/outputPaths.ts';
+import { outputPathKeys } from '../branches/rendered/outputPaths.ts';
 import { karmadaRef } from './karmadaRef.ts';
-import type { ConfigModel, FileObjects, Located, Template } from './model.ts';
+import type { ConfigModel, FileObjects, Located, Template } from '../api/model.ts';
 
 export interface AssembleOptions {
   /**

@@ -5,7 +5,7 @@ import { validateInterpreterCustomization, validateLuaCustomization, validateReb
 import type { Cluster } from '../api/cluster.ts';
 import type { ClusterTaintPolicy, OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import type { Problem } from '../errors/problem.ts';
-import type { FileObjects } from './model.ts';
+import type { FileObjects } from '../api/model.ts';
 import type { SourceDocument } from './parseDocuments.ts';
 import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
 import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
@@ -14,7 +14,7 @@ import { applyPolicyDefaults } from './applyPolicyDefaults.ts';
 import { checkObjectIdentity } from './checkObjectName.ts';
 import { expandLists, type ListedObject } from './expandLists.ts';
 import { karmadaRef } from './karmadaRef.ts';
-import { suggestName } from './schema/suggestName.ts';
+import { suggestName } from '../text/suggestName.ts';
 
 /** The Karmada kinds Flotilla reads, by API group: an object of these groups is never a resource template. */
 const KARMADA_GROUPS: ReadonlyMap<string, { apiVersion: string; kinds: readonly string[] }> = new Map([

@@ -1,6 +1,6 @@
 import { LineCounter, parseAllDocuments, visit } from 'yaml';
 import type { Problem } from '../errors/problem.ts';
-import { GO_YAML_PARSE_OPTIONS, resolvePlainScalar } from './goYamlSchema.ts';
+import { GO_YAML_PARSE_OPTIONS, resolvePlainScalar } from '../yaml/goYamlSchema.ts';
 
 /**
  * Plain (unquoted) scalars, values and keys, that YAML 1.1 — what kubectl reads — takes for something most

@@ -1,8 +1,8 @@
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
-import { parseBlockYaml } from './blockYaml.ts';
-import { documentValue, DocumentValueError } from './documentValue.ts';
-import { GO_YAML_PARSE_OPTIONS } from './goYamlSchema.ts';
+import { parseBlockYaml } from '../yaml/blockYaml.ts';
+import { documentValue, DocumentValueError } from '../yaml/documentValue.ts';
+import { GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
 
 /** One YAML document of a source file, as plain data plus where it came from. */
 export interface SourceDocument {

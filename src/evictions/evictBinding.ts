@@ -2,7 +2,7 @@
 import type { GracefulEvictionTask, TargetCluster } from '../api/binding.ts';
 import type { Cluster, Taint } from '../api/cluster.ts';
 import type { Toleration } from '../api/policy.ts';
-import { formatTime } from '../statuses/dampReadyCondition.ts';
+import { formatTime } from '../time/formatTime.ts';
 import { gracefulEvictCluster } from './gracefulEviction.ts';
 import { taintEviction } from './taintEviction.ts';
 

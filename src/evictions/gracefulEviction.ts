@@ -1,7 +1,7 @@
 // Graceful eviction on a binding (Karmada's GracefulEvictCluster, binding_types_helper.go) and the lifetime of its
 // tasks (controllers/gracefuleviction/evictiontask.go).
 import type { GracefulEvictionTask, TargetCluster } from '../api/binding.ts';
-import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
+import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 
 /** Karmada's --graceful-eviction-timeout. */
 export const DEFAULT_GRACE_PERIOD_SECONDS = 600;

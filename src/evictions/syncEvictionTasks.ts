@@ -2,7 +2,7 @@
 // (pkg/controllers/gracefuleviction/rb_graceful_eviction_controller.go: syncBinding -> assessEvictionTasks): which
 // tasks end now, and which clusters keep their copy meanwhile.
 import type { GracefulEvictionTask, TargetCluster } from '../api/binding.ts';
-import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
+import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import { assessEvictionTasks, type TaskEnd } from './gracefulEviction.ts';
 
 /** What the controller reads besides the binding: the time, the binding's observed status and the default grace. */

@@ -4,8 +4,8 @@
 import type { ResourceList } from '../api/cluster.ts';
 import type { Customizations, HealthRule, InterpreterCustomization } from '../api/interpreterCustomization.ts';
 import type { ObjectRef } from '../api/kinds.ts';
-import type { ConfigModel, Located } from '../documents/model.ts';
-import type { Health } from '../statuses/conditions.ts';
+import type { ConfigModel, Located } from '../api/model.ts';
+import type { Health } from '../api/conditions.ts';
 import { read, readAll, remove, write } from './fieldPath.ts';
 import { isSecret } from './isSecret.ts';
 import { replicaRequirements, type NodeClaim } from './replicaRequirements.ts';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { UsageError } from '../commands/UsageError.ts';
+import { UsageError } from '../errors/UsageError.ts';
 import { parseNodeSpecs } from './parseNodeSpecs.ts';
 import { startMember } from './startMember.ts';
 import { writeKubeconfig } from './writeKubeconfig.ts';

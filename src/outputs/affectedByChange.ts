@@ -2,13 +2,13 @@ import type { Cluster } from '../api/cluster.ts';
 import { parseRefKey, refKey } from '../api/kinds.ts';
 import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import { policyKey } from '../bindings/matchPolicy.ts';
-import type { ConfigModel, FileObjects } from '../documents/model.ts';
+import type { ConfigModel, FileObjects } from '../api/model.ts';
 import { interpretDependencies } from '../interpreters/interpretDependencies.ts';
 import { customizationFor, interpretersOf } from '../interpreters/customizations.ts';
 import { workloadKeys } from '../assignments/rebalanceRequests.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
-import type { ShardedIndex } from '../works/outputIndex.ts';
+import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
 
 export interface ChangeContext {
   /** Shards loaded: the changed files'; every one when a policy, cluster or customization changed. */

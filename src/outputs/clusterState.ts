@@ -3,8 +3,8 @@
 // toleration runs out.
 import { createHash } from 'node:crypto';
 import type { ObservedCluster } from '../api/cluster.ts';
-import type { ConfigModel } from '../documents/model.ts';
-import { formatTime } from '../statuses/dampReadyCondition.ts';
+import type { ConfigModel } from '../api/model.ts';
+import { formatTime } from '../time/formatTime.ts';
 import { effectiveTaints } from '../taints/clusterTaints.ts';
 
 /**

@@ -5,14 +5,14 @@ import { readBlobsWithin } from '../commits/readBlobs.ts';
 import { readObject } from '../commits/readObject.ts';
 import type { GitRepo, TreeChange } from '../commits/types.ts';
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
-import type { FileObjects, Located } from '../documents/model.ts';
+import type { FileObjects, Located } from '../api/model.ts';
 import { DEFAULT_PARSE_LIMITS, parseDocuments } from '../documents/parseDocuments.ts';
 import { oversizedFile } from './oversizedFile.ts';
 import { DEFAULT_SOURCE_LIMITS, objectCount, refusedFile, type SourceLimits } from './sourceLimits.ts';
-import type { ShardedIndex } from '../works/outputIndex.ts';
+import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { filesFor, scopeOf } from './karmadaScope.ts';
 import { karmadaPathsDigest, parsedFile, readParsedFileCache, writeParsedFileCache, type CachedFile, type ParsedFiles } from './parsedFileCache.ts';
-import { readPathOids } from './readPathOids.ts';
+import { readPathOids } from '../commits/readPathOids.ts';
 import { formatMiB } from '../errors/formatMiB.ts';
 
 // The policy, cluster and other Karmada files a sync reads, parsed once per blob: from this process's memory, the

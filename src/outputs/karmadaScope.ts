@@ -1,6 +1,6 @@
 import { refKey } from '../api/kinds.ts';
 import { karmadaRef } from '../documents/karmadaRef.ts';
-import type { FileObjects } from '../documents/model.ts';
+import type { FileObjects } from '../api/model.ts';
 
 /**
  * Which templates a file of Karmada objects can concern, so an incremental sync reads only the files that matter to

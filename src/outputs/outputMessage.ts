@@ -2,11 +2,13 @@ import type { TargetCluster } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { describeRef } from '../api/kinds.ts';
 import type { CommitInfo } from '../commits/types.ts';
-import type { Located } from '../documents/model.ts';
+import type { Located } from '../api/model.ts';
 import { formatProblem, type Problem } from '../errors/problem.ts';
 import { taintToString } from '../assignments/plugins/taintToleration.ts';
 import type { FailoverEvent } from '../works/renderTemplates.ts';
 import { commitMessageSafe } from './commitMessageSafe.ts';
+import { RENDERED_FORMAT_VERSION } from '../branches/rendered/branch.ts';
+import { FORMAT_TRAILER } from '../branches/formatVersion.ts';
 
 /** What a commit says about cluster state: its failover decisions, and the trailers the next sync compares. */
 export interface FailoverContext {
@@ -75,7 +77,7 @@ export function buildOutputMessage(
   if (context?.state.pending) lines.push(`Pending-Bindings: ${context.state.pending}`);
   if (context?.state.inputs) lines.push(`Cluster-Status: ${context.state.inputs.clusterStatus}`);
   if (context?.state.inputs?.renderTime) lines.push(`Render-Time: ${context.state.inputs.renderTime}`);
-  lines.push(`Source-Commit: ${source.oid}`, `Source-Author: ${source.author.name} <${source.author.email}>`);
+  lines.push(`Source-Commit: ${source.oid}`, `Source-Author: ${source.author.name} <${source.author.email}>`, `${FORMAT_TRAILER}: ${RENDERED_FORMAT_VERSION}`);
   // Each entry is meant as one line; what it quotes from Git may hold a newline (a file name can) or escapes.
   return `${lines.map(commitMessageSafe).join('\n')}\n`;
 }
@@ -114,16 +116,4 @@ function describeTainted(clusters: ReadonlyMap<string, Located<Cluster>>): strin
     else if (taints.length) parts.push(`${name} taints ${taints.join(' ')}`);
   }
   return parts.join('; ') || 'every cluster Ready and untainted';
-}
-
-/** Git trailers of a message: the `Key: value` lines of its last paragraph. */
-export function parseTrailers(message: string): Record<string, string> {
-  const paragraphs = message.trimEnd().split(/\n\s*\n/);
-  const last = paragraphs[paragraphs.length - 1] ?? '';
-  const out: Record<string, string> = {};
-  for (const line of last.split('\n')) {
-    const m = /^([A-Za-z0-9-]+): (.*)$/.exec(line);
-    if (m) out[m[1]!] = m[2]!;
-  }
-  return out;
 }

@@ -1,5 +1,5 @@
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
-import type { FileObjects } from '../documents/model.ts';
+import type { FileObjects } from '../api/model.ts';
 import { formatMiB } from '../errors/formatMiB.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fnv1a32 } from '../bindings/bindingName.ts';
+import { fnv1a32 } from '../hashing/fnv1a32.ts';
 import type { GitRepo } from '../commits/types.ts';
-import type { FileObjects } from '../documents/model.ts';
+import type { FileObjects } from '../api/model.ts';
 import { filesFor, policyNamespace, type KarmadaScope } from './karmadaScope.ts';
 import { parserCodeDigest } from './parserCode.ts';
 

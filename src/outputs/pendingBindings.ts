@@ -7,10 +7,7 @@ import type { Cluster, ObservedCluster, Taint } from '../api/cluster.ts';
 import { describeRef, parseRefKey } from '../api/kinds.ts';
 import { availableReplicas } from '../assignments/availableReplicas.ts';
 import { apiEnablementOf, type APIEnablementStatus } from '../assignments/plugins/apiEnablement.ts';
-import type { WaitingFor } from '../works/outputIndex.ts';
-
-/** Trailer of an output commit whose index lists pending bindings: how many. Absent, nothing is read to find them. */
-export const PENDING_BINDINGS_TRAILER = 'Pending-Bindings';
+import type { WaitingFor } from '../branches/rendered/outputIndex.ts';
 
 /**
  * The pending templates (refKey → what they wait for) that the change from `before` (the cluster state the last render

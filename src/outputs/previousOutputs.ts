@@ -1,23 +1,23 @@
 // The previous scheduling result, wherever it lives: the output branch (render, sync, explain) or a folder
 // (`render --out-dir`, `explain --out-dir`), where Karmada users and test harnesses put their own
 // ResourceBindings. Everything that renders in steady mode reads it through here.
-import { parseYamlValue, parseYamlValues } from '../documents/blockYaml.ts';
+import { parseYamlValue, parseYamlValues } from '../yaml/blockYaml.ts';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ResourceBinding } from '../api/binding.ts';
 import { groupOf, parseRefKey, refKey, WORK_API_VERSION, type ObjectRef } from '../api/kinds.ts';
-import { identityKey } from '../deliveries/inventory.ts';
+import { identityKey } from '../branches/status/inventory.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readObject } from '../commits/readObject.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
-import type { ConfigModel } from '../documents/model.ts';
-import { emptyIndex, indexOfFolder, type IndexView, type OutputIndex } from '../works/outputIndex.ts';
-import { bindingPath, manifestPath } from '../works/outputPaths.ts';
-import { readPathOids } from './readPathOids.ts';
-import { openOutputIndex } from './readOutputIndex.ts';
-import { parseTrailers } from './outputMessage.ts';
+import type { ConfigModel } from '../api/model.ts';
+import { emptyIndex, indexOfFolder, type IndexView, type OutputIndex } from '../branches/rendered/outputIndex.ts';
+import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
+import { readPathOids } from '../commits/readPathOids.ts';
+import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
+import { parseTrailers } from '../branches/rendered/trailers.ts';
 
 export interface PreviousOutputs {
   index: OutputIndex;

@@ -3,8 +3,8 @@ import type { ClusterTaintPolicy } from '../api/policy.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { loadSource } from './loadSource.ts';
-import { readLastRender } from './readLastRender.ts';
-import { openOutputIndex } from './readOutputIndex.ts';
+import { readLastRender } from '../branches/rendered/readLastRender.ts';
+import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 
 /**
  * Git's Clusters and ClusterTaintPolicies as of the last rendered source commit: what the status writer needs to

@@ -1,9 +1,9 @@
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
-import { CLUSTERS_PATH } from '../works/outputPaths.ts';
-import { parseRegisteredClusters, type RegisteredCluster } from '../works/registeredClusters.ts';
-import { readTextFiles } from './readPathOids.ts';
+import { CLUSTERS_PATH } from '../branches/rendered/outputPaths.ts';
+import { parseRegisteredClusters, type RegisteredCluster } from '../branches/rendered/registeredClusters.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
 
 /**
  * The clusters a rendered commit registers (.flotilla/clusters.json); undefined when it has no such file (rendered

@@ -1,9 +1,10 @@
 import type { ObservedCluster } from '../api/cluster.ts';
 import type { GitRepo } from '../commits/types.ts';
-import { readObservedClusters } from '../statuses/readStatusBranch.ts';
-import type { ShardedIndex, WaitingFor } from '../works/outputIndex.ts';
-import { findRetriableBindings, PENDING_BINDINGS_TRAILER } from './pendingBindings.ts';
-import { CLUSTER_STATUS_FILE, CLUSTER_STATUS_NONE } from './renderRevision.ts';
+import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
+import type { ShardedIndex, WaitingFor } from '../branches/rendered/outputIndex.ts';
+import { findRetriableBindings } from './pendingBindings.ts';
+import { PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
+import { CLUSTER_STATUS_FILE, CLUSTER_STATUS_NONE } from '../branches/rendered/trailers.ts';
 
 /**
  * The pending bindings of an output (its index) that `observed` can give another result than the cluster state its

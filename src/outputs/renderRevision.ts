@@ -1,3 +1,4 @@
+import { CLUSTER_STATUS_FILE, CLUSTER_STATUS_NONE, LAST_GOOD_TRAILER } from '../branches/rendered/trailers.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { buildCommit } from '../commits/buildCommit.ts';
 import { PackWriter } from '../commits/PackWriter.ts';
@@ -6,30 +7,31 @@ import { readRef } from '../commits/readRef.ts';
 import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits, type FileEdit } from '../commits/writeTreeEdits.ts';
 import { flotillaIdentity, type CommitInfo, type GitRepo } from '../commits/types.ts';
-import type { FileObjects } from '../documents/model.ts';
+import type { FileObjects } from '../api/model.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
-import { CLUSTERS_PATH, parseReleasedFile, RELEASED_PATH } from '../works/outputPaths.ts';
-import { serializeRegisteredClusters } from '../works/registeredClusters.ts';
-import { ShardedIndex, type IndexEntry } from '../works/outputIndex.ts';
+import { CLUSTERS_PATH, parseReleasedFile, RELEASED_PATH } from '../branches/rendered/outputPaths.ts';
+import { serializeRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
+import { ShardedIndex, type IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { renderTemplates, type TemplateExplanation } from '../works/renderTemplates.ts';
-import { buildOutputMessage, parseTrailers, type ClusterChanges } from './outputMessage.ts';
+import { buildOutputMessage, type ClusterChanges } from './outputMessage.ts';
+import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { holdsKarmadaObjects } from './karmadaFiles.ts';
 import { loadSource } from './loadSource.ts';
 import { withClusterStatus } from './renderSnapshot.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
-import { readLastRender } from './readLastRender.ts';
-import { readTextFiles } from './readPathOids.ts';
+import { readLastRender } from '../branches/rendered/readLastRender.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
 import { readPreviousOutputs, type PreviousFiles } from './previousOutputs.ts';
-import { openOutputIndex } from './readOutputIndex.ts';
-import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
-import { readObservedClusters, readTemplateStatuses } from '../statuses/readStatusBranch.ts';
+import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
+import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
+import { readObservedClusters, readTemplateStatuses } from '../branches/status/readStatusBranch.ts';
 import { clusterStateKey, nextFailoverCheck } from './clusterState.ts';
 import type { FailoverEvent } from '../works/renderTemplates.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
 import { readRetriableBindings } from './readRetriableBindings.ts';
-import { PENDING_BINDINGS_TRAILER } from './pendingBindings.ts';
+import { PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
 
 export interface RenderTarget {
   /** The branch holding rendered output, e.g. refs/heads/flotilla/rendered. */
@@ -218,10 +220,6 @@ function serializeReleased(all: ReadonlyMap<string, Set<string>>, index: Sharded
   return Object.keys(out).length ? `${JSON.stringify(out, null, 1)}\n` : '';
 }
 
-/** Cluster-Status trailer values other than a status commit: the state came from a file, or there was no status branch. */
-export const CLUSTER_STATUS_FILE = 'file';
-export const CLUSTER_STATUS_NONE = 'none';
-
 /**
  * Where this render's cluster state comes from: a status commit (pinned, so cluster files and template health are
  * read from one commit), null when there is no status branch, undefined when the caller supplied the state itself.
@@ -231,9 +229,6 @@ async function clusterStateSource(repo: GitRepo, target: RenderTarget): Promise<
   if (target.clusterStatus) return undefined;
   return readRef(repo, target.statusRef ?? DEFAULT_STATUS_REF);
 }
-
-/** Trailer of a held output commit: the source commit its tree still renders. */
-export const LAST_GOOD_TRAILER = 'Last-Good-Source';
 
 /**
  * A source commit with no object at all (every file deleted, an emptied or wrongly reset branch) is a broken

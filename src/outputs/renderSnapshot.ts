@@ -3,14 +3,14 @@ import { resolveRev } from '../commits/resolveRev.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import type { ResourceBinding } from '../api/binding.ts';
-import type { ConfigModel } from '../documents/model.ts';
-import { applyTemplateChanges, emptyIndex, viewOfWhole, type OutputIndex } from '../works/outputIndex.ts';
+import type { ConfigModel } from '../api/model.ts';
+import { applyTemplateChanges, emptyIndex, viewOfWhole, type OutputIndex } from '../branches/rendered/outputIndex.ts';
 import { renderTemplates, type RenderOutput } from '../works/renderTemplates.ts';
 import { effectiveTaints } from '../taints/clusterTaints.ts';
 import { loadSource } from './loadSource.ts';
 import { indexWithBindings, matchFolderBindings, type FolderBinding } from './previousOutputs.ts';
 import { findIdlePolicies } from '../bindings/findIdlePolicies.ts';
-import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
+import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 
 export interface SnapshotPrevious {
   index?: OutputIndex;

@@ -1,5 +1,5 @@
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
-import type { FileObjects } from '../documents/model.ts';
+import type { FileObjects } from '../api/model.ts';
 
 /**
  * How much of a commit one read of its files takes in, whatever the commit holds: a pull request decides how many

@@ -1,15 +1,15 @@
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
-import { parseTrailers } from './outputMessage.ts';
+import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { renderRevision, type RenderAgain, type RenderReport, type RenderTarget } from './renderRevision.ts';
-import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
-import { readObservedClusters } from '../statuses/readStatusBranch.ts';
+import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
+import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
 import { clusterStateKey } from './clusterState.ts';
-import { openOutputIndex } from './readOutputIndex.ts';
-import { readLastRender } from './readLastRender.ts';
+import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
+import { readLastRender } from '../branches/rendered/readLastRender.ts';
 import { readRetriableBindings } from './readRetriableBindings.ts';
-import { PENDING_BINDINGS_TRAILER } from './pendingBindings.ts';
+import { PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
 
 export interface SyncOptions extends RenderTarget {
   sourceRef: string;

@@ -1,7 +1,7 @@
 // fieldOverrider: JSON-patches a document embedded as a string in the manifest (e.g. a ConfigMap data key).
 import { parseAllDocuments, stringify } from 'yaml';
-import { documentValue } from '../documents/documentValue.ts';
-import { GO_YAML_PARSE_OPTIONS, GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
+import { documentValue } from '../yaml/documentValue.ts';
+import { GO_YAML_PARSE_OPTIONS, GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import type { FieldOverrider } from '../api/policy.ts';
 import { applyJsonPatch, getByJsonPointer, parseJsonPointer, type JsonPatchOperation } from '../patches/jsonPatch.ts';
 import { isManifest, type Manifest, type OverrideStep } from './overrideStep.ts';

@@ -1,5 +1,5 @@
 import type { ObjectRef } from '../api/kinds.ts';
-import { identityKey } from '../deliveries/inventory.ts';
+import { identityKey } from '../branches/status/inventory.ts';
 import type { ReconcileResult, StatusPassResult } from '../reconcile.ts';
 import type { PassFacts } from './reconcilerStates.ts';
 

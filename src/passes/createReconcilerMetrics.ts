@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ReconcileResult, StatusPassResult } from '../reconcile.ts';
 import type { ClusterReport } from '../statuses/buildStatusFiles.ts';
-import { CLUSTER_READY } from '../statuses/conditions.ts';
+import { CLUSTER_READY } from '../api/conditions.ts';
 
 /** Karmada's label for a member cluster (pkg/metrics/cluster.go). */
 const MEMBER = 'member_cluster';

@@ -4,9 +4,9 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
-import { readLastRender } from '../outputs/readLastRender.ts';
-import { readPathOids } from '../outputs/readPathOids.ts';
-import { openOutputIndex } from '../outputs/readOutputIndex.ts';
+import { readLastRender } from '../branches/rendered/readLastRender.ts';
+import { readPathOids } from '../commits/readPathOids.ts';
+import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 
 export interface ClusterRegistration {
   name: string;

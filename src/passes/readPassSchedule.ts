@@ -1,21 +1,21 @@
-import { parseYamlValue } from '../documents/blockYaml.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
-import { PENDING_BINDINGS_TRAILER } from '../outputs/pendingBindings.ts';
-import { readLastRenderAt } from '../outputs/readLastRender.ts';
+import { PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
+import { readLastRenderAt } from '../branches/rendered/readLastRender.ts';
 import { readRetriableBindings } from '../outputs/readRetriableBindings.ts';
 import { nextTaskDeadline } from '../evictions/gracefulEviction.ts';
 import { clusterStateKey } from '../outputs/clusterState.ts';
-import { parseTrailers } from '../outputs/outputMessage.ts';
-import { readTextFiles } from '../outputs/readPathOids.ts';
+import { parseTrailers } from '../branches/rendered/trailers.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
 import { readyFlipTime, type ReadyThresholds } from '../statuses/dampReadyCondition.ts';
-import { readStatusBranchClusters } from '../statuses/readStatusBranch.ts';
-import { openOutputIndex } from '../outputs/readOutputIndex.ts';
-import { bindingPath } from '../works/outputPaths.ts';
+import { readStatusBranchClusters } from '../branches/status/readStatusBranch.ts';
+import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
+import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import type { PassKind } from './createPassQueue.ts';
 
 /** A moment at which something known today changes by time alone, and the pass that acts on it. */

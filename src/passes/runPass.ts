@@ -5,7 +5,7 @@ import type { KubeTarget } from '../deliveries/KubeTarget.ts';
 import { clusterStateKey } from '../outputs/clusterState.ts';
 import { reconcileOnce, reconcileStatusOnce } from '../reconcile.ts';
 import type { ReadyThresholds } from '../statuses/dampReadyCondition.ts';
-import { readObservedClusters } from '../statuses/readStatusBranch.ts';
+import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
 import type { RepoLock } from './acquireRepoLock.ts';
 import { buildPassFacts, type PassRun } from './buildPassFacts.ts';
 import type { PassOutcome } from './recordPassOutcome.ts';

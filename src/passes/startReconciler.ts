@@ -1,3 +1,5 @@
+import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
+import { STATUS_BRANCH } from '../branches/status/branch.ts';
 import nodeFs, { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import cron from 'node-cron';
@@ -76,10 +78,8 @@ export interface Reconciler {
   stop(): Promise<void>;
 }
 
-export const OUTPUT_BRANCH = 'flotilla/rendered';
 /** Karmada's --cluster-status-update-frequency default. */
 export const DEFAULT_STATUS_UPDATE_FREQUENCY_MS = 10_000;
-export const STATUS_BRANCH = 'flotilla/status';
 
 /**
  * The reconciler: triggers (local ref changes, a fetch schedule, webhooks, a resync interval) feed one
@@ -102,13 +102,13 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
     const removed = removeStaleRefLocks(lock.file, lock.tookOverFrom !== undefined);
     if (removed.length) log({ step: 'lock', removedStaleRefLocks: removed, reason: 'left by a writer that died between creating the lock and moving the ref' });
     const mirror: RemoteMirror | undefined = opts.source.kind === 'remote'
-      ? await openRemoteMirror({ url: opts.source.url, gitdir: opts.source.mirrorDir, sourceBranch: branch, outputBranches: [OUTPUT_BRANCH, STATUS_BRANCH],
+      ? await openRemoteMirror({ url: opts.source.url, gitdir: opts.source.mirrorDir, sourceBranch: branch, outputBranches: [RENDERED_BRANCH, STATUS_BRANCH],
         ...(opts.source.fetchIdleTimeoutMs !== undefined ? { idleTimeoutMs: opts.source.fetchIdleTimeoutMs } : {}) })
       : undefined;
     const repo = await openRepo(mirror ? mirror.gitdir : (opts.source as { path: string }).path, opts.fs);
     const metrics = createReconcilerMetrics(mirror ? redactUrl((opts.source as { url: string }).url) : repo.gitdir);
     const sourceRef = `refs/heads/${branch}`;
-    const outputRef = `refs/heads/${OUTPUT_BRANCH}`;
+    const outputRef = `refs/heads/${RENDERED_BRANCH}`;
     const statusRef = `refs/heads/${STATUS_BRANCH}`;
 
     const registrations: RegistrationCache = new Map();
@@ -273,7 +273,7 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
 function removeStaleRefLocks(repoLockFile: string, previousHolderDied: boolean): string[] {
   const heads = path.join(path.dirname(repoLockFile), 'refs', 'heads');
   const removed: string[] = [];
-  for (const [branch, stale] of [[OUTPUT_BRANCH, true], [STATUS_BRANCH, previousHolderDied]] as const) {
+  for (const [branch, stale] of [[RENDERED_BRANCH, true], [STATUS_BRANCH, previousHolderDied]] as const) {
     const file = `${path.join(heads, ...branch.split('/'))}.lock`;
     if (!stale || !nodeFs.existsSync(file)) continue;
     nodeFs.rmSync(file, { force: true });

@@ -1,11 +1,11 @@
-import { parseYamlValue } from '../documents/blockYaml.ts';
+import { refsByPath, refFromManifest } from '../branches/rendered/fileRefs.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import { compareProblems, type Problem } from '../errors/problem.ts';
-import type { OutputIndex } from '../works/outputIndex.ts';
-import { manifestPath } from '../works/outputPaths.ts';
+import type { OutputIndex } from '../branches/rendered/outputIndex.ts';
 import type { TemplateExplanation } from '../works/renderTemplates.ts';
-import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type SourceState } from './checkPruneSafety.ts';
+import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type SourceState } from '../deliveries/checkPruneSafety.ts';
 import { renderUnifiedDiff } from './renderUnifiedDiff.ts';
 import { stripSourceCommit } from './stripSourceCommit.ts';
 import { lookTwiceReasons } from './lookTwice.ts';
@@ -101,29 +101,6 @@ function lookTwiceNotes(clusters: Record<string, ClusterPlan>, files: ReadonlyMa
     }
   }
   return [...notes.values()].sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
-}
-
-/** Output path → refKey, from the indexes: exact, with no need to parse the manifests. */
-export function refsByPath(indexes: readonly OutputIndex[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const index of indexes) {
-    for (const [key, entry] of Object.entries(index.templates)) {
-      const ref = parseRefKey(key);
-      for (const c of entry.clusters) out.set(manifestPath(c, ref), key);
-    }
-  }
-  return out;
-}
-
-/** Fallback for a file no index names (one put there by hand): its own apiVersion, kind and metadata. */
-export function refFromManifest(text: string): string | undefined {
-  try {
-    const m = parseYamlValue(text) as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } } | null;
-    if (!m?.apiVersion || !m.kind || !m.metadata?.name) return undefined;
-    return refKey({ apiVersion: m.apiVersion, kind: m.kind, namespace: m.metadata.namespace ?? '', name: m.metadata.name });
-  } catch {
-    return undefined;
-  }
 }
 
 /** Per workload and cluster, replicas before and after, from the bindings' spec.clusters. */

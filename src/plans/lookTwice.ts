@@ -3,7 +3,7 @@
 // is wrong in itself, so they are warnings in validate and a section of plan's summary, never errors.
 import { describeRef, groupOf, type ObjectRef } from '../api/kinds.ts';
 import { isSkippedNamespace, skipReason } from '../bindings/matchPolicy.ts';
-import type { ConfigModel } from '../documents/model.ts';
+import type { ConfigModel } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';

@@ -1,14 +1,14 @@
-import { parseYamlValue } from '../documents/blockYaml.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { refKey } from '../api/kinds.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
-import type { ConfigModel } from '../documents/model.ts';
-import { parseTrailers } from '../outputs/outputMessage.ts';
+import type { ConfigModel } from '../api/model.ts';
+import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { buildPlan } from './buildPlan.ts';
-import type { SourceState } from './checkPruneSafety.ts';
+import type { SourceState } from '../deliveries/checkPruneSafety.ts';
 import type { Plan } from './types.ts';
 
 export interface PlanRequest {

@@ -4,11 +4,11 @@ import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo } from '../commits/types.ts';
-import type { OutputIndex, ShardedIndex } from '../works/outputIndex.ts';
-import { openOutputIndex } from '../outputs/readOutputIndex.ts';
-import { refFromManifest, refsByPath } from './buildPlan.ts';
-import { readDeletingCommits } from './readDeletingCommits.ts';
-import { checkPruneSafety, type PruneVerdict, type SourceState } from './checkPruneSafety.ts';
+import type { OutputIndex, ShardedIndex } from '../branches/rendered/outputIndex.ts';
+import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
+import { refFromManifest, refsByPath } from '../branches/rendered/fileRefs.ts';
+import { readDeletingCommits } from '../deliveries/readDeletingCommits.ts';
+import { checkPruneSafety, type PruneVerdict, type SourceState } from '../deliveries/checkPruneSafety.ts';
 
 export interface PruneVerdictRequest {
   /** The rendered branch before the sync (null: nothing was rendered, so nothing can be deleted). */

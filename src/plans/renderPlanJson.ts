@@ -1,5 +1,5 @@
 import type { Problem } from '../errors/problem.ts';
-import type { HeldPrune } from './checkPruneSafety.ts';
+import type { HeldPrune } from '../deliveries/checkPruneSafety.ts';
 import type { Plan, ReplicaMove } from './types.ts';
 
 /** The machine-readable plan: a stable contract for CI bots, so diffs and explanations stay out of it. */

@@ -2,7 +2,7 @@ import { formatProblem } from '../errors/problem.ts';
 import { describePlanRef } from './describePlanRef.ts';
 import { groupReplicaMoves } from './groupReplicaMoves.ts';
 import { planHasChanges } from './planHasChanges.ts';
-import type { PruneVerdict } from './checkPruneSafety.ts';
+import type { PruneVerdict } from '../deliveries/checkPruneSafety.ts';
 import type { Plan } from './types.ts';
 
 /** The plan for a terminal: kubectl-like table, then moves, reasons, problems, prune guard, and the diffs. */

@@ -1,6 +1,6 @@
 // The plan of a change (base commit -> head commit), as every formatter and the JSON contract read it.
 import type { Problem } from '../errors/problem.ts';
-import type { PruneVerdict } from './checkPruneSafety.ts';
+import type { PruneVerdict } from '../deliveries/checkPruneSafety.ts';
 
 /** One object of one cluster: its ref (`<apiVersion>/<kind>/<namespace>/<name>`), output path and diff. */
 export interface PlannedObject {

@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { CLUSTER_API_VERSION } from '../api/kinds.ts';
 

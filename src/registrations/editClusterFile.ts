@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type ToStringOptions } from 'yaml';
-import { documentValue } from '../documents/documentValue.ts';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
+import { documentValue } from '../yaml/documentValue.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import type { Taint } from '../api/cluster.ts';
 import type { TaintChange } from './parseTaintArgs.ts';
 import { RegistrationError } from './RegistrationError.ts';

@@ -1,4 +1,4 @@
-import { parseYamlValues } from '../documents/blockYaml.ts';
+import { parseYamlValues } from '../yaml/blockYaml.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import type { GitRepo } from '../commits/types.ts';

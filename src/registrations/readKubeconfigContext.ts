@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseYamlValue } from '../documents/blockYaml.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
 import { RegistrationError } from './RegistrationError.ts';
 
 interface Kubeconfig {

@@ -1,6 +1,6 @@
 import type { Cluster } from '../api/cluster.ts';
 import type { ClusterAffinity, FieldSelectorRequirement } from '../api/policy.ts';
-import { matchLabelSelector } from './matchLabelSelector.ts';
+import { matchLabelSelector } from '../labels/matchLabelSelector.ts';
 
 /**
  * Karmada's ClusterMatches (pkg/util/selector.go): not excluded AND labels match AND fields match AND

@@ -1,5 +1,5 @@
 import type { ResourceSelector } from '../api/policy.ts';
-import { matchLabelSelector } from './matchLabelSelector.ts';
+import { matchLabelSelector } from '../labels/matchLabelSelector.ts';
 
 /** Karmada's implicit priorities (pkg/util/selector.go#ResourceSelectorPriority). */
 export const ImplicitPriority = {

@@ -1,4 +1,4 @@
-import type { Located } from '../documents/model.ts';
+import type { Located } from '../api/model.ts';
 
 /** How a kind of policy is scoped: whether one is cluster-wide, and else which namespace's objects it selects. */
 export interface PolicyScope<T> {

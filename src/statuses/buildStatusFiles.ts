@@ -1,19 +1,23 @@
+import { appliedPath, clusterStatusPath, parsePending, PENDING_READY_ANNOTATION, templateStatusPath, type AppliedRecord, type ClusterStatusFile, type TemplateStatusFile } from '../branches/status/statusFiles.ts';
 import { stringify } from 'yaml';
-import { parseYamlValue } from '../documents/blockYaml.ts';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
-import type { Cluster, ClusterStatus, Condition, Taint } from '../api/cluster.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
+import type { Cluster, ClusterStatus, Condition } from '../api/cluster.ts';
 import type { ClusterTaintPolicy } from '../api/policy.ts';
 import { buildManagedTaints } from '../taints/clusterTaints.ts';
-import { dampReadyCondition, formatTime, type PendingReady, type ReadyThresholds } from './dampReadyCondition.ts';
+import { dampReadyCondition, type ReadyThresholds } from './dampReadyCondition.ts';
+import type { PendingReady } from '../branches/status/statusFiles.ts';
+import { formatTime } from '../time/formatTime.ts';
 import { CLUSTER_API_VERSION, type ObjectRef } from '../api/kinds.ts';
 import type { ClusterDelivery } from '../deliveries/applyRendered.ts';
-import { inventoryPath } from '../deliveries/applyRendered.ts';
-import { identityKey, serializeInventory } from '../deliveries/inventory.ts';
-import { manifestPath } from '../works/outputPaths.ts';
-import { aggregateStatus, fullyApplied, type AggregatedStatusItem } from './aggregateStatus.ts';
+import { inventoryPath } from '../branches/status/inventory.ts';
+import { identityKey, serializeInventory } from '../branches/status/inventory.ts';
+import { aggregateStatus, fullyApplied } from '../interpreters/aggregateStatus.ts';
+import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import { interpretHealth } from './interpretHealth.ts';
 import { reflectStatus } from './reflectStatus.ts';
-import { HEARTBEAT_ANNOTATION, STATUS_UNKNOWN_REASON } from './markMissingHeartbeats.ts';
+import { STATUS_UNKNOWN_REASON } from '../api/conditions.ts';
+import { HEARTBEAT_ANNOTATION } from '../branches/status/statusFiles.ts';
 import { isSecret } from '../interpreters/isSecret.ts';
 import { customAggregateStatus, customHealth, customizationFor, customReflectStatus, NO_CUSTOMIZATIONS, type InterpreterSet } from '../interpreters/customizations.ts';
 
@@ -39,25 +43,6 @@ export interface ObservedObject {
   live: Record<string, unknown>;
 }
 
-/**
- * applied/<cluster>.yaml: the rendered commit a cluster last applied. It moves only when the cluster's folder
- * (its tree oid) or the number of objects that failed changes, so a render that leaves a cluster alone makes no
- * status commit; blame compares folderTree with the rendered head to tell whether the cluster is up to date.
- */
-export interface AppliedRecord {
-  cluster: string;
-  renderedCommit: string;
-  sourceCommit?: string;
-  /** Tree oid of clusters/<cluster>/ in that commit; null when the commit has no folder for it. */
-  folderTree: string | null;
-  /** Objects whose apply failed or conflicted in that pass. */
-  failed: number;
-}
-
-export function appliedPath(cluster: string): string {
-  return `applied/${cluster}.yaml`;
-}
-
 /** What the cluster files need beyond the reports: Git's Cluster objects and ClusterTaintPolicies, and the damping. */
 export interface ClusterFileOptions {
   /** Git's Clusters by name (labels, region... for targetClusters); a cluster not listed matches by name only. */
@@ -69,41 +54,6 @@ export interface ClusterFileOptions {
    * anyway or the last is this old (ms): what a Pull agent does, so the reconciler can tell it stopped. Absent: none.
    */
   heartbeatMs?: number;
-}
-
-/**
- * A cluster file of the status branch: the Cluster's status, plus in spec.taints only the taints Flotilla's
- * controllers manage (automatic not-ready/unreachable, ClusterTaintPolicy), each with the time it was added. Git's
- * spec.taints stay the user's; the scheduler sees both. A Ready observation still inside its damping threshold is
- * kept in an annotation, so the next pass (or another process) continues the count.
- */
-export interface ClusterStatusFile {
-  apiVersion: string;
-  kind: 'Cluster';
-  metadata: { name: string; annotations?: Record<string, string> };
-  spec?: { taints: Taint[] };
-  status: ClusterStatus;
-}
-
-export const PENDING_READY_ANNOTATION = 'flotilla.io/ready-observed';
-
-/** The status of one template as kept on the status branch. */
-export interface TemplateStatusFile {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace?: string };
-  status?: Record<string, unknown>;
-  conditions: ReturnType<typeof fullyApplied>[];
-  aggregatedStatus: AggregatedStatusItem[];
-}
-
-export function clusterStatusPath(cluster: string): string {
-  return `clusters/${cluster}.yaml`;
-}
-
-/** templates/<namespace or _cluster>/<kind>[.<group>]_<name>.yaml: the rendered layout without the cluster. */
-export function templateStatusPath(ref: ObjectRef): string {
-  return `templates/${manifestPath('x', ref).slice('clusters/x/'.length)}`;
 }
 
 /** Every status-branch path these reports may rewrite: the writer reads exactly these before building edits. */
@@ -276,12 +226,6 @@ function renderClusterFile(name: string, collected: ClusterStatus, previousText:
     if (kept === previousText) return kept;
   }
   return build(formatTime(now));
-}
-
-/** `False since 2026-01-02T03:04:05Z`, the annotation's value; undefined when absent or not in that form. */
-export function parsePending(text: string | undefined): PendingReady | undefined {
-  const m = /^(True|False|Unknown) since (\S+)$/.exec(text ?? '');
-  return m ? { status: m[1] as PendingReady['status'], since: m[2]! } : undefined;
 }
 
 /** A condition keeps its lastTransitionTime while its status stays the same. */

@@ -1,8 +1,8 @@
 import type { ClusterStatus, Condition } from '../api/cluster.ts';
 import type { KubeResponse, KubeTarget } from '../deliveries/KubeTarget.ts';
 import { sendRequest, statusMessage, type RetryPolicy } from '../deliveries/sendRequest.ts';
-import { mapLimit } from '../deliveries/applyClusterFolder.ts';
-import { CLUSTER_READY, COMPLETE_API_ENABLEMENTS } from './conditions.ts';
+import { mapLimit } from '../concurrency/mapLimit.ts';
+import { CLUSTER_READY, COMPLETE_API_ENABLEMENTS } from '../api/conditions.ts';
 import { buildApiEnablements, summarizeResources } from './summarizeCluster.ts';
 
 /** One quick try: a cluster status probe should report "not reachable" soon, not after a long backoff. */

@@ -1,3 +1,5 @@
+import type { PendingReady } from '../branches/status/statusFiles.ts';
+import { formatTime } from '../time/formatTime.ts';
 import type { Condition } from '../api/cluster.ts';
 
 /** Karmada's --cluster-success-threshold and --cluster-failure-threshold. */
@@ -9,15 +11,6 @@ export interface ReadyThresholds {
 }
 
 export const DEFAULT_READY_THRESHOLDS: ReadyThresholds = { successMs: 30_000, failureMs: 30_000 };
-
-/**
- * An observation that disagrees with the stored Ready condition and has not yet lasted its threshold: the status
- * it saw and since when it has seen it. Kept on the status branch because the writer is not one long-lived process.
- */
-export interface PendingReady {
-  status: Condition['status'];
-  since: string;
-}
 
 /**
  * Karmada's thresholdAdjustedReadyCondition (controllers/status/cluster_condition_cache.go): the Ready condition
@@ -41,9 +34,4 @@ export function dampReadyCondition(
 /** When a pending observation, if it holds, flips the stored Ready condition (ms since the epoch). */
 export function readyFlipTime(pending: PendingReady, thresholds: ReadyThresholds = DEFAULT_READY_THRESHOLDS): number {
   return Date.parse(pending.since) + (pending.status === 'True' ? thresholds.successMs : thresholds.failureMs);
-}
-
-/** RFC 3339 at second precision, as Kubernetes writes times. */
-export function formatTime(t: Date): string {
-  return t.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

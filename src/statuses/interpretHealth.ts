@@ -1,4 +1,4 @@
-import type { Health } from './conditions.ts';
+import type { Health } from '../api/conditions.ts';
 
 type Obj = Record<string, unknown>;
 

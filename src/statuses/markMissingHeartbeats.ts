@@ -1,23 +1,22 @@
+import { STATUS_UNKNOWN_REASON } from '../api/conditions.ts';
+import { HEARTBEAT_ANNOTATION } from '../branches/status/statusFiles.ts';
 // Karmada's cluster monitor (controllers/cluster/cluster_controller.go): a cluster whose status nobody has posted
 // within the monitor grace period is Ready=Unknown. Flotilla probes Push clusters itself; a Pull cluster's status is
 // written by its agent, which records a heartbeat, and this reads the status branch for heartbeats that stopped.
 import { stringify } from 'yaml';
-import { parseYamlValue } from '../documents/blockYaml.ts';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import type { Cluster, Condition } from '../api/cluster.ts';
 import { CLUSTER_API_VERSION } from '../api/kinds.ts';
 import { buildManagedTaints } from '../taints/clusterTaints.ts';
-import { formatTime } from './dampReadyCondition.ts';
-import type { ClusterFileOptions, ClusterStatusFile } from './buildStatusFiles.ts';
+import { formatTime } from '../time/formatTime.ts';
+import type { ClusterFileOptions } from './buildStatusFiles.ts';
+import type { ClusterStatusFile } from '../branches/status/statusFiles.ts';
 
-/** Annotation of a cluster file: the last time its agent posted status (RFC 3339, second precision). */
-export const HEARTBEAT_ANNOTATION = 'flotilla.io/last-heartbeat';
 /** Karmada's --cluster-monitor-grace-period. */
 export const MONITOR_GRACE_MS = 40_000;
 /** How old a heartbeat may get before an agent writes a new one with nothing else changed: half the grace period. */
 export const HEARTBEAT_INTERVAL_MS = MONITOR_GRACE_MS / 2;
-/** The reason of a Ready=Unknown set here (Karmada's cluster controller uses the same). */
-export const STATUS_UNKNOWN_REASON = 'ClusterStatusUnknown';
 
 /**
  * New bytes for the cluster files (existing: path → text) of the given clusters whose last heartbeat is older than

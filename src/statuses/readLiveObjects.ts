@@ -1,5 +1,5 @@
 import type { ObjectRef } from '../api/kinds.ts';
-import { mapLimit } from '../deliveries/applyClusterFolder.ts';
+import { mapLimit } from '../concurrency/mapLimit.ts';
 import type { ApiResource, KubeTarget } from '../deliveries/KubeTarget.ts';
 import { resolveResource, resourcePath } from '../deliveries/resolveResource.ts';
 import { sendRequest, type RetryPolicy } from '../deliveries/sendRequest.ts';

@@ -1,5 +1,5 @@
 import { isSecret } from '../interpreters/isSecret.ts';
-import type { TemplateStatusFile } from './buildStatusFiles.ts';
+import type { TemplateStatusFile } from '../branches/status/statusFiles.ts';
 
 /**
  * A Secret's status file as get, describe and blame show it: no status, even one a status branch written before

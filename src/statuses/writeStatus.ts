@@ -1,10 +1,11 @@
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo } from '../commits/types.ts';
-import { DEFAULT_STATUS_REF } from '../deliveries/applyRendered.ts';
-import { buildStatusFiles, clusterStatusPath, statusPathsOf, type ClusterFileOptions, type ClusterReport } from './buildStatusFiles.ts';
+import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
+import { buildStatusFiles, statusPathsOf, type ClusterFileOptions, type ClusterReport } from './buildStatusFiles.ts';
+import { clusterStatusPath } from '../branches/status/statusFiles.ts';
 import { agentClusters, markMissingHeartbeats } from './markMissingHeartbeats.ts';
-import { commitStatusEdits } from './commitStatusEdits.ts';
+import { commitStatusEdits } from '../branches/status/commitStatusEdits.ts';
 import type { InterpreterSet } from '../interpreters/customizations.ts';
 
 export interface WriteStatusOptions {

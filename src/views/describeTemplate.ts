@@ -1,10 +1,10 @@
 import { stringify } from 'yaml';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import type { ObjectRef } from '../api/kinds.ts';
 import type { HistoryEntry } from '../audits/readObjectHistory.ts';
-import type { TemplateStatusFile } from '../statuses/buildStatusFiles.ts';
-import type { IndexEntry } from '../works/outputIndex.ts';
+import type { TemplateStatusFile } from '../branches/status/statusFiles.ts';
+import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { printable, printTable } from './printTable.ts';
 
 export interface TemplateDescription {

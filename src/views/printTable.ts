@@ -1,4 +1,4 @@
-import { terminalSafe } from './terminalSafe.ts';
+import { terminalSafe } from '../text/terminalSafe.ts';
 
 /**
  * kubectl's human-readable table: upper-case headers, each column as wide as its widest cell plus three

@@ -1,6 +1,6 @@
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
-import { readPathOids } from '../outputs/readPathOids.ts';
+import { readPathOids } from '../commits/readPathOids.ts';
 
 /**
  * When each path appeared, kubectl's AGE from Git: walks first parents from `head` and returns, per path,

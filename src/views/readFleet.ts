@@ -1,4 +1,4 @@
-import { parseYamlValues } from '../documents/blockYaml.ts';
+import { parseYamlValues } from '../yaml/blockYaml.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
@@ -6,10 +6,10 @@ import { readRef } from '../commits/readRef.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type CommitInfo, type GitRepo, type TreeEntry, type TreeFile } from '../commits/types.ts';
-import { readTextFiles } from '../outputs/readPathOids.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile } from '../documents/selectConfigFiles.ts';
-import { emptyIndex, type OutputIndex } from '../works/outputIndex.ts';
-import { readOutputIndex } from '../outputs/readOutputIndex.ts';
+import { emptyIndex, type OutputIndex } from '../branches/rendered/outputIndex.ts';
+import { readOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 
 /** One branch head. Listings and contents are read on demand: a rendered branch holds tens of thousands of files. */
 export interface BranchState {

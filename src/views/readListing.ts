@@ -1,10 +1,10 @@
 import type { ResourceBinding } from '../api/binding.ts';
 import type { Cluster, ClusterStatus, Condition } from '../api/cluster.ts';
 import { groupOf, parseRefKey, type ObjectRef } from '../api/kinds.ts';
-import { humanDuration } from '../members/resources/humanDuration.ts';
-import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
-import { appliedPath, clusterStatusPath, templateStatusPath, type AppliedRecord, type TemplateStatusFile } from '../statuses/buildStatusFiles.ts';
-import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../works/outputPaths.ts';
+import { humanDuration } from '../time/humanDuration.ts';
+import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
+import { appliedPath, clusterStatusPath, templateStatusPath, type AppliedRecord, type TemplateStatusFile } from '../branches/status/statusFiles.ts';
+import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../branches/rendered/outputPaths.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
 import { kindColumns } from './kindColumns.ts';
 import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';

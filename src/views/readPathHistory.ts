@@ -1,6 +1,6 @@
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
-import { readPathOids } from '../outputs/readPathOids.ts';
+import { readPathOids } from '../commits/readPathOids.ts';
 
 /** The newest commits (first parents from `head`) that added, changed or removed `path`, newest first. */
 export async function readPathHistory(repo: GitRepo, head: string, path: string, limit = 10, maxCommits = 500): Promise<CommitInfo[]> {

@@ -1,4 +1,4 @@
-import type { Template } from '../documents/model.ts';
+import type { Template } from '../api/model.ts';
 import { isSkippedNamespace } from '../bindings/matchPolicy.ts';
 
 /**

@@ -1,6 +1,6 @@
 // The text an output file gets, stamped with the source commit, and whether it differs from the previous file.
 import type { ResourceBinding } from '../api/binding.ts';
-import { manifestYaml } from './manifestYaml.ts';
+import { manifestYaml } from '../branches/rendered/manifestYaml.ts';
 
 export const SOURCE_COMMIT_ANNOTATION = 'flotilla.io/source-commit';
 

@@ -3,11 +3,11 @@
 // lists those parents in spec.requiredBy. A dependency no policy claims still gets a binding: the attached one.
 import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
 import { parseRefKey, refKey, WORK_API_VERSION } from '../api/kinds.ts';
-import { bindingName, permanentId } from '../bindings/bindingName.ts';
+import { bindingName, permanentId } from '../names/bindingName.ts';
 import type { Customizations } from '../api/interpreterCustomization.ts';
-import type { Template } from '../documents/model.ts';
+import type { Template } from '../api/model.ts';
 import { interpretDependencies } from '../interpreters/interpretDependencies.ts';
-import type { IndexEntry, IndexView } from './outputIndex.ts';
+import type { IndexEntry, IndexView } from '../branches/rendered/outputIndex.ts';
 
 type RequiredBy = NonNullable<ResourceBinding['spec']['requiredBy']>;
 

@@ -7,19 +7,19 @@ import { scheduleBinding } from '../assignments/scheduleBinding.ts';
 import type { ClusterExplanation, ScheduleResult } from '../assignments/types.ts';
 import { claimTemplate, orphanedByPolicyDeletion } from '../bindings/claimTemplate.ts';
 import { describePolicy, matchPolicy } from '../bindings/matchPolicy.ts';
-import type { ConfigModel, Located, Template } from '../documents/model.ts';
+import type { ConfigModel, Located, Template } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
 import { formatMiB } from '../errors/formatMiB.ts';
 import type { Eviction } from '../evictions/evictBinding.ts';
 import { evictTaintedClusters, type EvictedResult } from '../evictions/evictTaintedClusters.ts';
 import type { TaskEnd } from '../evictions/gracefulEviction.ts';
 import { syncEvictionTasks } from '../evictions/syncEvictionTasks.ts';
-import type { AggregatedStatusItem } from '../statuses/aggregateStatus.ts';
+import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import { autoPropagatedNamespace, keptAfterSkip } from './autoPropagatedNamespace.ts';
 import { changedText } from './changedText.ts';
 import { dependenciesOf, distributeDependencies } from './distributeDependencies.ts';
-import { bindingPath, manifestPath } from './outputPaths.ts';
-import type { IndexEntry, IndexView } from './outputIndex.ts';
+import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
+import type { IndexEntry, IndexView } from '../branches/rendered/outputIndex.ts';
 import { renderWorkManifest } from './renderWorkManifest.ts';
 
 // A render runs Karmada's controllers in their order, each a pure stage over one template: the detector claims it

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fnv1a32 } from '../../src/bindings/bindingName.ts';
+import { fnv1a32 } from '../../src/hashing/fnv1a32.ts';
 import { allocateWebsterSeats, divideByWebster, tieBreakerByUid, type TieBreaker } from '../../src/assignments/divideByWebster.ts';
 import { sameTargets, show, targets } from './helpers.ts';
 

@@ -6,7 +6,7 @@ import type { WorkloadRebalancer } from '../../src/api/rebalancer.ts';
 import { OBSERVED_REBALANCERS_ANNOTATION } from '../../src/assignments/rebalanceRequests.ts';
 import { scheduleBinding } from '../../src/assignments/scheduleBinding.ts';
 import { claimTemplate, type ClaimedBinding } from '../../src/bindings/claimTemplate.ts';
-import type { Template } from '../../src/documents/model.ts';
+import type { Template } from '../../src/api/model.ts';
 import { clustersOf, configMap, deployment, memberCluster, modelOf, propagationPolicy } from '../helpers/inMemoryModel.ts';
 
 const web = deployment('web', 4);

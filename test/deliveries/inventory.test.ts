@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { growInventoryFile, identityKey, parseInventory, parseInventoryFile, serializeInventory } from '../../src/deliveries/inventory.ts';
+import { growInventoryFile, identityKey, parseInventory, parseInventoryFile, serializeInventory } from '../../src/branches/status/inventory.ts';
 
 test('inventory round-trips, sorted and deduplicated by identity', () => {
   const items = [

@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { applyRendered } from '../../src/deliveries/applyRendered.ts';
-import { parseInventoryFile } from '../../src/deliveries/inventory.ts';
+import { parseInventoryFile } from '../../src/branches/status/inventory.ts';
 import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { reconcileOnce } from '../../src/reconcile.ts';

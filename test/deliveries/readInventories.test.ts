@@ -3,8 +3,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
-import { readInventories } from '../../src/deliveries/applyRendered.ts';
-import { parseInventoryFile, serializeInventory } from '../../src/deliveries/inventory.ts';
+import { readInventories } from '../../src/branches/status/readInventories.ts';
+import { parseInventoryFile, serializeInventory } from '../../src/branches/status/inventory.ts';
 import { makeConfigRepo, type ConfigRepo } from '../helpers/configRepo.ts';
 
 const STATUS = 'refs/heads/flotilla/status';

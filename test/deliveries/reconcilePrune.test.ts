@@ -2,7 +2,7 @@
 // members on loopback, kubectl as the independent check. Tests run in order and build on each other.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseInventoryFile } from '../../src/deliveries/inventory.ts';
+import { parseInventoryFile } from '../../src/branches/status/inventory.ts';
 import { reconcileOnce, type ReconcileResult } from '../../src/reconcile.ts';
 import { clusterYaml } from '../helpers/configRepo.ts';
 import { configMapPolicy } from '../passes/helpers/fleet.ts';

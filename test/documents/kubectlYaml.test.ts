@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseBlockYaml } from '../../src/documents/blockYaml.ts';
+import { parseBlockYaml } from '../../src/yaml/blockYaml.ts';
 import { parseDocuments } from '../../src/documents/parseDocuments.ts';
 import { KUBECTL } from '../deliveries/helpers/e2e.ts';
 import { prng, randomText, SCALARS as GENERATED_SCALARS } from './helpers/randomYaml.ts';

@@ -5,7 +5,7 @@ import type { Taint } from '../../src/api/cluster.ts';
 import type { Toleration } from '../../src/api/policy.ts';
 import { assessEvictionTasks, gracefulEvictCluster } from '../../src/evictions/gracefulEviction.ts';
 import { taintEviction } from '../../src/evictions/taintEviction.ts';
-import type { AggregatedStatusItem } from '../../src/statuses/aggregateStatus.ts';
+import type { AggregatedStatusItem } from '../../src/branches/status/statusFiles.ts';
 
 const T0 = '2026-11-29T15:00:00Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000);

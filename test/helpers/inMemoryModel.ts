@@ -4,7 +4,7 @@ import type { Cluster, ClusterSpec } from '../../src/api/cluster.ts';
 import { refKey } from '../../src/api/kinds.ts';
 import type { OverridePolicy, PropagationPolicy, PropagationSpec } from '../../src/api/policy.ts';
 import type { WorkloadRebalancer } from '../../src/api/rebalancer.ts';
-import type { ConfigModel, Located, Template } from '../../src/documents/model.ts';
+import type { ConfigModel, Located, Template } from '../../src/api/model.ts';
 
 /** A template from its manifest; its namespace is 'default' unless the manifest names one or `clusterScoped`. */
 export function templateOf(manifest: Record<string, unknown>, file = 'templates/app.yaml', clusterScoped = false): Template {

@@ -9,7 +9,8 @@ import { parse } from 'yaml';
 import type { ClusterDelivery } from '../../src/deliveries/applyRendered.ts';
 import { parseFieldPath, read, readAll, remove, write } from '../../src/interpreters/fieldPath.ts';
 import { interpreterSet } from '../../src/interpreters/customizations.ts';
-import { buildStatusFiles, templateStatusPath } from '../../src/statuses/buildStatusFiles.ts';
+import { buildStatusFiles } from '../../src/statuses/buildStatusFiles.ts';
+import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
 import type { InterpreterCustomization } from '../../src/api/interpreterCustomization.ts';
 import { clusterYaml, makeConfigRepo } from '../helpers/configRepo.ts';
 

@@ -5,7 +5,7 @@ import { mergePatch } from '../../src/members/patches/mergePatch.ts';
 import { strategicMergePatch } from '../../src/members/patches/strategicMergePatch.ts';
 import { matchesLabelRequirements, parseLabelSelector } from '../../src/members/selectors/parseLabelSelector.ts';
 import { matchesFieldRequirements, parseFieldSelector } from '../../src/members/selectors/parseFieldSelector.ts';
-import { humanDuration } from '../../src/members/resources/humanDuration.ts';
+import { humanDuration } from '../../src/time/humanDuration.ts';
 
 const pod = () => ({
   metadata: { name: 'p', labels: { a: '1', b: '2' }, finalizers: ['x'] },

@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { commitMessageSafe } from '../../src/outputs/commitMessageSafe.ts';
-import { buildOutputMessage, parseTrailers } from '../../src/outputs/outputMessage.ts';
+import { buildOutputMessage } from '../../src/outputs/outputMessage.ts';
+import { parseTrailers } from '../../src/branches/rendered/trailers.ts';
 import type { CommitInfo } from '../../src/commits/types.ts';
 
 test('line breaks become a space, other controls and bidi marks are dropped, tabs and text stay', () => {

@@ -6,9 +6,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
-import { readOutputIndex } from '../../src/outputs/readOutputIndex.ts';
+import { readOutputIndex } from '../../src/branches/rendered/readOutputIndex.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { INDEX_PATH, isIndexPath } from '../../src/works/outputIndex.ts';
+import { INDEX_PATH, isIndexPath } from '../../src/branches/rendered/outputIndex.ts';
 import { makeConfigRepoWith, nginxSample, sample, type ConfigRepo } from '../helpers/configRepo.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';

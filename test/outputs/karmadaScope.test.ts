@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { FileObjects } from '../../src/documents/model.ts';
+import type { FileObjects } from '../../src/api/model.ts';
 import { filesFor, scopeOf, type KarmadaScope } from '../../src/outputs/karmadaScope.ts';
 
 const source = { file: 'f.yaml', line: 1, column: 1 };

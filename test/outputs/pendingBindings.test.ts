@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ClusterStatus, ObservedCluster, Taint } from '../../src/api/cluster.ts';
 import { findRetriableBindings } from '../../src/outputs/pendingBindings.ts';
-import type { WaitingFor } from '../../src/works/outputIndex.ts';
+import type { WaitingFor } from '../../src/branches/rendered/outputIndex.ts';
 
 const GUESTBOOK = 'webapp.my.domain/v1/Guestbook/default/guestbook-sample';
 const WEB = 'apps/v1/Deployment/default/web';

@@ -14,7 +14,7 @@ import { flotillaIdentity, type GitRepo } from '../../src/commits/types.ts';
 import { updateRef } from '../../src/commits/updateRef.ts';
 import { writeTreeEdits } from '../../src/commits/writeTreeEdits.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { shardOf, shardPath } from '../../src/works/outputIndex.ts';
+import { shardOf, shardPath } from '../../src/branches/rendered/outputIndex.ts';
 import { clusterYaml, makeConfigRepoWith, nginxSample, sample, type ConfigRepo } from '../helpers/configRepo.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkPruneSafety } from '../../src/plans/checkPruneSafety.ts';
+import { checkPruneSafety } from '../../src/deliveries/checkPruneSafety.ts';
 
 const objs = (n: number) => Array.from({ length: n }, (_, i) => `v1/ConfigMap/default/cm${i}`);
 const NS = 'v1/Namespace//team-a';

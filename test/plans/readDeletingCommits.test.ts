@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { readDeletingCommits } from '../../src/plans/readDeletingCommits.ts';
+import { readDeletingCommits } from '../../src/deliveries/readDeletingCommits.ts';
 import { readPlan } from '../../src/plans/readPlan.ts';
 import { readPruneVerdict } from '../../src/plans/readPruneVerdict.ts';
 import { clusterYaml, makeConfigRepoWith, type ConfigRepo } from '../helpers/configRepo.ts';

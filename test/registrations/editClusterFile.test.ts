@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { parseYamlValue } from '../../src/documents/blockYaml.ts';
+import { parseYamlValue } from '../../src/yaml/blockYaml.ts';
 import { editClusterFile, UNSCHEDULABLE_TAINT_KEY } from '../../src/registrations/editClusterFile.ts';
 import { parseTaintArgs } from '../../src/registrations/parseTaintArgs.ts';
 import type { RegistrationError } from '../../src/registrations/RegistrationError.ts';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Located } from '../../src/documents/model.ts';
+import type { Located } from '../../src/api/model.ts';
 import { policiesInScope, type PolicyScope } from '../../src/selectors/policiesInScope.ts';
 
 interface Policy {

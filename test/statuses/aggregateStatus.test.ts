@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { aggregateStatus, fullyApplied } from '../../src/statuses/aggregateStatus.ts';
+import { aggregateStatus, fullyApplied } from '../../src/interpreters/aggregateStatus.ts';
 import { reflectStatus } from '../../src/statuses/reflectStatus.ts';
 
 test('Deployment: reflect keeps the counters and generations; aggregate sums the counters', () => {

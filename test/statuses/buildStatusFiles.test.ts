@@ -3,8 +3,9 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import type { ClusterDelivery } from '../../src/deliveries/applyRendered.ts';
 import type { ApplyResult } from '../../src/deliveries/types.ts';
-import { parseYamlValue } from '../../src/documents/blockYaml.ts';
-import { buildStatusFiles, templateStatusPath, type ClusterReport } from '../../src/statuses/buildStatusFiles.ts';
+import { parseYamlValue } from '../../src/yaml/blockYaml.ts';
+import { buildStatusFiles, type ClusterReport } from '../../src/statuses/buildStatusFiles.ts';
+import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
 
 const web = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'demo', name: 'web' };
 const live = (ready: number) => ({

@@ -7,8 +7,9 @@ import type { Cluster } from '../../src/api/cluster.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import type { GitRepo } from '../../src/commits/types.ts';
 import { reconcileOnce } from '../../src/reconcile.ts';
-import type { ClusterStatusFile } from '../../src/statuses/buildStatusFiles.ts';
-import { HEARTBEAT_ANNOTATION, HEARTBEAT_INTERVAL_MS, agentClusters, markMissingHeartbeats } from '../../src/statuses/markMissingHeartbeats.ts';
+import type { ClusterStatusFile } from '../../src/branches/status/statusFiles.ts';
+import { HEARTBEAT_INTERVAL_MS, agentClusters, markMissingHeartbeats } from '../../src/statuses/markMissingHeartbeats.ts';
+import { HEARTBEAT_ANNOTATION } from '../../src/branches/status/statusFiles.ts';
 import { writeStatus } from '../../src/statuses/writeStatus.ts';
 import { clusterYaml, makeConfigRepo, type ConfigRepo } from '../helpers/configRepo.ts';
 

@@ -6,7 +6,8 @@ import { parse, stringify } from 'yaml';
 import type { ClusterDelivery } from '../../src/deliveries/applyRendered.ts';
 import { customReflectStatus, interpreterSet } from '../../src/interpreters/customizations.ts';
 import type { InterpreterCustomization } from '../../src/api/interpreterCustomization.ts';
-import { buildStatusFiles, templateStatusPath, type ClusterReport } from '../../src/statuses/buildStatusFiles.ts';
+import { buildStatusFiles, type ClusterReport } from '../../src/statuses/buildStatusFiles.ts';
+import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
 import { reflectStatus } from '../../src/statuses/reflectStatus.ts';
 
 const ref = { apiVersion: 'v1', kind: 'Secret', namespace: 'demo', name: 'db' };

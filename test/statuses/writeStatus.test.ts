@@ -7,11 +7,12 @@ import { readBlob } from '../../src/commits/readBlob.ts';
 import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
 import { readRef } from '../../src/commits/readRef.ts';
 import type { GitRepo } from '../../src/commits/types.ts';
-import { applyRendered, DEFAULT_STATUS_REF } from '../../src/deliveries/applyRendered.ts';
+import { applyRendered } from '../../src/deliveries/applyRendered.ts';
+import { DEFAULT_STATUS_REF } from '../../src/branches/status/branch.ts';
 import { connectKubeconfig } from '../../src/deliveries/connectKubeTarget.ts';
 import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
 import type { Member } from '../../src/members/startMember.ts';
-import { parseTrailers } from '../../src/outputs/outputMessage.ts';
+import { parseTrailers } from '../../src/branches/rendered/trailers.ts';
 import type { ClusterReport } from '../../src/statuses/buildStatusFiles.ts';
 import { collectClusterStatus } from '../../src/statuses/collectClusterStatus.ts';
 import { writeStatus } from '../../src/statuses/writeStatus.ts';
@@ -62,7 +63,7 @@ test('the status branch shows the Deployment aggregated over members once its po
   const first = await pass();
   assert.ok(first.written.commit, 'the first pass commits');
   const info = await readCommitInfo(repo, first.written.commit!);
-  assert.equal(parseTrailers(info.message), { 'Rendered-Commit': first.delivery.renderedCommit, 'Source-Commit': 'c'.repeat(40) });
+  assert.equal(parseTrailers(info.message), { 'Rendered-Commit': first.delivery.renderedCommit, 'Source-Commit': 'c'.repeat(40), 'Flotilla-Format': '1' });
 
   const web = await waitFor('readyReplicas 4 on the status branch', async () => {
     await pass();

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { printTable } from '../../src/views/printTable.ts';
-import { terminalSafe } from '../../src/views/terminalSafe.ts';
+import { terminalSafe } from '../../src/text/terminalSafe.ts';
 
 test('ANSI escapes, CR, other C0 and C1 controls and DEL print as visible escapes', () => {
   assert.is(terminalSafe('\u001b[31mred\u001b[0m'), '\\x1b[31mred\\x1b[0m');

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import type { ResourceBinding } from '../../src/api/binding.ts';
 import { refKey } from '../../src/api/kinds.ts';
 import { dependenciesOf, distributeDependencies, type PlacedDependency } from '../../src/works/distributeDependencies.ts';
-import { emptyIndex, viewOfWhole, type IndexEntry } from '../../src/works/outputIndex.ts';
+import { emptyIndex, viewOfWhole, type IndexEntry } from '../../src/branches/rendered/outputIndex.ts';
 import { configMap, deployment } from '../helpers/inMemoryModel.ts';
 
 const web = deployment('web', 2, { template: { spec: { containers: [{ name: 'app', image: 'nginx', envFrom: [{ configMapRef: { name: 'settings' } }] }] } } });

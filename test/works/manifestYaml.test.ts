@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, stringify } from 'yaml';
-import { parseYamlValue } from '../../src/documents/blockYaml.ts';
-import { manifestYaml, YAML_OPTIONS } from '../../src/works/manifestYaml.ts';
+import { parseYamlValue } from '../../src/yaml/blockYaml.ts';
+import { manifestYaml, YAML_OPTIONS } from '../../src/branches/rendered/manifestYaml.ts';
 
 const same = (value: unknown) => assert.is(manifestYaml(value), stringify(value, YAML_OPTIONS));
 

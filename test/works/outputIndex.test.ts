@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import {
   applyTemplateChanges, INDEX_PATH, indexFiles, indexOfFolder, isIndexPath, shardOf, shardPath, ShardedIndex, viewOfWhole,
   type IndexEntry, type OutputIndex,
-} from '../../src/works/outputIndex.ts';
+} from '../../src/branches/rendered/outputIndex.ts';
 
 const WEB = 'apps/v1/Deployment/shop/web';
 const CONFIG = 'v1/ConfigMap/shop/web-config';

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
-import { bindingPath, manifestPath, outputPathKeys } from '../../src/works/outputPaths.ts';
+import { bindingPath, manifestPath, outputPathKeys } from '../../src/branches/rendered/outputPaths.ts';
 import { clusterYaml, makeConfigRepoWith, type ConfigRepo } from '../helpers/configRepo.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';

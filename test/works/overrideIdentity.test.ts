@@ -8,8 +8,8 @@ import type { Cluster } from '../../src/api/cluster.ts';
 import { refKey } from '../../src/api/kinds.ts';
 import type { OverridePolicy, PropagationPolicy } from '../../src/api/policy.ts';
 import { applyPolicyDefaults } from '../../src/documents/applyPolicyDefaults.ts';
-import type { ConfigModel, Template } from '../../src/documents/model.ts';
-import { ShardedIndex } from '../../src/works/outputIndex.ts';
+import type { ConfigModel, Template } from '../../src/api/model.ts';
+import { ShardedIndex } from '../../src/branches/rendered/outputIndex.ts';
 import { renderTemplates } from '../../src/works/renderTemplates.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';

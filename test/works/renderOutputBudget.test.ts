@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { assembleModel } from '../../src/documents/assembleModel.ts';
 import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
 import { parseDocuments } from '../../src/documents/parseDocuments.ts';
-import { emptyIndex, viewOfWhole } from '../../src/works/outputIndex.ts';
+import { emptyIndex, viewOfWhole } from '../../src/branches/rendered/outputIndex.ts';
 import { DEFAULT_MAX_OUTPUT_BYTES, renderTemplates } from '../../src/works/renderTemplates.ts';
 
 const CLUSTERS = Array.from({ length: 20 }, (_, i) => `member${String(i + 1).padStart(2, '0')}`);

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import type { ResourceBinding, TargetCluster } from '../../src/api/binding.ts';
 import type { OverridePolicy, PropagationPolicy } from '../../src/api/policy.ts';
 import { claimTemplate } from '../../src/bindings/claimTemplate.ts';
-import type { ConfigModel, Located, Template } from '../../src/documents/model.ts';
+import type { ConfigModel, Located, Template } from '../../src/api/model.ts';
 import { renderWorkManifest } from '../../src/works/renderWorkManifest.ts';
 import { deployment, memberCluster, modelOf, overridePolicy, propagationPolicy, templateOf } from '../helpers/inMemoryModel.ts';
 

@@ -4,7 +4,7 @@
 import type { ProblemCode } from '../../errors/codes.ts';
 import type { ObjectSchema, Schema } from './types.ts';
 import { formatPath } from './formatPath.ts';
-import { suggestName } from './suggestName.ts';
+import { suggestName } from '../../text/suggestName.ts';
 
 export type SchemaIssueCode = Extract<ProblemCode, 'UNKNOWN_FIELD' | 'MISSING_FIELD' | 'INVALID_VALUE' | 'INLINE_CREDENTIALS'>;
 

@@ -1,4 +1,4 @@
-import { matchLabelSelector } from '../../selectors/matchLabelSelector.ts';
+import { matchLabelSelector } from '../../labels/matchLabelSelector.ts';
 import type { KubeObject } from '../types.ts';
 import { quantityNumber } from '../../quantities/parseQuantity.ts';
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { parseYamlValue } from '../../documents/blockYaml.ts';
+import { parseYamlValue } from '../../yaml/blockYaml.ts';
 import { ApiError, badRequest } from '../ApiError.ts';
 import { decodeProtobuf } from '../protobuf/decodeProtobuf.ts';
 

@@ -1,6 +1,6 @@
 import type { KubeObject, PrintColumn, ResourceType } from '../types.ts';
 import { ageColumn, nameColumn } from './printColumns.ts';
-import { humanDuration } from './humanDuration.ts';
+import { humanDuration } from '../../time/humanDuration.ts';
 
 /** The resource types one CustomResourceDefinition serves: one per served version. */
 export function crdResourceTypes(crd: KubeObject): ResourceType[] {

@@ -1,5 +1,5 @@
 import type { KubeObject, PrintColumn } from '../types.ts';
-import { humanDuration } from './humanDuration.ts';
+import { humanDuration } from '../../time/humanDuration.ts';
 
 // The columns the real API server prints for each kind (k8s.io/kubernetes/pkg/printers/internalversion),
 // so `kubectl get` against a member looks like it does against a real cluster.

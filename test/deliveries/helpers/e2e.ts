@@ -16,7 +16,7 @@ import { updateRef } from '../../../src/commits/updateRef.ts';
 import { writeTreeEdits } from '../../../src/commits/writeTreeEdits.ts';
 import { startMember, type Member, type MemberOptions } from '../../../src/members/startMember.ts';
 import { writeKubeconfig } from '../../../src/members/writeKubeconfig.ts';
-import { manifestPath } from '../../../src/works/outputPaths.ts';
+import { manifestPath } from '../../../src/branches/rendered/outputPaths.ts';
 import { makeConfigRepo, type ConfigRepo } from '../../helpers/configRepo.ts';
 
 export const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';

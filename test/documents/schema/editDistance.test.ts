@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { editDistance } from '../../../src/documents/schema/editDistance.ts';
-import { suggestName } from '../../../src/documents/schema/suggestName.ts';
+import { editDistance } from '../../../src/text/editDistance.ts';
+import { suggestName } from '../../../src/text/suggestName.ts';
 
 test('editDistance counts insertions, deletions and substitutions', () => {
   assert.is(editDistance('', ''), 0);

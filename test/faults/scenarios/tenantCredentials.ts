@@ -11,7 +11,7 @@ import { validateCommand } from '../../../src/commands/validateCommand.ts';
 import { historyCommand } from '../../../src/commands/historyCommand.ts';
 import { connectKubeconfig } from '../../../src/deliveries/connectKubeTarget.ts';
 import { renderKubeconfig } from '../../../src/members/writeKubeconfig.ts';
-import { parseTrailers } from '../../../src/outputs/outputMessage.ts';
+import { parseTrailers } from '../../../src/branches/rendered/trailers.ts';
 import { startReconciler } from '../../../src/passes/startReconciler.ts';
 import { openAgentSource, runAgentPass } from '../../../src/pullAgent.ts';
 import { clusterRegistration, configMap, configMapPolicy, LogEvents, makeFleet as makeRunFleet, type Fleet as RunFleet } from '../../passes/helpers/fleet.ts';

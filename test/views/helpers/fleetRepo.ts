@@ -5,7 +5,7 @@ import { openRepo } from '../../../src/commits/openRepo.ts';
 import { readRef } from '../../../src/commits/readRef.ts';
 import type { GitRepo } from '../../../src/commits/types.ts';
 import type { ApplyResult } from '../../../src/deliveries/types.ts';
-import { parseTrailers } from '../../../src/outputs/outputMessage.ts';
+import { parseTrailers } from '../../../src/branches/rendered/trailers.ts';
 import { syncRepo } from '../../../src/outputs/syncRepo.ts';
 import type { ClusterReport } from '../../../src/statuses/buildStatusFiles.ts';
 import { writeStatus } from '../../../src/statuses/writeStatus.ts';

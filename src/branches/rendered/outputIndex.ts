@@ -1,4 +1,4 @@
-import { fnv1a32 } from '../bindings/bindingName.ts';
+import { fnv1a32 } from '../../hashing/fnv1a32.ts';
 
 /**
  * The detector's view of the source tree, kept on the output branch so an incremental sync can tell what a change

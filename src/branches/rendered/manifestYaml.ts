@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../documents/goYamlSchema.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../../yaml/goYamlSchema.ts';
 
 /**
  * The bytes of a rendered manifest or binding: exactly what `yaml.stringify(value, YAML_OPTIONS)` gives,

@@ -1,7 +1,9 @@
-import { readCommitInfo } from '../commits/readCommitInfo.ts';
-import { readRef } from '../commits/readRef.ts';
-import type { CommitInfo, GitRepo } from '../commits/types.ts';
-import { parseTrailers } from './outputMessage.ts';
+import { readCommitInfo } from '../../commits/readCommitInfo.ts';
+import { readRef } from '../../commits/readRef.ts';
+import type { CommitInfo, GitRepo } from '../../commits/types.ts';
+import { formatVersionOf } from '../formatVersion.ts';
+import { RENDERED_FORMAT_VERSION } from './branch.ts';
+import { parseTrailers } from './trailers.ts';
 
 export interface LastRender {
   /** The output branch head: the next output commit's parent and the tree it edits. null: no branch yet. */
@@ -30,9 +32,20 @@ export async function readLastRenderAt(repo: GitRepo, headOid: string, maxCommit
   const head = await readCommitInfo(repo, headOid);
   let cursor: CommitInfo | undefined = head;
   for (let n = 0; cursor && n < maxCommits; n++) {
-    const source = parseTrailers(cursor.message)['Source-Commit'];
-    if (source) return { head, rendered: cursor, source };
+    const trailers = parseTrailers(cursor.message);
+    const source = trailers['Source-Commit'];
+    if (source) return { head, rendered: checkFormat(cursor, trailers), source };
     cursor = cursor.parents[0] ? await readCommitInfo(repo, cursor.parents[0]) : undefined;
   }
   return { head, rendered: null, source: undefined };
+}
+
+/**
+ * A rendered commit in a format this Flotilla does not know was written by a newer one: rendering or applying on
+ * top of it would mix two formats on the branch, so every reader of the last render stops here instead.
+ */
+function checkFormat(commit: CommitInfo, trailers: Readonly<Record<string, string>>): CommitInfo {
+  const version = formatVersionOf(trailers);
+  if (version >= 1 && version <= RENDERED_FORMAT_VERSION) return commit;
+  throw new Error(`rendered commit ${commit.oid.slice(0, 12)} has Flotilla-Format ${trailers['Flotilla-Format']}; this Flotilla writes and reads format ${RENDERED_FORMAT_VERSION} (docs/BRANCHES.md); fix: run the Flotilla that wrote it, or a newer one`);
 }

@@ -1,9 +1,9 @@
 // What the documents stage produces: every object of a commit, typed, with the place it came from.
-import type { Cluster } from '../api/cluster.ts';
-import type { ObjectRef } from '../api/kinds.ts';
-import type { ClusterTaintPolicy, OverridePolicy, PropagationPolicy } from '../api/policy.ts';
-import type { WorkloadRebalancer } from '../api/rebalancer.ts';
-import type { InterpreterCustomization } from '../api/interpreterCustomization.ts';
+import type { Cluster } from './cluster.ts';
+import type { ObjectRef } from './kinds.ts';
+import type { ClusterTaintPolicy, OverridePolicy, PropagationPolicy } from './policy.ts';
+import type { WorkloadRebalancer } from './rebalancer.ts';
+import type { InterpreterCustomization } from './interpreterCustomization.ts';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
 
 export interface Located<T> {

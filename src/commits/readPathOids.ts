@@ -1,7 +1,7 @@
-import { readBlobs } from '../commits/readBlobs.ts';
-import { findTreeEntries } from '../commits/parseTree.ts';
-import { readTreeBytes } from '../commits/readTree.ts';
-import { isTreeMode, type GitRepo } from '../commits/types.ts';
+import { readBlobs } from './readBlobs.ts';
+import { findTreeEntries } from './parseTree.ts';
+import { readTreeBytes } from './readTree.ts';
+import { isTreeMode, type GitRepo } from './types.ts';
 
 /**
  * Blob oids of the given paths in a tree, reading only the trees along those paths, each once and looking in it

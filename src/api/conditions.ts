@@ -18,3 +18,5 @@ export type ConditionReason = (typeof CONDITION_REASONS)[number];
 
 /** Karmada's ResourceHealth: a kind without a health rule is Healthy; a failed interpretation is Unknown. */
 export type Health = 'Healthy' | 'Unhealthy' | 'Unknown';
+/** The reason of a Ready=Unknown set here (Karmada's cluster controller uses the same). */
+export const STATUS_UNKNOWN_REASON = 'ClusterStatusUnknown';

@@ -1,18 +1,7 @@
-import type { Health } from './conditions.ts';
+import type { AggregatedStatusItem, FullyAppliedCondition } from '../branches/status/statusFiles.ts';
 import { mergeLoadBalancerIngress } from './mergeLoadBalancerIngress.ts';
 
 type Obj = Record<string, unknown>;
-
-/** One member's line in a template's status: Karmada's AggregatedStatusItem. */
-export interface AggregatedStatusItem {
-  clusterName: string;
-  applied: boolean;
-  health: Health;
-  /** Why it is not applied; absent when applied, so the text does not churn between "created" and "unchanged". */
-  message?: string;
-  /** The reflected status of the member object. */
-  status?: Obj;
-}
 
 /** Counters summed over members, per apiVersion/kind (aggregatestatus.go). */
 const SUMMED: Record<string, readonly string[]> = {
@@ -189,7 +178,7 @@ function persistentVolumeStatus(items: readonly AggregatedStatusItem[]): Obj {
 }
 
 /** Karmada's FullyApplied condition: True when every member reports the object applied. */
-export function fullyApplied(items: readonly AggregatedStatusItem[]): { type: 'FullyApplied'; status: 'True' | 'False'; reason: string; message: string } {
+export function fullyApplied(items: readonly AggregatedStatusItem[]): FullyAppliedCondition {
   const notApplied = items.filter((i) => !i.applied).map((i) => i.clusterName);
   return notApplied.length === 0 && items.length > 0
     ? { type: 'FullyApplied', status: 'True', reason: 'FullyAppliedSuccess', message: 'All works have been successfully applied' }

@@ -1,20 +1,13 @@
 import { groupOf, parseRefKey } from '../api/kinds.ts';
+import type { HeldPrune, PruneHoldReason } from '../branches/status/inventory.ts';
+
+export type { HeldPrune, PruneHoldReason };
 
 /** The trailer on a source commit that lets the deletions of that commit through when prune safety holds them. */
 export const ALLOW_PRUNE_TRAILER = 'Flotilla-Allow-Prune';
 
 /** How the source commit read. Anything but `ok` means the deletions come from a broken read, never from intent. */
 export type SourceState = 'ok' | 'empty' | 'unreadable' | 'missing';
-
-export type PruneHoldReason = 'SOURCE_EMPTY' | 'SOURCE_UNREADABLE' | 'SOURCE_MISSING' | 'EVERYTHING' | 'OVER_THRESHOLD' | 'NAMESPACE' | 'CRD';
-
-export interface HeldPrune {
-  cluster: string;
-  reason: PruneHoldReason;
-  /** refKeys (`<apiVersion>/<kind>/<namespace>/<name>`) whose deletion is held. */
-  refs: string[];
-  message: string;
-}
 
 /**
  * The source commit whose render took an object out of a cluster's folder ('' when that was before the commits

@@ -1,16 +1,16 @@
-import { parseYamlValue } from '../documents/blockYaml.ts';
-import type { ObservedCluster } from '../api/cluster.ts';
-import { refKey, type ObjectRef } from '../api/kinds.ts';
-import { readBlobs } from '../commits/readBlobs.ts';
-import { readCommitInfo } from '../commits/readCommitInfo.ts';
-import { readRef } from '../commits/readRef.ts';
-import { readTree } from '../commits/readTree.ts';
-import type { GitRepo } from '../commits/types.ts';
-import { parseBranchFile } from '../errors/parseBranchFile.ts';
-import { readTextFiles } from '../outputs/readPathOids.ts';
-import type { AggregatedStatusItem } from './aggregateStatus.ts';
-import { parsePending, PENDING_READY_ANNOTATION, templateStatusPath, type ClusterStatusFile, type TemplateStatusFile } from './buildStatusFiles.ts';
-import type { PendingReady } from './dampReadyCondition.ts';
+import { parseYamlValue } from '../../yaml/blockYaml.ts';
+import type { ObservedCluster } from '../../api/cluster.ts';
+import { refKey, type ObjectRef } from '../../api/kinds.ts';
+import { readBlobs } from '../../commits/readBlobs.ts';
+import { readCommitInfo } from '../../commits/readCommitInfo.ts';
+import { readRef } from '../../commits/readRef.ts';
+import { readTree } from '../../commits/readTree.ts';
+import type { GitRepo } from '../../commits/types.ts';
+import { parseBranchFile } from '../../errors/parseBranchFile.ts';
+import { readTextFiles } from '../../commits/readPathOids.ts';
+import type { AggregatedStatusItem } from './statusFiles.ts';
+import { parsePending, PENDING_READY_ANNOTATION, templateStatusPath, type ClusterStatusFile, type TemplateStatusFile } from './statusFiles.ts';
+import type { PendingReady } from './statusFiles.ts';
 
 /** What the status branch's clusters/<name>.yaml files say. */
 export interface StatusBranchClusters {

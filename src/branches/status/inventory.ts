@@ -1,5 +1,15 @@
-import { groupOf, type ObjectRef } from '../api/kinds.ts';
-import type { HeldPrune } from '../plans/checkPruneSafety.ts';
+import { groupOf, type ObjectRef } from '../../api/kinds.ts';
+
+export type PruneHoldReason = 'SOURCE_EMPTY' | 'SOURCE_UNREADABLE' | 'SOURCE_MISSING' | 'EVERYTHING' | 'OVER_THRESHOLD' | 'NAMESPACE' | 'CRD';
+
+/** A deletion the prune guard (deliveries/checkPruneSafety.ts) holds, recorded in the cluster's inventory. */
+export interface HeldPrune {
+  cluster: string;
+  reason: PruneHoldReason;
+  /** refKeys (`<apiVersion>/<kind>/<namespace>/<name>`) whose deletion is held. */
+  refs: string[];
+  message: string;
+}
 
 /**
  * The inventory is what Flotilla applied to one member: the only objects it may ever prune there (fluxcd's
@@ -90,4 +100,9 @@ export function growInventoryFile(text: string | undefined, planned: Inventory):
   if (added.length === 0) return null;
   const { objects, ...record } = file;
   return serializeInventory(objects, { ...record, pending: [...(file.pending ?? []), ...added] });
+}
+
+/** Where the status branch keeps each cluster's inventory; written by statuses/writeStatus.ts. */
+export function inventoryPath(cluster: string): string {
+  return `inventories/${cluster}.json`;
 }

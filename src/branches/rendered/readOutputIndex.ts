@@ -1,7 +1,7 @@
-import { readBlobs } from '../commits/readBlobs.ts';
-import { readTree } from '../commits/readTree.ts';
-import { isTreeMode, type GitRepo } from '../commits/types.ts';
-import { INDEX_PATH, ShardedIndex, shardIdOf, type OutputIndex } from '../works/outputIndex.ts';
+import { readBlobs } from '../../commits/readBlobs.ts';
+import { readTree } from '../../commits/readTree.ts';
+import { isTreeMode, type GitRepo } from '../../commits/types.ts';
+import { INDEX_PATH, ShardedIndex, shardIdOf, type OutputIndex } from './outputIndex.ts';
 
 const [INDEX_DIR, INDEX_FILE] = INDEX_PATH.split('/') as [string, string];
 const SHARD_FOLDER = 'index';

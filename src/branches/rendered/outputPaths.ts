@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { groupOf, type ObjectRef } from '../api/kinds.ts';
-import { bindingName } from '../bindings/bindingName.ts';
+import { groupOf, type ObjectRef } from '../../api/kinds.ts';
+import { bindingName } from '../../names/bindingName.ts';
 
 /**
  * The output layout is a contract read by the applier, Pull agents and external tools:

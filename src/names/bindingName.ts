@@ -4,17 +4,6 @@ import { createHash } from 'node:crypto';
 export function bindingName(kind: string, name: string): string {
   return `${name.replaceAll(':', '.')}-${kind}`.toLowerCase();
 }
-
-/** FNV-1a 32-bit, the hash Karmada uses in names and for the Webster tie-break direction. */
-export function fnv1a32(text: string): number {
-  let h = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(text)) {
-    h ^= byte;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
-
 /**
  * Karmada generates permanent ids as random UUIDs when an object is created; Git has no create event,
  * so Flotilla derives a stable UUID-shaped id from the identity: the same object keeps the same id

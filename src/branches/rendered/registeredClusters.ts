@@ -1,8 +1,8 @@
 // .flotilla/clusters.json on the rendered branch: which clusters the rendered source commit registers, and how each
 // gets its workloads. A Pull agent, which mirrors only the rendered and status branches, reads it to tell a cluster
 // with nothing placed (an empty or absent folder) from a name registered nowhere.
-import type { Cluster } from '../api/cluster.ts';
-import { suggestName } from '../documents/schema/suggestName.ts';
+import type { Cluster } from '../../api/cluster.ts';
+import { suggestName } from '../../text/suggestName.ts';
 
 export interface RegisteredCluster {
   name: string;

@@ -3,9 +3,9 @@ import { diffTrees } from '../commits/diffTrees.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
-import { identityKey } from '../deliveries/inventory.ts';
-import { parseTrailers } from '../outputs/outputMessage.ts';
-import { refFromManifest } from './buildPlan.ts';
+import { identityKey } from '../branches/status/inventory.ts';
+import { parseTrailers } from '../branches/rendered/trailers.ts';
+import { refFromManifest } from '../branches/rendered/fileRefs.ts';
 import { ALLOW_PRUNE_TRAILER, type DeletingCommit, type DeletionAttribution } from './checkPruneSafety.ts';
 
 /** How many rendered commits the walk reads at most; older deletions are not attributed (so held: fail closed). */

@@ -1,12 +1,14 @@
-import { buildCommit } from '../commits/buildCommit.ts';
-import { PackWriter } from '../commits/PackWriter.ts';
-import { readCommitInfo } from '../commits/readCommitInfo.ts';
-import { readRef } from '../commits/readRef.ts';
-import { RefConflictError } from '../commits/RefConflictError.ts';
-import { flotillaIdentity, type GitRepo } from '../commits/types.ts';
-import { updateRef } from '../commits/updateRef.ts';
-import { writeTreeEdits, type FileEdit } from '../commits/writeTreeEdits.ts';
-import { readTextFiles } from '../outputs/readPathOids.ts';
+import { buildCommit } from '../../commits/buildCommit.ts';
+import { PackWriter } from '../../commits/PackWriter.ts';
+import { readCommitInfo } from '../../commits/readCommitInfo.ts';
+import { readRef } from '../../commits/readRef.ts';
+import { RefConflictError } from '../../commits/RefConflictError.ts';
+import { flotillaIdentity, type GitRepo } from '../../commits/types.ts';
+import { updateRef } from '../../commits/updateRef.ts';
+import { writeTreeEdits, type FileEdit } from '../../commits/writeTreeEdits.ts';
+import { readTextFiles } from '../../commits/readPathOids.ts';
+import { withFormatTrailer } from '../formatVersion.ts';
+import { STATUS_FORMAT_VERSION } from './branch.ts';
 
 /** What one attempt commits: the edits made against the files read, and the commit's message and time. */
 export interface StatusEdits {
@@ -33,7 +35,7 @@ export async function commitStatusEdits<T extends StatusEdits>(
     const pack = new PackWriter(repo);
     const tree = await writeTreeEdits(repo, pack, headInfo?.tree ?? null, made.edits);
     const identity = flotillaIdentity(made.time);
-    const commit = buildCommit(pack, { tree, parents: head ? [head] : [], message: made.message, author: identity, committer: identity });
+    const commit = buildCommit(pack, { tree, parents: head ? [head] : [], message: withFormatTrailer(made.message, STATUS_FORMAT_VERSION), author: identity, committer: identity });
     await pack.flush();
     try {
       await updateRef(repo, ref, commit, head);

@@ -1,0 +1,24 @@
+// The trailers of a commit on the rendered branch: the audit trail from any rendered file back to its source commit,
+// and the cluster state the next sync compares. Written by outputs/outputMessage.ts; read by the renderer, the applier,
+// the Pull agent, verify and blame. Part of the branch contract (docs/BRANCHES.md).
+
+/** Trailer of an output commit whose index lists pending bindings: how many. Absent, nothing is read to find them. */
+export const PENDING_BINDINGS_TRAILER = 'Pending-Bindings';
+
+/** Cluster-Status trailer values other than a status commit: the state came from a file, or there was no status branch. */
+export const CLUSTER_STATUS_FILE = 'file';
+export const CLUSTER_STATUS_NONE = 'none';
+/** Trailer of a held output commit: the source commit its tree still renders. */
+export const LAST_GOOD_TRAILER = 'Last-Good-Source';
+
+/** Git trailers of a message: the `Key: value` lines of its last paragraph. */
+export function parseTrailers(message: string): Record<string, string> {
+  const paragraphs = message.trimEnd().split(/\n\s*\n/);
+  const last = paragraphs[paragraphs.length - 1] ?? '';
+  const out: Record<string, string> = {};
+  for (const line of last.split('\n')) {
+    const m = /^([A-Za-z0-9-]+): (.*)$/.exec(line);
+    if (m) out[m[1]!] = m[2]!;
+  }
+  return out;
+}

@@ -1,0 +1,68 @@
+// The files other tools read on both branches, as the renderer and the status writer write them, against the JSON
+// Schemas published in docs/schemas/. Every file on either branch must have a schema: a new kind of file is a
+// change of the contract and comes with its schema and a line in docs/BRANCHES.md.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
+import { parseTrailers } from '../../src/branches/rendered/trailers.ts';
+import { makeFleetRepo } from '../views/helpers/fleetRepo.ts';
+
+const SCHEMAS = path.resolve(import.meta.dirname, '../../docs/schemas');
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+const schema = (name: string): ValidateFunction => ajv.compile(JSON.parse(readFileSync(path.join(SCHEMAS, `${name}.schema.json`), 'utf8')));
+
+/** Path pattern on a branch → the schema its files follow (docs/BRANCHES.md). */
+const LAYOUT: Record<string, [RegExp, ValidateFunction][]> = {
+  'flotilla/rendered': [
+    [/^\.flotilla\/index\.json$/, schema('rendered-index')],
+    [/^\.flotilla\/index\/[0-9a-f]{2}\.json$/, schema('rendered-index-shard')],
+    [/^\.flotilla\/clusters\.json$/, schema('rendered-clusters')],
+    [/^\.flotilla\/released\.json$/, schema('rendered-released')],
+    [/^bindings\/[^/]+\/[^/]+\.yaml$/, schema('rendered-binding')],
+    [/^clusters\/[^/]+\/[^/]+\/[^/]+\.yaml$/, schema('rendered-manifest')],
+  ],
+  'flotilla/status': [
+    [/^clusters\/[^/]+\.yaml$/, schema('status-cluster')],
+    [/^templates\/[^/]+\/[^/]+\.yaml$/, schema('status-template')],
+    [/^applied\/[^/]+\.yaml$/, schema('status-applied')],
+    [/^inventories\/[^/]+\.json$/, schema('status-inventory')],
+  ],
+};
+
+test('every file the renderer and the status writer commit follows its published schema', async () => {
+  const { repo } = await makeFleetRepo();
+  try {
+    const git = (...args: string[]) => repo.git(args);
+    for (const [branch, layout] of Object.entries(LAYOUT)) {
+      const files = git('ls-tree', '-r', '--name-only', branch).trim().split('\n');
+      const seen = new Set<RegExp>();
+      for (const file of files) {
+        const match = layout.find(([pattern]) => pattern.test(file));
+        assert.ok(match, `${branch}:${file} has no schema in docs/schemas/`);
+        const [pattern, validate] = match;
+        seen.add(pattern);
+        const text = git('show', `${branch}:${file}`);
+        const value: unknown = file.endsWith('.json') ? JSON.parse(text) : parse(text);
+        assert.ok(validate(value), `${branch}:${file}: ${ajv.errorsText(validate.errors)}`);
+      }
+      // The fleet has no template deleted under preserveResourcesOnDeletion, so no released.json; everything else is there.
+      const absent = layout.filter(([p]) => !seen.has(p)).map(([p]) => p.source);
+      assert.equal(absent, branch === 'flotilla/rendered' ? ['^\\.flotilla\\/released\\.json$'] : []);
+      assert.is(parseTrailers(git('log', '-1', '--format=%B', branch))['Flotilla-Format'], '1', `${branch} records its format version`);
+    }
+  } finally {
+    repo.cleanup();
+  }
+});
+
+test('a status file that breaks the contract fails its schema', () => {
+  const validate = schema('status-inventory');
+  assert.ok(validate({ version: 1, objects: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'a' }] }));
+  assert.not.ok(validate({ version: 2, objects: [] }), 'an unknown version');
+  assert.not.ok(validate({ version: 1, objects: [{ kind: 'ConfigMap', name: 'a' }] }), 'a ref without apiVersion and namespace');
+});
+
+test.run();
