@@ -1,4 +1,5 @@
 import type { KubeObject, PrintColumn } from '../types.ts';
+import { endpointSliceEndpoints, endpointSlicePorts } from './discoveryPrintColumns.ts';
 import { humanDuration } from './humanDuration.ts';
 
 // The columns the real API server prints for each kind (k8s.io/kubernetes/pkg/printers/internalversion),
@@ -231,6 +232,10 @@ export const printColumnsByKind: Record<string, PrintColumn[]> = {
   Ingress: ingressColumns,
   HorizontalPodAutoscaler: hpaColumns,
   PodDisruptionBudget: pdbColumns,
+  EndpointSlice: [
+    nameColumn, col('AddressType', 'string', (o) => o.addressType ?? ''), col('Ports', 'string', endpointSlicePorts),
+    col('Endpoints', 'string', endpointSliceEndpoints), ageColumn,
+  ],
   Lease: [nameColumn, col('Holder', 'string', (o) => o.spec?.holderIdentity ?? ''), ageColumn],
   CustomResourceDefinition: [
     nameColumn,
