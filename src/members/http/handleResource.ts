@@ -23,6 +23,7 @@ import { randomSuffix } from '../store/randomSuffix.ts';
 import { renderTable } from './renderTable.ts';
 import { sendJson, sendText } from './respond.ts';
 import type { ServerContext } from './ServerContext.ts';
+import { serveMetrics } from './serveMetrics.ts';
 import { serveWatch } from './serveWatch.ts';
 import { decodeContinue, encodeContinue } from './continueToken.ts';
 import {
@@ -38,6 +39,7 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
   const method = req.method ?? 'GET';
   const { rt, name, subresource } = path;
   if (rt.namespaced && path.namespace === undefined && name) throw notFound(rt.group, rt.plural, name);
+  if (rt.computed === 'metrics') return serveMetrics(ctx, req, res, path, url);
   if (path.watch) return watchThroughPrefix(ctx, req, res, path, url);
   if (!name) {
     if (method === 'GET') {
