@@ -9,6 +9,7 @@ import { crdController } from './controllers/crdController.ts';
 import { daemonSetController } from './controllers/daemonSetController.ts';
 import { deploymentController } from './controllers/deploymentController.ts';
 import { endpointSliceController } from './controllers/endpointSliceController.ts';
+import { type HpaControllerOptions, horizontalPodAutoscalerController } from './controllers/horizontalPodAutoscalerController.ts';
 import { garbageCollector } from './controllers/garbageCollector.ts';
 import { jobController } from './controllers/jobController.ts';
 import { memberPodCidr } from './controllers/memberPodCidr.ts';
@@ -57,6 +58,12 @@ export interface MemberOptions {
   bookmarkIntervalMs?: number;
   /** Write-behind delay before state.json is rewritten. Default 100 ms. */
   persistDelayMs?: number;
+  /**
+   * The HPA controller's sync period, downscale stabilization window, tolerance, CPU initialization period,
+   * initial readiness delay and clock; each defaults to kube-controller-manager's (15 s, 5 min, 0.1, 5 min, 30 s)
+   * and the member's clock.
+   */
+  hpa?: HpaControllerOptions;
   /** Controller errors; default writes one line to stderr. */
   onError?: (controller: string, key: string, error: unknown) => void;
 }
@@ -173,7 +180,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
     serviceAccountController(deps), rootCaPublisher(deps, tls.caPem),
     crds, garbageCollector(store, registry), namespaceController(deps), deploymentController(deps), replicaSetController(deps),
     statefulSetController(deps), daemonSetController(deps), jobController(deps), podScheduler(deps), kubeletSimulator(deps),
-    endpointSliceController(deps),
+    endpointSliceController(deps), horizontalPodAutoscalerController(deps, { now: () => memberNow().getTime(), ...options.hpa }),
   ], options.onError ?? ((controller, key, error) => process.stderr.write(`member ${name}: ${controller} ${key}: ${(error as Error)?.stack ?? error}\n`)));
 
   // Write-behind persistence: bursts of writes (a Deployment creating 50 pods) cost one file write.

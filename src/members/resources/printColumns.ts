@@ -1,5 +1,6 @@
 import type { KubeObject, PrintColumn } from '../types.ts';
 import { endpointSliceEndpoints, endpointSlicePorts } from './discoveryPrintColumns.ts';
+import { hpaTargets } from './hpaTargets.ts';
 import { humanDuration } from './humanDuration.ts';
 
 // The columns the real API server prints for each kind (k8s.io/kubernetes/pkg/printers/internalversion),
@@ -199,8 +200,8 @@ const ingressColumns: PrintColumn[] = [
 const hpaColumns: PrintColumn[] = [
   nameColumn,
   col('Reference', 'string', (o) => `${o.spec?.scaleTargetRef?.kind ?? ''}/${o.spec?.scaleTargetRef?.name ?? ''}`),
-  col('Targets', 'string', () => '<unknown>'),
-  col('MinPods', 'string', (o) => String(o.spec?.minReplicas ?? 1)),
+  col('Targets', 'string', hpaTargets),
+  col('MinPods', 'string', (o) => (o.spec?.minReplicas == null ? '<unset>' : String(o.spec.minReplicas))),
   col('MaxPods', 'integer', (o) => int(o.spec?.maxReplicas)),
   col('Replicas', 'integer', (o) => int(o.status?.currentReplicas)),
   ageColumn,
