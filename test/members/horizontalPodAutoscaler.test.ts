@@ -88,6 +88,11 @@ test('a falling annotation scales back down to minReplicas once the downscale wi
     return /^web\s+Deployment\/web\s+cpu: 5%\/50%\s+1\s+5\s+1\s/.test(out.stdout);
   }, 20_000);
   assert.is((await api(member, 'GET', '/apis/apps/v1/namespaces/default/deployments/web')).body.spec.replicas, 1);
+  // Each rescale is an Event on the HPA, which kubectl describe lists.
+  const described = await kubectl(['describe', 'hpa', 'web']);
+  assert.is(described.code, 0, described.stderr);
+  assert.match(described.stdout, /Normal\s+SuccessfulRescale\s+.*New size: 4; reason: cpu resource utilization \(percentage of request\) above target/);
+  assert.match(described.stdout, /Normal\s+SuccessfulRescale\s+.*New size: 1; reason: All metrics below target/);
 });
 
 test('a target that does not exist is reported in AbleToScale, not scaled', async () => {

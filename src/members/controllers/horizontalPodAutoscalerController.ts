@@ -13,6 +13,7 @@ import {
   type CalculatorOptions, calculateResourceReplicas, DEFAULT_CPU_INITIALIZATION_PERIOD_MS, DEFAULT_INITIAL_READINESS_DELAY_MS,
   DEFAULT_TOLERANCE, MetricsError, type PodSample,
 } from './hpaReplicaCalculator.ts';
+import { recordEvent } from './recordEvent.ts';
 import { PODS, setCondition, statusChanged } from './workloadPods.ts';
 
 const HPAS = 'autoscaling/horizontalpodautoscalers';
@@ -161,7 +162,7 @@ export function horizontalPodAutoscalerController(deps: ControllerDeps, options:
       condition('AbleToScale', normalized.ableToScale.status, normalized.ableToScale.reason, normalized.ableToScale.message);
       condition('ScalingLimited', normalized.scalingLimited.status, normalized.scalingLimited.reason, normalized.scalingLimited.message);
       desiredReplicas = normalized.replicas;
-      rescaleReason = `${computed.metricName} above target`;
+      rescaleReason = desiredReplicas > currentReplicas ? `${computed.metricName} above target` : 'All metrics below target';
     }
 
     const rescale = rescaleReason !== '' && desiredReplicas !== currentReplicas;
@@ -171,6 +172,7 @@ export function horizontalPodAutoscalerController(deps: ControllerDeps, options:
       next.metadata.managedFields = trackUpdate(target, next, MANAGER, groupVersionOf(rt), stamp);
       store.update(rt, next, 'main');
       condition('AbleToScale', 'True', 'SucceededRescale', `the HPA controller was able to update the target scale to ${desiredReplicas}`);
+      recordEvent(store, registry, hpa, 'horizontal-pod-autoscaler', 'Normal', 'SuccessfulRescale', `New size: ${desiredReplicas}; reason: ${rescaleReason}`, stamp);
       histories.set(key, recordScaleEvent(histories.get(key) ?? { recommendations: [], scaleUpEvents: [], scaleDownEvents: [] }, behaviorOf(hpa.spec?.behavior), currentReplicas, desiredReplicas, at));
     }
     writeStatus({
