@@ -106,6 +106,25 @@ test('a target that does not exist is reported in AbleToScale, not scaled', asyn
   assert.match(condition.message, 'deployments.apps "ghost" not found');
   const row = await kubectl(['get', 'hpa', 'ghost', '--no-headers']);
   assert.match(row.stdout, /^ghost\s+Deployment\/ghost\s+cpu: <unknown>\/50%\s+1\s+5\s+0\s/);
+  assert.match((await kubectl(['describe', 'hpa', 'ghost'])).stdout, /Warning\s+FailedGetScale\s+.*deployments\.apps "ghost" not found/);
+});
+
+test('pods without a cpu request leave ScalingActive False, naming the container, and the replicas alone', async () => {
+  const bare = deployment('100m').replace(/name: web, namespace/, 'name: bare, namespace').replaceAll('app: web', 'app: bare').replace(', resources: {requests: {cpu: 100m}}', '');
+  assert.is((await kubectl(['apply', '-f', '-'], bare)).code, 0);
+  assert.is((await kubectl(['apply', '-f', '-'], hpa.replaceAll('web', 'bare'))).code, 0);
+  const condition = await waitFor('ScalingActive False', async () => {
+    const status = (await api(member, 'GET', '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/bare')).body.status;
+    return status?.conditions?.find((c: any) => c.type === 'ScalingActive' && c.status === 'False');
+  });
+  assert.is(condition.reason, 'FailedGetResourceMetric');
+  assert.match(condition.message, /^the HPA was unable to compute the replica count: failed to get cpu utilization: missing request for cpu in container web of Pod bare-\S+$/);
+  assert.is((await api(member, 'GET', '/apis/apps/v1/namespaces/default/deployments/bare')).body.spec.replicas, 1);
+  const events = await waitFor('a repeated warning', async () => {
+    const described = (await kubectl(['describe', 'hpa', 'bare'])).stdout;
+    return /Warning\s+FailedGetResourceMetric\s+\S+ \(x\d+ over \S+\)\s+horizontal-pod-autoscaler\s+failed to get cpu utilization: missing request for cpu/.test(described) ? described : undefined;
+  });
+  assert.ok(events);
 });
 
 test.run();

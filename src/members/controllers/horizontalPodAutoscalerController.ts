@@ -20,6 +20,8 @@ const HPAS = 'autoscaling/horizontalpodautoscalers';
 /** The window each simulated sample covers (metrics-server's resolution; buildMetrics reports the same). */
 const SAMPLE_WINDOW_MS = 15_000;
 const MANAGER = 'kube-controller-manager';
+/** The Events' source, as the HPA controller's recorder names it. */
+const COMPONENT = 'horizontal-pod-autoscaler';
 
 /** The HPA controller's flags, each defaulting to kube-controller-manager's; tests shorten them. */
 export interface HpaControllerOptions {
@@ -125,6 +127,7 @@ export function horizontalPodAutoscalerController(deps: ControllerDeps, options:
     if (!rt || !target) {
       const what = rt ? `${rt.plural}${rt.group ? `.${rt.group}` : ''} "${ref.name}" not found` : `no matches for kind "${ref.kind}" in group "${group}"`;
       condition('AbleToScale', 'False', 'FailedGetScale', `the HPA controller was unable to get the target's current scale: ${what}`);
+      recordEvent(store, registry, hpa, COMPONENT, 'Warning', 'FailedGetScale', what, stamp);
       writeStatus({ ...(hpa.status ?? {}), currentReplicas: hpa.status?.currentReplicas ?? 0, desiredReplicas: hpa.status?.desiredReplicas ?? 0 });
       return;
     }
@@ -149,7 +152,8 @@ export function horizontalPodAutoscalerController(deps: ControllerDeps, options:
       const computed = computeForMetrics(hpa.spec?.metrics ?? [], currentReplicas, pods, at);
       metricStatuses = computed.statuses;
       if (computed.error) {
-        condition('ScalingActive', 'False', computed.error.reason, computed.error.message);
+        condition('ScalingActive', 'False', computed.error.reason, `the HPA was unable to compute the replica count: ${computed.error.detail}`);
+        recordEvent(store, registry, hpa, COMPONENT, 'Warning', computed.error.reason, computed.error.detail, stamp);
         writeStatus({ ...(hpa.status ?? {}), currentReplicas, desiredReplicas: hpa.status?.desiredReplicas ?? 0, currentMetrics: metricStatuses });
         return;
       }
@@ -172,7 +176,7 @@ export function horizontalPodAutoscalerController(deps: ControllerDeps, options:
       next.metadata.managedFields = trackUpdate(target, next, MANAGER, groupVersionOf(rt), stamp);
       store.update(rt, next, 'main');
       condition('AbleToScale', 'True', 'SucceededRescale', `the HPA controller was able to update the target scale to ${desiredReplicas}`);
-      recordEvent(store, registry, hpa, 'horizontal-pod-autoscaler', 'Normal', 'SuccessfulRescale', `New size: ${desiredReplicas}; reason: ${rescaleReason}`, stamp);
+      recordEvent(store, registry, hpa, COMPONENT, 'Normal', 'SuccessfulRescale', `New size: ${desiredReplicas}; reason: ${rescaleReason}`, stamp);
       histories.set(key, recordScaleEvent(histories.get(key) ?? { recommendations: [], scaleUpEvents: [], scaleDownEvents: [] }, behaviorOf(hpa.spec?.behavior), currentReplicas, desiredReplicas, at));
     }
     writeStatus({
@@ -185,11 +189,11 @@ export function horizontalPodAutoscalerController(deps: ControllerDeps, options:
   }
 
   /** computeReplicasForMetrics: the largest proposal of the metrics that could be computed. */
-  function computeForMetrics(specs: Json[], currentReplicas: number, pods: KubeObject[], at: number): { replicas: number; metricName: string; statuses: Json[]; error?: { reason: string; message: string } } {
+  function computeForMetrics(specs: Json[], currentReplicas: number, pods: KubeObject[], at: number): { replicas: number; metricName: string; statuses: Json[]; error?: { reason: string; detail: string } } {
     let replicas = 0;
     let metricName = '';
     let invalid = 0;
-    let firstError: { reason: string; message: string } | undefined;
+    let firstError: { reason: string; detail: string } | undefined;
     const statuses: Json[] = [];
     for (const spec of specs) {
       const result = computeForMetric(spec, currentReplicas, pods, at);
@@ -206,19 +210,19 @@ export function horizontalPodAutoscalerController(deps: ControllerDeps, options:
       }
     }
     if (invalid >= specs.length || (invalid > 0 && replicas < currentReplicas)) {
-      return { replicas: -1, metricName, statuses, error: firstError ?? { reason: 'InvalidMetricSourceType', message: 'the HPA has no metrics to compute a replica count from' } };
+      return { replicas: -1, metricName, statuses, error: firstError ?? { reason: 'InvalidMetricSourceType', detail: 'the HPA has no metrics to compute a replica count from' } };
     }
     return { replicas, metricName, statuses };
   }
 
-  function computeForMetric(spec: Json, currentReplicas: number, pods: KubeObject[], at: number): { replicas: number; name: string; status: Json } | { error: { reason: string; message: string } } {
+  function computeForMetric(spec: Json, currentReplicas: number, pods: KubeObject[], at: number): { replicas: number; name: string; status: Json } | { error: { reason: string; detail: string } } {
     if (spec?.type !== 'Resource') {
       const type = String(spec?.type ?? '');
-      return { error: { reason: `FailedGet${type}Metric`, message: `the HPA was unable to compute the replica count: unable to get metric for ${type} metric source: the member emulator serves only resource metrics (metrics.k8s.io), no custom or external metrics API` } };
+      return { error: { reason: `FailedGet${type}Metric`, detail: `unable to get metric for ${type} metric source: the member emulator serves only resource metrics (metrics.k8s.io), no custom or external metrics API` } };
     }
     const resource: string = spec.resource?.name ?? '';
     const target = spec.resource?.target ?? {};
-    const fail = (message: string) => ({ error: { reason: 'FailedGetResourceMetric', message: `the HPA was unable to compute the replica count: ${message}` } });
+    const fail = (detail: string) => ({ error: { reason: 'FailedGetResourceMetric', detail } });
     if (resource !== 'cpu' && resource !== 'memory') return fail(`unable to get metrics for resource ${resource}: no metrics returned from resource metrics API`);
     const samples = new Map<string, PodSample>();
     for (const pod of pods) {
