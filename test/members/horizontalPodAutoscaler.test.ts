@@ -127,4 +127,19 @@ test('pods without a cpu request leave ScalingActive False, naming the container
   assert.ok(events);
 });
 
+test('the scale subresource reports the whole selector, expressions included, as the HPA selects pods by it', async () => {
+  const created = await api(member, 'POST', '/apis/apps/v1/namespaces/default/replicasets', {
+    body: {
+      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'exprs' },
+      spec: {
+        replicas: 0, selector: { matchLabels: { app: 'exprs' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['a', 'b'] }] },
+        template: { metadata: { labels: { app: 'exprs', tier: 'a' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      },
+    },
+  });
+  assert.is(created.status, 201);
+  const scale = (await api(member, 'GET', '/apis/apps/v1/namespaces/default/replicasets/exprs/scale')).body;
+  assert.is(scale.status.selector, 'app=exprs,tier in (a,b)');
+});
+
 test.run();

@@ -20,6 +20,7 @@ import type { KubeObject, ResourceType } from '../types.ts';
 import type { ApiPath } from './parseApiPath.ts';
 import { readBody } from './readBody.ts';
 import { randomSuffix } from '../store/randomSuffix.ts';
+import { formatLabelSelector } from '../resources/printColumns.ts';
 import { renderTable } from './renderTable.ts';
 import { sendJson, sendText } from './respond.ts';
 import type { ServerContext } from './ServerContext.ts';
@@ -439,10 +440,10 @@ async function deleteCollection(ctx: ServerContext, req: IncomingMessage, res: S
 
 function toScale(object: KubeObject): KubeObject {
   const { name, namespace, uid, resourceVersion, creationTimestamp } = object.metadata;
+  // metav1.FormatLabelSelector of the workload's selector, expressions included: what the HPA selects pods by.
   const selector = object.spec?.selector;
-  const selectorText = selector?.matchLabels
-    ? Object.entries(selector.matchLabels as Record<string, string>).map(([k, v]) => `${k}=${v}`).join(',')
-    : '';
+  const formatted = selector ? formatLabelSelector(selector) : '';
+  const selectorText = formatted === '<none>' ? '' : formatted;
   return {
     kind: 'Scale', apiVersion: 'autoscaling/v1',
     metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
