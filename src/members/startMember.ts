@@ -8,8 +8,11 @@ import { buildNode, defaultNodes } from './controllers/buildNode.ts';
 import { crdController } from './controllers/crdController.ts';
 import { daemonSetController } from './controllers/daemonSetController.ts';
 import { deploymentController } from './controllers/deploymentController.ts';
+import { endpointSliceController } from './controllers/endpointSliceController.ts';
+import { type HpaControllerOptions, horizontalPodAutoscalerController } from './controllers/horizontalPodAutoscalerController.ts';
 import { garbageCollector } from './controllers/garbageCollector.ts';
 import { jobController } from './controllers/jobController.ts';
+import { memberPodCidr } from './controllers/memberPodCidr.ts';
 import { kubeletSimulator } from './controllers/kubeletSimulator.ts';
 import { namespaceController } from './controllers/namespaceController.ts';
 import { podScheduler } from './controllers/podScheduler.ts';
@@ -40,6 +43,11 @@ export interface MemberOptions {
   dataDir: string;
   /** Default: three nodes of 8 CPU / 32Gi / 110 pods. */
   nodes?: NodeSpec[];
+  /**
+   * The cluster's pod CIDR, a /16 such as `10.200.0.0/16`; node N gets its Nth /24 and pods their IPs from it.
+   * Default: one derived from the name (memberPodCidr), so members' pod IPs differ. Read when nodes are created.
+   */
+  podCidr?: string;
   /** Pod bound → Running and Ready after this long. Default 500 ms. */
   readyDelayMs?: number;
   /** Job pod Running → Succeeded after this long. Default: readyDelayMs. */
@@ -50,6 +58,12 @@ export interface MemberOptions {
   bookmarkIntervalMs?: number;
   /** Write-behind delay before state.json is rewritten. Default 100 ms. */
   persistDelayMs?: number;
+  /**
+   * The HPA controller's sync period, downscale stabilization window, tolerance, CPU initialization period,
+   * initial readiness delay and clock; each defaults to kube-controller-manager's (15 s, 5 min, 0.1, 5 min, 30 s)
+   * and the member's clock.
+   */
+  hpa?: HpaControllerOptions;
   /** Controller errors; default writes one line to stderr. */
   onError?: (controller: string, key: string, error: unknown) => void;
 }
@@ -145,8 +159,10 @@ export async function startMember(options: MemberOptions): Promise<Member> {
     defaultObject('Namespace', object, () => '');
     store.create(registry.byResourceKey('/namespaces')!, object);
   }
+  const podCidr = options.podCidr ?? memberPodCidr(name);
+  if (!/^(\d{1,3})\.(\d{1,3})\.0\.0\/16$/.test(podCidr)) throw new Error(`member ${name}: podCidr must be a /16 such as 10.200.0.0/16, got "${podCidr}"`);
   (options.nodes ?? defaultNodes(name)).forEach((spec, index) => {
-    if (!store.get('/nodes', undefined, spec.name)) store.create(registry.byResourceKey('/nodes')!, buildNode(spec, index, timestamp()));
+    if (!store.get('/nodes', undefined, spec.name)) store.create(registry.byResourceKey('/nodes')!, buildNode(spec, index, timestamp(), podCidr));
   });
   if (!store.get('/services', 'default', 'kubernetes')) {
     store.create(registry.byResourceKey('/services')!, {
@@ -164,6 +180,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
     serviceAccountController(deps), rootCaPublisher(deps, tls.caPem),
     crds, garbageCollector(store, registry), namespaceController(deps), deploymentController(deps), replicaSetController(deps),
     statefulSetController(deps), daemonSetController(deps), jobController(deps), podScheduler(deps), kubeletSimulator(deps),
+    endpointSliceController(deps), horizontalPodAutoscalerController(deps, { now: () => memberNow().getTime(), ...options.hpa }),
   ], options.onError ?? ((controller, key, error) => process.stderr.write(`member ${name}: ${controller} ${key}: ${(error as Error)?.stack ?? error}\n`)));
 
   // Write-behind persistence: bursts of writes (a Deployment creating 50 pods) cost one file write.

@@ -81,6 +81,11 @@ export interface ResourceType {
   crd?: string;
   /** Custom resources cannot take strategic merge patches. */
   strategicMerge: boolean;
+  /**
+   * Served from a computation over the store rather than stored (metrics.k8s.io): only get and list, which
+   * is also what discovery lists for it.
+   */
+  computed?: 'metrics';
 }
 
 /** A simulated node (KWOK-style): no kubelet, just capacity the scheduler places pods against. */

@@ -65,7 +65,7 @@ test('kubectl get pods -o wide shows Running pods with IP and NODE', async () =>
   const [header, ...rows] = out.stdout.trim().split('\n');
   assert.match(header!, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES$/);
   assert.is(rows.length, 2);
-  for (const row of rows) assert.match(row, /^web-\w+-\w{5}\s+1\/1\s+Running\s+0\s+\S+\s+10\.244\.\d+\.\d+\s+member1-node-\d\s+<none>\s+<none>$/);
+  for (const row of rows) assert.match(row, /^web-\w+-\w{5}\s+1\/1\s+Running\s+0\s+\S+\s+10\.\d+\.\d+\.\d+\s+member1-node-\d\s+<none>\s+<none>$/);
   // Two pods of one ReplicaSet spread over two nodes.
   const nodes = new Set(rows.map((r) => r.split(/\s+/)[6]));
   assert.is(nodes.size, 2);

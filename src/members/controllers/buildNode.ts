@@ -1,7 +1,9 @@
 import type { KubeObject, NodeSpec } from '../types.ts';
+import { nodePodCidr } from './memberPodCidr.ts';
 
 /** A simulated Node as KWOK registers one: Ready, with capacity, addresses and a pod CIDR of its own. */
-export function buildNode(spec: NodeSpec, index: number, now: string): KubeObject {
+export function buildNode(spec: NodeSpec, index: number, now: string, clusterCidr = '10.244.0.0/16'): KubeObject {
+  const podCIDR = nodePodCidr(clusterCidr, index);
   const capacity = { cpu: spec.cpu ?? '8', memory: spec.memory ?? '32Gi', pods: spec.pods ?? '110', 'ephemeral-storage': '100Gi' };
   return {
     apiVersion: 'v1',
@@ -14,7 +16,7 @@ export function buildNode(spec: NodeSpec, index: number, now: string): KubeObjec
       },
       annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
     },
-    spec: { podCIDR: `10.244.${index}.0/24`, podCIDRs: [`10.244.${index}.0/24`], ...(spec.taints?.length ? { taints: spec.taints } : {}) },
+    spec: { podCIDR, podCIDRs: [podCIDR], ...(spec.taints?.length ? { taints: spec.taints } : {}) },
     status: {
       capacity,
       allocatable: capacity,

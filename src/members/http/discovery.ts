@@ -6,6 +6,8 @@ import type { ResourceType } from '../types.ts';
 // client-node only ever asks for the per-group-version APIResourceList.
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+/** metrics-server's verbs for its computed kinds. */
+const COMPUTED_VERBS = ['get', 'list'];
 const SUBRESOURCE_VERBS: Record<string, string[]> = { status: ['get', 'patch', 'update'], scale: ['get', 'patch', 'update'], log: ['get'] };
 
 export const AGGREGATED_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -35,7 +37,7 @@ export function apiResourceList(registry: ResourceRegistry, group: string, versi
   const resources: object[] = [];
   for (const rt of types) {
     resources.push({
-      name: rt.plural, singularName: rt.singular, namespaced: rt.namespaced, kind: rt.kind, verbs: VERBS,
+      name: rt.plural, singularName: rt.singular, namespaced: rt.namespaced, kind: rt.kind, verbs: rt.computed ? COMPUTED_VERBS : VERBS,
       ...(rt.shortNames.length ? { shortNames: rt.shortNames } : {}),
       ...(rt.categories.length ? { categories: rt.categories } : {}),
     });
@@ -56,7 +58,7 @@ function aggregatedResource(rt: ResourceType): object {
     responseKind: { group: rt.group, version: rt.version, kind: rt.kind },
     scope: rt.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: rt.singular,
-    verbs: VERBS,
+    verbs: rt.computed ? COMPUTED_VERBS : VERBS,
     ...(rt.shortNames.length ? { shortNames: rt.shortNames } : {}),
     ...(rt.categories.length ? { categories: rt.categories } : {}),
     ...(rt.subresources.length ? {

@@ -20,9 +20,11 @@ import type { KubeObject, ResourceType } from '../types.ts';
 import type { ApiPath } from './parseApiPath.ts';
 import { readBody } from './readBody.ts';
 import { randomSuffix } from '../store/randomSuffix.ts';
+import { formatLabelSelector } from '../resources/printColumns.ts';
 import { renderTable } from './renderTable.ts';
 import { sendJson, sendText } from './respond.ts';
 import type { ServerContext } from './ServerContext.ts';
+import { serveMetrics } from './serveMetrics.ts';
 import { serveWatch } from './serveWatch.ts';
 import { decodeContinue, encodeContinue } from './continueToken.ts';
 import {
@@ -38,6 +40,7 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
   const method = req.method ?? 'GET';
   const { rt, name, subresource } = path;
   if (rt.namespaced && path.namespace === undefined && name) throw notFound(rt.group, rt.plural, name);
+  if (rt.computed === 'metrics') return serveMetrics(ctx, req, res, path, url);
   if (path.watch) return watchThroughPrefix(ctx, req, res, path, url);
   if (!name) {
     if (method === 'GET') {
@@ -437,10 +440,10 @@ async function deleteCollection(ctx: ServerContext, req: IncomingMessage, res: S
 
 function toScale(object: KubeObject): KubeObject {
   const { name, namespace, uid, resourceVersion, creationTimestamp } = object.metadata;
+  // metav1.FormatLabelSelector of the workload's selector, expressions included: what the HPA selects pods by.
   const selector = object.spec?.selector;
-  const selectorText = selector?.matchLabels
-    ? Object.entries(selector.matchLabels as Record<string, string>).map(([k, v]) => `${k}=${v}`).join(',')
-    : '';
+  const formatted = selector ? formatLabelSelector(selector) : '';
+  const selectorText = formatted === '<none>' ? '' : formatted;
   return {
     kind: 'Scale', apiVersion: 'autoscaling/v1',
     metadata: { name, namespace, uid, resourceVersion, creationTimestamp },

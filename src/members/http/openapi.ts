@@ -27,8 +27,9 @@ export function openapiGroupVersionDocument(registry: ResourceRegistry, group: s
       parameters,
       responses: { '200': { description: 'OK' } },
     });
-    paths[`${base}/{name}`] = { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };
-    paths[base] = { get: op('list'), post: op('post') };
+    // Computed kinds (metrics.k8s.io) are read-only, as metrics-server's document says.
+    paths[`${base}/{name}`] = rt.computed ? { get: op('get') } : { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };
+    paths[base] = rt.computed ? { get: op('list') } : { get: op('list'), post: op('post') };
   }
   return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.32.0' }, paths, components: { schemas: {} } };
 }

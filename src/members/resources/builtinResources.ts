@@ -9,6 +9,7 @@ interface Row {
   short?: string[];
   sub?: Subresource[];
   all?: boolean;
+  computed?: 'metrics';
 }
 
 // The built-in kinds a member serves: core/apps/batch/networking/policy/autoscaling/coordination plus the ones
@@ -48,6 +49,9 @@ const ROWS: Row[] = [
   { gv: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', scope: 'Cluster' },
   { gv: 'storage.k8s.io/v1', kind: 'StorageClass', plural: 'storageclasses', scope: 'Cluster', short: ['sc'] },
   { gv: 'scheduling.k8s.io/v1', kind: 'PriorityClass', plural: 'priorityclasses', scope: 'Cluster', short: ['pc'] },
+  // What metrics-server serves, computed from the pods' simulated usage (src/members/metrics/).
+  { gv: 'metrics.k8s.io/v1beta1', kind: 'PodMetrics', plural: 'pods', scope: 'Namespaced', computed: 'metrics' },
+  { gv: 'metrics.k8s.io/v1beta1', kind: 'NodeMetrics', plural: 'nodes', scope: 'Cluster', computed: 'metrics' },
   { gv: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', scope: 'Cluster', short: ['crd', 'crds'], sub: ['status'] },
 ];
 
@@ -72,6 +76,7 @@ export function builtinResources(): ResourceType[] {
       tracksGeneration: GENERATION_KINDS.has(row.kind),
       columns: printColumnsByKind[row.kind] ?? [nameColumn, ageColumn],
       strategicMerge: true,
+      ...(row.computed ? { computed: row.computed } : {}),
     };
   });
 }

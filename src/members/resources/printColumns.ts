@@ -1,5 +1,7 @@
 import type { KubeObject, PrintColumn } from '../types.ts';
 import { humanDuration } from '../../time/humanDuration.ts';
+import { endpointSliceEndpoints, endpointSlicePorts } from './discoveryPrintColumns.ts';
+import { hpaTargets } from './hpaTargets.ts';
 
 // The columns the real API server prints for each kind (k8s.io/kubernetes/pkg/printers/internalversion),
 // so `kubectl get` against a member looks like it does against a real cluster.
@@ -198,8 +200,8 @@ const ingressColumns: PrintColumn[] = [
 const hpaColumns: PrintColumn[] = [
   nameColumn,
   col('Reference', 'string', (o) => `${o.spec?.scaleTargetRef?.kind ?? ''}/${o.spec?.scaleTargetRef?.name ?? ''}`),
-  col('Targets', 'string', () => '<unknown>'),
-  col('MinPods', 'string', (o) => String(o.spec?.minReplicas ?? 1)),
+  col('Targets', 'string', hpaTargets),
+  col('MinPods', 'string', (o) => (o.spec?.minReplicas == null ? '<unset>' : String(o.spec.minReplicas))),
   col('MaxPods', 'integer', (o) => int(o.spec?.maxReplicas)),
   col('Replicas', 'integer', (o) => int(o.status?.currentReplicas)),
   ageColumn,
@@ -231,6 +233,10 @@ export const printColumnsByKind: Record<string, PrintColumn[]> = {
   Ingress: ingressColumns,
   HorizontalPodAutoscaler: hpaColumns,
   PodDisruptionBudget: pdbColumns,
+  EndpointSlice: [
+    nameColumn, col('AddressType', 'string', (o) => o.addressType ?? ''), col('Ports', 'string', endpointSlicePorts),
+    col('Endpoints', 'string', endpointSliceEndpoints), ageColumn,
+  ],
   Lease: [nameColumn, col('Holder', 'string', (o) => o.spec?.holderIdentity ?? ''), ageColumn],
   CustomResourceDefinition: [
     nameColumn,
