@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Member } from '../../src/members/startMember.ts';
 import { LOCK_FILE } from '../../src/passes/acquireRepoLock.ts';
-import { spawnFlotilla, type Child } from './helpers/spawnFlotilla.ts';
+import { spawnFlotilla, type Child } from '../helpers/spawnFlotilla.ts';
 import { clusterRegistration, configMap, configMapPolicy, deployment, makeFleet, weightedPolicy, type Fleet } from './helpers/fleet.ts';
 
 const CONFIGMAPS = 30;

@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
 import { waitFor } from '../deliveries/helpers/e2e.ts';
-import { clusterRegistration, configMap, deployment, LogEvents, makeFleet, NOT_READY_TAINT_POLICY, weightedPolicy, type Fleet } from './helpers/fleet.ts';
+import { clusterRegistration, configMap, deployment, makeFleet, NOT_READY_TAINT_POLICY, weightedPolicy, type Fleet } from './helpers/fleet.ts';
+import { LogEvents } from '../helpers/logEvents.ts';
 
 let fleet: Fleet;
 const running: Reconciler[] = [];

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEFAULT_STATUS_UPDATE_FREQUENCY_MS, startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
-import { clusterRegistration, LogEvents, makeFleet, type Fleet } from './helpers/fleet.ts';
+import { clusterRegistration, makeFleet, type Fleet } from './helpers/fleet.ts';
+import { LogEvents } from '../helpers/logEvents.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const SAMPLES = '/work/shared/karmada-samples/guestbook';

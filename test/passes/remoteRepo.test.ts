@@ -3,7 +3,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startReconciler } from '../../src/passes/startReconciler.ts';
 import { signGeneric } from '../../src/passes/verifyWebhook.ts';
-import { clusterRegistration, deployment, LogEvents, makeFleet, weightedPolicy } from './helpers/fleet.ts';
+import { clusterRegistration, deployment, makeFleet, weightedPolicy } from './helpers/fleet.ts';
+import { LogEvents } from '../helpers/logEvents.ts';
 import { serveGitHttp } from './helpers/gitHttpServer.ts';
 
 test('a remote repo: a signed webhook makes it fetch now (isomorphic-git over smart HTTP), apply, and push the rendered and status branches back', async () => {

@@ -5,7 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LockHeldError } from '../../src/passes/acquireRepoLock.ts';
 import { startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
-import { clusterRegistration, deployment, LogEvents, makeFleet, weightedPolicy, type Fleet } from './helpers/fleet.ts';
+import { clusterRegistration, deployment, makeFleet, weightedPolicy, type Fleet } from './helpers/fleet.ts';
+import { LogEvents } from '../helpers/logEvents.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 
