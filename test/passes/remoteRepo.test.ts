@@ -5,12 +5,12 @@ import { startReconciler } from '../../src/passes/startReconciler.ts';
 import { signGeneric } from '../../src/passes/verifyWebhook.ts';
 import { clusterRegistration, deployment, makeFleet, weightedPolicy } from './helpers/fleet.ts';
 import { LogEvents } from '../helpers/logEvents.ts';
-import { serveGitHttp } from './helpers/gitHttpServer.ts';
+import { startGitHttpServer } from '../helpers/gitHttpServer.ts';
 
 test('a remote repo: a signed webhook makes it fetch now (isomorphic-git over smart HTTP), apply, and push the rendered and status branches back', async () => {
   const fleet = await makeFleet(['member1', 'member2'], { readyDelayMs: 0 });
   fleet.git(fleet.bare, 'config', 'http.receivepack', 'true');
-  const server = await serveGitHttp(path.dirname(fleet.bare));
+  const server = await startGitHttpServer(path.dirname(fleet.bare));
   const events = new LogEvents();
   const reconciler = await startReconciler({
     source: { kind: 'remote', url: `${server.url}/repo.git`, mirrorDir: path.join(fleet.root, 'mirror.git'), fetchSchedule: '0 0 1 1 *' },

@@ -65,14 +65,14 @@ export const securityScenarios: Scenario[] = [
         const url = remote.reconciler.url!;
         const head = fleet.push({ 'clusters/member1.yaml': clusterRegistration('member1'), 'policies/cms.yaml': configMapPolicy(['member1']), 'templates/cm.yaml': cm('hooked', 'v1') }, 'A ConfigMap');
         const body = JSON.stringify({ ref: 'refs/heads/main', after: head });
-        const atStart = remote.proxy.requests.length;
+        const atStart = remote.git.requests.length;
         const bad = [
           await deliver(url, body, { 'X-Hub-Signature-256': githubSignature(body, 'not-the-secret'), 'X-GitHub-Delivery': 'd-wrong' }),
           await deliver(url, body, { 'X-GitHub-Delivery': 'd-missing' }),
           await deliver(url, body.replace(head, '0'.repeat(40)), { 'X-Hub-Signature-256': githubSignature(body, SECRET), 'X-GitHub-Delivery': 'd-modified' }),
         ];
         expect.equal(bad, [401, 401, 401], 'wrong, missing, over a modified body');
-        expect.equal(remote.proxy.requests.slice(atStart), [], 'requests to the Git host after the rejected hooks');
+        expect.equal(remote.git.requests.slice(atStart), [], 'requests to the Git host after the rejected hooks');
         expect.equal(remote.events.entries.filter((e) => e.step === 'fetch' || e.step === 'pass').length, 0, 'fetches and passes after the rejected hooks');
         expect.that(!fleet.members[0]!.store.get('/configmaps', 'default', 'hooked'), 'nothing applied after the rejected hooks');
 
@@ -83,11 +83,11 @@ export const securityScenarios: Scenario[] = [
         const recovery = since(started);
         expect.equal([pass.error, pass.sourceCommit], [undefined, head], 'the pass: error and source commit');
         expect.that(fleet.members[0]!.store.get('/configmaps', 'default', 'hooked'), 'the pushed ConfigMap applied');
-        const afterGood = remote.proxy.requests.length;
+        const afterGood = remote.git.requests.length;
         const fetches = remote.events.entries.filter((e) => e.step === 'fetch').length;
         const replay = await deliver(url, body, { 'X-Hub-Signature-256': githubSignature(body, SECRET), 'X-GitHub-Delivery': 'd-1' });
         expect.equal(replay, 409, 'the same delivery again');
-        expect.equal(remote.proxy.requests.length, afterGood, 'requests to the Git host after the replay');
+        expect.equal(remote.git.requests.length, afterGood, 'requests to the Git host after the replay');
         const metrics = await remote.reconciler.metrics.registry.metrics();
         expect.equal(/flotilla_triggers_total\{trigger="webhook"\} (\d+)/.exec(metrics)?.[1], '1', 'passes asked for by webhooks');
         expect.equal(remote.events.entries.filter((e) => e.step === 'fetch').length, fetches, 'fetches after the replay');

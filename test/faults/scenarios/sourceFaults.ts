@@ -33,15 +33,15 @@ async function fetchTimesOut(expect: Expectations) {
     const renderedBefore = refOf(fleet, RENDERED);
 
     fleet.push({ 'templates/cm-2.yaml': null, 'templates/cm-3.yaml': null, 'templates/cm-new.yaml': configMap('cm-new', 'new') }, 'Drop cm-2 and cm-3, add cm-new');
-    remote.proxy.stall(true);
-    const stalledAt = remote.proxy.requests.length;
+    remote.git.stall(true);
+    const stalledAt = remote.git.requests.length;
     const started = performance.now();
     await within(10_000, 'a pass whose fetch stalls', remote.reconciler.kick('fetch'));
     const seconds = since(started);
     const last = remote.reconciler.lastPass;
     expect.equal(last?.ok, false, 'the pass with a stalled fetch failed');
     expect.that(/timed out/i.test(last?.error ?? ''), `it says the fetch timed out: ${last?.error}`);
-    expect.that(remote.proxy.requests.length > stalledAt, 'the fetch reached the stalled host');
+    expect.that(remote.git.requests.length > stalledAt, 'the fetch reached the stalled host');
     const readyz = await fetch(`${remote.reconciler.url}/readyz`);
     expect.equal(readyz.status, 503, '/readyz while the source times out');
     expect.that((await readyz.text()).includes('timed out'), '/readyz names the timeout');
@@ -49,7 +49,7 @@ async function fetchTimesOut(expect: Expectations) {
     const lostDuring = baseline.filter((k) => !managedOn(member).has(k));
     expect.equal(lostDuring, [], 'objects deleted on member1 while the source timed out');
 
-    remote.proxy.stall(false);
+    remote.git.stall(false);
     const recovering = performance.now();
     await within(20_000, 'the pass after the host answers again', remote.reconciler.kick('fetch'));
     const recovery = since(recovering);
