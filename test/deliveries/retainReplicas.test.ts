@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { reconcileOnce, type ReconcileResult } from '../../src/reconcile.ts';
-import { clusterYaml } from '../helpers/configRepo.ts';
+import { clusterYaml } from '../helpers/fleet.ts';
 import { startMemberFleet, type MemberFleet } from './helpers/e2e.ts';
 
 let fleet: MemberFleet;

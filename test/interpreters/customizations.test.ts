@@ -11,7 +11,7 @@ import { parseFieldPath, read, readAll, remove, write } from '../../src/interpre
 import { interpreterSet } from '../../src/interpreters/customizations.ts';
 import { buildStatusFiles, templateStatusPath } from '../../src/statuses/buildStatusFiles.ts';
 import type { InterpreterCustomization } from '../../src/api/interpreterCustomization.ts';
-import { clusterYaml, makeConfigRepo } from '../helpers/configRepo.ts';
+import { clusterYaml, makeConfigRepo } from '../helpers/fleet.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const flotilla = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
 import { waitFor } from '../deliveries/helpers/e2e.ts';
-import { clusterRegistration, configMap, deployment, makeFleet, NOT_READY_TAINT_POLICY, weightedPolicy, type Fleet } from './helpers/fleet.ts';
+import { clusterRegistration, configMap, deployment, type Fleet, makeFleet, NOT_READY_TAINT_POLICY, weightedPolicy } from '../helpers/fleet.ts';
 import { LogEvents } from '../helpers/logEvents.ts';
 
 let fleet: Fleet;
@@ -13,7 +13,7 @@ const running: Reconciler[] = [];
 
 test.before(async () => {
   // Pods turn Ready 1 s after they are bound: a status written in the apply pass shows the rollout unfinished.
-  fleet = await makeFleet(['member1', 'member2'], { readyDelayMs: 1_000 });
+  fleet = await makeFleet({ members: ['member1', 'member2'], readyDelayMs: 1_000 });
 });
 test.after(async () => {
   for (const r of running) await r.stop();

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEFAULT_STATUS_UPDATE_FREQUENCY_MS, startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
-import { clusterRegistration, makeFleet, type Fleet } from './helpers/fleet.ts';
+import { clusterRegistration, type Fleet, makeFleet } from '../helpers/fleet.ts';
 import { LogEvents } from '../helpers/logEvents.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
@@ -19,7 +19,7 @@ let events: LogEvents;
 let reconciler: Reconciler;
 
 test.before(async () => {
-  fleet = await makeFleet(['member1', 'member2'], { readyDelayMs: 0 });
+  fleet = await makeFleet({ members: ['member1', 'member2'], readyDelayMs: 0 });
   events = new LogEvents();
   reconciler = await startReconciler({
     source: { kind: 'local', path: fleet.bare },

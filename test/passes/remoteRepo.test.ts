@@ -3,12 +3,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startReconciler } from '../../src/passes/startReconciler.ts';
 import { signGeneric } from '../../src/passes/verifyWebhook.ts';
-import { clusterRegistration, deployment, makeFleet, weightedPolicy } from './helpers/fleet.ts';
+import { clusterRegistration, deployment, makeFleet, weightedPolicy } from '../helpers/fleet.ts';
 import { LogEvents } from '../helpers/logEvents.ts';
 import { startGitHttpServer } from '../helpers/gitHttpServer.ts';
 
 test('a remote repo: a signed webhook makes it fetch now (isomorphic-git over smart HTTP), apply, and push the rendered and status branches back', async () => {
-  const fleet = await makeFleet(['member1', 'member2'], { readyDelayMs: 0 });
+  const fleet = await makeFleet({ members: ['member1', 'member2'], readyDelayMs: 0 });
   fleet.git(fleet.bare, 'config', 'http.receivepack', 'true');
   const server = await startGitHttpServer(path.dirname(fleet.bare));
   const events = new LogEvents();

@@ -8,7 +8,7 @@ import { startMember } from '../../src/members/startMember.ts';
 import { waitFor } from '../deliveries/helpers/e2e.ts';
 import { refuses } from '../helpers/refuses.ts';
 import { spawnFlotilla, type Child } from '../helpers/spawnFlotilla.ts';
-import { clusterRegistration, configMap, deployment, makeFleet, NOT_READY_TAINT_POLICY, weightedPolicy, type Fleet } from './helpers/fleet.ts';
+import { clusterRegistration, configMap, deployment, type Fleet, makeFleet, NOT_READY_TAINT_POLICY, weightedPolicy } from '../helpers/fleet.ts';
 
 const children: Child[] = [];
 let fleet: Fleet | undefined;
@@ -32,7 +32,7 @@ spec:
 `;
 
 test('flotilla run with the default resync (5m) and short thresholds: member2 stopped moves its replica to member1 after the toleration; restarted, it loses nothing still wanted', async () => {
-  fleet = await makeFleet(['member1', 'member2'], { readyDelayMs: 100 });
+  fleet = await makeFleet({ members: ['member1', 'member2'], readyDelayMs: 100 });
   const f = fleet;
   const source = f.push({
     'clusters/member1.yaml': clusterRegistration('member1'),

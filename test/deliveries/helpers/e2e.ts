@@ -17,7 +17,7 @@ import { writeTreeEdits } from '../../../src/commits/writeTreeEdits.ts';
 import { startMember, type Member, type MemberOptions } from '../../../src/members/startMember.ts';
 import { writeKubeconfig } from '../../../src/members/writeKubeconfig.ts';
 import { manifestPath } from '../../../src/works/outputPaths.ts';
-import { makeConfigRepo, type ConfigRepo } from '../../helpers/configRepo.ts';
+import { makeFleet, type ConfigRepo } from '../../helpers/fleet.ts';
 
 export const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
 export const RENDERED_REF = 'refs/heads/flotilla/rendered';
@@ -67,24 +67,19 @@ export interface MemberFleet {
   cleanup(): Promise<void>;
 }
 
-/** Starts the named members and commits `files` as the config repo's first commit. */
+/** Starts the named members and commits `files` as the config repo's first commit (the shared fleet, connected). */
 export async function startMemberFleet(names: string[], files: Record<string, string>, message: string): Promise<MemberFleet> {
-  const scratch = new Scratch();
+  const fleet = await makeFleet({ members: names, files, message });
   let kubes = new Map<string, KubeTarget>();
-  let config: ConfigRepo | undefined;
   const cleanup = async () => {
     await Promise.all([...kubes.values()].map((kube) => kube.close()));
-    await scratch.cleanup();
-    config?.cleanup();
+    await fleet.cleanup();
   };
   try {
-    const kubeconfig = scratch.kubeconfig(await Promise.all(names.map((n) => scratch.member(n))));
-    const cache = scratch.dir('flotilla-kubectl-cache-');
+    const kubeconfig = path.join(fleet.credentials, 'members.config');
+    const cache = path.join(fleet.root, 'kubectl-cache');
     kubes = await connectKubeconfig(kubeconfig, { timeoutMs: 3_000 });
-    config = makeConfigRepo();
-    config.commit(files, message);
-    const repo = await openRepo(config.dir);
-    return { config, repo, kubes, kubectl: (args, input) => kubectl(kubeconfig, cache, args, input), cleanup };
+    return { config: fleet.work, repo: fleet.repo, kubes, kubectl: (args, input) => kubectl(kubeconfig, cache, args, input), cleanup };
   } catch (err) {
     // The suite's test.after never sees a fleet that failed to start: stop what did start here.
     await cleanup();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ListenerLimits } from '../../../src/passes/serveEndpoints.ts';
 import { startReconciler, type Reconciler } from '../../../src/passes/startReconciler.ts';
 import { startGitHttpServer, type GitHttpServer } from '../../helpers/gitHttpServer.ts';
-import type { Fleet } from '../../passes/helpers/fleet.ts';
+import type { Fleet } from '../../helpers/fleet.ts';
 import { LogEvents } from '../../helpers/logEvents.ts';
 
 export interface RemoteReconciler {

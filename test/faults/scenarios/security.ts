@@ -8,13 +8,11 @@ import { Agent, request } from 'undici';
 import { startMember, type Member } from '../../../src/members/startMember.ts';
 import { readPlan } from '../../../src/plans/readPlan.ts';
 import { renderPlanMarkdown } from '../../../src/plans/renderPlanMarkdown.ts';
-import { clusterYaml } from '../../helpers/configRepo.ts';
+import { baseFiles, clusterRegistration, clusterYaml, configMap, configMapPolicy, makeFleet, policy } from '../../helpers/fleet.ts';
 import type { Scenario } from '../helpers/frame.ts';
-import { configMap, makeFleet, policy } from '../helpers/fleet.ts';
 import { STATUS_REF, withPipeline } from '../helpers/pipeline.ts';
 import { LEAK } from './badInput.ts';
 import { createHmac } from 'node:crypto';
-import { clusterRegistration, configMap as cm, configMapPolicy, makeFleet as makeRunFleet } from '../../passes/helpers/fleet.ts';
 import { since } from '../helpers/frame.ts';
 import { startRemoteReconciler } from '../helpers/remote.ts';
 
@@ -59,11 +57,11 @@ export const securityScenarios: Scenario[] = [
     group: 'security', name: 'webhook signatures', speed: 'fast',
     injected: 'push hooks with a wrong signature, none, one over a modified body, a replayed delivery id; then a good one',
     run: async (expect) => {
-      const fleet = await makeRunFleet(['member1'], { readyDelayMs: 0 });
+      const fleet = await makeFleet({ members: ['member1'], readyDelayMs: 0 });
       const remote = await startRemoteReconciler(fleet, { webhookSecret: SECRET });
       try {
         const url = remote.reconciler.url!;
-        const head = fleet.push({ 'clusters/member1.yaml': clusterRegistration('member1'), 'policies/cms.yaml': configMapPolicy(['member1']), 'templates/cm.yaml': cm('hooked', 'v1') }, 'A ConfigMap');
+        const head = fleet.push({ 'clusters/member1.yaml': clusterRegistration('member1'), 'policies/cms.yaml': configMapPolicy(['member1']), 'templates/cm.yaml': configMap('hooked', 'v1') }, 'A ConfigMap');
         const body = JSON.stringify({ ref: 'refs/heads/main', after: head });
         const atStart = remote.git.requests.length;
         const bad = [
@@ -138,7 +136,7 @@ export const securityScenarios: Scenario[] = [
   {
     group: 'security', name: 'Markdown plan escapes untrusted text', injected: 'HTML, @mentions, links and table pipes in a commit subject and a field name', speed: 'fast',
     run: async (expect) => {
-      const fleet = await makeFleet();
+      const fleet = await makeFleet({ files: baseFiles() });
       try {
         const base = fleet.work.git('rev-parse', 'HEAD');
         const hostile = '<img src=x onerror=alert(1)> @everyone [click](https://evil.example) | ` ** <script>';
@@ -153,7 +151,7 @@ export const securityScenarios: Scenario[] = [
         expect.that(md.includes('script'), 'the field name is still shown (escaped)');
         return { outcome: 'HTML escaped, mentions and links defused in the PR comment', lost: 0 };
       } finally {
-        fleet.cleanup();
+        await fleet.cleanup();
       }
     },
   },

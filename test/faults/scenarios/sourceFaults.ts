@@ -4,10 +4,10 @@ import nodeFs from 'node:fs';
 import { openRepo } from '../../../src/commits/openRepo.ts';
 import type { Scenario } from '../helpers/frame.ts';
 import { since } from '../helpers/frame.ts';
-import { baseFiles, manifests } from '../helpers/fleet.ts';
+import { baseFiles, clusterRegistration, configMap, configMapPolicy } from '../../helpers/fleet.ts';
+import { manifests } from '../helpers/compareOutputs.ts';
 import { describeLost, withPipeline, type Pipeline } from '../helpers/pipeline.ts';
-import { clusterRegistration, configMap, configMapPolicy } from '../../passes/helpers/fleet.ts';
-import { makeFleet as makeRunFleet, managedOn, refOf, RENDERED, renderedKeys } from '../helpers/processes.ts';
+import { makeFleet, managedOn, refOf, RENDERED, renderedKeys } from '../helpers/processes.ts';
 import { startRemoteReconciler } from '../helpers/remote.ts';
 import type { Expectations } from '../helpers/frame.ts';
 
@@ -20,7 +20,7 @@ function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
 
 /** The remote Git host stalls while a commit deleting two ConfigMaps waits: the pass must time out and hold. */
 async function fetchTimesOut(expect: Expectations) {
-  const fleet = await makeRunFleet(['member1'], { readyDelayMs: 0 });
+  const fleet = await makeFleet({ members: ['member1'], readyDelayMs: 0 });
   const remote = await startRemoteReconciler(fleet, { fetchIdleTimeoutMs: 500 });
   try {
     const files: Record<string, string> = { 'clusters/member1.yaml': clusterRegistration('member1'), 'policies/cms.yaml': configMapPolicy(['member1']) };
