@@ -15,6 +15,7 @@ import type { GitRepo } from '../../src/commits/types.ts';
 import { startMember, type Member } from '../../src/members/startMember.ts';
 import { writeKubeconfig } from '../../src/members/writeKubeconfig.ts';
 import { syncRepo, type SyncResult } from '../../src/outputs/syncRepo.ts';
+import type { ReconcilerOptions } from '../../src/passes/startReconciler.ts';
 
 export const SOURCE_REF = 'refs/heads/main';
 export const RENDERED_REF = 'refs/heads/flotilla/rendered';
@@ -257,6 +258,23 @@ spec:
 `;
 }
 
+/** Every Deployment of namespace default, to each listed cluster whole (replicas as the template says). */
+export function deploymentPolicy(clusters: readonly string[]): string {
+  return `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: deployments
+  namespace: default
+spec:
+  resourceSelectors:
+    - apiVersion: apps/v1
+      kind: Deployment
+  placement:
+    clusterAffinity:
+      clusterNames: [${clusters.join(', ')}]
+`;
+}
+
 /** Every ConfigMap and Deployment of namespace default goes to every listed cluster, whole. */
 export function policy(clusters: readonly string[] = CLUSTERS, extra = ''): string {
   return `apiVersion: policy.karmada.io/v1alpha1
@@ -362,5 +380,19 @@ export async function makeFleet(opts: { members?: readonly string[]; readyDelayM
       return new TextDecoder().decode((await readBlobs(repo, [oid])).get(oid)!);
     },
     renderedHead: () => readRef(repo, RENDERED_REF),
+  };
+}
+
+/**
+ * A reconciler on the fleet as `flotilla run --repo <bare> --credentials-dir <credentials> --resync 0` starts one:
+ * members from their registrations in Git, no resync, no listener. `extra` adds to or overrides these.
+ */
+export function reconcilerOptions(fleet: Fleet, log: ReconcilerOptions['log'], extra: Partial<ReconcilerOptions> = {}): ReconcilerOptions {
+  return {
+    source: { kind: 'local', path: fleet.bare },
+    clusters: { kind: 'registered', credentialsDir: fleet.credentials, fallbackKubeconfig: undefined },
+    resyncMs: 0,
+    log,
+    ...extra,
   };
 }

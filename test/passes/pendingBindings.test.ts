@@ -6,7 +6,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEFAULT_STATUS_UPDATE_FREQUENCY_MS, startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
-import { clusterRegistration, type Fleet, makeFleet } from '../helpers/fleet.ts';
+import { clusterRegistration, type Fleet, makeFleet, reconcilerOptions } from '../helpers/fleet.ts';
 import { LogEvents } from '../helpers/logEvents.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
@@ -21,12 +21,7 @@ let reconciler: Reconciler;
 test.before(async () => {
   fleet = await makeFleet({ members: ['member1', 'member2'], readyDelayMs: 0 });
   events = new LogEvents();
-  reconciler = await startReconciler({
-    source: { kind: 'local', path: fleet.bare },
-    clusters: { kind: 'registered', credentialsDir: fleet.credentials, fallbackKubeconfig: undefined },
-    resyncMs: 0,
-    log: events.log,
-  });
+  reconciler = await startReconciler(reconcilerOptions(fleet, events.log));
 });
 test.after(async () => {
   await reconciler?.stop();

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LockHeldError } from '../../src/passes/acquireRepoLock.ts';
 import { startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
-import { clusterRegistration, deployment, type Fleet, makeFleet, weightedPolicy } from '../helpers/fleet.ts';
+import { clusterRegistration, deployment, type Fleet, makeFleet, reconcilerOptions, weightedPolicy } from '../helpers/fleet.ts';
 import { LogEvents } from '../helpers/logEvents.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
@@ -17,12 +17,7 @@ let reconciler: Reconciler;
 test.before(async () => {
   fleet = await makeFleet({ members: ['member1', 'member2'], readyDelayMs: 0 });
   events = new LogEvents();
-  reconciler = await startReconciler({
-    source: { kind: 'local', path: fleet.bare },
-    clusters: { kind: 'registered', credentialsDir: fleet.credentials, fallbackKubeconfig: undefined },
-    resyncMs: 0,
-    log: events.log,
-  });
+  reconciler = await startReconciler(reconcilerOptions(fleet, events.log));
 });
 test.after(async () => {
   await reconciler?.stop();

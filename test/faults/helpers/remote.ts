@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ListenerLimits } from '../../../src/passes/serveEndpoints.ts';
 import { startReconciler, type Reconciler } from '../../../src/passes/startReconciler.ts';
 import { startGitHttpServer, type GitHttpServer } from '../../helpers/gitHttpServer.ts';
-import type { Fleet } from '../../helpers/fleet.ts';
+import { reconcilerOptions, type Fleet } from '../../helpers/fleet.ts';
 import { LogEvents } from '../../helpers/logEvents.ts';
 
 export interface RemoteReconciler {
@@ -20,15 +20,14 @@ export async function startRemoteReconciler(fleet: Fleet, opts: { webhookSecret?
   const git = await startGitHttpServer(path.dirname(fleet.bare));
   const events = new LogEvents();
   try {
-    const reconciler = await startReconciler({
+    const reconciler = await startReconciler(reconcilerOptions(fleet, events.log, {
       source: {
         kind: 'remote', url: `${git.url}/${path.basename(fleet.bare)}`, mirrorDir: path.join(fleet.root, 'mirror.git'), fetchSchedule: '0 0 1 1 *',
         ...(opts.fetchIdleTimeoutMs !== undefined ? { fetchIdleTimeoutMs: opts.fetchIdleTimeoutMs } : {}),
       },
-      clusters: { kind: 'registered', credentialsDir: fleet.credentials, fallbackKubeconfig: undefined },
-      resyncMs: 0, listen: { host: '127.0.0.1', port: 0, ...(opts.listenLimits ? { limits: opts.listenLimits } : {}) }, log: events.log,
+      listen: { host: '127.0.0.1', port: 0, ...(opts.listenLimits ? { limits: opts.listenLimits } : {}) },
       ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
-    });
+    }));
     return {
       reconciler, events, git,
       async close() {

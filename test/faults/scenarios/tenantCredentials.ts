@@ -14,7 +14,7 @@ import { renderKubeconfig } from '../../../src/members/writeKubeconfig.ts';
 import { parseTrailers } from '../../../src/outputs/outputMessage.ts';
 import { startReconciler } from '../../../src/passes/startReconciler.ts';
 import { openAgentSource, runAgentPass } from '../../../src/pullAgent.ts';
-import { baseFiles, clusterRegistration, configMap, configMapPolicy, type Fleet, makeFleet, manifestOf } from '../../helpers/fleet.ts';
+import { baseFiles, clusterRegistration, configMap, configMapPolicy, type Fleet, makeFleet, manifestOf, reconcilerOptions } from '../../helpers/fleet.ts';
 import { LogEvents } from '../../helpers/logEvents.ts';
 import { startGitHttpServer } from '../../helpers/gitHttpServer.ts';
 import type { Expectations, Scenario } from '../helpers/frame.ts';
@@ -165,7 +165,7 @@ export const tenantCredentialScenarios: readonly Scenario[] = [
       const kubes = await connectKubeconfig(path.join(fleet.credentials, 'members.config'), { timeoutMs: 5_000 });
       let reconciler: Awaited<ReturnType<typeof startReconciler>> | undefined;
       try {
-        reconciler = await startReconciler({ source: { kind: 'local', path: fleet.bare }, clusters: { kind: 'registered', credentialsDir: fleet.credentials, fallbackKubeconfig: undefined }, resyncMs: 0, log: events.log });
+        reconciler = await startReconciler(reconcilerOptions(fleet, events.log));
         fleet.push({ 'clusters/member1.yaml': clusterRegistration('member1').replace('syncMode: Push', 'syncMode: Pull'), 'policies/cms.yaml': configMapPolicy(['member1']), 'templates/cm.yaml': configMap('pulled', 'v1') }, 'Pull member1');
         await reconciler.kick('test');
         await reconciler.stop();
