@@ -42,7 +42,7 @@ spec:
 
 export interface ConfigRepo {
   dir: string;
-  /** The bare repo `dir` was cloned from and `push` sends to (makeConfigRepo({ remote: true }) only). */
+  /** The bare repo `dir` was cloned from and `push` sends to (a fleet's work repo only). */
   bare?: string;
   git(...args: string[]): string;
   /** Writes files (null deletes) and commits them; returns the new commit sha. */
@@ -68,11 +68,11 @@ function runGit(cwd: string, args: string[]): string {
   return execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
-/** With `remote`, a bare repo (`bare`) comes first and the work repo is its clone, as a user's checkout of a hosted repo. */
-export function makeConfigRepo(opts: { remote?: boolean } = {}): ConfigRepo {
-  return initConfigRepo(mkdtempSync(path.join(tmpdir(), 'flotilla-test-')), opts);
+export function makeConfigRepo(): ConfigRepo {
+  return initConfigRepo(mkdtempSync(path.join(tmpdir(), 'flotilla-test-')), {});
 }
 
+/** With `remote`, a bare repo (`bare`) comes first and the work repo is its clone, as a user's checkout of a hosted repo. */
 function initConfigRepo(root: string, opts: { remote?: boolean }): ConfigRepo {
   // Fixed, per-repo dates: two repos built from the same steps hold identical commits.
   let clock = 1_700_000_000;
@@ -109,7 +109,7 @@ function initConfigRepo(root: string, opts: { remote?: boolean }): ConfigRepo {
       return run(dir, ['rev-parse', 'HEAD']);
     },
     push(files, message) {
-      if (!bare) throw new Error('push needs makeConfigRepo({ remote: true })');
+      if (!bare) throw new Error('push needs a bare remote: use makeFleet');
       const sha = repo.commit(files, message);
       runGit(dir, ['push', '-q', 'origin', 'HEAD:main']);
       return sha;

@@ -1,4 +1,4 @@
-// The whole pipeline on loopback: a config repo (fleet.ts), emulated members, and reconcileOnce between them.
+// The whole pipeline on loopback: a config repo (test/helpers/fleet.ts), emulated members, and reconcileOnce between them.
 // "Expected" is what the rendered branch says each member runs; "actual" is read from each member's own store,
 // not from anything the applier reports, so a lost object is counted even when Flotilla thinks all is well.
 import { mkdtempSync, rmSync } from 'node:fs';
