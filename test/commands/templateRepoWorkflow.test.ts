@@ -1,7 +1,7 @@
 // A config repo made from repo-template/ and worked only through the CLI, as a new user would: real git and
 // `node bin/flotilla.js …` spawned. A PR's plan, history after five commits by two authors, verify against a hand
 // edit, cordon, and a commit deleting every template held by prune safety at apply until it carries the trailer.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { startMember, type Member } from '../../src/members/startMember.ts';
 import { writeKubeconfig } from '../../src/members/writeKubeconfig.ts';
 import { waitFor } from '../deliveries/helpers/e2e.ts';
 import { spawnFlotilla, type Child } from '../helpers/spawnFlotilla.ts';
+import { runProgram, type ProgramResult } from '../helpers/runProgram.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin/flotilla.js');
@@ -54,12 +55,8 @@ function edit(rel: string, change: (text: string) => string): void {
   writeFileSync(file, after);
 }
 
-function flotilla(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: repo, env: ENV, timeout: 60_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
+function flotilla(...args: string[]): Promise<ProgramResult> {
+  return runProgram(process.execPath, [BIN, ...args], { cwd: repo, env: ENV, timeout: 60_000, maxBuffer: 16 << 20 });
 }
 
 const POLICY = 'policies/nginx-propagation.yaml';

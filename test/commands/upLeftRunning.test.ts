@@ -1,6 +1,6 @@
 // `flotilla up` left running, tried as a new user would: every command it prints pasted into a shell works, and
 // Ctrl-C stops all it started. (Failover through `flotilla run`: test/passes/runFailover.test.ts.)
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
 import { LOCK_FILE } from '../../src/passes/acquireRepoLock.ts';
 import { KUBECTL, waitFor } from '../deliveries/helpers/e2e.ts';
 import { refuses } from '../helpers/refuses.ts';
+import { runProgram, type ProgramResult } from '../helpers/runProgram.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin/flotilla.js');
@@ -43,12 +44,8 @@ function userShellEnv(home: string): NodeJS.ProcessEnv {
   };
 }
 
-function sh(line: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('/bin/sh', ['-c', line], { cwd, env, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
+function sh(line: string, cwd: string, env: NodeJS.ProcessEnv): Promise<ProgramResult> {
+  return runProgram('/bin/sh', ['-c', line], { cwd, env, timeout: 30_000 });
 }
 
 async function replicasOn(kubes: ReadonlyMap<string, KubeTarget>, cluster: string): Promise<{ spec: number; ready: number } | undefined> {

@@ -1,6 +1,6 @@
 // End-to-end scaffolding: emulated members on loopback, a kubeconfig for them, kubectl pinned to 1.32 with a
 // private cache, and a Git repo whose rendered branch the tests write directly (the renderer is tested elsewhere).
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { startMember, type Member, type MemberOptions } from '../../../src/membe
 import { writeKubeconfig } from '../../../src/members/writeKubeconfig.ts';
 import { manifestPath } from '../../../src/works/outputPaths.ts';
 import { makeFleet, type ConfigRepo } from '../../helpers/fleet.ts';
+import { runProgram, type ProgramResult } from '../../helpers/runProgram.ts';
 
 export const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
 export const RENDERED_REF = 'refs/heads/flotilla/rendered';
@@ -122,13 +123,8 @@ export function rendered(apiVersion: string, kind: string, name: string, namespa
   };
 }
 
-export function kubectl(kubeconfig: string, cacheDir: string, args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(KUBECTL, ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args], { env: { PATH: process.env.PATH ?? '', HOME: cacheDir }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end(input ?? '');
-  });
+export function kubectl(kubeconfig: string, cacheDir: string, args: string[], input?: string): Promise<ProgramResult> {
+  return runProgram(KUBECTL, ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args], { env: { PATH: process.env.PATH ?? '', HOME: cacheDir }, timeout: 30_000, input: input ?? '' });
 }
 
 /** Polls `check` until truthy or the deadline passes. */
