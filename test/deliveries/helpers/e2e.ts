@@ -1,8 +1,6 @@
 // End-to-end scaffolding: emulated members on loopback, a kubeconfig for them, kubectl pinned to 1.32 with a
 // private cache, and a Git repo whose rendered branch the tests write directly (the renderer is tested elsewhere).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { buildCommit } from '../../../src/commits/buildCommit.ts';
@@ -14,29 +12,24 @@ import { connectKubeconfig } from '../../../src/deliveries/connectKubeTarget.ts'
 import type { KubeTarget } from '../../../src/deliveries/KubeTarget.ts';
 import { updateRef } from '../../../src/commits/updateRef.ts';
 import { writeTreeEdits } from '../../../src/commits/writeTreeEdits.ts';
-import { startMember, type Member, type MemberOptions } from '../../../src/members/startMember.ts';
+import type { Member, MemberOptions } from '../../../src/members/startMember.ts';
 import { writeKubeconfig } from '../../../src/members/writeKubeconfig.ts';
 import { manifestPath } from '../../../src/works/outputPaths.ts';
 import { makeFleet, type ConfigRepo } from '../../helpers/fleet.ts';
 import { runProgram, type ProgramResult } from '../../helpers/runProgram.ts';
+import { KUBECTL, MemberHarness } from '../../members/helpers/memberHarness.ts';
 
-export const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
+export { KUBECTL };
 export const RENDERED_REF = 'refs/heads/flotilla/rendered';
 
-export class Scratch {
-  readonly members: Member[] = [];
-  readonly dirs: string[] = [];
-
+/** The members harness with what the delivery tests add: a kubeconfig file and a bare repo among its temp dirs. */
+export class Scratch extends MemberHarness {
   dir(prefix = 'flotilla-deliveries-'): string {
-    const d = mkdtempSync(path.join(tmpdir(), prefix));
-    this.dirs.push(d);
-    return d;
+    return this.tempDir(prefix);
   }
 
-  async member(name: string, options: Partial<MemberOptions> = {}): Promise<Member> {
-    const m = await startMember({ name, port: 0, dataDir: this.dir(`flotilla-${name}-`), readyDelayMs: 100, ...options });
-    this.members.push(m);
-    return m;
+  member(name: string, options: Partial<MemberOptions> = {}): Promise<Member> {
+    return this.start({ name, dataDir: this.dir(`flotilla-${name}-`), readyDelayMs: 100, ...options });
   }
 
   kubeconfig(members: Member[]): string {
@@ -49,11 +42,6 @@ export class Scratch {
     const dir = path.join(this.dir('flotilla-repo-'), 'repo.git');
     execFileSync('git', ['init', '-q', '--bare', dir], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
     return openRepo(dir);
-  }
-
-  async cleanup(): Promise<void> {
-    await Promise.all(this.members.map((m) => m.stop()));
-    for (const d of this.dirs) rmSync(d, { recursive: true, force: true });
   }
 }
 
