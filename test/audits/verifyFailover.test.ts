@@ -9,7 +9,7 @@ import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { NOT_REPRODUCIBLE_EXIT, verifyCommand } from '../../src/commands/verifyCommand.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { makeConfigRepoWith, nginxSample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepoWith, nginxSample, type ConfigRepo } from '../helpers/fleet.ts';
 import { at, notReadyCluster as down } from '../helpers/failoverState.ts';
 import { commonOptions } from '../plans/helpers/runCommand.ts';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { makeConfigRepo, MEMBERS } from '../helpers/configRepo.ts';
+import { makeConfigRepo, MEMBERS } from '../helpers/fleet.ts';
 import { WEB_BY_CAPACITY_POLICY, webDeployment } from './helpers/webByCapacity.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { makeConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepo } from '../helpers/fleet.ts';
 import { freeCapacity, webByCapacityFiles, webDeployment } from './helpers/webByCapacity.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');

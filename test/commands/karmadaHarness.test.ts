@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, stringify } from 'yaml';
-import { clusterYaml, makeConfigRepo } from '../helpers/configRepo.ts';
+import { clusterYaml, makeConfigRepo } from '../helpers/fleet.ts';
 import { webDeployment } from './helpers/webByCapacity.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const repos: ConfigRepo[] = [];

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { reconcileOnce, type ReconcileResult } from '../../src/reconcile.ts';
-import { clusterYaml } from '../helpers/configRepo.ts';
+import { clusterYaml, deploymentPolicy } from '../helpers/fleet.ts';
 import { startMemberFleet, waitFor, type MemberFleet } from './helpers/e2e.ts';
 
 let fleet: MemberFleet;
@@ -27,19 +27,6 @@ spec:
         - name: ${name}
           image: ${image}
 `;
-const POLICY = `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata:
-  name: deployments
-  namespace: default
-spec:
-  resourceSelectors:
-    - apiVersion: apps/v1
-      kind: Deployment
-  placement:
-    clusterAffinity:
-      clusterNames: [member1]
-`;
 
 let logged: Record<string, unknown>[] = [];
 const pass = () => {
@@ -56,7 +43,7 @@ const field = async (name: string, path: string) => {
 };
 
 test.before(async () => {
-  fleet = await startMemberFleet(['member1'], { 'clusters/member1.yaml': clusterYaml('member1'), 'policies/deployments.yaml': POLICY, 'templates/nginx.yaml': deployment('nginx', 2), 'templates/legacy.yaml': deployment('legacy', 1) }, 'nginx and legacy');
+  fleet = await startMemberFleet(['member1'], { 'clusters/member1.yaml': clusterYaml('member1'), 'policies/deployments.yaml': deploymentPolicy(['member1']), 'templates/nginx.yaml': deployment('nginx', 2), 'templates/legacy.yaml': deployment('legacy', 1) }, 'nginx and legacy');
   // A Deployment someone made by hand before Flotilla, with Flotilla's name for it in Git: not ours.
   const made = await create(({
     apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'legacy', namespace: 'default' },

@@ -8,8 +8,7 @@ import { parseInventoryFile } from '../../src/branches/status/inventory.ts';
 import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { reconcileOnce } from '../../src/reconcile.ts';
-import { clusterYaml } from '../helpers/configRepo.ts';
-import { configMapPolicy } from '../passes/helpers/fleet.ts';
+import { clusterYaml, configMapPolicy } from '../helpers/fleet.ts';
 import { startMemberFleet, type MemberFleet } from './helpers/e2e.ts';
 
 let fleet: MemberFleet;

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { readInventories } from '../../src/branches/status/readInventories.ts';
 import { parseInventoryFile, serializeInventory } from '../../src/branches/status/inventory.ts';
-import { makeConfigRepo, type ConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepo, type ConfigRepo } from '../helpers/fleet.ts';
 
 const STATUS = 'refs/heads/flotilla/status';
 const PATH = 'inventories/member1.json';

@@ -4,8 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseInventoryFile } from '../../src/branches/status/inventory.ts';
 import { reconcileOnce, type ReconcileResult } from '../../src/reconcile.ts';
-import { clusterYaml } from '../helpers/configRepo.ts';
-import { configMapPolicy } from '../passes/helpers/fleet.ts';
+import { clusterYaml, configMapPolicy } from '../helpers/fleet.ts';
 import { startMemberFleet, type MemberFleet } from './helpers/e2e.ts';
 
 let fleet: MemberFleet;

@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { reconcileOnce, type ReconcileResult } from '../../src/reconcile.ts';
-import { clusterYaml } from '../helpers/configRepo.ts';
+import { clusterYaml, deploymentPolicy } from '../helpers/fleet.ts';
 import { startMemberFleet, type MemberFleet } from './helpers/e2e.ts';
 
 let fleet: MemberFleet;
@@ -27,19 +27,6 @@ spec:
         - name: ${name}
           image: nginx:1.27
 `;
-const POLICY = `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata:
-  name: deployments
-  namespace: default
-spec:
-  resourceSelectors:
-    - apiVersion: apps/v1
-      kind: Deployment
-  placement:
-    clusterAffinity:
-      clusterNames: [member1]
-`;
 
 const pass = () => reconcileOnce({ repo: fleet.repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: fleet.kubes, render: true, log: () => {} });
 const result = (r: ReconcileResult, name: string) => r.delivery!.clusters.get('member1')!.results.find((x) => x.ref.name === name && !x.prune)!;
@@ -48,7 +35,7 @@ const replicas = async (name: string) => (await k('get', 'deployment', name, '-n
 
 test.before(async () => {
   fleet = await startMemberFleet(['member1'], {
-    'clusters/member1.yaml': clusterYaml('member1'), 'policies/deployments.yaml': POLICY,
+    'clusters/member1.yaml': clusterYaml('member1'), 'policies/deployments.yaml': deploymentPolicy(['member1']),
     'templates/scaled.yaml': deployment('scaled', 'resourcetemplate.karmada.io/retain-replicas: "true"'),
     'templates/plain.yaml': deployment('plain', 'app: plain'),
   }, 'two deployments');

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { parseBlockYaml } from '../../src/yaml/blockYaml.ts';
 import { parseDocuments } from '../../src/documents/parseDocuments.ts';
 import { KUBECTL } from '../deliveries/helpers/e2e.ts';
 import { prng, randomText, SCALARS as GENERATED_SCALARS } from './helpers/randomYaml.ts';
+import { runProgram, type ProgramResult } from '../helpers/runProgram.ts';
 
 /**
  * Flotilla reads user YAML exactly as kubectl 1.32 does, compared against the real binary. `kubectl annotate
@@ -78,12 +78,8 @@ function corpus(): { files: Record<string, string>; names: string[]; documents: 
   return { files, names, documents };
 }
 
-function run(file: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(file, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
+function run(file: string, args: string[], cwd: string): Promise<ProgramResult> {
+  return runProgram(file, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
 }
 
 /** kubectl -o json prints one pretty-printed object after another; each ends with a `}` alone on its line. */

@@ -10,7 +10,7 @@ import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
 import type { Member } from '../../src/members/startMember.ts';
 import { reconcileOnce } from '../../src/reconcile.ts';
 import { kubectl, Scratch, waitFor } from '../deliveries/helpers/e2e.ts';
-import { clusterYaml, makeConfigRepo, nginxPolicy, sample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { clusterYaml, makeConfigRepo, nginxPolicy, sample, type ConfigRepo } from '../helpers/fleet.ts';
 
 const scratch = new Scratch();
 let members: Member[];

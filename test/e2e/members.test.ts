@@ -1,4 +1,4 @@
-// Issue 4 end to end: real `git commit`/`git push` into a bare config repo seeded from repo-template/, the
+// Members end to end: real `git commit`/`git push` into a bare config repo seeded from repo-template/, the
 // reconciler (render + apply) for member1 and member2 (Push), the Pull agent for member3, three emulated members on
 // loopback, and kubectl 1.32 (private cache, the generated members.config) as the independent check. In order.
 import { execFileSync } from 'node:child_process';

@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { reconcileOnce } from '../../src/reconcile.ts';
-import { clusterYaml } from '../helpers/configRepo.ts';
+import { clusterYaml } from '../helpers/fleet.ts';
 import { startMemberFleet, waitFor, type MemberFleet } from '../deliveries/helpers/e2e.ts';
 
 interface Service { name: string; port: number; requests?: { cpu: string; memory: string }; replicas?: number; service?: false }

@@ -1,5 +1,6 @@
 // A real smart-HTTP Git server on loopback: node's http server running `git http-backend` as CGI, as a
 // hosted Git service would. Pushes are allowed (http.receivepack), so clients can fetch and push over HTTP.
+// Fault knobs: a private repo (basic auth) and a hung host (stall).
 import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -7,8 +8,11 @@ import type { AddressInfo, Socket } from 'node:net';
 export interface GitHttpServer {
   /** http://127.0.0.1:PORT; a repo at <root>/x.git is served as `${url}/x.git`. */
   url: string;
-  /** Requests served so far, e.g. 'GET /repo.git/info/refs?service=git-upload-pack'. */
+  /** Requests that reached the server so far, stalled or not, e.g. 'GET /repo.git/info/refs?service=git-upload-pack'. */
   requests: string[];
+  /** While on, every request is accepted and never answered, like a hung Git host: the client has to give up. */
+  stall(on: boolean): void;
+  /** Also ends stalled requests: their sockets are destroyed. */
   close(): Promise<void>;
 }
 
@@ -16,8 +20,10 @@ export interface GitHttpServer {
 export async function startGitHttpServer(projectRoot: string, opts: { basicAuth?: string } = {}): Promise<GitHttpServer> {
   const requests: string[] = [];
   const sockets = new Set<Socket>();
+  let stalled = false;
   const server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
+    if (stalled) return;
     if (opts.basicAuth && req.headers.authorization !== `Basic ${Buffer.from(opts.basicAuth).toString('base64')}`) {
       res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' }).end('authentication required');
       return;
@@ -33,6 +39,7 @@ export async function startGitHttpServer(projectRoot: string, opts: { basicAuth?
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    stall: (on) => { stalled = on; },
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sockets) s.destroy();

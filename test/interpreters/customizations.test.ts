@@ -12,7 +12,7 @@ import { interpreterSet } from '../../src/interpreters/customizations.ts';
 import { buildStatusFiles } from '../../src/statuses/buildStatusFiles.ts';
 import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
 import type { InterpreterCustomization } from '../../src/api/interpreterCustomization.ts';
-import { clusterYaml, makeConfigRepo } from '../helpers/configRepo.ts';
+import { clusterYaml, makeConfigRepo } from '../helpers/fleet.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const flotilla = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });

@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { clusterYaml, makeConfigRepo, sample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { clusterYaml, makeConfigRepo, sample, type ConfigRepo } from '../helpers/fleet.ts';
 
 // A commit that changes only Cluster registrations: templates whose placement stays the same keep their
 // manifests on the other clusters without re-rendering them; everything that moved is rendered again.

@@ -6,7 +6,7 @@ import type { ObservedCluster } from '../../src/api/cluster.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { writeStatus } from '../../src/statuses/writeStatus.ts';
-import { makeConfigRepoWith, nginxSample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepoWith, nginxSample, type ConfigRepo } from '../helpers/fleet.ts';
 import { at, notReadyCluster } from '../helpers/failoverState.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';

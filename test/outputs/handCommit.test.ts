@@ -10,7 +10,7 @@ import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { applyRendered } from '../../src/deliveries/applyRendered.ts';
 import { readClusterConfig } from '../../src/outputs/readClusterConfig.ts';
 import { readClusterRegistrations } from '../../src/passes/readClusterRegistrations.ts';
-import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/fleet.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const NGINX_M1 = 'clusters/member1/default/deployment.apps_nginx.yaml';

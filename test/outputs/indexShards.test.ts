@@ -9,7 +9,7 @@ import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { readOutputIndex } from '../../src/branches/rendered/readOutputIndex.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { INDEX_PATH, isIndexPath } from '../../src/branches/rendered/outputIndex.ts';
-import { makeConfigRepoWith, nginxSample, sample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepoWith, nginxSample, sample, type ConfigRepo } from '../helpers/fleet.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const NGINX = 'apps/v1/Deployment/default/nginx';

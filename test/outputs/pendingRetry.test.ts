@@ -15,7 +15,7 @@ import { updateRef } from '../../src/commits/updateRef.ts';
 import { writeTreeEdits } from '../../src/commits/writeTreeEdits.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { shardOf, shardPath } from '../../src/branches/rendered/outputIndex.ts';
-import { clusterYaml, makeConfigRepoWith, nginxSample, sample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { clusterYaml, makeConfigRepoWith, nginxSample, sample, type ConfigRepo } from '../helpers/fleet.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const STATUS = 'refs/heads/flotilla/status';

@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { makeConfigRepo, makeConfigRepoWith, MEMBERS, nginxSample, sample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepo, makeConfigRepoWith, MEMBERS, nginxSample, sample, type ConfigRepo } from '../helpers/fleet.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const NGINX_M1 = 'clusters/member1/default/deployment.apps_nginx.yaml';

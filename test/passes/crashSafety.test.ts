@@ -6,8 +6,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Member } from '../../src/members/startMember.ts';
 import { LOCK_FILE } from '../../src/passes/acquireRepoLock.ts';
-import { spawnFlotilla, type Child } from './helpers/spawnFlotilla.ts';
-import { clusterRegistration, configMap, configMapPolicy, deployment, makeFleet, weightedPolicy, type Fleet } from './helpers/fleet.ts';
+import { spawnFlotilla, type Child } from '../helpers/spawnFlotilla.ts';
+import { clusterRegistration, configMap, configMapPolicy, deployment, type Fleet, makeFleet, weightedPolicy } from '../helpers/fleet.ts';
 
 const CONFIGMAPS = 30;
 const MANAGED = 'karmada.io/managed';
@@ -16,7 +16,7 @@ let fleet: Fleet;
 const children: Child[] = [];
 
 test.before(async () => {
-  fleet = await makeFleet(['member1', 'member2'], { readyDelayMs: 0 });
+  fleet = await makeFleet({ members: ['member1', 'member2'], readyDelayMs: 0 });
 });
 test.after(async () => {
   for (const c of children) await c.kill9();

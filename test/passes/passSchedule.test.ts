@@ -8,7 +8,7 @@ import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { nextDeadline, readPassSchedule, type PassDeadline } from '../../src/passes/readPassSchedule.ts';
 import { readyFlipTime } from '../../src/statuses/dampReadyCondition.ts';
 import { writeStatus } from '../../src/statuses/writeStatus.ts';
-import { makeConfigRepoWith, nginxSample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepoWith, nginxSample, type ConfigRepo } from '../helpers/fleet.ts';
 import { at, notReadyCluster, T0 } from '../helpers/failoverState.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';

@@ -5,14 +5,15 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
 import { waitFor } from '../deliveries/helpers/e2e.ts';
-import { clusterRegistration, configMap, deployment, LogEvents, makeFleet, NOT_READY_TAINT_POLICY, weightedPolicy, type Fleet } from './helpers/fleet.ts';
+import { clusterRegistration, configMap, deployment, type Fleet, makeFleet, NOT_READY_TAINT_POLICY, reconcilerOptions, weightedPolicy } from '../helpers/fleet.ts';
+import { LogEvents } from '../helpers/logEvents.ts';
 
 let fleet: Fleet;
 const running: Reconciler[] = [];
 
 test.before(async () => {
   // Pods turn Ready 1 s after they are bound: a status written in the apply pass shows the rollout unfinished.
-  fleet = await makeFleet(['member1', 'member2'], { readyDelayMs: 1_000 });
+  fleet = await makeFleet({ members: ['member1', 'member2'], readyDelayMs: 1_000 });
 });
 test.after(async () => {
   for (const r of running) await r.stop();
@@ -33,12 +34,7 @@ const passReasons = (events: LogEvents) => events.entries.filter((e) => e.step =
 
 test('after a push the status branch reaches 4/4 Healthy by catch-up status passes alone: no resync, no cadence', async () => {
   const events = new LogEvents();
-  const reconciler = await startReconciler({
-    source: { kind: 'local', path: fleet.bare },
-    clusters: { kind: 'registered', credentialsDir: fleet.credentials, fallbackKubeconfig: undefined },
-    resyncMs: 0, statusUpdateFrequencyMs: 0, catchUp: { intervalMs: 200, forMs: 20_000 },
-    log: events.log,
-  });
+  const reconciler = await startReconciler(reconcilerOptions(fleet, events.log, { statusUpdateFrequencyMs: 0, catchUp: { intervalMs: 200, forMs: 20_000 } }));
   running.push(reconciler);
   const pushed = Date.now();
   const sha = fleet.push({
@@ -66,13 +62,9 @@ test('after a push the status branch reaches 4/4 Healthy by catch-up status pass
 
 test('resync 0: a stopped member turns NotReady after the threshold and is evicted after the toleration, by the status cadence and deadlines alone', async () => {
   const events = new LogEvents();
-  const reconciler = await startReconciler({
-    source: { kind: 'local', path: fleet.bare },
-    clusters: { kind: 'registered', credentialsDir: fleet.credentials, fallbackKubeconfig: undefined },
-    resyncMs: 0, statusUpdateFrequencyMs: 500, catchUp: { intervalMs: 200, forMs: 20_000 },
-    readyThresholds: { failureMs: 1_000, successMs: 1_000 },
-    log: events.log,
-  });
+  const reconciler = await startReconciler(reconcilerOptions(fleet, events.log, {
+    statusUpdateFrequencyMs: 500, catchUp: { intervalMs: 200, forMs: 20_000 }, readyThresholds: { failureMs: 1_000, successMs: 1_000 },
+  }));
   running.push(reconciler);
   const sha = fleet.push({ 'templates/settings.yaml': configMap('settings', 'blue') }, 'an unplaced ConfigMap: starts a pass');
   await events.next('the first pass', (e) => e.step === 'pass' && e.sourceCommit === sha);

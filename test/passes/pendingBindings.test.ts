@@ -1,12 +1,13 @@
 // A binding that could not be scheduled is retried as soon as the status branch shows the change that lets it fit:
 // Karmada's guestbook sample (CRD + custom resource + policies) pushed in one commit lands the Guestbook on member1.
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEFAULT_STATUS_UPDATE_FREQUENCY_MS, startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
-import { clusterRegistration, LogEvents, makeFleet, type Fleet } from './helpers/fleet.ts';
+import { clusterRegistration, type Fleet, makeFleet, reconcilerOptions } from '../helpers/fleet.ts';
+import { LogEvents } from '../helpers/logEvents.ts';
+import { runProgram, type ProgramResult } from '../helpers/runProgram.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const SAMPLES = '/work/shared/karmada-samples/guestbook';
@@ -18,14 +19,9 @@ let events: LogEvents;
 let reconciler: Reconciler;
 
 test.before(async () => {
-  fleet = await makeFleet(['member1', 'member2'], { readyDelayMs: 0 });
+  fleet = await makeFleet({ members: ['member1', 'member2'], readyDelayMs: 0 });
   events = new LogEvents();
-  reconciler = await startReconciler({
-    source: { kind: 'local', path: fleet.bare },
-    clusters: { kind: 'registered', credentialsDir: fleet.credentials, fallbackKubeconfig: undefined },
-    resyncMs: 0,
-    log: events.log,
-  });
+  reconciler = await startReconciler(reconcilerOptions(fleet, events.log));
 });
 test.after(async () => {
   await reconciler?.stop();
@@ -36,12 +32,8 @@ const sample = (file: string) => readFileSync(path.join(SAMPLES, file), 'utf8');
 const passFor = (sha: string) => (e: Record<string, unknown>) => e.step === 'pass' && e.sourceCommit === sha;
 const guestbookOn = (i: number) => fleet.members[i]!.store.get('webapp.my.domain/guestbooks', 'default', 'guestbook-sample');
 
-function flotilla(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
+function flotilla(args: string[]): Promise<ProgramResult> {
+  return runProgram(process.execPath, [BIN, ...args], { timeout: 60_000 });
 }
 
 test('the guestbook sample pushed in one commit ends with the Guestbook on member1 within one status period; verify passes', async () => {

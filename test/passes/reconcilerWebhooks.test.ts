@@ -4,7 +4,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
-import { configMap, LogEvents, makeFleet, type Fleet } from './helpers/fleet.ts';
+import { configMap, makeFleet, type Fleet } from '../helpers/fleet.ts';
+import { LogEvents } from '../helpers/logEvents.ts';
 
 const SECRET = 'reconciler-hooks-s3cret';
 let fleet: Fleet;
@@ -12,7 +13,7 @@ let events: LogEvents;
 let reconciler: Reconciler;
 
 test.before(async () => {
-  fleet = await makeFleet([], { readyDelayMs: 0 });
+  fleet = await makeFleet({ readyDelayMs: 0 });
   events = new LogEvents();
   reconciler = await startReconciler({
     source: { kind: 'local', path: fleet.bare }, clusters: { kind: 'fixed', targets: new Map() },

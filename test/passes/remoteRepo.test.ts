@@ -3,19 +3,19 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startReconciler } from '../../src/passes/startReconciler.ts';
 import { signGeneric } from '../../src/passes/verifyWebhook.ts';
-import { clusterRegistration, deployment, LogEvents, makeFleet, weightedPolicy } from './helpers/fleet.ts';
-import { serveGitHttp } from './helpers/gitHttpServer.ts';
+import { clusterRegistration, deployment, makeFleet, reconcilerOptions, weightedPolicy } from '../helpers/fleet.ts';
+import { LogEvents } from '../helpers/logEvents.ts';
+import { startGitHttpServer } from '../helpers/gitHttpServer.ts';
 
 test('a remote repo: a signed webhook makes it fetch now (isomorphic-git over smart HTTP), apply, and push the rendered and status branches back', async () => {
-  const fleet = await makeFleet(['member1', 'member2'], { readyDelayMs: 0 });
+  const fleet = await makeFleet({ members: ['member1', 'member2'], readyDelayMs: 0 });
   fleet.git(fleet.bare, 'config', 'http.receivepack', 'true');
-  const server = await serveGitHttp(path.dirname(fleet.bare));
+  const server = await startGitHttpServer(path.dirname(fleet.bare));
   const events = new LogEvents();
-  const reconciler = await startReconciler({
+  const reconciler = await startReconciler(reconcilerOptions(fleet, events.log, {
     source: { kind: 'remote', url: `${server.url}/repo.git`, mirrorDir: path.join(fleet.root, 'mirror.git'), fetchSchedule: '0 0 1 1 *' },
-    clusters: { kind: 'registered', credentialsDir: fleet.credentials, fallbackKubeconfig: undefined },
-    resyncMs: 0, listen: { host: '127.0.0.1', port: 0 }, webhookSecret: 's3cret', log: events.log,
-  });
+    listen: { host: '127.0.0.1', port: 0 }, webhookSecret: 's3cret',
+  }));
   try {
     const sha = fleet.push({
       'clusters/member1.yaml': clusterRegistration('member1'),

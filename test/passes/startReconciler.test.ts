@@ -5,7 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LockHeldError } from '../../src/passes/acquireRepoLock.ts';
 import { startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
-import { clusterRegistration, deployment, LogEvents, makeFleet, weightedPolicy, type Fleet } from './helpers/fleet.ts';
+import { clusterRegistration, deployment, type Fleet, makeFleet, reconcilerOptions, weightedPolicy } from '../helpers/fleet.ts';
+import { LogEvents } from '../helpers/logEvents.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 
@@ -14,14 +15,9 @@ let events: LogEvents;
 let reconciler: Reconciler;
 
 test.before(async () => {
-  fleet = await makeFleet(['member1', 'member2'], { readyDelayMs: 0 });
+  fleet = await makeFleet({ members: ['member1', 'member2'], readyDelayMs: 0 });
   events = new LogEvents();
-  reconciler = await startReconciler({
-    source: { kind: 'local', path: fleet.bare },
-    clusters: { kind: 'registered', credentialsDir: fleet.credentials, fallbackKubeconfig: undefined },
-    resyncMs: 0,
-    log: events.log,
-  });
+  reconciler = await startReconciler(reconcilerOptions(fleet, events.log));
 });
 test.after(async () => {
   await reconciler?.stop();
@@ -91,10 +87,10 @@ test('packed-refs rewrites (git pack-refs) are watched too', async () => {
 });
 
 test('a force-push to the watched branch is detected, logged, and its new head rendered', async () => {
-  fleet.git(fleet.work, 'reset', '-q', '--hard', 'HEAD~1');
-  fleet.git(fleet.work, 'commit', '-q', '--allow-empty', '-m', 'rewritten history');
-  fleet.git(fleet.work, 'push', '-q', '--force', 'origin', 'HEAD:main');
-  const sha = fleet.git(fleet.work, 'rev-parse', 'HEAD');
+  fleet.git(fleet.work.dir, 'reset', '-q', '--hard', 'HEAD~1');
+  fleet.git(fleet.work.dir, 'commit', '-q', '--allow-empty', '-m', 'rewritten history');
+  fleet.git(fleet.work.dir, 'push', '-q', '--force', 'origin', 'HEAD:main');
+  const sha = fleet.git(fleet.work.dir, 'rev-parse', 'HEAD');
   const warning = await events.next('the force-push warning', (e) => e.step === 'render' && typeof e.warning === 'string');
   assert.match(String(warning.warning), 'force-pushed');
   assert.is(warning.sourceCommit, sha);

@@ -10,7 +10,7 @@ import { connectKubeconfig } from '../../src/deliveries/connectKubeTarget.ts';
 import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
 import { reconcileOnce, reconcileStatusOnce, type StatusPassResult } from '../../src/reconcile.ts';
 import { waitFor } from '../deliveries/helpers/e2e.ts';
-import { clusterRegistration, configMap, configMapPolicy, deployment, makeFleet, weightedPolicy, type Fleet } from './helpers/fleet.ts';
+import { clusterRegistration, configMap, configMapPolicy, deployment, type Fleet, makeFleet, weightedPolicy } from '../helpers/fleet.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const STATUS = 'refs/heads/flotilla/status';
@@ -23,7 +23,7 @@ let kubes: Map<string, KubeTarget>;
 
 test.before(async () => {
   // Pods turn Ready 1.5 s after they are bound: the apply's own status cannot show them ready.
-  fleet = await makeFleet(['member1', 'member2'], { readyDelayMs: 1_500 });
+  fleet = await makeFleet({ members: ['member1', 'member2'], readyDelayMs: 1_500 });
   fleet.push({
     'clusters/member1.yaml': clusterRegistration('member1'),
     'clusters/member2.yaml': clusterRegistration('member2'),

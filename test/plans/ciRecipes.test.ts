@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/fleet.ts';
 
 const TEMPLATE = path.resolve(import.meta.dirname, '../../repo-template');
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');

@@ -6,7 +6,7 @@ import { lookTwiceReasons } from '../../src/plans/lookTwice.ts';
 import { readPlan } from '../../src/plans/readPlan.ts';
 import { renderPlanMarkdown } from '../../src/plans/renderPlanMarkdown.ts';
 import { renderPlanText } from '../../src/plans/renderPlanText.ts';
-import { clusterYaml, makeConfigRepoWith, type ConfigRepo } from '../helpers/configRepo.ts';
+import { clusterYaml, makeConfigRepoWith, type ConfigRepo } from '../helpers/fleet.ts';
 import { commonOptions } from './helpers/runCommand.ts';
 
 const repos: ConfigRepo[] = [];

@@ -5,7 +5,7 @@ import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { readDeletingCommits } from '../../src/deliveries/readDeletingCommits.ts';
 import { readPlan } from '../../src/plans/readPlan.ts';
 import { readPruneVerdict } from '../../src/plans/readPruneVerdict.ts';
-import { clusterYaml, makeConfigRepoWith, type ConfigRepo } from '../helpers/configRepo.ts';
+import { clusterYaml, makeConfigRepoWith, type ConfigRepo } from '../helpers/fleet.ts';
 
 const SOURCE = 'refs/heads/main';
 const OUT = 'refs/heads/flotilla/rendered';

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
-import { clusterYaml, makeConfigRepo, type ConfigRepo } from '../helpers/configRepo.ts';
+import { clusterYaml, makeConfigRepo, type ConfigRepo } from '../helpers/fleet.ts';
 
 const PRESETS = path.resolve(import.meta.dirname, '../../policies');
 const repos: ConfigRepo[] = [];

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
-import { makeConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepo } from '../helpers/fleet.ts';
 
 const TEMPLATE = path.resolve(import.meta.dirname, '../../repo-template');
 

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { Scratch } from '../deliveries/helpers/e2e.ts';
-import { makeConfigRepo, MEMBERS, type ConfigRepo } from '../helpers/configRepo.ts';
+import { makeConfigRepo, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const scratch = new Scratch();

@@ -11,7 +11,7 @@ import type { ClusterStatusFile } from '../../src/branches/status/statusFiles.ts
 import { HEARTBEAT_INTERVAL_MS, agentClusters, markMissingHeartbeats } from '../../src/statuses/markMissingHeartbeats.ts';
 import { HEARTBEAT_ANNOTATION } from '../../src/branches/status/statusFiles.ts';
 import { writeStatus } from '../../src/statuses/writeStatus.ts';
-import { clusterYaml, makeConfigRepo, type ConfigRepo } from '../helpers/configRepo.ts';
+import { clusterYaml, makeConfigRepo, type ConfigRepo } from '../helpers/fleet.ts';
 
 const T0 = Date.parse('2026-11-29T15:00:00Z');
 const at = (s: number) => () => new Date(T0 + s * 1000);

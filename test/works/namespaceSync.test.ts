@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { clusterYaml, makeConfigRepo } from '../helpers/configRepo.ts';
+import { clusterYaml, makeConfigRepo } from '../helpers/fleet.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const namespace = (labels = '') => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n${labels ? `  labels:\n    ${labels}\n` : ''}`;

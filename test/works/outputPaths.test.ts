@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
 import { bindingPath, manifestPath, outputPathKeys } from '../../src/branches/rendered/outputPaths.ts';
-import { clusterYaml, makeConfigRepoWith, type ConfigRepo } from '../helpers/configRepo.ts';
+import { clusterYaml, makeConfigRepoWith, type ConfigRepo } from '../helpers/fleet.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const repos: ConfigRepo[] = [];

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
-import { clusterYaml, makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/configRepo.ts';
+import { clusterYaml, makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 import type { Cluster } from '../../src/api/cluster.ts';
 import { refKey } from '../../src/api/kinds.ts';
 import type { OverridePolicy, PropagationPolicy } from '../../src/api/policy.ts';

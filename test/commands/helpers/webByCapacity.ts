@@ -1,6 +1,6 @@
 // Deployment web, asking 1 CPU a replica, divided over member1 and member2 by their free capacity (Karmada's
 // dynamicWeight: AvailableReplicas), and the Cluster status `--cluster-status` reads that capacity from.
-import { clusterYaml } from '../../helpers/configRepo.ts';
+import { clusterYaml } from '../../helpers/fleet.ts';
 
 /** Deployment web with `replicas`; `metadata` adds fields to its metadata (a label change keeps the replicas). */
 export function webDeployment(replicas: number, metadata = ''): string {

@@ -1,8 +1,6 @@
 // End-to-end scaffolding: emulated members on loopback, a kubeconfig for them, kubectl pinned to 1.32 with a
 // private cache, and a Git repo whose rendered branch the tests write directly (the renderer is tested elsewhere).
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { buildCommit } from '../../../src/commits/buildCommit.ts';
@@ -14,28 +12,24 @@ import { connectKubeconfig } from '../../../src/deliveries/connectKubeTarget.ts'
 import type { KubeTarget } from '../../../src/deliveries/KubeTarget.ts';
 import { updateRef } from '../../../src/commits/updateRef.ts';
 import { writeTreeEdits } from '../../../src/commits/writeTreeEdits.ts';
-import { startMember, type Member, type MemberOptions } from '../../../src/members/startMember.ts';
+import type { Member, MemberOptions } from '../../../src/members/startMember.ts';
 import { writeKubeconfig } from '../../../src/members/writeKubeconfig.ts';
 import { manifestPath } from '../../../src/branches/rendered/outputPaths.ts';
-import { makeConfigRepo, type ConfigRepo } from '../../helpers/configRepo.ts';
+import { makeFleet, type ConfigRepo } from '../../helpers/fleet.ts';
+import { runProgram, type ProgramResult } from '../../helpers/runProgram.ts';
+import { KUBECTL, MemberHarness } from '../../members/helpers/memberHarness.ts';
 
-export const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
+export { KUBECTL };
 export const RENDERED_REF = 'refs/heads/flotilla/rendered';
 
-export class Scratch {
-  readonly members: Member[] = [];
-  readonly dirs: string[] = [];
-
+/** The members harness with what the delivery tests add: a kubeconfig file and a bare repo among its temp dirs. */
+export class Scratch extends MemberHarness {
   dir(prefix = 'flotilla-deliveries-'): string {
-    const d = mkdtempSync(path.join(tmpdir(), prefix));
-    this.dirs.push(d);
-    return d;
+    return this.tempDir(prefix);
   }
 
-  async member(name: string, options: Partial<MemberOptions> = {}): Promise<Member> {
-    const m = await startMember({ name, port: 0, dataDir: this.dir(`flotilla-${name}-`), readyDelayMs: 100, ...options });
-    this.members.push(m);
-    return m;
+  member(name: string, options: Partial<MemberOptions> = {}): Promise<Member> {
+    return this.start({ name, dataDir: this.dir(`flotilla-${name}-`), readyDelayMs: 100, ...options });
   }
 
   kubeconfig(members: Member[]): string {
@@ -48,11 +42,6 @@ export class Scratch {
     const dir = path.join(this.dir('flotilla-repo-'), 'repo.git');
     execFileSync('git', ['init', '-q', '--bare', dir], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
     return openRepo(dir);
-  }
-
-  async cleanup(): Promise<void> {
-    await Promise.all(this.members.map((m) => m.stop()));
-    for (const d of this.dirs) rmSync(d, { recursive: true, force: true });
   }
 }
 
@@ -67,24 +56,19 @@ export interface MemberFleet {
   cleanup(): Promise<void>;
 }
 
-/** Starts the named members and commits `files` as the config repo's first commit. */
+/** Starts the named members and commits `files` as the config repo's first commit (the shared fleet, connected). */
 export async function startMemberFleet(names: string[], files: Record<string, string>, message: string): Promise<MemberFleet> {
-  const scratch = new Scratch();
+  const fleet = await makeFleet({ members: names, files, message });
   let kubes = new Map<string, KubeTarget>();
-  let config: ConfigRepo | undefined;
   const cleanup = async () => {
     await Promise.all([...kubes.values()].map((kube) => kube.close()));
-    await scratch.cleanup();
-    config?.cleanup();
+    await fleet.cleanup();
   };
   try {
-    const kubeconfig = scratch.kubeconfig(await Promise.all(names.map((n) => scratch.member(n))));
-    const cache = scratch.dir('flotilla-kubectl-cache-');
+    const kubeconfig = path.join(fleet.credentials, 'members.config');
+    const cache = path.join(fleet.root, 'kubectl-cache');
     kubes = await connectKubeconfig(kubeconfig, { timeoutMs: 3_000 });
-    config = makeConfigRepo();
-    config.commit(files, message);
-    const repo = await openRepo(config.dir);
-    return { config, repo, kubes, kubectl: (args, input) => kubectl(kubeconfig, cache, args, input), cleanup };
+    return { config: fleet.work, repo: fleet.repo, kubes, kubectl: (args, input) => kubectl(kubeconfig, cache, args, input), cleanup };
   } catch (err) {
     // The suite's test.after never sees a fleet that failed to start: stop what did start here.
     await cleanup();
@@ -127,13 +111,8 @@ export function rendered(apiVersion: string, kind: string, name: string, namespa
   };
 }
 
-export function kubectl(kubeconfig: string, cacheDir: string, args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(KUBECTL, ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args], { env: { PATH: process.env.PATH ?? '', HOME: cacheDir }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end(input ?? '');
-  });
+export function kubectl(kubeconfig: string, cacheDir: string, args: string[], input?: string): Promise<ProgramResult> {
+  return runProgram(KUBECTL, ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args], { env: { PATH: process.env.PATH ?? '', HOME: cacheDir }, timeout: 30_000, input: input ?? '' });
 }
 
 /** Polls `check` until truthy or the deadline passes. */

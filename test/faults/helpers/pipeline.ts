@@ -1,4 +1,4 @@
-// The whole pipeline on loopback: a config repo (fleet.ts), emulated members, and reconcileOnce between them.
+// The whole pipeline on loopback: a config repo (test/helpers/fleet.ts), emulated members, and reconcileOnce between them.
 // "Expected" is what the rendered branch says each member runs; "actual" is read from each member's own store,
 // not from anything the applier reports, so a lost object is counted even when Flotilla thinks all is well.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { startMember, type Member } from '../../../src/members/startMember.ts';
 import { resourceKeyOf } from '../../../src/members/resources/ResourceRegistry.ts';
 import { renderKubeconfig } from '../../../src/members/writeKubeconfig.ts';
 import { reconcileOnce, type ReconcileResult } from '../../../src/reconcile.ts';
-import { baseFiles, CLUSTERS, makeFleet, RENDERED_REF, SOURCE_REF, type Fleet } from './fleet.ts';
+import { baseFiles, CLUSTERS, type Fleet, makeFleet, RENDERED_REF, SOURCE_REF } from '../../helpers/fleet.ts';
 
 export const STATUS_REF = 'refs/heads/flotilla/status';
 
@@ -35,7 +35,7 @@ export class Pipeline {
 
   static async start(opts: { files?: Record<string, string>; clusters?: readonly string[]; timeoutMs?: number } = {}): Promise<Pipeline> {
     const clusters = opts.clusters ?? CLUSTERS;
-    const p = new Pipeline(await makeFleet(opts.files ?? baseFiles(4, clusters)));
+    const p = new Pipeline(await makeFleet({ files: opts.files ?? baseFiles(4, clusters) }));
     for (const name of clusters) await p.startMember(name);
     await p.connect(opts.timeoutMs ?? 2_000);
     return p;
@@ -129,7 +129,7 @@ export class Pipeline {
   async cleanup(): Promise<void> {
     await Promise.all([...this.kubes.values()].map((k) => k.close()));
     await Promise.all([...this.members.values()].map((m) => m.stop()));
-    this.fleet.cleanup();
+    await this.fleet.cleanup();
     for (const d of this.dirs) rmSync(d, { recursive: true, force: true });
   }
 }

@@ -7,8 +7,9 @@ import { openRepo } from '../../../src/commits/openRepo.ts';
 import { connectKubeconfig } from '../../../src/deliveries/connectKubeTarget.ts';
 import type { Member } from '../../../src/members/startMember.ts';
 import { reconcileOnce } from '../../../src/reconcile.ts';
-import { LogEvents, makeFleet, type Fleet } from '../../passes/helpers/fleet.ts';
-import { spawnFlotilla, type Child } from '../../passes/helpers/spawnFlotilla.ts';
+import { type Fleet, makeFleet } from '../../helpers/fleet.ts';
+import { LogEvents } from '../../helpers/logEvents.ts';
+import { spawnFlotilla, type Child } from '../../helpers/spawnFlotilla.ts';
 
 export { LogEvents, spawnFlotilla, type Child };
 

@@ -4,12 +4,10 @@
 import { validateCommand } from '../../../src/commands/validateCommand.ts';
 import type { ProblemCode } from '../../../src/errors/codes.ts';
 import { formatProblem, type Problem } from '../../../src/errors/problem.ts';
-import { clusterYaml } from '../../helpers/configRepo.ts';
+import { baseFiles, CLUSTERS, clusterYaml, configMap, type Fleet, makeFleet, manifestOf, policy, RENDERED_REF, SOURCE_REF } from '../../helpers/fleet.ts';
+import { changed, errorsOf, manifests, missing } from '../helpers/compareOutputs.ts';
 import type { Expectations, Scenario } from '../helpers/frame.ts';
 import { since } from '../helpers/frame.ts';
-import {
-  baseFiles, changed, CLUSTERS, configMap, errorsOf, makeFleet, manifestOf, manifests, missing, policy, RENDERED_REF, SOURCE_REF, type Fleet,
-} from '../helpers/fleet.ts';
 
 interface BadPush {
   name: string;
@@ -40,7 +38,7 @@ function findProblem(problems: readonly Problem[], want: BadPush['problem']): Pr
 /** The shared shape of a bad push: baseline, bad push (+ fresh), checks, fixing push. */
 async function badPush(def: BadPush, expect: Expectations) {
   const base = baseFiles();
-  const fleet = await makeFleet(base);
+  const fleet = await makeFleet({ files: base });
   try {
     await fleet.sync();
     const baseline = manifests(await fleet.output());
@@ -91,7 +89,7 @@ async function badPush(def: BadPush, expect: Expectations) {
       recovery_s: recovery,
     };
   } finally {
-    fleet.cleanup();
+    await fleet.cleanup();
   }
 }
 
@@ -227,12 +225,12 @@ export const badInputScenarios: Scenario[] = BAD_PUSHES.map((def) => ({
 
 /** Scenarios whose push is legal in form but asks for something odd: each has its own checks. */
 async function withFleet<T>(fn: (fleet: Fleet, baseline: Map<string, string>) => Promise<T>): Promise<T> {
-  const fleet = await makeFleet();
+  const fleet = await makeFleet({ files: baseFiles() });
   try {
     await fleet.sync();
     return await fn(fleet, manifests(await fleet.output()));
   } finally {
-    fleet.cleanup();
+    await fleet.cleanup();
   }
 }
 

@@ -3,14 +3,11 @@
 import { readPlan } from '../../../src/plans/readPlan.ts';
 import type { Scenario } from '../helpers/frame.ts';
 import { since } from '../helpers/frame.ts';
-import { baseFiles, configMap, policy } from '../helpers/fleet.ts';
+import { baseFiles, clusterYaml, configMap, deployment, makeFleet, NOT_READY_TAINT_POLICY, policy } from '../../helpers/fleet.ts';
 import { describeLost, withPipeline } from '../helpers/pipeline.ts';
-import { makeFleet, deployment } from '../helpers/fleet.ts';
 import { parse } from 'yaml';
-import { clusterYaml } from '../../helpers/configRepo.ts';
 import type { Expectations } from '../helpers/frame.ts';
 import { STATUS_REF, type Pipeline } from '../helpers/pipeline.ts';
-import { NOT_READY_TAINT_POLICY } from '../../passes/helpers/fleet.ts';
 
 /** ConfigMaps Duplicated to both members, web Divided 1:1 over them; member2 NotReady evicts at once (no toleration). */
 function failoverFiles(): Record<string, string> {
@@ -175,7 +172,7 @@ export const deletionSafetyScenarios: Scenario[] = [
   {
     group: 'deletion', name: 'prune budget in plan', injected: 'a push deleting 3 of 5 objects per cluster, then the same with Flotilla-Allow-Prune', speed: 'fast',
     run: async (expect) => {
-      const fleet = await makeFleet();
+      const fleet = await makeFleet({ files: baseFiles() });
       try {
         const base = fleet.work.git('rev-parse', 'HEAD');
         fleet.work.commit({ 'templates/cm-0.yaml': null, 'templates/cm-1.yaml': null, 'templates/cm-2.yaml': null }, 'Drop three');
@@ -189,7 +186,7 @@ export const deletionSafetyScenarios: Scenario[] = [
         const unheld = held.prune.held.length === 0 ? Object.values(held.clusters).reduce((n, c) => n + c.removed.length, 0) : 0;
         return { outcome: 'plan holds 3/5 deletions per cluster (OVER_THRESHOLD); the trailer lets them through', lost: unheld };
       } finally {
-        fleet.cleanup();
+        await fleet.cleanup();
       }
     },
   },

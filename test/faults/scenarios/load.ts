@@ -3,8 +3,7 @@
 // The fast row fits `npm test`; `--soak` runs the largest fleet this 2-core machine holds in a few minutes.
 import type { Scenario } from '../helpers/frame.ts';
 import { since } from '../helpers/frame.ts';
-import { clusterYaml } from '../../helpers/configRepo.ts';
-import { configMap } from '../helpers/fleet.ts';
+import { clusterYaml, configMap } from '../../helpers/fleet.ts';
 import { describeLost, withPipeline } from '../helpers/pipeline.ts';
 
 interface LoadSize {

@@ -6,7 +6,7 @@ import type { KubeRequest, KubeTarget } from '../../../src/deliveries/KubeTarget
 import type { ReconcileResult } from '../../../src/reconcile.ts';
 import type { Expectations, Scenario } from '../helpers/frame.ts';
 import { since } from '../helpers/frame.ts';
-import { configMap } from '../helpers/fleet.ts';
+import { configMap } from '../../helpers/fleet.ts';
 import { describeLost, STATUS_REF, withPipeline, type ExpectedObject, type Pipeline } from '../helpers/pipeline.ts';
 
 const CM_NEW = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'cm-new' };

@@ -9,7 +9,7 @@ import { openRepo } from '../../../src/commits/openRepo.ts';
 import { connectKubeconfig } from '../../../src/deliveries/connectKubeTarget.ts';
 import { LOCK_FILE } from '../../../src/passes/acquireRepoLock.ts';
 import { runAgentPass } from '../../../src/pullAgent.ts';
-import { clusterRegistration, configMap, configMapPolicy, deployment, weightedPolicy } from '../../passes/helpers/fleet.ts';
+import { clusterRegistration, configMap, configMapPolicy, deployment, weightedPolicy } from '../../helpers/fleet.ts';
 import type { Expectations, Scenario, ScenarioResult } from '../helpers/frame.ts';
 import { since } from '../helpers/frame.ts';
 import {
@@ -95,7 +95,7 @@ interface KillPoint {
 
 /** Baseline (converged in-process), a push, `flotilla run` killed -9 at the point, a second one converging. */
 async function killReconciler(expect: Expectations, point: KillPoint): Promise<ScenarioResult> {
-  const fleet = await makeFleet(PUSH, { readyDelayMs: 0 });
+  const fleet = await makeFleet({ members: PUSH, readyDelayMs: 0 });
   const children: Child[] = [];
   try {
     fleet.push(baseFiles(PUSH), 'Base fleet');
@@ -152,7 +152,7 @@ function removedLock(branch: string) {
  * lock, `flotilla agent --once` converging.
  */
 async function killAgent(expect: Expectations, at: 'mid-apply' | 'status-commit'): Promise<ScenarioResult> {
-  const fleet = await makeFleet(['member3'], { readyDelayMs: 0 });
+  const fleet = await makeFleet({ members: ['member3'], readyDelayMs: 0 });
   const children: Child[] = [];
   const kubeconfig = path.join(fleet.credentials, 'members.config');
   const kubes = await connectKubeconfig(kubeconfig, { timeoutMs: 5_000 });
@@ -226,7 +226,7 @@ async function killAgent(expect: Expectations, at: 'mid-apply' | 'status-commit'
 
 /** Two `flotilla run` on one repo at the same moment: one gets the lock, the other is refused and writes nothing. */
 async function twoReconcilers(expect: Expectations): Promise<ScenarioResult> {
-  const fleet = await makeFleet(PUSH, { readyDelayMs: 0 });
+  const fleet = await makeFleet({ members: PUSH, readyDelayMs: 0 });
   const children: Child[] = [];
   try {
     const head = fleet.push(baseFiles(PUSH), 'Base fleet');

@@ -8,13 +8,11 @@ import { Agent, request } from 'undici';
 import { startMember, type Member } from '../../../src/members/startMember.ts';
 import { readPlan } from '../../../src/plans/readPlan.ts';
 import { renderPlanMarkdown } from '../../../src/plans/renderPlanMarkdown.ts';
-import { clusterYaml } from '../../helpers/configRepo.ts';
+import { baseFiles, clusterRegistration, clusterYaml, configMap, configMapPolicy, makeFleet, policy } from '../../helpers/fleet.ts';
 import type { Scenario } from '../helpers/frame.ts';
-import { configMap, makeFleet, policy } from '../helpers/fleet.ts';
 import { STATUS_REF, withPipeline } from '../helpers/pipeline.ts';
 import { LEAK } from './badInput.ts';
 import { createHmac } from 'node:crypto';
-import { clusterRegistration, configMap as cm, configMapPolicy, makeFleet as makeRunFleet } from '../../passes/helpers/fleet.ts';
 import { since } from '../helpers/frame.ts';
 import { startRemoteReconciler } from '../helpers/remote.ts';
 
@@ -59,20 +57,20 @@ export const securityScenarios: Scenario[] = [
     group: 'security', name: 'webhook signatures', speed: 'fast',
     injected: 'push hooks with a wrong signature, none, one over a modified body, a replayed delivery id; then a good one',
     run: async (expect) => {
-      const fleet = await makeRunFleet(['member1'], { readyDelayMs: 0 });
+      const fleet = await makeFleet({ members: ['member1'], readyDelayMs: 0 });
       const remote = await startRemoteReconciler(fleet, { webhookSecret: SECRET });
       try {
         const url = remote.reconciler.url!;
-        const head = fleet.push({ 'clusters/member1.yaml': clusterRegistration('member1'), 'policies/cms.yaml': configMapPolicy(['member1']), 'templates/cm.yaml': cm('hooked', 'v1') }, 'A ConfigMap');
+        const head = fleet.push({ 'clusters/member1.yaml': clusterRegistration('member1'), 'policies/cms.yaml': configMapPolicy(['member1']), 'templates/cm.yaml': configMap('hooked', 'v1') }, 'A ConfigMap');
         const body = JSON.stringify({ ref: 'refs/heads/main', after: head });
-        const atStart = remote.proxy.requests.length;
+        const atStart = remote.git.requests.length;
         const bad = [
           await deliver(url, body, { 'X-Hub-Signature-256': githubSignature(body, 'not-the-secret'), 'X-GitHub-Delivery': 'd-wrong' }),
           await deliver(url, body, { 'X-GitHub-Delivery': 'd-missing' }),
           await deliver(url, body.replace(head, '0'.repeat(40)), { 'X-Hub-Signature-256': githubSignature(body, SECRET), 'X-GitHub-Delivery': 'd-modified' }),
         ];
         expect.equal(bad, [401, 401, 401], 'wrong, missing, over a modified body');
-        expect.equal(remote.proxy.requests.slice(atStart), [], 'requests to the Git host after the rejected hooks');
+        expect.equal(remote.git.requests.slice(atStart), [], 'requests to the Git host after the rejected hooks');
         expect.equal(remote.events.entries.filter((e) => e.step === 'fetch' || e.step === 'pass').length, 0, 'fetches and passes after the rejected hooks');
         expect.that(!fleet.members[0]!.store.get('/configmaps', 'default', 'hooked'), 'nothing applied after the rejected hooks');
 
@@ -83,11 +81,11 @@ export const securityScenarios: Scenario[] = [
         const recovery = since(started);
         expect.equal([pass.error, pass.sourceCommit], [undefined, head], 'the pass: error and source commit');
         expect.that(fleet.members[0]!.store.get('/configmaps', 'default', 'hooked'), 'the pushed ConfigMap applied');
-        const afterGood = remote.proxy.requests.length;
+        const afterGood = remote.git.requests.length;
         const fetches = remote.events.entries.filter((e) => e.step === 'fetch').length;
         const replay = await deliver(url, body, { 'X-Hub-Signature-256': githubSignature(body, SECRET), 'X-GitHub-Delivery': 'd-1' });
         expect.equal(replay, 409, 'the same delivery again');
-        expect.equal(remote.proxy.requests.length, afterGood, 'requests to the Git host after the replay');
+        expect.equal(remote.git.requests.length, afterGood, 'requests to the Git host after the replay');
         const metrics = await remote.reconciler.metrics.registry.metrics();
         expect.equal(/flotilla_triggers_total\{trigger="webhook"\} (\d+)/.exec(metrics)?.[1], '1', 'passes asked for by webhooks');
         expect.equal(remote.events.entries.filter((e) => e.step === 'fetch').length, fetches, 'fetches after the replay');
@@ -138,7 +136,7 @@ export const securityScenarios: Scenario[] = [
   {
     group: 'security', name: 'Markdown plan escapes untrusted text', injected: 'HTML, @mentions, links and table pipes in a commit subject and a field name', speed: 'fast',
     run: async (expect) => {
-      const fleet = await makeFleet();
+      const fleet = await makeFleet({ files: baseFiles() });
       try {
         const base = fleet.work.git('rev-parse', 'HEAD');
         const hostile = '<img src=x onerror=alert(1)> @everyone [click](https://evil.example) | ` ** <script>';
@@ -153,7 +151,7 @@ export const securityScenarios: Scenario[] = [
         expect.that(md.includes('script'), 'the field name is still shown (escaped)');
         return { outcome: 'HTML escaped, mentions and links defused in the PR comment', lost: 0 };
       } finally {
-        fleet.cleanup();
+        await fleet.cleanup();
       }
     },
   },

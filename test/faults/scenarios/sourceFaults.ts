@@ -4,10 +4,10 @@ import nodeFs from 'node:fs';
 import { openRepo } from '../../../src/commits/openRepo.ts';
 import type { Scenario } from '../helpers/frame.ts';
 import { since } from '../helpers/frame.ts';
-import { baseFiles, manifests } from '../helpers/fleet.ts';
+import { baseFiles, clusterRegistration, configMap, configMapPolicy } from '../../helpers/fleet.ts';
+import { manifests } from '../helpers/compareOutputs.ts';
 import { describeLost, withPipeline, type Pipeline } from '../helpers/pipeline.ts';
-import { clusterRegistration, configMap, configMapPolicy } from '../../passes/helpers/fleet.ts';
-import { makeFleet as makeRunFleet, managedOn, refOf, RENDERED, renderedKeys } from '../helpers/processes.ts';
+import { makeFleet, managedOn, refOf, RENDERED, renderedKeys } from '../helpers/processes.ts';
 import { startRemoteReconciler } from '../helpers/remote.ts';
 import type { Expectations } from '../helpers/frame.ts';
 
@@ -20,7 +20,7 @@ function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
 
 /** The remote Git host stalls while a commit deleting two ConfigMaps waits: the pass must time out and hold. */
 async function fetchTimesOut(expect: Expectations) {
-  const fleet = await makeRunFleet(['member1'], { readyDelayMs: 0 });
+  const fleet = await makeFleet({ members: ['member1'], readyDelayMs: 0 });
   const remote = await startRemoteReconciler(fleet, { fetchIdleTimeoutMs: 500 });
   try {
     const files: Record<string, string> = { 'clusters/member1.yaml': clusterRegistration('member1'), 'policies/cms.yaml': configMapPolicy(['member1']) };
@@ -33,15 +33,15 @@ async function fetchTimesOut(expect: Expectations) {
     const renderedBefore = refOf(fleet, RENDERED);
 
     fleet.push({ 'templates/cm-2.yaml': null, 'templates/cm-3.yaml': null, 'templates/cm-new.yaml': configMap('cm-new', 'new') }, 'Drop cm-2 and cm-3, add cm-new');
-    remote.proxy.stall(true);
-    const stalledAt = remote.proxy.requests.length;
+    remote.git.stall(true);
+    const stalledAt = remote.git.requests.length;
     const started = performance.now();
     await within(10_000, 'a pass whose fetch stalls', remote.reconciler.kick('fetch'));
     const seconds = since(started);
     const last = remote.reconciler.lastPass;
     expect.equal(last?.ok, false, 'the pass with a stalled fetch failed');
     expect.that(/timed out/i.test(last?.error ?? ''), `it says the fetch timed out: ${last?.error}`);
-    expect.that(remote.proxy.requests.length > stalledAt, 'the fetch reached the stalled host');
+    expect.that(remote.git.requests.length > stalledAt, 'the fetch reached the stalled host');
     const readyz = await fetch(`${remote.reconciler.url}/readyz`);
     expect.equal(readyz.status, 503, '/readyz while the source times out');
     expect.that((await readyz.text()).includes('timed out'), '/readyz names the timeout');
@@ -49,7 +49,7 @@ async function fetchTimesOut(expect: Expectations) {
     const lostDuring = baseline.filter((k) => !managedOn(member).has(k));
     expect.equal(lostDuring, [], 'objects deleted on member1 while the source timed out');
 
-    remote.proxy.stall(false);
+    remote.git.stall(false);
     const recovering = performance.now();
     await within(20_000, 'the pass after the host answers again', remote.reconciler.kick('fetch'));
     const recovery = since(recovering);

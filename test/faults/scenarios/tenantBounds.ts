@@ -10,11 +10,9 @@ import { planCommand } from '../../../src/commands/planCommand.ts';
 import { validateCommand } from '../../../src/commands/validateCommand.ts';
 import { DEFAULT_PARSE_LIMITS } from '../../../src/documents/parseDocuments.ts';
 import type { ProblemCode } from '../../../src/errors/codes.ts';
-import { clusterYaml } from '../../helpers/configRepo.ts';
-import { clusterRegistration, configMap as cm, configMapPolicy, makeFleet as makeRunFleet } from '../../passes/helpers/fleet.ts';
+import { baseFiles, clusterRegistration, CLUSTERS, clusterYaml, configMap, configMapPolicy, deployment, makeFleet, manifestOf, RENDERED_REF, SOURCE_REF } from '../../helpers/fleet.ts';
 import type { Expectations, Scenario } from '../helpers/frame.ts';
 import { since } from '../helpers/frame.ts';
-import { baseFiles, CLUSTERS, configMap, deployment, makeFleet, manifestOf, RENDERED_REF, SOURCE_REF } from '../helpers/fleet.ts';
 import { startRemoteReconciler } from '../helpers/remote.ts';
 
 /** validate and plan must each finish within this on the attacking commit (measured alone: 0.03 to 0.6 s). */
@@ -58,7 +56,7 @@ async function boundedPush(expect: Expectations, def: {
   /** Resident memory validate and plan may add (measured: +0 to 2 MB with the blob refused, +144 MB inflating it). */
   maxRssGrowthMb?: number;
 }): Promise<{ outcome: string; lost: number }> {
-  const fleet = await makeFleet(def.base ?? baseFiles());
+  const fleet = await makeFleet({ files: def.base ?? baseFiles() });
   try {
     await fleet.sync();
     if (def.maxRssGrowthMb !== undefined) {
@@ -95,7 +93,7 @@ async function boundedPush(expect: Expectations, def: {
       lost: CLUSTERS.length - fresh.length,
     };
   } finally {
-    fleet.cleanup();
+    await fleet.cleanup();
   }
 }
 
@@ -220,7 +218,7 @@ export const tenantBoundsScenarios: Scenario[] = [
     group: 'tenant', name: 'slow-loris on the listener', speed: 'fast',
     injected: '120 connections from one address sending half a request head, then nothing; a push hooked meanwhile',
     run: async (expect) => {
-      const fleet = await makeRunFleet(['member1'], { readyDelayMs: 0 });
+      const fleet = await makeFleet({ members: ['member1'], readyDelayMs: 0 });
       const limits = { headersTimeoutMs: 500, requestTimeoutMs: 1000, timeoutCheckIntervalMs: 100, maxConnectionsPerAddress: 16 };
       const remote = await startRemoteReconciler(fleet, { webhookSecret: SECRET, listenLimits: limits });
       const slow: { socket: net.Socket; closed: Promise<number> }[] = [];
@@ -229,7 +227,7 @@ export const tenantBoundsScenarios: Scenario[] = [
         for (let i = 0; i < 120; i++) slow.push(await slowConnection(url, '127.0.0.2'));
         const health = await timed(async () => (await fetch(`${url}/healthz`)).status);
         expect.equal(health.value, 200, '/healthz under the slow connections');
-        const head = fleet.push({ 'clusters/member1.yaml': clusterRegistration('member1'), 'policies/cms.yaml': configMapPolicy(['member1']), 'templates/cm.yaml': cm('during-loris', 'v1') }, 'A ConfigMap');
+        const head = fleet.push({ 'clusters/member1.yaml': clusterRegistration('member1'), 'policies/cms.yaml': configMapPolicy(['member1']), 'templates/cm.yaml': configMap('during-loris', 'v1') }, 'A ConfigMap');
         const started = performance.now();
         expect.equal(await deliver(url, JSON.stringify({ ref: 'refs/heads/main', after: head }), 'loris-1'), 202, 'a good delivery during the load');
         const pass = await remote.events.next('the pass of the hooked push', (e) => e.step === 'pass', 20_000, true);
@@ -259,11 +257,11 @@ export const tenantBoundsScenarios: Scenario[] = [
     group: 'tenant', name: 'webhook replay', speed: 'fast',
     injected: 'a signed push delivery replayed 10 times under new delivery ids',
     run: async (expect) => {
-      const fleet = await makeRunFleet(['member1'], { readyDelayMs: 0 });
+      const fleet = await makeFleet({ members: ['member1'], readyDelayMs: 0 });
       const remote = await startRemoteReconciler(fleet, { webhookSecret: SECRET });
       try {
         const url = remote.reconciler.url!;
-        const head = fleet.push({ 'clusters/member1.yaml': clusterRegistration('member1'), 'policies/cms.yaml': configMapPolicy(['member1']), 'templates/cm.yaml': cm('replayed', 'v1') }, 'A ConfigMap');
+        const head = fleet.push({ 'clusters/member1.yaml': clusterRegistration('member1'), 'policies/cms.yaml': configMapPolicy(['member1']), 'templates/cm.yaml': configMap('replayed', 'v1') }, 'A ConfigMap');
         const body = JSON.stringify({ ref: 'refs/heads/main', after: head });
         const started = performance.now();
         expect.equal(await deliver(url, body, 'original'), 202, 'the original delivery');

@@ -14,17 +14,17 @@ import { renderKubeconfig } from '../../../src/members/writeKubeconfig.ts';
 import { parseTrailers } from '../../../src/branches/rendered/trailers.ts';
 import { startReconciler } from '../../../src/passes/startReconciler.ts';
 import { openAgentSource, runAgentPass } from '../../../src/pullAgent.ts';
-import { clusterRegistration, configMap, configMapPolicy, LogEvents, makeFleet as makeRunFleet, type Fleet as RunFleet } from '../../passes/helpers/fleet.ts';
+import { baseFiles, clusterRegistration, configMap, configMapPolicy, type Fleet, makeFleet, manifestOf, reconcilerOptions } from '../../helpers/fleet.ts';
+import { LogEvents } from '../../helpers/logEvents.ts';
 import { startGitHttpServer } from '../../helpers/gitHttpServer.ts';
 import type { Expectations, Scenario } from '../helpers/frame.ts';
-import { configMap as cm, makeFleet, manifestOf } from '../helpers/fleet.ts';
 
 function intruder(kubeconfigPath: string): string {
   return `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: intruder\nspec:\n  syncMode: Push\n  kubeconfigRef:\n    path: ${JSON.stringify(kubeconfigPath)}\n    context: member2\n`;
 }
 
 /** A kubeconfig for member2 whose user runs a shell that leaves `marker` behind (and then authenticates). */
-function execKubeconfig(fleet: RunFleet, marker: string): string {
+function execKubeconfig(fleet: Fleet, marker: string): string {
   const m = fleet.members[1]!;
   const credential = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1beta1', kind: 'ExecCredential', status: { token: m.token } });
   return stringify({
@@ -37,9 +37,9 @@ function execKubeconfig(fleet: RunFleet, marker: string): string {
 
 interface KubeconfigAttack {
   /** Puts the attacker's file in place; returns the kubeconfigRef.path the pull request writes. */
-  plant(fleet: RunFleet): string;
+  plant(fleet: Fleet): string;
   /** --credentials-dir; default the fleet's credentials folder. */
-  credentialsDir?(fleet: RunFleet): string;
+  credentialsDir?(fleet: Fleet): string;
   /** The path member1's own registration uses, relative to the credentials dir. */
   memberPath?: string;
   /** Words the refusal must hold. */
@@ -56,7 +56,7 @@ interface KubeconfigAttack {
  * path it should not reach, and places a ConfigMap on both. member1 must get it, member2 must not.
  */
 async function kubeconfigAttack(expect: Expectations, attack: KubeconfigAttack): Promise<{ outcome: string; lost: number }> {
-  const fleet = await makeRunFleet(['member1', 'member2'], { readyDelayMs: 0 });
+  const fleet = await makeFleet({ members: ['member1', 'member2'], readyDelayMs: 0 });
   const events = new LogEvents();
   const marker = path.join(fleet.root, 'pwned');
   let reconciler: Awaited<ReturnType<typeof startReconciler>> | undefined;
@@ -100,7 +100,7 @@ async function kubeconfigAttack(expect: Expectations, attack: KubeconfigAttack):
 }
 
 /** member2's kubeconfig, as another team keeps it outside this reconciler's credentials folder. */
-function otherTeamsKubeconfig(fleet: RunFleet): string {
+function otherTeamsKubeconfig(fleet: Fleet): string {
   const file = path.join(fleet.root, 'other-team.config');
   writeFileSync(file, renderKubeconfig([fleet.members[1]!].map((m) => ({ name: 'member2', url: m.url, caPem: m.caPem, token: m.token }))), { mode: 0o600 });
   return file;
@@ -147,7 +147,7 @@ export const tenantCredentialScenarios: readonly Scenario[] = [
       credentialsDir: (f) => f.root,
       memberPath: 'credentials/members.config',
       plant: (f) => {
-        writeFileSync(path.join(f.work, 'evil.config'), execKubeconfig(f, path.join(f.root, 'pwned')));
+        writeFileSync(path.join(f.work.dir, 'evil.config'), execKubeconfig(f, path.join(f.root, 'pwned')));
         return 'work/evil.config';
       },
       reason: 'user.exec',
@@ -159,13 +159,13 @@ export const tenantCredentialScenarios: readonly Scenario[] = [
     injected: 'flotilla agent --repo http://bot:TOKEN@host/repo.git against a Git server that demands it',
     run: async (expect) => {
       const TOKEN = 'tok-d0a1c3b7e9f2';
-      const fleet = await makeRunFleet(['member1'], { readyDelayMs: 0 });
+      const fleet = await makeFleet({ members: ['member1'], readyDelayMs: 0 });
       const events = new LogEvents();
       const server = await startGitHttpServer(fleet.root, { basicAuth: `bot:${TOKEN}` });
       const kubes = await connectKubeconfig(path.join(fleet.credentials, 'members.config'), { timeoutMs: 5_000 });
       let reconciler: Awaited<ReturnType<typeof startReconciler>> | undefined;
       try {
-        reconciler = await startReconciler({ source: { kind: 'local', path: fleet.bare }, clusters: { kind: 'registered', credentialsDir: fleet.credentials, fallbackKubeconfig: undefined }, resyncMs: 0, log: events.log });
+        reconciler = await startReconciler(reconcilerOptions(fleet, events.log));
         fleet.push({ 'clusters/member1.yaml': clusterRegistration('member1').replace('syncMode: Push', 'syncMode: Pull'), 'policies/cms.yaml': configMapPolicy(['member1']), 'templates/cm.yaml': configMap('pulled', 'v1') }, 'Pull member1');
         await reconciler.kick('test');
         await reconciler.stop();
@@ -198,10 +198,10 @@ export const tenantCredentialScenarios: readonly Scenario[] = [
     group: 'tenant', name: 'ANSI escapes in an author name', speed: 'fast',
     injected: 'a commit by "Mallory ESC[2J ESC]0;pwned BEL" with a CR and a bidi override in its subject, and an invalid file',
     run: async (expect) => {
-      const fleet = await makeFleet();
+      const fleet = await makeFleet({ files: baseFiles() });
       try {
         const hostile = 'Mallory\u001b[2J\u001b]0;pwned\u0007';
-        fleet.work.commit({ 'templates/tenant.yaml': cm('tenant'), 'templates/bad.yaml': 'kind: ConfigMap\nmetadata: {name: "\u001b[31mred"}\n' }, 'Add tenant\rOK: all good \u202Etxt.exe', { name: hostile, email: 'm@example.com' });
+        fleet.work.commit({ 'templates/tenant.yaml': configMap('tenant'), 'templates/bad.yaml': 'kind: ConfigMap\nmetadata: {name: "\u001b[31mred"}\n' }, 'Add tenant\rOK: all good \u202Etxt.exe', { name: hostile, email: 'm@example.com' });
         await fleet.sync();
         const out: string[] = [];
         const opts = { repo: fleet.work.dir, rev: 'main', sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusterStatusFile: undefined, output: 'text' as const, out: (s: string) => out.push(s), err: (s: string) => out.push(s) };
@@ -217,7 +217,7 @@ export const tenantCredentialScenarios: readonly Scenario[] = [
         const lost = (await fleet.outputText(manifestOf('member1', 'ConfigMap', 'tenant'))) ? 0 : 1;
         return { outcome: leaked ? 'control characters reached the terminal' : 'history, validate and the output commit show the name and subject as text, escaped; no control character printed', lost };
       } finally {
-        fleet.cleanup();
+        await fleet.cleanup();
       }
     },
   },

@@ -8,9 +8,8 @@ import type { Problem } from '../../../src/errors/problem.ts';
 import { readPlan } from '../../../src/plans/readPlan.ts';
 import type { Expectations, Scenario } from '../helpers/frame.ts';
 import { since } from '../helpers/frame.ts';
-import {
-  baseFiles, CLUSTERS, configMap, errorsOf, makeFleet, manifestOf, manifests, missing, changed, RENDERED_REF, SOURCE_REF, type Fleet,
-} from '../helpers/fleet.ts';
+import { baseFiles, CLUSTERS, configMap, type Fleet, makeFleet, manifestOf, RENDERED_REF, SOURCE_REF } from '../../helpers/fleet.ts';
+import { changed, errorsOf, manifests, missing } from '../helpers/compareOutputs.ts';
 import { describeLost, withPipeline, type Pipeline } from '../helpers/pipeline.ts';
 
 async function validate(dir: string): Promise<{ code: number; text: string; seconds: number }> {
@@ -215,11 +214,11 @@ async function oddTreeEntries(expect: Expectations, fleet: Fleet) {
 }
 
 const withFleet = async <T>(fn: (fleet: Fleet) => Promise<T>, files = baseFiles()) => {
-  const fleet = await makeFleet(files);
+  const fleet = await makeFleet({ files });
   try {
     return await fn(fleet);
   } finally {
-    fleet.cleanup();
+    await fleet.cleanup();
   }
 };
 

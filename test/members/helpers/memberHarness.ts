@@ -1,10 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, request as undiciRequest } from 'undici';
 import { startMember, type Member, type MemberOptions } from '../../../src/members/startMember.ts';
 import { writeKubeconfig } from '../../../src/members/writeKubeconfig.ts';
+import { runProgram, type ProgramResult } from '../../helpers/runProgram.ts';
 
 export const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
 
@@ -45,13 +45,8 @@ export class MemberHarness {
   }
 }
 
-export function runKubectl(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(KUBECTL, args, { env: { PATH: process.env.PATH ?? '', HOME: tmpdir() }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-    if (input !== undefined) child.stdin?.end(input);
-  });
+export function runKubectl(args: string[], input?: string): Promise<ProgramResult> {
+  return runProgram(KUBECTL, args, { env: { PATH: process.env.PATH ?? '', HOME: tmpdir() }, timeout: 30_000, ...(input !== undefined ? { input } : {}) });
 }
 
 /** Polls `check` until it returns a truthy value or the deadline passes (then throws with the last value). */

@@ -2,9 +2,9 @@
 // reliability suite's process faults kill it with -9 at a chosen step and start it again.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { LogEvents } from './fleet.ts';
+import { LogEvents } from './logEvents.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../../bin/flotilla.js');
+const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 
 export interface Child {
   child: ChildProcess;

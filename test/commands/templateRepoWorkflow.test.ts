@@ -1,7 +1,7 @@
-// Issue 6's "Done when", tried as a new user would: a config repo from repo-template/, real git, and only the CLI
-// (`node bin/flotilla.js …` spawned): a PR's plan, history after five commits by two authors, verify against a hand
+// A config repo made from repo-template/ and worked only through the CLI, as a new user would: real git and
+// `node bin/flotilla.js …` spawned. A PR's plan, history after five commits by two authors, verify against a hand
 // edit, cordon, and a commit deleting every template held by prune safety at apply until it carries the trailer.
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,8 @@ import * as assert from 'uvu/assert';
 import { startMember, type Member } from '../../src/members/startMember.ts';
 import { writeKubeconfig } from '../../src/members/writeKubeconfig.ts';
 import { waitFor } from '../deliveries/helpers/e2e.ts';
-import { LogEvents } from '../passes/helpers/fleet.ts';
+import { spawnFlotilla, type Child } from '../helpers/spawnFlotilla.ts';
+import { runProgram, type ProgramResult } from '../helpers/runProgram.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin/flotilla.js');
@@ -18,15 +19,15 @@ const ADA = { name: 'Ada Lovelace', email: 'ada@example.com' };
 const BOB = { name: 'Bob Builder', email: 'bob@example.com' };
 const NGINX = 'apps/v1/Deployment/default/nginx';
 
-const root = mkdtempSync(path.join(tmpdir(), 'flotilla-issue6-'));
+const root = mkdtempSync(path.join(tmpdir(), 'flotilla-template-repo-'));
 const repo = path.join(root, 'config');
 const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
 const members: Member[] = [];
-const children: ChildProcess[] = [];
+const children: Child[] = [];
 let clock = 1_760_000_000;
 
 test.after(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await Promise.all(children.map((c) => c.kill9()));
   await Promise.all(members.map((m) => m.stop()));
   rmSync(root, { recursive: true, force: true });
 });
@@ -54,12 +55,8 @@ function edit(rel: string, change: (text: string) => string): void {
   writeFileSync(file, after);
 }
 
-function flotilla(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: repo, env: ENV, timeout: 60_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
+function flotilla(...args: string[]): Promise<ProgramResult> {
+  return runProgram(process.execPath, [BIN, ...args], { cwd: repo, env: ENV, timeout: 60_000, maxBuffer: 16 << 20 });
 }
 
 const POLICY = 'policies/nginx-propagation.yaml';
@@ -203,33 +200,16 @@ test('cordon member2: one commit saying what and why; new placements avoid membe
   assert.is(uncordon.code, 0, uncordon.stderr);
 });
 
-/** `flotilla run` on the config repo, Push to member1 and member2 (repo-template registers them with kubeconfigRef members.config). */
-function startRun(credentials: string, events: LogEvents) {
-  const child = spawn(process.execPath, [BIN, 'run', '--repo', repo, '--credentials-dir', credentials, '--listen', 'off', '--resync', '0'], { env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let buffered = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
-      if (line.startsWith('{')) events.log(JSON.parse(line) as Record<string, unknown>);
-    }
-  });
-  child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { child, exited, stderr: () => stderr };
-}
-
 test('prune safety: a commit deleting every template is held by the applier (and said so by sync and plan); the trailer lets it through', async () => {
   const credentials = path.join(root, 'credentials');
   for (const name of ['member1', 'member2']) members.push(await startMember({ name, port: 0, dataDir: path.join(root, 'members', name), readyDelayMs: 0 }));
   writeKubeconfig(path.join(credentials, 'members.config'), members);
   const managed = (m: Member) => [...m.store.list('apps/deployments', 'default'), ...m.store.list('/configmaps', 'default')]
     .filter((o) => o.metadata.labels?.['karmada.io/managed'] === 'true').map((o) => `${o.kind}/${o.metadata.name}`).sort();
-  const events = new LogEvents();
-  const run = startRun(credentials, events);
+  // `flotilla run` on the config repo, Push to member1 and member2 (repo-template registers them with kubeconfigRef members.config).
+  const run = spawnFlotilla(['run', '--repo', repo, '--credentials-dir', credentials, '--listen', 'off', '--resync', '0'], ENV);
+  children.push(run);
+  const { events } = run;
   try {
     const head = git('rev-parse', 'main');
     await events.next('the first converged pass', (e) => e.step === 'pass' && e.sourceCommit === head && !e.error, 30_000, true);
@@ -258,8 +238,7 @@ test('prune safety: a commit deleting every template is held by the applier (and
     assert.equal(after.objects, []);
     assert.not.ok(after.held?.length);
   } finally {
-    run.child.kill('SIGTERM');
-    assert.is(await run.exited, 0, run.stderr());
+    assert.is(await run.stop(), 0, run.stderr());
   }
 });
 
