@@ -68,7 +68,7 @@ export interface MemberFleet {
 }
 
 /** Starts the named members and commits `files` as the config repo's first commit. */
-export async function startMemberFleet(names: string[], files: Record<string, string>, message: string): Promise<MemberFleet> {
+export async function startMemberFleet(names: string[], files: Record<string, string>, message: string, memberOptions: Partial<MemberOptions> = {}): Promise<MemberFleet> {
   const scratch = new Scratch();
   let kubes = new Map<string, KubeTarget>();
   let config: ConfigRepo | undefined;
@@ -78,7 +78,7 @@ export async function startMemberFleet(names: string[], files: Record<string, st
     config?.cleanup();
   };
   try {
-    const kubeconfig = scratch.kubeconfig(await Promise.all(names.map((n) => scratch.member(n))));
+    const kubeconfig = scratch.kubeconfig(await Promise.all(names.map((n) => scratch.member(n, memberOptions))));
     const cache = scratch.dir('flotilla-kubectl-cache-');
     kubes = await connectKubeconfig(kubeconfig, { timeoutMs: 3_000 });
     config = makeConfigRepo();
