@@ -6,6 +6,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
+import { describeCommand } from '../../src/commands/describeCommand.ts';
+import { getCommand } from '../../src/commands/getCommand.ts';
 import { reconcileOnce, type ReconcileResult } from '../../src/reconcile.ts';
 import { clusterYaml } from '../helpers/configRepo.ts';
 import { startMemberFleet, waitFor, type MemberFleet } from './helpers/e2e.ts';
@@ -120,6 +122,15 @@ test('the member\'s HPA scales to 5; an edit in Git, a resync and a drift repair
   const status = parse(show('flotilla/status:templates/default/deployment.apps_web.yaml'));
   assert.is(status.status.replicas, 5);
   assert.is(status.aggregatedStatus[0].status.replicas, 5);
+
+  // get and describe show what the members run (Karmada's replicas syncer writes it to the template; Flotilla shows it).
+  const read = async (command: typeof getCommand, args: string[]) => {
+    let out = '';
+    assert.is(await command([...args, '--repo', fleet.config.dir], { out: (s) => { out += s; }, err: () => {}, now: () => new Date() }), 0);
+    return out;
+  };
+  assert.match(await read(getCommand, ['deployments']), /^web\s+5\/5\s+5\s+5\s/m);
+  assert.match(await read(describeCommand, ['deployment', 'web']), /^Replicas:\s+5 on the members \(governed by HorizontalPodAutoscaler default\/web on each member; 2 in Git\)$/m);
 });
 
 test.run();
