@@ -14,32 +14,32 @@ import { startMemberFleet, waitFor, type MemberFleet } from './helpers/e2e.ts';
 
 let fleet: MemberFleet;
 
-const deployment = (usage: string, image = 'nginx:1.27') => `apiVersion: apps/v1
+const deployment = (usage: string, image = 'nginx:1.27', name = 'web', replicas: number | null = 2) => `apiVersion: apps/v1
 kind: Deployment
 metadata:
-  name: web
+  name: ${name}
   namespace: default
-spec:
-  replicas: 2
+spec:${replicas === null ? '' : `
+  replicas: ${replicas}`}
   selector:
-    matchLabels: {app: web}
+    matchLabels: {app: ${name}}
   template:
     metadata:
-      labels: {app: web}
+      labels: {app: ${name}}
       annotations: {emulator.flotilla.io/cpu-usage: ${usage}}
     spec:
       containers:
-        - name: web
+        - name: ${name}
           image: ${image}
           resources: {requests: {cpu: 100m}}
 `;
-const HPA = `apiVersion: autoscaling/v2
+const hpa = (name: string) => `apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata:
-  name: web
+  name: ${name}
   namespace: default
 spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: ${name}}
   minReplicas: 1
   maxReplicas: 5
   metrics:
@@ -55,26 +55,26 @@ spec:
   resourceSelectors:
     - apiVersion: apps/v1
       kind: Deployment
-      name: web
     - apiVersion: autoscaling/v2
       kind: HorizontalPodAutoscaler
-      name: web
   placement:
     clusterAffinity:
       clusterNames: [member1]
 `;
 
 const pass = () => reconcileOnce({ repo: fleet.repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: fleet.kubes, render: true, log: () => {} });
-const web = (r: ReconcileResult) => r.delivery!.clusters.get('member1')!.results.find((x) => x.ref.kind === 'Deployment' && !x.prune)!;
+const web = (r: ReconcileResult, name = 'web') => r.delivery!.clusters.get('member1')!.results.find((x) => x.ref.kind === 'Deployment' && x.ref.name === name && !x.prune)!;
 const k = (...args: string[]) => fleet.kubectl(['--context', 'member1', ...args]);
-const replicas = async () => (await k('get', 'deployment', 'web', '-n', 'default', '-o', 'jsonpath={.spec.replicas}')).stdout;
+const replicas = async (name = 'web') => (await k('get', 'deployment', name, '-n', 'default', '-o', 'jsonpath={.spec.replicas}')).stdout;
 const show = (ref: string) => fleet.config.git('show', ref);
 
 test.before(async () => {
   // Git's 2 at 10m each is below the 50% target: the HPA holds at 2 until the usage rises.
   fleet = await startMemberFleet(['member1'], {
     'clusters/member1.yaml': clusterYaml('member1'), 'policies/web.yaml': POLICY,
-    'templates/web.yaml': deployment('10m'), 'templates/web-hpa.yaml': HPA,
+    'templates/web.yaml': deployment('10m'), 'templates/web-hpa.yaml': hpa('web'),
+    // As Kubernetes advises for an HPA's workload: no spec.replicas in Git at all.
+    'templates/worker.yaml': deployment('200m', 'busybox:1.36', 'worker', null), 'templates/worker-hpa.yaml': hpa('worker'),
   }, 'web with an HPA', { hpa: { syncPeriodMs: 200, downscaleStabilizationMs: 60_000, cpuInitializationPeriodMs: 0 } });
   const first = await pass();
   assert.is(web(first).action, 'created', web(first).message);
@@ -131,6 +131,17 @@ test('the member\'s HPA scales to 5; an edit in Git, a resync and a drift repair
   };
   assert.match(await read(getCommand, ['deployments']), /^web\s+5\/5\s+5\s+5\s/m);
   assert.match(await read(describeCommand, ['deployment', 'web']), /^Replicas:\s+5 on the members \(governed by HorizontalPodAutoscaler default\/web on each member; 2 in Git\)$/m);
+});
+
+test('a Deployment with no spec.replicas in Git keeps the count its HPA set: applying without the field resets nothing', async () => {
+  await waitFor('the HPA scaled worker to 5', async () => (await replicas('worker')) === '5', 20_000);
+  const resync = await pass();
+  assert.ok(['unchanged', 'configured'].includes(web(resync, 'worker').action), web(resync, 'worker').message);
+  assert.is(await replicas('worker'), '5');
+  fleet.config.commit({ 'templates/worker.yaml': deployment('200m', 'busybox:1.37', 'worker', null) }, 'worker on busybox 1.37');
+  const upgraded = await pass();
+  assert.is(web(upgraded, 'worker').action, 'configured', web(upgraded, 'worker').message);
+  assert.is(await replicas('worker'), '5');
 });
 
 test.run();
