@@ -4,6 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { clusterYaml, makeConfigRepoWith, type ConfigRepo } from '../helpers/configRepo.ts';
 
 const repos: ConfigRepo[] = [];
@@ -41,7 +42,11 @@ ${kinds.map((k) => `    - {apiVersion: ${k.split(' ')[0]}, kind: ${k.split(' ')[
 const BOTH = policy(['apps/v1 Deployment', 'autoscaling/v2 HorizontalPodAutoscaler', 'autoscaling/v1 HorizontalPodAutoscaler']);
 
 async function marked(r: ConfigRepo, name: string): Promise<boolean> {
-  await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+  const repo = await openRepo(r.dir);
+  await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+  // Each incremental render equals a cold render of the same commit, index included.
+  const report = await verifyOutput(repo, { outputRef: 'refs/heads/flotilla/rendered' });
+  assert.equal([report.differs, report.missing, report.extra], [[], [], []], 'verify replays the render');
   return /resourcetemplate\.karmada\.io\/retain-replicas: "true"/.test(r.show('flotilla/rendered', `clusters/member1/default/deployment.apps_${name}.yaml`));
 }
 
