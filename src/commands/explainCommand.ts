@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
-import { describeRef, groupOf } from '../api/kinds.ts';
+import { describeRef, groupOf, parseRefKey } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
 import { readOutputBranch, readOutputFolder } from '../outputs/previousOutputs.ts';
@@ -45,6 +45,8 @@ export function formatExplanation(e: TemplateExplanation, clusters: readonly str
   if (e.schedule?.affinityName) lines.push(`  affinity term: ${e.schedule.affinityName}`);
   if (e.rescheduledBy) lines.push(`  rescheduled: fresh mode, requested by WorkloadRebalancer ${e.rescheduledBy.join(', ')}`);
   if (e.requiredBy?.length) lines.push(`  required by: ${e.requiredBy.join(', ')}`);
+  // The REPLICAS column is what a create sends: after that each member's HPA owns the count (retain-replicas).
+  if (e.scaledBy?.length) lines.push(`  replicas: governed by ${e.scaledBy.map((k) => describeRef(parseRefKey(k))).join(', ')} on each member (resourcetemplate.karmada.io/retain-replicas); the count below is what a create sends`);
   const rows: string[][] = [['CLUSTER', 'RESULT', 'REPLICAS', 'WHY']];
   const byCluster = new Map((e.schedule?.explanation ?? []).map((x) => [x.cluster, x]));
   for (const c of clusters) {

@@ -8,7 +8,7 @@ import { applyBody, isManaged, isSubset, planDelivery, type DeliveryObject } fro
 import { forgetDiscovery, resolveResource, resourcePath } from './resolveResource.ts';
 import { DEFAULT_RETRY, KubeUnreachableError, sendRequest, statusMessage, type RetryPolicy } from './sendRequest.ts';
 import { FIELD_MANAGER, type ApplyResult, type ConflictResolution } from './types.ts';
-import { retainForMember } from '../interpreters/retainForMember.ts';
+import { retainForMember, retainsMemberReplicas } from '../interpreters/retainForMember.ts';
 
 export interface ApplyClusterOptions {
   cluster: string;
@@ -225,7 +225,10 @@ interface Ctx {
   owned: ReadonlySet<string>;
 }
 
-async function applyOne(ctx: Ctx, obj: DeliveryObject): Promise<ApplyResult> {
+/** Applies of an object whose retained replicas went stale under us (an HPA scaled it meanwhile) before giving up. */
+const STALE_ATTEMPTS = 3;
+
+async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<ApplyResult> {
   const { ref, path } = obj;
   if (ctx.unreachable) return failed(ref, path, ctx.unreachable);
   try {
@@ -239,6 +242,10 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject): Promise<ApplyResult> {
     else if (current.status !== 404) return failed(ref, path, `reading the live object failed: ${statusMessage(current)}`);
     // An update keeps what the member owns (Karmada's Retain, run by its object watcher before every update).
     const body = applyBody(retainForMember(obj.manifest, live));
+    // The count kept is the member's as read: the apply is conditional on that read, so an HPA scaling in between
+    // makes it a 409 and the object is read and applied again, never set back to the count read.
+    const conditional = retainsMemberReplicas(obj.manifest, live);
+    const resourceVersion = (live?.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
 
     if (live && !isManaged(live) && obj.conflictResolution === 'abort') {
       return {
@@ -261,11 +268,15 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject): Promise<ApplyResult> {
         path: url,
         query: { fieldManager: ctx.fieldManager, ...(force ? { force: 'true' } : {}) },
         // JSON is YAML: the server parses the apply patch as YAML either way.
-        body: JSON.stringify(body),
+        body: JSON.stringify(conditional && resourceVersion ? { ...body, metadata: { ...(body.metadata as object), resourceVersion } } : body),
         contentType: 'application/apply-patch+yaml',
       },
       ctx.retry,
     );
+    if (res.status === 409 && conditional && isStale(res)) {
+      if (attempt < STALE_ATTEMPTS) return applyOne(ctx, obj, attempt + 1);
+      return failed(ref, path, `the member changed it while it was applied, ${attempt} times in a row (an HPA scaling it?): ${statusMessage(res)}; the next pass tries again`);
+    }
     if (res.status === 409) {
       return { ref, path, action: 'conflict', live, message: `field conflict with another manager (apply without force under conflict-resolution abort): ${statusMessage(res)}` };
     }
@@ -354,6 +365,12 @@ function noteFailure(ctx: Ctx, err: unknown): string {
     return err.message;
   }
   return err instanceof Error ? err.message : String(err);
+}
+
+/** The 409 of a stale resourceVersion precondition, not a field-manager conflict (those list their fields as causes). */
+function isStale(res: { body?: unknown }): boolean {
+  const status = res.body as { reason?: string; message?: string; details?: { causes?: unknown[] } } | undefined;
+  return status?.reason === 'Conflict' && !status.details?.causes?.length && /the object has been modified/.test(status.message ?? '');
 }
 
 function appliedBy(live: Record<string, unknown>, manager: string): boolean {

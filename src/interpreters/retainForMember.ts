@@ -1,7 +1,10 @@
 // biome-ignore lint/suspicious/noExplicitAny: walks an untyped Kubernetes manifest by field name
 type Obj = Record<string, any>;
 
-const RETAIN_REPLICAS_LABEL = 'resourcetemplate.karmada.io/retain-replicas';
+/** util.RetainReplicasLabel: set on a template whose replicas the members own (an HPA there). */
+export const RETAIN_REPLICAS_LABEL = 'resourcetemplate.karmada.io/retain-replicas';
+/** util.RetainReplicasValue: the only value Retain honours. */
+export const RETAIN_REPLICAS_VALUE = 'true';
 
 /**
  * Karmada's native Retain (default/native/retain.go, util/lifted/retain.go): before an object that already exists on a
@@ -17,7 +20,7 @@ export function retainForMember(desired: Obj, live: Obj | undefined): Obj {
   switch (`${desired.apiVersion}/${desired.kind}`) {
     case 'apps/v1/Deployment':
       // The member scales it (an HPA there): its replicas win, and only with the label's exact value.
-      if (out.metadata?.labels?.[RETAIN_REPLICAS_LABEL] === 'true' && typeof from.spec?.replicas === 'number') setIn(out, ['spec', 'replicas'], from.spec.replicas);
+      if (retainsMemberReplicas(out, from)) setIn(out, ['spec', 'replicas'], from.spec.replicas);
       return out;
     case 'v1/Pod': {
       const spec = (out.spec ??= {});
@@ -66,6 +69,16 @@ export function retainForMember(desired: Obj, live: Obj | undefined): Obj {
     default:
       return desired;
   }
+}
+
+/**
+ * Whether retainForMember keeps the member's spec.replicas for this object: what an HPA on the member writes, so an
+ * update carrying it must be conditional on the member's resourceVersion (Karmada's object watcher updates with the
+ * observed resourceVersion), or a scale between the read and the write would be undone with the count read.
+ */
+export function retainsMemberReplicas(desired: Obj, live: Obj | undefined): boolean {
+  return live !== undefined && `${desired.apiVersion}/${desired.kind}` === 'apps/v1/Deployment'
+    && desired.metadata?.labels?.[RETAIN_REPLICAS_LABEL] === RETAIN_REPLICAS_VALUE && typeof live.spec?.replicas === 'number';
 }
 
 function setIn(obj: Obj, path: string[], value: unknown): void {

@@ -9,6 +9,7 @@ import { workloadKeys } from '../assignments/rebalanceRequests.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
+import { scaleTargetOf } from '../works/markScaleTargets.ts';
 
 export interface ChangeContext {
   /** Shards loaded: the changed files'; every one when a policy, cluster or customization changed. */
@@ -112,4 +113,24 @@ function couldPlaceOn(policyRef: string, policies: readonly PropagationPolicy[],
     return placement.clusterAffinities.some((term) => matchClusterAffinity(term, cluster) || (term.overflowAffinities ?? []).some((o) => matchClusterAffinity(o, cluster)));
   }
   return matchClusterAffinity(placement.clusterAffinity, cluster);
+}
+
+/**
+ * The other half of every HPA-target pair among the affected templates, before and after the change: the target an
+ * HPA scales now (model) or scaled (index), and the HPAs that scaled an affected target. The marker
+ * (works/markScaleTargets.ts) sees only what the render holds, so a target edited alone must bring its HPAs along
+ * or it would lose its retain-replicas label, and a changed or deleted HPA its old and new targets.
+ */
+export function scalingRelativesOf(model: ConfigModel, affected: ReadonlySet<string>, index: Pick<ShardedIndex, 'template'>): Set<string> {
+  const out = new Set<string>();
+  for (const key of affected) {
+    const entry = index.template(key);
+    if (entry?.scaleTarget) out.add(entry.scaleTarget);
+    for (const hpa of entry?.scaledBy ?? []) out.add(hpa);
+    const t = model.templates.get(key);
+    const target = t && scaleTargetOf(t);
+    if (target) out.add(target);
+  }
+  for (const key of affected) out.delete(key);
+  return out;
 }

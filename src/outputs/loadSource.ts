@@ -7,7 +7,7 @@ import type { ConfigModel, FileObjects, Located } from '../api/model.ts';
 import { karmadaRef } from '../documents/karmadaRef.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
-import { affectedByChange, dependenciesOf } from './affectedByChange.ts';
+import { affectedByChange, dependenciesOf, scalingRelativesOf } from './affectedByChange.ts';
 import type { CachedFile } from './parsedFileCache.ts';
 import { everyKarmadaFile, holdsKarmadaObjects, karmadaFilesAt, keptAsTheyAre, keptFilesFor, readFiles, saveKarmadaFiles, sortedIncludes } from './karmadaFiles.ts';
 import { readPathOids } from '../commits/readPathOids.ts';
@@ -131,6 +131,11 @@ async function loadIncremental(
   const asked = new Set([...changedPaths, ...loaded.keys()]);
   for (;;) {
     await index.load({ templates: affected });
+    const relatives = scalingRelativesOf(model, affected, index);
+    if (relatives.size > 0) {
+      for (const key of relatives) affected.add(key);
+      continue; // their index entries first
+    }
     const missing = new Set<string>();
     for (const key of affected) {
       const file = index.template(key)?.file;

@@ -37,14 +37,24 @@ export function describeTemplate(d: TemplateDescription): string {
     if (d.secret.keys.length) lines.push(...d.secret.keys.map(([k, size]) => `${`${printable(k)}:`.padEnd(16)}${size} bytes`));
     else lines.push('  <none>');
   }
-  if (b?.spec.replicas !== undefined) lines.push(field('Replicas', String(b.spec.replicas)));
+  const scaledBy = d.index?.scaledBy ?? [];
+  const members = d.status?.status?.replicas;
+  if (scaledBy.length) {
+    // The members' HPAs own the count (retain-replicas): what they run, with Git's count as what a create sends.
+    const governed = `governed by ${scaledBy.map(hpaName).join(', ')} on each member`;
+    const git = b?.spec.replicas !== undefined ? `; ${b.spec.replicas} in Git` : '';
+    lines.push(field('Replicas', typeof members === 'number' ? `${members} on the members (${governed}${git})` : `${b?.spec.replicas ?? '-'} (${governed})`));
+  } else if (b?.spec.replicas !== undefined) lines.push(field('Replicas', String(b.spec.replicas)));
   if (b?.spec.placement) {
     lines.push('Placement:');
     lines.push(stringify(b.spec.placement, { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0 }).trimEnd().split('\n').map((l) => `  ${l}`).join('\n'));
   }
   const byCluster = new Map((d.status?.aggregatedStatus ?? []).map((a) => [a.clusterName, a]));
   const targets = new Map<string, string>();
-  for (const c of b?.spec.clusters ?? []) targets.set(c.name, String(c.replicas));
+  for (const c of b?.spec.clusters ?? []) {
+    const live = byCluster.get(c.name)?.status?.replicas;
+    targets.set(c.name, scaledBy.length && typeof live === 'number' ? String(live) : String(c.replicas));
+  }
   for (const c of d.index?.clusters ?? []) if (!targets.has(c)) targets.set(c, '-');
   for (const c of byCluster.keys()) if (!targets.has(c)) targets.set(c, '(leaving)');
   lines.push('Clusters:');
@@ -70,6 +80,12 @@ export function describeTemplate(d: TemplateDescription): string {
     ]))));
   } else lines.push('  <none>');
   return `${lines.join('\n')}\n`;
+}
+
+/** `autoscaling/v2/HorizontalPodAutoscaler/default/web` → `HorizontalPodAutoscaler default/web`. */
+function hpaName(key: string): string {
+  const [kind, namespace, name] = key.split('/').slice(-3);
+  return `${kind} ${namespace ? `${namespace}/` : ''}${name}`;
 }
 
 /** `policy.karmada.io/v1alpha1/PropagationPolicy/default/web` → `PropagationPolicy default/web`. */

@@ -7,6 +7,7 @@ import { appliedPath, clusterStatusPath, templateStatusPath, type AppliedRecord,
 import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../branches/rendered/outputPaths.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
 import { kindColumns } from './kindColumns.ts';
+import { replicasFromMembers } from './replicasFromMembers.ts';
 import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
 import { redactSecret } from './redactSecret.ts';
 import { readDocuments, readRegisteredClusters, type BranchState, type Fleet } from './readFleet.ts';
@@ -187,9 +188,9 @@ async function listTemplates(fleet: Fleet, type: Extract<ResourceType, { type: '
   const rows: string[][] = [];
   const objects: Obj[] = [];
   entries.forEach(({ ref, entry }, i) => {
-    const manifest = manifests[i] ?? {};
     const file = statuses.get(templateStatusPath(ref));
     const status = q.cluster ? file?.aggregatedStatus.find((a) => a.clusterName === q.cluster)?.status : file?.status;
+    const manifest = replicasFromMembers(manifests[i] ?? {}, entry, status);
     objects.push(redactSecret({ ...manifest, ...(status || file ? { status: q.cluster ? (status ?? {}) : { ...(status ?? {}), ...(file ? { conditions: file.conditions, aggregatedStatus: file.aggregatedStatus } : {}) } } : {}) }));
     rows.push([
       ...(showNs ? [ref.namespace] : []), ref.name, ...cols.cells(manifest, status), age(q.now, ages.get(entry.file)),

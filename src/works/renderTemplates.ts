@@ -21,6 +21,7 @@ import { dependenciesOf, distributeDependencies } from './distributeDependencies
 import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import type { IndexEntry, IndexView } from '../branches/rendered/outputIndex.ts';
 import { renderWorkManifest } from './renderWorkManifest.ts';
+import { markScaleTarget, scaleTargetOf, scaleTargets } from './markScaleTargets.ts';
 
 // A render runs Karmada's controllers in their order, each a pure stage over one template: the detector claims it
 // (bindings/claimTemplate), the taint manager evicts from its previous result (evictions/evictTaintedClusters), the
@@ -99,6 +100,8 @@ export interface TemplateExplanation {
   held?: string;
   /** WorkloadRebalancers whose request this render carried out: scheduled afresh (fresh mode). */
   rescheduledBy?: string[];
+  /** refKeys of the propagated HPAs that scale it: the members' replicas are theirs, retained on every apply. */
+  scaledBy?: string[];
 }
 
 export interface RenderOutput<F = string> {
@@ -152,6 +155,7 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     if (held(key, template, input, out) || !template) continue;
     placed.set(key, place(template, input.model, snapshot, input.previousBindings.get(key), out.problems, input.failover, out.failover));
   }
+  markHpaTargets(placed);
   for (const [key, p] of placed) out.indexChanges.set(key, p.entry);
 
   // 2. Dependencies go wherever any parent with propagateDeps goes (requiredBy), merged with their own result.
@@ -291,6 +295,30 @@ function writeWorks<F>(keys: readonly string[], placed: ReadonlyMap<string, Plac
     for (const cluster of prevEntry?.clusters ?? []) if (!wanted.has(cluster)) remove(manifestPath(cluster, ref));
     for (const [path, text] of writes) edits.set(path, keep(text));
     if (!p.binding && prevEntry?.policy) remove(bPath);
+  }
+}
+
+/**
+ * The hpaScaleTargetMarker between placement and the binding controller: a workload a propagated HPA scales gets the
+ * retain-replicas label on every member's manifest, and both index entries record the pair so an incremental render
+ * that touches one of them reads the other (outputs/loadSource.ts). loadSource puts the HPAs of an affected target
+ * and the target of an affected HPA in the render, so the pairs among `placed` are all there are.
+ */
+function markHpaTargets(placed: Map<string, Placed>): void {
+  const hpas = [...placed.values()].filter((p) => scaleTargetOf(p.template) !== undefined);
+  if (hpas.length === 0) return;
+  const claimed = new Set(hpas.filter((p) => p.policy !== undefined).map((p) => refKey(p.template.ref)));
+  const scaled = scaleTargets(hpas.map((p) => p.template), (hpa) => claimed.has(refKey(hpa.ref)));
+  for (const p of hpas) {
+    const target = scaleTargetOf(p.template)!;
+    if (claimed.has(refKey(p.template.ref))) p.entry = { ...p.entry, scaleTarget: target };
+  }
+  for (const [target, by] of scaled) {
+    const p = placed.get(target);
+    if (!p) continue;
+    p.template = markScaleTarget(p.template);
+    p.entry = { ...p.entry, scaledBy: by };
+    p.explanation.scaledBy = by;
   }
 }
 

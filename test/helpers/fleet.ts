@@ -12,7 +12,7 @@ import { readBlobs } from '../../src/commits/readBlobs.ts';
 import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
 import { readRef } from '../../src/commits/readRef.ts';
 import type { GitRepo } from '../../src/commits/types.ts';
-import { startMember, type Member } from '../../src/members/startMember.ts';
+import { startMember, type Member, type MemberOptions } from '../../src/members/startMember.ts';
 import { writeKubeconfig } from '../../src/members/writeKubeconfig.ts';
 import { syncRepo, type SyncResult } from '../../src/outputs/syncRepo.ts';
 import type { ReconcilerOptions } from '../../src/passes/startReconciler.ts';
@@ -341,7 +341,7 @@ export interface Fleet {
  * credentials folder. `files`, when given, is the work repo's first commit (`message`, 'Base fleet' unless given), not
  * pushed.
  */
-export async function makeFleet(opts: { members?: readonly string[]; readyDelayMs?: number; files?: Record<string, string>; message?: string } = {}): Promise<Fleet> {
+export async function makeFleet(opts: { members?: readonly string[]; readyDelayMs?: number; files?: Record<string, string>; message?: string; memberOptions?: Partial<MemberOptions> } = {}): Promise<Fleet> {
   const root = mkdtempSync(path.join(tmpdir(), 'flotilla-fleet-'));
   const work = initConfigRepo(root, { remote: true });
   const bare = work.bare!;
@@ -354,7 +354,7 @@ export async function makeFleet(opts: { members?: readonly string[]; readyDelayM
   };
   try {
     for (const name of opts.members ?? []) {
-      members.push(await startMember({ name, port: 0, dataDir: path.join(root, 'members', name), readyDelayMs: opts.readyDelayMs ?? 100 }));
+      members.push(await startMember({ name, port: 0, dataDir: path.join(root, 'members', name), readyDelayMs: opts.readyDelayMs ?? 100, ...opts.memberOptions }));
     }
     writeKubeconfig(path.join(credentials, 'members.config'), members);
     if (opts.files) work.commit(opts.files, opts.message ?? 'Base fleet');

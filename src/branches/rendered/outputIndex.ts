@@ -22,6 +22,10 @@ export interface IndexEntry {
   deps?: string[];
   /** Clusters with a graceful eviction task: they still hold their manifest (so they are in `clusters` too). */
   evicting?: string[];
+  /** On a propagated HorizontalPodAutoscaler: the refKey of the workload it scales (its scaleTargetRef). */
+  scaleTarget?: string;
+  /** On a workload propagated HPAs scale: their refKeys. Its manifests carry resourcetemplate.karmada.io/retain-replicas. */
+  scaledBy?: string[];
   /**
    * Set when the binding waits on cluster status: it could not be scheduled, or a status filter (APIEnablement,
    * TaintToleration) kept a cluster out of a result that every render computes afresh. A change of the status it

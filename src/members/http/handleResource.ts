@@ -389,6 +389,10 @@ async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPat
     sendJson(res, 200, withVersion(dryRunResult(current, merged), rt));
     return;
   }
+  // The apiserver's apply patcher merges the applied configuration, resourceVersion included, into the object its
+  // GuaranteedUpdate stores: a resourceVersion in it is a precondition, as for any update.
+  const precondition = (applied.metadata as { resourceVersion?: unknown } | undefined)?.resourceVersion;
+  if (typeof precondition === 'string' && precondition !== '') merged.metadata.resourceVersion = precondition;
   const stored = ctx.store.update(rt, merged, scope === 'status' ? 'all' : scope);
   sendJson(res, 200, withVersion(stored, rt));
 }

@@ -56,9 +56,9 @@ export interface MemberFleet {
   cleanup(): Promise<void>;
 }
 
-/** Starts the named members and commits `files` as the config repo's first commit (the shared fleet, connected). */
-export async function startMemberFleet(names: string[], files: Record<string, string>, message: string): Promise<MemberFleet> {
-  const fleet = await makeFleet({ members: names, files, message });
+/** Starts the named members (with `memberOptions`, e.g. HPA timings) and commits `files` as the config repo's first commit. */
+export async function startMemberFleet(names: string[], files: Record<string, string>, message: string, memberOptions: Partial<MemberOptions> = {}): Promise<MemberFleet> {
+  const fleet = await makeFleet({ members: names, files, message, memberOptions });
   let kubes = new Map<string, KubeTarget>();
   const cleanup = async () => {
     await Promise.all([...kubes.values()].map((kube) => kube.close()));
