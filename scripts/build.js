@@ -16,10 +16,13 @@ execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'
 
 const { parserSourcesDigest } = await import(path.join(dist, 'outputs', 'parserSources.js'));
 const digest = parserSourcesDigest(path.join(root, 'src'));
-writeFileSync(path.join(dist, 'outputs', 'parserCode.js'), [
-  '// Written by scripts/build.js: the digest of the parsing code src/outputs/parserCode.ts computes from src/.',
-  `export function parserCodeDigest() {`,
-  `  return '${digest}';`,
-  '}',
-  '',
-].join('\n'));
+writeFileSync(
+  path.join(dist, 'outputs', 'parserCode.js'),
+  [
+    '// Written by scripts/build.js: the digest of the parsing code src/outputs/parserCode.ts computes from src/.',
+    `export function parserCodeDigest() {`,
+    `  return '${digest}';`,
+    '}',
+    '',
+  ].join('\n'),
+);

@@ -23,18 +23,33 @@ if (values.help) {
   process.exit(0);
 }
 
-const chosen = SCENARIOS.filter((s) => (values.soak || s.speed === 'fast') && (!values.only || `${s.group}: ${s.name}`.includes(values.only)));
+const chosen = SCENARIOS.filter(
+  (s) => (values.soak || s.speed === 'fast') && (!values.only || `${s.group}: ${s.name}`.includes(values.only)),
+);
 const reports: RowReport[] = [];
 const started = performance.now();
 for (const s of chosen) {
   const report = await runScenario(s);
   reports.push(report);
-  process.stderr.write(`${report.failures.length ? 'FAIL' : 'ok  '} ${report.row.scenario} (${report.seconds.toFixed(1)} s)\n`);
+  process.stderr.write(
+    `${report.failures.length ? 'FAIL' : 'ok  '} ${report.row.scenario} (${report.seconds.toFixed(1)} s)\n`,
+  );
 }
 process.stdout.write(`\n${formatTable(reports)}`);
 const failed = reports.filter((r) => r.failures.length > 0);
-for (const r of failed) process.stdout.write(`\nFAIL ${r.row.scenario}\n${r.failures.map((f) => `  - ${f}`).join('\n')}\n`);
+for (const r of failed)
+  process.stdout.write(`\nFAIL ${r.row.scenario}\n${r.failures.map((f) => `  - ${f}`).join('\n')}\n`);
 const lost = reports.reduce((n, r) => n + Math.max(0, r.row.lost), 0);
-process.stdout.write(`\n${reports.length} scenarios, ${failed.length} failed, ${lost} objects lost, ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-if (values.json) writeFileSync(values.json, `${JSON.stringify(reports.map((r) => r.row), null, 2)}\n`);
+process.stdout.write(
+  `\n${reports.length} scenarios, ${failed.length} failed, ${lost} objects lost, ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+);
+if (values.json)
+  writeFileSync(
+    values.json,
+    `${JSON.stringify(
+      reports.map((r) => r.row),
+      null,
+      2,
+    )}\n`,
+  );
 process.exit(failed.length > 0 ? 1 : 0);

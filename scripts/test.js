@@ -22,9 +22,12 @@ const suites = {
   e2e: { dir: 'test', pattern: '\\.test\\.ts$', ignore: [`${unitFolders}$`], imports: [] },
 };
 const [first, pattern = '\\.test\\.ts$'] = process.argv.slice(2);
-const runs = first === undefined ? [suites.unit, suites.e2e]
-  : first in suites ? [suites[first]]
-  : [{ dir: first, pattern, ignore: [], imports: [] }];
+const runs =
+  first === undefined
+    ? [suites.unit, suites.e2e]
+    : first in suites
+      ? [suites[first]]
+      : [{ dir: first, pattern, ignore: [], imports: [] }];
 
 /** Runs one uvu invocation; resolves to its counts, a crash before uvu's summary counting as one failure. */
 function run({ dir, pattern, ignore, imports }) {
@@ -40,15 +43,17 @@ function run({ dir, pattern, ignore, imports }) {
     process.stdout.write(chunk);
     out += chunk.toString();
   });
-  return new Promise((resolve) => child.on('close', (code, signal) => {
-    const num = (label) => Number((out.match(new RegExp(`${label}:\\s+(\\d+)`)) ?? [])[1] ?? 0);
-    const total = num('Total');
-    const passed = num('Passed');
-    const skipped = num('Skipped');
-    const failed = total - passed - skipped + (code !== 0 && total === passed + skipped ? 1 : 0);
-    if (signal) console.log(`test runner ended by ${signal}`);
-    resolve({ passed, failed, skipped });
-  }));
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => {
+      const num = (label) => Number((out.match(new RegExp(`${label}:\\s+(\\d+)`)) ?? [])[1] ?? 0);
+      const total = num('Total');
+      const passed = num('Passed');
+      const skipped = num('Skipped');
+      const failed = total - passed - skipped + (code !== 0 && total === passed + skipped ? 1 : 0);
+      if (signal) console.log(`test runner ended by ${signal}`);
+      resolve({ passed, failed, skipped });
+    }),
+  );
 }
 
 let passed = 0;

@@ -77,19 +77,37 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'up') {
-    const { values } = parseArgs({ args: rest, options: { dir: { type: 'string', default: '.flotilla/demo' }, exit: { type: 'boolean', default: false } } });
+    const { values } = parseArgs({
+      args: rest,
+      options: { dir: { type: 'string', default: '.flotilla/demo' }, exit: { type: 'boolean', default: false } },
+    });
     const { upCommand } = await import('./commands/upCommand.ts');
     const stopSignal = new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
-    return upCommand({ dir: values.dir ?? '.flotilla/demo', exit: values.exit ?? false, out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), stopSignal });
+    return upCommand({
+      dir: values.dir ?? '.flotilla/demo',
+      exit: values.exit ?? false,
+      out: (s) => process.stdout.write(s),
+      err: (s) => process.stderr.write(s),
+      stopSignal,
+    });
   }
   if ((CLUSTER_OPERATIONS as readonly string[]).includes(command)) {
-    return clusterCommand(command as ClusterOperation, rest, { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), env: process.env, now: () => new Date() });
+    return clusterCommand(command as ClusterOperation, rest, {
+      out: (s) => process.stdout.write(s),
+      err: (s) => process.stderr.write(s),
+      env: process.env,
+      now: () => new Date(),
+    });
   }
   if (command === 'get' || command === 'describe' || command === 'blame') {
-    const ctx = { out: (s: string) => process.stdout.write(s), err: (s: string) => process.stderr.write(s), now: () => new Date() };
+    const ctx = {
+      out: (s: string) => process.stdout.write(s),
+      err: (s: string) => process.stderr.write(s),
+      now: () => new Date(),
+    };
     if (command === 'get') return (await import('./commands/getCommand.ts')).getCommand(rest, ctx);
     if (command === 'describe') return (await import('./commands/describeCommand.ts')).describeCommand(rest, ctx);
     return (await import('./commands/blameCommand.ts')).blameCommand(rest, ctx);
@@ -98,9 +116,15 @@ async function main(argv: string[]): Promise<number> {
     const { values } = parseArgs({
       args: rest,
       options: {
-        cluster: { type: 'string' }, repo: { type: 'string' }, kubeconfig: { type: 'string' }, context: { type: 'string' },
-        branch: { type: 'string', default: RENDERED_BRANCH }, 'status-branch': { type: 'string', default: STATUS_BRANCH },
-        interval: { type: 'string', default: '30' }, once: { type: 'boolean', default: false }, 'cache-dir': { type: 'string' },
+        cluster: { type: 'string' },
+        repo: { type: 'string' },
+        kubeconfig: { type: 'string' },
+        context: { type: 'string' },
+        branch: { type: 'string', default: RENDERED_BRANCH },
+        'status-branch': { type: 'string', default: STATUS_BRANCH },
+        interval: { type: 'string', default: '30' },
+        once: { type: 'boolean', default: false },
+        'cache-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -109,10 +133,14 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const missing = (['cluster', 'repo', 'kubeconfig'] as const).filter((k) => !values[k]);
-    if (missing.length) throw new UsageError(`agent needs ${missing.map((k) => `--${k}`).join(', ')}; e.g. flotilla agent --cluster member3 --repo https://git.example.com/fleet.git --kubeconfig members.config`);
+    if (missing.length)
+      throw new UsageError(
+        `agent needs ${missing.map((k) => `--${k}`).join(', ')}; e.g. flotilla agent --cluster member3 --repo https://git.example.com/fleet.git --kubeconfig members.config`,
+      );
     // A testing knob of the reliability suite (npm run test:faults), not a setting: see agentCommand's pauseAtStatusCommit.
     const pauseAt = process.env.FLOTILLA_FAULT_PAUSE_AT || undefined;
-    if (pauseAt && pauseAt !== 'status-commit') throw new UsageError(`FLOTILLA_FAULT_PAUSE_AT=${pauseAt}: flotilla agent knows status-commit only, or unset it`);
+    if (pauseAt && pauseAt !== 'status-commit')
+      throw new UsageError(`FLOTILLA_FAULT_PAUSE_AT=${pauseAt}: flotilla agent knows status-commit only, or unset it`);
     const { homedir } = await import('node:os');
     const { agentCommand } = await import('./commands/agentCommand.ts');
     const stopSignal = new Promise<void>((resolve) => {
@@ -120,10 +148,18 @@ async function main(argv: string[]): Promise<number> {
       process.once('SIGTERM', resolve);
     });
     return agentCommand({
-      cluster: values.cluster!, repo: values.repo!, kubeconfig: values.kubeconfig!, context: values.context,
-      renderedBranch: values.branch!, statusBranch: values['status-branch']!, intervalSeconds: Number(values.interval), once: values.once!,
+      cluster: values.cluster!,
+      repo: values.repo!,
+      kubeconfig: values.kubeconfig!,
+      context: values.context,
+      renderedBranch: values.branch!,
+      statusBranch: values['status-branch']!,
+      intervalSeconds: Number(values.interval),
+      once: values.once!,
       cacheDir: values['cache-dir'] ?? `${process.env.XDG_CACHE_HOME ?? `${homedir()}/.cache`}/flotilla/agent`,
-      out: (s) => process.stdout.write(s), stopSignal, pauseAtStatusCommit: pauseAt === 'status-commit',
+      out: (s) => process.stdout.write(s),
+      stopSignal,
+      pauseAtStatusCommit: pauseAt === 'status-commit',
     });
   }
   if (command === 'run') {
@@ -139,20 +175,34 @@ async function main(argv: string[]): Promise<number> {
     const forge = forgeConfig ? { config: forgeConfig, token: readForgeToken(forgeConfig, process.env) } : undefined;
     // A testing knob of the reliability suite (npm run test:faults), not a setting: see runCommand's pauseAt.
     const pauseAt = process.env.FLOTILLA_FAULT_PAUSE_AT || undefined;
-    if (pauseAt && !(FAULT_PAUSE_POINTS as readonly string[]).includes(pauseAt)) throw new UsageError(`FLOTILLA_FAULT_PAUSE_AT=${pauseAt}: use ${FAULT_PAUSE_POINTS.join(' or ')}, or unset it`);
+    if (pauseAt && !(FAULT_PAUSE_POINTS as readonly string[]).includes(pauseAt))
+      throw new UsageError(`FLOTILLA_FAULT_PAUSE_AT=${pauseAt}: use ${FAULT_PAUSE_POINTS.join(' or ')}, or unset it`);
     const stopSignal = new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
     return runCommand({
       pauseAt: pauseAt as (typeof FAULT_PAUSE_POINTS)[number] | undefined,
-      repo: values.repo, sourceBranch: values['source-branch'] ?? 'main', credentialsDir: values['credentials-dir'], kubeconfig: values.kubeconfig,
+      repo: values.repo,
+      sourceBranch: values['source-branch'] ?? 'main',
+      credentialsDir: values['credentials-dir'],
+      kubeconfig: values.kubeconfig,
       insecureKubeconfigExec: values['insecure-kubeconfig-exec'] ?? false,
-      listen: values.listen ?? '127.0.0.1:9464', resync: values.resync ?? '5m', fetchSchedule: values['fetch-schedule'] ?? '* * * * *',
-      webhookSecretEnv: secretEnv, webhookSecret: secretEnv ? process.env[secretEnv] || undefined : undefined, mirrorDir: values['mirror-dir'], forge,
-      clusterFailureThreshold: values['cluster-failure-threshold'], clusterSuccessThreshold: values['cluster-success-threshold'],
-      clusterStatusUpdateFrequency: values['cluster-status-update-frequency'], gracefulEvictionTimeout: values['graceful-eviction-timeout'],
-      cwd: process.cwd(), out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), stopSignal,
+      listen: values.listen ?? '127.0.0.1:9464',
+      resync: values.resync ?? '5m',
+      fetchSchedule: values['fetch-schedule'] ?? '* * * * *',
+      webhookSecretEnv: secretEnv,
+      webhookSecret: secretEnv ? process.env[secretEnv] || undefined : undefined,
+      mirrorDir: values['mirror-dir'],
+      forge,
+      clusterFailureThreshold: values['cluster-failure-threshold'],
+      clusterSuccessThreshold: values['cluster-success-threshold'],
+      clusterStatusUpdateFrequency: values['cluster-status-update-frequency'],
+      gracefulEvictionTimeout: values['graceful-eviction-timeout'],
+      cwd: process.cwd(),
+      out: (s) => process.stdout.write(s),
+      err: (s) => process.stderr.write(s),
+      stopSignal,
     });
   }
   if (command === 'member') {
@@ -189,7 +239,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const output = values.output ?? 'text';
-  if (!['text', 'yaml', 'json', 'wide', 'markdown'].includes(output)) throw new UsageError(`-o ${output}: use text, wide, yaml, json or markdown (plan)`);
+  if (!['text', 'yaml', 'json', 'wide', 'markdown'].includes(output))
+    throw new UsageError(`-o ${output}: use text, wide, yaml, json or markdown (plan)`);
   const common = {
     repo: values.repo ?? '.',
     rev: values.rev ?? values['source-branch'] ?? 'main',
@@ -210,7 +261,12 @@ async function main(argv: string[]): Promise<number> {
     case 'explain':
       return explainCommand({ ...common, words: positionals, namespace: values.namespace, outDir: values['out-dir'] });
     case 'plan':
-      return planCommand({ ...common, base: values.base, head: values.head, ...(output === 'markdown' || output === 'json' || output === 'text' ? { format: output } : {}) });
+      return planCommand({
+        ...common,
+        base: values.base,
+        head: values.head,
+        ...(output === 'markdown' || output === 'json' || output === 'text' ? { format: output } : {}),
+      });
     case 'verify':
       return verifyCommand({ ...common, verifyRev: values.rev });
     case 'history': {
@@ -221,7 +277,14 @@ async function main(argv: string[]): Promise<number> {
     case 'reschedule': {
       // Here --branch names the config branch the request is committed to.
       const branchGiven = rest.some((a) => a === '--branch' || a.startsWith('--branch='));
-      return rescheduleCommand({ ...common, words: positionals, namespace: values.namespace, reason: values.reason, branch: branchGiven ? values.branch! : values['source-branch'] ?? 'main', now: new Date() });
+      return rescheduleCommand({
+        ...common,
+        words: positionals,
+        namespace: values.namespace,
+        reason: values.reason,
+        branch: branchGiven ? values.branch! : (values['source-branch'] ?? 'main'),
+        now: new Date(),
+      });
     }
     default:
       throw new UsageError(`unknown command "${command}"; run flotilla --help`);
@@ -232,7 +295,9 @@ async function main(argv: string[]): Promise<number> {
 const shown = (text: string) => terminalSafe(redactUrlsIn(text), { multiline: true });
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (err: unknown) => {
     if (err instanceof UsageError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       process.stderr.write(`flotilla: ${shown((err as Error).message)}\n`);
@@ -243,7 +308,9 @@ main(process.argv.slice(2)).then(
     if (known.code && known.message) {
       process.stderr.write(`flotilla: ${shown(known.message)}\n`);
     } else {
-      process.stderr.write(`flotilla: internal error: ${shown((err as Error)?.stack ?? String(err))}\nPlease report this at the project's issue tracker.\n`);
+      process.stderr.write(
+        `flotilla: internal error: ${shown((err as Error)?.stack ?? String(err))}\nPlease report this at the project's issue tracker.\n`,
+      );
     }
     process.exitCode = 3;
   },

@@ -64,7 +64,12 @@ export interface AgentPassResult {
  * `--repo` as given: an http(s) URL is mirrored under `cacheDir` (one mirror per URL and cluster, so two agents
  * never move each other's local refs); anything else is a local path.
  */
-export async function openAgentSource(repo: string, cluster: string, cacheDir: string, fs?: typeof nodeFs): Promise<AgentSource> {
+export async function openAgentSource(
+  repo: string,
+  cluster: string,
+  cacheDir: string,
+  fs?: typeof nodeFs,
+): Promise<AgentSource> {
   if (!/^https?:\/\//i.test(repo)) return { kind: 'local', repo: await openRepo(repo, fs) };
   const url = new URL(repo);
   // Named after the address, not the credential: a rotated token keeps its mirror.
@@ -79,9 +84,22 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
   const statusBranch = opts.statusBranch ?? STATUS_BRANCH;
   const statusRef = `refs/heads/${statusBranch}`;
   const repo = opts.source.kind === 'local' ? opts.source.repo : opts.source.mirror;
-  const result: AgentPassResult = { ok: false, renderedCommit: null, sourceCommit: null, actions: {}, statusCommit: null, problems: [] };
+  const result: AgentPassResult = {
+    ok: false,
+    renderedCommit: null,
+    sourceCommit: null,
+    actions: {},
+    statusCommit: null,
+    problems: [],
+  };
   const log = (step: string, entry: Record<string, unknown>) =>
-    opts.log({ agent: opts.cluster, step, renderedCommit: result.renderedCommit, sourceCommit: result.sourceCommit, ...entry });
+    opts.log({
+      agent: opts.cluster,
+      step,
+      renderedCommit: result.renderedCommit,
+      sourceCommit: result.sourceCommit,
+      ...entry,
+    });
   const fail = (step: string, err: unknown) => {
     const message = redactUrlsIn(err instanceof Error ? err.message : String(err));
     result.problems.push(`${step}: ${message}`);
@@ -114,38 +132,59 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
   try {
     const source = opts.source;
     delivery = await applyRendered({
-      repo, outputRef: `refs/heads/${renderedBranch}`, statusRef, clusters: new Map([[opts.cluster, opts.kube]]), ...(opts.now ? { now: opts.now } : {}),
+      repo,
+      outputRef: `refs/heads/${renderedBranch}`,
+      statusRef,
+      clusters: new Map([[opts.cluster, opts.kube]]),
+      ...(opts.now ? { now: opts.now } : {}),
       // The planned inventory must reach the remote before the apply: the next fetch replaces the local branch.
-      ...(source.kind === 'remote' ? { recordPlanned: (write: () => Promise<{ commit: string | null }>) => pushStatus(source, statusBranch, opts.pushAttempts ?? 5, write, log, 'planned inventory') } : {}),
+      ...(source.kind === 'remote'
+        ? {
+            recordPlanned: (write: () => Promise<{ commit: string | null }>) =>
+              pushStatus(source, statusBranch, opts.pushAttempts ?? 5, write, log, 'planned inventory'),
+          }
+        : {}),
     });
     mine = delivery.clusters.get(opts.cluster);
     result.renderedCommit = delivery.renderedCommit;
     result.sourceCommit = delivery.sourceCommit ?? null;
     for (const r of mine?.results ?? []) result.actions[r.action] = (result.actions[r.action] ?? 0) + 1;
     for (const r of mine?.results ?? []) {
-      if (r.action === 'failed' || r.action === 'conflict') result.problems.push(`${r.path ?? `${r.ref.kind}/${r.ref.name}`}: ${r.action}: ${r.message}`);
+      if (r.action === 'failed' || r.action === 'conflict')
+        result.problems.push(`${r.path ?? `${r.ref.kind}/${r.ref.name}`}: ${r.action}: ${r.message}`);
     }
     for (const note of mine?.notes ?? []) if (note.startsWith('apply failed')) result.problems.push(note);
-    log('apply', { cluster: opts.cluster, writes: mine?.writes ?? 0, ...result.actions, ...(mine?.notes.length ? { notes: mine.notes } : {}), ms: Math.round(performance.now() - started) });
+    log('apply', {
+      cluster: opts.cluster,
+      writes: mine?.writes ?? 0,
+      ...result.actions,
+      ...(mine?.notes.length ? { notes: mine.notes } : {}),
+      ms: Math.round(performance.now() - started),
+    });
   } catch (err) {
     fail('apply', err);
   }
 
   const status: ClusterStatus | undefined = await collectClusterStatus(opts.kube).catch(() => undefined);
   const report = { cluster: opts.cluster, ...(status ? { status } : {}), ...(mine ? { delivery: mine } : {}) };
-  const write = () => writeStatus({
-    repo, statusRef, reports: [report], ...(opts.now ? { now: opts.now } : {}),
-    // The reconciler marks this cluster Ready=Unknown when the heartbeat stops (Karmada's lease, in Git).
-    clusterOptions: { heartbeatMs: HEARTBEAT_INTERVAL_MS },
-    ...(delivery ? { renderedCommit: delivery.renderedCommit } : {}),
-    ...(delivery?.sourceCommit ? { sourceCommit: delivery.sourceCommit } : {}),
-  });
+  const write = () =>
+    writeStatus({
+      repo,
+      statusRef,
+      reports: [report],
+      ...(opts.now ? { now: opts.now } : {}),
+      // The reconciler marks this cluster Ready=Unknown when the heartbeat stops (Karmada's lease, in Git).
+      clusterOptions: { heartbeatMs: HEARTBEAT_INTERVAL_MS },
+      ...(delivery ? { renderedCommit: delivery.renderedCommit } : {}),
+      ...(delivery?.sourceCommit ? { sourceCommit: delivery.sourceCommit } : {}),
+    });
   try {
     if (opts.source.kind === 'local') {
       // writeStatus re-reads and re-merges on every lost compare-and-swap, so the reconciler's updates survive.
       const written = await write();
       result.statusCommit = written.commit;
-      if (written.commit) log('status', { statusCommit: written.commit, paths: written.changedPaths.length, attempts: written.attempts });
+      if (written.commit)
+        log('status', { statusCommit: written.commit, paths: written.changedPaths.length, attempts: written.attempts });
     } else {
       result.statusCommit = await pushStatus(opts.source, statusBranch, opts.pushAttempts ?? 5, write, log);
     }
@@ -161,7 +200,10 @@ async function checkRegistered(repo: GitRepo, renderedRef: string, cluster: stri
   const head = await readRef(repo, renderedRef);
   const registered = head ? await readRegisteredClusters(repo, head) : undefined;
   const why = registered ? describeUnregistered(cluster, registered) : undefined;
-  return why && `${why}; fix: pass --cluster with a registered name, or register it (flotilla join ${cluster} --kubeconfig FILE) and let the reconciler render`;
+  return (
+    why &&
+    `${why}; fix: pass --cluster with a registered name, or register it (flotilla join ${cluster} --kubeconfig FILE) and let the reconciler render`
+  );
 }
 
 /**
@@ -169,8 +211,11 @@ async function checkRegistered(repo: GitRepo, renderedRef: string, cluster: stri
  * status), fetch their commit and rebuild ours on top of it. Bounded: a branch that never stops moving fails the pass.
  */
 async function pushStatus(
-  source: Extract<AgentSource, { kind: 'remote' }>, branch: string, attempts: number,
-  write: () => Promise<{ commit: string | null; changedPaths?: string[] }>, log: (step: string, entry: Record<string, unknown>) => void,
+  source: Extract<AgentSource, { kind: 'remote' }>,
+  branch: string,
+  attempts: number,
+  write: () => Promise<{ commit: string | null; changedPaths?: string[] }>,
+  log: (step: string, entry: Record<string, unknown>) => void,
   what: 'status' | 'planned inventory' = 'status',
 ): Promise<string | null> {
   for (let attempt = 1; ; attempt++) {
@@ -179,9 +224,18 @@ async function pushStatus(
     const written = await write();
     if (!written.commit) return null;
     const outcome = await pushBranch(source.mirror, source.url, branch);
-    log('push', { ...(what === 'status' ? {} : { what }), statusCommit: written.commit, outcome, attempt, ...(written.changedPaths ? { paths: written.changedPaths.length } : {}) });
+    log('push', {
+      ...(what === 'status' ? {} : { what }),
+      statusCommit: written.commit,
+      outcome,
+      attempt,
+      ...(written.changedPaths ? { paths: written.changedPaths.length } : {}),
+    });
     if (outcome === 'pushed') return written.commit;
-    if (attempt >= attempts) throw new Error(`${branch} on ${redactUrl(source.url)} moved on each of ${attempts} pushes; fix: nothing to do, the next pass tries again`);
+    if (attempt >= attempts)
+      throw new Error(
+        `${branch} on ${redactUrl(source.url)} moved on each of ${attempts} pushes; fix: nothing to do, the next pass tries again`,
+      );
   }
 }
 
@@ -212,7 +266,11 @@ export async function startAgent(opts: AgentOptions & { intervalMs: number }): P
   const closers: (() => Promise<void> | void)[] = [];
   if (opts.source.kind === 'local') {
     // The agent's own status writes land beside the rendered ref: only the rendered branch is a trigger.
-    const watcher = await watchLocalRefs(opts.source.repo.gitdir, opts.renderedBranch ?? RENDERED_BRANCH, () => void pass());
+    const watcher = await watchLocalRefs(
+      opts.source.repo.gitdir,
+      opts.renderedBranch ?? RENDERED_BRANCH,
+      () => void pass(),
+    );
     closers.push(() => watcher.close());
   }
   const timer = setInterval(() => void pass(), opts.intervalMs);

@@ -18,7 +18,13 @@ import { readLiveObjects } from './statuses/readLiveObjects.ts';
 import { interpretHealth } from './statuses/interpretHealth.ts';
 import type { ObjectRef } from './api/kinds.ts';
 import { readCommitInfo } from './commits/readCommitInfo.ts';
-import { customHealth, customizationFor, interpreterSet, NO_CUSTOMIZATIONS, type InterpreterSet } from './interpreters/customizations.ts';
+import {
+  customHealth,
+  customizationFor,
+  interpreterSet,
+  NO_CUSTOMIZATIONS,
+  type InterpreterSet,
+} from './interpreters/customizations.ts';
 import { readInterpreterCustomizations } from './outputs/karmadaFiles.ts';
 import { readLastRenderAt } from './branches/rendered/readLastRender.ts';
 import { openOutputIndex } from './branches/rendered/readOutputIndex.ts';
@@ -70,59 +76,129 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
     const started = performance.now();
     const before = await readRef(t.repo, t.outputRef);
     const sync = await syncRepo(t.repo, {
-      sourceRef: t.sourceRef, outputRef: t.outputRef, ...(t.statusRef ? { statusRef: t.statusRef } : {}), ...(t.now ? { now: t.now } : {}),
-      ...(t.gracefulEvictionTimeoutSeconds !== undefined ? { gracefulEvictionTimeoutSeconds: t.gracefulEvictionTimeoutSeconds } : {}),
+      sourceRef: t.sourceRef,
+      outputRef: t.outputRef,
+      ...(t.statusRef ? { statusRef: t.statusRef } : {}),
+      ...(t.now ? { now: t.now } : {}),
+      ...(t.gracefulEvictionTimeoutSeconds !== undefined
+        ? { gracefulEvictionTimeoutSeconds: t.gracefulEvictionTimeoutSeconds }
+        : {}),
     });
     rendered.push(...sync.reports);
     for (const r of sync.reports) {
-      t.log({ step: 'render', sourceCommit: r.sourceCommit, outputCommit: r.outputCommit, files: r.filesWritten,
-        errors: r.problems.filter((p) => p.severity === 'error').length, ms: Math.round(performance.now() - started),
-        ...(r.failover.length > 0 ? { failover: r.failover.map((e) => `${e.type} ${e.ref.kind} ${e.ref.namespace}/${e.ref.name} ${e.cluster}`) } : {}),
-        ...(r.retried ? { retried: r.retried } : {}) });
+      t.log({
+        step: 'render',
+        sourceCommit: r.sourceCommit,
+        outputCommit: r.outputCommit,
+        files: r.filesWritten,
+        errors: r.problems.filter((p) => p.severity === 'error').length,
+        ms: Math.round(performance.now() - started),
+        ...(r.failover.length > 0
+          ? { failover: r.failover.map((e) => `${e.type} ${e.ref.kind} ${e.ref.namespace}/${e.ref.name} ${e.cluster}`) }
+          : {}),
+        ...(r.retried ? { retried: r.retried } : {}),
+      });
     }
-    if (sync.forcePushed) t.log({ step: 'render', sourceCommit: sync.reports.at(-1)?.sourceCommit, warning: `${t.sourceRef} was force-pushed; rendered its new head` });
+    if (sync.forcePushed)
+      t.log({
+        step: 'render',
+        sourceCommit: sync.reports.at(-1)?.sourceCommit,
+        warning: `${t.sourceRef} was force-pushed; rendered its new head`,
+      });
     prune = (await readPruneVerdict(t.repo, { before, after: await readRef(t.repo, t.outputRef) })) ?? undefined;
     if (prune?.held.length) {
-      t.log({ step: 'render', sourceCommit: sync.reports.at(-1)?.sourceCommit, pruneHeld: prune.held.map((h) => ({ cluster: h.cluster, reason: h.reason, objects: h.refs.length })), fix: prune.fix });
+      t.log({
+        step: 'render',
+        sourceCommit: sync.reports.at(-1)?.sourceCommit,
+        pruneHeld: prune.held.map((h) => ({ cluster: h.cluster, reason: h.reason, objects: h.refs.length })),
+        fix: prune.fix,
+      });
     }
   }
   const clusters = typeof t.clusters === 'function' ? await t.clusters() : t.clusters;
   let delivery: RenderedDelivery | null = null;
   try {
     const started = performance.now();
-    delivery = await applyRendered({ repo: t.repo, outputRef: t.outputRef, clusters, ...(t.statusRef ? { statusRef: t.statusRef } : {}) });
+    delivery = await applyRendered({
+      repo: t.repo,
+      outputRef: t.outputRef,
+      clusters,
+      ...(t.statusRef ? { statusRef: t.statusRef } : {}),
+    });
     for (const [name, d] of delivery.clusters) {
       const counts: Record<string, number> = {};
       for (const r of d.results) counts[r.action] = (counts[r.action] ?? 0) + 1;
-      t.log({ step: 'apply', cluster: name, sourceCommit: delivery.sourceCommit, writes: d.writes, ...counts, ms: Math.round(performance.now() - started),
-        ...(d.prune?.held.length ? { pruneHeld: d.prune.held.map((h) => h.message), fix: d.prune.fix } : {}) });
+      t.log({
+        step: 'apply',
+        cluster: name,
+        sourceCommit: delivery.sourceCommit,
+        writes: d.writes,
+        ...counts,
+        ms: Math.round(performance.now() - started),
+        ...(d.prune?.held.length ? { pruneHeld: d.prune.held.map((h) => h.message), fix: d.prune.fix } : {}),
+      });
     }
   } catch (err) {
     // No rendered branch yet: nothing to deliver, and nothing to prune.
     t.log({ step: 'apply', skipped: (err as Error).message });
   }
-  const reports: ClusterReport[] = await Promise.all([...clusters].map(async ([cluster, kube]) => {
-    const status = await collectClusterStatus(kube).catch(() => undefined);
-    const d = delivery?.clusters.get(cluster);
-    return { cluster, ...(status ? { status } : {}), ...(d ? { delivery: d } : {}) };
-  }));
-  const interpreters = delivery ? await interpretersOfRendered(t.repo, delivery.renderedCommit).catch(() => undefined) : undefined;
+  const reports: ClusterReport[] = await Promise.all(
+    [...clusters].map(async ([cluster, kube]) => {
+      const status = await collectClusterStatus(kube).catch(() => undefined);
+      const d = delivery?.clusters.get(cluster);
+      return { cluster, ...(status ? { status } : {}), ...(d ? { delivery: d } : {}) };
+    }),
+  );
+  const interpreters = delivery
+    ? await interpretersOfRendered(t.repo, delivery.renderedCommit).catch(() => undefined)
+    : undefined;
   const config = await readClusterConfig(t.repo, t.outputRef);
   const written = await writeStatus({
-    repo: t.repo, reports, ...(t.statusRef ? { statusRef: t.statusRef } : {}), ...(interpreters ? { interpreters } : {}), ...(t.now ? { now: t.now } : {}),
-    clusterOptions: { clusters: config.clusters, taintPolicies: config.taintPolicies, ...(t.readyThresholds ? { thresholds: t.readyThresholds } : {}) },
+    repo: t.repo,
+    reports,
+    ...(t.statusRef ? { statusRef: t.statusRef } : {}),
+    ...(interpreters ? { interpreters } : {}),
+    ...(t.now ? { now: t.now } : {}),
+    clusterOptions: {
+      clusters: config.clusters,
+      taintPolicies: config.taintPolicies,
+      ...(t.readyThresholds ? { thresholds: t.readyThresholds } : {}),
+    },
     ...(delivery ? { renderedCommit: delivery.renderedCommit } : {}),
     ...(delivery?.sourceCommit ? { sourceCommit: delivery.sourceCommit } : {}),
   });
-  if (written.commit) t.log({ step: 'status', sourceCommit: delivery?.sourceCommit, statusCommit: written.commit, paths: written.changedPaths.length });
+  if (written.commit)
+    t.log({
+      step: 'status',
+      sourceCommit: delivery?.sourceCommit,
+      statusCommit: written.commit,
+      paths: written.changedPaths.length,
+    });
   if (delivery && t.afterApply) {
-    await t.afterApply(delivery).catch((err: unknown) => t.log({ step: 'afterApply', sourceCommit: delivery?.sourceCommit, error: err instanceof Error ? err.message : String(err) }));
+    await t.afterApply(delivery).catch((err: unknown) =>
+      t.log({
+        step: 'afterApply',
+        sourceCommit: delivery?.sourceCommit,
+        error: err instanceof Error ? err.message : String(err),
+      }),
+    );
   }
   const writes = [...(delivery?.clusters.values() ?? [])].reduce((s, d) => s + d.writes, 0);
-  return { rendered, ...(prune ? { prune } : {}), delivery, statusCommit: written.commit, statusPaths: written.changedPaths, writes, reports };
+  return {
+    rendered,
+    ...(prune ? { prune } : {}),
+    delivery,
+    statusCommit: written.commit,
+    statusPaths: written.changedPaths,
+    writes,
+    reports,
+  };
 }
 
-export type StatusPassTarget = Omit<ReconcileTarget, 'sourceRef' | 'render' | 'afterApply' | 'gracefulEvictionTimeoutSeconds'>;
+export type StatusPassTarget = Omit<
+  ReconcileTarget,
+  'sourceRef' | 'render' | 'afterApply' | 'gracefulEvictionTimeoutSeconds'
+>;
 
 /** One object read back in a status pass that is not Healthy yet. */
 export interface PendingObject {
@@ -153,29 +229,45 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
   const clusters = typeof t.clusters === 'function' ? await t.clusters() : t.clusters;
   const renderedCommit = await readRef(t.repo, t.outputRef);
   const sourceCommit = renderedCommit ? (await readLastRenderAt(t.repo, renderedCommit)).source : undefined;
-  const interpreters = renderedCommit ? await interpretersOfRendered(t.repo, renderedCommit).catch(() => undefined) : undefined;
+  const interpreters = renderedCommit
+    ? await interpretersOfRendered(t.repo, renderedCommit).catch(() => undefined)
+    : undefined;
   const inventories = await readInventories(t.repo, statusRef, [...clusters.keys()]);
   const missing: PendingObject[] = [];
   const unhealthy: PendingObject[] = [];
   let unread = 0;
-  const reports: ClusterReport[] = await Promise.all([...clusters].map(async ([cluster, kube]) => {
-    const status = await collectClusterStatus(kube).catch(() => undefined);
-    const reachable = status?.conditions?.some((c) => c.type === 'Ready' && c.reason !== 'ClusterNotReachable');
-    const objects = inventories.get(cluster)?.objects ?? [];
-    // An unreachable member answers no GET either: do not spend retries on each of its objects.
-    const live = reachable && objects.length > 0 ? await readLiveObjects(kube, objects) : { found: [], missing: [], unread: objects.length };
-    missing.push(...live.missing.map((ref) => ({ cluster, ref })));
-    unread += live.unread;
-    for (const o of live.found) {
-      const custom = customizationFor(interpreters ?? NO_CUSTOMIZATIONS, o.ref);
-      if (((custom ? customHealth(custom, o.live) : undefined) ?? interpretHealth(o.live)) !== 'Healthy') unhealthy.push({ cluster, ref: o.ref });
-    }
-    return { cluster, ...(status ? { status } : {}), ...(live.found.length > 0 ? { observed: live.found } : {}) };
-  }));
+  const reports: ClusterReport[] = await Promise.all(
+    [...clusters].map(async ([cluster, kube]) => {
+      const status = await collectClusterStatus(kube).catch(() => undefined);
+      const reachable = status?.conditions?.some((c) => c.type === 'Ready' && c.reason !== 'ClusterNotReachable');
+      const objects = inventories.get(cluster)?.objects ?? [];
+      // An unreachable member answers no GET either: do not spend retries on each of its objects.
+      const live =
+        reachable && objects.length > 0
+          ? await readLiveObjects(kube, objects)
+          : { found: [], missing: [], unread: objects.length };
+      missing.push(...live.missing.map((ref) => ({ cluster, ref })));
+      unread += live.unread;
+      for (const o of live.found) {
+        const custom = customizationFor(interpreters ?? NO_CUSTOMIZATIONS, o.ref);
+        if (((custom ? customHealth(custom, o.live) : undefined) ?? interpretHealth(o.live)) !== 'Healthy')
+          unhealthy.push({ cluster, ref: o.ref });
+      }
+      return { cluster, ...(status ? { status } : {}), ...(live.found.length > 0 ? { observed: live.found } : {}) };
+    }),
+  );
   const config = await readClusterConfig(t.repo, t.outputRef);
   const written = await writeStatus({
-    repo: t.repo, reports, statusRef, ...(interpreters ? { interpreters } : {}), ...(t.now ? { now: t.now } : {}),
-    clusterOptions: { clusters: config.clusters, taintPolicies: config.taintPolicies, ...(t.readyThresholds ? { thresholds: t.readyThresholds } : {}) },
+    repo: t.repo,
+    reports,
+    statusRef,
+    ...(interpreters ? { interpreters } : {}),
+    ...(t.now ? { now: t.now } : {}),
+    clusterOptions: {
+      clusters: config.clusters,
+      taintPolicies: config.taintPolicies,
+      ...(t.readyThresholds ? { thresholds: t.readyThresholds } : {}),
+    },
     ...(renderedCommit ? { renderedCommit } : {}),
     ...(sourceCommit ? { sourceCommit } : {}),
   });

@@ -15,7 +15,15 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import type { GitRepo } from '../../src/commits/types.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { FLEET_SIZES, generateFleet, type FileEdit, type FleetSize } from './generateFleet.ts';
-import { buildImportStream, countCommits, git, importCommit, initBareRepo, readTreeFiles, runFastImport } from './gitTools.ts';
+import {
+  buildImportStream,
+  countCommits,
+  git,
+  importCommit,
+  initBareRepo,
+  readTreeFiles,
+  runFastImport,
+} from './gitTools.ts';
 import { measureKustomize, type KustomizeFigures } from './kustomizeOverlays.ts';
 import { measurePushToApplied } from './pushToApplied.ts';
 import { measureSchedule, requestsFromBindings } from './scheduleThroughput.ts';
@@ -47,7 +55,8 @@ const profileDir = values['cpu-prof'] ? path.resolve(values['cpu-prof']) : undef
 if (profileDir) mkdirSync(profileDir, { recursive: true });
 
 const benchStarted = performance.now();
-const progress = (line: string) => process.stderr.write(`[bench ${((performance.now() - benchStarted) / 1000).toFixed(1).padStart(6)}s] ${line}\n`);
+const progress = (line: string) =>
+  process.stderr.write(`[bench ${((performance.now() - benchStarted) / 1000).toFixed(1).padStart(6)}s] ${line}\n`);
 const work = mkdtempSync(path.join(os.tmpdir(), `flotilla-bench-${size}-`));
 const repoDir = path.join(work, 'source.git');
 const scratch = path.join(work, 'stream.fi');
@@ -57,39 +66,79 @@ try {
   let t = performance.now();
   const fleet = generateFleet(size, values.seed);
   const c = fleet.counts;
-  progress(`generated ${fleet.files.size} files: ${c.templates} templates in ${c.namespaces} namespaces, ${c.clusters} clusters, ` +
-    `${c.propagationPolicies} PropagationPolicies, ${c.overridePolicies} OverridePolicies (${seconds(t)} s)`);
+  progress(
+    `generated ${fleet.files.size} files: ${c.templates} templates in ${c.namespaces} namespaces, ${c.clusters} clusters, ` +
+      `${c.propagationPolicies} PropagationPolicies, ${c.overridePolicies} OverridePolicies (${seconds(t)} s)`,
+  );
   initBareRepo(repoDir);
   const statusFile = path.join(work, 'cluster-status.yaml');
   writeFileSync(statusFile, fleet.clusterStatus);
   t = performance.now();
-  const sourceHead = await importCommit(repoDir, { ref: SOURCE_REF, message: `fleet ${size}\n`, time: EPOCH, files: fleet.files }, scratch);
-  progress(`source repo ${repoDir} at ${sourceHead.slice(0, 12)} (fast-import ${seconds(t)} s); cluster status stream ${statusFile}`);
+  const sourceHead = await importCommit(
+    repoDir,
+    { ref: SOURCE_REF, message: `fleet ${size}\n`, time: EPOCH, files: fleet.files },
+    scratch,
+  );
+  progress(
+    `source repo ${repoDir} at ${sourceHead.slice(0, 12)} (fast-import ${seconds(t)} s); cluster status stream ${statusFile}`,
+  );
 
   // 2. Cold render in a child process: its wall time, in-process time and peak RSS.
   progress('cold render (child process)…');
   const cold = await runRenderChild(repoDir, profileDir);
-  if (cold.report.errors > 0) progress(`WARNING: the render reported ${cold.report.errors} errors: ${cold.report.firstProblems.join(' | ')}`);
+  if (cold.report.errors > 0)
+    progress(`WARNING: the render reported ${cold.report.errors} errors: ${cold.report.firstProblems.join(' | ')}`);
   const coldCommit = cold.report.outputCommit;
   if (!coldCommit) throw new Error('the cold render made no output commit');
-  progress(`cold render: ${cold.report.seconds.toFixed(2)} s in process (${cold.report.cpuSeconds.toFixed(2)} s CPU), ${cold.wall.toFixed(2)} s wall, peak RSS ${cold.peakRssMb.toFixed(0)} MB ` +
-    `(${cold.rssSource}), ${cold.report.filesWritten} files written, ${cold.report.warnings} warnings`);
+  progress(
+    `cold render: ${cold.report.seconds.toFixed(2)} s in process (${cold.report.cpuSeconds.toFixed(2)} s CPU), ${cold.wall.toFixed(2)} s wall, peak RSS ${cold.peakRssMb.toFixed(0)} MB ` +
+      `(${cold.rssSource}), ${cold.report.filesWritten} files written, ${cold.report.warnings} warnings`,
+  );
 
   // 3. Incremental syncs, right after the cold render (before the steps below fill this process's heap): one source
   //    commit each, then syncRepo in this process on a freshly opened repo.
   const syncs: Record<string, SyncFigure> = {};
   let time = EPOCH;
-  const edits: [string, FileEdit][] = [['template', fleet.edits.template], ['policy', fleet.edits.policy], ['cluster', fleet.edits.cluster]];
+  const edits: [string, FileEdit][] = [
+    ['template', fleet.edits.template],
+    ['policy', fleet.edits.policy],
+    ['cluster', fleet.edits.cluster],
+  ];
   for (const [name, edit] of edits) {
-    await importCommit(repoDir, { ref: SOURCE_REF, from: `${SOURCE_REF}^0`, message: `bench: ${edit.what}\n`, time: (time += 60), files: [[edit.path, edit.text]] }, scratch);
-    syncs[name] = await timedSync(await openRepo(repoDir), profileDir ? path.join(profileDir, `sync-${name}.cpuprofile`) : undefined);
-    progress(`sync after one ${name} change (${edit.what}): ${syncs[name]!.seconds.toFixed(3)} s (${syncs[name]!.cpuSeconds.toFixed(3)} s CPU), ${syncs[name]!.summary}`);
+    await importCommit(
+      repoDir,
+      {
+        ref: SOURCE_REF,
+        from: `${SOURCE_REF}^0`,
+        message: `bench: ${edit.what}\n`,
+        time: (time += 60),
+        files: [[edit.path, edit.text]],
+      },
+      scratch,
+    );
+    syncs[name] = await timedSync(
+      await openRepo(repoDir),
+      profileDir ? path.join(profileDir, `sync-${name}.cpuprofile`) : undefined,
+    );
+    progress(
+      `sync after one ${name} change (${edit.what}): ${syncs[name]!.seconds.toFixed(3)} s (${syncs[name]!.cpuSeconds.toFixed(3)} s CPU), ${syncs[name]!.summary}`,
+    );
   }
   // The same template edit again on a repo object that already loaded the packs (a long-running sync).
   const warmRepo = await openRepo(repoDir);
   await timedSync(warmRepo, undefined);
   const again = { ...fleet.edits.template, text: fleet.edits.template.text.replace('v2.0.0-bench', 'v2.0.1-bench') };
-  await importCommit(repoDir, { ref: SOURCE_REF, from: `${SOURCE_REF}^0`, message: 'bench: image tag again\n', time: (time += 60), files: [[again.path, again.text]] }, scratch);
+  await importCommit(
+    repoDir,
+    {
+      ref: SOURCE_REF,
+      from: `${SOURCE_REF}^0`,
+      message: 'bench: image tag again\n',
+      time: (time += 60),
+      files: [[again.path, again.text]],
+    },
+    scratch,
+  );
   const warm = await timedSync(warmRepo, undefined);
   progress(`sync after one template change, repo already open: ${warm.seconds.toFixed(3)} s, ${warm.summary}`);
 
@@ -106,16 +155,24 @@ try {
   const yardDir = path.join(work, 'fast-import.git');
   initBareRepo(yardDir);
   writeFileSync(scratch, buildImportStream({ ref: SOURCE_REF, message: 'same tree\n', time: EPOCH, files: rendered }));
-  progress(`read ${rendered.size} rendered files back with git cat-file (${seconds(t)} s); running fast-import on them…`);
+  progress(
+    `read ${rendered.size} rendered files back with git cat-file (${seconds(t)} s); running fast-import on them…`,
+  );
   const fastImportS = await runFastImport(yardDir, scratch);
   const sameTree = git(yardDir, ['rev-parse', `${SOURCE_REF}^{tree}`]) === renderedTree;
-  progress(`fast-import: ${fastImportS.toFixed(2)} s; tree ${sameTree ? 'identical to' : 'DIFFERENT from'} the rendered tree ${renderedTree.slice(0, 12)}`);
+  progress(
+    `fast-import: ${fastImportS.toFixed(2)} s; tree ${sameTree ? 'identical to' : 'DIFFERENT from'} the rendered tree ${renderedTree.slice(0, 12)}`,
+  );
 
   // 6. Scheduler throughput over the fleet's bindings, clusters with capacity.
   const requests = requestsFromBindings(rendered);
   progress(`schedule() over ${requests.length} bindings × ${fleet.clusters.length} clusters for 2 s…`);
   const sched = measureSchedule(requests, fleet.clusters);
-  progress(`schedule: ${sched.perSecond.toFixed(0)} bindings/s (${sched.calls} calls; ${Object.entries(sched.statuses).map(([s, n]) => `${s} ${n}`).join(', ')})`);
+  progress(
+    `schedule: ${sched.perSecond.toFixed(0)} bindings/s (${sched.calls} calls; ${Object.entries(sched.statuses)
+      .map(([s, n]) => `${s} ${n}`)
+      .join(', ')})`,
+  );
 
   // 7. The kustomize way: one overlay per cluster, built in turn (S and M; at L it would dominate the run).
   let kustomize: KustomizeFigures | undefined;
@@ -123,9 +180,11 @@ try {
   else {
     progress(`kustomize: one overlay per cluster from the rendered output, built with kubectl kustomize in turn…`);
     kustomize = await measureKustomize(path.join(work, 'kustomize'), fleet.files, rendered);
-    progress(`kustomize: ${kustomize.clusters} overlays, ${kustomize.objects} objects, ${kustomize.patches} patches, ${kustomize.seconds.toFixed(2)} s ` +
-      `(${(kustomize.seconds / cold.report.seconds).toFixed(1)}× the cold render)` +
-      `${kustomize.mismatched.length ? `; MISMATCH with the render on ${kustomize.mismatched.join(', ')}` : '; object counts match the render on every cluster'}`);
+    progress(
+      `kustomize: ${kustomize.clusters} overlays, ${kustomize.objects} objects, ${kustomize.patches} patches, ${kustomize.seconds.toFixed(2)} s ` +
+        `(${(kustomize.seconds / cold.report.seconds).toFixed(1)}× the cold render)` +
+        `${kustomize.mismatched.length ? `; MISMATCH with the render on ${kustomize.mismatched.join(', ')}` : '; object counts match the render on every cluster'}`,
+    );
   }
 
   // 8. push → applied: members and the reconciler in process, real git pushes into a watched bare repo.
@@ -157,16 +216,30 @@ try {
     kustomize_vs_render: kustomize ? kustomize.seconds / cold.report.seconds : null,
   };
   const result = {
-    size, seed: values.seed, ...FLEET_SIZES[size], counts: fleet.counts,
-    source_files: fleet.files.size, rendered_files: rendered.size, rendered_tree_matches_fast_import: sameTree,
-    render_errors: cold.report.errors, render_warnings: cold.report.warnings, peak_rss_source: cold.rssSource,
+    size,
+    seed: values.seed,
+    ...FLEET_SIZES[size],
+    counts: fleet.counts,
+    source_files: fleet.files.size,
+    rendered_files: rendered.size,
+    rendered_tree_matches_fast_import: sameTree,
+    render_errors: cold.report.errors,
+    render_warnings: cold.report.warnings,
+    peak_rss_source: cold.rssSource,
     schedule: { bindings: sched.bindings, statuses: sched.statuses },
     push_to_applied: pushed,
     kustomize: kustomize ?? 'not measured at L',
-    syncs: Object.fromEntries(Object.entries(syncs).map(([k, v]) => [k, { seconds: v.seconds, files_written: v.filesWritten, summary: v.summary }])),
+    syncs: Object.fromEntries(
+      Object.entries(syncs).map(([k, v]) => [
+        k,
+        { seconds: v.seconds, files_written: v.filesWritten, summary: v.summary },
+      ]),
+    ),
     figures,
     targets: judge(size, figures),
-    node: process.version, git: git(repoDir, ['version']).replace('git version ', ''), cpus: os.cpus().length,
+    node: process.version,
+    git: git(repoDir, ['version']).replace('git version ', ''),
+    cpus: os.cpus().length,
   };
   process.stdout.write(formatTable(size, figures));
   if (values.json) {
@@ -207,7 +280,8 @@ async function timedSync(repo: GitRepo, profileFile: string | undefined): Promis
   const files = result.reports.reduce((s, r) => s + r.filesWritten, 0);
   const clusters = new Set(result.reports.flatMap((r) => Object.keys(r.changes)));
   const errors = result.reports.reduce((s, r) => s + r.problems.filter((p) => p.severity === 'error').length, 0);
-  const summary = `${result.reports.length} commit(s) rendered, ${files} files written on ${clusters.size} clusters${errors ? `, ${errors} errors` : ''}` +
+  const summary =
+    `${result.reports.length} commit(s) rendered, ${files} files written on ${clusters.size} clusters${errors ? `, ${errors} errors` : ''}` +
     `${result.reports.some((r) => r.full) ? ' (full re-render)' : ''}`;
   return { seconds: secs, cpuSeconds: (cpu.user + cpu.system) / 1e6, filesWritten: files, summary };
 }
@@ -223,21 +297,31 @@ interface ChildReport {
   firstProblems: string[];
 }
 
-async function runRenderChild(repo: string, profiles: string | undefined): Promise<{ report: ChildReport; wall: number; peakRssMb: number; rssSource: string }> {
+async function runRenderChild(
+  repo: string,
+  profiles: string | undefined,
+): Promise<{ report: ChildReport; wall: number; peakRssMb: number; rssSource: string }> {
   const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-  const nodeArgs = [...(profiles ? ['--cpu-prof', '--cpu-prof-dir', profiles, '--cpu-prof-name', 'render-cold.cpuprofile'] : []),
-    '--import', 'tsx', path.join(ROOT, 'scripts/bench/renderChild.ts'), repo];
+  const nodeArgs = [
+    ...(profiles ? ['--cpu-prof', '--cpu-prof-dir', profiles, '--cpu-prof-name', 'render-cold.cpuprofile'] : []),
+    '--import',
+    'tsx',
+    path.join(ROOT, 'scripts/bench/renderChild.ts'),
+    repo,
+  ];
   const [cmd, args] = timeBin ? [timeBin, ['-v', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
   const started = performance.now();
-  const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number | null }>((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ stdout: out, stderr: err, code: status }));
-  });
+  const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number | null }>(
+    (resolve, reject) => {
+      const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+      child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+      child.on('error', reject);
+      child.on('close', (status) => resolve({ stdout: out, stderr: err, code: status }));
+    },
+  );
   const wall = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`cold render child exited ${code}:\n${stderr}`);
   const report = JSON.parse(stdout.trim().split('\n').pop()!) as ChildReport;
@@ -248,7 +332,9 @@ async function runRenderChild(repo: string, profiles: string | undefined): Promi
 }
 
 function reportProfiles(dir: string): void {
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort()) {
     const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
     process.stderr.write(`\n${formatSummary(file, summarizeProfile(profile), 12)}\n`);
   }

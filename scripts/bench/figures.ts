@@ -70,10 +70,12 @@ export const TARGETS: Target[] = [
 
 /** Every target with a figure: its verdict, and whether the target is set for this size at all. */
 export function judge(size: string, f: Figures): Record<string, { target: string; pass: boolean; applies: boolean }> {
-  return Object.fromEntries(TARGETS.flatMap((t) => {
-    const v = f[t.figure];
-    return v === null ? [] : [[t.figure, { target: t.text, pass: t.pass(v), applies: t.sizes.includes(size) }]];
-  }));
+  return Object.fromEntries(
+    TARGETS.flatMap((t) => {
+      const v = f[t.figure];
+      return v === null ? [] : [[t.figure, { target: t.text, pass: t.pass(v), applies: t.sizes.includes(size) }]];
+    }),
+  );
 }
 
 function verdict(t: Target, size: string, v: number): string {
@@ -115,9 +117,21 @@ export function formatTable(size: string, f: Figures): string {
     else rows.push([key, format(v), unit, target?.text ?? '', target ? verdict(target, size, v) : '']);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((cell, i) => (i === 1 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd();
-  return [`\nFlotilla bench, size ${size} (a verdict in brackets: the target is set for another size)`, line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '),
-    ...rows.slice(1).map(line), '', ...peerLines(size, f), '', ''].join('\n');
+  const line = (r: string[]) =>
+    r
+      .map((cell, i) => (i === 1 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [
+    `\nFlotilla bench, size ${size} (a verdict in brackets: the target is set for another size)`,
+    line(rows[0]!),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...rows.slice(1).map(line),
+    '',
+    ...peerLines(size, f),
+    '',
+    '',
+  ].join('\n');
 }
 
 /**

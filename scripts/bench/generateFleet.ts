@@ -3,7 +3,12 @@
 // ~10% of the templates, and one status per cluster. Pure: the same size and seed give the same bytes.
 import { stringify } from 'yaml';
 import type { Cluster } from '../../src/api/cluster.ts';
-import type { ClusterAffinity, OverridePolicy, PropagationPolicy, ReplicaSchedulingStrategy } from '../../src/api/policy.ts';
+import type {
+  ClusterAffinity,
+  OverridePolicy,
+  PropagationPolicy,
+  ReplicaSchedulingStrategy,
+} from '../../src/api/policy.ts';
 import { createRng, type Rng } from './prng.ts';
 
 export type FleetSize = 'S' | 'M' | 'L';
@@ -29,7 +34,13 @@ export interface Fleet {
   /** `--cluster-status` stream: every Cluster with status.resourceSummary and a Ready condition. */
   clusterStatus: string;
   edits: { template: FileEdit; policy: FileEdit; cluster: FileEdit };
-  counts: { templates: number; clusters: number; propagationPolicies: number; overridePolicies: number; namespaces: number };
+  counts: {
+    templates: number;
+    clusters: number;
+    propagationPolicies: number;
+    overridePolicies: number;
+    namespaces: number;
+  };
 }
 
 const PROVIDERS: Record<string, string[]> = {
@@ -44,9 +55,27 @@ const POOLS = ['pool-a', 'pool-b', 'pool-c', 'pool-d'];
 const SHARDS = 10;
 const APPS_PER_NAMESPACE = 10;
 const API_ENABLEMENTS = [
-  { groupVersion: 'v1', resources: ['ConfigMap', 'Namespace', 'Pod', 'Secret', 'Service', 'ServiceAccount'].map((kind) => ({ name: `${kind.toLowerCase()}s`, kind })) },
-  { groupVersion: 'apps/v1', resources: ['DaemonSet', 'Deployment', 'ReplicaSet', 'StatefulSet'].map((kind) => ({ name: `${kind.toLowerCase()}s`, kind })) },
-  { groupVersion: 'batch/v1', resources: [{ name: 'jobs', kind: 'Job' }, { name: 'cronjobs', kind: 'CronJob' }] },
+  {
+    groupVersion: 'v1',
+    resources: ['ConfigMap', 'Namespace', 'Pod', 'Secret', 'Service', 'ServiceAccount'].map((kind) => ({
+      name: `${kind.toLowerCase()}s`,
+      kind,
+    })),
+  },
+  {
+    groupVersion: 'apps/v1',
+    resources: ['DaemonSet', 'Deployment', 'ReplicaSet', 'StatefulSet'].map((kind) => ({
+      name: `${kind.toLowerCase()}s`,
+      kind,
+    })),
+  },
+  {
+    groupVersion: 'batch/v1',
+    resources: [
+      { name: 'jobs', kind: 'Job' },
+      { name: 'cronjobs', kind: 'CronJob' },
+    ],
+  },
 ];
 const yamlOptions = { lineWidth: 0, aliasDuplicateObjects: false } as const;
 
@@ -69,12 +98,15 @@ export function generateFleet(size: FleetSize, seed = 'flotilla-bench'): Fleet {
     const appRng = createRng(`${seed}/${size}/${app}`);
     const tier = appRng.pick(['frontend', 'backend', 'worker']);
     switch (j % 3) {
-      case 0: files.set(`${base}/configmap.yaml`, stringify(buildConfigMap(appRng, app, ns, tier), yamlOptions)); break;
+      case 0:
+        files.set(`${base}/configmap.yaml`, stringify(buildConfigMap(appRng, app, ns, tier), yamlOptions));
+        break;
       case 1:
         files.set(`${base}/deployment.yaml`, stringify(buildDeployment(appRng, app, ns, tier, 'v1'), yamlOptions));
         deployments.push({ app, ns });
         break;
-      default: files.set(`${base}/service.yaml`, stringify(buildService(app, ns, tier), yamlOptions));
+      default:
+        files.set(`${base}/service.yaml`, stringify(buildService(app, ns, tier), yamlOptions));
     }
   }
 
@@ -87,11 +119,18 @@ export function generateFleet(size: FleetSize, seed = 'flotilla-bench'): Fleet {
   // ~8% of the apps are pinned by a higher-priority policy of their own.
   for (const d of deployments) {
     if (!rng.chance(0.08)) continue;
-    files.set(`policies/${d.ns}/${d.app}-propagation.yaml`, stringify(appPolicy(rng, d.app, d.ns, clusters), yamlOptions));
+    files.set(
+      `policies/${d.ns}/${d.app}-propagation.yaml`,
+      stringify(appPolicy(rng, d.app, d.ns, clusters), yamlOptions),
+    );
     propagationPolicies++;
   }
   const overridden = rng.sample(deployments, Math.min(deployments.length, Math.round(templates * 0.1)));
-  for (const d of overridden) files.set(`policies/${d.ns}/${d.app}-override.yaml`, stringify(overridePolicy(rng, d.app, d.ns, clusters), yamlOptions));
+  for (const d of overridden)
+    files.set(
+      `policies/${d.ns}/${d.app}-override.yaml`,
+      stringify(overridePolicy(rng, d.app, d.ns, clusters), yamlOptions),
+    );
 
   const clusterStatus = clusters.map((c) => stringify(c, yamlOptions)).join('---\n');
   const sorted = new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -121,7 +160,10 @@ function buildCluster(rng: Rng, i: number): Cluster {
   const provider = rng.pick(['aws', 'aws', 'aws', 'gcp', 'gcp', 'azure']);
   const region = rng.pick(PROVIDERS[provider]!);
   const suffixes = provider === 'aws' ? ['a', 'b', 'c'] : provider === 'gcp' ? ['-a', '-b', '-c'] : ['-1', '-2', '-3'];
-  const zones = rng.sample(suffixes, rng.int(1, 3)).sort().map((s) => `${region}${s}`);
+  const zones = rng
+    .sample(suffixes, rng.int(1, 3))
+    .sort()
+    .map((s) => `${region}${s}`);
   const cpu = rng.pick([64, 128, 256, 512]);
   const memoryGi = cpu * rng.pick([4, 8]);
   const pods = rng.int(11, 55) * 100;
@@ -140,17 +182,37 @@ function buildCluster(rng: Rng, i: number): Cluster {
         'topology.flotilla.io/provider': provider,
       },
     },
-    spec: { syncMode: 'Push', apiEndpoint: `https://member-${i + 1}.${region}.example.com:6443`, provider, region, zones },
+    spec: {
+      syncMode: 'Push',
+      apiEndpoint: `https://member-${i + 1}.${region}.example.com:6443`,
+      provider,
+      region,
+      zones,
+    },
     status: {
       kubernetesVersion: 'v1.32.4',
       apiEnablements: API_ENABLEMENTS,
       conditions: [
-        { type: 'Ready', status: 'True', reason: 'ClusterReady', message: 'cluster is healthy and ready to accept workloads' },
-        { type: 'CompleteAPIEnablements', status: 'True', reason: 'CompleteAPIEnablements', message: 'collected complete APIs from the cluster' },
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: 'ClusterReady',
+          message: 'cluster is healthy and ready to accept workloads',
+        },
+        {
+          type: 'CompleteAPIEnablements',
+          status: 'True',
+          reason: 'CompleteAPIEnablements',
+          message: 'collected complete APIs from the cluster',
+        },
       ],
       resourceSummary: {
         allocatable: { cpu: String(cpu), memory: `${memoryGi}Gi`, pods: String(pods) },
-        allocated: { cpu: `${Math.round(cpu * used * 1000)}m`, memory: `${Math.round(memoryGi * used)}Gi`, pods: String(Math.round(pods * used)) },
+        allocated: {
+          cpu: `${Math.round(cpu * used * 1000)}m`,
+          memory: `${Math.round(memoryGi * used)}Gi`,
+          pods: String(Math.round(pods * used)),
+        },
       },
     },
   };
@@ -158,9 +220,11 @@ function buildCluster(rng: Rng, i: number): Cluster {
 
 function buildConfigMap(rng: Rng, app: string, ns: string, tier: string): Record<string, unknown> {
   const data: Record<string, string> = { 'log-level': rng.pick(['info', 'debug', 'warn']), 'listen-port': '8080' };
-  for (let k = rng.int(3, 12); k > 0; k--) data[`feature-${rng.int(100, 999)}`] = rng.pick(['enabled', 'disabled', String(rng.int(1, 5000))]);
+  for (let k = rng.int(3, 12); k > 0; k--)
+    data[`feature-${rng.int(100, 999)}`] = rng.pick(['enabled', 'disabled', String(rng.int(1, 5000))]);
   return {
-    apiVersion: 'v1', kind: 'ConfigMap',
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
     metadata: { name: `${app}-config`, namespace: ns, labels: appLabels(app, ns, tier) },
     data,
   };
@@ -170,7 +234,8 @@ function buildDeployment(rng: Rng, app: string, ns: string, tier: string, tag: s
   const cpu = rng.pick([100, 250, 500, 1000, 2000]);
   const memory = rng.pick([128, 256, 512, 1024, 2048, 4096]);
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment',
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
     metadata: { name: app, namespace: ns, labels: appLabels(app, ns, tier) },
     spec: {
       replicas: rng.int(1, 12),
@@ -178,21 +243,23 @@ function buildDeployment(rng: Rng, app: string, ns: string, tier: string, tag: s
       template: {
         metadata: { labels: { 'app.kubernetes.io/name': app, 'app.kubernetes.io/part-of': ns } },
         spec: {
-          containers: [{
-            name: app,
-            image: `registry.example.com/${ns}/${app}:${tag}.${rng.int(0, 20)}.${rng.int(0, 99)}`,
-            ports: [{ name: 'http', containerPort: 8080 }],
-            envFrom: [{ configMapRef: { name: `${app}-config` } }],
-            env: [
-              { name: 'LOG_LEVEL', valueFrom: { configMapKeyRef: { name: `${app}-config`, key: 'log-level' } } },
-              { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-            ],
-            resources: {
-              requests: { cpu: `${cpu}m`, memory: `${memory}Mi` },
-              limits: { cpu: `${cpu * 2}m`, memory: `${memory * 2}Mi` },
+          containers: [
+            {
+              name: app,
+              image: `registry.example.com/${ns}/${app}:${tag}.${rng.int(0, 20)}.${rng.int(0, 99)}`,
+              ports: [{ name: 'http', containerPort: 8080 }],
+              envFrom: [{ configMapRef: { name: `${app}-config` } }],
+              env: [
+                { name: 'LOG_LEVEL', valueFrom: { configMapKeyRef: { name: `${app}-config`, key: 'log-level' } } },
+                { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+              ],
+              resources: {
+                requests: { cpu: `${cpu}m`, memory: `${memory}Mi` },
+                limits: { cpu: `${cpu * 2}m`, memory: `${memory * 2}Mi` },
+              },
+              readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 10 },
             },
-            readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 10 },
-          }],
+          ],
         },
       },
     },
@@ -201,9 +268,14 @@ function buildDeployment(rng: Rng, app: string, ns: string, tier: string, tag: s
 
 function buildService(app: string, ns: string, tier: string): Record<string, unknown> {
   return {
-    apiVersion: 'v1', kind: 'Service',
+    apiVersion: 'v1',
+    kind: 'Service',
     metadata: { name: app, namespace: ns, labels: appLabels(app, ns, tier) },
-    spec: { type: 'ClusterIP', selector: { 'app.kubernetes.io/name': app }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
+    spec: {
+      type: 'ClusterIP',
+      selector: { 'app.kubernetes.io/name': app },
+      ports: [{ name: 'http', port: 80, targetPort: 'http' }],
+    },
   };
 }
 
@@ -214,7 +286,8 @@ function appLabels(app: string, ns: string, tier: string): Record<string, string
 function namespacePolicy(rng: Rng, ns: string, clusters: readonly Cluster[]): PropagationPolicy {
   const selector = { matchLabels: { 'app.kubernetes.io/part-of': ns } };
   return {
-    apiVersion: 'policy.karmada.io/v1alpha1', kind: 'PropagationPolicy',
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'PropagationPolicy',
     metadata: { name: `${ns}-apps`, namespace: ns },
     spec: {
       resourceSelectors: [
@@ -229,10 +302,14 @@ function namespacePolicy(rng: Rng, ns: string, clusters: readonly Cluster[]): Pr
 
 function appPolicy(rng: Rng, app: string, ns: string, clusters: readonly Cluster[]): PropagationPolicy {
   return {
-    apiVersion: 'policy.karmada.io/v1alpha1', kind: 'PropagationPolicy',
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'PropagationPolicy',
     metadata: { name: `${app}-pinned`, namespace: ns },
     spec: {
-      resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: app }, { apiVersion: 'v1', kind: 'Service', name: app }],
+      resourceSelectors: [
+        { apiVersion: 'apps/v1', kind: 'Deployment', name: app },
+        { apiVersion: 'v1', kind: 'Service', name: app },
+      ],
       priority: 10,
       propagateDeps: true,
       placement: placementFor(rng, clusters),
@@ -247,18 +324,27 @@ function placementFor(rng: Rng, clusters: readonly Cluster[]): PropagationPolicy
   if (roll < 0.4) replicaScheduling = { replicaSchedulingType: 'Duplicated' };
   else if (roll < 0.7) {
     const byName = selected.length <= 4;
-    const groups = byName ? selected.map((c) => [c.metadata.name]) : [...new Set(selected.map((c) => c.spec.region!))].sort().map((r) => [r]);
+    const groups = byName
+      ? selected.map((c) => [c.metadata.name])
+      : [...new Set(selected.map((c) => c.spec.region!))].sort().map((r) => [r]);
     replicaScheduling = {
-      replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted',
+      replicaSchedulingType: 'Divided',
+      replicaDivisionPreference: 'Weighted',
       weightPreference: {
         staticWeightList: groups.map(([value]) => ({
-          targetCluster: byName ? { clusterNames: [value!] } : { fieldSelector: { matchExpressions: [{ key: 'region', operator: 'In', values: [value!] }] } },
+          targetCluster: byName
+            ? { clusterNames: [value!] }
+            : { fieldSelector: { matchExpressions: [{ key: 'region', operator: 'In', values: [value!] }] } },
           weight: rng.int(1, 4),
         })),
       },
     };
   } else {
-    replicaScheduling = { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted', weightPreference: { dynamicWeight: 'AvailableReplicas' } };
+    replicaScheduling = {
+      replicaSchedulingType: 'Divided',
+      replicaDivisionPreference: 'Weighted',
+      weightPreference: { dynamicWeight: 'AvailableReplicas' },
+    };
   }
   return { clusterAffinity: affinity, replicaScheduling };
 }
@@ -271,17 +357,37 @@ function chooseAffinity(rng: Rng, clusters: readonly Cluster[]): { affinity: Clu
     const affinity: ClusterAffinity = {};
     const label = rng.int(0, 3);
     if (label === 0) affinity.labelSelector = { matchLabels: { environment: rng.pick(['prod', 'staging', 'dev']) } };
-    else if (label === 1) affinity.labelSelector = { matchExpressions: [{ key: 'tier', operator: 'In', values: rng.sample(TIERS, rng.int(1, 2)).sort() }] };
-    else if (label === 2) affinity.labelSelector = { matchLabels: { environment: 'prod' }, matchExpressions: [{ key: 'pool', operator: 'In', values: rng.sample(POOLS, rng.int(1, 3)).sort() }] };
+    else if (label === 1)
+      affinity.labelSelector = {
+        matchExpressions: [{ key: 'tier', operator: 'In', values: rng.sample(TIERS, rng.int(1, 2)).sort() }],
+      };
+    else if (label === 2)
+      affinity.labelSelector = {
+        matchLabels: { environment: 'prod' },
+        matchExpressions: [{ key: 'pool', operator: 'In', values: rng.sample(POOLS, rng.int(1, 3)).sort() }],
+      };
     const field = rng.int(0, 2);
-    if (field === 0) affinity.fieldSelector = { matchExpressions: [{ key: 'region', operator: 'In', values: rng.sample(REGIONS, rng.int(2, 5)).sort() }] };
-    else if (field === 1) affinity.fieldSelector = { matchExpressions: [{ key: 'provider', operator: 'In', values: [rng.pick(Object.keys(PROVIDERS))] }] };
+    if (field === 0)
+      affinity.fieldSelector = {
+        matchExpressions: [{ key: 'region', operator: 'In', values: rng.sample(REGIONS, rng.int(2, 5)).sort() }],
+      };
+    else if (field === 1)
+      affinity.fieldSelector = {
+        matchExpressions: [{ key: 'provider', operator: 'In', values: [rng.pick(Object.keys(PROVIDERS))] }],
+      };
     if (!affinity.labelSelector && !affinity.fieldSelector) continue;
     const selected = clusters.filter((c) => matches(affinity, c));
     if (selected.length >= lo && selected.length <= hi) return { affinity, selected };
   }
-  const shards = rng.sample(Array.from({ length: SHARDS }, (_, i) => `s${i}`), 2).sort();
-  const affinity: ClusterAffinity = { labelSelector: { matchExpressions: [{ key: 'shard', operator: 'In', values: shards }] } };
+  const shards = rng
+    .sample(
+      Array.from({ length: SHARDS }, (_, i) => `s${i}`),
+      2,
+    )
+    .sort();
+  const affinity: ClusterAffinity = {
+    labelSelector: { matchExpressions: [{ key: 'shard', operator: 'In', values: shards }] },
+  };
   return { affinity, selected: clusters.filter((c) => matches(affinity, c)) };
 }
 
@@ -289,7 +395,8 @@ function chooseAffinity(rng: Rng, clusters: readonly Cluster[]): { affinity: Clu
 function matches(a: ClusterAffinity, c: Cluster): boolean {
   const labels = c.metadata.labels ?? {};
   for (const [k, v] of Object.entries(a.labelSelector?.matchLabels ?? {})) if (labels[k] !== v) return false;
-  for (const e of a.labelSelector?.matchExpressions ?? []) if (!(e.values ?? []).includes(labels[e.key] ?? '\0')) return false;
+  for (const e of a.labelSelector?.matchExpressions ?? [])
+    if (!(e.values ?? []).includes(labels[e.key] ?? '\0')) return false;
   for (const e of a.fieldSelector?.matchExpressions ?? []) {
     const value = e.key === 'region' ? c.spec.region : e.key === 'provider' ? c.spec.provider : undefined;
     if (!(e.values ?? []).includes(value ?? '\0')) return false;
@@ -300,18 +407,28 @@ function matches(a: ClusterAffinity, c: Cluster): boolean {
 function overridePolicy(rng: Rng, app: string, ns: string, clusters: readonly Cluster[]): OverridePolicy {
   const region = rng.pick(clusters).spec.region!;
   return {
-    apiVersion: 'policy.karmada.io/v1alpha1', kind: 'OverridePolicy',
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'OverridePolicy',
     metadata: { name: `${app}-overrides`, namespace: ns },
     spec: {
       resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: app }],
       overrideRules: [
         {
           targetCluster: { fieldSelector: { matchExpressions: [{ key: 'region', operator: 'In', values: [region] }] } },
-          overriders: { imageOverrider: [{ component: 'Registry', operator: 'replace', value: `registry.${region}.example.com` }] },
+          overriders: {
+            imageOverrider: [{ component: 'Registry', operator: 'replace', value: `registry.${region}.example.com` }],
+          },
         },
         {
           targetCluster: { labelSelector: { matchLabels: { environment: 'prod' } } },
-          overriders: { labelsOverrider: [{ operator: 'add', value: { 'flotilla.io/overridden': 'prod', 'cost-center': `cc-${rng.int(100, 999)}` } }] },
+          overriders: {
+            labelsOverrider: [
+              {
+                operator: 'add',
+                value: { 'flotilla.io/overridden': 'prod', 'cost-center': `cc-${rng.int(100, 999)}` },
+              },
+            ],
+          },
         },
       ],
     },
@@ -319,7 +436,12 @@ function overridePolicy(rng: Rng, app: string, ns: string, clusters: readonly Cl
 }
 
 /** A new image tag on one Deployment, a new placement for one namespace policy, new labels on one cluster. */
-function buildEdits(files: ReadonlyMap<string, string>, clusters: readonly Cluster[], deployments: readonly { app: string; ns: string }[], seed: string): Fleet['edits'] {
+function buildEdits(
+  files: ReadonlyMap<string, string>,
+  clusters: readonly Cluster[],
+  deployments: readonly { app: string; ns: string }[],
+  seed: string,
+): Fleet['edits'] {
   const d = deployments[Math.floor(deployments.length / 2)]!;
   const templatePath = `templates/${d.ns}/${d.app}/deployment.yaml`;
   const templateText = files.get(templatePath)!.replace(/(image: \S+):\S+/, '$1:v2.0.0-bench');
@@ -327,14 +449,22 @@ function buildEdits(files: ReadonlyMap<string, string>, clusters: readonly Clust
   const policyPath = `policies/${d.ns}/propagation.yaml`;
   const editRng = createRng(`${seed}/edit`);
   let policyText = files.get(policyPath)!;
-  for (let i = 0; i < 20 && policyText === files.get(policyPath); i++) policyText = stringify(namespacePolicy(editRng, d.ns, clusters), yamlOptions);
+  for (let i = 0; i < 20 && policyText === files.get(policyPath); i++)
+    policyText = stringify(namespacePolicy(editRng, d.ns, clusters), yamlOptions);
 
   const c = clusters[Math.floor(clusters.length / 2)]!;
   const env = c.metadata.labels!.environment === 'prod' ? 'staging' : 'prod';
-  const edited: Cluster = { ...withoutStatus(c), metadata: { ...c.metadata, labels: { ...c.metadata.labels, environment: env, pool: 'pool-z' } } };
+  const edited: Cluster = {
+    ...withoutStatus(c),
+    metadata: { ...c.metadata, labels: { ...c.metadata.labels, environment: env, pool: 'pool-z' } },
+  };
   return {
     template: { path: templatePath, text: templateText, what: `image tag of Deployment ${d.ns}/${d.app}` },
     policy: { path: policyPath, text: policyText, what: `placement of PropagationPolicy ${d.ns}/${d.ns}-apps` },
-    cluster: { path: clusterPath(c), text: stringify(edited, yamlOptions), what: `labels of Cluster ${c.metadata.name} (environment=${env}, pool=pool-z)` },
+    cluster: {
+      path: clusterPath(c),
+      text: stringify(edited, yamlOptions),
+      what: `labels of Cluster ${c.metadata.name} (environment=${env}, pool=pool-z)`,
+    },
   };
 }

@@ -8,7 +8,12 @@ const ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM:
 const BIG = 2 ** 31;
 
 export function git(gitDir: string, args: string[], input?: string | Buffer): string {
-  return execFileSync('git', ['--git-dir', gitDir, ...args], { env: ENV, input, maxBuffer: BIG, encoding: 'utf8' }).trim();
+  return execFileSync('git', ['--git-dir', gitDir, ...args], {
+    env: ENV,
+    input,
+    maxBuffer: BIG,
+    encoding: 'utf8',
+  }).trim();
 }
 
 export function initBareRepo(gitDir: string): void {
@@ -34,7 +39,11 @@ export function buildImportStream(commit: ImportCommit): Buffer {
   const chunks: Buffer[] = [];
   const who = `Flotilla Bench <bench@example.com> ${commit.time} +0000`;
   const message = Buffer.from(commit.message);
-  chunks.push(Buffer.from(`commit ${commit.ref}\nauthor ${who}\ncommitter ${who}\ndata ${message.length}\n`), message, Buffer.from('\n'));
+  chunks.push(
+    Buffer.from(`commit ${commit.ref}\nauthor ${who}\ncommitter ${who}\ndata ${message.length}\n`),
+    message,
+    Buffer.from('\n'),
+  );
   if (commit.from) chunks.push(Buffer.from(`from ${commit.from}\n`));
   if (commit.deleteAll) chunks.push(Buffer.from('deleteall\n'));
   for (const [path, content] of commit.files) {
@@ -58,11 +67,16 @@ export async function runFastImport(gitDir: string, streamFile: string): Promise
   try {
     const started = performance.now();
     await new Promise<void>((resolve, reject) => {
-      const child = spawn('git', ['--git-dir', gitDir, 'fast-import', '--quiet', '--done'], { env: ENV, stdio: [fd, 'ignore', 'pipe'] });
+      const child = spawn('git', ['--git-dir', gitDir, 'fast-import', '--quiet', '--done'], {
+        env: ENV,
+        stdio: [fd, 'ignore', 'pipe'],
+      });
       let err = '';
       child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
       child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git fast-import exited ${code}: ${err}`))));
+      child.on('close', (code) =>
+        code === 0 ? resolve() : reject(new Error(`git fast-import exited ${code}: ${err}`)),
+      );
     });
     return (performance.now() - started) / 1000;
   } finally {
@@ -88,7 +102,9 @@ export function readTreeFiles(gitDir: string, rev: string): Map<string, Buffer> 
     if (type === 'blob') entries.push({ path: line.slice(tab + 1), oid: oid! });
   }
   const raw = execFileSync('git', ['--git-dir', gitDir, 'cat-file', '--batch'], {
-    env: ENV, maxBuffer: 2 ** 32 - 1, input: entries.map((e) => e.oid).join('\n') + '\n',
+    env: ENV,
+    maxBuffer: 2 ** 32 - 1,
+    input: entries.map((e) => e.oid).join('\n') + '\n',
   });
   const out = new Map<string, Buffer>();
   let at = 0;

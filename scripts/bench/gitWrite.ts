@@ -72,29 +72,40 @@ try {
   const r1 = await pack.flush();
   await updateRef(repo, 'refs/heads/main', c1, null);
   const cold = performance.now() - t;
-  console.log(`cold: ${edits.size} blobs (avg ${Math.round(bytes / edits.size)} B), ${r1.written} objects, ` +
-    `${cold.toFixed(0)} ms (trees+hashing ${(tBuilt - t).toFixed(0)} ms, pack+ref ${(performance.now() - tBuilt).toFixed(0)} ms), ` +
-    `pack ${(fs.statSync(r1.packFile!).size / 1e6).toFixed(1)} MB`);
+  console.log(
+    `cold: ${edits.size} blobs (avg ${Math.round(bytes / edits.size)} B), ${r1.written} objects, ` +
+      `${cold.toFixed(0)} ms (trees+hashing ${(tBuilt - t).toFixed(0)} ms, pack+ref ${(performance.now() - tBuilt).toFixed(0)} ms), ` +
+      `pack ${(fs.statSync(r1.packFile!).size / 1e6).toFixed(1)} MB`,
+  );
 
   // #1 pays isomorphic-git's first load of the pack (idx parse + whole .pack read) and JIT warm-up;
   // #2 reuses that cache; #3 opens a new GitRepo, so only the pack load is paid again.
-  const runs = [['1-file commit #1 (first read of the pack)', repo], ['1-file commit #2 (warm cache)', repo], ['1-file commit #3 (new GitRepo, empty cache)', null]] as const;
+  const runs = [
+    ['1-file commit #1 (first read of the pack)', repo],
+    ['1-file commit #2 (warm cache)', repo],
+    ['1-file commit #3 (new GitRepo, empty cache)', null],
+  ] as const;
   for (const [label, given] of runs) {
     t = performance.now();
     const r = given ?? (await openRepo(repoPath));
     const head = await resolveRev(r, 'main');
     const base = await readCommitInfo(r, head);
     const p = new PackWriter(r);
-    const newTree = await writeTreeEdits(r, p, base.tree, new Map([
-      ['works/member42/deployment-7.yaml', Buffer.from(`# edit ${label}\n`)],
-    ]));
+    const newTree = await writeTreeEdits(
+      r,
+      p,
+      base.tree,
+      new Map([['works/member42/deployment-7.yaml', Buffer.from(`# edit ${label}\n`)]]),
+    );
     const c = buildCommit(p, { tree: newTree, parents: [head], message: 'render\n', author: who, committer: who });
     const res = await p.flush();
     await updateRef(r, 'refs/heads/main', c, head);
     const ms = performance.now() - t;
     const t2 = performance.now();
     const diff = await diffTrees(r, base.tree, newTree);
-    console.log(`${label}: ${res.written} objects, ${ms.toFixed(1)} ms; diffTrees ${diff.length} change in ${(performance.now() - t2).toFixed(1)} ms`);
+    console.log(
+      `${label}: ${res.written} objects, ${ms.toFixed(1)} ms; diffTrees ${diff.length} change in ${(performance.now() - t2).toFixed(1)} ms`,
+    );
   }
 
   t = performance.now();

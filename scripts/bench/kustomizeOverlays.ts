@@ -13,8 +13,15 @@ const run = promisify(execFile);
 export const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-interface K8sObject { kind: string; metadata: { name: string; namespace?: string } }
-interface PatchOp { op: 'add' | 'remove' | 'replace'; path: string; value?: Json }
+interface K8sObject {
+  kind: string;
+  metadata: { name: string; namespace?: string };
+}
+interface PatchOp {
+  op: 'add' | 'remove' | 'replace';
+  path: string;
+  value?: Json;
+}
 
 export interface KustomizeFigures {
   clusters: number;
@@ -32,7 +39,8 @@ const objectKey = (o: K8sObject) => `${o.kind}/${o.metadata.namespace ?? ''}/${o
 export function diffOps(from: Json, to: Json, at = ''): PatchOp[] {
   if (isRecord(from) && isRecord(to)) {
     const ops: PatchOp[] = [];
-    for (const key of Object.keys(from)) if (!(key in to)) ops.push({ op: 'remove', path: `${at}/${escapePointer(key)}` });
+    for (const key of Object.keys(from))
+      if (!(key in to)) ops.push({ op: 'remove', path: `${at}/${escapePointer(key)}` });
     for (const [key, value] of Object.entries(to)) {
       const child = `${at}/${escapePointer(key)}`;
       if (!(key in from)) ops.push({ op: 'add', path: child, value });
@@ -50,7 +58,11 @@ const escapePointer = (key: string) => key.replaceAll('~', '~0').replaceAll('/',
  * Writes base/ (the templates) and overlays/<cluster>/kustomization.yaml under `dir`, then builds every overlay in turn.
  * `source` is the fleet's files (templates under templates/), `rendered` the output tree (clusters/<cluster>/…).
  */
-export async function measureKustomize(dir: string, source: ReadonlyMap<string, string>, rendered: ReadonlyMap<string, Buffer>): Promise<KustomizeFigures> {
+export async function measureKustomize(
+  dir: string,
+  source: ReadonlyMap<string, string>,
+  rendered: ReadonlyMap<string, Buffer>,
+): Promise<KustomizeFigures> {
   const templates = new Map<string, { file: string; object: Json }>();
   for (const [file, text] of source) {
     if (!file.startsWith('templates/')) continue;
@@ -80,7 +92,10 @@ export async function measureKustomize(dir: string, source: ReadonlyMap<string, 
     const ops = diffOps(template.object, object);
     if (ops.length === 0) continue;
     const { kind, metadata } = template.object as unknown as K8sObject;
-    overlay.patches.push({ target: { kind, name: metadata.name, ...(metadata.namespace ? { namespace: metadata.namespace } : {}) }, patch: stringify(ops) });
+    overlay.patches.push({
+      target: { kind, name: metadata.name, ...(metadata.namespace ? { namespace: metadata.namespace } : {}) },
+      patch: stringify(ops),
+    });
     patchCount++;
   }
   let seconds = 0;
@@ -89,13 +104,24 @@ export async function measureKustomize(dir: string, source: ReadonlyMap<string, 
   for (const [cluster, overlay] of [...perCluster].sort(([a], [b]) => a.localeCompare(b))) {
     const overlayDir = path.join(dir, 'overlays', cluster);
     mkdirSync(overlayDir, { recursive: true });
-    writeFileSync(path.join(overlayDir, 'kustomization.yaml'), stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: overlay.resources, patches: overlay.patches }));
+    writeFileSync(
+      path.join(overlayDir, 'kustomization.yaml'),
+      stringify({
+        apiVersion: 'kustomize.config.k8s.io/v1beta1',
+        kind: 'Kustomization',
+        resources: overlay.resources,
+        patches: overlay.patches,
+      }),
+    );
     const started = performance.now();
-    const { stdout } = await run(KUBECTL, ['kustomize', '--load-restrictor', 'LoadRestrictionsNone', overlayDir], { maxBuffer: 1 << 30 });
+    const { stdout } = await run(KUBECTL, ['kustomize', '--load-restrictor', 'LoadRestrictionsNone', overlayDir], {
+      maxBuffer: 1 << 30,
+    });
     seconds += (performance.now() - started) / 1000;
     const built = stdout.split(/^---$/m).filter((doc) => doc.trim()).length;
     objects += built;
-    if (built !== overlay.resources.length) mismatched.push(`${cluster} (${built} built, ${overlay.resources.length} rendered)`);
+    if (built !== overlay.resources.length)
+      mismatched.push(`${cluster} (${built} built, ${overlay.resources.length} rendered)`);
   }
   return { clusters: perCluster.size, seconds, objects, patches: patchCount, mismatched };
 }

@@ -20,13 +20,15 @@ const report = await renderRevision(repo, sha, { outputRef: 'refs/heads/flotilla
 const seconds = (performance.now() - started) / 1000;
 const cpu = process.cpuUsage(cpuStarted);
 const errors = report.problems.filter((p) => p.severity === 'error');
-process.stdout.write(`${JSON.stringify({
-  seconds,
-  cpuSeconds: (cpu.user + cpu.system) / 1e6,
-  maxRssKb: process.resourceUsage().maxRSS,
-  outputCommit: report.outputCommit,
-  filesWritten: report.filesWritten,
-  errors: errors.length,
-  warnings: report.problems.length - errors.length,
-  firstProblems: report.problems.slice(0, 5).map(formatProblem),
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    seconds,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    maxRssKb: process.resourceUsage().maxRSS,
+    outputCommit: report.outputCommit,
+    filesWritten: report.filesWritten,
+    errors: errors.length,
+    warnings: report.problems.length - errors.length,
+    firstProblems: report.problems.slice(0, 5).map(formatProblem),
+  })}\n`,
+);

@@ -19,7 +19,9 @@ export function requestsFromBindings(rendered: ReadonlyMap<string, Buffer>): Sch
       resource: { apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? '', name: r.name },
       placement: b.spec.placement,
       replicas: b.spec.replicas ?? 0,
-      ...(b.spec.replicaRequirements?.resourceRequest ? { resourceRequest: b.spec.replicaRequirements.resourceRequest } : {}),
+      ...(b.spec.replicaRequirements?.resourceRequest
+        ? { resourceRequest: b.spec.replicaRequirements.resourceRequest }
+        : {}),
       previous: [],
     });
   }
@@ -35,7 +37,11 @@ export interface ScheduleThroughput {
   statuses: Record<string, number>;
 }
 
-export function measureSchedule(requests: readonly SchedulingRequest[], clusters: readonly Cluster[], minSeconds = 2): ScheduleThroughput {
+export function measureSchedule(
+  requests: readonly SchedulingRequest[],
+  clusters: readonly Cluster[],
+  minSeconds = 2,
+): ScheduleThroughput {
   if (requests.length === 0) throw new Error('no bindings to schedule: did the render place anything?');
   const statuses: Record<string, number> = {};
   for (const req of requests) {

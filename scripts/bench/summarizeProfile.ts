@@ -61,7 +61,11 @@ export function summarizeProfile(profile: CpuProfile): ProfileSummary {
     const node = byId.get(id)!;
     const f = fileOf(node.callFrame.url, node.callFrame.functionName);
     const up = parent.get(id);
-    const found = f.startsWith('src/') ? `${node.callFrame.functionName || '(anonymous)'}  ${f}` : up === undefined ? null : srcOf(up);
+    const found = f.startsWith('src/')
+      ? `${node.callFrame.functionName || '(anonymous)'}  ${f}`
+      : up === undefined
+        ? null
+        : srcOf(up);
     srcFrame.set(id, found);
     return found;
   };
@@ -87,12 +91,16 @@ export function summarizeProfile(profile: CpuProfile): ProfileSummary {
 }
 
 export function formatSummary(title: string, s: ProfileSummary, top = 15): string {
-  const row = (e: SelfTime) => `  ${e.ms.toFixed(0).padStart(7)} ms ${(e.share * 100).toFixed(1).padStart(5)}%  ${e.name}`;
+  const row = (e: SelfTime) =>
+    `  ${e.ms.toFixed(0).padStart(7)} ms ${(e.share * 100).toFixed(1).padStart(5)}%  ${e.name}`;
   return [
     `${title}: ${(s.totalMs / 1000).toFixed(2)} s sampled`,
-    ' top self time by file:', ...s.files.slice(0, top).map(row),
-    ' top self time by function:', ...s.functions.slice(0, top).map(row),
-    ' time charged to the innermost src/ function (its own time plus the libraries and I/O it called):', ...s.srcCallers.slice(0, top).map(row),
+    ' top self time by file:',
+    ...s.files.slice(0, top).map(row),
+    ' top self time by function:',
+    ...s.functions.slice(0, top).map(row),
+    ' time charged to the innermost src/ function (its own time plus the libraries and I/O it called):',
+    ...s.srcCallers.slice(0, top).map(row),
   ].join('\n');
 }
 

@@ -8,7 +8,12 @@ export type FieldPath = string;
 
 export type HealthRule =
   /** Compares a field with a constant or with another field; a missing number counts as 0, as Kubernetes omits zero counters. */
-  | { field: FieldPath; op: '==' | '!=' | '>' | '>=' | '<' | '<='; value?: string | number | boolean; valueFrom?: FieldPath }
+  | {
+      field: FieldPath;
+      op: '==' | '!=' | '>' | '>=' | '<' | '<=';
+      value?: string | number | boolean;
+      valueFrom?: FieldPath;
+    }
   | { field: FieldPath; op: 'exists' | 'absent' }
   /** A status condition of this type has this status (`status.conditions` unless conditionsPath says otherwise). */
   | { condition: string; status: 'True' | 'False' | 'Unknown'; conditionsPath?: FieldPath };

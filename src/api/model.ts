@@ -24,7 +24,11 @@ export interface Template {
 export interface FileObjects {
   file: string;
   /** Templates with their namespace as written (undefined when absent): scope is known only repo-wide. */
-  templates: { ref: Omit<ObjectRef, 'namespace'> & { namespace: string | undefined }; manifest: Record<string, unknown>; source: SourceSpan }[];
+  templates: {
+    ref: Omit<ObjectRef, 'namespace'> & { namespace: string | undefined };
+    manifest: Record<string, unknown>;
+    source: SourceSpan;
+  }[];
   propagationPolicies: Located<PropagationPolicy>[];
   overridePolicies: Located<OverridePolicy>[];
   clusterTaintPolicies: Located<ClusterTaintPolicy>[];

@@ -47,20 +47,40 @@ function unschedulable(message: string): StepResult<never> {
   return { ok: false, status: 'Unschedulable', message };
 }
 
-export function assignReplicas(candidates: readonly CandidateCluster[], req: SchedulingRequest, affinityName?: string): StepResult<Assignment> {
-  if (candidates.length === 0) return { ok: false, status: 'SchedulerError', message: 'no clusters available to schedule' };
+export function assignReplicas(
+  candidates: readonly CandidateCluster[],
+  req: SchedulingRequest,
+  affinityName?: string,
+): StepResult<Assignment> {
+  if (candidates.length === 0)
+    return { ok: false, status: 'SchedulerError', message: 'no clusters available to schedule' };
   if (!isWorkload(req)) {
-    return { ok: true, value: { clusters: candidates.map((c) => ({ name: c.name, replicas: 0 })), weights: new Map(), strategy: 'NonWorkload' } };
+    return {
+      ok: true,
+      value: {
+        clusters: candidates.map((c) => ({ name: c.name, replicas: 0 })),
+        weights: new Map(),
+        strategy: 'NonWorkload',
+      },
+    };
   }
   // Templates are validated to int32; a replicaResource customization reads any field, so check here too.
   if (!Number.isInteger(req.replicas) || req.replicas < 0 || req.replicas > MAX_REPLICAS) {
-    return unschedulable(`replicas ${req.replicas} is not a whole number from 0 to ${MAX_REPLICAS} (Kubernetes int32); correct the field the replicas are read from`);
+    return unschedulable(
+      `replicas ${req.replicas} is not a whole number from 0 to ${MAX_REPLICAS} (Kubernetes int32); correct the field the replicas are read from`,
+    );
   }
   const strategy = assignStrategyOf(req.placement);
-  const base = { previous: req.previous, uid: req.resource.uid ?? '', mode: (req.reschedule ? 'Fresh' : 'Steady') as AssignmentMode };
+  const base = {
+    previous: req.previous,
+    uid: req.resource.uid ?? '',
+    mode: (req.reschedule ? 'Fresh' : 'Steady') as AssignmentMode,
+  };
   const trace: DivisionTrace = { weights: new Map() };
-  const done = (clusters: TargetCluster[]): StepResult<Assignment> =>
-    ({ ok: true, value: { clusters, weights: trace.weights, strategy, ...(trace.basis ? { basis: trace.basis } : {}) } });
+  const done = (clusters: TargetCluster[]): StepResult<Assignment> => ({
+    ok: true,
+    value: { clusters, weights: trace.weights, strategy, ...(trace.basis ? { basis: trace.basis } : {}) },
+  });
   if (!overflowEnabled(req, affinityName)) {
     const result = assignByStrategy(strategy, { ...base, candidates, replicas: req.replicas }, req, trace);
     return result.ok ? done(removeZeroReplicas(result.value)) : result;
@@ -79,7 +99,10 @@ export function assignReplicas(candidates: readonly CandidateCluster[], req: Sch
     remaining -= replicas;
     if (remaining <= 0) break;
   }
-  if (remaining > 0) return unschedulable(`Clusters available replicas are not enough to schedule: ${remaining} replica(s) left after every overflow tier`);
+  if (remaining > 0)
+    return unschedulable(
+      `Clusters available replicas are not enough to schedule: ${remaining} replica(s) left after every overflow tier`,
+    );
   return done(all);
 }
 
@@ -90,7 +113,12 @@ function overflowEnabled(req: SchedulingRequest, affinityName: string | undefine
   return p.clusterAffinities.some((t) => t.affinityName === affinityName && t.overflowAffinities !== undefined);
 }
 
-function assignByStrategy(strategy: AssignStrategy, input: AssignInput, req: SchedulingRequest, trace: DivisionTrace): StepResult<TargetCluster[]> {
+function assignByStrategy(
+  strategy: AssignStrategy,
+  input: AssignInput,
+  req: SchedulingRequest,
+  trace: DivisionTrace,
+): StepResult<TargetCluster[]> {
   switch (strategy) {
     case 'Duplicated':
       return { ok: true, value: assignDuplicated(input.candidates, input.replicas) };
@@ -113,7 +141,10 @@ export function assignDuplicated(candidates: readonly CandidateCluster[], replic
  * Per-cluster weight = the largest weight among the staticWeightList rules matching it; weight 0 drops the
  * cluster. No weightPreference, or every weight 0: every candidate weighs 1.
  */
-export function staticWeights(candidates: readonly CandidateCluster[], preference: ClusterPreferences | undefined): { name: string; weight: number }[] {
+export function staticWeights(
+  candidates: readonly CandidateCluster[],
+  preference: ClusterPreferences | undefined,
+): { name: string; weight: number }[] {
   if (!preference) return candidates.map((c) => ({ name: c.name, weight: 1 }));
   const list: { name: string; weight: number }[] = [];
   for (const c of candidates) {
@@ -132,7 +163,11 @@ function byReplicasDesc(list: TargetCluster[]): TargetCluster[] {
   return [...list].sort((a, b) => b.replicas - a.replicas);
 }
 
-export function assignDynamically(strategy: 'DynamicWeight' | 'Aggregated', input: AssignInput, trace: DivisionTrace = { weights: new Map() }): StepResult<TargetCluster[]> {
+export function assignDynamically(
+  strategy: 'DynamicWeight' | 'Aggregated',
+  input: AssignInput,
+  trace: DivisionTrace = { weights: new Map() },
+): StepResult<TargetCluster[]> {
   const names = new Set(input.candidates.map((c) => c.name));
   // Previous replicas on clusters that are no longer candidates are dropped, so they count as missing.
   const scheduled = input.previous.filter((tc) => names.has(tc.name)).map((tc) => ({ ...tc }));
@@ -142,15 +177,27 @@ export function assignDynamically(strategy: 'DynamicWeight' | 'Aggregated', inpu
     const held = new Map(scheduled.map((tc) => [tc.name, tc.replicas]));
     const available = free().map((tc) => ({ ...tc, replicas: tc.replicas + (held.get(tc.name) ?? 0) }));
     trace.basis = 'free+held';
-    return divideDynamically(strategy, { available: byReplicasDesc(available), scheduled: [], target: input.replicas, uid: input.uid }, trace.weights);
+    return divideDynamically(
+      strategy,
+      { available: byReplicasDesc(available), scheduled: [], target: input.replicas, uid: input.uid },
+      trace.weights,
+    );
   }
   if (assigned > input.replicas) {
     trace.basis = 'previous';
-    return divideDynamically(strategy, { available: byReplicasDesc(scheduled), scheduled: [], target: input.replicas, uid: input.uid }, trace.weights);
+    return divideDynamically(
+      strategy,
+      { available: byReplicasDesc(scheduled), scheduled: [], target: input.replicas, uid: input.uid },
+      trace.weights,
+    );
   }
   if (assigned < input.replicas) {
     trace.basis = 'free';
-    return divideDynamically(strategy, { available: byReplicasDesc(free()), scheduled, target: input.replicas - assigned, uid: input.uid }, trace.weights);
+    return divideDynamically(
+      strategy,
+      { available: byReplicasDesc(free()), scheduled, target: input.replicas - assigned, uid: input.uid },
+      trace.weights,
+    );
   }
   return { ok: true, value: scheduled };
 }
@@ -169,24 +216,37 @@ export interface DivideState {
  * Karmada's dynamicDivideReplicas: fails when the capacity is short of the target. Aggregated first keeps
  * the shortest prefix (clusters already holding replicas first) whose capacity covers the target.
  */
-export function divideDynamically(strategy: 'DynamicWeight' | 'Aggregated', state: DivideState, weights: Map<string, number> = new Map()): StepResult<TargetCluster[]> {
+export function divideDynamically(
+  strategy: 'DynamicWeight' | 'Aggregated',
+  state: DivideState,
+  weights: Map<string, number> = new Map(),
+): StepResult<TargetCluster[]> {
   const total = state.available.reduce((s, tc) => s + tc.replicas, 0);
-  if (total < state.target) return unschedulable(`Clusters available replicas ${total} are not enough to schedule ${state.target}.`);
+  if (total < state.target)
+    return unschedulable(`Clusters available replicas ${total} are not enough to schedule ${state.target}.`);
   let available = state.available;
   if (strategy === 'Aggregated') {
     const prior = new Set(state.scheduled.filter((tc) => tc.replicas > 0).map((tc) => tc.name));
-    if (prior.size > 0) available = [...available.filter((tc) => prior.has(tc.name)), ...available.filter((tc) => !prior.has(tc.name))];
+    if (prior.size > 0)
+      available = [...available.filter((tc) => prior.has(tc.name)), ...available.filter((tc) => !prior.has(tc.name))];
     let sum = 0;
     const cut = available.findIndex((tc) => (sum += tc.replicas) >= state.target);
     if (cut >= 0) available = available.slice(0, cut + 1);
   }
   for (const tc of available) weights.set(tc.name, tc.replicas);
-  const divided = divideByWebster(state.target, available.map((tc) => ({ name: tc.name, weight: tc.replicas })), state.uid);
+  const divided = divideByWebster(
+    state.target,
+    available.map((tc) => ({ name: tc.name, weight: tc.replicas })),
+    state.uid,
+  );
   return { ok: true, value: mergeTargetClusters(state.scheduled, divided) };
 }
 
 /** Adds replicas per cluster; clusters only in `previous` are appended in name order. */
-export function mergeTargetClusters(previous: readonly TargetCluster[], added: readonly TargetCluster[]): TargetCluster[] {
+export function mergeTargetClusters(
+  previous: readonly TargetCluster[],
+  added: readonly TargetCluster[],
+): TargetCluster[] {
   if (previous.length === 0) return [...added];
   if (added.length === 0) return [...previous];
   // Maps, not searches: both lists can name every cluster of the fleet.
@@ -194,7 +254,9 @@ export function mergeTargetClusters(previous: readonly TargetCluster[], added: r
   for (const p of previous) if (!before.has(p.name)) before.set(p.name, p.replicas);
   const addedNames = new Set(added.map((a) => a.name));
   const result = added.map((tc) => ({ name: tc.name, replicas: tc.replicas + (before.get(tc.name) ?? 0) }));
-  const left = previous.filter((p) => !addedNames.has(p.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const left = previous
+    .filter((p) => !addedNames.has(p.name))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return [...result, ...left.map((p) => ({ ...p }))];
 }
 

@@ -2,7 +2,13 @@
 // how many more replicas of this workload a cluster can take, from its status.resourceSummary.
 import type { Cluster, ResourceList } from '../api/cluster.ts';
 import type { SchedulingRequest } from './types.ts';
-import { parseQuantity, quantityMilliValue, quantityValue, subtractQuantity, type Quantity } from '../quantities/parseQuantity.ts';
+import {
+  parseQuantity,
+  quantityMilliValue,
+  quantityValue,
+  subtractQuantity,
+  type Quantity,
+} from '../quantities/parseQuantity.ts';
 
 /**
  * Free replicas for `req` on `cluster`: min over pods and every requested resource of
@@ -24,9 +30,10 @@ export function availableReplicas(cluster: Cluster, req: SchedulingRequest): num
       if (!request || quantityValue(request) <= 0n) continue;
       const free = freeOf(name, summary.allocatable, summary.allocated, summary.allocating);
       if (free === undefined || quantityValue(free) <= 0n) return 0;
-      const fits = name === 'cpu'
-        ? quantityMilliValue(free) / quantityMilliValue(request)
-        : quantityValue(free) / quantityValue(request);
+      const fits =
+        name === 'cpu'
+          ? quantityMilliValue(free) / quantityMilliValue(request)
+          : quantityValue(free) / quantityValue(request);
       if (fits < max) max = fits;
     }
   }
@@ -34,7 +41,12 @@ export function availableReplicas(cluster: Cluster, req: SchedulingRequest): num
 }
 
 /** allocatable - allocated - allocating for one resource; undefined when allocatable does not list it. */
-function freeOf(name: string, allocatable?: ResourceList, allocated?: ResourceList, allocating?: ResourceList): Quantity | undefined {
+function freeOf(
+  name: string,
+  allocatable?: ResourceList,
+  allocated?: ResourceList,
+  allocating?: ResourceList,
+): Quantity | undefined {
   const total = quantityOf(allocatable, name);
   if (!total) return undefined;
   let free = total;

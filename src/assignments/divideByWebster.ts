@@ -141,7 +141,7 @@ function handOutOneByOne(parties: Party[], seats: number, first: (a: Party, b: P
     heap[j] = t;
   };
   const down = (start: number): void => {
-    for (let i = start; ;) {
+    for (let i = start; ; ) {
       const l = 2 * i + 1;
       const r = l + 1;
       let best = i;
@@ -166,7 +166,11 @@ function handOutOneByOne(parties: Party[], seats: number, first: (a: Party, b: P
  * unchanged. The result lists every party (zero entries included), sorted by name. Also used to split
  * Job completions by each cluster's assigned replicas.
  */
-export function divideByWebster(total: number, weights: { name: string; weight: number; seats?: number }[], uid: string): TargetCluster[] {
+export function divideByWebster(
+  total: number,
+  weights: { name: string; weight: number; seats?: number }[],
+  uid: string,
+): TargetCluster[] {
   const held = weights.filter((w) => w.seats !== undefined).map((w) => ({ name: w.name, replicas: w.seats as number }));
   if (total === 0 && held.length > 0) return held;
   if (weights.reduce((sum, w) => sum + w.weight, 0) === 0) return held;

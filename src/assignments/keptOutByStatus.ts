@@ -8,13 +8,21 @@ import type { ClusterExplanation, FilterPluginName, SchedulingRequest } from './
 const STATUS_FILTERS: ReadonlySet<FilterPluginName> = new Set(['APIEnablement', 'TaintToleration']);
 
 /** The clusters a status filter left out of `explanation` that every other filter lets in, by name. */
-export function keptOutByStatus(req: SchedulingRequest, explanation: readonly ClusterExplanation[], clusters: readonly Cluster[], affinityName: string | undefined): string[] {
+export function keptOutByStatus(
+  req: SchedulingRequest,
+  explanation: readonly ClusterExplanation[],
+  clusters: readonly Cluster[],
+  affinityName: string | undefined,
+): string[] {
   const byName = new Map(clusters.map((c) => [c.metadata.name, c]));
   const others = filterPlugins.filter((p) => !STATUS_FILTERS.has(p.name));
   return explanation.flatMap((e) => {
     const cluster = e.outcome === 'filtered' && STATUS_FILTERS.has(e.plugin) ? byName.get(e.cluster) : undefined;
     if (!cluster) return [];
-    const fits = others.every((p) => p.filter({ request: req, cluster, ...(affinityName !== undefined ? { affinityName } : {}) }).code === 'Success');
+    const fits = others.every(
+      (p) =>
+        p.filter({ request: req, cluster, ...(affinityName !== undefined ? { affinityName } : {}) }).code === 'Success',
+    );
     return fits ? [e.cluster] : [];
   });
 }

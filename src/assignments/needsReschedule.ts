@@ -29,7 +29,11 @@ export function needsReschedule(req: SchedulingRequest, clusters: readonly Clust
  * Changed when there is no applied placement, or anything but clusterAffinities differs, or the term the
  * scheduler observed differs (changes to other terms do not count). Unparsable applied placement: unchanged.
  */
-export function placementChanged(placement: Placement, applied: string | undefined, observedAffinityName: string | undefined): boolean {
+export function placementChanged(
+  placement: Placement,
+  applied: string | undefined,
+  observedAffinityName: string | undefined,
+): boolean {
   if (!applied) return true;
   let previous: Placement;
   try {
@@ -64,7 +68,8 @@ function clusterAffinitiesChanged(
 /** Duplicated: any cluster's replicas differ from spec.replicas; Divided: the sum differs. Nil strategy: never. */
 export function replicasChanged(req: SchedulingRequest): boolean {
   if (!req.placement.replicaScheduling) return false;
-  if (replicaSchedulingType(req.placement) === 'Duplicated') return req.previous.some((tc) => tc.replicas !== req.replicas);
+  if (replicaSchedulingType(req.placement) === 'Duplicated')
+    return req.previous.some((tc) => tc.replicas !== req.replicas);
   return req.previous.reduce((s, tc) => s + tc.replicas, 0) !== req.replicas;
 }
 

@@ -15,13 +15,18 @@ export function requestToken(r: WorkloadRebalancer): string {
 /** refKeys a rebalancer's workload may mean: its namespace (or `default`), or none for a cluster-scoped kind. */
 export function workloadKeys(w: WorkloadRebalancer['spec']['workloads'][number]): string[] {
   const base = { apiVersion: w.apiVersion, kind: w.kind, name: w.name };
-  return w.namespace ? [refKey({ ...base, namespace: w.namespace })] : [refKey({ ...base, namespace: 'default' }), refKey({ ...base, namespace: '' })];
+  return w.namespace
+    ? [refKey({ ...base, namespace: w.namespace })]
+    : [refKey({ ...base, namespace: 'default' }), refKey({ ...base, namespace: '' })];
 }
 
 /** Tokens of every rebalancer that lists this workload, sorted. */
 export function requestsFor(ref: ObjectRef, rebalancers: readonly WorkloadRebalancer[]): string[] {
   const key = refKey(ref);
-  return rebalancers.filter((r) => r.spec.workloads.some((w) => workloadKeys(w).includes(key))).map(requestToken).sort();
+  return rebalancers
+    .filter((r) => r.spec.workloads.some((w) => workloadKeys(w).includes(key)))
+    .map(requestToken)
+    .sort();
 }
 
 export function observedRequests(binding: ResourceBinding | undefined): Set<string> {

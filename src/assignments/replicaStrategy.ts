@@ -24,7 +24,12 @@ export function assignStrategyOf(placement: Placement): AssignStrategy {
 /** Static weighting ignores spread constraints: Weighted with no weightPreference, or a static list without dynamicWeight. */
 export function shouldIgnoreSpreadConstraint(placement: Placement): boolean {
   const rs = placement.replicaScheduling;
-  if (!rs || replicaSchedulingType(placement) !== 'Divided' || (rs.replicaDivisionPreference ?? 'Weighted') !== 'Weighted') return false;
+  if (
+    !rs ||
+    replicaSchedulingType(placement) !== 'Divided' ||
+    (rs.replicaDivisionPreference ?? 'Weighted') !== 'Weighted'
+  )
+    return false;
   const wp = rs.weightPreference;
   return !wp || ((wp.staticWeightList?.length ?? 0) > 0 && !wp.dynamicWeight);
 }

@@ -18,7 +18,12 @@ type FilteredExplanation = Extract<ClusterExplanation, { outcome: 'filtered' }>;
 /** One scheduling cycle for one affinity (Karmada's genericScheduler.Schedule). */
 type Attempt =
   | { ok: true; clusters: TargetCluster[]; explanation: ClusterExplanation[] }
-  | { ok: false; status: 'NoClusterFit' | 'Unschedulable' | 'SchedulerError'; message: string; explanation: ClusterExplanation[] };
+  | {
+      ok: false;
+      status: 'NoClusterFit' | 'Unschedulable' | 'SchedulerError';
+      message: string;
+      explanation: ClusterExplanation[];
+    };
 
 export function schedule(req: SchedulingRequest, clusters: readonly Cluster[]): ScheduleResult {
   const trigger = needsReschedule(req, clusters);
@@ -29,7 +34,12 @@ export function schedule(req: SchedulingRequest, clusters: readonly Cluster[]): 
       ...(req.observedAffinityName ? { affinityName: req.observedAffinityName } : {}),
       message: 'not rescheduled: placement and replicas unchanged since the previous result',
       explanation: req.previous.map((tc) => ({
-        cluster: tc.name, outcome: 'selected', replicas: tc.replicas, score: 0, available: tc.replicas, why: 'previous result kept',
+        cluster: tc.name,
+        outcome: 'selected',
+        replicas: tc.replicas,
+        score: 0,
+        available: tc.replicas,
+        why: 'previous result kept',
       })),
     };
   }
@@ -76,7 +86,11 @@ function scheduled(attempt: Extract<Attempt, { ok: true }>, affinityName: string
 }
 
 /** No fit clears the clusters (member objects get deleted); capacity and selection errors keep the previous result. */
-function failed(attempt: Extract<Attempt, { ok: false }>, req: SchedulingRequest, affinityName: string | undefined): ScheduleResult {
+function failed(
+  attempt: Extract<Attempt, { ok: false }>,
+  req: SchedulingRequest,
+  affinityName: string | undefined,
+): ScheduleResult {
   return {
     status: attempt.status,
     clusters: attempt.status === 'NoClusterFit' ? [] : req.previous.map((tc) => ({ ...tc })),
@@ -90,9 +104,17 @@ function scheduleOnce(req: SchedulingRequest, clusters: readonly Cluster[], affi
   const { feasible, filtered } = findClustersThatFit(req, clusters, affinityName);
   if (feasible.length === 0) {
     const reasons = filtered.map((f) => `${f.cluster} ${f.plugin}: ${f.reason}`).join('; ');
-    return { ok: false, status: 'NoClusterFit', message: `no cluster fits: ${reasons || 'no clusters are registered'}`, explanation: filtered };
+    return {
+      ok: false,
+      status: 'NoClusterFit',
+      message: `no cluster fits: ${reasons || 'no clusters are registered'}`,
+      explanation: filtered,
+    };
   }
-  const scored = feasible.map((cluster) => ({ cluster, score: scorePlugins.reduce((s, p) => s + p.score(req, cluster), 0) }));
+  const scored = feasible.map((cluster) => ({
+    cluster,
+    score: scorePlugins.reduce((s, p) => s + p.score(req, cluster), 0),
+  }));
   const candidates = buildCandidates(scored, req, affinityName);
   const selection = selectBestClusters(req.placement, candidates, req.replicas);
   if (!selection.ok) {
@@ -104,7 +126,14 @@ function scheduleOnce(req: SchedulingRequest, clusters: readonly Cluster[], affi
     return { ...assignment, explanation: [...filtered, ...explainCandidates(candidates, selected, undefined, req)] };
   }
   const result = [...assignment.value.clusters].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { ok: true, clusters: result, explanation: [...filtered, ...explainCandidates(candidates, selected, { ...assignment.value, clusters: result }, req)] };
+  return {
+    ok: true,
+    clusters: result,
+    explanation: [
+      ...filtered,
+      ...explainCandidates(candidates, selected, { ...assignment.value, clusters: result }, req),
+    ],
+  };
 }
 
 /** Runs every filter plugin on every cluster; a cluster records the first plugin it fails. */
@@ -120,7 +149,12 @@ export function findClustersThatFit(
     for (const plugin of filterPlugins) {
       const result = plugin.filter({ request: req, cluster, ...(affinityName !== undefined ? { affinityName } : {}) });
       if (result.code !== 'Success') {
-        failure = { cluster: cluster.metadata.name, outcome: 'filtered', plugin: plugin.name, reason: result.reason ?? 'did not fit' };
+        failure = {
+          cluster: cluster.metadata.name,
+          outcome: 'filtered',
+          plugin: plugin.name,
+          reason: result.reason ?? 'did not fit',
+        };
         break;
       }
     }
@@ -130,7 +164,12 @@ export function findClustersThatFit(
   return { feasible, filtered };
 }
 
-function explainCandidates(candidates: readonly CandidateCluster[], selected: ReadonlySet<string>, assignment: Assignment | undefined, req: SchedulingRequest): ClusterExplanation[] {
+function explainCandidates(
+  candidates: readonly CandidateCluster[],
+  selected: ReadonlySet<string>,
+  assignment: Assignment | undefined,
+  req: SchedulingRequest,
+): ClusterExplanation[] {
   const weightSum = assignment ? [...assignment.weights.values()].reduce((s, w) => s + w, 0) : 0;
   const regionSpread = (req.placement.spreadConstraints ?? []).some((sc) => sc.spreadByField === 'region');
   // By name, once: a fleet can have thousands of candidates.
@@ -139,10 +178,18 @@ function explainCandidates(candidates: readonly CandidateCluster[], selected: Re
   return candidates.map((c) => {
     const replicas = assigned.get(c.name) ?? 0;
     const weight = assignment?.weights.get(c.name);
-    const base = { cluster: c.name, replicas, score: c.score, available: c.availableReplicas, ...(weight !== undefined ? { weight } : {}) };
+    const base = {
+      cluster: c.name,
+      replicas,
+      score: c.score,
+      available: c.availableReplicas,
+      ...(weight !== undefined ? { weight } : {}),
+    };
     const outcome = assignment && assigned.has(c.name) ? ('selected' as const) : ('notSelected' as const);
-    if (!selected.has(c.name)) return { ...base, outcome: 'notSelected' as const, why: 'not selected by spread constraints' };
-    if (!assignment) return { ...base, outcome: 'notSelected' as const, why: 'selected, but replicas could not be assigned' };
+    if (!selected.has(c.name))
+      return { ...base, outcome: 'notSelected' as const, why: 'not selected by spread constraints' };
+    if (!assignment)
+      return { ...base, outcome: 'notSelected' as const, why: 'selected, but replicas could not be assigned' };
     const why = [explainReplicas(assignment, weight, weightSum, req, replicas, previous.get(c.name))];
     if (c.overflowOrder > 0) why.push(`overflow tier ${c.overflowOrder}`);
     if (regionSpread && c.cluster.spec.region) why.push(`spread group region=${c.cluster.spec.region}`);
@@ -158,7 +205,12 @@ function firstByName(list: readonly TargetCluster[]): Map<string, number> {
 }
 
 function explainReplicas(
-  assignment: Assignment, weight: number | undefined, weightSum: number, req: SchedulingRequest, replicas: number, held: number | undefined,
+  assignment: Assignment,
+  weight: number | undefined,
+  weightSum: number,
+  req: SchedulingRequest,
+  replicas: number,
+  held: number | undefined,
 ): string {
   switch (assignment.strategy) {
     case 'NonWorkload':
@@ -170,8 +222,11 @@ function explainReplicas(
     case 'DynamicWeight':
     case 'Aggregated': {
       const label = assignment.strategy === 'Aggregated' ? 'aggregated' : 'dynamic weight';
-      if (weight === undefined) return held !== undefined && held === replicas ? 'previous result kept' : `${label}: not needed`;
-      const basis = { free: 'free replicas', 'free+held': 'free + held replicas', previous: 'previous replicas' }[assignment.basis ?? 'free'];
+      if (weight === undefined)
+        return held !== undefined && held === replicas ? 'previous result kept' : `${label}: not needed`;
+      const basis = { free: 'free replicas', 'free+held': 'free + held replicas', previous: 'previous replicas' }[
+        assignment.basis ?? 'free'
+      ];
       const kept = held !== undefined && assignment.basis === 'free' ? `, ${held} kept from previous result` : '';
       return `${label}: weight ${weight} of ${weightSum} (${basis})${kept}`;
     }

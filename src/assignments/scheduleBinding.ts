@@ -45,8 +45,12 @@ export interface ScheduledBinding {
 
 /** Schedules the claimed binding on the cluster snapshot (sorted by name) and writes the result into it. */
 export function scheduleBinding(
-  template: Template, claim: ClaimedBinding, previous: ResourceBinding | undefined, previousResult: PreviousResult,
-  clusters: readonly Cluster[], rebalancers: readonly WorkloadRebalancer[],
+  template: Template,
+  claim: ClaimedBinding,
+  previous: ResourceBinding | undefined,
+  previousResult: PreviousResult,
+  clusters: readonly Cluster[],
+  rebalancers: readonly WorkloadRebalancer[],
 ): ScheduledBinding {
   const policy = claim.policy.object;
   const placement = policy.spec.placement ?? {};
@@ -63,11 +67,15 @@ export function scheduleBinding(
     previous: previousResult.clusters,
     ...(tasks.length > 0 ? { evictingClusters: tasks.map((t) => t.fromCluster) } : {}),
     ...(previous?.metadata.annotations?.['policy.karmada.io/applied-placement'] !== undefined
-      ? { previousPlacement: previous.metadata.annotations['policy.karmada.io/applied-placement'] } : {}),
-    ...(previous?.status?.schedulerObservedAffinityName ? { observedAffinityName: previous.status.schedulerObservedAffinityName } : {}),
+      ? { previousPlacement: previous.metadata.annotations['policy.karmada.io/applied-placement'] }
+      : {}),
+    ...(previous?.status?.schedulerObservedAffinityName
+      ? { observedAffinityName: previous.status.schedulerObservedAffinityName }
+      : {}),
   };
   const result = schedule(request, clusters);
-  const failed = result.status === 'NoClusterFit' || result.status === 'Unschedulable' || result.status === 'SchedulerError';
+  const failed =
+    result.status === 'NoClusterFit' || result.status === 'Unschedulable' || result.status === 'SchedulerError';
   const targets = [...result.clusters].sort(byName);
   // A request is observed once carried out; a failed fresh schedule leaves it pending, to be retried.
   const ok = result.status === 'Scheduled' || result.status === 'Unchanged';
@@ -75,17 +83,24 @@ export function scheduleBinding(
   const binding = withResult(claim.binding, placement, targets, result, previous, observed);
   const waiting = pendingOn(result, request, clusters);
   return {
-    binding, result, targets,
-    ...(failed ? {
-      problem: {
-        ...template.source, code: result.status === 'NoClusterFit' ? 'NO_CLUSTER_FITS' : 'UNSCHEDULABLE', severity: 'warning',
-        message: `${describeRef(template.ref)} (${describePolicy(policy)}): ${result.message}`,
-        fix: result.status === 'NoClusterFit'
-          ? `widen the placement of ${describePolicy(policy)} (clusterAffinity, clusterTolerations) or register a matching cluster under clusters/`
-          : 'add capacity or relax the spread constraints; the previous placement is kept until then',
-        data: { explanation: result.explanation },
-      } satisfies Problem,
-    } : {}),
+    binding,
+    result,
+    targets,
+    ...(failed
+      ? {
+          problem: {
+            ...template.source,
+            code: result.status === 'NoClusterFit' ? 'NO_CLUSTER_FITS' : 'UNSCHEDULABLE',
+            severity: 'warning',
+            message: `${describeRef(template.ref)} (${describePolicy(policy)}): ${result.message}`,
+            fix:
+              result.status === 'NoClusterFit'
+                ? `widen the placement of ${describePolicy(policy)} (clusterAffinity, clusterTolerations) or register a matching cluster under clusters/`
+                : 'add capacity or relax the spread constraints; the previous placement is kept until then',
+            data: { explanation: result.explanation },
+          } satisfies Problem,
+        }
+      : {}),
     ...(waiting ? { waiting } : {}),
     ...(ok && pending.length > 0 ? { rescheduledBy: pending } : {}),
   };
@@ -97,17 +112,29 @@ export function scheduleBinding(
  * capacity decides a workload's), and so is a non-workload or Duplicated one (Karmada schedules those on every
  * reconcile), whose result a status change can grow when only status keeps a cluster it asks for out.
  */
-export function pendingOn(result: ScheduleResult, req: SchedulingRequest, clusters: readonly Cluster[]): PendingOn | undefined {
+export function pendingOn(
+  result: ScheduleResult,
+  req: SchedulingRequest,
+  clusters: readonly Cluster[],
+): PendingOn | undefined {
   if (result.status === 'NoClusterFit' || result.status === 'Unschedulable' || result.status === 'SchedulerError') {
-    return req.replicas > 0 ? { replicas: req.replicas, ...(req.resourceRequest ? { request: req.resourceRequest } : {}) } : {};
+    return req.replicas > 0
+      ? { replicas: req.replicas, ...(req.resourceRequest ? { request: req.resourceRequest } : {}) }
+      : {};
   }
   const everyTime = req.replicas <= 0 || replicaSchedulingType(req.placement) === 'Duplicated';
-  return everyTime && keptOutByStatus(req, result.explanation, clusters, result.affinityName).length > 0 ? {} : undefined;
+  return everyTime && keptOutByStatus(req, result.explanation, clusters, result.affinityName).length > 0
+    ? {}
+    : undefined;
 }
 
 /** The claimed binding with the scheduler's result patched in; every field keeps the place the detector gave it. */
 function withResult(
-  claimed: ResourceBinding, placement: object, targets: TargetCluster[], result: ScheduleResult, previous: ResourceBinding | undefined,
+  claimed: ResourceBinding,
+  placement: object,
+  targets: TargetCluster[],
+  result: ScheduleResult,
+  previous: ResourceBinding | undefined,
   observed: string | undefined,
 ): ResourceBinding {
   const ok = result.status === 'Scheduled' || result.status === 'Unchanged';
@@ -129,13 +156,19 @@ function withResult(
     spec: { ...claimed.spec, clusters: targets },
     status: {
       ...(affinityName ? { schedulerObservedAffinityName: affinityName } : {}),
-      conditions: [{
-        type: 'Scheduled',
-        status: ok ? 'True' : 'False',
-        reason: ok ? 'Success' : result.status,
-        // Not scheduled at all: Karmada leaves the condition alone, so a re-render does not churn its message.
-        message: ok ? (result.status === 'Unchanged' ? (previousSuccess?.message ?? 'Binding kept its previous result') : 'Binding has been scheduled successfully.') : result.message,
-      }],
+      conditions: [
+        {
+          type: 'Scheduled',
+          status: ok ? 'True' : 'False',
+          reason: ok ? 'Success' : result.status,
+          // Not scheduled at all: Karmada leaves the condition alone, so a re-render does not churn its message.
+          message: ok
+            ? result.status === 'Unchanged'
+              ? (previousSuccess?.message ?? 'Binding kept its previous result')
+              : 'Binding has been scheduled successfully.'
+            : result.message,
+        },
+      ],
     },
   };
 }

@@ -5,7 +5,11 @@ import type { Cluster } from '../api/cluster.ts';
 import type { Placement, SpreadConstraint } from '../api/policy.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 import { availableReplicas } from './availableReplicas.ts';
-import { replicaSchedulingType, shouldIgnoreAvailableResource, shouldIgnoreSpreadConstraint } from './replicaStrategy.ts';
+import {
+  replicaSchedulingType,
+  shouldIgnoreAvailableResource,
+  shouldIgnoreSpreadConstraint,
+} from './replicaStrategy.ts';
 import { compareNames, MAX_GROUP_SEARCH_STEPS, selectGroups, type GroupInfo } from './selectGroups.ts';
 import type { CandidateCluster, SchedulingRequest, StepResult } from './types.ts';
 
@@ -26,7 +30,11 @@ export interface RegionGroup {
 export const UNMATCHED_OVERFLOW_ORDER = 1000;
 
 /** Estimates capacity for each scored cluster and sorts them (overflow asc, score desc, available desc, name). */
-export function buildCandidates(scored: readonly ScoredCluster[], req: SchedulingRequest, affinityName?: string): CandidateCluster[] {
+export function buildCandidates(
+  scored: readonly ScoredCluster[],
+  req: SchedulingRequest,
+  affinityName?: string,
+): CandidateCluster[] {
   const previous = new Map<string, number>();
   for (const tc of req.previous) if (!previous.has(tc.name)) previous.set(tc.name, tc.replicas);
   const candidates = scored.map(({ cluster, score }) => {
@@ -72,15 +80,27 @@ const WEIGHT_UNIT = 1000;
  * Divided: enough clusters (at least the cluster minGroups) to hold ceil(replicas / minGroups), scored
  * 1000 x that target plus the mean score of the clusters used; short groups score 1000 x what they hold.
  */
-export function calcGroupScore(clusters: readonly CandidateCluster[], placement: Placement, replicas: number, minGroups: number): number {
+export function calcGroupScore(
+  clusters: readonly CandidateCluster[],
+  placement: Placement,
+  replicas: number,
+  minGroups: number,
+): number {
   if (replicaSchedulingType(placement) === 'Duplicated') {
     const valid = clusters.filter((c) => c.availableReplicas >= replicas);
     if (valid.length === 0) return 0;
-    return valid.length * WEIGHT_UNIT + goDiv(valid.reduce((s, c) => s + c.score, 0), valid.length);
+    return (
+      valid.length * WEIGHT_UNIT +
+      goDiv(
+        valid.reduce((s, c) => s + c.score, 0),
+        valid.length,
+      )
+    );
   }
   const target = Math.ceil(replicas / minGroups);
   let clusterMinGroups = 0;
-  for (const sc of placement.spreadConstraints ?? []) if (sc.spreadByField === 'cluster') clusterMinGroups = sc.minGroups ?? 0;
+  for (const sc of placement.spreadConstraints ?? [])
+    if (sc.spreadByField === 'cluster') clusterMinGroups = sc.minGroups ?? 0;
   if (clusterMinGroups < minGroups) clusterMinGroups = minGroups;
   let sumAvailable = 0;
   let sumScore = 0;
@@ -101,7 +121,11 @@ function goDiv(a: number, b: number): number {
 }
 
 /** Groups candidates by spec.region (clusters without a region are left out), keeping candidate order. */
-export function groupByRegion(candidates: readonly CandidateCluster[], placement: Placement, replicas: number): RegionGroup[] {
+export function groupByRegion(
+  candidates: readonly CandidateCluster[],
+  placement: Placement,
+  replicas: number,
+): RegionGroup[] {
   const regions = new Map<string, RegionGroup>();
   for (const c of candidates) {
     const region = c.cluster.spec.region;
@@ -119,7 +143,10 @@ export function groupByRegion(candidates: readonly CandidateCluster[], placement
   return [...regions.values()];
 }
 
-function constraintFor(constraints: readonly SpreadConstraint[] | undefined, field: SpreadConstraint['spreadByField']): SpreadConstraint | undefined {
+function constraintFor(
+  constraints: readonly SpreadConstraint[] | undefined,
+  field: SpreadConstraint['spreadByField'],
+): SpreadConstraint | undefined {
   let found: SpreadConstraint | undefined;
   for (const sc of constraints ?? []) if (sc.spreadByField === field) found = sc;
   return found;
@@ -134,7 +161,11 @@ function failure(message: string): StepResult<never> {
  * selected; a region constraint picks regions then clusters; a cluster constraint picks up to maxGroups
  * clusters with enough capacity (capacity ignored for Duplicated). An unset maxGroups counts as 0.
  */
-export function selectBestClusters(placement: Placement, candidates: readonly CandidateCluster[], replicas: number): StepResult<CandidateCluster[]> {
+export function selectBestClusters(
+  placement: Placement,
+  candidates: readonly CandidateCluster[],
+  replicas: number,
+): StepResult<CandidateCluster[]> {
   const constraints = placement.spreadConstraints ?? [];
   if (constraints.length === 0 || shouldIgnoreSpreadConstraint(placement)) return { ok: true, value: [...candidates] };
   const needReplicas = shouldIgnoreAvailableResource(placement) ? -1 : replicas;
@@ -145,15 +176,24 @@ export function selectBestClusters(placement: Placement, candidates: readonly Ca
   return failure('only cluster and region spread constraints can select clusters');
 }
 
-function selectByCluster(candidates: readonly CandidateCluster[], constraint: SpreadConstraint, needReplicas: number): StepResult<CandidateCluster[]> {
+function selectByCluster(
+  candidates: readonly CandidateCluster[],
+  constraint: SpreadConstraint,
+  needReplicas: number,
+): StepResult<CandidateCluster[]> {
   const minGroups = constraint.minGroups ?? 0;
   if (candidates.length < minGroups) {
-    return failure(`spread constraint cluster: ${candidates.length} feasible cluster(s), fewer than minGroups ${minGroups}`);
+    return failure(
+      `spread constraint cluster: ${candidates.length} feasible cluster(s), fewer than minGroups ${minGroups}`,
+    );
   }
   const needCount = Math.min(candidates.length, constraint.maxGroups ?? 0);
   if (needReplicas < 0) return { ok: true, value: candidates.slice(0, needCount) };
   const selected = selectClustersByAvailableResource(candidates, needCount, needReplicas);
-  if (!selected) return failure(`spread constraint cluster: not enough capacity for ${needReplicas} replicas in ${needCount} cluster(s)`);
+  if (!selected)
+    return failure(
+      `spread constraint cluster: not enough capacity for ${needReplicas} replicas in ${needCount} cluster(s)`,
+    );
   return { ok: true, value: selected };
 }
 
@@ -161,7 +201,11 @@ function selectByCluster(candidates: readonly CandidateCluster[], constraint: Sp
  * Takes the first `count` candidates and, from the last one backwards, swaps a chosen cluster for the
  * remaining cluster with the most capacity when that one has more, until the chosen ones hold `needReplicas`.
  */
-export function selectClustersByAvailableResource(candidates: readonly CandidateCluster[], count: number, needReplicas: number): CandidateCluster[] | undefined {
+export function selectClustersByAvailableResource(
+  candidates: readonly CandidateCluster[],
+  count: number,
+  needReplicas: number,
+): CandidateCluster[] | undefined {
   const chosen = candidates.slice(0, count);
   const rest = candidates.slice(count);
   const enough = (): boolean => chosen.reduce((s, c) => s + c.availableReplicas, 0) >= needReplicas;
@@ -182,10 +226,16 @@ export function selectClustersByAvailableResource(candidates: readonly Candidate
   return enough() ? chosen : undefined;
 }
 
-function selectByRegion(regions: RegionGroup[], regionConstraint: SpreadConstraint, clusterConstraint: SpreadConstraint): StepResult<CandidateCluster[]> {
+function selectByRegion(
+  regions: RegionGroup[],
+  regionConstraint: SpreadConstraint,
+  clusterConstraint: SpreadConstraint,
+): StepResult<CandidateCluster[]> {
   const minRegions = regionConstraint.minGroups ?? 0;
   if (regions.length < minRegions) {
-    return failure(`spread constraint region: ${regions.length} feasible region(s), fewer than minGroups ${minRegions}`);
+    return failure(
+      `spread constraint region: ${regions.length} feasible region(s), fewer than minGroups ${minRegions}`,
+    );
   }
   const groups: GroupInfo[] = regions.map((r) => ({ name: r.name, value: r.clusters.length, weight: r.score }));
   const chosen = selectGroups(groups, minRegions, regionConstraint.maxGroups ?? 0, clusterConstraint.minGroups ?? 0);
@@ -197,7 +247,9 @@ function selectByRegion(regions: RegionGroup[], regionConstraint: SpreadConstrai
     );
   }
   if (chosen.length === 0) {
-    return failure(`spread constraint region: no ${minRegions}..${regionConstraint.maxGroups ?? 0} region(s) hold the cluster minGroups ${clusterConstraint.minGroups ?? 0}`);
+    return failure(
+      `spread constraint region: no ${minRegions}..${regionConstraint.maxGroups ?? 0} region(s) hold the cluster minGroups ${clusterConstraint.minGroups ?? 0}`,
+    );
   }
   const byName = new Map(regions.map((r) => [r.name, r]));
   const selected: CandidateCluster[] = [];

@@ -33,7 +33,13 @@ export const MAX_GROUP_SEARCH_STEPS = 200_000;
  * The chosen groups ([] when no combination qualifies), or undefined when the search would take more than
  * `maxSteps` steps: the caller reports that the spread is too large to search.
  */
-export function selectGroups(groups: GroupInfo[], minGroups: number, maxGroups: number, target: number, maxSteps = MAX_GROUP_SEARCH_STEPS): GroupInfo[] | undefined {
+export function selectGroups(
+  groups: GroupInfo[],
+  minGroups: number,
+  maxGroups: number,
+  target: number,
+  maxSteps = MAX_GROUP_SEARCH_STEPS,
+): GroupInfo[] | undefined {
   if (groups.length === 0) return [];
   const paths = findFeasiblePaths(groups, minGroups, maxGroups, target, maxSteps);
   if (!paths) return undefined;
@@ -41,7 +47,13 @@ export function selectGroups(groups: GroupInfo[], minGroups: number, maxGroups: 
   return prioritizePaths(paths).groups;
 }
 
-function findFeasiblePaths(input: GroupInfo[], minGroups: number, maxGroups: number, target: number, maxSteps: number): FoundPath[] | undefined {
+function findFeasiblePaths(
+  input: GroupInfo[],
+  minGroups: number,
+  maxGroups: number,
+  target: number,
+  maxSteps: number,
+): FoundPath[] | undefined {
   const groups = [...input].sort((a, b) => a.value - b.value || b.weight - a.weight || compareNames(a.name, b.name));
   const paths: FoundPath[] = [];
   const current: GroupInfo[] = [];

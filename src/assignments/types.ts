@@ -27,7 +27,12 @@ export interface SchedulingRequest {
 /** Karmada's Scheduled condition reasons, plus Unchanged when Karmada would not schedule at all. */
 export type ScheduleStatus = 'Scheduled' | 'NoClusterFit' | 'Unschedulable' | 'SchedulerError' | 'Unchanged';
 
-export type FilterPluginName = 'APIEnablement' | 'TaintToleration' | 'ClusterAffinity' | 'SpreadConstraint' | 'ClusterEviction';
+export type FilterPluginName =
+  | 'APIEnablement'
+  | 'TaintToleration'
+  | 'ClusterAffinity'
+  | 'SpreadConstraint'
+  | 'ClusterEviction';
 
 export type ClusterExplanation =
   | { cluster: string; outcome: 'filtered'; plugin: FilterPluginName; reason: string }

@@ -14,7 +14,9 @@ export interface OutputDifference {
  * be checked (held objects keep their last good output, which the current source no longer describes).
  */
 export function compareOutputFiles(
-  expected: ReadonlyMap<string, string>, actual: ReadonlyMap<string, Uint8Array>, skip: ReadonlySet<string> = new Set(),
+  expected: ReadonlyMap<string, string>,
+  actual: ReadonlyMap<string, Uint8Array>,
+  skip: ReadonlySet<string> = new Set(),
 ): OutputDifference {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const out: OutputDifference = { differs: [], missing: [], extra: [] };

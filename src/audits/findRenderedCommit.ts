@@ -20,21 +20,38 @@ export interface RenderedCommit {
  * commit, or a source commit: then the newest output commit rendered from it. Throws with a code when the
  * branch does not exist or never rendered that revision.
  */
-export async function findRenderedCommit(repo: GitRepo, outputRef: string, rev?: string, maxCommits = 10_000): Promise<RenderedCommit> {
+export async function findRenderedCommit(
+  repo: GitRepo,
+  outputRef: string,
+  rev?: string,
+  maxCommits = 10_000,
+): Promise<RenderedCommit> {
   const head = await readRef(repo, outputRef);
-  if (!head) throw coded('NO_OUTPUT_BRANCH', `output branch ${outputRef.replace('refs/heads/', '')} does not exist: run flotilla render or sync first`);
+  if (!head)
+    throw coded(
+      'NO_OUTPUT_BRANCH',
+      `output branch ${outputRef.replace('refs/heads/', '')} does not exist: run flotilla render or sync first`,
+    );
   let start = head;
   if (rev) {
     const sha = await resolveRev(repo, rev);
     // An output commit is one on the output branch, not any commit whose message has a Source-Commit line: a
     // source commit can carry one too (typed, or copied from a rendered commit), and must not be taken for one.
-    const found = await walk(repo, head, maxCommits, (c) => c.oid === sha || parseTrailers(c.message)['Source-Commit'] === sha);
+    const found = await walk(
+      repo,
+      head,
+      maxCommits,
+      (c) => c.oid === sha || parseTrailers(c.message)['Source-Commit'] === sha,
+    );
     if (!found) {
       const branch = outputRef.replace('refs/heads/', '');
       const claims = parseTrailers((await readCommitInfo(repo, sha)).message)['Source-Commit'];
       if (claims) {
-        throw coded('NOT_AN_OUTPUT_COMMIT', `${rev} (${sha.slice(0, 12)}) is not an output commit: it has a Source-Commit line but is not on ${branch}, and ${branch} never rendered it`
-          + `\n  fix: name a commit of ${branch} (git log --oneline ${branch}) or a source commit it rendered`);
+        throw coded(
+          'NOT_AN_OUTPUT_COMMIT',
+          `${rev} (${sha.slice(0, 12)}) is not an output commit: it has a Source-Commit line but is not on ${branch}, and ${branch} never rendered it` +
+            `\n  fix: name a commit of ${branch} (git log --oneline ${branch}) or a source commit it rendered`,
+        );
       }
       throw coded('NOT_RENDERED', `${rev} (${sha.slice(0, 12)}) was never rendered on ${branch}`);
     }
@@ -47,11 +64,20 @@ export async function findRenderedCommit(repo: GitRepo, outputRef: string, rev?:
     foreign.push(c);
     return false;
   });
-  if (!renderedBy) throw coded('NOT_RENDERED', `no commit on ${outputRef.replace('refs/heads/', '')} below ${start.slice(0, 12)} has a Source-Commit trailer: Flotilla did not write this branch`);
+  if (!renderedBy)
+    throw coded(
+      'NOT_RENDERED',
+      `no commit on ${outputRef.replace('refs/heads/', '')} below ${start.slice(0, 12)} has a Source-Commit trailer: Flotilla did not write this branch`,
+    );
   return { output, renderedBy, source: parseTrailers(renderedBy.message)['Source-Commit']!, foreign };
 }
 
-async function walk(repo: GitRepo, from: string, limit: number, stop: (c: CommitInfo) => boolean): Promise<CommitInfo | undefined> {
+async function walk(
+  repo: GitRepo,
+  from: string,
+  limit: number,
+  stop: (c: CommitInfo) => boolean,
+): Promise<CommitInfo | undefined> {
   let cursor: string | undefined = from;
   for (let i = 0; cursor && i < limit; i++) {
     const c = await readCommitInfo(repo, cursor);

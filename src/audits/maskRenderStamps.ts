@@ -3,7 +3,8 @@ import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
 const STAMP_VALUE = new RegExp(`^(\\s*${SOURCE_COMMIT_ANNOTATION.replace(/[./]/g, '\\$&')}: ).*$`, 'gm');
 // The two success messages of a binding's Scheduled condition: which one a file holds depends on whether
 // the last render that touched it rescheduled or kept the result, not on what the source says.
-const SCHEDULED_MESSAGE = /^(\s*message: )(?:Binding kept its previous result|Binding has been scheduled successfully\.)$/gm;
+const SCHEDULED_MESSAGE =
+  /^(\s*message: )(?:Binding kept its previous result|Binding has been scheduled successfully\.)$/gm;
 
 /**
  * A rendered file with the values that legitimately depend on render history blanked: the source-commit

@@ -7,13 +7,17 @@ import { isTreeMode, type CommitInfo, type GitRepo } from '../commits/types.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { readTextFiles } from '../commits/readPathOids.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
-import { appliedPath, templateStatusPath, type AppliedRecord, type TemplateStatusFile } from '../branches/status/statusFiles.ts';
+import {
+  appliedPath,
+  templateStatusPath,
+  type AppliedRecord,
+  type TemplateStatusFile,
+} from '../branches/status/statusFiles.ts';
 import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
 import { manifestPath } from '../branches/rendered/outputPaths.ts';
 import { formatGitDate } from './formatGitDate.ts';
 import { parsePullRequestNumber } from './parsePullRequestNumber.ts';
 import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
-
 
 export interface BlameQuery {
   cluster: string;
@@ -61,31 +65,64 @@ export type BlameError = { code: 'NO_APPLY_RECORD' | 'NOT_ON_CLUSTER' | 'NO_OUTP
  */
 export async function readBlame(repo: GitRepo, q: BlameQuery): Promise<Blame | BlameError> {
   const renderedHead = await readRef(repo, q.renderedRef);
-  if (!renderedHead) return { code: 'NO_OUTPUT_BRANCH', message: `${short(q.renderedRef)} does not exist: nothing was rendered; fix: run flotilla sync` };
+  if (!renderedHead)
+    return {
+      code: 'NO_OUTPUT_BRANCH',
+      message: `${short(q.renderedRef)} does not exist: nothing was rendered; fix: run flotilla sync`,
+    };
   const record = await readAppliedRecord(repo, q.statusRef, q.cluster);
   if (!record) {
-    return { code: 'NO_APPLY_RECORD', message: `${short(q.statusRef)} has no record of what ${q.cluster} applied: the applier has not reported on it yet (is ${q.cluster} registered and reachable?)` };
+    return {
+      code: 'NO_APPLY_RECORD',
+      message: `${short(q.statusRef)} has no record of what ${q.cluster} applied: the applier has not reported on it yet (is ${q.cluster} registered and reachable?)`,
+    };
   }
   const path = manifestPath(q.cluster, q.ref);
-  const [applied, head] = await Promise.all([readCommitInfo(repo, record.renderedCommit), readCommitInfo(repo, renderedHead)]);
-  const [appliedText, headText, headFolder] = await Promise.all([readFileAt(repo, applied.tree, path), readFileAt(repo, head.tree, path), treeOidAt(repo, head.tree, `clusters/${q.cluster}`)]);
-  const upToDate = renderedHead === record.renderedCommit || (record.folderTree !== undefined && headFolder === record.folderTree);
+  const [applied, head] = await Promise.all([
+    readCommitInfo(repo, record.renderedCommit),
+    readCommitInfo(repo, renderedHead),
+  ]);
+  const [appliedText, headText, headFolder] = await Promise.all([
+    readFileAt(repo, applied.tree, path),
+    readFileAt(repo, head.tree, path),
+    treeOidAt(repo, head.tree, `clusters/${q.cluster}`),
+  ]);
+  const upToDate =
+    renderedHead === record.renderedCommit || (record.folderTree !== undefined && headFolder === record.folderTree);
   if (appliedText === null) {
-    const waiting = !upToDate && headText !== null ? ` ${short(q.renderedRef)} has it since, but ${q.cluster} has not applied that render yet.` : '';
-    return { code: 'NOT_ON_CLUSTER', message: `${q.ref.kind} ${q.ref.namespace ? `${q.ref.namespace}/` : ''}${q.ref.name} was not in what ${q.cluster} last applied (rendered commit ${record.renderedCommit.slice(0, 12)}, file ${path}).${waiting}` };
+    const waiting =
+      !upToDate && headText !== null
+        ? ` ${short(q.renderedRef)} has it since, but ${q.cluster} has not applied that render yet.`
+        : '';
+    return {
+      code: 'NOT_ON_CLUSTER',
+      message: `${q.ref.kind} ${q.ref.namespace ? `${q.ref.namespace}/` : ''}${q.ref.name} was not in what ${q.cluster} last applied (rendered commit ${record.renderedCommit.slice(0, 12)}, file ${path}).${waiting}`,
+    };
   }
   const source = await describeSource(repo, sourceOf(appliedText));
   let pending: Blame['pending'];
-  if (!upToDate && headText !== appliedText) pending = headText === null ? { removed: true } : await describeSource(repo, sourceOf(headText));
+  if (!upToDate && headText !== appliedText)
+    pending = headText === null ? { removed: true } : await describeSource(repo, sourceOf(headText));
   const status = await readStatusEntry(repo, q.statusRef, q.ref, q.cluster);
   return {
-    cluster: q.cluster, object: q.ref, path, appliedRenderedCommit: record.renderedCommit, renderedHead, upToDate, source,
-    ...(pending ? { pending } : {}), ...(status ? { status } : {}),
+    cluster: q.cluster,
+    object: q.ref,
+    path,
+    appliedRenderedCommit: record.renderedCommit,
+    renderedHead,
+    upToDate,
+    source,
+    ...(pending ? { pending } : {}),
+    ...(status ? { status } : {}),
   };
 }
 
 /** applied/<cluster>.yaml, or for status branches written before it existed, the newest status commit naming the cluster. */
-async function readAppliedRecord(repo: GitRepo, statusRef: string, cluster: string): Promise<Pick<AppliedRecord, 'renderedCommit'> & { folderTree?: string | null } | null> {
+async function readAppliedRecord(
+  repo: GitRepo,
+  statusRef: string,
+  cluster: string,
+): Promise<(Pick<AppliedRecord, 'renderedCommit'> & { folderTree?: string | null }) | null> {
   const head = await readRef(repo, statusRef);
   if (!head) return null;
   const info = await readCommitInfo(repo, head);
@@ -95,17 +132,34 @@ async function readAppliedRecord(repo: GitRepo, statusRef: string, cluster: stri
   for (let i = 0; cursor && i < 1000; i++) {
     const c: CommitInfo = await readCommitInfo(repo, cursor);
     const rendered = parseTrailers(c.message)['Rendered-Commit'];
-    if (rendered && c.message.split('\n').some((l) => l.startsWith(`${cluster}: `) && /\d+ (created|configured|unchanged|pruned|failed|conflict)/.test(l))) return { renderedCommit: rendered };
+    if (
+      rendered &&
+      c.message
+        .split('\n')
+        .some(
+          (l) => l.startsWith(`${cluster}: `) && /\d+ (created|configured|unchanged|pruned|failed|conflict)/.test(l),
+        )
+    )
+      return { renderedCommit: rendered };
     cursor = c.parents[0];
   }
   return null;
 }
 
-async function readStatusEntry(repo: GitRepo, statusRef: string, ref: ObjectRef, cluster: string): Promise<AggregatedStatusItem | undefined> {
+async function readStatusEntry(
+  repo: GitRepo,
+  statusRef: string,
+  ref: ObjectRef,
+  cluster: string,
+): Promise<AggregatedStatusItem | undefined> {
   const head = await readRef(repo, statusRef);
   if (!head) return undefined;
   const text = await readFileAt(repo, (await readCommitInfo(repo, head)).tree, templateStatusPath(ref));
-  return text === null ? undefined : withoutSecretStatus(parseYamlValue(text) as TemplateStatusFile).aggregatedStatus.find((a) => a.clusterName === cluster);
+  return text === null
+    ? undefined
+    : withoutSecretStatus(parseYamlValue(text) as TemplateStatusFile).aggregatedStatus.find(
+        (a) => a.clusterName === cluster,
+      );
 }
 
 function sourceOf(manifestText: string): string | undefined {
@@ -114,13 +168,33 @@ function sourceOf(manifestText: string): string | undefined {
 }
 
 async function describeSource(repo: GitRepo, sha: string | undefined): Promise<BlameSource> {
-  if (!sha) return { sha: '', author: '', email: '', date: '', subject: '(the manifest names no source commit: not rendered by Flotilla)', missing: true };
+  if (!sha)
+    return {
+      sha: '',
+      author: '',
+      email: '',
+      date: '',
+      subject: '(the manifest names no source commit: not rendered by Flotilla)',
+      missing: true,
+    };
   const c = await readCommitInfo(repo, sha).catch(() => undefined);
-  if (!c) return { sha, author: '', email: '', date: '', subject: '(source commit no longer in the repository)', missing: true };
+  if (!c)
+    return {
+      sha,
+      author: '',
+      email: '',
+      date: '',
+      subject: '(source commit no longer in the repository)',
+      missing: true,
+    };
   const pr = parsePullRequestNumber(c.message, c.parents.length > 1);
   return {
-    sha, author: c.author.name, email: c.author.email, date: formatGitDate(c.author.timestamp, c.author.timezoneOffset),
-    subject: c.message.split('\n')[0] ?? '', ...(pr !== undefined ? { pullRequest: pr } : {}),
+    sha,
+    author: c.author.name,
+    email: c.author.email,
+    date: formatGitDate(c.author.timestamp, c.author.timezoneOffset),
+    subject: c.message.split('\n')[0] ?? '',
+    ...(pr !== undefined ? { pullRequest: pr } : {}),
   };
 }
 

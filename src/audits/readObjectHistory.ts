@@ -45,9 +45,19 @@ export interface HistoryEntry {
  * changed the object's manifest on some cluster (blob oids of `clusters/<c>/…` differ from the parent) or
  * its binding, names the source commit behind it. Unchanged subtrees are recognised by oid and not read.
  */
-export async function readObjectHistory(repo: GitRepo, outputRef: string, query: HistoryQuery): Promise<HistoryEntry[]> {
+export async function readObjectHistory(
+  repo: GitRepo,
+  outputRef: string,
+  query: HistoryQuery,
+): Promise<HistoryEntry[]> {
   const head = await readRef(repo, outputRef);
-  if (!head) throw Object.assign(new Error(`output branch ${outputRef.replace('refs/heads/', '')} does not exist: run flotilla render or sync first`), { code: 'NO_OUTPUT_BRANCH' });
+  if (!head)
+    throw Object.assign(
+      new Error(
+        `output branch ${outputRef.replace('refs/heads/', '')} does not exist: run flotilla render or sync first`,
+      ),
+      { code: 'NO_OUTPUT_BRANCH' },
+    );
   const trees = new Map<string, Promise<TreeEntry[]>>();
   const entries = (oid: string) => {
     let p = trees.get(oid);
@@ -55,25 +65,37 @@ export async function readObjectHistory(repo: GitRepo, outputRef: string, query:
     return p;
   };
   const match = fileMatcher(query);
-  const folders = query.namespace !== undefined ? [query.namespace || CLUSTER_SCOPED_FOLDER] : ['default', CLUSTER_SCOPED_FOLDER];
+  const folders =
+    query.namespace !== undefined ? [query.namespace || CLUSTER_SCOPED_FOLDER] : ['default', CLUSTER_SCOPED_FOLDER];
 
   const snapshot = async (tree: string): Promise<Map<string, string>> => {
     const out = new Map<string, string>();
     const root = await entries(tree);
     const scan = async (dir: TreeEntry | undefined, prefix: string, test: (name: string) => boolean) => {
       if (!dir || !isTreeMode(dir.mode)) return;
-      for (const e of await entries(dir.oid)) if (isBlobMode(e.mode) && test(e.name)) out.set(`${prefix}/${e.name}`, e.oid);
+      for (const e of await entries(dir.oid))
+        if (isBlobMode(e.mode) && test(e.name)) out.set(`${prefix}/${e.name}`, e.oid);
     };
     const clusters = root.find((e) => e.name === 'clusters' && isTreeMode(e.mode));
     for (const c of clusters ? await entries(clusters.oid) : []) {
       if (!isTreeMode(c.mode) || (query.cluster !== undefined && c.name !== query.cluster)) continue;
       const inside = await entries(c.oid);
-      for (const f of folders) await scan(inside.find((e) => e.name === f), `clusters/${c.name}/${f}`, match.manifest);
+      for (const f of folders)
+        await scan(
+          inside.find((e) => e.name === f),
+          `clusters/${c.name}/${f}`,
+          match.manifest,
+        );
     }
     const bindings = root.find((e) => e.name === 'bindings' && isTreeMode(e.mode));
     if (bindings && query.cluster === undefined) {
       const inside = await entries(bindings.oid);
-      for (const f of folders) await scan(inside.find((e) => e.name === f), `bindings/${f}`, match.binding);
+      for (const f of folders)
+        await scan(
+          inside.find((e) => e.name === f),
+          `bindings/${f}`,
+          match.binding,
+        );
     }
     return out;
   };
@@ -92,7 +114,13 @@ export async function readObjectHistory(repo: GitRepo, outputRef: string, query:
   return history;
 }
 
-async function record(repo: GitRepo, commit: CommitInfo, now: Map<string, string>, before: Map<string, string>, out: HistoryEntry[]): Promise<void> {
+async function record(
+  repo: GitRepo,
+  commit: CommitInfo,
+  now: Map<string, string>,
+  before: Map<string, string>,
+  out: HistoryEntry[],
+): Promise<void> {
   const changes: HistoryChange[] = [];
   for (const path of [...new Set([...now.keys(), ...before.keys()])].sort()) {
     const a = before.get(path);
@@ -117,7 +145,11 @@ async function record(repo: GitRepo, commit: CommitInfo, now: Map<string, string
     author: fallbackAuthor?.[1] ?? who.author.name,
     email: fallbackAuthor?.[2] ?? who.author.email,
     date: formatGitDate(who.author.timestamp, who.author.timezoneOffset),
-    subject: source ? (source.message.split('\n')[0] ?? '') : sha ? '(source commit no longer in the repository)' : (commit.message.split('\n')[0] ?? ''),
+    subject: source
+      ? (source.message.split('\n')[0] ?? '')
+      : sha
+        ? '(source commit no longer in the repository)'
+        : (commit.message.split('\n')[0] ?? ''),
     ...(pr !== undefined ? { pullRequest: pr } : {}),
     changes,
   });
@@ -129,7 +161,13 @@ function fileMatcher(query: HistoryQuery): { manifest: (file: string) => boolean
   const kinds = [...new Set([word, word.replace(/es$/, ''), word.replace(/s$/, '')])];
   const name = query.name.replaceAll(':', '.').toLowerCase();
   return {
-    manifest: (file) => kinds.some((k) => file.startsWith(k) && /^(\.[^_]+)?$/.test(file.slice(k.length, file.lastIndexOf('_'))) && file.slice(file.lastIndexOf('_') + 1) === `${query.name}.yaml`),
+    manifest: (file) =>
+      kinds.some(
+        (k) =>
+          file.startsWith(k) &&
+          /^(\.[^_]+)?$/.test(file.slice(k.length, file.lastIndexOf('_'))) &&
+          file.slice(file.lastIndexOf('_') + 1) === `${query.name}.yaml`,
+      ),
     binding: (file) => kinds.some((k) => file === `${name}-${k}.yaml`),
   };
 }

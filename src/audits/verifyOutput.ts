@@ -60,27 +60,51 @@ export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev
     outputCommit: found.output.oid,
     renderedBy: render.oid,
     sourceCommit: found.source,
-    foreignCommits: foreign.map((c) => ({ oid: c.oid, author: `${c.author.name} <${c.author.email}>`, subject: c.message.split('\n')[0] ?? '' })),
+    foreignCommits: foreign.map((c) => ({
+      oid: c.oid,
+      author: `${c.author.name} <${c.author.email}>`,
+      subject: c.message.split('\n')[0] ?? '',
+    })),
   };
   const files = await listTreeFiles(repo, found.output.tree);
-  const blobs = await readBlobs(repo, [...files.values()].map((f) => f.oid));
+  const blobs = await readBlobs(
+    repo,
+    [...files.values()].map((f) => f.oid),
+  );
   const actual = new Map([...files].map(([path, f]) => [path, blobs.get(f.oid)!]));
 
   const unreplayable = whyNotReproducible(trailers);
   if (unreplayable) {
     // What Flotilla wrote is known (the render commit's tree), so edits made on top of it are still caught.
     const written = await listTreeFiles(repo, render.tree);
-    const writtenBlobs = await readBlobs(repo, [...written.values()].map((f) => f.oid));
+    const writtenBlobs = await readBlobs(
+      repo,
+      [...written.values()].map((f) => f.oid),
+    );
     const decoder = new TextDecoder();
     const expected = new Map([...written].map(([path, f]) => [path, decoder.decode(writtenBlobs.get(f.oid)!)]));
     const diff = compareOutputFiles(expected, actual);
-    return { ...diff, ...base, unchecked: [], checked: new Set([...expected.keys(), ...actual.keys()]).size, notReproducible: unreplayable, ok: false };
+    return {
+      ...diff,
+      ...base,
+      unchecked: [],
+      checked: new Set([...expected.keys(), ...actual.keys()]).size,
+      notReproducible: unreplayable,
+      ok: false,
+    };
   }
 
   const parent = render.parents[0] ? await readCommitInfo(repo, render.parents[0]) : null;
   const previousBindings = parent ? await readBindings(repo, parent.tree) : new Map<string, ResourceBinding>();
   const replay = await replayInputs(repo, trailers, previousBindings);
-  const snapshot = await renderSnapshot(repo, rendersSource, { bindings: previousBindings }, replay?.observed, replay?.now, replay?.health);
+  const snapshot = await renderSnapshot(
+    repo,
+    rendersSource,
+    { bindings: previousBindings },
+    replay?.observed,
+    replay?.now,
+    replay?.health,
+  );
 
   const actualIndex = await readIndex(repo, found.output.tree);
   for (const path of [...actual.keys()].filter(isIndexPath)) actual.delete(path);
@@ -90,7 +114,11 @@ export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev
   const expected = new Map<string, string>();
   for (const [path, text] of snapshot.output.edits) if (text !== null) expected.set(path, text);
   // Output rendered before the registry file existed has none: only one that is there is checked.
-  if (actual.has(CLUSTERS_PATH)) expected.set(CLUSTERS_PATH, serializeRegisteredClusters([...snapshot.model.clusters.values()].map((c) => c.object)));
+  if (actual.has(CLUSTERS_PATH))
+    expected.set(
+      CLUSTERS_PATH,
+      serializeRegisteredClusters([...snapshot.model.clusters.values()].map((c) => c.object)),
+    );
   // A cluster being evicted from keeps, untouched, the copy the render before had: that is what it must hold.
   for (const [path, text] of await evictedCopies(repo, snapshot.index, parent?.tree)) expected.set(path, text);
   const heldKeys = [...snapshot.output.explanations].filter(([, e]) => e.held).map(([key]) => key);
@@ -103,7 +131,8 @@ export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev
 
   const diff = compareOutputFiles(expected, actual, unchecked);
   // A render by a Flotilla that did not record pending bindings yet has no Pending-Bindings trailer and no `waiting`.
-  const recordsPending = Boolean(trailers[PENDING_BINDINGS_TRAILER]) || Object.values(actualIndex?.templates ?? {}).some((e) => e.waiting);
+  const recordsPending =
+    Boolean(trailers[PENDING_BINDINGS_TRAILER]) || Object.values(actualIndex?.templates ?? {}).some((e) => e.waiting);
   const rendered = recordsPending ? snapshot.index : withoutWaiting(snapshot.index);
   if (!actualIndex || !sameTemplates(actualIndex, rendered, new Set(heldKeys))) diff.differs.push(INDEX_PATH);
   diff.differs.sort();
@@ -112,7 +141,14 @@ export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev
     ...base,
     unchecked: [...unchecked].filter((p) => actual.has(p)).sort(),
     checked: new Set([...expected.keys(), ...actual.keys()].filter((p) => !unchecked.has(p))).size + 1,
-    ...(replay ? { replayedWith: { statusCommit: replay.statusCommit, ...(replay.now ? { renderTime: replay.now.toISOString() } : {}) } } : {}),
+    ...(replay
+      ? {
+          replayedWith: {
+            statusCommit: replay.statusCommit,
+            ...(replay.now ? { renderTime: replay.now.toISOString() } : {}),
+          },
+        }
+      : {}),
     ok: diff.differs.length + diff.missing.length + diff.extra.length === 0,
   };
 }
@@ -121,7 +157,11 @@ export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev
  * The render whose tree an output commit holds: itself, or below held commits (Last-Good-Source) the render they
  * kept. Commits without a Source-Commit passed on the way are foreign too.
  */
-async function keptRender(repo: GitRepo, renderedBy: CommitInfo, foreign: readonly CommitInfo[]): Promise<{ render: CommitInfo; foreign: CommitInfo[] }> {
+async function keptRender(
+  repo: GitRepo,
+  renderedBy: CommitInfo,
+  foreign: readonly CommitInfo[],
+): Promise<{ render: CommitInfo; foreign: CommitInfo[] }> {
   const passed = [...foreign];
   let render = renderedBy;
   for (let i = 0; i < 10_000 && parseTrailers(render.message)[LAST_GOOD_TRAILER] && render.parents[0]; i++) {
@@ -136,8 +176,14 @@ async function keptRender(repo: GitRepo, renderedBy: CommitInfo, foreign: readon
 }
 
 /** The previous tree's copies on clusters being evicted from (the renderer leaves them as they were), by path. */
-async function evictedCopies(repo: GitRepo, index: OutputIndex, previousTree: string | undefined): Promise<Map<string, string>> {
-  const paths = Object.entries(index.templates).flatMap(([key, e]) => (e.evicting ?? []).map((c) => manifestPath(c, parseRefKey(key))));
+async function evictedCopies(
+  repo: GitRepo,
+  index: OutputIndex,
+  previousTree: string | undefined,
+): Promise<Map<string, string>> {
+  const paths = Object.entries(index.templates).flatMap(([key, e]) =>
+    (e.evicting ?? []).map((c) => manifestPath(c, parseRefKey(key))),
+  );
   if (!previousTree || paths.length === 0) return new Map();
   return readTextFiles(repo, previousTree, paths);
 }
@@ -145,8 +191,12 @@ async function evictedCopies(repo: GitRepo, index: OutputIndex, previousTree: st
 /** Undefined when the render can be replayed from Git: its cluster state is on the status branch, or it used none. */
 function whyNotReproducible(trailers: Record<string, string>): string | undefined {
   const from = trailers['Cluster-Status'];
-  if (from === CLUSTER_STATUS_FILE) return 'rendered with cluster state from a --cluster-status file, which Git does not hold';
-  if (from === undefined && (trailers['Cluster-State'] || trailers['Failover-Check'] || trailers['Graceful-Evictions'])) {
+  if (from === CLUSTER_STATUS_FILE)
+    return 'rendered with cluster state from a --cluster-status file, which Git does not hold';
+  if (
+    from === undefined &&
+    (trailers['Cluster-State'] || trailers['Failover-Check'] || trailers['Graceful-Evictions'])
+  ) {
     return 'rendered with cluster state by a Flotilla that did not record it (no Cluster-Status trailer)';
   }
   return undefined;
@@ -160,11 +210,17 @@ interface ReplayInputs {
 }
 
 /** The cluster state, template health and clock the render recorded in its Cluster-Status and Render-Time trailers. */
-async function replayInputs(repo: GitRepo, trailers: Record<string, string>, previous: ReadonlyMap<string, ResourceBinding>): Promise<ReplayInputs | undefined> {
+async function replayInputs(
+  repo: GitRepo,
+  trailers: Record<string, string>,
+  previous: ReadonlyMap<string, ResourceBinding>,
+): Promise<ReplayInputs | undefined> {
   const from = trailers['Cluster-Status'];
   if (from === undefined) return undefined;
   const statusCommit = from === CLUSTER_STATUS_NONE ? null : from;
-  const evicting = [...previous].filter(([, b]) => (b.spec.gracefulEvictionTasks ?? []).length > 0).map(([key]) => parseRefKey(key));
+  const evicting = [...previous]
+    .filter(([, b]) => (b.spec.gracefulEvictionTasks ?? []).length > 0)
+    .map(([key]) => parseRefKey(key));
   const time = trailers['Render-Time'];
   return {
     statusCommit,
@@ -176,7 +232,10 @@ async function replayInputs(repo: GitRepo, trailers: Record<string, string>, pre
 
 async function readBindings(repo: GitRepo, tree: string): Promise<Map<string, ResourceBinding>> {
   const files = [...(await listTreeFiles(repo, tree))].filter(([path]) => path.startsWith('bindings/'));
-  const blobs = await readBlobs(repo, files.map(([, f]) => f.oid));
+  const blobs = await readBlobs(
+    repo,
+    files.map(([, f]) => f.oid),
+  );
   const out = new Map<string, ResourceBinding>();
   for (const [, f] of files) {
     let b: ResourceBinding | null;
@@ -186,7 +245,8 @@ async function readBindings(repo: GitRepo, tree: string): Promise<Map<string, Re
       continue; // an unreadable binding only means that template is scheduled afresh
     }
     const r = b?.spec?.resource;
-    if (r?.kind && r.name) out.set(refKey({ apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? '', name: r.name }), b!);
+    if (r?.kind && r.name)
+      out.set(refKey({ apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? '', name: r.name }), b!);
   }
   return out;
 }
@@ -207,7 +267,12 @@ async function readIndex(repo: GitRepo, tree: string): Promise<OutputIndex | und
 }
 
 function withoutWaiting(index: OutputIndex): OutputIndex {
-  return { files: index.files, templates: Object.fromEntries(Object.entries(index.templates).map(([key, { waiting: _, ...entry }]) => [key, entry])) };
+  return {
+    files: index.files,
+    templates: Object.fromEntries(
+      Object.entries(index.templates).map(([key, { waiting: _, ...entry }]) => [key, entry]),
+    ),
+  };
 }
 
 /**

@@ -38,7 +38,11 @@ export interface ClaimedBinding {
  * policy's placement, propagateDeps, conflictResolution and preserveResourcesOnDeletion.
  */
 export function claimTemplate(template: Template, model: ConfigModel, previous: ResourceBinding | undefined): Claim {
-  const match = matchPolicy(template, model.propagationPolicies, previous?.metadata.annotations?.['flotilla.io/policy']);
+  const match = matchPolicy(
+    template,
+    model.propagationPolicies,
+    previous?.metadata.annotations?.['flotilla.io/policy'],
+  );
   if (match.status !== 'matched') return { status: match.status, reason: match.reason };
   const policy = match.policy.object;
   const custom = customizationFor(interpretersOf(model), template.manifest);
@@ -56,11 +60,20 @@ export function claimTemplate(template: Template, model: ConfigModel, previous: 
     metadata: {
       name: bindingName(ref.kind, ref.name),
       ...(scoped ? {} : { namespace: ref.namespace }),
-      labels: { ...claim.labels, [`${kind.toLowerCase()}.karmada.io/permanent-id`]: permanentId(`binding/${refKey(ref)}`) },
+      labels: {
+        ...claim.labels,
+        [`${kind.toLowerCase()}.karmada.io/permanent-id`]: permanentId(`binding/${refKey(ref)}`),
+      },
       annotations: { ...claim.annotations, 'flotilla.io/policy': pKey },
     },
     spec: {
-      resource: { apiVersion: ref.apiVersion, kind: ref.kind, ...(scoped ? {} : { namespace: ref.namespace }), name: ref.name, ...(uid ? { uid } : {}) },
+      resource: {
+        apiVersion: ref.apiVersion,
+        kind: ref.kind,
+        ...(scoped ? {} : { namespace: ref.namespace }),
+        name: ref.name,
+        ...(uid ? { uid } : {}),
+      },
       ...(replicas > 0 ? { replicas } : {}),
       // InterpretReplica's requirements (nodeClaim, resourceRequest), absent when the template has neither.
       ...(Object.keys(requirements).length > 0 ? { replicaRequirements: requirements } : {}),
@@ -72,8 +85,14 @@ export function claimTemplate(template: Template, model: ConfigModel, previous: 
     },
   };
   return {
-    status: 'claimed', policy: match.policy, policyKey: pKey, reason: match.reason, binding, replicas,
-    ...(resourceRequest ? { resourceRequest } : {}), ...(custom ? { custom } : {}),
+    status: 'claimed',
+    policy: match.policy,
+    policyKey: pKey,
+    reason: match.reason,
+    binding,
+    replicas,
+    ...(resourceRequest ? { resourceRequest } : {}),
+    ...(custom ? { custom } : {}),
   };
 }
 
@@ -82,22 +101,33 @@ export function claimTemplate(template: Template, model: ConfigModel, previous: 
  * Karmada: deleting a policy removes its claim but never the binding or the Works, so member objects stay.
  */
 export function orphanedByPolicyDeletion(
-  template: Template, previous: { policy?: string; clusters: readonly string[] } | undefined, policies: readonly Located<PropagationPolicy>[],
+  template: Template,
+  previous: { policy?: string; clusters: readonly string[] } | undefined,
+  policies: readonly Located<PropagationPolicy>[],
 ): string | undefined {
   const claim = previous?.policy;
   if (!claim || previous.clusters.length === 0) return undefined;
   if (policies.some((p) => policyKey(p.object) === claim)) return undefined;
   if (matchPolicy(template, policies).status === 'matched') return undefined;
   const ref = parseRefKey(claim);
-  return describePolicy({ kind: ref.kind, metadata: { name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}) } });
+  return describePolicy({
+    kind: ref.kind,
+    metadata: { name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}) },
+  });
 }
 
-function claimMetadata(policy: PropagationPolicy): { labels: Record<string, string>; annotations: Record<string, string> } {
+function claimMetadata(policy: PropagationPolicy): {
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+} {
   const id = permanentId(`policy/${policyKey(policy)}`);
   if (policy.kind === 'PropagationPolicy') {
     return {
       labels: { 'propagationpolicy.karmada.io/permanent-id': id },
-      annotations: { 'propagationpolicy.karmada.io/name': policy.metadata.name, 'propagationpolicy.karmada.io/namespace': policy.metadata.namespace ?? 'default' },
+      annotations: {
+        'propagationpolicy.karmada.io/name': policy.metadata.name,
+        'propagationpolicy.karmada.io/namespace': policy.metadata.namespace ?? 'default',
+      },
     };
   }
   return {

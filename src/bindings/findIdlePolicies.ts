@@ -16,11 +16,15 @@ export function findIdlePolicies(model: ConfigModel): Problem[] {
     const selects = templates.some((t) => {
       // A PropagationPolicy only selects namespaced objects of its own namespace.
       if (namespaced && (t.ref.namespace === '' || t.ref.namespace !== policy.metadata.namespace)) return false;
-      return bestSelectorMatch(policy.spec.resourceSelectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched;
+      return (
+        bestSelectorMatch(policy.spec.resourceSelectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched
+      );
     });
     if (selects) continue;
     problems.push({
-      ...source, code: 'POLICY_SELECTS_NOTHING', severity: 'warning',
+      ...source,
+      code: 'POLICY_SELECTS_NOTHING',
+      severity: 'warning',
       message: `${describePolicy(policy)} selects no resource template in this commit${namespaced ? ` (it only sees namespace ${policy.metadata.namespace})` : ''}`,
       fix: 'check the apiVersion, kind, name, namespace and labelSelector of spec.resourceSelectors, or add the templates it is meant for',
     });

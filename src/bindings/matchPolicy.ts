@@ -16,12 +16,25 @@ export type PolicyMatch =
 
 /** Karmada's reserved and default-skipped namespaces (detector + --skipped-propagating-namespaces). */
 export function isSkippedNamespace(namespace: string): boolean {
-  return namespace === 'karmada-system' || namespace === 'karmada-cluster' || namespace.startsWith('karmada-es-') || /^kube-.*$/.test(namespace);
+  return (
+    namespace === 'karmada-system' ||
+    namespace === 'karmada-cluster' ||
+    namespace.startsWith('karmada-es-') ||
+    /^kube-.*$/.test(namespace)
+  );
 }
 
 const SKIPPED_GROUPS = new Set([
-  'cluster.karmada.io', 'policy.karmada.io', 'work.karmada.io', 'config.karmada.io', 'networking.karmada.io',
-  'autoscaling.karmada.io', 'remedy.karmada.io', 'apps.karmada.io', 'search.karmada.io', 'events.k8s.io',
+  'cluster.karmada.io',
+  'policy.karmada.io',
+  'work.karmada.io',
+  'config.karmada.io',
+  'networking.karmada.io',
+  'autoscaling.karmada.io',
+  'remedy.karmada.io',
+  'apps.karmada.io',
+  'search.karmada.io',
+  'events.k8s.io',
 ]);
 
 /** Why Karmada's detector would ignore this object, or undefined (pkg/util/apigroup.go, detector.go). */
@@ -30,9 +43,12 @@ export function skipReason(t: MatchableTemplate): string | undefined {
   if (SKIPPED_GROUPS.has(groupOf(apiVersion))) return `API group ${groupOf(apiVersion)} is never propagated`;
   if (apiVersion === 'v1' && kind === 'Event') return 'Events are never propagated';
   if (apiVersion === 'coordination.k8s.io/v1' && kind === 'Lease') return 'Leases are never propagated';
-  if (namespace && isSkippedNamespace(namespace)) return `namespace ${namespace} is reserved or skipped (kube-*, karmada-*)`;
-  if (kind === 'ConfigMap' && namespace === 'kube-system' && name === 'extension-apiserver-authentication') return 'reserved ConfigMap';
-  if (t.labels['resourcetemplate.karmada.io/claimed-by']) return `claimed by ${t.labels['resourcetemplate.karmada.io/claimed-by']}`;
+  if (namespace && isSkippedNamespace(namespace))
+    return `namespace ${namespace} is reserved or skipped (kube-*, karmada-*)`;
+  if (kind === 'ConfigMap' && namespace === 'kube-system' && name === 'extension-apiserver-authentication')
+    return 'reserved ConfigMap';
+  if (t.labels['resourcetemplate.karmada.io/claimed-by'])
+    return `claimed by ${t.labels['resourcetemplate.karmada.io/claimed-by']}`;
   return undefined;
 }
 
@@ -42,7 +58,11 @@ export function skipReason(t: MatchableTemplate): string | undefined {
  * and only when there is none, the best CPP. Best = priority, then name > labelSelector > match-all,
  * then the alphabetically smaller policy name.
  */
-export function matchPolicy(t: MatchableTemplate, policies: readonly Located<PropagationPolicy>[], previousClaim?: string): PolicyMatch {
+export function matchPolicy(
+  t: MatchableTemplate,
+  policies: readonly Located<PropagationPolicy>[],
+  previousClaim?: string,
+): PolicyMatch {
   const skipped = skipReason(t);
   if (skipped) return { status: 'skipped', reason: skipped };
 
@@ -52,7 +72,8 @@ export function matchPolicy(t: MatchableTemplate, policies: readonly Located<Pro
     for (const p of inScope) {
       if (p.object.kind !== kind) continue;
       // A PP only selects objects of its own namespace; cluster-scoped objects need a CPP.
-      if (kind === 'PropagationPolicy' && (t.ref.namespace === '' || p.object.metadata.namespace !== t.ref.namespace)) continue;
+      if (kind === 'PropagationPolicy' && (t.ref.namespace === '' || p.object.metadata.namespace !== t.ref.namespace))
+        continue;
       const implicit = bestSelectorMatch(p.object.spec.resourceSelectors, { ...t.ref, labels: t.labels });
       if (implicit !== ImplicitPriority.NotMatched) out.push({ policy: p, implicit });
     }
@@ -63,20 +84,43 @@ export function matchPolicy(t: MatchableTemplate, policies: readonly Located<Pro
 
   if (previousClaim) {
     const claimed = [...pps, ...cpps].find((c) => policyKey(c.policy.object) === previousClaim);
-    if (claimed) return { status: 'matched', policy: claimed.policy, reason: `claimed earlier by ${describePolicy(claimed.policy.object)}, which still matches (a claim sticks: Karmada's preemption is off by default)` };
+    if (claimed)
+      return {
+        status: 'matched',
+        policy: claimed.policy,
+        reason: `claimed earlier by ${describePolicy(claimed.policy.object)}, which still matches (a claim sticks: Karmada's preemption is off by default)`,
+      };
   }
   const pool = pps.length > 0 ? pps : cpps;
-  if (pool.length === 0) return { status: 'unmatched', reason: `no PropagationPolicy in namespace ${t.ref.namespace || '(cluster-scoped)'} or ClusterPropagationPolicy selects ${describeRef(t.ref)}` };
-  pool.sort((a, b) =>
-    (b.policy.object.spec.priority ?? 0) - (a.policy.object.spec.priority ?? 0) ||
-    b.implicit - a.implicit ||
-    (a.policy.object.metadata.name < b.policy.object.metadata.name ? -1 : a.policy.object.metadata.name > b.policy.object.metadata.name ? 1 : 0));
+  if (pool.length === 0)
+    return {
+      status: 'unmatched',
+      reason: `no PropagationPolicy in namespace ${t.ref.namespace || '(cluster-scoped)'} or ClusterPropagationPolicy selects ${describeRef(t.ref)}`,
+    };
+  pool.sort(
+    (a, b) =>
+      (b.policy.object.spec.priority ?? 0) - (a.policy.object.spec.priority ?? 0) ||
+      b.implicit - a.implicit ||
+      (a.policy.object.metadata.name < b.policy.object.metadata.name
+        ? -1
+        : a.policy.object.metadata.name > b.policy.object.metadata.name
+          ? 1
+          : 0),
+  );
   const winner = pool[0]!;
   const why = [
     pps.length > 0 && cpps.length > 0 ? 'a PropagationPolicy beats every ClusterPropagationPolicy' : '',
-    pool.length > 1 ? `chosen among ${pool.length} matching policies by priority ${winner.policy.object.spec.priority ?? 0}, then ${IMPLICIT_NAMES[winner.implicit]} match, then name` : '',
-  ].filter(Boolean).join('; ');
-  return { status: 'matched', policy: winner.policy, reason: `${describePolicy(winner.policy.object)} selects it by ${IMPLICIT_NAMES[winner.implicit]}${why ? ` (${why})` : ''}` };
+    pool.length > 1
+      ? `chosen among ${pool.length} matching policies by priority ${winner.policy.object.spec.priority ?? 0}, then ${IMPLICIT_NAMES[winner.implicit]} match, then name`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  return {
+    status: 'matched',
+    policy: winner.policy,
+    reason: `${describePolicy(winner.policy.object)} selects it by ${IMPLICIT_NAMES[winner.implicit]}${why ? ` (${why})` : ''}`,
+  };
 }
 
 /** A ClusterPropagationPolicy selects in every namespace; a PropagationPolicy in its own only. */
@@ -85,12 +129,24 @@ const PROPAGATION_SCOPE: PolicyScope<PropagationPolicy> = {
   namespaceOf: (p) => p.metadata.namespace,
 };
 
-const IMPLICIT_NAMES: Record<ImplicitPriority, string> = { 0: 'nothing', 1: 'match-all', 2: 'labelSelector', 3: 'name' };
+const IMPLICIT_NAMES: Record<ImplicitPriority, string> = {
+  0: 'nothing',
+  1: 'match-all',
+  2: 'labelSelector',
+  3: 'name',
+};
 
 export function policyKey(p: PropagationPolicy): string {
-  return refKey({ apiVersion: p.apiVersion, kind: p.kind, namespace: p.metadata.namespace ?? '', name: p.metadata.name });
+  return refKey({
+    apiVersion: p.apiVersion,
+    kind: p.kind,
+    namespace: p.metadata.namespace ?? '',
+    name: p.metadata.name,
+  });
 }
 
 export function describePolicy(p: { kind: string; metadata: { name: string; namespace?: string } }): string {
-  return p.metadata.namespace && !p.kind.startsWith('Cluster') ? `${p.kind} ${p.metadata.namespace}/${p.metadata.name}` : `${p.kind} ${p.metadata.name}`;
+  return p.metadata.namespace && !p.kind.startsWith('Cluster')
+    ? `${p.kind} ${p.metadata.namespace}/${p.metadata.name}`
+    : `${p.kind} ${p.metadata.name}`;
 }

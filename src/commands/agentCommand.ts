@@ -35,7 +35,8 @@ export interface AgentCommandOptions {
  * pass: exit 0 when everything in the cluster's folder applied and its status was written, 1 otherwise.
  */
 export async function agentCommand(opts: AgentCommandOptions): Promise<number> {
-  if (!Number.isFinite(opts.intervalSeconds) || opts.intervalSeconds <= 0) throw new UsageError(`--interval ${opts.intervalSeconds}: use a number of seconds above 0`);
+  if (!Number.isFinite(opts.intervalSeconds) || opts.intervalSeconds <= 0)
+    throw new UsageError(`--interval ${opts.intervalSeconds}: use a number of seconds above 0`);
   const context = opts.context ?? opts.cluster;
   // The operator's own file, named on the command line (no pull request chooses it): read where it is, and its
   // exec plugin may run. Its problems are described, never quoted.
@@ -53,10 +54,22 @@ export async function agentCommand(opts: AgentCommandOptions): Promise<number> {
       opts.out(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
     };
     const fs = opts.pauseAtStatusCommit
-      ? pauseAtRefLock([`refs/heads/${opts.statusBranch}`], (ref) => log({ agent: opts.cluster, step: 'pause', at: 'status-commit', ref, pid: process.pid }), undefined, () => applied)
+      ? pauseAtRefLock(
+          [`refs/heads/${opts.statusBranch}`],
+          (ref) => log({ agent: opts.cluster, step: 'pause', at: 'status-commit', ref, pid: process.pid }),
+          undefined,
+          () => applied,
+        )
       : undefined;
     const source = await openAgentSource(opts.repo, opts.cluster, opts.cacheDir, fs);
-    const agent: AgentOptions = { cluster: opts.cluster, kube, source, renderedBranch: opts.renderedBranch, statusBranch: opts.statusBranch, log };
+    const agent: AgentOptions = {
+      cluster: opts.cluster,
+      kube,
+      source,
+      renderedBranch: opts.renderedBranch,
+      statusBranch: opts.statusBranch,
+      log,
+    };
     if (opts.once) return (await runAgentPass(agent)).ok ? 0 : 1;
     const running = await startAgent({ ...agent, intervalMs: opts.intervalSeconds * 1000 });
     await opts.stopSignal;

@@ -24,12 +24,22 @@ export async function blameCommand(argv: string[], ctx: ReadCommandContext): Pro
   const fleet = await openFleet(values);
   const { type, name } = resolveTarget(fleet, positionals, USAGE);
   if (type.type !== 'templates' || !name) throw new UsageError(`blame names one object by <kind>/<name>: ${USAGE}`);
-  const known = Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey)
-    .filter((r) => r.kind === type.kind && (type.group === undefined || groupOf(r.apiVersion) === type.group) && r.name === name);
-  const ref: ObjectRef = known.find((r) => r.namespace === (values.namespace ?? 'default')) ?? known.find((r) => r.namespace === '' && values.namespace === undefined)
-    ?? { apiVersion: type.group ? `${type.group}/v1` : 'v1', kind: type.kind, namespace: values.namespace ?? 'default', name };
+  const known = Object.keys(fleet.rendered?.index.templates ?? {})
+    .map(parseRefKey)
+    .filter(
+      (r) =>
+        r.kind === type.kind && (type.group === undefined || groupOf(r.apiVersion) === type.group) && r.name === name,
+    );
+  const ref: ObjectRef = known.find((r) => r.namespace === (values.namespace ?? 'default')) ??
+    known.find((r) => r.namespace === '' && values.namespace === undefined) ?? {
+      apiVersion: type.group ? `${type.group}/v1` : 'v1',
+      kind: type.kind,
+      namespace: values.namespace ?? 'default',
+      name,
+    };
   const blame = await readBlame(fleet.repo, {
-    cluster: values.cluster, ref,
+    cluster: values.cluster,
+    ref,
     renderedRef: `refs/heads/${values['rendered-branch'] ?? RENDERED_BRANCH}`,
     statusRef: `refs/heads/${values['status-branch'] ?? STATUS_BRANCH}`,
   });
@@ -51,11 +61,20 @@ export function formatBlame(b: Blame, renderedBranch: string): string {
     `  subject:   ${printable(b.source.subject)}`,
     `  rendered:  ${b.appliedRenderedCommit.slice(0, 12)} (${b.path})`,
   ];
-  if (b.status) lines.push(`  status:    applied=${b.status.applied}, health=${b.status.health}${b.status.message ? `, ${printable(b.status.message)}` : ''}`);
-  if (b.upToDate) lines.push(`  latest:    ${b.cluster} has applied the latest render (${renderedBranch} at ${b.renderedHead.slice(0, 12)})`);
+  if (b.status)
+    lines.push(
+      `  status:    applied=${b.status.applied}, health=${b.status.health}${b.status.message ? `, ${printable(b.status.message)}` : ''}`,
+    );
+  if (b.upToDate)
+    lines.push(
+      `  latest:    ${b.cluster} has applied the latest render (${renderedBranch} at ${b.renderedHead.slice(0, 12)})`,
+    );
   else {
-    lines.push(`  latest:    NOT UP TO DATE: ${renderedBranch} is at ${b.renderedHead.slice(0, 12)}; ${b.cluster} last applied ${b.appliedRenderedCommit.slice(0, 12)}`);
-    if (b.pending && 'removed' in b.pending) lines.push(`  pending:   the latest render removes ${what} from ${b.cluster}`);
+    lines.push(
+      `  latest:    NOT UP TO DATE: ${renderedBranch} is at ${b.renderedHead.slice(0, 12)}; ${b.cluster} last applied ${b.appliedRenderedCommit.slice(0, 12)}`,
+    );
+    if (b.pending && 'removed' in b.pending)
+      lines.push(`  pending:   the latest render removes ${what} from ${b.cluster}`);
     else if (b.pending) lines.push(`  pending:   ${describeSource(b.pending)}: ${printable(b.pending.subject)}`);
     else lines.push(`  pending:   nothing for ${what}: the newer render does not change it`);
   }

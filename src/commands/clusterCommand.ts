@@ -42,7 +42,11 @@ const COMMON_USAGE = '[--repo DIR] [--source-branch main] [--branch B] [--reason
  * `flotilla join|unjoin|cordon|uncordon|taint`: karmadactl's cluster verbs, done as one commit to the config
  * repo's clusters/ (or to --branch, to open a pull request from). Exit 0 done (or nothing to do), 1 refused.
  */
-export async function clusterCommand(operation: ClusterOperation, argv: string[], ctx: ClusterCommandContext): Promise<number> {
+export async function clusterCommand(
+  operation: ClusterOperation,
+  argv: string[],
+  ctx: ClusterCommandContext,
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -72,11 +76,17 @@ export async function clusterCommand(operation: ClusterOperation, argv: string[]
   }
   const [name, ...rest] = positionals;
   if (!name) throw new UsageError(`${operation} needs a cluster name: ${USAGE[operation]}`);
-  if (operation !== 'taint' && rest.length) throw new UsageError(`${operation} takes one cluster name, got: ${positionals.join(' ')}`);
-  if (operation === 'taint' && rest.length === 0) throw new UsageError(`taint needs at least one taint: ${USAGE.taint}`);
+  if (operation !== 'taint' && rest.length)
+    throw new UsageError(`${operation} takes one cluster name, got: ${positionals.join(' ')}`);
+  if (operation === 'taint' && rest.length === 0)
+    throw new UsageError(`taint needs at least one taint: ${USAGE.taint}`);
 
   const repo = await openRepo(values.repo ?? '.');
-  const target: RegistrationTarget = { repo, sourceBranch: values['source-branch'] ?? 'main', ...(values.branch ? { branch: values.branch } : {}) };
+  const target: RegistrationTarget = {
+    repo,
+    sourceBranch: values['source-branch'] ?? 'main',
+    ...(values.branch ? { branch: values.branch } : {}),
+  };
   try {
     const author = await readAuthor(repo, values.author, ctx.env, ctx.now());
     const base = await readBase(target);
@@ -86,27 +96,61 @@ export async function clusterCommand(operation: ClusterOperation, argv: string[]
     } else {
       const file = await findClusterFile(repo, base.base.tree, name);
       if (!file) {
-        throw new RegistrationError('CLUSTER_NOT_FOUND', `no Cluster named ${name} is registered on ${base.ref.replace('refs/heads/', '')}; fix: check the name (flotilla get clusters${values.repo && values.repo !== '.' ? ` --repo ${values.repo}` : ''})${operation === 'unjoin' ? '' : ', or register it with flotilla join'}`);
+        throw new RegistrationError(
+          'CLUSTER_NOT_FOUND',
+          `no Cluster named ${name} is registered on ${base.ref.replace('refs/heads/', '')}; fix: check the name (flotilla get clusters${values.repo && values.repo !== '.' ? ` --repo ${values.repo}` : ''})${operation === 'unjoin' ? '' : ', or register it with flotilla join'}`,
+        );
       }
-      const edit: ClusterEdit = operation === 'taint'
-        ? { type: 'taint', changes: parseTaintArgs(rest), overwrite: values.overwrite ?? false, now: ctx.now() }
-        : operation === 'cordon' ? { type: 'cordon', now: ctx.now() } : operation === 'uncordon' ? { type: 'uncordon' } : { type: 'remove' };
+      const edit: ClusterEdit =
+        operation === 'taint'
+          ? { type: 'taint', changes: parseTaintArgs(rest), overwrite: values.overwrite ?? false, now: ctx.now() }
+          : operation === 'cordon'
+            ? { type: 'cordon', now: ctx.now() }
+            : operation === 'uncordon'
+              ? { type: 'uncordon' }
+              : { type: 'remove' };
       const edited = editClusterFile(file.path, file.text, name, edit);
-      const notes = operation === 'unjoin' ? await describeDrop(repo, `refs/heads/${values['rendered-branch'] ?? RENDERED_BRANCH}`, name, values['allow-prune'] ?? false) : [];
-      change = { path: file.path, text: edited.text, summary: edited.summary, result: resultWord(operation, edited.summary), notes };
+      const notes =
+        operation === 'unjoin'
+          ? await describeDrop(
+              repo,
+              `refs/heads/${values['rendered-branch'] ?? RENDERED_BRANCH}`,
+              name,
+              values['allow-prune'] ?? false,
+            )
+          : [];
+      change = {
+        path: file.path,
+        text: edited.text,
+        summary: edited.summary,
+        result: resultWord(operation, edited.summary),
+        notes,
+      };
     }
     if (change.summary.length === 0) {
-      ctx.out(`cluster/${name} already ${operation === 'cordon' ? 'cordoned' : operation === 'uncordon' ? 'uncordoned' : 'as asked'}; nothing to commit\n`);
+      ctx.out(
+        `cluster/${name} already ${operation === 'cordon' ? 'cordoned' : operation === 'uncordon' ? 'uncordoned' : 'as asked'}; nothing to commit\n`,
+      );
       return 0;
     }
-    const message = buildMessage(operation, name, values.reason, change.summary, operation === 'unjoin' && values['allow-prune'] ? values.reason ?? `unjoin ${name}` : undefined);
+    const message = buildMessage(
+      operation,
+      name,
+      values.reason,
+      change.summary,
+      operation === 'unjoin' && values['allow-prune'] ? (values.reason ?? `unjoin ${name}`) : undefined,
+    );
     const done = await commitRegistration(target, base, { path: change.path, text: change.text }, message, author);
     const branch = done.ref.replace('refs/heads/', '');
-    ctx.out(`cluster/${name} ${change.result}\n[${branch}${done.created ? ' (new branch)' : ''} ${done.commit.slice(0, 12)}] ${message.split('\n')[0]}\n`);
+    ctx.out(
+      `cluster/${name} ${change.result}\n[${branch}${done.created ? ' (new branch)' : ''} ${done.commit.slice(0, 12)}] ${message.split('\n')[0]}\n`,
+    );
     for (const line of change.summary) ctx.out(`  ${line}\n`);
     for (const line of change.notes) ctx.out(`${line}\n`);
     if (values.branch) {
-      ctx.out(`${target.sourceBranch} is untouched. To propose this change: git push origin ${branch}, then open a pull request from ${branch} into ${target.sourceBranch} (gh pr create --base ${target.sourceBranch} --head ${branch}); flotilla plan --base ${target.sourceBranch} --head ${branch} shows what it does per cluster.\n`);
+      ctx.out(
+        `${target.sourceBranch} is untouched. To propose this change: git push origin ${branch}, then open a pull request from ${branch} into ${target.sourceBranch} (gh pr create --base ${target.sourceBranch} --head ${branch}); flotilla plan --base ${target.sourceBranch} --head ${branch} shows what it does per cluster.\n`,
+      );
     }
     return 0;
   } catch (err) {
@@ -117,39 +161,76 @@ export async function clusterCommand(operation: ClusterOperation, argv: string[]
 }
 
 async function planJoin(
-  repo: GitRepo, tree: string, name: string,
-  values: { kubeconfig?: string | undefined; 'credentials-dir'?: string | undefined; context?: string | undefined; provider?: string | undefined; region?: string | undefined; zones?: string | undefined; labels?: string | undefined; 'sync-mode'?: string | undefined },
+  repo: GitRepo,
+  tree: string,
+  name: string,
+  values: {
+    kubeconfig?: string | undefined;
+    'credentials-dir'?: string | undefined;
+    context?: string | undefined;
+    provider?: string | undefined;
+    region?: string | undefined;
+    zones?: string | undefined;
+    labels?: string | undefined;
+    'sync-mode'?: string | undefined;
+  },
 ) {
   // Karmada limits cluster names to 48 characters: they become parts of longer names (karmada-es-<name>).
   if (!isDNS1123Label(name) || name.length > 48) {
-    throw new RegistrationError('BAD_NAME', `cluster name "${name}" is not a DNS label of at most 48 characters; fix: use lowercase letters, digits and '-', starting and ending alphanumeric`);
+    throw new RegistrationError(
+      'BAD_NAME',
+      `cluster name "${name}" is not a DNS label of at most 48 characters; fix: use lowercase letters, digits and '-', starting and ending alphanumeric`,
+    );
   }
   if (!values.kubeconfig) throw new UsageError(`join needs --kubeconfig: ${USAGE.join}`);
   const syncMode = values['sync-mode'];
   if (syncMode !== 'Push' && syncMode !== 'Pull') throw new UsageError(`--sync-mode ${syncMode}: use Push or Pull`);
   const existing = await findClusterFile(repo, tree, name);
-  if (existing) throw new RegistrationError('CLUSTER_EXISTS', `cluster ${name} is already registered in ${existing.path}; fix: pick another name, or unjoin ${name} first`);
+  if (existing)
+    throw new RegistrationError(
+      'CLUSTER_EXISTS',
+      `cluster ${name} is already registered in ${existing.path}; fix: pick another name, or unjoin ${name} first`,
+    );
   const path = `clusters/${name}.yaml`;
   if ((await listTreeFiles(repo, tree)).has(path)) {
-    throw new RegistrationError('CLUSTER_EXISTS', `${path} already exists and registers no cluster ${name}; fix: rename that file, or register the cluster by hand`);
+    throw new RegistrationError(
+      'CLUSTER_EXISTS',
+      `${path} already exists and registers no cluster ${name}; fix: rename that file, or register the cluster by hand`,
+    );
   }
   const { context, server } = await readKubeconfigContext(values.kubeconfig, values.context);
   // The reconciler reads a kubeconfigRef only relative to, and inside, its --credentials-dir: write it that way.
   const credentialsDir = nodePath.resolve(values['credentials-dir'] ?? '.');
   const kubeconfigPath = nodePath.relative(credentialsDir, nodePath.resolve(values.kubeconfig));
   if (!kubeconfigPath || kubeconfigPath.split(nodePath.sep)[0] === '..' || nodePath.isAbsolute(kubeconfigPath)) {
-    throw new RegistrationError('BAD_KUBECONFIG', `--kubeconfig ${values.kubeconfig} is not inside --credentials-dir ${credentialsDir}, the only folder the reconciler reads kubeconfigs from; fix: move the file there, or pass --credentials-dir naming the folder flotilla run uses`);
+    throw new RegistrationError(
+      'BAD_KUBECONFIG',
+      `--kubeconfig ${values.kubeconfig} is not inside --credentials-dir ${credentialsDir}, the only folder the reconciler reads kubeconfigs from; fix: move the file there, or pass --credentials-dir naming the folder flotilla run uses`,
+    );
   }
   const text = buildClusterYaml({
-    name, syncMode, kubeconfigPath: kubeconfigPath.split(nodePath.sep).join('/'), context,
+    name,
+    syncMode,
+    kubeconfigPath: kubeconfigPath.split(nodePath.sep).join('/'),
+    context,
     ...(values.provider ? { provider: values.provider } : {}),
     ...(values.region ? { region: values.region } : {}),
-    ...(values.zones ? { zones: values.zones.split(',').map((z) => z.trim()).filter(Boolean) } : {}),
+    ...(values.zones
+      ? {
+          zones: values.zones
+            .split(',')
+            .map((z) => z.trim())
+            .filter(Boolean),
+        }
+      : {}),
     ...(values.labels ? { labels: parseLabels(values.labels) } : {}),
   });
   return {
-    path, text,
-    summary: [`registered ${name} (${syncMode}) in ${path}: kubeconfig ${kubeconfigPath} (in ${credentialsDir}), context ${context}${server ? ` (${server})` : ''}`],
+    path,
+    text,
+    summary: [
+      `registered ${name} (${syncMode}) in ${path}: kubeconfig ${kubeconfigPath} (in ${credentialsDir}), context ${context}${server ? ` (${server})` : ''}`,
+    ],
     result: 'joined',
     notes: [],
   };
@@ -157,7 +238,10 @@ async function planJoin(
 
 function parseLabels(text: string): Record<string, string> {
   const labels: Record<string, string> = {};
-  for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new UsageError(`--labels ${text}: write key=value pairs separated by commas`);
     labels[pair.slice(0, eq)] = pair.slice(eq + 1);
@@ -166,22 +250,41 @@ function parseLabels(text: string): Record<string, string> {
 }
 
 function resultWord(operation: ClusterOperation, summary: string[]): string {
-  if (operation === 'taint') return summary.every((s) => s.startsWith('removed')) ? 'untainted' : summary.some((s) => s.startsWith('changed')) ? 'modified' : 'tainted';
+  if (operation === 'taint')
+    return summary.every((s) => s.startsWith('removed'))
+      ? 'untainted'
+      : summary.some((s) => s.startsWith('changed'))
+        ? 'modified'
+        : 'tainted';
   return { join: 'joined', unjoin: 'unjoined', cordon: 'cordoned', uncordon: 'uncordoned' }[operation];
 }
 
 /** Subject says what and why; the body lists each change; a trailer names the operation for tools. */
-export function buildMessage(operation: ClusterOperation, name: string, reason: string | undefined, summary: readonly string[], allowPrune: string | undefined): string {
+export function buildMessage(
+  operation: ClusterOperation,
+  name: string,
+  reason: string | undefined,
+  summary: readonly string[],
+  allowPrune: string | undefined,
+): string {
   const subject = `${operation} ${name}${reason ? `: ${reason.split('\n')[0]}` : ''}`;
-  const trailers = [`Flotilla-Operation: ${operation} ${name}`, ...(allowPrune ? [`${ALLOW_PRUNE_TRAILER}: ${allowPrune.split('\n')[0]}`] : [])];
+  const trailers = [
+    `Flotilla-Operation: ${operation} ${name}`,
+    ...(allowPrune ? [`${ALLOW_PRUNE_TRAILER}: ${allowPrune.split('\n')[0]}`] : []),
+  ];
   return `${subject}\n\n${summary.join('\n')}\n\n${trailers.join('\n')}\n`;
 }
 
 /** What unjoin takes off the cluster, from the rendered branch, and what the guards do about it. */
 async function describeDrop(repo: GitRepo, renderedRef: string, name: string, allowPrune: boolean): Promise<string[]> {
   const head = await readRef(repo, renderedRef);
-  if (!head) return [`${renderedRef.replace('refs/heads/', '')} does not exist yet: nothing was rendered for ${name}, so nothing is dropped.`];
-  const files = [...(await listTreeFiles(repo, (await readCommitInfo(repo, head)).tree)).keys()].filter((p) => p.startsWith(`clusters/${name}/`));
+  if (!head)
+    return [
+      `${renderedRef.replace('refs/heads/', '')} does not exist yet: nothing was rendered for ${name}, so nothing is dropped.`,
+    ];
+  const files = [...(await listTreeFiles(repo, (await readCommitInfo(repo, head)).tree)).keys()].filter((p) =>
+    p.startsWith(`clusters/${name}/`),
+  );
   if (files.length === 0) return [`Nothing is rendered for ${name}: no objects are dropped.`];
   const shown = files.slice(0, 10).map((p) => `  - ${p.slice(`clusters/${name}/`.length).replace(/\.yaml$/, '')}`);
   return [
@@ -196,7 +299,12 @@ async function describeDrop(repo: GitRepo, renderedRef: string, name: string, al
 }
 
 /** --author, else GIT_AUTHOR_NAME/EMAIL, else git config user.name/user.email, else Flotilla's own identity. */
-async function readAuthor(repo: GitRepo, flag: string | undefined, env: ClusterCommandContext['env'], now: Date): Promise<GitIdentity> {
+async function readAuthor(
+  repo: GitRepo,
+  flag: string | undefined,
+  env: ClusterCommandContext['env'],
+  now: Date,
+): Promise<GitIdentity> {
   const when = { timestamp: Math.floor(now.getTime() / 1000), timezoneOffset: now.getTimezoneOffset() };
   if (flag) {
     const m = /^\s*([^<>]+?)\s*<([^<>\s]+)>\s*$/.exec(flag);
@@ -211,6 +319,8 @@ async function readAuthor(repo: GitRepo, flag: string | undefined, env: ClusterC
 /** Native git reads every config level (system, global, repo); the value or '' when unset or git is absent. */
 function gitConfig(repo: GitRepo, key: string): Promise<string> {
   return new Promise((resolve) => {
-    execFile('git', ['--git-dir', repo.gitdir, 'config', '--get', key], { encoding: 'utf8' }, (error, stdout) => resolve(error ? '' : stdout.trim()));
+    execFile('git', ['--git-dir', repo.gitdir, 'config', '--get', key], { encoding: 'utf8' }, (error, stdout) =>
+      resolve(error ? '' : stdout.trim()),
+    );
   });
 }

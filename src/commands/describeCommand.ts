@@ -32,16 +32,28 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
   const fleet = await openFleet(values);
   const { type, name } = resolveTarget(fleet, positionals, USAGE);
   if (!name) throw new UsageError(`describe needs a name: ${USAGE}`);
-  if (type.type === 'works') throw new UsageError('describe works is not supported; flotilla get works NAME -o yaml shows one, flotilla blame --cluster C <kind>/<name> its origin');
+  if (type.type === 'works')
+    throw new UsageError(
+      'describe works is not supported; flotilla get works NAME -o yaml shows one, flotilla blame --cluster C <kind>/<name> its origin',
+    );
   if (type.type === 'clusters') {
     const view = (await readClusterViews(fleet)).get(name);
     if (!view) return notFound(ctx, `clusters.cluster.karmada.io "${name}" not found`);
     const placed = await readPlaced(fleet, name);
     const upToDate = await folderMatches(fleet, name, view.applied?.folderTree);
-    ctx.out(terminalSafe(describeCluster({
-      cluster: view.cluster, file: view.file, ...(view.applied ? { applied: view.applied, upToDate } : {}), placed,
-      history: await readPathHistory(fleet.repo, fleet.source.commit.oid, view.file), now: ctx.now(),
-    }), { multiline: true }));
+    ctx.out(
+      terminalSafe(
+        describeCluster({
+          cluster: view.cluster,
+          file: view.file,
+          ...(view.applied ? { applied: view.applied, upToDate } : {}),
+          placed,
+          history: await readPathHistory(fleet.repo, fleet.source.commit.oid, view.file),
+          now: ctx.now(),
+        }),
+        { multiline: true },
+      ),
+    );
     return 0;
   }
   const namespace = values.namespace ?? 'default';
@@ -49,26 +61,59 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
   const templates = Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey);
   if (type.type === 'bindings') {
     // A binding is named <name>-<kind>; find the template it binds.
-    ref = templates.find((r) => (type.scope === 'cluster' ? r.namespace === '' : r.namespace === namespace) && bindingPath(r).endsWith(`/${name}.yaml`));
+    ref = templates.find(
+      (r) =>
+        (type.scope === 'cluster' ? r.namespace === '' : r.namespace === namespace) &&
+        bindingPath(r).endsWith(`/${name}.yaml`),
+    );
   } else {
-    const matches = templates.filter((r) => r.kind === type.kind && (type.group === undefined || groupOf(r.apiVersion) === type.group) && r.name === name);
-    ref = matches.find((r) => r.namespace === namespace) ?? matches.find((r) => r.namespace === '' && values.namespace === undefined);
+    const matches = templates.filter(
+      (r) =>
+        r.kind === type.kind && (type.group === undefined || groupOf(r.apiVersion) === type.group) && r.name === name,
+    );
+    ref =
+      matches.find((r) => r.namespace === namespace) ??
+      matches.find((r) => r.namespace === '' && values.namespace === undefined);
   }
-  if (!ref || !fleet.rendered) return notFound(ctx, `${type.type === 'bindings' ? 'resourcebindings.work.karmada.io' : type.plural} "${name}" not found in namespace ${namespace}`);
+  if (!ref || !fleet.rendered)
+    return notFound(
+      ctx,
+      `${type.type === 'bindings' ? 'resourcebindings.work.karmada.io' : type.plural} "${name}" not found in namespace ${namespace}`,
+    );
   const rendered = fleet.rendered;
   const bPath = bindingPath(ref);
   const binding = (await readDocuments(fleet.repo, rendered, [bPath])).get(bPath)?.[0] as ResourceBinding | undefined;
-  const status = withoutSecretStatus(fleet.status ? (await readDocuments(fleet.repo, fleet.status, [templateStatusPath(ref)])).get(templateStatusPath(ref))?.[0] as TemplateStatusFile | undefined : undefined);
+  const status = withoutSecretStatus(
+    fleet.status
+      ? ((await readDocuments(fleet.repo, fleet.status, [templateStatusPath(ref)])).get(templateStatusPath(ref))?.[0] as
+          | TemplateStatusFile
+          | undefined)
+      : undefined,
+  );
   const index = rendered.index.templates[refKey(ref)]!;
   // A Secret shows its type and the size of each key, as kubectl describe secret does; never a value.
   const secret = isSecret(ref) ? (await readTemplates(fleet, [{ ref, entry: index }]))[0] : undefined;
-  const history = await readObjectHistory(fleet.repo, `refs/heads/${values['rendered-branch'] ?? RENDERED_BRANCH}`, { kind: ref.kind, name: ref.name, namespace: ref.namespace, maxCommits: 500 });
-  ctx.out(terminalSafe(describeTemplate({
-    ref, history, index,
-    ...(secret ? { secret: { type: typeof secret.type === 'string' ? secret.type : 'Opaque', keys: secretKeySizes(secret) } } : {}),
-    ...(binding ? { binding, bindingPath: bPath } : {}),
-    ...(status ? { status } : {}),
-  }), { multiline: true }));
+  const history = await readObjectHistory(fleet.repo, `refs/heads/${values['rendered-branch'] ?? RENDERED_BRANCH}`, {
+    kind: ref.kind,
+    name: ref.name,
+    namespace: ref.namespace,
+    maxCommits: 500,
+  });
+  ctx.out(
+    terminalSafe(
+      describeTemplate({
+        ref,
+        history,
+        index,
+        ...(secret
+          ? { secret: { type: typeof secret.type === 'string' ? secret.type : 'Opaque', keys: secretKeySizes(secret) } }
+          : {}),
+        ...(binding ? { binding, bindingPath: bPath } : {}),
+        ...(status ? { status } : {}),
+      }),
+      { multiline: true },
+    ),
+  );
   return 0;
 }
 
@@ -81,21 +126,36 @@ function notFound(ctx: ReadCommandContext, message: string): number {
 async function readPlaced(fleet: Fleet, cluster: string): Promise<{ namespace: string; kind: string; name: string }[]> {
   const prefix = `clusters/${cluster}/`;
   const index = fleet.rendered?.index.templates ?? {};
-  const byPath = new Map(Object.keys(index).map(parseRefKey).map((r) => [`${r.namespace || '_cluster'}/${r.kind.toLowerCase()}${groupOf(r.apiVersion) ? `.${groupOf(r.apiVersion)}` : ''}_${r.name}.yaml`, r]));
-  return [...((await fleet.rendered?.list(`clusters/${cluster}`)) ?? new Map()).keys()].filter((p) => p.startsWith(prefix)).map((p) => {
-    const rel = p.slice(prefix.length);
-    const ref = byPath.get(rel);
-    if (ref) return { namespace: ref.namespace, kind: ref.kind, name: ref.name };
-    const [ns, file] = rel.split('/');
-    const under = file!.lastIndexOf('_');
-    return { namespace: ns === '_cluster' ? '' : ns!, kind: file!.slice(0, under), name: file!.slice(under + 1).replace(/\.yaml$/, '') };
-  });
+  const byPath = new Map(
+    Object.keys(index)
+      .map(parseRefKey)
+      .map((r) => [
+        `${r.namespace || '_cluster'}/${r.kind.toLowerCase()}${groupOf(r.apiVersion) ? `.${groupOf(r.apiVersion)}` : ''}_${r.name}.yaml`,
+        r,
+      ]),
+  );
+  return [...((await fleet.rendered?.list(`clusters/${cluster}`)) ?? new Map()).keys()]
+    .filter((p) => p.startsWith(prefix))
+    .map((p) => {
+      const rel = p.slice(prefix.length);
+      const ref = byPath.get(rel);
+      if (ref) return { namespace: ref.namespace, kind: ref.kind, name: ref.name };
+      const [ns, file] = rel.split('/');
+      const under = file!.lastIndexOf('_');
+      return {
+        namespace: ns === '_cluster' ? '' : ns!,
+        kind: file!.slice(0, under),
+        name: file!.slice(under + 1).replace(/\.yaml$/, ''),
+      };
+    });
 }
 
 async function folderMatches(fleet: Fleet, cluster: string, folderTree: string | null | undefined): Promise<boolean> {
   if (!fleet.rendered || folderTree === undefined) return false;
   const root = await readTree(fleet.repo, fleet.rendered.commit.tree);
   const clusters = root.find((e) => e.name === 'clusters' && isTreeMode(e.mode));
-  const folder = clusters ? (await readTree(fleet.repo, clusters.oid)).find((e) => e.name === cluster && isTreeMode(e.mode)) : undefined;
+  const folder = clusters
+    ? (await readTree(fleet.repo, clusters.oid)).find((e) => e.name === cluster && isTreeMode(e.mode))
+    : undefined;
   return (folder?.oid ?? null) === folderTree;
 }

@@ -11,24 +11,45 @@ import { parseResourceWords } from './getCommand.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { observedClusters, type CommonOptions } from './options.ts';
 
-const USAGE = 'flotilla explain <kind>/<name> [-n NS], e.g. flotilla explain deploy/nginx (or: explain deployment nginx)';
+const USAGE =
+  'flotilla explain <kind>/<name> [-n NS], e.g. flotilla explain deploy/nginx (or: explain deployment nginx)';
 
 /** `flotilla explain`: why a template went where it went. Takes the resource words get, describe and blame take. */
-export async function explainCommand(opts: CommonOptions & { words: readonly string[]; namespace: string | undefined; outDir?: string | undefined }): Promise<number> {
+export async function explainCommand(
+  opts: CommonOptions & { words: readonly string[]; namespace: string | undefined; outDir?: string | undefined },
+): Promise<number> {
   if (opts.words.length === 0) throw new UsageError(`explain needs a template: ${USAGE}`);
   const repo = await openRepo(opts.repo);
   // The same previous result render and sync schedule against, so the answer is theirs (steady mode).
-  const previous = opts.outDir ? await readOutputFolder(opts.outDir) : await readOutputBranch(repo, opts.outputRef, await resolveRev(repo, opts.rev));
-  const { model, output } = await renderSnapshot(repo, opts.rev, previous, await observedClusters(repo, opts.clusterStatusFile), new Date());
-  const { type, name } = parseResourceWords(opts.words, USAGE, [...model.templates.values()].map((t) => t.ref));
+  const previous = opts.outDir
+    ? await readOutputFolder(opts.outDir)
+    : await readOutputBranch(repo, opts.outputRef, await resolveRev(repo, opts.rev));
+  const { model, output } = await renderSnapshot(
+    repo,
+    opts.rev,
+    previous,
+    await observedClusters(repo, opts.clusterStatusFile),
+    new Date(),
+  );
+  const { type, name } = parseResourceWords(
+    opts.words,
+    USAGE,
+    [...model.templates.values()].map((t) => t.ref),
+  );
   if (type.type !== 'templates' || !name) throw new UsageError(`explain names one template by <kind>/<name>: ${USAGE}`);
-  const matches = [...output.explanations.values()].filter((e) =>
-    e.ref.kind === type.kind && (type.group === undefined || groupOf(e.ref.apiVersion) === type.group) && e.ref.name === name &&
-    (opts.namespace === undefined ? true : e.ref.namespace === opts.namespace));
+  const matches = [...output.explanations.values()].filter(
+    (e) =>
+      e.ref.kind === type.kind &&
+      (type.group === undefined || groupOf(e.ref.apiVersion) === type.group) &&
+      e.ref.name === name &&
+      (opts.namespace === undefined ? true : e.ref.namespace === opts.namespace),
+  );
   const explanation = matches.find((e) => e.ref.namespace === 'default' || e.ref.namespace === '') ?? matches[0];
   if (!explanation) {
     const known = [...model.templates.values()].filter((t) => t.ref.name === name).map((t) => describeRef(t.ref));
-    opts.err(`flotilla: no template ${opts.words.join(' ')}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} at ${opts.rev}${known.length ? `; did you mean: ${known.join(', ')}` : ''}\n`);
+    opts.err(
+      `flotilla: no template ${opts.words.join(' ')}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} at ${opts.rev}${known.length ? `; did you mean: ${known.join(', ')}` : ''}\n`,
+    );
     return 1;
   }
   if (opts.output === 'json') opts.out(`${JSON.stringify(explanation, null, 2)}\n`);
@@ -41,22 +62,34 @@ export function formatExplanation(e: TemplateExplanation, clusters: readonly str
   const lines = [`${describeRef(e.ref)} (${e.ref.apiVersion})`];
   if (e.held) lines.push(`  held: ${e.held}`);
   lines.push(`  policy: ${e.policy ?? '(none)'}`, `  why: ${e.policyReason}`);
-  if (e.schedule) lines.push(`  scheduling: ${e.schedule.status}${e.schedule.message ? ` — ${e.schedule.message}` : ''}`);
+  if (e.schedule)
+    lines.push(`  scheduling: ${e.schedule.status}${e.schedule.message ? ` — ${e.schedule.message}` : ''}`);
   if (e.schedule?.affinityName) lines.push(`  affinity term: ${e.schedule.affinityName}`);
-  if (e.rescheduledBy) lines.push(`  rescheduled: fresh mode, requested by WorkloadRebalancer ${e.rescheduledBy.join(', ')}`);
+  if (e.rescheduledBy)
+    lines.push(`  rescheduled: fresh mode, requested by WorkloadRebalancer ${e.rescheduledBy.join(', ')}`);
   if (e.requiredBy?.length) lines.push(`  required by: ${e.requiredBy.join(', ')}`);
   // The REPLICAS column is what a create sends: after that each member's HPA owns the count (retain-replicas).
-  if (e.scaledBy?.length) lines.push(`  replicas: governed by ${e.scaledBy.map((k) => describeRef(parseRefKey(k))).join(', ')} on each member (resourcetemplate.karmada.io/retain-replicas); the count below is what a create sends`);
+  if (e.scaledBy?.length)
+    lines.push(
+      `  replicas: governed by ${e.scaledBy.map((k) => describeRef(parseRefKey(k))).join(', ')} on each member (resourcetemplate.karmada.io/retain-replicas); the count below is what a create sends`,
+    );
   const rows: string[][] = [['CLUSTER', 'RESULT', 'REPLICAS', 'WHY']];
   const byCluster = new Map((e.schedule?.explanation ?? []).map((x) => [x.cluster, x]));
   for (const c of clusters) {
     const target = e.clusters.find((t) => t.name === c);
     const x = byCluster.get(c);
     if (x?.outcome === 'filtered') rows.push([c, 'filtered', '-', `${x.plugin}: ${x.reason}`]);
-    else if (target) rows.push([c, 'selected', String(target.replicas), x ? x.why : e.requiredBy?.length ? 'dependency of a workload placed here' : e.policyReason]);
+    else if (target)
+      rows.push([
+        c,
+        'selected',
+        String(target.replicas),
+        x ? x.why : e.requiredBy?.length ? 'dependency of a workload placed here' : e.policyReason,
+      ]);
     else rows.push([c, 'not selected', '-', x ? x.why : '']);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows) lines.push(`  ${r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('   ')}`);
+  for (const r of rows)
+    lines.push(`  ${r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('   ')}`);
   return `${lines.join('\n')}\n`;
 }

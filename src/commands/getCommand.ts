@@ -32,7 +32,13 @@ export const READ_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export async function openFleet(values: { repo?: string; rev?: string; 'source-branch'?: string; 'rendered-branch'?: string; 'status-branch'?: string }): Promise<Fleet> {
+export async function openFleet(values: {
+  repo?: string;
+  rev?: string;
+  'source-branch'?: string;
+  'rendered-branch'?: string;
+  'status-branch'?: string;
+}): Promise<Fleet> {
   const repo = await openRepo(values.repo ?? '.');
   return readFleet(repo, {
     rev: values.rev ?? values['source-branch'] ?? 'main',
@@ -42,7 +48,11 @@ export async function openFleet(values: { repo?: string; rev?: string; 'source-b
 }
 
 /** TYPE [NAME] or TYPE/NAME, resolved against the kinds the repo's templates have. */
-export function resolveTarget(fleet: Fleet, words: readonly string[], usage: string): { type: ResourceType; word: string; name: string | undefined } {
+export function resolveTarget(
+  fleet: Fleet,
+  words: readonly string[],
+  usage: string,
+): { type: ResourceType; word: string; name: string | undefined } {
   return parseResourceWords(words, usage, Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey));
 }
 
@@ -52,7 +62,9 @@ export function resolveTarget(fleet: Fleet, words: readonly string[], usage: str
  * kinds, for custom ones. Pure.
  */
 export function parseResourceWords(
-  words: readonly string[], usage: string, kinds: ReadonlyArray<{ apiVersion: string; kind: string }>,
+  words: readonly string[],
+  usage: string,
+  kinds: ReadonlyArray<{ apiVersion: string; kind: string }>,
 ): { type: ResourceType; word: string; name: string | undefined } {
   const [first, second, ...rest] = words;
   if (!first) throw new UsageError(usage);
@@ -61,7 +73,10 @@ export function parseResourceWords(
   const name = slash >= 0 ? first.slice(slash + 1) : second;
   if (rest.length || (slash >= 0 && second !== undefined)) throw new UsageError(`one resource at a time: ${usage}`);
   const type = resolveResourceType(word, kinds);
-  if (!type) throw new UsageError(`no resource type "${word}" in this repository; use clusters, bindings (rb), clusterresourcebindings (crb), works, or a template kind such as deployments (deploy)`);
+  if (!type)
+    throw new UsageError(
+      `no resource type "${word}" in this repository; use clusters, bindings (rb), clusterresourcebindings (crb), works, or a template kind such as deployments (deploy)`,
+    );
   return { type, word, name };
 }
 
@@ -75,15 +90,20 @@ const USAGE = 'flotilla get clusters|bindings|works|<kind> [NAME] [-n NS|-A] [--
 export async function getCommand(argv: string[], ctx: ReadCommandContext): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: READ_OPTIONS });
   if (values.help) {
-    ctx.out(`Usage: ${USAGE}\n       [--repo DIR] [--rev REV] [--source-branch main] [--rendered-branch flotilla/rendered] [--status-branch flotilla/status]\n`);
+    ctx.out(
+      `Usage: ${USAGE}\n       [--repo DIR] [--rev REV] [--source-branch main] [--rendered-branch flotilla/rendered] [--status-branch flotilla/status]\n`,
+    );
     return 0;
   }
   const output = values.output ?? 'text';
-  if (!['text', 'wide', 'yaml', 'json', 'name'].includes(output)) throw new UsageError(`-o ${output}: use wide, yaml, json or name`);
+  if (!['text', 'wide', 'yaml', 'json', 'name'].includes(output))
+    throw new UsageError(`-o ${output}: use wide, yaml, json or name`);
   const fleet = await openFleet(values);
   const { type, name } = resolveTarget(fleet, positionals, USAGE);
   if (type.type !== 'clusters' && !fleet.rendered) {
-    ctx.err(`flotilla: nothing is rendered yet (no ${values['rendered-branch'] ?? RENDERED_BRANCH} branch); fix: run flotilla sync first\n`);
+    ctx.err(
+      `flotilla: nothing is rendered yet (no ${values['rendered-branch'] ?? RENDERED_BRANCH} branch); fix: run flotilla sync first\n`,
+    );
     return 1;
   }
   const listing = await readListing(fleet, type, {
@@ -94,22 +114,43 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     wide: output === 'wide',
     now: ctx.now(),
   });
-  const plural = type.type === 'templates' ? `${type.plural}${type.group ? `.${type.group}` : ''}` : type.type === 'bindings' ? (type.scope === 'cluster' ? 'clusterresourcebindings.work.karmada.io' : 'resourcebindings.work.karmada.io') : type.type === 'works' ? 'works.work.karmada.io' : 'clusters.cluster.karmada.io';
+  const plural =
+    type.type === 'templates'
+      ? `${type.plural}${type.group ? `.${type.group}` : ''}`
+      : type.type === 'bindings'
+        ? type.scope === 'cluster'
+          ? 'clusterresourcebindings.work.karmada.io'
+          : 'resourcebindings.work.karmada.io'
+        : type.type === 'works'
+          ? 'works.work.karmada.io'
+          : 'clusters.cluster.karmada.io';
   if (listing.rows.length === 0) {
     if (name !== undefined) {
-      ctx.err(`flotilla: ${plural} "${name}" not found${listing.namespaced ? ` in namespace ${values.namespace ?? 'default'}` : ''}${values.cluster ? ` on cluster ${values.cluster}` : ''}\n`);
+      ctx.err(
+        `flotilla: ${plural} "${name}" not found${listing.namespaced ? ` in namespace ${values.namespace ?? 'default'}` : ''}${values.cluster ? ` on cluster ${values.cluster}` : ''}\n`,
+      );
       return 1;
     }
-    if (output === 'yaml' || output === 'json') ctx.out(render(output, { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: [] }));
-    else ctx.err(listing.namespaced ? `No resources found in ${values.namespace ?? 'default'} namespace.\n` : 'No resources found\n');
+    if (output === 'yaml' || output === 'json')
+      ctx.out(render(output, { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: [] }));
+    else
+      ctx.err(
+        listing.namespaced
+          ? `No resources found in ${values.namespace ?? 'default'} namespace.\n`
+          : 'No resources found\n',
+      );
     return 0;
   }
   if (output === 'yaml' || output === 'json') {
-    const value = name !== undefined && listing.objects.length === 1 ? listing.objects[0] : { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: listing.objects };
+    const value =
+      name !== undefined && listing.objects.length === 1
+        ? listing.objects[0]
+        : { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: listing.objects };
     ctx.out(render(output, value));
   } else if (output === 'name') {
     const nameAt = listing.headers.indexOf('NAME');
-    for (const row of listing.rows) ctx.out(`${plural.split('.')[0]!.replace(/s$/, '')}/${terminalSafe(row[nameAt] ?? '')}\n`);
+    for (const row of listing.rows)
+      ctx.out(`${plural.split('.')[0]!.replace(/s$/, '')}/${terminalSafe(row[nameAt] ?? '')}\n`);
   } else {
     ctx.out(printTable(listing.headers, listing.rows));
   }
@@ -117,5 +158,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
 }
 
 export function render(format: 'yaml' | 'json', value: unknown): string {
-  return format === 'json' ? `${JSON.stringify(value, null, 4)}\n` : stringify(value, { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0, aliasDuplicateObjects: false });
+  return format === 'json'
+    ? `${JSON.stringify(value, null, 4)}\n`
+    : stringify(value, { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0, aliasDuplicateObjects: false });
 }

@@ -10,16 +10,20 @@ import type { CommonOptions } from './options.ts';
  * `flotilla history <kind>/<name> [-n NS] [--cluster C]`: which source commits changed what an object
  * became on each cluster, newest first. Exit 0 with a history, 1 when the object never appears.
  */
-export async function historyCommand(opts: CommonOptions & { target: string; namespace: string | undefined; cluster: string | undefined }): Promise<number> {
+export async function historyCommand(
+  opts: CommonOptions & { target: string; namespace: string | undefined; cluster: string | undefined },
+): Promise<number> {
   const [word, name, ...rest] = opts.target.split('/');
-  if (!word || !name || rest.length) throw new UsageError(`"${opts.target}": use <kind>/<name>, e.g. flotilla history deploy/nginx -n default`);
+  if (!word || !name || rest.length)
+    throw new UsageError(`"${opts.target}": use <kind>/<name>, e.g. flotilla history deploy/nginx -n default`);
   // kubectl's words for the built-in kinds, as get, describe, blame and explain take them; any other word is taken
   // as written, since an object's history outlives its kind in the repo.
   const known = resolveResourceType(word, []);
   const kind = known?.type === 'templates' ? known.kind : word;
   const repo = await openRepo(opts.repo);
   const history = await readObjectHistory(repo, opts.outputRef, {
-    kind, name,
+    kind,
+    name,
     ...(opts.namespace !== undefined ? { namespace: opts.namespace } : {}),
     ...(opts.cluster !== undefined ? { cluster: opts.cluster } : {}),
   });
@@ -27,7 +31,9 @@ export async function historyCommand(opts: CommonOptions & { target: string; nam
   else if (opts.output === 'yaml') opts.out((await import('yaml')).stringify(history, GO_YAML_STRINGIFY_OPTIONS));
   else if (history.length) opts.out(renderHistoryTable(history));
   if (history.length === 0) {
-    opts.err(`flotilla: ${opts.target}${opts.namespace ? ` in namespace ${opts.namespace}` : ''}${opts.cluster ? ` on ${opts.cluster}` : ''} never appears on ${opts.outputRef.replace('refs/heads/', '')}\n`);
+    opts.err(
+      `flotilla: ${opts.target}${opts.namespace ? ` in namespace ${opts.namespace}` : ''}${opts.cluster ? ` on ${opts.cluster}` : ''} never appears on ${opts.outputRef.replace('refs/heads/', '')}\n`,
+    );
     return 1;
   }
   return 0;

@@ -29,7 +29,9 @@ export async function readClusterStatus(file: string | undefined): Promise<Map<s
   if (!file) return undefined;
   const fail = (message: string) => Object.assign(new Error(message), { code: 'BAD_STATUS_FILE' });
   const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    throw fail(`--cluster-status ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}; fix: pass a YAML stream of cluster.karmada.io/v1alpha1 Cluster objects with status`);
+    throw fail(
+      `--cluster-status ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}; fix: pass a YAML stream of cluster.karmada.io/v1alpha1 Cluster objects with status`,
+    );
   });
   const out = new Map<string, ObservedCluster>();
   const { documents, problems } = parseDocuments(file, new TextEncoder().encode(text));
@@ -37,7 +39,11 @@ export async function readClusterStatus(file: string | undefined): Promise<Map<s
   if (problem) throw fail(`${file}:${problem.line}:${problem.column}: ${problem.message}; fix: ${problem.fix}`);
   for (const doc of documents) {
     const c = doc.value as Cluster | null;
-    if (c?.kind === 'Cluster' && c.metadata?.name) out.set(c.metadata.name, { status: c.status ?? {}, ...(c.spec?.taints?.length ? { taints: c.spec.taints } : {}) });
+    if (c?.kind === 'Cluster' && c.metadata?.name)
+      out.set(c.metadata.name, {
+        status: c.status ?? {},
+        ...(c.spec?.taints?.length ? { taints: c.spec.taints } : {}),
+      });
   }
   return out;
 }

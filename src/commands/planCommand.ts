@@ -26,20 +26,24 @@ export interface PlanOptions {
  * changes, 1 when something does, 2 when the head has validation errors (the PR check fails on those).
  */
 export async function planCommand(opts: CommonOptions & PlanOptions): Promise<number> {
-  if (!opts.base || !opts.head) throw new UsageError('plan needs --base REV and --head REV, e.g. flotilla plan --base main --head feature');
+  if (!opts.base || !opts.head)
+    throw new UsageError('plan needs --base REV and --head REV, e.g. flotilla plan --base main --head feature');
   const format: PlanFormat = opts.format ?? (opts.output === 'json' ? 'json' : 'text');
   const repo = await openRepo(opts.repo);
   const plan = await readPlan(repo, {
-    base: opts.base, head: opts.head,
+    base: opts.base,
+    head: opts.head,
     clusterStatus: await observedClusters(repo, opts.clusterStatusFile),
     ...(opts.pruneThreshold !== undefined ? { pruneThreshold: opts.pruneThreshold } : {}),
   });
   if (format === 'json') opts.out(renderPlanJson(plan));
   else if (format === 'markdown') {
-    opts.out(renderPlanMarkdown(plan, {
-      ...(opts.maxChars !== undefined ? { maxChars: opts.maxChars } : {}),
-      command: `flotilla plan --base ${plan.base.slice(0, 12)} --head ${plan.head.slice(0, 12)}`,
-    }));
+    opts.out(
+      renderPlanMarkdown(plan, {
+        ...(opts.maxChars !== undefined ? { maxChars: opts.maxChars } : {}),
+        command: `flotilla plan --base ${plan.base.slice(0, 12)} --head ${plan.head.slice(0, 12)}`,
+      }),
+    );
   } else opts.out(terminalSafe(renderPlanText(plan), { multiline: true }));
   if (plan.errors.length > 0) return 2;
   return planHasChanges(plan) ? 1 : 0;

@@ -17,15 +17,22 @@ export async function renderCommand(opts: CommonOptions & { outDir: string | und
   if (opts.outDir) return renderToFolder(opts, opts.outDir);
   const sha = await resolveRev(repo, opts.rev);
   const clusterStatus = await readClusterStatus(opts.clusterStatusFile);
-  const report = await renderRevision(repo, sha, { outputRef: opts.outputRef, ...(clusterStatus ? { clusterStatus } : {}) });
+  const report = await renderRevision(repo, sha, {
+    outputRef: opts.outputRef,
+    ...(clusterStatus ? { clusterStatus } : {}),
+  });
   for (const p of report.problems) opts.err(`${terminalSafe(formatProblem(p), { multiline: true })}\n`);
   const branch = opts.outputRef.replace('refs/heads/', '');
   if (!report.outputCommit) {
     opts.out(`${sha.slice(0, 12)} is already rendered on ${branch}; nothing to do\n`);
     return 0;
   }
-  const lines = Object.entries(report.changes).map(([c, x]) => `  ${c}: ${x.added.length} added, ${x.changed.length} changed, ${x.removed.length} removed`);
-  opts.out(`rendered ${sha.slice(0, 12)} → ${branch} ${report.outputCommit.slice(0, 12)}\n${lines.join('\n') || '  no change on any cluster'}\n`);
+  const lines = Object.entries(report.changes).map(
+    ([c, x]) => `  ${c}: ${x.added.length} added, ${x.changed.length} changed, ${x.removed.length} removed`,
+  );
+  opts.out(
+    `rendered ${sha.slice(0, 12)} → ${branch} ${report.outputCommit.slice(0, 12)}\n${lines.join('\n') || '  no change on any cluster'}\n`,
+  );
   return exitCode(report.problems);
 }
 
@@ -36,7 +43,13 @@ export async function renderCommand(opts: CommonOptions & { outDir: string | und
 async function renderToFolder(opts: CommonOptions, outDir: string): Promise<number> {
   const repo = await openRepo(opts.repo);
   const previous = await readOutputFolder(outDir);
-  const { sha, model, output, index } = await renderSnapshot(repo, opts.rev, previous, await observedClusters(repo, opts.clusterStatusFile), new Date());
+  const { sha, model, output, index } = await renderSnapshot(
+    repo,
+    opts.rev,
+    previous,
+    await observedClusters(repo, opts.clusterStatusFile),
+    new Date(),
+  );
   for (const [p, text] of [...output.edits, ...indexFiles(index)]) {
     const target = path.join(outDir, p);
     if (text === null) await rm(target, { force: true });
@@ -45,7 +58,10 @@ async function renderToFolder(opts: CommonOptions, outDir: string): Promise<numb
       await writeFile(target, text);
     }
   }
-  await writeFile(path.join(outDir, CLUSTERS_PATH), serializeRegisteredClusters([...model.clusters.values()].map((c) => c.object)));
+  await writeFile(
+    path.join(outDir, CLUSTERS_PATH),
+    serializeRegisteredClusters([...model.clusters.values()].map((c) => c.object)),
+  );
   const problems = [...model.problems, ...output.problems];
   for (const p of problems) opts.err(`${terminalSafe(formatProblem(p), { multiline: true })}\n`);
   opts.out(`rendered ${sha.slice(0, 12)} into ${outDir}: ${output.edits.size} files written or removed\n`);
@@ -58,5 +74,7 @@ async function renderToFolder(opts: CommonOptions, outDir: string): Promise<numb
  * render that left a workload unplaced must not pass in CI.
  */
 function exitCode(problems: readonly Problem[]): number {
-  return problems.some((p) => p.severity === 'error' || p.code === 'NO_CLUSTER_FITS' || p.code === 'UNSCHEDULABLE') ? 1 : 0;
+  return problems.some((p) => p.severity === 'error' || p.code === 'NO_CLUSTER_FITS' || p.code === 'UNSCHEDULABLE')
+    ? 1
+    : 0;
 }

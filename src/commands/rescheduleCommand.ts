@@ -28,43 +28,77 @@ const USAGE = 'flotilla reschedule <kind>/<name> [-n NS] [--reason TEXT], e.g. f
  * workload to rebalancers/ on the config branch, as `kubectl create` would for Karmada. The next sync
  * schedules it in fresh mode once and records the request as observed in its binding.
  */
-export async function rescheduleCommand(opts: CommonOptions & { words: readonly string[]; namespace: string | undefined; reason: string | undefined; branch: string; now: Date }): Promise<number> {
+export async function rescheduleCommand(
+  opts: CommonOptions & {
+    words: readonly string[];
+    namespace: string | undefined;
+    reason: string | undefined;
+    branch: string;
+    now: Date;
+  },
+): Promise<number> {
   if (opts.words.length === 0) throw new UsageError(`reschedule needs a workload: ${USAGE}`);
   const repo = await openRepo(opts.repo);
   const ref = `refs/heads/${opts.branch}`;
   const head = await readRef(repo, ref);
-  if (!head) throw Object.assign(new Error(`branch ${opts.branch} does not exist in ${opts.repo}; fix: pass the config branch with --branch`), { code: 'SOURCE_BRANCH_MISSING' });
+  if (!head)
+    throw Object.assign(
+      new Error(`branch ${opts.branch} does not exist in ${opts.repo}; fix: pass the config branch with --branch`),
+      { code: 'SOURCE_BRANCH_MISSING' },
+    );
   const { model } = await loadSource(repo, (await readCommitInfo(repo, head)).tree, null);
-  const { type, name } = parseResourceWords(opts.words, USAGE, [...model.templates.values()].map((t) => t.ref));
-  if (type.type !== 'templates' || !name) throw new UsageError(`reschedule names one workload by <kind>/<name>: ${USAGE}`);
-  const matches = [...model.templates.values()].filter((t) =>
-    t.ref.kind === type.kind && (type.group === undefined || groupOf(t.ref.apiVersion) === type.group) && t.ref.name === name &&
-    (opts.namespace === undefined ? t.ref.namespace === 'default' || t.ref.namespace === '' : t.ref.namespace === opts.namespace));
+  const { type, name } = parseResourceWords(
+    opts.words,
+    USAGE,
+    [...model.templates.values()].map((t) => t.ref),
+  );
+  if (type.type !== 'templates' || !name)
+    throw new UsageError(`reschedule names one workload by <kind>/<name>: ${USAGE}`);
+  const matches = [...model.templates.values()].filter(
+    (t) =>
+      t.ref.kind === type.kind &&
+      (type.group === undefined || groupOf(t.ref.apiVersion) === type.group) &&
+      t.ref.name === name &&
+      (opts.namespace === undefined
+        ? t.ref.namespace === 'default' || t.ref.namespace === ''
+        : t.ref.namespace === opts.namespace),
+  );
   const template = matches[0];
   if (!template) {
     const known = [...model.templates.values()].filter((t) => t.ref.name === name).map((t) => describeRef(t.ref));
-    opts.err(`flotilla: no template ${opts.words.join(' ')}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} on ${opts.branch}${known.length ? `; did you mean: ${known.join(', ')} (use -n)` : '; nothing was committed'}\n`);
+    opts.err(
+      `flotilla: no template ${opts.words.join(' ')}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} on ${opts.branch}${known.length ? `; did you mean: ${known.join(', ')} (use -n)` : '; nothing was committed'}\n`,
+    );
     return 1;
   }
   // Unique per request: a later reschedule of the same workload is a new request, as in Karmada.
   const stamp = Math.floor(opts.now.getTime() / 1000).toString(36);
-  const rebalancerName = `${template.ref.kind}-${template.ref.name}-${stamp}`.toLowerCase().replace(/[^a-z0-9.-]/g, '-').slice(0, 253);
+  const rebalancerName = `${template.ref.kind}-${template.ref.name}-${stamp}`
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]/g, '-')
+    .slice(0, 253);
   const rebalancer: WorkloadRebalancer = {
     apiVersion: APPS_API_VERSION,
     kind: 'WorkloadRebalancer',
     metadata: { name: rebalancerName, ...(opts.reason ? { annotations: { [REASON_ANNOTATION]: opts.reason } } : {}) },
     spec: {
-      workloads: [{
-        apiVersion: template.ref.apiVersion, kind: template.ref.kind, name: template.ref.name,
-        ...(template.ref.namespace ? { namespace: template.ref.namespace } : {}),
-      }],
+      workloads: [
+        {
+          apiVersion: template.ref.apiVersion,
+          kind: template.ref.kind,
+          name: template.ref.name,
+          ...(template.ref.namespace ? { namespace: template.ref.namespace } : {}),
+        },
+      ],
     },
   };
   const file = `${REBALANCER_FOLDER}/${rebalancerName}.yaml`;
   const text = stringify(rebalancer, { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0 });
   const message = `Reschedule ${describeRef(template.ref)} in fresh mode\n\n${opts.reason ?? 'Requested with flotilla reschedule.'}\n\nWorkloadRebalancer: ${rebalancerName}\n`;
   const commit = await commitFile(repo, opts.branch, head, file, text, message, opts.now);
-  opts.out(`workloadrebalancer/${rebalancerName} created in ${file} (${opts.branch} ${commit.slice(0, 12)}); the next sync schedules ${describeRef(template.ref)} afresh\n`);
+  opts.out(
+    `workloadrebalancer/${rebalancerName} created in ${file} (${opts.branch} ${commit.slice(0, 12)}); the next sync schedules ${describeRef(template.ref)} afresh\n`,
+  );
   return 0;
 }
 
@@ -73,8 +107,17 @@ export async function rescheduleCommand(opts: CommonOptions & { words: readonly 
  * itself, so the user's index and files stay in step; otherwise (bare repo, another branch) the commit is
  * written directly, with a compare-and-swap of the branch.
  */
-async function commitFile(repo: GitRepo, branch: string, head: string, file: string, text: string, message: string, now: Date): Promise<string> {
-  const checkedOut = !repo.bare && (await readFile(path.join(repo.gitdir, 'HEAD'), 'utf8')).trim() === `ref: refs/heads/${branch}`;
+async function commitFile(
+  repo: GitRepo,
+  branch: string,
+  head: string,
+  file: string,
+  text: string,
+  message: string,
+  now: Date,
+): Promise<string> {
+  const checkedOut =
+    !repo.bare && (await readFile(path.join(repo.gitdir, 'HEAD'), 'utf8')).trim() === `ref: refs/heads/${branch}`;
   if (checkedOut) {
     const git = (...args: string[]) => promisify(execFile)('git', ['-C', repo.dir, ...args]);
     await mkdir(path.join(repo.dir, path.dirname(file)), { recursive: true });

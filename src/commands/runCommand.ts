@@ -105,23 +105,42 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const successMs = durationFlag('cluster-success-threshold', opts.clusterSuccessThreshold);
   const statusEveryMs = durationFlag('cluster-status-update-frequency', opts.clusterStatusUpdateFrequency);
   const graceMs = durationFlag('graceful-eviction-timeout', opts.gracefulEvictionTimeout);
-  if (graceMs < 1000) throw new UsageError(`--graceful-eviction-timeout ${opts.gracefulEvictionTimeout}: must be at least 1s (a task needs a grace period); write it like 10m`);
+  if (graceMs < 1000)
+    throw new UsageError(
+      `--graceful-eviction-timeout ${opts.gracefulEvictionTimeout}: must be at least 1s (a task needs a grace period); write it like 10m`,
+    );
   if (opts.webhookSecretEnv && !opts.webhookSecret) {
-    throw new UsageError(`--webhook-secret-env ${opts.webhookSecretEnv}: that variable is unset or empty; fix: export ${opts.webhookSecretEnv}=<the secret configured on the forge's webhook>`);
+    throw new UsageError(
+      `--webhook-secret-env ${opts.webhookSecretEnv}: that variable is unset or empty; fix: export ${opts.webhookSecretEnv}=<the secret configured on the forge's webhook>`,
+    );
   }
-  if (opts.webhookSecret && !listen) throw new UsageError('--webhook-secret-env needs an HTTP endpoint; drop --listen off');
+  if (opts.webhookSecret && !listen)
+    throw new UsageError('--webhook-secret-env needs an HTTP endpoint; drop --listen off');
   const remote = /^https?:\/\//i.test(opts.repo);
   if (!remote && /^[a-z+]+:\/\/|^[^/]+@[^/]+:/i.test(opts.repo)) {
-    throw new UsageError(`--repo ${redactUrl(opts.repo)}: only local paths and http(s) URLs are supported (smart HTTP through isomorphic-git); fix: use the https:// URL of the repo, or a local clone`);
+    throw new UsageError(
+      `--repo ${redactUrl(opts.repo)}: only local paths and http(s) URLs are supported (smart HTTP through isomorphic-git); fix: use the https:// URL of the repo, or a local clone`,
+    );
   }
-  if (remote && !cron.validate(opts.fetchSchedule)) throw new UsageError(`--fetch-schedule "${opts.fetchSchedule}" is not a cron expression; write it like "* * * * *" (every minute) or "*/5 * * * *"`);
+  if (remote && !cron.validate(opts.fetchSchedule))
+    throw new UsageError(
+      `--fetch-schedule "${opts.fetchSchedule}" is not a cron expression; write it like "* * * * *" (every minute) or "*/5 * * * *"`,
+    );
   const credentialsDir = path.resolve(opts.cwd, opts.credentialsDir ?? '.');
   if (!remote) {
     const clash = credentialsClash(path.resolve(opts.cwd, opts.repo), credentialsDir);
-    if (clash) throw new UsageError(`--credentials-dir ${credentialsDir}${opts.credentialsDir ? '' : ' (the default, the working directory)'} ${clash}; fix: pass --credentials-dir naming a folder that holds only kubeconfigs, outside the clone (or reconcile a bare repo)`);
+    if (clash)
+      throw new UsageError(
+        `--credentials-dir ${credentialsDir}${opts.credentialsDir ? '' : ' (the default, the working directory)'} ${clash}; fix: pass --credentials-dir naming a folder that holds only kubeconfigs, outside the clone (or reconcile a bare repo)`,
+      );
   }
   const source: ReconcilerSource = remote
-    ? { kind: 'remote', url: opts.repo, mirrorDir: path.resolve(opts.cwd, opts.mirrorDir ?? defaultMirrorDir('.flotilla/mirrors', opts.repo)), fetchSchedule: opts.fetchSchedule }
+    ? {
+        kind: 'remote',
+        url: opts.repo,
+        mirrorDir: path.resolve(opts.cwd, opts.mirrorDir ?? defaultMirrorDir('.flotilla/mirrors', opts.repo)),
+        fetchSchedule: opts.fetchSchedule,
+      }
     : { kind: 'local', path: path.resolve(opts.cwd, opts.repo) };
 
   // The status-commit pause point is the status commit after an apply, not the planned inventory written before it.
@@ -149,7 +168,16 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       ...(listen ? { listen } : {}),
       ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
       ...(opts.forge ? { afterApply: commitStatusHook(opts.forge.config, opts.forge.token, log) } : {}),
-      ...(pauseRef ? { fs: pauseAtRefLock([pauseRef], (ref) => log({ step: 'pause', at: opts.pauseAt, ref, pid: process.pid }), undefined, () => opts.pauseAt !== 'status-commit' || applied) } : {}),
+      ...(pauseRef
+        ? {
+            fs: pauseAtRefLock(
+              [pauseRef],
+              (ref) => log({ step: 'pause', at: opts.pauseAt, ref, pid: process.pid }),
+              undefined,
+              () => opts.pauseAt !== 'status-commit' || applied,
+            ),
+          }
+        : {}),
       log,
     });
   } catch (err) {
@@ -157,12 +185,17 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       opts.err(`flotilla: ${err.message}\n`);
       return 2;
     }
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`--listen ${opts.listen}: that address is in use; fix: pick another port, e.g. --listen 127.0.0.1:0 for any free one`);
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new UsageError(
+        `--listen ${opts.listen}: that address is in use; fix: pick another port, e.g. --listen 127.0.0.1:0 for any free one`,
+      );
     throw err;
   }
   const where = remote ? redactUrl(opts.repo) : source.kind === 'local' ? source.path : '';
-  opts.err(`flotilla run: reconciling ${where} (${opts.sourceBranch}), pid ${process.pid}` +
-    `${reconciler.url ? `; ${reconciler.url}/healthz /readyz /metrics${opts.webhookSecret ? ' and POST /hooks/{github,gitlab,gitea,generic}' : ''}` : ''}; Ctrl-C stops\n`);
+  opts.err(
+    `flotilla run: reconciling ${where} (${opts.sourceBranch}), pid ${process.pid}` +
+      `${reconciler.url ? `; ${reconciler.url}/healthz /readyz /metrics${opts.webhookSecret ? ' and POST /hooks/{github,gitlab,gitea,generic}' : ''}` : ''}; Ctrl-C stops\n`,
+  );
   void reconciler.kick('start');
   await opts.stopSignal;
   await reconciler.stop();
@@ -196,6 +229,9 @@ export function parseListen(text: string): { host: string; port: number } | null
   if (text === 'off') return null;
   const m = /^(?:(?:\[([^\]]+)\]|([^:[\]]*)):)?(\d+)$/.exec(text);
   const port = Number(m?.[3]);
-  if (!m || !Number.isInteger(port) || port > 65535) throw new UsageError(`--listen ${text}: write HOST:PORT (default ${DEFAULT_LISTEN}; port 0 = any free port) or off`);
+  if (!m || !Number.isInteger(port) || port > 65535)
+    throw new UsageError(
+      `--listen ${text}: write HOST:PORT (default ${DEFAULT_LISTEN}; port 0 = any free port) or off`,
+    );
   return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
 }

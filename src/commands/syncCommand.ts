@@ -17,9 +17,15 @@ export async function syncCommand(opts: CommonOptions): Promise<number> {
     sourceRef: opts.sourceRef,
     outputRef: opts.outputRef,
     onRendered: (r, i, n) => {
-      const changed = Object.entries(r.changes).sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })).map(([c, x]) => `${c} +${x.added.length} ~${x.changed.length} -${x.removed.length}`).join(', ') || 'no change';
+      const changed =
+        Object.entries(r.changes)
+          .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
+          .map(([c, x]) => `${c} +${x.added.length} ~${x.changed.length} -${x.removed.length}`)
+          .join(', ') || 'no change';
       const errors = r.problems.filter((p) => p.severity === 'error').length;
-      opts.err(`[${i}/${n}] ${r.sourceCommit.slice(0, 12)} → ${r.outputCommit?.slice(0, 12) ?? '(already rendered)'}  ${changed}${errors ? `  ${errors} errors` : ''}\n`);
+      opts.err(
+        `[${i}/${n}] ${r.sourceCommit.slice(0, 12)} → ${r.outputCommit?.slice(0, 12) ?? '(already rendered)'}  ${changed}${errors ? `  ${errors} errors` : ''}\n`,
+      );
     },
   });
   if (result.forcePushed) opts.err(`warning: ${opts.sourceRef} was force-pushed; rendered its new head only\n`);
@@ -29,9 +35,12 @@ export async function syncCommand(opts: CommonOptions): Promise<number> {
     return 0;
   }
   for (const p of last.problems) opts.err(`${terminalSafe(formatProblem(p), { multiline: true })}\n`);
-  opts.out(`rendered ${result.reports.length} commit(s) in ${((performance.now() - started) / 1000).toFixed(2)}s; ${opts.outputRef.replace('refs/heads/', '')} at ${last.outputCommit?.slice(0, 12) ?? 'unchanged'}\n`);
+  opts.out(
+    `rendered ${result.reports.length} commit(s) in ${((performance.now() - started) / 1000).toFixed(2)}s; ${opts.outputRef.replace('refs/heads/', '')} at ${last.outputCommit?.slice(0, 12) ?? 'unchanged'}\n`,
+  );
   // The rendered branch says what the source asks for; the applier will hold risky deletions, and says so here first.
   const verdict = await readPruneVerdict(repo, { before, after: await readRef(repo, opts.outputRef) });
-  if (verdict && (verdict.held.length || verdict.allowed.length)) opts.out(`${terminalSafe(renderPruneText(verdict).join('\n'), { multiline: true })}\n`);
+  if (verdict && (verdict.held.length || verdict.allowed.length))
+    opts.out(`${terminalSafe(renderPruneText(verdict).join('\n'), { multiline: true })}\n`);
   return last.problems.some((p) => p.severity === 'error') ? 1 : 0;
 }

@@ -59,7 +59,10 @@ export async function upCommand(opts: UpOptions): Promise<number> {
       git(dir, 'init', '-q', '--bare', '-b', 'main', bare);
       git(dir, 'clone', '-q', bare, work);
       // The printed `git commit` has to work for someone who never set up git: only then the clone gets an identity.
-      for (const [key, value] of [['user.name', 'Flotilla demo'], ['user.email', 'demo@flotilla.local']] as const) {
+      for (const [key, value] of [
+        ['user.name', 'Flotilla demo'],
+        ['user.email', 'demo@flotilla.local'],
+      ] as const) {
         if (!gitConfigured(work, key)) git(work, 'config', key, value);
       }
     }
@@ -67,8 +70,11 @@ export async function upCommand(opts: UpOptions): Promise<number> {
     // member3 is in Pull mode: its agent (what `flotilla agent` runs beside a member) works on the same bare repo,
     // on its own triggers, and once more after each reconciler pass so the demo's check sees it converge.
     const agent = await startAgent({
-      cluster: 'member3', kube: targets.get('member3')!, source: { kind: 'local', repo: await openRepo(bare) },
-      intervalMs: 10_000, log: (e) => log({ agent: 'member3', ...e }),
+      cluster: 'member3',
+      kube: targets.get('member3')!,
+      source: { kind: 'local', repo: await openRepo(bare) },
+      intervalMs: 10_000,
+      log: (e) => log({ agent: 'member3', ...e }),
     });
     closers.push(() => agent.stop());
     // The reconciler `flotilla run` is, on the bare repo: Push members come from the Cluster registrations in Git
@@ -88,9 +94,20 @@ export async function upCommand(opts: UpOptions): Promise<number> {
     say(`reconciler watching ${bare} (main); ${reconciler.url}/metrics`);
 
     if (fresh) {
-      for (const entry of readdirSync(TEMPLATE)) cpSync(path.join(TEMPLATE, entry), path.join(work, entry), { recursive: true });
+      for (const entry of readdirSync(TEMPLATE))
+        cpSync(path.join(TEMPLATE, entry), path.join(work, entry), { recursive: true });
       git(work, 'add', '-A');
-      git(work, '-c', 'user.name=Flotilla demo', '-c', 'user.email=demo@flotilla.local', 'commit', '-q', '-m', 'nginx: weighted 1:1 over member1 and member2');
+      git(
+        work,
+        '-c',
+        'user.name=Flotilla demo',
+        '-c',
+        'user.email=demo@flotilla.local',
+        'commit',
+        '-q',
+        '-m',
+        'nginx: weighted 1:1 over member1 and member2',
+      );
       git(work, 'push', '-q', 'origin', 'main');
       say('pushed the nginx Deployment and its PropagationPolicy');
     }
@@ -137,7 +154,9 @@ async function waitForNginx(targets: ReadonlyMap<string, KubeTarget>, kick: () =
     let desired = 0;
     const per: string[] = [];
     for (const [name, kube] of targets) {
-      const res = await kube.request({ method: 'GET', path: '/apis/apps/v1/namespaces/default/deployments/nginx' }).catch(() => undefined);
+      const res = await kube
+        .request({ method: 'GET', path: '/apis/apps/v1/namespaces/default/deployments/nginx' })
+        .catch(() => undefined);
       if (res?.status !== 200) continue;
       const d = res.body as { spec?: { replicas?: number }; status?: { readyReplicas?: number } };
       ready += d.status?.readyReplicas ?? 0;
@@ -148,7 +167,11 @@ async function waitForNginx(targets: ReadonlyMap<string, KubeTarget>, kick: () =
       await kick(); // one more pass so the status branch records the ready state
       return { ok: true, summary: `deployment/nginx  READY ${ready}/${desired} (aggregated)  ${per.join(', ')}` };
     }
-    if (Date.now() > deadline) return { ok: false, summary: `deployment/nginx did not become ready in ${timeoutMs / 1000}s: ${per.join(', ') || 'not on any member'}` };
+    if (Date.now() > deadline)
+      return {
+        ok: false,
+        summary: `deployment/nginx did not become ready in ${timeoutMs / 1000}s: ${per.join(', ') || 'not on any member'}`,
+      };
     await kick();
   }
 }
@@ -158,13 +181,36 @@ async function describeFleet(targets: ReadonlyMap<string, KubeTarget>, started: 
   const pods: string[] = [];
   for (const m of MEMBERS) {
     const kube = targets.get(m.name)!;
-    const version = await kube.request({ method: 'GET', path: '/version' }).then((r) => (r.body as { gitVersion?: string }).gitVersion ?? '?').catch(() => '?');
-    const ready = await kube.request({ method: 'GET', path: '/readyz' }).then((r) => (r.status === 200 ? 'True' : 'False')).catch(() => 'False');
+    const version = await kube
+      .request({ method: 'GET', path: '/version' })
+      .then((r) => (r.body as { gitVersion?: string }).gitVersion ?? '?')
+      .catch(() => '?');
+    const ready = await kube
+      .request({ method: 'GET', path: '/readyz' })
+      .then((r) => (r.status === 200 ? 'True' : 'False'))
+      .catch(() => 'False');
     table.push([m.name, version, m.mode, ready, `${Math.round((Date.now() - started) / 1000)}s`]);
     const list = await kube.request({ method: 'GET', path: '/api/v1/namespaces/default/pods' }).catch(() => undefined);
-    const items = ((list?.body as { items?: { metadata: { name: string }; spec?: { nodeName?: string }; status?: { phase?: string } }[] })?.items ?? []);
-    pods.push(`${m.name}: ${items.length === 0 ? 'no pods' : items.map((p) => `${p.metadata.name} ${p.status?.phase ?? '?'} on ${p.spec?.nodeName ?? '-'}`).join(', ')}`);
+    const items =
+      (
+        list?.body as {
+          items?: { metadata: { name: string }; spec?: { nodeName?: string }; status?: { phase?: string } }[];
+        }
+      )?.items ?? [];
+    pods.push(
+      `${m.name}: ${items.length === 0 ? 'no pods' : items.map((p) => `${p.metadata.name} ${p.status?.phase ?? '?'} on ${p.spec?.nodeName ?? '-'}`).join(', ')}`,
+    );
   }
   const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-  return { rows: table.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('   ').trimEnd()).join('\n'), pods: `Pods (namespace default):\n  ${pods.join('\n  ')}` };
+  return {
+    rows: table
+      .map((r) =>
+        r
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join('   ')
+          .trimEnd(),
+      )
+      .join('\n'),
+    pods: `Pods (namespace default):\n  ${pods.join('\n  ')}`,
+  };
 }

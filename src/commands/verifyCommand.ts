@@ -15,10 +15,14 @@ export const NOT_REPRODUCIBLE_EXIT = 4;
  */
 export async function verifyCommand(opts: CommonOptions & { verifyRev: string | undefined }): Promise<number> {
   const repo = await openRepo(opts.repo);
-  const report = await verifyOutput(repo, { outputRef: opts.outputRef, ...(opts.verifyRev ? { rev: opts.verifyRev } : {}) });
+  const report = await verifyOutput(repo, {
+    outputRef: opts.outputRef,
+    ...(opts.verifyRev ? { rev: opts.verifyRev } : {}),
+  });
   if (opts.output === 'json') opts.out(`${JSON.stringify(report, null, 2)}\n`);
   else if (opts.output === 'yaml') opts.out((await import('yaml')).stringify(report, GO_YAML_STRINGIFY_OPTIONS));
-  else opts.out(terminalSafe(formatVerifyReport(report, opts.outputRef.replace('refs/heads/', '')), { multiline: true }));
+  else
+    opts.out(terminalSafe(formatVerifyReport(report, opts.outputRef.replace('refs/heads/', '')), { multiline: true }));
   const bad = report.differs.length + report.missing.length + report.extra.length;
   return bad > 0 ? 1 : report.notReproducible ? NOT_REPRODUCIBLE_EXIT : 0;
 }
@@ -30,17 +34,22 @@ export function formatVerifyReport(r: VerifyReport, branch: string): string {
   const inputs = r.replayedWith
     ? `, with cluster state of ${r.replayedWith.statusCommit ? `flotilla/status ${r.replayedWith.statusCommit.slice(0, 12)}` : 'no status branch'}${r.replayedWith.renderTime ? ` at ${r.replayedWith.renderTime}` : ''}`
     : '';
-  const lines = [`${branch} ${r.outputCommit.slice(0, 12)}: ${how} (rendered by ${r.renderedBy.slice(0, 12)}${inputs})`];
-  for (const c of r.foreignCommits) lines.push(`  not written by Flotilla: ${c.oid.slice(0, 12)} ${c.author} "${c.subject}"`);
+  const lines = [
+    `${branch} ${r.outputCommit.slice(0, 12)}: ${how} (rendered by ${r.renderedBy.slice(0, 12)}${inputs})`,
+  ];
+  for (const c of r.foreignCommits)
+    lines.push(`  not written by Flotilla: ${c.oid.slice(0, 12)} ${c.author} "${c.subject}"`);
   for (const p of r.differs) lines.push(`  differs  ${p}`);
   for (const p of r.missing) lines.push(`  missing  ${p}`);
   for (const p of r.extra) lines.push(`  extra    ${p}`);
   for (const p of r.unchecked) lines.push(`  unchecked (held: its source is invalid) ${p}`);
   const bad = r.differs.length + r.missing.length + r.extra.length;
-  lines.push(bad === 0 && r.notReproducible
-    ? `NOT REPRODUCIBLE: no commit changed what Flotilla wrote (${r.checked} files), but ${r.renderedBy.slice(0, 12)} cannot be re-rendered from Git alone\n  fix: render from the status branch (flotilla sync without --cluster-status) to get an output verify can replay`
-    : bad === 0
-    ? `OK: ${r.checked} files match the source${r.unchecked.length ? `, ${r.unchecked.length} held files not checked` : ''}`
-    : `FAILED: ${bad} of ${r.checked} files do not match what ${r.sourceCommit.slice(0, 12)} renders to (hand edit or tampering)\n  fix: find who wrote them (git log -p ${branch}), revert those commits on ${branch}, then run flotilla verify again`);
+  lines.push(
+    bad === 0 && r.notReproducible
+      ? `NOT REPRODUCIBLE: no commit changed what Flotilla wrote (${r.checked} files), but ${r.renderedBy.slice(0, 12)} cannot be re-rendered from Git alone\n  fix: render from the status branch (flotilla sync without --cluster-status) to get an output verify can replay`
+      : bad === 0
+        ? `OK: ${r.checked} files match the source${r.unchecked.length ? `, ${r.unchecked.length} held files not checked` : ''}`
+        : `FAILED: ${bad} of ${r.checked} files do not match what ${r.sourceCommit.slice(0, 12)} renders to (hand edit or tampering)\n  fix: find who wrote them (git log -p ${branch}), revert those commits on ${branch}, then run flotilla verify again`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -52,15 +52,25 @@ export async function writeCommitStatuses(opts: WriteCommitStatusesOptions): Pro
     if (result.outcome === 'sent') opts.sent?.set(key, said);
     results.push(result);
     opts.log({
-      step: 'commitStatus', forge: opts.config.forge, sourceCommit: sha, context: status.context, verdict: status.verdict,
-      outcome: result.outcome, attempts: result.attempts, ...(result.httpStatus ? { httpStatus: result.httpStatus } : {}),
+      step: 'commitStatus',
+      forge: opts.config.forge,
+      sourceCommit: sha,
+      context: status.context,
+      verdict: status.verdict,
+      outcome: result.outcome,
+      attempts: result.attempts,
+      ...(result.httpStatus ? { httpStatus: result.httpStatus } : {}),
       ...('error' in result ? { error: result.error } : {}),
     });
   }
   return results;
 }
 
-async function send(opts: WriteCommitStatusesOptions, req: ForgeRequest, status: CommitStatus): Promise<CommitStatusResult & { error?: string }> {
+async function send(
+  opts: WriteCommitStatusesOptions,
+  req: ForgeRequest,
+  status: CommitStatus,
+): Promise<CommitStatusResult & { error?: string }> {
   const doFetch = opts.fetch ?? fetch;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const attempts = opts.attempts ?? 3;
@@ -84,14 +94,22 @@ async function send(opts: WriteCommitStatusesOptions, req: ForgeRequest, status:
         return { context: status.context, outcome: 'sent', attempts: attempt, httpStatus };
       }
       error = redact(`HTTP ${res.status}: ${forgeMessage(text)}${hint(opts.config, res.status)}`);
-      if (res.status < 500 && res.status !== 429) return { context: status.context, outcome: 'failed', attempts: attempt, httpStatus, error };
+      if (res.status < 500 && res.status !== 429)
+        return { context: status.context, outcome: 'failed', attempts: attempt, httpStatus, error };
     } catch (err) {
       // `fetch failed` keeps the useful part (ECONNREFUSED, a timeout, a TLS error) in its cause.
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       const why = cause?.code ?? cause?.message;
       error = redact(`${err instanceof Error ? err.message : String(err)}${why ? ` (${why})` : ''}`);
     }
-    if (attempt >= attempts) return { context: status.context, outcome: 'failed', attempts: attempt, ...(httpStatus ? { httpStatus } : {}), error };
+    if (attempt >= attempts)
+      return {
+        context: status.context,
+        outcome: 'failed',
+        attempts: attempt,
+        ...(httpStatus ? { httpStatus } : {}),
+        error,
+      };
     await sleep(Math.min(2_000, 200 * 2 ** (attempt - 1)));
   }
 }
@@ -100,7 +118,8 @@ async function send(opts: WriteCommitStatusesOptions, req: ForgeRequest, status:
 function forgeMessage(text: string): string {
   try {
     const body = JSON.parse(text) as { message?: unknown; errors?: unknown };
-    if (body.message) return `${JSON.stringify(body.message)}${body.errors ? ` ${JSON.stringify(body.errors)}` : ''}`.slice(0, 300);
+    if (body.message)
+      return `${JSON.stringify(body.message)}${body.errors ? ` ${JSON.stringify(body.errors)}` : ''}`.slice(0, 300);
   } catch {
     // not JSON: the text itself
   }

@@ -84,7 +84,11 @@ export class DeflateOffload {
 
   #workerFor(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { options: DEFLATE, done: this.#done } });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      execArgv: [],
+      workerData: { options: DEFLATE, done: this.#done },
+    });
     worker.unref(); // a writer dropped without a flush never keeps the process alive
     worker.on('message', ({ id, out, ends }: { id: number; out: Uint8Array; ends: number[] }) => {
       const slots = this.#inflight.get(id);

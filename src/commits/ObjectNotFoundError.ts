@@ -7,7 +7,9 @@ export class ObjectNotFoundError extends Error {
   readonly data: { oid: string };
 
   constructor(oid: string) {
-    super(`object ${oid} is not in the repository; fix: fetch the missing history, or re-render from a commit that exists`);
+    super(
+      `object ${oid} is not in the repository; fix: fetch the missing history, or re-render from a commit that exists`,
+    );
     this.name = 'ObjectNotFoundError';
     this.data = { oid };
   }

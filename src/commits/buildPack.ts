@@ -119,6 +119,9 @@ function buildIdx(unsorted: IdxEntry[], packChecksum: Buffer): Buffer {
   });
   const trailerAt = largeAt + large.length * 8;
   packChecksum.copy(buf, trailerAt);
-  createHash('sha1').update(buf.subarray(0, trailerAt + 20)).digest().copy(buf, trailerAt + 20);
+  createHash('sha1')
+    .update(buf.subarray(0, trailerAt + 20))
+    .digest()
+    .copy(buf, trailerAt + 20);
   return buf;
 }

@@ -14,16 +14,28 @@ export async function fetchBranch(repo: GitRepo, url: string, branch: string): P
   let oid: string | null;
   try {
     const fetched = await git.fetch({
-      fs: repo.fs, http: gitHttp(), gitdir: repo.gitdir, cache: repo.cache, remote: 'origin', url: remote.url, onAuth: remote.onAuth,
+      fs: repo.fs,
+      http: gitHttp(),
+      gitdir: repo.gitdir,
+      cache: repo.cache,
+      remote: 'origin',
+      url: remote.url,
+      onAuth: remote.onAuth,
       // `ref` names the local branch whose tip is offered as "have"; `remoteRef` the one wanted.
-      ref: branch, remoteRef: ref, singleBranch: true, tags: false,
+      ref: branch,
+      remoteRef: ref,
+      singleBranch: true,
+      tags: false,
     });
     oid = fetched.fetchHead;
   } catch (err) {
     const e = err as { code?: string; data?: { what?: string } };
     if (e.code !== 'NotFoundError') throw redactedError(err);
     // isomorphic-git also fails this way when the remote's HEAD names a branch that does not exist.
-    if (e.data?.what !== ref) throw new Error(`fetching ${branch} from ${remote.shown}: ${redactUrlsIn((err as Error).message)}; fix: point the remote's HEAD at an existing branch (on the server: git symbolic-ref HEAD refs/heads/main)`);
+    if (e.data?.what !== ref)
+      throw new Error(
+        `fetching ${branch} from ${remote.shown}: ${redactUrlsIn((err as Error).message)}; fix: point the remote's HEAD at an existing branch (on the server: git symbolic-ref HEAD refs/heads/main)`,
+      );
     oid = null;
   }
   if (oid) await git.writeRef({ fs: repo.fs, gitdir: repo.gitdir, ref, value: oid, force: true });

@@ -12,6 +12,7 @@ export const GIT_HTTP_IDLE_TIMEOUT_MS = 30_000;
  */
 export function gitHttp(idleTimeoutMs: number = GIT_HTTP_IDLE_TIMEOUT_MS): HttpClient {
   return {
-    request: (req) => http.request({ ...req, fetchOptions: { ...(req.fetchOptions as object | undefined), timeout: idleTimeoutMs } }),
+    request: (req) =>
+      http.request({ ...req, fetchOptions: { ...(req.fetchOptions as object | undefined), timeout: idleTimeoutMs } }),
   };
 }

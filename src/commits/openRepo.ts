@@ -34,6 +34,9 @@ async function assertGitdir(fs: typeof nodeFs, root: string, gitdir: string): Pr
   const [head, objects, refs] = kinds;
   if (!head?.isFile() || !objects?.isDirectory() || !refs?.isDirectory()) {
     const missing = ['HEAD', 'objects/', 'refs/'].filter((_, i) => !kinds[i]);
-    throw new NotAGitRepoError(root, missing.length ? `no ${missing.join(', ')} in ${gitdir}` : `${gitdir} is malformed`);
+    throw new NotAGitRepoError(
+      root,
+      missing.length ? `no ${missing.join(', ')} in ${gitdir}` : `${gitdir} is malformed`,
+    );
   }
 }

@@ -39,16 +39,22 @@ export interface FoundEntry extends TreeEntry {
  * patches the body in place), `inOrder` says every entry is in git's order and no name repeats, so the body is
  * exactly what renderTree would make of its entries; a lookup does not pay for that.
  */
-export function findTreeEntries(raw: Uint8Array, names: ReadonlySet<string>, checkOrder = false): { entries: Map<string, FoundEntry>; inOrder: boolean } {
+export function findTreeEntries(
+  raw: Uint8Array,
+  names: ReadonlySet<string>,
+  checkOrder = false,
+): { entries: Map<string, FoundEntry>; inOrder: boolean } {
   const buf = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
   // Names compared as latin1 (one char per byte): their order is the bytes' order, git's, and a wanted name is
   // found by its UTF-8 bytes spelled the same way.
   const text = buf.toString('latin1');
-  const wanted = new Map([...names].map((name) => [NOT_ASCII.test(name) ? Buffer.from(name, 'utf8').toString('latin1') : name, name]));
+  const wanted = new Map(
+    [...names].map((name) => [NOT_ASCII.test(name) ? Buffer.from(name, 'utf8').toString('latin1') : name, name]),
+  );
   const entries = new Map<string, FoundEntry>();
   let inOrder = true;
   let previous: TreeEntry | undefined;
-  for (let pos = 0; pos < text.length;) {
+  for (let pos = 0; pos < text.length; ) {
     const space = text.indexOf(' ', pos);
     const nul = text.indexOf('\0', space + 1);
     if (space < 0 || nul < 0 || nul + 21 > text.length) throw new Error(`malformed tree object at byte ${pos}`);
@@ -59,7 +65,13 @@ export function findTreeEntries(raw: Uint8Array, names: ReadonlySet<string>, che
       previous = entry;
     }
     const name = wanted.get(raw);
-    if (name !== undefined) entries.set(name, { name, mode: text.slice(pos, space), oid: buf.toString('hex', nul + 1, nul + 21), oidAt: nul + 1 });
+    if (name !== undefined)
+      entries.set(name, {
+        name,
+        mode: text.slice(pos, space),
+        oid: buf.toString('hex', nul + 1, nul + 21),
+        oidAt: nul + 1,
+      });
     pos = nul + 21;
   }
   return { entries, inOrder };

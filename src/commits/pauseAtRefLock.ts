@@ -10,7 +10,10 @@ import path from 'node:path';
  * has applied (the status commit after apply, not the planned inventory written before it).
  */
 export function pauseAtRefLock(
-  refs: readonly string[], onPause: (ref: string) => void, fs: typeof nodeFs = nodeFs, armed: () => boolean = () => true,
+  refs: readonly string[],
+  onPause: (ref: string) => void,
+  fs: typeof nodeFs = nodeFs,
+  armed: () => boolean = () => true,
 ): typeof nodeFs {
   const open = (async (file: nodeFs.PathLike, ...rest: unknown[]) => {
     const handle = await (fs.promises.open as (...a: unknown[]) => Promise<nodeFs.promises.FileHandle>)(file, ...rest);

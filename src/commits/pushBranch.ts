@@ -14,7 +14,17 @@ export async function pushBranch(repo: GitRepo, url: string, branch: string): Pr
   const ref = `refs/heads/${branch}`;
   const remote = parseRemoteUrl(url);
   try {
-    await git.push({ fs: repo.fs, http: gitHttp(), gitdir: repo.gitdir, cache: repo.cache, url: remote.url, onAuth: remote.onAuth, ref, remoteRef: ref, force: false });
+    await git.push({
+      fs: repo.fs,
+      http: gitHttp(),
+      gitdir: repo.gitdir,
+      cache: repo.cache,
+      url: remote.url,
+      onAuth: remote.onAuth,
+      ref,
+      remoteRef: ref,
+      force: false,
+    });
     return 'pushed';
   } catch (err) {
     const code = (err as { code?: string }).code;

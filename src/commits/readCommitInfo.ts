@@ -29,7 +29,8 @@ export function parseCommit(oid: string, text: string): CommitInfo {
     else if (key === 'author') author = parseIdentity(value);
     else if (key === 'committer') committer = parseIdentity(value);
   }
-  if (!tree || !author || !committer) throw new Error(`commit ${oid} is malformed: it lacks a tree, author or committer line`);
+  if (!tree || !author || !committer)
+    throw new Error(`commit ${oid} is malformed: it lacks a tree, author or committer line`);
   return { oid, tree, parents, message, author, committer };
 }
 
@@ -38,5 +39,10 @@ function parseIdentity(value: string): GitIdentity {
   const m = /^(.*?) ?<([^>]*)> (-?\d+) ([+-])(\d\d)(\d\d)$/.exec(value);
   if (!m) return { name: value, email: '', timestamp: 0, timezoneOffset: 0 };
   const minutes = Number(m[5]) * 60 + Number(m[6]);
-  return { name: m[1]!, email: m[2]!, timestamp: Number(m[3]), timezoneOffset: m[4] === '-' ? minutes : minutes === 0 ? 0 : -minutes };
+  return {
+    name: m[1]!,
+    email: m[2]!,
+    timestamp: Number(m[3]),
+    timezoneOffset: m[4] === '-' ? minutes : minutes === 0 ? 0 : -minutes,
+  };
 }

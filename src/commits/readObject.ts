@@ -191,7 +191,17 @@ function rescanPacks(repo: GitRepo, store: ObjectStore): boolean {
     }
     const fanout = new Uint32Array(256);
     for (let b = 0; b < 256; b++) fanout[b] = head.readUInt32BE(FANOUT_AT + b * 4);
-    store.packs.set(name, { idxPath, packPath, fd: null, idxFd: null, fanout, count: fanout[255]!, runs: new Array(256), runsRead: 0, end: packSize - 20 });
+    store.packs.set(name, {
+      idxPath,
+      packPath,
+      fd: null,
+      idxFd: null,
+      fanout,
+      count: fanout[255]!,
+      runs: new Array(256),
+      runsRead: 0,
+      end: packSize - 20,
+    });
     changed = true;
   }
   return changed;
@@ -299,11 +309,20 @@ function burstFd(repo: GitRepo, pack: PackIndex, which: 'fd' | 'idxFd', file: st
   return fd;
 }
 
-function readAt(repo: GitRepo, store: ObjectStore, name: string, pack: PackIndex, fd: number, offset: number, read: ReadRequest): StoredObject {
+function readAt(
+  repo: GitRepo,
+  store: ObjectStore,
+  name: string,
+  pack: PackIndex,
+  fd: number,
+  offset: number,
+  read: ReadRequest,
+): StoredObject {
   const key = `${name}:${offset}`;
   const cached = store.bases.get(key);
   if (cached) {
-    if (cached.content.length > read.maxBytes) throw new ObjectTooLargeError(read.oid, cached.content.length, read.maxBytes);
+    if (cached.content.length > read.maxBytes)
+      throw new ObjectTooLargeError(read.oid, cached.content.length, read.maxBytes);
     return cached;
   }
   // The header: type, inflated size, and for deltas where the base is. 32 bytes hold any of them.
@@ -318,7 +337,8 @@ function readAt(repo: GitRepo, store: ObjectStore, name: string, pack: PackIndex
     size += (byte & 0x7f) * scale;
     scale *= 128;
   }
-  if (code !== OFS_DELTA && code !== REF_DELTA && size > read.maxBytes) throw new ObjectTooLargeError(read.oid, size, read.maxBytes);
+  if (code !== OFS_DELTA && code !== REF_DELTA && size > read.maxBytes)
+    throw new ObjectTooLargeError(read.oid, size, read.maxBytes);
   const baseRead = { oid: read.oid, maxBytes: read.maxBytes * BASE_LIMIT_FACTOR };
   let base: StoredObject | undefined;
   if (code === OFS_DELTA) {
@@ -395,7 +415,10 @@ function inflateAt(repo: GitRepo, fd: number, pack: PackIndex, start: number, si
     const stop = Math.min(start + want, pack.end);
     try {
       const out = inflateSync(readRange(repo, fd, start, stop));
-      if (out.length !== size) throw new Error(`${pack.packPath}: object at ${start} inflates to ${out.length} bytes, its header says ${size}`);
+      if (out.length !== size)
+        throw new Error(
+          `${pack.packPath}: object at ${start} inflates to ${out.length} bytes, its header says ${size}`,
+        );
       return out;
     } catch (err) {
       if ((err as { code?: string }).code !== 'Z_BUF_ERROR' || stop === pack.end) throw err;
@@ -469,17 +492,22 @@ function readLoose(repo: GitRepo, oid: string, read: ReadRequest): StoredObject 
   const file = path.join(repo.gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
   let compressed: Buffer;
   try {
-    compressed = Number.isFinite(read.maxBytes) ? readLooseWithin(repo, file, oid, read.maxBytes) : repo.fs.readFileSync(file);
+    compressed = Number.isFinite(read.maxBytes)
+      ? readLooseWithin(repo, file, oid, read.maxBytes)
+      : repo.fs.readFileSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
   // The header's size was checked, but the stream is what it is: never inflate more than it claimed.
-  const raw = Number.isFinite(read.maxBytes) ? inflateSync(compressed, { maxOutputLength: read.maxBytes + 64 }) : inflateSync(compressed);
+  const raw = Number.isFinite(read.maxBytes)
+    ? inflateSync(compressed, { maxOutputLength: read.maxBytes + 64 })
+    : inflateSync(compressed);
   const space = raw.indexOf(0x20);
   const nul = raw.indexOf(0, space);
   const type = raw.toString('latin1', 0, space) as StoredType;
-  if (!['commit', 'tree', 'blob', 'tag'].includes(type) || nul < 0) throw new Error(`loose object ${oid} has a malformed header`);
+  if (!['commit', 'tree', 'blob', 'tag'].includes(type) || nul < 0)
+    throw new Error(`loose object ${oid} has a malformed header`);
   return { type, content: raw.subarray(nul + 1) };
 }
 

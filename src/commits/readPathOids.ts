@@ -8,7 +8,11 @@ import { isTreeMode, type GitRepo } from './types.ts';
  * only for the names asked there (a folder of hundreds of namespaces or templates is not decoded whole for one).
  * Paths that do not exist are absent from the result.
  */
-export async function readPathOids(repo: GitRepo, tree: string, paths: readonly string[]): Promise<Map<string, string>> {
+export async function readPathOids(
+  repo: GitRepo,
+  tree: string,
+  paths: readonly string[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   // Level by level: tree oid → the lookups that continue in it.
   let level = new Map<string, Lookup[]>([[tree, paths.map((path) => ({ path, segments: path.split('/'), depth: 0 }))]]);
@@ -45,7 +49,11 @@ interface Lookup {
 }
 
 /** The given files of a tree as text, reading only the trees along their paths; absent paths are absent. */
-export async function readTextFiles(repo: GitRepo, tree: string, paths: readonly string[]): Promise<Map<string, string>> {
+export async function readTextFiles(
+  repo: GitRepo,
+  tree: string,
+  paths: readonly string[],
+): Promise<Map<string, string>> {
   const oids = await readPathOids(repo, tree, paths);
   const blobs = await readBlobs(repo, oids.values());
   const decoder = new TextDecoder();

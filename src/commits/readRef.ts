@@ -28,7 +28,14 @@ export async function readRef(repo: GitRepo, ref: string): Promise<string | null
 
 /** git rev-parse's rules for a short name (git help revisions). */
 function candidates(name: string): string[] {
-  return [name, `refs/${name}`, `refs/tags/${name}`, `refs/heads/${name}`, `refs/remotes/${name}`, `refs/remotes/${name}/HEAD`];
+  return [
+    name,
+    `refs/${name}`,
+    `refs/tags/${name}`,
+    `refs/heads/${name}`,
+    `refs/remotes/${name}`,
+    `refs/remotes/${name}/HEAD`,
+  ];
 }
 
 /**

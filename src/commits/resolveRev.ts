@@ -24,7 +24,8 @@ export async function resolveRev(repo: GitRepo, rev: string): Promise<string> {
     } else {
       for (let i = 0; i < n; i++) {
         const parent = (await readCommitInfo(repo, oid)).parents[0];
-        if (!parent) throw new RevNotFoundError(rev, `the history before ${oid.slice(0, 12)} is only ${i} commit(s) long`);
+        if (!parent)
+          throw new RevNotFoundError(rev, `the history before ${oid.slice(0, 12)} is only ${i} commit(s) long`);
         oid = parent;
       }
     }
@@ -68,7 +69,8 @@ async function peelToCommit(repo: GitRepo, rev: string, start: string): Promise<
       throw err;
     }
     if (found.type === 'commit') return oid;
-    const target = found.type === 'tag' ? /^object ([0-9a-f]{40})$/m.exec(found.content.toString('utf8'))?.[1] : undefined;
+    const target =
+      found.type === 'tag' ? /^object ([0-9a-f]{40})$/m.exec(found.content.toString('utf8'))?.[1] : undefined;
     if (!target) throw new RevNotFoundError(rev, `${oid} is a ${found.type}, not a commit`);
     oid = target;
   }

@@ -57,7 +57,10 @@ export interface GitIdentity {
  * commit's own timestamp and zone, so an output commit's id follows from its source.
  */
 export function flotillaIdentity(time: Date | Pick<GitIdentity, 'timestamp' | 'timezoneOffset'>): GitIdentity {
-  const when = time instanceof Date ? { timestamp: Math.floor(time.getTime() / 1000), timezoneOffset: 0 } : { timestamp: time.timestamp, timezoneOffset: time.timezoneOffset };
+  const when =
+    time instanceof Date
+      ? { timestamp: Math.floor(time.getTime() / 1000), timezoneOffset: 0 }
+      : { timestamp: time.timestamp, timezoneOffset: time.timezoneOffset };
   return { name: 'Flotilla', email: 'flotilla@localhost', ...when };
 }
 

@@ -31,7 +31,7 @@ export async function updateRef(repo: GitRepo, ref: string, newOid: string, expe
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (attempt === 0 && await removeStaleLock(repo, lockPath)) continue;
+      if (attempt === 0 && (await removeStaleLock(repo, lockPath))) continue;
       // Racy read, for the message only: the holder may be about to change it.
       const actual = await readRefValue(repo, ref).catch(() => null);
       throw new RefConflictError(ref, expectedOld, actual, true);
@@ -108,7 +108,7 @@ function isRunning(pid: number): boolean {
  */
 async function removeStaleLock(repo: GitRepo, lockPath: string): Promise<boolean> {
   const fs = repo.fs.promises;
-  if (!await isAbandoned(repo, lockPath)) return false;
+  if (!(await isAbandoned(repo, lockPath))) return false;
   const aside = `${lockPath}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     await fs.rename(lockPath, aside);
@@ -126,7 +126,8 @@ async function readRefValue(repo: GitRepo, ref: string): Promise<string | null> 
   const fs = repo.fs.promises;
   try {
     const text = (await fs.readFile(path.join(repo.gitdir, ref), 'utf8')).trim();
-    if (text.startsWith('ref:')) throw new Error(`updateRef: ${ref} is a symbolic ref (${text}); update its target instead`);
+    if (text.startsWith('ref:'))
+      throw new Error(`updateRef: ${ref} is a symbolic ref (${text}); update its target instead`);
     return text;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;

@@ -61,7 +61,12 @@ function buildEditTree(edits: ReadonlyMap<string, FileEdit>): EditNode {
 }
 
 /** Returns the rewritten tree's oid, or null when it ends up empty. */
-async function applyEdits(repo: GitRepo, pack: PackWriter, base: string | null, node: EditNode): Promise<string | null> {
+async function applyEdits(
+  repo: GitRepo,
+  pack: PackWriter,
+  base: string | null,
+  node: EditNode,
+): Promise<string | null> {
   const raw = base ? readTreeBytes(repo, base, pack) : new Uint8Array(0);
   const current = findTreeEntries(raw, new Set([...node.files.keys(), ...node.dirs.keys()]), true);
   /** name → its entry after the edits, or null when it goes. */
@@ -74,8 +79,12 @@ async function applyEdits(repo: GitRepo, pack: PackWriter, base: string | null, 
       continue;
     }
     // Encoded here, one file at a time: the caller need not hold a second, encoded copy of every file.
-    const oid = typeof content === 'string' ? pack.add('blob', Buffer.from(content, 'utf8'))
-      : content instanceof Uint8Array ? pack.add('blob', content) : content.blob;
+    const oid =
+      typeof content === 'string'
+        ? pack.add('blob', Buffer.from(content, 'utf8'))
+        : content instanceof Uint8Array
+          ? pack.add('blob', content)
+          : content.blob;
     const mode = entry?.mode === '100755' ? '100755' : FILE_MODE;
     if (entry?.oid !== oid || entry.mode !== mode) updates.set(name, { name, mode, oid });
   }
@@ -111,7 +120,11 @@ async function applyEdits(repo: GitRepo, pack: PackWriter, base: string | null, 
  * a file or folder below changed): the order is unchanged, so the bytes are renderTree's. null when an entry comes,
  * goes or changes mode.
  */
-function patchOids(raw: Uint8Array, found: ReadonlyMap<string, FoundEntry>, updates: ReadonlyMap<string, TreeEntry | null>): Uint8Array | null {
+function patchOids(
+  raw: Uint8Array,
+  found: ReadonlyMap<string, FoundEntry>,
+  updates: ReadonlyMap<string, TreeEntry | null>,
+): Uint8Array | null {
   for (const [name, entry] of updates) if (!entry || found.get(name)?.mode !== entry.mode) return null;
   const out = Buffer.from(raw);
   for (const [name, entry] of updates) out.write(entry!.oid, found.get(name)!.oidAt, 'hex');

@@ -39,7 +39,11 @@ const DEFAULT_MAX_BYTES = 1024 * 1024;
  * Where `name` leads inside `root`, or why it may not be read: checked on the real paths of both, so a symlink
  * (in the name, in a parent folder, or the root's own) is judged by where it ends, not where it starts.
  */
-export function resolveConfinedPath(root: string, name: string, opts: ConfineOptions = {}): { path: string } | { problem: ConfinementProblem } {
+export function resolveConfinedPath(
+  root: string,
+  name: string,
+  opts: ConfineOptions = {},
+): { path: string } | { problem: ConfinementProblem } {
   const fs = opts.fs ?? nodeFs;
   const shape = relativeNameProblem(name);
   if (shape === 'empty' || (shape === 'absolute' && !opts.allowAbsolute)) return { problem: shape };
@@ -60,7 +64,8 @@ export function resolveConfinedPath(root: string, name: string, opts: ConfineOpt
     const code = (err as NodeJS.ErrnoException).code;
     return { problem: code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'unreadable' };
   }
-  if (!isInside(realRoot, real)) return { problem: path.isAbsolute(name) && real === path.resolve(name) ? 'escapes' : 'symlink-out' };
+  if (!isInside(realRoot, real))
+    return { problem: path.isAbsolute(name) && real === path.resolve(name) ? 'escapes' : 'symlink-out' };
   return { path: real };
 }
 
@@ -69,7 +74,11 @@ export function resolveConfinedPath(root: string, name: string, opts: ConfineOpt
  * final symlink and without blocking, then checked on the open descriptor, so a file swapped between the check
  * and the read is refused rather than read.
  */
-export function readConfinedFile(root: string, name: string, opts: ConfineOptions = {}): ConfinedFile | { problem: ConfinementProblem } {
+export function readConfinedFile(
+  root: string,
+  name: string,
+  opts: ConfineOptions = {},
+): ConfinedFile | { problem: ConfinementProblem } {
   const fs = opts.fs ?? nodeFs;
   const where = resolveConfinedPath(root, name, opts);
   if ('problem' in where) return where;
@@ -95,15 +104,24 @@ export function readConfinedFile(root: string, name: string, opts: ConfineOption
 /** The problem in words, naming the root but never anything read from the file. Pure. */
 export function describeConfinementProblem(problem: ConfinementProblem, root: string): string {
   switch (problem) {
-    case 'empty': return 'is empty';
-    case 'absolute': return `is absolute; only paths relative to ${root} are read`;
-    case 'escapes': return `leads outside ${root}`;
-    case 'symlink-out': return `is (or passes through) a symlink to somewhere outside ${root}`;
-    case 'missing': return `does not exist under ${root}`;
-    case 'not-regular': return 'is not a regular file (a folder, device, FIFO or socket)';
-    case 'too-large': return 'is larger than 1 MiB';
-    case 'unreadable': return 'cannot be read (permissions, or a symlink loop)';
-    case 'root-missing': return `cannot be read: the folder ${root} does not exist`;
+    case 'empty':
+      return 'is empty';
+    case 'absolute':
+      return `is absolute; only paths relative to ${root} are read`;
+    case 'escapes':
+      return `leads outside ${root}`;
+    case 'symlink-out':
+      return `is (or passes through) a symlink to somewhere outside ${root}`;
+    case 'missing':
+      return `does not exist under ${root}`;
+    case 'not-regular':
+      return 'is not a regular file (a folder, device, FIFO or socket)';
+    case 'too-large':
+      return 'is larger than 1 MiB';
+    case 'unreadable':
+      return 'cannot be read (permissions, or a symlink loop)';
+    case 'root-missing':
+      return `cannot be read: the folder ${root} does not exist`;
   }
 }
 

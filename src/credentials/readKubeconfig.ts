@@ -8,7 +8,11 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { parseDocument } from 'yaml';
-import { describeConfinementProblem, readConfinedFile, type ConfinementProblem } from '../confinement/readConfinedFile.ts';
+import {
+  describeConfinementProblem,
+  readConfinedFile,
+  type ConfinementProblem,
+} from '../confinement/readConfinedFile.ts';
 
 export interface KubeconfigRequest {
   /**
@@ -56,20 +60,31 @@ export function readKubeconfig(req: KubeconfigRequest): LoadedKubeconfig | Kubec
   const operators = req.root === undefined;
   const root = req.root ?? path.parse(path.resolve(req.file)).root;
   // The operator's file has no folder to stay in: "does not exist under /" would only confuse.
-  const describe = (problem: ConfinementProblem) => (operators && problem === 'missing' ? 'does not exist' : describeConfinementProblem(problem, root));
+  const describe = (problem: ConfinementProblem) =>
+    operators && problem === 'missing' ? 'does not exist' : describeConfinementProblem(problem, root);
   const file = readConfinedFile(root, req.file, { allowAbsolute: operators });
   if ('problem' in file) {
     return {
       why: `kubeconfig ${req.file} ${describe(file.problem)}`,
-      fix: operators ? 'pass the path of a readable kubeconfig file' : `put the kubeconfig in ${req.root} and set spec.kubeconfigRef.path relative to it (e.g. path: members.config), or start the reconciler with --credentials-dir naming the folder that holds it`,
+      fix: operators
+        ? 'pass the path of a readable kubeconfig file'
+        : `put the kubeconfig in ${req.root} and set spec.kubeconfigRef.path relative to it (e.g. path: members.config), or start the reconciler with --credentials-dir naming the folder that holds it`,
     };
   }
   // Only the position of a parse error is used: the yaml package's message quotes the line.
   const doc = parseDocument(file.bytes.toString('utf8'));
   const first = doc.errors[0];
-  if (first) return { why: `kubeconfig ${req.file} is not valid YAML (line ${first.linePos?.[0].line ?? '?'}, column ${first.linePos?.[0].col ?? '?'})`, fix: 'repair the file (kubectl config view --kubeconfig FILE shows what is wrong)' };
+  if (first)
+    return {
+      why: `kubeconfig ${req.file} is not valid YAML (line ${first.linePos?.[0].line ?? '?'}, column ${first.linePos?.[0].col ?? '?'})`,
+      fix: 'repair the file (kubectl config view --kubeconfig FILE shows what is wrong)',
+    };
   const config = doc.toJS() as unknown;
-  if (!isEntry(config) || !Array.isArray(config.contexts)) return { why: `kubeconfig ${req.file} is not a kubeconfig (no contexts list)`, fix: 'point kubeconfigRef.path at a kubeconfig file' };
+  if (!isEntry(config) || !Array.isArray(config.contexts))
+    return {
+      why: `kubeconfig ${req.file} is not a kubeconfig (no contexts list)`,
+      fix: 'point kubeconfigRef.path at a kubeconfig file',
+    };
 
   const picked = pickContext(config, req.context);
   if ('why' in picked) return { ...picked, why: `kubeconfig ${req.file}: ${picked.why}` };
@@ -89,12 +104,20 @@ export function readKubeconfig(req: KubeconfigRequest): LoadedKubeconfig | Kubec
 
   const hash = createHash('sha256').update(file.bytes).update(`\0${req.context}\0`);
   const folder = path.dirname(file.path);
-  const inline = (entry: Entry, fields: readonly (readonly [string, string, boolean])[], what: string): KubeconfigProblem | undefined => {
+  const inline = (
+    entry: Entry,
+    fields: readonly (readonly [string, string, boolean])[],
+    what: string,
+  ): KubeconfigProblem | undefined => {
     for (const [fileKey, dataKey, base64] of fields) {
       const named = entry[fileKey];
       if (named === undefined || named === null || named === '') continue;
       delete entry[fileKey];
-      if (typeof named !== 'string') return { why: `kubeconfig ${req.file}: ${what}.${fileKey} is not a path`, fix: `write ${what}.${fileKey} as a path, or inline it as ${dataKey}` };
+      if (typeof named !== 'string')
+        return {
+          why: `kubeconfig ${req.file}: ${what}.${fileKey} is not a path`,
+          fix: `write ${what}.${fileKey} as a path, or inline it as ${dataKey}`,
+        };
       if (entry[dataKey] !== undefined) continue; // kubectl: the inline data wins over the file
       const ref = readConfinedFile(root, named, { base: folder, allowAbsolute: true });
       if ('problem' in ref) {
@@ -113,15 +136,22 @@ export function readKubeconfig(req: KubeconfigRequest): LoadedKubeconfig | Kubec
 
   const kubeconfig = new KubeConfig();
   try {
-    kubeconfig.loadFromString(JSON.stringify({
-      apiVersion: 'v1', kind: 'Config', 'current-context': req.context,
-      clusters: [{ name: 'cluster', cluster }],
-      users: [{ name: 'user', user }],
-      contexts: [{ name: req.context, context: { ...context, cluster: 'cluster', user: 'user' } }],
-    }));
+    kubeconfig.loadFromString(
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        'current-context': req.context,
+        clusters: [{ name: 'cluster', cluster }],
+        users: [{ name: 'user', user }],
+        contexts: [{ name: req.context, context: { ...context, cluster: 'cluster', user: 'user' } }],
+      }),
+    );
   } catch {
     // client-node's own words could quote the file; ours name the place.
-    return { why: `kubeconfig ${req.file}: context "${req.context}" has a malformed cluster or user entry`, fix: 'repair the file (kubectl config view --kubeconfig FILE shows what is wrong)' };
+    return {
+      why: `kubeconfig ${req.file}: context "${req.context}" has a malformed cluster or user entry`,
+      fix: 'repair the file (kubectl config view --kubeconfig FILE shows what is wrong)',
+    };
   }
   return { kubeconfig, path: file.path, fingerprint: hash.digest('hex') };
 }
@@ -132,16 +162,34 @@ function pickContext(config: Entry, name: string): { cluster: Entry; user: Entry
     Array.isArray(list) ? (list as unknown[]).find((e): e is Entry => isEntry(e) && e.name === n) : undefined;
   const ctx = named(config.contexts, name);
   if (!ctx || !isEntry(ctx.context)) {
-    const names = (config.contexts as unknown[]).filter(isEntry).map((c) => String(c.name)).slice(0, 20);
-    return { why: `has no context "${name}"`, fix: `set spec.kubeconfigRef.context to one of ${names.join(', ') || '(none)'}`, contexts: names };
+    const names = (config.contexts as unknown[])
+      .filter(isEntry)
+      .map((c) => String(c.name))
+      .slice(0, 20);
+    return {
+      why: `has no context "${name}"`,
+      fix: `set spec.kubeconfigRef.context to one of ${names.join(', ') || '(none)'}`,
+      contexts: names,
+    };
   }
   const clusterEntry = named(config.clusters, ctx.context.cluster);
   if (!clusterEntry || !isEntry(clusterEntry.cluster) || typeof clusterEntry.cluster.server !== 'string') {
-    return { why: `context "${name}" names a cluster the file does not define (or one without a server)`, fix: 'repair the clusters section of the kubeconfig' };
+    return {
+      why: `context "${name}" names a cluster the file does not define (or one without a server)`,
+      fix: 'repair the clusters section of the kubeconfig',
+    };
   }
   const userEntry = ctx.context.user === undefined ? { user: {} } : named(config.users, ctx.context.user);
-  if (!userEntry || !isEntry(userEntry.user ?? {})) return { why: `context "${name}" names a user the file does not define`, fix: 'repair the users section of the kubeconfig' };
-  return { cluster: { ...clusterEntry.cluster }, user: { ...((userEntry.user as Entry | undefined) ?? {}) }, context: { ...ctx.context } };
+  if (!userEntry || !isEntry(userEntry.user ?? {}))
+    return {
+      why: `context "${name}" names a user the file does not define`,
+      fix: 'repair the users section of the kubeconfig',
+    };
+  return {
+    cluster: { ...clusterEntry.cluster },
+    user: { ...((userEntry.user as Entry | undefined) ?? {}) },
+    context: { ...ctx.context },
+  };
 }
 
 function isEntry(v: unknown): v is Entry {

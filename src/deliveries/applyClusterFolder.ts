@@ -1,6 +1,12 @@
 import { mapLimit } from '../concurrency/mapLimit.ts';
 import { describeRef, refKey, type ObjectRef } from '../api/kinds.ts';
-import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type DeletionAttribution, type PruneVerdict, type SourceState } from './checkPruneSafety.ts';
+import {
+  ALLOW_PRUNE_TRAILER,
+  checkPruneSafety,
+  type DeletionAttribution,
+  type PruneVerdict,
+  type SourceState,
+} from './checkPruneSafety.ts';
 import { identityKey, type Inventory } from '../branches/status/inventory.ts';
 import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
 import type { KubeTarget } from './KubeTarget.ts';
@@ -93,21 +99,42 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
   const released = opts.released ?? new Set<string>();
   const inFolder = new Set<string>();
   for (const m of opts.manifests.values()) {
-    const meta = (m as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } } | null) ?? {};
-    if (meta.apiVersion && meta.kind && meta.metadata?.name) inFolder.add(identityKey({ apiVersion: meta.apiVersion, kind: meta.kind, namespace: meta.metadata.namespace ?? '', name: meta.metadata.name }));
+    const meta =
+      (m as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } } | null) ?? {};
+    if (meta.apiVersion && meta.kind && meta.metadata?.name)
+      inFolder.add(
+        identityKey({
+          apiVersion: meta.apiVersion,
+          kind: meta.kind,
+          namespace: meta.metadata.namespace ?? '',
+          name: meta.metadata.name,
+        }),
+      );
   }
   const releasedNow = opts.inventory.filter((r) => released.has(identityKey(r)) && !inFolder.has(identityKey(r)));
   const inventoryIn = releasedNow.length ? opts.inventory.filter((r) => !releasedNow.includes(r)) : opts.inventory;
   const pendingKeys = new Set((opts.pending ?? []).map(identityKey));
   const releasedKeys = new Set(releasedNow.map(identityKey));
-  const remembered = [...inventoryIn, ...(opts.pending ?? []).filter((r) => !ctx.owned.has(identityKey(r)) && !releasedKeys.has(identityKey(r)))];
-  const plan = planDelivery({ manifests: opts.manifests, inventory: remembered, prune: opts.prune, defaultConflictResolution: opts.conflictResolution });
+  const remembered = [
+    ...inventoryIn,
+    ...(opts.pending ?? []).filter((r) => !ctx.owned.has(identityKey(r)) && !releasedKeys.has(identityKey(r))),
+  ];
+  const plan = planDelivery({
+    manifests: opts.manifests,
+    inventory: remembered,
+    prune: opts.prune,
+    defaultConflictResolution: opts.conflictResolution,
+  });
   const notes: string[] = [];
-  if (releasedNow.length) notes.push(`${releasedNow.length} object(s) released (preserveResourcesOnDeletion): left on the member, no longer managed`);
+  if (releasedNow.length)
+    notes.push(
+      `${releasedNow.length} object(s) released (preserveResourcesOnDeletion): left on the member, no longer managed`,
+    );
   if (!opts.prune) notes.push('pruning skipped: the folder was not read completely');
   const results: ApplyResult[] = [...plan.invalid];
   const guard = await guardPrune(opts.cluster, remembered, plan.prune, opts.pruneSafety ?? { source: 'ok' });
-  if (guard.verdict?.held.length) notes.push(`prune held: ${guard.verdict.held.map((h) => h.message).join('; ')}; fix: ${guard.verdict.fix}`);
+  if (guard.verdict?.held.length)
+    notes.push(`prune held: ${guard.verdict.held.map((h) => h.message).join('; ')}; fix: ${guard.verdict.fix}`);
   const concurrency = opts.concurrency ?? 8;
 
   results.push(...(await mapLimit(plan.namespaces, concurrency, (o) => applyOne(ctx, o))));
@@ -121,7 +148,8 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
       const res = crdResults[i]!;
       const groups = servedVersions(crd.manifest);
       if (res.action === 'failed' || res.action === 'conflict') {
-        for (const gv of groups) notEstablished.set(gv, `CustomResourceDefinition ${crd.ref.name} was not applied: ${res.message}`);
+        for (const gv of groups)
+          notEstablished.set(gv, `CustomResourceDefinition ${crd.ref.name} was not applied: ${res.message}`);
         return;
       }
       const problem = await waitEstablished(ctx, crd.ref.name, opts.crdEstablishTimeoutMs ?? 30_000);
@@ -145,7 +173,9 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
   for (const ref of guard.prune) {
     const r = await pruneOne(ctx, ref, !ctx.owned.has(identityKey(ref)) && pendingKeys.has(identityKey(ref)));
     if (!r) continue; // a pending entry that is not ours: forgotten, nothing to report
-    pruneResults.push(guard.allowedBy && r.action === 'pruned' ? { ...r, message: `${r.message} (allowed by ${guard.allowedBy})` } : r);
+    pruneResults.push(
+      guard.allowedBy && r.action === 'pruned' ? { ...r, message: `${r.message} (allowed by ${guard.allowedBy})` } : r,
+    );
   }
   results.push(...pruneResults, ...guard.held);
   if (ctx.unreachable) notes.push(ctx.unreachable);
@@ -176,8 +206,14 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     for (const r of remembered) if (!have.has(identityKey(r))) remember(r);
   }
   return {
-    cluster: opts.cluster, results, inventory, pending, writes: ctx.writes, notes,
-    ...(guard.verdict ? { prune: guard.verdict } : {}), ...(ctx.unreachable ? { unreachable: true as const } : {}),
+    cluster: opts.cluster,
+    results,
+    inventory,
+    pending,
+    writes: ctx.writes,
+    notes,
+    ...(guard.verdict ? { prune: guard.verdict } : {}),
+    ...(ctx.unreachable ? { unreachable: true as const } : {}),
   };
 }
 
@@ -199,8 +235,11 @@ async function guardPrune(cluster: string, inventory: Inventory, planned: Object
   if (verdict.held.length > 0 && safety.source === 'ok' && safety.readDeletions) {
     const deletedBy = await safety.readDeletions();
     verdict = checkPruneSafety({ ...input, deletedBy });
-    const commits = [...new Set(verdict.allowed.flatMap((h) => h.refs.map((ref) => deletedBy(cluster, ref)?.allowedAt?.slice(0, 12))))].filter(Boolean);
-    if (verdict.allowedBy) allowedBy = `${ALLOW_PRUNE_TRAILER}: ${verdict.allowedBy} (source commit ${commits.join(', ')})`;
+    const commits = [
+      ...new Set(verdict.allowed.flatMap((h) => h.refs.map((ref) => deletedBy(cluster, ref)?.allowedAt?.slice(0, 12)))),
+    ].filter(Boolean);
+    if (verdict.allowedBy)
+      allowedBy = `${ALLOW_PRUNE_TRAILER}: ${verdict.allowedBy} (source commit ${commits.join(', ')})`;
   }
   const heldKeys = new Map<string, string>();
   for (const h of verdict.held) for (const ref of h.refs) heldKeys.set(ref, `${h.message} (${h.reason})`);
@@ -208,7 +247,13 @@ async function guardPrune(cluster: string, inventory: Inventory, planned: Object
   const prune: ObjectRef[] = [];
   for (const ref of planned) {
     const why = heldKeys.get(refKey(ref));
-    if (why) held.push({ ref, prune: true, action: 'held', message: `deletion held by prune safety: ${why}; fix: ${verdict.fix}` });
+    if (why)
+      held.push({
+        ref,
+        prune: true,
+        action: 'held',
+        message: `deletion held by prune safety: ${why}; fix: ${verdict.fix}`,
+      });
     else prune.push(ref);
   }
   return { prune, held, verdict, allowedBy };
@@ -233,13 +278,19 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
   if (ctx.unreachable) return failed(ref, path, ctx.unreachable);
   try {
     const resource = await resolveResource(ctx.kube, ref.apiVersion, ref.kind, ctx.retry);
-    if (!resource) return failed(ref, path, `${ctx.kube.name} does not serve ${ref.kind} in ${ref.apiVersion}; fix: install its CRD or enable that API on the member`);
+    if (!resource)
+      return failed(
+        ref,
+        path,
+        `${ctx.kube.name} does not serve ${ref.kind} in ${ref.apiVersion}; fix: install its CRD or enable that API on the member`,
+      );
     const url = resourcePath(ref.apiVersion, resource, ref.namespace, ref.name);
 
     const current = await sendRequest(ctx.kube, { method: 'GET', path: url }, ctx.retry);
     let live: Record<string, unknown> | undefined;
     if (current.status === 200) live = current.body as Record<string, unknown>;
-    else if (current.status !== 404) return failed(ref, path, `reading the live object failed: ${statusMessage(current)}`);
+    else if (current.status !== 404)
+      return failed(ref, path, `reading the live object failed: ${statusMessage(current)}`);
     // An update keeps what the member owns (Karmada's Retain, run by its object watcher before every update).
     const body = applyBody(retainForMember(obj.manifest, live));
     // The count kept is the member's as read: the apply is conditional on that read, so an HPA scaling in between
@@ -249,11 +300,15 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
 
     if (live && !isManaged(live) && obj.conflictResolution === 'abort') {
       return {
-        ref, path, action: 'conflict', live,
+        ref,
+        path,
+        action: 'conflict',
+        live,
         message: `${describeRef(ref)} already exists on ${ctx.kube.name} and is not managed by Flotilla (no karmada.io/managed=true label); left untouched. fix: delete it, or set work.karmada.io/conflict-resolution: overwrite to take it over`,
       };
     }
-    if (live && isSubset(body, live)) return { ref, path, action: 'unchanged', message: 'live object already matches', live };
+    if (live && isSubset(body, live))
+      return { ref, path, action: 'unchanged', message: 'live object already matches', live };
 
     // Ours (labelled, and in the inventory: Flotilla applied it): another manager's edit is drift, repaired by
     // taking the fields back, as Karmada's execution controller overwrites the objects it manages. conflictResolution
@@ -268,25 +323,47 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
         path: url,
         query: { fieldManager: ctx.fieldManager, ...(force ? { force: 'true' } : {}) },
         // JSON is YAML: the server parses the apply patch as YAML either way.
-        body: JSON.stringify(conditional && resourceVersion ? { ...body, metadata: { ...(body.metadata as object), resourceVersion } } : body),
+        body: JSON.stringify(
+          conditional && resourceVersion
+            ? { ...body, metadata: { ...(body.metadata as object), resourceVersion } }
+            : body,
+        ),
         contentType: 'application/apply-patch+yaml',
       },
       ctx.retry,
     );
     if (res.status === 409 && conditional && isStale(res)) {
       if (attempt < STALE_ATTEMPTS) return applyOne(ctx, obj, attempt + 1);
-      return failed(ref, path, `the member changed it while it was applied, ${attempt} times in a row (an HPA scaling it?): ${statusMessage(res)}; the next pass tries again`);
+      return failed(
+        ref,
+        path,
+        `the member changed it while it was applied, ${attempt} times in a row (an HPA scaling it?): ${statusMessage(res)}; the next pass tries again`,
+      );
     }
     if (res.status === 409) {
-      return { ref, path, action: 'conflict', live, message: `field conflict with another manager (apply without force under conflict-resolution abort): ${statusMessage(res)}` };
+      return {
+        ref,
+        path,
+        action: 'conflict',
+        live,
+        message: `field conflict with another manager (apply without force under conflict-resolution abort): ${statusMessage(res)}`,
+      };
     }
-    if (res.status !== 200 && res.status !== 201) return failed(ref, path, `server-side apply failed: ${statusMessage(res)}`);
+    if (res.status !== 200 && res.status !== 201)
+      return failed(ref, path, `server-side apply failed: ${statusMessage(res)}`);
     const created = !live || res.status === 201;
     const drift = !created && owned && sameSource(body, live);
     return {
-      ref, path,
+      ref,
+      path,
       action: created ? 'created' : drift ? 'drift-repaired' : 'configured',
-      message: created ? 'created' : live && !isManaged(live) ? 'taken over (conflict-resolution overwrite)' : drift ? 'drift repaired: the live object differed from Git' : 'configured',
+      message: created
+        ? 'created'
+        : live && !isManaged(live)
+          ? 'taken over (conflict-resolution overwrite)'
+          : drift
+            ? 'drift repaired: the live object differed from Git'
+            : 'configured',
       live: res.body as Record<string, unknown>,
     };
   } catch (err) {
@@ -303,15 +380,31 @@ async function pruneOne(ctx: Ctx, ref: ObjectRef, pendingOnly: boolean): Promise
   try {
     const resource = await resolveResource(ctx.kube, ref.apiVersion, ref.kind, ctx.retry);
     // The API is gone (CRD deleted): so is every object of it.
-    if (!resource) return { ref, prune: true, action: 'pruned', message: `already gone: ${ctx.kube.name} no longer serves ${ref.kind}` };
+    if (!resource)
+      return {
+        ref,
+        prune: true,
+        action: 'pruned',
+        message: `already gone: ${ctx.kube.name} no longer serves ${ref.kind}`,
+      };
     const url = resourcePath(ref.apiVersion, resource, ref.namespace, ref.name);
     const current = await sendRequest(ctx.kube, { method: 'GET', path: url }, ctx.retry);
     if (current.status === 404) return { ref, prune: true, action: 'pruned', message: 'already gone' };
-    if (current.status !== 200) return { ...failed(ref, undefined, `reading the object to prune failed: ${statusMessage(current)}`), prune: true };
+    if (current.status !== 200)
+      return {
+        ...failed(ref, undefined, `reading the object to prune failed: ${statusMessage(current)}`),
+        prune: true,
+      };
     const live = current.body as Record<string, unknown>;
     if (pendingOnly && !(isManaged(live) && appliedBy(live, ctx.fieldManager))) return null;
     if (!isManaged(live)) {
-      return { ref, prune: true, action: 'conflict', live, message: `not pruned: ${describeRef(ref)} on ${ctx.kube.name} is no longer labelled karmada.io/managed=true, so it is not ours to delete` };
+      return {
+        ref,
+        prune: true,
+        action: 'conflict',
+        live,
+        message: `not pruned: ${describeRef(ref)} on ${ctx.kube.name} is no longer labelled karmada.io/managed=true, so it is not ours to delete`,
+      };
     }
     const uid = (live.metadata as { uid?: string } | undefined)?.uid;
     ctx.writes++;
@@ -322,12 +415,23 @@ async function pruneOne(ctx: Ctx, ref: ObjectRef, pendingOnly: boolean): Promise
         path: url,
         query: { propagationPolicy: 'Background' },
         // The uid precondition makes sure we delete the object we just checked, not a successor with the same name.
-        ...(uid ? { body: JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background', preconditions: { uid } }), contentType: 'application/json' } : {}),
+        ...(uid
+          ? {
+              body: JSON.stringify({
+                kind: 'DeleteOptions',
+                apiVersion: 'v1',
+                propagationPolicy: 'Background',
+                preconditions: { uid },
+              }),
+              contentType: 'application/json',
+            }
+          : {}),
       },
       ctx.retry,
     );
     if (res.status === 404) return { ref, prune: true, action: 'pruned', message: 'already gone' };
-    if (res.status !== 200 && res.status !== 202) return { ...failed(ref, undefined, `delete failed: ${statusMessage(res)}`), prune: true };
+    if (res.status !== 200 && res.status !== 202)
+      return { ...failed(ref, undefined, `delete failed: ${statusMessage(res)}`), prune: true };
     return { ref, prune: true, action: 'pruned', message: 'deleted: no longer in the rendered folder' };
   } catch (err) {
     return { ...failed(ref, undefined, noteFailure(ctx, err)), prune: true };
@@ -341,13 +445,20 @@ async function waitEstablished(ctx: Ctx, name: string, timeoutMs: number): Promi
   for (;;) {
     if (ctx.unreachable) return ctx.unreachable;
     try {
-      const res = await sendRequest(ctx.kube, { method: 'GET', path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(name)}` }, ctx.retry);
-      const conditions = ((res.body as { status?: { conditions?: { type: string; status: string }[] } }).status?.conditions) ?? [];
-      if (res.status === 200 && conditions.some((c) => c.type === 'Established' && c.status === 'True')) return undefined;
+      const res = await sendRequest(
+        ctx.kube,
+        { method: 'GET', path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(name)}` },
+        ctx.retry,
+      );
+      const conditions =
+        (res.body as { status?: { conditions?: { type: string; status: string }[] } }).status?.conditions ?? [];
+      if (res.status === 200 && conditions.some((c) => c.type === 'Established' && c.status === 'True'))
+        return undefined;
     } catch (err) {
       return noteFailure(ctx, err);
     }
-    if (Date.now() + delay > deadline) return `CustomResourceDefinition ${name} was not Established within ${timeoutMs} ms`;
+    if (Date.now() + delay > deadline)
+      return `CustomResourceDefinition ${name} was not Established within ${timeoutMs} ms`;
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(delay * 2, 500);
   }
@@ -370,7 +481,11 @@ function noteFailure(ctx: Ctx, err: unknown): string {
 /** The 409 of a stale resourceVersion precondition, not a field-manager conflict (those list their fields as causes). */
 function isStale(res: { body?: unknown }): boolean {
   const status = res.body as { reason?: string; message?: string; details?: { causes?: unknown[] } } | undefined;
-  return status?.reason === 'Conflict' && !status.details?.causes?.length && /the object has been modified/.test(status.message ?? '');
+  return (
+    status?.reason === 'Conflict' &&
+    !status.details?.causes?.length &&
+    /the object has been modified/.test(status.message ?? '')
+  );
 }
 
 function appliedBy(live: Record<string, unknown>, manager: string): boolean {
@@ -380,7 +495,8 @@ function appliedBy(live: Record<string, unknown>, manager: string): boolean {
 
 /** Rendered from the same source commit as the live object: Git did not change it, so a difference is drift. */
 function sameSource(body: Record<string, unknown>, live: Record<string, unknown> | undefined): boolean {
-  const source = (o: Record<string, unknown> | undefined) => (o?.metadata as { annotations?: Record<string, string> } | undefined)?.annotations?.[SOURCE_COMMIT_ANNOTATION];
+  const source = (o: Record<string, unknown> | undefined) =>
+    (o?.metadata as { annotations?: Record<string, string> } | undefined)?.annotations?.[SOURCE_COMMIT_ANNOTATION];
   return source(body) !== undefined && source(body) === source(live);
 }
 

@@ -98,13 +98,15 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
   const names = [...opts.clusters.keys()].sort();
   const statusRef = opts.statusRef ?? DEFAULT_STATUS_REF;
   // Every folder is read before anything is applied, so what the apply may create is recorded first.
-  const folders = new Map(await mapLimit(names, opts.concurrency ?? 4, async (name): Promise<[string, ClusterFolder | Error]> => {
-    try {
-      return [name, await readClusterFolder(opts.repo, info.tree, name, index)];
-    } catch (err) {
-      return [name, err instanceof Error ? err : new Error(String(err))];
-    }
-  }));
+  const folders = new Map(
+    await mapLimit(names, opts.concurrency ?? 4, async (name): Promise<[string, ClusterFolder | Error]> => {
+      try {
+        return [name, await readClusterFolder(opts.repo, info.tree, name, index)];
+      } catch (err) {
+        return [name, err instanceof Error ? err : new Error(String(err))];
+      }
+    }),
+  );
   const planned = new Map<string, Inventory>();
   for (const [name, folder] of folders) {
     if (folder instanceof Error) continue;
@@ -114,7 +116,15 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
   }
   let notRecorded: Error | undefined;
   if (planned.size > 0) {
-    const write = () => recordPlannedInventory({ repo: opts.repo, statusRef, planned, renderedCommit: commit, inventoryPath, ...(opts.now ? { now: opts.now } : {}) });
+    const write = () =>
+      recordPlannedInventory({
+        repo: opts.repo,
+        statusRef,
+        planned,
+        renderedCommit: commit,
+        inventoryPath,
+        ...(opts.now ? { now: opts.now } : {}),
+      });
     try {
       await (opts.recordPlanned ? opts.recordPlanned(write) : write());
     } catch (err) {
@@ -133,12 +143,18 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
       if (folder instanceof Error) throw folder;
       // Applying objects no inventory names would reopen the gap the record closes: a kill before the status
       // commit would leave them unprunable. Nothing is applied until the record can be written.
-      if (notRecorded && planned.has(name)) throw new Error(`recording the planned inventory on ${statusRef} failed, so nothing was applied: ${notRecorded.message}; fix: nothing to do if the branch is writable, the next pass retries`);
+      if (notRecorded && planned.has(name))
+        throw new Error(
+          `recording the planned inventory on ${statusRef} failed, so nothing was applied: ${notRecorded.message}; fix: nothing to do if the branch is writable, the next pass retries`,
+        );
       // Karmada issue 5150: deletions on a cluster wait until it is Ready again. A cluster just back still counts as
       // NotReady until its success threshold passes and the render has caught up, so it loses nothing still wanted.
       const ready = observed.get(name)?.status?.conditions?.find((c) => c.type === 'Ready');
       const holdPrune = ready !== undefined && ready.status !== 'True';
-      if (holdPrune && folder.complete) folder.notes.push(`${name} is Ready=${ready.status}${ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : ''}: nothing pruned until it is Ready`);
+      if (holdPrune && folder.complete)
+        folder.notes.push(
+          `${name} is Ready=${ready.status}${ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : ''}: nothing pruned until it is Ready`,
+        );
       const report = await applyClusterFolder({
         cluster: name,
         manifests: folder.manifests,
@@ -156,21 +172,38 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
           source,
           ...(opts.pruneThreshold !== undefined ? { threshold: opts.pruneThreshold } : {}),
           // The commits rendered since the one last applied here: each deletion is judged by the trailer of its own.
-          readDeletions: () => readDeletingCommits(opts.repo, { head: commit, stopAtSource: record?.sourceCommit, clusters: new Set([name]) }),
+          readDeletions: () =>
+            readDeletingCommits(opts.repo, {
+              head: commit,
+              stopAtSource: record?.sourceCommit,
+              clusters: new Set([name]),
+            }),
         },
       });
       report.results.unshift(...folder.unreadable);
       report.notes.unshift(...folder.notes);
       const appliedSource = report.unreachable ? record?.sourceCommit : (sourceCommit ?? record?.sourceCommit);
-      return { ...report, previousInventory: remembered, durationMs: Date.now() - started, ...(appliedSource ? { appliedSource } : {}) };
+      return {
+        ...report,
+        previousInventory: remembered,
+        durationMs: Date.now() - started,
+        ...(appliedSource ? { appliedSource } : {}),
+      };
     } catch (err) {
       // A bug or an unreadable blob: this cluster reports the failure, the others carry on.
       const message = err instanceof Error ? err.message : String(err);
       // A recorded plan stays: the apply may have created some of it before failing.
       const pending = [...(record?.pending ?? []), ...(!notRecorded && planned.has(name) ? planned.get(name)! : [])];
       return {
-        cluster: name, results: [], inventory: previousInventory, pending, writes: 0, notes: [`apply failed: ${message}`],
-        previousInventory: remembered, durationMs: Date.now() - started, ...(record?.sourceCommit ? { appliedSource: record.sourceCommit } : {}),
+        cluster: name,
+        results: [],
+        inventory: previousInventory,
+        pending,
+        writes: 0,
+        notes: [`apply failed: ${message}`],
+        previousInventory: remembered,
+        durationMs: Date.now() - started,
+        ...(record?.sourceCommit ? { appliedSource: record.sourceCommit } : {}),
       };
     }
   });
@@ -208,7 +241,12 @@ interface ClusterFolder {
   unreadable: ClusterApplyReport['results'];
 }
 
-async function readClusterFolder(repo: GitRepo, rootTree: string, cluster: string, index: ShardedIndex | null): Promise<ClusterFolder> {
+async function readClusterFolder(
+  repo: GitRepo,
+  rootTree: string,
+  cluster: string,
+  index: ShardedIndex | null,
+): Promise<ClusterFolder> {
   const prefix = clusterFolder(cluster);
   const files = await listFolderFiles(repo, rootTree, prefix);
   const paths = [...files.keys()].filter((p) => p.endsWith('.yaml'));
@@ -227,16 +265,25 @@ async function readClusterFolder(repo: GitRepo, rootTree: string, cluster: strin
     notes.push(`${prefix} is missing from the rendered commit; nothing applied and nothing pruned`);
     return { manifests, complete: false, notes, unreadable };
   }
-  const blobs = await readBlobs(repo, paths.map((p) => files.get(p)!.oid));
+  const blobs = await readBlobs(
+    repo,
+    paths.map((p) => files.get(p)!.oid),
+  );
   const decoder = new TextDecoder();
   for (const p of paths) {
     try {
       manifests.set(p, parseYamlValue(decoder.decode(blobs.get(files.get(p)!.oid)!)));
     } catch (err) {
-      unreadable.push({ ref: { apiVersion: '', kind: '', namespace: '', name: '' }, path: p, action: 'failed', message: `unreadable YAML: ${(err as Error).message}` });
+      unreadable.push({
+        ref: { apiVersion: '', kind: '', namespace: '', name: '' },
+        path: p,
+        action: 'failed',
+        message: `unreadable YAML: ${(err as Error).message}`,
+      });
     }
   }
-  if (unreadable.length > 0) notes.push(`${unreadable.length} file(s) under ${prefix} could not be parsed; pruning skipped`);
+  if (unreadable.length > 0)
+    notes.push(`${unreadable.length} file(s) under ${prefix} could not be parsed; pruning skipped`);
   return { manifests, complete: unreadable.length === 0, notes, unreadable };
 }
 
@@ -256,5 +303,10 @@ async function placesAnything(index: ShardedIndex, cluster: string): Promise<boo
 
 /** Cluster → identity keys of objects released under preserveResourcesOnDeletion (works/outputPaths.ts RELEASED_PATH). */
 function parseReleased(text: string | undefined): Map<string, Set<string>> {
-  return new Map([...parseReleasedFile(text)].map(([cluster, keys]) => [cluster, new Set([...keys].map((k) => identityKey(parseRefKey(k))))]));
+  return new Map(
+    [...parseReleasedFile(text)].map(([cluster, keys]) => [
+      cluster,
+      new Set([...keys].map((k) => identityKey(parseRefKey(k)))),
+    ]),
+  );
 }

@@ -64,14 +64,26 @@ export interface PruneVerdict {
 export function checkPruneSafety(input: PruneInput): PruneVerdict {
   const clusters = [...input.removals.keys()].filter((c) => (input.removals.get(c) ?? []).length > 0).sort();
   if (input.source !== 'ok') {
-    const reason = input.source === 'empty' ? 'SOURCE_EMPTY' : input.source === 'unreadable' ? 'SOURCE_UNREADABLE' : 'SOURCE_MISSING';
-    const held = clusters.map((cluster): HeldPrune => ({
-      cluster, reason, refs: [...input.removals.get(cluster)!].sort(),
-      message: `the source commit is ${input.source}: that never means "delete everything", so ${cluster} keeps its objects`,
-    }));
+    const reason =
+      input.source === 'empty'
+        ? 'SOURCE_EMPTY'
+        : input.source === 'unreadable'
+          ? 'SOURCE_UNREADABLE'
+          : 'SOURCE_MISSING';
+    const held = clusters.map(
+      (cluster): HeldPrune => ({
+        cluster,
+        reason,
+        refs: [...input.removals.get(cluster)!].sort(),
+        message: `the source commit is ${input.source}: that never means "delete everything", so ${cluster} keeps its objects`,
+      }),
+    );
     return {
-      held, allowed: [],
-      fix: held.length ? 'restore the source (templates, policies and Cluster objects); to retire everything on purpose, delete the templates but keep the Cluster objects, and add the trailer' : '',
+      held,
+      allowed: [],
+      fix: held.length
+        ? 'restore the source (templates, policies and Cluster objects); to retire everything on purpose, delete the templates but keep the Cluster objects, and add the trailer'
+        : '',
     };
   }
   const threshold = input.threshold ?? 0.5;
@@ -80,20 +92,39 @@ export function checkPruneSafety(input: PruneInput): PruneVerdict {
     const removed = [...input.removals.get(cluster)!].sort();
     const total = input.current.get(cluster)?.length ?? 0;
     if (total > 0 && removed.length >= total) {
-      holds.push({ cluster, reason: 'EVERYTHING', refs: removed, message: `would delete all ${total} objects on ${cluster}` });
+      holds.push({
+        cluster,
+        reason: 'EVERYTHING',
+        refs: removed,
+        message: `would delete all ${total} objects on ${cluster}`,
+      });
       continue;
     }
     if (total > 0 && removed.length / total > threshold) {
       holds.push({
-        cluster, reason: 'OVER_THRESHOLD', refs: removed,
+        cluster,
+        reason: 'OVER_THRESHOLD',
+        refs: removed,
         message: `would delete ${removed.length} of ${total} objects on ${cluster} (more than ${Math.round(threshold * 100)}%)`,
       });
       continue;
     }
     const namespaces = removed.filter((r) => isKind(r, '', 'Namespace'));
     const crds = removed.filter((r) => isKind(r, 'apiextensions.k8s.io', 'CustomResourceDefinition'));
-    if (namespaces.length) holds.push({ cluster, reason: 'NAMESPACE', refs: namespaces, message: `would delete ${namespaces.length} Namespace(s) on ${cluster}, and with them every object inside` });
-    if (crds.length) holds.push({ cluster, reason: 'CRD', refs: crds, message: `would delete ${crds.length} CustomResourceDefinition(s) on ${cluster}, and with them every custom resource of that kind` });
+    if (namespaces.length)
+      holds.push({
+        cluster,
+        reason: 'NAMESPACE',
+        refs: namespaces,
+        message: `would delete ${namespaces.length} Namespace(s) on ${cluster}, and with them every object inside`,
+      });
+    if (crds.length)
+      holds.push({
+        cluster,
+        reason: 'CRD',
+        refs: crds,
+        message: `would delete ${crds.length} CustomResourceDefinition(s) on ${cluster}, and with them every custom resource of that kind`,
+      });
   }
   const reason = input.allowReason?.trim();
   if (reason) return { held: [], allowed: holds, allowedBy: reason, fix: '' };
@@ -109,7 +140,9 @@ export function checkPruneSafety(input: PruneInput): PruneVerdict {
     if (no.length > 0) held.push({ ...hold, refs: no });
   }
   return {
-    held, allowed, ...(reasons.size > 0 ? { allowedBy: [...reasons].join('; ') } : {}),
+    held,
+    allowed,
+    ...(reasons.size > 0 ? { allowedBy: [...reasons].join('; ') } : {}),
     fix: held.length ? allowPruneFix(input.allowWith ?? 'amend') : '',
   };
 }

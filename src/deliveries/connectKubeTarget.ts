@@ -25,10 +25,18 @@ export interface ConnectOptions {
 export async function connectKubeTarget(kc: KubeConfig, opts: ConnectOptions = {}): Promise<KubeTarget> {
   // Work on a copy: setCurrentContext mutates, and the caller may share one KubeConfig between members.
   const own = new KubeConfig();
-  own.loadFromOptions({ clusters: kc.clusters, users: kc.users, contexts: kc.contexts, currentContext: opts.context ?? kc.getCurrentContext() });
+  own.loadFromOptions({
+    clusters: kc.clusters,
+    users: kc.users,
+    contexts: kc.contexts,
+    currentContext: opts.context ?? kc.getCurrentContext(),
+  });
   const context = own.getCurrentContext();
   const cluster = own.getCurrentCluster();
-  if (!cluster) throw new Error(`kubeconfig context ${JSON.stringify(context)} names no cluster; fix: check the contexts section of the kubeconfig`);
+  if (!cluster)
+    throw new Error(
+      `kubeconfig context ${JSON.stringify(context)} names no cluster; fix: check the contexts section of the kubeconfig`,
+    );
   const server = cluster.server.replace(/\/+$/, '');
 
   const readAuth = async () => {
@@ -94,7 +102,10 @@ export async function connectKubeTarget(kc: KubeConfig, opts: ConnectOptions = {
 }
 
 /** One KubeTarget per context of a kubeconfig file, keyed by context name. */
-export async function connectKubeconfig(path: string, opts: Omit<ConnectOptions, 'context' | 'name'> = {}): Promise<Map<string, KubeTarget>> {
+export async function connectKubeconfig(
+  path: string,
+  opts: Omit<ConnectOptions, 'context' | 'name'> = {},
+): Promise<Map<string, KubeTarget>> {
   const kc = new KubeConfig();
   kc.loadFromFile(path);
   const out = new Map<string, KubeTarget>();

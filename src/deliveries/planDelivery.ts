@@ -37,12 +37,33 @@ export function planDelivery(input: {
   const present = new Set<string>();
   for (const [path, value] of [...input.manifests].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const manifest = value as Record<string, unknown> | null;
-    const meta = (manifest?.metadata ?? {}) as { name?: unknown; namespace?: unknown; annotations?: Record<string, string> };
+    const meta = (manifest?.metadata ?? {}) as {
+      name?: unknown;
+      namespace?: unknown;
+      annotations?: Record<string, string>;
+    };
     const apiVersion = manifest?.apiVersion;
     const kind = manifest?.kind;
-    const ref = { apiVersion: String(apiVersion ?? ''), kind: String(kind ?? ''), namespace: typeof meta.namespace === 'string' ? meta.namespace : '', name: String(meta.name ?? '') };
-    if (!manifest || typeof manifest !== 'object' || typeof apiVersion !== 'string' || typeof kind !== 'string' || typeof meta.name !== 'string' || !meta.name) {
-      plan.invalid.push({ ref, path, action: 'failed', message: `${path} is not a Kubernetes object with apiVersion, kind and metadata.name` });
+    const ref = {
+      apiVersion: String(apiVersion ?? ''),
+      kind: String(kind ?? ''),
+      namespace: typeof meta.namespace === 'string' ? meta.namespace : '',
+      name: String(meta.name ?? ''),
+    };
+    if (
+      !manifest ||
+      typeof manifest !== 'object' ||
+      typeof apiVersion !== 'string' ||
+      typeof kind !== 'string' ||
+      typeof meta.name !== 'string' ||
+      !meta.name
+    ) {
+      plan.invalid.push({
+        ref,
+        path,
+        action: 'failed',
+        message: `${path} is not a Kubernetes object with apiVersion, kind and metadata.name`,
+      });
       continue;
     }
     present.add(identityKey(ref));
@@ -76,7 +97,7 @@ function pruneRank(ref: ObjectRef): number {
 
 /** Labelled `karmada.io/managed=true`: an object a Karmada-style controller owns. Anything else is someone else's. */
 export function isManaged(live: unknown): boolean {
-  const labels = ((live as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels) ?? {};
+  const labels = (live as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels ?? {};
   return labels[MANAGED_LABEL] === 'true';
 }
 
@@ -109,7 +130,8 @@ export function isSubset(desired: unknown, live: unknown): boolean {
 /** Integers in YAML may come back as numbers or strings of the same value (ports, quantities written as numbers). */
 function sameScalar(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if ((typeof a === 'number' && typeof b === 'string') || (typeof a === 'string' && typeof b === 'number')) return String(a) === String(b);
+  if ((typeof a === 'number' && typeof b === 'string') || (typeof a === 'string' && typeof b === 'number'))
+    return String(a) === String(b);
   return false;
 }
 
@@ -117,6 +139,7 @@ function sameScalar(a: unknown, b: unknown): boolean {
 export function applyBody(manifest: Record<string, unknown>): Record<string, unknown> {
   const { status: _status, ...rest } = manifest;
   const meta = { ...((rest.metadata ?? {}) as Record<string, unknown>) };
-  for (const k of ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'selfLink']) delete meta[k];
+  for (const k of ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'selfLink'])
+    delete meta[k];
   return { ...rest, metadata: meta };
 }

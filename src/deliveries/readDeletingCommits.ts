@@ -57,7 +57,10 @@ export async function readDeletingCommits(repo: GitRepo, req: DeletingCommitsReq
       return cluster !== undefined && c.oldOid && !c.newOid && (!req.clusters || req.clusters.has(cluster));
     });
     if (removed.length > 0) {
-      const blobs = await readBlobs(repo, removed.map((c) => c.oldOid!));
+      const blobs = await readBlobs(
+        repo,
+        removed.map((c) => c.oldOid!),
+      );
       for (const c of removed) {
         const key = refFromManifest(new TextDecoder().decode(blobs.get(c.oldOid!)!));
         if (!key) continue;
@@ -66,18 +69,27 @@ export async function readDeletingCommits(repo: GitRepo, req: DeletingCommitsReq
         found.set(cluster, byCluster);
         const id = identityKey(parseRefKey(key));
         // Newest first: an object deleted, restored and deleted again was last deleted by the newer commit.
-        if (!byCluster.has(id)) byCluster.set(id, { commit: source ?? info.oid, ...(inForce ? { allowReason: inForce.reason, allowedAt: inForce.commit } : {}) });
+        if (!byCluster.has(id))
+          byCluster.set(id, {
+            commit: source ?? info.oid,
+            ...(inForce ? { allowReason: inForce.reason, allowedAt: inForce.commit } : {}),
+          });
       }
     }
     cursor = parent;
   }
   const carried = inForce;
   // Matched without the version: the inventory may name an object by an older version of its API.
-  return (cluster, refKey) => found.get(cluster)?.get(identityKey(parseRefKey(refKey)))
-    ?? (carried ? { commit: '', allowReason: carried.reason, allowedAt: carried.commit } : undefined);
+  return (cluster, refKey) =>
+    found.get(cluster)?.get(identityKey(parseRefKey(refKey))) ??
+    (carried ? { commit: '', allowReason: carried.reason, allowedAt: carried.commit } : undefined);
 }
 
-async function allowReasonOf(repo: GitRepo, source: string, cache: Map<string, string | undefined>): Promise<string | undefined> {
+async function allowReasonOf(
+  repo: GitRepo,
+  source: string,
+  cache: Map<string, string | undefined>,
+): Promise<string | undefined> {
   if (cache.has(source)) return cache.get(source);
   let reason: string | undefined;
   try {

@@ -27,19 +27,28 @@ export async function recordPlannedInventory(opts: {
   maxAttempts?: number;
 }): Promise<PlannedInventoryResult> {
   const paths = [...opts.planned.keys()].map((c) => [c, opts.inventoryPath(c)] as const);
-  const done = await commitStatusEdits(opts.repo, opts.statusRef, paths.map(([, p]) => p), (existing) => {
-    const edits = new Map<string, string>();
-    const grown: string[] = [];
-    for (const [cluster, path] of paths) {
-      const text = parseBranchFile(opts.statusRef, path, () => growInventoryFile(existing.get(path), opts.planned.get(cluster)!));
-      if (text === null) continue;
-      edits.set(path, text);
-      grown.push(cluster);
-    }
-    const message = `Inventory planned for ${grown.join(', ')}`.slice(0, 200)
-      + `\n\nRecorded before applying rendered commit ${opts.renderedCommit}, so whatever that apply creates can be pruned`
-      + `\nlater even if this process stops before its status commit.\n`;
-    return { edits, message, time: (opts.now ?? (() => new Date()))(), grown };
-  }, opts.maxAttempts);
+  const done = await commitStatusEdits(
+    opts.repo,
+    opts.statusRef,
+    paths.map(([, p]) => p),
+    (existing) => {
+      const edits = new Map<string, string>();
+      const grown: string[] = [];
+      for (const [cluster, path] of paths) {
+        const text = parseBranchFile(opts.statusRef, path, () =>
+          growInventoryFile(existing.get(path), opts.planned.get(cluster)!),
+        );
+        if (text === null) continue;
+        edits.set(path, text);
+        grown.push(cluster);
+      }
+      const message =
+        `Inventory planned for ${grown.join(', ')}`.slice(0, 200) +
+        `\n\nRecorded before applying rendered commit ${opts.renderedCommit}, so whatever that apply creates can be pruned` +
+        `\nlater even if this process stops before its status commit.\n`;
+      return { edits, message, time: (opts.now ?? (() => new Date()))(), grown };
+    },
+    opts.maxAttempts,
+  );
   return { commit: done.commit, clusters: done.commit ? done.change!.grown : [] };
 }

@@ -6,14 +6,20 @@ import { sendRequest, statusMessage, type RetryPolicy } from './sendRequest.ts';
  * cached on the KubeTarget. A kind missing from a cached list, or a groupVersion that was 404, triggers one fresh
  * read: a CRD may have been established since. Undefined when the server really does not serve it.
  */
-export async function resolveResource(kube: KubeTarget, apiVersion: string, kind: string, retry?: RetryPolicy): Promise<ApiResource | undefined> {
+export async function resolveResource(
+  kube: KubeTarget,
+  apiVersion: string,
+  kind: string,
+  retry?: RetryPolicy,
+): Promise<ApiResource | undefined> {
   const cached = kube.discovery.get(apiVersion);
   if (cached !== undefined) {
     const list = await cached.catch(() => null);
     const hit = list?.find((r) => r.kind === kind);
     if (hit) return hit;
     // Another caller may already have replaced the entry with a fresh read: use that one.
-    if (kube.discovery.get(apiVersion) !== cached) return (await kube.discovery.get(apiVersion)!.catch(() => null))?.find((r) => r.kind === kind);
+    if (kube.discovery.get(apiVersion) !== cached)
+      return (await kube.discovery.get(apiVersion)!.catch(() => null))?.find((r) => r.kind === kind);
   }
   const fresh = readResourceList(kube, apiVersion, retry);
   kube.discovery.set(apiVersion, fresh);
@@ -26,7 +32,11 @@ export function forgetDiscovery(kube: KubeTarget, apiVersion: string): void {
   kube.discovery.delete(apiVersion);
 }
 
-async function readResourceList(kube: KubeTarget, apiVersion: string, retry?: RetryPolicy): Promise<ApiResource[] | null> {
+async function readResourceList(
+  kube: KubeTarget,
+  apiVersion: string,
+  retry?: RetryPolicy,
+): Promise<ApiResource[] | null> {
   const path = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
   const res = await sendRequest(kube, { method: 'GET', path }, retry);
   if (res.status === 404) return null;

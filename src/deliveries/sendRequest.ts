@@ -14,7 +14,11 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseDelayMs: 100, maxDe
 /** No response after every attempt: refused, reset, TLS failure or timeout. `unreachable` lets callers stop early. */
 export class KubeUnreachableError extends Error {
   readonly code = 'CLUSTER_UNREACHABLE' as const;
-  constructor(readonly cluster: string, readonly attempts: number, cause: unknown) {
+  constructor(
+    readonly cluster: string,
+    readonly attempts: number,
+    cause: unknown,
+  ) {
     super(`cluster ${cluster} did not answer after ${attempts} attempts: ${describeNetworkError(cause)}`);
     this.name = 'KubeUnreachableError';
   }
@@ -46,7 +50,10 @@ export async function sendRequest(
     }
     const retryAfter = Number(res?.headers['retry-after']);
     const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-    const delay = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(policy.maxDelayMs, retryAfter * 1000) : backoff * (0.5 + Math.random() / 2);
+    const delay =
+      Number.isFinite(retryAfter) && retryAfter > 0
+        ? Math.min(policy.maxDelayMs, retryAfter * 1000)
+        : backoff * (0.5 + Math.random() / 2);
     await sleep(delay);
   }
 }

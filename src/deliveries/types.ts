@@ -7,7 +7,15 @@ export type ConflictResolution = 'abort' | 'overwrite';
  * Git says (not a `configured`: nothing in Git changed, so users see it apart).
  * `held`: a prune that prune safety stopped; the object stays on the member and in the inventory.
  */
-export type ApplyAction = 'created' | 'configured' | 'drift-repaired' | 'unchanged' | 'pruned' | 'held' | 'conflict' | 'failed';
+export type ApplyAction =
+  | 'created'
+  | 'configured'
+  | 'drift-repaired'
+  | 'unchanged'
+  | 'pruned'
+  | 'held'
+  | 'conflict'
+  | 'failed';
 
 /** What happened to one object on one member. */
 export interface ApplyResult {

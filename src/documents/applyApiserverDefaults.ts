@@ -35,7 +35,8 @@ export function applyApiserverDefaults(manifest: Obj): Obj {
 /** Go decodes an absent field and an explicit null alike, as a nil pointer: both are defaulted. */
 const absent = (v: unknown) => v === undefined || v === null;
 
-const asObject = (v: unknown): Obj | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+const asObject = (v: unknown): Obj | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
 
 function defaultReplicas(manifest: Obj): Obj {
   const spec = asObject(manifest.spec) ?? {};
@@ -69,7 +70,11 @@ function defaultPodRequests(manifest: Obj): Obj {
   if (containers === spec.containers && initContainers === spec.initContainers) return manifest;
   return {
     ...manifest,
-    spec: { ...spec, ...(containers !== undefined ? { containers } : {}), ...(initContainers !== undefined ? { initContainers } : {}) },
+    spec: {
+      ...spec,
+      ...(containers !== undefined ? { containers } : {}),
+      ...(initContainers !== undefined ? { initContainers } : {}),
+    },
   };
 }
 
@@ -86,7 +91,13 @@ function withRequestsFromLimits(list: unknown): unknown {
     const missing = Object.keys(limits).filter((name) => !(name in requests));
     if (missing.length === 0) return c;
     changed = true;
-    return { ...container, resources: { ...resources, requests: { ...requests, ...Object.fromEntries(missing.map((name) => [name, limits[name]])) } } };
+    return {
+      ...container,
+      resources: {
+        ...resources,
+        requests: { ...requests, ...Object.fromEntries(missing.map((name) => [name, limits[name]])) },
+      },
+    };
   });
   return changed ? out : list;
 }

@@ -42,7 +42,9 @@ function defaultPlacement(placement: Placement): Placement {
     out.replicaScheduling = {
       ...placement.replicaScheduling,
       replicaSchedulingType: type,
-      ...(type === 'Divided' && !placement.replicaScheduling.replicaDivisionPreference ? { replicaDivisionPreference: 'Weighted' as const } : {}),
+      ...(type === 'Divided' && !placement.replicaScheduling.replicaDivisionPreference
+        ? { replicaDivisionPreference: 'Weighted' as const }
+        : {}),
     };
   }
   return out;
@@ -58,10 +60,14 @@ function defaultFailover(failover: unknown): unknown {
           ...f.application,
           decisionConditions: { ...decision, tolerationSeconds: decision.tolerationSeconds ?? 300 },
           purgeMode,
-          ...(purgeMode === 'Gracefully' && f.application.gracePeriodSeconds === undefined ? { gracePeriodSeconds: 600 } : {}),
+          ...(purgeMode === 'Gracefully' && f.application.gracePeriodSeconds === undefined
+            ? { gracePeriodSeconds: 600 }
+            : {}),
         };
       })()
     : undefined;
-  const cluster = f.cluster ? { ...f.cluster, purgeMode: (f.cluster.purgeMode as string | undefined) ?? 'Gracefully' } : undefined;
+  const cluster = f.cluster
+    ? { ...f.cluster, purgeMode: (f.cluster.purgeMode as string | undefined) ?? 'Gracefully' }
+    : undefined;
   return { ...f, ...(application ? { application } : {}), ...(cluster ? { cluster } : {}) };
 }

@@ -23,8 +23,16 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
   const all = [...files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const clusterScoped = clusterScopedKinds(all);
   const model: ConfigModel = {
-    templates: new Map(), propagationPolicies: [], overridePolicies: [], clusterTaintPolicies: [], clusters: new Map(), rebalancers: [], interpreterCustomizations: [],
-    held: new Set(), unreadableFiles: new Set(), problems: [],
+    templates: new Map(),
+    propagationPolicies: [],
+    overridePolicies: [],
+    clusterTaintPolicies: [],
+    clusters: new Map(),
+    rebalancers: [],
+    interpreterCustomizations: [],
+    held: new Set(),
+    unreadableFiles: new Set(),
+    problems: [],
   };
   const seen = new Map<string, SourceSpan>();
   const duplicated = new Set<string>();
@@ -37,7 +45,9 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
     }
     duplicated.add(key);
     model.problems.push({
-      ...source, code: 'DUPLICATE_OBJECT', severity: 'error',
+      ...source,
+      code: 'DUPLICATE_OBJECT',
+      severity: 'error',
       message: `${describeRef(ref)} (${ref.apiVersion}) is defined twice: here and at ${first.file}:${first.line}`,
       fix: `delete one of the two definitions (${first.file}:${first.line} or ${source.file}:${source.line})`,
       data: { first, second: source },
@@ -57,7 +67,10 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
       const template: Template = { ref, labels: metadata.labels ?? {}, manifest: t.manifest, source: t.source };
       model.templates.set(refKey(ref), template);
     }
-    const karmada = <T extends { metadata: { name: string; namespace?: string }; apiVersion: string; kind: string }>(list: Located<T>[], into: Located<T>[]) => {
+    const karmada = <T extends { metadata: { name: string; namespace?: string }; apiVersion: string; kind: string }>(
+      list: Located<T>[],
+      into: Located<T>[],
+    ) => {
       for (const item of list) {
         if (claim(karmadaRef(item.object), item.source)) into.push(item);
       }
@@ -81,12 +94,16 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
     model.propagationPolicies = model.propagationPolicies.filter((p) => refKey(karmadaRef(p.object)) !== key);
     model.overridePolicies = model.overridePolicies.filter((p) => refKey(karmadaRef(p.object)) !== key);
     model.rebalancers = model.rebalancers.filter((p) => refKey(karmadaRef(p.object)) !== key);
-    model.interpreterCustomizations = model.interpreterCustomizations.filter((p) => refKey(karmadaRef(p.object)) !== key);
+    model.interpreterCustomizations = model.interpreterCustomizations.filter(
+      (p) => refKey(karmadaRef(p.object)) !== key,
+    );
     model.clusterTaintPolicies = model.clusterTaintPolicies.filter((p) => refKey(karmadaRef(p.object)) !== key);
     for (const [name, c] of model.clusters) if (refKey(karmadaRef(c.object)) === key) model.clusters.delete(name);
     if (!opts.changedFiles) continue;
     const lastGood = all.filter((f) => !opts.changedFiles!.has(f.file));
-    const same = <T extends { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }>(l: Located<T>) => refKey(karmadaRef(l.object)) === key;
+    const same = <T extends { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }>(
+      l: Located<T>,
+    ) => refKey(karmadaRef(l.object)) === key;
     const policy = lastGood.flatMap((f) => f.propagationPolicies).find(same);
     const override = lastGood.flatMap((f) => f.overridePolicies).find(same);
     const cluster = lastGood.flatMap((f) => f.clusters).find(same);
@@ -122,9 +139,14 @@ function claimOutputPaths(model: ConfigModel, duplicated: Set<string>): void {
       if (reported.has(pair)) continue;
       reported.add(pair);
       const file = path.slice(path.indexOf(':') + 1);
-      for (const [here, there] of [[t, other], [other, t]] as const) {
+      for (const [here, there] of [
+        [t, other],
+        [other, t],
+      ] as const) {
         model.problems.push({
-          ...here.source, code: 'PATH_COLLISION', severity: 'error',
+          ...here.source,
+          code: 'PATH_COLLISION',
+          severity: 'error',
           message: `${describeRef(here.ref)} (${here.ref.apiVersion}) and ${describeRef(there.ref)} (${there.ref.apiVersion}) at ${there.source.file}:${there.source.line} would both be written to ${path.startsWith('manifest:') ? `clusters/<cluster>/${file}` : file}; both keep their last output`,
           fix: 'rename one of the two objects (or drop one): Flotilla cannot tell their output apart',
           data: { first: other.source, second: t.source },
@@ -140,11 +162,12 @@ function clusterScopedKinds(files: readonly FileObjects[]): Set<string> {
   for (const f of files) {
     for (const t of f.templates) {
       if (t.ref.kind !== 'CustomResourceDefinition') continue;
-      const spec = t.manifest.spec as { group?: string; scope?: string; names?: { kind?: string }; versions?: { name?: string }[] } | undefined;
+      const spec = t.manifest.spec as
+        | { group?: string; scope?: string; names?: { kind?: string }; versions?: { name?: string }[] }
+        | undefined;
       if (spec?.scope !== 'Cluster' || !spec.group || !spec.names?.kind) continue;
       for (const v of spec.versions ?? []) if (v.name) kinds.add(`${spec.group}/${v.name}/${spec.names.kind}`);
     }
   }
   return kinds;
 }
-

@@ -46,7 +46,12 @@ export function nameRuleOf(apiVersion: string, kind: string): NameRule {
  * All problems with one object's identity; empty when Kubernetes would accept it and every path built from it is
  * safe. `namespace` undefined: not set.
  */
-export function checkObjectIdentity(ref: { apiVersion: string; kind: string; name: string; namespace?: string | undefined }): IdentityProblem[] {
+export function checkObjectIdentity(ref: {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string | undefined;
+}): IdentityProblem[] {
   return [
     ...checkApiVersion(ref.apiVersion),
     ...checkKind(ref.kind),
@@ -64,11 +69,16 @@ export function checkKind(kind: string): IdentityProblem[] {
   // `Deployment.apps` is how kubectl names a resource type, not a kind: the group goes into apiVersion.
   const dotted = /^([A-Za-z][A-Za-z0-9]*)\.(.+)$/.exec(kind);
   const group = dotted && DNS1123_SUBDOMAIN.test(dotted[2]!) ? dotted[2]! : undefined;
-  return [{
-    path: ['kind'], field: 'kind',
-    message: `kind ${show(kind)} is not a Kubernetes kind: a kind is letters and digits (a Go type name such as Deployment), at most 63 characters${group ? '; the API group belongs in apiVersion' : ''}`,
-    fix: group ? `write kind: ${dotted![1]} and put the group in apiVersion (apiVersion: ${group}/<version>)` : 'use the kind the API serves (kubectl api-resources lists them)',
-  }];
+  return [
+    {
+      path: ['kind'],
+      field: 'kind',
+      message: `kind ${show(kind)} is not a Kubernetes kind: a kind is letters and digits (a Go type name such as Deployment), at most 63 characters${group ? '; the API group belongs in apiVersion' : ''}`,
+      fix: group
+        ? `write kind: ${dotted![1]} and put the group in apiVersion (apiVersion: ${group}/<version>)`
+        : 'use the kind the API serves (kubectl api-resources lists them)',
+    },
+  ];
 }
 
 /** `[group/]version`: the group a DNS-1123 subdomain (at most 253), the version a DNS-1035 label (at most 63). */
@@ -76,37 +86,70 @@ export function checkApiVersion(apiVersion: string): IdentityProblem[] {
   const parts = apiVersion.split('/');
   const version = parts[parts.length - 1]!;
   const group = parts.length === 2 ? parts[0]! : '';
-  const ok = parts.length <= 2 && version.length <= 63 && DNS1035_LABEL.test(version)
-    && (parts.length === 1 || (group.length <= 253 && DNS1123_SUBDOMAIN.test(group)));
+  const ok =
+    parts.length <= 2 &&
+    version.length <= 63 &&
+    DNS1035_LABEL.test(version) &&
+    (parts.length === 1 || (group.length <= 253 && DNS1123_SUBDOMAIN.test(group)));
   if (ok) return [];
-  return [{
-    path: ['apiVersion'], field: 'apiVersion',
-    message: `apiVersion ${show(apiVersion)} is not <group>/<version> or <version>: the group is a lowercase DNS name such as apps or example.com, the version a label such as v1`,
-    fix: 'use the apiVersion the API serves for this kind (kubectl api-resources lists them), e.g. v1 or apps/v1',
-  }];
+  return [
+    {
+      path: ['apiVersion'],
+      field: 'apiVersion',
+      message: `apiVersion ${show(apiVersion)} is not <group>/<version> or <version>: the group is a lowercase DNS name such as apps or example.com, the version a label such as v1`,
+      fix: 'use the apiVersion the API serves for this kind (kubectl api-resources lists them), e.g. v1 or apps/v1',
+    },
+  ];
 }
 
 /**
  * A name or namespace under the rule of its kind. Names become path segments of the output branch, so whatever
  * could leave its folder (`..`, slashes, NUL, absolute paths, over-long names) is refused before any path is built.
  */
-export function checkObjectName(value: string, field: string, isNamespace = false, rule: NameRule = 'subdomain'): IdentityProblem[] {
+export function checkObjectName(
+  value: string,
+  field: string,
+  isNamespace = false,
+  rule: NameRule = 'subdomain',
+): IdentityProblem[] {
   const kind: NameRule = isNamespace ? 'label' : rule;
   const max = kind === 'subdomain' || kind === 'rbac' ? 253 : 63;
   const path = field.split('.');
   const problems: IdentityProblem[] = [];
   if (value.length > max) {
-    problems.push({ path, field, message: `${field} is ${value.length} characters, over Kubernetes' limit of ${max}`, fix: `shorten ${field} to at most ${max} characters` });
+    problems.push({
+      path,
+      field,
+      message: `${field} is ${value.length} characters, over Kubernetes' limit of ${max}`,
+      fix: `shorten ${field} to at most ${max} characters`,
+    });
   }
   if (/[/\\\0%]/.test(value) || value.includes('..') || value === '.') {
-    problems.push({ path, field, message: `${field} ${show(value)} contains a path separator, '%', NUL or '..'`, fix: FIXES[kind] });
+    problems.push({
+      path,
+      field,
+      message: `${field} ${show(value)} contains a path separator, '%', NUL or '..'`,
+      fix: FIXES[kind],
+    });
     return problems;
   }
-  const valid = kind === 'label' ? DNS1123_LABEL.test(value) : kind === 'dns1035' ? DNS1035_LABEL.test(value)
-    : kind === 'rbac' ? RBAC_NAME.test(value) : DNS1123_SUBDOMAIN.test(value);
+  const valid =
+    kind === 'label'
+      ? DNS1123_LABEL.test(value)
+      : kind === 'dns1035'
+        ? DNS1035_LABEL.test(value)
+        : kind === 'rbac'
+          ? RBAC_NAME.test(value)
+          : DNS1123_SUBDOMAIN.test(value);
   if (!valid) {
     const safe = problems.length === 0 && LEGACY_SAFE.test(value);
-    problems.push({ path, field, message: `${field} ${show(value)} is not a valid ${DESCRIPTIONS[kind]}`, fix: FIXES[kind], ...(safe ? { pathSafe: true as const } : {}) });
+    problems.push({
+      path,
+      field,
+      message: `${field} ${show(value)} is not a valid ${DESCRIPTIONS[kind]}`,
+      fix: FIXES[kind],
+      ...(safe ? { pathSafe: true as const } : {}),
+    });
   }
   return problems;
 }
@@ -120,8 +163,10 @@ const DESCRIPTIONS: Record<NameRule, string> = {
 
 const FIXES: Record<NameRule, string> = {
   subdomain: "use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit",
-  label: "use a DNS-1123 label: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63",
-  dns1035: "use lowercase letters, digits and '-', starting with a letter and ending with a letter or digit, at most 63",
+  label:
+    "use a DNS-1123 label: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63",
+  dns1035:
+    "use lowercase letters, digits and '-', starting with a letter and ending with a letter or digit, at most 63",
   rbac: "use letters, digits, '-', '.', '_', '@' and ':' (as in system:controller:name)",
 };
 

@@ -1,7 +1,19 @@
-import { APPS_API_VERSION, CLUSTER_API_VERSION, CONFIG_API_VERSION, FLOTILLA_API_VERSION, groupOf, POLICY_API_VERSION, POLICY_KINDS } from '../api/kinds.ts';
+import {
+  APPS_API_VERSION,
+  CLUSTER_API_VERSION,
+  CONFIG_API_VERSION,
+  FLOTILLA_API_VERSION,
+  groupOf,
+  POLICY_API_VERSION,
+  POLICY_KINDS,
+} from '../api/kinds.ts';
 import type { InterpreterCustomization } from '../api/interpreterCustomization.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
-import { validateInterpreterCustomization, validateLuaCustomization, validateRebalancer } from './schema/validateExtensionKinds.ts';
+import {
+  validateInterpreterCustomization,
+  validateLuaCustomization,
+  validateRebalancer,
+} from './schema/validateExtensionKinds.ts';
 import type { Cluster } from '../api/cluster.ts';
 import type { ClusterTaintPolicy, OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import type { Problem } from '../errors/problem.ts';
@@ -26,10 +38,23 @@ const KARMADA_GROUPS: ReadonlyMap<string, { apiVersion: string; kinds: readonly 
  * Sorts a file's documents into Karmada kinds and resource templates by apiVersion/kind, validates
  * each, and applies Karmada's webhook defaults to its kinds and the kube-apiserver's to templates. Invalid objects are reported and listed as broken.
  */
-export function classifyDocuments(file: string, documents: readonly SourceDocument[], parseProblems: readonly Problem[]): FileObjects {
+export function classifyDocuments(
+  file: string,
+  documents: readonly SourceDocument[],
+  parseProblems: readonly Problem[],
+): FileObjects {
   const out: FileObjects = {
-    file, templates: [], propagationPolicies: [], overridePolicies: [], clusterTaintPolicies: [], clusters: [], rebalancers: [], interpreterCustomizations: [], broken: [],
-    unreadable: parseProblems.length > 0 && documents.length === 0, problems: [...parseProblems],
+    file,
+    templates: [],
+    propagationPolicies: [],
+    overridePolicies: [],
+    clusterTaintPolicies: [],
+    clusters: [],
+    rebalancers: [],
+    interpreterCustomizations: [],
+    broken: [],
+    unreadable: parseProblems.length > 0 && documents.length === 0,
+    problems: [...parseProblems],
   };
   // A List document stands for its items, each classified as if it were a document of its own (as kubectl applies it).
   const objects: ListedObject[] = [];
@@ -43,8 +68,12 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
       out.problems.push({ ...doc.locate(path), code, severity: 'error', message, fix });
     const value = doc.value;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      problem([], 'NOT_AN_OBJECT', `${label} is ${Array.isArray(value) ? 'a list' : typeof value}, not a Kubernetes object`,
-        'each YAML document must be a mapping with apiVersion, kind and metadata.name');
+      problem(
+        [],
+        'NOT_AN_OBJECT',
+        `${label} is ${Array.isArray(value) ? 'a list' : typeof value}, not a Kubernetes object`,
+        'each YAML document must be a mapping with apiVersion, kind and metadata.name',
+      );
       continue;
     }
     const obj = value as Record<string, unknown>;
@@ -58,9 +87,12 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
       typeof name !== 'string' || name === '' ? 'metadata.name' : null,
     ].filter((f): f is string => f !== null);
     if (missing.length > 0) {
-      problem(missing[0] === 'metadata.name' ? ['metadata'] : [], 'MISSING_FIELD',
+      problem(
+        missing[0] === 'metadata.name' ? ['metadata'] : [],
+        'MISSING_FIELD',
         `${label} has no ${missing.join(', ')}`,
-        `add ${missing.join(' and ')}; every object needs apiVersion, kind and metadata.name`);
+        `add ${missing.join(' and ')}; every object needs apiVersion, kind and metadata.name`,
+      );
       continue;
     }
     const rawNamespace = metadata?.namespace;
@@ -69,19 +101,31 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
 
     const identityProblems = checkObjectIdentity({ ...ref, namespace });
     if (identityProblems.length > 0) {
-      for (const p of identityProblems) problem(p.path, p.path[0] === 'metadata' ? 'INVALID_NAME' : 'INVALID_VALUE', p.message, p.fix);
+      for (const p of identityProblems)
+        problem(p.path, p.path[0] === 'metadata' ? 'INVALID_NAME' : 'INVALID_VALUE', p.message, p.fix);
       // A name Kubernetes refuses but an older Flotilla rendered keeps that output; an unsafe one has no identity to hold.
-      if (identityProblems.every((p) => p.pathSafe)) out.broken.push({ ...ref, namespace: namespace ?? 'default' }, ...(namespace ? [] : [{ ...ref, namespace: '' }]));
+      if (identityProblems.every((p) => p.pathSafe))
+        out.broken.push(
+          { ...ref, namespace: namespace ?? 'default' },
+          ...(namespace ? [] : [{ ...ref, namespace: '' }]),
+        );
       continue;
     }
 
     const extension = extensionKind(ref.apiVersion, ref.kind);
     if (extension) {
-      const issues = extension === 'rebalancer' ? validateRebalancer(obj) : extension === 'interpreter' ? validateInterpreterCustomization(obj) : validateLuaCustomization(obj);
+      const issues =
+        extension === 'rebalancer'
+          ? validateRebalancer(obj)
+          : extension === 'interpreter'
+            ? validateInterpreterCustomization(obj)
+            : validateLuaCustomization(obj);
       for (const issue of issues) problem(issue.path, issue.code, issue.message, issue.fix);
       if (issues.length > 0) continue; // not a template either: a broken rebalancer or customization simply does nothing
-      if (extension === 'rebalancer') out.rebalancers.push({ object: obj as unknown as WorkloadRebalancer, source: doc.source });
-      else out.interpreterCustomizations.push({ object: obj as unknown as InterpreterCustomization, source: doc.source });
+      if (extension === 'rebalancer')
+        out.rebalancers.push({ object: obj as unknown as WorkloadRebalancer, source: doc.source });
+      else
+        out.interpreterCustomizations.push({ object: obj as unknown as InterpreterCustomization, source: doc.source });
       continue;
     }
 
@@ -94,13 +138,28 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
       const knownKind = karmadaGroup.kinds.includes(ref.kind);
       const guess = knownKind ? ref.kind : suggestName(ref.kind, karmadaGroup.kinds);
       if (knownKind) {
-        problem(['apiVersion'], 'INVALID_VALUE', `${ref.kind} is served as ${karmadaGroup.apiVersion}, not ${ref.apiVersion}`, `set apiVersion: ${karmadaGroup.apiVersion}`);
+        problem(
+          ['apiVersion'],
+          'INVALID_VALUE',
+          `${ref.kind} is served as ${karmadaGroup.apiVersion}, not ${ref.apiVersion}`,
+          `set apiVersion: ${karmadaGroup.apiVersion}`,
+        );
       } else {
-        problem(['kind'], 'INVALID_VALUE', `unknown kind ${ref.kind} in ${ref.apiVersion}${guess ? `; did you mean ${guess}?` : ''}`,
-          guess ? `rename it to ${guess}` : `use one of ${karmadaGroup.kinds.join(', ')}`);
+        problem(
+          ['kind'],
+          'INVALID_VALUE',
+          `unknown kind ${ref.kind} in ${ref.apiVersion}${guess ? `; did you mean ${guess}?` : ''}`,
+          guess ? `rename it to ${guess}` : `use one of ${karmadaGroup.kinds.join(', ')}`,
+        );
       }
       for (const kind of guess ? [guess] : karmadaGroup.kinds) {
-        out.broken.push(karmadaRef({ apiVersion: karmadaGroup.apiVersion, kind, metadata: { name: ref.name, ...(namespace ? { namespace } : {}) } }));
+        out.broken.push(
+          karmadaRef({
+            apiVersion: karmadaGroup.apiVersion,
+            kind,
+            metadata: { name: ref.name, ...(namespace ? { namespace } : {}) },
+          }),
+        );
       }
       continue;
     }
@@ -118,7 +177,13 @@ export function classifyDocuments(file: string, documents: readonly SourceDocume
     const issues = validateKarmadaDocument(ref.kind as Parameters<typeof validateKarmadaDocument>[0], obj);
     for (const issue of issues) problem(issue.path, issue.code, issue.message, issue.fix);
     if (issues.length > 0) {
-      out.broken.push(karmadaRef({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, ...(namespace ? { namespace } : {}) } }));
+      out.broken.push(
+        karmadaRef({
+          apiVersion: ref.apiVersion,
+          kind: ref.kind,
+          metadata: { name: ref.name, ...(namespace ? { namespace } : {}) },
+        }),
+      );
       continue;
     }
     const source = doc.source;

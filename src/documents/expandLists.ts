@@ -33,9 +33,13 @@ export function expandLists(doc: SourceDocument): { objects: ListedObject[]; pro
   const objects: ListedObject[] = [];
   if (value.items === null) return { objects, problems };
   if (!Array.isArray(value.items)) {
-    problems.push({ ...doc.locate(['items']), code: 'INVALID_VALUE', severity: 'error',
+    problems.push({
+      ...doc.locate(['items']),
+      code: 'INVALID_VALUE',
+      severity: 'error',
       message: `${label} (${text(value.kind) || 'a list'}): items must be a list of objects`,
-      fix: 'write items as a YAML list (- apiVersion: ...), or rename the field: kubectl reads any document with items as a list' });
+      fix: 'write items as a YAML list (- apiVersion: ...), or rename the field: kubectl reads any document with items as a list',
+    });
     return { objects, problems };
   }
   const itemKind = text(value.kind).replace(/List$/, '');
@@ -44,18 +48,29 @@ export function expandLists(doc: SourceDocument): { objects: ListedObject[]; pro
     const at = ['items', i];
     const itemLabel = `${label} items[${i}]`;
     if (!isObject(raw)) {
-      problems.push({ ...doc.locate(at), code: 'NOT_AN_OBJECT', severity: 'error',
+      problems.push({
+        ...doc.locate(at),
+        code: 'NOT_AN_OBJECT',
+        severity: 'error',
         message: `${itemLabel} is ${Array.isArray(raw) ? 'a list' : raw === null ? 'empty' : typeof raw}, not a Kubernetes object`,
-        fix: 'each item of a list must be a mapping with apiVersion, kind and metadata.name' });
+        fix: 'each item of a list must be a mapping with apiVersion, kind and metadata.name',
+      });
       return;
     }
     if ('items' in raw) {
-      problems.push({ ...doc.locate(at), code: 'INVALID_VALUE', severity: 'error',
+      problems.push({
+        ...doc.locate(at),
+        code: 'INVALID_VALUE',
+        severity: 'error',
         message: `${itemLabel} has items of its own: a list inside a list, which kubectl apply refuses too`,
-        fix: 'move its items up into the outer list, or make it a document of its own' });
+        fix: 'move its items up into the outer list, or make it a document of its own',
+      });
       return;
     }
-    const item = text(raw.kind) === '' && text(raw.apiVersion) === '' ? { ...raw, apiVersion: listApiVersion, kind: itemKind } : raw;
+    const item =
+      text(raw.kind) === '' && text(raw.apiVersion) === ''
+        ? { ...raw, apiVersion: listApiVersion, kind: itemKind }
+        : raw;
     objects.push({
       label: itemLabel,
       doc: { value: item, index: doc.index, source: doc.locate(at), locate: (p) => doc.locate([...at, ...p]) },

@@ -26,8 +26,15 @@ export function findAmbiguousScalars(file: string, text: string): Problem[] {
         const surprise = surpriseOf(node.source);
         if (!surprise) return;
         const { line, col } = lineCounter.linePos(node.range[0]);
-        problems.push({ file, line, column: col, code: 'YAML_AMBIGUOUS', severity: 'warning',
-          message: `${key === 'key' ? 'the key ' : ''}\`${node.source}\` ${surprise.reads}`, fix: surprise.fix });
+        problems.push({
+          file,
+          line,
+          column: col,
+          code: 'YAML_AMBIGUOUS',
+          severity: 'warning',
+          message: `${key === 'key' ? 'the key ' : ''}\`${node.source}\` ${surprise.reads}`,
+          fix: surprise.fix,
+        });
       },
     });
   }
@@ -35,19 +42,39 @@ export function findAmbiguousScalars(file: string, text: string): Problem[] {
 }
 
 /** A first filter on the whole text: a token that could be one of the surprising scalars, standing alone. */
-const CANDIDATE = /(?:^|[\s,[{])(?:[yYnN]|[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|[-+]?0[0-7_]*[1-7][0-7_]*|[-+]?0b[-+]?[01_]+|[-+]?[0-9.]*_[0-9_.eE+-]*|[-+]?(?:0[xX][0-9a-fA-F]{14,}|[0-9]{16,}))[ \t]*(?:$|[,\]}#:])/m;
+const CANDIDATE =
+  /(?:^|[\s,[{])(?:[yYnN]|[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|[-+]?0[0-7_]*[1-7][0-7_]*|[-+]?0b[-+]?[01_]+|[-+]?[0-9.]*_[0-9_.eE+-]*|[-+]?(?:0[xX][0-9a-fA-F]{14,}|[0-9]{16,}))[ \t]*(?:$|[,\]}#:])/m;
 
 /** Integers as go-yaml reads them (decimal, or with a base prefix): what it keeps as int64/uint64, exactly. */
 const INTEGER_SHAPED = /^[-+]?(?:[0-9_]+|0[xXoObB][0-9a-fA-F_]+)$/;
 
-const BOOLEAN_WORDS = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'n', 'N', 'no', 'No', 'NO', 'on', 'On', 'ON', 'off', 'Off', 'OFF']);
+const BOOLEAN_WORDS = new Set([
+  'y',
+  'Y',
+  'yes',
+  'Yes',
+  'YES',
+  'n',
+  'N',
+  'no',
+  'No',
+  'NO',
+  'on',
+  'On',
+  'ON',
+  'off',
+  'Off',
+  'OFF',
+]);
 
 function surpriseOf(text: string): { reads: string; fix: string } | undefined {
   const c = text.charCodeAt(0);
   if (BOOLEAN_WORDS.has(text)) {
     const value = resolvePlainScalar(text) as boolean;
-    return { reads: `reads as the boolean ${value} in YAML 1.1, which kubectl uses (YAML 1.2 tools read the text "${text}")`,
-      fix: `quote it ("${text}") if you mean the text, or write ${value} if you mean the boolean` };
+    return {
+      reads: `reads as the boolean ${value} in YAML 1.1, which kubectl uses (YAML 1.2 tools read the text "${text}")`,
+      fix: `quote it ("${text}") if you mean the text, or write ${value} if you mean the boolean`,
+    };
   }
   if (!(c >= 48 && c <= 57) && c !== 43 && c !== 45) return undefined;
   const value = resolvePlainScalar(text);
@@ -55,16 +82,22 @@ function surpriseOf(text: string): { reads: string; fix: string } | undefined {
   const digits = text.replace(/^[-+]/, '');
   if (/^0[0-7_]+$/.test(digits) && value !== Number(text.replaceAll('_', ''))) {
     const octal = `${text.startsWith('-') ? '-' : ''}0o${digits.slice(1).replaceAll('_', '')}`;
-    return { reads: `reads as the octal number ${value} in YAML 1.1, which kubectl uses (YAML 1.2 tools read ${Number(text.replaceAll('_', ''))})`,
-      fix: `write ${octal} or ${value} if you mean the number (both read the same everywhere), or quote it ("${text}") if you mean the text` };
+    return {
+      reads: `reads as the octal number ${value} in YAML 1.1, which kubectl uses (YAML 1.2 tools read ${Number(text.replaceAll('_', ''))})`,
+      fix: `write ${octal} or ${value} if you mean the number (both read the same everywhere), or quote it ("${text}") if you mean the text`,
+    };
   }
   if (Math.abs(value) > Number.MAX_SAFE_INTEGER && INTEGER_SHAPED.test(text)) {
-    return { reads: `is an integer beyond 2^53: kubectl sends it exactly, but Flotilla, like every JSON tool that reads numbers as doubles, keeps ${value}`,
-      fix: `quote it ("${text}") if it is an identifier; a number this large loses its last digits on the way through Flotilla` };
+    return {
+      reads: `is an integer beyond 2^53: kubectl sends it exactly, but Flotilla, like every JSON tool that reads numbers as doubles, keeps ${value}`,
+      fix: `quote it ("${text}") if it is an identifier; a number this large loses its last digits on the way through Flotilla`,
+    };
   }
   if (text.includes('_') || /^[-+]?0b/.test(text)) {
-    return { reads: `reads as the number ${value} in YAML 1.1, which kubectl uses (YAML 1.2 tools read the text "${text}")`,
-      fix: `write ${value} if you mean the number, or quote it ("${text}") if you mean the text` };
+    return {
+      reads: `reads as the number ${value} in YAML 1.1, which kubectl uses (YAML 1.2 tools read the text "${text}")`,
+      fix: `write ${value} if you mean the number, or quote it ("${text}") if you mean the text`,
+    };
   }
   return undefined;
 }

@@ -44,12 +44,18 @@ export function parseDocuments(
   });
 
   if (bytes.length > limits.maxFileBytes) {
-    return fail('FILE_TOO_LARGE', `file is ${formatBytes(bytes.length)}, over the ${formatBytes(limits.maxFileBytes)} limit`,
-      'split it into smaller files, or list it in .flotillaignore if it is not a manifest');
+    return fail(
+      'FILE_TOO_LARGE',
+      `file is ${formatBytes(bytes.length)}, over the ${formatBytes(limits.maxFileBytes)} limit`,
+      'split it into smaller files, or list it in .flotillaignore if it is not a manifest',
+    );
   }
   if (bytes.includes(0)) {
-    return fail('FILE_NOT_TEXT', 'file contains NUL bytes: it is binary, not YAML',
-      'remove it or rename it so it does not end in .yaml/.yml, or list it in .flotillaignore');
+    return fail(
+      'FILE_NOT_TEXT',
+      'file contains NUL bytes: it is binary, not YAML',
+      'remove it or rename it so it does not end in .yaml/.yml, or list it in .flotillaignore',
+    );
   }
   let text: string;
   try {
@@ -69,8 +75,11 @@ export function parseDocuments(
 
   const depth = maxNesting(text);
   if (depth > limits.maxDepth) {
-    return fail('YAML_TOO_COMPLEX', `nesting is ${depth} levels deep, over the limit of ${limits.maxDepth}`,
-      'flatten the document; no Kubernetes manifest needs that depth');
+    return fail(
+      'YAML_TOO_COMPLEX',
+      `nesting is ${depth} levels deep, over the limit of ${limits.maxDepth}`,
+      'flatten the document; no Kubernetes manifest needs that depth',
+    );
   }
 
   const separator = kubectlSeparatorProblem(text);
@@ -102,9 +111,13 @@ export function parseDocuments(
     if (firstError) {
       // As kubectl, the first error of a document: the ones after it are mostly that error seen again.
       const more = doc.errors.length - 1;
-      problems.push({ ...spanAt(firstError.pos[0]), code: 'YAML_SYNTAX', severity: 'error',
+      problems.push({
+        ...spanAt(firstError.pos[0]),
+        code: 'YAML_SYNTAX',
+        severity: 'error',
         message: `${firstLine(firstError.message)}${more > 0 ? ` (and ${more} more error${more > 1 ? 's' : ''} after it in this document, most caused by this one)` : ''}`,
-        fix: yamlFix(firstError.code) });
+        fix: yamlFix(firstError.code),
+      });
       return;
     }
     if (doc.contents === null) return; // empty document between `---` separators
@@ -114,8 +127,13 @@ export function parseDocuments(
     } catch (err) {
       if (!(err instanceof DocumentValueError)) throw err;
       const span = err.code === 'YAML_TOO_COMPLEX' ? spanAt(doc.range[0]) : spanAt(err.offset);
-      problems.push({ ...span, code: err.code, severity: 'error',
-        message: err.code === 'YAML_TOO_COMPLEX' ? `document ${index + 1}: ${err.message}` : err.message, fix: err.fix });
+      problems.push({
+        ...span,
+        code: err.code,
+        severity: 'error',
+        message: err.code === 'YAML_TOO_COMPLEX' ? `document ${index + 1}: ${err.message}` : err.message,
+        fix: err.fix,
+      });
       return;
     }
     if (value === null) return; // an empty document, as above
@@ -126,8 +144,12 @@ export function parseDocuments(
     // Template syntax in a file that is not YAML: one problem that says what the file is, not the parser's dozens.
     const template = helmTemplateLine(text);
     if (template) {
-      return fail('YAML_TEMPLATE', `this is a Helm template ({{ … }} on line ${template}), not a manifest: it is YAML only once Helm renders it`,
-        HELM_FIX, at(template, 1));
+      return fail(
+        'YAML_TEMPLATE',
+        `this is a Helm template ({{ … }} on line ${template}), not a manifest: it is YAML only once Helm renders it`,
+        HELM_FIX,
+        at(template, 1),
+      );
     }
   }
   return kustomizeProblem(file, documents) ?? { documents, problems };
@@ -148,41 +170,69 @@ function kubectlSeparatorProblem(text: string): { line: number; message: string;
     if (c === 45 /* - */ && text.startsWith('---', start)) {
       const rest = text.slice(start + 3, end).trim();
       if (rest !== '' && !rest.startsWith('#')) {
-        return { line, message: `kubectl refuses a document separator with content after it (\`${text.slice(start, end).trimEnd()}\`)`,
-          fix: 'put `---` on a line of its own and the content on the next line' };
+        return {
+          line,
+          message: `kubectl refuses a document separator with content after it (\`${text.slice(start, end).trimEnd()}\`)`,
+          fix: 'put `---` on a line of its own and the content on the next line',
+        };
       }
       ended = undefined;
-    } else if (c === 46 /* . */ && text.startsWith('...', start) && /^\.\.\.(?:[ \t]+(?:#.*)?)?$/.test(text.slice(start, end))) {
+    } else if (
+      c === 46 /* . */ &&
+      text.startsWith('...', start) &&
+      /^\.\.\.(?:[ \t]+(?:#.*)?)?$/.test(text.slice(start, end))
+    ) {
       ended ??= line;
     } else if (ended !== undefined && !/^\s*(?:#.*)?$/.test(text.slice(start, end))) {
-      return { line: ended, message: 'kubectl reads nothing after a `...` document end until the next `---`, and would drop what follows',
-        fix: 'replace the `...` with `---` to start a new document, or remove it' };
+      return {
+        line: ended,
+        message: 'kubectl reads nothing after a `...` document end until the next `---`, and would drop what follows',
+        fix: 'replace the `...` with `---` to start a new document, or remove it',
+      };
     }
     start = end + 1;
   }
   return undefined;
 }
 
-const HELM_FIX = 'list the chart in .flotillaignore (for example `charts/`) and commit what `helm template` renders instead; Flotilla does not render Helm or Kustomize sources yet';
-const KUSTOMIZE_FIX = 'list it in .flotillaignore and commit what `kustomize build` renders instead; Flotilla does not render Helm or Kustomize sources yet';
+const HELM_FIX =
+  'list the chart in .flotillaignore (for example `charts/`) and commit what `helm template` renders instead; Flotilla does not render Helm or Kustomize sources yet';
+const KUSTOMIZE_FIX =
+  'list it in .flotillaignore and commit what `kustomize build` renders instead; Flotilla does not render Helm or Kustomize sources yet';
 
 /** Files that are a Helm chart's or Kustomize's by their name alone; the manifests they stand for are not in them. */
 function sourceFormat(file: string): { message: string; fix: string } | undefined {
   const name = file.slice(file.lastIndexOf('/') + 1);
-  if (/^kustomization\.ya?ml$/i.test(name)) return { message: 'this is a Kustomize kustomization, not a manifest', fix: KUSTOMIZE_FIX };
-  if (name === 'Chart.yaml' || name === 'Chart.yml') return { message: 'this is a Helm chart\'s Chart.yaml, not a manifest', fix: HELM_FIX };
+  if (/^kustomization\.ya?ml$/i.test(name))
+    return { message: 'this is a Kustomize kustomization, not a manifest', fix: KUSTOMIZE_FIX };
+  if (name === 'Chart.yaml' || name === 'Chart.yml')
+    return { message: "this is a Helm chart's Chart.yaml, not a manifest", fix: HELM_FIX };
   return undefined;
 }
 
 /** A Kustomization or Component (kustomize.config.k8s.io) under another file name: one problem at its first line. */
-function kustomizeProblem(file: string, documents: SourceDocument[]): { documents: SourceDocument[]; problems: Problem[] } | undefined {
+function kustomizeProblem(
+  file: string,
+  documents: SourceDocument[],
+): { documents: SourceDocument[]; problems: Problem[] } | undefined {
   const doc = documents.find((d) => {
     const apiVersion = (d.value as { apiVersion?: unknown } | null)?.apiVersion;
     return typeof apiVersion === 'string' && apiVersion.startsWith('kustomize.config.k8s.io/');
   });
   if (!doc) return undefined;
-  return { documents: [], problems: [{ ...doc.source, file, code: 'YAML_TEMPLATE', severity: 'error',
-    message: `document ${doc.index + 1} is a Kustomize ${(doc.value as { kind?: unknown }).kind ?? 'kustomization'}, not a manifest`, fix: KUSTOMIZE_FIX }] };
+  return {
+    documents: [],
+    problems: [
+      {
+        ...doc.source,
+        file,
+        code: 'YAML_TEMPLATE',
+        severity: 'error',
+        message: `document ${doc.index + 1} is a Kustomize ${(doc.value as { kind?: unknown }).kind ?? 'kustomization'}, not a manifest`,
+        fix: KUSTOMIZE_FIX,
+      },
+    ],
+  };
 }
 
 /** The 1-based line of the first `{{` outside a comment line, for a file that did not parse; undefined when none. */
@@ -197,10 +247,15 @@ function helmTemplateLine(text: string): number | undefined {
   return undefined;
 }
 
-
 function parseWithLibrary(file: string, text: string) {
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { ...GO_YAML_PARSE_OPTIONS, lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const docs = parseAllDocuments(text, {
+    ...GO_YAML_PARSE_OPTIONS,
+    lineCounter,
+    uniqueKeys: true,
+    prettyErrors: false,
+    strict: true,
+  });
   const spanAt = (offset: number): SourceSpan => {
     const pos = lineCounter.linePos(offset);
     return { file, line: pos.line, column: pos.col };
@@ -209,7 +264,10 @@ function parseWithLibrary(file: string, text: string) {
 }
 
 /** Field positions in a file the block reader took, from the library's parse of it, made on the first question. */
-function lazyLocator(file: string, text: string): (index: number, path: readonly (string | number)[]) => SourceSpan | undefined {
+function lazyLocator(
+  file: string,
+  text: string,
+): (index: number, path: readonly (string | number)[]) => SourceSpan | undefined {
   let parsed: ReturnType<typeof parseWithLibrary> | undefined;
   return (index, path) => {
     parsed ??= parseWithLibrary(file, text);
@@ -219,7 +277,12 @@ function lazyLocator(file: string, text: string): (index: number, path: readonly
   };
 }
 
-function locateIn(doc: Document, path: readonly (string | number)[], spanAt: (o: number) => SourceSpan, fallback: number): SourceSpan {
+function locateIn(
+  doc: Document,
+  path: readonly (string | number)[],
+  spanAt: (o: number) => SourceSpan,
+  fallback: number,
+): SourceSpan {
   // Walk up to the deepest node that exists: a missing field is reported where its parent is.
   for (let n = path.length; n >= 0; n--) {
     const node = doc.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined;
@@ -238,17 +301,31 @@ function maxNesting(text: string): number {
   let indent = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
-    if (c === '\n') { lineStart = true; indent = 0; inQuote = null; continue; }
+    if (c === '\n') {
+      lineStart = true;
+      indent = 0;
+      inQuote = null;
+      continue;
+    }
     if (lineStart) {
-      if (c === ' ' || c === '-') { indent++; continue; }
+      if (c === ' ' || c === '-') {
+        indent++;
+        continue;
+      }
       lineStart = false;
       if (indent > indentMax) indentMax = indent;
     }
-    if (inQuote) { if (c === inQuote) inQuote = null; continue; }
+    if (inQuote) {
+      if (c === inQuote) inQuote = null;
+      continue;
+    }
     if (c === '"' || c === "'") inQuote = c;
-    else if (c === '#') { while (i + 1 < text.length && text[i + 1] !== '\n') i++; }
-    else if (c === '[' || c === '{') { depth++; if (depth > max) max = depth; }
-    else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
+    else if (c === '#') {
+      while (i + 1 < text.length && text[i + 1] !== '\n') i++;
+    } else if (c === '[' || c === '{') {
+      depth++;
+      if (depth > max) max = depth;
+    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
   }
   // Two spaces per level is the common style; one is the tightest.
   return Math.max(max, Math.floor(indentMax / 2));
@@ -260,12 +337,16 @@ function firstLine(message: string): string {
 
 function yamlFix(code: string): string {
   switch (code) {
-    case 'DUPLICATE_KEY': return 'remove one of the two keys: YAML keeps only one and the other would be lost silently';
+    case 'DUPLICATE_KEY':
+      return 'remove one of the two keys: YAML keeps only one and the other would be lost silently';
     case 'BAD_INDENT':
     case 'MISSING_CHAR':
-    case 'UNEXPECTED_TOKEN': return 'check the indentation and quoting on this line (spaces, not tabs)';
-    case 'TAB_AS_INDENT': return 'indent with spaces; YAML forbids tabs for indentation';
-    default: return 'correct the YAML syntax at this position';
+    case 'UNEXPECTED_TOKEN':
+      return 'check the indentation and quoting on this line (spaces, not tabs)';
+    case 'TAB_AS_INDENT':
+      return 'indent with spaces; YAML forbids tabs for indentation';
+    default:
+      return 'correct the YAML syntax at this position';
   }
 }
 
@@ -289,7 +370,10 @@ function lineColOfByte(bytes: Uint8Array, offset: number): { line: number; colum
   let line = 1;
   let column = 1;
   for (let i = 0; i < offset && i < bytes.length; i++) {
-    if (bytes[i] === 0x0a) { line++; column = 1; } else column++;
+    if (bytes[i] === 0x0a) {
+      line++;
+      column = 1;
+    } else column++;
   }
   return { line, column };
 }

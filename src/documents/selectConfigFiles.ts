@@ -21,7 +21,13 @@ export function parseIgnoreFile(text: string): IgnoreRules {
     const anchored = line.startsWith('/') || line.slice(0, -1).includes('/');
     if (line.startsWith('/')) line = line.slice(1);
     const body = line
-      .split('**').map((part) => part.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*'))
+      .split('**')
+      .map((part) =>
+        part
+          .split('*')
+          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]*'),
+      )
       .join('.*');
     rules.push({ regex: new RegExp(`${anchored ? '^' : '(^|/)'}${body}$`), negate, dirOnly });
   }

@@ -24,5 +24,9 @@ export function formatProblem(p: Problem): string {
 }
 
 export function compareProblems(a: Problem, b: Problem): number {
-  return a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
+  return a.file < b.file
+    ? -1
+    : a.file > b.file
+      ? 1
+      : a.line - b.line || a.column - b.column || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
 }

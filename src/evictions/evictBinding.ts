@@ -24,8 +24,12 @@ export interface Eviction {
  * task that never ends by itself (suppressDeletion); Directly only drops the cluster, so its copy goes at once.
  */
 export function evictBinding(
-  clusters: readonly TargetCluster[], tasks: readonly GracefulEvictionTask[], byName: ReadonlyMap<string, Cluster>,
-  tolerations: readonly Toleration[] | undefined, purgeMode: PurgeMode, now: Date,
+  clusters: readonly TargetCluster[],
+  tasks: readonly GracefulEvictionTask[],
+  byName: ReadonlyMap<string, Cluster>,
+  tolerations: readonly Toleration[] | undefined,
+  purgeMode: PurgeMode,
+  now: Date,
 ): { clusters: TargetCluster[]; tasks: GracefulEvictionTask[]; evictions: Eviction[] } {
   let result = { clusters: [...clusters], tasks: [...tasks] };
   const evictions: Eviction[] = [];
@@ -34,18 +38,28 @@ export function evictBinding(
     if (!cluster) continue;
     const verdict = taintEviction(cluster.spec.taints ?? [], tolerations, now);
     if (!verdict.evict) continue;
-    const message = verdict.why === 'untolerated'
-      ? `taint ${verdict.taint.key}:${verdict.taint.effect} is not tolerated`
-      : `taint ${verdict.taint.key}:${verdict.taint.effect} was tolerated for ${verdict.tolerationSeconds}s`;
-    if (purgeMode === 'Directly') result = { clusters: result.clusters.filter((c) => c.name !== target.name), tasks: result.tasks };
+    const message =
+      verdict.why === 'untolerated'
+        ? `taint ${verdict.taint.key}:${verdict.taint.effect} is not tolerated`
+        : `taint ${verdict.taint.key}:${verdict.taint.effect} was tolerated for ${verdict.tolerationSeconds}s`;
+    if (purgeMode === 'Directly')
+      result = { clusters: result.clusters.filter((c) => c.name !== target.name), tasks: result.tasks };
     else {
       result = gracefulEvictCluster(result.clusters, result.tasks, target.name, {
-        purgeMode, reason: 'TaintUntolerated', producer: 'TaintManager', message, creationTimestamp: formatTime(now),
+        purgeMode,
+        reason: 'TaintUntolerated',
+        producer: 'TaintManager',
+        message,
+        creationTimestamp: formatTime(now),
         ...(purgeMode === 'Never' ? { suppressDeletion: true } : {}),
       });
     }
     evictions.push({
-      cluster: target.name, replicas: target.replicas, taint: verdict.taint, why: verdict.why, purgeMode,
+      cluster: target.name,
+      replicas: target.replicas,
+      taint: verdict.taint,
+      why: verdict.why,
+      purgeMode,
       ...(verdict.why === 'tolerationExpired' ? { tolerationSeconds: verdict.tolerationSeconds } : {}),
     });
   }

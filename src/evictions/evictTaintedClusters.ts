@@ -18,10 +18,20 @@ export interface EvictedResult {
  * tolerations that result was computed for and the claiming policy's purge mode.
  */
 export function evictTaintedClusters(
-  previous: ResourceBinding, policy: PropagationPolicy, clusters: ReadonlyMap<string, Cluster>, now: Date,
+  previous: ResourceBinding,
+  policy: PropagationPolicy,
+  clusters: ReadonlyMap<string, Cluster>,
+  now: Date,
 ): EvictedResult {
   const placement = policy.spec.placement ?? {};
-  return evictBinding(previous.spec.clusters ?? [], previous.spec.gracefulEvictionTasks ?? [], clusters, appliedTolerations(previous, placement), purgeModeOf(policy), now);
+  return evictBinding(
+    previous.spec.clusters ?? [],
+    previous.spec.gracefulEvictionTasks ?? [],
+    clusters,
+    appliedTolerations(previous, placement),
+    purgeModeOf(policy),
+    now,
+  );
 }
 
 /**

@@ -11,7 +11,9 @@ export const DEFAULT_GRACE_PERIOD_SECONDS = 600;
  * now falls short of spec.replicas, so the scheduler places the missing replicas on the remaining clusters.
  */
 export function gracefulEvictCluster(
-  clusters: readonly TargetCluster[], tasks: readonly GracefulEvictionTask[], name: string,
+  clusters: readonly TargetCluster[],
+  tasks: readonly GracefulEvictionTask[],
+  name: string,
   task: Omit<GracefulEvictionTask, 'fromCluster' | 'replicas'>,
 ): { clusters: TargetCluster[]; tasks: GracefulEvictionTask[] } {
   const evicted = clusters.find((c) => c.name === name);
@@ -32,7 +34,10 @@ export type TaskEnd = { task: GracefulEvictionTask; why: 'confirmed' | 'gracePer
  * replicas the result gives it (a report from before the change would otherwise end the task too early).
  */
 export function assessEvictionTasks(
-  tasks: readonly GracefulEvictionTask[], now: Date, result: readonly TargetCluster[], observed: readonly AggregatedStatusItem[] | undefined,
+  tasks: readonly GracefulEvictionTask[],
+  now: Date,
+  result: readonly TargetCluster[],
+  observed: readonly AggregatedStatusItem[] | undefined,
   defaultGraceSeconds = DEFAULT_GRACE_PERIOD_SECONDS,
 ): { kept: GracefulEvictionTask[]; ended: TaskEnd[] } {
   const kept: GracefulEvictionTask[] = [];
@@ -59,14 +64,23 @@ function allHealthy(result: readonly TargetCluster[], observed: readonly Aggrega
     const item = observed.find((i) => i.clusterName === target.name);
     if (!item || !item.applied || item.health !== 'Healthy') return false;
     const s = item.status ?? {};
-    const reported = typeof s.updatedReplicas === 'number' ? s.updatedReplicas : typeof s.replicas === 'number' ? s.replicas : undefined;
+    const reported =
+      typeof s.updatedReplicas === 'number'
+        ? s.updatedReplicas
+        : typeof s.replicas === 'number'
+          ? s.replicas
+          : undefined;
     return target.replicas === 0 || reported === undefined || reported >= target.replicas;
   });
 }
 
 /** When the earliest task ends by time alone: the next moment a render is due even if nothing else changes. */
-export function nextTaskDeadline(tasks: readonly GracefulEvictionTask[], defaultGraceSeconds = DEFAULT_GRACE_PERIOD_SECONDS): Date | undefined {
-  const times = tasks.filter((t) => t.suppressDeletion === undefined)
+export function nextTaskDeadline(
+  tasks: readonly GracefulEvictionTask[],
+  defaultGraceSeconds = DEFAULT_GRACE_PERIOD_SECONDS,
+): Date | undefined {
+  const times = tasks
+    .filter((t) => t.suppressDeletion === undefined)
     .map((t) => Date.parse(t.creationTimestamp) + (t.gracePeriodSeconds ?? defaultGraceSeconds) * 1000 + 1000);
   return times.length ? new Date(Math.min(...times)) : undefined;
 }

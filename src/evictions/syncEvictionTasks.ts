@@ -26,15 +26,27 @@ export interface SyncedEvictionTasks {
  * with no notion of time) no task ends.
  */
 export function syncEvictionTasks(
-  tasks: GracefulEvictionTask[], evictedNow: ReadonlySet<string>, targets: readonly TargetCluster[], clock: EvictionClock | undefined,
+  tasks: GracefulEvictionTask[],
+  evictedNow: ReadonlySet<string>,
+  targets: readonly TargetCluster[],
+  clock: EvictionClock | undefined,
 ): SyncedEvictionTasks {
   let kept = tasks;
   let ended: TaskEnd[] = [];
   if (clock && tasks.length > 0) {
-    const assessed = assessEvictionTasks(tasks.filter((t) => !evictedNow.has(t.fromCluster)), clock.now, targets, clock.observed, clock.gracePeriodSeconds);
+    const assessed = assessEvictionTasks(
+      tasks.filter((t) => !evictedNow.has(t.fromCluster)),
+      clock.now,
+      targets,
+      clock.observed,
+      clock.gracePeriodSeconds,
+    );
     kept = [...assessed.kept, ...tasks.filter((t) => evictedNow.has(t.fromCluster))];
     ended = assessed.ended;
   }
-  const evicting = kept.map((t) => t.fromCluster).filter((c) => !targets.some((t) => t.name === c)).sort();
+  const evicting = kept
+    .map((t) => t.fromCluster)
+    .filter((c) => !targets.some((t) => t.name === c))
+    .sort();
   return { tasks: kept, ended, evicting };
 }

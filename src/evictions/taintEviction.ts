@@ -16,7 +16,11 @@ export type TaintVerdict =
  * evicts; tolerations without seconds never evict. A taint without timeAdded cannot expire (Karmada's admission
  * stamps it; a NoExecute taint written in Git without one is tolerated as long as a toleration covers it).
  */
-export function taintEviction(taints: readonly Taint[], tolerations: readonly Toleration[] | undefined, now: Date): TaintVerdict {
+export function taintEviction(
+  taints: readonly Taint[],
+  tolerations: readonly Toleration[] | undefined,
+  now: Date,
+): TaintVerdict {
   const noExecute = taints.filter((t) => t.effect === 'NoExecute');
   let earliest: { at: number; taint: Taint; seconds: number } | undefined;
   for (const taint of noExecute) {
@@ -27,6 +31,7 @@ export function taintEviction(taints: readonly Taint[], tolerations: readonly To
     if (!earliest || at < earliest.at) earliest = { at, taint, seconds: used.tolerationSeconds };
   }
   if (!earliest) return { evict: false };
-  if (earliest.at <= now.getTime()) return { evict: true, taint: earliest.taint, why: 'tolerationExpired', tolerationSeconds: earliest.seconds };
+  if (earliest.at <= now.getTime())
+    return { evict: true, taint: earliest.taint, why: 'tolerationExpired', tolerationSeconds: earliest.seconds };
   return { evict: false, at: new Date(earliest.at), taint: earliest.taint };
 }

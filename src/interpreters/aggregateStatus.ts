@@ -8,12 +8,21 @@ const SUMMED: Record<string, readonly string[]> = {
   'apps/v1/Deployment': ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'],
   'apps/v1/StatefulSet': ['availableReplicas', 'currentReplicas', 'readyReplicas', 'replicas', 'updatedReplicas'],
   'apps/v1/ReplicaSet': ['replicas', 'readyReplicas', 'availableReplicas'],
-  'apps/v1/DaemonSet': ['currentNumberScheduled', 'desiredNumberScheduled', 'numberAvailable', 'numberMisscheduled', 'numberReady', 'updatedNumberScheduled', 'numberUnavailable'],
+  'apps/v1/DaemonSet': [
+    'currentNumberScheduled',
+    'desiredNumberScheduled',
+    'numberAvailable',
+    'numberMisscheduled',
+    'numberReady',
+    'updatedNumberScheduled',
+    'numberUnavailable',
+  ],
   'autoscaling/v2/HorizontalPodAutoscaler': ['currentReplicas', 'desiredReplicas'],
 };
 
 const n = (s: Obj, f: string) => (typeof s[f] === 'number' ? (s[f] as number) : 0);
-const isTrue = (s: Obj, type: string) => (Array.isArray(s.conditions) ? (s.conditions as Obj[]) : []).some((c) => c?.type === type && c?.status === 'True');
+const isTrue = (s: Obj, type: string) =>
+  (Array.isArray(s.conditions) ? (s.conditions as Obj[]) : []).some((c) => c?.type === type && c?.status === 'True');
 const time = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : NaN);
 
 /**
@@ -22,7 +31,12 @@ const time = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : NaN);
  * keeps it, and a Job's startTime, once set, stays. Undefined for kinds Karmada does not aggregate (their template
  * status is left alone).
  */
-export function aggregateStatus(apiVersion: string, kind: string, items: readonly AggregatedStatusItem[], previous?: Obj): Obj | undefined {
+export function aggregateStatus(
+  apiVersion: string,
+  kind: string,
+  items: readonly AggregatedStatusItem[],
+  previous?: Obj,
+): Obj | undefined {
   const key = `${apiVersion}/${kind}`;
   const statuses = items.map((i) => i.status).filter((s): s is Obj => Boolean(s));
   const summed = SUMMED[key];
@@ -40,12 +54,14 @@ export function aggregateStatus(apiVersion: string, kind: string, items: readonl
       return loadBalancerStatus(statuses);
     case 'policy/v1/PodDisruptionBudget': {
       const out: Obj = {};
-      for (const f of ['currentHealthy', 'desiredHealthy', 'expectedPods', 'disruptionsAllowed']) out[f] = statuses.reduce((acc, s) => acc + n(s, f), 0);
+      for (const f of ['currentHealthy', 'desiredHealthy', 'expectedPods', 'disruptionsAllowed'])
+        out[f] = statuses.reduce((acc, s) => acc + n(s, f), 0);
       // Pod names are only unique within a member: Karmada prefixes them with the cluster.
       const disrupted: Obj = {};
       for (const i of items) {
         const pods = i.status?.disruptedPods;
-        if (pods && typeof pods === 'object') for (const [pod, at] of Object.entries(pods)) disrupted[`${i.clusterName}/${pod}`] = at;
+        if (pods && typeof pods === 'object')
+          for (const [pod, at] of Object.entries(pods)) disrupted[`${i.clusterName}/${pod}`] = at;
       }
       if (Object.keys(disrupted).length > 0) out.disruptedPods = disrupted;
       return out;
@@ -76,7 +92,9 @@ export function aggregateStatus(apiVersion: string, kind: string, items: readonl
 }
 
 function loadBalancerStatus(statuses: readonly Obj[]): Obj {
-  const ingress = mergeLoadBalancerIngress(statuses.map((s) => (s.loadBalancer as { ingress?: unknown } | undefined)?.ingress));
+  const ingress = mergeLoadBalancerIngress(
+    statuses.map((s) => (s.loadBalancer as { ingress?: unknown } | undefined)?.ingress),
+  );
   return { loadBalancer: ingress.length ? { ingress } : {} };
 }
 
@@ -105,7 +123,9 @@ function jobStatus(items: readonly AggregatedStatusItem[], previous: Obj | undef
     const s = i.status;
     if (!s) continue;
     // GetJobFinishedStatus: the first Complete or Failed condition that is True.
-    const finished = (Array.isArray(s.conditions) ? (s.conditions as Obj[]) : []).find((c) => (c?.type === 'Complete' || c?.type === 'Failed') && c?.status === 'True');
+    const finished = (Array.isArray(s.conditions) ? (s.conditions as Obj[]) : []).find(
+      (c) => (c?.type === 'Complete' || c?.type === 'Failed') && c?.status === 'True',
+    );
     if (finished?.type === 'Complete') completed++;
     else if (finished?.type === 'Failed') failedOn.push(i.clusterName);
     if (isTrue(s, 'SuccessCriteriaMet')) criteriaMet++;
@@ -115,17 +135,35 @@ function jobStatus(items: readonly AggregatedStatusItem[], previous: Obj | undef
     }
     if (typeof s.completionTime === 'string') {
       finishedAt++;
-      if (completionTime === undefined || time(completionTime) < time(s.completionTime)) completionTime = s.completionTime;
+      if (completionTime === undefined || time(completionTime) < time(s.completionTime))
+        completionTime = s.completionTime;
     }
   }
   const conditions: Obj[] = [];
-  if (failedOn.length > 0) conditions.push({ type: 'Failed', status: 'True', reason: 'JobFailed', message: `Job executed failed in member clusters ${failedOn.join(',')}` });
+  if (failedOn.length > 0)
+    conditions.push({
+      type: 'Failed',
+      status: 'True',
+      reason: 'JobFailed',
+      message: `Job executed failed in member clusters ${failedOn.join(',')}`,
+    });
   if (completed > 0 && completed === items.length) {
     conditions.push({ type: 'Complete', status: 'True', reason: 'Completed', message: 'Job completed' });
-    if (criteriaMet === items.length) conditions.push({ type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'All member clusters have met success criteria' });
+    if (criteriaMet === items.length)
+      conditions.push({
+        type: 'SuccessCriteriaMet',
+        status: 'True',
+        reason: 'CompletionsReached',
+        message: 'All member clusters have met success criteria',
+      });
   }
   if (conditions.length > 0) out.conditions = conditions;
-  const keptStart = typeof previous?.startTime === 'string' ? previous.startTime : started > 0 && started === items.length ? startTime : undefined;
+  const keptStart =
+    typeof previous?.startTime === 'string'
+      ? previous.startTime
+      : started > 0 && started === items.length
+        ? startTime
+        : undefined;
   if (keptStart) out.startTime = keptStart;
   if (completionTime && finishedAt === items.length) out.completionTime = completionTime;
   return out;
@@ -138,10 +176,22 @@ function cronJobStatus(statuses: readonly Obj[]): Obj {
   let lastSuccessfulTime: string | undefined;
   for (const s of statuses) {
     if (Array.isArray(s.active)) active.push(...s.active);
-    if (typeof s.lastScheduleTime === 'string' && (lastScheduleTime === undefined || time(lastScheduleTime) < time(s.lastScheduleTime))) lastScheduleTime = s.lastScheduleTime;
-    if (typeof s.lastSuccessfulTime === 'string' && (lastSuccessfulTime === undefined || time(lastSuccessfulTime) < time(s.lastSuccessfulTime))) lastSuccessfulTime = s.lastSuccessfulTime;
+    if (
+      typeof s.lastScheduleTime === 'string' &&
+      (lastScheduleTime === undefined || time(lastScheduleTime) < time(s.lastScheduleTime))
+    )
+      lastScheduleTime = s.lastScheduleTime;
+    if (
+      typeof s.lastSuccessfulTime === 'string' &&
+      (lastSuccessfulTime === undefined || time(lastSuccessfulTime) < time(s.lastSuccessfulTime))
+    )
+      lastSuccessfulTime = s.lastSuccessfulTime;
   }
-  return { ...(active.length ? { active } : {}), ...(lastScheduleTime ? { lastScheduleTime } : {}), ...(lastSuccessfulTime ? { lastSuccessfulTime } : {}) };
+  return {
+    ...(active.length ? { active } : {}),
+    ...(lastScheduleTime ? { lastScheduleTime } : {}),
+    ...(lastSuccessfulTime ? { lastSuccessfulTime } : {}),
+  };
 }
 
 /**
@@ -152,15 +202,20 @@ function podStatus(items: readonly AggregatedStatusItem[]): Obj {
   const phases = new Set<string>();
   const containerStatuses: Obj[] = [];
   const initContainerStatuses: Obj[] = [];
-  const brief = (c: Obj) => ({ ready: c?.ready === true, ...(c?.state && typeof c.state === 'object' ? { state: c.state } : {}) });
+  const brief = (c: Obj) => ({
+    ready: c?.ready === true,
+    ...(c?.state && typeof c.state === 'object' ? { state: c.state } : {}),
+  });
   for (const i of items) {
     if (!i.status) {
       phases.add('Pending');
       continue;
     }
     phases.add(String(i.status.phase ?? ''));
-    for (const c of Array.isArray(i.status.containerStatuses) ? (i.status.containerStatuses as Obj[]) : []) containerStatuses.push(brief(c));
-    for (const c of Array.isArray(i.status.initContainerStatuses) ? (i.status.initContainerStatuses as Obj[]) : []) initContainerStatuses.push(brief(c));
+    for (const c of Array.isArray(i.status.containerStatuses) ? (i.status.containerStatuses as Obj[]) : [])
+      containerStatuses.push(brief(c));
+    for (const c of Array.isArray(i.status.initContainerStatuses) ? (i.status.initContainerStatuses as Obj[]) : [])
+      initContainerStatuses.push(brief(c));
   }
   const phase = ['Failed', 'Pending', 'Running', 'Succeeded'].find((p) => phases.has(p));
   return {
@@ -181,6 +236,16 @@ function persistentVolumeStatus(items: readonly AggregatedStatusItem[]): Obj {
 export function fullyApplied(items: readonly AggregatedStatusItem[]): FullyAppliedCondition {
   const notApplied = items.filter((i) => !i.applied).map((i) => i.clusterName);
   return notApplied.length === 0 && items.length > 0
-    ? { type: 'FullyApplied', status: 'True', reason: 'FullyAppliedSuccess', message: 'All works have been successfully applied' }
-    : { type: 'FullyApplied', status: 'False', reason: 'FullyAppliedFailed', message: `Failed to apply all works, see status.aggregatedStatus for details (not applied on ${notApplied.join(', ') || 'any cluster'})` };
+    ? {
+        type: 'FullyApplied',
+        status: 'True',
+        reason: 'FullyAppliedSuccess',
+        message: 'All works have been successfully applied',
+      }
+    : {
+        type: 'FullyApplied',
+        status: 'False',
+        reason: 'FullyAppliedFailed',
+        message: `Failed to apply all works, see status.aggregatedStatus for details (not applied on ${notApplied.join(', ') || 'any cluster'})`,
+      };
 }

@@ -32,15 +32,27 @@ const setCache = new WeakMap<ConfigModel, InterpreterSet>();
 /** The commit's set, built once per model: every template of a render looks its kind up. */
 export function interpretersOf(model: ConfigModel): InterpreterSet {
   let set = setCache.get(model);
-  if (!set) setCache.set(model, (set = model.interpreterCustomizations.length ? interpreterSet(model.interpreterCustomizations) : NO_CUSTOMIZATIONS));
+  if (!set)
+    setCache.set(
+      model,
+      (set = model.interpreterCustomizations.length
+        ? interpreterSet(model.interpreterCustomizations)
+        : NO_CUSTOMIZATIONS),
+    );
   return set;
 }
 
-export function customizationFor(set: InterpreterSet, obj: { apiVersion?: unknown; kind?: unknown }): Customizations | undefined {
+export function customizationFor(
+  set: InterpreterSet,
+  obj: { apiVersion?: unknown; kind?: unknown },
+): Customizations | undefined {
   return set.get(`${String(obj.apiVersion)}/${String(obj.kind)}`);
 }
 
-export function customReplicas(c: Customizations, manifest: Obj): { replicas: number; resourceRequest?: ResourceList; nodeClaim?: NodeClaim } | undefined {
+export function customReplicas(
+  c: Customizations,
+  manifest: Obj,
+): { replicas: number; resourceRequest?: ResourceList; nodeClaim?: NodeClaim } | undefined {
   const hook = c.replicaResource;
   if (!hook) return undefined;
   const value = read(manifest, hook.replicasPath);
@@ -49,10 +61,16 @@ export function customReplicas(c: Customizations, manifest: Obj): { replicas: nu
   if (hook.podTemplatePath) {
     // What Karmada's kube.accuratePodRequirements gives a Lua hook: GenerateReplicaRequirements of the template.
     const spec = (read(manifest, hook.podTemplatePath) as Obj | undefined)?.spec;
-    return { replicas, ...(spec && typeof spec === 'object' && !Array.isArray(spec) ? replicaRequirements(spec as Obj) : {}) };
+    return {
+      replicas,
+      ...(spec && typeof spec === 'object' && !Array.isArray(spec) ? replicaRequirements(spec as Obj) : {}),
+    };
   } else if (hook.resourceRequestPath) {
     const list = read(manifest, hook.resourceRequestPath);
-    if (list && typeof list === 'object' && !Array.isArray(list)) requests = Object.fromEntries(Object.entries(list as Obj).filter(([, v]) => typeof v === 'string' || typeof v === 'number')) as ResourceList;
+    if (list && typeof list === 'object' && !Array.isArray(list))
+      requests = Object.fromEntries(
+        Object.entries(list as Obj).filter(([, v]) => typeof v === 'string' || typeof v === 'number'),
+      ) as ResourceList;
   }
   return Object.keys(requests).length > 0 ? { replicas, resourceRequest: requests } : { replicas };
 }
@@ -68,7 +86,8 @@ export function customDependencies(c: Customizations, manifest: Obj, namespace: 
   const found = new Map<string, ObjectRef>();
   for (const d of hook.dependencies) {
     for (const name of readAll(manifest, d.namePath)) {
-      if (typeof name === 'string' && name !== '') found.set(`${d.apiVersion}/${d.kind}/${name}`, { apiVersion: d.apiVersion, kind: d.kind, namespace, name });
+      if (typeof name === 'string' && name !== '')
+        found.set(`${d.apiVersion}/${d.kind}/${name}`, { apiVersion: d.apiVersion, kind: d.kind, namespace, name });
     }
   }
   return [...found.values()].sort((a, b) => (`${a.kind}/${a.name}` < `${b.kind}/${b.name}` ? -1 : 1));
@@ -88,22 +107,31 @@ export function customHealth(c: Customizations, live: Obj): Health | undefined {
 function holds(rule: HealthRule, live: Obj): boolean {
   if ('condition' in rule) {
     const list = read(live, rule.conditionsPath ?? 'status.conditions');
-    return Array.isArray(list) && list.some((x) => (x as Obj)?.type === rule.condition && (x as Obj)?.status === rule.status);
+    return (
+      Array.isArray(list) && list.some((x) => (x as Obj)?.type === rule.condition && (x as Obj)?.status === rule.status)
+    );
   }
   const actual = read(live, rule.field);
-  if (rule.op === 'exists' || rule.op === 'absent') return (actual !== undefined && actual !== null) === (rule.op === 'exists');
+  if (rule.op === 'exists' || rule.op === 'absent')
+    return (actual !== undefined && actual !== null) === (rule.op === 'exists');
   const compare = rule as Extract<HealthRule, { value?: unknown }>;
   const expected = compare.valueFrom !== undefined ? read(live, compare.valueFrom) : compare.value;
   const numeric = typeof actual === 'number' || typeof expected === 'number';
   const a = numeric ? (typeof actual === 'number' ? actual : 0) : actual;
   const b = numeric ? (typeof expected === 'number' ? expected : 0) : expected;
   switch (compare.op) {
-    case '==': return a === b;
-    case '!=': return a !== b;
-    case '>': return numeric && (a as number) > (b as number);
-    case '>=': return numeric && (a as number) >= (b as number);
-    case '<': return numeric && (a as number) < (b as number);
-    case '<=': return numeric && (a as number) <= (b as number);
+    case '==':
+      return a === b;
+    case '!=':
+      return a !== b;
+    case '>':
+      return numeric && (a as number) > (b as number);
+    case '>=':
+      return numeric && (a as number) >= (b as number);
+    case '<':
+      return numeric && (a as number) < (b as number);
+    case '<=':
+      return numeric && (a as number) <= (b as number);
   }
 }
 
@@ -126,7 +154,11 @@ export function customAggregateStatus(c: Customizations, statuses: readonly Obj[
   let out: Obj = {};
   for (const p of sum) {
     const rel = underStatus(p);
-    out = write(out, rel, statuses.reduce((acc, s) => acc + (typeof read(s, rel) === 'number' ? (read(s, rel) as number) : 0), 0));
+    out = write(
+      out,
+      rel,
+      statuses.reduce((acc, s) => acc + (typeof read(s, rel) === 'number' ? (read(s, rel) as number) : 0), 0),
+    );
   }
   return out;
 }

@@ -13,7 +13,8 @@ export function parseFieldPath(path: string): Segment[] | string {
   const out: Segment[] = [];
   for (const part of path.split('.')) {
     const m = SEGMENT.exec(part);
-    if (!m) return `"${part}" in ${path} is not a field name (letters, digits, _ - $) optionally followed by [N] or [*]`;
+    if (!m)
+      return `"${part}" in ${path} is not a field name (letters, digits, _ - $) optionally followed by [N] or [*]`;
     out.push({ key: m[1]! });
     for (const idx of m[2]!.match(/\[(\d+|\*)\]/g) ?? []) {
       const inner = idx.slice(1, -1);
@@ -37,7 +38,8 @@ export function readAll(obj: unknown, path: string): unknown[] {
     const next: unknown[] = [];
     for (const v of current) {
       if ('key' in s) {
-        if (v && typeof v === 'object' && !Array.isArray(v) && s.key in v) next.push((v as Record<string, unknown>)[s.key]);
+        if (v && typeof v === 'object' && !Array.isArray(v) && s.key in v)
+          next.push((v as Record<string, unknown>)[s.key]);
       } else if (Array.isArray(v)) {
         if ('all' in s) next.push(...v);
         else if (s.index < v.length) next.push(v[s.index]);

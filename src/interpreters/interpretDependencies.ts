@@ -15,7 +15,11 @@ type Obj = Record<string, any>;
  * - Ingress: the Secrets its spec.tls entries name.
  * A declared dependencyInterpretation hook replaces all of it. ServiceImport is not interpreted yet.
  */
-export function interpretDependencies(manifest: Record<string, unknown>, namespace: string, custom?: Customizations): ObjectRef[] {
+export function interpretDependencies(
+  manifest: Record<string, unknown>,
+  namespace: string,
+  custom?: Customizations,
+): ObjectRef[] {
   const declared = custom ? customDependencies(custom, manifest, namespace) : undefined;
   if (declared) return declared;
   const found = new Map<string, ObjectRef>();
@@ -27,7 +31,7 @@ export function interpretDependencies(manifest: Record<string, unknown>, namespa
   if (`${manifest.apiVersion}/${manifest.kind}` === 'networking.k8s.io/v1/Ingress') {
     // Karmada fails the whole interpretation on a TLS entry without secretName (VerifyDependencies); such an
     // entry uses the controller's default certificate, so Flotilla skips it and keeps the others.
-    for (const tls of (((manifest.spec as Obj | undefined)?.tls ?? []) as Obj[])) add('v1', 'Secret', tls?.secretName);
+    for (const tls of ((manifest.spec as Obj | undefined)?.tls ?? []) as Obj[]) add('v1', 'Secret', tls?.secretName);
     return sorted(found);
   }
   const pod = podSpecOf(manifest) as Obj | undefined;
@@ -36,7 +40,8 @@ export function interpretDependencies(manifest: Record<string, unknown>, namespa
     add('v1', 'ConfigMap', v?.configMap?.name);
     add('v1', 'Secret', v?.secret?.secretName);
     add('v1', 'Secret', v?.azureFile?.secretName);
-    for (const plugin of ['cephfs', 'cinder', 'flexVolume', 'rbd', 'scaleIO', 'iscsi', 'storageos']) add('v1', 'Secret', v?.[plugin]?.secretRef?.name);
+    for (const plugin of ['cephfs', 'cinder', 'flexVolume', 'rbd', 'scaleIO', 'iscsi', 'storageos'])
+      add('v1', 'Secret', v?.[plugin]?.secretRef?.name);
     add('v1', 'Secret', v?.csi?.nodePublishSecretRef?.name);
     add('v1', 'PersistentVolumeClaim', v?.persistentVolumeClaim?.claimName);
     for (const s of (v?.projected?.sources ?? []) as Obj[]) {
@@ -44,7 +49,11 @@ export function interpretDependencies(manifest: Record<string, unknown>, namespa
       add('v1', 'Secret', s?.secret?.name);
     }
   }
-  for (const c of [...((pod.initContainers ?? []) as Obj[]), ...((pod.containers ?? []) as Obj[]), ...((pod.ephemeralContainers ?? []) as Obj[])]) {
+  for (const c of [
+    ...((pod.initContainers ?? []) as Obj[]),
+    ...((pod.containers ?? []) as Obj[]),
+    ...((pod.ephemeralContainers ?? []) as Obj[]),
+  ]) {
     for (const e of (c?.env ?? []) as Obj[]) {
       add('v1', 'ConfigMap', e?.valueFrom?.configMapKeyRef?.name);
       add('v1', 'Secret', e?.valueFrom?.secretKeyRef?.name);
@@ -58,7 +67,8 @@ export function interpretDependencies(manifest: Record<string, unknown>, namespa
   if (pod.serviceAccountName !== 'default') add('v1', 'ServiceAccount', pod.serviceAccountName);
   if (manifest.kind === 'StatefulSet') {
     // Karmada compares the claim name (not the volume name) with the templates' names.
-    for (const t of (((manifest.spec as Obj | undefined)?.volumeClaimTemplates ?? []) as Obj[])) found.delete(`PersistentVolumeClaim/${t?.metadata?.name}`);
+    for (const t of ((manifest.spec as Obj | undefined)?.volumeClaimTemplates ?? []) as Obj[])
+      found.delete(`PersistentVolumeClaim/${t?.metadata?.name}`);
   }
   return sorted(found);
 }

@@ -18,7 +18,8 @@ export function mergeLoadBalancerIngress(lists: readonly unknown[]): Ingress[] {
       if (!entry) merged.set(key, (entry = { ingress, ports: new Map() }));
       // The last entry with this key gives the other fields, as Karmada's map assignment does.
       entry.ingress = ingress;
-      for (const p of Array.isArray(ingress.ports) ? ingress.ports : []) entry.ports.set(JSON.stringify([p?.port ?? 0, p?.protocol ?? '', p?.error ?? null]), p);
+      for (const p of Array.isArray(ingress.ports) ? ingress.ports : [])
+        entry.ports.set(JSON.stringify([p?.port ?? 0, p?.protocol ?? '', p?.error ?? null]), p);
     }
   }
   const out = [...merged.values()].map(({ ingress, ports }) => {

@@ -59,12 +59,13 @@ function amounts(list: Requests): [string, bigint][] {
 }
 
 function requestsOf(container: Obj): Requests {
-  return ((container?.resources as { requests?: Requests } | undefined)?.requests) ?? {};
+  return (container?.resources as { requests?: Requests } | undefined)?.requests ?? {};
 }
 
 const NATIVE_COUNTED = new Set(['cpu', 'memory', 'ephemeral-storage', 'pods']);
 // IsQualifiedName: an optional DNS-subdomain prefix and a name of at most 63 characters.
-const QUALIFIED_NAME = /^(?:(?=.{1,253}\/)[a-z0-9]([-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(?=[^/]{1,63}$)[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const QUALIFIED_NAME =
+  /^(?:(?=.{1,253}\/)[a-z0-9]([-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(?=[^/]{1,63}$)[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 
 /** util.Resource's switch: the four native names, else lifted.IsScalarResourceName; any other name is not counted. */
 function isCounted(name: string): boolean {

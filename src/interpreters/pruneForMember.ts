@@ -10,8 +10,19 @@ export function pruneForMember(manifest: Record<string, unknown>): Record<string
   delete out.status;
   const meta = out.metadata as Record<string, unknown> | undefined;
   if (meta) {
-    for (const f of ['creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'managedFields',
-      'resourceVersion', 'selfLink', 'uid', 'ownerReferences', 'finalizers']) delete meta[f];
+    for (const f of [
+      'creationTimestamp',
+      'deletionTimestamp',
+      'deletionGracePeriodSeconds',
+      'generation',
+      'managedFields',
+      'resourceVersion',
+      'selfLink',
+      'uid',
+      'ownerReferences',
+      'finalizers',
+    ])
+      delete meta[f];
   }
   const annotations = meta?.annotations as Record<string, string> | undefined;
   switch (out.kind) {
@@ -27,7 +38,14 @@ export function pruneForMember(manifest: Record<string, unknown>): Record<string
         const match = out.spec?.selector?.matchLabels as Record<string, string> | undefined;
         if (match) for (const k of ['controller-uid', 'batch.kubernetes.io/controller-uid']) delete match[k];
         const labels = out.spec?.template?.metadata?.labels as Record<string, string> | undefined;
-        if (labels) for (const k of ['controller-uid', 'job-name', 'batch.kubernetes.io/controller-uid', 'batch.kubernetes.io/job-name']) delete labels[k];
+        if (labels)
+          for (const k of [
+            'controller-uid',
+            'job-name',
+            'batch.kubernetes.io/controller-uid',
+            'batch.kubernetes.io/job-name',
+          ])
+            delete labels[k];
       }
       break;
     case 'Service':

@@ -9,17 +9,25 @@ export interface NodeClaim {
 }
 
 /** helper.GenerateReplicaRequirements: the template's requests and node claim, each only when there is one. */
-export function replicaRequirements(podSpec: Record<string, unknown>): { resourceRequest?: ResourceList; nodeClaim?: NodeClaim } {
+export function replicaRequirements(podSpec: Record<string, unknown>): {
+  resourceRequest?: ResourceList;
+  nodeClaim?: NodeClaim;
+} {
   const resourceRequest = podTemplateRequests(podSpec);
   const nodeClaim = nodeClaimOf(podSpec);
-  return { ...(Object.keys(resourceRequest).length > 0 ? { resourceRequest } : {}), ...(nodeClaim ? { nodeClaim } : {}) };
+  return {
+    ...(Object.keys(resourceRequest).length > 0 ? { resourceRequest } : {}),
+    ...(nodeClaim ? { nodeClaim } : {}),
+  };
 }
 
 /** helper.GenerateNodeClaimByPodSpec: nodeSelector, tolerations, and the required node affinity. */
 function nodeClaimOf(podSpec: Record<string, unknown>): NodeClaim | undefined {
   const selector = podSpec.nodeSelector as Record<string, string> | undefined;
   const tolerations = Array.isArray(podSpec.tolerations) ? podSpec.tolerations : undefined;
-  const required = (podSpec.affinity as { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: unknown } } | undefined)?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  const required = (
+    podSpec.affinity as { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: unknown } } | undefined
+  )?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   // A nil selector and no affinity and no tolerations: no claim. An empty selector ({}) is not nil in Go and counts.
   const hasSelector = selector !== undefined && selector !== null && typeof selector === 'object';
   if (!hasSelector && required === undefined && (tolerations?.length ?? 0) === 0) return undefined;

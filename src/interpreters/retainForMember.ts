@@ -40,27 +40,35 @@ export function retainForMember(desired: Obj, live: Obj | undefined): Obj {
       return out;
     }
     case 'v1/Service':
-      if (typeof from.spec?.healthCheckNodePort === 'number' && from.spec.healthCheckNodePort > 0) setIn(out, ['spec', 'healthCheckNodePort'], from.spec.healthCheckNodePort);
-      if (typeof from.spec?.clusterIP === 'string' && from.spec.clusterIP !== '') setIn(out, ['spec', 'clusterIP'], from.spec.clusterIP);
+      if (typeof from.spec?.healthCheckNodePort === 'number' && from.spec.healthCheckNodePort > 0)
+        setIn(out, ['spec', 'healthCheckNodePort'], from.spec.healthCheckNodePort);
+      if (typeof from.spec?.clusterIP === 'string' && from.spec.clusterIP !== '')
+        setIn(out, ['spec', 'clusterIP'], from.spec.clusterIP);
       return out;
     case 'v1/ServiceAccount':
       for (const f of ['secrets', 'imagePullSecrets']) {
         const merged = new Map<string, unknown>();
-        for (const s of [...(Array.isArray(out[f]) ? out[f] : []), ...(Array.isArray(from[f]) ? from[f] : [])] as Obj[]) {
+        for (const s of [
+          ...(Array.isArray(out[f]) ? out[f] : []),
+          ...(Array.isArray(from[f]) ? from[f] : []),
+        ] as Obj[]) {
           if (typeof s?.name === 'string' && !merged.has(s.name)) merged.set(s.name, s);
         }
         if (merged.size > 0) out[f] = [...merged.values()];
       }
       return out;
     case 'v1/PersistentVolumeClaim':
-      if (typeof from.spec?.volumeName === 'string' && from.spec.volumeName !== '') setIn(out, ['spec', 'volumeName'], from.spec.volumeName);
+      if (typeof from.spec?.volumeName === 'string' && from.spec.volumeName !== '')
+        setIn(out, ['spec', 'volumeName'], from.spec.volumeName);
       return out;
     case 'v1/PersistentVolume':
       if (from.spec?.claimRef !== undefined) setIn(out, ['spec', 'claimRef'], from.spec.claimRef);
       return out;
     case 'batch/v1/Job':
-      if (isStringMap(from.spec?.selector?.matchLabels)) setIn(out, ['spec', 'selector', 'matchLabels'], from.spec.selector.matchLabels);
-      if (isStringMap(from.spec?.template?.metadata?.labels)) setIn(out, ['spec', 'template', 'metadata', 'labels'], from.spec.template.metadata.labels);
+      if (isStringMap(from.spec?.selector?.matchLabels))
+        setIn(out, ['spec', 'selector', 'matchLabels'], from.spec.selector.matchLabels);
+      if (isStringMap(from.spec?.template?.metadata?.labels))
+        setIn(out, ['spec', 'template', 'metadata', 'labels'], from.spec.template.metadata.labels);
       return out;
     case 'v1/Secret':
       // The token the member's controller wrote into a service-account-token Secret stays.
@@ -77,8 +85,12 @@ export function retainForMember(desired: Obj, live: Obj | undefined): Obj {
  * observed resourceVersion), or a scale between the read and the write would be undone with the count read.
  */
 export function retainsMemberReplicas(desired: Obj, live: Obj | undefined): boolean {
-  return live !== undefined && `${desired.apiVersion}/${desired.kind}` === 'apps/v1/Deployment'
-    && desired.metadata?.labels?.[RETAIN_REPLICAS_LABEL] === RETAIN_REPLICAS_VALUE && typeof live.spec?.replicas === 'number';
+  return (
+    live !== undefined &&
+    `${desired.apiVersion}/${desired.kind}` === 'apps/v1/Deployment' &&
+    desired.metadata?.labels?.[RETAIN_REPLICAS_LABEL] === RETAIN_REPLICAS_VALUE &&
+    typeof live.spec?.replicas === 'number'
+  );
 }
 
 function setIn(obj: Obj, path: string[], value: unknown): void {
@@ -91,5 +103,10 @@ function setIn(obj: Obj, path: string[], value: unknown): void {
 }
 
 function isStringMap(v: unknown): v is Record<string, string> {
-  return Boolean(v) && typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every((x) => typeof x === 'string');
+  return (
+    Boolean(v) &&
+    typeof v === 'object' &&
+    !Array.isArray(v) &&
+    Object.values(v as object).every((x) => typeof x === 'string')
+  );
 }

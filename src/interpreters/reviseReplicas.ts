@@ -7,7 +7,11 @@ import { customReviseReplicas } from './customizations.ts';
  * parallelism keeps running with the member's default. Returns a new object; kinds without the hook are returned
  * unchanged.
  */
-export function reviseReplicas(manifest: Record<string, unknown>, replicas: number, custom?: Customizations): Record<string, unknown> {
+export function reviseReplicas(
+  manifest: Record<string, unknown>,
+  replicas: number,
+  custom?: Customizations,
+): Record<string, unknown> {
   const declared = custom ? customReviseReplicas(custom, manifest, replicas) : undefined;
   if (declared) return declared;
   const field = (() => {

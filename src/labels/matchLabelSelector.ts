@@ -4,7 +4,10 @@ import type { LabelSelector } from '../api/policy.ts';
  * Kubernetes label-selector semantics: matchLabels and matchExpressions are ANDed; an empty selector
  * matches everything. A nil selector is the caller's decision (Karmada treats it differently per field).
  */
-export function matchLabelSelector(selector: LabelSelector, labels: Readonly<Record<string, string>> | undefined): boolean {
+export function matchLabelSelector(
+  selector: LabelSelector,
+  labels: Readonly<Record<string, string>> | undefined,
+): boolean {
   const have = labels ?? {};
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
     if (have[key] !== value) return false;

@@ -2,8 +2,19 @@
 // writes it. Messages copy the real API server's wording because kubectl prints them verbatim.
 
 export type StatusReason =
-  | 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Invalid' | 'BadRequest' | 'Unauthorized' | 'Forbidden'
-  | 'MethodNotAllowed' | 'UnsupportedMediaType' | 'Expired' | 'InternalError' | 'ServiceUnavailable' | 'NotAcceptable'
+  | 'NotFound'
+  | 'AlreadyExists'
+  | 'Conflict'
+  | 'Invalid'
+  | 'BadRequest'
+  | 'Unauthorized'
+  | 'Forbidden'
+  | 'MethodNotAllowed'
+  | 'UnsupportedMediaType'
+  | 'Expired'
+  | 'InternalError'
+  | 'ServiceUnavailable'
+  | 'NotAcceptable'
   // StatusReasonUnknown: what the server answers an error no layer turned into an API status.
   | '';
 
@@ -51,21 +62,37 @@ export function qualifiedResource(group: string, plural: string): string {
 }
 
 export const notFound = (group: string, plural: string, name: string): ApiError =>
-  new ApiError(404, 'NotFound', `${qualifiedResource(group, plural)} "${name}" not found`, { name, group, kind: plural });
+  new ApiError(404, 'NotFound', `${qualifiedResource(group, plural)} "${name}" not found`, {
+    name,
+    group,
+    kind: plural,
+  });
 
 export const alreadyExists = (group: string, plural: string, name: string): ApiError =>
-  new ApiError(409, 'AlreadyExists', `${qualifiedResource(group, plural)} "${name}" already exists`, { name, group, kind: plural });
+  new ApiError(409, 'AlreadyExists', `${qualifiedResource(group, plural)} "${name}" already exists`, {
+    name,
+    group,
+    kind: plural,
+  });
 
 export const staleConflict = (group: string, plural: string, name: string): ApiError =>
-  new ApiError(409, 'Conflict',
+  new ApiError(
+    409,
+    'Conflict',
     `Operation cannot be fulfilled on ${qualifiedResource(group, plural)} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
-    { name, group, kind: plural });
+    { name, group, kind: plural },
+  );
 
 export const badRequest = (message: string): ApiError => new ApiError(400, 'BadRequest', message);
 
 /** One failed check of a field: Go's field.Error as the API server renders it. */
 export interface FieldError {
-  type: 'FieldValueForbidden' | 'FieldValueNotSupported' | 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueTooLong';
+  type:
+    | 'FieldValueForbidden'
+    | 'FieldValueNotSupported'
+    | 'FieldValueRequired'
+    | 'FieldValueInvalid'
+    | 'FieldValueTooLong';
   field: string;
   /** The message without the field: `Forbidden: ...`, `Unsupported value: "x": supported values: ...`. */
   body: string;
@@ -76,11 +103,17 @@ export function invalidFields(kind: string, group: string, name: string, errors:
   const lines = errors.map((e) => `${e.field}: ${e.body}`);
   const joined = lines.length === 1 ? lines[0] : `[${lines.join(', ')}]`;
   return new ApiError(422, 'Invalid', `${group ? `${kind}.${group}` : kind} "${name}" is invalid: ${joined}`, {
-    ...(name ? { name } : {}), group, kind, causes: errors.map((e) => ({ type: e.type, message: e.body, field: e.field })),
+    ...(name ? { name } : {}),
+    group,
+    kind,
+    causes: errors.map((e) => ({ type: e.type, message: e.body, field: e.field })),
   });
 }
 
 export const invalid = (kind: string, group: string, name: string, field: string, detail: string): ApiError =>
   new ApiError(422, 'Invalid', `${group ? `${kind}.${group}` : kind} "${name}" is invalid: ${field}: ${detail}`, {
-    name, group, kind, causes: [{ type: 'FieldValueInvalid', message: detail, field }],
+    name,
+    group,
+    kind,
+    causes: [{ type: 'FieldValueInvalid', message: detail, field }],
   });

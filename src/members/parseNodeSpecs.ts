@@ -6,11 +6,20 @@ import type { NodeSpec } from './types.ts';
  */
 export function parseNodeSpecs(text: string, memberName: string): NodeSpec[] {
   if (/^\d+$/.test(text.trim())) {
-    return Array.from({ length: Number(text) }, (_, i) => ({ name: `${memberName}-node-${i + 1}`, cpu: '8', memory: '32Gi', pods: '110' }));
+    return Array.from({ length: Number(text) }, (_, i) => ({
+      name: `${memberName}-node-${i + 1}`,
+      cpu: '8',
+      memory: '32Gi',
+      pods: '110',
+    }));
   }
-  return text.split(',').map((s) => s.trim()).filter(Boolean).map((entry) => {
-    const [name, cpu, memory, pods] = entry.split(':');
-    if (!name) throw new Error(`--nodes: empty node name in "${text}"`);
-    return { name, cpu: cpu || '8', memory: memory || '32Gi', pods: pods || '110' };
-  });
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [name, cpu, memory, pods] = entry.split(':');
+      if (!name) throw new Error(`--nodes: empty node name in "${text}"`);
+      return { name, cpu: cpu || '8', memory: memory || '32Gi', pods: pods || '110' };
+    });
 }

@@ -13,7 +13,10 @@ export const SERVE_USAGE = `usage: flotilla member serve --name NAME --data-dir 
  * <data-dir>/kubeconfig), prints that path, and stops cleanly (state flushed) on SIGINT or SIGTERM.
  * Resolves when the member has stopped; rejects on bad arguments.
  */
-export async function runMemberServe(argv: string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<void> {
+export async function runMemberServe(
+  argv: string[],
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): Promise<void> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -30,7 +33,8 @@ export async function runMemberServe(argv: string[], out: (line: string) => void
   });
   if (!values.name || !values['data-dir']) throw new UsageError(`--name and --data-dir are required; ${SERVE_USAGE}`);
   const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new UsageError(`--port must be 0..65535, got "${values.port}"`);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
+    throw new UsageError(`--port must be 0..65535, got "${values.port}"`);
   const dataDir = path.resolve(values['data-dir']);
   const member = await startMember({
     name: values.name,

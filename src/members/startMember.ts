@@ -9,7 +9,10 @@ import { crdController } from './controllers/crdController.ts';
 import { daemonSetController } from './controllers/daemonSetController.ts';
 import { deploymentController } from './controllers/deploymentController.ts';
 import { endpointSliceController } from './controllers/endpointSliceController.ts';
-import { type HpaControllerOptions, horizontalPodAutoscalerController } from './controllers/horizontalPodAutoscalerController.ts';
+import {
+  type HpaControllerOptions,
+  horizontalPodAutoscalerController,
+} from './controllers/horizontalPodAutoscalerController.ts';
 import { garbageCollector } from './controllers/garbageCollector.ts';
 import { jobController } from './controllers/jobController.ts';
 import { memberPodCidr } from './controllers/memberPodCidr.ts';
@@ -142,7 +145,10 @@ export async function startMember(options: MemberOptions): Promise<Member> {
   // The member's own clock: the wall clock plus the clock-skew fault knob (set once the knobs exist, below).
   let skewMs = () => 0;
   const memberNow = () => new Date(Date.now() + skewMs());
-  const timestamp = () => memberNow().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const timestamp = () =>
+    memberNow()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
 
   const registry = new ResourceRegistry();
   const store = new ObjectStore(undefined, memberNow);
@@ -150,7 +156,8 @@ export async function startMember(options: MemberOptions): Promise<Member> {
   if (saved) {
     store.restore(saved.objects, saved.resourceVersion);
     for (const { object } of saved.objects) {
-      if (object.kind === 'CustomResourceDefinition') registry.setCrdTypes(object.metadata.name!, crdResourceTypes(object));
+      if (object.kind === 'CustomResourceDefinition')
+        registry.setCrdTypes(object.metadata.name!, crdResourceTypes(object));
     }
   }
   for (const ns of DEFAULT_NAMESPACES) {
@@ -160,28 +167,64 @@ export async function startMember(options: MemberOptions): Promise<Member> {
     store.create(registry.byResourceKey('/namespaces')!, object);
   }
   const podCidr = options.podCidr ?? memberPodCidr(name);
-  if (!/^(\d{1,3})\.(\d{1,3})\.0\.0\/16$/.test(podCidr)) throw new Error(`member ${name}: podCidr must be a /16 such as 10.200.0.0/16, got "${podCidr}"`);
+  if (!/^(\d{1,3})\.(\d{1,3})\.0\.0\/16$/.test(podCidr))
+    throw new Error(`member ${name}: podCidr must be a /16 such as 10.200.0.0/16, got "${podCidr}"`);
   (options.nodes ?? defaultNodes(name)).forEach((spec, index) => {
-    if (!store.get('/nodes', undefined, spec.name)) store.create(registry.byResourceKey('/nodes')!, buildNode(spec, index, timestamp(), podCidr));
+    if (!store.get('/nodes', undefined, spec.name))
+      store.create(registry.byResourceKey('/nodes')!, buildNode(spec, index, timestamp(), podCidr));
   });
   if (!store.get('/services', 'default', 'kubernetes')) {
     store.create(registry.byResourceKey('/services')!, {
-      apiVersion: 'v1', kind: 'Service', metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
-      spec: { type: 'ClusterIP', clusterIP: '10.96.0.1', clusterIPs: ['10.96.0.1'], ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], sessionAffinity: 'None' },
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: {
+        name: 'kubernetes',
+        namespace: 'default',
+        labels: { component: 'apiserver', provider: 'kubernetes' },
+      },
+      spec: {
+        type: 'ClusterIP',
+        clusterIP: '10.96.0.1',
+        clusterIPs: ['10.96.0.1'],
+        ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }],
+        sessionAffinity: 'None',
+      },
     });
   }
 
   const readyDelayMs = options.readyDelayMs ?? 500;
-  const deps: ControllerDeps = { store, registry, now: timestamp, readyDelayMs, jobPodDurationMs: options.jobPodDurationMs ?? readyDelayMs };
+  const deps: ControllerDeps = {
+    store,
+    registry,
+    now: timestamp,
+    readyDelayMs,
+    jobPodDurationMs: options.jobPodDurationMs ?? readyDelayMs,
+  };
   const crds = crdController(deps);
   store.subscribe((event) => crds.register(event));
   // A namespace's default ServiceAccount comes first, so workload controllers draining in the same round find it.
-  const controllers = new ControllerManager(store, [
-    serviceAccountController(deps), rootCaPublisher(deps, tls.caPem),
-    crds, garbageCollector(store, registry), namespaceController(deps), deploymentController(deps), replicaSetController(deps),
-    statefulSetController(deps), daemonSetController(deps), jobController(deps), podScheduler(deps), kubeletSimulator(deps),
-    endpointSliceController(deps), horizontalPodAutoscalerController(deps, { now: () => memberNow().getTime(), ...options.hpa }),
-  ], options.onError ?? ((controller, key, error) => process.stderr.write(`member ${name}: ${controller} ${key}: ${(error as Error)?.stack ?? error}\n`)));
+  const controllers = new ControllerManager(
+    store,
+    [
+      serviceAccountController(deps),
+      rootCaPublisher(deps, tls.caPem),
+      crds,
+      garbageCollector(store, registry),
+      namespaceController(deps),
+      deploymentController(deps),
+      replicaSetController(deps),
+      statefulSetController(deps),
+      daemonSetController(deps),
+      jobController(deps),
+      podScheduler(deps),
+      kubeletSimulator(deps),
+      endpointSliceController(deps),
+      horizontalPodAutoscalerController(deps, { now: () => memberNow().getTime(), ...options.hpa }),
+    ],
+    options.onError ??
+      ((controller, key, error) =>
+        process.stderr.write(`member ${name}: ${controller} ${key}: ${(error as Error)?.stack ?? error}\n`)),
+  );
 
   // Write-behind persistence: bursts of writes (a Deployment creating 50 pods) cost one file write.
   const persistDelayMs = options.persistDelayMs ?? 100;
@@ -233,8 +276,13 @@ export async function startMember(options: MemberOptions): Promise<Member> {
   const faults = new MemberFaults({ close, open: async () => void (await listen(port)) });
   skewMs = () => faults.clockSkewMs;
   ctx = {
-    registry, store, faults, token, bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000,
-    now: memberNow, address: () => `${host}:${port}`,
+    registry,
+    store,
+    faults,
+    token,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000,
+    now: memberNow,
+    address: () => `${host}:${port}`,
   };
   try {
     port = await listen(port);

@@ -42,11 +42,8 @@ export interface KubeObject {
   apiVersion?: string;
   kind?: string;
   metadata: ObjectMeta;
-  // biome-ignore lint/suspicious/noExplicitAny: the emulator stores and serves arbitrary Kubernetes JSON; readers narrow per kind
   spec?: any;
-  // biome-ignore lint/suspicious/noExplicitAny: the emulator stores and serves arbitrary Kubernetes JSON; readers narrow per kind
   status?: any;
-  // biome-ignore lint/suspicious/noExplicitAny: the emulator stores and serves arbitrary Kubernetes JSON; readers narrow per kind
   [key: string]: any;
 }
 

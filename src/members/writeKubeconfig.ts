@@ -15,18 +15,21 @@ export interface KubeconfigMember {
  * member, where cluster, user and context all carry the member's name. The first member is current.
  */
 export function renderKubeconfig(members: KubeconfigMember[], currentContext = members[0]?.name ?? ''): string {
-  return stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: members.map((m) => ({
-      cluster: { 'certificate-authority-data': Buffer.from(m.caPem).toString('base64'), server: m.url },
-      name: m.name,
-    })),
-    contexts: members.map((m) => ({ context: { cluster: m.name, user: m.name }, name: m.name })),
-    'current-context': currentContext,
-    preferences: {},
-    users: members.map((m) => ({ name: m.name, user: { token: m.token } })),
-  }, GO_YAML_STRINGIFY_OPTIONS);
+  return stringify(
+    {
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: members.map((m) => ({
+        cluster: { 'certificate-authority-data': Buffer.from(m.caPem).toString('base64'), server: m.url },
+        name: m.name,
+      })),
+      contexts: members.map((m) => ({ context: { cluster: m.name, user: m.name }, name: m.name })),
+      'current-context': currentContext,
+      preferences: {},
+      users: members.map((m) => ({ name: m.name, user: { token: m.token } })),
+    },
+    GO_YAML_STRINGIFY_OPTIONS,
+  );
 }
 
 /** Writes the kubeconfig with mode 0600 (it holds bearer tokens). */

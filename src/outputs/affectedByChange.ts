@@ -35,21 +35,37 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   for (const [key, t] of model.templates) if (changedFiles.has(t.source.file)) affected.add(key);
   for (const key of model.held) affected.add(key);
 
-  const inChanged = <T>(list: { object: T; source: { file: string } }[]) => list.filter((l) => changedFiles.has(l.source.file)).map((l) => l.object);
-  const propagation = [...inChanged(model.propagationPolicies), ...ctx.oldVersions.flatMap((f) => f.propagationPolicies.map((p) => p.object))];
-  const overrides = [...inChanged(model.overridePolicies), ...ctx.oldVersions.flatMap((f) => f.overridePolicies.map((p) => p.object))];
-  const clusters = [...[...model.clusters.values()].filter((c) => changedFiles.has(c.source.file)).map((c) => c.object),
-    ...ctx.oldVersions.flatMap((f) => f.clusters.map((c) => c.object))];
+  const inChanged = <T>(list: { object: T; source: { file: string } }[]) =>
+    list.filter((l) => changedFiles.has(l.source.file)).map((l) => l.object);
+  const propagation = [
+    ...inChanged(model.propagationPolicies),
+    ...ctx.oldVersions.flatMap((f) => f.propagationPolicies.map((p) => p.object)),
+  ];
+  const overrides = [
+    ...inChanged(model.overridePolicies),
+    ...ctx.oldVersions.flatMap((f) => f.overridePolicies.map((p) => p.object)),
+  ];
+  const clusters = [
+    ...[...model.clusters.values()].filter((c) => changedFiles.has(c.source.file)).map((c) => c.object),
+    ...ctx.oldVersions.flatMap((f) => f.clusters.map((c) => c.object)),
+  ];
   // A removed policy or cluster file shows up only as an old version; a policy file that became
   // unparseable shows up as neither, so fall back to what the index says the file held.
   const changedPolicyKeys = new Set(propagation.map(policyKey));
 
   // A reschedule request (added, edited or removed) affects the workloads it lists; an interpreter
   // customization every template of its kind.
-  const rebalancers = [...inChanged(model.rebalancers), ...ctx.oldVersions.flatMap((f) => f.rebalancers.map((r) => r.object))];
+  const rebalancers = [
+    ...inChanged(model.rebalancers),
+    ...ctx.oldVersions.flatMap((f) => f.rebalancers.map((r) => r.object)),
+  ];
   for (const r of rebalancers) for (const w of r.spec.workloads) for (const key of workloadKeys(w)) affected.add(key);
-  const customizedKinds = new Set([...inChanged(model.interpreterCustomizations), ...ctx.oldVersions.flatMap((f) => f.interpreterCustomizations.map((c) => c.object))]
-    .map((c) => `${c.spec.target.apiVersion}/${c.spec.target.kind}`));
+  const customizedKinds = new Set(
+    [
+      ...inChanged(model.interpreterCustomizations),
+      ...ctx.oldVersions.flatMap((f) => f.interpreterCustomizations.map((c) => c.object)),
+    ].map((c) => `${c.spec.target.apiVersion}/${c.spec.target.kind}`),
+  );
 
   // Only templates changed (the common commit): nothing below can match, so skip the walk over the fleet.
   const karmadaChanged = propagation.length + overrides.length + clusters.length + customizedKinds.size > 0;
@@ -62,19 +78,39 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
     if (clusters.length > 0) {
       if (t.ref.kind === 'Namespace' && t.ref.apiVersion === 'v1') affected.add(t.key);
       else if (entry && clusters.some((c) => entry.clusters.includes(c.metadata.name))) affected.add(t.key);
-      else if (entry?.policy && clusters.some((c) => couldPlaceOn(entry.policy!, model.propagationPolicies.map((p) => p.object), c))) affected.add(t.key);
+      else if (
+        entry?.policy &&
+        clusters.some((c) =>
+          couldPlaceOn(
+            entry.policy!,
+            model.propagationPolicies.map((p) => p.object),
+            c,
+          ),
+        )
+      )
+        affected.add(t.key);
     }
   }
   return affected;
 }
 
 /** Dependencies of the affected templates, before and after the change: their requiredBy may move. */
-export function dependenciesOf(model: ConfigModel, affected: ReadonlySet<string>, index: Pick<ShardedIndex, 'template'>): Set<string> {
+export function dependenciesOf(
+  model: ConfigModel,
+  affected: ReadonlySet<string>,
+  index: Pick<ShardedIndex, 'template'>,
+): Set<string> {
   const deps = new Set<string>();
   for (const key of affected) {
     for (const d of index.template(key)?.deps ?? []) deps.add(d);
     const t = model.templates.get(key);
-    if (t) for (const d of interpretDependencies(t.manifest, t.ref.namespace, customizationFor(interpretersOf(model), t.manifest))) deps.add(refKey(d));
+    if (t)
+      for (const d of interpretDependencies(
+        t.manifest,
+        t.ref.namespace,
+        customizationFor(interpretersOf(model), t.manifest),
+      ))
+        deps.add(refKey(d));
   }
   for (const key of affected) deps.delete(key);
   return deps;
@@ -88,7 +124,8 @@ interface TemplateView {
 
 function allTemplates(index: ShardedIndex, model: ConfigModel): TemplateView[] {
   const out = new Map<string, TemplateView>();
-  for (const [key, entry] of index.templates()) out.set(key, { key, ref: parseRefKey(key), labels: entry.labels ?? {} });
+  for (const [key, entry] of index.templates())
+    out.set(key, { key, ref: parseRefKey(key), labels: entry.labels ?? {} });
   for (const [key, t] of model.templates) out.set(key, { key, ref: t.ref, labels: t.labels });
   return [...out.values()];
 }
@@ -110,7 +147,11 @@ function couldPlaceOn(policyRef: string, policies: readonly PropagationPolicy[],
   if (!policy) return true;
   const placement = policy.spec.placement ?? {};
   if (placement.clusterAffinities && placement.clusterAffinities.length > 0) {
-    return placement.clusterAffinities.some((term) => matchClusterAffinity(term, cluster) || (term.overflowAffinities ?? []).some((o) => matchClusterAffinity(o, cluster)));
+    return placement.clusterAffinities.some(
+      (term) =>
+        matchClusterAffinity(term, cluster) ||
+        (term.overflowAffinities ?? []).some((o) => matchClusterAffinity(o, cluster)),
+    );
   }
   return matchClusterAffinity(placement.clusterAffinity, cluster);
 }
@@ -121,7 +162,11 @@ function couldPlaceOn(policyRef: string, policies: readonly PropagationPolicy[],
  * (works/markScaleTargets.ts) sees only what the render holds, so a target edited alone must bring its HPAs along
  * or it would lose its retain-replicas label, and a changed or deleted HPA its old and new targets.
  */
-export function scalingRelativesOf(model: ConfigModel, affected: ReadonlySet<string>, index: Pick<ShardedIndex, 'template'>): Set<string> {
+export function scalingRelativesOf(
+  model: ConfigModel,
+  affected: ReadonlySet<string>,
+  index: Pick<ShardedIndex, 'template'>,
+): Set<string> {
   const out = new Set<string>();
   for (const key of affected) {
     const entry = index.template(key);

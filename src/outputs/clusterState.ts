@@ -26,10 +26,15 @@ export function clusterStateKey(observed: ReadonlyMap<string, ObservedCluster>):
  * The earliest time after `now` at which a NoExecute taint's toleration (any tolerationSeconds a policy names) runs
  * out: the sync must render again then even if nothing else changed. Undefined when no such time is ahead.
  */
-export function nextFailoverCheck(model: ConfigModel, observed: ReadonlyMap<string, ObservedCluster>, now: Date): string | undefined {
+export function nextFailoverCheck(
+  model: ConfigModel,
+  observed: ReadonlyMap<string, ObservedCluster>,
+  now: Date,
+): string | undefined {
   const seconds = new Set<number>();
   for (const p of model.propagationPolicies) {
-    for (const t of p.object.spec.placement?.clusterTolerations ?? []) if (typeof t.tolerationSeconds === 'number') seconds.add(Math.max(0, t.tolerationSeconds));
+    for (const t of p.object.spec.placement?.clusterTolerations ?? [])
+      if (typeof t.tolerationSeconds === 'number') seconds.add(Math.max(0, t.tolerationSeconds));
   }
   let next: number | undefined;
   for (const [name, c] of model.clusters) {

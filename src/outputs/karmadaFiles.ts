@@ -11,7 +11,14 @@ import { oversizedFile } from './oversizedFile.ts';
 import { DEFAULT_SOURCE_LIMITS, objectCount, refusedFile, type SourceLimits } from './sourceLimits.ts';
 import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { filesFor, scopeOf } from './karmadaScope.ts';
-import { karmadaPathsDigest, parsedFile, readParsedFileCache, writeParsedFileCache, type CachedFile, type ParsedFiles } from './parsedFileCache.ts';
+import {
+  karmadaPathsDigest,
+  parsedFile,
+  readParsedFileCache,
+  writeParsedFileCache,
+  type CachedFile,
+  type ParsedFiles,
+} from './parsedFileCache.ts';
 import { readPathOids } from '../commits/readPathOids.ts';
 import { formatMiB } from '../errors/formatMiB.ts';
 
@@ -66,7 +73,12 @@ function oidsOf(saved: ParsedFiles): Map<string, string> {
  * the blobs `tree` holds: same paths, and none of them changed since the tree they were saved for. Undefined
  * otherwise (then every Karmada file is looked up, as everyKarmadaFile does).
  */
-export async function keptAsTheyAre(repo: GitRepo, tree: string, karmadaPaths: readonly string[], known: { from: string; changes: TreeChange[] }): Promise<ParsedFiles | undefined> {
+export async function keptAsTheyAre(
+  repo: GitRepo,
+  tree: string,
+  karmadaPaths: readonly string[],
+  known: { from: string; changes: TreeChange[] },
+): Promise<ParsedFiles | undefined> {
   const saved = karmadaFilesOf(repo).saved;
   if (!saved || saved.paths !== karmadaPathsDigest(karmadaPaths)) return undefined;
   const changes = await changesSinceSaved(repo, saved, tree, known);
@@ -75,7 +87,12 @@ export async function keptAsTheyAre(repo: GitRepo, tree: string, karmadaPaths: r
 }
 
 /** The diff from the tree the files were saved for to `tree`; undefined when that tree is gone (history rewritten and collected). */
-async function changesSinceSaved(repo: GitRepo, saved: ParsedFiles, tree: string, known?: { from: string; changes: TreeChange[] }): Promise<TreeChange[] | undefined> {
+async function changesSinceSaved(
+  repo: GitRepo,
+  saved: ParsedFiles,
+  tree: string,
+  known?: { from: string; changes: TreeChange[] },
+): Promise<TreeChange[] | undefined> {
   try {
     // Usually the tree saved is the one the previous render read, whose diff the caller has already.
     return known?.from === saved.tree ? known.changes : await diffTrees(repo, saved.tree, tree);
@@ -103,7 +120,9 @@ export function sortedIncludes(sorted: readonly string[], path: string): boolean
  * (every Karmada file looked up) once a part of the copy turns out unreadable.
  */
 export function keptFilesFor(
-  repo: GitRepo, saved: ParsedFiles, lookedUp: () => Promise<KarmadaFilesFor>,
+  repo: GitRepo,
+  saved: ParsedFiles,
+  lookedUp: () => Promise<KarmadaFilesFor>,
 ): KarmadaFilesFor {
   const cache = karmadaFilesOf(repo);
   let fallback: Promise<KarmadaFilesFor> | undefined;
@@ -128,7 +147,11 @@ export type KarmadaFilesFor = (namespaces: ReadonlySet<string>) => Promise<Map<s
  * path → file, parsed now where the cache lacks it.
  */
 export async function everyKarmadaFile(
-  repo: GitRepo, tree: string, paths: readonly string[], known: { from: string; changes: TreeChange[] }, all: boolean,
+  repo: GitRepo,
+  tree: string,
+  paths: readonly string[],
+  known: { from: string; changes: TreeChange[] },
+  all: boolean,
 ): Promise<KarmadaFilesFor> {
   const files = await karmadaFilesAt(repo, await karmadaOids(repo, tree, paths, known));
   if (all) return async () => files;
@@ -141,7 +164,12 @@ export async function everyKarmadaFile(
  * oids come from the tree the parsed files were saved for, corrected by the diff from that tree to this one (which
  * reads only the subtrees that differ); only paths known from neither are looked up in the tree.
  */
-export async function karmadaOids(repo: GitRepo, tree: string, paths: Iterable<string>, known?: { from: string; changes: TreeChange[] }): Promise<Map<string, string>> {
+export async function karmadaOids(
+  repo: GitRepo,
+  tree: string,
+  paths: Iterable<string>,
+  known?: { from: string; changes: TreeChange[] },
+): Promise<Map<string, string>> {
   const saved = karmadaFilesOf(repo).saved;
   const wanted = [...new Set(paths)];
   const changes = saved ? await changesSinceSaved(repo, saved, tree, known) : undefined;
@@ -166,7 +194,7 @@ export async function karmadaOids(repo: GitRepo, tree: string, paths: Iterable<s
 
 /** Reads and parses the given path → blob oid pairs, from the cache where it can. */
 export async function readFiles(repo: GitRepo, oids: ReadonlyMap<string, string>): Promise<Map<string, FileObjects>> {
-  return new Map([...await karmadaFilesAt(repo, oids)].map(([path, f]) => [path, f.objects()]));
+  return new Map([...(await karmadaFilesAt(repo, oids))].map(([path, f]) => [path, f.objects()]));
 }
 
 /**
@@ -175,7 +203,10 @@ export async function readFiles(repo: GitRepo, oids: ReadonlyMap<string, string>
  * cache can hold, when the caller knows (the others are parsed without looking, which would read every entry).
  */
 export async function karmadaFilesAt(
-  repo: GitRepo, oids: ReadonlyMap<string, string>, mayBeKept?: (path: string) => boolean, limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+  repo: GitRepo,
+  oids: ReadonlyMap<string, string>,
+  mayBeKept?: (path: string) => boolean,
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<Map<string, CachedFile>> {
   const cache = karmadaFilesOf(repo);
   const out = new Map<string, CachedFile>();
@@ -189,12 +220,19 @@ export async function karmadaFilesAt(
   // and past the limits of one read (sourceLimits.ts) the rest is not read at all.
   const paths = [...toRead.keys()].sort(compareText);
   const allowed = paths.slice(0, limits.maxFiles);
-  const { blobs, tooLarge, unread } = await readBlobsWithin(repo, allowed.map((p) => toRead.get(p)!), DEFAULT_PARSE_LIMITS.maxFileBytes, 16, limits.maxBytes);
+  const { blobs, tooLarge, unread } = await readBlobsWithin(
+    repo,
+    allowed.map((p) => toRead.get(p)!),
+    DEFAULT_PARSE_LIMITS.maxFileBytes,
+    16,
+    limits.maxBytes,
+  );
   const unreadOids = new Set(unread);
   let objects = 0;
   let refusal: { message: string; fix: string } | undefined;
   const fix = 'split the change into smaller commits, or list files that are not manifests in .flotillaignore';
-  const notRead = (i: number, reason: string) => `${reason}: this file and the ${paths.length - i - 1} after it (in path order) are not read; what they rendered before is kept`;
+  const notRead = (i: number, reason: string) =>
+    `${reason}: this file and the ${paths.length - i - 1} after it (in path order) are not read; what they rendered before is kept`;
   const decided = new Map<string, FileObjects>();
   for (const [i, path] of paths.entries()) {
     const oid = toRead.get(path)!;
@@ -202,12 +240,30 @@ export async function karmadaFilesAt(
     let why: { message: string; fix: string } | undefined;
     let parsed: FileObjects | undefined;
     if (refusal) parsed = refusedFile(path);
-    else if (i >= limits.maxFiles) why = { message: notRead(i, `this commit has ${paths.length} files to read, over the ${limits.maxFiles} one read takes`), fix };
-    else if (unreadOids.has(oid)) why = { message: notRead(i, `the files before this one hold ${formatMiB(limits.maxBytes)}, all one read takes`), fix };
+    else if (i >= limits.maxFiles)
+      why = {
+        message: notRead(
+          i,
+          `this commit has ${paths.length} files to read, over the ${limits.maxFiles} one read takes`,
+        ),
+        fix,
+      };
+    else if (unreadOids.has(oid))
+      why = {
+        message: notRead(i, `the files before this one hold ${formatMiB(limits.maxBytes)}, all one read takes`),
+        fix,
+      };
     else {
-      parsed = size !== undefined ? oversizedFile(path, size, DEFAULT_PARSE_LIMITS.maxFileBytes) : parseFile(path, blobs.get(oid)!);
+      parsed =
+        size !== undefined
+          ? oversizedFile(path, size, DEFAULT_PARSE_LIMITS.maxFileBytes)
+          : parseFile(path, blobs.get(oid)!);
       objects += objectCount(parsed);
-      if (objects > limits.maxObjects) why = { message: notRead(i, `with this file the commit holds over ${limits.maxObjects} objects, all one read takes`), fix };
+      if (objects > limits.maxObjects)
+        why = {
+          message: notRead(i, `with this file the commit holds over ${limits.maxObjects} objects, all one read takes`),
+          fix,
+        };
     }
     if (why) {
       refusal = why;
@@ -263,7 +319,11 @@ function orParsedAgain(repo: GitRepo, cache: KarmadaFiles, path: string, oid: st
  * Saves the parsed Karmada files of this tree when any were parsed anew; older versions are dropped,
  * so the copy on disk stays the size of the current policies and clusters.
  */
-export async function saveKarmadaFiles(repo: GitRepo, tree: string, karmadaPaths: () => Iterable<string>): Promise<void> {
+export async function saveKarmadaFiles(
+  repo: GitRepo,
+  tree: string,
+  karmadaPaths: () => Iterable<string>,
+): Promise<void> {
   const cache = karmadaFilesOf(repo);
   if (cache.added === 0) return;
   const oids = await karmadaOids(repo, tree, karmadaPaths());
@@ -280,7 +340,6 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-
 function parseFile(path: string, bytes: Uint8Array): FileObjects {
   const { documents, problems } = parseDocuments(path, bytes);
   return classifyDocuments(path, documents, problems);
@@ -291,15 +350,27 @@ function parseFile(path: string, bytes: Uint8Array): FileObjects {
  * rebalancers, interpreter customizations, and files with broken ones (their last good version is kept).
  */
 export function holdsKarmadaObjects(f: FileObjects): boolean {
-  return f.propagationPolicies.length + f.overridePolicies.length + f.clusterTaintPolicies.length + f.clusters.length + f.rebalancers.length +
-    f.interpreterCustomizations.length + f.broken.length > 0;
+  return (
+    f.propagationPolicies.length +
+      f.overridePolicies.length +
+      f.clusterTaintPolicies.length +
+      f.clusters.length +
+      f.rebalancers.length +
+      f.interpreterCustomizations.length +
+      f.broken.length >
+    0
+  );
 }
 
 /**
  * The interpreter customizations a rendered commit was made with, for the status stage: the files the
  * output index marks as holding Karmada objects, read at the source commit (cached like every sync's).
  */
-export async function readInterpreterCustomizations(repo: GitRepo, sourceTree: string, index: ShardedIndex): Promise<Located<InterpreterCustomization>[]> {
+export async function readInterpreterCustomizations(
+  repo: GitRepo,
+  sourceTree: string,
+  index: ShardedIndex,
+): Promise<Located<InterpreterCustomization>[]> {
   const files = await karmadaFilesAt(repo, await karmadaOids(repo, sourceTree, index.karmadaFiles()));
   // Customizations concern the whole fleet (karmadaScope.ts): the files scoped to a namespace hold none.
   const parsed = [...files.values()].filter((f) => f.scope.fleet).map((f) => f.objects());

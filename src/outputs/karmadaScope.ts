@@ -22,13 +22,23 @@ export interface KarmadaScope {
  * resolved repo-wide).
  */
 export function scopeOf(f: FileObjects): KarmadaScope {
-  let fleet = f.unreadable || f.problems.length + f.broken.length + f.templates.length + f.clusters.length + f.clusterTaintPolicies.length +
-    f.rebalancers.length + f.interpreterCustomizations.length > 0;
+  let fleet =
+    f.unreadable ||
+    f.problems.length +
+      f.broken.length +
+      f.templates.length +
+      f.clusters.length +
+      f.clusterTaintPolicies.length +
+      f.rebalancers.length +
+      f.interpreterCustomizations.length >
+      0;
   const policies: string[] = [];
   for (const { object } of [...f.propagationPolicies, ...f.overridePolicies]) {
-    if (object.kind === 'PropagationPolicy' || object.kind === 'OverridePolicy') policies.push(refKey(karmadaRef(object)));
+    if (object.kind === 'PropagationPolicy' || object.kind === 'OverridePolicy')
+      policies.push(refKey(karmadaRef(object)));
     else fleet = true;
-    if (object.kind === 'PropagationPolicy' && (object.spec.placement?.clusterTolerations ?? []).length > 0) fleet = true;
+    if (object.kind === 'PropagationPolicy' && (object.spec.placement?.clusterTolerations ?? []).length > 0)
+      fleet = true;
   }
   return fleet ? { fleet, policies } : { policies };
 }
@@ -49,7 +59,8 @@ export function filesFor(files: ReadonlyMap<string, KarmadaScope>, namespaces: R
   }
   const out = new Set<string>();
   for (const [path, scope] of files) {
-    if (scope.fleet || scope.policies.some((key) => duplicated.has(key) || namespaces.has(policyNamespace(key)))) out.add(path);
+    if (scope.fleet || scope.policies.some((key) => duplicated.has(key) || namespaces.has(policyNamespace(key))))
+      out.add(path);
   }
   return out;
 }

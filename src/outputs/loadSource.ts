@@ -9,7 +9,16 @@ import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '..
 import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { affectedByChange, dependenciesOf, scalingRelativesOf } from './affectedByChange.ts';
 import type { CachedFile } from './parsedFileCache.ts';
-import { everyKarmadaFile, holdsKarmadaObjects, karmadaFilesAt, keptAsTheyAre, keptFilesFor, readFiles, saveKarmadaFiles, sortedIncludes } from './karmadaFiles.ts';
+import {
+  everyKarmadaFile,
+  holdsKarmadaObjects,
+  karmadaFilesAt,
+  keptAsTheyAre,
+  keptFilesFor,
+  readFiles,
+  saveKarmadaFiles,
+  sortedIncludes,
+} from './karmadaFiles.ts';
 import { readPathOids } from '../commits/readPathOids.ts';
 import { oversizedFile } from './oversizedFile.ts';
 import { readBlobsWithin } from '../commits/readBlobs.ts';
@@ -37,7 +46,10 @@ export interface LoadedSource {
  * index on the output branch and never read.
  */
 export async function loadSource(
-  repo: GitRepo, tree: string, previous: { tree: string; index: ShardedIndex } | null, alsoAffected: ReadonlySet<string> = new Set(),
+  repo: GitRepo,
+  tree: string,
+  previous: { tree: string; index: ShardedIndex } | null,
+  alsoAffected: ReadonlySet<string> = new Set(),
 ): Promise<LoadedSource> {
   const { rules: ignore, problem } = await readIgnore(repo, tree);
   const withIgnoreProblem = (loaded: LoadedSource): LoadedSource => {
@@ -46,13 +58,18 @@ export async function loadSource(
   };
   if (previous) {
     const changes = await diffTrees(repo, previous.tree, tree);
-    if (!changes.some((c) => c.path === IGNORE_FILE)) return withIgnoreProblem(await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected));
+    if (!changes.some((c) => c.path === IGNORE_FILE))
+      return withIgnoreProblem(await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected));
   }
   const files = [...(await listTreeFiles(repo, tree))].filter(([path]) => isConfigFile(path, ignore));
   const parsed = await readFiles(repo, new Map(files.map(([path, f]) => [path, f.oid])));
   const model = assembleModel(parsed.values());
   await previous?.index.loadAll();
-  const affected = new Set<string>([...model.templates.keys(), ...model.held, ...(previous?.index.templates() ?? []).map(([key]) => key)]);
+  const affected = new Set<string>([
+    ...model.templates.keys(),
+    ...model.held,
+    ...(previous?.index.templates() ?? []).map(([key]) => key),
+  ]);
   const touched = new Map<string, FileObjects | null>(parsed);
   for (const [f] of previous?.index.files() ?? []) if (!touched.has(f)) touched.set(f, null);
   await saveKarmadaFiles(repo, tree, () => [...parsed].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path));
@@ -60,8 +77,12 @@ export async function loadSource(
 }
 
 async function loadIncremental(
-  repo: GitRepo, tree: string, previous: { tree: string; index: ShardedIndex },
-  changes: TreeChange[], ignore: IgnoreRules | undefined, alsoAffected: ReadonlySet<string>,
+  repo: GitRepo,
+  tree: string,
+  previous: { tree: string; index: ShardedIndex },
+  changes: TreeChange[],
+  ignore: IgnoreRules | undefined,
+  alsoAffected: ReadonlySet<string>,
 ): Promise<LoadedSource> {
   const { index } = previous;
   const changed = changes.filter((c) => isConfigFile(c.path, ignore));
@@ -78,10 +99,17 @@ async function loadIncremental(
   const kept = await keptAsTheyAre(repo, tree, karmadaPaths, { from: previous.tree, changes });
   // Only a Karmada file can be in the cache: with `kept`, a path it does not list is parsed without a look.
   const mayBeKept = kept ? (path: string) => sortedIncludes(karmadaPaths, path) : undefined;
-  const changedFiles = await karmadaFilesAt(repo, new Map(changed.flatMap((c) => (c.newOid ? [[c.path, c.newOid] as const] : []))), mayBeKept);
+  const changedFiles = await karmadaFilesAt(
+    repo,
+    new Map(changed.flatMap((c) => (c.newOid ? [[c.path, c.newOid] as const] : []))),
+    mayBeKept,
+  );
   const loaded = new Map<string, FileObjects>();
   for (const [path, f] of changedFiles) loaded.set(path, f.objects());
-  const oldKarmada = await readFiles(repo, new Map(changed.filter((c) => c.oldOid && index.file(c.path)?.karmada).map((c) => [c.path, c.oldOid!])));
+  const oldKarmada = await readFiles(
+    repo,
+    new Map(changed.filter((c) => c.oldOid && index.file(c.path)?.karmada).map((c) => [c.path, c.oldOid!])),
+  );
   for (const c of changed) {
     touched.set(c.path, loaded.get(c.path) ?? null);
     const old = oldKarmada.get(c.path);
@@ -91,9 +119,18 @@ async function loadIncremental(
     if (now) loaded.set(c.path, withLastGoodKarmada(now, old));
   }
   // A changed policy, cluster or customization can affect any template, in any namespace.
-  const everyPolicy = changed.some((c) => index.file(c.path)?.karmada || oldKarmada.has(c.path) || holdsKarmada(loaded.get(c.path)));
+  const everyPolicy = changed.some(
+    (c) => index.file(c.path)?.karmada || oldKarmada.has(c.path) || holdsKarmada(loaded.get(c.path)),
+  );
   // Which Karmada files a render of templates in some namespaces needs (filesFor), path → file; all of them, after a Karmada change.
-  const lookedUp = () => everyKarmadaFile(repo, tree, karmadaPaths.filter((path) => !changedPaths.has(path)), { from: previous.tree, changes }, everyPolicy);
+  const lookedUp = () =>
+    everyKarmadaFile(
+      repo,
+      tree,
+      karmadaPaths.filter((path) => !changedPaths.has(path)),
+      { from: previous.tree, changes },
+      everyPolicy,
+    );
   const karmadaFor = kept && !everyPolicy ? keptFilesFor(repo, kept, lookedUp) : await lookedUp();
   const readKarmada = (files: ReadonlyMap<string, CachedFile>) => {
     for (const [path, f] of files) if (!loaded.has(path)) loaded.set(path, f.objects());
@@ -103,8 +140,12 @@ async function loadIncremental(
   // A changed file may now define an object another (unchanged) file defines: load that one too, so
   // the duplicate is seen and reported with both places.
   const extraFiles = new Set<string>();
-  const definedInChanged = [...changedPaths].flatMap((path) => loaded.get(path)?.templates ?? [])
-    .flatMap((t) => [refKey({ ...t.ref, namespace: t.ref.namespace ?? 'default' }), refKey({ ...t.ref, namespace: '' })]);
+  const definedInChanged = [...changedPaths]
+    .flatMap((path) => loaded.get(path)?.templates ?? [])
+    .flatMap((t) => [
+      refKey({ ...t.ref, namespace: t.ref.namespace ?? 'default' }),
+      refKey({ ...t.ref, namespace: '' }),
+    ]);
   await index.load({ templates: definedInChanged });
   for (const path of changedPaths) {
     for (const t of loaded.get(path)?.templates ?? []) {
@@ -152,12 +193,29 @@ async function loadIncremental(
     readKarmada(await karmadaFor(new Set([...affected].map((key) => parseRefKey(key).namespace))));
     if (loaded.size > before) model = assembleModel(loaded.values(), { changedFiles: changedPaths });
   }
-  await saveKarmadaFiles(repo, tree, () => (everyPolicy ? [...loaded].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path) : karmadaPaths.filter((path) => !changedPaths.has(path))));
-  return { model, affected, touchedFiles: touched, full: false, onlyClustersChanged: clustersOnly(changed, touched, oldVersions) };
+  await saveKarmadaFiles(repo, tree, () =>
+    everyPolicy
+      ? [...loaded].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path)
+      : karmadaPaths.filter((path) => !changedPaths.has(path)),
+  );
+  return {
+    model,
+    affected,
+    touchedFiles: touched,
+    full: false,
+    onlyClustersChanged: clustersOnly(changed, touched, oldVersions),
+  };
 }
 
-async function loadFiles(repo: GitRepo, tree: string, paths: Iterable<string>, into: Map<string, FileObjects>, mayBeKept?: (path: string) => boolean): Promise<void> {
-  for (const [path, f] of await karmadaFilesAt(repo, await readPathOids(repo, tree, [...paths]), mayBeKept)) into.set(path, f.objects());
+async function loadFiles(
+  repo: GitRepo,
+  tree: string,
+  paths: Iterable<string>,
+  into: Map<string, FileObjects>,
+  mayBeKept?: (path: string) => boolean,
+): Promise<void> {
+  for (const [path, f] of await karmadaFilesAt(repo, await readPathOids(repo, tree, [...paths]), mayBeKept))
+    into.set(path, f.objects());
 }
 
 /**
@@ -166,8 +224,9 @@ async function loadFiles(repo: GitRepo, tree: string, paths: Iterable<string>, i
  */
 function withLastGoodKarmada(now: FileObjects, old: FileObjects): FileObjects {
   const brokenKeys = new Set(now.broken.map(refKey));
-  const keep = <T extends { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }>(list: Located<T>[]) =>
-    list.filter((l) => now.unreadable || brokenKeys.has(refKey(karmadaRef(l.object))));
+  const keep = <T extends { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }>(
+    list: Located<T>[],
+  ) => list.filter((l) => now.unreadable || brokenKeys.has(refKey(karmadaRef(l.object))));
   return {
     ...now,
     propagationPolicies: [...now.propagationPolicies, ...keep(old.propagationPolicies)],
@@ -177,7 +236,11 @@ function withLastGoodKarmada(now: FileObjects, old: FileObjects): FileObjects {
   };
 }
 
-function clustersOnly(changed: readonly { path: string; oldOid?: string }[], now: ReadonlyMap<string, FileObjects | null>, old: readonly FileObjects[]): Set<string> | null {
+function clustersOnly(
+  changed: readonly { path: string; oldOid?: string }[],
+  now: ReadonlyMap<string, FileObjects | null>,
+  old: readonly FileObjects[],
+): Set<string> | null {
   const names = new Set<string>();
   const oldByPath = new Map(old.map((f) => [f.file, f]));
   for (const c of changed) {
@@ -203,7 +266,11 @@ async function readIgnore(repo: GitRepo, tree: string): Promise<{ rules: IgnoreR
   if (oid === undefined) return { rules: undefined };
   const { blobs, tooLarge } = await readBlobsWithin(repo, [oid], DEFAULT_PARSE_LIMITS.maxFileBytes);
   const size = tooLarge.get(oid);
-  if (size !== undefined) return { rules: undefined, problem: oversizedFile(IGNORE_FILE, size, DEFAULT_PARSE_LIMITS.maxFileBytes).problems[0]! };
+  if (size !== undefined)
+    return {
+      rules: undefined,
+      problem: oversizedFile(IGNORE_FILE, size, DEFAULT_PARSE_LIMITS.maxFileBytes).problems[0]!,
+    };
   return { rules: parseIgnoreFile(new TextDecoder().decode(blobs.get(oid)!)) };
 }
 

@@ -21,7 +21,13 @@ export interface FailoverContext {
    * Cluster-State (managed taints key), Failover-Check (next toleration expiry), Graceful-Evictions (bindings with
    * tasks); inputs: Cluster-Status (the status commit read, 'none' or 'file') and Render-Time, when they mattered.
    */
-  state: { key: string; check: string | undefined; evictions: number; inputs?: { clusterStatus: string; renderTime?: string }; pending?: number };
+  state: {
+    key: string;
+    check: string | undefined;
+    evictions: number;
+    inputs?: { clusterStatus: string; renderTime?: string };
+    pending?: number;
+  };
   /** Pending bindings this render scheduled again because the cluster state may let them fit now, each with why. */
   retried?: readonly string[];
 }
@@ -36,26 +42,53 @@ const MAX_PROBLEMS_IN_MESSAGE = 50;
  * trailers naming the source (the audit trail from any rendered file back to the commit it came from).
  */
 export function buildOutputMessage(
-  source: CommitInfo, changes: ClusterChanges, problems: readonly Problem[], context?: FailoverContext, rescheduled: readonly string[] = [],
+  source: CommitInfo,
+  changes: ClusterChanges,
+  problems: readonly Problem[],
+  context?: FailoverContext,
+  rescheduled: readonly string[] = [],
 ): string {
   const subject = source.message.split('\n')[0] ?? '';
   const clusters = Object.keys(changes).sort();
   const decisions = context ? context.failover.map((e) => describeFailover(e, context.clusters)) : [];
   const retried = context?.retried ?? [];
   const lines = context?.rerender
-    ? [(decisions.length > 0 ? `${decisions[0]}${decisions.length > 1 ? ` (+${decisions.length - 1} more)` : ''}`
-      : retried.length > 0 ? `Retried ${retried[0]}${retried.length > 1 ? ` (+${retried.length - 1} more)` : ''}`
-      : `Cluster state: ${describeTainted(context.clusters)}`).slice(0, 200), '']
+    ? [
+        (decisions.length > 0
+          ? `${decisions[0]}${decisions.length > 1 ? ` (+${decisions.length - 1} more)` : ''}`
+          : retried.length > 0
+            ? `Retried ${retried[0]}${retried.length > 1 ? ` (+${retried.length - 1} more)` : ''}`
+            : `Cluster state: ${describeTainted(context.clusters)}`
+        ).slice(0, 200),
+        '',
+      ]
     : [`Render ${source.oid.slice(0, 12)}: ${subject}`.slice(0, 200), ''];
   if (decisions.length > 0) lines.push(...decisions, '');
-  if (retried.length > 0) lines.push('Pending bindings scheduled again (the cluster state may let them fit now):', ...retried.map((r) => `  ${r}`), '');
-  if (context?.rerender) lines.push(`Rendered again from ${source.oid.slice(0, 12)} (${subject.slice(0, 80)}) for a change of cluster state: ${describeTainted(context.clusters)}.`, '');
+  if (retried.length > 0)
+    lines.push(
+      'Pending bindings scheduled again (the cluster state may let them fit now):',
+      ...retried.map((r) => `  ${r}`),
+      '',
+    );
+  if (context?.rerender)
+    lines.push(
+      `Rendered again from ${source.oid.slice(0, 12)} (${subject.slice(0, 80)}) for a change of cluster state: ${describeTainted(context.clusters)}.`,
+      '',
+    );
   if (clusters.length === 0) lines.push('No change on any cluster.');
   for (const c of clusters) {
     const { added, changed, removed } = changes[c]!;
-    const parts = [added.length ? `${added.length} added` : '', changed.length ? `${changed.length} changed` : '', removed.length ? `${removed.length} removed` : ''].filter(Boolean);
+    const parts = [
+      added.length ? `${added.length} added` : '',
+      changed.length ? `${changed.length} changed` : '',
+      removed.length ? `${removed.length} removed` : '',
+    ].filter(Boolean);
     lines.push(`${c}: ${parts.join(', ')}`);
-    for (const [mark, list] of [['+', added], ['~', changed], ['-', removed]] as const) {
+    for (const [mark, list] of [
+      ['+', added],
+      ['~', changed],
+      ['-', removed],
+    ] as const) {
       for (const path of list.slice(0, 20)) lines.push(`  ${mark} ${path.slice(`clusters/${c}/`.length)}`);
       if (list.length > 20) lines.push(`  ${mark} … and ${list.length - 20} more`);
     }
@@ -66,9 +99,18 @@ export function buildOutputMessage(
   }
   const errors = problems.filter((p) => p.severity === 'error');
   if (problems.length > 0) {
-    lines.push('', `Problems (${errors.length} errors, ${problems.length - errors.length} warnings); objects with errors keep their last good output:`);
-    for (const p of problems.slice(0, MAX_PROBLEMS_IN_MESSAGE)) lines.push(...formatProblem(p).split('\n').map((l) => `  ${l}`));
-    if (problems.length > MAX_PROBLEMS_IN_MESSAGE) lines.push(`  … and ${problems.length - MAX_PROBLEMS_IN_MESSAGE} more (flotilla validate lists them all)`);
+    lines.push(
+      '',
+      `Problems (${errors.length} errors, ${problems.length - errors.length} warnings); objects with errors keep their last good output:`,
+    );
+    for (const p of problems.slice(0, MAX_PROBLEMS_IN_MESSAGE))
+      lines.push(
+        ...formatProblem(p)
+          .split('\n')
+          .map((l) => `  ${l}`),
+      );
+    if (problems.length > MAX_PROBLEMS_IN_MESSAGE)
+      lines.push(`  … and ${problems.length - MAX_PROBLEMS_IN_MESSAGE} more (flotilla validate lists them all)`);
   }
   lines.push('');
   if (context?.state.key) lines.push(`Cluster-State: ${context.state.key}`);
@@ -77,7 +119,11 @@ export function buildOutputMessage(
   if (context?.state.pending) lines.push(`Pending-Bindings: ${context.state.pending}`);
   if (context?.state.inputs) lines.push(`Cluster-Status: ${context.state.inputs.clusterStatus}`);
   if (context?.state.inputs?.renderTime) lines.push(`Render-Time: ${context.state.inputs.renderTime}`);
-  lines.push(`Source-Commit: ${source.oid}`, `Source-Author: ${source.author.name} <${source.author.email}>`, `${FORMAT_TRAILER}: ${RENDERED_FORMAT_VERSION}`);
+  lines.push(
+    `Source-Commit: ${source.oid}`,
+    `Source-Author: ${source.author.name} <${source.author.email}>`,
+    `${FORMAT_TRAILER}: ${RENDERED_FORMAT_VERSION}`,
+  );
   // Each entry is meant as one line; what it quotes from Git may hold a newline (a file name can) or escapes.
   return `${lines.map(commitMessageSafe).join('\n')}\n`;
 }
@@ -89,16 +135,22 @@ export function buildOutputMessage(
  */
 export function describeFailover(e: FailoverEvent, clusters: ReadonlyMap<string, Located<Cluster>>): string {
   if (e.type === 'released') {
-    const why = { replacementsHealthy: `replacements healthy on ${e.result.map((c) => c.name).join(', ')}`, gracePeriodEnded: 'grace period ended', confirmed: 'deletion confirmed' }[e.why];
+    const why = {
+      replacementsHealthy: `replacements healthy on ${e.result.map((c) => c.name).join(', ')}`,
+      gracePeriodEnded: 'grace period ended',
+      confirmed: 'deletion confirmed',
+    }[e.why];
     return `failover: ${e.cluster}'s copy of ${describeRef(e.ref)} removed: ${why}`;
   }
   const ready = clusters.get(e.cluster)?.object.status?.conditions?.find((c) => c.type === 'Ready');
-  const state = ready && ready.status !== 'True'
-    ? `${ready.status === 'False' ? 'NotReady' : 'Ready=Unknown'}${ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : ''}${ready.reason ? ` (${ready.reason})` : ''}`
-    : `tainted${e.taint.timeAdded ? ` since ${e.taint.timeAdded}` : ''}`;
-  const taint = e.why === 'untolerated'
-    ? `taint ${taintToString(e.taint)} not tolerated`
-    : `taint ${taintToString(e.taint)} tolerated for ${e.tolerationSeconds}s${e.taint.timeAdded ? ` from ${e.taint.timeAdded}` : ''}, expired`;
+  const state =
+    ready && ready.status !== 'True'
+      ? `${ready.status === 'False' ? 'NotReady' : 'Ready=Unknown'}${ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : ''}${ready.reason ? ` (${ready.reason})` : ''}`
+      : `tainted${e.taint.timeAdded ? ` since ${e.taint.timeAdded}` : ''}`;
+  const taint =
+    e.why === 'untolerated'
+      ? `taint ${taintToString(e.taint)} not tolerated`
+      : `taint ${taintToString(e.taint)} tolerated for ${e.tolerationSeconds}s${e.taint.timeAdded ? ` from ${e.taint.timeAdded}` : ''}, expired`;
   return `failover: ${e.cluster} ${state}, ${taint}: ${describeRef(e.ref)} ${describeMove(e.cluster, e.replicas, e.result)}${e.purgeMode === 'Directly' ? ' (purge Directly)' : e.purgeMode === 'Never' ? ' (purge Never: kept until confirmed)' : ''}`;
 }
 
@@ -112,7 +164,10 @@ function describeTainted(clusters: ReadonlyMap<string, Located<Cluster>>): strin
   for (const [name, c] of [...clusters].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const ready = c.object.status?.conditions?.find((x) => x.type === 'Ready');
     const taints = (c.object.spec.taints ?? []).map(taintToString);
-    if (ready && ready.status !== 'True') parts.push(`${name} Ready=${ready.status}${ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : ''}${ready.reason ? ` (${ready.reason})` : ''}${taints.length ? `, taints ${taints.join(' ')}` : ''}`);
+    if (ready && ready.status !== 'True')
+      parts.push(
+        `${name} Ready=${ready.status}${ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : ''}${ready.reason ? ` (${ready.reason})` : ''}${taints.length ? `, taints ${taints.join(' ')}` : ''}`,
+      );
     else if (taints.length) parts.push(`${name} taints ${taints.join(' ')}`);
   }
   return parts.join('; ') || 'every cluster Ready and untainted';

@@ -8,10 +8,19 @@ import { formatMiB } from '../errors/formatMiB.ts';
  * rendered before is kept.
  */
 export function oversizedFile(file: string, size: number, limit: number): FileObjects {
-  return classifyDocuments(file, [], [{
-    file, line: 1, column: 1, code: 'FILE_TOO_LARGE', severity: 'error',
-    message: `file is ${formatMiB(size)}, over the ${formatMiB(limit)} limit`,
-    fix: 'split it into smaller files, or list it in .flotillaignore if it is not a manifest',
-  }]);
+  return classifyDocuments(
+    file,
+    [],
+    [
+      {
+        file,
+        line: 1,
+        column: 1,
+        code: 'FILE_TOO_LARGE',
+        severity: 'error',
+        message: `file is ${formatMiB(size)}, over the ${formatMiB(limit)} limit`,
+        fix: 'split it into smaller files, or list it in .flotillaignore if it is not a manifest',
+      },
+    ],
+  );
 }
-

@@ -90,11 +90,24 @@ export function readParsedFileCache(repo: GitRepo): ParsedFiles | undefined {
     const file = CacheFile.open(repo, path.join(repo.gitdir, CACHE_FILE));
     if (!file) return undefined;
     const header = JSON.parse(file.header) as Partial<CacheHeader>;
-    if (header.format !== FORMAT || header.parser !== parserIdentity() || typeof header.tree !== 'string' || typeof header.paths !== 'string' ||
-      !Array.isArray(header.always) || !Array.isArray(header.buckets) || header.buckets.length !== BUCKETS || !file.holds(header.directory)) return undefined;
+    if (
+      header.format !== FORMAT ||
+      header.parser !== parserIdentity() ||
+      typeof header.tree !== 'string' ||
+      typeof header.paths !== 'string' ||
+      !Array.isArray(header.always) ||
+      !Array.isArray(header.buckets) ||
+      header.buckets.length !== BUCKETS ||
+      !file.holds(header.directory)
+    )
+      return undefined;
     // A span past the end: the file is not what its header says (cut short), ignore all of it. Whether a line ends
     // where its span says is checked when it is read, and an entry whose line lies is parsed again (karmadaFiles.ts).
-    if (!header.always.every(([, start, length]) => file.holds([start, length])) || !header.buckets.every((span) => span[1] === 0 || file.holds(span))) return undefined;
+    if (
+      !header.always.every(([, start, length]) => file.holds([start, length])) ||
+      !header.buckets.every((span) => span[1] === 0 || file.holds(span))
+    )
+      return undefined;
     return onDisk(file, header as CacheHeader);
   } catch {
     return undefined; // absent, half-written by a crash, or not ours: parse again
@@ -119,7 +132,13 @@ class CacheFile {
   /** The whole file, once a reader needs most of it (wholly()). */
   #whole: Buffer | undefined;
 
-  private constructor(repo: GitRepo, file: string, fd: number, header: Buffer, stat: { dev: number; ino: number; size: number; mtimeMs: number }) {
+  private constructor(
+    repo: GitRepo,
+    file: string,
+    fd: number,
+    header: Buffer,
+    stat: { dev: number; ino: number; size: number; mtimeMs: number },
+  ) {
     this.#repo = repo;
     this.#path = file;
     this.#identity = `${stat.dev} ${stat.ino} ${stat.size} ${stat.mtimeMs}`;
@@ -136,7 +155,7 @@ class CacheFile {
     try {
       const stat = repo.fs.fstatSync(fd);
       const chunks: Buffer[] = [];
-      for (let at = 0; at < stat.size;) {
+      for (let at = 0; at < stat.size; ) {
         const chunk = Buffer.allocUnsafe(Math.min(HEADER_CHUNK, stat.size - at));
         const n = repo.fs.readSync(fd, chunk, 0, chunk.length, at);
         if (n === 0) return undefined;
@@ -159,8 +178,13 @@ class CacheFile {
   holds(span: unknown): boolean {
     if (!Array.isArray(span) || span.length !== 2) return false;
     const [start, length] = span as unknown[];
-    return Number.isSafeInteger(start) && Number.isSafeInteger(length) && (start as number) >= 0 && (length as number) >= 0 &&
-      this.body + (start as number) + (length as number) < this.size;
+    return (
+      Number.isSafeInteger(start) &&
+      Number.isSafeInteger(length) &&
+      (start as number) >= 0 &&
+      (length as number) >= 0 &&
+      this.body + (start as number) + (length as number) < this.size
+    );
   }
 
   /**
@@ -182,12 +206,14 @@ class CacheFile {
   /** The line at `span`; undefined when it is not one (no newline where it should end), or the file is another now. */
   line([offset, length]: Span): string | undefined {
     const start = this.body + offset;
-    if (this.#whole) return this.#whole[start + length] === 0x0a ? this.#whole.toString('utf8', start, start + length) : undefined;
+    if (this.#whole)
+      return this.#whole[start + length] === 0x0a ? this.#whole.toString('utf8', start, start + length) : undefined;
     try {
       const fd = this.#open();
       if (fd === null) return undefined;
       const bytes = Buffer.allocUnsafe(length + 1);
-      if (this.#repo.fs.readSync(fd, bytes, 0, bytes.length, start) !== bytes.length || bytes[length] !== 0x0a) return undefined;
+      if (this.#repo.fs.readSync(fd, bytes, 0, bytes.length, start) !== bytes.length || bytes[length] !== 0x0a)
+        return undefined;
       return bytes.toString('utf8', 0, length);
     } catch {
       return undefined;
@@ -223,7 +249,11 @@ function onDisk(file: CacheFile, header: CacheHeader): ParsedFiles {
   // An entry that cannot be where it says: no entry at all (the file is parsed from its blob, then kept anew). A line
   // that cannot be read reads as '': it does not parse (parsed again from the blob) and is not saved again as it is.
   const keep = (into: KeptFiles, [key, start, length, scope]: DirectoryEntry) => {
-    if (file.holds([start, length])) into.set(key, keptFile(scope, () => file.line([start, length]) ?? ''));
+    if (file.holds([start, length]))
+      into.set(
+        key,
+        keptFile(scope, () => file.line([start, length]) ?? ''),
+      );
   };
   let entries: KeptFiles | undefined;
   let always: KeptFiles | undefined;
@@ -259,7 +289,8 @@ function onDisk(file: CacheFile, header: CacheHeader): ParsedFiles {
             buckets.set(bucket, listed);
           }
           // A bucket holds other namespaces too.
-          for (const entry of listed) if (!out.has(entry[0]) && entry[3].policies.some((key) => policyNamespace(key) === ns)) keep(out, entry);
+          for (const entry of listed)
+            if (!out.has(entry[0]) && entry[3].policies.some((key) => policyNamespace(key) === ns)) keep(out, entry);
         }
         return out;
       } catch {
@@ -299,7 +330,11 @@ function keptFile(scope: KarmadaScope, readLine: () => string): CachedFile {
  * Writes the entries of `tree` (rename over the old file, so readers see one version or the other) and returns them
  * as saved: a file whose objects do not survive JSON is not kept.
  */
-export async function writeParsedFileCache(repo: GitRepo, entries: ReadonlyMap<string, CachedFile>, tree: string): Promise<ParsedFiles> {
+export async function writeParsedFileCache(
+  repo: GitRepo,
+  entries: ReadonlyMap<string, CachedFile>,
+  tree: string,
+): Promise<ParsedFiles> {
   const kept = new Map<string, { file: CachedFile; line: string; path: string }>();
   for (const [key, file] of entries) {
     const line = file.line();
@@ -310,7 +345,8 @@ export async function writeParsedFileCache(repo: GitRepo, entries: ReadonlyMap<s
   const bucketed: string[][] = Array.from({ length: BUCKETS }, () => []);
   for (const [key, { file, path }] of kept) {
     if (always.has(path)) continue;
-    for (const bucket of new Set(file.scope.policies.map((policy) => namespaceBucket(policyNamespace(policy))))) bucketed[bucket]!.push(key);
+    for (const bucket of new Set(file.scope.policies.map((policy) => namespaceBucket(policyNamespace(policy)))))
+      bucketed[bucket]!.push(key);
   }
   const sortedPaths = [...keyOf.keys()].sort();
 
@@ -330,8 +366,13 @@ export async function writeParsedFileCache(repo: GitRepo, entries: ReadonlyMap<s
   const directory = put(JSON.stringify([...kept.keys()].map(entryOf)));
   const buckets = bucketed.map((keys): Span => (keys.length === 0 ? [0, 0] : put(JSON.stringify(keys.map(entryOf)))));
   const header: CacheHeader = {
-    format: FORMAT, parser: parserIdentity(), tree, paths: karmadaPathsDigest(sortedPaths), directory,
-    always: [...always].sort().map((path) => entryOf(keyOf.get(path)!)), buckets,
+    format: FORMAT,
+    parser: parserIdentity(),
+    tree,
+    paths: karmadaPathsDigest(sortedPaths),
+    directory,
+    always: [...always].sort().map((path) => entryOf(keyOf.get(path)!)),
+    buckets,
   };
   const target = path.join(repo.gitdir, CACHE_FILE);
   const tmp = `${target}.${process.pid}.tmp`;

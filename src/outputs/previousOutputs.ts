@@ -36,7 +36,10 @@ export type PreviousFiles = Pick<ReadonlyMap<string, string>, 'has' | 'get'>;
  * its manifests on the clusters a cluster-only change did not touch, and those are never read.
  */
 export async function readPreviousOutputs(
-  repo: GitRepo, tree: string, keys: Iterable<string>, index: Pick<IndexView, 'template'>,
+  repo: GitRepo,
+  tree: string,
+  keys: Iterable<string>,
+  index: Pick<IndexView, 'template'>,
 ): Promise<{ bindings: Map<string, ResourceBinding>; files: PreviousFiles; takenBy: Map<string, string> }> {
   const paths = new Map<string, { key: string; binding: boolean }>();
   for (const key of keys) {
@@ -49,7 +52,10 @@ export async function readPreviousOutputs(
   }
   const oids = await readPathOids(repo, tree, [...paths.keys()]);
   const bindingOids = [...oids].filter(([path]) => paths.get(path)!.binding);
-  const blobs = await readBlobs(repo, bindingOids.map(([, oid]) => oid));
+  const blobs = await readBlobs(
+    repo,
+    bindingOids.map(([, oid]) => oid),
+  );
   const decoder = new TextDecoder();
   const texts = new Map<string, string>();
   const bindings = new Map<string, ResourceBinding>();
@@ -80,7 +86,12 @@ export async function readPreviousOutputs(
 function boundRef(binding: ResourceBinding | null): ObjectRef | undefined {
   const r = binding?.spec?.resource;
   if (!r?.kind || !r.name) return undefined;
-  return { apiVersion: r.apiVersion ?? '', kind: r.kind, namespace: binding!.kind === 'ClusterResourceBinding' ? '' : (r.namespace ?? ''), name: r.name };
+  return {
+    apiVersion: r.apiVersion ?? '',
+    kind: r.kind,
+    namespace: binding!.kind === 'ClusterResourceBinding' ? '' : (r.namespace ?? ''),
+    name: r.name,
+  };
 }
 
 /** The object reader answers synchronously: a lazily read file needs no await inside the pure render. */
@@ -95,7 +106,12 @@ function readBlobNow(repo: GitRepo, oid: string): Uint8Array {
  * commit just before the one that rendered `sourceSha`, or the head when `sourceSha` is not rendered yet
  * (what the next sync starts from). Empty when there is no such output.
  */
-export async function readOutputBranch(repo: GitRepo, outputRef: string, sourceSha: string, maxCommits = 1_000): Promise<PreviousOutputs> {
+export async function readOutputBranch(
+  repo: GitRepo,
+  outputRef: string,
+  sourceSha: string,
+  maxCommits = 1_000,
+): Promise<PreviousOutputs> {
   const empty = (): PreviousOutputs => ({ index: emptyIndex(), bindings: new Map(), files: new Map<string, string>() });
   const head = await readRef(repo, outputRef);
   if (!head) return empty();
@@ -113,11 +129,18 @@ export async function readOutputBranch(repo: GitRepo, outputRef: string, sourceS
   const opened = await openOutputIndex(repo, tree);
   await opened?.loadAll();
   const index = opened?.toWhole() ?? emptyIndex();
-  return { index, ...(await readPreviousOutputs(repo, tree, Object.keys(index.templates), { template: (key) => index.templates[key] })) };
+  return {
+    index,
+    ...(await readPreviousOutputs(repo, tree, Object.keys(index.templates), {
+      template: (key) => index.templates[key],
+    })),
+  };
 }
 
 /** What a folder written by `render --out-dir` (or by hand, or by a harness) holds as the previous result. */
-export async function readOutputFolder(dir: string): Promise<{ index: OutputIndex; folderBindings: FolderBinding[]; files: Map<string, string> }> {
+export async function readOutputFolder(
+  dir: string,
+): Promise<{ index: OutputIndex; folderBindings: FolderBinding[]; files: Map<string, string> }> {
   const files = new Map<string, string>();
   const walk = async (rel: string): Promise<void> => {
     let entries;
@@ -156,7 +179,10 @@ export function parseFolderBindings(files: ReadonlyMap<string, string>): FolderB
     if (!path.startsWith('bindings/') || !/\.(ya?ml|json)$/.test(path)) continue;
     for (const doc of parseYamlValues(text)) {
       const value = doc as Record<string, unknown> | null;
-      const items = value?.kind === 'List' || String(value?.kind ?? '').endsWith('BindingList') ? (value?.items as unknown[] | undefined) ?? [] : [value];
+      const items =
+        value?.kind === 'List' || String(value?.kind ?? '').endsWith('BindingList')
+          ? ((value?.items as unknown[] | undefined) ?? [])
+          : [value];
       for (const item of items) {
         const b = normalizeBinding(item);
         if (b) out.push({ path, binding: b });
@@ -169,12 +195,15 @@ export function parseFolderBindings(files: ReadonlyMap<string, string>): FolderB
 function normalizeBinding(value: unknown): ResourceBinding | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const b = value as Partial<ResourceBinding> & { apiVersion?: string; kind?: string };
-  if (!b.kind || !BINDING_KINDS.has(b.kind) || !String(b.apiVersion ?? WORK_API_VERSION).startsWith('work.karmada.io/')) return undefined;
+  if (!b.kind || !BINDING_KINDS.has(b.kind) || !String(b.apiVersion ?? WORK_API_VERSION).startsWith('work.karmada.io/'))
+    return undefined;
   const r = b.spec?.resource;
   if (!r?.kind || !r.name) return undefined;
   const scoped = b.kind === 'ClusterResourceBinding';
-  const namespace = scoped ? '' : (r.namespace || b.metadata?.namespace || 'default');
-  const clusters = (b.spec?.clusters ?? []).filter((c) => c && typeof c.name === 'string').map((c) => ({ name: c.name, replicas: Number(c.replicas ?? 0) }));
+  const namespace = scoped ? '' : r.namespace || b.metadata?.namespace || 'default';
+  const clusters = (b.spec?.clusters ?? [])
+    .filter((c) => c && typeof c.name === 'string')
+    .map((c) => ({ name: c.name, replicas: Number(c.replicas ?? 0) }));
   return {
     ...(b as ResourceBinding),
     apiVersion: WORK_API_VERSION,
@@ -188,9 +217,13 @@ function normalizeBinding(value: unknown): ResourceBinding | undefined {
  * apiVersion group when the binding names one. Where two files describe the same template, the file at
  * Flotilla's own path (bindings/<ns>/<name>-<kind>.yaml) wins, since Flotilla rewrote it last.
  */
-export function matchFolderBindings(found: readonly FolderBinding[], model: Pick<ConfigModel, 'templates'>): Map<string, ResourceBinding> {
+export function matchFolderBindings(
+  found: readonly FolderBinding[],
+  model: Pick<ConfigModel, 'templates'>,
+): Map<string, ResourceBinding> {
   const byIdentity = new Map<string, string>();
-  for (const [key, t] of model.templates) byIdentity.set(`${t.ref.kind.toLowerCase()}/${t.ref.namespace}/${t.ref.name}`, key);
+  for (const [key, t] of model.templates)
+    byIdentity.set(`${t.ref.kind.toLowerCase()}/${t.ref.namespace}/${t.ref.name}`, key);
   const out = new Map<string, ResourceBinding>();
   const canonical = new Set<string>();
   for (const { path, binding } of found) {
@@ -216,7 +249,11 @@ export function matchFolderBindings(found: readonly FolderBinding[], model: Pick
  * Index entries for templates the folder has bindings for but no index (a folder Karmada or a harness
  * filled): the render then knows which clusters held them, so a result that is cleared removes their manifests.
  */
-export function indexWithBindings(index: OutputIndex, bindings: ReadonlyMap<string, ResourceBinding>, model: Pick<ConfigModel, 'templates'>): OutputIndex {
+export function indexWithBindings(
+  index: OutputIndex,
+  bindings: ReadonlyMap<string, ResourceBinding>,
+  model: Pick<ConfigModel, 'templates'>,
+): OutputIndex {
   const templates = { ...index.templates };
   for (const [key, b] of bindings) {
     if (templates[key]) continue;

@@ -11,7 +11,10 @@ import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
  * decide a cluster's managed taints. Only the files holding Karmada objects are read (the output index lists them,
  * and they are parsed once per version). Empty before the first render.
  */
-export async function readClusterConfig(repo: GitRepo, outputRef: string): Promise<{ clusters: Map<string, Cluster>; taintPolicies: ClusterTaintPolicy[] }> {
+export async function readClusterConfig(
+  repo: GitRepo,
+  outputRef: string,
+): Promise<{ clusters: Map<string, Cluster>; taintPolicies: ClusterTaintPolicy[] }> {
   const empty = { clusters: new Map<string, Cluster>(), taintPolicies: [] };
   // Below a hand-made commit on the output branch: the last commit Flotilla wrote, and the source it rendered.
   const { rendered, source: sourceSha } = await readLastRender(repo, outputRef);

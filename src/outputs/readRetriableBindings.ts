@@ -12,7 +12,10 @@ import { CLUSTER_STATUS_FILE, CLUSTER_STATUS_NONE } from '../branches/rendered/t
  * Pending-Bindings trailer nothing is read: what a fleet with nothing pending pays on every pass.
  */
 export async function readRetriableBindings(
-  repo: GitRepo, index: ShardedIndex | null, renderTrailers: Readonly<Record<string, string>>, observed: ReadonlyMap<string, ObservedCluster>,
+  repo: GitRepo,
+  index: ShardedIndex | null,
+  renderTrailers: Readonly<Record<string, string>>,
+  observed: ReadonlyMap<string, ObservedCluster>,
 ): Promise<Map<string, string>> {
   if (!renderTrailers[PENDING_BINDINGS_TRAILER]) return new Map();
   const keys = index?.pendingTemplates() ?? [];
@@ -25,8 +28,10 @@ export async function readRetriableBindings(
   }
   const from = renderTrailers['Cluster-Status'];
   // State that came from a file cannot be compared with: every pending binding is tried again (few, and cheap).
-  if (from === CLUSTER_STATUS_FILE) return new Map([...pending.keys()].map((key) => [key, 'the last render read its cluster state from a file']));
+  if (from === CLUSTER_STATUS_FILE)
+    return new Map([...pending.keys()].map((key) => [key, 'the last render read its cluster state from a file']));
   // No trailer: that render read no cluster state at all (it records one whenever it read any).
-  const before = from && from !== CLUSTER_STATUS_NONE ? await readObservedClusters(repo, from) : new Map<string, ObservedCluster>();
+  const before =
+    from && from !== CLUSTER_STATUS_NONE ? await readObservedClusters(repo, from) : new Map<string, ObservedCluster>();
   return findRetriableBindings(pending, before, observed);
 }

@@ -76,7 +76,12 @@ export interface RenderReport {
  * render, I/O (one packfile, one commit, a compare-and-swap of the branch). The output commit's tree is
  * the previous one with only what this commit affects rewritten.
  */
-export async function renderRevision(repo: GitRepo, sourceSha: string, target: RenderTarget, again?: RenderAgain): Promise<RenderReport> {
+export async function renderRevision(
+  repo: GitRepo,
+  sourceSha: string,
+  target: RenderTarget,
+  again?: RenderAgain,
+): Promise<RenderReport> {
   const source = await readCommitInfo(repo, sourceSha);
   // The new commit goes on top of the head and edits its tree; what Flotilla knows of its last render (source,
   // cluster state, index) comes from the last commit it wrote, below any made by hand.
@@ -92,7 +97,8 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   }
   const now = (target.now ?? (() => new Date()))();
   const stateSource = await clusterStateSource(repo, target);
-  const observed = target.clusterStatus ?? await readObservedClusters(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF);
+  const observed =
+    target.clusterStatus ?? (await readObservedClusters(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF));
 
   // After a held render the output still shows the last good source: diff from that, as if the hold never happened.
   const lastGoodSource = previousOutput ? (previousTrailers[LAST_GOOD_TRAILER] ?? previousSource) : undefined;
@@ -102,20 +108,31 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   const index = previous ? outputIndex! : ShardedIndex.replacing(outputIndex);
   // Bindings that could not be scheduled and that this cluster state may let fit are scheduled again, whatever else
   // renders: an incremental render then gives what a cold one with this state gives (verify replays exactly that).
-  const retried = previous && again !== 'all' ? await readRetriableBindings(repo, index, previousTrailers, observed) : new Map<string, string>();
-  const alsoAffected = again === 'all' ? undefined : retried.size > 0 ? new Set([...(again ?? []), ...retried.keys()]) : again;
-  const loaded = rerender && again === 'all'
-    ? await loadSource(repo, source.tree, null)
-    : await loadSource(repo, source.tree, previous ? { tree: previous.sourceTree, index } : null, alsoAffected);
+  const retried =
+    previous && again !== 'all'
+      ? await readRetriableBindings(repo, index, previousTrailers, observed)
+      : new Map<string, string>();
+  const alsoAffected =
+    again === 'all' ? undefined : retried.size > 0 ? new Set([...(again ?? []), ...retried.keys()]) : again;
+  const loaded =
+    rerender && again === 'all'
+      ? await loadSource(repo, source.tree, null)
+      : await loadSource(repo, source.tree, previous ? { tree: previous.sourceTree, index } : null, alsoAffected);
   // What the pure render looks up: the affected templates' entries, and those of their parents (requiredBy).
   if (loaded.full) await index.loadAll();
   await index.load({ templates: loaded.affected });
   await index.load({ templates: [...loaded.affected].flatMap((key) => index.parentsOf(key)) });
   const { bindings, files, takenBy } = headTree
     ? await readPreviousOutputs(repo, headTree, loaded.affected, index)
-    : { bindings: new Map<string, ResourceBinding>(), files: new Map<string, string>() as PreviousFiles, takenBy: new Map<string, string>() };
+    : {
+        bindings: new Map<string, ResourceBinding>(),
+        files: new Map<string, string>() as PreviousFiles,
+        takenBy: new Map<string, string>(),
+      };
   await index.load({ templates: takenBy.values() }); // to name the file of the object a taken path belongs to
-  const evicting = [...bindings].filter(([, b]) => (b.spec.gracefulEvictionTasks ?? []).length > 0).map(([key]) => parseRefKey(key));
+  const evicting = [...bindings]
+    .filter(([, b]) => (b.spec.gracefulEvictionTasks ?? []).length > 0)
+    .map(([key]) => parseRefKey(key));
   const health = await readTemplateStatuses(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF, evicting);
 
   const model = withClusterStatus(loaded.model, observed);
@@ -124,26 +141,47 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
   try {
     const out = renderTemplates({
       keep: (text: string) => ({ blob: pack.add('blob', Buffer.from(text, 'utf8')) }),
-      model, affected: loaded.affected, previousIndex: index, previousBindings: bindings, previousFiles: files, sourceCommit: sourceSha,
-      failover: { now, observed: health, ...(target.gracefulEvictionTimeoutSeconds !== undefined ? { gracePeriodSeconds: target.gracefulEvictionTimeoutSeconds } : {}) },
-      onlyClustersChanged: loaded.onlyClustersChanged, takenPaths: takenBy,
+      model,
+      affected: loaded.affected,
+      previousIndex: index,
+      previousBindings: bindings,
+      previousFiles: files,
+      sourceCommit: sourceSha,
+      failover: {
+        now,
+        observed: health,
+        ...(target.gracefulEvictionTimeoutSeconds !== undefined
+          ? { gracePeriodSeconds: target.gracefulEvictionTimeoutSeconds }
+          : {}),
+      },
+      onlyClustersChanged: loaded.onlyClustersChanged,
+      takenPaths: takenBy,
     });
     const previousFileCount = index.sourceFileCount();
     // A retried binding may come out with the same files and only its index entry changed (it waits on less).
-    const indexChanged = [...out.indexChanges].some(([key, entry]) => !deepEqual(index.template(key), entry ?? undefined));
+    const indexChanged = [...out.indexChanges].some(
+      ([key, entry]) => !deepEqual(index.template(key), entry ?? undefined),
+    );
     await applyIndexChanges(index, out.indexChanges);
     const key = clusterStateKey(observed);
     const check = nextFailoverCheck(model, observed, now);
     const evictions = index.evictingTemplates().length;
     // What verify needs to replay this render beyond Git's source: the cluster state it read, and the clock when the
     // clock could decide something (a taint to evict on, a toleration to run out, eviction tasks to end).
-    const clockMattered = rerender || key !== '' || check !== undefined || evictions > 0 || evicting.length > 0 || out.failover.length > 0;
-    const inputs = clockMattered || observed.size > 0
-      ? { clusterStatus: stateSource === undefined ? CLUSTER_STATUS_FILE : stateSource ?? CLUSTER_STATUS_NONE, ...(clockMattered ? { renderTime: now.toISOString() } : {}) }
-      : undefined;
+    const clockMattered =
+      rerender || key !== '' || check !== undefined || evictions > 0 || evicting.length > 0 || out.failover.length > 0;
+    const inputs =
+      clockMattered || observed.size > 0
+        ? {
+            clusterStatus: stateSource === undefined ? CLUSTER_STATUS_FILE : (stateSource ?? CLUSTER_STATUS_NONE),
+            ...(clockMattered ? { renderTime: now.toISOString() } : {}),
+          }
+        : undefined;
     const pending = index.pendingTemplates().length;
     const state = { key, check, evictions, ...(inputs ? { inputs } : {}), ...(pending > 0 ? { pending } : {}) };
-    const stateChanged = state.key !== (previousTrailers['Cluster-State'] ?? '') || (state.check ?? '') !== (previousTrailers['Failover-Check'] ?? '');
+    const stateChanged =
+      state.key !== (previousTrailers['Cluster-State'] ?? '') ||
+      (state.check ?? '') !== (previousTrailers['Failover-Check'] ?? '');
     if (rerender && out.edits.size === 0 && !stateChanged && !indexChanged) {
       return { ...noCommit(sourceSha, loaded.full, out.explanations, out.failover), ...retriedReport(retried) };
     }
@@ -157,7 +195,9 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
     const edits = new Map<string, FileEdit>(out.edits);
     for (const [path, text] of index.edits()) edits.set(path, text);
     const registered = serializeRegisteredClusters([...loaded.model.clusters.values()].map((c) => c.object));
-    const kept = headTree ? await readTextFiles(repo, headTree, [CLUSTERS_PATH, RELEASED_PATH]) : new Map<string, string>();
+    const kept = headTree
+      ? await readTextFiles(repo, headTree, [CLUSTERS_PATH, RELEASED_PATH])
+      : new Map<string, string>();
     if (registered !== (kept.get(CLUSTERS_PATH) ?? '')) edits.set(CLUSTERS_PATH, registered);
     const before = kept.get(RELEASED_PATH) ?? '';
     if (before !== '' || out.released.size > 0) {
@@ -175,14 +215,27 @@ export async function renderRevision(repo: GitRepo, sourceSha: string, target: R
     const commit = buildCommit(pack, {
       tree,
       parents: outputHead ? [outputHead] : [],
-      message: buildOutputMessage(source, changes, problems, { rerender, failover: out.failover, clusters: model.clusters, state, retried: [...retried.values()] }, rescheduledTemplates(out.explanations)),
+      message: buildOutputMessage(
+        source,
+        changes,
+        problems,
+        { rerender, failover: out.failover, clusters: model.clusters, state, retried: [...retried.values()] },
+        rescheduledTemplates(out.explanations),
+      ),
       author: identity,
       committer: identity,
     });
     await pack.flush();
     await updateRef(repo, target.outputRef, commit, outputHead);
     return {
-      sourceCommit: sourceSha, outputCommit: commit, problems, changes, explanations: out.explanations, full: loaded.full, filesWritten: out.edits.size, failover: out.failover,
+      sourceCommit: sourceSha,
+      outputCommit: commit,
+      problems,
+      changes,
+      explanations: out.explanations,
+      full: loaded.full,
+      filesWritten: out.edits.size,
+      failover: out.failover,
       ...retriedReport(retried),
     };
   } finally {
@@ -195,7 +248,12 @@ function retriedReport(retried: ReadonlyMap<string, string>): { retried?: string
 }
 
 /** The report of a render that wrote nothing: the source was rendered already, or the render changed nothing. */
-function noCommit(sourceCommit: string, full: boolean, explanations = new Map<string, TemplateExplanation>(), failover: FailoverEvent[] = []): RenderReport {
+function noCommit(
+  sourceCommit: string,
+  full: boolean,
+  explanations = new Map<string, TemplateExplanation>(),
+  failover: FailoverEvent[] = [],
+): RenderReport {
   return { sourceCommit, outputCommit: null, problems: [], changes: {}, explanations, full, filesWritten: 0, failover };
 }
 
@@ -236,9 +294,20 @@ async function clusterStateSource(repo: GitRepo, target: RenderTarget): Promise<
  * why. To retire everything on purpose, delete the templates and keep the Cluster objects. The head's tree is kept,
  * with any hand-made commit on top of `previousOutput` (the last one Flotilla wrote, whose trailers are kept).
  */
-async function holdEmptySource(repo: GitRepo, target: RenderTarget, source: CommitInfo, previousOutput: CommitInfo, head: CommitInfo, lastGood: string): Promise<RenderReport> {
+async function holdEmptySource(
+  repo: GitRepo,
+  target: RenderTarget,
+  source: CommitInfo,
+  previousOutput: CommitInfo,
+  head: CommitInfo,
+  lastGood: string,
+): Promise<RenderReport> {
   const problem: Problem = {
-    file: '.', line: 1, column: 1, code: 'SOURCE_EMPTY', severity: 'error',
+    file: '.',
+    line: 1,
+    column: 1,
+    code: 'SOURCE_EMPTY',
+    severity: 'error',
     message: `source commit ${source.oid.slice(0, 12)} holds no template, policy or Cluster: nothing was removed, every cluster keeps what ${lastGood.slice(0, 12)} rendered`,
     fix: 'restore the files (git revert); to retire everything on purpose, delete the templates but keep the Cluster objects',
   };
@@ -247,12 +316,40 @@ async function holdEmptySource(repo: GitRepo, target: RenderTarget, source: Comm
   // The held tree is still the one rendered with the previous cluster state: keep its trailers, so that state is
   // not taken for a change that needs another render.
   const previousTrailers = parseTrailers(previousOutput.message);
-  const kept = ['Cluster-State', 'Failover-Check', 'Graceful-Evictions', PENDING_BINDINGS_TRAILER, 'Cluster-Status', 'Render-Time'].filter((k) => previousTrailers[k]).map((k) => `${k}: ${previousTrailers[k]}\n`).join('');
-  const message = buildOutputMessage(source, {}, [problem]).replace(/\n$/, `\n${LAST_GOOD_TRAILER}: ${lastGood}\n${kept}`);
-  const commit = buildCommit(pack, { tree: head.tree, parents: [head.oid], message, author: identity, committer: identity });
+  const kept = [
+    'Cluster-State',
+    'Failover-Check',
+    'Graceful-Evictions',
+    PENDING_BINDINGS_TRAILER,
+    'Cluster-Status',
+    'Render-Time',
+  ]
+    .filter((k) => previousTrailers[k])
+    .map((k) => `${k}: ${previousTrailers[k]}\n`)
+    .join('');
+  const message = buildOutputMessage(source, {}, [problem]).replace(
+    /\n$/,
+    `\n${LAST_GOOD_TRAILER}: ${lastGood}\n${kept}`,
+  );
+  const commit = buildCommit(pack, {
+    tree: head.tree,
+    parents: [head.oid],
+    message,
+    author: identity,
+    committer: identity,
+  });
   await pack.flush();
   await updateRef(repo, target.outputRef, commit, head.oid);
-  return { sourceCommit: source.oid, outputCommit: commit, problems: [problem], changes: {}, explanations: new Map(), full: false, filesWritten: 0, failover: [] };
+  return {
+    sourceCommit: source.oid,
+    outputCommit: commit,
+    problems: [problem],
+    changes: {},
+    explanations: new Map(),
+    full: false,
+    filesWritten: 0,
+    failover: [],
+  };
 }
 
 /** The tree of the source commit the previous output renders; null when that commit is gone (history rewritten and collected). */
@@ -267,13 +364,26 @@ async function readPrevious(repo: GitRepo, sourceSha: string): Promise<{ sourceT
 /** The render's index changes, applied: the shards of old and new dependencies are read first (requiredBy moves). */
 async function applyIndexChanges(index: ShardedIndex, changes: ReadonlyMap<string, IndexEntry | null>): Promise<void> {
   await index.load({ templates: changes.keys() });
-  await index.load({ templates: [...changes].flatMap(([key, entry]) => [...(index.template(key)?.deps ?? []), ...(entry?.deps ?? [])]) });
+  await index.load({
+    templates: [...changes].flatMap(([key, entry]) => [...(index.template(key)?.deps ?? []), ...(entry?.deps ?? [])]),
+  });
   for (const [key, entry] of changes) index.setTemplate(key, entry ?? undefined);
 }
 
-async function updateFileIndex(index: ShardedIndex, touched: ReadonlyMap<string, FileObjects | null>, unreadable: ReadonlySet<string>): Promise<void> {
-  const candidatesOf = (f: FileObjects) => f.templates.map((t) => [refKey({ ...t.ref, namespace: t.ref.namespace ?? 'default' }), refKey({ ...t.ref, namespace: '' })] as const);
-  await index.load({ files: touched.keys(), templates: [...touched.values()].flatMap((f) => (f ? candidatesOf(f).flat() : [])) });
+async function updateFileIndex(
+  index: ShardedIndex,
+  touched: ReadonlyMap<string, FileObjects | null>,
+  unreadable: ReadonlySet<string>,
+): Promise<void> {
+  const candidatesOf = (f: FileObjects) =>
+    f.templates.map(
+      (t) =>
+        [refKey({ ...t.ref, namespace: t.ref.namespace ?? 'default' }), refKey({ ...t.ref, namespace: '' })] as const,
+    );
+  await index.load({
+    files: touched.keys(),
+    templates: [...touched.values()].flatMap((f) => (f ? candidatesOf(f).flat() : [])),
+  });
   for (const [path, f] of touched) {
     if (unreadable.has(path)) continue; // keeps listing what it held last time
     if (!f) {
@@ -281,7 +391,9 @@ async function updateFileIndex(index: ShardedIndex, touched: ReadonlyMap<string,
       continue;
     }
     // Namespace resolution happened repo-wide; the rendered index entry knows the final key.
-    const templates = candidatesOf(f).map((candidates) => candidates.find((k) => index.template(k)?.file === path) ?? candidates[0]);
+    const templates = candidatesOf(f).map(
+      (candidates) => candidates.find((k) => index.template(k)?.file === path) ?? candidates[0],
+    );
     const karmada = holdsKarmadaObjects(f);
     if (templates.length === 0 && !karmada) index.setFile(path, undefined);
     else index.setFile(path, { templates: templates.sort(), ...(karmada ? { karmada: true as const } : {}) });
@@ -307,5 +419,8 @@ function summarizeChanges(edits: ReadonlyMap<string, unknown>, previousFiles: Pr
 
 /** `Deployment default/web by rebalancer-a, rebalancer-b` for every template scheduled afresh by this render. */
 function rescheduledTemplates(explanations: ReadonlyMap<string, TemplateExplanation>): string[] {
-  return [...explanations.values()].filter((e) => e.rescheduledBy).map((e) => `${describeRef(e.ref)} by ${e.rescheduledBy!.join(', ')}`).sort();
+  return [...explanations.values()]
+    .filter((e) => e.rescheduledBy)
+    .map((e) => `${describeRef(e.ref)} by ${e.rescheduledBy!.join(', ')}`)
+    .sort();
 }

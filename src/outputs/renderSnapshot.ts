@@ -27,7 +27,11 @@ export interface SnapshotPrevious {
  * `health` (template health by refKey, as the status branch had it) lets graceful eviction tasks end.
  */
 export async function renderSnapshot(
-  repo: GitRepo, rev: string, previous: SnapshotPrevious = {}, clusterStatus?: ReadonlyMap<string, ObservedCluster>, now?: Date,
+  repo: GitRepo,
+  rev: string,
+  previous: SnapshotPrevious = {},
+  clusterStatus?: ReadonlyMap<string, ObservedCluster>,
+  now?: Date,
   health: ReadonlyMap<string, readonly AggregatedStatusItem[]> = new Map(),
 ): Promise<{ sha: string; model: ConfigModel; output: RenderOutput; index: OutputIndex }> {
   const sha = await resolveRev(repo, rev);
@@ -35,11 +39,17 @@ export async function renderSnapshot(
   const loaded = await loadSource(repo, commit.tree, null);
   const model = clusterStatus ? withClusterStatus(loaded.model, clusterStatus) : loaded.model;
   const bindings = new Map(previous.bindings ?? []);
-  for (const [key, b] of matchFolderBindings(previous.folderBindings ?? [], model)) if (!bindings.has(key)) bindings.set(key, b);
+  for (const [key, b] of matchFolderBindings(previous.folderBindings ?? [], model))
+    if (!bindings.has(key)) bindings.set(key, b);
   const previousIndex = indexWithBindings(previous.index ?? emptyIndex(), bindings, model);
   const affected = new Set([...loaded.affected, ...Object.keys(previousIndex.templates)]);
   const output = renderTemplates({
-    model, affected, previousIndex: viewOfWhole(previousIndex), previousBindings: bindings, previousFiles: previous.files ?? new Map(), sourceCommit: sha,
+    model,
+    affected,
+    previousIndex: viewOfWhole(previousIndex),
+    previousBindings: bindings,
+    previousFiles: previous.files ?? new Map(),
+    sourceCommit: sha,
     // Without a clock no taint eviction is decided. Without template health a task ends by its grace period only.
     ...(now ? { failover: { now, observed: health } } : {}),
   });
@@ -58,7 +68,9 @@ export function withClusterStatus(model: ConfigModel, observed: ReadonlyMap<stri
   for (const [name, located] of clusters) {
     const o = observed.get(name);
     if (!o) continue;
-    const spec = o.taints?.length ? { ...located.object.spec, taints: effectiveTaints(located.object.spec.taints, o.taints) } : located.object.spec;
+    const spec = o.taints?.length
+      ? { ...located.object.spec, taints: effectiveTaints(located.object.spec.taints, o.taints) }
+      : located.object.spec;
     clusters.set(name, { ...located, object: { ...located.object, spec, ...(o.status ? { status: o.status } : {}) } });
   }
   return { ...model, clusters };

@@ -16,16 +16,30 @@ export interface SourceLimits {
   maxObjects: number;
 }
 
-export const DEFAULT_SOURCE_LIMITS: SourceLimits = { maxFiles: 50_000, maxBytes: 256 * 1024 * 1024, maxObjects: 100_000 };
+export const DEFAULT_SOURCE_LIMITS: SourceLimits = {
+  maxFiles: 50_000,
+  maxBytes: 256 * 1024 * 1024,
+  maxObjects: 100_000,
+};
 
 /** A file this read refused: unreadable, with the problem when it is the first one refused. */
 export function refusedFile(file: string, why?: { message: string; fix: string }): FileObjects {
-  const problems = why ? [{ file, line: 1, column: 1, code: 'COMMIT_TOO_LARGE' as const, severity: 'error' as const, ...why }] : [];
+  const problems = why
+    ? [{ file, line: 1, column: 1, code: 'COMMIT_TOO_LARGE' as const, severity: 'error' as const, ...why }]
+    : [];
   return { ...classifyDocuments(file, [], problems), unreadable: true };
 }
 
 /** Objects a parsed file holds, broken ones included. */
 export function objectCount(f: FileObjects): number {
-  return f.templates.length + f.propagationPolicies.length + f.overridePolicies.length + f.clusterTaintPolicies.length + f.clusters.length +
-    f.rebalancers.length + f.interpreterCustomizations.length + f.broken.length;
+  return (
+    f.templates.length +
+    f.propagationPolicies.length +
+    f.overridePolicies.length +
+    f.clusterTaintPolicies.length +
+    f.clusters.length +
+    f.rebalancers.length +
+    f.interpreterCustomizations.length +
+    f.broken.length
+  );
 }

@@ -37,7 +37,12 @@ export interface SyncResult {
 export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncResult> {
   const head = await readRef(repo, opts.sourceRef);
   if (!head) {
-    throw Object.assign(new Error(`source branch ${opts.sourceRef} does not exist: nothing to render, and nothing was changed; fix: push a commit to it, or pass --source-branch`), { code: 'SOURCE_BRANCH_MISSING' });
+    throw Object.assign(
+      new Error(
+        `source branch ${opts.sourceRef} does not exist: nothing to render, and nothing was changed; fix: push a commit to it, or pass --source-branch`,
+      ),
+      { code: 'SOURCE_BRANCH_MISSING' },
+    );
   }
   // Below a hand-made commit on the output branch: the last source Flotilla rendered, not a first render.
   const lastRender = await readLastRender(repo, opts.outputRef);
@@ -62,7 +67,9 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
   const reports: RenderReport[] = [];
   const order = pending.reverse();
   // One status commit for the whole sync: every render of it reads the same cluster state, and records which.
-  const statusCommit = opts.clusterStatus ? opts.statusCommit : opts.statusCommit ?? await readRef(repo, opts.statusRef ?? DEFAULT_STATUS_REF);
+  const statusCommit = opts.clusterStatus
+    ? opts.statusCommit
+    : (opts.statusCommit ?? (await readRef(repo, opts.statusRef ?? DEFAULT_STATUS_REF)));
   const target: SyncOptions = {
     ...opts,
     clusterStatus: opts.clusterStatus ?? (statusCommit ? await readObservedClusters(repo, statusCommit) : new Map()),
@@ -110,7 +117,7 @@ async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions)
   if (check && Date.parse(check) <= now.getTime()) return 'all';
   if (!trailers['Graceful-Evictions'] && !trailers[PENDING_BINDINGS_TRAILER]) return undefined;
   const index = await openOutputIndex(repo, info.tree);
-  const keys = new Set(trailers['Graceful-Evictions'] ? index?.evictingTemplates() ?? [] : []);
+  const keys = new Set(trailers['Graceful-Evictions'] ? (index?.evictingTemplates() ?? []) : []);
   for (const key of (await readRetriableBindings(repo, index, trailers, target.clusterStatus!)).keys()) keys.add(key);
   return keys.size > 0 ? keys : undefined;
 }
@@ -127,11 +134,23 @@ function skippable(err: unknown): boolean {
 function failedRender(sourceCommit: string, err: unknown): RenderReport {
   const message = err instanceof Error ? err.message : String(err);
   return {
-    sourceCommit, outputCommit: null, changes: {}, explanations: new Map(), full: false, filesWritten: 0, failover: [],
-    problems: [{
-      file: '.', line: 1, column: 1, code: 'RENDER_FAILED', severity: 'error',
-      message: `source commit ${sourceCommit.slice(0, 12)} could not be rendered and was skipped: ${message.split('\n')[0]}`,
-      fix: 'nothing to do for later commits, which rendered on top of the last output; please report this error',
-    }],
+    sourceCommit,
+    outputCommit: null,
+    changes: {},
+    explanations: new Map(),
+    full: false,
+    filesWritten: 0,
+    failover: [],
+    problems: [
+      {
+        file: '.',
+        line: 1,
+        column: 1,
+        code: 'RENDER_FAILED',
+        severity: 'error',
+        message: `source commit ${sourceCommit.slice(0, 12)} could not be rendered and was skipped: ${message.split('\n')[0]}`,
+        fix: 'nothing to do for later commits, which rendered on top of the last output; please report this error',
+      },
+    ],
   };
 }

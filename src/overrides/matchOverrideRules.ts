@@ -33,15 +33,23 @@ export const DEFAULT_NAMESPACE = 'default';
 export function overrideTargetOf(manifest: Record<string, unknown>): OverrideTarget {
   const apiVersion = typeof manifest.apiVersion === 'string' ? manifest.apiVersion : '';
   const kind = typeof manifest.kind === 'string' ? manifest.kind : '';
-  const metadata = (typeof manifest.metadata === 'object' && manifest.metadata !== null ? manifest.metadata : {}) as Record<string, unknown>;
+  const metadata = (
+    typeof manifest.metadata === 'object' && manifest.metadata !== null ? manifest.metadata : {}
+  ) as Record<string, unknown>;
   const namespace =
     typeof metadata.namespace === 'string' && metadata.namespace !== ''
       ? metadata.namespace
       : CLUSTER_SCOPED_KINDS.has(`${apiVersion}/${kind}`)
         ? ''
         : DEFAULT_NAMESPACE;
-  const target: OverrideTarget = { apiVersion, kind, namespace, name: typeof metadata.name === 'string' ? metadata.name : '' };
-  if (typeof metadata.labels === 'object' && metadata.labels !== null) target.labels = metadata.labels as Record<string, string>;
+  const target: OverrideTarget = {
+    apiVersion,
+    kind,
+    namespace,
+    name: typeof metadata.name === 'string' ? metadata.name : '',
+  };
+  if (typeof metadata.labels === 'object' && metadata.labels !== null)
+    target.labels = metadata.labels as Record<string, string>;
   return target;
 }
 
@@ -57,11 +65,20 @@ export function policyNamespace(policy: OverridePolicy): string {
  * specific policy is applied last. Within a policy, rules keep their order and apply when targetCluster is nil
  * or matches the cluster; a policy without overrideRules uses its spec-level targetCluster + overriders.
  */
-export function matchOverrideRules(target: OverrideTarget, cluster: Cluster, policies: readonly OverridePolicy[]): MatchedOverrideRule[] {
+export function matchOverrideRules(
+  target: OverrideTarget,
+  cluster: Cluster,
+  policies: readonly OverridePolicy[],
+): MatchedOverrideRule[] {
   const clusterPolicies = policies.filter((p) => p.kind === 'ClusterOverridePolicy');
   const namespacedPolicies =
-    target.namespace === '' ? [] : policies.filter((p) => p.kind === 'OverridePolicy' && policyNamespace(p) === target.namespace);
-  return [...rulesOf(orderByPriority(clusterPolicies, target), cluster), ...rulesOf(orderByPriority(namespacedPolicies, target), cluster)];
+    target.namespace === ''
+      ? []
+      : policies.filter((p) => p.kind === 'OverridePolicy' && policyNamespace(p) === target.namespace);
+  return [
+    ...rulesOf(orderByPriority(clusterPolicies, target), cluster),
+    ...rulesOf(orderByPriority(namespacedPolicies, target), cluster),
+  ];
 }
 
 function orderByPriority(policies: readonly OverridePolicy[], target: OverrideTarget): OverridePolicy[] {

@@ -1,7 +1,14 @@
 // commandOverrider / argsOverrider: add or remove tokens of a named container's command or args.
 import type { CommandArgsOverrider } from '../api/policy.ts';
 import type { JsonPatchOperation } from '../patches/jsonPatch.ts';
-import { applyEachAsPatch, isManifest, nestedField, podSpecPath, type Manifest, type OverrideStep } from './overrideStep.ts';
+import {
+  applyEachAsPatch,
+  isManifest,
+  nestedField,
+  podSpecPath,
+  type Manifest,
+  type OverrideStep,
+} from './overrideStep.ts';
 
 export type CommandArgsField = 'command' | 'args';
 
@@ -16,10 +23,15 @@ export function applyCommandArgsOverriders(
   field: CommandArgsField,
   overriders: readonly CommandArgsOverrider[] | undefined,
 ): OverrideStep {
-  return applyEachAsPatch(manifest, overriders, field === 'command' ? 'commandOverrider' : 'argsOverrider', (current, overrider) => {
-    const patches = buildPatches(current, field, overrider);
-    return typeof patches === 'string' ? patches : { patches };
-  });
+  return applyEachAsPatch(
+    manifest,
+    overriders,
+    field === 'command' ? 'commandOverrider' : 'argsOverrider',
+    (current, overrider) => {
+      const patches = buildPatches(current, field, overrider);
+      return typeof patches === 'string' ? patches : { patches };
+    },
+  );
 }
 
 /** The new token list for one container. */
@@ -37,7 +49,11 @@ export function overrideTokens(current: readonly string[], overrider: CommandArg
   }
 }
 
-function buildPatches(manifest: Manifest, field: CommandArgsField, overrider: CommandArgsOverrider): JsonPatchOperation[] | string {
+function buildPatches(
+  manifest: Manifest,
+  field: CommandArgsField,
+  overrider: CommandArgsOverrider,
+): JsonPatchOperation[] | string {
   const specPath = podSpecPath(manifest.kind);
   if (!specPath) return [];
   const containersPath = [...specPath, 'containers'];

@@ -12,12 +12,16 @@ import { isManifest, type Manifest, type OverrideStep } from './overrideStep.ts'
  * escaping; YAML comes back the way Karmada re-encodes it (YAML 1.1, keys sorted, list items not indented,
  * comments dropped). An empty JSON string is left as it is.
  */
-export function applyFieldOverriders(manifest: Manifest, overriders: readonly FieldOverrider[] | undefined): OverrideStep {
+export function applyFieldOverriders(
+  manifest: Manifest,
+  overriders: readonly FieldOverrider[] | undefined,
+): OverrideStep {
   let current = manifest;
   for (const [index, overrider] of (overriders ?? []).entries()) {
     const name = `fieldOverrider[${index}]`;
     const result = overrideField(current, overrider);
-    if (!result.ok) return { ok: false, overrider: result.part ? `${name}.${result.part}` : name, message: result.message };
+    if (!result.ok)
+      return { ok: false, overrider: result.part ? `${name}.${result.part}` : name, message: result.message };
     current = result.manifest;
   }
   return { ok: true, manifest: current };
@@ -28,16 +32,25 @@ type FieldResult = { ok: true; manifest: Manifest } | { ok: false; part?: string
 function overrideField(manifest: Manifest, overrider: FieldOverrider): FieldResult {
   const yamlOps = overrider.yaml ?? [];
   const jsonOps = overrider.json ?? [];
-  if (yamlOps.length > 0 && jsonOps.length > 0) return { ok: false, message: 'FieldOverrider has both YAML and JSON set. Only one is allowed' };
-  if (yamlOps.length === 0 && jsonOps.length === 0) return { ok: false, message: 'FieldOverrider must have either JSON or YAML set' };
+  if (yamlOps.length > 0 && jsonOps.length > 0)
+    return { ok: false, message: 'FieldOverrider has both YAML and JSON set. Only one is allowed' };
+  if (yamlOps.length === 0 && jsonOps.length === 0)
+    return { ok: false, message: 'FieldOverrider must have either JSON or YAML set' };
   const tokens = parseJsonPointer(overrider.fieldPath);
-  if (!tokens || tokens.length === 0) return { ok: false, message: `fieldPath "${overrider.fieldPath}" must be a JSON pointer to a field` };
+  if (!tokens || tokens.length === 0)
+    return { ok: false, message: `fieldPath "${overrider.fieldPath}" must be a JSON pointer to a field` };
   const found = getByJsonPointer(manifest, overrider.fieldPath);
-  if (!found.found) return { ok: false, message: `Get value by overrider's path(${overrider.fieldPath}) err: ${found.message}` };
-  if (typeof found.value !== 'string') return { ok: false, message: `Get object's value by overrider's path(${overrider.fieldPath}) is not string` };
+  if (!found.found)
+    return { ok: false, message: `Get value by overrider's path(${overrider.fieldPath}) err: ${found.message}` };
+  if (typeof found.value !== 'string')
+    return { ok: false, message: `Get object's value by overrider's path(${overrider.fieldPath}) is not string` };
 
   const isYaml = yamlOps.length > 0;
-  const operations: JsonPatchOperation[] = (isYaml ? yamlOps : jsonOps).map((o) => ({ op: o.operator, path: o.subPath, value: o.value }));
+  const operations: JsonPatchOperation[] = (isYaml ? yamlOps : jsonOps).map((o) => ({
+    op: o.operator,
+    path: o.subPath,
+    value: o.value,
+  }));
   const patched = isYaml ? patchYaml(found.value, operations) : patchJson(found.value, operations);
   if (!patched.ok) return { ok: false, part: patched.part, message: patched.message };
   return { ok: true, manifest: setAt(manifest, tokens, patched.text) };
@@ -73,12 +86,23 @@ function patchYaml(text: string, operations: readonly JsonPatchOperation[]): Tex
   }
   const result = applyJsonPatch(value, operations);
   if (!result.ok) return { ok: false, part: `yaml[${result.index}]`, message: result.message };
-  return { ok: true, text: stringify(result.document, { ...GO_YAML_STRINGIFY_OPTIONS, sortMapEntries: true, indentSeq: false, lineWidth: 0 }) };
+  return {
+    ok: true,
+    text: stringify(result.document, {
+      ...GO_YAML_STRINGIFY_OPTIONS,
+      sortMapEntries: true,
+      indentSeq: false,
+      lineWidth: 0,
+    }),
+  };
 }
 
 /** JSON.stringify plus the escapes Go's encoding/json adds: <, >, & and the JavaScript line separators. */
 export function stringifyJsonLikeGo(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** A copy of the manifest with the string written at the (already read, so existing) path. */

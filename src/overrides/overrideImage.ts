@@ -1,23 +1,45 @@
 // imageOverrider: rewrites one component (Registry, Repository, Tag) of container images.
 import type { ImageOverrider } from '../api/policy.ts';
 import type { JsonPatchOperation } from '../patches/jsonPatch.ts';
-import { formatImage, parseImage, tagOrDigest, withTagOrDigest, withoutTagOrDigest, type ImageComponents } from './parseImage.ts';
-import { applyEachAsPatch, isManifest, nestedField, podSpecPath, type Manifest, type OverrideStep } from './overrideStep.ts';
+import {
+  formatImage,
+  parseImage,
+  tagOrDigest,
+  withTagOrDigest,
+  withoutTagOrDigest,
+  type ImageComponents,
+} from './parseImage.ts';
+import {
+  applyEachAsPatch,
+  isManifest,
+  nestedField,
+  podSpecPath,
+  type Manifest,
+  type OverrideStep,
+} from './overrideStep.ts';
 
 /**
  * Each overrider in turn, each as its own patch. Without a predicate every `containers[*].image` of a Pod or a
  * workload (not initContainers) is rewritten and other kinds are left alone; with one, the image at
  * predicate.path is.
  */
-export function applyImageOverriders(manifest: Manifest, overriders: readonly ImageOverrider[] | undefined): OverrideStep {
+export function applyImageOverriders(
+  manifest: Manifest,
+  overriders: readonly ImageOverrider[] | undefined,
+): OverrideStep {
   return applyEachAsPatch(manifest, overriders, 'imageOverrider', (current, overrider) => {
-    const patches = overrider.predicate ? patchesWithPredicate(current, overrider, overrider.predicate.path) : patchesForContainers(current, overrider);
+    const patches = overrider.predicate
+      ? patchesWithPredicate(current, overrider, overrider.predicate.path)
+      : patchesForContainers(current, overrider);
     return typeof patches === 'string' ? patches : { patches };
   });
 }
 
 /** The new image string, or an error message when the current image does not parse. */
-export function overrideImage(current: string, overrider: ImageOverrider): { ok: true; image: string } | { ok: false; message: string } {
+export function overrideImage(
+  current: string,
+  overrider: ImageOverrider,
+): { ok: true; image: string } | { ok: false; message: string } {
   const parsed = parseImage(current);
   if (!parsed.ok) return { ok: false, message: `failed to parse image value(${current}), error: ${parsed.message}` };
   const value = overrider.value ?? '';
@@ -26,7 +48,11 @@ export function overrideImage(current: string, overrider: ImageOverrider): { ok:
   return { ok: true, image: formatImage(image) };
 }
 
-function changeComponent(image: ImageComponents, overrider: ImageOverrider, value: string): ImageComponents | undefined {
+function changeComponent(
+  image: ImageComponents,
+  overrider: ImageOverrider,
+  value: string,
+): ImageComponents | undefined {
   // `add` concatenates strings: registry "a.b" + ".test" is "a.b.test"; an unknown operator changes nothing.
   switch (overrider.component) {
     case 'Registry':
@@ -54,12 +80,15 @@ function patchesForContainers(manifest: Manifest, overrider: ImageOverrider): Js
   if (!specPath) return [];
   const containers = nestedField(manifest, [...specPath, 'containers']);
   if (containers === undefined || containers === null) return [];
-  if (!Array.isArray(containers)) return `failed to convert ${String(manifest.kind)}: /${specPath.join('/')}/containers is not a list`;
+  if (!Array.isArray(containers))
+    return `failed to convert ${String(manifest.kind)}: /${specPath.join('/')}/containers is not a list`;
   const patches: JsonPatchOperation[] = [];
   for (const [index, container] of containers.entries()) {
-    if (!isManifest(container)) return `failed to convert ${String(manifest.kind)}: container ${index} is not an object`;
+    if (!isManifest(container))
+      return `failed to convert ${String(manifest.kind)}: container ${index} is not an object`;
     const image = container.image ?? '';
-    if (typeof image !== 'string') return `failed to convert ${String(manifest.kind)}: container ${index} image is not a string`;
+    if (typeof image !== 'string')
+      return `failed to convert ${String(manifest.kind)}: container ${index} image is not a string`;
     const result = overrideImage(image, overrider);
     if (!result.ok) return result.message;
     patches.push({ op: 'replace', path: `/${specPath.join('/')}/containers/${index}/image`, value: result.image });
@@ -67,7 +96,11 @@ function patchesForContainers(manifest: Manifest, overrider: ImageOverrider): Js
   return patches;
 }
 
-function patchesWithPredicate(manifest: Manifest, overrider: ImageOverrider, path: string): JsonPatchOperation[] | string {
+function patchesWithPredicate(
+  manifest: Manifest,
+  overrider: ImageOverrider,
+  path: string,
+): JsonPatchOperation[] | string {
   const current = imageAtPredicate(manifest, path);
   if (!current.ok) return `failed to obtain imageValue with predicate path(${path}), error: ${current.message}`;
   if (!path.startsWith('/')) return 'imagePath should be start with / character';
@@ -80,7 +113,10 @@ function patchesWithPredicate(manifest: Manifest, overrider: ImageOverrider, pat
  * Karmada's own walk for predicate.path (not a JSON pointer read): segments split on `/` without `~` escapes;
  * a list consumes the next segment as its index and must hold objects; the last segment must be a string.
  */
-function imageAtPredicate(manifest: Manifest, path: string): { ok: true; image: string } | { ok: false; message: string } {
+function imageAtPredicate(
+  manifest: Manifest,
+  path: string,
+): { ok: true; image: string } | { ok: false; message: string } {
   const segments = path.replace(/^\/+|\/+$/g, '').split('/');
   let current: Manifest = manifest;
   for (let index = 0; index < segments.length - 1; index++) {
@@ -89,14 +125,19 @@ function imageAtPredicate(manifest: Manifest, path: string): { ok: true; image: 
     if (Array.isArray(next)) {
       const itemToken = segments[index + 1] ?? '';
       const item = /^[+-]?[0-9]+$/.test(itemToken) ? next[Number(itemToken)] : undefined;
-      if (!/^[+-]?[0-9]+$/.test(itemToken)) return { ok: false, message: `path(${itemToken}) of rawObj's is not number` };
-      if (!isManifest(item)) return { ok: false, message: `path(${itemToken}) of rawObj's does not name an object in the list` };
+      if (!/^[+-]?[0-9]+$/.test(itemToken))
+        return { ok: false, message: `path(${itemToken}) of rawObj's is not number` };
+      if (!isManifest(item))
+        return { ok: false, message: `path(${itemToken}) of rawObj's does not name an object in the list` };
       current = item;
       index++;
     } else if (isManifest(next)) {
       current = next;
     } else {
-      return { ok: false, message: `path(${segment}) of rawObj's type is not map[string]interface{} and []interface{}` };
+      return {
+        ok: false,
+        message: `path(${segment}) of rawObj's type is not map[string]interface{} and []interface{}`,
+      };
     }
   }
   const last = segments[segments.length - 1] as string;

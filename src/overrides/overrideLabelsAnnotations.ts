@@ -15,13 +15,22 @@ export function applyLabelAnnotationOverriders(
   field: LabelAnnotationField,
   overriders: readonly LabelAnnotationOverrider[] | undefined,
 ): OverrideStep {
-  return applyEachAsPatch(manifest, overriders, field === 'labels' ? 'labelsOverrider' : 'annotationsOverrider', (current, overrider) => {
-    const base = overrider.operator === 'add' ? withStringMap(current, field) : current;
-    return { base, patches: buildPatches(base, field, overrider) };
-  });
+  return applyEachAsPatch(
+    manifest,
+    overriders,
+    field === 'labels' ? 'labelsOverrider' : 'annotationsOverrider',
+    (current, overrider) => {
+      const base = overrider.operator === 'add' ? withStringMap(current, field) : current;
+      return { base, patches: buildPatches(base, field, overrider) };
+    },
+  );
 }
 
-function buildPatches(manifest: Manifest, field: LabelAnnotationField, overrider: LabelAnnotationOverrider): JsonPatchOperation[] {
+function buildPatches(
+  manifest: Manifest,
+  field: LabelAnnotationField,
+  overrider: LabelAnnotationOverrider,
+): JsonPatchOperation[] {
   const existing = stringMap(manifest, field);
   const patches: JsonPatchOperation[] = [];
   for (const [key, value] of Object.entries(overrider.value ?? {})) {

@@ -3,12 +3,14 @@ import { applyJsonPatch, type JsonPatchOperation } from '../patches/jsonPatch.ts
 
 export type Manifest = Record<string, unknown>;
 
-export type OverrideStep =
-  | { ok: true; manifest: Manifest }
-  | { ok: false; overrider: string; message: string };
+export type OverrideStep = { ok: true; manifest: Manifest } | { ok: false; overrider: string; message: string };
 
 /** Applies one JSON patch to the manifest; the whole patch fails if one operation does. */
-export function patchManifest(manifest: Manifest, operations: readonly JsonPatchOperation[], overrider: string): OverrideStep {
+export function patchManifest(
+  manifest: Manifest,
+  operations: readonly JsonPatchOperation[],
+  overrider: string,
+): OverrideStep {
   if (operations.length === 0) return { ok: true, manifest };
   const result = applyJsonPatch(manifest, operations);
   if (!result.ok) return { ok: false, overrider, message: result.message };

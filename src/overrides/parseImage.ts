@@ -38,7 +38,8 @@ export function parseImage(image: string): ParseImageResult {
     return { ok: false, message: 'invalid reference format' };
   }
   const [, name = '', tag = '', digest = ''] = match;
-  if (name.length > NAME_MAX_LENGTH) return { ok: false, message: `repository name must not be more than ${NAME_MAX_LENGTH} characters` };
+  if (name.length > NAME_MAX_LENGTH)
+    return { ok: false, message: `repository name must not be more than ${NAME_MAX_LENGTH} characters` };
   if (digest) {
     const problem = validateDigest(digest);
     if (problem) return { ok: false, message: problem };

@@ -7,7 +7,10 @@
 export class ReplayWindow {
   private readonly seen = new Map<string, number>();
 
-  constructor(private readonly windowMs = 24 * 60 * 60 * 1000, private readonly capacity = 1000) {}
+  constructor(
+    private readonly windowMs = 24 * 60 * 60 * 1000,
+    private readonly capacity = 1000,
+  ) {}
 
   /** True the first time a key is offered within the window, false for a replay. */
   remember(key: string, now = Date.now()): boolean {

@@ -22,10 +22,15 @@ export interface RepoLock {
 
 export class LockHeldError extends Error {
   readonly code = 'LOCK_HELD';
-  constructor(readonly file: string, readonly holder: LockHolder | undefined) {
-    super(holder
-      ? `another reconciler holds ${file}: pid ${holder.pid} on ${holder.host}, since ${holder.startedAt}; fix: stop that one (one reconciler per repo), or delete the file if that process is gone`
-      : `${file} exists but cannot be read; fix: delete it if no reconciler runs on this repo`);
+  constructor(
+    readonly file: string,
+    readonly holder: LockHolder | undefined,
+  ) {
+    super(
+      holder
+        ? `another reconciler holds ${file}: pid ${holder.pid} on ${holder.host}, since ${holder.startedAt}; fix: stop that one (one reconciler per repo), or delete the file if that process is gone`
+        : `${file} exists but cannot be read; fix: delete it if no reconciler runs on this repo`,
+    );
   }
 }
 
@@ -36,9 +41,16 @@ export const LOCK_FILE = 'flotilla-reconciler.lock';
  * host is stale (the holder was killed) and is taken over; a live one, or one from another host (whose pid
  * cannot be checked from here), is refused with LockHeldError.
  */
-export function acquireRepoLock(gitdir: string, opts: { pid?: number; now?: Date; isAlive?: (pid: number) => boolean } = {}): RepoLock {
+export function acquireRepoLock(
+  gitdir: string,
+  opts: { pid?: number; now?: Date; isAlive?: (pid: number) => boolean } = {},
+): RepoLock {
   const file = path.join(gitdir, LOCK_FILE);
-  const holder: LockHolder = { pid: opts.pid ?? process.pid, host: hostname(), startedAt: (opts.now ?? new Date()).toISOString() };
+  const holder: LockHolder = {
+    pid: opts.pid ?? process.pid,
+    host: hostname(),
+    startedAt: (opts.now ?? new Date()).toISOString(),
+  };
   const text = `${JSON.stringify(holder)}\n`;
   const isAlive = opts.isAlive ?? pidAlive;
   let tookOverFrom: LockHolder | undefined;
@@ -75,7 +87,10 @@ export function acquireRepoLock(gitdir: string, opts: { pid?: number; now?: Date
     return now?.pid === holder.pid && now.startedAt === holder.startedAt;
   };
   return {
-    file, holder, tookOverFrom, held,
+    file,
+    holder,
+    tookOverFrom,
+    held,
     release() {
       if (held()) nodeFs.rmSync(file, { force: true });
     },
@@ -85,7 +100,8 @@ export function acquireRepoLock(gitdir: string, opts: { pid?: number; now?: Date
 function readHolder(file: string): LockHolder | undefined {
   try {
     const parsed = JSON.parse(nodeFs.readFileSync(file, 'utf8')) as Partial<LockHolder>;
-    if (typeof parsed.pid === 'number' && typeof parsed.host === 'string' && typeof parsed.startedAt === 'string') return parsed as LockHolder;
+    if (typeof parsed.pid === 'number' && typeof parsed.host === 'string' && typeof parsed.startedAt === 'string')
+      return parsed as LockHolder;
   } catch {
     // unreadable: treated as held by someone unknown
   }

@@ -18,20 +18,40 @@ export function objectKey(cluster: string, ref: ObjectRef): string {
 /** What a pass found that decides what comes next (pure): the machine plans on these, never on the results themselves. */
 export function buildPassFacts(kind: 'full', run: PassRun, result: ReconcileResult | undefined): PassFacts;
 export function buildPassFacts(kind: 'status', run: PassRun, result: StatusPassResult | undefined): PassFacts;
-export function buildPassFacts(kind: 'full' | 'status', run: PassRun, result: ReconcileResult | StatusPassResult | undefined): PassFacts {
-  const common = { startedAt: run.startedAt, ...(run.renderedKey !== undefined ? { renderedKey: run.renderedKey } : {}), ...(run.probed ? { probed: run.probed } : {}) };
+export function buildPassFacts(
+  kind: 'full' | 'status',
+  run: PassRun,
+  result: ReconcileResult | StatusPassResult | undefined,
+): PassFacts {
+  const common = {
+    startedAt: run.startedAt,
+    ...(run.renderedKey !== undefined ? { renderedKey: run.renderedKey } : {}),
+    ...(run.probed ? { probed: run.probed } : {}),
+  };
   if (!result) return { kind, ok: false, ...common };
   if (kind === 'full') {
     const full = result as ReconcileResult;
     const touched: string[] = [];
     for (const [cluster, d] of full.delivery?.clusters ?? []) {
-      for (const r of d.results) if (r.action === 'created' || r.action === 'configured' || r.action === 'drift-repaired') touched.push(objectKey(cluster, r.ref));
+      for (const r of d.results)
+        if (r.action === 'created' || r.action === 'configured' || r.action === 'drift-repaired')
+          touched.push(objectKey(cluster, r.ref));
     }
-    return { kind, ok: true, writes: full.writes, touched, wroteStatus: Boolean(full.statusCommit), statusPaths: full.statusPaths, ...common };
+    return {
+      kind,
+      ok: true,
+      writes: full.writes,
+      touched,
+      wroteStatus: Boolean(full.statusCommit),
+      statusPaths: full.statusPaths,
+      ...common,
+    };
   }
   const status = result as StatusPassResult;
   return {
-    kind, ok: true, ...common,
+    kind,
+    ok: true,
+    ...common,
     missing: status.missing.map((o) => objectKey(o.cluster, o.ref)),
     unhealthy: status.unhealthy.map((o) => objectKey(o.cluster, o.ref)),
     wroteStatus: Boolean(status.statusCommit),

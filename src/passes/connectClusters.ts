@@ -51,7 +51,13 @@ export class ClusterConnections {
         if (current) await current.target.close();
         this.open.set(reg.name, { key, target });
         this.reported.delete(reg.name);
-        this.opts.log({ step: 'clusters', cluster: reg.name, connected: target.server, kubeconfig: loaded.path, context });
+        this.opts.log({
+          step: 'clusters',
+          cluster: reg.name,
+          connected: target.server,
+          kubeconfig: loaded.path,
+          context,
+        });
         out.set(reg.name, target);
       } catch (err) {
         this.reportOnce(reg.name, `${reg.source}: Cluster ${reg.name}: cannot connect (${(err as Error).message})`);
@@ -78,8 +84,12 @@ export class ClusterConnections {
     const context = ref?.context ?? reg.name;
     const allowExec = this.opts.allowKubeconfigExec ?? false;
     if (ref?.path) return readKubeconfig({ root: this.opts.credentialsDir, file: ref.path, context, allowExec });
-    if (this.opts.fallbackKubeconfig) return readKubeconfig({ root: undefined, file: this.opts.fallbackKubeconfig, context, allowExec });
-    return { why: 'names no kubeconfig', fix: `set spec.kubeconfigRef {path, context}, or start flotilla run with --kubeconfig FILE holding a context named ${reg.name}` };
+    if (this.opts.fallbackKubeconfig)
+      return readKubeconfig({ root: undefined, file: this.opts.fallbackKubeconfig, context, allowExec });
+    return {
+      why: 'names no kubeconfig',
+      fix: `set spec.kubeconfigRef {path, context}, or start flotilla run with --kubeconfig FILE holding a context named ${reg.name}`,
+    };
   }
 
   /** A broken cluster is logged when it breaks, not on every pass. */

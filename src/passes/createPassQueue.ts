@@ -22,17 +22,19 @@ export function createPassQueue(runPass: (reasons: readonly string[], kind: Pass
   let stopped = false;
 
   const start = (reasons: string[], kind: PassKind): Promise<void> => {
-    const pass = runPass(reasons, kind).catch(() => undefined).then(() => {
-      const next = queued;
-      queued = null;
-      if (next && !stopped) {
-        running = start(next.reasons, next.kind);
-        void running.then(next.resolve);
-      } else {
-        running = null;
-        next?.resolve();
-      }
-    });
+    const pass = runPass(reasons, kind)
+      .catch(() => undefined)
+      .then(() => {
+        const next = queued;
+        queued = null;
+        if (next && !stopped) {
+          running = start(next.reasons, next.kind);
+          void running.then(next.resolve);
+        } else {
+          running = null;
+          next?.resolve();
+        }
+      });
     return pass;
   };
 
@@ -45,7 +47,9 @@ export function createPassQueue(runPass: (reasons: readonly string[], kind: Pass
       }
       if (!queued) {
         let resolve!: () => void;
-        const done = new Promise<void>((r) => { resolve = r; });
+        const done = new Promise<void>((r) => {
+          resolve = r;
+        });
         queued = { reasons: [], kind, done, resolve };
       }
       if (kind === 'full') queued.kind = 'full';

@@ -22,7 +22,13 @@ export interface AfterPassPlan {
  * next pass is due by time alone. `memory` already holds the pass's start, rendered key and probed members.
  * Without a schedule (it could not be read) only the catch-up window follows the pass; the wake stays as it is.
  */
-export function planAfterPass(memory: ReconcilerMemory, facts: PassFacts, schedule: PassSchedule | undefined, now: number, timing: CatchUpTiming): AfterPassPlan {
+export function planAfterPass(
+  memory: ReconcilerMemory,
+  facts: PassFacts,
+  schedule: PassSchedule | undefined,
+  now: number,
+  timing: CatchUpTiming,
+): AfterPassPlan {
   const catchUp = followCatchUp(memory.catchUp, facts, now, timing);
   if (!schedule) return { memory: { ...memory, catchUp } };
   let { lastDrift, lastRetry } = memory;
@@ -36,7 +42,8 @@ export function planAfterPass(memory: ReconcilerMemory, facts: PassFacts, schedu
   // Replacements reported healthy may end graceful evictions, whichever pass wrote that status: a status pass, or
   // the full pass itself when the pods came up during it.
   const statusPaths = facts.ok ? facts.statusPaths : [];
-  if (!due && statusPaths.some((p) => p.startsWith('templates/')) && schedule.gracefulEvictions) due = 'graceful-eviction';
+  if (!due && statusPaths.some((p) => p.startsWith('templates/')) && schedule.gracefulEvictions)
+    due = 'graceful-eviction';
   // What could not be scheduled is tried again as soon as the status branch shows what may let it fit, whoever wrote
   // that status (this reconciler's passes, or a Pull agent); the same retry with the same reasons only once.
   if (!due) {
@@ -48,8 +55,11 @@ export function planAfterPass(memory: ReconcilerMemory, facts: PassFacts, schedu
   if (due) return { memory: after, due, next: `full pass (${due})` };
 
   const deadline = nextDeadline(schedule.deadlines, memory.lastStarted);
-  let wake: Wake | undefined = deadline ? { at: deadline.at + DEADLINE_SLACK_MS, reason: deadline.reason, kind: deadline.kind } : undefined;
-  if (catchUp && (!wake || now + timing.intervalMs < wake.at)) wake = { at: now + timing.intervalMs, reason: 'catch-up', kind: 'status' };
+  let wake: Wake | undefined = deadline
+    ? { at: deadline.at + DEADLINE_SLACK_MS, reason: deadline.reason, kind: deadline.kind }
+    : undefined;
+  if (catchUp && (!wake || now + timing.intervalMs < wake.at))
+    wake = { at: now + timing.intervalMs, reason: 'catch-up', kind: 'status' };
   if (!wake) return { memory: { ...after, wake: undefined } };
   const cluster = deadline?.cluster && wake.reason === 'ready-flip' ? ` for ${deadline.cluster}` : '';
   return {
@@ -63,7 +73,12 @@ export function planAfterPass(memory: ReconcilerMemory, facts: PassFacts, schedu
  * A pass that wrote to members opens a catch-up window over what it touched; a status pass closes it once none of
  * those objects is missing or unhealthy, or the window is over. A failed pass changes nothing.
  */
-function followCatchUp(catchUp: ReconcilerMemory['catchUp'], facts: PassFacts, now: number, timing: CatchUpTiming): ReconcilerMemory['catchUp'] {
+function followCatchUp(
+  catchUp: ReconcilerMemory['catchUp'],
+  facts: PassFacts,
+  now: number,
+  timing: CatchUpTiming,
+): ReconcilerMemory['catchUp'] {
   if (!facts.ok) return catchUp;
   if (facts.kind === 'full') {
     if (facts.writes === 0) return catchUp;

@@ -1,6 +1,13 @@
 import type { PassKind } from './createPassQueue.ts';
 import { planAfterPass } from './planAfterPass.ts';
-import type { PassFacts, PassRequest, ReconcilerEffect, ReconcilerEvent, ReconcilerMemory, ReconcilerState } from './reconcilerStates.ts';
+import type {
+  PassFacts,
+  PassRequest,
+  ReconcilerEffect,
+  ReconcilerEvent,
+  ReconcilerMemory,
+  ReconcilerState,
+} from './reconcilerStates.ts';
 
 export interface Transition<O> {
   readonly state: ReconcilerState<O>;
@@ -61,7 +68,11 @@ function request<O>(state: ReconcilerState<O>, reason: string, kind: PassKind): 
   if (phase.name !== 'running') return { state, effects: [counted] };
   const queued = phase.queued ? join(phase.queued, reason, kind) : { id: memory.nextPassId, kind, reasons: [reason] };
   return {
-    state: { ...state, phase: { ...phase, queued }, memory: phase.queued ? memory : { ...memory, nextPassId: memory.nextPassId + 1 } },
+    state: {
+      ...state,
+      phase: { ...phase, queued },
+      memory: phase.queued ? memory : { ...memory, nextPassId: memory.nextPassId + 1 },
+    },
     effects: [counted],
     covers: queued.id,
   };
@@ -84,7 +95,10 @@ function recordedAtEnd(pass: PassRequest, facts: PassFacts): boolean {
   return pass.kind === 'full' || !facts.ok;
 }
 
-function passEnded<O>(state: ReconcilerState<O>, event: Extract<ReconcilerEvent<O>, { type: 'passEnded' }>): Transition<O> {
+function passEnded<O>(
+  state: ReconcilerState<O>,
+  event: Extract<ReconcilerEvent<O>, { type: 'passEnded' }>,
+): Transition<O> {
   const { phase } = state;
   if ((phase.name !== 'running' && phase.name !== 'stopping') || phase.ended) return { state, effects: [] };
   const { facts, outcome } = event;
@@ -95,10 +109,14 @@ function passEnded<O>(state: ReconcilerState<O>, event: Extract<ReconcilerEvent<
     probed: facts.probed ?? state.memory.probed,
   };
   const effects: ReconcilerEffect<O>[] = [];
-  if (recordedAtEnd(phase.pass, facts) || phase.name === 'stopping') effects.push({ type: 'record', pass: phase.pass, outcome });
+  if (recordedAtEnd(phase.pass, facts) || phase.name === 'stopping')
+    effects.push({ type: 'record', pass: phase.pass, outcome });
   if (phase.pass.kind === 'full') effects.push({ type: 'afterPass' });
   if (phase.name === 'stopping') {
-    return { state: { ...state, phase: { name: 'stopped' }, memory }, effects: [...effects, settle(phase.pass, phase.dropped), { type: 'drained' }] };
+    return {
+      state: { ...state, phase: { name: 'stopped' }, memory },
+      effects: [...effects, settle(phase.pass, phase.dropped), { type: 'drained' }],
+    };
   }
   return {
     state: { ...state, phase: { ...phase, ended: { facts, outcome } }, memory },
@@ -107,20 +125,36 @@ function passEnded<O>(state: ReconcilerState<O>, event: Extract<ReconcilerEvent<
 }
 
 /** The schedule after a pass: queue what is due, arm or disarm the wake, log, then start the queued pass. */
-function planned<O>(state: ReconcilerState<O>, event: Extract<ReconcilerEvent<O>, { type: 'scheduleRead' | 'scheduleFailed' }>): Transition<O> {
+function planned<O>(
+  state: ReconcilerState<O>,
+  event: Extract<ReconcilerEvent<O>, { type: 'scheduleRead' | 'scheduleFailed' }>,
+): Transition<O> {
   const { phase } = state;
   if ((phase.name !== 'running' && phase.name !== 'stopping') || !phase.ended) return { state, effects: [] };
   const { pass, ended } = phase;
-  const record = (next?: string): ReconcilerEffect<O>[] => recordedAtEnd(pass, ended.facts)
-    ? next ? [{ type: 'logSchedule', next }] : []
-    : [{ type: 'record', pass, outcome: ended.outcome, ...(next ? { next } : {}) }];
-  const logError: ReconcilerEffect<O>[] = event.type === 'scheduleFailed' ? [{ type: 'logSchedule', error: event.error }] : [];
+  const record = (next?: string): ReconcilerEffect<O>[] =>
+    recordedAtEnd(pass, ended.facts)
+      ? next
+        ? [{ type: 'logSchedule', next }]
+        : []
+      : [{ type: 'record', pass, outcome: ended.outcome, ...(next ? { next } : {}) }];
+  const logError: ReconcilerEffect<O>[] =
+    event.type === 'scheduleFailed' ? [{ type: 'logSchedule', error: event.error }] : [];
   // Stopping: what the schedule says is for a reconciler that goes on; none is armed or queued after stop.
   if (phase.name === 'stopping') {
-    return { state: { ...state, phase: { name: 'stopped' } }, effects: [...logError, ...record(), settle(pass, phase.dropped), { type: 'drained' }] };
+    return {
+      state: { ...state, phase: { name: 'stopped' } },
+      effects: [...logError, ...record(), settle(pass, phase.dropped), { type: 'drained' }],
+    };
   }
 
-  const plan = planAfterPass(state.memory, ended.facts, event.type === 'scheduleRead' ? event.schedule : undefined, event.now, state.catchUpTiming);
+  const plan = planAfterPass(
+    state.memory,
+    ended.facts,
+    event.type === 'scheduleRead' ? event.schedule : undefined,
+    event.now,
+    state.catchUpTiming,
+  );
   let { memory } = plan;
   let queued = phase.queued;
   const effects: ReconcilerEffect<O>[] = [...logError];
@@ -133,15 +167,27 @@ function planned<O>(state: ReconcilerState<O>, event: Extract<ReconcilerEvent<O>
   }
   effects.push(...record(plan.next));
   if (!queued) return { state: { ...state, phase: { name: 'idle' }, memory }, effects: [...effects, settle(pass)] };
-  return { state: { ...state, phase: { name: 'running', pass: queued }, memory }, effects: [...effects, { type: 'startPass', pass: queued }, settle(pass)] };
+  return {
+    state: { ...state, phase: { name: 'running', pass: queued }, memory },
+    effects: [...effects, { type: 'startPass', pass: queued }, settle(pass)],
+  };
 }
 
 function stop<O>(state: ReconcilerState<O>): Transition<O> {
   const { phase } = state;
   const memory = { ...state.memory, wake: undefined };
-  if (phase.name === 'idle') return { state: { ...state, phase: { name: 'stopped' }, memory }, effects: [{ type: 'clearWake' }, { type: 'drained' }] };
+  if (phase.name === 'idle')
+    return {
+      state: { ...state, phase: { name: 'stopped' }, memory },
+      effects: [{ type: 'clearWake' }, { type: 'drained' }],
+    };
   if (phase.name !== 'running') return { state, effects: [] };
-  const stopping = { name: 'stopping' as const, pass: phase.pass, ...(phase.ended ? { ended: phase.ended } : {}), ...(phase.queued ? { dropped: phase.queued } : {}) };
+  const stopping = {
+    name: 'stopping' as const,
+    pass: phase.pass,
+    ...(phase.ended ? { ended: phase.ended } : {}),
+    ...(phase.queued ? { dropped: phase.queued } : {}),
+  };
   return { state: { ...state, phase: stopping, memory }, effects: [{ type: 'clearWake' }] };
 }
 

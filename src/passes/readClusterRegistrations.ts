@@ -24,7 +24,11 @@ export type RegistrationCache = Map<string, ClusterRegistration[]>;
  * names the files holding Karmada objects, so only those few blobs are read; an invalid registration is
  * skipped (its problems are in the output commit message), which leaves that cluster alone this pass.
  */
-export async function readClusterRegistrations(repo: GitRepo, outputRef: string, cache: RegistrationCache = new Map()): Promise<ClusterRegistration[]> {
+export async function readClusterRegistrations(
+  repo: GitRepo,
+  outputRef: string,
+  cache: RegistrationCache = new Map(),
+): Promise<ClusterRegistration[]> {
   // Below a hand-made commit on the output branch: the last commit Flotilla wrote, and the source it rendered.
   const { rendered, source: sourceCommit } = await readLastRender(repo, outputRef);
   if (!rendered || !sourceCommit) return [];
@@ -34,16 +38,22 @@ export async function readClusterRegistrations(repo: GitRepo, outputRef: string,
   const source = await readCommitInfo(repo, sourceCommit);
   const oids = await readPathOids(repo, source.tree, files);
   const missing = [...oids].filter(([, oid]) => !cache.has(oid));
-  const blobs = await readBlobs(repo, missing.map(([, oid]) => oid));
+  const blobs = await readBlobs(
+    repo,
+    missing.map(([, oid]) => oid),
+  );
   for (const [file, oid] of missing) {
     const { documents, problems } = parseDocuments(file, blobs.get(oid)!);
     const parsed = classifyDocuments(file, documents, problems);
-    cache.set(oid, parsed.clusters.map(({ object, source: at }) => ({
-      name: object.metadata.name,
-      syncMode: object.spec.syncMode,
-      kubeconfigRef: object.spec.kubeconfigRef,
-      source: `${at.file}:${at.line}`,
-    })));
+    cache.set(
+      oid,
+      parsed.clusters.map(({ object, source: at }) => ({
+        name: object.metadata.name,
+        syncMode: object.spec.syncMode,
+        kubeconfigRef: object.spec.kubeconfigRef,
+        source: `${at.file}:${at.line}`,
+      })),
+    );
   }
   const byName = new Map<string, ClusterRegistration>();
   for (const oid of oids.values()) for (const c of cache.get(oid) ?? []) if (!byName.has(c.name)) byName.set(c.name, c);

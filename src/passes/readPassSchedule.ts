@@ -59,7 +59,13 @@ export async function readPassSchedule(repo: GitRepo, opts: PassScheduleOptions)
   const deadlines: PassDeadline[] = [];
   const { observed, pending } = await readStatusBranchClusters(repo, opts.statusRef);
   for (const [cluster, observation] of pending) {
-    if (opts.probed.has(cluster)) deadlines.push({ at: readyFlipTime(observation, opts.thresholds), kind: 'status', reason: 'ready-flip', cluster });
+    if (opts.probed.has(cluster))
+      deadlines.push({
+        at: readyFlipTime(observation, opts.thresholds),
+        kind: 'status',
+        reason: 'ready-flip',
+        cluster,
+      });
   }
   const key = clusterStateKey(observed);
   const head = await readRef(repo, opts.outputRef);
@@ -78,7 +84,12 @@ export async function readPassSchedule(repo: GitRepo, opts: PassScheduleOptions)
 }
 
 /** The pending bindings of the last render Flotilla wrote (below any hand-made commit) that `observed` may let fit. */
-async function readRetry(repo: GitRepo, head: CommitInfo, headTrailers: Record<string, string>, observed: ReadonlyMap<string, ObservedCluster>): Promise<Map<string, string>> {
+async function readRetry(
+  repo: GitRepo,
+  head: CommitInfo,
+  headTrailers: Record<string, string>,
+  observed: ReadonlyMap<string, ObservedCluster>,
+): Promise<Map<string, string>> {
   const rendered = headTrailers['Source-Commit'] ? head : (await readLastRenderAt(repo, head.oid)).rendered;
   const trailers = rendered === head ? headTrailers : rendered ? parseTrailers(rendered.message) : {};
   if (!rendered || !trailers[PENDING_BINDINGS_TRAILER]) return new Map();
@@ -86,11 +97,17 @@ async function readRetry(repo: GitRepo, head: CommitInfo, headTrailers: Record<s
 }
 
 /** The earliest time-only end of a graceful eviction task among the bindings the index lists as evicting. */
-async function readEvictionEnd(repo: GitRepo, tree: string, gracePeriodSeconds: number | undefined): Promise<number | undefined> {
+async function readEvictionEnd(
+  repo: GitRepo,
+  tree: string,
+  gracePeriodSeconds: number | undefined,
+): Promise<number | undefined> {
   const evicting = (await openOutputIndex(repo, tree))?.evictingTemplates() ?? [];
   const paths = evicting.map((k) => bindingPath(parseRefKey(k)));
   const texts = await readTextFiles(repo, tree, paths);
-  const tasks = [...texts.values()].flatMap((text) => (parseYamlValue(text) as ResourceBinding | null)?.spec.gracefulEvictionTasks ?? []);
+  const tasks = [...texts.values()].flatMap(
+    (text) => (parseYamlValue(text) as ResourceBinding | null)?.spec.gracefulEvictionTasks ?? [],
+  );
   return nextTaskDeadline(tasks, gracePeriodSeconds)?.getTime();
 }
 
@@ -99,7 +116,10 @@ async function readEvictionEnd(repo: GitRepo, tree: string, gracePeriodSeconds: 
  * later than the start of the last pass of its kind was seen by that pass already; waking for it again would loop
  * (a state only a person can change, such as a held render, keeps its trailer).
  */
-export function nextDeadline(deadlines: readonly PassDeadline[], lastStarted: { full: number; status: number }): PassDeadline | undefined {
+export function nextDeadline(
+  deadlines: readonly PassDeadline[],
+  lastStarted: { full: number; status: number },
+): PassDeadline | undefined {
   let next: PassDeadline | undefined;
   for (const d of deadlines) {
     // A full pass probes too, so it covers status deadlines as well.

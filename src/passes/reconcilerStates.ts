@@ -20,23 +20,25 @@ export type PassFacts = (
   | { readonly kind: 'full'; readonly ok: false }
   | { readonly kind: 'status'; readonly ok: false }
   | {
-    readonly kind: 'full'; readonly ok: true;
-    /** Writes sent to members. */
-    readonly writes: number;
-    /** Objects created, configured or drift-repaired (cluster + identity key): the ones catch-up follows. */
-    readonly touched: readonly string[];
-    readonly wroteStatus: boolean;
-    readonly statusPaths: readonly string[];
-  }
+      readonly kind: 'full';
+      readonly ok: true;
+      /** Writes sent to members. */
+      readonly writes: number;
+      /** Objects created, configured or drift-repaired (cluster + identity key): the ones catch-up follows. */
+      readonly touched: readonly string[];
+      readonly wroteStatus: boolean;
+      readonly statusPaths: readonly string[];
+    }
   | {
-    readonly kind: 'status'; readonly ok: true;
-    /** Inventory objects a member no longer has (cluster + identity key): drift. */
-    readonly missing: readonly string[];
-    /** Objects read back that are not Healthy yet. */
-    readonly unhealthy: readonly string[];
-    readonly wroteStatus: boolean;
-    readonly statusPaths: readonly string[];
-  }
+      readonly kind: 'status';
+      readonly ok: true;
+      /** Inventory objects a member no longer has (cluster + identity key): drift. */
+      readonly missing: readonly string[];
+      /** Objects read back that are not Healthy yet. */
+      readonly unhealthy: readonly string[];
+      readonly wroteStatus: boolean;
+      readonly statusPaths: readonly string[];
+    }
 ) & {
   /** Wall-clock start (ms): a deadline no later than this was seen by the pass. */
   readonly startedAt: number;
@@ -98,8 +100,18 @@ export interface EndedPass<O> {
  */
 export type ReconcilerPhase<O> =
   | { readonly name: 'idle' }
-  | { readonly name: 'running'; readonly pass: PassRequest; readonly ended?: EndedPass<O>; readonly queued?: PassRequest }
-  | { readonly name: 'stopping'; readonly pass: PassRequest; readonly ended?: EndedPass<O>; readonly dropped?: PassRequest }
+  | {
+      readonly name: 'running';
+      readonly pass: PassRequest;
+      readonly ended?: EndedPass<O>;
+      readonly queued?: PassRequest;
+    }
+  | {
+      readonly name: 'stopping';
+      readonly pass: PassRequest;
+      readonly ended?: EndedPass<O>;
+      readonly dropped?: PassRequest;
+    }
   | { readonly name: 'stopped' };
 
 export interface ReconcilerState<O> {
@@ -149,10 +161,22 @@ export type ReconcilerEffect<O> =
   /** No pass runs and none will: stop may close what the passes use. */
   | { readonly type: 'drained' };
 
-export function initialReconcilerState<O>(opts: { probed: ReadonlySet<string>; catchUpTiming: CatchUpTiming }): ReconcilerState<O> {
+export function initialReconcilerState<O>(opts: {
+  probed: ReadonlySet<string>;
+  catchUpTiming: CatchUpTiming;
+}): ReconcilerState<O> {
   return {
     phase: { name: 'idle' },
-    memory: { nextPassId: 1, lastStarted: { full: 0, status: 0 }, renderedKey: undefined, catchUp: undefined, lastDrift: '', lastRetry: '', probed: opts.probed, wake: undefined },
+    memory: {
+      nextPassId: 1,
+      lastStarted: { full: 0, status: 0 },
+      renderedKey: undefined,
+      catchUp: undefined,
+      lastDrift: '',
+      lastRetry: '',
+      probed: opts.probed,
+      wake: undefined,
+    },
     catchUpTiming: opts.catchUpTiming,
   };
 }

@@ -19,7 +19,11 @@ export interface StatusPassSummary {
 
 /** What a pass produced, as the reconciler records it. */
 export type PassOutcome =
-  | { kind: 'full'; summary: PassSummary; /** Commit time (seconds) of the source commit the members now run. */ sourceCommitTime?: number }
+  | {
+      kind: 'full';
+      summary: PassSummary /** Commit time (seconds) of the source commit the members now run. */;
+      sourceCommitTime?: number;
+    }
   | { kind: 'status'; summary: StatusPassSummary };
 
 /** What the reconciler shows of its passes: the handle's lastPass and lastStatusPass, readiness, webhook replay. */
@@ -34,7 +38,12 @@ export interface PassRecord {
  * The one place a pass's outcome is recorded, as Flux's deferred finalizeStatus is for a reconcile: the record the
  * handle and the endpoints read, the metrics, and the pass's log line (with what comes next, when known).
  */
-export function recordPassOutcome(into: PassRecord, sinks: { metrics: ReconcilerMetrics; log: (entry: Record<string, unknown>) => void }, outcome: PassOutcome, next?: string): void {
+export function recordPassOutcome(
+  into: PassRecord,
+  sinks: { metrics: ReconcilerMetrics; log: (entry: Record<string, unknown>) => void },
+  outcome: PassOutcome,
+  next?: string,
+): void {
   const { metrics, log } = sinks;
   if (outcome.kind === 'full') {
     const { summary: pass, sourceCommitTime } = outcome;
@@ -47,8 +56,21 @@ export function recordPassOutcome(into: PassRecord, sinks: { metrics: Reconciler
     const result = pass.result;
     const sourceCommit = result.delivery?.sourceCommit;
     into.processedSource = result.rendered.at(-1)?.sourceCommit ?? sourceCommit ?? into.processedSource;
-    metrics.recordPass({ ok: true, durationMs: pass.ms, result, ...(sourceCommitTime !== undefined ? { sourceCommitTime } : {}) });
-    log({ step: 'pass', reasons: pass.reasons, sourceCommit, rendered: result.rendered.filter((r) => r.outputCommit).length, writes: result.writes, statusCommit: result.statusCommit, ms: pass.ms });
+    metrics.recordPass({
+      ok: true,
+      durationMs: pass.ms,
+      result,
+      ...(sourceCommitTime !== undefined ? { sourceCommitTime } : {}),
+    });
+    log({
+      step: 'pass',
+      reasons: pass.reasons,
+      sourceCommit,
+      rendered: result.rendered.filter((r) => r.outputCommit).length,
+      writes: result.writes,
+      statusCommit: result.statusCommit,
+      ms: pass.ms,
+    });
     return;
   }
   const pass = outcome.summary;
@@ -61,6 +83,16 @@ export function recordPassOutcome(into: PassRecord, sinks: { metrics: Reconciler
   const status = pass.result;
   metrics.recordStatusPass({ ok: true, durationMs: pass.ms, result: status });
   const objects = status.reports.reduce((n, r) => n + (r.observed?.length ?? 0), 0);
-  log({ step: 'status-pass', reasons: pass.reasons, clusters: status.reports.length, objects, unhealthy: status.unhealthy.length, missing: status.missing.length,
-    statusCommit: status.statusCommit, ...(status.statusCommit ? { paths: status.changedPaths.length } : {}), ...(next ? { next } : {}), ms: pass.ms });
+  log({
+    step: 'status-pass',
+    reasons: pass.reasons,
+    clusters: status.reports.length,
+    objects,
+    unhealthy: status.unhealthy.length,
+    missing: status.missing.length,
+    statusCommit: status.statusCommit,
+    ...(status.statusCommit ? { paths: status.changedPaths.length } : {}),
+    ...(next ? { next } : {}),
+    ms: pass.ms,
+  });
 }

@@ -57,8 +57,11 @@ export async function openRemoteMirror(opts: MirrorOptions): Promise<RemoteMirro
   fs.chmodSync(path.join(gitdir, 'config'), 0o600);
   const repo = { dir: gitdir, gitdir, bare: true, fs, cache };
   const fetchBranch = async (branch: string): Promise<string | null> => {
-    const res = await git.fetch({ fs, http, gitdir, url, onAuth, ref: branch, remoteRef: branch, singleBranch: true, tags: false, cache })
-      .catch((err: unknown) => { throw redactedError(err); });
+    const res = await git
+      .fetch({ fs, http, gitdir, url, onAuth, ref: branch, remoteRef: branch, singleBranch: true, tags: false, cache })
+      .catch((err: unknown) => {
+        throw redactedError(err);
+      });
     return res.fetchHead;
   };
   for (const branch of opts.outputBranches) {

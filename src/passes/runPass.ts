@@ -32,47 +32,78 @@ export interface PassContext {
  * Runs one pass: full (fetch? → render → apply → status → push?) or status (probe and read back, write status,
  * push?). It never throws: a failure is its outcome. Nothing is recorded here; the outcome goes back to the machine.
  */
-export async function runPass(ctx: PassContext, pass: PassRequest): Promise<{ outcome: PassOutcome; facts: PassFacts }> {
+export async function runPass(
+  ctx: PassContext,
+  pass: PassRequest,
+): Promise<{ outcome: PassOutcome; facts: PassFacts }> {
   const run: PassRun = { startedAt: Date.now() };
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   const fixed = typeof ctx.clusters === 'function' ? undefined : ctx.clusters;
   const resolve = ctx.clusters as () => Promise<Map<string, KubeTarget>>;
   // The members this pass probes: the registered ones are resolved afresh each pass.
-  const clusters = fixed ?? (async () => {
-    const resolved = await resolve();
-    run.probed = new Set(resolved.keys());
-    return resolved;
-  });
+  const clusters =
+    fixed ??
+    (async () => {
+      const resolved = await resolve();
+      run.probed = new Set(resolved.keys());
+      return resolved;
+    });
   const { repo, lock, mirror, log, outputRef, statusRef } = ctx;
   const thresholds = ctx.readyThresholds ? { readyThresholds: ctx.readyThresholds } : {};
   const reasons = pass.reasons;
   try {
-    if (!lock.held()) throw new Error(`the lock ${lock.file} no longer names this process; refusing to write (fix: restart this reconciler)`);
+    if (!lock.held())
+      throw new Error(
+        `the lock ${lock.file} no longer names this process; refusing to write (fix: restart this reconciler)`,
+      );
     if (pass.kind === 'status') {
       const result = await reconcileStatusOnce({ repo, outputRef, statusRef, clusters, log, ...thresholds });
       if (mirror && result.statusCommit) {
         const pushed = await mirror.pushOutputs();
         if (pushed.pushed.length + pushed.rejected.length > 0) log({ step: 'push', ...pushed });
       }
-      return { outcome: { kind: 'status', summary: { reasons, ok: true, result, ms: ms() } }, facts: buildPassFacts('status', run, result) };
+      return {
+        outcome: { kind: 'status', summary: { reasons, ok: true, result, ms: ms() } },
+        facts: buildPassFacts('status', run, result),
+      };
     }
     if (mirror) {
       const fetched = await mirror.fetchSource();
       log({ step: 'fetch', sourceCommit: fetched.head, moved: fetched.moved, ms: ms() });
     }
     run.renderedKey = clusterStateKey(await readObservedClusters(repo, statusRef));
-    const result = await reconcileOnce({ repo, sourceRef: ctx.sourceRef, outputRef, statusRef, clusters, render: true, log,
-      ...(ctx.afterApply ? { afterApply: ctx.afterApply } : {}), ...thresholds,
-      ...(ctx.gracefulEvictionTimeoutSeconds !== undefined ? { gracefulEvictionTimeoutSeconds: ctx.gracefulEvictionTimeoutSeconds } : {}) });
+    const result = await reconcileOnce({
+      repo,
+      sourceRef: ctx.sourceRef,
+      outputRef,
+      statusRef,
+      clusters,
+      render: true,
+      log,
+      ...(ctx.afterApply ? { afterApply: ctx.afterApply } : {}),
+      ...thresholds,
+      ...(ctx.gracefulEvictionTimeoutSeconds !== undefined
+        ? { gracefulEvictionTimeoutSeconds: ctx.gracefulEvictionTimeoutSeconds }
+        : {}),
+    });
     if (mirror) {
       const pushed = await mirror.pushOutputs();
-      if (pushed.pushed.length + pushed.rejected.length > 0) log({ step: 'push', sourceCommit: result.delivery?.sourceCommit, ...pushed });
+      if (pushed.pushed.length + pushed.rejected.length > 0)
+        log({ step: 'push', sourceCommit: result.delivery?.sourceCommit, ...pushed });
     }
     const sourceCommit = result.delivery?.sourceCommit;
-    const sourceCommitTime = sourceCommit ? await readCommitInfo(repo, sourceCommit).then((c) => c.committer.timestamp, () => undefined) : undefined;
+    const sourceCommitTime = sourceCommit
+      ? await readCommitInfo(repo, sourceCommit).then(
+          (c) => c.committer.timestamp,
+          () => undefined,
+        )
+      : undefined;
     const summary = { reasons, ok: true, result, ms: ms() };
-    return { outcome: { kind: 'full', summary, ...(sourceCommitTime !== undefined ? { sourceCommitTime } : {}) }, facts: buildPassFacts('full', run, result) };
+    return {
+      outcome: { kind: 'full', summary, ...(sourceCommitTime !== undefined ? { sourceCommitTime } : {}) },
+      facts: buildPassFacts('full', run, result),
+    };
   } catch (err) {
     const summary = { reasons, ok: false, error: (err as Error).message, ms: ms() };
     return pass.kind === 'full'

@@ -84,19 +84,22 @@ export async function serveEndpoints(opts: EndpointOptions): Promise<Endpoints> 
   const sockets = new Set<Socket>();
   const limits = { ...DEFAULT_LISTENER_LIMITS, ...opts.limits };
   const perAddress = new Map<string, number>();
-  const server = createServer({
-    connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
-    headersTimeout: limits.headersTimeoutMs,
-    requestTimeout: limits.requestTimeoutMs,
-    keepAliveTimeout: limits.keepAliveTimeoutMs,
-    maxHeaderSize: limits.maxHeaderBytes,
-  }, (req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      opts.log({ step: 'http', error: (err as Error).message, path: req.url });
-      if (!res.headersSent) send(res, 500, { error: 'internal error' });
-      else res.destroy();
-    });
-  });
+  const server = createServer(
+    {
+      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      maxHeaderSize: limits.maxHeaderBytes,
+    },
+    (req, res) => {
+      handle(req, res).catch((err: unknown) => {
+        opts.log({ step: 'http', error: (err as Error).message, path: req.url });
+        if (!res.headersSent) send(res, 500, { error: 'internal error' });
+        else res.destroy();
+      });
+    },
+  );
   server.maxConnections = limits.maxConnections;
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
   server.on('connection', (s) => {
@@ -131,17 +134,21 @@ export async function serveEndpoints(opts: EndpointOptions): Promise<Endpoints> 
     }
     const hook = /^\/hooks\/([a-z]+)\/?$/.exec(url.pathname);
     if (hook) return handleHook(hook[1]!, req, res);
-    send(res, 404, { error: `no such endpoint ${url.pathname}; try /healthz, /readyz, /metrics or POST /hooks/{${FORGES.join(',')}}` });
+    send(res, 404, {
+      error: `no such endpoint ${url.pathname}; try /healthz, /readyz, /metrics or POST /hooks/{${FORGES.join(',')}}`,
+    });
   }
 
   async function handleHook(name: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!(FORGES as readonly string[]).includes(name)) return send(res, 404, { error: `unknown forge ${name}; use one of ${FORGES.join(', ')}` });
+    if (!(FORGES as readonly string[]).includes(name))
+      return send(res, 404, { error: `unknown forge ${name}; use one of ${FORGES.join(', ')}` });
     const forge = name as Forge;
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
       return send(res, 405, { error: 'webhooks are POSTed' });
     }
-    if (!opts.webhookSecret) return send(res, 404, { error: 'webhooks are off; start flotilla run with --webhook-secret-env VAR' });
+    if (!opts.webhookSecret)
+      return send(res, 404, { error: 'webhooks are off; start flotilla run with --webhook-secret-env VAR' });
     const body = await readCapped(req, maxBody);
     if (!body) {
       opts.metrics.recordWebhook(forge, 'too_large');
@@ -170,7 +177,12 @@ export async function serveEndpoints(opts: EndpointOptions): Promise<Endpoints> 
     const after = pushedCommit(body);
     if (after !== undefined && after === opts.processedCommit?.()) {
       opts.metrics.recordWebhook(forge, 'duplicate');
-      opts.log({ step: 'webhook', forge, delivery: verdict.deliveryId ?? null, ignored: `commit ${after} already processed` });
+      opts.log({
+        step: 'webhook',
+        forge,
+        delivery: verdict.deliveryId ?? null,
+        ignored: `commit ${after} already processed`,
+      });
       return send(res, 200, { accepted: false, reason: `commit ${after} was already processed` });
     }
     opts.metrics.recordWebhook(forge, 'accepted');
@@ -190,10 +202,11 @@ export async function serveEndpoints(opts: EndpointOptions): Promise<Endpoints> 
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      for (const s of sockets) s.destroy();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
   };
 }
 
@@ -206,7 +219,9 @@ function pushedCommit(body: Buffer): string | undefined {
     return undefined;
   }
   const after = (parsed as { after?: unknown } | null)?.after;
-  return typeof after === 'string' && /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(after) && !/^0+$/.test(after) ? after : undefined;
+  return typeof after === 'string' && /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(after) && !/^0+$/.test(after)
+    ? after
+    : undefined;
 }
 
 /** The raw body, or null once it passes `max` bytes (the rest is not read). */

@@ -16,7 +16,13 @@ import { createReconcilerMetrics, type ReconcilerMetrics } from './createReconci
 import { planTransition, type Transition } from './planTransition.ts';
 import { readClusterRegistrations, type RegistrationCache } from './readClusterRegistrations.ts';
 import { initialReconcilerState, type ReconcilerEffect, type ReconcilerEvent } from './reconcilerStates.ts';
-import { recordPassOutcome, type PassOutcome, type PassRecord, type PassSummary, type StatusPassSummary } from './recordPassOutcome.ts';
+import {
+  recordPassOutcome,
+  type PassOutcome,
+  type PassRecord,
+  type PassSummary,
+  type StatusPassSummary,
+} from './recordPassOutcome.ts';
 import { openRemoteMirror, redactUrl, type RemoteMirror } from './remoteMirror.ts';
 import { runPass, type PassContext } from './runPass.ts';
 import { serveEndpoints, type Endpoints, type ListenerLimits } from './serveEndpoints.ts';
@@ -29,7 +35,12 @@ export type ReconcilerSource =
 
 /** Which members get Push-mode delivery: those registered in Git, or a fixed set (the demo's). */
 export type ReconcilerClusters =
-  | { kind: 'registered'; credentialsDir: string; fallbackKubeconfig: string | undefined; allowKubeconfigExec?: boolean }
+  | {
+      kind: 'registered';
+      credentialsDir: string;
+      fallbackKubeconfig: string | undefined;
+      allowKubeconfigExec?: boolean;
+    }
   | { kind: 'fixed'; targets: ReadonlyMap<string, KubeTarget> };
 
 export interface ReconcilerOptions {
@@ -95,16 +106,35 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
   const log = opts.log;
   // The lock comes before anything writes: for a remote, even before the mirror is created or fetched into.
   if (opts.source.kind === 'remote') mkdirSync(opts.source.mirrorDir, { recursive: true });
-  const lock = acquireRepoLock(opts.source.kind === 'remote' ? opts.source.mirrorDir : (await openRepo(opts.source.path)).gitdir);
-  if (lock.tookOverFrom) log({ step: 'lock', tookOver: lock.tookOverFrom, reason: `pid ${lock.tookOverFrom.pid} is no longer running`, file: lock.file });
+  const lock = acquireRepoLock(
+    opts.source.kind === 'remote' ? opts.source.mirrorDir : (await openRepo(opts.source.path)).gitdir,
+  );
+  if (lock.tookOverFrom)
+    log({
+      step: 'lock',
+      tookOver: lock.tookOverFrom,
+      reason: `pid ${lock.tookOverFrom.pid} is no longer running`,
+      file: lock.file,
+    });
   closers.push(() => lock.release());
   try {
     const removed = removeStaleRefLocks(lock.file, lock.tookOverFrom !== undefined);
-    if (removed.length) log({ step: 'lock', removedStaleRefLocks: removed, reason: 'left by a writer that died between creating the lock and moving the ref' });
-    const mirror: RemoteMirror | undefined = opts.source.kind === 'remote'
-      ? await openRemoteMirror({ url: opts.source.url, gitdir: opts.source.mirrorDir, sourceBranch: branch, outputBranches: [RENDERED_BRANCH, STATUS_BRANCH],
-        ...(opts.source.fetchIdleTimeoutMs !== undefined ? { idleTimeoutMs: opts.source.fetchIdleTimeoutMs } : {}) })
-      : undefined;
+    if (removed.length)
+      log({
+        step: 'lock',
+        removedStaleRefLocks: removed,
+        reason: 'left by a writer that died between creating the lock and moving the ref',
+      });
+    const mirror: RemoteMirror | undefined =
+      opts.source.kind === 'remote'
+        ? await openRemoteMirror({
+            url: opts.source.url,
+            gitdir: opts.source.mirrorDir,
+            sourceBranch: branch,
+            outputBranches: [RENDERED_BRANCH, STATUS_BRANCH],
+            ...(opts.source.fetchIdleTimeoutMs !== undefined ? { idleTimeoutMs: opts.source.fetchIdleTimeoutMs } : {}),
+          })
+        : undefined;
     const repo = await openRepo(mirror ? mirror.gitdir : (opts.source as { path: string }).path, opts.fs);
     const metrics = createReconcilerMetrics(mirror ? redactUrl((opts.source as { url: string }).url) : repo.gitdir);
     const sourceRef = `refs/heads/${branch}`;
@@ -112,17 +142,32 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
     const statusRef = `refs/heads/${STATUS_BRANCH}`;
 
     const registrations: RegistrationCache = new Map();
-    const connections = opts.clusters.kind === 'registered'
-      ? new ClusterConnections({ credentialsDir: opts.clusters.credentialsDir, fallbackKubeconfig: opts.clusters.fallbackKubeconfig, allowKubeconfigExec: opts.clusters.allowKubeconfigExec ?? false, log, onRemoved: (c) => metrics.forgetCluster(c) })
-      : undefined;
+    const connections =
+      opts.clusters.kind === 'registered'
+        ? new ClusterConnections({
+            credentialsDir: opts.clusters.credentialsDir,
+            fallbackKubeconfig: opts.clusters.fallbackKubeconfig,
+            allowKubeconfigExec: opts.clusters.allowKubeconfigExec ?? false,
+            log,
+            onRemoved: (c) => metrics.forgetCluster(c),
+          })
+        : undefined;
     if (connections) closers.push(() => connections.close());
     const fixed = opts.clusters.kind === 'fixed' ? opts.clusters.targets : undefined;
     const thresholds = opts.readyThresholds;
     const graceSeconds = opts.gracefulEvictionTimeoutSeconds;
     const context: PassContext = {
-      repo, lock, mirror, sourceRef, outputRef, statusRef, log,
-      clusters: fixed ?? (async () => connections!.resolve(await readClusterRegistrations(repo, outputRef, registrations))),
-      ...(opts.afterApply ? { afterApply: opts.afterApply } : {}), ...(thresholds ? { readyThresholds: thresholds } : {}),
+      repo,
+      lock,
+      mirror,
+      sourceRef,
+      outputRef,
+      statusRef,
+      log,
+      clusters:
+        fixed ?? (async () => connections!.resolve(await readClusterRegistrations(repo, outputRef, registrations))),
+      ...(opts.afterApply ? { afterApply: opts.afterApply } : {}),
+      ...(thresholds ? { readyThresholds: thresholds } : {}),
       ...(graceSeconds !== undefined ? { gracefulEvictionTimeoutSeconds: graceSeconds } : {}),
     };
 
@@ -130,11 +175,16 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
     // out, in order. Everything the reconciler remembers between passes is in `state`; what it shows of them is in
     // `record`, written only by recordPassOutcome.
     const record: PassRecord = { lastPass: undefined, lastStatusPass: undefined, processedSource: undefined };
-    let state = initialReconcilerState<PassOutcome>({ probed: new Set(fixed?.keys() ?? []), catchUpTiming: opts.catchUp ?? { intervalMs: 1_000, forMs: 30_000 } });
+    let state = initialReconcilerState<PassOutcome>({
+      probed: new Set(fixed?.keys() ?? []),
+      catchUpTiming: opts.catchUp ?? { intervalMs: 1_000, forMs: 30_000 },
+    });
     const waiting = new Map<number, (() => void)[]>();
     let wake: NodeJS.Timeout | undefined;
     let drained!: () => void;
-    const whenDrained = new Promise<void>((resolve) => { drained = resolve; });
+    const whenDrained = new Promise<void>((resolve) => {
+      drained = resolve;
+    });
 
     const step = (event: ReconcilerEvent<PassOutcome>): Transition<PassOutcome> => {
       const transition = planTransition(state, event);
@@ -143,7 +193,8 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
     };
     const send = (event: ReconcilerEvent<PassOutcome>): void => run(step(event).effects);
     // Every effect catches what it expects to fail (a pass, the hook, the schedule read); what is left is a bug.
-    const run = (effects: readonly ReconcilerEffect<PassOutcome>[]): void => void perform(effects).catch((err: unknown) => log({ step: 'reconciler', error: (err as Error).message }));
+    const run = (effects: readonly ReconcilerEffect<PassOutcome>[]): void =>
+      void perform(effects).catch((err: unknown) => log({ step: 'reconciler', error: (err as Error).message }));
     const perform = async (effects: readonly ReconcilerEffect<PassOutcome>[]): Promise<void> => {
       for (const effect of effects) {
         switch (effect.type) {
@@ -151,28 +202,47 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
             metrics.recordTrigger(effect.trigger);
             break;
           case 'startPass':
-            void runPass(context, effect.pass).then(({ outcome, facts }) => send({ type: 'passEnded', outcome, facts }));
+            void runPass(context, effect.pass).then(({ outcome, facts }) =>
+              send({ type: 'passEnded', outcome, facts }),
+            );
             break;
           case 'record':
             recordPassOutcome(record, { metrics, log }, effect.outcome, effect.next);
             break;
           case 'afterPass':
-            if (opts.afterPass) await opts.afterPass(repo).catch((err: unknown) => log({ step: 'afterPass', error: (err as Error).message }));
+            if (opts.afterPass)
+              await opts
+                .afterPass(repo)
+                .catch((err: unknown) => log({ step: 'afterPass', error: (err as Error).message }));
             break;
           case 'readSchedule': {
             const now = Date.now();
-            const read = await readPassSchedule(repo, { outputRef, statusRef, probed: effect.probed, ...(thresholds ? { thresholds } : {}), ...(graceSeconds !== undefined ? { gracePeriodSeconds: graceSeconds } : {}) })
-              .then((schedule) => ({ type: 'scheduleRead', schedule, now }) as const, (err: unknown) => ({ type: 'scheduleFailed', error: (err as Error).message, now }) as const);
+            const read = await readPassSchedule(repo, {
+              outputRef,
+              statusRef,
+              probed: effect.probed,
+              ...(thresholds ? { thresholds } : {}),
+              ...(graceSeconds !== undefined ? { gracePeriodSeconds: graceSeconds } : {}),
+            }).then(
+              (schedule) => ({ type: 'scheduleRead', schedule, now }) as const,
+              (err: unknown) => ({ type: 'scheduleFailed', error: (err as Error).message, now }) as const,
+            );
             send(read);
             break;
           }
           case 'logSchedule':
-            log({ step: 'schedule', ...(effect.error !== undefined ? { error: effect.error } : { next: effect.next }) });
+            log({
+              step: 'schedule',
+              ...(effect.error !== undefined ? { error: effect.error } : { next: effect.next }),
+            });
             break;
           case 'setWake': {
             if (wake) clearTimeout(wake);
             const { reason, kind } = effect.wake;
-            wake = setTimeout(() => { wake = undefined; send({ type: 'deadline', reason, kind }); }, effect.delayMs);
+            wake = setTimeout(() => {
+              wake = undefined;
+              send({ type: 'deadline', reason, kind });
+            }, effect.delayMs);
             break;
           }
           case 'clearWake':
@@ -194,7 +264,10 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
     const kick = (reason: string, kind: PassKind = 'full'): Promise<void> => {
       const transition = step({ type: 'kick', reason, kind });
       const covers = transition.covers;
-      const done = covers === undefined ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(covers, [...(waiting.get(covers) ?? []), resolve]));
+      const done =
+        covers === undefined
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => waiting.set(covers, [...(waiting.get(covers) ?? []), resolve]));
       run(transition.effects);
       return done;
     };
@@ -206,7 +279,10 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
     let endpoints: Endpoints | undefined;
     if (opts.listen) {
       endpoints = await serveEndpoints({
-        ...opts.listen, metrics, webhookSecret: opts.webhookSecret, log,
+        ...opts.listen,
+        metrics,
+        webhookSecret: opts.webhookSecret,
+        log,
         readiness: () => {
           if (!lock.held()) return { ready: false, reason: `lock ${lock.file} not held` };
           const last = record.lastPass;
@@ -220,7 +296,10 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
     }
     if (mirror) {
       const schedule = (opts.source as { fetchSchedule: string }).fetchSchedule;
-      const task = cron.schedule(schedule, () => send({ type: 'cronTick' }), { name: 'flotilla-fetch', noOverlap: true });
+      const task = cron.schedule(schedule, () => send({ type: 'cronTick' }), {
+        name: 'flotilla-fetch',
+        noOverlap: true,
+      });
       closers.push(() => task.destroy());
     } else {
       const watcher = await watchLocalRefs(repo.gitdir, branch, () => send({ type: 'refChanged' }));
@@ -236,14 +315,25 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
       closers.push(() => clearInterval(timer));
     }
     log({
-      step: 'start', pid: process.pid, repo: mirror ? redactUrl((opts.source as { url: string }).url) : repo.gitdir, branch,
-      ...(mirror ? { mirror: mirror.gitdir, fetchSchedule: (opts.source as { fetchSchedule: string }).fetchSchedule } : { watching: 'local refs' }),
-      resyncMs: opts.resyncMs, statusUpdateFrequencyMs: statusEveryMs, ...(graceSeconds !== undefined ? { gracefulEvictionTimeoutSeconds: graceSeconds } : {}),
-      ...(opts.readyThresholds ? { readyThresholds: opts.readyThresholds } : {}), ...(endpoints ? { listen: endpoints.url } : {}), webhooks: Boolean(opts.webhookSecret && endpoints),
+      step: 'start',
+      pid: process.pid,
+      repo: mirror ? redactUrl((opts.source as { url: string }).url) : repo.gitdir,
+      branch,
+      ...(mirror
+        ? { mirror: mirror.gitdir, fetchSchedule: (opts.source as { fetchSchedule: string }).fetchSchedule }
+        : { watching: 'local refs' }),
+      resyncMs: opts.resyncMs,
+      statusUpdateFrequencyMs: statusEveryMs,
+      ...(graceSeconds !== undefined ? { gracefulEvictionTimeoutSeconds: graceSeconds } : {}),
+      ...(opts.readyThresholds ? { readyThresholds: opts.readyThresholds } : {}),
+      ...(endpoints ? { listen: endpoints.url } : {}),
+      webhooks: Boolean(opts.webhookSecret && endpoints),
     });
     let stopping: Promise<void> | undefined;
     return {
-      repo, lock, metrics,
+      repo,
+      lock,
+      metrics,
       url: endpoints?.url,
       get lastPass() {
         return record.lastPass;
@@ -273,7 +363,10 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
 function removeStaleRefLocks(repoLockFile: string, previousHolderDied: boolean): string[] {
   const heads = path.join(path.dirname(repoLockFile), 'refs', 'heads');
   const removed: string[] = [];
-  for (const [branch, stale] of [[RENDERED_BRANCH, true], [STATUS_BRANCH, previousHolderDied]] as const) {
+  for (const [branch, stale] of [
+    [RENDERED_BRANCH, true],
+    [STATUS_BRANCH, previousHolderDied],
+  ] as const) {
     const file = `${path.join(heads, ...branch.split('/'))}.lock`;
     if (!stale || !nodeFs.existsSync(file)) continue;
     nodeFs.rmSync(file, { force: true });

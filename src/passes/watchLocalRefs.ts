@@ -10,7 +10,11 @@ export interface RefWatcher {
  * renames `<ref>.lock` over it) or packed-refs was rewritten (`git pack-refs`, `git gc`, some pushes).
  * Changes to other branches, ours included, are ignored, so writing flotilla/rendered does not loop.
  */
-export async function watchLocalRefs(gitdir: string, branch: string, onChange: (file: string) => void): Promise<RefWatcher> {
+export async function watchLocalRefs(
+  gitdir: string,
+  branch: string,
+  onChange: (file: string) => void,
+): Promise<RefWatcher> {
   const refFile = path.join(gitdir, 'refs', 'heads', ...branch.split('/'));
   const packed = path.join(gitdir, 'packed-refs');
   // Only paths that exist: with a missing one (packed-refs, in a fresh repo) chokidar reports ready before the
@@ -25,9 +29,18 @@ export async function watchLocalRefs(gitdir: string, branch: string, onChange: (
       if (file === refFile || file === packed) onChange(path.relative(gitdir, file));
     });
   }
-  await Promise.all(watchers.map((w) => new Promise<void>((resolve, reject) => {
-    w.once('ready', () => resolve());
-    w.once('error', reject);
-  })));
-  return { close: async () => { await Promise.all(watchers.map((w) => w.close())); } };
+  await Promise.all(
+    watchers.map(
+      (w) =>
+        new Promise<void>((resolve, reject) => {
+          w.once('ready', () => resolve());
+          w.once('error', reject);
+        }),
+    ),
+  );
+  return {
+    close: async () => {
+      await Promise.all(watchers.map((w) => w.close()));
+    },
+  };
 }

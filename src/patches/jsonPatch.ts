@@ -17,9 +17,7 @@ export interface JsonPatchOperation {
   from?: string;
 }
 
-export type JsonPatchResult =
-  | { ok: true; document: unknown }
-  | { ok: false; index: number; message: string };
+export type JsonPatchResult = { ok: true; document: unknown } | { ok: false; index: number; message: string };
 
 type JsonObject = Record<string, unknown>;
 
@@ -39,14 +37,18 @@ export function escapeJsonPointerToken(token: string): string {
 }
 
 /** Reads the value a pointer names. Array tokens must be plain non-negative indices here (as jsonpointer does). */
-export function getByJsonPointer(document: unknown, pointer: string): { found: true; value: unknown } | { found: false; message: string } {
+export function getByJsonPointer(
+  document: unknown,
+  pointer: string,
+): { found: true; value: unknown } | { found: false; message: string } {
   const tokens = parseJsonPointer(pointer);
   if (!tokens) return { found: false, message: `JSON pointer "${pointer}" must be empty or start with /` };
   let current = document;
   for (const token of tokens) {
     if (Array.isArray(current)) {
       const index = /^[0-9]+$/.test(token) ? Number(token) : NaN;
-      if (!(index < current.length)) return { found: false, message: `index "${token}" is out of range in "${pointer}"` };
+      if (!(index < current.length))
+        return { found: false, message: `index "${token}" is out of range in "${pointer}"` };
       current = current[index];
     } else if (isObject(current)) {
       if (!Object.hasOwn(current, token)) return { found: false, message: `key "${token}" not found in "${pointer}"` };
@@ -112,7 +114,8 @@ function applyComposite(doc: unknown, operation: JsonPatchOperation): Step {
   if (op === 'test') {
     const got = getByJsonPointer(doc, path);
     const want = operation.value === undefined ? null : operation.value;
-    if (!got.found || !isDeepStrictEqual(got.value, want)) return fail(`test failed: "${path}" does not hold the expected value`);
+    if (!got.found || !isDeepStrictEqual(got.value, want))
+      return fail(`test failed: "${path}" does not hold the expected value`);
     return { ok: true, document: doc };
   }
   if (operation.from === undefined) return fail(`${op} operation needs "from"`);

@@ -42,7 +42,9 @@ export function buildPlan(input: PlanInput): Plan {
   const clusters: Record<string, ClusterPlan> = {};
   const current = new Map<string, string[]>();
   const removals = new Map<string, string[]>();
-  const paths = [...new Set([...base.files.keys(), ...head.files.keys()])].filter((p) => p.startsWith('clusters/')).sort();
+  const paths = [...new Set([...base.files.keys(), ...head.files.keys()])]
+    .filter((p) => p.startsWith('clusters/'))
+    .sort();
   for (const path of paths) {
     const cluster = path.split('/')[1]!;
     const ref = refs.get(path) ?? refFromManifest(base.files.get(path) ?? head.files.get(path)!) ?? path;
@@ -61,19 +63,29 @@ export function buildPlan(input: PlanInput): Plan {
     } else entry.changed.push(object);
   }
   const replicas = diffReplicas(base.files, head.files);
-  const moved = new Set([...replicas.map((r) => r.ref), ...Object.values(clusters).flatMap((c) => [...c.added, ...c.removed].map((o) => o.ref))]);
+  const moved = new Set([
+    ...replicas.map((r) => r.ref),
+    ...Object.values(clusters).flatMap((c) => [...c.added, ...c.removed].map((o) => o.ref)),
+  ]);
   const problems = [...head.problems].sort(compareProblems);
   return {
     base: base.sha,
     head: head.sha,
     errors: problems.filter((p) => p.severity === 'error'),
     warnings: problems.filter((p) => p.severity === 'warning'),
-    clusters: Object.fromEntries(Object.keys(clusters).sort().map((c) => [c, clusters[c]!])),
+    clusters: Object.fromEntries(
+      Object.keys(clusters)
+        .sort()
+        .map((c) => [c, clusters[c]!]),
+    ),
     replicas,
     scheduling: [...moved].sort().flatMap((ref) => schedulingNote(ref, head.explanations.get(ref))),
     lookTwice: lookTwiceNotes(clusters, head.files),
     prune: checkPruneSafety({
-      current, removals, source: head.source, allowReason: head.trailers[ALLOW_PRUNE_TRAILER],
+      current,
+      removals,
+      source: head.source,
+      allowReason: head.trailers[ALLOW_PRUNE_TRAILER],
       ...(input.pruneThreshold !== undefined ? { threshold: input.pruneThreshold } : {}),
     }),
   };
@@ -140,24 +152,35 @@ function readBindings(files: ReadonlyMap<string, string>): Map<string, Map<strin
 
 function schedulingNote(ref: string, e: TemplateExplanation | undefined): SchedulingNote[] {
   if (!e) {
-    return [{ ref, status: 'Removed', message: `${describeRef(parseRefKey(ref))} is no longer in the source, or no longer matched by a policy`, clusters: [] }];
+    return [
+      {
+        ref,
+        status: 'Removed',
+        message: `${describeRef(parseRefKey(ref))} is no longer in the source, or no longer matched by a policy`,
+        clusters: [],
+      },
+    ];
   }
   if (e.held) return [{ ref, status: 'Held', message: e.held, clusters: [] }];
-  const clusters = (e.schedule?.explanation ?? []).map((x) => (x.outcome === 'filtered'
-    ? { cluster: x.cluster, outcome: 'filtered', why: `${x.plugin}: ${x.reason}` }
-    : { cluster: x.cluster, outcome: x.outcome, replicas: x.replicas, why: x.why }));
+  const clusters = (e.schedule?.explanation ?? []).map((x) =>
+    x.outcome === 'filtered'
+      ? { cluster: x.cluster, outcome: 'filtered', why: `${x.plugin}: ${x.reason}` }
+      : { cluster: x.cluster, outcome: x.outcome, replicas: x.replicas, why: x.why },
+  );
   const message = e.schedule?.message ?? (e.requiredBy?.length ? `follows ${e.requiredBy.join(', ')}` : e.policyReason);
   // A moved count is what a create sends: where the workload runs, its HPA's count stays (retain-replicas).
   const governed = e.scaledBy?.length
     ? `replicas governed by ${e.scaledBy.map((k) => describeRef(parseRefKey(k))).join(', ')} on each member: the members keep theirs, these counts apply when it is created`
     : undefined;
-  return [{
-    ref,
-    ...(e.policy ? { policy: e.policy } : {}),
-    status: e.schedule?.status ?? (e.requiredBy?.length ? 'Dependency' : 'NotScheduled'),
-    message: governed ? (message ? `${message}; ${governed}` : governed) : message,
-    clusters,
-  }];
+  return [
+    {
+      ref,
+      ...(e.policy ? { policy: e.policy } : {}),
+      status: e.schedule?.status ?? (e.requiredBy?.length ? 'Dependency' : 'NotScheduled'),
+      message: governed ? (message ? `${message}; ${governed}` : governed) : message,
+      clusters,
+    },
+  ];
 }
 
 function push(map: Map<string, string[]>, key: string, value: string): void {

@@ -28,7 +28,10 @@ export function diffLines(a: readonly string[], b: readonly string[], maxEdits =
 function myers(a: readonly string[], b: readonly string[], maxEdits: number): LineEdit[] {
   const n = a.length;
   const m = b.length;
-  const replaceAll = (): LineEdit[] => [...a.map((line): LineEdit => ({ op: '-', line })), ...b.map((line): LineEdit => ({ op: '+', line }))];
+  const replaceAll = (): LineEdit[] => [
+    ...a.map((line): LineEdit => ({ op: '-', line })),
+    ...b.map((line): LineEdit => ({ op: '+', line })),
+  ];
   if (n === 0 || m === 0) return replaceAll();
   const max = Math.min(n + m, maxEdits);
   const offset = max + 1;
@@ -38,7 +41,8 @@ function myers(a: readonly string[], b: readonly string[], maxEdits: number): Li
   for (let d = 0; d <= max && found < 0; d++) {
     trace.push(v.slice());
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      let x =
+        k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;

@@ -10,23 +10,32 @@ const RBAC_GROUP = 'rbac.authorization.k8s.io';
 const CONFLICT_ANNOTATION = 'work.karmada.io/conflict-resolution';
 
 /** Why this object deserves a second look; empty when it does not. `manifest` is the template or a rendered manifest. */
-export function lookTwiceReasons(ref: ObjectRef, manifest: Record<string, unknown>, labels: Readonly<Record<string, string>> = {}): string[] {
+export function lookTwiceReasons(
+  ref: ObjectRef,
+  manifest: Record<string, unknown>,
+  labels: Readonly<Record<string, string>> = {},
+): string[] {
   const reasons: string[] = [];
   const group = groupOf(ref.apiVersion);
-  if (group === RBAC_GROUP && (ref.kind === 'ClusterRole' || ref.kind === 'ClusterRoleBinding')) reasons.push(`cluster-wide RBAC (${ref.kind})`);
+  if (group === RBAC_GROUP && (ref.kind === 'ClusterRole' || ref.kind === 'ClusterRoleBinding'))
+    reasons.push(`cluster-wide RBAC (${ref.kind})`);
   if (group === RBAC_GROUP && (ref.kind === 'RoleBinding' || ref.kind === 'ClusterRoleBinding')) {
     const roleRef = (manifest.roleRef ?? {}) as { kind?: unknown; name?: unknown };
-    if (roleRef.kind === 'ClusterRole' && roleRef.name === 'cluster-admin') reasons.push('binds the cluster-admin ClusterRole');
+    if (roleRef.kind === 'ClusterRole' && roleRef.name === 'cluster-admin')
+      reasons.push('binds the cluster-admin ClusterRole');
   }
   const namespace = ref.namespace || (ref.kind === 'Namespace' && ref.apiVersion === 'v1' ? ref.name : '');
   if (namespace && isSkippedNamespace(namespace)) {
     const skipped = skipReason({ ref, labels });
-    reasons.push(`in the member's system namespace ${namespace}${skipped ? ': Karmada never propagates it, and neither does Flotilla' : ''}`);
+    reasons.push(
+      `in the member's system namespace ${namespace}${skipped ? ': Karmada never propagates it, and neither does Flotilla' : ''}`,
+    );
   } else if (skipReason({ ref, labels })?.startsWith('reserved')) {
     reasons.push('a reserved object Karmada never propagates');
   }
-  const annotations = ((manifest.metadata as { annotations?: Record<string, unknown> } | undefined)?.annotations ?? {});
-  if (annotations[CONFLICT_ANNOTATION] === 'overwrite') reasons.push(`${CONFLICT_ANNOTATION}: overwrite (takes over an object of the same name already on the member)`);
+  const annotations = (manifest.metadata as { annotations?: Record<string, unknown> } | undefined)?.annotations ?? {};
+  if (annotations[CONFLICT_ANNOTATION] === 'overwrite')
+    reasons.push(`${CONFLICT_ANNOTATION}: overwrite (takes over an object of the same name already on the member)`);
   if (ref.kind === 'Secret' && ref.apiVersion === 'v1') reasons.push('a Secret');
   return reasons;
 }
@@ -38,7 +47,9 @@ export function lookTwiceProblems(model: Pick<ConfigModel, 'templates' | 'propag
     const reasons = lookTwiceReasons(t.ref, t.manifest, t.labels);
     if (reasons.length === 0) continue;
     problems.push({
-      ...t.source, code: 'LOOK_TWICE', severity: 'warning',
+      ...t.source,
+      code: 'LOOK_TWICE',
+      severity: 'warning',
       message: `${describeRef(t.ref)}: ${reasons.join('; ')}`,
       fix: 'nothing to fix if intended; a reviewer should check who gains what on every cluster it reaches',
     });
@@ -46,7 +57,9 @@ export function lookTwiceProblems(model: Pick<ConfigModel, 'templates' | 'propag
   for (const p of model.propagationPolicies) {
     if (p.object.spec.conflictResolution !== 'Overwrite') continue;
     problems.push({
-      ...p.source, code: 'LOOK_TWICE', severity: 'warning',
+      ...p.source,
+      code: 'LOOK_TWICE',
+      severity: 'warning',
       message: `${p.object.kind} ${p.object.metadata.namespace ? `${p.object.metadata.namespace}/` : ''}${p.object.metadata.name} sets conflictResolution: Overwrite: what it places takes over objects of the same name already on the members`,
       fix: 'nothing to fix if intended; use Abort (the default) unless those objects are meant to be adopted',
     });

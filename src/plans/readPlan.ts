@@ -27,7 +27,12 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
   const base = await renderSnapshot(repo, req.base, {}, req.clusterStatus);
   const baseFiles = new Map<string, string>();
   for (const [path, text] of base.output.edits) if (text !== null) baseFiles.set(path, text);
-  const head = await renderSnapshot(repo, req.head, { index: base.index, bindings: bindingsOf(baseFiles), files: baseFiles }, req.clusterStatus);
+  const head = await renderSnapshot(
+    repo,
+    req.head,
+    { index: base.index, bindings: bindingsOf(baseFiles), files: baseFiles },
+    req.clusterStatus,
+  );
   const headFiles = new Map(baseFiles);
   for (const [path, text] of head.output.edits) {
     if (text === null) headFiles.delete(path);
@@ -37,7 +42,9 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
   return buildPlan({
     base: { sha: base.sha, files: baseFiles, index: base.index },
     head: {
-      sha: head.sha, files: headFiles, index: head.index,
+      sha: head.sha,
+      files: headFiles,
+      index: head.index,
       problems: [...head.model.problems, ...head.output.problems],
       explanations: head.output.explanations,
       trailers: parseTrailers(commit.message),
@@ -60,7 +67,12 @@ function bindingsOf(files: ReadonlyMap<string, string>): Map<string, ResourceBin
 
 /** No object at all in the head commit is a broken read (wrong branch, emptied repo), not an intent. */
 function sourceState(model: ConfigModel): SourceState {
-  const objects = model.templates.size + model.propagationPolicies.length + model.overridePolicies.length + model.clusters.size + model.held.size;
+  const objects =
+    model.templates.size +
+    model.propagationPolicies.length +
+    model.overridePolicies.length +
+    model.clusters.size +
+    model.held.size;
   if (objects > 0) return 'ok';
   return model.unreadableFiles.size > 0 ? 'unreadable' : 'empty';
 }

@@ -26,7 +26,9 @@ export interface PruneVerdictRequest {
 export async function readPruneVerdict(repo: GitRepo, req: PruneVerdictRequest): Promise<PruneVerdict | null> {
   if (!req.before || !req.after || req.before === req.after) return null;
   const [before, after] = await Promise.all([readCommitInfo(repo, req.before), readCommitInfo(repo, req.after)]);
-  const removed = (await diffTrees(repo, before.tree, after.tree)).filter((c) => c.path.startsWith('clusters/') && c.oldOid && !c.newOid);
+  const removed = (await diffTrees(repo, before.tree, after.tree)).filter(
+    (c) => c.path.startsWith('clusters/') && c.oldOid && !c.newOid,
+  );
   if (removed.length === 0) return null;
 
   const [oldIndex, newIndex] = await Promise.all([readIndex(repo, before.tree), readIndex(repo, after.tree)]);
@@ -41,8 +43,12 @@ export async function readPruneVerdict(repo: GitRepo, req: PruneVerdictRequest):
     else unnamed.push({ cluster, path: c.path, oid: c.oldOid! });
   }
   // A manifest the index does not name (written by hand): its own apiVersion, kind and name say what it is.
-  const blobs = await readBlobs(repo, unnamed.map((u) => u.oid));
-  for (const u of unnamed) push(removals, u.cluster, refFromManifest(new TextDecoder().decode(blobs.get(u.oid)!)) ?? u.path);
+  const blobs = await readBlobs(
+    repo,
+    unnamed.map((u) => u.oid),
+  );
+  for (const u of unnamed)
+    push(removals, u.cluster, refFromManifest(new TextDecoder().decode(blobs.get(u.oid)!)) ?? u.path);
 
   const current = new Map<string, string[]>();
   const clusterTrees = await subtrees(repo, before.tree, 'clusters');
@@ -52,9 +58,17 @@ export async function readPruneVerdict(repo: GitRepo, req: PruneVerdictRequest):
   }
 
   // Each deletion is judged by the trailer of the source commit whose render made it, as the applier will judge it.
-  const deletedBy = await readDeletingCommits(repo, { head: req.after, stopAtRendered: req.before, clusters: new Set(removals.keys()) });
+  const deletedBy = await readDeletingCommits(repo, {
+    head: req.after,
+    stopAtRendered: req.before,
+    clusters: new Set(removals.keys()),
+  });
   return checkPruneSafety({
-    current, removals, source: sourceState(newIndex), deletedBy, allowWith: 'new-commit',
+    current,
+    removals,
+    source: sourceState(newIndex),
+    deletedBy,
+    allowWith: 'new-commit',
     ...(req.threshold !== undefined ? { threshold: req.threshold } : {}),
   });
 }
@@ -86,7 +100,9 @@ async function readIndex(repo: GitRepo, tree: string): Promise<ShardedIndex | nu
 async function subtrees(repo: GitRepo, root: string, dir: string, trees = true): Promise<Map<string, string>> {
   const entry = (await readTree(repo, root)).find((e) => e.name === dir && isTreeMode(e.mode));
   if (!entry) return new Map();
-  return new Map((await readTree(repo, entry.oid)).filter((e) => isTreeMode(e.mode) === trees).map((e) => [e.name, e.oid]));
+  return new Map(
+    (await readTree(repo, entry.oid)).filter((e) => isTreeMode(e.mode) === trees).map((e) => [e.name, e.oid]),
+  );
 }
 
 function push(map: Map<string, string[]>, key: string, value: string): void {

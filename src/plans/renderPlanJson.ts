@@ -18,9 +18,16 @@ export function renderPlanJson(plan: Plan): string {
     base: plan.base,
     head: plan.head,
     errors: plan.errors,
-    clusters: Object.fromEntries(Object.entries(plan.clusters).map(([name, c]) => [name, {
-      added: c.added.map((o) => o.ref), changed: c.changed.map((o) => o.ref), removed: c.removed.map((o) => o.ref),
-    }])),
+    clusters: Object.fromEntries(
+      Object.entries(plan.clusters).map(([name, c]) => [
+        name,
+        {
+          added: c.added.map((o) => o.ref),
+          changed: c.changed.map((o) => o.ref),
+          removed: c.removed.map((o) => o.ref),
+        },
+      ]),
+    ),
     replicas: plan.replicas,
     held: plan.prune.held,
   };

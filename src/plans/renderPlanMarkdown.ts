@@ -37,23 +37,55 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     head.push('');
   }
   if (plan.lookTwice.length) {
-    head.push('**Look twice**', '', ...capped(plan.lookTwice.map((n) =>
-      `- ⚠️ ${escapeMarkdown(describePlanRef(n.ref))} on ${escapeMarkdown(n.clusters.join(', '))}: ${escapeMarkdown(n.reasons.join('; '))}`)), '');
+    head.push(
+      '**Look twice**',
+      '',
+      ...capped(
+        plan.lookTwice.map(
+          (n) =>
+            `- ⚠️ ${escapeMarkdown(describePlanRef(n.ref))} on ${escapeMarkdown(n.clusters.join(', '))}: ${escapeMarkdown(n.reasons.join('; '))}`,
+        ),
+      ),
+      '',
+    );
   }
   if (plan.replicas.length) {
-    head.push('**Replica moves**', '', ...capped(groupReplicaMoves(plan.replicas).map((g) => `- ${escapeMarkdown(describePlanRef(g.ref))}: ${escapeMarkdown(g.moves)}`)), '');
+    head.push(
+      '**Replica moves**',
+      '',
+      ...capped(
+        groupReplicaMoves(plan.replicas).map(
+          (g) => `- ${escapeMarkdown(describePlanRef(g.ref))}: ${escapeMarkdown(g.moves)}`,
+        ),
+      ),
+      '',
+    );
   }
   if (plan.scheduling.length) {
     head.push('**Why scheduling changed**', '');
-    head.push(...capped(plan.scheduling.map((s) => {
-      const per = s.clusters.map((c) => `${c.cluster}: ${c.outcome}${c.replicas !== undefined ? ` ${c.replicas}` : ''} (${c.why})`).join('; ');
-      return `- ${escapeMarkdown(describePlanRef(s.ref))}${s.policy ? ` via ${escapeMarkdown(s.policy)}` : ''}: ${escapeMarkdown(s.status)}, ${escapeMarkdown(s.message)}${per ? `. ${escapeMarkdown(per)}` : ''}`;
-    })), '');
+    head.push(
+      ...capped(
+        plan.scheduling.map((s) => {
+          const per = s.clusters
+            .map((c) => `${c.cluster}: ${c.outcome}${c.replicas !== undefined ? ` ${c.replicas}` : ''} (${c.why})`)
+            .join('; ');
+          return `- ${escapeMarkdown(describePlanRef(s.ref))}${s.policy ? ` via ${escapeMarkdown(s.policy)}` : ''}: ${escapeMarkdown(s.status)}, ${escapeMarkdown(s.message)}${per ? `. ${escapeMarkdown(per)}` : ''}`;
+        }),
+      ),
+      '',
+    );
   }
   if (plan.errors.length || plan.warnings.length) {
     head.push(`**Problems in the head commit** (${plan.errors.length} errors, ${plan.warnings.length} warnings)`, '');
-    head.push(...capped([...plan.errors, ...plan.warnings].map((p) =>
-      `- ${p.severity === 'error' ? '❌' : '⚠️'} ${escapeMarkdown(`${p.file}:${p.line}`)} ${escapeMarkdown(p.code)}: ${escapeMarkdown(p.message)}<br>fix: ${escapeMarkdown(p.fix)}`)), '');
+    head.push(
+      ...capped(
+        [...plan.errors, ...plan.warnings].map(
+          (p) =>
+            `- ${p.severity === 'error' ? '❌' : '⚠️'} ${escapeMarkdown(`${p.file}:${p.line}`)} ${escapeMarkdown(p.code)}: ${escapeMarkdown(p.message)}<br>fix: ${escapeMarkdown(p.fix)}`,
+        ),
+      ),
+      '',
+    );
   }
   head.push(...pruneSection(plan), '');
 
@@ -84,7 +116,10 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     if (section) text += open + section + close;
   }
   if (cut !== 0) {
-    const what = cut < 0 ? 'The problem list was cut and no diffs are shown' : `${cut} object diff(s) on ${[...cutClusters].map(escapeMarkdown).join(', ')} were left out`;
+    const what =
+      cut < 0
+        ? 'The problem list was cut and no diffs are shown'
+        : `${cut} object diff(s) on ${[...cutClusters].map(escapeMarkdown).join(', ')} were left out`;
     text += `> ✂️ ${what} to keep this comment under ${maxChars} characters.${opts.command ? ` Run \`${opts.command.replace(/`/g, '')}\` for the full plan.` : ''}\n`;
   }
   return text;
@@ -99,12 +134,21 @@ function pruneSection(plan: Plan): string[] {
   const { held, allowed, allowedBy, fix } = plan.prune;
   if (held.length === 0 && allowed.length === 0) return ['**Prune safety:** nothing held.'];
   if (held.length === 0) {
-    return [`**Prune safety:** allowed by \`Flotilla-Allow-Prune\`: ${escapeMarkdown(allowedBy ?? '')}`, '', ...allowed.map((h) => `- ${escapeMarkdown(h.message)} (${h.reason})`)];
+    return [
+      `**Prune safety:** allowed by \`Flotilla-Allow-Prune\`: ${escapeMarkdown(allowedBy ?? '')}`,
+      '',
+      ...allowed.map((h) => `- ${escapeMarkdown(h.message)} (${h.reason})`),
+    ];
   }
   const lines = ['**Prune safety: ⛔ held.** These deletions will not be applied:', ''];
   for (const h of held) {
-    const refs = h.refs.slice(0, 10).map((r) => escapeMarkdown(describePlanRef(r))).join(', ');
-    lines.push(`- ${escapeMarkdown(h.message)} (${h.reason}): ${refs}${h.refs.length > 10 ? ` and ${h.refs.length - 10} more` : ''}`);
+    const refs = h.refs
+      .slice(0, 10)
+      .map((r) => escapeMarkdown(describePlanRef(r)))
+      .join(', ');
+    lines.push(
+      `- ${escapeMarkdown(h.message)} (${h.reason}): ${refs}${h.refs.length > 10 ? ` and ${h.refs.length - 10} more` : ''}`,
+    );
   }
   lines.push('', `To allow: ${escapeMarkdown(fix)}`);
   return lines;

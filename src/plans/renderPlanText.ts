@@ -11,22 +11,33 @@ export function renderPlanText(plan: Plan, opts: { diffs?: boolean } = {}): stri
   if (!planHasChanges(plan)) lines.push('No change on any cluster.');
   const names = Object.keys(plan.clusters);
   if (names.length) {
-    const rows = [['CLUSTER', 'ADDED', 'CHANGED', 'REMOVED'], ...names.map((n) => {
-      const c = plan.clusters[n]!;
-      return [n, String(c.added.length), String(c.changed.length), String(c.removed.length)];
-    })];
+    const rows = [
+      ['CLUSTER', 'ADDED', 'CHANGED', 'REMOVED'],
+      ...names.map((n) => {
+        const c = plan.clusters[n]!;
+        return [n, String(c.added.length), String(c.changed.length), String(c.removed.length)];
+      }),
+    ];
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-    lines.push('', ...rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('   ')));
+    lines.push(
+      '',
+      ...rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('   ')),
+    );
     for (const n of names) {
       const c = plan.clusters[n]!;
-      for (const [mark, list] of [['+', c.added], ['~', c.changed], ['-', c.removed]] as const) {
+      for (const [mark, list] of [
+        ['+', c.added],
+        ['~', c.changed],
+        ['-', c.removed],
+      ] as const) {
         for (const o of list) lines.push(`  ${n}: ${mark} ${describePlanRef(o.ref)}`);
       }
     }
   }
   if (plan.lookTwice.length) {
     lines.push('', 'Look twice:');
-    for (const n of plan.lookTwice) lines.push(`  ${describePlanRef(n.ref)} on ${n.clusters.join(', ')}: ${n.reasons.join('; ')}`);
+    for (const n of plan.lookTwice)
+      lines.push(`  ${describePlanRef(n.ref)} on ${n.clusters.join(', ')}: ${n.reasons.join('; ')}`);
   }
   if (plan.replicas.length) {
     lines.push('', 'Replica moves:');
@@ -36,18 +47,28 @@ export function renderPlanText(plan: Plan, opts: { diffs?: boolean } = {}): stri
     lines.push('', 'Why scheduling changed:');
     for (const s of plan.scheduling) {
       lines.push(`  ${describePlanRef(s.ref)}${s.policy ? ` (${s.policy})` : ''}: ${s.status} — ${s.message}`);
-      for (const c of s.clusters) lines.push(`    ${c.cluster}: ${c.outcome}${c.replicas !== undefined ? ` ${c.replicas}` : ''} — ${c.why}`);
+      for (const c of s.clusters)
+        lines.push(`    ${c.cluster}: ${c.outcome}${c.replicas !== undefined ? ` ${c.replicas}` : ''} — ${c.why}`);
     }
   }
   const problems = [...plan.errors, ...plan.warnings];
   if (problems.length) {
-    lines.push('', `Problems in ${plan.head.slice(0, 12)} (${plan.errors.length} errors, ${plan.warnings.length} warnings):`);
-    for (const p of problems) lines.push(...formatProblem(p).split('\n').map((l) => `  ${l}`));
+    lines.push(
+      '',
+      `Problems in ${plan.head.slice(0, 12)} (${plan.errors.length} errors, ${plan.warnings.length} warnings):`,
+    );
+    for (const p of problems)
+      lines.push(
+        ...formatProblem(p)
+          .split('\n')
+          .map((l) => `  ${l}`),
+      );
   }
   lines.push('', ...renderPruneText(plan.prune));
   if (opts.diffs !== false) {
     for (const [n, c] of Object.entries(plan.clusters)) {
-      for (const o of [...c.added, ...c.changed, ...c.removed]) lines.push('', `# ${n}: ${describePlanRef(o.ref)}`, o.diff.trimEnd());
+      for (const o of [...c.added, ...c.changed, ...c.removed])
+        lines.push('', `# ${n}: ${describePlanRef(o.ref)}`, o.diff.trimEnd());
     }
   }
   return `${lines.join('\n')}\n`;
@@ -58,7 +79,10 @@ export function renderPruneText(verdict: PruneVerdict): string[] {
   const { held, allowed, allowedBy, fix } = verdict;
   if (held.length === 0 && allowed.length === 0) return ['Prune safety: nothing held.'];
   if (held.length === 0) {
-    return [`Prune safety: allowed by Flotilla-Allow-Prune: ${allowedBy}`, ...allowed.map((h) => `  ${h.cluster}: ${h.message} (${h.reason})`)];
+    return [
+      `Prune safety: allowed by Flotilla-Allow-Prune: ${allowedBy}`,
+      ...allowed.map((h) => `  ${h.cluster}: ${h.message} (${h.reason})`),
+    ];
   }
   const lines = ['Prune safety: HELD — these deletions will not be applied:'];
   for (const h of held) {

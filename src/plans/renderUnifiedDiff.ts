@@ -15,7 +15,10 @@ export function renderUnifiedDiff(oldText: string | null, newText: string | null
   if (oldText === newText) return '';
   const context = opts.context ?? 3;
   const edits = diffLines(splitLines(oldText), splitLines(newText));
-  const lines = [`--- ${oldText === null ? '/dev/null' : `a/${opts.path}`}`, `+++ ${newText === null ? '/dev/null' : `b/${opts.path}`}`];
+  const lines = [
+    `--- ${oldText === null ? '/dev/null' : `a/${opts.path}`}`,
+    `+++ ${newText === null ? '/dev/null' : `b/${opts.path}`}`,
+  ];
   for (const hunk of hunks(edits, context)) lines.push(...hunk);
   return `${lines.join('\n')}\n`;
 }

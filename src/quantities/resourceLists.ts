@@ -29,7 +29,14 @@ export function formatResourceList(list: Map<string, Quantity>): ResourceList {
     }
     const value = quantityValue(q);
     let text = String(value);
-    for (const [suffix, shift] of [['Ei', 60n], ['Pi', 50n], ['Ti', 40n], ['Gi', 30n], ['Mi', 20n], ['Ki', 10n]] as const) {
+    for (const [suffix, shift] of [
+      ['Ei', 60n],
+      ['Pi', 50n],
+      ['Ti', 40n],
+      ['Gi', 30n],
+      ['Mi', 20n],
+      ['Ki', 10n],
+    ] as const) {
       const unit = 1n << shift;
       if (value !== 0n && value % unit === 0n) {
         text = `${value / unit}${suffix}`;

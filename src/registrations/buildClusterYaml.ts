@@ -29,7 +29,8 @@ export function buildClusterYaml(req: JoinRequest): string {
       kubeconfigRef: { path: req.kubeconfigPath, context: req.context },
     },
   };
-  const header = '# Registered with flotilla join. Credentials never live in Git: kubeconfigRef names a kubeconfig\n'
-    + "# file outside the repo (relative paths resolve against the reconciler's --credentials-dir) and a context.\n";
+  const header =
+    '# Registered with flotilla join. Credentials never live in Git: kubeconfigRef names a kubeconfig\n' +
+    "# file outside the repo (relative paths resolve against the reconciler's --credentials-dir) and a context.\n";
   return header + stringify(cluster, { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0 });
 }

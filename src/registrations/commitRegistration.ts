@@ -38,7 +38,11 @@ export interface RegistrationCommit {
 export async function readBase(t: RegistrationTarget): Promise<{ ref: string; base: CommitInfo; created: boolean }> {
   const sourceRef = `refs/heads/${t.sourceBranch}`;
   const source = await readRef(t.repo, sourceRef);
-  if (!source) throw new RegistrationError('NO_SOURCE_BRANCH', `source branch ${t.sourceBranch} does not exist in ${t.repo.dir}; fix: pass --source-branch, or commit the config first`);
+  if (!source)
+    throw new RegistrationError(
+      'NO_SOURCE_BRANCH',
+      `source branch ${t.sourceBranch} does not exist in ${t.repo.dir}; fix: pass --source-branch, or commit the config first`,
+    );
   const ref = t.branch ? `refs/heads/${t.branch}` : sourceRef;
   const existing = t.branch ? await readRef(t.repo, ref) : source;
   return { ref, base: await readCommitInfo(t.repo, existing ?? source), created: existing === null };
@@ -51,10 +55,16 @@ export async function readBase(t: RegistrationTarget): Promise<{ ref: string; ba
  * `git status` stays clean.
  */
 export async function commitRegistration(
-  t: RegistrationTarget, base: { ref: string; base: CommitInfo; created: boolean }, change: FileChange, message: string, author: GitIdentity,
+  t: RegistrationTarget,
+  base: { ref: string; base: CommitInfo; created: boolean },
+  change: FileChange,
+  message: string,
+  author: GitIdentity,
 ): Promise<RegistrationCommit> {
   const { repo } = t;
-  const checkedOut = !repo.bare && (await git.currentBranch({ fs: repo.fs, gitdir: repo.gitdir, fullname: true }).catch(() => undefined)) === base.ref;
+  const checkedOut =
+    !repo.bare &&
+    (await git.currentBranch({ fs: repo.fs, gitdir: repo.gitdir, fullname: true }).catch(() => undefined)) === base.ref;
   if (checkedOut) await assertClean(repo, change.path);
 
   const pack = new PackWriter(repo);
@@ -81,5 +91,8 @@ export async function commitRegistration(
 async function assertClean(repo: GitRepo, filepath: string): Promise<void> {
   const status = await git.status({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, filepath, cache: repo.cache });
   if (status === 'unmodified' || status === 'absent') return;
-  throw new RegistrationError('WORKTREE_DIRTY', `${filepath} has uncommitted changes in ${repo.dir} (git status: ${status.replace('*', '')}); nothing was committed; fix: commit or stash them (git stash), or pass --branch to commit elsewhere`);
+  throw new RegistrationError(
+    'WORKTREE_DIRTY',
+    `${filepath} has uncommitted changes in ${repo.dir} (git status: ${status.replace('*', '')}); nothing was committed; fix: commit or stash them (git stash), or pass --branch to commit elsewhere`,
+  );
 }

@@ -36,7 +36,10 @@ export function editClusterFile(file: string, text: string, name: string, edit: 
     const error = doc.errors[0];
     if (error) {
       const { line, col } = lines.linePos(error.pos[0]);
-      throw new RegistrationError('BAD_CLUSTER_FILE', `${file}:${line}:${col}: ${error.message.split('\n')[0]}; fix: correct the YAML there first (flotilla validate)`);
+      throw new RegistrationError(
+        'BAD_CLUSTER_FILE',
+        `${file}:${line}:${col}: ${error.message.split('\n')[0]}; fix: correct the YAML there first (flotilla validate)`,
+      );
     }
   }
   const index = docs.findIndex((d) => isClusterNamed(d, name));
@@ -46,11 +49,21 @@ export function editClusterFile(file: string, text: string, name: string, edit: 
 
   if (edit.type === 'remove') {
     const rest = docs.filter((_, i) => i !== index);
-    return { text: rest.length === 0 ? null : rest.map((d) => d.toString(options)).join(''), summary: [`removed Cluster ${name} from ${file}`] };
+    return {
+      text: rest.length === 0 ? null : rest.map((d) => d.toString(options)).join(''),
+      summary: [`removed Cluster ${name} from ${file}`],
+    };
   }
   const current = readTaints(doc, file, lines);
   const changes = edit.type === 'taint' ? edit.changes : cordonChanges(edit, current);
-  const summary = applyTaintChanges(doc, current, changes, edit.type === 'taint' ? edit.overwrite : false, edit.type === 'uncordon' ? undefined : edit.now, name);
+  const summary = applyTaintChanges(
+    doc,
+    current,
+    changes,
+    edit.type === 'taint' ? edit.overwrite : false,
+    edit.type === 'uncordon' ? undefined : edit.now,
+    name,
+  );
   if (summary.length === 0) return { text, summary };
   return { text: docs.map((d) => d.toString(options)).join(''), summary };
 }
@@ -72,7 +85,8 @@ function notFound(file: string, name: string): never {
 /** Cordon and uncordon are idempotent, as in karmadactl: an already cordoned cluster is left as it is. */
 function cordonChanges(edit: { type: 'cordon' } | { type: 'uncordon' }, current: Taint[]): TaintChange[] {
   const cordoned = current.some((t) => t.key === UNSCHEDULABLE_TAINT_KEY && t.effect === 'NoSchedule');
-  if (edit.type === 'cordon') return cordoned ? [] : [{ action: 'add', key: UNSCHEDULABLE_TAINT_KEY, effect: 'NoSchedule' }];
+  if (edit.type === 'cordon')
+    return cordoned ? [] : [{ action: 'add', key: UNSCHEDULABLE_TAINT_KEY, effect: 'NoSchedule' }];
   return cordoned ? [{ action: 'remove', key: UNSCHEDULABLE_TAINT_KEY, effect: 'NoSchedule' }] : [];
 }
 
@@ -81,20 +95,33 @@ function readTaints(doc: Document, file: string, lines: LineCounter): Taint[] {
   if (node === undefined || (isScalar(node) && node.value === null)) return [];
   if (!isSeq(node)) {
     const at = lines.linePos((node as { range?: [number] }).range?.[0] ?? 0);
-    throw new RegistrationError('BAD_CLUSTER_FILE', `${file}:${at.line}:${at.col}: spec.taints is not a list; fix: make it a list of {key, value, effect}`);
+    throw new RegistrationError(
+      'BAD_CLUSTER_FILE',
+      `${file}:${at.line}:${at.col}: spec.taints is not a list; fix: make it a list of {key, value, effect}`,
+    );
   }
   return (node.toJSON() as Taint[] | null) ?? [];
 }
 
 /** Kubernetes' own rules (kubectl taint): one taint per key and effect; adding an existing one needs --overwrite. */
-function applyTaintChanges(doc: Document, current: Taint[], changes: readonly TaintChange[], overwrite: boolean, now: Date | undefined, name: string): string[] {
+function applyTaintChanges(
+  doc: Document,
+  current: Taint[],
+  changes: readonly TaintChange[],
+  overwrite: boolean,
+  now: Date | undefined,
+  name: string,
+): string[] {
   const summary: string[] = [];
   let seq = doc.getIn(['spec', 'taints'], true);
   for (const change of changes) {
     const matches = (t: Taint) => t.key === change.key && (change.effect === undefined || t.effect === change.effect);
     if (change.action === 'remove') {
       if (!current.some(matches)) {
-        throw new RegistrationError('TAINT_NOT_FOUND', `cluster ${name} has no taint ${change.key}${change.effect ? `:${change.effect}` : ''}; fix: see its taints with flotilla describe cluster ${name}`);
+        throw new RegistrationError(
+          'TAINT_NOT_FOUND',
+          `cluster ${name} has no taint ${change.key}${change.effect ? `:${change.effect}` : ''}; fix: see its taints with flotilla describe cluster ${name}`,
+        );
       }
       for (let i = current.length - 1; i >= 0; i--) {
         if (!matches(current[i]!)) continue;
@@ -110,7 +137,10 @@ function applyTaintChanges(doc: Document, current: Taint[], changes: readonly Ta
     const at = current.findIndex(matches);
     if (at >= 0) {
       if (!overwrite) {
-        throw new RegistrationError('TAINT_EXISTS', `cluster ${name} already has taint ${formatTaint(current[at]!)}; fix: pass --overwrite to replace its value, or remove it first with ${change.key}:${change.effect}-`);
+        throw new RegistrationError(
+          'TAINT_EXISTS',
+          `cluster ${name} already has taint ${formatTaint(current[at]!)}; fix: pass --overwrite to replace its value, or remove it first with ${change.key}:${change.effect}-`,
+        );
       }
       if ((current[at]!.value ?? '') === (taint.value ?? '')) continue;
       summary.push(`changed taint ${formatTaint(current[at]!)} to ${formatTaint(taint)}`);

@@ -16,7 +16,9 @@ export interface ClusterFile {
 export async function findClusterFile(repo: GitRepo, tree: string, name: string): Promise<ClusterFile | null> {
   const files = await listTreeFiles(repo, tree);
   const ignoreOid = files.get(IGNORE_FILE)?.oid;
-  const ignore = ignoreOid ? parseIgnoreFile(new TextDecoder().decode((await readBlobs(repo, [ignoreOid])).get(ignoreOid)!)) : undefined;
+  const ignore = ignoreOid
+    ? parseIgnoreFile(new TextDecoder().decode((await readBlobs(repo, [ignoreOid])).get(ignoreOid)!))
+    : undefined;
   const config = [...files.keys()].filter((p) => isConfigFile(p, ignore));
   const conventional = [`clusters/${name}.yaml`, `clusters/${name}.yml`].filter((p) => files.has(p));
   const rounds = [
@@ -26,7 +28,10 @@ export async function findClusterFile(repo: GitRepo, tree: string, name: string)
   ];
   const decoder = new TextDecoder();
   for (const paths of rounds) {
-    const blobs = await readBlobs(repo, paths.map((p) => files.get(p)!.oid));
+    const blobs = await readBlobs(
+      repo,
+      paths.map((p) => files.get(p)!.oid),
+    );
     for (const path of paths) {
       const text = decoder.decode(blobs.get(files.get(path)!.oid)!);
       if (!/\bkind:\s*["']?Cluster\b/.test(text)) continue;

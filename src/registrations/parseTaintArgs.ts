@@ -26,7 +26,10 @@ export function parseTaintArgs(words: readonly string[]): TaintChange[] {
     seen.add(id);
   }
   for (const r of changes) {
-    if (r.action === 'remove' && adds.some((a) => a.key === r.key && (r.effect === undefined || r.effect === a.effect))) {
+    if (
+      r.action === 'remove' &&
+      adds.some((a) => a.key === r.key && (r.effect === undefined || r.effect === a.effect))
+    ) {
       throw bad(`${r.key}-`, 'the same taint is both added and removed');
     }
   }
@@ -50,7 +53,10 @@ function parseOne(word: string): TaintChange {
     return effect ? { action: 'remove', key, effect } : { action: 'remove', key };
   }
   if (value !== undefined && (value.length > 63 || !VALUE.test(value))) {
-    throw bad(word, `value "${value}" is not a valid label value (at most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric)`);
+    throw bad(
+      word,
+      `value "${value}" is not a valid label value (at most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric)`,
+    );
   }
   return { action: 'add', key, ...(value ? { value } : {}), effect: effect! };
 }
@@ -66,9 +72,13 @@ function checkKey(word: string, key: string): void {
   const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
   const name = slash >= 0 ? key.slice(slash + 1) : key;
   const ok = NAME.test(name) && (prefix === undefined || (prefix.length <= 253 && PREFIX.test(prefix)));
-  if (!ok) throw bad(word, `key "${key}" is not a qualified name ([prefix/]name, name: 1-63 alphanumerics, '-', '_', '.')`);
+  if (!ok)
+    throw bad(word, `key "${key}" is not a qualified name ([prefix/]name, name: 1-63 alphanumerics, '-', '_', '.')`);
 }
 
 function bad(word: string, why: string): RegistrationError {
-  return new RegistrationError('BAD_TAINT', `taint "${word}": ${why}; fix: write key=value:Effect, key:Effect, key:Effect- or key- (Effect: ${TAINT_EFFECTS.join(', ')})`);
+  return new RegistrationError(
+    'BAD_TAINT',
+    `taint "${word}": ${why}; fix: write key=value:Effect, key:Effect, key:Effect- or key- (Effect: ${TAINT_EFFECTS.join(', ')})`,
+  );
 }

@@ -28,13 +28,18 @@ export function matchResourceSelector(selector: ResourceSelector, obj: Selectabl
   if (selector.namespace && selector.namespace !== obj.namespace) return ImplicitPriority.NotMatched;
   if (selector.name) return selector.name === obj.name ? ImplicitPriority.Name : ImplicitPriority.NotMatched;
   if (selector.labelSelector) {
-    return matchLabelSelector(selector.labelSelector, obj.labels) ? ImplicitPriority.LabelSelector : ImplicitPriority.NotMatched;
+    return matchLabelSelector(selector.labelSelector, obj.labels)
+      ? ImplicitPriority.LabelSelector
+      : ImplicitPriority.NotMatched;
   }
   return ImplicitPriority.MatchAll;
 }
 
 /** The best implicit priority over a list of selectors (a policy matches if any selector does). */
-export function bestSelectorMatch(selectors: readonly ResourceSelector[] | undefined, obj: SelectableObject): ImplicitPriority {
+export function bestSelectorMatch(
+  selectors: readonly ResourceSelector[] | undefined,
+  obj: SelectableObject,
+): ImplicitPriority {
   let best: ImplicitPriority = ImplicitPriority.NotMatched;
   for (const s of selectors ?? []) {
     const p = matchResourceSelector(s, obj);

@@ -20,7 +20,11 @@ const indexes = new WeakMap<readonly unknown[], Map<PolicyScope<never>, ScopeInd
  * matching 10,000 templates against 1,000 policies looks at a handful each instead of every policy every time.
  * Matching itself (selectors, priority) stays with the caller.
  */
-export function policiesInScope<T>(policies: readonly Located<T>[], namespace: string, scope: PolicyScope<T>): Located<T>[] {
+export function policiesInScope<T>(
+  policies: readonly Located<T>[],
+  namespace: string,
+  scope: PolicyScope<T>,
+): Located<T>[] {
   const index = indexOf(policies, scope);
   const own = index.byNamespace.get(namespace) ?? [];
   const wide = index.clusterWide;

@@ -1,4 +1,13 @@
-import { appliedPath, clusterStatusPath, parsePending, PENDING_READY_ANNOTATION, templateStatusPath, type AppliedRecord, type ClusterStatusFile, type TemplateStatusFile } from '../branches/status/statusFiles.ts';
+import {
+  appliedPath,
+  clusterStatusPath,
+  parsePending,
+  PENDING_READY_ANNOTATION,
+  templateStatusPath,
+  type AppliedRecord,
+  type ClusterStatusFile,
+  type TemplateStatusFile,
+} from '../branches/status/statusFiles.ts';
 import { stringify } from 'yaml';
 import { parseYamlValue } from '../yaml/blockYaml.ts';
 import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
@@ -19,7 +28,14 @@ import { reflectStatus } from './reflectStatus.ts';
 import { STATUS_UNKNOWN_REASON } from '../api/conditions.ts';
 import { HEARTBEAT_ANNOTATION } from '../branches/status/statusFiles.ts';
 import { isSecret } from '../interpreters/isSecret.ts';
-import { customAggregateStatus, customHealth, customizationFor, customReflectStatus, NO_CUSTOMIZATIONS, type InterpreterSet } from '../interpreters/customizations.ts';
+import {
+  customAggregateStatus,
+  customHealth,
+  customizationFor,
+  customReflectStatus,
+  NO_CUSTOMIZATIONS,
+  type InterpreterSet,
+} from '../interpreters/customizations.ts';
 
 /** What one writer reports for one member cluster. The writer owns exactly these clusters' parts of the branch. */
 export interface ClusterReport {
@@ -79,7 +95,10 @@ export function statusPathsOf(reports: readonly ClusterReport[]): string[] {
  * condition's lastTransitionTime, which moves only when Ready changes.
  */
 export function buildStatusFiles(
-  existing: ReadonlyMap<string, string>, reports: readonly ClusterReport[], now: Date, interpreters: InterpreterSet = NO_CUSTOMIZATIONS,
+  existing: ReadonlyMap<string, string>,
+  reports: readonly ClusterReport[],
+  now: Date,
+  interpreters: InterpreterSet = NO_CUSTOMIZATIONS,
   clusterOptions: ClusterFileOptions = {},
 ): Map<string, string | null> {
   const out = new Map<string, string | null>();
@@ -88,21 +107,36 @@ export function buildStatusFiles(
   };
 
   for (const r of reports) {
-    if (r.status) put(clusterStatusPath(r.cluster), renderClusterFile(r.cluster, r.status, existing.get(clusterStatusPath(r.cluster)), now, clusterOptions));
+    if (r.status)
+      put(
+        clusterStatusPath(r.cluster),
+        renderClusterFile(r.cluster, r.status, existing.get(clusterStatusPath(r.cluster)), now, clusterOptions),
+      );
     if (r.delivery) {
       const { appliedSource, prune } = r.delivery;
-      put(inventoryPath(r.cluster), serializeInventory(r.delivery.inventory, {
-        ...(appliedSource ? { sourceCommit: appliedSource } : {}), ...(prune?.held.length ? { held: prune.held } : {}), ...(r.delivery.pending ? { pending: r.delivery.pending } : {}),
-      }));
+      put(
+        inventoryPath(r.cluster),
+        serializeInventory(r.delivery.inventory, {
+          ...(appliedSource ? { sourceCommit: appliedSource } : {}),
+          ...(prune?.held.length ? { held: prune.held } : {}),
+          ...(r.delivery.pending ? { pending: r.delivery.pending } : {}),
+        }),
+      );
     }
     if (r.applied) {
-      const before = existing.has(appliedPath(r.cluster)) ? (parseYamlValue(existing.get(appliedPath(r.cluster))!) as AppliedRecord | null) : null;
-      if (before?.folderTree !== r.applied.folderTree || before.failed !== r.applied.failed) put(appliedPath(r.cluster), render(r.applied));
+      const before = existing.has(appliedPath(r.cluster))
+        ? (parseYamlValue(existing.get(appliedPath(r.cluster))!) as AppliedRecord | null)
+        : null;
+      if (before?.folderTree !== r.applied.folderTree || before.failed !== r.applied.failed)
+        put(appliedPath(r.cluster), render(r.applied));
     }
   }
 
   // Template path → (cluster → its new entry, or null to drop it). Refs kept to write the file header.
-  const entries = new Map<string, { ref: ObjectRef; byCluster: Map<string, AggregatedStatusItem | null>; live: Map<string, Record<string, unknown>> }>();
+  const entries = new Map<
+    string,
+    { ref: ObjectRef; byCluster: Map<string, AggregatedStatusItem | null>; live: Map<string, Record<string, unknown>> }
+  >();
   const slot = (ref: ObjectRef) => {
     const path = templateStatusPath(ref);
     let e = entries.get(path);
@@ -117,26 +151,43 @@ export function buildStatusFiles(
       if (res.prune && res.action === 'held') {
         // Still on the member, waiting for a human: its status says so instead of vanishing.
         current.add(identityKey(res.ref));
-        slot(res.ref).byCluster.set(r.cluster, { clusterName: r.cluster, applied: true, health: 'Unknown', message: res.message });
+        slot(res.ref).byCluster.set(r.cluster, {
+          clusterName: r.cluster,
+          applied: true,
+          health: 'Unknown',
+          message: res.message,
+        });
         continue;
       }
       if (res.prune || !res.ref.kind || !res.ref.name) continue;
       current.add(identityKey(res.ref));
-      const applied = res.action === 'created' || res.action === 'configured' || res.action === 'drift-repaired' || res.action === 'unchanged';
+      const applied =
+        res.action === 'created' ||
+        res.action === 'configured' ||
+        res.action === 'drift-repaired' ||
+        res.action === 'unchanged';
       // A declared hook (InterpreterCustomization) replaces the built-in one for its kind.
       const custom = customizationFor(interpreters, res.ref);
-      const status = applied ? ((custom && res.live ? customReflectStatus(custom, res.live) : undefined) ?? reflectStatus(res.live)) : undefined;
+      const status = applied
+        ? ((custom && res.live ? customReflectStatus(custom, res.live) : undefined) ?? reflectStatus(res.live))
+        : undefined;
       slot(res.ref).byCluster.set(r.cluster, {
         clusterName: r.cluster,
         applied,
-        health: applied ? ((custom && res.live ? customHealth(custom, res.live) : undefined) ?? interpretHealth(res.live)) : 'Unknown',
+        health: applied
+          ? ((custom && res.live ? customHealth(custom, res.live) : undefined) ?? interpretHealth(res.live))
+          : 'Unknown',
         ...(applied ? {} : { message: `${res.action}: ${res.message}` }),
         ...(status ? { status } : {}),
       });
     }
     // Objects that left this cluster (pruned, or the folder no longer names them) leave its status too.
-    for (const ref of [...r.delivery.previousInventory, ...r.delivery.results.filter((x) => x.prune).map((x) => x.ref)]) {
-      if (!current.has(identityKey(ref)) && !slot(ref).byCluster.has(r.cluster)) slot(ref).byCluster.set(r.cluster, null);
+    for (const ref of [
+      ...r.delivery.previousInventory,
+      ...r.delivery.results.filter((x) => x.prune).map((x) => x.ref),
+    ]) {
+      if (!current.has(identityKey(ref)) && !slot(ref).byCluster.has(r.cluster))
+        slot(ref).byCluster.set(r.cluster, null);
     }
   }
 
@@ -155,7 +206,11 @@ export function buildStatusFiles(
       if (!item?.applied || byCluster.has(cluster)) continue;
       const { status: _old, ...rest } = item;
       const status = (custom ? customReflectStatus(custom, object) : undefined) ?? reflectStatus(object);
-      items.set(cluster, { ...rest, health: (custom ? customHealth(custom, object) : undefined) ?? interpretHealth(object), ...(status ? { status } : {}) });
+      items.set(cluster, {
+        ...rest,
+        health: (custom ? customHealth(custom, object) : undefined) ?? interpretHealth(object),
+        ...(status ? { status } : {}),
+      });
     }
     if (items.size === 0) {
       put(path, null);
@@ -163,9 +218,17 @@ export function buildStatusFiles(
     }
     const secret = isSecret(ref);
     // A Secret's entries keep no status, even one an older Flotilla wrote: the next write scrubs it from the branch.
-    const list = [...items.values()].map((i) => (secret && i.status ? withoutStatus(i) : i))
+    const list = [...items.values()]
+      .map((i) => (secret && i.status ? withoutStatus(i) : i))
       .sort((a, b) => (a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0));
-    const aggregated = secret ? undefined : (custom ? customAggregateStatus(custom, list.map((i) => i.status ?? {})) : undefined) ?? aggregateStatus(ref.apiVersion, ref.kind, list, previous?.status);
+    const aggregated = secret
+      ? undefined
+      : ((custom
+          ? customAggregateStatus(
+              custom,
+              list.map((i) => i.status ?? {}),
+            )
+          : undefined) ?? aggregateStatus(ref.apiVersion, ref.kind, list, previous?.status));
     const file: TemplateStatusFile = {
       apiVersion: ref.apiVersion,
       kind: ref.kind,
@@ -183,7 +246,13 @@ function withoutStatus({ status: _dropped, ...rest }: AggregatedStatusItem): Agg
   return rest;
 }
 
-function renderClusterFile(name: string, collected: ClusterStatus, previousText: string | undefined, now: Date, opts: ClusterFileOptions): string {
+function renderClusterFile(
+  name: string,
+  collected: ClusterStatus,
+  previousText: string | undefined,
+  now: Date,
+  opts: ClusterFileOptions,
+): string {
   const previous = previousText ? (parseYamlValue(previousText) as ClusterStatusFile | null) : null;
   // Unreachable: only the Ready condition is known; the rest stays as last seen (Karmada keeps it too).
   const status: ClusterStatus = { ...(previous?.status ?? {}), ...collected };
@@ -194,7 +263,13 @@ function renderClusterFile(name: string, collected: ClusterStatus, previousText:
     // Unknown from a missing heartbeat was never observed by a prober: a fresh observation holds at once, as a
     // restarted Karmada agent's does (its threshold cache starts empty).
     const stored = recorded?.reason === STATUS_UNKNOWN_REASON ? undefined : recorded;
-    const damped = dampReadyCondition(stored, parsePending(previous?.metadata.annotations?.[PENDING_READY_ANNOTATION]), c, now, opts.thresholds);
+    const damped = dampReadyCondition(
+      stored,
+      parsePending(previous?.metadata.annotations?.[PENDING_READY_ANNOTATION]),
+      c,
+      now,
+      opts.thresholds,
+    );
     pending = damped.pending;
     return damped.ready;
   });
@@ -203,15 +278,27 @@ function renderClusterFile(name: string, collected: ClusterStatus, previousText:
   for (const k of ['conditions', 'kubernetesVersion', 'apiEnablements', 'nodeSummary', 'resourceSummary'] as const) {
     if (status[k] !== undefined) (ordered as Record<string, unknown>)[k] = status[k];
   }
-  const cluster = opts.clusters?.get(name) ?? { apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', metadata: { name }, spec: { syncMode: 'Push' } };
-  const taints = buildManagedTaints(previous?.spec?.taints ?? [], ordered.conditions ?? [], opts.taintPolicies ?? [], cluster, formatTime(now));
+  const cluster = opts.clusters?.get(name) ?? {
+    apiVersion: CLUSTER_API_VERSION,
+    kind: 'Cluster',
+    metadata: { name },
+    spec: { syncMode: 'Push' },
+  };
+  const taints = buildManagedTaints(
+    previous?.spec?.taints ?? [],
+    ordered.conditions ?? [],
+    opts.taintPolicies ?? [],
+    cluster,
+    formatTime(now),
+  );
   const build = (heartbeat: string | undefined): string => {
     const annotations = {
       ...(heartbeat ? { [HEARTBEAT_ANNOTATION]: heartbeat } : {}),
       ...(pending ? { [PENDING_READY_ANNOTATION]: `${pending.status} since ${pending.since}` } : {}),
     };
     const file: ClusterStatusFile = {
-      apiVersion: CLUSTER_API_VERSION, kind: 'Cluster',
+      apiVersion: CLUSTER_API_VERSION,
+      kind: 'Cluster',
       metadata: Object.keys(annotations).length > 0 ? { name, annotations } : { name },
       ...(taints.length > 0 ? { spec: { taints } } : {}),
       status: ordered,
@@ -231,8 +318,15 @@ function renderClusterFile(name: string, collected: ClusterStatus, previousText:
 /** A condition keeps its lastTransitionTime while its status stays the same. */
 function withTransitionTime(c: Condition, previous: Condition[] | undefined, now: Date): Condition {
   const before = previous?.find((p) => p.type === c.type);
-  const time = before && before.status === c.status && before.lastTransitionTime ? before.lastTransitionTime : formatTime(now);
-  return { type: c.type, status: c.status, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}), lastTransitionTime: time };
+  const time =
+    before && before.status === c.status && before.lastTransitionTime ? before.lastTransitionTime : formatTime(now);
+  return {
+    type: c.type,
+    status: c.status,
+    ...(c.reason ? { reason: c.reason } : {}),
+    ...(c.message ? { message: c.message } : {}),
+    lastTransitionTime: time,
+  };
 }
 
 function render(value: unknown): string {

@@ -15,23 +15,43 @@ const PROBE_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 100, maxDelayMs: 50
  * member gets Ready=False with reason ClusterNotReachable and nothing else: the writer keeps the last known
  * values of the other fields, as Karmada does.
  */
-export async function collectClusterStatus(kube: KubeTarget, opts: { retry?: RetryPolicy } = {}): Promise<ClusterStatus> {
+export async function collectClusterStatus(
+  kube: KubeTarget,
+  opts: { retry?: RetryPolicy } = {},
+): Promise<ClusterStatus> {
   const retry = opts.retry ?? PROBE_RETRY;
   let health: KubeResponse;
   try {
     health = await sendRequest(kube, { method: 'GET', path: '/readyz', timeoutMs: 5_000 }, retry);
-    if (health.status === 404) health = await sendRequest(kube, { method: 'GET', path: '/healthz', timeoutMs: 5_000 }, retry);
+    if (health.status === 404)
+      health = await sendRequest(kube, { method: 'GET', path: '/healthz', timeoutMs: 5_000 }, retry);
   } catch (err) {
-    return { conditions: [ready('False', 'ClusterNotReachable', `cluster is not reachable: ${err instanceof Error ? err.message : String(err)}`)] };
+    return {
+      conditions: [
+        ready(
+          'False',
+          'ClusterNotReachable',
+          `cluster is not reachable: ${err instanceof Error ? err.message : String(err)}`,
+        ),
+      ],
+    };
   }
   const healthy = health.status === 200 && String(typeof health.body === 'string' ? health.body : 'ok').trim() === 'ok';
   const readyCondition = healthy
     ? ready('True', 'ClusterReady', 'cluster is healthy and ready to accept workloads')
-    : ready('False', 'ClusterNotReady', `cluster is reachable but health endpoint responded without ok (${statusMessage(health)})`);
+    : ready(
+        'False',
+        'ClusterNotReady',
+        `cluster is reachable but health endpoint responded without ok (${statusMessage(health)})`,
+      );
 
   const status: ClusterStatus = { conditions: [readyCondition] };
   try {
-    const [version, enablements, summary] = await Promise.all([readVersion(kube, retry), readApiEnablements(kube, retry), readSummary(kube, retry)]);
+    const [version, enablements, summary] = await Promise.all([
+      readVersion(kube, retry),
+      readApiEnablements(kube, retry),
+      readSummary(kube, retry),
+    ]);
     if (version) status.kubernetesVersion = version;
     status.apiEnablements = enablements.list;
     status.conditions!.push({
@@ -59,23 +79,38 @@ async function readVersion(kube: KubeTarget, retry: RetryPolicy): Promise<string
 async function readApiEnablements(kube: KubeTarget, retry: RetryPolicy) {
   const core = await sendRequest(kube, { method: 'GET', path: '/api' }, retry);
   const groups = await sendRequest(kube, { method: 'GET', path: '/apis' }, retry);
-  if (core.status !== 200 || groups.status !== 200) throw new Error(`discovery failed: ${statusMessage(core.status !== 200 ? core : groups)}`);
+  if (core.status !== 200 || groups.status !== 200)
+    throw new Error(`discovery failed: ${statusMessage(core.status !== 200 ? core : groups)}`);
   const gvs = [
     ...((core.body as { versions?: string[] }).versions ?? []),
-    ...((groups.body as { groups?: { versions?: { groupVersion: string }[] }[] }).groups ?? []).flatMap((g) => (g.versions ?? []).map((v) => v.groupVersion)),
+    ...((groups.body as { groups?: { versions?: { groupVersion: string }[] }[] }).groups ?? []).flatMap((g) =>
+      (g.versions ?? []).map((v) => v.groupVersion),
+    ),
   ];
   const lists = new Map<string, { name: string; kind: string; namespaced: boolean }[]>();
   let complete = true;
   await mapLimit(gvs, 8, async (gv) => {
-    const res = await sendRequest(kube, { method: 'GET', path: gv.includes('/') ? `/apis/${gv}` : `/api/${gv}` }, retry).catch(() => undefined);
+    const res = await sendRequest(
+      kube,
+      { method: 'GET', path: gv.includes('/') ? `/apis/${gv}` : `/api/${gv}` },
+      retry,
+    ).catch(() => undefined);
     if (res?.status !== 200) {
       complete = false;
       return;
     }
-    const resources = (res.body as { resources?: { name: string; kind: string; namespaced: boolean }[] }).resources ?? [];
+    const resources =
+      (res.body as { resources?: { name: string; kind: string; namespaced: boolean }[] }).resources ?? [];
     lists.set(gv, resources);
     // Fresh discovery is also good for the applier's cache on this cluster.
-    kube.discovery.set(gv, Promise.resolve(resources.filter((r) => !r.name.includes('/')).map((r) => ({ name: r.name, kind: r.kind, namespaced: r.namespaced }))));
+    kube.discovery.set(
+      gv,
+      Promise.resolve(
+        resources
+          .filter((r) => !r.name.includes('/'))
+          .map((r) => ({ name: r.name, kind: r.kind, namespaced: r.namespaced })),
+      ),
+    );
   });
   return { list: buildApiEnablements(lists), complete };
 }
@@ -83,9 +118,14 @@ async function readApiEnablements(kube: KubeTarget, retry: RetryPolicy) {
 async function readSummary(kube: KubeTarget, retry: RetryPolicy) {
   const [nodes, pods] = await Promise.all([
     sendRequest(kube, { method: 'GET', path: '/api/v1/nodes' }, retry),
-    sendRequest(kube, { method: 'GET', path: '/api/v1/pods', query: { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' } }, retry),
+    sendRequest(
+      kube,
+      { method: 'GET', path: '/api/v1/pods', query: { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' } },
+      retry,
+    ),
   ]);
-  if (nodes.status !== 200 || pods.status !== 200) throw new Error(`listing nodes or pods failed: ${statusMessage(nodes.status !== 200 ? nodes : pods)}`);
-  const items = (r: KubeResponse) => ((r.body as { items?: Record<string, unknown>[] }).items ?? []);
+  if (nodes.status !== 200 || pods.status !== 200)
+    throw new Error(`listing nodes or pods failed: ${statusMessage(nodes.status !== 200 ? nodes : pods)}`);
+  const items = (r: KubeResponse) => (r.body as { items?: Record<string, unknown>[] }).items ?? [];
   return summarizeResources(items(nodes), items(pods));
 }

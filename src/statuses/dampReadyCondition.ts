@@ -19,7 +19,11 @@ export const DEFAULT_READY_THRESHOLDS: ReadyThresholds = { successMs: 30_000, fa
  * observed; Unknown to False (both not True) passes at once.
  */
 export function dampReadyCondition(
-  stored: Condition | undefined, pending: PendingReady | undefined, observed: Condition, now: Date, thresholds: ReadyThresholds = DEFAULT_READY_THRESHOLDS,
+  stored: Condition | undefined,
+  pending: PendingReady | undefined,
+  observed: Condition,
+  now: Date,
+  thresholds: ReadyThresholds = DEFAULT_READY_THRESHOLDS,
 ): { ready: Condition; pending?: PendingReady } {
   if (!stored) return { ready: observed };
   const flips = (observed.status === 'True') !== (stored.status === 'True');
@@ -27,7 +31,8 @@ export function dampReadyCondition(
   // The observation changed since the last pass: its clock starts now.
   const since = pending && pending.status === observed.status ? pending.since : formatTime(now);
   const threshold = observed.status === 'True' ? thresholds.successMs : thresholds.failureMs;
-  if (now.getTime() < Date.parse(since) + threshold) return { ready: stored, pending: { status: observed.status, since } };
+  if (now.getTime() < Date.parse(since) + threshold)
+    return { ready: stored, pending: { status: observed.status, since } };
   return { ready: observed };
 }
 

@@ -21,19 +21,27 @@ export function interpretHealth(live: Obj | undefined): Health {
   switch (`${String(live.apiVersion ?? '')}/${String(live.kind ?? '')}`) {
     case 'apps/v1/Deployment':
     case 'apps/v1/StatefulSet':
-      return generationObserved && (replicas === undefined || n(status.updatedReplicas) >= replicas) && n(status.availableReplicas) >= n(status.updatedReplicas)
+      return generationObserved &&
+        (replicas === undefined || n(status.updatedReplicas) >= replicas) &&
+        n(status.availableReplicas) >= n(status.updatedReplicas)
         ? 'Healthy'
         : 'Unhealthy';
     case 'apps/v1/ReplicaSet':
-      return generationObserved && (replicas === undefined || n(status.availableReplicas) >= replicas) ? 'Healthy' : 'Unhealthy';
+      return generationObserved && (replicas === undefined || n(status.availableReplicas) >= replicas)
+        ? 'Healthy'
+        : 'Unhealthy';
     case 'apps/v1/DaemonSet':
-      return generationObserved && n(status.updatedNumberScheduled) >= n(status.desiredNumberScheduled) && n(status.numberAvailable) >= n(status.updatedNumberScheduled)
+      return generationObserved &&
+        n(status.updatedNumberScheduled) >= n(status.desiredNumberScheduled) &&
+        n(status.numberAvailable) >= n(status.updatedNumberScheduled)
         ? 'Healthy'
         : 'Unhealthy';
     case 'v1/Pod': {
       if (status.phase === 'Succeeded') return 'Healthy';
       // GetPodCondition: the first Ready condition decides.
-      const ready = ((Array.isArray(status.conditions) ? status.conditions : []) as { type?: string; status?: string }[]).find((c) => c?.type === 'Ready');
+      const ready = (
+        (Array.isArray(status.conditions) ? status.conditions : []) as { type?: string; status?: string }[]
+      ).find((c) => c?.type === 'Ready');
       return status.phase === 'Running' && ready?.status === 'True' ? 'Healthy' : 'Unhealthy';
     }
     case 'v1/Service':
@@ -51,6 +59,7 @@ export function interpretHealth(live: Obj | undefined): Health {
 }
 
 function hasIngress(status: Obj): boolean {
-  const ingress = ((status.loadBalancer as { ingress?: { ip?: string; hostname?: string }[] } | undefined)?.ingress) ?? [];
+  const ingress =
+    (status.loadBalancer as { ingress?: { ip?: string; hostname?: string }[] } | undefined)?.ingress ?? [];
   return Array.isArray(ingress) && ingress.some((i) => Boolean(i?.ip || i?.hostname));
 }

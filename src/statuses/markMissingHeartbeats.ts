@@ -25,7 +25,10 @@ export const HEARTBEAT_INTERVAL_MS = MONITOR_GRACE_MS / 2;
  * (an agent that records none: nothing to judge by) is left alone. Pure.
  */
 export function markMissingHeartbeats(
-  existing: ReadonlyMap<string, string>, clusters: readonly string[], now: Date, opts: ClusterFileOptions & { graceMs?: number } = {},
+  existing: ReadonlyMap<string, string>,
+  clusters: readonly string[],
+  now: Date,
+  opts: ClusterFileOptions & { graceMs?: number } = {},
 ): Map<string, string> {
   const out = new Map<string, string>();
   const grace = opts.graceMs ?? MONITOR_GRACE_MS;
@@ -36,18 +39,33 @@ export function markMissingHeartbeats(
     const heartbeat = file?.metadata?.annotations?.[HEARTBEAT_ANNOTATION];
     if (!file || !heartbeat || !(now.getTime() - Date.parse(heartbeat) > grace)) continue;
     const conditions = file.status?.conditions ?? [];
-    if (conditions.some((c) => c.type === 'Ready' && c.status === 'Unknown' && c.reason === STATUS_UNKNOWN_REASON)) continue;
+    if (conditions.some((c) => c.type === 'Ready' && c.status === 'Unknown' && c.reason === STATUS_UNKNOWN_REASON))
+      continue;
     const unknown: Condition = {
-      type: 'Ready', status: 'Unknown', reason: STATUS_UNKNOWN_REASON,
+      type: 'Ready',
+      status: 'Unknown',
+      reason: STATUS_UNKNOWN_REASON,
       message: `no status update from the Pull agent since its last heartbeat at ${heartbeat} (grace period ${grace / 1000}s)`,
       lastTransitionTime: formatTime(now),
     };
     const next = [unknown, ...conditions.filter((c) => c.type !== 'Ready')];
-    const cluster: Cluster = opts.clusters?.get(name) ?? { apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', metadata: { name }, spec: { syncMode: 'Pull' } };
-    const taints = buildManagedTaints(file.spec?.taints ?? [], next, opts.taintPolicies ?? [], cluster, formatTime(now));
+    const cluster: Cluster = opts.clusters?.get(name) ?? {
+      apiVersion: CLUSTER_API_VERSION,
+      kind: 'Cluster',
+      metadata: { name },
+      spec: { syncMode: 'Pull' },
+    };
+    const taints = buildManagedTaints(
+      file.spec?.taints ?? [],
+      next,
+      opts.taintPolicies ?? [],
+      cluster,
+      formatTime(now),
+    );
     // The agent's pending observation is void: nothing observed it since.
     const marked: ClusterStatusFile = {
-      apiVersion: file.apiVersion, kind: 'Cluster',
+      apiVersion: file.apiVersion,
+      kind: 'Cluster',
       metadata: { name: file.metadata.name, annotations: { [HEARTBEAT_ANNOTATION]: heartbeat } },
       ...(taints.length > 0 ? { spec: { taints } } : {}),
       status: { ...file.status, conditions: next },
@@ -58,7 +76,13 @@ export function markMissingHeartbeats(
 }
 
 /** The Clusters Git registers in Pull mode that this writer does not report on itself: their agents post status. */
-export function agentClusters(clusters: ReadonlyMap<string, Cluster> | undefined, reported: Iterable<string>): string[] {
+export function agentClusters(
+  clusters: ReadonlyMap<string, Cluster> | undefined,
+  reported: Iterable<string>,
+): string[] {
   const own = new Set(reported);
-  return [...(clusters ?? new Map<string, Cluster>())].filter(([name, c]) => c.spec.syncMode === 'Pull' && !own.has(name)).map(([name]) => name).sort();
+  return [...(clusters ?? new Map<string, Cluster>())]
+    .filter(([name, c]) => c.spec.syncMode === 'Pull' && !own.has(name))
+    .map(([name]) => name)
+    .sort();
 }

@@ -28,7 +28,12 @@ export interface LiveObjects {
  * requests. An object the LIST does not return is GET on its own (missing, or no longer labelled, which a GET
  * still reads), as is every object of a kind whose LIST fails: the result is the same as GETting each.
  */
-export async function readLiveObjects(kube: KubeTarget, refs: readonly ObjectRef[], concurrency = 8, pageSize = LIST_PAGE): Promise<LiveObjects> {
+export async function readLiveObjects(
+  kube: KubeTarget,
+  refs: readonly ObjectRef[],
+  concurrency = 8,
+  pageSize = LIST_PAGE,
+): Promise<LiveObjects> {
   const out: LiveObjects = { found: [], missing: [], unread: 0 };
   const single: { ref: ObjectRef; resource: ApiResource }[] = [];
   const groups = [...groupByCollection(refs).values()];
@@ -53,8 +58,13 @@ export async function readLiveObjects(kube: KubeTarget, refs: readonly ObjectRef
   });
   await mapLimit(single, concurrency, async ({ ref, resource }) => {
     try {
-      const res = await sendRequest(kube, { method: 'GET', path: resourcePath(ref.apiVersion, resource, ref.namespace, ref.name), timeoutMs: 5_000 }, READ_RETRY);
-      if (res.status === 200 && res.body && typeof res.body === 'object') out.found.push({ ref, live: res.body as Record<string, unknown> });
+      const res = await sendRequest(
+        kube,
+        { method: 'GET', path: resourcePath(ref.apiVersion, resource, ref.namespace, ref.name), timeoutMs: 5_000 },
+        READ_RETRY,
+      );
+      if (res.status === 200 && res.body && typeof res.body === 'object')
+        out.found.push({ ref, live: res.body as Record<string, unknown> });
       else if (res.status === 404) out.missing.push(ref);
       else out.unread++;
     } catch {
@@ -79,14 +89,28 @@ function groupByCollection(refs: readonly ObjectRef[]): Map<string, ObjectRef[]>
 }
 
 /** Name → object of one collection's Flotilla-labelled objects, every page; null when a page could not be read. */
-async function listManaged(kube: KubeTarget, apiVersion: string, resource: ApiResource, namespace: string, pageSize: number): Promise<Map<string, Record<string, unknown>> | null> {
+async function listManaged(
+  kube: KubeTarget,
+  apiVersion: string,
+  resource: ApiResource,
+  namespace: string,
+  pageSize: number,
+): Promise<Map<string, Record<string, unknown>> | null> {
   const byName = new Map<string, Record<string, unknown>>();
   let token: string | undefined;
   do {
-    const query: Record<string, string> = { labelSelector: `${MANAGED_LABEL}=true`, limit: String(pageSize), ...(token ? { continue: token } : {}) };
+    const query: Record<string, string> = {
+      labelSelector: `${MANAGED_LABEL}=true`,
+      limit: String(pageSize),
+      ...(token ? { continue: token } : {}),
+    };
     let res;
     try {
-      res = await sendRequest(kube, { method: 'GET', path: resourcePath(apiVersion, resource, namespace), query, timeoutMs: 10_000 }, READ_RETRY);
+      res = await sendRequest(
+        kube,
+        { method: 'GET', path: resourcePath(apiVersion, resource, namespace), query, timeoutMs: 10_000 },
+        READ_RETRY,
+      );
     } catch {
       return null;
     }

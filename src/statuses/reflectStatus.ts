@@ -10,16 +10,43 @@ const TEMPLATE_GENERATION = 'resourcetemplate.karmada.io/generation';
  * version only (autoscaling/v2 HPA, policy/v1 PDB) reflects its whole status at any other.
  */
 const REFLECTED: Record<string, { fields: readonly string[]; federated?: true }> = {
-  'apps/v1/Deployment': { fields: ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'observedGeneration'], federated: true },
-  'apps/v1/ReplicaSet': { fields: ['replicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'], federated: true },
+  'apps/v1/Deployment': {
+    fields: [
+      'replicas',
+      'updatedReplicas',
+      'readyReplicas',
+      'availableReplicas',
+      'unavailableReplicas',
+      'observedGeneration',
+    ],
+    federated: true,
+  },
+  'apps/v1/ReplicaSet': {
+    fields: ['replicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'],
+    federated: true,
+  },
   'apps/v1/DaemonSet': {
-    fields: ['currentNumberScheduled', 'desiredNumberScheduled', 'numberAvailable', 'numberMisscheduled', 'numberReady', 'updatedNumberScheduled', 'numberUnavailable', 'observedGeneration'],
+    fields: [
+      'currentNumberScheduled',
+      'desiredNumberScheduled',
+      'numberAvailable',
+      'numberMisscheduled',
+      'numberReady',
+      'updatedNumberScheduled',
+      'numberUnavailable',
+      'observedGeneration',
+    ],
     federated: true,
   },
   // Karmada leaves observedGeneration out for StatefulSets.
-  'apps/v1/StatefulSet': { fields: ['availableReplicas', 'currentReplicas', 'readyReplicas', 'replicas', 'updatedReplicas'], federated: true },
+  'apps/v1/StatefulSet': {
+    fields: ['availableReplicas', 'currentReplicas', 'readyReplicas', 'replicas', 'updatedReplicas'],
+    federated: true,
+  },
   'batch/v1/Job': { fields: ['active', 'succeeded', 'failed', 'conditions', 'startTime', 'completionTime'] },
-  'policy/v1/PodDisruptionBudget': { fields: ['disruptionsAllowed', 'expectedPods', 'desiredHealthy', 'currentHealthy', 'disruptedPods'] },
+  'policy/v1/PodDisruptionBudget': {
+    fields: ['disruptionsAllowed', 'expectedPods', 'desiredHealthy', 'currentHealthy', 'disruptedPods'],
+  },
   'autoscaling/v2/HorizontalPodAutoscaler': { fields: ['currentReplicas', 'desiredReplicas'] },
 };
 
@@ -73,7 +100,8 @@ function withoutTimes(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutTimes);
   if (value && typeof value === 'object') {
     const out: Obj = {};
-    for (const [k, v] of Object.entries(value)) if (k !== 'lastHeartbeatTime' && k !== 'lastProbeTime' && k !== 'lastUpdateTime') out[k] = withoutTimes(v);
+    for (const [k, v] of Object.entries(value))
+      if (k !== 'lastHeartbeatTime' && k !== 'lastProbeTime' && k !== 'lastUpdateTime') out[k] = withoutTimes(v);
     return out;
   }
   return value;

@@ -6,11 +6,17 @@ import { addResources, formatResourceList } from '../quantities/resourceLists.ts
 type Obj = Record<string, unknown>;
 
 /** nodeSummary and resourceSummary.allocatable from the Nodes; allocated (bound pods) and allocating (pending pods) from the Pods. */
-export function summarizeResources(nodes: readonly Obj[], pods: readonly Obj[]): Pick<ClusterStatus, 'nodeSummary' | 'resourceSummary'> {
+export function summarizeResources(
+  nodes: readonly Obj[],
+  pods: readonly Obj[],
+): Pick<ClusterStatus, 'nodeSummary' | 'resourceSummary'> {
   let readyNum = 0;
   const allocatable = new Map<string, Quantity>();
   for (const node of nodes) {
-    const status = (node.status ?? {}) as { conditions?: { type: string; status: string }[]; allocatable?: Record<string, string | number> };
+    const status = (node.status ?? {}) as {
+      conditions?: { type: string; status: string }[];
+      allocatable?: Record<string, string | number>;
+    };
     if ((status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True')) readyNum++;
     addResources(allocatable, status.allocatable ?? {});
   }
@@ -26,13 +32,18 @@ export function summarizeResources(nodes: readonly Obj[], pods: readonly Obj[]):
   }
   return {
     nodeSummary: { totalNum: nodes.length, readyNum },
-    resourceSummary: { allocatable: formatResourceList(allocatable), allocating: formatResourceList(allocating), allocated: formatResourceList(allocated) },
+    resourceSummary: {
+      allocatable: formatResourceList(allocatable),
+      allocating: formatResourceList(allocating),
+      allocated: formatResourceList(allocated),
+    },
   };
 }
 
-
 /** Every groupVersion the member serves with its resources (subresources left out), sorted: stable bytes in Git. */
-export function buildApiEnablements(lists: ReadonlyMap<string, readonly { name: string; kind: string }[]>): APIEnablement[] {
+export function buildApiEnablements(
+  lists: ReadonlyMap<string, readonly { name: string; kind: string }[]>,
+): APIEnablement[] {
   return [...lists.keys()].sort().map((groupVersion) => ({
     groupVersion,
     resources: lists
@@ -42,7 +53,3 @@ export function buildApiEnablements(lists: ReadonlyMap<string, readonly { name: 
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
   }));
 }
-
-
-
-

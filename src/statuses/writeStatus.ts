@@ -43,21 +43,42 @@ export interface WriteStatusResult {
 export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatusResult> {
   const ref = opts.statusRef ?? DEFAULT_STATUS_REF;
   const now = opts.now ?? (() => new Date());
-  const reports = opts.renderedCommit ? await withApplied(opts.repo, opts.reports, opts.renderedCommit, opts.sourceCommit) : opts.reports;
+  const reports = opts.renderedCommit
+    ? await withApplied(opts.repo, opts.reports, opts.renderedCommit, opts.sourceCommit)
+    : opts.reports;
   // Pull clusters Git registers and this writer does not probe: their agents' heartbeats are watched.
-  const watched = agentClusters(opts.clusterOptions?.clusters, reports.map((r) => r.cluster));
+  const watched = agentClusters(
+    opts.clusterOptions?.clusters,
+    reports.map((r) => r.cluster),
+  );
   const paths = [...new Set([...statusPathsOf(reports), ...watched.map(clusterStatusPath)])].sort();
-  const done = await commitStatusEdits(opts.repo, ref, paths, (existing) => {
-    const time = now();
-    const edits = buildStatusFiles(existing, reports, time, opts.interpreters, opts.clusterOptions);
-    for (const [path, text] of markMissingHeartbeats(existing, watched, time, opts.clusterOptions)) edits.set(path, text);
-    return { edits, message: statusMessage(opts, [...edits.keys()]), time };
-  }, opts.maxAttempts);
-  return { commit: done.commit, changedPaths: done.commit ? [...done.change!.edits.keys()].sort() : [], attempts: done.attempts };
+  const done = await commitStatusEdits(
+    opts.repo,
+    ref,
+    paths,
+    (existing) => {
+      const time = now();
+      const edits = buildStatusFiles(existing, reports, time, opts.interpreters, opts.clusterOptions);
+      for (const [path, text] of markMissingHeartbeats(existing, watched, time, opts.clusterOptions))
+        edits.set(path, text);
+      return { edits, message: statusMessage(opts, [...edits.keys()]), time };
+    },
+    opts.maxAttempts,
+  );
+  return {
+    commit: done.commit,
+    changedPaths: done.commit ? [...done.change!.edits.keys()].sort() : [],
+    attempts: done.attempts,
+  };
 }
 
 /** Each report with a delivery gets the record of what it applied: the rendered commit and its folder's tree. */
-async function withApplied(repo: GitRepo, reports: readonly ClusterReport[], renderedCommit: string, sourceCommit: string | undefined): Promise<ClusterReport[]> {
+async function withApplied(
+  repo: GitRepo,
+  reports: readonly ClusterReport[],
+  renderedCommit: string,
+  sourceCommit: string | undefined,
+): Promise<ClusterReport[]> {
   if (!reports.some((r) => r.delivery && !r.applied)) return [...reports];
   const root = await readTree(repo, (await readCommitInfo(repo, renderedCommit)).tree);
   const clusters = root.find((e) => e.name === 'clusters' && isTreeMode(e.mode));
@@ -66,10 +87,18 @@ async function withApplied(repo: GitRepo, reports: readonly ClusterReport[], ren
     if (!r.delivery || r.applied) return r;
     const folder = folders.find((e) => e.name === r.cluster && isTreeMode(e.mode));
     const failed = r.delivery.results.filter((x) => x.action === 'failed' || x.action === 'conflict').length;
-    return { ...r, applied: { cluster: r.cluster, renderedCommit, ...(sourceCommit ? { sourceCommit } : {}), folderTree: folder?.oid ?? null, failed } };
+    return {
+      ...r,
+      applied: {
+        cluster: r.cluster,
+        renderedCommit,
+        ...(sourceCommit ? { sourceCommit } : {}),
+        folderTree: folder?.oid ?? null,
+        failed,
+      },
+    };
   });
 }
-
 
 function statusMessage(opts: WriteStatusOptions, changed: string[]): string {
   const clusters = opts.reports.map((r) => r.cluster).sort();
@@ -81,14 +110,20 @@ function statusMessage(opts: WriteStatusOptions, changed: string[]): string {
     if (r.delivery) {
       const counts = new Map<string, number>();
       for (const res of r.delivery.results) counts.set(res.action, (counts.get(res.action) ?? 0) + 1);
-      parts.push([...counts].sort().map(([a, n]) => `${n} ${a}`).join(', ') || 'no objects');
+      parts.push(
+        [...counts]
+          .sort()
+          .map(([a, n]) => `${n} ${a}`)
+          .join(', ') || 'no objects',
+      );
     }
     if (r.observed) parts.push(`${r.observed.length} object(s) read back, none applied`);
     lines.push(`${r.cluster}: ${parts.join('; ')}`);
   }
   for (const path of changed) {
     const m = /^clusters\/(.+)\.yaml$/.exec(path);
-    if (m && !clusters.includes(m[1]!)) lines.push(`${m[1]}: Ready=Unknown (ClusterStatusUnknown): its agent's heartbeat stopped`);
+    if (m && !clusters.includes(m[1]!))
+      lines.push(`${m[1]}: Ready=Unknown (ClusterStatusUnknown): its agent's heartbeat stopped`);
   }
   lines.push(`${changed.length} status file(s) changed`, '');
   if (opts.renderedCommit) lines.push(`Rendered-Commit: ${opts.renderedCommit}`);

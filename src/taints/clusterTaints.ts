@@ -18,7 +18,11 @@ export const TAINT_UNREACHABLE = 'cluster.karmada.io/unreachable';
  * is deleted): nothing can `kubectl taint` the status branch, so a kept taint could never be removed.
  */
 export function buildManagedTaints(
-  previous: readonly Taint[], conditions: readonly Condition[], policies: readonly ClusterTaintPolicy[], cluster: Cluster, now: string,
+  previous: readonly Taint[],
+  conditions: readonly Condition[],
+  policies: readonly ClusterTaintPolicy[],
+  cluster: Cluster,
+  now: string,
 ): Taint[] {
   const userTaints = cluster.spec.taints ?? [];
   const named = new Set([`${TAINT_NOT_READY}:NoSchedule`, `${TAINT_UNREACHABLE}:NoSchedule`]);
@@ -48,7 +52,9 @@ export function buildManagedTaints(
     remove(unreachable);
   }
 
-  for (const policy of [...policies].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0))) {
+  for (const policy of [...policies].sort((a, b) =>
+    a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0,
+  )) {
     if (policy.spec.targetClusters && !matchClusterAffinity(policy.spec.targetClusters, cluster)) continue;
     if (conditionsMatch(conditions, policy.spec.addOnConditions)) for (const t of policy.spec.taints) add(t);
     if (conditionsMatch(conditions, policy.spec.removeOnConditions)) for (const t of policy.spec.taints) remove(t);
@@ -57,7 +63,10 @@ export function buildManagedTaints(
 }
 
 /** Karmada's conditionMatches: every MatchCondition holds (ANDed); an empty list never matches; a missing condition fails. */
-export function conditionsMatch(conditions: readonly Condition[], matches: readonly MatchCondition[] | undefined): boolean {
+export function conditionsMatch(
+  conditions: readonly Condition[],
+  matches: readonly MatchCondition[] | undefined,
+): boolean {
   if (!matches || matches.length === 0) return false;
   return matches.every((m) => {
     const c = conditions.find((x) => x.type === m.conditionType);
@@ -68,7 +77,10 @@ export function conditionsMatch(conditions: readonly Condition[], matches: reado
 }
 
 /** What the scheduler and the taint manager see: the user's taints from Git, then the managed ones not already there. */
-export function effectiveTaints(gitTaints: readonly Taint[] | undefined, managed: readonly Taint[] | undefined): Taint[] {
+export function effectiveTaints(
+  gitTaints: readonly Taint[] | undefined,
+  managed: readonly Taint[] | undefined,
+): Taint[] {
   const out = [...(gitTaints ?? [])];
   for (const t of managed ?? []) if (!out.some((x) => x.key === t.key && x.effect === t.effect)) out.push(t);
   return out;

@@ -29,12 +29,18 @@ export function describeTemplate(d: TemplateDescription): string {
     ...(d.ref.namespace ? [field('Namespace', d.ref.namespace)] : []),
     field('Kind', `${d.ref.kind} (${d.ref.apiVersion})`),
     field('Source File', d.index?.file ?? '<unknown>'),
-    field('Binding', b ? `${b.kind} ${b.metadata.namespace ? `${b.metadata.namespace}/` : ''}${b.metadata.name} (${d.bindingPath})` : '<none>: no policy places it'),
+    field(
+      'Binding',
+      b
+        ? `${b.kind} ${b.metadata.namespace ? `${b.metadata.namespace}/` : ''}${b.metadata.name} (${d.bindingPath})`
+        : '<none>: no policy places it',
+    ),
     field('Policy', policyName(b?.metadata.annotations?.['flotilla.io/policy'] ?? d.index?.policy)),
   ];
   if (d.secret) {
     lines.push(field('Type', d.secret.type), 'Data', '====');
-    if (d.secret.keys.length) lines.push(...d.secret.keys.map(([k, size]) => `${`${printable(k)}:`.padEnd(16)}${size} bytes`));
+    if (d.secret.keys.length)
+      lines.push(...d.secret.keys.map(([k, size]) => `${`${printable(k)}:`.padEnd(16)}${size} bytes`));
     else lines.push('  <none>');
   }
   const scaledBy = d.index?.scaledBy ?? [];
@@ -43,11 +49,24 @@ export function describeTemplate(d: TemplateDescription): string {
     // The members' HPAs own the count (retain-replicas): what they run, with Git's count as what a create sends.
     const governed = `governed by ${scaledBy.map(hpaName).join(', ')} on each member`;
     const git = b?.spec.replicas !== undefined ? `; ${b.spec.replicas} in Git` : '';
-    lines.push(field('Replicas', typeof members === 'number' ? `${members} on the members (${governed}${git})` : `${b?.spec.replicas ?? '-'} (${governed})`));
+    lines.push(
+      field(
+        'Replicas',
+        typeof members === 'number'
+          ? `${members} on the members (${governed}${git})`
+          : `${b?.spec.replicas ?? '-'} (${governed})`,
+      ),
+    );
   } else if (b?.spec.replicas !== undefined) lines.push(field('Replicas', String(b.spec.replicas)));
   if (b?.spec.placement) {
     lines.push('Placement:');
-    lines.push(stringify(b.spec.placement, { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0 }).trimEnd().split('\n').map((l) => `  ${l}`).join('\n'));
+    lines.push(
+      stringify(b.spec.placement, { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0 })
+        .trimEnd()
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n'),
+    );
   }
   const byCluster = new Map((d.status?.aggregatedStatus ?? []).map((a) => [a.clusterName, a]));
   const targets = new Map<string, string>();
@@ -59,25 +78,65 @@ export function describeTemplate(d: TemplateDescription): string {
   for (const c of byCluster.keys()) if (!targets.has(c)) targets.set(c, '(leaving)');
   lines.push('Clusters:');
   if (targets.size) {
-    lines.push(indent(printTable(['Cluster', 'Replicas', 'Applied', 'Health', 'Message'], [...targets].sort(([a], [z]) => (a < z ? -1 : 1)).map(([name, replicas]) => {
-      const s = byCluster.get(name);
-      return [name, replicas, s ? String(s.applied) : 'Unknown', s?.health ?? 'Unknown', printable(s?.message ?? '')];
-    }))));
+    lines.push(
+      indent(
+        printTable(
+          ['Cluster', 'Replicas', 'Applied', 'Health', 'Message'],
+          [...targets]
+            .sort(([a], [z]) => (a < z ? -1 : 1))
+            .map(([name, replicas]) => {
+              const s = byCluster.get(name);
+              return [
+                name,
+                replicas,
+                s ? String(s.applied) : 'Unknown',
+                s?.health ?? 'Unknown',
+                printable(s?.message ?? ''),
+              ];
+            }),
+        ),
+      ),
+    );
   } else lines.push('  <none>');
   const conditions = [...(b?.status?.conditions ?? []), ...(d.status?.conditions ?? [])];
   lines.push('Conditions:');
-  if (conditions.length) lines.push(indent(printTable(['Type', 'Status', 'Reason', 'Message'], conditions.map((c) => [c.type, c.status, c.reason ?? '', printable(c.message ?? '')]))));
+  if (conditions.length)
+    lines.push(
+      indent(
+        printTable(
+          ['Type', 'Status', 'Reason', 'Message'],
+          conditions.map((c) => [c.type, c.status, c.reason ?? '', printable(c.message ?? '')]),
+        ),
+      ),
+    );
   else lines.push('  <none>');
   if (d.status?.status && Object.keys(d.status.status).length) {
     lines.push('Aggregated Status:');
-    lines.push(Object.entries(d.status.status).map(([k, v]) => `  ${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join('\n'));
+    lines.push(
+      Object.entries(d.status.status)
+        .map(([k, v]) => `  ${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+        .join('\n'),
+    );
   }
   lines.push('Events:');
   if (d.history.length) {
-    lines.push(indent(printTable(['Date', 'Source', 'PR', 'Author', 'Clusters', 'Message'], d.history.slice(0, 10).map((h) => [
-      h.date, h.sourceCommit?.slice(0, 12) ?? `(hand ${h.outputCommit.slice(0, 7)})`, h.pullRequest !== undefined ? `#${h.pullRequest}` : '-', printable(h.author),
-      h.changes.map((c) => `${c.cluster ?? 'binding'} ${c.change}`).join(', '), printable(h.subject),
-    ]))));
+    lines.push(
+      indent(
+        printTable(
+          ['Date', 'Source', 'PR', 'Author', 'Clusters', 'Message'],
+          d.history
+            .slice(0, 10)
+            .map((h) => [
+              h.date,
+              h.sourceCommit?.slice(0, 12) ?? `(hand ${h.outputCommit.slice(0, 7)})`,
+              h.pullRequest !== undefined ? `#${h.pullRequest}` : '-',
+              printable(h.author),
+              h.changes.map((c) => `${c.cluster ?? 'binding'} ${c.change}`).join(', '),
+              printable(h.subject),
+            ]),
+        ),
+      ),
+    );
   } else lines.push('  <none>');
   return `${lines.join('\n')}\n`;
 }
@@ -96,5 +155,9 @@ function policyName(key: string | undefined): string {
 }
 
 function indent(table: string): string {
-  return table.trimEnd().split('\n').map((l) => `  ${l}`).join('\n');
+  return table
+    .trimEnd()
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
 }

@@ -8,7 +8,12 @@ import { readPathOids } from '../commits/readPathOids.ts';
  * creation event, so this is the time it was last (re)added. Walks at most `maxCommits` (default 500): older
  * objects show the age of the oldest commit walked.
  */
-export async function readFirstSeen(repo: GitRepo, head: string, paths: readonly string[], maxCommits = 500): Promise<Map<string, number>> {
+export async function readFirstSeen(
+  repo: GitRepo,
+  head: string,
+  paths: readonly string[],
+  maxCommits = 500,
+): Promise<Map<string, number>> {
   const seen = new Map<string, number>();
   let open = [...new Set(paths)];
   let cursor: string | undefined = head;

@@ -68,7 +68,11 @@ function branchState(repo: GitRepo, commit: CommitInfo): BranchState {
 }
 
 /** Every YAML document of the given files of one branch, parsed to plain data; unreadable files give nothing. */
-export async function readDocuments(repo: GitRepo, branch: BranchState, paths: readonly string[]): Promise<Map<string, unknown[]>> {
+export async function readDocuments(
+  repo: GitRepo,
+  branch: BranchState,
+  paths: readonly string[],
+): Promise<Map<string, unknown[]>> {
   const out = new Map<string, unknown[]>();
   for (const [p, text] of await readTextFiles(repo, branch.commit.tree, paths)) {
     try {
@@ -85,13 +89,20 @@ export async function readRegisteredClusters(fleet: Fleet): Promise<Map<string, 
   const ignoreText = (await readTextFiles(fleet.repo, fleet.source.commit.tree, [IGNORE_FILE])).get(IGNORE_FILE);
   const ignore = ignoreText === undefined ? undefined : parseIgnoreFile(ignoreText);
   // The index names the files holding Karmada objects; without it (nothing rendered yet) every config file is read.
-  const known = fleet.rendered ? Object.entries(fleet.rendered.index.files).filter(([, f]) => f.karmada).map(([p]) => p) : [];
-  const candidates = (known.length ? known : [...(await fleet.source.list()).keys()]).filter((p) => isConfigFile(p, ignore));
+  const known = fleet.rendered
+    ? Object.entries(fleet.rendered.index.files)
+        .filter(([, f]) => f.karmada)
+        .map(([p]) => p)
+    : [];
+  const candidates = (known.length ? known : [...(await fleet.source.list()).keys()]).filter((p) =>
+    isConfigFile(p, ignore),
+  );
   const docs = await readDocuments(fleet.repo, fleet.source, candidates);
   const out = new Map<string, { cluster: Cluster; file: string }>();
   for (const [file, list] of docs) {
     for (const d of list as Cluster[]) {
-      if (d?.kind === 'Cluster' && typeof d.metadata?.name === 'string' && !out.has(d.metadata.name)) out.set(d.metadata.name, { cluster: d, file });
+      if (d?.kind === 'Cluster' && typeof d.metadata?.name === 'string' && !out.has(d.metadata.name))
+        out.set(d.metadata.name, { cluster: d, file });
     }
   }
   return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

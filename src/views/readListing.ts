@@ -3,7 +3,13 @@ import type { Cluster, ClusterStatus, Condition } from '../api/cluster.ts';
 import { groupOf, parseRefKey, type ObjectRef } from '../api/kinds.ts';
 import { humanDuration } from '../time/humanDuration.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
-import { appliedPath, clusterStatusPath, templateStatusPath, type AppliedRecord, type TemplateStatusFile } from '../branches/status/statusFiles.ts';
+import {
+  appliedPath,
+  clusterStatusPath,
+  templateStatusPath,
+  type AppliedRecord,
+  type TemplateStatusFile,
+} from '../branches/status/statusFiles.ts';
 import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../branches/rendered/outputPaths.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
 import { kindColumns } from './kindColumns.ts';
@@ -36,8 +42,10 @@ export interface Listing {
   namespaced: boolean;
 }
 
-const age = (now: Date, seconds: number | undefined) => (seconds === undefined ? '<unknown>' : humanDuration(now.getTime() - seconds * 1000));
-const conditionStatus = (conditions: Condition[] | undefined, type: string) => conditions?.find((c) => c.type === type)?.status ?? 'Unknown';
+const age = (now: Date, seconds: number | undefined) =>
+  seconds === undefined ? '<unknown>' : humanDuration(now.getTime() - seconds * 1000);
+const conditionStatus = (conditions: Condition[] | undefined, type: string) =>
+  conditions?.find((c) => c.type === type)?.status ?? 'Unknown';
 
 /** Reads what one resource type needs from the three branches and lays it out as kubectl would. */
 export async function readListing(fleet: Fleet, type: ResourceType, q: ListingQuery): Promise<Listing> {
@@ -62,7 +70,13 @@ export interface ClusterView {
 /** Registrations from the source commit, status from the status branch. */
 export async function readClusterViews(fleet: Fleet): Promise<Map<string, ClusterView>> {
   const registered = await readRegisteredClusters(fleet);
-  const statusDocs = fleet.status ? await readDocuments(fleet.repo, fleet.status, [...registered.keys()].flatMap((n) => [clusterStatusPath(n), appliedPath(n)])) : new Map<string, unknown[]>();
+  const statusDocs = fleet.status
+    ? await readDocuments(
+        fleet.repo,
+        fleet.status,
+        [...registered.keys()].flatMap((n) => [clusterStatusPath(n), appliedPath(n)]),
+      )
+    : new Map<string, unknown[]>();
   const out = new Map<string, ClusterView>();
   for (const [name, { cluster, file }] of registered) {
     const status = (statusDocs.get(clusterStatusPath(name))?.[0] as Cluster | undefined)?.status;
@@ -73,21 +87,48 @@ export async function readClusterViews(fleet: Fleet): Promise<Map<string, Cluste
 }
 
 async function listClusters(fleet: Fleet, q: ListingQuery): Promise<Listing> {
-  const views = [...(await readClusterViews(fleet)).values()].filter((v) => q.name === undefined || v.cluster.metadata.name === q.name);
-  const ages = await readFirstSeen(fleet.repo, fleet.source.commit.oid, views.map((v) => v.file));
-  const headers = ['NAME', 'VERSION', 'MODE', 'READY', 'AGE', ...(q.wide ? ['PROVIDER', 'REGION', 'ZONES', 'TAINTS'] : [])];
+  const views = [...(await readClusterViews(fleet)).values()].filter(
+    (v) => q.name === undefined || v.cluster.metadata.name === q.name,
+  );
+  const ages = await readFirstSeen(
+    fleet.repo,
+    fleet.source.commit.oid,
+    views.map((v) => v.file),
+  );
+  const headers = [
+    'NAME',
+    'VERSION',
+    'MODE',
+    'READY',
+    'AGE',
+    ...(q.wide ? ['PROVIDER', 'REGION', 'ZONES', 'TAINTS'] : []),
+  ];
   const rows = views.map(({ cluster: c, file }) => {
     const status: ClusterStatus | undefined = c.status;
     return [
-      c.metadata.name!, status?.kubernetesVersion ?? '<unknown>', c.spec?.syncMode ?? 'Push', conditionStatus(status?.conditions, 'Ready'), age(q.now, ages.get(file)),
-      ...(q.wide ? [c.spec?.provider ?? '<none>', c.spec?.region ?? '<none>', (c.spec?.zones ?? (c.spec?.zone ? [c.spec.zone] : [])).join(',') || '<none>', (c.spec?.taints ?? []).map(formatTaint).join(',') || '<none>'] : []),
+      c.metadata.name!,
+      status?.kubernetesVersion ?? '<unknown>',
+      c.spec?.syncMode ?? 'Push',
+      conditionStatus(status?.conditions, 'Ready'),
+      age(q.now, ages.get(file)),
+      ...(q.wide
+        ? [
+            c.spec?.provider ?? '<none>',
+            c.spec?.region ?? '<none>',
+            (c.spec?.zones ?? (c.spec?.zone ? [c.spec.zone] : [])).join(',') || '<none>',
+            (c.spec?.taints ?? []).map(formatTaint).join(',') || '<none>',
+          ]
+        : []),
     ];
   });
   return { headers, rows, objects: views.map((v) => v.cluster as unknown as Obj), namespaced: false };
 }
 
 /** The template status files of the given refs, by path. */
-async function readTemplateStatuses(fleet: Fleet, refs: readonly ObjectRef[]): Promise<Map<string, TemplateStatusFile>> {
+async function readTemplateStatuses(
+  fleet: Fleet,
+  refs: readonly ObjectRef[],
+): Promise<Map<string, TemplateStatusFile>> {
   if (!fleet.status) return new Map();
   const docs = await readDocuments(fleet.repo, fleet.status, refs.map(templateStatusPath));
   return new Map([...docs].map(([p, d]) => [p, withoutSecretStatus(d[0] as TemplateStatusFile)]));
@@ -103,21 +144,63 @@ async function listBindings(fleet: Fleet, scope: 'namespaced' | 'cluster', q: Li
     return folder === undefined || ns === folder;
   });
   const docs = await readDocuments(fleet.repo, rendered, paths);
-  const bindings = paths.map((p) => ({ path: p, binding: docs.get(p)?.[0] as ResourceBinding | undefined }))
-    .filter((b): b is { path: string; binding: ResourceBinding } => Boolean(b.binding) && (q.name === undefined || b.binding!.metadata.name === q.name));
-  const refOf = (b: ResourceBinding): ObjectRef => ({ apiVersion: b.spec.resource.apiVersion, kind: b.spec.resource.kind, namespace: b.spec.resource.namespace ?? '', name: b.spec.resource.name });
-  const statuses = await readTemplateStatuses(fleet, bindings.map((b) => refOf(b.binding)));
-  const ages = await readFirstSeen(fleet.repo, rendered.commit.oid, bindings.map((b) => b.path));
+  const bindings = paths
+    .map((p) => ({ path: p, binding: docs.get(p)?.[0] as ResourceBinding | undefined }))
+    .filter(
+      (b): b is { path: string; binding: ResourceBinding } =>
+        Boolean(b.binding) && (q.name === undefined || b.binding!.metadata.name === q.name),
+    );
+  const refOf = (b: ResourceBinding): ObjectRef => ({
+    apiVersion: b.spec.resource.apiVersion,
+    kind: b.spec.resource.kind,
+    namespace: b.spec.resource.namespace ?? '',
+    name: b.spec.resource.name,
+  });
+  const statuses = await readTemplateStatuses(
+    fleet,
+    bindings.map((b) => refOf(b.binding)),
+  );
+  const ages = await readFirstSeen(
+    fleet.repo,
+    rendered.commit.oid,
+    bindings.map((b) => b.path),
+  );
   const showNs = scope === 'namespaced' && q.allNamespaces;
-  const headers = [...(showNs ? ['NAMESPACE'] : []), 'NAME', 'SCHEDULED', 'FULLYAPPLIED', 'AGE', ...(q.wide ? ['REPLICAS', 'CLUSTERS'] : [])];
+  const headers = [
+    ...(showNs ? ['NAMESPACE'] : []),
+    'NAME',
+    'SCHEDULED',
+    'FULLYAPPLIED',
+    'AGE',
+    ...(q.wide ? ['REPLICAS', 'CLUSTERS'] : []),
+  ];
   const objects: Obj[] = [];
   const rows = bindings.map(({ path, binding: b }) => {
     const status = statuses.get(templateStatusPath(refOf(b)));
-    const conditions = [...(b.status?.conditions ?? []).filter((c) => c.type !== 'FullyApplied'), ...(status?.conditions ?? [])];
-    objects.push({ ...b, status: { ...(b.status ?? {}), conditions, ...(status?.aggregatedStatus ? { aggregatedStatus: status.aggregatedStatus } : {}) } });
+    const conditions = [
+      ...(b.status?.conditions ?? []).filter((c) => c.type !== 'FullyApplied'),
+      ...(status?.conditions ?? []),
+    ];
+    objects.push({
+      ...b,
+      status: {
+        ...(b.status ?? {}),
+        conditions,
+        ...(status?.aggregatedStatus ? { aggregatedStatus: status.aggregatedStatus } : {}),
+      },
+    });
     return [
-      ...(showNs ? [b.metadata.namespace ?? ''] : []), b.metadata.name!, conditionStatus(b.status?.conditions, 'Scheduled'), conditionStatus(status?.conditions, 'FullyApplied'), age(q.now, ages.get(path)),
-      ...(q.wide ? [b.spec.replicas === undefined ? '<none>' : String(b.spec.replicas), (b.spec.clusters ?? []).map((c) => `${c.name}:${c.replicas}`).join(',') || '<none>'] : []),
+      ...(showNs ? [b.metadata.namespace ?? ''] : []),
+      b.metadata.name!,
+      conditionStatus(b.status?.conditions, 'Scheduled'),
+      conditionStatus(status?.conditions, 'FullyApplied'),
+      age(q.now, ages.get(path)),
+      ...(q.wide
+        ? [
+            b.spec.replicas === undefined ? '<none>' : String(b.spec.replicas),
+            (b.spec.clusters ?? []).map((c) => `${c.name}:${c.replicas}`).join(',') || '<none>',
+          ]
+        : []),
     ];
   });
   return { headers, rows, objects, namespaced: scope === 'namespaced' && !q.allNamespaces };
@@ -129,11 +212,18 @@ async function listWorks(fleet: Fleet, q: ListingQuery): Promise<Listing> {
   const paths = [...(await rendered.list(q.cluster ? `clusters/${q.cluster}` : 'clusters')).keys()].filter((p) => {
     const [top, cluster, ns, file] = p.split('/');
     if (top !== 'clusters' || !file || !file.endsWith('.yaml')) return false;
-    return (q.cluster === undefined || cluster === q.cluster) && (wantNs === undefined || ns === (wantNs || CLUSTER_SCOPED_FOLDER));
+    return (
+      (q.cluster === undefined || cluster === q.cluster) &&
+      (wantNs === undefined || ns === (wantNs || CLUSTER_SCOPED_FOLDER))
+    );
   });
   const docs = await readDocuments(fleet.repo, rendered, paths);
-  const items = paths.map((p) => ({ path: p, cluster: p.split('/')[1]!, manifest: docs.get(p)?.[0] as Obj | undefined }))
-    .filter((w): w is { path: string; cluster: string; manifest: Obj } => Boolean(w.manifest) && (q.name === undefined || (w.manifest!.metadata as Obj | undefined)?.name === q.name));
+  const items = paths
+    .map((p) => ({ path: p, cluster: p.split('/')[1]!, manifest: docs.get(p)?.[0] as Obj | undefined }))
+    .filter(
+      (w): w is { path: string; cluster: string; manifest: Obj } =>
+        Boolean(w.manifest) && (q.name === undefined || (w.manifest!.metadata as Obj | undefined)?.name === q.name),
+    );
   const refs = items.map((w) => refOfManifest(w.manifest));
   const statuses = await readTemplateStatuses(fleet, refs);
   const headers = ['CLUSTER', 'NAMESPACE', 'KIND', 'NAME', 'APPLIED', ...(q.wide ? ['HEALTH', 'SOURCE'] : [])];
@@ -144,8 +234,14 @@ async function listWorks(fleet: Fleet, q: ListingQuery): Promise<Listing> {
     const meta = (w.manifest.metadata ?? {}) as { annotations?: Record<string, string> };
     objects.push(workObject(w.cluster, redactSecret(w.manifest), entry));
     return [
-      w.cluster, ref.namespace || '<none>', ref.kind, ref.name, entry ? String(entry.applied) : 'Unknown',
-      ...(q.wide ? [entry?.health ?? 'Unknown', meta.annotations?.[SOURCE_COMMIT_ANNOTATION]?.slice(0, 12) ?? '<none>'] : []),
+      w.cluster,
+      ref.namespace || '<none>',
+      ref.kind,
+      ref.name,
+      entry ? String(entry.applied) : 'Unknown',
+      ...(q.wide
+        ? [entry?.health ?? 'Unknown', meta.annotations?.[SOURCE_COMMIT_ANNOTATION]?.slice(0, 12) ?? '<none>']
+        : []),
     ];
   });
   return { headers, rows, objects, namespaced: false };
@@ -156,44 +252,113 @@ function workObject(cluster: string, manifest: Obj, entry: AggregatedStatusItem 
   const annotations = ((manifest.metadata as Obj | undefined)?.annotations ?? {}) as Record<string, string>;
   const ref = refOfManifest(manifest);
   return {
-    apiVersion: 'work.karmada.io/v1alpha1', kind: 'Work',
-    metadata: { name: annotations['work.karmada.io/name'] ?? ref.name, namespace: annotations['work.karmada.io/namespace'] ?? `karmada-es-${cluster}` },
+    apiVersion: 'work.karmada.io/v1alpha1',
+    kind: 'Work',
+    metadata: {
+      name: annotations['work.karmada.io/name'] ?? ref.name,
+      namespace: annotations['work.karmada.io/namespace'] ?? `karmada-es-${cluster}`,
+    },
     spec: { workload: { manifests: [manifest] } },
-    ...(entry ? { status: { manifestStatuses: [{ identifier: { group: groupOf(ref.apiVersion), kind: ref.kind, namespace: ref.namespace, name: ref.name }, applied: entry.applied, health: entry.health, ...(entry.status ? { status: entry.status } : {}), ...(entry.message ? { message: entry.message } : {}) }] } } : {}),
+    ...(entry
+      ? {
+          status: {
+            manifestStatuses: [
+              {
+                identifier: {
+                  group: groupOf(ref.apiVersion),
+                  kind: ref.kind,
+                  namespace: ref.namespace,
+                  name: ref.name,
+                },
+                applied: entry.applied,
+                health: entry.health,
+                ...(entry.status ? { status: entry.status } : {}),
+                ...(entry.message ? { message: entry.message } : {}),
+              },
+            ],
+          },
+        }
+      : {}),
   };
 }
 
 function refOfManifest(m: Obj): ObjectRef {
   const meta = (m.metadata ?? {}) as { name?: string; namespace?: string };
-  return { apiVersion: String(m.apiVersion ?? ''), kind: String(m.kind ?? ''), namespace: meta.namespace ?? '', name: meta.name ?? '' };
+  return {
+    apiVersion: String(m.apiVersion ?? ''),
+    kind: String(m.kind ?? ''),
+    namespace: meta.namespace ?? '',
+    name: meta.name ?? '',
+  };
 }
 
-async function listTemplates(fleet: Fleet, type: Extract<ResourceType, { type: 'templates' }>, q: ListingQuery): Promise<Listing> {
+async function listTemplates(
+  fleet: Fleet,
+  type: Extract<ResourceType, { type: 'templates' }>,
+  q: ListingQuery,
+): Promise<Listing> {
   const rendered = requireRendered(fleet);
   const wantNs = q.allNamespaces ? undefined : (q.namespace ?? 'default');
-  const entries = Object.entries(rendered.index.templates).map(([key, entry]) => ({ ref: parseRefKey(key), entry }))
-    .filter(({ ref, entry }) => ref.kind === type.kind && (type.group === undefined || groupOf(ref.apiVersion) === type.group)
-      && (wantNs === undefined || ref.namespace === '' || ref.namespace === wantNs)
-      && (q.name === undefined || ref.name === q.name)
-      && (q.cluster === undefined || entry.clusters.includes(q.cluster)))
+  const entries = Object.entries(rendered.index.templates)
+    .map(([key, entry]) => ({ ref: parseRefKey(key), entry }))
+    .filter(
+      ({ ref, entry }) =>
+        ref.kind === type.kind &&
+        (type.group === undefined || groupOf(ref.apiVersion) === type.group) &&
+        (wantNs === undefined || ref.namespace === '' || ref.namespace === wantNs) &&
+        (q.name === undefined || ref.name === q.name) &&
+        (q.cluster === undefined || entry.clusters.includes(q.cluster)),
+    )
     .sort((a, b) => (a.ref.namespace + '/' + a.ref.name < b.ref.namespace + '/' + b.ref.name ? -1 : 1));
   const clusterScoped = entries.length > 0 && entries.every((e) => e.ref.namespace === '');
   // The member's copy as rendered (--cluster), else the template as committed.
-  const manifests = q.cluster ? await readManifests(fleet, rendered, entries.map((e) => manifestPath(q.cluster!, e.ref))) : await readTemplates(fleet, entries);
-  const statuses = await readTemplateStatuses(fleet, entries.map((e) => e.ref));
+  const manifests = q.cluster
+    ? await readManifests(
+        fleet,
+        rendered,
+        entries.map((e) => manifestPath(q.cluster!, e.ref)),
+      )
+    : await readTemplates(fleet, entries);
+  const statuses = await readTemplateStatuses(
+    fleet,
+    entries.map((e) => e.ref),
+  );
   const ages = await readFirstSeen(fleet.repo, fleet.source.commit.oid, [...new Set(entries.map((e) => e.entry.file))]);
   const cols = kindColumns(type.kind);
   const showNs = q.allNamespaces && !clusterScoped;
-  const headers = [...(showNs ? ['NAMESPACE'] : []), 'NAME', ...cols.headers, 'AGE', ...(q.wide ? [...cols.wideHeaders, 'CLUSTERS'] : [])];
+  const headers = [
+    ...(showNs ? ['NAMESPACE'] : []),
+    'NAME',
+    ...cols.headers,
+    'AGE',
+    ...(q.wide ? [...cols.wideHeaders, 'CLUSTERS'] : []),
+  ];
   const rows: string[][] = [];
   const objects: Obj[] = [];
   entries.forEach(({ ref, entry }, i) => {
     const file = statuses.get(templateStatusPath(ref));
     const status = q.cluster ? file?.aggregatedStatus.find((a) => a.clusterName === q.cluster)?.status : file?.status;
     const manifest = replicasFromMembers(manifests[i] ?? {}, entry, status);
-    objects.push(redactSecret({ ...manifest, ...(status || file ? { status: q.cluster ? (status ?? {}) : { ...(status ?? {}), ...(file ? { conditions: file.conditions, aggregatedStatus: file.aggregatedStatus } : {}) } } : {}) }));
+    objects.push(
+      redactSecret({
+        ...manifest,
+        ...(status || file
+          ? {
+              status: q.cluster
+                ? (status ?? {})
+                : {
+                    ...(status ?? {}),
+                    ...(file ? { conditions: file.conditions, aggregatedStatus: file.aggregatedStatus } : {}),
+                  },
+            }
+          : {}),
+      }),
+    );
     rows.push([
-      ...(showNs ? [ref.namespace] : []), ref.name, ...cols.cells(manifest, status), age(q.now, ages.get(entry.file)),
+      ...(showNs ? [ref.namespace] : []),
+      ref.name,
+      ...cols.cells(manifest, status),
+      age(q.now, ages.get(entry.file)),
       ...(q.wide ? [...cols.wideCells(manifest, status), entry.clusters.join(',') || '<none>'] : []),
     ]);
   });
@@ -206,16 +371,26 @@ async function readManifests(fleet: Fleet, branch: BranchState, paths: string[])
 }
 
 /** Each template from its source file (the index says which); a file may hold several documents. */
-export async function readTemplates(fleet: Fleet, entries: { ref: ObjectRef; entry: { file: string } }[]): Promise<(Obj | undefined)[]> {
+export async function readTemplates(
+  fleet: Fleet,
+  entries: { ref: ObjectRef; entry: { file: string } }[],
+): Promise<(Obj | undefined)[]> {
   const docs = await readDocuments(fleet.repo, fleet.source, [...new Set(entries.map((e) => e.entry.file))]);
-  return entries.map(({ ref, entry }) => (docs.get(entry.file) ?? []).find((d) => {
-    const m = d as Obj;
-    const meta = (m?.metadata ?? {}) as { name?: string; namespace?: string };
-    return m?.kind === ref.kind && meta.name === ref.name && (meta.namespace ?? ref.namespace) === ref.namespace;
-  }) as Obj | undefined);
+  return entries.map(
+    ({ ref, entry }) =>
+      (docs.get(entry.file) ?? []).find((d) => {
+        const m = d as Obj;
+        const meta = (m?.metadata ?? {}) as { name?: string; namespace?: string };
+        return m?.kind === ref.kind && meta.name === ref.name && (meta.namespace ?? ref.namespace) === ref.namespace;
+      }) as Obj | undefined,
+  );
 }
 
 function requireRendered(fleet: Fleet): NonNullable<Fleet['rendered']> {
-  if (!fleet.rendered) throw Object.assign(new Error('nothing is rendered yet (no flotilla/rendered branch); fix: run flotilla sync (or render) first'), { code: 'NO_OUTPUT_BRANCH' });
+  if (!fleet.rendered)
+    throw Object.assign(
+      new Error('nothing is rendered yet (no flotilla/rendered branch); fix: run flotilla sync (or render) first'),
+      { code: 'NO_OUTPUT_BRANCH' },
+    );
   return fleet.rendered;
 }

@@ -14,11 +14,15 @@ export function redactSecret<T>(obj: T): T {
   const out: Obj = { ...(obj as Obj) };
   for (const field of ['data', 'stringData'] as const) {
     const values = out[field];
-    if (values && typeof values === 'object') out[field] = Object.fromEntries(Object.entries(values as Obj).map(([k, v]) => [k, `<redacted: ${secretValueSize(field, v)} bytes>`]));
+    if (values && typeof values === 'object')
+      out[field] = Object.fromEntries(
+        Object.entries(values as Obj).map(([k, v]) => [k, `<redacted: ${secretValueSize(field, v)} bytes>`]),
+      );
   }
   // kubectl apply leaves the whole object, values included, in this annotation.
   const meta = out.metadata as { annotations?: Record<string, string> } | undefined;
-  if (meta?.annotations?.[LAST_APPLIED] !== undefined) out.metadata = { ...meta, annotations: { ...meta.annotations, [LAST_APPLIED]: '<redacted>' } };
+  if (meta?.annotations?.[LAST_APPLIED] !== undefined)
+    out.metadata = { ...meta, annotations: { ...meta.annotations, [LAST_APPLIED]: '<redacted>' } };
   return out as T;
 }
 
@@ -27,7 +31,8 @@ export function secretKeySizes(secret: Obj): [string, number][] {
   const sizes = new Map<string, number>();
   for (const field of ['data', 'stringData'] as const) {
     const values = secret[field];
-    if (values && typeof values === 'object') for (const [k, v] of Object.entries(values as Obj)) sizes.set(k, secretValueSize(field, v));
+    if (values && typeof values === 'object')
+      for (const [k, v] of Object.entries(values as Obj)) sizes.set(k, secretValueSize(field, v));
   }
   return [...sizes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }

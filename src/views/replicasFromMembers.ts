@@ -11,7 +11,11 @@ type Obj = Record<string, any>;
  * The manifest with spec.replicas set to the members' status.replicas when HPAs scale it (the index entry's
  * scaledBy) and the status branch has that count; otherwise the manifest as it is. A new object. Pure.
  */
-export function replicasFromMembers(manifest: Obj, entry: Pick<IndexEntry, 'scaledBy'> | undefined, status: Obj | undefined): Obj {
+export function replicasFromMembers(
+  manifest: Obj,
+  entry: Pick<IndexEntry, 'scaledBy'> | undefined,
+  status: Obj | undefined,
+): Obj {
   if (!entry?.scaledBy?.length || typeof status?.replicas !== 'number') return manifest;
   if (manifest.spec?.replicas === status.replicas) return manifest;
   return { ...manifest, spec: { ...(manifest.spec ?? {}), replicas: status.replicas } };

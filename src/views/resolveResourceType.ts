@@ -33,7 +33,12 @@ const BUILT_IN: KnownKind[] = [
   { kind: 'NetworkPolicy', group: 'networking.k8s.io', plural: 'networkpolicies', short: ['netpol'] },
   { kind: 'HorizontalPodAutoscaler', group: 'autoscaling', plural: 'horizontalpodautoscalers', short: ['hpa'] },
   { kind: 'PodDisruptionBudget', group: 'policy', plural: 'poddisruptionbudgets', short: ['pdb'] },
-  { kind: 'CustomResourceDefinition', group: 'apiextensions.k8s.io', plural: 'customresourcedefinitions', short: ['crd', 'crds'] },
+  {
+    kind: 'CustomResourceDefinition',
+    group: 'apiextensions.k8s.io',
+    plural: 'customresourcedefinitions',
+    short: ['crd', 'crds'],
+  },
   { kind: 'Role', group: 'rbac.authorization.k8s.io', plural: 'roles', short: [] },
   { kind: 'RoleBinding', group: 'rbac.authorization.k8s.io', plural: 'rolebindings', short: [] },
   { kind: 'ClusterRole', group: 'rbac.authorization.k8s.io', plural: 'clusterroles', short: [] },
@@ -46,11 +51,16 @@ const BUILT_IN: KnownKind[] = [
  * `apiVersions` are those of the templates in the repo, so custom kinds resolve by their lower-cased kind
  * and its plural too. Pure; undefined when nothing matches.
  */
-export function resolveResourceType(word: string, kinds: ReadonlyArray<{ apiVersion: string; kind: string }>): ResourceType | undefined {
+export function resolveResourceType(
+  word: string,
+  kinds: ReadonlyArray<{ apiVersion: string; kind: string }>,
+): ResourceType | undefined {
   const lower = word.toLowerCase();
   if (['clusters', 'cluster'].includes(lower)) return { type: 'clusters' };
-  if (['bindings', 'binding', 'rb', 'resourcebinding', 'resourcebindings'].includes(lower)) return { type: 'bindings', scope: 'namespaced' };
-  if (['crb', 'clusterresourcebinding', 'clusterresourcebindings'].includes(lower)) return { type: 'bindings', scope: 'cluster' };
+  if (['bindings', 'binding', 'rb', 'resourcebinding', 'resourcebindings'].includes(lower))
+    return { type: 'bindings', scope: 'namespaced' };
+  if (['crb', 'clusterresourcebinding', 'clusterresourcebindings'].includes(lower))
+    return { type: 'bindings', scope: 'cluster' };
   if (['works', 'work'].includes(lower)) return { type: 'works' };
   const dot = lower.indexOf('.');
   const base = dot >= 0 ? lower.slice(0, dot) : lower;

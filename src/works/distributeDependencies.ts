@@ -35,9 +35,11 @@ export interface AttachedDependency {
  * clusters. Templates nobody requires are not in the result.
  */
 export function distributeDependencies(
-  placed: ReadonlyMap<string, PlacedDependency>, changes: ReadonlyMap<string, IndexEntry | null>, previousIndex: IndexView,
+  placed: ReadonlyMap<string, PlacedDependency>,
+  changes: ReadonlyMap<string, IndexEntry | null>,
+  previousIndex: IndexView,
 ): Map<string, AttachedDependency> {
-  const entryOf = (key: string) => (changes.has(key) ? changes.get(key) ?? undefined : previousIndex.template(key));
+  const entryOf = (key: string) => (changes.has(key) ? (changes.get(key) ?? undefined) : previousIndex.template(key));
   const newParents = new Map<string, string[]>();
   for (const [key, entry] of changes) {
     for (const dep of entry?.deps ?? []) {
@@ -58,11 +60,17 @@ export function distributeDependencies(
     for (const parentKey of requiredBy) {
       const parentClusters = clustersOf(parentKey);
       const pref = parseRefKey(parentKey);
-      required.push({ namespace: pref.namespace, name: bindingName(pref.kind, pref.name), clusters: parentClusters.map((name) => ({ name, replicas: 0 })) });
+      required.push({
+        namespace: pref.namespace,
+        name: bindingName(pref.kind, pref.name),
+        clusters: parentClusters.map((name) => ({ name, replicas: 0 })),
+      });
       for (const c of parentClusters) if (!own.has(c)) extra.add(c);
     }
     const clusters = [...p.clusters, ...[...extra].map((name) => ({ name, replicas: 0 }))].sort(byName);
-    const binding = p.binding ? { ...p.binding, spec: { ...p.binding.spec, requiredBy: required } } : attachedBinding(p.template, required, clusters);
+    const binding = p.binding
+      ? { ...p.binding, spec: { ...p.binding.spec, requiredBy: required } }
+      : attachedBinding(p.template, required, clusters);
     attached.set(key, { requiredBy, clusters, binding });
   }
   return attached;
@@ -92,6 +100,10 @@ function byName(a: TargetCluster, b: TargetCluster): number {
 }
 
 /** The refKeys a template drags along when its policy says propagateDeps (Karmada's GetDependencies); [] otherwise. */
-export function dependenciesOf(template: Template, propagateDeps: boolean, custom: Customizations | undefined): string[] {
+export function dependenciesOf(
+  template: Template,
+  propagateDeps: boolean,
+  custom: Customizations | undefined,
+): string[] {
   return propagateDeps ? interpretDependencies(template.manifest, template.ref.namespace, custom).map(refKey) : [];
 }

@@ -144,7 +144,14 @@ interface Snapshot {
 export function renderTemplates(input: RenderInput): RenderOutput;
 export function renderTemplates<F>(input: KeepingRenderInput<F>): RenderOutput<F>;
 export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) => F }): RenderOutput<F | string> {
-  const out: RenderOutput<F | string> = { edits: new Map(), indexChanges: new Map(), problems: [], explanations: new Map(), failover: [], released: new Map() };
+  const out: RenderOutput<F | string> = {
+    edits: new Map(),
+    indexChanges: new Map(),
+    problems: [],
+    explanations: new Map(),
+    failover: [],
+    released: new Map(),
+  };
   const keys = [...input.affected].sort();
   const snapshot = snapshotOf(input.model);
 
@@ -153,7 +160,18 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
   for (const key of keys) {
     const template = input.model.templates.get(key);
     if (held(key, template, input, out) || !template) continue;
-    placed.set(key, place(template, input.model, snapshot, input.previousBindings.get(key), out.problems, input.failover, out.failover));
+    placed.set(
+      key,
+      place(
+        template,
+        input.model,
+        snapshot,
+        input.previousBindings.get(key),
+        out.problems,
+        input.failover,
+        out.failover,
+      ),
+    );
   }
   markHpaTargets(placed);
   for (const [key, p] of placed) out.indexChanges.set(key, p.entry);
@@ -185,14 +203,25 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
   const { model, affected, previousIndex } = input;
   const { explanations, indexChanges: changes, problems } = out;
   const prevEntry = previousIndex.template(key);
-  const heldWhy = model.collided?.has(key) ? "its output would share a file with another object's in this commit"
-    : model.held.has(key) ? 'the object is invalid or defined twice in this commit'
-    : prevEntry && model.unreadableFiles.has(prevEntry.file) ? `${prevEntry.file} could not be parsed` : undefined;
+  const heldWhy = model.collided?.has(key)
+    ? "its output would share a file with another object's in this commit"
+    : model.held.has(key)
+      ? 'the object is invalid or defined twice in this commit'
+      : prevEntry && model.unreadableFiles.has(prevEntry.file)
+        ? `${prevEntry.file} could not be parsed`
+        : undefined;
   if (heldWhy) {
     const collided = model.collided?.get(key);
-    if (template || prevEntry || collided) explanations.set(key, { ref: template?.ref ?? parseRefKey(key), policyReason: '', clusters: [], held: `${heldWhy}: its last good output is kept` });
+    if (template || prevEntry || collided)
+      explanations.set(key, {
+        ref: template?.ref ?? parseRefKey(key),
+        policyReason: '',
+        clusters: [],
+        held: `${heldWhy}: its last good output is kept`,
+      });
     // Tried again on every sync until the collision ends: then it renders as its file says now, output or not.
-    if (collided) changes.set(key, prevEntry?.clusters.length ? { ...prevEntry, blocked: true } : blockedEntry(collided));
+    if (collided)
+      changes.set(key, prevEntry?.clusters.length ? { ...prevEntry, blocked: true } : blockedEntry(collided));
     return true;
   }
   if (!template) {
@@ -203,21 +232,37 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
   // The path is free again when the object holding it goes in this very render.
   if (taken && !(affected.has(taken) && !model.templates.has(taken))) {
     if (!prevEntry?.clusters.length) changes.set(key, blockedEntry(template));
-    explanations.set(key, { ref: template.ref, policyReason: '', clusters: [], held: `its output path ${bindingPath(template.ref)} holds ${describeRef(parseRefKey(taken))}: nothing is written for it` });
+    explanations.set(key, {
+      ref: template.ref,
+      policyReason: '',
+      clusters: [],
+      held: `its output path ${bindingPath(template.ref)} holds ${describeRef(parseRefKey(taken))}: nothing is written for it`,
+    });
     reportTakenPath(template, parseRefKey(taken), previousIndex.template(taken)?.file, problems);
     return true;
   }
   const orphaned = orphanedByPolicyDeletion(template, prevEntry, model.propagationPolicies);
   if (orphaned) {
-    explanations.set(key, { ref: template.ref, policyReason: '', clusters: [], held: `${orphaned} was deleted: its last output is kept` });
+    explanations.set(key, {
+      ref: template.ref,
+      policyReason: '',
+      clusters: [],
+      held: `${orphaned} was deleted: its last output is kept`,
+    });
     problems.push({
-      ...template.source, code: 'POLICY_REMOVED', severity: 'warning',
+      ...template.source,
+      code: 'POLICY_REMOVED',
+      severity: 'warning',
       message: `${describeRef(template.ref)} was placed by ${orphaned}, which is gone; it keeps running where it ran and is no longer updated`,
       fix: 'add a policy that selects it to manage it again, or delete the template to remove it from the clusters',
     });
     return true;
   }
-  const kept = keptAfterSkip(template, prevEntry, () => matchPolicy(template, model.propagationPolicies).status === 'matched');
+  const kept = keptAfterSkip(
+    template,
+    prevEntry,
+    () => matchPolicy(template, model.propagationPolicies).status === 'matched',
+  );
   if (kept) {
     explanations.set(key, { ref: template.ref, policyReason: '', clusters: [], held: kept });
     return true;
@@ -230,7 +275,13 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
  * the render's budget, then the removal of what no longer goes where it went. A path freed by one template and
  * taken by another in the same render (a PATH_COLLISION resolved) is written, whichever comes first.
  */
-function writeWorks<F>(keys: readonly string[], placed: ReadonlyMap<string, Placed>, input: RenderInput, keep: (text: string) => F, out: RenderOutput<F | string>): void {
+function writeWorks<F>(
+  keys: readonly string[],
+  placed: ReadonlyMap<string, Placed>,
+  input: RenderInput,
+  keep: (text: string) => F,
+  out: RenderOutput<F | string>,
+): void {
   const { model, previousIndex } = input;
   const { edits, indexChanges: changes, problems, explanations, released } = out;
   const maxOutputBytes = input.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
@@ -282,9 +333,14 @@ function writeWorks<F>(keys: readonly string[], placed: ReadonlyMap<string, Plac
     if (within && p.binding) within = stage(bPath, p.binding);
     if (!within) {
       changes.delete(key); // the index keeps the previous entry, as for any held template
-      explanations.set(key, { ...p.explanation, held: `its output would take this render past ${maxOutputBytes} bytes: its last output is kept` });
+      explanations.set(key, {
+        ...p.explanation,
+        held: `its output would take this render past ${maxOutputBytes} bytes: its last output is kept`,
+      });
       problems.push({
-        ...p.template.source, code: 'COMMIT_TOO_LARGE', severity: 'error',
+        ...p.template.source,
+        code: 'COMMIT_TOO_LARGE',
+        severity: 'error',
         message: `${describeRef(ref)} renders to more than ${formatMiB(maxOutputBytes - outputBytes)} for ${p.clusters.length} cluster(s), past the ${formatMiB(maxOutputBytes)} a commit may render; its last output is kept`,
         fix: 'make the template smaller, or place it on fewer clusters',
       });
@@ -308,7 +364,10 @@ function markHpaTargets(placed: Map<string, Placed>): void {
   const hpas = [...placed.values()].filter((p) => scaleTargetOf(p.template) !== undefined);
   if (hpas.length === 0) return;
   const claimed = new Set(hpas.filter((p) => p.policy !== undefined).map((p) => refKey(p.template.ref)));
-  const scaled = scaleTargets(hpas.map((p) => p.template), (hpa) => claimed.has(refKey(hpa.ref)));
+  const scaled = scaleTargets(
+    hpas.map((p) => p.template),
+    (hpa) => claimed.has(refKey(hpa.ref)),
+  );
   for (const p of hpas) {
     const target = scaleTargetOf(p.template)!;
     if (claimed.has(refKey(p.template.ref))) p.entry = { ...p.entry, scaleTarget: target };
@@ -323,7 +382,9 @@ function markHpaTargets(placed: Map<string, Placed>): void {
 }
 
 function snapshotOf(model: ConfigModel): Snapshot {
-  const clusters = [...model.clusters.values()].map((c) => c.object).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+  const clusters = [...model.clusters.values()]
+    .map((c) => c.object)
+    .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
   let byName: Map<string, Cluster> | undefined;
   return {
     clusters,
@@ -338,50 +399,90 @@ function snapshotOf(model: ConfigModel): Snapshot {
  * eviction controller ends the tasks that are due.
  */
 function place(
-  template: Template, model: ConfigModel, snapshot: Snapshot, previous: ResourceBinding | undefined, problems: Problem[],
-  failover: FailoverInput | undefined, events: FailoverEvent[],
+  template: Template,
+  model: ConfigModel,
+  snapshot: Snapshot,
+  previous: ResourceBinding | undefined,
+  problems: Problem[],
+  failover: FailoverInput | undefined,
+  events: FailoverEvent[],
 ): Placed {
-  const entryBase: IndexEntry = { file: template.source.file, clusters: [], ...(Object.keys(template.labels).length > 0 ? { labels: template.labels } : {}) };
+  const entryBase: IndexEntry = {
+    file: template.source.file,
+    clusters: [],
+    ...(Object.keys(template.labels).length > 0 ? { labels: template.labels } : {}),
+  };
 
   const ns = autoPropagatedNamespace(template);
   if (ns.propagate) {
     const targets = snapshot.clusters.map((c) => ({ name: c.metadata.name, replicas: 0 }));
     return {
-      template, clusters: targets, entry: { ...entryBase, clusters: targets.map((t) => t.name) }, evicting: [],
+      template,
+      clusters: targets,
+      entry: { ...entryBase, clusters: targets.map((t) => t.name) },
+      evicting: [],
       explanation: { ref: template.ref, policyReason: ns.reason, clusters: targets },
     };
   }
 
   const claim = claimTemplate(template, model, previous);
   if (claim.status !== 'claimed') {
-    return { template, clusters: [], entry: entryBase, evicting: [], explanation: { ref: template.ref, policyReason: claim.reason, clusters: [] } };
+    return {
+      template,
+      clusters: [],
+      entry: entryBase,
+      evicting: [],
+      explanation: { ref: template.ref, policyReason: claim.reason, clusters: [] },
+    };
   }
   const policy = claim.policy.object;
-  const evicted: EvictedResult = failover && previous
-    ? evictTaintedClusters(previous, policy, snapshot.byName(), failover.now)
-    : { clusters: previous?.spec.clusters ?? [], tasks: previous?.spec.gracefulEvictionTasks ?? [], evictions: [] };
+  const evicted: EvictedResult =
+    failover && previous
+      ? evictTaintedClusters(previous, policy, snapshot.byName(), failover.now)
+      : { clusters: previous?.spec.clusters ?? [], tasks: previous?.spec.gracefulEvictionTasks ?? [], evictions: [] };
   const scheduled = scheduleBinding(template, claim, previous, evicted, snapshot.clusters, snapshot.rebalancers);
   if (scheduled.problem) problems.push(scheduled.problem);
   const { targets, result } = scheduled;
   for (const e of evicted.evictions) events.push({ type: 'evicted', ref: template.ref, result: targets, ...e });
-  const clock = failover && evicted.tasks.length > 0
-    ? { now: failover.now, observed: failover.observed.get(refKey(template.ref)), gracePeriodSeconds: failover.gracePeriodSeconds }
-    : undefined;
+  const clock =
+    failover && evicted.tasks.length > 0
+      ? {
+          now: failover.now,
+          observed: failover.observed.get(refKey(template.ref)),
+          gracePeriodSeconds: failover.gracePeriodSeconds,
+        }
+      : undefined;
   const evictedNow = evicted.evictions.length > 0 ? new Set(evicted.evictions.map((e) => e.cluster)) : NONE_EVICTED;
   const synced = syncEvictionTasks(evicted.tasks, evictedNow, targets, clock);
-  for (const end of synced.ended) events.push({ type: 'released', ref: template.ref, cluster: end.task.fromCluster, why: end.why, result: targets });
+  for (const end of synced.ended)
+    events.push({ type: 'released', ref: template.ref, cluster: end.task.fromCluster, why: end.why, result: targets });
   const { evicting } = synced;
-  const binding = synced.tasks.length > 0 ? { ...scheduled.binding, spec: { ...scheduled.binding.spec, gracefulEvictionTasks: synced.tasks } } : scheduled.binding;
+  const binding =
+    synced.tasks.length > 0
+      ? { ...scheduled.binding, spec: { ...scheduled.binding.spec, gracefulEvictionTasks: synced.tasks } }
+      : scheduled.binding;
   const deps = dependenciesOf(template, policy.spec.propagateDeps === true, claim.custom);
   const held = [...targets.map((t) => t.name), ...evicting].sort();
   return {
-    template, binding, clusters: targets, policy: claim.policy, evicting,
+    template,
+    binding,
+    clusters: targets,
+    policy: claim.policy,
+    evicting,
     entry: {
-      ...entryBase, policy: claim.policyKey, clusters: held, ...(deps.length > 0 ? { deps } : {}), ...(evicting.length > 0 ? { evicting } : {}),
+      ...entryBase,
+      policy: claim.policyKey,
+      clusters: held,
+      ...(deps.length > 0 ? { deps } : {}),
+      ...(evicting.length > 0 ? { evicting } : {}),
       ...(scheduled.waiting ? { waiting: scheduled.waiting } : {}),
     },
     explanation: {
-      ref: template.ref, policy: describePolicy(policy), policyReason: claim.reason, schedule: result, clusters: targets,
+      ref: template.ref,
+      policy: describePolicy(policy),
+      policyReason: claim.reason,
+      schedule: result,
+      clusters: targets,
       ...(scheduled.rescheduledBy ? { rescheduledBy: scheduled.rescheduledBy } : {}),
     },
   };
@@ -397,19 +498,43 @@ function reportOnce(problem: Problem, problems: Problem[]): void {
 
 /** The index entry of a template held by a PATH_COLLISION with nothing rendered: listed, so every sync tries it again. */
 function blockedEntry(template: Template): IndexEntry {
-  return { file: template.source.file, clusters: [], ...(Object.keys(template.labels).length > 0 ? { labels: template.labels } : {}), blocked: true };
+  return {
+    file: template.source.file,
+    clusters: [],
+    ...(Object.keys(template.labels).length > 0 ? { labels: template.labels } : {}),
+    blocked: true,
+  };
 }
 
 /** PATH_COLLISION at the new template and at the file of the object whose output holds the path (line 1: it was not read). */
-function reportTakenPath(template: Template, other: ObjectRef, otherFile: string | undefined, problems: Problem[]): void {
+function reportTakenPath(
+  template: Template,
+  other: ObjectRef,
+  otherFile: string | undefined,
+  problems: Problem[],
+): void {
   const path = bindingPath(template.ref);
   const message = (here: ObjectRef, there: ObjectRef, where: string) =>
     `${describeRef(here)} (${here.apiVersion}) and ${describeRef(there)} (${there.apiVersion})${where} would both be written to ${path}; both keep their last output`;
   const fix = 'rename one of the two objects (or drop one): Flotilla cannot tell their output apart';
-  problems.push({ ...template.source, code: 'PATH_COLLISION', severity: 'error', message: message(template.ref, other, otherFile ? ` at ${otherFile}` : ''), fix });
-  if (otherFile) problems.push({ file: otherFile, line: 1, column: 1, code: 'PATH_COLLISION', severity: 'error', message: message(other, template.ref, ` at ${template.source.file}:${template.source.line}`), fix });
+  problems.push({
+    ...template.source,
+    code: 'PATH_COLLISION',
+    severity: 'error',
+    message: message(template.ref, other, otherFile ? ` at ${otherFile}` : ''),
+    fix,
+  });
+  if (otherFile)
+    problems.push({
+      file: otherFile,
+      line: 1,
+      column: 1,
+      code: 'PATH_COLLISION',
+      severity: 'error',
+      message: message(other, template.ref, ` at ${template.source.file}:${template.source.line}`),
+      fix,
+    });
 }
-
 
 /** Same target clusters with the same replicas as the previous binding, and no clusters added for dependents. */
 function placedAsBefore(p: Placed, previous: ResourceBinding | undefined): boolean {
@@ -417,7 +542,13 @@ function placedAsBefore(p: Placed, previous: ResourceBinding | undefined): boole
   const now = p.binding?.spec.clusters;
   if (!before || !now || p.explanation.requiredBy || previous.spec.requiredBy) return false;
   if (now.length !== p.clusters.length || now.length !== before.length) return false;
-  return now.every((c, i) => c.name === before[i]!.name && c.replicas === before[i]!.replicas && p.clusters[i]!.name === c.name && p.clusters[i]!.replicas === c.replicas);
+  return now.every(
+    (c, i) =>
+      c.name === before[i]!.name &&
+      c.replicas === before[i]!.replicas &&
+      p.clusters[i]!.name === c.name &&
+      p.clusters[i]!.replicas === c.replicas,
+  );
 }
 
 export type { ClusterExplanation };

@@ -38,7 +38,12 @@ const NO_PROBLEMS: readonly Problem[] = [];
  * One member's manifest, in Karmada's order (binding/common.go#ensureWork): revise replicas, split Job
  * completions, apply overrides last, then Karmada's and Flotilla's labels and annotations.
  */
-export function renderWorkManifest(p: WorkSource, target: TargetCluster, cluster: Cluster, model: ConfigModel): WorkManifest {
+export function renderWorkManifest(
+  p: WorkSource,
+  target: TargetCluster,
+  cluster: Cluster,
+  model: ConfigModel,
+): WorkManifest {
   const ref = p.template.ref;
   let m = prunedFor(p.template);
   // name and namespace first, as kubectl prints them; the rest keeps the template's order.
@@ -50,23 +55,37 @@ export function renderWorkManifest(p: WorkSource, target: TargetCluster, cluster
   const divided = p.policy?.object.spec.placement?.replicaScheduling?.replicaSchedulingType === 'Divided';
   if (ref.kind === 'Job' && divided && typeof completions === 'number' && p.clusters.length > 0) {
     const uid = (p.template.manifest.metadata as { uid?: string } | undefined)?.uid ?? '';
-    const split = divideByWebster(completions, p.clusters.map((c) => ({ name: c.name, weight: c.replicas })), uid);
+    const split = divideByWebster(
+      completions,
+      p.clusters.map((c) => ({ name: c.name, weight: c.replicas })),
+      uid,
+    );
     m = reviseJobCompletions(m, split.find((c) => c.name === target.name)?.replicas ?? 0);
   }
   const policies = overridesFor(p.template, model);
   // No candidate policy: nothing to apply, and no copy to make (most templates, on most clusters).
-  const overridden = policies.length === 0 ? { ok: true as const, manifest: m, applied: [], refused: [] } : applyOverrides(m, cluster, policies);
+  const overridden =
+    policies.length === 0
+      ? { ok: true as const, manifest: m, applied: [], refused: [] }
+      : applyOverrides(m, cluster, policies);
   if (!overridden.ok) {
     return {
       manifest: undefined,
-      problems: [{
-        ...p.template.source, code: 'OVERRIDE_FAILED', severity: 'error',
-        message: `${overridden.policy.kind} ${overridden.policy.namespace ? `${overridden.policy.namespace}/` : ''}${overridden.policy.name} rule ${overridden.ruleIndex} (${overridden.overrider}) failed on ${describeRef(ref)} for cluster ${target.name}: ${overridden.message}`,
-        fix: `correct the ${overridden.overrider} of that rule; until then ${target.name} keeps its previous ${ref.kind}`,
-      }],
+      problems: [
+        {
+          ...p.template.source,
+          code: 'OVERRIDE_FAILED',
+          severity: 'error',
+          message: `${overridden.policy.kind} ${overridden.policy.namespace ? `${overridden.policy.namespace}/` : ''}${overridden.policy.name} rule ${overridden.ruleIndex} (${overridden.overrider}) failed on ${describeRef(ref)} for cluster ${target.name}: ${overridden.message}`,
+          fix: `correct the ${overridden.overrider} of that rule; until then ${target.name} keeps its previous ${ref.kind}`,
+        },
+      ],
     };
   }
-  const problems = overridden.refused.length === 0 ? NO_PROBLEMS : overridden.refused.map((r) => refusedOverrideProblem(r, p.template, model));
+  const problems =
+    overridden.refused.length === 0
+      ? NO_PROBLEMS
+      : overridden.refused.map((r) => refusedOverrideProblem(r, p.template, model));
   const before = m;
   m = custom ? customRetain(custom, overridden.manifest) : overridden.manifest;
   // Nothing after the template may make this another object: it would be written under the template's path.
@@ -74,11 +93,16 @@ export function renderWorkManifest(p: WorkSource, target: TargetCluster, cluster
   if (changed.length > 0) {
     return {
       manifest: undefined,
-      problems: [...problems, {
-        ...p.template.source, code: 'OVERRIDE_FAILED', severity: 'error',
-        message: `${describeRef(ref)} would reach ${target.name} as another object (${describeIdentityChanges(changed)}); the template's identity is kept by refusing the manifest`,
-        fix: `remove what changes ${changed.map((c) => c.field).join(' and ')} (a retain or replica customization); until then ${target.name} keeps its previous ${ref.kind}`,
-      }],
+      problems: [
+        ...problems,
+        {
+          ...p.template.source,
+          code: 'OVERRIDE_FAILED',
+          severity: 'error',
+          message: `${describeRef(ref)} would reach ${target.name} as another object (${describeIdentityChanges(changed)}); the template's identity is kept by refusing the manifest`,
+          fix: `remove what changes ${changed.map((c) => c.field).join(' and ')} (a retain or replica customization); until then ${target.name} keeps its previous ${ref.kind}`,
+        },
+      ],
     };
   }
   const meta = { ...((m.metadata ?? {}) as Record<string, unknown>) };
@@ -98,8 +122,14 @@ export function renderWorkManifest(p: WorkSource, target: TargetCluster, cluster
   }
   labels['karmada.io/managed'] = 'true';
   // The template's own annotation wins over the policy (binding/common.go#mergeConflictResolution).
-  const own = ((p.template.manifest.metadata as { annotations?: Record<string, string> } | undefined)?.annotations ?? {})['work.karmada.io/conflict-resolution'];
-  annotations['work.karmada.io/conflict-resolution'] = own === 'overwrite' || own === 'abort' ? own : (p.binding?.spec.conflictResolution === 'Overwrite' ? 'overwrite' : 'abort');
+  const own = ((p.template.manifest.metadata as { annotations?: Record<string, string> } | undefined)?.annotations ??
+    {})['work.karmada.io/conflict-resolution'];
+  annotations['work.karmada.io/conflict-resolution'] =
+    own === 'overwrite' || own === 'abort'
+      ? own
+      : p.binding?.spec.conflictResolution === 'Overwrite'
+        ? 'overwrite'
+        : 'abort';
   annotations['work.karmada.io/namespace'] = `karmada-es-${target.name}`;
   annotations['work.karmada.io/name'] = workNameOf(p.template);
   const applied = overridden.applied;
@@ -122,7 +152,9 @@ function refusedOverrideProblem(refusal: RefusedOverride, template: Template, mo
   const name = `${policy.kind} ${policy.metadata.namespace && policy.kind === 'OverridePolicy' ? `${policy.metadata.namespace}/` : ''}${policy.metadata.name}`;
   const rule = ruleIndex < 0 ? 'spec.overriders' : `spec.overrideRules[${ruleIndex}]`;
   return {
-    ...source, code: 'OVERRIDE_FAILED', severity: 'error',
+    ...source,
+    code: 'OVERRIDE_FAILED',
+    severity: 'error',
     message: `${name} ${rule} would change the identity of ${describeRef(template.ref)} (${describeIdentityChanges(changes)}): that rule is not applied`,
     fix: `remove the overriders of ${rule} that write ${changes.map((c) => c.field).join(', ')}: an override may change what an object holds, not which object it is; to place another object, add its own template`,
     data: { policy: name, ruleIndex, template: refKey(template.ref), changes },
@@ -140,7 +172,8 @@ function workNameOf(t: Template): string {
   let name = workNames.get(t);
   if (name === undefined) {
     const ref = t.ref;
-    const full = `${ref.namespace ? `${ref.namespace}-` : ''}${ref.name.replaceAll(':', '.')}-${ref.kind}`.toLowerCase();
+    const full =
+      `${ref.namespace ? `${ref.namespace}-` : ''}${ref.name.replaceAll(':', '.')}-${ref.kind}`.toLowerCase();
     workNames.set(t, (name = `${ref.name.replaceAll(':', '.').toLowerCase()}-${fnv1a32(full).toString(16)}`));
   }
   return name;
@@ -166,9 +199,14 @@ const overrideCache = new WeakMap<Template, OverridePolicy[]>();
 function overridesFor(t: Template, model: ConfigModel): OverridePolicy[] {
   let found = overrideCache.get(t);
   if (!found) {
-    found = policiesInScope(model.overridePolicies, t.ref.namespace, OVERRIDE_SCOPE).map((o) => o.object).filter((o) =>
-      (!o.spec.resourceSelectors || o.spec.resourceSelectors.length === 0 ||
-        bestSelectorMatch(o.spec.resourceSelectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched));
+    found = policiesInScope(model.overridePolicies, t.ref.namespace, OVERRIDE_SCOPE)
+      .map((o) => o.object)
+      .filter(
+        (o) =>
+          !o.spec.resourceSelectors ||
+          o.spec.resourceSelectors.length === 0 ||
+          bestSelectorMatch(o.spec.resourceSelectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched,
+      );
     overrideCache.set(t, found);
   }
   return found;

@@ -46,7 +46,11 @@ const UNSUPPORTED_CHARACTERS = /[\x00-\x09\x0b-\x1f\x7f\x85\u2028\u2029\ufeff]/;
 const OUTSIDE = Object.freeze({ outside: true });
 
 // biome-ignore lint/suspicious/noConstEnum: file-local, so tsc and tsx (esbuild) inline it the same way
-const enum Line { Content, Blank, DocumentStart }
+const enum Line {
+  Content,
+  Blank,
+  DocumentStart,
+}
 
 const SPACE = 32;
 const HASH = 35;
@@ -72,7 +76,11 @@ class BlockReader {
       while (line.charCodeAt(k) === SPACE) k++;
       this.#indent[i] = k;
       if (k === line.length || line.charCodeAt(k) === HASH) this.#kind[i] = Line.Blank;
-      else if (k === 0 && (line.startsWith('---') || line.startsWith('...')) && (line.length === 3 || line.charCodeAt(3) === SPACE)) {
+      else if (
+        k === 0 &&
+        (line.startsWith('---') || line.startsWith('...')) &&
+        (line.length === 3 || line.charCodeAt(3) === SPACE)
+      ) {
         // `--- # comment` only: content after the marker, and `...` document ends, are the library's.
         if (line[0] === '.' || !isBlankOrComment(line, 3)) throw OUTSIDE;
         this.#kind[i] = Line.DocumentStart;
@@ -90,7 +98,8 @@ class BlockReader {
       if (p >= this.#lines.length) return docs;
       this.#pos = p + 1;
       const q = this.#next();
-      if (q >= this.#lines.length || this.#kind[q] === Line.DocumentStart) docs.push({ value: null, line: p + 1, column: 4 });
+      if (q >= this.#lines.length || this.#kind[q] === Line.DocumentStart)
+        docs.push({ value: null, line: p + 1, column: 4 });
       else docs.push(this.#document(q));
     }
   }
@@ -170,7 +179,8 @@ class BlockReader {
       this.#pos++;
       const next = this.#nextIndent();
       if (next > parent) return this.#node(parent);
-      if (compactSequence && next === parent && isSequenceEntry(this.#lines[this.#pos]!, next)) return this.#sequence(next);
+      if (compactSequence && next === parent && isSequenceEntry(this.#lines[this.#pos]!, next))
+        return this.#sequence(next);
       return null;
     }
     const c = line.charCodeAt(col);
@@ -203,7 +213,8 @@ class BlockReader {
     let k = this.#pos + 1;
     // The content's indentation is that of its first non-blank line; blank lines before it may not be longer.
     let longestLeadingBlank = 0;
-    while (k < lines.length && isSpaces(lines[k]!)) longestLeadingBlank = Math.max(longestLeadingBlank, lines[k++]!.length);
+    while (k < lines.length && isSpaces(lines[k]!))
+      longestLeadingBlank = Math.max(longestLeadingBlank, lines[k++]!.length);
     const contentIndent = k < lines.length ? this.#indent[k]! : -1;
     const body: string[] = [];
     if (contentIndent > parent) {
@@ -267,9 +278,14 @@ function keyAt(line: string, col: number): { key: string; end: number } | undefi
     return checkedKey(quoted.value, k + 1);
   }
   if (INDICATORS.has(c)) return undefined;
-  if ((c === DASH || c === 63 /* ? */ || c === COLON) && (col + 1 === line.length || line.charCodeAt(col + 1) === SPACE)) return undefined;
+  if (
+    (c === DASH || c === 63 /* ? */ || c === COLON) &&
+    (col + 1 === line.length || line.charCodeAt(col + 1) === SPACE)
+  )
+    return undefined;
   let colon = line.indexOf(':', col);
-  while (colon >= 0 && colon + 1 < line.length && line.charCodeAt(colon + 1) !== SPACE) colon = line.indexOf(':', colon + 1);
+  while (colon >= 0 && colon + 1 < line.length && line.charCodeAt(colon + 1) !== SPACE)
+    colon = line.indexOf(':', colon + 1);
   if (colon < 0) return undefined;
   const hash = line.indexOf(' #', col);
   if (hash >= 0 && hash < colon) return undefined;
@@ -288,7 +304,11 @@ function checkedKey(key: string, end: number): { key: string; end: number } {
 function plainScalar(line: string, col: number): unknown {
   const c = line.charCodeAt(col);
   if (INDICATORS.has(c)) throw OUTSIDE;
-  if ((c === DASH || c === 63 /* ? */ || c === COLON) && (col + 1 === line.length || line.charCodeAt(col + 1) === SPACE)) throw OUTSIDE;
+  if (
+    (c === DASH || c === 63 /* ? */ || c === COLON) &&
+    (col + 1 === line.length || line.charCodeAt(col + 1) === SPACE)
+  )
+    throw OUTSIDE;
   const hash = line.indexOf(' #', col);
   const text = line.slice(col, hash < 0 ? line.length : hash).trimEnd();
   // `a: b: c` and `a: b:` are errors (a mapping cannot start inside a value).
@@ -376,7 +396,7 @@ function flowScalar(line: string, col: number, close: number): { value: unknown;
 function isFlowPlain(text: string): boolean {
   if (text === '' || INDICATORS.has(text.charCodeAt(0))) return false;
   const c = text.charCodeAt(0);
-  if ((c === DASH || c === 63 /* ? */) && (text.length === 1 || text.charCodeAt(1) === SPACE)) return false;
+  if ((c === DASH || c === 63) /* ? */ && (text.length === 1 || text.charCodeAt(1) === SPACE)) return false;
   return !/[:#[\]{},]/.test(text);
 }
 
@@ -395,8 +415,23 @@ function singleQuoted(line: string, col: number): { value: string; end: number }
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
-  '0': '\0', a: '\x07', b: '\b', t: '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b', ' ': ' ', '"': '"', '/': '/', '\\': '\\',
-  N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029',
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  t: '\t',
+  n: '\n',
+  v: '\v',
+  f: '\f',
+  r: '\r',
+  e: '\x1b',
+  ' ': ' ',
+  '"': '"',
+  '/': '/',
+  '\\': '\\',
+  N: '\x85',
+  _: '\xa0',
+  L: '\u2028',
+  P: '\u2029',
 };
 const HEX_DIGITS: Record<string, number> = { x: 2, u: 4, U: 8 };
 

@@ -16,7 +16,12 @@ export function documentValue(doc: Document.Parsed, maxAliasCount: number): unkn
 
 /** What makes a document unreadable for kubectl, at the node that does it. */
 export class DocumentValueError extends Error {
-  constructor(message: string, readonly offset: number, readonly code: ProblemCode, readonly fix: string) {
+  constructor(
+    message: string,
+    readonly offset: number,
+    readonly code: ProblemCode,
+    readonly fix: string,
+  ) {
     super(message);
   }
 }
@@ -27,7 +32,10 @@ class Converter {
   #aliases = 0;
   readonly #active = new Set<Node>();
 
-  constructor(readonly doc: Document.Parsed, readonly maxAliasCount: number) {}
+  constructor(
+    readonly doc: Document.Parsed,
+    readonly maxAliasCount: number,
+  ) {}
 
   value(node: Node | null | undefined): unknown {
     if (node === null || node === undefined) return null;
@@ -35,7 +43,9 @@ class Converter {
     if (isAlias(node)) {
       const target = this.#follow(node);
       let value: unknown;
-      this.#guard(target, () => { value = this.value(target); });
+      this.#guard(target, () => {
+        value = this.value(target);
+      });
       return value;
     }
     if (isMap(node)) {
@@ -51,8 +61,12 @@ class Converter {
     const v = node.value;
     if (typeof v === 'number') {
       if (!Number.isFinite(v)) {
-        throw new DocumentValueError(`\`${node.source}\` reads as ${Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf'}, which JSON cannot carry: kubectl refuses the file`,
-          offsetOf(node), 'YAML_NOT_JSON', QUOTE_FIX);
+        throw new DocumentValueError(
+          `\`${node.source}\` reads as ${Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf'}, which JSON cannot carry: kubectl refuses the file`,
+          offsetOf(node),
+          'YAML_NOT_JSON',
+          QUOTE_FIX,
+        );
       }
       return v === 0 ? 0 : v; // JSON has no -0
     }
@@ -75,14 +89,20 @@ class Converter {
       }
       const name = this.#key(key);
       const value = this.value(pair.value as Node | null);
-      if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+      if (name === '__proto__')
+        Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
       else out[name] = value;
     }
   }
 
   #merge(out: Record<string, unknown>, node: Node | null): void {
-    const wantMap = () => new DocumentValueError('a merge key (<<) takes a mapping or a list of mappings', offsetOf(node), 'YAML_SYNTAX',
-      'merge a mapping (an alias to one, or a list of them), or rename the key');
+    const wantMap = () =>
+      new DocumentValueError(
+        'a merge key (<<) takes a mapping or a list of mappings',
+        offsetOf(node),
+        'YAML_SYNTAX',
+        'merge a mapping (an alias to one, or a list of them), or rename the key',
+      );
     const target = isAlias(node) ? this.#follow(node) : node;
     if (isMap(target)) {
       this.#guard(target, () => this.#mergeInto(out, target));
@@ -103,7 +123,10 @@ class Converter {
     let result: { key: string } | { error: string };
     if (node === null || node === undefined) result = keyStringOf(null);
     else if (isScalar(node)) {
-      result = node.type === 'PLAIN' && !node.tag && typeof node.source === 'string' ? plainKeyString(node.source) : keyStringOf(this.#scalar(node));
+      result =
+        node.type === 'PLAIN' && !node.tag && typeof node.source === 'string'
+          ? plainKeyString(node.source)
+          : keyStringOf(this.#scalar(node));
     } else result = keyStringOf({});
     if ('error' in result) {
       throw new DocumentValueError(result.error, offsetOf(key), 'YAML_NOT_JSON', 'quote the key, or remove it');
@@ -114,15 +137,29 @@ class Converter {
   /** An alias's node, counted against the alias budget (every expansion, nested ones too, counts). */
   #follow(alias: Node): Node {
     if (++this.#aliases > this.maxAliasCount) {
-      throw new DocumentValueError(`more than ${this.maxAliasCount} alias expansions`, offsetOf(alias), 'YAML_TOO_COMPLEX',
-        'expand the aliases by hand; anchors that multiply into huge documents are refused');
+      throw new DocumentValueError(
+        `more than ${this.maxAliasCount} alias expansions`,
+        offsetOf(alias),
+        'YAML_TOO_COMPLEX',
+        'expand the aliases by hand; anchors that multiply into huge documents are refused',
+      );
     }
     const target = isAlias(alias) ? alias.resolve(this.doc) : undefined;
     if (!target) {
-      throw new DocumentValueError('an alias to an anchor that is not defined before it', offsetOf(alias), 'YAML_SYNTAX', 'define the anchor (&name) before the alias (*name)');
+      throw new DocumentValueError(
+        'an alias to an anchor that is not defined before it',
+        offsetOf(alias),
+        'YAML_SYNTAX',
+        'define the anchor (&name) before the alias (*name)',
+      );
     }
     if (this.#active.has(target)) {
-      throw new DocumentValueError('an anchor whose value contains its own alias', offsetOf(alias), 'YAML_SYNTAX', 'an alias cannot refer to the node it is inside');
+      throw new DocumentValueError(
+        'an anchor whose value contains its own alias',
+        offsetOf(alias),
+        'YAML_SYNTAX',
+        'an alias cannot refer to the node it is inside',
+      );
     }
     return target;
   }

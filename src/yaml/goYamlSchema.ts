@@ -15,7 +15,7 @@ export function resolvePlainScalar(text: string): null | boolean | number | stri
   if (text === '') return null;
   const c = text.charCodeAt(0);
   // go-yaml's resolveTable: only these first characters can make anything but a string.
-  if (c >= 48 && c <= 57 /* 0-9 */ || c === PLUS || c === MINUS) {
+  if ((c >= 48 && c <= 57) /* 0-9 */ || c === PLUS || c === MINUS) {
     if (c !== 48 && c <= 57 && text.length < 16 && isDecimalDigits(text)) return Number(text); // the common case: 3, 8080
     const word = SIGNED_WORDS.get(text);
     if (word !== undefined) return word;
@@ -42,15 +42,17 @@ export function resolvePlainScalar(text: string): null | boolean | number | stri
  */
 export function plainKeyString(text: string): { key: string } | { error: string } {
   const c = text.charCodeAt(0);
-  const digitOrSign = c >= 48 && c <= 57 || c === PLUS || c === MINUS;
+  const digitOrSign = (c >= 48 && c <= 57) || c === PLUS || c === MINUS;
   if (text !== '' && !digitOrSign && c !== DOT && WORD_START[c] !== 1) return { key: text };
   const value = resolvePlainScalar(text);
-  if (value === null) return { error: `the key \`${text}\` is null in YAML 1.1, and kubectl cannot make a JSON key of null` };
+  if (value === null)
+    return { error: `the key \`${text}\` is null in YAML 1.1, and kubectl cannot make a JSON key of null` };
   if (typeof value === 'boolean') return { key: String(value) };
   if (typeof value === 'string') return { key: value };
   const n = c === DOT ? undefined : goNumber(text);
   if (!n) return { key: formatFloat32(value) }; // .5, .inf, -.Inf: floats
-  if (n.unsigned) return { error: `the key \`${text}\` is an unsigned 64-bit integer, which kubectl cannot make a JSON key of` };
+  if (n.unsigned)
+    return { error: `the key \`${text}\` is an unsigned 64-bit integer, which kubectl cannot make a JSON key of` };
   return { key: n.float ? formatFloat32(n.value) : n.exact }; // -0.0 is "-0", as Go formats it
 }
 
@@ -58,8 +60,12 @@ export function plainKeyString(text: string): { key: string } | { error: string 
 export function keyStringOf(value: unknown): { key: string } | { error: string } {
   if (typeof value === 'string') return { key: value };
   if (typeof value === 'boolean') return { key: String(value) };
-  if (typeof value === 'number') return { key: Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? String(value) : formatFloat32(value) };
-  if (value === null || value === undefined) return { error: 'a null key has no JSON form, and kubectl refuses the file' };
+  if (typeof value === 'number')
+    return {
+      key: Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? String(value) : formatFloat32(value),
+    };
+  if (value === null || value === undefined)
+    return { error: 'a null key has no JSON form, and kubectl refuses the file' };
   return { error: 'a key that is a list or a mapping has no JSON form, and kubectl refuses the file' };
 }
 
@@ -138,11 +144,22 @@ function goParseInt(plain: string, syntax: RegExp): GoNumber | undefined {
   if (syntax === BINARY_DIGITS) magnitude = BigInt(`0b${m[2]}`);
   else {
     const [, , hex, oct, bin, legacyOct, dec] = m;
-    magnitude = hex !== undefined ? BigInt(`0x${hex}`) : oct !== undefined ? BigInt(`0o${oct}`) : bin !== undefined ? BigInt(`0b${bin}`)
-      : legacyOct !== undefined ? (legacyOct === '' ? 0n : BigInt(`0o${legacyOct}`)) : BigInt(dec!);
+    magnitude =
+      hex !== undefined
+        ? BigInt(`0x${hex}`)
+        : oct !== undefined
+          ? BigInt(`0o${oct}`)
+          : bin !== undefined
+            ? BigInt(`0b${bin}`)
+            : legacyOct !== undefined
+              ? legacyOct === ''
+                ? 0n
+                : BigInt(`0o${legacyOct}`)
+              : BigInt(dec!);
   }
   const n = sign === '-' ? -magnitude : magnitude;
-  if (n >= INT64_MIN && n <= INT64_MAX) return { value: Number(n) || 0, float: false, unsigned: false, exact: String(n) };
+  if (n >= INT64_MIN && n <= INT64_MAX)
+    return { value: Number(n) || 0, float: false, unsigned: false, exact: String(n) };
   // ParseUint takes no sign.
   if (sign === '' && n <= UINT64_MAX) return { value: Number(n), float: false, unsigned: true, exact: String(n) };
   return undefined;
@@ -194,11 +211,12 @@ function predicate(fn: (text: string) => boolean): RegExp {
 
 const core = new Schema({ schema: 'core' }).tags as ScalarTag[];
 const yaml11 = new Schema({ schema: 'yaml-1.1' }).tags as ScalarTag[];
-const coreTag = (tag: string, format?: string) => core.find((t) => t.tag === `tag:yaml.org,2002:${tag}` && t.format === format)!;
+const coreTag = (tag: string, format?: string) =>
+  core.find((t) => t.tag === `tag:yaml.org,2002:${tag}` && t.format === format)!;
 
 const isInt = (text: string) => {
   const v = resolvePlainScalar(text);
-  return typeof v === 'number' && (text.charCodeAt(0) !== DOT && goNumber(text)?.float === false);
+  return typeof v === 'number' && text.charCodeAt(0) !== DOT && goNumber(text)?.float === false;
 };
 const isNumber = (text: string) => typeof resolvePlainScalar(text) === 'number';
 
@@ -222,7 +240,9 @@ const falseTag = yaml11.find((t) => t.tag === 'tag:yaml.org,2002:bool' && t.iden
  * booleans (the yaml library's 1.1 spellings are exactly go-yaml's) and numbers, and `<<` merge keys.
  */
 export const GO_YAML_TAGS = (tags: Tags): Tags => [
-  ...tags.filter((t) => typeof t === 'object' && ['map', 'seq', 'str'].some((name) => t.tag === `tag:yaml.org,2002:${name}`)),
+  ...tags.filter(
+    (t) => typeof t === 'object' && ['map', 'seq', 'str'].some((name) => t.tag === `tag:yaml.org,2002:${name}`),
+  ),
   coreTag('null'),
   trueTag,
   falseTag,

@@ -22,7 +22,11 @@ test('without requests only free pods count (not capped at replicas)', () => {
 });
 
 test('allocating pods are subtracted too; none free gives 0', () => {
-  const c = cluster('m', {}, { resourceSummary: { allocatable: { pods: 10 }, allocated: { pods: 6 }, allocating: { pods: 4 } } });
+  const c = cluster(
+    'm',
+    {},
+    { resourceSummary: { allocatable: { pods: 10 }, allocated: { pods: 6 }, allocating: { pods: 4 } } },
+  );
   assert.is(availableReplicas(c, request(divided, 3)), 0);
 });
 

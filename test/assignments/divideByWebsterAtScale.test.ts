@@ -1,10 +1,21 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { allocateWebsterSeats, divideByWebster, tieBreakerByUid, type Party, type TieBreaker } from '../../src/assignments/divideByWebster.ts';
+import {
+  allocateWebsterSeats,
+  divideByWebster,
+  tieBreakerByUid,
+  type Party,
+  type TieBreaker,
+} from '../../src/assignments/divideByWebster.ts';
 
 // Karmada's Webster step as it is written (one seat per step, a linear scan for the best party), kept here
 // only as the reference the bounded-time division must agree with.
-function referenceSeats(newSeats: number, votes: ReadonlyMap<string, number>, initial: ReadonlyMap<string, number>, tieBreaker?: TieBreaker): Party[] | undefined {
+function referenceSeats(
+  newSeats: number,
+  votes: ReadonlyMap<string, number>,
+  initial: ReadonlyMap<string, number>,
+  tieBreaker?: TieBreaker,
+): Party[] | undefined {
   const parties = new Map<string, Party>();
   for (const [name, seats] of initial) parties.set(name, { name, votes: 0, seats });
   for (const [name, v] of votes) {
@@ -82,19 +93,30 @@ test('divideByWebster agrees with the seat-by-seat step on equal weights at ever
   const weights = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((name) => ({ name, weight: 7 }));
   for (const uid of UIDS) {
     for (let seats = 0; seats <= 400; seats++) {
-      const want = referenceSeats(seats, new Map(weights.map((w) => [w.name, w.weight])), new Map(), tieBreakerByUid(uid)) ?? [];
-      assert.equal(divideByWebster(seats, weights, uid), want.map((p) => ({ name: p.name, replicas: p.seats })), `${seats} seats, uid ${uid}`);
+      const want =
+        referenceSeats(seats, new Map(weights.map((w) => [w.name, w.weight])), new Map(), tieBreakerByUid(uid)) ?? [];
+      assert.equal(
+        divideByWebster(seats, weights, uid),
+        want.map((p) => ({ name: p.name, replicas: p.seats })),
+        `${seats} seats, uid ${uid}`,
+      );
     }
   }
 });
 
 test('2147483647 replicas over 500 clusters divide in well under a second, in proportion and in full', () => {
-  const weights = Array.from({ length: 500 }, (_, i) => ({ name: `member-${String(i).padStart(3, '0')}`, weight: 1 + ((i * 7919) % 1000) }));
+  const weights = Array.from({ length: 500 }, (_, i) => ({
+    name: `member-${String(i).padStart(3, '0')}`,
+    weight: 1 + ((i * 7919) % 1000),
+  }));
   const started = performance.now();
   const result = divideByWebster(2147483647, weights, UIDS[2] as string);
   const elapsed = performance.now() - started;
   assert.ok(elapsed < 1000, `took ${elapsed.toFixed(0)} ms`);
-  assert.is(result.reduce((s, tc) => s + tc.replicas, 0), 2147483647);
+  assert.is(
+    result.reduce((s, tc) => s + tc.replicas, 0),
+    2147483647,
+  );
   const total = weights.reduce((s, w) => s + w.weight, 0);
   for (const tc of result) {
     const weight = weights.find((w) => w.name === tc.name)?.weight as number;

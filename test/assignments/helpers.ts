@@ -4,7 +4,12 @@ import type { Cluster, ClusterSpec, ClusterStatus, ResourceList } from '../../sr
 import type { Placement } from '../../src/api/policy.ts';
 import type { CandidateCluster, SchedulingRequest } from '../../src/assignments/types.ts';
 
-export function cluster(name: string, spec: Partial<ClusterSpec> = {}, status?: ClusterStatus, labels?: Record<string, string>): Cluster {
+export function cluster(
+  name: string,
+  spec: Partial<ClusterSpec> = {},
+  status?: ClusterStatus,
+  labels?: Record<string, string>,
+): Cluster {
   return {
     apiVersion: 'cluster.karmada.io/v1alpha1',
     kind: 'Cluster',
@@ -15,7 +20,12 @@ export function cluster(name: string, spec: Partial<ClusterSpec> = {}, status?: 
 }
 
 /** A cluster with a resource summary: allocatable minus allocated (allocating empty). */
-export function clusterWithResources(name: string, allocatable: ResourceList, allocated: ResourceList = {}, spec: Partial<ClusterSpec> = {}): Cluster {
+export function clusterWithResources(
+  name: string,
+  allocatable: ResourceList,
+  allocated: ResourceList = {},
+  spec: Partial<ClusterSpec> = {},
+): Cluster {
   return cluster(name, spec, {
     apiEnablements: [{ groupVersion: 'apps/v1', resources: [{ name: 'deployments', kind: 'Deployment' }] }],
     resourceSummary: { allocatable, allocated, allocating: {} },
@@ -28,10 +38,23 @@ export function clusterWithPods(name: string, pods: number, spec: Partial<Cluste
 }
 
 export function candidate(name: string, allocatable = 0, extra: Partial<CandidateCluster> = {}): CandidateCluster {
-  return { name, cluster: cluster(name), score: 0, overflowOrder: 0, availableReplicas: allocatable, allocatableReplicas: allocatable, ...extra };
+  return {
+    name,
+    cluster: cluster(name),
+    score: 0,
+    overflowOrder: 0,
+    availableReplicas: allocatable,
+    allocatableReplicas: allocatable,
+    ...extra,
+  };
 }
 
-export function request(placement: Placement, replicas: number, previous: TargetCluster[] = [], extra: Partial<SchedulingRequest> = {}): SchedulingRequest {
+export function request(
+  placement: Placement,
+  replicas: number,
+  previous: TargetCluster[] = [],
+  extra: Partial<SchedulingRequest> = {},
+): SchedulingRequest {
   return {
     resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'nginx', uid: '' },
     placement,
@@ -60,7 +83,11 @@ export function show(list: readonly TargetCluster[] | undefined): string {
 }
 
 export const DYNAMIC: Placement = {
-  replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted', weightPreference: { dynamicWeight: 'AvailableReplicas' } },
+  replicaScheduling: {
+    replicaSchedulingType: 'Divided',
+    replicaDivisionPreference: 'Weighted',
+    weightPreference: { dynamicWeight: 'AvailableReplicas' },
+  },
 };
 export const AGGREGATED: Placement = {
   replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' },

@@ -5,12 +5,22 @@ import { keptOutByStatus } from '../../src/assignments/keptOutByStatus.ts';
 import { schedule } from '../../src/assignments/schedule.ts';
 import { cluster, request } from './helpers.ts';
 
-const GUESTBOOK = { apiVersion: 'webapp.my.domain/v1', kind: 'Guestbook', namespace: 'default', name: 'guestbook-sample', uid: '' };
+const GUESTBOOK = {
+  apiVersion: 'webapp.my.domain/v1',
+  kind: 'Guestbook',
+  namespace: 'default',
+  name: 'guestbook-sample',
+  uid: '',
+};
 const builtins: ClusterStatus = {
   apiEnablements: [{ groupVersion: 'apps/v1', resources: [{ name: 'deployments', kind: 'Deployment' }] }],
   conditions: [{ type: 'CompleteAPIEnablements', status: 'True' }],
 };
-const clusters = [cluster('member1', {}, builtins), cluster('member2', {}, builtins), cluster('member3', { taints: [{ key: 'dedicated', effect: 'NoSchedule' }] })];
+const clusters = [
+  cluster('member1', {}, builtins),
+  cluster('member2', {}, builtins),
+  cluster('member3', { taints: [{ key: 'dedicated', effect: 'NoSchedule' }] }),
+];
 
 const keptOut = (clusterNames: string[]) => {
   const req = request({ clusterAffinity: { clusterNames } }, 0, [], { resource: GUESTBOOK });

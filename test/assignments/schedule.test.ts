@@ -26,21 +26,35 @@ test('nginx sample: static 1:1 over member1/member2 puts 1 replica on each and e
   assert.is(result.status, 'Scheduled');
   assert.equal(result.clusters, targets('member1=1 member2=1'));
   const m3 = result.explanation.find((e) => e.cluster === 'member3');
-  assert.equal(m3, { cluster: 'member3', outcome: 'filtered', plugin: 'ClusterAffinity', reason: 'not in clusterNames' });
+  assert.equal(m3, {
+    cluster: 'member3',
+    outcome: 'filtered',
+    plugin: 'ClusterAffinity',
+    reason: 'not in clusterNames',
+  });
   const m1 = result.explanation.find((e) => e.cluster === 'member1');
-  assert.ok(m1 && m1.outcome === 'selected' && m1.why === 'static weight 1 of 2' && m1.replicas === 1, JSON.stringify(m1));
+  assert.ok(
+    m1 && m1.outcome === 'selected' && m1.why === 'static weight 1 of 2' && m1.replicas === 1,
+    JSON.stringify(m1),
+  );
 });
 
 test('nginx sample: same replicas and same applied placement is left Unchanged', () => {
   const previous = targets('member1=1 member2=1');
-  const result = schedule(request(nginxPlacement, 2, previous, { previousPlacement: JSON.stringify(nginxPlacement) }), members);
+  const result = schedule(
+    request(nginxPlacement, 2, previous, { previousPlacement: JSON.stringify(nginxPlacement) }),
+    members,
+  );
   assert.is(result.status, 'Unchanged');
   assert.equal(result.clusters, previous);
 });
 
 test('nginx sample: scaling to 3 recomputes static weights from scratch', () => {
   const previous = targets('member1=1 member2=1');
-  const result = schedule(request(nginxPlacement, 3, previous, { previousPlacement: JSON.stringify(nginxPlacement) }), members);
+  const result = schedule(
+    request(nginxPlacement, 3, previous, { previousPlacement: JSON.stringify(nginxPlacement) }),
+    members,
+  );
   assert.is(result.status, 'Scheduled');
   assert.equal(result.clusters, targets('member1=2 member2=1'));
 });
@@ -54,16 +68,25 @@ test('static weighting ties follow the UID: an odd FNV hash gives the extra repl
 
 test('no cluster fits: clusters are cleared and every cluster is named with plugin and reason', () => {
   const placement: Placement = { clusterAffinity: { clusterNames: ['member2'] } };
-  const clusters = [cluster('member2', { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] }), cluster('member3')];
+  const clusters = [
+    cluster('member2', { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] }),
+    cluster('member3'),
+  ];
   const result = schedule(request(placement, 1, targets('member9=1')), clusters);
   assert.is(result.status, 'NoClusterFit');
   assert.equal(result.clusters, []);
-  assert.is(result.message, 'no cluster fits: member2 TaintToleration: untolerated taint dedicated=gpu:NoSchedule; member3 ClusterAffinity: not in clusterNames');
+  assert.is(
+    result.message,
+    'no cluster fits: member2 TaintToleration: untolerated taint dedicated=gpu:NoSchedule; member3 ClusterAffinity: not in clusterNames',
+  );
 });
 
 test('duplicated (nil replicaScheduling) is scheduled on every pass and picks up new clusters', () => {
   const placement: Placement = {};
-  const result = schedule(request(placement, 3, targets('member1=3'), { previousPlacement: JSON.stringify(placement) }), members);
+  const result = schedule(
+    request(placement, 3, targets('member1=3'), { previousPlacement: JSON.stringify(placement) }),
+    members,
+  );
   assert.is(result.status, 'Scheduled');
   assert.equal(result.clusters, targets('member1=3 member2=3 member3=3'));
 });
@@ -91,13 +114,19 @@ test('dynamic weight: first schedule divides by free capacity', () => {
 
 test('dynamic weight steady scale-up adds the delta by free capacity on top of the previous result', () => {
   const clusters = [clusterWithPods('a', 10), clusterWithPods('b', 10), clusterWithPods('c', 10)];
-  const result = schedule(request(DYNAMIC, 24, targets('a=2 b=4 c=6'), { previousPlacement: JSON.stringify(DYNAMIC) }), clusters);
+  const result = schedule(
+    request(DYNAMIC, 24, targets('a=2 b=4 c=6'), { previousPlacement: JSON.stringify(DYNAMIC) }),
+    clusters,
+  );
   assert.equal(result.clusters, targets('a=6 b=8 c=10'));
 });
 
 test('dynamic weight steady scale-down re-splits by previous replicas', () => {
   const clusters = [clusterWithPods('a', 1), clusterWithPods('b', 1), clusterWithPods('c', 1)];
-  const result = schedule(request(DYNAMIC, 6, targets('a=2 b=4 c=6'), { previousPlacement: JSON.stringify(DYNAMIC) }), clusters);
+  const result = schedule(
+    request(DYNAMIC, 6, targets('a=2 b=4 c=6'), { previousPlacement: JSON.stringify(DYNAMIC) }),
+    clusters,
+  );
   assert.equal(result.clusters, targets('a=1 b=2 c=3'));
 });
 
@@ -112,7 +141,10 @@ test('not enough capacity is Unschedulable and keeps the previous result', () =>
 
 test('divided workloads are not redistributed when a cluster joins', () => {
   const previous = targets('a=2');
-  const result = schedule(request(AGGREGATED, 2, previous, { previousPlacement: JSON.stringify(AGGREGATED) }), [clusterWithPods('a', 5), clusterWithPods('b', 50)]);
+  const result = schedule(request(AGGREGATED, 2, previous, { previousPlacement: JSON.stringify(AGGREGATED) }), [
+    clusterWithPods('a', 5),
+    clusterWithPods('b', 50),
+  ]);
   assert.is(result.status, 'Unchanged');
   assert.equal(result.clusters, previous);
 });
@@ -149,19 +181,27 @@ test('clusterAffinities: falls over to the next term when the first does not fit
 });
 
 test('clusterAffinities: never moves back to an earlier term by itself', () => {
-  const result = schedule(request(terms, 1, targets('cloud1=1'), { observedAffinityName: 'cloud' }), [cluster('local1'), cluster('cloud1')]);
+  const result = schedule(request(terms, 1, targets('cloud1=1'), { observedAffinityName: 'cloud' }), [
+    cluster('local1'),
+    cluster('cloud1'),
+  ]);
   assert.is(result.affinityName, 'cloud');
   assert.equal(result.clusters, targets('cloud1=1'));
 });
 
 test('clusterAffinities: an explicit reschedule restarts at the first term', () => {
-  const result = schedule(request(terms, 1, targets('cloud1=1'), { observedAffinityName: 'cloud', reschedule: true }), [cluster('local1'), cluster('cloud1')]);
+  const result = schedule(request(terms, 1, targets('cloud1=1'), { observedAffinityName: 'cloud', reschedule: true }), [
+    cluster('local1'),
+    cluster('cloud1'),
+  ]);
   assert.is(result.affinityName, 'local');
   assert.equal(result.clusters, targets('local1=1'));
 });
 
 test('clusterAffinities: every term failing with no fit clears the clusters and keeps the observed term', () => {
-  const result = schedule(request(terms, 1, targets('cloud1=1'), { observedAffinityName: 'cloud' }), [cluster('other')]);
+  const result = schedule(request(terms, 1, targets('cloud1=1'), { observedAffinityName: 'cloud' }), [
+    cluster('other'),
+  ]);
   assert.is(result.status, 'NoClusterFit');
   assert.equal(result.clusters, []);
   assert.is(result.affinityName, 'cloud');
@@ -170,14 +210,18 @@ test('clusterAffinities: every term failing with no fit clears the clusters and 
 test('clusterAffinities: a first failure for capacity keeps the previous result', () => {
   const placement: Placement = { ...terms, replicaScheduling: DYNAMIC.replicaScheduling };
   const previous = targets('local1=1');
-  const result = schedule(request(placement, 5, previous, { observedAffinityName: 'local' }), [clusterWithPods('local1', 1)]);
+  const result = schedule(request(placement, 5, previous, { observedAffinityName: 'local' }), [
+    clusterWithPods('local1', 1),
+  ]);
   assert.is(result.status, 'Unschedulable');
   assert.equal(result.clusters, previous);
 });
 
 test('overflowAffinities: the primary tier fills to capacity, the overflow tier takes the rest', () => {
   const placement: Placement = {
-    clusterAffinities: [{ affinityName: 'primary', clusterNames: ['onprem'], overflowAffinities: [{ clusterNames: ['cloud'] }] }],
+    clusterAffinities: [
+      { affinityName: 'primary', clusterNames: ['onprem'], overflowAffinities: [{ clusterNames: ['cloud'] }] },
+    ],
     replicaScheduling: DYNAMIC.replicaScheduling,
   };
   const result = schedule(request(placement, 10), [clusterWithPods('onprem', 4), clusterWithPods('cloud', 100)]);
@@ -198,12 +242,18 @@ const regional = [
 
 test('spread by region: one cluster per region, the best of each, clusters without a region filtered', () => {
   const placement: Placement = {
-    spreadConstraints: [{ spreadByField: 'region', minGroups: 2, maxGroups: 2 }, { spreadByField: 'cluster', minGroups: 2, maxGroups: 2 }],
+    spreadConstraints: [
+      { spreadByField: 'region', minGroups: 2, maxGroups: 2 },
+      { spreadByField: 'cluster', minGroups: 2, maxGroups: 2 },
+    ],
     replicaScheduling: DYNAMIC.replicaScheduling,
   };
   const result = schedule(request(placement, 10), regional);
   assert.is(result.status, 'Scheduled', result.message);
-  assert.equal(result.clusters.map((c) => c.name), ['eu2', 'us1']);
+  assert.equal(
+    result.clusters.map((c) => c.name),
+    ['eu2', 'us1'],
+  );
   assert.is(result.explanation.find((e) => e.cluster === 'nowhere')?.outcome, 'filtered');
   const eu2 = result.explanation.find((e) => e.cluster === 'eu2');
   assert.ok(eu2 && eu2.outcome === 'selected' && eu2.why.includes('spread group region=eu'), JSON.stringify(eu2));
@@ -211,7 +261,10 @@ test('spread by region: one cluster per region, the best of each, clusters witho
 
 test('spread by region: too few regions is a scheduler error that keeps the previous result', () => {
   const placement: Placement = {
-    spreadConstraints: [{ spreadByField: 'region', minGroups: 3, maxGroups: 3 }, { spreadByField: 'cluster', minGroups: 3, maxGroups: 3 }],
+    spreadConstraints: [
+      { spreadByField: 'region', minGroups: 3, maxGroups: 3 },
+      { spreadByField: 'cluster', minGroups: 3, maxGroups: 3 },
+    ],
     replicaScheduling: DYNAMIC.replicaScheduling,
   };
   const result = schedule(request(placement, 4, targets('eu1=4')), regional);
@@ -229,16 +282,26 @@ test('spread by cluster: divided swaps in a bigger cluster when the chosen ones 
   const clusters = [clusterWithPods('a', 3), clusterWithPods('b', 2), clusterWithPods('c', 1)];
   // previous on c gives it score 100 so it sorts first, but c+a (1+1 held +3) cannot hold 8: b is not bigger
   // than a, so the selection fails; with 5 needed, c and a suffice.
-  const placement: Placement = { spreadConstraints: [{ spreadByField: 'cluster', minGroups: 1, maxGroups: 2 }], replicaScheduling: DYNAMIC.replicaScheduling };
+  const placement: Placement = {
+    spreadConstraints: [{ spreadByField: 'cluster', minGroups: 1, maxGroups: 2 }],
+    replicaScheduling: DYNAMIC.replicaScheduling,
+  };
   const ok = schedule(request(placement, 5, targets('c=1'), { reschedule: true }), clusters);
-  assert.equal(ok.clusters.map((c) => c.name), ['a', 'c']);
+  assert.equal(
+    ok.clusters.map((c) => c.name),
+    ['a', 'c'],
+  );
   const short = schedule(request(placement, 8, targets('c=1'), { reschedule: true }), clusters);
   assert.is(short.status, 'SchedulerError');
   assert.match(short.message, /not enough capacity/);
 });
 
 test('spread constraints are ignored for static weighting', () => {
-  const placement: Placement = { ...nginxPlacement, clusterAffinity: {}, spreadConstraints: [{ spreadByField: 'cluster', minGroups: 1, maxGroups: 1 }] };
+  const placement: Placement = {
+    ...nginxPlacement,
+    clusterAffinity: {},
+    spreadConstraints: [{ spreadByField: 'cluster', minGroups: 1, maxGroups: 1 }],
+  };
   const result = schedule(request(placement, 2), members);
   assert.equal(result.clusters, targets('member1=1 member2=1'));
 });
@@ -248,18 +311,43 @@ test('needsReschedule: the reasons Karmada schedules a binding', () => {
   const applied = JSON.stringify(nginxPlacement);
   const prev = targets('member1=1 member2=1');
   assert.is(needsReschedule(request(nginxPlacement, 2, prev), members), 'PlacementChanged');
-  assert.is(needsReschedule(request(nginxPlacement, 3, prev, { previousPlacement: applied }), members), 'ReplicasChanged');
-  assert.is(needsReschedule(request(nginxPlacement, 2, prev, { previousPlacement: applied, reschedule: true }), members), 'RescheduleTriggered');
+  assert.is(
+    needsReschedule(request(nginxPlacement, 3, prev, { previousPlacement: applied }), members),
+    'ReplicasChanged',
+  );
+  assert.is(
+    needsReschedule(request(nginxPlacement, 2, prev, { previousPlacement: applied, reschedule: true }), members),
+    'RescheduleTriggered',
+  );
   assert.is(needsReschedule(request(nginxPlacement, 2, prev, { previousPlacement: applied }), members), undefined);
-  assert.is(needsReschedule(request(nginxPlacement, 2, prev, { previousPlacement: applied }), [cluster('member1')]), 'TargetClusterGone');
+  assert.is(
+    needsReschedule(request(nginxPlacement, 2, prev, { previousPlacement: applied }), [cluster('member1')]),
+    'TargetClusterGone',
+  );
   const dup: Placement = { replicaScheduling: { replicaSchedulingType: 'Duplicated' } };
-  assert.is(needsReschedule(request(dup, 2, targets('member1=3'), { previousPlacement: JSON.stringify(dup) }), members), 'ReplicasChanged');
-  assert.is(needsReschedule(request(dup, 2, targets('member1=2'), { previousPlacement: JSON.stringify(dup) }), members), 'AlwaysScheduled');
+  assert.is(
+    needsReschedule(request(dup, 2, targets('member1=3'), { previousPlacement: JSON.stringify(dup) }), members),
+    'ReplicasChanged',
+  );
+  assert.is(
+    needsReschedule(request(dup, 2, targets('member1=2'), { previousPlacement: JSON.stringify(dup) }), members),
+    'AlwaysScheduled',
+  );
 });
 
 test('placementChanged: only the observed clusterAffinities term counts', () => {
-  const before: Placement = { clusterAffinities: [{ affinityName: 'a', clusterNames: ['x'] }, { affinityName: 'b', clusterNames: ['y'] }] };
-  const otherTermEdited: Placement = { clusterAffinities: [{ affinityName: 'a', clusterNames: ['x'] }, { affinityName: 'b', clusterNames: ['z'] }] };
+  const before: Placement = {
+    clusterAffinities: [
+      { affinityName: 'a', clusterNames: ['x'] },
+      { affinityName: 'b', clusterNames: ['y'] },
+    ],
+  };
+  const otherTermEdited: Placement = {
+    clusterAffinities: [
+      { affinityName: 'a', clusterNames: ['x'] },
+      { affinityName: 'b', clusterNames: ['z'] },
+    ],
+  };
   assert.is(placementChanged(otherTermEdited, JSON.stringify(before), 'a'), false);
   assert.is(placementChanged(otherTermEdited, JSON.stringify(before), 'b'), true);
   assert.is(placementChanged(otherTermEdited, JSON.stringify(before), undefined), true);

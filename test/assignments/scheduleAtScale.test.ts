@@ -15,12 +15,19 @@ function timed<T>(run: () => T): { value: T; ms: number } {
 }
 
 const divided: [string, Placement, () => ReturnType<typeof cluster>[]][] = [
-  ['static weights', {
-    replicaScheduling: {
-      replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted',
-      weightPreference: { staticWeightList: names.map((n, i) => ({ targetCluster: { clusterNames: [n] }, weight: 1 + (i % 7) })) },
+  [
+    'static weights',
+    {
+      replicaScheduling: {
+        replicaSchedulingType: 'Divided',
+        replicaDivisionPreference: 'Weighted',
+        weightPreference: {
+          staticWeightList: names.map((n, i) => ({ targetCluster: { clusterNames: [n] }, weight: 1 + (i % 7) })),
+        },
+      },
     },
-  }, () => names.map((n) => cluster(n))],
+    () => names.map((n) => cluster(n)),
+  ],
   ['dynamic weights by free capacity', DYNAMIC, () => names.map((n, i) => clusterWithPods(n, INT32_MAX - i))],
   ['aggregated', AGGREGATED, () => names.map((n, i) => clusterWithPods(n, 5_000_000 + i))],
 ];
@@ -29,13 +36,18 @@ for (const [name, placement, clusters] of divided) {
     const members = clusters();
     const { value: result, ms } = timed(() => schedule(request(placement, INT32_MAX), members));
     assert.is(result.status, 'Scheduled', result.message);
-    assert.is(result.clusters.reduce((s, tc) => s + tc.replicas, 0), INT32_MAX);
+    assert.is(
+      result.clusters.reduce((s, tc) => s + tc.replicas, 0),
+      INT32_MAX,
+    );
     assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms`);
   });
 }
 
 test('a region spread over 28 regions too large to search is refused with a scheduling reason within a second', () => {
-  const members = Array.from({ length: 28 }, (_, i) => cluster(`member-${String(i).padStart(2, '0')}`, { region: `region-${String(i).padStart(2, '0')}` }));
+  const members = Array.from({ length: 28 }, (_, i) =>
+    cluster(`member-${String(i).padStart(2, '0')}`, { region: `region-${String(i).padStart(2, '0')}` }),
+  );
   const placement: Placement = {
     ...AGGREGATED,
     spreadConstraints: [
@@ -45,13 +57,18 @@ test('a region spread over 28 regions too large to search is refused with a sche
   };
   const { value: result, ms } = timed(() => schedule(request(placement, 28), members));
   assert.is(result.status, 'SchedulerError', result.message);
-  assert.match(result.message, /spread constraint region: choosing 1\.\.28 of 28 regions .* more than 200000 search steps/);
+  assert.match(
+    result.message,
+    /spread constraint region: choosing 1\.\.28 of 28 regions .* more than 200000 search steps/,
+  );
   assert.match(result.message, /lower the region maxGroups/);
   assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms`);
 });
 
 test('a region spread over 28 regions with a small maxGroups is still scheduled', () => {
-  const members = Array.from({ length: 28 }, (_, i) => cluster(`member-${String(i).padStart(2, '0')}`, { region: `region-${String(i).padStart(2, '0')}` }));
+  const members = Array.from({ length: 28 }, (_, i) =>
+    cluster(`member-${String(i).padStart(2, '0')}`, { region: `region-${String(i).padStart(2, '0')}` }),
+  );
   const placement: Placement = {
     ...DYNAMIC,
     spreadConstraints: [
@@ -61,11 +78,17 @@ test('a region spread over 28 regions with a small maxGroups is still scheduled'
   };
   const result = schedule(request(placement, 6), members);
   assert.is(result.status, 'Scheduled', result.message);
-  assert.equal(result.clusters.map((tc) => tc.replicas), [2, 2, 2]);
+  assert.equal(
+    result.clusters.map((tc) => tc.replicas),
+    [2, 2, 2],
+  );
 });
 
 test('replicas beyond int32 (from a replicaResource customization) are unschedulable with a reason, not divided', () => {
-  const result = schedule(request(DYNAMIC, 1e12), names.slice(0, 3).map((n) => cluster(n)));
+  const result = schedule(
+    request(DYNAMIC, 1e12),
+    names.slice(0, 3).map((n) => cluster(n)),
+  );
   assert.is(result.status, 'Unschedulable');
   assert.match(result.message, /replicas 1000000000000 is not a whole number from 0 to 2147483647/);
 });

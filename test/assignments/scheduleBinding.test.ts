@@ -7,35 +7,72 @@ import { OBSERVED_REBALANCERS_ANNOTATION } from '../../src/assignments/rebalance
 import { scheduleBinding } from '../../src/assignments/scheduleBinding.ts';
 import { claimTemplate, type ClaimedBinding } from '../../src/bindings/claimTemplate.ts';
 import type { Template } from '../../src/api/model.ts';
-import { clustersOf, configMap, deployment, memberCluster, modelOf, propagationPolicy } from '../helpers/inMemoryModel.ts';
+import {
+  clustersOf,
+  configMap,
+  deployment,
+  memberCluster,
+  modelOf,
+  propagationPolicy,
+} from '../helpers/inMemoryModel.ts';
 
 const web = deployment('web', 4);
 const weighted: Placement = {
   clusterAffinity: { clusterNames: ['member1', 'member2'] },
   replicaScheduling: {
-    replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted',
-    weightPreference: { staticWeightList: [{ targetCluster: { clusterNames: ['member1'] }, weight: 1 }, { targetCluster: { clusterNames: ['member2'] }, weight: 3 }] },
+    replicaSchedulingType: 'Divided',
+    replicaDivisionPreference: 'Weighted',
+    weightPreference: {
+      staticWeightList: [
+        { targetCluster: { clusterNames: ['member1'] }, weight: 1 },
+        { targetCluster: { clusterNames: ['member2'] }, weight: 3 },
+      ],
+    },
   },
 };
 
-function run(template: Template, placement: Placement, previous?: ResourceBinding, rebalancers: WorkloadRebalancer[] = []) {
-  const policy = propagationPolicy('apps', { resourceSelectors: [{ apiVersion: template.ref.apiVersion, kind: template.ref.kind }], placement });
+function run(
+  template: Template,
+  placement: Placement,
+  previous?: ResourceBinding,
+  rebalancers: WorkloadRebalancer[] = [],
+) {
+  const policy = propagationPolicy('apps', {
+    resourceSelectors: [{ apiVersion: template.ref.apiVersion, kind: template.ref.kind }],
+    placement,
+  });
   // Registered out of order: the snapshot is sorted, the result too.
-  const model = modelOf({ templates: [template], policies: [policy], clusters: [memberCluster('member2'), memberCluster('member1')] });
+  const model = modelOf({
+    templates: [template],
+    policies: [policy],
+    clusters: [memberCluster('member2'), memberCluster('member1')],
+  });
   const claim = claimTemplate(template, model, previous) as ClaimedBinding;
   const previousResult = { clusters: previous?.spec.clusters ?? [], tasks: previous?.spec.gracefulEvictionTasks ?? [] };
-  return { claim, scheduled: scheduleBinding(template, claim, previous, previousResult, clustersOf(model), rebalancers) };
+  return {
+    claim,
+    scheduled: scheduleBinding(template, claim, previous, previousResult, clustersOf(model), rebalancers),
+  };
 }
 
 test('the result is written into the claimed binding: clusters sorted by name, applied placement, Scheduled condition', () => {
   const { claim, scheduled } = run(web, weighted);
   assert.is(scheduled.result.status, 'Scheduled');
-  assert.equal(scheduled.targets, [{ name: 'member1', replicas: 1 }, { name: 'member2', replicas: 3 }]);
+  assert.equal(scheduled.targets, [
+    { name: 'member1', replicas: 1 },
+    { name: 'member2', replicas: 3 },
+  ]);
   const b = scheduled.binding;
   assert.equal(b.spec.clusters, scheduled.targets);
   assert.is(b.metadata.annotations?.['policy.karmada.io/applied-placement'], JSON.stringify(weighted));
-  assert.equal(b.status?.conditions, [{ type: 'Scheduled', status: 'True', reason: 'Success', message: 'Binding has been scheduled successfully.' }]);
-  assert.equal(Object.keys(b.spec), Object.keys(claim.binding.spec), 'every field keeps the place the detector gave it');
+  assert.equal(b.status?.conditions, [
+    { type: 'Scheduled', status: 'True', reason: 'Success', message: 'Binding has been scheduled successfully.' },
+  ]);
+  assert.equal(
+    Object.keys(b.spec),
+    Object.keys(claim.binding.spec),
+    'every field keeps the place the detector gave it',
+  );
   assert.equal(claim.binding.spec.clusters, [], 'the claimed binding itself is not changed');
   assert.is(scheduled.problem, undefined);
   assert.is(scheduled.waiting, undefined, 'a divided workload that fits waits on nothing');
@@ -43,7 +80,10 @@ test('the result is written into the claimed binding: clusters sorted by name, a
 
 test('placement and replicas as before: the previous result and its success message are kept (Unchanged)', () => {
   const first = run(web, weighted).scheduled.binding;
-  const withMessage = { ...first, status: { conditions: [{ ...first.status!.conditions![0]!, message: 'scheduled last week' }] } };
+  const withMessage = {
+    ...first,
+    status: { conditions: [{ ...first.status!.conditions![0]!, message: 'scheduled last week' }] },
+  };
   const again = run(web, weighted, withMessage).scheduled;
   assert.is(again.result.status, 'Unchanged');
   assert.equal(again.targets, first.spec.clusters);
@@ -55,10 +95,16 @@ test('no cluster fits: NO_CLUSTER_FITS at the template, Scheduled False, and the
   const { scheduled } = run(web, nowhere);
   assert.is(scheduled.result.status, 'NoClusterFit');
   assert.equal(scheduled.targets, []);
-  assert.equal([scheduled.problem?.code, scheduled.problem?.file, scheduled.problem?.severity], ['NO_CLUSTER_FITS', 'templates/web.yaml', 'warning']);
+  assert.equal(
+    [scheduled.problem?.code, scheduled.problem?.file, scheduled.problem?.severity],
+    ['NO_CLUSTER_FITS', 'templates/web.yaml', 'warning'],
+  );
   assert.match(scheduled.problem?.message ?? '', /^Deployment default\/web \(PropagationPolicy default\/apps\): /);
   assert.match(scheduled.problem?.fix ?? '', /widen the placement of PropagationPolicy default\/apps/);
-  assert.equal(scheduled.binding.status?.conditions?.map((c) => [c.status, c.reason]), [['False', 'NoClusterFit']]);
+  assert.equal(
+    scheduled.binding.status?.conditions?.map((c) => [c.status, c.reason]),
+    [['False', 'NoClusterFit']],
+  );
   assert.equal(scheduled.waiting, { replicas: 4 });
 });
 
@@ -78,7 +124,9 @@ test('a non-workload that cannot be placed waits on cluster status with no repli
 test('a WorkloadRebalancer not yet observed schedules afresh once, and the binding records it as observed', () => {
   const first = run(web, weighted).scheduled.binding;
   const rebalancer: WorkloadRebalancer = {
-    apiVersion: 'apps.karmada.io/v1alpha1', kind: 'WorkloadRebalancer', metadata: { name: 'rebalance-web' },
+    apiVersion: 'apps.karmada.io/v1alpha1',
+    kind: 'WorkloadRebalancer',
+    metadata: { name: 'rebalance-web' },
     spec: { workloads: [{ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' }] },
   };
   const fresh = run(web, weighted, first, [rebalancer]).scheduled;

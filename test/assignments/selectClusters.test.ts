@@ -7,37 +7,86 @@ import { candidate, cluster } from './helpers.ts';
 // Karmada pkg/scheduler/core/spreadconstraint/select_clusters_test.go (TestSelectBestClusters):
 // four candidates already in candidate order (score desc), name:score:available.
 const infos = [
-  candidate('member4', 50, { score: 60, availableReplicas: 50, cluster: cluster('member4', { provider: 'P2', region: 'R2', zones: ['Z2'] }) }),
-  candidate('member2', 60, { score: 40, availableReplicas: 60, cluster: cluster('member2', { provider: 'P1', region: 'R1', zones: ['Z2'] }) }),
-  candidate('member3', 80, { score: 30, availableReplicas: 80, cluster: cluster('member3', { provider: 'P2', region: 'R1', zones: ['Z1'] }) }),
-  candidate('member1', 40, { score: 20, availableReplicas: 40, cluster: cluster('member1', { provider: 'P1', region: 'R1', zones: ['Z1'] }) }),
+  candidate('member4', 50, {
+    score: 60,
+    availableReplicas: 50,
+    cluster: cluster('member4', { provider: 'P2', region: 'R2', zones: ['Z2'] }),
+  }),
+  candidate('member2', 60, {
+    score: 40,
+    availableReplicas: 60,
+    cluster: cluster('member2', { provider: 'P1', region: 'R1', zones: ['Z2'] }),
+  }),
+  candidate('member3', 80, {
+    score: 30,
+    availableReplicas: 80,
+    cluster: cluster('member3', { provider: 'P2', region: 'R1', zones: ['Z1'] }),
+  }),
+  candidate('member1', 40, {
+    score: 20,
+    availableReplicas: 40,
+    cluster: cluster('member1', { provider: 'P1', region: 'R1', zones: ['Z1'] }),
+  }),
 ];
 const AGG = { replicaSchedulingType: 'Divided' as const, replicaDivisionPreference: 'Aggregated' as const };
 const byCluster = (min: number, max: number) => [{ spreadByField: 'cluster' as const, minGroups: min, maxGroups: max }];
 const cases: { name: string; placement: Placement; need: number; want?: string[]; error?: RegExp }[] = [
-  { name: 'by score (nil replicaScheduling ignores capacity)', placement: { spreadConstraints: byCluster(1, 2) }, need: 100, want: ['member4', 'member2'] },
-  { name: 'duplicated ignores capacity', placement: { spreadConstraints: byCluster(1, 2), replicaScheduling: { replicaSchedulingType: 'Duplicated' } }, need: 120, want: ['member4', 'member2'] },
+  {
+    name: 'by score (nil replicaScheduling ignores capacity)',
+    placement: { spreadConstraints: byCluster(1, 2) },
+    need: 100,
+    want: ['member4', 'member2'],
+  },
+  {
+    name: 'duplicated ignores capacity',
+    placement: { spreadConstraints: byCluster(1, 2), replicaScheduling: { replicaSchedulingType: 'Duplicated' } },
+    need: 120,
+    want: ['member4', 'member2'],
+  },
   {
     name: 'static weighting ignores the spread constraint entirely',
     placement: {
       spreadConstraints: byCluster(1, 2),
-      replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted', weightPreference: { staticWeightList: [{ targetCluster: { clusterNames: ['member1'] }, weight: 2 }] } },
+      replicaScheduling: {
+        replicaSchedulingType: 'Divided',
+        replicaDivisionPreference: 'Weighted',
+        weightPreference: { staticWeightList: [{ targetCluster: { clusterNames: ['member1'] }, weight: 2 }] },
+      },
     },
     need: 120,
     want: ['member4', 'member2', 'member3', 'member1'],
   },
   // Karmada's cases use Divided with no preference; Flotilla applies the webhook default (Weighted, which
   // without weightPreference ignores spread), so Aggregated stands in for "capacity matters" here.
-  { name: 'by score, swapping in capacity', placement: { spreadConstraints: byCluster(1, 2), replicaScheduling: AGG }, need: 120, want: ['member4', 'member3'] },
-  { name: 'insufficient capacity', placement: { spreadConstraints: byCluster(1, 2), replicaScheduling: AGG }, need: 200, error: /not enough capacity for 200 replicas in 2 cluster/ },
-  { name: 'fewer clusters than minGroups', placement: { spreadConstraints: byCluster(7, 7) }, need: 30, error: /fewer than minGroups 7/ },
+  {
+    name: 'by score, swapping in capacity',
+    placement: { spreadConstraints: byCluster(1, 2), replicaScheduling: AGG },
+    need: 120,
+    want: ['member4', 'member3'],
+  },
+  {
+    name: 'insufficient capacity',
+    placement: { spreadConstraints: byCluster(1, 2), replicaScheduling: AGG },
+    need: 200,
+    error: /not enough capacity for 200 replicas in 2 cluster/,
+  },
+  {
+    name: 'fewer clusters than minGroups',
+    placement: { spreadConstraints: byCluster(7, 7) },
+    need: 30,
+    error: /fewer than minGroups 7/,
+  },
 ];
 for (const c of cases) {
   test(`selectBestClusters: ${c.name}`, () => {
     const got = selectBestClusters(c.placement, infos, c.need);
     if (c.want) {
       assert.ok(got.ok, got.ok ? '' : got.message);
-      if (got.ok) assert.equal(got.value.map((x) => x.name), c.want);
+      if (got.ok)
+        assert.equal(
+          got.value.map((x) => x.name),
+          c.want,
+        );
     } else {
       assert.is(got.ok, false);
       if (!got.ok) {

@@ -26,10 +26,28 @@ const nginxRepo = () => makeConfigRepoWith(repos, nginxSample(), 'nginx, weighte
 
 /** Commits cluster files to flotilla/status with git's plumbing, as the status writer would lay them out. */
 function commitStatus(r: ConfigRepo, clusters: Record<string, ObservedCluster>): string {
-  const git = (args: string[], input?: string) => execFileSync('git', args, { cwd: r.dir, encoding: 'utf8', ...(input !== undefined ? { input } : {}),
-    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Flotilla', GIT_AUTHOR_EMAIL: 'f@localhost', GIT_COMMITTER_NAME: 'Flotilla', GIT_COMMITTER_EMAIL: 'f@localhost' } }).trim();
+  const git = (args: string[], input?: string) =>
+    execFileSync('git', args, {
+      cwd: r.dir,
+      encoding: 'utf8',
+      ...(input !== undefined ? { input } : {}),
+      env: {
+        ...process.env,
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_AUTHOR_NAME: 'Flotilla',
+        GIT_AUTHOR_EMAIL: 'f@localhost',
+        GIT_COMMITTER_NAME: 'Flotilla',
+        GIT_COMMITTER_EMAIL: 'f@localhost',
+      },
+    }).trim();
   const entries = Object.entries(clusters).map(([name, o]) => {
-    const file = { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', metadata: { name }, ...(o.taints ? { spec: { taints: o.taints } } : {}), status: o.status ?? {} };
+    const file = {
+      apiVersion: 'cluster.karmada.io/v1alpha1',
+      kind: 'Cluster',
+      metadata: { name },
+      ...(o.taints ? { spec: { taints: o.taints } } : {}),
+      status: o.status ?? {},
+    };
     return `100644 blob ${git(['hash-object', '-w', '--stdin'], stringify(file))}\t${name}.yaml\n`;
   });
   const folder = git(['mktree'], entries.join(''));
@@ -72,13 +90,19 @@ test('a failover commit (re-render for cluster state, eviction at its time) veri
   assert.equal(report.replayedWith, { statusCommit, renderTime: '2026-11-29T15:00:31.000Z' });
   const opts = commonOptions(r.dir);
   assert.is(await verifyCommand({ ...opts, verifyRev: undefined }), 0);
-  assert.match(opts.stdout(), `with cluster state of flotilla/status ${statusCommit.slice(0, 12)} at 2026-11-29T15:00:31.000Z`);
+  assert.match(
+    opts.stdout(),
+    `with cluster state of flotilla/status ${statusCommit.slice(0, 12)} at 2026-11-29T15:00:31.000Z`,
+  );
 
   // The grace period ends by the clock alone (600 s, nothing reports healthy): that commit replays too.
   await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(31 + 601) });
   assert.match(r.git('log', '-1', '--format=%s', 'flotilla/rendered'), /removed: grace period ended$/);
   assert.ok((await verifyOutput(repo, { outputRef: OUT })).ok, 'the release commit verifies');
-  assert.ok((await verifyOutput(repo, { outputRef: OUT, rev: 'flotilla/rendered~2' })).ok, 'and the eviction commit below it, by --rev');
+  assert.ok(
+    (await verifyOutput(repo, { outputRef: OUT, rev: 'flotilla/rendered~2' })).ok,
+    'and the eviction commit below it, by --rev',
+  );
 });
 
 test('a hand edit on top of a failover commit is caught', async () => {
@@ -102,27 +126,48 @@ test('a held SOURCE_EMPTY commit verifies clean against the render it kept; a ha
   await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(0) });
   commitStatus(r, { member2: down('2026-11-29T15:00:30Z') });
   await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(31) });
-  r.commit({ 'templates/nginx.yaml': null, 'policies/nginx.yaml': null, 'clusters/member1.yaml': null, 'clusters/member2.yaml': null, 'clusters/member3.yaml': null }, 'oops, everything deleted');
+  r.commit(
+    {
+      'templates/nginx.yaml': null,
+      'policies/nginx.yaml': null,
+      'clusters/member1.yaml': null,
+      'clusters/member2.yaml': null,
+      'clusters/member3.yaml': null,
+    },
+    'oops, everything deleted',
+  );
   const held = await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(40) });
   assert.is(held.reports[0]!.problems[0]!.code, 'SOURCE_EMPTY');
   assert.match(r.git('log', '-1', '--format=%B', 'flotilla/rendered'), /Last-Good-Source: [0-9a-f]{40}/);
   const report = await verifyOutput(repo, { outputRef: OUT });
   assert.ok(report.ok, JSON.stringify(report));
   assert.is(report.sourceCommit, r.git('rev-parse', 'main'));
-  assert.is(report.renderedBy, r.git('rev-parse', 'flotilla/rendered~1'), 'replayed the failover render whose tree it holds');
+  assert.is(
+    report.renderedBy,
+    r.git('rev-parse', 'flotilla/rendered~1'),
+    'replayed the failover render whose tree it holds',
+  );
 
   // A hand edit on top of the held commit is caught like any other.
   handEdit(r, NGINX_M2);
   const caught = await verifyOutput(repo, { outputRef: OUT });
   assert.equal(caught.differs, [NGINX_M2]);
-  assert.equal(caught.foreignCommits.map((c) => c.subject), ['quick fix']);
+  assert.equal(
+    caught.foreignCommits.map((c) => c.subject),
+    ['quick fix'],
+  );
 });
 
 test('a render from a --cluster-status map is not reproducible (exit 4), unless someone edited it (exit 1)', async () => {
   const r = nginxRepo();
   const repo = await openRepo(r.dir);
   await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(0) });
-  await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(31), clusterStatus: new Map([['member2', down('2026-11-29T15:00:30Z')]]) });
+  await syncRepo(repo, {
+    sourceRef: 'refs/heads/main',
+    outputRef: OUT,
+    now: at(31),
+    clusterStatus: new Map([['member2', down('2026-11-29T15:00:30Z')]]),
+  });
   assert.match(r.git('log', '-1', '--format=%B', 'flotilla/rendered'), /^Cluster-Status: file$/m);
   const report = await verifyOutput(repo, { outputRef: OUT });
   assert.match(report.notReproducible ?? '', /--cluster-status file/);
@@ -146,8 +191,20 @@ test('a fleet that never failed over: no Cluster-Status or Render-Time trailer, 
   const report = await verifyOutput(repo, { outputRef: OUT });
   assert.ok(report.ok);
   assert.is(report.replayedWith, undefined);
-  r.commit({ 'templates/nginx.yaml': null, 'policies/nginx.yaml': null, 'clusters/member1.yaml': null, 'clusters/member2.yaml': null, 'clusters/member3.yaml': null }, 'emptied');
-  assert.is((await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(10) })).reports[0]!.problems[0]!.code, 'SOURCE_EMPTY');
+  r.commit(
+    {
+      'templates/nginx.yaml': null,
+      'policies/nginx.yaml': null,
+      'clusters/member1.yaml': null,
+      'clusters/member2.yaml': null,
+      'clusters/member3.yaml': null,
+    },
+    'emptied',
+  );
+  assert.is(
+    (await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(10) })).reports[0]!.problems[0]!.code,
+    'SOURCE_EMPTY',
+  );
   assert.ok((await verifyOutput(repo, { outputRef: OUT })).ok, 'the held commit verifies against the render it kept');
 });
 

@@ -17,7 +17,9 @@ async function renderedRepo(): Promise<TempRepo> {
   const { repo } = makeNginxRepo();
   const git = await openRepo(repo.path);
   await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUTPUT });
-  writeWorkTree(repo, { 'templates/extra.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\ndata:\n  a: b\n' });
+  writeWorkTree(repo, {
+    'templates/extra.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\ndata:\n  a: b\n',
+  });
   commitAll(repo, 'Add a ConfigMap no policy selects');
   const s = scaledSample();
   writeWorkTree(repo, { 'policies/propagationpolicy.yaml': s.policy });
@@ -85,7 +87,9 @@ test('an edit only to the source-commit stamp value is not a difference', async 
   const repo = await renderedRepo();
   try {
     repo.git(['checkout', '-q', 'flotilla/rendered']);
-    const edited = fs.readFileSync(path.join(repo.path, MEMBER1), 'utf8').replace(/(flotilla\.io\/source-commit: ).*/, `$1${'0'.repeat(40)}`);
+    const edited = fs
+      .readFileSync(path.join(repo.path, MEMBER1), 'utf8')
+      .replace(/(flotilla\.io\/source-commit: ).*/, `$1${'0'.repeat(40)}`);
     repo.git(['checkout', '-q', 'main']);
     handEdit(repo, { [MEMBER1]: edited });
     assert.ok((await verifyOutput(await openRepo(repo.path), { outputRef: OUTPUT })).ok);
@@ -119,7 +123,10 @@ test('--rev of a source commit that carries a Source-Commit line says it is not 
   try {
     const first = repo.git(['rev-parse', 'main~2']).trim();
     const forged = commitAll(repo, `Looks rendered\n\nSource-Commit: ${first}`);
-    const err = await verifyOutput(await openRepo(repo.path), { outputRef: OUTPUT, rev: forged }).then(() => undefined, (e: Error & { code?: string }) => e);
+    const err = await verifyOutput(await openRepo(repo.path), { outputRef: OUTPUT, rev: forged }).then(
+      () => undefined,
+      (e: Error & { code?: string }) => e,
+    );
     assert.is(err?.code, 'NOT_AN_OUTPUT_COMMIT');
     assert.match(err!.message, `${forged.slice(0, 12)}) is not an output commit`);
     assert.match(err!.message, 'fix: name a commit of flotilla/rendered (git log --oneline flotilla/rendered)');

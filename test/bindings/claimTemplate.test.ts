@@ -8,7 +8,10 @@ import { configMap, deployment, modelOf, propagationPolicy, templateOf } from '.
 const web = deployment('web', 3);
 const apps = propagationPolicy('apps', {
   resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
-  placement: { clusterAffinity: { clusterNames: ['member1', 'member2'] }, replicaScheduling: { replicaSchedulingType: 'Divided' } },
+  placement: {
+    clusterAffinity: { clusterNames: ['member1', 'member2'] },
+    replicaScheduling: { replicaSchedulingType: 'Divided' },
+  },
   propagateDeps: true,
   preserveResourcesOnDeletion: true,
 });
@@ -22,9 +25,14 @@ test('a matching policy claims the template: the binding carries its claim, the 
   const b = claim.binding;
   assert.is(b.kind, 'ResourceBinding');
   assert.equal([b.metadata.name, b.metadata.namespace], ['web-deployment', 'default']);
-  assert.equal(Object.keys(b.metadata.labels ?? {}), ['propagationpolicy.karmada.io/permanent-id', 'resourcebinding.karmada.io/permanent-id']);
+  assert.equal(Object.keys(b.metadata.labels ?? {}), [
+    'propagationpolicy.karmada.io/permanent-id',
+    'resourcebinding.karmada.io/permanent-id',
+  ]);
   assert.equal(b.metadata.annotations, {
-    'propagationpolicy.karmada.io/name': 'apps', 'propagationpolicy.karmada.io/namespace': 'default', 'flotilla.io/policy': claim.policyKey,
+    'propagationpolicy.karmada.io/name': 'apps',
+    'propagationpolicy.karmada.io/namespace': 'default',
+    'flotilla.io/policy': claim.policyKey,
   });
   assert.equal(b.spec, {
     resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' },
@@ -35,22 +43,31 @@ test('a matching policy claims the template: the binding carries its claim, the 
     conflictResolution: 'Abort',
     preserveResourcesOnDeletion: true,
   });
-  assert.is(b.status, undefined, 'the Scheduled condition is the scheduler\'s to write');
+  assert.is(b.status, undefined, "the Scheduled condition is the scheduler's to write");
 });
 
-test('the detector carries the previous result over untouched: spec.clusters is the scheduler\'s', () => {
-  const previous = { spec: { clusters: [{ name: 'member2', replicas: 3 }] }, metadata: { name: 'web-deployment', annotations: {} } } as unknown as ResourceBinding;
+test("the detector carries the previous result over untouched: spec.clusters is the scheduler's", () => {
+  const previous = {
+    spec: { clusters: [{ name: 'member2', replicas: 3 }] },
+    metadata: { name: 'web-deployment', annotations: {} },
+  } as unknown as ResourceBinding;
   const claim = claimTemplate(web, modelOf({ templates: [web], policies: [apps] }), previous);
   if (claim.status !== 'claimed') throw new Error(claim.reason);
   assert.equal(claim.binding.spec.clusters, [{ name: 'member2', replicas: 3 }]);
 });
 
 test('a previous claim sticks while its policy still matches, even when a better policy appears', () => {
-  const better = propagationPolicy('better', { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }], priority: 10 });
+  const better = propagationPolicy('better', {
+    resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
+    priority: 10,
+  });
   const model = modelOf({ templates: [web], policies: [apps, better] });
   const fresh = claimTemplate(web, model, undefined);
   assert.is(fresh.status === 'claimed' && fresh.policy, better, 'without a claim the higher priority wins');
-  const previous = { spec: {}, metadata: { name: 'web-deployment', annotations: { 'flotilla.io/policy': policyKey(apps.object) } } } as unknown as ResourceBinding;
+  const previous = {
+    spec: {},
+    metadata: { name: 'web-deployment', annotations: { 'flotilla.io/policy': policyKey(apps.object) } },
+  } as unknown as ResourceBinding;
   const kept = claimTemplate(web, model, previous);
   assert.is(kept.status === 'claimed' && kept.policy, apps);
 });
@@ -64,24 +81,49 @@ test('no policy selects the template: unmatched with the reason, and no binding'
 });
 
 test('a template the detector never propagates is skipped, whatever the policies say', () => {
-  const lease = templateOf({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l', namespace: 'default' } });
-  const all = propagationPolicy('all', { resourceSelectors: [{ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' }] });
+  const lease = templateOf({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: 'l', namespace: 'default' },
+  });
+  const all = propagationPolicy('all', {
+    resourceSelectors: [{ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' }],
+  });
   const claim = claimTemplate(lease, modelOf({ templates: [lease], policies: [all] }), undefined);
   assert.equal(claim, { status: 'skipped', reason: 'Leases are never propagated' });
 });
 
 test('a cluster-scoped template claimed by a ClusterPropagationPolicy gets a ClusterResourceBinding with no namespace', () => {
-  const role = templateOf({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'system:reader' } }, 'templates/role.yaml', true);
-  const cpp = { ...propagationPolicy('roles', { resourceSelectors: [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole' }], conflictResolution: 'Overwrite' }) };
+  const role = templateOf(
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'system:reader' } },
+    'templates/role.yaml',
+    true,
+  );
+  const cpp = {
+    ...propagationPolicy('roles', {
+      resourceSelectors: [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole' }],
+      conflictResolution: 'Overwrite',
+    }),
+  };
   cpp.object = { ...cpp.object, kind: 'ClusterPropagationPolicy', metadata: { name: 'roles' } };
   const claim = claimTemplate(role, modelOf({ templates: [role], policies: [cpp] }), undefined);
   if (claim.status !== 'claimed') throw new Error(claim.reason);
   const b = claim.binding;
   assert.is(b.kind, 'ClusterResourceBinding');
   assert.equal([b.metadata.name, b.metadata.namespace], ['system.reader-clusterrole', undefined]);
-  assert.equal(Object.keys(b.metadata.labels ?? {}), ['clusterpropagationpolicy.karmada.io/permanent-id', 'clusterresourcebinding.karmada.io/permanent-id']);
-  assert.equal(b.metadata.annotations, { 'clusterpropagationpolicy.karmada.io/name': 'roles', 'flotilla.io/policy': claim.policyKey });
-  assert.equal(b.spec.resource, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'system:reader' });
+  assert.equal(Object.keys(b.metadata.labels ?? {}), [
+    'clusterpropagationpolicy.karmada.io/permanent-id',
+    'clusterresourcebinding.karmada.io/permanent-id',
+  ]);
+  assert.equal(b.metadata.annotations, {
+    'clusterpropagationpolicy.karmada.io/name': 'roles',
+    'flotilla.io/policy': claim.policyKey,
+  });
+  assert.equal(b.spec.resource, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    name: 'system:reader',
+  });
   assert.is(b.spec.conflictResolution, 'Overwrite');
   assert.not.ok('replicas' in b.spec, 'a non-workload has no replicas');
 });
@@ -92,7 +134,11 @@ test('a template whose claiming policy was deleted, and that no policy selects n
   const other = propagationPolicy('other', { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }] });
   assert.is(orphanedByPolicyDeletion(web, previous, [other]), undefined, 'another policy takes it over');
   assert.is(orphanedByPolicyDeletion(web, previous, [apps]), undefined, 'the policy is still there');
-  assert.is(orphanedByPolicyDeletion(web, { ...previous, clusters: [] }, []), undefined, 'it ran nowhere: nothing to keep');
+  assert.is(
+    orphanedByPolicyDeletion(web, { ...previous, clusters: [] }, []),
+    undefined,
+    'it ran nowhere: nothing to keep',
+  );
 });
 
 test.run();

@@ -12,7 +12,8 @@ import { makeFleetRepo } from '../views/helpers/fleetRepo.ts';
 
 const SCHEMAS = path.resolve(import.meta.dirname, '../../docs/schemas');
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-const schema = (name: string): ValidateFunction => ajv.compile(JSON.parse(readFileSync(path.join(SCHEMAS, `${name}.schema.json`), 'utf8')));
+const schema = (name: string): ValidateFunction =>
+  ajv.compile(JSON.parse(readFileSync(path.join(SCHEMAS, `${name}.schema.json`), 'utf8')));
 
 /** Path pattern on a branch → the schema its files follow (docs/BRANCHES.md). */
 const LAYOUT: Record<string, [RegExp, ValidateFunction][]> = {
@@ -51,7 +52,11 @@ test('every file the renderer and the status writer commit follows its published
       // The fleet has no template deleted under preserveResourcesOnDeletion, so no released.json; everything else is there.
       const absent = layout.filter(([p]) => !seen.has(p)).map(([p]) => p.source);
       assert.equal(absent, branch === 'flotilla/rendered' ? ['^\\.flotilla\\/released\\.json$'] : []);
-      assert.is(parseTrailers(git('log', '-1', '--format=%B', branch))['Flotilla-Format'], '1', `${branch} records its format version`);
+      assert.is(
+        parseTrailers(git('log', '-1', '--format=%B', branch))['Flotilla-Format'],
+        '1',
+        `${branch} records its format version`,
+      );
     }
   } finally {
     repo.cleanup();
@@ -60,9 +65,14 @@ test('every file the renderer and the status writer commit follows its published
 
 test('a status file that breaks the contract fails its schema', () => {
   const validate = schema('status-inventory');
-  assert.ok(validate({ version: 1, objects: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'a' }] }));
+  assert.ok(
+    validate({ version: 1, objects: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'a' }] }),
+  );
   assert.not.ok(validate({ version: 2, objects: [] }), 'an unknown version');
-  assert.not.ok(validate({ version: 1, objects: [{ kind: 'ConfigMap', name: 'a' }] }), 'a ref without apiVersion and namespace');
+  assert.not.ok(
+    validate({ version: 1, objects: [{ kind: 'ConfigMap', name: 'a' }] }),
+    'a ref without apiVersion and namespace',
+  );
 });
 
 test.run();

@@ -24,10 +24,19 @@ test('a rendered commit in a newer format stops the reader with the fix', async 
   const repo = makeTempRepo();
   try {
     writeWorkTree(repo, { 'clusters/m1/default/configmap_a.yaml': 'kind: ConfigMap\n' });
-    const newer = commitAll(repo, `Render aaaaaaaaaaaa: from the future\n\nSource-Commit: ${SOURCE}\nFlotilla-Format: 2`);
-    const err = await readLastRender(await openRepo(repo.path), 'refs/heads/main').then(() => undefined, (e: Error) => e);
+    const newer = commitAll(
+      repo,
+      `Render aaaaaaaaaaaa: from the future\n\nSource-Commit: ${SOURCE}\nFlotilla-Format: 2`,
+    );
+    const err = await readLastRender(await openRepo(repo.path), 'refs/heads/main').then(
+      () => undefined,
+      (e: Error) => e,
+    );
     assert.ok(err, 'a newer format is refused');
-    assert.match(err.message, `rendered commit ${newer.slice(0, 12)} has Flotilla-Format 2; this Flotilla writes and reads format 1`);
+    assert.match(
+      err.message,
+      `rendered commit ${newer.slice(0, 12)} has Flotilla-Format 2; this Flotilla writes and reads format 1`,
+    );
     assert.match(err.message, 'fix: run the Flotilla that wrote it, or a newer one');
   } finally {
     repo.cleanup();

@@ -22,16 +22,23 @@ test('--help prints the commands and exits 0', () => {
 test('validate lists every problem in the commit with path:line:col, a code and a fix, and exits 1', () => {
   const r = makeConfigRepo();
   repos.push(r);
-  r.commit({
-    ...MEMBERS,
-    'templates/nginx.yaml': sample('nginx/deployment.yaml'),
-    'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml').replace('clusterAffinity:', 'clusterAfinity:'),
-    'clusters/bad.yaml': 'apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: leaky\nspec:\n  syncMode: Push\n  token: abc.def.ghi\n',
-    'templates/dup.yaml': sample('nginx/deployment.yaml'),
-  }, 'three problems');
+  r.commit(
+    {
+      ...MEMBERS,
+      'templates/nginx.yaml': sample('nginx/deployment.yaml'),
+      'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml').replace('clusterAffinity:', 'clusterAfinity:'),
+      'clusters/bad.yaml':
+        'apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: leaky\nspec:\n  syncMode: Push\n  token: abc.def.ghi\n',
+      'templates/dup.yaml': sample('nginx/deployment.yaml'),
+    },
+    'three problems',
+  );
   const res = flotilla('validate', '--repo', r.dir);
   assert.is(res.status, 1, res.stderr);
-  assert.match(res.stdout, /policies\/nginx\.yaml:\d+:\d+ {2}error {2}UNKNOWN_FIELD {2}.*clusterAfinity.*clusterAffinity/);
+  assert.match(
+    res.stdout,
+    /policies\/nginx\.yaml:\d+:\d+ {2}error {2}UNKNOWN_FIELD {2}.*clusterAfinity.*clusterAffinity/,
+  );
   assert.match(res.stdout, /clusters\/bad\.yaml:7:\d+ {2}error {2}INLINE_CREDENTIALS/);
   assert.match(res.stdout, /templates\/nginx\.yaml:1:1 {2}error {2}DUPLICATE_OBJECT .*templates\/dup\.yaml:1/);
   assert.match(res.stdout, /\n {2}fix: /);
@@ -41,7 +48,11 @@ test('validate lists every problem in the commit with path:line:col, a code and 
 test('validate exits 0 on the Karmada nginx sample; explain shows the policy and each cluster', () => {
   const r = makeConfigRepo();
   repos.push(r);
-  r.commit({ ...MEMBERS, 'templates/nginx.yaml': sample('nginx/deployment.yaml'), 'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml') });
+  r.commit({
+    ...MEMBERS,
+    'templates/nginx.yaml': sample('nginx/deployment.yaml'),
+    'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml'),
+  });
   const ok = flotilla('validate', '--repo', r.dir);
   assert.is(ok.status, 0, ok.stdout + ok.stderr);
   const ex = flotilla('explain', 'deployment/nginx', '--repo', r.dir);
@@ -50,23 +61,51 @@ test('validate exits 0 on the Karmada nginx sample; explain shows the policy and
   assert.match(ex.stdout, /member1\s+selected\s+1/);
   assert.match(ex.stdout, /member3\s+filtered\s+-\s+ClusterAffinity: .*clusterNames/);
   const json = JSON.parse(flotilla('explain', 'deployment/nginx', '--repo', r.dir, '-o', 'json').stdout);
-  assert.equal(json.clusters, [{ name: 'member1', replicas: 1 }, { name: 'member2', replicas: 1 }]);
+  assert.equal(json.clusters, [
+    { name: 'member1', replicas: 1 },
+    { name: 'member2', replicas: 1 },
+  ]);
 });
 
 test('validate warns where YAML 1.1 (kubectl) reads a plain scalar differently, exits 0 on warnings; a Helm template is one error', () => {
   const r = makeConfigRepo();
   repos.push(r);
-  const secretPod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\nspec:\n  containers:\n  - name: c\n    image: busybox\n    stdin: yes\n    tty: "on"\n  volumes:\n  - name: key\n    secret:\n      secretName: key\n      defaultMode: 0400\n';
-  r.commit({ ...MEMBERS, 'templates/nginx.yaml': sample('nginx/deployment.yaml'), 'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml'), 'templates/pod.yaml': secretPod }, 'surprises');
+  const secretPod =
+    'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\nspec:\n  containers:\n  - name: c\n    image: busybox\n    stdin: yes\n    tty: "on"\n  volumes:\n  - name: key\n    secret:\n      secretName: key\n      defaultMode: 0400\n';
+  r.commit(
+    {
+      ...MEMBERS,
+      'templates/nginx.yaml': sample('nginx/deployment.yaml'),
+      'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml'),
+      'templates/pod.yaml': secretPod,
+    },
+    'surprises',
+  );
   const warned = flotilla('validate', '--repo', r.dir);
   assert.is(warned.status, 0, warned.stdout + warned.stderr);
-  assert.match(warned.stdout, /templates\/pod\.yaml:10:12 {2}warning {2}YAML_AMBIGUOUS {2}`yes` reads as the boolean true/);
-  assert.match(warned.stdout, /templates\/pod\.yaml:16:20 {2}warning {2}YAML_AMBIGUOUS {2}`0400` reads as the octal number 256/);
+  assert.match(
+    warned.stdout,
+    /templates\/pod\.yaml:10:12 {2}warning {2}YAML_AMBIGUOUS {2}`yes` reads as the boolean true/,
+  );
+  assert.match(
+    warned.stdout,
+    /templates\/pod\.yaml:16:20 {2}warning {2}YAML_AMBIGUOUS {2}`0400` reads as the octal number 256/,
+  );
   assert.not.match(warned.stdout, /pod\.yaml:11:/, 'a quoted scalar is what its author chose');
-  r.commit({ 'charts/web/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  {{- toYaml .Values.data | nindent 2 }}\n' }, 'a chart');
+  r.commit(
+    {
+      'charts/web/templates/cm.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  {{- toYaml .Values.data | nindent 2 }}\n',
+    },
+    'a chart',
+  );
   const helm = flotilla('validate', '--repo', r.dir);
   assert.is(helm.status, 1);
-  assert.equal(helm.stdout.match(/charts\/web\/templates\/cm\.yaml:\d+:\d+ {2}error/g), ['charts/web/templates/cm.yaml:4:1  error'], helm.stdout);
+  assert.equal(
+    helm.stdout.match(/charts\/web\/templates\/cm\.yaml:\d+:\d+ {2}error/g),
+    ['charts/web/templates/cm.yaml:4:1  error'],
+    helm.stdout,
+  );
   assert.match(helm.stdout, /YAML_TEMPLATE {2}this is a Helm template/);
   assert.is(helm.stderr, '', 'nothing from the YAML library on stderr');
 });
@@ -75,7 +114,11 @@ test('a manifest renders as kubectl reads it (0400 is 256, yes is true) and its 
   const r = makeConfigRepo();
   repos.push(r);
   const deployment = `${sample('nginx/deployment.yaml').replace('    app: nginx\nspec:', '    app: nginx\n    debug: "on"\nspec:')}        stdin: yes\n      volumes:\n      - name: key\n        secret:\n          secretName: key\n          defaultMode: 0400\n`;
-  r.commit({ ...MEMBERS, 'templates/nginx.yaml': deployment, 'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml') });
+  r.commit({
+    ...MEMBERS,
+    'templates/nginx.yaml': deployment,
+    'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml'),
+  });
   const out = path.join(r.dir, '..', 'out-yaml');
   const res = flotilla('render', '--repo', r.dir, '--out-dir', out);
   assert.is(res.status, 0, res.stderr);
@@ -88,12 +131,27 @@ test('a manifest renders as kubectl reads it (0400 is 256, yes is true) and its 
 test('render --out-dir writes the same layout to a folder; a bad flag exits 2 with a one-line message', () => {
   const r = makeConfigRepo();
   repos.push(r);
-  r.commit({ ...MEMBERS, 'templates/nginx.yaml': sample('nginx/deployment.yaml'), 'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml') });
+  r.commit({
+    ...MEMBERS,
+    'templates/nginx.yaml': sample('nginx/deployment.yaml'),
+    'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml'),
+  });
   const out = path.join(r.dir, '..', 'out');
   const res = flotilla('render', '--repo', r.dir, '--out-dir', out);
   assert.is(res.status, 0, res.stderr);
-  const ls = spawnSync('find', [out, '-type', 'f'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map((f) => path.relative(out, f)).sort();
-  assert.equal(ls, ['.flotilla/clusters.json', '.flotilla/index.json', '.flotilla/index/ce.json', 'bindings/default/nginx-deployment.yaml', 'clusters/member1/default/deployment.apps_nginx.yaml', 'clusters/member2/default/deployment.apps_nginx.yaml']);
+  const ls = spawnSync('find', [out, '-type', 'f'], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean)
+    .map((f) => path.relative(out, f))
+    .sort();
+  assert.equal(ls, [
+    '.flotilla/clusters.json',
+    '.flotilla/index.json',
+    '.flotilla/index/ce.json',
+    'bindings/default/nginx-deployment.yaml',
+    'clusters/member1/default/deployment.apps_nginx.yaml',
+    'clusters/member2/default/deployment.apps_nginx.yaml',
+  ]);
   const bad = flotilla('render', '--bogus');
   assert.is(bad.status, 2);
   assert.is(bad.stderr.trim().split('\n').length, 1);

@@ -28,21 +28,42 @@ test('render --cluster-status divides by free capacity, and a scale-up splits on
     writeFileSync(statusFile, `${status('member1', 3)}---\n${status('member2', 9)}---\n${status('member3', 50)}`);
     const out = path.join(r.dir, '..', 'out');
     r.commit({ ...MEMBERS, 'templates/web.yaml': webDeployment(4), 'policies/web.yaml': WEB_BY_CAPACITY_POLICY });
-    const run = () => spawnSync(process.execPath, [BIN, 'render', '--repo', r.dir, '--out-dir', out, '--cluster-status', statusFile], { encoding: 'utf8' });
+    const run = () =>
+      spawnSync(process.execPath, [BIN, 'render', '--repo', r.dir, '--out-dir', out, '--cluster-status', statusFile], {
+        encoding: 'utf8',
+      });
     let res = run();
     assert.is(res.status, 0, res.stderr);
-    const clusters = () => parse(readFileSync(path.join(out, 'bindings/default/web-deployment.yaml'), 'utf8')).spec.clusters;
-    assert.equal(clusters(), [{ name: 'member1', replicas: 1 }, { name: 'member2', replicas: 3 }], 'fresh: 4 split by free capacity 3:9');
+    const clusters = () =>
+      parse(readFileSync(path.join(out, 'bindings/default/web-deployment.yaml'), 'utf8')).spec.clusters;
+    assert.equal(
+      clusters(),
+      [
+        { name: 'member1', replicas: 1 },
+        { name: 'member2', replicas: 3 },
+      ],
+      'fresh: 4 split by free capacity 3:9',
+    );
 
     // A previous result placed by hand, as Karmada would hold it; scaling 4 → 8 adds 4 split by free capacity.
     const previous = parse(readFileSync(path.join(out, 'bindings/default/web-deployment.yaml'), 'utf8'));
-    previous.spec.clusters = [{ name: 'member1', replicas: 3 }, { name: 'member2', replicas: 1 }];
+    previous.spec.clusters = [
+      { name: 'member1', replicas: 3 },
+      { name: 'member2', replicas: 1 },
+    ];
     mkdirSync(path.join(out, 'bindings/default'), { recursive: true });
     writeFileSync(path.join(out, 'bindings/default/web-deployment.yaml'), JSON.stringify(previous));
     r.commit({ 'templates/web.yaml': webDeployment(8) });
     res = run();
     assert.is(res.status, 0, res.stderr);
-    assert.equal(clusters(), [{ name: 'member1', replicas: 4 }, { name: 'member2', replicas: 4 }], 'steady: previous 3+1 plus 4 new split 1:3');
+    assert.equal(
+      clusters(),
+      [
+        { name: 'member1', replicas: 4 },
+        { name: 'member2', replicas: 4 },
+      ],
+      'steady: previous 3+1 plus 4 new split 1:3',
+    );
   } finally {
     r.cleanup();
   }

@@ -10,7 +10,14 @@ import { clusterYaml, makeConfigRepo } from '../helpers/fleet.ts';
 import { freeCapacity, WEB_BY_CAPACITY_POLICY, webByCapacityFiles, webDeployment } from './helpers/webByCapacity.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
-const ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' };
+const ENV = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Ada',
+  GIT_AUTHOR_EMAIL: 'ada@example.com',
+  GIT_COMMITTER_NAME: 'Ada',
+  GIT_COMMITTER_EMAIL: 'ada@example.com',
+};
 const flotilla = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: ENV });
 
 /** Web at 4 replicas; a new `label` changes the template and nothing the scheduler reads. */
@@ -28,13 +35,23 @@ test('a dynamic-weight workload keeps its split when capacity changes (steady), 
     writeFileSync(statusFile, freeCapacity({ member1: 3, member2: 9 }));
     r.commit(webByCapacityFiles(deployment('1')));
     sync();
-    assert.equal(split(), [{ name: 'member1', replicas: 1 }, { name: 'member2', replicas: 3 }]);
+    assert.equal(split(), [
+      { name: 'member1', replicas: 1 },
+      { name: 'member2', replicas: 3 },
+    ]);
 
     // Capacity moves to member1; the template is re-rendered (a label changed) but its split stays.
     writeFileSync(statusFile, freeCapacity({ member1: 15, member2: 1 }));
     r.commit({ 'templates/web.yaml': deployment('2') });
     sync();
-    assert.equal(split(), [{ name: 'member1', replicas: 1 }, { name: 'member2', replicas: 3 }], 'steady mode');
+    assert.equal(
+      split(),
+      [
+        { name: 'member1', replicas: 1 },
+        { name: 'member2', replicas: 3 },
+      ],
+      'steady mode',
+    );
 
     const res = flotilla('reschedule', 'deployment/web', '--repo', r.dir, '--reason', 'capacity moved to member1');
     assert.is(res.status, 0, res.stderr);
@@ -43,13 +60,22 @@ test('a dynamic-weight workload keeps its split when capacity changes (steady), 
     const rebalancer = parse(r.show('main', file!));
     assert.is(rebalancer.apiVersion, 'apps.karmada.io/v1alpha1');
     assert.is(rebalancer.kind, 'WorkloadRebalancer');
-    assert.equal(rebalancer.spec.workloads, [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'default' }]);
+    assert.equal(rebalancer.spec.workloads, [
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'default' },
+    ]);
     assert.is(rebalancer.metadata.annotations['flotilla.io/reason'], 'capacity moved to member1');
     assert.is(r.git('status', '--porcelain'), '', 'the work tree stays clean');
 
     sync();
     // Fresh mode: 4 replicas by free + held capacity, 16:4.
-    assert.equal(split(), [{ name: 'member1', replicas: 3 }, { name: 'member2', replicas: 1 }], 'fresh mode');
+    assert.equal(
+      split(),
+      [
+        { name: 'member1', replicas: 3 },
+        { name: 'member2', replicas: 1 },
+      ],
+      'fresh mode',
+    );
     const message = r.git('log', '-1', '--format=%B', 'flotilla/rendered');
     assert.match(message, 'Rescheduled in fresh mode (WorkloadRebalancer), once:');
     assert.match(message, `Deployment default/web by ${rebalancer.metadata.name}`);
@@ -60,7 +86,14 @@ test('a dynamic-weight workload keeps its split when capacity changes (steady), 
     writeFileSync(statusFile, freeCapacity({ member1: 1, member2: 15 }));
     r.commit({ 'templates/web.yaml': deployment('3') });
     sync();
-    assert.equal(split(), [{ name: 'member1', replicas: 3 }, { name: 'member2', replicas: 1 }], 'steady again');
+    assert.equal(
+      split(),
+      [
+        { name: 'member1', replicas: 3 },
+        { name: 'member2', replicas: 1 },
+      ],
+      'steady again',
+    );
     assert.not.match(r.git('log', '-1', '--format=%B', 'flotilla/rendered'), 'Rescheduled');
   } finally {
     r.cleanup();
@@ -70,7 +103,11 @@ test('a dynamic-weight workload keeps its split when capacity changes (steady), 
 test('reschedule on a bare repo commits directly; an unknown workload commits nothing and says what exists', () => {
   const r = makeConfigRepo();
   try {
-    r.commit({ 'clusters/member1.yaml': clusterYaml('member1'), 'templates/web.yaml': deployment('1').replace('{name: web,', '{name: web, namespace: shop,'), 'policies/web.yaml': WEB_BY_CAPACITY_POLICY.replace('{name: web}', '{name: web, namespace: shop}') });
+    r.commit({
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'templates/web.yaml': deployment('1').replace('{name: web,', '{name: web, namespace: shop,'),
+      'policies/web.yaml': WEB_BY_CAPACITY_POLICY.replace('{name: web}', '{name: web, namespace: shop}'),
+    });
     const bare = path.join(r.dir, '..', 'bare.git');
     execFileSync('git', ['clone', '-q', '--bare', r.dir, bare], { env: ENV });
     const before = execFileSync('git', ['--git-dir', bare, 'rev-parse', 'main'], { encoding: 'utf8' }).trim();
@@ -86,7 +123,10 @@ test('reschedule on a bare repo commits directly; an unknown workload commits no
     assert.is(fsck.status, 0, fsck.stderr);
     const sync = flotilla('sync', '--repo', bare);
     assert.is(sync.status, 0, sync.stderr);
-    assert.match(execFileSync('git', ['--git-dir', bare, 'log', '-1', '--format=%B', 'flotilla/rendered'], { encoding: 'utf8' }), 'Deployment shop/web by deployment-web-');
+    assert.match(
+      execFileSync('git', ['--git-dir', bare, 'log', '-1', '--format=%B', 'flotilla/rendered'], { encoding: 'utf8' }),
+      'Deployment shop/web by deployment-web-',
+    );
   } finally {
     r.cleanup();
   }

@@ -82,7 +82,9 @@ test('reschedule deploy web commits the same WorkloadRebalancer deployment/web w
   assert.is(res.status, 0, res.stderr);
   const file = r.ls('main').find((f) => f.startsWith('rebalancers/'));
   assert.ok(file, res.stdout);
-  assert.equal(parse(r.show('main', file!)).spec.workloads, [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'default' }]);
+  assert.equal(parse(r.show('main', file!)).spec.workloads, [
+    { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'default' },
+  ]);
   const widget = flotilla('reschedule', 'widgets/web', '--repo', r.dir);
   assert.is(widget.status, 0, widget.stderr);
   assert.is(flotilla('reschedule', 'clusters/member1', '--repo', r.dir).status, 2);

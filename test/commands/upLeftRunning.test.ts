@@ -34,13 +34,22 @@ function tempDir(prefix: string): string {
 function userShellEnv(home: string): NodeJS.ProcessEnv {
   const bin = path.join(home, 'bin');
   mkdirSync(bin, { recursive: true });
-  writeFileSync(path.join(bin, 'kubectl'), `#!/bin/sh\nexec ${KUBECTL} --cache-dir ${path.join(home, 'kube-cache')} "$@"\n`);
+  writeFileSync(
+    path.join(bin, 'kubectl'),
+    `#!/bin/sh\nexec ${KUBECTL} --cache-dir ${path.join(home, 'kube-cache')} "$@"\n`,
+  );
   // curl may be missing: this one does what the printed line asks of it (-s URL) with Node's fetch.
-  writeFileSync(path.join(bin, 'curl'), `#!/bin/sh\n[ "$1" = "-s" ] || { echo "curl shim: only -s URL" >&2; exit 2; }\nexec ${process.execPath} -e 'fetch(process.argv[1]).then(async (r) => { process.stdout.write(await r.text()); process.exitCode = r.ok ? 0 : 22; })' "$2"\n`);
+  writeFileSync(
+    path.join(bin, 'curl'),
+    `#!/bin/sh\n[ "$1" = "-s" ] || { echo "curl shim: only -s URL" >&2; exit 2; }\nexec ${process.execPath} -e 'fetch(process.argv[1]).then(async (r) => { process.stdout.write(await r.text()); process.exitCode = r.ok ? 0 : 22; })' "$2"\n`,
+  );
   for (const f of ['kubectl', 'curl']) chmodSync(path.join(bin, f), 0o755);
   return {
-    PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: home, LANG: 'C',
-    GIT_CONFIG_GLOBAL: path.join(home, 'gitconfig-none'), GIT_CONFIG_NOSYSTEM: '1',
+    PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: home,
+    LANG: 'C',
+    GIT_CONFIG_GLOBAL: path.join(home, 'gitconfig-none'),
+    GIT_CONFIG_NOSYSTEM: '1',
   };
 }
 
@@ -48,8 +57,14 @@ function sh(line: string, cwd: string, env: NodeJS.ProcessEnv): Promise<ProgramR
   return runProgram('/bin/sh', ['-c', line], { cwd, env, timeout: 30_000 });
 }
 
-async function replicasOn(kubes: ReadonlyMap<string, KubeTarget>, cluster: string): Promise<{ spec: number; ready: number } | undefined> {
-  const res = await kubes.get(cluster)!.request({ method: 'GET', path: '/apis/apps/v1/namespaces/default/deployments/nginx' }).catch(() => undefined);
+async function replicasOn(
+  kubes: ReadonlyMap<string, KubeTarget>,
+  cluster: string,
+): Promise<{ spec: number; ready: number } | undefined> {
+  const res = await kubes
+    .get(cluster)!
+    .request({ method: 'GET', path: '/apis/apps/v1/namespaces/default/deployments/nginx' })
+    .catch(() => undefined);
   if (res?.status !== 200) return undefined;
   const d = res.body as { spec?: { replicas?: number }; status?: { readyReplicas?: number } };
   return { spec: d.spec?.replicas ?? 0, ready: d.status?.readyReplicas ?? 0 };
@@ -60,21 +75,36 @@ test('flotilla up (left running): every printed command works when pasted, repli
   const dir = path.join(home, 'demo');
   const env = userShellEnv(home);
   const started = Date.now();
-  const child = spawn(process.execPath, [BIN, 'up', '--dir', dir], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'up', '--dir', dir], {
+    cwd: home,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   let err = '';
-  child.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
-  child.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
+  child.stdout!.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    err += c.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  await waitFor('the "Try next" block and the running note', () => out.includes('Ctrl-C stops everything it started') || child.exitCode !== null, 60_000);
+  await waitFor(
+    'the "Try next" block and the running note',
+    () => out.includes('Ctrl-C stops everything it started') || child.exitCode !== null,
+    60_000,
+  );
   assert.ok(child.exitCode === null, `up ended early:\n${out}\n${err}`);
   const secondsToReady = (Date.now() - started) / 1000;
   assert.match(out, /^deployment\/nginx {2}READY 2\/2 \(aggregated\) {2}member1 1\/1, member2 1\/1$/m);
   assert.match(out, /^member3 +v1\.32\.0 +Pull +True/m);
 
   const block = out.slice(out.indexOf('Try next:\n') + 'Try next:\n'.length, out.indexOf('Flotilla is running'));
-  const lines = block.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = block
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   assert.ok(lines.length >= 7, block);
   const kubeconfig = path.join(dir, 'members.config');
   const kubes = await connectKubeconfig(kubeconfig, { timeoutMs: 5_000 });
@@ -96,12 +126,22 @@ test('flotilla up (left running): every printed command works when pasted, repli
         // A status read right after the push may lag the members by the rollout (catch-up status passes follow it).
         if (line.includes('show flotilla/status:')) {
           const since = Date.now();
-          await waitFor('4/4 on the status branch', async () => {
-            const r = await sh(line, cwd, shellEnv);
-            const s = r.code === 0 ? parse(r.stdout) as { status?: { readyReplicas?: number; replicas?: number } } : undefined;
-            return s?.status?.readyReplicas === 4 && s.status.replicas === 4;
-          }, 30_000, 200);
-          console.log(`  status branch 4/4 ${((Date.now() - since) / 1000).toFixed(1)} s after the log line that followed the push`);
+          await waitFor(
+            '4/4 on the status branch',
+            async () => {
+              const r = await sh(line, cwd, shellEnv);
+              const s =
+                r.code === 0
+                  ? (parse(r.stdout) as { status?: { readyReplicas?: number; replicas?: number } })
+                  : undefined;
+              return s?.status?.readyReplicas === 4 && s.status.replicas === 4;
+            },
+            30_000,
+            200,
+          );
+          console.log(
+            `  status branch 4/4 ${((Date.now() - since) / 1000).toFixed(1)} s after the log line that followed the push`,
+          );
         }
         const r = await sh(line, cwd, shellEnv);
         assert.is(r.code, 0, `${line}\n${r.stderr}`);
@@ -109,11 +149,19 @@ test('flotilla up (left running): every printed command works when pasted, repli
           assert.match(r.stdout, /deployment\.apps\/nginx +1\/1/, line);
           assert.match(r.stdout, /pod\/nginx-\S+ +1\/1 +Running .* member1-node-\d/, line);
         } else if (line.startsWith('sed')) {
-          const twoPlusTwo = await waitFor('2+2 ready on member1 and member2', async () => {
-            const [a, b] = [await replicasOn(kubes, 'member1'), await replicasOn(kubes, 'member2')];
-            return a?.ready === 2 && a.spec === 2 && b?.ready === 2 && b.spec === 2 ? [a, b] : undefined;
-          }, 30_000, 100);
-          assert.equal(twoPlusTwo.map((x) => x.spec), [2, 2]);
+          const twoPlusTwo = await waitFor(
+            '2+2 ready on member1 and member2',
+            async () => {
+              const [a, b] = [await replicasOn(kubes, 'member1'), await replicasOn(kubes, 'member2')];
+              return a?.ready === 2 && a.spec === 2 && b?.ready === 2 && b.spec === 2 ? [a, b] : undefined;
+            },
+            30_000,
+            100,
+          );
+          assert.equal(
+            twoPlusTwo.map((x) => x.spec),
+            [2, 2],
+          );
           assert.is(await replicasOn(kubes, 'member3'), undefined, 'member3 is not in the placement');
         } else if (line.includes('log --stat -1 flotilla/rendered')) {
           assert.match(r.stdout, /nginx: 4 replicas/);
@@ -122,7 +170,10 @@ test('flotilla up (left running): every printed command works when pasted, repli
           assert.match(r.stdout, /Source-Commit: [0-9a-f]{40}/);
         } else if (line.includes('show flotilla/status:')) {
           const s = parse(r.stdout) as { aggregatedStatus: { clusterName: string; health: string }[] };
-          assert.equal(s.aggregatedStatus.map((a) => `${a.clusterName} ${a.health}`), ['member1 Healthy', 'member2 Healthy']);
+          assert.equal(
+            s.aggregatedStatus.map((a) => `${a.clusterName} ${a.health}`),
+            ['member1 Healthy', 'member2 Healthy'],
+          );
         } else if (line.startsWith('curl')) {
           metricsUrl = /curl -s (\S+)/.exec(line)![1]!;
           assert.match(r.stdout, /^cluster_ready_state\{member_cluster="member1"\} 1$/m);
@@ -138,7 +189,9 @@ test('flotilla up (left running): every printed command works when pasted, repli
   }
   assert.equal(ran, ['export', 'kubectl', 'cd', 'sed', 'git', 'git', 'curl']);
 
-  const ports = (parse(readFileSync(kubeconfig, 'utf8')) as { clusters: { cluster: { server: string } }[] }).clusters.map((c) => new URL(c.cluster.server));
+  const ports = (
+    parse(readFileSync(kubeconfig, 'utf8')) as { clusters: { cluster: { server: string } }[] }
+  ).clusters.map((c) => new URL(c.cluster.server));
   ports.push(new URL(metricsUrl));
   child.kill('SIGINT');
   assert.is(await exited, 0, err);

@@ -13,13 +13,33 @@ test('the hook gets the delivery with its source commit; a hook that throws is l
   await commitRendered(repo, {}, 'c'.repeat(40));
   const seen: RenderedDelivery[] = [];
   const logs: Record<string, unknown>[] = [];
-  const base = { repo, sourceRef: 'refs/heads/main', outputRef: RENDERED_REF, clusters: new Map(), render: false, log: (e: Record<string, unknown>) => logs.push(e) };
-  const ok = await reconcileOnce({ ...base, afterApply: async (d) => { seen.push(d); } });
+  const base = {
+    repo,
+    sourceRef: 'refs/heads/main',
+    outputRef: RENDERED_REF,
+    clusters: new Map(),
+    render: false,
+    log: (e: Record<string, unknown>) => logs.push(e),
+  };
+  const ok = await reconcileOnce({
+    ...base,
+    afterApply: async (d) => {
+      seen.push(d);
+    },
+  });
   assert.is(seen[0]?.sourceCommit, 'c'.repeat(40));
   assert.ok(ok.delivery);
-  const failing = await reconcileOnce({ ...base, afterApply: async () => { throw new Error('forge is down'); } });
+  const failing = await reconcileOnce({
+    ...base,
+    afterApply: async () => {
+      throw new Error('forge is down');
+    },
+  });
   assert.ok(failing.delivery, 'the pass completed');
-  assert.equal(logs.filter((e) => e.step === 'afterApply'), [{ step: 'afterApply', sourceCommit: 'c'.repeat(40), error: 'forge is down' }]);
+  assert.equal(
+    logs.filter((e) => e.step === 'afterApply'),
+    [{ step: 'afterApply', sourceCommit: 'c'.repeat(40), error: 'forge is down' }],
+  );
 });
 
 test.run();

@@ -13,7 +13,12 @@ function contents(count: number): Uint8Array[] {
   for (let i = 0; i < count; i++) {
     if (i % 97 === 5) out.push(randomBytes(70_000 + i));
     else if (i === 3) out.push(new Uint8Array(0));
-    else out.push(Buffer.from(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\ndata:\n  key: ${'value-'.repeat(i % 40)}${i}\n`));
+    else
+      out.push(
+        Buffer.from(
+          `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\ndata:\n  key: ${'value-'.repeat(i % 40)}${i}\n`,
+        ),
+      );
   }
   return out;
 }
@@ -30,9 +35,11 @@ test('many batches through the worker: each object gets exactly the bytes deflat
   });
 });
 
-test('more batches than may wait on the worker at once (this thread then takes some): still deflateSync\'s bytes, in order', async () => {
+test("more batches than may wait on the worker at once (this thread then takes some): still deflateSync's bytes, in order", async () => {
   const offload = new DeflateOffload();
-  const inputs = Array.from({ length: 60 }, (_, i) => Buffer.concat([Buffer.from(`batch ${i}\n`), Buffer.alloc(300_000, i)]));
+  const inputs = Array.from({ length: 60 }, (_, i) =>
+    Buffer.concat([Buffer.from(`batch ${i}\n`), Buffer.alloc(300_000, i)]),
+  );
   const slots: DeflateSlot[] = inputs.map(() => ({ deflated: EMPTY }));
   inputs.forEach((content, i) => offload.add(slots[i]!, content)); // no yield between adds, as in a render
   await offload.drain();
@@ -44,7 +51,10 @@ test('less than one batch is deflated on this thread at drain, and the offload c
   const first = contents(20).filter((c) => c.byteLength < 10_000);
   const slots = first.map(() => ({ deflated: EMPTY }));
   first.forEach((content, i) => offload.add(slots[i]!, content));
-  assert.ok(slots.every((s) => s.deflated === EMPTY), 'nothing is compressed before drain');
+  assert.ok(
+    slots.every((s) => s.deflated === EMPTY),
+    'nothing is compressed before drain',
+  );
   await offload.drain();
   first.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE))));
 

@@ -19,10 +19,7 @@ test('one flush writes one .pack + .idx that native git reads and fsck --strict 
     const pack = new PackWriter(repo);
     const big = randomBytes(1_500_000); // multi-byte size header
     const blobs = [bytes('alpha\n'), bytes(''), big, bytes('beta\n')].map((c) => ({ c, oid: pack.add('blob', c) }));
-    const tree = pack.add(
-      'tree',
-      renderTree(blobs.map((b, i) => ({ name: `f${i}`, mode: '100644', oid: b.oid }))),
-    );
+    const tree = pack.add('tree', renderTree(blobs.map((b, i) => ({ name: `f${i}`, mode: '100644', oid: b.oid }))));
     assert.is(pack.add('blob', bytes('alpha\n')), blobs[0]!.oid, 'same content, same oid');
     assert.is(pack.size, 5);
 
@@ -75,7 +72,13 @@ test('a pack written after isomorphic-git already used the shared cache is visib
     const b = second.add('blob', bytes('second pack'));
     await second.flush();
     assert.is(Buffer.from(await readBlob(repo, b)).toString(), 'second pack');
-    const viaIso = await git.readObject({ fs: repo.fs, gitdir: repo.gitdir, oid: b, cache: repo.cache, format: 'content' });
+    const viaIso = await git.readObject({
+      fs: repo.fs,
+      gitdir: repo.gitdir,
+      oid: b,
+      cache: repo.cache,
+      format: 'content',
+    });
     assert.is(Buffer.from(viaIso.object as Uint8Array).toString(), 'second pack');
   } finally {
     temp.cleanup();

@@ -24,7 +24,8 @@ test('bare repo: commit, advance, diff and read back; native git agrees and fsck
 
     const pack1 = new PackWriter(repo);
     const files = new Map<string, Uint8Array>();
-    for (let c = 0; c < 5; c++) for (let f = 0; f < 4; f++) files.set(`works/member${c}/obj${f}.yaml`, bytes(`kind: Work\n# ${c}/${f}\n`));
+    for (let c = 0; c < 5; c++)
+      for (let f = 0; f < 4; f++) files.set(`works/member${c}/obj${f}.yaml`, bytes(`kind: Work\n# ${c}/${f}\n`));
     const tree1 = await writeTreeEdits(repo, pack1, null, files);
     const c1 = buildCommit(pack1, { tree: tree1, parents: [], message: 'render 1\n', author: who, committer: who });
     await pack1.flush();
@@ -32,11 +33,22 @@ test('bare repo: commit, advance, diff and read back; native git agrees and fsck
 
     const pack2 = new PackWriter(repo);
     const base = await readCommitInfo(repo, await resolveRev(repo, 'main'));
-    const tree2 = await writeTreeEdits(repo, pack2, base.tree, new Map([
-      ['works/member2/obj1.yaml', bytes('kind: Work\n# edited\n')],
-      ['works/member4/obj0.yaml', null],
-    ]));
-    const c2 = buildCommit(pack2, { tree: tree2, parents: [c1], message: 'render 2\n', author: who, committer: { ...who, timestamp: who.timestamp + 60 } });
+    const tree2 = await writeTreeEdits(
+      repo,
+      pack2,
+      base.tree,
+      new Map([
+        ['works/member2/obj1.yaml', bytes('kind: Work\n# edited\n')],
+        ['works/member4/obj0.yaml', null],
+      ]),
+    );
+    const c2 = buildCommit(pack2, {
+      tree: tree2,
+      parents: [c1],
+      message: 'render 2\n',
+      author: who,
+      committer: { ...who, timestamp: who.timestamp + 60 },
+    });
     const flushed = await pack2.flush();
     assert.is(flushed.written, 6, '1 blob, trees member2 member4 works root, 1 commit: nothing else rewritten');
     await updateRef(repo, 'refs/heads/main', c2, c1);
@@ -47,11 +59,17 @@ test('bare repo: commit, advance, diff and read back; native git agrees and fsck
     temp.git(['fsck', '--strict', '--no-dangling']);
 
     const changes = await diffTrees(repo, base.tree, tree2);
-    assert.equal(changes.map((c) => [c.path, !!c.oldOid, !!c.newOid]), [
-      ['works/member2/obj1.yaml', true, true],
-      ['works/member4/obj0.yaml', true, false],
-    ]);
-    assert.is(temp.git(['diff-tree', '-r', '--name-only', c1, c2]), 'works/member2/obj1.yaml\nworks/member4/obj0.yaml\n');
+    assert.equal(
+      changes.map((c) => [c.path, !!c.oldOid, !!c.newOid]),
+      [
+        ['works/member2/obj1.yaml', true, true],
+        ['works/member4/obj0.yaml', true, false],
+      ],
+    );
+    assert.is(
+      temp.git(['diff-tree', '-r', '--name-only', c1, c2]),
+      'works/member2/obj1.yaml\nworks/member4/obj0.yaml\n',
+    );
     const blobs = await readBlobs(repo, [changes[0]!.newOid!]);
     assert.is(Buffer.from(blobs.get(changes[0]!.newOid!)!).toString(), 'kind: Work\n# edited\n');
     assert.is((await listTreeFiles(repo, tree2)).size, 19);

@@ -19,7 +19,13 @@ test('same oid as git commit-tree for a root commit and a child commit', async (
     const tree1 = await writeTreeEdits(repo, pack, null, new Map([['a.yaml', bytes('1')]]));
     const tree2 = await writeTreeEdits(repo, pack, tree1, new Map([['b/c.yaml', bytes('2')]]));
     const root = buildCommit(pack, { tree: tree1, parents: [], message: 'root\n', author, committer });
-    const child = buildCommit(pack, { tree: tree2, parents: [root], message: 'child\n\nbody line\n', author, committer });
+    const child = buildCommit(pack, {
+      tree: tree2,
+      parents: [root],
+      message: 'child\n\nbody line\n',
+      author,
+      committer,
+    });
     await pack.flush();
 
     assert.is(root, temp.git(['commit-tree', tree1, '-m', 'root']).trim());
@@ -74,8 +80,14 @@ test('rejects identities fsck would reject, and abbreviated parent shas', async 
   try {
     const pack = new PackWriter(await openRepo(temp.path));
     const tree = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
-    assert.throws(() => buildCommit(pack, { tree, parents: [], message: '', author: { ...author, name: 'A <b>' }, committer }), /must not contain/);
-    assert.throws(() => buildCommit(pack, { tree, parents: ['abc123'], message: '', author, committer }), /full lowercase sha/);
+    assert.throws(
+      () => buildCommit(pack, { tree, parents: [], message: '', author: { ...author, name: 'A <b>' }, committer }),
+      /must not contain/,
+    );
+    assert.throws(
+      () => buildCommit(pack, { tree, parents: ['abc123'], message: '', author, committer }),
+      /full lowercase sha/,
+    );
     assert.is(pack.size, 0);
   } finally {
     temp.cleanup();

@@ -39,7 +39,7 @@ test('matches git diff-tree -r for adds, edits, deletes, mode changes and file<-
     const before = commitAll(temp);
     writeWorkTree(temp, {
       'edit/b.yaml': 'new',
-      'gone': null,
+      gone: null,
       'becomes-dir': null,
       'becomes-file': null,
     });
@@ -96,7 +96,10 @@ test('1 changed file among many: reads only the trees on that path (the others a
     );
     assert.is(changes[0]?.newOid, temp.git(['rev-parse', `${after}:clusters/member7/obj3.yaml`]).trim());
     // Control: a full listing now fails, so the diff above really did skip those trees.
-    const listing = await listTreeFiles(repo, treeOf(temp, after)).then(() => 'ok', (e: { code?: string }) => e.code);
+    const listing = await listTreeFiles(repo, treeOf(temp, after)).then(
+      () => 'ok',
+      (e: { code?: string }) => e.code,
+    );
     assert.is(listing, 'NotFoundError');
   } finally {
     temp.cleanup();

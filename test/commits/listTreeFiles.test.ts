@@ -17,7 +17,7 @@ test('lists every blob recursively, with modes, exactly as git ls-tree -r does',
       'with space/é ü.yaml': 'd',
       'a.b': 'e',
       'a/x': 'f',
-      'a0': 'g',
+      a0: 'g',
     });
     fs.writeFileSync(path.join(temp.path, 'run.sh'), '#!/bin/sh\n', { mode: 0o755 });
     fs.symlinkSync('top.yaml', path.join(temp.path, 'link'));

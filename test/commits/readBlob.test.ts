@@ -15,7 +15,10 @@ test('readBlob reads loose objects made by git and packed objects made by us', a
     const pack = new PackWriter(repo);
     const packed = pack.add('blob', bytes('from our pack\n'));
     await pack.flush();
-    assert.is(Buffer.from(await readBlob(repo, temp.git(['rev-parse', 'HEAD:loose.yaml']).trim())).toString(), 'from git\n');
+    assert.is(
+      Buffer.from(await readBlob(repo, temp.git(['rev-parse', 'HEAD:loose.yaml']).trim())).toString(),
+      'from git\n',
+    );
     assert.is(Buffer.from(await readBlob(repo, packed)).toString(), 'from our pack\n');
     const missing = await readBlob(repo, '0'.repeat(40)).catch((e: { code?: string }) => e.code);
     assert.is(missing, 'NotFoundError');

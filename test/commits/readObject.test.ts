@@ -25,7 +25,10 @@ function history(temp: TempRepo): void {
   for (let c = 0; c < 10; c++) {
     const files: Record<string, string> = {};
     for (let f = 0; f < 8; f++) {
-      const lines = Array.from({ length: 60 }, (_, i) => `  key${i}: value-${f}-${i}${i === c ? `-changed-in-${c}` : ''}`);
+      const lines = Array.from(
+        { length: 60 },
+        (_, i) => `  key${i}: value-${f}-${i}${i === c ? `-changed-in-${c}` : ''}`,
+      );
       files[`dir${f % 3}/file${f}.yaml`] = `kind: ConfigMap\ndata:\n${lines.join('\n')}\n`;
     }
     writeWorkTree(temp, files);
@@ -62,7 +65,10 @@ test('reads a pack git wrote with offset deltas, chains of them included', async
     const stats = temp.git(['count-objects', '-v']);
     assert.match(stats, /^count: 0$/m); // nothing loose: every read below comes from the pack
     assertReadsEverything(temp, await openRepo(temp.path));
-    const deltas = temp.git(['cat-file', '--batch-all-objects', '--batch-check=%(deltabase)']).split('\n').filter((l) => l && !/^0{40}$/.test(l));
+    const deltas = temp
+      .git(['cat-file', '--batch-all-objects', '--batch-check=%(deltabase)'])
+      .split('\n')
+      .filter((l) => l && !/^0{40}$/.test(l));
     assert.ok(deltas.length > 20, `the pack holds deltas (${deltas.length})`);
   } finally {
     temp.cleanup();
@@ -91,7 +97,14 @@ test('finds a pack written after the first read, and reports a missing object as
     const oid = pack.add('blob', bytes('written later\n'));
     await pack.flush();
     assert.is(readObject(repo, oid).content.toString(), 'written later\n');
-    const missing = (() => { try { readObject(repo, '0'.repeat(40)); return 'read'; } catch (e) { return (e as { code?: string }).code; } })();
+    const missing = (() => {
+      try {
+        readObject(repo, '0'.repeat(40));
+        return 'read';
+      } catch (e) {
+        return (e as { code?: string }).code;
+      }
+    })();
     assert.is(missing, 'NotFoundError');
   } finally {
     temp.cleanup();

@@ -48,7 +48,10 @@ test('a loose object is refused from the size in its first inflated bytes, whate
     const oid = 'ab'.repeat(20);
     const dir = path.join(temp.gitdir, 'objects', 'ab');
     nodeFs.mkdirSync(dir, { recursive: true });
-    nodeFs.writeFileSync(path.join(dir, oid.slice(2)), deflateSync(Buffer.concat([Buffer.from('blob 1073741824\0'), Buffer.alloc(100, 0x61)])));
+    nodeFs.writeFileSync(
+      path.join(dir, oid.slice(2)),
+      deflateSync(Buffer.concat([Buffer.from('blob 1073741824\0'), Buffer.alloc(100, 0x61)])),
+    );
     const repo = await openRepo(temp.path);
     const err = tooLarge(() => readObject(repo, oid, { maxBytes: 4 * MiB }));
     assert.equal(err.data, { oid, size: 1073741824, limit: 4 * MiB });
@@ -90,9 +93,13 @@ test('packed blobs, plain and stored as deltas, are refused from the entry and d
     const small = temp.git(['rev-parse', 'HEAD:small.yaml']).trim();
     temp.git(['repack', '-a', '-d', '-f', '-q']);
     temp.git(['prune-packed']);
-    const pack = nodeFs.readdirSync(path.join(temp.gitdir, 'objects', 'pack')).find((n) => n.endsWith('.idx')) as string;
+    const pack = nodeFs
+      .readdirSync(path.join(temp.gitdir, 'objects', 'pack'))
+      .find((n) => n.endsWith('.idx')) as string;
     const verify = temp.git(['verify-pack', '-v', path.join(temp.gitdir, 'objects', 'pack', pack)]);
-    const deltas = [first, second].filter((oid) => new RegExp(`^${oid} blob +\\d+ \\d+ \\d+ \\d+ [0-9a-f]{40}`, 'm').test(verify));
+    const deltas = [first, second].filter((oid) =>
+      new RegExp(`^${oid} blob +\\d+ \\d+ \\d+ \\d+ [0-9a-f]{40}`, 'm').test(verify),
+    );
     assert.is(deltas.length, 1, 'one version is stored as a delta against the other');
 
     const counting = countingFs();
@@ -102,7 +109,10 @@ test('packed blobs, plain and stored as deltas, are refused from the entry and d
       const before = counting.read();
       const err = tooLarge(() => readObject(repo, oid, { maxBytes: MiB }));
       assert.ok(err.data.size >= 4 * MiB, `${oid}: ${err.data.size}`);
-      assert.ok(counting.read() - before <= 64 * 1024, `${oid === deltas[0] ? 'delta' : 'plain'}: read ${counting.read() - before} bytes`);
+      assert.ok(
+        counting.read() - before <= 64 * 1024,
+        `${oid === deltas[0] ? 'delta' : 'plain'}: read ${counting.read() - before} bytes`,
+      );
     }
     assert.is(readObject(repo, second).content.toString('latin1').endsWith('\nmore: 1\n'), true);
   } finally {

@@ -13,7 +13,10 @@ test('a URL with credentials splits into the address and an auth callback holdin
 
 test('a URL without credentials is left as it is, with no auth callback', () => {
   const r = parseRemoteUrl('http://127.0.0.1:8080/repo.git');
-  assert.equal({ url: r.url, shown: r.shown, onAuth: r.onAuth }, { url: 'http://127.0.0.1:8080/repo.git', shown: 'http://127.0.0.1:8080/repo.git', onAuth: undefined });
+  assert.equal(
+    { url: r.url, shown: r.shown, onAuth: r.onAuth },
+    { url: 'http://127.0.0.1:8080/repo.git', shown: 'http://127.0.0.1:8080/repo.git', onAuth: undefined },
+  );
   assert.is(redactUrl('not a url'), 'not a url');
 });
 

@@ -22,7 +22,11 @@ async function withHistory(fn: (temp: TempRepo, first: string, second: string) =
   }
 }
 
-const rejection = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as RevNotFoundError);
+const rejection = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e as RevNotFoundError,
+  );
 
 test('resolves branch names, full ref names and HEAD', () =>
   withHistory(async (temp, first, second) => {

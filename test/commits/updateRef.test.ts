@@ -26,7 +26,11 @@ async function withCommits(fn: (temp: TempRepo, c: [string, string, string]) => 
   }
 }
 
-const conflictOf = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as RefConflictError);
+const conflictOf = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e as RefConflictError,
+  );
 const revParse = (temp: TempRepo, ref: string) => temp.git(['rev-parse', '--verify', '-q', ref]).trim();
 const lockExists = (temp: TempRepo, ref: string) => fs.existsSync(path.join(temp.gitdir, `${ref}.lock`));
 
@@ -83,7 +87,8 @@ test('a lock held by someone else is a conflict, and the loser leaves that lock 
 
 /** Starts a Flotilla writer in its own process and stops it while it holds the lock of `ref`; resolves once it is dead. */
 async function killWhileHolding(gitdir: string, ref: string): Promise<{ pid: number; lockText: string }> {
-  const src = (f: string) => JSON.stringify(pathToFileURL(path.resolve(import.meta.dirname, '../../src/commits', f)).href);
+  const src = (f: string) =>
+    JSON.stringify(pathToFileURL(path.resolve(import.meta.dirname, '../../src/commits', f)).href);
   const script = `
     import nodeFs from 'node:fs';
     import path from 'node:path';
@@ -96,7 +101,10 @@ async function killWhileHolding(gitdir: string, ref: string): Promise<{ pid: num
     const readFile = (p, o) => p === refPath ? (process.stdout.write('holding\\n'), new Promise(() => undefined)) : nodeFs.promises.readFile(p, o);
     await updateRef({ ...repo, fs: { ...nodeFs, promises: { ...nodeFs.promises, readFile } } }, ${JSON.stringify(ref)}, 'f'.repeat(40), null);
   `;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: path.resolve(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = once(child, 'exit');
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => d.toString().includes('holding') && resolve());
@@ -116,7 +124,11 @@ test('a lock whose Flotilla writer was killed on this host is taken over at once
     assert.ok(lockExists(temp, 'refs/heads/flotilla/status'), 'the kill left the lock behind');
     await updateRef(repo, 'refs/heads/flotilla/status', c1, null);
     assert.is(revParse(temp, 'refs/heads/flotilla/status'), c1);
-    assert.equal(fs.readdirSync(path.join(temp.gitdir, 'refs/heads/flotilla')), ['status'], 'no lock, nothing left aside');
+    assert.equal(
+      fs.readdirSync(path.join(temp.gitdir, 'refs/heads/flotilla')),
+      ['status'],
+      'no lock, nothing left aside',
+    );
   }));
 
 test('a young lock of a live process, of another host, or of no named owner is held until it is 10 s old', () =>
@@ -124,15 +136,28 @@ test('a young lock of a live process, of another host, or of no named owner is h
     const repo = await openRepo(temp.path);
     const lock = path.join(temp.gitdir, 'refs/heads/main.lock');
     const dead = spawnSync('true').pid!;
-    for (const text of [`flotilla-lock-owner pid=${process.pid} host=${hostname()}\n`, `flotilla-lock-owner pid=${dead} host=${hostname()}-elsewhere\n`, '', `${c3}\n`]) {
+    for (const text of [
+      `flotilla-lock-owner pid=${process.pid} host=${hostname()}\n`,
+      `flotilla-lock-owner pid=${dead} host=${hostname()}-elsewhere\n`,
+      '',
+      `${c3}\n`,
+    ]) {
       fs.writeFileSync(lock, text);
-      assert.is((await conflictOf(updateRef(repo, 'refs/heads/main', c1, c3)))?.data.locked, true, JSON.stringify(text));
+      assert.is(
+        (await conflictOf(updateRef(repo, 'refs/heads/main', c1, c3)))?.data.locked,
+        true,
+        JSON.stringify(text),
+      );
       assert.is(fs.readFileSync(lock, 'utf8'), text, 'left alone');
     }
     fs.writeFileSync(lock, `flotilla-lock-owner pid=${dead} host=${hostname()}\n`);
     await updateRef(repo, 'refs/heads/main', c1, c3);
     assert.is(revParse(temp, 'refs/heads/main'), c1);
-    assert.is(fs.readFileSync(path.join(temp.gitdir, 'refs/heads/main'), 'utf8'), `${c1}\n`, 'the ref holds the sha alone, no owner line');
+    assert.is(
+      fs.readFileSync(path.join(temp.gitdir, 'refs/heads/main'), 'utf8'),
+      `${c1}\n`,
+      'the ref holds the sha alone, no owner line',
+    );
   }));
 
 test('a lock left by a writer that died (untouched for 10 s) is taken over; a younger one is not', () =>
@@ -142,13 +167,21 @@ test('a lock left by a writer that died (untouched for 10 s) is taken over; a yo
     fs.writeFileSync(lock, `${c3}\n`);
     const young = new Date(Date.now() - STALE_REF_LOCK_MS + 2_000);
     fs.utimesSync(lock, young, young);
-    assert.is((await conflictOf(updateRef(repo, 'refs/heads/main', c1, c3)))?.data.locked, true, 'a lock 8 s old is held');
+    assert.is(
+      (await conflictOf(updateRef(repo, 'refs/heads/main', c1, c3)))?.data.locked,
+      true,
+      'a lock 8 s old is held',
+    );
     const old = new Date(Date.now() - STALE_REF_LOCK_MS - 1_000);
     fs.utimesSync(lock, old, old);
     await updateRef(repo, 'refs/heads/main', c1, c3);
     assert.is(revParse(temp, 'refs/heads/main'), c1);
     assert.not.ok(lockExists(temp, 'refs/heads/main'));
-    assert.equal(fs.readdirSync(path.join(temp.gitdir, 'refs/heads')).filter((f) => f.includes('.lock')), [], 'nothing left aside');
+    assert.equal(
+      fs.readdirSync(path.join(temp.gitdir, 'refs/heads')).filter((f) => f.includes('.lock')),
+      [],
+      'nothing left aside',
+    );
   }));
 
 test('concurrent writers with the same expectedOld: exactly one wins, every round', () =>
@@ -161,20 +194,35 @@ test('concurrent writers with the same expectedOld: exactly one wins, every roun
       const results = await Promise.allSettled(writers);
       const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
       assert.is(won.length, 1, `round ${round}: ${won.length} winners`);
-      for (const r of results) if (r.status === 'rejected') assert.is((r.reason as RefConflictError).code, 'REF_CONFLICT');
+      for (const r of results)
+        if (r.status === 'rejected') assert.is((r.reason as RefConflictError).code, 'REF_CONFLICT');
       assert.is(revParse(temp, ref), candidates[won[0]! % 3]);
       assert.not.ok(lockExists(temp, ref));
     }
     // Same with a CAS on an existing ref.
-    const results = await Promise.allSettled([updateRef(repo, 'refs/heads/main', c1, c3), updateRef(repo, 'refs/heads/main', c2, c3)]);
+    const results = await Promise.allSettled([
+      updateRef(repo, 'refs/heads/main', c1, c3),
+      updateRef(repo, 'refs/heads/main', c2, c3),
+    ]);
     assert.is(results.filter((r) => r.status === 'fulfilled').length, 1);
   }));
 
 test('rejects names that are not full refs or not safe as paths', () =>
   withCommits(async (temp, [c1]) => {
     const repo = await openRepo(temp.path);
-    const messageOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: Error) => e.message);
-    for (const bad of ['main', 'HEAD', 'refs/heads/../../config', 'refs/heads/a.lock', 'refs/heads/x y', 'refs/heads/']) {
+    const messageOf = (p: Promise<unknown>) =>
+      p.then(
+        () => 'resolved',
+        (e: Error) => e.message,
+      );
+    for (const bad of [
+      'main',
+      'HEAD',
+      'refs/heads/../../config',
+      'refs/heads/a.lock',
+      'refs/heads/x y',
+      'refs/heads/',
+    ]) {
       assert.match(await messageOf(updateRef(repo, bad, c1, null)), 'invalid ref name', bad);
     }
     assert.match(await messageOf(updateRef(repo, 'refs/heads/x', 'abc', null)), 'full lowercase sha');

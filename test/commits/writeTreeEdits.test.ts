@@ -23,7 +23,7 @@ function nativeTree(temp: TempRepo, files: Record<string, string | null>): strin
 const TRICKY: Record<string, string> = {
   'a.b': '1',
   'a/x.yaml': '2',
-  'a0': '3',
+  a0: '3',
   'a-b/c': '4',
   'é/ü.yaml': '5',
   '\u{1F680}.yaml': '6',
@@ -52,7 +52,15 @@ test('a blob the caller packed itself ({ blob: oid }) lands in the tree as if it
     const repo = await openRepo(temp.path);
     const pack = new PackWriter(repo);
     const oid = pack.add('blob', bytes('packed while rendering\n'));
-    const root = await writeTreeEdits(repo, pack, null, new Map<string, FileEdit>([['clusters/m1/a.yaml', { blob: oid }], ['b.txt', 'text\n']]));
+    const root = await writeTreeEdits(
+      repo,
+      pack,
+      null,
+      new Map<string, FileEdit>([
+        ['clusters/m1/a.yaml', { blob: oid }],
+        ['b.txt', 'text\n'],
+      ]),
+    );
     await pack.flush();
     assert.is(root, nativeTree(temp, { 'clusters/m1/a.yaml': 'packed while rendering\n', 'b.txt': 'text\n' }));
     temp.git(['fsck', '--strict', '--no-dangling']);
@@ -72,7 +80,7 @@ test('edits on a base: writes, deletes, and directories left empty disappear, ma
       'é/ü.yaml': null, // last file of é/ -> é/ vanishes
       'clusters/member1/deploy.yaml': 'changed',
       'clusters/member2/new/deep.yaml': 'new dirs',
-      'a0': null,
+      a0: null,
       'never-existed/x': null, // deleting what is not there is a no-op
     };
     const repo = await openRepo(temp.path);
@@ -96,7 +104,8 @@ test('reads only trees along edited paths: untouched subtrees may be missing fro
     writeWorkTree(temp, files);
     commitAll(temp);
     const base = temp.git(['rev-parse', 'HEAD^{tree}']).trim();
-    for (let c = 0; c < 30; c++) if (c !== 4) removeLooseObject(temp, temp.git(['rev-parse', `HEAD:clusters/m${c}`]).trim());
+    for (let c = 0; c < 30; c++)
+      if (c !== 4) removeLooseObject(temp, temp.git(['rev-parse', `HEAD:clusters/m${c}`]).trim());
     const change = { 'clusters/m4/o1.yaml': 'edited', 'clusters/m4/o2.yaml': null, 'clusters/new/x.yaml': 'added' };
     const repo = await openRepo(temp.path);
     const pack = new PackWriter(repo);
@@ -115,7 +124,12 @@ test('changing only files that exist patches each tree on the path in place: the
   try {
     writeWorkTree(temp, TRICKY);
     commitAll(temp);
-    const change = { 'a/x.yaml': 'edited', 'a.b': 'also', 'clusters/member1/deploy.yaml': 'again', '\u{1F680}.yaml': 'astral' };
+    const change = {
+      'a/x.yaml': 'edited',
+      'a.b': 'also',
+      'clusters/member1/deploy.yaml': 'again',
+      '\u{1F680}.yaml': 'astral',
+    };
     const repo = await openRepo(temp.path);
     const pack = new PackWriter(repo);
     const root = await writeTreeEdits(repo, pack, temp.git(['rev-parse', 'HEAD^{tree}']).trim(), edits(change));
@@ -127,21 +141,26 @@ test('changing only files that exist patches each tree on the path in place: the
   }
 });
 
-test('a base tree out of git\'s order is not patched but written again in order, as before', async () => {
+test("a base tree out of git's order is not patched but written again in order, as before", async () => {
   const temp = makeTempRepo();
   try {
     const blob = (text: string) => temp.git(['hash-object', '-w', '--stdin'], { input: text }).trim();
     const [b, a] = [blob('b'), blob('a')];
     // 'b' before 'a': only a tool that skips fsck writes this; the edit must still give git's tree.
-    const body = Buffer.concat([Buffer.from('100644 b\0'), Buffer.from(b, 'hex'), Buffer.from('100644 a\0'), Buffer.from(a, 'hex')]);
+    const body = Buffer.concat([
+      Buffer.from('100644 b\0'),
+      Buffer.from(b, 'hex'),
+      Buffer.from('100644 a\0'),
+      Buffer.from(a, 'hex'),
+    ]);
     fs.writeFileSync(path.join(temp.path, 'unsorted'), body);
     const base = temp.git(['hash-object', '-t', 'tree', '--literally', '-w', 'unsorted']).trim();
     fs.rmSync(path.join(temp.path, 'unsorted'));
     const repo = await openRepo(temp.path);
     const pack = new PackWriter(repo);
-    const root = await writeTreeEdits(repo, pack, base, edits({ 'a': 'new a' }));
+    const root = await writeTreeEdits(repo, pack, base, edits({ a: 'new a' }));
     await pack.flush();
-    assert.is(root, nativeTree(temp, { 'a': 'new a', 'b': 'b' }));
+    assert.is(root, nativeTree(temp, { a: 'new a', b: 'b' }));
   } finally {
     temp.cleanup();
   }
@@ -150,11 +169,16 @@ test('a base tree out of git\'s order is not patched but written again in order,
 test('deleting everything gives the empty tree, which is written so commits on it are valid', async () => {
   const temp = makeTempRepo();
   try {
-    writeWorkTree(temp, { 'd/x': '1', 'y': '2' });
+    writeWorkTree(temp, { 'd/x': '1', y: '2' });
     commitAll(temp);
     const repo = await openRepo(temp.path);
     const pack = new PackWriter(repo);
-    const root = await writeTreeEdits(repo, pack, temp.git(['rev-parse', 'HEAD^{tree}']).trim(), edits({ 'd/x': null, 'y': null }));
+    const root = await writeTreeEdits(
+      repo,
+      pack,
+      temp.git(['rev-parse', 'HEAD^{tree}']).trim(),
+      edits({ 'd/x': null, y: null }),
+    );
     assert.is(root, EMPTY_TREE_OID);
     assert.is(pack.get(EMPTY_TREE_OID)?.type, 'tree');
     assert.is(await writeTreeEdits(repo, pack, null, new Map()), EMPTY_TREE_OID);
@@ -187,7 +211,12 @@ test('a rewritten executable keeps mode 100755', async () => {
     commitAll(temp);
     const repo = await openRepo(temp.path);
     const pack = new PackWriter(repo);
-    const root = await writeTreeEdits(repo, pack, temp.git(['rev-parse', 'HEAD^{tree}']).trim(), edits({ 'bin/run.sh': 'v2' }));
+    const root = await writeTreeEdits(
+      repo,
+      pack,
+      temp.git(['rev-parse', 'HEAD^{tree}']).trim(),
+      edits({ 'bin/run.sh': 'v2' }),
+    );
     await pack.flush();
     assert.is((await listTreeFiles(repo, root)).get('bin/run.sh')?.mode, '100755');
     assert.is(root, nativeTree(temp, { 'bin/run.sh': 'v2' }));
@@ -220,7 +249,9 @@ test('rejects paths git cannot store and contradictory edits', async () => {
       const err = await writeTreeEdits(repo, pack, null, edits({ [bad]: 'x' })).catch((e: Error) => e.message);
       assert.match(String(err), 'invalid path', bad);
     }
-    const conflict = await writeTreeEdits(repo, pack, null, edits({ 'a': 'file', 'a/b': 'below' })).catch((e: Error) => e.message);
+    const conflict = await writeTreeEdits(repo, pack, null, edits({ a: 'file', 'a/b': 'below' })).catch(
+      (e: Error) => e.message,
+    );
     assert.match(String(conflict), 'conflict');
     assert.is(pack.size, 0);
   } finally {

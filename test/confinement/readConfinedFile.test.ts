@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { describeConfinementProblem, readConfinedFile, resolveConfinedPath } from '../../src/confinement/readConfinedFile.ts';
+import {
+  describeConfinementProblem,
+  readConfinedFile,
+  resolveConfinedPath,
+} from '../../src/confinement/readConfinedFile.ts';
 
 let top: string;
 let root: string;
@@ -85,7 +89,9 @@ test('relative names can resolve against a base folder inside the root', () => {
   assert.is(problem('a.config', { base: 'team-a' }), 'team a');
   assert.is(problem('../members.config', { base: 'team-a' }), 'inside');
   assert.is(problem('../../outside.config', { base: 'team-a' }), 'escapes');
-  assert.equal(resolveConfinedPath(root, 'a.config', { base: path.join(root, 'team-a') }), { path: path.join(root, 'team-a', 'a.config') });
+  assert.equal(resolveConfinedPath(root, 'a.config', { base: path.join(root, 'team-a') }), {
+    path: path.join(root, 'team-a', 'a.config'),
+  });
 });
 
 test('files over the size bound are refused', () => {

@@ -20,7 +20,9 @@ test.after.each(() => rmSync(top, { recursive: true, force: true }));
 
 function kubeconfig(user: Record<string, unknown>, cluster: Record<string, unknown> = {}): string {
   return stringify({
-    apiVersion: 'v1', kind: 'Config', 'current-context': 'm1',
+    apiVersion: 'v1',
+    kind: 'Config',
+    'current-context': 'm1',
     clusters: [{ name: 'm1', cluster: { server: 'https://127.0.0.1:1', ...cluster } }],
     users: [{ name: 'm1', user }],
     contexts: [{ name: 'm1', context: { cluster: 'm1', user: 'm1' } }],
@@ -29,8 +31,19 @@ function kubeconfig(user: Record<string, unknown>, cluster: Record<string, unkno
 
 /** A kubeconfig whose user runs a shell that leaves `marker` behind and prints a token. */
 function execKubeconfig(marker: string): string {
-  const credential = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1beta1', kind: 'ExecCredential', status: { token: 'from-exec' } });
-  return kubeconfig({ exec: { apiVersion: 'client.authentication.k8s.io/v1beta1', command: '/bin/sh', args: ['-c', `touch ${marker}; echo '${credential}'`], interactiveMode: 'Never' } });
+  const credential = JSON.stringify({
+    apiVersion: 'client.authentication.k8s.io/v1beta1',
+    kind: 'ExecCredential',
+    status: { token: 'from-exec' },
+  });
+  return kubeconfig({
+    exec: {
+      apiVersion: 'client.authentication.k8s.io/v1beta1',
+      command: '/bin/sh',
+      args: ['-c', `touch ${marker}; echo '${credential}'`],
+      interactiveMode: 'Never',
+    },
+  });
 }
 
 const read = (file: string, allowExec = false, context = 'm1') => readKubeconfig({ root, file, context, allowExec });
@@ -48,7 +61,12 @@ test('kubeconfigRef paths that leave the credentials folder are refused with the
   writeFileSync(path.join(top, 'other.config'), kubeconfig({ token: 'other-teams-token' }));
   writeFileSync(path.join(top, 'env'), 'TOKEN=s3cret-value\nPATH=/bin\n');
   symlinkSync(path.join(top, 'other.config'), path.join(root, 'link.config'));
-  const cases = { '../other.config': 'leads outside', [path.join(top, 'other.config')]: 'is absolute', 'link.config': 'symlink', '../env': 'leads outside' };
+  const cases = {
+    '../other.config': 'leads outside',
+    [path.join(top, 'other.config')]: 'is absolute',
+    'link.config': 'symlink',
+    '../env': 'leads outside',
+  };
   for (const [file, words] of Object.entries(cases)) {
     const r = read(file);
     assert.ok('why' in r, file);
@@ -75,7 +93,10 @@ test('a file that is not a kubeconfig is named by line and column, its lines nev
 
 test('exec plugins are refused unless allowed; auth-provider plugins always', () => {
   writeFileSync(path.join(root, 'exec.config'), execKubeconfig(path.join(top, 'marker')));
-  writeFileSync(path.join(root, 'gcp.config'), kubeconfig({ 'auth-provider': { name: 'gcp', config: { 'cmd-path': '/bin/true' } } }));
+  writeFileSync(
+    path.join(root, 'gcp.config'),
+    kubeconfig({ 'auth-provider': { name: 'gcp', config: { 'cmd-path': '/bin/true' } } }),
+  );
   const exec = read('exec.config');
   assert.ok('why' in exec);
   assert.match(exec.why, 'user.exec');
@@ -93,7 +114,10 @@ test('files a kubeconfig names resolve against its own folder, are confined to t
   mkdirSync(path.join(root, 'team'));
   writeFileSync(path.join(root, 'team', 'token'), 'tok-from-file\n');
   writeFileSync(path.join(root, 'team', 'ca.crt'), 'CA PEM');
-  writeFileSync(path.join(root, 'team', 'k.config'), kubeconfig({ tokenFile: 'token' }, { 'certificate-authority': 'ca.crt' }));
+  writeFileSync(
+    path.join(root, 'team', 'k.config'),
+    kubeconfig({ tokenFile: 'token' }, { 'certificate-authority': 'ca.crt' }),
+  );
   const ok = read('team/k.config');
   assert.ok('kubeconfig' in ok, JSON.stringify(ok));
   assert.is(ok.kubeconfig.getCurrentUser()?.token, 'tok-from-file');
@@ -101,7 +125,11 @@ test('files a kubeconfig names resolve against its own folder, are confined to t
   assert.is(ok.kubeconfig.getCurrentCluster()?.caFile, undefined, 'client-node is given no path to open');
 
   writeFileSync(path.join(top, 'host-token'), 'host-secret');
-  for (const user of [{ tokenFile: '../../host-token' }, { 'token-file': path.join(top, 'host-token') }, { 'client-key': '/etc/passwd', 'client-certificate': 'x' }]) {
+  for (const user of [
+    { tokenFile: '../../host-token' },
+    { 'token-file': path.join(top, 'host-token') },
+    { 'client-key': '/etc/passwd', 'client-certificate': 'x' },
+  ]) {
     writeFileSync(path.join(root, 'team', 'bad.config'), kubeconfig(user));
     const bad = read('team/bad.config');
     assert.ok('why' in bad, JSON.stringify(user));
@@ -127,16 +155,34 @@ test("the operator's own kubeconfig is read where it is, its files too, and may 
   assert.ok('kubeconfig' in ok, JSON.stringify(ok));
   assert.is(ok.kubeconfig.getCurrentUser()?.token, 'operator-token');
   writeFileSync(path.join(top, 'exec.config'), execKubeconfig(path.join(top, 'marker')));
-  assert.ok('kubeconfig' in readKubeconfig({ root: undefined, file: path.join(top, 'exec.config'), context: 'm1', allowExec: true }));
-  const missing = readKubeconfig({ root: undefined, file: path.join(top, 'nope.config'), context: 'm1', allowExec: true });
+  assert.ok(
+    'kubeconfig' in
+      readKubeconfig({ root: undefined, file: path.join(top, 'exec.config'), context: 'm1', allowExec: true }),
+  );
+  const missing = readKubeconfig({
+    root: undefined,
+    file: path.join(top, 'nope.config'),
+    context: 'm1',
+    allowExec: true,
+  });
   assert.ok('why' in missing);
   assert.is(missing.why, `kubeconfig ${path.join(top, 'nope.config')} does not exist`);
-  const noContext = readKubeconfig({ root: undefined, file: path.join(top, 'op.config'), context: 'other', allowExec: true });
+  const noContext = readKubeconfig({
+    root: undefined,
+    file: path.join(top, 'op.config'),
+    context: 'other',
+    allowExec: true,
+  });
   assert.ok('why' in noContext);
   assert.equal(noContext.contexts, ['m1']);
 });
 
-const registration = (name: string, file: string): ClusterRegistration => ({ name, syncMode: 'Push', kubeconfigRef: { path: file, context: 'm1' }, source: `clusters/${name}.yaml:1` });
+const registration = (name: string, file: string): ClusterRegistration => ({
+  name,
+  syncMode: 'Push',
+  kubeconfigRef: { path: file, context: 'm1' },
+  source: `clusters/${name}.yaml:1`,
+});
 
 test('ClusterConnections: refused kubeconfigs skip their cluster only, nothing runs, and the log names the Cluster, path and fix', async () => {
   const marker = path.join(top, 'work', 'ran');
@@ -146,7 +192,11 @@ test('ClusterConnections: refused kubeconfigs skip their cluster only, nothing r
   writeFileSync(path.join(root, 'exec.config'), execKubeconfig(marker));
   writeFileSync(path.join(root, 'members.config'), kubeconfig({ token: 'good' }));
   const log: Record<string, unknown>[] = [];
-  const connections = new ClusterConnections({ credentialsDir: root, fallbackKubeconfig: undefined, log: (e) => log.push(e) });
+  const connections = new ClusterConnections({
+    credentialsDir: root,
+    fallbackKubeconfig: undefined,
+    log: (e) => log.push(e),
+  });
   try {
     const open = await connections.resolve([
       registration('good', 'members.config'),
@@ -158,13 +208,21 @@ test('ClusterConnections: refused kubeconfigs skip their cluster only, nothing r
     assert.not.ok(existsSync(marker), 'no exec plugin ran');
     const skipped = Object.fromEntries(log.filter((e) => e.skipped).map((e) => [e.cluster, String(e.skipped)]));
     assert.equal(Object.keys(skipped).sort(), ['absolute', 'dotdot', 'execinside']);
-    assert.match(skipped.dotdot!, 'clusters/dotdot.yaml:1: Cluster dotdot: kubeconfig ../work/evil.config leads outside');
+    assert.match(
+      skipped.dotdot!,
+      'clusters/dotdot.yaml:1: Cluster dotdot: kubeconfig ../work/evil.config leads outside',
+    );
     assert.match(skipped.execinside!, 'fix:');
   } finally {
     await connections.close();
   }
   // The same kubeconfig inside the folder runs its plugin once the operator allows it: the check above is real.
-  const allowed = new ClusterConnections({ credentialsDir: root, fallbackKubeconfig: undefined, allowKubeconfigExec: true, log: () => undefined });
+  const allowed = new ClusterConnections({
+    credentialsDir: root,
+    fallbackKubeconfig: undefined,
+    allowKubeconfigExec: true,
+    log: () => undefined,
+  });
   try {
     const open = await allowed.resolve([registration('execinside', 'exec.config')]);
     assert.equal([...open.keys()], ['execinside']);

@@ -4,17 +4,31 @@ import { applyClusterFolder } from '../../src/deliveries/applyClusterFolder.ts';
 import type { KubeRequest } from '../../src/deliveries/KubeTarget.ts';
 import { fakeKube, json, NO_WAIT } from './helpers/fakeKube.ts';
 
-const CORE = { resources: [{ name: 'configmaps', kind: 'ConfigMap', namespaced: true }, { name: 'namespaces', kind: 'Namespace', namespaced: false }] };
+const CORE = {
+  resources: [
+    { name: 'configmaps', kind: 'ConfigMap', namespaced: true },
+    { name: 'namespaces', kind: 'Namespace', namespaced: false },
+  ],
+};
 const cm = (name: string, annotations: Record<string, string> = {}) => ({
-  apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'd', labels: { 'karmada.io/managed': 'true' }, annotations }, data: { k: 'v' },
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'd', labels: { 'karmada.io/managed': 'true' }, annotations },
+  data: { k: 'v' },
 });
-const foreign = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'd', uid: 'u1' }, data: { k: 'theirs' } };
+const foreign = {
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'x', namespace: 'd', uid: 'u1' },
+  data: { k: 'theirs' },
+};
 
 /** A member holding `objects` by path; apply patches echo the body back. */
 function member(objects: Record<string, unknown>) {
   return fakeKube('m', (req: KubeRequest) => {
     if (req.path === '/api/v1') return json(200, CORE);
-    if (req.method === 'GET') return objects[req.path] ? json(200, objects[req.path]) : json(404, { message: 'not found' });
+    if (req.method === 'GET')
+      return objects[req.path] ? json(200, objects[req.path]) : json(404, { message: 'not found' });
     if (req.method === 'PATCH') return json(objects[req.path] ? 200 : 201, JSON.parse(req.body!));
     if (req.method === 'DELETE') return json(200, { kind: 'Status', status: 'Success' });
     return json(405, {});
@@ -23,7 +37,14 @@ function member(objects: Record<string, unknown>) {
 
 test('abort: an existing object without our label is reported as a conflict and not written', async () => {
   const kube = member({ '/api/v1/namespaces/d/configmaps/x': foreign });
-  const r = await applyClusterFolder({ cluster: 'm', manifests: new Map([['p', cm('x')]]), kube, inventory: [], prune: true, retry: NO_WAIT });
+  const r = await applyClusterFolder({
+    cluster: 'm',
+    manifests: new Map([['p', cm('x')]]),
+    kube,
+    inventory: [],
+    prune: true,
+    retry: NO_WAIT,
+  });
   assert.is(r.results[0]!.action, 'conflict');
   assert.is(r.writes, 0);
   assert.is(kube.stats.writes, 0);
@@ -32,7 +53,14 @@ test('abort: an existing object without our label is reported as a conflict and 
 
 test('overwrite: the same object is taken over with a forced apply', async () => {
   const kube = member({ '/api/v1/namespaces/d/configmaps/x': foreign });
-  const r = await applyClusterFolder({ cluster: 'm', manifests: new Map([['p', cm('x', { 'work.karmada.io/conflict-resolution': 'overwrite' })]]), kube, inventory: [], prune: true, retry: NO_WAIT });
+  const r = await applyClusterFolder({
+    cluster: 'm',
+    manifests: new Map([['p', cm('x', { 'work.karmada.io/conflict-resolution': 'overwrite' })]]),
+    kube,
+    inventory: [],
+    prune: true,
+    retry: NO_WAIT,
+  });
   assert.is(r.results[0]!.action, 'configured');
   const patch = kube.log.find((q) => q.method === 'PATCH')!;
   assert.equal(patch.query, { fieldManager: 'flotilla', force: 'true' });
@@ -41,7 +69,14 @@ test('overwrite: the same object is taken over with a forced apply', async () =>
 
 test('abort on a new object applies without force', async () => {
   const kube = member({});
-  const r = await applyClusterFolder({ cluster: 'm', manifests: new Map([['p', cm('new')]]), kube, inventory: [], prune: true, retry: NO_WAIT });
+  const r = await applyClusterFolder({
+    cluster: 'm',
+    manifests: new Map([['p', cm('new')]]),
+    kube,
+    inventory: [],
+    prune: true,
+    retry: NO_WAIT,
+  });
   assert.is(r.results[0]!.action, 'created');
   assert.equal(kube.log.find((q) => q.method === 'PATCH')!.query, { fieldManager: 'flotilla' });
 });
@@ -52,7 +87,14 @@ test('a 409 from the server under abort is a conflict with the server message', 
     if (req.method === 'GET') return json(200, { ...cm('x'), data: { k: 'other' } });
     return json(409, { message: 'Apply failed with 1 conflict: conflict with "kubectl": .data.k' });
   });
-  const r = await applyClusterFolder({ cluster: 'm', manifests: new Map([['p', cm('x')]]), kube, inventory: [], prune: true, retry: NO_WAIT });
+  const r = await applyClusterFolder({
+    cluster: 'm',
+    manifests: new Map([['p', cm('x')]]),
+    kube,
+    inventory: [],
+    prune: true,
+    retry: NO_WAIT,
+  });
   assert.is(r.results[0]!.action, 'conflict');
   assert.match(r.results[0]!.message, /kubectl/);
 });
@@ -60,11 +102,31 @@ test('a 409 from the server under abort is a conflict with the server message', 
 test('prune deletes a labelled inventory object with a uid precondition; an unlabelled one is left', async () => {
   const ours = { ...cm('old'), metadata: { ...cm('old').metadata, uid: 'u-old' } };
   const kube = member({ '/api/v1/namespaces/d/configmaps/old': ours, '/api/v1/namespaces/d/configmaps/x': foreign });
-  const inventory = [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'd', name: 'old' }, { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'd', name: 'x' }];
+  const inventory = [
+    { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'd', name: 'old' },
+    { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'd', name: 'x' },
+  ];
   // Emptying the folder is prune safety's business (tested below): here a trailer allows it.
-  const pruneSafety = { source: 'ok' as const, readDeletions: async () => () => ({ allowReason: 'test', commit: 'c'.repeat(40) }) };
-  const r = await applyClusterFolder({ cluster: 'm', manifests: new Map(), kube, inventory, prune: true, retry: NO_WAIT, pruneSafety });
-  assert.equal(r.results.map((x) => [x.ref.name, x.action]), [['old', 'pruned'], ['x', 'conflict']]);
+  const pruneSafety = {
+    source: 'ok' as const,
+    readDeletions: async () => () => ({ allowReason: 'test', commit: 'c'.repeat(40) }),
+  };
+  const r = await applyClusterFolder({
+    cluster: 'm',
+    manifests: new Map(),
+    kube,
+    inventory,
+    prune: true,
+    retry: NO_WAIT,
+    pruneSafety,
+  });
+  assert.equal(
+    r.results.map((x) => [x.ref.name, x.action]),
+    [
+      ['old', 'pruned'],
+      ['x', 'conflict'],
+    ],
+  );
   const del = kube.log.filter((q) => q.method === 'DELETE');
   assert.is(del.length, 1);
   assert.equal(JSON.parse(del[0]!.body!).preconditions, { uid: 'u-old' });
@@ -74,21 +136,40 @@ test('prune deletes a labelled inventory object with a uid precondition; an unla
 test('prune: false deletes nothing and keeps the old inventory', async () => {
   const kube = member({});
   const inventory = [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'd', name: 'old' }];
-  const r = await applyClusterFolder({ cluster: 'm', manifests: new Map(), kube, inventory, prune: false, retry: NO_WAIT });
+  const r = await applyClusterFolder({
+    cluster: 'm',
+    manifests: new Map(),
+    kube,
+    inventory,
+    prune: false,
+    retry: NO_WAIT,
+  });
   assert.is(kube.log.length, 0);
   assert.equal(r.inventory, inventory);
 });
 
-test('an unreachable member fails every object after one object\'s retries, not each object\'s', async () => {
+test("an unreachable member fails every object after one object's retries, not each object's", async () => {
   const kube = fakeKube('m', () => {
     throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
   });
   const manifests = new Map(Array.from({ length: 50 }, (_, i) => [`p${i}`, cm(`c${i}`)] as [string, unknown]));
-  const r = await applyClusterFolder({ cluster: 'm', manifests, kube, inventory: [], prune: true, retry: NO_WAIT, concurrency: 4 });
+  const r = await applyClusterFolder({
+    cluster: 'm',
+    manifests,
+    kube,
+    inventory: [],
+    prune: true,
+    retry: NO_WAIT,
+    concurrency: 4,
+  });
   assert.ok(r.results.every((x) => x.action === 'failed'));
   assert.ok(kube.log.length <= 4 * NO_WAIT.attempts, `${kube.log.length} requests`);
   assert.match(r.notes.join(), /ECONNREFUSED/);
-  assert.is(r.pending?.length, 50, 'attempted objects are remembered as pending (label and field manager guard any later prune)');
+  assert.is(
+    r.pending?.length,
+    50,
+    'attempted objects are remembered as pending (label and field manager guard any later prune)',
+  );
   assert.is(r.inventory.length, 0, 'none is confirmed ours, so none is forced on a later pass');
 });
 

@@ -20,15 +20,29 @@ let cache: string;
 
 const crd = rendered('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'widgets.example.com', undefined, {
   spec: {
-    group: 'example.com', scope: 'Namespaced',
+    group: 'example.com',
+    scope: 'Namespaced',
     names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      },
+    ],
   },
 });
 const deployment = rendered('apps/v1', 'Deployment', 'web', 'demo', {
   spec: {
-    replicas: 2, selector: { matchLabels: { app: 'web' } },
-    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27', resources: { requests: { cpu: '100m', memory: '64Mi' } } }] } },
+    replicas: 2,
+    selector: { matchLabels: { app: 'web' } },
+    template: {
+      metadata: { labels: { app: 'web' } },
+      spec: {
+        containers: [{ name: 'web', image: 'nginx:1.27', resources: { requests: { cpu: '100m', memory: '64Mi' } } }],
+      },
+    },
   },
 });
 const folder = (extra: Record<string, unknown>[] = []) => [
@@ -41,13 +55,27 @@ const folder = (extra: Record<string, unknown>[] = []) => [
   ...extra,
 ];
 const apply = (opts: { clusters?: Map<string, KubeTarget> } = {}) =>
-  applyRendered({ repo, outputRef: RENDERED_REF, clusters: opts.clusters ?? kubes, concurrency: 3, retry: FAST_RETRY, crdEstablishTimeoutMs: 10_000 });
+  applyRendered({
+    repo,
+    outputRef: RENDERED_REF,
+    clusters: opts.clusters ?? kubes,
+    concurrency: 3,
+    retry: FAST_RETRY,
+    crdEstablishTimeoutMs: 10_000,
+  });
 const actions = (d: RenderedDelivery, cluster: string) =>
-  Object.fromEntries(d.clusters.get(cluster)!.results.map((r) => [`${r.ref.kind}/${r.ref.name}${r.prune ? ' (prune)' : ''}`, r.action]));
+  Object.fromEntries(
+    d.clusters.get(cluster)!.results.map((r) => [`${r.ref.kind}/${r.ref.name}${r.prune ? ' (prune)' : ''}`, r.action]),
+  );
 const k = (member: string, ...args: string[]) => kubectl(kubeconfig, cache, ['--context', member, ...args]);
 // `kubectl create configmap` sends protobuf; a manifest on stdin goes as JSON, which any API server takes.
 const handMade = (member: string, name: string, namespace: string, data: Record<string, string>) =>
-  kubectl(kubeconfig, cache, ['--context', member, 'create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data }));
+  kubectl(
+    kubeconfig,
+    cache,
+    ['--context', member, 'create', '-f', '-'],
+    JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data }),
+  );
 
 test.before(async () => {
   members = await Promise.all(['m1', 'm2', 'm3'].map((n) => scratch.member(n)));
@@ -69,21 +97,38 @@ test.after(async () => {
 test('first pass creates Namespace, CRD, custom resource and workloads on every member; kubectl sees them', async () => {
   const d = await apply();
   for (const c of ['m2', 'm3']) {
-    assert.equal(actions(d, c), {
-      'Namespace/demo': 'created', 'CustomResourceDefinition/widgets.example.com': 'created', 'Deployment/web': 'created',
-      'Widget/w1': 'created', 'ConfigMap/cfg': 'created', 'ConfigMap/handmade': 'created',
-    }, c);
+    assert.equal(
+      actions(d, c),
+      {
+        'Namespace/demo': 'created',
+        'CustomResourceDefinition/widgets.example.com': 'created',
+        'Deployment/web': 'created',
+        'Widget/w1': 'created',
+        'ConfigMap/cfg': 'created',
+        'ConfigMap/handmade': 'created',
+      },
+      c,
+    );
   }
   const got = await k('m2', 'get', 'deployment', 'web', '-n', 'demo', '-o', 'json', '--show-managed-fields');
   assert.is(got.code, 0, got.stderr);
   const obj = JSON.parse(got.stdout);
   assert.is(obj.spec.replicas, 2);
   assert.is(obj.metadata.labels['karmada.io/managed'], 'true');
-  assert.ok(obj.metadata.managedFields.some((f: { manager: string; operation: string }) => f.manager === 'flotilla' && f.operation === 'Apply'));
+  assert.ok(
+    obj.metadata.managedFields.some(
+      (f: { manager: string; operation: string }) => f.manager === 'flotilla' && f.operation === 'Apply',
+    ),
+  );
   const widget = await k('m3', 'get', 'widgets.example.com', 'w1', '-n', 'demo', '-o', 'json');
   assert.is(widget.code, 0, widget.stderr);
   assert.is(JSON.parse(widget.stdout).spec.size, 3);
-  await writeStatus({ repo, reports: [...d.clusters.values()].map((delivery) => ({ cluster: delivery.cluster, delivery })), renderedCommit: d.renderedCommit, sourceCommit: d.sourceCommit });
+  await writeStatus({
+    repo,
+    reports: [...d.clusters.values()].map((delivery) => ({ cluster: delivery.cluster, delivery })),
+    renderedCommit: d.renderedCommit,
+    sourceCommit: d.sourceCommit,
+  });
 });
 
 test('under abort a hand-made object with the same name survives untouched and is reported as a conflict', async () => {
@@ -99,19 +144,44 @@ test('under abort a hand-made object with the same name survives untouched and i
 test('a pass over an unchanged folder makes zero writes', async () => {
   const before = [...kubes.values()].map((kube) => kube.stats.writes);
   const d = await apply();
-  assert.equal([...d.clusters.values()].map((c) => c.writes), [0, 0, 0]);
-  assert.equal([...kubes.values()].map((kube) => kube.stats.writes), before, 'no POST/PUT/PATCH/DELETE left the client');
-  for (const c of ['m2', 'm3']) assert.ok(Object.values(actions(d, c)).every((a) => a === 'unchanged'), c);
+  assert.equal(
+    [...d.clusters.values()].map((c) => c.writes),
+    [0, 0, 0],
+  );
+  assert.equal(
+    [...kubes.values()].map((kube) => kube.stats.writes),
+    before,
+    'no POST/PUT/PATCH/DELETE left the client',
+  );
+  for (const c of ['m2', 'm3'])
+    assert.ok(
+      Object.values(actions(d, c)).every((a) => a === 'unchanged'),
+      c,
+    );
 });
 
 test('a changed manifest is configured in place, and only that one is written', async () => {
-  await commitRendered(repo, { m1: folder(), m2: folder(), m3: [...folder().filter((o) => (o.metadata as { name: string }).name !== 'cfg'), rendered('v1', 'ConfigMap', 'cfg', 'demo', { data: { mode: 'green' } }, 'abort', 'b'.repeat(40))] });
+  await commitRendered(repo, {
+    m1: folder(),
+    m2: folder(),
+    m3: [
+      ...folder().filter((o) => (o.metadata as { name: string }).name !== 'cfg'),
+      rendered('v1', 'ConfigMap', 'cfg', 'demo', { data: { mode: 'green' } }, 'abort', 'b'.repeat(40)),
+    ],
+  });
   const d = await apply();
   assert.is(d.clusters.get('m3')!.writes, 1);
   assert.is(actions(d, 'm3')['ConfigMap/cfg'], 'configured');
-  assert.is(JSON.parse((await k('m3', 'get', 'configmap', 'cfg', '-n', 'demo', '-o', 'json')).stdout).data.mode, 'green');
+  assert.is(
+    JSON.parse((await k('m3', 'get', 'configmap', 'cfg', '-n', 'demo', '-o', 'json')).stdout).data.mode,
+    'green',
+  );
   assert.is(d.clusters.get('m1')!.writes + d.clusters.get('m2')!.writes, 0);
-  await writeStatus({ repo, reports: [...d.clusters.values()].map((delivery) => ({ cluster: delivery.cluster, delivery })), renderedCommit: d.renderedCommit });
+  await writeStatus({
+    repo,
+    reports: [...d.clusters.values()].map((delivery) => ({ cluster: delivery.cluster, delivery })),
+    renderedCommit: d.renderedCommit,
+  });
 });
 
 test('removing an object from the folder prunes only objects that are ours', async () => {
@@ -126,15 +196,26 @@ test('removing an object from the folder prunes only objects that are ours', asy
   assert.is(actions(d, 'm2')['ConfigMap/cfg (prune)'], 'pruned');
   assert.is(actions(d, 'm2')['ConfigMap/handmade (prune)'], 'pruned');
   assert.is(actions(d, 'm3')['ConfigMap/cfg (prune)'], 'conflict');
-  assert.is(actions(d, 'm1')['ConfigMap/handmade (prune)'], undefined, 'the conflicting object was never in the inventory');
+  assert.is(
+    actions(d, 'm1')['ConfigMap/handmade (prune)'],
+    undefined,
+    'the conflicting object was never in the inventory',
+  );
   assert.is((await k('m1', 'get', 'configmap', 'cfg', '-n', 'demo')).code, 1, 'gone from m1');
   assert.is((await k('m3', 'get', 'configmap', 'cfg', '-n', 'demo')).code, 0, 'kept on m3');
   assert.is((await k('m1', 'get', 'configmap', 'handmade', '-n', 'default')).code, 0, 'hand-made object kept on m1');
   assert.is((await k('m2', 'get', 'configmap', 'stranger', '-n', 'demo')).code, 0, 'unrelated object kept on m2');
-  await writeStatus({ repo, reports: [...d.clusters.values()].map((delivery) => ({ cluster: delivery.cluster, delivery })), renderedCommit: d.renderedCommit });
+  await writeStatus({
+    repo,
+    reports: [...d.clusters.values()].map((delivery) => ({ cluster: delivery.cluster, delivery })),
+    renderedCommit: d.renderedCommit,
+  });
   // The next pass has nothing left to prune.
   const again = await apply();
-  assert.equal([...again.clusters.values()].map((c) => c.writes), [0, 0, 0]);
+  assert.equal(
+    [...again.clusters.values()].map((c) => c.writes),
+    [0, 0, 0],
+  );
   assert.ok(again.clusters.get('m1')!.results.every((r) => !r.prune));
 });
 
@@ -177,7 +258,9 @@ test('a member that refuses connections or answers 500 fails alone; the others a
 });
 
 test('apply throughput against one member (200 ConfigMaps, then a no-op pass)', async () => {
-  const many = Array.from({ length: 200 }, (_, i) => rendered('v1', 'ConfigMap', `bulk-${i}`, 'demo', { data: { i: String(i) } }));
+  const many = Array.from({ length: 200 }, (_, i) =>
+    rendered('v1', 'ConfigMap', `bulk-${i}`, 'demo', { data: { i: String(i) } }),
+  );
   const base = folder().filter((o) => !['cfg', 'handmade'].includes((o.metadata as { name: string }).name));
   await commitRendered(repo, { m1: [...base, ...many], m2: base, m3: base });
   const only = new Map([['m1', kubes.get('m1')!]]);
@@ -189,7 +272,9 @@ test('apply throughput against one member (200 ConfigMaps, then a no-op pass)', 
   const again = await apply({ clusters: only });
   const second = performance.now() - t;
   assert.is(again.clusters.get('m1')!.writes, 0);
-  console.log(`      apply: 200 creates in ${first.toFixed(0)} ms (${(200 / (first / 1000)).toFixed(0)} objects/s); no-op pass over ${again.clusters.get('m1')!.results.length} objects in ${second.toFixed(0)} ms (${(again.clusters.get('m1')!.results.length / (second / 1000)).toFixed(0)} objects/s)`);
+  console.log(
+    `      apply: 200 creates in ${first.toFixed(0)} ms (${(200 / (first / 1000)).toFixed(0)} objects/s); no-op pass over ${again.clusters.get('m1')!.results.length} objects in ${second.toFixed(0)} ms (${(again.clusters.get('m1')!.results.length / (second / 1000)).toFixed(0)} objects/s)`,
+  );
 });
 
 test.run();

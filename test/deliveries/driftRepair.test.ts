@@ -31,24 +31,59 @@ spec:
 let logged: Record<string, unknown>[] = [];
 const pass = () => {
   logged = [];
-  return reconcileOnce({ repo: fleet.repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: fleet.kubes, render: true, log: (entry) => logged.push(entry as Record<string, unknown>) });
+  return reconcileOnce({
+    repo: fleet.repo,
+    sourceRef: 'refs/heads/main',
+    outputRef: 'refs/heads/flotilla/rendered',
+    clusters: fleet.kubes,
+    render: true,
+    log: (entry) => logged.push(entry as Record<string, unknown>),
+  });
 };
-const result = (r: ReconcileResult, name: string) => r.delivery!.clusters.get('member1')!.results.find((x) => x.ref.name === name && !x.prune)!;
+const result = (r: ReconcileResult, name: string) =>
+  r.delivery!.clusters.get('member1')!.results.find((x) => x.ref.name === name && !x.prune)!;
 const k = (...args: string[]) => fleet.kubectl(['--context', 'member1', ...args]);
-const create = (manifest: unknown) => fleet.kubectl(['--context', 'member1', 'create', '-f', '-'], JSON.stringify(manifest));
+const create = (manifest: unknown) =>
+  fleet.kubectl(['--context', 'member1', 'create', '-f', '-'], JSON.stringify(manifest));
 const field = async (name: string, path: string) => {
-  const out = await k('get', 'deployment', name, '-n', 'default', '-o', `jsonpath=${path.startsWith('{') ? path : `{${path}}`}`);
+  const out = await k(
+    'get',
+    'deployment',
+    name,
+    '-n',
+    'default',
+    '-o',
+    `jsonpath=${path.startsWith('{') ? path : `{${path}}`}`,
+  );
   assert.is(out.code, 0, out.stderr);
   return out.stdout;
 };
 
 test.before(async () => {
-  fleet = await startMemberFleet(['member1'], { 'clusters/member1.yaml': clusterYaml('member1'), 'policies/deployments.yaml': deploymentPolicy(['member1']), 'templates/nginx.yaml': deployment('nginx', 2), 'templates/legacy.yaml': deployment('legacy', 1) }, 'nginx and legacy');
+  fleet = await startMemberFleet(
+    ['member1'],
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'policies/deployments.yaml': deploymentPolicy(['member1']),
+      'templates/nginx.yaml': deployment('nginx', 2),
+      'templates/legacy.yaml': deployment('legacy', 1),
+    },
+    'nginx and legacy',
+  );
   // A Deployment someone made by hand before Flotilla, with Flotilla's name for it in Git: not ours.
-  const made = await create(({
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'legacy', namespace: 'default' },
-    spec: { replicas: 3, selector: { matchLabels: { app: 'legacy' } }, template: { metadata: { labels: { app: 'legacy' } }, spec: { containers: [{ name: 'legacy', image: 'legacy:1' }] } } },
-  }));
+  const made = await create({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'legacy', namespace: 'default' },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'legacy' } },
+      template: {
+        metadata: { labels: { app: 'legacy' } },
+        spec: { containers: [{ name: 'legacy', image: 'legacy:1' }] },
+      },
+    },
+  });
   assert.is(made.code, 0, made.stderr);
   const first = await pass();
   assert.is(result(first, 'nginx').action, 'created');
@@ -75,16 +110,33 @@ test('kubectl scale on a member is drift: the next resync puts the rendered repl
   assert.match(status, /member1: .*1 drift-repaired/);
   assert.not.match(status, 'configured');
   assert.is(await field('nginx', '.spec.replicas'), '2');
-  const managers = JSON.parse((await k('get', 'deployment', 'nginx', '-n', 'default', '-o', 'json', '--show-managed-fields')).stdout) as { metadata: { managedFields: { manager: string; fieldsV1: Record<string, unknown> }[] } };
-  const kubectlFields = managers.metadata.managedFields.filter((m) => m.manager !== 'flotilla').map((m) => JSON.stringify(m.fieldsV1));
-  assert.not.ok(kubectlFields.some((f) => f.includes('"f:replicas"')), 'the field is Flotilla\'s again');
+  const managers = JSON.parse(
+    (await k('get', 'deployment', 'nginx', '-n', 'default', '-o', 'json', '--show-managed-fields')).stdout,
+  ) as { metadata: { managedFields: { manager: string; fieldsV1: Record<string, unknown> }[] } };
+  const kubectlFields = managers.metadata.managedFields
+    .filter((m) => m.manager !== 'flotilla')
+    .map((m) => JSON.stringify(m.fieldsV1));
+  assert.not.ok(
+    kubectlFields.some((f) => f.includes('"f:replicas"')),
+    "the field is Flotilla's again",
+  );
 });
 
 test('a kubectl edit-style patch of the image is repaired too; a field Flotilla does not set is left alone', async () => {
-  const patched = await k('patch', 'deployment', 'nginx', '-n', 'default', '--type', 'strategic', '-p', JSON.stringify({
-    metadata: { labels: { team: 'web' } },
-    spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:hand-edited' }] } } },
-  }));
+  const patched = await k(
+    'patch',
+    'deployment',
+    'nginx',
+    '-n',
+    'default',
+    '--type',
+    'strategic',
+    '-p',
+    JSON.stringify({
+      metadata: { labels: { team: 'web' } },
+      spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:hand-edited' }] } } },
+    }),
+  );
   assert.is(patched.code, 0, patched.stderr);
   assert.is(await field('nginx', '.spec.template.spec.containers[0].image'), 'nginx:hand-edited');
   const r = await pass();
@@ -95,13 +147,18 @@ test('a kubectl edit-style patch of the image is repaired too; a field Flotilla 
 
 test('a resync with no drift writes nothing, on the member or in Git', async () => {
   // The repaired rollout settles first (its status is what the status branch reflects), then one pass records it.
-  await waitFor('the nginx rollout', async () => (await field('nginx', '{.status.updatedReplicas}/{.status.readyReplicas}/{.status.replicas}')) === '2/2/2');
+  await waitFor(
+    'the nginx rollout',
+    async () =>
+      (await field('nginx', '{.status.updatedReplicas}/{.status.readyReplicas}/{.status.replicas}')) === '2/2/2',
+  );
   assert.is((await pass()).writes, 0);
   const head = fleet.config.git('rev-parse', 'flotilla/status');
   const r = await pass();
   assert.is(r.writes, 0);
   assert.is(result(r, 'nginx').action, 'unchanged');
-  if (r.statusCommit) console.error(fleet.config.git("show", "--stat", r.statusCommit), fleet.config.git("diff", head, r.statusCommit));
+  if (r.statusCommit)
+    console.error(fleet.config.git('show', '--stat', r.statusCommit), fleet.config.git('diff', head, r.statusCommit));
   assert.is(r.statusCommit, null);
   assert.is(fleet.config.git('rev-parse', 'flotilla/status'), head);
 });
@@ -117,10 +174,16 @@ test('an object that is not ours keeps Abort: scaled by hand, it is left as it i
 });
 
 test('a labelled object Flotilla never applied (not in its inventory) is not forced: the field conflict is reported', async () => {
-  const made = await create(({
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'other', namespace: 'default', labels: { 'karmada.io/managed': 'true' } },
-    spec: { replicas: 3, selector: { matchLabels: { app: 'other' } }, template: { metadata: { labels: { app: 'other' } }, spec: { containers: [{ name: 'other', image: 'other:1' }] } } },
-  }));
+  const made = await create({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'other', namespace: 'default', labels: { 'karmada.io/managed': 'true' } },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'other' } },
+      template: { metadata: { labels: { app: 'other' } }, spec: { containers: [{ name: 'other', image: 'other:1' }] } },
+    },
+  });
   assert.is(made.code, 0, made.stderr);
   fleet.config.commit({ 'templates/other.yaml': deployment('other', 1) }, 'other');
   const r = await pass();

@@ -2,8 +2,16 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { applyBody, isManaged, isSubset, planDelivery } from '../../src/deliveries/planDelivery.ts';
 
-const obj = (apiVersion: string, kind: string, name: string, namespace?: string, annotations?: Record<string, string>) => ({
-  apiVersion, kind, metadata: { name, ...(namespace ? { namespace } : {}), ...(annotations ? { annotations } : {}) },
+const obj = (
+  apiVersion: string,
+  kind: string,
+  name: string,
+  namespace?: string,
+  annotations?: Record<string, string>,
+) => ({
+  apiVersion,
+  kind,
+  metadata: { name, ...(namespace ? { namespace } : {}), ...(annotations ? { annotations } : {}) },
 });
 
 test('planDelivery puts Namespaces and CRDs in their own phases ahead of everything else', () => {
@@ -11,14 +19,26 @@ test('planDelivery puts Namespaces and CRDs in their own phases ahead of everyth
     manifests: new Map<string, unknown>([
       ['c/demo/deployment.apps_web.yaml', obj('apps/v1', 'Deployment', 'web', 'demo')],
       ['c/_cluster/namespace_demo.yaml', obj('v1', 'Namespace', 'demo')],
-      ['c/_cluster/customresourcedefinition.apiextensions.k8s.io_w.yaml', obj('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'widgets.example.com')],
+      [
+        'c/_cluster/customresourcedefinition.apiextensions.k8s.io_w.yaml',
+        obj('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'widgets.example.com'),
+      ],
     ]),
     inventory: [],
     prune: true,
   });
-  assert.equal(plan.namespaces.map((o) => o.ref.name), ['demo']);
-  assert.equal(plan.crds.map((o) => o.ref.name), ['widgets.example.com']);
-  assert.equal(plan.rest.map((o) => o.ref.name), ['web']);
+  assert.equal(
+    plan.namespaces.map((o) => o.ref.name),
+    ['demo'],
+  );
+  assert.equal(
+    plan.crds.map((o) => o.ref.name),
+    ['widgets.example.com'],
+  );
+  assert.equal(
+    plan.rest.map((o) => o.ref.name),
+    ['web'],
+  );
 });
 
 test('conflict resolution comes from the annotation, else the default, else abort', () => {
@@ -26,8 +46,16 @@ test('conflict resolution comes from the annotation, else the default, else abor
     ['a', obj('v1', 'ConfigMap', 'a', 'd', { 'work.karmada.io/conflict-resolution': 'overwrite' })],
     ['b', obj('v1', 'ConfigMap', 'b', 'd')],
   ]);
-  assert.equal(planDelivery({ manifests, inventory: [], prune: true }).rest.map((o) => o.conflictResolution), ['overwrite', 'abort']);
-  assert.equal(planDelivery({ manifests, inventory: [], prune: true, defaultConflictResolution: 'overwrite' }).rest.map((o) => o.conflictResolution), ['overwrite', 'overwrite']);
+  assert.equal(
+    planDelivery({ manifests, inventory: [], prune: true }).rest.map((o) => o.conflictResolution),
+    ['overwrite', 'abort'],
+  );
+  assert.equal(
+    planDelivery({ manifests, inventory: [], prune: true, defaultConflictResolution: 'overwrite' }).rest.map(
+      (o) => o.conflictResolution,
+    ),
+    ['overwrite', 'overwrite'],
+  );
 });
 
 test('prune lists inventory entries the folder lost, contents before Namespaces and CRDs', () => {
@@ -41,7 +69,10 @@ test('prune lists inventory entries the folder lost, contents before Namespaces 
     ],
     prune: true,
   });
-  assert.equal(plan.prune.map((r) => r.name), ['gone', 'x.example.com', 'd2']);
+  assert.equal(
+    plan.prune.map((r) => r.name),
+    ['gone', 'x.example.com', 'd2'],
+  );
 });
 
 test('an apiVersion change is the same object, not a removal', () => {
@@ -54,18 +85,39 @@ test('an apiVersion change is the same object, not a removal', () => {
 });
 
 test('prune: false plans no deletion at all', () => {
-  const plan = planDelivery({ manifests: new Map(), inventory: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'd', name: 'x' }], prune: false });
+  const plan = planDelivery({
+    manifests: new Map(),
+    inventory: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'd', name: 'x' }],
+    prune: false,
+  });
   assert.equal(plan.prune, []);
 });
 
 test('a manifest without kind or name is reported failed, not sent', () => {
-  const plan = planDelivery({ manifests: new Map<string, unknown>([['bad.yaml', { apiVersion: 'v1', metadata: {} }], ['null.yaml', null]]), inventory: [], prune: true });
-  assert.equal(plan.invalid.map((r) => [r.path, r.action]), [['bad.yaml', 'failed'], ['null.yaml', 'failed']]);
+  const plan = planDelivery({
+    manifests: new Map<string, unknown>([
+      ['bad.yaml', { apiVersion: 'v1', metadata: {} }],
+      ['null.yaml', null],
+    ]),
+    inventory: [],
+    prune: true,
+  });
+  assert.equal(
+    plan.invalid.map((r) => [r.path, r.action]),
+    [
+      ['bad.yaml', 'failed'],
+      ['null.yaml', 'failed'],
+    ],
+  );
 });
 
 test('isSubset: the live object may add fields, never differ on ours', () => {
   const desired = { metadata: { name: 'a', labels: { x: '1' } }, spec: { replicas: 2, ports: [{ port: 80 }] } };
-  const live = { metadata: { name: 'a', uid: 'u', labels: { x: '1', y: '2' } }, spec: { replicas: 2, ports: [{ port: 80, protocol: 'TCP' }], extra: true }, status: {} };
+  const live = {
+    metadata: { name: 'a', uid: 'u', labels: { x: '1', y: '2' } },
+    spec: { replicas: 2, ports: [{ port: 80, protocol: 'TCP' }], extra: true },
+    status: {},
+  };
   assert.ok(isSubset(desired, live));
   assert.not.ok(isSubset({ ...desired, spec: { replicas: 3 } }, live));
   assert.not.ok(isSubset({ spec: { ports: [{ port: 80 }, { port: 81 }] } }, live), 'list length differs');
@@ -80,7 +132,13 @@ test('isManaged needs karmada.io/managed=true exactly', () => {
 });
 
 test('applyBody drops status and server-owned metadata', () => {
-  const body = applyBody({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', uid: 'u', resourceVersion: '3', managedFields: [] }, status: { x: 1 }, data: { k: 'v' } });
+  const body = applyBody({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'a', uid: 'u', resourceVersion: '3', managedFields: [] },
+    status: { x: 1 },
+    data: { k: 'v' },
+  });
   assert.equal(body, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } });
 });
 

@@ -35,9 +35,18 @@ test('a corrupt inventory names the branch and path and how to restore it, and t
     const message = await readError(config);
     assert.ok(message.startsWith(`flotilla/status:${PATH}: `), message);
     assert.match(message, /JSON/, 'the parser message is kept');
-    assert.ok(message.endsWith(`; fix: restore it from the previous commit of flotilla/status (git show flotilla/status~1:${PATH}) and push`), message);
+    assert.ok(
+      message.endsWith(
+        `; fix: restore it from the previous commit of flotilla/status (git show flotilla/status~1:${PATH}) and push`,
+      ),
+      message,
+    );
     const restored = config.git('show', `flotilla/status~1:${PATH}`);
-    assert.equal(parseInventoryFile(restored).objects.map((r) => r.name), ['settings'], 'the command in the fix shows the last good file');
+    assert.equal(
+      parseInventoryFile(restored).objects.map((r) => r.name),
+      ['settings'],
+      'the command in the fix shows the last good file',
+    );
   } finally {
     config.cleanup();
   }
@@ -47,7 +56,10 @@ test('an inventory from a newer Flotilla names the file and keeps its own fix: r
   const config = statusBranchEdited(good.replace('"version":1', '"version":2'));
   try {
     const message = await readError(config);
-    assert.is(message, `flotilla/status:${PATH}: inventory has version 2; this Flotilla reads version 1; fix: run a Flotilla that reads it (the version that wrote it, or newer)`);
+    assert.is(
+      message,
+      `flotilla/status:${PATH}: inventory has version 2; this Flotilla reads version 1; fix: run a Flotilla that reads it (the version that wrote it, or newer)`,
+    );
   } finally {
     config.cleanup();
   }

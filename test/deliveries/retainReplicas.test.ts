@@ -28,17 +28,32 @@ spec:
           image: nginx:1.27
 `;
 
-const pass = () => reconcileOnce({ repo: fleet.repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: fleet.kubes, render: true, log: () => {} });
-const result = (r: ReconcileResult, name: string) => r.delivery!.clusters.get('member1')!.results.find((x) => x.ref.name === name && !x.prune)!;
+const pass = () =>
+  reconcileOnce({
+    repo: fleet.repo,
+    sourceRef: 'refs/heads/main',
+    outputRef: 'refs/heads/flotilla/rendered',
+    clusters: fleet.kubes,
+    render: true,
+    log: () => {},
+  });
+const result = (r: ReconcileResult, name: string) =>
+  r.delivery!.clusters.get('member1')!.results.find((x) => x.ref.name === name && !x.prune)!;
 const k = (...args: string[]) => fleet.kubectl(['--context', 'member1', ...args]);
-const replicas = async (name: string) => (await k('get', 'deployment', name, '-n', 'default', '-o', 'jsonpath={.spec.replicas}')).stdout;
+const replicas = async (name: string) =>
+  (await k('get', 'deployment', name, '-n', 'default', '-o', 'jsonpath={.spec.replicas}')).stdout;
 
 test.before(async () => {
-  fleet = await startMemberFleet(['member1'], {
-    'clusters/member1.yaml': clusterYaml('member1'), 'policies/deployments.yaml': deploymentPolicy(['member1']),
-    'templates/scaled.yaml': deployment('scaled', 'resourcetemplate.karmada.io/retain-replicas: "true"'),
-    'templates/plain.yaml': deployment('plain', 'app: plain'),
-  }, 'two deployments');
+  fleet = await startMemberFleet(
+    ['member1'],
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'policies/deployments.yaml': deploymentPolicy(['member1']),
+      'templates/scaled.yaml': deployment('scaled', 'resourcetemplate.karmada.io/retain-replicas: "true"'),
+      'templates/plain.yaml': deployment('plain', 'app: plain'),
+    },
+    'two deployments',
+  );
   const first = await pass();
   assert.is(result(first, 'scaled').action, 'created');
   assert.is(await replicas('scaled'), '2', 'created with the replicas Git gives it');

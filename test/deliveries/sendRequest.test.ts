@@ -24,7 +24,9 @@ test('4xx answers come back at once', async () => {
 
 test('no answer after every attempt throws KubeUnreachableError naming the cause', async () => {
   const kube = fakeKube('m', () => {
-    throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:1' } });
+    throw Object.assign(new TypeError('fetch failed'), {
+      cause: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:1' },
+    });
   });
   const err = await sendRequest(kube, { method: 'GET', path: '/x' }, policy, async () => undefined).catch((e) => e);
   assert.instance(err, KubeUnreachableError);

@@ -4,11 +4,30 @@ import { refKey } from '../../src/api/kinds.ts';
 import { assembleModel } from '../../src/documents/assembleModel.ts';
 import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
 import { parseDocuments } from '../../src/documents/parseDocuments.ts';
-import { checkApiVersion, checkKind, checkObjectIdentity, checkObjectName, nameRuleOf } from '../../src/documents/checkObjectName.ts';
+import {
+  checkApiVersion,
+  checkKind,
+  checkObjectIdentity,
+  checkObjectName,
+  nameRuleOf,
+} from '../../src/documents/checkObjectName.ts';
 
 test('every built-in and custom kind passes; a kind with a dot, slash, dots or a space is refused', () => {
-  for (const kind of ['Deployment', 'ConfigMap', 'HorizontalPodAutoscaler', 'CronTab', 'Foo-Bar', 'V1Thing']) assert.equal(checkKind(kind), [], kind);
-  for (const kind of ['..', '../x', 'a..b', 'a/b', 'Deployment.apps', 'x y', '1Thing', '', 'a'.repeat(64), 'Foo-', 'Foo_Bar']) {
+  for (const kind of ['Deployment', 'ConfigMap', 'HorizontalPodAutoscaler', 'CronTab', 'Foo-Bar', 'V1Thing'])
+    assert.equal(checkKind(kind), [], kind);
+  for (const kind of [
+    '..',
+    '../x',
+    'a..b',
+    'a/b',
+    'Deployment.apps',
+    'x y',
+    '1Thing',
+    '',
+    'a'.repeat(64),
+    'Foo-',
+    'Foo_Bar',
+  ]) {
     assert.is(checkKind(kind).length, 1, kind);
   }
 });
@@ -19,8 +38,10 @@ test('a kind written as kubectl names a resource type says where the group goes'
 });
 
 test('apiVersion is [group/]version with a DNS group and a label version', () => {
-  for (const v of ['v1', 'apps/v1', 'networking.k8s.io/v1', 'example.com/v1alpha1']) assert.equal(checkApiVersion(v), [], v);
-  for (const v of ['a/b/v1', '../v1', 'apps/', '/v1', 'Apps/v1', 'apps/V1', 'apps/1', 'a..b/v1', 'x y/v1']) assert.is(checkApiVersion(v).length, 1, v);
+  for (const v of ['v1', 'apps/v1', 'networking.k8s.io/v1', 'example.com/v1alpha1'])
+    assert.equal(checkApiVersion(v), [], v);
+  for (const v of ['a/b/v1', '../v1', 'apps/', '/v1', 'Apps/v1', 'apps/V1', 'apps/1', 'a..b/v1', 'x y/v1'])
+    assert.is(checkApiVersion(v).length, 1, v);
 });
 
 test('names follow the rule of their kind: Service a DNS-1035 label, Namespace a label, RBAC a path segment, others a subdomain', () => {
@@ -29,7 +50,14 @@ test('names follow the rule of their kind: Service a DNS-1035 label, Namespace a
   assert.is(nameRuleOf('rbac.authorization.k8s.io/v1', 'ClusterRole'), 'rbac');
   assert.is(nameRuleOf('apps/v1', 'Deployment'), 'subdomain');
   assert.equal(checkObjectIdentity({ apiVersion: 'v1', kind: 'ConfigMap', name: 'a.b-c', namespace: 'shop' }), []);
-  assert.equal(checkObjectIdentity({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'system:controller:x' }), []);
+  assert.equal(
+    checkObjectIdentity({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      name: 'system:controller:x',
+    }),
+    [],
+  );
   assert.is(checkObjectIdentity({ apiVersion: 'v1', kind: 'Service', name: '1web' }).length, 1);
   assert.is(checkObjectIdentity({ apiVersion: 'v1', kind: 'Service', name: 'web.x' }).length, 1);
   assert.is(checkObjectIdentity({ apiVersion: 'v1', kind: 'ConfigMap', name: 'Web' }).length, 1);
@@ -48,10 +76,14 @@ test('a name that could leave its folder is never path safe; a merely invalid on
 });
 
 test('classifyDocuments: a kind with a path in it is a located INVALID_VALUE; a name Kubernetes refuses but a path can hold is held, an unsafe one is not', () => {
-  const text = 'apiVersion: v1\nkind: "../x"\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: MyConfig\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ../etc\n';
+  const text =
+    'apiVersion: v1\nkind: "../x"\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: MyConfig\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ../etc\n';
   const { documents, problems } = parseDocuments('templates/t.yaml', new TextEncoder().encode(text));
   const file = classifyDocuments('templates/t.yaml', documents, problems);
-  assert.equal(file.problems.map((p) => `${p.line}:${p.code}`), ['2:INVALID_VALUE', '9:INVALID_NAME', '14:INVALID_NAME']);
+  assert.equal(
+    file.problems.map((p) => `${p.line}:${p.code}`),
+    ['2:INVALID_VALUE', '9:INVALID_NAME', '14:INVALID_NAME'],
+  );
   assert.equal(file.templates, []);
   assert.equal(file.broken.map(refKey), ['v1/ConfigMap/default/MyConfig', 'v1/ConfigMap//MyConfig']);
   const model = assembleModel([file]);

@@ -9,7 +9,8 @@ function classify(yaml: string) {
   return classifyDocuments('apps/list.yaml', documents, problems);
 }
 
-const brief = (out: ReturnType<typeof classify>) => out.templates.map((t) => `${t.ref.apiVersion} ${t.ref.kind} ${t.ref.name} @${t.source.line}`);
+const brief = (out: ReturnType<typeof classify>) =>
+  out.templates.map((t) => `${t.ref.apiVersion} ${t.ref.kind} ${t.ref.name} @${t.source.line}`);
 
 test('a kind: List document is its items, each a template with its own line', () => {
   const out = classify(`apiVersion: v1
@@ -89,7 +90,16 @@ items:
     kind: Secret
     metadata: {name: outer}
 `);
-  assert.equal(out.problems.map((p) => [p.code, p.line, p.message]), [['INVALID_VALUE', 4, 'document 1 items[0] has items of its own: a list inside a list, which kubectl apply refuses too']]);
+  assert.equal(
+    out.problems.map((p) => [p.code, p.line, p.message]),
+    [
+      [
+        'INVALID_VALUE',
+        4,
+        'document 1 items[0] has items of its own: a list inside a list, which kubectl apply refuses too',
+      ],
+    ],
+  );
   assert.equal(brief(out), ['v1 Secret outer @10']);
 });
 
@@ -119,27 +129,43 @@ items:
 `);
   assert.equal(out.problems, []);
   assert.equal(out.templates, []);
-  assert.equal(out.propagationPolicies.map((p) => [p.object.metadata.name, p.source.line]), [['web', 4]]);
+  assert.equal(
+    out.propagationPolicies.map((p) => [p.object.metadata.name, p.source.line]),
+    [['web', 4]],
+  );
 });
 
 test('items: null is an empty list; items that is not a list, and an item that is not an object, are errors at their line', () => {
   assert.equal(classify('apiVersion: v1\nkind: List\nitems:\n'), classify(''));
   const mapping = classify('apiVersion: v1\nkind: List\nitems:\n  a: b\n');
-  assert.equal(mapping.problems.map((p) => [p.code, p.line]), [['INVALID_VALUE', 4]]);
-  const scalar = classify('apiVersion: v1\nkind: List\nitems:\n  - just text\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata: {name: a}\n');
-  assert.equal(scalar.problems.map((p) => [p.code, p.line, p.message]), [['NOT_AN_OBJECT', 4, 'document 1 items[0] is string, not a Kubernetes object']]);
+  assert.equal(
+    mapping.problems.map((p) => [p.code, p.line]),
+    [['INVALID_VALUE', 4]],
+  );
+  const scalar = classify(
+    'apiVersion: v1\nkind: List\nitems:\n  - just text\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata: {name: a}\n',
+  );
+  assert.equal(
+    scalar.problems.map((p) => [p.code, p.line, p.message]),
+    [['NOT_AN_OBJECT', 4, 'document 1 items[0] is string, not a Kubernetes object']],
+  );
   assert.equal(brief(scalar), ['v1 ConfigMap a @5']);
 });
 
 test('two items naming the same object are a duplicate, like two documents', async () => {
   const { assembleModel } = await import('../../src/documents/assembleModel.ts');
-  const model = assembleModel([classify(`apiVersion: v1
+  const model = assembleModel([
+    classify(`apiVersion: v1
 kind: ConfigMapList
 items:
   - metadata: {name: a}
   - metadata: {name: a}
-`)]);
-  assert.equal(model.problems.map((p) => [p.code, p.line]), [['DUPLICATE_OBJECT', 5]]);
+`),
+  ]);
+  assert.equal(
+    model.problems.map((p) => [p.code, p.line]),
+    [['DUPLICATE_OBJECT', 5]],
+  );
 });
 
 test.run();

@@ -2,13 +2,27 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { findAmbiguousScalars } from '../../src/documents/findAmbiguousScalars.ts';
 
-const found = (text: string) => findAmbiguousScalars('f.yaml', text).map((p) => [p.line, p.column, p.code, p.severity, p.message]);
+const found = (text: string) =>
+  findAmbiguousScalars('f.yaml', text).map((p) => [p.line, p.column, p.code, p.severity, p.message]);
 
 test('YAML 1.1 booleans in any case, as values, list items, flow items and keys, warn at their position', () => {
   const text = 'a: yes\nb: Off\nc:\n  - y\n  - N\nd: [on, x]\nON: 1\ne: true\nf: "yes"\ng: \'no\'\nh: yEs\n';
-  assert.equal(found(text).map(([line, column]) => [line, column]), [[1, 4], [2, 4], [4, 5], [5, 5], [6, 5], [7, 1]]);
+  assert.equal(
+    found(text).map(([line, column]) => [line, column]),
+    [
+      [1, 4],
+      [2, 4],
+      [4, 5],
+      [5, 5],
+      [6, 5],
+      [7, 1],
+    ],
+  );
   const [first] = findAmbiguousScalars('f.yaml', text);
-  assert.equal(first!.message, '`yes` reads as the boolean true in YAML 1.1, which kubectl uses (YAML 1.2 tools read the text "yes")');
+  assert.equal(
+    first!.message,
+    '`yes` reads as the boolean true in YAML 1.1, which kubectl uses (YAML 1.2 tools read the text "yes")',
+  );
   assert.match(first!.fix, /quote it \("yes"\)/);
   assert.match(findAmbiguousScalars('f.yaml', text)[5]!.message, /^the key `ON`/);
 });
@@ -23,12 +37,21 @@ test('0644-style octal warns with the value kubectl reads and the spellings that
 });
 
 test('numbers only YAML 1.1 reads (0b…, digit underscores) warn; quoted and tagged scalars never do', () => {
-  assert.equal(found('a: 0b101\nb: 1_000\nc: "0b101"\nd: !!str yes\ne: abc_def\n').map(([line]) => line), [1, 2]);
+  assert.equal(
+    found('a: 0b101\nb: 1_000\nc: "0b101"\nd: !!str yes\ne: abc_def\n').map(([line]) => line),
+    [1, 2],
+  );
 });
 
 test('integers beyond 2^53 warn: kubectl keeps their digits, JavaScript does not', () => {
-  const problems = findAmbiguousScalars('f.yaml', 'id: 12345678901234567\nsafe: 9007199254740991\nhex: 0x7FFFFFFFFFFFFFFF\nfloat: 1e20\nq: "12345678901234567"\n');
-  assert.equal(problems.map((p) => p.line), [1, 3]);
+  const problems = findAmbiguousScalars(
+    'f.yaml',
+    'id: 12345678901234567\nsafe: 9007199254740991\nhex: 0x7FFFFFFFFFFFFFFF\nfloat: 1e20\nq: "12345678901234567"\n',
+  );
+  assert.equal(
+    problems.map((p) => p.line),
+    [1, 3],
+  );
   assert.match(problems[0]!.message, /beyond 2\^53/);
 });
 

@@ -31,8 +31,13 @@ function stderrDuring(fn: () => void): string[] {
   const seen: string[] = [];
   const emitWarning = process.emitWarning;
   const write = process.stderr.write;
-  process.emitWarning = ((w: string | Error) => { seen.push(String(w)); }) as typeof process.emitWarning;
-  process.stderr.write = ((chunk: string | Uint8Array) => { seen.push(String(chunk)); return true; }) as typeof process.stderr.write;
+  process.emitWarning = ((w: string | Error) => {
+    seen.push(String(w));
+  }) as typeof process.emitWarning;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    seen.push(String(chunk));
+    return true;
+  }) as typeof process.stderr.write;
   try {
     fn();
   } finally {
@@ -44,23 +49,34 @@ function stderrDuring(fn: () => void): string[] {
 
 test('a Helm template is one YAML_TEMPLATE error at its first {{ }} line with the fix, and nothing reaches stderr', () => {
   let result: ReturnType<typeof parse> | undefined;
-  const stderr = stderrDuring(() => { result = parse('charts/web/templates/deployment.yaml', HELM_DEPLOYMENT); });
+  const stderr = stderrDuring(() => {
+    result = parse('charts/web/templates/deployment.yaml', HELM_DEPLOYMENT);
+  });
   assert.equal(stderr, []);
   assert.equal(result!.documents, []);
-  assert.equal(result!.problems.map((p) => [p.file, p.line, p.code, p.severity]), [['charts/web/templates/deployment.yaml', 5, 'YAML_TEMPLATE', 'error']]);
+  assert.equal(
+    result!.problems.map((p) => [p.file, p.line, p.code, p.severity]),
+    [['charts/web/templates/deployment.yaml', 5, 'YAML_TEMPLATE', 'error']],
+  );
   assert.match(result!.problems[0]!.message, /Helm template/);
   assert.match(result!.problems[0]!.fix, /\.flotillaignore/);
 });
 
 test('a template expression that is YAML (a key holding a mapping) is refused like kubectl does, and warns nothing', () => {
   let result: ReturnType<typeof parse> | undefined;
-  const stderr = stderrDuring(() => { result = parse('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Values.name }}\n'); });
+  const stderr = stderrDuring(() => {
+    result = parse('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Values.name }}\n');
+  });
   assert.equal(stderr, []);
-  assert.equal(result!.problems.map((p) => [p.line, p.code]), [[4, 'YAML_TEMPLATE']]);
+  assert.equal(
+    result!.problems.map((p) => [p.line, p.code]),
+    [[4, 'YAML_TEMPLATE']],
+  );
 });
 
 test('a kustomization, by its file name or by its apiVersion, is one YAML_TEMPLATE error naming Kustomize', () => {
-  const kustomization = 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\n';
+  const kustomization =
+    'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\n';
   for (const [file, text, line] of [
     ['overlays/prod/kustomization.yaml', kustomization, 1],
     ['overlays/prod/Kustomization.yml', 'resources:\n  - ../base\n', 1],
@@ -68,24 +84,45 @@ test('a kustomization, by its file name or by its apiVersion, is one YAML_TEMPLA
   ] as const) {
     const { documents, problems } = parse(file, text);
     assert.equal(documents, [], file);
-    assert.equal(problems.map((p) => [p.file, p.line, p.code]), [[file, line, 'YAML_TEMPLATE']], file);
+    assert.equal(
+      problems.map((p) => [p.file, p.line, p.code]),
+      [[file, line, 'YAML_TEMPLATE']],
+      file,
+    );
     assert.match(problems[0]!.message, /Kustomize/);
     assert.match(problems[0]!.fix, /\.flotillaignore/);
   }
   const chart = parse('charts/web/Chart.yaml', 'apiVersion: v2\nname: web\nversion: 0.1.0\n');
-  assert.equal(chart.problems.map((p) => [p.code, p.message]), [['YAML_TEMPLATE', 'this is a Helm chart\'s Chart.yaml, not a manifest']]);
+  assert.equal(
+    chart.problems.map((p) => [p.code, p.message]),
+    [['YAML_TEMPLATE', "this is a Helm chart's Chart.yaml, not a manifest"]],
+  );
 });
 
 test('broken YAML without templates: the first error of each document, with a count of the rest', () => {
   const { problems } = parse('bad.yaml', 'a: 1\n b: 2\n  c: [3\nd: x: y\n---\nok: 1\n---\ne: 1\n f: 2\n');
-  assert.equal(problems.map((p) => [p.code, p.line]), [['YAML_SYNTAX', 1], ['YAML_SYNTAX', 8]]);
+  assert.equal(
+    problems.map((p) => [p.code, p.line]),
+    [
+      ['YAML_SYNTAX', 1],
+      ['YAML_SYNTAX', 8],
+    ],
+  );
   assert.match(problems[0]!.message, /\(and 5 more errors after it in this document/);
 });
 
 test('a manifest reads as kubectl reads it, on the fast path and off it', () => {
-  const manifest = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    stdin: yes\n    tty: on\n  volumes:\n  - name: key\n    secret:\n      defaultMode: 0400\n';
-  const expected = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' },
-    spec: { containers: [{ name: 'c', stdin: true, tty: true }], volumes: [{ name: 'key', secret: { defaultMode: 256 } }] } };
+  const manifest =
+    'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    stdin: yes\n    tty: on\n  volumes:\n  - name: key\n    secret:\n      defaultMode: 0400\n';
+  const expected = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p' },
+    spec: {
+      containers: [{ name: 'c', stdin: true, tty: true }],
+      volumes: [{ name: 'key', secret: { defaultMode: 256 } }],
+    },
+  };
   assert.equal(parse('pod.yaml', manifest).documents[0]!.value, expected);
   // An anchor sends the file to the library.
   assert.equal(parse('pod.yaml', manifest.replace('name: p', 'name: &n p')).documents[0]!.value, expected);
@@ -93,17 +130,31 @@ test('a manifest reads as kubectl reads it, on the fast path and off it', () => 
 
 test('.inf, .nan and null keys: YAML_NOT_JSON at the scalar, as kubectl refuses them', () => {
   const { problems } = parse('x.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  ratio: .inf\n');
-  assert.equal(problems.map((p) => [p.code, p.line, p.column]), [['YAML_NOT_JSON', 6, 10]]);
+  assert.equal(
+    problems.map((p) => [p.code, p.line, p.column]),
+    [['YAML_NOT_JSON', 6, 10]],
+  );
   const keys = parse('y.yaml', 'a:\n  ~: 1\n');
-  assert.equal(keys.problems.map((p) => [p.code, p.line, p.column]), [['YAML_NOT_JSON', 2, 3]]);
+  assert.equal(
+    keys.problems.map((p) => [p.code, p.line, p.column]),
+    [['YAML_NOT_JSON', 2, 3]],
+  );
 });
 
 test('document separators as kubectl splits them: content after --- and documents hidden after ... are refused at their line', () => {
   const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
-  for (const [text, line] of [[`${cm('a')}--- a: 1\n`, 5], [`${cm('a')}---foo\n${cm('b')}`, 5], [`${cm('a')}...\n# c\n${cm('b')}`, 5]] as const) {
+  for (const [text, line] of [
+    [`${cm('a')}--- a: 1\n`, 5],
+    [`${cm('a')}---foo\n${cm('b')}`, 5],
+    [`${cm('a')}...\n# c\n${cm('b')}`, 5],
+  ] as const) {
     const { documents, problems } = parse('f.yaml', text);
     assert.equal(documents, [], text);
-    assert.equal(problems.map((p) => [p.code, p.line]), [['YAML_SYNTAX', line]], text);
+    assert.equal(
+      problems.map((p) => [p.code, p.line]),
+      [['YAML_SYNTAX', line]],
+      text,
+    );
   }
   // A comment after the marker, `...` right before `---`, and `---` inside an indented block are all fine.
   const fine = parse('f.yaml', `${cm('a')}... # end\n--- # next\n${cm('b')}data:\n  x: |\n    ---\n    y\n`);

@@ -63,9 +63,16 @@ spec:
       clusterNames: [member1, member2]
 `;
 
-const pass = () => reconcileOnce({
-  repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: kubes, render: true, log: () => {}, now: () => new Date(clock),
-});
+const pass = () =>
+  reconcileOnce({
+    repo,
+    sourceRef: 'refs/heads/main',
+    outputRef: 'refs/heads/flotilla/rendered',
+    clusters: kubes,
+    render: true,
+    log: () => {},
+    now: () => new Date(clock),
+  });
 const lastMessage = () => config.git('log', '-1', '--format=%B', 'flotilla/rendered');
 const renderedFiles = () => config.ls('flotilla/rendered');
 const statusOf = (cluster: string) => parse(config.show('flotilla/status', `clusters/${cluster}.yaml`));
@@ -81,14 +88,17 @@ test.before(async () => {
   cacheDir = scratch.dir('flotilla-kubectl-');
   kubes = await connectKubeconfig(kubeconfig, { timeoutMs: 2_000 });
   config = makeConfigRepo();
-  config.commit({
-    'clusters/member1.yaml': clusterYaml('member1'),
-    'clusters/member2.yaml': clusterYaml('member2'),
-    'policies/not-ready-evicts.yaml': TAINT_POLICY,
-    'templates/nginx.yaml': sample('nginx/deployment.yaml'),
-    'policies/nginx.yaml': nginxPolicy({ tolerationSeconds: 60 }),
-    'templates/settings.yaml': SETTINGS,
-  }, 'nginx 1:1 with a 60 s NoExecute toleration; settings everywhere');
+  config.commit(
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+      'policies/not-ready-evicts.yaml': TAINT_POLICY,
+      'templates/nginx.yaml': sample('nginx/deployment.yaml'),
+      'policies/nginx.yaml': nginxPolicy({ tolerationSeconds: 60 }),
+      'templates/settings.yaml': SETTINGS,
+    },
+    'nginx 1:1 with a 60 s NoExecute toleration; settings everywhere',
+  );
   repo = await openRepo(config.dir);
 });
 
@@ -103,7 +113,9 @@ test('member2 stops: after the toleration its replica moves to member1, it keeps
     tick(1);
     await pass();
     const s = parse(config.show('flotilla/status', 'templates/default/deployment.apps_nginx.yaml'));
-    return s.aggregatedStatus.length === 2 && s.aggregatedStatus.every((i: { health: string }) => i.health === 'Healthy');
+    return (
+      s.aggregatedStatus.length === 2 && s.aggregatedStatus.every((i: { health: string }) => i.health === 'Healthy')
+    );
   });
   const settingsUid = (await get('member2', ['configmap', 'settings'])).metadata.uid;
 
@@ -119,16 +131,29 @@ test('member2 stops: after the toleration its replica moves to member1, it keeps
   assert.is(down.status.conditions[0].status, 'False');
   assert.is(down.status.conditions[0].reason, 'ClusterNotReachable');
   const since = down.status.conditions[0].lastTransitionTime;
-  assert.equal(down.spec.taints.map((t: { key: string; effect: string }) => `${t.key}:${t.effect}`), ['cluster.karmada.io/not-ready:NoSchedule', 'cluster.karmada.io/not-ready:NoExecute']);
+  assert.equal(
+    down.spec.taints.map((t: { key: string; effect: string }) => `${t.key}:${t.effect}`),
+    ['cluster.karmada.io/not-ready:NoSchedule', 'cluster.karmada.io/not-ready:NoExecute'],
+  );
 
   tick(1);
   await pass();
-  assert.match(lastMessage(), /^failover: member2 NotReady since .* not tolerated: ConfigMap default\/settings member2→member1$/m, 'no toleration: the ConfigMap is evicted at once');
+  assert.match(
+    lastMessage(),
+    /^failover: member2 NotReady since .* not tolerated: ConfigMap default\/settings member2→member1$/m,
+    'no toleration: the ConfigMap is evicted at once',
+  );
   assert.ok(renderedFiles().includes(NGINX_M2), 'nginx is tolerated for 60 s');
 
   tick(60);
   await pass();
-  assert.match(lastMessage(), new RegExp(`^failover: member2 NotReady since ${since} \\(ClusterNotReachable\\), taint cluster\\.karmada\\.io/not-ready:NoExecute tolerated for 60s from ${since}, expired: Deployment default/nginx 1 replica member2→member1$`, 'm'));
+  assert.match(
+    lastMessage(),
+    new RegExp(
+      `^failover: member2 NotReady since ${since} \\(ClusterNotReachable\\), taint cluster\\.karmada\\.io/not-ready:NoExecute tolerated for 60s from ${since}, expired: Deployment default/nginx 1 replica member2→member1$`,
+      'm',
+    ),
+  );
   assert.ok(renderedFiles().includes(NGINX_M2), 'member2 keeps its copy until member1 runs both replicas');
 
   await waitFor('member1 healthy at 2 replicas ends the graceful eviction', async () => {
@@ -136,7 +161,10 @@ test('member2 stops: after the toleration its replica moves to member1, it keeps
     await pass();
     return !renderedFiles().includes(NGINX_M2);
   });
-  assert.match(lastMessage(), /^failover: member2's copy of Deployment default\/nginx removed: replacements healthy on member1/m);
+  assert.match(
+    lastMessage(),
+    /^failover: member2's copy of Deployment default\/nginx removed: replacements healthy on member1/m,
+  );
   assert.is((await get('member1', ['deployment', 'nginx'])).spec.replicas, 2);
 
   // member2 comes back. Still NotReady for the success threshold: nothing may be deleted from it meanwhile.
@@ -157,7 +185,11 @@ test('member2 stops: after the toleration its replica moves to member1, it keeps
   // The Duplicated ConfigMap is wanted there again and was never deleted; the Divided nginx stays on member1 (Karmada
   // keeps the steady result), so member2's stale copy is pruned now that it is Ready.
   assert.ok(renderedFiles().includes('clusters/member2/default/configmap_settings.yaml'));
-  assert.is((await get('member2', ['configmap', 'settings'])).metadata.uid, settingsUid, 'the same object: never deleted and re-created');
+  assert.is(
+    (await get('member2', ['configmap', 'settings'])).metadata.uid,
+    settingsUid,
+    'the same object: never deleted and re-created',
+  );
   assert.is(await get('member2', ['deployment', 'nginx']), undefined);
   assert.is((await get('member1', ['deployment', 'nginx'])).spec.replicas, 2);
 });

@@ -23,8 +23,12 @@ function run(cmd: string, args: string[], cwd: string): Promise<{ code: number |
     const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout.on('data', (c) => { out += c; });
-    child.stderr.on('data', (c) => { err += c; });
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    child.stderr.on('data', (c) => {
+      err += c;
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, out, err }));
   });
@@ -36,13 +40,19 @@ test.before(async () => {
   const tarball = path.join(work, pack.out.trim().split('\n').pop()!);
   // The production dependencies, as the lockfile places them, copied (never linked: npm may rewrite what it finds).
   mkdirSync(app, { recursive: true });
-  const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean }>;
+  };
   for (const [where, entry] of Object.entries(lock.packages)) {
     if (!where || entry.dev || where.lastIndexOf('node_modules/') !== 0) continue;
     const from = path.join(ROOT, where);
     if (existsSync(from)) cpSync(from, path.join(app, where), { recursive: true });
   }
-  const install = await run('npm', ['install', '--offline', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefix', app, tarball], app);
+  const install = await run(
+    'npm',
+    ['install', '--offline', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefix', app, tarball],
+    app,
+  );
   assert.is(install.code, 0, install.err);
 });
 
@@ -52,14 +62,17 @@ test.after(() => {
 
 test('the installed package holds the compiled CLI and what it reads at run time, and no sources or tsx', () => {
   assert.ok(existsSync(path.join(installed, 'dist', 'cli.js')));
-  for (const dir of ['repo-template', 'policies', 'clusters']) assert.ok(readdirSync(path.join(installed, dir)).length > 0, dir);
+  for (const dir of ['repo-template', 'policies', 'clusters'])
+    assert.ok(readdirSync(path.join(installed, dir)).length > 0, dir);
   assert.not.ok(existsSync(path.join(installed, 'src')), 'src/ is not shipped');
   assert.not.ok(existsSync(path.join(app, 'node_modules', 'tsx')), 'tsx is a development dependency only');
   assert.not.ok(readdirSync(path.join(installed, 'dist'), { recursive: true }).some((f) => String(f).endsWith('.ts')));
 });
 
 test('the parser identity built into the package is the one a run from src/ computes', async () => {
-  const built = await import(path.join(installed, 'dist', 'outputs', 'parserCode.js')) as { parserCodeDigest(): string };
+  const built = (await import(path.join(installed, 'dist', 'outputs', 'parserCode.js'))) as {
+    parserCodeDigest(): string;
+  };
   assert.is(built.parserCodeDigest(), parserSourcesDigest(path.join(ROOT, 'src')));
 });
 
@@ -75,7 +88,9 @@ test('npx flotilla up --exit runs the demo from the installed package, its repo 
   assert.is(up.code, 0, up.err);
   assert.match(up.out, 'deployment/nginx  READY 2/2 (aggregated)  member1 1/1, member2 1/1');
   // The sync in that run kept its parsed files under the built identity.
-  const header = JSON.parse(readFileSync(path.join(demo, 'repo.git', 'flotilla-parsed.jsonl'), 'utf8').split('\n')[0]!) as { parser: string };
+  const header = JSON.parse(
+    readFileSync(path.join(demo, 'repo.git', 'flotilla-parsed.jsonl'), 'utf8').split('\n')[0]!,
+  ) as { parser: string };
   assert.match(header.parser, /^[0-9a-f]{40}$/);
 });
 

@@ -18,8 +18,17 @@ import { reconcileOnce, type ReconcileResult } from '../../src/reconcile.ts';
 import { kubectl as runKubectl, Scratch, waitFor } from '../deliveries/helpers/e2e.ts';
 
 const TEMPLATE = path.resolve(import.meta.dirname, '../../repo-template');
-const GIT_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' };
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: GIT_ENV, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const GIT_ENV = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Ada',
+  GIT_AUTHOR_EMAIL: 'ada@example.com',
+  GIT_COMMITTER_NAME: 'Ada',
+  GIT_COMMITTER_EMAIL: 'ada@example.com',
+};
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', env: GIT_ENV, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 // What member3 (Pull) gets, and a ConfigMap every member keeps, so removing nginx leaves no folder empty.
 const SETTINGS = `apiVersion: v1
@@ -45,10 +54,13 @@ spec:
     clusterAffinity:
       clusterNames: [member1, member2, member3]
 `;
-const TEAM = (names: string[]) => [
-  'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n',
-  ...names.map((n) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${n}\n  namespace: team-a\ndata:\n  owner: team-a\n`),
-].join('---\n');
+const TEAM = (names: string[]) =>
+  [
+    'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n',
+    ...names.map(
+      (n) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${n}\n  namespace: team-a\ndata:\n  owner: team-a\n`,
+    ),
+  ].join('---\n');
 const TEAM_POLICY = `apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterPropagationPolicy
 metadata:
@@ -78,7 +90,8 @@ let repo: GitRepo;
 let agent: RunningAgent;
 const agentLogs: Record<string, unknown>[] = [];
 
-const kubectl = (context: string, ...args: string[]) => runKubectl(kubeconfig, kubeCache, ['--context', context, ...args]);
+const kubectl = (context: string, ...args: string[]) =>
+  runKubectl(kubeconfig, kubeCache, ['--context', context, ...args]);
 const push = (files: Record<string, string | null>, message: string) => {
   for (const [rel, text] of Object.entries(files)) {
     if (text === null) rmSync(path.join(work, rel));
@@ -95,7 +108,11 @@ const push = (files: Record<string, string | null>, message: string) => {
 /** The reconciler's pass for the Push members (render first), then the agent's pass for member3. */
 const reconcile = async (): Promise<ReconcileResult> => {
   const result = await reconcileOnce({
-    repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', render: true, log: () => undefined,
+    repo,
+    sourceRef: 'refs/heads/main',
+    outputRef: 'refs/heads/flotilla/rendered',
+    render: true,
+    log: () => undefined,
     clusters: new Map([...kubes].filter(([n]) => n !== 'member3')),
   });
   await agent.pass();
@@ -122,10 +139,17 @@ test.before(async () => {
   git(root, 'init', '-q', '--bare', '-b', 'main', 'repo.git');
   git(root, 'clone', '-q', 'repo.git', 'work');
   work = path.join(root, 'work');
-  for (const entry of readdirSync(TEMPLATE)) cpSync(path.join(TEMPLATE, entry), path.join(work, entry), { recursive: true });
+  for (const entry of readdirSync(TEMPLATE))
+    cpSync(path.join(TEMPLATE, entry), path.join(work, entry), { recursive: true });
   repo = await openRepo(path.join(root, 'repo.git'));
   // member3 is Pull mode: its agent reads the same bare repo, woken by the rendered branch moving.
-  agent = await startAgent({ cluster: 'member3', kube: kubes.get('member3')!, source: { kind: 'local', repo }, intervalMs: 3_600_000, log: (e) => agentLogs.push(e) });
+  agent = await startAgent({
+    cluster: 'member3',
+    kube: kubes.get('member3')!,
+    source: { kind: 'local', repo },
+    intervalMs: 3_600_000,
+    log: (e) => agentLogs.push(e),
+  });
 });
 
 test.after(async () => {
@@ -136,36 +160,72 @@ test.after(async () => {
 });
 
 test('a git push of the seed: nginx pods on member1 and member2, none on member3, which gets its ConfigMap through the agent', async () => {
-  const source = push({ 'templates/settings.yaml': SETTINGS, 'policies/settings-propagation.yaml': SETTINGS_POLICY }, 'seed: nginx 1:1 over member1 and member2, fleet settings everywhere');
+  const source = push(
+    { 'templates/settings.yaml': SETTINGS, 'policies/settings-propagation.yaml': SETTINGS_POLICY },
+    'seed: nginx 1:1 over member1 and member2, fleet settings everywhere',
+  );
   const first = await reconcile();
   assert.is(first.rendered.at(-1)?.sourceCommit, source);
   for (const n of ['member1', 'member2']) {
-    await waitFor(`nginx ready on ${n}`, async () => /^nginx\s+1\/1\s/m.test((await kubectl(n, 'get', 'deploy')).stdout));
+    await waitFor(`nginx ready on ${n}`, async () =>
+      /^nginx\s+1\/1\s/m.test((await kubectl(n, 'get', 'deploy')).stdout),
+    );
     const pods = await kubectl(n, 'get', 'pods', '-o', 'wide', '-l', 'app=nginx');
     assert.is(pods.code, 0, pods.stderr);
-    assert.match(pods.stdout, new RegExp(`^nginx-\\S+\\s+1/1\\s+Running\\s+0\\s+\\S+\\s+10\\.\\d+\\.\\S+\\s+${n}-node-\\d`, 'm'));
+    assert.match(
+      pods.stdout,
+      new RegExp(`^nginx-\\S+\\s+1/1\\s+Running\\s+0\\s+\\S+\\s+10\\.\\d+\\.\\S+\\s+${n}-node-\\d`, 'm'),
+    );
     assert.is(pods.stdout.trim().split('\n').length, 2, pods.stdout);
   }
   const none = await kubectl('member3', 'get', 'pods', '-A');
   assert.match(none.stderr, 'No resources found');
-  const settings = await kubectl('member3', 'get', 'configmap', 'fleet-settings', '-o', 'jsonpath={.data.region} {.metadata.labels.karmada\\.io/managed}');
+  const settings = await kubectl(
+    'member3',
+    'get',
+    'configmap',
+    'fleet-settings',
+    '-o',
+    'jsonpath={.data.region} {.metadata.labels.karmada\\.io/managed}',
+  );
   assert.is(settings.stdout, 'all true', settings.stderr);
-  assert.ok(agentLogs.some((l) => l.step === 'apply' && l.sourceCommit === source && l.created === 1), JSON.stringify(agentLogs));
+  assert.ok(
+    agentLogs.some((l) => l.step === 'apply' && l.sourceCommit === source && l.created === 1),
+    JSON.stringify(agentLogs),
+  );
 
   await reconcile(); // records the pods' readiness
   const nginx = status('templates/default/deployment.apps_nginx.yaml');
   assert.is(nginx.status.replicas, 2);
   assert.is(nginx.status.readyReplicas, 2);
-  assert.equal(nginx.aggregatedStatus.map((i: any) => `${i.clusterName} ${i.status.readyReplicas}/${i.status.replicas} ${i.health}`), ['member1 1/1 Healthy', 'member2 1/1 Healthy']);
-  assert.equal(status('templates/default/configmap_fleet-settings.yaml').aggregatedStatus.map((i: any) => i.clusterName), ['member1', 'member2', 'member3']);
+  assert.equal(
+    nginx.aggregatedStatus.map(
+      (i: any) => `${i.clusterName} ${i.status.readyReplicas}/${i.status.replicas} ${i.health}`,
+    ),
+    ['member1 1/1 Healthy', 'member2 1/1 Healthy'],
+  );
+  assert.equal(
+    status('templates/default/configmap_fleet-settings.yaml').aggregatedStatus.map((i: any) => i.clusterName),
+    ['member1', 'member2', 'member3'],
+  );
   assert.is(status('clusters/member3.yaml').status.conditions[0].status, 'True');
 });
 
 test('an object made by hand under a rendered name survives under Abort and is reported; removing nginx prunes it', async () => {
-  const made = await runKubectl(kubeconfig, kubeCache, ['--context', 'member2', 'apply', '--server-side', '--field-manager', 'ops', '-f', '-'],
-    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: handmade\n  namespace: default\ndata:\n  owner: ops\n');
+  const made = await runKubectl(
+    kubeconfig,
+    kubeCache,
+    ['--context', 'member2', 'apply', '--server-side', '--field-manager', 'ops', '-f', '-'],
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: handmade\n  namespace: default\ndata:\n  owner: ops\n',
+  );
   assert.is(made.code, 0, made.stderr);
-  push({ 'templates/handmade.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: handmade\ndata:\n  owner: git\n', 'templates/nginx.yaml': null }, 'handmade from git; nginx removed');
+  push(
+    {
+      'templates/handmade.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: handmade\ndata:\n  owner: git\n',
+      'templates/nginx.yaml': null,
+    },
+    'handmade from git; nginx removed',
+  );
   const result = await reconcile();
   const onMember2 = result.delivery!.clusters.get('member2')!.results.find((r) => r.ref.name === 'handmade')!;
   assert.is(onMember2.action, 'conflict');
@@ -179,34 +239,71 @@ test('an object made by hand under a rendered name survives under Abort and is r
   assert.match(member2.message, /^conflict: /);
 
   for (const n of ['member1', 'member2']) {
-    await waitFor(`nginx pruned from ${n}`, async () => (await kubectl(n, 'get', 'deploy,pods', '-l', 'app=nginx')).stderr.includes('No resources found'));
+    await waitFor(`nginx pruned from ${n}`, async () =>
+      (await kubectl(n, 'get', 'deploy,pods', '-l', 'app=nginx')).stderr.includes('No resources found'),
+    );
   }
   assert.throws(() => status('templates/default/deployment.apps_nginx.yaml'));
-  assert.is((await kubectl('member1', 'get', 'configmap', 'fleet-settings', '-o', 'name')).stdout.trim(), 'configmap/fleet-settings');
+  assert.is(
+    (await kubectl('member1', 'get', 'configmap', 'fleet-settings', '-o', 'name')).stdout.trim(),
+    'configmap/fleet-settings',
+  );
 });
 
 test('member1 stopped mid-apply and restarted on its data dir converges, nothing duplicated or lost', async () => {
   const team = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'];
-  push({ 'templates/team-a.yaml': TEAM(team), 'policies/team-a.yaml': TEAM_POLICY, 'templates/nginx.yaml': readFileSync(path.join(TEMPLATE, 'templates/nginx.yaml'), 'utf8').replace('replicas: 2', 'replicas: 4') }, 'team-a on member1; nginx back with 4 replicas');
+  push(
+    {
+      'templates/team-a.yaml': TEAM(team),
+      'policies/team-a.yaml': TEAM_POLICY,
+      'templates/nginx.yaml': readFileSync(path.join(TEMPLATE, 'templates/nginx.yaml'), 'utf8').replace(
+        'replicas: 2',
+        'replicas: 4',
+      ),
+    },
+    'team-a on member1; nginx back with 4 replicas',
+  );
   // Slow every request, so the pass is still in flight when the Namespace (applied first) lands; then stop.
   const m1 = members.get('member1')!;
   await m1.faults.set({ latencyMs: 150 });
   const pass = reconcileOnce({
-    repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', render: true, log: () => undefined,
+    repo,
+    sourceRef: 'refs/heads/main',
+    outputRef: 'refs/heads/flotilla/rendered',
+    render: true,
+    log: () => undefined,
     clusters: new Map([...kubes].filter(([n]) => n !== 'member3')),
   });
   await waitFor('team-a created on member1', () => m1.store.get('/namespaces', undefined, 'team-a'), 15_000, 5);
   await m1.stop();
   const interrupted = await pass;
   const cut = interrupted.delivery!.clusters.get('member1')!;
-  assert.ok(cut.results.some((r) => r.action === 'failed'), JSON.stringify(cut.results.map((r) => `${r.ref.name} ${r.action}`)));
-  assert.ok(m1.store.list('/configmaps').filter((c) => c.metadata.namespace === 'team-a').length < team.length, 'the stop came mid-apply');
+  assert.ok(
+    cut.results.some((r) => r.action === 'failed'),
+    JSON.stringify(cut.results.map((r) => `${r.ref.name} ${r.action}`)),
+  );
+  assert.ok(
+    m1.store.list('/configmaps').filter((c) => c.metadata.namespace === 'team-a').length < team.length,
+    'the stop came mid-apply',
+  );
 
   await start('member1');
   await reconcile();
-  const cms = await kubectl('member1', 'get', 'configmaps', '-n', 'team-a', '-l', 'karmada.io/managed=true', '-o', 'jsonpath={.items[*].metadata.name}');
+  const cms = await kubectl(
+    'member1',
+    'get',
+    'configmaps',
+    '-n',
+    'team-a',
+    '-l',
+    'karmada.io/managed=true',
+    '-o',
+    'jsonpath={.items[*].metadata.name}',
+  );
   assert.equal(cms.stdout.split(' ').sort(), [...team].sort());
-  await waitFor('nginx 2/2 on member1', async () => /^nginx\s+2\/2\s/m.test((await kubectl('member1', 'get', 'deploy')).stdout));
+  await waitFor('nginx 2/2 on member1', async () =>
+    /^nginx\s+2\/2\s/m.test((await kubectl('member1', 'get', 'deploy')).stdout),
+  );
   const deploys = await kubectl('member1', 'get', 'deploy', '-A', '-o', 'name');
   assert.equal(deploys.stdout.trim().split('\n'), ['deployment.apps/nginx']);
   const pods = await kubectl('member1', 'get', 'pods', '-l', 'app=nginx', '-o', 'name');
@@ -216,10 +313,17 @@ test('member1 stopped mid-apply and restarted on its data dir converges, nothing
   assert.is(`${nginx.status.readyReplicas}/${nginx.status.replicas}`, '4/4');
   assert.is(status('templates/team-a/configmap_alpha.yaml').conditions[0].status, 'True');
   // The inventory names exactly what member1's folder holds: nothing the interrupted pass made was forgotten.
-  const inventory = (JSON.parse(git(repo.gitdir, 'show', 'flotilla/status:inventories/member1.json')) as { objects: { kind: string; namespace: string; name: string }[] }).objects;
+  const inventory = (
+    JSON.parse(git(repo.gitdir, 'show', 'flotilla/status:inventories/member1.json')) as {
+      objects: { kind: string; namespace: string; name: string }[];
+    }
+  ).objects;
   const folder = git(repo.gitdir, 'ls-tree', '-r', '--name-only', 'flotilla/rendered', 'clusters/member1/').split('\n');
   assert.is(inventory.length, folder.length);
-  assert.equal(inventory.map((o) => `${o.namespace || '_cluster'}/${o.name}`).sort(), folder.map((f) => `${f.split('/')[2]}/${path.basename(f, '.yaml').split('_').slice(1).join('_')}`).sort());
+  assert.equal(
+    inventory.map((o) => `${o.namespace || '_cluster'}/${o.name}`).sort(),
+    folder.map((f) => `${f.split('/')[2]}/${path.basename(f, '.yaml').split('_').slice(1).join('_')}`).sort(),
+  );
 });
 
 test.run();

@@ -9,7 +9,13 @@ import { reconcileOnce } from '../../src/reconcile.ts';
 import { clusterYaml } from '../helpers/fleet.ts';
 import { startMemberFleet, waitFor, type MemberFleet } from '../deliveries/helpers/e2e.ts';
 
-interface Service { name: string; port: number; requests?: { cpu: string; memory: string }; replicas?: number; service?: false }
+interface Service {
+  name: string;
+  port: number;
+  requests?: { cpu: string; memory: string };
+  replicas?: number;
+  service?: false;
+}
 
 // As in the demo: every service but the load generator is reached through a Service; the load generator
 // states its one replica; three services ask for no resources.
@@ -30,7 +36,9 @@ const SERVICES: Service[] = [
 
 function manifests(): string {
   return SERVICES.flatMap((s) => {
-    const resources = s.requests ? `\n          resources:\n            requests: {cpu: ${s.requests.cpu}, memory: ${s.requests.memory}}` : '';
+    const resources = s.requests
+      ? `\n          resources:\n            requests: {cpu: ${s.requests.cpu}, memory: ${s.requests.memory}}`
+      : '';
     const deployment = `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -87,15 +95,30 @@ const DIVIDED_2_1 = `    replicaScheduling:
 `;
 
 const DEPLOYMENTS = SERVICES.map((s) => s.name).sort();
-const WITH_SERVICE = SERVICES.filter((s) => s.service !== false).map((s) => s.name).sort();
+const WITH_SERVICE = SERVICES.filter((s) => s.service !== false)
+  .map((s) => s.name)
+  .sort();
 
 async function shop(scheduling: string): Promise<MemberFleet> {
-  const fleet = await startMemberFleet(['member1', 'member2'], {
-    'clusters/member1.yaml': clusterYaml('member1'), 'clusters/member2.yaml': clusterYaml('member2'),
-    'policies/shop.yaml': policy(scheduling), 'apps/shop.yaml': manifests(),
-  }, 'the shop');
+  const fleet = await startMemberFleet(
+    ['member1', 'member2'],
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+      'policies/shop.yaml': policy(scheduling),
+      'apps/shop.yaml': manifests(),
+    },
+    'the shop',
+  );
   try {
-    const pass = await reconcileOnce({ repo: fleet.repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: fleet.kubes, render: true, log: () => {} });
+    const pass = await reconcileOnce({
+      repo: fleet.repo,
+      sourceRef: 'refs/heads/main',
+      outputRef: 'refs/heads/flotilla/rendered',
+      clusters: fleet.kubes,
+      render: true,
+      log: () => {},
+    });
     for (const [cluster, d] of pass.delivery!.clusters) {
       const bad = d.results.filter((r) => r.action === 'failed' || r.action === 'conflict');
       assert.equal(bad, [], `${cluster}: ${JSON.stringify(bad)}`);
@@ -111,18 +134,38 @@ async function shop(scheduling: string): Promise<MemberFleet> {
 async function readyColumn(fleet: MemberFleet, cluster: string): Promise<Record<string, string>> {
   const res = await fleet.kubectl(['--context', cluster, 'get', 'deployments', '-n', 'default', '--no-headers']);
   assert.is(res.code, 0, res.stderr);
-  return Object.fromEntries(res.stdout.split('\n').filter(Boolean).map((line) => line.split(/\s+/)).map(([name, ready]) => [name!, ready!]));
+  return Object.fromEntries(
+    res.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(/\s+/))
+      .map(([name, ready]) => [name!, ready!]),
+  );
 }
 
 async function serviceNames(fleet: MemberFleet, cluster: string): Promise<string[]> {
-  const res = await fleet.kubectl(['--context', cluster, 'get', 'services', '-n', 'default', '-o', 'jsonpath={.items[*].metadata.name}']);
+  const res = await fleet.kubectl([
+    '--context',
+    cluster,
+    'get',
+    'services',
+    '-n',
+    'default',
+    '-o',
+    'jsonpath={.items[*].metadata.name}',
+  ]);
   assert.is(res.code, 0, res.stderr);
-  return res.stdout.split(' ').filter((n) => n && n !== 'kubernetes').sort();
+  return res.stdout
+    .split(' ')
+    .filter((n) => n && n !== 'kubernetes')
+    .sort();
 }
 
 const allReady = (ready: Record<string, string>) => DEPLOYMENTS.every((d) => ready[d] === '1/1');
 const rendered = (fleet: MemberFleet, cluster: string, name: string) =>
-  parse(fleet.config.show('flotilla/rendered', `clusters/${cluster}/default/deployment.apps_${name}.yaml`)) as { spec: { replicas?: number } };
+  parse(fleet.config.show('flotilla/rendered', `clusters/${cluster}/default/deployment.apps_${name}.yaml`)) as {
+    spec: { replicas?: number };
+  };
 
 test('Duplicated to two members: every Deployment runs 1/1 on both, and the rendered manifests say replicas: 1', async () => {
   const fleet = await shop(DUPLICATED);
@@ -153,10 +196,15 @@ test('Divided 2:1 over member1/member2: member1 runs every Deployment 1/1, membe
     assert.equal(await serviceNames(fleet, 'member1'), WITH_SERVICE);
     assert.equal(await serviceNames(fleet, 'member2'), WITH_SERVICE);
     const files = fleet.config.ls('flotilla/rendered');
-    assert.not.ok(files.some((f) => f.startsWith('clusters/member2/') && f.includes('deployment.apps_')), 'no Deployment rendered for member2');
+    assert.not.ok(
+      files.some((f) => f.startsWith('clusters/member2/') && f.includes('deployment.apps_')),
+      'no Deployment rendered for member2',
+    );
     for (const name of DEPLOYMENTS) {
       assert.is(rendered(fleet, 'member1', name).spec.replicas, 1, name);
-      const binding = parse(fleet.config.show('flotilla/rendered', `bindings/default/${name}-deployment.yaml`)) as { spec: { replicas: number; clusters: unknown } };
+      const binding = parse(fleet.config.show('flotilla/rendered', `bindings/default/${name}-deployment.yaml`)) as {
+        spec: { replicas: number; clusters: unknown };
+      };
       assert.is(binding.spec.replicas, 1, name);
       assert.equal(binding.spec.clusters, [{ name: 'member1', replicas: 1 }], name);
     }

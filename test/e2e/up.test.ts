@@ -13,8 +13,12 @@ test('flotilla up --exit: three members, the nginx walkthrough pushed, 2/2 ready
     const child = spawn(process.execPath, [BIN, 'up', '--dir', dir, '--exit'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout.on('data', (c) => { out += c; });
-    child.stderr.on('data', (c) => { err += c; });
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    child.stderr.on('data', (c) => {
+      err += c;
+    });
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     assert.is(code, 0, err);
     assert.match(out, /member1\s+v1\.32\.0\s+Push\s+True/);

@@ -9,53 +9,100 @@ import { memberCluster, propagationPolicy } from '../helpers/inMemoryModel.ts';
 const T0 = '2026-11-29T15:00:00Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000);
 const notReady: Taint = { key: 'cluster.karmada.io/not-ready', effect: 'NoExecute', timeAdded: T0 };
-const tolerateFor = (seconds: number): Toleration => ({ key: notReady.key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds });
+const tolerateFor = (seconds: number): Toleration => ({
+  key: notReady.key,
+  operator: 'Exists',
+  effect: 'NoExecute',
+  tolerationSeconds: seconds,
+});
 
 const snapshot = (...clusters: Cluster[]) => new Map(clusters.map((c) => [c.metadata.name, c]));
 const healthy = memberCluster('member1');
 const tainted = memberCluster('member2', { taints: [notReady] });
 
 function policyWith(placement: Placement, failover?: unknown): PropagationPolicy {
-  return propagationPolicy('apps', { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], placement, ...(failover ? { failover } : {}) }).object;
+  return propagationPolicy('apps', {
+    resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
+    placement,
+    ...(failover ? { failover } : {}),
+  }).object;
 }
 
 function previousBinding(appliedPlacement?: string): ResourceBinding {
   return {
-    apiVersion: 'work.karmada.io/v1alpha2', kind: 'ResourceBinding',
-    metadata: { name: 'web-deployment', namespace: 'default', ...(appliedPlacement !== undefined ? { annotations: { 'policy.karmada.io/applied-placement': appliedPlacement } } : {}) },
-    spec: { resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' }, clusters: [{ name: 'member1', replicas: 2 }, { name: 'member2', replicas: 2 }] },
+    apiVersion: 'work.karmada.io/v1alpha2',
+    kind: 'ResourceBinding',
+    metadata: {
+      name: 'web-deployment',
+      namespace: 'default',
+      ...(appliedPlacement !== undefined
+        ? { annotations: { 'policy.karmada.io/applied-placement': appliedPlacement } }
+        : {}),
+    },
+    spec: {
+      resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' },
+      clusters: [
+        { name: 'member1', replicas: 2 },
+        { name: 'member2', replicas: 2 },
+      ],
+    },
   };
 }
 
 test('an untolerated NoExecute taint takes the cluster out of the previous result and records a graceful eviction task', () => {
   const evicted = evictTaintedClusters(previousBinding(), policyWith({}), snapshot(healthy, tainted), at(0));
   assert.equal(evicted.clusters, [{ name: 'member1', replicas: 2 }]);
-  assert.equal(evicted.tasks.map((t) => [t.fromCluster, t.replicas, t.purgeMode, t.producer, t.creationTimestamp]), [['member2', 2, 'Gracefully', 'TaintManager', T0]]);
-  assert.equal(evicted.evictions.map((e) => [e.cluster, e.why, e.purgeMode]), [['member2', 'untolerated', 'Gracefully']]);
+  assert.equal(
+    evicted.tasks.map((t) => [t.fromCluster, t.replicas, t.purgeMode, t.producer, t.creationTimestamp]),
+    [['member2', 2, 'Gracefully', 'TaintManager', T0]],
+  );
+  assert.equal(
+    evicted.evictions.map((e) => [e.cluster, e.why, e.purgeMode]),
+    [['member2', 'untolerated', 'Gracefully']],
+  );
 });
 
-test('judged with the tolerations the previous result was computed for, not the policy\'s current ones', () => {
+test("judged with the tolerations the previous result was computed for, not the policy's current ones", () => {
   const applied = JSON.stringify({ clusterTolerations: [tolerateFor(600)] });
   const now = policyWith({}); // the policy dropped its toleration since: the taint manager still reads the applied one
   const early = evictTaintedClusters(previousBinding(applied), now, snapshot(healthy, tainted), at(599));
   assert.equal(early.evictions, []);
   assert.is(early.clusters.length, 2);
   const due = evictTaintedClusters(previousBinding(applied), now, snapshot(healthy, tainted), at(600));
-  assert.equal(due.evictions.map((e) => [e.cluster, e.why, e.tolerationSeconds]), [['member2', 'tolerationExpired', 600]]);
+  assert.equal(
+    due.evictions.map((e) => [e.cluster, e.why, e.tolerationSeconds]),
+    [['member2', 'tolerationExpired', 600]],
+  );
 });
 
-test('no applied placement, or one that cannot be read: the policy\'s own tolerations count', () => {
+test("no applied placement, or one that cannot be read: the policy's own tolerations count", () => {
   const tolerant = policyWith({ clusterTolerations: [tolerateFor(600)] });
   assert.equal(evictTaintedClusters(previousBinding(), tolerant, snapshot(healthy, tainted), at(0)).evictions, []);
-  assert.equal(evictTaintedClusters(previousBinding('{not json'), tolerant, snapshot(healthy, tainted), at(0)).evictions, []);
+  assert.equal(
+    evictTaintedClusters(previousBinding('{not json'), tolerant, snapshot(healthy, tainted), at(0)).evictions,
+    [],
+  );
 });
 
-test('the policy\'s purge mode: Directly drops the cluster without a task, Never keeps a task that never ends by itself', () => {
-  const directly = evictTaintedClusters(previousBinding(), policyWith({}, { cluster: { purgeMode: 'Directly' } }), snapshot(healthy, tainted), at(0));
+test("the policy's purge mode: Directly drops the cluster without a task, Never keeps a task that never ends by itself", () => {
+  const directly = evictTaintedClusters(
+    previousBinding(),
+    policyWith({}, { cluster: { purgeMode: 'Directly' } }),
+    snapshot(healthy, tainted),
+    at(0),
+  );
   assert.equal(directly.clusters, [{ name: 'member1', replicas: 2 }]);
   assert.equal(directly.tasks, []);
-  const never = evictTaintedClusters(previousBinding(), policyWith({}, { cluster: { purgeMode: 'Never' } }), snapshot(healthy, tainted), at(0));
-  assert.equal(never.tasks.map((t) => [t.fromCluster, t.purgeMode, t.suppressDeletion]), [['member2', 'Never', true]]);
+  const never = evictTaintedClusters(
+    previousBinding(),
+    policyWith({}, { cluster: { purgeMode: 'Never' } }),
+    snapshot(healthy, tainted),
+    at(0),
+  );
+  assert.equal(
+    never.tasks.map((t) => [t.fromCluster, t.purgeMode, t.suppressDeletion]),
+    [['member2', 'Never', true]],
+  );
 });
 
 test('a cluster no longer registered is left in the result: there is no taint to judge', () => {

@@ -10,7 +10,12 @@ import type { AggregatedStatusItem } from '../../src/branches/status/statusFiles
 const T0 = '2026-11-29T15:00:00Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000);
 const notReady: Taint = { key: 'cluster.karmada.io/not-ready', effect: 'NoExecute', timeAdded: T0 };
-const tolerate = (seconds?: number): Toleration => ({ key: 'cluster.karmada.io/not-ready', operator: 'Exists', effect: 'NoExecute', ...(seconds !== undefined ? { tolerationSeconds: seconds } : {}) });
+const tolerate = (seconds?: number): Toleration => ({
+  key: 'cluster.karmada.io/not-ready',
+  operator: 'Exists',
+  effect: 'NoExecute',
+  ...(seconds !== undefined ? { tolerationSeconds: seconds } : {}),
+});
 
 test('an untolerated NoExecute taint evicts at once; NoSchedule taints never evict', () => {
   assert.equal(taintEviction([notReady], [], at(0)), { evict: true, taint: notReady, why: 'untolerated' });
@@ -20,7 +25,12 @@ test('an untolerated NoExecute taint evicts at once; NoSchedule taints never evi
 test('tolerated with tolerationSeconds: evicted at timeAdded + seconds, not before', () => {
   const before = taintEviction([notReady], [tolerate(60)], at(59));
   assert.equal(before, { evict: false, at: at(60), taint: notReady });
-  assert.equal(taintEviction([notReady], [tolerate(60)], at(60)), { evict: true, taint: notReady, why: 'tolerationExpired', tolerationSeconds: 60 });
+  assert.equal(taintEviction([notReady], [tolerate(60)], at(60)), {
+    evict: true,
+    taint: notReady,
+    why: 'tolerationExpired',
+    tolerationSeconds: 60,
+  });
 });
 
 test('tolerated without seconds: never evicted', () => {
@@ -37,36 +47,82 @@ test('several taints: the earliest expiry decides; one untolerated taint evicts 
 });
 
 test('graceful eviction drops the cluster from the result and records one task with its replicas', () => {
-  const task = { purgeMode: 'Gracefully' as const, reason: 'TaintUntolerated' as const, producer: 'TaintManager' as const, creationTimestamp: T0 };
-  const once = gracefulEvictCluster([{ name: 'm1', replicas: 1 }, { name: 'm2', replicas: 1 }], [], 'm2', task);
+  const task = {
+    purgeMode: 'Gracefully' as const,
+    reason: 'TaintUntolerated' as const,
+    producer: 'TaintManager' as const,
+    creationTimestamp: T0,
+  };
+  const once = gracefulEvictCluster(
+    [
+      { name: 'm1', replicas: 1 },
+      { name: 'm2', replicas: 1 },
+    ],
+    [],
+    'm2',
+    task,
+  );
   assert.equal(once.clusters, [{ name: 'm1', replicas: 1 }]);
   assert.equal(once.tasks, [{ fromCluster: 'm2', replicas: 1, ...task }]);
-  const twice = gracefulEvictCluster([...once.clusters, { name: 'm2', replicas: 1 }], once.tasks, 'm2', { ...task, creationTimestamp: '2027-01-01T00:00:00Z' });
+  const twice = gracefulEvictCluster([...once.clusters, { name: 'm2', replicas: 1 }], once.tasks, 'm2', {
+    ...task,
+    creationTimestamp: '2027-01-01T00:00:00Z',
+  });
   assert.equal(twice.tasks, once.tasks, 'an existing task is not duplicated or restarted');
 });
 
 const task = (extra: Partial<GracefulEvictionTask> = {}): GracefulEvictionTask => ({
-  fromCluster: 'm2', purgeMode: 'Gracefully', replicas: 1, reason: 'TaintUntolerated', producer: 'TaintManager', creationTimestamp: T0, ...extra,
+  fromCluster: 'm2',
+  purgeMode: 'Gracefully',
+  replicas: 1,
+  reason: 'TaintUntolerated',
+  producer: 'TaintManager',
+  creationTimestamp: T0,
+  ...extra,
 });
-const item = (cluster: string, health: AggregatedStatusItem['health'], updatedReplicas?: number): AggregatedStatusItem => ({
-  clusterName: cluster, applied: true, health, ...(updatedReplicas !== undefined ? { status: { replicas: updatedReplicas, updatedReplicas } } : {}),
+const item = (
+  cluster: string,
+  health: AggregatedStatusItem['health'],
+  updatedReplicas?: number,
+): AggregatedStatusItem => ({
+  clusterName: cluster,
+  applied: true,
+  health,
+  ...(updatedReplicas !== undefined ? { status: { replicas: updatedReplicas, updatedReplicas } } : {}),
 });
 
 test('a task ends when every cluster of the new result is healthy with the replicas the result gives it', () => {
   const result = [{ name: 'm1', replicas: 2 }];
-  assert.equal(assessEvictionTasks([task()], at(10), result, [item('m1', 'Healthy', 2)]).ended.map((e) => e.why), ['replacementsHealthy']);
-  assert.equal(assessEvictionTasks([task()], at(10), result, [item('m1', 'Healthy', 1)]).kept.length, 1, 'healthy at the old size is not the replacement');
+  assert.equal(
+    assessEvictionTasks([task()], at(10), result, [item('m1', 'Healthy', 2)]).ended.map((e) => e.why),
+    ['replacementsHealthy'],
+  );
+  assert.equal(
+    assessEvictionTasks([task()], at(10), result, [item('m1', 'Healthy', 1)]).kept.length,
+    1,
+    'healthy at the old size is not the replacement',
+  );
   assert.equal(assessEvictionTasks([task()], at(10), result, [item('m1', 'Unhealthy', 2)]).kept.length, 1);
   assert.equal(assessEvictionTasks([task()], at(10), result, undefined).kept.length, 1, 'no status yet');
-  assert.equal(assessEvictionTasks([task()], at(10), [], []).kept.length, 1, 'no cluster fits: only the grace period ends it');
+  assert.equal(
+    assessEvictionTasks([task()], at(10), [], []).kept.length,
+    1,
+    'no cluster fits: only the grace period ends it',
+  );
 });
 
 test('a task ends when its grace period (default 600 s) has passed; suppressDeletion keeps it or ends it at once', () => {
   assert.equal(assessEvictionTasks([task()], at(600), [], []).kept.length, 1);
-  assert.equal(assessEvictionTasks([task()], at(601), [], []).ended.map((e) => e.why), ['gracePeriodEnded']);
+  assert.equal(
+    assessEvictionTasks([task()], at(601), [], []).ended.map((e) => e.why),
+    ['gracePeriodEnded'],
+  );
   assert.equal(assessEvictionTasks([task({ gracePeriodSeconds: 30 })], at(31), [], []).ended.length, 1);
   assert.equal(assessEvictionTasks([task({ suppressDeletion: true })], at(100_000), [], []).kept.length, 1);
-  assert.equal(assessEvictionTasks([task({ suppressDeletion: false })], at(0), [], []).ended.map((e) => e.why), ['confirmed']);
+  assert.equal(
+    assessEvictionTasks([task({ suppressDeletion: false })], at(0), [], []).ended.map((e) => e.why),
+    ['confirmed'],
+  );
 });
 
 test.run();

@@ -11,7 +11,9 @@ export const at = (s: number) => () => new Date(T0 + s * 1000);
 /** NotReady (ClusterNotReachable) since `since`, with the not-ready NoSchedule and a NoExecute taint (as a ClusterTaintPolicy adds). */
 export function notReadyCluster(since: string): ObservedCluster {
   return {
-    status: { conditions: [{ type: 'Ready', status: 'False', reason: 'ClusterNotReachable', lastTransitionTime: since }] },
+    status: {
+      conditions: [{ type: 'Ready', status: 'False', reason: 'ClusterNotReachable', lastTransitionTime: since }],
+    },
     taints: [
       { key: 'cluster.karmada.io/not-ready', effect: 'NoSchedule', timeAdded: since },
       { key: 'cluster.karmada.io/not-ready', effect: 'NoExecute', timeAdded: since },

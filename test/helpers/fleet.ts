@@ -28,8 +28,15 @@ export function sample(rel: string): string {
   return readFileSync(path.join(SAMPLES, rel), 'utf8');
 }
 
-export function clusterYaml(name: string, extra: { labels?: Record<string, string>; region?: string; zones?: string[]; taints?: string } = {}): string {
-  const labels = extra.labels ? `\n  labels:\n${Object.entries(extra.labels).map(([k, v]) => `    ${k}: ${v}`).join('\n')}` : '';
+export function clusterYaml(
+  name: string,
+  extra: { labels?: Record<string, string>; region?: string; zones?: string[]; taints?: string } = {},
+): string {
+  const labels = extra.labels
+    ? `\n  labels:\n${Object.entries(extra.labels)
+        .map(([k, v]) => `    ${k}: ${v}`)
+        .join('\n')}`
+    : '';
   return `apiVersion: cluster.karmada.io/v1alpha1
 kind: Cluster
 metadata:
@@ -46,7 +53,11 @@ export interface ConfigRepo {
   bare?: string;
   git(...args: string[]): string;
   /** Writes files (null deletes) and commits them; returns the new commit sha. */
-  commit(files: Record<string, string | Buffer | null>, message?: string, author?: { name: string; email: string }): string;
+  commit(
+    files: Record<string, string | Buffer | null>,
+    message?: string,
+    author?: { name: string; email: string },
+  ): string;
   /** commit, then push HEAD to the bare repo's main. */
   push(files: Record<string, string | Buffer | null>, message?: string): string;
   show(rev: string, file: string): string;
@@ -59,8 +70,10 @@ const GIT_ENV = {
   PATH: process.env.PATH ?? '/usr/bin:/bin',
   GIT_CONFIG_NOSYSTEM: '1',
   GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com',
-  GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com',
+  GIT_AUTHOR_NAME: 'Ada',
+  GIT_AUTHOR_EMAIL: 'ada@example.com',
+  GIT_COMMITTER_NAME: 'Ada',
+  GIT_COMMITTER_EMAIL: 'ada@example.com',
 };
 
 /** `git` in `cwd` as the fleet's operator; returns trimmed stdout. */
@@ -79,7 +92,11 @@ function initConfigRepo(root: string, opts: { remote?: boolean }): ConfigRepo {
   const dir = path.join(root, 'work');
   const bare = opts.remote ? path.join(root, 'repo.git') : undefined;
   const run = (cwd: string, args: string[], env: Record<string, string> = {}) =>
-    execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null', ...env } }).trim();
+    execFileSync('git', args, {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null', ...env },
+    }).trim();
   if (bare) {
     runGit(root, ['init', '-q', '--bare', '-b', 'main', bare]);
     runGit(bare, ['config', 'gc.auto', '0']);
@@ -104,8 +121,21 @@ function initConfigRepo(root: string, opts: { remote?: boolean }): ConfigRepo {
       clock += 60;
       const date = `${clock} +0000`;
       run(dir, ['add', '-A']);
-      run(dir, ['-c', `user.name=${author.name}`, '-c', `user.email=${author.email}`, 'commit', '-q', '--allow-empty', '-m', message],
-        { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date });
+      run(
+        dir,
+        [
+          '-c',
+          `user.name=${author.name}`,
+          '-c',
+          `user.email=${author.email}`,
+          'commit',
+          '-q',
+          '--allow-empty',
+          '-m',
+          message,
+        ],
+        { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+      );
       return run(dir, ['rev-parse', 'HEAD']);
     },
     push(files, message) {
@@ -141,7 +171,10 @@ export const MEMBERS = {
  * tolerates the not-ready NoExecute taint that long, so failover waits for it.
  */
 export function nginxPolicy(opts: { tolerationSeconds?: number } = {}): string {
-  const tolerations = opts.tolerationSeconds === undefined ? '' : `    clusterTolerations:
+  const tolerations =
+    opts.tolerationSeconds === undefined
+      ? ''
+      : `    clusterTolerations:
       - key: cluster.karmada.io/not-ready
         operator: Exists
         effect: NoExecute
@@ -152,7 +185,11 @@ export function nginxPolicy(opts: { tolerationSeconds?: number } = {}): string {
 
 /** Karmada's nginx sample (2 replicas, the policy above) beside the three members. */
 export function nginxSample(opts: { tolerationSeconds?: number } = {}): Record<string, string> {
-  return { ...MEMBERS, 'templates/nginx.yaml': sample('nginx/deployment.yaml'), 'policies/nginx.yaml': nginxPolicy(opts) };
+  return {
+    ...MEMBERS,
+    'templates/nginx.yaml': sample('nginx/deployment.yaml'),
+    'policies/nginx.yaml': nginxPolicy(opts),
+  };
 }
 
 /** A Cluster registered for Push through kubeconfigRef: its credentials are context `name` of members.config. */
@@ -170,9 +207,15 @@ spec:
 }
 
 /** `data` as a string is the value of key `value`. */
-export function configMap(name: string, data: string | Record<string, string> = { value: name }, namespace = 'default'): string {
+export function configMap(
+  name: string,
+  data: string | Record<string, string> = { value: name },
+  namespace = 'default',
+): string {
   const entries = typeof data === 'string' ? { value: data } : data;
-  const body = Object.entries(entries).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`).join('\n');
+  const body = Object.entries(entries)
+    .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)
+    .join('\n');
   return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: ${namespace}\ndata:\n${body}\n`;
 }
 
@@ -209,8 +252,15 @@ spec:
  * Divided 1:1 over the given clusters, as Karmada's nginx walkthrough. With `notReadyTolerationSeconds`, it tolerates
  * the not-ready NoExecute taint that long before its replicas leave a NotReady cluster.
  */
-export function weightedPolicy(name: string, clusters: string[], opts: { notReadyTolerationSeconds?: number } = {}): string {
-  const tolerations = opts.notReadyTolerationSeconds === undefined ? '' : `    clusterTolerations:
+export function weightedPolicy(
+  name: string,
+  clusters: string[],
+  opts: { notReadyTolerationSeconds?: number } = {},
+): string {
+  const tolerations =
+    opts.notReadyTolerationSeconds === undefined
+      ? ''
+      : `    clusterTolerations:
       - {key: cluster.karmada.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: ${opts.notReadyTolerationSeconds}}
 `;
   return `apiVersion: policy.karmada.io/v1alpha1
@@ -298,7 +348,10 @@ ${extra}`;
 
 /** A starting commit: N ConfigMaps, one Deployment, the policy and the clusters. */
 export function baseFiles(configMaps = 4, clusters: readonly string[] = CLUSTERS): Record<string, string> {
-  const files: Record<string, string> = { 'policies/everything.yaml': policy(clusters), 'templates/web.yaml': deployment('web', 2) };
+  const files: Record<string, string> = {
+    'policies/everything.yaml': policy(clusters),
+    'templates/web.yaml': deployment('web', 2),
+  };
   for (const c of clusters) files[`clusters/${c}.yaml`] = clusterYaml(c);
   for (let i = 0; i < configMaps; i++) files[`templates/cm-${i}.yaml`] = configMap(`cm-${i}`);
   return files;
@@ -341,7 +394,15 @@ export interface Fleet {
  * credentials folder. `files`, when given, is the work repo's first commit (`message`, 'Base fleet' unless given), not
  * pushed.
  */
-export async function makeFleet(opts: { members?: readonly string[]; readyDelayMs?: number; files?: Record<string, string>; message?: string; memberOptions?: Partial<MemberOptions> } = {}): Promise<Fleet> {
+export async function makeFleet(
+  opts: {
+    members?: readonly string[];
+    readyDelayMs?: number;
+    files?: Record<string, string>;
+    message?: string;
+    memberOptions?: Partial<MemberOptions>;
+  } = {},
+): Promise<Fleet> {
   const root = mkdtempSync(path.join(tmpdir(), 'flotilla-fleet-'));
   const work = initConfigRepo(root, { remote: true });
   const bare = work.bare!;
@@ -354,7 +415,15 @@ export async function makeFleet(opts: { members?: readonly string[]; readyDelayM
   };
   try {
     for (const name of opts.members ?? []) {
-      members.push(await startMember({ name, port: 0, dataDir: path.join(root, 'members', name), readyDelayMs: opts.readyDelayMs ?? 100, ...opts.memberOptions }));
+      members.push(
+        await startMember({
+          name,
+          port: 0,
+          dataDir: path.join(root, 'members', name),
+          readyDelayMs: opts.readyDelayMs ?? 100,
+          ...opts.memberOptions,
+        }),
+      );
     }
     writeKubeconfig(path.join(credentials, 'members.config'), members);
     if (opts.files) work.commit(opts.files, opts.message ?? 'Base fleet');
@@ -370,7 +439,14 @@ export async function makeFleet(opts: { members?: readonly string[]; readyDelayM
     return new Map([...tree].map(([p, f]) => [p, f.oid]));
   };
   return {
-    root, bare, work, repo, credentials, members, output, cleanup,
+    root,
+    bare,
+    work,
+    repo,
+    credentials,
+    members,
+    output,
+    cleanup,
     git: (cwd, ...args) => runGit(cwd, args),
     push: (files, message = 'change') => work.push(files, message),
     sync: async () => syncRepo(await openRepo(work.dir), { sourceRef: SOURCE_REF, outputRef: RENDERED_REF }),
@@ -387,7 +463,11 @@ export async function makeFleet(opts: { members?: readonly string[]; readyDelayM
  * A reconciler on the fleet as `flotilla run --repo <bare> --credentials-dir <credentials> --resync 0` starts one:
  * members from their registrations in Git, no resync, no listener. `extra` adds to or overrides these.
  */
-export function reconcilerOptions(fleet: Fleet, log: ReconcilerOptions['log'], extra: Partial<ReconcilerOptions> = {}): ReconcilerOptions {
+export function reconcilerOptions(
+  fleet: Fleet,
+  log: ReconcilerOptions['log'],
+  extra: Partial<ReconcilerOptions> = {},
+): ReconcilerOptions {
   return {
     source: { kind: 'local', path: fleet.bare },
     clusters: { kind: 'registered', credentialsDir: fleet.credentials, fallbackKubeconfig: undefined },

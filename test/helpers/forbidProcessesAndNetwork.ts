@@ -5,12 +5,15 @@ import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 
 function forbid(what: string): never {
-  throw new Error(`a unit test ${what}: unit tests run no processes and use no network (a test folder that does is end-to-end: ` +
-    'list it outside UNIT in scripts/test.js)');
+  throw new Error(
+    `a unit test ${what}: unit tests run no processes and use no network (a test folder that does is end-to-end: ` +
+      'list it outside UNIT in scripts/test.js)',
+  );
 }
 
 for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'] as const) {
-  (childProcess as Record<string, unknown>)[name] = (command: unknown) => forbid(`started a process (${name} ${String(command)})`);
+  (childProcess as Record<string, unknown>)[name] = (command: unknown) =>
+    forbid(`started a process (${name} ${String(command)})`);
 }
 net.Server.prototype.listen = function listen(): never {
   return forbid('listened on a socket');

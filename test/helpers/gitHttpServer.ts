@@ -17,7 +17,10 @@ export interface GitHttpServer {
 }
 
 /** `basicAuth` ('user:password'): every request without exactly that credential gets 401, as a private repo. */
-export async function startGitHttpServer(projectRoot: string, opts: { basicAuth?: string } = {}): Promise<GitHttpServer> {
+export async function startGitHttpServer(
+  projectRoot: string,
+  opts: { basicAuth?: string } = {},
+): Promise<GitHttpServer> {
   const requests: string[] = [];
   const sockets = new Set<Socket>();
   let stalled = false;
@@ -39,7 +42,9 @@ export async function startGitHttpServer(projectRoot: string, opts: { basicAuth?
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    stall: (on) => { stalled = on; },
+    stall: (on) => {
+      stalled = on;
+    },
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sockets) s.destroy();
@@ -95,7 +100,9 @@ function serveCgi(projectRoot: string, req: IncomingMessage, res: ServerResponse
     res.write(head.subarray(end + 4));
   });
   let stderr = '';
-  child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
   child.on('close', (code) => {
     if (!headersDone) {
       res.writeHead(500, { 'Content-Type': 'text/plain' });

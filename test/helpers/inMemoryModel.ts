@@ -7,10 +7,19 @@ import type { WorkloadRebalancer } from '../../src/api/rebalancer.ts';
 import type { ConfigModel, Located, Template } from '../../src/api/model.ts';
 
 /** A template from its manifest; its namespace is 'default' unless the manifest names one or `clusterScoped`. */
-export function templateOf(manifest: Record<string, unknown>, file = 'templates/app.yaml', clusterScoped = false): Template {
+export function templateOf(
+  manifest: Record<string, unknown>,
+  file = 'templates/app.yaml',
+  clusterScoped = false,
+): Template {
   const meta = (manifest.metadata ?? {}) as { name: string; namespace?: string; labels?: Record<string, string> };
   return {
-    ref: { apiVersion: String(manifest.apiVersion), kind: String(manifest.kind), namespace: clusterScoped ? '' : meta.namespace ?? 'default', name: meta.name },
+    ref: {
+      apiVersion: String(manifest.apiVersion),
+      kind: String(manifest.kind),
+      namespace: clusterScoped ? '' : (meta.namespace ?? 'default'),
+      name: meta.name,
+    },
     labels: meta.labels ?? {},
     manifest,
     source: { file, line: 1, column: 1 },
@@ -18,32 +27,63 @@ export function templateOf(manifest: Record<string, unknown>, file = 'templates/
 }
 
 export function deployment(name: string, replicas: number, extra: Record<string, unknown> = {}): Template {
-  return templateOf({
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'default' },
-    spec: { replicas, template: { spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } }, ...extra },
-  }, `templates/${name}.yaml`);
+  return templateOf(
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name, namespace: 'default' },
+      spec: { replicas, template: { spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } }, ...extra },
+    },
+    `templates/${name}.yaml`,
+  );
 }
 
 export function configMap(name: string): Template {
-  return templateOf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { key: 'value' } }, `templates/${name}.yaml`);
+  return templateOf(
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { key: 'value' } },
+    `templates/${name}.yaml`,
+  );
 }
 
-export function propagationPolicy(name: string, spec: PropagationSpec, file = `policies/${name}.yaml`): Located<PropagationPolicy> {
+export function propagationPolicy(
+  name: string,
+  spec: PropagationSpec,
+  file = `policies/${name}.yaml`,
+): Located<PropagationPolicy> {
   return {
-    object: { apiVersion: 'policy.karmada.io/v1alpha1', kind: 'PropagationPolicy', metadata: { name, namespace: 'default' }, spec },
+    object: {
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'PropagationPolicy',
+      metadata: { name, namespace: 'default' },
+      spec,
+    },
     source: { file, line: 1, column: 1 },
   };
 }
 
-export function overridePolicy(name: string, spec: OverridePolicy['spec'], file = `policies/${name}.yaml`): Located<OverridePolicy> {
+export function overridePolicy(
+  name: string,
+  spec: OverridePolicy['spec'],
+  file = `policies/${name}.yaml`,
+): Located<OverridePolicy> {
   return {
-    object: { apiVersion: 'policy.karmada.io/v1alpha1', kind: 'OverridePolicy', metadata: { name, namespace: 'default' }, spec },
+    object: {
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'OverridePolicy',
+      metadata: { name, namespace: 'default' },
+      spec,
+    },
     source: { file, line: 1, column: 1 },
   };
 }
 
 export function memberCluster(name: string, spec: Partial<ClusterSpec> = {}, labels?: Record<string, string>): Cluster {
-  return { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', metadata: { name, ...(labels ? { labels } : {}) }, spec: { syncMode: 'Push', ...spec } };
+  return {
+    apiVersion: 'cluster.karmada.io/v1alpha1',
+    kind: 'Cluster',
+    metadata: { name, ...(labels ? { labels } : {}) },
+    spec: { syncMode: 'Push', ...spec },
+  };
 }
 
 export interface ModelParts {
@@ -60,8 +100,16 @@ export function modelOf(parts: ModelParts): ConfigModel {
     propagationPolicies: parts.policies ?? [],
     overridePolicies: parts.overrides ?? [],
     clusterTaintPolicies: [],
-    clusters: new Map((parts.clusters ?? []).map((c) => [c.metadata.name, { object: c, source: { file: `clusters/${c.metadata.name}.yaml`, line: 1, column: 1 } }])),
-    rebalancers: (parts.rebalancers ?? []).map((r) => ({ object: r, source: { file: `rebalancers/${r.metadata.name}.yaml`, line: 1, column: 1 } })),
+    clusters: new Map(
+      (parts.clusters ?? []).map((c) => [
+        c.metadata.name,
+        { object: c, source: { file: `clusters/${c.metadata.name}.yaml`, line: 1, column: 1 } },
+      ]),
+    ),
+    rebalancers: (parts.rebalancers ?? []).map((r) => ({
+      object: r,
+      source: { file: `rebalancers/${r.metadata.name}.yaml`, line: 1, column: 1 },
+    })),
     interpreterCustomizations: [],
     held: new Set(),
     unreadableFiles: new Set(),

@@ -2,7 +2,8 @@
 /** Collects structured log entries and lets a test await the first one matching, with a deadline. */
 export class LogEvents {
   readonly entries: Record<string, unknown>[] = [];
-  private waiters: { match: (e: Record<string, unknown>) => boolean; resolve: (e: Record<string, unknown>) => void }[] = [];
+  private waiters: { match: (e: Record<string, unknown>) => boolean; resolve: (e: Record<string, unknown>) => void }[] =
+    [];
 
   readonly log = (entry: Record<string, unknown>): void => {
     this.entries.push(entry);
@@ -14,12 +15,31 @@ export class LogEvents {
   };
 
   /** The first entry from now on (or already seen, when `past`) that matches. */
-  next(what: string, match: (e: Record<string, unknown>) => boolean, timeoutMs = 15_000, past = false): Promise<Record<string, unknown>> {
+  next(
+    what: string,
+    match: (e: Record<string, unknown>) => boolean,
+    timeoutMs = 15_000,
+    past = false,
+  ): Promise<Record<string, unknown>> {
     const seen = past ? this.entries.find(match) : undefined;
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last entries: ${JSON.stringify(this.entries.slice(-5))}`)), timeoutMs);
-      this.waiters.push({ match, resolve: (e) => { clearTimeout(timer); resolve(e); } });
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `timed out after ${timeoutMs} ms waiting for ${what}; last entries: ${JSON.stringify(this.entries.slice(-5))}`,
+            ),
+          ),
+        timeoutMs,
+      );
+      this.waiters.push({
+        match,
+        resolve: (e) => {
+          clearTimeout(timer);
+          resolve(e);
+        },
+      });
     });
   }
 }

@@ -9,7 +9,11 @@ export interface ProgramResult {
 }
 
 /** `input`, when given, is written to stdin, which is then closed; otherwise stdin stays open. */
-export function runProgram(file: string, args: readonly string[], opts: ExecFileOptions & { input?: string } = {}): Promise<ProgramResult> {
+export function runProgram(
+  file: string,
+  args: readonly string[],
+  opts: ExecFileOptions & { input?: string } = {},
+): Promise<ProgramResult> {
   const { input, ...options } = opts;
   return new Promise((resolve) => {
     const child = execFile(file, args, { ...options, encoding: 'utf8' }, (error, stdout, stderr) => {

@@ -19,7 +19,10 @@ export interface Child {
 
 /** A flotilla command as its own process; its JSON log lines (stdout) feed `events`. */
 export function spawnFlotilla(args: string[], env: Record<string, string> = {}): Child {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   const events = new LogEvents();
   let buffered = '';
   let stderr = '';
@@ -32,11 +35,18 @@ export function spawnFlotilla(args: string[], env: Record<string, string> = {}):
       if (line.startsWith('{')) events.log(JSON.parse(line) as Record<string, unknown>);
     }
   });
-  child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  child.stderr!.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
   const alive = () => child.exitCode === null && child.signalCode === null;
   return {
-    child, events, exited, stderr: () => stderr,
+    child,
+    events,
+    exited,
+    stderr: () => stderr,
     async kill9() {
       if (alive()) child.kill('SIGKILL');
       await exited;

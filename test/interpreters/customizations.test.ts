@@ -96,10 +96,14 @@ test('a custom Workload is divided by its pod template requests, revised per clu
   const r = makeConfigRepo();
   try {
     r.commit({
-      'clusters/member1.yaml': clusterYaml('member1'), 'clusters/member2.yaml': clusterYaml('member2'),
-      'crds/workload.yaml': CRD, 'interpreters/workload.yaml': CUSTOMIZATION, 'policies/shop.yaml': POLICY,
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+      'crds/workload.yaml': CRD,
+      'interpreters/workload.yaml': CUSTOMIZATION,
+      'policies/shop.yaml': POLICY,
       'templates/shop.yaml': WORKLOAD,
-      'templates/config.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shop-config}\ndata: {a: b}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: shop-tls}\ntype: Opaque\n',
+      'templates/config.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shop-config}\ndata: {a: b}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: shop-tls}\ntype: Opaque\n',
     });
     const statusFile = path.join(r.dir, '..', 'status.yaml');
     writeFileSync(statusFile, `${status('member1', 2)}---\n${status('member2', 4)}`);
@@ -109,13 +113,31 @@ test('a custom Workload is divided by its pod template requests, revised per clu
     const binding = parse(readFileSync(path.join(out, 'bindings/default/shop-workload.yaml'), 'utf8'));
     assert.is(binding.spec.replicas, 6);
     assert.equal(binding.spec.replicaRequirements, { resourceRequest: { cpu: '1' } });
-    assert.equal(binding.spec.clusters, [{ name: 'member1', replicas: 2 }, { name: 'member2', replicas: 4 }], 'divided 2:4 by free cpu');
-    for (const [cluster, n] of [['member1', 2], ['member2', 4]] as const) {
-      const m = parse(readFileSync(path.join(out, `clusters/${cluster}/default/workload.apps.example.io_shop.yaml`), 'utf8'));
+    assert.equal(
+      binding.spec.clusters,
+      [
+        { name: 'member1', replicas: 2 },
+        { name: 'member2', replicas: 4 },
+      ],
+      'divided 2:4 by free cpu',
+    );
+    for (const [cluster, n] of [
+      ['member1', 2],
+      ['member2', 4],
+    ] as const) {
+      const m = parse(
+        readFileSync(path.join(out, `clusters/${cluster}/default/workload.apps.example.io_shop.yaml`), 'utf8'),
+      );
       assert.is(m.spec.replicas, n, `${cluster} revised`);
       assert.is(m.spec.paused, undefined, 'retained fields are left to the member');
-      assert.ok(readFileSync(path.join(out, `clusters/${cluster}/default/configmap_shop-config.yaml`), 'utf8'), 'ConfigMap follows');
-      assert.ok(readFileSync(path.join(out, `clusters/${cluster}/default/secret_shop-tls.yaml`), 'utf8'), 'Secret follows');
+      assert.ok(
+        readFileSync(path.join(out, `clusters/${cluster}/default/configmap_shop-config.yaml`), 'utf8'),
+        'ConfigMap follows',
+      );
+      assert.ok(
+        readFileSync(path.join(out, `clusters/${cluster}/default/secret_shop-tls.yaml`), 'utf8'),
+        'Secret follows',
+      );
     }
   } finally {
     r.cleanup();
@@ -123,23 +145,55 @@ test('a custom Workload is divided by its pod template requests, revised per clu
 });
 
 test('status: the declared health rules and sums replace the built-in ones for the custom kind only', () => {
-  const set = interpreterSet([{ object: parse(CUSTOMIZATION) as InterpreterCustomization, source: { file: 'x.yaml', line: 1, column: 1 } }]);
+  const set = interpreterSet([
+    { object: parse(CUSTOMIZATION) as InterpreterCustomization, source: { file: 'x.yaml', line: 1, column: 1 } },
+  ]);
   const ref = { apiVersion: 'apps.example.io/v1alpha1', kind: 'Workload', namespace: 'default', name: 'shop' };
   const live = (replicas: number, ready: number, available: string) => ({
-    apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: 'shop', namespace: 'default' }, spec: { replicas },
-    status: { replicas, readyReplicas: ready, observedGeneration: 9, conditions: [{ type: 'Available', status: available }] },
+    apiVersion: ref.apiVersion,
+    kind: ref.kind,
+    metadata: { name: 'shop', namespace: 'default' },
+    spec: { replicas },
+    status: {
+      replicas,
+      readyReplicas: ready,
+      observedGeneration: 9,
+      conditions: [{ type: 'Available', status: available }],
+    },
   });
   const report = (cluster: string, l: Record<string, unknown>) => ({
     cluster,
-    delivery: { cluster, results: [{ ref, action: 'unchanged' as const, message: 'x', live: l }], inventory: [ref], previousInventory: [ref], writes: 0, notes: [], durationMs: 0 } satisfies ClusterDelivery,
+    delivery: {
+      cluster,
+      results: [{ ref, action: 'unchanged' as const, message: 'x', live: l }],
+      inventory: [ref],
+      previousInventory: [ref],
+      writes: 0,
+      notes: [],
+      durationMs: 0,
+    } satisfies ClusterDelivery,
   });
-  const edits = buildStatusFiles(new Map(), [report('member1', live(2, 2, 'True')), report('member2', live(4, 3, 'True'))], new Date(0), set);
+  const edits = buildStatusFiles(
+    new Map(),
+    [report('member1', live(2, 2, 'True')), report('member2', live(4, 3, 'True'))],
+    new Date(0),
+    set,
+  );
   const file = parse(edits.get(templateStatusPath(ref))!);
   assert.equal(file.status, { readyReplicas: 5, replicas: 6 });
-  assert.equal(file.aggregatedStatus.map((i: { health: string }) => i.health), ['Healthy', 'Unhealthy']);
-  assert.equal(file.aggregatedStatus[0].status, { readyReplicas: 2, replicas: 2, conditions: [{ type: 'Available', status: 'True' }] }, 'only the reflected paths');
+  assert.equal(
+    file.aggregatedStatus.map((i: { health: string }) => i.health),
+    ['Healthy', 'Unhealthy'],
+  );
+  assert.equal(
+    file.aggregatedStatus[0].status,
+    { readyReplicas: 2, replicas: 2, conditions: [{ type: 'Available', status: 'True' }] },
+    'only the reflected paths',
+  );
   // Without the customization the kind has no rules: Healthy, whole status, no aggregate.
-  const plain = parse(buildStatusFiles(new Map(), [report('member2', live(4, 3, 'False'))], new Date(0)).get(templateStatusPath(ref))!);
+  const plain = parse(
+    buildStatusFiles(new Map(), [report('member2', live(4, 3, 'False'))], new Date(0)).get(templateStatusPath(ref))!,
+  );
   assert.is(plain.aggregatedStatus[0].health, 'Healthy');
   assert.is(plain.status, undefined);
 });
@@ -159,11 +213,17 @@ spec:
       luaScript: |
         function GetReplicas(obj) return obj.spec.replicas, {} end
 `,
-      'interpreters/bad.yaml': CUSTOMIZATION.replace('replicasPath: spec.replicas, podTemplatePath', 'replicasPath: "spec.replicas()", podTemplatePath'),
+      'interpreters/bad.yaml': CUSTOMIZATION.replace(
+        'replicasPath: spec.replicas, podTemplatePath',
+        'replicasPath: "spec.replicas()", podTemplatePath',
+      ),
     });
     const res = flotilla('validate', '--repo', r.dir);
     assert.is(res.status, 1);
-    assert.match(res.stdout + res.stderr, /interpreters\/lua\.yaml:8:\d+\s+error\s+LUA_NOT_RUN\s+the replicaResource luaScript is not run/);
+    assert.match(
+      res.stdout + res.stderr,
+      /interpreters\/lua\.yaml:8:\d+\s+error\s+LUA_NOT_RUN\s+the replicaResource luaScript is not run/,
+    );
     assert.match(res.stdout + res.stderr, 'flotilla.io/v1alpha1 InterpreterCustomization');
     assert.match(res.stdout + res.stderr, /interpreters\/bad\.yaml:\d+:\d+\s+error\s+INVALID_VALUE/);
   } finally {
@@ -199,7 +259,10 @@ spec:
     const res = flotilla('validate', '--repo', r.dir);
     const out = res.stdout + res.stderr;
     assert.is(res.status, 1);
-    assert.match(out, /interpreters\/secret\.yaml:8:\d+\s+error\s+INVALID_VALUE\s+statusReflection on Secrets would carry/);
+    assert.match(
+      out,
+      /interpreters\/secret\.yaml:8:\d+\s+error\s+INVALID_VALUE\s+statusReflection on Secrets would carry/,
+    );
     assert.match(out, /interpreters\/secret\.yaml:10:\d+\s+error\s+INVALID_VALUE\s+healthInterpretation on Secrets/);
     // Reflecting data of any other kind is allowed.
     assert.not.match(out, /configmap\.yaml/);

@@ -7,7 +7,13 @@ import { interpretDependencies } from '../../src/interpreters/interpretDependenc
 const names = (deps: { kind: string; name: string }[]) => deps.map((d) => `${d.kind}/${d.name}`);
 const podSpec = {
   serviceAccountName: 'test-serviceaccount',
-  containers: [{ name: 'app', envFrom: [{ configMapRef: { name: 'test-configmap' } }], env: [{ name: 'P', valueFrom: { secretKeyRef: { name: 'env-secret', key: 'p' } } }] }],
+  containers: [
+    {
+      name: 'app',
+      envFrom: [{ configMapRef: { name: 'test-configmap' } }],
+      env: [{ name: 'P', valueFrom: { secretKeyRef: { name: 'env-secret', key: 'p' } } }],
+    },
+  ],
   volumes: [
     { name: 'data', persistentVolumeClaim: { claimName: 'test-pvc' } },
     { name: 'cloud', azureFile: { secretName: 'cloud-secret', shareName: 's' } },
@@ -16,8 +22,16 @@ const podSpec = {
 
 test('an Ingress depends on the Secrets its TLS entries name; an entry without secretName adds nothing', () => {
   const ingress = {
-    apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'web', namespace: 'demo' },
-    spec: { tls: [{ hosts: ['a.example.com'], secretName: 'test-secret' }, { hosts: ['b.example.com'], secretName: 'cloud-secret' }, { hosts: ['c.example.com'] }] },
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name: 'web', namespace: 'demo' },
+    spec: {
+      tls: [
+        { hosts: ['a.example.com'], secretName: 'test-secret' },
+        { hosts: ['b.example.com'], secretName: 'cloud-secret' },
+        { hosts: ['c.example.com'] },
+      ],
+    },
   };
   assert.equal(interpretDependencies(ingress, 'demo'), [
     { apiVersion: 'v1', kind: 'Secret', namespace: 'demo', name: 'cloud-secret' },
@@ -28,10 +42,17 @@ test('an Ingress depends on the Secrets its TLS entries name; an entry without s
 
 test('volume plugins that take a secretRef, CSI node-publish secrets and ephemeral containers are dependencies too', () => {
   const pod = {
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     spec: {
       containers: [{ name: 'app' }],
-      ephemeralContainers: [{ name: 'debug', envFrom: [{ secretRef: { name: 'debug-secret' } }], env: [{ name: 'C', valueFrom: { configMapKeyRef: { name: 'debug-config', key: 'c' } } }] }],
+      ephemeralContainers: [
+        {
+          name: 'debug',
+          envFrom: [{ secretRef: { name: 'debug-secret' } }],
+          env: [{ name: 'C', valueFrom: { configMapKeyRef: { name: 'debug-config', key: 'c' } } }],
+        },
+      ],
       volumes: [
         { name: 'a', cephfs: { monitors: ['m'], secretRef: { name: 'ceph' } } },
         { name: 'b', cinder: { volumeID: 'v', secretRef: { name: 'cinder' } } },
@@ -46,28 +67,77 @@ test('volume plugins that take a secretRef, CSI node-publish secrets and ephemer
     },
   };
   assert.equal(names(interpretDependencies(pod, 'demo')), [
-    'ConfigMap/debug-config', 'Secret/azure', 'Secret/ceph', 'Secret/cinder', 'Secret/csi', 'Secret/debug-secret', 'Secret/flex', 'Secret/iscsi', 'Secret/rbd', 'Secret/scaleio', 'Secret/storageos',
+    'ConfigMap/debug-config',
+    'Secret/azure',
+    'Secret/ceph',
+    'Secret/cinder',
+    'Secret/csi',
+    'Secret/debug-secret',
+    'Secret/flex',
+    'Secret/iscsi',
+    'Secret/rbd',
+    'Secret/scaleio',
+    'Secret/storageos',
   ]);
 });
 
-test("a StatefulSet leaves out the PVCs whose claim name is one of its volumeClaimTemplates, whatever the volume is called", () => {
+test('a StatefulSet leaves out the PVCs whose claim name is one of its volumeClaimTemplates, whatever the volume is called', () => {
   const sts = (templates: string[]) => ({
-    apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 's' },
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 's' },
     spec: { template: { spec: podSpec }, volumeClaimTemplates: templates.map((name) => ({ metadata: { name } })) },
   });
-  assert.equal(names(interpretDependencies(sts(['test-pvc']), 'demo')), ['ConfigMap/test-configmap', 'Secret/cloud-secret', 'Secret/env-secret', 'ServiceAccount/test-serviceaccount']);
+  assert.equal(names(interpretDependencies(sts(['test-pvc']), 'demo')), [
+    'ConfigMap/test-configmap',
+    'Secret/cloud-secret',
+    'Secret/env-secret',
+    'ServiceAccount/test-serviceaccount',
+  ]);
   // A template named like the volume (not the claim) does not hide the claim.
   assert.ok(names(interpretDependencies(sts(['data']), 'demo')).includes('PersistentVolumeClaim/test-pvc'));
 });
 
 test('every workload kind reads its pod template; the default ServiceAccount and other kinds add nothing', () => {
-  const all = ['ConfigMap/test-configmap', 'PersistentVolumeClaim/test-pvc', 'Secret/cloud-secret', 'Secret/env-secret', 'ServiceAccount/test-serviceaccount'];
-  for (const [apiVersion, kind] of [['apps/v1', 'Deployment'], ['apps/v1', 'ReplicaSet'], ['apps/v1', 'DaemonSet'], ['batch/v1', 'Job']]) {
-    assert.equal(names(interpretDependencies({ apiVersion, kind, spec: { template: { spec: podSpec } } }, 'demo')), all, kind);
+  const all = [
+    'ConfigMap/test-configmap',
+    'PersistentVolumeClaim/test-pvc',
+    'Secret/cloud-secret',
+    'Secret/env-secret',
+    'ServiceAccount/test-serviceaccount',
+  ];
+  for (const [apiVersion, kind] of [
+    ['apps/v1', 'Deployment'],
+    ['apps/v1', 'ReplicaSet'],
+    ['apps/v1', 'DaemonSet'],
+    ['batch/v1', 'Job'],
+  ]) {
+    assert.equal(
+      names(interpretDependencies({ apiVersion, kind, spec: { template: { spec: podSpec } } }, 'demo')),
+      all,
+      kind,
+    );
   }
-  assert.equal(names(interpretDependencies({ apiVersion: 'batch/v1', kind: 'CronJob', spec: { jobTemplate: { spec: { template: { spec: podSpec } } } } }, 'demo')), all);
-  assert.equal(interpretDependencies({ apiVersion: 'v1', kind: 'Pod', spec: { serviceAccountName: 'default', containers: [{ name: 'a' }] } }, 'demo'), []);
-  assert.equal(interpretDependencies({ apiVersion: 'v1', kind: 'Service', spec: { template: { spec: podSpec } } }, 'demo'), []);
+  assert.equal(
+    names(
+      interpretDependencies(
+        { apiVersion: 'batch/v1', kind: 'CronJob', spec: { jobTemplate: { spec: { template: { spec: podSpec } } } } },
+        'demo',
+      ),
+    ),
+    all,
+  );
+  assert.equal(
+    interpretDependencies(
+      { apiVersion: 'v1', kind: 'Pod', spec: { serviceAccountName: 'default', containers: [{ name: 'a' }] } },
+      'demo',
+    ),
+    [],
+  );
+  assert.equal(
+    interpretDependencies({ apiVersion: 'v1', kind: 'Service', spec: { template: { spec: podSpec } } }, 'demo'),
+    [],
+  );
 });
 
 test.run();

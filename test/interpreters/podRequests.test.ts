@@ -4,7 +4,10 @@ import { podRequests } from '../../src/interpreters/podRequests.ts';
 
 test('pod requests: containers summed, raised to the largest init container, plus overhead', () => {
   const r = podRequests({
-    containers: [{ resources: { requests: { cpu: '100m' } } }, { resources: { requests: { cpu: '200m', memory: '1000' } } }],
+    containers: [
+      { resources: { requests: { cpu: '100m' } } },
+      { resources: { requests: { cpu: '200m', memory: '1000' } } },
+    ],
     initContainers: [{ resources: { requests: { cpu: '1' } } }],
     overhead: { cpu: '10m' },
   });

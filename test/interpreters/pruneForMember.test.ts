@@ -4,20 +4,44 @@ import * as assert from 'uvu/assert';
 import { pruneForMember } from '../../src/interpreters/pruneForMember.ts';
 
 test("a Job's ttlSecondsAfterFinished is not sent: the member must not delete a Job the control plane still propagates", () => {
-  const job = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'pi' }, spec: { ttlSecondsAfterFinished: 100, template: { spec: { containers: [] } } } };
+  const job = {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'pi' },
+    spec: { ttlSecondsAfterFinished: 100, template: { spec: { containers: [] } } },
+  };
   assert.equal(pruneForMember(job).spec, { template: { spec: { containers: [] } } });
   assert.is(job.spec.ttlSecondsAfterFinished, 100, 'the template itself is left alone');
   // Only Jobs: another kind's field of the same name is its own.
-  assert.is((pruneForMember({ apiVersion: 'example.io/v1', kind: 'Task', spec: { ttlSecondsAfterFinished: 5 } }).spec as { ttlSecondsAfterFinished?: number }).ttlSecondsAfterFinished, 5);
+  assert.is(
+    (
+      pruneForMember({ apiVersion: 'example.io/v1', kind: 'Task', spec: { ttlSecondsAfterFinished: 5 } }).spec as {
+        ttlSecondsAfterFinished?: number;
+      }
+    ).ttlSecondsAfterFinished,
+    5,
+  );
 });
 
 test('a Job without manualSelector loses the generated selector and template labels; with manualSelector it keeps them', () => {
   const job = (manualSelector?: boolean) => ({
-    apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'pi', uid: 'u', resourceVersion: '7' },
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'pi', uid: 'u', resourceVersion: '7' },
     spec: {
       ...(manualSelector === undefined ? {} : { manualSelector }),
       selector: { matchLabels: { 'controller-uid': 'u', 'batch.kubernetes.io/controller-uid': 'u', app: 'pi' } },
-      template: { metadata: { labels: { 'controller-uid': 'u', 'job-name': 'pi', 'batch.kubernetes.io/controller-uid': 'u', 'batch.kubernetes.io/job-name': 'pi', app: 'pi' } } },
+      template: {
+        metadata: {
+          labels: {
+            'controller-uid': 'u',
+            'job-name': 'pi',
+            'batch.kubernetes.io/controller-uid': 'u',
+            'batch.kubernetes.io/job-name': 'pi',
+            app: 'pi',
+          },
+        },
+      },
     },
     status: { active: 1 },
   });
@@ -30,15 +54,61 @@ test('a Job without manualSelector loses the generated selector and template lab
 });
 
 test('Service, ServiceAccount, token Secret, PVC and Deployment lose what the member assigns', () => {
-  assert.equal((pruneForMember({ kind: 'Service', spec: { clusterIP: '10.0.0.1', clusterIPs: ['10.0.0.1'], ports: [] } }) as any).spec, { ports: [] });
-  assert.equal((pruneForMember({ kind: 'Service', spec: { clusterIP: 'None', clusterIPs: ['None'] } }) as any).spec, { clusterIP: 'None', clusterIPs: ['None'] });
-  assert.equal((pruneForMember({ kind: 'ServiceAccount', metadata: { name: 'sa' }, secrets: [{ name: 'sa-token-abc' }, { name: 'keep' }] }) as any).secrets, [{ name: 'keep' }]);
-  const token = pruneForMember({ kind: 'Secret', type: 'kubernetes.io/service-account-token', metadata: { annotations: { 'kubernetes.io/service-account.uid': 'u', 'kubernetes.io/service-account.name': 'sa' } }, data: { token: 'dA==' } }) as any;
+  assert.equal(
+    (pruneForMember({ kind: 'Service', spec: { clusterIP: '10.0.0.1', clusterIPs: ['10.0.0.1'], ports: [] } }) as any)
+      .spec,
+    { ports: [] },
+  );
+  assert.equal((pruneForMember({ kind: 'Service', spec: { clusterIP: 'None', clusterIPs: ['None'] } }) as any).spec, {
+    clusterIP: 'None',
+    clusterIPs: ['None'],
+  });
+  assert.equal(
+    (
+      pruneForMember({
+        kind: 'ServiceAccount',
+        metadata: { name: 'sa' },
+        secrets: [{ name: 'sa-token-abc' }, { name: 'keep' }],
+      }) as any
+    ).secrets,
+    [{ name: 'keep' }],
+  );
+  const token = pruneForMember({
+    kind: 'Secret',
+    type: 'kubernetes.io/service-account-token',
+    metadata: { annotations: { 'kubernetes.io/service-account.uid': 'u', 'kubernetes.io/service-account.name': 'sa' } },
+    data: { token: 'dA==' },
+  }) as any;
   assert.equal(token.metadata.annotations, { 'kubernetes.io/service-account.name': 'sa' });
   assert.is(token.data, null);
-  assert.equal((pruneForMember({ kind: 'Secret', type: 'kubernetes.io/basic-auth', data: { username: 'dQ==' } }) as any).data, { username: 'dQ==' });
-  assert.equal((pruneForMember({ kind: 'PersistentVolumeClaim', metadata: { annotations: { 'volume.kubernetes.io/selected-node': 'n1', keep: 'k' } } }) as any).metadata.annotations, { keep: 'k' });
-  assert.equal((pruneForMember({ kind: 'Deployment', metadata: { annotations: { 'deployment.kubernetes.io/revision': '2', 'deployment.kubernetes.io/revision-history': '1', keep: 'k' } } }) as any).metadata.annotations, { keep: 'k' });
+  assert.equal(
+    (pruneForMember({ kind: 'Secret', type: 'kubernetes.io/basic-auth', data: { username: 'dQ==' } }) as any).data,
+    { username: 'dQ==' },
+  );
+  assert.equal(
+    (
+      pruneForMember({
+        kind: 'PersistentVolumeClaim',
+        metadata: { annotations: { 'volume.kubernetes.io/selected-node': 'n1', keep: 'k' } },
+      }) as any
+    ).metadata.annotations,
+    { keep: 'k' },
+  );
+  assert.equal(
+    (
+      pruneForMember({
+        kind: 'Deployment',
+        metadata: {
+          annotations: {
+            'deployment.kubernetes.io/revision': '2',
+            'deployment.kubernetes.io/revision-history': '1',
+            keep: 'k',
+          },
+        },
+      }) as any
+    ).metadata.annotations,
+    { keep: 'k' },
+  );
 });
 
 test.run();

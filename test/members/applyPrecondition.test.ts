@@ -10,10 +10,20 @@ const harness = new MemberHarness();
 let member: Member;
 const URL = '/apis/apps/v1/namespaces/default/deployments/web';
 const deployment = (replicas: number, resourceVersion?: string) => ({
-  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default', ...(resourceVersion ? { resourceVersion } : {}) },
-  spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } } },
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'default', ...(resourceVersion ? { resourceVersion } : {}) },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: 'web' } },
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
+  },
 });
-const apply = (body: unknown) => api(member, 'PATCH', `${URL}?fieldManager=flotilla&force=true`, { body: JSON.stringify(body), contentType: 'application/apply-patch+yaml' });
+const apply = (body: unknown) =>
+  api(member, 'PATCH', `${URL}?fieldManager=flotilla&force=true`, {
+    body: JSON.stringify(body),
+    contentType: 'application/apply-patch+yaml',
+  });
 
 test.before(async () => {
   member = await harness.start({ name: 'member1' });
@@ -27,13 +37,19 @@ test('an apply with a stale resourceVersion is a 409 Conflict and changes nothin
   const created = await apply(deployment(2));
   assert.is(created.status, 201);
   const read = created.body.metadata.resourceVersion as string;
-  const scaled = await api(member, 'PATCH', `${URL}/scale`, { body: JSON.stringify({ spec: { replicas: 5 } }), contentType: 'application/merge-patch+json' });
+  const scaled = await api(member, 'PATCH', `${URL}/scale`, {
+    body: JSON.stringify({ spec: { replicas: 5 } }),
+    contentType: 'application/merge-patch+json',
+  });
   assert.is(scaled.status, 200);
 
   const stale = await apply(deployment(2, read));
   assert.is(stale.status, 409);
   assert.is(stale.body.reason, 'Conflict');
-  assert.match(stale.body.message, 'the object has been modified; please apply your changes to the latest version and try again');
+  assert.match(
+    stale.body.message,
+    'the object has been modified; please apply your changes to the latest version and try again',
+  );
   assert.is((await api(member, 'GET', URL)).body.spec.replicas, 5);
 
   const current = (await api(member, 'GET', URL)).body.metadata.resourceVersion as string;

@@ -24,24 +24,47 @@ test.after(async () => {
 });
 
 test('aggregated discovery answers with the exact apidiscovery v2 content type', async () => {
-  const res = await api(member, 'GET', '/apis', { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' });
+  const res = await api(member, 'GET', '/apis', {
+    accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json',
+  });
   assert.is(res.headers['content-type'], 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
   const apps = res.body.items.find((i: any) => i.metadata.name === 'apps');
   const deployments = apps.versions[0].resources.find((r: any) => r.resource === 'deployments');
   assert.equal(deployments.responseKind, { group: 'apps', version: 'v1', kind: 'Deployment' });
   assert.equal(deployments.shortNames, ['deploy']);
-  const core = await api(member, 'GET', '/api', { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
-  assert.ok(core.body.items[0].versions[0].resources.some((r: any) => r.resource === 'pods' && r.scope === 'Namespaced'));
+  const core = await api(member, 'GET', '/api', {
+    accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+  });
+  assert.ok(
+    core.body.items[0].versions[0].resources.some((r: any) => r.resource === 'pods' && r.scope === 'Namespaced'),
+  );
 });
 
 test('legacy discovery lists resources and subresources per group version', async () => {
   const res = await api(member, 'GET', '/apis/apps/v1');
   assert.is(res.body.kind, 'APIResourceList');
   const names = res.body.resources.map((r: any) => r.name);
-  for (const name of ['deployments', 'deployments/status', 'deployments/scale', 'statefulsets', 'daemonsets', 'replicasets']) assert.ok(names.includes(name), name);
+  for (const name of [
+    'deployments',
+    'deployments/status',
+    'deployments/scale',
+    'statefulsets',
+    'daemonsets',
+    'replicasets',
+  ])
+    assert.ok(names.includes(name), name);
   const groups = await api(member, 'GET', '/apis');
   const groupNames = groups.body.groups.map((g: any) => g.name);
-  for (const g of ['apps', 'batch', 'networking.k8s.io', 'policy', 'autoscaling', 'coordination.k8s.io', 'apiextensions.k8s.io']) assert.ok(groupNames.includes(g), g);
+  for (const g of [
+    'apps',
+    'batch',
+    'networking.k8s.io',
+    'policy',
+    'autoscaling',
+    'coordination.k8s.io',
+    'apiextensions.k8s.io',
+  ])
+    assert.ok(groupNames.includes(g), g);
 });
 
 test('openapi v3 documents tag PATCH operations with their group-version-kind', async () => {
@@ -56,10 +79,25 @@ test('openapi v3 documents tag PATCH operations with their group-version-kind', 
 });
 
 test('Table responses carry the real columns with wide ones at priority 1', async () => {
-  const res = await api(member, 'GET', '/api/v1/nodes', { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
+  const res = await api(member, 'GET', '/api/v1/nodes', {
+    accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
+  });
   assert.is(res.body.kind, 'Table');
-  assert.equal(res.body.columnDefinitions.map((c: any) => `${c.name}:${c.priority}`),
-    ['Name:0', 'Status:0', 'Roles:0', 'Age:0', 'Version:0', 'Internal-IP:1', 'External-IP:1', 'OS-Image:1', 'Kernel-Version:1', 'Container-Runtime:1']);
+  assert.equal(
+    res.body.columnDefinitions.map((c: any) => `${c.name}:${c.priority}`),
+    [
+      'Name:0',
+      'Status:0',
+      'Roles:0',
+      'Age:0',
+      'Version:0',
+      'Internal-IP:1',
+      'External-IP:1',
+      'OS-Image:1',
+      'Kernel-Version:1',
+      'Container-Runtime:1',
+    ],
+  );
   assert.is(res.body.rows.length, 3);
   assert.is(res.body.rows[0].object.kind, 'PartialObjectMetadata');
 });
@@ -75,7 +113,10 @@ test('writeKubeconfig writes one context per member, loadable by client-node', a
   assert.is(doc['current-context'], 'member1');
   const kc = new KubeConfig();
   kc.loadFromFile(file);
-  assert.equal(kc.getContexts().map((c) => c.name), ['member1', 'member2']);
+  assert.equal(
+    kc.getContexts().map((c) => c.name),
+    ['member1', 'member2'],
+  );
   assert.is(kc.getCluster('member2')?.server, second.url);
   assert.is(kc.getUser('member2')?.token, second.token);
   assert.is(Buffer.from(kc.getCluster('member1')!.caData!, 'base64').toString(), member.caPem);

@@ -35,8 +35,16 @@ spec:
 `;
 
 const foreignSlice = {
-  apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
-  metadata: { name: 'web-from-member2', namespace: 'default', labels: { 'kubernetes.io/service-name': 'web', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.karmada.io' } },
+  apiVersion: 'discovery.k8s.io/v1',
+  kind: 'EndpointSlice',
+  metadata: {
+    name: 'web-from-member2',
+    namespace: 'default',
+    labels: {
+      'kubernetes.io/service-name': 'web',
+      'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.karmada.io',
+    },
+  },
   addressType: 'IPv4',
   endpoints: [{ addresses: ['10.99.0.7'], conditions: { ready: true } }],
   ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
@@ -53,18 +61,29 @@ test.after(async () => {
 });
 
 const slicesOf = async (context: string) => {
-  const out = await kubectl(['--context', context, 'get', 'endpointslices', '-l', 'kubernetes.io/service-name=web', '-o', 'json']);
+  const out = await kubectl([
+    '--context',
+    context,
+    'get',
+    'endpointslices',
+    '-l',
+    'kubernetes.io/service-name=web',
+    '-o',
+    'json',
+  ]);
   return JSON.parse(out.stdout).items as any[];
 };
 
-test('kubectl get endpointslices lists the Service\'s two ready pods on the resolved named port', async () => {
+test("kubectl get endpointslices lists the Service's two ready pods on the resolved named port", async () => {
   for (const context of ['member1', 'member2']) {
     const applied = await kubectl(['--context', context, 'apply', '--server-side', '-f', '-'], app);
     assert.is(applied.code, 0, applied.stderr);
   }
   const printed = await waitFor('two ready endpoints', async () => {
     const out = await kubectl(['--context', 'member1', 'get', 'endpointslices']);
-    return /^web-\w{5}\s+IPv4\s+8080\s+\d+\.\d+\.\d+\.\d+,\d+\.\d+\.\d+\.\d+\s+\S+$/m.test(out.stdout) ? out.stdout : undefined;
+    return /^web-\w{5}\s+IPv4\s+8080\s+\d+\.\d+\.\d+\.\d+,\d+\.\d+\.\d+\.\d+\s+\S+$/m.test(out.stdout)
+      ? out.stdout
+      : undefined;
   });
   assert.match(printed, /^NAME\s+ADDRESSTYPE\s+PORTS\s+ENDPOINTS\s+AGE$/m);
   const [slice] = await slicesOf('member1');
@@ -78,7 +97,7 @@ test('kubectl get endpointslices lists the Service\'s two ready pods on the reso
   }
 });
 
-test('each member hands out pod IPs from its own CIDR, so the two members\' endpoints differ', async () => {
+test("each member hands out pod IPs from its own CIDR, so the two members' endpoints differ", async () => {
   const addresses = async (context: string) => {
     const slices = await waitFor(`${context} endpoints`, async () => {
       const found = await slicesOf(context);
@@ -91,20 +110,28 @@ test('each member hands out pod IPs from its own CIDR, so the two members\' endp
   const prefix = (ip: string) => ip.split('.').slice(0, 2).join('.');
   assert.is(new Set(one.map(prefix)).size, 1);
   assert.is.not(prefix(one[0]!), prefix(two[0]!));
-  const nodeCidr = (await kubectl(['--context', 'member2', 'get', 'node', 'member2-node-1', '-o', 'jsonpath={.spec.podCIDR}'])).stdout;
+  const nodeCidr = (
+    await kubectl(['--context', 'member2', 'get', 'node', 'member2-node-1', '-o', 'jsonpath={.spec.podCIDR}'])
+  ).stdout;
   assert.is(nodeCidr.split('.').slice(0, 2).join('.'), prefix(two[0]!));
 });
 
-test('a slice managed by another controller is left as written while the member\'s own slice follows scaling', async () => {
-  const created = await api(member1, 'POST', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', { body: foreignSlice });
+test("a slice managed by another controller is left as written while the member's own slice follows scaling", async () => {
+  const created = await api(member1, 'POST', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {
+    body: foreignSlice,
+  });
   assert.is(created.status, 201, JSON.stringify(created.body));
   assert.is((await kubectl(['--context', 'member1', 'scale', 'deploy/web', '--replicas=3'])).code, 0);
-  await waitFor('three endpoints in the member\'s own slice', async () => {
-    const own = (await slicesOf('member1')).filter((s) => s.metadata.labels['endpointslice.kubernetes.io/managed-by'] === 'endpointslice-controller.k8s.io');
+  await waitFor("three endpoints in the member's own slice", async () => {
+    const own = (await slicesOf('member1')).filter(
+      (s) => s.metadata.labels['endpointslice.kubernetes.io/managed-by'] === 'endpointslice-controller.k8s.io',
+    );
     return own.length === 1 && own[0].endpoints.filter((e: any) => e.conditions.ready).length === 3;
   });
   await member1.settled();
-  const foreign = (await api(member1, 'GET', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/web-from-member2')).body;
+  const foreign = (
+    await api(member1, 'GET', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/web-from-member2')
+  ).body;
   assert.is(foreign.metadata.resourceVersion, created.body.metadata.resourceVersion);
   assert.equal(foreign.endpoints, foreignSlice.endpoints);
 });

@@ -47,7 +47,8 @@ test('refuse closes the port (ECONNREFUSED) and reopening serves the same URL ag
     await api(member, 'GET', '/version');
     assert.unreachable('connection should be refused');
   } catch (error) {
-    const code = (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
+    const code =
+      (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
     assert.is(code, 'ECONNREFUSED');
   }
   await member.faults.set({ refuse: false });

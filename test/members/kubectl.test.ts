@@ -65,7 +65,11 @@ test('kubectl get pods -o wide shows Running pods with IP and NODE', async () =>
   const [header, ...rows] = out.stdout.trim().split('\n');
   assert.match(header!, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES$/);
   assert.is(rows.length, 2);
-  for (const row of rows) assert.match(row, /^web-\w+-\w{5}\s+1\/1\s+Running\s+0\s+\S+\s+10\.\d+\.\d+\.\d+\s+member1-node-\d\s+<none>\s+<none>$/);
+  for (const row of rows)
+    assert.match(
+      row,
+      /^web-\w+-\w{5}\s+1\/1\s+Running\s+0\s+\S+\s+10\.\d+\.\d+\.\d+\s+member1-node-\d\s+<none>\s+<none>$/,
+    );
   // Two pods of one ReplicaSet spread over two nodes.
   const nodes = new Set(rows.map((r) => r.split(/\s+/)[6]));
   assert.is(nodes.size, 2);
@@ -75,11 +79,21 @@ test('a second field manager changing replicas gets a 409 conflict unless it for
   const conflict = await kubectl(['apply', '--server-side', '--field-manager', 'other', '-f', '-'], deployment(3));
   assert.is.not(conflict.code, 0);
   assert.match(conflict.stderr, 'Apply failed with 1 conflict: conflict with "kubectl" using apps/v1: .spec.replicas');
-  const forced = await kubectl(['apply', '--server-side', '--field-manager', 'other', '--force-conflicts', '-f', '-'], deployment(3));
+  const forced = await kubectl(
+    ['apply', '--server-side', '--field-manager', 'other', '--force-conflicts', '-f', '-'],
+    deployment(3),
+  );
   assert.is(forced.code, 0, forced.stderr);
   const replicas = await kubectl(['get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas}']);
   assert.is(replicas.stdout, '3');
-  const managers = await kubectl(['get', 'deploy', 'web', '-o', 'jsonpath={.metadata.managedFields[*].manager}', '--show-managed-fields']);
+  const managers = await kubectl([
+    'get',
+    'deploy',
+    'web',
+    '-o',
+    'jsonpath={.metadata.managedFields[*].manager}',
+    '--show-managed-fields',
+  ]);
   assert.is(managers.stdout, 'kubectl other');
 });
 
@@ -96,7 +110,9 @@ test('kubectl delete -f removes the Deployment and, by garbage collection, its p
   const out = await kubectl(['delete', '-f', '-'], deployment(3));
   assert.is(out.code, 0, out.stderr);
   assert.match(out.stdout, 'deployment.apps "web" deleted');
-  await waitFor('pods gone', async () => (await kubectl(['get', 'pods', '-l', 'app=web'])).stderr.includes('No resources found'));
+  await waitFor('pods gone', async () =>
+    (await kubectl(['get', 'pods', '-l', 'app=web'])).stderr.includes('No resources found'),
+  );
   const get = await kubectl(['get', 'deploy', 'web']);
   assert.match(get.stderr, 'deployments.apps "web" not found');
 });
@@ -106,7 +122,12 @@ test('a CRD applied to the member serves its custom resources', async () => {
   const cr = readFileSync('/work/shared/karmada-samples/guestbook/guestbook.yaml', 'utf8');
   const applyCrd = await kubectl(['apply', '--server-side', '-f', '-'], crd);
   assert.is(applyCrd.code, 0, applyCrd.stderr);
-  const established = await kubectl(['wait', '--for=condition=Established', 'crd/guestbooks.webapp.my.domain', '--timeout=10s']);
+  const established = await kubectl([
+    'wait',
+    '--for=condition=Established',
+    'crd/guestbooks.webapp.my.domain',
+    '--timeout=10s',
+  ]);
   assert.is(established.code, 0, established.stderr);
   const applyCr = await kubectl(['apply', '--server-side', '-f', '-'], cr);
   assert.is(applyCr.code, 0, applyCr.stderr);
@@ -134,22 +155,47 @@ test('kubectl create configmap, namespace, deployment and secret work (client-go
   const cm = await kubectl(['create', 'configmap', 'settings', '--from-literal=mode=blue', '--from-literal=size=3']);
   assert.is(cm.code, 0, cm.stderr);
   assert.match(cm.stdout, 'configmap/settings created');
-  assert.is((await kubectl(['get', 'configmap', 'settings', '-o', 'jsonpath={.data.mode} {.data.size}'])).stdout, 'blue 3');
+  assert.is(
+    (await kubectl(['get', 'configmap', 'settings', '-o', 'jsonpath={.data.mode} {.data.size}'])).stdout,
+    'blue 3',
+  );
   const ns = await kubectl(['create', 'namespace', 'team-a']);
   assert.is(ns.code, 0, ns.stderr);
   assert.match((await kubectl(['get', 'namespace', 'team-a'])).stdout, /^team-a\s+Active\s/m);
-  const dep = await kubectl(['create', 'deployment', 'api', '-n', 'team-a', '--image=nginx:1.27', '--replicas=2', '--port=8080']);
+  const dep = await kubectl([
+    'create',
+    'deployment',
+    'api',
+    '-n',
+    'team-a',
+    '--image=nginx:1.27',
+    '--replicas=2',
+    '--port=8080',
+  ]);
   assert.is(dep.code, 0, dep.stderr);
   assert.match(dep.stdout, 'deployment.apps/api created');
-  const fields = await kubectl(['get', 'deploy', 'api', '-n', 'team-a', '-o', 'jsonpath={.spec.replicas} {.spec.selector.matchLabels.app} {.spec.template.spec.containers[0].image} {.spec.template.spec.containers[0].ports[0].containerPort}']);
+  const fields = await kubectl([
+    'get',
+    'deploy',
+    'api',
+    '-n',
+    'team-a',
+    '-o',
+    'jsonpath={.spec.replicas} {.spec.selector.matchLabels.app} {.spec.template.spec.containers[0].image} {.spec.template.spec.containers[0].ports[0].containerPort}',
+  ]);
   assert.is(fields.stdout, '2 api nginx:1.27 8080');
-  await waitFor('api READY 2/2', async () => /^api\s+2\/2\s/m.test((await kubectl(['get', 'deploy', '-n', 'team-a'])).stdout));
+  await waitFor('api READY 2/2', async () =>
+    /^api\s+2\/2\s/m.test((await kubectl(['get', 'deploy', '-n', 'team-a'])).stdout),
+  );
   // replicas is a pointer in Go: an explicit 0 travels in the protobuf body and must not become the default 1.
   assert.is((await kubectl(['create', 'deployment', 'idle', '--image=nginx', '--replicas=0'])).code, 0);
   assert.is((await kubectl(['get', 'deploy', 'idle', '-o', 'jsonpath={.spec.replicas}'])).stdout, '0');
   const secret = await kubectl(['create', 'secret', 'generic', 'token', '--from-literal=key=s3cr3t']);
   assert.is(secret.code, 0, secret.stderr);
-  assert.is(Buffer.from((await kubectl(['get', 'secret', 'token', '-o', 'jsonpath={.data.key}'])).stdout, 'base64').toString(), 's3cr3t');
+  assert.is(
+    Buffer.from((await kubectl(['get', 'secret', 'token', '-o', 'jsonpath={.data.key}'])).stdout, 'base64').toString(),
+    's3cr3t',
+  );
   // A kind the emulator has no protobuf schema for is refused with 415, as a real server refuses it for a CRD.
   const quota = await kubectl(['create', 'quota', 'q', '--hard=pods=2']);
   assert.is.not(quota.code, 0);

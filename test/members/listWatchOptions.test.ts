@@ -9,20 +9,31 @@ import { api, MemberHarness } from './helpers/memberHarness.ts';
 const harness = new MemberHarness();
 let member: Member;
 
-const configMap = (name: string, app: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app } }, data: { k: name } });
+const configMap = (name: string, app: string) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, labels: { app } },
+  data: { k: name },
+});
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 
 /** The events of a watch response that ended on its own (timeoutSeconds). */
-function events(body: unknown): { type: string; object: { metadata: { name?: string; annotations?: Record<string, string> } } }[] {
+function events(
+  body: unknown,
+): { type: string; object: { metadata: { name?: string; annotations?: Record<string, string> } } }[] {
   // A stream of exactly one event is itself valid JSON, which the harness has already parsed.
   if (typeof body === 'object' && body !== null) return [body as ReturnType<typeof events>[number]];
   assert.type(body, 'string');
-  return (body as string).split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  return (body as string)
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }
 
 test.before(async () => {
   member = await harness.start({ name: 'options' });
-  for (const name of ['page-a', 'page-b', 'page-c']) assert.is((await api(member, 'POST', CONFIGMAPS, { body: configMap(name, 'paged') })).status, 201);
+  for (const name of ['page-a', 'page-b', 'page-c'])
+    assert.is((await api(member, 'POST', CONFIGMAPS, { body: configMap(name, 'paged') })).status, 201);
 });
 
 test.after(async () => {
@@ -32,13 +43,23 @@ test.after(async () => {
 test('watch=True (the Python client) streams watch events until timeoutSeconds instead of answering a list', async () => {
   const res = await api(member, 'GET', `${CONFIGMAPS}?labelSelector=app%3Dpaged&watch=True&timeoutSeconds=1`);
   assert.is(res.status, 200);
-  assert.equal(events(res.body).map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED page-a', 'ADDED page-b', 'ADDED page-c']);
+  assert.equal(
+    events(res.body).map((e) => `${e.type} ${e.object.metadata.name}`),
+    ['ADDED page-a', 'ADDED page-b', 'ADDED page-c'],
+  );
 });
 
 test('a watch from no resourceVersion that allows bookmarks ends its initial events with the initial-events-end bookmark', async () => {
-  const res = await api(member, 'GET', `${CONFIGMAPS}?labelSelector=app%3Dpaged&watch=1&allowWatchBookmarks=true&timeoutSeconds=1`);
+  const res = await api(
+    member,
+    'GET',
+    `${CONFIGMAPS}?labelSelector=app%3Dpaged&watch=1&allowWatchBookmarks=true&timeoutSeconds=1`,
+  );
   const seen = events(res.body);
-  assert.equal(seen.slice(0, 4).map((e) => e.type), ['ADDED', 'ADDED', 'ADDED', 'BOOKMARK']);
+  assert.equal(
+    seen.slice(0, 4).map((e) => e.type),
+    ['ADDED', 'ADDED', 'ADDED', 'BOOKMARK'],
+  );
   assert.equal(seen[3]!.object.metadata.annotations, { 'k8s.io/initial-events-end': 'true' });
 });
 
@@ -50,17 +71,34 @@ test('watch=false and watch=0 are lists', async () => {
 });
 
 test('the deprecated /watch/ prefix serves a watch of the collection, or of one object by name', async () => {
-  const all = await api(member, 'GET', `/api/v1/watch/namespaces/default/configmaps?labelSelector=app%3Dpaged&timeoutSeconds=1`);
-  assert.equal(events(all.body).map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED page-a', 'ADDED page-b', 'ADDED page-c']);
+  const all = await api(
+    member,
+    'GET',
+    `/api/v1/watch/namespaces/default/configmaps?labelSelector=app%3Dpaged&timeoutSeconds=1`,
+  );
+  assert.equal(
+    events(all.body).map((e) => `${e.type} ${e.object.metadata.name}`),
+    ['ADDED page-a', 'ADDED page-b', 'ADDED page-c'],
+  );
   const one = await api(member, 'GET', `/api/v1/watch/namespaces/default/configmaps/page-b?timeoutSeconds=1`);
-  assert.equal(events(one.body).map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED page-b']);
-  const mismatch = await api(member, 'GET', `/api/v1/watch/namespaces/default/configmaps/page-b?fieldSelector=metadata.name%3Dpage-c`);
+  assert.equal(
+    events(one.body).map((e) => `${e.type} ${e.object.metadata.name}`),
+    ['ADDED page-b'],
+  );
+  const mismatch = await api(
+    member,
+    'GET',
+    `/api/v1/watch/namespaces/default/configmaps/page-b?fieldSelector=metadata.name%3Dpage-c`,
+  );
   assert.is(mismatch.status, 400);
-  assert.is(mismatch.body.message, 'fieldSelector metadata.name doesn\'t match requested name');
-  assert.is((await api(member, 'POST', '/api/v1/watch/namespaces/default/configmaps', { body: configMap('x', 'x') })).status, 405);
+  assert.is(mismatch.body.message, "fieldSelector metadata.name doesn't match requested name");
+  assert.is(
+    (await api(member, 'POST', '/api/v1/watch/namespaces/default/configmaps', { body: configMap('x', 'x') })).status,
+    405,
+  );
 });
 
-test('an unparsable limit or timeoutSeconds is a 400 with strconv\'s message', async () => {
+test("an unparsable limit or timeoutSeconds is a 400 with strconv's message", async () => {
   const limit = await api(member, 'GET', `${CONFIGMAPS}?limit=two`);
   assert.is(limit.status, 400);
   assert.is(limit.body.reason, 'BadRequest');
@@ -79,16 +117,29 @@ test('a malformed timeout is a 400 before authentication, except on long-running
 test('a watch from an unparsable resourceVersion is a 422 before any event', async () => {
   const res = await api(member, 'GET', `${CONFIGMAPS}?watch=true&resourceVersion=latest`);
   assert.is(res.status, 422);
-  assert.is(res.body.message, 'configmaps "" is invalid: resourceVersion: Invalid value: "latest": strconv.ParseUint: parsing "latest": invalid syntax');
+  assert.is(
+    res.body.message,
+    'configmaps "" is invalid: resourceVersion: Invalid value: "latest": strconv.ParseUint: parsing "latest": invalid syntax',
+  );
 });
 
 test('list pages continue from the next object, so a delete between pages skips nothing', async () => {
   const first = await api(member, 'GET', `${CONFIGMAPS}?labelSelector=app%3Dpaged&limit=2`);
-  assert.equal(first.body.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['page-a', 'page-b']);
+  assert.equal(
+    first.body.items.map((i: { metadata: { name: string } }) => i.metadata.name),
+    ['page-a', 'page-b'],
+  );
   assert.is(first.body.metadata.remainingItemCount, 1);
   assert.is((await api(member, 'DELETE', `${CONFIGMAPS}/page-a`)).status, 200);
-  const rest = await api(member, 'GET', `${CONFIGMAPS}?labelSelector=app%3Dpaged&limit=2&continue=${encodeURIComponent(first.body.metadata.continue)}`);
-  assert.equal(rest.body.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['page-c']);
+  const rest = await api(
+    member,
+    'GET',
+    `${CONFIGMAPS}?labelSelector=app%3Dpaged&limit=2&continue=${encodeURIComponent(first.body.metadata.continue)}`,
+  );
+  assert.equal(
+    rest.body.items.map((i: { metadata: { name: string } }) => i.metadata.name),
+    ['page-c'],
+  );
   assert.is(rest.body.metadata.continue, undefined);
   const garbage = await api(member, 'GET', `${CONFIGMAPS}?limit=2&continue=bogus%21`);
   assert.is(garbage.status, 400);
@@ -96,12 +147,24 @@ test('list pages continue from the next object, so a delete between pages skips 
 });
 
 test('a non-apply patch with force, or an apply without fieldManager, is a 422 naming PatchOptions', async () => {
-  const merge = await api(member, 'PATCH', `${CONFIGMAPS}/page-b?force=true`, { contentType: 'application/merge-patch+json', body: { data: { k: 'x' } } });
+  const merge = await api(member, 'PATCH', `${CONFIGMAPS}/page-b?force=true`, {
+    contentType: 'application/merge-patch+json',
+    body: { data: { k: 'x' } },
+  });
   assert.is(merge.status, 422);
-  assert.is(merge.body.message, 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
-  const apply = await api(member, 'PATCH', `${CONFIGMAPS}/page-b`, { contentType: 'application/apply-patch+yaml', body: configMap('page-b', 'paged') });
+  assert.is(
+    merge.body.message,
+    'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+  );
+  const apply = await api(member, 'PATCH', `${CONFIGMAPS}/page-b`, {
+    contentType: 'application/apply-patch+yaml',
+    body: configMap('page-b', 'paged'),
+  });
   assert.is(apply.status, 422);
-  assert.is(apply.body.message, 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
+  assert.is(
+    apply.body.message,
+    'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+  );
 });
 
 test('dryRun=All on create stores nothing, any other dryRun value is a 422', async () => {

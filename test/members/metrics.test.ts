@@ -39,12 +39,18 @@ test.after(async () => {
 test('discovery lists metrics.k8s.io/v1beta1 with pods and nodes, get and list only', async () => {
   const list = await api(member, 'GET', '/apis/metrics.k8s.io/v1beta1');
   assert.is(list.status, 200);
-  assert.equal(list.body.resources.map((r: any) => [r.name, r.kind, r.namespaced, r.verbs]), [['pods', 'PodMetrics', true, ['get', 'list']], ['nodes', 'NodeMetrics', false, ['get', 'list']]]);
+  assert.equal(
+    list.body.resources.map((r: any) => [r.name, r.kind, r.namespaced, r.verbs]),
+    [
+      ['pods', 'PodMetrics', true, ['get', 'list']],
+      ['nodes', 'NodeMetrics', false, ['get', 'list']],
+    ],
+  );
   const refused = await api(member, 'DELETE', '/apis/metrics.k8s.io/v1beta1/nodes/only-node');
   assert.is(refused.status, 405);
 });
 
-test('kubectl top pods prints each running pod\'s annotated usage', async () => {
+test("kubectl top pods prints each running pod's annotated usage", async () => {
   const out = await kubectl(['top', 'pods', '-l', 'app=busy']);
   assert.is(out.code, 0, out.stderr);
   const [header, ...rows] = out.stdout.trim().split('\n');
@@ -63,7 +69,10 @@ test('kubectl top nodes sums the pods on each node against its allocatable', asy
 test('a changed annotation shows in the next read; a pod without one reads 0', async () => {
   const pods = (await api(member, 'GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dbusy')).body.items;
   const name = pods[0].metadata.name;
-  await api(member, 'PATCH', `/api/v1/namespaces/default/pods/${name}`, { contentType: 'application/merge-patch+json', body: { metadata: { annotations: { 'emulator.flotilla.io/cpu-usage': '1' } } } });
+  await api(member, 'PATCH', `/api/v1/namespaces/default/pods/${name}`, {
+    contentType: 'application/merge-patch+json',
+    body: { metadata: { annotations: { 'emulator.flotilla.io/cpu-usage': '1' } } },
+  });
   const one = await api(member, 'GET', `/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/${name}`);
   assert.is(one.status, 200);
   assert.is(one.body.containers[0].usage.cpu, '1');

@@ -9,7 +9,13 @@ import { humanDuration } from '../../src/time/humanDuration.ts';
 
 const pod = () => ({
   metadata: { name: 'p', labels: { a: '1', b: '2' }, finalizers: ['x'] },
-  spec: { containers: [{ name: 'web', image: 'nginx', env: [{ name: 'A', value: '1' }] }, { name: 'side', image: 'envoy' }], args: ['a', 'b'] },
+  spec: {
+    containers: [
+      { name: 'web', image: 'nginx', env: [{ name: 'A', value: '1' }] },
+      { name: 'side', image: 'envoy' },
+    ],
+    args: ['a', 'b'],
+  },
 });
 
 test('merge patch: null deletes, maps merge, lists replace', () => {
@@ -37,15 +43,27 @@ test('strategic merge patch: containers merge by name, $patch delete, $setElemen
     metadata: { '$deleteFromPrimitiveList/finalizers': ['x'] },
     spec: {
       '$setElementOrder/containers': [{ name: 'side' }, { name: 'web' }, { name: 'new' }],
-      containers: [{ name: 'web', image: 'nginx:2', env: [{ name: 'B', value: '2' }] }, { name: 'new', image: 'busybox' }],
+      containers: [
+        { name: 'web', image: 'nginx:2', env: [{ name: 'B', value: '2' }] },
+        { name: 'new', image: 'busybox' },
+      ],
     },
   }) as any;
-  assert.equal(out.spec.containers.map((c: any) => c.name), ['side', 'web', 'new']);
+  assert.equal(
+    out.spec.containers.map((c: any) => c.name),
+    ['side', 'web', 'new'],
+  );
   assert.is(out.spec.containers[1].image, 'nginx:2');
-  assert.equal(out.spec.containers[1].env, [{ name: 'A', value: '1' }, { name: 'B', value: '2' }]);
+  assert.equal(out.spec.containers[1].env, [
+    { name: 'A', value: '1' },
+    { name: 'B', value: '2' },
+  ]);
   assert.equal(out.metadata.finalizers, []);
   const deleted = strategicMergePatch(pod(), { spec: { containers: [{ name: 'side', $patch: 'delete' }] } }) as any;
-  assert.equal(deleted.spec.containers.map((c: any) => c.name), ['web']);
+  assert.equal(
+    deleted.spec.containers.map((c: any) => c.name),
+    ['web'],
+  );
   const replaced = strategicMergePatch(pod(), { spec: { $patch: 'replace', args: ['only'] } }) as any;
   assert.equal(replaced.spec, { args: ['only'] });
 });
@@ -53,10 +71,19 @@ test('strategic merge patch: containers merge by name, $patch delete, $setElemen
 test('label selector strings parse and match like the API server', () => {
   const labels = { app: 'web', tier: 'front' };
   const cases: [string, boolean][] = [
-    ['app=web', true], ['app==web', true], ['app!=web', false], ['app in (web,db)', true], ['tier notin (front)', false],
-    ['app', true], ['!app', false], ['!missing', true], ['app=web,tier=back', false], ['', true],
+    ['app=web', true],
+    ['app==web', true],
+    ['app!=web', false],
+    ['app in (web,db)', true],
+    ['tier notin (front)', false],
+    ['app', true],
+    ['!app', false],
+    ['!missing', true],
+    ['app=web,tier=back', false],
+    ['', true],
   ];
-  for (const [text, expected] of cases) assert.is(matchesLabelRequirements(parseLabelSelector(text), labels), expected, text);
+  for (const [text, expected] of cases)
+    assert.is(matchesLabelRequirements(parseLabelSelector(text), labels), expected, text);
 });
 
 test('field selectors compare dotted paths', () => {
@@ -65,7 +92,7 @@ test('field selectors compare dotted paths', () => {
   assert.not.ok(matchesFieldRequirements(parseFieldSelector('spec.nodeName!=n1'), obj));
 });
 
-test('AGE column uses kubectl\'s human duration', () => {
+test("AGE column uses kubectl's human duration", () => {
   assert.is(humanDuration(45_000), '45s');
   assert.is(humanDuration(330_000), '5m30s');
   assert.is(humanDuration(95 * 60_000), '95m');

@@ -87,15 +87,24 @@ test.after(async () => {
 
 function runPython(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(PYTHON, args, { env: { PATH: process.env.PATH ?? '', HOME: path.dirname(script) }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      PYTHON,
+      args,
+      { env: { PATH: process.env.PATH ?? '', HOME: path.dirname(script) }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
-test('the official Python client lists, creates, watches a Deployment\'s pod to Ready and reads a Secret back', async () => {
+test("the official Python client lists, creates, watches a Deployment's pod to Ready and reads a Secret back", async () => {
   const run = await runPython([script, kubeconfig]);
-  assert.is(run.code, 0, `${PYTHON} ${script} failed (is python3-kubernetes installed? .ci/run installs it):\n${run.stderr}`);
+  assert.is(
+    run.code,
+    0,
+    `${PYTHON} ${script} failed (is python3-kubernetes installed? .ci/run installs it):\n${run.stderr}`,
+  );
   const out = JSON.parse(run.stdout);
   assert.equal(out.namespaces, ['default', 'kube-node-lease', 'kube-public', 'kube-system']);
   assert.ok(out.readyPod, `no Ready pod before timeout_seconds; events: ${out.podEvents}`);
@@ -104,7 +113,11 @@ test('the official Python client lists, creates, watches a Deployment\'s pod to 
   assert.is(out.readyPod.serviceAccount, 'default');
   assert.is(out.podEvents[0], 'ADDED');
   assert.is(out.deployment.strategy, 'RollingUpdate');
-  assert.equal(out.secret, { data: { password: Buffer.from('s3cr3t').toString('base64') }, stringData: null, type: 'Opaque' });
+  assert.equal(out.secret, {
+    data: { password: Buffer.from('s3cr3t').toString('base64') },
+    stringData: null,
+    type: 'Opaque',
+  });
   assert.is(out.defaultServiceAccount, 'default');
   assert.is(out.rootCa, member.caPem);
 });

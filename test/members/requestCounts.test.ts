@@ -19,7 +19,16 @@ test('requestsByMethod counts client requests by method, and not the writes of t
   const posts = before('POST');
   const gets = before('GET');
   const created = await api(member, 'POST', '/apis/apps/v1/namespaces/default/deployments', {
-    body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } } },
+    body: {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } },
+      },
+    },
   });
   assert.is(created.status, 201);
   await member.settled();

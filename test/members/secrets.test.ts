@@ -27,7 +27,13 @@ async function stored(name: string): Promise<Record<string, unknown>> {
 
 test('create merges stringData into data (stringData wins) and defaults type to Opaque', async () => {
   const res = await api(member, 'POST', SECRETS, {
-    body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'created' }, data: { a: b64('from data'), b: b64('b') }, stringData: { a: 'from stringData', c: 'c' } },
+    body: {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'created' },
+      data: { a: b64('from data'), b: b64('b') },
+      stringData: { a: 'from stringData', c: 'c' },
+    },
   });
   assert.is(res.status, 201);
   assert.is(res.body.stringData, undefined);
@@ -40,17 +46,37 @@ test('update, merge patch, strategic merge patch and server-side apply merge str
   const base = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'updated' }, data: { a: b64('a') } };
   assert.is((await api(member, 'POST', SECRETS, { body: base })).status, 201);
 
-  assert.is((await api(member, 'PUT', `${SECRETS}/updated`, { body: { ...base, stringData: { put: 'p' } } })).status, 200);
+  assert.is(
+    (await api(member, 'PUT', `${SECRETS}/updated`, { body: { ...base, stringData: { put: 'p' } } })).status,
+    200,
+  );
   assert.equal((await stored('updated')).data, { a: b64('a'), put: b64('p') });
 
-  assert.is((await api(member, 'PATCH', `${SECRETS}/updated`, { contentType: 'application/merge-patch+json', body: { stringData: { merge: 'm' } } })).status, 200);
+  assert.is(
+    (
+      await api(member, 'PATCH', `${SECRETS}/updated`, {
+        contentType: 'application/merge-patch+json',
+        body: { stringData: { merge: 'm' } },
+      })
+    ).status,
+    200,
+  );
   assert.equal((await stored('updated')).data, { a: b64('a'), put: b64('p'), merge: b64('m') });
 
-  assert.is((await api(member, 'PATCH', `${SECRETS}/updated`, { contentType: 'application/strategic-merge-patch+json', body: { stringData: { a: 'replaced' } } })).status, 200);
+  assert.is(
+    (
+      await api(member, 'PATCH', `${SECRETS}/updated`, {
+        contentType: 'application/strategic-merge-patch+json',
+        body: { stringData: { a: 'replaced' } },
+      })
+    ).status,
+    200,
+  );
   assert.equal((await stored('updated')).data, { a: b64('replaced'), put: b64('p'), merge: b64('m') });
 
   const applied = await api(member, 'PATCH', `${SECRETS}/applied?fieldManager=tester`, {
-    contentType: 'application/apply-patch+yaml', body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'applied' }, stringData: { password: 's3cr3t' } },
+    contentType: 'application/apply-patch+yaml',
+    body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'applied' }, stringData: { password: 's3cr3t' } },
   });
   assert.is(applied.status, 201);
   assert.is(applied.body.stringData, undefined);
@@ -59,14 +85,37 @@ test('update, merge patch, strategic merge patch and server-side apply merge str
   assert.is(secret.type, 'Opaque');
 });
 
-test('a TLS Secret without its key is a 422, and a Secret\'s type cannot be changed by a later write', async () => {
-  const tls = await api(member, 'POST', SECRETS, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cert' }, type: 'kubernetes.io/tls', stringData: { 'tls.crt': 'c' } } });
+test("a TLS Secret without its key is a 422, and a Secret's type cannot be changed by a later write", async () => {
+  const tls = await api(member, 'POST', SECRETS, {
+    body: {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'cert' },
+      type: 'kubernetes.io/tls',
+      stringData: { 'tls.crt': 'c' },
+    },
+  });
   assert.is(tls.status, 422);
   assert.is(tls.body.message, 'Secret "cert" is invalid: data[tls.key]: Required value');
-  const created = await api(member, 'POST', SECRETS, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cert' }, type: 'kubernetes.io/tls', stringData: { 'tls.crt': 'c', 'tls.key': 'k' } } });
+  const created = await api(member, 'POST', SECRETS, {
+    body: {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'cert' },
+      type: 'kubernetes.io/tls',
+      stringData: { 'tls.crt': 'c', 'tls.key': 'k' },
+    },
+  });
   assert.is(created.status, 201);
   // The manifest without a type means Opaque, which the stored TLS Secret cannot become.
-  const replaced = await api(member, 'PUT', `${SECRETS}/cert`, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cert' }, stringData: { 'tls.crt': 'c', 'tls.key': 'k' } } });
+  const replaced = await api(member, 'PUT', `${SECRETS}/cert`, {
+    body: {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'cert' },
+      stringData: { 'tls.crt': 'c', 'tls.key': 'k' },
+    },
+  });
   assert.is(replaced.status, 422);
   assert.is(replaced.body.message, 'Secret "cert" is invalid: type: Invalid value: "Opaque": field is immutable');
 });

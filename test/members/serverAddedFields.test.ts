@@ -20,23 +20,52 @@ test.after(async () => {
 });
 
 test('a created pod runs as the default ServiceAccount with its token mounted; an unknown account is Forbidden', async () => {
-  const res = await api(member, 'POST', `${NS}/pods`, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'solo' }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } } });
+  const res = await api(member, 'POST', `${NS}/pods`, {
+    body: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'solo' },
+      spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] },
+    },
+  });
   assert.is(res.status, 201);
   assert.is(res.body.spec.serviceAccountName, 'default');
   assert.match(res.body.spec.volumes[0].name, /^kube-api-access-/);
   assert.is(res.body.spec.containers[0].volumeMounts[0].mountPath, '/var/run/secrets/kubernetes.io/serviceaccount');
-  const ghost = await api(member, 'POST', `${NS}/pods`, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ghost' }, spec: { serviceAccountName: 'ghost', containers: [{ name: 'c', image: 'busybox:1.36' }] } } });
+  const ghost = await api(member, 'POST', `${NS}/pods`, {
+    body: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'ghost' },
+      spec: { serviceAccountName: 'ghost', containers: [{ name: 'c', image: 'busybox:1.36' }] },
+    },
+  });
   assert.is(ghost.status, 403);
-  assert.is(ghost.body.message, 'pods "ghost" is forbidden: error looking up service account default/ghost: serviceaccount "ghost" not found');
+  assert.is(
+    ghost.body.message,
+    'pods "ghost" is forbidden: error looking up service account default/ghost: serviceaccount "ghost" not found',
+  );
 });
 
 test('pods a controller creates carry the same defaults and admission as pods created through the API', async () => {
   const res = await api(member, 'PATCH', '/apis/apps/v1/namespaces/default/replicasets/rs?fieldManager=test', {
     contentType: 'application/apply-patch+yaml',
-    body: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs' }, spec: { replicas: 1, selector: { matchLabels: { app: 'rs' } }, template: { metadata: { labels: { app: 'rs' } }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } } } },
+    body: {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'rs' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'rs' } },
+        template: { metadata: { labels: { app: 'rs' } }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } },
+      },
+    },
   });
   assert.is(res.status, 201);
-  const pod = await waitFor('the ReplicaSet\'s pod', async () => (await api(member, 'GET', `${NS}/pods?labelSelector=app%3Drs`)).body.items[0]);
+  const pod = await waitFor(
+    "the ReplicaSet's pod",
+    async () => (await api(member, 'GET', `${NS}/pods?labelSelector=app%3Drs`)).body.items[0],
+  );
   assert.is(pod.spec.serviceAccountName, 'default');
   assert.is(pod.spec.enableServiceLinks, true);
   assert.match(pod.spec.volumes[0].name, /^kube-api-access-/);
@@ -44,7 +73,12 @@ test('pods a controller creates carry the same defaults and admission as pods cr
 
 test('a created Job reads back with a selector on its own uid and the job labels on its template', async () => {
   const res = await api(member, 'POST', '/apis/batch/v1/namespaces/default/jobs', {
-    body: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'once' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox:1.36' }] } } } },
+    body: {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'once' },
+      spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox:1.36' }] } } },
+    },
   });
   assert.is(res.status, 201);
   const uid = res.body.metadata.uid;
@@ -54,7 +88,12 @@ test('a created Job reads back with a selector on its own uid and the job labels
 });
 
 test('replacing a Service with its original manifest keeps the cluster IP and node port it was given', async () => {
-  const manifest = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { type: 'NodePort', selector: { app: 'web' }, ports: [{ name: 'http', port: 80 }] } };
+  const manifest = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'web' },
+    spec: { type: 'NodePort', selector: { app: 'web' }, ports: [{ name: 'http', port: 80 }] },
+  };
   const created = await api(member, 'POST', `${NS}/services`, { body: manifest });
   assert.is(created.status, 201);
   const { clusterIP } = created.body.spec;
@@ -66,14 +105,41 @@ test('replacing a Service with its original manifest keeps the cluster IP and no
   assert.is(replaced.body.spec.ports[0].nodePort, nodePort);
 });
 
-test('created objects read back with their kind\'s zero status: Pending pods with a QoS class, zero counters', async () => {
-  const pod = await api(member, 'POST', `${NS}/pods`, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'sized' }, spec: { containers: [{ name: 'c', image: 'busybox:1.36', resources: { limits: { cpu: '1', memory: '128Mi' } } }] } } });
+test("created objects read back with their kind's zero status: Pending pods with a QoS class, zero counters", async () => {
+  const pod = await api(member, 'POST', `${NS}/pods`, {
+    body: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'sized' },
+      spec: {
+        containers: [{ name: 'c', image: 'busybox:1.36', resources: { limits: { cpu: '1', memory: '128Mi' } } }],
+      },
+    },
+  });
   assert.equal(pod.body.status, { phase: 'Pending', qosClass: 'Guaranteed' });
   const ds = await api(member, 'POST', '/apis/apps/v1/namespaces/default/daemonsets?dryRun=All', {
-    body: { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } } } },
+    body: {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'agent' },
+      spec: {
+        selector: { matchLabels: { app: 'agent' } },
+        template: {
+          metadata: { labels: { app: 'agent' } },
+          spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] },
+        },
+      },
+    },
   });
-  assert.equal(ds.body.status, { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 });
-  const svc = await api(member, 'POST', `${NS}/services?dryRun=All`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'lb' }, spec: { ports: [{ port: 80 }] } } });
+  assert.equal(ds.body.status, {
+    currentNumberScheduled: 0,
+    numberMisscheduled: 0,
+    desiredNumberScheduled: 0,
+    numberReady: 0,
+  });
+  const svc = await api(member, 'POST', `${NS}/services?dryRun=All`, {
+    body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'lb' }, spec: { ports: [{ port: 80 }] } },
+  });
   assert.equal(svc.body.status, { loadBalancer: {} });
 });
 

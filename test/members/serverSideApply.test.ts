@@ -6,20 +6,37 @@ import type { KubeObject } from '../../src/members/types.ts';
 
 const NOW = '2026-01-01T00:00:00Z';
 const deploy = (spec: object, labels?: Record<string, string>): KubeObject => ({
-  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', ...(labels ? { labels } : {}) }, spec,
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', ...(labels ? { labels } : {}) },
+  spec,
 });
 const apply = (live: KubeObject | undefined, applied: KubeObject, manager: string, force = false) =>
   serverSideApply({ live, applied, manager, force, apiVersion: 'apps/v1', now: NOW });
 
 test('field sets use FieldsV1 keys for associative lists and round-trip', () => {
-  const obj = deploy({ template: { spec: { containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80 }] }] } } }, { app: 'web' });
+  const obj = deploy(
+    { template: { spec: { containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80 }] }] } } },
+    { app: 'web' },
+  );
   const set = fieldsOf(obj, 'main');
   const v1 = toFieldsV1(set);
   assert.equal(v1, {
     'f:metadata': { 'f:labels': { 'f:app': {} } },
-    'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"web"}': {
-      '.': {}, 'f:image': {}, 'f:name': {}, 'f:ports': { 'k:{"containerPort":80}': { '.': {}, 'f:containerPort': {} } },
-    } } } } },
+    'f:spec': {
+      'f:template': {
+        'f:spec': {
+          'f:containers': {
+            'k:{"name":"web"}': {
+              '.': {},
+              'f:image': {},
+              'f:name': {},
+              'f:ports': { 'k:{"containerPort":80}': { '.': {}, 'f:containerPort': {} } },
+            },
+          },
+        },
+      },
+    },
   });
   assert.equal([...fromFieldsV1(v1)].sort(), [...set].sort());
 });
@@ -34,14 +51,20 @@ test('a different value for a field another manager applied is a conflict naming
     assert.is(e.code, 409);
     assert.is(e.reason, 'Conflict');
     assert.is(e.message, 'Apply failed with 1 conflict: conflict with "alice" using apps/v1: .spec.replicas');
-    assert.equal(e.details.causes.map((c) => c.field), ['.spec.replicas']);
+    assert.equal(
+      e.details.causes.map((c) => c.field),
+      ['.spec.replicas'],
+    );
   }
 });
 
 test('the same value is shared ownership, not a conflict', () => {
   const live = apply(undefined, deploy({ replicas: 2 }), 'alice');
   const shared = apply(live, deploy({ replicas: 2 }), 'bob');
-  assert.equal(shared.metadata.managedFields!.map((m) => m.manager), ['alice', 'bob']);
+  assert.equal(
+    shared.metadata.managedFields!.map((m) => m.manager),
+    ['alice', 'bob'],
+  );
 });
 
 test('force takes the field over and the previous owner loses it', () => {
@@ -62,12 +85,30 @@ test('fields a manager stops applying are removed unless someone else owns them'
   assert.is(afterShared.spec.paused, true, 'bob still owns paused');
 });
 
-test('containers merge by name: another manager\'s container survives an apply', () => {
-  const live = apply(undefined, deploy({ template: { spec: { containers: [{ name: 'web', image: 'nginx' }] } } }), 'alice');
-  const withSidecar = apply(live, deploy({ template: { spec: { containers: [{ name: 'proxy', image: 'envoy' }] } } }), 'mesh');
-  assert.equal(withSidecar.spec.template.spec.containers.map((c: { name: string }) => c.name), ['web', 'proxy']);
-  const dropped = apply(withSidecar, deploy({ template: { spec: { containers: [{ name: 'web', image: 'nginx:2' }] } } }), 'alice');
-  assert.equal(dropped.spec.template.spec.containers, [{ name: 'web', image: 'nginx:2' }, { name: 'proxy', image: 'envoy' }]);
+test("containers merge by name: another manager's container survives an apply", () => {
+  const live = apply(
+    undefined,
+    deploy({ template: { spec: { containers: [{ name: 'web', image: 'nginx' }] } } }),
+    'alice',
+  );
+  const withSidecar = apply(
+    live,
+    deploy({ template: { spec: { containers: [{ name: 'proxy', image: 'envoy' }] } } }),
+    'mesh',
+  );
+  assert.equal(
+    withSidecar.spec.template.spec.containers.map((c: { name: string }) => c.name),
+    ['web', 'proxy'],
+  );
+  const dropped = apply(
+    withSidecar,
+    deploy({ template: { spec: { containers: [{ name: 'web', image: 'nginx:2' }] } } }),
+    'alice',
+  );
+  assert.equal(dropped.spec.template.spec.containers, [
+    { name: 'web', image: 'nginx:2' },
+    { name: 'proxy', image: 'envoy' },
+  ]);
 });
 
 test.run();

@@ -40,20 +40,46 @@ test.before(async () => {
   kc.setCurrentContext('clients');
   const post = async (url: string, body: object) => assert.is((await api(member, 'POST', url, { body })).status, 201);
   await post('/apis/apps/v1/namespaces/default/deployments', {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web' },
     spec: {
-      replicas: 2, selector: { matchLabels: { app: 'web' } },
+      replicas: 2,
+      selector: { matchLabels: { app: 'web' } },
       template: {
         metadata: { labels: { app: 'web' }, annotations: { 'emulator.flotilla.io/cpu-usage': '150m' } },
-        spec: { containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ name: 'http', containerPort: 8080 }], resources: { requests: { cpu: '100m' } } }] },
+        spec: {
+          containers: [
+            {
+              name: 'web',
+              image: 'nginx:1.27',
+              ports: [{ name: 'http', containerPort: 8080 }],
+              resources: { requests: { cpu: '100m' } },
+            },
+          ],
+        },
       },
     },
   });
-  await post('/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] } });
+  await post('/api/v1/namespaces/default/services', {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'web' },
+    spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
+  });
   // Usage at 150% of the request against a 150% target: the HPA keeps 2 replicas.
   await post('/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers', {
-    apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web' },
-    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 4, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 150 } } }] },
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'web' },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      minReplicas: 1,
+      maxReplicas: 4,
+      metrics: [
+        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 150 } } },
+      ],
+    },
   });
 });
 
@@ -61,15 +87,21 @@ test.after(async () => {
   await harness.cleanup();
 });
 
-test('client-node reads the Service\'s EndpointSlice, the HPA\'s status and the pods\' metrics through its typed APIs', async () => {
+test("client-node reads the Service's EndpointSlice, the HPA's status and the pods' metrics through its typed APIs", async () => {
   const discovery = kc.makeApiClient(DiscoveryV1Api);
   const slice = await waitFor('two ready endpoints', async () => {
-    const list = await discovery.listNamespacedEndpointSlice({ namespace: 'default', labelSelector: 'kubernetes.io/service-name=web' });
+    const list = await discovery.listNamespacedEndpointSlice({
+      namespace: 'default',
+      labelSelector: 'kubernetes.io/service-name=web',
+    });
     const found = list.items[0];
     return found && (found.endpoints ?? []).filter((e) => e.conditions?.ready).length === 2 ? found : undefined;
   });
   assert.is(slice.addressType, 'IPv4');
-  assert.equal(slice.ports?.map((p) => p.port), [8080]);
+  assert.equal(
+    slice.ports?.map((p) => p.port),
+    [8080],
+  );
   const autoscaling = kc.makeApiClient(AutoscalingV2Api);
   const hpa = await waitFor('hpa metrics', async () => {
     const read = await autoscaling.readNamespacedHorizontalPodAutoscaler({ name: 'web', namespace: 'default' });
@@ -78,9 +110,15 @@ test('client-node reads the Service\'s EndpointSlice, the HPA\'s status and the 
   assert.equal([hpa.status?.currentReplicas, hpa.status?.desiredReplicas], [2, 2]);
   const metrics = new Metrics(kc);
   const podMetrics = await metrics.getPodMetrics('default');
-  assert.equal(podMetrics.items.map((p) => p.containers[0]?.usage.cpu), ['150m', '150m']);
+  assert.equal(
+    podMetrics.items.map((p) => p.containers[0]?.usage.cpu),
+    ['150m', '150m'],
+  );
   const top = await topPods(kc.makeApiClient(CoreV1Api), metrics, 'default');
-  assert.equal(top.map((p) => Number(p.CPU.CurrentUsage)), [0.15, 0.15]);
+  assert.equal(
+    top.map((p) => Number(p.CPU.CurrentUsage)),
+    [0.15, 0.15],
+  );
   const nodes = await metrics.getNodeMetrics();
   assert.is(nodes.items.length, 3);
 });
@@ -92,13 +130,20 @@ test('the official Python client reads the same EndpointSlice, HPA and PodMetric
   const script = path.join(dir, 'read.py');
   writeFileSync(script, SCRIPT);
   const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(PYTHON, [script, kubeconfig], { env: { PATH: process.env.PATH ?? '', HOME: dir }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      PYTHON,
+      [script, kubeconfig],
+      { env: { PATH: process.env.PATH ?? '', HOME: dir }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
   assert.is(run.code, 0, run.stderr);
   const out = JSON.parse(run.stdout);
-  assert.equal(out.slices, [{ addressType: 'IPv4', ports: [8080], ready: [true, true], managedBy: 'endpointslice-controller.k8s.io' }]);
+  assert.equal(out.slices, [
+    { addressType: 'IPv4', ports: [8080], ready: [true, true], managedBy: 'endpointslice-controller.k8s.io' },
+  ]);
   assert.is(out.hpaCurrentReplicas, 2);
   assert.equal(out.podCpu, ['150m', '150m']);
 });

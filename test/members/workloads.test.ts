@@ -14,7 +14,8 @@ const podTemplate = (app: string, cpu = '100m') => ({
   spec: { containers: [{ name: 'c', image: 'busybox:1.36', resources: { requests: { cpu, memory: '64Mi' } } }] },
 });
 
-const apply = (path: string, body: object) => api(member, 'PATCH', `${path}?fieldManager=test&force=true`, { contentType: 'application/apply-patch+yaml', body });
+const apply = (path: string, body: object) =>
+  api(member, 'PATCH', `${path}?fieldManager=test&force=true`, { contentType: 'application/apply-patch+yaml', body });
 const get = async (path: string) => (await api(member, 'GET', path)).body;
 
 test.before(async () => {
@@ -24,7 +25,13 @@ test.before(async () => {
     nodes: [
       { name: 'small-1', cpu: '1', memory: '2Gi', pods: '10' },
       { name: 'small-2', cpu: '1', memory: '2Gi', pods: '10' },
-      { name: 'tainted', cpu: '8', memory: '8Gi', pods: '10', taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] },
+      {
+        name: 'tainted',
+        cpu: '8',
+        memory: '8Gi',
+        pods: '10',
+        taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }],
+      },
     ],
   });
 });
@@ -33,34 +40,55 @@ test.after(async () => {
   await harness.cleanup();
 });
 
-test('pods that fit nowhere stay Pending with the scheduler\'s Unschedulable reason', async () => {
+test("pods that fit nowhere stay Pending with the scheduler's Unschedulable reason", async () => {
   const res = await apply('/apis/apps/v1/namespaces/default/deployments/big', {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'big' },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'big' },
     spec: { replicas: 3, selector: { matchLabels: { app: 'big' } }, template: podTemplate('big', '700m') },
   });
   assert.is(res.status, 201);
   const pending = await waitFor('one unschedulable pod', async () => {
     const pods = (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dbig')).items;
-    const unscheduled = pods.filter((p: any) => p.status?.conditions?.some((c: any) => c.type === 'PodScheduled' && c.reason === 'Unschedulable'));
+    const unscheduled = pods.filter((p: any) =>
+      p.status?.conditions?.some((c: any) => c.type === 'PodScheduled' && c.reason === 'Unschedulable'),
+    );
     const running = pods.filter((p: any) => p.status?.phase === 'Running');
     return pods.length === 3 && unscheduled.length === 1 && running.length === 2 ? unscheduled[0] : undefined;
   });
   assert.is(pending.status.phase, 'Pending');
   const message: string = pending.status.conditions.find((c: any) => c.type === 'PodScheduled').message;
-  assert.match(message, /^0\/3 nodes are available: 1 node\(s\) had untolerated taint \{dedicated: gpu\}, 2 Insufficient cpu\./);
+  assert.match(
+    message,
+    /^0\/3 nodes are available: 1 node\(s\) had untolerated taint \{dedicated: gpu\}, 2 Insufficient cpu\./,
+  );
   const deploy = await get('/apis/apps/v1/namespaces/default/deployments/big');
   assert.is(deploy.status.readyReplicas, 2);
   assert.is(deploy.status.conditions.find((c: any) => c.type === 'Available').status, 'False');
   // Scaling down to what fits lets the Deployment become Available.
-  await api(member, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/big/scale', { contentType: 'application/merge-patch+json', body: { spec: { replicas: 2 } } });
-  await waitFor('available', async () => (await get('/apis/apps/v1/namespaces/default/deployments/big')).status?.conditions?.find((c: any) => c.type === 'Available')?.status === 'True');
+  await api(member, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/big/scale', {
+    contentType: 'application/merge-patch+json',
+    body: { spec: { replicas: 2 } },
+  });
+  await waitFor(
+    'available',
+    async () =>
+      (await get('/apis/apps/v1/namespaces/default/deployments/big')).status?.conditions?.find(
+        (c: any) => c.type === 'Available',
+      )?.status === 'True',
+  );
   await api(member, 'DELETE', '/apis/apps/v1/namespaces/default/deployments/big');
-  await waitFor('big pods gone', async () => (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dbig')).items.length === 0);
+  await waitFor(
+    'big pods gone',
+    async () => (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dbig')).items.length === 0,
+  );
 });
 
 test('StatefulSet pods are ordinal, created in order, and counted ready', async () => {
   await apply('/apis/apps/v1/namespaces/default/statefulsets/db', {
-    apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' },
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 'db' },
     spec: { replicas: 3, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: podTemplate('db') },
   });
   const sts = await waitFor('3 ready', async () => {
@@ -68,13 +96,17 @@ test('StatefulSet pods are ordinal, created in order, and counted ready', async 
     return s.status?.readyReplicas === 3 ? s : undefined;
   });
   assert.is(sts.status.currentRevision, sts.status.updateRevision);
-  const names = (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Ddb')).items.map((p: any) => p.metadata.name);
+  const names = (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Ddb')).items.map(
+    (p: any) => p.metadata.name,
+  );
   assert.equal(names, ['db-0', 'db-1', 'db-2']);
 });
 
 test('DaemonSet runs one pod per node it tolerates', async () => {
   await apply('/apis/apps/v1/namespaces/default/daemonsets/agent', {
-    apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' },
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'agent' },
     spec: { selector: { matchLabels: { app: 'agent' } }, template: { ...podTemplate('agent', '10m') } },
   });
   const ds = await waitFor('2 ready', async () => {
@@ -82,14 +114,22 @@ test('DaemonSet runs one pod per node it tolerates', async () => {
     return d.status?.numberReady === 2 ? d : undefined;
   });
   assert.is(ds.status.desiredNumberScheduled, 2, 'the tainted node is not tolerated');
-  const nodes = (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dagent')).items.map((p: any) => p.spec.nodeName).sort();
+  const nodes = (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dagent')).items
+    .map((p: any) => p.spec.nodeName)
+    .sort();
   assert.equal(nodes, ['small-1', 'small-2']);
 });
 
 test('Job runs its pods to completion and reports Complete', async () => {
   await apply('/apis/batch/v1/namespaces/default/jobs/once', {
-    apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'once' },
-    spec: { completions: 2, parallelism: 1, template: { ...podTemplate('once', '10m'), spec: { ...podTemplate('once', '10m').spec, restartPolicy: 'Never' } } },
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'once' },
+    spec: {
+      completions: 2,
+      parallelism: 1,
+      template: { ...podTemplate('once', '10m'), spec: { ...podTemplate('once', '10m').spec, restartPolicy: 'Never' } },
+    },
   });
   const job = await waitFor('complete', async () => {
     const j = await get('/apis/batch/v1/namespaces/default/jobs/once');
@@ -101,11 +141,18 @@ test('Job runs its pods to completion and reports Complete', async () => {
 
 test('deleting with propagationPolicy=Orphan keeps dependents and strips their ownerReference', async () => {
   await apply('/apis/apps/v1/namespaces/default/replicasets/lone', {
-    apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'lone' },
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: 'lone' },
     spec: { replicas: 1, selector: { matchLabels: { app: 'lone' } }, template: podTemplate('lone', '10m') },
   });
-  await waitFor('pod', async () => (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dlone')).items.length === 1);
-  const del = await api(member, 'DELETE', '/apis/apps/v1/namespaces/default/replicasets/lone', { body: { propagationPolicy: 'Orphan' } });
+  await waitFor(
+    'pod',
+    async () => (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dlone')).items.length === 1,
+  );
+  const del = await api(member, 'DELETE', '/apis/apps/v1/namespaces/default/replicasets/lone', {
+    body: { propagationPolicy: 'Orphan' },
+  });
   assert.is(del.status, 200);
   await member.settled();
   const pods = (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dlone')).items;
@@ -113,14 +160,26 @@ test('deleting with propagationPolicy=Orphan keeps dependents and strips their o
   assert.is(pods[0].metadata.ownerReferences, undefined);
 });
 
-test('Foreground and Orphan deletes answer with the object held by the collector\'s finalizer until dependents are handled', async () => {
-  for (const [name, policy, finalizer] of [['fg', 'Foreground', 'foregroundDeletion'], ['orph', 'Orphan', 'orphan']] as const) {
+test("Foreground and Orphan deletes answer with the object held by the collector's finalizer until dependents are handled", async () => {
+  for (const [name, policy, finalizer] of [
+    ['fg', 'Foreground', 'foregroundDeletion'],
+    ['orph', 'Orphan', 'orphan'],
+  ] as const) {
     await apply(`/apis/apps/v1/namespaces/default/replicasets/${name}`, {
-      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name },
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name },
       spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: podTemplate(name, '10m') },
     });
-    await waitFor(`${name} pod`, async () => (await get(`/api/v1/namespaces/default/pods?labelSelector=app%3D${name}`)).items.length === 1);
-    const del = await api(member, 'DELETE', `/apis/apps/v1/namespaces/default/replicasets/${name}?propagationPolicy=${policy}`);
+    await waitFor(
+      `${name} pod`,
+      async () => (await get(`/api/v1/namespaces/default/pods?labelSelector=app%3D${name}`)).items.length === 1,
+    );
+    const del = await api(
+      member,
+      'DELETE',
+      `/apis/apps/v1/namespaces/default/replicasets/${name}?propagationPolicy=${policy}`,
+    );
     assert.is(del.status, 200);
     assert.is(del.body.kind, 'ReplicaSet');
     assert.ok(del.body.metadata.deletionTimestamp);
@@ -143,23 +202,39 @@ test('a deleted namespace takes its contents with it', async () => {
 });
 
 test('finalizers hold an object with deletionTimestamp until they are removed', async () => {
-  await api(member, 'POST', '/api/v1/namespaces/default/configmaps', { body: { metadata: { name: 'held', finalizers: ['example.com/hold'] } } });
+  await api(member, 'POST', '/api/v1/namespaces/default/configmaps', {
+    body: { metadata: { name: 'held', finalizers: ['example.com/hold'] } },
+  });
   const del = await api(member, 'DELETE', '/api/v1/namespaces/default/configmaps/held');
   assert.is(del.status, 200);
   assert.ok(del.body.metadata.deletionTimestamp);
   assert.is((await api(member, 'GET', '/api/v1/namespaces/default/configmaps/held')).status, 200);
-  await api(member, 'PATCH', '/api/v1/namespaces/default/configmaps/held', { contentType: 'application/merge-patch+json', body: { metadata: { finalizers: null } } });
+  await api(member, 'PATCH', '/api/v1/namespaces/default/configmaps/held', {
+    contentType: 'application/merge-patch+json',
+    body: { metadata: { finalizers: null } },
+  });
   assert.is((await api(member, 'GET', '/api/v1/namespaces/default/configmaps/held')).status, 404);
 });
 
 test('status subresource: main-resource writes ignore status, /status writes only status', async () => {
   const path = '/apis/apps/v1/namespaces/default/deployments/st';
-  await apply(path, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'st' }, spec: { replicas: 0, selector: { matchLabels: { app: 'st' } }, template: podTemplate('st') } });
+  await apply(path, {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'st' },
+    spec: { replicas: 0, selector: { matchLabels: { app: 'st' } }, template: podTemplate('st') },
+  });
   await member.settled();
   const before = await get(path);
-  const mainWrite = await api(member, 'PATCH', path, { contentType: 'application/merge-patch+json', body: { status: { replicas: 99 } } });
+  const mainWrite = await api(member, 'PATCH', path, {
+    contentType: 'application/merge-patch+json',
+    body: { status: { replicas: 99 } },
+  });
   assert.is(mainWrite.body.status.replicas ?? 0, before.status.replicas ?? 0);
-  const statusWrite = await api(member, 'PATCH', `${path}/status`, { contentType: 'application/merge-patch+json', body: { spec: { replicas: 7 }, status: { observedGeneration: 42 } } });
+  const statusWrite = await api(member, 'PATCH', `${path}/status`, {
+    contentType: 'application/merge-patch+json',
+    body: { spec: { replicas: 7 }, status: { observedGeneration: 42 } },
+  });
   assert.is(statusWrite.status, 200);
   assert.is(statusWrite.body.spec.replicas, 0);
   assert.is(statusWrite.body.status.observedGeneration, 42);

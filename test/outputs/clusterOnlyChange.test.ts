@@ -62,34 +62,46 @@ spec:
 function fleet(): ConfigRepo {
   const r = makeConfigRepo();
   repos.push(r);
-  r.commit({
-    'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'prod' } }),
-    'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'prod' } }),
-    'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'dev' } }),
-    'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', 'replicas: 6'),
-    'policies/nginx.yaml': prodSpread,
-    'policies/gold.yaml': goldNote,
-  }, 'three members, two of them prod');
+  r.commit(
+    {
+      'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'prod' } }),
+      'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'prod' } }),
+      'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'dev' } }),
+      'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', 'replicas: 6'),
+      'policies/nginx.yaml': prodSpread,
+      'policies/gold.yaml': goldNote,
+    },
+    'three members, two of them prod',
+  );
   return r;
 }
 
 const sync = async (r: ConfigRepo) => syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: OUT });
 const manifest = (c: string) => `clusters/${c}/default/deployment.apps_nginx.yaml`;
 const blob = (r: ConfigRepo, rev: string, file: string) => r.git('rev-parse', `${rev}:${file}`);
-const replicas = (r: ConfigRepo, c: string) => (parse(r.show('flotilla/rendered', manifest(c))) as { spec: { replicas: number } }).spec.replicas;
+const replicas = (r: ConfigRepo, c: string) =>
+  (parse(r.show('flotilla/rendered', manifest(c))) as { spec: { replicas: number } }).spec.replicas;
 
 async function assertVerifies(r: ConfigRepo) {
   const report = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
-  assert.ok(report.ok, `verify: ${JSON.stringify({ differs: report.differs, missing: report.missing, extra: report.extra })}`);
+  assert.ok(
+    report.ok,
+    `verify: ${JSON.stringify({ differs: report.differs, missing: report.missing, extra: report.extra })}`,
+  );
 }
 
 test('a label change on a target cluster re-renders its manifest (an override now applies) and keeps the others', async () => {
   const r = fleet();
   await sync(r);
   const before = r.git('rev-parse', 'flotilla/rendered');
-  r.commit({ 'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'prod', tier: 'gold' } }) }, 'member2 is gold');
+  r.commit(
+    { 'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'prod', tier: 'gold' } }) },
+    'member2 is gold',
+  );
   await sync(r);
-  const m2 = parse(r.show('flotilla/rendered', manifest('member2'))) as { metadata: { annotations: Record<string, string> } };
+  const m2 = parse(r.show('flotilla/rendered', manifest('member2'))) as {
+    metadata: { annotations: Record<string, string> };
+  };
   assert.is(m2.metadata.annotations.tier, 'gold');
   assert.is(blob(r, 'flotilla/rendered', manifest('member1')), blob(r, before, manifest('member1')));
   assert.equal([replicas(r, 'member1'), replicas(r, 'member2')], [3, 3]);
@@ -100,11 +112,17 @@ test('a change to a cluster the template is not on, nor can be, leaves the outpu
   const r = fleet();
   await sync(r);
   const before = r.git('rev-parse', 'flotilla/rendered^{tree}');
-  r.commit({ 'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'dev', tier: 'gold' } }) }, 'member3 is gold');
+  r.commit(
+    { 'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'dev', tier: 'gold' } }) },
+    'member3 is gold',
+  );
   await sync(r);
   const after = r.git('rev-parse', 'flotilla/rendered^{tree}');
   const changed = r.git('diff', '--name-only', before, after).split('\n').filter(Boolean);
-  assert.ok(changed.every((f) => f === '.flotilla/index.json' || f.startsWith('.flotilla/index/')), `changed: ${changed.join(', ')}`);
+  assert.ok(
+    changed.every((f) => f === '.flotilla/index.json' || f.startsWith('.flotilla/index/')),
+    `changed: ${changed.join(', ')}`,
+  );
   await assertVerifies(r);
 });
 
@@ -119,7 +137,10 @@ spec:
   customizations:
     replicaRevision: {replicasPath: spec.minReadySeconds}
 `;
-  r.commit({ 'clusters/member2.yaml': `${clusterYaml('member2', { labels: { env: 'prod' } })}---\n${retain}` }, 'member2 file: a customization too');
+  r.commit(
+    { 'clusters/member2.yaml': `${clusterYaml('member2', { labels: { env: 'prod' } })}---\n${retain}` },
+    'member2 file: a customization too',
+  );
   await sync(r);
   await assertVerifies(r);
 });

@@ -11,15 +11,23 @@ test('line breaks become a space, other controls and bidi marks are dropped, tab
   assert.is(commitMessageSafe('tab\there, Zoë'), 'tab\there, Zoë');
 });
 
-const source = (message: string, name = 'Ada'): CommitInfo => ({
-  oid: 'a'.repeat(40), tree: 'b'.repeat(40), parents: [], message,
-  author: { name, email: 'ada@example.com', timestamp: 0, timezoneOffset: 0 },
-  committer: { name, email: 'ada@example.com', timestamp: 0, timezoneOffset: 0 },
-} as CommitInfo);
+const source = (message: string, name = 'Ada'): CommitInfo =>
+  ({
+    oid: 'a'.repeat(40),
+    tree: 'b'.repeat(40),
+    parents: [],
+    message,
+    author: { name, email: 'ada@example.com', timestamp: 0, timezoneOffset: 0 },
+    committer: { name, email: 'ada@example.com', timestamp: 0, timezoneOffset: 0 },
+  }) as CommitInfo;
 
 test('a file name or author with a newline cannot forge a trailer or reach the log as an escape', () => {
   const forged = `templates/x\n\nSource-Commit: ${'f'.repeat(40)}\nSource-Author: Mallory <m@x>.yaml`;
-  const message = buildOutputMessage(source('Add x\u001b[2J', 'Ada\u001b[31m\rMallory'), { member1: { added: [`clusters/member1/${forged}`], changed: [], removed: [] } }, []);
+  const message = buildOutputMessage(
+    source('Add x\u001b[2J', 'Ada\u001b[31m\rMallory'),
+    { member1: { added: [`clusters/member1/${forged}`], changed: [], removed: [] } },
+    [],
+  );
   const trailers = parseTrailers(message);
   assert.is(trailers['Source-Commit'], 'a'.repeat(40));
   assert.is(trailers['Source-Author'], 'Ada[31m Mallory <ada@example.com>');

@@ -19,14 +19,17 @@ test.after(() => {
 });
 
 /** The nginx sample (Divided 1:1 over member1 and member2) tolerating not-ready:NoExecute for 60 s. */
-const nginxRepo = (tolerationSeconds?: number) => makeConfigRepoWith(repos, nginxSample({ tolerationSeconds }), 'nginx, weighted 1:1');
+const nginxRepo = (tolerationSeconds?: number) =>
+  makeConfigRepoWith(repos, nginxSample({ tolerationSeconds }), 'nginx, weighted 1:1');
 const down = (since: string): Map<string, ObservedCluster> => new Map([['member2', notReadyCluster(since)]]);
-const replicas = (r: ConfigRepo, path: string) => (parse(r.show('flotilla/rendered', path)) as { spec: { replicas: number } }).spec.replicas;
+const replicas = (r: ConfigRepo, path: string) =>
+  (parse(r.show('flotilla/rendered', path)) as { spec: { replicas: number } }).spec.replicas;
 
 test('NoExecute tolerated for 60 s: nothing moves before, a failover commit explains the move after; member2 keeps its copy', async () => {
   const r = nginxRepo(60);
   const repo = await openRepo(r.dir);
-  const sync = (now: () => Date, clusterStatus?: Map<string, ObservedCluster>) => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now, ...(clusterStatus ? { clusterStatus } : {}) });
+  const sync = (now: () => Date, clusterStatus?: Map<string, ObservedCluster>) =>
+    syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now, ...(clusterStatus ? { clusterStatus } : {}) });
   await sync(at(0));
   assert.is(replicas(r, NGINX_M2), 1);
 
@@ -40,32 +43,84 @@ test('NoExecute tolerated for 60 s: nothing moves before, a failover commit expl
   const moved = await sync(at(120), state);
   assert.is(moved.reports.length, 1);
   const message = r.git('log', '-1', '--format=%B', 'flotilla/rendered');
-  assert.match(message, /^failover: member2 NotReady since 2026-11-29T15:01:00Z \(ClusterNotReachable\), taint cluster\.karmada\.io\/not-ready:NoExecute tolerated for 60s from 2026-11-29T15:01:00Z, expired: Deployment default\/nginx 1 replica member2→member1$/m);
+  assert.match(
+    message,
+    /^failover: member2 NotReady since 2026-11-29T15:01:00Z \(ClusterNotReachable\), taint cluster\.karmada\.io\/not-ready:NoExecute tolerated for 60s from 2026-11-29T15:01:00Z, expired: Deployment default\/nginx 1 replica member2→member1$/m,
+  );
   assert.match(message, /Source-Commit: [0-9a-f]{40}/);
   assert.is(replicas(r, NGINX_M1), 2);
   assert.is(replicas(r, NGINX_M2), 1, 'member2 keeps its copy until the replacement is healthy');
   const binding = parse(r.show('flotilla/rendered', BINDING));
   assert.equal(binding.spec.clusters, [{ name: 'member1', replicas: 2 }]);
-  assert.equal(binding.spec.gracefulEvictionTasks.map((t: { fromCluster: string; reason: string; producer: string; replicas: number }) => [t.fromCluster, t.reason, t.producer, t.replicas]),
-    [['member2', 'TaintUntolerated', 'TaintManager', 1]]);
-  assert.is((await sync(at(130), state)).reports.length, 0, 'the task waits: no commit while nothing reports member1 healthy');
+  assert.equal(
+    binding.spec.gracefulEvictionTasks.map(
+      (t: { fromCluster: string; reason: string; producer: string; replicas: number }) => [
+        t.fromCluster,
+        t.reason,
+        t.producer,
+        t.replicas,
+      ],
+    ),
+    [['member2', 'TaintUntolerated', 'TaintManager', 1]],
+  );
+  assert.is(
+    (await sync(at(130), state)).reports.length,
+    0,
+    'the task waits: no commit while nothing reports member1 healthy',
+  );
 
   // member1 reports nginx healthy at 2 replicas: the task ends and member2's copy goes from the rendered branch.
   const ref = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'nginx' };
-  const live = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'nginx', namespace: 'default', generation: 2 }, spec: { replicas: 2 },
-    status: { observedGeneration: 2, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2 } };
-  await writeStatus({ repo, now: at(140), reports: [{ cluster: 'member1', delivery: { cluster: 'member1', results: [{ ref, action: 'configured', message: 'ok', live }], inventory: [ref], previousInventory: [ref], writes: 1, notes: [], durationMs: 0 } }] });
+  const live = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'nginx', namespace: 'default', generation: 2 },
+    spec: { replicas: 2 },
+    status: { observedGeneration: 2, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2 },
+  };
+  await writeStatus({
+    repo,
+    now: at(140),
+    reports: [
+      {
+        cluster: 'member1',
+        delivery: {
+          cluster: 'member1',
+          results: [{ ref, action: 'configured', message: 'ok', live }],
+          inventory: [ref],
+          previousInventory: [ref],
+          writes: 1,
+          notes: [],
+          durationMs: 0,
+        },
+      },
+    ],
+  });
   const released = await sync(at(150), state);
   assert.is(released.reports.length, 1);
-  assert.match(r.git('log', '-1', '--format=%s', 'flotilla/rendered'), /^failover: member2's copy of Deployment default\/nginx removed: replacements healthy on member1$/);
+  assert.match(
+    r.git('log', '-1', '--format=%s', 'flotilla/rendered'),
+    /^failover: member2's copy of Deployment default\/nginx removed: replacements healthy on member1$/,
+  );
   assert.not.ok(r.ls('flotilla/rendered').includes(NGINX_M2));
   assert.is(parse(r.show('flotilla/rendered', BINDING)).spec.gracefulEvictionTasks, undefined);
   assert.is((await sync(at(160), state)).reports.length, 0, 'nothing left to decide: no commit');
 
   // member2 comes back: taints gone. Divided static weights stay where they are (Karmada keeps the steady result).
-  const back = await sync(at(300), new Map([['member2', { status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-11-29T15:05:00Z' }] } }]]));
+  const back = await sync(
+    at(300),
+    new Map([
+      [
+        'member2',
+        { status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-11-29T15:05:00Z' }] } },
+      ],
+    ]),
+  );
   assert.is(back.reports.length, 1, 'the state changed back: one commit');
-  assert.match(r.git('log', '-1', '--format=%s', 'flotilla/rendered'), /^Cluster state: every cluster Ready and untainted$/);
+  assert.match(
+    r.git('log', '-1', '--format=%s', 'flotilla/rendered'),
+    /^Cluster state: every cluster Ready and untainted$/,
+  );
   assert.is(replicas(r, NGINX_M1), 2);
   assert.not.ok(r.ls('flotilla/rendered').includes(NGINX_M2));
 });
@@ -73,11 +128,15 @@ test('NoExecute tolerated for 60 s: nothing moves before, a failover commit expl
 test('an untolerated NoExecute taint evicts at once; the grace period ends the task when nothing reports healthy', async () => {
   const r = nginxRepo();
   const repo = await openRepo(r.dir);
-  const sync = (now: () => Date, clusterStatus: Map<string, ObservedCluster>) => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now, clusterStatus });
+  const sync = (now: () => Date, clusterStatus: Map<string, ObservedCluster>) =>
+    syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now, clusterStatus });
   await sync(at(0), new Map());
   const state = down('2026-11-29T15:00:30Z');
   const moved = await sync(at(31), state);
-  assert.match(r.git('log', '-1', '--format=%s', 'flotilla/rendered'), /^failover: member2 NotReady since 2026-11-29T15:00:30Z \(ClusterNotReachable\), taint cluster\.karmada\.io\/not-ready:NoExecute not tolerated: Deployment default\/nginx 1 replica member2→member1$/);
+  assert.match(
+    r.git('log', '-1', '--format=%s', 'flotilla/rendered'),
+    /^failover: member2 NotReady since 2026-11-29T15:00:30Z \(ClusterNotReachable\), taint cluster\.karmada\.io\/not-ready:NoExecute not tolerated: Deployment default\/nginx 1 replica member2→member1$/,
+  );
   assert.is(moved.reports[0]!.failover[0]!.type, 'evicted');
   assert.ok(r.ls('flotilla/rendered').includes(NGINX_M2));
   assert.is((await sync(at(31 + 600), state)).reports.length, 0, 'grace period of 600 s not over yet');
@@ -91,7 +150,10 @@ test('no cluster state at all: no trailer, no re-render, no commit', async () =>
   const repo = await openRepo(r.dir);
   const first = await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(0) });
   assert.is(first.reports.length, 1);
-  assert.not.match(r.git('log', '-1', '--format=%B', 'flotilla/rendered'), /Cluster-State|Failover-Check|Graceful-Evictions/);
+  assert.not.match(
+    r.git('log', '-1', '--format=%B', 'flotilla/rendered'),
+    /Cluster-State|Failover-Check|Graceful-Evictions/,
+  );
   assert.is((await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(1000) })).reports.length, 0);
 });
 

@@ -37,7 +37,10 @@ function handCommit(r: ConfigRepo, edit: (worktree: string) => void): string {
   const wt = path.join(r.dir, '..', 'rendered-checkout');
   r.git('worktree', 'add', '-q', wt, 'flotilla/rendered');
   edit(wt);
-  const git = (...args: string[]) => execFileSync('git', ['-C', wt, '-c', 'user.name=Bob', '-c', 'user.email=bob@example.com', ...args], { encoding: 'utf8' }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', wt, '-c', 'user.name=Bob', '-c', 'user.email=bob@example.com', ...args], {
+      encoding: 'utf8',
+    }).trim();
   git('add', '-A');
   git('commit', '-q', '-m', 'hand fix');
   const sha = git('rev-parse', 'HEAD');
@@ -56,17 +59,29 @@ test('below a hand-made commit on the rendered branch an emptied source is still
   const r = nginxRepo();
   await render(r);
   const hand = handCommit(r, (wt) => {
-    execFileSync('sh', ['-c', `echo 'hotfix notes' > NOTES.md && sed -i 's/replicas: 1/replicas: 5/' ${NGINX_M1}`], { cwd: wt });
+    execFileSync('sh', ['-c', `echo 'hotfix notes' > NOTES.md && sed -i 's/replicas: 1/replicas: 5/' ${NGINX_M1}`], {
+      cwd: wt,
+    });
   });
   assert.is(replicasOf(r.show('flotilla/rendered', NGINX_M1)), 5);
 
   r.commit(Object.fromEntries(Object.keys(SOURCE).map((f) => [f, null])), 'oops: everything deleted');
   const held = await render(r);
-  assert.ok(held.problems.some((p) => p.code === 'SOURCE_EMPTY'), JSON.stringify(held.problems));
+  assert.ok(
+    held.problems.some((p) => p.code === 'SOURCE_EMPTY'),
+    JSON.stringify(held.problems),
+  );
   assert.is(r.git('rev-parse', 'flotilla/rendered^'), hand, 'the held commit goes on top of the hand commit');
-  assert.is(r.git('rev-parse', 'flotilla/rendered^{tree}'), r.git('rev-parse', `${hand}^{tree}`), 'nothing removed, the hand edit kept');
+  assert.is(
+    r.git('rev-parse', 'flotilla/rendered^{tree}'),
+    r.git('rev-parse', `${hand}^{tree}`),
+    'nothing removed, the hand edit kept',
+  );
 
-  r.commit({ ...SOURCE, 'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', 'replicas: 4') }, 'restored, nginx to 4');
+  r.commit(
+    { ...SOURCE, 'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', 'replicas: 4') },
+    'restored, nginx to 4',
+  );
   const before = r.git('rev-parse', 'flotilla/rendered');
   const next = await render(r);
   assert.ok(next.outputCommit);
@@ -82,9 +97,18 @@ test('verify names a hand-made commit on the rendered branch, and sync below it 
   const repo = await openRepo(r.dir);
   await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT });
   const hand = handCommit(r, (wt) => execFileSync('sh', ['-c', "echo 'hotfix notes' > NOTES.md"], { cwd: wt }));
-  assert.equal((await verifyOutput(repo, { outputRef: OUT })).foreignCommits.map((c) => c.oid), [hand]);
-  r.commit({ 'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', 'replicas: 4') }, 'nginx to 4');
-  r.commit({ 'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', 'replicas: 6') }, 'nginx to 6');
+  assert.equal(
+    (await verifyOutput(repo, { outputRef: OUT })).foreignCommits.map((c) => c.oid),
+    [hand],
+  );
+  r.commit(
+    { 'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', 'replicas: 4') },
+    'nginx to 4',
+  );
+  r.commit(
+    { 'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', 'replicas: 6') },
+    'nginx to 6',
+  );
   const result = await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT });
   assert.is(result.forcePushed, false);
   assert.is(result.reports.length, 2);
@@ -106,7 +130,10 @@ test('below a hand-made commit the reconciler still finds the registered cluster
   assert.equal([...(await readClusterConfig(after, OUT)).clusters.keys()].sort(), before);
   assert.ok(before.length > 0);
   // What an apply delivers (and looks up prune permissions by) is the source rendered below the hand-made commit.
-  assert.is((await applyRendered({ repo: after, outputRef: OUT, clusters: new Map() })).sourceCommit, r.git('rev-parse', 'main'));
+  assert.is(
+    (await applyRendered({ repo: after, outputRef: OUT, clusters: new Map() })).sourceCommit,
+    r.git('rev-parse', 'main'),
+  );
 });
 
 test.run();

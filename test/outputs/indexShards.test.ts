@@ -22,22 +22,33 @@ test.after(() => {
 });
 
 function nginxRepo(): ConfigRepo {
-  return makeConfigRepoWith(repos, {
-    ...nginxSample(),
-    'templates/web.yaml': sample('nginx/deployment.yaml').replaceAll('nginx', 'web'),
-    'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml').replace('name: nginx\n', 'name: nginx\n    - apiVersion: apps/v1\n      kind: Deployment\n      name: web\n'),
-  }, 'nginx and web');
+  return makeConfigRepoWith(
+    repos,
+    {
+      ...nginxSample(),
+      'templates/web.yaml': sample('nginx/deployment.yaml').replaceAll('nginx', 'web'),
+      'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml').replace(
+        'name: nginx\n',
+        'name: nginx\n    - apiVersion: apps/v1\n      kind: Deployment\n      name: web\n',
+      ),
+    },
+    'nginx and web',
+  );
 }
 
 async function sync(r: ConfigRepo) {
   return syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: OUT });
 }
 
-const changedFiles = (r: ConfigRepo, a: string, b: string) => r.git('diff', '--name-only', a, b).split('\n').filter(Boolean);
+const changedFiles = (r: ConfigRepo, a: string, b: string) =>
+  r.git('diff', '--name-only', a, b).split('\n').filter(Boolean);
 
 async function assertVerifies(r: ConfigRepo) {
   const report = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
-  assert.ok(report.ok, `verify: ${JSON.stringify({ differs: report.differs, missing: report.missing, extra: report.extra })}`);
+  assert.ok(
+    report.ok,
+    `verify: ${JSON.stringify({ differs: report.differs, missing: report.missing, extra: report.extra })}`,
+  );
 }
 
 test('the output branch holds a root and shards; a one-template change rewrites only the shards it touched', async () => {
@@ -45,12 +56,18 @@ test('the output branch holds a root and shards; a one-template change rewrites 
   await sync(r);
   const files = r.ls('flotilla/rendered').filter(isIndexPath);
   assert.ok(files.includes(INDEX_PATH));
-  assert.ok(files.some((f) => /^\.flotilla\/index\/[0-9a-f]{2}\.json$/.test(f)), files.join(', '));
+  assert.ok(
+    files.some((f) => /^\.flotilla\/index\/[0-9a-f]{2}\.json$/.test(f)),
+    files.join(', '),
+  );
   assert.is(JSON.parse(r.show('flotilla/rendered', INDEX_PATH)).version, 2);
   const before = r.git('rev-parse', 'flotilla/rendered');
 
   // Same placement, new image: manifests change, and no index entry does.
-  r.commit({ 'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('image: nginx', 'image: nginx:1.27') }, 'nginx 1.27');
+  r.commit(
+    { 'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('image: nginx', 'image: nginx:1.27') },
+    'nginx 1.27',
+  );
   await sync(r);
   const changed = changedFiles(r, before, 'flotilla/rendered');
   assert.equal(changed.filter(isIndexPath), []);
@@ -58,7 +75,10 @@ test('the output branch holds a root and shards; a one-template change rewrites 
 
   // A new template: its own shard and its file's, plus the root (one more source file), and nothing else of the index.
   const before2 = r.git('rev-parse', 'flotilla/rendered');
-  r.commit({ 'templates/extra.yaml': sample('nginx/deployment.yaml').replaceAll('nginx', 'extra') }, 'extra, not selected');
+  r.commit(
+    { 'templates/extra.yaml': sample('nginx/deployment.yaml').replaceAll('nginx', 'extra') },
+    'extra, not selected',
+  );
   await sync(r);
   const indexChanged = changedFiles(r, before2, 'flotilla/rendered').filter(isIndexPath);
   assert.ok(indexChanged.includes(INDEX_PATH));
@@ -86,12 +106,30 @@ test('a branch written with the version 1 index (one file) is read as it is, and
   git('rm', '-q', '--cached', '-r', '.flotilla/index');
   git('update-index', '--add', '--cacheinfo', `100644,${git('hash-object', '-w', v1)},${INDEX_PATH}`);
   const message = r.git('log', '-1', '--format=%B', 'flotilla/rendered');
-  const legacy = git('-c', 'user.name=Old', '-c', 'user.email=old@example.com', 'commit-tree', git('write-tree'), '-p', 'flotilla/rendered', '-m', message);
+  const legacy = git(
+    '-c',
+    'user.name=Old',
+    '-c',
+    'user.email=old@example.com',
+    'commit-tree',
+    git('write-tree'),
+    '-p',
+    'flotilla/rendered',
+    '-m',
+    message,
+  );
   r.git('update-ref', OUT, legacy);
   assert.equal(r.ls('flotilla/rendered').filter(isIndexPath), [INDEX_PATH]);
   assert.equal(await readOutputIndex(await openRepo(r.dir), r.git('rev-parse', 'flotilla/rendered^{tree}')), whole);
 
-  r.commit({ 'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml').replace('name: nginx\n', 'name: nginx\n    - apiVersion: apps/v1\n      kind: Deployment\n      name: web\n').replace('weight: 1\n', 'weight: 3\n') }, 'member1 weighs 3');
+  r.commit(
+    {
+      'policies/nginx.yaml': sample('nginx/propagationpolicy.yaml')
+        .replace('name: nginx\n', 'name: nginx\n    - apiVersion: apps/v1\n      kind: Deployment\n      name: web\n')
+        .replace('weight: 1\n', 'weight: 3\n'),
+    },
+    'member1 weighs 3',
+  );
   const result = await sync(r);
   assert.is(result.reports.length, 1);
   assert.not.ok(result.reports[0]!.full, 'the version 1 index served an incremental render');

@@ -13,7 +13,10 @@ test('a source file over the parse limit is FILE_TOO_LARGE at that file, known f
   try {
     // Incompressible, so inflating it would mean reading megabytes of the object store.
     const big = `# ${randomBytes(DEFAULT_PARSE_LIMITS.maxFileBytes).toString('base64')}\n`;
-    writeWorkTree(temp, { 'templates/big.yaml': big, 'templates/ok.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n' });
+    writeWorkTree(temp, {
+      'templates/big.yaml': big,
+      'templates/ok.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n',
+    });
     commitAll(temp);
     const oid = (p: string) => temp.git(['rev-parse', `HEAD:${p}`]).trim();
     let read = 0;
@@ -31,10 +34,19 @@ test('a source file over the parse limit is FILE_TOO_LARGE at that file, known f
       },
     } as typeof nodeFs;
     const repo = await openRepo(temp.path, fs);
-    const files = await readFiles(repo, new Map([['templates/big.yaml', oid('templates/big.yaml')], ['templates/ok.yaml', oid('templates/ok.yaml')]]));
+    const files = await readFiles(
+      repo,
+      new Map([
+        ['templates/big.yaml', oid('templates/big.yaml')],
+        ['templates/ok.yaml', oid('templates/ok.yaml')],
+      ]),
+    );
     const refused = files.get('templates/big.yaml');
     assert.is(refused?.unreadable, true);
-    assert.equal(refused?.problems.map((p) => [p.file, p.line, p.code]), [['templates/big.yaml', 1, 'FILE_TOO_LARGE']]);
+    assert.equal(
+      refused?.problems.map((p) => [p.file, p.line, p.code]),
+      [['templates/big.yaml', 1, 'FILE_TOO_LARGE']],
+    );
     assert.match(refused?.problems[0]?.message ?? '', /file is 5\.3 MiB, over the 4\.0 MiB limit/);
     assert.ok(read < 256 * 1024, `read ${read} bytes of loose objects`);
     assert.is(files.get('templates/ok.yaml')?.templates.length, 1);
@@ -53,7 +65,10 @@ test('an oversized .flotillaignore is FILE_TOO_LARGE at it, ignores nothing and 
     commitAll(temp);
     const tree = temp.git(['rev-parse', 'HEAD^{tree}']).trim();
     const { model } = await loadSource(await openRepo(temp.path), tree, null);
-    assert.equal(model.problems.map((p) => [p.file, p.line, p.code]), [['.flotillaignore', 1, 'FILE_TOO_LARGE']]);
+    assert.equal(
+      model.problems.map((p) => [p.file, p.line, p.code]),
+      [['.flotillaignore', 1, 'FILE_TOO_LARGE']],
+    );
     assert.is(model.templates.size, 1);
   } finally {
     temp.cleanup();

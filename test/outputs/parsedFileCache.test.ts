@@ -11,9 +11,14 @@ const CACHE = (r: ConfigRepo) => path.join(r.dir, '.git', 'flotilla-parsed.jsonl
 const OLD_CACHE = (r: ConfigRepo) => path.join(r.dir, '.git', 'flotilla-parsed.json');
 type Entry = [key: string, start: number, length: number, scope: { fleet?: true; policies: string[] }];
 /** The header line of the cache: the parser, the tree, the files every render reads, where the other lines are. */
-const header = (r: ConfigRepo) => JSON.parse(readFileSync(CACHE(r), 'utf8').split('\n')[0]!) as {
-  parser: string; tree: string; directory: [number, number]; always: Entry[]; buckets: [number, number][];
-};
+const header = (r: ConfigRepo) =>
+  JSON.parse(readFileSync(CACHE(r), 'utf8').split('\n')[0]!) as {
+    parser: string;
+    tree: string;
+    directory: [number, number];
+    always: Entry[];
+    buckets: [number, number][];
+  };
 /** Where a span (counted from the byte after the header's newline) is in the file. */
 const inFile = (r: ConfigRepo, [start, length]: readonly [number, number]): [number, number] => {
   const body = readFileSync(CACHE(r)).indexOf('\n') + 1;
@@ -41,9 +46,13 @@ test('a render keeps the parsed policy and cluster files, by blob oid and path, 
   await sync(r);
   const keys = keysOf(r).sort();
   const expected = ['clusters/member1.yaml', 'clusters/member2.yaml', 'clusters/member3.yaml', 'policies/nginx.yaml']
-    .map((f) => `${r.git('rev-parse', `HEAD:${f}`)} ${f}`).sort();
+    .map((f) => `${r.git('rev-parse', `HEAD:${f}`)} ${f}`)
+    .sort();
   assert.equal(keys, expected, 'templates are not kept, only Karmada files');
-  assert.ok(r.ls('flotilla/rendered').every((f) => !f.includes('parsed')), 'nothing of it reaches the output branch');
+  assert.ok(
+    r.ls('flotilla/rendered').every((f) => !f.includes('parsed')),
+    'nothing of it reaches the output branch',
+  );
 });
 
 test('a sync that reads the kept files makes the same output commit as one that parses everything again', async () => {
@@ -62,18 +71,24 @@ test('a sync that reads the kept files makes the same output commit as one that 
 test('a policy change is parsed and replaces the kept version; a garbled or foreign cache file is ignored', async () => {
   const r = nginxRepo();
   await sync(r);
-  writeFileSync(CACHE(r), `${JSON.stringify({ format: 4, parser: 'some other Flotilla', tree: 'x', paths: 'x', directory: [0, 0], always: [], buckets: [] })}\n`);
+  writeFileSync(
+    CACHE(r),
+    `${JSON.stringify({ format: 4, parser: 'some other Flotilla', tree: 'x', paths: 'x', directory: [0, 0], always: [], buckets: [] })}\n`,
+  );
   const pinned = sample('nginx/propagationpolicy.yaml').replace(/\n *- member2\n/, '\n');
   r.commit({ 'policies/nginx.yaml': pinned }, 'member1 only');
   await sync(r);
   assert.ok(existsSync(CACHE(r)));
   assert.is.not(header(r).parser, 'some other Flotilla');
   assert.ok(keysOf(r).includes(`${r.git('rev-parse', 'HEAD:policies/nginx.yaml')} policies/nginx.yaml`));
-  assert.not.ok(keysOf(r).includes(`${r.git('rev-parse', 'HEAD~1:policies/nginx.yaml')} policies/nginx.yaml`), 'the old version is dropped');
+  assert.not.ok(
+    keysOf(r).includes(`${r.git('rev-parse', 'HEAD~1:policies/nginx.yaml')} policies/nginx.yaml`),
+    'the old version is dropped',
+  );
   assert.not.ok(r.ls('flotilla/rendered').includes('clusters/member2/default/deployment.apps_nginx.yaml'));
 });
 
-test('each kept line is the parsed file; the header lists the fleet-wide ones, a bucket line the namespace\'s', async () => {
+test("each kept line is the parsed file; the header lists the fleet-wide ones, a bucket line the namespace's", async () => {
   const r = nginxRepo();
   await sync(r);
   const scopes = new Map<string, { fleet?: true; policies: string[] }>();
@@ -83,10 +98,18 @@ test('each kept line is the parsed file; the header lists the fleet-wide ones, a
     scopes.set(file.file, scope);
   }
   assert.equal(scopes.get('clusters/member1.yaml'), { fleet: true, policies: [] });
-  assert.equal(scopes.get('policies/nginx.yaml'), { policies: ['policy.karmada.io/v1alpha1/PropagationPolicy/default/nginx-propagation'] });
+  assert.equal(scopes.get('policies/nginx.yaml'), {
+    policies: ['policy.karmada.io/v1alpha1/PropagationPolicy/default/nginx-propagation'],
+  });
   const pathOf = ([key]: Entry) => key.slice(key.indexOf(' ') + 1);
-  assert.equal(header(r).always.map(pathOf), ['clusters/member1.yaml', 'clusters/member2.yaml', 'clusters/member3.yaml'], 'every render reads these');
-  const bucketed = header(r).buckets.filter(([, length]) => length > 0).flatMap((span) => (JSON.parse(lineAt(r, span)) as Entry[]).map(pathOf));
+  assert.equal(
+    header(r).always.map(pathOf),
+    ['clusters/member1.yaml', 'clusters/member2.yaml', 'clusters/member3.yaml'],
+    'every render reads these',
+  );
+  const bucketed = header(r)
+    .buckets.filter(([, length]) => length > 0)
+    .flatMap((span) => (JSON.parse(lineAt(r, span)) as Entry[]).map(pathOf));
   assert.equal(bucketed, ['policies/nginx.yaml'], 'read for templates of its namespace only');
 });
 
@@ -95,7 +118,10 @@ test('a cache cut short or with a header that lies is ignored: the sync parses a
   const intact = nginxRepo();
   for (const r of [truncated, intact]) {
     await sync(r);
-    r.commit({ 'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', 'replicas: 3') }, 'three');
+    r.commit(
+      { 'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', 'replicas: 3') },
+      'three',
+    );
   }
   const text = readFileSync(CACHE(truncated), 'utf8');
   writeFileSync(CACHE(truncated), text.slice(0, text.length - 40));
@@ -128,38 +154,59 @@ function garble(r: ConfigRepo, file: string): Buffer {
 function threeNamespaces(): ConfigRepo {
   const r = makeConfigRepo();
   repos.push(r);
-  const deployment = (ns: string) => sample('nginx/deployment.yaml').replace(/metadata:\n/, `metadata:\n  namespace: ${ns}\n`);
-  const policy = (ns: string, name = 'nginx-propagation') => sample('nginx/propagationpolicy.yaml').replace(/name: nginx-propagation\n/, `name: ${name}\n  namespace: ${ns}\n`);
-  r.commit({
-    ...MEMBERS,
-    'templates/a.yaml': deployment('a'), 'templates/b.yaml': deployment('b'), 'templates/c.yaml': deployment('c'),
-    'policies/a.yaml': policy('a'), 'policies/b.yaml': policy('b'), 'policies/b-copy.yaml': policy('b'), 'policies/c.yaml': policy('c'),
-  }, 'three namespaces');
+  const deployment = (ns: string) =>
+    sample('nginx/deployment.yaml').replace(/metadata:\n/, `metadata:\n  namespace: ${ns}\n`);
+  const policy = (ns: string, name = 'nginx-propagation') =>
+    sample('nginx/propagationpolicy.yaml').replace(/name: nginx-propagation\n/, `name: ${name}\n  namespace: ${ns}\n`);
+  r.commit(
+    {
+      ...MEMBERS,
+      'templates/a.yaml': deployment('a'),
+      'templates/b.yaml': deployment('b'),
+      'templates/c.yaml': deployment('c'),
+      'policies/a.yaml': policy('a'),
+      'policies/b.yaml': policy('b'),
+      'policies/b-copy.yaml': policy('b'),
+      'policies/c.yaml': policy('c'),
+    },
+    'three namespaces',
+  );
   return r;
 }
 
 /** Two identical repos, synced, then a change to template a committed: the first keeps its cache, the second has none. */
-async function oneWithCacheOneWithout(): Promise<[ReturnType<typeof threeNamespaces>, ReturnType<typeof threeNamespaces>]> {
+async function oneWithCacheOneWithout(): Promise<
+  [ReturnType<typeof threeNamespaces>, ReturnType<typeof threeNamespaces>]
+> {
   const repos = [threeNamespaces(), threeNamespaces()] as const;
   for (const r of repos) {
     await sync(r);
-    r.commit({ 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') }, 'a: four');
+    r.commit(
+      { 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') },
+      'a: four',
+    );
   }
   rmSync(CACHE(repos[1]));
   return [repos[0], repos[1]];
 }
 
-test('a template change reads only its namespace\'s policies from the cache, and commits what a sync that parses everything commits', async () => {
+test("a template change reads only its namespace's policies from the cache, and commits what a sync that parses everything commits", async () => {
   const [cached, parsed] = await oneWithCacheOneWithout();
   // The header alone keeps this sync from parsing c's policy: garble its line, which would be parsed again from its
   // blob and the cache written anew if it were read.
   const garbled = garble(cached, 'policies/c.yaml');
   const [withCache, withoutCache] = [await sync(cached), await sync(parsed)];
-  assert.equal(readFileSync(CACHE(cached)), garbled, 'c\'s line was never read');
+  assert.equal(readFileSync(CACHE(cached)), garbled, "c's line was never read");
   assert.is(cached.git('rev-parse', 'flotilla/rendered'), parsed.git('rev-parse', 'flotilla/rendered'));
-  assert.ok(cached.show('flotilla/rendered', 'clusters/member1/a/deployment.apps_nginx.yaml').includes('replicas: 2'), 'a (4 replicas) divided over two clusters');
+  assert.ok(
+    cached.show('flotilla/rendered', 'clusters/member1/a/deployment.apps_nginx.yaml').includes('replicas: 2'),
+    'a (4 replicas) divided over two clusters',
+  );
   for (const report of [withCache, withoutCache]) {
-    assert.ok(report.reports[0]!.problems.some((p) => p.code === 'DUPLICATE_OBJECT' && p.file.startsWith('policies/b')), 'the duplicate in b is still reported');
+    assert.ok(
+      report.reports[0]!.problems.some((p) => p.code === 'DUPLICATE_OBJECT' && p.file.startsWith('policies/b')),
+      'the duplicate in b is still reported',
+    );
   }
 });
 
@@ -184,16 +231,25 @@ test('a cache saved for a tree with other Karmada files (a policy file deleted s
     // b's duplicate goes: the copy saved above still lists it among the files every render reads.
     r.commit({ 'policies/b-copy.yaml': null }, 'b: one policy');
     await sync(r);
-    r.commit({ 'templates/b.yaml': r.show('HEAD', 'templates/b.yaml').replace('replicas: 2', 'replicas: 4') }, 'b: four');
+    r.commit(
+      { 'templates/b.yaml': r.show('HEAD', 'templates/b.yaml').replace('replicas: 2', 'replicas: 4') },
+      'b: four',
+    );
   }
   writeFileSync(CACHE(stale), saved!);
   rmSync(CACHE(parsed));
   const [withStale, withoutCache] = [await sync(stale), await sync(parsed)];
   assert.is(stale.git('rev-parse', 'flotilla/rendered'), parsed.git('rev-parse', 'flotilla/rendered'));
   for (const report of [withStale, withoutCache]) {
-    assert.not.ok(report.reports[0]!.problems.some((p) => p.code === 'DUPLICATE_OBJECT'), 'the deleted copy is not read back from the cache');
+    assert.not.ok(
+      report.reports[0]!.problems.some((p) => p.code === 'DUPLICATE_OBJECT'),
+      'the deleted copy is not read back from the cache',
+    );
   }
-  assert.ok(stale.show('flotilla/rendered', 'clusters/member1/b/deployment.apps_nginx.yaml').includes('replicas: 2'), 'b (4 replicas) divided over two clusters');
+  assert.ok(
+    stale.show('flotilla/rendered', 'clusters/member1/b/deployment.apps_nginx.yaml').includes('replicas: 2'),
+    'b (4 replicas) divided over two clusters',
+  );
 });
 
 test('a bucket line that is not one: the files are looked up instead, and the commit is the same', async () => {
@@ -201,7 +257,10 @@ test('a bucket line that is not one: the files are looked up instead, and the co
   const parsed = threeNamespaces();
   for (const r of [garbled, parsed]) {
     await sync(r);
-    r.commit({ 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') }, 'a: four');
+    r.commit(
+      { 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') },
+      'a: four',
+    );
   }
   rmSync(CACHE(parsed));
   const bytes = readFileSync(CACHE(garbled));
@@ -218,12 +277,15 @@ test('a bucket line that is not one: the files are looked up instead, and the co
   assert.ok(garbled.show('flotilla/rendered', 'clusters/member1/a/deployment.apps_nginx.yaml').includes('replicas: 2'));
 });
 
-test('a kept line that is another file\'s is not taken for this one: parsed again from its blob, same commit', async () => {
+test("a kept line that is another file's is not taken for this one: parsed again from its blob, same commit", async () => {
   const lying = threeNamespaces();
   const parsed = threeNamespaces();
   for (const r of [lying, parsed]) {
     await sync(r);
-    r.commit({ 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') }, 'a: four');
+    r.commit(
+      { 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') },
+      'a: four',
+    );
   }
   rmSync(CACHE(parsed));
   // a's policy line swapped for c's (same length or not, the header still points at a's place): valid JSON, wrong file.
@@ -233,7 +295,7 @@ test('a kept line that is another file\'s is not taken for this one: parsed agai
   const [cStart, cLength] = inFile(lying, [find('policies/c.yaml')[1], find('policies/c.yaml')[2]]);
   const bytes = readFileSync(CACHE(lying));
   const c = bytes.toString('utf8', cStart, cStart + cLength);
-  assert.ok(c.length <= aLength, 'c\'s line fits in a\'s');
+  assert.ok(c.length <= aLength, "c's line fits in a's");
   bytes.fill(0x20, aStart, aStart + aLength);
   bytes.write(c, aStart);
   writeFileSync(CACHE(lying), bytes);
@@ -247,7 +309,10 @@ test('a template change in a new process picks its files by the header and bucke
   const parsed = threeNamespaces();
   for (const r of [cached, parsed]) {
     await sync(r);
-    r.commit({ 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') }, 'a: four');
+    r.commit(
+      { 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') },
+      'a: four',
+    );
   }
   rmSync(CACHE(parsed));
   // Read, a garbled directory would leave the cache empty: every file parsed again, and the cache written anew.

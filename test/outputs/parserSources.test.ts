@@ -23,7 +23,8 @@ function tree(files: Record<string, string>): string {
 
 const base = {
   [PARSER_ROOT]: "import { parse } from '../documents/parse.ts';\nexport const f = parse;\n",
-  'documents/parse.ts': "import type { Problem } from '../errors/problem.ts';\nexport const parse = (p?: Problem) => p;\n",
+  'documents/parse.ts':
+    "import type { Problem } from '../errors/problem.ts';\nexport const parse = (p?: Problem) => p;\n",
   'errors/problem.ts': 'export interface Problem { code: string }\n',
   'commands/cli.ts': "import { f } from '../outputs/karmadaFiles.ts';\nf();\n",
 };
@@ -44,8 +45,14 @@ test('relative imports: static, type-only, side-effect and dynamic; packages are
 test('the parsing code digest changes with any module the parser imports, even through a type-only import', () => {
   const before = parserSourcesDigest(tree(base));
   assert.is(parserSourcesDigest(tree(base)), before, 'the same code, another checkout: the same digest');
-  assert.is.not(parserSourcesDigest(tree({ ...base, 'errors/problem.ts': 'export interface Problem { code: number }\n' })), before);
-  assert.is.not(parserSourcesDigest(tree({ ...base, 'documents/parse.ts': base['documents/parse.ts'] + '// edited\n' })), before);
+  assert.is.not(
+    parserSourcesDigest(tree({ ...base, 'errors/problem.ts': 'export interface Problem { code: number }\n' })),
+    before,
+  );
+  assert.is.not(
+    parserSourcesDigest(tree({ ...base, 'documents/parse.ts': base['documents/parse.ts'] + '// edited\n' })),
+    before,
+  );
 });
 
 test('the parsing code digest ignores modules the parser does not import', () => {
@@ -62,12 +69,22 @@ test('a module moved to another folder is followed through the new import, and t
   };
   const digest = parserSourcesDigest(tree(moved));
   assert.is.not(digest, parserSourcesDigest(tree(base)));
-  assert.is.not(parserSourcesDigest(tree({ ...moved, 'errors/problem.ts': 'export type Problem = string;\n' })), digest);
+  assert.is.not(
+    parserSourcesDigest(tree({ ...moved, 'errors/problem.ts': 'export type Problem = string;\n' })),
+    digest,
+  );
 });
 
 test('a module path in a comment that names no file is no source; a missing root is an error, never a digest of nothing', () => {
-  const commented = { ...base, 'documents/parse.ts': `// was: import { old } from './old.ts';\n${base['documents/parse.ts']}` };
-  assert.is.not(parserSourcesDigest(tree(commented)), parserSourcesDigest(tree(base)), 'the comment is part of the text');
+  const commented = {
+    ...base,
+    'documents/parse.ts': `// was: import { old } from './old.ts';\n${base['documents/parse.ts']}`,
+  };
+  assert.is.not(
+    parserSourcesDigest(tree(commented)),
+    parserSourcesDigest(tree(base)),
+    'the comment is part of the text',
+  );
   const { [PARSER_ROOT]: _, ...withoutRoot } = base;
   assert.throws(() => parserSourcesDigest(tree(withoutRoot)), /ENOENT/);
 });

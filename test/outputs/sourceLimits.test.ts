@@ -5,7 +5,8 @@ import { karmadaFilesAt } from '../../src/outputs/karmadaFiles.ts';
 import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from '../../src/outputs/sourceLimits.ts';
 import { commitAll, makeTempRepo, writeWorkTree } from '../commits/helpers/tempRepo.ts';
 
-const cm = (name: string, pad = 0) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  pad: "${'x'.repeat(pad)}"\n`;
+const cm = (name: string, pad = 0) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  pad: "${'x'.repeat(pad)}"\n`;
 
 /** Five template files, t1..t5 in path order; t3 holds three objects, t5 is large. */
 async function readWith(limits: Partial<SourceLimits>) {
@@ -21,11 +22,23 @@ async function readWith(limits: Partial<SourceLimits>) {
     writeWorkTree(temp, files);
     commitAll(temp);
     const oids = new Map(Object.keys(files).map((p) => [p, temp.git(['rev-parse', `HEAD:${p}`]).trim()]));
-    const read = await karmadaFilesAt(await openRepo(temp.path), oids, undefined, { ...DEFAULT_SOURCE_LIMITS, ...limits });
-    return new Map([...read].map(([path, f]) => {
-      const o = f.objects();
-      return [path.replace('templates/', ''), { templates: o.templates.length, unreadable: o.unreadable, problems: o.problems.map((p) => `${p.code}@${p.line}: ${p.message}`) }];
-    }));
+    const read = await karmadaFilesAt(await openRepo(temp.path), oids, undefined, {
+      ...DEFAULT_SOURCE_LIMITS,
+      ...limits,
+    });
+    return new Map(
+      [...read].map(([path, f]) => {
+        const o = f.objects();
+        return [
+          path.replace('templates/', ''),
+          {
+            templates: o.templates.length,
+            unreadable: o.unreadable,
+            problems: o.problems.map((p) => `${p.code}@${p.line}: ${p.message}`),
+          },
+        ];
+      }),
+    );
   } finally {
     temp.cleanup();
   }
@@ -33,28 +46,52 @@ async function readWith(limits: Partial<SourceLimits>) {
 
 test('every file is read within the default limits', async () => {
   const read = await readWith({});
-  assert.equal([...read.values()].map((f) => [f.templates, f.unreadable, f.problems.length]), [[1, false, 0], [1, false, 0], [3, false, 0], [1, false, 0], [1, false, 0]]);
+  assert.equal(
+    [...read.values()].map((f) => [f.templates, f.unreadable, f.problems.length]),
+    [
+      [1, false, 0],
+      [1, false, 0],
+      [3, false, 0],
+      [1, false, 0],
+      [1, false, 0],
+    ],
+  );
 });
 
 test('past the file limit the rest is not read: COMMIT_TOO_LARGE at the first file left out, all of them unreadable', async () => {
   const read = await readWith({ maxFiles: 3 });
-  assert.equal([...read.values()].map((f) => f.templates), [1, 1, 3, 0, 0]);
+  assert.equal(
+    [...read.values()].map((f) => f.templates),
+    [1, 1, 3, 0, 0],
+  );
   assert.equal([read.get('t4.yaml')?.unreadable, read.get('t5.yaml')?.unreadable], [true, true]);
-  assert.match(read.get('t4.yaml')?.problems[0] ?? '', /^COMMIT_TOO_LARGE@1: this commit has 5 files to read, over the 3 one read takes: this file and the 1 after it/);
+  assert.match(
+    read.get('t4.yaml')?.problems[0] ?? '',
+    /^COMMIT_TOO_LARGE@1: this commit has 5 files to read, over the 3 one read takes: this file and the 1 after it/,
+  );
   assert.equal(read.get('t5.yaml')?.problems, [], 'one problem, not one per file left out');
 });
 
 test('past the object limit the file that crosses it and the rest are not used', async () => {
   const read = await readWith({ maxObjects: 4 });
-  assert.equal([...read.values()].map((f) => f.templates), [1, 1, 0, 0, 0]);
+  assert.equal(
+    [...read.values()].map((f) => f.templates),
+    [1, 1, 0, 0, 0],
+  );
   assert.match(read.get('t3.yaml')?.problems[0] ?? '', /over 4 objects/);
   assert.is(read.get('t4.yaml')?.unreadable, true);
 });
 
 test('past the byte limit the files left are not even read from the object store', async () => {
   const read = await readWith({ maxBytes: 500 });
-  assert.equal([...read.values()].map((f) => f.templates), [1, 1, 3, 1, 0]);
-  assert.match(read.get('t5.yaml')?.problems[0] ?? '', /the files before this one hold 0.0 MiB, all one read takes: this file and the 0 after it/);
+  assert.equal(
+    [...read.values()].map((f) => f.templates),
+    [1, 1, 3, 1, 0],
+  );
+  assert.match(
+    read.get('t5.yaml')?.problems[0] ?? '',
+    /the files before this one hold 0.0 MiB, all one read takes: this file and the 0 after it/,
+  );
 });
 
 test.run();

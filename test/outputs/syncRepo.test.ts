@@ -38,28 +38,48 @@ spec:
     clusterAffinity:
       clusterNames: [member1]
 `;
-const cm = (name: string, kind = 'ConfigMap') => `apiVersion: v1\nkind: "${kind}"\nmetadata:\n  name: ${name}\n  namespace: default\ndata:\n  k: v\n`;
+const cm = (name: string, kind = 'ConfigMap') =>
+  `apiVersion: v1\nkind: "${kind}"\nmetadata:\n  name: ${name}\n  namespace: default\ndata:\n  k: v\n`;
 
 test('a kind with .. or / is a located error, the rest of that commit renders, and later commits render after the revert', async () => {
-  const r = makeConfigRepoWith(repos, { ...MEMBERS, 'policies/all.yaml': everything, 'templates/a.yaml': cm('a') }, 'a ConfigMap');
+  const r = makeConfigRepoWith(
+    repos,
+    { ...MEMBERS, 'policies/all.yaml': everything, 'templates/a.yaml': cm('a') },
+    'a ConfigMap',
+  );
   const repo = await openRepo(r.dir);
   await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
-  r.commit({ 'templates/evil.yaml': `${cm('b', '../../../x')}---\n${cm('c', 'a..b')}`, 'templates/b.yaml': cm('b2') }, 'bad kinds');
+  r.commit(
+    { 'templates/evil.yaml': `${cm('b', '../../../x')}---\n${cm('c', 'a..b')}`, 'templates/b.yaml': cm('b2') },
+    'bad kinds',
+  );
   r.commit({ 'templates/evil.yaml': null }, 'revert');
   r.commit({ 'templates/c.yaml': cm('c3') }, 'one more');
   const result = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
   assert.is(result.reports.length, 3);
-  assert.ok(result.reports.every((report) => report.outputCommit), 'every commit rendered');
-  const bad = result.reports[0]!.problems.filter((p) => p.file === 'templates/evil.yaml').map((p) => `${p.line}:${p.code}`);
+  assert.ok(
+    result.reports.every((report) => report.outputCommit),
+    'every commit rendered',
+  );
+  const bad = result.reports[0]!.problems.filter((p) => p.file === 'templates/evil.yaml').map(
+    (p) => `${p.line}:${p.code}`,
+  );
   assert.equal(bad, ['2:INVALID_VALUE', '10:INVALID_VALUE']);
   const files = r.ls('flotilla/rendered');
   assert.ok(files.includes('clusters/member1/default/configmap_b2.yaml'), 'the rest of the bad commit rendered');
   assert.ok(files.includes('clusters/member1/default/configmap_c3.yaml'), 'a later commit rendered');
-  assert.not.ok(files.some((f) => f.includes('x_b') || f.includes('a..b') || !/^(clusters|bindings|\.flotilla)\//.test(f)), files.join('\n'));
+  assert.not.ok(
+    files.some((f) => f.includes('x_b') || f.includes('a..b') || !/^(clusters|bindings|\.flotilla)\//.test(f)),
+    files.join('\n'),
+  );
 });
 
 test('a commit whose render fails is skipped when a later one exists; the newest commit failing fails the pass', async () => {
-  const r = makeConfigRepoWith(repos, { ...MEMBERS, 'policies/all.yaml': everything, 'templates/a.yaml': cm('a') }, 'a ConfigMap');
+  const r = makeConfigRepoWith(
+    repos,
+    { ...MEMBERS, 'policies/all.yaml': everything, 'templates/a.yaml': cm('a') },
+    'a ConfigMap',
+  );
   const repo = await openRepo(r.dir);
   await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
   const broken = r.commit({ 'templates/b.yaml': cm('b') }, 'cannot render');
@@ -69,15 +89,24 @@ test('a commit whose render fails is skipped when a later one exists; the newest
     return renderRevision(git, sha, target, again);
   };
   const result = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT, render });
-  assert.equal(result.reports.map((report) => report.outputCommit !== null), [false, true]);
+  assert.equal(
+    result.reports.map((report) => report.outputCommit !== null),
+    [false, true],
+  );
   assert.is(result.reports[0]!.problems[0]!.code, 'RENDER_FAILED');
-  assert.ok(r.ls('flotilla/rendered').includes('clusters/member1/default/configmap_b.yaml'), 'the later commit carries the skipped one');
+  assert.ok(
+    r.ls('flotilla/rendered').includes('clusters/member1/default/configmap_b.yaml'),
+    'the later commit carries the skipped one',
+  );
 
   const head = r.commit({ 'templates/d.yaml': cm('d') }, 'head cannot render');
   const failing: typeof renderRevision = async () => {
     throw new Error(`internal error at ${head}`);
   };
-  assert.match(await failureOf(syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT, render: failing })), 'internal error');
+  assert.match(
+    await failureOf(syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT, render: failing })),
+    'internal error',
+  );
   // A transient error (one with a code) is not the commit's fault: it fails the pass instead of skipping.
   r.commit({ 'templates/e.yaml': cm('e') }, 'newest');
   const transient: typeof renderRevision = async () => {

@@ -64,7 +64,10 @@ async function renderFiles(files: Record<string, string>) {
 }
 
 test('a Deployment without replicas, with requests, Divided 2:1: member1 gets the one replica, written as replicas: 1; member2 gets no Work', async () => {
-  const out = await renderFiles({ 'apps/web.yaml': deployment('web', true), 'policies/apps.yaml': policy(DIVIDED_2_1) });
+  const out = await renderFiles({
+    'apps/web.yaml': deployment('web', true),
+    'policies/apps.yaml': policy(DIVIDED_2_1),
+  });
   assert.is(out.binding('web-deployment').spec.replicas, 1);
   assert.equal(out.binding('web-deployment').spec.clusters, [{ name: 'member1', replicas: 1 }]);
   assert.is(out.manifest('member1', 'deployment.apps_web.yaml')?.spec.replicas, 1);
@@ -72,14 +75,20 @@ test('a Deployment without replicas, with requests, Divided 2:1: member1 gets th
 });
 
 test('a Deployment without replicas and without requests is a workload too: divided, not duplicated whole', async () => {
-  const out = await renderFiles({ 'apps/web.yaml': deployment('web', false), 'policies/apps.yaml': policy(DIVIDED_2_1) });
+  const out = await renderFiles({
+    'apps/web.yaml': deployment('web', false),
+    'policies/apps.yaml': policy(DIVIDED_2_1),
+  });
   assert.equal(out.binding('web-deployment').spec.clusters, [{ name: 'member1', replicas: 1 }]);
   assert.is(out.manifest('member1', 'deployment.apps_web.yaml')?.spec.replicas, 1);
   assert.is(out.manifest('member2', 'deployment.apps_web.yaml'), undefined);
 });
 
 test('Duplicated: every member gets replicas: 1 for a Deployment written without replicas', async () => {
-  const out = await renderFiles({ 'apps/web.yaml': deployment('web', true), 'policies/apps.yaml': policy('    replicaScheduling: {replicaSchedulingType: Duplicated}\n') });
+  const out = await renderFiles({
+    'apps/web.yaml': deployment('web', true),
+    'policies/apps.yaml': policy('    replicaScheduling: {replicaSchedulingType: Duplicated}\n'),
+  });
   assert.is(out.manifest('member1', 'deployment.apps_web.yaml')?.spec.replicas, 1);
   assert.is(out.manifest('member2', 'deployment.apps_web.yaml')?.spec.replicas, 1);
 });
@@ -113,7 +122,11 @@ spec:
       overriders:
         plaintext: [{path: /spec/replicas, operator: replace, value: 3}]
 `;
-  const out = await renderFiles({ 'apps/web.yaml': deployment('web', true), 'policies/apps.yaml': policy('    replicaScheduling: {replicaSchedulingType: Duplicated}\n'), 'policies/override.yaml': override });
+  const out = await renderFiles({
+    'apps/web.yaml': deployment('web', true),
+    'policies/apps.yaml': policy('    replicaScheduling: {replicaSchedulingType: Duplicated}\n'),
+    'policies/override.yaml': override,
+  });
   assert.is(out.manifest('member1', 'deployment.apps_web.yaml')?.spec.replicas, 1);
   assert.is(out.manifest('member2', 'deployment.apps_web.yaml')?.spec.replicas, 3);
 });

@@ -6,7 +6,15 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import type { OverridePolicy } from '../../src/api/policy.ts';
 import { applyOverrides, type OverrideOutcome } from '../../src/overrides/applyOverrides.ts';
-import { cluster, clusterOverridePolicy, containersOf, metadataOf, overridePolicy, workload, type Obj } from './helpers/objects.ts';
+import {
+  cluster,
+  clusterOverridePolicy,
+  containersOf,
+  metadataOf,
+  overridePolicy,
+  workload,
+  type Obj,
+} from './helpers/objects.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const samples = path.resolve(repoRoot, '../shared/karmada-samples');
@@ -27,7 +35,9 @@ test('sample nginx: member2 gets the labels added; remove and replace of absent 
   const metadata = metadataOf(manifestOf(outcome));
   assert.equal(metadata.labels, { app: 'nginx', env: 'skoala-dev', 'env-stat': 'skoala-stage' });
   assert.is('annotations' in metadata, false);
-  assert.equal(outcome.ok && outcome.applied, [{ policy: 'OverridePolicy default/nginx-op', ruleIndex: 0, overriders: ['labelsOverrider'] }]);
+  assert.equal(outcome.ok && outcome.applied, [
+    { policy: 'OverridePolicy default/nginx-op', ruleIndex: 0, overriders: ['labelsOverrider'] },
+  ]);
 });
 
 test('sample nginx: member1 gets the annotation added and nothing else', () => {
@@ -37,7 +47,10 @@ test('sample nginx: member1 gets the annotation added and nothing else', () => {
   const manifest = manifestOf(outcome);
   assert.equal(metadataOf(manifest).annotations, { env: 'skoala-stage' });
   assert.equal(metadataOf(manifest).labels, { app: 'nginx' });
-  assert.equal({ ...manifest, metadata: { ...metadataOf(manifest), annotations: undefined } }, { ...deployment, metadata: { ...metadataOf(deployment), annotations: undefined } });
+  assert.equal(
+    { ...manifest, metadata: { ...metadataOf(manifest), annotations: undefined } },
+    { ...deployment, metadata: { ...metadataOf(deployment), annotations: undefined } },
+  );
   assert.equal(outcome.ok && outcome.applied.map((a) => a.ruleIndex), [1]);
 });
 
@@ -54,7 +67,9 @@ test('sample guestbook: plaintext add replaces an existing annotations map whole
   const guestbook = readSample('guestbook/guestbook.yaml');
   metadataOf(guestbook).annotations = { existing: 'gone' };
   const policy = readSample('guestbook/guestbooks-overridepolicy.yaml') as unknown as OverridePolicy;
-  assert.equal(metadataOf(manifestOf(applyOverrides(guestbook, member1, [policy]))).annotations, { OverridePolicy: 'test' });
+  assert.equal(metadataOf(manifestOf(applyOverrides(guestbook, member1, [policy]))).annotations, {
+    OverridePolicy: 'test',
+  });
 });
 
 test('sample guestbook: member2 gets nothing changed', () => {
@@ -68,12 +83,25 @@ test('sample guestbook: member2 gets nothing changed', () => {
 // Transcribed from karmada pkg/util/overridemanager/overridemanager_test.go
 // (Test_overrideManagerImpl_ApplyLabelAnnotationOverriderPolicies): an OP on a Deployment and a COP on a
 // ClusterRole, each adding one label and one annotation for its cluster.
-const addBoth = { labelsOverrider: [{ operator: 'add' as const, value: { testAddLabel: 'testAddLabel' } }], annotationsOverrider: [{ operator: 'add' as const, value: { testAddAnnotation: 'testAddAnnotation' } }] };
+const addBoth = {
+  labelsOverrider: [{ operator: 'add' as const, value: { testAddLabel: 'testAddLabel' } }],
+  annotationsOverrider: [{ operator: 'add' as const, value: { testAddAnnotation: 'testAddAnnotation' } }],
+};
 const wantLabels = { testLabel: 'testLabel', testAddLabel: 'testAddLabel' };
 const wantAnnotations = { testAnnotation: 'testAnnotation', testAddAnnotation: 'testAddAnnotation' };
 
 test('OverridePolicy adds a label and an annotation to a Deployment', () => {
-  const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'test1', namespace: 'default', labels: { testLabel: 'testLabel' }, annotations: { testAnnotation: 'testAnnotation' } }, spec: {} };
+  const deployment = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name: 'test1',
+      namespace: 'default',
+      labels: { testLabel: 'testLabel' },
+      annotations: { testAnnotation: 'testAnnotation' },
+    },
+    spec: {},
+  };
   const policy = overridePolicy('test1', {
     resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'test1' }],
     overrideRules: [{ targetCluster: { clusterNames: ['test1'] }, overriders: addBoth }],
@@ -81,16 +109,26 @@ test('OverridePolicy adds a label and an annotation to a Deployment', () => {
   const outcome = applyOverrides(deployment, cluster('test1'), [policy]);
   const metadata = metadataOf(manifestOf(outcome));
   assert.equal([metadata.labels, metadata.annotations], [wantLabels, wantAnnotations]);
-  assert.equal(outcome.ok && outcome.applied, [{ policy: 'OverridePolicy default/test1', ruleIndex: 0, overriders: ['labelsOverrider', 'annotationsOverrider'] }]);
+  assert.equal(outcome.ok && outcome.applied, [
+    { policy: 'OverridePolicy default/test1', ruleIndex: 0, overriders: ['labelsOverrider', 'annotationsOverrider'] },
+  ]);
 });
 
 test('ClusterOverridePolicy adds a label and an annotation to a ClusterRole', () => {
-  const clusterRole = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'test2', labels: { testLabel: 'testLabel' }, annotations: { testAnnotation: 'testAnnotation' } }, rules: [] };
+  const clusterRole = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: 'test2', labels: { testLabel: 'testLabel' }, annotations: { testAnnotation: 'testAnnotation' } },
+    rules: [],
+  };
   const policy = clusterOverridePolicy('test2', {
     resourceSelectors: [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'test2' }],
     overrideRules: [{ targetCluster: { clusterNames: ['test2'] }, overriders: addBoth }],
   });
-  const outcome = applyOverrides(clusterRole, cluster('test2'), [policy, overridePolicy('ignored', { overrideRules: [{ overriders: addBoth }] })]);
+  const outcome = applyOverrides(clusterRole, cluster('test2'), [
+    policy,
+    overridePolicy('ignored', { overrideRules: [{ overriders: addBoth }] }),
+  ]);
   const metadata = metadataOf(manifestOf(outcome));
   assert.equal([metadata.labels, metadata.annotations], [wantLabels, wantAnnotations]);
   assert.equal(outcome.ok && outcome.applied.map((a) => a.policy), ['ClusterOverridePolicy test2']);
@@ -123,69 +161,122 @@ test('inside one rule the overriders run image, command, args, labels, annotatio
   });
   const outcome = applyOverrides(deployment, member1, [policy]);
   const manifest = manifestOf(outcome);
-  assert.equal(containersOf(manifest), [{ name: 'app', image: 'plain/nginx:2', command: ['run'], args: ['--a', '--late'] }]);
+  assert.equal(containersOf(manifest), [
+    { name: 'app', image: 'plain/nginx:2', command: ['run'], args: ['--a', '--late'] },
+  ]);
   assert.equal(metadataOf(manifest).labels, { app: 'nginx', stage: 'labels' });
   assert.equal(metadataOf(manifest).annotations, { cfg: '{"plain":true}', cfg2: '{"image":"none","from":"field"}' });
-  assert.equal(outcome.ok && outcome.applied[0]?.overriders, ['imageOverrider', 'commandOverrider', 'argsOverrider', 'labelsOverrider', 'annotationsOverrider', 'fieldOverrider', 'plaintext']);
+  assert.equal(outcome.ok && outcome.applied[0]?.overriders, [
+    'imageOverrider',
+    'commandOverrider',
+    'argsOverrider',
+    'labelsOverrider',
+    'annotationsOverrider',
+    'fieldOverrider',
+    'plaintext',
+  ]);
 });
 
 test('COPs apply before OPs and the most specific policy applies last, so it wins', () => {
   const deployment = workload('Deployment', [{ name: 'app', image: 'nginx:1' }]);
-  const setReplicas = (n: number) => ({ overrideRules: [{ overriders: { plaintext: [{ path: '/spec/replicas', operator: 'replace' as const, value: n }] } }] });
+  const setReplicas = (n: number) => ({
+    overrideRules: [
+      { overriders: { plaintext: [{ path: '/spec/replicas', operator: 'replace' as const, value: n }] } },
+    ],
+  });
   const policies = [
-    overridePolicy('a-by-name', { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'nginx' }], ...setReplicas(3) }),
+    overridePolicy('a-by-name', {
+      resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'nginx' }],
+      ...setReplicas(3),
+    }),
     overridePolicy('z-match-all', setReplicas(2)),
-    clusterOverridePolicy('cop-by-name', { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'nginx' }], ...setReplicas(1) }),
+    clusterOverridePolicy('cop-by-name', {
+      resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'nginx' }],
+      ...setReplicas(1),
+    }),
   ];
   const outcome = applyOverrides(deployment, member1, policies);
   assert.is((manifestOf(outcome).spec as Obj).replicas, 3);
-  assert.equal(outcome.ok && outcome.applied.map((a) => a.policy), ['ClusterOverridePolicy cop-by-name', 'OverridePolicy default/z-match-all', 'OverridePolicy default/a-by-name']);
+  assert.equal(outcome.ok && outcome.applied.map((a) => a.policy), [
+    'ClusterOverridePolicy cop-by-name',
+    'OverridePolicy default/z-match-all',
+    'OverridePolicy default/a-by-name',
+  ]);
 });
 
 test('a failing plaintext names the policy, the rule and the operation; earlier successes are discarded', () => {
   const guestbook = readSample('guestbook/guestbook.yaml');
   const policies = [
-    overridePolicy('a-ok', { overrideRules: [{ overriders: { plaintext: [{ path: '/spec/size', operator: 'replace', value: 9 }] } }] }),
+    overridePolicy('a-ok', {
+      overrideRules: [{ overriders: { plaintext: [{ path: '/spec/size', operator: 'replace', value: 9 }] } }],
+    }),
     overridePolicy('b-bad', {
       resourceSelectors: [{ apiVersion: 'webapp.my.domain/v1', kind: 'Guestbook' }],
       overrideRules: [
         { targetCluster: { clusterNames: ['member2'] }, overriders: {} },
-        { overriders: { plaintext: [{ path: '/spec/size', operator: 'replace', value: 1 }, { path: '/spec/missing/deep', operator: 'add', value: 1 }] } },
+        {
+          overriders: {
+            plaintext: [
+              { path: '/spec/size', operator: 'replace', value: 1 },
+              { path: '/spec/missing/deep', operator: 'add', value: 1 },
+            ],
+          },
+        },
       ],
     }),
   ];
   const outcome = applyOverrides(guestbook, member1, policies);
-  assert.equal(outcome.ok ? null : { policy: outcome.policy, ruleIndex: outcome.ruleIndex, overrider: outcome.overrider }, {
-    policy: { kind: 'OverridePolicy', namespace: 'default', name: 'b-bad' },
-    ruleIndex: 1,
-    overrider: 'plaintext[1]',
-  });
+  assert.equal(
+    outcome.ok ? null : { policy: outcome.policy, ruleIndex: outcome.ruleIndex, overrider: outcome.overrider },
+    {
+      policy: { kind: 'OverridePolicy', namespace: 'default', name: 'b-bad' },
+      ruleIndex: 1,
+      overrider: 'plaintext[1]',
+    },
+  );
   assert.match(outcome.ok ? '' : outcome.message, /missing path/);
 });
 
 test('a failing COP from the deprecated pair reports ruleIndex -1 and an empty namespace', () => {
   const deployment = workload('Deployment', [{ name: 'app', image: 'Not A Valid Image' }]);
-  const policy = clusterOverridePolicy('old', { overriders: { imageOverrider: [{ component: 'Tag', operator: 'replace', value: 'v2' }] } });
+  const policy = clusterOverridePolicy('old', {
+    overriders: { imageOverrider: [{ component: 'Tag', operator: 'replace', value: 'v2' }] },
+  });
   const outcome = applyOverrides(deployment, member1, [policy]);
-  assert.equal(outcome.ok ? null : [outcome.policy, outcome.ruleIndex, outcome.overrider], [{ kind: 'ClusterOverridePolicy', namespace: '', name: 'old' }, -1, 'imageOverrider[0]']);
+  assert.equal(outcome.ok ? null : [outcome.policy, outcome.ruleIndex, outcome.overrider], [
+    { kind: 'ClusterOverridePolicy', namespace: '', name: 'old' },
+    -1,
+    'imageOverrider[0]',
+  ]);
 });
 
 test('plaintext replace of a missing field fails instead of creating it', () => {
   const outcome = applyOverrides(workload('Deployment', []), member1, [
-    overridePolicy('p', { overrideRules: [{ overriders: { plaintext: [{ path: '/spec/paused', operator: 'replace', value: true }] } }] }),
+    overridePolicy('p', {
+      overrideRules: [{ overriders: { plaintext: [{ path: '/spec/paused', operator: 'replace', value: true }] } }],
+    }),
   ]);
   assert.is(outcome.ok, false);
 });
 
 test('a matching rule with no overriders is still recorded as applied', () => {
-  const outcome = applyOverrides(workload('Deployment', []), member1, [overridePolicy('empty', { overrideRules: [{ overriders: {} }] })]);
-  assert.equal(outcome.ok && outcome.applied, [{ policy: 'OverridePolicy default/empty', ruleIndex: 0, overriders: [] }]);
+  const outcome = applyOverrides(workload('Deployment', []), member1, [
+    overridePolicy('empty', { overrideRules: [{ overriders: {} }] }),
+  ]);
+  assert.equal(outcome.ok && outcome.applied, [
+    { policy: 'OverridePolicy default/empty', ruleIndex: 0, overriders: [] },
+  ]);
 });
 
 test('an explicit target decides scope: a cluster-scoped custom kind gets no OverridePolicy', () => {
   const guestbook = readSample('guestbook/guestbook.yaml');
   const policy = readSample('guestbook/guestbooks-overridepolicy.yaml') as unknown as OverridePolicy;
-  const outcome = applyOverrides(guestbook, member1, [policy], { apiVersion: 'webapp.my.domain/v1', kind: 'Guestbook', namespace: '', name: 'guestbook-sample' });
+  const outcome = applyOverrides(guestbook, member1, [policy], {
+    apiVersion: 'webapp.my.domain/v1',
+    kind: 'Guestbook',
+    namespace: '',
+    name: 'guestbook-sample',
+  });
   assert.equal(manifestOf(outcome), guestbook);
 });
 

@@ -33,20 +33,30 @@ test('json: replace a nested key in an embedded JSON document', () => {
 
 test('yaml: keys come back sorted, list items unindented, comments dropped', () => {
   const text = '# settings\nzeta: 1\nalpha:\n  items:\n    - a\n    - b\n';
-  const got = dataAfter({ 'app.yaml': text }, [{ fieldPath: '/data/app.yaml', yaml: [{ subPath: '/alpha/items/-', operator: 'add', value: 'c' }] }]);
+  const got = dataAfter({ 'app.yaml': text }, [
+    { fieldPath: '/data/app.yaml', yaml: [{ subPath: '/alpha/items/-', operator: 'add', value: 'c' }] },
+  ]);
   assert.equal(got, { 'app.yaml': 'alpha:\n  items:\n  - a\n  - b\n  - c\nzeta: 1\n' });
 });
 
 test('json: key order is kept, new keys go last, output is compact with Go HTML escapes', () => {
   const got = dataAfter({ 'c.json': '{ "b": 1, "a": { "x": true } }' }, [
-    { fieldPath: '/data/c.json', json: [{ subPath: '/a/x', operator: 'remove' }, { subPath: '/html', operator: 'add', value: '<b>&</b>' }] },
+    {
+      fieldPath: '/data/c.json',
+      json: [
+        { subPath: '/a/x', operator: 'remove' },
+        { subPath: '/html', operator: 'add', value: '<b>&</b>' },
+      ],
+    },
   ]);
   assert.equal(got, { 'c.json': '{"b":1,"a":{},"html":"\\u003cb\\u003e\\u0026\\u003c/b\\u003e"}' });
   assert.is(stringifyJsonLikeGo({ s: 'a\u2028b' }), '{"s":"a\\u2028b"}');
 });
 
 test('the field path is a JSON pointer: ~1 addresses a key with /', () => {
-  const got = dataAfter({ 'conf/app.json': '{"a":1}' }, [{ fieldPath: '/data/conf~1app.json', json: [{ subPath: '/a', operator: 'replace', value: 2 }] }]);
+  const got = dataAfter({ 'conf/app.json': '{"a":1}' }, [
+    { fieldPath: '/data/conf~1app.json', json: [{ subPath: '/a', operator: 'replace', value: 2 }] },
+  ]);
   assert.equal(got, { 'conf/app.json': '{"a":2}' });
 });
 
@@ -59,27 +69,92 @@ test('overriders apply in order and leave other data keys alone', () => {
 });
 
 test('yaml: only the first document of a multi-document string is kept, as Go reads it', () => {
-  const got = dataAfter({ 'm.yaml': 'a: 1\n---\nb: 2\n' }, [{ fieldPath: '/data/m.yaml', yaml: [{ subPath: '/a', operator: 'replace', value: 3 }] }]);
+  const got = dataAfter({ 'm.yaml': 'a: 1\n---\nb: 2\n' }, [
+    { fieldPath: '/data/m.yaml', yaml: [{ subPath: '/a', operator: 'replace', value: 3 }] },
+  ]);
   assert.equal(got, { 'm.yaml': 'a: 3\n' });
 });
 
 test('yaml: YAML 1.1 scalars are read as Go reads them (on is true, 010 is octal)', () => {
-  const got = dataAfter({ 'y.yaml': 'enabled: on\nmode: 010\n' }, [{ fieldPath: '/data/y.yaml', yaml: [{ subPath: '/extra', operator: 'add', value: 'yes' }] }]);
+  const got = dataAfter({ 'y.yaml': 'enabled: on\nmode: 010\n' }, [
+    { fieldPath: '/data/y.yaml', yaml: [{ subPath: '/extra', operator: 'add', value: 'yes' }] },
+  ]);
   assert.equal(got, { 'y.yaml': 'enabled: true\nextra: "yes"\nmode: 8\n' });
 });
 
 test('an empty JSON string is left as it is', () => {
-  assert.equal(dataAfter({ 'e.json': '' }, [{ fieldPath: '/data/e.json', json: [{ subPath: '/a', operator: 'add', value: 1 }] }]), { 'e.json': '' });
+  assert.equal(
+    dataAfter({ 'e.json': '' }, [{ fieldPath: '/data/e.json', json: [{ subPath: '/a', operator: 'add', value: 1 }] }]),
+    { 'e.json': '' },
+  );
 });
 
-const failures: { name: string; data: Record<string, string>; overrider: FieldOverrider; overrider_: string; message: RegExp }[] = [
-  { name: 'both json and yaml', data: { a: '{}' }, overrider: { fieldPath: '/data/a', json: [{ subPath: '/x', operator: 'add', value: 1 }], yaml: [{ subPath: '/x', operator: 'add', value: 1 }] }, overrider_: 'fieldOverrider[0]', message: /Only one is allowed/ },
-  { name: 'neither json nor yaml', data: { a: '{}' }, overrider: { fieldPath: '/data/a' }, overrider_: 'fieldOverrider[0]', message: /either JSON or YAML/ },
-  { name: 'a missing field', data: { a: '{}' }, overrider: { fieldPath: '/data/b', json: [{ subPath: '/x', operator: 'add', value: 1 }] }, overrider_: 'fieldOverrider[0]', message: /path\(\/data\/b\)/ },
-  { name: 'a field that is not a string', data: { a: '{}' }, overrider: { fieldPath: '/data', json: [{ subPath: '/x', operator: 'add', value: 1 }] }, overrider_: 'fieldOverrider[0]', message: /is not string/ },
-  { name: 'invalid embedded JSON', data: { a: '{oops' }, overrider: { fieldPath: '/data/a', json: [{ subPath: '/x', operator: 'add', value: 1 }] }, overrider_: 'fieldOverrider[0]', message: /invalid JSON/ },
-  { name: 'invalid embedded YAML', data: { a: 'a: [' }, overrider: { fieldPath: '/data/a', yaml: [{ subPath: '/x', operator: 'add', value: 1 }] }, overrider_: 'fieldOverrider[0]', message: /yaml/ },
-  { name: 'a sub-path that is missing', data: { a: '{"k":{}}' }, overrider: { fieldPath: '/data/a', json: [{ subPath: '/k/v', operator: 'add', value: 1 }, { subPath: '/k/w', operator: 'replace', value: 1 }] }, overrider_: 'fieldOverrider[0].json[1]', message: /missing key/ },
+const failures: {
+  name: string;
+  data: Record<string, string>;
+  overrider: FieldOverrider;
+  overrider_: string;
+  message: RegExp;
+}[] = [
+  {
+    name: 'both json and yaml',
+    data: { a: '{}' },
+    overrider: {
+      fieldPath: '/data/a',
+      json: [{ subPath: '/x', operator: 'add', value: 1 }],
+      yaml: [{ subPath: '/x', operator: 'add', value: 1 }],
+    },
+    overrider_: 'fieldOverrider[0]',
+    message: /Only one is allowed/,
+  },
+  {
+    name: 'neither json nor yaml',
+    data: { a: '{}' },
+    overrider: { fieldPath: '/data/a' },
+    overrider_: 'fieldOverrider[0]',
+    message: /either JSON or YAML/,
+  },
+  {
+    name: 'a missing field',
+    data: { a: '{}' },
+    overrider: { fieldPath: '/data/b', json: [{ subPath: '/x', operator: 'add', value: 1 }] },
+    overrider_: 'fieldOverrider[0]',
+    message: /path\(\/data\/b\)/,
+  },
+  {
+    name: 'a field that is not a string',
+    data: { a: '{}' },
+    overrider: { fieldPath: '/data', json: [{ subPath: '/x', operator: 'add', value: 1 }] },
+    overrider_: 'fieldOverrider[0]',
+    message: /is not string/,
+  },
+  {
+    name: 'invalid embedded JSON',
+    data: { a: '{oops' },
+    overrider: { fieldPath: '/data/a', json: [{ subPath: '/x', operator: 'add', value: 1 }] },
+    overrider_: 'fieldOverrider[0]',
+    message: /invalid JSON/,
+  },
+  {
+    name: 'invalid embedded YAML',
+    data: { a: 'a: [' },
+    overrider: { fieldPath: '/data/a', yaml: [{ subPath: '/x', operator: 'add', value: 1 }] },
+    overrider_: 'fieldOverrider[0]',
+    message: /yaml/,
+  },
+  {
+    name: 'a sub-path that is missing',
+    data: { a: '{"k":{}}' },
+    overrider: {
+      fieldPath: '/data/a',
+      json: [
+        { subPath: '/k/v', operator: 'add', value: 1 },
+        { subPath: '/k/w', operator: 'replace', value: 1 },
+      ],
+    },
+    overrider_: 'fieldOverrider[0].json[1]',
+    message: /missing key/,
+  },
 ];
 
 for (const f of failures) {
@@ -94,7 +169,9 @@ for (const f of failures) {
 
 test('the input manifest is not mutated', () => {
   const manifest = configMap({ 'a.json': '{"n":1}' });
-  applyFieldOverriders(manifest, [{ fieldPath: '/data/a.json', json: [{ subPath: '/n', operator: 'replace', value: 2 }] }]);
+  applyFieldOverriders(manifest, [
+    { fieldPath: '/data/a.json', json: [{ subPath: '/n', operator: 'replace', value: 2 }] },
+  ]);
   assert.equal(manifest.data, { 'a.json': '{"n":1}' });
 });
 

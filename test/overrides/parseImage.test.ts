@@ -9,9 +9,27 @@ const SHA = 'sha256:50d858e0985ecc7f60418aaf0cc5ab587f42c2570a884095a9e8ccacd0f6
 const parseCases: { image: string; hostname: string; repository: string; tag: string; digest: string }[] = [
   { image: 'pause', hostname: '', repository: 'pause', tag: '', digest: '' },
   { image: 'subpath/imagename:v1.0.0', hostname: '', repository: 'subpath/imagename', tag: 'v1.0.0', digest: '' },
-  { image: 'fictional.registry.example/imagename:v1.0.0', hostname: 'fictional.registry.example', repository: 'imagename', tag: 'v1.0.0', digest: '' },
-  { image: 'fictional.registry.example:10443/subpath/imagename:v1.0.0', hostname: 'fictional.registry.example:10443', repository: 'subpath/imagename', tag: 'v1.0.0', digest: '' },
-  { image: `fictional.registry.example:10443/subpath/imagename@${SHA}`, hostname: 'fictional.registry.example:10443', repository: 'subpath/imagename', tag: '', digest: SHA },
+  {
+    image: 'fictional.registry.example/imagename:v1.0.0',
+    hostname: 'fictional.registry.example',
+    repository: 'imagename',
+    tag: 'v1.0.0',
+    digest: '',
+  },
+  {
+    image: 'fictional.registry.example:10443/subpath/imagename:v1.0.0',
+    hostname: 'fictional.registry.example:10443',
+    repository: 'subpath/imagename',
+    tag: 'v1.0.0',
+    digest: '',
+  },
+  {
+    image: `fictional.registry.example:10443/subpath/imagename@${SHA}`,
+    hostname: 'fictional.registry.example:10443',
+    repository: 'subpath/imagename',
+    tag: '',
+    digest: SHA,
+  },
 ];
 
 for (const c of parseCases) {
@@ -35,7 +53,8 @@ const splitCases: [string, string, string][] = [
 ];
 
 test('splitHostname treats the first segment as a host only when it has . or : or is localhost', () => {
-  for (const [name, hostname, repository] of splitCases) assert.equal(splitHostname(name), { hostname, repository }, name);
+  for (const [name, hostname, repository] of splitCases)
+    assert.equal(splitHostname(name), { hostname, repository }, name);
   assert.equal(splitHostname('localhost/app'), { hostname: 'localhost', repository: 'app' });
 });
 

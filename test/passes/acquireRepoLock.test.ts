@@ -45,7 +45,10 @@ test('a lock left by a dead pid on this host is taken over, and says whom it rep
 
 test('a lock from another host is never taken over (its pid cannot be checked from here)', () => {
   const dir = gitdir();
-  writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: 1, host: 'elsewhere', startedAt: '2026-01-01T00:00:00.000Z' }));
+  writeFileSync(
+    path.join(dir, LOCK_FILE),
+    JSON.stringify({ pid: 1, host: 'elsewhere', startedAt: '2026-01-01T00:00:00.000Z' }),
+  );
   assert.throws(() => acquireRepoLock(dir, { isAlive: () => false }), /pid 1 on elsewhere/);
 });
 

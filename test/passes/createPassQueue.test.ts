@@ -12,7 +12,12 @@ function gatedPasses() {
     started.push([...reasons]);
     running++;
     maxRunning = Math.max(maxRunning, running);
-    return new Promise<void>((resolve) => gates.push(() => { running--; resolve(); }));
+    return new Promise<void>((resolve) =>
+      gates.push(() => {
+        running--;
+        resolve();
+      }),
+    );
   };
   const startedCount = async (n: number) => {
     while (started.length < n) await new Promise((r) => setImmediate(r));
@@ -34,7 +39,9 @@ test('one pass at a time: triggers during a pass share exactly one more pass, wi
   await g.startedCount(2);
   assert.equal(g.started[1], ['push', 'webhook']);
   let settled = false;
-  void Promise.all([a, b, c]).then(() => { settled = true; });
+  void Promise.all([a, b, c]).then(() => {
+    settled = true;
+  });
   await new Promise((r) => setImmediate(r));
   assert.not.ok(settled, 'the queued callers wait for the pass that covers them, not the one that was running');
   g.gates[1]!();
@@ -63,7 +70,9 @@ test('stop waits for the running pass and refuses new ones', async () => {
   await g.startedCount(1);
   void q.kick('queued');
   let stopped = false;
-  const stopping = q.stop().then(() => { stopped = true; });
+  const stopping = q.stop().then(() => {
+    stopped = true;
+  });
   await new Promise((r) => setImmediate(r));
   assert.not.ok(stopped);
   g.gates[0]!();

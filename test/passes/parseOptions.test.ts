@@ -32,23 +32,65 @@ test('--listen: HOST:PORT, [v6]:PORT, :PORT, PORT, off', () => {
 
 test('--cluster-failure-threshold / --cluster-success-threshold: a bad duration is a usage error naming the flag', async () => {
   const base = {
-    repo: '/nonexistent', sourceBranch: 'main', credentialsDir: undefined, kubeconfig: undefined, listen: 'off', resync: '0', fetchSchedule: '* * * * *',
-    webhookSecretEnv: undefined, webhookSecret: undefined, mirrorDir: undefined, cwd: '/', out: () => {}, err: () => {}, stopSignal: Promise.resolve(),
+    repo: '/nonexistent',
+    sourceBranch: 'main',
+    credentialsDir: undefined,
+    kubeconfig: undefined,
+    listen: 'off',
+    resync: '0',
+    fetchSchedule: '* * * * *',
+    webhookSecretEnv: undefined,
+    webhookSecret: undefined,
+    mirrorDir: undefined,
+    cwd: '/',
+    out: () => {},
+    err: () => {},
+    stopSignal: Promise.resolve(),
   };
   for (const flag of ['clusterFailureThreshold', 'clusterSuccessThreshold'] as const) {
-    const err = await runCommand({ ...base, [flag]: '30 seconds' }).then(() => null, (e: unknown) => e as Error);
-    assert.match(err?.message ?? '', flag === 'clusterFailureThreshold' ? '--cluster-failure-threshold "30 seconds" is not a duration' : '--cluster-success-threshold "30 seconds" is not a duration');
+    const err = await runCommand({ ...base, [flag]: '30 seconds' }).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    assert.match(
+      err?.message ?? '',
+      flag === 'clusterFailureThreshold'
+        ? '--cluster-failure-threshold "30 seconds" is not a duration'
+        : '--cluster-success-threshold "30 seconds" is not a duration',
+    );
   }
 });
 
 test('--cluster-status-update-frequency / --graceful-eviction-timeout: bad durations, and a zero grace period, are usage errors naming the flag', async () => {
   const base = {
-    repo: '/nonexistent', sourceBranch: 'main', credentialsDir: undefined, kubeconfig: undefined, listen: 'off', resync: '0', fetchSchedule: '* * * * *',
-    webhookSecretEnv: undefined, webhookSecret: undefined, mirrorDir: undefined, cwd: '/', out: () => {}, err: () => {}, stopSignal: Promise.resolve(),
+    repo: '/nonexistent',
+    sourceBranch: 'main',
+    credentialsDir: undefined,
+    kubeconfig: undefined,
+    listen: 'off',
+    resync: '0',
+    fetchSchedule: '* * * * *',
+    webhookSecretEnv: undefined,
+    webhookSecret: undefined,
+    mirrorDir: undefined,
+    cwd: '/',
+    out: () => {},
+    err: () => {},
+    stopSignal: Promise.resolve(),
   };
-  const failure = (extra: Record<string, string>) => runCommand({ ...base, ...extra }).then(() => '', (e: unknown) => (e as Error).message);
-  assert.match(await failure({ clusterStatusUpdateFrequency: '10 s' }), '--cluster-status-update-frequency "10 s" is not a duration');
-  assert.match(await failure({ gracefulEvictionTimeout: 'ten minutes' }), '--graceful-eviction-timeout "ten minutes" is not a duration');
+  const failure = (extra: Record<string, string>) =>
+    runCommand({ ...base, ...extra }).then(
+      () => '',
+      (e: unknown) => (e as Error).message,
+    );
+  assert.match(
+    await failure({ clusterStatusUpdateFrequency: '10 s' }),
+    '--cluster-status-update-frequency "10 s" is not a duration',
+  );
+  assert.match(
+    await failure({ gracefulEvictionTimeout: 'ten minutes' }),
+    '--graceful-eviction-timeout "ten minutes" is not a duration',
+  );
   assert.match(await failure({ gracefulEvictionTimeout: '0' }), '--graceful-eviction-timeout 0: must be at least 1s');
 });
 
@@ -59,11 +101,30 @@ test('--credentials-dir must not hold, or sit inside, the working tree of a loca
     execFileSync('git', ['init', '-q', clone]);
     mkdirSync(path.join(root, 'credentials'));
     const base = {
-      repo: clone, sourceBranch: 'main', credentialsDir: undefined as string | undefined, kubeconfig: undefined, listen: 'off', resync: '0', fetchSchedule: '* * * * *',
-      webhookSecretEnv: undefined, webhookSecret: undefined, mirrorDir: undefined, cwd: clone, out: () => {}, err: () => {}, stopSignal: Promise.resolve(),
+      repo: clone,
+      sourceBranch: 'main',
+      credentialsDir: undefined as string | undefined,
+      kubeconfig: undefined,
+      listen: 'off',
+      resync: '0',
+      fetchSchedule: '* * * * *',
+      webhookSecretEnv: undefined,
+      webhookSecret: undefined,
+      mirrorDir: undefined,
+      cwd: clone,
+      out: () => {},
+      err: () => {},
+      stopSignal: Promise.resolve(),
     };
-    for (const [credentialsDir, words] of [[undefined, 'the default, the working directory) is inside the working tree'], [root, 'holds the working tree'], [path.join(clone, 'sub'), 'is inside the working tree']] as const) {
-      const err = await runCommand({ ...base, credentialsDir }).then(() => null, (e: unknown) => e as Error);
+    for (const [credentialsDir, words] of [
+      [undefined, 'the default, the working directory) is inside the working tree'],
+      [root, 'holds the working tree'],
+      [path.join(clone, 'sub'), 'is inside the working tree'],
+    ] as const) {
+      const err = await runCommand({ ...base, credentialsDir }).then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
       assert.match(err?.message ?? '', words, String(credentialsDir));
       assert.match(err?.message ?? '', 'fix: pass --credentials-dir naming a folder that holds only kubeconfigs');
     }

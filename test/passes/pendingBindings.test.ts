@@ -4,7 +4,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEFAULT_STATUS_UPDATE_FREQUENCY_MS, startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
+import {
+  DEFAULT_STATUS_UPDATE_FREQUENCY_MS,
+  startReconciler,
+  type Reconciler,
+} from '../../src/passes/startReconciler.ts';
 import { clusterRegistration, type Fleet, makeFleet, reconcilerOptions } from '../helpers/fleet.ts';
 import { LogEvents } from '../helpers/logEvents.ts';
 import { runProgram, type ProgramResult } from '../helpers/runProgram.ts';
@@ -30,7 +34,8 @@ test.after(async () => {
 
 const sample = (file: string) => readFileSync(path.join(SAMPLES, file), 'utf8');
 const passFor = (sha: string) => (e: Record<string, unknown>) => e.step === 'pass' && e.sourceCommit === sha;
-const guestbookOn = (i: number) => fleet.members[i]!.store.get('webapp.my.domain/guestbooks', 'default', 'guestbook-sample');
+const guestbookOn = (i: number) =>
+  fleet.members[i]!.store.get('webapp.my.domain/guestbooks', 'default', 'guestbook-sample');
 
 function flotilla(args: string[]): Promise<ProgramResult> {
   return runProgram(process.execPath, [BIN, ...args], { timeout: 60_000 });
@@ -38,25 +43,41 @@ function flotilla(args: string[]): Promise<ProgramResult> {
 
 test('the guestbook sample pushed in one commit ends with the Guestbook on member1 within one status period; verify passes', async () => {
   // A running fleet first: the status branch lists what each member serves, and no member serves Guestbook yet.
-  const first = fleet.push({ 'clusters/member1.yaml': clusterRegistration('member1'), 'clusters/member2.yaml': clusterRegistration('member2') }, 'register members');
+  const first = fleet.push(
+    {
+      'clusters/member1.yaml': clusterRegistration('member1'),
+      'clusters/member2.yaml': clusterRegistration('member2'),
+    },
+    'register members',
+  );
   await events.next('the pass of the registrations', passFor(first));
 
-  const sha = fleet.push({
-    'templates/guestbooks-crd.yaml': sample('guestbooks-crd.yaml'),
-    'templates/guestbook.yaml': sample('guestbook.yaml'),
-    'policies/guestbooks-clusterpropagationpolicy.yaml': sample('guestbooks-clusterpropagationpolicy.yaml'),
-    'policies/guestbooks-propagationpolicy.yaml': sample('guestbooks-propagationpolicy.yaml'),
-    'policies/guestbooks-overridepolicy.yaml': sample('guestbooks-overridepolicy.yaml'),
-  }, 'guestbook: CRD, custom resource and policies in one commit');
+  const sha = fleet.push(
+    {
+      'templates/guestbooks-crd.yaml': sample('guestbooks-crd.yaml'),
+      'templates/guestbook.yaml': sample('guestbook.yaml'),
+      'policies/guestbooks-clusterpropagationpolicy.yaml': sample('guestbooks-clusterpropagationpolicy.yaml'),
+      'policies/guestbooks-propagationpolicy.yaml': sample('guestbooks-propagationpolicy.yaml'),
+      'policies/guestbooks-overridepolicy.yaml': sample('guestbooks-overridepolicy.yaml'),
+    },
+    'guestbook: CRD, custom resource and policies in one commit',
+  );
   const pass = await events.next('the pass of the guestbook commit', passFor(sha));
   const pushedAt = Date.now();
   const render = events.entries.find((e) => e.step === 'render' && e.sourceCommit === sha);
   assert.ok(render, 'the commit was rendered');
-  assert.ok(fleet.members[0]!.store.get('apiextensions.k8s.io/customresourcedefinitions', '', 'guestbooks.webapp.my.domain'), 'the CRD reached member1 in that pass');
+  assert.ok(
+    fleet.members[0]!.store.get('apiextensions.k8s.io/customresourcedefinitions', '', 'guestbooks.webapp.my.domain'),
+    'the CRD reached member1 in that pass',
+  );
   assert.is(guestbookOn(0), undefined, 'the first render found the API not served by member1: the Guestbook waits');
   assert.ok(pass.statusCommit, 'the pass recorded member1 serving the new API');
 
-  const retried = await events.next('the retry of the pending Guestbook', (e) => e.step === 'pass' && Array.isArray(e.reasons) && (e.reasons as string[]).includes('pending-binding'), STATUS_PERIOD_MS);
+  const retried = await events.next(
+    'the retry of the pending Guestbook',
+    (e) => e.step === 'pass' && Array.isArray(e.reasons) && (e.reasons as string[]).includes('pending-binding'),
+    STATUS_PERIOD_MS,
+  );
   assert.ok(Date.now() - pushedAt < STATUS_PERIOD_MS, 'retried within one status period');
   assert.is(retried.sourceCommit, sha, 'the same source commit, rendered again: no empty commit needed');
   const guestbook = guestbookOn(0);

@@ -16,8 +16,13 @@ test.before(async () => {
   fleet = await makeFleet({ readyDelayMs: 0 });
   events = new LogEvents();
   reconciler = await startReconciler({
-    source: { kind: 'local', path: fleet.bare }, clusters: { kind: 'fixed', targets: new Map() },
-    resyncMs: 0, statusUpdateFrequencyMs: 0, listen: { host: '127.0.0.1', port: 0 }, webhookSecret: SECRET, log: events.log,
+    source: { kind: 'local', path: fleet.bare },
+    clusters: { kind: 'fixed', targets: new Map() },
+    resyncMs: 0,
+    statusUpdateFrequencyMs: 0,
+    listen: { host: '127.0.0.1', port: 0 },
+    webhookSecret: SECRET,
+    log: events.log,
   });
 });
 test.after(async () => {
@@ -27,17 +32,26 @@ test.after(async () => {
 
 async function pushHook(after: string): Promise<{ status: number; text: string }> {
   const body = JSON.stringify({ ref: 'refs/heads/main', after });
-  const res = await fetch(`${reconciler.url}/hooks/github`, { method: 'POST', body, headers: {
-    'Content-Type': 'application/json', 'X-Hub-Signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`, 'X-GitHub-Delivery': randomBytes(8).toString('hex'),
-  } });
+  const res = await fetch(`${reconciler.url}/hooks/github`, {
+    method: 'POST',
+    body,
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Hub-Signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
+      'X-GitHub-Delivery': randomBytes(8).toString('hex'),
+    },
+  });
   return { status: res.status, text: await res.text() };
 }
-const webhookTriggers = async () => (await reconciler.metrics.registry.getSingleMetric('flotilla_triggers_total')!.get()).values.find((v) => v.labels.trigger === 'webhook')?.value ?? 0;
+const webhookTriggers = async () =>
+  (await reconciler.metrics.registry.getSingleMetric('flotilla_triggers_total')!.get()).values.find(
+    (v) => v.labels.trigger === 'webhook',
+  )?.value ?? 0;
 
 test('a push webhook for the commit the last pass rendered starts nothing; one for a newer commit starts a pass with reason webhook', async () => {
   const sha = fleet.push({ 'templates/settings.yaml': configMap('settings', 'blue') }, 'a ConfigMap');
   const pass = await events.next('the pass of the push', (e) => e.step === 'pass' && e.sourceCommit === sha);
-  assert.ok(pass.rendered as number > 0, 'the pass rendered the commit');
+  assert.ok((pass.rendered as number) > 0, 'the pass rendered the commit');
   const same = await pushHook(sha);
   assert.is(same.status, 200);
   assert.match(same.text, `commit ${sha} was already processed`);
@@ -45,7 +59,12 @@ test('a push webhook for the commit the last pass rendered starts nothing; one f
 
   const newer = await pushHook('e'.repeat(40));
   assert.is(newer.status, 202, newer.text);
-  const hooked = await events.next('the pass of the webhook', (e) => e.step === 'pass' && (e.reasons as string[]).includes('webhook'), 15_000, true);
+  const hooked = await events.next(
+    'the pass of the webhook',
+    (e) => e.step === 'pass' && (e.reasons as string[]).includes('webhook'),
+    15_000,
+    true,
+  );
   assert.is(hooked.sourceCommit, sha, 'the pass reads Git afresh: the branch head');
   assert.is(await webhookTriggers(), 1);
 });

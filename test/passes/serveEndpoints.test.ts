@@ -10,7 +10,11 @@ const hex = (body: string, secret = SECRET) => createHmac('sha256', secret).upda
 
 /** How each forge signs a delivery, as its docs describe it. */
 const SIGNERS: Record<Forge, (body: string, id: string, secret?: string) => Record<string, string>> = {
-  github: (b, id, s) => ({ 'X-Hub-Signature-256': `sha256=${hex(b, s)}`, 'X-GitHub-Delivery': id, 'X-GitHub-Event': 'push' }),
+  github: (b, id, s) => ({
+    'X-Hub-Signature-256': `sha256=${hex(b, s)}`,
+    'X-GitHub-Delivery': id,
+    'X-GitHub-Event': 'push',
+  }),
   gitlab: (_b, id, s) => ({ 'X-Gitlab-Token': s ?? SECRET, 'X-Gitlab-Event-UUID': id, 'X-Gitlab-Event': 'Push Hook' }),
   gitea: (b, id, s) => ({ 'X-Gitea-Signature': hex(b, s), 'X-Gitea-Delivery': id, 'X-Gitea-Event': 'push' }),
   generic: (b, id, s) => ({ 'X-Flotilla-Signature': signGeneric(b, s ?? SECRET), 'X-Flotilla-Delivery': id }),
@@ -23,16 +27,29 @@ let server: Endpoints;
 
 test.before(async () => {
   server = await serveEndpoints({
-    host: '127.0.0.1', port: 0, metrics, webhookSecret: SECRET, log: () => undefined, maxBodyBytes: 4096,
+    host: '127.0.0.1',
+    port: 0,
+    metrics,
+    webhookSecret: SECRET,
+    log: () => undefined,
+    maxBodyBytes: 4096,
     readiness: () => ready,
-    onWebhook: (forge) => { hinted.push(forge); },
+    onWebhook: (forge) => {
+      hinted.push(forge);
+    },
   });
 });
 test.after(() => server.close());
-test.before.each(() => { hinted = []; });
+test.before.each(() => {
+  hinted = [];
+});
 
 const post = (forge: string, body: string, headers: Record<string, string>) =>
-  fetch(`${server.url}/hooks/${forge}`, { method: 'POST', body, headers: { 'Content-Type': 'application/json', ...headers } });
+  fetch(`${server.url}/hooks/${forge}`, {
+    method: 'POST',
+    body,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
 
 for (const forge of ['github', 'gitlab', 'gitea', 'generic'] as Forge[]) {
   test(`${forge}: a good delivery is accepted (202) and hints a fetch; a replay of it is refused and fetches nothing`, async () => {
@@ -65,7 +82,7 @@ for (const forge of ['github', 'gitlab', 'gitea', 'generic'] as Forge[]) {
   });
 }
 
-test('Forgejo headers are read as Gitea\'s', async () => {
+test("Forgejo headers are read as Gitea's", async () => {
   const body = '{}';
   const res = await post('gitea', body, { 'X-Forgejo-Signature': hex(body), 'X-Forgejo-Delivery': randomUUID() });
   assert.is(res.status, 202);
@@ -91,23 +108,44 @@ test('/healthz is 200 while the process lives; /readyz follows readiness with it
   assert.is((await fetch(`${server.url}/readyz`)).status, 200);
 });
 
-test('/metrics: Prometheus text with the reconciler\'s families, Karmada and Flux names included', async () => {
+test("/metrics: Prometheus text with the reconciler's families, Karmada and Flux names included", async () => {
   metrics.recordPass({
-    ok: true, durationMs: 120, sourceCommitTime: 1_700_000_000,
+    ok: true,
+    durationMs: 120,
+    sourceCommitTime: 1_700_000_000,
     result: {
-      rendered: [], statusCommit: 'c'.repeat(40), statusPaths: ['clusters/m1.yaml'], writes: 2,
+      rendered: [],
+      statusCommit: 'c'.repeat(40),
+      statusPaths: ['clusters/m1.yaml'],
+      writes: 2,
       delivery: { renderedCommit: 'r'.repeat(40), sourceCommit: 's'.repeat(40), clusters: new Map() },
-      reports: [{
-        cluster: 'member1',
-        status: { conditions: [{ type: 'Ready', status: 'True' }], nodeSummary: { totalNum: 3, readyNum: 3 } },
-        delivery: {
-          cluster: 'member1', writes: 2, notes: [], inventory: [], previousInventory: [], durationMs: 40,
-          results: [
-            { ref: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'nginx' }, action: 'created', message: '' },
-            { ref: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'c' }, action: 'configured', message: '' },
-          ],
+      reports: [
+        {
+          cluster: 'member1',
+          status: { conditions: [{ type: 'Ready', status: 'True' }], nodeSummary: { totalNum: 3, readyNum: 3 } },
+          delivery: {
+            cluster: 'member1',
+            writes: 2,
+            notes: [],
+            inventory: [],
+            previousInventory: [],
+            durationMs: 40,
+            results: [
+              {
+                ref: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'nginx' },
+                action: 'created',
+                message: '',
+              },
+              {
+                ref: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'c' },
+                action: 'configured',
+                message: '',
+              },
+            ],
+          },
         },
-      }, { cluster: 'member2', status: { conditions: [{ type: 'Ready', status: 'False' }] } }],
+        { cluster: 'member2', status: { conditions: [{ type: 'Ready', status: 'False' }] } },
+      ],
     },
   });
   metrics.recordPass({ ok: false, durationMs: 5 });
@@ -131,7 +169,8 @@ test('/metrics: Prometheus text with the reconciler\'s families, Karmada and Flu
     'flotilla_webhook_deliveries_total{forge="github",result="accepted"}',
     'flotilla_webhook_deliveries_total{forge="github",result="too_large"} 1',
     'process_cpu_seconds_total',
-  ]) assert.ok(text.includes(line), `missing: ${line}`);
+  ])
+    assert.ok(text.includes(line), `missing: ${line}`);
 });
 
 test.run();

@@ -5,12 +5,25 @@ import { createReconcilerMetrics } from '../../src/passes/createReconcilerMetric
 import { serveEndpoints } from '../../src/passes/serveEndpoints.ts';
 
 // Slow clients on loopback: a bounded number of them, each closed by the server or, at the latest, by the test.
-const LIMITS = { headersTimeoutMs: 400, requestTimeoutMs: 800, timeoutCheckIntervalMs: 100, maxConnectionsPerAddress: 10, maxConnections: 60, maxHeaderBytes: 4096 };
+const LIMITS = {
+  headersTimeoutMs: 400,
+  requestTimeoutMs: 800,
+  timeoutCheckIntervalMs: 100,
+  maxConnectionsPerAddress: 10,
+  maxConnections: 60,
+  maxHeaderBytes: 4096,
+};
 
 async function listener() {
   return serveEndpoints({
-    host: '127.0.0.1', port: 0, metrics: createReconcilerMetrics('limits-test'), webhookSecret: 's', log: () => undefined,
-    readiness: () => ({ ready: true, reason: '' }), onWebhook: () => undefined, limits: LIMITS,
+    host: '127.0.0.1',
+    port: 0,
+    metrics: createReconcilerMetrics('limits-test'),
+    webhookSecret: 's',
+    log: () => undefined,
+    readiness: () => ({ ready: true, reason: '' }),
+    onWebhook: () => undefined,
+    limits: LIMITS,
   });
 }
 
@@ -40,7 +53,9 @@ function slowClient(url: string, from: string, text: string): Promise<Slow> {
 /** Waits for every slow client to be closed, or fails (and closes them) after `ms`. */
 async function allClosed(slow: Slow[], ms: number): Promise<number[]> {
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`slow connections still open after ${ms} ms`)), ms); });
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`slow connections still open after ${ms} ms`)), ms);
+  });
   try {
     return await Promise.race([Promise.all(slow.map((s) => s.closed)), deadline]);
   } finally {
@@ -52,14 +67,21 @@ async function allClosed(slow: Slow[], ms: number): Promise<number[]> {
 test('under a slow-loris load /healthz still answers, connections over the per-address cap are closed at once and the slow ones after the headers timeout', async () => {
   const server = await listener();
   try {
-    const slow = await Promise.all(Array.from({ length: 30 }, () => slowClient(server.url, '127.0.0.2', 'POST /hooks/generic HTTP/1.1\r\nHost: x\r\n')));
+    const slow = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        slowClient(server.url, '127.0.0.2', 'POST /hooks/generic HTTP/1.1\r\nHost: x\r\n'),
+      ),
+    );
     const health = await fetch(`${server.url}/healthz`);
     assert.is(health.status, 200);
     assert.is(await health.text(), 'ok\n');
     const closedAfter = (await allClosed(slow, 5000)).sort((a, b) => a - b);
     const atOnce = closedAfter.filter((ms) => ms < LIMITS.headersTimeoutMs);
     assert.is(atOnce.length, 20, `closed after ${closedAfter.map((ms) => ms.toFixed(0)).join(', ')} ms`);
-    assert.ok(closedAfter.slice(20).every((ms) => ms >= LIMITS.headersTimeoutMs), `closed after ${closedAfter.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+    assert.ok(
+      closedAfter.slice(20).every((ms) => ms >= LIMITS.headersTimeoutMs),
+      `closed after ${closedAfter.map((ms) => ms.toFixed(0)).join(', ')} ms`,
+    );
   } finally {
     await server.close();
   }
@@ -68,7 +90,8 @@ test('under a slow-loris load /healthz still answers, connections over the per-a
 test('a request whose body never arrives in full is closed after the request timeout', async () => {
   const server = await listener();
   try {
-    const head = 'POST /hooks/generic HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"ref":';
+    const head =
+      'POST /hooks/generic HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"ref":';
     const slow = await Promise.all(Array.from({ length: 3 }, () => slowClient(server.url, '127.0.0.3', head)));
     const [first = 0] = (await allClosed(slow, 5000)).sort((a, b) => a - b);
     assert.ok(first >= LIMITS.requestTimeoutMs - 50, `closed after ${first.toFixed(0)} ms`);
@@ -82,7 +105,11 @@ test('the total connection cap closes what is over it as it is accepted', async 
   const server = await listener();
   try {
     const addresses = Array.from({ length: 8 }, (_, i) => `127.0.1.${i + 1}`);
-    const slow = await Promise.all(addresses.flatMap((from) => Array.from({ length: 10 }, () => slowClient(server.url, from, 'GET /healthz HTTP/1.1\r\n'))));
+    const slow = await Promise.all(
+      addresses.flatMap((from) =>
+        Array.from({ length: 10 }, () => slowClient(server.url, from, 'GET /healthz HTTP/1.1\r\n')),
+      ),
+    );
     const closedAfter = await allClosed(slow, 5000);
     assert.is(closedAfter.filter((ms) => ms < LIMITS.headersTimeoutMs).length, 80 - LIMITS.maxConnections);
   } finally {

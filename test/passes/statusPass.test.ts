@@ -10,7 +10,15 @@ import { connectKubeconfig } from '../../src/deliveries/connectKubeTarget.ts';
 import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
 import { reconcileOnce, reconcileStatusOnce, type StatusPassResult } from '../../src/reconcile.ts';
 import { waitFor } from '../deliveries/helpers/e2e.ts';
-import { clusterRegistration, configMap, configMapPolicy, deployment, type Fleet, makeFleet, weightedPolicy } from '../helpers/fleet.ts';
+import {
+  clusterRegistration,
+  configMap,
+  configMapPolicy,
+  deployment,
+  type Fleet,
+  makeFleet,
+  weightedPolicy,
+} from '../helpers/fleet.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const STATUS = 'refs/heads/flotilla/status';
@@ -24,14 +32,17 @@ let kubes: Map<string, KubeTarget>;
 test.before(async () => {
   // Pods turn Ready 1.5 s after they are bound: the apply's own status cannot show them ready.
   fleet = await makeFleet({ members: ['member1', 'member2'], readyDelayMs: 1_500 });
-  fleet.push({
-    'clusters/member1.yaml': clusterRegistration('member1'),
-    'clusters/member2.yaml': clusterRegistration('member2'),
-    'templates/nginx.yaml': deployment('nginx', 4),
-    'policies/nginx.yaml': weightedPolicy('nginx', ['member1', 'member2']),
-    'templates/settings.yaml': configMap('settings', 'blue'),
-    'policies/settings.yaml': configMapPolicy(['member1', 'member2']),
-  }, 'nginx 2+2, settings on both');
+  fleet.push(
+    {
+      'clusters/member1.yaml': clusterRegistration('member1'),
+      'clusters/member2.yaml': clusterRegistration('member2'),
+      'templates/nginx.yaml': deployment('nginx', 4),
+      'policies/nginx.yaml': weightedPolicy('nginx', ['member1', 'member2']),
+      'templates/settings.yaml': configMap('settings', 'blue'),
+      'policies/settings.yaml': configMapPolicy(['member1', 'member2']),
+    },
+    'nginx 2+2, settings on both',
+  );
   repo = await openRepo(fleet.bare);
   kubes = await connectKubeconfig(path.join(fleet.credentials, 'members.config'), { timeoutMs: 5_000 });
 });
@@ -47,32 +58,77 @@ const show = (file: string) => {
     return undefined;
   }
 };
-const nginxStatus = () => parse(show(NGINX_STATUS) ?? 'null') as { status?: { readyReplicas?: number; replicas?: number }; aggregatedStatus: { clusterName: string; applied: boolean; health: string }[] } | null;
+const nginxStatus = () =>
+  parse(show(NGINX_STATUS) ?? 'null') as {
+    status?: { readyReplicas?: number; replicas?: number };
+    aggregatedStatus: { clusterName: string; applied: boolean; health: string }[];
+  } | null;
 const writes = () => [...kubes.values()].reduce((n, k) => n + k.stats.writes, 0);
-const statusPass = (now?: () => Date) => reconcileStatusOnce({ repo, outputRef: OUT, statusRef: STATUS, clusters: kubes, log: () => undefined, ...(now ? { now } : {}) });
+const statusPass = (now?: () => Date) =>
+  reconcileStatusOnce({
+    repo,
+    outputRef: OUT,
+    statusRef: STATUS,
+    clusters: kubes,
+    log: () => undefined,
+    ...(now ? { now } : {}),
+  });
 
 test('after an apply, status passes alone bring the status branch to 4/4 Healthy, sending no write to any member', async () => {
-  const full = await reconcileOnce({ repo, sourceRef: 'refs/heads/main', outputRef: OUT, statusRef: STATUS, clusters: kubes, render: true, log: () => undefined });
+  const full = await reconcileOnce({
+    repo,
+    sourceRef: 'refs/heads/main',
+    outputRef: OUT,
+    statusRef: STATUS,
+    clusters: kubes,
+    render: true,
+    log: () => undefined,
+  });
   assert.ok(full.writes > 0);
-  assert.ok(nginxStatus()!.aggregatedStatus.some((a) => a.health !== 'Healthy'), 'the apply pass itself saw the rollout in progress');
+  assert.ok(
+    nginxStatus()!.aggregatedStatus.some((a) => a.health !== 'Healthy'),
+    'the apply pass itself saw the rollout in progress',
+  );
   const inventories = fleet.git(fleet.bare, 'rev-parse', 'flotilla/status:inventories');
   const before = writes();
   const passes: StatusPassResult[] = [];
-  await waitFor('4/4 ready on the status branch', async () => {
-    passes.push(await statusPass());
-    return nginxStatus()?.status?.readyReplicas === 4;
-  }, 20_000, 200);
+  await waitFor(
+    '4/4 ready on the status branch',
+    async () => {
+      passes.push(await statusPass());
+      return nginxStatus()?.status?.readyReplicas === 4;
+    },
+    20_000,
+    200,
+  );
   assert.is(writes(), before, 'no create, patch or delete was sent');
   const s = nginxStatus()!;
-  assert.equal(s.aggregatedStatus.map((a) => `${a.clusterName} ${a.applied} ${a.health}`), ['member1 true Healthy', 'member2 true Healthy']);
+  assert.equal(
+    s.aggregatedStatus.map((a) => `${a.clusterName} ${a.applied} ${a.health}`),
+    ['member1 true Healthy', 'member2 true Healthy'],
+  );
   assert.is(s.status!.replicas, 4);
   const last = passes.at(-1)!;
   assert.ok(last.statusCommit);
   assert.equal(last.unhealthy, [], 'the pass that saw 4/4 reports nothing pending');
-  assert.is(last.reports.find((r) => r.cluster === 'member1')!.observed!.length, 2, 'member1\'s inventory: nginx and settings read back');
-  assert.match(fleet.git(fleet.bare, 'log', '-1', '--format=%B', 'flotilla/status'), /member1: Ready=True \(ClusterReady\); 2 object\(s\) read back, none applied/);
-  assert.match(fleet.git(fleet.bare, 'log', '-1', '--format=%B', 'flotilla/status'), /Rendered-Commit: [0-9a-f]{40}\nSource-Commit: [0-9a-f]{40}/);
-  assert.is(fleet.git(fleet.bare, 'rev-parse', 'flotilla/status:inventories'), inventories, 'inventories are the apply\'s: untouched');
+  assert.is(
+    last.reports.find((r) => r.cluster === 'member1')!.observed!.length,
+    2,
+    "member1's inventory: nginx and settings read back",
+  );
+  assert.match(
+    fleet.git(fleet.bare, 'log', '-1', '--format=%B', 'flotilla/status'),
+    /member1: Ready=True \(ClusterReady\); 2 object\(s\) read back, none applied/,
+  );
+  assert.match(
+    fleet.git(fleet.bare, 'log', '-1', '--format=%B', 'flotilla/status'),
+    /Rendered-Commit: [0-9a-f]{40}\nSource-Commit: [0-9a-f]{40}/,
+  );
+  assert.is(
+    fleet.git(fleet.bare, 'rev-parse', 'flotilla/status:inventories'),
+    inventories,
+    "inventories are the apply's: untouched",
+  );
 });
 
 test('a status pass with nothing new commits nothing and leaves every member exactly as it was', async () => {
@@ -86,23 +142,42 @@ test('a status pass with nothing new commits nothing and leaves every member exa
   assert.is(result.statusCommit, null);
   assert.equal(result.changedPaths, []);
   assert.is(fleet.git(fleet.bare, 'rev-parse', 'flotilla/status'), head, 'the status branch did not move');
-  assert.equal(fleet.members.map((m) => m.store.resourceVersion), versions, 'no member object changed (its resourceVersion counter)');
+  assert.equal(
+    fleet.members.map((m) => m.store.resourceVersion),
+    versions,
+    'no member object changed (its resourceVersion counter)',
+  );
   assert.is(writes(), w, 'no write was sent');
   assert.ok([...kubes.values()].reduce((n, k) => n + k.stats.requests, 0) > requests, 'it did read: probes and GETs');
 });
 
-test('an object deleted on a member behind Flotilla\'s back is reported missing, not re-created, and its status stays the apply\'s', async () => {
+test("an object deleted on a member behind Flotilla's back is reported missing, not re-created, and its status stays the apply's", async () => {
   const kube = kubes.get('member1')!;
   const res = await kube.request({ method: 'DELETE', path: '/api/v1/namespaces/default/configmaps/settings' });
   assert.is(res.status, 200);
   const settingsBefore = show(SETTINGS_STATUS);
   const w = writes();
   const result = await statusPass();
-  assert.equal(result.missing.map((m) => `${m.cluster} ${m.ref.kind}/${m.ref.name}`), ['member1 ConfigMap/settings']);
+  assert.equal(
+    result.missing.map((m) => `${m.cluster} ${m.ref.kind}/${m.ref.name}`),
+    ['member1 ConfigMap/settings'],
+  );
   assert.is(writes(), w);
-  assert.is(fleet.members[0]!.store.get('/configmaps', 'default', 'settings'), undefined, 'only an apply repairs drift');
+  assert.is(
+    fleet.members[0]!.store.get('/configmaps', 'default', 'settings'),
+    undefined,
+    'only an apply repairs drift',
+  );
   assert.is(show(SETTINGS_STATUS), settingsBefore);
-  const full = await reconcileOnce({ repo, sourceRef: 'refs/heads/main', outputRef: OUT, statusRef: STATUS, clusters: kubes, render: true, log: () => undefined });
+  const full = await reconcileOnce({
+    repo,
+    sourceRef: 'refs/heads/main',
+    outputRef: OUT,
+    statusRef: STATUS,
+    clusters: kubes,
+    render: true,
+    log: () => undefined,
+  });
   assert.is(full.writes, 1, 'the full pass re-creates it');
   assert.equal((await statusPass()).missing, []);
 });
@@ -113,18 +188,36 @@ test('a stopped member: the probe fails, Ready is damped (pending) and flips aft
   const w = writes();
   const first = await statusPass(() => new Date(t));
   assert.ok(first.statusCommit);
-  const pending = parse(show('clusters/member2.yaml')!) as { metadata: { annotations?: Record<string, string> }; status: { conditions: { status: string }[] }; spec?: unknown };
+  const pending = parse(show('clusters/member2.yaml')!) as {
+    metadata: { annotations?: Record<string, string> };
+    status: { conditions: { status: string }[] };
+    spec?: unknown;
+  };
   assert.is(pending.status.conditions[0]!.status, 'True', 'inside the 30 s threshold Ready stays');
   assert.match(pending.metadata.annotations?.['flotilla.io/ready-observed'] ?? '', /^False since \S+Z$/);
-  assert.is(first.unread, 2, 'member2\'s two objects are not read: it does not answer');
+  assert.is(first.unread, 2, "member2's two objects are not read: it does not answer");
   const flipped = await statusPass(() => new Date(t + 31_000));
   assert.ok(flipped.statusCommit);
-  const down = parse(show('clusters/member2.yaml')!) as { metadata: { annotations?: unknown }; status: { conditions: { status: string; reason: string }[] }; spec?: { taints: { key: string; effect: string }[] } };
-  assert.equal([down.status.conditions[0]!.status, down.status.conditions[0]!.reason], ['False', 'ClusterNotReachable']);
-  assert.equal(down.spec?.taints.map((x) => `${x.key}:${x.effect}`), ['cluster.karmada.io/not-ready:NoSchedule']);
+  const down = parse(show('clusters/member2.yaml')!) as {
+    metadata: { annotations?: unknown };
+    status: { conditions: { status: string; reason: string }[] };
+    spec?: { taints: { key: string; effect: string }[] };
+  };
+  assert.equal(
+    [down.status.conditions[0]!.status, down.status.conditions[0]!.reason],
+    ['False', 'ClusterNotReachable'],
+  );
+  assert.equal(
+    down.spec?.taints.map((x) => `${x.key}:${x.effect}`),
+    ['cluster.karmada.io/not-ready:NoSchedule'],
+  );
   assert.is(down.metadata.annotations, undefined);
   assert.is(writes(), w);
-  assert.is(nginxStatus()!.aggregatedStatus.find((a) => a.clusterName === 'member2')!.health, 'Healthy', 'what member2 last reported stays (Karmada keeps it too)');
+  assert.is(
+    nginxStatus()!.aggregatedStatus.find((a) => a.clusterName === 'member2')!.health,
+    'Healthy',
+    'what member2 last reported stays (Karmada keeps it too)',
+  );
 });
 
 test.run();

@@ -20,21 +20,40 @@ let processed: string | undefined;
 let server: Endpoints;
 test.before(async () => {
   server = await serveEndpoints({
-    host: '127.0.0.1', port: 0, metrics: createReconcilerMetrics('replay-test'), webhookSecret: SECRET, log: () => undefined,
-    readiness: () => ({ ready: true, reason: '' }), onWebhook: () => { hinted++; }, processedCommit: () => processed,
+    host: '127.0.0.1',
+    port: 0,
+    metrics: createReconcilerMetrics('replay-test'),
+    webhookSecret: SECRET,
+    log: () => undefined,
+    readiness: () => ({ ready: true, reason: '' }),
+    onWebhook: () => {
+      hinted++;
+    },
+    processedCommit: () => processed,
   });
 });
 test.after(() => server.close());
-test.before.each(() => { hinted = 0; processed = undefined; });
+test.before.each(() => {
+  hinted = 0;
+  processed = undefined;
+});
 
 async function post(forge: Forge, body: string, id = randomUUID()): Promise<{ status: number; text: string }> {
-  const res = await fetch(`${server.url}/hooks/${forge}`, { method: 'POST', body, headers: { 'Content-Type': 'application/json', ...SIGNERS[forge](body, id) } });
+  const res = await fetch(`${server.url}/hooks/${forge}`, {
+    method: 'POST',
+    body,
+    headers: { 'Content-Type': 'application/json', ...SIGNERS[forge](body, id) },
+  });
   return { status: res.status, text: await res.text() };
 }
 
 for (const forge of ['github', 'gitlab', 'gitea', 'generic'] as Forge[]) {
   test(`${forge}: a signed body replayed under new delivery ids starts one pass, not one per replay`, async () => {
-    const body = JSON.stringify({ ref: 'refs/heads/main', after: randomUUID().replace(/-/g, '').padEnd(40, 'a'), forge });
+    const body = JSON.stringify({
+      ref: 'refs/heads/main',
+      after: randomUUID().replace(/-/g, '').padEnd(40, 'a'),
+      forge,
+    });
     assert.is((await post(forge, body)).status, 202);
     for (let i = 0; i < 5; i++) {
       const replay = await post(forge, body);
@@ -69,7 +88,12 @@ test('ReplayWindow forgets a key after its window and the oldest keys past its c
 });
 
 /** GitLab's signing token, as the Standard Webhooks specification signs: v1,base64(HMAC(id.timestamp.body)). */
-function standardHeaders(body: string, id: string, timestamp: number, key: Buffer | string = SECRET): Record<string, string> {
+function standardHeaders(
+  body: string,
+  id: string,
+  timestamp: number,
+  key: Buffer | string = SECRET,
+): Record<string, string> {
   const signature = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
   return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${signature}` };
 }
@@ -77,7 +101,11 @@ function standardHeaders(body: string, id: string, timestamp: number, key: Buffe
 test('gitlab signing token: a signed timestamp within five minutes is accepted, an older one is refused however well signed', async () => {
   const now = Math.floor(Date.now() / 1000);
   const send = async (body: string, headers: Record<string, string>) => {
-    const res = await fetch(`${server.url}/hooks/gitlab`, { method: 'POST', body, headers: { 'Content-Type': 'application/json', ...headers } });
+    const res = await fetch(`${server.url}/hooks/gitlab`, {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': 'application/json', ...headers },
+    });
     return { status: res.status, text: await res.text() };
   };
   const fresh = JSON.stringify({ after: 'e'.repeat(40), n: 'fresh' });
@@ -96,10 +124,17 @@ test('gitlab signing token: a whsec_ secret is the base64 key of the Standard We
   const secret = `whsec_${key.toString('base64')}`;
   const body = '{"after":"1111111111111111111111111111111111111111"}';
   const now = Date.now();
-  const verdict = verifyWebhook('gitlab', lower(standardHeaders(body, 'msg_9', Math.floor(now / 1000), key)), Buffer.from(body), secret, now);
+  const verdict = verifyWebhook(
+    'gitlab',
+    lower(standardHeaders(body, 'msg_9', Math.floor(now / 1000), key)),
+    Buffer.from(body),
+    secret,
+    now,
+  );
   assert.equal(verdict, { ok: true, forge: 'gitlab', deliveryId: 'msg_9' });
 });
 
-const lower = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+const lower = (h: Record<string, string>) =>
+  Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
 test.run();

@@ -1,6 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { applyJsonPatch, escapeJsonPointerToken, getByJsonPointer, parseJsonPointer, type JsonPatchOperation } from '../../src/patches/jsonPatch.ts';
+import {
+  applyJsonPatch,
+  escapeJsonPointerToken,
+  getByJsonPointer,
+  parseJsonPointer,
+  type JsonPatchOperation,
+} from '../../src/patches/jsonPatch.ts';
 
 function patched(document: unknown, operations: JsonPatchOperation[]): unknown {
   const result = applyJsonPatch(document, operations);
@@ -51,7 +57,10 @@ test('add fails when the parent path is missing (no parents are created)', () =>
 
 test('replace and remove fail on a missing key; the failing operation index is reported', () => {
   const doc = { spec: { size: 2 } };
-  const replace = applyJsonPatch(doc, [{ op: 'replace', path: '/spec/size', value: 3 }, { op: 'replace', path: '/spec/alias', value: 'x' }]);
+  const replace = applyJsonPatch(doc, [
+    { op: 'replace', path: '/spec/size', value: 3 },
+    { op: 'replace', path: '/spec/alias', value: 'x' },
+  ]);
   assert.equal(replace.ok ? -1 : replace.index, 1);
   const remove = applyJsonPatch(doc, [{ op: 'remove', path: '/spec/alias' }]);
   assert.is(remove.ok, false);
@@ -110,17 +119,22 @@ test('a path without a leading / fails instead of being guessed at', () => {
 test('the input document and the patch values are never shared or mutated', () => {
   const value = { nested: ['v'] };
   const doc = { spec: { list: [1] } };
-  const out = patched(doc, [{ op: 'add', path: '/spec/value', value }, { op: 'add', path: '/spec/list/-', value: 2 }]) as { spec: { value: { nested: string[] } } };
+  const out = patched(doc, [
+    { op: 'add', path: '/spec/value', value },
+    { op: 'add', path: '/spec/list/-', value: 2 },
+  ]) as { spec: { value: { nested: string[] } } };
   assert.equal(doc, { spec: { list: [1] } });
   out.spec.value.nested.push('changed');
   assert.equal(value, { nested: ['v'] });
 });
 
-
-
 test('move, copy and test (used by the member emulator for kubectl JSON patches)', () => {
   const doc = { a: { b: 1 }, list: [1, 2] };
-  const moved = applyJsonPatch(doc, [{ op: 'move', from: '/a/b', path: '/c' }, { op: 'copy', from: '/list/0', path: '/list/-' }, { op: 'test', path: '/c', value: 1 }]);
+  const moved = applyJsonPatch(doc, [
+    { op: 'move', from: '/a/b', path: '/c' },
+    { op: 'copy', from: '/list/0', path: '/list/-' },
+    { op: 'test', path: '/c', value: 1 },
+  ]);
   assert.equal(moved, { ok: true, document: { a: {}, c: 1, list: [1, 2, 1] } });
   assert.equal(doc, { a: { b: 1 }, list: [1, 2] }, 'input untouched');
   const failed = applyJsonPatch(doc, [{ op: 'test', path: '/a/b', value: 2 }]);

@@ -7,13 +7,21 @@ const NS = 'v1/Namespace//team-a';
 const CRD = 'apiextensions.k8s.io/v1/CustomResourceDefinition//widgets.example.com';
 
 test('deleting half or less of a cluster goes through', () => {
-  const v = checkPruneSafety({ current: new Map([['m1', objs(4)]]), removals: new Map([['m1', objs(2)]]), source: 'ok' });
+  const v = checkPruneSafety({
+    current: new Map([['m1', objs(4)]]),
+    removals: new Map([['m1', objs(2)]]),
+    source: 'ok',
+  });
   assert.equal(v.held, []);
   assert.is(v.fix, '');
 });
 
 test('deleting more than the threshold is held, with the trailer as the fix', () => {
-  const v = checkPruneSafety({ current: new Map([['m1', objs(4)]]), removals: new Map([['m1', objs(3)]]), source: 'ok' });
+  const v = checkPruneSafety({
+    current: new Map([['m1', objs(4)]]),
+    removals: new Map([['m1', objs(3)]]),
+    source: 'ok',
+  });
   assert.is(v.held.length, 1);
   assert.is(v.held[0]!.reason, 'OVER_THRESHOLD');
   assert.is(v.held[0]!.refs.length, 3);
@@ -21,36 +29,76 @@ test('deleting more than the threshold is held, with the trailer as the fix', ()
 });
 
 test('the threshold is configurable', () => {
-  const v = checkPruneSafety({ current: new Map([['m1', objs(10)]]), removals: new Map([['m1', objs(2)]]), source: 'ok', threshold: 0.1 });
+  const v = checkPruneSafety({
+    current: new Map([['m1', objs(10)]]),
+    removals: new Map([['m1', objs(2)]]),
+    source: 'ok',
+    threshold: 0.1,
+  });
   assert.is(v.held[0]?.reason, 'OVER_THRESHOLD');
 });
 
 test('deleting everything on a cluster is held, even a single object', () => {
-  const v = checkPruneSafety({ current: new Map([['m1', objs(1)], ['m2', objs(3)]]), removals: new Map([['m1', objs(1)]]), source: 'ok' });
-  assert.equal(v.held.map((h) => [h.cluster, h.reason]), [['m1', 'EVERYTHING']]);
+  const v = checkPruneSafety({
+    current: new Map([
+      ['m1', objs(1)],
+      ['m2', objs(3)],
+    ]),
+    removals: new Map([['m1', objs(1)]]),
+    source: 'ok',
+  });
+  assert.equal(
+    v.held.map((h) => [h.cluster, h.reason]),
+    [['m1', 'EVERYTHING']],
+  );
 });
 
 test('any Namespace or CRD deletion is held, other deletions beside it are not', () => {
   const current = new Map([['m1', [...objs(10), NS, CRD]]]);
-  const v = checkPruneSafety({ current, removals: new Map([['m1', [NS, CRD, 'v1/ConfigMap/default/cm0']]]), source: 'ok' });
-  assert.equal(v.held.map((h) => [h.reason, h.refs]), [['NAMESPACE', [NS]], ['CRD', [CRD]]]);
+  const v = checkPruneSafety({
+    current,
+    removals: new Map([['m1', [NS, CRD, 'v1/ConfigMap/default/cm0']]]),
+    source: 'ok',
+  });
+  assert.equal(
+    v.held.map((h) => [h.reason, h.refs]),
+    [
+      ['NAMESPACE', [NS]],
+      ['CRD', [CRD]],
+    ],
+  );
 });
 
 test('the trailer lets held deletions through and says what it allowed', () => {
-  const v = checkPruneSafety({ current: new Map([['m1', objs(2)]]), removals: new Map([['m1', objs(2)]]), source: 'ok', allowReason: 'retiring the app' });
+  const v = checkPruneSafety({
+    current: new Map([['m1', objs(2)]]),
+    removals: new Map([['m1', objs(2)]]),
+    source: 'ok',
+    allowReason: 'retiring the app',
+  });
   assert.equal(v.held, []);
   assert.is(v.allowed.length, 1);
   assert.is(v.allowedBy, 'retiring the app');
 });
 
 test('an empty trailer value allows nothing', () => {
-  const v = checkPruneSafety({ current: new Map([['m1', objs(2)]]), removals: new Map([['m1', objs(2)]]), source: 'ok', allowReason: '  ' });
+  const v = checkPruneSafety({
+    current: new Map([['m1', objs(2)]]),
+    removals: new Map([['m1', objs(2)]]),
+    source: 'ok',
+    allowReason: '  ',
+  });
   assert.is(v.held.length, 1);
 });
 
 test('a source that is empty, unreadable or missing never means delete, trailer or not', () => {
   for (const source of ['empty', 'unreadable', 'missing'] as const) {
-    const v = checkPruneSafety({ current: new Map([['m1', objs(10)]]), removals: new Map([['m1', objs(1)]]), source, allowReason: 'yes please' });
+    const v = checkPruneSafety({
+      current: new Map([['m1', objs(10)]]),
+      removals: new Map([['m1', objs(1)]]),
+      source,
+      allowReason: 'yes please',
+    });
     assert.is(v.held.length, 1, source);
     assert.is(v.held[0]!.reason, `SOURCE_${source.toUpperCase()}`);
     assert.is(v.allowedBy, undefined);

@@ -3,7 +3,10 @@ import * as assert from 'uvu/assert';
 import { diffLines } from '../../src/plans/diffLines.ts';
 
 const chars = (s: string) => (s === '' ? [] : s.split(''));
-const script = (a: string, b: string) => diffLines(chars(a), chars(b)).map((e) => `${e.op}${e.line}`).join(' ');
+const script = (a: string, b: string) =>
+  diffLines(chars(a), chars(b))
+    .map((e) => `${e.op}${e.line}`)
+    .join(' ');
 
 test('the classic Myers example gives an edit script of length 5', () => {
   const edits = diffLines(chars('abcabba'), chars('cbabac'));
@@ -30,11 +33,19 @@ test('every script rebuilds both sides, and is no longer than the LCS allows (ra
     const a = Array.from({ length: Math.floor(rand() * 12) }, () => 'abc'[Math.floor(rand() * 3)]!);
     const b = Array.from({ length: Math.floor(rand() * 12) }, () => 'abc'[Math.floor(rand() * 3)]!);
     const edits = diffLines(a, b);
-    assert.equal(edits.filter((e) => e.op !== '+').map((e) => e.line), a);
-    assert.equal(edits.filter((e) => e.op !== '-').map((e) => e.line), b);
+    assert.equal(
+      edits.filter((e) => e.op !== '+').map((e) => e.line),
+      a,
+    );
+    assert.equal(
+      edits.filter((e) => e.op !== '-').map((e) => e.line),
+      b,
+    );
     // LCS by dynamic programming: the oracle for minimality.
     const dp = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-    for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) dp[i]![j] = a[i] === b[j] ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
+    for (let i = a.length - 1; i >= 0; i--)
+      for (let j = b.length - 1; j >= 0; j--)
+        dp[i]![j] = a[i] === b[j] ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
     assert.is(edits.filter((e) => e.op === ' ').length, dp[0]![0]);
   }
 });

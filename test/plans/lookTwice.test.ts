@@ -17,19 +17,48 @@ test.after(() => {
 const rbac = 'rbac.authorization.k8s.io/v1';
 
 test('cluster-wide RBAC, cluster-admin bindings, kube-* and reserved objects, overwrite and Secrets are flagged; an ordinary object is not', () => {
-  const ref = (apiVersion: string, kind: string, namespace: string, name: string) => ({ apiVersion, kind, namespace, name });
+  const ref = (apiVersion: string, kind: string, namespace: string, name: string) => ({
+    apiVersion,
+    kind,
+    namespace,
+    name,
+  });
   assert.equal(lookTwiceReasons(ref(rbac, 'ClusterRole', '', 'reader'), {}), ['cluster-wide RBAC (ClusterRole)']);
-  assert.equal(lookTwiceReasons(ref(rbac, 'ClusterRoleBinding', '', 'root'), { roleRef: { kind: 'ClusterRole', name: 'cluster-admin' } }),
-    ['cluster-wide RBAC (ClusterRoleBinding)', 'binds the cluster-admin ClusterRole']);
-  assert.equal(lookTwiceReasons(ref(rbac, 'RoleBinding', 'shop', 'root'), { roleRef: { kind: 'ClusterRole', name: 'cluster-admin' } }), ['binds the cluster-admin ClusterRole']);
-  assert.equal(lookTwiceReasons(ref(rbac, 'RoleBinding', 'shop', 'view'), { roleRef: { kind: 'ClusterRole', name: 'view' } }), []);
-  assert.match(lookTwiceReasons(ref('v1', 'ConfigMap', 'kube-system', 'coredns'), {})[0]!, "in the member's system namespace kube-system: Karmada never propagates it");
+  assert.equal(
+    lookTwiceReasons(ref(rbac, 'ClusterRoleBinding', '', 'root'), {
+      roleRef: { kind: 'ClusterRole', name: 'cluster-admin' },
+    }),
+    ['cluster-wide RBAC (ClusterRoleBinding)', 'binds the cluster-admin ClusterRole'],
+  );
+  assert.equal(
+    lookTwiceReasons(ref(rbac, 'RoleBinding', 'shop', 'root'), {
+      roleRef: { kind: 'ClusterRole', name: 'cluster-admin' },
+    }),
+    ['binds the cluster-admin ClusterRole'],
+  );
+  assert.equal(
+    lookTwiceReasons(ref(rbac, 'RoleBinding', 'shop', 'view'), { roleRef: { kind: 'ClusterRole', name: 'view' } }),
+    [],
+  );
+  assert.match(
+    lookTwiceReasons(ref('v1', 'ConfigMap', 'kube-system', 'coredns'), {})[0]!,
+    "in the member's system namespace kube-system: Karmada never propagates it",
+  );
   assert.match(lookTwiceReasons(ref('v1', 'ConfigMap', 'karmada-es-member1', 'x'), {})[0]!, 'karmada-es-member1');
   assert.match(lookTwiceReasons(ref('v1', 'Namespace', '', 'kube-public'), {})[0]!, 'kube-public');
-  assert.equal(lookTwiceReasons(ref('v1', 'ConfigMap', 'shop', 'x'), { metadata: { annotations: { 'work.karmada.io/conflict-resolution': 'overwrite' } } }),
-    ['work.karmada.io/conflict-resolution: overwrite (takes over an object of the same name already on the member)']);
+  assert.equal(
+    lookTwiceReasons(ref('v1', 'ConfigMap', 'shop', 'x'), {
+      metadata: { annotations: { 'work.karmada.io/conflict-resolution': 'overwrite' } },
+    }),
+    ['work.karmada.io/conflict-resolution: overwrite (takes over an object of the same name already on the member)'],
+  );
   assert.equal(lookTwiceReasons(ref('v1', 'Secret', 'shop', 'db'), {}), ['a Secret']);
-  assert.equal(lookTwiceReasons(ref('v1', 'ConfigMap', 'shop', 'x'), { metadata: { annotations: { 'work.karmada.io/conflict-resolution': 'abort' } } }), []);
+  assert.equal(
+    lookTwiceReasons(ref('v1', 'ConfigMap', 'shop', 'x'), {
+      metadata: { annotations: { 'work.karmada.io/conflict-resolution': 'abort' } },
+    }),
+    [],
+  );
 });
 
 const policy = (conflict = '') => `apiVersion: policy.karmada.io/v1alpha1
@@ -52,28 +81,64 @@ const admin = `apiVersion: ${rbac}\nkind: ClusterRoleBinding\nmetadata:\n  name:
 const cm = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n  namespace: default\ndata:\n  k: v\n`;
 
 test('validate warns at each such template and at a policy that overwrites, and still exits 0', async () => {
-  const r = makeConfigRepoWith(repos, {
-    'clusters/member1.yaml': clusterYaml('member1'), 'policies/all.yaml': policy('  conflictResolution: Overwrite\n'), 'templates/admin.yaml': admin, 'templates/app.yaml': cm,
-    'templates/secret.yaml': 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n  namespace: default\nstringData:\n  password: x\n',
-    'templates/kube.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: coredns\n  namespace: kube-system\n',
-  }, 'things to look at twice');
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'policies/all.yaml': policy('  conflictResolution: Overwrite\n'),
+      'templates/admin.yaml': admin,
+      'templates/app.yaml': cm,
+      'templates/secret.yaml':
+        'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n  namespace: default\nstringData:\n  password: x\n',
+      'templates/kube.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: coredns\n  namespace: kube-system\n',
+    },
+    'things to look at twice',
+  );
   const opts = commonOptions(r.dir);
   assert.is(await validateCommand(opts), 0);
-  const warnings = opts.stdout().split('\n').filter((l) => l.includes('LOOK_TWICE')).map((l) => l.split('  ')[0]);
-  assert.equal(warnings, ['policies/all.yaml:1:1', 'templates/admin.yaml:1:1', 'templates/kube.yaml:1:1', 'templates/secret.yaml:1:1']);
+  const warnings = opts
+    .stdout()
+    .split('\n')
+    .filter((l) => l.includes('LOOK_TWICE'))
+    .map((l) => l.split('  ')[0]);
+  assert.equal(warnings, [
+    'policies/all.yaml:1:1',
+    'templates/admin.yaml:1:1',
+    'templates/kube.yaml:1:1',
+    'templates/secret.yaml:1:1',
+  ]);
 });
 
 test('plan lists what the change adds or changes to look at twice, in text and Markdown', async () => {
-  const r = makeConfigRepoWith(repos, { 'clusters/member1.yaml': clusterYaml('member1'), 'policies/all.yaml': policy(), 'templates/app.yaml': cm }, 'base');
+  const r = makeConfigRepoWith(
+    repos,
+    { 'clusters/member1.yaml': clusterYaml('member1'), 'policies/all.yaml': policy(), 'templates/app.yaml': cm },
+    'base',
+  );
   const base = r.git('rev-parse', 'HEAD');
-  r.commit({ 'templates/admin.yaml': admin, 'templates/app.yaml': cm.replace('name: app', 'name: app\n  annotations:\n    work.karmada.io/conflict-resolution: overwrite') }, 'grant admin, take over app');
+  r.commit(
+    {
+      'templates/admin.yaml': admin,
+      'templates/app.yaml': cm.replace(
+        'name: app',
+        'name: app\n  annotations:\n    work.karmada.io/conflict-resolution: overwrite',
+      ),
+    },
+    'grant admin, take over app',
+  );
   const plan = await readPlan(await openRepo(r.dir), { base, head: r.git('rev-parse', 'HEAD') });
-  assert.equal(plan.lookTwice.map((n) => [n.ref, n.clusters, n.reasons.length]), [
-    [`${rbac}/ClusterRoleBinding//everyone-admin`, ['member1'], 2],
-    ['v1/ConfigMap/default/app', ['member1'], 1],
-  ]);
+  assert.equal(
+    plan.lookTwice.map((n) => [n.ref, n.clusters, n.reasons.length]),
+    [
+      [`${rbac}/ClusterRoleBinding//everyone-admin`, ['member1'], 2],
+      ['v1/ConfigMap/default/app', ['member1'], 1],
+    ],
+  );
   const text = renderPlanText(plan, { diffs: false });
-  assert.match(text, 'Look twice:\n  ClusterRoleBinding everyone-admin on member1: cluster-wide RBAC (ClusterRoleBinding); binds the cluster-admin ClusterRole');
+  assert.match(
+    text,
+    'Look twice:\n  ClusterRoleBinding everyone-admin on member1: cluster-wide RBAC (ClusterRoleBinding); binds the cluster-admin ClusterRole',
+  );
   assert.match(renderPlanMarkdown(plan), '**Look twice**');
 });
 

@@ -29,12 +29,17 @@ spec:
       clusterNames: [member1, member2]
 `;
 
-test('plan says a workload\'s replicas are governed by the HPA that scales it, and shows the retain-replicas mark it gains', async () => {
+test("plan says a workload's replicas are governed by the HPA that scales it, and shows the retain-replicas mark it gains", async () => {
   const { repo } = makeNginxRepo();
   try {
     const s = scaledSample();
     repo.git(['checkout', '-q', '-b', 'feature']);
-    writeWorkTree(repo, { 'templates/deployment.yaml': s.deployment, 'policies/propagationpolicy.yaml': s.policy, 'templates/hpa.yaml': HPA, 'policies/hpa.yaml': HPA_POLICY });
+    writeWorkTree(repo, {
+      'templates/deployment.yaml': s.deployment,
+      'policies/propagationpolicy.yaml': s.policy,
+      'templates/hpa.yaml': HPA,
+      'policies/hpa.yaml': HPA_POLICY,
+    });
     commitAll(repo, 'Scale nginx to 3 under an HPA');
     const opts = commonOptions(repo.path);
     await planCommand({ ...opts, base: 'main', head: 'feature', format: 'text' });

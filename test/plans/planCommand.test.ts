@@ -90,15 +90,30 @@ test('a commit deleting every template is held; the trailer lets it through', as
     assert.is(await planCommand({ ...opts, base: 'main', head: 'retire', format: 'json' }), 1);
     const body = JSON.parse(opts.stdout());
     assert.equal(body.clusters.member1.removed, [NGINX]);
-    assert.equal(body.held.map((h: { cluster: string; reason: string }) => [h.cluster, h.reason]), [['member1', 'EVERYTHING'], ['member2', 'EVERYTHING']]);
-    assert.equal(body.replicas, [{ ref: NGINX, cluster: 'member1', from: 1, to: 0 }, { ref: NGINX, cluster: 'member2', from: 1, to: 0 }]);
+    assert.equal(
+      body.held.map((h: { cluster: string; reason: string }) => [h.cluster, h.reason]),
+      [
+        ['member1', 'EVERYTHING'],
+        ['member2', 'EVERYTHING'],
+      ],
+    );
+    assert.equal(body.replicas, [
+      { ref: NGINX, cluster: 'member1', from: 1, to: 0 },
+      { ref: NGINX, cluster: 'member2', from: 1, to: 0 },
+    ]);
 
     const md = commonOptions(repo.path);
     await planCommand({ ...md, base: 'main', head: 'retire', format: 'markdown' });
     assert.match(md.stdout(), 'Prune safety: ⛔ held.');
     assert.match(md.stdout(), 'Flotilla-Allow-Prune: &lt;reason&gt;');
 
-    repo.git(['commit', '-q', '--amend', '-m', 'Retire nginx\n\nFlotilla-Allow-Prune: nginx moved to the new platform']);
+    repo.git([
+      'commit',
+      '-q',
+      '--amend',
+      '-m',
+      'Retire nginx\n\nFlotilla-Allow-Prune: nginx moved to the new platform',
+    ]);
     const allowed = commonOptions(repo.path);
     await planCommand({ ...allowed, base: 'main', head: 'retire', format: 'json' });
     assert.equal(JSON.parse(allowed.stdout()).held, []);
@@ -117,7 +132,10 @@ test('an emptied source holds every deletion even with the trailer', async () =>
     writeWorkTree(repo, { templates: null, policies: null, clusters: null });
     commitAll(repo, 'Oops\n\nFlotilla-Allow-Prune: sure');
     const plan = await readPlan(await openRepo(repo.path), { base: 'main', head: 'empty' });
-    assert.equal(plan.prune.held.map((h) => h.reason), ['SOURCE_EMPTY', 'SOURCE_EMPTY']);
+    assert.equal(
+      plan.prune.held.map((h) => h.reason),
+      ['SOURCE_EMPTY', 'SOURCE_EMPTY'],
+    );
   } finally {
     repo.cleanup();
   }
@@ -127,7 +145,10 @@ test('validation errors in the head are listed with path:line and exit 2', async
   const { repo } = makeNginxRepo();
   try {
     repo.git(['checkout', '-q', '-b', 'broken']);
-    writeWorkTree(repo, { 'policies/broken.yaml': 'apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata:\n  name: broken\nspec:\n  placement: {}\n' });
+    writeWorkTree(repo, {
+      'policies/broken.yaml':
+        'apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata:\n  name: broken\nspec:\n  placement: {}\n',
+    });
     commitAll(repo, 'Add a policy without selectors');
     const opts = commonOptions(repo.path);
     assert.is(await planCommand({ ...opts, base: 'main', head: 'broken', format: 'json' }), 2);
@@ -147,7 +168,9 @@ test('an unknown revision is an error with a code, not a plan', async () => {
   const { repo } = makeNginxRepo();
   try {
     const opts = commonOptions(repo.path);
-    const err = await planCommand({ ...opts, base: 'main', head: 'no-such-branch' }).catch((e: unknown) => e as { code?: string });
+    const err = await planCommand({ ...opts, base: 'main', head: 'no-such-branch' }).catch(
+      (e: unknown) => e as { code?: string },
+    );
     assert.is((err as { code?: string }).code, 'REV_NOT_FOUND');
   } finally {
     repo.cleanup();

@@ -28,15 +28,24 @@ spec:
     clusterAffinity:
       clusterNames: [member1]
 `;
-const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\ndata:\n  k: v\n`;
+const cm = (name: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\ndata:\n  k: v\n`;
 const TEAM = 'v1/Namespace//team';
 const A = 'v1/ConfigMap/default/a';
 
 function fleetRepo() {
-  return makeConfigRepoWith(repos, {
-    'clusters/member1.yaml': clusterYaml('member1'), 'policies/all.yaml': policy,
-    'templates/a.yaml': cm('a'), 'templates/b.yaml': cm('b'), 'templates/c.yaml': cm('c'), 'templates/team.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n',
-  }, 'four objects');
+  return makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'policies/all.yaml': policy,
+      'templates/a.yaml': cm('a'),
+      'templates/b.yaml': cm('b'),
+      'templates/c.yaml': cm('c'),
+      'templates/team.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n',
+    },
+    'four objects',
+  );
 }
 
 test("a trailer on an earlier commit does not let a later commit's deletions through: sync, the applier's attribution and plan agree", async () => {
@@ -51,7 +60,11 @@ test("a trailer on an earlier commit does not let a later commit's deletions thr
   const after = r.git('rev-parse', 'flotilla/rendered');
 
   const verdict = await readPruneVerdict(repo, { before, after });
-  assert.equal(verdict?.held.map((h) => [h.cluster, h.reason, h.refs]), [['member1', 'NAMESPACE', [TEAM]]], 'sync holds the later deletion');
+  assert.equal(
+    verdict?.held.map((h) => [h.cluster, h.reason, h.refs]),
+    [['member1', 'NAMESPACE', [TEAM]]],
+    'sync holds the later deletion',
+  );
   assert.equal(verdict?.allowed, []);
 
   const deletedBy = await readDeletingCommits(repo, { head: after, stopAtSource: applied });
@@ -59,7 +72,11 @@ test("a trailer on an earlier commit does not let a later commit's deletions thr
   assert.equal(deletedBy('member1', A), { commit: allowing, allowReason: 'retiring a', allowedAt: allowing });
 
   const plan = await readPlan(repo, { base: allowing, head: deleting });
-  assert.equal(plan.prune.held.map((h) => h.reason), ['NAMESPACE'], 'plan of the later commit says held too');
+  assert.equal(
+    plan.prune.held.map((h) => h.reason),
+    ['NAMESPACE'],
+    'plan of the later commit says held too',
+  );
 });
 
 test('a follow-up commit carrying the trailer releases the deletions held before it, and its own, not those after it', async () => {
@@ -72,7 +89,10 @@ test('a follow-up commit carrying the trailer releases the deletions held before
   const allowing = r.commit({}, 'allow prune\n\nFlotilla-Allow-Prune: the team is gone');
   const later = r.commit({ 'templates/b.yaml': null }, 'drop b');
   await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
-  const deletedBy = await readDeletingCommits(repo, { head: r.git('rev-parse', 'flotilla/rendered'), stopAtSource: deleting });
+  const deletedBy = await readDeletingCommits(repo, {
+    head: r.git('rev-parse', 'flotilla/rendered'),
+    stopAtSource: deleting,
+  });
   assert.equal(deletedBy('member1', TEAM), { commit: '', allowReason: 'the team is gone', allowedAt: allowing });
   assert.equal(deletedBy('member1', 'v1/ConfigMap/default/b'), { commit: later });
 });

@@ -6,8 +6,16 @@ import type { Plan } from '../../src/plans/types.ts';
 
 function plan(over: Partial<Plan> = {}): Plan {
   return {
-    base: 'a'.repeat(40), head: 'b'.repeat(40), errors: [], warnings: [], clusters: {}, replicas: [], scheduling: [], lookTwice: [],
-    prune: { held: [], allowed: [], fix: '' }, ...over,
+    base: 'a'.repeat(40),
+    head: 'b'.repeat(40),
+    errors: [],
+    warnings: [],
+    clusters: {},
+    replicas: [],
+    scheduling: [],
+    lookTwice: [],
+    prune: { held: [], allowed: [], fix: '' },
+    ...over,
   };
 }
 
@@ -18,10 +26,21 @@ test('a plan with no change says so', () => {
 });
 
 test('HTML and Markdown in a problem message are inert', () => {
-  const md = renderPlanMarkdown(plan({
-    errors: [{ file: 'evil.yaml', line: 3, column: 1, code: 'INVALID_VALUE', severity: 'error',
-      message: '<img src=x onerror=alert(1)> [click](https://evil.example) **bold** | cell @admins', fix: '</details><script>x</script>' }],
-  }));
+  const md = renderPlanMarkdown(
+    plan({
+      errors: [
+        {
+          file: 'evil.yaml',
+          line: 3,
+          column: 1,
+          code: 'INVALID_VALUE',
+          severity: 'error',
+          message: '<img src=x onerror=alert(1)> [click](https://evil.example) **bold** | cell @admins',
+          fix: '</details><script>x</script>',
+        },
+      ],
+    }),
+  );
   assert.not.match(md, '<img');
   assert.not.match(md, '<script');
   assert.not.match(md, '](https');
@@ -38,20 +57,43 @@ test('escapeMarkdown leaves no unescaped table pipe, bracket, backtick or newlin
 
 test('a manifest holding a code fence cannot close the diff block', () => {
   const evil = '--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+```\n+</details>\n';
-  const md = renderPlanMarkdown(plan({ clusters: { m1: { added: [{ ref: 'v1/ConfigMap/default/x', path: 'clusters/m1/default/configmap_x.yaml', diff: evil }], changed: [], removed: [] } } }));
+  const md = renderPlanMarkdown(
+    plan({
+      clusters: {
+        m1: {
+          added: [{ ref: 'v1/ConfigMap/default/x', path: 'clusters/m1/default/configmap_x.yaml', diff: evil }],
+          changed: [],
+          removed: [],
+        },
+      },
+    }),
+  );
   assert.match(md, '````diff\n');
   assert.match(md, '\n````\n');
 });
 
 test('a cluster name in <summary> is HTML-escaped', () => {
-  const md = renderPlanMarkdown(plan({ clusters: { '<b>m1</b>': { added: [], changed: [{ ref: 'v1/ConfigMap/default/x', path: 'p', diff: diff(3) }], removed: [] } } }));
+  const md = renderPlanMarkdown(
+    plan({
+      clusters: {
+        '<b>m1</b>': { added: [], changed: [{ ref: 'v1/ConfigMap/default/x', path: 'p', diff: diff(3) }], removed: [] },
+      },
+    }),
+  );
   assert.match(md, '<summary>&lt;b&gt;m1&lt;/b&gt;: 1 changed</summary>');
   assert.match(md, '| &lt;b&gt;m1&lt;/b&gt; |');
 });
 
 test('past the size cap whole diffs are dropped and the comment says what was cut', () => {
-  const changed = Array.from({ length: 30 }, (_, i) => ({ ref: `v1/ConfigMap/default/cm${i}`, path: `clusters/m1/default/configmap_cm${i}.yaml`, diff: diff(500) }));
-  const md = renderPlanMarkdown(plan({ clusters: { m1: { added: [], changed, removed: [] } } }), { maxChars: 10_000, command: 'flotilla plan --base a --head b' });
+  const changed = Array.from({ length: 30 }, (_, i) => ({
+    ref: `v1/ConfigMap/default/cm${i}`,
+    path: `clusters/m1/default/configmap_cm${i}.yaml`,
+    diff: diff(500),
+  }));
+  const md = renderPlanMarkdown(plan({ clusters: { m1: { added: [], changed, removed: [] } } }), {
+    maxChars: 10_000,
+    command: 'flotilla plan --base a --head b',
+  });
   assert.ok(md.length <= 10_000, `length ${md.length}`);
   const shown = md.split('```diff').length - 1;
   assert.ok(shown > 0 && shown < 30);
@@ -62,9 +104,22 @@ test('past the size cap whole diffs are dropped and the comment says what was cu
 });
 
 test('held deletions show the reason and how to allow them', () => {
-  const md = renderPlanMarkdown(plan({
-    prune: { held: [{ cluster: 'm1', reason: 'EVERYTHING', refs: ['apps/v1/Deployment/default/nginx'], message: 'would delete all 1 objects on m1' }], allowed: [], fix: 'add "Flotilla-Allow-Prune: <reason>"' },
-  }));
+  const md = renderPlanMarkdown(
+    plan({
+      prune: {
+        held: [
+          {
+            cluster: 'm1',
+            reason: 'EVERYTHING',
+            refs: ['apps/v1/Deployment/default/nginx'],
+            message: 'would delete all 1 objects on m1',
+          },
+        ],
+        allowed: [],
+        fix: 'add "Flotilla-Allow-Prune: <reason>"',
+      },
+    }),
+  );
   assert.match(md, 'Prune safety: ⛔ held.');
   assert.match(md, 'Deployment default/nginx');
   assert.match(md, 'Flotilla-Allow-Prune: &lt;reason&gt;');

@@ -16,12 +16,22 @@ import { commitRendered, rendered, Scratch, waitFor } from '../deliveries/helper
 import { startGitHttpServer, type GitHttpServer } from '../helpers/gitHttpServer.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
-const GIT_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Other', GIT_AUTHOR_EMAIL: 'o@example.com', GIT_COMMITTER_NAME: 'Other', GIT_COMMITTER_EMAIL: 'o@example.com' };
-const gitAsync = (cwd: string, ...args: string[]) => new Promise<void>((resolve, reject) => {
-  const child = spawn('git', args, { cwd, env: GIT_ENV, stdio: 'ignore' });
-  child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git ${args.join(' ')} exited ${code}`))));
-});
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: GIT_ENV }).trim();
+const GIT_ENV = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Other',
+  GIT_AUTHOR_EMAIL: 'o@example.com',
+  GIT_COMMITTER_NAME: 'Other',
+  GIT_COMMITTER_EMAIL: 'o@example.com',
+};
+const gitAsync = (cwd: string, ...args: string[]) =>
+  new Promise<void>((resolve, reject) => {
+    const child = spawn('git', args, { cwd, env: GIT_ENV, stdio: 'ignore' });
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git ${args.join(' ')} exited ${code}`))));
+  });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', env: GIT_ENV }).trim();
 
 const scratch = new Scratch();
 let member: Member;
@@ -30,7 +40,8 @@ let kubeconfig: string;
 let repo: GitRepo;
 let server: GitHttpServer;
 
-const configMap = (name: string, cluster = 'member3') => rendered('v1', 'ConfigMap', name, 'default', { data: { cluster } });
+const configMap = (name: string, cluster = 'member3') =>
+  rendered('v1', 'ConfigMap', name, 'default', { data: { cluster } });
 
 test.before(async () => {
   member = await scratch.member('member3');
@@ -50,11 +61,17 @@ test.after(async () => {
   await scratch.cleanup();
 });
 
-const getConfigMap = async (name: string) => (await kube.request({ method: 'GET', path: `/api/v1/namespaces/default/configmaps/${name}` }));
+const getConfigMap = async (name: string) =>
+  await kube.request({ method: 'GET', path: `/api/v1/namespaces/default/configmaps/${name}` });
 
 test('one pass on a local bare repo applies only clusters/member3/ and commits member3 status and inventory', async () => {
   const logs: Record<string, unknown>[] = [];
-  const result = await runAgentPass({ cluster: 'member3', kube, source: { kind: 'local', repo }, log: (e) => logs.push(e) });
+  const result = await runAgentPass({
+    cluster: 'member3',
+    kube,
+    source: { kind: 'local', repo },
+    log: (e) => logs.push(e),
+  });
   assert.ok(result.ok, result.problems.join('\n'));
   assert.equal(result.actions, { created: 1 });
   assert.is((await getConfigMap('settings')).status, 200);
@@ -71,10 +88,19 @@ test('one pass on a local bare repo applies only clusters/member3/ and commits m
 
 test('the running agent applies a new rendered commit as soon as the branch moves, not on its interval', async () => {
   const logs: Record<string, unknown>[] = [];
-  const agent = await startAgent({ cluster: 'member3', kube, source: { kind: 'local', repo }, intervalMs: 3_600_000, log: (e) => logs.push(e) });
+  const agent = await startAgent({
+    cluster: 'member3',
+    kube,
+    source: { kind: 'local', repo },
+    intervalMs: 3_600_000,
+    log: (e) => logs.push(e),
+  });
   try {
     await waitFor('the first pass', () => logs.some((l) => l.step === 'apply'));
-    const commit = await commitRendered(repo, { member1: [configMap('only-member1', 'member1')], member3: [configMap('settings'), configMap('added')] });
+    const commit = await commitRendered(repo, {
+      member1: [configMap('only-member1', 'member1')],
+      member3: [configMap('settings'), configMap('added')],
+    });
     await waitFor('added on member3', async () => (await getConfigMap('added')).status === 200);
     assert.ok(logs.some((l) => l.step === 'apply' && l.renderedCommit === commit));
   } finally {
@@ -98,19 +124,37 @@ test('over smart HTTP: the agent mirrors the repo, applies, and pushes status; a
   // The git server runs in this process, so the push must not block it: the member's first answer waits for it.
   // It starts once the agent has pushed its planned inventory (before its apply), so it lands on top of that.
   let pushed: Promise<unknown> | undefined;
-  const gated: KubeTarget = { ...kube, name: kube.name, server: kube.server, discovery: kube.discovery, stats: kube.stats,
+  const gated: KubeTarget = {
+    ...kube,
+    name: kube.name,
+    server: kube.server,
+    discovery: kube.discovery,
+    stats: kube.stats,
     request: async (req) => {
       await pushed;
       return kube.request(req);
     },
-    close: () => kube.close() };
+    close: () => kube.close(),
+  };
   const result = await runAgentPass({
-    cluster: 'member3', kube: gated, source,
+    cluster: 'member3',
+    kube: gated,
+    source,
     log: (e) => {
       logs.push(e);
       if (e.step === 'push' && e.what === 'planned inventory' && e.outcome === 'pushed') {
-        pushed = gitAsync(other, '-c', 'user.name=R', '-c', 'user.email=r@example.com', 'pull', '-q', '--rebase', 'origin', 'flotilla/status')
-          .then(() => gitAsync(other, 'push', '-q', 'origin', 'flotilla/status'));
+        pushed = gitAsync(
+          other,
+          '-c',
+          'user.name=R',
+          '-c',
+          'user.email=r@example.com',
+          'pull',
+          '-q',
+          '--rebase',
+          'origin',
+          'flotilla/status',
+        ).then(() => gitAsync(other, 'push', '-q', 'origin', 'flotilla/status'));
       }
     },
   });
@@ -136,22 +180,58 @@ test('over smart HTTP: the agent mirrors the repo, applies, and pushes status; a
 test('flotilla agent --once over HTTP exits 0 with JSON log lines, and 1 when an object conflicts under Abort', async () => {
   const url = `${server.url}/${path.basename(repo.gitdir)}`;
   const cache = scratch.dir('flotilla-agent-cli-');
-  const run = () => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'agent', '--cluster', 'member3', '--repo', url, '--kubeconfig', kubeconfig, '--once', '--cache-dir', cache], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => { out += c; });
-    child.stderr.on('data', (c) => { err += c; });
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
+  const run = () =>
+    new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          'agent',
+          '--cluster',
+          'member3',
+          '--repo',
+          url,
+          '--kubeconfig',
+          kubeconfig,
+          '--once',
+          '--cache-dir',
+          cache,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c) => {
+        out += c;
+      });
+      child.stderr.on('data', (c) => {
+        err += c;
+      });
+      child.on('close', (code) => resolve({ code, out, err }));
+    });
   const ok = await run();
   assert.is(ok.code, 0, ok.err + ok.out);
-  const lines = ok.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-  assert.ok(lines.some((l) => l.step === 'apply' && /^[0-9a-f]{40}$/.test(String(l.renderedCommit)) && l.agent === 'member3'));
+  const lines = ok.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.ok(
+    lines.some((l) => l.step === 'apply' && /^[0-9a-f]{40}$/.test(String(l.renderedCommit)) && l.agent === 'member3'),
+  );
 
   // A ConfigMap made by hand under a name the rendered branch also uses: Abort leaves it alone, the pass fails.
-  const handmade = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'handmade', namespace: 'default' }, data: { by: 'hand' } };
-  const created = await kube.request({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify(handmade), contentType: 'application/json' });
+  const handmade = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'handmade', namespace: 'default' },
+    data: { by: 'hand' },
+  };
+  const created = await kube.request({
+    method: 'POST',
+    path: '/api/v1/namespaces/default/configmaps',
+    body: JSON.stringify(handmade),
+    contentType: 'application/json',
+  });
   assert.is(created.status, 201);
   await commitRendered(repo, { member3: [configMap('settings'), configMap('handmade')] });
   const conflict = await run();
@@ -163,9 +243,14 @@ test('flotilla agent --once over HTTP exits 0 with JSON log lines, and 1 when an
 test('flotilla agent without --repo says what is missing and exits 2', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'flotilla-agent-usage-'));
   try {
-    const child = spawn(process.execPath, [BIN, 'agent', '--cluster', 'member3'], { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
+    const child = spawn(process.execPath, [BIN, 'agent', '--cluster', 'member3'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: dir,
+    });
     let err = '';
-    child.stderr.on('data', (c) => { err += c; });
+    child.stderr.on('data', (c) => {
+      err += c;
+    });
     const code = await new Promise((resolve) => child.on('close', resolve));
     assert.is(code, 2);
     assert.match(err, 'agent needs --repo, --kubeconfig');

@@ -18,13 +18,20 @@ test.before(async () => {
   kubeconfig = scratch.kubeconfig([await scratch.member('member3')]);
   config = makeConfigRepo();
   // member3 registered as a Pull cluster, with nothing placed on it: a ConfigMap goes to member1 only.
-  config.commit({
-    ...MEMBERS,
-    'clusters/member3.yaml': MEMBERS['clusters/member3.yaml'].replace('syncMode: Push', 'syncMode: Pull'),
-    'templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: only-member1\ndata:\n  a: b\n',
-    'policies/cm.yaml': 'apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata:\n  name: cm\nspec:\n  resourceSelectors:\n    - {apiVersion: v1, kind: ConfigMap}\n  placement:\n    clusterAffinity: {clusterNames: [member1]}\n',
-  }, 'three members, a ConfigMap on member1');
-  await syncRepo(await openRepo(config.dir), { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+  config.commit(
+    {
+      ...MEMBERS,
+      'clusters/member3.yaml': MEMBERS['clusters/member3.yaml'].replace('syncMode: Push', 'syncMode: Pull'),
+      'templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: only-member1\ndata:\n  a: b\n',
+      'policies/cm.yaml':
+        'apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata:\n  name: cm\nspec:\n  resourceSelectors:\n    - {apiVersion: v1, kind: ConfigMap}\n  placement:\n    clusterAffinity: {clusterNames: [member1]}\n',
+    },
+    'three members, a ConfigMap on member1',
+  );
+  await syncRepo(await openRepo(config.dir), {
+    sourceRef: 'refs/heads/main',
+    outputRef: 'refs/heads/flotilla/rendered',
+  });
 });
 
 test.after(async () => {
@@ -32,31 +39,63 @@ test.after(async () => {
   await scratch.cleanup();
 });
 
-const agent = (cluster: string) => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-  const child = spawn(process.execPath, [BIN, 'agent', '--cluster', cluster, '--context', 'member3', '--repo', config.dir, '--kubeconfig', kubeconfig, '--once'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c) => { out += c; });
-  child.stderr.on('data', (c) => { err += c; });
-  child.on('close', (code) => resolve({ code, out, err }));
-});
+const agent = (cluster: string) =>
+  new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'agent',
+        '--cluster',
+        cluster,
+        '--context',
+        'member3',
+        '--repo',
+        config.dir,
+        '--kubeconfig',
+        kubeconfig,
+        '--once',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    child.stderr.on('data', (c) => {
+      err += c;
+    });
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
 
 test('the renderer records every registered cluster and its syncMode in .flotilla/clusters.json', () => {
-  assert.equal(JSON.parse(config.show('flotilla/rendered', '.flotilla/clusters.json')), { clusters: [
-    { name: 'member1', syncMode: 'Push' }, { name: 'member2', syncMode: 'Push' }, { name: 'member3', syncMode: 'Pull' },
-  ] });
+  assert.equal(JSON.parse(config.show('flotilla/rendered', '.flotilla/clusters.json')), {
+    clusters: [
+      { name: 'member1', syncMode: 'Push' },
+      { name: 'member2', syncMode: 'Push' },
+      { name: 'member3', syncMode: 'Pull' },
+    ],
+  });
 });
 
 test('agent --once --cluster typo exits 1 naming the registered clusters, and writes no status for it', async () => {
   const typo = await agent('typo');
   assert.is(typo.code, 1, typo.out + typo.err);
-  const line = typo.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.step === 'register');
+  const line = typo.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .find((l) => l.step === 'register');
   assert.match(String(line?.error), /^cluster typo is not registered; registered: member1, member2, member3; fix: /);
   assert.not.ok(config.git('branch', '--list', 'flotilla/status'), 'no status branch written for an unregistered name');
 
   const near = await agent('membr3');
   assert.is(near.code, 1);
-  assert.match(near.out, 'cluster membr3 is not registered; registered: member1, member2, member3 (did you mean member3?)');
+  assert.match(
+    near.out,
+    'cluster membr3 is not registered; registered: member1, member2, member3 (did you mean member3?)',
+  );
 });
 
 test('agent --once on a registered cluster with nothing placed on it still exits 0', async () => {

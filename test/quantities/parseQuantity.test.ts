@@ -1,6 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseQuantity, quantityMilliValue, quantityValue, subtractQuantity } from '../../src/quantities/parseQuantity.ts';
+import {
+  parseQuantity,
+  quantityMilliValue,
+  quantityValue,
+  subtractQuantity,
+} from '../../src/quantities/parseQuantity.ts';
 
 const cases: [text: string | number, value: bigint, milli: bigint][] = [
   ['2', 2n, 2000n],

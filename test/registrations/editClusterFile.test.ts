@@ -21,7 +21,12 @@ spec:
     context: member2
 `;
 const now = new Date('2026-03-04T05:06:07.890Z');
-const taint = (words: string[], overwrite = false) => ({ type: 'taint' as const, changes: parseTaintArgs(words), overwrite, now });
+const taint = (words: string[], overwrite = false) => ({
+  type: 'taint' as const,
+  changes: parseTaintArgs(words),
+  overwrite,
+  now,
+});
 
 test('adding then removing a taint gives back the file byte for byte, comments included', () => {
   const added = editClusterFile('clusters/member2.yaml', FILE, 'member2', taint(['dedicated=gpu:NoSchedule']));
@@ -37,7 +42,9 @@ test('adding then removing a taint gives back the file byte for byte, comments i
 
 test('NoExecute taints are stamped with timeAdded; existing ones need --overwrite', () => {
   const added = editClusterFile('c.yaml', FILE, 'member2', taint(['maint=yes:NoExecute']));
-  assert.equal(parse(added.text!).spec.taints, [{ key: 'maint', value: 'yes', effect: 'NoExecute', timeAdded: '2026-03-04T05:06:07Z' }]);
+  assert.equal(parse(added.text!).spec.taints, [
+    { key: 'maint', value: 'yes', effect: 'NoExecute', timeAdded: '2026-03-04T05:06:07Z' },
+  ]);
   try {
     editClusterFile('c.yaml', added.text!, 'member2', taint(['maint=no:NoExecute']));
     assert.unreachable('an existing taint was replaced without --overwrite');
@@ -80,7 +87,11 @@ test('a multi-document file: only the named cluster changes, and remove drops ju
   const removed = editClusterFile('c.yaml', two, 'member3', { type: 'remove' });
   assert.is(parse(removed.text!).metadata.name, 'member2');
   assert.not.ok(removed.text!.includes('member3'));
-  assert.is(editClusterFile('c.yaml', FILE, 'member2', { type: 'remove' }).text, null, 'the only cluster of a file: the file goes');
+  assert.is(
+    editClusterFile('c.yaml', FILE, 'member2', { type: 'remove' }).text,
+    null,
+    'the only cluster of a file: the file goes',
+  );
 });
 
 test('unparseable files and unknown names are refused with file:line', () => {
@@ -101,9 +112,13 @@ test('unparseable files and unknown names are refused with file:line', () => {
 
 test('taint values YAML 1.1 would read as something else are written quoted: kubectl and Flotilla read back the text', () => {
   let text = FILE;
-  for (const value of ['yes', 'on', '0644', '0b1', 'n']) text = editClusterFile('c.yaml', text, 'member2', taint([`k-${value}=${value}:NoSchedule`])).text!;
+  for (const value of ['yes', 'on', '0644', '0b1', 'n'])
+    text = editClusterFile('c.yaml', text, 'member2', taint([`k-${value}=${value}:NoSchedule`])).text!;
   const taints = (parseYamlValue(text) as { spec: { taints: { value: string }[] } }).spec.taints;
-  assert.equal(taints.map((t) => t.value), ['yes', 'on', '0644', '0b1', 'n']);
+  assert.equal(
+    taints.map((t) => t.value),
+    ['yes', 'on', '0644', '0b1', 'n'],
+  );
   assert.ok(text.includes('value: "yes"'), text);
 });
 

@@ -4,12 +4,15 @@ import { parseTaintArgs } from '../../src/registrations/parseTaintArgs.ts';
 import { RegistrationError } from '../../src/registrations/RegistrationError.ts';
 
 test('kubectl taint syntax: key=value:Effect, key:Effect, key:Effect- and key-', () => {
-  assert.equal(parseTaintArgs(['dedicated=gpu:NoSchedule', 'example.com/spot:PreferNoSchedule', 'old:NoExecute-', 'gone-']), [
-    { action: 'add', key: 'dedicated', value: 'gpu', effect: 'NoSchedule' },
-    { action: 'add', key: 'example.com/spot', effect: 'PreferNoSchedule' },
-    { action: 'remove', key: 'old', effect: 'NoExecute' },
-    { action: 'remove', key: 'gone' },
-  ]);
+  assert.equal(
+    parseTaintArgs(['dedicated=gpu:NoSchedule', 'example.com/spot:PreferNoSchedule', 'old:NoExecute-', 'gone-']),
+    [
+      { action: 'add', key: 'dedicated', value: 'gpu', effect: 'NoSchedule' },
+      { action: 'add', key: 'example.com/spot', effect: 'PreferNoSchedule' },
+      { action: 'remove', key: 'old', effect: 'NoExecute' },
+      { action: 'remove', key: 'gone' },
+    ],
+  );
 });
 
 function rejects(words: string[], text: RegExp): void {

@@ -9,27 +9,56 @@ import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
 
 const web = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'demo', name: 'web' };
 const live = (ready: number) => ({
-  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'demo', generation: 1 }, spec: { replicas: 2 },
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'demo', generation: 1 },
+  spec: { replicas: 2 },
   status: { observedGeneration: 1, replicas: 2, updatedReplicas: 2, readyReplicas: ready, availableReplicas: ready },
 });
-const delivery = (cluster: string, results: ApplyResult[], previous = results.filter((r) => !r.prune).map((r) => r.ref)): ClusterReport => ({
+const delivery = (
+  cluster: string,
+  results: ApplyResult[],
+  previous = results.filter((r) => !r.prune).map((r) => r.ref),
+): ClusterReport => ({
   cluster,
-  delivery: { cluster, results, inventory: results.filter((r) => !r.prune).map((r) => r.ref), previousInventory: previous, writes: 0, notes: [], durationMs: 0 } satisfies ClusterDelivery,
+  delivery: {
+    cluster,
+    results,
+    inventory: results.filter((r) => !r.prune).map((r) => r.ref),
+    previousInventory: previous,
+    writes: 0,
+    notes: [],
+    durationMs: 0,
+  } satisfies ClusterDelivery,
 });
 const now = new Date('2026-01-02T03:04:05Z');
 const PATH = templateStatusPath(web);
 
 test('template status path mirrors the rendered layout without the cluster', () => {
   assert.is(PATH, 'templates/demo/deployment.apps_web.yaml');
-  assert.is(templateStatusPath({ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'demo' }), 'templates/_cluster/namespace_demo.yaml');
+  assert.is(
+    templateStatusPath({ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'demo' }),
+    'templates/_cluster/namespace_demo.yaml',
+  );
 });
 
 test('two writers for different clusters merge into one template file; the aggregate sums both', () => {
-  const first = buildStatusFiles(new Map(), [delivery('m1', [{ ref: web, action: 'created', message: 'created', live: live(2) }])], now);
+  const first = buildStatusFiles(
+    new Map(),
+    [delivery('m1', [{ ref: web, action: 'created', message: 'created', live: live(2) }])],
+    now,
+  );
   const existing = new Map([[PATH, first.get(PATH)!]]);
-  const second = buildStatusFiles(existing, [delivery('m2', [{ ref: web, action: 'unchanged', message: 'x', live: live(1) }])], now);
+  const second = buildStatusFiles(
+    existing,
+    [delivery('m2', [{ ref: web, action: 'unchanged', message: 'x', live: live(1) }])],
+    now,
+  );
   const file = parse(second.get(PATH)!);
-  assert.equal(file.aggregatedStatus.map((i: { clusterName: string }) => i.clusterName), ['m1', 'm2']);
+  assert.equal(
+    file.aggregatedStatus.map((i: { clusterName: string }) => i.clusterName),
+    ['m1', 'm2'],
+  );
   assert.is(file.status.readyReplicas, 3);
   assert.is(file.status.replicas, 4);
   assert.is(file.conditions[0].status, 'True');
@@ -37,20 +66,40 @@ test('two writers for different clusters merge into one template file; the aggre
 });
 
 test('same input twice gives no edits: nothing churns between passes', () => {
-  const reports = [{ ...delivery('m1', [{ ref: web, action: 'created', message: 'created', live: live(2) }]), status: { conditions: [{ type: 'Ready', status: 'True' as const, reason: 'ClusterReady' }] } }];
+  const reports = [
+    {
+      ...delivery('m1', [{ ref: web, action: 'created', message: 'created', live: live(2) }]),
+      status: { conditions: [{ type: 'Ready', status: 'True' as const, reason: 'ClusterReady' }] },
+    },
+  ];
   const first = buildStatusFiles(new Map(), reports, now);
   const existing = new Map([...first].map(([p, t]) => [p, t!]));
   // A later pass: "unchanged" instead of "created", a later clock.
-  const again = [{ ...delivery('m1', [{ ref: web, action: 'unchanged', message: 'live object already matches', live: live(2) }]), status: reports[0]!.status }];
+  const again = [
+    {
+      ...delivery('m1', [{ ref: web, action: 'unchanged', message: 'live object already matches', live: live(2) }]),
+      status: reports[0]!.status,
+    },
+  ];
   assert.equal([...buildStatusFiles(existing, again, new Date('2027-01-01T00:00:00Z')).keys()], []);
 });
 
 test('a Ready change moves lastTransitionTime; the rest of the cluster status is kept when unreachable', () => {
-  const up = buildStatusFiles(new Map(), [{ cluster: 'm1', status: { kubernetesVersion: 'v1.32.0', conditions: [{ type: 'Ready', status: 'True' }] } }], now);
+  const up = buildStatusFiles(
+    new Map(),
+    [{ cluster: 'm1', status: { kubernetesVersion: 'v1.32.0', conditions: [{ type: 'Ready', status: 'True' }] } }],
+    now,
+  );
   const existing = new Map([...up].map(([p, t]) => [p, t!]));
   const later = new Date('2026-01-02T04:00:00Z');
   const undamped = { thresholds: { successMs: 0, failureMs: 0 } };
-  const down = buildStatusFiles(existing, [{ cluster: 'm1', status: { conditions: [{ type: 'Ready', status: 'False', reason: 'ClusterNotReachable' }] } }], later, undefined, undamped);
+  const down = buildStatusFiles(
+    existing,
+    [{ cluster: 'm1', status: { conditions: [{ type: 'Ready', status: 'False', reason: 'ClusterNotReachable' }] } }],
+    later,
+    undefined,
+    undamped,
+  );
   const cluster = parse(down.get('clusters/m1.yaml')!);
   assert.is(cluster.status.kubernetesVersion, 'v1.32.0');
   assert.is(cluster.status.conditions[0].lastTransitionTime, '2026-01-02T04:00:00Z');
@@ -58,22 +107,41 @@ test('a Ready change moves lastTransitionTime; the rest of the cluster status is
 });
 
 test('a pruned object leaves its cluster entry; the file goes when no cluster is left', () => {
-  const first = buildStatusFiles(new Map(), [delivery('m1', [{ ref: web, action: 'created', message: 'created', live: live(2) }])], now);
+  const first = buildStatusFiles(
+    new Map(),
+    [delivery('m1', [{ ref: web, action: 'created', message: 'created', live: live(2) }])],
+    now,
+  );
   const existing = new Map([...first].map(([p, t]) => [p, t!]));
-  const gone = buildStatusFiles(existing, [delivery('m1', [{ ref: web, prune: true, action: 'pruned', message: 'deleted' }], [web])], now);
+  const gone = buildStatusFiles(
+    existing,
+    [delivery('m1', [{ ref: web, prune: true, action: 'pruned', message: 'deleted' }], [web])],
+    now,
+  );
   assert.is(gone.get(PATH), null);
   assert.match(gone.get('inventories/m1.json')!, /"objects":\[\n\n\]/);
 });
 
 test('a conflict is recorded as not applied, with the reason', () => {
-  const edits = buildStatusFiles(new Map(), [delivery('m1', [{ ref: web, action: 'conflict', message: 'not ours' }])], now);
+  const edits = buildStatusFiles(
+    new Map(),
+    [delivery('m1', [{ ref: web, action: 'conflict', message: 'not ours' }])],
+    now,
+  );
   const file = parse(edits.get(PATH)!);
-  assert.equal(file.aggregatedStatus[0], { clusterName: 'm1', applied: false, health: 'Unknown', message: 'conflict: not ours' });
+  assert.equal(file.aggregatedStatus[0], {
+    clusterName: 'm1',
+    applied: false,
+    health: 'Unknown',
+    message: 'conflict: not ours',
+  });
   assert.is(file.conditions[0].status, 'False');
 });
 
 test('status strings a YAML 1.1 reader would take for something else (clusters named yes, on, n) read back as the same strings', () => {
-  const reports = ['yes', 'on', 'n'].map((cluster) => delivery(cluster, [{ ref: web, action: 'created', message: 'created', live: live(2) }]));
+  const reports = ['yes', 'on', 'n'].map((cluster) =>
+    delivery(cluster, [{ ref: web, action: 'created', message: 'created', live: live(2) }]),
+  );
   const text = buildStatusFiles(new Map(), reports, now).get(PATH)!;
   const file = parseYamlValue(text) as { aggregatedStatus: { clusterName: unknown }[] };
   assert.equal(file.aggregatedStatus.map((a) => a.clusterName).sort(), ['n', 'on', 'yes'], text);

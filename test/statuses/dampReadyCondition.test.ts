@@ -5,7 +5,12 @@ import { dampReadyCondition } from '../../src/statuses/dampReadyCondition.ts';
 
 const t0 = Date.parse('2026-11-29T15:00:00Z');
 const at = (s: number) => new Date(t0 + s * 1000);
-const ready: Condition = { type: 'Ready', status: 'True', reason: 'ClusterReady', lastTransitionTime: '2026-11-29T14:00:00Z' };
+const ready: Condition = {
+  type: 'Ready',
+  status: 'True',
+  reason: 'ClusterReady',
+  lastTransitionTime: '2026-11-29T14:00:00Z',
+};
 const down: Condition = { type: 'Ready', status: 'False', reason: 'ClusterNotReachable' };
 const up: Condition = { type: 'Ready', status: 'True', reason: 'ClusterReady' };
 
@@ -31,7 +36,11 @@ test('a flap resets the count: one good probe in between starts the failure thre
   assert.equal(good, { ready: up }, 'agrees with the stored condition: nothing pending');
   const again = dampReadyCondition(ready, good.pending, down, at(20));
   assert.equal(again.pending, { status: 'False', since: '2026-11-29T15:00:20Z' });
-  assert.is(dampReadyCondition(ready, again.pending, down, at(40)).ready, ready, '20 s since the new start: still Ready');
+  assert.is(
+    dampReadyCondition(ready, again.pending, down, at(40)).ready,
+    ready,
+    '20 s since the new start: still Ready',
+  );
   assert.is(dampReadyCondition(ready, again.pending, down, at(50)).ready, down);
 });
 

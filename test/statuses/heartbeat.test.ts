@@ -8,7 +8,11 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import type { GitRepo } from '../../src/commits/types.ts';
 import { reconcileOnce } from '../../src/reconcile.ts';
 import type { ClusterStatusFile } from '../../src/branches/status/statusFiles.ts';
-import { HEARTBEAT_INTERVAL_MS, agentClusters, markMissingHeartbeats } from '../../src/statuses/markMissingHeartbeats.ts';
+import {
+  HEARTBEAT_INTERVAL_MS,
+  agentClusters,
+  markMissingHeartbeats,
+} from '../../src/statuses/markMissingHeartbeats.ts';
 import { HEARTBEAT_ANNOTATION } from '../../src/branches/status/statusFiles.ts';
 import { writeStatus } from '../../src/statuses/writeStatus.ts';
 import { clusterYaml, makeConfigRepo, type ConfigRepo } from '../helpers/fleet.ts';
@@ -20,9 +24,22 @@ test.after(() => {
   for (const r of repos) r.cleanup();
 });
 
-const ready = { cluster: 'member3', status: { conditions: [{ type: 'Ready', status: 'True' as const, reason: 'ClusterReady', message: 'cluster is healthy and ready to accept workloads' }] } };
+const ready = {
+  cluster: 'member3',
+  status: {
+    conditions: [
+      {
+        type: 'Ready',
+        status: 'True' as const,
+        reason: 'ClusterReady',
+        message: 'cluster is healthy and ready to accept workloads',
+      },
+    ],
+  },
+};
 /** What runAgentPass writes for its cluster each pass. */
-const agentWrites = (repo: GitRepo, s: number) => writeStatus({ repo, reports: [ready], now: at(s), clusterOptions: { heartbeatMs: HEARTBEAT_INTERVAL_MS } });
+const agentWrites = (repo: GitRepo, s: number) =>
+  writeStatus({ repo, reports: [ready], now: at(s), clusterOptions: { heartbeatMs: HEARTBEAT_INTERVAL_MS } });
 const member3 = (r: ConfigRepo) => parse(r.show('flotilla/status', 'clusters/member3.yaml')) as ClusterStatusFile;
 const readyOf = (f: ClusterStatusFile) => f.status.conditions!.find((c) => c.type === 'Ready')!;
 
@@ -30,13 +47,26 @@ const readyOf = (f: ClusterStatusFile) => f.status.conditions!.find((c) => c.typ
 function pullRepo(): ConfigRepo {
   const r = makeConfigRepo();
   repos.push(r);
-  r.commit({ 'clusters/member1.yaml': clusterYaml('member1'), 'clusters/member3.yaml': clusterYaml('member3').replace('syncMode: Push', 'syncMode: Pull') }, 'member1 Push, member3 Pull');
+  r.commit(
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member3.yaml': clusterYaml('member3').replace('syncMode: Push', 'syncMode: Pull'),
+    },
+    'member1 Push, member3 Pull',
+  );
   return r;
 }
 
-const reconcile = (repo: GitRepo, s: number) => reconcileOnce({
-  repo, sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered', clusters: new Map(), render: true, log: () => {}, now: at(s),
-});
+const reconcile = (repo: GitRepo, s: number) =>
+  reconcileOnce({
+    repo,
+    sourceRef: 'refs/heads/main',
+    outputRef: 'refs/heads/flotilla/rendered',
+    clusters: new Map(),
+    render: true,
+    log: () => {},
+    now: at(s),
+  });
 
 test('agent writes → Ready True; 41 s without → Unknown with the unreachable taint; the agent back → True at once', async () => {
   const r = pullRepo();
@@ -54,9 +84,20 @@ test('agent writes → Ready True; 41 s without → Unknown with the unreachable
 
   await reconcile(repo, 25 + 41);
   const stale = member3(r);
-  assert.equal({ ...readyOf(stale), message: undefined }, { type: 'Ready', status: 'Unknown', reason: 'ClusterStatusUnknown', message: undefined, lastTransitionTime: '2026-11-29T15:01:06Z' });
+  assert.equal(
+    { ...readyOf(stale), message: undefined },
+    {
+      type: 'Ready',
+      status: 'Unknown',
+      reason: 'ClusterStatusUnknown',
+      message: undefined,
+      lastTransitionTime: '2026-11-29T15:01:06Z',
+    },
+  );
   assert.match(readyOf(stale).message!, 'since its last heartbeat at 2026-11-29T15:00:25Z');
-  assert.equal(stale.spec?.taints, [{ key: 'cluster.karmada.io/unreachable', effect: 'NoSchedule', timeAdded: '2026-11-29T15:01:06Z' }]);
+  assert.equal(stale.spec?.taints, [
+    { key: 'cluster.karmada.io/unreachable', effect: 'NoSchedule', timeAdded: '2026-11-29T15:01:06Z' },
+  ]);
   const before = r.git('rev-parse', 'flotilla/status');
   await reconcile(repo, 25 + 90);
   assert.is(r.git('rev-parse', 'flotilla/status'), before, 'marked once: later passes commit nothing');
@@ -72,16 +113,60 @@ test('agent writes → Ready True; 41 s without → Unknown with the unreachable
 });
 
 test('markMissingHeartbeats leaves alone clusters without a file or without a heartbeat, and Push clusters are not watched', () => {
-  const file = (annotations?: Record<string, string>) => `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: m\n${annotations ? `  annotations:\n${Object.entries(annotations).map(([k, v]) => `    ${k}: "${v}"`).join('\n')}\n` : ''}status:\n  conditions:\n    - type: Ready\n      status: "True"\n`;
+  const file = (annotations?: Record<string, string>) =>
+    `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: m\n${
+      annotations
+        ? `  annotations:\n${Object.entries(annotations)
+            .map(([k, v]) => `    ${k}: "${v}"`)
+            .join('\n')}\n`
+        : ''
+    }status:\n  conditions:\n    - type: Ready\n      status: "True"\n`;
   const now = new Date(T0 + 3600_000);
   assert.equal([...markMissingHeartbeats(new Map([['clusters/m.yaml', file()]]), ['m', 'absent'], now).keys()], []);
-  assert.equal([...markMissingHeartbeats(new Map([['clusters/m.yaml', file({ [HEARTBEAT_ANNOTATION]: '2026-11-29T15:00:00Z' })]]), ['m'], now).keys()], ['clusters/m.yaml']);
+  assert.equal(
+    [
+      ...markMissingHeartbeats(
+        new Map([['clusters/m.yaml', file({ [HEARTBEAT_ANNOTATION]: '2026-11-29T15:00:00Z' })]]),
+        ['m'],
+        now,
+      ).keys(),
+    ],
+    ['clusters/m.yaml'],
+  );
   const clusters = new Map<string, Cluster>([
-    ['a', { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', metadata: { name: 'a' }, spec: { syncMode: 'Pull' } }],
-    ['b', { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', metadata: { name: 'b' }, spec: { syncMode: 'Push' } }],
-    ['c', { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', metadata: { name: 'c' }, spec: { syncMode: 'Pull' } }],
+    [
+      'a',
+      {
+        apiVersion: 'cluster.karmada.io/v1alpha1',
+        kind: 'Cluster',
+        metadata: { name: 'a' },
+        spec: { syncMode: 'Pull' },
+      },
+    ],
+    [
+      'b',
+      {
+        apiVersion: 'cluster.karmada.io/v1alpha1',
+        kind: 'Cluster',
+        metadata: { name: 'b' },
+        spec: { syncMode: 'Push' },
+      },
+    ],
+    [
+      'c',
+      {
+        apiVersion: 'cluster.karmada.io/v1alpha1',
+        kind: 'Cluster',
+        metadata: { name: 'c' },
+        spec: { syncMode: 'Pull' },
+      },
+    ],
   ]);
-  assert.equal(agentClusters(clusters, ['c']), ['a'], 'a Pull cluster this writer reports on itself is probed, not watched');
+  assert.equal(
+    agentClusters(clusters, ['c']),
+    ['a'],
+    'a Pull cluster this writer reports on itself is probed, not watched',
+  );
 });
 
 test.run();

@@ -21,7 +21,8 @@ function recording(refuseLists = false): { target: KubeTarget; sent: KubeRequest
     stats: { requests: 0, writes: 0 },
     request: async (req): Promise<KubeResponse> => {
       sent.push(req);
-      if (refuseLists && req.query?.labelSelector) return { status: 500, body: { message: 'list refused' }, headers: {} };
+      if (refuseLists && req.query?.labelSelector)
+        return { status: 500, body: { message: 'list refused' }, headers: {} };
       return kube.request(req);
     },
     close: async () => undefined,
@@ -30,15 +31,30 @@ function recording(refuseLists = false): { target: KubeTarget; sent: KubeRequest
 }
 
 async function create(namespace: string, name: string, labels: Record<string, string>): Promise<void> {
-  const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels }, data: { n: name } });
-  const res = await kube.request({ method: 'POST', path: `/api/v1/namespaces/${namespace}/configmaps`, body, contentType: 'application/json' });
+  const body = JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace, labels },
+    data: { n: name },
+  });
+  const res = await kube.request({
+    method: 'POST',
+    path: `/api/v1/namespaces/${namespace}/configmaps`,
+    body,
+    contentType: 'application/json',
+  });
   assert.is(res.status, 201, JSON.stringify(res.body));
 }
 
 test.before(async () => {
   const member = await scratch.member('m1');
   kube = (await connectKubeconfig(scratch.kubeconfig([member]), { timeoutMs: 3_000 })).get('m1')!;
-  const ns = await kube.request({ method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } }), contentType: 'application/json' });
+  const ns = await kube.request({
+    method: 'POST',
+    path: '/api/v1/namespaces',
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } }),
+    contentType: 'application/json',
+  });
   assert.is(ns.status, 201);
   const managed = { 'karmada.io/managed': 'true' };
   for (let i = 0; i < 25; i++) refs.push(cm('default', `cm-${i}`));
@@ -47,7 +63,12 @@ test.before(async () => {
   // Someone took the label off: no LIST by label returns it, a GET still reads it.
   await create('default', 'unlabelled', { app: 'x' });
   await create('default', 'not-in-inventory', managed);
-  refs.push(cm('default', 'unlabelled'), cm('team-a', 'gone'), { apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'default', name: 'w' });
+  refs.push(cm('default', 'unlabelled'), cm('team-a', 'gone'), {
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    namespace: 'default',
+    name: 'w',
+  });
 });
 
 test.after(async () => {
@@ -61,11 +82,18 @@ test('a status pass over 42 objects of one kind sends one LIST per namespace, pl
   const { target, sent } = recording();
   const live = await readLiveObjects(target, refs);
   const lists = configMapRequests(sent).filter((r) => r.query?.labelSelector);
-  assert.equal(lists.map((r) => r.path).sort(), ['/api/v1/namespaces/default/configmaps', '/api/v1/namespaces/team-a/configmaps']);
-  assert.ok(lists.every((r) => r.query!.labelSelector === 'karmada.io/managed=true' && r.method === 'GET'));
-  assert.equal(configMapRequests(sent).filter((r) => !r.query?.labelSelector).map((r) => r.path).sort(), [
-    '/api/v1/namespaces/default/configmaps/unlabelled', '/api/v1/namespaces/team-a/configmaps/gone',
+  assert.equal(lists.map((r) => r.path).sort(), [
+    '/api/v1/namespaces/default/configmaps',
+    '/api/v1/namespaces/team-a/configmaps',
   ]);
+  assert.ok(lists.every((r) => r.query!.labelSelector === 'karmada.io/managed=true' && r.method === 'GET'));
+  assert.equal(
+    configMapRequests(sent)
+      .filter((r) => !r.query?.labelSelector)
+      .map((r) => r.path)
+      .sort(),
+    ['/api/v1/namespaces/default/configmaps/unlabelled', '/api/v1/namespaces/team-a/configmaps/gone'],
+  );
   assert.is(live.found.length, 41);
   assert.ok(!live.found.some((f) => f.ref.name === 'not-in-inventory'));
   assert.equal(live.missing, [cm('team-a', 'gone')]);
@@ -79,7 +107,11 @@ test('the result is the one GETting every object gives: LISTs that fail fall bac
   const listed = await readLiveObjects(recording().target, refs);
   const { target, sent } = recording(true);
   const fetched = await readLiveObjects(target, refs);
-  assert.is(configMapRequests(sent).filter((r) => !r.query?.labelSelector).length, 42, 'a GET per ConfigMap of the inventory');
+  assert.is(
+    configMapRequests(sent).filter((r) => !r.query?.labelSelector).length,
+    42,
+    'a GET per ConfigMap of the inventory',
+  );
   assert.equal(fetched, listed);
 });
 

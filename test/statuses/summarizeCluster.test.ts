@@ -3,7 +3,10 @@ import * as assert from 'uvu/assert';
 import { buildApiEnablements, summarizeResources } from '../../src/statuses/summarizeCluster.ts';
 
 const node = (ready: boolean, cpu: string, memory: string) => ({
-  status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }], allocatable: { cpu, memory, pods: '110' } },
+  status: {
+    conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }],
+    allocatable: { cpu, memory, pods: '110' },
+  },
 });
 const pod = (nodeName: string | undefined, phase: string, cpu: string, memory: string) => ({
   spec: { ...(nodeName ? { nodeName } : {}), containers: [{ name: 'c', resources: { requests: { cpu, memory } } }] },
@@ -13,7 +16,12 @@ const pod = (nodeName: string | undefined, phase: string, cpu: string, memory: s
 test('nodes give totals, ready count and allocatable; bound live pods are allocated, unbound ones allocating', () => {
   const s = summarizeResources(
     [node(true, '8', '32Gi'), node(false, '3500m', '16Gi')],
-    [pod('n1', 'Running', '250m', '64Mi'), pod('n1', 'Running', '750m', '64Mi'), pod('n2', 'Succeeded', '4', '1Gi'), pod(undefined, 'Pending', '100m', '1Mi')],
+    [
+      pod('n1', 'Running', '250m', '64Mi'),
+      pod('n1', 'Running', '750m', '64Mi'),
+      pod('n2', 'Succeeded', '4', '1Gi'),
+      pod(undefined, 'Pending', '100m', '1Mi'),
+    ],
   );
   assert.equal(s.nodeSummary, { totalNum: 2, readyNum: 1 });
   assert.equal(s.resourceSummary!.allocatable, { cpu: '11500m', memory: '48Gi', pods: '220' });
@@ -22,13 +30,28 @@ test('nodes give totals, ready count and allocatable; bound live pods are alloca
 });
 
 test('apiEnablements are sorted and leave subresources out', () => {
-  const e = buildApiEnablements(new Map([
-    ['v1', [{ name: 'pods', kind: 'Pod' }, { name: 'pods/status', kind: 'Pod' }, { name: 'configmaps', kind: 'ConfigMap' }]],
-    ['apps/v1', [{ name: 'deployments', kind: 'Deployment' }]],
-  ]));
+  const e = buildApiEnablements(
+    new Map([
+      [
+        'v1',
+        [
+          { name: 'pods', kind: 'Pod' },
+          { name: 'pods/status', kind: 'Pod' },
+          { name: 'configmaps', kind: 'ConfigMap' },
+        ],
+      ],
+      ['apps/v1', [{ name: 'deployments', kind: 'Deployment' }]],
+    ]),
+  );
   assert.equal(e, [
     { groupVersion: 'apps/v1', resources: [{ name: 'deployments', kind: 'Deployment' }] },
-    { groupVersion: 'v1', resources: [{ name: 'configmaps', kind: 'ConfigMap' }, { name: 'pods', kind: 'Pod' }] },
+    {
+      groupVersion: 'v1',
+      resources: [
+        { name: 'configmaps', kind: 'ConfigMap' },
+        { name: 'pods', kind: 'Pod' },
+      ],
+    },
   ]);
 });
 

@@ -25,19 +25,41 @@ let repo: GitRepo;
 
 const deployment = rendered('apps/v1', 'Deployment', 'web', 'demo', {
   spec: {
-    replicas: 2, selector: { matchLabels: { app: 'web' } },
-    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27', resources: { requests: { cpu: '250m', memory: '64Mi' } } }] } },
+    replicas: 2,
+    selector: { matchLabels: { app: 'web' } },
+    template: {
+      metadata: { labels: { app: 'web' } },
+      spec: {
+        containers: [{ name: 'web', image: 'nginx:1.27', resources: { requests: { cpu: '250m', memory: '64Mi' } } }],
+      },
+    },
   },
 });
-const folder = [rendered('v1', 'Namespace', 'demo', undefined), deployment, rendered('v1', 'Service', 'web', 'demo', { spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } })];
+const folder = [
+  rendered('v1', 'Namespace', 'demo', undefined),
+  deployment,
+  rendered('v1', 'Service', 'web', 'demo', { spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } }),
+];
 
 /** One full pass as the sync loop runs it: apply, collect each cluster's status, commit what changed. */
 async function pass() {
-  const d = await applyRendered({ repo, outputRef: RENDERED_REF, clusters: kubes, retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 50 } });
+  const d = await applyRendered({
+    repo,
+    outputRef: RENDERED_REF,
+    clusters: kubes,
+    retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 50 },
+  });
   const reports: ClusterReport[] = await Promise.all(
-    [...d.clusters.values()].map(async (delivery) => ({ cluster: delivery.cluster, delivery, status: await collectClusterStatus(kubes.get(delivery.cluster)!) })),
+    [...d.clusters.values()].map(async (delivery) => ({
+      cluster: delivery.cluster,
+      delivery,
+      status: await collectClusterStatus(kubes.get(delivery.cluster)!),
+    })),
   );
-  return { delivery: d, written: await writeStatus({ repo, reports, renderedCommit: d.renderedCommit, sourceCommit: d.sourceCommit }) };
+  return {
+    delivery: d,
+    written: await writeStatus({ repo, reports, renderedCommit: d.renderedCommit, sourceCommit: d.sourceCommit }),
+  };
 }
 
 async function statusFile(path: string): Promise<any> {
@@ -63,19 +85,40 @@ test('the status branch shows the Deployment aggregated over members once its po
   const first = await pass();
   assert.ok(first.written.commit, 'the first pass commits');
   const info = await readCommitInfo(repo, first.written.commit!);
-  assert.equal(parseTrailers(info.message), { 'Rendered-Commit': first.delivery.renderedCommit, 'Source-Commit': 'c'.repeat(40), 'Flotilla-Format': '1' });
+  assert.equal(parseTrailers(info.message), {
+    'Rendered-Commit': first.delivery.renderedCommit,
+    'Source-Commit': 'c'.repeat(40),
+    'Flotilla-Format': '1',
+  });
 
   const web = await waitFor('readyReplicas 4 on the status branch', async () => {
     await pass();
     const f = await statusFile('templates/demo/deployment.apps_web.yaml');
-    return f?.status?.readyReplicas === 4 && f.aggregatedStatus.every((i: { health: string }) => i.health === 'Healthy') ? f : undefined;
+    return f?.status?.readyReplicas === 4 && f.aggregatedStatus.every((i: { health: string }) => i.health === 'Healthy')
+      ? f
+      : undefined;
   });
-  assert.equal(web.status, { replicas: 4, updatedReplicas: 4, readyReplicas: 4, availableReplicas: 4, unavailableReplicas: 0 });
-  assert.equal(web.aggregatedStatus.map((i: { clusterName: string; applied: boolean }) => [i.clusterName, i.applied]), [['s1', true], ['s2', true]]);
+  assert.equal(web.status, {
+    replicas: 4,
+    updatedReplicas: 4,
+    readyReplicas: 4,
+    availableReplicas: 4,
+    unavailableReplicas: 0,
+  });
+  assert.equal(
+    web.aggregatedStatus.map((i: { clusterName: string; applied: boolean }) => [i.clusterName, i.applied]),
+    [
+      ['s1', true],
+      ['s2', true],
+    ],
+  );
   assert.is(web.conditions[0].type, 'FullyApplied');
   assert.is(web.conditions[0].status, 'True');
   const svc = await statusFile('templates/demo/service_web.yaml');
-  assert.equal(svc.aggregatedStatus.map((i: { health: string }) => i.health), ['Healthy', 'Healthy']);
+  assert.equal(
+    svc.aggregatedStatus.map((i: { health: string }) => i.health),
+    ['Healthy', 'Healthy'],
+  );
 
   const cluster = await statusFile('clusters/s1.yaml');
   assert.is(cluster.kind, 'Cluster');
@@ -88,7 +131,11 @@ test('the status branch shows the Deployment aggregated over members once its po
 
   const head = await readRef(repo, DEFAULT_STATUS_REF);
   const quiet = await pass();
-  assert.is(quiet.written.commit, null, `nothing changed, nothing committed (changed: ${quiet.written.changedPaths.join(', ')})`);
+  assert.is(
+    quiet.written.commit,
+    null,
+    `nothing changed, nothing committed (changed: ${quiet.written.changedPaths.join(', ')})`,
+  );
   assert.is(await readRef(repo, DEFAULT_STATUS_REF), head);
 });
 
@@ -98,10 +145,17 @@ test('an unreachable member gets Ready=False ClusterNotReachable; a failing /rea
   await s2!.faults.set({ readyzFalse: true });
   try {
     const down = await collectClusterStatus(kubes.get('s1')!);
-    assert.equal(down.conditions!.map((c) => [c.type, c.status, c.reason]), [['Ready', 'False', 'ClusterNotReachable']]);
+    assert.equal(
+      down.conditions!.map((c) => [c.type, c.status, c.reason]),
+      [['Ready', 'False', 'ClusterNotReachable']],
+    );
     const notReady = await collectClusterStatus(kubes.get('s2')!);
     assert.equal(notReady.conditions![0]!.reason, 'ClusterNotReady');
-    await writeStatus({ repo, reports: [{ cluster: 's1', status: down }], clusterOptions: { thresholds: { successMs: 0, failureMs: 0 } } });
+    await writeStatus({
+      repo,
+      reports: [{ cluster: 's1', status: down }],
+      clusterOptions: { thresholds: { successMs: 0, failureMs: 0 } },
+    });
     const file = await statusFile('clusters/s1.yaml');
     assert.is(file.status.conditions[0].reason, 'ClusterNotReachable');
     assert.is(file.status.nodeSummary.totalNum, 3, 'last known details are kept');
@@ -111,25 +165,47 @@ test('an unreachable member gets Ready=False ClusterNotReachable; a failing /rea
   }
 });
 
-test('concurrent writers for different clusters never lose each other\'s entries', async () => {
+test("concurrent writers for different clusters never lose each other's entries", async () => {
   const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'demo', name: 'shared' };
   const names = ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'];
   const results = await Promise.all(
     names.map((cluster) =>
       writeStatus({
         repo,
-        reports: [{
-          cluster,
-          delivery: { cluster, results: [{ ref, action: 'created', message: 'created', live: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared' } } }], inventory: [ref], previousInventory: [], writes: 1, notes: [], durationMs: 0 },
-        }],
+        reports: [
+          {
+            cluster,
+            delivery: {
+              cluster,
+              results: [
+                {
+                  ref,
+                  action: 'created',
+                  message: 'created',
+                  live: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared' } },
+                },
+              ],
+              inventory: [ref],
+              previousInventory: [],
+              writes: 1,
+              notes: [],
+              durationMs: 0,
+            },
+          },
+        ],
       }),
     ),
   );
   const file = await statusFile('templates/demo/configmap_shared.yaml');
-  assert.equal(file.aggregatedStatus.map((i: { clusterName: string }) => i.clusterName), names);
+  assert.equal(
+    file.aggregatedStatus.map((i: { clusterName: string }) => i.clusterName),
+    names,
+  );
   for (const c of names) assert.ok(await statusFile(`inventories/${c}.json`), c);
   assert.ok(results.every((r) => r.commit));
-  console.log(`      6 concurrent writers: ${results.reduce((a, r) => a + r.attempts, 0)} compare-and-swap attempts in all`);
+  console.log(
+    `      6 concurrent writers: ${results.reduce((a, r) => a + r.attempts, 0)} compare-and-swap attempts in all`,
+  );
 });
 
 test.run();

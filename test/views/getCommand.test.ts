@@ -17,39 +17,68 @@ test.after(() => repo.cleanup());
 async function get(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await getCommand([...args, '--repo', repo.path], { out: (s) => { out += s; }, err: (s) => { err += s; }, now: () => NOW });
+  const code = await getCommand([...args, '--repo', repo.path], {
+    out: (s) => {
+      out += s;
+    },
+    err: (s) => {
+      err += s;
+    },
+    now: () => NOW,
+  });
   return { code, out, err };
 }
 
 test('get clusters: karmadactl columns, status from the status branch, AGE from the commit that added it', async () => {
   const r = await get('clusters');
-  assert.is(r.out, [
-    'NAME      VERSION     MODE   READY     AGE',
-    'member1   v1.32.0     Push   True      60m',
-    'member2   v1.32.0     Push   True      60m',
-    'member3   <unknown>   Push   Unknown   60m',
-    '',
-  ].join('\n'));
+  assert.is(
+    r.out,
+    [
+      'NAME      VERSION     MODE   READY     AGE',
+      'member1   v1.32.0     Push   True      60m',
+      'member2   v1.32.0     Push   True      60m',
+      'member3   <unknown>   Push   Unknown   60m',
+      '',
+    ].join('\n'),
+  );
   const wide = await get('clusters', '-o', 'wide');
   assert.match(wide.out.split('\n')[0]!, /^NAME +VERSION +MODE +READY +AGE +PROVIDER +REGION +ZONES +TAINTS$/);
 });
 
 test('get rb / deploy / works, -A adds NAMESPACE, -o wide adds the placement', async () => {
-  assert.is((await get('rb')).out, 'NAME               SCHEDULED   FULLYAPPLIED   AGE\nnginx-deployment   True        True           60m\n');
-  assert.is((await get('bindings', '-A', '-o', 'wide')).out, [
-    'NAMESPACE   NAME               SCHEDULED   FULLYAPPLIED   AGE   REPLICAS   CLUSTERS',
-    'default     nginx-deployment   True        True           60m   2          member1:1,member2:1',
-    '',
-  ].join('\n'));
-  assert.is((await get('deploy')).out, 'NAME    READY   UP-TO-DATE   AVAILABLE   AGE\nnginx   2/2     2            2           60m\n');
-  assert.is((await get('deployments.apps', '-A')).out.split('\n')[0], 'NAMESPACE   NAME    READY   UP-TO-DATE   AVAILABLE   AGE');
-  assert.is((await get('deploy', 'nginx', '--cluster', 'member2')).out, 'NAME    READY   UP-TO-DATE   AVAILABLE   AGE\nnginx   1/1     1            1           60m\n');
-  assert.is((await get('works')).out, [
-    'CLUSTER   NAMESPACE   KIND         NAME    APPLIED',
-    'member1   default     Deployment   nginx   true',
-    'member2   default     Deployment   nginx   true',
-    '',
-  ].join('\n'));
+  assert.is(
+    (await get('rb')).out,
+    'NAME               SCHEDULED   FULLYAPPLIED   AGE\nnginx-deployment   True        True           60m\n',
+  );
+  assert.is(
+    (await get('bindings', '-A', '-o', 'wide')).out,
+    [
+      'NAMESPACE   NAME               SCHEDULED   FULLYAPPLIED   AGE   REPLICAS   CLUSTERS',
+      'default     nginx-deployment   True        True           60m   2          member1:1,member2:1',
+      '',
+    ].join('\n'),
+  );
+  assert.is(
+    (await get('deploy')).out,
+    'NAME    READY   UP-TO-DATE   AVAILABLE   AGE\nnginx   2/2     2            2           60m\n',
+  );
+  assert.is(
+    (await get('deployments.apps', '-A')).out.split('\n')[0],
+    'NAMESPACE   NAME    READY   UP-TO-DATE   AVAILABLE   AGE',
+  );
+  assert.is(
+    (await get('deploy', 'nginx', '--cluster', 'member2')).out,
+    'NAME    READY   UP-TO-DATE   AVAILABLE   AGE\nnginx   1/1     1            1           60m\n',
+  );
+  assert.is(
+    (await get('works')).out,
+    [
+      'CLUSTER   NAMESPACE   KIND         NAME    APPLIED',
+      'member1   default     Deployment   nginx   true',
+      'member2   default     Deployment   nginx   true',
+      '',
+    ].join('\n'),
+  );
   assert.is((await get('works', '--cluster', 'member3')).err, 'No resources found\n');
 });
 
@@ -58,14 +87,26 @@ test('-o yaml and -o json: one named object as itself, several as a List', async
   assert.is(one.kind, 'Deployment');
   assert.is(one.spec.replicas, 2);
   assert.is(one.status.readyReplicas, 2);
-  assert.equal(one.status.aggregatedStatus.map((a: { clusterName: string }) => a.clusterName), ['member1', 'member2']);
+  assert.equal(
+    one.status.aggregatedStatus.map((a: { clusterName: string }) => a.clusterName),
+    ['member1', 'member2'],
+  );
   const list = JSON.parse((await get('clusters', '-o', 'json')).out);
   assert.is(list.kind, 'List');
-  assert.equal(list.items.map((c: { metadata: { name: string } }) => c.metadata.name), ['member1', 'member2', 'member3']);
+  assert.equal(
+    list.items.map((c: { metadata: { name: string } }) => c.metadata.name),
+    ['member1', 'member2', 'member3'],
+  );
   assert.is(list.items[0].status.conditions[0].type, 'Ready');
   const rb = parse((await get('rb', 'nginx-deployment', '-o', 'yaml')).out);
-  assert.equal(rb.spec.clusters, [{ name: 'member1', replicas: 1 }, { name: 'member2', replicas: 1 }]);
-  assert.equal(rb.status.conditions.map((c: { type: string }) => c.type), ['Scheduled', 'FullyApplied']);
+  assert.equal(rb.spec.clusters, [
+    { name: 'member1', replicas: 1 },
+    { name: 'member2', replicas: 1 },
+  ]);
+  assert.equal(
+    rb.status.conditions.map((c: { type: string }) => c.type),
+    ['Scheduled', 'FullyApplied'],
+  );
   const work = parse((await get('works', 'nginx', '--cluster', 'member1', '-o', 'yaml')).out);
   assert.is(work.kind, 'Work');
   assert.is(work.metadata.namespace, 'karmada-es-member1');
@@ -78,7 +119,10 @@ test('the empty case and a missing name read like kubectl', async () => {
   assert.is(empty.out, '');
   assert.is(empty.err, 'No resources found in default namespace.\n');
   assert.is((await get('deploy', '-n', 'other')).err, 'No resources found in other namespace.\n');
-  assert.is((await get('cm', '-o', 'json')).out, JSON.stringify({ apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: [] }, null, 4) + '\n');
+  assert.is(
+    (await get('cm', '-o', 'json')).out,
+    JSON.stringify({ apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: [] }, null, 4) + '\n',
+  );
   const missing = await get('deploy', 'nope');
   assert.is(missing.code, 1);
   assert.is(missing.err, 'flotilla: deployments.apps "nope" not found in namespace default\n');

@@ -48,14 +48,26 @@ test.before(async () => {
   const git = await openRepo(repo.path);
   await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: RENDERED });
   const live = { ...parse(SECRET), metadata: { name: 'db', namespace: 'default' } };
-  await reportApplied(git, { member1: [{ ref: DB, path: 'clusters/member1/default/secret_db.yaml', action: 'created', message: 'created', live }] });
+  await reportApplied(git, {
+    member1: [
+      { ref: DB, path: 'clusters/member1/default/secret_db.yaml', action: 'created', message: 'created', live },
+    ],
+  });
 });
 test.after(() => repo.cleanup());
 
 async function run(command: typeof getCommand, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await command([...args, '--repo', repo.path], { out: (s) => { out += s; }, err: (s) => { err += s; }, now: () => NOW });
+  const code = await command([...args, '--repo', repo.path], {
+    out: (s) => {
+      out += s;
+    },
+    err: (s) => {
+      err += s;
+    },
+    now: () => NOW,
+  });
   return { code, out, err };
 }
 
@@ -92,8 +104,19 @@ test('describe secret: type and the size of each key, as kubectl describe secret
 
 test('a status file holding Secret values (written before Flotilla refused to reflect Secrets) is shown without them', () => {
   const leaked = {
-    apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, status: { data: { password: 'aHVudGVyMg==' } }, conditions: [],
-    aggregatedStatus: [{ clusterName: 'member1', applied: true, health: 'Healthy' as const, status: { data: { password: 'aHVudGVyMg==' } } }],
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'db' },
+    status: { data: { password: 'aHVudGVyMg==' } },
+    conditions: [],
+    aggregatedStatus: [
+      {
+        clusterName: 'member1',
+        applied: true,
+        health: 'Healthy' as const,
+        status: { data: { password: 'aHVudGVyMg==' } },
+      },
+    ],
   };
   assert.not.match(JSON.stringify(withoutSecretStatus(leaked)), VALUES);
   const deployment = { ...leaked, apiVersion: 'apps/v1', kind: 'Deployment' };
@@ -105,15 +128,35 @@ test('a status file holding Secret values (written before Flotilla refused to re
 test('Secret values an older Flotilla wrote to the status branch are shown by neither get, describe nor blame', async () => {
   const path = templateStatusPath(DB);
   const leaked = stringify({
-    apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'default' }, status: { data: { password: 'aHVudGVyMg==' } },
-    conditions: [{ type: 'FullyApplied', status: 'True', reason: 'FullyAppliedSuccess', message: 'All works have been successfully applied' }],
-    aggregatedStatus: [{ clusterName: 'member1', applied: true, health: 'Healthy', status: { data: { password: 'aHVudGVyMg==' } } }],
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'db', namespace: 'default' },
+    status: { data: { password: 'aHVudGVyMg==' } },
+    conditions: [
+      {
+        type: 'FullyApplied',
+        status: 'True',
+        reason: 'FullyAppliedSuccess',
+        message: 'All works have been successfully applied',
+      },
+    ],
+    aggregatedStatus: [
+      { clusterName: 'member1', applied: true, health: 'Healthy', status: { data: { password: 'aHVudGVyMg==' } } },
+    ],
   });
   const git = await openRepo(repo.path);
-  await commitStatusEdits(git, 'refs/heads/flotilla/status', [path], () => ({ edits: new Map([[path, leaked]]), message: 'status written by an older Flotilla', time: NOW }));
+  await commitStatusEdits(git, 'refs/heads/flotilla/status', [path], () => ({
+    edits: new Map([[path, leaked]]),
+    message: 'status written by an older Flotilla',
+    time: NOW,
+  }));
   for (const [command, args] of [
-    [getCommand, ['secret', 'db', '-o', 'yaml']], [getCommand, ['secret', 'db', '--cluster', 'member1', '-o', 'json']], [getCommand, ['works', '-o', 'yaml']],
-    [getCommand, ['rb', '-o', 'yaml']], [describeCommand, ['secret', 'db']], [blameCommand, ['--cluster', 'member1', 'secret/db', '-o', 'yaml']],
+    [getCommand, ['secret', 'db', '-o', 'yaml']],
+    [getCommand, ['secret', 'db', '--cluster', 'member1', '-o', 'json']],
+    [getCommand, ['works', '-o', 'yaml']],
+    [getCommand, ['rb', '-o', 'yaml']],
+    [describeCommand, ['secret', 'db']],
+    [blameCommand, ['--cluster', 'member1', 'secret/db', '-o', 'yaml']],
   ] as const) {
     const r = await run(command, ...args);
     assert.is(r.code, 0, `${args.join(' ')}: ${r.err}`);

@@ -23,7 +23,13 @@ test('newlines and tabs: escaped in one-line text, kept in a multiline block; ot
 });
 
 test('printTable neutralises every cell and aligns on what it prints', () => {
-  const out = printTable(['NAME', 'MESSAGE'], [['a\u001b[2J', 'x'], ['bb', 'y\rz']]);
+  const out = printTable(
+    ['NAME', 'MESSAGE'],
+    [
+      ['a\u001b[2J', 'x'],
+      ['bb', 'y\rz'],
+    ],
+  );
   assert.not.match(out, '\u001b');
   assert.not.match(out, '\r');
   assert.is(out.split('\n')[1], 'a\\x1b[2J   x');

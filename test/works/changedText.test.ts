@@ -4,11 +4,19 @@ import { changedText, SOURCE_COMMIT_ANNOTATION } from '../../src/works/changedTe
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
-const cm = (value: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', annotations: { team: 'a' } }, data: { k: value } });
+const cm = (value: string) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'settings', annotations: { team: 'a' } },
+  data: { k: value },
+});
 
-test('the text is stamped with the source commit after the object\'s own annotations', () => {
+test("the text is stamped with the source commit after the object's own annotations", () => {
   const text = changedText(cm('1'), undefined, A)!;
-  assert.match(text, new RegExp(`annotations:\\n    team: a\\n    ${SOURCE_COMMIT_ANNOTATION.replace('.', '\\.')}: ${A}\\n`));
+  assert.match(
+    text,
+    new RegExp(`annotations:\\n    team: a\\n    ${SOURCE_COMMIT_ANNOTATION.replace('.', '\\.')}: ${A}\\n`),
+  );
 });
 
 test('a previous file that differs only by its stamp is kept: the stamp names the commit that last changed the object', () => {

@@ -7,10 +7,71 @@ import { manifestYaml, YAML_OPTIONS } from '../../src/branches/rendered/manifest
 const same = (value: unknown) => assert.is(manifestYaml(value), stringify(value, YAML_OPTIONS));
 
 test('scalars the yaml library quotes are quoted the same way, as values, list items and keys', () => {
-  const tricky = ['yes', 'no', 'on', 'off', 'y', 'n', 'true', 'True', 'FALSE', 'null', 'Null', '~', '', ' ', '0x10', '0o17', '1e3', '1.5',
-    '-1', '+1', '.inf', '-.Inf', '.nan', '012', '1_000', '2001-12-14', 'x: y', 'a #b', 'a#b', '#c', '- a', '-', '?', '? a', ': a', 'a:',
-    '[a]', '{a: 1}', '{"a":1}', `it's`, `"q"`, `'q'`, `"both'`, '*alias', '&anchor', '!tag', '%dir', '@at', '`tick', '|', '>',
-    ' lead', 'trail ', 'tab\there', 'ctl\u0007x', 'é ünï', '日本語', '😀 emoji', 'a,b', 'nginx:1.25', 'app.kubernetes.io/name', '100m', '64Mi'];
+  const tricky = [
+    'yes',
+    'no',
+    'on',
+    'off',
+    'y',
+    'n',
+    'true',
+    'True',
+    'FALSE',
+    'null',
+    'Null',
+    '~',
+    '',
+    ' ',
+    '0x10',
+    '0o17',
+    '1e3',
+    '1.5',
+    '-1',
+    '+1',
+    '.inf',
+    '-.Inf',
+    '.nan',
+    '012',
+    '1_000',
+    '2001-12-14',
+    'x: y',
+    'a #b',
+    'a#b',
+    '#c',
+    '- a',
+    '-',
+    '?',
+    '? a',
+    ': a',
+    'a:',
+    '[a]',
+    '{a: 1}',
+    '{"a":1}',
+    `it's`,
+    `"q"`,
+    `'q'`,
+    `"both'`,
+    '*alias',
+    '&anchor',
+    '!tag',
+    '%dir',
+    '@at',
+    '`tick',
+    '|',
+    '>',
+    ' lead',
+    'trail ',
+    'tab\there',
+    'ctl\u0007x',
+    'é ünï',
+    '日本語',
+    '😀 emoji',
+    'a,b',
+    'nginx:1.25',
+    'app.kubernetes.io/name',
+    '100m',
+    '64Mi',
+  ];
   for (const s of tricky) {
     same({ v: s });
     same({ list: [s, { k: s }] });
@@ -19,7 +80,18 @@ test('scalars the yaml library quotes are quoted the same way, as values, list i
 });
 
 test('multi-line strings, document markers and long keys come out as the library writes them', () => {
-  for (const s of ['a\nb', 'a\nb\n', '\nlead', 'trail\n\n', '  indented\nblock', 'x \ny', '---', '--- a', '...', 'a\n---\nb']) {
+  for (const s of [
+    'a\nb',
+    'a\nb\n',
+    '\nlead',
+    'trail\n\n',
+    '  indented\nblock',
+    'x \ny',
+    '---',
+    '--- a',
+    '...',
+    'a\n---\nb',
+  ]) {
     same({ v: s });
     same({ nested: { list: [s] } });
     same({ [s]: 'k' });
@@ -28,7 +100,15 @@ test('multi-line strings, document markers and long keys come out as the library
 });
 
 test('empty and nested collections, null, booleans and numbers are laid out like the library does', () => {
-  same({ a: [{ b: 1, c: [1, [2, 3], {}] }, [], [[1]], { d: {} }], e: {}, f: null, g: true, h: false, i: [{}], j: [[]] });
+  same({
+    a: [{ b: 1, c: [1, [2, 3], {}] }, [], [[1]], { d: {} }],
+    e: {},
+    f: null,
+    g: true,
+    h: false,
+    i: [{}],
+    j: [[]],
+  });
   same({ n: [0, -0, 1.5, -2.25, 1e21, 1e-7, 123456789012345, Number.MAX_SAFE_INTEGER] });
   same({ weird: [Infinity, -Infinity, NaN] });
   same({ v: [{ w: { x: 1 } }, [{ y: [{ z: 'deep' }] }]], u: undefined, list: [null, 'x'] });
@@ -43,14 +123,36 @@ test('empty and nested collections, null, booleans and numbers are laid out like
 
 test('a realistic manifest is byte-identical to yaml.stringify', () => {
   same({
-    apiVersion: 'apps/v1', kind: 'Deployment',
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
     metadata: {
-      name: 'web', namespace: 'team-1', labels: { app: 'web', 'karmada.io/managed': 'true' },
-      annotations: { 'policy.karmada.io/applied-overrides': JSON.stringify([{ policy: 'OverridePolicy a/b', overriders: { plaintext: [{ path: '/x', value: 'y' }] } }]), 'flotilla.io/source-commit': '0123456789abcdef0123456789abcdef01234567' },
+      name: 'web',
+      namespace: 'team-1',
+      labels: { app: 'web', 'karmada.io/managed': 'true' },
+      annotations: {
+        'policy.karmada.io/applied-overrides': JSON.stringify([
+          { policy: 'OverridePolicy a/b', overriders: { plaintext: [{ path: '/x', value: 'y' }] } },
+        ]),
+        'flotilla.io/source-commit': '0123456789abcdef0123456789abcdef01234567',
+      },
     },
     spec: {
-      replicas: 3, selector: { matchLabels: { app: 'web' } },
-      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25', args: ['--port', '8080', '--flag=on'], ports: [{ containerPort: 8080 }], resources: { requests: { cpu: '100m', memory: '64Mi' } } }] } },
+      replicas: 3,
+      selector: { matchLabels: { app: 'web' } },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: {
+          containers: [
+            {
+              name: 'main',
+              image: 'nginx:1.25',
+              args: ['--port', '8080', '--flag=on'],
+              ports: [{ containerPort: 8080 }],
+              resources: { requests: { cpu: '100m', memory: '64Mi' } },
+            },
+          ],
+        },
+      },
     },
     data: { 'config.yaml': 'a: 1\nb:\n  - 2\n' },
   });
@@ -58,13 +160,32 @@ test('a realistic manifest is byte-identical to yaml.stringify', () => {
 
 test('random objects built from tricky parts match the library', () => {
   let seed = 7;
-  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
-  const atoms: unknown[] = ['plain', 'yes', '0x1F', '', 'a: b', `it's`, '"x"', 'multi\nline', null, true, 0, -3.5, 'é', '~', '- x', '#'];
+  const rand = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+  const atoms: unknown[] = [
+    'plain',
+    'yes',
+    '0x1F',
+    '',
+    'a: b',
+    `it's`,
+    '"x"',
+    'multi\nline',
+    null,
+    true,
+    0,
+    -3.5,
+    'é',
+    '~',
+    '- x',
+    '#',
+  ];
   const build = (depth: number): unknown => {
     const pick = rand(depth > 3 ? 1 : 3);
     if (pick === 0) return atoms[rand(atoms.length)];
     if (pick === 1) return Array.from({ length: rand(4) }, () => build(depth + 1));
-    return Object.fromEntries(Array.from({ length: rand(4) }, () => [String(atoms[rand(atoms.length)] ?? 'k') + rand(3), build(depth + 1)]));
+    return Object.fromEntries(
+      Array.from({ length: rand(4) }, () => [String(atoms[rand(atoms.length)] ?? 'k') + rand(3), build(depth + 1)]),
+    );
   };
   for (let i = 0; i < 500; i++) same({ root: build(0), other: build(1) });
 });
@@ -72,18 +193,82 @@ test('random objects built from tricky parts match the library', () => {
 test('identifier-like strings (names, images, labels) are plain exactly when the library writes them plain', () => {
   const alphabet = 'aZ09_./@:-# x';
   let seed = 11;
-  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+  const rand = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
   for (let i = 0; i < 3000; i++) {
     const s = Array.from({ length: 1 + rand(6) }, () => alphabet[rand(alphabet.length)]).join('');
     same({ [s]: s, list: [s] });
   }
-  for (const s of ['a:', 'a::', 'a:b:', 'n', 'No', 'NULL', 'Null', 'nULL', 'TRUE', 'tRUE', 'e1', 'E', 'x@y', 'a/b/', 'nginx@sha256:abc', 'Infinity', 'NaN']) same({ [s]: s });
+  for (const s of [
+    'a:',
+    'a::',
+    'a:b:',
+    'n',
+    'No',
+    'NULL',
+    'Null',
+    'nULL',
+    'TRUE',
+    'tRUE',
+    'e1',
+    'E',
+    'x@y',
+    'a/b/',
+    'nginx@sha256:abc',
+    'Infinity',
+    'NaN',
+  ])
+    same({ [s]: s });
 });
 
-test('every string reads back as the same string under YAML 1.1 (kubectl, PyYAML), YAML 1.2 and Flotilla\'s own reader', () => {
-  const strings = ['yes', 'Yes', 'YES', 'no', 'on', 'On', 'OFF', 'y', 'Y', 'n', 'N', 'true', 'False', '~', 'null', '', '0644', '0400', '08', '0o644',
-    '0x1F', '0b101', '1_000', '1:20', '190:20:30', '1:20.5', '2001-12-14', '2001-12-14t21:59:43.10-05:00', '1e3', 'e1', 'E-5', '6.8523015e+5', '.5',
-    '.inf', '-.Inf', '.NaN', '+12', '-0', '12345678901234567890', '<<', 'plain', 'nginx:1.25', 'a: b', '=', 'yEs', 'oN'];
+test("every string reads back as the same string under YAML 1.1 (kubectl, PyYAML), YAML 1.2 and Flotilla's own reader", () => {
+  const strings = [
+    'yes',
+    'Yes',
+    'YES',
+    'no',
+    'on',
+    'On',
+    'OFF',
+    'y',
+    'Y',
+    'n',
+    'N',
+    'true',
+    'False',
+    '~',
+    'null',
+    '',
+    '0644',
+    '0400',
+    '08',
+    '0o644',
+    '0x1F',
+    '0b101',
+    '1_000',
+    '1:20',
+    '190:20:30',
+    '1:20.5',
+    '2001-12-14',
+    '2001-12-14t21:59:43.10-05:00',
+    '1e3',
+    'e1',
+    'E-5',
+    '6.8523015e+5',
+    '.5',
+    '.inf',
+    '-.Inf',
+    '.NaN',
+    '+12',
+    '-0',
+    '12345678901234567890',
+    '<<',
+    'plain',
+    'nginx:1.25',
+    'a: b',
+    '=',
+    'yEs',
+    'oN',
+  ];
   for (const s of strings) {
     const text = manifestYaml({ v: s, [s]: s, list: [s, { [s]: [s] }] });
     const expected = { v: s, [s]: s, list: [s, { [s]: [s] }] };

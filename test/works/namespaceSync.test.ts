@@ -7,8 +7,10 @@ import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { clusterYaml, makeConfigRepo } from '../helpers/fleet.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
-const namespace = (labels = '') => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n${labels ? `  labels:\n    ${labels}\n` : ''}`;
-const files = (r: ReturnType<typeof makeConfigRepo>) => r.ls('flotilla/rendered').filter((f) => f.includes('namespace_team-a'));
+const namespace = (labels = '') =>
+  `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n${labels ? `  labels:\n    ${labels}\n` : ''}`;
+const files = (r: ReturnType<typeof makeConfigRepo>) =>
+  r.ls('flotilla/rendered').filter((f) => f.includes('namespace_team-a'));
 
 test('a Namespace labelled skip-auto-propagation after it went out stays where it is and goes nowhere new', async () => {
   const r = makeConfigRepo();
@@ -31,7 +33,10 @@ test('a Namespace labelled skip-auto-propagation after it went out stays where i
     // Without the label it goes everywhere again.
     r.commit({ 'templates/ns.yaml': namespace() });
     await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUT });
-    assert.equal(files(r), ['clusters/member1/_cluster/namespace_team-a.yaml', 'clusters/member2/_cluster/namespace_team-a.yaml']);
+    assert.equal(files(r), [
+      'clusters/member1/_cluster/namespace_team-a.yaml',
+      'clusters/member2/_cluster/namespace_team-a.yaml',
+    ]);
   } finally {
     r.cleanup();
   }
@@ -40,7 +45,10 @@ test('a Namespace labelled skip-auto-propagation after it went out stays where i
 test('a Namespace labelled skip-auto-propagation from the start goes nowhere', async () => {
   const r = makeConfigRepo();
   try {
-    r.commit({ 'clusters/member1.yaml': clusterYaml('member1'), 'templates/ns.yaml': namespace('namespace.karmada.io/skip-auto-propagation: "True"') });
+    r.commit({
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'templates/ns.yaml': namespace('namespace.karmada.io/skip-auto-propagation: "True"'),
+    });
     await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: OUT });
     assert.equal(files(r), []);
   } finally {

@@ -1,8 +1,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  applyTemplateChanges, INDEX_PATH, indexFiles, indexOfFolder, isIndexPath, shardOf, shardPath, ShardedIndex, viewOfWhole,
-  type IndexEntry, type OutputIndex,
+  applyTemplateChanges,
+  INDEX_PATH,
+  indexFiles,
+  indexOfFolder,
+  isIndexPath,
+  shardOf,
+  shardPath,
+  ShardedIndex,
+  viewOfWhole,
+  type IndexEntry,
+  type OutputIndex,
 } from '../../src/branches/rendered/outputIndex.ts';
 
 const WEB = 'apps/v1/Deployment/shop/web';
@@ -28,7 +37,8 @@ function whole(): OutputIndex {
 /** A tree's index as the output branch holds it: path → text, read through the same reader a sync uses. */
 function openFiles(files: ReadonlyMap<string, string | null>, reads: string[] = []): ShardedIndex {
   const present = new Set<string>();
-  for (const [p, text] of files) if (text !== null && p !== INDEX_PATH) present.add(p.slice('.flotilla/index/'.length, -'.json'.length));
+  for (const [p, text] of files)
+    if (text !== null && p !== INDEX_PATH) present.add(p.slice('.flotilla/index/'.length, -'.json'.length));
   return ShardedIndex.open(files.get(INDEX_PATH) ?? undefined, present, async (ids) => {
     reads.push(...ids);
     return new Map(ids.map((id) => [id, files.get(shardPath(id))!]));
@@ -37,8 +47,14 @@ function openFiles(files: ReadonlyMap<string, string | null>, reads: string[] = 
 
 test('a template entry lives in the shard of its key, a file entry in the shard of its path; the root summarises', () => {
   const files = indexFiles(whole());
-  const written = [...files].filter(([, t]) => t !== null).map(([p]) => p).sort();
-  const expected = [INDEX_PATH, ...new Set([WEB, API, CONFIG, ...Object.keys(whole().files)].map((k) => shardPath(shardOf(k))))].sort();
+  const written = [...files]
+    .filter(([, t]) => t !== null)
+    .map(([p]) => p)
+    .sort();
+  const expected = [
+    INDEX_PATH,
+    ...new Set([WEB, API, CONFIG, ...Object.keys(whole().files)].map((k) => shardPath(shardOf(k)))),
+  ].sort();
   assert.equal(written, expected);
   assert.ok(written.every(isIndexPath));
   assert.not.ok(isIndexPath('.flotilla/released.json'));
@@ -61,7 +77,7 @@ test('a lookup in a shard not read yet throws; load() reads only the shards aske
   assert.is(reads.length, 1, 'a shard is read once');
 });
 
-test('who requires a template follows its parents\' deps as they are set and removed', async () => {
+test("who requires a template follows its parents' deps as they are set and removed", async () => {
   const index = openFiles(indexFiles(whole()));
   await index.loadAll();
   assert.equal(index.parentsOf(CONFIG), [API, WEB]);
@@ -95,7 +111,8 @@ test('edits() rewrites only the shards a change touched, removes a shard left em
   const alone = openFiles(before);
   const path = 'policies/shop.yaml';
   await alone.load({ files: [path] });
-  const shardHasOthers = Object.keys(whole().files).some((f) => f !== path && shardOf(f) === shardOf(path)) ||
+  const shardHasOthers =
+    Object.keys(whole().files).some((f) => f !== path && shardOf(f) === shardOf(path)) ||
     Object.keys(whole().templates).some((k) => shardOf(k) === shardOf(path));
   alone.setFile(path, undefined);
   const removed = alone.edits();
@@ -111,7 +128,10 @@ test('a version 1 index (one file) is read whole, and its first edits write vers
   assert.equal(index.parentsOf(CONFIG), [API, WEB]);
   const edits = index.edits();
   assert.equal(edits, new Map([...indexFiles(whole())].filter(([, t]) => t !== null)));
-  assert.throws(() => openFiles(new Map([[INDEX_PATH, '{"version":3}']])), /version 3; this Flotilla reads versions 1 and 2/);
+  assert.throws(
+    () => openFiles(new Map([[INDEX_PATH, '{"version":3}']])),
+    /version 3; this Flotilla reads versions 1 and 2/,
+  );
 });
 
 test('replacing an index removes every shard of the old one that stays empty', () => {
@@ -119,13 +139,18 @@ test('replacing an index removes every shard of the old one that stays empty', (
   const fresh = ShardedIndex.replacing(old);
   fresh.setTemplate(WEB, { file: 'templates/web.yaml', clusters: [] });
   const edits = fresh.edits();
-  const writes = [...edits].filter(([, t]) => t !== null).map(([p]) => p).sort();
+  const writes = [...edits]
+    .filter(([, t]) => t !== null)
+    .map(([p]) => p)
+    .sort();
   assert.equal(writes, [INDEX_PATH, shardPath(shardOf(WEB))].sort());
-  const oldShards = [...indexFiles(whole())].filter(([p, t]) => t !== null && p !== INDEX_PATH && p !== shardPath(shardOf(WEB))).map(([p]) => p);
+  const oldShards = [...indexFiles(whole())]
+    .filter(([p, t]) => t !== null && p !== INDEX_PATH && p !== shardPath(shardOf(WEB)))
+    .map(([p]) => p);
   for (const p of oldShards) assert.is(edits.get(p), null, p);
 });
 
-test('verify\'s check: derived parts that disagree with the entries are caught', async () => {
+test("verify's check: derived parts that disagree with the entries are caught", async () => {
   const files = indexFiles(whole());
   const shard = shardPath(shardOf(CONFIG));
   const tampered = new Map(files).set(shard, files.get(shard)!.replace(`${JSON.stringify(API)},`, ''));
@@ -140,7 +165,13 @@ test('the snapshot helpers: a whole index as a view, and changes laid over it', 
   assert.equal(view.parentsOf(CONFIG), [API, WEB]);
   assert.is(view.template(WEB)?.policy, 'p');
   const moved: IndexEntry = { file: 'templates/web.yaml', clusters: ['m9'] };
-  const next = applyTemplateChanges(whole(), new Map([[WEB, moved], [API, null]]));
+  const next = applyTemplateChanges(
+    whole(),
+    new Map([
+      [WEB, moved],
+      [API, null],
+    ]),
+  );
   assert.equal(Object.keys(next.templates).sort(), [CONFIG, WEB].sort());
   assert.is(next.templates[WEB], moved);
   assert.equal(next.files, whole().files);

@@ -15,10 +15,17 @@ test('manifest paths name the group, binding files are named as Karmada names bi
   const ingress = { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', namespace: 'shop', name: 'web' };
   assert.is(manifestPath('member1', ingress), 'clusters/member1/shop/ingress.networking.k8s.io_web.yaml');
   assert.is(bindingPath(ingress), 'bindings/shop/web-ingress.yaml');
-  assert.equal(outputPathKeys(ingress), ['manifest:shop/ingress.networking.k8s.io_web.yaml', 'binding:bindings/shop/web-ingress.yaml']);
+  assert.equal(outputPathKeys(ingress), [
+    'manifest:shop/ingress.networking.k8s.io_web.yaml',
+    'binding:bindings/shop/web-ingress.yaml',
+  ]);
   const legacy = { ...ingress, apiVersion: 'extensions/v1beta1' };
   assert.is.not(outputPathKeys(legacy)[0], outputPathKeys(ingress)[0]);
-  assert.is(outputPathKeys(legacy)[1], outputPathKeys(ingress)[1], 'same kind and name in two groups: one binding file');
+  assert.is(
+    outputPathKeys(legacy)[1],
+    outputPathKeys(ingress)[1],
+    'same kind and name in two groups: one binding file',
+  );
 });
 
 const policy = `apiVersion: policy.karmada.io/v1alpha1
@@ -37,43 +44,88 @@ spec:
     clusterAffinity:
       clusterNames: [member1]
 `;
-const ingress = (apiVersion: string) => `apiVersion: ${apiVersion}\nkind: Ingress\nmetadata:\n  name: web\n  namespace: default\nspec: {}\n`;
+const ingress = (apiVersion: string) =>
+  `apiVersion: ${apiVersion}\nkind: Ingress\nmetadata:\n  name: web\n  namespace: default\nspec: {}\n`;
 
 test('two templates that would share an output file are an error at both, and neither replaces or removes the other', async () => {
-  const r = makeConfigRepoWith(repos, { 'clusters/member1.yaml': clusterYaml('member1'), 'policies/all.yaml': policy, 'templates/web.yaml': ingress('networking.k8s.io/v1') }, 'web');
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'policies/all.yaml': policy,
+      'templates/web.yaml': ingress('networking.k8s.io/v1'),
+    },
+    'web',
+  );
   const repo = await openRepo(r.dir);
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
   const binding = r.show('flotilla/rendered', 'bindings/default/web-ingress.yaml');
   const manifest = r.show('flotilla/rendered', 'clusters/member1/default/ingress.networking.k8s.io_web.yaml');
 
-  r.commit({ 'templates/legacy.yaml': ingress('extensions/v1beta1'), 'templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n' }, 'the same Ingress in the old group');
+  r.commit(
+    {
+      'templates/legacy.yaml': ingress('extensions/v1beta1'),
+      'templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n',
+    },
+    'the same Ingress in the old group',
+  );
   const report = await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
-  assert.equal(report.problems.filter((p) => p.code === 'PATH_COLLISION').map((p) => `${p.file}:${p.line}`), ['templates/legacy.yaml:1', 'templates/web.yaml:1']);
-  assert.match(report.problems.find((p) => p.code === 'PATH_COLLISION')!.message, 'would both be written to bindings/default/web-ingress.yaml');
+  assert.equal(
+    report.problems.filter((p) => p.code === 'PATH_COLLISION').map((p) => `${p.file}:${p.line}`),
+    ['templates/legacy.yaml:1', 'templates/web.yaml:1'],
+  );
+  assert.match(
+    report.problems.find((p) => p.code === 'PATH_COLLISION')!.message,
+    'would both be written to bindings/default/web-ingress.yaml',
+  );
   assert.is(r.show('flotilla/rendered', 'bindings/default/web-ingress.yaml'), binding, 'the binding was not replaced');
   assert.not.ok(r.ls('flotilla/rendered').includes('clusters/member1/default/ingress.extensions_web.yaml'));
-  assert.ok(r.ls('flotilla/rendered').includes('clusters/member1/default/configmap_cm.yaml'), 'the rest of the commit renders');
+  assert.ok(
+    r.ls('flotilla/rendered').includes('clusters/member1/default/configmap_cm.yaml'),
+    'the rest of the commit renders',
+  );
 
   r.commit({ 'templates/legacy.yaml': null }, 'drop the copy');
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
-  assert.is(r.show('flotilla/rendered', 'clusters/member1/default/ingress.networking.k8s.io_web.yaml'), manifest, 'removing the copy took nothing of the original');
+  assert.is(
+    r.show('flotilla/rendered', 'clusters/member1/default/ingress.networking.k8s.io_web.yaml'),
+    manifest,
+    'removing the copy took nothing of the original',
+  );
   assert.is(r.show('flotilla/rendered', 'bindings/default/web-ingress.yaml'), binding);
 });
 
 test('a template held by a collision renders as soon as the other object goes, though its own file does not change', async () => {
-  const r = makeConfigRepoWith(repos, { 'clusters/member1.yaml': clusterYaml('member1'), 'policies/all.yaml': policy, 'templates/web.yaml': ingress('networking.k8s.io/v1') }, 'web');
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'policies/all.yaml': policy,
+      'templates/web.yaml': ingress('networking.k8s.io/v1'),
+    },
+    'web',
+  );
   const repo = await openRepo(r.dir);
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
   r.commit({ 'templates/legacy.yaml': ingress('extensions/v1beta1') }, 'the same Ingress in the old group');
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
-  r.commit({ 'templates/other.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n' }, 'an unrelated change');
+  r.commit(
+    { 'templates/other.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n' },
+    'an unrelated change',
+  );
   const unrelated = await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
-  assert.ok(unrelated.problems.some((p) => p.code === 'PATH_COLLISION' && p.file === 'templates/legacy.yaml'), 'still held, and still said');
+  assert.ok(
+    unrelated.problems.some((p) => p.code === 'PATH_COLLISION' && p.file === 'templates/legacy.yaml'),
+    'still held, and still said',
+  );
   assert.not.ok(r.ls('flotilla/rendered').includes('clusters/member1/default/ingress.extensions_web.yaml'));
 
   r.commit({ 'templates/web.yaml': null }, 'retire the new-group Ingress');
   const freed = await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
-  assert.equal(freed.problems.filter((p) => p.severity === 'error'), []);
+  assert.equal(
+    freed.problems.filter((p) => p.severity === 'error'),
+    [],
+  );
   const files = r.ls('flotilla/rendered');
   assert.ok(files.includes('clusters/member1/default/ingress.extensions_web.yaml'), 'the held one renders now');
   assert.not.ok(files.includes('clusters/member1/default/ingress.networking.k8s.io_web.yaml'));
@@ -82,10 +134,16 @@ test('a template held by a collision renders as soon as the other object goes, t
 });
 
 test('two new templates colliding in one commit: both held, and the one left renders when the other is deleted', async () => {
-  const r = makeConfigRepoWith(repos, {
-    'clusters/member1.yaml': clusterYaml('member1'), 'policies/all.yaml': policy,
-    'templates/web.yaml': ingress('networking.k8s.io/v1'), 'templates/legacy.yaml': ingress('extensions/v1beta1'),
-  }, 'both at once');
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'policies/all.yaml': policy,
+      'templates/web.yaml': ingress('networking.k8s.io/v1'),
+      'templates/legacy.yaml': ingress('extensions/v1beta1'),
+    },
+    'both at once',
+  );
   const repo = await openRepo(r.dir);
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
   assert.not.ok(r.ls('flotilla/rendered').some((f) => f.includes('ingress')));
@@ -95,10 +153,24 @@ test('two new templates colliding in one commit: both held, and the one left ren
 });
 
 test('a template changed while it collides renders its change once the collision ends, though its file does not change again', async () => {
-  const r = makeConfigRepoWith(repos, { 'clusters/member1.yaml': clusterYaml('member1'), 'policies/all.yaml': policy, 'templates/web.yaml': ingress('networking.k8s.io/v1') }, 'web');
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'policies/all.yaml': policy,
+      'templates/web.yaml': ingress('networking.k8s.io/v1'),
+    },
+    'web',
+  );
   const repo = await openRepo(r.dir);
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
-  r.commit({ 'templates/legacy.yaml': ingress('extensions/v1beta1'), 'templates/web.yaml': ingress('networking.k8s.io/v1').replace('spec: {}', 'spec:\n  ingressClassName: changed') }, 'a copy, and a change to web');
+  r.commit(
+    {
+      'templates/legacy.yaml': ingress('extensions/v1beta1'),
+      'templates/web.yaml': ingress('networking.k8s.io/v1').replace('spec: {}', 'spec:\n  ingressClassName: changed'),
+    },
+    'a copy, and a change to web',
+  );
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
   const path = 'clusters/member1/default/ingress.networking.k8s.io_web.yaml';
   assert.not.match(r.show('flotilla/rendered', path), 'changed', 'held while the copy is there');
@@ -108,11 +180,24 @@ test('a template changed while it collides renders its change once the collision
 });
 
 test('kinds that differ only in case would share a manifest path: an error at both', async () => {
-  const crd = (kind: string) => `apiVersion: example.com/v1\nkind: ${kind}\nmetadata:\n  name: x\n  namespace: default\n`;
-  const r = makeConfigRepoWith(repos, { 'clusters/member1.yaml': clusterYaml('member1'), 'templates/a.yaml': crd('Widget'), 'templates/b.yaml': crd('WIDGET') }, 'two widgets');
+  const crd = (kind: string) =>
+    `apiVersion: example.com/v1\nkind: ${kind}\nmetadata:\n  name: x\n  namespace: default\n`;
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'templates/a.yaml': crd('Widget'),
+      'templates/b.yaml': crd('WIDGET'),
+    },
+    'two widgets',
+  );
   const report = await renderRevision(await openRepo(r.dir), r.git('rev-parse', 'HEAD'), { outputRef: OUT });
   const collisions = report.problems.filter((p) => p.code === 'PATH_COLLISION');
-  assert.equal(collisions.map((p) => p.file), ['templates/a.yaml', 'templates/b.yaml'], 'one pair, reported once at each file');
+  assert.equal(
+    collisions.map((p) => p.file),
+    ['templates/a.yaml', 'templates/b.yaml'],
+    'one pair, reported once at each file',
+  );
   assert.match(collisions[0]!.message, 'clusters/<cluster>/default/widget.example.com_x.yaml');
 });
 

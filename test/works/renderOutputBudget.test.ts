@@ -9,13 +9,16 @@ import { DEFAULT_MAX_OUTPUT_BYTES, renderTemplates } from '../../src/works/rende
 const CLUSTERS = Array.from({ length: 20 }, (_, i) => `member${String(i + 1).padStart(2, '0')}`);
 
 function modelOf(files: Record<string, string>) {
-  return assembleModel(Object.entries(files).map(([file, text]) => {
-    const { documents, problems } = parseDocuments(file, new TextEncoder().encode(text));
-    return classifyDocuments(file, documents, problems);
-  }));
+  return assembleModel(
+    Object.entries(files).map(([file, text]) => {
+      const { documents, problems } = parseDocuments(file, new TextEncoder().encode(text));
+      return classifyDocuments(file, documents, problems);
+    }),
+  );
 }
 
-const configMap = (name: string, size: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\ndata:\n  blob: "${'x'.repeat(size)}"\n`;
+const configMap = (name: string, size: number) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\ndata:\n  blob: "${'x'.repeat(size)}"\n`;
 const files: Record<string, string> = {
   'policies/all.yaml': `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
@@ -33,13 +36,20 @@ spec:
   'templates/big.yaml': configMap('big', 100_000),
   'templates/small.yaml': configMap('small', 10),
 };
-for (const c of CLUSTERS) files[`clusters/${c}.yaml`] = `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: ${c}\nspec:\n  syncMode: Push\n`;
+for (const c of CLUSTERS)
+  files[`clusters/${c}.yaml`] =
+    `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: ${c}\nspec:\n  syncMode: Push\n`;
 
 function render(maxOutputBytes?: number) {
   const model = modelOf(files);
   return renderTemplates({
-    model, affected: new Set(model.templates.keys()), previousIndex: viewOfWhole(emptyIndex()), previousBindings: new Map(), previousFiles: new Map(),
-    sourceCommit: 'a'.repeat(40), ...(maxOutputBytes !== undefined ? { maxOutputBytes } : {}),
+    model,
+    affected: new Set(model.templates.keys()),
+    previousIndex: viewOfWhole(emptyIndex()),
+    previousBindings: new Map(),
+    previousFiles: new Map(),
+    sourceCommit: 'a'.repeat(40),
+    ...(maxOutputBytes !== undefined ? { maxOutputBytes } : {}),
   });
 }
 
@@ -54,15 +64,24 @@ test('a template whose output would pass the render budget is held whole, with C
   assert.ok(problem, JSON.stringify(out.problems));
   assert.equal([problem?.file, problem?.line, problem?.severity], ['templates/big.yaml', 1, 'error']);
   assert.match(problem?.message ?? '', /past the 1\.0 MiB a commit may render/);
-  assert.match(out.explanations.get([...out.explanations.keys()].find((k) => k.includes('big'))!)?.held ?? '', /last output is kept/);
-  assert.not.ok([...out.indexChanges.keys()].some((k) => k.includes('big')), 'the held template keeps its index entry');
+  assert.match(
+    out.explanations.get([...out.explanations.keys()].find((k) => k.includes('big'))!)?.held ?? '',
+    /last output is kept/,
+  );
+  assert.not.ok(
+    [...out.indexChanges.keys()].some((k) => k.includes('big')),
+    'the held template keeps its index entry',
+  );
 });
 
 test('within the default budget the same commit renders whole', () => {
   const out = render();
   assert.ok(DEFAULT_MAX_OUTPUT_BYTES >= 64 * 1024 * 1024);
   assert.is([...out.edits.keys()].filter((p) => p.startsWith('clusters/')).length, 2 * CLUSTERS.length);
-  assert.equal(out.problems.filter((p) => p.code === 'COMMIT_TOO_LARGE'), []);
+  assert.equal(
+    out.problems.filter((p) => p.code === 'COMMIT_TOO_LARGE'),
+    [],
+  );
 });
 
 test.run();

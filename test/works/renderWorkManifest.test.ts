@@ -5,14 +5,32 @@ import type { OverridePolicy, PropagationPolicy } from '../../src/api/policy.ts'
 import { claimTemplate } from '../../src/bindings/claimTemplate.ts';
 import type { ConfigModel, Located, Template } from '../../src/api/model.ts';
 import { renderWorkManifest } from '../../src/works/renderWorkManifest.ts';
-import { deployment, memberCluster, modelOf, overridePolicy, propagationPolicy, templateOf } from '../helpers/inMemoryModel.ts';
+import {
+  deployment,
+  memberCluster,
+  modelOf,
+  overridePolicy,
+  propagationPolicy,
+  templateOf,
+} from '../helpers/inMemoryModel.ts';
 
 const member1 = memberCluster('member1');
 const member2 = memberCluster('member2');
-const apps = propagationPolicy('apps', { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }, { apiVersion: 'batch/v1', kind: 'Job' }], placement: { replicaScheduling: { replicaSchedulingType: 'Divided' } } });
+const apps = propagationPolicy('apps', {
+  resourceSelectors: [
+    { apiVersion: 'apps/v1', kind: 'Deployment' },
+    { apiVersion: 'batch/v1', kind: 'Job' },
+  ],
+  placement: { replicaScheduling: { replicaSchedulingType: 'Divided' } },
+});
 
 /** The template as the binding controller gets it: claimed by `apps`, placed on `targets`. */
-function source(template: Template, model: ConfigModel, targets: TargetCluster[], policy: Located<PropagationPolicy> = apps) {
+function source(
+  template: Template,
+  model: ConfigModel,
+  targets: TargetCluster[],
+  policy: Located<PropagationPolicy> = apps,
+) {
   const claim = claimTemplate(template, model, undefined);
   if (claim.status !== 'claimed') throw new Error(claim.reason);
   const binding: ResourceBinding = { ...claim.binding, spec: { ...claim.binding.spec, clusters: targets } };
@@ -26,75 +44,136 @@ function withOverrides(template: Template, ...overrides: Located<OverridePolicy>
 test('a workload reaches each cluster with the replicas assigned there, the claim labels and the Work annotations', () => {
   const web = deployment('web', 5);
   const model = withOverrides(web);
-  const targets = [{ name: 'member1', replicas: 2 }, { name: 'member2', replicas: 3 }];
+  const targets = [
+    { name: 'member1', replicas: 2 },
+    { name: 'member2', replicas: 3 },
+  ];
   const work = renderWorkManifest(source(web, model, targets), targets[1]!, member2, model);
   assert.equal(work.problems, []);
-  const m = work.manifest as { metadata: { name: string; namespace: string; labels: Record<string, string>; annotations: Record<string, string> }; spec: { replicas: number } };
+  const m = work.manifest as {
+    metadata: { name: string; namespace: string; labels: Record<string, string>; annotations: Record<string, string> };
+    spec: { replicas: number };
+  };
   assert.is(m.spec.replicas, 3);
-  assert.equal(Object.keys(m.metadata).slice(0, 2), ['name', 'namespace'], 'name and namespace first, as kubectl prints them');
+  assert.equal(
+    Object.keys(m.metadata).slice(0, 2),
+    ['name', 'namespace'],
+    'name and namespace first, as kubectl prints them',
+  );
   assert.is(m.metadata.labels['karmada.io/managed'], 'true');
   assert.ok(m.metadata.labels['propagationpolicy.karmada.io/permanent-id']);
   assert.ok(m.metadata.labels['resourcebinding.karmada.io/permanent-id']);
-  assert.equal({ ...m.metadata.annotations, 'work.karmada.io/name': undefined }, {
-    'resourcebinding.karmada.io/namespace': 'default', 'resourcebinding.karmada.io/name': 'web-deployment',
-    'propagationpolicy.karmada.io/name': 'apps', 'propagationpolicy.karmada.io/namespace': 'default',
-    'work.karmada.io/conflict-resolution': 'abort', 'work.karmada.io/namespace': 'karmada-es-member2', 'work.karmada.io/name': undefined,
-  });
+  assert.equal(
+    { ...m.metadata.annotations, 'work.karmada.io/name': undefined },
+    {
+      'resourcebinding.karmada.io/namespace': 'default',
+      'resourcebinding.karmada.io/name': 'web-deployment',
+      'propagationpolicy.karmada.io/name': 'apps',
+      'propagationpolicy.karmada.io/namespace': 'default',
+      'work.karmada.io/conflict-resolution': 'abort',
+      'work.karmada.io/namespace': 'karmada-es-member2',
+      'work.karmada.io/name': undefined,
+    },
+  );
   assert.match(m.metadata.annotations['work.karmada.io/name']!, /^web-[0-9a-f]+$/);
   assert.is((web.manifest.spec as { replicas: number }).replicas, 5, 'the template itself is not changed');
 });
 
 test('a Namespace synced without a binding gets only the managed label and the Work annotations', () => {
-  const ns = templateOf({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } }, 'templates/ns.yaml', true);
+  const ns = templateOf(
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } },
+    'templates/ns.yaml',
+    true,
+  );
   const model = modelOf({ templates: [ns], clusters: [member1] });
   const target = { name: 'member1', replicas: 0 };
-  const m = renderWorkManifest({ template: ns, clusters: [target] }, target, member1, model).manifest as { metadata: { labels: Record<string, string>; annotations: Record<string, string> } };
+  const m = renderWorkManifest({ template: ns, clusters: [target] }, target, member1, model).manifest as {
+    metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+  };
   assert.equal(m.metadata.labels, { 'karmada.io/managed': 'true' });
-  assert.equal(Object.keys(m.metadata.annotations), ['work.karmada.io/conflict-resolution', 'work.karmada.io/namespace', 'work.karmada.io/name']);
+  assert.equal(Object.keys(m.metadata.annotations), [
+    'work.karmada.io/conflict-resolution',
+    'work.karmada.io/namespace',
+    'work.karmada.io/name',
+  ]);
 });
 
-test('the template\'s own conflict-resolution annotation wins over the policy\'s', () => {
-  const web = templateOf({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default', annotations: { 'work.karmada.io/conflict-resolution': 'overwrite' } }, spec: { replicas: 1 } });
+test("the template's own conflict-resolution annotation wins over the policy's", () => {
+  const web = templateOf({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name: 'web',
+      namespace: 'default',
+      annotations: { 'work.karmada.io/conflict-resolution': 'overwrite' },
+    },
+    spec: { replicas: 1 },
+  });
   const model = withOverrides(web);
   const target = { name: 'member1', replicas: 1 };
-  const m = renderWorkManifest(source(web, model, [target]), target, member1, model).manifest as { metadata: { annotations: Record<string, string> } };
+  const m = renderWorkManifest(source(web, model, [target]), target, member1, model).manifest as {
+    metadata: { annotations: Record<string, string> };
+  };
   assert.is(m.metadata.annotations['work.karmada.io/conflict-resolution'], 'overwrite');
 });
 
-test('an override rule for one cluster changes that cluster\'s manifest only, and is recorded in applied-overrides', () => {
+test("an override rule for one cluster changes that cluster's manifest only, and is recorded in applied-overrides", () => {
   const web = deployment('web', 2);
   const image = overridePolicy('member2-image', {
     resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
-    overrideRules: [{ targetCluster: { clusterNames: ['member2'] }, overriders: { imageOverrider: [{ component: 'Tag', operator: 'replace', value: '1.28' }] } }],
+    overrideRules: [
+      {
+        targetCluster: { clusterNames: ['member2'] },
+        overriders: { imageOverrider: [{ component: 'Tag', operator: 'replace', value: '1.28' }] },
+      },
+    ],
   });
   const model = withOverrides(web, image);
-  const targets = [{ name: 'member1', replicas: 1 }, { name: 'member2', replicas: 1 }];
-  type Rendered = { metadata: { annotations: Record<string, string> }; spec: { template: { spec: { containers: { image: string }[] } } } };
+  const targets = [
+    { name: 'member1', replicas: 1 },
+    { name: 'member2', replicas: 1 },
+  ];
+  type Rendered = {
+    metadata: { annotations: Record<string, string> };
+    spec: { template: { spec: { containers: { image: string }[] } } };
+  };
   const image1 = renderWorkManifest(source(web, model, targets), targets[0]!, member1, model).manifest as Rendered;
   const image2 = renderWorkManifest(source(web, model, targets), targets[1]!, member2, model).manifest as Rendered;
   assert.is(image1.spec.template.spec.containers[0]?.image, 'nginx:1.27');
   assert.is(image1.metadata.annotations['policy.karmada.io/applied-overrides'], undefined);
   assert.is(image2.spec.template.spec.containers[0]?.image, 'nginx:1.28');
-  assert.equal(JSON.parse(image2.metadata.annotations['policy.karmada.io/applied-overrides'] ?? ''), [{ policy: 'OverridePolicy default/member2-image', ruleIndex: 0, overriders: ['imageOverrider'] }]);
+  assert.equal(JSON.parse(image2.metadata.annotations['policy.karmada.io/applied-overrides'] ?? ''), [
+    { policy: 'OverridePolicy default/member2-image', ruleIndex: 0, overriders: ['imageOverrider'] },
+  ]);
 });
 
 test('an override rule that would rename the object is refused at the policy; the manifest renders under its own name with the other rules', () => {
   const web = deployment('web', 1);
-  const rename = overridePolicy('rename', {
-    resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
-    overrideRules: [
-      { overriders: { plaintext: [{ path: '/metadata/name', operator: 'replace', value: 'other' }] } },
-      { overriders: { labelsOverrider: [{ operator: 'add', value: { team: 'a' } }] } },
-    ],
-  }, 'policies/rename.yaml');
+  const rename = overridePolicy(
+    'rename',
+    {
+      resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
+      overrideRules: [
+        { overriders: { plaintext: [{ path: '/metadata/name', operator: 'replace', value: 'other' }] } },
+        { overriders: { labelsOverrider: [{ operator: 'add', value: { team: 'a' } }] } },
+      ],
+    },
+    'policies/rename.yaml',
+  );
   const model = withOverrides(web, rename);
   const target = { name: 'member1', replicas: 1 };
   const work = renderWorkManifest(source(web, model, [target]), target, member1, model);
   const m = work.manifest as { metadata: { name: string; labels: Record<string, string> } };
   assert.is(m.metadata.name, 'web');
   assert.is(m.metadata.labels.team, 'a');
-  assert.equal(work.problems.map((p) => [p.code, p.file]), [['OVERRIDE_FAILED', 'policies/rename.yaml']]);
-  assert.match(work.problems[0]!.message, /OverridePolicy default\/rename spec\.overrideRules\[0\] would change the identity of Deployment default\/web \(metadata\.name "web" → "other"\)/);
+  assert.equal(
+    work.problems.map((p) => [p.code, p.file]),
+    [['OVERRIDE_FAILED', 'policies/rename.yaml']],
+  );
+  assert.match(
+    work.problems[0]!.message,
+    /OverridePolicy default\/rename spec\.overrideRules\[0\] would change the identity of Deployment default\/web \(metadata\.name "web" → "other"\)/,
+  );
 });
 
 test('an override that fails gives no manifest for that cluster, and OVERRIDE_FAILED at the template names the cluster', () => {
@@ -107,16 +186,32 @@ test('an override that fails gives no manifest for that cluster, and OVERRIDE_FA
   const target = { name: 'member1', replicas: 1 };
   const work = renderWorkManifest(source(web, model, [target]), target, member1, model);
   assert.is(work.manifest, undefined);
-  assert.equal(work.problems.map((p) => [p.code, p.file]), [['OVERRIDE_FAILED', 'templates/web.yaml']]);
+  assert.equal(
+    work.problems.map((p) => [p.code, p.file]),
+    [['OVERRIDE_FAILED', 'templates/web.yaml']],
+  );
   assert.match(work.problems[0]!.message, /for cluster member1/);
   assert.match(work.problems[0]!.fix, /until then member1 keeps its previous Deployment/);
 });
 
-test('a Divided Job\'s completions are split over its clusters like its replicas', () => {
-  const job = templateOf({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'batch', namespace: 'default' }, spec: { parallelism: 4, completions: 8, template: { spec: { containers: [{ name: 'c', image: 'busybox' }] } } } });
+test("a Divided Job's completions are split over its clusters like its replicas", () => {
+  const job = templateOf({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'batch', namespace: 'default' },
+    spec: { parallelism: 4, completions: 8, template: { spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
+  });
   const model = withOverrides(job);
-  const targets = [{ name: 'member1', replicas: 1 }, { name: 'member2', replicas: 3 }];
-  const spec = (t: TargetCluster, c = t.name === 'member1' ? member1 : member2) => (renderWorkManifest(source(job, model, targets), t, c, model).manifest as { spec: { parallelism: number; completions: number } }).spec;
+  const targets = [
+    { name: 'member1', replicas: 1 },
+    { name: 'member2', replicas: 3 },
+  ];
+  const spec = (t: TargetCluster, c = t.name === 'member1' ? member1 : member2) =>
+    (
+      renderWorkManifest(source(job, model, targets), t, c, model).manifest as {
+        spec: { parallelism: number; completions: number };
+      }
+    ).spec;
   assert.equal([spec(targets[0]!).parallelism, spec(targets[0]!).completions], [1, 2]);
   assert.equal([spec(targets[1]!).parallelism, spec(targets[1]!).completions], [3, 6]);
 });

@@ -39,7 +39,11 @@ ${kinds.map((k) => `    - {apiVersion: ${k.split(' ')[0]}, kind: ${k.split(' ')[
   placement:
     clusterAffinity: {clusterNames: [member1]}
 `;
-const BOTH = policy(['apps/v1 Deployment', 'autoscaling/v2 HorizontalPodAutoscaler', 'autoscaling/v1 HorizontalPodAutoscaler']);
+const BOTH = policy([
+  'apps/v1 Deployment',
+  'autoscaling/v2 HorizontalPodAutoscaler',
+  'autoscaling/v1 HorizontalPodAutoscaler',
+]);
 
 async function marked(r: ConfigRepo, name: string): Promise<boolean> {
   const repo = await openRepo(r.dir);
@@ -47,21 +51,33 @@ async function marked(r: ConfigRepo, name: string): Promise<boolean> {
   // Each incremental render equals a cold render of the same commit, index included.
   const report = await verifyOutput(repo, { outputRef: 'refs/heads/flotilla/rendered' });
   assert.equal([report.differs, report.missing, report.extra], [[], [], []], 'verify replays the render');
-  return /resourcetemplate\.karmada\.io\/retain-replicas: "true"/.test(r.show('flotilla/rendered', `clusters/member1/default/deployment.apps_${name}.yaml`));
+  return /resourcetemplate\.karmada\.io\/retain-replicas: "true"/.test(
+    r.show('flotilla/rendered', `clusters/member1/default/deployment.apps_${name}.yaml`),
+  );
 }
 
 test('the mark follows the HPA through edits of either side, retargeting and deletion, rendered incrementally', async () => {
-  const r = makeConfigRepoWith(repos, {
-    'clusters/member1.yaml': clusterYaml('member1'), 'policies/all.yaml': BOTH,
-    'templates/web.yaml': deployment('web'), 'templates/api.yaml': deployment('api'), 'templates/scaler.yaml': hpa('web'),
-  }, 'web scaled');
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'policies/all.yaml': BOTH,
+      'templates/web.yaml': deployment('web'),
+      'templates/api.yaml': deployment('api'),
+      'templates/scaler.yaml': hpa('web'),
+    },
+    'web scaled',
+  );
   assert.ok(await marked(r, 'web'), 'cold render: the target is marked');
   assert.not.ok(await marked(r, 'api'), 'another workload is not');
 
   r.commit({ 'templates/web.yaml': deployment('web', 'nginx:1.28') }, 'web edited alone');
   assert.ok(await marked(r, 'web'), 'an edit of the target alone keeps its mark');
 
-  r.commit({ 'templates/scaler.yaml': hpa('api', 'autoscaling/v1') }, 'the HPA scales api now, written as autoscaling/v1');
+  r.commit(
+    { 'templates/scaler.yaml': hpa('api', 'autoscaling/v1') },
+    'the HPA scales api now, written as autoscaling/v1',
+  );
   assert.not.ok(await marked(r, 'web'), 'the old target loses the mark');
   assert.ok(await marked(r, 'api'), 'the new target gets it');
 

@@ -6,7 +6,11 @@ import { matchClusterAffinity } from '../../selectors/matchClusterAffinity.ts';
 import { fits, isWorkload, unschedulable, type FilterPlugin } from '../framework.ts';
 
 /** The affinities a cluster may match: the active one first, then its overflow tiers in order. */
-export function activeAffinities(placement: Placement, affinityName: string | undefined, workload: boolean): ClusterAffinity[] | undefined {
+export function activeAffinities(
+  placement: Placement,
+  affinityName: string | undefined,
+  workload: boolean,
+): ClusterAffinity[] | undefined {
   if (placement.clusterAffinity) return [placement.clusterAffinity];
   const term = placement.clusterAffinities?.find((t) => t.affinityName === (affinityName ?? ''));
   if (!term) return undefined;
@@ -17,8 +21,10 @@ export function activeAffinities(placement: Placement, affinityName: string | un
 export function explainAffinityMismatch(affinity: ClusterAffinity, cluster: Cluster): string {
   const name = cluster.metadata.name;
   if (affinity.exclude?.includes(name)) return 'listed in exclude';
-  if (affinity.labelSelector && !matchClusterAffinity({ labelSelector: affinity.labelSelector }, cluster)) return 'labels do not match labelSelector';
-  if (affinity.fieldSelector && !matchClusterAffinity({ fieldSelector: affinity.fieldSelector }, cluster)) return 'fields do not match fieldSelector';
+  if (affinity.labelSelector && !matchClusterAffinity({ labelSelector: affinity.labelSelector }, cluster))
+    return 'labels do not match labelSelector';
+  if (affinity.fieldSelector && !matchClusterAffinity({ fieldSelector: affinity.fieldSelector }, cluster))
+    return 'fields do not match fieldSelector';
   return 'not in clusterNames';
 }
 

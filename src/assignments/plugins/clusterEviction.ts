@@ -6,7 +6,7 @@ export const clusterEviction: FilterPlugin = {
   name: 'ClusterEviction',
   filter({ request, cluster }) {
     return (request.evictingClusters ?? []).includes(cluster.metadata.name)
-      ? unschedulable('cluster is in the binding\'s graceful eviction tasks')
+      ? unschedulable("cluster is in the binding's graceful eviction tasks")
       : fits;
   },
 };

@@ -7,7 +7,13 @@ import { clusterLocality } from './clusterLocality.ts';
 import { spreadConstraint } from './spreadConstraint.ts';
 import { taintToleration } from './taintToleration.ts';
 
-export const filterPlugins: readonly FilterPlugin[] = [apiEnablement, taintToleration, clusterAffinity, spreadConstraint, clusterEviction];
+export const filterPlugins: readonly FilterPlugin[] = [
+  apiEnablement,
+  taintToleration,
+  clusterAffinity,
+  spreadConstraint,
+  clusterEviction,
+];
 
 /** ClusterAffinity also scores in Karmada, always 0, so it is left out. */
 export const scorePlugins: readonly ScorePlugin[] = [clusterLocality];

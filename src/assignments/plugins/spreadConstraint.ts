@@ -7,9 +7,12 @@ export const spreadConstraint: FilterPlugin = {
   name: 'SpreadConstraint',
   filter({ request, cluster }) {
     for (const sc of request.placement.spreadConstraints ?? []) {
-      if (sc.spreadByField === 'provider' && !cluster.spec.provider) return unschedulable('no provider to spread by (spec.provider is empty)');
-      if (sc.spreadByField === 'region' && !cluster.spec.region) return unschedulable('no region to spread by (spec.region is empty)');
-      if (sc.spreadByField === 'zone' && clusterZones(cluster).length === 0) return unschedulable('no zones to spread by (spec.zones is empty)');
+      if (sc.spreadByField === 'provider' && !cluster.spec.provider)
+        return unschedulable('no provider to spread by (spec.provider is empty)');
+      if (sc.spreadByField === 'region' && !cluster.spec.region)
+        return unschedulable('no region to spread by (spec.region is empty)');
+      if (sc.spreadByField === 'zone' && clusterZones(cluster).length === 0)
+        return unschedulable('no zones to spread by (spec.zones is empty)');
     }
     return fits;
   },

@@ -19,9 +19,14 @@ export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
 }
 
 /** The first NoSchedule/NoExecute taint no toleration covers, in the cluster's order. */
-export function findUntoleratedTaint(taints: readonly Taint[] | undefined, tolerations: readonly Toleration[] | undefined): Taint | undefined {
+export function findUntoleratedTaint(
+  taints: readonly Taint[] | undefined,
+  tolerations: readonly Toleration[] | undefined,
+): Taint | undefined {
   return (taints ?? []).find(
-    (taint) => (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !(tolerations ?? []).some((t) => toleratesTaint(t, taint)),
+    (taint) =>
+      (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') &&
+      !(tolerations ?? []).some((t) => toleratesTaint(t, taint)),
   );
 }
 

@@ -19,9 +19,18 @@ export function refsByPath(indexes: readonly OutputIndex[]): Map<string, string>
 /** Fallback for a file no index names (one put there by hand): its own apiVersion, kind and metadata. */
 export function refFromManifest(text: string): string | undefined {
   try {
-    const m = parseYamlValue(text) as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } } | null;
+    const m = parseYamlValue(text) as {
+      apiVersion?: string;
+      kind?: string;
+      metadata?: { name?: string; namespace?: string };
+    } | null;
     if (!m?.apiVersion || !m.kind || !m.metadata?.name) return undefined;
-    return refKey({ apiVersion: m.apiVersion, kind: m.kind, namespace: m.metadata.namespace ?? '', name: m.metadata.name });
+    return refKey({
+      apiVersion: m.apiVersion,
+      kind: m.kind,
+      namespace: m.metadata.namespace ?? '',
+      name: m.metadata.name,
+    });
   } catch {
     return undefined;
   }

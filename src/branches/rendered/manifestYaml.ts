@@ -118,8 +118,33 @@ const MAX_CACHED_STRINGS = 100_000;
  * (go-yaml v2's list: `y`, `on`, `No`, …) then resolve to something other than a string.
  */
 const PLAIN = /^[A-Za-z][A-Za-z0-9_./@:-]*$/;
-const RESERVED = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE',
-  'y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON', 'n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF']);
+const RESERVED = new Set([
+  'null',
+  'Null',
+  'NULL',
+  'true',
+  'True',
+  'TRUE',
+  'false',
+  'False',
+  'FALSE',
+  'y',
+  'Y',
+  'yes',
+  'Yes',
+  'YES',
+  'on',
+  'On',
+  'ON',
+  'n',
+  'N',
+  'no',
+  'No',
+  'NO',
+  'off',
+  'Off',
+  'OFF',
+]);
 /** The yaml library's YAML 1.1 float pattern takes `e1` for a number (its digits are optional), so it quotes it. */
 const EXPONENT_ONLY = /^[eE][-+]?[0-9]+$/;
 

@@ -109,10 +109,28 @@ interface Shard {
 type IndexFile = { version: 2; root: IndexRoot } | { version: 1; whole: OutputIndex };
 
 function parseIndexFile(text: string): IndexFile {
-  const parsed = JSON.parse(text) as { version?: unknown; sourceFiles?: number; karmadaFiles?: string[]; evicting?: string[]; pending?: string[]; blocked?: string[] } & Partial<OutputIndex>;
-  if (parsed.version === 1) return { version: 1, whole: { files: parsed.files ?? {}, templates: parsed.templates ?? {} } };
+  const parsed = JSON.parse(text) as {
+    version?: unknown;
+    sourceFiles?: number;
+    karmadaFiles?: string[];
+    evicting?: string[];
+    pending?: string[];
+    blocked?: string[];
+  } & Partial<OutputIndex>;
+  if (parsed.version === 1)
+    return { version: 1, whole: { files: parsed.files ?? {}, templates: parsed.templates ?? {} } };
   if (parsed.version === 2) {
-    return { version: 2, root: { version: 2, sourceFiles: parsed.sourceFiles ?? 0, karmadaFiles: parsed.karmadaFiles ?? [], evicting: parsed.evicting ?? [], pending: parsed.pending ?? [], blocked: parsed.blocked ?? [] } };
+    return {
+      version: 2,
+      root: {
+        version: 2,
+        sourceFiles: parsed.sourceFiles ?? 0,
+        karmadaFiles: parsed.karmadaFiles ?? [],
+        evicting: parsed.evicting ?? [],
+        pending: parsed.pending ?? [],
+        blocked: parsed.blocked ?? [],
+      },
+    };
   }
   throw new Error(`${INDEX_PATH} has version ${String(parsed.version)}; this Flotilla reads versions 1 and 2`);
 }
@@ -125,7 +143,11 @@ function serializeRoot(root: IndexRoot): string {
 
 /** Sorted keys, one entry per line: stable bytes, and small Git diffs when one entry changes. */
 function serializeShard(shard: Shard): string {
-  const section = <T>(o: Record<string, T>) => Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(o[k])}`).join(',\n');
+  const section = <T>(o: Record<string, T>) =>
+    Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${JSON.stringify(o[k])}`)
+      .join(',\n');
   return `{"files":{\n${section(shard.files)}\n},"requiredBy":{\n${section(shard.requiredBy)}\n},"templates":{\n${section(shard.templates)}\n}}\n`;
 }
 
@@ -164,7 +186,12 @@ export class ShardedIndex implements IndexView {
   private readonly readShards: ShardReader | null;
   private readonly present: ReadonlySet<string>;
 
-  private constructor(root: IndexRoot, rootText: string | undefined, readShards: ShardReader | null, present: ReadonlySet<string>) {
+  private constructor(
+    root: IndexRoot,
+    rootText: string | undefined,
+    readShards: ShardReader | null,
+    present: ReadonlySet<string>,
+  ) {
     this.root = root;
     this.rootText = rootText;
     this.readShards = readShards;
@@ -223,7 +250,9 @@ export class ShardedIndex implements IndexView {
   private async loadShards(ids: Iterable<string>): Promise<void> {
     const missing = [...ids].filter((id) => !this.shards.has(id));
     if (missing.length === 0) return;
-    const found = this.readShards ? await this.readShards(missing.filter((id) => this.present.has(id))) : new Map<string, string>();
+    const found = this.readShards
+      ? await this.readShards(missing.filter((id) => this.present.has(id)))
+      : new Map<string, string>();
     for (const id of missing) {
       const text = found.get(id);
       this.shards.set(id, text === undefined ? emptyShard() : parseShard(text));
@@ -233,7 +262,8 @@ export class ShardedIndex implements IndexView {
   private shard(id: string): Shard {
     let shard = this.shards.get(id);
     if (!shard) {
-      if (this.readShards) throw new Error(`internal error: index shard ${id} was used before it was read; please report this`);
+      if (this.readShards)
+        throw new Error(`internal error: index shard ${id} was used before it was read; please report this`);
       this.shards.set(id, (shard = emptyShard()));
     }
     return shard;
@@ -334,7 +364,9 @@ export class ShardedIndex implements IndexView {
     if (old === entry) return;
     this.root.sourceFiles += (entry ? 1 : 0) - (old ? 1 : 0);
     if (Boolean(old?.karmada) !== Boolean(entry?.karmada)) {
-      this.root.karmadaFiles = entry?.karmada ? [...this.root.karmadaFiles, path].sort() : this.root.karmadaFiles.filter((p) => p !== path);
+      this.root.karmadaFiles = entry?.karmada
+        ? [...this.root.karmadaFiles, path].sort()
+        : this.root.karmadaFiles.filter((p) => p !== path);
     }
     if (entry) shard.files[path] = entry;
     else delete shard.files[path];

@@ -24,7 +24,9 @@ export const RELEASED_PATH = '.flotilla/released.json';
 /** The released file's content: cluster → refKeys of the templates released there ('' or absent: none). */
 export function parseReleasedFile(text: string | undefined): Map<string, Set<string>> {
   if (!text) return new Map();
-  return new Map(Object.entries(JSON.parse(text) as Record<string, string[]>).map(([cluster, keys]) => [cluster, new Set(keys)]));
+  return new Map(
+    Object.entries(JSON.parse(text) as Record<string, string[]>).map(([cluster, keys]) => [cluster, new Set(keys)]),
+  );
 }
 /** The registered clusters of the rendered source commit, `{"clusters": [{"name", "syncMode"}…]}` (registeredClusters.ts). */
 export const CLUSTERS_PATH = '.flotilla/clusters.json';
@@ -32,7 +34,10 @@ export const CLUSTERS_PATH = '.flotilla/clusters.json';
 export function manifestPath(cluster: string, ref: ObjectRef): string {
   const group = groupOf(ref.apiVersion);
   const file = fileSafe(`${ref.kind.toLowerCase()}${group ? `.${group}` : ''}_${ref.name}`);
-  return assertInside(`clusters/${cluster}/`, `clusters/${cluster}/${ref.namespace || CLUSTER_SCOPED_FOLDER}/${file}.yaml`);
+  return assertInside(
+    `clusters/${cluster}/`,
+    `clusters/${cluster}/${ref.namespace || CLUSTER_SCOPED_FOLDER}/${file}.yaml`,
+  );
 }
 
 /**
@@ -51,7 +56,10 @@ export function clusterFolder(cluster: string): string {
 }
 
 export function bindingPath(ref: ObjectRef): string {
-  return assertInside('bindings/', `bindings/${ref.namespace || CLUSTER_SCOPED_FOLDER}/${fileSafe(bindingName(ref.kind, ref.name))}.yaml`);
+  return assertInside(
+    'bindings/',
+    `bindings/${ref.namespace || CLUSTER_SCOPED_FOLDER}/${fileSafe(bindingName(ref.kind, ref.name))}.yaml`,
+  );
 }
 
 /** File names are limited to 255 bytes: long names keep a readable prefix plus a hash of the whole. */
@@ -63,8 +71,15 @@ function fileSafe(base: string): string {
 
 export function assertInside(folder: string, path: string): string {
   const segments = path.split('/');
-  if (!path.startsWith(folder) || segments.some((s) => s === '' || s === '.' || s === '..') || path.includes('\0') || path.includes('\\')) {
-    throw new Error(`internal error: output path ${JSON.stringify(path)} would leave ${folder}; names are checked at parse time, please report this`);
+  if (
+    !path.startsWith(folder) ||
+    segments.some((s) => s === '' || s === '.' || s === '..') ||
+    path.includes('\0') ||
+    path.includes('\\')
+  ) {
+    throw new Error(
+      `internal error: output path ${JSON.stringify(path)} would leave ${folder}; names are checked at parse time, please report this`,
+    );
   }
   return path;
 }

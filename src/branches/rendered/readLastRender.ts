@@ -47,5 +47,7 @@ export async function readLastRenderAt(repo: GitRepo, headOid: string, maxCommit
 function checkFormat(commit: CommitInfo, trailers: Readonly<Record<string, string>>): CommitInfo {
   const version = formatVersionOf(trailers);
   if (version >= 1 && version <= RENDERED_FORMAT_VERSION) return commit;
-  throw new Error(`rendered commit ${commit.oid.slice(0, 12)} has Flotilla-Format ${trailers['Flotilla-Format']}; this Flotilla writes and reads format ${RENDERED_FORMAT_VERSION} (docs/BRANCHES.md); fix: run the Flotilla that wrote it, or a newer one`);
+  throw new Error(
+    `rendered commit ${commit.oid.slice(0, 12)} has Flotilla-Format ${trailers['Flotilla-Format']}; this Flotilla writes and reads format ${RENDERED_FORMAT_VERSION} (docs/BRANCHES.md); fix: run the Flotilla that wrote it, or a newer one`,
+  );
 }

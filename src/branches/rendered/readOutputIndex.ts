@@ -25,7 +25,10 @@ export async function openOutputIndex(repo: GitRepo, tree: string): Promise<Shar
   const decoder = new TextDecoder();
   const rootText = decoder.decode((await readBlobs(repo, [rootOid])).get(rootOid)!);
   return ShardedIndex.open(rootText, new Set(shardOids.keys()), async (ids) => {
-    const blobs = await readBlobs(repo, ids.map((id) => shardOids.get(id)!));
+    const blobs = await readBlobs(
+      repo,
+      ids.map((id) => shardOids.get(id)!),
+    );
     return new Map(ids.map((id) => [id, decoder.decode(blobs.get(shardOids.get(id)!)!)]));
   });
 }

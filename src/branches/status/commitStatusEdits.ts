@@ -24,7 +24,11 @@ export interface StatusEdits {
  * backs off with jitter, so writers do not collide in step, and starts over from the new head: nobody's update is lost.
  */
 export async function commitStatusEdits<T extends StatusEdits>(
-  repo: GitRepo, ref: string, paths: readonly string[], change: (existing: ReadonlyMap<string, string>) => T | null, maxAttempts = 20,
+  repo: GitRepo,
+  ref: string,
+  paths: readonly string[],
+  change: (existing: ReadonlyMap<string, string>) => T | null,
+  maxAttempts = 20,
 ): Promise<{ commit: string | null; change: T | null; attempts: number }> {
   for (let attempt = 1; ; attempt++) {
     const head = await readRef(repo, ref);
@@ -35,7 +39,13 @@ export async function commitStatusEdits<T extends StatusEdits>(
     const pack = new PackWriter(repo);
     const tree = await writeTreeEdits(repo, pack, headInfo?.tree ?? null, made.edits);
     const identity = flotillaIdentity(made.time);
-    const commit = buildCommit(pack, { tree, parents: head ? [head] : [], message: withFormatTrailer(made.message, STATUS_FORMAT_VERSION), author: identity, committer: identity });
+    const commit = buildCommit(pack, {
+      tree,
+      parents: head ? [head] : [],
+      message: withFormatTrailer(made.message, STATUS_FORMAT_VERSION),
+      author: identity,
+      committer: identity,
+    });
     await pack.flush();
     try {
       await updateRef(repo, ref, commit, head);

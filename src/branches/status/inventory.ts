@@ -1,6 +1,13 @@
 import { groupOf, type ObjectRef } from '../../api/kinds.ts';
 
-export type PruneHoldReason = 'SOURCE_EMPTY' | 'SOURCE_UNREADABLE' | 'SOURCE_MISSING' | 'EVERYTHING' | 'OVER_THRESHOLD' | 'NAMESPACE' | 'CRD';
+export type PruneHoldReason =
+  | 'SOURCE_EMPTY'
+  | 'SOURCE_UNREADABLE'
+  | 'SOURCE_MISSING'
+  | 'EVERYTHING'
+  | 'OVER_THRESHOLD'
+  | 'NAMESPACE'
+  | 'CRD';
 
 /** A deletion the prune guard (deliveries/checkPruneSafety.ts) holds, recorded in the cluster's inventory. */
 export interface HeldPrune {
@@ -65,11 +72,21 @@ export function parseInventory(text: string | undefined): Inventory {
 
 export function parseInventoryFile(text: string | undefined): DeliveryRecord & { objects: Inventory } {
   if (!text) return { objects: [] };
-  const parsed = JSON.parse(text) as { version?: number; objects?: ObjectRef[]; sourceCommit?: string; held?: HeldPrune[]; pending?: ObjectRef[] };
-  const refs = (list: ObjectRef[] | undefined) => (list ?? []).map((r) => ({ apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? '', name: r.name }));
+  const parsed = JSON.parse(text) as {
+    version?: number;
+    objects?: ObjectRef[];
+    sourceCommit?: string;
+    held?: HeldPrune[];
+    pending?: ObjectRef[];
+  };
+  const refs = (list: ObjectRef[] | undefined) =>
+    (list ?? []).map((r) => ({ apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? '', name: r.name }));
   if (parsed.version !== 1) {
     // A newer Flotilla wrote it: restoring an older copy would drop what that one recorded.
-    const newer = typeof parsed.version === 'number' && parsed.version > 1 ? '; fix: run a Flotilla that reads it (the version that wrote it, or newer)' : '';
+    const newer =
+      typeof parsed.version === 'number' && parsed.version > 1
+        ? '; fix: run a Flotilla that reads it (the version that wrote it, or newer)'
+        : '';
     throw new Error(`inventory has version ${String(parsed.version)}; this Flotilla reads version 1${newer}`);
   }
   return {

@@ -9,7 +9,13 @@ import type { GitRepo } from '../../commits/types.ts';
 import { parseBranchFile } from '../../errors/parseBranchFile.ts';
 import { readTextFiles } from '../../commits/readPathOids.ts';
 import type { AggregatedStatusItem } from './statusFiles.ts';
-import { parsePending, PENDING_READY_ANNOTATION, templateStatusPath, type ClusterStatusFile, type TemplateStatusFile } from './statusFiles.ts';
+import {
+  parsePending,
+  PENDING_READY_ANNOTATION,
+  templateStatusPath,
+  type ClusterStatusFile,
+  type TemplateStatusFile,
+} from './statusFiles.ts';
 import type { PendingReady } from './statusFiles.ts';
 
 /** What the status branch's clusters/<name>.yaml files say. */
@@ -28,7 +34,10 @@ export async function readStatusBranchClusters(repo: GitRepo, statusRef: string)
   const observed = new Map<string, ObservedCluster>();
   const pending = new Map<string, PendingReady>();
   for (const [name, c] of await readClusterFiles(repo, statusRef)) {
-    observed.set(name, { ...(c?.status ? { status: c.status } : {}), ...(c?.spec?.taints?.length ? { taints: c.spec.taints } : {}) });
+    observed.set(name, {
+      ...(c?.status ? { status: c.status } : {}),
+      ...(c?.spec?.taints?.length ? { taints: c.spec.taints } : {}),
+    });
     const ready = parsePending(c?.metadata?.annotations?.[PENDING_READY_ANNOTATION]);
     if (ready) pending.set(name, ready);
   }
@@ -40,7 +49,10 @@ export async function readObservedClusters(repo: GitRepo, statusRef: string): Pr
   return (await readStatusBranchClusters(repo, statusRef)).observed;
 }
 
-async function readClusterFiles(repo: GitRepo, statusRef: string): Promise<Map<string, Partial<ClusterStatusFile> | null>> {
+async function readClusterFiles(
+  repo: GitRepo,
+  statusRef: string,
+): Promise<Map<string, Partial<ClusterStatusFile> | null>> {
   const out = new Map<string, Partial<ClusterStatusFile> | null>();
   const head = await readRef(repo, statusRef);
   if (!head) return out;
@@ -48,17 +60,26 @@ async function readClusterFiles(repo: GitRepo, statusRef: string): Promise<Map<s
   const folder = root.find((e) => e.name === 'clusters');
   if (!folder) return out;
   const files = (await readTree(repo, folder.oid)).filter((e) => e.name.endsWith('.yaml'));
-  const blobs = await readBlobs(repo, files.map((f) => f.oid));
+  const blobs = await readBlobs(
+    repo,
+    files.map((f) => f.oid),
+  );
   const decoder = new TextDecoder();
   for (const f of files) {
-    const c = parseBranchFile(statusRef, `clusters/${f.name}`, () => parseYamlValue(decoder.decode(blobs.get(f.oid)!))) as Partial<ClusterStatusFile> | null;
+    const c = parseBranchFile(statusRef, `clusters/${f.name}`, () =>
+      parseYamlValue(decoder.decode(blobs.get(f.oid)!)),
+    ) as Partial<ClusterStatusFile> | null;
     out.set(c?.metadata?.name ?? f.name.slice(0, -'.yaml'.length), c);
   }
   return out;
 }
 
 /** The aggregatedStatus of the given templates from the status branch, by refKey; templates without a file are absent. */
-export async function readTemplateStatuses(repo: GitRepo, statusRef: string, refs: readonly ObjectRef[]): Promise<Map<string, AggregatedStatusItem[]>> {
+export async function readTemplateStatuses(
+  repo: GitRepo,
+  statusRef: string,
+  refs: readonly ObjectRef[],
+): Promise<Map<string, AggregatedStatusItem[]>> {
   const out = new Map<string, AggregatedStatusItem[]>();
   const head = refs.length > 0 ? await readRef(repo, statusRef) : undefined;
   if (!head) return out;

@@ -42,10 +42,16 @@ const CONTENT_PATTERNS: readonly Finding[] = [
   { what: 'a PEM block (certificate or private key)', test: (t) => t.includes('-----BEGIN') },
   // "-----BEGIN" base64-encoded, as in certificate-authority-data.
   { what: 'base64-encoded PEM data', test: (t) => /LS0tLS1CRUdJT/.test(t) },
-  { what: 'a bearer token (JWT)', test: (t) => /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/.test(t) },
+  {
+    what: 'a bearer token (JWT)',
+    test: (t) => /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/.test(t),
+  },
   {
     what: 'kubeconfig credentials',
-    test: (t) => /(^|\n)\s*-?\s*(token|client-key-data|client-certificate-data|certificate-authority-data|password)\s*:\s*\S/.test(t),
+    test: (t) =>
+      /(^|\n)\s*-?\s*(token|client-key-data|client-certificate-data|certificate-authority-data|password)\s*:\s*\S/.test(
+        t,
+      ),
   },
   { what: 'a password inside a URL', test: (t) => /[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i.test(t) },
 ];
@@ -70,7 +76,8 @@ function visit(value: unknown, path: (string | number)[], issues: SchemaIssue[])
   for (const [key, child] of Object.entries(value)) {
     const childPath = [...path, key];
     const normalized = key.toLowerCase().replace(/[^a-z0-9]/g, '');
-    const what = SECRET_KEYS.get(normalized) ?? (normalized === 'data' && isSecretData(child) ? 'Secret data' : undefined);
+    const what =
+      SECRET_KEYS.get(normalized) ?? (normalized === 'data' && isSecretData(child) ? 'Secret data' : undefined);
     if (what !== undefined && hasMaterial(child)) {
       report(childPath, what, issues);
       continue;

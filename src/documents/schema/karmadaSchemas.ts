@@ -5,7 +5,13 @@
 // one field (mutual exclusion, uniqueness, ...) live in validateKarmadaRules.ts.
 import type { Schema } from './types.ts';
 
-export type KarmadaKind = 'PropagationPolicy' | 'ClusterPropagationPolicy' | 'OverridePolicy' | 'ClusterOverridePolicy' | 'ClusterTaintPolicy' | 'Cluster';
+export type KarmadaKind =
+  | 'PropagationPolicy'
+  | 'ClusterPropagationPolicy'
+  | 'OverridePolicy'
+  | 'ClusterOverridePolicy'
+  | 'ClusterTaintPolicy'
+  | 'Cluster';
 
 export const KARMADA_KINDS: readonly KarmadaKind[] = [
   'PropagationPolicy',
@@ -19,16 +25,30 @@ export const KARMADA_KINDS: readonly KarmadaKind[] = [
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
-const str = (extra: { enum?: string[]; pattern?: RegExp; maxLength?: number } = {}): Schema => ({ type: 'string', ...extra });
+const str = (extra: { enum?: string[]; pattern?: RegExp; maxLength?: number } = {}): Schema => ({
+  type: 'string',
+  ...extra,
+});
 // Karmada declares these int64 (or Go int); a JavaScript number holds whole numbers exactly only up to 2^53 - 1,
 // so a larger value, which would be silently rounded, is refused rather than used as a rounded number.
-const int = (extra: { minimum?: number; maximum?: number } = {}): Schema =>
-  ({ type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, ...extra });
-const int32 = (extra: { minimum?: number } = {}): Schema => ({ type: 'integer', minimum: INT32_MIN, maximum: INT32_MAX, ...extra });
+const int = (extra: { minimum?: number; maximum?: number } = {}): Schema => ({
+  type: 'integer',
+  minimum: -Number.MAX_SAFE_INTEGER,
+  maximum: Number.MAX_SAFE_INTEGER,
+  ...extra,
+});
+const int32 = (extra: { minimum?: number } = {}): Schema => ({
+  type: 'integer',
+  minimum: INT32_MIN,
+  maximum: INT32_MAX,
+  ...extra,
+});
 const bool: Schema = { type: 'boolean' };
 const any: Schema = { type: 'any' };
-const list = (items: Schema, minItems?: number): Schema => (minItems === undefined ? { type: 'array', items } : { type: 'array', items, minItems });
-const obj = (fields: Record<string, Schema>, required?: string[]): Schema => (required ? { type: 'object', fields, required } : { type: 'object', fields });
+const list = (items: Schema, minItems?: number): Schema =>
+  minItems === undefined ? { type: 'array', items } : { type: 'array', items, minItems };
+const obj = (fields: Record<string, Schema>, required?: string[]): Schema =>
+  required ? { type: 'object', fields, required } : { type: 'object', fields };
 const map = (values: Schema): Schema => ({ type: 'object', fields: {}, additional: values });
 const strings = list(str());
 const stringMap = map(str());
@@ -51,10 +71,12 @@ const objectMeta: Schema = obj(
     labels: stringMap,
     annotations: stringMap,
     ownerReferences: list(
-      obj(
-        { apiVersion: str(), kind: str(), name: str(), uid: str(), controller: bool, blockOwnerDeletion: bool },
-        ['apiVersion', 'kind', 'name', 'uid'],
-      ),
+      obj({ apiVersion: str(), kind: str(), name: str(), uid: str(), controller: bool, blockOwnerDeletion: bool }, [
+        'apiVersion',
+        'kind',
+        'name',
+        'uid',
+      ]),
     ),
     finalizers: strings,
     managedFields: list({ type: 'object', fields: {}, open: true }),
@@ -65,16 +87,19 @@ const objectMeta: Schema = obj(
 const labelSelector: Schema = obj({
   matchLabels: stringMap,
   matchExpressions: list(
-    obj({ key: str(), operator: str({ enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }), values: strings }, ['key', 'operator']),
+    obj({ key: str(), operator: str({ enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }), values: strings }, [
+      'key',
+      'operator',
+    ]),
   ),
 });
 
 // ---- policy.karmada.io: shared pieces ----
 
-const resourceSelector: Schema = obj(
-  { apiVersion: str(), kind: str(), namespace: str(), name: str(), labelSelector },
-  ['apiVersion', 'kind'],
-);
+const resourceSelector: Schema = obj({ apiVersion: str(), kind: str(), namespace: str(), name: str(), labelSelector }, [
+  'apiVersion',
+  'kind',
+]);
 
 /** corev1.NodeSelectorRequirement; key and operator are constrained by the webhook rules, not here. */
 const fieldSelector: Schema = obj({
@@ -174,10 +199,10 @@ const propagationSpec: Schema = obj(
       dispatchingOnClusters: obj({ clusterNames: strings }),
     }),
     preserveResourcesOnDeletion: bool,
-    schedulePriority: obj(
-      { priorityClassSource: str({ enum: ['KubePriorityClass'] }), priorityClassName: str() },
-      ['priorityClassSource', 'priorityClassName'],
-    ),
+    schedulePriority: obj({ priorityClassSource: str({ enum: ['KubePriorityClass'] }), priorityClassName: str() }, [
+      'priorityClassSource',
+      'priorityClassName',
+    ]),
   },
   ['resourceSelectors'],
 );
@@ -201,11 +226,23 @@ const overriders: Schema = obj({
       ['component', 'operator'],
     ),
   ),
-  commandOverrider: list(obj({ containerName: str(), operator: str({ enum: ['add', 'remove'] }), value: strings }, ['containerName', 'operator'])),
-  argsOverrider: list(obj({ containerName: str(), operator: str({ enum: ['add', 'remove'] }), value: strings }, ['containerName', 'operator'])),
+  commandOverrider: list(
+    obj({ containerName: str(), operator: str({ enum: ['add', 'remove'] }), value: strings }, [
+      'containerName',
+      'operator',
+    ]),
+  ),
+  argsOverrider: list(
+    obj({ containerName: str(), operator: str({ enum: ['add', 'remove'] }), value: strings }, [
+      'containerName',
+      'operator',
+    ]),
+  ),
   labelsOverrider: list(obj({ operator: overrideOperator, value: stringMap }, ['operator', 'value'])),
   annotationsOverrider: list(obj({ operator: overrideOperator, value: stringMap }, ['operator', 'value'])),
-  fieldOverrider: list(obj({ fieldPath: str(), json: list(patchOperation), yaml: list(patchOperation) }, ['fieldPath'])),
+  fieldOverrider: list(
+    obj({ fieldPath: str(), json: list(patchOperation), yaml: list(patchOperation) }, ['fieldPath']),
+  ),
 });
 
 const overrideSpec: Schema = obj({
@@ -237,7 +274,12 @@ const clusterSpec: Schema = obj(
     zones: strings,
     taints: list(
       obj(
-        { key: str(), value: str(), effect: str({ enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] }), timeAdded: str() },
+        {
+          key: str(),
+          value: str(),
+          effect: str({ enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] }),
+          timeAdded: str(),
+        },
         ['key', 'effect'],
       ),
     ),
@@ -245,7 +287,9 @@ const clusterSpec: Schema = obj(
       obj(
         {
           grade: int({ minimum: 0 }),
-          ranges: list(obj({ name: str(), min: { type: 'quantity' }, max: { type: 'quantity' } }, ['name', 'min', 'max'])),
+          ranges: list(
+            obj({ name: str(), min: { type: 'quantity' }, max: { type: 'quantity' } }, ['name', 'min', 'max']),
+          ),
         },
         ['grade', 'ranges'],
       ),
@@ -262,7 +306,11 @@ const clusterStatus: Schema = {
   open: true,
   fields: {
     kubernetesVersion: str(),
-    apiEnablements: list(obj({ groupVersion: str(), resources: list(obj({ name: str(), kind: str() }, ['name', 'kind'])) }, ['groupVersion'])),
+    apiEnablements: list(
+      obj({ groupVersion: str(), resources: list(obj({ name: str(), kind: str() }, ['name', 'kind'])) }, [
+        'groupVersion',
+      ]),
+    ),
     conditions: list(
       obj(
         {
@@ -290,7 +338,11 @@ const clusterStatus: Schema = {
 // ---- ClusterTaintPolicy (pkg/apis/policy/v1alpha1/clustertaint_types.go) ----
 
 const matchCondition: Schema = obj(
-  { conditionType: str(), operator: str({ enum: ['In', 'NotIn'] }), statusValues: list(str({ enum: ['True', 'False', 'Unknown'] }), 1) },
+  {
+    conditionType: str(),
+    operator: str({ enum: ['In', 'NotIn'] }),
+    statusValues: list(str({ enum: ['True', 'False', 'Unknown'] }), 1),
+  },
   ['conditionType', 'operator', 'statusValues'],
 );
 
@@ -299,13 +351,24 @@ const clusterTaintPolicySpec: Schema = obj(
     targetClusters: clusterAffinity,
     addOnConditions: list(matchCondition),
     removeOnConditions: list(matchCondition),
-    taints: list(obj({ key: str(), effect: str({ enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] }), value: str() }, ['key', 'effect']), 1),
+    taints: list(
+      obj({ key: str(), effect: str({ enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] }), value: str() }, [
+        'key',
+        'effect',
+      ]),
+      1,
+    ),
   },
   ['taints'],
 );
 
 function document(apiVersion: string, kind: KarmadaKind, spec: Schema, status?: Schema): Schema {
-  const fields: Record<string, Schema> = { apiVersion: str({ enum: [apiVersion] }), kind: str({ enum: [kind] }), metadata: objectMeta, spec };
+  const fields: Record<string, Schema> = {
+    apiVersion: str({ enum: [apiVersion] }),
+    kind: str({ enum: [kind] }),
+    metadata: objectMeta,
+    spec,
+  };
   if (status) fields.status = status;
   return obj(fields, ['apiVersion', 'kind', 'metadata', 'spec']);
 }

@@ -15,11 +15,15 @@ export function qualifiedNameProblems(value: string): string[] {
     const prefix = parts[0]!;
     name = parts[1]!;
     if (prefix.length === 0) problems.push('the prefix before "/" must not be empty');
-    else if (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix)) problems.push('the prefix before "/" must be a lowercase DNS subdomain such as example.com');
+    else if (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))
+      problems.push('the prefix before "/" must be a lowercase DNS subdomain such as example.com');
   }
   if (name.length === 0) problems.push('the name part must not be empty');
   else if (name.length > 63) problems.push('the name part must be at most 63 characters');
-  else if (!NAME_PART.test(name)) problems.push('the name part must start and end with a letter or digit and contain only letters, digits, "-", "_" and "."');
+  else if (!NAME_PART.test(name))
+    problems.push(
+      'the name part must start and end with a letter or digit and contain only letters, digits, "-", "_" and "."',
+    );
   return problems;
 }
 
@@ -27,7 +31,8 @@ export function qualifiedNameProblems(value: string): string[] {
 export function labelValueProblems(value: string): string[] {
   if (value === '') return [];
   if (value.length > 63) return ['must be at most 63 characters'];
-  if (!NAME_PART.test(value)) return ['must start and end with a letter or digit and contain only letters, digits, "-", "_" and "."'];
+  if (!NAME_PART.test(value))
+    return ['must start and end with a letter or digit and contain only letters, digits, "-", "_" and "."'];
   return [];
 }
 

@@ -6,7 +6,10 @@ import type { ObjectSchema, Schema } from './types.ts';
 import { formatPath } from './formatPath.ts';
 import { suggestName } from '../../text/suggestName.ts';
 
-export type SchemaIssueCode = Extract<ProblemCode, 'UNKNOWN_FIELD' | 'MISSING_FIELD' | 'INVALID_VALUE' | 'INLINE_CREDENTIALS'>;
+export type SchemaIssueCode = Extract<
+  ProblemCode,
+  'UNKNOWN_FIELD' | 'MISSING_FIELD' | 'INVALID_VALUE' | 'INLINE_CREDENTIALS'
+>;
 
 export interface SchemaIssue {
   /** Path from the document root, e.g. ['spec', 'resourceSelectors', 0, 'kind']. */
@@ -32,7 +35,11 @@ interface Walk {
  * Checks `value` against `schema`. `rootPath` is prepended to every reported path, for validating a
  * fragment (e.g. a spec) in place. Returns an empty list when the value conforms.
  */
-export function validateAgainstSchema(value: unknown, schema: Schema, rootPath: (string | number)[] = []): SchemaIssue[] {
+export function validateAgainstSchema(
+  value: unknown,
+  schema: Schema,
+  rootPath: (string | number)[] = [],
+): SchemaIssue[] {
   const walk: Walk = { issues: [], root: schema, rootPath };
   check(value, schema, [...rootPath], walk);
   return walk.issues;
@@ -43,7 +50,14 @@ function check(value: unknown, schema: Schema, path: (string | number)[], walk: 
     case 'object':
       return checkObject(value, schema, path, walk);
     case 'array':
-      if (!Array.isArray(value)) return wrongType(value, 'a list', path, walk, `write ${formatPath(path)} as a list: one entry per line, each starting with "- "`);
+      if (!Array.isArray(value))
+        return wrongType(
+          value,
+          'a list',
+          path,
+          walk,
+          `write ${formatPath(path)} as a list: one entry per line, each starting with "- "`,
+        );
       if (schema.minItems !== undefined && value.length < schema.minItems) {
         walk.issues.push({
           path,
@@ -59,17 +73,27 @@ function check(value: unknown, schema: Schema, path: (string | number)[], walk: 
     case 'integer':
       return checkInteger(value, schema, path, walk);
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) return wrongType(value, 'a number', path, walk, `write a number without quotes at ${formatPath(path)}`);
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        return wrongType(value, 'a number', path, walk, `write a number without quotes at ${formatPath(path)}`);
       return;
     case 'boolean':
       if (typeof value !== 'boolean') {
-        const hint = typeof value === 'string' && /^(true|false)$/i.test(value) ? `write ${value.toLowerCase()} without quotes` : 'write true or false';
+        const hint =
+          typeof value === 'string' && /^(true|false)$/i.test(value)
+            ? `write ${value.toLowerCase()} without quotes`
+            : 'write true or false';
         return wrongType(value, 'true or false', path, walk, hint);
       }
       return;
     case 'intOrString':
       if (typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value))) return;
-      return wrongType(value, 'a whole number or a string', path, walk, `write a whole number or a quoted string at ${formatPath(path)}`);
+      return wrongType(
+        value,
+        'a whole number or a string',
+        path,
+        walk,
+        `write a whole number or a quoted string at ${formatPath(path)}`,
+      );
     case 'quantity':
       if (typeof value === 'number' && Number.isFinite(value)) return;
       if (typeof value === 'string' && QUANTITY.test(value)) return;
@@ -92,7 +116,14 @@ function check(value: unknown, schema: Schema, path: (string | number)[], walk: 
 const QUANTITY = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$/;
 
 function checkObject(value: unknown, schema: ObjectSchema, path: (string | number)[], walk: Walk): void {
-  if (!isPlainObject(value)) return wrongType(value, 'a mapping (key: value pairs)', path, walk, `write ${formatPath(path)} as key: value pairs`);
+  if (!isPlainObject(value))
+    return wrongType(
+      value,
+      'a mapping (key: value pairs)',
+      path,
+      walk,
+      `write ${formatPath(path)} as key: value pairs`,
+    );
   for (const name of schema.required ?? []) {
     if (value[name] === undefined || value[name] === null) {
       const fieldPath = [...path, name];
@@ -125,7 +156,12 @@ function unknownField(key: string, schema: ObjectSchema, path: (string | number)
   const parent = path.length === 0 ? 'the document root' : formatPath(path);
   const suggestion = suggestName(key, valid);
   if (suggestion) {
-    return { path: fieldPath, code: 'UNKNOWN_FIELD', message: `unknown field ${where}; did you mean ${suggestion}?`, fix: `rename it to ${suggestion}` };
+    return {
+      path: fieldPath,
+      code: 'UNKNOWN_FIELD',
+      message: `unknown field ${where}; did you mean ${suggestion}?`,
+      fix: `rename it to ${suggestion}`,
+    };
   }
   const elsewhere = findElsewhere(key, path, walk);
   if (elsewhere.length > 0) {
@@ -176,7 +212,12 @@ function indexFields(root: Schema): FieldIndex {
   return index;
 }
 
-function checkString(value: unknown, schema: Extract<Schema, { type: 'string' }>, path: (string | number)[], walk: Walk): void {
+function checkString(
+  value: unknown,
+  schema: Extract<Schema, { type: 'string' }>,
+  path: (string | number)[],
+  walk: Walk,
+): void {
   if (typeof value !== 'string') {
     const fix =
       typeof value === 'number' || typeof value === 'boolean'
@@ -213,7 +254,12 @@ function checkString(value: unknown, schema: Extract<Schema, { type: 'string' }>
   }
 }
 
-function checkInteger(value: unknown, schema: Extract<Schema, { type: 'integer' }>, path: (string | number)[], walk: Walk): void {
+function checkInteger(
+  value: unknown,
+  schema: Extract<Schema, { type: 'integer' }>,
+  path: (string | number)[],
+  walk: Walk,
+): void {
   const where = formatPath(path);
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     const fix =
@@ -225,23 +271,42 @@ function checkInteger(value: unknown, schema: Extract<Schema, { type: 'integer' 
     return wrongType(value, 'a whole number', path, walk, fix);
   }
   if (schema.minimum !== undefined && value < schema.minimum) {
-    walk.issues.push({ path, code: 'INVALID_VALUE', message: `${where} is ${value}; it must be at least ${schema.minimum}`, fix: `set ${where} to ${schema.minimum} or more` });
+    walk.issues.push({
+      path,
+      code: 'INVALID_VALUE',
+      message: `${where} is ${value}; it must be at least ${schema.minimum}`,
+      fix: `set ${where} to ${schema.minimum} or more`,
+    });
   }
   if (schema.maximum !== undefined && value > schema.maximum) {
-    walk.issues.push({ path, code: 'INVALID_VALUE', message: `${where} is ${value}; it must be at most ${schema.maximum}`, fix: `set ${where} to ${schema.maximum} or less` });
+    walk.issues.push({
+      path,
+      code: 'INVALID_VALUE',
+      message: `${where} is ${value}; it must be at most ${schema.maximum}`,
+      fix: `set ${where} to ${schema.maximum} or less`,
+    });
   }
 }
 
 function wrongType(value: unknown, expected: string, path: (string | number)[], walk: Walk, fix: string): void {
-  walk.issues.push({ path, code: 'INVALID_VALUE', message: `${formatPath(path)} must be ${expected}, but it is ${describeValue(value)}`, fix });
+  walk.issues.push({
+    path,
+    code: 'INVALID_VALUE',
+    message: `${formatPath(path)} must be ${expected}, but it is ${describeValue(value)}`,
+    fix,
+  });
 }
 
 function describeExpected(schema: Schema): string {
   switch (schema.type) {
     case 'array':
-      return schema.minItems ? ` with at least ${schema.minItems === 1 ? 'one entry' : `${schema.minItems} entries`}` : ' (a list)';
+      return schema.minItems
+        ? ` with at least ${schema.minItems === 1 ? 'one entry' : `${schema.minItems} entries`}`
+        : ' (a list)';
     case 'object':
-      return schema.required && schema.required.length > 0 ? ` (a mapping with ${schema.required.join(', ')})` : ' (a mapping)';
+      return schema.required && schema.required.length > 0
+        ? ` (a mapping with ${schema.required.join(', ')})`
+        : ' (a mapping)';
     case 'string':
       return schema.enum ? `: one of ${schema.enum.filter((e) => e !== '').join(', ')}` : ' (a string)';
     case 'integer':

@@ -18,19 +18,36 @@ export function validateRebalancer(value: Obj): ExtensionIssue[] {
   const issues: ExtensionIssue[] = [];
   const spec = value.spec;
   if (!isObj(spec) || !Array.isArray(spec.workloads) || spec.workloads.length === 0) {
-    return [{ path: isObj(spec) ? ['spec'] : [], code: 'MISSING_FIELD', message: 'WorkloadRebalancer needs spec.workloads, a non-empty list', fix: 'list the workloads to reschedule: spec.workloads: [{apiVersion: apps/v1, kind: Deployment, name: web, namespace: default}]' }];
+    return [
+      {
+        path: isObj(spec) ? ['spec'] : [],
+        code: 'MISSING_FIELD',
+        message: 'WorkloadRebalancer needs spec.workloads, a non-empty list',
+        fix: 'list the workloads to reschedule: spec.workloads: [{apiVersion: apps/v1, kind: Deployment, name: web, namespace: default}]',
+      },
+    ];
   }
   spec.workloads.forEach((w, i) => {
     for (const f of ['apiVersion', 'kind', 'name'] as const) {
       if (!isObj(w) || typeof w[f] !== 'string' || w[f] === '') {
-        issues.push({ path: ['spec', 'workloads', i], code: 'MISSING_FIELD', message: `spec.workloads[${i}] has no ${f}`, fix: `add ${f} to spec.workloads[${i}]` });
+        issues.push({
+          path: ['spec', 'workloads', i],
+          code: 'MISSING_FIELD',
+          message: `spec.workloads[${i}] has no ${f}`,
+          fix: `add ${f} to spec.workloads[${i}]`,
+        });
       }
     }
   });
   const ttl = spec.ttlSecondsAfterFinished;
   // Karmada declares it *int32.
   if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 0 || ttl > 2147483647)) {
-    issues.push({ path: ['spec', 'ttlSecondsAfterFinished'], code: 'INVALID_VALUE', message: 'spec.ttlSecondsAfterFinished must be a whole number from 0 to 2147483647', fix: 'set it to a number of seconds, or remove it' });
+    issues.push({
+      path: ['spec', 'ttlSecondsAfterFinished'],
+      code: 'INVALID_VALUE',
+      message: 'spec.ttlSecondsAfterFinished must be a whole number from 0 to 2147483647',
+      fix: 'set it to a number of seconds, or remove it',
+    });
   }
   return issues;
 }
@@ -45,8 +62,13 @@ const HOOKS: Record<string, Record<string, 'path' | 'paths' | 'rules' | 'depende
   retention: { paths: 'paths' },
 };
 const REQUIRED: Record<string, string> = {
-  replicaResource: 'replicasPath', replicaRevision: 'replicasPath', healthInterpretation: 'rules', statusReflection: 'paths',
-  statusAggregation: 'sum', dependencyInterpretation: 'dependencies', retention: 'paths',
+  replicaResource: 'replicasPath',
+  replicaRevision: 'replicasPath',
+  healthInterpretation: 'rules',
+  statusReflection: 'paths',
+  statusAggregation: 'sum',
+  dependencyInterpretation: 'dependencies',
+  retention: 'paths',
 };
 /** Hooks whose result is read from a member object and written to Git: none may read a Secret. */
 const SECRET_LEAKING_HOOKS = ['statusReflection', 'statusAggregation', 'healthInterpretation'];
@@ -57,21 +79,38 @@ export function validateInterpreterCustomization(value: Obj): ExtensionIssue[] {
   const spec = isObj(value.spec) ? value.spec : undefined;
   const target = spec && isObj(spec.target) ? spec.target : undefined;
   if (!target || typeof target.apiVersion !== 'string' || typeof target.kind !== 'string') {
-    issues.push({ path: spec ? ['spec'] : [], code: 'MISSING_FIELD', message: 'InterpreterCustomization needs spec.target.apiVersion and spec.target.kind', fix: 'name the custom kind: spec.target: {apiVersion: example.io/v1, kind: Workload}' });
+    issues.push({
+      path: spec ? ['spec'] : [],
+      code: 'MISSING_FIELD',
+      message: 'InterpreterCustomization needs spec.target.apiVersion and spec.target.kind',
+      fix: 'name the custom kind: spec.target: {apiVersion: example.io/v1, kind: Workload}',
+    });
   }
   const custom = spec?.customizations;
   if (!isObj(custom)) {
-    issues.push({ path: spec ? ['spec'] : [], code: 'MISSING_FIELD', message: 'InterpreterCustomization needs spec.customizations', fix: `declare at least one of ${Object.keys(HOOKS).join(', ')}` });
+    issues.push({
+      path: spec ? ['spec'] : [],
+      code: 'MISSING_FIELD',
+      message: 'InterpreterCustomization needs spec.customizations',
+      fix: `declare at least one of ${Object.keys(HOOKS).join(', ')}`,
+    });
     return issues;
   }
   const path = (hook: string, at: (string | number)[], p: unknown) => {
     const parsed = parseFieldPath(p as string);
-    if (typeof parsed === 'string') issues.push({ path: ['spec', 'customizations', hook, ...at], code: 'INVALID_VALUE', message: `spec.customizations.${hook}.${at.join('.')}: ${parsed}`, fix: 'write a field path such as spec.replicas or spec.volumes[*].secret.secretName' });
+    if (typeof parsed === 'string')
+      issues.push({
+        path: ['spec', 'customizations', hook, ...at],
+        code: 'INVALID_VALUE',
+        message: `spec.customizations.${hook}.${at.join('.')}: ${parsed}`,
+        fix: 'write a field path such as spec.replicas or spec.volumes[*].secret.secretName',
+      });
   };
   for (const [hook, body] of Object.entries(custom)) {
     if (isSecret(target) && SECRET_LEAKING_HOOKS.includes(hook)) {
       issues.push({
-        path: ['spec', 'customizations', hook], code: 'INVALID_VALUE',
+        path: ['spec', 'customizations', hook],
+        code: 'INVALID_VALUE',
         message: `${hook} on Secrets would carry what member clusters hold in their Secrets into the status branch, which everyone who can read the repository can read; Flotilla never reflects, aggregates or health-checks a Secret`,
         fix: `remove spec.customizations.${hook}; to check a Secret, read it on the member with kubectl`,
       });
@@ -79,46 +118,104 @@ export function validateInterpreterCustomization(value: Obj): ExtensionIssue[] {
     }
     const fields = HOOKS[hook];
     if (!fields) {
-      issues.push({ path: ['spec', 'customizations', hook], code: 'UNKNOWN_FIELD', message: `unknown hook spec.customizations.${hook}`, fix: `use one of ${Object.keys(HOOKS).join(', ')}` });
+      issues.push({
+        path: ['spec', 'customizations', hook],
+        code: 'UNKNOWN_FIELD',
+        message: `unknown hook spec.customizations.${hook}`,
+        fix: `use one of ${Object.keys(HOOKS).join(', ')}`,
+      });
       continue;
     }
     if (!isObj(body)) {
-      issues.push({ path: ['spec', 'customizations', hook], code: 'INVALID_VALUE', message: `spec.customizations.${hook} must be a mapping`, fix: `give it ${REQUIRED[hook]}` });
+      issues.push({
+        path: ['spec', 'customizations', hook],
+        code: 'INVALID_VALUE',
+        message: `spec.customizations.${hook} must be a mapping`,
+        fix: `give it ${REQUIRED[hook]}`,
+      });
       continue;
     }
     if ('luaScript' in body) issues.push(luaIssue(['spec', 'customizations', hook, 'luaScript'], hook));
-    if (body[REQUIRED[hook]!] === undefined) issues.push({ path: ['spec', 'customizations', hook], code: 'MISSING_FIELD', message: `spec.customizations.${hook} has no ${REQUIRED[hook]}`, fix: `add ${REQUIRED[hook]}` });
+    if (body[REQUIRED[hook]!] === undefined)
+      issues.push({
+        path: ['spec', 'customizations', hook],
+        code: 'MISSING_FIELD',
+        message: `spec.customizations.${hook} has no ${REQUIRED[hook]}`,
+        fix: `add ${REQUIRED[hook]}`,
+      });
     for (const [field, v] of Object.entries(body)) {
       const kind = fields[field];
       if (field === 'luaScript') continue;
       if (!kind) {
-        issues.push({ path: ['spec', 'customizations', hook, field], code: 'UNKNOWN_FIELD', message: `unknown field spec.customizations.${hook}.${field}`, fix: `use ${Object.keys(fields).join(', ')}` });
+        issues.push({
+          path: ['spec', 'customizations', hook, field],
+          code: 'UNKNOWN_FIELD',
+          message: `unknown field spec.customizations.${hook}.${field}`,
+          fix: `use ${Object.keys(fields).join(', ')}`,
+        });
       } else if (kind === 'path') {
         path(hook, [field], v);
       } else if (kind === 'paths') {
-        if (!Array.isArray(v)) issues.push({ path: ['spec', 'customizations', hook, field], code: 'INVALID_VALUE', message: `spec.customizations.${hook}.${field} must be a list of field paths`, fix: 'e.g. [status.readyReplicas, status.replicas]' });
+        if (!Array.isArray(v))
+          issues.push({
+            path: ['spec', 'customizations', hook, field],
+            code: 'INVALID_VALUE',
+            message: `spec.customizations.${hook}.${field} must be a list of field paths`,
+            fix: 'e.g. [status.readyReplicas, status.replicas]',
+          });
         else v.forEach((p, i) => path(hook, [field, i], p));
       } else if (kind === 'dependencies') {
-        if (!Array.isArray(v)) issues.push({ path: ['spec', 'customizations', hook, field], code: 'INVALID_VALUE', message: `spec.customizations.${hook}.${field} must be a list`, fix: 'e.g. [{apiVersion: v1, kind: ConfigMap, namePath: spec.configRef.name}]' });
-        else v.forEach((d, i) => {
-          if (!isObj(d) || typeof d.apiVersion !== 'string' || typeof d.kind !== 'string') issues.push({ path: ['spec', 'customizations', hook, field, i], code: 'MISSING_FIELD', message: `dependency ${i} needs apiVersion, kind and namePath`, fix: 'e.g. {apiVersion: v1, kind: Secret, namePath: spec.secretName}' });
-          else path(hook, [field, i, 'namePath'], d.namePath);
-        });
+        if (!Array.isArray(v))
+          issues.push({
+            path: ['spec', 'customizations', hook, field],
+            code: 'INVALID_VALUE',
+            message: `spec.customizations.${hook}.${field} must be a list`,
+            fix: 'e.g. [{apiVersion: v1, kind: ConfigMap, namePath: spec.configRef.name}]',
+          });
+        else
+          v.forEach((d, i) => {
+            if (!isObj(d) || typeof d.apiVersion !== 'string' || typeof d.kind !== 'string')
+              issues.push({
+                path: ['spec', 'customizations', hook, field, i],
+                code: 'MISSING_FIELD',
+                message: `dependency ${i} needs apiVersion, kind and namePath`,
+                fix: 'e.g. {apiVersion: v1, kind: Secret, namePath: spec.secretName}',
+              });
+            else path(hook, [field, i, 'namePath'], d.namePath);
+          });
       } else if (kind === 'rules') {
-        if (!Array.isArray(v)) issues.push({ path: ['spec', 'customizations', hook, field], code: 'INVALID_VALUE', message: 'healthInterpretation.rules must be a list', fix: 'e.g. [{field: status.readyReplicas, op: ">=", valueFrom: spec.replicas}]' });
-        else v.forEach((r, i) => {
-          if (isObj(r) && typeof r.condition === 'string') {
-            if (!['True', 'False', 'Unknown'].includes(String(r.status))) issues.push({ path: ['spec', 'customizations', hook, field, i, 'status'], code: 'INVALID_VALUE', message: `rule ${i}: status must be "True", "False" or "Unknown"`, fix: 'quote it: status: "True"' });
-            if (r.conditionsPath !== undefined) path(hook, [field, i, 'conditionsPath'], r.conditionsPath);
-            return;
-          }
-          if (!isObj(r) || !OPS.includes(String(r.op))) {
-            issues.push({ path: ['spec', 'customizations', hook, field, i], code: 'INVALID_VALUE', message: `rule ${i} needs field and op (${OPS.join(' ')}), or condition and status`, fix: 'e.g. {field: status.readyReplicas, op: ">=", valueFrom: spec.replicas}' });
-            return;
-          }
-          path(hook, [field, i, 'field'], r.field);
-          if (r.valueFrom !== undefined) path(hook, [field, i, 'valueFrom'], r.valueFrom);
-        });
+        if (!Array.isArray(v))
+          issues.push({
+            path: ['spec', 'customizations', hook, field],
+            code: 'INVALID_VALUE',
+            message: 'healthInterpretation.rules must be a list',
+            fix: 'e.g. [{field: status.readyReplicas, op: ">=", valueFrom: spec.replicas}]',
+          });
+        else
+          v.forEach((r, i) => {
+            if (isObj(r) && typeof r.condition === 'string') {
+              if (!['True', 'False', 'Unknown'].includes(String(r.status)))
+                issues.push({
+                  path: ['spec', 'customizations', hook, field, i, 'status'],
+                  code: 'INVALID_VALUE',
+                  message: `rule ${i}: status must be "True", "False" or "Unknown"`,
+                  fix: 'quote it: status: "True"',
+                });
+              if (r.conditionsPath !== undefined) path(hook, [field, i, 'conditionsPath'], r.conditionsPath);
+              return;
+            }
+            if (!isObj(r) || !OPS.includes(String(r.op))) {
+              issues.push({
+                path: ['spec', 'customizations', hook, field, i],
+                code: 'INVALID_VALUE',
+                message: `rule ${i} needs field and op (${OPS.join(' ')}), or condition and status`,
+                fix: 'e.g. {field: status.readyReplicas, op: ">=", valueFrom: spec.replicas}',
+              });
+              return;
+            }
+            path(hook, [field, i, 'field'], r.field);
+            if (r.valueFrom !== undefined) path(hook, [field, i, 'valueFrom'], r.valueFrom);
+          });
       }
     }
   }
@@ -139,16 +236,19 @@ export function validateLuaCustomization(value: Obj): ExtensionIssue[] {
 const DECLARATIVE: Record<string, string> = {
   replicaResource: 'replicaResource: {replicasPath: spec.replicas, podTemplatePath: spec.template}',
   replicaRevision: 'replicaRevision: {replicasPath: spec.replicas}',
-  healthInterpretation: 'healthInterpretation: {rules: [{field: status.readyReplicas, op: ">=", valueFrom: spec.replicas}]}',
+  healthInterpretation:
+    'healthInterpretation: {rules: [{field: status.readyReplicas, op: ">=", valueFrom: spec.replicas}]}',
   statusReflection: 'statusReflection: {paths: [status.replicas, status.readyReplicas]}',
   statusAggregation: 'statusAggregation: {sum: [status.replicas, status.readyReplicas]}',
-  dependencyInterpretation: 'dependencyInterpretation: {dependencies: [{apiVersion: v1, kind: ConfigMap, namePath: spec.configRef.name}]}',
+  dependencyInterpretation:
+    'dependencyInterpretation: {dependencies: [{apiVersion: v1, kind: ConfigMap, namePath: spec.configRef.name}]}',
   retention: 'retention: {paths: [spec.paused]}',
 };
 
 function luaIssue(path: (string | number)[], hook: string): ExtensionIssue {
   return {
-    path, code: 'LUA_NOT_RUN',
+    path,
+    code: 'LUA_NOT_RUN',
     message: `${hook === 'any hook' ? 'ResourceInterpreterCustomization' : `the ${hook} luaScript`} is not run: Flotilla runs no code from the config repo, so this customization has no effect`,
     fix: `express it as a flotilla.io/v1alpha1 InterpreterCustomization with the same spec.target, e.g. spec.customizations.${DECLARATIVE[hook] ?? DECLARATIVE.replicaResource} (README: Custom resources)`,
   };

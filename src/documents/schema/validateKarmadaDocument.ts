@@ -12,7 +12,11 @@ export function isKarmadaKind(kind: unknown): kind is KarmadaKind {
   return typeof kind === 'string' && (KARMADA_KINDS as readonly string[]).includes(kind);
 }
 
-export function validateKarmadaDocument(kind: KarmadaKind, value: unknown, options: KarmadaRuleOptions = {}): SchemaIssue[] {
+export function validateKarmadaDocument(
+  kind: KarmadaKind,
+  value: unknown,
+  options: KarmadaRuleOptions = {},
+): SchemaIssue[] {
   const credentials = kind === 'Cluster' ? findInlineCredentials(value) : [];
   const secretPaths = new Set(credentials.map((issue) => JSON.stringify(issue.path)));
   // A `token:` under spec is both an unknown field and a leaked secret; the secret is what matters.

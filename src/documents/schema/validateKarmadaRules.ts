@@ -22,13 +22,19 @@ type Obj = Record<string, unknown>;
 const SERVICE_IMPORT_API_VERSION = 'multicluster.x-k8s.io/v1alpha1';
 const CLUSTER_NAME_MAX_LENGTH = 48;
 
-export function validateKarmadaRules(kind: KarmadaKind, value: unknown, options: KarmadaRuleOptions = {}): SchemaIssue[] {
+export function validateKarmadaRules(
+  kind: KarmadaKind,
+  value: unknown,
+  options: KarmadaRuleOptions = {},
+): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
   if (!isPlainObject(value)) return issues;
   const spec = objectAt(value, 'spec');
   const metadata = objectAt(value, 'metadata');
   const namespaced = kind === 'PropagationPolicy' || kind === 'OverridePolicy';
-  const policyNamespace = namespaced ? (stringAt(metadata, 'namespace') || options.defaultNamespace || 'default') : undefined;
+  const policyNamespace = namespaced
+    ? stringAt(metadata, 'namespace') || options.defaultNamespace || 'default'
+    : undefined;
   switch (kind) {
     case 'PropagationPolicy':
     case 'ClusterPropagationPolicy':
@@ -65,15 +71,19 @@ function validatePropagationSpec(spec: Obj, policyNamespace: string | undefined,
     );
     // The mutating webhook forces propagateDeps on for ServiceImport selectors.
     if (spec.propagateDeps !== true && !selectsServiceImport) {
-      invalid(issues, ['spec', 'propagateDeps'],
+      invalid(
+        issues,
+        ['spec', 'propagateDeps'],
         'spec.failover.application is set, so spec.propagateDeps must be true (the dependencies must follow the workload when it fails over)',
-        'set spec.propagateDeps: true, or remove spec.failover.application');
+        'set spec.propagateDeps: true, or remove spec.failover.application',
+      );
     }
     validateApplicationFailover(application, ['spec', 'failover', 'application'], issues);
   }
   const clusterFailover = objectAt(failover, 'cluster');
   const clusterPreservation = objectAt(clusterFailover, 'statePreservation');
-  if (clusterPreservation) validateStatePreservation(clusterPreservation, ['spec', 'failover', 'cluster', 'statePreservation'], issues);
+  if (clusterPreservation)
+    validateStatePreservation(clusterPreservation, ['spec', 'failover', 'cluster', 'statePreservation'], issues);
 
   if (policyNamespace !== undefined) validateSelectorNamespaces(selectors, policyNamespace, issues);
 
@@ -82,9 +92,12 @@ function validatePropagationSpec(spec: Obj, policyNamespace: string | undefined,
       if (!isPlainObject(selector)) return;
       if (typeof selector.name !== 'string' || selector.name === '') {
         const path = ['spec', 'resourceSelectors', i, 'name'];
-        invalid(issues, path,
+        invalid(
+          issues,
+          path,
           `${formatPath(path)} is empty, but spec.preemption is Always; preempting with a selector that has no name could take over unrelated resources`,
-          `set ${formatPath(path)} to the name of the resource to preempt, or set spec.preemption: Never`);
+          `set ${formatPath(path)} to the name of the resource to preempt, or set spec.preemption: Never`,
+        );
       }
     });
   }
@@ -93,9 +106,12 @@ function validatePropagationSpec(spec: Obj, policyNamespace: string | undefined,
   if (suspension && suspension.dispatching === true) {
     const names = arrayAt(objectAt(suspension, 'dispatchingOnClusters'), 'clusterNames');
     if (names.length > 0) {
-      invalid(issues, ['spec', 'suspension'],
+      invalid(
+        issues,
+        ['spec', 'suspension'],
         'spec.suspension.dispatching: true cannot be combined with spec.suspension.dispatchingOnClusters.clusterNames',
-        'keep only one: dispatching: true suspends every cluster, dispatchingOnClusters.clusterNames suspends only the listed ones');
+        'keep only one: dispatching: true suspends every cluster, dispatchingOnClusters.clusterNames suspends only the listed ones',
+      );
     }
   }
 }
@@ -104,9 +120,12 @@ function validatePlacement(placement: Obj, path: Path, issues: SchemaIssue[]): v
   const hasAffinity = placement.clusterAffinity !== undefined && placement.clusterAffinity !== null;
   const hasAffinities = placement.clusterAffinities !== undefined && placement.clusterAffinities !== null;
   if (hasAffinity && hasAffinities) {
-    invalid(issues, [...path, 'clusterAffinities'],
+    invalid(
+      issues,
+      [...path, 'clusterAffinities'],
       `${formatPath(path)}.clusterAffinity and ${formatPath(path)}.clusterAffinities cannot both be set`,
-      `keep only one: delete ${formatPath(path)}.clusterAffinity, or move it into a ${formatPath(path)}.clusterAffinities term`);
+      `keep only one: delete ${formatPath(path)}.clusterAffinity, or move it into a ${formatPath(path)}.clusterAffinities term`,
+    );
   }
   const affinity = objectAt(placement, 'clusterAffinity');
   if (affinity) validateFieldSelector(affinity, [...path, 'clusterAffinity'], issues);
@@ -120,9 +139,12 @@ function validatePlacement(placement: Obj, path: Path, issues: SchemaIssue[]): v
       validateAffinityName(term.affinityName, [...termPath, 'affinityName'], issues);
       const first = names.get(term.affinityName);
       if (first !== undefined) {
-        invalid(issues, [...termPath, 'affinityName'],
+        invalid(
+          issues,
+          [...termPath, 'affinityName'],
           `${formatPath([...termPath, 'affinityName'])} is ${preview(term.affinityName)}, the same as ${formatPath([...path, 'clusterAffinities', first, 'affinityName'])}; each term needs a unique name`,
-          `rename ${formatPath([...termPath, 'affinityName'])} to a name no other term uses`);
+          `rename ${formatPath([...termPath, 'affinityName'])} to a name no other term uses`,
+        );
       } else {
         names.set(term.affinityName, i);
       }
@@ -145,13 +167,21 @@ function validatePlacement(placement: Obj, path: Path, issues: SchemaIssue[]): v
       if (key === undefined) continue;
       const keyPath = [...waPath, part, 'groupByLabelKey'];
       for (const problem of qualifiedNameProblems(key)) {
-        invalid(issues, keyPath, `${formatPath(keyPath)} is ${preview(key)}, which is not a valid label key: ${problem}`, `use a label key such as app.kubernetes.io/name`);
+        invalid(
+          issues,
+          keyPath,
+          `${formatPath(keyPath)} is ${preview(key)}, which is not a valid label key: ${problem}`,
+          `use a label key such as app.kubernetes.io/name`,
+        );
       }
     }
     if (keys.affinity !== undefined && keys.affinity === keys.antiAffinity) {
-      invalid(issues, waPath,
+      invalid(
+        issues,
+        waPath,
         `${formatPath(waPath)}.affinity and .antiAffinity both group by ${preview(keys.affinity)}; a workload cannot be attracted to and repelled by the same group`,
-        'use a different groupByLabelKey for affinity and antiAffinity, or keep only one of them');
+        'use a different groupByLabelKey for affinity and antiAffinity, or keep only one of them',
+      );
     }
   }
 
@@ -159,19 +189,29 @@ function validatePlacement(placement: Obj, path: Path, issues: SchemaIssue[]): v
     if (!isPlainObject(toleration)) return;
     if (toleration.operator === 'Lt' || toleration.operator === 'Gt') {
       const opPath = [...path, 'clusterTolerations', i, 'operator'];
-      invalid(issues, opPath,
+      invalid(
+        issues,
+        opPath,
         `${formatPath(opPath)} is ${toleration.operator}; Karmada does not support Lt/Gt for cluster tolerations`,
-        'use one of: Exists, Equal');
+        'use one of: Exists, Equal',
+      );
     }
   });
 
-  const staticWeights = arrayAt(objectAt(objectAt(placement, 'replicaScheduling'), 'weightPreference'), 'staticWeightList');
+  const staticWeights = arrayAt(
+    objectAt(objectAt(placement, 'replicaScheduling'), 'weightPreference'),
+    'staticWeightList',
+  );
   staticWeights.forEach((entry, i) => {
     if (!isPlainObject(entry) || typeof entry.weight !== 'number' || !Number.isInteger(entry.weight)) return;
     if (entry.weight < 1) {
       const wPath = [...path, 'replicaScheduling', 'weightPreference', 'staticWeightList', i, 'weight'];
-      invalid(issues, wPath, `${formatPath(wPath)} is ${entry.weight}; a weight must be at least 1`,
-        `set ${formatPath(wPath)} to 1 or more, or remove the entry to leave those clusters out`);
+      invalid(
+        issues,
+        wPath,
+        `${formatPath(wPath)} is ${entry.weight}; a weight must be at least 1`,
+        `set ${formatPath(wPath)} to 1 or more, or remove the entry to leave those clusters out`,
+      );
     }
   });
 }
@@ -190,18 +230,24 @@ function isOverflowSchedulingAllowed(replicaScheduling: Obj | undefined): boolea
 function validateOverflowAffinities(term: Obj, termPath: Path, overflowAllowed: boolean, issues: SchemaIssue[]): void {
   const ofPath = [...termPath, 'overflowAffinities'];
   if (!overflowAllowed) {
-    invalid(issues, ofPath,
+    invalid(
+      issues,
+      ofPath,
       `${formatPath(ofPath)} is set, but overflow needs Divided scheduling with Aggregated, or Weighted with dynamicWeight`,
-      'set placement.replicaScheduling to replicaSchedulingType: Divided with replicaDivisionPreference: Aggregated (or weightPreference.dynamicWeight: AvailableReplicas), or remove overflowAffinities');
+      'set placement.replicaScheduling to replicaSchedulingType: Divided with replicaDivisionPreference: Aggregated (or weightPreference.dynamicWeight: AvailableReplicas), or remove overflowAffinities',
+    );
   }
   const inlineEmpty = ['labelSelector', 'fieldSelector', 'clusterNames', 'exclude'].every((k) => {
     const v = term[k];
     return v === undefined || v === null || (Array.isArray(v) && v.length === 0);
   });
   if (inlineEmpty) {
-    invalid(issues, ofPath,
+    invalid(
+      issues,
+      ofPath,
       `${formatPath(ofPath)} is set, but ${formatPath(termPath)} selects no primary clusters of its own`,
-      `add clusterNames, labelSelector or fieldSelector to ${formatPath(termPath)}, or remove overflowAffinities`);
+      `add clusterNames, labelSelector or fieldSelector to ${formatPath(termPath)}, or remove overflowAffinities`,
+    );
   }
   const seen = new Set<string>(typeof term.affinityName === 'string' ? [term.affinityName] : []);
   arrayAt(term, 'overflowAffinities').forEach((overflow, i) => {
@@ -211,9 +257,12 @@ function validateOverflowAffinities(term: Obj, termPath: Path, overflowAllowed: 
       const namePath = [...oPath, 'affinityName'];
       validateAffinityName(overflow.affinityName, namePath, issues);
       if (seen.has(overflow.affinityName)) {
-        invalid(issues, namePath,
+        invalid(
+          issues,
+          namePath,
           `${formatPath(namePath)} is ${preview(overflow.affinityName)}, which is already used by this term or another of its overflow affinities`,
-          `rename ${formatPath(namePath)} to a unique name`);
+          `rename ${formatPath(namePath)} to a unique name`,
+        );
       }
       seen.add(overflow.affinityName);
     }
@@ -223,12 +272,23 @@ function validateOverflowAffinities(term: Obj, termPath: Path, overflowAllowed: 
 
 function validateAffinityName(name: string, path: Path, issues: SchemaIssue[]): void {
   if (name.length < 1 || name.length > 32) {
-    invalid(issues, path, `${formatPath(path)} is ${name.length} characters long; it must be 1 to 32 characters`,
-      name.length === 0 ? `give ${formatPath(path)} a name, e.g. primary` : `shorten ${formatPath(path)} to at most 32 characters`);
+    invalid(
+      issues,
+      path,
+      `${formatPath(path)} is ${name.length} characters long; it must be 1 to 32 characters`,
+      name.length === 0
+        ? `give ${formatPath(path)} a name, e.g. primary`
+        : `shorten ${formatPath(path)} to at most 32 characters`,
+    );
     return;
   }
   for (const problem of qualifiedNameProblems(name)) {
-    invalid(issues, path, `${formatPath(path)} is ${preview(name)}, which is not a valid name: ${problem}`, `use letters, digits, "-", "_" and ".", e.g. primary or backup-1`);
+    invalid(
+      issues,
+      path,
+      `${formatPath(path)} is ${preview(name)}, which is not a valid name: ${problem}`,
+      `use letters, digits, "-", "_" and ".", e.g. primary or backup-1`,
+    );
   }
 }
 
@@ -241,14 +301,20 @@ function validateFieldSelector(affinity: Obj, path: Path, issues: SchemaIssue[])
     if (!isPlainObject(expression)) return;
     const ePath = [...path, 'fieldSelector', 'matchExpressions', i];
     if (typeof expression.key === 'string' && !FIELD_SELECTOR_KEYS.includes(expression.key)) {
-      invalid(issues, [...ePath, 'key'],
+      invalid(
+        issues,
+        [...ePath, 'key'],
         `${formatPath([...ePath, 'key'])} is ${preview(expression.key)}; a cluster fieldSelector can only use provider, region or zone`,
-        `use one of: ${FIELD_SELECTOR_KEYS.join(', ')} (select on cluster labels with labelSelector instead)`);
+        `use one of: ${FIELD_SELECTOR_KEYS.join(', ')} (select on cluster labels with labelSelector instead)`,
+      );
     }
     if (typeof expression.operator === 'string' && !FIELD_SELECTOR_OPERATORS.includes(expression.operator)) {
-      invalid(issues, [...ePath, 'operator'],
+      invalid(
+        issues,
+        [...ePath, 'operator'],
         `${formatPath([...ePath, 'operator'])} is ${preview(expression.operator)}; a cluster fieldSelector supports only In and NotIn`,
-        `use one of: ${FIELD_SELECTOR_OPERATORS.join(', ')}`);
+        `use one of: ${FIELD_SELECTOR_OPERATORS.join(', ')}`,
+      );
     }
   });
 }
@@ -262,18 +328,38 @@ function validateSpreadConstraints(constraints: unknown[], path: Path, issues: S
     const byField = stringAt(constraint, 'spreadByField');
     const byLabel = stringAt(constraint, 'spreadByLabel');
     if (byField && byLabel) {
-      invalid(issues, cPath, `${formatPath(cPath)} sets both spreadByField and spreadByLabel; a constraint spreads by one of them`,
-        `remove spreadByLabel or spreadByField from ${formatPath(cPath)}`);
+      invalid(
+        issues,
+        cPath,
+        `${formatPath(cPath)} sets both spreadByField and spreadByLabel; a constraint spreads by one of them`,
+        `remove spreadByLabel or spreadByField from ${formatPath(cPath)}`,
+      );
     }
     const min = integerAt(constraint, 'minGroups');
     const max = integerAt(constraint, 'maxGroups');
-    if (min !== undefined && min < 0) invalid(issues, [...cPath, 'minGroups'], `${formatPath([...cPath, 'minGroups'])} is ${min}; it cannot be negative`, `set ${formatPath([...cPath, 'minGroups'])} to 1 or more`);
-    if (max !== undefined && max < 0) invalid(issues, [...cPath, 'maxGroups'], `${formatPath([...cPath, 'maxGroups'])} is ${max}; it cannot be negative`, `set ${formatPath([...cPath, 'maxGroups'])} to at least minGroups`);
+    if (min !== undefined && min < 0)
+      invalid(
+        issues,
+        [...cPath, 'minGroups'],
+        `${formatPath([...cPath, 'minGroups'])} is ${min}; it cannot be negative`,
+        `set ${formatPath([...cPath, 'minGroups'])} to 1 or more`,
+      );
+    if (max !== undefined && max < 0)
+      invalid(
+        issues,
+        [...cPath, 'maxGroups'],
+        `${formatPath([...cPath, 'maxGroups'])} is ${max}; it cannot be negative`,
+        `set ${formatPath([...cPath, 'maxGroups'])} to at least minGroups`,
+      );
     // The webhook turns minGroups 0 into 1; maxGroups 0 means unset.
     const effectiveMin = min === undefined || min === 0 ? 1 : min;
     if (max !== undefined && max > 0 && max < effectiveMin) {
-      invalid(issues, [...cPath, 'maxGroups'], `${formatPath([...cPath, 'maxGroups'])} is ${max}, less than minGroups ${effectiveMin}`,
-        `raise ${formatPath([...cPath, 'maxGroups'])} to at least ${effectiveMin}, or lower minGroups`);
+      invalid(
+        issues,
+        [...cPath, 'maxGroups'],
+        `${formatPath([...cPath, 'maxGroups'])} is ${max}, less than minGroups ${effectiveMin}`,
+        `raise ${formatPath([...cPath, 'maxGroups'])} to at least ${effectiveMin}, or lower minGroups`,
+      );
     }
     // The webhook defaults a constraint with neither field nor label to spreadByField: cluster.
     const field = byField || (byLabel ? undefined : 'cluster');
@@ -283,16 +369,22 @@ function validateSpreadConstraints(constraints: unknown[], path: Path, issues: S
       firstByField.set(field, i);
     } else if (!reportedDuplicate.has(field)) {
       reportedDuplicate.add(field);
-      invalid(issues, [...cPath, 'spreadByField'],
+      invalid(
+        issues,
+        [...cPath, 'spreadByField'],
         `${formatPath(cPath)} spreads by ${field} again (already ${formatPath([...path, first])}); only one constraint per field is allowed`,
-        `merge ${formatPath(cPath)} into ${formatPath([...path, first])}`);
+        `merge ${formatPath(cPath)} into ${formatPath([...path, first])}`,
+      );
     }
   });
   if (firstByField.size > 0 && !firstByField.has('cluster')) {
     const fields = [...firstByField.keys()].join(', ');
-    invalid(issues, path,
+    invalid(
+      issues,
+      path,
       `${formatPath(path)} spreads by ${fields} without a cluster constraint; a cluster constraint is required whenever spreadByField is used`,
-      `add an entry to ${formatPath(path)} with spreadByField: cluster and minGroups/maxGroups for how many clusters to pick`);
+      `add an entry to ${formatPath(path)} with spreadByField: cluster and minGroups/maxGroups for how many clusters to pick`,
+    );
   }
 }
 
@@ -300,18 +392,32 @@ function validateApplicationFailover(application: Obj, path: Path, issues: Schem
   const toleration = integerAt(objectAt(application, 'decisionConditions'), 'tolerationSeconds');
   if (toleration !== undefined && toleration < 0) {
     const tPath = [...path, 'decisionConditions', 'tolerationSeconds'];
-    invalid(issues, tPath, `${formatPath(tPath)} is ${toleration}; it must be 0 or more`, `set ${formatPath(tPath)} to 0 or more (default 300)`);
+    invalid(
+      issues,
+      tPath,
+      `${formatPath(tPath)} is ${toleration}; it must be 0 or more`,
+      `set ${formatPath(tPath)} to 0 or more (default 300)`,
+    );
   }
   // CRD default purgeMode: Gracefully; the webhook then defaults gracePeriodSeconds to 600.
   const purgeMode = stringAt(application, 'purgeMode') || 'Gracefully';
   const grace = application.gracePeriodSeconds;
   const gPath = [...path, 'gracePeriodSeconds'];
   if (grace !== undefined && grace !== null && purgeMode !== 'Gracefully') {
-    invalid(issues, gPath, `${formatPath(gPath)} is set, but it only applies when purgeMode is Gracefully (purgeMode is ${purgeMode})`,
-      `remove ${formatPath(gPath)}, or set ${formatPath([...path, 'purgeMode'])}: Gracefully`);
+    invalid(
+      issues,
+      gPath,
+      `${formatPath(gPath)} is set, but it only applies when purgeMode is Gracefully (purgeMode is ${purgeMode})`,
+      `remove ${formatPath(gPath)}, or set ${formatPath([...path, 'purgeMode'])}: Gracefully`,
+    );
   }
   if (typeof grace === 'number' && Number.isInteger(grace) && grace <= 0) {
-    invalid(issues, gPath, `${formatPath(gPath)} is ${grace}; it must be greater than 0`, `set ${formatPath(gPath)} to a positive number of seconds, e.g. 600`);
+    invalid(
+      issues,
+      gPath,
+      `${formatPath(gPath)} is ${grace}; it must be greater than 0`,
+      `set ${formatPath(gPath)} to a positive number of seconds, e.g. 600`,
+    );
   }
   const preservation = objectAt(application, 'statePreservation');
   if (preservation) validateStatePreservation(preservation, [...path, 'statePreservation'], issues);
@@ -323,7 +429,12 @@ function validateStatePreservation(preservation: Obj, path: Path, issues: Schema
     if (name === undefined) return;
     const nPath = [...path, 'rules', i, 'aliasLabelName'];
     for (const problem of qualifiedNameProblems(name)) {
-      invalid(issues, nPath, `${formatPath(nPath)} is ${preview(name)}, which is not a valid label key: ${problem}`, 'use a label key such as failover.example.com/replicas');
+      invalid(
+        issues,
+        nPath,
+        `${formatPath(nPath)} is ${preview(name)}, which is not a valid label key: ${problem}`,
+        'use a label key such as failover.example.com/replicas',
+      );
     }
   });
 }
@@ -335,29 +446,48 @@ function validateSelectorNamespaces(selectors: unknown[], policyNamespace: strin
     // An empty namespace is defaulted to the policy's own by the mutating webhook.
     if (typeof ns === 'string' && ns !== '' && ns !== policyNamespace) {
       const path = ['spec', 'resourceSelectors', i, 'namespace'];
-      invalid(issues, path,
+      invalid(
+        issues,
+        path,
         `${formatPath(path)} is ${preview(ns)}, but the policy is in namespace ${preview(policyNamespace)}; a namespaced policy only selects resources in its own namespace`,
-        `remove ${formatPath(path)} (it defaults to ${policyNamespace}), or move the policy to namespace ${ns}, or use a cluster-scoped policy`);
+        `remove ${formatPath(path)} (it defaults to ${policyNamespace}), or move the policy to namespace ${ns}, or use a cluster-scoped policy`,
+      );
     }
   });
 }
 
 // ---------------------------------------------------------------- OverridePolicy
 
-const OVERRIDER_KINDS = ['plaintext', 'imageOverrider', 'commandOverrider', 'argsOverrider', 'labelsOverrider', 'annotationsOverrider', 'fieldOverrider'];
+const OVERRIDER_KINDS = [
+  'plaintext',
+  'imageOverrider',
+  'commandOverrider',
+  'argsOverrider',
+  'labelsOverrider',
+  'annotationsOverrider',
+  'fieldOverrider',
+];
 
 function validateOverrideSpec(spec: Obj, policyNamespace: string | undefined, issues: SchemaIssue[]): void {
   const hasRules = spec.overrideRules !== undefined && spec.overrideRules !== null;
   const targetCluster = objectAt(spec, 'targetCluster');
   if (targetCluster) validateFieldSelector(targetCluster, ['spec', 'targetCluster'], issues);
   if (targetCluster && hasRules) {
-    invalid(issues, ['spec', 'targetCluster'], 'spec.targetCluster (deprecated) cannot be combined with spec.overrideRules',
-      'move spec.targetCluster into each spec.overrideRules[] entry as targetCluster, then delete it');
+    invalid(
+      issues,
+      ['spec', 'targetCluster'],
+      'spec.targetCluster (deprecated) cannot be combined with spec.overrideRules',
+      'move spec.targetCluster into each spec.overrideRules[] entry as targetCluster, then delete it',
+    );
   }
   const overriders = objectAt(spec, 'overriders');
   if (overriders && hasRules && OVERRIDER_KINDS.some((k) => arrayAt(overriders, k).length > 0)) {
-    invalid(issues, ['spec', 'overriders'], 'spec.overriders (deprecated) cannot be combined with spec.overrideRules',
-      'move spec.overriders into a spec.overrideRules[] entry as overriders, then delete it');
+    invalid(
+      issues,
+      ['spec', 'overriders'],
+      'spec.overriders (deprecated) cannot be combined with spec.overrideRules',
+      'move spec.overriders into a spec.overrideRules[] entry as overriders, then delete it',
+    );
   }
   if (overriders) validateOverriders(overriders, ['spec', 'overriders'], issues);
   arrayAt(spec, 'overrideRules').forEach((rule, i) => {
@@ -368,7 +498,8 @@ function validateOverrideSpec(spec: Obj, policyNamespace: string | undefined, is
     const target = objectAt(rule, 'targetCluster');
     if (target) validateFieldSelector(target, [...rulePath, 'targetCluster'], issues);
   });
-  if (policyNamespace !== undefined) validateSelectorNamespaces(arrayAt(spec, 'resourceSelectors'), policyNamespace, issues);
+  if (policyNamespace !== undefined)
+    validateSelectorNamespaces(arrayAt(spec, 'resourceSelectors'), policyNamespace, issues);
 }
 
 function validateOverriders(overriders: Obj, path: Path, issues: SchemaIssue[]): void {
@@ -382,7 +513,11 @@ function validateOverriders(overriders: Obj, path: Path, issues: SchemaIssue[]):
   arrayAt(overriders, 'imageOverrider').forEach((entry, i) => {
     if (!isPlainObject(entry)) return;
     validatePointer(objectAt(entry, 'predicate')?.path, [...path, 'imageOverrider', i, 'predicate', 'path'], issues);
-    validateNotIdentity(objectAt(entry, 'predicate')?.path, [...path, 'imageOverrider', i, 'predicate', 'path'], issues);
+    validateNotIdentity(
+      objectAt(entry, 'predicate')?.path,
+      [...path, 'imageOverrider', i, 'predicate', 'path'],
+      issues,
+    );
   });
   arrayAt(overriders, 'labelsOverrider').forEach((entry, i) => {
     const value = isPlainObject(entry) ? objectAt(entry, 'value') : undefined;
@@ -390,12 +525,21 @@ function validateOverriders(overriders: Obj, path: Path, issues: SchemaIssue[]):
     const vPath = [...path, 'labelsOverrider', i, 'value'];
     for (const [key, labelValue] of Object.entries(value)) {
       for (const problem of qualifiedNameProblems(key)) {
-        invalid(issues, [...vPath, key], `label key ${preview(key)} in ${formatPath(vPath)} is not valid: ${problem}`, 'use a label key such as app.kubernetes.io/name');
+        invalid(
+          issues,
+          [...vPath, key],
+          `label key ${preview(key)} in ${formatPath(vPath)} is not valid: ${problem}`,
+          'use a label key such as app.kubernetes.io/name',
+        );
       }
       if (typeof labelValue !== 'string') continue;
       for (const problem of labelValueProblems(labelValue)) {
-        invalid(issues, [...vPath, key], `${formatPath([...vPath, key])} is ${preview(labelValue)}, which is not a valid label value: ${problem}`,
-          'shorten it to 63 characters of letters, digits, "-", "_" and "." (put free text in an annotation instead)');
+        invalid(
+          issues,
+          [...vPath, key],
+          `${formatPath([...vPath, key])} is ${preview(labelValue)}, which is not a valid label value: ${problem}`,
+          'shorten it to 63 characters of letters, digits, "-", "_" and "." (put free text in an annotation instead)',
+        );
       }
     }
   });
@@ -405,7 +549,12 @@ function validateOverriders(overriders: Obj, path: Path, issues: SchemaIssue[]):
     const vPath = [...path, 'annotationsOverrider', i, 'value'];
     for (const key of Object.keys(value)) {
       for (const problem of qualifiedNameProblems(key.toLowerCase())) {
-        invalid(issues, [...vPath, key], `annotation key ${preview(key)} in ${formatPath(vPath)} is not valid: ${problem}`, 'use an annotation key such as example.com/owner');
+        invalid(
+          issues,
+          [...vPath, key],
+          `annotation key ${preview(key)} in ${formatPath(vPath)} is not valid: ${problem}`,
+          'use an annotation key such as example.com/owner',
+        );
       }
     }
   });
@@ -415,15 +564,26 @@ function validateOverriders(overriders: Obj, path: Path, issues: SchemaIssue[]):
     const json = arrayAt(entry, 'json');
     const yaml = arrayAt(entry, 'yaml');
     if (json.length > 0 && yaml.length > 0) {
-      invalid(issues, ePath, `${formatPath(ePath)} sets both json and yaml; exactly one is allowed`,
-        `keep json if the field holds JSON text, yaml if it holds YAML text, and delete the other`);
+      invalid(
+        issues,
+        ePath,
+        `${formatPath(ePath)} sets both json and yaml; exactly one is allowed`,
+        `keep json if the field holds JSON text, yaml if it holds YAML text, and delete the other`,
+      );
     } else if (json.length === 0 && yaml.length === 0) {
-      issues.push({ path: ePath, code: 'MISSING_FIELD', message: `${formatPath(ePath)} needs json or yaml operations`,
-        fix: `add ${formatPath([...ePath, 'json'])} (or yaml) with at least one {subPath, operator, value}` });
+      issues.push({
+        path: ePath,
+        code: 'MISSING_FIELD',
+        message: `${formatPath(ePath)} needs json or yaml operations`,
+        fix: `add ${formatPath([...ePath, 'json'])} (or yaml) with at least one {subPath, operator, value}`,
+      });
     }
     validatePointer(entry.fieldPath, [...ePath, 'fieldPath'], issues);
     validateNotIdentity(entry.fieldPath, [...ePath, 'fieldPath'], issues);
-    for (const [format, operations] of [['json', json], ['yaml', yaml]] as const) {
+    for (const [format, operations] of [
+      ['json', json],
+      ['yaml', yaml],
+    ] as const) {
       operations.forEach((operation, j) => {
         if (!isPlainObject(operation)) return;
         validatePointer(operation.subPath, [...ePath, format, j, 'subPath'], issues);
@@ -438,11 +598,20 @@ function validateOperatorValue(entry: Obj, path: Path, issues: SchemaIssue[]): v
   const hasValue = entry.value !== undefined && entry.value !== null;
   const vPath = [...path, 'value'];
   if ((entry.operator === 'add' || entry.operator === 'replace') && !hasValue) {
-    issues.push({ path: vPath, code: 'MISSING_FIELD', message: `${formatPath(vPath)} is required because the operator is ${entry.operator}`,
-      fix: `add ${formatPath(vPath)} with the value to ${entry.operator}` });
+    issues.push({
+      path: vPath,
+      code: 'MISSING_FIELD',
+      message: `${formatPath(vPath)} is required because the operator is ${entry.operator}`,
+      fix: `add ${formatPath(vPath)} with the value to ${entry.operator}`,
+    });
   }
   if (entry.operator === 'remove' && hasValue) {
-    invalid(issues, vPath, `${formatPath(vPath)} is set, but the operator is remove, which takes no value`, `delete ${formatPath(vPath)}`);
+    invalid(
+      issues,
+      vPath,
+      `${formatPath(vPath)} is set, but the operator is remove, which takes no value`,
+      `delete ${formatPath(vPath)}`,
+    );
   }
 }
 
@@ -455,15 +624,24 @@ function validateNotIdentity(pointer: unknown, path: Path, issues: SchemaIssue[]
   if (typeof pointer !== 'string') return;
   const field = identityFieldAt(pointer);
   if (!field) return;
-  invalid(issues, path, `${formatPath(path)} is ${preview(pointer)}, which writes ${pointer === '' || pointer === '/metadata' ? `the whole ${pointer === '' ? 'object' : 'metadata'}, ${field} included` : field}: an override cannot change which object it applies to`,
+  invalid(
+    issues,
+    path,
+    `${formatPath(path)} is ${preview(pointer)}, which writes ${pointer === '' || pointer === '/metadata' ? `the whole ${pointer === '' ? 'object' : 'metadata'}, ${field} included` : field}: an override cannot change which object it applies to`,
     pointer === '' || pointer === '/metadata'
       ? 'patch the fields below it instead, e.g. /metadata/labels/<key> or /spec/...'
-      : `remove this overrider; to have a ${field === 'metadata.namespace' ? 'copy in another namespace' : 'different object'}, add a template for it`);
+      : `remove this overrider; to have a ${field === 'metadata.namespace' ? 'copy in another namespace' : 'different object'}, add a template for it`,
+  );
 }
 
 function validatePointer(pointer: unknown, path: Path, issues: SchemaIssue[]): void {
   if (typeof pointer !== 'string' || isJSONPointer(pointer)) return;
-  invalid(issues, path, `${formatPath(path)} is ${preview(pointer)}, which is not a JSON pointer`, `start it with "/", e.g. /${pointer.replace(/^[./]+/, '').replace(/\./g, '/')}`);
+  invalid(
+    issues,
+    path,
+    `${formatPath(path)} is ${preview(pointer)}, which is not a JSON pointer`,
+    `start it with "/", e.g. /${pointer.replace(/^[./]+/, '').replace(/\./g, '/')}`,
+  );
 }
 
 // ---------------------------------------------------------------- Cluster
@@ -473,11 +651,24 @@ function validateClusterName(metadata: Obj | undefined, issues: SchemaIssue[]): 
   if (name === undefined || name === '') return;
   const path = ['metadata', 'name'];
   if (name.length > CLUSTER_NAME_MAX_LENGTH) {
-    invalid(issues, path, `metadata.name is ${name.length} characters long; a cluster name is at most ${CLUSTER_NAME_MAX_LENGTH} (karmada-es-<name> must fit in 63)`,
-      `shorten metadata.name to ${CLUSTER_NAME_MAX_LENGTH} characters or fewer`);
+    invalid(
+      issues,
+      path,
+      `metadata.name is ${name.length} characters long; a cluster name is at most ${CLUSTER_NAME_MAX_LENGTH} (karmada-es-<name> must fit in 63)`,
+      `shorten metadata.name to ${CLUSTER_NAME_MAX_LENGTH} characters or fewer`,
+    );
   } else if (!isDNS1123Label(name)) {
-    invalid(issues, path, `metadata.name is ${preview(name)}; a cluster name must be lowercase letters, digits and "-", starting and ending with a letter or digit`,
-      `rename the cluster to ${preview(name.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'member1')}`);
+    invalid(
+      issues,
+      path,
+      `metadata.name is ${preview(name)}; a cluster name must be lowercase letters, digits and "-", starting and ending with a letter or digit`,
+      `rename the cluster to ${preview(
+        name
+          .toLowerCase()
+          .replace(/[^a-z0-9-]+/g, '-')
+          .replace(/^-+|-+$/g, '') || 'member1',
+      )}`,
+    );
   }
 }
 
@@ -487,7 +678,13 @@ function validateClusterSpec(spec: Obj, issues: SchemaIssue[]): void {
     const problem = urlProblem(endpoint);
     // Never echo an endpoint that may carry a password.
     const shown = endpoint.includes('@') ? 'not valid' : preview(endpoint);
-    if (problem) invalid(issues, ['spec', 'apiEndpoint'], `spec.apiEndpoint is ${shown}: ${problem}`, 'write the API server URL as https://host:port');
+    if (problem)
+      invalid(
+        issues,
+        ['spec', 'apiEndpoint'],
+        `spec.apiEndpoint is ${shown}: ${problem}`,
+        'write the API server URL as https://host:port',
+      );
   }
   const proxy = stringAt(spec, 'proxyURL');
   if (proxy) {
@@ -498,7 +695,12 @@ function validateClusterSpec(spec: Obj, issues: SchemaIssue[]): void {
       scheme = '';
     }
     if (!['http', 'https', 'socks5'].includes(scheme)) {
-      invalid(issues, ['spec', 'proxyURL'], `spec.proxyURL is ${proxy.includes('@') ? 'not valid' : preview(proxy)}; its scheme must be http, https or socks5`, 'write it as http://host:port, https://host:port or socks5://host:port');
+      invalid(
+        issues,
+        ['spec', 'proxyURL'],
+        `spec.proxyURL is ${proxy.includes('@') ? 'not valid' : preview(proxy)}; its scheme must be http, https or socks5`,
+        'write it as http://host:port, https://host:port or socks5://host:port',
+      );
     }
   }
   // The reconciler reads kubeconfigRef.path only inside its --credentials-dir; say so to the reviewer first.
@@ -506,41 +708,86 @@ function validateClusterSpec(spec: Obj, issues: SchemaIssue[]): void {
   const pathProblem = kubeconfigPath === undefined ? undefined : relativeNameProblem(kubeconfigPath);
   if (pathProblem) {
     const why = { empty: 'is empty', absolute: 'is absolute', escapes: 'climbs out with ..' }[pathProblem];
-    invalid(issues, ['spec', 'kubeconfigRef', 'path'], `spec.kubeconfigRef.path ${preview(kubeconfigPath!)} ${why}: the reconciler reads kubeconfigs only inside its --credentials-dir`,
-      'name the kubeconfig relative to the credentials folder, without .. (e.g. path: members.config)');
+    invalid(
+      issues,
+      ['spec', 'kubeconfigRef', 'path'],
+      `spec.kubeconfigRef.path ${preview(kubeconfigPath!)} ${why}: the reconciler reads kubeconfigs only inside its --credentials-dir`,
+      'name the kubeconfig relative to the credentials folder, without .. (e.g. path: members.config)',
+    );
   }
   for (const field of ['provider', 'region'] as const) {
     const v = stringAt(spec, field);
     if (v === undefined) continue;
-    for (const problem of labelValueProblems(v)) invalid(issues, ['spec', field], `spec.${field} is ${preview(v)}: ${problem}`, `use a label-like value such as ${field === 'region' ? 'us-east-1' : 'aws'}`);
+    for (const problem of labelValueProblems(v))
+      invalid(
+        issues,
+        ['spec', field],
+        `spec.${field} is ${preview(v)}: ${problem}`,
+        `use a label-like value such as ${field === 'region' ? 'us-east-1' : 'aws'}`,
+      );
   }
   const zone = stringAt(spec, 'zone');
   const zones = arrayAt(spec, 'zones');
   if (zone && zones.length > 0) {
-    invalid(issues, ['spec', 'zone'], 'spec.zone (deprecated) and spec.zones cannot both be set', 'move spec.zone into spec.zones and delete spec.zone');
+    invalid(
+      issues,
+      ['spec', 'zone'],
+      'spec.zone (deprecated) and spec.zones cannot both be set',
+      'move spec.zone into spec.zones and delete spec.zone',
+    );
   }
-  if (zone) for (const problem of labelValueProblems(zone)) invalid(issues, ['spec', 'zone'], `spec.zone is ${preview(zone)}: ${problem}`, 'use a label-like value such as us-east-1a');
+  if (zone)
+    for (const problem of labelValueProblems(zone))
+      invalid(
+        issues,
+        ['spec', 'zone'],
+        `spec.zone is ${preview(zone)}: ${problem}`,
+        'use a label-like value such as us-east-1a',
+      );
   zones.forEach((z, i) => {
     if (typeof z !== 'string') return;
-    for (const problem of labelValueProblems(z)) invalid(issues, ['spec', 'zones', i], `spec.zones[${i}] is ${preview(z)}: ${problem}`, 'use a label-like value such as us-east-1a');
+    for (const problem of labelValueProblems(z))
+      invalid(
+        issues,
+        ['spec', 'zones', i],
+        `spec.zones[${i}] is ${preview(z)}: ${problem}`,
+        'use a label-like value such as us-east-1a',
+      );
   });
   const seenTaints = new Map<string, number>();
   arrayAt(spec, 'taints').forEach((taint, i) => {
     if (!isPlainObject(taint)) return;
     const key = stringAt(taint, 'key');
     if (key !== undefined) {
-      for (const problem of qualifiedNameProblems(key)) invalid(issues, ['spec', 'taints', i, 'key'], `spec.taints[${i}].key is ${preview(key)}, which is not a valid key: ${problem}`, 'use a key such as dedicated or example.com/maintenance');
+      for (const problem of qualifiedNameProblems(key))
+        invalid(
+          issues,
+          ['spec', 'taints', i, 'key'],
+          `spec.taints[${i}].key is ${preview(key)}, which is not a valid key: ${problem}`,
+          'use a key such as dedicated or example.com/maintenance',
+        );
     }
     const value = stringAt(taint, 'value');
     if (value !== undefined) {
-      for (const problem of labelValueProblems(value)) invalid(issues, ['spec', 'taints', i, 'value'], `spec.taints[${i}].value is ${preview(value)}: ${problem}`, 'use a label-like value');
+      for (const problem of labelValueProblems(value))
+        invalid(
+          issues,
+          ['spec', 'taints', i, 'value'],
+          `spec.taints[${i}].value is ${preview(value)}: ${problem}`,
+          'use a label-like value',
+        );
     }
     const effect = stringAt(taint, 'effect');
     if (key === undefined || effect === undefined) return;
     const id = `${key}:${effect}`;
     const first = seenTaints.get(id);
     if (first !== undefined) {
-      invalid(issues, ['spec', 'taints', i], `spec.taints[${i}] repeats taint ${key}:${effect} from spec.taints[${first}]`, `delete spec.taints[${i}]`);
+      invalid(
+        issues,
+        ['spec', 'taints', i],
+        `spec.taints[${i}] repeats taint ${key}:${effect} from spec.taints[${first}]`,
+        `delete spec.taints[${i}]`,
+      );
     } else {
       seenTaints.set(id, i);
     }

@@ -8,7 +8,11 @@ import { validateAgainstSchema, type SchemaIssue } from './validateAgainstSchema
 
 const INT32_MAX = 2147483647;
 const count: Schema = { type: 'integer', minimum: 0, maximum: INT32_MAX };
-const openSpec = (fields: Record<string, Schema>): Schema => ({ type: 'object', open: true, fields: { spec: { type: 'object', open: true, fields } } });
+const openSpec = (fields: Record<string, Schema>): Schema => ({
+  type: 'object',
+  open: true,
+  fields: { spec: { type: 'object', open: true, fields } },
+});
 
 const WORKLOAD_NUMBERS: ReadonlyMap<string, Schema> = new Map([
   ['apps/v1/Deployment', openSpec({ replicas: count })],

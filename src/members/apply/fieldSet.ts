@@ -79,7 +79,9 @@ export function valueAt(object: unknown, path: string[]): unknown {
 
 function findItem(list: unknown[], token: string): unknown {
   const keys = JSON.parse(token.slice(2)) as Record<string, unknown>;
-  return list.find((item) => isPlainObject(item) && Object.entries(keys).every(([k, v]) => isDeepStrictEqual(item[k], v)));
+  return list.find(
+    (item) => isPlainObject(item) && Object.entries(keys).every(([k, v]) => isDeepStrictEqual(item[k], v)),
+  );
 }
 
 /** Removes the field (or list item) at a path from `object`, in place. Missing paths are ignored. */

@@ -23,7 +23,8 @@ export interface ApplyRequest {
 export function serverSideApply(req: ApplyRequest): KubeObject {
   const scope = req.subresource === 'status' ? 'status' : 'main';
   const entries: ManagedFieldsEntry[] = structuredClone(req.live?.metadata.managedFields ?? []);
-  const isMine = (e: ManagedFieldsEntry) => e.manager === req.manager && e.operation === 'Apply' && (e.subresource ?? '') === (req.subresource ?? '');
+  const isMine = (e: ManagedFieldsEntry) =>
+    e.manager === req.manager && e.operation === 'Apply' && (e.subresource ?? '') === (req.subresource ?? '');
   const appliedFields = fieldsOf(req.applied, scope);
   const previous = entries.find(isMine);
   const previousFields: FieldSet = previous ? fromFieldsV1(previous.fieldsV1) : new Set();
@@ -62,7 +63,8 @@ export function serverSideApply(req: ApplyRequest): KubeObject {
   }
 
   const stillOwnedByOthers = new Set<string>();
-  for (const entry of entries) if (!isMine(entry)) for (const p of fromFieldsV1(entry.fieldsV1)) stillOwnedByOthers.add(p);
+  for (const entry of entries)
+    if (!isMine(entry)) for (const p of fromFieldsV1(entry.fieldsV1)) stillOwnedByOthers.add(p);
   // Deepest paths first, so removing a list item does not strand its fields.
   const dropped = [...previousFields].filter((p) => !appliedFields.has(p) && !stillOwnedByOthers.has(p));
   for (const encoded of dropped.sort((a, b) => b.length - a.length)) {
@@ -84,7 +86,8 @@ export function serverSideApply(req: ApplyRequest): KubeObject {
   };
   const others = entries.filter((e) => !isMine(e) && Object.keys(e.fieldsV1).length > 0);
   const index = entries.findIndex(isMine);
-  merged.metadata.managedFields = index >= 0 ? [...others.slice(0, index), mine, ...others.slice(index)] : [...others, mine];
+  merged.metadata.managedFields =
+    index >= 0 ? [...others.slice(0, index), mine, ...others.slice(index)] : [...others, mine];
   if (appliedFields.size === 0) merged.metadata.managedFields = others;
   return merged;
 }
@@ -97,7 +100,9 @@ export function formatFieldPath(path: string[]): string {
     if (token.startsWith('f:')) out += `.${token.slice(2)}`;
     else if (token.startsWith('k:')) {
       const keys = JSON.parse(token.slice(2)) as Record<string, unknown>;
-      out += `[${Object.entries(keys).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`;
+      out += `[${Object.entries(keys)
+        .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+        .join(',')}]`;
     } else if (token.startsWith('v:')) out += `[${token.slice(2)}]`;
   }
   return out;
@@ -105,10 +110,15 @@ export function formatFieldPath(path: string[]): string {
 
 function conflictError(conflicts: { manager: string; apiVersion: string; path: string[] }[]): ApiError {
   const lines = conflicts.map((c) => `conflict with "${c.manager}" using ${c.apiVersion}: ${formatFieldPath(c.path)}`);
-  const message = conflicts.length === 1
-    ? `Apply failed with 1 conflict: ${lines[0]}`
-    : `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+  const message =
+    conflicts.length === 1
+      ? `Apply failed with 1 conflict: ${lines[0]}`
+      : `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
   return new ApiError(409, 'Conflict', message, {
-    causes: conflicts.map((c, i) => ({ type: 'FieldManagerConflict', message: lines[i], field: formatFieldPath(c.path) })),
+    causes: conflicts.map((c, i) => ({
+      type: 'FieldManagerConflict',
+      message: lines[i],
+      field: formatFieldPath(c.path),
+    })),
   });
 }

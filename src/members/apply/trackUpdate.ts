@@ -6,7 +6,14 @@ import { fieldsOf, fromFieldsV1, toFieldsV1, valueAt } from './fieldSet.ts';
  * managedFields for a non-apply write (create, PUT, JSON/merge/strategic patch): the writer takes ownership of
  * every field it changed, other managers lose those fields, and fields that disappeared leave every set.
  */
-export function trackUpdate(before: KubeObject | undefined, after: KubeObject, manager: string, apiVersion: string, now: string, subresource?: 'status'): ManagedFieldsEntry[] {
+export function trackUpdate(
+  before: KubeObject | undefined,
+  after: KubeObject,
+  manager: string,
+  apiVersion: string,
+  now: string,
+  subresource?: 'status',
+): ManagedFieldsEntry[] {
   const scope = subresource === 'status' ? 'status' : 'main';
   const entries: ManagedFieldsEntry[] = structuredClone(before?.metadata.managedFields ?? []);
   const newFields = fieldsOf(after, scope);
@@ -14,11 +21,13 @@ export function trackUpdate(before: KubeObject | undefined, after: KubeObject, m
   const changed = new Set<string>();
   for (const encoded of newFields) {
     const path = JSON.parse(encoded) as string[];
-    if (!oldFields.has(encoded) || !isDeepStrictEqual(valueAt(before, path), valueAt(after, path))) changed.add(encoded);
+    if (!oldFields.has(encoded) || !isDeepStrictEqual(valueAt(before, path), valueAt(after, path)))
+      changed.add(encoded);
   }
   const removed = [...oldFields].filter((p) => !newFields.has(p));
   if (changed.size === 0 && removed.length === 0) return entries;
-  const isMine = (e: ManagedFieldsEntry) => e.manager === manager && e.operation === 'Update' && (e.subresource ?? '') === (subresource ?? '');
+  const isMine = (e: ManagedFieldsEntry) =>
+    e.manager === manager && e.operation === 'Update' && (e.subresource ?? '') === (subresource ?? '');
   for (const entry of entries) {
     if (isMine(entry)) continue;
     const owned = fromFieldsV1(entry.fieldsV1);
@@ -31,7 +40,12 @@ export function trackUpdate(before: KubeObject | undefined, after: KubeObject, m
   for (const p of changed) mine.add(p);
   for (const p of removed) mine.delete(p);
   const entry: ManagedFieldsEntry = {
-    manager, operation: 'Update', apiVersion, time: now, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(mine),
+    manager,
+    operation: 'Update',
+    apiVersion,
+    time: now,
+    fieldsType: 'FieldsV1',
+    fieldsV1: toFieldsV1(mine),
     ...(subresource ? { subresource } : {}),
   };
   if (mineIndex >= 0) entries[mineIndex] = entry;

@@ -12,13 +12,19 @@ export class ControllerManager {
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
 
-  constructor(private readonly store: ObjectStore, private readonly controllers: Controller[], private readonly onError: (controller: string, key: string, error: unknown) => void) {}
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly controllers: Controller[],
+    private readonly onError: (controller: string, key: string, error: unknown) => void,
+  ) {}
 
   start(): void {
     this.unsubscribe = this.store.subscribe((event) => {
-      for (const controller of this.controllers) for (const key of controller.keysFor(event)) this.enqueue(controller, key);
+      for (const controller of this.controllers)
+        for (const key of controller.keysFor(event)) this.enqueue(controller, key);
     });
-    for (const controller of this.controllers) for (const key of controller.initialKeys()) this.enqueue(controller, key);
+    for (const controller of this.controllers)
+      for (const key of controller.initialKeys()) this.enqueue(controller, key);
   }
 
   enqueue(controller: Controller, key: string): void {

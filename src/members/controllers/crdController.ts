@@ -22,20 +22,38 @@ export function crdController(deps: ControllerDeps): Controller & { register(eve
       removed.delete(key);
       const rt = crd && crdResourceTypes(crd)[0];
       if (!rt) return;
-      for (const object of store.list(resourceKeyOf(rt))) store.delete(rt, object.metadata.namespace, object.metadata.name!);
+      for (const object of store.list(resourceKeyOf(rt)))
+        store.delete(rt, object.metadata.namespace, object.metadata.name!);
       return;
     }
     const crd = store.get(CRDS, undefined, key);
     if (!crd || crd.metadata.deletionTimestamp) return;
     const now = deps.now();
-    let conditions = setCondition(crd.status?.conditions, 'NamesAccepted', 'True', 'NoConflicts', 'no conflicts found', now);
-    conditions = setCondition(conditions, 'Established', 'True', 'InitialNamesAccepted', 'the initial names have been accepted', now);
+    let conditions = setCondition(
+      crd.status?.conditions,
+      'NamesAccepted',
+      'True',
+      'NoConflicts',
+      'no conflicts found',
+      now,
+    );
+    conditions = setCondition(
+      conditions,
+      'Established',
+      'True',
+      'InitialNamesAccepted',
+      'the initial names have been accepted',
+      now,
+    );
     const names = crd.spec?.names ?? {};
-    // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
     const storage = (crd.spec?.versions ?? []).find((v: any) => v.storage)?.name;
     const status = {
       conditions,
-      acceptedNames: { ...names, singular: names.singular ?? String(names.kind ?? '').toLowerCase(), listKind: names.listKind ?? `${names.kind}List` },
+      acceptedNames: {
+        ...names,
+        singular: names.singular ?? String(names.kind ?? '').toLowerCase(),
+        listKind: names.listKind ?? `${names.kind}List`,
+      },
       storedVersions: [...new Set([...(crd.status?.storedVersions ?? []), ...(storage ? [storage] : [])])],
     };
     if (statusChanged(crd, status)) store.update(registry.byResourceKey(CRDS)!, { ...structuredClone(crd), status });

@@ -3,7 +3,16 @@ import type { StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import { nodeRejects } from './nodeFit.ts';
-import { controlledBy, createPod, isActive, isReady, PODS, podFromTemplate, statusChanged, templateHash } from './workloadPods.ts';
+import {
+  controlledBy,
+  createPod,
+  isActive,
+  isReady,
+  PODS,
+  podFromTemplate,
+  statusChanged,
+  templateHash,
+} from './workloadPods.ts';
 
 const DAEMONSETS = 'apps/daemonsets';
 const NODES = '/nodes';
@@ -19,7 +28,10 @@ export function daemonSetController(deps: ControllerDeps): Controller {
     const podType = registry.byResourceKey(PODS)!;
     const hash = templateHash(ds.spec?.template);
     const probe = podFromTemplate(ds, 'probe', {});
-    const eligible = store.list(NODES).filter((node) => !nodeRejects(probe, node, { ignoreUnschedulable: true })).map((n) => n.metadata.name!);
+    const eligible = store
+      .list(NODES)
+      .filter((node) => !nodeRejects(probe, node, { ignoreUnschedulable: true }))
+      .map((n) => n.metadata.name!);
     let pods = controlledBy(store, ds, PODS).filter(isActive);
     for (const pod of pods) {
       const stale = pod.metadata.labels?.['controller-revision-hash'] !== hash;
@@ -30,7 +42,12 @@ export function daemonSetController(deps: ControllerDeps): Controller {
     pods = controlledBy(store, ds, PODS).filter(isActive);
     for (const nodeName of eligible) {
       if (pods.some((p) => p.spec?.nodeName === nodeName)) continue;
-      const pod = podFromTemplate(ds, `${ds.metadata.name}-${randomSuffix()}`, { 'controller-revision-hash': hash, 'pod-template-generation': String(ds.metadata.generation ?? 1) }, { nodeName });
+      const pod = podFromTemplate(
+        ds,
+        `${ds.metadata.name}-${randomSuffix()}`,
+        { 'controller-revision-hash': hash, 'pod-template-generation': String(ds.metadata.generation ?? 1) },
+        { nodeName },
+      );
       pods.push(createPod(store, podType, pod));
     }
     const ready = pods.filter(isReady).length;
@@ -44,17 +61,22 @@ export function daemonSetController(deps: ControllerDeps): Controller {
       ...(eligible.length - ready > 0 ? { numberUnavailable: eligible.length - ready } : {}),
       updatedNumberScheduled: pods.filter((p) => p.metadata.labels?.['controller-revision-hash'] === hash).length,
     };
-    if (statusChanged(ds, status)) store.update(registry.byResourceKey(DAEMONSETS)!, { ...structuredClone(ds), status });
+    if (statusChanged(ds, status))
+      store.update(registry.byResourceKey(DAEMONSETS)!, { ...structuredClone(ds), status });
   }
 
   return {
     name: 'daemonset',
     keysFor(event: StoreEvent): string[] {
       const o = event.object;
-      if (event.resource === DAEMONSETS && event.type !== 'DELETED') return [keyOf(o.metadata.namespace, o.metadata.name!)];
-      if (event.resource === NODES) return store.list(DAEMONSETS).map((d) => keyOf(d.metadata.namespace, d.metadata.name!));
+      if (event.resource === DAEMONSETS && event.type !== 'DELETED')
+        return [keyOf(o.metadata.namespace, o.metadata.name!)];
+      if (event.resource === NODES)
+        return store.list(DAEMONSETS).map((d) => keyOf(d.metadata.namespace, d.metadata.name!));
       if (event.resource === PODS) {
-        return (o.metadata.ownerReferences ?? []).filter((r) => r.kind === 'DaemonSet' && r.controller).map((r) => keyOf(o.metadata.namespace, r.name));
+        return (o.metadata.ownerReferences ?? [])
+          .filter((r) => r.kind === 'DaemonSet' && r.controller)
+          .map((r) => keyOf(o.metadata.namespace, r.name));
       }
       return [];
     },

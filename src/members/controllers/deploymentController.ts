@@ -25,14 +25,20 @@ export function deploymentController(deps: ControllerDeps): Controller {
     const hash = templateHash(deploy.spec?.template);
     const owned = controlledBy(store, deploy, REPLICASETS);
     let current = owned.find((rs) => rs.metadata.labels?.['pod-template-hash'] === hash);
-    const old = owned.filter((rs) => rs !== current)
-      .sort((a, b) => Number(b.metadata.annotations?.[REVISION] ?? 0) - Number(a.metadata.annotations?.[REVISION] ?? 0));
+    const old = owned
+      .filter((rs) => rs !== current)
+      .sort(
+        (a, b) => Number(b.metadata.annotations?.[REVISION] ?? 0) - Number(a.metadata.annotations?.[REVISION] ?? 0),
+      );
     const maxRevision = Math.max(0, ...owned.map((rs) => Number(rs.metadata.annotations?.[REVISION] ?? 0)));
     const recreate = deploy.spec?.strategy?.type === 'Recreate';
     const oldPodsRemain = old.some((rs) => (rs.status?.replicas ?? 0) > 0 || (rs.spec?.replicas ?? 0) > 0);
 
     if (!current) {
-      current = store.create(rsType(), newReplicaSet(deploy, hash, maxRevision + 1, recreate && oldPodsRemain ? 0 : desired));
+      current = store.create(
+        rsType(),
+        newReplicaSet(deploy, hash, maxRevision + 1, recreate && oldPodsRemain ? 0 : desired),
+      );
     } else {
       const target = recreate && oldPodsRemain ? 0 : desired;
       const revision = current.metadata.annotations?.[REVISION] ?? String(maxRevision + 1);
@@ -50,7 +56,8 @@ export function deploymentController(deps: ControllerDeps): Controller {
     for (const rs of old) {
       const keep = Math.min(rs.spec?.replicas ?? 0, oldBudget);
       oldBudget -= keep;
-      if ((rs.spec?.replicas ?? 0) !== keep) store.update(rsType(), { ...structuredClone(rs), spec: { ...structuredClone(rs.spec), replicas: keep } });
+      if ((rs.spec?.replicas ?? 0) !== keep)
+        store.update(rsType(), { ...structuredClone(rs), spec: { ...structuredClone(rs.spec), replicas: keep } });
     }
     pruneHistory(deploy, old);
     writeStatus(deploy, current, old, desired);
@@ -71,21 +78,36 @@ export function deploymentController(deps: ControllerDeps): Controller {
     const updated: number = current.status?.replicas ?? 0;
     const now = deps.now();
     const extra = { lastUpdateTime: '' };
-    let conditions = setCondition(deploy.status?.conditions, 'Available',
+    let conditions = setCondition(
+      deploy.status?.conditions,
+      'Available',
       available >= desired ? 'True' : 'False',
       available >= desired ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable',
-      available >= desired ? 'Deployment has minimum availability.' : 'Deployment does not have minimum availability.', now, extra);
+      available >= desired ? 'Deployment has minimum availability.' : 'Deployment does not have minimum availability.',
+      now,
+      extra,
+    );
     const complete = updated === desired && available >= desired && replicas === desired;
-    conditions = setCondition(conditions, 'Progressing', 'True',
+    conditions = setCondition(
+      conditions,
+      'Progressing',
+      'True',
       complete ? 'NewReplicaSetAvailable' : 'ReplicaSetUpdated',
-      complete ? `ReplicaSet "${current.metadata.name}" has successfully progressed.` : `ReplicaSet "${current.metadata.name}" is progressing.`, now, extra);
+      complete
+        ? `ReplicaSet "${current.metadata.name}" has successfully progressed.`
+        : `ReplicaSet "${current.metadata.name}" is progressing.`,
+      now,
+      extra,
+    );
     const status = {
       observedGeneration: deploy.metadata.generation,
       replicas,
       updatedReplicas: updated,
       readyReplicas: ready,
       availableReplicas: available,
-      ...(Math.max(0, replicas - available) > 0 || desired > available ? { unavailableReplicas: Math.max(0, Math.max(replicas, desired) - available) } : {}),
+      ...(Math.max(0, replicas - available) > 0 || desired > available
+        ? { unavailableReplicas: Math.max(0, Math.max(replicas, desired) - available) }
+        : {}),
       conditions,
     };
     const revision = current.metadata.annotations?.[REVISION];
@@ -101,9 +123,12 @@ export function deploymentController(deps: ControllerDeps): Controller {
     name: 'deployment',
     keysFor(event: StoreEvent): string[] {
       const o = event.object;
-      if (event.resource === DEPLOYMENTS && event.type !== 'DELETED') return [keyOf(o.metadata.namespace, o.metadata.name!)];
+      if (event.resource === DEPLOYMENTS && event.type !== 'DELETED')
+        return [keyOf(o.metadata.namespace, o.metadata.name!)];
       if (event.resource === REPLICASETS) {
-        return (o.metadata.ownerReferences ?? []).filter((r) => r.kind === 'Deployment' && r.controller).map((r) => keyOf(o.metadata.namespace, r.name));
+        return (o.metadata.ownerReferences ?? [])
+          .filter((r) => r.kind === 'Deployment' && r.controller)
+          .map((r) => keyOf(o.metadata.namespace, r.name));
       }
       return [];
     },
@@ -114,7 +139,10 @@ export function deploymentController(deps: ControllerDeps): Controller {
 
 function newReplicaSet(deploy: KubeObject, hash: string, revision: number, replicas: number): KubeObject {
   const template = structuredClone(deploy.spec?.template ?? {});
-  template.metadata = { ...(template.metadata ?? {}), labels: { ...(template.metadata?.labels ?? {}), 'pod-template-hash': hash } };
+  template.metadata = {
+    ...(template.metadata ?? {}),
+    labels: { ...(template.metadata?.labels ?? {}), 'pod-template-hash': hash },
+  };
   return {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',

@@ -3,7 +3,13 @@ import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import {
-  desiredEndpoints, ENDPOINTSLICE_CONTROLLER, MANAGED_BY_LABEL, planEndpointSlices, SERVICE_NAME_LABEL, selectsPod, servesService,
+  desiredEndpoints,
+  ENDPOINTSLICE_CONTROLLER,
+  MANAGED_BY_LABEL,
+  planEndpointSlices,
+  SERVICE_NAME_LABEL,
+  selectsPod,
+  servesService,
 } from './planEndpointSlices.ts';
 import { PODS } from './workloadPods.ts';
 
@@ -29,8 +35,11 @@ export function endpointSliceController(deps: ControllerDeps): Controller {
     const service = store.get(SERVICES, namespace, name);
     // A deleted Service's slices go with it through their ownerReference (garbage collector).
     if (!service || service.metadata.deletionTimestamp || !servesService(service)) return;
-    const existing = store.list(SLICES, namespace)
-      .filter((s) => managedByUs(s) && s.metadata.labels?.[SERVICE_NAME_LABEL] === name && !s.metadata.deletionTimestamp);
+    const existing = store
+      .list(SLICES, namespace)
+      .filter(
+        (s) => managedByUs(s) && s.metadata.labels?.[SERVICE_NAME_LABEL] === name && !s.metadata.deletionTimestamp,
+      );
     const zoneOf = (node: string) => store.get(NODES, undefined, node)?.metadata.labels?.[ZONE_LABEL];
     const plan = planEndpointSlices(service, desiredEndpoints(service, store.list(PODS, namespace), zoneOf), existing);
     for (const slice of plan.delete) store.delete(sliceType(), slice.metadata.namespace, slice.metadata.name!);
@@ -44,7 +53,8 @@ export function endpointSliceController(deps: ControllerDeps): Controller {
   /** Services in the pod's namespace whose selector picks the pod now or picked it before this change. */
   function servicesOf(event: StoreEvent): string[] {
     const pods = [event.object, event.previous].filter((p): p is KubeObject => p !== undefined);
-    return store.list(SERVICES, event.object.metadata.namespace)
+    return store
+      .list(SERVICES, event.object.metadata.namespace)
       .filter((svc) => pods.some((pod) => selectsPod(svc, pod)))
       .map((svc) => keyOf(svc.metadata.namespace, svc.metadata.name!));
   }
@@ -53,11 +63,13 @@ export function endpointSliceController(deps: ControllerDeps): Controller {
     name: 'endpointslice',
     keysFor(event: StoreEvent): string[] {
       const o = event.object;
-      if (event.resource === SERVICES && event.type !== 'DELETED') return [keyOf(o.metadata.namespace, o.metadata.name!)];
+      if (event.resource === SERVICES && event.type !== 'DELETED')
+        return [keyOf(o.metadata.namespace, o.metadata.name!)];
       if (event.resource === PODS) return servicesOf(event);
       // A managed slice changed or removed by someone else is put back, as the controller's slice tracker does.
       if (event.resource === SLICES && (managedByUs(o) || (event.previous && managedByUs(event.previous)))) {
-        const service = o.metadata.labels?.[SERVICE_NAME_LABEL] ?? event.previous?.metadata.labels?.[SERVICE_NAME_LABEL];
+        const service =
+          o.metadata.labels?.[SERVICE_NAME_LABEL] ?? event.previous?.metadata.labels?.[SERVICE_NAME_LABEL];
         return service ? [keyOf(o.metadata.namespace, service)] : [];
       }
       return [];

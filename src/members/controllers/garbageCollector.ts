@@ -50,11 +50,15 @@ export function garbageCollector(store: ObjectStore, registry: ResourceRegistry)
     if (alive.length === 0) {
       if (!object.metadata.deletionTimestamp) store.delete(rt, object.metadata.namespace, object.metadata.name!);
     } else if (alive.length !== refs.length) {
-      store.update(rt, { ...structuredClone(object), metadata: { ...structuredClone(object.metadata), ownerReferences: alive } });
+      store.update(rt, {
+        ...structuredClone(object),
+        metadata: { ...structuredClone(object.metadata), ownerReferences: alive },
+      });
     }
   };
 
-  const gcFinalizers = (object: KubeObject) => (object.metadata.finalizers ?? []).filter((f) => f === ORPHAN_FINALIZER || f === FOREGROUND_FINALIZER);
+  const gcFinalizers = (object: KubeObject) =>
+    (object.metadata.finalizers ?? []).filter((f) => f === ORPHAN_FINALIZER || f === FOREGROUND_FINALIZER);
 
   /**
    * An owner deleted with Orphan or Foreground: orphan its dependents, or delete them and wait until they are
@@ -84,9 +88,11 @@ export function garbageCollector(store: ObjectStore, registry: ResourceRegistry)
     name: 'garbage-collector',
     keysFor(event: StoreEvent): string[] {
       const o = event.object;
-      if (event.type !== 'DELETED' && o.metadata.deletionTimestamp && gcFinalizers(o).length > 0) return [`finalize:${o.metadata.uid}`];
+      if (event.type !== 'DELETED' && o.metadata.deletionTimestamp && gcFinalizers(o).length > 0)
+        return [`finalize:${o.metadata.uid}`];
       // A dependent going away may be what a foreground deletion of its owners waits for.
-      if (event.type === 'DELETED') return [`owner:${o.metadata.uid}`, ...(o.metadata.ownerReferences ?? []).map((r) => `finalize:${r.uid}`)];
+      if (event.type === 'DELETED')
+        return [`owner:${o.metadata.uid}`, ...(o.metadata.ownerReferences ?? []).map((r) => `finalize:${r.uid}`)];
       if (event.type === 'ADDED' && event.object.metadata.ownerReferences?.length) {
         return [`dependent:${event.resource}|${event.object.metadata.namespace ?? ''}|${event.object.metadata.name}`];
       }
@@ -109,8 +115,10 @@ export function garbageCollector(store: ObjectStore, registry: ResourceRegistry)
     initialKeys(): string[] {
       const keys: string[] = [];
       for (const { resource, object } of store.snapshot()) {
-        if (object.metadata.ownerReferences?.length) keys.push(`dependent:${resource}|${object.metadata.namespace ?? ''}|${object.metadata.name}`);
-        if (object.metadata.deletionTimestamp && gcFinalizers(object).length > 0) keys.push(`finalize:${object.metadata.uid}`);
+        if (object.metadata.ownerReferences?.length)
+          keys.push(`dependent:${resource}|${object.metadata.namespace ?? ''}|${object.metadata.name}`);
+        if (object.metadata.deletionTimestamp && gcFinalizers(object).length > 0)
+          keys.push(`finalize:${object.metadata.uid}`);
       }
       return keys;
     },

@@ -7,11 +7,20 @@ import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import {
-  type Behavior, DEFAULT_DOWNSCALE_STABILIZATION_MS, type HpaHistory, normalizeDesiredReplicas, recordScaleEvent,
+  type Behavior,
+  DEFAULT_DOWNSCALE_STABILIZATION_MS,
+  type HpaHistory,
+  normalizeDesiredReplicas,
+  recordScaleEvent,
 } from './hpaNormalize.ts';
 import {
-  type CalculatorOptions, calculateResourceReplicas, DEFAULT_CPU_INITIALIZATION_PERIOD_MS, DEFAULT_INITIAL_READINESS_DELAY_MS,
-  DEFAULT_TOLERANCE, MetricsError, type PodSample,
+  type CalculatorOptions,
+  calculateResourceReplicas,
+  DEFAULT_CPU_INITIALIZATION_PERIOD_MS,
+  DEFAULT_INITIAL_READINESS_DELAY_MS,
+  DEFAULT_TOLERANCE,
+  MetricsError,
+  type PodSample,
 } from './hpaReplicaCalculator.ts';
 import { recordEvent } from './recordEvent.ts';
 import { PODS, setCondition, statusChanged } from './workloadPods.ts';
@@ -39,23 +48,30 @@ export interface HpaControllerOptions {
   now?: () => number;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: untyped Kubernetes JSON (metric specs and statuses)
 type Json = any;
 
 /** A LabelSelector (matchLabels and matchExpressions) against a label map. */
 function selects(selector: Json, labels: Record<string, string>): boolean {
   if (!selector) return false;
   const byLabels = Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
-  return byLabels && (selector.matchExpressions ?? []).every((r: Json) => {
-    const has = Object.hasOwn(labels, r.key);
-    switch (r.operator) {
-      case 'In': return has && (r.values ?? []).includes(labels[r.key]);
-      case 'NotIn': return !has || !(r.values ?? []).includes(labels[r.key]);
-      case 'Exists': return has;
-      case 'DoesNotExist': return !has;
-      default: return false;
-    }
-  });
+  return (
+    byLabels &&
+    (selector.matchExpressions ?? []).every((r: Json) => {
+      const has = Object.hasOwn(labels, r.key);
+      switch (r.operator) {
+        case 'In':
+          return has && (r.values ?? []).includes(labels[r.key]);
+        case 'NotIn':
+          return !has || !(r.values ?? []).includes(labels[r.key]);
+        case 'Exists':
+          return has;
+        case 'DoesNotExist':
+          return !has;
+        default:
+          return false;
+      }
+    })
+  );
 }
 
 const toMilli = (text: unknown): number | undefined => {
@@ -72,7 +88,10 @@ const toMilli = (text: unknown): number | undefined => {
  * max(2×, 4) scale-up cap) normalize it, the target's replicas are written when they change, and status gets
  * currentReplicas, desiredReplicas, currentMetrics and the AbleToScale/ScalingActive/ScalingLimited conditions.
  */
-export function horizontalPodAutoscalerController(deps: ControllerDeps, options: HpaControllerOptions = {}): Controller {
+export function horizontalPodAutoscalerController(
+  deps: ControllerDeps,
+  options: HpaControllerOptions = {},
+): Controller {
   const { store, registry } = deps;
   const syncPeriodMs = options.syncPeriodMs ?? 15_000;
   const downscaleStabilizationMs = options.downscaleStabilizationMs ?? DEFAULT_DOWNSCALE_STABILIZATION_MS;
@@ -123,15 +142,33 @@ export function horizontalPodAutoscalerController(deps: ControllerDeps, options:
     const ref = hpa.spec?.scaleTargetRef ?? {};
     const group = String(ref.apiVersion ?? '').includes('/') ? String(ref.apiVersion).split('/')[0]! : '';
     const rt = registry.byKind(group, ref.kind ?? '');
-    const target = rt?.subresources.includes('scale') ? store.get(`${rt.group}/${rt.plural}`, namespace, ref.name ?? '') : undefined;
+    const target = rt?.subresources.includes('scale')
+      ? store.get(`${rt.group}/${rt.plural}`, namespace, ref.name ?? '')
+      : undefined;
     if (!rt || !target) {
-      const what = rt ? `${rt.plural}${rt.group ? `.${rt.group}` : ''} "${ref.name}" not found` : `no matches for kind "${ref.kind}" in group "${group}"`;
-      condition('AbleToScale', 'False', 'FailedGetScale', `the HPA controller was unable to get the target's current scale: ${what}`);
+      const what = rt
+        ? `${rt.plural}${rt.group ? `.${rt.group}` : ''} "${ref.name}" not found`
+        : `no matches for kind "${ref.kind}" in group "${group}"`;
+      condition(
+        'AbleToScale',
+        'False',
+        'FailedGetScale',
+        `the HPA controller was unable to get the target's current scale: ${what}`,
+      );
       recordEvent(store, registry, hpa, COMPONENT, 'Warning', 'FailedGetScale', what, stamp);
-      writeStatus({ ...(hpa.status ?? {}), currentReplicas: hpa.status?.currentReplicas ?? 0, desiredReplicas: hpa.status?.desiredReplicas ?? 0 });
+      writeStatus({
+        ...(hpa.status ?? {}),
+        currentReplicas: hpa.status?.currentReplicas ?? 0,
+        desiredReplicas: hpa.status?.desiredReplicas ?? 0,
+      });
       return;
     }
-    condition('AbleToScale', 'True', 'SucceededGetScale', 'the HPA controller was able to get the target\'s current scale');
+    condition(
+      'AbleToScale',
+      'True',
+      'SucceededGetScale',
+      "the HPA controller was able to get the target's current scale",
+    );
     const currentReplicas: number = target.spec?.replicas ?? 1;
     const minReplicas: number = hpa.spec?.minReplicas ?? 1;
     const maxReplicas: number = hpa.spec?.maxReplicas ?? minReplicas;
@@ -140,7 +177,12 @@ export function horizontalPodAutoscalerController(deps: ControllerDeps, options:
     let rescaleReason = '';
 
     if (currentReplicas === 0 && minReplicas !== 0) {
-      condition('ScalingActive', 'False', 'ScalingDisabled', 'scaling is disabled since the replica count of the target is zero');
+      condition(
+        'ScalingActive',
+        'False',
+        'ScalingDisabled',
+        'scaling is disabled since the replica count of the target is zero',
+      );
     } else if (currentReplicas > maxReplicas) {
       rescaleReason = 'Current number of replicas above Spec.MaxReplicas';
       desiredReplicas = maxReplicas;
@@ -152,21 +194,53 @@ export function horizontalPodAutoscalerController(deps: ControllerDeps, options:
       const computed = computeForMetrics(hpa.spec?.metrics ?? [], currentReplicas, pods, at);
       metricStatuses = computed.statuses;
       if (computed.error) {
-        condition('ScalingActive', 'False', computed.error.reason, `the HPA was unable to compute the replica count: ${computed.error.detail}`);
+        condition(
+          'ScalingActive',
+          'False',
+          computed.error.reason,
+          `the HPA was unable to compute the replica count: ${computed.error.detail}`,
+        );
         recordEvent(store, registry, hpa, COMPONENT, 'Warning', computed.error.reason, computed.error.detail, stamp);
-        writeStatus({ ...(hpa.status ?? {}), currentReplicas, desiredReplicas: hpa.status?.desiredReplicas ?? 0, currentMetrics: metricStatuses });
+        writeStatus({
+          ...(hpa.status ?? {}),
+          currentReplicas,
+          desiredReplicas: hpa.status?.desiredReplicas ?? 0,
+          currentMetrics: metricStatuses,
+        });
         return;
       }
-      condition('ScalingActive', 'True', 'ValidMetricFound', `the HPA was able to successfully calculate a replica count from ${computed.metricName}`);
+      condition(
+        'ScalingActive',
+        'True',
+        'ValidMetricFound',
+        `the HPA was able to successfully calculate a replica count from ${computed.metricName}`,
+      );
       const normalized = normalizeDesiredReplicas({
-        currentReplicas, desiredReplicas: computed.replicas, minReplicas, maxReplicas, behavior: behaviorOf(hpa.spec?.behavior),
-        history: histories.get(key) ?? { recommendations: [], scaleUpEvents: [], scaleDownEvents: [] }, now: at, downscaleStabilizationMs,
+        currentReplicas,
+        desiredReplicas: computed.replicas,
+        minReplicas,
+        maxReplicas,
+        behavior: behaviorOf(hpa.spec?.behavior),
+        history: histories.get(key) ?? { recommendations: [], scaleUpEvents: [], scaleDownEvents: [] },
+        now: at,
+        downscaleStabilizationMs,
       });
       histories.set(key, normalized.history);
-      condition('AbleToScale', normalized.ableToScale.status, normalized.ableToScale.reason, normalized.ableToScale.message);
-      condition('ScalingLimited', normalized.scalingLimited.status, normalized.scalingLimited.reason, normalized.scalingLimited.message);
+      condition(
+        'AbleToScale',
+        normalized.ableToScale.status,
+        normalized.ableToScale.reason,
+        normalized.ableToScale.message,
+      );
+      condition(
+        'ScalingLimited',
+        normalized.scalingLimited.status,
+        normalized.scalingLimited.reason,
+        normalized.scalingLimited.message,
+      );
       desiredReplicas = normalized.replicas;
-      rescaleReason = desiredReplicas > currentReplicas ? `${computed.metricName} above target` : 'All metrics below target';
+      rescaleReason =
+        desiredReplicas > currentReplicas ? `${computed.metricName} above target` : 'All metrics below target';
     }
 
     const rescale = rescaleReason !== '' && desiredReplicas !== currentReplicas;
@@ -175,9 +249,32 @@ export function horizontalPodAutoscalerController(deps: ControllerDeps, options:
       next.spec = { ...next.spec, replicas: desiredReplicas };
       next.metadata.managedFields = trackUpdate(target, next, MANAGER, groupVersionOf(rt), stamp);
       store.update(rt, next, 'main');
-      condition('AbleToScale', 'True', 'SucceededRescale', `the HPA controller was able to update the target scale to ${desiredReplicas}`);
-      recordEvent(store, registry, hpa, COMPONENT, 'Normal', 'SuccessfulRescale', `New size: ${desiredReplicas}; reason: ${rescaleReason}`, stamp);
-      histories.set(key, recordScaleEvent(histories.get(key) ?? { recommendations: [], scaleUpEvents: [], scaleDownEvents: [] }, behaviorOf(hpa.spec?.behavior), currentReplicas, desiredReplicas, at));
+      condition(
+        'AbleToScale',
+        'True',
+        'SucceededRescale',
+        `the HPA controller was able to update the target scale to ${desiredReplicas}`,
+      );
+      recordEvent(
+        store,
+        registry,
+        hpa,
+        COMPONENT,
+        'Normal',
+        'SuccessfulRescale',
+        `New size: ${desiredReplicas}; reason: ${rescaleReason}`,
+        stamp,
+      );
+      histories.set(
+        key,
+        recordScaleEvent(
+          histories.get(key) ?? { recommendations: [], scaleUpEvents: [], scaleDownEvents: [] },
+          behaviorOf(hpa.spec?.behavior),
+          currentReplicas,
+          desiredReplicas,
+          at,
+        ),
+      );
     }
     writeStatus({
       ...(hpa.status?.observedGeneration !== undefined ? { observedGeneration: hpa.status.observedGeneration } : {}),
@@ -189,7 +286,12 @@ export function horizontalPodAutoscalerController(deps: ControllerDeps, options:
   }
 
   /** computeReplicasForMetrics: the largest proposal of the metrics that could be computed. */
-  function computeForMetrics(specs: Json[], currentReplicas: number, pods: KubeObject[], at: number): { replicas: number; metricName: string; statuses: Json[]; error?: { reason: string; detail: string } } {
+  function computeForMetrics(
+    specs: Json[],
+    currentReplicas: number,
+    pods: KubeObject[],
+    at: number,
+  ): { replicas: number; metricName: string; statuses: Json[]; error?: { reason: string; detail: string } } {
     let replicas = 0;
     let metricName = '';
     let invalid = 0;
@@ -210,38 +312,66 @@ export function horizontalPodAutoscalerController(deps: ControllerDeps, options:
       }
     }
     if (invalid >= specs.length || (invalid > 0 && replicas < currentReplicas)) {
-      return { replicas: -1, metricName, statuses, error: firstError ?? { reason: 'InvalidMetricSourceType', detail: 'the HPA has no metrics to compute a replica count from' } };
+      return {
+        replicas: -1,
+        metricName,
+        statuses,
+        error: firstError ?? {
+          reason: 'InvalidMetricSourceType',
+          detail: 'the HPA has no metrics to compute a replica count from',
+        },
+      };
     }
     return { replicas, metricName, statuses };
   }
 
-  function computeForMetric(spec: Json, currentReplicas: number, pods: KubeObject[], at: number): { replicas: number; name: string; status: Json } | { error: { reason: string; detail: string } } {
+  function computeForMetric(
+    spec: Json,
+    currentReplicas: number,
+    pods: KubeObject[],
+    at: number,
+  ): { replicas: number; name: string; status: Json } | { error: { reason: string; detail: string } } {
     if (spec?.type !== 'Resource') {
       const type = String(spec?.type ?? '');
-      return { error: { reason: `FailedGet${type}Metric`, detail: `unable to get metric for ${type} metric source: the member emulator serves only resource metrics (metrics.k8s.io), no custom or external metrics API` } };
+      return {
+        error: {
+          reason: `FailedGet${type}Metric`,
+          detail: `unable to get metric for ${type} metric source: the member emulator serves only resource metrics (metrics.k8s.io), no custom or external metrics API`,
+        },
+      };
     }
     const resource: string = spec.resource?.name ?? '';
     const target = spec.resource?.target ?? {};
     const fail = (detail: string) => ({ error: { reason: 'FailedGetResourceMetric', detail } });
-    if (resource !== 'cpu' && resource !== 'memory') return fail(`unable to get metrics for resource ${resource}: no metrics returned from resource metrics API`);
+    if (resource !== 'cpu' && resource !== 'memory')
+      return fail(`unable to get metrics for resource ${resource}: no metrics returned from resource metrics API`);
     const samples = new Map<string, PodSample>();
     for (const pod of pods) {
       if (!hasMetrics(pod)) continue;
       const usage = readPodUsage(store, pod);
       const milli = resource === 'cpu' ? Number((usage.cpu + 999_999n) / 1_000_000n) : Number(usage.memory) * 1000;
-      samples.set(pod.metadata.name!, { milliValue: milli, timestamp: Math.floor(at / 1000) * 1000, windowMs: SAMPLE_WINDOW_MS });
+      samples.set(pod.metadata.name!, {
+        milliValue: milli,
+        timestamp: Math.floor(at / 1000) * 1000,
+        windowMs: SAMPLE_WINDOW_MS,
+      });
     }
-    if (samples.size === 0) return fail(`unable to get metrics for resource ${resource}: no metrics returned from resource metrics API`);
+    if (samples.size === 0)
+      return fail(`unable to get metrics for resource ${resource}: no metrics returned from resource metrics API`);
     const utilization = target.type === 'Utilization' ? target.averageUtilization : undefined;
     const averageValueMilli = target.type === 'AverageValue' ? toMilli(target.averageValue) : undefined;
-    if (utilization === undefined && averageValueMilli === undefined) return fail(`invalid resource metric source: neither a utilization target nor a value target was set`);
+    if (utilization === undefined && averageValueMilli === undefined)
+      return fail(`invalid resource metric source: neither a utilization target nor a value target was set`);
     const requests = new Map<string, number>();
     if (utilization !== undefined) {
       for (const pod of pods) {
         let sum = 0;
         for (const c of pod.spec?.containers ?? []) {
           const request = toMilli(c.resources?.requests?.[resource]);
-          if (request === undefined) return fail(`failed to get ${resource} utilization: missing request for ${resource} in container ${c.name} of Pod ${pod.metadata.name}`);
+          if (request === undefined)
+            return fail(
+              `failed to get ${resource} utilization: missing request for ${resource} in container ${c.name} of Pod ${pod.metadata.name}`,
+            );
           sum += request;
         }
         requests.set(pod.metadata.name!, sum);
@@ -254,12 +384,36 @@ export function horizontalPodAutoscalerController(deps: ControllerDeps, options:
       now: at,
     };
     try {
-      const result = calculateResourceReplicas(currentReplicas, pods, samples, requests, resource, { ...(utilization !== undefined ? { averageUtilization: utilization } : { averageValueMilli: averageValueMilli! }) }, calculator);
+      const result = calculateResourceReplicas(
+        currentReplicas,
+        pods,
+        samples,
+        requests,
+        resource,
+        {
+          ...(utilization !== undefined
+            ? { averageUtilization: utilization }
+            : { averageValueMilli: averageValueMilli! }),
+        },
+        calculator,
+      );
       const averageValue = formatQuantity({ mantissa: BigInt(result.rawAverage), scale: -3, format: 'DecimalSI' });
       return {
         replicas: result.replicas,
-        name: utilization !== undefined ? `${resource} resource utilization (percentage of request)` : `${resource} resource`,
-        status: { type: 'Resource', resource: { name: resource, current: { ...(result.utilization !== undefined ? { averageUtilization: result.utilization } : {}), averageValue } } },
+        name:
+          utilization !== undefined
+            ? `${resource} resource utilization (percentage of request)`
+            : `${resource} resource`,
+        status: {
+          type: 'Resource',
+          resource: {
+            name: resource,
+            current: {
+              ...(result.utilization !== undefined ? { averageUtilization: result.utilization } : {}),
+              averageValue,
+            },
+          },
+        },
       };
     } catch (error) {
       if (error instanceof MetricsError) return fail(`failed to get ${resource} utilization: ${error.message}`);

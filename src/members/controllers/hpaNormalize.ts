@@ -67,10 +67,19 @@ export interface NormalizeInput {
   downscaleStabilizationMs: number;
 }
 
-const READY: ConditionResult = { status: 'True', reason: 'ReadyForNewScale', message: 'recommended size matches current size' };
+const READY: ConditionResult = {
+  status: 'True',
+  reason: 'ReadyForNewScale',
+  message: 'recommended size matches current size',
+};
 
 /** Records the recommendation, replacing the oldest sample that fell out of every window (as Kubernetes reuses slots). */
-function record(recommendations: Recommendation[], replicas: number, now: number, isOld: (r: Recommendation) => boolean): Recommendation[] {
+function record(
+  recommendations: Recommendation[],
+  replicas: number,
+  now: number,
+  isOld: (r: Recommendation) => boolean,
+): Recommendation[] {
   const next = [...recommendations];
   let oldIndex = -1;
   next.forEach((r, i) => {
@@ -82,7 +91,12 @@ function record(recommendations: Recommendation[], replicas: number, now: number
 }
 
 /** convertDesiredReplicasWithRules: without behavior, scale-up is capped at max(2 × current, 4). */
-function convertWithRules(current: number, desired: number, min: number, max: number): { replicas: number; reason: string; message: string } {
+function convertWithRules(
+  current: number,
+  desired: number,
+  min: number,
+  max: number,
+): { replicas: number; reason: string; message: string } {
   const scaleUpLimit = Math.max(2 * current, 4);
   let maximum: number;
   let reason: string;
@@ -96,9 +110,18 @@ function convertWithRules(current: number, desired: number, min: number, max: nu
     reason = 'TooManyReplicas';
     message = 'the desired replica count is more than the maximum replica count';
   }
-  if (desired < min) return { replicas: min, reason: 'TooFewReplicas', message: 'the desired replica count is less than the minimum replica count' };
+  if (desired < min)
+    return {
+      replicas: min,
+      reason: 'TooFewReplicas',
+      message: 'the desired replica count is less than the minimum replica count',
+    };
   if (desired > maximum) return { replicas: maximum, reason, message };
-  return { replicas: desired, reason: 'DesiredWithinRange', message: 'the desired count is within the acceptable range' };
+  return {
+    replicas: desired,
+    reason: 'DesiredWithinRange',
+    message: 'the desired count is within the acceptable range',
+  };
 }
 
 const changeInPeriod = (events: ScaleEvent[], periodSeconds: number, now: number) =>
@@ -110,7 +133,10 @@ function scaleUpLimit(current: number, history: HpaHistory, rules: ScalingRules,
   const useMin = rules.selectPolicy === 'Min';
   let result = useMin ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
   for (const policy of rules.policies ?? []) {
-    const start = current - changeInPeriod(history.scaleUpEvents, policy.periodSeconds, now) + changeInPeriod(history.scaleDownEvents, policy.periodSeconds, now);
+    const start =
+      current -
+      changeInPeriod(history.scaleUpEvents, policy.periodSeconds, now) +
+      changeInPeriod(history.scaleDownEvents, policy.periodSeconds, now);
     const proposed = policy.type === 'Pods' ? start + policy.value : Math.ceil(start * (1 + policy.value / 100));
     result = useMin ? Math.min(result, proposed) : Math.max(result, proposed);
   }
@@ -123,7 +149,10 @@ function scaleDownLimit(current: number, history: HpaHistory, rules: ScalingRule
   const useMin = rules.selectPolicy === 'Min';
   let result = useMin ? Number.MIN_SAFE_INTEGER : Number.MAX_SAFE_INTEGER;
   for (const policy of rules.policies ?? []) {
-    const start = current - changeInPeriod(history.scaleUpEvents, policy.periodSeconds, now) + changeInPeriod(history.scaleDownEvents, policy.periodSeconds, now);
+    const start =
+      current -
+      changeInPeriod(history.scaleUpEvents, policy.periodSeconds, now) +
+      changeInPeriod(history.scaleDownEvents, policy.periodSeconds, now);
     const proposed = policy.type === 'Pods' ? start - policy.value : Math.trunc(start * (1 - policy.value / 100));
     result = useMin ? Math.max(result, proposed) : Math.min(result, proposed);
   }
@@ -137,14 +166,23 @@ function normalizeWithoutBehavior(input: NormalizeInput): Normalized {
   let stabilized = desiredReplicas;
   for (const r of history.recommendations) if (r.at >= cutoff && r.replicas > stabilized) stabilized = r.replicas;
   const recommendations = record(history.recommendations, desiredReplicas, now, (r) => r.at < cutoff);
-  const ableToScale = stabilized !== desiredReplicas
-    ? { status: 'True' as const, reason: 'ScaleDownStabilized', message: 'recent recommendations were higher than current one, applying the highest recent recommendation' }
-    : READY;
+  const ableToScale =
+    stabilized !== desiredReplicas
+      ? {
+          status: 'True' as const,
+          reason: 'ScaleDownStabilized',
+          message: 'recent recommendations were higher than current one, applying the highest recent recommendation',
+        }
+      : READY;
   const converted = convertWithRules(currentReplicas, stabilized, minReplicas, maxReplicas);
   return {
     replicas: converted.replicas,
     ableToScale,
-    scalingLimited: { status: converted.replicas === stabilized ? 'False' : 'True', reason: converted.reason, message: converted.message },
+    scalingLimited: {
+      status: converted.replicas === stabilized ? 'False' : 'True',
+      reason: converted.reason,
+      message: converted.message,
+    },
     history: { ...history, recommendations },
   };
 }
@@ -155,7 +193,11 @@ function normalizeWithBehavior(input: NormalizeInput, behavior: Behavior): Norma
   const down = behavior.scaleDown ?? {};
   const upCutoff = now - (up.stabilizationWindowSeconds ?? 0) * 1000;
   // maybeInitScaleDownStabilizationWindow: a behavior without a scale-down window takes the controller's.
-  const downCutoff = now - (down.stabilizationWindowSeconds !== undefined ? down.stabilizationWindowSeconds * 1000 : input.downscaleStabilizationMs);
+  const downCutoff =
+    now -
+    (down.stabilizationWindowSeconds !== undefined
+      ? down.stabilizationWindowSeconds * 1000
+      : input.downscaleStabilizationMs);
   // stabilizeRecommendationWithBehaviors: stay within the lowest recent (up) and highest recent (down) recommendation.
   let upRecommendation = desiredReplicas;
   let downRecommendation = desiredReplicas;
@@ -166,12 +208,26 @@ function normalizeWithBehavior(input: NormalizeInput, behavior: Behavior): Norma
   let stabilized = currentReplicas;
   if (stabilized < upRecommendation) stabilized = upRecommendation;
   if (stabilized > downRecommendation) stabilized = downRecommendation;
-  const recommendations = record(history.recommendations, desiredReplicas, now, (r) => r.at < upCutoff && r.at < downCutoff);
-  const ableToScale = stabilized !== desiredReplicas
-    ? desiredReplicas >= currentReplicas
-      ? { status: 'True' as const, reason: 'ScaleUpStabilized', message: 'recent recommendations were lower than current one, applying the lowest recent recommendation' }
-      : { status: 'True' as const, reason: 'ScaleDownStabilized', message: 'recent recommendations were higher than current one, applying the highest recent recommendation' }
-    : READY;
+  const recommendations = record(
+    history.recommendations,
+    desiredReplicas,
+    now,
+    (r) => r.at < upCutoff && r.at < downCutoff,
+  );
+  const ableToScale =
+    stabilized !== desiredReplicas
+      ? desiredReplicas >= currentReplicas
+        ? {
+            status: 'True' as const,
+            reason: 'ScaleUpStabilized',
+            message: 'recent recommendations were lower than current one, applying the lowest recent recommendation',
+          }
+        : {
+            status: 'True' as const,
+            reason: 'ScaleDownStabilized',
+            message: 'recent recommendations were higher than current one, applying the highest recent recommendation',
+          }
+      : READY;
 
   // convertDesiredReplicasWithBehaviorRate
   let replicas = stabilized;
@@ -184,7 +240,9 @@ function normalizeWithBehavior(input: NormalizeInput, behavior: Behavior): Norma
     if (stabilized > maximum) {
       replicas = maximum;
       reason = byRate ? 'ScaleUpLimit' : 'TooManyReplicas';
-      message = byRate ? 'the desired replica count is increasing faster than the maximum scale rate' : 'the desired replica count is more than the maximum replica count';
+      message = byRate
+        ? 'the desired replica count is increasing faster than the maximum scale rate'
+        : 'the desired replica count is more than the maximum replica count';
     }
   } else if (stabilized < currentReplicas) {
     const limit = Math.min(scaleDownLimit(currentReplicas, history, down, now), currentReplicas);
@@ -193,7 +251,9 @@ function normalizeWithBehavior(input: NormalizeInput, behavior: Behavior): Norma
     if (stabilized < minimum) {
       replicas = minimum;
       reason = byRate ? 'ScaleDownLimit' : 'TooFewReplicas';
-      message = byRate ? 'the desired replica count is decreasing faster than the maximum scale rate' : 'the desired replica count is less than the minimum replica count';
+      message = byRate
+        ? 'the desired replica count is decreasing faster than the maximum scale rate'
+        : 'the desired replica count is less than the minimum replica count';
     }
   }
   return {
@@ -213,11 +273,19 @@ export function normalizeDesiredReplicas(input: NormalizeInput): Normalized {
  * storeScaleEvent: with a behavior, a rescale is remembered for the policies' periods (events older than the
  * longest period are dropped); without one nothing is kept.
  */
-export function recordScaleEvent(history: HpaHistory, behavior: Behavior | undefined, from: number, to: number, now: number): HpaHistory {
+export function recordScaleEvent(
+  history: HpaHistory,
+  behavior: Behavior | undefined,
+  from: number,
+  to: number,
+  now: number,
+): HpaHistory {
   if (!behavior) return history;
-  const longest = (rules: ScalingRules | undefined) => Math.max(0, ...(rules?.policies ?? []).map((p) => p.periodSeconds)) * 1000;
+  const longest = (rules: ScalingRules | undefined) =>
+    Math.max(0, ...(rules?.policies ?? []).map((p) => p.periodSeconds)) * 1000;
   const keepUp = history.scaleUpEvents.filter((e) => e.at >= now - longest(behavior.scaleUp));
   const keepDown = history.scaleDownEvents.filter((e) => e.at >= now - longest(behavior.scaleDown));
-  if (to > from) return { ...history, scaleUpEvents: [...keepUp, { change: to - from, at: now }], scaleDownEvents: keepDown };
+  if (to > from)
+    return { ...history, scaleUpEvents: [...keepUp, { change: to - from, at: now }], scaleDownEvents: keepDown };
   return { ...history, scaleUpEvents: keepUp, scaleDownEvents: [...keepDown, { change: from - to, at: now }] };
 }

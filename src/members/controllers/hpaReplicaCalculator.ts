@@ -45,7 +45,6 @@ interface PodGroups {
   ignored: Set<string>;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object
 const readyCondition = (pod: KubeObject): any => (pod.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
 
 /**
@@ -53,7 +52,12 @@ const readyCondition = (pod: KubeObject): any => (pod.status?.conditions ?? []).
  * missing; for CPU, a pod inside its initialization period counts as unready until it is Ready and one sample
  * window has passed since it turned Ready, and after that period only a pod that never became Ready does.
  */
-export function groupPods(pods: KubeObject[], samples: Map<string, PodSample>, resource: string, options: CalculatorOptions): PodGroups {
+export function groupPods(
+  pods: KubeObject[],
+  samples: Map<string, PodSample>,
+  resource: string,
+  options: CalculatorOptions,
+): PodGroups {
   const groups: PodGroups = { readyPodCount: 0, unready: new Set(), missing: new Set(), ignored: new Set() };
   for (const pod of pods) {
     const name = pod.metadata.name!;
@@ -94,7 +98,11 @@ export function groupPods(pods: KubeObject[], samples: Map<string, PodSample>, r
 }
 
 /** GetResourceUtilizationRatio: integer percent of the summed requests, then its ratio to the target. */
-function utilizationRatio(values: Map<string, number>, requests: Map<string, number>, target: number): { ratio: number; utilization: number; rawAverage: number } {
+function utilizationRatio(
+  values: Map<string, number>,
+  requests: Map<string, number>,
+  target: number,
+): { ratio: number; utilization: number; rawAverage: number } {
   let metricsTotal = 0;
   let requestsTotal = 0;
   let entries = 0;
@@ -129,21 +137,35 @@ export interface ResourceTarget {
  * GetResourceReplicas / GetRawResourceReplicas. `requests` holds each pod's summed container requests in milli
  * units (required for a Utilization target). Throws MetricsError when there is nothing to compute from.
  */
-export function calculateResourceReplicas(currentReplicas: number, pods: KubeObject[], samples: Map<string, PodSample>, requests: Map<string, number>, resource: string, target: ResourceTarget, options: CalculatorOptions): ResourceReplicas {
+export function calculateResourceReplicas(
+  currentReplicas: number,
+  pods: KubeObject[],
+  samples: Map<string, PodSample>,
+  requests: Map<string, number>,
+  resource: string,
+  target: ResourceTarget,
+  options: CalculatorOptions,
+): ResourceReplicas {
   if (pods.length === 0) throw new MetricsError('no pods returned by selector while calculating replica count');
   const groups = groupPods(pods, samples, resource, options);
   const values = new Map<string, number>();
   for (const [name, sample] of samples) {
-    if (!groups.ignored.has(name) && !groups.unready.has(name) && pods.some((p) => p.metadata.name === name)) values.set(name, sample.milliValue);
+    if (!groups.ignored.has(name) && !groups.unready.has(name) && pods.some((p) => p.metadata.name === name))
+      values.set(name, sample.milliValue);
   }
   if (values.size === 0) throw new MetricsError('did not receive metrics for targeted pods (pods might be unready)');
 
   const utilizationTarget = target.averageUtilization;
-  const compute = (v: Map<string, number>) => (utilizationTarget !== undefined
-    ? utilizationRatio(v, requests, utilizationTarget)
-    : { ...usageRatio(v, target.averageValueMilli!), utilization: undefined });
+  const compute = (v: Map<string, number>) =>
+    utilizationTarget !== undefined
+      ? utilizationRatio(v, requests, utilizationTarget)
+      : { ...usageRatio(v, target.averageValueMilli!), utilization: undefined };
   const first = compute(values);
-  const result = (replicas: number): ResourceReplicas => ({ replicas, rawAverage: first.rawAverage, ...(first.utilization !== undefined ? { utilization: first.utilization } : {}) });
+  const result = (replicas: number): ResourceReplicas => ({
+    replicas,
+    rawAverage: first.rawAverage,
+    ...(first.utilization !== undefined ? { utilization: first.utilization } : {}),
+  });
 
   const scaleUpWithUnready = groups.unready.size > 0 && first.ratio > 1.0;
   if (!scaleUpWithUnready && groups.missing.size === 0) {
@@ -154,16 +176,26 @@ export function calculateResourceReplicas(currentReplicas: number, pods: KubeObj
     for (const name of groups.missing) {
       // On a scale-down a pod without a sample counts as using its full request (or the target), on a scale-up as idle.
       if (first.ratio < 1.0) {
-        values.set(name, utilizationTarget !== undefined ? Math.trunc(((requests.get(name) ?? 0) * Math.max(100, utilizationTarget)) / 100) : target.averageValueMilli!);
+        values.set(
+          name,
+          utilizationTarget !== undefined
+            ? Math.trunc(((requests.get(name) ?? 0) * Math.max(100, utilizationTarget)) / 100)
+            : target.averageValueMilli!,
+        );
       } else if (first.ratio > 1.0) values.set(name, 0);
     }
   }
   if (scaleUpWithUnready) for (const name of groups.unready) values.set(name, 0);
   const next = compute(values);
-  if (Math.abs(1.0 - next.ratio) <= options.tolerance || (first.ratio < 1.0 && next.ratio > 1.0) || (first.ratio > 1.0 && next.ratio < 1.0)) {
+  if (
+    Math.abs(1.0 - next.ratio) <= options.tolerance ||
+    (first.ratio < 1.0 && next.ratio > 1.0) ||
+    (first.ratio > 1.0 && next.ratio < 1.0)
+  ) {
     return result(currentReplicas);
   }
   const replicas = Math.ceil(next.ratio * values.size);
-  if ((next.ratio < 1.0 && replicas > currentReplicas) || (next.ratio > 1.0 && replicas < currentReplicas)) return result(currentReplicas);
+  if ((next.ratio < 1.0 && replicas > currentReplicas) || (next.ratio > 1.0 && replicas < currentReplicas))
+    return result(currentReplicas);
   return result(replicas);
 }

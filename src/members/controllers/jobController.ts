@@ -2,7 +2,16 @@ import { randomSuffix } from '../store/randomSuffix.ts';
 import type { StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
-import { controlledBy, createPod, isActive, isReady, PODS, podFromTemplate, setCondition, statusChanged } from './workloadPods.ts';
+import {
+  controlledBy,
+  createPod,
+  isActive,
+  isReady,
+  PODS,
+  podFromTemplate,
+  setCondition,
+  statusChanged,
+} from './workloadPods.ts';
 
 const JOBS = 'batch/jobs';
 
@@ -32,7 +41,12 @@ export function jobController(deps: ControllerDeps): Controller {
       active = [];
     } else {
       const want = Math.min(parallelism, completions - succeeded);
-      const labels = { 'batch.kubernetes.io/job-name': job.metadata.name!, 'job-name': job.metadata.name!, 'batch.kubernetes.io/controller-uid': job.metadata.uid!, 'controller-uid': job.metadata.uid! };
+      const labels = {
+        'batch.kubernetes.io/job-name': job.metadata.name!,
+        'job-name': job.metadata.name!,
+        'batch.kubernetes.io/controller-uid': job.metadata.uid!,
+        'controller-uid': job.metadata.uid!,
+      };
       for (let i = active.length; i < want; i++) {
         active.push(createPod(store, podType, podFromTemplate(job, `${job.metadata.name}-${randomSuffix()}`, labels)));
       }
@@ -40,10 +54,28 @@ export function jobController(deps: ControllerDeps): Controller {
     const now = deps.now();
     let conditions = job.status?.conditions;
     if (done) {
-      conditions = setCondition(conditions, 'SuccessCriteriaMet', 'True', 'CompletionsReached', 'Reached expected number of succeeded pods', now, { lastProbeTime: '' });
-      conditions = setCondition(conditions, 'Complete', 'True', 'CompletionsReached', 'Reached expected number of succeeded pods', now, { lastProbeTime: '' });
+      conditions = setCondition(
+        conditions,
+        'SuccessCriteriaMet',
+        'True',
+        'CompletionsReached',
+        'Reached expected number of succeeded pods',
+        now,
+        { lastProbeTime: '' },
+      );
+      conditions = setCondition(
+        conditions,
+        'Complete',
+        'True',
+        'CompletionsReached',
+        'Reached expected number of succeeded pods',
+        now,
+        { lastProbeTime: '' },
+      );
     } else if (suspended) {
-      conditions = setCondition(conditions, 'Suspended', 'True', 'JobSuspended', 'Job suspended', now, { lastProbeTime: '' });
+      conditions = setCondition(conditions, 'Suspended', 'True', 'JobSuspended', 'Job suspended', now, {
+        lastProbeTime: '',
+      });
     }
     const status = {
       ...(job.status?.startTime || !suspended ? { startTime: job.status?.startTime ?? now } : {}),
@@ -65,7 +97,9 @@ export function jobController(deps: ControllerDeps): Controller {
       const o = event.object;
       if (event.resource === JOBS && event.type !== 'DELETED') return [keyOf(o.metadata.namespace, o.metadata.name!)];
       if (event.resource === PODS) {
-        return (o.metadata.ownerReferences ?? []).filter((r) => r.kind === 'Job' && r.controller).map((r) => keyOf(o.metadata.namespace, r.name));
+        return (o.metadata.ownerReferences ?? [])
+          .filter((r) => r.kind === 'Job' && r.controller)
+          .map((r) => keyOf(o.metadata.namespace, r.name));
       }
       return [];
     },

@@ -35,26 +35,47 @@ export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTi
     const node = store.get(NODES, undefined, pod.spec.nodeName);
     const cidr: string = node?.spec?.podCIDR ?? '10.244.0.0/24';
     const prefix = cidr.split('/')[0]!.split('.').slice(0, 3).join('.');
-    const used = new Set(store.list(PODS).filter((p) => p.spec?.nodeName === pod.spec.nodeName).map((p) => p.status?.podIP));
+    const used = new Set(
+      store
+        .list(PODS)
+        .filter((p) => p.spec?.nodeName === pod.spec.nodeName)
+        .map((p) => p.status?.podIP),
+    );
     for (let host = 2; host < 255; host++) if (!used.has(`${prefix}.${host}`)) return `${prefix}.${host}`;
     return `${prefix}.254`;
   }
 
   function hostIp(pod: KubeObject): string {
     const node = store.get(NODES, undefined, pod.spec.nodeName);
-    // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
     return (node?.status?.addresses ?? []).find((a: any) => a.type === 'InternalIP')?.address ?? '10.0.0.1';
   }
 
-  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
   const containers = (pod: KubeObject): any[] => pod.spec?.containers ?? [];
 
   function markCreating(pod: KubeObject): void {
     const now = deps.now();
     let conditions = setCondition(pod.status?.conditions, 'PodScheduled', 'True', '', '', now);
     conditions = setCondition(conditions, 'Initialized', 'True', '', '', now);
-    conditions = setCondition(conditions, 'Ready', 'False', 'ContainersNotReady', `containers with unready status: [${containers(pod).map((c) => c.name).join(' ')}]`, now);
-    conditions = setCondition(conditions, 'ContainersReady', 'False', 'ContainersNotReady', `containers with unready status: [${containers(pod).map((c) => c.name).join(' ')}]`, now);
+    conditions = setCondition(
+      conditions,
+      'Ready',
+      'False',
+      'ContainersNotReady',
+      `containers with unready status: [${containers(pod)
+        .map((c) => c.name)
+        .join(' ')}]`,
+      now,
+    );
+    conditions = setCondition(
+      conditions,
+      'ContainersReady',
+      'False',
+      'ContainersNotReady',
+      `containers with unready status: [${containers(pod)
+        .map((c) => c.name)
+        .join(' ')}]`,
+      now,
+    );
     const status = {
       ...(pod.status ?? {}),
       phase: 'Pending',
@@ -62,8 +83,14 @@ export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTi
       hostIPs: [{ ip: hostIp(pod) }],
       conditions,
       containerStatuses: containers(pod).map((c) => ({
-        name: c.name, image: c.image, imageID: '', ready: false, restartCount: 0, started: false,
-        state: { waiting: { reason: 'ContainerCreating' } }, lastState: {},
+        name: c.name,
+        image: c.image,
+        imageID: '',
+        ready: false,
+        restartCount: 0,
+        started: false,
+        state: { waiting: { reason: 'ContainerCreating' } },
+        lastState: {},
       })),
     };
     if (statusChanged(pod, status)) store.update(podType(), { ...structuredClone(pod), status });
@@ -88,8 +115,15 @@ export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTi
         startTime: pod.status?.startTime ?? now,
         conditions,
         containerStatuses: containers(pod).map((c) => ({
-          name: c.name, image: c.image, imageID: `docker.io/${c.image}`, containerID: `kwok://${pod.metadata.uid}-${c.name}`,
-          ready: true, restartCount: 0, started: true, state: { running: { startedAt: now } }, lastState: {},
+          name: c.name,
+          image: c.image,
+          imageID: `docker.io/${c.image}`,
+          containerID: `kwok://${pod.metadata.uid}-${c.name}`,
+          ready: true,
+          restartCount: 0,
+          started: true,
+          state: { running: { startedAt: now } },
+          lastState: {},
         })),
       },
     });
@@ -107,9 +141,17 @@ export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTi
         phase: 'Succeeded',
         conditions,
         containerStatuses: containers(pod).map((c) => ({
-          name: c.name, image: c.image, imageID: `docker.io/${c.image}`, containerID: `kwok://${pod.metadata.uid}-${c.name}`,
-          ready: false, restartCount: 0, started: false, lastState: {},
-          state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: pod.status?.startTime ?? now, finishedAt: now } },
+          name: c.name,
+          image: c.image,
+          imageID: `docker.io/${c.image}`,
+          containerID: `kwok://${pod.metadata.uid}-${c.name}`,
+          ready: false,
+          restartCount: 0,
+          started: false,
+          lastState: {},
+          state: {
+            terminated: { exitCode: 0, reason: 'Completed', startedAt: pod.status?.startTime ?? now, finishedAt: now },
+          },
         })),
       },
     });
@@ -141,7 +183,11 @@ export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTi
       return o.spec?.nodeName ? [keyOf(o.metadata.namespace, o.metadata.name!)] : [];
     },
     reconcile,
-    initialKeys: () => store.list(PODS).filter((p) => p.spec?.nodeName).map((p) => keyOf(p.metadata.namespace, p.metadata.name!)),
+    initialKeys: () =>
+      store
+        .list(PODS)
+        .filter((p) => p.spec?.nodeName)
+        .map((p) => keyOf(p.metadata.namespace, p.metadata.name!)),
     stop(): void {
       for (const timer of timers.values()) clearTimeout(timer);
       timers.clear();

@@ -34,13 +34,22 @@ export function namespaceController(deps: ControllerDeps): Controller {
     name: 'namespace',
     keysFor(event: StoreEvent): string[] {
       const o = event.object;
-      if (event.resource === NAMESPACES && o.metadata.deletionTimestamp && event.type !== 'DELETED') return [o.metadata.name!];
-      if (event.type === 'DELETED' && o.metadata.namespace && store.get(NAMESPACES, undefined, o.metadata.namespace)?.metadata.deletionTimestamp) {
+      if (event.resource === NAMESPACES && o.metadata.deletionTimestamp && event.type !== 'DELETED')
+        return [o.metadata.name!];
+      if (
+        event.type === 'DELETED' &&
+        o.metadata.namespace &&
+        store.get(NAMESPACES, undefined, o.metadata.namespace)?.metadata.deletionTimestamp
+      ) {
         return [o.metadata.namespace];
       }
       return [];
     },
     reconcile,
-    initialKeys: () => store.list(NAMESPACES).filter((n) => n.metadata.deletionTimestamp).map((n) => n.metadata.name!),
+    initialKeys: () =>
+      store
+        .list(NAMESPACES)
+        .filter((n) => n.metadata.deletionTimestamp)
+        .map((n) => n.metadata.name!),
   };
 }

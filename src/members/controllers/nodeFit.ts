@@ -7,7 +7,6 @@ const parseQuantity = (value: unknown): number => quantityNumber(value) ?? 0;
 // Node filters shared by the scheduler and the DaemonSet controller, after kube-scheduler's NodeAffinity,
 // TaintToleration and NodeResourcesFit plugins.
 
-// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
 function tolerates(tolerations: any[], taint: any): boolean {
   return tolerations.some((t) => {
     if (t.effect && t.effect !== taint.effect) return false;
@@ -17,20 +16,28 @@ function tolerates(tolerations: any[], taint: any): boolean {
 }
 
 /** Why a pod cannot go on a node ignoring resources, or undefined when it can. */
-export function nodeRejects(pod: KubeObject, node: KubeObject, options: { ignoreUnschedulable?: boolean } = {}): string | undefined {
+export function nodeRejects(
+  pod: KubeObject,
+  node: KubeObject,
+  options: { ignoreUnschedulable?: boolean } = {},
+): string | undefined {
   const spec = pod.spec ?? {};
-  if (!options.ignoreUnschedulable && node.spec?.unschedulable) return "node(s) were unschedulable";
+  if (!options.ignoreUnschedulable && node.spec?.unschedulable) return 'node(s) were unschedulable';
   const labels = node.metadata.labels ?? {};
-  for (const [k, v] of Object.entries(spec.nodeSelector ?? {})) if (labels[k] !== v) return "node(s) didn't match Pod's node affinity/selector";
+  for (const [k, v] of Object.entries(spec.nodeSelector ?? {}))
+    if (labels[k] !== v) return "node(s) didn't match Pod's node affinity/selector";
   const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
-  if (Array.isArray(terms) && terms.length > 0 && !terms.some((term: any) => matchLabelSelector({ matchExpressions: term.matchExpressions ?? [] }, labels))) {
+  if (
+    Array.isArray(terms) &&
+    terms.length > 0 &&
+    !terms.some((term: any) => matchLabelSelector({ matchExpressions: term.matchExpressions ?? [] }, labels))
+  ) {
     return "node(s) didn't match Pod's node affinity/selector";
   }
-  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
   const blocking = (node.spec?.taints ?? []).filter((t: any) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
   for (const taint of blocking) {
-    if (!tolerates(spec.tolerations ?? [], taint)) return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
+    if (!tolerates(spec.tolerations ?? [], taint))
+      return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
   }
   return undefined;
 }

@@ -19,7 +19,6 @@ export interface EndpointSlicePlan {
   delete: KubeObject[];
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: untyped Kubernetes JSON (ports and endpoints of a slice)
 type Json = any;
 
 /** Does the service's selector (a plain map) pick these labels? An empty selector picks nothing here. */
@@ -56,7 +55,12 @@ export function endpointPorts(service: KubeObject, pod: KubeObject): Json[] {
   for (const sp of service.spec?.ports ?? []) {
     const port = findPort(pod, sp);
     if (port === undefined) continue;
-    ports.push({ name: sp.name ?? '', port, protocol: sp.protocol ?? 'TCP', ...(sp.appProtocol ? { appProtocol: sp.appProtocol } : {}) });
+    ports.push({
+      name: sp.name ?? '',
+      port,
+      protocol: sp.protocol ?? 'TCP',
+      ...(sp.appProtocol ? { appProtocol: sp.appProtocol } : {}),
+    });
   }
   return ports;
 }
@@ -108,7 +112,16 @@ function newSlice(service: KubeObject, ports: Json[], endpoints: Json[]): KubeOb
       generateName: `${service.metadata.name}-`,
       namespace: service.metadata.namespace!,
       labels: sliceLabels(service),
-      ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name: service.metadata.name!, uid: service.metadata.uid!, controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          name: service.metadata.name!,
+          uid: service.metadata.uid!,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     addressType: 'IPv4',
     endpoints,
@@ -128,11 +141,18 @@ export interface DesiredEndpoint {
 }
 
 /** Every endpoint the Service should have, each with the ports resolved for its pod. */
-export function desiredEndpoints(service: KubeObject, pods: KubeObject[], zoneOfNode: (node: string) => string | undefined = () => undefined): DesiredEndpoint[] {
+export function desiredEndpoints(
+  service: KubeObject,
+  pods: KubeObject[],
+  zoneOfNode: (node: string) => string | undefined = () => undefined,
+): DesiredEndpoint[] {
   return pods
     .filter((pod) => selectsPod(service, pod) && podHasEndpoint(pod))
     .sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!))
-    .map((pod) => ({ ports: endpointPorts(service, pod), endpoint: podToEndpoint(service, pod, pod.spec?.nodeName ? zoneOfNode(pod.spec.nodeName) : undefined) }));
+    .map((pod) => ({
+      ports: endpointPorts(service, pod),
+      endpoint: podToEndpoint(service, pod, pod.spec?.nodeName ? zoneOfNode(pod.spec.nodeName) : undefined),
+    }));
 }
 
 /**
@@ -141,7 +161,12 @@ export function desiredEndpoints(service: KubeObject, pods: KubeObject[], zoneOf
  * `maxPerSlice` are made; slices left empty, or for a port set no pod has any more, are deleted. A Service with
  * no endpoints at all keeps exactly one placeholder slice with no ports and no endpoints.
  */
-export function planEndpointSlices(service: KubeObject, desired: DesiredEndpoint[], existing: KubeObject[], maxPerSlice = MAX_ENDPOINTS_PER_SLICE): EndpointSlicePlan {
+export function planEndpointSlices(
+  service: KubeObject,
+  desired: DesiredEndpoint[],
+  existing: KubeObject[],
+  maxPerSlice = MAX_ENDPOINTS_PER_SLICE,
+): EndpointSlicePlan {
   const plan: EndpointSlicePlan = { create: [], update: [], delete: [] };
   const labels = sliceLabels(service);
   const wantedByPorts = new Map<string, { ports: Json[]; endpoints: Map<string, Json> }>();
@@ -193,18 +218,25 @@ export function planEndpointSlices(service: KubeObject, desired: DesiredEndpoint
     for (const k of kept) {
       const labelsChanged = !isDeepStrictEqual(k.slice.metadata.labels ?? {}, labels);
       if (!k.changed && !labelsChanged && isDeepStrictEqual(k.slice.ports, ports)) continue;
-      plan.update.push({ ...structuredClone(k.slice), metadata: { ...structuredClone(k.slice.metadata), labels }, endpoints: k.endpoints, ports });
+      plan.update.push({
+        ...structuredClone(k.slice),
+        metadata: { ...structuredClone(k.slice.metadata), labels },
+        endpoints: k.endpoints,
+        ports,
+      });
     }
     while (toPlace.length > 0) plan.create.push(newSlice(service, ports, toPlace.splice(0, maxPerSlice)));
   }
 
-  const slicesRemain = plan.create.length + [...existingByPorts.values()].flat().filter((s) => !plan.delete.includes(s)).length > 0;
+  const slicesRemain =
+    plan.create.length + [...existingByPorts.values()].flat().filter((s) => !plan.delete.includes(s)).length > 0;
   if (slicesRemain) plan.delete.push(...placeholders);
   else if (placeholders.length === 0) plan.create.push(newSlice(service, [], []));
   else {
     const [keep, ...extra] = placeholders;
     plan.delete.push(...extra);
-    if (!isDeepStrictEqual(keep!.metadata.labels ?? {}, labels)) plan.update.push({ ...structuredClone(keep!), metadata: { ...structuredClone(keep!.metadata), labels } });
+    if (!isDeepStrictEqual(keep!.metadata.labels ?? {}, labels))
+      plan.update.push({ ...structuredClone(keep!), metadata: { ...structuredClone(keep!.metadata), labels } });
   }
   return plan;
 }

@@ -50,7 +50,10 @@ export function podScheduler(deps: ControllerDeps): Controller {
       else if (used.cpu + want.cpu > cap.cpu) reject('Insufficient cpu');
       else if (used.memory + want.memory > cap.memory) reject('Insufficient memory');
       else {
-        const free = ((cap.cpu - used.cpu - want.cpu) / (cap.cpu || 1) + (cap.memory - used.memory - want.memory) / (cap.memory || 1)) / 2;
+        const free =
+          ((cap.cpu - used.cpu - want.cpu) / (cap.cpu || 1) +
+            (cap.memory - used.memory - want.memory) / (cap.memory || 1)) /
+          2;
         const owner = pod.metadata.ownerReferences?.[0]?.uid;
         candidates.push({ node, score: free, siblings: owner ? (used.byOwner.get(owner) ?? 0) : 0, pods: used.pods });
       }
@@ -58,30 +61,49 @@ export function podScheduler(deps: ControllerDeps): Controller {
     const podType = registry.byResourceKey(PODS)!;
     const now = deps.now();
     if (candidates.length === 0) {
-      const detail = [...reasons].map(([reason, n]) => `${n} ${reason}`).sort().join(', ');
+      const detail = [...reasons]
+        .map(([reason, n]) => `${n} ${reason}`)
+        .sort()
+        .join(', ');
       const message = `0/${nodes.length} nodes are available${detail ? `: ${detail}` : ''}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} No preemption victims found for incoming pod.`;
       const status = {
         ...(pod.status ?? {}),
         phase: 'Pending',
-        conditions: setCondition(pod.status?.conditions, 'PodScheduled', 'False', 'Unschedulable', message, now, { lastProbeTime: '' }),
+        conditions: setCondition(pod.status?.conditions, 'PodScheduled', 'False', 'Unschedulable', message, now, {
+          lastProbeTime: '',
+        }),
       };
       if (statusChanged(pod, status)) store.update(podType, { ...structuredClone(pod), status });
       return;
     }
-    candidates.sort((a, b) => a.siblings - b.siblings || b.score - a.score || a.pods - b.pods || a.node.metadata.name!.localeCompare(b.node.metadata.name!));
+    candidates.sort(
+      (a, b) =>
+        a.siblings - b.siblings ||
+        b.score - a.score ||
+        a.pods - b.pods ||
+        a.node.metadata.name!.localeCompare(b.node.metadata.name!),
+    );
     const chosen = candidates[0]!.node;
     const next = structuredClone(pod);
     next.spec.nodeName = chosen.metadata.name;
     next.status = {
       ...(next.status ?? {}),
       phase: 'Pending',
-      conditions: setCondition(pod.status?.conditions, 'PodScheduled', 'True', '', '', now, { lastProbeTime: '' })
-        .map((c) => (c.type === 'PodScheduled' ? { type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime: c.lastTransitionTime } : c)),
+      conditions: setCondition(pod.status?.conditions, 'PodScheduled', 'True', '', '', now, { lastProbeTime: '' }).map(
+        (c) =>
+          c.type === 'PodScheduled'
+            ? { type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime: c.lastTransitionTime }
+            : c,
+      ),
     };
     store.update(podType, next);
   }
 
-  const unscheduled = () => store.list(PODS).filter((p) => !p.spec?.nodeName && !isTerminal(p)).map((p) => keyOf(p.metadata.namespace, p.metadata.name!));
+  const unscheduled = () =>
+    store
+      .list(PODS)
+      .filter((p) => !p.spec?.nodeName && !isTerminal(p))
+      .map((p) => keyOf(p.metadata.namespace, p.metadata.name!));
 
   return {
     name: 'scheduler',
@@ -90,7 +112,8 @@ export function podScheduler(deps: ControllerDeps): Controller {
       if (event.resource === NODES) return unscheduled();
       if (event.resource !== PODS) return [];
       // A pod leaving a node (or finishing) frees capacity for every pending pod.
-      if (event.type === 'DELETED' || (event.previous && !isTerminal(event.previous) && isTerminal(o))) return o.spec?.nodeName ? unscheduled() : [];
+      if (event.type === 'DELETED' || (event.previous && !isTerminal(event.previous) && isTerminal(o)))
+        return o.spec?.nodeName ? unscheduled() : [];
       return o.spec?.nodeName ? [] : [keyOf(o.metadata.namespace, o.metadata.name!)];
     },
     reconcile,

@@ -21,8 +21,16 @@ export function recordEvent(
   const eventType = registry.byResourceKey('/events');
   if (!eventType || !involved.metadata.namespace) return;
   // The recorder's correlator: the same event again bumps count and lastTimestamp ("x5 over 1m" in describe).
-  const same = store.list('/events', involved.metadata.namespace).find((e) =>
-    e.involvedObject?.uid === involved.metadata.uid && e.type === type && e.reason === reason && e.message === message && e.source?.component === component);
+  const same = store
+    .list('/events', involved.metadata.namespace)
+    .find(
+      (e) =>
+        e.involvedObject?.uid === involved.metadata.uid &&
+        e.type === type &&
+        e.reason === reason &&
+        e.message === message &&
+        e.source?.component === component,
+    );
   try {
     if (same) {
       store.update(eventType, { ...structuredClone(same), count: (same.count ?? 1) + 1, lastTimestamp: now });

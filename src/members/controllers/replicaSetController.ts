@@ -30,7 +30,11 @@ export function replicaSetController(deps: ControllerDeps): Controller {
     }
     if (pods.length > desired) {
       const doomed = [...pods]
-        .sort((a, b) => deletionRank(a) - deletionRank(b) || (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? ''))
+        .sort(
+          (a, b) =>
+            deletionRank(a) - deletionRank(b) ||
+            (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? ''),
+        )
         .slice(0, pods.length - desired);
       for (const pod of doomed) store.delete(podType, pod.metadata.namespace, pod.metadata.name!);
       pods = pods.filter((p) => !doomed.includes(p));
@@ -43,16 +47,20 @@ export function replicaSetController(deps: ControllerDeps): Controller {
       availableReplicas: ready,
       observedGeneration: rs.metadata.generation,
     };
-    if (statusChanged(rs, status)) store.update(registry.byResourceKey(REPLICASETS)!, { ...structuredClone(rs), status });
+    if (statusChanged(rs, status))
+      store.update(registry.byResourceKey(REPLICASETS)!, { ...structuredClone(rs), status });
   }
 
   return {
     name: 'replicaset',
     keysFor(event: StoreEvent): string[] {
       const o = event.object;
-      if (event.resource === REPLICASETS && event.type !== 'DELETED') return [keyOf(o.metadata.namespace, o.metadata.name!)];
+      if (event.resource === REPLICASETS && event.type !== 'DELETED')
+        return [keyOf(o.metadata.namespace, o.metadata.name!)];
       if (event.resource === PODS) {
-        return (o.metadata.ownerReferences ?? []).filter((r) => r.kind === 'ReplicaSet' && r.controller).map((r) => keyOf(o.metadata.namespace, r.name));
+        return (o.metadata.ownerReferences ?? [])
+          .filter((r) => r.kind === 'ReplicaSet' && r.controller)
+          .map((r) => keyOf(o.metadata.namespace, r.name));
       }
       return [];
     },

@@ -9,8 +9,9 @@ import { CONTROLLER_MANAGER } from './serviceAccountController.ts';
 const CONFIGMAPS = '/configmaps';
 export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 const DESCRIPTION_ANNOTATION = 'kubernetes.io/description';
-const DESCRIPTION = 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. '
-  + 'No other usage is guaranteed across distributions of Kubernetes clusters.';
+const DESCRIPTION =
+  'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. ' +
+  'No other usage is guaranteed across distributions of Kubernetes clusters.';
 
 /**
  * kube-controller-manager's root-ca-cert-publisher (pkg/controller/certificates/rootcacertpublisher): every
@@ -28,7 +29,8 @@ export function rootCaPublisher(deps: ControllerDeps, caPem: string): Controller
     const current = store.get(CONFIGMAPS, namespace, ROOT_CA_CONFIGMAP);
     if (!current) {
       const created: KubeObject = {
-        apiVersion: 'v1', kind: 'ConfigMap',
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
         metadata: { name: ROOT_CA_CONFIGMAP, namespace, annotations: { [DESCRIPTION_ANNOTATION]: DESCRIPTION } },
         data,
       };
@@ -48,8 +50,12 @@ export function rootCaPublisher(deps: ControllerDeps, caPem: string): Controller
     name: 'root-ca-cert-publisher',
     keysFor(event: StoreEvent): string[] {
       const o = event.object;
-      if (event.resource === NAMESPACES) return event.type === 'ADDED' || (event.type === 'MODIFIED' && o.status?.phase === 'Active') ? [o.metadata.name!] : [];
-      if (event.resource === CONFIGMAPS && event.type !== 'ADDED' && o.metadata.name === ROOT_CA_CONFIGMAP) return [o.metadata.namespace!];
+      if (event.resource === NAMESPACES)
+        return event.type === 'ADDED' || (event.type === 'MODIFIED' && o.status?.phase === 'Active')
+          ? [o.metadata.name!]
+          : [];
+      if (event.resource === CONFIGMAPS && event.type !== 'ADDED' && o.metadata.name === ROOT_CA_CONFIGMAP)
+        return [o.metadata.namespace!];
       return [];
     },
     reconcile,

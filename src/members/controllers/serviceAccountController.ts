@@ -19,7 +19,11 @@ export function serviceAccountController(deps: ControllerDeps): Controller {
   function reconcile(namespace: string): void {
     if (!activeNamespace(store, namespace)) return;
     if (store.get(SERVICEACCOUNTS, namespace, DEFAULT_ACCOUNT)) return;
-    const account: KubeObject = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: DEFAULT_ACCOUNT, namespace } };
+    const account: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: DEFAULT_ACCOUNT, namespace },
+    };
     account.metadata.managedFields = trackUpdate(undefined, account, CONTROLLER_MANAGER, 'v1', deps.now());
     store.create(registry.byResourceKey(SERVICEACCOUNTS)!, account);
   }

@@ -1,7 +1,16 @@
 import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
-import { controlledBy, createPod, isActive, isReady, PODS, podFromTemplate, statusChanged, templateHash } from './workloadPods.ts';
+import {
+  controlledBy,
+  createPod,
+  isActive,
+  isReady,
+  PODS,
+  podFromTemplate,
+  statusChanged,
+  templateHash,
+} from './workloadPods.ts';
 
 const STATEFULSETS = 'apps/statefulsets';
 const REVISION_LABEL = 'controller-revision-hash';
@@ -37,15 +46,24 @@ export function statefulSetController(deps: ControllerDeps): Controller {
       if (byOrdinal.has(i)) continue;
       if (!parallel && [...Array(i).keys()].some((j) => !byOrdinal.get(j) || !isReady(byOrdinal.get(j)!))) break;
       const podName = `${sts.metadata.name}-${i}`;
-      const pod = podFromTemplate(sts, podName,
-        { [REVISION_LABEL]: revision, 'statefulset.kubernetes.io/pod-name': podName, 'apps.kubernetes.io/pod-index': String(i) },
-        { hostname: podName, ...(sts.spec?.serviceName ? { subdomain: sts.spec.serviceName } : {}) });
+      const pod = podFromTemplate(
+        sts,
+        podName,
+        {
+          [REVISION_LABEL]: revision,
+          'statefulset.kubernetes.io/pod-name': podName,
+          'apps.kubernetes.io/pod-index': String(i),
+        },
+        { hostname: podName, ...(sts.spec?.serviceName ? { subdomain: sts.spec.serviceName } : {}) },
+      );
       byOrdinal.set(i, createPod(store, podType, pod));
     }
     const pods = [...byOrdinal.values()];
     const allReady = pods.length === desired && pods.every(isReady);
     if (allReady && sts.spec?.updateStrategy?.type !== 'OnDelete') {
-      const stale = [...byOrdinal.entries()].filter(([, p]) => p.metadata.labels?.[REVISION_LABEL] !== revision).sort((a, b) => b[0] - a[0])[0];
+      const stale = [...byOrdinal.entries()]
+        .filter(([, p]) => p.metadata.labels?.[REVISION_LABEL] !== revision)
+        .sort((a, b) => b[0] - a[0])[0];
       if (stale) store.delete(podType, stale[1].metadata.namespace, stale[1].metadata.name!);
     }
     const updated = pods.filter((p) => p.metadata.labels?.[REVISION_LABEL] === revision).length;
@@ -61,16 +79,20 @@ export function statefulSetController(deps: ControllerDeps): Controller {
       updateRevision: revision,
       collisionCount: 0,
     };
-    if (statusChanged(sts, status)) store.update(registry.byResourceKey(STATEFULSETS)!, { ...structuredClone(sts), status });
+    if (statusChanged(sts, status))
+      store.update(registry.byResourceKey(STATEFULSETS)!, { ...structuredClone(sts), status });
   }
 
   return {
     name: 'statefulset',
     keysFor(event: StoreEvent): string[] {
       const o = event.object;
-      if (event.resource === STATEFULSETS && event.type !== 'DELETED') return [keyOf(o.metadata.namespace, o.metadata.name!)];
+      if (event.resource === STATEFULSETS && event.type !== 'DELETED')
+        return [keyOf(o.metadata.namespace, o.metadata.name!)];
       if (event.resource === PODS) {
-        return (o.metadata.ownerReferences ?? []).filter((r) => r.kind === 'StatefulSet' && r.controller).map((r) => keyOf(o.metadata.namespace, r.name));
+        return (o.metadata.ownerReferences ?? [])
+          .filter((r) => r.kind === 'StatefulSet' && r.controller)
+          .map((r) => keyOf(o.metadata.namespace, r.name));
       }
       return [];
     },

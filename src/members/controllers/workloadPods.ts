@@ -13,14 +13,19 @@ export const PODS = '/pods';
 
 export function ownerReferenceTo(owner: KubeObject): OwnerReference {
   return {
-    apiVersion: owner.apiVersion!, kind: owner.kind!, name: owner.metadata.name!, uid: owner.metadata.uid!,
-    controller: true, blockOwnerDeletion: true,
+    apiVersion: owner.apiVersion!,
+    kind: owner.kind!,
+    name: owner.metadata.name!,
+    uid: owner.metadata.uid!,
+    controller: true,
+    blockOwnerDeletion: true,
   };
 }
 
 /** Objects of `resource` whose controller ownerReference points at `owner`. */
 export function controlledBy(store: ObjectStore, owner: KubeObject, resource: string): KubeObject[] {
-  return store.dependentsOf(owner.metadata.uid!)
+  return store
+    .dependentsOf(owner.metadata.uid!)
     .filter((d) => d.resource === resource)
     .map((d) => store.get(d.resource, d.namespace, d.name))
     .filter((o): o is KubeObject => o !== undefined)
@@ -37,11 +42,15 @@ export function isActive(pod: KubeObject): boolean {
 }
 
 export function isReady(pod: KubeObject): boolean {
-  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
   return (pod.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
 }
 
-export function podFromTemplate(owner: KubeObject, name: string, extraLabels: Record<string, string>, specOverrides: Record<string, unknown> = {}): KubeObject {
+export function podFromTemplate(
+  owner: KubeObject,
+  name: string,
+  extraLabels: Record<string, string>,
+  specOverrides: Record<string, unknown> = {},
+): KubeObject {
   const template = owner.spec?.template ?? {};
   return {
     apiVersion: 'v1',
@@ -61,7 +70,10 @@ export function podFromTemplate(owner: KubeObject, name: string, extraLabels: Re
 function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableStringify((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableStringify((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -71,23 +83,39 @@ function stableStringify(value: unknown): string {
  * Kubernetes uses for generated names (rand.SafeEncodeString), e.g. `5d8c7f9b6`.
  */
 export function templateHash(template: unknown): string {
-  const digest = createHash('sha256').update(stableStringify(template ?? {})).digest();
+  const digest = createHash('sha256')
+    .update(stableStringify(template ?? {}))
+    .digest();
   const decimal = String(digest.readUInt32BE(0));
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
   return [...decimal].map((d) => alphabet[d.charCodeAt(0) % alphabet.length]).join('');
 }
 
 /** Condition list with `type` set to status/reason, keeping lastTransitionTime when the status did not change. */
-// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
-export function setCondition(conditions: any[] | undefined, type: string, status: 'True' | 'False', reason: string, message: string, now: string, extra: Record<string, string> = {}): any[] {
+export function setCondition(
+  conditions: any[] | undefined,
+  type: string,
+  status: 'True' | 'False',
+  reason: string,
+  message: string,
+  now: string,
+  extra: Record<string, string> = {},
+): any[] {
   const list = [...(conditions ?? [])];
   const index = list.findIndex((c) => c.type === type);
   const previous = index >= 0 ? list[index] : undefined;
-  const unchanged = previous && previous.status === status && previous.reason === reason && previous.message === message;
-  const condition = unchanged ? previous : {
-    type, status, reason, message, lastTransitionTime: previous?.status === status ? previous.lastTransitionTime : now,
-    ...Object.fromEntries(Object.keys(extra).map((k) => [k, now])),
-  };
+  const unchanged =
+    previous && previous.status === status && previous.reason === reason && previous.message === message;
+  const condition = unchanged
+    ? previous
+    : {
+        type,
+        status,
+        reason,
+        message,
+        lastTransitionTime: previous?.status === status ? previous.lastTransitionTime : now,
+        ...Object.fromEntries(Object.keys(extra).map((k) => [k, now])),
+      };
   if (index >= 0) list[index] = condition;
   else list.push(condition);
   return list;

@@ -12,7 +12,9 @@ export interface ContinuePoint {
 }
 
 export function encodeContinue(point: ContinuePoint): string {
-  return Buffer.from(JSON.stringify({ v: VERSION, rv: point.resourceVersion, start: point.startKey })).toString('base64url');
+  return Buffer.from(JSON.stringify({ v: VERSION, rv: point.resourceVersion, start: point.startKey })).toString(
+    'base64url',
+  );
 }
 
 /** The token's start, or the 400 the API server answers a token it did not make. */
@@ -27,8 +29,10 @@ export function decodeContinue(token: string): ContinuePoint {
     throw invalid(`: ${(error as Error).message}`);
   }
   const { v, rv, start } = (parsed ?? {}) as { v?: unknown; rv?: unknown; start?: unknown };
-  if (v !== VERSION) throw invalid(`: server does not recognize this encoded version ${typeof v === 'string' ? v : ''}`);
-  if (typeof rv !== 'number' || rv === 0) throw invalid(': incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  if (v !== VERSION)
+    throw invalid(`: server does not recognize this encoded version ${typeof v === 'string' ? v : ''}`);
+  if (typeof rv !== 'number' || rv === 0)
+    throw invalid(': incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   if (typeof start !== 'string' || start === '') throw invalid(': encoded start key empty (version meta.k8s.io/v1)');
   return { resourceVersion: rv, startKey: start };
 }

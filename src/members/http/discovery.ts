@@ -8,12 +8,20 @@ import type { ResourceType } from '../types.ts';
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 /** metrics-server's verbs for its computed kinds. */
 const COMPUTED_VERBS = ['get', 'list'];
-const SUBRESOURCE_VERBS: Record<string, string[]> = { status: ['get', 'patch', 'update'], scale: ['get', 'patch', 'update'], log: ['get'] };
+const SUBRESOURCE_VERBS: Record<string, string[]> = {
+  status: ['get', 'patch', 'update'],
+  scale: ['get', 'patch', 'update'],
+  log: ['get'],
+};
 
 export const AGGREGATED_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 
 export function apiVersions(address: string): object {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: address }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: address }],
+  };
 }
 
 function groupEntry(group: string, versions: string[]): object {
@@ -22,7 +30,10 @@ function groupEntry(group: string, versions: string[]): object {
 }
 
 export function apiGroupList(registry: ResourceRegistry): object {
-  const groups = registry.groupVersions().filter((g) => g.group !== '').map((g) => groupEntry(g.group, g.versions));
+  const groups = registry
+    .groupVersions()
+    .filter((g) => g.group !== '')
+    .map((g) => groupEntry(g.group, g.versions));
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
@@ -37,14 +48,22 @@ export function apiResourceList(registry: ResourceRegistry, group: string, versi
   const resources: object[] = [];
   for (const rt of types) {
     resources.push({
-      name: rt.plural, singularName: rt.singular, namespaced: rt.namespaced, kind: rt.kind, verbs: rt.computed ? COMPUTED_VERBS : VERBS,
+      name: rt.plural,
+      singularName: rt.singular,
+      namespaced: rt.namespaced,
+      kind: rt.kind,
+      verbs: rt.computed ? COMPUTED_VERBS : VERBS,
       ...(rt.shortNames.length ? { shortNames: rt.shortNames } : {}),
       ...(rt.categories.length ? { categories: rt.categories } : {}),
     });
     for (const sub of rt.subresources) {
       resources.push({
-        name: `${rt.plural}/${sub}`, singularName: '', namespaced: rt.namespaced,
-        ...(sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { kind: sub === 'log' ? 'Pod' : rt.kind }),
+        name: `${rt.plural}/${sub}`,
+        singularName: '',
+        namespaced: rt.namespaced,
+        ...(sub === 'scale'
+          ? { group: 'autoscaling', version: 'v1', kind: 'Scale' }
+          : { kind: sub === 'log' ? 'Pod' : rt.kind }),
         verbs: SUBRESOURCE_VERBS[sub],
       });
     }
@@ -61,25 +80,33 @@ function aggregatedResource(rt: ResourceType): object {
     verbs: rt.computed ? COMPUTED_VERBS : VERBS,
     ...(rt.shortNames.length ? { shortNames: rt.shortNames } : {}),
     ...(rt.categories.length ? { categories: rt.categories } : {}),
-    ...(rt.subresources.length ? {
-      subresources: rt.subresources.map((sub) => ({
-        subresource: sub,
-        responseKind: sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: rt.group, version: rt.version, kind: sub === 'log' ? 'Pod' : rt.kind },
-        verbs: SUBRESOURCE_VERBS[sub],
-      })),
-    } : {}),
+    ...(rt.subresources.length
+      ? {
+          subresources: rt.subresources.map((sub) => ({
+            subresource: sub,
+            responseKind:
+              sub === 'scale'
+                ? { group: 'autoscaling', version: 'v1', kind: 'Scale' }
+                : { group: rt.group, version: rt.version, kind: sub === 'log' ? 'Pod' : rt.kind },
+            verbs: SUBRESOURCE_VERBS[sub],
+          })),
+        }
+      : {}),
   };
 }
 
 /** `/api` (legacy = core group only) or `/apis` (every other group) as an APIGroupDiscoveryList. */
 export function aggregatedDiscovery(registry: ResourceRegistry, legacy: boolean, apiVersion: 'v2' | 'v2beta1'): object {
-  const items = registry.groupVersions().filter((g) => (g.group === '') === legacy).map((g) => ({
-    metadata: { name: g.group, creationTimestamp: null },
-    versions: g.versions.map((version) => ({
-      version,
-      resources: registry.inGroupVersion(g.group, version).map(aggregatedResource),
-      freshness: 'Current',
-    })),
-  }));
+  const items = registry
+    .groupVersions()
+    .filter((g) => (g.group === '') === legacy)
+    .map((g) => ({
+      metadata: { name: g.group, creationTimestamp: null },
+      versions: g.versions.map((version) => ({
+        version,
+        resources: registry.inGroupVersion(g.group, version).map(aggregatedResource),
+        freshness: 'Current',
+      })),
+    }));
   return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${apiVersion}`, metadata: {}, items };
 }

@@ -1,7 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../ApiError.ts';
-import { aggregatedDiscovery, AGGREGATED_CONTENT_TYPE, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.ts';
+import {
+  aggregatedDiscovery,
+  AGGREGATED_CONTENT_TYPE,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+} from './discovery.ts';
 import { handleResource } from './handleResource.ts';
 import { openapiGroupVersionDocument, openapiIndex } from './openapi.ts';
 import { parseApiPath } from './parseApiPath.ts';
@@ -10,8 +17,15 @@ import { sendJson, sendStatus, sendText } from './respond.ts';
 import type { ServerContext } from './ServerContext.ts';
 
 const VERSION = {
-  major: '1', minor: '32', gitVersion: 'v1.32.0', gitCommit: 'flotilla-member-emulator', gitTreeState: 'clean',
-  buildDate: '2024-12-11T00:00:00Z', goVersion: 'go1.23.3', compiler: 'gc', platform: 'linux/amd64',
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.0',
+  gitCommit: 'flotilla-member-emulator',
+  gitTreeState: 'clean',
+  buildDate: '2024-12-11T00:00:00Z',
+  goVersion: 'go1.23.3',
+  compiler: 'gc',
+  platform: 'linux/amd64',
 };
 
 const HEALTH_PATHS = new Set(['/healthz', '/livez', '/readyz']);
@@ -24,7 +38,12 @@ export async function handleRequest(ctx: ServerContext, req: IncomingMessage, re
     const pathname = url.pathname.replace(/\/+$/, '') || '/';
     if (!isLongRunning(url, pathname)) checkRequestTimeout(url.searchParams);
     // Health and version are readable without credentials, as system:public-info-viewer allows.
-    if (HEALTH_PATHS.has(pathname) || pathname.startsWith('/readyz/') || pathname.startsWith('/healthz/') || pathname.startsWith('/livez/')) {
+    if (
+      HEALTH_PATHS.has(pathname) ||
+      pathname.startsWith('/readyz/') ||
+      pathname.startsWith('/healthz/') ||
+      pathname.startsWith('/livez/')
+    ) {
       const failing = ctx.faults.readyzFalse && pathname.startsWith('/readyz');
       if (failing) sendText(res, 500, '[-]etcd failed: reason withheld\nreadyz check failed\n');
       else sendText(res, 200, 'ok');
@@ -42,13 +61,20 @@ export async function handleRequest(ctx: ServerContext, req: IncomingMessage, re
       return;
     }
     if (error instanceof ApiError) return sendStatus(res, error);
-    sendStatus(res, new ApiError(500, 'InternalError', `Internal error occurred: ${(error as Error)?.message ?? String(error)}`));
+    sendStatus(
+      res,
+      new ApiError(500, 'InternalError', `Internal error occurred: ${(error as Error)?.message ?? String(error)}`),
+    );
   }
 }
 
 /** Watches and log streams are long-running requests: no request deadline, so `timeout` is not read. */
 function isLongRunning(url: URL, pathname: string): boolean {
-  return queryBool(url.searchParams, 'watch') === true || /\/(api\/v1|apis\/[^/]+\/[^/]+)\/watch\//.test(pathname) || pathname.endsWith('/log');
+  return (
+    queryBool(url.searchParams, 'watch') === true ||
+    /\/(api\/v1|apis\/[^/]+\/[^/]+)\/watch\//.test(pathname) ||
+    pathname.endsWith('/log')
+  );
 }
 
 function authenticated(ctx: ServerContext, req: IncomingMessage): boolean {
@@ -60,17 +86,28 @@ function authenticated(ctx: ServerContext, req: IncomingMessage): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, url: URL, pathname: string): Promise<void> {
+async function route(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  pathname: string,
+): Promise<void> {
   const accept = req.headers.accept ?? '';
   const aggregated = accept.includes('as=APIGroupDiscoveryList');
-  const discoveryVersion = /v=v2(;|,|$)/.test(accept.split(',').find((a) => a.includes('as=APIGroupDiscoveryList')) ?? '') ? 'v2' : 'v2beta1';
+  const discoveryVersion = /v=v2(;|,|$)/.test(
+    accept.split(',').find((a) => a.includes('as=APIGroupDiscoveryList')) ?? '',
+  )
+    ? 'v2'
+    : 'v2beta1';
   const isGet = (req.method ?? 'GET') === 'GET';
   const segments = pathname.split('/').filter(Boolean);
 
   if (isGet && (pathname === '/api' || pathname === '/apis')) {
     const legacy = pathname === '/api';
     if (aggregated) {
-      const contentType = discoveryVersion === 'v2' ? AGGREGATED_CONTENT_TYPE : AGGREGATED_CONTENT_TYPE.replace('v=v2;', 'v=v2beta1;');
+      const contentType =
+        discoveryVersion === 'v2' ? AGGREGATED_CONTENT_TYPE : AGGREGATED_CONTENT_TYPE.replace('v=v2;', 'v=v2beta1;');
       return sendJson(res, 200, aggregatedDiscovery(ctx.registry, legacy, discoveryVersion), contentType);
     }
     return sendJson(res, 200, legacy ? apiVersions(ctx.address()) : apiGroupList(ctx.registry));
@@ -79,7 +116,10 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
     const group = apiGroup(ctx.registry, segments[1]!);
     if (group) return sendJson(res, 200, group);
   }
-  if (isGet && ((segments[0] === 'api' && segments.length === 2) || (segments[0] === 'apis' && segments.length === 3))) {
+  if (
+    isGet &&
+    ((segments[0] === 'api' && segments.length === 2) || (segments[0] === 'apis' && segments.length === 3))
+  ) {
     const [group, version] = segments[0] === 'api' ? ['', segments[1]!] : [segments[1]!, segments[2]!];
     const list = apiResourceList(ctx.registry, group, version);
     if (list) return sendJson(res, 200, list);
@@ -93,5 +133,10 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   }
   const parsed = parseApiPath(ctx.registry, pathname);
   if (parsed.type === 'resource') return handleResource(ctx, req, res, parsed.path, url);
-  throw new ApiError(404, 'NotFound', 'the server could not find the requested resource', parsed.type === 'unknown-resource' ? { group: parsed.group, kind: parsed.plural } : undefined);
+  throw new ApiError(
+    404,
+    'NotFound',
+    'the server could not find the requested resource',
+    parsed.type === 'unknown-resource' ? { group: parsed.group, kind: parsed.plural } : undefined,
+  );
 }

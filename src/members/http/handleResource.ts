@@ -3,7 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, badRequest, invalid, invalidFields, notFound } from '../ApiError.ts';
 import { serverSideApply } from '../apply/serverSideApply.ts';
 import { trackUpdate } from '../apply/trackUpdate.ts';
-import { deleteDependents, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, orphanDependents } from '../controllers/garbageCollector.ts';
+import {
+  deleteDependents,
+  FOREGROUND_FINALIZER,
+  ORPHAN_FINALIZER,
+  orphanDependents,
+} from '../controllers/garbageCollector.ts';
 import { jsonPatch } from '../patches/jsonPatch.ts';
 import { mergePatch } from '../patches/mergePatch.ts';
 import { strategicMergePatch } from '../patches/strategicMergePatch.ts';
@@ -28,15 +33,36 @@ import { serveMetrics } from './serveMetrics.ts';
 import { serveWatch } from './serveWatch.ts';
 import { decodeContinue, encodeContinue } from './continueToken.ts';
 import {
-  checkPodLogOptions, parseDeleteOptions, parseIncludeObject, parseListOptions, parseWriteOptions, propagationOf, type ListOptions, type WriteOptions,
+  checkPodLogOptions,
+  parseDeleteOptions,
+  parseIncludeObject,
+  parseListOptions,
+  parseWriteOptions,
+  propagationOf,
+  type ListOptions,
+  type WriteOptions,
 } from './requestOptions.ts';
 
 const PROTECTED_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 const NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const SERVER_OWNED_METADATA = ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'managedFields', 'selfLink'];
+const SERVER_OWNED_METADATA = [
+  'uid',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'generation',
+  'managedFields',
+  'selfLink',
+];
 
 /** Routes one request on a resource path to its verb. */
-export async function handleResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
+export async function handleResource(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: ApiPath,
+  url: URL,
+): Promise<void> {
   const method = req.method ?? 'GET';
   const { rt, name, subresource } = path;
   if (rt.namespaced && path.namespace === undefined && name) throw notFound(rt.group, rt.plural, name);
@@ -47,7 +73,15 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
       const options = parseListOptions(url.searchParams);
       if (!options.watch) return listObjects(ctx, req, res, path, url, options);
       const table = acceptsTable(req) ? parseIncludeObject(url.searchParams) : undefined;
-      serveWatch(ctx, req, res, rt, { ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), matches: selectorFilter(options) }, options, table !== undefined);
+      serveWatch(
+        ctx,
+        req,
+        res,
+        rt,
+        { ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), matches: selectorFilter(options) },
+        options,
+        table !== undefined,
+      );
       return;
     }
     if (method === 'POST') return createObject(ctx, req, res, path, url);
@@ -63,7 +97,12 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
   if (subresource === 'scale') return handleScale(ctx, req, res, path, url);
   if (method === 'GET') {
     const object = withVersion(requireObject(ctx, path), rt);
-    if (acceptsTable(req)) sendJson(res, 200, renderTable(rt, [object], ctx.now().getTime(), tableOptions(url, object.metadata.resourceVersion!)));
+    if (acceptsTable(req))
+      sendJson(
+        res,
+        200,
+        renderTable(rt, [object], ctx.now().getTime(), tableOptions(url, object.metadata.resourceVersion!)),
+      );
     else sendJson(res, 200, object);
     return;
   }
@@ -77,7 +116,13 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
  * `/api/v1/watch/namespaces/default/pods[/name]`: the deprecated watch endpoints, a watch whatever the query
  * says; the item form watches that one object through a metadata.name field selector.
  */
-function watchThroughPrefix(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): void {
+function watchThroughPrefix(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: ApiPath,
+  url: URL,
+): void {
   const method = req.method ?? 'GET';
   if (method !== 'GET' || path.subresource) throw methodNotAllowed(method);
   // Decoded and validated as the query says (so without ?watch it is validated, and defaulted, as a list).
@@ -85,13 +130,23 @@ function watchThroughPrefix(ctx: ServerContext, req: IncomingMessage, res: Serve
   if (path.name) {
     const named = parseFieldSelector(options.fieldSelector).find((r) => r.path === 'metadata.name');
     if (options.fieldSelector === '') options.fieldSelector = `metadata.name=${path.name}`;
-    else if (!named || named.op !== '=' || named.value !== path.name) throw badRequest('fieldSelector metadata.name doesn\'t match requested name');
+    else if (!named || named.op !== '=' || named.value !== path.name)
+      throw badRequest("fieldSelector metadata.name doesn't match requested name");
   }
   const table = acceptsTable(req) ? parseIncludeObject(url.searchParams) : undefined;
-  serveWatch(ctx, req, res, path.rt, { ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), matches: selectorFilter(options) }, options, table !== undefined);
+  serveWatch(
+    ctx,
+    req,
+    res,
+    path.rt,
+    { ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), matches: selectorFilter(options) },
+    options,
+    table !== undefined,
+  );
 }
 
-const methodNotAllowed = (method: string) => new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method})`);
+const methodNotAllowed = (method: string) =>
+  new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method})`);
 
 function acceptsTable(req: IncomingMessage): boolean {
   return (req.headers.accept ?? '').includes('as=Table');
@@ -118,7 +173,10 @@ function requireObject(ctx: ServerContext, path: ApiPath): KubeObject {
 }
 
 function timestamp(ctx: ServerContext): string {
-  return ctx.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return ctx
+    .now()
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** The field manager of a non-apply write: `fieldManager`, else (absent or empty) the User-Agent's first word, as the API server does. */
@@ -144,7 +202,6 @@ function serviceAllocators(ctx: ServerContext): Allocators {
       }
     },
     nodePort: () => {
-      // biome-ignore lint/suspicious/noExplicitAny: reads fields of untyped Kubernetes objects
       const used = new Set(services().flatMap((s) => (s.spec?.ports ?? []).map((p: any) => p?.nodePort)));
       for (let port = 30000; port <= 32767; port++) {
         if (used.has(port) || givenPorts.has(port)) continue;
@@ -169,7 +226,8 @@ function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): 
  */
 function admitCreate(ctx: ServerContext, rt: ResourceType, object: KubeObject): void {
   object.metadata.uid = randomUUID();
-  if (rt.kind === 'Pod' && rt.group === '') admitPod(object, (name) => ctx.store.get('/serviceaccounts', object.metadata.namespace, name));
+  if (rt.kind === 'Pod' && rt.group === '')
+    admitPod(object, (name) => ctx.store.get('/serviceaccounts', object.metadata.namespace, name));
   prepareForCreate(rt.kind, object);
   const status = rt.crd ? undefined : initialStatus(rt.kind, object);
   if (status && rt.subresources.includes('status')) object.status = status;
@@ -178,7 +236,9 @@ function admitCreate(ctx: ServerContext, rt: ResourceType, object: KubeObject): 
 function checkTypeMeta(body: KubeObject, rt: ResourceType): void {
   const gv = groupVersionOf(rt);
   if (body.apiVersion !== undefined && body.apiVersion !== gv) {
-    throw badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${gv})`);
+    throw badRequest(
+      `the API version in the data (${body.apiVersion}) does not match the expected API version (${gv})`,
+    );
   }
   if (body.kind !== undefined && body.kind !== rt.kind) {
     throw badRequest(`the kind in the data (${body.kind}) does not match the expected kind (${rt.kind})`);
@@ -186,7 +246,8 @@ function checkTypeMeta(body: KubeObject, rt: ResourceType): void {
 }
 
 function asObject(body: unknown): KubeObject {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the request body must be a JSON object');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw badRequest('the request body must be a JSON object');
   const object = body as KubeObject;
   if (object.metadata === undefined || object.metadata === null) object.metadata = {};
   if (typeof object.metadata !== 'object') throw badRequest('metadata must be an object');
@@ -196,8 +257,13 @@ function asObject(body: unknown): KubeObject {
 function validateName(rt: ResourceType, name: string | undefined): void {
   if (!name) throw invalid(rt.kind, rt.group, '', 'metadata.name', 'Required value: name or generateName is required');
   if (name.length > 253 || !NAME_PATTERN.test(name)) {
-    throw invalid(rt.kind, rt.group, name, 'metadata.name',
-      `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`);
+    throw invalid(
+      rt.kind,
+      rt.group,
+      name,
+      'metadata.name',
+      `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
+    );
   }
 }
 
@@ -214,18 +280,33 @@ function namespaceFor(rt: ResourceType, path: ApiPath, body: KubeObject): string
 /** Where the emulator's store order puts an object; continue tokens point at one. */
 const storeKey = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
-function listObjects(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL, options: ListOptions): void {
+function listObjects(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: ApiPath,
+  url: URL,
+  options: ListOptions,
+): void {
   const { rt } = path;
   if (options.resourceVersion !== '' && options.resourceVersion !== '0' && !/^[0-9]+$/.test(options.resourceVersion)) {
     // The storage layer's parse error is not an API status, so the real server answers it as an unknown 500.
-    throw new ApiError(500, '', `resourceVersion: Invalid value: ${JSON.stringify(options.resourceVersion)}: strconv.ParseUint: parsing ${JSON.stringify(options.resourceVersion)}: invalid syntax`);
+    throw new ApiError(
+      500,
+      '',
+      `resourceVersion: Invalid value: ${JSON.stringify(options.resourceVersion)}: strconv.ParseUint: parsing ${JSON.stringify(options.resourceVersion)}: invalid syntax`,
+    );
   }
   const matches = selectorFilter(options);
-  let all = ctx.store.list(resourceKeyOf(rt), path.namespace).filter(matches).map((o) => withVersion(o, rt));
+  let all = ctx.store
+    .list(resourceKeyOf(rt), path.namespace)
+    .filter(matches)
+    .map((o) => withVersion(o, rt));
   let resourceVersion = ctx.store.resourceVersion;
   if (options.continue !== '') {
     const point = decodeContinue(options.continue);
-    if (options.resourceVersion !== '' && options.resourceVersion !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+    if (options.resourceVersion !== '' && options.resourceVersion !== '0')
+      throw badRequest('specifying resource version is not allowed when using continue');
     all = all.filter((o) => storeKey(o).localeCompare(point.startKey) >= 0);
     resourceVersion = point.resourceVersion;
   }
@@ -234,18 +315,34 @@ function listObjects(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   const next = limit > 0 ? all[limit] : undefined;
   const continueToken = next ? encodeContinue({ resourceVersion, startKey: storeKey(next) }) : undefined;
   if (acceptsTable(req)) {
-    sendJson(res, 200, renderTable(rt, items, ctx.now().getTime(), { ...tableOptions(url, String(resourceVersion)), ...(continueToken ? { continueToken } : {}) }));
+    sendJson(
+      res,
+      200,
+      renderTable(rt, items, ctx.now().getTime(), {
+        ...tableOptions(url, String(resourceVersion)),
+        ...(continueToken ? { continueToken } : {}),
+      }),
+    );
     return;
   }
   sendJson(res, 200, {
     kind: `${rt.kind}List`,
     apiVersion: groupVersionOf(rt),
-    metadata: { resourceVersion: String(resourceVersion), ...(continueToken ? { continue: continueToken, remainingItemCount: all.length - limit } : {}) },
+    metadata: {
+      resourceVersion: String(resourceVersion),
+      ...(continueToken ? { continue: continueToken, remainingItemCount: all.length - limit } : {}),
+    },
     items,
   });
 }
 
-async function createObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
+async function createObject(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: ApiPath,
+  url: URL,
+): Promise<void> {
   const { rt } = path;
   const options = parseWriteOptions(url.searchParams, 'CreateOptions');
   const body = asObject(await readBody(req));
@@ -262,7 +359,13 @@ async function createObject(ctx: ServerContext, req: IncomingMessage, res: Serve
   object.apiVersion = groupVersionOf(rt);
   object.kind = rt.kind;
   defaultObject(rt.kind, object, serviceAllocators(ctx));
-  object.metadata.managedFields = trackUpdate(undefined, object, managerOf(req, options), groupVersionOf(rt), timestamp(ctx));
+  object.metadata.managedFields = trackUpdate(
+    undefined,
+    object,
+    managerOf(req, options),
+    groupVersionOf(rt),
+    timestamp(ctx),
+  );
   admitCreate(ctx, rt, object);
   validate(rt, object);
   if (options.dryRun) {
@@ -272,13 +375,21 @@ async function createObject(ctx: ServerContext, req: IncomingMessage, res: Serve
   sendJson(res, 201, withVersion(ctx.store.create(rt, object), rt));
 }
 
-async function replaceObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
+async function replaceObject(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: ApiPath,
+  url: URL,
+): Promise<void> {
   const { rt } = path;
   const options = parseWriteOptions(url.searchParams, 'UpdateOptions');
   const body = asObject(await readBody(req));
   checkTypeMeta(body, rt);
   if (body.metadata.name !== undefined && body.metadata.name !== path.name) {
-    throw badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${path.name})`);
+    throw badRequest(
+      `the name of the object (${body.metadata.name}) does not match the name on the URL (${path.name})`,
+    );
   }
   const current = requireObject(ctx, path);
   const next: KubeObject = structuredClone(body);
@@ -290,24 +401,41 @@ async function replaceObject(ctx: ServerContext, req: IncomingMessage, res: Serv
 }
 
 /** The end of every non-apply update: defaults, managedFields, precondition, store write. */
-function writeUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, options: WriteOptions, current: KubeObject, next: KubeObject): void {
+function writeUpdate(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: ApiPath,
+  options: WriteOptions,
+  current: KubeObject,
+  next: KubeObject,
+): void {
   const { rt } = path;
   const scope = writeScope(rt, path.subresource);
-  const subresource = path.subresource === 'status' ? 'status' as const : undefined;
+  const subresource = path.subresource === 'status' ? ('status' as const) : undefined;
   if (scope !== 'status') {
     if (rt.kind === 'Service') keepAllocatedValues(current, next);
     defaultObject(rt.kind, next, serviceAllocators(ctx));
     validate(rt, next, current);
   }
-  const tracked: KubeObject = scope === 'status'
-    ? { ...current, status: next.status }
-    : { ...next, ...(scope === 'main' ? { status: current.status } : {}) };
-  const managedFields = trackUpdate(current, tracked, managerOf(req, options), groupVersionOf(rt), timestamp(ctx), subresource);
+  const tracked: KubeObject =
+    scope === 'status'
+      ? { ...current, status: next.status }
+      : { ...next, ...(scope === 'main' ? { status: current.status } : {}) };
+  const managedFields = trackUpdate(
+    current,
+    tracked,
+    managerOf(req, options),
+    groupVersionOf(rt),
+    timestamp(ctx),
+    subresource,
+  );
   // The status subresource changes only status, but the managedFields entry it records lives in metadata,
   // so it is written as a whole object built from the stored one.
-  const write: KubeObject = scope === 'status'
-    ? { ...tracked, metadata: { ...current.metadata, managedFields, resourceVersion: next.metadata.resourceVersion } }
-    : { ...next, metadata: { ...next.metadata, managedFields } };
+  const write: KubeObject =
+    scope === 'status'
+      ? { ...tracked, metadata: { ...current.metadata, managedFields, resourceVersion: next.metadata.resourceVersion } }
+      : { ...next, metadata: { ...next.metadata, managedFields } };
   if (scope === 'status' && write.status === undefined) delete write.status;
   if (options.dryRun) {
     sendJson(res, 200, withVersion(dryRunResult(current, write), rt));
@@ -320,10 +448,25 @@ function writeUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
 /** What an update would store, without storing it: identity fields come from the live object (kubectl diff). */
 function dryRunResult(current: KubeObject, next: KubeObject): KubeObject {
   const { uid, creationTimestamp, generation, resourceVersion } = current.metadata;
-  return { ...next, metadata: { ...next.metadata, uid, creationTimestamp, resourceVersion, ...(generation !== undefined ? { generation } : {}) } };
+  return {
+    ...next,
+    metadata: {
+      ...next.metadata,
+      uid,
+      creationTimestamp,
+      resourceVersion,
+      ...(generation !== undefined ? { generation } : {}),
+    },
+  };
 }
 
-async function patchObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
+async function patchObject(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: ApiPath,
+  url: URL,
+): Promise<void> {
   const { rt } = path;
   const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const options = parseWriteOptions(url.searchParams, 'PatchOptions', contentType === 'application/apply-patch+yaml');
@@ -332,14 +475,27 @@ async function patchObject(ctx: ServerContext, req: IncomingMessage, res: Server
   const current = requireObject(ctx, path);
   let patched: unknown;
   switch (contentType) {
-    case 'application/json-patch+json': patched = jsonPatch(current, body); break;
-    case 'application/merge-patch+json': patched = mergePatch(structuredClone(current), body); break;
+    case 'application/json-patch+json':
+      patched = jsonPatch(current, body);
+      break;
+    case 'application/merge-patch+json':
+      patched = mergePatch(structuredClone(current), body);
+      break;
     case 'application/strategic-merge-patch+json':
-      if (!rt.strategicMerge) throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`);
+      if (!rt.strategicMerge)
+        throw new ApiError(
+          415,
+          'UnsupportedMediaType',
+          `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`,
+        );
       patched = strategicMergePatch(structuredClone(current), body);
       break;
     default:
-      throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
+      throw new ApiError(
+        415,
+        'UnsupportedMediaType',
+        `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`,
+      );
   }
   const next = asObject(patched);
   if (next.metadata.name !== current.metadata.name) throw badRequest('metadata.name cannot be changed by a patch');
@@ -349,21 +505,34 @@ async function patchObject(ctx: ServerContext, req: IncomingMessage, res: Server
   return writeUpdate(ctx, req, res, path, options, current, next);
 }
 
-async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPath, options: WriteOptions, applied: KubeObject): Promise<void> {
+async function applyObject(
+  ctx: ServerContext,
+  res: ServerResponse,
+  path: ApiPath,
+  options: WriteOptions,
+  applied: KubeObject,
+): Promise<void> {
   const { rt } = path;
   const manager = options.fieldManager;
   if (!applied.apiVersion || !applied.kind) throw badRequest('apply requests must set apiVersion and kind');
   checkTypeMeta(applied, rt);
   if (applied.metadata.name !== undefined && applied.metadata.name !== path.name) {
-    throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${path.name})`);
+    throw badRequest(
+      `the name of the object (${applied.metadata.name}) does not match the name on the URL (${path.name})`,
+    );
   }
   const namespace = namespaceFor(rt, path, applied);
   const current = ctx.store.get(resourceKeyOf(rt), namespace, path.name!);
-  const subresource = path.subresource === 'status' ? 'status' as const : undefined;
+  const subresource = path.subresource === 'status' ? ('status' as const) : undefined;
   if (!current && subresource) throw notFound(rt.group, rt.plural, path.name!);
   const merged = serverSideApply({
-    live: current, applied, manager, force: options.force ?? false, apiVersion: groupVersionOf(rt),
-    ...(subresource ? { subresource } : {}), now: timestamp(ctx),
+    live: current,
+    applied,
+    manager,
+    force: options.force ?? false,
+    apiVersion: groupVersionOf(rt),
+    ...(subresource ? { subresource } : {}),
+    now: timestamp(ctx),
   });
   merged.metadata.name = path.name;
   if (namespace !== undefined) merged.metadata.namespace = namespace;
@@ -397,12 +566,21 @@ async function applyObject(ctx: ServerContext, res: ServerResponse, path: ApiPat
   sendJson(res, 200, withVersion(stored, rt));
 }
 
-async function deleteObject(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
+async function deleteObject(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: ApiPath,
+  url: URL,
+): Promise<void> {
   const { rt } = path;
   const options = parseDeleteOptions(url.searchParams, await readBody(req));
   const current = requireObject(ctx, path);
   if (rt.kind === 'Namespace' && PROTECTED_NAMESPACES.has(path.name!)) {
-    throw new ApiError(403, 'Forbidden', `namespaces "${path.name}" is forbidden: this namespace may not be deleted`, { name: path.name!, kind: 'namespaces' });
+    throw new ApiError(403, 'Forbidden', `namespaces "${path.name}" is forbidden: this namespace may not be deleted`, {
+      name: path.name!,
+      kind: 'namespaces',
+    });
   }
   const propagation = propagationOf(options);
   if (options.dryRun) {
@@ -416,7 +594,8 @@ async function deleteObject(ctx: ServerContext, req: IncomingMessage, res: Serve
   if (rt.kind === 'Namespace') {
     if (propagation === 'Orphan') orphanDependents(ctx.store, ctx.registry, current.metadata.uid!);
     if (propagation === 'Foreground') deleteDependents(ctx.store, ctx.registry, current.metadata.uid!);
-  } else if (propagation !== 'Background') gcFinalizer = propagation === 'Orphan' ? ORPHAN_FINALIZER : FOREGROUND_FINALIZER;
+  } else if (propagation !== 'Background')
+    gcFinalizer = propagation === 'Orphan' ? ORPHAN_FINALIZER : FOREGROUND_FINALIZER;
   const result = ctx.store.delete(rt, path.namespace, path.name!, options.preconditions, gcFinalizer);
   if (!result.deleted) {
     // 202 only when the caller asked for cascading with orphanDependents=false, as the API server does.
@@ -424,12 +603,21 @@ async function deleteObject(ctx: ServerContext, req: IncomingMessage, res: Serve
     return;
   }
   sendJson(res, 200, {
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
     details: { name: path.name, group: rt.group, kind: rt.plural, uid: current.metadata.uid },
   });
 }
 
-async function deleteCollection(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
+async function deleteCollection(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: ApiPath,
+  url: URL,
+): Promise<void> {
   const { rt } = path;
   const matches = selectorFilter(parseListOptions(url.searchParams));
   const options = parseDeleteOptions(url.searchParams, await readBody(req));
@@ -439,7 +627,12 @@ async function deleteCollection(ctx: ServerContext, req: IncomingMessage, res: S
     if (!options.dryRun) ctx.store.delete(rt, object.metadata.namespace, object.metadata.name!);
     deleted.push(withVersion(object, rt));
   }
-  sendJson(res, 200, { kind: `${rt.kind}List`, apiVersion: groupVersionOf(rt), metadata: { resourceVersion: String(ctx.store.resourceVersion) }, items: deleted });
+  sendJson(res, 200, {
+    kind: `${rt.kind}List`,
+    apiVersion: groupVersionOf(rt),
+    metadata: { resourceVersion: String(ctx.store.resourceVersion) },
+    items: deleted,
+  });
 }
 
 function toScale(object: KubeObject): KubeObject {
@@ -449,7 +642,8 @@ function toScale(object: KubeObject): KubeObject {
   const formatted = selector ? formatLabelSelector(selector) : '';
   const selectorText = formatted === '<none>' ? '' : formatted;
   return {
-    kind: 'Scale', apiVersion: 'autoscaling/v1',
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
     metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
     spec: { replicas: object.spec?.replicas ?? 0 },
     status: { replicas: object.status?.replicas ?? 0, selector: selectorText },
@@ -457,7 +651,13 @@ function toScale(object: KubeObject): KubeObject {
 }
 
 /** The scale subresource (`kubectl scale`): reads and writes spec.replicas through an autoscaling/v1 Scale. */
-async function handleScale(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): Promise<void> {
+async function handleScale(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: ApiPath,
+  url: URL,
+): Promise<void> {
   const current = requireObject(ctx, path);
   const scale = toScale(current);
   const method = req.method ?? 'GET';
@@ -466,19 +666,38 @@ async function handleScale(ctx: ServerContext, req: IncomingMessage, res: Server
     return;
   }
   const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
-  const options = parseWriteOptions(url.searchParams, method === 'PATCH' ? 'PatchOptions' : 'UpdateOptions', contentType === 'application/apply-patch+yaml');
+  const options = parseWriteOptions(
+    url.searchParams,
+    method === 'PATCH' ? 'PatchOptions' : 'UpdateOptions',
+    contentType === 'application/apply-patch+yaml',
+  );
   const body = await readBody(req);
   let desired: KubeObject;
   if (method === 'PUT') desired = asObject(body);
   else if (method === 'PATCH') {
-    desired = asObject(contentType === 'application/json-patch+json' ? jsonPatch(scale, body) : mergePatch(structuredClone(scale), body));
+    desired = asObject(
+      contentType === 'application/json-patch+json' ? jsonPatch(scale, body) : mergePatch(structuredClone(scale), body),
+    );
   } else throw methodNotAllowed(method);
   const replicas = Number(desired.spec?.replicas);
-  if (!Number.isInteger(replicas) || replicas < 0) throw invalid('Scale', 'autoscaling', path.name!, 'spec.replicas', `Invalid value: ${desired.spec?.replicas}: must be greater than or equal to 0`);
+  if (!Number.isInteger(replicas) || replicas < 0)
+    throw invalid(
+      'Scale',
+      'autoscaling',
+      path.name!,
+      'spec.replicas',
+      `Invalid value: ${desired.spec?.replicas}: must be greater than or equal to 0`,
+    );
   const next = structuredClone(current);
   next.spec = { ...next.spec, replicas };
   if (desired.metadata.resourceVersion) next.metadata.resourceVersion = desired.metadata.resourceVersion;
-  next.metadata.managedFields = trackUpdate(current, next, managerOf(req, options), groupVersionOf(path.rt), timestamp(ctx));
+  next.metadata.managedFields = trackUpdate(
+    current,
+    next,
+    managerOf(req, options),
+    groupVersionOf(path.rt),
+    timestamp(ctx),
+  );
   const stored = options.dryRun ? next : ctx.store.update(path.rt, next, 'main');
   sendJson(res, 200, toScale(stored));
 }

@@ -7,7 +7,11 @@ import type { ResourceRegistry } from '../resources/ResourceRegistry.ts';
 
 const gvPath = (group: string, version: string) => (group ? `apis/${group}/${version}` : `api/${version}`);
 
-export function openapiGroupVersionDocument(registry: ResourceRegistry, group: string, version: string): object | undefined {
+export function openapiGroupVersionDocument(
+  registry: ResourceRegistry,
+  group: string,
+  version: string,
+): object | undefined {
   const types = registry.inGroupVersion(group, version);
   if (types.length === 0) return undefined;
   const paths: Record<string, object> = {};
@@ -28,7 +32,9 @@ export function openapiGroupVersionDocument(registry: ResourceRegistry, group: s
       responses: { '200': { description: 'OK' } },
     });
     // Computed kinds (metrics.k8s.io) are read-only, as metrics-server's document says.
-    paths[`${base}/{name}`] = rt.computed ? { get: op('get') } : { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };
+    paths[`${base}/{name}`] = rt.computed
+      ? { get: op('get') }
+      : { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };
     paths[base] = rt.computed ? { get: op('list') } : { get: op('list'), post: op('post') };
   }
   return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.32.0' }, paths, components: { schemas: {} } };

@@ -51,12 +51,18 @@ export function parseApiPath(registry: ResourceRegistry, pathname: string): Pars
   if (!plural || extra.length > 0) return { type: 'none' };
   const rt = registry.byPlural(group, version, plural);
   if (!rt) return { type: 'unknown-resource', group, version, plural };
-  if (subresource && !rt.subresources.includes(subresource as Subresource)) return { type: 'unknown-resource', group, version, plural: `${plural}/${subresource}` };
+  if (subresource && !rt.subresources.includes(subresource as Subresource))
+    return { type: 'unknown-resource', group, version, plural: `${plural}/${subresource}` };
   return {
     type: 'resource',
     path: {
-      group, version, rt, ...(namespace !== undefined ? { namespace } : {}), ...(name ? { name } : {}),
-      ...(subresource ? { subresource: subresource as Subresource } : {}), ...(watch ? { watch } : {}),
+      group,
+      version,
+      rt,
+      ...(namespace !== undefined ? { namespace } : {}),
+      ...(name ? { name } : {}),
+      ...(subresource ? { subresource: subresource as Subresource } : {}),
+      ...(watch ? { watch } : {}),
     },
   };
 }

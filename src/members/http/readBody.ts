@@ -26,7 +26,12 @@ export async function readBody(req: IncomingMessage): Promise<unknown> {
   if (type.startsWith('application/vnd.kubernetes.protobuf') && bytes.length > 0) return decodeProtobuf(bytes);
   const text = bytes.toString('utf8');
   if (text.trim() === '') return undefined;
-  if (type.includes('protobuf')) throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+  if (type.includes('protobuf'))
+    throw new ApiError(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`,
+    );
   try {
     return type.includes('yaml') ? parseYamlValue(text) : JSON.parse(text);
   } catch (error) {

@@ -6,10 +6,19 @@ import { type ApiError, badRequest, invalidFields, type FieldError } from '../Ap
 // options validation (pkg/apis/meta/v1/validation, pkg/apis/meta/internalversion/validation) answered
 // 422 Invalid against the options kind. Only the first value of a repeated parameter counts, except dryRun.
 
-const forbidden = (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, body: `Forbidden: ${detail}` });
-const required = (field: string, detail: string): FieldError => ({ type: 'FieldValueRequired', field, body: `Required value: ${detail}` });
+const forbidden = (field: string, detail: string): FieldError => ({
+  type: 'FieldValueForbidden',
+  field,
+  body: `Forbidden: ${detail}`,
+});
+const required = (field: string, detail: string): FieldError => ({
+  type: 'FieldValueRequired',
+  field,
+  body: `Required value: ${detail}`,
+});
 const notSupported = (field: string, value: string, supported: string[]): FieldError => ({
-  type: 'FieldValueNotSupported', field,
+  type: 'FieldValueNotSupported',
+  field,
   body: `Unsupported value: ${value}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
 });
 
@@ -36,7 +45,8 @@ const INT64_MIN = -(1n << 63n);
 export function parseInt64(text: string): number {
   if (!/^[+-]?[0-9]+$/.test(text)) throw new Error(`strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
   const value = BigInt(text);
-  if (value > INT64_MAX || value < INT64_MIN) throw new Error(`strconv.ParseInt: parsing ${JSON.stringify(text)}: value out of range`);
+  if (value > INT64_MAX || value < INT64_MIN)
+    throw new Error(`strconv.ParseInt: parsing ${JSON.stringify(text)}: value out of range`);
   return Number(value);
 }
 
@@ -116,8 +126,12 @@ export function parseListOptions(params: URLSearchParams): ListOptions {
   const sendInitialEvents = queryBool(params, 'sendInitialEvents');
   if (sendInitialEvents !== undefined) options.sendInitialEvents = sendInitialEvents;
 
-  if (options.sendInitialEvents === undefined && options.resourceVersionMatch === ''
-    && options.watch && (options.resourceVersion === '' || options.resourceVersion === '0')) {
+  if (
+    options.sendInitialEvents === undefined &&
+    options.resourceVersionMatch === '' &&
+    options.watch &&
+    (options.resourceVersion === '' || options.resourceVersion === '0')
+  ) {
     options.sendInitialEvents = true;
     options.resourceVersionMatch = 'NotOlderThan';
   }
@@ -130,12 +144,21 @@ function listOptionErrors(options: ListOptions): FieldError[] {
   const errors: FieldError[] = [];
   const match = options.resourceVersionMatch;
   if (match !== '') {
-    if (options.resourceVersion === '') errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-    if (options.continue !== '') errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-    if (match !== 'Exact' && match !== 'NotOlderThan') errors.push(notSupported('resourceVersionMatch', JSON.stringify(match), ['Exact', 'NotOlderThan', '']));
-    if (match === 'Exact' && options.resourceVersion === '0') errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    if (options.resourceVersion === '')
+      errors.push(
+        forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'),
+      );
+    if (options.continue !== '')
+      errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    if (match !== 'Exact' && match !== 'NotOlderThan')
+      errors.push(notSupported('resourceVersionMatch', JSON.stringify(match), ['Exact', 'NotOlderThan', '']));
+    if (match === 'Exact' && options.resourceVersion === '0')
+      errors.push(
+        forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'),
+      );
   }
-  if (options.sendInitialEvents !== undefined) errors.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+  if (options.sendInitialEvents !== undefined)
+    errors.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
   return errors;
 }
 
@@ -143,12 +166,22 @@ function watchOptionErrors(options: ListOptions): FieldError[] {
   const errors: FieldError[] = [];
   const match = options.resourceVersionMatch;
   if (options.sendInitialEvents !== undefined && match !== 'NotOlderThan') {
-    errors.push(forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    errors.push(
+      forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'),
+    );
   }
   if (match !== '') {
-    if (options.sendInitialEvents === undefined) errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
-    if (match !== 'NotOlderThan') errors.push(notSupported('resourceVersionMatch', JSON.stringify(match), ['NotOlderThan']));
-    if (options.continue !== '') errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    if (options.sendInitialEvents === undefined)
+      errors.push(
+        forbidden(
+          'resourceVersionMatch',
+          'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+        ),
+      );
+    if (match !== 'NotOlderThan')
+      errors.push(notSupported('resourceVersionMatch', JSON.stringify(match), ['NotOlderThan']));
+    if (options.continue !== '')
+      errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
   }
   return errors;
 }
@@ -177,12 +210,17 @@ function goStringSlice(values: string[]): string {
 
 function fieldManagerErrors(manager: string): FieldError[] {
   const errors: FieldError[] = [];
-  if (Buffer.byteLength(manager) > 128) errors.push({ type: 'FieldValueTooLong', field: 'fieldManager', body: 'Too long: may not be more than 128 bytes' });
+  if (Buffer.byteLength(manager) > 128)
+    errors.push({ type: 'FieldValueTooLong', field: 'fieldManager', body: 'Too long: may not be more than 128 bytes' });
   let position = 0;
   for (const char of manager) {
     if (!/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(char)) {
       const code = char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-      errors.push({ type: 'FieldValueInvalid', field: 'fieldManager', body: `Invalid value: ${JSON.stringify(manager)}: invalid character U+${code} (at position ${position})` });
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: 'fieldManager',
+        body: `Invalid value: ${JSON.stringify(manager)}: invalid character U+${code} (at position ${position})`,
+      });
     }
     position += Buffer.byteLength(char);
   }
@@ -193,7 +231,11 @@ function fieldManagerErrors(manager: string): FieldError[] {
  * Options of create, update and patch (CreateOptions, UpdateOptions, PatchOptions). `force` is only for
  * apply patches, which in turn need a fieldManager.
  */
-export function parseWriteOptions(params: URLSearchParams, kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', apply = false): WriteOptions {
+export function parseWriteOptions(
+  params: URLSearchParams,
+  kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions',
+  apply = false,
+): WriteOptions {
   const dryRun = params.getAll('dryRun');
   const options: WriteOptions = {
     dryRun: dryRun.length > 0,
@@ -208,7 +250,8 @@ export function parseWriteOptions(params: URLSearchParams, kind: 'CreateOptions'
     if (!apply && force !== undefined) errors.push(forbidden('force', 'may not be specified for non-apply patch'));
   }
   errors.push(...fieldManagerErrors(options.fieldManager), ...dryRunErrors(dryRun));
-  if (!FIELD_VALIDATION.includes(options.fieldValidation)) errors.push(notSupported('fieldValidation', JSON.stringify(options.fieldValidation), FIELD_VALIDATION));
+  if (!FIELD_VALIDATION.includes(options.fieldValidation))
+    errors.push(notSupported('fieldValidation', JSON.stringify(options.fieldValidation), FIELD_VALIDATION));
   if (errors.length > 0) throw invalidOptions(kind, errors);
   return options;
 }
@@ -218,7 +261,9 @@ export function parseIncludeObject(params: URLSearchParams): 'Metadata' | 'Objec
   const value = params.get('includeObject') ?? '';
   if (value === '') return 'Metadata';
   if (value === 'Metadata' || value === 'Object' || value === 'None') return value;
-  throw badRequest(`Unable to convert to Table as requested: includeObject: Invalid value: ${JSON.stringify(value)}: must be 'Metadata', 'Object', 'None', or empty`);
+  throw badRequest(
+    `Unable to convert to Table as requested: includeObject: Invalid value: ${JSON.stringify(value)}: must be 'Metadata', 'Object', 'None', or empty`,
+  );
 }
 
 /**
@@ -230,11 +275,19 @@ export function checkPodLogOptions(params: URLSearchParams, pod: string): void {
   const limitBytes = queryInt64(params, 'limitBytes');
   const sinceSeconds = queryInt64(params, 'sinceSeconds');
   const errors: FieldError[] = [];
-  const invalidValue = (field: string, value: number, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, body: `Invalid value: ${value}: ${detail}` });
-  if (tailLines !== undefined && tailLines < 0) errors.push(invalidValue('tailLines', tailLines, 'must be greater than or equal to 0'));
-  if (limitBytes !== undefined && limitBytes < 1) errors.push(invalidValue('limitBytes', limitBytes, 'must be greater than 0'));
-  if (sinceSeconds !== undefined && params.get('sinceTime') !== null) errors.push(forbidden('', 'at most one of `sinceTime` or `sinceSeconds` may be specified'));
-  else if (sinceSeconds !== undefined && sinceSeconds < 1) errors.push(invalidValue('sinceSeconds', sinceSeconds, 'must be greater than 0'));
+  const invalidValue = (field: string, value: number, detail: string): FieldError => ({
+    type: 'FieldValueInvalid',
+    field,
+    body: `Invalid value: ${value}: ${detail}`,
+  });
+  if (tailLines !== undefined && tailLines < 0)
+    errors.push(invalidValue('tailLines', tailLines, 'must be greater than or equal to 0'));
+  if (limitBytes !== undefined && limitBytes < 1)
+    errors.push(invalidValue('limitBytes', limitBytes, 'must be greater than 0'));
+  if (sinceSeconds !== undefined && params.get('sinceTime') !== null)
+    errors.push(forbidden('', 'at most one of `sinceTime` or `sinceSeconds` may be specified'));
+  else if (sinceSeconds !== undefined && sinceSeconds < 1)
+    errors.push(invalidValue('sinceSeconds', sinceSeconds, 'must be greater than 0'));
   // The both-given error is on the empty path, so it reads ": Forbidden: ..." like the real one.
   if (errors.length > 0) throw invalidFields('PodLogOptions', '', pod, errors);
 }
@@ -258,13 +311,15 @@ export function parseDeleteOptions(params: URLSearchParams, body: unknown): Dele
   let dryRun: string[];
   let propagation: unknown;
   if (body !== undefined) {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the request body must be a DeleteOptions object');
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw badRequest('the request body must be a DeleteOptions object');
     const given = body as Record<string, unknown>;
     dryRun = Array.isArray(given.dryRun) ? given.dryRun.map(String) : [];
     propagation = given.propagationPolicy ?? undefined;
     if (typeof given.orphanDependents === 'boolean') options.orphanDependents = given.orphanDependents;
     if (typeof given.gracePeriodSeconds === 'number') options.gracePeriodSeconds = given.gracePeriodSeconds;
-    if (given.preconditions && typeof given.preconditions === 'object') options.preconditions = given.preconditions as DeleteOptions['preconditions'] & object;
+    if (given.preconditions && typeof given.preconditions === 'object')
+      options.preconditions = given.preconditions as DeleteOptions['preconditions'] & object;
   } else {
     dryRun = params.getAll('dryRun');
     propagation = params.get('propagationPolicy') ?? undefined;
@@ -277,10 +332,18 @@ export function parseDeleteOptions(params: URLSearchParams, body: unknown): Dele
   const errors: FieldError[] = [];
   if (propagation !== undefined) {
     if (options.orphanDependents !== undefined) {
-      errors.push({ type: 'FieldValueInvalid', field: 'propagationPolicy', body: `Invalid value: ${JSON.stringify(propagation)}: orphanDependents and deletionPropagation cannot be both set` });
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: 'propagationPolicy',
+        body: `Invalid value: ${JSON.stringify(propagation)}: orphanDependents and deletionPropagation cannot be both set`,
+      });
     }
-    if (propagation === 'Foreground' || propagation === 'Background' || propagation === 'Orphan') options.propagationPolicy = propagation;
-    else errors.push(notSupported('propagationPolicy', JSON.stringify(propagation), ['Foreground', 'Background', 'Orphan', 'nil']));
+    if (propagation === 'Foreground' || propagation === 'Background' || propagation === 'Orphan')
+      options.propagationPolicy = propagation;
+    else
+      errors.push(
+        notSupported('propagationPolicy', JSON.stringify(propagation), ['Foreground', 'Background', 'Orphan', 'nil']),
+      );
   }
   errors.push(...dryRunErrors(dryRun));
   if (errors.length > 0) throw invalidOptions('DeleteOptions', errors);

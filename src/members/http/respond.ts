@@ -3,7 +3,11 @@ import type { ApiError } from '../ApiError.ts';
 
 export function sendJson(res: ServerResponse, code: number, body: unknown, contentType = 'application/json'): void {
   const text = JSON.stringify(body);
-  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private' });
+  res.writeHead(code, {
+    'Content-Type': contentType,
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-cache, private',
+  });
   res.end(text);
 }
 
@@ -12,6 +16,10 @@ export function sendStatus(res: ServerResponse, error: ApiError): void {
 }
 
 export function sendText(res: ServerResponse, code: number, text: string): void {
-  res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private' });
+  res.writeHead(code, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-cache, private',
+  });
   res.end(text);
 }

@@ -14,25 +14,70 @@ import type { ServerContext } from './ServerContext.ts';
  * PodMetrics and NodeMetrics computed at read time, filtered by label and field selectors. Nothing is stored,
  * so there are no writes and no watch.
  */
-export function serveMetrics(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: ApiPath, url: URL): void {
+export function serveMetrics(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: ApiPath,
+  url: URL,
+): void {
   const { rt } = path;
   const method = req.method ?? 'GET';
-  if (method !== 'GET' || path.subresource) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method})`);
+  if (method !== 'GET' || path.subresource)
+    throw new ApiError(
+      405,
+      'MethodNotAllowed',
+      `the server does not allow this method on the requested resource (${method})`,
+    );
   const options = parseListOptions(url.searchParams);
-  if (options.watch && !path.name) throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource (watch)');
-  const timestamp = ctx.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const all = rt.kind === 'PodMetrics' ? readPodMetrics(ctx.store, path.namespace, timestamp) : readNodeMetrics(ctx.store, timestamp);
+  if (options.watch && !path.name)
+    throw new ApiError(
+      405,
+      'MethodNotAllowed',
+      'the server does not allow this method on the requested resource (watch)',
+    );
+  const timestamp = ctx
+    .now()
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z');
+  const all =
+    rt.kind === 'PodMetrics'
+      ? readPodMetrics(ctx.store, path.namespace, timestamp)
+      : readNodeMetrics(ctx.store, timestamp);
   const resourceVersion = String(ctx.store.resourceVersion);
   const table = (req.headers.accept ?? '').includes('as=Table');
   if (path.name) {
     const found = all.find((m) => m.metadata.name === path.name);
     if (!found) throw notFound(rt.group, rt.plural, path.name);
-    if (table) return sendJson(res, 200, renderTable(rt, [found], ctx.now().getTime(), { includeObject: parseIncludeObject(url.searchParams), resourceVersion }));
+    if (table)
+      return sendJson(
+        res,
+        200,
+        renderTable(rt, [found], ctx.now().getTime(), {
+          includeObject: parseIncludeObject(url.searchParams),
+          resourceVersion,
+        }),
+      );
     return sendJson(res, 200, found);
   }
   const labels = parseLabelSelector(options.labelSelector);
   const fields = parseFieldSelector(options.fieldSelector);
-  const items = all.filter((m) => matchesLabelRequirements(labels, m.metadata.labels) && matchesFieldRequirements(fields, m));
-  if (table) return sendJson(res, 200, renderTable(rt, items, ctx.now().getTime(), { includeObject: parseIncludeObject(url.searchParams), resourceVersion }));
-  sendJson(res, 200, { kind: `${rt.kind}List`, apiVersion: 'metrics.k8s.io/v1beta1', metadata: { resourceVersion }, items });
+  const items = all.filter(
+    (m) => matchesLabelRequirements(labels, m.metadata.labels) && matchesFieldRequirements(fields, m),
+  );
+  if (table)
+    return sendJson(
+      res,
+      200,
+      renderTable(rt, items, ctx.now().getTime(), {
+        includeObject: parseIncludeObject(url.searchParams),
+        resourceVersion,
+      }),
+    );
+  sendJson(res, 200, {
+    kind: `${rt.kind}List`,
+    apiVersion: 'metrics.k8s.io/v1beta1',
+    metadata: { resourceVersion },
+    items,
+  });
 }

@@ -22,25 +22,46 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * answers 410 Expired. Objects entering or leaving the selector arrive as ADDED or DELETED, as the real watch
  * cache does.
  */
-export function serveWatch(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, rt: ResourceType, filter: WatchFilter, options: ListOptions, asTable: boolean): void {
+export function serveWatch(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rt: ResourceType,
+  filter: WatchFilter,
+  options: ListOptions,
+  asTable: boolean,
+): void {
   const resource = resourceKeyOf(rt);
   const apiVersion = groupVersionOf(rt);
   const wantsBookmarks = options.allowWatchBookmarks;
   const rvParam = options.resourceVersion;
   if (rvParam !== '' && rvParam !== '0' && !/^[0-9]+$/.test(rvParam)) {
     const detail = `Invalid value: ${JSON.stringify(rvParam)}: strconv.ParseUint: parsing ${JSON.stringify(rvParam)}: invalid syntax`;
-    throw new ApiError(422, 'Invalid', `${rt.plural}${rt.group ? `.${rt.group}` : ''} "" is invalid: resourceVersion: ${detail}`, {
-      group: rt.group, kind: rt.plural, causes: [{ type: 'FieldValueInvalid', message: detail, field: 'resourceVersion' }],
-    });
+    throw new ApiError(
+      422,
+      'Invalid',
+      `${rt.plural}${rt.group ? `.${rt.group}` : ''} "" is invalid: resourceVersion: ${detail}`,
+      {
+        group: rt.group,
+        kind: rt.plural,
+        causes: [{ type: 'FieldValueInvalid', message: detail, field: 'resourceVersion' }],
+      },
+    );
   }
   let firstTableEvent = true;
 
   const inScope = (o: KubeObject | undefined) =>
-    o !== undefined && (filter.namespace === undefined || o.metadata.namespace === filter.namespace) && filter.matches(o);
+    o !== undefined &&
+    (filter.namespace === undefined || o.metadata.namespace === filter.namespace) &&
+    filter.matches(o);
   const present = (o: KubeObject): unknown => {
     const object = { ...o, apiVersion, kind: rt.kind };
     if (!asTable) return object;
-    const table = renderTable(rt, [object], ctx.now().getTime(), { includeObject: 'Metadata', resourceVersion: object.metadata.resourceVersion ?? '', headers: firstTableEvent });
+    const table = renderTable(rt, [object], ctx.now().getTime(), {
+      includeObject: 'Metadata',
+      resourceVersion: object.metadata.resourceVersion ?? '',
+      headers: firstTableEvent,
+    });
     firstTableEvent = false;
     return table;
   };
@@ -59,21 +80,33 @@ export function serveWatch(ctx: ServerContext, req: IncomingMessage, res: Server
     } else if (event.type === 'DELETED' && (now || before)) write('DELETED', present(event.object));
   };
   const bookmark = (annotations?: Record<string, string>) =>
-    write('BOOKMARK', { kind: rt.kind, apiVersion, metadata: { resourceVersion: String(ctx.store.resourceVersion), ...(annotations ? { annotations } : {}) } });
+    write('BOOKMARK', {
+      kind: rt.kind,
+      apiVersion,
+      metadata: { resourceVersion: String(ctx.store.resourceVersion), ...(annotations ? { annotations } : {}) },
+    });
 
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Transfer-Encoding': 'chunked',
+  });
   res.flushHeaders();
 
   // Without sendInitialEvents (only the deprecated /watch/ prefix leaves it unset now) a watch from no
   // resourceVersion or "0" still starts with the current objects, just without the closing bookmark.
   const fromNowhere = rvParam === '' || rvParam === '0';
   if (options.sendInitialEvents === true || (options.sendInitialEvents === undefined && fromNowhere)) {
-    for (const object of ctx.store.list(resource, filter.namespace)) if (inScope(object)) write('ADDED', present(object));
+    for (const object of ctx.store.list(resource, filter.namespace))
+      if (inScope(object)) write('ADDED', present(object));
     if (options.sendInitialEvents === true && wantsBookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
   } else if (!fromNowhere) {
     const events = ctx.store.eventsSince(Number(rvParam));
     if (!events) {
-      write('ERROR', new ApiError(410, 'Expired', `too old resource version: ${rvParam} (${ctx.store.resourceVersion})`).toStatus());
+      write(
+        'ERROR',
+        new ApiError(410, 'Expired', `too old resource version: ${rvParam} (${ctx.store.resourceVersion})`).toStatus(),
+      );
       res.end();
       return;
     }
@@ -85,7 +118,8 @@ export function serveWatch(ctx: ServerContext, req: IncomingMessage, res: Server
   if (wantsBookmarks) timers.push(setInterval(() => bookmark(), ctx.bookmarkIntervalMs));
   // The server's own default (minRequestTimeout, 30 to 60 minutes) is left out: it only ever ends a healthy stream.
   const timeoutSeconds = options.timeoutSeconds ?? 0;
-  if (timeoutSeconds !== 0) timers.push(setTimeout(() => res.end(), Math.min(Math.max(0, timeoutSeconds * 1000), MAX_TIMER_MS)));
+  if (timeoutSeconds !== 0)
+    timers.push(setTimeout(() => res.end(), Math.min(Math.max(0, timeoutSeconds * 1000), MAX_TIMER_MS)));
   const cleanup = () => {
     unsubscribe();
     for (const t of timers) clearTimeout(t);

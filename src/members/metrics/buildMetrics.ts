@@ -13,17 +13,24 @@ export function hasMetrics(pod: KubeObject): boolean {
 }
 
 export function buildPodMetrics(pod: KubeObject, usage: PodUsage, timestamp: string): KubeObject {
-  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object
   const containers: any[] = pod.spec?.containers ?? [];
   const cpu = splitOverContainers(usage.cpu, containers.length);
   const memory = splitOverContainers(usage.memory, containers.length);
   return {
     kind: 'PodMetrics',
     apiVersion: 'metrics.k8s.io/v1beta1',
-    metadata: { name: pod.metadata.name!, namespace: pod.metadata.namespace!, creationTimestamp: timestamp, labels: { ...(pod.metadata.labels ?? {}) } },
+    metadata: {
+      name: pod.metadata.name!,
+      namespace: pod.metadata.namespace!,
+      creationTimestamp: timestamp,
+      labels: { ...(pod.metadata.labels ?? {}) },
+    },
     timestamp,
     window: METRICS_WINDOW,
-    containers: containers.map((c, i) => ({ name: c.name, usage: { cpu: formatCpu(cpu[i]!), memory: formatMemory(memory[i]!) } })),
+    containers: containers.map((c, i) => ({
+      name: c.name,
+      usage: { cpu: formatCpu(cpu[i]!), memory: formatMemory(memory[i]!) },
+    })),
   };
 }
 

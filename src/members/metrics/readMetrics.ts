@@ -19,12 +19,20 @@ export function readPodUsage(store: ObjectStore, pod: KubeObject): PodUsage {
 
 /** PodMetrics for the running pods of a namespace (all namespaces when undefined). */
 export function readPodMetrics(store: ObjectStore, namespace: string | undefined, timestamp: string): KubeObject[] {
-  return store.list(PODS, namespace).filter(hasMetrics).map((pod) => buildPodMetrics(pod, readPodUsage(store, pod), timestamp));
+  return store
+    .list(PODS, namespace)
+    .filter(hasMetrics)
+    .map((pod) => buildPodMetrics(pod, readPodUsage(store, pod), timestamp));
 }
 
 /** NodeMetrics for every node: the sum of its running pods' usage. */
 export function readNodeMetrics(store: ObjectStore, timestamp: string): KubeObject[] {
   const running = store.list(PODS).filter(hasMetrics);
   return store.list(NODES).map((node) =>
-    buildNodeMetrics(node, running.filter((p) => p.spec.nodeName === node.metadata.name).map((p) => readPodUsage(store, p)), timestamp));
+    buildNodeMetrics(
+      node,
+      running.filter((p) => p.spec.nodeName === node.metadata.name).map((p) => readPodUsage(store, p)),
+      timestamp,
+    ),
+  );
 }

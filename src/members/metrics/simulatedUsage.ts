@@ -30,7 +30,8 @@ function annotationValue(annotations: Record<string, string> | undefined, key: s
  * pods stamped out before it).
  */
 export function podUsage(pod: KubeObject, ownerTemplateAnnotations?: Record<string, string>): PodUsage {
-  const read = (key: string) => annotationValue(pod.metadata.annotations, key) ?? annotationValue(ownerTemplateAnnotations, key) ?? 0n;
+  const read = (key: string) =>
+    annotationValue(pod.metadata.annotations, key) ?? annotationValue(ownerTemplateAnnotations, key) ?? 0n;
   return { cpu: read(CPU_USAGE_ANNOTATION), memory: read(MEMORY_USAGE_ANNOTATION) / 1_000_000_000n };
 }
 
@@ -44,7 +45,9 @@ export function splitOverContainers(total: bigint, count: number): bigint[] {
 }
 
 /** nanocores as metrics-server writes them: `150m`, `1`, `12345n`. */
-export const formatCpu = (nanocores: bigint): string => formatQuantity({ mantissa: nanocores, scale: -9, format: 'DecimalSI' });
+export const formatCpu = (nanocores: bigint): string =>
+  formatQuantity({ mantissa: nanocores, scale: -9, format: 'DecimalSI' });
 
 /** bytes as metrics-server writes them: `64Mi`, `12Ki`, `1000`. */
-export const formatMemory = (bytes: bigint): string => formatQuantity({ mantissa: bytes, scale: 0, format: 'BinarySI' });
+export const formatMemory = (bytes: bigint): string =>
+  formatQuantity({ mantissa: bytes, scale: 0, format: 'BinarySI' });

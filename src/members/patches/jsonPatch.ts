@@ -7,7 +7,8 @@ const OPERATIONS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test'])
 export function jsonPatch(target: unknown, operations: unknown): unknown {
   if (!Array.isArray(operations)) throw new ApiError(400, 'BadRequest', 'json patch must be an array of operations');
   for (const op of operations as { op?: unknown }[]) {
-    if (!OPERATIONS.has(String(op?.op))) throw new ApiError(400, 'BadRequest', `unknown json patch operation "${String(op?.op)}"`);
+    if (!OPERATIONS.has(String(op?.op)))
+      throw new ApiError(400, 'BadRequest', `unknown json patch operation "${String(op?.op)}"`);
   }
   const result = applyJsonPatch(target, operations as JsonPatchOperation[]);
   if (!result.ok) throw new ApiError(422, 'Invalid', `jsonpatch: ${result.message}`);

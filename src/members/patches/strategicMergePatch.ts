@@ -70,7 +70,10 @@ function mergeList(current: unknown, patchItems: unknown[], field: string, order
     const at = order.findIndex((o) => isPlainObject(o) && isDeepStrictEqual(o[key], keyOf(item)));
     return at < 0 ? order.length : at;
   };
-  return result.map((item, i) => ({ item, i })).sort((a, b) => rank(a.item) - rank(b.item) || a.i - b.i).map((x) => x.item);
+  return result
+    .map((item, i) => ({ item, i }))
+    .sort((a, b) => rank(a.item) - rank(b.item) || a.i - b.i)
+    .map((x) => x.item);
 }
 
 function stripDirectives(value: unknown): unknown {

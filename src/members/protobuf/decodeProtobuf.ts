@@ -21,7 +21,8 @@ interface WireField {
  * rather than silently losing data.
  */
 export function decodeProtobuf(body: Uint8Array): Record<string, unknown> {
-  if (body.length < 4 || MAGIC.some((b, i) => body[i] !== b)) throw unsupported('the body does not start with the k8s protobuf prefix');
+  if (body.length < 4 || MAGIC.some((b, i) => body[i] !== b))
+    throw unsupported('the body does not start with the k8s protobuf prefix');
   const envelope = readFields(body.subarray(4));
   const typeMeta = envelope.find((f) => f.field === 1)?.bytes;
   const raw = envelope.find((f) => f.field === 2)?.bytes ?? new Uint8Array();
@@ -29,7 +30,8 @@ export function decodeProtobuf(body: Uint8Array): Record<string, unknown> {
   const text = (f?: WireField) => (f?.bytes ? new TextDecoder().decode(f.bytes) : '');
   const apiVersion = text(meta.find((f) => f.field === 1));
   const kind = text(meta.find((f) => f.field === 2));
-  if (!PROTOBUF_KINDS.has(kind)) throw unsupported(`protobuf bodies of kind ${JSON.stringify(kind)} are not supported by this emulator`);
+  if (!PROTOBUF_KINDS.has(kind))
+    throw unsupported(`protobuf bodies of kind ${JSON.stringify(kind)} are not supported by this emulator`);
   const object = decodeMessage(raw, kind) as Record<string, unknown> | undefined;
   return { apiVersion, kind, ...(object ?? {}) };
 }
@@ -48,7 +50,9 @@ function decodeMessage(bytes: Uint8Array, name: string): Json | undefined {
     if (!spec) {
       // Go marshals every non-pointer field, set or not; only a field that carries something is data we would lose.
       if (isEmpty(f)) continue;
-      throw unsupported(`field ${f.field} of ${name} is not supported by this emulator; send the object as JSON (kubectl apply -f)`);
+      throw unsupported(
+        `field ${f.field} of ${name} is not supported by this emulator; send the object as JSON (kubectl apply -f)`,
+      );
     }
     const colon = spec.indexOf(':');
     const key = spec.slice(0, colon);
@@ -132,5 +136,9 @@ function stringOf(bytes: Uint8Array | undefined): string {
 }
 
 function unsupported(detail: string): ApiError {
-  return new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (${detail})`);
+  return new ApiError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (${detail})`,
+  );
 }

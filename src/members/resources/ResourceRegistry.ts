@@ -39,7 +39,9 @@ export class ResourceRegistry {
   }
 
   byKind(group: string, kind: string, version?: string): ResourceType | undefined {
-    return this.types.find((rt) => rt.group === group && rt.kind === kind && (version === undefined || rt.version === version));
+    return this.types.find(
+      (rt) => rt.group === group && rt.kind === kind && (version === undefined || rt.version === version),
+    );
   }
 
   /** The first (preferred) version's row for a storage key. */

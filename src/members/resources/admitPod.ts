@@ -16,7 +16,11 @@ export function tokenVolume(name: string): Record<string, unknown> {
       sources: [
         { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
         { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-        { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+        {
+          downwardAPI: {
+            items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+          },
+        },
       ],
       defaultMode: 420,
     },
@@ -27,7 +31,11 @@ export function tokenVolume(name: string): Record<string, unknown> {
  * Admits a pod being created in place. `account` is the ServiceAccount the pod names (after defaulting), or
  * undefined when it does not exist, which is a 403 unless `requireAccount` is false.
  */
-export function admitPod(pod: KubeObject, lookup: (name: string) => KubeObject | undefined, requireAccount = true): void {
+export function admitPod(
+  pod: KubeObject,
+  lookup: (name: string) => KubeObject | undefined,
+  requireAccount = true,
+): void {
   pod.spec ??= {};
   const spec = pod.spec;
   if (!spec.serviceAccountName) spec.serviceAccountName = 'default';
@@ -35,19 +43,28 @@ export function admitPod(pod: KubeObject, lookup: (name: string) => KubeObject |
   const account = lookup(spec.serviceAccountName);
   if (!account && requireAccount) {
     const namespace = pod.metadata.namespace ?? '';
-    throw new ApiError(403, 'Forbidden',
+    throw new ApiError(
+      403,
+      'Forbidden',
       `pods "${pod.metadata.name ?? ''}" is forbidden: error looking up service account ${namespace}/${spec.serviceAccountName}: serviceaccount "${spec.serviceAccountName}" not found`,
-      { name: pod.metadata.name ?? '', kind: 'pods' });
+      { name: pod.metadata.name ?? '', kind: 'pods' },
+    );
   }
   const automount = spec.automountServiceAccountToken ?? account?.automountServiceAccountToken ?? true;
   if (!automount) return;
-  const containers = [...(Array.isArray(spec.containers) ? spec.containers : []), ...(Array.isArray(spec.initContainers) ? spec.initContainers : [])];
-  // biome-ignore lint/suspicious/noExplicitAny: reads fields of untyped Kubernetes objects
+  const containers = [
+    ...(Array.isArray(spec.containers) ? spec.containers : []),
+    ...(Array.isArray(spec.initContainers) ? spec.initContainers : []),
+  ];
   const mountsToken = (c: any) => (c?.volumeMounts ?? []).some((m: any) => m?.mountPath === TOKEN_MOUNT_PATH);
   if (containers.length > 0 && containers.every(mountsToken)) return;
   const name = `kube-api-access-${randomSuffix()}`;
   spec.volumes = [...(Array.isArray(spec.volumes) ? spec.volumes : []), tokenVolume(name)];
   for (const c of containers) {
-    if (c && typeof c === 'object' && !mountsToken(c)) c.volumeMounts = [...(Array.isArray(c.volumeMounts) ? c.volumeMounts : []), { name, readOnly: true, mountPath: TOKEN_MOUNT_PATH }];
+    if (c && typeof c === 'object' && !mountsToken(c))
+      c.volumeMounts = [
+        ...(Array.isArray(c.volumeMounts) ? c.volumeMounts : []),
+        { name, readOnly: true, mountPath: TOKEN_MOUNT_PATH },
+      ];
   }
 }

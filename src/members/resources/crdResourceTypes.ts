@@ -6,47 +6,59 @@ import { humanDuration } from '../../time/humanDuration.ts';
 export function crdResourceTypes(crd: KubeObject): ResourceType[] {
   const spec = crd.spec ?? {};
   const names = spec.names ?? {};
-  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
-  return (spec.versions ?? []).filter((v: any) => v.served !== false).map((v: any): ResourceType => ({
-    group: spec.group,
-    version: v.name,
-    kind: names.kind,
-    plural: names.plural,
-    singular: names.singular ?? String(names.kind ?? '').toLowerCase(),
-    namespaced: spec.scope !== 'Cluster',
-    shortNames: names.shortNames ?? [],
-    categories: names.categories ?? [],
-    subresources: [...(v.subresources?.status ? ['status' as const] : []), ...(v.subresources?.scale ? ['scale' as const] : [])],
-    tracksGeneration: true,
-    columns: crdColumns(v.additionalPrinterColumns ?? []),
-    crd: crd.metadata.name,
-    strategicMerge: false,
-  }));
+  return (spec.versions ?? [])
+    .filter((v: any) => v.served !== false)
+    .map(
+      (v: any): ResourceType => ({
+        group: spec.group,
+        version: v.name,
+        kind: names.kind,
+        plural: names.plural,
+        singular: names.singular ?? String(names.kind ?? '').toLowerCase(),
+        namespaced: spec.scope !== 'Cluster',
+        shortNames: names.shortNames ?? [],
+        categories: names.categories ?? [],
+        subresources: [
+          ...(v.subresources?.status ? ['status' as const] : []),
+          ...(v.subresources?.scale ? ['scale' as const] : []),
+        ],
+        tracksGeneration: true,
+        columns: crdColumns(v.additionalPrinterColumns ?? []),
+        crd: crd.metadata.name,
+        strategicMerge: false,
+      }),
+    );
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
 function crdColumns(printerColumns: any[]): PrintColumn[] {
   if (printerColumns.length === 0) return [nameColumn, ageColumn];
   return [
     nameColumn,
-    ...printerColumns.map((c): PrintColumn => ({
-      name: c.name,
-      type: c.type === 'date' ? 'string' : c.type,
-      description: c.description ?? '',
-      priority: c.priority ? 1 : 0,
-      cell: (o, now) => {
-        const value = evaluateSimpleJsonPath(o, c.jsonPath);
-        if (c.type === 'date') return typeof value === 'string' ? humanDuration(now - Date.parse(value)) : '<unknown>';
-        if (value === undefined) return c.type === 'integer' || c.type === 'number' ? 0 : '';
-        return typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean);
-      },
-    })),
+    ...printerColumns.map(
+      (c): PrintColumn => ({
+        name: c.name,
+        type: c.type === 'date' ? 'string' : c.type,
+        description: c.description ?? '',
+        priority: c.priority ? 1 : 0,
+        cell: (o, now) => {
+          const value = evaluateSimpleJsonPath(o, c.jsonPath);
+          if (c.type === 'date')
+            return typeof value === 'string' ? humanDuration(now - Date.parse(value)) : '<unknown>';
+          if (value === undefined) return c.type === 'integer' || c.type === 'number' ? 0 : '';
+          return typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean);
+        },
+      }),
+    ),
   ];
 }
 
 /** `.spec.size` / `.status.conditions[0].type` style paths, which is all additionalPrinterColumns allow. */
 export function evaluateSimpleJsonPath(obj: unknown, jsonPath: string): unknown {
-  const steps = jsonPath.replace(/^\{?\.?/, '').replace(/\}$/, '').split(/\.|\[(\d+)\]/).filter((s) => s !== undefined && s !== '');
+  const steps = jsonPath
+    .replace(/^\{?\.?/, '')
+    .replace(/\}$/, '')
+    .split(/\.|\[(\d+)\]/)
+    .filter((s) => s !== undefined && s !== '');
   let current: unknown = obj;
   for (const step of steps) {
     if (current === null || typeof current !== 'object') return undefined;

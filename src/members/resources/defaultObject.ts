@@ -1,5 +1,11 @@
 import type { KubeObject } from '../types.ts';
-import { defaultPersistentVolumeClaimSpec, defaultPod, defaultPodTemplate, isEmptyString, isNil } from './defaultPodSpec.ts';
+import {
+  defaultPersistentVolumeClaimSpec,
+  defaultPod,
+  defaultPodTemplate,
+  isEmptyString,
+  isNil,
+} from './defaultPodSpec.ts';
 import { mergeStringData } from './mergeStringData.ts';
 import { canonicalQuantity, canonicalResourceList } from './quantity.ts';
 
@@ -8,10 +14,10 @@ import { canonicalQuantity, canonicalResourceList } from './quantity.ts';
 // field an applier drops comes back defaulted. As in Go, a string field is defaulted when empty, a pointer,
 // slice or map field when nil (absent or null); an explicit 0 or false is kept.
 
-// biome-ignore lint/suspicious/noExplicitAny: reads fields of untyped Kubernetes objects
 type Json = any;
 
-const isObject = (value: unknown): value is Record<string, Json> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, Json> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
 /** What defaulting needs from the member: addresses it hands out. */
@@ -27,8 +33,12 @@ const NOT_READY = 'node.kubernetes.io/not-ready';
 const UNREACHABLE = 'node.kubernetes.io/unreachable';
 
 function toleratesNoExecute(tolerations: Json[], key: string): boolean {
-  return tolerations.some((t) => isObject(t) && (isEmptyString(t.effect) || t.effect === 'NoExecute')
-    && (t.key === key || (isEmptyString(t.key) && t.operator === 'Exists')));
+  return tolerations.some(
+    (t) =>
+      isObject(t) &&
+      (isEmptyString(t.effect) || t.effect === 'NoExecute') &&
+      (t.key === key || (isEmptyString(t.key) && t.operator === 'Exists')),
+  );
 }
 
 function defaultDeployment(spec: Json): void {
@@ -55,14 +65,16 @@ function defaultStatefulSet(spec: Json): void {
     strategy.type = 'RollingUpdate';
     if (!isObject(strategy.rollingUpdate)) strategy.rollingUpdate = {};
   }
-  if (strategy.type === 'RollingUpdate' && isObject(strategy.rollingUpdate) && isNil(strategy.rollingUpdate.partition)) strategy.rollingUpdate.partition = 0;
+  if (strategy.type === 'RollingUpdate' && isObject(strategy.rollingUpdate) && isNil(strategy.rollingUpdate.partition))
+    strategy.rollingUpdate.partition = 0;
   if (!isObject(spec.persistentVolumeClaimRetentionPolicy)) spec.persistentVolumeClaimRetentionPolicy = {};
   const retention = spec.persistentVolumeClaimRetentionPolicy;
   if (isEmptyString(retention.whenDeleted)) retention.whenDeleted = 'Retain';
   if (isEmptyString(retention.whenScaled)) retention.whenScaled = 'Retain';
   if (isNil(spec.replicas)) spec.replicas = 1;
   if (isNil(spec.revisionHistoryLimit)) spec.revisionHistoryLimit = 10;
-  for (const claim of Array.isArray(spec.volumeClaimTemplates) ? spec.volumeClaimTemplates : []) defaultPersistentVolumeClaimSpec(claim?.spec);
+  for (const claim of Array.isArray(spec.volumeClaimTemplates) ? spec.volumeClaimTemplates : [])
+    defaultPersistentVolumeClaimSpec(claim?.spec);
   defaultPodTemplate(spec.template);
 }
 
@@ -88,13 +100,16 @@ function defaultJob(object: KubeObject): void {
   if (isNil(spec.parallelism)) spec.parallelism = 1;
   if (isNil(spec.backoffLimit)) spec.backoffLimit = isNil(spec.backoffLimitPerIndex) ? 6 : 2147483647;
   const templateLabels = spec.template?.metadata?.labels;
-  if (isObject(templateLabels) && Object.keys(object.metadata.labels ?? {}).length === 0) object.metadata.labels = { ...templateLabels };
+  if (isObject(templateLabels) && Object.keys(object.metadata.labels ?? {}).length === 0)
+    object.metadata.labels = { ...templateLabels };
   if (isNil(spec.completionMode)) spec.completionMode = 'NonIndexed';
   if (isNil(spec.suspend)) spec.suspend = false;
   for (const rule of Array.isArray(spec.podFailurePolicy?.rules) ? spec.podFailurePolicy.rules : []) {
-    for (const pattern of Array.isArray(rule?.onPodConditions) ? rule.onPodConditions : []) if (isObject(pattern) && isEmptyString(pattern.status)) pattern.status = 'True';
+    for (const pattern of Array.isArray(rule?.onPodConditions) ? rule.onPodConditions : [])
+      if (isObject(pattern) && isEmptyString(pattern.status)) pattern.status = 'True';
   }
-  if (isNil(spec.podReplacementPolicy)) spec.podReplacementPolicy = isNil(spec.podFailurePolicy) ? 'TerminatingOrFailed' : 'Failed';
+  if (isNil(spec.podReplacementPolicy))
+    spec.podReplacementPolicy = isNil(spec.podFailurePolicy) ? 'TerminatingOrFailed' : 'Failed';
   if (isNil(spec.manualSelector)) spec.manualSelector = false;
   defaultPodTemplate(spec.template);
 }
@@ -115,17 +130,24 @@ function defaultService(object: KubeObject, allocate: Allocators): void {
     if (isNil(p.targetPort) || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
   }
   const external = spec.type === 'NodePort' || spec.type === 'LoadBalancer';
-  if ((external || (Array.isArray(spec.externalIPs) && spec.externalIPs.length > 0)) && isEmptyString(spec.externalTrafficPolicy)) spec.externalTrafficPolicy = 'Cluster';
+  if (
+    (external || (Array.isArray(spec.externalIPs) && spec.externalIPs.length > 0)) &&
+    isEmptyString(spec.externalTrafficPolicy)
+  )
+    spec.externalTrafficPolicy = 'Cluster';
   if (isNil(spec.internalTrafficPolicy) && spec.type !== 'ExternalName') spec.internalTrafficPolicy = 'Cluster';
-  if (spec.type === 'LoadBalancer' && isNil(spec.allocateLoadBalancerNodePorts)) spec.allocateLoadBalancerNodePorts = true;
+  if (spec.type === 'LoadBalancer' && isNil(spec.allocateLoadBalancerNodePorts))
+    spec.allocateLoadBalancerNodePorts = true;
   if (spec.type === 'ExternalName') return;
   // The registry's allocation: a cluster IP (or the headless None), its single-stack family, node ports.
   if (isEmptyString(spec.clusterIP)) spec.clusterIP = allocate.clusterIP();
   if (!Array.isArray(spec.clusterIPs) || spec.clusterIPs.length === 0) spec.clusterIPs = [spec.clusterIP];
   if (isNil(spec.ipFamilies)) spec.ipFamilies = ['IPv4'];
   if (isNil(spec.ipFamilyPolicy)) spec.ipFamilyPolicy = 'SingleStack';
-  const wantsNodePorts = spec.type === 'NodePort' || (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false);
-  if (wantsNodePorts && allocate.nodePort) for (const p of ports) if (isObject(p) && !p.nodePort) p.nodePort = allocate.nodePort();
+  const wantsNodePorts =
+    spec.type === 'NodePort' || (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false);
+  if (wantsNodePorts && allocate.nodePort)
+    for (const p of ports) if (isObject(p) && !p.nodePort) p.nodePort = allocate.nodePort();
 }
 
 function defaultSubjects(object: KubeObject): void {
@@ -137,7 +159,10 @@ function defaultSubjects(object: KubeObject): void {
   }
 }
 
-const SCALE_UP_POLICIES = [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }];
+const SCALE_UP_POLICIES = [
+  { type: 'Pods', value: 4, periodSeconds: 15 },
+  { type: 'Percent', value: 100, periodSeconds: 15 },
+];
 const SCALE_DOWN_POLICIES = [{ type: 'Percent', value: 100, periodSeconds: 15 }];
 
 /** GenerateHPAScaleUpRules / GenerateHPAScaleDownRules: each unset part of a given direction's rules. */
@@ -152,13 +177,16 @@ function defaultScalingRules(rules: Json, stabilizationWindowSeconds: number, po
 function defaultHorizontalPodAutoscaler(spec: Json): void {
   if (isNil(spec.minReplicas)) spec.minReplicas = 1;
   if (!Array.isArray(spec.metrics) || spec.metrics.length === 0) {
-    spec.metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
+    spec.metrics = [
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } },
+    ];
   }
   for (const metric of spec.metrics) {
     for (const source of ['resource', 'pods', 'object', 'external', 'containerResource']) {
       const target = metric?.[source]?.target;
       if (!isObject(target)) continue;
-      for (const key of ['value', 'averageValue']) if (!isNil(target[key])) target[key] = canonicalQuantity(target[key], false);
+      for (const key of ['value', 'averageValue'])
+        if (!isNil(target[key])) target[key] = canonicalQuantity(target[key], false);
     }
   }
   if (isObject(spec.behavior)) {
@@ -179,7 +207,8 @@ export function defaultObject(kind: string, object: KubeObject, allocate: Alloca
       object.spec.priority ??= 0;
       const tolerations: Json[] = Array.isArray(object.spec.tolerations) ? [...object.spec.tolerations] : [];
       for (const key of [NOT_READY, UNREACHABLE]) {
-        if (!toleratesNoExecute(tolerations, key)) tolerations.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
+        if (!toleratesNoExecute(tolerations, key))
+          tolerations.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
       }
       object.spec.tolerations = tolerations;
       break;
@@ -223,14 +252,18 @@ export function defaultObject(kind: string, object: KubeObject, allocate: Alloca
       break;
     case 'Endpoints':
       for (const subset of Array.isArray(object.subsets) ? object.subsets : []) {
-        for (const p of Array.isArray(subset?.ports) ? subset.ports : []) if (isObject(p) && isEmptyString(p.protocol)) p.protocol = 'TCP';
+        for (const p of Array.isArray(subset?.ports) ? subset.ports : [])
+          if (isObject(p) && isEmptyString(p.protocol)) p.protocol = 'TCP';
       }
       break;
     case 'Namespace':
       object.spec ??= {};
       object.spec.finalizers ??= ['kubernetes'];
       object.status ??= { phase: 'Active' };
-      object.metadata.labels = { ...(object.metadata.labels ?? {}), 'kubernetes.io/metadata.name': object.metadata.name! };
+      object.metadata.labels = {
+        ...(object.metadata.labels ?? {}),
+        'kubernetes.io/metadata.name': object.metadata.name!,
+      };
       break;
     case 'Secret':
       // Conversion rather than defaulting, but it happens at the same point: when the written object is decoded.
@@ -246,7 +279,8 @@ export function defaultObject(kind: string, object: KubeObject, allocate: Alloca
     case 'LimitRange':
       for (const limit of Array.isArray(spec?.limits) ? spec.limits : []) {
         if (!isObject(limit)) continue;
-        for (const key of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']) canonicalResourceList(limit[key]);
+        for (const key of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio'])
+          canonicalResourceList(limit[key]);
         if (limit.type !== 'Container') continue;
         // SetDefaults_LimitRangeItem: a default limit from max, a default request from the default limit, else min.
         const fill = (target: string, from: unknown) => {
@@ -276,8 +310,12 @@ export function defaultObject(kind: string, object: KubeObject, allocate: Alloca
       if (!Array.isArray(spec.policyTypes) || spec.policyTypes.length === 0) {
         spec.policyTypes = Array.isArray(spec.egress) && spec.egress.length > 0 ? ['Ingress', 'Egress'] : ['Ingress'];
       }
-      for (const rule of [...(Array.isArray(spec.ingress) ? spec.ingress : []), ...(Array.isArray(spec.egress) ? spec.egress : [])]) {
-        for (const p of Array.isArray(rule?.ports) ? rule.ports : []) if (isObject(p) && isNil(p.protocol)) p.protocol = 'TCP';
+      for (const rule of [
+        ...(Array.isArray(spec.ingress) ? spec.ingress : []),
+        ...(Array.isArray(spec.egress) ? spec.egress : []),
+      ]) {
+        for (const p of Array.isArray(rule?.ports) ? rule.ports : [])
+          if (isObject(p) && isNil(p.protocol)) p.protocol = 'TCP';
       }
       break;
     case 'IngressClass':

@@ -4,7 +4,6 @@
 
 import { canonicalQuantity, canonicalResourceList } from './quantity.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: reads fields of untyped Kubernetes objects
 type Json = any;
 
 /** A Go string field is defaulted when it is empty, and JSON null or absence both decode to empty. */
@@ -17,7 +16,8 @@ export function isNil(value: unknown): boolean {
   return value === undefined || value === null;
 }
 
-const isObject = (value: unknown): value is Record<string, Json> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, Json> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** `nginx` and `nginx:latest` pull Always, any other tag or a digest IfNotPresent (parsers.ParseImageName). */
 function pullPolicyFor(image: string): 'Always' | 'IfNotPresent' {
@@ -56,16 +56,45 @@ function defaultContainer(c: Json): void {
   if (isNil(c.resources)) c.resources = {};
   canonicalResourceList(c.resources.limits);
   canonicalResourceList(c.resources.requests);
-  for (const p of Array.isArray(c.ports) ? c.ports : []) if (isObject(p) && isEmptyString(p.protocol)) p.protocol = 'TCP';
+  for (const p of Array.isArray(c.ports) ? c.ports : [])
+    if (isObject(p) && isEmptyString(p.protocol)) p.protocol = 'TCP';
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) defaultProbe(c[probe]);
   if (isObject(c.lifecycle)) for (const hook of ['postStart', 'preStop']) defaultHttpGet(c.lifecycle[hook]);
   for (const env of Array.isArray(c.env) ? c.env : []) defaultFieldRef(env?.valueFrom?.fieldRef);
 }
 
-const VOLUME_SOURCES = ['hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi',
-  'glusterfs', 'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile',
-  'configMap', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume', 'scaleIO',
-  'storageos', 'csi', 'ephemeral', 'image'];
+const VOLUME_SOURCES = [
+  'hostPath',
+  'emptyDir',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'gitRepo',
+  'secret',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'persistentVolumeClaim',
+  'rbd',
+  'flexVolume',
+  'cinder',
+  'cephfs',
+  'flocker',
+  'downwardAPI',
+  'fc',
+  'azureFile',
+  'configMap',
+  'vsphereVolume',
+  'quobyte',
+  'azureDisk',
+  'photonPersistentDisk',
+  'projected',
+  'portworxVolume',
+  'scaleIO',
+  'storageos',
+  'csi',
+  'ephemeral',
+  'image',
+];
 
 /** 0644, the mode secret, configMap, downwardAPI and projected volumes default to. */
 const DEFAULT_MODE = 420;
@@ -77,13 +106,17 @@ function defaultVolume(v: Json): void {
     if (isObject(v[source]) && isNil(v[source].defaultMode)) v[source].defaultMode = DEFAULT_MODE;
   }
   if (isObject(v.hostPath) && isNil(v.hostPath.type)) v.hostPath.type = '';
-  if (isObject(v.emptyDir) && !isNil(v.emptyDir.sizeLimit)) v.emptyDir.sizeLimit = canonicalQuantity(v.emptyDir.sizeLimit, false);
+  if (isObject(v.emptyDir) && !isNil(v.emptyDir.sizeLimit))
+    v.emptyDir.sizeLimit = canonicalQuantity(v.emptyDir.sizeLimit, false);
   for (const item of Array.isArray(v.downwardAPI?.items) ? v.downwardAPI.items : []) defaultFieldRef(item?.fieldRef);
   for (const source of Array.isArray(v.projected?.sources) ? v.projected.sources : []) {
-    for (const item of Array.isArray(source?.downwardAPI?.items) ? source.downwardAPI.items : []) defaultFieldRef(item?.fieldRef);
-    if (isObject(source?.serviceAccountToken) && isNil(source.serviceAccountToken.expirationSeconds)) source.serviceAccountToken.expirationSeconds = 3600;
+    for (const item of Array.isArray(source?.downwardAPI?.items) ? source.downwardAPI.items : [])
+      defaultFieldRef(item?.fieldRef);
+    if (isObject(source?.serviceAccountToken) && isNil(source.serviceAccountToken.expirationSeconds))
+      source.serviceAccountToken.expirationSeconds = 3600;
   }
-  if (isObject(v.ephemeral?.volumeClaimTemplate?.spec)) defaultPersistentVolumeClaimSpec(v.ephemeral.volumeClaimTemplate.spec);
+  if (isObject(v.ephemeral?.volumeClaimTemplate?.spec))
+    defaultPersistentVolumeClaimSpec(v.ephemeral.volumeClaimTemplate.spec);
 }
 
 export function defaultPersistentVolumeClaimSpec(spec: Json): void {
@@ -102,7 +135,8 @@ export function defaultPodSpec(spec: Json): void {
   if (isNil(spec.terminationGracePeriodSeconds)) spec.terminationGracePeriodSeconds = 30;
   if (isEmptyString(spec.schedulerName)) spec.schedulerName = 'default-scheduler';
   // v1 conversion: the deprecated serviceAccount fills an empty serviceAccountName, and always reads back as it.
-  if (isEmptyString(spec.serviceAccountName) && !isEmptyString(spec.serviceAccount)) spec.serviceAccountName = spec.serviceAccount;
+  if (isEmptyString(spec.serviceAccountName) && !isEmptyString(spec.serviceAccount))
+    spec.serviceAccountName = spec.serviceAccount;
   if (isEmptyString(spec.serviceAccountName)) delete spec.serviceAccount;
   else spec.serviceAccount = spec.serviceAccountName;
   for (const list of ['containers', 'initContainers', 'ephemeralContainers']) {
@@ -138,7 +172,8 @@ export function defaultPod(pod: Json): void {
   if (spec.hostNetwork === true) {
     for (const list of ['containers', 'initContainers']) {
       for (const c of Array.isArray(spec[list]) ? spec[list] : []) {
-        for (const p of Array.isArray(c?.ports) ? c.ports : []) if (isObject(p) && !p.hostPort) p.hostPort = p.containerPort;
+        for (const p of Array.isArray(c?.ports) ? c.ports : [])
+          if (isObject(p) && !p.hostPort) p.hostPort = p.containerPort;
       }
     }
   }

@@ -10,8 +10,8 @@ function listWithMore(items: string[], max = 3): string {
   return shown === '' ? '<unset>' : shown;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object
-export const endpointSlicePorts = (o: KubeObject): string => listWithMore((o.ports ?? []).map((p: any) => (p?.port != null ? String(p.port) : (p?.name ?? '*'))));
+export const endpointSlicePorts = (o: KubeObject): string =>
+  listWithMore((o.ports ?? []).map((p: any) => (p?.port != null ? String(p.port) : (p?.name ?? '*'))));
 
-// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object
-export const endpointSliceEndpoints = (o: KubeObject): string => listWithMore((o.endpoints ?? []).flatMap((e: any) => e?.addresses ?? []));
+export const endpointSliceEndpoints = (o: KubeObject): string =>
+  listWithMore((o.endpoints ?? []).flatMap((e: any) => e?.addresses ?? []));

@@ -5,7 +5,6 @@ import type { KubeObject } from '../types.ts';
 // metric, current over target, matched to status.currentMetrics by position; two entries at most, then
 // "+ N more...".
 
-// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object
 type Json = any;
 
 const quantity = (value: unknown): string => String(canonicalQuantity(value, false) ?? '');
@@ -15,14 +14,16 @@ function formatMetric(spec: Json, status: Json): string {
   switch (spec?.type) {
     case 'External': {
       const target = spec.external?.target ?? {};
-      if (target.averageValue != null) return `${status?.external?.current?.averageValue != null ? quantity(status.external.current.averageValue) : unknown}/${quantity(target.averageValue)} (avg)`;
+      if (target.averageValue != null)
+        return `${status?.external?.current?.averageValue != null ? quantity(status.external.current.averageValue) : unknown}/${quantity(target.averageValue)} (avg)`;
       return `${status?.external ? quantity(status.external.current?.value) : unknown}/${quantity(target.value)}`;
     }
     case 'Pods':
       return `${status?.pods ? quantity(status.pods.current?.averageValue) : unknown}/${quantity(spec.pods?.target?.averageValue)}`;
     case 'Object': {
       const target = spec.object?.target ?? {};
-      if (target.averageValue != null) return `${status?.object?.current?.averageValue != null ? quantity(status.object.current.averageValue) : unknown}/${quantity(target.averageValue)} (avg)`;
+      if (target.averageValue != null)
+        return `${status?.object?.current?.averageValue != null ? quantity(status.object.current.averageValue) : unknown}/${quantity(target.averageValue)} (avg)`;
       return `${status?.object ? quantity(status.object.current?.value) : unknown}/${quantity(target.value)}`;
     }
     case 'Resource':
@@ -30,7 +31,8 @@ function formatMetric(spec: Json, status: Json): string {
       const source = spec.type === 'Resource' ? spec.resource : spec.containerResource;
       const current = spec.type === 'Resource' ? status?.resource : status?.containerResource;
       const target = source?.target ?? {};
-      if (target.averageValue != null) return `${source?.name}: ${current ? quantity(current.current?.averageValue) : unknown}/${quantity(target.averageValue)}`;
+      if (target.averageValue != null)
+        return `${source?.name}: ${current ? quantity(current.current?.averageValue) : unknown}/${quantity(target.averageValue)}`;
       const now = current?.current?.averageUtilization != null ? `${current.current.averageUtilization}%` : unknown;
       return `${source?.name}: ${now}/${target.averageUtilization != null ? `${target.averageUtilization}%` : '<auto>'}`;
     }

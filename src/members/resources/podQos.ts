@@ -1,7 +1,6 @@
 import type { KubeObject } from '../types.ts';
 import { nanoValue, parseQuantity } from './quantity.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: reads fields of untyped Kubernetes objects
 type Json = any;
 
 const QOS_RESOURCES = ['cpu', 'memory'];
@@ -32,6 +31,7 @@ export function podQosClass(pod: KubeObject): 'BestEffort' | 'Burstable' | 'Guar
     if (QOS_RESOURCES.some((name) => !limited.has(name))) guaranteed = false;
   }
   if (requests.size === 0 && limits.size === 0) return 'BestEffort';
-  if (guaranteed && [...requests].every(([name, value]) => limits.get(name) === value) && requests.size === limits.size) return 'Guaranteed';
+  if (guaranteed && [...requests].every(([name, value]) => limits.get(name) === value) && requests.size === limits.size)
+    return 'Guaranteed';
   return 'Burstable';
 }

@@ -8,23 +8,33 @@ import { podQosClass } from './podQos.ts';
  */
 export function initialStatus(kind: string, object: KubeObject): Record<string, unknown> | undefined {
   switch (kind) {
-    case 'Pod': return { phase: 'Pending', qosClass: podQosClass(object) };
+    case 'Pod':
+      return { phase: 'Pending', qosClass: podQosClass(object) };
     case 'Service':
-    case 'Ingress': return { loadBalancer: {} };
+    case 'Ingress':
+      return { loadBalancer: {} };
     case 'Deployment':
     case 'Job':
     case 'CronJob':
-    case 'ResourceQuota': return {};
+    case 'ResourceQuota':
+      return {};
     case 'ReplicaSet':
-    case 'ReplicationController': return { replicas: 0 };
-    case 'StatefulSet': return { replicas: 0, availableReplicas: 0 };
-    case 'DaemonSet': return { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 };
-    case 'HorizontalPodAutoscaler': return { desiredReplicas: 0 };
-    case 'PodDisruptionBudget': return { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
+    case 'ReplicationController':
+      return { replicas: 0 };
+    case 'StatefulSet':
+      return { replicas: 0, availableReplicas: 0 };
+    case 'DaemonSet':
+      return { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 };
+    case 'HorizontalPodAutoscaler':
+      return { desiredReplicas: 0 };
+    case 'PodDisruptionBudget':
+      return { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
     // Pending comes from defaulting the (reset) status when the claim or volume is read back.
     case 'PersistentVolumeClaim':
-    case 'PersistentVolume': return { phase: 'Pending' };
-    default: return undefined;
+    case 'PersistentVolume':
+      return { phase: 'Pending' };
+    default:
+      return undefined;
   }
 }
 

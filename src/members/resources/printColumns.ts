@@ -9,8 +9,12 @@ import { hpaTargets } from './hpaTargets.ts';
 const NONE = '<none>';
 
 export const nameColumn: PrintColumn = {
-  name: 'Name', type: 'string', format: 'name', priority: 0,
-  description: 'Name must be unique within a namespace.', cell: (o) => o.metadata.name ?? '',
+  name: 'Name',
+  type: 'string',
+  format: 'name',
+  priority: 0,
+  description: 'Name must be unique within a namespace.',
+  cell: (o) => o.metadata.name ?? '',
 };
 
 export function age(o: KubeObject, now: number): string {
@@ -19,22 +23,44 @@ export function age(o: KubeObject, now: number): string {
 }
 
 export const ageColumn: PrintColumn = {
-  name: 'Age', type: 'string', priority: 0,
-  description: 'CreationTimestamp is a timestamp representing the server time when this object was created.', cell: age,
+  name: 'Age',
+  type: 'string',
+  priority: 0,
+  description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+  cell: age,
 };
 
-const col = (name: string, type: PrintColumn['type'], cell: PrintColumn['cell'], priority: 0 | 1 = 0): PrintColumn =>
-  ({ name, type, priority, description: '', cell });
+const col = (name: string, type: PrintColumn['type'], cell: PrintColumn['cell'], priority: 0 | 1 = 0): PrintColumn => ({
+  name,
+  type,
+  priority,
+  description: '',
+  cell,
+});
 
 const int = (value: unknown): number => (typeof value === 'number' ? value : 0);
 
-// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
 const podTemplateContainers = (o: KubeObject): any[] => o.spec?.template?.spec?.containers ?? [];
-const containersCol = col('Containers', 'string', (o) => podTemplateContainers(o).map((c) => c.name).join(',') || NONE, 1);
-const imagesCol = col('Images', 'string', (o) => podTemplateContainers(o).map((c) => c.image).join(',') || NONE, 1);
+const containersCol = col(
+  'Containers',
+  'string',
+  (o) =>
+    podTemplateContainers(o)
+      .map((c) => c.name)
+      .join(',') || NONE,
+  1,
+);
+const imagesCol = col(
+  'Images',
+  'string',
+  (o) =>
+    podTemplateContainers(o)
+      .map((c) => c.image)
+      .join(',') || NONE,
+  1,
+);
 const selectorCol = col('Selector', 'string', (o) => formatLabelSelector(o.spec?.selector), 1);
 
-// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
 export function formatLabelSelector(selector: any): string {
   if (!selector) return NONE;
   const parts: string[] = Object.entries(selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
@@ -64,12 +90,12 @@ const podColumns: PrintColumn[] = [
   nameColumn,
   col('Ready', 'string', (o) => {
     const statuses = o.status?.containerStatuses ?? [];
-    // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
     return `${statuses.filter((s: any) => s.ready).length}/${(o.spec?.containers ?? []).length}`;
   }),
   col('Status', 'string', podStatusReason),
-  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
-  col('Restarts', 'string', (o) => String((o.status?.containerStatuses ?? []).reduce((n: number, s: any) => n + int(s.restartCount), 0))),
+  col('Restarts', 'string', (o) =>
+    String((o.status?.containerStatuses ?? []).reduce((n: number, s: any) => n + int(s.restartCount), 0)),
+  ),
   ageColumn,
   col('IP', 'string', (o) => o.status?.podIP ?? NONE, 1),
   col('Node', 'string', (o) => o.spec?.nodeName ?? NONE, 1),
@@ -80,7 +106,6 @@ const podColumns: PrintColumn[] = [
 const nodeColumns: PrintColumn[] = [
   nameColumn,
   col('Status', 'string', (o) => {
-    // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
     const ready = (o.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
     const base = ready?.status === 'True' ? 'Ready' : ready ? 'NotReady' : 'Unknown';
     return o.spec?.unschedulable ? `${base},SchedulingDisabled` : base;
@@ -93,10 +118,18 @@ const nodeColumns: PrintColumn[] = [
   }),
   ageColumn,
   col('Version', 'string', (o) => o.status?.nodeInfo?.kubeletVersion ?? ''),
-  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
-  col('Internal-IP', 'string', (o) => (o.status?.addresses ?? []).find((a: any) => a.type === 'InternalIP')?.address ?? NONE, 1),
-  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
-  col('External-IP', 'string', (o) => (o.status?.addresses ?? []).find((a: any) => a.type === 'ExternalIP')?.address ?? NONE, 1),
+  col(
+    'Internal-IP',
+    'string',
+    (o) => (o.status?.addresses ?? []).find((a: any) => a.type === 'InternalIP')?.address ?? NONE,
+    1,
+  ),
+  col(
+    'External-IP',
+    'string',
+    (o) => (o.status?.addresses ?? []).find((a: any) => a.type === 'ExternalIP')?.address ?? NONE,
+    1,
+  ),
   col('OS-Image', 'string', (o) => o.status?.nodeInfo?.osImage ?? '', 1),
   col('Kernel-Version', 'string', (o) => o.status?.nodeInfo?.kernelVersion ?? '', 1),
   col('Container-Runtime', 'string', (o) => o.status?.nodeInfo?.containerRuntimeVersion ?? '', 1),
@@ -107,7 +140,10 @@ const deploymentColumns: PrintColumn[] = [
   col('Ready', 'string', (o) => `${int(o.status?.readyReplicas)}/${int(o.spec?.replicas)}`),
   col('Up-to-date', 'integer', (o) => int(o.status?.updatedReplicas)),
   col('Available', 'integer', (o) => int(o.status?.availableReplicas)),
-  ageColumn, containersCol, imagesCol, selectorCol,
+  ageColumn,
+  containersCol,
+  imagesCol,
+  selectorCol,
 ];
 
 const replicaSetColumns: PrintColumn[] = [
@@ -115,13 +151,18 @@ const replicaSetColumns: PrintColumn[] = [
   col('Desired', 'integer', (o) => int(o.spec?.replicas)),
   col('Current', 'integer', (o) => int(o.status?.replicas)),
   col('Ready', 'integer', (o) => int(o.status?.readyReplicas)),
-  ageColumn, containersCol, imagesCol, selectorCol,
+  ageColumn,
+  containersCol,
+  imagesCol,
+  selectorCol,
 ];
 
 const statefulSetColumns: PrintColumn[] = [
   nameColumn,
   col('Ready', 'string', (o) => `${int(o.status?.readyReplicas)}/${int(o.spec?.replicas)}`),
-  ageColumn, containersCol, imagesCol,
+  ageColumn,
+  containersCol,
+  imagesCol,
 ];
 
 const daemonSetColumns: PrintColumn[] = [
@@ -131,13 +172,22 @@ const daemonSetColumns: PrintColumn[] = [
   col('Ready', 'integer', (o) => int(o.status?.numberReady)),
   col('Up-to-date', 'integer', (o) => int(o.status?.updatedNumberScheduled)),
   col('Available', 'integer', (o) => int(o.status?.numberAvailable)),
-  col('Node Selector', 'string', (o) =>
-    Object.entries(o.spec?.template?.spec?.nodeSelector ?? {}).map(([k, v]) => `${k}=${v}`).join(',') || NONE),
-  ageColumn, containersCol, imagesCol, selectorCol,
+  col(
+    'Node Selector',
+    'string',
+    (o) =>
+      Object.entries(o.spec?.template?.spec?.nodeSelector ?? {})
+        .map(([k, v]) => `${k}=${v}`)
+        .join(',') || NONE,
+  ),
+  ageColumn,
+  containersCol,
+  imagesCol,
+  selectorCol,
 ];
 
-// biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
-const hasCondition = (o: KubeObject, type: string) => (o.status?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');
+const hasCondition = (o: KubeObject, type: string) =>
+  (o.status?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');
 
 const jobColumns: PrintColumn[] = [
   nameColumn,
@@ -153,7 +203,10 @@ const jobColumns: PrintColumn[] = [
     const end = o.status.completionTime ? Date.parse(o.status.completionTime) : now;
     return humanDuration(end - Date.parse(o.status.startTime));
   }),
-  ageColumn, containersCol, imagesCol, selectorCol,
+  ageColumn,
+  containersCol,
+  imagesCol,
+  selectorCol,
 ];
 
 const cronJobColumns: PrintColumn[] = [
@@ -162,7 +215,9 @@ const cronJobColumns: PrintColumn[] = [
   col('Timezone', 'string', (o) => o.spec?.timeZone ?? NONE),
   col('Suspend', 'boolean', (o) => Boolean(o.spec?.suspend)),
   col('Active', 'integer', (o) => (o.status?.active ?? []).length),
-  col('Last Schedule', 'string', (o, now) => (o.status?.lastScheduleTime ? humanDuration(now - Date.parse(o.status.lastScheduleTime)) : NONE)),
+  col('Last Schedule', 'string', (o, now) =>
+    o.status?.lastScheduleTime ? humanDuration(now - Date.parse(o.status.lastScheduleTime)) : NONE,
+  ),
   ageColumn,
 ];
 
@@ -171,17 +226,29 @@ const serviceColumns: PrintColumn[] = [
   col('Type', 'string', (o) => o.spec?.type ?? 'ClusterIP'),
   col('Cluster-IP', 'string', (o) => o.spec?.clusterIP ?? NONE),
   col('External-IP', 'string', (o) => {
-    // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
     const ingress = (o.status?.loadBalancer?.ingress ?? []).map((i: any) => i.ip ?? i.hostname);
     if (ingress.length) return ingress.join(',');
     if (o.spec?.externalIPs?.length) return o.spec.externalIPs.join(',');
     return o.spec?.type === 'LoadBalancer' ? '<pending>' : NONE;
   }),
-  col('Port(s)', 'string', (o) =>
-    // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
-    (o.spec?.ports ?? []).map((p: any) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(',') || NONE),
+  col(
+    'Port(s)',
+    'string',
+    (o) =>
+      (o.spec?.ports ?? [])
+        .map((p: any) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`)
+        .join(',') || NONE,
+  ),
   ageColumn,
-  col('Selector', 'string', (o) => Object.entries(o.spec?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(',') || NONE, 1),
+  col(
+    'Selector',
+    'string',
+    (o) =>
+      Object.entries(o.spec?.selector ?? {})
+        .map(([k, v]) => `${k}=${v}`)
+        .join(',') || NONE,
+    1,
+  ),
 ];
 
 const dataCount = (o: KubeObject) => Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length;
@@ -189,10 +256,10 @@ const dataCount = (o: KubeObject) => Object.keys(o.data ?? {}).length + Object.k
 const ingressColumns: PrintColumn[] = [
   nameColumn,
   col('Class', 'string', (o) => o.spec?.ingressClassName ?? NONE),
-  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
   col('Hosts', 'string', (o) => (o.spec?.rules ?? []).map((r: any) => r.host ?? '*').join(',') || '*'),
-  // biome-ignore lint/suspicious/noExplicitAny: reads fields of an untyped Kubernetes object (KubeObject.spec/status)
-  col('Address', 'string', (o) => (o.status?.loadBalancer?.ingress ?? []).map((i: any) => i.ip ?? i.hostname).join(',')),
+  col('Address', 'string', (o) =>
+    (o.status?.loadBalancer?.ingress ?? []).map((i: any) => i.ip ?? i.hostname).join(','),
+  ),
   col('Ports', 'string', (o) => (o.spec?.tls?.length ? '80, 443' : '80')),
   ageColumn,
 ];
@@ -210,7 +277,9 @@ const hpaColumns: PrintColumn[] = [
 const pdbColumns: PrintColumn[] = [
   nameColumn,
   col('Min Available', 'string', (o) => (o.spec?.minAvailable === undefined ? 'N/A' : String(o.spec.minAvailable))),
-  col('Max Unavailable', 'string', (o) => (o.spec?.maxUnavailable === undefined ? 'N/A' : String(o.spec.maxUnavailable))),
+  col('Max Unavailable', 'string', (o) =>
+    o.spec?.maxUnavailable === undefined ? 'N/A' : String(o.spec.maxUnavailable),
+  ),
   col('Allowed Disruptions', 'integer', (o) => int(o.status?.disruptionsAllowed)),
   ageColumn,
 ];
@@ -234,8 +303,11 @@ export const printColumnsByKind: Record<string, PrintColumn[]> = {
   HorizontalPodAutoscaler: hpaColumns,
   PodDisruptionBudget: pdbColumns,
   EndpointSlice: [
-    nameColumn, col('AddressType', 'string', (o) => o.addressType ?? ''), col('Ports', 'string', endpointSlicePorts),
-    col('Endpoints', 'string', endpointSliceEndpoints), ageColumn,
+    nameColumn,
+    col('AddressType', 'string', (o) => o.addressType ?? ''),
+    col('Ports', 'string', endpointSlicePorts),
+    col('Endpoints', 'string', endpointSliceEndpoints),
+    ageColumn,
   ],
   Lease: [nameColumn, col('Holder', 'string', (o) => o.spec?.holderIdentity ?? ''), ageColumn],
   CustomResourceDefinition: [

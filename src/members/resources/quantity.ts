@@ -61,7 +61,12 @@ export function formatQuantity(q: Quantity): string {
   if (q.mantissa === 0n) return '0';
   let format = q.format;
   if (format === 'BinarySI') {
-    const integral = q.scale >= 0 ? q.mantissa * pow10(q.scale) : (q.mantissa % pow10(-q.scale) === 0n ? q.mantissa / pow10(-q.scale) : undefined);
+    const integral =
+      q.scale >= 0
+        ? q.mantissa * pow10(q.scale)
+        : q.mantissa % pow10(-q.scale) === 0n
+          ? q.mantissa / pow10(-q.scale)
+          : undefined;
     // Below 1024 in magnitude, or not a whole number of bytes, binary suffixes would round: show it decimal.
     const small = q.scale >= 0 ? abs(q.mantissa * pow10(q.scale)) < 1024n : abs(q.mantissa) < 1024n * pow10(-q.scale);
     if (small || integral === undefined) format = 'DecimalSI';

@@ -8,24 +8,34 @@ import type { KubeObject } from '../types.ts';
 
 const MAX_SIZE = 1024 * 1024;
 const KEY_PATTERN = /^[-._a-zA-Z0-9]+$/;
-const KEY_MESSAGE = 'a valid config key must consist of alphanumeric characters, \'-\', \'_\' or \'.\' (e.g. \'key.name\',  or \'KEY_NAME\',  or \'key-name\', regex used for validation is \'[-._a-zA-Z0-9]+\')';
+const KEY_MESSAGE =
+  "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
 
 const required = (field: string): FieldError => ({ type: 'FieldValueRequired', field, body: 'Required value' });
-const invalidValue = (field: string, value: string, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, body: `Invalid value: ${JSON.stringify(value)}: ${detail}` });
-const frozen = (field: string): FieldError => ({ type: 'FieldValueForbidden', field, body: 'Forbidden: field is immutable when `immutable` is set' });
+const invalidValue = (field: string, value: string, detail: string): FieldError => ({
+  type: 'FieldValueInvalid',
+  field,
+  body: `Invalid value: ${JSON.stringify(value)}: ${detail}`,
+});
+const frozen = (field: string): FieldError => ({
+  type: 'FieldValueForbidden',
+  field,
+  body: 'Forbidden: field is immutable when `immutable` is set',
+});
 
 /** IsConfigMapKey's messages for one key. */
 function keyProblems(key: string): string[] {
   const problems: string[] = [];
   if (key.length > 253) problems.push('must be no more than 253 characters');
   if (!KEY_PATTERN.test(key)) problems.push(KEY_MESSAGE);
-  if (key === '.') problems.push('must not be \'.\'');
-  else if (key === '..') problems.push('must not be \'..\'');
-  else if (key.startsWith('..')) problems.push('must not start with \'..\'');
+  if (key === '.') problems.push("must not be '.'");
+  else if (key === '..') problems.push("must not be '..'");
+  else if (key.startsWith('..')) problems.push("must not start with '..'");
   return problems;
 }
 
-const entries = (map: unknown): [string, unknown][] => (map && typeof map === 'object' && !Array.isArray(map) ? Object.entries(map) : []);
+const entries = (map: unknown): [string, unknown][] =>
+  map && typeof map === 'object' && !Array.isArray(map) ? Object.entries(map) : [];
 const decodedLength = (value: unknown) => Buffer.from(String(value ?? ''), 'base64').length;
 
 function secretErrors(secret: KubeObject): FieldError[] {
@@ -36,20 +46,27 @@ function secretErrors(secret: KubeObject): FieldError[] {
     for (const problem of keyProblems(key)) errors.push(invalidValue(`data[${key}]`, key, problem));
     size += decodedLength(value);
   }
-  if (size > MAX_SIZE) errors.push({ type: 'FieldValueTooLong', field: 'data', body: `Too long: may not be more than ${MAX_SIZE} bytes` });
+  if (size > MAX_SIZE)
+    errors.push({ type: 'FieldValueTooLong', field: 'data', body: `Too long: may not be more than ${MAX_SIZE} bytes` });
   const has = (key: string) => Object.hasOwn(data, key);
   const jsonProblem = (key: string): FieldError | undefined => {
     try {
       const parsed = JSON.parse(Buffer.from(String(data[key] ?? ''), 'base64').toString('utf8'));
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('json: cannot unmarshal into Go value of type map[string]interface {}');
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+        throw new Error('json: cannot unmarshal into Go value of type map[string]interface {}');
       return undefined;
     } catch (error) {
-      return { type: 'FieldValueInvalid', field: `data[${key}]`, body: `Invalid value: "<secret contents redacted>": ${(error as Error).message}` };
+      return {
+        type: 'FieldValueInvalid',
+        field: `data[${key}]`,
+        body: `Invalid value: "<secret contents redacted>": ${(error as Error).message}`,
+      };
     }
   };
   switch (secret.type) {
     case 'kubernetes.io/service-account-token':
-      if (!secret.metadata.annotations?.['kubernetes.io/service-account.name']) errors.push(required('metadata.annotations[kubernetes.io/service-account.name]'));
+      if (!secret.metadata.annotations?.['kubernetes.io/service-account.name'])
+        errors.push(required('metadata.annotations[kubernetes.io/service-account.name]'));
       break;
     case 'kubernetes.io/dockercfg':
     case 'kubernetes.io/dockerconfigjson': {
@@ -60,7 +77,8 @@ function secretErrors(secret: KubeObject): FieldError[] {
     }
     // The API server builds these two paths from a literal "data[%s]", and so they read.
     case 'kubernetes.io/basic-auth':
-      if (!has('username') && !has('password')) errors.push(required('data[%s][username]'), required('data[%s][password]'));
+      if (!has('username') && !has('password'))
+        errors.push(required('data[%s][username]'), required('data[%s][password]'));
       break;
     case 'kubernetes.io/ssh-auth':
       if (decodedLength(data['ssh-privatekey']) === 0) errors.push(required('data[%s][ssh-privatekey]'));
@@ -87,7 +105,8 @@ function configMapErrors(configMap: KubeObject): FieldError[] {
     if (dataKeys.has(key)) errors.push(invalidValue(`binaryData[${key}]`, key, 'duplicate of key present in data'));
     size += decodedLength(value);
   }
-  if (size > MAX_SIZE) errors.push({ type: 'FieldValueTooLong', field: '', body: `Too long: may not be more than ${MAX_SIZE} bytes` });
+  if (size > MAX_SIZE)
+    errors.push({ type: 'FieldValueTooLong', field: '', body: `Too long: may not be more than ${MAX_SIZE} bytes` });
   return errors;
 }
 
@@ -97,14 +116,19 @@ export function validateConfigData(kind: string, next: KubeObject, previous?: Ku
   const errors: FieldError[] = [];
   if (previous) {
     if (kind === 'Secret' && (previous.type ?? '') !== (next.type ?? '')) {
-      errors.push({ type: 'FieldValueInvalid', field: 'type', body: `Invalid value: ${JSON.stringify(next.type ?? '')}: field is immutable` });
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: 'type',
+        body: `Invalid value: ${JSON.stringify(next.type ?? '')}: field is immutable`,
+      });
     }
     if (previous.immutable === true) {
       if (next.immutable !== true) errors.push(frozen('immutable'));
       const frozenFields = kind === 'Secret' ? ['data'] : ['data', 'binaryData'];
       // An empty map and none read back the same, so they compare equal.
       const normalized = (value: unknown) => (entries(value).length === 0 ? undefined : value);
-      for (const field of frozenFields) if (!isDeepStrictEqual(normalized(previous[field]), normalized(next[field]))) errors.push(frozen(field));
+      for (const field of frozenFields)
+        if (!isDeepStrictEqual(normalized(previous[field]), normalized(next[field]))) errors.push(frozen(field));
     }
   }
   return [...errors, ...(kind === 'Secret' ? secretErrors(next) : configMapErrors(next))];

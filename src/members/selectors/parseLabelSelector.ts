@@ -26,7 +26,14 @@ export function parseLabelSelector(text: string): LabelRequirement[] {
   for (const raw of parts.map((p) => p.trim()).filter(Boolean)) {
     let m: RegExpMatchArray | null;
     if ((m = raw.match(/^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/))) {
-      requirements.push({ key: m[1]!, op: m[2] as 'in' | 'notin', values: m[3]!.split(',').map((v) => v.trim()).filter(Boolean) });
+      requirements.push({
+        key: m[1]!,
+        op: m[2] as 'in' | 'notin',
+        values: m[3]!
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean),
+      });
     } else if ((m = raw.match(/^([^=!\s]+)\s*(==|=|!=)\s*(\S*)$/))) {
       requirements.push({ key: m[1]!, op: m[2] === '!=' ? 'notin' : 'in', values: [m[3]!] });
     } else if ((m = raw.match(/^!\s*(\S+)$/))) {
@@ -40,15 +47,22 @@ export function parseLabelSelector(text: string): LabelRequirement[] {
   return requirements;
 }
 
-export function matchesLabelRequirements(requirements: LabelRequirement[], labels: Record<string, string> | undefined): boolean {
+export function matchesLabelRequirements(
+  requirements: LabelRequirement[],
+  labels: Record<string, string> | undefined,
+): boolean {
   const have = labels ?? {};
   return requirements.every((r) => {
     const present = Object.hasOwn(have, r.key);
     switch (r.op) {
-      case 'in': return present && r.values.includes(have[r.key]!);
-      case 'notin': return !present || !r.values.includes(have[r.key]!);
-      case 'exists': return present;
-      case '!': return !present;
+      case 'in':
+        return present && r.values.includes(have[r.key]!);
+      case 'notin':
+        return !present || !r.values.includes(have[r.key]!);
+      case 'exists':
+        return present;
+      case '!':
+        return !present;
     }
     return false;
   });

@@ -26,7 +26,10 @@ export class ObjectStore {
   private readonly log: StoreEvent[] = [];
   resourceVersion: number;
 
-  constructor(initialResourceVersion = 1000, private readonly now: () => Date = () => new Date()) {
+  constructor(
+    initialResourceVersion = 1000,
+    private readonly now: () => Date = () => new Date(),
+  ) {
     this.resourceVersion = initialResourceVersion;
   }
 
@@ -44,7 +47,11 @@ export class ObjectStore {
     const bucket = this.buckets.get(resource);
     if (!bucket) return [];
     const items = [...bucket.values()].filter((o) => namespace === undefined || o.metadata.namespace === namespace);
-    return items.sort((a, b) => objectKey(a.metadata.namespace, a.metadata.name!).localeCompare(objectKey(b.metadata.namespace, b.metadata.name!)));
+    return items.sort((a, b) =>
+      objectKey(a.metadata.namespace, a.metadata.name!).localeCompare(
+        objectKey(b.metadata.namespace, b.metadata.name!),
+      ),
+    );
   }
 
   getByUid(uid: string): { resource: string; object: KubeObject } | undefined {
@@ -163,12 +170,22 @@ export class ObjectStore {
    * Deletes an object, or marks it for deletion while finalizers remain (the caller gets the object back
    * with deletionTimestamp set; the last finalizer removal deletes it).
    */
-  delete(rt: ResourceType, namespace: string | undefined, name: string, precondition?: { uid?: string; resourceVersion?: string }, gcFinalizer?: string): { object: KubeObject; deleted: boolean } {
+  delete(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    precondition?: { uid?: string; resourceVersion?: string },
+    gcFinalizer?: string,
+  ): { object: KubeObject; deleted: boolean } {
     const resource = resourceKeyOf(rt);
     const current = this.get(resource, rt.namespaced ? namespace : undefined, name);
     if (!current) throw notFound(rt.group, rt.plural, name);
     if (precondition?.uid && precondition.uid !== current.metadata.uid) {
-      throw new ApiError(409, 'Conflict', `Precondition failed: UID in precondition: ${precondition.uid}, UID in object meta: ${current.metadata.uid}`);
+      throw new ApiError(
+        409,
+        'Conflict',
+        `Precondition failed: UID in precondition: ${precondition.uid}, UID in object meta: ${current.metadata.uid}`,
+      );
     }
     if (precondition?.resourceVersion && precondition.resourceVersion !== current.metadata.resourceVersion) {
       throw staleConflict(rt.group, rt.plural, name);
@@ -176,9 +193,19 @@ export class ObjectStore {
     if (pendingFinalizers(current).length > 0 || gcFinalizer) {
       if (current.metadata.deletionTimestamp) return { object: current, deleted: false };
       // `gcFinalizer` (orphan, foregroundDeletion) joins the finalizers in the same write that marks the object.
-      const finalizers = gcFinalizer && !(current.metadata.finalizers ?? []).includes(gcFinalizer)
-        ? [...(current.metadata.finalizers ?? []), gcFinalizer] : current.metadata.finalizers;
-      const marked = { ...current, metadata: { ...current.metadata, ...(finalizers ? { finalizers } : {}), deletionTimestamp: this.timestamp(), deletionGracePeriodSeconds: 0 } };
+      const finalizers =
+        gcFinalizer && !(current.metadata.finalizers ?? []).includes(gcFinalizer)
+          ? [...(current.metadata.finalizers ?? []), gcFinalizer]
+          : current.metadata.finalizers;
+      const marked = {
+        ...current,
+        metadata: {
+          ...current.metadata,
+          ...(finalizers ? { finalizers } : {}),
+          deletionTimestamp: this.timestamp(),
+          deletionGracePeriodSeconds: 0,
+        },
+      };
       if (rt.kind === 'Namespace') marked.status = { ...(current.status ?? {}), phase: 'Terminating' };
       const rv = ++this.resourceVersion;
       marked.metadata.resourceVersion = String(rv);
@@ -215,7 +242,11 @@ export class ObjectStore {
     const ns = this.get('/namespaces', undefined, namespace);
     if (!ns) throw notFound('', 'namespaces', namespace);
     if (ns.metadata.deletionTimestamp) {
-      throw new ApiError(403, 'Forbidden', `unable to create new content in namespace ${namespace} because it is being terminated`);
+      throw new ApiError(
+        403,
+        'Forbidden',
+        `unable to create new content in namespace ${namespace} because it is being terminated`,
+      );
     }
   }
 
@@ -223,7 +254,11 @@ export class ObjectStore {
     let bucket = this.buckets.get(resource);
     if (!bucket) this.buckets.set(resource, (bucket = new Map()));
     bucket.set(objectKey(object.metadata.namespace, object.metadata.name!), object);
-    if (object.metadata.uid) this.byUid.set(object.metadata.uid, { resource, key: objectKey(object.metadata.namespace, object.metadata.name!) });
+    if (object.metadata.uid)
+      this.byUid.set(object.metadata.uid, {
+        resource,
+        key: objectKey(object.metadata.namespace, object.metadata.name!),
+      });
     if (previous) this.unindex(resource, previous);
     for (const ref of object.metadata.ownerReferences ?? []) {
       let set = this.dependents.get(ref.uid);
@@ -247,13 +282,18 @@ export class ObjectStore {
   }
 
   private timestamp(): string {
-    return this.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return this.now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
   }
 }
 
 /** Finalizers that block removal: metadata.finalizers, plus spec.finalizers on a Namespace. */
 export function pendingFinalizers(object: KubeObject): string[] {
-  return [...(object.metadata.finalizers ?? []), ...(object.kind === 'Namespace' ? (object.spec?.finalizers ?? []) : [])];
+  return [
+    ...(object.metadata.finalizers ?? []),
+    ...(object.kind === 'Namespace' ? (object.spec?.finalizers ?? []) : []),
+  ];
 }
 
 function specChanged(a: KubeObject, b: KubeObject): boolean {

@@ -39,7 +39,8 @@ export function objectIdentifier(dotted: string): Buffer {
   const bytes: number[] = [40 * (parts[0] ?? 0) + (parts[1] ?? 0)];
   for (const part of parts.slice(2)) {
     const chunk: number[] = [part & 0x7f];
-    for (let rest = Math.floor(part / 128); rest > 0; rest = Math.floor(rest / 128)) chunk.unshift(0x80 | (rest & 0x7f));
+    for (let rest = Math.floor(part / 128); rest > 0; rest = Math.floor(rest / 128))
+      chunk.unshift(0x80 | (rest & 0x7f));
     bytes.push(...chunk);
   }
   return tlv(0x06, Buffer.from(bytes));

@@ -1,7 +1,17 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import {
-  bitString, boolean, explicit, implicit, objectIdentifier, octetString, sequence, set, smallInteger, time,
-  unsignedInteger, utf8String,
+  bitString,
+  boolean,
+  explicit,
+  implicit,
+  objectIdentifier,
+  octetString,
+  sequence,
+  set,
+  smallInteger,
+  time,
+  unsignedInteger,
+  utf8String,
 } from './der.ts';
 
 export interface IssuedCertificate {
@@ -42,7 +52,9 @@ export function issueCertificate(req: CertificateRequest): IssuedCertificate {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   // RFC 5280 method 1: SHA-1 of the subjectPublicKey bits (the BIT STRING content after its header).
-  const keyId = createHash('sha1').update(spki.subarray(spki.length - 65)).digest();
+  const keyId = createHash('sha1')
+    .update(spki.subarray(spki.length - 65))
+    .digest();
   const serial = randomBytes(16);
   serial[0] = (serial[0] ?? 0) & 0x7f;
   const notBefore = new Date(Date.now() - 60 * 60 * 1000);
@@ -74,7 +86,10 @@ export function issueCertificate(req: CertificateRequest): IssuedCertificate {
   );
   const signature = sign('sha256', tbs, { key: req.issuer?.privateKey ?? privateKey, dsaEncoding: 'der' });
   const der = sequence(tbs, ECDSA_WITH_SHA256, bitString(signature));
-  const body = der.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  const body = der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '');
   return {
     certPem: `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`,
     keyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),

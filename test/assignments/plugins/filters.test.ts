@@ -17,20 +17,54 @@ const no = (reason: string): FilterResult => ({ code: 'Unschedulable', reason })
 
 // TaintToleration
 const taint1: Taint = { key: 'key1', value: 'value1', effect: 'NoSchedule' };
-const taintCases: { name: string; taints: Taint[]; tolerations?: Toleration[]; previous?: string[]; expected: FilterResult }[] = [
+const taintCases: {
+  name: string;
+  taints: Taint[];
+  tolerations?: Toleration[];
+  previous?: string[];
+  expected: FilterResult;
+}[] = [
   { name: 'a cluster already targeted skips the check', taints: [taint1], previous: ['c'], expected: ok },
   { name: 'no taints', taints: [], expected: ok },
-  { name: 'tolerated taint', taints: [taint1], tolerations: [{ key: 'key1', operator: 'Equal', value: 'value1', effect: 'NoSchedule' }], expected: ok },
+  {
+    name: 'tolerated taint',
+    taints: [taint1],
+    tolerations: [{ key: 'key1', operator: 'Equal', value: 'value1', effect: 'NoSchedule' }],
+    expected: ok,
+  },
   { name: 'untolerated taint', taints: [taint1], expected: no('untolerated taint key1=value1:NoSchedule') },
   { name: 'PreferNoSchedule never blocks', taints: [{ key: 'k', effect: 'PreferNoSchedule' }], expected: ok },
-  { name: 'NoExecute blocks too; a taint without value prints key:effect', taints: [{ key: 'cluster.karmada.io/not-ready', effect: 'NoExecute' }], expected: no('untolerated taint cluster.karmada.io/not-ready:NoExecute') },
-  { name: 'Exists with an empty key tolerates everything', taints: [taint1, { key: 'x', effect: 'NoExecute' }], tolerations: [{ operator: 'Exists' }], expected: ok },
-  { name: 'a toleration for another effect does not help', taints: [taint1], tolerations: [{ key: 'key1', operator: 'Exists', effect: 'NoExecute' }], expected: no('untolerated taint key1=value1:NoSchedule') },
-  { name: 'the first untolerated taint is reported', taints: [taint1, { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }], tolerations: [{ key: 'key1', operator: 'Exists' }], expected: no('untolerated taint dedicated=gpu:NoSchedule') },
+  {
+    name: 'NoExecute blocks too; a taint without value prints key:effect',
+    taints: [{ key: 'cluster.karmada.io/not-ready', effect: 'NoExecute' }],
+    expected: no('untolerated taint cluster.karmada.io/not-ready:NoExecute'),
+  },
+  {
+    name: 'Exists with an empty key tolerates everything',
+    taints: [taint1, { key: 'x', effect: 'NoExecute' }],
+    tolerations: [{ operator: 'Exists' }],
+    expected: ok,
+  },
+  {
+    name: 'a toleration for another effect does not help',
+    taints: [taint1],
+    tolerations: [{ key: 'key1', operator: 'Exists', effect: 'NoExecute' }],
+    expected: no('untolerated taint key1=value1:NoSchedule'),
+  },
+  {
+    name: 'the first untolerated taint is reported',
+    taints: [taint1, { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }],
+    tolerations: [{ key: 'key1', operator: 'Exists' }],
+    expected: no('untolerated taint dedicated=gpu:NoSchedule'),
+  },
 ];
 for (const c of taintCases) {
   test(`TaintToleration: ${c.name}`, () => {
-    const req = request({ ...(c.tolerations ? { clusterTolerations: c.tolerations } : {}) }, 1, (c.previous ?? []).map((name) => ({ name, replicas: 1 })));
+    const req = request(
+      { ...(c.tolerations ? { clusterTolerations: c.tolerations } : {}) },
+      1,
+      (c.previous ?? []).map((name) => ({ name, replicas: 1 })),
+    );
     assert.equal(taintToleration.filter({ request: req, cluster: cluster('c', { taints: c.taints }) }), c.expected);
   });
 }
@@ -46,13 +80,47 @@ const apps = { groupVersion: 'apps/v1', resources: [{ name: 'deployments', kind:
 const complete = [{ type: 'CompleteAPIEnablements', status: 'True' as const }];
 const apiCases: { name: string; cluster: Cluster; kind?: string; previous?: boolean; expected: FilterResult }[] = [
   { name: 'API enabled in the cluster', cluster: cluster('c', {}, { apiEnablements: [apps] }), expected: ok },
-  { name: 'API not enabled (complete list)', cluster: cluster('c', {}, { apiEnablements: [apps], conditions: complete }), kind: 'CustomResource', expected: no('API apps/v1 CustomResource is not enabled') },
-  { name: 'API not listed (list not known complete)', cluster: cluster('c', {}, { apiEnablements: [apps] }), kind: 'CustomResource', expected: no('API apps/v1 CustomResource is not listed in status.apiEnablements') },
-  { name: 'status without an apiEnablements field: unknown, so enabled', cluster: cluster('c', {}, { conditions: [{ type: 'Ready', status: 'True' as const }] }), kind: 'CustomResource', expected: ok },
-  { name: 'no apiEnablements field, even with CompleteAPIEnablements: enabled', cluster: cluster('c', {}, { conditions: complete }), kind: 'CustomResource', expected: ok },
-  { name: 'an empty list keeps the strict rule (not listed)', cluster: cluster('c', {}, { apiEnablements: [] }), expected: no('API apps/v1 Deployment is not listed in status.apiEnablements') },
-  { name: 'an empty list known complete: not enabled', cluster: cluster('c', {}, { apiEnablements: [], conditions: complete }), expected: no('API apps/v1 Deployment is not enabled') },
-  { name: 'a cluster already targeted passes without the API', cluster: cluster('c', {}, { apiEnablements: [apps] }), kind: 'CustomResource', previous: true, expected: ok },
+  {
+    name: 'API not enabled (complete list)',
+    cluster: cluster('c', {}, { apiEnablements: [apps], conditions: complete }),
+    kind: 'CustomResource',
+    expected: no('API apps/v1 CustomResource is not enabled'),
+  },
+  {
+    name: 'API not listed (list not known complete)',
+    cluster: cluster('c', {}, { apiEnablements: [apps] }),
+    kind: 'CustomResource',
+    expected: no('API apps/v1 CustomResource is not listed in status.apiEnablements'),
+  },
+  {
+    name: 'status without an apiEnablements field: unknown, so enabled',
+    cluster: cluster('c', {}, { conditions: [{ type: 'Ready', status: 'True' as const }] }),
+    kind: 'CustomResource',
+    expected: ok,
+  },
+  {
+    name: 'no apiEnablements field, even with CompleteAPIEnablements: enabled',
+    cluster: cluster('c', {}, { conditions: complete }),
+    kind: 'CustomResource',
+    expected: ok,
+  },
+  {
+    name: 'an empty list keeps the strict rule (not listed)',
+    cluster: cluster('c', {}, { apiEnablements: [] }),
+    expected: no('API apps/v1 Deployment is not listed in status.apiEnablements'),
+  },
+  {
+    name: 'an empty list known complete: not enabled',
+    cluster: cluster('c', {}, { apiEnablements: [], conditions: complete }),
+    expected: no('API apps/v1 Deployment is not enabled'),
+  },
+  {
+    name: 'a cluster already targeted passes without the API',
+    cluster: cluster('c', {}, { apiEnablements: [apps] }),
+    kind: 'CustomResource',
+    previous: true,
+    expected: ok,
+  },
   { name: 'a cluster without status serves every API', cluster: cluster('c'), kind: 'CustomResource', expected: ok },
 ];
 for (const c of apiCases) {
@@ -64,33 +132,97 @@ for (const c of apiCases) {
 }
 
 // ClusterAffinity
-const affinityCases: { name: string; placement: Placement; affinityName?: string; replicas?: number; cluster: Cluster; expected: FilterResult }[] = [
-  { name: 'matching affinity', placement: { clusterAffinity: { clusterNames: ['cluster1'] } }, cluster: cluster('cluster1'), expected: ok },
-  { name: 'non-matching affinity', placement: { clusterAffinity: { clusterNames: ['cluster2'] } }, cluster: cluster('cluster1'), expected: no('not in clusterNames') },
-  { name: 'matching term of clusterAffinities', placement: { clusterAffinities: [{ affinityName: 'a', clusterNames: ['cluster1'] }] }, affinityName: 'a', cluster: cluster('cluster1'), expected: ok },
+const affinityCases: {
+  name: string;
+  placement: Placement;
+  affinityName?: string;
+  replicas?: number;
+  cluster: Cluster;
+  expected: FilterResult;
+}[] = [
+  {
+    name: 'matching affinity',
+    placement: { clusterAffinity: { clusterNames: ['cluster1'] } },
+    cluster: cluster('cluster1'),
+    expected: ok,
+  },
+  {
+    name: 'non-matching affinity',
+    placement: { clusterAffinity: { clusterNames: ['cluster2'] } },
+    cluster: cluster('cluster1'),
+    expected: no('not in clusterNames'),
+  },
+  {
+    name: 'matching term of clusterAffinities',
+    placement: { clusterAffinities: [{ affinityName: 'a', clusterNames: ['cluster1'] }] },
+    affinityName: 'a',
+    cluster: cluster('cluster1'),
+    expected: ok,
+  },
   { name: 'no affinity specified', placement: {}, cluster: cluster('cluster1'), expected: ok },
-  { name: 'excluded cluster', placement: { clusterAffinity: { exclude: ['cluster1'] } }, cluster: cluster('cluster1'), expected: no('listed in exclude') },
-  { name: 'labels do not match', placement: { clusterAffinity: { labelSelector: { matchLabels: { env: 'prod' } } } }, cluster: cluster('cluster1', {}, undefined, { env: 'dev' }), expected: no('labels do not match labelSelector') },
-  { name: 'fields do not match', placement: { clusterAffinity: { fieldSelector: { matchExpressions: [{ key: 'region', operator: 'In', values: ['eu'] }] } } }, cluster: cluster('cluster1', { region: 'us' }), expected: no('fields do not match fieldSelector') },
+  {
+    name: 'excluded cluster',
+    placement: { clusterAffinity: { exclude: ['cluster1'] } },
+    cluster: cluster('cluster1'),
+    expected: no('listed in exclude'),
+  },
+  {
+    name: 'labels do not match',
+    placement: { clusterAffinity: { labelSelector: { matchLabels: { env: 'prod' } } } },
+    cluster: cluster('cluster1', {}, undefined, { env: 'dev' }),
+    expected: no('labels do not match labelSelector'),
+  },
+  {
+    name: 'fields do not match',
+    placement: {
+      clusterAffinity: { fieldSelector: { matchExpressions: [{ key: 'region', operator: 'In', values: ['eu'] }] } },
+    },
+    cluster: cluster('cluster1', { region: 'us' }),
+    expected: no('fields do not match fieldSelector'),
+  },
   {
     name: 'an overflow affinity admits a workload',
-    placement: { clusterAffinities: [{ affinityName: 'a', clusterNames: ['x'], overflowAffinities: [{ clusterNames: ['cluster1'] }] }] },
-    affinityName: 'a', cluster: cluster('cluster1'), expected: ok,
+    placement: {
+      clusterAffinities: [
+        { affinityName: 'a', clusterNames: ['x'], overflowAffinities: [{ clusterNames: ['cluster1'] }] },
+      ],
+    },
+    affinityName: 'a',
+    cluster: cluster('cluster1'),
+    expected: ok,
   },
   {
     name: 'overflow affinities do not apply to non-workloads',
-    placement: { clusterAffinities: [{ affinityName: 'a', clusterNames: ['x'], overflowAffinities: [{ clusterNames: ['cluster1'] }] }] },
-    affinityName: 'a', replicas: 0, cluster: cluster('cluster1'), expected: no('not in clusterNames of affinity term a'),
+    placement: {
+      clusterAffinities: [
+        { affinityName: 'a', clusterNames: ['x'], overflowAffinities: [{ clusterNames: ['cluster1'] }] },
+      ],
+    },
+    affinityName: 'a',
+    replicas: 0,
+    cluster: cluster('cluster1'),
+    expected: no('not in clusterNames of affinity term a'),
   },
   {
     name: 'a term other than the one tried does not count',
-    placement: { clusterAffinities: [{ affinityName: 'a', clusterNames: ['x'] }, { affinityName: 'b', clusterNames: ['cluster1'] }] },
-    affinityName: 'a', cluster: cluster('cluster1'), expected: no('not in clusterNames of affinity term a'),
+    placement: {
+      clusterAffinities: [
+        { affinityName: 'a', clusterNames: ['x'] },
+        { affinityName: 'b', clusterNames: ['cluster1'] },
+      ],
+    },
+    affinityName: 'a',
+    cluster: cluster('cluster1'),
+    expected: no('not in clusterNames of affinity term a'),
   },
 ];
 for (const c of affinityCases) {
   test(`ClusterAffinity: ${c.name}`, () => {
-    const ctx = { request: request(c.placement, c.replicas ?? 1), cluster: c.cluster, ...(c.affinityName ? { affinityName: c.affinityName } : {}) };
+    const ctx = {
+      request: request(c.placement, c.replicas ?? 1),
+      cluster: c.cluster,
+      ...(c.affinityName ? { affinityName: c.affinityName } : {}),
+    };
     assert.equal(clusterAffinity.filter(ctx), c.expected);
   });
 }
@@ -98,13 +230,48 @@ for (const c of affinityCases) {
 // SpreadConstraint
 const spreadCases: { name: string; placement: Placement; cluster: Cluster; expected: FilterResult }[] = [
   { name: 'no spread constraints', placement: {}, cluster: cluster('c'), expected: ok },
-  { name: 'provider present', placement: { spreadConstraints: [{ spreadByField: 'provider' }] }, cluster: cluster('c', { provider: 'aws' }), expected: ok },
-  { name: 'provider missing', placement: { spreadConstraints: [{ spreadByField: 'provider' }] }, cluster: cluster('c'), expected: no('no provider to spread by (spec.provider is empty)') },
-  { name: 'region present', placement: { spreadConstraints: [{ spreadByField: 'region' }] }, cluster: cluster('c', { region: 'us-west-2' }), expected: ok },
-  { name: 'region missing', placement: { spreadConstraints: [{ spreadByField: 'region' }] }, cluster: cluster('c'), expected: no('no region to spread by (spec.region is empty)') },
-  { name: 'zones present', placement: { spreadConstraints: [{ spreadByField: 'zone' }] }, cluster: cluster('c', { zones: ['us-west-2a'] }), expected: ok },
-  { name: 'zones missing', placement: { spreadConstraints: [{ spreadByField: 'zone' }] }, cluster: cluster('c'), expected: no('no zones to spread by (spec.zones is empty)') },
-  { name: 'spreadByLabel is ignored', placement: { spreadConstraints: [{ spreadByLabel: 'team' }] }, cluster: cluster('c'), expected: ok },
+  {
+    name: 'provider present',
+    placement: { spreadConstraints: [{ spreadByField: 'provider' }] },
+    cluster: cluster('c', { provider: 'aws' }),
+    expected: ok,
+  },
+  {
+    name: 'provider missing',
+    placement: { spreadConstraints: [{ spreadByField: 'provider' }] },
+    cluster: cluster('c'),
+    expected: no('no provider to spread by (spec.provider is empty)'),
+  },
+  {
+    name: 'region present',
+    placement: { spreadConstraints: [{ spreadByField: 'region' }] },
+    cluster: cluster('c', { region: 'us-west-2' }),
+    expected: ok,
+  },
+  {
+    name: 'region missing',
+    placement: { spreadConstraints: [{ spreadByField: 'region' }] },
+    cluster: cluster('c'),
+    expected: no('no region to spread by (spec.region is empty)'),
+  },
+  {
+    name: 'zones present',
+    placement: { spreadConstraints: [{ spreadByField: 'zone' }] },
+    cluster: cluster('c', { zones: ['us-west-2a'] }),
+    expected: ok,
+  },
+  {
+    name: 'zones missing',
+    placement: { spreadConstraints: [{ spreadByField: 'zone' }] },
+    cluster: cluster('c'),
+    expected: no('no zones to spread by (spec.zones is empty)'),
+  },
+  {
+    name: 'spreadByLabel is ignored',
+    placement: { spreadConstraints: [{ spreadByLabel: 'team' }] },
+    cluster: cluster('c'),
+    expected: ok,
+  },
 ];
 for (const c of spreadCases) {
   test(`SpreadConstraint: ${c.name}`, () => {
@@ -120,7 +287,10 @@ test('ClusterLocality: 0 without a previous result, 100 for targeted clusters, 0
 });
 
 test('registry runs filters in a fixed order', () => {
-  assert.equal(filterPlugins.map((p) => p.name), ['APIEnablement', 'TaintToleration', 'ClusterAffinity', 'SpreadConstraint', 'ClusterEviction']);
+  assert.equal(
+    filterPlugins.map((p) => p.name),
+    ['APIEnablement', 'TaintToleration', 'ClusterAffinity', 'SpreadConstraint', 'ClusterEviction'],
+  );
 });
 
 test.run();

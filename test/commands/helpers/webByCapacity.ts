@@ -29,16 +29,25 @@ spec:
 
 /** A `--cluster-status` file: one Cluster per entry, nothing allocated, `free` CPUs allocatable. */
 export function freeCapacity(free: Record<string, number>): string {
-  return Object.entries(free).map(([name, cpu]) => `apiVersion: cluster.karmada.io/v1alpha1
+  return Object.entries(free)
+    .map(
+      ([name, cpu]) => `apiVersion: cluster.karmada.io/v1alpha1
 kind: Cluster
 metadata: {name: ${name}}
 status:
   apiEnablements: [{groupVersion: apps/v1, resources: [{name: deployments, kind: Deployment}]}]
   resourceSummary: {allocatable: {cpu: "${cpu}", pods: "110"}}
-`).join('---\n');
+`,
+    )
+    .join('---\n');
 }
 
 /** A config repo's files: member1 and member2 registered, `deployment` as web, and the policy above. */
 export function webByCapacityFiles(deployment: string): Record<string, string> {
-  return { 'clusters/member1.yaml': clusterYaml('member1'), 'clusters/member2.yaml': clusterYaml('member2'), 'templates/web.yaml': deployment, 'policies/web.yaml': WEB_BY_CAPACITY_POLICY };
+  return {
+    'clusters/member1.yaml': clusterYaml('member1'),
+    'clusters/member2.yaml': clusterYaml('member2'),
+    'templates/web.yaml': deployment,
+    'policies/web.yaml': WEB_BY_CAPACITY_POLICY,
+  };
 }

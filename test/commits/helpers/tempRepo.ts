@@ -31,7 +31,11 @@ export const GIT_ENV: Record<string, string> = {
 export function makeTempRepo(options: { bare?: boolean } = {}): TempRepo {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'flotilla-commits-'));
   const repoPath = path.join(root, options.bare ? 'repo.git' : 'repo');
-  const runBytes = (cwd: string, args: string[], opts: { input?: string | Uint8Array; env?: Record<string, string> } = {}) =>
+  const runBytes = (
+    cwd: string,
+    args: string[],
+    opts: { input?: string | Uint8Array; env?: Record<string, string> } = {},
+  ) =>
     execFileSync('git', args, {
       cwd,
       input: opts.input,

@@ -40,7 +40,9 @@ export class Scratch extends MemberHarness {
 
   async repo(): Promise<GitRepo> {
     const dir = path.join(this.dir('flotilla-repo-'), 'repo.git');
-    execFileSync('git', ['init', '-q', '--bare', dir], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+    execFileSync('git', ['init', '-q', '--bare', dir], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+    });
     return openRepo(dir);
   }
 }
@@ -57,7 +59,12 @@ export interface MemberFleet {
 }
 
 /** Starts the named members (with `memberOptions`, e.g. HPA timings) and commits `files` as the config repo's first commit. */
-export async function startMemberFleet(names: string[], files: Record<string, string>, message: string, memberOptions: Partial<MemberOptions> = {}): Promise<MemberFleet> {
+export async function startMemberFleet(
+  names: string[],
+  files: Record<string, string>,
+  message: string,
+  memberOptions: Partial<MemberOptions> = {},
+): Promise<MemberFleet> {
   const fleet = await makeFleet({ members: names, files, message, memberOptions });
   let kubes = new Map<string, KubeTarget>();
   const cleanup = async () => {
@@ -68,7 +75,13 @@ export async function startMemberFleet(names: string[], files: Record<string, st
     const kubeconfig = path.join(fleet.credentials, 'members.config');
     const cache = path.join(fleet.root, 'kubectl-cache');
     kubes = await connectKubeconfig(kubeconfig, { timeoutMs: 3_000 });
-    return { config: fleet.work, repo: fleet.repo, kubes, kubectl: (args, input) => kubectl(kubeconfig, cache, args, input), cleanup };
+    return {
+      config: fleet.work,
+      repo: fleet.repo,
+      kubes,
+      kubectl: (args, input) => kubectl(kubeconfig, cache, args, input),
+      cleanup,
+    };
   } catch (err) {
     // The suite's test.after never sees a fleet that failed to start: stop what did start here.
     await cleanup();
@@ -79,12 +92,21 @@ export async function startMemberFleet(names: string[], files: Record<string, st
 let clock = 1_700_000_000;
 
 /** Writes the rendered branch as `clusters` describes it (cluster → manifests), one commit with a Source-Commit trailer. */
-export async function commitRendered(repo: GitRepo, clusters: Record<string, Record<string, unknown>[]>, source = 'a'.repeat(40)): Promise<string> {
+export async function commitRendered(
+  repo: GitRepo,
+  clusters: Record<string, Record<string, unknown>[]>,
+  source = 'a'.repeat(40),
+): Promise<string> {
   const edits = new Map<string, Uint8Array | null>();
   for (const [cluster, objects] of Object.entries(clusters)) {
     for (const o of objects) {
       const meta = o.metadata as { name: string; namespace?: string };
-      const p = manifestPath(cluster, { apiVersion: String(o.apiVersion), kind: String(o.kind), namespace: meta.namespace ?? '', name: meta.name });
+      const p = manifestPath(cluster, {
+        apiVersion: String(o.apiVersion),
+        kind: String(o.kind),
+        namespace: meta.namespace ?? '',
+        name: meta.name,
+      });
       edits.set(p, new TextEncoder().encode(stringify(o)));
     }
   }
@@ -92,18 +114,34 @@ export async function commitRendered(repo: GitRepo, clusters: Record<string, Rec
   const tree = await writeTreeEdits(repo, pack, null, edits);
   const head = await readRef(repo, RENDERED_REF);
   const who = { name: 'T', email: 't@example.com', timestamp: clock++, timezoneOffset: 0 };
-  const commit = buildCommit(pack, { tree, parents: head ? [head] : [], message: `render\n\nSource-Commit: ${source}\n`, author: who, committer: who });
+  const commit = buildCommit(pack, {
+    tree,
+    parents: head ? [head] : [],
+    message: `render\n\nSource-Commit: ${source}\n`,
+    author: who,
+    committer: who,
+  });
   await pack.flush();
   await updateRef(repo, RENDERED_REF, commit, head);
   return commit;
 }
 
 /** A manifest as the renderer writes it: labelled ours, with the conflict-resolution and source-commit annotations. */
-export function rendered(apiVersion: string, kind: string, name: string, namespace: string | undefined, body: Record<string, unknown> = {}, conflict: 'abort' | 'overwrite' = 'abort', source = 'a'.repeat(40)): Record<string, unknown> {
+export function rendered(
+  apiVersion: string,
+  kind: string,
+  name: string,
+  namespace: string | undefined,
+  body: Record<string, unknown> = {},
+  conflict: 'abort' | 'overwrite' = 'abort',
+  source = 'a'.repeat(40),
+): Record<string, unknown> {
   return {
-    apiVersion, kind,
+    apiVersion,
+    kind,
     metadata: {
-      name, ...(namespace ? { namespace } : {}),
+      name,
+      ...(namespace ? { namespace } : {}),
       labels: { 'karmada.io/managed': 'true' },
       annotations: { 'work.karmada.io/conflict-resolution': conflict, 'flotilla.io/source-commit': source },
     },
@@ -112,17 +150,29 @@ export function rendered(apiVersion: string, kind: string, name: string, namespa
 }
 
 export function kubectl(kubeconfig: string, cacheDir: string, args: string[], input?: string): Promise<ProgramResult> {
-  return runProgram(KUBECTL, ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args], { env: { PATH: process.env.PATH ?? '', HOME: cacheDir }, timeout: 30_000, input: input ?? '' });
+  return runProgram(KUBECTL, ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: cacheDir },
+    timeout: 30_000,
+    input: input ?? '',
+  });
 }
 
 /** Polls `check` until truthy or the deadline passes. */
-export async function waitFor<T>(what: string, check: () => T | Promise<T>, timeoutMs = 15_000, intervalMs = 50): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | Promise<T>,
+  timeoutMs = 15_000,
+  intervalMs = 50,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   for (;;) {
     last = await check();
     if (last) return last as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 500)}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

@@ -1,7 +1,10 @@
 // A scripted KubeTarget: each request is answered by `handler`, and every request is recorded.
 import type { ApiResource, KubeRequest, KubeResponse, KubeTarget } from '../../../src/deliveries/KubeTarget.ts';
 
-export function fakeKube(name: string, handler: (req: KubeRequest) => KubeResponse | Promise<KubeResponse>): KubeTarget & { log: KubeRequest[] } {
+export function fakeKube(
+  name: string,
+  handler: (req: KubeRequest) => KubeResponse | Promise<KubeResponse>,
+): KubeTarget & { log: KubeRequest[] } {
   const log: KubeRequest[] = [];
   const stats = { requests: 0, writes: 0 };
   return {

@@ -17,12 +17,21 @@ test('editDistance counts a swap of two adjacent letters as one edit', () => {
 });
 
 test('editDistance is symmetric', () => {
-  assert.is(editDistance('resourceSelector', 'resourceSelectors'), editDistance('resourceSelectors', 'resourceSelector'));
+  assert.is(
+    editDistance('resourceSelector', 'resourceSelectors'),
+    editDistance('resourceSelectors', 'resourceSelector'),
+  );
 });
 
 test('suggestName picks the nearest candidate within max(2, length/3)', () => {
-  assert.is(suggestName('clusterAfinity', ['clusterAffinity', 'clusterAffinities', 'clusterTolerations']), 'clusterAffinity');
-  assert.is(suggestName('replicaScheduleType', ['replicaSchedulingType', 'replicaDivisionPreference']), 'replicaSchedulingType');
+  assert.is(
+    suggestName('clusterAfinity', ['clusterAffinity', 'clusterAffinities', 'clusterTolerations']),
+    'clusterAffinity',
+  );
+  assert.is(
+    suggestName('replicaScheduleType', ['replicaSchedulingType', 'replicaDivisionPreference']),
+    'replicaSchedulingType',
+  );
   assert.is(suggestName('Divide', ['Duplicated', 'Divided']), 'Divided');
 });
 

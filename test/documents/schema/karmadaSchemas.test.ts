@@ -32,7 +32,11 @@ test('every Karmada policy in karmada-samples validates with zero issues', () =>
       assert.equal(issues, [], `${path.relative(samplesDir, file)}: ${issues.map((i) => i.message).join('; ')}`);
     }
   }
-  assert.is(policies, 5, 'the samples hold 3 PropagationPolicy/ClusterPropagationPolicy and 2 OverridePolicy documents');
+  assert.is(
+    policies,
+    5,
+    'the samples hold 3 PropagationPolicy/ClusterPropagationPolicy and 2 OverridePolicy documents',
+  );
 });
 
 const fullPropagationPolicy = {
@@ -52,7 +56,14 @@ const fullPropagationPolicy = {
   spec: {
     resourceSelectors: [
       { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' },
-      { apiVersion: 'v1', kind: 'ConfigMap', labelSelector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['a'] }] } },
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        labelSelector: {
+          matchLabels: { app: 'web' },
+          matchExpressions: [{ key: 'tier', operator: 'In', values: ['a'] }],
+        },
+      },
     ],
     association: false,
     propagateDeps: true,
@@ -72,7 +83,10 @@ const fullPropagationPolicy = {
         gracePeriodSeconds: 600,
         statePreservation: { rules: [{ aliasLabelName: 'failover.example.com/replicas', jsonPath: '{ .replicas }' }] },
       },
-      cluster: { purgeMode: 'Directly', statePreservation: { rules: [{ aliasLabelName: 'ready', jsonPath: '{ .readyReplicas }' }] } },
+      cluster: {
+        purgeMode: 'Directly',
+        statePreservation: { rules: [{ aliasLabelName: 'ready', jsonPath: '{ .readyReplicas }' }] },
+      },
     },
     placement: {
       clusterAffinities: [
@@ -86,7 +100,9 @@ const fullPropagationPolicy = {
         },
         { affinityName: 'backup', clusterNames: ['member3'] },
       ],
-      clusterTolerations: [{ key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoExecute', tolerationSeconds: 30 }],
+      clusterTolerations: [
+        { key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoExecute', tolerationSeconds: 30 },
+      ],
       spreadConstraints: [
         { spreadByField: 'cluster', minGroups: 1, maxGroups: 3 },
         { spreadByField: 'region', minGroups: 1 },
@@ -94,16 +110,25 @@ const fullPropagationPolicy = {
       replicaScheduling: {
         replicaSchedulingType: 'Divided',
         replicaDivisionPreference: 'Aggregated',
-        weightPreference: { dynamicWeight: 'AvailableReplicas', staticWeightList: [{ targetCluster: { clusterNames: ['member1'] }, weight: 2 }] },
+        weightPreference: {
+          dynamicWeight: 'AvailableReplicas',
+          staticWeightList: [{ targetCluster: { clusterNames: ['member1'] }, weight: 2 }],
+        },
       },
-      workloadAffinity: { affinity: { groupByLabelKey: 'app.example.com/group' }, antiAffinity: { groupByLabelKey: 'app.example.com/spread' } },
+      workloadAffinity: {
+        affinity: { groupByLabelKey: 'app.example.com/group' },
+        antiAffinity: { groupByLabelKey: 'app.example.com/spread' },
+      },
     },
   },
 };
 
 test('a PropagationPolicy using every Karmada field validates cleanly', () => {
   assert.equal(validateKarmadaDocument('PropagationPolicy', fullPropagationPolicy), []);
-  assert.equal(validateKarmadaDocument('ClusterPropagationPolicy', { ...fullPropagationPolicy, kind: 'ClusterPropagationPolicy' }), []);
+  assert.equal(
+    validateKarmadaDocument('ClusterPropagationPolicy', { ...fullPropagationPolicy, kind: 'ClusterPropagationPolicy' }),
+    [],
+  );
 });
 
 const fullOverridePolicy = {
@@ -114,14 +139,29 @@ const fullOverridePolicy = {
     resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
     overrideRules: [
       {
-        targetCluster: { clusterNames: ['member1'], fieldSelector: { matchExpressions: [{ key: 'zone', operator: 'NotIn', values: ['z1'] }] } },
+        targetCluster: {
+          clusterNames: ['member1'],
+          fieldSelector: { matchExpressions: [{ key: 'zone', operator: 'NotIn', values: ['z1'] }] },
+        },
         overriders: {
-          plaintext: [{ path: '/spec/replicas', operator: 'replace', value: 3 }, { path: '/metadata/labels/x', operator: 'remove' }],
-          imageOverrider: [{ predicate: { path: '/spec/template/spec/containers/0/image' }, component: 'Registry', operator: 'replace', value: 'registry.example.com' }],
+          plaintext: [
+            { path: '/spec/replicas', operator: 'replace', value: 3 },
+            { path: '/metadata/labels/x', operator: 'remove' },
+          ],
+          imageOverrider: [
+            {
+              predicate: { path: '/spec/template/spec/containers/0/image' },
+              component: 'Registry',
+              operator: 'replace',
+              value: 'registry.example.com',
+            },
+          ],
           commandOverrider: [{ containerName: 'web', operator: 'add', value: ['--debug'] }],
           argsOverrider: [{ containerName: 'web', operator: 'remove', value: ['--verbose'] }],
           labelsOverrider: [{ operator: 'add', value: { env: 'prod' } }],
-          annotationsOverrider: [{ operator: 'replace', value: { 'example.com/note': 'free text, any length or characters!' } }],
+          annotationsOverrider: [
+            { operator: 'replace', value: { 'example.com/note': 'free text, any length or characters!' } },
+          ],
           fieldOverrider: [
             { fieldPath: '/data/config.json', json: [{ subPath: '/db/host', operator: 'replace', value: 'db.prod' }] },
             { fieldPath: '/data/config.yaml', yaml: [{ subPath: '/cache', operator: 'remove' }] },
@@ -134,11 +174,24 @@ const fullOverridePolicy = {
 
 test('an OverridePolicy using every overrider validates cleanly', () => {
   assert.equal(validateKarmadaDocument('OverridePolicy', fullOverridePolicy), []);
-  assert.equal(validateKarmadaDocument('ClusterOverridePolicy', { ...fullOverridePolicy, kind: 'ClusterOverridePolicy', metadata: { name: 'all' } }), []);
+  assert.equal(
+    validateKarmadaDocument('ClusterOverridePolicy', {
+      ...fullOverridePolicy,
+      kind: 'ClusterOverridePolicy',
+      metadata: { name: 'all' },
+    }),
+    [],
+  );
 });
 
 test('the deprecated targetCluster + overriders pair is still valid on its own', () => {
-  const legacy = { ...fullOverridePolicy, spec: { targetCluster: { clusterNames: ['member1'] }, overriders: { labelsOverrider: [{ operator: 'add', value: { a: 'b' } }] } } };
+  const legacy = {
+    ...fullOverridePolicy,
+    spec: {
+      targetCluster: { clusterNames: ['member1'] },
+      overriders: { labelsOverrider: [{ operator: 'add', value: { a: 'b' } }] },
+    },
+  };
   assert.equal(validateKarmadaDocument('OverridePolicy', legacy), []);
 });
 
@@ -160,14 +213,35 @@ const fullCluster = {
     region: 'us-east-1',
     zones: ['us-east-1a', 'us-east-1b'],
     taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule', timeAdded: '2026-01-01T00:00:00Z' }],
-    resourceModels: [{ grade: 0, ranges: [{ name: 'cpu', min: 0, max: '4' }, { name: 'memory', min: '0', max: '16Gi' }] }],
+    resourceModels: [
+      {
+        grade: 0,
+        ranges: [
+          { name: 'cpu', min: 0, max: '4' },
+          { name: 'memory', min: '0', max: '16Gi' },
+        ],
+      },
+    ],
   },
   status: {
     kubernetesVersion: 'v1.32.4',
     apiEnablements: [{ groupVersion: 'apps/v1', resources: [{ name: 'deployments', kind: 'Deployment' }] }],
-    conditions: [{ type: 'Ready', status: 'True', reason: 'ClusterReady', message: 'ok', lastTransitionTime: '2026-01-01T00:00:00Z', observedGeneration: 1 }],
+    conditions: [
+      {
+        type: 'Ready',
+        status: 'True',
+        reason: 'ClusterReady',
+        message: 'ok',
+        lastTransitionTime: '2026-01-01T00:00:00Z',
+        observedGeneration: 1,
+      },
+    ],
     nodeSummary: { totalNum: 3, readyNum: 3 },
-    resourceSummary: { allocatable: { cpu: '8', memory: '32Gi', pods: 110 }, allocated: { cpu: '3500m' }, allocatableModelings: [{ grade: 0, count: 2 }] },
+    resourceSummary: {
+      allocatable: { cpu: '8', memory: '32Gi', pods: 110 },
+      allocated: { cpu: '3500m' },
+      allocatableModelings: [{ grade: 0, count: 2 }],
+    },
     remedyActions: ['TrafficControl'],
     someFutureField: { passes: true },
   },
@@ -179,23 +253,35 @@ test('a Cluster using every field (plus Flotilla kubeconfigRef and a status) val
 
 test('Cluster requires spec.syncMode, one of Push or Pull', () => {
   const missing = validateAgainstSchema({ ...fullCluster, spec: { apiEndpoint: 'https://x:6443' } }, SCHEMAS.Cluster);
-  assert.equal(missing.map((i) => [i.code, formatPath(i.path), i.fix]), [['MISSING_FIELD', 'spec.syncMode', 'add spec.syncMode: one of Push, Pull']]);
+  assert.equal(
+    missing.map((i) => [i.code, formatPath(i.path), i.fix]),
+    [['MISSING_FIELD', 'spec.syncMode', 'add spec.syncMode: one of Push, Pull']],
+  );
   const wrong = validateAgainstSchema({ ...fullCluster, spec: { syncMode: 'push' } }, SCHEMAS.Cluster);
   assert.is(wrong[0]!.message, 'spec.syncMode is "push", which is not allowed; did you mean Push?');
   assert.is(wrong[0]!.fix, 'use one of: Push, Pull');
 });
 
 test('policies have no status field, and metadata only knows ObjectMeta fields', () => {
-  const issues = validateAgainstSchema({ ...fullPropagationPolicy, status: {}, metadata: { name: 'x', lables: {} } }, SCHEMAS.PropagationPolicy);
-  assert.equal(issues.map((i) => i.message), [
-    'unknown field metadata.lables; did you mean labels?',
-    'unknown field status; valid fields under the document root are: apiVersion, kind, metadata, spec',
-  ]);
+  const issues = validateAgainstSchema(
+    { ...fullPropagationPolicy, status: {}, metadata: { name: 'x', lables: {} } },
+    SCHEMAS.PropagationPolicy,
+  );
+  assert.equal(
+    issues.map((i) => i.message),
+    [
+      'unknown field metadata.lables; did you mean labels?',
+      'unknown field status; valid fields under the document root are: apiVersion, kind, metadata, spec',
+    ],
+  );
 });
 
 test('apiVersion, kind, metadata.name and spec are required', () => {
   const issues = validateAgainstSchema({ metadata: {} }, SCHEMAS.OverridePolicy);
-  assert.equal(issues.map((i) => formatPath(i.path)), ['apiVersion', 'kind', 'spec', 'metadata.name']);
+  assert.equal(
+    issues.map((i) => formatPath(i.path)),
+    ['apiVersion', 'kind', 'spec', 'metadata.name'],
+  );
   const wrongKind = validateAgainstSchema({ ...fullOverridePolicy, kind: 'OverridePolicies' }, SCHEMAS.OverridePolicy);
   assert.is(wrongKind[0]!.message, 'kind is "OverridePolicies", which is not allowed; did you mean OverridePolicy?');
 });
@@ -207,20 +293,35 @@ test('typos deep in a PropagationPolicy name the full path and the intended fiel
       resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', nmae: 'web' }],
       placement: {
         clusterAfinity: { clusterNames: ['member1'] },
-        replicaScheduling: { replicaSchedulingType: 'Divided', weightPreference: { staticWeightList: [{ targetCluster: { clusterName: ['m1'] }, weight: 1 }] } },
+        replicaScheduling: {
+          replicaSchedulingType: 'Divided',
+          weightPreference: { staticWeightList: [{ targetCluster: { clusterName: ['m1'] }, weight: 1 }] },
+        },
       },
       failover: { application: { decisionConditions: { tolerationSecond: 10 }, purgeMode: 'Gracefuly' } },
       propagateDeps: true,
     },
   };
   const issues = validateAgainstSchema(typo, SCHEMAS.PropagationPolicy);
-  assert.equal(issues.map((i) => [i.message, i.fix]), [
-    ['unknown field spec.resourceSelectors[0].nmae; did you mean name?', 'rename it to name'],
-    ['unknown field spec.placement.clusterAfinity; did you mean clusterAffinity?', 'rename it to clusterAffinity'],
-    ['unknown field spec.placement.replicaScheduling.weightPreference.staticWeightList[0].targetCluster.clusterName; did you mean clusterNames?', 'rename it to clusterNames'],
-    ['unknown field spec.failover.application.decisionConditions.tolerationSecond; did you mean tolerationSeconds?', 'rename it to tolerationSeconds'],
-    ['spec.failover.application.purgeMode is "Gracefuly", which is not allowed; did you mean Gracefully?', 'use one of: Directly, Gracefully, Never'],
-  ]);
+  assert.equal(
+    issues.map((i) => [i.message, i.fix]),
+    [
+      ['unknown field spec.resourceSelectors[0].nmae; did you mean name?', 'rename it to name'],
+      ['unknown field spec.placement.clusterAfinity; did you mean clusterAffinity?', 'rename it to clusterAffinity'],
+      [
+        'unknown field spec.placement.replicaScheduling.weightPreference.staticWeightList[0].targetCluster.clusterName; did you mean clusterNames?',
+        'rename it to clusterNames',
+      ],
+      [
+        'unknown field spec.failover.application.decisionConditions.tolerationSecond; did you mean tolerationSeconds?',
+        'rename it to tolerationSeconds',
+      ],
+      [
+        'spec.failover.application.purgeMode is "Gracefuly", which is not allowed; did you mean Gracefully?',
+        'use one of: Directly, Gracefully, Never',
+      ],
+    ],
+  );
 });
 
 test('missing required fields inside policies', () => {
@@ -229,22 +330,31 @@ test('missing required fields inside policies', () => {
       ...fullPropagationPolicy,
       spec: {
         resourceSelectors: [{ kind: 'Deployment' }],
-        placement: { replicaScheduling: { weightPreference: { staticWeightList: [{ weight: 1 }] } }, clusterAffinities: [{ clusterNames: ['a'] }] },
+        placement: {
+          replicaScheduling: { weightPreference: { staticWeightList: [{ weight: 1 }] } },
+          clusterAffinities: [{ clusterNames: ['a'] }],
+        },
         schedulePriority: { priorityClassSource: 'KubePriorityClass' },
         failover: { application: { purgeMode: 'Never' } },
       },
     },
     SCHEMAS.PropagationPolicy,
   );
-  assert.equal(issues.map((i) => `${i.code} ${formatPath(i.path)}`), [
-    'MISSING_FIELD spec.resourceSelectors[0].apiVersion',
-    'MISSING_FIELD spec.placement.replicaScheduling.weightPreference.staticWeightList[0].targetCluster',
-    'MISSING_FIELD spec.placement.clusterAffinities[0].affinityName',
-    'MISSING_FIELD spec.schedulePriority.priorityClassName',
-    'MISSING_FIELD spec.failover.application.decisionConditions',
-  ]);
+  assert.equal(
+    issues.map((i) => `${i.code} ${formatPath(i.path)}`),
+    [
+      'MISSING_FIELD spec.resourceSelectors[0].apiVersion',
+      'MISSING_FIELD spec.placement.replicaScheduling.weightPreference.staticWeightList[0].targetCluster',
+      'MISSING_FIELD spec.placement.clusterAffinities[0].affinityName',
+      'MISSING_FIELD spec.schedulePriority.priorityClassName',
+      'MISSING_FIELD spec.failover.application.decisionConditions',
+    ],
+  );
   const empty = validateAgainstSchema({ ...fullPropagationPolicy, spec: {} }, SCHEMAS.PropagationPolicy);
-  assert.equal(empty.map((i) => [i.message, i.fix]), [['spec.resourceSelectors is required', 'add spec.resourceSelectors with at least one entry']]);
+  assert.equal(
+    empty.map((i) => [i.message, i.fix]),
+    [['spec.resourceSelectors is required', 'add spec.resourceSelectors with at least one entry']],
+  );
 });
 
 test('enum errors across the policy kinds', () => {
@@ -255,36 +365,69 @@ test('enum errors across the policy kinds', () => {
         resourceSelectors: [{ apiVersion: 'v1', kind: 'Service' }],
         preemption: 'Sometimes',
         conflictResolution: 'overwrite',
-        placement: { spreadConstraints: [{ spreadByField: 'Region' }], replicaScheduling: { replicaDivisionPreference: 'Weight', weightPreference: { dynamicWeight: 'Available' } } },
+        placement: {
+          spreadConstraints: [{ spreadByField: 'Region' }],
+          replicaScheduling: { replicaDivisionPreference: 'Weight', weightPreference: { dynamicWeight: 'Available' } },
+        },
         schedulePriority: { priorityClassSource: 'PodPriorityClass', priorityClassName: 'x' },
         failover: { cluster: { purgeMode: 'Never' } },
       },
     },
     SCHEMAS.PropagationPolicy,
   );
-  assert.equal(pp.map((i) => i.fix), [
-    'use one of: Always, Never',
-    'use one of: Abort, Overwrite',
-    'use one of: cluster, region, zone, provider',
-    'use one of: Aggregated, Weighted',
-    'use one of: AvailableReplicas',
-    'use one of: KubePriorityClass',
-    'use one of: Directly, Gracefully',
-  ]);
+  assert.equal(
+    pp.map((i) => i.fix),
+    [
+      'use one of: Always, Never',
+      'use one of: Abort, Overwrite',
+      'use one of: cluster, region, zone, provider',
+      'use one of: Aggregated, Weighted',
+      'use one of: AvailableReplicas',
+      'use one of: KubePriorityClass',
+      'use one of: Directly, Gracefully',
+    ],
+  );
   const op = validateAgainstSchema(
-    { ...fullOverridePolicy, spec: { overrideRules: [{ overriders: { imageOverrider: [{ component: 'Registy', operator: 'set' }], commandOverrider: [{ containerName: 'c', operator: 'replace' }] } }] } },
+    {
+      ...fullOverridePolicy,
+      spec: {
+        overrideRules: [
+          {
+            overriders: {
+              imageOverrider: [{ component: 'Registy', operator: 'set' }],
+              commandOverrider: [{ containerName: 'c', operator: 'replace' }],
+            },
+          },
+        ],
+      },
+    },
     SCHEMAS.OverridePolicy,
   );
-  assert.equal(op.map((i) => i.fix), ['use one of: Registry, Repository, Tag', 'use one of: add, remove, replace', 'use one of: add, remove']);
+  assert.equal(
+    op.map((i) => i.fix),
+    ['use one of: Registry, Repository, Tag', 'use one of: add, remove, replace', 'use one of: add, remove'],
+  );
   assert.match(op[0]!.message, 'did you mean Registry?');
 });
 
 test('a weight of 1.5 or a negative priority out of int32 range is rejected', () => {
   const issues = validateAgainstSchema(
-    { ...fullPropagationPolicy, spec: { resourceSelectors: [{ apiVersion: 'v1', kind: 'Service' }], priority: 3000000000, placement: { replicaScheduling: { weightPreference: { staticWeightList: [{ targetCluster: {}, weight: 1.5 }] } } } } },
+    {
+      ...fullPropagationPolicy,
+      spec: {
+        resourceSelectors: [{ apiVersion: 'v1', kind: 'Service' }],
+        priority: 3000000000,
+        placement: {
+          replicaScheduling: { weightPreference: { staticWeightList: [{ targetCluster: {}, weight: 1.5 }] } },
+        },
+      },
+    },
     SCHEMAS.PropagationPolicy,
   );
-  assert.equal(issues.map((i) => formatPath(i.path)), ['spec.priority', 'spec.placement.replicaScheduling.weightPreference.staticWeightList[0].weight']);
+  assert.equal(
+    issues.map((i) => formatPath(i.path)),
+    ['spec.priority', 'spec.placement.replicaScheduling.weightPreference.staticWeightList[0].weight'],
+  );
 });
 
 test.run();

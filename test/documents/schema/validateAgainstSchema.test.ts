@@ -8,12 +8,23 @@ const schema: Schema = {
   type: 'object',
   required: ['spec'],
   fields: {
-    metadata: { type: 'object', fields: { name: { type: 'string' }, labels: { type: 'object', fields: {}, additional: { type: 'string' } } } },
+    metadata: {
+      type: 'object',
+      fields: { name: { type: 'string' }, labels: { type: 'object', fields: {}, additional: { type: 'string' } } },
+    },
     spec: {
       type: 'object',
       required: ['selectors', 'mode'],
       fields: {
-        selectors: { type: 'array', minItems: 1, items: { type: 'object', required: ['kind'], fields: { kind: { type: 'string' }, name: { type: 'string', maxLength: 5 } } } },
+        selectors: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['kind'],
+            fields: { kind: { type: 'string' }, name: { type: 'string', maxLength: 5 } },
+          },
+        },
         mode: { type: 'string', enum: ['Duplicated', 'Divided'] },
         weight: { type: 'integer', minimum: 1, maximum: 10 },
         ratio: { type: 'number' },
@@ -23,24 +34,51 @@ const schema: Schema = {
         code: { type: 'string', pattern: /^[a-z]+$/ },
         extra: { type: 'object', fields: {}, open: true },
         payload: { type: 'any' },
-        placement: { type: 'object', fields: { clusterAffinity: { type: 'object', fields: { clusterNames: { type: 'array', items: { type: 'string' } } } } } },
+        placement: {
+          type: 'object',
+          fields: {
+            clusterAffinity: { type: 'object', fields: { clusterNames: { type: 'array', items: { type: 'string' } } } },
+          },
+        },
       },
     },
   },
 };
 
-const valid = { metadata: { name: 'a', labels: { 'app.kubernetes.io/name': 'web' } }, spec: { selectors: [{ kind: 'Deployment' }], mode: 'Divided' } };
+const valid = {
+  metadata: { name: 'a', labels: { 'app.kubernetes.io/name': 'web' } },
+  spec: { selectors: [{ kind: 'Deployment' }], mode: 'Divided' },
+};
 
 test('a conforming value has no issues', () => {
   assert.equal(validateAgainstSchema(valid, schema), []);
   assert.equal(
-    validateAgainstSchema({ ...valid, spec: { ...valid.spec, weight: 3, ratio: 0.5, enabled: false, port: 'http', cpu: '500m', code: 'abc', extra: { anything: [1] }, payload: { x: null } } }, schema),
+    validateAgainstSchema(
+      {
+        ...valid,
+        spec: {
+          ...valid.spec,
+          weight: 3,
+          ratio: 0.5,
+          enabled: false,
+          port: 'http',
+          cpu: '500m',
+          code: 'abc',
+          extra: { anything: [1] },
+          payload: { x: null },
+        },
+      },
+      schema,
+    ),
     [],
   );
 });
 
 test('an unknown field names the nearest valid field and says to rename it', () => {
-  const issues = validateAgainstSchema({ ...valid, spec: { ...valid.spec, placement: { clusterAfinity: {} } } }, schema);
+  const issues = validateAgainstSchema(
+    { ...valid, spec: { ...valid.spec, placement: { clusterAfinity: {} } } },
+    schema,
+  );
   assert.is(issues.length, 1);
   assert.equal(issues[0]!.path, ['spec', 'placement', 'clusterAfinity']);
   assert.is(issues[0]!.code, 'UNKNOWN_FIELD');
@@ -64,10 +102,13 @@ test('an unknown field that is valid at another level says where it belongs', ()
 
 test('missing required fields are each reported with an add instruction', () => {
   const issues = validateAgainstSchema({ spec: {} }, schema);
-  assert.equal(issues.map((i) => [i.code, formatPath(i.path), i.fix]), [
-    ['MISSING_FIELD', 'spec.selectors', 'add spec.selectors with at least one entry'],
-    ['MISSING_FIELD', 'spec.mode', 'add spec.mode: one of Duplicated, Divided'],
-  ]);
+  assert.equal(
+    issues.map((i) => [i.code, formatPath(i.path), i.fix]),
+    [
+      ['MISSING_FIELD', 'spec.selectors', 'add spec.selectors with at least one entry'],
+      ['MISSING_FIELD', 'spec.mode', 'add spec.mode: one of Duplicated, Divided'],
+    ],
+  );
   assert.is(issues[0]!.message, 'spec.selectors is required');
 });
 
@@ -94,7 +135,18 @@ test('an enum value outside the set lists the allowed values and suggests the ne
 
 test('wrong types name what was expected and what was found', () => {
   const issues = validateAgainstSchema(
-    { spec: { selectors: { kind: 'X' }, mode: 3, weight: '4', enabled: 'true', ratio: 'x', port: 1.5, cpu: 'lots', placement: [] } },
+    {
+      spec: {
+        selectors: { kind: 'X' },
+        mode: 3,
+        weight: '4',
+        enabled: 'true',
+        ratio: 'x',
+        port: 1.5,
+        cpu: 'lots',
+        placement: [],
+      },
+    },
     schema,
   );
   const byPath = new Map(issues.map((i) => [formatPath(i.path), i]));
@@ -105,16 +157,28 @@ test('wrong types name what was expected and what was found', () => {
   assert.ok(byPath.get('spec.ratio'));
   assert.ok(byPath.get('spec.port'));
   assert.match(byPath.get('spec.cpu')!.message, 'not a Kubernetes quantity');
-  assert.is(byPath.get('spec.placement')!.message, 'spec.placement must be a mapping (key: value pairs), but it is a list');
+  assert.is(
+    byPath.get('spec.placement')!.message,
+    'spec.placement must be a mapping (key: value pairs), but it is a list',
+  );
   assert.ok(issues.every((i) => i.code === 'INVALID_VALUE'));
 });
 
 test('integer bounds, maxLength and pattern are enforced', () => {
-  const issues = validateAgainstSchema({ spec: { selectors: [{ kind: 'X', name: 'toolong' }], mode: 'Divided', weight: 0, code: 'A1' } }, schema);
-  assert.equal(issues.map((i) => formatPath(i.path)), ['spec.selectors[0].name', 'spec.weight', 'spec.code']);
+  const issues = validateAgainstSchema(
+    { spec: { selectors: [{ kind: 'X', name: 'toolong' }], mode: 'Divided', weight: 0, code: 'A1' } },
+    schema,
+  );
+  assert.equal(
+    issues.map((i) => formatPath(i.path)),
+    ['spec.selectors[0].name', 'spec.weight', 'spec.code'],
+  );
   assert.is(issues[1]!.message, 'spec.weight is 0; it must be at least 1');
   assert.is(issues[1]!.fix, 'set spec.weight to 1 or more');
-  assert.is(validateAgainstSchema({ spec: { selectors: [{ kind: 'X' }], mode: 'Divided', weight: 11 } }, schema)[0]!.fix, 'set spec.weight to 10 or less');
+  assert.is(
+    validateAgainstSchema({ spec: { selectors: [{ kind: 'X' }], mode: 'Divided', weight: 11 } }, schema)[0]!.fix,
+    'set spec.weight to 10 or less',
+  );
 });
 
 test('every issue is reported, not only the first, with [i] indices in paths', () => {
@@ -122,24 +186,32 @@ test('every issue is reported, not only the first, with [i] indices in paths', (
     { spec: { selectors: [{ kind: 'A' }, { name: 'b' }, { kind: 'C', knd: 'x' }], mode: 'x', wieght: 2 }, metdata: {} },
     schema,
   );
-  assert.equal(issues.map((i) => `${i.code} ${formatPath(i.path)}`), [
-    'MISSING_FIELD spec.selectors[1].kind',
-    'UNKNOWN_FIELD spec.selectors[2].knd',
-    'INVALID_VALUE spec.mode',
-    'UNKNOWN_FIELD spec.wieght',
-    'UNKNOWN_FIELD metdata',
-  ]);
+  assert.equal(
+    issues.map((i) => `${i.code} ${formatPath(i.path)}`),
+    [
+      'MISSING_FIELD spec.selectors[1].kind',
+      'UNKNOWN_FIELD spec.selectors[2].knd',
+      'INVALID_VALUE spec.mode',
+      'UNKNOWN_FIELD spec.wieght',
+      'UNKNOWN_FIELD metdata',
+    ],
+  );
 });
 
 test('map values are checked and odd keys are quoted in paths', () => {
-  const [issue] = validateAgainstSchema({ ...valid, metadata: { labels: { 'app.kubernetes.io/version': 1.1 } } }, schema);
+  const [issue] = validateAgainstSchema(
+    { ...valid, metadata: { labels: { 'app.kubernetes.io/version': 1.1 } } },
+    schema,
+  );
   assert.equal(issue!.path, ['metadata', 'labels', 'app.kubernetes.io/version']);
   assert.match(issue!.message, 'metadata.labels["app.kubernetes.io/version"] must be a string');
 });
 
 test('rootPath is prepended to every path', () => {
   const specSchema = (schema as Extract<Schema, { type: 'object' }>).fields.spec!;
-  const [issue] = validateAgainstSchema({ selectors: [{ kind: 'X' }], mode: 'Divided', wieght: 1 }, specSchema, ['spec']);
+  const [issue] = validateAgainstSchema({ selectors: [{ kind: 'X' }], mode: 'Divided', wieght: 1 }, specSchema, [
+    'spec',
+  ]);
   assert.is(issue!.message, 'unknown field spec.wieght; did you mean weight?');
 });
 

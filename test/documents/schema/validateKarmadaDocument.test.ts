@@ -4,8 +4,17 @@ import { isKarmadaKind, validateKarmadaDocument } from '../../../src/documents/s
 import { formatPath } from '../../../src/documents/schema/formatPath.ts';
 
 test('isKarmadaKind recognises the six kinds only', () => {
-  for (const kind of ['PropagationPolicy', 'ClusterPropagationPolicy', 'OverridePolicy', 'ClusterOverridePolicy', 'ClusterTaintPolicy', 'Cluster']) assert.ok(isKarmadaKind(kind));
-  for (const kind of ['Deployment', 'ResourceInterpreterCustomization', '', undefined, 3]) assert.not.ok(isKarmadaKind(kind));
+  for (const kind of [
+    'PropagationPolicy',
+    'ClusterPropagationPolicy',
+    'OverridePolicy',
+    'ClusterOverridePolicy',
+    'ClusterTaintPolicy',
+    'Cluster',
+  ])
+    assert.ok(isKarmadaKind(kind));
+  for (const kind of ['Deployment', 'ResourceInterpreterCustomization', '', undefined, 3])
+    assert.not.ok(isKarmadaKind(kind));
 });
 
 test('structure, webhook rules and credentials are reported together', () => {
@@ -15,13 +24,16 @@ test('structure, webhook rules and credentials are reported together', () => {
     metadata: { name: 'Member1' },
     spec: { syncMod: 'Push', token: 'abc', zone: 'a', zones: ['b'] },
   });
-  assert.equal(issues.map((i) => `${i.code} ${formatPath(i.path)}`), [
-    'MISSING_FIELD spec.syncMode',
-    'UNKNOWN_FIELD spec.syncMod',
-    'INVALID_VALUE metadata.name',
-    'INVALID_VALUE spec.zone',
-    'INLINE_CREDENTIALS spec.token',
-  ]);
+  assert.equal(
+    issues.map((i) => `${i.code} ${formatPath(i.path)}`),
+    [
+      'MISSING_FIELD spec.syncMode',
+      'UNKNOWN_FIELD spec.syncMod',
+      'INVALID_VALUE metadata.name',
+      'INVALID_VALUE spec.zone',
+      'INLINE_CREDENTIALS spec.token',
+    ],
+  );
   assert.is(issues[1]!.fix, 'rename it to syncMode');
 });
 
@@ -40,12 +52,15 @@ test('a PropagationPolicy with several mistakes lists every one', () => {
       },
     },
   });
-  assert.equal(issues.map((i) => formatPath(i.path)), [
-    'spec.placement.replicaScheduling.replicaSchedulingType',
-    'spec.placement.clusterAffinities',
-    'spec.placement.spreadConstraints',
-    'spec.resourceSelectors[0].namespace',
-  ]);
+  assert.equal(
+    issues.map((i) => formatPath(i.path)),
+    [
+      'spec.placement.replicaScheduling.replicaSchedulingType',
+      'spec.placement.clusterAffinities',
+      'spec.placement.spreadConstraints',
+      'spec.resourceSelectors[0].namespace',
+    ],
+  );
 });
 
 test.run();

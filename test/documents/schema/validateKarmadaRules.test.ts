@@ -20,7 +20,12 @@ function op(spec: Obj, metadata: Obj = { name: 'web-op', namespace: 'shop' }): O
 }
 
 function cluster(spec: Obj, name = 'member1'): Obj {
-  return { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', metadata: { name }, spec: { syncMode: 'Push', ...spec } };
+  return {
+    apiVersion: 'cluster.karmada.io/v1alpha1',
+    kind: 'Cluster',
+    metadata: { name },
+    spec: { syncMode: 'Push', ...spec },
+  };
 }
 
 /** `path -> message` of every issue, for compact assertions. */
@@ -35,47 +40,91 @@ function paths(kind: KarmadaKind, value: Obj): string[] {
 // ---- placement: clusterAffinity vs clusterAffinities
 
 test('clusterAffinity and clusterAffinities cannot both be set', () => {
-  const issues = validateKarmadaRules('PropagationPolicy', pp({ placement: { clusterAffinity: {}, clusterAffinities: [{ affinityName: 'a' }] } }));
+  const issues = validateKarmadaRules(
+    'PropagationPolicy',
+    pp({ placement: { clusterAffinity: {}, clusterAffinities: [{ affinityName: 'a' }] } }),
+  );
   assert.is(issues.length, 1);
   assert.is(formatPath(issues[0]!.path), 'spec.placement.clusterAffinities');
   assert.is(issues[0]!.code, 'INVALID_VALUE');
   assert.match(issues[0]!.fix, 'keep only one');
   assert.equal(run('PropagationPolicy', pp({ placement: { clusterAffinity: { clusterNames: ['a'] } } })), []);
-  assert.equal(run('PropagationPolicy', pp({ placement: { clusterAffinities: [{ affinityName: 'a', clusterNames: ['a'] }] } })), []);
+  assert.equal(
+    run('PropagationPolicy', pp({ placement: { clusterAffinities: [{ affinityName: 'a', clusterNames: ['a'] }] } })),
+    [],
+  );
 });
 
 // ---- affinityName
 
 test('affinityName must be 1 to 32 characters', () => {
   const long = 'a'.repeat(33);
-  assert.equal(paths('PropagationPolicy', pp({ placement: { clusterAffinities: [{ affinityName: long }, { affinityName: '' }] } })), [
-    'spec.placement.clusterAffinities[0].affinityName',
-    'spec.placement.clusterAffinities[1].affinityName',
-  ]);
-  assert.equal(run('PropagationPolicy', pp({ placement: { clusterAffinities: [{ affinityName: 'a'.repeat(32) }, { affinityName: 'b' }] } })), []);
+  assert.equal(
+    paths(
+      'PropagationPolicy',
+      pp({ placement: { clusterAffinities: [{ affinityName: long }, { affinityName: '' }] } }),
+    ),
+    ['spec.placement.clusterAffinities[0].affinityName', 'spec.placement.clusterAffinities[1].affinityName'],
+  );
+  assert.equal(
+    run(
+      'PropagationPolicy',
+      pp({ placement: { clusterAffinities: [{ affinityName: 'a'.repeat(32) }, { affinityName: 'b' }] } }),
+    ),
+    [],
+  );
 });
 
 test('affinityName must be a valid name', () => {
   const [message] = run('PropagationPolicy', pp({ placement: { clusterAffinities: [{ affinityName: 'has space' }] } }));
-  assert.match(message!, 'spec.placement.clusterAffinities[0].affinityName: spec.placement.clusterAffinities[0].affinityName is "has space", which is not a valid name');
+  assert.match(
+    message!,
+    'spec.placement.clusterAffinities[0].affinityName: spec.placement.clusterAffinities[0].affinityName is "has space", which is not a valid name',
+  );
 });
 
 test('affinityName must be unique', () => {
-  const issues = validateKarmadaRules('PropagationPolicy', pp({ placement: { clusterAffinities: [{ affinityName: 'a' }, { affinityName: 'b' }, { affinityName: 'a' }] } }));
+  const issues = validateKarmadaRules(
+    'PropagationPolicy',
+    pp({ placement: { clusterAffinities: [{ affinityName: 'a' }, { affinityName: 'b' }, { affinityName: 'a' }] } }),
+  );
   assert.is(issues.length, 1);
-  assert.is(issues[0]!.message, 'spec.placement.clusterAffinities[2].affinityName is "a", the same as spec.placement.clusterAffinities[0].affinityName; each term needs a unique name');
-  assert.equal(run('PropagationPolicy', pp({ placement: { clusterAffinities: [{ affinityName: 'a' }, { affinityName: 'b' }] } })), []);
+  assert.is(
+    issues[0]!.message,
+    'spec.placement.clusterAffinities[2].affinityName is "a", the same as spec.placement.clusterAffinities[0].affinityName; each term needs a unique name',
+  );
+  assert.equal(
+    run('PropagationPolicy', pp({ placement: { clusterAffinities: [{ affinityName: 'a' }, { affinityName: 'b' }] } })),
+    [],
+  );
 });
 
 // ---- fieldSelector
 
 test('fieldSelector keys must be provider, region or zone', () => {
-  const issues = validateKarmadaRules('PropagationPolicy', pp({ placement: { clusterAffinity: { fieldSelector: { matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }] } } } }));
+  const issues = validateKarmadaRules(
+    'PropagationPolicy',
+    pp({
+      placement: {
+        clusterAffinity: { fieldSelector: { matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }] } },
+      },
+    }),
+  );
   assert.is(issues.length, 1);
   assert.is(formatPath(issues[0]!.path), 'spec.placement.clusterAffinity.fieldSelector.matchExpressions[0].key');
   assert.match(issues[0]!.fix, 'use one of: provider, region, zone');
   for (const key of ['provider', 'region', 'zone']) {
-    assert.equal(run('PropagationPolicy', pp({ placement: { clusterAffinity: { fieldSelector: { matchExpressions: [{ key, operator: 'NotIn', values: ['x'] }] } } } })), []);
+    assert.equal(
+      run(
+        'PropagationPolicy',
+        pp({
+          placement: {
+            clusterAffinity: { fieldSelector: { matchExpressions: [{ key, operator: 'NotIn', values: ['x'] }] } },
+          },
+        }),
+      ),
+      [],
+    );
   }
 });
 
@@ -89,98 +138,216 @@ test('fieldSelector operators must be In or NotIn, in every affinity term and ov
           {
             affinityName: 'a',
             fieldSelector: { matchExpressions: [{ key: 'region', operator: 'Exists' }] },
-            overflowAffinities: [{ affinityName: 'b', fieldSelector: { matchExpressions: [{ key: 'zone', operator: 'Gt', values: ['1'] }] } }],
+            overflowAffinities: [
+              {
+                affinityName: 'b',
+                fieldSelector: { matchExpressions: [{ key: 'zone', operator: 'Gt', values: ['1'] }] },
+              },
+            ],
           },
         ],
       },
     }),
   );
-  assert.equal(issues.map((i) => formatPath(i.path)), [
-    'spec.placement.clusterAffinities[0].fieldSelector.matchExpressions[0].operator',
-    'spec.placement.clusterAffinities[0].overflowAffinities[0].fieldSelector.matchExpressions[0].operator',
-  ]);
+  assert.equal(
+    issues.map((i) => formatPath(i.path)),
+    [
+      'spec.placement.clusterAffinities[0].fieldSelector.matchExpressions[0].operator',
+      'spec.placement.clusterAffinities[0].overflowAffinities[0].fieldSelector.matchExpressions[0].operator',
+    ],
+  );
   assert.is(issues[0]!.fix, 'use one of: In, NotIn');
 });
 
 // ---- spreadConstraints
 
 test('spreadByField and spreadByLabel are mutually exclusive', () => {
-  assert.equal(paths('PropagationPolicy', pp({ placement: { spreadConstraints: [{ spreadByField: 'cluster', spreadByLabel: 'team' }] } })), ['spec.placement.spreadConstraints[0]']);
+  assert.equal(
+    paths(
+      'PropagationPolicy',
+      pp({ placement: { spreadConstraints: [{ spreadByField: 'cluster', spreadByLabel: 'team' }] } }),
+    ),
+    ['spec.placement.spreadConstraints[0]'],
+  );
   assert.equal(run('PropagationPolicy', pp({ placement: { spreadConstraints: [{ spreadByLabel: 'team' }] } })), []);
 });
 
 test('maxGroups must be at least minGroups (minGroups 0 counts as the default 1)', () => {
-  const [issue] = validateKarmadaRules('PropagationPolicy', pp({ placement: { spreadConstraints: [{ spreadByField: 'cluster', minGroups: 3, maxGroups: 2 }] } }));
+  const [issue] = validateKarmadaRules(
+    'PropagationPolicy',
+    pp({ placement: { spreadConstraints: [{ spreadByField: 'cluster', minGroups: 3, maxGroups: 2 }] } }),
+  );
   assert.is(issue!.message, 'spec.placement.spreadConstraints[0].maxGroups is 2, less than minGroups 3');
-  assert.equal(run('PropagationPolicy', pp({ placement: { spreadConstraints: [{ spreadByField: 'cluster', minGroups: 2, maxGroups: 2 }] } })), []);
-  assert.equal(run('PropagationPolicy', pp({ placement: { spreadConstraints: [{ spreadByField: 'cluster', minGroups: 2 }] } })), [], 'maxGroups 0/unset means no upper bound');
-  assert.equal(run('PropagationPolicy', pp({ placement: { spreadConstraints: [{ spreadByField: 'cluster', maxGroups: 1 }] } })), []);
+  assert.equal(
+    run(
+      'PropagationPolicy',
+      pp({ placement: { spreadConstraints: [{ spreadByField: 'cluster', minGroups: 2, maxGroups: 2 }] } }),
+    ),
+    [],
+  );
+  assert.equal(
+    run('PropagationPolicy', pp({ placement: { spreadConstraints: [{ spreadByField: 'cluster', minGroups: 2 }] } })),
+    [],
+    'maxGroups 0/unset means no upper bound',
+  );
+  assert.equal(
+    run('PropagationPolicy', pp({ placement: { spreadConstraints: [{ spreadByField: 'cluster', maxGroups: 1 }] } })),
+    [],
+  );
 });
 
 test('minGroups and maxGroups cannot be negative', () => {
-  assert.equal(paths('PropagationPolicy', pp({ placement: { spreadConstraints: [{ spreadByField: 'cluster', minGroups: -1, maxGroups: -2 }] } })), [
-    'spec.placement.spreadConstraints[0].minGroups',
-    'spec.placement.spreadConstraints[0].maxGroups',
-  ]);
+  assert.equal(
+    paths(
+      'PropagationPolicy',
+      pp({ placement: { spreadConstraints: [{ spreadByField: 'cluster', minGroups: -1, maxGroups: -2 }] } }),
+    ),
+    ['spec.placement.spreadConstraints[0].minGroups', 'spec.placement.spreadConstraints[0].maxGroups'],
+  );
 });
 
 test('at most one spread constraint per field', () => {
   const issues = validateKarmadaRules(
     'PropagationPolicy',
-    pp({ placement: { spreadConstraints: [{ spreadByField: 'cluster' }, { spreadByField: 'region' }, { spreadByField: 'region' }, { spreadByField: 'region' }] } }),
+    pp({
+      placement: {
+        spreadConstraints: [
+          { spreadByField: 'cluster' },
+          { spreadByField: 'region' },
+          { spreadByField: 'region' },
+          { spreadByField: 'region' },
+        ],
+      },
+    }),
   );
   assert.is(issues.length, 1, 'a field repeated several times is reported once');
   assert.match(issues[0]!.message, 'spreads by region again (already spec.placement.spreadConstraints[1])');
-  assert.equal(run('PropagationPolicy', pp({ placement: { spreadConstraints: [{ spreadByField: 'cluster' }, { spreadByField: 'region' }] } })), []);
+  assert.equal(
+    run(
+      'PropagationPolicy',
+      pp({ placement: { spreadConstraints: [{ spreadByField: 'cluster' }, { spreadByField: 'region' }] } }),
+    ),
+    [],
+  );
 });
 
 test('a cluster spread constraint is required whenever a field constraint is used', () => {
-  const issues = validateKarmadaRules('PropagationPolicy', pp({ placement: { spreadConstraints: [{ spreadByField: 'region', minGroups: 2 }] } }));
+  const issues = validateKarmadaRules(
+    'PropagationPolicy',
+    pp({ placement: { spreadConstraints: [{ spreadByField: 'region', minGroups: 2 }] } }),
+  );
   assert.is(issues.length, 1);
   assert.is(formatPath(issues[0]!.path), 'spec.placement.spreadConstraints');
   assert.match(issues[0]!.fix, 'spreadByField: cluster');
   // An empty constraint is defaulted to spreadByField: cluster by Karmada's webhook.
-  assert.equal(run('PropagationPolicy', pp({ placement: { spreadConstraints: [{ spreadByField: 'zone' }, { maxGroups: 3 }] } })), []);
-  assert.equal(run('PropagationPolicy', pp({ placement: { spreadConstraints: [{ spreadByLabel: 'team' }] } })), [], 'label constraints need no cluster constraint');
+  assert.equal(
+    run('PropagationPolicy', pp({ placement: { spreadConstraints: [{ spreadByField: 'zone' }, { maxGroups: 3 }] } })),
+    [],
+  );
+  assert.equal(
+    run('PropagationPolicy', pp({ placement: { spreadConstraints: [{ spreadByLabel: 'team' }] } })),
+    [],
+    'label constraints need no cluster constraint',
+  );
 });
 
 // ---- tolerations
 
 test('clusterTolerations reject the Lt and Gt operators', () => {
-  const issues = validateKarmadaRules('PropagationPolicy', pp({ placement: { clusterTolerations: [{ key: 'a', operator: 'Lt', value: '3' }, { key: 'b', operator: 'Gt', value: '1' }] } }));
-  assert.equal(issues.map((i) => formatPath(i.path)), ['spec.placement.clusterTolerations[0].operator', 'spec.placement.clusterTolerations[1].operator']);
+  const issues = validateKarmadaRules(
+    'PropagationPolicy',
+    pp({
+      placement: {
+        clusterTolerations: [
+          { key: 'a', operator: 'Lt', value: '3' },
+          { key: 'b', operator: 'Gt', value: '1' },
+        ],
+      },
+    }),
+  );
+  assert.equal(
+    issues.map((i) => formatPath(i.path)),
+    ['spec.placement.clusterTolerations[0].operator', 'spec.placement.clusterTolerations[1].operator'],
+  );
   assert.is(issues[0]!.fix, 'use one of: Exists, Equal');
-  assert.equal(run('PropagationPolicy', pp({ placement: { clusterTolerations: [{ key: 'a', operator: 'Exists' }, { key: 'b', operator: 'Equal', value: 'x' }, { key: 'c' }] } })), []);
+  assert.equal(
+    run(
+      'PropagationPolicy',
+      pp({
+        placement: {
+          clusterTolerations: [
+            { key: 'a', operator: 'Exists' },
+            { key: 'b', operator: 'Equal', value: 'x' },
+            { key: 'c' },
+          ],
+        },
+      }),
+    ),
+    [],
+  );
 });
 
 // ---- resourceSelectors namespace
 
 test('a PropagationPolicy only selects resources in its own namespace', () => {
-  const issues = validateKarmadaRules('PropagationPolicy', pp({ resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'other' }] }));
+  const issues = validateKarmadaRules(
+    'PropagationPolicy',
+    pp({ resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'other' }] }),
+  );
   assert.is(issues.length, 1);
   assert.is(formatPath(issues[0]!.path), 'spec.resourceSelectors[0].namespace');
   assert.match(issues[0]!.message, 'the policy is in namespace "shop"');
-  assert.equal(run('PropagationPolicy', pp({ resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop' }, { apiVersion: 'v1', kind: 'Secret' }] })), []);
+  assert.equal(
+    run(
+      'PropagationPolicy',
+      pp({
+        resourceSelectors: [
+          { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop' },
+          { apiVersion: 'v1', kind: 'Secret' },
+        ],
+      }),
+    ),
+    [],
+  );
 });
 
 test('a policy without metadata.namespace lives in the default namespace (or the one given)', () => {
-  const value = pp({ resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default' }] }, { name: 'x' });
+  const value = pp(
+    { resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default' }] },
+    { name: 'x' },
+  );
   assert.equal(validateKarmadaRules('PropagationPolicy', value), []);
   assert.equal(validateKarmadaRules('PropagationPolicy', value, { defaultNamespace: 'shop' }).length, 1);
 });
 
 test('a ClusterPropagationPolicy may select any namespace', () => {
-  const value = { ...pp({ resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'other' }] }, { name: 'x' }), kind: 'ClusterPropagationPolicy' };
+  const value = {
+    ...pp({ resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'other' }] }, { name: 'x' }),
+    kind: 'ClusterPropagationPolicy',
+  };
   assert.equal(run('ClusterPropagationPolicy', value), []);
 });
 
 // ---- staticWeightList
 
 test('staticWeightList weights must be at least 1', () => {
-  const weights = (weight: number) => pp({ placement: { replicaScheduling: { weightPreference: { staticWeightList: [{ targetCluster: { clusterNames: ['a'] }, weight }] } } } });
+  const weights = (weight: number) =>
+    pp({
+      placement: {
+        replicaScheduling: {
+          weightPreference: { staticWeightList: [{ targetCluster: { clusterNames: ['a'] }, weight }] },
+        },
+      },
+    });
   const issues = validateKarmadaRules('PropagationPolicy', weights(0));
-  assert.equal(issues.map((i) => formatPath(i.path)), ['spec.placement.replicaScheduling.weightPreference.staticWeightList[0].weight']);
-  assert.is(issues[0]!.message, 'spec.placement.replicaScheduling.weightPreference.staticWeightList[0].weight is 0; a weight must be at least 1');
+  assert.equal(
+    issues.map((i) => formatPath(i.path)),
+    ['spec.placement.replicaScheduling.weightPreference.staticWeightList[0].weight'],
+  );
+  assert.is(
+    issues[0]!.message,
+    'spec.placement.replicaScheduling.weightPreference.staticWeightList[0].weight is 0; a weight must be at least 1',
+  );
   assert.equal(run('PropagationPolicy', weights(1)), []);
 });
 
@@ -189,76 +356,194 @@ test('staticWeightList weights must be at least 1', () => {
 const application = (extra: Obj) => ({ decisionConditions: { tolerationSeconds: 60 }, ...extra });
 
 test('application failover requires propagateDeps', () => {
-  const issues = validateKarmadaRules('PropagationPolicy', pp({ failover: { application: application({ purgeMode: 'Directly' }) } }));
-  assert.equal(issues.map((i) => [formatPath(i.path), i.fix]), [['spec.propagateDeps', 'set spec.propagateDeps: true, or remove spec.failover.application']]);
-  assert.equal(run('PropagationPolicy', pp({ propagateDeps: true, failover: { application: application({ purgeMode: 'Directly' }) } })), []);
+  const issues = validateKarmadaRules(
+    'PropagationPolicy',
+    pp({ failover: { application: application({ purgeMode: 'Directly' }) } }),
+  );
+  assert.equal(
+    issues.map((i) => [formatPath(i.path), i.fix]),
+    [['spec.propagateDeps', 'set spec.propagateDeps: true, or remove spec.failover.application']],
+  );
+  assert.equal(
+    run(
+      'PropagationPolicy',
+      pp({ propagateDeps: true, failover: { application: application({ purgeMode: 'Directly' }) } }),
+    ),
+    [],
+  );
 });
 
 test('application failover on a ServiceImport needs no propagateDeps (the webhook forces it on)', () => {
-  const value = pp({ resourceSelectors: [{ apiVersion: 'multicluster.x-k8s.io/v1alpha1', kind: 'ServiceImport', name: 'web' }], failover: { application: application({ purgeMode: 'Never' }) } });
+  const value = pp({
+    resourceSelectors: [{ apiVersion: 'multicluster.x-k8s.io/v1alpha1', kind: 'ServiceImport', name: 'web' }],
+    failover: { application: application({ purgeMode: 'Never' }) },
+  });
   assert.equal(run('PropagationPolicy', value), []);
 });
 
 test('gracePeriodSeconds is only allowed when purgeMode is Gracefully', () => {
   for (const purgeMode of ['Directly', 'Never']) {
-    const issues = validateKarmadaRules('PropagationPolicy', pp({ propagateDeps: true, failover: { application: application({ purgeMode, gracePeriodSeconds: 60 }) } }));
-    assert.equal(issues.map((i) => formatPath(i.path)), ['spec.failover.application.gracePeriodSeconds']);
+    const issues = validateKarmadaRules(
+      'PropagationPolicy',
+      pp({ propagateDeps: true, failover: { application: application({ purgeMode, gracePeriodSeconds: 60 }) } }),
+    );
+    assert.equal(
+      issues.map((i) => formatPath(i.path)),
+      ['spec.failover.application.gracePeriodSeconds'],
+    );
     assert.match(issues[0]!.fix, 'remove spec.failover.application.gracePeriodSeconds');
   }
-  assert.equal(run('PropagationPolicy', pp({ propagateDeps: true, failover: { application: application({ purgeMode: 'Gracefully', gracePeriodSeconds: 60 }) } })), []);
+  assert.equal(
+    run(
+      'PropagationPolicy',
+      pp({
+        propagateDeps: true,
+        failover: { application: application({ purgeMode: 'Gracefully', gracePeriodSeconds: 60 }) },
+      }),
+    ),
+    [],
+  );
   // purgeMode defaults to Gracefully.
-  assert.equal(run('PropagationPolicy', pp({ propagateDeps: true, failover: { application: application({ gracePeriodSeconds: 60 }) } })), []);
+  assert.equal(
+    run(
+      'PropagationPolicy',
+      pp({ propagateDeps: true, failover: { application: application({ gracePeriodSeconds: 60 }) } }),
+    ),
+    [],
+  );
 });
 
 test('gracePeriodSeconds may be omitted with Gracefully (defaulted to 600) but must be positive when set', () => {
-  assert.equal(run('PropagationPolicy', pp({ propagateDeps: true, failover: { application: application({ purgeMode: 'Gracefully' }) } })), []);
-  assert.equal(paths('PropagationPolicy', pp({ propagateDeps: true, failover: { application: application({ gracePeriodSeconds: 0 }) } })), ['spec.failover.application.gracePeriodSeconds']);
+  assert.equal(
+    run(
+      'PropagationPolicy',
+      pp({ propagateDeps: true, failover: { application: application({ purgeMode: 'Gracefully' }) } }),
+    ),
+    [],
+  );
+  assert.equal(
+    paths(
+      'PropagationPolicy',
+      pp({ propagateDeps: true, failover: { application: application({ gracePeriodSeconds: 0 }) } }),
+    ),
+    ['spec.failover.application.gracePeriodSeconds'],
+  );
 });
 
 test('decisionConditions.tolerationSeconds cannot be negative', () => {
-  assert.equal(paths('PropagationPolicy', pp({ propagateDeps: true, failover: { application: { decisionConditions: { tolerationSeconds: -1 } } } })), [
-    'spec.failover.application.decisionConditions.tolerationSeconds',
-  ]);
-  assert.equal(run('PropagationPolicy', pp({ propagateDeps: true, failover: { application: { decisionConditions: { tolerationSeconds: 0 } } } })), []);
+  assert.equal(
+    paths(
+      'PropagationPolicy',
+      pp({ propagateDeps: true, failover: { application: { decisionConditions: { tolerationSeconds: -1 } } } }),
+    ),
+    ['spec.failover.application.decisionConditions.tolerationSeconds'],
+  );
+  assert.equal(
+    run(
+      'PropagationPolicy',
+      pp({ propagateDeps: true, failover: { application: { decisionConditions: { tolerationSeconds: 0 } } } }),
+    ),
+    [],
+  );
 });
 
 test('statePreservation aliasLabelName must be a valid label key', () => {
   const rules = (aliasLabelName: string) => ({ rules: [{ aliasLabelName, jsonPath: '{ .replicas }' }] });
-  assert.equal(paths('PropagationPolicy', pp({ failover: { cluster: { statePreservation: rules('bad key!') } } })), ['spec.failover.cluster.statePreservation.rules[0].aliasLabelName']);
-  assert.equal(run('PropagationPolicy', pp({ failover: { cluster: { statePreservation: rules('example.com/replicas') } } })), []);
+  assert.equal(paths('PropagationPolicy', pp({ failover: { cluster: { statePreservation: rules('bad key!') } } })), [
+    'spec.failover.cluster.statePreservation.rules[0].aliasLabelName',
+  ]);
+  assert.equal(
+    run('PropagationPolicy', pp({ failover: { cluster: { statePreservation: rules('example.com/replicas') } } })),
+    [],
+  );
 });
 
 // ---- suspension
 
 test('suspension.dispatching cannot be combined with dispatchingOnClusters', () => {
-  const issues = validateKarmadaRules('PropagationPolicy', pp({ suspension: { dispatching: true, dispatchingOnClusters: { clusterNames: ['member1'] } } }));
-  assert.equal(issues.map((i) => formatPath(i.path)), ['spec.suspension']);
+  const issues = validateKarmadaRules(
+    'PropagationPolicy',
+    pp({ suspension: { dispatching: true, dispatchingOnClusters: { clusterNames: ['member1'] } } }),
+  );
+  assert.equal(
+    issues.map((i) => formatPath(i.path)),
+    ['spec.suspension'],
+  );
   assert.equal(run('PropagationPolicy', pp({ suspension: { dispatching: true } })), []);
-  assert.equal(run('PropagationPolicy', pp({ suspension: { dispatching: false, dispatchingOnClusters: { clusterNames: ['member1'] } } })), []);
-  assert.equal(run('PropagationPolicy', pp({ suspension: { dispatching: true, dispatchingOnClusters: { clusterNames: [] } } })), []);
+  assert.equal(
+    run(
+      'PropagationPolicy',
+      pp({ suspension: { dispatching: false, dispatchingOnClusters: { clusterNames: ['member1'] } } }),
+    ),
+    [],
+  );
+  assert.equal(
+    run('PropagationPolicy', pp({ suspension: { dispatching: true, dispatchingOnClusters: { clusterNames: [] } } })),
+    [],
+  );
 });
 
 // ---- preemption
 
 test('preemption Always requires every resource selector to have a name', () => {
-  const value = pp({ preemption: 'Always', resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, { apiVersion: 'v1', kind: 'Service' }] });
+  const value = pp({
+    preemption: 'Always',
+    resourceSelectors: [
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      { apiVersion: 'v1', kind: 'Service' },
+    ],
+  });
   assert.equal(paths('PropagationPolicy', value), ['spec.resourceSelectors[1].name']);
   assert.equal(run('PropagationPolicy', pp({ preemption: 'Always' })), []);
-  assert.equal(run('PropagationPolicy', pp({ preemption: 'Never', resourceSelectors: [{ apiVersion: 'v1', kind: 'Service' }] })), []);
+  assert.equal(
+    run('PropagationPolicy', pp({ preemption: 'Never', resourceSelectors: [{ apiVersion: 'v1', kind: 'Service' }] })),
+    [],
+  );
 });
 
 // ---- overflowAffinities
 
 test('overflowAffinities need Divided with Aggregated or dynamic weight, and a non-empty inline affinity', () => {
-  const term = { affinityName: 'primary', clusterNames: ['m1'], overflowAffinities: [{ affinityName: 'burst', clusterNames: ['m2'] }] };
-  assert.equal(paths('PropagationPolicy', pp({ placement: { clusterAffinities: [term] } })), ['spec.placement.clusterAffinities[0].overflowAffinities']);
-  assert.equal(paths('PropagationPolicy', pp({ placement: { clusterAffinities: [term], replicaScheduling: { replicaSchedulingType: 'Divided' } } })), [
+  const term = {
+    affinityName: 'primary',
+    clusterNames: ['m1'],
+    overflowAffinities: [{ affinityName: 'burst', clusterNames: ['m2'] }],
+  };
+  assert.equal(paths('PropagationPolicy', pp({ placement: { clusterAffinities: [term] } })), [
     'spec.placement.clusterAffinities[0].overflowAffinities',
-  ], 'Divided defaults to Weighted, which needs dynamicWeight');
-  assert.equal(run('PropagationPolicy', pp({ placement: { clusterAffinities: [term], replicaScheduling: { replicaDivisionPreference: 'Aggregated' } } })), []);
-  assert.equal(run('PropagationPolicy', pp({ placement: { clusterAffinities: [term], replicaScheduling: { weightPreference: { dynamicWeight: 'AvailableReplicas' } } } })), []);
+  ]);
+  assert.equal(
+    paths(
+      'PropagationPolicy',
+      pp({ placement: { clusterAffinities: [term], replicaScheduling: { replicaSchedulingType: 'Divided' } } }),
+    ),
+    ['spec.placement.clusterAffinities[0].overflowAffinities'],
+    'Divided defaults to Weighted, which needs dynamicWeight',
+  );
+  assert.equal(
+    run(
+      'PropagationPolicy',
+      pp({ placement: { clusterAffinities: [term], replicaScheduling: { replicaDivisionPreference: 'Aggregated' } } }),
+    ),
+    [],
+  );
+  assert.equal(
+    run(
+      'PropagationPolicy',
+      pp({
+        placement: {
+          clusterAffinities: [term],
+          replicaScheduling: { weightPreference: { dynamicWeight: 'AvailableReplicas' } },
+        },
+      }),
+    ),
+    [],
+  );
   const bare = { affinityName: 'primary', overflowAffinities: [{ affinityName: 'primary', clusterNames: ['m2'] }] };
-  const issues = run('PropagationPolicy', pp({ placement: { clusterAffinities: [bare], replicaScheduling: { replicaDivisionPreference: 'Aggregated' } } }));
+  const issues = run(
+    'PropagationPolicy',
+    pp({ placement: { clusterAffinities: [bare], replicaScheduling: { replicaDivisionPreference: 'Aggregated' } } }),
+  );
   assert.is(issues.length, 2);
   assert.match(issues[0]!, 'selects no primary clusters of its own');
   assert.match(issues[1]!, 'already used by this term');
@@ -267,82 +552,231 @@ test('overflowAffinities need Divided with Aggregated or dynamic weight, and a n
 // ---- workloadAffinity
 
 test('workloadAffinity keys must be valid and differ between affinity and antiAffinity', () => {
-  assert.equal(paths('PropagationPolicy', pp({ placement: { workloadAffinity: { affinity: { groupByLabelKey: 'app' }, antiAffinity: { groupByLabelKey: 'app' } } } })), ['spec.placement.workloadAffinity']);
-  assert.equal(paths('PropagationPolicy', pp({ placement: { workloadAffinity: { affinity: { groupByLabelKey: '-bad-' } } } })), ['spec.placement.workloadAffinity.affinity.groupByLabelKey']);
-  assert.equal(run('PropagationPolicy', pp({ placement: { workloadAffinity: { affinity: { groupByLabelKey: 'app' }, antiAffinity: { groupByLabelKey: 'tier' } } } })), []);
+  assert.equal(
+    paths(
+      'PropagationPolicy',
+      pp({
+        placement: {
+          workloadAffinity: { affinity: { groupByLabelKey: 'app' }, antiAffinity: { groupByLabelKey: 'app' } },
+        },
+      }),
+    ),
+    ['spec.placement.workloadAffinity'],
+  );
+  assert.equal(
+    paths('PropagationPolicy', pp({ placement: { workloadAffinity: { affinity: { groupByLabelKey: '-bad-' } } } })),
+    ['spec.placement.workloadAffinity.affinity.groupByLabelKey'],
+  );
+  assert.equal(
+    run(
+      'PropagationPolicy',
+      pp({
+        placement: {
+          workloadAffinity: { affinity: { groupByLabelKey: 'app' }, antiAffinity: { groupByLabelKey: 'tier' } },
+        },
+      }),
+    ),
+    [],
+  );
 });
 
 // ---- OverridePolicy
 
-const rule = (overriders: Obj, targetCluster?: Obj) => ({ overrideRules: [{ ...(targetCluster ? { targetCluster } : {}), overriders }] });
+const rule = (overriders: Obj, targetCluster?: Obj) => ({
+  overrideRules: [{ ...(targetCluster ? { targetCluster } : {}), overriders }],
+});
 
 test('plaintext remove must not carry a value', () => {
-  const issues = validateKarmadaRules('OverridePolicy', op(rule({ plaintext: [{ path: '/spec/replicas', operator: 'remove', value: 3 }] })));
-  assert.equal(issues.map((i) => [formatPath(i.path), i.code, i.fix]), [['spec.overrideRules[0].overriders.plaintext[0].value', 'INVALID_VALUE', 'delete spec.overrideRules[0].overriders.plaintext[0].value']]);
+  const issues = validateKarmadaRules(
+    'OverridePolicy',
+    op(rule({ plaintext: [{ path: '/spec/replicas', operator: 'remove', value: 3 }] })),
+  );
+  assert.equal(
+    issues.map((i) => [formatPath(i.path), i.code, i.fix]),
+    [
+      [
+        'spec.overrideRules[0].overriders.plaintext[0].value',
+        'INVALID_VALUE',
+        'delete spec.overrideRules[0].overriders.plaintext[0].value',
+      ],
+    ],
+  );
   assert.equal(run('OverridePolicy', op(rule({ plaintext: [{ path: '/spec/replicas', operator: 'remove' }] }))), []);
 });
 
 test('plaintext add and replace need a value', () => {
-  const issues = validateKarmadaRules('OverridePolicy', op(rule({ plaintext: [{ path: '/a', operator: 'add' }, { path: '/b', operator: 'replace', value: null }] })));
-  assert.equal(issues.map((i) => [formatPath(i.path), i.code]), [
-    ['spec.overrideRules[0].overriders.plaintext[0].value', 'MISSING_FIELD'],
-    ['spec.overrideRules[0].overriders.plaintext[1].value', 'MISSING_FIELD'],
-  ]);
-  assert.equal(run('OverridePolicy', op(rule({ plaintext: [{ path: '/a', operator: 'add', value: {} }, { path: '/b', operator: 'replace', value: 0 }] }))), []);
+  const issues = validateKarmadaRules(
+    'OverridePolicy',
+    op(
+      rule({
+        plaintext: [
+          { path: '/a', operator: 'add' },
+          { path: '/b', operator: 'replace', value: null },
+        ],
+      }),
+    ),
+  );
+  assert.equal(
+    issues.map((i) => [formatPath(i.path), i.code]),
+    [
+      ['spec.overrideRules[0].overriders.plaintext[0].value', 'MISSING_FIELD'],
+      ['spec.overrideRules[0].overriders.plaintext[1].value', 'MISSING_FIELD'],
+    ],
+  );
+  assert.equal(
+    run(
+      'OverridePolicy',
+      op(
+        rule({
+          plaintext: [
+            { path: '/a', operator: 'add', value: {} },
+            { path: '/b', operator: 'replace', value: 0 },
+          ],
+        }),
+      ),
+    ),
+    [],
+  );
 });
 
 test('plaintext paths and image predicate paths must be JSON pointers', () => {
-  const issues = validateKarmadaRules('OverridePolicy', op(rule({ plaintext: [{ path: 'spec.replicas', operator: 'replace', value: 1 }], imageOverrider: [{ predicate: { path: 'spec/image' }, component: 'Tag', operator: 'replace', value: 'v2' }] })));
-  assert.equal(issues.map((i) => i.fix), ['start it with "/", e.g. /spec/replicas', 'start it with "/", e.g. /spec/image']);
+  const issues = validateKarmadaRules(
+    'OverridePolicy',
+    op(
+      rule({
+        plaintext: [{ path: 'spec.replicas', operator: 'replace', value: 1 }],
+        imageOverrider: [{ predicate: { path: 'spec/image' }, component: 'Tag', operator: 'replace', value: 'v2' }],
+      }),
+    ),
+  );
+  assert.equal(
+    issues.map((i) => i.fix),
+    ['start it with "/", e.g. /spec/replicas', 'start it with "/", e.g. /spec/image'],
+  );
 });
 
 test('fieldOverrider needs exactly one of json or yaml', () => {
-  const both = validateKarmadaRules('OverridePolicy', op(rule({ fieldOverrider: [{ fieldPath: '/data/a', json: [{ subPath: '/x', operator: 'remove' }], yaml: [{ subPath: '/x', operator: 'remove' }] }] })));
-  assert.equal(both.map((i) => [formatPath(i.path), i.code]), [['spec.overrideRules[0].overriders.fieldOverrider[0]', 'INVALID_VALUE']]);
+  const both = validateKarmadaRules(
+    'OverridePolicy',
+    op(
+      rule({
+        fieldOverrider: [
+          {
+            fieldPath: '/data/a',
+            json: [{ subPath: '/x', operator: 'remove' }],
+            yaml: [{ subPath: '/x', operator: 'remove' }],
+          },
+        ],
+      }),
+    ),
+  );
+  assert.equal(
+    both.map((i) => [formatPath(i.path), i.code]),
+    [['spec.overrideRules[0].overriders.fieldOverrider[0]', 'INVALID_VALUE']],
+  );
   const neither = validateKarmadaRules('OverridePolicy', op(rule({ fieldOverrider: [{ fieldPath: '/data/a' }] })));
-  assert.equal(neither.map((i) => [formatPath(i.path), i.code]), [['spec.overrideRules[0].overriders.fieldOverrider[0]', 'MISSING_FIELD']]);
-  assert.equal(run('OverridePolicy', op(rule({ fieldOverrider: [{ fieldPath: '/data/a', yaml: [{ subPath: '/x', operator: 'add', value: 1 }] }] }))), []);
+  assert.equal(
+    neither.map((i) => [formatPath(i.path), i.code]),
+    [['spec.overrideRules[0].overriders.fieldOverrider[0]', 'MISSING_FIELD']],
+  );
+  assert.equal(
+    run(
+      'OverridePolicy',
+      op(rule({ fieldOverrider: [{ fieldPath: '/data/a', yaml: [{ subPath: '/x', operator: 'add', value: 1 }] }] })),
+    ),
+    [],
+  );
 });
 
 test('fieldOverrider operations follow the same value rules and need JSON pointers', () => {
-  const issues = validateKarmadaRules('OverridePolicy', op(rule({ fieldOverrider: [{ fieldPath: 'data', json: [{ subPath: '/x', operator: 'add' }, { subPath: 'y', operator: 'remove', value: 1 }] }] })));
-  assert.equal(issues.map((i) => formatPath(i.path)), [
-    'spec.overrideRules[0].overriders.fieldOverrider[0].fieldPath',
-    'spec.overrideRules[0].overriders.fieldOverrider[0].json[0].value',
-    'spec.overrideRules[0].overriders.fieldOverrider[0].json[1].subPath',
-    'spec.overrideRules[0].overriders.fieldOverrider[0].json[1].value',
-  ]);
+  const issues = validateKarmadaRules(
+    'OverridePolicy',
+    op(
+      rule({
+        fieldOverrider: [
+          {
+            fieldPath: 'data',
+            json: [
+              { subPath: '/x', operator: 'add' },
+              { subPath: 'y', operator: 'remove', value: 1 },
+            ],
+          },
+        ],
+      }),
+    ),
+  );
+  assert.equal(
+    issues.map((i) => formatPath(i.path)),
+    [
+      'spec.overrideRules[0].overriders.fieldOverrider[0].fieldPath',
+      'spec.overrideRules[0].overriders.fieldOverrider[0].json[0].value',
+      'spec.overrideRules[0].overriders.fieldOverrider[0].json[1].subPath',
+      'spec.overrideRules[0].overriders.fieldOverrider[0].json[1].value',
+    ],
+  );
 });
 
 test('overrideRules cannot be combined with the deprecated targetCluster or overriders', () => {
   const labels = { labelsOverrider: [{ operator: 'add', value: { a: 'b' } }] };
-  const issues = validateKarmadaRules('OverridePolicy', op({ ...rule(labels), targetCluster: { clusterNames: ['m1'] }, overriders: labels }));
-  assert.equal(issues.map((i) => formatPath(i.path)), ['spec.targetCluster', 'spec.overriders']);
+  const issues = validateKarmadaRules(
+    'OverridePolicy',
+    op({ ...rule(labels), targetCluster: { clusterNames: ['m1'] }, overriders: labels }),
+  );
+  assert.equal(
+    issues.map((i) => formatPath(i.path)),
+    ['spec.targetCluster', 'spec.overriders'],
+  );
   assert.equal(run('OverridePolicy', op({ targetCluster: { clusterNames: ['m1'] }, overriders: labels })), []);
   assert.equal(run('OverridePolicy', op(rule(labels, { clusterNames: ['m1'] }))), []);
-  assert.equal(run('OverridePolicy', op({ ...rule(labels), overriders: {} })), [], 'an empty deprecated overriders block is ignored');
+  assert.equal(
+    run('OverridePolicy', op({ ...rule(labels), overriders: {} })),
+    [],
+    'an empty deprecated overriders block is ignored',
+  );
 });
 
 test('override targetCluster fieldSelectors follow the same key and operator rules', () => {
   const fs = { fieldSelector: { matchExpressions: [{ key: 'cloud', operator: 'In', values: ['x'] }] } };
-  assert.equal(paths('OverridePolicy', op({ ...rule({}, fs) })), ['spec.overrideRules[0].targetCluster.fieldSelector.matchExpressions[0].key']);
-  assert.equal(paths('OverridePolicy', op({ targetCluster: fs, overriders: {} })), ['spec.targetCluster.fieldSelector.matchExpressions[0].key']);
+  assert.equal(paths('OverridePolicy', op({ ...rule({}, fs) })), [
+    'spec.overrideRules[0].targetCluster.fieldSelector.matchExpressions[0].key',
+  ]);
+  assert.equal(paths('OverridePolicy', op({ targetCluster: fs, overriders: {} })), [
+    'spec.targetCluster.fieldSelector.matchExpressions[0].key',
+  ]);
 });
 
 test('labelsOverrider values must be valid labels; annotations may hold free text', () => {
-  const bad = validateKarmadaRules('OverridePolicy', op(rule({ labelsOverrider: [{ operator: 'add', value: { env: 'has spaces', 'bad key!': 'x' } }] })));
-  assert.equal(bad.map((i) => formatPath(i.path)), [
-    'spec.overrideRules[0].overriders.labelsOverrider[0].value.env',
-    'spec.overrideRules[0].overriders.labelsOverrider[0].value["bad key!"]',
-  ]);
-  assert.equal(run('OverridePolicy', op(rule({ annotationsOverrider: [{ operator: 'add', value: { 'example.com/Note': 'has spaces!' } }] }))), []);
-  assert.equal(paths('OverridePolicy', op(rule({ annotationsOverrider: [{ operator: 'add', value: { 'a b': 'x' } }] }))), ['spec.overrideRules[0].overriders.annotationsOverrider[0].value["a b"]']);
+  const bad = validateKarmadaRules(
+    'OverridePolicy',
+    op(rule({ labelsOverrider: [{ operator: 'add', value: { env: 'has spaces', 'bad key!': 'x' } }] })),
+  );
+  assert.equal(
+    bad.map((i) => formatPath(i.path)),
+    [
+      'spec.overrideRules[0].overriders.labelsOverrider[0].value.env',
+      'spec.overrideRules[0].overriders.labelsOverrider[0].value["bad key!"]',
+    ],
+  );
+  assert.equal(
+    run(
+      'OverridePolicy',
+      op(rule({ annotationsOverrider: [{ operator: 'add', value: { 'example.com/Note': 'has spaces!' } }] })),
+    ),
+    [],
+  );
+  assert.equal(
+    paths('OverridePolicy', op(rule({ annotationsOverrider: [{ operator: 'add', value: { 'a b': 'x' } }] }))),
+    ['spec.overrideRules[0].overriders.annotationsOverrider[0].value["a b"]'],
+  );
 });
 
 test('an OverridePolicy only selects resources in its own namespace; a ClusterOverridePolicy any', () => {
   const spec = { resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'other' }] };
   assert.equal(paths('OverridePolicy', op(spec)), ['spec.resourceSelectors[0].namespace']);
-  assert.equal(run('OverridePolicy', op({ resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop' }] })), []);
+  assert.equal(
+    run('OverridePolicy', op({ resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop' }] })),
+    [],
+  );
   assert.equal(run('ClusterOverridePolicy', { ...op(spec, { name: 'all' }), kind: 'ClusterOverridePolicy' }), []);
 });
 
@@ -376,13 +810,23 @@ test('zone and zones cannot both be set; topology values must be label values', 
 });
 
 test('taints must not repeat the same key and effect', () => {
-  const taints = [{ key: 'a', effect: 'NoSchedule' }, { key: 'a', effect: 'NoExecute' }, { key: 'a', effect: 'NoSchedule' }];
+  const taints = [
+    { key: 'a', effect: 'NoSchedule' },
+    { key: 'a', effect: 'NoExecute' },
+    { key: 'a', effect: 'NoSchedule' },
+  ];
   assert.equal(paths('Cluster', cluster({ taints })), ['spec.taints[2]']);
   assert.equal(run('Cluster', cluster({ taints: taints.slice(0, 2) })), []);
 });
 
 test('malformed shapes are left to the schema and never crash the rules', () => {
-  for (const value of [null, 'x', [], { spec: 'x' }, { spec: { placement: [], resourceSelectors: 'x', failover: { application: 'x' } } }]) {
+  for (const value of [
+    null,
+    'x',
+    [],
+    { spec: 'x' },
+    { spec: { placement: [], resourceSelectors: 'x', failover: { application: 'x' } } },
+  ]) {
     for (const kind of ['PropagationPolicy', 'OverridePolicy', 'Cluster'] as const) {
       assert.equal(validateKarmadaRules(kind, value), []);
     }

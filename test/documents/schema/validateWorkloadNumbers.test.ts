@@ -6,14 +6,22 @@ import { validateWorkloadNumbers } from '../../../src/documents/schema/validateW
 import { validateKarmadaDocument } from '../../../src/documents/schema/validateKarmadaDocument.ts';
 import { validateRebalancer } from '../../../src/documents/schema/validateExtensionKinds.ts';
 
-const deployment = (replicas: unknown) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas } });
+const deployment = (replicas: unknown) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web' },
+  spec: { replicas },
+});
 
 test('replica counts up to int32 are accepted, as Kubernetes accepts them', () => {
   assert.equal(validateWorkloadNumbers(deployment(2147483647)), []);
   assert.equal(validateWorkloadNumbers(deployment(0)), []);
   assert.equal(validateWorkloadNumbers(deployment(null)), []);
   assert.equal(validateWorkloadNumbers({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' } }), []);
-  assert.equal(validateWorkloadNumbers({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, spec: { replicas: 1e12 } }), []);
+  assert.equal(
+    validateWorkloadNumbers({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, spec: { replicas: 1e12 } }),
+    [],
+  );
 });
 
 test('a replica count beyond int32, negative or not whole is a problem at the field, with a fix', () => {
@@ -32,7 +40,11 @@ test('every replica field Flotilla reads is bounded: StatefulSet, ReplicaSet, Jo
   for (const kind of ['StatefulSet', 'ReplicaSet']) {
     assert.is(validateWorkloadNumbers({ apiVersion: 'apps/v1', kind, spec: { replicas: 2 ** 31 } }).length, 1, kind);
   }
-  const job = validateWorkloadNumbers({ apiVersion: 'batch/v1', kind: 'Job', spec: { parallelism: 2 ** 40, completions: 2 ** 33 } });
+  const job = validateWorkloadNumbers({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    spec: { parallelism: 2 ** 40, completions: 2 ** 33 },
+  });
   assert.equal(job.map((i) => i.path.join('.')).sort(), ['spec.completions', 'spec.parallelism']);
 });
 
@@ -50,28 +62,52 @@ test('a template with replicas beyond int32 is reported at its file and line and
 
 test('policy weights and group counts beyond what a number holds exactly are refused', () => {
   const policy = (weight: number, maxGroups: number) => ({
-    apiVersion: 'policy.karmada.io/v1alpha1', kind: 'PropagationPolicy', metadata: { name: 'p' },
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'PropagationPolicy',
+    metadata: { name: 'p' },
     spec: {
       resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
       placement: {
         spreadConstraints: [{ spreadByField: 'cluster', minGroups: 1, maxGroups }],
-        replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted', weightPreference: { staticWeightList: [{ targetCluster: { clusterNames: ['a'] }, weight }] } },
+        replicaScheduling: {
+          replicaSchedulingType: 'Divided',
+          replicaDivisionPreference: 'Weighted',
+          weightPreference: { staticWeightList: [{ targetCluster: { clusterNames: ['a'] }, weight }] },
+        },
       },
     },
   });
   assert.equal(validateKarmadaDocument('PropagationPolicy', policy(2147483647, 3)), []);
   const issues = validateKarmadaDocument('PropagationPolicy', policy(1e20, 1e20));
   assert.equal(issues.map((i) => i.path.slice(-1)[0]).sort(), ['maxGroups', 'weight']);
-  assert.ok(issues.every((i) => /at most 9007199254740991/.test(i.message)), JSON.stringify(issues));
+  assert.ok(
+    issues.every((i) => /at most 9007199254740991/.test(i.message)),
+    JSON.stringify(issues),
+  );
 });
 
 test('the rest of the integer family is bounded too: tolerationSeconds, a rebalancer ttl (int32)', () => {
   const policy = {
-    apiVersion: 'policy.karmada.io/v1alpha1', kind: 'PropagationPolicy', metadata: { name: 'p' },
-    spec: { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], placement: { clusterTolerations: [{ key: 'k', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 1e300 }] } },
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'PropagationPolicy',
+    metadata: { name: 'p' },
+    spec: {
+      resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
+      placement: {
+        clusterTolerations: [{ key: 'k', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 1e300 }],
+      },
+    },
   };
-  assert.match(validateKarmadaDocument('PropagationPolicy', policy)[0]?.message ?? '', /tolerationSeconds is 1e\+300; it must be at most 9007199254740991/);
-  const rebalancer = (ttl: number) => ({ apiVersion: 'apps.karmada.io/v1alpha1', kind: 'WorkloadRebalancer', metadata: { name: 'r' }, spec: { workloads: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }], ttlSecondsAfterFinished: ttl } });
+  assert.match(
+    validateKarmadaDocument('PropagationPolicy', policy)[0]?.message ?? '',
+    /tolerationSeconds is 1e\+300; it must be at most 9007199254740991/,
+  );
+  const rebalancer = (ttl: number) => ({
+    apiVersion: 'apps.karmada.io/v1alpha1',
+    kind: 'WorkloadRebalancer',
+    metadata: { name: 'r' },
+    spec: { workloads: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }], ttlSecondsAfterFinished: ttl },
+  });
   assert.equal(validateRebalancer(rebalancer(2147483647)), []);
   assert.match(validateRebalancer(rebalancer(2147483648))[0]?.message ?? '', /from 0 to 2147483647/);
 });

@@ -91,11 +91,22 @@ export function since(start: number): number {
 export function formatTable(reports: readonly RowReport[], width = 48): string {
   const header = ['SCENARIO', 'INJECTED', 'OUTCOME', 'LOST', 'RECOVERY', 'OK'];
   const rows = reports.map((r) => [
-    r.row.scenario, r.row.injected, r.row.outcome, String(r.row.lost), `${r.row.recovery_s.toFixed(2)}s`, r.failures.length ? 'FAIL' : 'ok',
+    r.row.scenario,
+    r.row.injected,
+    r.row.outcome,
+    String(r.row.lost),
+    `${r.row.recovery_s.toFixed(2)}s`,
+    r.failures.length ? 'FAIL' : 'ok',
   ]);
   const wrapped = rows.map((cells) => cells.map((c, i) => (i < 3 ? wrap(c, width) : [c])));
-  const widths = header.map((h, i) => Math.max(h.length, ...wrapped.map((cells) => Math.max(...cells[i]!.map((l) => l.length)))));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...wrapped.map((cells) => Math.max(...cells[i]!.map((l) => l.length)))),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   const out = [line(header)];
   for (const cells of wrapped) {
     const height = Math.max(...cells.map((c) => c.length));

@@ -33,7 +33,9 @@ export class Pipeline {
 
   private constructor(readonly fleet: Fleet) {}
 
-  static async start(opts: { files?: Record<string, string>; clusters?: readonly string[]; timeoutMs?: number } = {}): Promise<Pipeline> {
+  static async start(
+    opts: { files?: Record<string, string>; clusters?: readonly string[]; timeoutMs?: number } = {},
+  ): Promise<Pipeline> {
     const clusters = opts.clusters ?? CLUSTERS;
     const p = new Pipeline(await makeFleet({ files: opts.files ?? baseFiles(4, clusters) }));
     for (const name of clusters) await p.startMember(name);
@@ -51,7 +53,13 @@ export class Pipeline {
     }
     // Emptied: the member's etcd is gone, its CA, token and address are not.
     if (opts.empty) rmSync(path.join(dataDir, 'state.json'), { force: true });
-    const member = await startMember({ name, dataDir, ...(old ? { port: old.port } : { port: 0 }), readyDelayMs: 50, onError: () => undefined });
+    const member = await startMember({
+      name,
+      dataDir,
+      ...(old ? { port: old.port } : { port: 0 }),
+      readyDelayMs: 50,
+      onError: () => undefined,
+    });
     this.members.set(name, member);
     return member;
   }
@@ -59,7 +67,8 @@ export class Pipeline {
   async connect(timeoutMs: number): Promise<void> {
     const kc = new KubeConfig();
     kc.loadFromString(renderKubeconfig([...this.members.values()]));
-    for (const name of this.members.keys()) this.kubes.set(name, await connectKubeTarget(kc, { context: name, timeoutMs }));
+    for (const name of this.members.keys())
+      this.kubes.set(name, await connectKubeTarget(kc, { context: name, timeoutMs }));
   }
 
   repo(): Promise<GitRepo> {
@@ -77,8 +86,13 @@ export class Pipeline {
   /** One pass of the reconciler (render → apply → status) over every member, or the given ones. */
   async reconcile(opts: { repo?: GitRepo; clusters?: ReadonlyMap<string, KubeTarget> } = {}): Promise<ReconcileResult> {
     return reconcileOnce({
-      repo: opts.repo ?? (await this.repo()), sourceRef: SOURCE_REF, outputRef: RENDERED_REF, statusRef: STATUS_REF,
-      clusters: opts.clusters ?? this.kubes, render: true, log: (e) => this.logs.push(e),
+      repo: opts.repo ?? (await this.repo()),
+      sourceRef: SOURCE_REF,
+      outputRef: RENDERED_REF,
+      statusRef: STATUS_REF,
+      clusters: opts.clusters ?? this.kubes,
+      render: true,
+      log: (e) => this.logs.push(e),
       now: () => new Date(Date.now() + this.clockOffsetMs),
     });
   }
@@ -87,10 +101,20 @@ export class Pipeline {
   async expected(): Promise<ExpectedObject[]> {
     const files = await this.fleet.output();
     const paths = [...files].filter(([p]) => p.startsWith('clusters/'));
-    const blobs = await readBlobs(this.fleet.repo, paths.map(([, oid]) => oid));
+    const blobs = await readBlobs(
+      this.fleet.repo,
+      paths.map(([, oid]) => oid),
+    );
     return paths.map(([p, oid]) => {
-      const m = parse(new TextDecoder().decode(blobs.get(oid)!)) as { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } };
-      return { cluster: p.split('/')[1]!, ref: { apiVersion: m.apiVersion, kind: m.kind, namespace: m.metadata.namespace ?? '', name: m.metadata.name } };
+      const m = parse(new TextDecoder().decode(blobs.get(oid)!)) as {
+        apiVersion: string;
+        kind: string;
+        metadata: { name: string; namespace?: string };
+      };
+      return {
+        cluster: p.split('/')[1]!,
+        ref: { apiVersion: m.apiVersion, kind: m.kind, namespace: m.metadata.namespace ?? '', name: m.metadata.name },
+      };
     });
   }
 
@@ -139,7 +163,10 @@ export function describeLost(lost: readonly ExpectedObject[]): string {
 }
 
 /** Runs `fn` with a fresh pipeline that is always torn down. */
-export async function withPipeline<T>(fn: (p: Pipeline) => Promise<T>, opts?: Parameters<typeof Pipeline.start>[0]): Promise<T> {
+export async function withPipeline<T>(
+  fn: (p: Pipeline) => Promise<T>,
+  opts?: Parameters<typeof Pipeline.start>[0],
+): Promise<T> {
   const p = await Pipeline.start(opts);
   try {
     return await fn(p);

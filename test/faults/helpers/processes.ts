@@ -17,10 +17,12 @@ const MANAGED = 'karmada.io/managed';
 export const RENDERED = 'flotilla/rendered';
 export const STATUS = 'flotilla/status';
 
-
 /** `flotilla run` on the fleet's bare repo, members from the credentials folder, no resync, any free port. */
 export function spawnRun(fleet: Fleet, env: Record<string, string> = {}): Child {
-  return spawnFlotilla(['run', '--repo', fleet.bare, '--credentials-dir', fleet.credentials, '--listen', '127.0.0.1:0', '--resync', '0'], env);
+  return spawnFlotilla(
+    ['run', '--repo', fleet.bare, '--credentials-dir', fleet.credentials, '--listen', '127.0.0.1:0', '--resync', '0'],
+    env,
+  );
 }
 
 /** Identity of an object as a rendered path names it: `<namespace>/<kind>[.<group>]/<name>`. */
@@ -32,11 +34,15 @@ function keyOf(apiVersion: string, kind: string, namespace: string, name: string
 /** What the rendered branch says `cluster` runs (keys as keyOf), read with git. */
 export function renderedKeys(fleet: Fleet, cluster: string, rev = RENDERED): string[] {
   const out = fleet.git(fleet.bare, 'ls-tree', '-r', '--name-only', rev, '--', `clusters/${cluster}/`);
-  return out.split('\n').filter(Boolean).map((p) => {
-    const [, , namespace, file] = p.split('/');
-    const m = /^(.+?)_(.+)\.yaml$/.exec(file!)!;
-    return `${namespace}/${m[1]}/${m[2]}`;
-  }).sort();
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((p) => {
+      const [, , namespace, file] = p.split('/');
+      const m = /^(.+?)_(.+)\.yaml$/.exec(file!)!;
+      return `${namespace}/${m[1]}/${m[2]}`;
+    })
+    .sort();
 }
 
 /** The objects Flotilla manages on a member, key → uid, read from its store. */
@@ -45,7 +51,10 @@ export function managedOn(member: Member): Map<string, string> {
   for (const resource of member.store.resources()) {
     for (const o of member.store.list(resource)) {
       if (o.metadata.labels?.[MANAGED] !== 'true') continue;
-      out.set(keyOf(String(o.apiVersion), String(o.kind), o.metadata.namespace ?? '', o.metadata.name!), o.metadata.uid!);
+      out.set(
+        keyOf(String(o.apiVersion), String(o.kind), o.metadata.namespace ?? '', o.metadata.name!),
+        o.metadata.uid!,
+      );
     }
   }
   return out;
@@ -59,7 +68,9 @@ export function inventoryKeys(fleet: Fleet, cluster: string): string[] | undefin
   } catch {
     return undefined;
   }
-  const parsed = JSON.parse(text) as { objects: { apiVersion: string; kind: string; namespace?: string; name: string }[] };
+  const parsed = JSON.parse(text) as {
+    objects: { apiVersion: string; kind: string; namespace?: string; name: string }[];
+  };
   return parsed.objects.map((o) => keyOf(o.apiVersion, o.kind, o.namespace ?? '', o.name)).sort();
 }
 
@@ -69,7 +80,10 @@ export function refOf(fleet: Fleet, branch: string): string {
 
 /** Output commits that name `sourceCommit` (a source commit must be rendered once). */
 export function outputCommitsFor(fleet: Fleet, sourceCommit: string): number {
-  return fleet.git(fleet.bare, 'log', '--format=%H', '--grep', `Source-Commit: ${sourceCommit}`, RENDERED).split('\n').filter(Boolean).length;
+  return fleet
+    .git(fleet.bare, 'log', '--format=%H', '--grep', `Source-Commit: ${sourceCommit}`, RENDERED)
+    .split('\n')
+    .filter(Boolean).length;
 }
 
 /** Resolves on the first write Flotilla makes to a managed object on the member (creation or change). */
@@ -90,8 +104,13 @@ export async function reconcileInProcess(fleet: Fleet, clusters?: readonly strin
   try {
     const chosen = new Map([...kubes].filter(([name]) => !clusters || clusters.includes(name)));
     await reconcileOnce({
-      repo: await openRepo(fleet.bare), sourceRef: 'refs/heads/main', outputRef: `refs/heads/${RENDERED}`, statusRef: `refs/heads/${STATUS}`,
-      clusters: chosen, render: true, log: () => undefined,
+      repo: await openRepo(fleet.bare),
+      sourceRef: 'refs/heads/main',
+      outputRef: `refs/heads/${RENDERED}`,
+      statusRef: `refs/heads/${STATUS}`,
+      clusters: chosen,
+      render: true,
+      log: () => undefined,
     });
   } finally {
     await Promise.all([...kubes.values()].map((k) => k.close()));

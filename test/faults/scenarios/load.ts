@@ -37,43 +37,57 @@ spec:
 function loadScenario(size: LoadSize, speed: Scenario['speed']): Scenario {
   const { files, clusters } = fleetFiles(size);
   return {
-    group: 'load', name: `${size.templates} templates x ${size.members} members, ${size.pushes} pushes`, speed,
+    group: 'load',
+    name: `${size.templates} templates x ${size.members} members, ${size.pushes} pushes`,
+    speed,
     injected: `${size.templates * size.members} objects applied, then ${size.pushes} pushes in quick succession`,
-    run: (expect) => withPipeline(async (p) => {
-      const t0 = performance.now();
-      await p.reconcile();
-      const firstApply = since(t0);
-      const expected = await p.expected();
-      expect.equal(expected.length, size.templates * size.members, 'rendered objects');
-      const heapBefore = process.memoryUsage().heapUsed;
-      // The burst: each push rewrites one ConfigMap; several pushes hit the same one, so order matters.
-      const hot = Math.min(10, size.templates);
-      for (let k = 0; k < size.pushes; k++) p.fleet.work.commit({ [`templates/cm-${k % hot}.yaml`]: configMap(`cm-${k % hot}`, { value: `push-${k}` }) }, `push ${k}`);
-      const t1 = performance.now();
-      const pass = await p.reconcile();
-      const burst = since(t1);
-      const heapGrowthMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
-      expect.equal(pass.rendered.length, size.pushes, 'source commits rendered');
-      const lost = p.lost(expected);
-      expect.equal(describeLost(lost.slice(0, 5)), '', 'objects missing after the burst');
-      const stale: string[] = [];
-      for (let i = 0; i < hot; i++) {
-        const last = [...Array(size.pushes).keys()].filter((k) => k % hot === i).pop();
-        const want = last === undefined ? `cm-${i}` : `push-${last}`;
-        for (const c of clusters) {
-          const got = (p.live(c, { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: `cm-${i}` }) as { data?: { value?: string } } | undefined)?.data?.value;
-          if (got !== want) stale.push(`${c}/cm-${i}=${got}`);
-        }
-      }
-      expect.equal(stale.slice(0, 5), [], 'objects not at their last push');
-      expect.that(heapGrowthMb < 200, `heap growth over the burst bounded: ${heapGrowthMb.toFixed(0)} MB`);
-      const applied = expected.length / firstApply;
-      return {
-        outcome: `first pass ${firstApply.toFixed(1)} s (${Math.round(applied)} objects/s); ${size.pushes} pushes rendered+applied in ${burst.toFixed(1)} s (${(size.pushes / burst).toFixed(0)} pushes/s); last push won; heap +${heapGrowthMb.toFixed(0)} MB`,
-        lost: lost.length + stale.length,
-        recovery_s: burst,
-      };
-    }, { files, clusters, timeoutMs: 15_000 }),
+    run: (expect) =>
+      withPipeline(
+        async (p) => {
+          const t0 = performance.now();
+          await p.reconcile();
+          const firstApply = since(t0);
+          const expected = await p.expected();
+          expect.equal(expected.length, size.templates * size.members, 'rendered objects');
+          const heapBefore = process.memoryUsage().heapUsed;
+          // The burst: each push rewrites one ConfigMap; several pushes hit the same one, so order matters.
+          const hot = Math.min(10, size.templates);
+          for (let k = 0; k < size.pushes; k++)
+            p.fleet.work.commit(
+              { [`templates/cm-${k % hot}.yaml`]: configMap(`cm-${k % hot}`, { value: `push-${k}` }) },
+              `push ${k}`,
+            );
+          const t1 = performance.now();
+          const pass = await p.reconcile();
+          const burst = since(t1);
+          const heapGrowthMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
+          expect.equal(pass.rendered.length, size.pushes, 'source commits rendered');
+          const lost = p.lost(expected);
+          expect.equal(describeLost(lost.slice(0, 5)), '', 'objects missing after the burst');
+          const stale: string[] = [];
+          for (let i = 0; i < hot; i++) {
+            const last = [...Array(size.pushes).keys()].filter((k) => k % hot === i).pop();
+            const want = last === undefined ? `cm-${i}` : `push-${last}`;
+            for (const c of clusters) {
+              const got = (
+                p.live(c, { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: `cm-${i}` }) as
+                  | { data?: { value?: string } }
+                  | undefined
+              )?.data?.value;
+              if (got !== want) stale.push(`${c}/cm-${i}=${got}`);
+            }
+          }
+          expect.equal(stale.slice(0, 5), [], 'objects not at their last push');
+          expect.that(heapGrowthMb < 200, `heap growth over the burst bounded: ${heapGrowthMb.toFixed(0)} MB`);
+          const applied = expected.length / firstApply;
+          return {
+            outcome: `first pass ${firstApply.toFixed(1)} s (${Math.round(applied)} objects/s); ${size.pushes} pushes rendered+applied in ${burst.toFixed(1)} s (${(size.pushes / burst).toFixed(0)} pushes/s); last push won; heap +${heapGrowthMb.toFixed(0)} MB`,
+            lost: lost.length + stale.length,
+            recovery_s: burst,
+          };
+        },
+        { files, clusters, timeoutMs: 15_000 },
+      ),
   };
 }
 

@@ -10,7 +10,19 @@ import { planCommand } from '../../../src/commands/planCommand.ts';
 import { validateCommand } from '../../../src/commands/validateCommand.ts';
 import { DEFAULT_PARSE_LIMITS } from '../../../src/documents/parseDocuments.ts';
 import type { ProblemCode } from '../../../src/errors/codes.ts';
-import { baseFiles, clusterRegistration, CLUSTERS, clusterYaml, configMap, configMapPolicy, deployment, makeFleet, manifestOf, RENDERED_REF, SOURCE_REF } from '../../helpers/fleet.ts';
+import {
+  baseFiles,
+  clusterRegistration,
+  CLUSTERS,
+  clusterYaml,
+  configMap,
+  configMapPolicy,
+  deployment,
+  makeFleet,
+  manifestOf,
+  RENDERED_REF,
+  SOURCE_REF,
+} from '../../helpers/fleet.ts';
 import type { Expectations, Scenario } from '../helpers/frame.ts';
 import { since } from '../helpers/frame.ts';
 import { startRemoteReconciler } from '../helpers/remote.ts';
@@ -27,19 +39,37 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; s: number }>
 
 async function validate(dir: string): Promise<{ code: number; text: string; s: number }> {
   let text = '';
-  const { value: code, s } = await timed(() => validateCommand({
-    repo: dir, rev: 'HEAD', sourceRef: SOURCE_REF, outputRef: RENDERED_REF, clusterStatusFile: undefined, output: 'text',
-    out: (t) => void (text += t), err: (t) => void (text += t),
-  }));
+  const { value: code, s } = await timed(() =>
+    validateCommand({
+      repo: dir,
+      rev: 'HEAD',
+      sourceRef: SOURCE_REF,
+      outputRef: RENDERED_REF,
+      clusterStatusFile: undefined,
+      output: 'text',
+      out: (t) => void (text += t),
+      err: (t) => void (text += t),
+    }),
+  );
   return { code, text, s };
 }
 
 async function plan(dir: string): Promise<{ code: number; text: string; s: number }> {
   let text = '';
-  const { value: code, s } = await timed(() => planCommand({
-    repo: dir, rev: 'HEAD', sourceRef: SOURCE_REF, outputRef: RENDERED_REF, clusterStatusFile: undefined, output: 'text',
-    out: (t) => void (text += t), err: (t) => void (text += t), base: 'HEAD~1', head: 'HEAD',
-  }));
+  const { value: code, s } = await timed(() =>
+    planCommand({
+      repo: dir,
+      rev: 'HEAD',
+      sourceRef: SOURCE_REF,
+      outputRef: RENDERED_REF,
+      clusterStatusFile: undefined,
+      output: 'text',
+      out: (t) => void (text += t),
+      err: (t) => void (text += t),
+      base: 'HEAD~1',
+      head: 'HEAD',
+    }),
+  );
   return { code, text, s };
 }
 
@@ -48,14 +78,17 @@ async function plan(dir: string): Promise<{ code: number; text: string; s: numbe
  * expected problem at file:line, and the rest of the commit rendered by the sync. `prepare` may write to the work
  * tree before the commit (a sparse file).
  */
-async function boundedPush(expect: Expectations, def: {
-  files: Record<string, string>;
-  base?: Record<string, string>;
-  prepare?: (dir: string) => void;
-  problem?: { code: ProblemCode; file: string; line?: number; message?: RegExp };
-  /** Resident memory validate and plan may add (measured: +0 to 2 MB with the blob refused, +144 MB inflating it). */
-  maxRssGrowthMb?: number;
-}): Promise<{ outcome: string; lost: number }> {
+async function boundedPush(
+  expect: Expectations,
+  def: {
+    files: Record<string, string>;
+    base?: Record<string, string>;
+    prepare?: (dir: string) => void;
+    problem?: { code: ProblemCode; file: string; line?: number; message?: RegExp };
+    /** Resident memory validate and plan may add (measured: +0 to 2 MB with the blob refused, +144 MB inflating it). */
+    maxRssGrowthMb?: number;
+  },
+): Promise<{ outcome: string; lost: number }> {
   const fleet = await makeFleet({ files: def.base ?? baseFiles() });
   try {
     await fleet.sync();
@@ -73,17 +106,32 @@ async function boundedPush(expect: Expectations, def: {
     const rssGrowthMb = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
     expect.that(v.s < BOUND_S, `validate finished in ${v.s.toFixed(2)} s (bound ${BOUND_S} s)`);
     expect.that(p.s < BOUND_S, `plan finished in ${p.s.toFixed(2)} s (bound ${BOUND_S} s)`);
-    if (def.maxRssGrowthMb !== undefined) expect.that(rssGrowthMb < def.maxRssGrowthMb, `validate and plan grew RSS by ${rssGrowthMb.toFixed(0)} MB (bound ${def.maxRssGrowthMb} MB)`);
+    if (def.maxRssGrowthMb !== undefined)
+      expect.that(
+        rssGrowthMb < def.maxRssGrowthMb,
+        `validate and plan grew RSS by ${rssGrowthMb.toFixed(0)} MB (bound ${def.maxRssGrowthMb} MB)`,
+      );
     if (def.problem) {
       const where = `${def.problem.file}:${def.problem.line ?? ''}`;
-      expect.that(v.text.includes(where) && v.text.includes(def.problem.code) && v.text.includes('fix:'), `validate names ${where} ${def.problem.code} and a fix; got: ${v.text.slice(0, 400)}`);
+      expect.that(
+        v.text.includes(where) && v.text.includes(def.problem.code) && v.text.includes('fix:'),
+        `validate names ${where} ${def.problem.code} and a fix; got: ${v.text.slice(0, 400)}`,
+      );
     }
     const sync = await fleet.sync();
     const problems = sync.reports.flatMap((r) => r.problems);
     if (def.problem) {
       const want = def.problem;
-      expect.that(problems.some((x) => x.code === want.code && x.file === want.file && (want.line === undefined || x.line === want.line) && (!want.message || want.message.test(x.message))),
-        `the sync reports ${want.code} at ${want.file}; got ${problems.map((x) => `${x.code}@${x.file}:${x.line}`).join(', ') || 'none'}`);
+      expect.that(
+        problems.some(
+          (x) =>
+            x.code === want.code &&
+            x.file === want.file &&
+            (want.line === undefined || x.line === want.line) &&
+            (!want.message || want.message.test(x.message)),
+        ),
+        `the sync reports ${want.code} at ${want.file}; got ${problems.map((x) => `${x.code}@${x.file}:${x.line}`).join(', ') || 'none'}`,
+      );
     }
     const output = await fleet.output();
     const fresh = CLUSTERS.filter((c) => output.has(manifestOf(c, 'ConfigMap', 'fresh')));
@@ -138,7 +186,14 @@ const sign = (body: string) => `sha256=${createHmac('sha256', SECRET).update(bod
 
 async function deliver(url: string, body: string, delivery: string): Promise<number> {
   const res = await fetch(`${url}/hooks/github`, {
-    method: 'POST', body, headers: { 'Content-Type': 'application/json', 'X-GitHub-Event': 'push', 'X-Hub-Signature-256': sign(body), 'X-GitHub-Delivery': delivery },
+    method: 'POST',
+    body,
+    headers: {
+      'Content-Type': 'application/json',
+      'X-GitHub-Event': 'push',
+      'X-Hub-Signature-256': sign(body),
+      'X-GitHub-Delivery': delivery,
+    },
   });
   await res.text();
   return res.status;
@@ -146,13 +201,19 @@ async function deliver(url: string, body: string, delivery: string): Promise<num
 
 export const tenantBoundsScenarios: Scenario[] = [
   {
-    group: 'tenant', name: 'huge replicas', speed: 'fast',
+    group: 'tenant',
+    name: 'huge replicas',
+    speed: 'fast',
     injected: 'a Deployment with replicas 2147483647 divided over the clusters; another with replicas 1000000000000',
-    run: (expect) => boundedPush(expect, {
-      files: {
-        'templates/web.yaml': deployment('web', 1_000_000_000_000),
-        'templates/wide.yaml': deployment('wide', 2147483647),
-        'policies/wide.yaml': dividedPolicy('wide', 'wide', `    clusterAffinity:
+    run: (expect) =>
+      boundedPush(expect, {
+        files: {
+          'templates/web.yaml': deployment('web', 1_000_000_000_000),
+          'templates/wide.yaml': deployment('wide', 2147483647),
+          'policies/wide.yaml': dividedPolicy(
+            'wide',
+            'wide',
+            `    clusterAffinity:
       clusterNames: [${CLUSTERS.join(', ')}]
     replicaScheduling:
       replicaSchedulingType: Divided
@@ -163,25 +224,32 @@ export const tenantBoundsScenarios: Scenario[] = [
             weight: 3
           - targetCluster: { clusterNames: [member2] }
             weight: 1
-`),
-      },
-      // deployment(): `replicas:` is line 9.
-      problem: { code: 'INVALID_VALUE', file: 'templates/web.yaml', line: 9 },
-    }),
+`,
+          ),
+        },
+        // deployment(): `replicas:` is line 9.
+        problem: { code: 'INVALID_VALUE', file: 'templates/web.yaml', line: 9 },
+      }),
   },
   {
-    group: 'tenant', name: 'many-region spread', speed: 'fast',
+    group: 'tenant',
+    name: 'many-region spread',
+    speed: 'fast',
     injected: 'a region spread over 28 one-cluster regions asking for 14 clusters in up to 28 regions',
     run: (expect) => {
       const regions = Array.from({ length: 28 }, (_, i) => `region${String(i).padStart(2, '0')}`);
       const clusters = [...CLUSTERS, ...regions.map((r) => `in-${r}`)];
       const base = { ...baseFiles(4, CLUSTERS) };
-      for (const [i, r] of regions.entries()) base[`clusters/in-${r}.yaml`] = clusterYaml(clusters[i + CLUSTERS.length]!, { region: r });
+      for (const [i, r] of regions.entries())
+        base[`clusters/in-${r}.yaml`] = clusterYaml(clusters[i + CLUSTERS.length]!, { region: r });
       return boundedPush(expect, {
         base,
         files: {
           'templates/spread.yaml': deployment('spread', 28),
-          'policies/spread.yaml': dividedPolicy('spread', 'spread', `    clusterAffinity:
+          'policies/spread.yaml': dividedPolicy(
+            'spread',
+            'spread',
+            `    clusterAffinity:
       clusterNames: [${regions.map((r) => `in-${r}`).join(', ')}]
     spreadConstraints:
       - spreadByField: region
@@ -193,33 +261,44 @@ export const tenantBoundsScenarios: Scenario[] = [
     replicaScheduling:
       replicaSchedulingType: Divided
       replicaDivisionPreference: Aggregated
-`),
+`,
+          ),
         },
         problem: { code: 'UNSCHEDULABLE', file: 'templates/spread.yaml', message: /more than 200000 search steps/ },
       });
     },
   },
   {
-    group: 'tenant', name: 'oversized blob', speed: 'fast',
+    group: 'tenant',
+    name: 'oversized blob',
+    speed: 'fast',
     injected: `a 64 MiB file of zeros under templates/ (compresses to some 64 KiB; the limit is ${DEFAULT_PARSE_LIMITS.maxFileBytes / 1024 / 1024} MiB)`,
-    run: (expect) => boundedPush(expect, {
-      files: {},
-      // Sparse: the test process never holds the 64 MiB either.
-      prepare: (dir) => {
-        const file = path.join(dir, 'templates/zeros.yaml');
-        writeFileSync(file, '');
-        truncateSync(file, 64 * 1024 * 1024);
-      },
-      problem: { code: 'FILE_TOO_LARGE', file: 'templates/zeros.yaml', line: 1 },
-      maxRssGrowthMb: 48,
-    }),
+    run: (expect) =>
+      boundedPush(expect, {
+        files: {},
+        // Sparse: the test process never holds the 64 MiB either.
+        prepare: (dir) => {
+          const file = path.join(dir, 'templates/zeros.yaml');
+          writeFileSync(file, '');
+          truncateSync(file, 64 * 1024 * 1024);
+        },
+        problem: { code: 'FILE_TOO_LARGE', file: 'templates/zeros.yaml', line: 1 },
+        maxRssGrowthMb: 48,
+      }),
   },
   {
-    group: 'tenant', name: 'slow-loris on the listener', speed: 'fast',
+    group: 'tenant',
+    name: 'slow-loris on the listener',
+    speed: 'fast',
     injected: '120 connections from one address sending half a request head, then nothing; a push hooked meanwhile',
     run: async (expect) => {
       const fleet = await makeFleet({ members: ['member1'], readyDelayMs: 0 });
-      const limits = { headersTimeoutMs: 500, requestTimeoutMs: 1000, timeoutCheckIntervalMs: 100, maxConnectionsPerAddress: 16 };
+      const limits = {
+        headersTimeoutMs: 500,
+        requestTimeoutMs: 1000,
+        timeoutCheckIntervalMs: 100,
+        maxConnectionsPerAddress: 16,
+      };
       const remote = await startRemoteReconciler(fleet, { webhookSecret: SECRET, listenLimits: limits });
       const slow: { socket: net.Socket; closed: Promise<number> }[] = [];
       try {
@@ -227,24 +306,45 @@ export const tenantBoundsScenarios: Scenario[] = [
         for (let i = 0; i < 120; i++) slow.push(await slowConnection(url, '127.0.0.2'));
         const health = await timed(async () => (await fetch(`${url}/healthz`)).status);
         expect.equal(health.value, 200, '/healthz under the slow connections');
-        const head = fleet.push({ 'clusters/member1.yaml': clusterRegistration('member1'), 'policies/cms.yaml': configMapPolicy(['member1']), 'templates/cm.yaml': configMap('during-loris', 'v1') }, 'A ConfigMap');
+        const head = fleet.push(
+          {
+            'clusters/member1.yaml': clusterRegistration('member1'),
+            'policies/cms.yaml': configMapPolicy(['member1']),
+            'templates/cm.yaml': configMap('during-loris', 'v1'),
+          },
+          'A ConfigMap',
+        );
         const started = performance.now();
-        expect.equal(await deliver(url, JSON.stringify({ ref: 'refs/heads/main', after: head }), 'loris-1'), 202, 'a good delivery during the load');
+        expect.equal(
+          await deliver(url, JSON.stringify({ ref: 'refs/heads/main', after: head }), 'loris-1'),
+          202,
+          'a good delivery during the load',
+        );
         const pass = await remote.events.next('the pass of the hooked push', (e) => e.step === 'pass', 20_000, true);
         const recovery = since(started);
         expect.equal([pass.error, pass.sourceCommit], [undefined, head], 'the pass: error and source commit');
         const applied = Boolean(fleet.members[0]!.store.get('/configmaps', 'default', 'during-loris'));
         expect.that(applied, 'the pushed ConfigMap applied during the load');
         let timer: NodeJS.Timeout | undefined;
-        const deadline = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), 5000); });
+        const deadline = new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), 5000);
+        });
         const closedAfter = await Promise.race([Promise.all(slow.map((s) => s.closed)), deadline]);
         clearTimeout(timer);
-        if (expect.that(closedAfter !== 'timeout', 'every slow connection closed by the server within 5 s') && closedAfter !== 'timeout') {
-          expect.equal(closedAfter.filter((ms) => ms < limits.headersTimeoutMs).length, 120 - limits.maxConnectionsPerAddress, 'connections closed before the headers timeout');
+        if (
+          expect.that(closedAfter !== 'timeout', 'every slow connection closed by the server within 5 s') &&
+          closedAfter !== 'timeout'
+        ) {
+          expect.equal(
+            closedAfter.filter((ms) => ms < limits.headersTimeoutMs).length,
+            120 - limits.maxConnectionsPerAddress,
+            'connections closed before the headers timeout',
+          );
         }
         return {
           outcome: `/healthz 200 in ${health.s.toFixed(2)} s; ${120 - limits.maxConnectionsPerAddress} over the per-address cap closed at once, the rest after the ${limits.headersTimeoutMs} ms headers timeout; the hooked push applied`,
-          lost: applied ? 0 : 1, recovery_s: recovery,
+          lost: applied ? 0 : 1,
+          recovery_s: recovery,
         };
       } finally {
         for (const s of slow) s.socket.destroy();
@@ -254,14 +354,23 @@ export const tenantBoundsScenarios: Scenario[] = [
     },
   },
   {
-    group: 'tenant', name: 'webhook replay', speed: 'fast',
+    group: 'tenant',
+    name: 'webhook replay',
+    speed: 'fast',
     injected: 'a signed push delivery replayed 10 times under new delivery ids',
     run: async (expect) => {
       const fleet = await makeFleet({ members: ['member1'], readyDelayMs: 0 });
       const remote = await startRemoteReconciler(fleet, { webhookSecret: SECRET });
       try {
         const url = remote.reconciler.url!;
-        const head = fleet.push({ 'clusters/member1.yaml': clusterRegistration('member1'), 'policies/cms.yaml': configMapPolicy(['member1']), 'templates/cm.yaml': configMap('replayed', 'v1') }, 'A ConfigMap');
+        const head = fleet.push(
+          {
+            'clusters/member1.yaml': clusterRegistration('member1'),
+            'policies/cms.yaml': configMapPolicy(['member1']),
+            'templates/cm.yaml': configMap('replayed', 'v1'),
+          },
+          'A ConfigMap',
+        );
         const body = JSON.stringify({ ref: 'refs/heads/main', after: head });
         const started = performance.now();
         expect.equal(await deliver(url, body, 'original'), 202, 'the original delivery');
@@ -273,12 +382,24 @@ export const tenantBoundsScenarios: Scenario[] = [
         for (let i = 0; i < 10; i++) replays.push(await deliver(url, body, `replay-${i}`));
         expect.equal(replays, Array(10).fill(409), 'the replays under new delivery ids');
         const metrics = await remote.reconciler.metrics.registry.metrics();
-        expect.equal(/flotilla_triggers_total\{trigger="webhook"\} (\d+)/.exec(metrics)?.[1], '1', 'passes asked for by webhooks');
+        expect.equal(
+          /flotilla_triggers_total\{trigger="webhook"\} (\d+)/.exec(metrics)?.[1],
+          '1',
+          'passes asked for by webhooks',
+        );
         expect.equal(remote.events.entries.filter((e) => e.step === 'pass').length, passes, 'passes after the replays');
-        expect.equal(remote.events.entries.filter((e) => e.step === 'fetch').length, fetches, 'fetches after the replays');
+        expect.equal(
+          remote.events.entries.filter((e) => e.step === 'fetch').length,
+          fetches,
+          'fetches after the replays',
+        );
         const applied = Boolean(fleet.members[0]!.store.get('/configmaps', 'default', 'replayed'));
         expect.that(applied, 'the pushed ConfigMap applied once');
-        return { outcome: 'the delivery 202 and one pass; 10 replays under new ids 409, no fetch, no pass', lost: applied ? 0 : 1, recovery_s: recovery };
+        return {
+          outcome: 'the delivery 202 and one pass; 10 replays under new ids 409, no fetch, no pass',
+          lost: applied ? 0 : 1,
+          recovery_s: recovery,
+        };
       } finally {
         await remote.close();
         await fleet.cleanup();

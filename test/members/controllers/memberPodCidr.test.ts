@@ -9,7 +9,7 @@ test('each member name maps to its own /16 in 10.128.0.0/9, the same one every t
   for (const cidr of cidrs) assert.ok(Number(cidr.split('.')[1]) >= 128);
 });
 
-test('node N gets the Nth /24 of the member\'s range', () => {
+test("node N gets the Nth /24 of the member's range", () => {
   assert.is(nodePodCidr('10.210.0.0/16', 0), '10.210.0.0/24');
   assert.is(nodePodCidr('10.210.0.0/16', 2), '10.210.2.0/24');
 });

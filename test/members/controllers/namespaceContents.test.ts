@@ -29,12 +29,22 @@ test('the namespaces present at start each have the default ServiceAccount and t
     assert.is(cm.status, 200, ns);
     assert.equal(cm.body.data, { 'ca.crt': member.caPem });
     assert.is(cm.body.metadata.managedFields[0].manager, 'kube-controller-manager');
-    assert.match(cm.body.metadata.annotations['kubernetes.io/description'], /^Contains a CA bundle that can be used to verify the kube-apiserver/);
+    assert.match(
+      cm.body.metadata.annotations['kubernetes.io/description'],
+      /^Contains a CA bundle that can be used to verify the kube-apiserver/,
+    );
   }
 });
 
 test('a new namespace gets both as soon as it exists', async () => {
-  assert.is((await api(member, 'POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } } })).status, 201);
+  assert.is(
+    (
+      await api(member, 'POST', '/api/v1/namespaces', {
+        body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } },
+      })
+    ).status,
+    201,
+  );
   await member.settled();
   assert.is((await account('team-a')).status, 200);
   assert.equal((await rootCa('team-a')).body.data, { 'ca.crt': member.caPem });
@@ -48,7 +58,8 @@ test('a deleted default ServiceAccount or root CA ConfigMap comes back, and an e
   assert.is((await rootCa('team-a')).status, 200);
 
   const edited = await api(member, 'PATCH', '/api/v1/namespaces/team-a/configmaps/kube-root-ca.crt', {
-    contentType: 'application/merge-patch+json', body: { metadata: { annotations: { mine: 'kept' } }, data: { 'ca.crt': 'tampered', extra: 'x' } },
+    contentType: 'application/merge-patch+json',
+    body: { metadata: { annotations: { mine: 'kept' } }, data: { 'ca.crt': 'tampered', extra: 'x' } },
   });
   assert.is(edited.status, 200);
   await member.settled();
@@ -59,7 +70,10 @@ test('a deleted default ServiceAccount or root CA ConfigMap comes back, and an e
 
 test('a deleted namespace still goes away: nothing is recreated in a Terminating namespace', async () => {
   assert.is((await api(member, 'DELETE', '/api/v1/namespaces/team-a')).status, 200);
-  await waitFor('namespace team-a gone', async () => (await api(member, 'GET', '/api/v1/namespaces/team-a')).status === 404);
+  await waitFor(
+    'namespace team-a gone',
+    async () => (await api(member, 'GET', '/api/v1/namespaces/team-a')).status === 404,
+  );
   assert.equal(member.store.list('/configmaps', 'team-a'), []);
   assert.equal(member.store.list('/serviceaccounts', 'team-a'), []);
 });

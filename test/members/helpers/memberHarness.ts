@@ -32,11 +32,14 @@ export class MemberHarness {
   }
 
   /** A kubeconfig for these members plus a private kubectl cache dir (kubectl caches discovery per host:port). */
-  kubectl(members: Member[]): (args: string[], input?: string) => Promise<{ code: number; stdout: string; stderr: string }> {
+  kubectl(
+    members: Member[],
+  ): (args: string[], input?: string) => Promise<{ code: number; stdout: string; stderr: string }> {
     const dir = this.tempDir('flotilla-kubectl-');
     const kubeconfig = path.join(dir, 'members.config');
     writeKubeconfig(kubeconfig, members);
-    return (args, input) => runKubectl(['--kubeconfig', kubeconfig, '--cache-dir', path.join(dir, 'cache'), ...args], input);
+    return (args, input) =>
+      runKubectl(['--kubeconfig', kubeconfig, '--cache-dir', path.join(dir, 'cache'), ...args], input);
   }
 
   async cleanup(): Promise<void> {
@@ -46,23 +49,38 @@ export class MemberHarness {
 }
 
 export function runKubectl(args: string[], input?: string): Promise<ProgramResult> {
-  return runProgram(KUBECTL, args, { env: { PATH: process.env.PATH ?? '', HOME: tmpdir() }, timeout: 30_000, ...(input !== undefined ? { input } : {}) });
+  return runProgram(KUBECTL, args, {
+    env: { PATH: process.env.PATH ?? '', HOME: tmpdir() },
+    timeout: 30_000,
+    ...(input !== undefined ? { input } : {}),
+  });
 }
 
 /** Polls `check` until it returns a truthy value or the deadline passes (then throws with the last value). */
-export async function waitFor<T>(what: string, check: () => T | Promise<T>, timeoutMs = 10_000, intervalMs = 25): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | Promise<T>,
+  timeoutMs = 10_000,
+  intervalMs = 25,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   for (;;) {
     last = await check();
     if (last) return last as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
 
 /** A raw HTTPS request to a member, trusting its CA; `token: null` sends no Authorization header. */
-export async function api(member: Member, method: string, urlPath: string, options: { body?: unknown; contentType?: string; token?: string | null; accept?: string } = {}): Promise<{ status: number; body: any; headers: Record<string, string | string[] | undefined> }> {
+export async function api(
+  member: Member,
+  method: string,
+  urlPath: string,
+  options: { body?: unknown; contentType?: string; token?: string | null; accept?: string } = {},
+): Promise<{ status: number; body: any; headers: Record<string, string | string[] | undefined> }> {
   const dispatcher = new Agent({ connect: { ca: member.caPem } });
   try {
     const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
@@ -70,8 +88,12 @@ export async function api(member: Member, method: string, urlPath: string, optio
     if (token !== null) headers.authorization = `Bearer ${token}`;
     if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
     const res = await undiciRequest(`${member.url}${urlPath}`, {
-      method: method as 'GET', headers, dispatcher,
-      ...(options.body !== undefined ? { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) } : {}),
+      method: method as 'GET',
+      headers,
+      dispatcher,
+      ...(options.body !== undefined
+        ? { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }
+        : {}),
     });
     const text = await res.body.text();
     let body: unknown = text;

@@ -11,15 +11,21 @@ const pod = (annotations?: Record<string, string>, containers = ['a']): KubeObje
 });
 
 test('usage is read from the cpu-usage and memory-usage annotations as quantities; absent means 0', () => {
-  assert.equal(podUsage(pod({ 'emulator.flotilla.io/cpu-usage': '150m', 'emulator.flotilla.io/memory-usage': '64Mi' })), { cpu: 150_000_000n, memory: 64n * 1024n * 1024n });
+  assert.equal(
+    podUsage(pod({ 'emulator.flotilla.io/cpu-usage': '150m', 'emulator.flotilla.io/memory-usage': '64Mi' })),
+    { cpu: 150_000_000n, memory: 64n * 1024n * 1024n },
+  );
   assert.equal(podUsage(pod({ 'emulator.flotilla.io/cpu-usage': '1.5' })), { cpu: 1_500_000_000n, memory: 0n });
   assert.equal(podUsage(pod()), { cpu: 0n, memory: 0n });
   assert.equal(podUsage(pod({ 'emulator.flotilla.io/cpu-usage': 'lots' })), { cpu: 0n, memory: 0n });
 });
 
-test('a pod without the annotation takes it from its owner\'s pod template; its own wins', () => {
+test("a pod without the annotation takes it from its owner's pod template; its own wins", () => {
   assert.is(podUsage(pod(), { 'emulator.flotilla.io/cpu-usage': '300m' }).cpu, 300_000_000n);
-  assert.is(podUsage(pod({ 'emulator.flotilla.io/cpu-usage': '100m' }), { 'emulator.flotilla.io/cpu-usage': '300m' }).cpu, 100_000_000n);
+  assert.is(
+    podUsage(pod({ 'emulator.flotilla.io/cpu-usage': '100m' }), { 'emulator.flotilla.io/cpu-usage': '300m' }).cpu,
+    100_000_000n,
+  );
 });
 
 test('usage is split over containers and written as metrics-server writes quantities', () => {
@@ -28,10 +34,29 @@ test('usage is split over containers and written as metrics-server writes quanti
   assert.is(formatCpu(2_000_000_000n), '2');
   assert.is(formatMemory(64n * 1024n * 1024n), '64Mi');
   assert.is(formatCpu(0n), '0');
-  const metrics = buildPodMetrics(pod(undefined, ['a', 'b']), { cpu: 300_000_000n, memory: 0n }, '2026-01-01T00:00:00Z');
-  assert.equal(metrics.containers, [{ name: 'a', usage: { cpu: '150m', memory: '0' } }, { name: 'b', usage: { cpu: '150m', memory: '0' } }]);
-  assert.equal(metrics.metadata, { name: 'p', namespace: 'default', creationTimestamp: '2026-01-01T00:00:00Z', labels: { app: 'web' } });
-  const node = buildNodeMetrics({ metadata: { name: 'n1' } }, [{ cpu: 100_000_000n, memory: 1024n }, { cpu: 50_000_000n, memory: 1024n }], '2026-01-01T00:00:00Z');
+  const metrics = buildPodMetrics(
+    pod(undefined, ['a', 'b']),
+    { cpu: 300_000_000n, memory: 0n },
+    '2026-01-01T00:00:00Z',
+  );
+  assert.equal(metrics.containers, [
+    { name: 'a', usage: { cpu: '150m', memory: '0' } },
+    { name: 'b', usage: { cpu: '150m', memory: '0' } },
+  ]);
+  assert.equal(metrics.metadata, {
+    name: 'p',
+    namespace: 'default',
+    creationTimestamp: '2026-01-01T00:00:00Z',
+    labels: { app: 'web' },
+  });
+  const node = buildNodeMetrics(
+    { metadata: { name: 'n1' } },
+    [
+      { cpu: 100_000_000n, memory: 1024n },
+      { cpu: 50_000_000n, memory: 1024n },
+    ],
+    '2026-01-01T00:00:00Z',
+  );
   assert.equal(node.usage, { cpu: '150m', memory: '2Ki' });
 });
 

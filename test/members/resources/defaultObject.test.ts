@@ -15,7 +15,14 @@ function defaulted(kind: string, object: Partial<KubeObject>): KubeObject {
 }
 
 test('empty strings are defaulted like missing ones, explicit zero values are kept', () => {
-  const pod = defaulted('Pod', { spec: { restartPolicy: '', dnsPolicy: null, terminationGracePeriodSeconds: 0, containers: [{ name: 'c', image: 'nginx:1.27', imagePullPolicy: '' }] } });
+  const pod = defaulted('Pod', {
+    spec: {
+      restartPolicy: '',
+      dnsPolicy: null,
+      terminationGracePeriodSeconds: 0,
+      containers: [{ name: 'c', image: 'nginx:1.27', imagePullPolicy: '' }],
+    },
+  });
   assert.is(pod.spec.restartPolicy, 'Always');
   assert.is(pod.spec.dnsPolicy, 'ClusterFirst');
   assert.is(pod.spec.terminationGracePeriodSeconds, 0);
@@ -25,7 +32,8 @@ test('empty strings are defaulted like missing ones, explicit zero values are ke
 });
 
 test('image pull policy: no tag or :latest pulls Always, a registry port is not a tag, a digest is IfNotPresent', () => {
-  const policy = (image: string) => defaulted('Pod', { spec: { containers: [{ name: 'c', image }] } }).spec.containers[0].imagePullPolicy;
+  const policy = (image: string) =>
+    defaulted('Pod', { spec: { containers: [{ name: 'c', image }] } }).spec.containers[0].imagePullPolicy;
   assert.is(policy('nginx'), 'Always');
   assert.is(policy('nginx:latest'), 'Always');
   assert.is(policy('registry:5000/nginx'), 'Always');
@@ -36,22 +44,34 @@ test('image pull policy: no tag or :latest pulls Always, a registry port is not 
 test('a partial Deployment strategy gets its missing parts, a Recreate one gets no rollingUpdate', () => {
   const partial = defaulted('Deployment', { spec: { strategy: { rollingUpdate: { maxSurge: 1 } } } });
   assert.equal(partial.spec.strategy, { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: '25%' } });
-  assert.equal(defaulted('Deployment', { spec: { strategy: { type: 'Recreate' } } }).spec.strategy, { type: 'Recreate' });
+  assert.equal(defaulted('Deployment', { spec: { strategy: { type: 'Recreate' } } }).spec.strategy, {
+    type: 'Recreate',
+  });
 });
 
 test('StatefulSet and DaemonSet update strategies and the StatefulSet PVC retention policy', () => {
-  const sts = defaulted('StatefulSet', { spec: { volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'] } }] } });
+  const sts = defaulted('StatefulSet', {
+    spec: { volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'] } }] },
+  });
   assert.equal(sts.spec.updateStrategy, { type: 'RollingUpdate', rollingUpdate: { partition: 0 } });
   assert.equal(sts.spec.persistentVolumeClaimRetentionPolicy, { whenDeleted: 'Retain', whenScaled: 'Retain' });
   assert.is(sts.spec.volumeClaimTemplates[0].spec.volumeMode, 'Filesystem');
   // An explicit RollingUpdate without a rollingUpdate block stays without one.
-  assert.equal(defaulted('StatefulSet', { spec: { updateStrategy: { type: 'RollingUpdate' } } }).spec.updateStrategy, { type: 'RollingUpdate' });
-  assert.equal(defaulted('DaemonSet', { spec: { updateStrategy: { rollingUpdate: { maxUnavailable: 2 } } } }).spec.updateStrategy,
-    { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 2, maxSurge: 0 } });
+  assert.equal(defaulted('StatefulSet', { spec: { updateStrategy: { type: 'RollingUpdate' } } }).spec.updateStrategy, {
+    type: 'RollingUpdate',
+  });
+  assert.equal(
+    defaulted('DaemonSet', { spec: { updateStrategy: { rollingUpdate: { maxUnavailable: 2 } } } }).spec.updateStrategy,
+    { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 2, maxSurge: 0 } },
+  );
 });
 
 test('Job: completions only default with parallelism, plus podReplacementPolicy, manualSelector and template labels', () => {
-  const plain = defaulted('Job', { spec: { template: { metadata: { labels: { app: 'batch' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } } });
+  const plain = defaulted('Job', {
+    spec: {
+      template: { metadata: { labels: { app: 'batch' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+    },
+  });
   assert.is(plain.spec.completions, 1);
   assert.is(plain.spec.parallelism, 1);
   assert.is(plain.spec.podReplacementPolicy, 'TerminatingOrFailed');
@@ -65,23 +85,42 @@ test('Job: completions only default with parallelism, plus podReplacementPolicy,
 test('pod templates get container, probe, volume and env defaults; only Pods get requests from limits', () => {
   const template = {
     spec: {
-      containers: [{
-        name: 'c', image: 'app:1', resources: { limits: { cpu: '1' } },
-        readinessProbe: { httpGet: { port: 8080 } }, livenessProbe: { exec: { command: ['true'] }, periodSeconds: 5 },
-        env: [{ name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
-        ports: [{ containerPort: 80 }],
-      }],
-      volumes: [{ name: 'scratch' }, { name: 'cfg', configMap: { name: 'cfg' } }, { name: 'host', hostPath: { path: '/tmp' } }],
+      containers: [
+        {
+          name: 'c',
+          image: 'app:1',
+          resources: { limits: { cpu: '1' } },
+          readinessProbe: { httpGet: { port: 8080 } },
+          livenessProbe: { exec: { command: ['true'] }, periodSeconds: 5 },
+          env: [{ name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
+          ports: [{ containerPort: 80 }],
+        },
+      ],
+      volumes: [
+        { name: 'scratch' },
+        { name: 'cfg', configMap: { name: 'cfg' } },
+        { name: 'host', hostPath: { path: '/tmp' } },
+      ],
       serviceAccount: 'legacy',
     },
   };
   const deployment = defaulted('Deployment', { spec: { template: structuredClone(template) } });
   const spec = deployment.spec.template.spec;
-  assert.equal(spec.containers[0].readinessProbe, { httpGet: { port: 8080, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 });
+  assert.equal(spec.containers[0].readinessProbe, {
+    httpGet: { port: 8080, path: '/', scheme: 'HTTP' },
+    timeoutSeconds: 1,
+    periodSeconds: 10,
+    successThreshold: 1,
+    failureThreshold: 3,
+  });
   assert.is(spec.containers[0].livenessProbe.periodSeconds, 5);
   assert.is(spec.containers[0].env[0].valueFrom.fieldRef.apiVersion, 'v1');
   assert.is(spec.containers[0].ports[0].protocol, 'TCP');
-  assert.equal(spec.volumes, [{ name: 'scratch', emptyDir: {} }, { name: 'cfg', configMap: { name: 'cfg', defaultMode: 420 } }, { name: 'host', hostPath: { path: '/tmp', type: '' } }]);
+  assert.equal(spec.volumes, [
+    { name: 'scratch', emptyDir: {} },
+    { name: 'cfg', configMap: { name: 'cfg', defaultMode: 420 } },
+    { name: 'host', hostPath: { path: '/tmp', type: '' } },
+  ]);
   assert.is(spec.serviceAccountName, 'legacy');
   assert.is(spec.serviceAccount, 'legacy');
   assert.equal(spec.containers[0].resources, { limits: { cpu: '1' } });
@@ -90,12 +129,22 @@ test('pod templates get container, probe, volume and env defaults; only Pods get
   assert.equal(pod.spec.containers[0].resources, { limits: { cpu: '1' }, requests: { cpu: '1' } });
   assert.is(pod.spec.enableServiceLinks, true);
   // CronJob templates are pod templates too.
-  const cron = defaulted('CronJob', { spec: { schedule: '* * * * *', jobTemplate: { spec: { template: structuredClone(template) } } } });
+  const cron = defaulted('CronJob', {
+    spec: { schedule: '* * * * *', jobTemplate: { spec: { template: structuredClone(template) } } },
+  });
   assert.is(cron.spec.jobTemplate.spec.template.spec.restartPolicy, 'Always');
 });
 
 test('a pod keeps its own NoExecute tolerations and gets only the missing default ones', () => {
-  const pod = defaulted('Pod', { spec: { containers: [], tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 }, { key: 'gpu', operator: 'Exists' }] } });
+  const pod = defaulted('Pod', {
+    spec: {
+      containers: [],
+      tolerations: [
+        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 },
+        { key: 'gpu', operator: 'Exists' },
+      ],
+    },
+  });
   assert.equal(pod.spec.tolerations, [
     { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 },
     { key: 'gpu', operator: 'Exists' },
@@ -112,8 +161,19 @@ test('Services by type: ExternalName gets no address, headless keeps None, NodeP
   assert.equal(headless.spec.clusterIPs, ['None']);
   assert.equal(headless.spec.ports, [{ port: 80, protocol: 'TCP', targetPort: 80 }]);
   nextPort = 30000;
-  const lb = defaulted('Service', { spec: { type: 'LoadBalancer', ports: [{ name: 'http', port: 80 }, { name: 'https', port: 443, nodePort: 31443 }] } });
-  assert.equal(lb.spec.ports.map((p: { nodePort: number }) => p.nodePort), [30000, 31443]);
+  const lb = defaulted('Service', {
+    spec: {
+      type: 'LoadBalancer',
+      ports: [
+        { name: 'http', port: 80 },
+        { name: 'https', port: 443, nodePort: 31443 },
+      ],
+    },
+  });
+  assert.equal(
+    lb.spec.ports.map((p: { nodePort: number }) => p.nodePort),
+    [30000, 31443],
+  );
   assert.is(lb.spec.externalTrafficPolicy, 'Cluster');
   assert.is(lb.spec.allocateLoadBalancerNodePorts, true);
   assert.equal(lb.spec.clusterIPs, ['10.96.0.50']);
@@ -122,21 +182,41 @@ test('Services by type: ExternalName gets no address, headless keeps None, NodeP
 });
 
 test('RBAC subjects, NetworkPolicy types, HPA v2, StorageClass, PriorityClass and volumes get their defaults', () => {
-  const binding = defaulted('RoleBinding', { roleRef: { kind: 'Role', name: 'r' }, subjects: [{ kind: 'User', name: 'u' }, { kind: 'ServiceAccount', name: 's', namespace: 'ns' }] });
+  const binding = defaulted('RoleBinding', {
+    roleRef: { kind: 'Role', name: 'r' },
+    subjects: [
+      { kind: 'User', name: 'u' },
+      { kind: 'ServiceAccount', name: 's', namespace: 'ns' },
+    ],
+  });
   assert.is(binding.roleRef.apiGroup, 'rbac.authorization.k8s.io');
-  assert.equal(binding.subjects.map((s: { apiGroup: string }) => s.apiGroup), ['rbac.authorization.k8s.io', '']);
+  assert.equal(
+    binding.subjects.map((s: { apiGroup: string }) => s.apiGroup),
+    ['rbac.authorization.k8s.io', ''],
+  );
   const policy = defaulted('NetworkPolicy', { spec: { podSelector: {}, egress: [{ ports: [{ port: 53 }] }] } });
   assert.equal(policy.spec.policyTypes, ['Ingress', 'Egress']);
   assert.is(policy.spec.egress[0].ports[0].protocol, 'TCP');
-  const hpa = defaulted('HorizontalPodAutoscaler', { spec: { maxReplicas: 5, behavior: { scaleDown: { stabilizationWindowSeconds: 60 } } } });
+  const hpa = defaulted('HorizontalPodAutoscaler', {
+    spec: { maxReplicas: 5, behavior: { scaleDown: { stabilizationWindowSeconds: 60 } } },
+  });
   assert.is(hpa.spec.minReplicas, 1);
-  assert.equal(hpa.spec.metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }]);
-  assert.equal(hpa.spec.behavior.scaleDown, { stabilizationWindowSeconds: 60, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] });
+  assert.equal(hpa.spec.metrics, [
+    { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } },
+  ]);
+  assert.equal(hpa.spec.behavior.scaleDown, {
+    stabilizationWindowSeconds: 60,
+    selectPolicy: 'Max',
+    policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }],
+  });
   assert.is(hpa.spec.behavior.scaleUp.policies.length, 2);
   const sc = defaulted('StorageClass', { provisioner: 'x' });
   assert.equal([sc.reclaimPolicy, sc.volumeBindingMode], ['Delete', 'Immediate']);
   assert.is(defaulted('PriorityClass', { value: 10 }).preemptionPolicy, 'PreemptLowerPriority');
-  assert.is(defaulted('PersistentVolumeClaim', { spec: { accessModes: ['ReadWriteOnce'] } }).spec.volumeMode, 'Filesystem');
+  assert.is(
+    defaulted('PersistentVolumeClaim', { spec: { accessModes: ['ReadWriteOnce'] } }).spec.volumeMode,
+    'Filesystem',
+  );
 });
 
 test.run();

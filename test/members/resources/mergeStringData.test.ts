@@ -7,9 +7,16 @@ import type { KubeObject } from '../../../src/members/types.ts';
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 test('stringData entries land in data as base64, win over data, and stringData is gone', () => {
-  const secret: KubeObject = { metadata: { name: 's' }, data: { keep: b64('kept'), both: b64('from data') }, stringData: { both: 'from stringData', 'ü': 'ünïcode' } };
+  const secret: KubeObject = {
+    metadata: { name: 's' },
+    data: { keep: b64('kept'), both: b64('from data') },
+    stringData: { both: 'from stringData', ü: 'ünïcode' },
+  };
   mergeStringData(secret);
-  assert.equal(secret, { metadata: { name: 's' }, data: { keep: b64('kept'), both: b64('from stringData'), 'ü': b64('ünïcode') } });
+  assert.equal(secret, {
+    metadata: { name: 's' },
+    data: { keep: b64('kept'), both: b64('from stringData'), ü: b64('ünïcode') },
+  });
 });
 
 test('an empty or null stringData is dropped and leaves data alone', () => {

@@ -5,7 +5,12 @@ import type { OverridePolicy, OverrideSpec } from '../../../src/api/policy.ts';
 export type Obj = Record<string, unknown>;
 
 export function cluster(name: string, labels?: Record<string, string>): Cluster {
-  return { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', metadata: { name, ...(labels ? { labels } : {}) }, spec: { syncMode: 'Push' } };
+  return {
+    apiVersion: 'cluster.karmada.io/v1alpha1',
+    kind: 'Cluster',
+    metadata: { name, ...(labels ? { labels } : {}) },
+    spec: { syncMode: 'Push' },
+  };
 }
 
 export function overridePolicy(name: string, spec: OverrideSpec, namespace = 'default'): OverridePolicy {
@@ -17,14 +22,22 @@ export function clusterOverridePolicy(name: string, spec: OverrideSpec): Overrid
 }
 
 /** A workload whose pod template holds the given containers (Pod puts them straight under spec). */
-export function workload(kind: string, containers: Obj[], metadata: Obj = { name: 'nginx', labels: { app: 'nginx' } }): Obj {
+export function workload(
+  kind: string,
+  containers: Obj[],
+  metadata: Obj = { name: 'nginx', labels: { app: 'nginx' } },
+): Obj {
   const apiVersion = kind === 'Pod' ? 'v1' : kind === 'Job' ? 'batch/v1' : 'apps/v1';
   if (kind === 'Pod') return { apiVersion, kind, metadata, spec: { containers } };
   return {
     apiVersion,
     kind,
     metadata,
-    spec: { replicas: 1, selector: { matchLabels: { app: 'nginx' } }, template: { metadata: { labels: { app: 'nginx' } }, spec: { containers } } },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'nginx' } },
+      template: { metadata: { labels: { app: 'nginx' } }, spec: { containers } },
+    },
   };
 }
 

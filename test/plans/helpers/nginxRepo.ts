@@ -23,8 +23,12 @@ export function scaledSample(): { deployment: string; policy: string } {
 /** Identity for one author, with fixed dates so shas are stable. */
 export function authorEnv(name: string, email: string, time: number): Record<string, string> {
   return {
-    GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_AUTHOR_DATE: `${time} +0000`,
-    GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email, GIT_COMMITTER_DATE: `${time} +0000`,
+    GIT_AUTHOR_NAME: name,
+    GIT_AUTHOR_EMAIL: email,
+    GIT_AUTHOR_DATE: `${time} +0000`,
+    GIT_COMMITTER_NAME: name,
+    GIT_COMMITTER_EMAIL: email,
+    GIT_COMMITTER_DATE: `${time} +0000`,
   };
 }
 

@@ -16,21 +16,53 @@ export const RENDERED = 'refs/heads/flotilla/rendered';
 
 export function liveNginx(replicas: number, ready: number) {
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'nginx', namespace: 'default', generation: 1 }, spec: { replicas },
-    status: { observedGeneration: 1, replicas, updatedReplicas: replicas, readyReplicas: ready, availableReplicas: ready },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'nginx', namespace: 'default', generation: 1 },
+    spec: { replicas },
+    status: {
+      observedGeneration: 1,
+      replicas,
+      updatedReplicas: replicas,
+      readyReplicas: ready,
+      availableReplicas: ready,
+    },
   };
 }
 
 /** One applier pass as the reconciler reports it: nginx applied on each named cluster, which is Ready. */
-export async function reportApplied(git: GitRepo, clusters: Record<string, ApplyResult[]>, time = new Date('2026-02-01T00:00:00Z')) {
+export async function reportApplied(
+  git: GitRepo,
+  clusters: Record<string, ApplyResult[]>,
+  time = new Date('2026-02-01T00:00:00Z'),
+) {
   const rendered = (await readRef(git, RENDERED))!;
   const info = await readCommitInfo(git, rendered);
   const reports: ClusterReport[] = Object.entries(clusters).map(([cluster, results]) => ({
     cluster,
-    status: { kubernetesVersion: 'v1.32.0', conditions: [{ type: 'Ready', status: 'True', reason: 'ClusterReady' }], nodeSummary: { totalNum: 3, readyNum: 3 }, resourceSummary: { allocatable: { cpu: '12', memory: '48Gi' }, allocated: { cpu: '500m' } } },
-    delivery: { cluster, results, inventory: results.map((r) => r.ref), previousInventory: [], writes: results.length, notes: [], durationMs: 1 },
+    status: {
+      kubernetesVersion: 'v1.32.0',
+      conditions: [{ type: 'Ready', status: 'True', reason: 'ClusterReady' }],
+      nodeSummary: { totalNum: 3, readyNum: 3 },
+      resourceSummary: { allocatable: { cpu: '12', memory: '48Gi' }, allocated: { cpu: '500m' } },
+    },
+    delivery: {
+      cluster,
+      results,
+      inventory: results.map((r) => r.ref),
+      previousInventory: [],
+      writes: results.length,
+      notes: [],
+      durationMs: 1,
+    },
   }));
-  return writeStatus({ repo: git, reports, renderedCommit: rendered, sourceCommit: parseTrailers(info.message)['Source-Commit']!, now: () => time });
+  return writeStatus({
+    repo: git,
+    reports,
+    renderedCommit: rendered,
+    sourceCommit: parseTrailers(info.message)['Source-Commit']!,
+    now: () => time,
+  });
 }
 
 export async function makeFleetRepo(): Promise<{ repo: TempRepo; git: GitRepo; base: string }> {
@@ -38,8 +70,24 @@ export async function makeFleetRepo(): Promise<{ repo: TempRepo; git: GitRepo; b
   const git = await openRepo(repo.path);
   await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: RENDERED });
   await reportApplied(git, {
-    member1: [{ ref: NGINX, path: 'clusters/member1/default/deployment.apps_nginx.yaml', action: 'created', message: 'created', live: liveNginx(1, 1) }],
-    member2: [{ ref: NGINX, path: 'clusters/member2/default/deployment.apps_nginx.yaml', action: 'created', message: 'created', live: liveNginx(1, 1) }],
+    member1: [
+      {
+        ref: NGINX,
+        path: 'clusters/member1/default/deployment.apps_nginx.yaml',
+        action: 'created',
+        message: 'created',
+        live: liveNginx(1, 1),
+      },
+    ],
+    member2: [
+      {
+        ref: NGINX,
+        path: 'clusters/member2/default/deployment.apps_nginx.yaml',
+        action: 'created',
+        message: 'created',
+        live: liveNginx(1, 1),
+      },
+    ],
   });
   return { repo, git, base };
 }
