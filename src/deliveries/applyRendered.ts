@@ -24,6 +24,8 @@ import { recordPlannedInventory, type PlannedInventoryResult } from './recordPla
 import type { KubeTarget } from './KubeTarget.ts';
 import type { RetryPolicy } from './sendRequest.ts';
 import type { ConflictResolution } from './types.ts';
+import { readExportedEndpoints, SERVICE_EXPORT_API_VERSION, type ExportedService } from '../branches/status/exportedEndpoints.ts';
+import { deriveImportedServices, SERVICE_IMPORT_KIND } from '../interpreters/deriveImportedServices.ts';
 
 export interface ApplyRenderedOptions {
   repo: GitRepo;
@@ -105,6 +107,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
       return [name, err instanceof Error ? err : new Error(String(err))];
     }
   }));
+  await addImportedServices(opts.repo, statusRef, folders);
   const planned = new Map<string, Inventory>();
   for (const [name, folder] of folders) {
     if (folder instanceof Error) continue;
@@ -175,6 +178,33 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
     }
   });
   return { renderedCommit: commit, sourceCommit, clusters: new Map(reports.map((r) => [r.cluster, r])) };
+}
+
+/**
+ * Each folder with ServiceImports gets their derived Service and the exporters' slices, built from the endpoints
+ * recorded on the status branch (never from the rendered branch, which holds no pod IP): applied, inventoried and
+ * pruned like the folder's own objects, so they go when the import or the export goes. When the endpoints cannot be
+ * read, such a folder prunes nothing: a slice missing from a failed read is not a slice that went.
+ */
+async function addImportedServices(repo: GitRepo, statusRef: string, folders: Map<string, ClusterFolder | Error>): Promise<void> {
+  const importing = [...folders.values()].filter((f): f is ClusterFolder => !(f instanceof Error) && [...f.manifests.values()].some(isServiceImport));
+  if (importing.length === 0) return;
+  let exported: Map<string, ExportedService[]>;
+  try {
+    exported = await readExportedEndpoints(repo, statusRef);
+  } catch (err) {
+    for (const f of importing) {
+      f.complete = false;
+      f.notes.push(`the exported endpoints could not be read (${(err as Error).message}); imported slices left as they are, nothing pruned`);
+    }
+    return;
+  }
+  for (const f of importing) for (const d of deriveImportedServices(f.manifests, exported)) f.manifests.set(d.path, d.manifest);
+}
+
+function isServiceImport(m: unknown): boolean {
+  const o = m as { apiVersion?: unknown; kind?: unknown } | null;
+  return !!o && o.apiVersion === SERVICE_EXPORT_API_VERSION && o.kind === SERVICE_IMPORT_KIND;
 }
 
 /** What applying a folder may create: every object in it (the applier's own phases, without the prune). */

@@ -13,6 +13,9 @@ export const IMPORTED_SLICE_MANAGER = 'endpointslice-controller.karmada.io';
 /** util.EndpointSliceDispatchControllerLabelValue: slices a MultiClusterService dispatched. */
 export const DISPATCHED_SLICE_MANAGER = 'endpointslice-dispatch-controller.karmada.io';
 
+/** Every object a Work puts on a member carries it (renderWorkManifest.ts); the applier prunes only objects that do. */
+const MANAGED = 'karmada.io/managed';
+
 /** One object derived for an importing member, with the status-branch origin it is reported under. */
 export interface DerivedObject {
   /** Where it comes from: the ServiceImport's rendered path, or the exporter's endpoints file on the status branch. */
@@ -46,7 +49,7 @@ export function deriveImportedServices(manifests: ReadonlyMap<string, unknown>, 
     if ((imp.spec?.type ?? 'ClusterSetIP') === 'ClusterSetIP') {
       out.push({
         path: `${path}#${derived}`,
-        manifest: { apiVersion: 'v1', kind: 'Service', metadata: { name: derived, namespace }, spec: { type: 'ClusterIP', ports: servicePorts(imp.spec?.ports) } },
+        manifest: { apiVersion: 'v1', kind: 'Service', metadata: { name: derived, namespace, labels: { [MANAGED]: 'true' } }, spec: { type: 'ClusterIP', ports: servicePorts(imp.spec?.ports) } },
       });
     }
     for (const cluster of [...exported.keys()].sort()) {
@@ -58,7 +61,7 @@ export function deriveImportedServices(manifests: ReadonlyMap<string, unknown>, 
           manifest: {
             apiVersion: 'discovery.k8s.io/v1',
             kind: 'EndpointSlice',
-            metadata: { name: sliceName, namespace, labels: { [SERVICE_NAME_LABEL]: derived, [ENDPOINT_SLICE_MANAGED_BY_LABEL]: IMPORTED_SLICE_MANAGER } },
+            metadata: { name: sliceName, namespace, labels: { [SERVICE_NAME_LABEL]: derived, [ENDPOINT_SLICE_MANAGED_BY_LABEL]: IMPORTED_SLICE_MANAGER, [MANAGED]: 'true' } },
             addressType: slice.addressType,
             endpoints: slice.endpoints,
             ports: slice.ports,

@@ -17,7 +17,7 @@ const exported = new Map<string, ExportedService[]>([
 test('a ServiceImport gets the ClusterIP Service derived-<name> with the import ports', () => {
   const out = deriveImportedServices(new Map([['clusters/member2/shop/ServiceImport.multicluster.x-k8s.io_web.yaml', serviceImport('web')]]), new Map());
   assert.equal(out.map((o) => o.manifest), [
-    { apiVersion: 'v1', kind: 'Service', metadata: { name: 'derived-web', namespace: 'shop' }, spec: { type: 'ClusterIP', ports: [{ name: 'http', protocol: 'TCP', port: 80 }] } },
+    { apiVersion: 'v1', kind: 'Service', metadata: { name: 'derived-web', namespace: 'shop', labels: { 'karmada.io/managed': 'true' } }, spec: { type: 'ClusterIP', ports: [{ name: 'http', protocol: 'TCP', port: 80 }] } },
   ]);
 });
 
@@ -27,7 +27,7 @@ test("each exporting cluster's slices of the same namespace and name become impo
   assert.equal(slices.map((s) => (s.metadata as { name: string }).name), ['imported-member1-web-abc12', 'imported-member3-web-zz']);
   assert.equal(slices[0], {
     apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
-    metadata: { name: 'imported-member1-web-abc12', namespace: 'shop', labels: { 'kubernetes.io/service-name': 'derived-web', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.karmada.io' } },
+    metadata: { name: 'imported-member1-web-abc12', namespace: 'shop', labels: { 'kubernetes.io/service-name': 'derived-web', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.karmada.io', 'karmada.io/managed': 'true' } },
     addressType: 'IPv4', endpoints: [{ addresses: ['10.1.0.5'], conditions: { ready: true } }], ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
   });
   assert.equal(out.filter((o) => o.manifest.kind === 'EndpointSlice').map((o) => o.path), ['endpoints/member1.yaml#shop/imported-member1-web-abc12', 'endpoints/member3.yaml#shop/imported-member3-web-zz']);
