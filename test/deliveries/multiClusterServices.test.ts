@@ -1,0 +1,186 @@
+// ServiceExport / ServiceImport across two emulated members through Git (Karmada's mcs e2e "connectivity" and
+// "exporter scaling"): member1's slices are collected to the status branch, member2's applier derives
+// derived-<name> and imported-member1-<slice> from it. Real kubectl 1.32, a real config repo, the reconciler's
+// full and status passes.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { reconcileOnce, reconcileStatusOnce } from '../../src/reconcile.ts';
+import { readRef } from '../../src/commits/readRef.ts';
+import { readTextFiles } from '../../src/commits/readPathOids.ts';
+import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
+import { listTreeFiles } from '../../src/commits/listTreeFiles.ts';
+import { clusterYaml } from '../helpers/configRepo.ts';
+import { startMemberFleet, waitFor, type MemberFleet } from './helpers/e2e.ts';
+
+let fleet: MemberFleet;
+
+const crd = (kind: string, plural: string) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: ${plural}.multicluster.x-k8s.io
+spec:
+  group: multicluster.x-k8s.io
+  scope: Namespaced
+  names: {kind: ${kind}, plural: ${plural}, singular: ${kind.toLowerCase()}, listKind: ${kind}List}
+  versions:
+    - name: v1alpha1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`;
+const deployment = (replicas: number) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx, ports: [{containerPort: 8080}]}]
+`;
+const SERVICE = `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: default}
+spec:
+  selector: {app: web}
+  ports: [{name: http, port: 80, targetPort: 8080, protocol: TCP}]
+`;
+const EXPORT = `apiVersion: multicluster.x-k8s.io/v1alpha1
+kind: ServiceExport
+metadata: {name: web, namespace: default}
+`;
+const IMPORT = `apiVersion: multicluster.x-k8s.io/v1alpha1
+kind: ServiceImport
+metadata: {name: web, namespace: default}
+spec:
+  type: ClusterSetIP
+  ports: [{name: http, port: 80, protocol: TCP}]
+`;
+const POLICIES = `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: mcs-crds}
+spec:
+  resourceSelectors:
+    - {apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, name: serviceexports.multicluster.x-k8s.io}
+    - {apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, name: serviceimports.multicluster.x-k8s.io}
+  placement: {clusterAffinity: {clusterNames: [member1, member2]}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: exporter, namespace: default}
+spec:
+  resourceSelectors:
+    - {apiVersion: apps/v1, kind: Deployment, name: web}
+    - {apiVersion: v1, kind: Service, name: web}
+    - {apiVersion: multicluster.x-k8s.io/v1alpha1, kind: ServiceExport, name: web}
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: importer, namespace: default}
+spec:
+  resourceSelectors:
+    - {apiVersion: multicluster.x-k8s.io/v1alpha1, kind: ServiceImport, name: web}
+  placement: {clusterAffinity: {clusterNames: [member2]}}
+`;
+
+const OUTPUT = 'refs/heads/flotilla/rendered';
+const changedEndpoints = (paths: readonly string[]) => paths.some((p) => p.startsWith('endpoints/'));
+/** A full pass, and the one more the reconciler runs after any pass that recorded changed endpoints (planAfterPass: 'endpoints'). */
+const full = async () => {
+  for (let i = 0; i < 3; i++) if (!changedEndpoints((await reconcileOnce({ repo: fleet.repo, sourceRef: 'refs/heads/main', outputRef: OUTPUT, clusters: fleet.kubes, render: true, log: () => {} })).statusPaths)) return;
+  throw new Error('endpoints changed on three full passes in a row');
+};
+/** One status period: a status pass, then the full pass it makes due when it recorded changed endpoints. */
+const statusPeriod = async () => {
+  const s = await reconcileStatusOnce({ repo: fleet.repo, outputRef: OUTPUT, clusters: fleet.kubes, log: () => {} });
+  if (changedEndpoints(s.changedPaths)) await full();
+};
+const k = async (cluster: string, ...args: string[]) => {
+  const r = await fleet.kubectl(['--context', cluster, ...args]);
+  assert.is(r.code, 0, r.stderr);
+  return r.stdout;
+};
+const readyPodIps = async (cluster: string) => {
+  const pods = JSON.parse(await k(cluster, 'get', 'pods', '-n', 'default', '-l', 'app=web', '-o', 'json')) as { items: { status?: { podIP?: string; conditions?: { type: string; status: string }[] } }[] };
+  return pods.items.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).map((p) => p.status!.podIP!).sort();
+};
+interface Slice { metadata: { name: string; labels: Record<string, string> }; endpoints?: { addresses: string[] }[]; ports?: { port: number }[] }
+const importedSlices = async (): Promise<Slice[]> =>
+  (JSON.parse(await k('member2', 'get', 'endpointslices', '-n', 'default', '-l', 'kubernetes.io/service-name=derived-web', '-o', 'json')) as { items: Slice[] }).items;
+const importedIps = (slices: Slice[]) => slices.flatMap((s) => (s.endpoints ?? []).flatMap((e) => e.addresses)).sort();
+
+/** Status periods until member2's imported slices carry exactly member1's ready pod IPs, `count` of them. */
+const awaitImported = (count: number) => waitFor(`member2's imported slices with member1's ${count} ready pod IPs`, async () => {
+  await statusPeriod();
+  const ips = await readyPodIps('member1');
+  const imported = importedIps(await importedSlices());
+  return ips.length === count && JSON.stringify(imported) === JSON.stringify(ips) ? ips : undefined;
+}, 30_000, 200);
+
+const files = (replicas: number, exported = true) => ({
+  'clusters/member1.yaml': clusterYaml('member1'), 'clusters/member2.yaml': clusterYaml('member2'),
+  'templates/crds.yaml': `${crd('ServiceExport', 'serviceexports')}---\n${crd('ServiceImport', 'serviceimports')}`,
+  'templates/web.yaml': `${deployment(replicas)}---\n${SERVICE}`,
+  'templates/export.yaml': exported ? EXPORT : null,
+  'templates/import.yaml': IMPORT,
+  'policies/mcs.yaml': POLICIES,
+});
+
+test.before(async () => {
+  fleet = await startMemberFleet(['member1', 'member2'], files(2) as Record<string, string>, 'web exported from member1, imported on member2');
+  await full();
+});
+
+test.after(async () => {
+  await fleet?.cleanup();
+});
+
+test("an importing member gets derived-<name> and imported-<cluster>-<slice> slices with the exporter's pod IPs, which never reach the rendered branch", async () => {
+  const ips = await awaitImported(2);
+  const slices = await importedSlices();
+  assert.ok(slices.length > 0 && slices.every((s) => s.metadata.name.startsWith('imported-member1-web')), slices.map((s) => s.metadata.name).join());
+  assert.is(slices[0]!.metadata.labels['endpointslice.kubernetes.io/managed-by'], 'endpointslice-controller.karmada.io');
+  assert.equal(slices[0]!.ports?.map((p) => p.port), [8080]);
+  const svc = JSON.parse(await k('member2', 'get', 'service', 'derived-web', '-n', 'default', '-o', 'json')) as { spec: { type: string; clusterIP?: string; ports: { port: number }[] } };
+  assert.is(svc.spec.type, 'ClusterIP');
+  assert.ok(svc.spec.clusterIP, 'the member allocated a cluster IP');
+  assert.equal(svc.spec.ports.map((p) => p.port), [80]);
+  // kubectl's table shows the imported slices with member1's addresses.
+  const table = await k('member2', 'get', 'endpointslices', '-n', 'default');
+  for (const ip of ips) assert.ok(table.includes(ip), table);
+  assert.ok(!table.includes('imported-member2'), 'member2 exports nothing');
+  // Member1 keeps its own slices only: the imported ones are member2's, and nothing is collected back.
+  assert.not.ok((await k('member1', 'get', 'endpointslices', '-n', 'default')).includes('imported-'));
+  // The endpoints are on the status branch; no pod IP is on the rendered branch.
+  const status = (await readTextFiles(fleet.repo, (await readCommitInfo(fleet.repo, (await readRef(fleet.repo, 'refs/heads/flotilla/status'))!)).tree, ['endpoints/member1.yaml'])).get('endpoints/member1.yaml')!;
+  for (const ip of ips) assert.ok(status.includes(ip), status);
+  const renderedTree = (await readCommitInfo(fleet.repo, (await readRef(fleet.repo, OUTPUT))!)).tree;
+  const renderedFiles = await listTreeFiles(fleet.repo, renderedTree);
+  const texts = await readTextFiles(fleet.repo, renderedTree, [...renderedFiles.keys()]);
+  for (const [path, text] of texts) for (const ip of ips) assert.not.ok(text.includes(ip), `${path} holds ${ip}`);
+});
+
+test('the imported slices follow the exporter when its Deployment scales, and a status pass with no change commits nothing', async () => {
+  fleet.config.commit(files(3) as Record<string, string>, 'scale web to 3');
+  await full();
+  await awaitImported(3);
+  const again = await reconcileStatusOnce({ repo: fleet.repo, outputRef: OUTPUT, clusters: fleet.kubes, log: () => {} });
+  assert.not.ok(again.changedPaths.some((p) => p.startsWith('endpoints/')), again.changedPaths.join());
+});
+
+test("deleting the ServiceExport removes the exporter's endpoints file and member2's imported slices; the derived Service stays with the import", async () => {
+  fleet.config.commit(files(3, false) as Record<string, string>, 'stop exporting web');
+  await waitFor('imported slices gone from member2', async () => {
+    await full();
+    return (await importedSlices()).length === 0;
+  }, 30_000, 200);
+  const head = (await readRef(fleet.repo, 'refs/heads/flotilla/status'))!;
+  const left = await readTextFiles(fleet.repo, (await readCommitInfo(fleet.repo, head)).tree, ['endpoints/member1.yaml']);
+  assert.is(left.get('endpoints/member1.yaml'), undefined);
+  await k('member2', 'get', 'service', 'derived-web', '-n', 'default');
+});
+
+test.run();
