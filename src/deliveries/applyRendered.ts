@@ -15,7 +15,7 @@ import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
 import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { clusterFolder, parseReleasedFile, RELEASED_PATH } from '../branches/rendered/outputPaths.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
-import { parseRefKey } from '../api/kinds.ts';
+import { parseRefKey, type ObjectRef } from '../api/kinds.ts';
 import { applyClusterFolder, type ClusterApplyReport } from './applyClusterFolder.ts';
 import { mapLimit } from '../concurrency/mapLimit.ts';
 import { identityKey, missingFrom, type Inventory } from '../branches/status/inventory.ts';
@@ -160,6 +160,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
           ...(opts.pruneThreshold !== undefined ? { threshold: opts.pruneThreshold } : {}),
           // The commits rendered since the one last applied here: each deletion is judged by the trailer of its own.
           readDeletions: () => readDeletingCommits(opts.repo, { head: commit, stopAtSource: record?.sourceCommit, clusters: new Set([name]) }),
+          derived: isDerivedImport,
         },
       });
       report.results.unshift(...folder.unreadable);
@@ -200,6 +201,15 @@ async function addImportedServices(repo: GitRepo, statusRef: string, folders: Ma
     return;
   }
   for (const f of importing) for (const d of deriveImportedServices(f.manifests, exported)) f.manifests.set(d.path, d.manifest);
+}
+
+/**
+ * A ServiceImport's derived object by Karmada's names (derived-<name> Service, imported-<cluster>-<slice> slice):
+ * only such objects ever leave an inventory without their file leaving the rendered branch.
+ */
+function isDerivedImport(ref: ObjectRef): boolean {
+  return (ref.apiVersion === 'v1' && ref.kind === 'Service' && ref.name.startsWith('derived-'))
+    || (ref.apiVersion === 'discovery.k8s.io/v1' && ref.kind === 'EndpointSlice' && ref.name.startsWith('imported-'));
 }
 
 function isServiceImport(m: unknown): boolean {

@@ -2,6 +2,10 @@
 // "exporter scaling"): member1's slices are collected to the status branch, member2's applier derives
 // derived-<name> and imported-member1-<slice> from it. Real kubectl 1.32, a real config repo, the reconciler's
 // full and status passes.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { reconcileOnce, reconcileStatusOnce } from '../../src/reconcile.ts';
@@ -120,12 +124,12 @@ const awaitImported = (count: number) => waitFor(`member2's imported slices with
   return ips.length === count && JSON.stringify(imported) === JSON.stringify(ips) ? ips : undefined;
 }, 30_000, 200);
 
-const files = (replicas: number, exported = true) => ({
+const files = (replicas: number, exported = true, imported = true) => ({
   'clusters/member1.yaml': clusterYaml('member1'), 'clusters/member2.yaml': clusterYaml('member2'),
   'templates/crds.yaml': `${crd('ServiceExport', 'serviceexports')}---\n${crd('ServiceImport', 'serviceimports')}`,
   'templates/web.yaml': `${deployment(replicas)}---\n${SERVICE}`,
   'templates/export.yaml': exported ? EXPORT : null,
-  'templates/import.yaml': IMPORT,
+  'templates/import.yaml': imported ? IMPORT : null,
   'policies/mcs.yaml': POLICIES,
 });
 
@@ -157,6 +161,8 @@ test("an importing member gets derived-<name> and imported-<cluster>-<slice> sli
   // The endpoints are on the status branch; no pod IP is on the rendered branch.
   const status = (await readTextFiles(fleet.repo, (await readCommitInfo(fleet.repo, (await readRef(fleet.repo, 'refs/heads/flotilla/status'))!)).tree, ['endpoints/member1.yaml'])).get('endpoints/member1.yaml')!;
   for (const ip of ips) assert.ok(status.includes(ip), status);
+  const validate = new Ajv({ strict: false }).compile(JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../docs/schemas/status-endpoints.schema.json'), 'utf8')));
+  assert.ok(validate(parse(status)), JSON.stringify(validate.errors));
   const renderedTree = (await readCommitInfo(fleet.repo, (await readRef(fleet.repo, OUTPUT))!)).tree;
   const renderedFiles = await listTreeFiles(fleet.repo, renderedTree);
   const texts = await readTextFiles(fleet.repo, renderedTree, [...renderedFiles.keys()]);
@@ -181,6 +187,17 @@ test("deleting the ServiceExport removes the exporter's endpoints file and membe
   const left = await readTextFiles(fleet.repo, (await readCommitInfo(fleet.repo, head)).tree, ['endpoints/member1.yaml']);
   assert.is(left.get('endpoints/member1.yaml'), undefined);
   await k('member2', 'get', 'service', 'derived-web', '-n', 'default');
+});
+
+test('deleting the ServiceImport prunes its derived Service and imported slices from member2', async () => {
+  fleet.config.commit(files(3) as Record<string, string>, 'export web again');
+  await full();
+  await awaitImported(3);
+  fleet.config.commit(files(3, true, false) as Record<string, string>, 'stop importing web');
+  await full();
+  assert.is((await importedSlices()).length, 0);
+  const gone = await fleet.kubectl(['--context', 'member2', 'get', 'service', 'derived-web', '-n', 'default']);
+  assert.match(gone.stderr, /NotFound/);
 });
 
 test.run();
