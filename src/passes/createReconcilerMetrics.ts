@@ -51,7 +51,7 @@ export function createReconcilerMetrics(name: string): ReconcilerMetrics {
   const appliedInfo = new Gauge({ ...reg, name: 'flotilla_last_applied_info', help: 'The source and rendered commit last applied (value always 1).', labelNames: ['source_commit', 'rendered_commit'] });
   const statusPasses = new Counter({ ...reg, name: 'flotilla_status_passes_total', help: 'Status passes (probe members, read back their objects, write the status branch; no apply), by result.', labelNames: ['result'] });
   const statusPassDuration = new Histogram({ ...reg, name: 'flotilla_status_pass_duration_seconds', help: 'The duration in seconds of a status pass.', buckets: BUCKETS });
-  const triggers = new Counter({ ...reg, name: 'flotilla_triggers_total', help: 'What asked for a pass: push (local refs changed), fetch, webhook, resync, start; status-update (the cadence), catch-up, ready-flip, failover-check, graceful-eviction, cluster-state, drift, pending-binding.', labelNames: ['trigger'] });
+  const triggers = new Counter({ ...reg, name: 'flotilla_triggers_total', help: 'What asked for a pass: push (local refs changed), fetch, webhook, resync, start; status-update (the cadence), catch-up, ready-flip, failover-check, graceful-eviction, cluster-state, drift, pending-binding, endpoints.', labelNames: ['trigger'] });
   const webhooks = new Counter({ ...reg, name: 'flotilla_webhook_deliveries_total', help: 'Webhook deliveries by forge and outcome.', labelNames: ['forge', 'result'] });
 
   const recordClusters = (reports: readonly ClusterReport[]) => {
