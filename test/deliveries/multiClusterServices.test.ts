@@ -13,82 +13,10 @@ import { readRef } from '../../src/commits/readRef.ts';
 import { readTextFiles } from '../../src/commits/readPathOids.ts';
 import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
 import { listTreeFiles } from '../../src/commits/listTreeFiles.ts';
-import { clusterYaml } from '../helpers/configRepo.ts';
 import { startMemberFleet, waitFor, type MemberFleet } from './helpers/e2e.ts';
+import { mcsFiles as files } from './helpers/mcsFixtures.ts';
 
 let fleet: MemberFleet;
-
-const crd = (kind: string, plural: string) => `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: ${plural}.multicluster.x-k8s.io
-spec:
-  group: multicluster.x-k8s.io
-  scope: Namespaced
-  names: {kind: ${kind}, plural: ${plural}, singular: ${kind.toLowerCase()}, listKind: ${kind}List}
-  versions:
-    - name: v1alpha1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
-`;
-const deployment = (replicas: number) => `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: default}
-spec:
-  replicas: ${replicas}
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, image: nginx, ports: [{containerPort: 8080}]}]
-`;
-const SERVICE = `apiVersion: v1
-kind: Service
-metadata: {name: web, namespace: default}
-spec:
-  selector: {app: web}
-  ports: [{name: http, port: 80, targetPort: 8080, protocol: TCP}]
-`;
-const EXPORT = `apiVersion: multicluster.x-k8s.io/v1alpha1
-kind: ServiceExport
-metadata: {name: web, namespace: default}
-`;
-const IMPORT = `apiVersion: multicluster.x-k8s.io/v1alpha1
-kind: ServiceImport
-metadata: {name: web, namespace: default}
-spec:
-  type: ClusterSetIP
-  ports: [{name: http, port: 80, protocol: TCP}]
-`;
-const POLICIES = `apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterPropagationPolicy
-metadata: {name: mcs-crds}
-spec:
-  resourceSelectors:
-    - {apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, name: serviceexports.multicluster.x-k8s.io}
-    - {apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, name: serviceimports.multicluster.x-k8s.io}
-  placement: {clusterAffinity: {clusterNames: [member1, member2]}}
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: exporter, namespace: default}
-spec:
-  resourceSelectors:
-    - {apiVersion: apps/v1, kind: Deployment, name: web}
-    - {apiVersion: v1, kind: Service, name: web}
-    - {apiVersion: multicluster.x-k8s.io/v1alpha1, kind: ServiceExport, name: web}
-  placement: {clusterAffinity: {clusterNames: [member1]}}
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: importer, namespace: default}
-spec:
-  resourceSelectors:
-    - {apiVersion: multicluster.x-k8s.io/v1alpha1, kind: ServiceImport, name: web}
-  placement: {clusterAffinity: {clusterNames: [member2]}}
-`;
 
 const OUTPUT = 'refs/heads/flotilla/rendered';
 const changedEndpoints = (paths: readonly string[]) => paths.some((p) => p.startsWith('endpoints/'));
@@ -123,15 +51,6 @@ const awaitImported = (count: number) => waitFor(`member2's imported slices with
   const imported = importedIps(await importedSlices());
   return ips.length === count && JSON.stringify(imported) === JSON.stringify(ips) ? ips : undefined;
 }, 30_000, 200);
-
-const files = (replicas: number, exported = true, imported = true) => ({
-  'clusters/member1.yaml': clusterYaml('member1'), 'clusters/member2.yaml': clusterYaml('member2'),
-  'templates/crds.yaml': `${crd('ServiceExport', 'serviceexports')}---\n${crd('ServiceImport', 'serviceimports')}`,
-  'templates/web.yaml': `${deployment(replicas)}---\n${SERVICE}`,
-  'templates/export.yaml': exported ? EXPORT : null,
-  'templates/import.yaml': imported ? IMPORT : null,
-  'policies/mcs.yaml': POLICIES,
-});
 
 test.before(async () => {
   fleet = await startMemberFleet(['member1', 'member2'], files(2) as Record<string, string>, 'web exported from member1, imported on member2');
