@@ -200,7 +200,11 @@ async function addImportedServices(repo: GitRepo, statusRef: string, folders: Ma
     }
     return;
   }
-  for (const f of importing) for (const d of deriveImportedServices(f.manifests, exported)) f.manifests.set(d.path, d.manifest);
+  for (const f of importing) {
+    // A Service derived-<name> that Git itself places here (the ServiceImport's dependency) is Git's to apply.
+    const present = new Set([...f.manifests.values()].map(identityOf));
+    for (const d of deriveImportedServices(f.manifests, exported)) if (!present.has(identityOf(d.manifest))) f.manifests.set(d.path, d.manifest);
+  }
 }
 
 /**
@@ -210,6 +214,11 @@ async function addImportedServices(repo: GitRepo, statusRef: string, folders: Ma
 function isDerivedImport(ref: ObjectRef): boolean {
   return (ref.apiVersion === 'v1' && ref.kind === 'Service' && ref.name.startsWith('derived-'))
     || (ref.apiVersion === 'discovery.k8s.io/v1' && ref.kind === 'EndpointSlice' && ref.name.startsWith('imported-'));
+}
+
+function identityOf(m: unknown): string {
+  const o = (m ?? {}) as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } };
+  return identityKey({ apiVersion: String(o.apiVersion ?? ''), kind: String(o.kind ?? ''), namespace: String(o.metadata?.namespace ?? ''), name: String(o.metadata?.name ?? '') });
 }
 
 function isServiceImport(m: unknown): boolean {
