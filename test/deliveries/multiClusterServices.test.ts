@@ -80,6 +80,7 @@ test("an importing member gets derived-<name> and imported-<cluster>-<slice> sli
   // The endpoints are on the status branch; no pod IP is on the rendered branch.
   const status = (await readTextFiles(fleet.repo, (await readCommitInfo(fleet.repo, (await readRef(fleet.repo, 'refs/heads/flotilla/status'))!)).tree, ['endpoints/member1.yaml'])).get('endpoints/member1.yaml')!;
   for (const ip of ips) assert.ok(status.includes(ip), status);
+  assert.match(fleet.config.git('log', '--format=%B', 'flotilla/status'), /member1: endpoints of 1 exported service\(s\) now 2 endpoint\(s\): default\/web/);
   const validate = new Ajv({ strict: false }).compile(JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../docs/schemas/status-endpoints.schema.json'), 'utf8')));
   assert.ok(validate(parse(status)), JSON.stringify(validate.errors));
   const renderedTree = (await readCommitInfo(fleet.repo, (await readRef(fleet.repo, OUTPUT))!)).tree;
