@@ -21,6 +21,7 @@ import type { ApplyAction } from './deliveries/types.ts';
 import type { ClusterStatus } from './api/cluster.ts';
 import { collectClusterStatus } from './statuses/collectClusterStatus.ts';
 import { writeStatus } from './statuses/writeStatus.ts';
+import { collectExportedEndpoints, serviceExportsOf } from './statuses/collectExportedEndpoints.ts';
 import { HEARTBEAT_INTERVAL_MS } from './statuses/markMissingHeartbeats.ts';
 import { RENDERED_BRANCH } from './branches/rendered/branch.ts';
 import { STATUS_BRANCH } from './branches/status/branch.ts';
@@ -166,7 +167,16 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
   }
 
   const status: ClusterStatus | undefined = await collectClusterStatus(opts.kube).catch(() => undefined);
-  const report = { cluster: opts.cluster, ...(status ? { status } : {}), ...(mine ? { delivery: mine } : {}) };
+  const reachable = status?.conditions?.some((c) => c.type === 'Ready' && c.reason !== 'ClusterNotReachable');
+  // The member's exported Services' slices go to the status branch, from where every importer's applier reads them.
+  const exports =
+    mine && reachable ? await collectExportedEndpoints(opts.kube, serviceExportsOf(mine.inventory)) : undefined;
+  const report = {
+    cluster: opts.cluster,
+    ...(status ? { status } : {}),
+    ...(mine ? { delivery: mine } : {}),
+    ...(exports ? { exports } : {}),
+  };
   const write = () =>
     writeStatus({
       repo,

@@ -15,6 +15,7 @@ import { collectClusterStatus } from './statuses/collectClusterStatus.ts';
 import { writeStatus } from './statuses/writeStatus.ts';
 import type { ClusterReport } from './statuses/buildStatusFiles.ts';
 import { readLiveObjects } from './statuses/readLiveObjects.ts';
+import { collectExportedEndpoints, serviceExportsOf } from './statuses/collectExportedEndpoints.ts';
 import { interpretHealth } from './statuses/interpretHealth.ts';
 import type { ObjectRef } from './api/kinds.ts';
 import { readCommitInfo } from './commits/readCommitInfo.ts';
@@ -146,7 +147,10 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
     [...clusters].map(async ([cluster, kube]) => {
       const status = await collectClusterStatus(kube).catch(() => undefined);
       const d = delivery?.clusters.get(cluster);
-      return { cluster, ...(status ? { status } : {}), ...(d ? { delivery: d } : {}) };
+      const reachable = status?.conditions?.some((c) => c.type === 'Ready' && c.reason !== 'ClusterNotReachable');
+      // After the apply: a ServiceExport just created has its slices collected in the same pass.
+      const exports = d && reachable ? await collectExportedEndpoints(kube, serviceExportsOf(d.inventory)) : undefined;
+      return { cluster, ...(status ? { status } : {}), ...(d ? { delivery: d } : {}), ...(exports ? { exports } : {}) };
     }),
   );
   const interpreters = delivery
@@ -253,7 +257,13 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
         if (((custom ? customHealth(custom, o.live) : undefined) ?? interpretHealth(o.live)) !== 'Healthy')
           unhealthy.push({ cluster, ref: o.ref });
       }
-      return { cluster, ...(status ? { status } : {}), ...(live.found.length > 0 ? { observed: live.found } : {}) };
+      const exports = reachable ? await collectExportedEndpoints(kube, serviceExportsOf(objects)) : undefined;
+      return {
+        cluster,
+        ...(status ? { status } : {}),
+        ...(live.found.length > 0 ? { observed: live.found } : {}),
+        ...(exports ? { exports } : {}),
+      };
     }),
   );
   const config = await readClusterConfig(t.repo, t.outputRef);

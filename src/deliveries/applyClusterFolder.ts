@@ -62,6 +62,12 @@ export interface PruneSafetyOptions {
    * Flotilla-Allow-Prune reason (plans/readDeletingCommits.ts). A trailer lets through that commit's deletions only.
    */
   readDeletions?: () => Promise<DeletionAttribution>;
+  /**
+   * Objects the applier derives on the member rather than reads from the rendered branch (a ServiceImport's Service
+   * and slices): their deletion follows the export or import that went, which the guard has judged already, so
+   * with a readable source they neither count towards the threshold nor wait for a trailer.
+   */
+  derived?: (ref: ObjectRef) => boolean;
 }
 
 export interface ClusterApplyReport {
@@ -221,8 +227,31 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
  * Splits the planned deletions into those that go ahead and those prune safety holds. The trailer is looked up only
  * when something would be held, so a pass with ordinary deletions reads no source history.
  */
-async function guardPrune(cluster: string, inventory: Inventory, planned: ObjectRef[], safety: PruneSafetyOptions) {
+interface GuardedPrune {
+  prune: ObjectRef[];
+  held: ApplyResult[];
+  verdict: PruneVerdict | null;
+  allowedBy: string | undefined;
+}
+
+async function guardPrune(
+  cluster: string,
+  inventory: Inventory,
+  planned: ObjectRef[],
+  safety: PruneSafetyOptions,
+): Promise<GuardedPrune> {
   if (planned.length === 0) return { prune: planned, held: [] as ApplyResult[], verdict: null, allowedBy: undefined };
+  const derived = safety.source === 'ok' && safety.derived ? safety.derived : () => false;
+  const followers = planned.filter(derived);
+  if (followers.length > 0) {
+    const guarded = await guardPrune(
+      cluster,
+      inventory.filter((r) => !derived(r)),
+      planned.filter((r) => !derived(r)),
+      safety,
+    );
+    return { ...guarded, prune: [...guarded.prune, ...followers] };
+  }
   const input = {
     current: new Map([[cluster, inventory.map(refKey)]]),
     removals: new Map([[cluster, planned.map(refKey)]]),

@@ -15,7 +15,7 @@ import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
 import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { clusterFolder, parseReleasedFile, RELEASED_PATH } from '../branches/rendered/outputPaths.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
-import { parseRefKey } from '../api/kinds.ts';
+import { parseRefKey, type ObjectRef } from '../api/kinds.ts';
 import { applyClusterFolder, type ClusterApplyReport } from './applyClusterFolder.ts';
 import { mapLimit } from '../concurrency/mapLimit.ts';
 import { identityKey, missingFrom, type Inventory } from '../branches/status/inventory.ts';
@@ -24,6 +24,12 @@ import { recordPlannedInventory, type PlannedInventoryResult } from './recordPla
 import type { KubeTarget } from './KubeTarget.ts';
 import type { RetryPolicy } from './sendRequest.ts';
 import type { ConflictResolution } from './types.ts';
+import {
+  readExportedEndpoints,
+  SERVICE_EXPORT_API_VERSION,
+  type ExportedService,
+} from '../branches/status/exportedEndpoints.ts';
+import { deriveImportedServices, SERVICE_IMPORT_KIND } from '../interpreters/deriveImportedServices.ts';
 
 export interface ApplyRenderedOptions {
   repo: GitRepo;
@@ -107,6 +113,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
       }
     }),
   );
+  await addImportedServices(opts.repo, statusRef, folders);
   const planned = new Map<string, Inventory>();
   for (const [name, folder] of folders) {
     if (folder instanceof Error) continue;
@@ -178,6 +185,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
               stopAtSource: record?.sourceCommit,
               clusters: new Set([name]),
             }),
+          derived: isDerivedImport,
         },
       });
       report.results.unshift(...folder.unreadable);
@@ -208,6 +216,67 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
     }
   });
   return { renderedCommit: commit, sourceCommit, clusters: new Map(reports.map((r) => [r.cluster, r])) };
+}
+
+/**
+ * Each folder with ServiceImports gets their derived Service and the exporters' slices, built from the endpoints
+ * recorded on the status branch (never from the rendered branch, which holds no pod IP): applied, inventoried and
+ * pruned like the folder's own objects, so they go when the import or the export goes. When the endpoints cannot be
+ * read, such a folder prunes nothing: a slice missing from a failed read is not a slice that went.
+ */
+async function addImportedServices(
+  repo: GitRepo,
+  statusRef: string,
+  folders: Map<string, ClusterFolder | Error>,
+): Promise<void> {
+  const importing = [...folders.values()].filter(
+    (f): f is ClusterFolder => !(f instanceof Error) && [...f.manifests.values()].some(isServiceImport),
+  );
+  if (importing.length === 0) return;
+  let exported: Map<string, ExportedService[]>;
+  try {
+    exported = await readExportedEndpoints(repo, statusRef);
+  } catch (err) {
+    for (const f of importing) {
+      f.complete = false;
+      f.notes.push(
+        `the exported endpoints could not be read (${(err as Error).message}); imported slices left as they are, nothing pruned`,
+      );
+    }
+    return;
+  }
+  for (const f of importing) {
+    // A Service derived-<name> that Git itself places here (the ServiceImport's dependency) is Git's to apply.
+    const present = new Set([...f.manifests.values()].map(identityOf));
+    for (const d of deriveImportedServices(f.manifests, exported))
+      if (!present.has(identityOf(d.manifest))) f.manifests.set(d.path, d.manifest);
+  }
+}
+
+/**
+ * A ServiceImport's derived object by Karmada's names (derived-<name> Service, imported-<cluster>-<slice> slice):
+ * only such objects ever leave an inventory without their file leaving the rendered branch.
+ */
+function isDerivedImport(ref: ObjectRef): boolean {
+  return (
+    (ref.apiVersion === 'v1' && ref.kind === 'Service' && ref.name.startsWith('derived-')) ||
+    (ref.apiVersion === 'discovery.k8s.io/v1' && ref.kind === 'EndpointSlice' && ref.name.startsWith('imported-'))
+  );
+}
+
+function identityOf(m: unknown): string {
+  const o = (m ?? {}) as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } };
+  return identityKey({
+    apiVersion: String(o.apiVersion ?? ''),
+    kind: String(o.kind ?? ''),
+    namespace: String(o.metadata?.namespace ?? ''),
+    name: String(o.metadata?.name ?? ''),
+  });
+}
+
+function isServiceImport(m: unknown): boolean {
+  const o = m as { apiVersion?: unknown; kind?: unknown } | null;
+  return !!o && o.apiVersion === SERVICE_EXPORT_API_VERSION && o.kind === SERVICE_IMPORT_KIND;
 }
 
 /** What applying a folder may create: every object in it (the applier's own phases, without the prune). */

@@ -2,6 +2,7 @@ import type { Customizations } from '../api/interpreterCustomization.ts';
 import type { ObjectRef } from '../api/kinds.ts';
 import { customDependencies } from './customizations.ts';
 import { podSpecOf } from './podTemplate.ts';
+import { derivedServiceName } from '../names/serviceImportNames.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: walks an untyped Kubernetes manifest by field name
 type Obj = Record<string, any>;
@@ -13,7 +14,10 @@ type Obj = Record<string, any>;
  *   too, and the secretRefs of the volume plugins that take one), imagePullSecrets, the ServiceAccount unless
  *   `default`, PVCs from volumes; a StatefulSet's PVCs named like one of its volumeClaimTemplates are left out;
  * - Ingress: the Secrets its spec.tls entries name.
- * A declared dependencyInterpretation hook replaces all of it. ServiceImport is not interpreted yet.
+ * - ServiceImport: the Service `derived-<name>` (getServiceImportDependencies). Karmada's second dependency, the
+ *   EndpointSlices labelled kubernetes.io/service-name=derived-<name>, exists on no branch: the applier derives those
+ *   slices from the status branch for the clusters the ServiceImport goes to (deriveImportedServices.ts).
+ * A declared dependencyInterpretation hook replaces all of it.
  */
 export function interpretDependencies(
   manifest: Record<string, unknown>,
@@ -28,6 +32,11 @@ export function interpretDependencies(
     if (typeof name !== 'string' || name === '') return;
     found.set(`${kind}/${name}`, { apiVersion, kind, namespace, name });
   };
+  if (`${manifest.apiVersion}/${manifest.kind}` === 'multicluster.x-k8s.io/v1alpha1/ServiceImport') {
+    const name = (manifest.metadata as Obj | undefined)?.name;
+    if (typeof name === 'string' && name) add('v1', 'Service', derivedServiceName(name));
+    return sorted(found);
+  }
   if (`${manifest.apiVersion}/${manifest.kind}` === 'networking.k8s.io/v1/Ingress') {
     // Karmada fails the whole interpretation on a TLS entry without secretName (VerifyDependencies); such an
     // entry uses the controller's default certificate, so Flotilla skips it and keeps the others.

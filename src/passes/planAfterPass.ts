@@ -1,3 +1,4 @@
+import { ENDPOINTS_FOLDER } from '../branches/status/exportedEndpoints.ts';
 import { nextDeadline, type PassSchedule } from './readPassSchedule.ts';
 import type { CatchUpTiming, DueReason, PassFacts, ReconcilerMemory, Wake } from './reconcilerStates.ts';
 
@@ -44,6 +45,9 @@ export function planAfterPass(
   const statusPaths = facts.ok ? facts.statusPaths : [];
   if (!due && statusPaths.some((p) => p.startsWith('templates/')) && schedule.gracefulEvictions)
     due = 'graceful-eviction';
+  // An exporter's endpoints changed on the status branch: the importers' derived slices are applied by a full pass
+  // now, so endpoints reach them within one status period. It converges: the next collection finds no change.
+  if (!due && statusPaths.some((p) => p.startsWith(ENDPOINTS_FOLDER))) due = 'endpoints';
   // What could not be scheduled is tried again as soon as the status branch shows what may let it fit, whoever wrote
   // that status (this reconciler's passes, or a Pull agent); the same retry with the same reasons only once.
   if (!due) {

@@ -20,6 +20,11 @@ import { formatTime } from '../time/formatTime.ts';
 import { CLUSTER_API_VERSION, type ObjectRef } from '../api/kinds.ts';
 import type { ClusterDelivery } from '../deliveries/applyRendered.ts';
 import { inventoryPath } from '../branches/status/inventory.ts';
+import {
+  endpointsPath,
+  serializeExportedEndpoints,
+  type ExportedService,
+} from '../branches/status/exportedEndpoints.ts';
 import { identityKey, serializeInventory } from '../branches/status/inventory.ts';
 import { aggregateStatus, fullyApplied } from '../interpreters/aggregateStatus.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
@@ -51,6 +56,11 @@ export interface ClusterReport {
    * and status of their entries follow; whether they are applied stays what the last apply said.
    */
   observed?: ObservedObject[];
+  /**
+   * The EndpointSlices of every Service the cluster exports (its ServiceExports), collected this pass: the whole
+   * of its endpoints file, which goes when this is empty. Absent: not collected, the file stays as it is.
+   */
+  exports?: ExportedService[];
 }
 
 /** One object read back from a member, without applying it. */
@@ -78,6 +88,7 @@ export function statusPathsOf(reports: readonly ClusterReport[]): string[] {
   for (const r of reports) {
     if (r.status) paths.add(clusterStatusPath(r.cluster));
     if (r.applied) paths.add(appliedPath(r.cluster));
+    if (r.exports) paths.add(endpointsPath(r.cluster));
     for (const o of r.observed ?? []) paths.add(templateStatusPath(o.ref));
     if (!r.delivery) continue;
     paths.add(inventoryPath(r.cluster));
@@ -107,6 +118,7 @@ export function buildStatusFiles(
   };
 
   for (const r of reports) {
+    if (r.exports) put(endpointsPath(r.cluster), serializeExportedEndpoints(r.cluster, r.exports));
     if (r.status)
       put(
         clusterStatusPath(r.cluster),

@@ -4,6 +4,7 @@ import { isTreeMode, type GitRepo } from '../commits/types.ts';
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
 import { buildStatusFiles, statusPathsOf, type ClusterFileOptions, type ClusterReport } from './buildStatusFiles.ts';
 import { clusterStatusPath } from '../branches/status/statusFiles.ts';
+import { endpointsPath } from '../branches/status/exportedEndpoints.ts';
 import { agentClusters, markMissingHeartbeats } from './markMissingHeartbeats.ts';
 import { commitStatusEdits } from '../branches/status/commitStatusEdits.ts';
 import type { InterpreterSet } from '../interpreters/customizations.ts';
@@ -124,6 +125,17 @@ function statusMessage(opts: WriteStatusOptions, changed: string[]): string {
     const m = /^clusters\/(.+)\.yaml$/.exec(path);
     if (m && !clusters.includes(m[1]!))
       lines.push(`${m[1]}: Ready=Unknown (ClusterStatusUnknown): its agent's heartbeat stopped`);
+  }
+  // Endpoints change with pods, not with Git: the message says whose and how many, so the history reads as an audit.
+  for (const r of opts.reports) {
+    if (!r.exports || !changed.includes(endpointsPath(r.cluster))) continue;
+    const addresses = r.exports.reduce((n, s) => n + s.endpointSlices.reduce((m, e) => m + e.endpoints.length, 0), 0);
+    lines.push(
+      `${r.cluster}: endpoints of ${r.exports.length} exported service(s) now ${addresses} endpoint(s)${r.exports.length ? `: ${r.exports.map((s) => `${s.namespace}/${s.name}`).join(', ')}` : ''}`.slice(
+        0,
+        300,
+      ),
+    );
   }
   lines.push(`${changed.length} status file(s) changed`, '');
   if (opts.renderedCommit) lines.push(`Rendered-Commit: ${opts.renderedCommit}`);

@@ -1,6 +1,7 @@
 // The files other tools read on both branches, as the renderer and the status writer write them, against the JSON
 // Schemas published in docs/schemas/. Every file on either branch must have a schema: a new kind of file is a
 // change of the contract and comes with its schema and a line in docs/BRANCHES.md.
+import { serializeExportedEndpoints } from '../../src/branches/status/exportedEndpoints.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -30,6 +31,7 @@ const LAYOUT: Record<string, [RegExp, ValidateFunction][]> = {
     [/^templates\/[^/]+\/[^/]+\.yaml$/, schema('status-template')],
     [/^applied\/[^/]+\.yaml$/, schema('status-applied')],
     [/^inventories\/[^/]+\.json$/, schema('status-inventory')],
+    [/^endpoints\/[^/]+\.yaml$/, schema('status-endpoints')],
   ],
 };
 
@@ -51,7 +53,11 @@ test('every file the renderer and the status writer commit follows its published
       }
       // The fleet has no template deleted under preserveResourcesOnDeletion, so no released.json; everything else is there.
       const absent = layout.filter(([p]) => !seen.has(p)).map(([p]) => p.source);
-      assert.equal(absent, branch === 'flotilla/rendered' ? ['^\\.flotilla\\/released\\.json$'] : []);
+      // Nor a ServiceExport, so no endpoints file (its schema is checked against real output in the next test).
+      assert.equal(
+        absent,
+        branch === 'flotilla/rendered' ? ['^\\.flotilla\\/released\\.json$'] : ['^endpoints\\/[^/]+\\.yaml$'],
+      );
       assert.is(
         parseTrailers(git('log', '-1', '--format=%B', branch))['Flotilla-Format'],
         '1',
@@ -61,6 +67,22 @@ test('every file the renderer and the status writer commit follows its published
   } finally {
     repo.cleanup();
   }
+});
+
+test("an exporter's endpoints file follows its schema", () => {
+  const validate = schema('status-endpoints');
+  const text = serializeExportedEndpoints('member1', [
+    {
+      namespace: 'default',
+      name: 'web',
+      endpointSlices: [
+        { name: 'web-x', addressType: 'IPv4', endpoints: [{ addresses: ['10.210.0.2'] }], ports: [{ port: 8080 }] },
+      ],
+    },
+  ]);
+  assert.ok(validate(parse(text!)), ajv.errorsText(validate.errors));
+  assert.is(serializeExportedEndpoints('member1', []), null, 'no export, no file');
+  assert.not.ok(validate({ cluster: 'member1', services: [] }));
 });
 
 test('a status file that breaks the contract fails its schema', () => {

@@ -40,6 +40,18 @@ test('an Ingress depends on the Secrets its TLS entries name; an entry without s
   assert.equal(interpretDependencies({ ...ingress, spec: {} }, 'demo'), []);
 });
 
+test('a ServiceImport depends on its derived Service derived-<name> (getServiceImportDependencies)', () => {
+  const imp = {
+    apiVersion: 'multicluster.x-k8s.io/v1alpha1',
+    kind: 'ServiceImport',
+    metadata: { name: 'serve', namespace: 'demo' },
+    spec: { type: 'ClusterSetIP' },
+  };
+  assert.equal(interpretDependencies(imp, 'demo'), [
+    { apiVersion: 'v1', kind: 'Service', namespace: 'demo', name: 'derived-serve' },
+  ]);
+});
+
 test('volume plugins that take a secretRef, CSI node-publish secrets and ephemeral containers are dependencies too', () => {
   const pod = {
     apiVersion: 'v1',

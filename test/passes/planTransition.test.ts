@@ -279,6 +279,35 @@ test('a pending binding that the status branch may now let fit is retried at onc
   );
 });
 
+test("an exporter's endpoints recorded changed on the status branch ask for a full pass (endpoints) that applies the importers' slices, whichever pass wrote them", () => {
+  const status = feed(
+    afterOneFullPass(),
+    { type: 'statusPeriod' },
+    ended(statusFacts({ wroteStatus: true, statusPaths: ['clusters/member1.yaml', 'endpoints/member1.yaml'] })),
+    read(),
+  );
+  assert.equal(counted(status.effects), ['status-update', 'endpoints']);
+  assert.equal(started(status.effects).at(-1), { id: 3, kind: 'full', reasons: ['endpoints'] });
+  const full = feed(
+    afterOneFullPass(),
+    { type: 'resyncTick' },
+    ended(fullFacts({ wroteStatus: true, statusPaths: ['endpoints/member1.yaml'] })),
+    read(),
+  );
+  assert.equal(
+    started(full.effects).at(-1)?.reasons,
+    ['endpoints'],
+    'a full pass that collected new endpoints after its apply runs once more',
+  );
+  const unchanged = feed(
+    afterOneFullPass(),
+    { type: 'statusPeriod' },
+    ended(statusFacts({ wroteStatus: true, statusPaths: ['clusters/member1.yaml'] })),
+    read(),
+  );
+  assert.is(started(unchanged.effects).length, 1, 'no endpoints change, no full pass');
+});
+
 test('replacements reported healthy under a graceful eviction ask for a render (graceful-eviction), whichever pass wrote that status', () => {
   const status = feed(
     afterOneFullPass(),

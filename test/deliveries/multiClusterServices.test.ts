@@ -1,0 +1,215 @@
+// ServiceExport / ServiceImport across two emulated members through Git (Karmada's mcs e2e "connectivity" and
+// "exporter scaling"): member1's slices are collected to the status branch, member2's applier derives
+// derived-<name> and imported-member1-<slice> from it. Real kubectl 1.32, a real config repo, the reconciler's
+// full and status passes.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { reconcileOnce, reconcileStatusOnce } from '../../src/reconcile.ts';
+import { readRef } from '../../src/commits/readRef.ts';
+import { readTextFiles } from '../../src/commits/readPathOids.ts';
+import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
+import { listTreeFiles } from '../../src/commits/listTreeFiles.ts';
+import { startMemberFleet, waitFor, type MemberFleet } from './helpers/e2e.ts';
+import { mcsFiles as files } from './helpers/mcsFixtures.ts';
+
+let fleet: MemberFleet;
+
+const OUTPUT = 'refs/heads/flotilla/rendered';
+const changedEndpoints = (paths: readonly string[]) => paths.some((p) => p.startsWith('endpoints/'));
+/** A full pass, and the one more the reconciler runs after any pass that recorded changed endpoints (planAfterPass: 'endpoints'). */
+const full = async () => {
+  for (let i = 0; i < 3; i++)
+    if (
+      !changedEndpoints(
+        (
+          await reconcileOnce({
+            repo: fleet.repo,
+            sourceRef: 'refs/heads/main',
+            outputRef: OUTPUT,
+            clusters: fleet.kubes,
+            render: true,
+            log: () => {},
+          })
+        ).statusPaths,
+      )
+    )
+      return;
+  throw new Error('endpoints changed on three full passes in a row');
+};
+/** One status period: a status pass, then the full pass it makes due when it recorded changed endpoints. */
+const statusPeriod = async () => {
+  const s = await reconcileStatusOnce({ repo: fleet.repo, outputRef: OUTPUT, clusters: fleet.kubes, log: () => {} });
+  if (changedEndpoints(s.changedPaths)) await full();
+};
+const k = async (cluster: string, ...args: string[]) => {
+  const r = await fleet.kubectl(['--context', cluster, ...args]);
+  assert.is(r.code, 0, r.stderr);
+  return r.stdout;
+};
+const readyPodIps = async (cluster: string) => {
+  const pods = JSON.parse(await k(cluster, 'get', 'pods', '-n', 'default', '-l', 'app=web', '-o', 'json')) as {
+    items: { status?: { podIP?: string; conditions?: { type: string; status: string }[] } }[];
+  };
+  return pods.items
+    .filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+    .map((p) => p.status!.podIP!)
+    .sort();
+};
+interface Slice {
+  metadata: { name: string; labels: Record<string, string> };
+  endpoints?: { addresses: string[] }[];
+  ports?: { port: number }[];
+}
+const importedSlices = async (): Promise<Slice[]> =>
+  (
+    JSON.parse(
+      await k(
+        'member2',
+        'get',
+        'endpointslices',
+        '-n',
+        'default',
+        '-l',
+        'kubernetes.io/service-name=derived-web',
+        '-o',
+        'json',
+      ),
+    ) as { items: Slice[] }
+  ).items;
+const importedIps = (slices: Slice[]) => slices.flatMap((s) => (s.endpoints ?? []).flatMap((e) => e.addresses)).sort();
+
+/** Status periods until member2's imported slices carry exactly member1's ready pod IPs, `count` of them. */
+const awaitImported = (count: number) =>
+  waitFor(
+    `member2's imported slices with member1's ${count} ready pod IPs`,
+    async () => {
+      await statusPeriod();
+      const ips = await readyPodIps('member1');
+      const imported = importedIps(await importedSlices());
+      return ips.length === count && JSON.stringify(imported) === JSON.stringify(ips) ? ips : undefined;
+    },
+    30_000,
+    200,
+  );
+
+test.before(async () => {
+  fleet = await startMemberFleet(
+    ['member1', 'member2'],
+    files(2) as Record<string, string>,
+    'web exported from member1, imported on member2',
+  );
+  await full();
+});
+
+test.after(async () => {
+  await fleet?.cleanup();
+});
+
+test("an importing member gets derived-<name> and imported-<cluster>-<slice> slices with the exporter's pod IPs, which never reach the rendered branch", async () => {
+  const ips = await awaitImported(2);
+  const slices = await importedSlices();
+  assert.ok(
+    slices.length > 0 && slices.every((s) => s.metadata.name.startsWith('imported-member1-web')),
+    slices.map((s) => s.metadata.name).join(),
+  );
+  assert.is(
+    slices[0]!.metadata.labels['endpointslice.kubernetes.io/managed-by'],
+    'endpointslice-controller.karmada.io',
+  );
+  assert.equal(
+    slices[0]!.ports?.map((p) => p.port),
+    [8080],
+  );
+  const svc = JSON.parse(await k('member2', 'get', 'service', 'derived-web', '-n', 'default', '-o', 'json')) as {
+    spec: { type: string; clusterIP?: string; ports: { port: number }[] };
+  };
+  assert.is(svc.spec.type, 'ClusterIP');
+  assert.ok(svc.spec.clusterIP, 'the member allocated a cluster IP');
+  assert.equal(
+    svc.spec.ports.map((p) => p.port),
+    [80],
+  );
+  // kubectl's table shows the imported slices with member1's addresses.
+  const table = await k('member2', 'get', 'endpointslices', '-n', 'default');
+  for (const ip of ips) assert.ok(table.includes(ip), table);
+  assert.ok(!table.includes('imported-member2'), 'member2 exports nothing');
+  // Member1 keeps its own slices only: the imported ones are member2's, and nothing is collected back.
+  assert.not.ok((await k('member1', 'get', 'endpointslices', '-n', 'default')).includes('imported-'));
+  // The endpoints are on the status branch; no pod IP is on the rendered branch.
+  const status = (
+    await readTextFiles(
+      fleet.repo,
+      (
+        await readCommitInfo(fleet.repo, (await readRef(fleet.repo, 'refs/heads/flotilla/status'))!)
+      ).tree,
+      ['endpoints/member1.yaml'],
+    )
+  ).get('endpoints/member1.yaml')!;
+  for (const ip of ips) assert.ok(status.includes(ip), status);
+  assert.match(
+    fleet.config.git('log', '--format=%B', 'flotilla/status'),
+    /member1: endpoints of 1 exported service\(s\) now 2 endpoint\(s\): default\/web/,
+  );
+  const validate = new Ajv({ strict: false }).compile(
+    JSON.parse(
+      readFileSync(path.resolve(import.meta.dirname, '../../docs/schemas/status-endpoints.schema.json'), 'utf8'),
+    ),
+  );
+  assert.ok(validate(parse(status)), JSON.stringify(validate.errors));
+  const renderedTree = (await readCommitInfo(fleet.repo, (await readRef(fleet.repo, OUTPUT))!)).tree;
+  const renderedFiles = await listTreeFiles(fleet.repo, renderedTree);
+  const texts = await readTextFiles(fleet.repo, renderedTree, [...renderedFiles.keys()]);
+  for (const [path, text] of texts) for (const ip of ips) assert.not.ok(text.includes(ip), `${path} holds ${ip}`);
+});
+
+test('the imported slices follow the exporter when its Deployment scales, and a status pass with no change commits nothing', async () => {
+  fleet.config.commit(files(3) as Record<string, string>, 'scale web to 3');
+  await full();
+  await awaitImported(3);
+  const again = await reconcileStatusOnce({
+    repo: fleet.repo,
+    outputRef: OUTPUT,
+    clusters: fleet.kubes,
+    log: () => {},
+  });
+  assert.not.ok(
+    again.changedPaths.some((p) => p.startsWith('endpoints/')),
+    again.changedPaths.join(),
+  );
+});
+
+test("deleting the ServiceExport removes the exporter's endpoints file and member2's imported slices; the derived Service stays with the import", async () => {
+  fleet.config.commit(files(3, false) as Record<string, string>, 'stop exporting web');
+  await waitFor(
+    'imported slices gone from member2',
+    async () => {
+      await full();
+      return (await importedSlices()).length === 0;
+    },
+    30_000,
+    200,
+  );
+  const head = (await readRef(fleet.repo, 'refs/heads/flotilla/status'))!;
+  const left = await readTextFiles(fleet.repo, (await readCommitInfo(fleet.repo, head)).tree, [
+    'endpoints/member1.yaml',
+  ]);
+  assert.is(left.get('endpoints/member1.yaml'), undefined);
+  await k('member2', 'get', 'service', 'derived-web', '-n', 'default');
+});
+
+test('deleting the ServiceImport prunes its derived Service and imported slices from member2', async () => {
+  fleet.config.commit(files(3) as Record<string, string>, 'export web again');
+  await full();
+  await awaitImported(3);
+  fleet.config.commit(files(3, true, false) as Record<string, string>, 'stop importing web');
+  await full();
+  assert.is((await importedSlices()).length, 0);
+  const gone = await fleet.kubectl(['--context', 'member2', 'get', 'service', 'derived-web', '-n', 'default']);
+  assert.match(gone.stderr, /NotFound/);
+});
+
+test.run();
