@@ -29,7 +29,7 @@ import {
 import { readInterpreterCustomizations } from './outputs/karmadaFiles.ts';
 import { readLastRenderAt } from './branches/rendered/readLastRender.ts';
 import { openOutputIndex } from './branches/rendered/readOutputIndex.ts';
-import { readAutoscalerDecisions } from './branches/status/autoscalerDecisions.ts';
+import { readAutoscalerDecisions, readCronAutoscalers } from './branches/status/autoscalerDecisions.ts';
 import {
   decideFederatedHpas,
   newAutoscalerMemory,
@@ -329,6 +329,7 @@ async function autoscale(
       sourceCommit,
       renderedCommit,
       existing: await readAutoscalerDecisions(t.repo, statusHead ?? null),
+      existingCrons: await readCronAutoscalers(t.repo, statusHead ?? null),
       clusters,
       ready,
       now: (t.now ?? (() => new Date()))(),

@@ -1,5 +1,5 @@
 import { parseYamlValue } from '../yaml/blockYaml.ts';
-import { autoscaledReplicas, readAutoscalerDecisions } from '../branches/status/autoscalerDecisions.ts';
+import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import type { AutoscaledReplicas } from '../outputs/autoscaledTemplates.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { parseRefKey, refKey } from '../api/kinds.ts';
@@ -231,7 +231,7 @@ async function replayInputs(
     statusCommit,
     observed: statusCommit ? await readObservedClusters(repo, statusCommit) : new Map(),
     health: statusCommit ? await readTemplateStatuses(repo, statusCommit, evicting) : new Map(),
-    autoscaled: autoscaledReplicas(await readAutoscalerDecisions(repo, statusCommit)),
+    autoscaled: await readAutoscaledReplicas(repo, statusCommit),
     ...(time ? { now: new Date(time) } : {}),
   };
 }

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { ConfigModel } from '../api/model.ts';
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
-import { autoscaledReplicas, readAutoscalerDecisions } from '../branches/status/autoscalerDecisions.ts';
+import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
 
@@ -43,5 +43,5 @@ export async function statusBranchAutoscaled(
   repo: GitRepo,
   statusRef = DEFAULT_STATUS_REF,
 ): Promise<AutoscaledReplicas> {
-  return autoscaledReplicas(await readAutoscalerDecisions(repo, (await readRef(repo, statusRef)) ?? null));
+  return readAutoscaledReplicas(repo, (await readRef(repo, statusRef)) ?? null);
 }

@@ -4,7 +4,7 @@ import {
   CLUSTER_STATUS_NONE,
   LAST_GOOD_TRAILER,
 } from '../branches/rendered/trailers.ts';
-import { autoscaledReplicas, readAutoscalerDecisions } from '../branches/status/autoscalerDecisions.ts';
+import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import { autoscaledKey, withAutoscaledReplicas } from './autoscaledTemplates.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { buildCommit } from '../commits/buildCommit.ts';
@@ -107,7 +107,7 @@ export async function renderRevision(
   const observed =
     target.clusterStatus ?? (await readObservedClusters(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF));
   // FederatedHPA decisions come from the same status commit, so verify replays them; a file state has none.
-  const autoscaled = autoscaledReplicas(await readAutoscalerDecisions(repo, stateSource ?? null));
+  const autoscaled = await readAutoscaledReplicas(repo, stateSource ?? null);
   const autoKey = autoscaledKey(autoscaled);
   // A decision that moved since the last render changes templates the source diff does not name: render them all.
   const autoscaleMoved = previousOutput !== null && autoKey !== (previousTrailers[AUTOSCALED_TRAILER] ?? '');

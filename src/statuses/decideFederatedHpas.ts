@@ -9,7 +9,17 @@ import { decideReplicas, EMPTY_HISTORY, type ScalingHistory } from '../autoscale
 import { DEFAULT_CPU_UTILIZATION, scalingBehavior } from '../autoscalers/scalingBehavior.ts';
 import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import {
+  evaluateCronRules,
+  nextRuleRun,
+  recordExecution,
+  type CronRule,
+  type RuleHistory,
+} from '../autoscalers/cronRules.ts';
+import {
   autoscalerPath,
+  cronAutoscalerPath,
+  serializeCronAutoscaler,
+  type CronAutoscalerFile,
   FEDERATED_HPA_API_VERSION,
   serializeAutoscalerDecision,
   type AutoscalerDecisionFile,
@@ -46,12 +56,14 @@ export interface AutoscalerOptions {
 export interface AutoscalerMemory {
   lastEvaluated: Map<string, number>;
   history: Map<string, ScalingHistory>;
-  /** The FederatedHPAs and their targets of the last source commit read. */
-  source?: { commit: string; fhpas: Template[]; templates: Map<string, Template> };
+  /** Each CronFederatedHPA's last look: rules that fired since run at the next pass (none before the first look). */
+  cronLastLook: Map<string, number>;
+  /** The FederatedHPAs, CronFederatedHPAs and their targets of the last source commit read. */
+  source?: { commit: string; fhpas: Template[]; crons: Template[]; templates: Map<string, Template> };
 }
 
 export function newAutoscalerMemory(): AutoscalerMemory {
-  return { lastEvaluated: new Map(), history: new Map() };
+  return { lastEvaluated: new Map(), history: new Map(), cronLastLook: new Map() };
 }
 
 export interface AutoscalerEdits {
@@ -67,6 +79,8 @@ export interface DecideInput {
   renderedCommit: string;
   /** The decisions on the status branch now, by path. */
   existing: ReadonlyMap<string, AutoscalerDecisionFile>;
+  /** The CronFederatedHPA statuses on the status branch now, by path. */
+  existingCrons?: ReadonlyMap<string, CronAutoscalerFile>;
   clusters: ReadonlyMap<string, KubeTarget>;
   /** Clusters whose Ready condition is True this pass. */
   ready: ReadonlySet<string>;
@@ -83,7 +97,10 @@ async function sourceObjects(repo: GitRepo, commit: string, memory: AutoscalerMe
   if (memory.source?.commit === commit) return memory.source;
   const loaded = await loadSource(repo, (await readCommitInfo(repo, commit)).tree, null);
   const fhpas = [...loaded.model.templates.values()].filter(isFederatedHpa);
-  memory.source = { commit, fhpas, templates: loaded.model.templates };
+  const crons = [...loaded.model.templates.values()].filter(
+    (t) => t.ref.apiVersion === FEDERATED_HPA_API_VERSION && t.ref.kind === 'CronFederatedHPA',
+  );
+  memory.source = { commit, fhpas, crons, templates: loaded.model.templates };
   return memory.source;
 }
 
@@ -91,7 +108,34 @@ async function sourceObjects(repo: GitRepo, commit: string, memory: AutoscalerMe
 export async function decideFederatedHpas(input: DecideInput): Promise<AutoscalerEdits> {
   const { memory, now } = input;
   const out: AutoscalerEdits = { edits: new Map(), lines: [] };
-  const { fhpas, templates } = await sourceObjects(input.repo, input.sourceCommit, memory);
+  const { fhpas, crons, templates } = await sourceObjects(input.repo, input.sourceCommit, memory);
+  // CronFederatedHPAs first: a rule that sets a FederatedHPA's min or max counts in the same pass.
+  const limits = new Map<string, { minReplicas?: number; maxReplicas?: number }>();
+  const existingCrons = input.existingCrons ?? new Map<string, CronAutoscalerFile>();
+  const wantedCrons = new Set(crons.map((c) => cronAutoscalerPath(c.ref.namespace, c.ref.name)));
+  for (const path of existingCrons.keys())
+    if (!wantedCrons.has(path)) {
+      out.edits.set(path, null);
+      out.lines.push(`${path}: its CronFederatedHPA is gone`);
+    }
+  for (const cron of crons) {
+    const path = cronAutoscalerPath(cron.ref.namespace, cron.ref.name);
+    const file = runCron(input, cron, existingCrons.get(path), out.lines);
+    if (!file) continue;
+    const text = serializeCronAutoscaler(file);
+    if (!existingCrons.has(path) || serializeCronAutoscaler(existingCrons.get(path)!) !== text)
+      out.edits.set(path, text);
+    const a = file.applied;
+    if (
+      a &&
+      file.scaleTargetRef.apiVersion === FEDERATED_HPA_API_VERSION &&
+      file.scaleTargetRef.kind === 'FederatedHPA'
+    )
+      limits.set(refKey({ ...file.scaleTargetRef, namespace: cron.ref.namespace }), {
+        ...(a.minReplicas !== undefined ? { minReplicas: a.minReplicas } : {}),
+        ...(a.maxReplicas !== undefined ? { maxReplicas: a.maxReplicas } : {}),
+      });
+  }
   const wanted = new Set(fhpas.map((f) => autoscalerPath(f.ref.namespace, f.ref.name)));
   for (const path of input.existing.keys())
     if (!wanted.has(path)) {
@@ -105,7 +149,7 @@ export async function decideFederatedHpas(input: DecideInput): Promise<Autoscale
     if (last !== undefined && now.getTime() < last + period) continue;
     memory.lastEvaluated.set(key, now.getTime());
     const path = autoscalerPath(fhpa.ref.namespace, fhpa.ref.name);
-    const decided = await decideOne(input, fhpa, templates, input.existing.get(path));
+    const decided = await decideOne(input, fhpa, templates, input.existing.get(path), limits.get(key));
     if (!decided) continue;
     out.edits.set(path, decided.text);
     out.lines.push(decided.line);
@@ -126,8 +170,10 @@ async function decideOne(
   fhpa: Template,
   templates: ReadonlyMap<string, Template>,
   existing: AutoscalerDecisionFile | undefined,
+  cronLimits: { minReplicas?: number; maxReplicas?: number } | undefined,
 ): Promise<{ text: string; line: string } | undefined> {
-  const spec = (fhpa.manifest.spec ?? {}) as FhpaSpec;
+  // A CronFederatedHPA rule's targetMin/MaxReplicas replace the FederatedHPA's, as Karmada's ScaleFHPA updates them.
+  const spec = { ...((fhpa.manifest.spec ?? {}) as FhpaSpec), ...(cronLimits ?? {}) };
   const target = spec.scaleTargetRef;
   if (!target?.apiVersion || !target.kind || !target.name || typeof spec.maxReplicas !== 'number') return undefined;
   const targetKey = refKey({
@@ -375,4 +421,132 @@ async function readPods(
     }
   });
   return out;
+}
+
+interface CronSpec {
+  scaleTargetRef?: { apiVersion?: string; kind?: string; name?: string };
+  rules?: CronRule[];
+}
+
+const ms = (t: string | undefined) => (t ? Date.parse(t) : undefined);
+
+/**
+ * One CronFederatedHPA this pass: its status as it should be now (histories with next execution times; what the
+ * rules that fired since the last look applied), or undefined when it names no target. Karmada's
+ * RunCronFederatedHPARule: a FederatedHPA target takes targetMin/MaxReplicas, a workload takes targetReplicas.
+ */
+function runCron(
+  input: DecideInput,
+  cron: Template,
+  existing: CronAutoscalerFile | undefined,
+  lines: string[],
+): CronAutoscalerFile | undefined {
+  const spec = (cron.manifest.spec ?? {}) as CronSpec;
+  const target = spec.scaleTargetRef;
+  if (!target?.apiVersion || !target.kind || !target.name) return undefined;
+  const rules = (spec.rules ?? []).filter((r) => typeof r?.name === 'string' && typeof r.schedule === 'string');
+  const key = refKey(cron.ref);
+  const now = input.now.getTime();
+  // Karmada schedules a rule from when its job starts: runs missed before the first look are not made up.
+  const from = input.memory.cronLastLook.get(key) ?? now;
+  input.memory.cronLastLook.set(key, now);
+  const histories = new Map<string, RuleHistory>();
+  for (const h of existing?.executionHistories ?? [])
+    histories.set(h.ruleName, {
+      ruleName: h.ruleName,
+      ...(ms(h.nextExecutionTime) !== undefined ? { nextExecutionTime: ms(h.nextExecutionTime)! } : {}),
+      successfulExecutions: (h.successfulExecutions ?? []).map((e) => ({
+        ...e,
+        scheduleTime: Date.parse(e.scheduleTime),
+        executionTime: Date.parse(e.executionTime),
+      })),
+      failedExecutions: (h.failedExecutions ?? []).map((e) => ({
+        ...e,
+        scheduleTime: Date.parse(e.scheduleTime),
+        executionTime: Date.parse(e.executionTime),
+      })),
+    });
+  for (const rule of rules)
+    if (!histories.has(rule.name)) {
+      const empty: RuleHistory = { ruleName: rule.name, successfulExecutions: [], failedExecutions: [] };
+      // The status starts with each rule's next execution time, as Karmada's controller initialises it.
+      const next = nextRuleRun(rule, now);
+      histories.set(rule.name, { ...empty, ...(next !== undefined ? { nextExecutionTime: next } : {}) });
+    }
+  let applied = existing?.applied;
+  const toFhpa = target.apiVersion === FEDERATED_HPA_API_VERSION;
+  const evaluation = evaluateCronRules(rules, from, now);
+  for (const { rule, scheduleTime } of evaluation.fired) {
+    const history = histories.get(rule.name)!;
+    const when = { scheduleTime, executionTime: now };
+    let failure: string | undefined;
+    if (toFhpa && target.kind !== 'FederatedHPA')
+      failure = `CronFederatedHPA(${cron.ref.namespace}/${cron.ref.name}) do not support scale target ${target.apiVersion}/${target.kind}`;
+    else if (!toFhpa && typeof rule.targetReplicas !== 'number') failure = 'the rule has no targetReplicas';
+    if (failure) {
+      histories.set(rule.name, recordExecution(history, rule, { ok: false, value: { ...when, message: failure } }));
+      lines.push(`CronFederatedHPA ${cron.ref.namespace}/${cron.ref.name} rule ${rule.name} failed: ${failure}`);
+      continue;
+    }
+    const set = toFhpa
+      ? {
+          ...(applied?.minReplicas !== undefined ? { minReplicas: applied.minReplicas } : {}),
+          ...(applied?.maxReplicas !== undefined ? { maxReplicas: applied.maxReplicas } : {}),
+          ...(rule.targetMinReplicas !== undefined ? { minReplicas: rule.targetMinReplicas } : {}),
+          ...(rule.targetMaxReplicas !== undefined ? { maxReplicas: rule.targetMaxReplicas } : {}),
+        }
+      : { replicas: rule.targetReplicas! };
+    applied = { rule: rule.name, scheduleTime: formatTime(new Date(scheduleTime)), ...set };
+    histories.set(
+      rule.name,
+      recordExecution(history, rule, {
+        ok: true,
+        value: {
+          ...when,
+          ...(rule.targetReplicas !== undefined && !toFhpa ? { appliedReplicas: rule.targetReplicas } : {}),
+          ...(rule.targetMinReplicas !== undefined && toFhpa ? { appliedMinReplicas: rule.targetMinReplicas } : {}),
+          ...(rule.targetMaxReplicas !== undefined && toFhpa ? { appliedMaxReplicas: rule.targetMaxReplicas } : {}),
+        },
+      }),
+    );
+    const what = Object.entries(set)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+    lines.push(
+      `CronFederatedHPA ${cron.ref.namespace}/${cron.ref.name} rule ${rule.name} (${rule.schedule}${rule.timeZone ? ` ${rule.timeZone}` : ''}) at ${formatTime(new Date(scheduleTime))}: ${target.kind} ${target.name} ${what}`,
+    );
+  }
+  const iso = (t: number) => formatTime(new Date(t));
+  return {
+    apiVersion: FEDERATED_HPA_API_VERSION,
+    kind: 'CronFederatedHPA',
+    metadata: { namespace: cron.ref.namespace, name: cron.ref.name },
+    scaleTargetRef: { apiVersion: target.apiVersion, kind: target.kind, name: target.name },
+    ...(applied ? { applied } : {}),
+    executionHistories: rules.map((rule) => {
+      const h = histories.get(rule.name)!;
+      return {
+        ruleName: rule.name,
+        ...(h.nextExecutionTime !== undefined ? { nextExecutionTime: iso(h.nextExecutionTime) } : {}),
+        ...(h.successfulExecutions.length
+          ? {
+              successfulExecutions: h.successfulExecutions.map((e) => ({
+                ...e,
+                scheduleTime: iso(e.scheduleTime),
+                executionTime: iso(e.executionTime),
+              })),
+            }
+          : {}),
+        ...(h.failedExecutions.length
+          ? {
+              failedExecutions: h.failedExecutions.map((e) => ({
+                ...e,
+                scheduleTime: iso(e.scheduleTime),
+                executionTime: iso(e.executionTime),
+              })),
+            }
+          : {}),
+      };
+    }),
+  };
 }

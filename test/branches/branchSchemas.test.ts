@@ -34,6 +34,7 @@ const LAYOUT: Record<string, [RegExp, ValidateFunction][]> = {
     [/^inventories\/[^/]+\.json$/, schema('status-inventory')],
     [/^endpoints\/[^/]+\.yaml$/, schema('status-endpoints')],
     [/^autoscalers\/[^/]+\/[^/]+\.yaml$/, schema('status-autoscaler')],
+    [/^cronautoscalers\/[^/]+\/[^/]+\.yaml$/, schema('status-cronautoscaler')],
   ],
 };
 
@@ -60,7 +61,11 @@ test('every file the renderer and the status writer commit follows its published
         absent,
         branch === 'flotilla/rendered'
           ? ['^\\.flotilla\\/released\\.json$']
-          : ['^endpoints\\/[^/]+\\.yaml$', '^autoscalers\\/[^/]+\\/[^/]+\\.yaml$'],
+          : [
+              '^endpoints\\/[^/]+\\.yaml$',
+              '^autoscalers\\/[^/]+\\/[^/]+\\.yaml$',
+              '^cronautoscalers\\/[^/]+\\/[^/]+\\.yaml$',
+            ],
       );
       assert.is(
         parseTrailers(git('log', '-1', '--format=%B', branch))['Flotilla-Format'],

@@ -122,3 +122,112 @@ export function autoscaledReplicas(
   }
   return out;
 }
+
+// cronautoscalers/<namespace>/<name>.yaml: a CronFederatedHPA's execution history and what its last rule applied
+// (statuses/decideFederatedHpas.ts). A folder of its own: a FederatedHPA and a CronFederatedHPA may share a name.
+export const CRON_AUTOSCALERS_FOLDER = 'cronautoscalers/';
+
+export interface CronExecutionHistory {
+  ruleName: string;
+  nextExecutionTime?: string;
+  successfulExecutions?: {
+    scheduleTime: string;
+    executionTime: string;
+    appliedReplicas?: number;
+    appliedMinReplicas?: number;
+    appliedMaxReplicas?: number;
+  }[];
+  failedExecutions?: { scheduleTime: string; executionTime: string; message: string }[];
+}
+
+export interface CronAutoscalerFile {
+  apiVersion: typeof FEDERATED_HPA_API_VERSION;
+  kind: 'CronFederatedHPA';
+  metadata: { namespace: string; name: string };
+  scaleTargetRef: { apiVersion: string; kind: string; name: string };
+  /** What the last rule that ran set, and which rule when: replicas on a workload, min/max on a FederatedHPA. */
+  applied?: {
+    rule: string;
+    scheduleTime: string;
+    replicas?: number;
+    minReplicas?: number;
+    maxReplicas?: number;
+  };
+  executionHistories: CronExecutionHistory[];
+}
+
+export function cronAutoscalerPath(namespace: string, name: string): string {
+  return `${CRON_AUTOSCALERS_FOLDER}${namespace}/${name}.yaml`;
+}
+
+export function parseCronAutoscaler(text: string): CronAutoscalerFile {
+  const v = parseYamlValue(text) as Partial<CronAutoscalerFile> | null;
+  if (
+    !v ||
+    v.kind !== 'CronFederatedHPA' ||
+    typeof v.metadata?.namespace !== 'string' ||
+    typeof v.metadata?.name !== 'string' ||
+    typeof v.scaleTargetRef?.kind !== 'string' ||
+    !Array.isArray(v.executionHistories)
+  )
+    throw new Error('expected a CronFederatedHPA status with metadata, scaleTargetRef and executionHistories');
+  return v as CronAutoscalerFile;
+}
+
+export function serializeCronAutoscaler(f: CronAutoscalerFile): string {
+  return stringify(f, GO_YAML_STRINGIFY_OPTIONS);
+}
+
+/** Every CronFederatedHPA status in a status commit (by path); empty when there is none. */
+export async function readCronAutoscalers(
+  repo: GitRepo,
+  statusCommit: string | null,
+): Promise<Map<string, CronAutoscalerFile>> {
+  const out = new Map<string, CronAutoscalerFile>();
+  if (!statusCommit) return out;
+  const files = await listFolderFiles(repo, (await readCommitInfo(repo, statusCommit)).tree, CRON_AUTOSCALERS_FOLDER);
+  const paths = [...files.keys()].filter((p) => p.endsWith('.yaml')).sort();
+  const blobs = await readBlobs(
+    repo,
+    paths.map((p) => files.get(p)!.oid),
+  );
+  const decoder = new TextDecoder();
+  for (const path of paths)
+    out.set(
+      path,
+      parseBranchFile(statusCommit, path, () => parseCronAutoscaler(decoder.decode(blobs.get(files.get(path)!.oid)!))),
+    );
+  return out;
+}
+
+/**
+ * Workload refKey → replicas set by a CronFederatedHPA rule on the workload itself (not on a FederatedHPA), added to
+ * `into` where no FederatedHPA decided: a FederatedHPA's decision is the later word on its workload.
+ */
+export function withCronReplicas(
+  into: Map<string, { replicas: number; by: string }>,
+  crons: ReadonlyMap<string, CronAutoscalerFile>,
+): Map<string, { replicas: number; by: string }> {
+  for (const path of [...crons.keys()].sort()) {
+    const c = crons.get(path)!;
+    if (c.applied?.replicas === undefined || c.scaleTargetRef.apiVersion === FEDERATED_HPA_API_VERSION) continue;
+    const key = decisionTargetKey(c);
+    if (!into.has(key))
+      into.set(key, {
+        replicas: c.applied.replicas,
+        by: `CronFederatedHPA ${c.metadata.namespace}/${c.metadata.name} rule ${c.applied.rule}`,
+      });
+  }
+  return into;
+}
+
+/** FederatedHPA decisions and CronFederatedHPA workload replicas of one status commit, as the render uses them. */
+export async function readAutoscaledReplicas(
+  repo: GitRepo,
+  statusCommit: string | null,
+): Promise<Map<string, { replicas: number; by: string }>> {
+  return withCronReplicas(
+    autoscaledReplicas(await readAutoscalerDecisions(repo, statusCommit)),
+    await readCronAutoscalers(repo, statusCommit),
+  );
+}
