@@ -18,7 +18,7 @@ const LAYERS = [
   ['scheduling', ['assignments', 'taints', 'evictions']],
   ['rendering', ['works', 'outputs']],
   ['delivery', ['deliveries']],
-  ['status', ['statuses', 'commitStatuses']],
+  ['status', ['autoscalers', 'statuses', 'commitStatuses']],
   ['plans', ['plans']],
   ['runtime', ['reconcile', 'passes', 'pullAgent']],
   ['inspection', ['audits', 'views']],

@@ -29,6 +29,14 @@ import {
 import { readInterpreterCustomizations } from './outputs/karmadaFiles.ts';
 import { readLastRenderAt } from './branches/rendered/readLastRender.ts';
 import { openOutputIndex } from './branches/rendered/readOutputIndex.ts';
+import { readAutoscalerDecisions, readCronAutoscalers } from './branches/status/autoscalerDecisions.ts';
+import {
+  decideFederatedHpas,
+  newAutoscalerMemory,
+  type AutoscalerEdits,
+  type AutoscalerMemory,
+  type AutoscalerOptions,
+} from './statuses/decideFederatedHpas.ts';
 
 export interface ReconcileTarget {
   repo: GitRepo;
@@ -55,6 +63,8 @@ export interface ReconcileTarget {
   readyThresholds?: ReadyThresholds;
   /** A graceful eviction task without its own gracePeriodSeconds ends after this long (--graceful-eviction-timeout); default 600. */
   gracefulEvictionTimeoutSeconds?: number;
+  /** FederatedHPA sync period and stabilization (defaults: Karmada's 15 s and 300 s). */
+  autoscalerOptions?: AutoscalerOptions;
 }
 
 export interface ReconcileResult {
@@ -157,9 +167,13 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
     ? await interpretersOfRendered(t.repo, delivery.renderedCommit).catch(() => undefined)
     : undefined;
   const config = await readClusterConfig(t.repo, t.outputRef);
+  const autoscalers = delivery?.sourceCommit
+    ? await autoscale(t, clusters, reports, delivery.renderedCommit, delivery.sourceCommit)
+    : undefined;
   const written = await writeStatus({
     repo: t.repo,
     reports,
+    ...(autoscalers ? { autoscalers } : {}),
     ...(t.statusRef ? { statusRef: t.statusRef } : {}),
     ...(interpreters ? { interpreters } : {}),
     ...(t.now ? { now: t.now } : {}),
@@ -267,9 +281,12 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
     }),
   );
   const config = await readClusterConfig(t.repo, t.outputRef);
+  const autoscalers =
+    renderedCommit && sourceCommit ? await autoscale(t, clusters, reports, renderedCommit, sourceCommit) : undefined;
   const written = await writeStatus({
     repo: t.repo,
     reports,
+    ...(autoscalers ? { autoscalers } : {}),
     statusRef,
     ...(interpreters ? { interpreters } : {}),
     ...(t.now ? { now: t.now } : {}),
@@ -282,6 +299,48 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
     ...(sourceCommit ? { sourceCommit } : {}),
   });
   return { statusCommit: written.commit, changedPaths: written.changedPaths, reports, missing, unhealthy, unread };
+}
+
+/** Each repository's FederatedHPA memory (last evaluations, recommendations), kept across passes as Karmada keeps it. */
+const autoscalerMemories = new WeakMap<GitRepo, AutoscalerMemory>();
+
+/**
+ * The FederatedHPA decisions of this pass, from the members just probed; undefined when there is nothing to decide
+ * or it failed (logged: a metrics read never fails the pass, the last decision stays).
+ */
+async function autoscale(
+  t: Pick<ReconcileTarget, 'repo' | 'statusRef' | 'log' | 'now' | 'autoscalerOptions'>,
+  clusters: ReadonlyMap<string, KubeTarget>,
+  reports: readonly ClusterReport[],
+  renderedCommit: string,
+  sourceCommit: string,
+): Promise<AutoscalerEdits | undefined> {
+  let memory = autoscalerMemories.get(t.repo);
+  if (!memory) autoscalerMemories.set(t.repo, (memory = newAutoscalerMemory()));
+  try {
+    const statusHead = await readRef(t.repo, t.statusRef ?? DEFAULT_STATUS_REF);
+    const ready = new Set(
+      reports
+        .filter((r) => r.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+        .map((r) => r.cluster),
+    );
+    const edits = await decideFederatedHpas({
+      repo: t.repo,
+      sourceCommit,
+      renderedCommit,
+      existing: await readAutoscalerDecisions(t.repo, statusHead ?? null),
+      existingCrons: await readCronAutoscalers(t.repo, statusHead ?? null),
+      clusters,
+      ready,
+      now: (t.now ?? (() => new Date()))(),
+      memory,
+      ...(t.autoscalerOptions ? { options: t.autoscalerOptions } : {}),
+    });
+    return edits.edits.size > 0 ? edits : undefined;
+  } catch (err) {
+    t.log({ step: 'autoscale', error: err instanceof Error ? err.message : String(err) });
+    return undefined;
+  }
 }
 
 /** Custom kinds' health and status hooks as of the rendered commit (its Source-Commit's customizations). */

@@ -18,6 +18,8 @@ export interface Template {
   labels: Record<string, string>;
   manifest: Record<string, unknown>;
   source: SourceSpan;
+  /** Set when a FederatedHPA's decision on the status branch gave spec.replicas: which one, how many, Git's count. */
+  autoscaledBy?: string;
 }
 
 /** One file's objects, before cross-file checks (duplicates, scopes). */

@@ -1,4 +1,6 @@
 import { parseYamlValue } from '../yaml/blockYaml.ts';
+import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
+import type { AutoscaledReplicas } from '../outputs/autoscaledTemplates.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { parseRefKey, refKey } from '../api/kinds.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
@@ -104,6 +106,7 @@ export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev
     replay?.observed,
     replay?.now,
     replay?.health,
+    replay?.autoscaled,
   );
 
   const actualIndex = await readIndex(repo, found.output.tree);
@@ -207,6 +210,8 @@ interface ReplayInputs {
   observed: Map<string, ObservedCluster>;
   health: Map<string, AggregatedStatusItem[]>;
   now?: Date;
+  /** The FederatedHPA decisions of that status commit, which gave workloads their replicas. */
+  autoscaled: AutoscaledReplicas;
 }
 
 /** The cluster state, template health and clock the render recorded in its Cluster-Status and Render-Time trailers. */
@@ -226,6 +231,7 @@ async function replayInputs(
     statusCommit,
     observed: statusCommit ? await readObservedClusters(repo, statusCommit) : new Map(),
     health: statusCommit ? await readTemplateStatuses(repo, statusCommit, evicting) : new Map(),
+    autoscaled: await readAutoscaledReplicas(repo, statusCommit),
     ...(time ? { now: new Date(time) } : {}),
   };
 }

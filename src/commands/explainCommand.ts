@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { statusBranchAutoscaled } from '../outputs/autoscaledTemplates.ts';
 import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { describeRef, groupOf, parseRefKey } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
@@ -30,6 +31,8 @@ export async function explainCommand(
     previous,
     await observedClusters(repo, opts.clusterStatusFile),
     new Date(),
+    undefined,
+    opts.clusterStatusFile ? new Map() : await statusBranchAutoscaled(repo),
   );
   const { type, name } = parseResourceWords(
     opts.words,
@@ -73,6 +76,7 @@ export function formatExplanation(e: TemplateExplanation, clusters: readonly str
     lines.push(
       `  replicas: governed by ${e.scaledBy.map((k) => describeRef(parseRefKey(k))).join(', ')} on each member (resourcetemplate.karmada.io/retain-replicas); the count below is what a create sends`,
     );
+  if (e.autoscaledBy) lines.push(`  replicas: governed by ${e.autoscaledBy} (status branch), divided below`);
   const rows: string[][] = [['CLUSTER', 'RESULT', 'REPLICAS', 'WHY']];
   const byCluster = new Map((e.schedule?.explanation ?? []).map((x) => [x.cluster, x]));
   for (const c of clusters) {

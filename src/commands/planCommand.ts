@@ -1,4 +1,5 @@
 import { openRepo } from '../commits/openRepo.ts';
+import { statusBranchAutoscaled } from '../outputs/autoscaledTemplates.ts';
 import { planHasChanges } from '../plans/planHasChanges.ts';
 import { readPlan } from '../plans/readPlan.ts';
 import { renderPlanJson } from '../plans/renderPlanJson.ts';
@@ -34,6 +35,7 @@ export async function planCommand(opts: CommonOptions & PlanOptions): Promise<nu
     base: opts.base,
     head: opts.head,
     clusterStatus: await observedClusters(repo, opts.clusterStatusFile),
+    ...(opts.clusterStatusFile ? {} : { autoscaled: await statusBranchAutoscaled(repo) }),
     ...(opts.pruneThreshold !== undefined ? { pruneThreshold: opts.pruneThreshold } : {}),
   });
   if (format === 'json') opts.out(renderPlanJson(plan));

@@ -9,6 +9,7 @@ import type { FailoverEvent } from '../works/renderTemplates.ts';
 import { commitMessageSafe } from './commitMessageSafe.ts';
 import { RENDERED_FORMAT_VERSION } from '../branches/rendered/branch.ts';
 import { FORMAT_TRAILER } from '../branches/formatVersion.ts';
+import { AUTOSCALED_TRAILER } from '../branches/rendered/trailers.ts';
 
 /** What a commit says about cluster state: its failover decisions, and the trailers the next sync compares. */
 export interface FailoverContext {
@@ -27,6 +28,8 @@ export interface FailoverContext {
     evictions: number;
     inputs?: { clusterStatus: string; renderTime?: string };
     pending?: number;
+    /** Autoscaled-Replicas: the FederatedHPA decisions used ('' or absent: none). */
+    autoscaled?: string;
   };
   /** Pending bindings this render scheduled again because the cluster state may let them fit now, each with why. */
   retried?: readonly string[];
@@ -117,6 +120,7 @@ export function buildOutputMessage(
   if (context?.state.check) lines.push(`Failover-Check: ${context.state.check}`);
   if (context?.state.evictions) lines.push(`Graceful-Evictions: ${context.state.evictions}`);
   if (context?.state.pending) lines.push(`Pending-Bindings: ${context.state.pending}`);
+  if (context?.state.autoscaled) lines.push(`${AUTOSCALED_TRAILER}: ${context.state.autoscaled}`);
   if (context?.state.inputs) lines.push(`Cluster-Status: ${context.state.inputs.clusterStatus}`);
   if (context?.state.inputs?.renderTime) lines.push(`Render-Time: ${context.state.inputs.renderTime}`);
   lines.push(

@@ -1,4 +1,11 @@
-import { CLUSTER_STATUS_FILE, CLUSTER_STATUS_NONE, LAST_GOOD_TRAILER } from '../branches/rendered/trailers.ts';
+import {
+  AUTOSCALED_TRAILER,
+  CLUSTER_STATUS_FILE,
+  CLUSTER_STATUS_NONE,
+  LAST_GOOD_TRAILER,
+} from '../branches/rendered/trailers.ts';
+import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
+import { autoscaledKey, withAutoscaledReplicas } from './autoscaledTemplates.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { buildCommit } from '../commits/buildCommit.ts';
 import { PackWriter } from '../commits/PackWriter.ts';
@@ -99,6 +106,11 @@ export async function renderRevision(
   const stateSource = await clusterStateSource(repo, target);
   const observed =
     target.clusterStatus ?? (await readObservedClusters(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF));
+  // FederatedHPA decisions come from the same status commit, so verify replays them; a file state has none.
+  const autoscaled = await readAutoscaledReplicas(repo, stateSource ?? null);
+  const autoKey = autoscaledKey(autoscaled);
+  // A decision that moved since the last render changes templates the source diff does not name: render them all.
+  const autoscaleMoved = previousOutput !== null && autoKey !== (previousTrailers[AUTOSCALED_TRAILER] ?? '');
 
   // After a held render the output still shows the last good source: diff from that, as if the hold never happened.
   const lastGoodSource = previousOutput ? (previousTrailers[LAST_GOOD_TRAILER] ?? previousSource) : undefined;
@@ -115,7 +127,7 @@ export async function renderRevision(
   const alsoAffected =
     again === 'all' ? undefined : retried.size > 0 ? new Set([...(again ?? []), ...retried.keys()]) : again;
   const loaded =
-    rerender && again === 'all'
+    (rerender && again === 'all') || autoscaleMoved
       ? await loadSource(repo, source.tree, null)
       : await loadSource(repo, source.tree, previous ? { tree: previous.sourceTree, index } : null, alsoAffected);
   // What the pure render looks up: the affected templates' entries, and those of their parents (requiredBy).
@@ -135,7 +147,7 @@ export async function renderRevision(
     .map(([key]) => parseRefKey(key));
   const health = await readTemplateStatuses(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF, evicting);
 
-  const model = withClusterStatus(loaded.model, observed);
+  const model = withAutoscaledReplicas(withClusterStatus(loaded.model, observed), autoscaled);
   // Files go into the pack as they are rendered; a render that ends without a commit drops them.
   const pack = new PackWriter(repo);
   try {
@@ -171,15 +183,23 @@ export async function renderRevision(
     const clockMattered =
       rerender || key !== '' || check !== undefined || evictions > 0 || evicting.length > 0 || out.failover.length > 0;
     const inputs =
-      clockMattered || observed.size > 0
+      clockMattered || observed.size > 0 || autoscaled.size > 0
         ? {
             clusterStatus: stateSource === undefined ? CLUSTER_STATUS_FILE : (stateSource ?? CLUSTER_STATUS_NONE),
             ...(clockMattered ? { renderTime: now.toISOString() } : {}),
           }
         : undefined;
     const pending = index.pendingTemplates().length;
-    const state = { key, check, evictions, ...(inputs ? { inputs } : {}), ...(pending > 0 ? { pending } : {}) };
+    const state = {
+      key,
+      check,
+      evictions,
+      ...(inputs ? { inputs } : {}),
+      ...(pending > 0 ? { pending } : {}),
+      ...(autoKey ? { autoscaled: autoKey } : {}),
+    };
     const stateChanged =
+      autoscaleMoved ||
       state.key !== (previousTrailers['Cluster-State'] ?? '') ||
       (state.check ?? '') !== (previousTrailers['Failover-Check'] ?? '');
     if (rerender && out.edits.size === 0 && !stateChanged && !indexChanged) {
@@ -321,6 +341,7 @@ async function holdEmptySource(
     'Failover-Check',
     'Graceful-Evictions',
     PENDING_BINDINGS_TRAILER,
+    AUTOSCALED_TRAILER,
     'Cluster-Status',
     'Render-Time',
   ]

@@ -8,6 +8,7 @@ import { applyTemplateChanges, emptyIndex, viewOfWhole, type OutputIndex } from 
 import { renderTemplates, type RenderOutput } from '../works/renderTemplates.ts';
 import { effectiveTaints } from '../taints/clusterTaints.ts';
 import { loadSource } from './loadSource.ts';
+import { withAutoscaledReplicas, type AutoscaledReplicas } from './autoscaledTemplates.ts';
 import { indexWithBindings, matchFolderBindings, type FolderBinding } from './previousOutputs.ts';
 import { findIdlePolicies } from '../bindings/findIdlePolicies.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
@@ -24,7 +25,8 @@ export interface SnapshotPrevious {
  * A whole commit rendered in memory, nothing written (`index`: the previous one with this render's entries): what validate, explain, plan, verify and
  * `render --out-dir` work from. `previous` supplies earlier scheduling results when there are any; `now` lets
  * NoExecute taints evict from them (plan leaves it out: a PR's plan shows what the PR does, not a failover), and
- * `health` (template health by refKey, as the status branch had it) lets graceful eviction tasks end.
+ * `health` (template health by refKey, as the status branch had it) lets graceful eviction tasks end; `autoscaled`
+ * (FederatedHPA decisions of the status commit) gives workloads their decided replicas.
  */
 export async function renderSnapshot(
   repo: GitRepo,
@@ -33,11 +35,15 @@ export async function renderSnapshot(
   clusterStatus?: ReadonlyMap<string, ObservedCluster>,
   now?: Date,
   health: ReadonlyMap<string, readonly AggregatedStatusItem[]> = new Map(),
+  autoscaled: AutoscaledReplicas = new Map(),
 ): Promise<{ sha: string; model: ConfigModel; output: RenderOutput; index: OutputIndex }> {
   const sha = await resolveRev(repo, rev);
   const commit = await readCommitInfo(repo, sha);
   const loaded = await loadSource(repo, commit.tree, null);
-  const model = clusterStatus ? withClusterStatus(loaded.model, clusterStatus) : loaded.model;
+  const model = withAutoscaledReplicas(
+    clusterStatus ? withClusterStatus(loaded.model, clusterStatus) : loaded.model,
+    autoscaled,
+  );
   const bindings = new Map(previous.bindings ?? []);
   for (const [key, b] of matchFolderBindings(previous.folderBindings ?? [], model))
     if (!bindings.has(key)) bindings.set(key, b);

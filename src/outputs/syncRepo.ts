@@ -9,7 +9,9 @@ import { clusterStateKey } from './clusterState.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import { readLastRender } from '../branches/rendered/readLastRender.ts';
 import { readRetriableBindings } from './readRetriableBindings.ts';
-import { PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
+import { AUTOSCALED_TRAILER, PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
+import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
+import { autoscaledKey } from './autoscaledTemplates.ts';
 
 export interface SyncOptions extends RenderTarget {
   sourceRef: string;
@@ -113,6 +115,9 @@ async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions)
   const trailers = parseTrailers(info.message);
   const now = (target.now ?? (() => new Date()))();
   if (clusterStateKey(target.clusterStatus!) !== (trailers['Cluster-State'] ?? '')) return 'all';
+  // A FederatedHPA decided another count: its workload renders again (renderRevision renders in full then).
+  const autoscaled = await readAutoscaledReplicas(repo, target.statusCommit ?? null);
+  if (autoscaledKey(autoscaled) !== (trailers[AUTOSCALED_TRAILER] ?? '')) return 'all';
   const check = trailers['Failover-Check'];
   if (check && Date.parse(check) <= now.getTime()) return 'all';
   if (!trailers['Graceful-Evictions'] && !trailers[PENDING_BINDINGS_TRAILER]) return undefined;

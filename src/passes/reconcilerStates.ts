@@ -60,7 +60,13 @@ export interface Wake {
 export type DeadlineReason = 'ready-flip' | 'failover-check' | 'graceful-eviction' | 'catch-up';
 
 /** Why a pass is due at once after another: what the status branch now shows needs a render or an apply. */
-export type DueReason = 'cluster-state' | 'drift' | 'graceful-eviction' | 'pending-binding' | 'endpoints';
+export type DueReason =
+  | 'cluster-state'
+  | 'drift'
+  | 'graceful-eviction'
+  | 'pending-binding'
+  | 'endpoints'
+  | 'autoscaler';
 
 /**
  * What outlives a pass: when each kind last started, what the last render saw, the catch-up window, and the

@@ -1,4 +1,5 @@
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
+import type { AutoscalerOptions } from '../statuses/decideFederatedHpas.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { RenderedDelivery } from '../deliveries/applyRendered.ts';
 import type { KubeTarget } from '../deliveries/KubeTarget.ts';
@@ -26,6 +27,7 @@ export interface PassContext {
   afterApply?: (delivery: RenderedDelivery) => Promise<void>;
   readyThresholds?: ReadyThresholds;
   gracefulEvictionTimeoutSeconds?: number;
+  autoscalerOptions?: AutoscalerOptions;
 }
 
 /**
@@ -50,7 +52,10 @@ export async function runPass(
       return resolved;
     });
   const { repo, lock, mirror, log, outputRef, statusRef } = ctx;
-  const thresholds = ctx.readyThresholds ? { readyThresholds: ctx.readyThresholds } : {};
+  const thresholds = {
+    ...(ctx.readyThresholds ? { readyThresholds: ctx.readyThresholds } : {}),
+    ...(ctx.autoscalerOptions ? { autoscalerOptions: ctx.autoscalerOptions } : {}),
+  };
   const reasons = pass.reasons;
   try {
     if (!lock.held())

@@ -1,4 +1,5 @@
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
+import type { AutoscalerOptions } from '../statuses/decideFederatedHpas.ts';
 import { STATUS_BRANCH } from '../branches/status/branch.ts';
 import nodeFs, { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -67,6 +68,8 @@ export interface ReconcilerOptions {
   catchUp?: { intervalMs: number; forMs: number };
   /** Graceful eviction tasks without their own grace period end after this long (--graceful-eviction-timeout). Default 600 s. */
   gracefulEvictionTimeoutSeconds?: number;
+  /** FederatedHPA evaluation period and default scale-down stabilization (Karmada's 15 s and 300 s). */
+  autoscalerOptions?: AutoscalerOptions;
   /** The file system the repo is read and written through; node's in production (tests wrap it). */
   fs?: typeof nodeFs;
 }
@@ -169,6 +172,7 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
       ...(opts.afterApply ? { afterApply: opts.afterApply } : {}),
       ...(thresholds ? { readyThresholds: thresholds } : {}),
       ...(graceSeconds !== undefined ? { gracefulEvictionTimeoutSeconds: graceSeconds } : {}),
+      ...(opts.autoscalerOptions ? { autoscalerOptions: opts.autoscalerOptions } : {}),
     };
 
     // The I/O shell around the pure machine (planTransition): it feeds events in and runs the effects that come

@@ -171,7 +171,9 @@ function schedulingNote(ref: string, e: TemplateExplanation | undefined): Schedu
   // A moved count is what a create sends: where the workload runs, its HPA's count stays (retain-replicas).
   const governed = e.scaledBy?.length
     ? `replicas governed by ${e.scaledBy.map((k) => describeRef(parseRefKey(k))).join(', ')} on each member: the members keep theirs, these counts apply when it is created`
-    : undefined;
+    : e.autoscaledBy
+      ? `replicas governed by ${e.autoscaledBy} (status branch)`
+      : undefined;
   return [
     {
       ref,

@@ -1,4 +1,5 @@
 import { parseYamlValue } from '../yaml/blockYaml.ts';
+import type { AutoscaledReplicas } from '../outputs/autoscaledTemplates.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { refKey } from '../api/kinds.ts';
@@ -15,6 +16,8 @@ export interface PlanRequest {
   base: string;
   head: string;
   clusterStatus?: ReadonlyMap<string, ObservedCluster>;
+  /** FederatedHPA decisions (status branch) giving workloads their replicas; none when absent. */
+  autoscaled?: AutoscaledReplicas;
   pruneThreshold?: number;
 }
 
@@ -24,7 +27,9 @@ export interface PlanRequest {
  * to the pure buildPlan. Nothing is written.
  */
 export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
-  const base = await renderSnapshot(repo, req.base, {}, req.clusterStatus);
+  // The FederatedHPA decisions a render would use now: a PR's plan shows the replicas they give, and says so.
+  const autoscaled = req.autoscaled ?? new Map();
+  const base = await renderSnapshot(repo, req.base, {}, req.clusterStatus, undefined, undefined, autoscaled);
   const baseFiles = new Map<string, string>();
   for (const [path, text] of base.output.edits) if (text !== null) baseFiles.set(path, text);
   const head = await renderSnapshot(
@@ -32,6 +37,9 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
     req.head,
     { index: base.index, bindings: bindingsOf(baseFiles), files: baseFiles },
     req.clusterStatus,
+    undefined,
+    undefined,
+    autoscaled,
   );
   const headFiles = new Map(baseFiles);
   for (const [path, text] of head.output.edits) {

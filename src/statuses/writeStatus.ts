@@ -8,6 +8,7 @@ import { endpointsPath } from '../branches/status/exportedEndpoints.ts';
 import { agentClusters, markMissingHeartbeats } from './markMissingHeartbeats.ts';
 import { commitStatusEdits } from '../branches/status/commitStatusEdits.ts';
 import type { InterpreterSet } from '../interpreters/customizations.ts';
+import type { AutoscalerEdits } from './decideFederatedHpas.ts';
 
 export interface WriteStatusOptions {
   repo: GitRepo;
@@ -25,6 +26,8 @@ export interface WriteStatusOptions {
   maxAttempts?: number;
   /** Git's Clusters and ClusterTaintPolicies (the managed taints) and the Ready damping thresholds. */
   clusterOptions?: ClusterFileOptions;
+  /** FederatedHPA decisions to commit with this status (statuses/decideFederatedHpas.ts), each with its message line. */
+  autoscalers?: AutoscalerEdits;
 }
 
 export interface WriteStatusResult {
@@ -52,7 +55,8 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
     opts.clusterOptions?.clusters,
     reports.map((r) => r.cluster),
   );
-  const paths = [...new Set([...statusPathsOf(reports), ...watched.map(clusterStatusPath)])].sort();
+  const autoscalerPaths = [...(opts.autoscalers?.edits.keys() ?? [])];
+  const paths = [...new Set([...statusPathsOf(reports), ...watched.map(clusterStatusPath), ...autoscalerPaths])].sort();
   const done = await commitStatusEdits(
     opts.repo,
     ref,
@@ -62,6 +66,9 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
       const edits = buildStatusFiles(existing, reports, time, opts.interpreters, opts.clusterOptions);
       for (const [path, text] of markMissingHeartbeats(existing, watched, time, opts.clusterOptions))
         edits.set(path, text);
+      // Only the reconciler decides; a decision equal to what the branch holds already changes nothing.
+      for (const [path, text] of opts.autoscalers?.edits ?? [])
+        if ((existing.get(path) ?? null) !== text) edits.set(path, text);
       return { edits, message: statusMessage(opts, [...edits.keys()]), time };
     },
     opts.maxAttempts,
@@ -136,6 +143,12 @@ function statusMessage(opts: WriteStatusOptions, changed: string[]): string {
         300,
       ),
     );
+  }
+  // Each autoscaling decision names its FederatedHPA, the metrics it saw and the replicas: the history is the audit.
+  for (const line of opts.autoscalers?.lines ?? []) {
+    const m = /^(Cron)?FederatedHPA ([^/]+)\/([^\s:]+)[: ]/.exec(line);
+    const path = m ? `${m[1] ? 'cronautoscalers' : 'autoscalers'}/${m[2]}/${m[3]}.yaml` : undefined;
+    if (!path || changed.includes(path)) lines.push(line.slice(0, 400));
   }
   lines.push(`${changed.length} status file(s) changed`, '');
   if (opts.renderedCommit) lines.push(`Rendered-Commit: ${opts.renderedCommit}`);

@@ -102,6 +102,8 @@ export interface TemplateExplanation {
   rescheduledBy?: string[];
   /** refKeys of the propagated HPAs that scale it: the members' replicas are theirs, retained on every apply. */
   scaledBy?: string[];
+  /** The FederatedHPA whose decision (status branch) gave the replicas the scheduler divided. */
+  autoscaledBy?: string;
 }
 
 export interface RenderOutput<F = string> {
@@ -484,6 +486,7 @@ function place(
       schedule: result,
       clusters: targets,
       ...(scheduled.rescheduledBy ? { rescheduledBy: scheduled.rescheduledBy } : {}),
+      ...(template.autoscaledBy ? { autoscaledBy: template.autoscaledBy } : {}),
     },
   };
 }

@@ -1,6 +1,7 @@
 // The files other tools read on both branches, as the renderer and the status writer write them, against the JSON
 // Schemas published in docs/schemas/. Every file on either branch must have a schema: a new kind of file is a
 // change of the contract and comes with its schema and a line in docs/BRANCHES.md.
+import { parseAutoscalerDecision, serializeAutoscalerDecision } from '../../src/branches/status/autoscalerDecisions.ts';
 import { serializeExportedEndpoints } from '../../src/branches/status/exportedEndpoints.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -32,6 +33,8 @@ const LAYOUT: Record<string, [RegExp, ValidateFunction][]> = {
     [/^applied\/[^/]+\.yaml$/, schema('status-applied')],
     [/^inventories\/[^/]+\.json$/, schema('status-inventory')],
     [/^endpoints\/[^/]+\.yaml$/, schema('status-endpoints')],
+    [/^autoscalers\/[^/]+\/[^/]+\.yaml$/, schema('status-autoscaler')],
+    [/^cronautoscalers\/[^/]+\/[^/]+\.yaml$/, schema('status-cronautoscaler')],
   ],
 };
 
@@ -53,10 +56,16 @@ test('every file the renderer and the status writer commit follows its published
       }
       // The fleet has no template deleted under preserveResourcesOnDeletion, so no released.json; everything else is there.
       const absent = layout.filter(([p]) => !seen.has(p)).map(([p]) => p.source);
-      // Nor a ServiceExport, so no endpoints file (its schema is checked against real output in the next test).
+      // Nor a ServiceExport or a FederatedHPA, so no endpoints or autoscaler file (checked against real output below).
       assert.equal(
         absent,
-        branch === 'flotilla/rendered' ? ['^\\.flotilla\\/released\\.json$'] : ['^endpoints\\/[^/]+\\.yaml$'],
+        branch === 'flotilla/rendered'
+          ? ['^\\.flotilla\\/released\\.json$']
+          : [
+              '^endpoints\\/[^/]+\\.yaml$',
+              '^autoscalers\\/[^/]+\\/[^/]+\\.yaml$',
+              '^cronautoscalers\\/[^/]+\\/[^/]+\\.yaml$',
+            ],
       );
       assert.is(
         parseTrailers(git('log', '-1', '--format=%B', branch))['Flotilla-Format'],
@@ -67,6 +76,35 @@ test('every file the renderer and the status writer commit follows its published
   } finally {
     repo.cleanup();
   }
+});
+
+test("a FederatedHPA's decision file follows its schema", () => {
+  const validate = schema('status-autoscaler');
+  const text = serializeAutoscalerDecision({
+    apiVersion: 'autoscaling.karmada.io/v1alpha1',
+    kind: 'FederatedHPA',
+    metadata: { namespace: 'default', name: 'web' },
+    scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+    desiredReplicas: 2,
+    currentReplicas: 1,
+    reason: 'cpu resource utilization (percentage of request) above target',
+    ableToScale: 'ReadyForNewScale',
+    scalingLimited: 'DesiredWithinRange',
+    metrics: [
+      {
+        resource: 'cpu',
+        targetUtilization: 50,
+        currentUtilization: 90,
+        currentAverageValue: '90m',
+        pods: { member1: 1 },
+      },
+    ],
+    lastScaleTime: '2026-12-01T12:00:00Z',
+    scaleUpEvents: [{ time: '2026-12-01T12:00:00Z', change: 1 }],
+  });
+  const value = parse(text);
+  assert.ok(validate(value), ajv.errorsText(validate.errors));
+  assert.equal(parseAutoscalerDecision(text), value);
 });
 
 test("an exporter's endpoints file follows its schema", () => {

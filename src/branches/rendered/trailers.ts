@@ -5,6 +5,12 @@
 /** Trailer of an output commit whose index lists pending bindings: how many. Absent, nothing is read to find them. */
 export const PENDING_BINDINGS_TRAILER = 'Pending-Bindings';
 
+/**
+ * Trailer of an output commit rendered with FederatedHPA decisions (status branch autoscalers/): a short hash of every
+ * target and its replicas. Another value on the status branch makes the next sync render again.
+ */
+export const AUTOSCALED_TRAILER = 'Autoscaled-Replicas';
+
 /** Cluster-Status trailer values other than a status commit: the state came from a file, or there was no status branch. */
 export const CLUSTER_STATUS_FILE = 'file';
 export const CLUSTER_STATUS_NONE = 'none';

@@ -1,0 +1,122 @@
+/**
+ * Kubernetes' replica calculation for a Resource metric with an AverageUtilization target, as Karmada's
+ * FederatedHPA runs it over the pods of all target clusters (pkg/controllers/federatedhpa/replica_calculator.go
+ * GetResourceReplicas, metrics/utilization.go GetResourceUtilizationRatio). Pure: the pods and their usage are read
+ * by the caller.
+ */
+
+/** The Kubernetes controller manager's --horizontal-pod-autoscaler-tolerance. */
+export const DEFAULT_TOLERANCE = 0.1;
+
+/** A pod of the workload, as the calculation needs it. */
+export interface ScaledPod {
+  /** Unique across clusters (e.g. `member1/web-abc`): metrics are matched to pods by it. */
+  name: string;
+  phase: string;
+  /** Set when the pod has a deletionTimestamp. */
+  deleting?: boolean;
+  /** The Ready condition's status; undefined when the pod has none (or no startTime): counted unready for CPU. */
+  ready?: 'True' | 'False' | 'Unknown';
+  /** Sum of the containers' requests for the resource, in milli-units; undefined when a container has none. */
+  requestMilli?: number;
+}
+
+export interface ResourceReplicas {
+  replicas: number;
+  /** Current average utilization, percent of request (an integer, as Kubernetes reports it). */
+  utilization: number;
+  /** Average usage per pod with a metric, in milli-units. */
+  averageMilli: number;
+}
+
+export type CalculationResult = { ok: true; value: ResourceReplicas } | { ok: false; reason: string; message: string };
+
+function utilizationRatio(
+  usage: Map<string, number>,
+  requests: Map<string, number>,
+  target: number,
+): { ratio: number; utilization: number; averageMilli: number } | undefined {
+  let usageTotal = 0;
+  let requestTotal = 0;
+  let entries = 0;
+  for (const [pod, value] of usage) {
+    const request = requests.get(pod);
+    if (request === undefined) continue;
+    usageTotal += value;
+    requestTotal += request;
+    entries++;
+  }
+  if (requestTotal === 0) return undefined;
+  // Kubernetes truncates utilization to an integer percentage before the ratio.
+  const utilization = Math.trunc((usageTotal * 100) / requestTotal);
+  return { ratio: utilization / target, utilization, averageMilli: Math.trunc(usageTotal / entries) };
+}
+
+/**
+ * Desired replicas for `targetUtilization` percent. Pods deleting or Failed are ignored; Pending or not Ready pods
+ * are unready (their usage dropped; counted as 0 when scaling up); pods without a metric are missing (counted at
+ * 100% of request when scaling down, 0 when scaling up). Within the tolerance, or when the corrections reverse the
+ * direction, the current count stays.
+ */
+export function calculateResourceReplicas(
+  currentReplicas: number,
+  targetUtilization: number,
+  pods: readonly ScaledPod[],
+  usageMilli: ReadonlyMap<string, number>,
+  tolerance = DEFAULT_TOLERANCE,
+): CalculationResult {
+  if (pods.length === 0)
+    return {
+      ok: false,
+      reason: 'FailedGetResourceMetric',
+      message: 'no pods returned by selector while calculating replica count',
+    };
+  const metrics = new Map(usageMilli);
+  const unready = new Set<string>();
+  const missing = new Set<string>();
+  const ignored = new Set<string>();
+  let readyCount = 0;
+  for (const pod of pods) {
+    if (pod.deleting || pod.phase === 'Failed') ignored.add(pod.name);
+    else if (pod.phase === 'Pending') unready.add(pod.name);
+    else if (!metrics.has(pod.name)) missing.add(pod.name);
+    else if (pod.ready !== 'True') unready.add(pod.name);
+    else readyCount++;
+  }
+  for (const name of [...ignored, ...unready]) metrics.delete(name);
+  const requests = new Map<string, number>();
+  for (const pod of pods) {
+    if (pod.requestMilli === undefined)
+      return {
+        ok: false,
+        reason: 'FailedGetResourceMetric',
+        message: `missing request for cpu in a container of Pod ${pod.name}`,
+      };
+    requests.set(pod.name, pod.requestMilli);
+  }
+  if (metrics.size === 0)
+    return { ok: false, reason: 'FailedGetResourceMetric', message: 'did not receive metrics for any ready pods' };
+  const first = utilizationRatio(metrics, requests, targetUtilization);
+  if (!first)
+    return { ok: false, reason: 'FailedGetResourceMetric', message: 'no metrics returned matched known pods' };
+  const { ratio, utilization, averageMilli } = first;
+  const keep = { ok: true as const, value: { replicas: currentReplicas, utilization, averageMilli } };
+  const scaleUpWithUnready = unready.size > 0 && ratio > 1;
+  if (!scaleUpWithUnready && missing.size === 0) {
+    if (Math.abs(1 - ratio) <= tolerance) return keep;
+    return { ok: true, value: { replicas: Math.ceil(ratio * readyCount), utilization, averageMilli } };
+  }
+  if (ratio < 1) {
+    const fallback = Math.max(100, targetUtilization);
+    for (const name of missing) metrics.set(name, Math.trunc(((requests.get(name) ?? 0) * fallback) / 100));
+  } else if (ratio > 1) for (const name of missing) metrics.set(name, 0);
+  if (scaleUpWithUnready) for (const name of unready) metrics.set(name, 0);
+  const second = utilizationRatio(metrics, requests, targetUtilization);
+  if (!second)
+    return { ok: false, reason: 'FailedGetResourceMetric', message: 'no metrics returned matched known pods' };
+  const newRatio = second.ratio;
+  if (Math.abs(1 - newRatio) <= tolerance || (ratio < 1 && newRatio > 1) || (ratio > 1 && newRatio < 1)) return keep;
+  const replicas = Math.ceil(newRatio * metrics.size);
+  if ((newRatio < 1 && replicas > currentReplicas) || (newRatio > 1 && replicas < currentReplicas)) return keep;
+  return { ok: true, value: { replicas, utilization, averageMilli } };
+}

@@ -1,0 +1,108 @@
+/**
+ * CronFederatedHPA rules evaluated between two passes (Karmada's pkg/controllers/cronfederatedhpa: one gocron job
+ * per rule in its time zone; RunCronFederatedHPARule, addSuccessExecutionHistory). Karmada's jobs fire at the
+ * minute; a reconciler pass looks back over the time since its last look, so a rule that fired in between takes
+ * effect at the next pass, once even if it fired several times. Pure.
+ */
+import { isTimeZone, lastCronRunBetween, nextCronRun, parseCronSchedule } from './cronSchedule.ts';
+
+export interface CronRule {
+  name: string;
+  schedule: string;
+  targetReplicas?: number;
+  targetMinReplicas?: number;
+  targetMaxReplicas?: number;
+  suspend?: boolean;
+  timeZone?: string;
+  successfulHistoryLimit?: number;
+  failedHistoryLimit?: number;
+}
+
+/** Karmada's helper.DefaultHistoryLimit. */
+export const DEFAULT_HISTORY_LIMIT = 3;
+
+export interface SuccessfulExecution {
+  scheduleTime: number;
+  executionTime: number;
+  appliedReplicas?: number;
+  appliedMinReplicas?: number;
+  appliedMaxReplicas?: number;
+}
+
+export interface FailedExecution {
+  scheduleTime: number;
+  executionTime: number;
+  message: string;
+}
+
+export interface RuleHistory {
+  ruleName: string;
+  nextExecutionTime?: number;
+  successfulExecutions: SuccessfulExecution[];
+  failedExecutions: FailedExecution[];
+}
+
+export interface RuleFiring {
+  rule: CronRule;
+  scheduleTime: number;
+}
+
+export interface CronEvaluation {
+  /** Rules that fired in (from, to], in schedule order: the last one of each kind wins. */
+  fired: RuleFiring[];
+  /** Rules that cannot run: a bad schedule or time zone (Karmada refuses them at admission). */
+  invalid: { rule: string; message: string }[];
+}
+
+/** Which rules fired between the previous look (`from`) and now (`to`); suspended rules never fire. */
+export function evaluateCronRules(rules: readonly CronRule[], from: number, to: number): CronEvaluation {
+  const out: CronEvaluation = { fired: [], invalid: [] };
+  for (const rule of rules) {
+    const timeZone = rule.timeZone ?? 'UTC';
+    if (!isTimeZone(timeZone)) {
+      out.invalid.push({ rule: rule.name, message: `unknown time zone "${timeZone}"` });
+      continue;
+    }
+    const schedule = parseCronSchedule(rule.schedule);
+    if ('error' in schedule) {
+      out.invalid.push({ rule: rule.name, message: `invalid schedule: ${schedule.error}` });
+      continue;
+    }
+    if (rule.suspend) continue;
+    const at = lastCronRunBetween(schedule, from, to, timeZone);
+    if (at !== undefined) out.fired.push({ rule, scheduleTime: at });
+  }
+  out.fired.sort((a, b) => a.scheduleTime - b.scheduleTime);
+  return out;
+}
+
+/** The rule's next run after `after`, in its time zone; undefined for a bad schedule or zone, or none ahead. */
+export function nextRuleRun(rule: CronRule, after: number): number | undefined {
+  const timeZone = rule.timeZone ?? 'UTC';
+  const schedule = parseCronSchedule(rule.schedule);
+  if ('error' in schedule || !isTimeZone(timeZone)) return undefined;
+  return nextCronRun(schedule, after, timeZone);
+}
+
+/** The history with one execution added, newest first, cut to the rule's limit (addSuccess/FailedExecutionHistory). */
+export function recordExecution(
+  history: RuleHistory,
+  rule: CronRule,
+  execution: { ok: true; value: SuccessfulExecution } | { ok: false; value: FailedExecution },
+): RuleHistory {
+  const next = nextRuleRun(rule, execution.value.executionTime);
+  if (execution.ok) {
+    const limit = rule.successfulHistoryLimit ?? DEFAULT_HISTORY_LIMIT;
+    return {
+      ...history,
+      ...(next !== undefined ? { nextExecutionTime: next } : {}),
+      successfulExecutions: [execution.value, ...history.successfulExecutions].slice(0, Math.max(limit, 0)),
+    };
+  }
+  const limit = rule.failedHistoryLimit ?? DEFAULT_HISTORY_LIMIT;
+  return {
+    ...history,
+    ...(next !== undefined ? { nextExecutionTime: next } : {}),
+    failedExecutions: [execution.value, ...history.failedExecutions].slice(0, Math.max(limit, 0)),
+  };
+}

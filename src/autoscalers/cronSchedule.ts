@@ -1,0 +1,196 @@
+/**
+ * The cron schedules of CronFederatedHPA rules. Karmada runs each rule with gocron's `Cron(schedule)` in the
+ * rule's time zone (pkg/controllers/cronfederatedhpa/cronfederatedhpa_handler.go), which parses with robfig/cron's
+ * standard parser: five fields (minute hour day-of-month month day-of-week), `*`, `?`, lists, ranges, steps,
+ * month and weekday names, and the descriptors @yearly @annually @monthly @weekly @daily @midnight @hourly.
+ * Day-of-month and day-of-week combine with OR when both are restricted, as in robfig/cron. Time zones go
+ * through Intl (IANA names). Pure: times are ms since the epoch.
+ */
+
+export interface CronSchedule {
+  minutes: Set<number>;
+  hours: Set<number>;
+  daysOfMonth: Set<number>;
+  months: Set<number>;
+  daysOfWeek: Set<number>;
+  /** A field written as `*` or `?`: robfig's starBit, which turns the day OR into an AND. */
+  domStar: boolean;
+  dowStar: boolean;
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+const DESCRIPTORS: Record<string, string> = {
+  '@yearly': '0 0 1 1 *',
+  '@annually': '0 0 1 1 *',
+  '@monthly': '0 0 1 * *',
+  '@weekly': '0 0 * * 0',
+  '@daily': '0 0 * * *',
+  '@midnight': '0 0 * * *',
+  '@hourly': '0 * * * *',
+};
+
+function parseValue(text: string, names: string[] | undefined, offset: number): number | undefined {
+  const named = names?.indexOf(text.toLowerCase());
+  if (named !== undefined && named >= 0) return named + offset;
+  if (!/^\d+$/.test(text)) return undefined;
+  return Number(text);
+}
+
+function parseField(
+  text: string,
+  min: number,
+  max: number,
+  names?: string[],
+  offset = 0,
+): { values: Set<number>; star: boolean } | string {
+  const values = new Set<number>();
+  let star = false;
+  for (const part of text.split(',')) {
+    const [range, stepText, ...rest] = part.split('/');
+    if (rest.length > 0 || range === undefined) return `"${part}": more than one "/"`;
+    let step = 1;
+    if (stepText !== undefined) {
+      if (!/^\d+$/.test(stepText) || Number(stepText) === 0) return `"${part}": the step must be a positive number`;
+      step = Number(stepText);
+    }
+    let from: number;
+    let to: number;
+    if (range === '*' || range === '?') {
+      [from, to] = [min, max];
+      if (stepText === undefined) star = true;
+    } else {
+      const [a, b, ...more] = range.split('-');
+      if (more.length > 0 || a === undefined) return `"${part}": more than one "-"`;
+      const start = parseValue(a, names, offset);
+      const end = b === undefined ? start : parseValue(b, names, offset);
+      if (start === undefined || end === undefined) return `"${part}": not a number${names ? ' or name' : ''}`;
+      // A single value with a step runs to the end of the range, as in robfig/cron.
+      [from, to] = [start, b === undefined && stepText !== undefined ? max : end];
+    }
+    if (from < min || to > max) return `"${part}": out of range ${min}-${max}`;
+    if (from > to) return `"${part}": the range starts after it ends`;
+    for (let v = from; v <= to; v += step) values.add(v);
+  }
+  return { values, star };
+}
+
+/** The schedule, or why it is not one (robfig/cron's messages are Go's; these say which field). */
+export function parseCronSchedule(text: string): CronSchedule | { error: string } {
+  const trimmed = text.trim();
+  const expanded = DESCRIPTORS[trimmed.toLowerCase()] ?? trimmed;
+  if (expanded.startsWith('@')) return { error: `unrecognized descriptor "${trimmed}"` };
+  const fields = expanded.split(/\s+/);
+  if (fields.length !== 5) return { error: `expected exactly 5 fields, found ${fields.length}: "${trimmed}"` };
+  const [m, h, dom, mon, dow] = fields as [string, string, string, string, string];
+  const parsed = [
+    ['minute', parseField(m, 0, 59)],
+    ['hour', parseField(h, 0, 23)],
+    ['day of month', parseField(dom, 1, 31)],
+    ['month', parseField(mon, 1, 12, MONTHS, 1)],
+    ['day of week', parseField(dow, 0, 6, DAYS, 0)],
+  ] as const;
+  for (const [name, result] of parsed) if (typeof result === 'string') return { error: `${name} ${result}` };
+  const [minutes, hours, days, months, weekdays] = parsed.map(([, r]) => r as { values: Set<number>; star: boolean });
+  return {
+    minutes: minutes!.values,
+    hours: hours!.values,
+    daysOfMonth: days!.values,
+    months: months!.values,
+    daysOfWeek: weekdays!.values,
+    domStar: days!.star,
+    dowStar: weekdays!.star,
+  };
+}
+
+/** Whether `timeZone` is an IANA zone Intl knows (Go's time.LoadLocation, as Karmada validates). */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface LocalTime {
+  minute: number;
+  hour: number;
+  day: number;
+  month: number;
+  weekday: number;
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function localTime(at: number, timeZone: string): LocalTime {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      minute: 'numeric',
+      hour: 'numeric',
+      day: 'numeric',
+      month: 'numeric',
+      weekday: 'short',
+    });
+    formats.set(timeZone, format);
+  }
+  const parts: Record<string, string> = {};
+  for (const p of format.formatToParts(at)) parts[p.type] = p.value;
+  return {
+    minute: Number(parts.minute),
+    hour: Number(parts.hour),
+    day: Number(parts.day),
+    month: Number(parts.month),
+    weekday: DAYS.indexOf((parts.weekday ?? '').toLowerCase()),
+  };
+}
+
+function dayMatches(s: CronSchedule, t: LocalTime): boolean {
+  const dom = s.daysOfMonth.has(t.day);
+  const dow = s.daysOfWeek.has(t.weekday);
+  return s.domStar || s.dowStar ? dom && dow : dom || dow;
+}
+
+const MINUTE = 60_000;
+
+/**
+ * The first minute strictly after `after` at which the schedule fires in `timeZone`, searching at most
+ * `horizonMs` ahead (default 5 years, as robfig/cron gives up); undefined when none.
+ */
+export function nextCronRun(
+  s: CronSchedule,
+  after: number,
+  timeZone = 'UTC',
+  horizonMs = 5 * 366 * 24 * 3600 * 1000,
+): number | undefined {
+  const end = after + horizonMs;
+  let at = Math.floor(after / MINUTE) * MINUTE + MINUTE;
+  while (at <= end) {
+    const t = localTime(at, timeZone);
+    if (!s.months.has(t.month) || !dayMatches(s, t) || !s.hours.has(t.hour)) {
+      // Hour by hour: zones are whole or half hours off UTC at minute granularity below, so the next local hour
+      // starts at most (60 - minute) minutes on; a DST jump is then seen by the next check, never skipped.
+      at += (60 - t.minute) * MINUTE;
+      continue;
+    }
+    if (s.minutes.has(t.minute)) return at;
+    at += MINUTE;
+  }
+  return undefined;
+}
+
+/** The latest minute in (from, to] at which the schedule fires: what a reconciler pass that last ran at `from` missed. */
+export function lastCronRunBetween(s: CronSchedule, from: number, to: number, timeZone = 'UTC'): number | undefined {
+  let last: number | undefined;
+  let at = from;
+  for (;;) {
+    const next = nextCronRun(s, at, timeZone, to - at);
+    if (next === undefined || next > to) return last;
+    last = next;
+    at = next;
+  }
+}

@@ -1,0 +1,233 @@
+// autoscalers/<namespace>/<name>.yaml on the status branch: a FederatedHPA's decision, as the status side made it
+// from the members' pod metrics (statuses/decideFederatedHpas.ts). The render reads it from the status commit it
+// pins (its Cluster-Status trailer) and uses desiredReplicas as the workload's replicas, so `verify` replays it.
+// The file changes only when the decision does: metrics that move without changing the count make no commit.
+// Part of the branch contract (docs/BRANCHES.md, docs/schemas/status-autoscaler.schema.json).
+import { stringify } from 'yaml';
+import { refKey } from '../../api/kinds.ts';
+import { parseYamlValue } from '../../yaml/blockYaml.ts';
+import { GO_YAML_STRINGIFY_OPTIONS } from '../../yaml/goYamlSchema.ts';
+import { listFolderFiles } from '../../commits/listFolderFiles.ts';
+import { readBlobs } from '../../commits/readBlobs.ts';
+import { readCommitInfo } from '../../commits/readCommitInfo.ts';
+import type { GitRepo } from '../../commits/types.ts';
+import { parseBranchFile } from '../../errors/parseBranchFile.ts';
+
+export const FEDERATED_HPA_API_VERSION = 'autoscaling.karmada.io/v1alpha1';
+export const AUTOSCALERS_FOLDER = 'autoscalers/';
+
+/** One metric as the decision saw it (Karmada's MetricStatus for a Resource metric, flattened). */
+export interface SeenMetric {
+  /** `cpu` */
+  resource: string;
+  /** Target average utilization, percent of request. */
+  targetUtilization: number;
+  /** Current average utilization over the pods with a metric, percent of request. */
+  currentUtilization: number;
+  /** Average usage per pod with a metric, e.g. `150m`. */
+  currentAverageValue: string;
+  /** Pods counted, by cluster: those of the workload in its Ready target clusters. */
+  pods: Record<string, number>;
+}
+
+export interface AutoscalerDecisionFile {
+  apiVersion: typeof FEDERATED_HPA_API_VERSION;
+  kind: 'FederatedHPA';
+  metadata: { namespace: string; name: string };
+  scaleTargetRef: { apiVersion: string; kind: string; name: string };
+  /** The replicas the render gives the workload (before the scheduler divides them). */
+  desiredReplicas: number;
+  /** The workload's replicas the decision started from. */
+  currentReplicas: number;
+  /** Karmada's rescale reason ("cpu resource utilization (percentage of request) above target"), or why it held. */
+  reason: string;
+  /** The AbleToScale and ScalingLimited condition reasons Karmada would set. */
+  ableToScale: string;
+  scalingLimited?: string;
+  metrics: SeenMetric[];
+  /** When the replicas last changed (Karmada's status.lastScaleTime), RFC 3339. */
+  lastScaleTime: string;
+  /** The scale events within the longest policy period, kept so a restarted writer limits the next step alike. */
+  scaleUpEvents?: { time: string; change: number }[];
+  scaleDownEvents?: { time: string; change: number }[];
+}
+
+export function autoscalerPath(namespace: string, name: string): string {
+  return `${AUTOSCALERS_FOLDER}${namespace}/${name}.yaml`;
+}
+
+/** The refKey of the workload a decision scales (same namespace as the FederatedHPA). */
+export function decisionTargetKey(d: Pick<AutoscalerDecisionFile, 'metadata' | 'scaleTargetRef'>): string {
+  const { apiVersion, kind, name } = d.scaleTargetRef;
+  return refKey({ apiVersion, kind, namespace: d.metadata.namespace, name });
+}
+
+export function serializeAutoscalerDecision(d: AutoscalerDecisionFile): string {
+  return stringify(d, GO_YAML_STRINGIFY_OPTIONS);
+}
+
+export function parseAutoscalerDecision(text: string): AutoscalerDecisionFile {
+  const v = parseYamlValue(text) as Partial<AutoscalerDecisionFile> | null;
+  if (
+    !v ||
+    v.kind !== 'FederatedHPA' ||
+    typeof v.metadata?.namespace !== 'string' ||
+    typeof v.metadata?.name !== 'string' ||
+    typeof v.scaleTargetRef?.kind !== 'string' ||
+    typeof v.scaleTargetRef?.name !== 'string' ||
+    !Number.isInteger(v.desiredReplicas)
+  )
+    throw new Error('expected a FederatedHPA decision with metadata, scaleTargetRef and an integer desiredReplicas');
+  return v as AutoscalerDecisionFile;
+}
+
+/** Every decision in a status commit (by path); empty when there is none. */
+export async function readAutoscalerDecisions(
+  repo: GitRepo,
+  statusCommit: string | null,
+): Promise<Map<string, AutoscalerDecisionFile>> {
+  const out = new Map<string, AutoscalerDecisionFile>();
+  if (!statusCommit) return out;
+  const files = await listFolderFiles(repo, (await readCommitInfo(repo, statusCommit)).tree, AUTOSCALERS_FOLDER);
+  const paths = [...files.keys()].filter((p) => p.endsWith('.yaml')).sort();
+  const blobs = await readBlobs(
+    repo,
+    paths.map((p) => files.get(p)!.oid),
+  );
+  const decoder = new TextDecoder();
+  for (const path of paths)
+    out.set(
+      path,
+      parseBranchFile(statusCommit, path, () =>
+        parseAutoscalerDecision(decoder.decode(blobs.get(files.get(path)!.oid)!)),
+      ),
+    );
+  return out;
+}
+
+/**
+ * Workload refKey → the replicas its FederatedHPA decided and which FederatedHPA. Two FederatedHPAs on one
+ * workload (Karmada rejects the second at admission) resolve to the first by path, so the result never depends on
+ * read order.
+ */
+export function autoscaledReplicas(
+  decisions: ReadonlyMap<string, AutoscalerDecisionFile>,
+): Map<string, { replicas: number; by: string }> {
+  const out = new Map<string, { replicas: number; by: string }>();
+  for (const path of [...decisions.keys()].sort()) {
+    const d = decisions.get(path)!;
+    const key = decisionTargetKey(d);
+    if (!out.has(key))
+      out.set(key, { replicas: d.desiredReplicas, by: `FederatedHPA ${d.metadata.namespace}/${d.metadata.name}` });
+  }
+  return out;
+}
+
+// cronautoscalers/<namespace>/<name>.yaml: a CronFederatedHPA's execution history and what its last rule applied
+// (statuses/decideFederatedHpas.ts). A folder of its own: a FederatedHPA and a CronFederatedHPA may share a name.
+export const CRON_AUTOSCALERS_FOLDER = 'cronautoscalers/';
+
+export interface CronExecutionHistory {
+  ruleName: string;
+  nextExecutionTime?: string;
+  successfulExecutions?: {
+    scheduleTime: string;
+    executionTime: string;
+    appliedReplicas?: number;
+    appliedMinReplicas?: number;
+    appliedMaxReplicas?: number;
+  }[];
+  failedExecutions?: { scheduleTime: string; executionTime: string; message: string }[];
+}
+
+export interface CronAutoscalerFile {
+  apiVersion: typeof FEDERATED_HPA_API_VERSION;
+  kind: 'CronFederatedHPA';
+  metadata: { namespace: string; name: string };
+  scaleTargetRef: { apiVersion: string; kind: string; name: string };
+  /** What the last rule that ran set, and which rule when: replicas on a workload, min/max on a FederatedHPA. */
+  applied?: {
+    rule: string;
+    scheduleTime: string;
+    replicas?: number;
+    minReplicas?: number;
+    maxReplicas?: number;
+  };
+  executionHistories: CronExecutionHistory[];
+}
+
+export function cronAutoscalerPath(namespace: string, name: string): string {
+  return `${CRON_AUTOSCALERS_FOLDER}${namespace}/${name}.yaml`;
+}
+
+export function parseCronAutoscaler(text: string): CronAutoscalerFile {
+  const v = parseYamlValue(text) as Partial<CronAutoscalerFile> | null;
+  if (
+    !v ||
+    v.kind !== 'CronFederatedHPA' ||
+    typeof v.metadata?.namespace !== 'string' ||
+    typeof v.metadata?.name !== 'string' ||
+    typeof v.scaleTargetRef?.kind !== 'string' ||
+    !Array.isArray(v.executionHistories)
+  )
+    throw new Error('expected a CronFederatedHPA status with metadata, scaleTargetRef and executionHistories');
+  return v as CronAutoscalerFile;
+}
+
+export function serializeCronAutoscaler(f: CronAutoscalerFile): string {
+  return stringify(f, GO_YAML_STRINGIFY_OPTIONS);
+}
+
+/** Every CronFederatedHPA status in a status commit (by path); empty when there is none. */
+export async function readCronAutoscalers(
+  repo: GitRepo,
+  statusCommit: string | null,
+): Promise<Map<string, CronAutoscalerFile>> {
+  const out = new Map<string, CronAutoscalerFile>();
+  if (!statusCommit) return out;
+  const files = await listFolderFiles(repo, (await readCommitInfo(repo, statusCommit)).tree, CRON_AUTOSCALERS_FOLDER);
+  const paths = [...files.keys()].filter((p) => p.endsWith('.yaml')).sort();
+  const blobs = await readBlobs(
+    repo,
+    paths.map((p) => files.get(p)!.oid),
+  );
+  const decoder = new TextDecoder();
+  for (const path of paths)
+    out.set(
+      path,
+      parseBranchFile(statusCommit, path, () => parseCronAutoscaler(decoder.decode(blobs.get(files.get(path)!.oid)!))),
+    );
+  return out;
+}
+
+/**
+ * Workload refKey → replicas set by a CronFederatedHPA rule on the workload itself (not on a FederatedHPA), added to
+ * `into` where no FederatedHPA decided: a FederatedHPA's decision is the later word on its workload.
+ */
+export function withCronReplicas(
+  into: Map<string, { replicas: number; by: string }>,
+  crons: ReadonlyMap<string, CronAutoscalerFile>,
+): Map<string, { replicas: number; by: string }> {
+  for (const path of [...crons.keys()].sort()) {
+    const c = crons.get(path)!;
+    if (c.applied?.replicas === undefined || c.scaleTargetRef.apiVersion === FEDERATED_HPA_API_VERSION) continue;
+    const key = decisionTargetKey(c);
+    if (!into.has(key))
+      into.set(key, {
+        replicas: c.applied.replicas,
+        by: `CronFederatedHPA ${c.metadata.namespace}/${c.metadata.name} rule ${c.applied.rule}`,
+      });
+  }
+  return into;
+}
+
+/** FederatedHPA decisions and CronFederatedHPA workload replicas of one status commit, as the render uses them. */
+export async function readAutoscaledReplicas(
+  repo: GitRepo,
+  statusCommit: string | null,
+): Promise<Map<string, { replicas: number; by: string }>> {
+  return withCronReplicas(
+    autoscaledReplicas(await readAutoscalerDecisions(repo, statusCommit)),
+    await readCronAutoscalers(repo, statusCommit),
+  );
+}

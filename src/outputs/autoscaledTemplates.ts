@@ -1,0 +1,47 @@
+// FederatedHPA decisions joined to the source model: Karmada's FederatedHPA writes the replicas it decides into the
+// resource template (its scale subresource); Flotilla never writes to the user's branch, so the render takes them
+// from the status commit it pins and gives the template that count before the scheduler divides it.
+import { createHash } from 'node:crypto';
+import type { ConfigModel } from '../api/model.ts';
+import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
+import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
+import { readRef } from '../commits/readRef.ts';
+import type { GitRepo } from '../commits/types.ts';
+
+export type AutoscaledReplicas = ReadonlyMap<string, { replicas: number; by: string }>;
+
+/** The model with each autoscaled template's spec.replicas set to its decision; templates without spec are left alone. */
+export function withAutoscaledReplicas(model: ConfigModel, autoscaled: AutoscaledReplicas): ConfigModel {
+  if (autoscaled.size === 0) return model;
+  const templates = new Map(model.templates);
+  for (const [key, { replicas, by }] of autoscaled) {
+    const t = templates.get(key);
+    const spec = t?.manifest.spec;
+    if (!t || !spec || typeof spec !== 'object') continue;
+    const inGit = (spec as { replicas?: unknown }).replicas;
+    templates.set(key, {
+      ...t,
+      manifest: { ...t.manifest, spec: { ...spec, replicas } },
+      autoscaledBy: `${by}: ${replicas} replica(s)${typeof inGit === 'number' ? `, ${inGit} in Git` : ''}`,
+    });
+  }
+  return { ...model, templates };
+}
+
+/**
+ * A short hash of every decision (target and replicas), '' when there is none: recorded on output commits, so the
+ * next sync renders again when a decision changed although the source did not.
+ */
+export function autoscaledKey(autoscaled: AutoscaledReplicas): string {
+  if (autoscaled.size === 0) return '';
+  const parts = [...autoscaled.keys()].sort().map((k) => `${k}=${autoscaled.get(k)!.replicas}`);
+  return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
+}
+
+/** The decisions on the status branch's head (what the next render would use), for explain and plan. */
+export async function statusBranchAutoscaled(
+  repo: GitRepo,
+  statusRef = DEFAULT_STATUS_REF,
+): Promise<AutoscaledReplicas> {
+  return readAutoscaledReplicas(repo, (await readRef(repo, statusRef)) ?? null);
+}

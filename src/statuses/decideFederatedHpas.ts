@@ -1,0 +1,552 @@
+// Karmada's FederatedHPA controller (pkg/controllers/federatedhpa), on the status side: for each FederatedHPA in the
+// source, read the pods of its workload and their metrics.k8s.io PodMetrics from the workload's Ready target
+// clusters, compute the replicas (autoscalers/), and record the decision on the status branch
+// (branches/status/autoscalerDecisions.ts) when the count changes. The render then gives the workload that count.
+import { parseRefKey, refKey } from '../api/kinds.ts';
+import type { Template } from '../api/model.ts';
+import { calculateResourceReplicas, DEFAULT_TOLERANCE, type ScaledPod } from '../autoscalers/calculateReplicas.ts';
+import { decideReplicas, EMPTY_HISTORY, type ScalingHistory } from '../autoscalers/normalizeReplicas.ts';
+import { DEFAULT_CPU_UTILIZATION, scalingBehavior } from '../autoscalers/scalingBehavior.ts';
+import { bindingPath } from '../branches/rendered/outputPaths.ts';
+import {
+  evaluateCronRules,
+  nextRuleRun,
+  recordExecution,
+  type CronRule,
+  type RuleHistory,
+} from '../autoscalers/cronRules.ts';
+import {
+  autoscalerPath,
+  cronAutoscalerPath,
+  serializeCronAutoscaler,
+  type CronAutoscalerFile,
+  FEDERATED_HPA_API_VERSION,
+  serializeAutoscalerDecision,
+  type AutoscalerDecisionFile,
+  type SeenMetric,
+} from '../branches/status/autoscalerDecisions.ts';
+import { mapLimit } from '../concurrency/mapLimit.ts';
+import { readCommitInfo } from '../commits/readCommitInfo.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
+import type { GitRepo } from '../commits/types.ts';
+import type { KubeTarget } from '../deliveries/KubeTarget.ts';
+import { sendRequest, type RetryPolicy } from '../deliveries/sendRequest.ts';
+import { loadSource } from '../outputs/loadSource.ts';
+import { parseQuantity, quantityMilliValue } from '../quantities/parseQuantity.ts';
+import { formatTime } from '../time/formatTime.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
+
+const READ_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 100, maxDelayMs: 500 };
+
+/** Karmada's --horizontal-pod-autoscaler-sync-period. */
+export const DEFAULT_AUTOSCALER_SYNC_PERIOD_MS = 15_000;
+
+export interface AutoscalerOptions {
+  /** How often each FederatedHPA is evaluated. Default 15 s. */
+  syncPeriodMs?: number;
+  /** The scale-down stabilization a behavior without its own window uses. Default 300 s. */
+  downscaleStabilizationMs?: number;
+  tolerance?: number;
+}
+
+/**
+ * What the controller keeps between passes, as Karmada keeps it in memory: each FederatedHPA's last evaluation and
+ * its recommendations and scale events. A new process starts from the decision files (scale events only).
+ */
+export interface AutoscalerMemory {
+  lastEvaluated: Map<string, number>;
+  history: Map<string, ScalingHistory>;
+  /** Each CronFederatedHPA's last look: rules that fired since run at the next pass (none before the first look). */
+  cronLastLook: Map<string, number>;
+  /** The FederatedHPAs, CronFederatedHPAs and their targets of the last source commit read. */
+  source?: { commit: string; fhpas: Template[]; crons: Template[]; templates: Map<string, Template> };
+}
+
+export function newAutoscalerMemory(): AutoscalerMemory {
+  return { lastEvaluated: new Map(), history: new Map(), cronLastLook: new Map() };
+}
+
+export interface AutoscalerEdits {
+  /** Status branch path → new text, or null to delete. */
+  edits: Map<string, string | null>;
+  /** One line per changed decision, for the status commit message. */
+  lines: string[];
+}
+
+export interface DecideInput {
+  repo: GitRepo;
+  sourceCommit: string;
+  renderedCommit: string;
+  /** The decisions on the status branch now, by path. */
+  existing: ReadonlyMap<string, AutoscalerDecisionFile>;
+  /** The CronFederatedHPA statuses on the status branch now, by path. */
+  existingCrons?: ReadonlyMap<string, CronAutoscalerFile>;
+  clusters: ReadonlyMap<string, KubeTarget>;
+  /** Clusters whose Ready condition is True this pass. */
+  ready: ReadonlySet<string>;
+  now: Date;
+  memory: AutoscalerMemory;
+  options?: AutoscalerOptions;
+}
+
+function isFederatedHpa(t: Template): boolean {
+  return t.ref.apiVersion === FEDERATED_HPA_API_VERSION && t.ref.kind === 'FederatedHPA';
+}
+
+async function sourceObjects(repo: GitRepo, commit: string, memory: AutoscalerMemory) {
+  if (memory.source?.commit === commit) return memory.source;
+  const loaded = await loadSource(repo, (await readCommitInfo(repo, commit)).tree, null);
+  const fhpas = [...loaded.model.templates.values()].filter(isFederatedHpa);
+  const crons = [...loaded.model.templates.values()].filter(
+    (t) => t.ref.apiVersion === FEDERATED_HPA_API_VERSION && t.ref.kind === 'CronFederatedHPA',
+  );
+  memory.source = { commit, fhpas, crons, templates: loaded.model.templates };
+  return memory.source;
+}
+
+/** The decisions to commit this pass: changed counts, and files of FederatedHPAs no longer in the source removed. */
+export async function decideFederatedHpas(input: DecideInput): Promise<AutoscalerEdits> {
+  const { memory, now } = input;
+  const out: AutoscalerEdits = { edits: new Map(), lines: [] };
+  const { fhpas, crons, templates } = await sourceObjects(input.repo, input.sourceCommit, memory);
+  // CronFederatedHPAs first: a rule that sets a FederatedHPA's min or max counts in the same pass.
+  const limits = new Map<string, { minReplicas?: number; maxReplicas?: number }>();
+  const existingCrons = input.existingCrons ?? new Map<string, CronAutoscalerFile>();
+  const wantedCrons = new Set(crons.map((c) => cronAutoscalerPath(c.ref.namespace, c.ref.name)));
+  for (const path of existingCrons.keys())
+    if (!wantedCrons.has(path)) {
+      out.edits.set(path, null);
+      out.lines.push(`${path}: its CronFederatedHPA is gone`);
+    }
+  for (const cron of crons) {
+    const path = cronAutoscalerPath(cron.ref.namespace, cron.ref.name);
+    const file = runCron(input, cron, existingCrons.get(path), out.lines);
+    if (!file) continue;
+    const text = serializeCronAutoscaler(file);
+    if (!existingCrons.has(path) || serializeCronAutoscaler(existingCrons.get(path)!) !== text)
+      out.edits.set(path, text);
+    const a = file.applied;
+    if (
+      a &&
+      file.scaleTargetRef.apiVersion === FEDERATED_HPA_API_VERSION &&
+      file.scaleTargetRef.kind === 'FederatedHPA'
+    )
+      limits.set(refKey({ ...file.scaleTargetRef, namespace: cron.ref.namespace }), {
+        ...(a.minReplicas !== undefined ? { minReplicas: a.minReplicas } : {}),
+        ...(a.maxReplicas !== undefined ? { maxReplicas: a.maxReplicas } : {}),
+      });
+  }
+  const wanted = new Set(fhpas.map((f) => autoscalerPath(f.ref.namespace, f.ref.name)));
+  for (const path of input.existing.keys())
+    if (!wanted.has(path)) {
+      out.edits.set(path, null);
+      out.lines.push(`${path}: its FederatedHPA is gone; the workload has Git's replicas again`);
+    }
+  const period = input.options?.syncPeriodMs ?? DEFAULT_AUTOSCALER_SYNC_PERIOD_MS;
+  for (const fhpa of fhpas) {
+    const key = refKey(fhpa.ref);
+    const last = memory.lastEvaluated.get(key);
+    if (last !== undefined && now.getTime() < last + period) continue;
+    memory.lastEvaluated.set(key, now.getTime());
+    const path = autoscalerPath(fhpa.ref.namespace, fhpa.ref.name);
+    const decided = await decideOne(input, fhpa, templates, input.existing.get(path), limits.get(key));
+    if (!decided) continue;
+    out.edits.set(path, decided.text);
+    out.lines.push(decided.line);
+  }
+  return out;
+}
+
+interface FhpaSpec {
+  scaleTargetRef?: { apiVersion?: string; kind?: string; name?: string };
+  minReplicas?: number;
+  maxReplicas?: number;
+  metrics?: { type?: string; resource?: { name?: string; target?: { type?: string; averageUtilization?: number } } }[];
+  behavior?: unknown;
+}
+
+async function decideOne(
+  input: DecideInput,
+  fhpa: Template,
+  templates: ReadonlyMap<string, Template>,
+  existing: AutoscalerDecisionFile | undefined,
+  cronLimits: { minReplicas?: number; maxReplicas?: number } | undefined,
+): Promise<{ text: string; line: string } | undefined> {
+  // A CronFederatedHPA rule's targetMin/MaxReplicas replace the FederatedHPA's, as Karmada's ScaleFHPA updates them.
+  const spec = { ...((fhpa.manifest.spec ?? {}) as FhpaSpec), ...(cronLimits ?? {}) };
+  const target = spec.scaleTargetRef;
+  if (!target?.apiVersion || !target.kind || !target.name || typeof spec.maxReplicas !== 'number') return undefined;
+  const targetKey = refKey({
+    apiVersion: target.apiVersion,
+    kind: target.kind,
+    namespace: fhpa.ref.namespace,
+    name: target.name,
+  });
+  const workload = templates.get(targetKey);
+  if (!workload) return undefined;
+  const inGit = (workload.manifest.spec as { replicas?: unknown } | undefined)?.replicas;
+  const currentReplicas = existing?.desiredReplicas ?? (typeof inGit === 'number' ? inGit : 1);
+  const minReplicas = spec.minReplicas ?? 1;
+  // Karmada's default metric, and the only kind read here: CPU (or another resource) utilization.
+  const metricSpecs = spec.metrics?.length
+    ? spec.metrics
+    : [
+        {
+          type: 'Resource',
+          resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } },
+        },
+      ];
+  const clusters = await targetClusters(input.repo, input.renderedCommit, parseRefKey(targetKey));
+  const readyTargets = clusters.filter((c) => input.ready.has(c) && input.clusters.has(c));
+  const selector = matchLabels(workload);
+  const pods = selector ? await readPods(input, readyTargets, fhpa.ref.namespace, selector) : undefined;
+
+  let metricReplicas: number | undefined;
+  let metricName: string | undefined;
+  const seen: SeenMetric[] = [];
+  for (const m of metricSpecs) {
+    const resource = m.resource?.name;
+    const utilization = m.resource?.target?.averageUtilization;
+    if (m.type !== 'Resource' || !resource || m.resource?.target?.type !== 'Utilization' || !utilization || !pods)
+      continue;
+    const scaled = pods.pods.map((p) => ({ ...p, requestMilli: p.requests.get(resource) }));
+    const usage = pods.usage.get(resource) ?? new Map<string, number>();
+    const result = calculateResourceReplicas(
+      currentReplicas,
+      utilization,
+      scaled,
+      usage,
+      input.options?.tolerance ?? DEFAULT_TOLERANCE,
+    );
+    if (!result.ok) continue;
+    seen.push({
+      resource,
+      targetUtilization: utilization,
+      currentUtilization: result.value.utilization,
+      currentAverageValue: `${result.value.averageMilli}m`,
+      pods: podsByCluster(scaled),
+    });
+    // The largest proposal over the metrics wins (computeReplicasForMetrics).
+    if (metricReplicas === undefined || result.value.replicas > metricReplicas) {
+      metricReplicas = result.value.replicas;
+      metricName = `${resource} resource utilization (percentage of request)`;
+    }
+  }
+  const key = refKey(fhpa.ref);
+  const history =
+    input.memory.history.get(key) ??
+    (existing
+      ? {
+          recommendations: [],
+          scaleUpEvents: (existing.scaleUpEvents ?? []).map((e) => ({ at: Date.parse(e.time), change: e.change })),
+          scaleDownEvents: (existing.scaleDownEvents ?? []).map((e) => ({ at: Date.parse(e.time), change: e.change })),
+        }
+      : EMPTY_HISTORY);
+  const decision = decideReplicas({
+    minReplicas,
+    maxReplicas: spec.maxReplicas,
+    behavior: scalingBehavior(spec.behavior),
+    currentReplicas,
+    metricReplicas,
+    ...(metricName ? { metricName } : {}),
+    now: input.now.getTime(),
+    history,
+    ...(input.options?.downscaleStabilizationMs !== undefined
+      ? { downscaleStabilizationMs: input.options.downscaleStabilizationMs }
+      : {}),
+  });
+  if ('error' in decision) return undefined; // no metric: the count stays as it is (Karmada's FailedComputeMetricsReplicas)
+  input.memory.history.set(key, decision.history);
+  // No commit when the decision does not change: only a new count (or a first decision) is written.
+  if (existing && existing.desiredReplicas === decision.desiredReplicas) return undefined;
+  const time = formatTime(input.now);
+  const file: AutoscalerDecisionFile = {
+    apiVersion: FEDERATED_HPA_API_VERSION,
+    kind: 'FederatedHPA',
+    metadata: { namespace: fhpa.ref.namespace, name: fhpa.ref.name },
+    scaleTargetRef: { apiVersion: target.apiVersion, kind: target.kind, name: target.name },
+    desiredReplicas: decision.desiredReplicas,
+    currentReplicas,
+    reason: decision.reason || 'the workload keeps its replicas',
+    ableToScale: decision.ableToScale,
+    ...(decision.scalingLimited ? { scalingLimited: decision.scalingLimited } : {}),
+    metrics: seen,
+    lastScaleTime: decision.rescale ? time : (existing?.lastScaleTime ?? time),
+    ...(decision.history.scaleUpEvents.length
+      ? {
+          scaleUpEvents: decision.history.scaleUpEvents.map((e) => ({
+            time: formatTime(new Date(e.at)),
+            change: e.change,
+          })),
+        }
+      : {}),
+    ...(decision.history.scaleDownEvents.length
+      ? {
+          scaleDownEvents: decision.history.scaleDownEvents.map((e) => ({
+            time: formatTime(new Date(e.at)),
+            change: e.change,
+          })),
+        }
+      : {}),
+  };
+  const metricsText = seen
+    .map(
+      (m) =>
+        `${m.resource} ${m.currentUtilization}% of request (target ${m.targetUtilization}%) over ${Object.entries(
+          m.pods,
+        )
+          .map(([c, n]) => `${n} pod(s) in ${c}`)
+          .join(', ')}`,
+    )
+    .join('; ');
+  const line = `FederatedHPA ${fhpa.ref.namespace}/${fhpa.ref.name}: ${target.kind} ${target.name} ${currentReplicas} -> ${decision.desiredReplicas} replicas (${file.reason}${metricsText ? `; ${metricsText}` : ''})`;
+  return { text: serializeAutoscalerDecision(file), line };
+}
+
+function podsByCluster(pods: readonly ScaledPod[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of pods) {
+    const cluster = p.name.slice(0, p.name.indexOf('/'));
+    out[cluster] = (out[cluster] ?? 0) + 1;
+  }
+  return out;
+}
+
+/** The workload's target clusters in the rendered commit (its binding's spec.clusters). */
+async function targetClusters(
+  repo: GitRepo,
+  renderedCommit: string,
+  ref: ReturnType<typeof parseRefKey>,
+): Promise<string[]> {
+  const path = bindingPath(ref);
+  const texts = await readTextFiles(repo, (await readCommitInfo(repo, renderedCommit)).tree, [path]);
+  const text = texts.get(path);
+  if (!text) return [];
+  const binding = parseYamlValue(text) as { spec?: { clusters?: { name?: string }[] } } | null;
+  return (binding?.spec?.clusters ?? []).flatMap((c) => (c.name ? [c.name] : []));
+}
+
+/** spec.selector.matchLabels as a label selector string; undefined without one (matchExpressions are not read). */
+function matchLabels(workload: Template): string | undefined {
+  const labels = (workload.manifest.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)
+    ?.selector?.matchLabels;
+  if (!labels || Object.keys(labels).length === 0) return undefined;
+  return Object.entries(labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+}
+
+interface ReadPod extends Omit<ScaledPod, 'requestMilli'> {
+  requests: Map<string, number>;
+}
+
+interface PodsAndUsage {
+  pods: ReadPod[];
+  /** Resource → pod name (`<cluster>/<pod>`) → usage in milli-units. */
+  usage: Map<string, Map<string, number>>;
+}
+
+function milli(value: unknown): number | undefined {
+  const q = typeof value === 'string' || typeof value === 'number' ? parseQuantity(value) : undefined;
+  return q ? Number(quantityMilliValue(q)) : undefined;
+}
+
+/**
+ * The workload's pods and their PodMetrics in each Ready target cluster (Karmada lists them through each member's
+ * informer and metrics API). A cluster whose pods cannot be read gives none; one without metrics gives pods only,
+ * which the calculation counts as missing.
+ */
+async function readPods(
+  input: DecideInput,
+  clusters: readonly string[],
+  namespace: string,
+  selector: string,
+): Promise<PodsAndUsage> {
+  const out: PodsAndUsage = { pods: [], usage: new Map() };
+  await mapLimit([...clusters], 4, async (cluster) => {
+    const kube = input.clusters.get(cluster)!;
+    const get = async (path: string) => {
+      try {
+        const res = await sendRequest(
+          kube,
+          { method: 'GET', path, query: { labelSelector: selector }, timeoutMs: 10_000 },
+          READ_RETRY,
+        );
+        const items = (res.body as { items?: unknown } | undefined)?.items;
+        return res.status === 200 && Array.isArray(items) ? (items as Record<string, unknown>[]) : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const pods = await get(`/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`);
+    if (!pods) return;
+    const metrics = (await get(`/apis/metrics.k8s.io/v1beta1/namespaces/${encodeURIComponent(namespace)}/pods`)) ?? [];
+    for (const pod of pods) {
+      const meta = (pod.metadata ?? {}) as { name?: string; deletionTimestamp?: string };
+      const status = (pod.status ?? {}) as { phase?: string; conditions?: { type?: string; status?: string }[] };
+      const containers = ((pod.spec as { containers?: unknown[] } | undefined)?.containers ?? []) as {
+        resources?: { requests?: Record<string, unknown> };
+      }[];
+      const requests = new Map<string, number>();
+      for (const resource of ['cpu', 'memory']) {
+        let sum = 0;
+        let complete = true;
+        for (const c of containers) {
+          const v = milli(c.resources?.requests?.[resource]);
+          if (v === undefined) complete = false;
+          else sum += v;
+        }
+        if (complete && containers.length > 0) requests.set(resource, sum);
+      }
+      const ready = status.conditions?.find((c) => c.type === 'Ready')?.status;
+      out.pods.push({
+        name: `${cluster}/${meta.name}`,
+        phase: status.phase ?? 'Pending',
+        ...(meta.deletionTimestamp ? { deleting: true } : {}),
+        ...(ready === 'True' || ready === 'False' || ready === 'Unknown' ? { ready } : {}),
+        requests,
+      });
+    }
+    for (const m of metrics) {
+      const name = (m.metadata as { name?: string } | undefined)?.name;
+      const containers = (m.containers ?? []) as { usage?: Record<string, unknown> }[];
+      if (!name) continue;
+      for (const resource of ['cpu', 'memory']) {
+        let sum = 0;
+        for (const c of containers) sum += milli(c.usage?.[resource]) ?? 0;
+        const byPod = out.usage.get(resource) ?? new Map<string, number>();
+        byPod.set(`${cluster}/${name}`, sum);
+        out.usage.set(resource, byPod);
+      }
+    }
+  });
+  return out;
+}
+
+interface CronSpec {
+  scaleTargetRef?: { apiVersion?: string; kind?: string; name?: string };
+  rules?: CronRule[];
+}
+
+const ms = (t: string | undefined) => (t ? Date.parse(t) : undefined);
+
+/**
+ * One CronFederatedHPA this pass: its status as it should be now (histories with next execution times; what the
+ * rules that fired since the last look applied), or undefined when it names no target. Karmada's
+ * RunCronFederatedHPARule: a FederatedHPA target takes targetMin/MaxReplicas, a workload takes targetReplicas.
+ */
+function runCron(
+  input: DecideInput,
+  cron: Template,
+  existing: CronAutoscalerFile | undefined,
+  lines: string[],
+): CronAutoscalerFile | undefined {
+  const spec = (cron.manifest.spec ?? {}) as CronSpec;
+  const target = spec.scaleTargetRef;
+  if (!target?.apiVersion || !target.kind || !target.name) return undefined;
+  const rules = (spec.rules ?? []).filter((r) => typeof r?.name === 'string' && typeof r.schedule === 'string');
+  const key = refKey(cron.ref);
+  const now = input.now.getTime();
+  // Karmada schedules a rule from when its job starts: runs missed before the first look are not made up.
+  const from = input.memory.cronLastLook.get(key) ?? now;
+  input.memory.cronLastLook.set(key, now);
+  const histories = new Map<string, RuleHistory>();
+  for (const h of existing?.executionHistories ?? [])
+    histories.set(h.ruleName, {
+      ruleName: h.ruleName,
+      ...(ms(h.nextExecutionTime) !== undefined ? { nextExecutionTime: ms(h.nextExecutionTime)! } : {}),
+      successfulExecutions: (h.successfulExecutions ?? []).map((e) => ({
+        ...e,
+        scheduleTime: Date.parse(e.scheduleTime),
+        executionTime: Date.parse(e.executionTime),
+      })),
+      failedExecutions: (h.failedExecutions ?? []).map((e) => ({
+        ...e,
+        scheduleTime: Date.parse(e.scheduleTime),
+        executionTime: Date.parse(e.executionTime),
+      })),
+    });
+  for (const rule of rules)
+    if (!histories.has(rule.name)) {
+      const empty: RuleHistory = { ruleName: rule.name, successfulExecutions: [], failedExecutions: [] };
+      // The status starts with each rule's next execution time, as Karmada's controller initialises it.
+      const next = nextRuleRun(rule, now);
+      histories.set(rule.name, { ...empty, ...(next !== undefined ? { nextExecutionTime: next } : {}) });
+    }
+  let applied = existing?.applied;
+  const toFhpa = target.apiVersion === FEDERATED_HPA_API_VERSION;
+  const evaluation = evaluateCronRules(rules, from, now);
+  for (const { rule, scheduleTime } of evaluation.fired) {
+    const history = histories.get(rule.name)!;
+    const when = { scheduleTime, executionTime: now };
+    let failure: string | undefined;
+    if (toFhpa && target.kind !== 'FederatedHPA')
+      failure = `CronFederatedHPA(${cron.ref.namespace}/${cron.ref.name}) do not support scale target ${target.apiVersion}/${target.kind}`;
+    else if (!toFhpa && typeof rule.targetReplicas !== 'number') failure = 'the rule has no targetReplicas';
+    if (failure) {
+      histories.set(rule.name, recordExecution(history, rule, { ok: false, value: { ...when, message: failure } }));
+      lines.push(`CronFederatedHPA ${cron.ref.namespace}/${cron.ref.name} rule ${rule.name} failed: ${failure}`);
+      continue;
+    }
+    const set = toFhpa
+      ? {
+          ...(applied?.minReplicas !== undefined ? { minReplicas: applied.minReplicas } : {}),
+          ...(applied?.maxReplicas !== undefined ? { maxReplicas: applied.maxReplicas } : {}),
+          ...(rule.targetMinReplicas !== undefined ? { minReplicas: rule.targetMinReplicas } : {}),
+          ...(rule.targetMaxReplicas !== undefined ? { maxReplicas: rule.targetMaxReplicas } : {}),
+        }
+      : { replicas: rule.targetReplicas! };
+    applied = { rule: rule.name, scheduleTime: formatTime(new Date(scheduleTime)), ...set };
+    histories.set(
+      rule.name,
+      recordExecution(history, rule, {
+        ok: true,
+        value: {
+          ...when,
+          ...(rule.targetReplicas !== undefined && !toFhpa ? { appliedReplicas: rule.targetReplicas } : {}),
+          ...(rule.targetMinReplicas !== undefined && toFhpa ? { appliedMinReplicas: rule.targetMinReplicas } : {}),
+          ...(rule.targetMaxReplicas !== undefined && toFhpa ? { appliedMaxReplicas: rule.targetMaxReplicas } : {}),
+        },
+      }),
+    );
+    const what = Object.entries(set)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+    lines.push(
+      `CronFederatedHPA ${cron.ref.namespace}/${cron.ref.name} rule ${rule.name} (${rule.schedule}${rule.timeZone ? ` ${rule.timeZone}` : ''}) at ${formatTime(new Date(scheduleTime))}: ${target.kind} ${target.name} ${what}`,
+    );
+  }
+  const iso = (t: number) => formatTime(new Date(t));
+  return {
+    apiVersion: FEDERATED_HPA_API_VERSION,
+    kind: 'CronFederatedHPA',
+    metadata: { namespace: cron.ref.namespace, name: cron.ref.name },
+    scaleTargetRef: { apiVersion: target.apiVersion, kind: target.kind, name: target.name },
+    ...(applied ? { applied } : {}),
+    executionHistories: rules.map((rule) => {
+      const h = histories.get(rule.name)!;
+      return {
+        ruleName: rule.name,
+        ...(h.nextExecutionTime !== undefined ? { nextExecutionTime: iso(h.nextExecutionTime) } : {}),
+        ...(h.successfulExecutions.length
+          ? {
+              successfulExecutions: h.successfulExecutions.map((e) => ({
+                ...e,
+                scheduleTime: iso(e.scheduleTime),
+                executionTime: iso(e.executionTime),
+              })),
+            }
+          : {}),
+        ...(h.failedExecutions.length
+          ? {
+              failedExecutions: h.failedExecutions.map((e) => ({
+                ...e,
+                scheduleTime: iso(e.scheduleTime),
+                executionTime: iso(e.executionTime),
+              })),
+            }
+          : {}),
+      };
+    }),
+  };
+}

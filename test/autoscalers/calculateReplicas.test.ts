@@ -1,0 +1,63 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { calculateResourceReplicas, type ScaledPod } from '../../src/autoscalers/calculateReplicas.ts';
+
+const pod = (name: string, extra: Partial<ScaledPod> = {}): ScaledPod => ({
+  name,
+  phase: 'Running',
+  ready: 'True',
+  requestMilli: 100,
+  ...extra,
+});
+const usage = (entries: Record<string, number>) => new Map(Object.entries(entries));
+const replicas = (r: ReturnType<typeof calculateResourceReplicas>) => (r.ok ? r.value.replicas : r.message);
+
+test('usage above target scales to ceil(ratio x ready pods); utilization is the integer percent of request', () => {
+  const r = calculateResourceReplicas(2, 50, [pod('a'), pod('b')], usage({ a: 90, b: 70 }));
+  assert.equal(r, { ok: true, value: { replicas: 4, utilization: 80, averageMilli: 80 } });
+});
+
+test('within the 10% tolerance the current count stays', () => {
+  assert.is(replicas(calculateResourceReplicas(3, 50, [pod('a'), pod('b')], usage({ a: 54, b: 54 }))), 3);
+  assert.is(replicas(calculateResourceReplicas(3, 50, [pod('a'), pod('b')], usage({ a: 56, b: 56 }))), 3);
+});
+
+test('usage below target scales down', () => {
+  assert.is(
+    replicas(
+      calculateResourceReplicas(4, 50, [pod('a'), pod('b'), pod('c'), pod('d')], usage({ a: 10, b: 10, c: 10, d: 10 })),
+    ),
+    1,
+  );
+});
+
+test('a pod without a metric counts as 100% of its request when scaling down, so the scale down is smaller', () => {
+  const pods = [pod('a'), pod('b'), pod('c')];
+  // a, b at 20% -> ratio 0.4; c missing counted at 100%: (20+20+100)/300 = 46% -> ratio 0.92 -> within tolerance.
+  assert.is(replicas(calculateResourceReplicas(3, 50, pods, usage({ a: 20, b: 20 }))), 3);
+  // a, b at 0%: (0+0+100)/300 = 33% -> ratio 0.66 -> ceil(0.66 x 3) = 2.
+  assert.is(replicas(calculateResourceReplicas(3, 50, pods, usage({ a: 0, b: 0 }))), 2);
+});
+
+test('unready and pending pods count as 0 when scaling up, never turning a scale up into a scale down', () => {
+  const pods = [pod('a'), pod('b', { ready: 'False' }), pod('c', { phase: 'Pending' })];
+  // a alone at 100% -> ratio 2; with b, c at 0: 33% -> ratio 0.66 reverses the direction: keep.
+  assert.is(replicas(calculateResourceReplicas(3, 50, pods, usage({ a: 100, b: 100 }))), 3);
+  // a at 300%: with b, c at 0: 100% -> ratio 2 -> ceil(2 x 3) = 6.
+  assert.is(replicas(calculateResourceReplicas(3, 50, pods, usage({ a: 300, b: 100 }))), 6);
+});
+
+test('deleting and Failed pods are ignored', () => {
+  const pods = [pod('a'), pod('b', { deleting: true }), pod('c', { phase: 'Failed' })];
+  assert.is(replicas(calculateResourceReplicas(3, 50, pods, usage({ a: 100, b: 0, c: 0 }))), 2);
+});
+
+test('a pod without a CPU request, or no pod with a metric, is an error (no decision)', () => {
+  const noRequest = calculateResourceReplicas(1, 50, [pod('a', { requestMilli: undefined })], usage({ a: 1 }));
+  assert.is(noRequest.ok, false);
+  const noMetrics = calculateResourceReplicas(1, 50, [pod('a')], usage({}));
+  assert.equal(noMetrics.ok ? '' : noMetrics.message, 'did not receive metrics for any ready pods');
+  assert.is(calculateResourceReplicas(1, 50, [], usage({})).ok, false);
+});
+
+test.run();

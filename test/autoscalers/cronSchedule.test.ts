@@ -1,0 +1,82 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  type CronSchedule,
+  isTimeZone,
+  lastCronRunBetween,
+  nextCronRun,
+  parseCronSchedule,
+} from '../../src/autoscalers/cronSchedule.ts';
+
+const parse = (text: string): CronSchedule => {
+  const s = parseCronSchedule(text);
+  if ('error' in s) throw new Error(s.error);
+  return s;
+};
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+const at = (text: string) => Date.parse(text);
+
+test('five fields with lists, ranges, steps and names; descriptors expand', () => {
+  const s = parse('*/15 9-17 * JAN,jul mon-fri');
+  assert.equal([...s.minutes], [0, 15, 30, 45]);
+  assert.equal([...s.hours], [9, 10, 11, 12, 13, 14, 15, 16, 17]);
+  assert.equal([...s.months], [1, 7]);
+  assert.equal([...s.daysOfWeek], [1, 2, 3, 4, 5]);
+  assert.equal([...parse('5/20 * * * *').minutes], [5, 25, 45], 'a single value with a step runs to the end');
+  assert.equal(parse('@hourly'), parse('0 * * * *'));
+  assert.equal(parse('@daily'), parse('0 0 * * ?'));
+});
+
+test('a schedule that is not one says which field is wrong', () => {
+  assert.equal(parseCronSchedule('* * * *'), { error: 'expected exactly 5 fields, found 4: "* * * *"' });
+  assert.equal(parseCronSchedule('60 * * * *'), { error: 'minute "60": out of range 0-59' });
+  assert.equal(parseCronSchedule('* * * foo *'), { error: 'month "foo": not a number or name' });
+  assert.equal(parseCronSchedule('*/0 * * * *'), { error: 'minute "*/0": the step must be a positive number' });
+  assert.equal(parseCronSchedule('@often'), { error: 'unrecognized descriptor "@often"' });
+});
+
+test('next run is the first matching minute strictly after, in UTC by default', () => {
+  const s = parse('30 8 * * *');
+  assert.is(iso(nextCronRun(s, at('2026-12-01T08:00:00Z'))), '2026-12-01T08:30:00.000Z');
+  assert.is(iso(nextCronRun(s, at('2026-12-01T08:30:00Z'))), '2026-12-02T08:30:00.000Z');
+  assert.is(iso(nextCronRun(parse('*/1 * * * *'), at('2026-12-01T08:00:59.999Z'))), '2026-12-01T08:01:00.000Z');
+});
+
+test('timeZone: the schedule is read in the rule zone, across daylight saving', () => {
+  const s = parse('0 9 * * *');
+  // Shanghai is UTC+8 all year: 00:00Z is 08:00 there.
+  assert.is(iso(nextCronRun(s, at('2026-12-01T00:00:00Z'), 'Asia/Shanghai')), '2026-12-01T01:00:00.000Z');
+  // New York: EST (UTC-5) in winter, EDT (UTC-4) after 8 March 2026.
+  assert.is(iso(nextCronRun(s, at('2026-03-07T00:00:00Z'), 'America/New_York')), '2026-03-07T14:00:00.000Z');
+  assert.is(iso(nextCronRun(s, at('2026-03-08T00:00:00Z'), 'America/New_York')), '2026-03-08T13:00:00.000Z');
+  // Half-hour zone.
+  assert.is(iso(nextCronRun(s, at('2026-12-01T00:00:00Z'), 'Asia/Kolkata')), '2026-12-01T03:30:00.000Z');
+  assert.ok(isTimeZone('Europe/Berlin'));
+  assert.not.ok(isTimeZone('Mars/Olympus'));
+});
+
+test('day of month and day of week: OR when both are restricted, AND when one is *', () => {
+  // 1 December 2026 is a Tuesday.
+  const either = parse('0 0 15 * mon');
+  assert.is(iso(nextCronRun(either, at('2026-12-01T00:00:00Z'))), '2026-12-07T00:00:00.000Z');
+  const mondays = parse('0 0 * * mon');
+  assert.is(iso(nextCronRun(mondays, at('2026-12-01T00:00:00Z'))), '2026-12-07T00:00:00.000Z');
+  const fifteenth = parse('0 0 15 * *');
+  assert.is(iso(nextCronRun(fifteenth, at('2026-12-01T00:00:00Z'))), '2026-12-15T00:00:00.000Z');
+  assert.is(nextCronRun(parse('0 0 31 2 *'), at('2026-12-01T00:00:00Z')), undefined, 'never fires');
+});
+
+test('the latest run a pass missed between two times', () => {
+  const s = parse('*/5 * * * *');
+  assert.is(
+    iso(lastCronRunBetween(s, at('2026-12-01T08:01:00Z'), at('2026-12-01T08:17:00Z'))),
+    '2026-12-01T08:15:00.000Z',
+  );
+  assert.is(lastCronRunBetween(s, at('2026-12-01T08:01:00Z'), at('2026-12-01T08:04:59Z')), undefined);
+  assert.is(
+    iso(lastCronRunBetween(s, at('2026-12-01T08:00:00Z'), at('2026-12-01T08:05:00Z'))),
+    '2026-12-01T08:05:00.000Z',
+  );
+});
+
+test.run();

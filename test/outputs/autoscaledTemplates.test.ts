@@ -1,0 +1,67 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ConfigModel, Template } from '../../src/api/model.ts';
+import { refKey } from '../../src/api/kinds.ts';
+import { formatExplanation } from '../../src/commands/explainCommand.ts';
+import { autoscaledKey, withAutoscaledReplicas } from '../../src/outputs/autoscaledTemplates.ts';
+
+const ref = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' };
+const source = { file: 'templates/web.yaml', line: 1, column: 1 };
+const web: Template = {
+  ref,
+  labels: {},
+  manifest: {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default' },
+    spec: { replicas: 1 },
+  },
+  source,
+};
+const model = (): ConfigModel => ({
+  templates: new Map([[refKey(ref), web]]),
+  propagationPolicies: [],
+  overridePolicies: [],
+  clusterTaintPolicies: [],
+  clusters: new Map(),
+  rebalancers: [],
+  interpreterCustomizations: [],
+  held: new Set(),
+  unreadableFiles: new Set(),
+  problems: [],
+});
+const decided = new Map([[refKey(ref), { replicas: 4, by: 'FederatedHPA default/web' }]]);
+
+test("a decision gives the template its replicas and says whose; Git's template is left alone", () => {
+  const m = withAutoscaledReplicas(model(), decided);
+  const t = m.templates.get(refKey(ref))!;
+  assert.equal(t.manifest.spec, { replicas: 4 });
+  assert.is(t.autoscaledBy, 'FederatedHPA default/web: 4 replica(s), 1 in Git');
+  assert.equal(web.manifest.spec, { replicas: 1 }, 'the source model is not mutated');
+  assert.is(withAutoscaledReplicas(model(), new Map()).templates.get(refKey(ref)), web);
+});
+
+test('the decisions key is empty without decisions and changes with the count', () => {
+  assert.is(autoscaledKey(new Map()), '');
+  const four = autoscaledKey(decided);
+  assert.match(four, /^[0-9a-f]{16}$/);
+  assert.is.not(autoscaledKey(new Map([[refKey(ref), { replicas: 3, by: 'FederatedHPA default/web' }]])), four);
+});
+
+test('explain says the replicas are governed by the FederatedHPA', () => {
+  const text = formatExplanation(
+    {
+      ref,
+      policyReason: 'selected by name',
+      clusters: [{ name: 'member1', replicas: 4 }],
+      autoscaledBy: 'FederatedHPA default/web: 4 replica(s), 1 in Git',
+    },
+    ['member1'],
+  );
+  assert.match(
+    text,
+    'replicas: governed by FederatedHPA default/web: 4 replica(s), 1 in Git (status branch), divided below',
+  );
+});
+
+test.run();
