@@ -18,6 +18,8 @@ export interface Template {
   labels: Record<string, string>;
   manifest: Record<string, unknown>;
   source: SourceSpan;
+  /** Where some fields are written, by path (`spec.providerClusters[0].name`): for problems found after parsing. */
+  fieldSources?: Record<string, SourceSpan>;
 }
 
 /** One file's objects, before cross-file checks (duplicates, scopes). */
@@ -28,6 +30,7 @@ export interface FileObjects {
     ref: Omit<ObjectRef, 'namespace'> & { namespace: string | undefined };
     manifest: Record<string, unknown>;
     source: SourceSpan;
+    fieldSources?: Record<string, SourceSpan>;
   }[];
   propagationPolicies: Located<PropagationPolicy>[];
   overridePolicies: Located<OverridePolicy>[];
