@@ -2,10 +2,18 @@
 // test/e2e/suites/base/mcs_test.go in order on one fleet: the Service goes to providers ∪ consumers, each provider's
 // EndpointSlices reach every consumer but itself as `<provider>-<slice>`, a change of providers and consumers moves
 // them, an unknown cluster is reported. Real kubectl 1.32, a real config repo, the reconciler's full and status passes.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { reconcileOnce, reconcileStatusOnce } from '../../src/reconcile.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
+import { readRef } from '../../src/commits/readRef.ts';
+import { readTextFiles } from '../../src/commits/readPathOids.ts';
+import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
+import { listTreeFiles } from '../../src/commits/listTreeFiles.ts';
 import { clusterYaml } from '../helpers/fleet.ts';
 import { startMemberFleet, waitFor, type MemberFleet } from './helpers/e2e.ts';
 import { deployment, SERVICE } from './helpers/mcsFixtures.ts';
@@ -154,6 +162,25 @@ test('providers [member1], consumers [member2]: the Service goes to both, member
   assert.is(copy!.metadata.labels!['kubernetes.io/service-name'], 'web');
   assert.is(copy!.metadata.annotations!['endpointslice.karmada.io/provision-cluster'], 'member1');
   assert.is((await slices('member1')).filter(dispatched).length, 0, 'member1 consumes nothing');
+  // The MultiClusterService is on the rendered branch in its published shape, never in a cluster's folder; no pod IP is.
+  const tree = (await readCommitInfo(fleet.repo, (await readRef(fleet.repo, OUTPUT))!)).tree;
+  const rendered = await readTextFiles(fleet.repo, tree, [...(await listTreeFiles(fleet.repo, tree)).keys()]);
+  const validate = new Ajv({ strict: false }).compile(
+    JSON.parse(
+      readFileSync(
+        path.resolve(import.meta.dirname, '../../docs/schemas/rendered-multiclusterservice.schema.json'),
+        'utf8',
+      ),
+    ),
+  );
+  const file = rendered.get('multiclusterservices/default/web.yaml');
+  assert.ok(file && validate(parse(file)), JSON.stringify(validate.errors));
+  const ips = (await slices('member1')).flatMap((s) => (s.endpoints ?? []).flatMap((e) => e.addresses));
+  assert.ok(ips.length > 0);
+  for (const [p, text] of rendered) {
+    assert.not.ok(p.startsWith('clusters/') && text.includes('kind: MultiClusterService'), p);
+    for (const ip of ips) assert.not.ok(text.includes(ip), `${p} holds ${ip}`);
+  }
 });
 
 test('providers [member1, member2], consumers [member2]: member2 gets member1 slices and never its own back', async () => {
@@ -193,6 +220,20 @@ test('empty consumers: providers [member1] reach every other cluster', async () 
 test('both empty: every cluster gets every other cluster slices', async () => {
   await use([], [], ['member1'], 'all to all');
   await awaitSynced(MEMBERS, MEMBERS);
+});
+
+test('deleting the MultiClusterService prunes every dispatched slice; its Service keeps running where it ran', async () => {
+  fleet.config.commit({ ...files([], [], ['member1']), 'templates/mcs.yaml': null }, 'drop it');
+  await full();
+  for (const m of MEMBERS) {
+    assert.is((await slices(m)).filter(dispatched).length, 0, m);
+    assert.ok(await serviceOn(m), m);
+  }
+  // The render that saw it go says so, as for a deleted policy.
+  assert.match(
+    fleet.config.git('log', '-1', '--format=%B', 'flotilla/rendered'),
+    'POLICY_REMOVED  Service default/web was placed by MultiClusterService default/web, which is gone',
+  );
 });
 
 test.run();
