@@ -528,10 +528,10 @@ function reportUnknownClusters(
       ...(template.fieldSources?.[at] ?? template.source),
       code: 'UNKNOWN_CLUSTER',
       severity: 'warning',
-      message: `${role} cluster ${name} of ${describeRef(template.ref)} is not registered: nothing goes to it or comes from it`,
+      message: `${role} cluster ${name} of ${describeRef(template.ref)} is not registered: nothing goes to it or comes from it${guess ? `; did you mean ${guess}?` : ''}`,
       fix: guess
-        ? `did you mean ${guess}? correct ${at}, or register ${name} under clusters/`
-        : `correct ${at} to one of ${registered.join(', ') || '(no cluster is registered)'}, or register ${name} under clusters/`,
+        ? `rename it to ${guess}, or register ${name} under clusters/`
+        : `name one of ${registered.join(', ') || '(no cluster is registered)'} in ${at}, or register ${name} under clusters/`,
     });
   }
 }
