@@ -30,7 +30,11 @@ import {
   type ExportedService,
 } from '../branches/status/exportedEndpoints.ts';
 import { deriveImportedServices, SERVICE_IMPORT_KIND } from '../interpreters/deriveImportedServices.ts';
-import { dispatchEndpointSlices, type RegisteredClusters } from '../interpreters/dispatchEndpointSlices.ts';
+import {
+  dispatchEndpointSlices,
+  skippedProviderNotes,
+  type RegisteredClusters,
+} from '../interpreters/dispatchEndpointSlices.ts';
 import { readMultiClusterServices } from '../branches/rendered/multiClusterServices.ts';
 import type { MultiClusterService } from '../api/multiClusterService.ts';
 import { CLUSTERS_PATH } from '../branches/rendered/outputPaths.ts';
@@ -268,6 +272,7 @@ async function addImportedServices(
       ...dispatchEndpointSlices(name, mcs.services, mcs.registered, exported),
     ])
       if (!present.has(identityOf(d.manifest))) f.manifests.set(d.path, d.manifest);
+    for (const { mcs: service } of mcs.services) f.notes.push(...skippedProviderNotes(name, service, mcs.registered));
   }
 }
 

@@ -98,6 +98,28 @@ export function activeProviders(mcs: MultiClusterService, registered: Registered
 }
 
 /**
+ * Why some of a CrossCluster MultiClusterService's named or implied providers give `consumer` nothing, one line each
+ * (Karmada's warning events on the MultiClusterService); empty when `consumer` does not consume it. Unknown names are
+ * left out: the render reports them (UNKNOWN_CLUSTER).
+ */
+export function skippedProviderNotes(
+  consumer: string,
+  mcs: MultiClusterService,
+  registered: RegisteredClusters,
+): string[] {
+  if (!isCrossCluster(mcs) || !consumerClusters(mcs, registered.keys()).includes(consumer)) return [];
+  const what = `MultiClusterService ${mcs.metadata.namespace ?? 'default'}/${mcs.metadata.name}`;
+  const self = skipReason(consumer, registered);
+  if (self) return [`${what}: consumer ${consumer} ${self}: no EndpointSlice dispatched to it`];
+  return providerClusters(mcs, registered.keys())
+    .filter((p) => p !== consumer && registered.has(p))
+    .flatMap((p) => {
+      const why = skipReason(p, registered);
+      return why ? [`${what}: provider ${p} ${why}: its EndpointSlices are not dispatched`] : [];
+    });
+}
+
+/**
  * The Services `cluster` must collect the slices of because it is an active provider of a CrossCluster
  * MultiClusterService: namespace and name (the MultiClusterService's, which is the Service's).
  */

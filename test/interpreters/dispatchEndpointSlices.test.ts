@@ -8,6 +8,7 @@ import {
   dispatchEndpointSlices,
   serviceClusters,
   servicesProvidedBy,
+  skippedProviderNotes,
   unknownClusters,
 } from '../../src/interpreters/dispatchEndpointSlices.ts';
 
@@ -104,6 +105,14 @@ test('a provider that is not Ready or lacks the EndpointSlice API is skipped, an
   assert.equal(names('member3', m, registered), []);
   assert.equal(unknownClusters(m, new Set(registered.keys())), [
     { field: 'providerClusters', index: 2, name: 'member-not-found' },
+  ]);
+  assert.equal(skippedProviderNotes('member3', m, registered), [
+    'MultiClusterService shop/web: provider member1 is not Ready (Ready=False): its EndpointSlices are not dispatched',
+    'MultiClusterService shop/web: provider member2 does not serve discovery.k8s.io/v1 EndpointSlice: its EndpointSlices are not dispatched',
+  ]);
+  assert.equal(skippedProviderNotes('member1', m, registered), [], 'member1 does not consume');
+  assert.equal(skippedProviderNotes('member2', mcs(['member3'], ['member2']), registered), [
+    'MultiClusterService shop/web: consumer member2 does not serve discovery.k8s.io/v1 EndpointSlice: no EndpointSlice dispatched to it',
   ]);
   // A consumer that cannot serve EndpointSlices gets none either.
   assert.equal(names('member2', mcs(['member3'], ['member2']), registered), []);
