@@ -21,6 +21,8 @@ import { deployment, SERVICE } from './helpers/mcsFixtures.ts';
 const MEMBERS = ['member1', 'member2', 'member3'];
 const OUTPUT = 'refs/heads/flotilla/rendered';
 let fleet: MemberFleet;
+/** Ready flips on the first probe that says so: a provider's readiness is what these tests turn. */
+const NO_DAMPING = { failureMs: 0, successMs: 0 };
 
 const mcs = (providers: string[], consumers: string[]) => `apiVersion: networking.karmada.io/v1alpha1
 kind: MultiClusterService
@@ -52,13 +54,20 @@ const full = async () => {
       outputRef: OUTPUT,
       clusters: fleet.kubes,
       render: true,
+      readyThresholds: NO_DAMPING,
       log: () => {},
     });
     if (!r.statusPaths.some((p) => p.startsWith('endpoints/'))) return;
   }
 };
 const statusPeriod = async () => {
-  const s = await reconcileStatusOnce({ repo: fleet.repo, outputRef: OUTPUT, clusters: fleet.kubes, log: () => {} });
+  const s = await reconcileStatusOnce({
+    repo: fleet.repo,
+    outputRef: OUTPUT,
+    clusters: fleet.kubes,
+    readyThresholds: NO_DAMPING,
+    log: () => {},
+  });
   if (s.changedPaths.some((p) => p.startsWith('endpoints/'))) await full();
 };
 
@@ -181,6 +190,43 @@ test('providers [member1], consumers [member2]: the Service goes to both, member
     assert.not.ok(p.startsWith('clusters/') && text.includes('kind: MultiClusterService'), p);
     for (const ip of ips) assert.not.ok(text.includes(ip), `${p} holds ${ip}`);
   }
+});
+
+test('a provider that is not Ready is skipped: its slices leave the consumer, with a note, and return once it is Ready', async () => {
+  const member1 = fleet.members[0]!;
+  await member1.faults.set({ readyzFalse: true });
+  try {
+    await waitFor(
+      "member1's slices gone from member2",
+      async () => {
+        await statusPeriod();
+        await full();
+        return (await slices('member2')).filter(dispatched).length === 0;
+      },
+      30_000,
+      200,
+    );
+    const pass = await reconcileOnce({
+      repo: fleet.repo,
+      sourceRef: 'refs/heads/main',
+      outputRef: OUTPUT,
+      clusters: fleet.kubes,
+      render: true,
+      readyThresholds: NO_DAMPING,
+      log: () => {},
+    });
+    assert.ok(
+      pass.delivery?.clusters
+        .get('member2')
+        ?.notes.includes(
+          'MultiClusterService default/web: provider member1 is not Ready (Ready=False): its EndpointSlices are not dispatched',
+        ),
+      JSON.stringify(pass.delivery?.clusters.get('member2')?.notes),
+    );
+  } finally {
+    await member1.faults.set({ readyzFalse: false });
+  }
+  await awaitSynced(['member1'], ['member2']);
 });
 
 test('providers [member1, member2], consumers [member2]: member2 gets member1 slices and never its own back', async () => {
