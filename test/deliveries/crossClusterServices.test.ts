@@ -10,6 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { reconcileOnce, reconcileStatusOnce } from '../../src/reconcile.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
+import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { readRef } from '../../src/commits/readRef.ts';
 import { readTextFiles } from '../../src/commits/readPathOids.ts';
 import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
@@ -145,9 +146,15 @@ const readyOn = (clusters: string[]) =>
     30_000,
     200,
   );
+/** The incremental render of the head equals a cold render of the same commit (flotilla verify). */
+const verifies = async () => {
+  const report = await verifyOutput(fleet.repo, { outputRef: OUTPUT });
+  assert.ok(report.ok, JSON.stringify({ differs: report.differs, missing: report.missing, extra: report.extra }));
+};
 const use = async (providers: string[], consumers: string[], workloadOn: string[], message: string) => {
   fleet.config.commit(files(providers, consumers, workloadOn), message);
   await full();
+  await verifies();
   await readyOn(workloadOn);
 };
 
