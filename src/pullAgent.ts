@@ -21,7 +21,11 @@ import type { ApplyAction } from './deliveries/types.ts';
 import type { ClusterStatus } from './api/cluster.ts';
 import { collectClusterStatus } from './statuses/collectClusterStatus.ts';
 import { writeStatus } from './statuses/writeStatus.ts';
-import { collectExportedEndpoints, serviceExportsOf } from './statuses/collectExportedEndpoints.ts';
+import {
+  collectExportedEndpoints,
+  readMultiClusterServiceContext,
+  serviceExportsOf,
+} from './statuses/collectExportedEndpoints.ts';
 import { HEARTBEAT_INTERVAL_MS } from './statuses/markMissingHeartbeats.ts';
 import { RENDERED_BRANCH } from './branches/rendered/branch.ts';
 import { STATUS_BRANCH } from './branches/status/branch.ts';
@@ -169,8 +173,11 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
   const status: ClusterStatus | undefined = await collectClusterStatus(opts.kube).catch(() => undefined);
   const reachable = status?.conditions?.some((c) => c.type === 'Ready' && c.reason !== 'ClusterNotReachable');
   // The member's exported Services' slices go to the status branch, from where every importer's applier reads them.
+  const mcs = delivery ? await readMultiClusterServiceContext(repo, delivery.renderedCommit, statusRef) : undefined;
   const exports =
-    mine && reachable ? await collectExportedEndpoints(opts.kube, serviceExportsOf(mine.inventory)) : undefined;
+    mine && reachable
+      ? await collectExportedEndpoints(opts.kube, serviceExportsOf(mine.inventory, opts.cluster, mcs))
+      : undefined;
   const report = {
     cluster: opts.cluster,
     ...(status ? { status } : {}),

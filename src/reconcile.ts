@@ -15,7 +15,11 @@ import { collectClusterStatus } from './statuses/collectClusterStatus.ts';
 import { writeStatus } from './statuses/writeStatus.ts';
 import type { ClusterReport } from './statuses/buildStatusFiles.ts';
 import { readLiveObjects } from './statuses/readLiveObjects.ts';
-import { collectExportedEndpoints, serviceExportsOf } from './statuses/collectExportedEndpoints.ts';
+import {
+  collectExportedEndpoints,
+  readMultiClusterServiceContext,
+  serviceExportsOf,
+} from './statuses/collectExportedEndpoints.ts';
 import { interpretHealth } from './statuses/interpretHealth.ts';
 import type { ObjectRef } from './api/kinds.ts';
 import { readCommitInfo } from './commits/readCommitInfo.ts';
@@ -153,13 +157,17 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
     // No rendered branch yet: nothing to deliver, and nothing to prune.
     t.log({ step: 'apply', skipped: (err as Error).message });
   }
+  const mcs = delivery
+    ? await readMultiClusterServiceContext(t.repo, delivery.renderedCommit, t.statusRef ?? DEFAULT_STATUS_REF)
+    : undefined;
   const reports: ClusterReport[] = await Promise.all(
     [...clusters].map(async ([cluster, kube]) => {
       const status = await collectClusterStatus(kube).catch(() => undefined);
       const d = delivery?.clusters.get(cluster);
       const reachable = status?.conditions?.some((c) => c.type === 'Ready' && c.reason !== 'ClusterNotReachable');
       // After the apply: a ServiceExport just created has its slices collected in the same pass.
-      const exports = d && reachable ? await collectExportedEndpoints(kube, serviceExportsOf(d.inventory)) : undefined;
+      const exports =
+        d && reachable ? await collectExportedEndpoints(kube, serviceExportsOf(d.inventory, cluster, mcs)) : undefined;
       return { cluster, ...(status ? { status } : {}), ...(d ? { delivery: d } : {}), ...(exports ? { exports } : {}) };
     }),
   );
@@ -251,6 +259,7 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
     ? await interpretersOfRendered(t.repo, renderedCommit).catch(() => undefined)
     : undefined;
   const inventories = await readInventories(t.repo, statusRef, [...clusters.keys()]);
+  const mcs = renderedCommit ? await readMultiClusterServiceContext(t.repo, renderedCommit, statusRef) : undefined;
   const missing: PendingObject[] = [];
   const unhealthy: PendingObject[] = [];
   let unread = 0;
@@ -271,7 +280,9 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
         if (((custom ? customHealth(custom, o.live) : undefined) ?? interpretHealth(o.live)) !== 'Healthy')
           unhealthy.push({ cluster, ref: o.ref });
       }
-      const exports = reachable ? await collectExportedEndpoints(kube, serviceExportsOf(objects)) : undefined;
+      const exports = reachable
+        ? await collectExportedEndpoints(kube, serviceExportsOf(objects, cluster, mcs))
+        : undefined;
       return {
         cluster,
         ...(status ? { status } : {}),

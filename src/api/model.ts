@@ -20,6 +20,8 @@ export interface Template {
   source: SourceSpan;
   /** Set when a FederatedHPA's decision on the status branch gave spec.replicas: which one, how many, Git's count. */
   autoscaledBy?: string;
+  /** Where some fields are written, by path (`spec.providerClusters[0].name`): for problems found after parsing. */
+  fieldSources?: Record<string, SourceSpan>;
 }
 
 /** One file's objects, before cross-file checks (duplicates, scopes). */
@@ -30,6 +32,7 @@ export interface FileObjects {
     ref: Omit<ObjectRef, 'namespace'> & { namespace: string | undefined };
     manifest: Record<string, unknown>;
     source: SourceSpan;
+    fieldSources?: Record<string, SourceSpan>;
   }[];
   propagationPolicies: Located<PropagationPolicy>[];
   overridePolicies: Located<OverridePolicy>[];

@@ -30,6 +30,15 @@ import {
   type ExportedService,
 } from '../branches/status/exportedEndpoints.ts';
 import { deriveImportedServices, SERVICE_IMPORT_KIND } from '../interpreters/deriveImportedServices.ts';
+import {
+  dispatchEndpointSlices,
+  skippedProviderNotes,
+  type RegisteredClusters,
+} from '../interpreters/dispatchEndpointSlices.ts';
+import { readMultiClusterServices } from '../branches/rendered/multiClusterServices.ts';
+import type { MultiClusterService } from '../api/multiClusterService.ts';
+import { CLUSTERS_PATH } from '../branches/rendered/outputPaths.ts';
+import { parseRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
 
 export interface ApplyRenderedOptions {
   repo: GitRepo;
@@ -98,7 +107,8 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
   const index = await openIndex(opts.repo, info.tree);
   const source = sourceStateOf(index);
   const observed = await readObservedClusters(opts.repo, opts.statusRef ?? DEFAULT_STATUS_REF);
-  const releasedText = (await readTextFiles(opts.repo, info.tree, [RELEASED_PATH])).get(RELEASED_PATH);
+  const rootFiles = await readTextFiles(opts.repo, info.tree, [RELEASED_PATH, CLUSTERS_PATH]);
+  const releasedText = rootFiles.get(RELEASED_PATH);
   const released = parseBranchFile(opts.commit ?? opts.outputRef, RELEASED_PATH, () => parseReleased(releasedText));
 
   const names = [...opts.clusters.keys()].sort();
@@ -113,7 +123,11 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
       }
     }),
   );
-  await addImportedServices(opts.repo, statusRef, folders);
+  const services = await readMultiClusterServices(opts.repo, info.tree);
+  const registered: RegisteredClusters = new Map(
+    parseRegisteredClusters(rootFiles.get(CLUSTERS_PATH) ?? '{}').map((c) => [c.name, observed.get(c.name)?.status]),
+  );
+  await addImportedServices(opts.repo, statusRef, folders, { services, registered });
   const planned = new Map<string, Inventory>();
   for (const [name, folder] of folders) {
     if (folder instanceof Error) continue;
@@ -185,7 +199,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
               stopAtSource: record?.sourceCommit,
               clusters: new Set([name]),
             }),
-          derived: isDerivedImport,
+          derived: (ref) => isDerivedImport(ref) || isDispatchedSlice(ref, registered),
         },
       });
       report.results.unshift(...folder.unreadable);
@@ -219,18 +233,22 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
 }
 
 /**
- * Each folder with ServiceImports gets their derived Service and the exporters' slices, built from the endpoints
- * recorded on the status branch (never from the rendered branch, which holds no pod IP): applied, inventoried and
- * pruned like the folder's own objects, so they go when the import or the export goes. When the endpoints cannot be
+ * Each folder with ServiceImports gets their derived Service and the exporters' slices, and each consumer of a
+ * CrossCluster MultiClusterService the providers' slices, built from the endpoints recorded on the status branch
+ * (never from the rendered branch, which holds no pod IP): applied, inventoried and pruned like the folder's own
+ * objects, so they go when the import, the export or the MultiClusterService goes. When the endpoints cannot be
  * read, such a folder prunes nothing: a slice missing from a failed read is not a slice that went.
  */
 async function addImportedServices(
   repo: GitRepo,
   statusRef: string,
   folders: Map<string, ClusterFolder | Error>,
+  mcs: { services: { path: string; mcs: MultiClusterService }[]; registered: RegisteredClusters },
 ): Promise<void> {
+  // Every folder may consume a MultiClusterService (no consumers named means all), and lose the slices it had.
   const importing = [...folders.values()].filter(
-    (f): f is ClusterFolder => !(f instanceof Error) && [...f.manifests.values()].some(isServiceImport),
+    (f): f is ClusterFolder =>
+      !(f instanceof Error) && (mcs.services.length > 0 || [...f.manifests.values()].some(isServiceImport)),
   );
   if (importing.length === 0) return;
   let exported: Map<string, ExportedService[]>;
@@ -245,11 +263,16 @@ async function addImportedServices(
     }
     return;
   }
-  for (const f of importing) {
+  for (const [name, f] of folders) {
+    if (f instanceof Error || !importing.includes(f)) continue;
     // A Service derived-<name> that Git itself places here (the ServiceImport's dependency) is Git's to apply.
     const present = new Set([...f.manifests.values()].map(identityOf));
-    for (const d of deriveImportedServices(f.manifests, exported))
+    for (const d of [
+      ...deriveImportedServices(f.manifests, exported),
+      ...dispatchEndpointSlices(name, mcs.services, mcs.registered, exported),
+    ])
       if (!present.has(identityOf(d.manifest))) f.manifests.set(d.path, d.manifest);
+    for (const { mcs: service } of mcs.services) f.notes.push(...skippedProviderNotes(name, service, mcs.registered));
   }
 }
 
@@ -262,6 +285,16 @@ function isDerivedImport(ref: ObjectRef): boolean {
     (ref.apiVersion === 'v1' && ref.kind === 'Service' && ref.name.startsWith('derived-')) ||
     (ref.apiVersion === 'discovery.k8s.io/v1' && ref.kind === 'EndpointSlice' && ref.name.startsWith('imported-'))
   );
+}
+
+/**
+ * A slice a MultiClusterService dispatched, by Karmada's name `<provider>-<slice>`: it follows its provider's recorded
+ * endpoints and the MultiClusterService, never a file of its own.
+ */
+function isDispatchedSlice(ref: ObjectRef, registered: RegisteredClusters): boolean {
+  if (ref.apiVersion !== 'discovery.k8s.io/v1' || ref.kind !== 'EndpointSlice') return false;
+  for (const cluster of registered.keys()) if (ref.name.startsWith(`${cluster}-`)) return true;
+  return false;
 }
 
 function identityOf(m: unknown): string {

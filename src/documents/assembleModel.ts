@@ -64,7 +64,13 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
       const ref: ObjectRef = { ...t.ref, namespace: scoped ? '' : (t.ref.namespace ?? 'default') };
       if (!claim(ref, t.source)) continue;
       const metadata = (t.manifest.metadata ?? {}) as { labels?: Record<string, string> };
-      const template: Template = { ref, labels: metadata.labels ?? {}, manifest: t.manifest, source: t.source };
+      const template: Template = {
+        ref,
+        labels: metadata.labels ?? {},
+        manifest: t.manifest,
+        source: t.source,
+        ...(t.fieldSources ? { fieldSources: t.fieldSources } : {}),
+      };
       model.templates.set(refKey(ref), template);
     }
     const karmada = <T extends { metadata: { name: string; namespace?: string }; apiVersion: string; kind: string }>(

@@ -16,7 +16,6 @@ import {
 } from './schema/validateExtensionKinds.ts';
 import type { Cluster } from '../api/cluster.ts';
 import type { ClusterTaintPolicy, OverridePolicy, PropagationPolicy } from '../api/policy.ts';
-import type { Problem } from '../errors/problem.ts';
 import type { FileObjects } from '../api/model.ts';
 import type { SourceDocument } from './parseDocuments.ts';
 import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
@@ -27,6 +26,9 @@ import { checkObjectIdentity } from './checkObjectName.ts';
 import { expandLists, type ListedObject } from './expandLists.ts';
 import { karmadaRef } from './karmadaRef.ts';
 import { suggestName } from '../text/suggestName.ts';
+import { MULTI_CLUSTER_SERVICE_KIND, NETWORKING_API_VERSION } from '../api/multiClusterService.ts';
+import { validateMultiClusterService } from './schema/validateMultiClusterService.ts';
+import type { Problem, SourceSpan } from '../errors/problem.ts';
 
 /** The Karmada kinds Flotilla reads, by API group: an object of these groups is never a resource template. */
 const KARMADA_GROUPS: ReadonlyMap<string, { apiVersion: string; kinds: readonly string[] }> = new Map([
@@ -126,6 +128,24 @@ export function classifyDocuments(
         out.rebalancers.push({ object: obj as unknown as WorkloadRebalancer, source: doc.source });
       else
         out.interpreterCustomizations.push({ object: obj as unknown as InterpreterCustomization, source: doc.source });
+      continue;
+    }
+
+    if (ref.apiVersion === NETWORKING_API_VERSION && ref.kind === MULTI_CLUSTER_SERVICE_KIND) {
+      // Not propagated (the detector skips its group), but read by the render, the applier and the status side.
+      const issues = validateMultiClusterService(obj);
+      for (const issue of issues) problem(issue.path, issue.code, issue.message, issue.fix);
+      if (issues.length > 0) {
+        out.broken.push({ ...ref, namespace: namespace ?? 'default' }); // keeps what it rendered before
+        continue;
+      }
+      const fieldSources: Record<string, SourceSpan> = {};
+      const spec = obj.spec as Record<string, { name: string }[] | undefined>;
+      for (const field of ['providerClusters', 'consumerClusters'])
+        (spec[field] ?? []).forEach((_, i) => {
+          fieldSources[`spec.${field}[${i}].name`] = doc.locate(['spec', field, i, 'name']);
+        });
+      out.templates.push({ ref: { ...ref, namespace }, manifest: obj, source: doc.source, fieldSources });
       continue;
     }
 

@@ -25,6 +25,7 @@ export const PROBLEM_CODES = [
   'LUA_NOT_RUN',
   'SOURCE_EMPTY',
   'POLICY_REMOVED',
+  'UNKNOWN_CLUSTER',
   'RENDER_FAILED',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

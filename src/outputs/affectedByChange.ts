@@ -2,6 +2,7 @@ import type { Cluster } from '../api/cluster.ts';
 import { parseRefKey, refKey } from '../api/kinds.ts';
 import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import { policyKey } from '../bindings/matchPolicy.ts';
+import { multiClusterServiceKeyOf, serviceKeyOf } from '../bindings/claimForMultiClusterService.ts';
 import type { ConfigModel, FileObjects } from '../api/model.ts';
 import { interpretDependencies } from '../interpreters/interpretDependencies.ts';
 import { customizationFor, interpretersOf } from '../interpreters/customizations.ts';
@@ -177,5 +178,20 @@ export function scalingRelativesOf(
     if (target) out.add(target);
   }
   for (const key of affected) out.delete(key);
+  return out;
+}
+
+/**
+ * The MultiClusterService of every affected Service and the Service of every affected MultiClusterService, not
+ * affected yet (whether they exist is for the caller to see): a new, changed or deleted MultiClusterService moves
+ * its Service, and a Service edited alone must still be claimed by it.
+ */
+export function multiClusterServicePartnersOf(affected: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const key of affected) {
+    const ref = parseRefKey(key);
+    const partner = multiClusterServiceKeyOf(ref) ?? serviceKeyOf(ref);
+    if (partner && !affected.has(partner)) out.add(partner);
+  }
   return out;
 }

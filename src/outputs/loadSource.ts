@@ -7,7 +7,12 @@ import type { ConfigModel, FileObjects, Located } from '../api/model.ts';
 import { karmadaRef } from '../documents/karmadaRef.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
-import { affectedByChange, dependenciesOf, scalingRelativesOf } from './affectedByChange.ts';
+import {
+  affectedByChange,
+  dependenciesOf,
+  multiClusterServicePartnersOf,
+  scalingRelativesOf,
+} from './affectedByChange.ts';
 import type { CachedFile } from './parsedFileCache.ts';
 import {
   everyKarmadaFile,
@@ -173,6 +178,10 @@ async function loadIncremental(
   for (;;) {
     await index.load({ templates: affected });
     const relatives = scalingRelativesOf(model, affected, index);
+    // A Service and the MultiClusterService of its name render together: the claim is the Service's placement.
+    const partners = multiClusterServicePartnersOf(affected);
+    await index.load({ templates: partners });
+    for (const key of partners) if (index.template(key) || model.templates.has(key)) relatives.add(key);
     if (relatives.size > 0) {
       for (const key of relatives) affected.add(key);
       continue; // their index entries first

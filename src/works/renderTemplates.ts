@@ -22,6 +22,15 @@ import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import type { IndexEntry, IndexView } from '../branches/rendered/outputIndex.ts';
 import { renderWorkManifest } from './renderWorkManifest.ts';
 import { markScaleTarget, scaleTargetOf, scaleTargets } from './markScaleTargets.ts';
+import { claimForMultiClusterService, multiClusterServiceFor } from '../bindings/claimForMultiClusterService.ts';
+import { isMultiClusterService, unknownClusters } from '../interpreters/dispatchEndpointSlices.ts';
+import {
+  MULTI_CLUSTER_SERVICE_KIND,
+  NETWORKING_API_VERSION,
+  type MultiClusterService,
+} from '../api/multiClusterService.ts';
+import { suggestName } from '../text/suggestName.ts';
+import { multiClusterServicePath } from '../branches/rendered/multiClusterServices.ts';
 
 // A render runs Karmada's controllers in their order, each a pure stage over one template: the detector claims it
 // (bindings/claimTemplate), the taint manager evicts from its previous result (evictions/evictTaintedClusters), the
@@ -243,7 +252,11 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
     reportTakenPath(template, parseRefKey(taken), previousIndex.template(taken)?.file, problems);
     return true;
   }
-  const orphaned = orphanedByPolicyDeletion(template, prevEntry, model.propagationPolicies);
+  // A Service its MultiClusterService claims has no policy to lose; once the MultiClusterService goes, its last output
+  // is kept like a deleted policy's (Karmada's retrieveService keeps the binding).
+  const orphaned = multiClusterServiceFor(template, model)
+    ? undefined
+    : orphanedByPolicyDeletion(template, prevEntry, model.propagationPolicies);
   if (orphaned) {
     explanations.set(key, {
       ref: template.ref,
@@ -300,6 +313,7 @@ function writeWorks<F>(
     const wanted = new Set([...(p?.clusters.map((c) => c.name) ?? []), ...(p?.evicting ?? [])]);
     const bPath = bindingPath(ref);
     if (!p) {
+      if (prevEntry && isMultiClusterServiceRef(ref)) remove(multiClusterServicePath(ref.namespace, ref.name));
       for (const cluster of prevEntry?.clusters ?? []) if (!wanted.has(cluster)) remove(manifestPath(cluster, ref));
       if (prevEntry?.policy) remove(bPath);
       // Karmada keeps the member objects of a deleted template when its binding says so (execution_controller).
@@ -322,6 +336,9 @@ function writeWorks<F>(
       return true;
     };
     let within = true;
+    // Never propagated (its API group is Karmada's), but the applier, the agents and the status side read it.
+    if (isMultiClusterService(p.template.manifest))
+      within = stage(multiClusterServicePath(ref.namespace, ref.name), p.template.manifest);
     for (const target of p.clusters) {
       const cluster = model.clusters.get(target.name)?.object;
       const path = manifestPath(target.name, ref);
@@ -415,6 +432,8 @@ function place(
     ...(Object.keys(template.labels).length > 0 ? { labels: template.labels } : {}),
   };
 
+  if (isMultiClusterService(template.manifest)) reportUnknownClusters(template, template.manifest, model, problems);
+
   const ns = autoPropagatedNamespace(template);
   if (ns.propagate) {
     const targets = snapshot.clusters.map((c) => ({ name: c.metadata.name, replicas: 0 }));
@@ -427,7 +446,10 @@ function place(
     };
   }
 
-  const claim = claimTemplate(template, model, previous);
+  const mcs = multiClusterServiceFor(template, model);
+  const claim = mcs
+    ? claimForMultiClusterService(template, mcs, model, previous)
+    : claimTemplate(template, model, previous);
   if (claim.status !== 'claimed') {
     return {
       template,
@@ -492,6 +514,34 @@ function place(
 }
 
 const NONE_EVICTED: ReadonlySet<string> = new Set();
+
+/** Karmada's ClusterNotFound event, at the name in the file: the rest of the MultiClusterService still works. */
+function reportUnknownClusters(
+  template: Template,
+  mcs: MultiClusterService,
+  model: ConfigModel,
+  problems: Problem[],
+): void {
+  const registered = [...model.clusters.keys()];
+  for (const { field, index, name } of unknownClusters(mcs, new Set(registered))) {
+    const at = `spec.${field}[${index}].name`;
+    const role = field === 'providerClusters' ? 'provider' : 'consumer';
+    const guess = suggestName(name, registered);
+    problems.push({
+      ...(template.fieldSources?.[at] ?? template.source),
+      code: 'UNKNOWN_CLUSTER',
+      severity: 'warning',
+      message: `${role} cluster ${name} of ${describeRef(template.ref)} is not registered: nothing goes to it or comes from it${guess ? `; did you mean ${guess}?` : ''}`,
+      fix: guess
+        ? `rename it to ${guess}, or register ${name} under clusters/`
+        : `name one of ${registered.join(', ') || '(no cluster is registered)'} in ${at}, or register ${name} under clusters/`,
+    });
+  }
+}
+
+function isMultiClusterServiceRef(ref: ObjectRef): boolean {
+  return ref.apiVersion === NETWORKING_API_VERSION && ref.kind === MULTI_CLUSTER_SERVICE_KIND;
+}
 
 /** A refused override rule is reported once per policy rule and template, not once per cluster. */
 function reportOnce(problem: Problem, problems: Problem[]): void {

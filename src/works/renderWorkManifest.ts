@@ -117,7 +117,9 @@ export function renderWorkManifest(
       annotations['clusterresourcebinding.karmada.io/name'] = p.binding.metadata.name;
     }
     for (const [k, v] of Object.entries(p.binding.metadata.annotations ?? {})) {
-      if (k.includes('propagationpolicy.karmada.io/')) annotations[k] = v;
+      // The claim's annotations are the template's in Karmada (a policy's, or a MultiClusterService's).
+      if (k.includes('propagationpolicy.karmada.io/') || k.startsWith('multiclusterservice.karmada.io/'))
+        annotations[k] = v;
     }
   }
   labels['karmada.io/managed'] = 'true';

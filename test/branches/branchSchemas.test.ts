@@ -26,6 +26,7 @@ const LAYOUT: Record<string, [RegExp, ValidateFunction][]> = {
     [/^\.flotilla\/released\.json$/, schema('rendered-released')],
     [/^bindings\/[^/]+\/[^/]+\.yaml$/, schema('rendered-binding')],
     [/^clusters\/[^/]+\/[^/]+\/[^/]+\.yaml$/, schema('rendered-manifest')],
+    [/^multiclusterservices\/[^/]+\/[^/]+\.yaml$/, schema('rendered-multiclusterservice')],
   ],
   'flotilla/status': [
     [/^clusters\/[^/]+\.yaml$/, schema('status-cluster')],
@@ -54,13 +55,15 @@ test('every file the renderer and the status writer commit follows its published
         const value: unknown = file.endsWith('.json') ? JSON.parse(text) : parse(text);
         assert.ok(validate(value), `${branch}:${file}: ${ajv.errorsText(validate.errors)}`);
       }
-      // The fleet has no template deleted under preserveResourcesOnDeletion, so no released.json; everything else is there.
+      // The fleet has no template deleted under preserveResourcesOnDeletion, so no released.json, and no
+      // MultiClusterService (its schema is checked against real output in test/deliveries/crossClusterServices.test.ts);
+      // everything else is there.
       const absent = layout.filter(([p]) => !seen.has(p)).map(([p]) => p.source);
       // Nor a ServiceExport or a FederatedHPA, so no endpoints or autoscaler file (checked against real output below).
       assert.equal(
         absent,
         branch === 'flotilla/rendered'
-          ? ['^\\.flotilla\\/released\\.json$']
+          ? ['^\\.flotilla\\/released\\.json$', '^multiclusterservices\\/[^/]+\\/[^/]+\\.yaml$']
           : [
               '^endpoints\\/[^/]+\\.yaml$',
               '^autoscalers\\/[^/]+\\/[^/]+\\.yaml$',

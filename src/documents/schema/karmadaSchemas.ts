@@ -56,7 +56,7 @@ const stringMap = map(str());
 // ---- metav1 ----
 
 /** metav1.ObjectMeta: every field the API server knows, nothing else. `name` is required in a config repo. */
-const objectMeta: Schema = obj(
+export const objectMeta: Schema = obj(
   {
     name: str(),
     generateName: str(),

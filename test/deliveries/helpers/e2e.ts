@@ -53,6 +53,8 @@ export interface MemberFleet {
   /** The config repo as the reconciler opens it. */
   repo: GitRepo;
   kubes: Map<string, KubeTarget>;
+  /** The emulated members, in the order named (their fault knobs). */
+  members: Member[];
   /** kubectl 1.32 against the members (`--context <name>`), with the fleet's private cache. */
   kubectl(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }>;
   cleanup(): Promise<void>;
@@ -79,6 +81,7 @@ export async function startMemberFleet(
       config: fleet.work,
       repo: fleet.repo,
       kubes,
+      members: fleet.members,
       kubectl: (args, input) => kubectl(kubeconfig, cache, args, input),
       cleanup,
     };
