@@ -82,13 +82,23 @@ export function parseAutoscalerDecision(text: string): AutoscalerDecisionFile {
 }
 
 /** Every decision in a status commit (by path); empty when there is none. */
-export async function readAutoscalerDecisions(
+export function readAutoscalerDecisions(
   repo: GitRepo,
   statusCommit: string | null,
 ): Promise<Map<string, AutoscalerDecisionFile>> {
-  const out = new Map<string, AutoscalerDecisionFile>();
+  return readYamlFolder(repo, statusCommit, AUTOSCALERS_FOLDER, parseAutoscalerDecision);
+}
+
+/** The YAML files of one folder of a status commit, each parsed (a corrupt one named by parseBranchFile), by path. */
+async function readYamlFolder<T>(
+  repo: GitRepo,
+  statusCommit: string | null,
+  folder: string,
+  parse: (text: string) => T,
+): Promise<Map<string, T>> {
+  const out = new Map<string, T>();
   if (!statusCommit) return out;
-  const files = await listFolderFiles(repo, (await readCommitInfo(repo, statusCommit)).tree, AUTOSCALERS_FOLDER);
+  const files = await listFolderFiles(repo, (await readCommitInfo(repo, statusCommit)).tree, folder);
   const paths = [...files.keys()].filter((p) => p.endsWith('.yaml')).sort();
   const blobs = await readBlobs(
     repo,
@@ -98,9 +108,7 @@ export async function readAutoscalerDecisions(
   for (const path of paths)
     out.set(
       path,
-      parseBranchFile(statusCommit, path, () =>
-        parseAutoscalerDecision(decoder.decode(blobs.get(files.get(path)!.oid)!)),
-      ),
+      parseBranchFile(statusCommit, path, () => parse(decoder.decode(blobs.get(files.get(path)!.oid)!))),
     );
   return out;
 }
@@ -179,25 +187,11 @@ export function serializeCronAutoscaler(f: CronAutoscalerFile): string {
 }
 
 /** Every CronFederatedHPA status in a status commit (by path); empty when there is none. */
-export async function readCronAutoscalers(
+export function readCronAutoscalers(
   repo: GitRepo,
   statusCommit: string | null,
 ): Promise<Map<string, CronAutoscalerFile>> {
-  const out = new Map<string, CronAutoscalerFile>();
-  if (!statusCommit) return out;
-  const files = await listFolderFiles(repo, (await readCommitInfo(repo, statusCommit)).tree, CRON_AUTOSCALERS_FOLDER);
-  const paths = [...files.keys()].filter((p) => p.endsWith('.yaml')).sort();
-  const blobs = await readBlobs(
-    repo,
-    paths.map((p) => files.get(p)!.oid),
-  );
-  const decoder = new TextDecoder();
-  for (const path of paths)
-    out.set(
-      path,
-      parseBranchFile(statusCommit, path, () => parseCronAutoscaler(decoder.decode(blobs.get(files.get(path)!.oid)!))),
-    );
-  return out;
+  return readYamlFolder(repo, statusCommit, CRON_AUTOSCALERS_FOLDER, parseCronAutoscaler);
 }
 
 /**
