@@ -1,10 +1,11 @@
 // Webhooks into a running reconciler (real daemon in-process, real Git, loopback HTTP): the commit its last pass
 // rendered is what a replayed push is checked against.
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
 import { configMap, makeFleet, type Fleet } from '../helpers/fleet.ts';
+import { forgeHeaders } from '../helpers/forgeDeliveries.ts';
 import { LogEvents } from '../helpers/logEvents.ts';
 
 const SECRET = 'reconciler-hooks-s3cret';
@@ -37,8 +38,7 @@ async function pushHook(after: string): Promise<{ status: number; text: string }
     body,
     headers: {
       'Content-Type': 'application/json',
-      'X-Hub-Signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
-      'X-GitHub-Delivery': randomBytes(8).toString('hex'),
+      ...forgeHeaders('github', body, randomBytes(8).toString('hex'), SECRET),
     },
   });
   return { status: res.status, text: await res.text() };

@@ -1,24 +1,14 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createReconcilerMetrics } from '../../src/passes/createReconcilerMetrics.ts';
 import { serveEndpoints, type Endpoints } from '../../src/passes/serveEndpoints.ts';
-import { signGeneric, type Forge } from '../../src/passes/verifyWebhook.ts';
+import type { Forge } from '../../src/passes/verifyWebhook.ts';
+import { forgeHeaders, hmacHex } from '../helpers/forgeDeliveries.ts';
 
 const SECRET = "It's a Secret to Everybody";
-const hex = (body: string, secret = SECRET) => createHmac('sha256', secret).update(body).digest('hex');
-
-/** How each forge signs a delivery, as its docs describe it. */
-const SIGNERS: Record<Forge, (body: string, id: string, secret?: string) => Record<string, string>> = {
-  github: (b, id, s) => ({
-    'X-Hub-Signature-256': `sha256=${hex(b, s)}`,
-    'X-GitHub-Delivery': id,
-    'X-GitHub-Event': 'push',
-  }),
-  gitlab: (_b, id, s) => ({ 'X-Gitlab-Token': s ?? SECRET, 'X-Gitlab-Event-UUID': id, 'X-Gitlab-Event': 'Push Hook' }),
-  gitea: (b, id, s) => ({ 'X-Gitea-Signature': hex(b, s), 'X-Gitea-Delivery': id, 'X-Gitea-Event': 'push' }),
-  generic: (b, id, s) => ({ 'X-Flotilla-Signature': signGeneric(b, s ?? SECRET), 'X-Flotilla-Delivery': id }),
-};
+const hex = (body: string, secret = SECRET) => hmacHex(body, secret);
+const sign = (forge: Forge, body: string, id: string, secret = SECRET) => forgeHeaders(forge, body, id, secret);
 
 let hinted: Forge[] = [];
 let ready = { ready: false, reason: 'no pass has finished yet' };
@@ -55,11 +45,11 @@ for (const forge of ['github', 'gitlab', 'gitea', 'generic'] as Forge[]) {
   test(`${forge}: a good delivery is accepted (202) and hints a fetch; a replay of it is refused and fetches nothing`, async () => {
     const body = JSON.stringify({ ref: 'refs/heads/main', after: 'a'.repeat(40) });
     const id = randomUUID();
-    const ok = await post(forge, body, SIGNERS[forge](body, id));
+    const ok = await post(forge, body, sign(forge, body, id));
     assert.is(ok.status, 202, await ok.clone().text());
     assert.equal(await ok.json(), { accepted: true, delivery: id });
     assert.equal(hinted, [forge]);
-    const replay = await post(forge, body, SIGNERS[forge](body, id));
+    const replay = await post(forge, body, sign(forge, body, id));
     assert.is(replay.status, 409);
     assert.match(await replay.text(), `delivery ${id} was already received`);
     assert.equal(hinted, [forge], 'the replay hinted nothing');
@@ -67,15 +57,15 @@ for (const forge of ['github', 'gitlab', 'gitea', 'generic'] as Forge[]) {
 
   test(`${forge}: wrong secret, missing proof, modified body: 401 and nothing fetched`, async () => {
     const body = JSON.stringify({ ref: 'refs/heads/main' });
-    const wrong = await post(forge, body, SIGNERS[forge](body, randomUUID(), 'not the secret'));
+    const wrong = await post(forge, body, sign(forge, body, randomUUID(), 'not the secret'));
     assert.is(wrong.status, 401);
     assert.match(await wrong.text(), 'does not match');
-    const headers = SIGNERS[forge](body, randomUUID());
+    const headers = sign(forge, body, randomUUID());
     const proofless = Object.fromEntries(Object.entries(headers).filter(([k]) => !/signature|token/i.test(k)));
     const missing = await post(forge, body, proofless);
     assert.is(missing.status, 401);
     assert.match(await missing.text(), 'missing');
-    const tampered = await post(forge, body.replace('main', 'evil'), SIGNERS[forge](body, randomUUID()));
+    const tampered = await post(forge, body.replace('main', 'evil'), sign(forge, body, randomUUID()));
     // GitLab's token does not cover the body: the body only ever hints "fetch now", so that is all it could change.
     assert.is(tampered.status, forge === 'gitlab' ? 202 : 401);
     assert.equal(hinted, forge === 'gitlab' ? ['gitlab'] : []);
@@ -90,7 +80,7 @@ test("Forgejo headers are read as Gitea's", async () => {
 
 test('a body over the cap is refused with 413 before anything else; unknown forge 404; GET 405', async () => {
   const big = 'x'.repeat(5000);
-  const res = await post('github', big, SIGNERS.github(big, randomUUID()));
+  const res = await post('github', big, sign('github', big, randomUUID()));
   assert.is(res.status, 413);
   assert.is((await post('bitbucket', '{}', {})).status, 404);
   assert.is((await fetch(`${server.url}/hooks/github`)).status, 405);

@@ -4,16 +4,11 @@ import * as assert from 'uvu/assert';
 import { createReconcilerMetrics } from '../../src/passes/createReconcilerMetrics.ts';
 import { ReplayWindow } from '../../src/passes/ReplayWindow.ts';
 import { serveEndpoints, type Endpoints } from '../../src/passes/serveEndpoints.ts';
-import { signGeneric, verifyWebhook, type Forge } from '../../src/passes/verifyWebhook.ts';
+import { verifyWebhook, type Forge } from '../../src/passes/verifyWebhook.ts';
+import { forgeHeaders } from '../helpers/forgeDeliveries.ts';
 
 const SECRET = 'replay-s3cret';
-const hex = (body: string) => createHmac('sha256', SECRET).update(body).digest('hex');
-const SIGNERS: Record<Forge, (body: string, id: string) => Record<string, string>> = {
-  github: (b, id) => ({ 'X-Hub-Signature-256': `sha256=${hex(b)}`, 'X-GitHub-Delivery': id }),
-  gitlab: (_b, id) => ({ 'X-Gitlab-Token': SECRET, 'X-Gitlab-Event-UUID': id }),
-  gitea: (b, id) => ({ 'X-Gitea-Signature': hex(b), 'X-Gitea-Delivery': id }),
-  generic: (b, id) => ({ 'X-Flotilla-Signature': signGeneric(b, SECRET), 'X-Flotilla-Delivery': id }),
-};
+const sign = (forge: Forge, body: string, id: string) => forgeHeaders(forge, body, id, SECRET);
 
 let hinted = 0;
 let processed: string | undefined;
@@ -42,7 +37,7 @@ async function post(forge: Forge, body: string, id = randomUUID()): Promise<{ st
   const res = await fetch(`${server.url}/hooks/${forge}`, {
     method: 'POST',
     body,
-    headers: { 'Content-Type': 'application/json', ...SIGNERS[forge](body, id) },
+    headers: { 'Content-Type': 'application/json', ...sign(forge, body, id) },
   });
   return { status: res.status, text: await res.text() };
 }

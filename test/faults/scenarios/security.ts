@@ -20,7 +20,7 @@ import {
 import type { Scenario } from '../helpers/frame.ts';
 import { STATUS_REF, withPipeline } from '../helpers/pipeline.ts';
 import { LEAK } from './badInput.ts';
-import { createHmac } from 'node:crypto';
+import { hmacHex, postGithubPush } from '../../helpers/forgeDeliveries.ts';
 import { since } from '../helpers/frame.ts';
 import { startRemoteReconciler } from '../helpers/remote.ts';
 
@@ -56,19 +56,8 @@ function looseModes(dir: string): string[] {
 }
 
 const SECRET = 'webhook-s3cret';
-const githubSignature = (body: string, secret: string) =>
-  `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-
-/** POSTs a GitHub-style push delivery to the reconciler; returns the HTTP status. */
-async function deliver(url: string, body: string, headers: Record<string, string>): Promise<number> {
-  const res = await fetch(`${url}/hooks/github`, {
-    method: 'POST',
-    body,
-    headers: { 'Content-Type': 'application/json', 'X-GitHub-Event': 'push', ...headers },
-  });
-  await res.text();
-  return res.status;
-}
+const githubSignature = (body: string, secret: string) => `sha256=${hmacHex(body, secret)}`;
+const deliver = postGithubPush;
 
 export const securityScenarios: Scenario[] = [
   {

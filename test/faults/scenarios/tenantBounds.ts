@@ -5,7 +5,6 @@
 import { writeFileSync, truncateSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { createHmac } from 'node:crypto';
 import { planCommand } from '../../../src/commands/planCommand.ts';
 import { validateCommand } from '../../../src/commands/validateCommand.ts';
 import { DEFAULT_PARSE_LIMITS } from '../../../src/documents/parseDocuments.ts';
@@ -26,6 +25,7 @@ import {
 import type { Expectations, Scenario } from '../helpers/frame.ts';
 import { since } from '../helpers/frame.ts';
 import { startRemoteReconciler } from '../helpers/remote.ts';
+import { forgeHeaders, postGithubPush } from '../../helpers/forgeDeliveries.ts';
 
 /** validate and plan must each finish within this on the attacking commit (measured alone: 0.03 to 0.6 s). */
 const BOUND_S = 3;
@@ -182,22 +182,9 @@ function slowConnection(url: string, from: string): Promise<{ socket: net.Socket
 }
 
 const SECRET = 'tenant-webhook-s3cret';
-const sign = (body: string) => `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
-
-async function deliver(url: string, body: string, delivery: string): Promise<number> {
-  const res = await fetch(`${url}/hooks/github`, {
-    method: 'POST',
-    body,
-    headers: {
-      'Content-Type': 'application/json',
-      'X-GitHub-Event': 'push',
-      'X-Hub-Signature-256': sign(body),
-      'X-GitHub-Delivery': delivery,
-    },
-  });
-  await res.text();
-  return res.status;
-}
+/** A push delivery of `body` under delivery id `delivery`, signed with SECRET. */
+const deliver = (url: string, body: string, delivery: string) =>
+  postGithubPush(url, body, forgeHeaders('github', body, delivery, SECRET));
 
 export const tenantBoundsScenarios: Scenario[] = [
   {
