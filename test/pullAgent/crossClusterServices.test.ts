@@ -2,11 +2,10 @@
 // the Service's slices it provides on the status branch, member2's agent applies them as member1-<slice>.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { reconcileOnce } from '../../src/reconcile.ts';
-import { runAgentPass } from '../../src/pullAgent.ts';
 import { startMemberFleet, waitFor, type MemberFleet } from '../deliveries/helpers/e2e.ts';
 import { deployment, SERVICE } from '../deliveries/helpers/mcsFixtures.ts';
 import { clusterYaml } from '../helpers/fleet.ts';
+import { agentPass, renderOnly } from './helpers/pullFleet.ts';
 
 let fleet: MemberFleet;
 const pull = (name: string) => clusterYaml(name).replace('syncMode: Push', 'syncMode: Pull');
@@ -36,29 +35,12 @@ spec:
     },
     'web provided by member1 to member2, both Pull',
   );
-  // The reconciler only renders: it delivers to no member.
-  await reconcileOnce({
-    repo: fleet.repo,
-    sourceRef: 'refs/heads/main',
-    outputRef: 'refs/heads/flotilla/rendered',
-    clusters: new Map(),
-    render: true,
-    log: () => {},
-  });
+  await renderOnly(fleet);
 });
 test.after(async () => {
   await fleet?.cleanup();
 });
 
-const agentPass = async (cluster: string) => {
-  const r = await runAgentPass({
-    cluster,
-    kube: fleet.kubes.get(cluster)!,
-    source: { kind: 'local', repo: fleet.repo },
-    log: () => {},
-  });
-  assert.ok(r.ok, r.problems.join('\n'));
-};
 const slices = async (cluster: string) => {
   const r = await fleet.kubectl([
     '--context',
@@ -84,8 +66,8 @@ test("a Pull consumer gets the Pull provider's slices as member1-<slice> through
   await waitFor(
     "member1's two endpoints in member2's dispatched slices",
     async () => {
-      await agentPass('member1');
-      await agentPass('member2');
+      await agentPass(fleet, 'member1');
+      await agentPass(fleet, 'member2');
       const own = (await slices('member1')).filter(
         (s) => !s.metadata.annotations?.['endpointslice.karmada.io/provision-cluster'],
       );

@@ -2,11 +2,10 @@
 // endpoints on the status branch, member2's agent derives derived-web and imported-member1-* slices from them.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { reconcileOnce } from '../../src/reconcile.ts';
-import { runAgentPass } from '../../src/pullAgent.ts';
 import { startMemberFleet, waitFor, type MemberFleet } from '../deliveries/helpers/e2e.ts';
 import { mcsFiles } from '../deliveries/helpers/mcsFixtures.ts';
 import { clusterYaml } from '../helpers/fleet.ts';
+import { agentPass, renderOnly } from './helpers/pullFleet.ts';
 
 let fleet: MemberFleet;
 const pullRegistration = (name: string) => clusterYaml(name).replace('syncMode: Push', 'syncMode: Pull');
@@ -17,29 +16,12 @@ test.before(async () => {
     mcsFiles(2, true, true, pullRegistration) as Record<string, string>,
     'web exported from member1, imported on member2, both Pull',
   );
-  // The reconciler only renders: it delivers to no member.
-  await reconcileOnce({
-    repo: fleet.repo,
-    sourceRef: 'refs/heads/main',
-    outputRef: 'refs/heads/flotilla/rendered',
-    clusters: new Map(),
-    render: true,
-    log: () => {},
-  });
+  await renderOnly(fleet);
 });
 test.after(async () => {
   await fleet?.cleanup();
 });
 
-const agentPass = async (cluster: string) => {
-  const r = await runAgentPass({
-    cluster,
-    kube: fleet.kubes.get(cluster)!,
-    source: { kind: 'local', repo: fleet.repo },
-    log: () => {},
-  });
-  assert.ok(r.ok, r.problems.join('\n'));
-};
 const k = async (cluster: string, ...args: string[]) => {
   const r = await fleet.kubectl(['--context', cluster, ...args]);
   assert.is(r.code, 0, r.stderr);
@@ -50,8 +32,8 @@ test("a Pull importer gets the Pull exporter's ready pod IPs through the status 
   const ips = await waitFor(
     "member1's two pods ready, in member2's imported slices",
     async () => {
-      await agentPass('member1');
-      await agentPass('member2');
+      await agentPass(fleet, 'member1');
+      await agentPass(fleet, 'member2');
       const pods = JSON.parse(await k('member1', 'get', 'pods', '-n', 'default', '-l', 'app=web', '-o', 'json')) as {
         items: { status?: { podIP?: string; conditions?: { type: string; status: string }[] } }[];
       };
