@@ -369,6 +369,7 @@ async function createObject(
   admitCreate(ctx, rt, object);
   validate(rt, object);
   if (options.dryRun) {
+    ctx.store.checkCreate(rt, object);
     sendJson(res, 201, object);
     return;
   }
@@ -542,6 +543,7 @@ async function applyObject(
     admitCreate(ctx, rt, merged);
     validate(rt, merged);
     if (options.dryRun) {
+      ctx.store.checkCreate(rt, merged);
       sendJson(res, 201, withVersion(merged, rt));
       return;
     }
