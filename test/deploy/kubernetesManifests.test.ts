@@ -95,6 +95,20 @@ test('kubectl apply --dry-run=server accepts every manifest and the cluster stor
   }
 });
 
+test('the same dry run refuses a Deployment with a mistake in it, naming the field, and stores nothing', async () => {
+  const deployment = structuredClone(objects.find((o) => o.kind === 'Deployment'));
+  deployment.spec.template.spec.topologySpreadConstraints[0].whenUnsatisfiable = 'DoNotSchedul';
+  deployment.spec.template.spec.containers[0].volumeMounts[0].name = 'dat';
+  const dry = await kubectl(['apply', '--dry-run=server', '-f', '-'], JSON.stringify(deployment));
+  assert.is(dry.code, 1);
+  assert.match(
+    dry.stderr,
+    'spec.template.spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value: "DoNotSchedul"',
+  );
+  assert.match(dry.stderr, 'spec.template.spec.containers[0].volumeMounts[0].name: Not found: "dat"');
+  assert.not.ok((await stored()).includes('deployment.apps/flotilla'));
+});
+
 /**
  * Flags of leader election and shards, built on another branch of the same release (issue 18's engine). Until
  * RUN_OPTIONS has --leader-elect they are only held to this list; from then on the parser reads them like all others.
