@@ -69,7 +69,8 @@ function describe(entry: Entry): string | string[] | undefined {
     case 'apply':
       return describeApply(entry, who, took);
     case 'status':
-      return `✓ ${who}status recorded: ${count(entry.paths, 'file')} (${short(entry.statusCommit)})`;
+      // The reconciler's pass line says "status recorded"; the agent has no pass line.
+      return who ? `✓ ${who}status recorded: ${count(entry.paths, 'file')} (${short(entry.statusCommit)})` : undefined;
     case 'push':
       return describePush(entry, who);
     case 'pass': {

@@ -73,6 +73,8 @@ test('steps that found nothing to do print nothing', () => {
   );
   assert.equal(progressLines({ step: 'schedule', next: 'status pass (catch-up) at 2026-12-01T17:30:34.452Z' }), []);
   assert.equal(progressLines({ step: 'fetch', sourceCommit: SOURCE, moved: false, ms: 200 }), []);
+  // The pass line that follows says it.
+  assert.equal(progressLines({ step: 'status', sourceCommit: SOURCE, statusCommit: OUTPUT, paths: 7 }), []);
 });
 
 test('failures and what needs a look are marked as such, with the message', () => {
