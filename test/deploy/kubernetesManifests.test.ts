@@ -62,6 +62,9 @@ test('the kustomization renders the namespace, its RBAC, Service, PodDisruptionB
     'serviceaccount/flotilla',
   ]);
   for (const o of objects.filter((o) => o.kind !== 'Namespace')) assert.is(o.metadata.namespace, NAMESPACE);
+  // A placeholder registry: an unedited kustomization fails to pull instead of pulling some other `flotilla`.
+  const deployment = objects.find((o) => o.kind === 'Deployment');
+  assert.is(deployment.spec.template.spec.containers[0].image, 'registry.example.com/flotilla:0.1.0');
   const role = objects.find((o) => o.kind === 'Role');
   assert.equal(role.rules, [
     { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'watch', 'create', 'update'] },
