@@ -26,7 +26,7 @@ Commands:
   explain    Why a template went where it went: the policy that won, and per cluster the
              filter that rejected it or the replicas it got.
   up         The local demo: three member clusters, a config repo, the reconciler, nginx propagated
-             (--dir DIR, default .flotilla/demo; --exit to stop after the check).
+             (--dir DIR, default .flotilla/demo; --exit to stop after the check; --log-format text|json).
   run        The reconciler: watch (local) or fetch (remote URL) the config repo, render, apply to the
              Push clusters registered in Git, commit status; /healthz /readyz /metrics and webhooks
              (flotilla run --help).
@@ -79,9 +79,14 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'up') {
     const { values } = parseArgs({
       args: rest,
-      options: { dir: { type: 'string', default: '.flotilla/demo' }, exit: { type: 'boolean', default: false } },
+      options: {
+        dir: { type: 'string', default: '.flotilla/demo' },
+        exit: { type: 'boolean', default: false },
+        'log-format': { type: 'string' },
+      },
     });
     const { upCommand } = await import('./commands/upCommand.ts');
+    const { chooseLogFormat } = await import('./commands/progressLine.ts');
     const stopSignal = new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
@@ -89,6 +94,7 @@ async function main(argv: string[]): Promise<number> {
     return upCommand({
       dir: values.dir ?? '.flotilla/demo',
       exit: values.exit ?? false,
+      logFormat: chooseLogFormat(values['log-format'], process.stdout.isTTY === true),
       out: (s) => process.stdout.write(s),
       err: (s) => process.stderr.write(s),
       stopSignal,
@@ -177,11 +183,14 @@ async function main(argv: string[]): Promise<number> {
     const pauseAt = process.env.FLOTILLA_FAULT_PAUSE_AT || undefined;
     if (pauseAt && !(FAULT_PAUSE_POINTS as readonly string[]).includes(pauseAt))
       throw new UsageError(`FLOTILLA_FAULT_PAUSE_AT=${pauseAt}: use ${FAULT_PAUSE_POINTS.join(' or ')}, or unset it`);
+    const { chooseLogFormat } = await import('./commands/progressLine.ts');
+    const logFormat = chooseLogFormat(values['log-format'], process.stdout.isTTY === true);
     const stopSignal = new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
     return runCommand({
+      logFormat,
       pauseAt: pauseAt as (typeof FAULT_PAUSE_POINTS)[number] | undefined,
       repo: values.repo,
       sourceBranch: values['source-branch'] ?? 'main',

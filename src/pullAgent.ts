@@ -134,40 +134,51 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
   let delivery: RenderedDelivery | null = null;
   let mine: ClusterDelivery | undefined;
   const started = performance.now();
-  try {
-    const source = opts.source;
-    delivery = await applyRendered({
-      repo,
-      outputRef: `refs/heads/${renderedBranch}`,
-      statusRef,
-      clusters: new Map([[opts.cluster, opts.kube]]),
-      ...(opts.now ? { now: opts.now } : {}),
-      // The planned inventory must reach the remote before the apply: the next fetch replaces the local branch.
-      ...(source.kind === 'remote'
-        ? {
-            recordPlanned: (write: () => Promise<{ commit: string | null }>) =>
-              pushStatus(source, statusBranch, opts.pushAttempts ?? 5, write, log, 'planned inventory'),
-          }
-        : {}),
-    });
-    mine = delivery.clusters.get(opts.cluster);
-    result.renderedCommit = delivery.renderedCommit;
-    result.sourceCommit = delivery.sourceCommit ?? null;
-    for (const r of mine?.results ?? []) result.actions[r.action] = (result.actions[r.action] ?? 0) + 1;
-    for (const r of mine?.results ?? []) {
-      if (r.action === 'failed' || r.action === 'conflict')
-        result.problems.push(`${r.path ?? `${r.ref.kind}/${r.ref.name}`}: ${r.action}: ${r.message}`);
-    }
-    for (const note of mine?.notes ?? []) if (note.startsWith('apply failed')) result.problems.push(note);
+  // Nothing rendered yet is how every repo starts (an agent may come up before the reconciler's first render):
+  // nothing to apply and nothing wrong. The status below still reports the member.
+  const nothingRendered = (await readRef(repo, `refs/heads/${renderedBranch}`).catch(() => undefined)) === null;
+  if (nothingRendered) {
     log('apply', {
       cluster: opts.cluster,
-      writes: mine?.writes ?? 0,
-      ...result.actions,
-      ...(mine?.notes.length ? { notes: mine.notes } : {}),
-      ms: Math.round(performance.now() - started),
+      writes: 0,
+      waiting: `nothing rendered yet (${renderedBranch} does not exist); the reconciler's first render creates it`,
     });
-  } catch (err) {
-    fail('apply', err);
+  } else {
+    try {
+      const source = opts.source;
+      delivery = await applyRendered({
+        repo,
+        outputRef: `refs/heads/${renderedBranch}`,
+        statusRef,
+        clusters: new Map([[opts.cluster, opts.kube]]),
+        ...(opts.now ? { now: opts.now } : {}),
+        // The planned inventory must reach the remote before the apply: the next fetch replaces the local branch.
+        ...(source.kind === 'remote'
+          ? {
+              recordPlanned: (write: () => Promise<{ commit: string | null }>) =>
+                pushStatus(source, statusBranch, opts.pushAttempts ?? 5, write, log, 'planned inventory'),
+            }
+          : {}),
+      });
+      mine = delivery.clusters.get(opts.cluster);
+      result.renderedCommit = delivery.renderedCommit;
+      result.sourceCommit = delivery.sourceCommit ?? null;
+      for (const r of mine?.results ?? []) result.actions[r.action] = (result.actions[r.action] ?? 0) + 1;
+      for (const r of mine?.results ?? []) {
+        if (r.action === 'failed' || r.action === 'conflict')
+          result.problems.push(`${r.path ?? `${r.ref.kind}/${r.ref.name}`}: ${r.action}: ${r.message}`);
+      }
+      for (const note of mine?.notes ?? []) if (note.startsWith('apply failed')) result.problems.push(note);
+      log('apply', {
+        cluster: opts.cluster,
+        writes: mine?.writes ?? 0,
+        ...result.actions,
+        ...(mine?.notes.length ? { notes: mine.notes } : {}),
+        ms: Math.round(performance.now() - started),
+      });
+    } catch (err) {
+      fail('apply', err);
+    }
   }
 
   const status: ClusterStatus | undefined = await collectClusterStatus(opts.kube).catch(() => undefined);
@@ -208,7 +219,7 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
   } catch (err) {
     fail('status', err);
   }
-  result.ok = delivery !== null && result.problems.length === 0;
+  result.ok = (delivery !== null || nothingRendered) && result.problems.length === 0;
   return result;
 }
 

@@ -12,11 +12,12 @@ import { commitStatusHook } from '../commitStatuses/commitStatusHook.ts';
 import type { ForgeConfig } from '../commitStatuses/types.ts';
 import { FORGE_ARG_OPTIONS, FORGE_HELP } from './parseForgeOptions.ts';
 import { UsageError } from '../errors/UsageError.ts';
+import { progressPrinter, type LogFormat } from './progressLine.ts';
 
 export const DEFAULT_LISTEN = '127.0.0.1:9464';
 
 export const RUN_USAGE = `usage: flotilla run --repo PATH|URL [--source-branch main] [--credentials-dir DIR] [--kubeconfig FILE]
-       [--insecure-kubeconfig-exec]
+       [--insecure-kubeconfig-exec] [--log-format text|json (default: text on a terminal, else json)]
        [--listen ${DEFAULT_LISTEN}|HOST:PORT|off] [--resync 5m|0] [--fetch-schedule "* * * * *"]
        [--webhook-secret-env VAR] [--mirror-dir DIR] [--cluster-failure-threshold 30s] [--cluster-success-threshold 30s]
        [--cluster-status-update-frequency 10s|0] [--graceful-eviction-timeout 10m]
@@ -36,6 +37,7 @@ export const RUN_OPTIONS = {
   'fetch-schedule': { type: 'string', default: '* * * * *' },
   'webhook-secret-env': { type: 'string' },
   'mirror-dir': { type: 'string' },
+  'log-format': { type: 'string' },
   'cluster-failure-threshold': { type: 'string', default: '30s' },
   'cluster-success-threshold': { type: 'string', default: '30s' },
   'cluster-status-update-frequency': { type: 'string', default: '10s' },
@@ -72,8 +74,10 @@ export interface RunOptions {
   /** Commit statuses per cluster after each apply, with the token cli.ts read from the environment. */
   forge?: { config: ForgeConfig; token: string } | undefined;
   cwd: string;
-  /** One JSON line per entry. */
+  /** One JSON line per entry, or with logFormat text one progress line per step that did something. */
   out: (s: string) => void;
+  /** Default json (what scripts read); cli.ts picks text when stdout is a terminal. */
+  logFormat?: LogFormat;
   err: (s: string) => void;
   stopSignal: Promise<void>;
   /**
@@ -145,9 +149,14 @@ export async function runCommand(opts: RunOptions): Promise<number> {
 
   // The status-commit pause point is the status commit after an apply, not the planned inventory written before it.
   let applied = false;
+  const print =
+    opts.logFormat === 'text'
+      ? progressPrinter(opts.out, () => `${new Date().toTimeString().slice(0, 8)} `)
+      : (entry: Record<string, unknown>) =>
+          opts.out(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
   const log = (entry: Record<string, unknown>) => {
     if (entry.step === 'apply') applied = true;
-    opts.out(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
+    print(entry);
   };
   const pauseRef = opts.pauseAt && `refs/heads/${opts.pauseAt === 'output-commit' ? RENDERED_BRANCH : STATUS_BRANCH}`;
   let reconciler;

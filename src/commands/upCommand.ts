@@ -8,6 +8,7 @@ import { startMember, writeKubeconfig, type Member } from '../members/index.ts';
 import { startReconciler } from '../passes/startReconciler.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { startAgent } from '../pullAgent.ts';
+import { progressPrinter, type LogFormat } from './progressLine.ts';
 
 const TEMPLATE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../repo-template');
 const MEMBERS = [
@@ -19,6 +20,8 @@ const MEMBERS = [
 export interface UpOptions {
   dir: string;
   exit: boolean;
+  /** json (default): the reconciler's and the agent's JSON lines on stderr; text: a progress line per step that did something. */
+  logFormat?: LogFormat;
   out: (s: string) => void;
   err: (s: string) => void;
   /** Resolves when the user asks to stop (Ctrl-C). */
@@ -34,13 +37,15 @@ export async function upCommand(opts: UpOptions): Promise<number> {
   const dir = path.resolve(opts.dir);
   const started = Date.now();
   mkdirSync(dir, { recursive: true });
-  const say = (s: string) => opts.err(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${s}\n`);
+  const elapsed = () => `[${((Date.now() - started) / 1000).toFixed(1)}s] `;
+  const text = opts.logFormat === 'text';
+  const say = (s: string) => opts.err(`${elapsed()}${text ? `✓ ${s}` : s}\n`);
   const members: Member[] = [];
   const closers: (() => Promise<void> | void)[] = [];
   try {
     for (const m of MEMBERS) {
       members.push(await startMember({ name: m.name, dataDir: path.join(dir, 'members', m.name), readyDelayMs: 300 }));
-      say(`member ${m.name} (${m.mode}) serving at ${members[members.length - 1]!.url}`);
+      say(`${text ? '' : 'member '}${m.name} (${m.mode}) serving at ${members[members.length - 1]!.url}`);
     }
     const kubeconfig = path.join(dir, 'members.config');
     writeKubeconfig(kubeconfig, members);
@@ -66,7 +71,9 @@ export async function upCommand(opts: UpOptions): Promise<number> {
         if (!gitConfigured(work, key)) git(work, 'config', key, value);
       }
     }
-    const log = (entry: Record<string, unknown>) => say(JSON.stringify(entry));
+    const log = text
+      ? progressPrinter(opts.err, elapsed)
+      : (entry: Record<string, unknown>) => say(JSON.stringify(entry));
     // member3 is in Pull mode: its agent (what `flotilla agent` runs beside a member) works on the same bare repo,
     // on its own triggers, and once more after each reconciler pass so the demo's check sees it converge.
     const agent = await startAgent({
@@ -91,7 +98,8 @@ export async function upCommand(opts: UpOptions): Promise<number> {
     });
     closers.push(() => reconciler.stop());
     const kick = () => reconciler.kick('demo');
-    say(`reconciler watching ${bare} (main); ${reconciler.url}/metrics`);
+    // In text mode the reconciler's own start line says this.
+    if (!text) say(`reconciler watching ${bare} (main); ${reconciler.url}/metrics`);
 
     if (fresh) {
       for (const entry of readdirSync(TEMPLATE))

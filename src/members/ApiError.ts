@@ -92,7 +92,9 @@ export interface FieldError {
     | 'FieldValueNotSupported'
     | 'FieldValueRequired'
     | 'FieldValueInvalid'
-    | 'FieldValueTooLong';
+    | 'FieldValueTooLong'
+    | 'FieldValueDuplicate'
+    | 'FieldValueNotFound';
   field: string;
   /** The message without the field: `Forbidden: ...`, `Unsupported value: "x": supported values: ...`. */
   body: string;

@@ -30,6 +30,45 @@ test('flotilla up --exit: three members, the nginx walkthrough pushed, 2/2 ready
     assert.match(err, /"step":"render","sourceCommit":"[0-9a-f]{40}"/);
     // The reconciler reads kubeconfigs from a folder of their own, not from the one holding the clone.
     assert.match(err, `"kubeconfig":"${path.join(realpathSync(dir), 'credentials', 'members.config')}"`);
+    // Member3's agent starting before the first render is the normal first state, not an error.
+    assert.not.match(err, /"error"/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('flotilla up --log-format text: a progress line per step that did something, then the same table', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'flotilla-up-text-'));
+  try {
+    const child = spawn(process.execPath, [BIN, 'up', '--dir', dir, '--exit', '--log-format', 'text'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    child.stderr.on('data', (c) => {
+      err += c;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.is(code, 0, err);
+    const lines = err.split('\n').filter(Boolean);
+    for (const line of lines) assert.match(line, /^\[\d+\.\ds\] [✓·!] /);
+    assert.ok(
+      lines.some((l) => / ✓ member1 \(Push\) serving at https:/.test(l)),
+      err,
+    );
+    assert.ok(
+      lines.some((l) => /✓ rendered [0-9a-f]{7} → [0-9a-f]{7}: 3 files \((\d+ ms|\d+\.\d s)\)$/.test(l)),
+      err,
+    );
+    assert.ok(
+      lines.some((l) => /✓ applied [0-9a-f]{7} to member1: 1 created/.test(l)),
+      err,
+    );
+    assert.not.match(err, /[✗{]/);
+    assert.match(out, 'deployment/nginx  READY 2/2 (aggregated)  member1 1/1, member2 1/1');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -176,4 +176,21 @@ test('dryRun=All on create stores nothing, any other dryRun value is a 422', asy
   assert.is((await api(member, 'GET', `${CONFIGMAPS}/dry`)).status, 404);
 });
 
+test('a dryRun=All create is refused as the real one: a missing namespace is 404, a taken name 409, by POST and by apply', async () => {
+  const elsewhere = '/api/v1/namespaces/not-there/configmaps';
+  const post = await api(member, 'POST', `${elsewhere}?dryRun=All`, { body: configMap('dry', 'dry') });
+  assert.is(post.status, 404);
+  assert.is(post.body.message, 'namespaces "not-there" not found');
+  const apply = await api(member, 'PATCH', `${elsewhere}/dry?dryRun=All&fieldManager=test`, {
+    body: configMap('dry', 'dry'),
+    contentType: 'application/apply-patch+yaml',
+  });
+  assert.is(apply.status, 404);
+  assert.is(apply.body.message, 'namespaces "not-there" not found');
+  const taken = await api(member, 'POST', `${CONFIGMAPS}?dryRun=All`, { body: configMap('page-b', 'other') });
+  assert.is(taken.status, 409);
+  assert.is((await api(member, 'GET', `${CONFIGMAPS}/page-b`)).body.metadata.labels.app, 'paged');
+  assert.is((await api(member, 'GET', '/api/v1/namespaces/not-there')).status, 404);
+});
+
 test.run();

@@ -86,6 +86,29 @@ test('one pass on a local bare repo applies only clusters/member3/ and commits m
   assert.is(logs.find((l) => l.step === 'status')?.statusCommit, result.statusCommit);
 });
 
+test('before the first render the agent waits without an error: the pass is ok and still reports the member', async () => {
+  const fresh = await scratch.repo();
+  const logs: Record<string, unknown>[] = [];
+  const result = await runAgentPass({
+    cluster: 'member3',
+    kube,
+    source: { kind: 'local', repo: fresh },
+    log: (e) => logs.push(e),
+  });
+  assert.ok(result.ok, result.problems.join('\n'));
+  assert.equal(result.problems, []);
+  assert.not.ok(
+    logs.some((l) => 'error' in l),
+    JSON.stringify(logs),
+  );
+  const apply = logs.find((l) => l.step === 'apply')!;
+  assert.match(String(apply.waiting), 'nothing rendered yet (flotilla/rendered does not exist)');
+  assert.ok(result.statusCommit, 'the heartbeat is written all the same');
+  assert.ok(
+    git(fresh.gitdir, 'ls-tree', '-r', '--name-only', 'flotilla/status').split('\n').includes('clusters/member3.yaml'),
+  );
+});
+
 test('the running agent applies a new rendered commit as soon as the branch moves, not on its interval', async () => {
   const logs: Record<string, unknown>[] = [];
   const agent = await startAgent({

@@ -17,6 +17,7 @@ import { defaultObject, type Allocators } from '../resources/defaultObject.ts';
 import { initialStatus, prepareForCreate } from '../resources/prepareForCreate.ts';
 import { keepAllocatedValues } from '../resources/serviceAllocation.ts';
 import { validateConfigData } from '../resources/validateConfigData.ts';
+import { validateWorkloadAndAccess } from '../resources/validateWorkloadAndAccess.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import { matchesFieldRequirements, parseFieldSelector } from '../selectors/parseFieldSelector.ts';
 import { matchesLabelRequirements, parseLabelSelector } from '../selectors/parseLabelSelector.ts';
@@ -215,8 +216,11 @@ function serviceAllocators(ctx: ServerContext): Allocators {
 
 /** The kind's validation of the object being written (`previous` on update), as a 422 naming every problem. */
 function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): void {
-  if (rt.group !== '') return;
-  const errors = validateConfigData(rt.kind, object, previous);
+  if (rt.crd) return;
+  const errors = [
+    ...(rt.group === '' ? validateConfigData(rt.kind, object, previous) : []),
+    ...validateWorkloadAndAccess(rt.group, rt.kind, object),
+  ];
   if (errors.length > 0) throw invalidFields(rt.kind, rt.group, object.metadata.name ?? '', errors);
 }
 
@@ -369,6 +373,7 @@ async function createObject(
   admitCreate(ctx, rt, object);
   validate(rt, object);
   if (options.dryRun) {
+    ctx.store.checkCreate(rt, object);
     sendJson(res, 201, object);
     return;
   }
@@ -542,6 +547,7 @@ async function applyObject(
     admitCreate(ctx, rt, merged);
     validate(rt, merged);
     if (options.dryRun) {
+      ctx.store.checkCreate(rt, merged);
       sendJson(res, 201, withVersion(merged, rt));
       return;
     }

@@ -81,12 +81,22 @@ export class ObjectStore {
     return this.log.filter((e) => e.resourceVersion > resourceVersion);
   }
 
+  /**
+   * Throws what creating `input` would throw (its namespace missing or terminating, its name taken) without
+   * storing it: a dryRun=All create is refused exactly as the real one, as the API server's dry-run storage does.
+   */
+  checkCreate(rt: ResourceType, input: KubeObject): void {
+    const name = input.metadata.name!;
+    const namespace = rt.namespaced ? input.metadata.namespace : undefined;
+    if (rt.namespaced) this.requireActiveNamespace(namespace!);
+    if (this.get(resourceKeyOf(rt), namespace, name)) throw alreadyExists(rt.group, rt.plural, name);
+  }
+
   create(rt: ResourceType, input: KubeObject): KubeObject {
     const resource = resourceKeyOf(rt);
     const name = input.metadata.name!;
     const namespace = rt.namespaced ? input.metadata.namespace : undefined;
-    if (rt.namespaced) this.requireActiveNamespace(namespace!);
-    if (this.get(resource, namespace, name)) throw alreadyExists(rt.group, rt.plural, name);
+    this.checkCreate(rt, input);
     const rv = ++this.resourceVersion;
     const object: KubeObject = {
       ...input,

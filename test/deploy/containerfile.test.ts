@@ -1,0 +1,112 @@
+// deploy/Containerfile without building it (no container engine here): what it copies from the build context
+// exists, what it copies into the runtime image is what `npm pack` ships, and its entrypoint is the package's CLI.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runProgram } from '../helpers/runProgram.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const CONTAINERFILE = readFileSync(path.join(ROOT, 'deploy', 'Containerfile'), 'utf8');
+
+interface Stage {
+  name: string | undefined;
+  copies: { from: string | undefined; sources: string[]; target: string }[];
+  lines: string[];
+}
+
+/** The stages of the Containerfile and their COPY instructions (line continuations joined, comments dropped). */
+function stages(text: string): Stage[] {
+  const out: Stage[] = [];
+  const lines = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  for (const line of lines) {
+    const from = /^FROM\s+\S+(?:\s+AS\s+(\S+))?$/i.exec(line);
+    if (from) {
+      out.push({ name: from[1], copies: [], lines: [] });
+      continue;
+    }
+    const stage = out[out.length - 1];
+    if (!stage) continue;
+    stage.lines.push(line);
+    const copy = /^COPY\s+(?:--from=(\S+)\s+)?(.+)$/i.exec(line);
+    if (copy) {
+      const words = copy[2]!.split(/\s+/);
+      stage.copies.push({ from: copy[1], sources: words.slice(0, -1), target: words[words.length - 1]! });
+    }
+  }
+  return out;
+}
+
+const parsed = stages(CONTAINERFILE);
+const runtime = parsed[parsed.length - 1]!;
+
+test('every path copied from the build context exists in the repository', () => {
+  const fromContext = parsed.flatMap((s) => s.copies.filter((c) => !c.from).flatMap((c) => c.sources));
+  assert.ok(fromContext.includes('src/'), 'the build stage compiles src/');
+  for (const source of fromContext) assert.ok(existsSync(path.join(ROOT, source)), `${source} exists`);
+});
+
+test('the runtime image holds what `npm pack` ships (less the demo), production dependencies, and no sources', async () => {
+  const pack = await runProgram('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))),
+  });
+  assert.is(pack.code, 0, pack.stderr);
+  const packed = (JSON.parse(pack.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+  const byStage = new Map(parsed.map((s) => [s.name, s]));
+  const copied: string[] = [];
+  for (const copy of runtime.copies) {
+    for (const source of copy.sources) {
+      copied.push(source);
+      if (!copy.from) {
+        // From the build context: a file or folder of the package as npm packs it.
+        const prefix = source.replace(/\/$/, '');
+        assert.ok(
+          packed.some((p) => p === prefix || p.startsWith(`${prefix}/`)),
+          `${source} is in the packed files`,
+        );
+        continue;
+      }
+      const stage = byStage.get(copy.from);
+      assert.ok(stage, `stage ${copy.from} exists`);
+      if (source.endsWith('/dist/')) {
+        // Compiled by the build stage: dist/ is the package's, and the build stage runs the package's build.
+        assert.ok(pkg.files.includes('dist/'));
+        assert.ok(stage!.lines.includes('RUN npm run build'));
+      } else if (source.endsWith('/node_modules/')) {
+        assert.ok(
+          stage!.lines.some((l) => /^RUN npm ci\b.*--omit=dev\b/.test(l)),
+          'node_modules holds production dependencies only',
+        );
+      } else assert.unreachable(`unexpected copy from ${copy.from}: ${source}`);
+    }
+  }
+  assert.equal(copied.map((c) => c.replace(/^\/src\//, '').replace(/\/$/, '')).sort(), [
+    'bin',
+    'dist',
+    'node_modules',
+    'package.json',
+    'policies',
+  ]);
+  assert.not.ok(
+    runtime.lines.some((l) => /^COPY\b.*\bsrc\/\s/.test(`${l} `)),
+    'no sources in the runtime image',
+  );
+});
+
+test('the image runs `flotilla run` from the packaged CLI as a numeric non-root user', () => {
+  const entrypoint = runtime.lines.find((l) => l.startsWith('ENTRYPOINT'))!;
+  assert.equal(JSON.parse(entrypoint.replace(/^ENTRYPOINT\s+/, '')), ['node', '/opt/flotilla/bin/flotilla.js', 'run']);
+  const workdir = runtime.lines.find((l) => l.startsWith('WORKDIR'))!.split(/\s+/)[1];
+  assert.is(workdir, '/opt/flotilla', 'the package is copied to where the entrypoint runs it');
+  const user = runtime.lines.filter((l) => l.startsWith('USER')).pop()!;
+  // A kubelet can hold runAsNonRoot only against a numeric user.
+  assert.match(user, /^USER\s+[1-9]\d*:\d+$/);
+});
+
+test.run();

@@ -1,0 +1,163 @@
+// The API server's checks of Deployments, PodDisruptionBudgets, RBAC objects and Service ports, as the member
+// answers them: each mistake is named with its field path and the API server's words.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { validateWorkloadAndAccess } from '../../../src/members/resources/validateWorkloadAndAccess.ts';
+
+const messages = (group: string, kind: string, object: unknown) =>
+  validateWorkloadAndAccess(group, kind, object).map((e) => `${e.field}: ${e.body}`);
+
+const deployment = (patch: (d: any) => void = () => {}) => {
+  const d = {
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: 'web' } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: {
+          restartPolicy: 'Always',
+          containers: [
+            {
+              name: 'web',
+              image: 'nginx',
+              ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
+              env: [{ name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+              volumeMounts: [{ name: 'data', mountPath: '/data' }],
+              livenessProbe: { httpGet: { path: '/healthz', port: 'http' }, successThreshold: 1 },
+              resources: { requests: { cpu: '100m', memory: '64Mi' }, limits: { memory: '128Mi' } },
+            },
+          ],
+          volumes: [{ name: 'data', emptyDir: {} }],
+          topologySpreadConstraints: [
+            {
+              maxSkew: 1,
+              topologyKey: 'kubernetes.io/hostname',
+              whenUnsatisfiable: 'DoNotSchedule',
+              labelSelector: { matchLabels: { app: 'web' } },
+              matchLabelKeys: ['pod-template-hash'],
+            },
+          ],
+        },
+      },
+    },
+  };
+  patch(d);
+  return d;
+};
+
+test('a well-formed Deployment has no errors', () => {
+  assert.equal(messages('apps', 'Deployment', deployment()), []);
+});
+
+test('a Deployment: selector, template labels, strategy and the pod template are checked as the API server does', () => {
+  assert.equal(
+    messages(
+      'apps',
+      'Deployment',
+      deployment((d) => {
+        d.spec.template.metadata.labels = { app: 'api' };
+        d.spec.strategy.rollingUpdate.maxSurge = '0%';
+      }),
+    ),
+    [
+      'spec.template.metadata.labels: Invalid value: {"app":"api"}: `selector` does not match template `labels`',
+      'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0',
+    ],
+  );
+  const c = (d: any) => d.spec.template.spec.containers[0];
+  assert.equal(
+    messages(
+      'apps',
+      'Deployment',
+      deployment((d) => {
+        c(d).ports[0].name = 'metrics-and-webhooks';
+        c(d).volumeMounts[0].name = 'cache';
+        c(d).env[0].valueFrom.fieldRef.fieldPath = 'metadata.generation';
+        c(d).resources.limits.cpu = '50m';
+        d.spec.template.spec.topologySpreadConstraints[0].whenUnsatisfiable = 'Never';
+      }),
+    ),
+    [
+      'spec.template.spec.containers[0].ports[0].name: Invalid value: "metrics-and-webhooks": must be no more than 15 characters',
+      'spec.template.spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Unsupported value: "metadata.generation": supported values: "metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"',
+      'spec.template.spec.containers[0].volumeMounts[0].name: Not found: "cache"',
+      'spec.template.spec.containers[0].resources.requests: Invalid value: "100m": must be less than or equal to cpu limit of 50m',
+      'spec.template.spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value: "Never": supported values: "DoNotSchedule", "ScheduleAnyway"',
+    ],
+  );
+  assert.equal(
+    messages(
+      'apps',
+      'Deployment',
+      deployment((d) => delete d.spec.selector),
+    ),
+    ['spec.selector: Required value'],
+  );
+});
+
+test('a PodDisruptionBudget takes minAvailable or maxUnavailable, not both, and a known eviction policy', () => {
+  assert.equal(
+    messages('policy', 'PodDisruptionBudget', {
+      spec: { maxUnavailable: 1, unhealthyPodEvictionPolicy: 'AlwaysAllow' },
+    }),
+    [],
+  );
+  assert.equal(messages('policy', 'PodDisruptionBudget', { spec: { minAvailable: '150%', maxUnavailable: 1 } }), [
+    'spec: Invalid value: {"minAvailable":"150%","maxUnavailable":1}: minAvailable and maxUnavailable cannot be both set',
+    'spec.minAvailable: Invalid value: "150%": must not be greater than 100%',
+  ]);
+});
+
+test('RBAC: a rule needs verbs, groups and resources; a binding a known role kind and subject kind', () => {
+  const rbac = 'rbac.authorization.k8s.io';
+  assert.equal(
+    messages(rbac, 'Role', { rules: [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get'] }] }),
+    [],
+  );
+  assert.equal(
+    messages(rbac, 'Role', { rules: [{ resources: ['leases'] }, { nonResourceURLs: ['/healthz'], verbs: ['get'] }] }),
+    [
+      'rules[0].verbs: Required value: verbs must contain at least one value',
+      'rules[0].apiGroups: Required value: resource rules must supply at least one api group',
+      'rules[1].nonResourceURLs: Invalid value: ["/healthz"]: namespaced rules cannot apply to non-resource URLs',
+    ],
+  );
+  assert.equal(
+    messages(rbac, 'RoleBinding', {
+      roleRef: { apiGroup: rbac, kind: 'Role', name: 'leases' },
+      subjects: [{ kind: 'ServiceAccount', name: 'flotilla', namespace: 'flotilla-system' }],
+    }),
+    [],
+  );
+  assert.equal(
+    messages(rbac, 'ClusterRoleBinding', {
+      roleRef: { apiGroup: rbac, kind: 'Role', name: 'leases' },
+      subjects: [
+        { kind: 'ServiceAccount', name: 'flotilla' },
+        { kind: 'Robot', name: 'r2' },
+      ],
+    }),
+    [
+      'roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"',
+      'subjects[0].namespace: Required value',
+      'subjects[1].kind: Unsupported value: "Robot": supported values: "ServiceAccount", "User", "Group"',
+    ],
+  );
+});
+
+test('Service ports: named when there are several, each name once, numbers and target ports in range', () => {
+  assert.equal(messages('', 'Service', { spec: { ports: [{ name: 'http', port: 9464, targetPort: 'http' }] } }), []);
+  assert.equal(
+    messages('', 'Service', {
+      spec: { ports: [{ port: 80 }, { name: 'http', port: 70000, targetPort: 'web-and-metrics-port' }] },
+    }),
+    [
+      'spec.ports[0].name: Required value',
+      'spec.ports[1].port: Invalid value: 70000: must be between 1 and 65535, inclusive',
+      'spec.ports[1].targetPort: Invalid value: "web-and-metrics-port": must be no more than 15 characters',
+    ],
+  );
+});
+
+test.run();
