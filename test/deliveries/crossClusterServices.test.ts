@@ -278,6 +278,7 @@ test('both empty: every cluster gets every other cluster slices', async () => {
 test('deleting the MultiClusterService prunes every dispatched slice; its Service keeps running where it ran', async () => {
   fleet.config.commit({ ...files([], [], ['member1']), 'templates/mcs.yaml': null }, 'drop it');
   await full();
+  await verifies();
   for (const m of MEMBERS) {
     assert.is((await slices(m)).filter(dispatched).length, 0, m);
     assert.ok(await serviceOn(m), m);
