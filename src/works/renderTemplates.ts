@@ -23,7 +23,7 @@ import type { IndexEntry, IndexView } from '../branches/rendered/outputIndex.ts'
 import { renderWorkManifest } from './renderWorkManifest.ts';
 import { markScaleTarget, scaleTargetOf, scaleTargets } from './markScaleTargets.ts';
 import { claimForMultiClusterService, multiClusterServiceFor } from '../bindings/claimForMultiClusterService.ts';
-import { isMultiClusterService, unknownClusters } from '../interpreters/dispatchEndpointSlices.ts';
+import { isCrossCluster, isMultiClusterService, unknownClusters } from '../interpreters/dispatchEndpointSlices.ts';
 import {
   MULTI_CLUSTER_SERVICE_KIND,
   NETWORKING_API_VERSION,
@@ -432,7 +432,10 @@ function place(
     ...(Object.keys(template.labels).length > 0 ? { labels: template.labels } : {}),
   };
 
-  if (isMultiClusterService(template.manifest)) reportUnknownClusters(template, template.manifest, model, problems);
+  if (isMultiClusterService(template.manifest)) {
+    if (isCrossCluster(template.manifest)) reportUnknownClusters(template, template.manifest, model, problems);
+    else reportTypeNotServed(template, template.manifest, problems);
+  }
 
   const ns = autoPropagatedNamespace(template);
   if (ns.propagate) {
@@ -537,6 +540,28 @@ function reportUnknownClusters(
         : `name one of ${registered.join(', ') || '(no cluster is registered)'} in ${at}, or register ${name} under clusters/`,
     });
   }
+}
+
+/**
+ * Karmada's own controllers act on a MultiClusterService only when its types hold CrossCluster
+ * (helper.MultiClusterServiceCrossClusterEnabled); a LoadBalancer one is left to a cloud provider's multi-cluster
+ * controller (karmada-io/multicluster-cloud-provider), which is the only reader of its spec.ports. Flotilla runs no
+ * such controller, so the file would do nothing without a word: said here, at its types.
+ */
+function reportTypeNotServed(template: Template, mcs: MultiClusterService, problems: Problem[]): void {
+  const types = mcs.spec?.types ?? [];
+  const service = describeRef({
+    kind: 'Service',
+    namespace: template.ref.namespace,
+    name: template.ref.name,
+  });
+  problems.push({
+    ...(template.fieldSources?.['spec.types'] ?? template.source),
+    code: 'TYPE_NOT_SERVED',
+    severity: 'warning',
+    message: `${describeRef(template.ref)} has types [${types.join(', ')}]: Karmada's own controllers act only on CrossCluster${types.includes('LoadBalancer') ? " and leave LoadBalancer to a cloud provider's multi-cluster controller, which Flotilla does not run" : ''}; here it has no effect: no load balancer, no endpoints dispatched, and ${service} is placed by its propagation policy like any template`,
+    fix: 'use types: [CrossCluster] to reach the Service from other clusters, or run a multi-cluster cloud provider against the members and keep this file as its input',
+  });
 }
 
 function isMultiClusterServiceRef(ref: ObjectRef): boolean {
