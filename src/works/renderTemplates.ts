@@ -22,7 +22,11 @@ import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import type { IndexEntry, IndexView } from '../branches/rendered/outputIndex.ts';
 import { renderWorkManifest } from './renderWorkManifest.ts';
 import { markScaleTarget, scaleTargetOf, scaleTargets } from './markScaleTargets.ts';
-import { claimForMultiClusterService, multiClusterServiceFor } from '../bindings/claimForMultiClusterService.ts';
+import {
+  claimForMultiClusterService,
+  multiClusterServiceFor,
+  multiClusterServiceKeyOf,
+} from '../bindings/claimForMultiClusterService.ts';
 import { isCrossCluster, isMultiClusterService, unknownClusters } from '../interpreters/dispatchEndpointSlices.ts';
 import {
   MULTI_CLUSTER_SERVICE_KIND,
@@ -264,11 +268,16 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
       clusters: [],
       held: `${orphaned} was deleted: its last output is kept`,
     });
+    // A MultiClusterService still in Git but no longer CrossCluster lets go of its Service as a deleted one does
+    // (Karmada's retrieveService keeps the binding; its webhook would not even let the types change).
+    const mcsKey = multiClusterServiceKeyOf(template.ref);
+    const stillThere =
+      mcsKey !== undefined && orphaned === describeRef(parseRefKey(mcsKey)) && model.templates.has(mcsKey);
     problems.push({
       ...template.source,
       code: 'POLICY_REMOVED',
       severity: 'warning',
-      message: `${describeRef(template.ref)} was placed by ${orphaned}, which is gone; it keeps running where it ran and is no longer updated`,
+      message: `${describeRef(template.ref)} was placed by ${orphaned}, which ${stillThere ? 'no longer has type CrossCluster' : 'is gone'}; it keeps running where it ran and is no longer updated`,
       fix: 'add a policy that selects it to manage it again, or delete the template to remove it from the clusters',
     });
     return true;

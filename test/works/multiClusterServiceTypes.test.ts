@@ -4,6 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { clusterYaml, makeConfigRepo } from '../helpers/fleet.ts';
 
 const SERVICE = `apiVersion: v1
@@ -76,6 +77,33 @@ test('a CrossCluster MultiClusterService claims its Service with no such warning
     output.edits.get('bindings/default/web-service.yaml')!,
     'binding.karmada.io/managed-by: MultiClusterService',
   );
+});
+
+test('turned from CrossCluster to LoadBalancer with no policy left for its Service, the Service keeps its last output, said as such', async () => {
+  const r = makeConfigRepo();
+  try {
+    const files = {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+      'templates/web.yaml': SERVICE,
+      'templates/mcs.yaml': mcs('[CrossCluster]'),
+    };
+    r.commit(files, 'web across member1 and member2');
+    const repo = await openRepo(r.dir);
+    await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+    r.commit({ 'templates/mcs.yaml': mcs('[LoadBalancer]') }, 'web: LoadBalancer');
+    await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+    const message = r.git('log', '-1', '--format=%B', 'flotilla/rendered');
+    assert.match(
+      message,
+      'POLICY_REMOVED  Service default/web was placed by MultiClusterService default/web, which no longer has type CrossCluster; it keeps running where it ran',
+    );
+    assert.match(message, 'TYPE_NOT_SERVED');
+    const tree = r.git('ls-tree', '-r', '--name-only', 'flotilla/rendered');
+    assert.match(tree, 'clusters/member2/default/service_web.yaml');
+  } finally {
+    r.cleanup();
+  }
 });
 
 test.run();
