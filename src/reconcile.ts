@@ -12,6 +12,8 @@ import type { RenderReport } from './outputs/renderRevision.ts';
 import type { PruneVerdict } from './deliveries/checkPruneSafety.ts';
 import { readPruneVerdict } from './plans/readPruneVerdict.ts';
 import { collectClusterStatus } from './statuses/collectClusterStatus.ts';
+import { readMultiClusterServiceStatus } from './statuses/readMultiClusterServiceStatus.ts';
+import type { MultiClusterServiceStatusEdits } from './statuses/multiClusterServiceConditions.ts';
 import { writeStatus } from './statuses/writeStatus.ts';
 import type { ClusterReport } from './statuses/buildStatusFiles.ts';
 import { readLiveObjects } from './statuses/readLiveObjects.ts';
@@ -178,10 +180,12 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
   const autoscalers = delivery?.sourceCommit
     ? await autoscale(t, clusters, reports, delivery.renderedCommit, delivery.sourceCommit)
     : undefined;
+  const multiClusterServices = delivery ? await multiClusterServiceStatus(t, delivery.renderedCommit) : undefined;
   const written = await writeStatus({
     repo: t.repo,
     reports,
     ...(autoscalers ? { autoscalers } : {}),
+    ...(multiClusterServices ? { multiClusterServices } : {}),
     ...(t.statusRef ? { statusRef: t.statusRef } : {}),
     ...(interpreters ? { interpreters } : {}),
     ...(t.now ? { now: t.now } : {}),
@@ -294,10 +298,12 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
   const config = await readClusterConfig(t.repo, t.outputRef);
   const autoscalers =
     renderedCommit && sourceCommit ? await autoscale(t, clusters, reports, renderedCommit, sourceCommit) : undefined;
+  const multiClusterServices = renderedCommit ? await multiClusterServiceStatus(t, renderedCommit) : undefined;
   const written = await writeStatus({
     repo: t.repo,
     reports,
     ...(autoscalers ? { autoscalers } : {}),
+    ...(multiClusterServices ? { multiClusterServices } : {}),
     statusRef,
     ...(interpreters ? { interpreters } : {}),
     ...(t.now ? { now: t.now } : {}),
@@ -350,6 +356,24 @@ async function autoscale(
     return edits.edits.size > 0 ? edits : undefined;
   } catch (err) {
     t.log({ step: 'autoscale', error: err instanceof Error ? err.message : String(err) });
+    return undefined;
+  }
+}
+
+/**
+ * The status conditions of the rendered commit's CrossCluster MultiClusterServices, to commit with this pass's status;
+ * undefined when none changed or the read failed (logged: it never fails the pass, the files stay as they were).
+ */
+async function multiClusterServiceStatus(
+  t: Pick<ReconcileTarget, 'repo' | 'statusRef' | 'log' | 'now'>,
+  renderedCommit: string,
+): Promise<MultiClusterServiceStatusEdits | undefined> {
+  try {
+    const now = (t.now ?? (() => new Date()))();
+    const edits = await readMultiClusterServiceStatus(t.repo, renderedCommit, t.statusRef ?? DEFAULT_STATUS_REF, now);
+    return edits.edits.size > 0 ? edits : undefined;
+  } catch (err) {
+    t.log({ step: 'multiclusterservice-status', error: err instanceof Error ? err.message : String(err) });
     return undefined;
   }
 }

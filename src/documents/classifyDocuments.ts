@@ -141,6 +141,7 @@ export function classifyDocuments(
       }
       const fieldSources: Record<string, SourceSpan> = {};
       const spec = obj.spec as Record<string, { name: string }[] | undefined>;
+      fieldSources['spec.types'] = doc.locate(['spec', 'types']);
       for (const field of ['providerClusters', 'consumerClusters'])
         (spec[field] ?? []).forEach((_, i) => {
           fieldSources[`spec.${field}[${i}].name`] = doc.locate(['spec', field, i, 'name']);

@@ -26,6 +26,7 @@ export const PROBLEM_CODES = [
   'SOURCE_EMPTY',
   'POLICY_REMOVED',
   'UNKNOWN_CLUSTER',
+  'TYPE_NOT_SERVED',
   'RENDER_FAILED',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

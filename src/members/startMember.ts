@@ -9,6 +9,7 @@ import { crdController } from './controllers/crdController.ts';
 import { daemonSetController } from './controllers/daemonSetController.ts';
 import { deploymentController } from './controllers/deploymentController.ts';
 import { endpointSliceController } from './controllers/endpointSliceController.ts';
+import { endpointsController } from './controllers/endpointsController.ts';
 import {
   type HpaControllerOptions,
   horizontalPodAutoscalerController,
@@ -219,6 +220,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
       podScheduler(deps),
       kubeletSimulator(deps),
       endpointSliceController(deps),
+      endpointsController(deps),
       horizontalPodAutoscalerController(deps, { now: () => memberNow().getTime(), ...options.hpa }),
     ],
     options.onError ??

@@ -259,7 +259,14 @@ export function indexWithBindings(
     if (templates[key]) continue;
     const t = model.templates.get(key);
     if (!t) continue;
-    templates[key] = { file: t.source.file, clusters: (b.spec.clusters ?? []).map((c) => c.name).sort() };
+    // The claim too: a replayed render (verify) must see that a template's policy or MultiClusterService was deleted
+    // to keep its output, as the incremental render did from its index.
+    const policy = b.metadata.annotations?.['flotilla.io/policy'];
+    templates[key] = {
+      file: t.source.file,
+      clusters: (b.spec.clusters ?? []).map((c) => c.name).sort(),
+      ...(policy ? { policy } : {}),
+    };
   }
   return { ...index, templates };
 }

@@ -9,6 +9,7 @@ import { agentClusters, markMissingHeartbeats } from './markMissingHeartbeats.ts
 import { commitStatusEdits } from '../branches/status/commitStatusEdits.ts';
 import type { InterpreterSet } from '../interpreters/customizations.ts';
 import type { AutoscalerEdits } from './decideFederatedHpas.ts';
+import type { MultiClusterServiceStatusEdits } from './multiClusterServiceConditions.ts';
 
 export interface WriteStatusOptions {
   repo: GitRepo;
@@ -28,6 +29,8 @@ export interface WriteStatusOptions {
   clusterOptions?: ClusterFileOptions;
   /** FederatedHPA decisions to commit with this status (statuses/decideFederatedHpas.ts), each with its message line. */
   autoscalers?: AutoscalerEdits;
+  /** CrossCluster MultiClusterServices' status conditions to commit with this status (multiClusterServiceConditions.ts). */
+  multiClusterServices?: MultiClusterServiceStatusEdits;
 }
 
 export interface WriteStatusResult {
@@ -55,7 +58,10 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
     opts.clusterOptions?.clusters,
     reports.map((r) => r.cluster),
   );
-  const autoscalerPaths = [...(opts.autoscalers?.edits.keys() ?? [])];
+  const autoscalerPaths = [
+    ...(opts.autoscalers?.edits.keys() ?? []),
+    ...(opts.multiClusterServices?.edits.keys() ?? []),
+  ];
   const paths = [...new Set([...statusPathsOf(reports), ...watched.map(clusterStatusPath), ...autoscalerPaths])].sort();
   const done = await commitStatusEdits(
     opts.repo,
@@ -67,7 +73,7 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
       for (const [path, text] of markMissingHeartbeats(existing, watched, time, opts.clusterOptions))
         edits.set(path, text);
       // Only the reconciler decides; a decision equal to what the branch holds already changes nothing.
-      for (const [path, text] of opts.autoscalers?.edits ?? [])
+      for (const [path, text] of [...(opts.autoscalers?.edits ?? []), ...(opts.multiClusterServices?.edits ?? [])])
         if ((existing.get(path) ?? null) !== text) edits.set(path, text);
       return { edits, message: statusMessage(opts, [...edits.keys()]), time };
     },
@@ -149,6 +155,10 @@ function statusMessage(opts: WriteStatusOptions, changed: string[]): string {
     const m = /^(Cron)?FederatedHPA ([^/]+)\/([^\s:]+)[: ]/.exec(line);
     const path = m ? `${m[1] ? 'cronautoscalers' : 'autoscalers'}/${m[2]}/${m[3]}.yaml` : undefined;
     if (!path || changed.includes(path)) lines.push(line.slice(0, 400));
+  }
+  for (const line of opts.multiClusterServices?.lines ?? []) {
+    const m = /^MultiClusterService ([^/]+)\/([^\s:]+):/.exec(line);
+    if (m && changed.includes(`multiclusterservices/${m[1]}/${m[2]}.yaml`)) lines.push(line.slice(0, 400));
   }
   lines.push(`${changed.length} status file(s) changed`, '');
   if (opts.renderedCommit) lines.push(`Rendered-Commit: ${opts.renderedCommit}`);

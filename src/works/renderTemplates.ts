@@ -22,8 +22,12 @@ import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import type { IndexEntry, IndexView } from '../branches/rendered/outputIndex.ts';
 import { renderWorkManifest } from './renderWorkManifest.ts';
 import { markScaleTarget, scaleTargetOf, scaleTargets } from './markScaleTargets.ts';
-import { claimForMultiClusterService, multiClusterServiceFor } from '../bindings/claimForMultiClusterService.ts';
-import { isMultiClusterService, unknownClusters } from '../interpreters/dispatchEndpointSlices.ts';
+import {
+  claimForMultiClusterService,
+  multiClusterServiceFor,
+  multiClusterServiceKeyOf,
+} from '../bindings/claimForMultiClusterService.ts';
+import { isCrossCluster, isMultiClusterService, unknownClusters } from '../interpreters/dispatchEndpointSlices.ts';
 import {
   MULTI_CLUSTER_SERVICE_KIND,
   NETWORKING_API_VERSION,
@@ -264,11 +268,16 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
       clusters: [],
       held: `${orphaned} was deleted: its last output is kept`,
     });
+    // A MultiClusterService still in Git but no longer CrossCluster lets go of its Service as a deleted one does
+    // (Karmada's retrieveService keeps the binding; its webhook would not even let the types change).
+    const mcsKey = multiClusterServiceKeyOf(template.ref);
+    const stillThere =
+      mcsKey !== undefined && orphaned === describeRef(parseRefKey(mcsKey)) && model.templates.has(mcsKey);
     problems.push({
       ...template.source,
       code: 'POLICY_REMOVED',
       severity: 'warning',
-      message: `${describeRef(template.ref)} was placed by ${orphaned}, which is gone; it keeps running where it ran and is no longer updated`,
+      message: `${describeRef(template.ref)} was placed by ${orphaned}, which ${stillThere ? 'no longer has type CrossCluster' : 'is gone'}; it keeps running where it ran and is no longer updated`,
       fix: 'add a policy that selects it to manage it again, or delete the template to remove it from the clusters',
     });
     return true;
@@ -432,7 +441,10 @@ function place(
     ...(Object.keys(template.labels).length > 0 ? { labels: template.labels } : {}),
   };
 
-  if (isMultiClusterService(template.manifest)) reportUnknownClusters(template, template.manifest, model, problems);
+  if (isMultiClusterService(template.manifest)) {
+    if (isCrossCluster(template.manifest)) reportUnknownClusters(template, template.manifest, model, problems);
+    else reportTypeNotServed(template, template.manifest, problems);
+  }
 
   const ns = autoPropagatedNamespace(template);
   if (ns.propagate) {
@@ -537,6 +549,28 @@ function reportUnknownClusters(
         : `name one of ${registered.join(', ') || '(no cluster is registered)'} in ${at}, or register ${name} under clusters/`,
     });
   }
+}
+
+/**
+ * Karmada's own controllers act on a MultiClusterService only when its types hold CrossCluster
+ * (helper.MultiClusterServiceCrossClusterEnabled); a LoadBalancer one is left to a cloud provider's multi-cluster
+ * controller (karmada-io/multicluster-cloud-provider), which is the only reader of its spec.ports. Flotilla runs no
+ * such controller, so the file would do nothing without a word: said here, at its types.
+ */
+function reportTypeNotServed(template: Template, mcs: MultiClusterService, problems: Problem[]): void {
+  const types = mcs.spec?.types ?? [];
+  const service = describeRef({
+    kind: 'Service',
+    namespace: template.ref.namespace,
+    name: template.ref.name,
+  });
+  problems.push({
+    ...(template.fieldSources?.['spec.types'] ?? template.source),
+    code: 'TYPE_NOT_SERVED',
+    severity: 'warning',
+    message: `${describeRef(template.ref)} has types [${types.join(', ')}]: Karmada's own controllers act only on CrossCluster${types.includes('LoadBalancer') ? " and leave LoadBalancer to a cloud provider's multi-cluster controller, which Flotilla does not run" : ''}; here it has no effect: no load balancer, no endpoints dispatched, and ${service} is placed by its propagation policy like any template`,
+    fix: 'use types: [CrossCluster] to reach the Service from other clusters, or run a multi-cluster cloud provider against the members and keep this file as its input',
+  });
 }
 
 function isMultiClusterServiceRef(ref: ObjectRef): boolean {

@@ -3,6 +3,7 @@
 // change of the contract and comes with its schema and a line in docs/BRANCHES.md.
 import { parseAutoscalerDecision, serializeAutoscalerDecision } from '../../src/branches/status/autoscalerDecisions.ts';
 import { serializeExportedEndpoints } from '../../src/branches/status/exportedEndpoints.ts';
+import { multiClusterServiceStatusEdits } from '../../src/statuses/multiClusterServiceConditions.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -36,6 +37,7 @@ const LAYOUT: Record<string, [RegExp, ValidateFunction][]> = {
     [/^endpoints\/[^/]+\.yaml$/, schema('status-endpoints')],
     [/^autoscalers\/[^/]+\/[^/]+\.yaml$/, schema('status-autoscaler')],
     [/^cronautoscalers\/[^/]+\/[^/]+\.yaml$/, schema('status-cronautoscaler')],
+    [/^multiclusterservices\/[^/]+\/[^/]+\.yaml$/, schema('status-multiclusterservice')],
   ],
 };
 
@@ -59,7 +61,8 @@ test('every file the renderer and the status writer commit follows its published
       // MultiClusterService (its schema is checked against real output in test/deliveries/crossClusterServices.test.ts);
       // everything else is there.
       const absent = layout.filter(([p]) => !seen.has(p)).map(([p]) => p.source);
-      // Nor a ServiceExport or a FederatedHPA, so no endpoints or autoscaler file (checked against real output below).
+      // Nor a ServiceExport, a FederatedHPA or a MultiClusterService, so no endpoints, autoscaler or MultiClusterService
+      // status file (checked against real output below).
       assert.equal(
         absent,
         branch === 'flotilla/rendered'
@@ -68,6 +71,7 @@ test('every file the renderer and the status writer commit follows its published
               '^endpoints\\/[^/]+\\.yaml$',
               '^autoscalers\\/[^/]+\\/[^/]+\\.yaml$',
               '^cronautoscalers\\/[^/]+\\/[^/]+\\.yaml$',
+              '^multiclusterservices\\/[^/]+\\/[^/]+\\.yaml$',
             ],
       );
       assert.is(
@@ -79,6 +83,34 @@ test('every file the renderer and the status writer commit follows its published
   } finally {
     repo.cleanup();
   }
+});
+
+test("a MultiClusterService's status file follows its schema", () => {
+  const validate = schema('status-multiclusterservice');
+  const { edits } = multiClusterServiceStatusEdits(
+    [
+      {
+        mcs: {
+          apiVersion: 'networking.karmada.io/v1alpha1',
+          kind: 'MultiClusterService',
+          metadata: { namespace: 'default', name: 'web' },
+          spec: { types: ['CrossCluster'] },
+        },
+        serviceClaimed: true,
+        dispatch: [{ consumer: 'member2', expected: ['member1-web-x'], held: new Set(['member1-web-x']) }],
+      },
+    ],
+    new Map(),
+    new Date('2026-12-01T10:00:00Z'),
+  );
+  const value = parse(edits.get('multiclusterservices/default/web.yaml')!) as {
+    status: { conditions: { type: string; status: string }[] };
+  };
+  assert.ok(validate(value), ajv.errorsText(validate.errors));
+  assert.equal(
+    value.status.conditions.map((c) => `${c.type}=${c.status}`),
+    ['ServiceApplied=True', 'EndpointSliceDispatched=True'],
+  );
 });
 
 test("a FederatedHPA's decision file follows its schema", () => {

@@ -1,7 +1,7 @@
 // `flotilla up` left running, tried as a new user would: every command it prints pasted into a shell works, and
 // Ctrl-C stops all it started. (Failover through `flotilla run`: test/passes/runFailover.test.ts.)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
@@ -10,9 +10,9 @@ import { parse } from 'yaml';
 import { connectKubeconfig } from '../../src/deliveries/connectKubeTarget.ts';
 import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
 import { LOCK_FILE } from '../../src/passes/acquireRepoLock.ts';
-import { KUBECTL, waitFor } from '../deliveries/helpers/e2e.ts';
+import { waitFor } from '../deliveries/helpers/e2e.ts';
 import { refuses } from '../helpers/refuses.ts';
-import { runProgram, type ProgramResult } from '../helpers/runProgram.ts';
+import { sh, userShellEnv } from '../helpers/userShell.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin/flotilla.js');
@@ -28,33 +28,6 @@ function tempDir(prefix: string): string {
   const d = mkdtempSync(path.join(tmpdir(), prefix));
   dirs.push(d);
   return d;
-}
-
-/** A shell as a new user has one: no git identity, `kubectl` (pinned, private cache) and `curl` on PATH. */
-function userShellEnv(home: string): NodeJS.ProcessEnv {
-  const bin = path.join(home, 'bin');
-  mkdirSync(bin, { recursive: true });
-  writeFileSync(
-    path.join(bin, 'kubectl'),
-    `#!/bin/sh\nexec ${KUBECTL} --cache-dir ${path.join(home, 'kube-cache')} "$@"\n`,
-  );
-  // curl may be missing: this one does what the printed line asks of it (-s URL) with Node's fetch.
-  writeFileSync(
-    path.join(bin, 'curl'),
-    `#!/bin/sh\n[ "$1" = "-s" ] || { echo "curl shim: only -s URL" >&2; exit 2; }\nexec ${process.execPath} -e 'fetch(process.argv[1]).then(async (r) => { process.stdout.write(await r.text()); process.exitCode = r.ok ? 0 : 22; })' "$2"\n`,
-  );
-  for (const f of ['kubectl', 'curl']) chmodSync(path.join(bin, f), 0o755);
-  return {
-    PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-    HOME: home,
-    LANG: 'C',
-    GIT_CONFIG_GLOBAL: path.join(home, 'gitconfig-none'),
-    GIT_CONFIG_NOSYSTEM: '1',
-  };
-}
-
-function sh(line: string, cwd: string, env: NodeJS.ProcessEnv): Promise<ProgramResult> {
-  return runProgram('/bin/sh', ['-c', line], { cwd, env, timeout: 30_000 });
 }
 
 async function replicasOn(
@@ -178,6 +151,10 @@ test('flotilla up (left running): every printed command works when pasted, repli
           metricsUrl = /curl -s (\S+)/.exec(line)![1]!;
           assert.match(r.stdout, /^cluster_ready_state\{member_cluster="member1"\} 1$/m);
           assert.match(r.stdout, /^flotilla_reconcile_passes_total\{result="success"\} \d+$/m);
+        } else if (line.startsWith('cat')) {
+          // The scenarios themselves are pasted by test/e2e/upExamples.test.ts.
+          assert.match(r.stdout, '## A Service exported from member1, imported on member2');
+          assert.match(r.stdout, '## A FederatedHPA scales web from 2 to 6 replicas');
         } else {
           assert.unreachable(`up printed a command this walkthrough does not check: ${line}`);
         }
@@ -187,7 +164,7 @@ test('flotilla up (left running): every printed command works when pasted, repli
   } finally {
     await Promise.all([...kubes.values()].map((k) => k.close()));
   }
-  assert.equal(ran, ['export', 'kubectl', 'cd', 'sed', 'git', 'git', 'curl']);
+  assert.equal(ran, ['export', 'kubectl', 'cd', 'sed', 'git', 'git', 'curl', 'cat']);
 
   const ports = (
     parse(readFileSync(kubeconfig, 'utf8')) as { clusters: { cluster: { server: string } }[] }

@@ -130,6 +130,19 @@ const awaitSynced = (providers: string[], consumers: string[]) =>
     30_000,
     200,
   );
+/** The MultiClusterService's conditions on the status branch, `Type=Status Reason Message`; undefined without a file. */
+const statusConditions = (): string[] | undefined => {
+  const statusPath = 'multiclusterservices/default/web.yaml';
+  if (!fleet.config.git('ls-tree', '--name-only', 'flotilla/status', '--', statusPath).trim()) return undefined;
+  try {
+    const file = parse(fleet.config.git('show', `flotilla/status:${statusPath}`)) as {
+      status: { conditions: { type: string; status: string; reason: string; message: string }[] };
+    };
+    return file.status.conditions.map((c) => `${c.type}=${c.status} ${c.reason} ${c.message}`);
+  } catch {
+    return undefined;
+  }
+};
 const serviceOn = async (cluster: string) =>
   (await fleet.kubectl(['--context', cluster, 'get', 'service', 'web', '-n', 'default'])).code === 0;
 const readyOn = (clusters: string[]) =>
@@ -193,6 +206,31 @@ test('providers [member1], consumers [member2]: the Service goes to both, member
   assert.ok(file && validate(parse(file)), JSON.stringify(validate.errors));
   const ips = (await slices('member1')).flatMap((s) => (s.endpoints ?? []).flatMap((e) => e.addresses));
   assert.ok(ips.length > 0);
+  // Karmada's status conditions, on the status branch once member2's inventory holds what was dispatched to it.
+  const conditions = await waitFor(
+    'ServiceApplied and EndpointSliceDispatched on the status branch',
+    async () => {
+      await statusPeriod();
+      const c = statusConditions();
+      return c?.length === 2 ? c : undefined;
+    },
+    30_000,
+    200,
+  );
+  assert.equal(conditions, [
+    'ServiceApplied=True ServiceAppliedSucceed Service is propagated to target clusters.',
+    'EndpointSliceDispatched=True EndpointSliceDispatchedSucceed EndpointSlice are dispatched successfully',
+  ]);
+  const validateStatus = new Ajv({ strict: false }).compile(
+    JSON.parse(
+      readFileSync(
+        path.resolve(import.meta.dirname, '../../docs/schemas/status-multiclusterservice.schema.json'),
+        'utf8',
+      ),
+    ),
+  );
+  const statusFile = parse(fleet.config.git('show', 'flotilla/status:multiclusterservices/default/web.yaml'));
+  assert.ok(validateStatus(statusFile), JSON.stringify(validateStatus.errors));
   for (const [p, text] of rendered) {
     assert.not.ok(p.startsWith('clusters/') && text.includes('kind: MultiClusterService'), p);
     for (const ip of ips) assert.not.ok(text.includes(ip), `${p} holds ${ip}`);
@@ -278,6 +316,8 @@ test('both empty: every cluster gets every other cluster slices', async () => {
 test('deleting the MultiClusterService prunes every dispatched slice; its Service keeps running where it ran', async () => {
   fleet.config.commit({ ...files([], [], ['member1']), 'templates/mcs.yaml': null }, 'drop it');
   await full();
+  await verifies();
+  assert.is(statusConditions(), undefined, 'its status goes with it');
   for (const m of MEMBERS) {
     assert.is((await slices(m)).filter(dispatched).length, 0, m);
     assert.ok(await serviceOn(m), m);

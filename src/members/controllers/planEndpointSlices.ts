@@ -36,7 +36,7 @@ export function servesService(service: KubeObject): boolean {
 }
 
 /** podutil.FindPort: a numeric targetPort as is; a named one through the pod's container ports of the same protocol. */
-function findPort(pod: KubeObject, servicePort: Json): number | undefined {
+export function findPort(pod: KubeObject, servicePort: Json): number | undefined {
   const target = servicePort.targetPort ?? servicePort.port;
   if (typeof target === 'number') return target;
   if (/^\d+$/.test(String(target))) return Number(target);

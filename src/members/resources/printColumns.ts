@@ -1,6 +1,6 @@
 import type { KubeObject, PrintColumn } from '../types.ts';
 import { humanDuration } from '../../time/humanDuration.ts';
-import { endpointSliceEndpoints, endpointSlicePorts } from './discoveryPrintColumns.ts';
+import { endpointSliceEndpoints, endpointSlicePorts, endpointsAddresses } from './discoveryPrintColumns.ts';
 import { hpaTargets } from './hpaTargets.ts';
 
 // The columns the real API server prints for each kind (k8s.io/kubernetes/pkg/printers/internalversion),
@@ -309,6 +309,7 @@ export const printColumnsByKind: Record<string, PrintColumn[]> = {
     col('Endpoints', 'string', endpointSliceEndpoints),
     ageColumn,
   ],
+  Endpoints: [nameColumn, col('Endpoints', 'string', endpointsAddresses), ageColumn],
   Lease: [nameColumn, col('Holder', 'string', (o) => o.spec?.holderIdentity ?? ''), ageColumn],
   CustomResourceDefinition: [
     nameColumn,

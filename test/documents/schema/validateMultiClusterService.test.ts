@@ -12,7 +12,7 @@ function classify(yaml: string) {
 const brief = (out: ReturnType<typeof classify>) =>
   out.problems.map((p) => `${p.line}:${p.column} ${p.code} ${p.message} | ${p.fix}`);
 
-test('a valid MultiClusterService is read, with where each provider and consumer name is written', () => {
+test('a valid MultiClusterService is read, with where its types and each provider and consumer name are written', () => {
   const out = classify(`apiVersion: networking.karmada.io/v1alpha1
 kind: MultiClusterService
 metadata: {name: web, namespace: shop}
@@ -29,6 +29,7 @@ spec:
     [{ apiVersion: 'networking.karmada.io/v1alpha1', kind: 'MultiClusterService', name: 'web', namespace: 'shop' }],
   );
   assert.equal(out.templates[0]!.fieldSources, {
+    'spec.types': { file: 'services/mcs.yaml', line: 5, column: 10 },
     'spec.providerClusters[0].name': { file: 'services/mcs.yaml', line: 7, column: 13 },
     'spec.consumerClusters[0].name': { file: 'services/mcs.yaml', line: 8, column: 29 },
   });

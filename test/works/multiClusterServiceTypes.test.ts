@@ -1,0 +1,109 @@
+// A MultiClusterService whose type is not CrossCluster: Karmada's own controllers leave it alone (a LoadBalancer one
+// is a cloud provider's), so Flotilla does too, and says so at its types instead of doing nothing in silence.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { clusterYaml, makeConfigRepo } from '../helpers/fleet.ts';
+
+const SERVICE = `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: default}
+spec:
+  selector: {app: web}
+  ports: [{name: http, port: 80}]
+`;
+const POLICY = `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: web, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: v1, kind: Service, name: web}]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+`;
+const mcs = (types: string) => `apiVersion: networking.karmada.io/v1alpha1
+kind: MultiClusterService
+metadata: {name: web, namespace: default}
+spec:
+  ports: [{name: http, port: 80}]
+  types: ${types}
+  providerClusters: [{name: member1}]
+  consumerClusters: [{name: member2}]
+`;
+
+async function render(types: string) {
+  const r = makeConfigRepo();
+  try {
+    r.commit({
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+      'templates/web.yaml': SERVICE,
+      'policies/web.yaml': POLICY,
+      'templates/mcs.yaml': mcs(types),
+    });
+    return await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  } finally {
+    r.cleanup();
+  }
+}
+
+test('a LoadBalancer MultiClusterService is a TYPE_NOT_SERVED warning at its types; its Service is placed by its policy, nothing dispatched', async () => {
+  const { model, output } = await render('[LoadBalancer]');
+  const problems = [...model.problems, ...output.problems];
+  assert.equal(
+    problems.map((p) => `${p.severity} ${p.code} ${p.file}:${p.line}`),
+    ['warning TYPE_NOT_SERVED templates/mcs.yaml:6'],
+  );
+  assert.match(
+    problems[0]!.message,
+    "has types [LoadBalancer]: Karmada's own controllers act only on CrossCluster and leave LoadBalancer to a cloud provider's multi-cluster controller, which Flotilla does not run",
+  );
+  assert.match(problems[0]!.message, 'Service default/web is placed by its propagation policy');
+  assert.match(problems[0]!.fix, 'types: [CrossCluster]');
+  const clusters = [...output.edits.keys()].filter((p) => p.startsWith('clusters/')).sort();
+  assert.equal(clusters, ['clusters/member1/default/service_web.yaml']);
+  assert.not.match(output.edits.get('bindings/default/web-service.yaml')!, 'MultiClusterService');
+});
+
+test('a CrossCluster MultiClusterService claims its Service with no such warning', async () => {
+  const { model, output } = await render('[CrossCluster]');
+  assert.equal(
+    [...model.problems, ...output.problems].map((p) => p.code),
+    [],
+  );
+  const clusters = [...output.edits.keys()].filter((p) => p.startsWith('clusters/')).sort();
+  assert.equal(clusters, ['clusters/member1/default/service_web.yaml', 'clusters/member2/default/service_web.yaml']);
+  assert.match(
+    output.edits.get('bindings/default/web-service.yaml')!,
+    'binding.karmada.io/managed-by: MultiClusterService',
+  );
+});
+
+test('turned from CrossCluster to LoadBalancer with no policy left for its Service, the Service keeps its last output, said as such', async () => {
+  const r = makeConfigRepo();
+  try {
+    const files = {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+      'templates/web.yaml': SERVICE,
+      'templates/mcs.yaml': mcs('[CrossCluster]'),
+    };
+    r.commit(files, 'web across member1 and member2');
+    const repo = await openRepo(r.dir);
+    await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+    r.commit({ 'templates/mcs.yaml': mcs('[LoadBalancer]') }, 'web: LoadBalancer');
+    await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+    const message = r.git('log', '-1', '--format=%B', 'flotilla/rendered');
+    assert.match(
+      message,
+      'POLICY_REMOVED  Service default/web was placed by MultiClusterService default/web, which no longer has type CrossCluster; it keeps running where it ran',
+    );
+    assert.match(message, 'TYPE_NOT_SERVED');
+    const tree = r.git('ls-tree', '-r', '--name-only', 'flotilla/rendered');
+    assert.match(tree, 'clusters/member2/default/service_web.yaml');
+  } finally {
+    r.cleanup();
+  }
+});
+
+test.run();
