@@ -274,7 +274,7 @@ function Diff({ text, label }) {
   if (!text) return html`<p class="muted">No difference.</p>`;
   return html`<pre class="diff" aria-label=${label} tabindex="0">${text.split('\n').map((line, i) => {
     const cls = line.startsWith('+++') || line.startsWith('---') ? 'meta' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : '';
-    return html`<span key=${i} class=${cls}>${line}\n</span>`;
+    return html`<span key=${i} class=${cls}>${`${line}\n`}</span>`;
   })}</pre>`;
 }
 

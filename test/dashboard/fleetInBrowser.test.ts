@@ -1,6 +1,7 @@
 // The dashboard in a real browser over a real fleet: three emulated members registered in Git, the reconciler
 // `flotilla run` starts (in-process, its listener serving /ui/), git pushes to the bare repo, and Chromium reading the
 // page. Every wait is on something the page shows; the page is never reloaded after it opens.
+import type { Locator } from 'playwright-core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDashboard, type Dashboard } from '../../src/dashboard/createDashboard.ts';
@@ -18,6 +19,7 @@ import { LogEvents } from '../helpers/logEvents.ts';
 
 const MEMBERS = ['member1', 'member2', 'member3'];
 const WAIT = { timeout: 60_000 };
+const text = async (l: Locator) => (await l.textContent()) ?? '';
 
 let fleet: Fleet | undefined;
 let reconciler: Reconciler | undefined;
@@ -64,7 +66,7 @@ test('the fleet view shows member1..3 and nginx 2/2, follows a push to 4/4 and i
   for (const m of MEMBERS) await clusters.getByRole('rowheader', { name: m }).waitFor(WAIT);
   const nginxRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'nginx', exact: true }) });
   await nginxRow.locator('td.ready', { hasText: /^2\/2$/ }).waitFor(WAIT);
-  assert.match(await nginxRow.innerText(), /1\/1\s+✓ Healthy[\s\S]*1\/1\s+✓ Healthy/);
+  assert.match(await text(nginxRow), /1\/1\s+✓ Healthy[\s\S]*1\/1\s+✓ Healthy/);
   await browser.screenshot('fleet-2-replicas');
 
   const message = 'nginx: 4 replicas <script>window.injected = true</script>';
@@ -73,12 +75,12 @@ test('the fleet view shows member1..3 and nginx 2/2, follows a push to 4/4 and i
     message,
   );
   await nginxRow.locator('td.ready', { hasText: /^4\/4$/ }).waitFor(WAIT);
-  assert.match(await nginxRow.innerText(), /2\/2\s+✓ Healthy[\s\S]*2\/2\s+✓ Healthy/);
+  assert.match(await text(nginxRow), /2\/2\s+✓ Healthy[\s\S]*2\/2\s+✓ Healthy/);
   await page.getByRole('link', { name: 'Changes' }).click();
   // The subject shows as the text it is: markup in a commit message never becomes markup on the page.
   const commit = page.locator('li.commit', { hasText: message });
   await commit.waitFor(WAIT);
-  assert.match(await commit.innerText(), /member1: 1 changed/);
+  assert.match(await text(commit), /member1: 1 changed/);
   await browser.screenshot('changes');
 
   await page.getByRole('link', { name: 'Fleet', exact: true }).click();
@@ -87,13 +89,13 @@ test('the fleet view shows member1..3 and nginx 2/2, follows a push to 4/4 and i
   const member1 = page.locator('section.cluster-trace', { has: page.getByRole('heading', { name: 'member1' }) });
   await member1.getByText('Rendered manifest').click();
   const manifest = member1.getByRole('region', { name: 'member1 rendered manifest' }).or(member1.locator('pre.yaml'));
-  assert.match(await manifest.innerText(), /replicas: 2\n/);
-  assert.match(await manifest.innerText(), /flotilla\.io\/source-commit: [0-9a-f]{40}/);
+  assert.match(await text(manifest), /replicas: 2\n/);
+  assert.match(await text(manifest), /flotilla\.io\/source-commit: [0-9a-f]{40}/);
   await member1.getByText('What overrides changed').click();
-  assert.match(await member1.locator('pre.diff').innerText(), /-\s+replicas: 4\n\+\s+replicas: 2/);
+  assert.match(await text(member1.locator('pre.diff')), /-\s+replicas: 4\n\+\s+replicas: 2/);
   const blame = member1.locator('dl.blame');
   await blame.getByText(message).waitFor(WAIT);
-  assert.match(await blame.innerText(), /Ada <ada@example\.com>/);
+  assert.match(await text(blame), /Ada <ada@example\.com>/);
   await browser.screenshot('object-nginx');
 
   await fleet.members[2]!.stop();
