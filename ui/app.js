@@ -120,7 +120,7 @@ function ClustersTable({ clusters, applied }) {
       <caption>Clusters</caption>
       <thead><tr>
         <th scope="col">Name</th><th scope="col">Ready</th><th scope="col">Version</th><th scope="col">Mode</th>
-        <th scope="col">Taints</th><th scope="col">Capacity</th><th scope="col">Applied</th><th scope="col">Since</th>
+        <th scope="col">Taints</th><th scope="col">Capacity</th><th scope="col">Applied</th><th scope="col">Ready since</th>
       </tr></thead>
       <tbody>
         ${clusters.map((c) => {
