@@ -34,13 +34,22 @@ function useHeads() {
 /** Fetches `path` now and again whenever the heads move; keeps showing the last answer while a new one loads. */
 function useApi(path, heads) {
   const [state, setState] = useState({ data: null, error: null, loading: true });
+  // The heads the current answer was read at (every answer names them): the stream's first announcement of the same
+  // heads, or a move of a branch the answer does not depend on, fetches nothing.
+  const answered = useRef({ path: null, heads: null });
   const key = heads ? `${heads.source} ${heads.rendered} ${heads.status}` : '';
   useEffect(() => {
     if (!path) return undefined;
+    const a = answered.current;
+    if (a.path === path && a.heads && (!heads || sameHeads(a.heads, heads))) return undefined;
     let stale = false;
     setState((s) => ({ ...s, loading: true }));
     getJson(path).then(
-      (data) => !stale && setState({ data, error: null, loading: false }),
+      (data) => {
+        if (stale) return;
+        answered.current = { path, heads: data.heads ?? heads };
+        setState({ data, error: null, loading: false });
+      },
       (error) => !stale && setState((s) => ({ data: s.data, error: error.message, loading: false })),
     );
     return () => {
@@ -48,6 +57,10 @@ function useApi(path, heads) {
     };
   }, [path, key]);
   return state;
+}
+
+function sameHeads(a, b) {
+  return a.source === b.source && a.rendered === b.rendered && a.status === b.status;
 }
 
 // ---- routing: #/fleet?…, #/object?key=…, #/changes, #/attention, #/plan?base=…&head=… ---------------------------

@@ -19,7 +19,7 @@ import { hasUiToken, TOKEN_COOKIE } from './checkUiAccess.ts';
 import { contentSecurityPolicy } from './contentSecurityPolicy.ts';
 import { readAttention } from './readAttention.ts';
 import { readChanges, readClusterDiff } from './readChanges.ts';
-import { readFleetView } from './readFleetView.ts';
+import { readFleetClusters, readFleetView, type FleetClusters } from './readFleetView.ts';
 import { readObjectTrace } from './readObjectTrace.ts';
 import { parseLabelFilter, WORKLOAD_SORTS, type WorkloadSort } from './selectWorkloads.ts';
 import { loadUiAssets } from './uiAssets.ts';
@@ -76,7 +76,9 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
   let repo: GitRepo = await openRepo(opts.gitdir);
 
   // One read of the branches per set of heads: a page load's several requests, and every client, share it.
-  let cached: { key: string; fleet: Promise<Fleet>; explained?: Promise<Explained> } | undefined;
+  let cached:
+    | { key: string; fleet: Promise<Fleet>; clusters?: Promise<FleetClusters>; explained?: Promise<Explained> }
+    | undefined;
   const headsKey = async () =>
     (await Promise.all([refs.source, refs.rendered, refs.status].map((r) => readRef(repo, r)))).join(' ');
   const current = async () => {
@@ -92,6 +94,17 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
     }
     return cached;
   };
+  const fleetClusters = async () => {
+    const c = await current();
+    if (!c.clusters) {
+      c.clusters = c.fleet.then(readFleetClusters);
+      c.clusters.catch(() => undefined); // awaited below; a read ahead nobody awaits must not count as unhandled
+    }
+    return { fleet: await c.fleet, clusters: await c.clusters };
+  };
+  // Read ahead: when the heads move (and at start) the fleet view's shared part is read before anyone asks, so a
+  // page request right after a push answers from memory. A failure here is the next request's to report.
+  const readAhead = () => void fleetClusters().catch(() => undefined);
   const explained = async (): Promise<Explained> => {
     const c = await current();
     c.explained ??= readExplanations(repo, { rev: refs.source, outputRef: refs.rendered, now: now() }).then(
@@ -112,10 +125,12 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
     if (key === lastSent) return;
     lastSent = key;
     const [source, rendered, status] = key.split(' ');
+    readAhead();
     const data = `event: heads\ndata: ${JSON.stringify({ source, rendered: rendered || null, status: status || null })}\n\n`;
     for (const s of streams) s.write(data);
   };
   lastSent = await headsKey();
+  readAhead();
   const watchers: RefWatcher[] = [];
   for (const branch of [sourceBranch, RENDERED_BRANCH, STATUS_BRANCH])
     watchers.push(await watchLocalRefs(repo.gitdir, branch, () => void announce()));
@@ -133,8 +148,10 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       const sort = q.get('sort') ?? 'namespace';
       if (!(WORKLOAD_SORTS as readonly string[]).includes(sort))
         throw badRequest(`sort ${sort}: use ${WORKLOAD_SORTS.join(', ')}`);
+      const { fleet, clusters } = await fleetClusters();
       return readFleetView(
-        await (await current()).fleet,
+        fleet,
+        clusters,
         {
           ...optional('namespace', q.get('namespace')),
           ...optional('cluster', q.get('cluster')),

@@ -56,32 +56,48 @@ export interface WorkloadRow {
   clusters: string[];
 }
 
-/** Reads what the fleet view shows; only the page's templates, statuses and bindings are read. */
-export async function readFleetView(
-  fleet: Fleet,
-  q: WorkloadQuery,
-  labels: readonly LabelRequirement[],
-): Promise<FleetView> {
+/** The clusters part of the fleet view: the same for every page and filter, so read once per set of heads. */
+export interface FleetClusters {
+  clusters: FleetView['clusters'];
+  applied: FleetView['applied'];
+  names: string[];
+}
+
+export async function readFleetClusters(fleet: Fleet): Promise<FleetClusters> {
   const views = await readClusterViews(fleet);
   const folders = await readClusterFolders(fleet);
   const applied: FleetView['applied'] = {};
   for (const [name, v] of views)
     if (v.applied) applied[name] = { ...v.applied, upToDate: (folders.get(name) ?? null) === v.applied.folderTree };
+  return {
+    clusters: { apiVersion: 'v1', kind: 'List', items: [...views.values()].map((v) => v.cluster as unknown as Obj) },
+    applied,
+    names: [...views.keys()],
+  };
+}
+
+/** Reads what the fleet view shows; of the workloads only the page's templates, statuses and bindings are read. */
+export async function readFleetView(
+  fleet: Fleet,
+  clusters: FleetClusters,
+  q: WorkloadQuery,
+  labels: readonly LabelRequirement[],
+): Promise<FleetView> {
   const selection = selectWorkloads(fleet.rendered?.index.templates ?? {}, q, labels);
   const rows = fleet.rendered ? await readTemplateViews(fleet, selection.page) : [];
   const bindingPaths = selection.page.map((p) => bindingPath(p.ref));
   const bindings = fleet.rendered ? await readDocuments(fleet.repo, fleet.rendered, bindingPaths) : new Map();
   return {
     heads: headsOf(fleet),
-    clusters: { apiVersion: 'v1', kind: 'List', items: [...views.values()].map((v) => v.cluster as unknown as Obj) },
-    applied,
+    clusters: clusters.clusters,
+    applied: clusters.applied,
     workloads: {
       total: selection.total,
       offset: selection.offset,
       limit: selection.limit,
       namespaces: selection.namespaces,
       kinds: selection.kinds,
-      clusterNames: [...views.keys()],
+      clusterNames: clusters.names,
       items: rows.map((r, i) => {
         const cols = kindColumns(r.ref.kind);
         const binding = bindings.get(bindingPaths[i]!)?.[0] as ResourceBinding | undefined;
