@@ -127,13 +127,13 @@ function conditionOf(cluster, type) {
   return (cluster.status?.conditions ?? []).find((c) => c.type === type);
 }
 
-function ClustersTable({ clusters, applied }) {
+function ClustersTable({ clusters, applied, heartbeats }) {
   return html`<${Scroll} label="Clusters">
     <table class="clusters">
       <caption>Clusters</caption>
       <thead><tr>
         <th scope="col">Name</th><th scope="col">Ready</th><th scope="col">Version</th><th scope="col">Mode</th>
-        <th scope="col">Taints</th><th scope="col">Capacity</th><th scope="col">Applied</th><th scope="col">Ready since</th>
+        <th scope="col">Taints</th><th scope="col">Capacity</th><th scope="col">Applied</th><th scope="col">Ready since</th><th scope="col">Last heartbeat</th>
       </tr></thead>
       <tbody>
         ${clusters.map((c) => {
@@ -165,6 +165,7 @@ function ClustersTable({ clusters, applied }) {
                     : html`<${Badge} tone="wait">not up to date</${Badge}>`
             } <code>${short(a?.renderedCommit)}</code></td>
             <td>${ready?.lastTransitionTime ?? '—'}</td>
+            <td>${heartbeats[name] ?? ((c.spec?.syncMode ?? 'Push') === 'Push' ? 'probed by the reconciler' : '—')}</td>
           </tr>`;
         })}
       </tbody>
@@ -273,7 +274,7 @@ function FleetView({ params, heads }) {
     <h1>Fleet</h1>
     <${ErrorNote} error=${error} />
     ${data
-      ? html`<${ClustersTable} clusters=${data.clusters.items} applied=${data.applied} />
+      ? html`<${ClustersTable} clusters=${data.clusters.items} applied=${data.applied} heartbeats=${data.heartbeats} />
           <${Matrix} workloads=${data.workloads} query=${query} setQuery=${setQuery} />`
       : error
         ? null

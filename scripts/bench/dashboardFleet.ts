@@ -1,6 +1,7 @@
-// The dashboard's fleet view on the bench's fleet: how long GET /ui/api/fleet takes to answer (the first answer after
-// the heads moved, which reads the rendered index, and the next pages, which reuse it), and how long a browser takes
-// from opening /ui/ to the first row of the workloads matrix being on screen.
+// The dashboard's fleet view on the bench's fleet: how long GET /ui/api/fleet takes to answer once the server has read
+// the heads (it reads them ahead, at start and whenever a branch moves: the answer a person gets), how long the very
+// first answer takes when it has to wait for that read, and how long a browser takes from opening /ui/ to the first
+// row of the workloads matrix being on screen.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,10 +11,10 @@ import { serveDashboard } from '../../src/dashboard/serveDashboard.ts';
 const CHROMIUM = '/usr/bin/chromium-headless-shell';
 
 export interface DashboardFigures {
-  /** The first /ui/api/fleet answer: heads read, rendered index loaded, one page of 50 read. */
+  /** The first /ui/api/fleet answer right after start: it waits for the heads to be read (index, clusters). */
   fleetApiColdMs: number;
-  /** Median of the next pages (the index already in memory). */
-  fleetApiWarmMs: number;
+  /** Median of five other pages and sorts, the heads read: what a request gets between branch moves. */
+  fleetApiMs: number;
   /** Open /ui/ → the first matrix row shown; null without a browser on this machine. */
   interactiveMs: number | null;
   workloads: number;
@@ -35,7 +36,7 @@ export async function measureDashboard(gitdir: string, sourceBranch = 'main'): P
     warm.sort((a, b) => a - b);
     return {
       fleetApiColdMs: cold.ms,
-      fleetApiWarmMs: warm[2]!,
+      fleetApiMs: warm[2]!,
       interactiveMs: existsSync(CHROMIUM) ? await measureInteractive(served.url) : null,
       workloads: cold.total,
     };

@@ -1,7 +1,12 @@
 import type { TargetCluster } from '../api/binding.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { bindingPath } from '../branches/rendered/outputPaths.ts';
-import type { AppliedRecord } from '../branches/status/statusFiles.ts';
+import {
+  clusterStatusPath,
+  HEARTBEAT_ANNOTATION,
+  type AppliedRecord,
+  type ClusterStatusFile,
+} from '../branches/status/statusFiles.ts';
 import { kindColumns } from '../views/kindColumns.ts';
 import { readDocuments, type Fleet } from '../views/readFleet.ts';
 import { readClusterViews, readTemplateViews } from '../views/readListing.ts';
@@ -32,6 +37,8 @@ export interface FleetView {
   clusters: { apiVersion: 'v1'; kind: 'List'; items: Obj[] };
   /** Per cluster: what it last applied (status branch applied/<c>.yaml) and whether nothing newer waits for it. */
   applied: Record<string, AppliedRecord & { upToDate: boolean }>;
+  /** Per Pull cluster: when its agent last posted status (the status file's flotilla.io/last-heartbeat). */
+  heartbeats: Record<string, string>;
   workloads: {
     total: number;
     offset: number;
@@ -60,6 +67,7 @@ export interface WorkloadRow {
 export interface FleetClusters {
   clusters: FleetView['clusters'];
   applied: FleetView['applied'];
+  heartbeats: FleetView['heartbeats'];
   names: string[];
 }
 
@@ -69,9 +77,19 @@ export async function readFleetClusters(fleet: Fleet): Promise<FleetClusters> {
   const applied: FleetView['applied'] = {};
   for (const [name, v] of views)
     if (v.applied) applied[name] = { ...v.applied, upToDate: (folders.get(name) ?? null) === v.applied.folderTree };
+  const heartbeats: FleetView['heartbeats'] = {};
+  if (fleet.status) {
+    const files = await readDocuments(fleet.repo, fleet.status, [...views.keys()].map(clusterStatusPath));
+    for (const name of views.keys()) {
+      const file = files.get(clusterStatusPath(name))?.[0] as ClusterStatusFile | undefined;
+      const beat = file?.metadata?.annotations?.[HEARTBEAT_ANNOTATION];
+      if (beat) heartbeats[name] = beat;
+    }
+  }
   return {
     clusters: { apiVersion: 'v1', kind: 'List', items: [...views.values()].map((v) => v.cluster as unknown as Obj) },
     applied,
+    heartbeats,
     names: [...views.keys()],
   };
 }
@@ -91,6 +109,7 @@ export async function readFleetView(
     heads: headsOf(fleet),
     clusters: clusters.clusters,
     applied: clusters.applied,
+    heartbeats: clusters.heartbeats,
     workloads: {
       total: selection.total,
       offset: selection.offset,
