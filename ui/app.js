@@ -93,9 +93,11 @@ const objectLink = (key) => link('/object', { key });
 
 const short = (sha) => (sha ? sha.slice(0, 12) : '—');
 
+const MARK = { ok: '✓', bad: '✗', warn: '!', wait: '…', none: '–' };
+
 /** A state as a word and a symbol as well as a colour, so colour is never the only signal. */
 function Badge({ tone, children, title }) {
-  const mark = { ok: '✓', bad: '✗', warn: '!', wait: '…', none: '–' }[tone] ?? '';
+  const mark = MARK[tone] ?? '';
   return html`<span class=${`badge ${tone}`} title=${title ?? ''}><span aria-hidden="true">${mark} </span>${children}</span>`;
 }
 
@@ -249,10 +251,11 @@ function Matrix({ workloads, query, setQuery }) {
               <td>${ref.kind}</td>
               <td class="ready">${readyAt >= 0 ? item.columns.cells[readyAt] : '—'}</td>
               ${columns.map((c) => {
+                // One text node per cell: a page is 50 rows × up to 100 clusters, and every extra element costs.
                 const cell = cellOf(item, c);
-                return html`<td key=${c} class=${cell ? `cell ${cell.tone}` : 'cell empty'} title=${cell?.message ?? ''}>
-                  ${cell ? html`<span class="counts">${cell.counts}</span> <${Badge} tone=${cell.tone}>${cell.health}</${Badge}>` : html`<span class="none" aria-label="not placed">–</span>`}
-                </td>`;
+                return cell
+                  ? html`<td key=${c} class=${`cell ${cell.tone}`} title=${cell.message || undefined}>${`${cell.counts} ${MARK[cell.tone]} ${cell.health}`}</td>`
+                  : html`<td key=${c} class="cell empty" aria-label="not placed">–</td>`;
               })}
             </tr>`;
           })}
@@ -530,9 +533,12 @@ function App() {
   const route = useRoute();
   const { heads, live } = useHeads();
   const main = useRef(null);
-  // A new view moves focus to its heading region, so keyboard and screen-reader users land on what changed.
+  // A new view moves focus to its content, so keyboard and screen-reader users land on what changed; not on the
+  // first load, where the first Tab belongs to the skip link.
+  const firstView = useRef(true);
   useEffect(() => {
-    main.current?.focus({ preventScroll: true });
+    if (firstView.current) firstView.current = false;
+    else main.current?.focus({ preventScroll: true });
   }, [route.path]);
   const view = useMemo(() => route.path, [route.path]);
   return html`<div class="shell">

@@ -62,6 +62,10 @@ test('the fleet view shows member1..3 and nginx 2/2, follows a push to 4/4 and i
   await page.evaluate(() => {
     (window as unknown as { openedOnce: boolean }).openedOnce = true;
   });
+  // Keyboard first: the first Tab reaches the skip link, and focus is drawn.
+  await page.keyboard.press('Tab');
+  assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+  assert.is.not(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle), 'none');
   const clusters = page.getByRole('table', { name: 'Clusters' });
   for (const m of MEMBERS) await clusters.getByRole('rowheader', { name: m }).waitFor(WAIT);
   const nginxRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'nginx', exact: true }) });
@@ -84,7 +88,9 @@ test('the fleet view shows member1..3 and nginx 2/2, follows a push to 4/4 and i
   await browser.screenshot('changes');
 
   await page.getByRole('link', { name: 'Fleet', exact: true }).click();
-  await page.getByRole('link', { name: 'nginx', exact: true }).click();
+  // By keyboard: focus the link and press Enter.
+  await page.getByRole('link', { name: 'nginx', exact: true }).focus();
+  await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Deployment default/nginx' }).waitFor(WAIT);
   const member1 = page.locator('section.cluster-trace', { has: page.getByRole('heading', { name: 'member1' }) });
   await member1.getByText('Rendered manifest').click();
@@ -102,8 +108,13 @@ test('the fleet view shows member1..3 and nginx 2/2, follows a push to 4/4 and i
   await page.getByRole('link', { name: 'Needs attention' }).click();
   await page.getByRole('link', { name: /member3 Ready=False/ }).waitFor(WAIT);
   await browser.screenshot('needs-attention');
+  // On a phone the page keeps to the screen's width: wide tables scroll inside their own regions.
   await page.setViewportSize({ width: 390, height: 844 });
   await browser.screenshot('needs-attention-phone');
+  await page.getByRole('link', { name: 'Fleet', exact: true }).click();
+  await nginxRow.waitFor(WAIT);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390));
+  await browser.screenshot('fleet-phone');
 
   assert.ok(await page.evaluate(() => (window as unknown as { openedOnce?: boolean }).openedOnce));
   assert.is(await page.evaluate(() => (window as unknown as { injected?: boolean }).injected), undefined);
