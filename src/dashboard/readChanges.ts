@@ -35,7 +35,7 @@ export interface ChangeEntry {
   pullRequest?: number;
   /** Per cluster: the files of clusters/<c>/ the commit added, changed or removed. */
   clusters: Record<string, { added: string[]; changed: string[]; removed: string[] }>;
-  /** Per cluster: applied (this commit or a newer one is what it last applied), or waiting. */
+  /** Per cluster the commit changed: applied (this commit or a newer one is what it last applied), or waiting. */
   applied: Record<string, boolean>;
 }
 
@@ -66,12 +66,12 @@ export async function readChanges(fleet: Fleet, limit: number): Promise<ChangesV
       renderedCommit: c.oid,
       ...(await describeSource(fleet.repo, c)),
       clusters,
-      applied: Object.fromEntries([...appliedAt.keys()].map((name) => [name, reached.has(name)])),
+      applied: Object.fromEntries(Object.keys(clusters).map((name) => [name, reached.has(name)])),
     });
     cursor = c.parents[0];
   }
   const notUpToDate = [...views]
-    .filter(([name, v]) => !v.applied || (folders.get(name) ?? null) !== v.applied.folderTree)
+    .filter(([name, v]) => (folders.get(name) ?? null) !== (v.applied ? v.applied.folderTree : null))
     .map(([name, v]) => ({ cluster: name, appliedRenderedCommit: v.applied?.renderedCommit ?? null }));
   return { heads, commits, notUpToDate, more: cursor !== undefined };
 }
