@@ -10,7 +10,7 @@ import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { readExplanations } from '../../src/views/readExplanations.ts';
 import { readFleet } from '../../src/views/readFleet.ts';
 import { authorEnv, commitAs, DEPLOYMENT, writeWorkTree, type TempRepo } from '../plans/helpers/nginxRepo.ts';
-import { makeFleetRepo, RENDERED } from '../views/helpers/fleetRepo.ts';
+import { makeFleetRepo, NGINX, RENDERED, reportApplied } from '../views/helpers/fleetRepo.ts';
 
 let repo: TempRepo;
 
@@ -69,6 +69,25 @@ test("needs attention starts with the source head's validation errors, at their 
     view.items.every((i) => i.type === 'validation-error'),
     JSON.stringify(view.items),
   );
+});
+
+test('needs attention names a conflicting apply with its object, cluster and message, and a NotReady-free fleet has no cluster item', async () => {
+  await reportApplied(await openRepo(repo.path), {
+    member2: [
+      {
+        ref: NGINX,
+        path: 'clusters/member2/default/deployment.apps_nginx.yaml',
+        action: 'conflict',
+        message: 'the object exists on member2 and is not managed by Flotilla (conflict-resolution: abort)',
+      },
+    ],
+  });
+  const view = await readAttention(await fleetNow(), []);
+  assert.equal(
+    view.items.map((i) => [i.type, i.key, i.cluster]),
+    [['conflict', 'apps/v1/Deployment/default/nginx', 'member2']],
+  );
+  assert.match(view.items[0]!.message, 'conflict: the object exists on member2');
 });
 
 test.run();
