@@ -15,7 +15,7 @@ import { renderPlanJson } from '../plans/renderPlanJson.ts';
 import type { TemplateExplanation } from '../works/renderTemplates.ts';
 import { readExplanations } from '../views/readExplanations.ts';
 import { readFleet, type Fleet } from '../views/readFleet.ts';
-import { hasUiToken, TOKEN_COOKIE } from './checkUiAccess.ts';
+import { hasUiToken, isLoopbackHost, TOKEN_COOKIE } from './checkUiAccess.ts';
 import { contentSecurityPolicy } from './contentSecurityPolicy.ts';
 import { readAttention } from './readAttention.ts';
 import { readChanges, readClusterDiff } from './readChanges.ts';
@@ -212,6 +212,14 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       sendJson(res, 405, { error: 'the dashboard is read-only: GET only' });
       return true;
     }
+    // Without a token the page is for this machine only: a Host that is not a loopback name is a page elsewhere
+    // reaching it through DNS rebinding (a name of theirs resolving to 127.0.0.1), which must not read the fleet.
+    if (opts.token === undefined && !isLoopbackHost(hostOf(req.headers.host))) {
+      sendJson(res, 403, {
+        error: `Host ${req.headers.host ?? '(none)'} is not this machine's; open the dashboard as http://127.0.0.1:PORT/ui/`,
+      });
+      return true;
+    }
     const queryToken = url.searchParams.get('token');
     if (
       !hasUiToken(opts.token, {
@@ -294,6 +302,13 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       await Promise.all(watchers.map((w) => w.close()));
     },
   };
+}
+
+/** The host part of a Host header: `127.0.0.1:9465` → `127.0.0.1`, `[::1]:80` → `::1`. */
+function hostOf(header: string | undefined): string {
+  const h = header ?? '';
+  const v6 = /^\[([^\]]+)\]/.exec(h);
+  return v6 ? v6[1]! : h.replace(/:\d+$/, '');
 }
 
 function optional<K extends string>(key: K, value: string | null): Partial<Record<K, string>> {

@@ -1,5 +1,6 @@
 // The dashboard's HTTP side on a repo with all three branches: the API answers in the shapes the CLI prints, only
 // GET, only with the token when one is set, the page under a strict policy, and the event stream announces a move.
+import { get } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { getCommand } from '../../src/commands/getCommand.ts';
@@ -110,6 +111,25 @@ test('the event stream announces the heads, and again when a branch moves', asyn
   assert.is(second.source, repo.git(['rev-parse', 'main']).trim());
   assert.is.not(second.source, first.source);
   await reader.cancel();
+});
+
+test('without a token only loopback Host names are served, so a page elsewhere cannot read it through DNS rebinding', async () => {
+  const open = await serveDashboard({ gitdir: repo.path, host: '127.0.0.1', port: 0 });
+  try {
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(`${open.url}/ui/api/fleet`);
+        get({ host: url.hostname, port: url.port, path: url.pathname, headers: { Host: host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        }).on('error', reject);
+      });
+    assert.is(await status(new URL(open.url).host), 200);
+    assert.is(await status('localhost:9465'), 200);
+    assert.is(await status('attacker.example:9465'), 403);
+  } finally {
+    await open.close();
+  }
 });
 
 test('flotilla ui refuses an address other machines reach without a token, and says what to do instead', async () => {
