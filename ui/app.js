@@ -382,7 +382,10 @@ function HistoryList({ history }) {
 
 function ObjectView({ params, heads }) {
   const key = params.get('key') ?? '';
-  const { data, error } = useApi(`/ui/api/object?${new URLSearchParams({ key })}`, heads);
+  const query = new URLSearchParams({ key });
+  const { data, error } = useApi(`/ui/api/object?${query}`, heads);
+  // Why it went where it went renders the whole source commit: asked apart, so the rest shows at once.
+  const placement = useApi(`/ui/api/explain?${query}`, heads);
   const ref = data?.ref ?? parseKey(key);
   return html`<div>
     <p><a href="#/fleet">← Fleet</a></p>
@@ -394,12 +397,17 @@ function ObjectView({ params, heads }) {
         : html`<p class="loading">Loading…</p>`
       : html`<div>
           <dl class="facts">
-            <dt>Source</dt><dd><${SourceLink} source=${data.source} /></dd>
+            <dt>Source</dt><dd>${placement.data ? html`<${SourceLink} source=${placement.data.source} />` : html`<span class="loading">…</span>`}</dd>
             <dt>API version</dt><dd>${ref.apiVersion}</dd>
             <dt>Clusters</dt><dd>${data.clusters.map((c) => c.name).join(', ') || 'none'}</dd>
           </dl>
           <section aria-labelledby="explain-title"><h2 id="explain-title">Policy and placement</h2>
-            <${ExplainBlock} e=${data.explanation} clusterNames=${data.clusters.map((c) => c.name)} />
+            <${ErrorNote} error=${placement.error} />
+            ${placement.data
+              ? html`<${ExplainBlock} e=${placement.data.explanation} clusterNames=${data.clusters.map((c) => c.name)} />`
+              : placement.error
+                ? null
+                : html`<p class="loading" role="status">Working out the placement (explain)…</p>`}
           </section>
           <section aria-labelledby="members-title"><h2 id="members-title">On each cluster</h2>
             ${data.clusters.map((c) => html`<${ClusterSection} key=${c.name} c=${c} />`)}

@@ -20,7 +20,7 @@ import { contentSecurityPolicy } from './contentSecurityPolicy.ts';
 import { readAttention } from './readAttention.ts';
 import { readChanges, readClusterDiff } from './readChanges.ts';
 import { readFleetClusters, readFleetView, type FleetClusters } from './readFleetView.ts';
-import { readObjectTrace } from './readObjectTrace.ts';
+import { placementOf, readObjectTrace } from './readObjectTrace.ts';
 import { parseLabelFilter, WORKLOAD_SORTS, type WorkloadSort } from './selectWorkloads.ts';
 import { loadUiAssets } from './uiAssets.ts';
 
@@ -167,12 +167,16 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
     },
     '/ui/api/object': async (url) => {
       const key = url.searchParams.get('key') ?? '';
-      const trace = await readObjectTrace(await (await current()).fleet, key, await explained(), {
+      const trace = await readObjectTrace(await (await current()).fleet, key, {
         renderedRef: refs.rendered,
         statusRef: refs.status,
       });
       if (!trace) throw notFound(`no template ${key} on ${RENDERED_BRANCH}`);
       return trace;
+    },
+    '/ui/api/explain': async (url) => {
+      const key = url.searchParams.get('key') ?? '';
+      return placementOf(await (await current()).fleet, key, await explained());
     },
     '/ui/api/changes': async (url) =>
       readChanges(

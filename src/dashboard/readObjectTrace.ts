@@ -16,17 +16,36 @@ import { headsOf, type Heads } from './readFleetView.ts';
 
 type Obj = Record<string, unknown>;
 
-/** GET /ui/api/object?key=<refKey>: one template traced from its source line to each member. */
+/** GET /ui/api/explain?key=<refKey>: where the template is written and why it went where it went. */
+export interface ObjectPlacement {
+  heads: Heads;
+  key: string;
+  /** Where the template is written, at the source head; null when the source head no longer has it. */
+  source: SourceSpan | null;
+  /** `flotilla explain <kind>/<name> -o json`; null when the source head no longer has the template. */
+  explanation: TemplateExplanation | null;
+}
+
+export function placementOf(
+  fleet: Fleet,
+  key: string,
+  explained: { model: ConfigModel; explanations: ReadonlyMap<string, TemplateExplanation> },
+): ObjectPlacement {
+  return {
+    heads: headsOf(fleet),
+    key,
+    source: explained.model.templates.get(key)?.source ?? null,
+    explanation: explained.explanations.get(key) ?? null,
+  };
+}
+
+/** GET /ui/api/object?key=<refKey>: one template traced from the rendered branch to each member. */
 export interface ObjectTrace {
   heads: Heads;
   key: string;
   ref: ObjectRef;
-  /** Where the template is written, at the source head. */
-  source: SourceSpan | null;
   /** `flotilla get <kind> NAME -o json`. */
   object: Obj;
-  /** `flotilla explain <kind>/<name> -o json`; null when the source head no longer has the template. */
-  explanation: TemplateExplanation | null;
   /** The binding as the rendered branch holds it (`flotilla get rb NAME -o json` without the status it adds). */
   binding: Obj | null;
   clusters: ClusterTrace[];
@@ -46,11 +65,13 @@ export interface ClusterTrace {
   blame: Blame | BlameError;
 }
 
-/** Reads one template's trace; null when the rendered index does not know `key`. */
+/**
+ * Reads one template's trace from the branches; null when the rendered index does not know `key`. Why it went where
+ * it went is `ObjectPlacement`, apart: it renders the whole source commit, which at 10,000 templates takes seconds.
+ */
 export async function readObjectTrace(
   fleet: Fleet,
   key: string,
-  explained: { model: ConfigModel; explanations: ReadonlyMap<string, TemplateExplanation> },
   refs: { renderedRef: string; statusRef: string },
 ): Promise<ObjectTrace | null> {
   const entry = fleet.rendered?.index.templates[key];
@@ -79,9 +100,7 @@ export async function readObjectTrace(
     heads: headsOf(fleet),
     key,
     ref,
-    source: explained.model.templates.get(key)?.source ?? null,
     object: view!.object,
-    explanation: explained.explanations.get(key) ?? null,
     binding: (manifests.get(bindingPath(ref))?.[0] as ResourceBinding | undefined as Obj | undefined) ?? null,
     clusters,
     history: await readObjectHistory(fleet.repo, refs.renderedRef, {

@@ -92,6 +92,9 @@ test('the fleet view shows member1..3 and nginx 2/2, follows a push to 4/4 and i
   await page.getByRole('link', { name: 'nginx', exact: true }).focus();
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Deployment default/nginx' }).waitFor(WAIT);
+  // explain: the source line, and each cluster's scheduling result with its reason.
+  await page.getByText('templates/nginx.yaml:1:1').waitFor(WAIT);
+  await page.getByRole('row', { name: /member3\s+filtered\s+–\s+ClusterAffinity/ }).waitFor(WAIT);
   const member1 = page.locator('section.cluster-trace', { has: page.getByRole('heading', { name: 'member1' }) });
   await member1.getByText('Rendered manifest').click();
   const manifest = member1.getByRole('region', { name: 'member1 rendered manifest' }).or(member1.locator('pre.yaml'));
