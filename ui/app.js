@@ -509,7 +509,11 @@ const ATTENTION_LABEL = {
 };
 
 function AttentionView({ heads }) {
-  const { data, error } = useApi('/ui/api/attention', heads);
+  const attention = useApi('/ui/api/attention', heads);
+  // Validation errors come from rendering the source head: asked apart, listed first once they are in.
+  const validation = useApi('/ui/api/validation', heads);
+  const error = attention.error ?? validation.error;
+  const data = attention.data && { items: [...(validation.data?.items ?? []), ...attention.data.items] };
   return html`<div>
     <h1>Needs attention</h1>
     <${ErrorNote} error=${error} />
@@ -518,14 +522,17 @@ function AttentionView({ heads }) {
         ? null
         : html`<p class="loading">Loading…</p>`
       : data.items.length === 0
-        ? html`<p><${Badge} tone="ok">All clear</${Badge}> Nothing needs attention.</p>`
+        ? validation.data
+          ? html`<p><${Badge} tone="ok">All clear</${Badge}> Nothing needs attention.</p>`
+          : html`<p class="loading" role="status">Checking the source head for validation errors…</p>`
         : html`<ul class="attention">${data.items.map(
             (item, i) => html`<li key=${i}>
               <${Badge} tone=${item.type === 'eviction' || item.type === 'unschedulable' || item.type === 'prune-held' ? 'warn' : 'bad'}>${ATTENTION_LABEL[item.type] ?? item.type}</${Badge}>
               ${item.key ? html`<a href=${objectLink(item.key)}>${item.title}</a>` : item.cluster ? html`<a href=${link('/fleet', { cluster: item.cluster })}>${item.title}</a>` : html`<span>${item.title}</span>`}
               <div class="why">${item.message}</div>
             </li>`,
-          )}</ul>`}
+          )}</ul>
+          ${validation.data ? null : html`<p class="loading" role="status">Checking the source head for validation errors…</p>`}`}
   </div>`;
 }
 

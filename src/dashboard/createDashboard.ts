@@ -17,9 +17,9 @@ import { readExplanations } from '../views/readExplanations.ts';
 import { readFleet, type Fleet } from '../views/readFleet.ts';
 import { hasUiToken, isLoopbackHost, TOKEN_COOKIE } from './checkUiAccess.ts';
 import { contentSecurityPolicy } from './contentSecurityPolicy.ts';
-import { readAttention } from './readAttention.ts';
+import { readAttention, validationItems } from './readAttention.ts';
 import { readChanges, readClusterDiff } from './readChanges.ts';
-import { readFleetClusters, readFleetView, type FleetClusters } from './readFleetView.ts';
+import { headsOf, readFleetClusters, readFleetView, type FleetClusters } from './readFleetView.ts';
 import { placementOf, readObjectTrace } from './readObjectTrace.ts';
 import { parseLabelFilter, WORKLOAD_SORTS, type WorkloadSort } from './selectWorkloads.ts';
 import { loadUiAssets } from './uiAssets.ts';
@@ -204,7 +204,12 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       });
       return JSON.parse(renderPlanJson(plan));
     },
-    '/ui/api/attention': async () => readAttention(await (await current()).fleet, (await explained()).problems),
+    // Validation errors need the whole source commit rendered (seconds at 10,000 templates): asked apart.
+    '/ui/api/attention': async () => readAttention(await (await current()).fleet),
+    '/ui/api/validation': async () => ({
+      heads: headsOf(await (await current()).fleet),
+      items: validationItems((await explained()).problems),
+    }),
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {

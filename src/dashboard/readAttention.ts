@@ -45,20 +45,25 @@ const ORDER: AttentionItem['type'][] = [
   'eviction',
 ];
 
-/**
- * Gathers the needs-attention list from the three branches: the source head's validation errors (`problems`, from
- * the same in-memory render explain uses), members not Ready, failed or conflicting applies and held prunes (status
- * branch), unschedulable bindings and graceful evictions in progress (rendered index and bindings).
- */
-export async function readAttention(fleet: Fleet, problems: readonly Problem[]): Promise<AttentionView> {
-  const items: AttentionItem[] = [];
-  for (const p of problems.filter((x) => x.severity === 'error'))
-    items.push({
-      type: 'validation-error',
+/** The source head's validation errors as attention items, each at its file, line and column. Pure. */
+export function validationItems(problems: readonly Problem[]): AttentionItem[] {
+  return problems
+    .filter((p) => p.severity === 'error')
+    .map((p) => ({
+      type: 'validation-error' as const,
       title: `${p.file}:${p.line}:${p.column} ${p.code}`,
       message: `${p.message} (fix: ${p.fix})`,
       source: { file: p.file, line: p.line, column: p.column },
-    });
+    }));
+}
+
+/**
+ * Gathers the needs-attention list from the three branches: `earlier` first (the source head's validation errors,
+ * from the same in-memory render explain uses), then members not Ready, failed or conflicting applies and held
+ * prunes (status branch), unschedulable bindings and graceful evictions in progress (rendered index and bindings).
+ */
+export async function readAttention(fleet: Fleet, earlier: readonly AttentionItem[] = []): Promise<AttentionView> {
+  const items: AttentionItem[] = [...earlier];
   const views = await readClusterViews(fleet);
   for (const [name, v] of views) {
     const ready = v.cluster.status?.conditions?.find((c: Condition) => c.type === 'Ready');

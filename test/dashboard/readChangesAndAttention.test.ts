@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
-import { readAttention } from '../../src/dashboard/readAttention.ts';
+import { readAttention, validationItems } from '../../src/dashboard/readAttention.ts';
 import { readChanges, readClusterDiff } from '../../src/dashboard/readChanges.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { readExplanations } from '../../src/views/readExplanations.ts';
@@ -60,7 +60,7 @@ test("needs attention starts with the source head's validation errors, at their 
     outputRef: RENDERED,
     now: new Date(),
   });
-  const view = await readAttention(fleet, [...explained.model.problems, ...explained.output.problems]);
+  const view = await readAttention(fleet, validationItems([...explained.model.problems, ...explained.output.problems]));
   const first = view.items[0]!;
   assert.is(first.type, 'validation-error');
   assert.is(first.source?.file, 'policies/broken.yaml');
@@ -82,7 +82,7 @@ test('needs attention names a conflicting apply with its object, cluster and mes
       },
     ],
   });
-  const view = await readAttention(await fleetNow(), []);
+  const view = await readAttention(await fleetNow());
   assert.equal(
     view.items.map((i) => [i.type, i.key, i.cluster]),
     [['conflict', 'apps/v1/Deployment/default/nginx', 'member2']],
