@@ -120,9 +120,11 @@ export async function upCommand(opts: UpOptions): Promise<number> {
     const ready = await waitForNginx(targets, kick, 30_000);
     const { rows, pods } = await describeFleet(targets, started);
     opts.out(`\n${rows}\n\n${ready.summary}\n\n${pods}\n`);
+    // Above the block, not in it: every "Try next" line is a command to paste.
     opts.out(`
+Dashboard: ${reconciler.url}/ui/
+
 Try next:
-  Dashboard: ${reconciler.url}/ui/
   export KUBECONFIG=${kubeconfig}
   kubectl --context member1 get deploy,pods -o wide
   cd ${work}
