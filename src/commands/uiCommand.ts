@@ -35,6 +35,10 @@ export interface UiOptions {
  */
 export async function uiCommand(opts: UiOptions): Promise<number> {
   if (!opts.repo) throw new UsageError(`--repo is required\n${UI_USAGE}`);
+  if (/^[a-z+]+:\/\/|^[^/]+@[^/]+:/i.test(opts.repo))
+    throw new UsageError(
+      `--repo ${opts.repo.replace(/\/\/[^@/]*@/, '//***@')}: flotilla ui reads a repository on this machine; fix: git clone --mirror it (and git fetch to follow it), or open the dashboard of the flotilla run that reconciles it`,
+    );
   const listen = parseListen(opts.listen);
   if (!listen) throw new UsageError(`--listen off: the dashboard needs an address; ${UI_USAGE}`);
   if (opts.uiTokenEnv && !opts.uiToken)

@@ -153,4 +153,24 @@ test('flotilla ui refuses an address other machines reach without a token, and s
   }
 });
 
+test('flotilla ui takes a repository on this machine, and says how to get one from a URL', async () => {
+  try {
+    await uiCommand({
+      repo: 'https://bot:token@git.example.com/fleet.git',
+      sourceBranch: 'main',
+      listen: '127.0.0.1:0',
+      uiTokenEnv: undefined,
+      uiToken: undefined,
+      cwd: process.cwd(),
+      out: () => {},
+      err: () => {},
+      stopSignal: new Promise(() => {}),
+    });
+    assert.unreachable('it served a URL');
+  } catch (err) {
+    assert.match((err as Error).message, 'git clone --mirror');
+    assert.not.match((err as Error).message, 'token@');
+  }
+});
+
 test.run();
