@@ -75,7 +75,10 @@ export async function readAttention(fleet: Fleet, earlier: readonly AttentionIte
         message: `${ready.message ?? ''}${ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : ''}`.trim(),
       });
   }
-  if (fleet.status) {
+  // A failed or conflicting apply is counted in the cluster's applied record (`failed`); only when some cluster has
+  // one are the template status files read, one per template, to find which objects they are.
+  const failing = [...views.values()].some((v) => (v.applied?.failed ?? 0) > 0);
+  if (fleet.status && failing) {
     const statusFiles = [...(await fleet.status.list('templates')).keys()];
     const docs = await readDocuments(fleet.repo, fleet.status, statusFiles);
     for (const list of docs.values()) {
@@ -99,6 +102,8 @@ export async function readAttention(fleet: Fleet, earlier: readonly AttentionIte
         });
       }
     }
+  }
+  if (fleet.status) {
     const inventories = await readTextFiles(fleet.repo, fleet.status.commit.tree, [...views.keys()].map(inventoryPath));
     for (const [, text] of inventories) {
       let held;
