@@ -126,7 +126,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
     lastSent = key;
     const [source, rendered, status] = key.split(' ');
     readAhead();
-    const data = `event: heads\ndata: ${JSON.stringify({ source, rendered: rendered || null, status: status || null })}\n\n`;
+    const data = `event: heads\ndata: ${JSON.stringify({ source: source || null, rendered: rendered || null, status: status || null })}\n\n`;
     for (const s of streams) s.write(data);
   };
   lastSent = await headsKey();
@@ -267,7 +267,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       });
       const [source, rendered, status] = lastSent.split(' ');
       res.write(
-        `retry: 2000\nevent: heads\ndata: ${JSON.stringify({ source, rendered: rendered || null, status: status || null })}\n\n`,
+        `retry: 2000\nevent: heads\ndata: ${JSON.stringify({ source: source || null, rendered: rendered || null, status: status || null })}\n\n`,
       );
       streams.add(res);
       req.on('close', () => streams.delete(res));
