@@ -22,6 +22,7 @@ const LAYERS = [
   ['plans', ['plans']],
   ['runtime', ['reconcile', 'passes', 'pullAgent']],
   ['inspection', ['audits', 'views']],
+  ['dashboard', ['dashboard']],
   ['CLI', ['commands', 'cli']],
 ];
 /** What the emulator may import from the product's tree: the shared kernel only. */

@@ -47,6 +47,8 @@ Commands:
   blame      Which source commit produced what runs on --cluster C now: flotilla blame --cluster C deploy/nginx.
   agent      Pull mode beside one member: apply clusters/NAME/ of the rendered branch, push its status
              (--cluster NAME --repo PATH|URL --kubeconfig F [--context C] [--interval S] [--once]).
+  ui         The read-only web dashboard over a repo's branches (--repo R [--listen 127.0.0.1:9465]
+             [--ui-token-env VAR]); flotilla run and up serve it too, at /ui/.
   member     Run a local member cluster that speaks the Kubernetes API (flotilla member serve --help).
 
 Common options:
@@ -202,12 +204,38 @@ async function main(argv: string[]): Promise<number> {
       fetchSchedule: values['fetch-schedule'] ?? '* * * * *',
       webhookSecretEnv: secretEnv,
       webhookSecret: secretEnv ? process.env[secretEnv] || undefined : undefined,
+      uiTokenEnv: values['ui-token-env'],
+      uiToken: values['ui-token-env'] ? process.env[values['ui-token-env']] || undefined : undefined,
       mirrorDir: values['mirror-dir'],
       forge,
       clusterFailureThreshold: values['cluster-failure-threshold'],
       clusterSuccessThreshold: values['cluster-success-threshold'],
       clusterStatusUpdateFrequency: values['cluster-status-update-frequency'],
       gracefulEvictionTimeout: values['graceful-eviction-timeout'],
+      cwd: process.cwd(),
+      out: (s) => process.stdout.write(s),
+      err: (s) => process.stderr.write(s),
+      stopSignal,
+    });
+  }
+  if (command === 'ui') {
+    const { uiCommand, UI_OPTIONS, UI_USAGE } = await import('./commands/uiCommand.ts');
+    const { values } = parseArgs({ args: rest, options: UI_OPTIONS });
+    if (values.help) {
+      process.stdout.write(`${UI_USAGE}\n`);
+      return 0;
+    }
+    const tokenEnv = values['ui-token-env'];
+    const stopSignal = new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    return uiCommand({
+      repo: values.repo,
+      sourceBranch: values['source-branch'] ?? 'main',
+      listen: values.listen ?? '127.0.0.1:9465',
+      uiTokenEnv: tokenEnv,
+      uiToken: tokenEnv ? process.env[tokenEnv] || undefined : undefined,
       cwd: process.cwd(),
       out: (s) => process.stdout.write(s),
       err: (s) => process.stderr.write(s),

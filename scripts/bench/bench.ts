@@ -24,6 +24,7 @@ import {
   readTreeFiles,
   runFastImport,
 } from './gitTools.ts';
+import { measureDashboard } from './dashboardFleet.ts';
 import { measureKustomize, type KustomizeFigures } from './kustomizeOverlays.ts';
 import { measurePushToApplied } from './pushToApplied.ts';
 import { measureSchedule, requestsFromBindings } from './scheduleThroughput.ts';
@@ -174,6 +175,14 @@ try {
       .join(', ')})`,
   );
 
+  // 6b. The dashboard's fleet view over this repo (no status branch: the bench renders with a cluster-status file).
+  progress('dashboard: GET /ui/api/fleet, then the page in chromium-headless-shell…');
+  const dash = await measureDashboard(repoDir);
+  progress(
+    `dashboard: fleet API ${dash.fleetApiMs.toFixed(0)} ms a page (${dash.fleetApiColdMs.toFixed(0)} ms the first answer after start), ${dash.workloads} workloads; ` +
+      `${dash.interactiveMs === null ? 'no browser here' : `page interactive in ${dash.interactiveMs.toFixed(0)} ms`}`,
+  );
+
   // 7. The kustomize way: one overlay per cluster, built in turn (S and M; at L it would dominate the run).
   let kustomize: KustomizeFigures | undefined;
   if (size === 'L') progress('kustomize overlays: skipped at L');
@@ -212,6 +221,9 @@ try {
     apply_objects_per_s: pushed.apply_objects_per_s,
     noop_member_writes: pushed.noop_member_writes,
     noop_pass_commits: pushed.noop_pass_commits,
+    dashboard_fleet_api_ms: dash.fleetApiMs,
+    dashboard_fleet_api_cold_ms: dash.fleetApiColdMs,
+    dashboard_interactive_ms: dash.interactiveMs,
     kustomize_s: kustomize?.seconds ?? null,
     kustomize_vs_render: kustomize ? kustomize.seconds / cold.report.seconds : null,
   };

@@ -31,6 +31,12 @@ export interface Figures {
   noop_member_writes: number;
   /** Commits on flotilla/rendered and flotilla/status made by that pass. */
   noop_pass_commits: number;
+  /** GET /ui/api/fleet, a page of 50 workloads, median of five, the heads read (as the server reads them ahead). */
+  dashboard_fleet_api_ms: number;
+  /** The first answer right after the server starts, waiting for that read (rendered index, clusters). */
+  dashboard_fleet_api_cold_ms: number;
+  /** chromium-headless-shell: open /ui/ → the first row of the workloads matrix shown; null without the browser. */
+  dashboard_interactive_ms: number | null;
   /** One kustomize overlay per cluster, built in turn with `kubectl kustomize`; null where not measured (L). */
   kustomize_s: number | null;
   /** kustomize_s / render_cold_s. */
@@ -41,6 +47,7 @@ export interface Figures {
 export const NOT_MEASURED: Partial<Record<keyof Figures, string>> = {
   kustomize_s: 'measured at S and M only: 100 overlays of 10,000 templates take too long at L',
   kustomize_vs_render: 'measured at S and M only',
+  dashboard_interactive_ms: 'no /usr/bin/chromium-headless-shell on this machine (apt install chromium-headless-shell)',
 };
 
 interface Target {
@@ -65,6 +72,8 @@ export const TARGETS: Target[] = [
   { figure: 'push_to_applied_p95_ms', text: '< 1,000', pass: (v) => v < 1000, sizes: ANY },
   { figure: 'noop_member_writes', text: '= 0', pass: (v) => v === 0, sizes: ANY },
   { figure: 'noop_pass_commits', text: '= 0', pass: (v) => v === 0, sizes: ANY },
+  { figure: 'dashboard_fleet_api_ms', text: '< 200 (L)', pass: (v) => v < 200, sizes: L },
+  { figure: 'dashboard_interactive_ms', text: '< 1,000 (L)', pass: (v) => v < 1000, sizes: L },
   { figure: 'kustomize_vs_render', text: '≥ 5 (M)', pass: (v) => v >= 5, sizes: ['M'] },
 ];
 
@@ -104,6 +113,9 @@ const ORDER: [keyof Figures, string][] = [
   ['apply_objects_per_s', '/s'],
   ['noop_member_writes', 'requests'],
   ['noop_pass_commits', ''],
+  ['dashboard_fleet_api_ms', 'ms, a page'],
+  ['dashboard_fleet_api_cold_ms', 'ms, first after start'],
+  ['dashboard_interactive_ms', 'ms, open → first row'],
   ['kustomize_s', 's, sum of builds'],
   ['kustomize_vs_render', '×'],
 ];

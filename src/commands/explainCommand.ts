@@ -1,11 +1,9 @@
 import { stringify } from 'yaml';
-import { statusBranchAutoscaled } from '../outputs/autoscaledTemplates.ts';
 import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { describeRef, groupOf, parseRefKey } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
-import { resolveRev } from '../commits/resolveRev.ts';
-import { readOutputBranch, readOutputFolder } from '../outputs/previousOutputs.ts';
-import { renderSnapshot } from '../outputs/renderSnapshot.ts';
+import { readOutputFolder } from '../outputs/previousOutputs.ts';
+import { readExplanations } from '../views/readExplanations.ts';
 import type { TemplateExplanation } from '../works/renderTemplates.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { parseResourceWords } from './getCommand.ts';
@@ -21,19 +19,14 @@ export async function explainCommand(
 ): Promise<number> {
   if (opts.words.length === 0) throw new UsageError(`explain needs a template: ${USAGE}`);
   const repo = await openRepo(opts.repo);
-  // The same previous result render and sync schedule against, so the answer is theirs (steady mode).
-  const previous = opts.outDir
-    ? await readOutputFolder(opts.outDir)
-    : await readOutputBranch(repo, opts.outputRef, await resolveRev(repo, opts.rev));
-  const { model, output } = await renderSnapshot(
-    repo,
-    opts.rev,
-    previous,
-    await observedClusters(repo, opts.clusterStatusFile),
-    new Date(),
-    undefined,
-    opts.clusterStatusFile ? new Map() : await statusBranchAutoscaled(repo),
-  );
+  const clusterStatus = opts.clusterStatusFile ? await observedClusters(repo, opts.clusterStatusFile) : undefined;
+  const { model, output } = await readExplanations(repo, {
+    rev: opts.rev,
+    outputRef: opts.outputRef,
+    ...(opts.outDir ? { previous: await readOutputFolder(opts.outDir) } : {}),
+    ...(clusterStatus ? { clusterStatus } : {}),
+    now: new Date(),
+  });
   const { type, name } = parseResourceWords(
     opts.words,
     USAGE,

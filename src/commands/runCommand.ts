@@ -13,13 +13,15 @@ import type { ForgeConfig } from '../commitStatuses/types.ts';
 import { FORGE_ARG_OPTIONS, FORGE_HELP } from './parseForgeOptions.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { progressPrinter, type LogFormat } from './progressLine.ts';
+import { exposedWithoutToken, isLoopbackHost } from '../dashboard/checkUiAccess.ts';
+import { createDashboard, refusingDashboard, type Dashboard } from '../dashboard/createDashboard.ts';
 
 export const DEFAULT_LISTEN = '127.0.0.1:9464';
 
 export const RUN_USAGE = `usage: flotilla run --repo PATH|URL [--source-branch main] [--credentials-dir DIR] [--kubeconfig FILE]
        [--insecure-kubeconfig-exec] [--log-format text|json (default: text on a terminal, else json)]
        [--listen ${DEFAULT_LISTEN}|HOST:PORT|off] [--resync 5m|0] [--fetch-schedule "* * * * *"]
-       [--webhook-secret-env VAR] [--mirror-dir DIR] [--cluster-failure-threshold 30s] [--cluster-success-threshold 30s]
+       [--webhook-secret-env VAR] [--ui-token-env VAR] [--mirror-dir DIR] [--cluster-failure-threshold 30s] [--cluster-success-threshold 30s]
        [--cluster-status-update-frequency 10s|0] [--graceful-eviction-timeout 10m]
        [--forge github|gitlab|gitea --forge-repo REPO [--forge-url URL] [--forge-token-env VAR] [--forge-target-url URL]]
 
@@ -36,6 +38,7 @@ export const RUN_OPTIONS = {
   resync: { type: 'string', default: '5m' },
   'fetch-schedule': { type: 'string', default: '* * * * *' },
   'webhook-secret-env': { type: 'string' },
+  'ui-token-env': { type: 'string' },
   'mirror-dir': { type: 'string' },
   'log-format': { type: 'string' },
   'cluster-failure-threshold': { type: 'string', default: '30s' },
@@ -63,6 +66,12 @@ export interface RunOptions {
   /** The value of that variable, read by cli.ts (the only reader of the environment). */
   webhookSecret: string | undefined;
   mirrorDir: string | undefined;
+  /**
+   * The dashboard's token (the value of --ui-token-env, read by cli.ts): required from every /ui request. Without
+   * it the dashboard is served on a loopback --listen only.
+   */
+  uiTokenEnv?: string | undefined;
+  uiToken?: string | undefined;
   /** How long a cluster must be seen not ready before Ready flips to False (Karmada's flag of that name); default 30s. */
   clusterFailureThreshold?: string;
   /** How long a cluster must be seen ready again before Ready flips back to True; default 30s. */
@@ -118,6 +127,10 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       `--webhook-secret-env ${opts.webhookSecretEnv}: that variable is unset or empty; fix: export ${opts.webhookSecretEnv}=<the secret configured on the forge's webhook>`,
     );
   }
+  if (opts.uiTokenEnv && !opts.uiToken)
+    throw new UsageError(
+      `--ui-token-env ${opts.uiTokenEnv}: that variable is unset or empty; fix: export ${opts.uiTokenEnv}=$(openssl rand -hex 32)`,
+    );
   if (opts.webhookSecret && !listen)
     throw new UsageError('--webhook-secret-env needs an HTTP endpoint; drop --listen off');
   const remote = /^https?:\/\//i.test(opts.repo);
@@ -159,9 +172,15 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     print(entry);
   };
   const pauseRef = opts.pauseAt && `refs/heads/${opts.pauseAt === 'output-commit' ? RENDERED_BRANCH : STATUS_BRANCH}`;
+  // The dashboard reads the repo the reconciler opens (for a remote, its mirror), so it starts once that exists.
+  let dashboard: Pick<Dashboard, 'handle'> | undefined =
+    listen && !isLoopbackHost(listen.host) && !opts.uiToken
+      ? refusingDashboard(exposedWithoutToken(opts.listen))
+      : undefined;
   let reconciler;
   try {
     reconciler = await startReconciler({
+      routes: (req, res) => dashboard?.handle(req, res) ?? Promise.resolve(false),
       source,
       sourceBranch: opts.sourceBranch,
       clusters: {
@@ -200,13 +219,30 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       );
     throw err;
   }
+  let ui: Dashboard | undefined;
+  if (listen && !dashboard) {
+    ui = await createDashboard({
+      gitdir: reconciler.repo.gitdir,
+      sourceBranch: opts.sourceBranch,
+      ...(opts.uiToken ? { token: opts.uiToken } : {}),
+      log,
+    });
+    dashboard = ui;
+  }
   const where = remote ? redactUrl(opts.repo) : source.kind === 'local' ? source.path : '';
   opts.err(
     `flotilla run: reconciling ${where} (${opts.sourceBranch}), pid ${process.pid}` +
       `${reconciler.url ? `; ${reconciler.url}/healthz /readyz /metrics${opts.webhookSecret ? ' and POST /hooks/{github,gitlab,gitea,generic}' : ''}` : ''}; Ctrl-C stops\n`,
   );
+  if (reconciler.url)
+    opts.err(
+      ui
+        ? `flotilla run: dashboard at ${reconciler.url}/ui/${opts.uiToken ? ` (open /ui/?token=<the value of ${opts.uiTokenEnv}> once)` : ''}\n`
+        : `flotilla run: no dashboard: ${exposedWithoutToken(opts.listen)}\n`,
+    );
   void reconciler.kick('start');
   await opts.stopSignal;
+  await ui?.close();
   await reconciler.stop();
   log({ step: 'stop', pid: process.pid });
   return 0;

@@ -6,6 +6,7 @@ import { connectKubeconfig } from '../deliveries/connectKubeTarget.ts';
 import type { KubeTarget } from '../deliveries/KubeTarget.ts';
 import { startMember, writeKubeconfig, type Member } from '../members/index.ts';
 import { startReconciler } from '../passes/startReconciler.ts';
+import { createDashboard, type Dashboard } from '../dashboard/createDashboard.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { startAgent } from '../pullAgent.ts';
 import { progressPrinter, type LogFormat } from './progressLine.ts';
@@ -86,8 +87,10 @@ export async function upCommand(opts: UpOptions): Promise<number> {
     closers.push(() => agent.stop());
     // The reconciler `flotilla run` is, on the bare repo: Push members come from the Cluster registrations in Git
     // (kubeconfigRef members.config, resolved against the credentials folder).
+    let dashboard: Dashboard | undefined;
     const reconciler = await startReconciler({
       source: { kind: 'local', path: bare },
+      routes: (req, res) => dashboard?.handle(req, res) ?? Promise.resolve(false),
       clusters: { kind: 'registered', credentialsDir, fallbackKubeconfig: kubeconfig },
       resyncMs: 10_000,
       listen: { host: '127.0.0.1', port: 0 },
@@ -97,6 +100,8 @@ export async function upCommand(opts: UpOptions): Promise<number> {
       },
     });
     closers.push(() => reconciler.stop());
+    dashboard = await createDashboard({ gitdir: reconciler.repo.gitdir, log });
+    closers.push(() => dashboard?.close());
     const kick = () => reconciler.kick('demo');
     // In text mode the reconciler's own start line says this.
     if (!text) say(`reconciler watching ${bare} (main); ${reconciler.url}/metrics`);
@@ -123,7 +128,10 @@ export async function upCommand(opts: UpOptions): Promise<number> {
     const ready = await waitForNginx(targets, kick, 30_000);
     const { rows, pods } = await describeFleet(targets, started);
     opts.out(`\n${rows}\n\n${ready.summary}\n\n${pods}\n`);
+    // Above the block, not in it: every "Try next" line is a command to paste.
     opts.out(`
+Dashboard: ${reconciler.url}/ui/
+
 Try next:
   export KUBECONFIG=${kubeconfig}
   kubectl --context member1 get deploy,pods -o wide

@@ -31,6 +31,8 @@ export interface EndpointOptions {
   processedCommit?: () => string | undefined;
   /** Connection and timeout bounds; every field has a default fit for a forge and a kubelet probe. */
   limits?: ListenerLimits;
+  /** More routes (the dashboard at /ui/): asked first, and true when it answered the request. */
+  routes?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }
 
 /**
@@ -121,6 +123,7 @@ export async function serveEndpoints(opts: EndpointOptions): Promise<Endpoints> 
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (opts.routes && (await opts.routes(req, res))) return;
     if (url.pathname === '/healthz') return sendText(res, 200, 'ok\n');
     if (url.pathname === '/readyz') {
       const r = opts.readiness();

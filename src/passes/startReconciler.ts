@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 import type { AutoscalerOptions } from '../statuses/decideFederatedHpas.ts';
 import { STATUS_BRANCH } from '../branches/status/branch.ts';
@@ -53,6 +54,8 @@ export interface ReconcilerOptions {
   resyncMs: number;
   /** /healthz, /readyz, /metrics and webhooks; none when absent. `limits` default to DEFAULT_LISTENER_LIMITS. */
   listen?: { host: string; port: number; limits?: ListenerLimits };
+  /** More routes on that listener (the dashboard at /ui/), asked before the reconciler's own. */
+  routes?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   webhookSecret?: string;
   /** One structured entry per step. */
   log: (entry: Record<string, unknown>) => void;
@@ -284,6 +287,7 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
     if (opts.listen) {
       endpoints = await serveEndpoints({
         ...opts.listen,
+        ...(opts.routes ? { routes: opts.routes } : {}),
         metrics,
         webhookSecret: opts.webhookSecret,
         log,

@@ -11,6 +11,7 @@ import {
   type TemplateStatusFile,
 } from '../branches/status/statusFiles.ts';
 import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../branches/rendered/outputPaths.ts';
+import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
 import { kindColumns } from './kindColumns.ts';
 import { replicasFromMembers } from './replicasFromMembers.ts';
@@ -311,18 +312,7 @@ async function listTemplates(
     )
     .sort((a, b) => (a.ref.namespace + '/' + a.ref.name < b.ref.namespace + '/' + b.ref.name ? -1 : 1));
   const clusterScoped = entries.length > 0 && entries.every((e) => e.ref.namespace === '');
-  // The member's copy as rendered (--cluster), else the template as committed.
-  const manifests = q.cluster
-    ? await readManifests(
-        fleet,
-        rendered,
-        entries.map((e) => manifestPath(q.cluster!, e.ref)),
-      )
-    : await readTemplates(fleet, entries);
-  const statuses = await readTemplateStatuses(
-    fleet,
-    entries.map((e) => e.ref),
-  );
+  const views = await readTemplateViews(fleet, entries, q.cluster);
   const ages = await readFirstSeen(fleet.repo, fleet.source.commit.oid, [...new Set(entries.map((e) => e.entry.file))]);
   const cols = kindColumns(type.kind);
   const showNs = q.allNamespaces && !clusterScoped;
@@ -333,36 +323,69 @@ async function listTemplates(
     'AGE',
     ...(q.wide ? [...cols.wideHeaders, 'CLUSTERS'] : []),
   ];
-  const rows: string[][] = [];
-  const objects: Obj[] = [];
-  entries.forEach(({ ref, entry }, i) => {
-    const file = statuses.get(templateStatusPath(ref));
-    const status = q.cluster ? file?.aggregatedStatus.find((a) => a.clusterName === q.cluster)?.status : file?.status;
-    const manifest = replicasFromMembers(manifests[i] ?? {}, entry, status);
-    objects.push(
-      redactSecret({
-        ...manifest,
-        ...(status || file
-          ? {
-              status: q.cluster
-                ? (status ?? {})
-                : {
-                    ...(status ?? {}),
-                    ...(file ? { conditions: file.conditions, aggregatedStatus: file.aggregatedStatus } : {}),
-                  },
-            }
-          : {}),
-      }),
-    );
-    rows.push([
-      ...(showNs ? [ref.namespace] : []),
-      ref.name,
-      ...cols.cells(manifest, status),
-      age(q.now, ages.get(entry.file)),
-      ...(q.wide ? [...cols.wideCells(manifest, status), entry.clusters.join(',') || '<none>'] : []),
-    ]);
-  });
+  const rows = views.map(({ ref, entry, manifest, status }) => [
+    ...(showNs ? [ref.namespace] : []),
+    ref.name,
+    ...cols.cells(manifest, status),
+    age(q.now, ages.get(entry.file)),
+    ...(q.wide ? [...cols.wideCells(manifest, status), entry.clusters.join(',') || '<none>'] : []),
+  ]);
+  const objects = views.map((v) => v.object);
   return { headers, rows, objects, namespaced: !clusterScoped && !q.allNamespaces };
+}
+
+/** One template as `get` shows it: the manifest (replicas as the members run them), its status, and the -o json object. */
+export interface TemplateView {
+  ref: ObjectRef;
+  entry: IndexEntry;
+  manifest: Obj;
+  /** The aggregated status, or with `cluster` that member's reflected status. */
+  status: Obj | undefined;
+  /** What `get -o json` prints for it (a Secret redacted). */
+  object: Obj;
+}
+
+/**
+ * The templates as `get` lists them: each from its source file (with `cluster`, the member's copy as rendered), with
+ * the template's status file from the status branch.
+ */
+export async function readTemplateViews(
+  fleet: Fleet,
+  entries: readonly { ref: ObjectRef; entry: IndexEntry }[],
+  cluster?: string,
+): Promise<TemplateView[]> {
+  const rendered = requireRendered(fleet);
+  // The member's copy as rendered (--cluster), else the template as committed.
+  const manifests = cluster
+    ? await readManifests(
+        fleet,
+        rendered,
+        entries.map((e) => manifestPath(cluster, e.ref)),
+      )
+    : await readTemplates(fleet, [...entries]);
+  const statuses = await readTemplateStatuses(
+    fleet,
+    entries.map((e) => e.ref),
+  );
+  return entries.map(({ ref, entry }, i) => {
+    const file = statuses.get(templateStatusPath(ref));
+    const status = cluster ? file?.aggregatedStatus.find((a) => a.clusterName === cluster)?.status : file?.status;
+    const manifest = replicasFromMembers(manifests[i] ?? {}, entry, status);
+    const object = redactSecret({
+      ...manifest,
+      ...(status || file
+        ? {
+            status: cluster
+              ? (status ?? {})
+              : {
+                  ...(status ?? {}),
+                  ...(file ? { conditions: file.conditions, aggregatedStatus: file.aggregatedStatus } : {}),
+                },
+          }
+        : {}),
+    });
+    return { ref, entry, manifest, status, object };
+  });
 }
 
 async function readManifests(fleet: Fleet, branch: BranchState, paths: string[]): Promise<(Obj | undefined)[]> {

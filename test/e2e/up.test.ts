@@ -27,6 +27,7 @@ test('flotilla up --exit: three members, the nginx walkthrough pushed, 2/2 ready
     assert.match(out, /member1: nginx-\S+ Running on member1-node-\d/);
     assert.match(out, 'member3: no pods');
     assert.match(out, `export KUBECONFIG=${path.join(dir, 'members.config')}`);
+    assert.match(out, /^Dashboard: http:\/\/127\.0\.0\.1:\d+\/ui\/\n\nTry next:$/m);
     assert.match(err, /"step":"render","sourceCommit":"[0-9a-f]{40}"/);
     // The reconciler reads kubeconfigs from a folder of their own, not from the one holding the clone.
     assert.match(err, `"kubeconfig":"${path.join(realpathSync(dir), 'credentials', 'members.config')}"`);

@@ -1,0 +1,357 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
+import { STATUS_BRANCH } from '../branches/status/branch.ts';
+import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
+import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
+import { openRepo } from '../commits/openRepo.ts';
+import { readRef } from '../commits/readRef.ts';
+import type { GitRepo } from '../commits/types.ts';
+import type { Problem } from '../errors/problem.ts';
+import type { ConfigModel } from '../api/model.ts';
+import { statusBranchAutoscaled } from '../outputs/autoscaledTemplates.ts';
+import { watchLocalRefs, type RefWatcher } from '../passes/watchLocalRefs.ts';
+import { readPlan } from '../plans/readPlan.ts';
+import { renderPlanJson } from '../plans/renderPlanJson.ts';
+import type { TemplateExplanation } from '../works/renderTemplates.ts';
+import { readExplanations } from '../views/readExplanations.ts';
+import { readFleet, type Fleet } from '../views/readFleet.ts';
+import { hasUiToken, isLoopbackHost, TOKEN_COOKIE } from './checkUiAccess.ts';
+import { contentSecurityPolicy } from './contentSecurityPolicy.ts';
+import { readAttention, validationItems } from './readAttention.ts';
+import { readChanges, readClusterDiff } from './readChanges.ts';
+import { headsOf, readFleetClusters, readFleetView, type FleetClusters } from './readFleetView.ts';
+import { placementOf, readObjectTrace } from './readObjectTrace.ts';
+import { parseLabelFilter, WORKLOAD_SORTS, type WorkloadSort } from './selectWorkloads.ts';
+import { loadUiAssets } from './uiAssets.ts';
+
+export interface DashboardOptions {
+  /** The repository holding the three branches: a local repo, or the reconciler's mirror of a remote one. */
+  gitdir: string;
+  /** Default main. */
+  sourceBranch?: string;
+  /** Required from every request when set (bearer, cookie or ?token=); the caller decides when it must be. */
+  token?: string;
+  /** Called with one entry per request that failed on the server's side. */
+  log?: (entry: Record<string, unknown>) => void;
+  now?: () => Date;
+}
+
+/** The dashboard as a request handler, mounted at /ui/ by `flotilla run`, `flotilla up` and `flotilla ui`. */
+export interface Dashboard {
+  /** Answers a request under /ui and returns true; false for any other path, which the caller answers. */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /** Ends the event streams and stops watching the branches. */
+  close(): Promise<void>;
+}
+
+interface Explained {
+  model: ConfigModel;
+  explanations: ReadonlyMap<string, TemplateExplanation>;
+  problems: Problem[];
+}
+
+const SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+};
+
+/**
+ * Read-only: every route is a GET that reads the branches through the views the CLI prints (`-o json` shapes), and
+ * nothing here writes to the repo. What the branches say is read once per set of heads and kept until one moves.
+ */
+export async function createDashboard(opts: DashboardOptions): Promise<Dashboard> {
+  const sourceBranch = opts.sourceBranch ?? 'main';
+  const refs = {
+    source: `refs/heads/${sourceBranch}`,
+    rendered: `refs/heads/${RENDERED_BRANCH}`,
+    status: `refs/heads/${STATUS_BRANCH}`,
+  };
+  const assets = loadUiAssets();
+  const index = assets.get('/ui/index.html')!;
+  const csp = contentSecurityPolicy(index.body.toString('utf8'));
+  const now = opts.now ?? (() => new Date());
+  let repo: GitRepo = await openRepo(opts.gitdir);
+
+  // One read of the branches per set of heads: a page load's several requests, and every client, share it.
+  let cached:
+    | { key: string; fleet: Promise<Fleet>; clusters?: Promise<FleetClusters>; explained?: Promise<Explained> }
+    | undefined;
+  const headsKey = async () =>
+    (await Promise.all([refs.source, refs.rendered, refs.status].map((r) => readRef(repo, r)))).join(' ');
+  const current = async () => {
+    const key = await headsKey();
+    if (cached?.key !== key) {
+      // A fresh GitRepo per set of heads: packs written since (a gc, a push) are found, as the reconciler does.
+      repo = await openRepo(opts.gitdir);
+      const fleet = readFleet(repo, { rev: refs.source, renderedRef: refs.rendered, statusRef: refs.status });
+      cached = { key, fleet };
+      fleet.catch(() => {
+        if (cached?.fleet === fleet) cached = undefined;
+      });
+    }
+    return cached;
+  };
+  const fleetClusters = async () => {
+    const c = await current();
+    if (!c.clusters) {
+      c.clusters = c.fleet.then(readFleetClusters);
+      c.clusters.catch(() => undefined); // awaited below; a read ahead nobody awaits must not count as unhandled
+    }
+    return { fleet: await c.fleet, clusters: await c.clusters };
+  };
+  // Read ahead: when the heads move (and at start) the fleet view's shared part is read before anyone asks, so a
+  // page request right after a push answers from memory. A failure here is the next request's to report.
+  const readAhead = () => void fleetClusters().catch(() => undefined);
+  const explained = async (): Promise<Explained> => {
+    const c = await current();
+    c.explained ??= readExplanations(repo, { rev: refs.source, outputRef: refs.rendered, now: now() }).then(
+      ({ model, output }) => ({
+        model,
+        explanations: output.explanations,
+        problems: [...model.problems, ...output.problems],
+      }),
+    );
+    return c.explained;
+  };
+
+  // Live: every open page gets the heads whenever a branch moves (the local refs, watched as the reconciler does).
+  const streams = new Set<ServerResponse>();
+  let lastSent = '';
+  const announce = async () => {
+    const key = await headsKey().catch(() => lastSent);
+    if (key === lastSent) return;
+    lastSent = key;
+    const [source, rendered, status] = key.split(' ');
+    readAhead();
+    const data = `event: heads\ndata: ${JSON.stringify({ source: source || null, rendered: rendered || null, status: status || null })}\n\n`;
+    for (const s of streams) s.write(data);
+  };
+  lastSent = await headsKey();
+  readAhead();
+  const watchers: RefWatcher[] = [];
+  for (const branch of [sourceBranch, RENDERED_BRANCH, STATUS_BRANCH])
+    watchers.push(await watchLocalRefs(repo.gitdir, branch, () => void announce()));
+  // Proxies close idle connections; a comment line now and then keeps the stream open through them.
+  const keepAlive = setInterval(() => {
+    for (const s of streams) s.write(': keep-alive\n\n');
+  }, 15_000);
+  keepAlive.unref();
+
+  const api: Record<string, (url: URL) => Promise<unknown>> = {
+    '/ui/api/fleet': async (url) => {
+      const q = url.searchParams;
+      const labels = parseLabelFilter(q.get('label') ?? '');
+      if (!labels) throw badRequest(`label ${q.get('label')}: write key=value, key!=value or key, comma-separated`);
+      const sort = q.get('sort') ?? 'namespace';
+      if (!(WORKLOAD_SORTS as readonly string[]).includes(sort))
+        throw badRequest(`sort ${sort}: use ${WORKLOAD_SORTS.join(', ')}`);
+      const { fleet, clusters } = await fleetClusters();
+      return readFleetView(
+        fleet,
+        clusters,
+        {
+          ...optional('namespace', q.get('namespace')),
+          ...optional('cluster', q.get('cluster')),
+          ...optional('kind', q.get('kind')),
+          ...optional('name', q.get('name')),
+          sort: sort as WorkloadSort,
+          descending: q.get('order') === 'desc',
+          offset: Number(q.get('offset') ?? 0) || 0,
+          limit: Number(q.get('limit') ?? 50) || 50,
+        },
+        labels,
+      );
+    },
+    '/ui/api/object': async (url) => {
+      const key = url.searchParams.get('key') ?? '';
+      const trace = await readObjectTrace(await (await current()).fleet, key, {
+        renderedRef: refs.rendered,
+        statusRef: refs.status,
+      });
+      if (!trace) throw notFound(`no template ${key} on ${RENDERED_BRANCH}`);
+      return trace;
+    },
+    '/ui/api/explain': async (url) => {
+      const key = url.searchParams.get('key') ?? '';
+      return placementOf(await (await current()).fleet, key, await explained());
+    },
+    '/ui/api/changes': async (url) =>
+      readChanges(
+        await (await current()).fleet,
+        Math.min(Math.max(1, Number(url.searchParams.get('limit') ?? 30) || 30), 200),
+      ),
+    '/ui/api/diff': async (url) => {
+      const commit = url.searchParams.get('commit') ?? '';
+      const cluster = url.searchParams.get('cluster') ?? '';
+      if (!/^[0-9a-f]{40}$/.test(commit) || !cluster || cluster.includes('/'))
+        throw badRequest('diff needs commit=<40-hex rendered commit>&cluster=<name>');
+      await current();
+      return { commit, cluster, diff: await readClusterDiff(repo, commit, cluster) };
+    },
+    '/ui/api/plan': async (url) => {
+      const base = url.searchParams.get('base');
+      const head = url.searchParams.get('head');
+      if (!base || !head) throw badRequest('plan needs base=REV&head=REV, as flotilla plan --base --head');
+      await current();
+      const plan = await readPlan(repo, {
+        base,
+        head,
+        clusterStatus: await readObservedClusters(repo, DEFAULT_STATUS_REF),
+        autoscaled: await statusBranchAutoscaled(repo),
+      });
+      return JSON.parse(renderPlanJson(plan));
+    },
+    // Validation errors need the whole source commit rendered (seconds at 10,000 templates): asked apart.
+    '/ui/api/attention': async () => readAttention(await (await current()).fleet),
+    '/ui/api/validation': async () => ({
+      heads: headsOf(await (await current()).fleet),
+      items: validationItems((await explained()).problems),
+    }),
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/ui' && !url.pathname.startsWith('/ui/')) return false;
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      sendJson(res, 405, { error: 'the dashboard is read-only: GET only' });
+      return true;
+    }
+    // Without a token the page is for this machine only: a Host that is not a loopback name is a page elsewhere
+    // reaching it through DNS rebinding (a name of theirs resolving to 127.0.0.1), which must not read the fleet.
+    if (opts.token === undefined && !isLoopbackHost(hostOf(req.headers.host))) {
+      sendJson(res, 403, {
+        error: `Host ${req.headers.host ?? '(none)'} is not this machine's; open the dashboard as http://127.0.0.1:PORT/ui/`,
+      });
+      return true;
+    }
+    const queryToken = url.searchParams.get('token');
+    if (
+      !hasUiToken(opts.token, {
+        authorization: req.headers.authorization,
+        cookie: req.headers.cookie,
+        query: queryToken,
+      })
+    ) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="flotilla"');
+      sendJson(res, 401, {
+        error: 'this dashboard needs its token: open /ui/?token=<token> once, or send Authorization: Bearer <token>',
+      });
+      return true;
+    }
+    if (queryToken !== null) {
+      // The token leaves the address bar (and history, and Referer) at once: a cookie carries it from here on.
+      res.setHeader(
+        'Set-Cookie',
+        `${TOKEN_COOKIE}=${encodeURIComponent(queryToken)}; Path=/ui; HttpOnly; SameSite=Strict; Max-Age=86400`,
+      );
+      url.searchParams.delete('token');
+      res.writeHead(303, { Location: `${url.pathname}${url.search}` });
+      res.end();
+      return true;
+    }
+    if (url.pathname === '/ui') {
+      res.writeHead(308, { Location: '/ui/' });
+      res.end();
+      return true;
+    }
+    if (url.pathname === '/ui/api/events') {
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        Connection: 'keep-alive',
+      });
+      const [source, rendered, status] = lastSent.split(' ');
+      res.write(
+        `retry: 2000\nevent: heads\ndata: ${JSON.stringify({ source: source || null, rendered: rendered || null, status: status || null })}\n\n`,
+      );
+      streams.add(res);
+      req.on('close', () => streams.delete(res));
+      return true;
+    }
+    const route = api[url.pathname];
+    if (route) {
+      try {
+        sendJson(res, 200, await route(url));
+      } catch (err) {
+        const status = (err as { status?: number }).status;
+        if (status) sendJson(res, status, { error: (err as Error).message });
+        else {
+          opts.log?.({ step: 'dashboard', path: url.pathname, error: (err as Error).message });
+          sendJson(res, 500, { error: (err as Error).message, code: (err as { code?: string }).code ?? null });
+        }
+      }
+      return true;
+    }
+    const asset = assets.get(url.pathname === '/ui/' ? '/ui/index.html' : url.pathname);
+    if (!asset) {
+      sendJson(res, 404, { error: `no such page ${url.pathname}; the dashboard is at /ui/` });
+      return true;
+    }
+    res.writeHead(200, {
+      'Content-Type': asset.type,
+      'Content-Length': asset.body.length,
+      'Cache-Control': 'no-cache',
+      ...(asset === index ? { 'Content-Security-Policy': csp } : {}),
+    });
+    res.end(req.method === 'HEAD' ? undefined : asset.body);
+    return true;
+  }
+
+  return {
+    handle,
+    close: async () => {
+      clearInterval(keepAlive);
+      for (const s of streams) s.end();
+      streams.clear();
+      await Promise.all(watchers.map((w) => w.close()));
+    },
+  };
+}
+
+/** The host part of a Host header: `127.0.0.1:9465` → `127.0.0.1`, `[::1]:80` → `::1`. */
+function hostOf(header: string | undefined): string {
+  const h = header ?? '';
+  const v6 = /^\[([^\]]+)\]/.exec(h);
+  return v6 ? v6[1]! : h.replace(/:\d+$/, '');
+}
+
+function optional<K extends string>(key: K, value: string | null): Partial<Record<K, string>> {
+  return value ? ({ [key]: value } as Record<K, string>) : {};
+}
+
+function badRequest(message: string): Error {
+  return Object.assign(new Error(message), { status: 400 });
+}
+
+function notFound(message: string): Error {
+  return Object.assign(new Error(message), { status: 404 });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  });
+  res.end(`${JSON.stringify(body)}\n`);
+}
+
+/**
+ * What /ui answers when the listener faces other machines and no token was given (`flotilla run --listen 0.0.0.0:…`
+ * for webhooks): 403 with the reason, never the page.
+ */
+export function refusingDashboard(reason: string): Pick<Dashboard, 'handle'> {
+  return {
+    handle: async (req, res) => {
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      if (path !== '/ui' && !path.startsWith('/ui/')) return false;
+      sendJson(res, 403, { error: reason });
+      return true;
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { parsePullRequestNumber } from '../audits/parsePullRequestNumber.ts';
+import { formatGitDate } from '../audits/formatGitDate.ts';
+import { parseTrailers } from '../branches/rendered/trailers.ts';
+import { diffTrees } from '../commits/diffTrees.ts';
+import { readBlobs } from '../commits/readBlobs.ts';
+import { readCommitInfo } from '../commits/readCommitInfo.ts';
+import type { CommitInfo, GitRepo } from '../commits/types.ts';
+import { renderUnifiedDiff } from '../plans/renderUnifiedDiff.ts';
+import type { Fleet } from '../views/readFleet.ts';
+import { redactSecret } from '../views/redactSecret.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
+import { yaml } from './manifestYaml.ts';
+import { readClusterViews } from '../views/readListing.ts';
+import { readClusterFolders } from './readClusterFolders.ts';
+import { headsOf, type Heads } from './readFleetView.ts';
+
+/** GET /ui/api/changes: the rendered branch's commits, newest first, each traced to its source and its members. */
+export interface ChangesView {
+  heads: Heads;
+  commits: ChangeEntry[];
+  /** Clusters whose folder at the rendered head is not the one they last applied: something waits for them. */
+  notUpToDate: { cluster: string; appliedRenderedCommit: string | null }[];
+  /** More commits exist beyond the ones listed. */
+  more: boolean;
+}
+
+export interface ChangeEntry {
+  renderedCommit: string;
+  /** Absent on a commit Flotilla did not write. */
+  sourceCommit?: string;
+  author: string;
+  email: string;
+  date: string;
+  subject: string;
+  pullRequest?: number;
+  /** Per cluster: the files of clusters/<c>/ the commit added, changed or removed. */
+  clusters: Record<string, { added: string[]; changed: string[]; removed: string[] }>;
+  /** Per cluster the commit changed: applied (this commit or a newer one is what it last applied), or waiting. */
+  applied: Record<string, boolean>;
+}
+
+/** Walks `limit` first-parent commits of the rendered branch; each diff descends only into changed subtrees. */
+export async function readChanges(fleet: Fleet, limit: number): Promise<ChangesView> {
+  const heads = headsOf(fleet);
+  if (!fleet.rendered) return { heads, commits: [], notUpToDate: [], more: false };
+  const views = await readClusterViews(fleet);
+  const folders = await readClusterFolders(fleet);
+  const appliedAt = new Map([...views].map(([name, v]) => [name, v.applied?.renderedCommit ?? null]));
+  const commits: ChangeEntry[] = [];
+  let cursor: string | undefined = fleet.rendered.commit.oid;
+  // Clusters seen applying a commit newer than (or equal to) the one being read: walking back, once a cluster's
+  // applied commit is passed, every older commit is applied there too.
+  const reached = new Set<string>();
+  while (cursor && commits.length < limit) {
+    const c: CommitInfo = await readCommitInfo(fleet.repo, cursor);
+    for (const [name, at] of appliedAt) if (at === c.oid) reached.add(name);
+    const parent = c.parents[0] ? await readCommitInfo(fleet.repo, c.parents[0]) : undefined;
+    const clusters: ChangeEntry['clusters'] = {};
+    for (const ch of await diffTrees(fleet.repo, parent?.tree ?? null, c.tree)) {
+      const m = /^clusters\/([^/]+)\/(.+)$/.exec(ch.path);
+      if (!m) continue;
+      const per = (clusters[m[1]!] ??= { added: [], changed: [], removed: [] });
+      (ch.oldOid === undefined ? per.added : ch.newOid === undefined ? per.removed : per.changed).push(m[2]!);
+    }
+    commits.push({
+      renderedCommit: c.oid,
+      ...(await describeSource(fleet.repo, c)),
+      clusters,
+      applied: Object.fromEntries(Object.keys(clusters).map((name) => [name, reached.has(name)])),
+    });
+    cursor = c.parents[0];
+  }
+  const notUpToDate = [...views]
+    .filter(([name, v]) => (folders.get(name) ?? null) !== (v.applied ? v.applied.folderTree : null))
+    .map(([name, v]) => ({ cluster: name, appliedRenderedCommit: v.applied?.renderedCommit ?? null }));
+  return { heads, commits, notUpToDate, more: cursor !== undefined };
+}
+
+/** Author, date, subject and pull request of the source commit behind a rendered one (its own when foreign or gone). */
+async function describeSource(
+  repo: GitRepo,
+  rendered: CommitInfo,
+): Promise<Omit<ChangeEntry, 'renderedCommit' | 'clusters' | 'applied'>> {
+  const sourceCommit = parseTrailers(rendered.message)['Source-Commit'];
+  const source = sourceCommit ? await readCommitInfo(repo, sourceCommit).catch(() => undefined) : undefined;
+  const c = source ?? rendered;
+  const pullRequest = source ? parsePullRequestNumber(source.message, source.parents.length > 1) : undefined;
+  return {
+    ...(sourceCommit ? { sourceCommit } : {}),
+    author: c.author.name,
+    email: c.author.email,
+    date: formatGitDate(c.author.timestamp, c.author.timezoneOffset),
+    subject: (c.message.split('\n')[0] ?? '').slice(0, 300),
+    ...(pullRequest !== undefined ? { pullRequest } : {}),
+  };
+}
+
+/** GET /ui/api/diff?commit=&cluster=: what one rendered commit changed in one cluster's folder, as `git show` would. */
+export async function readClusterDiff(repo: GitRepo, commit: string, cluster: string): Promise<string> {
+  const c = await readCommitInfo(repo, commit);
+  const parent = c.parents[0] ? await readCommitInfo(repo, c.parents[0]) : undefined;
+  const prefix = `clusters/${cluster}/`;
+  const changes = (await diffTrees(repo, parent?.tree ?? null, c.tree)).filter((ch) => ch.path.startsWith(prefix));
+  const oids = changes.flatMap((ch) => [ch.oldOid, ch.newOid]).filter((o): o is string => o !== undefined);
+  const blobs = await readBlobs(repo, oids);
+  const text = (path: string, oid: string | undefined) => {
+    if (oid === undefined) return null;
+    const raw = new TextDecoder().decode(blobs.get(oid)!);
+    // A Secret's values never leave the branch: its keys and sizes show, as flotilla get and describe show them.
+    return /\/secret_[^/]+\.yaml$/.test(path) ? yaml(redactSecret(parseYamlValue(raw))) : raw;
+  };
+  return changes
+    .map((ch) => renderUnifiedDiff(text(ch.path, ch.oldOid), text(ch.path, ch.newOid), { path: ch.path }))
+    .join('');
+}

@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** One file the page loads, held in memory: the whole UI is a few hundred kilobytes. */
+export interface UiAsset {
+  body: Buffer;
+  type: string;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+// The page's own files sit at the package root beside repo-template/: src/dashboard/ and dist/dashboard/ both reach it
+// as ../../ui, so a source checkout and the installed package serve the same files.
+const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../ui');
+
+/**
+ * Preact, its hooks and htm, served from the installed packages under /ui/vendor/ (no CDN): resolved through Node's
+ * own resolution, so whichever node_modules holds them (a checkout's, or the one the package was installed into).
+ */
+const VENDOR: Record<string, (require: NodeJS.Require) => string> = {
+  'preact.mjs': (require) => require.resolve('preact'),
+  'hooks.mjs': (require) => require.resolve('preact/hooks'),
+  // htm exports its ES module build only under the "browser" condition Node never matches: found beside its main file.
+  'htm.mjs': (require) => path.join(path.dirname(require.resolve('htm')), 'htm.module.js'),
+};
+
+/** Every file the page can ask for, by URL path under /ui/. */
+export function loadUiAssets(): Map<string, UiAsset> {
+  const out = new Map<string, UiAsset>();
+  for (const name of readdirSync(UI_DIR)) {
+    const type = TYPES[path.extname(name)];
+    if (type && /^[a-z0-9-]+\.[a-z]+$/.test(name))
+      out.set(`/ui/${name}`, { body: readFileSync(path.join(UI_DIR, name)), type });
+  }
+  const require = createRequire(import.meta.url);
+  for (const [file, locate] of Object.entries(VENDOR))
+    out.set(`/ui/vendor/${file}`, { body: readFileSync(locate(require)), type: TYPES['.mjs']! });
+  return out;
+}

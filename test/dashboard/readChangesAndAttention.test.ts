@@ -1,0 +1,93 @@
+// The Changes and Needs-attention readers on a repo with all three branches: a squash-merged pull request with a
+// scale-up and a broken policy file is rendered; the timeline names the PR and the waiting clusters, the diff shows
+// the replicas, and the attention list starts with the validation error at its line.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { readAttention, validationItems } from '../../src/dashboard/readAttention.ts';
+import { readChanges, readClusterDiff } from '../../src/dashboard/readChanges.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { readExplanations } from '../../src/views/readExplanations.ts';
+import { readFleet } from '../../src/views/readFleet.ts';
+import { authorEnv, commitAs, DEPLOYMENT, writeWorkTree, type TempRepo } from '../plans/helpers/nginxRepo.ts';
+import { makeFleetRepo, NGINX, RENDERED, reportApplied } from '../views/helpers/fleetRepo.ts';
+
+let repo: TempRepo;
+
+test.before(async () => {
+  ({ repo } = await makeFleetRepo());
+  writeWorkTree(repo, {
+    'templates/deployment.yaml': DEPLOYMENT.replace('replicas: 2', 'replicas: 4'),
+    'policies/broken.yaml':
+      'apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata:\n  name: broken\nspec:\n  resourceSelectors: 7\n',
+  });
+  commitAs(repo, 'Scale nginx to 4 (#42)', authorEnv('Cy', 'cy@example.com', 1_700_100_000));
+  await syncRepo(await openRepo(repo.path), { sourceRef: 'refs/heads/main', outputRef: RENDERED });
+});
+test.after(() => repo?.cleanup());
+
+const fleetNow = async () =>
+  readFleet(await openRepo(repo.path), {
+    rev: 'refs/heads/main',
+    renderedRef: RENDERED,
+    statusRef: 'refs/heads/flotilla/status',
+  });
+
+test('the timeline: newest first, the PR number and author of the source commit, per-cluster changes, who has applied it', async () => {
+  const changes = await readChanges(await fleetNow(), 10);
+  const [latest, first] = changes.commits;
+  assert.is(latest!.subject, 'Scale nginx to 4 (#42)');
+  assert.is(latest!.pullRequest, 42);
+  assert.is(latest!.author, 'Cy');
+  assert.equal(latest!.clusters.member1, { added: [], changed: ['default/deployment.apps_nginx.yaml'], removed: [] });
+  // The status branch recorded the first render only: that one is applied, the new one waits.
+  assert.equal(latest!.applied, { member1: false, member2: false });
+  assert.equal(first!.applied, { member1: true, member2: true });
+  // member3 has nothing rendered and applied nothing: nothing waits for it.
+  assert.equal(
+    changes.notUpToDate.map((n) => n.cluster),
+    ['member1', 'member2'],
+  );
+  const diff = await readClusterDiff((await fleetNow()).repo, latest!.renderedCommit, 'member1');
+  assert.match(diff, '--- a/clusters/member1/default/deployment.apps_nginx.yaml');
+  assert.match(diff, /-\s+replicas: 1\n\+\s+replicas: 2/);
+});
+
+test("needs attention starts with the source head's validation errors, at their file and line", async () => {
+  const fleet = await fleetNow();
+  const explained = await readExplanations(fleet.repo, {
+    rev: 'refs/heads/main',
+    outputRef: RENDERED,
+    now: new Date(),
+  });
+  const view = await readAttention(fleet, validationItems([...explained.model.problems, ...explained.output.problems]));
+  const first = view.items[0]!;
+  assert.is(first.type, 'validation-error');
+  assert.is(first.source?.file, 'policies/broken.yaml');
+  assert.is(first.source?.line, 6);
+  assert.ok(
+    view.items.every((i) => i.type === 'validation-error'),
+    JSON.stringify(view.items),
+  );
+});
+
+test('needs attention names a conflicting apply with its object, cluster and message, and a NotReady-free fleet has no cluster item', async () => {
+  await reportApplied(await openRepo(repo.path), {
+    member2: [
+      {
+        ref: NGINX,
+        path: 'clusters/member2/default/deployment.apps_nginx.yaml',
+        action: 'conflict',
+        message: 'the object exists on member2 and is not managed by Flotilla (conflict-resolution: abort)',
+      },
+    ],
+  });
+  const view = await readAttention(await fleetNow());
+  assert.equal(
+    view.items.map((i) => [i.type, i.key, i.cluster]),
+    [['conflict', 'apps/v1/Deployment/default/nginx', 'member2']],
+  );
+  assert.match(view.items[0]!.message, 'conflict: the object exists on member2');
+});
+
+test.run();

@@ -1,0 +1,176 @@
+// The dashboard's HTTP side on a repo with all three branches: the API answers in the shapes the CLI prints, only
+// GET, only with the token when one is set, the page under a strict policy, and the event stream announces a move.
+import { get } from 'node:http';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { getCommand } from '../../src/commands/getCommand.ts';
+import { uiCommand } from '../../src/commands/uiCommand.ts';
+import { serveDashboard, type ServedDashboard } from '../../src/dashboard/serveDashboard.ts';
+import type { TempRepo } from '../commits/helpers/tempRepo.ts';
+import { makeFleetRepo } from '../views/helpers/fleetRepo.ts';
+
+const TOKEN = 'test-token-0123456789';
+let repo: TempRepo;
+let served: ServedDashboard;
+
+test.before(async () => {
+  ({ repo } = await makeFleetRepo());
+  served = await serveDashboard({ gitdir: repo.path, host: '127.0.0.1', port: 0, token: TOKEN });
+});
+test.after(async () => {
+  await served?.close();
+  repo?.cleanup();
+});
+
+const auth = { Authorization: `Bearer ${TOKEN}` };
+
+async function cli(...args: string[]): Promise<unknown> {
+  let out = '';
+  await getCommand([...args, '--repo', repo.path, '-o', 'json'], {
+    out: (s) => {
+      out += s;
+    },
+    err: () => {},
+    now: () => new Date(),
+  });
+  return JSON.parse(out);
+}
+
+test('the fleet API returns the clusters as `flotilla get clusters -o json` and each workload as `get <kind> NAME -o json`', async () => {
+  const res = await fetch(`${served.url}/ui/api/fleet`, { headers: auth });
+  assert.is(res.status, 200);
+  assert.is(res.headers.get('cache-control'), 'no-store');
+  const body = (await res.json()) as {
+    clusters: { items: unknown[] };
+    workloads: {
+      total: number;
+      items: { key: string; object: unknown; placement: { name: string; replicas: number }[] }[];
+    };
+  };
+  assert.equal(body.clusters.items, ((await cli('clusters')) as { items: unknown[] }).items);
+  assert.is(body.workloads.total, 1);
+  const nginx = body.workloads.items[0]!;
+  assert.is(nginx.key, 'apps/v1/Deployment/default/nginx');
+  assert.equal(nginx.object, await cli('deploy', 'nginx'));
+  assert.equal(
+    nginx.placement.map((p) => `${p.name}:${p.replicas}`),
+    ['member1:1', 'member2:1'],
+  );
+});
+
+test('read-only and token-guarded: other methods are refused, no token is 401, ?token= becomes an HttpOnly cookie', async () => {
+  const post = await fetch(`${served.url}/ui/api/fleet`, { method: 'POST', headers: auth });
+  assert.is(post.status, 405);
+  assert.is(post.headers.get('allow'), 'GET, HEAD');
+  assert.is((await fetch(`${served.url}/ui/`)).status, 401);
+  assert.is((await fetch(`${served.url}/ui/api/fleet`, { headers: { Authorization: 'Bearer nope' } })).status, 401);
+  const login = await fetch(`${served.url}/ui/?token=${TOKEN}`, { redirect: 'manual' });
+  assert.is(login.status, 303);
+  assert.is(login.headers.get('location'), '/ui/');
+  const cookie = login.headers.get('set-cookie')!;
+  assert.match(cookie, /HttpOnly/);
+  assert.match(cookie, /SameSite=Strict/);
+  const page = await fetch(`${served.url}/ui/`, { headers: { Cookie: cookie.split(';')[0]! } });
+  assert.is(page.status, 200);
+  const csp = page.headers.get('content-security-policy')!;
+  assert.match(csp, /script-src 'self' 'sha256-[A-Za-z0-9+/=]+'/);
+  assert.is(page.headers.get('x-content-type-options'), 'nosniff');
+  assert.match(await page.text(), '<script type="importmap">');
+  for (const vendor of ['preact.mjs', 'hooks.mjs', 'htm.mjs']) {
+    const js = await fetch(`${served.url}/ui/vendor/${vendor}`, { headers: auth });
+    assert.is(js.status, 200, vendor);
+    assert.match(js.headers.get('content-type')!, 'text/javascript');
+  }
+});
+
+test('the event stream announces the heads, and again when a branch moves', async () => {
+  const res = await fetch(`${served.url}/ui/api/events`, { headers: auth });
+  assert.match(res.headers.get('content-type')!, 'text/event-stream');
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const nextHeads = async () => {
+    for (;;) {
+      const end = text.indexOf('\n\n');
+      if (end >= 0) {
+        const event = text.slice(0, end);
+        text = text.slice(end + 2);
+        const data = /^data: (.*)$/m.exec(event)?.[1];
+        if (/^event: heads$/m.test(event) && data) return JSON.parse(data) as { source: string };
+        continue;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error('stream ended');
+      text += decoder.decode(value, { stream: true });
+    }
+  };
+  const first = await nextHeads();
+  assert.is(first.source, repo.git(['rev-parse', 'main']).trim());
+  repo.git(['commit', '-q', '--allow-empty', '-m', 'a move on main']);
+  const second = await nextHeads();
+  assert.is(second.source, repo.git(['rev-parse', 'main']).trim());
+  assert.is.not(second.source, first.source);
+  await reader.cancel();
+});
+
+test('without a token only loopback Host names are served, so a page elsewhere cannot read it through DNS rebinding', async () => {
+  const open = await serveDashboard({ gitdir: repo.path, host: '127.0.0.1', port: 0 });
+  try {
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(`${open.url}/ui/api/fleet`);
+        get({ host: url.hostname, port: url.port, path: url.pathname, headers: { Host: host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        }).on('error', reject);
+      });
+    assert.is(await status(new URL(open.url).host), 200);
+    assert.is(await status('localhost:9465'), 200);
+    assert.is(await status('attacker.example:9465'), 403);
+  } finally {
+    await open.close();
+  }
+});
+
+test('flotilla ui refuses an address other machines reach without a token, and says what to do instead', async () => {
+  const run = uiCommand({
+    repo: repo.path,
+    sourceBranch: 'main',
+    listen: '0.0.0.0:0',
+    uiTokenEnv: undefined,
+    uiToken: undefined,
+    cwd: process.cwd(),
+    out: () => {},
+    err: () => {},
+    stopSignal: new Promise(() => {}),
+  });
+  try {
+    await run;
+    assert.unreachable('it listened');
+  } catch (err) {
+    assert.match((err as Error).message, '--ui-token-env VAR');
+    assert.match((err as Error).message, 'authenticating proxy');
+  }
+});
+
+test('flotilla ui takes a repository on this machine, and says how to get one from a URL', async () => {
+  try {
+    await uiCommand({
+      repo: 'https://bot:token@git.example.com/fleet.git',
+      sourceBranch: 'main',
+      listen: '127.0.0.1:0',
+      uiTokenEnv: undefined,
+      uiToken: undefined,
+      cwd: process.cwd(),
+      out: () => {},
+      err: () => {},
+      stopSignal: new Promise(() => {}),
+    });
+    assert.unreachable('it served a URL');
+  } catch (err) {
+    assert.match((err as Error).message, 'git clone --mirror');
+    assert.not.match((err as Error).message, 'token@');
+  }
+});
+
+test.run();
