@@ -323,7 +323,9 @@ function writeWorks<F>(
       continue;
     }
     // Texts first, counted against the render's budget, so a template over it is held whole before anything is written.
-    const samePlacement = input.onlyClustersChanged ? placedAsBefore(p, input.previousBindings.get(key)) : false;
+    const unchangedOn = input.onlyClustersChanged
+      ? clustersPlacedAsBefore(p, input.previousBindings.get(key), input.onlyClustersChanged)
+      : NO_CLUSTERS;
     const writes: [path: string, text: string][] = [];
     let bytes = 0;
     const stage = (path: string, obj: Record<string, unknown> | ResourceBinding): boolean => {
@@ -343,7 +345,7 @@ function writeWorks<F>(
       const cluster = model.clusters.get(target.name)?.object;
       const path = manifestPath(target.name, ref);
       if (!cluster) continue;
-      if (samePlacement && !input.onlyClustersChanged!.has(target.name) && input.previousFiles.has(path)) continue;
+      if (unchangedOn.has(target.name) && input.previousFiles.has(path)) continue;
       const work = renderWorkManifest(p, target, cluster, model);
       for (const problem of work.problems) reportOnce(problem, problems);
       if (work.manifest === undefined) continue; // override failed: previous file for this cluster stays
@@ -587,6 +589,33 @@ function reportTakenPath(
       message: message(other, template.ref, ` at ${template.source.file}:${template.source.line}`),
       fix,
     });
+}
+
+const NO_CLUSTERS: ReadonlySet<string> = new Set();
+
+/**
+ * In a commit that changed only some clusters' registrations, the clusters whose manifest of this template cannot
+ * have changed: a manifest is made of the template, its policy, the override policies, that cluster's object and the
+ * replicas that cluster gets, and only the last two can move. So a cluster not changed that keeps its replicas keeps
+ * its file, even when the placement moved elsewhere (a cluster joined or left, replicas went from one to another),
+ * and the render costs what it writes. That holds for a dependency attached for its dependents too: the clusters
+ * they add get 0 replicas, and its binding's metadata come from the template and its own policy, not from them. A
+ * Divided Job's completions are split over the whole result, so it keeps its files only when the placement is as before.
+ */
+function clustersPlacedAsBefore(
+  p: Placed,
+  previous: ResourceBinding | undefined,
+  changedClusters: ReadonlySet<string>,
+): ReadonlySet<string> {
+  const before = previous?.spec.clusters;
+  if (!before || !p.binding) return NO_CLUSTERS;
+  if (p.template.ref.kind === 'Job' && !placedAsBefore(p, previous)) return NO_CLUSTERS;
+  const replicasBefore = new Map(before.map((c) => [c.name, c.replicas]));
+  const kept = new Set<string>();
+  for (const c of p.clusters)
+    if (!changedClusters.has(c.name) && replicasBefore.has(c.name) && replicasBefore.get(c.name) === c.replicas)
+      kept.add(c.name);
+  return kept;
 }
 
 /** Same target clusters with the same replicas as the previous binding, and no clusters added for dependents. */
