@@ -70,6 +70,8 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
 
   // Only templates changed (the common commit): nothing below can match, so skip the walk over the fleet.
   const karmadaChanged = propagation.length + overrides.length + clusters.length + customizedKinds.size > 0;
+  // Whether a policy's placement could take one of the changed clusters, decided once per policy, not per template.
+  const mayPlaceChanged = clusters.length > 0 ? placesAnyOf(model.propagationPolicies, clusters) : () => false;
   for (const t of karmadaChanged ? allTemplates(index, model) : []) {
     const entry = index.template(t.key);
     if (customizedKinds.has(`${t.ref.apiVersion}/${t.ref.kind}`)) affected.add(t.key);
@@ -79,17 +81,7 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
     if (clusters.length > 0) {
       if (t.ref.kind === 'Namespace' && t.ref.apiVersion === 'v1') affected.add(t.key);
       else if (entry && clusters.some((c) => entry.clusters.includes(c.metadata.name))) affected.add(t.key);
-      else if (
-        entry?.policy &&
-        clusters.some((c) =>
-          couldPlaceOn(
-            entry.policy!,
-            model.propagationPolicies.map((p) => p.object),
-            c,
-          ),
-        )
-      )
-        affected.add(t.key);
+      else if (entry?.policy && mayPlaceChanged(entry.policy)) affected.add(t.key);
     }
   }
   return affected;
@@ -143,9 +135,33 @@ function overrideSelects(o: OverridePolicy, t: TemplateView): boolean {
   return bestSelectorMatch(selectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched;
 }
 
-function couldPlaceOn(policyRef: string, policies: readonly PropagationPolicy[], cluster: Cluster): boolean {
-  const policy = policies.find((p) => policyKey(p) === policyRef);
-  if (!policy) return true;
+/**
+ * policyKey → whether that policy's placement could take any of the clusters, memoized: a cluster change walks every
+ * template of the fleet, and looking its policy up among all of them per template made that walk quadratic. A policy
+ * not found (deleted, renamed) could place anywhere.
+ */
+function placesAnyOf(
+  policies: readonly { object: PropagationPolicy }[],
+  clusters: readonly Cluster[],
+): (policyRef: string) => boolean {
+  const byKey = new Map<string, PropagationPolicy>();
+  for (const { object } of policies) {
+    const key = policyKey(object);
+    if (!byKey.has(key)) byKey.set(key, object); // the first of a duplicated key, as a search from the start finds it
+  }
+  const decided = new Map<string, boolean>();
+  return (policyRef) => {
+    let places = decided.get(policyRef);
+    if (places === undefined) {
+      const policy = byKey.get(policyRef);
+      places = !policy || clusters.some((c) => couldPlaceOn(policy, c));
+      decided.set(policyRef, places);
+    }
+    return places;
+  };
+}
+
+function couldPlaceOn(policy: PropagationPolicy, cluster: Cluster): boolean {
   const placement = policy.spec.placement ?? {};
   if (placement.clusterAffinities && placement.clusterAffinities.length > 0) {
     return placement.clusterAffinities.some(
