@@ -135,7 +135,7 @@ export async function renderRevision(
   await index.load({ templates: loaded.affected });
   await index.load({ templates: [...loaded.affected].flatMap((key) => index.parentsOf(key)) });
   const { bindings, files, takenBy } = headTree
-    ? await readPreviousOutputs(repo, headTree, loaded.affected, index)
+    ? await readPreviousOutputs(repo, headTree, loaded.affected, index, loaded.onlyClustersChanged)
     : {
         bindings: new Map<string, ResourceBinding>(),
         files: new Map<string, string>() as PreviousFiles,

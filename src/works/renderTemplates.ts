@@ -345,7 +345,7 @@ function writeWorks<F>(
       const cluster = model.clusters.get(target.name)?.object;
       const path = manifestPath(target.name, ref);
       if (!cluster) continue;
-      if (unchangedOn.has(target.name) && input.previousFiles.has(path)) continue;
+      if (unchangedOn.has(target.name)) continue;
       const work = renderWorkManifest(p, target, cluster, model);
       for (const problem of work.problems) reportOnce(problem, problems);
       if (work.manifest === undefined) continue; // override failed: previous file for this cluster stays
@@ -601,6 +601,8 @@ const NO_CLUSTERS: ReadonlySet<string> = new Set();
  * and the render costs what it writes. That holds for a dependency attached for its dependents too: the clusters
  * they add get 0 replicas, and its binding's metadata come from the template and its own policy, not from them. A
  * Divided Job's completions are split over the whole result, so it keeps its files only when the placement is as before.
+ * Whatever the last render made of such a cluster (its manifest, or none when an override failed) is what this one
+ * would make, so the file is not even looked up.
  */
 function clustersPlacedAsBefore(
   p: Placed,

@@ -8,7 +8,7 @@ import { configMap, deployment, memberCluster, modelOf, propagationPolicy } from
 
 // A commit that changes only Cluster registrations renders what that change can reach: on a cluster that did not
 // change and keeps its replicas, a template's manifest is made of the same things as before, so it is neither
-// rendered nor read again, even when the placement moved elsewhere (a cluster joined), and for a dependency attached
+// rendered nor read (nor looked up) again, even when the placement moved elsewhere (a cluster joined), and for a dependency attached
 // to its dependents too.
 const COMMIT = 'c'.repeat(40);
 const web = deployment('web', 2, {
@@ -73,7 +73,10 @@ test('a cluster joining a placement renders its manifests and the bindings; the 
     previousIndex: viewOfWhole({ files: {}, templates }),
     previousBindings: bindings,
     previousFiles: {
-      has: (path) => files.has(path),
+      has: (path) => {
+        read.push(path);
+        return files.has(path);
+      },
       get: (path) => {
         read.push(path);
         return files.get(path);
@@ -85,7 +88,7 @@ test('a cluster joining a placement renders its manifests and the bindings; the 
   assert.equal(
     read.filter((p) => p.startsWith('clusters/') && !p.startsWith('clusters/m4/')),
     [],
-    'no manifest of m1, m2 or m3 is read',
+    'no manifest of m1, m2 or m3 is read, nor even looked up',
   );
   assert.equal([...out.edits.keys()].sort(), [
     'bindings/default/web-config-configmap.yaml',
