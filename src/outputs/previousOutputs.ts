@@ -44,7 +44,13 @@ export async function readPreviousOutputs(
   keys: Iterable<string>,
   index: Pick<IndexView, 'template'>,
   onlyClusters?: ReadonlySet<string> | null,
-): Promise<{ bindings: Map<string, ResourceBinding>; files: PreviousFiles; takenBy: Map<string, string> }> {
+): Promise<{
+  bindings: Map<string, ResourceBinding>;
+  files: PreviousFiles;
+  takenBy: Map<string, string>;
+  /** Binding file path → what its text parses into. */
+  parsed: Map<string, ResourceBinding>;
+}> {
   const paths = new Map<string, { key: string; binding: boolean }>();
   const later = new Set<string>();
   for (const key of keys) {
@@ -76,10 +82,12 @@ export async function readPreviousOutputs(
   const texts = new Map<string, string>();
   const bindings = new Map<string, ResourceBinding>();
   const takenBy = new Map<string, string>();
+  const parsed = new Map<string, ResourceBinding>();
   for (const [path, oid] of bindingOids) {
     const text = decoder.decode(blobs.get(oid)!);
     texts.set(path, text);
     const binding = parseYamlValue(text) as ResourceBinding;
+    parsed.set(path, binding);
     const key = paths.get(path)!.key;
     const owner = boundRef(binding);
     // Another object's binding is never this template's previous scheduling result.
@@ -95,7 +103,7 @@ export async function readPreviousOutputs(
       return text;
     },
   };
-  return { bindings, files, takenBy };
+  return { bindings, files, takenBy, parsed };
 }
 
 /** The object a binding binds (spec.resource); undefined when it does not say. */

@@ -16,7 +16,7 @@ import type { TaskEnd } from '../evictions/gracefulEviction.ts';
 import { syncEvictionTasks } from '../evictions/syncEvictionTasks.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import { autoPropagatedNamespace, keptAfterSkip } from './autoPropagatedNamespace.ts';
-import { changedText } from './changedText.ts';
+import { changedText, sameAsParsed } from './changedText.ts';
 import { dependenciesOf, distributeDependencies } from './distributeDependencies.ts';
 import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import type { IndexEntry, IndexView } from '../branches/rendered/outputIndex.ts';
@@ -51,6 +51,11 @@ export interface RenderInput {
   previousBindings: ReadonlyMap<string, ResourceBinding>;
   /** Previous manifest text by output path, for the affected templates: unchanged objects keep their bytes. */
   previousFiles: Pick<ReadonlyMap<string, string>, 'has' | 'get'>;
+  /**
+   * Output path → what the previous file's text parses into, where the caller read it so (the bindings): an object
+   * that comes out the same is known unchanged without writing its text out (changedText.ts, sameAsParsed).
+   */
+  previousParsed?: ReadonlyMap<string, unknown>;
   sourceCommit: string;
   /** Absent: no taint eviction and no graceful eviction task ends (a render with no notion of time). */
   failover?: FailoverInput;
@@ -328,8 +333,9 @@ function writeWorks<F>(
       : NO_CLUSTERS;
     const writes: [path: string, text: string][] = [];
     let bytes = 0;
-    const stage = (path: string, obj: Record<string, unknown> | ResourceBinding): boolean => {
+    const stage = (path: string, obj: Record<string, unknown> | ResourceBinding, parsed?: unknown): boolean => {
       written.add(path); // kept or rewritten by this template: no other template's removal may take it
+      if (parsed !== undefined && sameAsParsed(obj, parsed)) return true;
       const text = changedText(obj, input.previousFiles.get(path), input.sourceCommit);
       if (text === undefined) return true;
       bytes += Buffer.byteLength(text);
@@ -351,7 +357,7 @@ function writeWorks<F>(
       if (work.manifest === undefined) continue; // override failed: previous file for this cluster stays
       if (!(within = stage(path, work.manifest))) break;
     }
-    if (within && p.binding) within = stage(bPath, p.binding);
+    if (within && p.binding) within = stage(bPath, p.binding, input.previousParsed?.get(bPath));
     if (!within) {
       changes.delete(key); // the index keeps the previous entry, as for any held template
       explanations.set(key, {
