@@ -170,7 +170,9 @@ try {
   progress(`schedule() over ${requests.length} bindings × ${fleet.clusters.length} clusters for 2 s…`);
   const sched = measureSchedule(requests, fleet.clusters);
   progress(
-    `schedule: ${sched.perSecond.toFixed(0)} bindings/s (${sched.calls} calls; ${Object.entries(sched.statuses)
+    `schedule: ${sched.perSecond.toFixed(0)} bindings/s, ${sched.perCpuSecond.toFixed(0)} per CPU second (${sched.calls} calls; ${Object.entries(
+      sched.statuses,
+    )
       .map(([s, n]) => `${s} ${n}`)
       .join(', ')})`,
   );
@@ -212,6 +214,7 @@ try {
     noop_commits: noopCommits,
     noop_sync_s: noop.seconds,
     schedule_bindings_per_s: sched.perSecond,
+    schedule_bindings_per_cpu_s: sched.perCpuSecond,
     push_to_applied_p50_ms: pushed.push_to_applied_p50_ms,
     push_to_applied_p95_ms: pushed.push_to_applied_p95_ms,
     apply_objects_per_s: pushed.apply_objects_per_s,
