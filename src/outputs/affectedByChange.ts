@@ -10,7 +10,7 @@ import { customizationFor, interpretersOf } from '../interpreters/customizations
 import { workloadKeys } from '../assignments/rebalanceRequests.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
-import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
+import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { scaleTargetOf } from '../works/markScaleTargets.ts';
 
 export interface ChangeContext {
@@ -76,7 +76,7 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   // Clusters that changed only their labels: then only what reads a label selector that now reads otherwise moves.
   const relabeled = clusters.length > 0 ? labelsOnlyChange(model, changedFiles, ctx.oldVersions) : undefined;
   for (const t of karmadaChanged ? allTemplates(index, model) : []) {
-    const entry = index.template(t.key);
+    const entry = t.entry;
     if (customizedKinds.has(`${t.ref.apiVersion}/${t.ref.kind}`)) affected.add(t.key);
     if (entry?.policy && changedPolicyKeys.has(entry.policy)) affected.add(t.key);
     if (propagation.some((p) => selects(p, t))) affected.add(t.key);
@@ -124,13 +124,17 @@ interface TemplateView {
   key: string;
   ref: ReturnType<typeof parseRefKey>;
   labels: Record<string, string>;
+  /** Its entry in the previous index, if any. */
+  entry: IndexEntry | undefined;
 }
 
+/** Every template of the index and of the model, each with its index entry: taken from the walk, not looked up again by key. */
 function allTemplates(index: ShardedIndex, model: ConfigModel): TemplateView[] {
   const out = new Map<string, TemplateView>();
   for (const [key, entry] of index.templates())
-    out.set(key, { key, ref: parseRefKey(key), labels: entry.labels ?? {} });
-  for (const [key, t] of model.templates) out.set(key, { key, ref: t.ref, labels: t.labels });
+    out.set(key, { key, ref: parseRefKey(key), labels: entry.labels ?? {}, entry });
+  for (const [key, t] of model.templates)
+    out.set(key, { key, ref: t.ref, labels: t.labels, entry: out.get(key)?.entry ?? index.template(key) });
   return [...out.values()];
 }
 
