@@ -348,10 +348,10 @@ function writeWorks<F>(
     if (isMultiClusterService(p.template.manifest))
       within = stage(multiClusterServicePath(ref.namespace, ref.name), p.template.manifest);
     for (const target of p.clusters) {
+      if (unchangedOn.has(target.name)) continue; // before anything per cluster: most clusters of most templates
       const cluster = model.clusters.get(target.name)?.object;
-      const path = manifestPath(target.name, ref);
       if (!cluster) continue;
-      if (unchangedOn.has(target.name)) continue;
+      const path = manifestPath(target.name, ref);
       const work = renderWorkManifest(p, target, cluster, model);
       for (const problem of work.problems) reportOnce(problem, problems);
       if (work.manifest === undefined) continue; // override failed: previous file for this cluster stays
