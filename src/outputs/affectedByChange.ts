@@ -21,6 +21,11 @@ export interface ChangeContext {
   changedFiles: ReadonlySet<string>;
   /** The previous versions of changed files that held Karmada objects. */
   oldVersions: readonly FileObjects[];
+  /**
+   * The index entries the walk over the fleet can reach, when the change reaches only some namespaces (namespaced
+   * policies): the index need not be read whole. Absent: every entry (loadAll first).
+   */
+  templatesInScope?: readonly [string, IndexEntry][];
 }
 
 /**
@@ -75,7 +80,7 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   const mayPlaceChanged = clusters.length > 0 ? placesAnyOf(model.propagationPolicies, clusters) : () => false;
   // Clusters that changed only their labels: then only what reads a label selector that now reads otherwise moves.
   const relabeled = clusters.length > 0 ? labelsOnlyChange(model, changedFiles, ctx.oldVersions) : undefined;
-  for (const t of karmadaChanged ? allTemplates(index, model) : []) {
+  for (const t of karmadaChanged ? allTemplates(index, model, ctx.templatesInScope) : []) {
     const entry = t.entry;
     if (customizedKinds.has(`${t.ref.apiVersion}/${t.ref.kind}`)) affected.add(t.key);
     if (entry?.policy && changedPolicyKeys.has(entry.policy)) affected.add(t.key);
@@ -129,10 +134,13 @@ interface TemplateView {
 }
 
 /** Every template of the index and of the model, each with its index entry: taken from the walk, not looked up again by key. */
-function allTemplates(index: ShardedIndex, model: ConfigModel): TemplateView[] {
+function allTemplates(
+  index: ShardedIndex,
+  model: ConfigModel,
+  inScope: readonly [string, IndexEntry][] = index.templates(),
+): TemplateView[] {
   const out = new Map<string, TemplateView>();
-  for (const [key, entry] of index.templates())
-    out.set(key, { key, ref: parseRefKey(key), labels: entry.labels ?? {}, entry });
+  for (const [key, entry] of inScope) out.set(key, { key, ref: parseRefKey(key), labels: entry.labels ?? {}, entry });
   for (const [key, t] of model.templates)
     out.set(key, { key, ref: t.ref, labels: t.labels, entry: out.get(key)?.entry ?? index.template(key) });
   return [...out.values()];
