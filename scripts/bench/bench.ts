@@ -1,7 +1,7 @@
 // Flotilla benchmarks: generate a fleet into a real Git repo, then measure the cold render, native
 // fast-import writing the same tree, incremental syncs, a no-op sync, scheduler throughput, the same output built
 // with one kustomize overlay per cluster (S and M), and push→applied plus a no-op resync against local members, in one run.
-//   npm run bench -- [--size S|M|L] [--json FILE] [--seed TEXT] [--cpu-prof DIR] [--keep] [--pushes 50]
+//   npm run bench -- [--size S|M|L|XL] [--json FILE] [--seed TEXT] [--cpu-prof DIR] [--keep] [--pushes 50]
 // Progress goes to stderr, the table to stdout, and --json FILE gets one object with every figure.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,7 +29,7 @@ import { measureKustomize, type KustomizeFigures } from './kustomizeOverlays.ts'
 import { measurePushToApplied } from './pushToApplied.ts';
 import { measureSchedule, requestsFromBindings } from './scheduleThroughput.ts';
 import { formatSummary, summarizeProfile, type CpuProfile } from './summarizeProfile.ts';
-import { formatTable, judge, type Figures } from './figures.ts';
+import { formatTable, judge, perFileFigures, type Figures } from './figures.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SOURCE_REF = 'refs/heads/main';
@@ -49,7 +49,7 @@ const { values } = parseArgs({
 });
 const size = (values.size ?? 'S').toUpperCase() as FleetSize;
 if (!(size in FLEET_SIZES)) {
-  process.stderr.write(`--size ${values.size}: use S, M or L\n`);
+  process.stderr.write(`--size ${values.size}: use S, M, L or XL\n`);
   process.exit(2);
 }
 const profileDir = values['cpu-prof'] ? path.resolve(values['cpu-prof']) : undefined;
@@ -122,7 +122,8 @@ try {
       profileDir ? path.join(profileDir, `sync-${name}.cpuprofile`) : undefined,
     );
     progress(
-      `sync after one ${name} change (${edit.what}): ${syncs[name]!.seconds.toFixed(3)} s (${syncs[name]!.cpuSeconds.toFixed(3)} s CPU), ${syncs[name]!.summary}`,
+      `sync after one ${name} change (${edit.what}): ${syncs[name]!.seconds.toFixed(3)} s (${syncs[name]!.cpuSeconds.toFixed(3)} s CPU), ${syncs[name]!.summary}; ` +
+        `${((1000 * syncs[name]!.seconds) / Math.max(1, syncs[name]!.filesWritten)).toFixed(3)} ms per file written (cold render: ${((1000 * cold.report.seconds) / cold.report.filesWritten).toFixed(3)})`,
     );
   }
   // The same template edit again on a repo object that already loaded the packs (a long-running sync).
@@ -170,7 +171,9 @@ try {
   progress(`schedule() over ${requests.length} bindings × ${fleet.clusters.length} clusters for 2 s…`);
   const sched = measureSchedule(requests, fleet.clusters);
   progress(
-    `schedule: ${sched.perSecond.toFixed(0)} bindings/s (${sched.calls} calls; ${Object.entries(sched.statuses)
+    `schedule: ${sched.perSecond.toFixed(0)} bindings/s, ${sched.perCpuSecond.toFixed(0)} per CPU second (${sched.calls} calls; ${Object.entries(
+      sched.statuses,
+    )
       .map(([s, n]) => `${s} ${n}`)
       .join(', ')})`,
   );
@@ -185,7 +188,7 @@ try {
 
   // 7. The kustomize way: one overlay per cluster, built in turn (S and M; at L it would dominate the run).
   let kustomize: KustomizeFigures | undefined;
-  if (size === 'L') progress('kustomize overlays: skipped at L');
+  if (size === 'L' || size === 'XL') progress(`kustomize overlays: skipped at ${size}`);
   else {
     progress(`kustomize: one overlay per cluster from the rendered output, built with kubectl kustomize in turn…`);
     kustomize = await measureKustomize(path.join(work, 'kustomize'), fleet.files, rendered);
@@ -213,9 +216,14 @@ try {
     sync_one_template_warm_s: warm.seconds,
     sync_one_template_cpu_s: syncs.template!.cpuSeconds,
     sync_vs_cold: cold.report.seconds / syncs.template!.seconds,
+    ...perFileFigures(
+      { seconds: cold.report.seconds, cpuSeconds: cold.report.cpuSeconds, filesWritten: cold.report.filesWritten },
+      { template: syncs.template!, policy: syncs.policy!, cluster: syncs.cluster! },
+    ),
     noop_commits: noopCommits,
     noop_sync_s: noop.seconds,
     schedule_bindings_per_s: sched.perSecond,
+    schedule_bindings_per_cpu_s: sched.perCpuSecond,
     push_to_applied_p50_ms: pushed.push_to_applied_p50_ms,
     push_to_applied_p95_ms: pushed.push_to_applied_p95_ms,
     apply_objects_per_s: pushed.apply_objects_per_s,
@@ -240,11 +248,17 @@ try {
     peak_rss_source: cold.rssSource,
     schedule: { bindings: sched.bindings, statuses: sched.statuses },
     push_to_applied: pushed,
-    kustomize: kustomize ?? 'not measured at L',
+    kustomize: kustomize ?? `not measured at ${size}`,
     syncs: Object.fromEntries(
       Object.entries(syncs).map(([k, v]) => [
         k,
-        { seconds: v.seconds, files_written: v.filesWritten, summary: v.summary },
+        {
+          seconds: v.seconds,
+          cpu_seconds: v.cpuSeconds,
+          files_written: v.filesWritten,
+          seconds_per_file: v.seconds / Math.max(1, v.filesWritten),
+          summary: v.summary,
+        },
       ]),
     ),
     figures,

@@ -19,9 +19,29 @@ export interface Figures {
   /** CPU time (user + system) of the one-template sync. */
   sync_one_template_cpu_s: number;
   sync_vs_cold: number;
+  /** Seconds per file written: the cold render's, and each sync's (its seconds over the files it wrote). */
+  render_cold_s_per_file: number;
+  sync_one_template_s_per_file: number;
+  sync_one_policy_s_per_file: number;
+  sync_one_cluster_s_per_file: number;
+  /**
+   * Each sync against the issue's budget for it, 60 ms + 2 × (files it writes) × (the cold render's seconds per
+   * file): cost in proportion to the change. ≤ 1 passes.
+   */
+  sync_one_template_vs_budget: number;
+  sync_one_policy_vs_budget: number;
+  sync_one_cluster_vs_budget: number;
+  /** The same three syncs in CPU seconds, and the CPU budget (the cold render's CPU seconds per file): steadier on a shared machine. */
+  sync_one_policy_cpu_s: number;
+  sync_one_cluster_cpu_s: number;
+  sync_one_template_vs_cpu_budget: number;
+  sync_one_policy_vs_cpu_budget: number;
+  sync_one_cluster_vs_cpu_budget: number;
   noop_commits: number;
   noop_sync_s: number;
   schedule_bindings_per_s: number;
+  /** The same per second of CPU time: steadier than wall time on a shared machine. */
+  schedule_bindings_per_cpu_s: number;
   /** `git push` into a watched bare repo → both members' Deployment has the new replicas (in-process reconciler). */
   push_to_applied_p50_ms: number;
   push_to_applied_p95_ms: number;
@@ -45,7 +65,7 @@ export interface Figures {
 
 /** Why a figure is null: printed in its place. */
 export const NOT_MEASURED: Partial<Record<keyof Figures, string>> = {
-  kustomize_s: 'measured at S and M only: 100 overlays of 10,000 templates take too long at L',
+  kustomize_s: 'measured at S and M only: 100 overlays of 10,000 templates take too long at L (and XL)',
   kustomize_vs_render: 'measured at S and M only',
   dashboard_interactive_ms: 'no /usr/bin/chromium-headless-shell on this machine (apt install chromium-headless-shell)',
 };
@@ -59,15 +79,24 @@ interface Target {
 }
 
 const L = ['L'];
-const ANY = ['S', 'M', 'L'];
+const L_XL = ['L', 'XL'];
+const ANY = ['S', 'M', 'L', 'XL'];
+const BUDGET = '≤ 1: 60 ms + 2 × files × cold s/file (L)';
 
 export const TARGETS: Target[] = [
-  { figure: 'render_vs_fast_import', text: '≤ 1.5 (L)', pass: (v) => v <= 1.5, sizes: L },
+  { figure: 'render_vs_fast_import', text: '≤ 1.5 (L, XL)', pass: (v) => v <= 1.5, sizes: L_XL },
   { figure: 'sync_vs_cold', text: '≥ 100 (L)', pass: (v) => v >= 100, sizes: L },
-  { figure: 'sync_one_template_s', text: '< 0.1 (L)', pass: (v) => v < 0.1, sizes: L },
+  { figure: 'sync_one_template_s', text: '< 0.1 (L, XL)', pass: (v) => v < 0.1, sizes: L_XL },
+  { figure: 'sync_one_template_vs_budget', text: BUDGET, pass: (v) => v <= 1, sizes: L },
+  { figure: 'sync_one_policy_vs_budget', text: BUDGET, pass: (v) => v <= 1, sizes: L },
+  { figure: 'sync_one_cluster_vs_budget', text: BUDGET, pass: (v) => v <= 1, sizes: L },
+  { figure: 'sync_one_template_vs_cpu_budget', text: `${BUDGET}, CPU`, pass: (v) => v <= 1, sizes: L },
+  { figure: 'sync_one_policy_vs_cpu_budget', text: `${BUDGET}, CPU`, pass: (v) => v <= 1, sizes: L },
+  { figure: 'sync_one_cluster_vs_cpu_budget', text: `${BUDGET}, CPU`, pass: (v) => v <= 1, sizes: L },
   { figure: 'noop_commits', text: '= 0', pass: (v) => v === 0, sizes: ANY },
   { figure: 'schedule_bindings_per_s', text: '≥ 5,000 (L)', pass: (v) => v >= 5000, sizes: L },
   { figure: 'peak_rss_mb', text: '< 1,024 (L)', pass: (v) => v < 1024, sizes: L },
+  { figure: 'peak_rss_mb', text: '< 2,048 (XL)', pass: (v) => v < 2048, sizes: ['XL'] },
   { figure: 'push_to_applied_p50_ms', text: '< 300', pass: (v) => v < 300, sizes: ANY },
   { figure: 'push_to_applied_p95_ms', text: '< 1,000', pass: (v) => v < 1000, sizes: ANY },
   { figure: 'noop_member_writes', text: '= 0', pass: (v) => v === 0, sizes: ANY },
@@ -80,11 +109,64 @@ export const TARGETS: Target[] = [
 /** Every target with a figure: its verdict, and whether the target is set for this size at all. */
 export function judge(size: string, f: Figures): Record<string, { target: string; pass: boolean; applies: boolean }> {
   return Object.fromEntries(
-    TARGETS.flatMap((t) => {
+    targetsFor(size).flatMap((t) => {
       const v = f[t.figure];
       return v === null ? [] : [[t.figure, { target: t.text, pass: t.pass(v), applies: t.sizes.includes(size) }]];
     }),
   );
+}
+
+/** One target per figure: the one set for this size when a figure has several (peak RSS at L and at XL). */
+function targetsFor(size: string): Target[] {
+  const out = new Map<keyof Figures, Target>();
+  for (const t of TARGETS) if (!out.has(t.figure) || t.sizes.includes(size)) out.set(t.figure, t);
+  return [...out.values()];
+}
+
+/** What a sync may cost under the issue's rule: 60 ms plus twice what writing its files costs in the cold render. */
+export function syncBudget(filesWritten: number, coldSecondsPerFile: number): number {
+  return 0.06 + 2 * filesWritten * coldSecondsPerFile;
+}
+
+/** The per-file figures and each sync against its budget (wall and CPU), from the syncs' seconds and files written. */
+export function perFileFigures(
+  cold: { seconds: number; cpuSeconds: number; filesWritten: number },
+  syncs: Record<'template' | 'policy' | 'cluster', { seconds: number; cpuSeconds: number; filesWritten: number }>,
+): Pick<
+  Figures,
+  | 'render_cold_s_per_file'
+  | 'sync_one_template_s_per_file'
+  | 'sync_one_policy_s_per_file'
+  | 'sync_one_cluster_s_per_file'
+  | 'sync_one_template_vs_budget'
+  | 'sync_one_policy_vs_budget'
+  | 'sync_one_cluster_vs_budget'
+  | 'sync_one_policy_cpu_s'
+  | 'sync_one_cluster_cpu_s'
+  | 'sync_one_template_vs_cpu_budget'
+  | 'sync_one_policy_vs_cpu_budget'
+  | 'sync_one_cluster_vs_cpu_budget'
+> {
+  const perFile = cold.seconds / Math.max(1, cold.filesWritten);
+  const cpuPerFile = cold.cpuSeconds / Math.max(1, cold.filesWritten);
+  const each = (s: { seconds: number; filesWritten: number }) => s.seconds / Math.max(1, s.filesWritten);
+  const vs = (s: { seconds: number; filesWritten: number }) => s.seconds / syncBudget(s.filesWritten, perFile);
+  const vsCpu = (s: { cpuSeconds: number; filesWritten: number }) =>
+    s.cpuSeconds / syncBudget(s.filesWritten, cpuPerFile);
+  return {
+    render_cold_s_per_file: perFile,
+    sync_one_template_s_per_file: each(syncs.template),
+    sync_one_policy_s_per_file: each(syncs.policy),
+    sync_one_cluster_s_per_file: each(syncs.cluster),
+    sync_one_template_vs_budget: vs(syncs.template),
+    sync_one_policy_vs_budget: vs(syncs.policy),
+    sync_one_cluster_vs_budget: vs(syncs.cluster),
+    sync_one_policy_cpu_s: syncs.policy.cpuSeconds,
+    sync_one_cluster_cpu_s: syncs.cluster.cpuSeconds,
+    sync_one_template_vs_cpu_budget: vsCpu(syncs.template),
+    sync_one_policy_vs_cpu_budget: vsCpu(syncs.policy),
+    sync_one_cluster_vs_cpu_budget: vsCpu(syncs.cluster),
+  };
 }
 
 function verdict(t: Target, size: string, v: number): string {
@@ -105,9 +187,22 @@ const ORDER: [keyof Figures, string][] = [
   ['sync_one_template_warm_s', 's, repo open'],
   ['sync_one_template_cpu_s', 's, CPU'],
   ['sync_vs_cold', '×'],
+  ['render_cold_s_per_file', 's/file'],
+  ['sync_one_template_s_per_file', 's/file'],
+  ['sync_one_policy_s_per_file', 's/file'],
+  ['sync_one_cluster_s_per_file', 's/file'],
+  ['sync_one_template_vs_budget', '×'],
+  ['sync_one_policy_vs_budget', '×'],
+  ['sync_one_cluster_vs_budget', '×'],
+  ['sync_one_policy_cpu_s', 's, CPU'],
+  ['sync_one_cluster_cpu_s', 's, CPU'],
+  ['sync_one_template_vs_cpu_budget', '×, CPU'],
+  ['sync_one_policy_vs_cpu_budget', '×, CPU'],
+  ['sync_one_cluster_vs_cpu_budget', '×, CPU'],
   ['noop_commits', ''],
   ['noop_sync_s', 's'],
   ['schedule_bindings_per_s', '/s'],
+  ['schedule_bindings_per_cpu_s', '/CPU s'],
   ['push_to_applied_p50_ms', 'ms'],
   ['push_to_applied_p95_ms', 'ms'],
   ['apply_objects_per_s', '/s'],
@@ -122,8 +217,9 @@ const ORDER: [keyof Figures, string][] = [
 
 export function formatTable(size: string, f: Figures): string {
   const rows: string[][] = [['figure', 'value', 'unit', 'target', '']];
+  const targets = targetsFor(size);
   for (const [key, unit] of ORDER) {
-    const target = TARGETS.find((t) => t.figure === key);
+    const target = targets.find((t) => t.figure === key);
     const v = f[key];
     if (v === null) rows.push([key, 'n/a', '', target?.text ?? '', NOT_MEASURED[key] ?? '']);
     else rows.push([key, format(v), unit, target?.text ?? '', target ? verdict(target, size, v) : '']);
@@ -165,5 +261,6 @@ function format(v: number): string {
   if (Number.isInteger(v)) return v.toLocaleString('en-US');
   if (v >= 100) return Math.round(v).toLocaleString('en-US');
   if (v >= 1) return v.toFixed(2);
+  if (v > 0 && v < 0.01) return v.toExponential(2); // seconds per file: 1.08e-4
   return v.toFixed(3);
 }

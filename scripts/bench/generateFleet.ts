@@ -11,12 +11,14 @@ import type {
 } from '../../src/api/policy.ts';
 import { createRng, type Rng } from './prng.ts';
 
-export type FleetSize = 'S' | 'M' | 'L';
+export type FleetSize = 'S' | 'M' | 'L' | 'XL';
 
 export const FLEET_SIZES: Record<FleetSize, { templates: number; clusters: number }> = {
   S: { templates: 100, clusters: 10 },
   M: { templates: 2_000, clusters: 50 },
   L: { templates: 10_000, clusters: 100 },
+  // Argo CD's largest published scale: 50k applications on 500 clusters.
+  XL: { templates: 50_000, clusters: 500 },
 };
 
 /** One source file rewritten, for the incremental sync figures. */

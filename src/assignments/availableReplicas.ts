@@ -21,14 +21,14 @@ export function availableReplicas(cluster: Cluster, req: SchedulingRequest): num
   if (!cluster.status) return req.replicas;
   const summary = cluster.status.resourceSummary;
   if (!summary) return 0;
-  const pods = freeOf('pods', summary.allocatable, summary.allocated, summary.allocating);
+  const pods = freeIn(summary, 'pods');
   if (pods === undefined || quantityValue(pods) <= 0n) return 0;
   let max = quantityValue(pods);
   if (req.resourceRequest !== undefined) {
     for (const [name, raw] of Object.entries(req.resourceRequest)) {
-      const request = parseQuantity(raw);
+      const request = requestQuantity(raw);
       if (!request || quantityValue(request) <= 0n) continue;
-      const free = freeOf(name, summary.allocatable, summary.allocated, summary.allocating);
+      const free = freeIn(summary, name);
       if (free === undefined || quantityValue(free) <= 0n) return 0;
       const fits =
         name === 'cpu'
@@ -38,6 +38,33 @@ export function availableReplicas(cluster: Cluster, req: SchedulingRequest): num
     }
   }
   return Number(max);
+}
+
+type Summary = NonNullable<NonNullable<Cluster['status']>['resourceSummary']>;
+
+/**
+ * freeOf, worked out once per resource summary and resource: a scheduling pass asks it of every cluster for every
+ * workload, and parsing the same quantities again each time was most of the estimator's cost. A summary is never
+ * changed in place (a new cluster state makes new objects), so what it answered once stays true.
+ */
+const freeBySummary = new WeakMap<Summary, Map<string, Quantity | undefined>>();
+function freeIn(summary: Summary, name: string): Quantity | undefined {
+  let known = freeBySummary.get(summary);
+  if (!known) freeBySummary.set(summary, (known = new Map()));
+  if (known.has(name)) return known.get(name);
+  const free = freeOf(name, summary.allocatable, summary.allocated, summary.allocating);
+  known.set(name, free);
+  return free;
+}
+
+/** A workload's requests repeat across the fleet ("100m", "128Mi"): each text is parsed once (a bounded memo). */
+const requests = new Map<string | number, Quantity | undefined>();
+function requestQuantity(raw: string | number): Quantity | undefined {
+  if (requests.has(raw)) return requests.get(raw);
+  const q = parseQuantity(raw);
+  if (requests.size >= 4096) requests.clear();
+  requests.set(raw, q);
+  return q;
 }
 
 /** allocatable - allocated - allocating for one resource; undefined when allocatable does not list it. */

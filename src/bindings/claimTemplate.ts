@@ -107,7 +107,7 @@ export function orphanedByPolicyDeletion(
 ): string | undefined {
   const claim = previous?.policy;
   if (!claim || previous.clusters.length === 0) return undefined;
-  if (policies.some((p) => policyKey(p.object) === claim)) return undefined;
+  if (policyKeysOf(policies).has(claim)) return undefined;
   if (matchPolicy(template, policies).status === 'matched') return undefined;
   const ref = parseRefKey(claim);
   return describePolicy({
@@ -116,7 +116,29 @@ export function orphanedByPolicyDeletion(
   });
 }
 
+/** The keys of a model's policies, once per list: every template of a render asks whether its last policy is there. */
+const keysOfPolicies = new WeakMap<readonly Located<PropagationPolicy>[], Set<string>>();
+function policyKeysOf(policies: readonly Located<PropagationPolicy>[]): Set<string> {
+  let keys = keysOfPolicies.get(policies);
+  if (!keys) keysOfPolicies.set(policies, (keys = new Set(policies.map((p) => policyKey(p.object)))));
+  return keys;
+}
+
+/** A policy's claim labels and annotations, hashed once per policy rather than once per template it claims (shared: callers copy them). */
+const claims = new WeakMap<
+  PropagationPolicy,
+  { labels: Record<string, string>; annotations: Record<string, string> }
+>();
 function claimMetadata(policy: PropagationPolicy): {
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+} {
+  let claim = claims.get(policy);
+  if (!claim) claims.set(policy, (claim = claimMetadataOf(policy)));
+  return claim;
+}
+
+function claimMetadataOf(policy: PropagationPolicy): {
   labels: Record<string, string>;
   annotations: Record<string, string>;
 } {

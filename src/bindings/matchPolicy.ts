@@ -137,13 +137,21 @@ const IMPLICIT_NAMES: Record<ImplicitPriority, string> = {
 };
 
 export function policyKey(p: PropagationPolicy): string {
-  return refKey({
-    apiVersion: p.apiVersion,
-    kind: p.kind,
-    namespace: p.metadata.namespace ?? '',
-    name: p.metadata.name,
-  });
+  let key = policyKeys.get(p);
+  if (key === undefined) {
+    key = refKey({
+      apiVersion: p.apiVersion,
+      kind: p.kind,
+      namespace: p.metadata.namespace ?? '',
+      name: p.metadata.name,
+    });
+    policyKeys.set(p, key);
+  }
+  return key;
 }
+
+/** Asked per template of every policy in scope: made once per policy object (parsed objects are never changed). */
+const policyKeys = new WeakMap<PropagationPolicy, string>();
 
 export function describePolicy(p: { kind: string; metadata: { name: string; namespace?: string } }): string {
   return p.metadata.namespace && !p.kind.startsWith('Cluster')

@@ -13,6 +13,11 @@ export async function readPathOids(
   tree: string,
   paths: readonly string[],
 ): Promise<Map<string, string>> {
+  return readPathOidsNow(repo, tree, paths);
+}
+
+/** readPathOids, answered synchronously (the object reader is): for a lookup made inside a pure stage. */
+export function readPathOidsNow(repo: GitRepo, tree: string, paths: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   // Level by level: tree oid → the lookups that continue in it.
   let level = new Map<string, Lookup[]>([[tree, paths.map((path) => ({ path, segments: path.split('/'), depth: 0 }))]]);

@@ -9,9 +9,9 @@ export function matchLabelSelector(
   labels: Readonly<Record<string, string>> | undefined,
 ): boolean {
   const have = labels ?? {};
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (have[key] !== value) return false;
-  }
+  // A scheduler asks this for every cluster of the fleet for every workload: no entry arrays made on each call.
+  const wanted = selector.matchLabels;
+  if (wanted) for (const key in wanted) if (Object.hasOwn(wanted, key) && have[key] !== wanted[key]) return false;
   for (const req of selector.matchExpressions ?? []) {
     const present = Object.hasOwn(have, req.key);
     const value = have[req.key];

@@ -1,6 +1,7 @@
 import type { Cluster } from '../api/cluster.ts';
 import { parseRefKey, refKey } from '../api/kinds.ts';
-import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
+import type { ClusterAffinity, OverridePolicy, PropagationPolicy } from '../api/policy.ts';
+import { deepEqual } from '../assignments/needsReschedule.ts';
 import { policyKey } from '../bindings/matchPolicy.ts';
 import { multiClusterServiceKeyOf, serviceKeyOf } from '../bindings/claimForMultiClusterService.ts';
 import type { ConfigModel, FileObjects } from '../api/model.ts';
@@ -9,7 +10,7 @@ import { customizationFor, interpretersOf } from '../interpreters/customizations
 import { workloadKeys } from '../assignments/rebalanceRequests.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
-import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
+import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { scaleTargetOf } from '../works/markScaleTargets.ts';
 
 export interface ChangeContext {
@@ -20,6 +21,11 @@ export interface ChangeContext {
   changedFiles: ReadonlySet<string>;
   /** The previous versions of changed files that held Karmada objects. */
   oldVersions: readonly FileObjects[];
+  /**
+   * The index entries the walk over the fleet can reach, when the change reaches only some namespaces (namespaced
+   * policies): the index need not be read whole. Absent: every entry (loadAll first).
+   */
+  templatesInScope?: readonly [string, IndexEntry][];
 }
 
 /**
@@ -70,26 +76,28 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
 
   // Only templates changed (the common commit): nothing below can match, so skip the walk over the fleet.
   const karmadaChanged = propagation.length + overrides.length + clusters.length + customizedKinds.size > 0;
-  for (const t of karmadaChanged ? allTemplates(index, model) : []) {
-    const entry = index.template(t.key);
+  // Whether a policy's placement could take one of the changed clusters, decided once per policy, not per template.
+  const mayPlaceChanged = clusters.length > 0 ? placesAnyOf(model.propagationPolicies, clusters) : () => false;
+  // Clusters that changed only their labels: then only what reads a label selector that now reads otherwise moves.
+  const relabeled = clusters.length > 0 ? labelsOnlyChange(model, changedFiles, ctx.oldVersions) : undefined;
+  for (const t of karmadaChanged ? allTemplates(index, model, ctx.templatesInScope) : []) {
+    const entry = t.entry;
     if (customizedKinds.has(`${t.ref.apiVersion}/${t.ref.kind}`)) affected.add(t.key);
     if (entry?.policy && changedPolicyKeys.has(entry.policy)) affected.add(t.key);
     if (propagation.some((p) => selects(p, t))) affected.add(t.key);
     if (overrides.some((o) => overrideSelects(o, t))) affected.add(t.key);
     if (clusters.length > 0) {
       if (t.ref.kind === 'Namespace' && t.ref.apiVersion === 'v1') affected.add(t.key);
-      else if (entry && clusters.some((c) => entry.clusters.includes(c.metadata.name))) affected.add(t.key);
-      else if (
-        entry?.policy &&
-        clusters.some((c) =>
-          couldPlaceOn(
-            entry.policy!,
-            model.propagationPolicies.map((p) => p.object),
-            c,
-          ),
-        )
-      )
-        affected.add(t.key);
+      else if (relabeled) {
+        const onChanged = entry !== undefined && relabeled.names.some((name) => entry.clusters.includes(name));
+        const placementMoves =
+          entry?.policy !== undefined &&
+          relabeled.policyReads(entry.policy) &&
+          (onChanged || mayPlaceChanged(entry.policy));
+        if (placementMoves || (onChanged && relabeled.overrides.some((o) => overrideSelects(o, t))))
+          affected.add(t.key);
+      } else if (entry && clusters.some((c) => entry.clusters.includes(c.metadata.name))) affected.add(t.key);
+      else if (entry?.policy && mayPlaceChanged(entry.policy)) affected.add(t.key);
     }
   }
   return affected;
@@ -121,13 +129,20 @@ interface TemplateView {
   key: string;
   ref: ReturnType<typeof parseRefKey>;
   labels: Record<string, string>;
+  /** Its entry in the previous index, if any. */
+  entry: IndexEntry | undefined;
 }
 
-function allTemplates(index: ShardedIndex, model: ConfigModel): TemplateView[] {
+/** Every template of the index and of the model, each with its index entry: taken from the walk, not looked up again by key. */
+function allTemplates(
+  index: ShardedIndex,
+  model: ConfigModel,
+  inScope: readonly [string, IndexEntry][] = index.templates(),
+): TemplateView[] {
   const out = new Map<string, TemplateView>();
-  for (const [key, entry] of index.templates())
-    out.set(key, { key, ref: parseRefKey(key), labels: entry.labels ?? {} });
-  for (const [key, t] of model.templates) out.set(key, { key, ref: t.ref, labels: t.labels });
+  for (const [key, entry] of inScope) out.set(key, { key, ref: parseRefKey(key), labels: entry.labels ?? {}, entry });
+  for (const [key, t] of model.templates)
+    out.set(key, { key, ref: t.ref, labels: t.labels, entry: out.get(key)?.entry ?? index.template(key) });
   return [...out.values()];
 }
 
@@ -143,9 +158,130 @@ function overrideSelects(o: OverridePolicy, t: TemplateView): boolean {
   return bestSelectorMatch(selectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched;
 }
 
-function couldPlaceOn(policyRef: string, policies: readonly PropagationPolicy[], cluster: Cluster): boolean {
-  const policy = policies.find((p) => policyKey(p) === policyRef);
-  if (!policy) return true;
+interface Relabeled {
+  /** The clusters whose labels changed. */
+  names: string[];
+  /** Whether the policy (policyKey) reads a label of theirs that changed: a label selector of its placement reads otherwise. */
+  policyReads: (policyRef: string) => boolean;
+  /** The override policies one of whose cluster targets reads otherwise. */
+  overrides: OverridePolicy[];
+}
+
+/**
+ * When every changed cluster is the same before and after apart from metadata.labels (and no ClusterTaintPolicy
+ * turns labels into taints), what the change can reach: a cluster's labels are read only through cluster affinities,
+ * by a placement (affinities, overflow tiers, static weights: the scheduler's filter, tiers and weights) and by an
+ * override's target (its manifest on that cluster). A template whose policy's affinities take or leave the cluster
+ * as before schedules as before; its manifest on the cluster changes only when an override that selects it
+ * targets the cluster otherwise. Undefined for any other cluster change: the caller then takes every template that
+ * is on a changed cluster or could be.
+ */
+function labelsOnlyChange(
+  model: ConfigModel,
+  changedFiles: ReadonlySet<string>,
+  oldVersions: readonly FileObjects[],
+): Relabeled | undefined {
+  if (model.clusterTaintPolicies.length > 0) return undefined;
+  const now = new Map<string, Cluster>();
+  for (const c of model.clusters.values())
+    if (changedFiles.has(c.source.file)) now.set(c.object.metadata.name, c.object);
+  const before = new Map<string, Cluster>();
+  for (const f of oldVersions) {
+    for (const c of f.clusters) {
+      if (before.has(c.object.metadata.name)) return undefined;
+      before.set(c.object.metadata.name, c.object);
+    }
+  }
+  if (now.size !== before.size || now.size === 0) return undefined;
+  const pairs: [old: Cluster, now: Cluster][] = [];
+  for (const [name, c] of now) {
+    const old = before.get(name);
+    if (!old || !deepEqual(withoutLabels(old), withoutLabels(c))) return undefined;
+    pairs.push([old, c]);
+  }
+  const readsOtherwise = (value: unknown): boolean => selectorsReadOtherwise(value, pairs);
+  const byKey = new Map<string, PropagationPolicy>();
+  for (const { object } of model.propagationPolicies)
+    if (!byKey.has(policyKey(object))) byKey.set(policyKey(object), object);
+  const decided = new Map<string, boolean>();
+  return {
+    names: [...now.keys()],
+    policyReads: (policyRef) => {
+      let reads = decided.get(policyRef);
+      if (reads === undefined) {
+        const policy = byKey.get(policyRef);
+        // A policy not found (gone, renamed) may have read anything.
+        reads = !policy || readsOtherwise(policy.spec.placement);
+        decided.set(policyRef, reads);
+      }
+      return reads;
+    },
+    overrides: model.overridePolicies
+      .map((o) => o.object)
+      .filter((o) => {
+        // Resource selectors read templates' labels, not clusters': everything else of the spec may target clusters.
+        const { resourceSelectors: _templates, ...targets } = o.spec;
+        return readsOtherwise(targets);
+      }),
+  };
+}
+
+function withoutLabels(c: Cluster): Cluster {
+  const { labels: _labels, ...metadata } = c.metadata;
+  return { ...c, metadata };
+}
+
+/**
+ * Whether a cluster affinity within the value (an object with a labelSelector: a placement's affinity, term, overflow
+ * tier or static weight target, an override's target) matches a cluster before and after otherwise, or a
+ * spreadByLabel names a label that changed. The whole affinity, not its label selector alone: a selector that now
+ * reads otherwise changes nothing where the affinity's fields or names turn the cluster away either way.
+ */
+function selectorsReadOtherwise(value: unknown, pairs: readonly [old: Cluster, now: Cluster][]): boolean {
+  if (Array.isArray(value)) return value.some((v) => selectorsReadOtherwise(v, pairs));
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  if (typeof record.labelSelector === 'object' && record.labelSelector !== null) {
+    const affinity = record as ClusterAffinity;
+    if (pairs.some(([old, now]) => matchClusterAffinity(affinity, old) !== matchClusterAffinity(affinity, now)))
+      return true;
+  }
+  for (const [key, v] of Object.entries(record)) {
+    if (key === 'labelSelector') continue;
+    if (key === 'spreadByLabel' && typeof v === 'string') {
+      if (pairs.some(([old, now]) => old.metadata.labels?.[v] !== now.metadata.labels?.[v])) return true;
+    } else if (selectorsReadOtherwise(v, pairs)) return true;
+  }
+  return false;
+}
+
+/**
+ * policyKey → whether that policy's placement could take any of the clusters, memoized: a cluster change walks every
+ * template of the fleet, and looking its policy up among all of them per template made that walk quadratic. A policy
+ * not found (deleted, renamed) could place anywhere.
+ */
+function placesAnyOf(
+  policies: readonly { object: PropagationPolicy }[],
+  clusters: readonly Cluster[],
+): (policyRef: string) => boolean {
+  const byKey = new Map<string, PropagationPolicy>();
+  for (const { object } of policies) {
+    const key = policyKey(object);
+    if (!byKey.has(key)) byKey.set(key, object); // the first of a duplicated key, as a search from the start finds it
+  }
+  const decided = new Map<string, boolean>();
+  return (policyRef) => {
+    let places = decided.get(policyRef);
+    if (places === undefined) {
+      const policy = byKey.get(policyRef);
+      places = !policy || clusters.some((c) => couldPlaceOn(policy, c));
+      decided.set(policyRef, places);
+    }
+    return places;
+  };
+}
+
+function couldPlaceOn(policy: PropagationPolicy, cluster: Cluster): boolean {
   const placement = policy.spec.placement ?? {};
   if (placement.clusterAffinities && placement.clusterAffinities.length > 0) {
     return placement.clusterAffinities.some(

@@ -164,9 +164,16 @@ async function loadIncremental(
 
   // Round 2+: the files of affected templates, then of their dependencies, until nothing new is needed.
   let model = assembleModel(loaded.values(), { changedFiles: changedPaths });
-  // Its walk needs every index entry.
-  if (everyPolicy) await index.loadAll();
-  const affected = affectedByChange({ index, model, changedFiles: changedPaths, oldVersions });
+  // Its walk needs every index entry; after a change to namespaced policies only, those of their namespaces.
+  const scope = everyPolicy ? namespacedPoliciesOnly(changed, loaded, oldVersions) : undefined;
+  if (everyPolicy && !scope) await index.loadAll();
+  const affected = affectedByChange({
+    index,
+    model,
+    changedFiles: changedPaths,
+    oldVersions,
+    ...(scope ? { templatesInScope: await index.templatesIn(scope) } : {}),
+  });
   await index.load({ templates: [...affected, ...alsoAffected] });
   for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   // Templates the caller renders again for reasons outside the source (cluster state): their files are read below.
@@ -214,6 +221,35 @@ async function loadIncremental(
     full: false,
     onlyClustersChanged: clustersOnly(changed, touched, oldVersions),
   };
+}
+
+/**
+ * The namespaces a change can reach when every Karmada object it changes (before or after) is a PropagationPolicy or
+ * an OverridePolicy: each selects and claims templates of its own namespace only. Undefined for anything else (a
+ * cluster, a cluster-wide policy, a customization, a rebalancer, a file that does not parse or holds a broken
+ * object): that can reach any template.
+ */
+function namespacedPoliciesOnly(
+  changed: readonly { path: string }[],
+  loaded: ReadonlyMap<string, FileObjects>,
+  oldVersions: readonly FileObjects[],
+): Set<string> | undefined {
+  const namespaces = new Set<string>();
+  const versions = [...changed.flatMap((c) => loaded.get(c.path) ?? []), ...oldVersions];
+  for (const f of versions) {
+    if (
+      f.unreadable ||
+      f.broken.length + f.clusters.length + f.clusterTaintPolicies.length + f.rebalancers.length > 0 ||
+      f.interpreterCustomizations.length > 0
+    )
+      return undefined;
+    for (const { object } of [...f.propagationPolicies, ...f.overridePolicies]) {
+      const namespace = object.metadata.namespace;
+      if ((object.kind !== 'PropagationPolicy' && object.kind !== 'OverridePolicy') || !namespace) return undefined;
+      namespaces.add(namespace);
+    }
+  }
+  return namespaces.size > 0 ? namespaces : undefined;
 }
 
 async function loadFiles(

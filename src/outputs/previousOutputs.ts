@@ -15,7 +15,7 @@ import type { GitRepo } from '../commits/types.ts';
 import type { ConfigModel } from '../api/model.ts';
 import { emptyIndex, indexOfFolder, type IndexView, type OutputIndex } from '../branches/rendered/outputIndex.ts';
 import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
-import { readPathOids } from '../commits/readPathOids.ts';
+import { readPathOids, readPathOidsNow } from '../commits/readPathOids.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
 
@@ -33,24 +33,46 @@ export type PreviousFiles = Pick<ReadonlyMap<string, string>, 'has' | 'get'>;
 /**
  * Previous bindings (parsed: every one is scheduled against) and manifests of the given templates, from an output
  * tree. A manifest is read only when the render asks for its text: a template whose placement did not move keeps
- * its manifests on the clusters a cluster-only change did not touch, and those are never read.
+ * its manifests on the clusters a cluster-only change did not touch, and those are never read. `onlyClusters` (a
+ * commit that changed only those clusters): where the manifests are is looked up at once on those clusters only,
+ * and elsewhere when the render asks (the few whose replicas moved); looking up every cluster's file of every
+ * template such a change reschedules cost more than the render of what it writes.
  */
 export async function readPreviousOutputs(
   repo: GitRepo,
   tree: string,
   keys: Iterable<string>,
   index: Pick<IndexView, 'template'>,
-): Promise<{ bindings: Map<string, ResourceBinding>; files: PreviousFiles; takenBy: Map<string, string> }> {
+  onlyClusters?: ReadonlySet<string> | null,
+): Promise<{
+  bindings: Map<string, ResourceBinding>;
+  files: PreviousFiles;
+  takenBy: Map<string, string>;
+  /** Binding file path → what its text parses into. */
+  parsed: Map<string, ResourceBinding>;
+}> {
   const paths = new Map<string, { key: string; binding: boolean }>();
+  const later = new Set<string>();
   for (const key of keys) {
     const entry = index.template(key);
     const ref = parseRefKey(key);
     // A template new to the output may find its binding file taken by another object's (same kind and name, other group).
     paths.set(bindingPath(ref), { key, binding: true });
     if (!entry) continue;
-    for (const c of entry.clusters) paths.set(manifestPath(c, ref), { key, binding: false });
+    for (const c of entry.clusters) {
+      if (onlyClusters && !onlyClusters.has(c)) later.add(manifestPath(c, ref));
+      else paths.set(manifestPath(c, ref), { key, binding: false });
+    }
   }
   const oids = await readPathOids(repo, tree, [...paths.keys()]);
+  const oidOf = (path: string): string | undefined => {
+    if (later.has(path)) {
+      later.delete(path);
+      const found = readPathOidsNow(repo, tree, [path]).get(path);
+      if (found !== undefined) oids.set(path, found);
+    }
+    return oids.get(path);
+  };
   const bindingOids = [...oids].filter(([path]) => paths.get(path)!.binding);
   const blobs = await readBlobs(
     repo,
@@ -60,10 +82,12 @@ export async function readPreviousOutputs(
   const texts = new Map<string, string>();
   const bindings = new Map<string, ResourceBinding>();
   const takenBy = new Map<string, string>();
+  const parsed = new Map<string, ResourceBinding>();
   for (const [path, oid] of bindingOids) {
     const text = decoder.decode(blobs.get(oid)!);
     texts.set(path, text);
     const binding = parseYamlValue(text) as ResourceBinding;
+    parsed.set(path, binding);
     const key = paths.get(path)!.key;
     const owner = boundRef(binding);
     // Another object's binding is never this template's previous scheduling result.
@@ -71,15 +95,15 @@ export async function readPreviousOutputs(
     else bindings.set(key, binding);
   }
   const files: PreviousFiles = {
-    has: (path) => oids.has(path),
+    has: (path) => oidOf(path) !== undefined,
     get: (path) => {
       let text = texts.get(path);
-      const oid = oids.get(path);
+      const oid = oidOf(path);
       if (text === undefined && oid !== undefined) texts.set(path, (text = decoder.decode(readBlobNow(repo, oid))));
       return text;
     },
   };
-  return { bindings, files, takenBy };
+  return { bindings, files, takenBy, parsed };
 }
 
 /** The object a binding binds (spec.resource); undefined when it does not say. */

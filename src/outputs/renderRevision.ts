@@ -134,12 +134,13 @@ export async function renderRevision(
   if (loaded.full) await index.loadAll();
   await index.load({ templates: loaded.affected });
   await index.load({ templates: [...loaded.affected].flatMap((key) => index.parentsOf(key)) });
-  const { bindings, files, takenBy } = headTree
-    ? await readPreviousOutputs(repo, headTree, loaded.affected, index)
+  const { bindings, files, takenBy, parsed } = headTree
+    ? await readPreviousOutputs(repo, headTree, loaded.affected, index, loaded.onlyClustersChanged)
     : {
         bindings: new Map<string, ResourceBinding>(),
         files: new Map<string, string>() as PreviousFiles,
         takenBy: new Map<string, string>(),
+        parsed: new Map<string, ResourceBinding>(),
       };
   await index.load({ templates: takenBy.values() }); // to name the file of the object a taken path belongs to
   const evicting = [...bindings]
@@ -158,6 +159,7 @@ export async function renderRevision(
       previousIndex: index,
       previousBindings: bindings,
       previousFiles: files,
+      previousParsed: parsed,
       sourceCommit: sourceSha,
       failover: {
         now,

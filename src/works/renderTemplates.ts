@@ -16,7 +16,7 @@ import type { TaskEnd } from '../evictions/gracefulEviction.ts';
 import { syncEvictionTasks } from '../evictions/syncEvictionTasks.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import { autoPropagatedNamespace, keptAfterSkip } from './autoPropagatedNamespace.ts';
-import { changedText } from './changedText.ts';
+import { changedText, sameAsParsed } from './changedText.ts';
 import { dependenciesOf, distributeDependencies } from './distributeDependencies.ts';
 import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import type { IndexEntry, IndexView } from '../branches/rendered/outputIndex.ts';
@@ -55,6 +55,11 @@ export interface RenderInput {
   previousBindings: ReadonlyMap<string, ResourceBinding>;
   /** Previous manifest text by output path, for the affected templates: unchanged objects keep their bytes. */
   previousFiles: Pick<ReadonlyMap<string, string>, 'has' | 'get'>;
+  /**
+   * Output path → what the previous file's text parses into, where the caller read it so (the bindings): an object
+   * that comes out the same is known unchanged without writing its text out (changedText.ts, sameAsParsed).
+   */
+  previousParsed?: ReadonlyMap<string, unknown>;
   sourceCommit: string;
   /** Absent: no taint eviction and no graceful eviction task ends (a render with no notion of time). */
   failover?: FailoverInput;
@@ -332,11 +337,14 @@ function writeWorks<F>(
       continue;
     }
     // Texts first, counted against the render's budget, so a template over it is held whole before anything is written.
-    const samePlacement = input.onlyClustersChanged ? placedAsBefore(p, input.previousBindings.get(key)) : false;
+    const unchangedOn = input.onlyClustersChanged
+      ? clustersPlacedAsBefore(p, input.previousBindings.get(key), input.onlyClustersChanged)
+      : NO_CLUSTERS;
     const writes: [path: string, text: string][] = [];
     let bytes = 0;
-    const stage = (path: string, obj: Record<string, unknown> | ResourceBinding): boolean => {
+    const stage = (path: string, obj: Record<string, unknown> | ResourceBinding, parsed?: unknown): boolean => {
       written.add(path); // kept or rewritten by this template: no other template's removal may take it
+      if (parsed !== undefined && sameAsParsed(obj, parsed)) return true;
       const text = changedText(obj, input.previousFiles.get(path), input.sourceCommit);
       if (text === undefined) return true;
       bytes += Buffer.byteLength(text);
@@ -349,16 +357,16 @@ function writeWorks<F>(
     if (isMultiClusterService(p.template.manifest))
       within = stage(multiClusterServicePath(ref.namespace, ref.name), p.template.manifest);
     for (const target of p.clusters) {
+      if (unchangedOn.has(target.name)) continue; // before anything per cluster: most clusters of most templates
       const cluster = model.clusters.get(target.name)?.object;
-      const path = manifestPath(target.name, ref);
       if (!cluster) continue;
-      if (samePlacement && !input.onlyClustersChanged!.has(target.name) && input.previousFiles.has(path)) continue;
+      const path = manifestPath(target.name, ref);
       const work = renderWorkManifest(p, target, cluster, model);
       for (const problem of work.problems) reportOnce(problem, problems);
       if (work.manifest === undefined) continue; // override failed: previous file for this cluster stays
       if (!(within = stage(path, work.manifest))) break;
     }
-    if (within && p.binding) within = stage(bPath, p.binding);
+    if (within && p.binding) within = stage(bPath, p.binding, input.previousParsed?.get(bPath));
     if (!within) {
       changes.delete(key); // the index keeps the previous entry, as for any held template
       explanations.set(key, {
@@ -621,6 +629,35 @@ function reportTakenPath(
       message: message(other, template.ref, ` at ${template.source.file}:${template.source.line}`),
       fix,
     });
+}
+
+const NO_CLUSTERS: ReadonlySet<string> = new Set();
+
+/**
+ * In a commit that changed only some clusters' registrations, the clusters whose manifest of this template cannot
+ * have changed: a manifest is made of the template, its policy, the override policies, that cluster's object and the
+ * replicas that cluster gets, and only the last two can move. So a cluster not changed that keeps its replicas keeps
+ * its file, even when the placement moved elsewhere (a cluster joined or left, replicas went from one to another),
+ * and the render costs what it writes. That holds for a dependency attached for its dependents too: the clusters
+ * they add get 0 replicas, and its binding's metadata come from the template and its own policy, not from them. A
+ * Divided Job's completions are split over the whole result, so it keeps its files only when the placement is as before.
+ * Whatever the last render made of such a cluster (its manifest, or none when an override failed) is what this one
+ * would make, so the file is not even looked up.
+ */
+function clustersPlacedAsBefore(
+  p: Placed,
+  previous: ResourceBinding | undefined,
+  changedClusters: ReadonlySet<string>,
+): ReadonlySet<string> {
+  const before = previous?.spec.clusters;
+  if (!before || !p.binding) return NO_CLUSTERS;
+  if (p.template.ref.kind === 'Job' && !placedAsBefore(p, previous)) return NO_CLUSTERS;
+  const replicasBefore = new Map(before.map((c) => [c.name, c.replicas]));
+  const kept = new Set<string>();
+  for (const c of p.clusters)
+    if (!changedClusters.has(c.name) && replicasBefore.has(c.name) && replicasBefore.get(c.name) === c.replicas)
+      kept.add(c.name);
+  return kept;
 }
 
 /** Same target clusters with the same replicas as the previous binding, and no clusters added for dependents. */

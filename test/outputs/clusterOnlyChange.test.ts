@@ -126,6 +126,36 @@ test('a change to a cluster the template is not on, nor can be, leaves the outpu
   await assertVerifies(r);
 });
 
+test('a label no placement or override reads renders nothing again; one an override reads renders the templates it targets', async () => {
+  const r = fleet();
+  await sync(r);
+  const before = r.git('rev-parse', 'flotilla/rendered^{tree}');
+  r.commit(
+    { 'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'prod', team: 'payments' } }) },
+    'member1 gets a team label',
+  );
+  const [unread] = (await sync(r)).reports;
+  assert.equal([...(unread?.explanations.keys() ?? [])], [], 'no template is rendered again');
+  const changed = r.git('diff', '--name-only', before, 'flotilla/rendered^{tree}').split('\n').filter(Boolean);
+  assert.ok(
+    changed.every((f) => f.startsWith('.flotilla/')),
+    `changed: ${changed.join(', ')}`,
+  );
+  await assertVerifies(r);
+
+  r.commit(
+    { 'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'prod', team: 'payments', tier: 'gold' } }) },
+    'member1 is gold',
+  );
+  const [read] = (await sync(r)).reports;
+  assert.equal([...(read?.explanations.keys() ?? [])], ['apps/v1/Deployment/default/nginx']);
+  const m1 = parse(r.show('flotilla/rendered', manifest('member1'))) as {
+    metadata: { annotations: Record<string, string> };
+  };
+  assert.is(m1.metadata.annotations.tier, 'gold');
+  await assertVerifies(r);
+});
+
 test('a cluster file that also gains an InterpreterCustomization is no cluster-only change: every cluster renders with it', async () => {
   const r = fleet();
   await sync(r);

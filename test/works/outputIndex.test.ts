@@ -77,6 +77,31 @@ test('a lookup in a shard not read yet throws; load() reads only the shards aske
   assert.is(reads.length, 1, 'a shard is read once');
 });
 
+test("templatesIn gives a namespace's entries, read from the shards' lines without loading them (a namespaced policy's change)", async () => {
+  const other = 'apps/v1/Deployment/billing/web';
+  const odd = 'v1/ConfigMap/shop-2/shop'; // names the namespace "shop" in another place: not in it
+  const fleet = whole();
+  fleet.templates[other] = { file: 'templates/billing.yaml', clusters: ['m1'] };
+  fleet.templates[odd] = { file: 'templates/odd.yaml', clusters: [] };
+  const files = indexFiles(fleet);
+  const reads: string[] = [];
+  const index = openFiles(files, reads);
+  await index.load({ templates: [WEB] }); // a loaded shard is answered from memory
+  const found = await index.templatesIn(new Set(['shop']));
+  assert.equal(found.map(([key]) => key).sort(), [API, WEB, CONFIG].sort());
+  assert.equal(Object.fromEntries(found), {
+    [WEB]: fleet.templates[WEB],
+    [API]: fleet.templates[API],
+    [CONFIG]: fleet.templates[CONFIG],
+  });
+  const notLoaded = [API, CONFIG, other].filter((key) => shardOf(key) !== shardOf(WEB));
+  for (const key of notLoaded) assert.throws(() => index.template(key), /was used before it was read/);
+  assert.equal(
+    (await index.templatesIn(new Set(['billing']))).map(([key]) => key),
+    [other],
+  );
+});
+
 test("who requires a template follows its parents' deps as they are set and removed", async () => {
   const index = openFiles(indexFiles(whole()));
   await index.loadAll();

@@ -2,6 +2,7 @@
 // being tried (plus that term's overflowAffinities for workloads). No affinity at all: every cluster fits.
 import type { Cluster } from '../../api/cluster.ts';
 import type { ClusterAffinity, Placement } from '../../api/policy.ts';
+import { matchLabelSelector } from '../../labels/matchLabelSelector.ts';
 import { matchClusterAffinity } from '../../selectors/matchClusterAffinity.ts';
 import { fits, isWorkload, unschedulable, type FilterPlugin } from '../framework.ts';
 
@@ -19,13 +20,23 @@ export function activeAffinities(
 
 /** Names the first part of the affinity the cluster fails (parts are ANDed, checked in Karmada's order). */
 export function explainAffinityMismatch(affinity: ClusterAffinity, cluster: Cluster): string {
-  const name = cluster.metadata.name;
-  if (affinity.exclude?.includes(name)) return 'listed in exclude';
-  if (affinity.labelSelector && !matchClusterAffinity({ labelSelector: affinity.labelSelector }, cluster))
+  return affinityMismatch(affinity, cluster) ?? 'not in clusterNames';
+}
+
+/**
+ * matchClusterAffinity and, when it fails, which part failed, in one pass: undefined when the cluster matches. The
+ * filter turns most clusters of a fleet away for most workloads, so matching and then explaining apart (matching the
+ * parts again) cost the scheduler a third of its time.
+ */
+function affinityMismatch(affinity: ClusterAffinity, cluster: Cluster): string | undefined {
+  if (affinity.exclude?.includes(cluster.metadata.name)) return 'listed in exclude';
+  if (affinity.labelSelector && !matchLabelSelector(affinity.labelSelector, cluster.metadata.labels))
     return 'labels do not match labelSelector';
   if (affinity.fieldSelector && !matchClusterAffinity({ fieldSelector: affinity.fieldSelector }, cluster))
     return 'fields do not match fieldSelector';
-  return 'not in clusterNames';
+  const names = affinity.clusterNames;
+  if (names && names.length > 0 && !names.includes(cluster.metadata.name)) return 'not in clusterNames';
+  return undefined;
 }
 
 export const clusterAffinity: FilterPlugin = {
@@ -33,9 +44,10 @@ export const clusterAffinity: FilterPlugin = {
   filter({ request, cluster, affinityName }) {
     const affinities = activeAffinities(request.placement, affinityName, isWorkload(request));
     if (!affinities) return fits;
-    if (affinities.some((a) => matchClusterAffinity(a, cluster))) return fits;
     const first = affinities[0] as ClusterAffinity;
-    const reason = explainAffinityMismatch(first, cluster);
+    const reason = affinityMismatch(first, cluster);
+    if (reason === undefined) return fits;
+    for (let i = 1; i < affinities.length; i++) if (matchClusterAffinity(affinities[i], cluster)) return fits;
     if (request.placement.clusterAffinity) return unschedulable(reason);
     const overflow = affinities.length > 1 ? ' nor its overflowAffinities' : '';
     return unschedulable(`${reason} of affinity term ${affinityName ?? ''}${overflow}`);

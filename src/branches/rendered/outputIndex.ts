@@ -151,6 +151,25 @@ function serializeShard(shard: Shard): string {
   return `{"files":{\n${section(shard.files)}\n},"requiredBy":{\n${section(shard.requiredBy)}\n},"templates":{\n${section(shard.templates)}\n}}\n`;
 }
 
+/**
+ * The template section's entry lines of a shard as serializeShard writes it (each `"key":{...}` without the comma
+ * between them; JSON puts no line break inside a string or a value); undefined for any other layout.
+ */
+function templateLines(text: string): string[] | undefined {
+  const marker = '},"templates":{\n';
+  const start = text.lastIndexOf(marker);
+  if (start < 0 || !text.endsWith('\n}}\n')) return undefined;
+  const body = text.slice(start + marker.length, text.length - '\n}}\n'.length);
+  if (body === '') return [];
+  return body.split(',\n');
+}
+
+/** The namespace of a template refKey (`<apiVersion>/<kind>/<namespace>/<name>`), without splitting it. */
+function namespaceOfKey(key: string): string {
+  const end = key.lastIndexOf('/');
+  return key.slice(key.lastIndexOf('/', end - 1) + 1, end);
+}
+
 function parseShard(text: string): Shard {
   const parsed = JSON.parse(text) as Partial<Shard>;
   return { files: parsed.files ?? {}, requiredBy: parsed.requiredBy ?? {}, templates: parsed.templates ?? {} };
@@ -245,6 +264,42 @@ export class ShardedIndex implements IndexView {
 
   async loadAll(): Promise<void> {
     await this.loadShards(ALL_SHARDS);
+  }
+
+  /**
+   * Every template entry of the given namespaces, without parsing every shard whole (nor keeping what is read: the
+   * shards not loaded stay so). A change to namespaced policies concerns their namespaces' templates only, a few
+   * hundred of a fleet's tens of thousands, and parsing all 256 shards was most of such a sync. A shard's template
+   * section holds one entry per line (serializeShard), so only the lines naming one of the namespaces are parsed; a
+   * shard not written that way is parsed whole.
+   */
+  async templatesIn(namespaces: ReadonlySet<string>): Promise<[string, IndexEntry][]> {
+    const inScope = (key: string) => namespaces.has(namespaceOfKey(key));
+    const out: [string, IndexEntry][] = [];
+    const unread: string[] = [];
+    for (const id of ALL_SHARDS) {
+      const shard = this.shards.get(id);
+      if (shard) {
+        for (const entry of Object.entries(shard.templates)) if (inScope(entry[0])) out.push(entry);
+      } else if (this.readShards && this.present.has(id)) {
+        unread.push(id);
+      }
+    }
+    if (unread.length === 0) return out;
+    const needles = [...namespaces].map((ns) => `/${ns}/`);
+    for (const text of (await this.readShards!(unread)).values()) {
+      const lines = templateLines(text);
+      if (!lines) {
+        for (const entry of Object.entries(parseShard(text).templates)) if (inScope(entry[0])) out.push(entry);
+        continue;
+      }
+      for (const line of lines) {
+        if (!needles.some((needle) => line.includes(needle))) continue;
+        const [key, entry] = Object.entries(JSON.parse(`{${line}}`) as Record<string, IndexEntry>)[0]!;
+        if (inScope(key)) out.push([key, entry]);
+      }
+    }
+    return out;
   }
 
   private async loadShards(ids: Iterable<string>): Promise<void> {
