@@ -12,6 +12,12 @@ import { readBlobs } from '../../commits/readBlobs.ts';
 import { readCommitInfo } from '../../commits/readCommitInfo.ts';
 import type { GitRepo } from '../../commits/types.ts';
 import { parseBranchFile } from '../../errors/parseBranchFile.ts';
+import {
+  parseSyncedReplicas,
+  SYNCED_REPLICAS_FOLDER,
+  syncedReplicasKey,
+  type SyncedReplicasFile,
+} from './syncedReplicas.ts';
 
 export const FEDERATED_HPA_API_VERSION = 'autoscaling.karmada.io/v1alpha1';
 export const AUTOSCALERS_FOLDER = 'autoscalers/';
@@ -215,13 +221,56 @@ export function withCronReplicas(
   return into;
 }
 
-/** FederatedHPA decisions and CronFederatedHPA workload replicas of one status commit, as the render uses them. */
+/** Every synced Deployment count in a status commit (by path); empty when there is none. */
+export function readSyncedReplicas(
+  repo: GitRepo,
+  statusCommit: string | null,
+): Promise<Map<string, SyncedReplicasFile>> {
+  return readYamlFolder(repo, statusCommit, SYNCED_REPLICAS_FOLDER, parseSyncedReplicas);
+}
+
+/** One workload's replicas as the render gives them, who set them, and (synced counts) the Git count they hold for. */
+export interface AutoscaledEntry {
+  replicas: number;
+  by: string;
+  /** Only while Git's spec.replicas is this (a synced count): an edit in Git since is the later word. */
+  gitReplicas?: number;
+}
+
+/**
+ * Workload refKey → the members' summed replicas the replicas syncer recorded, added to `into` where no FederatedHPA
+ * or CronFederatedHPA decided.
+ */
+export function withSyncedReplicas(
+  into: Map<string, AutoscaledEntry>,
+  synced: ReadonlyMap<string, SyncedReplicasFile>,
+): Map<string, AutoscaledEntry> {
+  for (const path of [...synced.keys()].sort()) {
+    const s = synced.get(path)!;
+    const key = syncedReplicasKey(s);
+    if (!into.has(key))
+      into.set(key, {
+        replicas: s.replicas,
+        by: `the members' HPAs (replicas synced from the members)`,
+        gitReplicas: s.gitReplicas,
+      });
+  }
+  return into;
+}
+
+/**
+ * FederatedHPA decisions, CronFederatedHPA workload replicas and synced member replicas of one status commit, as the
+ * render uses them.
+ */
 export async function readAutoscaledReplicas(
   repo: GitRepo,
   statusCommit: string | null,
-): Promise<Map<string, { replicas: number; by: string }>> {
-  return withCronReplicas(
-    autoscaledReplicas(await readAutoscalerDecisions(repo, statusCommit)),
-    await readCronAutoscalers(repo, statusCommit),
+): Promise<Map<string, AutoscaledEntry>> {
+  return withSyncedReplicas(
+    withCronReplicas(
+      autoscaledReplicas(await readAutoscalerDecisions(repo, statusCommit)),
+      await readCronAutoscalers(repo, statusCommit),
+    ),
+    await readSyncedReplicas(repo, statusCommit),
   );
 }
