@@ -125,7 +125,12 @@ test('a FederatedHPA scales a divided Deployment from 1 towards 4 as its pods CP
   assert.is(counts[0], 1);
   assert.is(counts[counts.length - 1], 4);
   for (let i = 1; i < counts.length; i++) {
-    assert.ok(counts[i] > counts[i - 1], `each commit is a new count: ${counts.join(' -> ')}`);
+    // A commit that keeps the count changed the conditions (at max: ScalingLimited TooManyReplicas).
+    if (counts[i] === counts[i - 1]) {
+      assert.match(decisions[i]!.message, `FederatedHPA default/web: Deployment web keeps ${counts[i]} replicas (`);
+      continue;
+    }
+    assert.ok(counts[i] > counts[i - 1], `each new count is higher: ${counts.join(' -> ')}`);
     assert.match(
       decisions[i]!.message,
       new RegExp(
@@ -133,6 +138,17 @@ test('a FederatedHPA scales a divided Deployment from 1 towards 4 as its pods CP
       ),
     );
   }
+  // Held at max under the same load, the conditions say why (Kubernetes' ScalingLimited TooManyReplicas).
+  const conditions = () =>
+    parse(git('show', 'flotilla/status:autoscalers/default/web.yaml')).conditions.map(
+      (c: { type: string; status: string; reason: string }) => `${c.type}=${c.status} ${c.reason}`,
+    );
+  await waitFor('ScalingLimited at max', () => conditions().includes('ScalingLimited=True TooManyReplicas'), 30_000);
+  assert.equal(conditions(), [
+    'AbleToScale=True ReadyForNewScale',
+    'ScalingActive=True ValidMetricFound',
+    'ScalingLimited=True TooManyReplicas',
+  ]);
   const last = decisions[decisions.length - 1]!.file;
   assert.is(last.metrics[0].resource, 'cpu');
   assert.ok(last.metrics[0].currentUtilization >= 80, JSON.stringify(last.metrics));

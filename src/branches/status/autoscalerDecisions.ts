@@ -11,6 +11,7 @@ import { listFolderFiles } from '../../commits/listFolderFiles.ts';
 import { readBlobs } from '../../commits/readBlobs.ts';
 import { readCommitInfo } from '../../commits/readCommitInfo.ts';
 import type { GitRepo } from '../../commits/types.ts';
+import type { HpaCondition } from '../../api/conditions.ts';
 import { parseBranchFile } from '../../errors/parseBranchFile.ts';
 import {
   parseSyncedReplicas,
@@ -26,10 +27,12 @@ export const AUTOSCALERS_FOLDER = 'autoscalers/';
 export interface SeenMetric {
   /** `cpu` */
   resource: string;
-  /** Target average utilization, percent of request. */
-  targetUtilization: number;
-  /** Current average utilization over the pods with a metric, percent of request. */
-  currentUtilization: number;
+  /** Target average utilization, percent of request (a Utilization target). */
+  targetUtilization?: number;
+  /** Current average utilization over the pods with a metric, percent of request (a Utilization target). */
+  currentUtilization?: number;
+  /** Target average usage per pod, as the FederatedHPA gives it (an AverageValue target), e.g. `50m`. */
+  targetAverageValue?: string;
   /** Average usage per pod with a metric, e.g. `150m`. */
   currentAverageValue: string;
   /** Pods counted, by cluster: those of the workload in its Ready target clusters. */
@@ -56,6 +59,8 @@ export interface AutoscalerDecisionFile {
   /** The scale events within the longest policy period, kept so a restarted writer limits the next step alike. */
   scaleUpEvents?: { time: string; change: number }[];
   scaleDownEvents?: { time: string; change: number }[];
+  /** AbleToScale, ScalingActive and ScalingLimited as Karmada's controller last set them. */
+  conditions?: HpaCondition[];
 }
 
 export function autoscalerPath(namespace: string, name: string): string {
