@@ -127,7 +127,7 @@ export async function decideFederatedHpas(input: DecideInput): Promise<Autoscale
     }
   for (const cron of crons) {
     const path = cronAutoscalerPath(cron.ref.namespace, cron.ref.name);
-    const file = runCron(input, cron, existingCrons.get(path), out.lines);
+    const file = runCron(input, cron, existingCrons.get(path), out.lines, templates);
     if (!file) continue;
     const text = serializeCronAutoscaler(file);
     if (!existingCrons.has(path) || serializeCronAutoscaler(existingCrons.get(path)!) !== text)
@@ -593,6 +593,7 @@ function runCron(
   cron: Template,
   existing: CronAutoscalerFile | undefined,
   lines: string[],
+  templates: ReadonlyMap<string, Template>,
 ): CronAutoscalerFile | undefined {
   const spec = (cron.manifest.spec ?? {}) as CronSpec;
   const target = spec.scaleTargetRef;
@@ -649,7 +650,26 @@ function runCron(
           ...(rule.targetMaxReplicas !== undefined ? { maxReplicas: rule.targetMaxReplicas } : {}),
         }
       : { replicas: rule.targetReplicas! };
-    applied = { rule: rule.name, scheduleTime: formatTime(new Date(scheduleTime)), ...set };
+    // Karmada writes targetReplicas into the template once; a later edit of the template wins. The count holds while
+    // Git's spec.replicas is still the one the rule ran over.
+    const inGit = toFhpa
+      ? undefined
+      : (
+          templates.get(
+            refKey({
+              apiVersion: target.apiVersion,
+              kind: target.kind,
+              namespace: cron.ref.namespace,
+              name: target.name,
+            }),
+          )?.manifest.spec as { replicas?: unknown } | undefined
+        )?.replicas;
+    applied = {
+      rule: rule.name,
+      scheduleTime: formatTime(new Date(scheduleTime)),
+      ...set,
+      ...(toFhpa ? {} : { gitReplicas: typeof inGit === 'number' ? inGit : 1 }),
+    };
     histories.set(
       rule.name,
       recordExecution(history, rule, {

@@ -171,6 +171,8 @@ export interface CronAutoscalerFile {
     replicas?: number;
     minReplicas?: number;
     maxReplicas?: number;
+    /** Git's spec.replicas of the workload when the rule ran: `replicas` holds only while Git still says this. */
+    gitReplicas?: number;
   };
   executionHistories: CronExecutionHistory[];
 }
@@ -210,9 +212,9 @@ export function readCronAutoscalers(
  * `into` where no FederatedHPA decided: a FederatedHPA's decision is the later word on its workload.
  */
 export function withCronReplicas(
-  into: Map<string, { replicas: number; by: string }>,
+  into: Map<string, AutoscaledEntry>,
   crons: ReadonlyMap<string, CronAutoscalerFile>,
-): Map<string, { replicas: number; by: string }> {
+): Map<string, AutoscaledEntry> {
   for (const path of [...crons.keys()].sort()) {
     const c = crons.get(path)!;
     if (c.applied?.replicas === undefined || c.scaleTargetRef.apiVersion === FEDERATED_HPA_API_VERSION) continue;
@@ -221,6 +223,7 @@ export function withCronReplicas(
       into.set(key, {
         replicas: c.applied.replicas,
         by: `CronFederatedHPA ${c.metadata.namespace}/${c.metadata.name} rule ${c.applied.rule}`,
+        ...(c.applied.gitReplicas !== undefined ? { gitReplicas: c.applied.gitReplicas } : {}),
       });
   }
   return into;
