@@ -6,7 +6,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
+import { explainCommand } from '../../src/commands/explainCommand.ts';
+import { planCommand } from '../../src/commands/planCommand.ts';
 import { reconcileOnce } from '../../src/reconcile.ts';
+import { commonOptions } from '../plans/helpers/runCommand.ts';
 import { clusterYaml } from '../helpers/fleet.ts';
 import { startMemberFleet, type MemberFleet } from './helpers/e2e.ts';
 
@@ -98,6 +101,11 @@ const commit = (files: Record<string, string>, message: string) => fleet.config.
 const cronStatus = (name: string) =>
   parse(fleet.config.git('show', `flotilla/status:cronautoscalers/default/${name}.yaml`));
 /** The clock moves past the next minute: a rule of `*\/1 * * * *` is due. */
+const explain = async (name: string) => {
+  const opts = commonOptions(fleet.config.dir);
+  assert.is(await explainCommand({ ...opts, words: ['deployment', name], namespace: 'default' }), 0, opts.stderr());
+  return opts.stdout();
+};
 const nextMinute = () => {
   now = (Math.floor(now / 60_000) + 1) * 60_000 + 20_000;
 };
@@ -140,6 +148,30 @@ test('Scale Deployment testing', async () => {
   await pass();
   nextMinute();
   await settleAt('web', 4);
+  // explain and plan say the count is the rule's, not Git's.
+  assert.match(
+    await explain('web'),
+    'replicas: governed by CronFederatedHPA default/web-cron rule scale-up: 4 replica(s), 3 in Git (status branch), divided below',
+  );
+  // A change that moves the schedule: the plan divides the rule's 4, not Git's 3.
+  fleet.config.git('checkout', '-q', '-b', 'web-divided');
+  commit(
+    {
+      'policies/web.yaml': policy('web').replace(
+        'replicaDivisionPreference: Aggregated}',
+        `replicaDivisionPreference: Weighted, weightPreference: {staticWeightList: [${CLUSTERS.map((c) => `{targetCluster: {clusterNames: [${c}]}, weight: 1}`).join(', ')}]}}`,
+      ),
+    },
+    'web divided 1:1',
+  );
+  fleet.config.git('checkout', '-q', 'main');
+  const opts = commonOptions(fleet.config.dir);
+  await planCommand({ ...opts, base: 'main', head: 'web-divided', format: 'text' });
+  assert.match(opts.stdout(), /member2: \+ Deployment default\/web/);
+  assert.match(
+    opts.stdout(),
+    'replicas governed by CronFederatedHPA default/web-cron rule scale-up: 4 replica(s), 3 in Git (status branch)',
+  );
 });
 
 test('Test suspend rule with CronFederatedHPA', async () => {
@@ -167,8 +199,10 @@ test('Test unsuspend rule then suspend it in CronFederatedHPA', async () => {
   // Karmada's user writes the template's replicas back to 3 over the 4 the rule wrote. Git never held that 4 (the
   // run is on the status branch), so the user's edit of spec.replicas is to another count: the edit wins over the
   // rule's run, as the later write to the template does in Karmada.
+  assert.match(await explain('flip'), 'replicas: governed by CronFederatedHPA default/flip-cron');
   commit({ 'templates/flip.yaml': deployment('flip', 2) }, 'flip: 2 replicas');
   await settleAt('flip', 2);
+  assert.not.match(await explain('flip'), 'governed by', "Git's edit is the count now");
   commit(
     { 'templates/flip-cron.yaml': cron('flip-cron', onDeployment('flip'), 'targetReplicas: 4, suspend: true') },
     'flip-cron suspended',

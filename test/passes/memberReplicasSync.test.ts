@@ -11,11 +11,13 @@ import { Ajv } from 'ajv';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
+import { explainCommand } from '../../src/commands/explainCommand.ts';
 import { getCommand } from '../../src/commands/getCommand.ts';
 import { startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
 import { waitFor } from '../deliveries/helpers/e2e.ts';
 import { clusterRegistration, makeFleet, type Fleet } from '../helpers/fleet.ts';
 import { LogEvents } from '../helpers/logEvents.ts';
+import { commonOptions } from '../plans/helpers/runCommand.ts';
 
 let fleet: Fleet;
 let reconciler: Reconciler | undefined;
@@ -172,6 +174,13 @@ test("Divided: the HPAs' scaling becomes the template's replicas; manual edits i
   assert.match(
     git('log', '-1', '--format=%B', 'flotilla/status', '--', 'syncedreplicas/default/div.yaml'),
     'Replicas synced for Deployment default/div: 4 -> 6 replicas, as the members run them (3 in member1, 3 in member2; 4 in Git)',
+  );
+
+  const explained = commonOptions(fleet.bare);
+  assert.is(await explainCommand({ ...explained, words: ['deployment', 'div'], namespace: 'default' }), 0);
+  assert.match(
+    explained.stdout(),
+    "replicas: governed by the members' HPAs (replicas synced from the members): 6 replica(s), 4 in Git (status branch), divided below",
   );
 
   fleet.push({ 'templates/div.yaml': deployment('div', 10) }, 'div: 10 replicas');
