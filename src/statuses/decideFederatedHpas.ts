@@ -199,7 +199,11 @@ async function decideOne(
   const workload = templates.get(targetKey);
   if (!workload) return undefined;
   const inGit = (workload.manifest.spec as { replicas?: unknown } | undefined)?.replicas;
-  const currentReplicas = existing?.desiredReplicas ?? (typeof inGit === 'number' ? inGit : 1);
+  // Karmada's FederatedHPA starts from the template's spec.replicas, which a user's edit also writes: the decision
+  // holds while Git's count is the one it was made over, and an edit in Git since is where the next one starts.
+  const gitReplicas = typeof inGit === 'number' ? inGit : 1;
+  const holds = existing !== undefined && (existing.gitReplicas === undefined || existing.gitReplicas === gitReplicas);
+  const currentReplicas = holds ? existing.desiredReplicas : gitReplicas;
   const minReplicas = spec.minReplicas ?? 1;
   // Karmada's default metric, and the only kind read here: CPU (or another resource) utilization.
   const metricSpecs = spec.metrics?.length
@@ -221,11 +225,12 @@ async function decideOne(
     metadata: { namespace: fhpa.ref.namespace, name: fhpa.ref.name },
     scaleTargetRef: { apiVersion: target.apiVersion, kind: target.kind, name: target.name },
     currentReplicas,
+    gitReplicas,
   };
   /** A decision that keeps the count, written only when its conditions changed (or there is no file yet). */
   const held = (evaluation: Evaluation, reason: string, metrics: SeenMetric[]) => {
     const conditions = hpaConditions(evaluation);
-    if (existing && sameConditions(existing.conditions, conditions)) return undefined;
+    if (existing?.gitReplicas === gitReplicas && sameConditions(existing.conditions, conditions)) return undefined;
     const file: AutoscalerDecisionFile = {
       ...base,
       desiredReplicas: currentReplicas,
@@ -373,7 +378,7 @@ async function decideOne(
   });
   // No commit when neither the count nor the conditions change: metrics that move alone make no commit.
   if (
-    existing &&
+    existing?.gitReplicas === gitReplicas &&
     existing.desiredReplicas === decision.desiredReplicas &&
     sameConditions(existing.conditions, conditions)
   )
@@ -415,7 +420,7 @@ async function decideOne(
     )
     .join('; ');
   const line =
-    existing && existing.desiredReplicas === decision.desiredReplicas
+    existing && currentReplicas === decision.desiredReplicas
       ? `FederatedHPA ${fhpa.ref.namespace}/${fhpa.ref.name}: ${target.kind} ${target.name} keeps ${decision.desiredReplicas} replicas (${conditions.map((c) => `${c.type}=${c.status} ${c.reason}`).join(', ')}${metricsText ? `; ${metricsText}` : ''})`
       : `FederatedHPA ${fhpa.ref.namespace}/${fhpa.ref.name}: ${target.kind} ${target.name} ${currentReplicas} -> ${decision.desiredReplicas} replicas (${file.reason}${metricsText ? `; ${metricsText}` : ''})`;
   return { text: serializeAutoscalerDecision(file), line };

@@ -169,6 +169,16 @@ test('do scale when metrics of cpu/mem utilization up in static weight schedule 
   assert.equal(memberReplicas('static'), [1, 1, 1]);
   pressure('static', 3);
   await templateReplicasAbove('static', 3, false);
+  // A user's edit of spec.replicas is where the next decision starts, as Karmada's FederatedHPA reads the template.
+  fleet.push({ 'templates/static.yaml': deployment('static', 2, '9m') }, 'static: 2 replicas in Git');
+  await waitFor(
+    'a decision over the edited count',
+    () => {
+      const d = statusFile('autoscalers/default/static.yaml');
+      return d?.gitReplicas === 2 && d.currentReplicas === 2;
+    },
+    30_000,
+  );
 });
 
 test('do scale when metrics of cpu/mem utilization up in dynamic weight schedule type', async () => {

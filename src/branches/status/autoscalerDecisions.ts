@@ -48,6 +48,11 @@ export interface AutoscalerDecisionFile {
   desiredReplicas: number;
   /** The workload's replicas the decision started from. */
   currentReplicas: number;
+  /**
+   * Git's spec.replicas of the workload when decided (1 when Git gives none): desiredReplicas holds only while Git
+   * still says this. Absent in files written before it was recorded: they hold whatever Git says.
+   */
+  gitReplicas?: number;
   /** Karmada's rescale reason ("cpu resource utilization (percentage of request) above target"), or why it held. */
   reason: string;
   /** The AbleToScale and ScalingLimited condition reasons Karmada would set. */
@@ -131,13 +136,17 @@ async function readYamlFolder<T>(
  */
 export function autoscaledReplicas(
   decisions: ReadonlyMap<string, AutoscalerDecisionFile>,
-): Map<string, { replicas: number; by: string }> {
-  const out = new Map<string, { replicas: number; by: string }>();
+): Map<string, AutoscaledEntry> {
+  const out = new Map<string, AutoscaledEntry>();
   for (const path of [...decisions.keys()].sort()) {
     const d = decisions.get(path)!;
     const key = decisionTargetKey(d);
     if (!out.has(key))
-      out.set(key, { replicas: d.desiredReplicas, by: `FederatedHPA ${d.metadata.namespace}/${d.metadata.name}` });
+      out.set(key, {
+        replicas: d.desiredReplicas,
+        by: `FederatedHPA ${d.metadata.namespace}/${d.metadata.name}`,
+        ...(d.gitReplicas !== undefined ? { gitReplicas: d.gitReplicas } : {}),
+      });
   }
   return out;
 }
