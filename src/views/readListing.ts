@@ -12,6 +12,7 @@ import {
 } from '../branches/status/statusFiles.ts';
 import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../branches/rendered/outputPaths.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
+import { listFederatedHpas, readFederatedHpas } from './federatedHpaViews.ts';
 import { kindColumns } from './kindColumns.ts';
 import { replicasFromMembers } from './replicasFromMembers.ts';
 import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
@@ -58,6 +59,8 @@ export async function readListing(fleet: Fleet, type: ResourceType, q: ListingQu
       return listWorks(fleet, q);
     case 'templates':
       return listTemplates(fleet, type, q);
+    case 'federatedhpas':
+      return listFederatedHpas(await readFederatedHpas(fleet), q);
   }
 }
 

@@ -7,6 +7,8 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
+import { describeCommand } from '../../src/commands/describeCommand.ts';
+import { getCommand } from '../../src/commands/getCommand.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
@@ -149,6 +151,33 @@ test('a FederatedHPA scales a divided Deployment from 1 towards 4 as its pods CP
     'ScalingActive=True ValidMetricFound',
     'ScalingLimited=True TooManyReplicas',
   ]);
+  // get and describe show the FederatedHPA with its status, as Karmada's API would.
+  const read = async (command: typeof getCommand, args: string[]) => {
+    let out = '';
+    const code = await command([...args, '--repo', fleet.bare], {
+      out: (s) => {
+        out += s;
+      },
+      err: () => {},
+      now: () => new Date(),
+    });
+    assert.is(code, 0);
+    return out;
+  };
+  assert.match(
+    await read(getCommand, ['federatedhpas']),
+    /^NAME\s+REFERENCE-KIND\s+REFERENCE-NAME\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE\n+web\s+Deployment\s+web\s+1\s+4\s+4\s+\S+/m,
+  );
+  const yaml = parse(await read(getCommand, ['fhpa', 'web', '-o', 'yaml']));
+  assert.is(yaml.status.desiredReplicas, 4);
+  assert.is(yaml.status.conditions[2].reason, 'TooManyReplicas');
+  const described = await read(describeCommand, ['federatedhpa', 'web']);
+  assert.match(described, /^Reference:\s+Deployment\/web$/m);
+  assert.match(described, /^Deployment pods:\s+4 current \/ 4 desired$/m);
+  assert.match(
+    described,
+    /^\s+ScalingLimited\s+True\s+TooManyReplicas\s+the desired replica count is more than the maximum replica count$/m,
+  );
   const last = decisions[decisions.length - 1]!.file;
   assert.is(last.metrics[0].resource, 'cpu');
   assert.ok(last.metrics[0].currentUtilization >= 80, JSON.stringify(last.metrics));
