@@ -6,7 +6,6 @@ import type { KubeObject, PrintColumn, ResourceType } from '../types.ts';
 // status.currentCPUUtilizationPercentage for its current value. The API server keeps v2-only fields through v1 in
 // annotations; here a v1 write keeps them from the stored object instead (its other metrics and its behavior).
 
-// biome-ignore lint/suspicious/noExplicitAny: an untyped Kubernetes object
 type Json = any;
 
 export function isHpaV1(rt: Pick<ResourceType, 'group' | 'version' | 'kind'>): boolean {
