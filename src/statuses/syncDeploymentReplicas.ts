@@ -109,11 +109,24 @@ export async function decideReplicasSyncs(input: {
       out.edits.set(path, null);
       out.lines.push(`${path}: its Deployment is gone`);
     }
-  if (deployments.length === 0) return out;
+  // Only a Deployment an HPA in the source names (or labelled by hand) can be marked: the index is read for those
+  // alone, so a status pass over a large repository reads a few shards, not all of them.
+  const targeted = new Set<string>();
+  for (const t of input.templates.values()) {
+    if (t.ref.kind !== 'HorizontalPodAutoscaler') continue;
+    const target = (t.manifest.spec as { scaleTargetRef?: { kind?: string; name?: string } } | undefined)
+      ?.scaleTargetRef;
+    if (target?.kind === 'Deployment' && target.name) targeted.add(`${t.ref.namespace}/${target.name}`);
+  }
+  const candidates = deployments.filter(
+    (t) =>
+      t.labels[RETAIN_REPLICAS_LABEL] === RETAIN_REPLICAS_VALUE || targeted.has(`${t.ref.namespace}/${t.ref.name}`),
+  );
+  if (candidates.length === 0) return out;
   const renderedTree = (await readCommitInfo(input.repo, input.renderedCommit)).tree;
   const index = await openOutputIndex(input.repo, renderedTree);
-  await index?.load({ templates: deployments.map((t) => refKey(t.ref)) });
-  const scaled = deployments.filter(
+  await index?.load({ templates: candidates.map((t) => refKey(t.ref)) });
+  const scaled = candidates.filter(
     (t) =>
       t.labels[RETAIN_REPLICAS_LABEL] === RETAIN_REPLICAS_VALUE ||
       (index?.template(refKey(t.ref))?.scaledBy ?? []).length > 0,
