@@ -85,7 +85,8 @@ test('an autoscaling/v1 HPA from Git is applied, reads back unchanged, and scale
   ]);
   // 80% of request against 50%: 1 -> 2 on the member, and Flotilla keeps the member's count.
   const replicas = () =>
-    (fleet.members[0]!.store.get('apps/deployments', 'default', 'web')?.spec as { replicas?: number }).replicas;
+    (fleet.members[0]!.store.get('apps/deployments', 'default', 'web')?.spec as { replicas?: number } | undefined)
+      ?.replicas;
   await waitFor('the member HPA scaled web', () => (replicas() ?? 0) >= 2, 20_000);
   const again = await pass();
   assert.is(
