@@ -35,7 +35,12 @@ import {
 import { readInterpreterCustomizations } from './outputs/karmadaFiles.ts';
 import { readLastRenderAt } from './branches/rendered/readLastRender.ts';
 import { openOutputIndex } from './branches/rendered/readOutputIndex.ts';
-import { readAutoscalerDecisions, readCronAutoscalers } from './branches/status/autoscalerDecisions.ts';
+import {
+  readAutoscalerDecisions,
+  readCronAutoscalers,
+  readSyncedReplicas,
+} from './branches/status/autoscalerDecisions.ts';
+import { decideReplicasSyncs } from './statuses/syncDeploymentReplicas.ts';
 import {
   decideFederatedHpas,
   newAutoscalerMemory,
@@ -353,6 +358,19 @@ async function autoscale(
       memory,
       ...(t.autoscalerOptions ? { options: t.autoscalerOptions } : {}),
     });
+    // Karmada's replicas syncer runs beside the FederatedHPA controller: its counts are status commits alike.
+    if (memory.source) {
+      const synced = await decideReplicasSyncs({
+        repo: t.repo,
+        renderedCommit,
+        statusCommit: statusHead ?? null,
+        templates: memory.source.templates,
+        existing: await readSyncedReplicas(t.repo, statusHead ?? null),
+        now: (t.now ?? (() => new Date()))(),
+      });
+      for (const [path, text] of synced.edits) edits.edits.set(path, text);
+      edits.lines.push(...synced.lines);
+    }
     return edits.edits.size > 0 ? edits : undefined;
   } catch (err) {
     t.log({ step: 'autoscale', error: err instanceof Error ? err.message : String(err) });

@@ -20,3 +20,11 @@ export type ConditionReason = (typeof CONDITION_REASONS)[number];
 export type Health = 'Healthy' | 'Unhealthy' | 'Unknown';
 /** The reason of a Ready=Unknown set here (Karmada's cluster controller uses the same). */
 export const STATUS_UNKNOWN_REASON = 'ClusterStatusUnknown';
+
+/** A FederatedHPA status condition (Kubernetes' HorizontalPodAutoscalerCondition, without its transition time). */
+export interface HpaCondition {
+  type: 'AbleToScale' | 'ScalingActive' | 'ScalingLimited';
+  status: 'True' | 'False';
+  reason: string;
+  message: string;
+}

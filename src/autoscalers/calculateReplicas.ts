@@ -64,6 +64,7 @@ export function calculateResourceReplicas(
   pods: readonly ScaledPod[],
   usageMilli: ReadonlyMap<string, number>,
   tolerance = DEFAULT_TOLERANCE,
+  calibration = 1,
 ): CalculationResult {
   if (pods.length === 0)
     return {
@@ -104,7 +105,7 @@ export function calculateResourceReplicas(
   const scaleUpWithUnready = unready.size > 0 && ratio > 1;
   if (!scaleUpWithUnready && missing.size === 0) {
     if (Math.abs(1 - ratio) <= tolerance) return keep;
-    return { ok: true, value: { replicas: Math.ceil(ratio * readyCount), utilization, averageMilli } };
+    return { ok: true, value: { replicas: Math.ceil((ratio * readyCount) / calibration), utilization, averageMilli } };
   }
   if (ratio < 1) {
     const fallback = Math.max(100, targetUtilization);
@@ -116,7 +117,80 @@ export function calculateResourceReplicas(
     return { ok: false, reason: 'FailedGetResourceMetric', message: 'no metrics returned matched known pods' };
   const newRatio = second.ratio;
   if (Math.abs(1 - newRatio) <= tolerance || (ratio < 1 && newRatio > 1) || (ratio > 1 && newRatio < 1)) return keep;
-  const replicas = Math.ceil(newRatio * metrics.size);
+  const replicas = Math.ceil((newRatio * metrics.size) / calibration);
   if ((newRatio < 1 && replicas > currentReplicas) || (newRatio > 1 && replicas < currentReplicas)) return keep;
   return { ok: true, value: { replicas, utilization, averageMilli } };
+}
+
+/** Pods the calculation counts: ready with a metric, unready (Pending, not Ready), missing a metric, ignored. */
+function groupPods(pods: readonly ScaledPod[], metrics: ReadonlyMap<string, number>) {
+  const unready = new Set<string>();
+  const missing = new Set<string>();
+  const ignored = new Set<string>();
+  let readyCount = 0;
+  for (const pod of pods) {
+    if (pod.deleting || pod.phase === 'Failed') ignored.add(pod.name);
+    else if (pod.phase === 'Pending') unready.add(pod.name);
+    else if (!metrics.has(pod.name)) missing.add(pod.name);
+    else if (pod.ready !== 'True') unready.add(pod.name);
+    else readyCount++;
+  }
+  return { unready, missing, ignored, readyCount };
+}
+
+/** Average usage over the pods with a metric, and its ratio to the target (metricsclient.GetMetricUsageRatio). */
+function usageRatio(
+  metrics: ReadonlyMap<string, number>,
+  targetMilli: number,
+): { ratio: number; averageMilli: number } {
+  let total = 0;
+  for (const v of metrics.values()) total += v;
+  const averageMilli = Math.trunc(total / metrics.size);
+  return { ratio: averageMilli / targetMilli, averageMilli };
+}
+
+/**
+ * Desired replicas for a Resource metric with an AverageValue target (`targetMilli` per pod, in milli-units):
+ * Kubernetes' GetRawResourceReplicas and calcPlainMetricReplicas. No requests are needed; missing pods count at the
+ * target when scaling down. `utilization` is 0 (not a percentage target).
+ */
+export function calculateAverageValueReplicas(
+  currentReplicas: number,
+  targetMilli: number,
+  pods: readonly ScaledPod[],
+  usageMilli: ReadonlyMap<string, number>,
+  tolerance = DEFAULT_TOLERANCE,
+  calibration = 1,
+): CalculationResult {
+  if (pods.length === 0)
+    return {
+      ok: false,
+      reason: 'FailedGetResourceMetric',
+      message: 'no pods returned by selector while calculating replica count',
+    };
+  if (targetMilli <= 0)
+    return { ok: false, reason: 'FailedGetResourceMetric', message: 'the target averageValue must be positive' };
+  const metrics = new Map(usageMilli);
+  const { unready, missing, ignored, readyCount } = groupPods(pods, metrics);
+  for (const name of [...ignored, ...unready]) metrics.delete(name);
+  for (const name of metrics.keys()) if (!pods.some((p) => p.name === name)) metrics.delete(name);
+  if (metrics.size === 0)
+    return { ok: false, reason: 'FailedGetResourceMetric', message: 'did not receive metrics for any ready pods' };
+  const { ratio, averageMilli } = usageRatio(metrics, targetMilli);
+  const keep = { ok: true as const, value: { replicas: currentReplicas, utilization: 0, averageMilli } };
+  const scaleUpWithUnready = unready.size > 0 && ratio > 1;
+  if (!scaleUpWithUnready && missing.size === 0) {
+    if (Math.abs(1 - ratio) <= tolerance) return keep;
+    return {
+      ok: true,
+      value: { replicas: Math.ceil((ratio * readyCount) / calibration), utilization: 0, averageMilli },
+    };
+  }
+  if (missing.size > 0) for (const name of missing) metrics.set(name, ratio < 1 ? targetMilli : 0);
+  if (scaleUpWithUnready) for (const name of unready) metrics.set(name, 0);
+  const newRatio = usageRatio(metrics, targetMilli).ratio;
+  if (Math.abs(1 - newRatio) <= tolerance || (ratio < 1 && newRatio > 1) || (ratio > 1 && newRatio < 1)) return keep;
+  const replicas = Math.ceil((newRatio * metrics.size) / calibration);
+  if ((newRatio < 1 && replicas > currentReplicas) || (newRatio > 1 && replicas < currentReplicas)) return keep;
+  return { ok: true, value: { replicas, utilization: 0, averageMilli } };
 }

@@ -8,6 +8,7 @@ import type { TemplateStatusFile } from '../branches/status/statusFiles.ts';
 import { templateStatusPath } from '../branches/status/statusFiles.ts';
 import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import { describeCluster } from '../views/describeCluster.ts';
+import { describeFederatedHpa, readFederatedHpas } from '../views/federatedHpaViews.ts';
 import { describeTemplate } from '../views/describeTemplate.ts';
 import { readDocuments, type Fleet } from '../views/readFleet.ts';
 import { isSecret } from '../interpreters/isSecret.ts';
@@ -36,6 +37,16 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
     throw new UsageError(
       'describe works is not supported; flotilla get works NAME -o yaml shows one, flotilla blame --cluster C <kind>/<name> its origin',
     );
+  if (type.type === 'federatedhpas') {
+    const namespace = values.namespace ?? 'default';
+    const view = (await readFederatedHpas(fleet)).find(
+      (v) => v.template.ref.name === name && v.template.ref.namespace === namespace,
+    );
+    if (!view)
+      return notFound(ctx, `federatedhpas.autoscaling.karmada.io "${name}" not found in namespace ${namespace}`);
+    ctx.out(terminalSafe(describeFederatedHpa(view), { multiline: true }));
+    return 0;
+  }
   if (type.type === 'clusters') {
     const view = (await readClusterViews(fleet)).get(name);
     if (!view) return notFound(ctx, `clusters.cluster.karmada.io "${name}" not found`);

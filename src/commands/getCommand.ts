@@ -100,7 +100,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     throw new UsageError(`-o ${output}: use wide, yaml, json or name`);
   const fleet = await openFleet(values);
   const { type, name } = resolveTarget(fleet, positionals, USAGE);
-  if (type.type !== 'clusters' && !fleet.rendered) {
+  if (type.type !== 'clusters' && type.type !== 'federatedhpas' && !fleet.rendered) {
     ctx.err(
       `flotilla: nothing is rendered yet (no ${values['rendered-branch'] ?? RENDERED_BRANCH} branch); fix: run flotilla sync first\n`,
     );
@@ -123,7 +123,9 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
           : 'resourcebindings.work.karmada.io'
         : type.type === 'works'
           ? 'works.work.karmada.io'
-          : 'clusters.cluster.karmada.io';
+          : type.type === 'federatedhpas'
+            ? 'federatedhpas.autoscaling.karmada.io'
+            : 'clusters.cluster.karmada.io';
   if (listing.rows.length === 0) {
     if (name !== undefined) {
       ctx.err(

@@ -4,21 +4,25 @@
 import { createHash } from 'node:crypto';
 import type { ConfigModel } from '../api/model.ts';
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
-import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
+import { readAutoscaledReplicas, type AutoscaledEntry } from '../branches/status/autoscalerDecisions.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
 
-export type AutoscaledReplicas = ReadonlyMap<string, { replicas: number; by: string }>;
+export type AutoscaledReplicas = ReadonlyMap<string, AutoscaledEntry>;
 
-/** The model with each autoscaled template's spec.replicas set to its decision; templates without spec are left alone. */
+/**
+ * The model with each autoscaled template's spec.replicas set to its decision; templates without spec are left alone,
+ * and so is a template whose Git count moved since its members' count was synced (Git's edit is the later write).
+ */
 export function withAutoscaledReplicas(model: ConfigModel, autoscaled: AutoscaledReplicas): ConfigModel {
   if (autoscaled.size === 0) return model;
   const templates = new Map(model.templates);
-  for (const [key, { replicas, by }] of autoscaled) {
+  for (const [key, { replicas, by, gitReplicas }] of autoscaled) {
     const t = templates.get(key);
     const spec = t?.manifest.spec;
     if (!t || !spec || typeof spec !== 'object') continue;
     const inGit = (spec as { replicas?: unknown }).replicas;
+    if (gitReplicas !== undefined && gitReplicas !== (typeof inGit === 'number' ? inGit : 1)) continue;
     templates.set(key, {
       ...t,
       manifest: { ...t.manifest, spec: { ...spec, replicas } },
@@ -34,7 +38,11 @@ export function withAutoscaledReplicas(model: ConfigModel, autoscaled: Autoscale
  */
 export function autoscaledKey(autoscaled: AutoscaledReplicas): string {
   if (autoscaled.size === 0) return '';
-  const parts = [...autoscaled.keys()].sort().map((k) => `${k}=${autoscaled.get(k)!.replicas}`);
+  // A synced count names the Git count it holds for: the same count recorded against a new Git count renders again.
+  const parts = [...autoscaled.keys()].sort().map((k) => {
+    const { replicas, gitReplicas } = autoscaled.get(k)!;
+    return `${k}=${replicas}${gitReplicas === undefined ? '' : `@${gitReplicas}`}`;
+  });
   return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
 }
 

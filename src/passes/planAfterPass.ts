@@ -1,5 +1,6 @@
 import { ENDPOINTS_FOLDER } from '../branches/status/exportedEndpoints.ts';
 import { AUTOSCALERS_FOLDER, CRON_AUTOSCALERS_FOLDER } from '../branches/status/autoscalerDecisions.ts';
+import { SYNCED_REPLICAS_FOLDER } from '../branches/status/syncedReplicas.ts';
 import { nextDeadline, type PassSchedule } from './readPassSchedule.ts';
 import type { CatchUpTiming, DueReason, PassFacts, ReconcilerMemory, Wake } from './reconcilerStates.ts';
 
@@ -49,8 +50,17 @@ export function planAfterPass(
   // An exporter's endpoints changed on the status branch: the importers' derived slices are applied by a full pass
   // now, so endpoints reach them within one status period. It converges: the next collection finds no change.
   if (!due && statusPaths.some((p) => p.startsWith(ENDPOINTS_FOLDER))) due = 'endpoints';
-  // A FederatedHPA decided another count: the full pass renders the workload with it and applies the division.
-  if (!due && statusPaths.some((p) => p.startsWith(AUTOSCALERS_FOLDER) || p.startsWith(CRON_AUTOSCALERS_FOLDER)))
+  // A FederatedHPA decided another count, or the members' HPAs' count was synced: the full pass renders the
+  // workload with it and applies the division.
+  if (
+    !due &&
+    statusPaths.some(
+      (p) =>
+        p.startsWith(AUTOSCALERS_FOLDER) ||
+        p.startsWith(CRON_AUTOSCALERS_FOLDER) ||
+        p.startsWith(SYNCED_REPLICAS_FOLDER),
+    )
+  )
     due = 'autoscaler';
   // What could not be scheduled is tried again as soon as the status branch shows what may let it fit, whoever wrote
   // that status (this reconciler's passes, or a Pull agent); the same retry with the same reasons only once.

@@ -4,7 +4,13 @@
 // (branches/status/autoscalerDecisions.ts) when the count changes. The render then gives the workload that count.
 import { parseRefKey, refKey } from '../api/kinds.ts';
 import type { Template } from '../api/model.ts';
-import { calculateResourceReplicas, DEFAULT_TOLERANCE, type ScaledPod } from '../autoscalers/calculateReplicas.ts';
+import {
+  calculateAverageValueReplicas,
+  calculateResourceReplicas,
+  DEFAULT_TOLERANCE,
+  type ScaledPod,
+} from '../autoscalers/calculateReplicas.ts';
+import { hpaConditions, type Evaluation, type HpaCondition } from '../autoscalers/hpaConditions.ts';
 import { decideReplicas, EMPTY_HISTORY, type ScalingHistory } from '../autoscalers/normalizeReplicas.ts';
 import { DEFAULT_CPU_UTILIZATION, scalingBehavior } from '../autoscalers/scalingBehavior.ts';
 import { bindingPath } from '../branches/rendered/outputPaths.ts';
@@ -30,6 +36,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readTextFiles } from '../commits/readPathOids.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { KubeTarget } from '../deliveries/KubeTarget.ts';
+import { resolveResource, resourcePath } from '../deliveries/resolveResource.ts';
 import { sendRequest, type RetryPolicy } from '../deliveries/sendRequest.ts';
 import { loadSource } from '../outputs/loadSource.ts';
 import { parseQuantity, quantityMilliValue } from '../quantities/parseQuantity.ts';
@@ -120,7 +127,7 @@ export async function decideFederatedHpas(input: DecideInput): Promise<Autoscale
     }
   for (const cron of crons) {
     const path = cronAutoscalerPath(cron.ref.namespace, cron.ref.name);
-    const file = runCron(input, cron, existingCrons.get(path), out.lines);
+    const file = runCron(input, cron, existingCrons.get(path), out.lines, templates);
     if (!file) continue;
     const text = serializeCronAutoscaler(file);
     if (!existingCrons.has(path) || serializeCronAutoscaler(existingCrons.get(path)!) !== text)
@@ -161,7 +168,14 @@ interface FhpaSpec {
   scaleTargetRef?: { apiVersion?: string; kind?: string; name?: string };
   minReplicas?: number;
   maxReplicas?: number;
-  metrics?: { type?: string; resource?: { name?: string; target?: { type?: string; averageUtilization?: number } } }[];
+  metrics?: {
+    type?: string;
+    resource?: {
+      name?: string;
+      target?: { type?: string; averageUtilization?: number; averageValue?: string | number };
+    };
+    pods?: { metric?: { name?: string } };
+  }[];
   behavior?: unknown;
 }
 
@@ -185,7 +199,11 @@ async function decideOne(
   const workload = templates.get(targetKey);
   if (!workload) return undefined;
   const inGit = (workload.manifest.spec as { replicas?: unknown } | undefined)?.replicas;
-  const currentReplicas = existing?.desiredReplicas ?? (typeof inGit === 'number' ? inGit : 1);
+  // Karmada's FederatedHPA starts from the template's spec.replicas, which a user's edit also writes: the decision
+  // holds while Git's count is the one it was made over, and an edit in Git since is where the next one starts.
+  const gitReplicas = typeof inGit === 'number' ? inGit : 1;
+  const holds = existing !== undefined && (existing.gitReplicas === undefined || existing.gitReplicas === gitReplicas);
+  const currentReplicas = holds ? existing.desiredReplicas : gitReplicas;
   const minReplicas = spec.minReplicas ?? 1;
   // Karmada's default metric, and the only kind read here: CPU (or another resource) utilization.
   const metricSpecs = spec.metrics?.length
@@ -199,40 +217,124 @@ async function decideOne(
   const clusters = await targetClusters(input.repo, input.renderedCommit, parseRefKey(targetKey));
   const readyTargets = clusters.filter((c) => input.ready.has(c) && input.clusters.has(c));
   const selector = matchLabels(workload);
+  const key = refKey(fhpa.ref);
+  const time = formatTime(input.now);
+  const base = {
+    apiVersion: FEDERATED_HPA_API_VERSION as typeof FEDERATED_HPA_API_VERSION,
+    kind: 'FederatedHPA' as const,
+    metadata: { namespace: fhpa.ref.namespace, name: fhpa.ref.name },
+    scaleTargetRef: { apiVersion: target.apiVersion, kind: target.kind, name: target.name },
+    currentReplicas,
+    gitReplicas,
+  };
+  /** A decision that keeps the count, written only when its conditions changed (or there is no file yet). */
+  const held = (evaluation: Evaluation, reason: string, metrics: SeenMetric[]) => {
+    const conditions = hpaConditions(evaluation);
+    if (existing?.gitReplicas === gitReplicas && sameConditions(existing.conditions, conditions)) return undefined;
+    const file: AutoscalerDecisionFile = {
+      ...base,
+      desiredReplicas: currentReplicas,
+      reason,
+      ableToScale: conditions[0]!.reason,
+      metrics,
+      lastScaleTime: existing?.lastScaleTime ?? time,
+      ...(existing?.scaleUpEvents ? { scaleUpEvents: existing.scaleUpEvents } : {}),
+      ...(existing?.scaleDownEvents ? { scaleDownEvents: existing.scaleDownEvents } : {}),
+      conditions,
+    };
+    const why = conditions.find((c) => c.status === 'False')!;
+    return {
+      text: serializeAutoscalerDecision(file),
+      line: `FederatedHPA ${fhpa.ref.namespace}/${fhpa.ref.name}: ${target.kind} ${target.name} keeps ${currentReplicas} replicas (${why.type}=False ${why.reason}: ${why.message})`,
+    };
+  };
+  // Karmada reads the workload's scale in each target cluster first: the members' spec.replicas summed calibrate
+  // the calculation (a Duplicated workload runs the template's count in every cluster), and none means no scale.
+  const memberReplicas = await readMemberReplicas(input, readyTargets, fhpa.ref.namespace, {
+    apiVersion: target.apiVersion,
+    kind: target.kind,
+    name: target.name,
+  });
+  if (memberReplicas === 0)
+    return held(
+      {
+        kind: 'no-scale',
+        message: 'failed to get replicas in any of clusters, possibly because all of clusters are not ready',
+      },
+      'the workload runs in no Ready target cluster',
+      [],
+    );
+  const calibration = currentReplicas > 0 ? memberReplicas / currentReplicas : 1;
   const pods = selector ? await readPods(input, readyTargets, fhpa.ref.namespace, selector) : undefined;
 
   let metricReplicas: number | undefined;
   let metricName: string | undefined;
+  let invalid: { reason: string; message: string } | undefined;
+  let invalidCount = 0;
   const seen: SeenMetric[] = [];
+  const tolerance = input.options?.tolerance ?? DEFAULT_TOLERANCE;
   for (const m of metricSpecs) {
-    const resource = m.resource?.name;
-    const utilization = m.resource?.target?.averageUtilization;
-    if (m.type !== 'Resource' || !resource || m.resource?.target?.type !== 'Utilization' || !utilization || !pods)
+    const failed = (reason: string, message: string) => {
+      invalidCount++;
+      invalid ??= { reason, message };
+    };
+    if (m.type !== 'Resource') {
+      // Only metrics.k8s.io is read: Pods, Object and External metrics need a custom or external metrics API.
+      const kind = m.type ?? 'unknown';
+      failed(
+        `FailedGet${kind}Metric`,
+        `unable to get ${kind} metric${m.pods?.metric?.name ? ` ${m.pods.metric.name}` : ''}: the custom and external metrics APIs are not read`,
+      );
       continue;
+    }
+    const resource = m.resource?.name;
+    const t = m.resource?.target;
+    if (!resource || !pods) {
+      failed(
+        'FailedGetResourceMetric',
+        pods ? 'the metric names no resource' : 'the workload has no matchLabels selector',
+      );
+      continue;
+    }
     const scaled = pods.pods.map((p) => ({ ...p, requestMilli: p.requests.get(resource) }));
     const usage = pods.usage.get(resource) ?? new Map<string, number>();
-    const result = calculateResourceReplicas(
-      currentReplicas,
-      utilization,
-      scaled,
-      usage,
-      input.options?.tolerance ?? DEFAULT_TOLERANCE,
-    );
-    if (!result.ok) continue;
+    const targetMilli = t?.type === 'AverageValue' ? milli(t.averageValue) : undefined;
+    const result =
+      t?.type === 'Utilization' && typeof t.averageUtilization === 'number'
+        ? calculateResourceReplicas(currentReplicas, t.averageUtilization, scaled, usage, tolerance, calibration)
+        : t?.type === 'AverageValue' && targetMilli !== undefined
+          ? calculateAverageValueReplicas(currentReplicas, targetMilli, scaled, usage, tolerance, calibration)
+          : undefined;
+    if (!result) {
+      failed('FailedGetResourceMetric', `invalid target for resource ${resource}: ${t?.type ?? 'none'}`);
+      continue;
+    }
+    if (!result.ok) {
+      failed(result.reason, `failed to get ${resource} utilization: ${result.message}`);
+      continue;
+    }
     seen.push({
       resource,
-      targetUtilization: utilization,
-      currentUtilization: result.value.utilization,
+      ...(t?.type === 'AverageValue'
+        ? { targetAverageValue: String(t.averageValue) }
+        : { targetUtilization: t!.averageUtilization!, currentUtilization: result.value.utilization }),
       currentAverageValue: `${result.value.averageMilli}m`,
       pods: podsByCluster(scaled),
     });
     // The largest proposal over the metrics wins (computeReplicasForMetrics).
     if (metricReplicas === undefined || result.value.replicas > metricReplicas) {
       metricReplicas = result.value.replicas;
-      metricName = `${resource} resource utilization (percentage of request)`;
+      metricName =
+        t?.type === 'AverageValue'
+          ? `${resource} resource`
+          : `${resource} resource utilization (percentage of request)`;
     }
   }
-  const key = refKey(fhpa.ref);
+  // Karmada's computeReplicasForMetrics: all metrics invalid, or some invalid and the rest would scale down, is no
+  // count at all; the count stays and ScalingActive says why.
+  const metricsFailed =
+    invalid !== undefined &&
+    (invalidCount >= metricSpecs.length || (metricReplicas !== undefined && metricReplicas < currentReplicas));
   const history =
     input.memory.history.get(key) ??
     (existing
@@ -247,26 +349,43 @@ async function decideOne(
     maxReplicas: spec.maxReplicas,
     behavior: scalingBehavior(spec.behavior),
     currentReplicas,
-    metricReplicas,
-    ...(metricName ? { metricName } : {}),
+    metricReplicas: metricsFailed ? undefined : metricReplicas,
+    ...(metricName && !metricsFailed ? { metricName } : {}),
     now: input.now.getTime(),
     history,
     ...(input.options?.downscaleStabilizationMs !== undefined
       ? { downscaleStabilizationMs: input.options.downscaleStabilizationMs }
       : {}),
   });
-  if ('error' in decision) return undefined; // no metric: the count stays as it is (Karmada's FailedComputeMetricsReplicas)
+  if ('error' in decision)
+    return held(
+      {
+        kind: 'metric-failed',
+        reason: invalid?.reason ?? 'FailedGetResourceMetric',
+        message: invalid?.message ?? decision.error,
+      },
+      'no metric gave a replica count: the workload keeps its replicas',
+      seen,
+    );
   input.memory.history.set(key, decision.history);
-  // No commit when the decision does not change: only a new count (or a first decision) is written.
-  if (existing && existing.desiredReplicas === decision.desiredReplicas) return undefined;
-  const time = formatTime(input.now);
-  const file: AutoscalerDecisionFile = {
-    apiVersion: FEDERATED_HPA_API_VERSION,
-    kind: 'FederatedHPA',
-    metadata: { namespace: fhpa.ref.namespace, name: fhpa.ref.name },
-    scaleTargetRef: { apiVersion: target.apiVersion, kind: target.kind, name: target.name },
+  const conditions = hpaConditions({
+    kind: 'decided',
+    ableToScale: decision.ableToScale,
+    scalingLimited: decision.scalingLimited,
+    rescale: decision.rescale,
     desiredReplicas: decision.desiredReplicas,
-    currentReplicas,
+    ...(metricName && !metricsFailed ? { metricName } : {}),
+  });
+  // No commit when neither the count nor the conditions change: metrics that move alone make no commit.
+  if (
+    existing?.gitReplicas === gitReplicas &&
+    existing.desiredReplicas === decision.desiredReplicas &&
+    sameConditions(existing.conditions, conditions)
+  )
+    return undefined;
+  const file: AutoscalerDecisionFile = {
+    ...base,
+    desiredReplicas: decision.desiredReplicas,
     reason: decision.reason || 'the workload keeps its replicas',
     ableToScale: decision.ableToScale,
     ...(decision.scalingLimited ? { scalingLimited: decision.scalingLimited } : {}),
@@ -288,19 +407,58 @@ async function decideOne(
           })),
         }
       : {}),
+    conditions,
   };
   const metricsText = seen
     .map(
       (m) =>
-        `${m.resource} ${m.currentUtilization}% of request (target ${m.targetUtilization}%) over ${Object.entries(
+        `${m.resource} ${m.targetAverageValue === undefined ? `${m.currentUtilization}% of request (target ${m.targetUtilization}%)` : `${m.currentAverageValue} per pod (target ${m.targetAverageValue})`} over ${Object.entries(
           m.pods,
         )
           .map(([c, n]) => `${n} pod(s) in ${c}`)
           .join(', ')}`,
     )
     .join('; ');
-  const line = `FederatedHPA ${fhpa.ref.namespace}/${fhpa.ref.name}: ${target.kind} ${target.name} ${currentReplicas} -> ${decision.desiredReplicas} replicas (${file.reason}${metricsText ? `; ${metricsText}` : ''})`;
+  const line =
+    existing && currentReplicas === decision.desiredReplicas
+      ? `FederatedHPA ${fhpa.ref.namespace}/${fhpa.ref.name}: ${target.kind} ${target.name} keeps ${decision.desiredReplicas} replicas (${conditions.map((c) => `${c.type}=${c.status} ${c.reason}`).join(', ')}${metricsText ? `; ${metricsText}` : ''})`
+      : `FederatedHPA ${fhpa.ref.namespace}/${fhpa.ref.name}: ${target.kind} ${target.name} ${currentReplicas} -> ${decision.desiredReplicas} replicas (${file.reason}${metricsText ? `; ${metricsText}` : ''})`;
   return { text: serializeAutoscalerDecision(file), line };
+}
+
+/** Same condition types, statuses and reasons (messages with counts in them do not make a commit of their own). */
+function sameConditions(a: readonly HpaCondition[] | undefined, b: readonly HpaCondition[]): boolean {
+  const key = (list: readonly HpaCondition[]) => list.map((c) => `${c.type}=${c.status}/${c.reason}`).join(',');
+  return key(a ?? []) === key(b);
+}
+
+/**
+ * The workload's spec.replicas summed over the Ready target clusters that have it (Karmada's multi-cluster scale);
+ * 0 when none does. A cluster that cannot be read counts as not having it, as Karmada skips it.
+ */
+async function readMemberReplicas(
+  input: DecideInput,
+  clusters: readonly string[],
+  namespace: string,
+  target: { apiVersion: string; kind: string; name: string },
+): Promise<number> {
+  const counts = await mapLimit([...clusters], 4, async (cluster) => {
+    const kube = input.clusters.get(cluster)!;
+    try {
+      const resource = await resolveResource(kube, target.apiVersion, target.kind, READ_RETRY);
+      if (!resource) return 0;
+      const res = await sendRequest(
+        kube,
+        { method: 'GET', path: resourcePath(target.apiVersion, resource, namespace, target.name), timeoutMs: 10_000 },
+        READ_RETRY,
+      );
+      const replicas = (res.body as { spec?: { replicas?: unknown } } | undefined)?.spec?.replicas;
+      return res.status === 200 && typeof replicas === 'number' ? replicas : 0;
+    } catch {
+      return 0;
+    }
+  });
+  return counts.reduce((a, b) => a + b, 0);
 }
 
 function podsByCluster(pods: readonly ScaledPod[]): Record<string, number> {
@@ -440,6 +598,7 @@ function runCron(
   cron: Template,
   existing: CronAutoscalerFile | undefined,
   lines: string[],
+  templates: ReadonlyMap<string, Template>,
 ): CronAutoscalerFile | undefined {
   const spec = (cron.manifest.spec ?? {}) as CronSpec;
   const target = spec.scaleTargetRef;
@@ -496,7 +655,26 @@ function runCron(
           ...(rule.targetMaxReplicas !== undefined ? { maxReplicas: rule.targetMaxReplicas } : {}),
         }
       : { replicas: rule.targetReplicas! };
-    applied = { rule: rule.name, scheduleTime: formatTime(new Date(scheduleTime)), ...set };
+    // Karmada writes targetReplicas into the template once; a later edit of the template wins. The count holds while
+    // Git's spec.replicas is still the one the rule ran over.
+    const inGit = toFhpa
+      ? undefined
+      : (
+          templates.get(
+            refKey({
+              apiVersion: target.apiVersion,
+              kind: target.kind,
+              namespace: cron.ref.namespace,
+              name: target.name,
+            }),
+          )?.manifest.spec as { replicas?: unknown } | undefined
+        )?.replicas;
+    applied = {
+      rule: rule.name,
+      scheduleTime: formatTime(new Date(scheduleTime)),
+      ...set,
+      ...(toFhpa ? {} : { gitReplicas: typeof inGit === 'number' ? inGit : 1 }),
+    };
     histories.set(
       rule.name,
       recordExecution(history, rule, {

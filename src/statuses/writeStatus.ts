@@ -152,8 +152,10 @@ function statusMessage(opts: WriteStatusOptions, changed: string[]): string {
   }
   // Each autoscaling decision names its FederatedHPA, the metrics it saw and the replicas: the history is the audit.
   for (const line of opts.autoscalers?.lines ?? []) {
-    const m = /^(Cron)?FederatedHPA ([^/]+)\/([^\s:]+)[: ]/.exec(line);
-    const path = m ? `${m[1] ? 'cronautoscalers' : 'autoscalers'}/${m[2]}/${m[3]}.yaml` : undefined;
+    const m = /^(CronFederatedHPA|FederatedHPA|Replicas synced for Deployment) ([^/]+)\/([^\s:]+)[: ]/.exec(line);
+    const folder =
+      { CronFederatedHPA: 'cronautoscalers', FederatedHPA: 'autoscalers' }[m?.[1] ?? ''] ?? 'syncedreplicas';
+    const path = m ? `${folder}/${m[2]}/${m[3]}.yaml` : undefined;
     if (!path || changed.includes(path)) lines.push(line.slice(0, 400));
   }
   for (const line of opts.multiClusterServices?.lines ?? []) {

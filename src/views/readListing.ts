@@ -13,6 +13,7 @@ import {
 import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../branches/rendered/outputPaths.ts';
 import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
+import { listFederatedHpas, readFederatedHpas } from './federatedHpaViews.ts';
 import { kindColumns } from './kindColumns.ts';
 import { replicasFromMembers } from './replicasFromMembers.ts';
 import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
@@ -59,6 +60,8 @@ export async function readListing(fleet: Fleet, type: ResourceType, q: ListingQu
       return listWorks(fleet, q);
     case 'templates':
       return listTemplates(fleet, type, q);
+    case 'federatedhpas':
+      return listFederatedHpas(await readFederatedHpas(fleet), q);
   }
 }
 

@@ -5,6 +5,8 @@ export type ResourceType =
   | { type: 'clusters' }
   | { type: 'bindings'; scope: 'namespaced' | 'cluster' }
   | { type: 'works' }
+  /** Karmada's FederatedHPAs: spec from the source, status from their decisions on the status branch. */
+  | { type: 'federatedhpas' }
   | { type: 'templates'; kind: string; group: string | undefined; plural: string };
 
 interface KnownKind {
@@ -62,6 +64,16 @@ export function resolveResourceType(
   if (['crb', 'clusterresourcebinding', 'clusterresourcebindings'].includes(lower))
     return { type: 'bindings', scope: 'cluster' };
   if (['works', 'work'].includes(lower)) return { type: 'works' };
+  if (
+    [
+      'federatedhpas',
+      'federatedhpa',
+      'fhpa',
+      'federatedhpas.autoscaling.karmada.io',
+      'federatedhpa.autoscaling.karmada.io',
+    ].includes(lower)
+  )
+    return { type: 'federatedhpas' };
   const dot = lower.indexOf('.');
   const base = dot >= 0 ? lower.slice(0, dot) : lower;
   const group = dot >= 0 ? lower.slice(dot + 1) : undefined;

@@ -1,6 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { calculateResourceReplicas, type ScaledPod } from '../../src/autoscalers/calculateReplicas.ts';
+import {
+  calculateAverageValueReplicas,
+  calculateResourceReplicas,
+  type ScaledPod,
+} from '../../src/autoscalers/calculateReplicas.ts';
 
 const pod = (name: string, extra: Partial<ScaledPod> = {}): ScaledPod => ({
   name,
@@ -58,6 +62,30 @@ test('a pod without a CPU request, or no pod with a metric, is an error (no deci
   const noMetrics = calculateResourceReplicas(1, 50, [pod('a')], usage({}));
   assert.equal(noMetrics.ok ? '' : noMetrics.message, 'did not receive metrics for any ready pods');
   assert.is(calculateResourceReplicas(1, 50, [], usage({})).ok, false);
+});
+
+test("calibration (members' replicas over the template's) divides the proposal: a Duplicated template over 2 clusters", () => {
+  // Karmada's replica_calculator: ceil(ratio x pods / calibration). 2 pods at 75% of a 50% target, one per cluster.
+  const pods = [pod('member1/a'), pod('member2/b')];
+  const load = usage({ 'member1/a': 75, 'member2/b': 75 });
+  assert.is(replicas(calculateResourceReplicas(1, 50, pods, load)), 3, 'uncalibrated: the total');
+  assert.is(replicas(calculateResourceReplicas(1, 50, pods, load, 0.1, 2)), 2, 'per cluster, as the template counts');
+});
+
+test('an AverageValue target: average usage per pod against the value, no requests needed', () => {
+  const pods = [pod('a', { requestMilli: undefined }), pod('b', { requestMilli: undefined })];
+  const r = calculateAverageValueReplicas(2, 50, pods, usage({ a: 90, b: 70 }));
+  assert.equal(r, { ok: true, value: { replicas: 4, utilization: 0, averageMilli: 80 } });
+  assert.is(replicas(calculateAverageValueReplicas(2, 80, pods, usage({ a: 90, b: 70 }))), 2, 'within tolerance');
+  // Scaling down, a pod without a metric counts at the target (not at its request).
+  const three = [pod('a'), pod('b'), pod('c')];
+  assert.is(replicas(calculateAverageValueReplicas(3, 100, three, usage({ a: 10, b: 10 }))), 2);
+  const none = calculateAverageValueReplicas(1, 50, [pod('a', { phase: 'Pending' })], usage({}));
+  assert.equal(none, {
+    ok: false,
+    reason: 'FailedGetResourceMetric',
+    message: 'did not receive metrics for any ready pods',
+  });
 });
 
 test.run();

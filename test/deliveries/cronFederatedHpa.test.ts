@@ -127,7 +127,7 @@ test("a rule runs at its minute in its time zone: the Deployment's replicas, a F
     /FederatedHPA default\/api: Deployment api 1 -> 3 replicas \(Current number of replicas below Spec.MinReplicas/,
   );
   const web = parse(show('flotilla/status:cronautoscalers/default/web-cron.yaml'));
-  assert.equal(web.applied, { rule: 'morning', scheduleTime: '2026-12-01T01:00:00Z', replicas: 4 });
+  assert.equal(web.applied, { rule: 'morning', scheduleTime: '2026-12-01T01:00:00Z', replicas: 4, gitReplicas: 1 });
   assert.equal(web.executionHistories[0].successfulExecutions[0].appliedReplicas, 4);
   assert.is(web.executionHistories[0].nextExecutionTime, '2026-12-02T01:00:00Z');
   assert.is(web.executionHistories[1].successfulExecutions, undefined, 'the suspended rule never ran');

@@ -41,6 +41,24 @@ test("a decision gives the template its replicas and says whose; Git's template 
   assert.is(withAutoscaledReplicas(model(), new Map()).templates.get(refKey(ref)), web);
 });
 
+test("a count recorded against another Git count is Git's edit's to override: the template keeps Git's", () => {
+  const held = withAutoscaledReplicas(
+    model(),
+    new Map([[refKey(ref), { replicas: 4, by: 'FederatedHPA default/web', gitReplicas: 1 }]]),
+  );
+  assert.equal(held.templates.get(refKey(ref))!.manifest.spec, { replicas: 4 }, 'Git still says 1: the decision holds');
+  const edited = withAutoscaledReplicas(
+    model(),
+    new Map([[refKey(ref), { replicas: 4, by: 'FederatedHPA default/web', gitReplicas: 3 }]]),
+  );
+  assert.is(edited.templates.get(refKey(ref)), web, 'Git moved from 3 to 1 since: Git wins');
+  assert.is.not(
+    autoscaledKey(new Map([[refKey(ref), { replicas: 4, by: 'x', gitReplicas: 1 }]])),
+    autoscaledKey(new Map([[refKey(ref), { replicas: 4, by: 'x', gitReplicas: 2 }]])),
+    'a record against another Git count renders again',
+  );
+});
+
 test('the decisions key is empty without decisions and changes with the count', () => {
   assert.is(autoscaledKey(new Map()), '');
   const four = autoscaledKey(decided);

@@ -7,6 +7,8 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
+import { describeCommand } from '../../src/commands/describeCommand.ts';
+import { getCommand } from '../../src/commands/getCommand.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
@@ -125,7 +127,12 @@ test('a FederatedHPA scales a divided Deployment from 1 towards 4 as its pods CP
   assert.is(counts[0], 1);
   assert.is(counts[counts.length - 1], 4);
   for (let i = 1; i < counts.length; i++) {
-    assert.ok(counts[i] > counts[i - 1], `each commit is a new count: ${counts.join(' -> ')}`);
+    // A commit that keeps the count changed the conditions (at max: ScalingLimited TooManyReplicas).
+    if (counts[i] === counts[i - 1]) {
+      assert.match(decisions[i]!.message, `FederatedHPA default/web: Deployment web keeps ${counts[i]} replicas (`);
+      continue;
+    }
+    assert.ok(counts[i] > counts[i - 1], `each new count is higher: ${counts.join(' -> ')}`);
     assert.match(
       decisions[i]!.message,
       new RegExp(
@@ -133,6 +140,44 @@ test('a FederatedHPA scales a divided Deployment from 1 towards 4 as its pods CP
       ),
     );
   }
+  // Held at max under the same load, the conditions say why (Kubernetes' ScalingLimited TooManyReplicas).
+  const conditions = () =>
+    parse(git('show', 'flotilla/status:autoscalers/default/web.yaml')).conditions.map(
+      (c: { type: string; status: string; reason: string }) => `${c.type}=${c.status} ${c.reason}`,
+    );
+  await waitFor('ScalingLimited at max', () => conditions().includes('ScalingLimited=True TooManyReplicas'), 30_000);
+  assert.equal(conditions(), [
+    'AbleToScale=True ReadyForNewScale',
+    'ScalingActive=True ValidMetricFound',
+    'ScalingLimited=True TooManyReplicas',
+  ]);
+  // get and describe show the FederatedHPA with its status, as Karmada's API would.
+  const read = async (command: typeof getCommand, args: string[]) => {
+    let out = '';
+    const code = await command([...args, '--repo', fleet.bare], {
+      out: (s) => {
+        out += s;
+      },
+      err: () => {},
+      now: () => new Date(),
+    });
+    assert.is(code, 0);
+    return out;
+  };
+  assert.match(
+    await read(getCommand, ['federatedhpas']),
+    /^NAME\s+REFERENCE-KIND\s+REFERENCE-NAME\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE\n+web\s+Deployment\s+web\s+1\s+4\s+4\s+\S+/m,
+  );
+  const yaml = parse(await read(getCommand, ['fhpa', 'web', '-o', 'yaml']));
+  assert.is(yaml.status.desiredReplicas, 4);
+  assert.is(yaml.status.conditions[2].reason, 'TooManyReplicas');
+  const described = await read(describeCommand, ['federatedhpa', 'web']);
+  assert.match(described, /^Reference:\s+Deployment\/web$/m);
+  assert.match(described, /^Deployment pods:\s+4 current \/ 4 desired$/m);
+  assert.match(
+    described,
+    /^\s+ScalingLimited\s+True\s+TooManyReplicas\s+the desired replica count is more than the maximum replica count$/m,
+  );
   const last = decisions[decisions.length - 1]!.file;
   assert.is(last.metrics[0].resource, 'cpu');
   assert.ok(last.metrics[0].currentUtilization >= 80, JSON.stringify(last.metrics));

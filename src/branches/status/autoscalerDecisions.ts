@@ -11,7 +11,14 @@ import { listFolderFiles } from '../../commits/listFolderFiles.ts';
 import { readBlobs } from '../../commits/readBlobs.ts';
 import { readCommitInfo } from '../../commits/readCommitInfo.ts';
 import type { GitRepo } from '../../commits/types.ts';
+import type { HpaCondition } from '../../api/conditions.ts';
 import { parseBranchFile } from '../../errors/parseBranchFile.ts';
+import {
+  parseSyncedReplicas,
+  SYNCED_REPLICAS_FOLDER,
+  syncedReplicasKey,
+  type SyncedReplicasFile,
+} from './syncedReplicas.ts';
 
 export const FEDERATED_HPA_API_VERSION = 'autoscaling.karmada.io/v1alpha1';
 export const AUTOSCALERS_FOLDER = 'autoscalers/';
@@ -20,10 +27,12 @@ export const AUTOSCALERS_FOLDER = 'autoscalers/';
 export interface SeenMetric {
   /** `cpu` */
   resource: string;
-  /** Target average utilization, percent of request. */
-  targetUtilization: number;
-  /** Current average utilization over the pods with a metric, percent of request. */
-  currentUtilization: number;
+  /** Target average utilization, percent of request (a Utilization target). */
+  targetUtilization?: number;
+  /** Current average utilization over the pods with a metric, percent of request (a Utilization target). */
+  currentUtilization?: number;
+  /** Target average usage per pod, as the FederatedHPA gives it (an AverageValue target), e.g. `50m`. */
+  targetAverageValue?: string;
   /** Average usage per pod with a metric, e.g. `150m`. */
   currentAverageValue: string;
   /** Pods counted, by cluster: those of the workload in its Ready target clusters. */
@@ -39,6 +48,11 @@ export interface AutoscalerDecisionFile {
   desiredReplicas: number;
   /** The workload's replicas the decision started from. */
   currentReplicas: number;
+  /**
+   * Git's spec.replicas of the workload when decided (1 when Git gives none): desiredReplicas holds only while Git
+   * still says this. Absent in files written before it was recorded: they hold whatever Git says.
+   */
+  gitReplicas?: number;
   /** Karmada's rescale reason ("cpu resource utilization (percentage of request) above target"), or why it held. */
   reason: string;
   /** The AbleToScale and ScalingLimited condition reasons Karmada would set. */
@@ -50,6 +64,8 @@ export interface AutoscalerDecisionFile {
   /** The scale events within the longest policy period, kept so a restarted writer limits the next step alike. */
   scaleUpEvents?: { time: string; change: number }[];
   scaleDownEvents?: { time: string; change: number }[];
+  /** AbleToScale, ScalingActive and ScalingLimited as Karmada's controller last set them. */
+  conditions?: HpaCondition[];
 }
 
 export function autoscalerPath(namespace: string, name: string): string {
@@ -120,13 +136,17 @@ async function readYamlFolder<T>(
  */
 export function autoscaledReplicas(
   decisions: ReadonlyMap<string, AutoscalerDecisionFile>,
-): Map<string, { replicas: number; by: string }> {
-  const out = new Map<string, { replicas: number; by: string }>();
+): Map<string, AutoscaledEntry> {
+  const out = new Map<string, AutoscaledEntry>();
   for (const path of [...decisions.keys()].sort()) {
     const d = decisions.get(path)!;
     const key = decisionTargetKey(d);
     if (!out.has(key))
-      out.set(key, { replicas: d.desiredReplicas, by: `FederatedHPA ${d.metadata.namespace}/${d.metadata.name}` });
+      out.set(key, {
+        replicas: d.desiredReplicas,
+        by: `FederatedHPA ${d.metadata.namespace}/${d.metadata.name}`,
+        ...(d.gitReplicas !== undefined ? { gitReplicas: d.gitReplicas } : {}),
+      });
   }
   return out;
 }
@@ -160,6 +180,8 @@ export interface CronAutoscalerFile {
     replicas?: number;
     minReplicas?: number;
     maxReplicas?: number;
+    /** Git's spec.replicas of the workload when the rule ran: `replicas` holds only while Git still says this. */
+    gitReplicas?: number;
   };
   executionHistories: CronExecutionHistory[];
 }
@@ -199,9 +221,9 @@ export function readCronAutoscalers(
  * `into` where no FederatedHPA decided: a FederatedHPA's decision is the later word on its workload.
  */
 export function withCronReplicas(
-  into: Map<string, { replicas: number; by: string }>,
+  into: Map<string, AutoscaledEntry>,
   crons: ReadonlyMap<string, CronAutoscalerFile>,
-): Map<string, { replicas: number; by: string }> {
+): Map<string, AutoscaledEntry> {
   for (const path of [...crons.keys()].sort()) {
     const c = crons.get(path)!;
     if (c.applied?.replicas === undefined || c.scaleTargetRef.apiVersion === FEDERATED_HPA_API_VERSION) continue;
@@ -210,18 +232,62 @@ export function withCronReplicas(
       into.set(key, {
         replicas: c.applied.replicas,
         by: `CronFederatedHPA ${c.metadata.namespace}/${c.metadata.name} rule ${c.applied.rule}`,
+        ...(c.applied.gitReplicas !== undefined ? { gitReplicas: c.applied.gitReplicas } : {}),
       });
   }
   return into;
 }
 
-/** FederatedHPA decisions and CronFederatedHPA workload replicas of one status commit, as the render uses them. */
+/** Every synced Deployment count in a status commit (by path); empty when there is none. */
+export function readSyncedReplicas(
+  repo: GitRepo,
+  statusCommit: string | null,
+): Promise<Map<string, SyncedReplicasFile>> {
+  return readYamlFolder(repo, statusCommit, SYNCED_REPLICAS_FOLDER, parseSyncedReplicas);
+}
+
+/** One workload's replicas as the render gives them, who set them, and (synced counts) the Git count they hold for. */
+export interface AutoscaledEntry {
+  replicas: number;
+  by: string;
+  /** Only while Git's spec.replicas is this (a synced count): an edit in Git since is the later word. */
+  gitReplicas?: number;
+}
+
+/**
+ * Workload refKey → the members' summed replicas the replicas syncer recorded, added to `into` where no FederatedHPA
+ * or CronFederatedHPA decided.
+ */
+export function withSyncedReplicas(
+  into: Map<string, AutoscaledEntry>,
+  synced: ReadonlyMap<string, SyncedReplicasFile>,
+): Map<string, AutoscaledEntry> {
+  for (const path of [...synced.keys()].sort()) {
+    const s = synced.get(path)!;
+    const key = syncedReplicasKey(s);
+    if (!into.has(key))
+      into.set(key, {
+        replicas: s.replicas,
+        by: `the members' HPAs (replicas synced from the members)`,
+        gitReplicas: s.gitReplicas,
+      });
+  }
+  return into;
+}
+
+/**
+ * FederatedHPA decisions, CronFederatedHPA workload replicas and synced member replicas of one status commit, as the
+ * render uses them.
+ */
 export async function readAutoscaledReplicas(
   repo: GitRepo,
   statusCommit: string | null,
-): Promise<Map<string, { replicas: number; by: string }>> {
-  return withCronReplicas(
-    autoscaledReplicas(await readAutoscalerDecisions(repo, statusCommit)),
-    await readCronAutoscalers(repo, statusCommit),
+): Promise<Map<string, AutoscaledEntry>> {
+  return withSyncedReplicas(
+    withCronReplicas(
+      autoscaledReplicas(await readAutoscalerDecisions(repo, statusCommit)),
+      await readCronAutoscalers(repo, statusCommit),
+    ),
+    await readSyncedReplicas(repo, statusCommit),
   );
 }

@@ -18,6 +18,7 @@ import { initialStatus, prepareForCreate } from '../resources/prepareForCreate.t
 import { keepAllocatedValues } from '../resources/serviceAllocation.ts';
 import { validateConfigData } from '../resources/validateConfigData.ts';
 import { validateWorkloadAndAccess } from '../resources/validateWorkloadAndAccess.ts';
+import { hpaFromV1, isHpaV1, servedAs } from '../resources/hpaVersions.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import { matchesFieldRequirements, parseFieldSelector } from '../selectors/parseFieldSelector.ts';
 import { matchesLabelRequirements, parseLabelSelector } from '../selectors/parseLabelSelector.ts';
@@ -164,7 +165,17 @@ function selectorFilter(options: Pick<ListOptions, 'labelSelector' | 'fieldSelec
 }
 
 function withVersion(object: KubeObject, rt: ResourceType): KubeObject {
-  return { ...object, apiVersion: groupVersionOf(rt), kind: rt.kind };
+  return { ...servedAs(object, rt), apiVersion: groupVersionOf(rt), kind: rt.kind };
+}
+
+/** The row objects are stored under: autoscaling/v1 HPAs are stored as v2 (hpaVersions.ts). */
+function storageType(ctx: ServerContext, rt: ResourceType): ResourceType {
+  return isHpaV1(rt) ? (ctx.registry.byKind(rt.group, rt.kind, 'v2') ?? rt) : rt;
+}
+
+/** A written object in the shape it is stored in (`stored`: the object it replaces). */
+function toStorage(rt: ResourceType, object: KubeObject, stored?: KubeObject): KubeObject {
+  return isHpaV1(rt) ? hpaFromV1(object, stored) : object;
 }
 
 function requireObject(ctx: ServerContext, path: ApiPath): KubeObject {
@@ -352,7 +363,7 @@ async function createObject(
   const body = asObject(await readBody(req));
   checkTypeMeta(body, rt);
   const namespace = namespaceFor(rt, path, body);
-  const object: KubeObject = structuredClone(body);
+  let object: KubeObject = structuredClone(body);
   for (const key of [...SERVER_OWNED_METADATA, 'resourceVersion']) delete object.metadata[key];
   if (!object.metadata.name && object.metadata.generateName) {
     object.metadata.name = `${object.metadata.generateName}${randomSuffix()}`;
@@ -362,6 +373,7 @@ async function createObject(
   if (rt.subresources.includes('status')) delete object.status;
   object.apiVersion = groupVersionOf(rt);
   object.kind = rt.kind;
+  object = toStorage(rt, object);
   defaultObject(rt.kind, object, serviceAllocators(ctx));
   object.metadata.managedFields = trackUpdate(
     undefined,
@@ -373,11 +385,11 @@ async function createObject(
   admitCreate(ctx, rt, object);
   validate(rt, object);
   if (options.dryRun) {
-    ctx.store.checkCreate(rt, object);
-    sendJson(res, 201, object);
+    ctx.store.checkCreate(storageType(ctx, rt), object);
+    sendJson(res, 201, withVersion(object, rt));
     return;
   }
-  sendJson(res, 201, withVersion(ctx.store.create(rt, object), rt));
+  sendJson(res, 201, withVersion(ctx.store.create(storageType(ctx, rt), object), rt));
 }
 
 async function replaceObject(
@@ -402,7 +414,7 @@ async function replaceObject(
   const namespace = namespaceFor(rt, path, body);
   if (namespace !== undefined) next.metadata.namespace = namespace;
   for (const key of SERVER_OWNED_METADATA) delete next.metadata[key];
-  return writeUpdate(ctx, req, res, path, options, current, next);
+  return writeUpdate(ctx, req, res, path, options, current, toStorage(rt, next, current));
 }
 
 /** The end of every non-apply update: defaults, managedFields, precondition, store write. */
@@ -446,7 +458,7 @@ function writeUpdate(
     sendJson(res, 200, withVersion(dryRunResult(current, write), rt));
     return;
   }
-  const stored = ctx.store.update(rt, write, scope === 'status' ? 'all' : scope);
+  const stored = ctx.store.update(storageType(ctx, rt), write, scope === 'status' ? 'all' : scope);
   sendJson(res, 200, withVersion(stored, rt));
 }
 
@@ -478,13 +490,15 @@ async function patchObject(
   const body = await readBody(req);
   if (contentType === 'application/apply-patch+yaml') return applyObject(ctx, res, path, options, asObject(body));
   const current = requireObject(ctx, path);
+  // A patch is made against the object as its version shows it.
+  const base = isHpaV1(rt) ? withVersion(current, rt) : current;
   let patched: unknown;
   switch (contentType) {
     case 'application/json-patch+json':
-      patched = jsonPatch(current, body);
+      patched = jsonPatch(base, body);
       break;
     case 'application/merge-patch+json':
-      patched = mergePatch(structuredClone(current), body);
+      patched = mergePatch(structuredClone(base), body);
       break;
     case 'application/strategic-merge-patch+json':
       if (!rt.strategicMerge)
@@ -493,7 +507,7 @@ async function patchObject(
           'UnsupportedMediaType',
           `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`,
         );
-      patched = strategicMergePatch(structuredClone(current), body);
+      patched = strategicMergePatch(structuredClone(base), body);
       break;
     default:
       throw new ApiError(
@@ -507,7 +521,7 @@ async function patchObject(
   next.metadata.namespace = current.metadata.namespace;
   if (next.metadata.namespace === undefined) delete next.metadata.namespace;
   for (const key of SERVER_OWNED_METADATA) delete next.metadata[key];
-  return writeUpdate(ctx, req, res, path, options, current, next);
+  return writeUpdate(ctx, req, res, path, options, current, toStorage(rt, next, current));
 }
 
 async function applyObject(
@@ -532,7 +546,7 @@ async function applyObject(
   if (!current && subresource) throw notFound(rt.group, rt.plural, path.name!);
   const merged = serverSideApply({
     live: current,
-    applied,
+    applied: isHpaV1(rt) ? { ...toStorage(rt, applied, current), apiVersion: applied.apiVersion } : applied,
     manager,
     force: options.force ?? false,
     apiVersion: groupVersionOf(rt),
@@ -551,7 +565,7 @@ async function applyObject(
       sendJson(res, 201, withVersion(merged, rt));
       return;
     }
-    sendJson(res, 201, withVersion(ctx.store.create(rt, merged), rt));
+    sendJson(res, 201, withVersion(ctx.store.create(storageType(ctx, rt), merged), rt));
     return;
   }
   const scope = writeScope(rt, path.subresource);
@@ -568,7 +582,7 @@ async function applyObject(
   // GuaranteedUpdate stores: a resourceVersion in it is a precondition, as for any update.
   const precondition = (applied.metadata as { resourceVersion?: unknown } | undefined)?.resourceVersion;
   if (typeof precondition === 'string' && precondition !== '') merged.metadata.resourceVersion = precondition;
-  const stored = ctx.store.update(rt, merged, scope === 'status' ? 'all' : scope);
+  const stored = ctx.store.update(storageType(ctx, rt), merged, scope === 'status' ? 'all' : scope);
   sendJson(res, 200, withVersion(stored, rt));
 }
 

@@ -1,5 +1,5 @@
 import { ApiError } from '../ApiError.ts';
-import { MESSAGES, PROTOBUF_KINDS, type MessageSchema } from './messageSchemas.ts';
+import { MESSAGES, PROTOBUF_API_VERSIONS, PROTOBUF_KINDS, type MessageSchema } from './messageSchemas.ts';
 
 /** "k8s\0": the prefix of every Kubernetes protobuf body, before a runtime.Unknown envelope. */
 const MAGIC = [0x6b, 0x38, 0x73, 0x00];
@@ -30,7 +30,7 @@ export function decodeProtobuf(body: Uint8Array): Record<string, unknown> {
   const text = (f?: WireField) => (f?.bytes ? new TextDecoder().decode(f.bytes) : '');
   const apiVersion = text(meta.find((f) => f.field === 1));
   const kind = text(meta.find((f) => f.field === 2));
-  if (!PROTOBUF_KINDS.has(kind))
+  if (!PROTOBUF_KINDS.has(kind) || (PROTOBUF_API_VERSIONS[kind] ?? apiVersion) !== apiVersion)
     throw unsupported(`protobuf bodies of kind ${JSON.stringify(kind)} are not supported by this emulator`);
   const object = decodeMessage(raw, kind) as Record<string, unknown> | undefined;
   return { apiVersion, kind, ...(object ?? {}) };

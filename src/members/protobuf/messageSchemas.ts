@@ -127,7 +127,37 @@ export const MESSAGES: Readonly<Record<string, MessageSchema>> = {
   },
   EnvVar: { 1: 'name:string', 2: 'value:string' },
   ResourceRequirements: { 1: 'limits:map<Quantity>', 2: 'requests:map<Quantity>' },
+
+  // autoscaling/v1 (`kubectl autoscale`); v2's message differs and is not decoded (see PROTOBUF_API_VERSIONS).
+  HorizontalPodAutoscaler: {
+    1: 'metadata:ObjectMeta',
+    2: 'spec:HorizontalPodAutoscalerSpec',
+    3: 'status:HorizontalPodAutoscalerStatus',
+  },
+  HorizontalPodAutoscalerSpec: {
+    1: 'scaleTargetRef:CrossVersionObjectReference',
+    2: 'minReplicas:*int',
+    3: 'maxReplicas:int',
+    4: 'targetCPUUtilizationPercentage:*int',
+  },
+  CrossVersionObjectReference: { 1: 'kind:string', 2: 'name:string', 3: 'apiVersion:string' },
+  HorizontalPodAutoscalerStatus: {
+    1: 'observedGeneration:*int',
+    2: 'lastScaleTime:Time',
+    3: 'currentReplicas:int',
+    4: 'desiredReplicas:int',
+    5: 'currentCPUUtilizationPercentage:*int',
+  },
 };
 
 /** The top-level message of each kind the emulator decodes from protobuf. */
-export const PROTOBUF_KINDS: ReadonlySet<string> = new Set(['ConfigMap', 'Secret', 'Namespace', 'Deployment']);
+export const PROTOBUF_KINDS: ReadonlySet<string> = new Set([
+  'ConfigMap',
+  'Secret',
+  'Namespace',
+  'Deployment',
+  'HorizontalPodAutoscaler',
+]);
+
+/** Kinds whose message above is one version's only: another version of the kind is refused. */
+export const PROTOBUF_API_VERSIONS: Readonly<Record<string, string>> = { HorizontalPodAutoscaler: 'autoscaling/v1' };

@@ -1,4 +1,5 @@
 import type { ResourceType, Subresource } from '../types.ts';
+import { hpaV1Columns, isHpaV1 } from './hpaVersions.ts';
 import { ageColumn, nameColumn, printColumnsByKind } from './printColumns.ts';
 
 interface Row {
@@ -124,6 +125,16 @@ const ROWS: Row[] = [
     sub: ['status'],
     all: true,
   },
+  // What `kubectl autoscale` posts; stored as v2 and converted (hpaVersions.ts). After v2: v2 is the preferred version.
+  {
+    gv: 'autoscaling/v1',
+    kind: 'HorizontalPodAutoscaler',
+    plural: 'horizontalpodautoscalers',
+    scope: 'Namespaced',
+    short: ['hpa'],
+    sub: ['status'],
+    all: true,
+  },
   { gv: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases', scope: 'Namespaced' },
   { gv: 'discovery.k8s.io/v1', kind: 'EndpointSlice', plural: 'endpointslices', scope: 'Namespaced' },
   { gv: 'rbac.authorization.k8s.io/v1', kind: 'Role', plural: 'roles', scope: 'Namespaced' },
@@ -165,6 +176,7 @@ const GENERATION_KINDS = new Set([
 export function builtinResources(): ResourceType[] {
   return ROWS.map((row) => {
     const [group, version] = row.gv.includes('/') ? (row.gv.split('/') as [string, string]) : ['', row.gv];
+    const columns = printColumnsByKind[row.kind] ?? [nameColumn, ageColumn];
     return {
       group,
       version,
@@ -176,7 +188,7 @@ export function builtinResources(): ResourceType[] {
       categories: row.all ? ['all'] : [],
       subresources: row.sub ?? [],
       tracksGeneration: GENERATION_KINDS.has(row.kind),
-      columns: printColumnsByKind[row.kind] ?? [nameColumn, ageColumn],
+      columns: isHpaV1({ group, version, kind: row.kind }) ? hpaV1Columns(columns) : columns,
       strategicMerge: true,
       ...(row.computed ? { computed: row.computed } : {}),
     };

@@ -1,0 +1,172 @@
+// Karmada's deployment replicas syncer (pkg/controllers/deploymentreplicassyncer/deployment_replicas_syncer_controller.go)
+// on the status side. Karmada writes the members' summed status.replicas into the Deployment template's
+// spec.replicas when HPAs on the members scale it (retain-replicas) and its placement divides replicas, so the next
+// schedule divides what the members really run. Flotilla never writes to the user's branch: the count is recorded on
+// the status branch (branches/status/syncedReplicas.ts) and the render reads it from there.
+import { refKey, type ObjectRef } from '../api/kinds.ts';
+import type { ResourceBinding } from '../api/binding.ts';
+import type { Template } from '../api/model.ts';
+import { bindingPath } from '../branches/rendered/outputPaths.ts';
+import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
+import { templateStatusPath, type TemplateStatusFile } from '../branches/status/statusFiles.ts';
+import {
+  serializeSyncedReplicas,
+  syncedReplicasPath,
+  type SyncedReplicasFile,
+} from '../branches/status/syncedReplicas.ts';
+import { readCommitInfo } from '../commits/readCommitInfo.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
+import type { GitRepo } from '../commits/types.ts';
+import { RETAIN_REPLICAS_LABEL, RETAIN_REPLICAS_VALUE } from '../interpreters/retainForMember.ts';
+import { formatTime } from '../time/formatTime.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
+
+export interface SyncInput {
+  /** Git's spec.replicas of the template (undefined: none, the API server's default 1). */
+  gitReplicas: number | undefined;
+  /** The binding of the rendered commit: the template's replicas, its target clusters and its placement. */
+  binding: Pick<ResourceBinding, 'spec'>;
+  /** The template's status file on the status branch (its aggregated status); undefined before the first. */
+  status: Pick<TemplateStatusFile, 'aggregatedStatus'> | undefined;
+  ref: Pick<ObjectRef, 'namespace' | 'name'>;
+  now: Date;
+}
+
+/** Why nothing is synced this time (for the pure function's tests), or the new record. */
+export type SyncOutcome = { wait: string } | { file: SyncedReplicasFile };
+
+/**
+ * Karmada's Reconcile and isDeploymentStatusCollected: only a Divided placement; nothing when the template's replicas
+ * already equal the members' sum; and only once the status is collected from every target cluster, each member
+ * having observed its current spec and running at least one replica (an HPA's minReplicas is at least 1, so 0 means
+ * the status is not in yet). Pure.
+ */
+export function decideReplicasSync(input: SyncInput): SyncOutcome {
+  const { binding } = input;
+  if (binding.spec.placement?.replicaScheduling?.replicaSchedulingType !== 'Divided')
+    return { wait: 'not a Divided placement' };
+  const templateReplicas = binding.spec.replicas;
+  if (typeof templateReplicas !== 'number') return { wait: 'the binding has no replicas' };
+  const targets = (binding.spec.clusters ?? []).map((c) => c.name);
+  const items = input.status?.aggregatedStatus ?? [];
+  if (items.length !== targets.length || !targets.every((c) => items.some((i) => i.clusterName === c)))
+    return { wait: "not every target cluster's status is collected" };
+  const clusters: Record<string, number> = {};
+  let sum = 0;
+  for (const item of items) {
+    const s = item.status as { replicas?: unknown; observedGeneration?: unknown; generation?: unknown } | undefined;
+    if (!item.applied || typeof s?.replicas !== 'number' || s.replicas <= 0)
+      return { wait: `the status of ${item.clusterName} is not collected` };
+    if (
+      typeof s.generation === 'number' &&
+      typeof s.observedGeneration === 'number' &&
+      s.observedGeneration < s.generation
+    )
+      return { wait: `${item.clusterName} has not observed its current spec` };
+    clusters[item.clusterName] = s.replicas;
+    sum += s.replicas;
+  }
+  if (sum === templateReplicas) return { wait: 'the template replicas equal the members' };
+  const gitReplicas = input.gitReplicas ?? 1;
+  const file: SyncedReplicasFile = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { namespace: input.ref.namespace ?? '', name: input.ref.name },
+    replicas: sum,
+    gitReplicas,
+    previousReplicas: templateReplicas,
+    clusters,
+    time: formatTime(input.now),
+  };
+  return { file };
+}
+
+export interface SyncEdits {
+  edits: Map<string, string | null>;
+  lines: string[];
+}
+
+/**
+ * The synced counts to commit this pass for the source's Deployments that HPAs on the members scale: from the
+ * rendered commit's bindings and the status branch's aggregated status. A record whose Deployment left the source
+ * goes; one whose Deployment stops being scaled stays, as the count Karmada wrote stays in the template.
+ */
+export async function decideReplicasSyncs(input: {
+  repo: GitRepo;
+  renderedCommit: string;
+  statusCommit: string | null;
+  templates: ReadonlyMap<string, Template>;
+  existing: ReadonlyMap<string, SyncedReplicasFile>;
+  now: Date;
+}): Promise<SyncEdits> {
+  const out: SyncEdits = { edits: new Map(), lines: [] };
+  const deployments = [...input.templates.values()].filter(
+    (t) => t.ref.apiVersion === 'apps/v1' && t.ref.kind === 'Deployment',
+  );
+  const wanted = new Set(deployments.map((t) => syncedReplicasPath(t.ref.namespace, t.ref.name)));
+  for (const path of input.existing.keys())
+    if (!wanted.has(path)) {
+      out.edits.set(path, null);
+      out.lines.push(`${path}: its Deployment is gone`);
+    }
+  // Only a Deployment an HPA in the source names (or labelled by hand) can be marked: the index is read for those
+  // alone, so a status pass over a large repository reads a few shards, not all of them.
+  const targeted = new Set<string>();
+  for (const t of input.templates.values()) {
+    if (t.ref.kind !== 'HorizontalPodAutoscaler') continue;
+    const target = (t.manifest.spec as { scaleTargetRef?: { kind?: string; name?: string } } | undefined)
+      ?.scaleTargetRef;
+    if (target?.kind === 'Deployment' && target.name) targeted.add(`${t.ref.namespace}/${target.name}`);
+  }
+  const candidates = deployments.filter(
+    (t) =>
+      t.labels[RETAIN_REPLICAS_LABEL] === RETAIN_REPLICAS_VALUE || targeted.has(`${t.ref.namespace}/${t.ref.name}`),
+  );
+  if (candidates.length === 0) return out;
+  const renderedTree = (await readCommitInfo(input.repo, input.renderedCommit)).tree;
+  const index = await openOutputIndex(input.repo, renderedTree);
+  await index?.load({ templates: candidates.map((t) => refKey(t.ref)) });
+  const scaled = candidates.filter(
+    (t) =>
+      t.labels[RETAIN_REPLICAS_LABEL] === RETAIN_REPLICAS_VALUE ||
+      (index?.template(refKey(t.ref))?.scaledBy ?? []).length > 0,
+  );
+  if (scaled.length === 0 || !input.statusCommit) return out;
+  const bindings = await readTextFiles(
+    input.repo,
+    renderedTree,
+    scaled.map((t) => bindingPath(t.ref)),
+  );
+  const statuses = await readTextFiles(
+    input.repo,
+    (await readCommitInfo(input.repo, input.statusCommit)).tree,
+    scaled.map((t) => templateStatusPath(t.ref)),
+  );
+  for (const t of scaled) {
+    const bindingText = bindings.get(bindingPath(t.ref));
+    if (!bindingText) continue;
+    const statusText = statuses.get(templateStatusPath(t.ref));
+    const path = syncedReplicasPath(t.ref.namespace, t.ref.name);
+    const inGit = (t.manifest.spec as { replicas?: unknown } | undefined)?.replicas;
+    const outcome = decideReplicasSync({
+      gitReplicas: typeof inGit === 'number' ? inGit : undefined,
+      binding: parseYamlValue(bindingText) as ResourceBinding,
+      status: statusText ? (parseYamlValue(statusText) as TemplateStatusFile) : undefined,
+      ref: t.ref,
+      now: input.now,
+    });
+    if (!('file' in outcome)) continue;
+    const before = input.existing.get(path);
+    if (before && before.replicas === outcome.file.replicas && before.gitReplicas === outcome.file.gitReplicas)
+      continue;
+    out.edits.set(path, serializeSyncedReplicas(outcome.file));
+    out.lines.push(
+      `Replicas synced for Deployment ${t.ref.namespace}/${t.ref.name}: ${outcome.file.previousReplicas} -> ${outcome.file.replicas} replicas, as the members run them (${Object.entries(
+        outcome.file.clusters,
+      )
+        .map(([c, n]) => `${n} in ${c}`)
+        .join(', ')}; ${outcome.file.gitReplicas} in Git)`,
+    );
+  }
+  return out;
+}

@@ -1,0 +1,178 @@
+// `flotilla get|describe federatedhpas`: a FederatedHPA as Karmada's API shows it, from Git: its spec from the source
+// commit and its status (replicas, metrics, conditions) from its decision file on the status branch
+// (branches/status/autoscalerDecisions.ts). Columns are the CRD's printer columns (REFERENCE-KIND, REFERENCE-NAME,
+// MINPODS, MAXPODS, REPLICAS, AGE); describe reads like `kubectl describe hpa`.
+import type { Template } from '../api/model.ts';
+import {
+  autoscalerPath,
+  FEDERATED_HPA_API_VERSION,
+  readAutoscalerDecisions,
+  type AutoscalerDecisionFile,
+} from '../branches/status/autoscalerDecisions.ts';
+import { loadSource } from '../outputs/loadSource.ts';
+import { humanDuration } from '../time/humanDuration.ts';
+import { printTable } from './printTable.ts';
+import type { Fleet } from './readFleet.ts';
+import { readFirstSeen } from './readFirstSeen.ts';
+
+type Obj = Record<string, unknown>;
+
+interface FhpaSpec {
+  scaleTargetRef?: { apiVersion?: string; kind?: string; name?: string };
+  minReplicas?: number;
+  maxReplicas?: number;
+}
+
+export interface FederatedHpaView {
+  template: Template;
+  decision?: AutoscalerDecisionFile;
+  /** When its file appeared (seconds), for AGE. */
+  firstSeen?: number;
+}
+
+/** Every FederatedHPA of the source commit, with its decision from the status branch when there is one. */
+export async function readFederatedHpas(fleet: Fleet): Promise<FederatedHpaView[]> {
+  const loaded = await loadSource(fleet.repo, fleet.source.commit.tree, null);
+  const fhpas = [...loaded.model.templates.values()].filter(
+    (t) => t.ref.apiVersion === FEDERATED_HPA_API_VERSION && t.ref.kind === 'FederatedHPA',
+  );
+  const decisions = await readAutoscalerDecisions(fleet.repo, fleet.status?.commit.oid ?? null);
+  const ages = await readFirstSeen(
+    fleet.repo,
+    fleet.source.commit.oid,
+    fhpas.map((t) => t.source.file),
+  );
+  return fhpas.map((template) => {
+    const decision = decisions.get(autoscalerPath(template.ref.namespace, template.ref.name));
+    const firstSeen = ages.get(template.source.file);
+    return { template, ...(decision ? { decision } : {}), ...(firstSeen !== undefined ? { firstSeen } : {}) };
+  });
+}
+
+/** The FederatedHPA object: Git's manifest with the status its decision file gives (Karmada's FederatedHPAStatus). */
+export function federatedHpaObject(v: FederatedHpaView): Obj {
+  const d = v.decision;
+  return {
+    ...v.template.manifest,
+    ...(d
+      ? {
+          status: {
+            currentReplicas: d.currentReplicas,
+            desiredReplicas: d.desiredReplicas,
+            lastScaleTime: d.lastScaleTime,
+            ...(d.metrics.length
+              ? {
+                  currentMetrics: d.metrics.map((m) => ({
+                    type: 'Resource',
+                    resource: {
+                      name: m.resource,
+                      current: {
+                        ...(m.currentUtilization !== undefined ? { averageUtilization: m.currentUtilization } : {}),
+                        averageValue: m.currentAverageValue,
+                      },
+                    },
+                  })),
+                }
+              : {}),
+            ...(d.conditions ? { conditions: d.conditions } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/** What `get` asks (readListing's ListingQuery, the fields read here). */
+interface Query {
+  name?: string;
+  namespace?: string;
+  allNamespaces: boolean;
+  now: Date;
+}
+
+/** `get federatedhpas`: the CRD's printer columns, in readListing's Listing shape. Pure. */
+export function listFederatedHpas(
+  views: readonly FederatedHpaView[],
+  q: Query,
+): { headers: string[]; rows: string[][]; objects: Obj[]; namespaced: boolean } {
+  const namespace = q.namespace ?? 'default';
+  const picked = views
+    .filter((v) => q.allNamespaces || v.template.ref.namespace === namespace)
+    .filter((v) => q.name === undefined || v.template.ref.name === q.name)
+    .sort((a, b) =>
+      `${a.template.ref.namespace}/${a.template.ref.name}`.localeCompare(
+        `${b.template.ref.namespace}/${b.template.ref.name}`,
+      ),
+    );
+  const headers = [
+    ...(q.allNamespaces ? ['NAMESPACE'] : []),
+    'NAME',
+    'REFERENCE-KIND',
+    'REFERENCE-NAME',
+    'MINPODS',
+    'MAXPODS',
+    'REPLICAS',
+    'AGE',
+  ];
+  const rows = picked.map((v) => {
+    const spec = (v.template.manifest.spec ?? {}) as FhpaSpec;
+    return [
+      ...(q.allNamespaces ? [v.template.ref.namespace] : []),
+      v.template.ref.name,
+      spec.scaleTargetRef?.kind ?? '',
+      spec.scaleTargetRef?.name ?? '',
+      String(spec.minReplicas ?? 1),
+      spec.maxReplicas === undefined ? '' : String(spec.maxReplicas),
+      v.decision ? String(v.decision.currentReplicas) : '',
+      v.firstSeen === undefined ? '<unknown>' : humanDuration(q.now.getTime() - v.firstSeen * 1000),
+    ];
+  });
+  return { headers, rows, objects: picked.map(federatedHpaObject), namespaced: true };
+}
+
+/** `describe federatedhpa`: as `kubectl describe hpa` lays one out. Pure. */
+export function describeFederatedHpa(v: FederatedHpaView): string {
+  const spec = (v.template.manifest.spec ?? {}) as FhpaSpec & {
+    metrics?: { type?: string; resource?: { name?: string; target?: Record<string, unknown> } }[];
+  };
+  const d = v.decision;
+  const lines = [
+    `Name:              ${v.template.ref.name}`,
+    `Namespace:         ${v.template.ref.namespace}`,
+    `Source:            ${v.template.source.file}:${v.template.source.line}`,
+    `Reference:         ${spec.scaleTargetRef?.kind ?? ''}/${spec.scaleTargetRef?.name ?? ''}`,
+    'Metrics:           ( current / target )',
+  ];
+  const metrics = spec.metrics?.length
+    ? spec.metrics
+    : [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
+  for (const m of metrics) {
+    const name = m.resource?.name ?? m.type ?? '';
+    const seen = d?.metrics.find((s) => s.resource === name);
+    const target = m.resource?.target ?? {};
+    const text =
+      target.type === 'AverageValue'
+        ? `  resource ${name}:  ${seen?.currentAverageValue ?? '<unknown>'} / ${String(target.averageValue)}`
+        : `  resource ${name} on pods  (as a percentage of request):  ${seen?.currentUtilization !== undefined ? `${seen.currentUtilization}% (${seen.currentAverageValue})` : '<unknown>'} / ${String(target.averageUtilization ?? '')}%`;
+    lines.push(m.type === 'Resource' ? text : `  ${m.type} metric: not read (no custom or external metrics API)`);
+  }
+  lines.push(
+    `Min replicas:      ${spec.minReplicas ?? 1}`,
+    `Max replicas:      ${spec.maxReplicas ?? ''}`,
+    `${spec.scaleTargetRef?.kind ?? 'Workload'} pods:  ${d ? `${d.currentReplicas} current / ${d.desiredReplicas} desired` : '<no decision on the status branch yet>'}`,
+  );
+  if (d) {
+    lines.push(`Last scale time:   ${d.lastScaleTime}`, `Reason:            ${d.reason}`);
+    if (d.conditions?.length)
+      lines.push(
+        'Conditions:',
+        ...printTable(
+          ['Type', 'Status', 'Reason', 'Message'],
+          d.conditions.map((c) => [c.type, c.status, c.reason, c.message]),
+        )
+          .trimEnd()
+          .split('\n')
+          .map((l) => `  ${l}`),
+      );
+  }
+  return `${lines.join('\n')}\n`;
+}
