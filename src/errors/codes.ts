@@ -27,5 +27,7 @@ export const PROBLEM_CODES = [
   'POLICY_REMOVED',
   'UNKNOWN_CLUSTER',
   'RENDER_FAILED',
+  'UNIT_FAILED',
+  'TOOL_MISSING',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

@@ -29,6 +29,9 @@ import { oversizedFile } from './oversizedFile.ts';
 import { readBlobsWithin } from '../commits/readBlobs.ts';
 import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
+import { isUnitInput, markerTool, unitsReading, type SourceUnit, type UnitLayout } from '../units/detectUnits.ts';
+import { readUnitLayout } from '../units/readUnitLayout.ts';
+import { renderUnits } from '../units/renderUnits.ts';
 
 export interface LoadedSource {
   model: ConfigModel;
@@ -66,8 +69,13 @@ export async function loadSource(
     if (!changes.some((c) => c.path === IGNORE_FILE))
       return withIgnoreProblem(await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected));
   }
-  const files = [...(await listTreeFiles(repo, tree))].filter(([path]) => isConfigFile(path, ignore));
+  // A Helm chart's or a kustomization's files are its unit's inputs, never manifests: the unit stands for them.
+  const layout = await readUnitLayout(repo, tree, ignore);
+  const files = [...(await listTreeFiles(repo, tree))].filter(
+    ([path]) => isConfigFile(path, ignore) && !isUnitInput(layout, path),
+  );
   const parsed = await readFiles(repo, new Map(files.map(([path, f]) => [path, f.oid])));
+  for (const [marker, f] of await renderUnits(repo, tree, layout.units)) parsed.set(marker, f);
   const model = assembleModel(parsed.values());
   await previous?.index.loadAll();
   const affected = new Set<string>([
@@ -90,14 +98,27 @@ async function loadIncremental(
   alsoAffected: ReadonlySet<string>,
 ): Promise<LoadedSource> {
   const { index } = previous;
-  const changed = changes.filter((c) => isConfigFile(c.path, ignore));
-  const changedPaths = new Set(changed.map((c) => c.path));
+  // A change to a unit's input (its folder, a base, a file its kustomization names) renders the unit again; a marker
+  // file removed (the folder is no unit any more) drops what the unit output, whatever its name.
+  const layout = await readUnitLayout(repo, tree, ignore, { tree: previous.tree, changes });
+  const changedUnits = new Set<SourceUnit>();
+  for (const c of changes) for (const unit of unitsReading(layout.units, c.path)) changedUnits.add(unit);
+  const changed = changes.filter(
+    (c) =>
+      (isConfigFile(c.path, ignore) && !isUnitInput(layout, c.path)) ||
+      (!c.newOid && markerTool(c.path.slice(c.path.lastIndexOf('/') + 1)) !== undefined),
+  );
+  const renderedUnits = await renderUnits(repo, tree, [...changedUnits]);
+  const changedPaths = new Set([...changed.map((c) => c.path), ...renderedUnits.keys()]);
   const touched = new Map<string, FileObjects | null>();
   const oldVersions: FileObjects[] = [];
 
   // Round 1: changed files (both versions), and the files holding Karmada objects: every one when one of them changed,
   // else those that concern the whole fleet; the rest, namespace by namespace, once the templates to render are known.
-  await index.load({ files: changedPaths });
+  const formerFiles = changes
+    .map((c) => c.path)
+    .filter((path) => isUnitInput(layout, path) && isConfigFile(path, ignore) && !renderedUnits.has(path));
+  await index.load({ files: [...changedPaths, ...formerFiles] });
   const karmadaPaths = index.karmadaFiles();
   // The copy on disk, when it holds exactly this tree's Karmada files as they are: the files a render needs are then
   // picked from it by namespace, without reading, or looking up the blob of, every policy and cluster file.
@@ -115,6 +136,12 @@ async function loadIncremental(
     repo,
     new Map(changed.filter((c) => c.oldOid && index.file(c.path)?.karmada).map((c) => [c.path, c.oldOid!])),
   );
+  for (const [marker, f] of renderedUnits) {
+    loaded.set(marker, f);
+    touched.set(marker, f);
+  }
+  // Files that became a unit's inputs were manifests (or broken ones) before: their own index entries go.
+  for (const path of formerFiles) if (index.file(path)) touched.set(path, null);
   for (const c of changed) {
     touched.set(c.path, loaded.get(c.path) ?? null);
     const old = oldKarmada.get(c.path);
@@ -160,7 +187,7 @@ async function loadIncremental(
       }
     }
   }
-  await loadFiles(repo, tree, extraFiles, loaded, mayBeKept);
+  await loadFiles(repo, tree, extraFiles, loaded, mayBeKept, layout);
 
   // Round 2+: the files of affected templates, then of their dependencies, until nothing new is needed.
   let model = assembleModel(loaded.values(), { changedFiles: changedPaths });
@@ -193,7 +220,7 @@ async function loadIncremental(
     }
     if (missing.size === 0) break;
     for (const file of missing) asked.add(file);
-    await loadFiles(repo, tree, missing, loaded, mayBeKept);
+    await loadFiles(repo, tree, missing, loaded, mayBeKept, layout);
     model = assembleModel(loaded.values(), { changedFiles: changedPaths });
     for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   }
@@ -212,7 +239,7 @@ async function loadIncremental(
     affected,
     touchedFiles: touched,
     full: false,
-    onlyClustersChanged: clustersOnly(changed, touched, oldVersions),
+    onlyClustersChanged: changedUnits.size > 0 ? null : clustersOnly(changed, touched, oldVersions),
   };
 }
 
@@ -221,10 +248,25 @@ async function loadFiles(
   tree: string,
   paths: Iterable<string>,
   into: Map<string, FileObjects>,
-  mayBeKept?: (path: string) => boolean,
+  mayBeKept: ((path: string) => boolean) | undefined,
+  layout: UnitLayout,
 ): Promise<void> {
-  for (const [path, f] of await karmadaFilesAt(repo, await readPathOids(repo, tree, [...paths]), mayBeKept))
+  // The index names a unit's templates by its marker file: the unit is rendered (from its cache, when unchanged).
+  const units = new Set<SourceUnit>();
+  const plain: string[] = [];
+  for (const path of paths) {
+    const unit = unitAt(layout, path);
+    if (unit) units.add(unit);
+    else plain.push(path);
+  }
+  for (const [path, f] of await karmadaFilesAt(repo, await readPathOids(repo, tree, plain), mayBeKept))
     into.set(path, f.objects());
+  for (const [marker, f] of await renderUnits(repo, tree, [...units])) into.set(marker, f);
+}
+
+/** The unit whose marker file this is. */
+function unitAt(layout: UnitLayout, path: string): SourceUnit | undefined {
+  return layout.units.find((u) => u.marker === path);
 }
 
 /**
