@@ -32,6 +32,7 @@ import type { Problem } from '../errors/problem.ts';
 import { isUnitInput, markerTool, unitsReading, type SourceUnit, type UnitLayout } from '../units/detectUnits.ts';
 import { readUnitLayout } from '../units/readUnitLayout.ts';
 import { renderUnits } from '../units/renderUnits.ts';
+import { toolVersions } from '../units/unitTools.ts';
 
 export interface LoadedSource {
   model: ConfigModel;
@@ -45,6 +46,8 @@ export interface LoadedSource {
    * holding only clusters, before and after); null for any other change and for full renders.
    */
   onlyClustersChanged: ReadonlySet<string> | null;
+  /** The tools that render the commit's Helm and Kustomize units (the Render-Tools trailer); absent without units. */
+  tools?: string;
 }
 
 /**
@@ -86,7 +89,14 @@ export async function loadSource(
   const touched = new Map<string, FileObjects | null>(parsed);
   for (const [f] of previous?.index.files() ?? []) if (!touched.has(f)) touched.set(f, null);
   await saveKarmadaFiles(repo, tree, () => [...parsed].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path));
-  return withIgnoreProblem({ model, affected, touchedFiles: touched, full: true, onlyClustersChanged: null });
+  return withIgnoreProblem({
+    model,
+    affected,
+    touchedFiles: touched,
+    full: true,
+    onlyClustersChanged: null,
+    ...(await usedTools(layout)),
+  });
 }
 
 async function loadIncremental(
@@ -240,6 +250,7 @@ async function loadIncremental(
     touchedFiles: touched,
     full: false,
     onlyClustersChanged: changedUnits.size > 0 ? null : clustersOnly(changed, touched, oldVersions),
+    ...(await usedTools(layout)),
   };
 }
 
@@ -262,6 +273,10 @@ async function loadFiles(
   for (const [path, f] of await karmadaFilesAt(repo, await readPathOids(repo, tree, plain), mayBeKept))
     into.set(path, f.objects());
   for (const [marker, f] of await renderUnits(repo, tree, [...units])) into.set(marker, f);
+}
+
+async function usedTools(layout: UnitLayout): Promise<{ tools?: string }> {
+  return layout.units.length > 0 ? { tools: await toolVersions(layout.units.map((u) => u.tool)) } : {};
 }
 
 /** The unit whose marker file this is. */

@@ -90,6 +90,13 @@ async function lookUp(tool: UnitTool, where: ToolSearch): Promise<ToolBinary | u
   return undefined;
 }
 
+/** What the Render-Tools trailer records for these tools: `helm v3.17.2, kustomize v5.5.0`, `helm missing`. */
+export async function toolVersions(tools: Iterable<UnitTool>): Promise<string> {
+  const kinds = [...new Set(tools)].sort();
+  const found = await Promise.all(kinds.map(async (t) => (await findTool(t))?.version ?? `${t} missing`));
+  return found.join(', ');
+}
+
 function pinnedVersions(dir: string): { helm?: string; kustomize?: string } | undefined {
   try {
     return JSON.parse(readFileSync(path.join(dir, 'versions.json'), 'utf8')) as { helm?: string; kustomize?: string };

@@ -1,0 +1,182 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { verifyOutput } from '../../src/audits/verifyOutput.ts';
+import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
+import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { GUESTBOOK_POLICY, helmGuestbook, KUSTOMIZE_GUESTBOOK, PODINFO_OVERLAYS } from './unitFixtures.ts';
+
+const SOURCE = 'refs/heads/main';
+const OUT = 'refs/heads/flotilla/rendered';
+const repos: ConfigRepo[] = [];
+test.after(() => {
+  for (const r of repos) r.cleanup();
+});
+
+const DEPLOY = (name: string) => `clusters/member1/default/deployment.apps_${name}.yaml`;
+const SERVICE = (name: string) => `clusters/member1/default/service_${name}.yaml`;
+
+const everything = `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata:
+  name: everything
+spec:
+  resourceSelectors:
+    - {apiVersion: v1, kind: ConfigMap}
+    - {apiVersion: apps/v1, kind: Deployment}
+    - {apiVersion: v1, kind: Service}
+    - {apiVersion: helm.toolkit.fluxcd.io/v2, kind: HelmRelease}
+    - {apiVersion: source.toolkit.fluxcd.io/v1, kind: HelmRepository}
+  placement:
+    clusterAffinity:
+      clusterNames: [member1]
+`;
+const configMap = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  k: v\n`;
+
+test("argocd-example-apps' guestbook folders render their Deployments and Services on the selected cluster, and a replicaCount change reaches the Deployment", async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    { ...MEMBERS, ...KUSTOMIZE_GUESTBOOK, ...helmGuestbook(1), 'policies/guestbook.yaml': GUESTBOOK_POLICY },
+    'guestbook',
+  );
+  const repo = await openRepo(r.dir);
+  const first = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  assert.equal(first.reports[0]!.problems, []);
+  const files = r.ls('flotilla/rendered');
+  for (const name of ['kustomize-guestbook-ui', 'helm-guestbook']) {
+    assert.ok(files.includes(DEPLOY(name)), `${name} Deployment rendered`);
+    assert.ok(files.includes(SERVICE(name)), `${name} Service rendered`);
+  }
+  assert.not.ok(
+    files.some((f) => f.startsWith('clusters/member2/')),
+    'only the selected cluster',
+  );
+  assert.match(r.show('flotilla/rendered', DEPLOY('helm-guestbook')), /replicas: 1\n/);
+  // Chart.yaml, values.yaml and the templates are the chart's inputs, not broken manifests.
+  assert.match(
+    r.git('log', '-1', '--format=%B', 'flotilla/rendered'),
+    /Render-Tools: helm v3\.\d+\.\d+, kustomize v5\.\d+\.\d+/,
+  );
+
+  r.commit({ 'helm-guestbook/values.yaml': helmGuestbook(3)['helm-guestbook/values.yaml']! }, 'guestbook: 3 replicas');
+  const second = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  assert.is(second.reports[0]!.full, false, 'incremental');
+  assert.equal(second.reports[0]!.changes.member1?.changed, [DEPLOY('helm-guestbook')]);
+  assert.match(r.show('flotilla/rendered', DEPLOY('helm-guestbook')), /replicas: 3\n/);
+  const verified = await verifyOutput(repo, { outputRef: OUT });
+  assert.ok(verified.ok, JSON.stringify(verified));
+});
+
+test("flux2-kustomize-helm-example's overlays render as Kustomize units over their base, HelmRelease and HelmRepository passed through as templates", async () => {
+  const r = makeConfigRepoWith(repos, { ...MEMBERS, ...PODINFO_OVERLAYS, 'policies/all.yaml': everything }, 'apps');
+  const repo = await openRepo(r.dir);
+  const { reports } = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  assert.equal(reports[0]!.problems, []);
+  const files = r.ls('flotilla/rendered').filter((f) => f.startsWith('clusters/member1/'));
+  for (const ns of ['podinfo-staging', 'podinfo-production']) {
+    assert.ok(
+      files.includes(`clusters/member1/${ns}/helmrelease.helm.toolkit.fluxcd.io_podinfo.yaml`),
+      files.join('\n'),
+    );
+    assert.ok(files.includes(`clusters/member1/${ns}/helmrepository.source.toolkit.fluxcd.io_podinfo.yaml`));
+  }
+  // The base is an input of both overlays, not a unit of its own: nothing lands in its namespace.
+  assert.not.ok(
+    files.some((f) => f.startsWith('clusters/member1/podinfo/')),
+    files.join('\n'),
+  );
+  const production = r.show(
+    'flotilla/rendered',
+    'clusters/member1/podinfo-production/helmrelease.helm.toolkit.fluxcd.io_podinfo.yaml',
+  );
+  assert.match(production, /version: ">=1\.0\.0"\n/);
+  assert.match(production, /replicaCount: 3/);
+
+  // A change in the base renders both overlays again.
+  r.commit(
+    {
+      'apps/base/podinfo/release.yaml': PODINFO_OVERLAYS['apps/base/podinfo/release.yaml']!.replace(
+        'interval: 50m',
+        'interval: 10m',
+      ),
+    },
+    'base: interval',
+  );
+  const again = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  assert.equal(again.reports[0]!.changes.member1?.changed.sort(), [
+    'clusters/member1/podinfo-production/helmrelease.helm.toolkit.fluxcd.io_podinfo.yaml',
+    'clusters/member1/podinfo-staging/helmrelease.helm.toolkit.fluxcd.io_podinfo.yaml',
+  ]);
+  assert.ok((await verifyOutput(repo, { outputRef: OUT })).ok);
+});
+
+test('a chart that would fetch a dependency fails at its Chart.yaml with a fix, keeps its last good output, and the rest of the commit renders', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    { ...MEMBERS, ...helmGuestbook(1), 'policies/all.yaml': everything, 'templates/a.yaml': configMap('a') },
+    'chart',
+  );
+  const repo = await openRepo(r.dir);
+  await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  const before = r.show('flotilla/rendered', DEPLOY('helm-guestbook'));
+  r.commit(
+    {
+      'helm-guestbook/Chart.yaml': `${helmGuestbook()['helm-guestbook/Chart.yaml']}dependencies:\n  - name: redis\n    version: 17.0.0\n    repository: https://charts.bitnami.com/bitnami\n`,
+      'helm-guestbook/values.yaml': helmGuestbook(5)['helm-guestbook/values.yaml']!,
+      'templates/b.yaml': configMap('b'),
+    },
+    'chart with a remote dependency',
+  );
+  const { reports } = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  const problem = reports[0]!.problems.find((p) => p.code === 'UNIT_FAILED');
+  assert.ok(problem, JSON.stringify(reports[0]!.problems));
+  assert.is(problem!.file, 'helm-guestbook/Chart.yaml');
+  assert.match(problem!.message, /redis/);
+  assert.match(problem!.fix, /last good output is kept/);
+  assert.is(r.show('flotilla/rendered', DEPLOY('helm-guestbook')), before, 'the chart keeps its last good output');
+  assert.ok(r.ls('flotilla/rendered').includes('clusters/member1/default/configmap_b.yaml'), 'the rest renders');
+  const v = await verifyOutput(repo, { outputRef: OUT });
+  assert.ok(v.ok, JSON.stringify(v));
+});
+
+test('a kustomization naming a remote base is refused at its line, before kustomize runs', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'policies/all.yaml': everything,
+      'app/kustomization.yaml':
+        'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - cm.yaml\n  - https://github.com/kubernetes-sigs/kustomize//examples/multibases?ref=v1.0.6\n',
+      'app/cm.yaml': configMap('app'),
+    },
+    'remote base',
+  );
+  const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  const problem = snapshot.model.problems.find((p) => p.file === 'app/kustomization.yaml');
+  assert.ok(problem, JSON.stringify(snapshot.model.problems));
+  assert.is(problem!.line, 5);
+  assert.match(problem!.message, /never the network/);
+  assert.is(snapshot.model.templates.size, 0);
+});
+
+test("a chart whose output would escape its cluster folder or set Flotilla's labels is held whole", async () => {
+  const chart = (template: string) => ({
+    'evil/Chart.yaml': 'apiVersion: v2\nname: evil\nversion: 0.1.0\n',
+    'evil/templates/cm.yaml': template,
+    'evil/templates/fine.yaml': configMap('fine'),
+  });
+  for (const template of [
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "../../../escape"\n',
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: posing\n  annotations:\n    flotilla.io/source-commit: abc\n',
+  ]) {
+    const r = makeConfigRepoWith(repos, { ...MEMBERS, 'policies/all.yaml': everything, ...chart(template) }, 'evil');
+    const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+    assert.ok(snapshot.model.unreadableFiles.has('evil/Chart.yaml'));
+    assert.is(snapshot.model.templates.size, 0, 'nothing of the unit is rendered, the fine object neither');
+    const problem = snapshot.model.problems.find((p) => p.severity === 'error');
+    assert.is(problem?.file, 'evil/templates/cm.yaml', JSON.stringify(snapshot.model.problems));
+  }
+});
+
+test.run();
