@@ -84,7 +84,12 @@ export function parseUnitOutput(unit: UnitOrigin, stdout: Uint8Array): FileObjec
         });
         continue;
       }
-      out.templates.push({ ...t, source: { file: unit.marker, line: 1, column: 1 }, origin });
+      // As `helm install --namespace` does: an object that names no namespace is the release's.
+      const ref =
+        unit.tool === 'helm' && t.ref.namespace === undefined && unit.namespace
+          ? { ...t.ref, namespace: unit.namespace }
+          : t.ref;
+      out.templates.push({ ...t, ref, source: { file: unit.marker, line: 1, column: 1 }, origin });
     }
   }
   if (out.problems.some((p) => p.severity === 'error')) {

@@ -128,8 +128,12 @@ function unitProblem(
   return { file, line: 1, column: 1, code, severity: 'error', message, fix };
 }
 
-/** What plan and explain name: the release, its namespace and value files for Helm. */
-function describeOptions(unit: SourceUnit, options: UnitOptions, optionsFile: string | undefined): Partial<UnitOrigin> {
+/** What plan and explain name: the release, its namespace and value files for Helm (pure). */
+export function describeOptions(
+  unit: Pick<SourceUnit, 'dir'>,
+  options: UnitOptions,
+  optionsFile: string | undefined,
+): Partial<UnitOrigin> {
   const base = optionsFile ? { optionsFile } : {};
   if (options.tool !== 'helm') return base;
   return {
