@@ -1,4 +1,4 @@
-import type { Problem } from '../errors/problem.ts';
+import { compareProblems, type Problem } from '../errors/problem.ts';
 import type { KustomizationReference } from './parseKustomization.ts';
 
 export type UnitTool = 'helm' | 'kustomize';
@@ -149,7 +149,13 @@ export function detectUnits(
         }
       }
     }
-    units.push({ dir, tool: c.tool, marker: c.marker, inputs: minimalInputs(inputs), problems: dedupe(problems) });
+    units.push({
+      dir,
+      tool: c.tool,
+      marker: c.marker,
+      inputs: minimalInputs(inputs),
+      problems: dedupe(problems).sort(compareProblems),
+    });
   }
   units.sort((a, b) => (a.marker < b.marker ? -1 : a.marker > b.marker ? 1 : 0));
   const inputDirs = new Set<string>();

@@ -65,7 +65,7 @@ export function parseKustomization(file: string, text: string): ParsedKustomizat
         node,
         'INVALID_VALUE',
         `${field} names ${remote} (${path}): a render reads only the commit, never the network`,
-        'vendor it into the repository (a folder beside this one) and name it by its relative path',
+        'commit it into the repository (a folder beside this one) and name it by its relative path',
       );
       return;
     }
@@ -101,7 +101,15 @@ export function parseKustomization(file: string, text: string): ParsedKustomizat
           // `key=path` names the key the file's content gets.
           const eq = list === 'files' ? f.value.indexOf('=') : -1;
           const path = eq >= 0 ? f.value.slice(eq + 1) : f.value;
-          references.push({ path, folderAllowed: false, ...at(f) });
+          const outside = remoteReason(path);
+          if (outside)
+            problem(
+              f,
+              'INVALID_VALUE',
+              `${name}[].${list} names ${outside} (${path}): a render reads only the commit`,
+              'commit the file beside the kustomization and name it by its relative path',
+            );
+          else references.push({ path, folderAllowed: false, ...at(f) });
         }
       }
       add(item.get('env', true) as Node, false, `${name}[].env`);
@@ -127,6 +135,7 @@ export function parseKustomization(file: string, text: string): ParsedKustomizat
 
 /** Why kustomize would fetch this reference over the network, or undefined for a local path. */
 export function remoteReason(path: string): string | undefined {
+  if (path.startsWith('/') || path.startsWith('~')) return 'a path outside the repository';
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) return 'a URL';
   if (/^git@|^git::|^ssh:|^oci:/i.test(path)) return 'a remote repository';
   if (/[?&](ref|version|submodules|timeout)=/.test(path)) return 'a remote repository';
