@@ -73,10 +73,9 @@ export async function loadSource(
       return withIgnoreProblem(await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected));
   }
   // A Helm chart's or a kustomization's files are its unit's inputs, never manifests: the unit stands for them.
-  const layout = await readUnitLayout(repo, tree, ignore);
-  const files = [...(await listTreeFiles(repo, tree))].filter(
-    ([path]) => isConfigFile(path, ignore) && !isUnitInput(layout, path),
-  );
+  const listed = await listTreeFiles(repo, tree);
+  const layout = await readUnitLayout(repo, tree, ignore, undefined, listed);
+  const files = [...listed].filter(([path]) => isConfigFile(path, ignore) && !isUnitInput(layout, path));
   const parsed = await readFiles(repo, new Map(files.map(([path, f]) => [path, f.oid])));
   for (const [marker, f] of await renderUnits(repo, tree, layout.units)) parsed.set(marker, f);
   const model = assembleModel(parsed.values());

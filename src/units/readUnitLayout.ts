@@ -3,7 +3,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
-import type { GitRepo, TreeChange } from '../commits/types.ts';
+import type { GitRepo, TreeChange, TreeFile } from '../commits/types.ts';
 import { IGNORE_FILE, isConfigFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import { detectUnits, markerTool, type UnitLayout } from './detectUnits.ts';
 import { parseKustomization } from './parseKustomization.ts';
@@ -24,19 +24,15 @@ export async function readUnitLayout(
   tree: string,
   ignore: IgnoreRules | undefined,
   previous?: { tree: string; changes: readonly TreeChange[] },
+  listed?: ReadonlyMap<string, TreeFile>,
 ): Promise<UnitLayout> {
   const known = layouts.get(repo) ?? readSaved(repo);
   if (known?.tree === tree) return known.layout;
-  if (
-    known &&
-    previous &&
-    known.tree === previous.tree &&
-    !previous.changes.some((c) => markerTool(baseName(c.path)) || c.path === IGNORE_FILE)
-  ) {
+  if (known && previous && known.tree === previous.tree && !changesLayout(known.layout, previous.changes)) {
     await remember(repo, tree, known.layout);
     return known.layout;
   }
-  const files = await listTreeFiles(repo, tree);
+  const files = listed ?? (await listTreeFiles(repo, tree));
   const included = (marker: string) => isConfigFile(marker.replace(/Kustomization$/, 'kustomization.yaml'), ignore);
   const markers = [...files.keys()].filter((p) => markerTool(baseName(p)) === 'kustomize' && included(p));
   const blobs = await readBlobs(
@@ -51,6 +47,18 @@ export async function readUnitLayout(
   );
   await remember(repo, tree, layout);
   return layout;
+}
+
+/**
+ * Whether a change can make other folders units or change what they read: a chart or kustomization file, the ignore
+ * rules, or, while some kustomization names a path the commit lacks, any file added or removed.
+ */
+function changesLayout(layout: UnitLayout, changes: readonly TreeChange[]): boolean {
+  const waiting = layout.units.some((u) => u.problems.length > 0);
+  return changes.some(
+    (c) =>
+      markerTool(baseName(c.path)) !== undefined || c.path === IGNORE_FILE || (waiting && (!c.oldOid || !c.newOid)),
+  );
 }
 
 function baseName(p: string): string {

@@ -160,6 +160,25 @@ test('a kustomization naming a remote base is refused at its line, before kustom
   assert.is(snapshot.model.templates.size, 0);
 });
 
+test('a kustomization naming a file the commit lacks is held until a later commit adds it, then renders', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'policies/all.yaml': everything,
+      'app/kustomization.yaml': 'resources:\n  - cm.yaml\n',
+    },
+    'names a file not committed yet',
+  );
+  const repo = await openRepo(r.dir);
+  const first = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  assert.match(first.reports[0]!.problems.map((p) => p.message).join('\n'), /cm\.yaml is not in this commit/);
+  r.commit({ 'app/cm.yaml': configMap('shared') }, 'the file');
+  const second = await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  assert.equal(second.reports[0]!.problems, []);
+  assert.equal(second.reports[0]!.changes.member1?.added, ['clusters/member1/default/configmap_shared.yaml']);
+});
+
 test("a chart whose output would escape its cluster folder or set Flotilla's labels is held whole", async () => {
   const chart = (template: string) => ({
     'evil/Chart.yaml': 'apiVersion: v2\nname: evil\nversion: 0.1.0\n',
