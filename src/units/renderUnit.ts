@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -354,7 +354,12 @@ export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string):
 async function readCache(repo: GitRepo, key: string): Promise<RunResult | undefined> {
   const dir = path.join(repo.gitdir, UNIT_CACHE_DIR);
   try {
-    return { ok: true, stdout: await readFile(path.join(dir, `${key}.yaml`)) };
+    const file = path.join(dir, `${key}.yaml`);
+    const stdout = await readFile(file);
+    // Used now: the last to go when the folder is trimmed (writeCache).
+    const now = new Date();
+    await utimes(file, now, now).catch(() => {});
+    return { ok: true, stdout };
   } catch {}
   try {
     return { ok: false, cache: true, problems: JSON.parse(await readFile(path.join(dir, `${key}.json`), 'utf8')) };
@@ -371,7 +376,20 @@ async function writeCache(repo: GitRepo, key: string, result: RunResult): Promis
     const tmp = `${file}.${process.pid}.tmp`;
     await writeFile(tmp, result.ok ? result.stdout : JSON.stringify(result.problems));
     await rename(tmp, file);
+    await trimCache(dir);
   } catch {
     // A cache that cannot be written costs a run next time, nothing else.
   }
+}
+
+/** Outputs kept at most; past it, the least recently used quarter goes. Each is one unit's output at one version. */
+export const MAX_CACHED_OUTPUTS = 1000;
+
+async function trimCache(dir: string): Promise<void> {
+  const names = (await readdir(dir)).filter((n) => /^[0-9a-f]{64}\.(yaml|json)$/.test(n));
+  if (names.length <= MAX_CACHED_OUTPUTS) return;
+  const aged = await Promise.all(names.map(async (n) => ({ n, t: (await stat(path.join(dir, n))).mtimeMs })));
+  aged.sort((a, b) => a.t - b.t);
+  for (const { n } of aged.slice(0, names.length - Math.floor(MAX_CACHED_OUTPUTS * 0.75)))
+    await rm(path.join(dir, n), { force: true });
 }

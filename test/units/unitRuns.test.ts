@@ -1,4 +1,15 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  utimesSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
@@ -8,7 +19,7 @@ import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
 import { resolveRev } from '../../src/commits/resolveRev.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
-import { renderUnit } from '../../src/units/renderUnit.ts';
+import { MAX_CACHED_OUTPUTS, renderUnit, UNIT_CACHE_DIR } from '../../src/units/renderUnit.ts';
 import { configureToolSearch, PINNED_TOOLS_DIR, toolSearch } from '../../src/units/unitTools.ts';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 import { GUESTBOOK_POLICY, helmGuestbook, KUSTOMIZE_GUESTBOOK } from './unitFixtures.ts';
@@ -65,6 +76,26 @@ test('a unit runs again only when one of its inputs changed, and a later process
   await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
   assert.equal(tools.runs().sort(), ['helm', 'helm', 'kubectl'], 'only the chart ran again');
   assert.ok((await verifyOutput(await openRepo(r.dir), { outputRef: OUT })).ok);
+});
+
+test('the kept outputs are trimmed to the most recently used once they pass the limit', async () => {
+  configureToolSearch(original);
+  const r = makeConfigRepoWith(repos, { ...helmGuestbook(1) }, 'chart');
+  const dir = path.join(r.dir, '.git', UNIT_CACHE_DIR);
+  mkdirSync(dir, { recursive: true });
+  const old = new Date('2020-01-01T00:00:00Z');
+  for (let i = 0; i < MAX_CACHED_OUTPUTS; i++) {
+    const file = path.join(dir, `${createHash('sha256').update(String(i)).digest('hex')}.yaml`);
+    writeFileSync(file, '');
+    utimesSync(file, old, old);
+  }
+  await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  const kept = readdirSync(dir).filter((n) => /^[0-9a-f]{64}\.yaml$/.test(n));
+  assert.is(kept.length, Math.floor(MAX_CACHED_OUTPUTS * 0.75));
+  assert.ok(
+    kept.some((n) => readFileSync(path.join(dir, n), 'utf8').includes('helm-guestbook')),
+    'the output just written stays',
+  );
 });
 
 test('verify replays a unit render only with the tools its Render-Tools trailer names', async () => {
