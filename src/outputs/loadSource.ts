@@ -30,7 +30,7 @@ import { readBlobsWithin } from '../commits/readBlobs.ts';
 import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
 import { isUnitInput, markerTool, unitsReading, type SourceUnit, type UnitLayout } from '../units/detectUnits.ts';
-import { readUnitLayout } from '../units/readUnitLayout.ts';
+import { readUnitLayout, readUnitLayoutChange } from '../units/readUnitLayout.ts';
 import { renderUnits } from '../units/renderUnits.ts';
 import { toolVersions } from '../units/unitTools.ts';
 
@@ -109,16 +109,25 @@ async function loadIncremental(
   const { index } = previous;
   // A change to a unit's input (its folder, a base, a file its kustomization names) renders the unit again; a marker
   // file removed (the folder is no unit any more) drops what the unit output, whatever its name.
-  const layout = await readUnitLayout(repo, tree, ignore, { tree: previous.tree, changes });
+  const { layout, before } = await readUnitLayoutChange(repo, tree, ignore, { tree: previous.tree, changes });
   const changedUnits = new Set<SourceUnit>();
   for (const c of changes) for (const unit of unitsReading(layout.units, c.path)) changedUnits.add(unit);
+  // A folder can become a unit, or stop being one, without a change of its own (an overlay naming it as a base came or
+  // went): it renders, or its objects go.
+  const goneUnits: string[] = [];
+  if (before) {
+    const was = new Set(before.units.map((u) => u.marker));
+    const now = new Set(layout.units.map((u) => u.marker));
+    for (const unit of layout.units) if (!was.has(unit.marker)) changedUnits.add(unit);
+    for (const marker of was) if (!now.has(marker)) goneUnits.push(marker);
+  }
   const changed = changes.filter(
     (c) =>
       (isConfigFile(c.path, ignore) && !isUnitInput(layout, c.path)) ||
       (!c.newOid && markerTool(c.path.slice(c.path.lastIndexOf('/') + 1)) !== undefined),
   );
   const renderedUnits = await renderUnits(repo, tree, [...changedUnits]);
-  const changedPaths = new Set([...changed.map((c) => c.path), ...renderedUnits.keys()]);
+  const changedPaths = new Set([...changed.map((c) => c.path), ...renderedUnits.keys(), ...goneUnits]);
   const touched = new Map<string, FileObjects | null>();
   const oldVersions: FileObjects[] = [];
 
@@ -149,6 +158,7 @@ async function loadIncremental(
     loaded.set(marker, f);
     touched.set(marker, f);
   }
+  for (const marker of goneUnits) touched.set(marker, null);
   // Files that became a unit's inputs were manifests (or broken ones) before: their own index entries go.
   for (const path of formerFiles) if (index.file(path)) touched.set(path, null);
   for (const c of changed) {

@@ -32,6 +32,36 @@ export async function readUnitLayout(
     await remember(repo, tree, known.layout);
     return known.layout;
   }
+  const layout = await computeLayout(repo, tree, ignore, listed);
+  await remember(repo, tree, layout);
+  return layout;
+}
+
+/**
+ * readUnitLayout after a change, with the layout before it when the change could alter which folders are units:
+ * then the units that appeared render (whatever changed in their folders) and those that went drop their objects.
+ */
+export async function readUnitLayoutChange(
+  repo: GitRepo,
+  tree: string,
+  ignore: IgnoreRules | undefined,
+  previous: { tree: string; changes: readonly TreeChange[] },
+): Promise<{ layout: UnitLayout; before?: UnitLayout }> {
+  const known = layouts.get(repo) ?? readSaved(repo);
+  const layout = await readUnitLayout(repo, tree, ignore, previous);
+  if (!previous.changes.some((c) => markerTool(baseName(c.path)) !== undefined || c.path === IGNORE_FILE))
+    return { layout };
+  const before =
+    known?.tree === previous.tree ? known.layout : await computeLayout(repo, previous.tree, ignore, undefined);
+  return { layout, before };
+}
+
+async function computeLayout(
+  repo: GitRepo,
+  tree: string,
+  ignore: IgnoreRules | undefined,
+  listed: ReadonlyMap<string, TreeFile> | undefined,
+): Promise<UnitLayout> {
   const files = listed ?? (await listTreeFiles(repo, tree));
   const included = (marker: string) => isConfigFile(marker.replace(/Kustomization$/, 'kustomization.yaml'), ignore);
   const markers = [...files.keys()].filter((p) => markerTool(baseName(p)) === 'kustomize' && included(p));
@@ -40,13 +70,11 @@ export async function readUnitLayout(
     markers.map((p) => files.get(p)!.oid),
   );
   const decoder = new TextDecoder();
-  const layout = detectUnits(
+  return detectUnits(
     [...files.keys()],
     (marker) => parseKustomization(marker, decoder.decode(blobs.get(files.get(marker)!.oid) ?? new Uint8Array())),
     included,
   );
-  await remember(repo, tree, layout);
-  return layout;
 }
 
 /**

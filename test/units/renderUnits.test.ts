@@ -111,6 +111,28 @@ test("flux2-kustomize-helm-example's overlays render as Kustomize units over the
   assert.ok((await verifyOutput(repo, { outputRef: OUT })).ok);
 });
 
+test('a folder stops being a unit when an overlay names it as its base, and is one again when the overlay goes', async () => {
+  const base = Object.fromEntries(Object.entries(PODINFO_OVERLAYS).filter(([p]) => p.startsWith('apps/base/')));
+  const staging = Object.fromEntries(Object.entries(PODINFO_OVERLAYS).filter(([p]) => p.startsWith('apps/staging/')));
+  const r = makeConfigRepoWith(repos, { ...MEMBERS, ...base, 'policies/all.yaml': everything }, 'base alone');
+  const release = (ns: string) => `clusters/member1/${ns}/helmrelease.helm.toolkit.fluxcd.io_podinfo.yaml`;
+  await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  assert.ok(r.ls('flotilla/rendered').includes(release('podinfo')), 'the base renders as a unit of its own');
+
+  r.commit(staging, 'an overlay over the base');
+  await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  let files = r.ls('flotilla/rendered');
+  assert.ok(files.includes(release('podinfo-staging')));
+  assert.not.ok(files.includes(release('podinfo')), "the base is the overlay's input now");
+
+  r.commit(Object.fromEntries(Object.keys(staging).map((p) => [p, null])), 'the overlay goes');
+  await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  files = r.ls('flotilla/rendered');
+  assert.ok(files.includes(release('podinfo')), 'the base is a unit again, its files unchanged');
+  assert.not.ok(files.includes(release('podinfo-staging')));
+  assert.ok((await verifyOutput(await openRepo(r.dir), { outputRef: OUT })).ok);
+});
+
 test('a chart that would fetch a dependency fails at its Chart.yaml with a fix, keeps its last good output, and the rest of the commit renders', async () => {
   const r = makeConfigRepoWith(
     repos,
