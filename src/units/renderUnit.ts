@@ -250,7 +250,24 @@ async function runUnit(
       cwd = root;
       args = tool.prefix.length > 0 ? [target] : ['build', target];
     }
-    const run = await runTool(tool.file, [...tool.prefix, ...args], { cwd, env, limits });
+    let run: Awaited<ReturnType<typeof runTool>>;
+    try {
+      run = await runTool(tool.file, [...tool.prefix, ...args], { cwd, env, limits });
+    } catch (err) {
+      // The binary went away or cannot run here (another platform's build): this unit waits, the commit renders.
+      return {
+        ok: false,
+        cache: false,
+        problems: [
+          unitProblem(
+            unit,
+            'TOOL_MISSING',
+            `${tool.file} could not be started: ${(err as Error).message}`,
+            missingToolFix(unit.tool),
+          ),
+        ],
+      };
+    }
     if (run.timedOut)
       return {
         ok: false,
@@ -280,7 +297,9 @@ async function runUnit(
     if (run.code !== 0)
       return {
         ok: false,
-        cache: true,
+        // helm and kustomize exit 1 for an error in what they read, which the same inputs give again; anything else
+        // (a signal, a crash) may not happen next time, so it is not kept.
+        cache: run.code === 1,
         problems: [toolProblem(unit, tool, run.stderr.split(`${src}/`).join('').split(root).join(''))],
       };
     return { ok: true, stdout: run.stdout };

@@ -18,6 +18,7 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
 import { resolveRev } from '../../src/commits/resolveRev.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { MAX_CACHED_OUTPUTS, renderUnit, UNIT_CACHE_DIR } from '../../src/units/renderUnit.ts';
 import { configureToolSearch, PINNED_TOOLS_DIR, toolSearch } from '../../src/units/unitTools.ts';
@@ -110,6 +111,31 @@ test('verify replays a unit render only with the tools its Render-Tools trailer 
   const report = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
   assert.is(report.ok, false);
   assert.match(report.notReproducible ?? '', /rendered with helm v3\.17\.2, and this machine has helm v3\.18\.0/);
+});
+
+test('a tool that cannot start holds its units with TOOL_MISSING, and the rest of the commit renders', async () => {
+  const dir = path.join(scratch, 'broken');
+  mkdirSync(dir, { recursive: true });
+  // A folder where the binary should be: found (it is "executable"), but the system refuses to run it.
+  mkdirSync(path.join(dir, 'helm'), { recursive: true });
+  writeFileSync(path.join(dir, 'versions.json'), JSON.stringify({ helm: 'v3.17.2' }));
+  configureToolSearch({ pinnedDir: dir, searchPath: '' });
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...helmGuestbook(1),
+      'templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\n',
+    },
+    'chart',
+  );
+  const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  configureToolSearch(original);
+  assert.equal(
+    snapshot.model.problems.map((p) => [p.code, p.file]),
+    [['TOOL_MISSING', 'helm-guestbook/Chart.yaml']],
+  );
+  assert.equal([...snapshot.model.templates.keys()], ['v1/ConfigMap/default/plain']);
 });
 
 test('a chart that loops is stopped at the timeout, one that outputs too much at the output cap, one that recurses fails at its line', async () => {
