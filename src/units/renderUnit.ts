@@ -16,6 +16,9 @@ import { runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
 import { findTool, missingToolFix, type ToolBinary } from './unitTools.ts';
 import { kustomizeImage, parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 
+/** Bump when the tool is run another way (its flags, its environment), so outputs cached before are not reused. */
+const RUN_RECIPE = 2;
+
 /** Tool outputs kept beside the object store, by the digest of the tool's version and every input's object id. */
 export const UNIT_CACHE_DIR = 'flotilla-units';
 
@@ -84,8 +87,9 @@ export async function renderUnit(
       described,
     );
   const withVersion = { ...described, toolVersion: tool.version };
+  // RUN_RECIPE: how Flotilla runs the tool (flags, environment): outputs made another way are not reused.
   const key = createHash('sha256')
-    .update(JSON.stringify({ v: 1, tool: tool.version, marker: unit.marker, inputs: [...inputs] }))
+    .update(JSON.stringify({ v: RUN_RECIPE, tool: tool.version, marker: unit.marker, inputs: [...inputs] }))
     .digest('hex');
   const cached = await readCache(repo, key);
   if (cached)
@@ -215,7 +219,15 @@ async function runUnit(
     let cwd = path.join(src, unit.dir);
     if (options.tool === 'helm') {
       const h = options.helm;
-      args = ['template', h.releaseName ?? releaseNameOf(unit.dir), '.', '--namespace', h.namespace ?? 'default'];
+      // Test hooks run on `helm test` only, never on install: they are no part of what a cluster runs.
+      args = [
+        'template',
+        h.releaseName ?? releaseNameOf(unit.dir),
+        '.',
+        '--namespace',
+        h.namespace ?? 'default',
+        '--skip-tests',
+      ];
       for (const f of h.valueFiles ?? []) args.push('--values', f);
       if (h.values !== undefined || h.valuesObject !== undefined) {
         const inline = path.join(root, 'values-inline.yaml');

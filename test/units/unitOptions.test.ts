@@ -68,6 +68,28 @@ spec:
   assert.is(containers[0]!.image, 'nginx:1.27');
 });
 
+test("a chart's test hooks are left out, as helm install leaves them to helm test", async () => {
+  const snapshot = await snapshotOf({
+    ...helmGuestbook(1),
+    'helm-guestbook/templates/tests/test-connection.yaml': `apiVersion: v1
+kind: Pod
+metadata:
+  name: "{{ .Release.Name }}-test-connection"
+  annotations:
+    "helm.sh/hook": test
+spec:
+  restartPolicy: Never
+  containers:
+    - {name: wget, image: busybox, command: [wget, "{{ .Release.Name }}:80"]}
+`,
+  });
+  assert.equal(snapshot.model.problems, []);
+  assert.equal([...snapshot.model.templates.keys()].sort(), [
+    'apps/v1/Deployment/default/helm-guestbook',
+    'v1/Service/default/helm-guestbook',
+  ]);
+});
+
 test('validate reports a misspelt option at its line with the field it meant, and the unit is held', async () => {
   const snapshot = await snapshotOf({
     ...helmGuestbook(1),
