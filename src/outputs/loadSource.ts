@@ -133,9 +133,17 @@ async function loadIncremental(
 
   // Round 1: changed files (both versions), and the files holding Karmada objects: every one when one of them changed,
   // else those that concern the whole fleet; the rest, namespace by namespace, once the templates to render are known.
-  const formerFiles = changes
-    .map((c) => c.path)
-    .filter((path) => isUnitInput(layout, path) && isConfigFile(path, ignore) && !renderedUnits.has(path));
+  // Files that became a unit's inputs were manifests (or broken ones) before: their own index entries go. When the
+  // units changed, that is any file of the index (a folder with plain manifests gained a kustomization).
+  const formerFiles = new Set(
+    changes
+      .map((c) => c.path)
+      .filter((path) => isUnitInput(layout, path) && isConfigFile(path, ignore) && !renderedUnits.has(path)),
+  );
+  if (before) {
+    await index.loadAll();
+    for (const [path] of index.files()) if (isUnitInput(layout, path) && !unitAt(layout, path)) formerFiles.add(path);
+  }
   await index.load({ files: [...changedPaths, ...formerFiles] });
   const karmadaPaths = index.karmadaFiles();
   // The copy on disk, when it holds exactly this tree's Karmada files as they are: the files a render needs are then
@@ -159,7 +167,6 @@ async function loadIncremental(
     touched.set(marker, f);
   }
   for (const marker of goneUnits) touched.set(marker, null);
-  // Files that became a unit's inputs were manifests (or broken ones) before: their own index entries go.
   for (const path of formerFiles) if (index.file(path)) touched.set(path, null);
   for (const c of changed) {
     touched.set(c.path, loaded.get(c.path) ?? null);
@@ -277,7 +284,8 @@ async function loadFiles(
   for (const path of paths) {
     const unit = unitAt(layout, path);
     if (unit) units.add(unit);
-    else plain.push(path);
+    // A unit's input the index still names (it was a manifest before): the unit that reads it stands for it now.
+    else if (!isUnitInput(layout, path)) plain.push(path);
   }
   for (const [path, f] of await karmadaFilesAt(repo, await readPathOids(repo, tree, plain), mayBeKept))
     into.set(path, f.objects());

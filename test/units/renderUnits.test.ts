@@ -133,6 +133,26 @@ test('a folder stops being a unit when an overlay names it as its base, and is o
   assert.ok((await verifyOutput(await openRepo(r.dir), { outputRef: OUT })).ok);
 });
 
+test('a folder of plain manifests that gains a kustomization becomes a unit: its objects stay, now from the unit', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'policies/all.yaml': everything,
+      'app/cm.yaml': configMap('app'),
+      'other/cm.yaml': configMap('other'),
+    },
+    'plain files',
+  );
+  await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  r.commit({ 'app/kustomization.yaml': 'resources: [cm.yaml]\ncommonLabels: {via: kustomize}\n' }, 'kustomize it');
+  const { reports } = await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  assert.equal(reports[0]!.problems, []);
+  assert.equal(reports[0]!.changes.member1?.changed, ['clusters/member1/default/configmap_app.yaml']);
+  assert.match(r.show('flotilla/rendered', 'clusters/member1/default/configmap_app.yaml'), /via: kustomize/);
+  assert.ok((await verifyOutput(await openRepo(r.dir), { outputRef: OUT })).ok);
+});
+
 test('a chart that would fetch a dependency fails at its Chart.yaml with a fix, keeps its last good output, and the rest of the commit renders', async () => {
   const r = makeConfigRepoWith(
     repos,
