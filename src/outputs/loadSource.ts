@@ -69,8 +69,10 @@ export async function loadSource(
   };
   if (previous) {
     const changes = await diffTrees(repo, previous.tree, tree);
-    if (!changes.some((c) => c.path === IGNORE_FILE))
-      return withIgnoreProblem(await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected));
+    const loaded = changes.some((c) => c.path === IGNORE_FILE)
+      ? null
+      : await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected);
+    if (loaded) return withIgnoreProblem(loaded);
   }
   // A Helm chart's or a kustomization's files are its unit's inputs, never manifests: the unit stands for them.
   const listed = await listTreeFiles(repo, tree);
@@ -105,7 +107,7 @@ async function loadIncremental(
   changes: TreeChange[],
   ignore: IgnoreRules | undefined,
   alsoAffected: ReadonlySet<string>,
-): Promise<LoadedSource> {
+): Promise<LoadedSource | null> {
   const { index } = previous;
   // A change to a unit's input (its folder, a base, a file its kustomization names) renders the unit again; a marker
   // file removed (the folder is no unit any more) drops what the unit output, whatever its name.
@@ -121,6 +123,9 @@ async function loadIncremental(
     for (const unit of layout.units) if (!was.has(unit.marker)) changedUnits.add(unit);
     for (const marker of was) if (!now.has(marker)) goneUnits.push(marker);
   }
+  // A unit gone leaves its folder's files to be read as manifests, which no diff names: the commit is read whole.
+  if (goneUnits.length > 0 && before?.units.some((u) => goneUnits.includes(u.marker) && !isUnitInput(layout, u.marker)))
+    return null;
   const changed = changes.filter(
     (c) =>
       (isConfigFile(c.path, ignore) && !isUnitInput(layout, c.path)) ||

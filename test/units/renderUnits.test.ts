@@ -151,6 +151,14 @@ test('a folder of plain manifests that gains a kustomization becomes a unit: its
   assert.equal(reports[0]!.changes.member1?.changed, ['clusters/member1/default/configmap_app.yaml']);
   assert.match(r.show('flotilla/rendered', 'clusters/member1/default/configmap_app.yaml'), /via: kustomize/);
   assert.ok((await verifyOutput(await openRepo(r.dir), { outputRef: OUT })).ok);
+
+  // And back: without its kustomization the folder's files are manifests again.
+  r.commit({ 'app/kustomization.yaml': null }, 'plain again');
+  const back = await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  assert.equal(back.reports[0]!.problems, []);
+  assert.equal(back.reports[0]!.changes.member1?.changed, ['clusters/member1/default/configmap_app.yaml']);
+  assert.not.match(r.show('flotilla/rendered', 'clusters/member1/default/configmap_app.yaml'), /via: kustomize/);
+  assert.ok((await verifyOutput(await openRepo(r.dir), { outputRef: OUT })).ok);
 });
 
 test('a chart that would fetch a dependency fails at its Chart.yaml with a fix, keeps its last good output, and the rest of the commit renders', async () => {
