@@ -53,7 +53,7 @@ test('plan names, per changed object, the Helm release and value files or the Ku
   assert.equal(added.sources ?? [], [], 'nothing changes between a commit and itself');
 });
 
-test('explain, history and blame name the unit of a template, and nothing for a plain file', async () => {
+test('validate counts the units, explain, history and blame name the unit of a template, and nothing for a plain file', async () => {
   const { r } = await guestbook();
   await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
   const explain = await runProgram(process.execPath, [
@@ -68,6 +68,9 @@ test('explain, history and blame name the unit of a template, and nothing for a 
     explain.stdout,
     /\n {2}source: Kustomize folder kustomize-guestbook \(kustomize-guestbook\/kustomization\.yaml; kustomize v5\.\d+\.\d+\)\n/,
   );
+  const validate = await runProgram(process.execPath, [BIN, 'validate', '--repo', r.dir]);
+  assert.is(validate.code, 0, validate.stdout);
+  assert.match(validate.stdout, /: 5 templates \(4 from 2 Helm and Kustomize units\), 1 propagation policies/);
   const history = await runProgram(process.execPath, [BIN, 'history', '--repo', r.dir, 'deploy/helm-guestbook']);
   assert.is(history.code, 0, history.stderr);
   assert.ok(history.stdout.startsWith(`source: ${HELM}; helm v3.`), history.stdout);
