@@ -117,7 +117,9 @@ export function detectUnits(
       else if (files.has(resolved)) out.files.push(resolved);
       else
         problem(
-          `${ref.path} is not in this commit (kustomize would try it as a remote base, over the network)`,
+          ref.folderAllowed
+            ? `${ref.path} is not in this commit (kustomize would try it as a remote base, over the network)`
+            : `${ref.path} is not in this commit`,
           `commit ${resolved} or correct the path`,
         );
     }

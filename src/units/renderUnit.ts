@@ -10,7 +10,7 @@ import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo } from '../commits/types.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
-import type { SourceUnit } from './detectUnits.ts';
+import { resolveRelative, type SourceUnit } from './detectUnits.ts';
 import { parseUnitOutput } from './parseUnitOutput.ts';
 import { runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
 import { findTool, missingToolFix, type ToolBinary } from './unitTools.ts';
@@ -360,8 +360,19 @@ export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string):
   let file = unit.marker;
   let line = 1;
   let column = 1;
-  const m = /([\w.-]+)\/([\w./-]+\.(?:ya?ml|tpl|txt|json))(?::(\d+))?(?::(\d+))?/.exec(text);
-  if (m) {
+  const within = (p: string | undefined) =>
+    p !== undefined &&
+    (p.startsWith(`${unit.dir}/`) || unit.inputs.some((i) => (i.endsWith('/') ? p.startsWith(i) : p === i)));
+  // Kustomize names the file it was reading relative to the kustomization (`from 'x.yaml'`, `in File: x.yaml`).
+  const named = [...text.matchAll(/(?:in File: |from ')([^'\s]+\.ya?ml)/g)].map((k) => k[1]!).at(-1);
+  const m =
+    unit.tool === 'kustomize' && named
+      ? undefined
+      : /([\w.-]+)\/([\w./-]+\.(?:ya?ml|tpl|txt|json))(?::(\d+))?(?::(\d+))?/.exec(text);
+  if (unit.tool === 'kustomize' && named) {
+    const inRepo = within(named) ? named : resolveRelative(unit.dir, named);
+    if (within(inRepo)) file = inRepo!;
+  } else if (m) {
     const inRepo = unit.tool === 'helm' ? `${unit.dir}/${m[2]}` : `${m[1]}/${m[2]}`;
     if (inRepo.startsWith(`${unit.dir}/`) || unit.inputs.some((i) => inRepo.startsWith(i))) {
       file = inRepo;

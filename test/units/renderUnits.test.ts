@@ -210,6 +210,25 @@ test('a kustomization naming a remote base is refused at its line, before kustom
   assert.is(snapshot.model.templates.size, 0);
 });
 
+test("kustomize's error about a resource it could not read is at that file and line", async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'app/kustomization.yaml': 'resources:\n  - deployment.yaml\n',
+      'app/deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\n   bad: [\n',
+    },
+    'broken resource',
+  );
+  const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal(
+    snapshot.model.problems.map((p) => [p.code, p.file, p.line]),
+    [['UNIT_FAILED', 'app/deployment.yaml', 5]],
+  );
+  assert.match(snapshot.model.problems[0]!.message, /^kustomize v5\.\d+\.\d+ failed for app: /);
+  assert.not.match(snapshot.model.problems[0]!.message, /flotilla-unit-/, 'no temporary path');
+});
+
 test('a kustomization naming a file the commit lacks is held until a later commit adds it, then renders', async () => {
   const r = makeConfigRepoWith(
     repos,
