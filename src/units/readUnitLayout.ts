@@ -7,7 +7,7 @@ import type { GitRepo, TreeChange, TreeFile } from '../commits/types.ts';
 import { IGNORE_FILE, isConfigFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import { detectUnits, markerTool, type UnitLayout } from './detectUnits.ts';
 import { parseKustomization } from './parseKustomization.ts';
-import { UNIT_CACHE_DIR } from './renderUnit.ts';
+import { UNIT_CACHE_DIR } from './unitOutputCache.ts';
 
 const LAYOUT_FILE = 'layout.json';
 const LAYOUT_VERSION = 1;

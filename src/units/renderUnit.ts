@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -10,7 +10,9 @@ import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo } from '../commits/types.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
-import { resolveRelative, type SourceUnit } from './detectUnits.ts';
+import type { SourceUnit } from './detectUnits.ts';
+import { toolProblem } from './toolProblem.ts';
+import { readCachedRun, writeCachedRun } from './unitOutputCache.ts';
 import { parseUnitOutput } from './parseUnitOutput.ts';
 import { runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
 import { findTool, missingToolFix, type ToolBinary } from './unitTools.ts';
@@ -18,9 +20,6 @@ import { kustomizeImage, parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions }
 
 /** Bump when the tool is run another way (its flags, its environment), so outputs cached before are not reused. */
 const RUN_RECIPE = 2;
-
-/** Tool outputs kept beside the object store, by the digest of the tool's version and every input's object id. */
-export const UNIT_CACHE_DIR = 'flotilla-units';
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -91,17 +90,17 @@ export async function renderUnit(
   const key = createHash('sha256')
     .update(JSON.stringify({ v: RUN_RECIPE, tool: tool.version, marker: unit.marker, inputs: [...inputs] }))
     .digest('hex');
-  const cached = await readCache(repo, key);
+  const cached = await readCachedRun(repo, key);
   if (cached)
     return cached.ok
       ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout)
       : failed(cached.problems, withVersion);
   const result = await runUnit(repo, unit, inputs, options, tool, limits);
   if (result.ok) {
-    await writeCache(repo, key, result);
+    await writeCachedRun(repo, key, result);
     return parseUnitOutput({ ...origin, ...withVersion }, result.stdout);
   }
-  if (result.cache) await writeCache(repo, key, result);
+  if (result.cache) await writeCachedRun(repo, key, { ok: false, problems: result.problems });
   return failed(result.problems, withVersion);
 }
 
@@ -342,96 +341,4 @@ async function materialize(repo: GitRepo, inputs: ReadonlyMap<string, string>, d
     if (f.mode === '100755') await chmod(target, 0o755);
   }
   await mkdir(dir, { recursive: true });
-}
-
-/**
- * The tool's error at the file and line it names: Helm says `<chart>/templates/x.yaml:12:5` or `parse error at
- * (<chart>/templates/x.yaml:3)` with the chart's name where the folder is; Kustomize names paths in the folder.
- */
-export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string): Problem {
-  const text = stderr.replace(/^Error: /m, '').trim();
-  const message =
-    text
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .slice(0, 3)
-      .join(' ')
-      .slice(0, 600) || 'no error message';
-  let file = unit.marker;
-  let line = 1;
-  let column = 1;
-  const within = (p: string | undefined) =>
-    p !== undefined &&
-    (p.startsWith(`${unit.dir}/`) || unit.inputs.some((i) => (i.endsWith('/') ? p.startsWith(i) : p === i)));
-  // Kustomize names the file it was reading relative to the kustomization (`from 'x.yaml'`, `in File: x.yaml`).
-  const named = [...text.matchAll(/(?:in File: |from ')([^'\s]+\.ya?ml)/g)].map((k) => k[1]!).at(-1);
-  const m =
-    unit.tool === 'kustomize' && named
-      ? undefined
-      : /([\w.-]+)\/([\w./-]+\.(?:ya?ml|tpl|txt|json))(?::(\d+))?(?::(\d+))?/.exec(text);
-  if (unit.tool === 'kustomize' && named) {
-    const inRepo = within(named) ? named : resolveRelative(unit.dir, named);
-    if (within(inRepo)) file = inRepo!;
-  } else if (m) {
-    const inRepo = unit.tool === 'helm' ? `${unit.dir}/${m[2]}` : `${m[1]}/${m[2]}`;
-    if (inRepo.startsWith(`${unit.dir}/`) || unit.inputs.some((i) => inRepo.startsWith(i))) {
-      file = inRepo;
-      line = m[3] ? Number(m[3]) : 1;
-      column = m[4] ? Number(m[4]) : 1;
-    }
-  }
-  const yamlLine = /line (\d+)/.exec(text);
-  if (line === 1 && file !== unit.marker && yamlLine) line = Number(yamlLine[1]);
-  return {
-    file,
-    line,
-    column,
-    code: 'UNIT_FAILED',
-    severity: 'error',
-    message: `${tool.version} failed for ${unit.dir}: ${message}`,
-    fix: `correct ${file === unit.marker ? `the ${unit.tool === 'helm' ? 'chart' : 'kustomization'}` : file} and commit; until then the unit's last good output is kept`,
-  };
-}
-
-async function readCache(repo: GitRepo, key: string): Promise<RunResult | undefined> {
-  const dir = path.join(repo.gitdir, UNIT_CACHE_DIR);
-  try {
-    const file = path.join(dir, `${key}.yaml`);
-    const stdout = await readFile(file);
-    // Used now: the last to go when the folder is trimmed (writeCache).
-    const now = new Date();
-    await utimes(file, now, now).catch(() => {});
-    return { ok: true, stdout };
-  } catch {}
-  try {
-    return { ok: false, cache: true, problems: JSON.parse(await readFile(path.join(dir, `${key}.json`), 'utf8')) };
-  } catch {
-    return undefined;
-  }
-}
-
-async function writeCache(repo: GitRepo, key: string, result: RunResult): Promise<void> {
-  const dir = path.join(repo.gitdir, UNIT_CACHE_DIR);
-  try {
-    await mkdir(dir, { recursive: true });
-    const file = path.join(dir, `${key}.${result.ok ? 'yaml' : 'json'}`);
-    const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, result.ok ? result.stdout : JSON.stringify(result.problems));
-    await rename(tmp, file);
-    await trimCache(dir);
-  } catch {
-    // A cache that cannot be written costs a run next time, nothing else.
-  }
-}
-
-/** Outputs kept at most; past it, the least recently used quarter goes. Each is one unit's output at one version. */
-export const MAX_CACHED_OUTPUTS = 1000;
-
-async function trimCache(dir: string): Promise<void> {
-  const names = (await readdir(dir)).filter((n) => /^[0-9a-f]{64}\.(yaml|json)$/.test(n));
-  if (names.length <= MAX_CACHED_OUTPUTS) return;
-  const aged = await Promise.all(names.map(async (n) => ({ n, t: (await stat(path.join(dir, n))).mtimeMs })));
-  aged.sort((a, b) => a.t - b.t);
-  for (const { n } of aged.slice(0, names.length - Math.floor(MAX_CACHED_OUTPUTS * 0.75)))
-    await rm(path.join(dir, n), { force: true });
 }
