@@ -161,6 +161,29 @@ test('a folder of plain manifests that gains a kustomization becomes a unit: its
   assert.ok((await verifyOutput(await openRepo(r.dir), { outputRef: OUT })).ok);
 });
 
+test('a dependency vendored under charts/ renders with its parent, offline, as one unit', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...helmGuestbook(1),
+      'helm-guestbook/Chart.yaml': `${helmGuestbook()['helm-guestbook/Chart.yaml']}dependencies:\n  - name: cache\n    version: 1.0.0\n    repository: https://charts.example.com\n`,
+      'helm-guestbook/charts/cache/Chart.yaml': 'apiVersion: v2\nname: cache\nversion: 1.0.0\n',
+      'helm-guestbook/charts/cache/values.yaml': 'size: 64Mi\n',
+      'helm-guestbook/charts/cache/templates/cm.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cache\ndata:\n  size: {{ .Values.size }}\n',
+    },
+    'vendored dependency',
+  );
+  const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal(snapshot.model.problems, []);
+  const cache = snapshot.model.templates.get('v1/ConfigMap/default/helm-guestbook-cache');
+  assert.ok(cache, [...snapshot.model.templates.keys()].join('\n'));
+  assert.is(cache!.source.file, 'helm-guestbook/Chart.yaml');
+  assert.is(cache!.origin?.file, 'helm-guestbook/charts/cache/templates/cm.yaml');
+  assert.equal(snapshot.model.units?.size, 1, 'the subchart is part of its parent');
+});
+
 test('a chart that would fetch a dependency fails at its Chart.yaml with a fix, keeps its last good output, and the rest of the commit renders', async () => {
   const r = makeConfigRepoWith(
     repos,
