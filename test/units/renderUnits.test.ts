@@ -111,6 +111,25 @@ test("flux2-kustomize-helm-example's overlays render as Kustomize units over the
   assert.ok((await verifyOutput(repo, { outputRef: OUT })).ok);
 });
 
+test('two overlays that output the same object are a DUPLICATE_OBJECT naming both units, as two files would be', async () => {
+  const sameNamespace = Object.fromEntries(
+    Object.entries(PODINFO_OVERLAYS).map(([p, text]) => [
+      p,
+      text.replace(/namespace: podinfo-(staging|production)\n/, ''),
+    ]),
+  );
+  const r = makeConfigRepoWith(repos, { ...MEMBERS, ...sameNamespace, 'policies/all.yaml': everything }, 'flux shape');
+  const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  const duplicate = snapshot.model.problems.find(
+    (p) => p.code === 'DUPLICATE_OBJECT' && p.message.startsWith('HelmRelease podinfo/podinfo'),
+  );
+  assert.ok(duplicate, JSON.stringify(snapshot.model.problems));
+  assert.equal(
+    [duplicate!.file, duplicate!.message.split(' at ')[1]],
+    ['apps/staging/kustomization.yaml', 'apps/production/kustomization.yaml:1'],
+  );
+});
+
 test('a folder stops being a unit when an overlay names it as its base, and is one again when the overlay goes', async () => {
   const base = Object.fromEntries(Object.entries(PODINFO_OVERLAYS).filter(([p]) => p.startsWith('apps/base/')));
   const staging = Object.fromEntries(Object.entries(PODINFO_OVERLAYS).filter(([p]) => p.startsWith('apps/staging/')));
