@@ -14,7 +14,7 @@ const LAYERS = [
   ['git object store', ['commits', 'credentials']],
   ['branch formats', ['branches']],
   ['policy matching', ['selectors', 'interpreters', 'overrides', 'bindings']],
-  ['documents', ['documents', 'registrations']],
+  ['documents', ['documents', 'units', 'registrations']],
   ['scheduling', ['assignments', 'taints', 'evictions']],
   ['rendering', ['works', 'outputs']],
   ['delivery', ['deliveries']],

@@ -14,6 +14,7 @@ import { redactUrlsIn } from './commits/remoteUrl.ts';
 import { terminalSafe } from './text/terminalSafe.ts';
 import { RENDERED_BRANCH } from './branches/rendered/branch.ts';
 import { STATUS_BRANCH } from './branches/status/branch.ts';
+import { configureToolSearch } from './units/unitTools.ts';
 
 const HELP = `flotilla — run one application across many Kubernetes clusters, steered from Git.
 
@@ -74,6 +75,8 @@ const AGENT_USAGE = `usage: flotilla agent --cluster NAME --repo PATH|URL --kube
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // Helm and Kustomize units: the pinned tools of .tools/ first, then these folders.
+  configureToolSearch({ searchPath: process.env.PATH ?? '' });
   if (!command || command === '-h' || command === '--help' || command === 'help') {
     process.stdout.write(HELP);
     return 0;

@@ -69,7 +69,7 @@ try {
   const c = fleet.counts;
   progress(
     `generated ${fleet.files.size} files: ${c.templates} templates in ${c.namespaces} namespaces, ${c.clusters} clusters, ` +
-      `${c.propagationPolicies} PropagationPolicies, ${c.overridePolicies} OverridePolicies (${seconds(t)} s)`,
+      `${c.propagationPolicies} PropagationPolicies, ${c.overridePolicies} OverridePolicies, ${c.units} Helm/Kustomize units (${seconds(t)} s)`,
   );
   initBareRepo(repoDir);
   const statusFile = path.join(work, 'cluster-status.yaml');
@@ -104,6 +104,7 @@ try {
     ['template', fleet.edits.template],
     ['policy', fleet.edits.policy],
     ['cluster', fleet.edits.cluster],
+    ['unit', fleet.edits.unit],
   ];
   for (const [name, edit] of edits) {
     await importCommit(
@@ -213,6 +214,7 @@ try {
     sync_one_template_s: syncs.template!.seconds,
     sync_one_policy_s: syncs.policy!.seconds,
     sync_one_cluster_s: syncs.cluster!.seconds,
+    sync_one_unit_s: syncs.unit!.seconds,
     sync_one_template_warm_s: warm.seconds,
     sync_one_template_cpu_s: syncs.template!.cpuSeconds,
     sync_vs_cold: cold.report.seconds / syncs.template!.seconds,

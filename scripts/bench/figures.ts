@@ -14,6 +14,8 @@ export interface Figures {
   sync_one_template_s: number;
   sync_one_policy_s: number;
   sync_one_cluster_s: number;
+  /** One Helm chart's values changed: that unit runs again (helm template), the others come from their cache. */
+  sync_one_unit_s: number;
   /** The same kind of edit with the repo (and its pack cache) already open, as a long-running sync has it. */
   sync_one_template_warm_s: number;
   /** CPU time (user + system) of the one-template sync. */
@@ -184,6 +186,7 @@ const ORDER: [keyof Figures, string][] = [
   ['sync_one_template_s', 's'],
   ['sync_one_policy_s', 's'],
   ['sync_one_cluster_s', 's'],
+  ['sync_one_unit_s', 's, helm template once'],
   ['sync_one_template_warm_s', 's, repo open'],
   ['sync_one_template_cpu_s', 's, CPU'],
   ['sync_vs_cold', '×'],

@@ -10,6 +10,7 @@ import type {
   ReplicaSchedulingStrategy,
 } from '../../src/api/policy.ts';
 import { createRng, type Rng } from './prng.ts';
+import { UNITS, unitEdit, unitFiles } from './fleetUnits.ts';
 
 export type FleetSize = 'S' | 'M' | 'L' | 'XL';
 
@@ -35,13 +36,15 @@ export interface Fleet {
   clusters: Cluster[];
   /** `--cluster-status` stream: every Cluster with status.resourceSummary and a Ready condition. */
   clusterStatus: string;
-  edits: { template: FileEdit; policy: FileEdit; cluster: FileEdit };
+  edits: { template: FileEdit; policy: FileEdit; cluster: FileEdit; unit: FileEdit };
   counts: {
     templates: number;
     clusters: number;
     propagationPolicies: number;
     overridePolicies: number;
     namespaces: number;
+    /** Helm charts and Kustomize folders, rendered by the pinned tools. */
+    units: number;
   };
 }
 
@@ -134,14 +137,30 @@ export function generateFleet(size: FleetSize, seed = 'flotilla-bench'): Fleet {
       stringify(overridePolicy(rng, d.app, d.ns, clusters), yamlOptions),
     );
 
+  // Helm and Kustomize units spread over the team namespaces, each namespace's policy selecting their objects.
+  const unitNamespaces = Array.from(
+    { length: UNITS[size] },
+    (_, i) => `team-${String(i % namespaces).padStart(4, '0')}`,
+  );
+  unitNamespaces.forEach((ns, i) => {
+    for (const [p, text] of unitFiles(i, ns)) files.set(p, text);
+  });
+
   const clusterStatus = clusters.map((c) => stringify(c, yamlOptions)).join('---\n');
   const sorted = new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return {
     files: sorted,
     clusters: [...clusters].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1)),
     clusterStatus,
-    edits: buildEdits(sorted, clusters, deployments, seed),
-    counts: { templates, clusters: clusterCount, propagationPolicies, overridePolicies: overridden.length, namespaces },
+    edits: { ...buildEdits(sorted, clusters, deployments, seed), unit: unitEdit(unitNamespaces[0]!) },
+    counts: {
+      templates,
+      clusters: clusterCount,
+      propagationPolicies,
+      overridePolicies: overridden.length,
+      namespaces,
+      units: unitNamespaces.length,
+    },
   };
 }
 
@@ -443,7 +462,7 @@ function buildEdits(
   clusters: readonly Cluster[],
   deployments: readonly { app: string; ns: string }[],
   seed: string,
-): Fleet['edits'] {
+): Omit<Fleet['edits'], 'unit'> {
   const d = deployments[Math.floor(deployments.length / 2)]!;
   const templatePath = `templates/${d.ns}/${d.app}/deployment.yaml`;
   const templateText = files.get(templatePath)!.replace(/(image: \S+):\S+/, '$1:v2.0.0-bench');

@@ -22,6 +22,25 @@ export interface Template {
   autoscaledBy?: string;
   /** Where some fields are written, by path (`spec.providerClusters[0].name`): for problems found after parsing. */
   fieldSources?: Record<string, SourceSpan>;
+  /** For an object a unit output: the file its tool named (Helm's `# Source:`), `source` being the unit's marker file. */
+  origin?: SourceSpan;
+}
+
+/** A folder rendered by Helm or Kustomize (units/): what plan, explain, history and blame name as the source. */
+export interface UnitOrigin {
+  /** The unit's folder. */
+  dir: string;
+  tool: 'helm' | 'kustomize';
+  /** Chart.yaml or the kustomization: the unit's name in the output index, and its templates' `source.file`. */
+  marker: string;
+  /** `helm v3.17.2`, `kustomize v5.5.0`. */
+  toolVersion?: string;
+  /** Helm: the release, its namespace and the value files applied (values.yaml first). */
+  release?: string;
+  namespace?: string;
+  valueFiles?: string[];
+  /** The options file, when the folder has one. */
+  optionsFile?: string;
 }
 
 /** One file's objects, before cross-file checks (duplicates, scopes). */
@@ -33,7 +52,10 @@ export interface FileObjects {
     manifest: Record<string, unknown>;
     source: SourceSpan;
     fieldSources?: Record<string, SourceSpan>;
+    origin?: SourceSpan;
   }[];
+  /** Set when the "file" is a Helm or Kustomize unit (file = its marker): its templates are the tool's output. */
+  unit?: UnitOrigin;
   propagationPolicies: Located<PropagationPolicy>[];
   overridePolicies: Located<OverridePolicy>[];
   clusterTaintPolicies: Located<ClusterTaintPolicy>[];
@@ -64,5 +86,7 @@ export interface ConfigModel {
   collided?: Map<string, Template>;
   /** Files that could not be parsed: what they rendered before is held. */
   unreadableFiles: Set<string>;
+  /** Helm and Kustomize units read, by marker file (a template's source.file). */
+  units?: Map<string, UnitOrigin>;
   problems: Problem[];
 }

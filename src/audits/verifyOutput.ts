@@ -14,7 +14,14 @@ import { deepEqual } from '../assignments/needsReschedule.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { isIndexPath, INDEX_PATH, type OutputIndex } from '../branches/rendered/outputIndex.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
-import { CLUSTER_STATUS_FILE, CLUSTER_STATUS_NONE, LAST_GOOD_TRAILER } from '../branches/rendered/trailers.ts';
+import {
+  CLUSTER_STATUS_FILE,
+  CLUSTER_STATUS_NONE,
+  LAST_GOOD_TRAILER,
+  RENDER_TOOLS_TRAILER,
+} from '../branches/rendered/trailers.ts';
+import type { UnitTool } from '../units/detectUnits.ts';
+import { toolVersions } from '../units/unitTools.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
 import { readTextFiles } from '../commits/readPathOids.ts';
@@ -75,7 +82,7 @@ export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev
   );
   const actual = new Map([...files].map(([path, f]) => [path, blobs.get(f.oid)!]));
 
-  const unreplayable = whyNotReproducible(trailers);
+  const unreplayable = whyNotReproducible(trailers) ?? (await otherTools(trailers));
   if (unreplayable) {
     // What Flotilla wrote is known (the render commit's tree), so edits made on top of it are still caught.
     const written = await listTreeFiles(repo, render.tree);
@@ -125,6 +132,13 @@ export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev
   // A cluster being evicted from keeps, untouched, the copy the render before had: that is what it must hold.
   for (const [path, text] of await evictedCopies(repo, snapshot.index, parent?.tree)) expected.set(path, text);
   const heldKeys = [...snapshot.output.explanations].filter(([, e]) => e.held).map(([key]) => key);
+  // A file or unit that could not be read (a chart whose render failed) kept what it rendered before: its templates
+  // are known only from the index the render started from, and held like the invalid ones.
+  if (snapshot.model.unreadableFiles.size > 0 && parent) {
+    const before = await readIndex(repo, parent.tree);
+    for (const [key, entry] of Object.entries(before?.templates ?? {}))
+      if (snapshot.model.unreadableFiles.has(entry.file) && !heldKeys.includes(key)) heldKeys.push(key);
+  }
   const unchecked = new Set<string>();
   for (const key of heldKeys) {
     const ref = parseRefKey(key);
@@ -203,6 +217,20 @@ function whyNotReproducible(trailers: Record<string, string>): string | undefine
     return 'rendered with cluster state by a Flotilla that did not record it (no Cluster-Status trailer)';
   }
   return undefined;
+}
+
+/**
+ * Helm and Kustomize output depends on the tool's version: a render is replayed only with the tools it recorded
+ * (Render-Tools), never compared against another version's output.
+ */
+async function otherTools(trailers: Record<string, string>): Promise<string | undefined> {
+  const recorded = trailers[RENDER_TOOLS_TRAILER];
+  if (!recorded) return undefined;
+  const tools = recorded.split(', ').map((t) => t.split(' ')[0] as UnitTool);
+  const here = await toolVersions(tools);
+  return here === recorded
+    ? undefined
+    : `rendered with ${recorded}, and this machine has ${here}: a Helm or Kustomize render is replayed only with the same tools (npm ci installs the pinned ones)`;
 }
 
 interface ReplayInputs {

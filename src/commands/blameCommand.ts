@@ -1,5 +1,6 @@
+import { readTemplateUnit } from '../audits/readTemplateUnit.ts';
 import { parseArgs } from 'node:util';
-import { groupOf, parseRefKey, type ObjectRef } from '../api/kinds.ts';
+import { groupOf, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
 import { readBlame, type Blame, type BlameSource } from '../audits/readBlame.ts';
 import { printable } from '../views/printTable.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
@@ -48,12 +49,14 @@ export async function blameCommand(argv: string[], ctx: ReadCommandContext): Pro
     return 1;
   }
   const output = values.output ?? 'text';
-  if (output === 'json' || output === 'yaml') ctx.out(render(output, blame));
-  else ctx.out(terminalSafe(formatBlame(blame, values['rendered-branch'] ?? RENDERED_BRANCH), { multiline: true }));
+  const unit = await readTemplateUnit(fleet.repo, blame.appliedRenderedCommit, (key) => key === refKey(blame.object));
+  const shown = unit ? { ...blame, unit } : blame;
+  if (output === 'json' || output === 'yaml') ctx.out(render(output, shown));
+  else ctx.out(terminalSafe(formatBlame(shown, values['rendered-branch'] ?? RENDERED_BRANCH), { multiline: true }));
   return 0;
 }
 
-export function formatBlame(b: Blame, renderedBranch: string): string {
+export function formatBlame(b: Blame & { unit?: string }, renderedBranch: string): string {
   const what = `${b.object.kind} ${b.object.namespace ? `${b.object.namespace}/` : ''}${b.object.name}`;
   const lines = [
     `${what} on ${b.cluster}`,
@@ -61,6 +64,8 @@ export function formatBlame(b: Blame, renderedBranch: string): string {
     `  subject:   ${printable(b.source.subject)}`,
     `  rendered:  ${b.appliedRenderedCommit.slice(0, 12)} (${b.path})`,
   ];
+  // The Helm chart or Kustomize folder that output it, with the release and value files.
+  if (b.unit) lines.push(`  unit:      ${b.unit}`);
   if (b.status)
     lines.push(
       `  status:    applied=${b.status.applied}, health=${b.status.health}${b.status.message ? `, ${printable(b.status.message)}` : ''}`,

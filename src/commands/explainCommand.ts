@@ -1,6 +1,7 @@
+import { describeTemplateUnit } from '../units/describeUnit.ts';
 import { stringify } from 'yaml';
 import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
-import { describeRef, groupOf, parseRefKey } from '../api/kinds.ts';
+import { describeRef, groupOf, parseRefKey, refKey } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { readOutputFolder } from '../outputs/previousOutputs.ts';
 import { readExplanations } from '../views/readExplanations.ts';
@@ -48,14 +49,21 @@ export async function explainCommand(
     );
     return 1;
   }
-  if (opts.output === 'json') opts.out(`${JSON.stringify(explanation, null, 2)}\n`);
-  else if (opts.output === 'yaml') opts.out(stringify(explanation, GO_YAML_STRINGIFY_OPTIONS));
-  else opts.out(terminalSafe(formatExplanation(explanation, [...model.clusters.keys()].sort()), { multiline: true }));
+  const source = describeTemplateUnit(model, model.templates.get(refKey(explanation.ref)));
+  const shown = source ? { ...explanation, source } : explanation;
+  if (opts.output === 'json') opts.out(`${JSON.stringify(shown, null, 2)}\n`);
+  else if (opts.output === 'yaml') opts.out(stringify(shown, GO_YAML_STRINGIFY_OPTIONS));
+  else
+    opts.out(
+      terminalSafe(formatExplanation(explanation, [...model.clusters.keys()].sort(), source), { multiline: true }),
+    );
   return 0;
 }
 
-export function formatExplanation(e: TemplateExplanation, clusters: readonly string[]): string {
+export function formatExplanation(e: TemplateExplanation, clusters: readonly string[], source?: string): string {
   const lines = [`${describeRef(e.ref)} (${e.ref.apiVersion})`];
+  // A Helm chart's or Kustomize folder's object: which unit, release and value files produced it.
+  if (source) lines.push(`  source: ${source}`);
   if (e.held) lines.push(`  held: ${e.held}`);
   lines.push(`  policy: ${e.policy ?? '(none)'}`, `  why: ${e.policyReason}`);
   if (e.schedule)

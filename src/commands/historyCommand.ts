@@ -1,3 +1,5 @@
+import { parseRefKey } from '../api/kinds.ts';
+import { readTemplateUnit } from '../audits/readTemplateUnit.ts';
 import { readObjectHistory } from '../audits/readObjectHistory.ts';
 import { renderHistoryTable } from '../audits/renderHistoryTable.ts';
 import { openRepo } from '../commits/openRepo.ts';
@@ -29,7 +31,20 @@ export async function historyCommand(
   });
   if (opts.output === 'json') opts.out(`${JSON.stringify(history, null, 2)}\n`);
   else if (opts.output === 'yaml') opts.out((await import('yaml')).stringify(history, GO_YAML_STRINGIFY_OPTIONS));
-  else if (history.length) opts.out(renderHistoryTable(history));
+  else if (history.length) {
+    // An object a Helm chart or Kustomize folder outputs: the unit (release, value files) at the newest render.
+    const newest = history.find((h) => !h.foreign);
+    const unit = newest
+      ? await readTemplateUnit(repo, newest.outputCommit, (key) => {
+          const ref = parseRefKey(key);
+          return (
+            ref.kind === kind && ref.name === name && (opts.namespace === undefined || ref.namespace === opts.namespace)
+          );
+        })
+      : undefined;
+    if (unit) opts.out(`source: ${unit}\n`);
+    opts.out(renderHistoryTable(history));
+  }
   if (history.length === 0) {
     opts.err(
       `flotilla: ${opts.target}${opts.namespace ? ` in namespace ${opts.namespace}` : ''}${opts.cluster ? ` on ${opts.cluster}` : ''} never appears on ${opts.outputRef.replace('refs/heads/', '')}\n`,

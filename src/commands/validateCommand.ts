@@ -40,7 +40,10 @@ export async function validateCommand(opts: CommonOptions): Promise<number> {
   } else {
     // Problems quote file names, object names and values from the change under review.
     for (const p of problems) opts.out(`${terminalSafe(formatProblem(p), { multiline: true })}\n`);
-    const counts = `${model.templates.size} templates, ${model.propagationPolicies.length} propagation policies, ${model.overridePolicies.length} override policies, ${model.clusters.size} clusters`;
+    const units = model.units?.size ?? 0;
+    const fromUnits = [...model.templates.values()].filter((t) => model.units?.has(t.source.file)).length;
+    const templates = `${model.templates.size} templates${units > 0 ? ` (${fromUnits} from ${units} Helm and Kustomize units)` : ''}`;
+    const counts = `${templates}, ${model.propagationPolicies.length} propagation policies, ${model.overridePolicies.length} override policies, ${model.clusters.size} clusters`;
     opts.out(
       `${problems.length ? '\n' : ''}${sha.slice(0, 12)}: ${counts}; ${errors} errors, ${problems.length - errors} warnings\n`,
     );

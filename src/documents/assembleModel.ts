@@ -58,6 +58,7 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
   for (const f of all) {
     model.problems.push(...f.problems);
     if (f.unreadable) model.unreadableFiles.add(f.file);
+    if (f.unit) (model.units ??= new Map()).set(f.file, f.unit);
     for (const ref of f.broken) model.held.add(refKey(ref));
     for (const t of f.templates) {
       const scoped = clusterScoped.has(`${t.ref.apiVersion}/${t.ref.kind}`);
@@ -70,6 +71,7 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
         manifest: t.manifest,
         source: t.source,
         ...(t.fieldSources ? { fieldSources: t.fieldSources } : {}),
+        ...(t.origin ? { origin: t.origin } : {}),
       };
       model.templates.set(refKey(ref), template);
     }

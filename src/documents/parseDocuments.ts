@@ -195,10 +195,12 @@ function kubectlSeparatorProblem(text: string): { line: number; message: string;
   return undefined;
 }
 
+// A chart or kustomization in a folder of its own is rendered as a unit (src/units/): its files never reach this
+// parser. What does is one at the repository's root, or a template or kustomization outside such a folder.
 const HELM_FIX =
-  'list the chart in .flotillaignore (for example `charts/`) and commit what `helm template` renders instead; Flotilla does not render Helm or Kustomize sources yet';
+  'keep the chart in a folder of its own (not the repository root) with its Chart.yaml: Flotilla renders that folder with helm template; or list it in .flotillaignore';
 const KUSTOMIZE_FIX =
-  'list it in .flotillaignore and commit what `kustomize build` renders instead; Flotilla does not render Helm or Kustomize sources yet';
+  'name it kustomization.yaml in a folder of its own (not the repository root): Flotilla renders that folder with kustomize; or list it in .flotillaignore';
 
 /** Files that are a Helm chart's or Kustomize's by their name alone; the manifests they stand for are not in them. */
 function sourceFormat(file: string): { message: string; fix: string } | undefined {

@@ -28,5 +28,7 @@ export const PROBLEM_CODES = [
   'UNKNOWN_CLUSTER',
   'TYPE_NOT_SERVED',
   'RENDER_FAILED',
+  'UNIT_FAILED',
+  'TOOL_MISSING',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

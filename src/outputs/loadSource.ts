@@ -29,6 +29,10 @@ import { oversizedFile } from './oversizedFile.ts';
 import { readBlobsWithin } from '../commits/readBlobs.ts';
 import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
+import { isUnitInput, markerTool, unitsReading, type SourceUnit, type UnitLayout } from '../units/detectUnits.ts';
+import { readUnitLayout, readUnitLayoutChange } from '../units/readUnitLayout.ts';
+import { renderUnits } from '../units/renderUnits.ts';
+import { toolVersions } from '../units/unitTools.ts';
 
 export interface LoadedSource {
   model: ConfigModel;
@@ -42,6 +46,8 @@ export interface LoadedSource {
    * holding only clusters, before and after); null for any other change and for full renders.
    */
   onlyClustersChanged: ReadonlySet<string> | null;
+  /** The tools that render the commit's Helm and Kustomize units (the Render-Tools trailer); absent without units. */
+  tools?: string;
 }
 
 /**
@@ -63,11 +69,17 @@ export async function loadSource(
   };
   if (previous) {
     const changes = await diffTrees(repo, previous.tree, tree);
-    if (!changes.some((c) => c.path === IGNORE_FILE))
-      return withIgnoreProblem(await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected));
+    const loaded = changes.some((c) => c.path === IGNORE_FILE)
+      ? null
+      : await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected);
+    if (loaded) return withIgnoreProblem(loaded);
   }
-  const files = [...(await listTreeFiles(repo, tree))].filter(([path]) => isConfigFile(path, ignore));
+  // A Helm chart's or a kustomization's files are its unit's inputs, never manifests: the unit stands for them.
+  const listed = await listTreeFiles(repo, tree);
+  const layout = await readUnitLayout(repo, tree, ignore, undefined, listed);
+  const files = [...listed].filter(([path]) => isConfigFile(path, ignore) && !isUnitInput(layout, path));
   const parsed = await readFiles(repo, new Map(files.map(([path, f]) => [path, f.oid])));
+  for (const [marker, f] of await renderUnits(repo, tree, layout.units)) parsed.set(marker, f);
   const model = assembleModel(parsed.values());
   await previous?.index.loadAll();
   const affected = new Set<string>([
@@ -78,7 +90,14 @@ export async function loadSource(
   const touched = new Map<string, FileObjects | null>(parsed);
   for (const [f] of previous?.index.files() ?? []) if (!touched.has(f)) touched.set(f, null);
   await saveKarmadaFiles(repo, tree, () => [...parsed].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path));
-  return withIgnoreProblem({ model, affected, touchedFiles: touched, full: true, onlyClustersChanged: null });
+  return withIgnoreProblem({
+    model,
+    affected,
+    touchedFiles: touched,
+    full: true,
+    onlyClustersChanged: null,
+    ...(await usedTools(layout)),
+  });
 }
 
 async function loadIncremental(
@@ -88,16 +107,49 @@ async function loadIncremental(
   changes: TreeChange[],
   ignore: IgnoreRules | undefined,
   alsoAffected: ReadonlySet<string>,
-): Promise<LoadedSource> {
+): Promise<LoadedSource | null> {
   const { index } = previous;
-  const changed = changes.filter((c) => isConfigFile(c.path, ignore));
-  const changedPaths = new Set(changed.map((c) => c.path));
+  // A change to a unit's input (its folder, a base, a file its kustomization names) renders the unit again; a marker
+  // file removed (the folder is no unit any more) drops what the unit output, whatever its name.
+  const { layout, before } = await readUnitLayoutChange(repo, tree, ignore, { tree: previous.tree, changes });
+  const changedUnits = new Set<SourceUnit>();
+  for (const c of changes) for (const unit of unitsReading(layout.units, c.path)) changedUnits.add(unit);
+  // A folder can become a unit, or stop being one, without a change of its own (an overlay naming it as a base came or
+  // went): it renders, or its objects go.
+  const goneUnits: string[] = [];
+  if (before) {
+    const was = new Set(before.units.map((u) => u.marker));
+    const now = new Set(layout.units.map((u) => u.marker));
+    for (const unit of layout.units) if (!was.has(unit.marker)) changedUnits.add(unit);
+    for (const marker of was) if (!now.has(marker)) goneUnits.push(marker);
+  }
+  // A unit gone leaves its folder's files to be read as manifests, which no diff names: the commit is read whole.
+  if (goneUnits.length > 0 && before?.units.some((u) => goneUnits.includes(u.marker) && !isUnitInput(layout, u.marker)))
+    return null;
+  const changed = changes.filter(
+    (c) =>
+      (isConfigFile(c.path, ignore) && !isUnitInput(layout, c.path)) ||
+      (!c.newOid && markerTool(c.path.slice(c.path.lastIndexOf('/') + 1)) !== undefined),
+  );
+  const renderedUnits = await renderUnits(repo, tree, [...changedUnits]);
+  const changedPaths = new Set([...changed.map((c) => c.path), ...renderedUnits.keys(), ...goneUnits]);
   const touched = new Map<string, FileObjects | null>();
   const oldVersions: FileObjects[] = [];
 
   // Round 1: changed files (both versions), and the files holding Karmada objects: every one when one of them changed,
   // else those that concern the whole fleet; the rest, namespace by namespace, once the templates to render are known.
-  await index.load({ files: changedPaths });
+  // Files that became a unit's inputs were manifests (or broken ones) before: their own index entries go. When the
+  // units changed, that is any file of the index (a folder with plain manifests gained a kustomization).
+  const formerFiles = new Set(
+    changes
+      .map((c) => c.path)
+      .filter((path) => isUnitInput(layout, path) && isConfigFile(path, ignore) && !renderedUnits.has(path)),
+  );
+  if (before) {
+    await index.loadAll();
+    for (const [path] of index.files()) if (isUnitInput(layout, path) && !unitAt(layout, path)) formerFiles.add(path);
+  }
+  await index.load({ files: [...changedPaths, ...formerFiles] });
   const karmadaPaths = index.karmadaFiles();
   // The copy on disk, when it holds exactly this tree's Karmada files as they are: the files a render needs are then
   // picked from it by namespace, without reading, or looking up the blob of, every policy and cluster file.
@@ -115,6 +167,12 @@ async function loadIncremental(
     repo,
     new Map(changed.filter((c) => c.oldOid && index.file(c.path)?.karmada).map((c) => [c.path, c.oldOid!])),
   );
+  for (const [marker, f] of renderedUnits) {
+    loaded.set(marker, f);
+    touched.set(marker, f);
+  }
+  for (const marker of goneUnits) touched.set(marker, null);
+  for (const path of formerFiles) if (index.file(path)) touched.set(path, null);
   for (const c of changed) {
     touched.set(c.path, loaded.get(c.path) ?? null);
     const old = oldKarmada.get(c.path);
@@ -160,7 +218,7 @@ async function loadIncremental(
       }
     }
   }
-  await loadFiles(repo, tree, extraFiles, loaded, mayBeKept);
+  await loadFiles(repo, tree, extraFiles, loaded, mayBeKept, layout);
 
   // Round 2+: the files of affected templates, then of their dependencies, until nothing new is needed.
   let model = assembleModel(loaded.values(), { changedFiles: changedPaths });
@@ -200,7 +258,7 @@ async function loadIncremental(
     }
     if (missing.size === 0) break;
     for (const file of missing) asked.add(file);
-    await loadFiles(repo, tree, missing, loaded, mayBeKept);
+    await loadFiles(repo, tree, missing, loaded, mayBeKept, layout);
     model = assembleModel(loaded.values(), { changedFiles: changedPaths });
     for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   }
@@ -219,7 +277,8 @@ async function loadIncremental(
     affected,
     touchedFiles: touched,
     full: false,
-    onlyClustersChanged: clustersOnly(changed, touched, oldVersions),
+    onlyClustersChanged: changedUnits.size > 0 ? null : clustersOnly(changed, touched, oldVersions),
+    ...(await usedTools(layout)),
   };
 }
 
@@ -257,10 +316,30 @@ async function loadFiles(
   tree: string,
   paths: Iterable<string>,
   into: Map<string, FileObjects>,
-  mayBeKept?: (path: string) => boolean,
+  mayBeKept: ((path: string) => boolean) | undefined,
+  layout: UnitLayout,
 ): Promise<void> {
-  for (const [path, f] of await karmadaFilesAt(repo, await readPathOids(repo, tree, [...paths]), mayBeKept))
+  // The index names a unit's templates by its marker file: the unit is rendered (from its cache, when unchanged).
+  const units = new Set<SourceUnit>();
+  const plain: string[] = [];
+  for (const path of paths) {
+    const unit = unitAt(layout, path);
+    if (unit) units.add(unit);
+    // A unit's input the index still names (it was a manifest before): the unit that reads it stands for it now.
+    else if (!isUnitInput(layout, path)) plain.push(path);
+  }
+  for (const [path, f] of await karmadaFilesAt(repo, await readPathOids(repo, tree, plain), mayBeKept))
     into.set(path, f.objects());
+  for (const [marker, f] of await renderUnits(repo, tree, [...units])) into.set(marker, f);
+}
+
+async function usedTools(layout: UnitLayout): Promise<{ tools?: string }> {
+  return layout.units.length > 0 ? { tools: await toolVersions(layout.units.map((u) => u.tool)) } : {};
+}
+
+/** The unit whose marker file this is. */
+function unitAt(layout: UnitLayout, path: string): SourceUnit | undefined {
+  return layout.units.find((u) => u.marker === path);
 }
 
 /**

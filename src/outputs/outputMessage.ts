@@ -9,7 +9,7 @@ import type { FailoverEvent } from '../works/renderTemplates.ts';
 import { commitMessageSafe } from './commitMessageSafe.ts';
 import { RENDERED_FORMAT_VERSION } from '../branches/rendered/branch.ts';
 import { FORMAT_TRAILER } from '../branches/formatVersion.ts';
-import { AUTOSCALED_TRAILER } from '../branches/rendered/trailers.ts';
+import { AUTOSCALED_TRAILER, RENDER_TOOLS_TRAILER } from '../branches/rendered/trailers.ts';
 
 /** What a commit says about cluster state: its failover decisions, and the trailers the next sync compares. */
 export interface FailoverContext {
@@ -50,6 +50,7 @@ export function buildOutputMessage(
   problems: readonly Problem[],
   context?: FailoverContext,
   rescheduled: readonly string[] = [],
+  tools?: string,
 ): string {
   const subject = source.message.split('\n')[0] ?? '';
   const clusters = Object.keys(changes).sort();
@@ -123,6 +124,7 @@ export function buildOutputMessage(
   if (context?.state.autoscaled) lines.push(`${AUTOSCALED_TRAILER}: ${context.state.autoscaled}`);
   if (context?.state.inputs) lines.push(`Cluster-Status: ${context.state.inputs.clusterStatus}`);
   if (context?.state.inputs?.renderTime) lines.push(`Render-Time: ${context.state.inputs.renderTime}`);
+  if (tools) lines.push(`${RENDER_TOOLS_TRAILER}: ${tools}`);
   lines.push(
     `Source-Commit: ${source.oid}`,
     `Source-Author: ${source.author.name} <${source.author.email}>`,

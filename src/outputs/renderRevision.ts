@@ -243,6 +243,7 @@ export async function renderRevision(
         problems,
         { rerender, failover: out.failover, clusters: model.clusters, state, retried: [...retried.values()] },
         rescheduledTemplates(out.explanations),
+        loaded.tools,
       ),
       author: identity,
       committer: identity,

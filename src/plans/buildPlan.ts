@@ -16,6 +16,8 @@ export interface PlanSide {
   sha: string;
   files: ReadonlyMap<string, string>;
   index: OutputIndex;
+  /** The Helm or Kustomize unit each template of this side came from, by refKey (describeUnit). */
+  units?: ReadonlyMap<string, string>;
 }
 
 export interface PlanInput {
@@ -68,6 +70,12 @@ export function buildPlan(input: PlanInput): Plan {
     ...Object.values(clusters).flatMap((c) => [...c.added, ...c.removed].map((o) => o.ref)),
   ]);
   const problems = [...head.problems].sort(compareProblems);
+  const sources = new Map<string, string>();
+  for (const c of Object.values(clusters))
+    for (const o of [...c.added, ...c.changed, ...c.removed]) {
+      const source = head.units?.get(o.ref) ?? base.units?.get(o.ref);
+      if (source) sources.set(o.ref, source);
+    }
   return {
     base: base.sha,
     head: head.sha,
@@ -88,6 +96,9 @@ export function buildPlan(input: PlanInput): Plan {
       allowReason: head.trailers[ALLOW_PRUNE_TRAILER],
       ...(input.pruneThreshold !== undefined ? { threshold: input.pruneThreshold } : {}),
     }),
+    ...(sources.size > 0
+      ? { sources: [...sources].sort(([a], [b]) => (a < b ? -1 : 1)).map(([ref, source]) => ({ ref, source })) }
+      : {}),
   };
 }
 

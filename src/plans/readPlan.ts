@@ -1,3 +1,4 @@
+import { describeTemplateUnit } from '../units/describeUnit.ts';
 import { parseYamlValue } from '../yaml/blockYaml.ts';
 import type { AutoscaledReplicas } from '../outputs/autoscaledTemplates.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
@@ -48,11 +49,12 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
   }
   const commit = await readCommitInfo(repo, head.sha);
   return buildPlan({
-    base: { sha: base.sha, files: baseFiles, index: base.index },
+    base: { sha: base.sha, files: baseFiles, index: base.index, units: unitsOf(base.model) },
     head: {
       sha: head.sha,
       files: headFiles,
       index: head.index,
+      units: unitsOf(head.model),
       problems: [...head.model.problems, ...head.output.problems],
       explanations: head.output.explanations,
       trailers: parseTrailers(commit.message),
@@ -60,6 +62,17 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
     },
     ...(req.pruneThreshold !== undefined ? { pruneThreshold: req.pruneThreshold } : {}),
   });
+}
+
+/** refKey → the unit its template came from, for the templates Helm and Kustomize units output. */
+function unitsOf(model: ConfigModel): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!model.units) return out;
+  for (const [key, t] of model.templates) {
+    const source = describeTemplateUnit(model, t);
+    if (source) out.set(key, source);
+  }
+  return out;
 }
 
 function bindingsOf(files: ReadonlyMap<string, string>): Map<string, ResourceBinding> {

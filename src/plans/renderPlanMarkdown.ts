@@ -36,6 +36,14 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     }
     head.push('');
   }
+  if (plan.sources?.length) {
+    head.push(
+      '**From Helm and Kustomize units**',
+      '',
+      ...capped(plan.sources.map((s) => `- ${escapeMarkdown(describePlanRef(s.ref))}: ${escapeMarkdown(s.source)}`)),
+      '',
+    );
+  }
   if (plan.lookTwice.length) {
     head.push(
       '**Look twice**',

@@ -52,4 +52,6 @@ export interface Plan {
   /** Added or changed objects to look at twice: cluster-wide RBAC, kube-* namespaces, overwrite, Secrets. */
   lookTwice: LookTwiceNote[];
   prune: PruneVerdict;
+  /** Objects of the change that a Helm chart or Kustomize folder output, with the unit (release, value files) named. */
+  sources?: { ref: string; source: string }[];
 }

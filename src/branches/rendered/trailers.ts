@@ -11,6 +11,12 @@ export const PENDING_BINDINGS_TRAILER = 'Pending-Bindings';
  */
 export const AUTOSCALED_TRAILER = 'Autoscaled-Replicas';
 
+/**
+ * Trailer of an output commit whose source holds Helm or Kustomize units: the tools that rendered them
+ * (`helm v3.17.2, kustomize v5.5.0`; `helm missing` when none was found). verify replays only with the same ones.
+ */
+export const RENDER_TOOLS_TRAILER = 'Render-Tools';
+
 /** Cluster-Status trailer values other than a status commit: the state came from a file, or there was no status branch. */
 export const CLUSTER_STATUS_FILE = 'file';
 export const CLUSTER_STATUS_NONE = 'none';

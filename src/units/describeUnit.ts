@@ -1,0 +1,26 @@
+import type { ConfigModel, Template, UnitOrigin } from '../api/model.ts';
+
+/**
+ * The unit a template came from, as plan, explain, history and blame name it (pure): `Helm chart helm-guestbook
+ * (release helm-guestbook in default, values helm-guestbook/values.yaml; helm v3.17.2), helm-guestbook/templates/
+ * deployment.yaml` or `Kustomize folder apps/staging (apps/staging/kustomization.yaml; kustomize v5.5.0)`.
+ */
+export function describeUnit(unit: UnitOrigin, originFile?: string): string {
+  const tool = unit.toolVersion ? `; ${unit.toolVersion}` : '';
+  if (unit.tool === 'helm') {
+    const values = unit.valueFiles?.length ? `, values ${unit.valueFiles.join(', ')}` : '';
+    const release = unit.release ? `release ${unit.release} in ${unit.namespace ?? 'default'}` : unit.marker;
+    const file = originFile && originFile !== unit.marker ? `, ${originFile}` : '';
+    return `Helm chart ${unit.dir} (${release}${values}${tool})${file}`;
+  }
+  return `Kustomize folder ${unit.dir} (${unit.marker}${tool})`;
+}
+
+/** describeUnit for a template of the model, undefined for one read from a plain file. */
+export function describeTemplateUnit(
+  model: Pick<ConfigModel, 'units'>,
+  template: Template | undefined,
+): string | undefined {
+  const unit = template && model.units?.get(template.source.file);
+  return unit ? describeUnit(unit, template.origin?.file) : undefined;
+}

@@ -1,0 +1,216 @@
+import { compareProblems, type Problem } from '../errors/problem.ts';
+import type { KustomizationReference } from './parseKustomization.ts';
+
+export type UnitTool = 'helm' | 'kustomize';
+
+/** A folder rendered by a tool: its outputs are resource templates, its files are never read as manifests. */
+export interface SourceUnit {
+  /** The folder, repo-relative, no trailing slash ('' for the repository's root). */
+  dir: string;
+  tool: UnitTool;
+  /** The file that makes the folder a unit (Chart.yaml, kustomization.yaml…): the unit's name in the output index. */
+  marker: string;
+  /** What the tool reads, folders ending in '/', files as they are: the unit's folder first, then the bases and files its kustomization names (transitively). */
+  inputs: string[];
+  /** Problems of its kustomizations (remote bases, paths outside the commit): the unit is not run while it has any. */
+  problems: Problem[];
+}
+
+export interface UnitLayout {
+  units: SourceUnit[];
+  /** Folders holding a chart or a kustomization, and folders a kustomization names, each ending in '/'. */
+  inputDirs: string[];
+  /** Single files a kustomization names outside those folders. */
+  inputFiles: string[];
+}
+
+export const HELM_MARKERS = ['Chart.yaml'] as const;
+/** The names kustomize accepts (konfig.RecognizedKustomizationFileNames), in its order of preference. */
+export const KUSTOMIZE_MARKERS = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
+
+export function markerTool(name: string): UnitTool | undefined {
+  if ((KUSTOMIZE_MARKERS as readonly string[]).includes(name)) return 'kustomize';
+  if ((HELM_MARKERS as readonly string[]).includes(name)) return 'helm';
+  return undefined;
+}
+
+function dirOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+const asDir = (dir: string) => `${dir}/`;
+
+/** `dir` joined with a relative path, normalised; undefined when it climbs out of the repository. */
+export function resolveRelative(dir: string, relative: string): string | undefined {
+  const out = dir === '' ? [] : dir.split('/');
+  for (const segment of relative.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(segment);
+  }
+  return out.join('/');
+}
+
+/**
+ * The units of a commit, as Argo CD detects them (pure): a folder holding a kustomization is a Kustomize unit, one
+ * holding Chart.yaml a Helm unit (a folder with both is Kustomize's, as in Argo CD). A chart inside a chart is a
+ * subchart, part of the outer one; a kustomization another one names (a base, a component) is an input of the units
+ * naming it, not a unit of its own, so an overlay and its base never output the same objects twice.
+ * `references` gives each kustomization's parsed references (parseKustomization).
+ */
+export function detectUnits(
+  paths: readonly string[],
+  references: (marker: string) => { references: KustomizationReference[]; problems: Problem[] },
+  included: (marker: string) => boolean = () => true,
+): UnitLayout {
+  const candidates = new Map<string, { tool: UnitTool; marker: string }>();
+  for (const path of paths) {
+    const tool = markerTool(baseName(path));
+    // A kustomization or chart at the root would make every file of the repository, policies too, its input.
+    if (!tool || !path.includes('/') || !included(path)) continue;
+    const dir = dirOf(path);
+    const had = candidates.get(dir);
+    if (had?.tool === 'kustomize' && (tool === 'helm' || rank(had.marker) < rank(path))) continue;
+    candidates.set(dir, { tool, marker: path });
+  }
+  const isDir = folderTest(paths);
+  const files = new Set(paths);
+  const chartDirs = [...candidates].filter(([, c]) => c.tool === 'helm').map(([dir]) => dir);
+  const insideChart = (dir: string) => chartDirs.some((chart) => chart !== dir && asDir(dir).startsWith(asDir(chart)));
+
+  // Each kustomization's direct inputs, resolved in the commit; problems for what is not there.
+  const direct = new Map<string, { dirs: string[]; files: string[]; problems: Problem[] }>();
+  for (const [dir, c] of candidates) {
+    if (c.tool !== 'kustomize' || insideChart(dir)) continue;
+    const parsed = references(c.marker);
+    const out = { dirs: [] as string[], files: [] as string[], problems: [...parsed.problems] };
+    for (const ref of parsed.references) {
+      const resolved = resolveRelative(dir, ref.path);
+      const problem = (message: string, fix: string) =>
+        out.problems.push({
+          file: c.marker,
+          line: ref.line,
+          column: ref.column,
+          code: 'INVALID_VALUE',
+          severity: 'error',
+          message,
+          fix,
+        });
+      if (resolved === undefined) {
+        problem(
+          `${ref.path} is outside the repository`,
+          'name a path inside the repository: a render reads only the commit',
+        );
+        continue;
+      }
+      const exists = isDir(resolved) || files.has(resolved);
+      // Inside the unit's own folder: copied with it.
+      if (exists && (resolved === dir || resolved.startsWith(asDir(dir)))) continue;
+      if (isDir(resolved)) out.dirs.push(resolved);
+      else if (files.has(resolved)) out.files.push(resolved);
+      else
+        problem(
+          ref.folderAllowed
+            ? `${ref.path} is not in this commit (kustomize would try it as a remote base, over the network)`
+            : `${ref.path} is not in this commit`,
+          `commit ${resolved} or correct the path`,
+        );
+    }
+    direct.set(dir, out);
+  }
+
+  const referenced = new Set<string>();
+  for (const [dir, d] of direct) for (const target of d.dirs) if (target !== dir) referenced.add(target);
+
+  const units: SourceUnit[] = [];
+  for (const [dir, c] of candidates) {
+    if (c.tool === 'helm' && insideChart(dir)) continue;
+    if (c.tool === 'kustomize' && (insideChart(dir) || referenced.has(dir))) continue;
+    const inputs = [asDir(dir)];
+    const problems: Problem[] = [];
+    if (c.tool === 'kustomize') {
+      const seen = new Set<string>([dir]);
+      const queue = [dir];
+      while (queue.length > 0) {
+        const d = direct.get(queue.shift()!);
+        if (!d) continue;
+        problems.push(...d.problems);
+        for (const f of d.files) inputs.push(f);
+        for (const target of d.dirs) {
+          if (seen.has(target)) continue;
+          seen.add(target);
+          inputs.push(asDir(target));
+          queue.push(target);
+        }
+      }
+    }
+    units.push({
+      dir,
+      tool: c.tool,
+      marker: c.marker,
+      inputs: minimalInputs(inputs),
+      problems: dedupe(problems).sort(compareProblems),
+    });
+  }
+  units.sort((a, b) => (a.marker < b.marker ? -1 : a.marker > b.marker ? 1 : 0));
+  const inputDirs = new Set<string>();
+  const inputFiles = new Set<string>();
+  for (const dir of candidates.keys()) inputDirs.add(asDir(dir));
+  for (const d of direct.values()) {
+    for (const dir of d.dirs) inputDirs.add(asDir(dir));
+    for (const f of d.files) inputFiles.add(f);
+  }
+  return { units, inputDirs: [...inputDirs].sort(), inputFiles: [...inputFiles].sort() };
+}
+
+function rank(marker: string): number {
+  return (KUSTOMIZE_MARKERS as readonly string[]).indexOf(baseName(marker));
+}
+
+/** Whether a path is a folder of the commit: some file is below it. */
+function folderTest(paths: readonly string[]): (path: string) => boolean {
+  const dirs = new Set<string>(['']);
+  for (const p of paths) {
+    let dir = dirOf(p);
+    while (dir !== '' && !dirs.has(dir)) {
+      dirs.add(dir);
+      dir = dirOf(dir);
+    }
+  }
+  return (path) => dirs.has(path);
+}
+
+/** Inputs without those a folder already holds, the unit's own folder first. */
+function minimalInputs(inputs: string[]): string[] {
+  const [own, ...rest] = inputs;
+  const out = [own!];
+  for (const p of [...new Set(rest)].sort()) if (!out.some((d) => d.endsWith('/') && p.startsWith(d))) out.push(p);
+  return out;
+}
+
+function dedupe(problems: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.file}:${p.line}:${p.column}:${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Whether a config file is one of a unit's inputs (never read as a manifest itself). */
+export function isUnitInput(layout: Pick<UnitLayout, 'inputDirs' | 'inputFiles'>, path: string): boolean {
+  return layout.inputDirs.some((dir) => path.startsWith(dir)) || layout.inputFiles.includes(path);
+}
+
+/** The units that read a path (a file of their folder, of a base, or a file their kustomization names). */
+export function unitsReading(units: readonly SourceUnit[], path: string): SourceUnit[] {
+  return units.filter((u) => u.inputs.some((input) => (input.endsWith('/') ? path.startsWith(input) : path === input)));
+}

@@ -1,0 +1,144 @@
+import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
+import type { Problem } from '../errors/problem.ts';
+
+/** A path a kustomization reads, as written, with where it is written. */
+export interface KustomizationReference {
+  /** As written (`../base`, `deployment.yaml`), relative to the kustomization's folder. */
+  path: string;
+  /** Whether kustomize reads it as a kustomization folder (resources, bases, components) or a file only. */
+  folderAllowed: boolean;
+  line: number;
+  column: number;
+}
+
+export interface ParsedKustomization {
+  references: KustomizationReference[];
+  problems: Problem[];
+}
+
+/** Fields holding paths of files or kustomization folders (kustomize's types/kustomization.go). */
+const FOLDER_LISTS = ['resources', 'bases', 'components'] as const;
+const FILE_LISTS = ['crds', 'patchesStrategicMerge', 'configurations'] as const;
+const PATH_ITEMS = ['patches', 'patchesJson6902', 'replacements'] as const;
+const GENERATORS = ['configMapGenerator', 'secretGenerator'] as const;
+/** Plugin configurations: kustomize runs exec and container plugins only when told to, and Flotilla never tells it. */
+const PLUGIN_LISTS = ['generators', 'transformers', 'validators'] as const;
+
+/**
+ * What a kustomization reads beyond itself, parsed without running kustomize (pure), so the render can copy exactly
+ * those inputs out of the commit and refuse what would need the network: a remote base or resource (a URL, a
+ * `github.com/…` path, `?ref=`), an OCI or Helm chart, kustomize's `helmCharts` (which fetch charts).
+ */
+export function parseKustomization(file: string, text: string): ParsedKustomization {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false });
+  const problems: Problem[] = [];
+  const at = (node: Node | null | undefined) => {
+    const pos = lines.linePos(node?.range?.[0] ?? 0);
+    return { line: pos.line, column: pos.col };
+  };
+  const problem = (node: Node | null | undefined, code: Problem['code'], message: string, fix: string) =>
+    problems.push({ file, ...at(node), code, severity: 'error', message, fix });
+  if (doc.errors.length > 0) {
+    const pos = lines.linePos(doc.errors[0]!.pos[0]);
+    problem(null, 'YAML_SYNTAX', doc.errors[0]!.message.split('\n')[0]!, 'fix the YAML of the kustomization');
+    problems[0] = { ...problems[0]!, line: pos.line, column: pos.col };
+    return { references: [], problems };
+  }
+  const root = doc.contents;
+  if (!isMap(root)) {
+    problem(
+      root,
+      'NOT_AN_OBJECT',
+      'a kustomization is a mapping',
+      'write apiVersion: kustomize.config.k8s.io/v1beta1, kind: Kustomization and its fields',
+    );
+    return { references: [], problems };
+  }
+  const references: KustomizationReference[] = [];
+  const add = (node: Node | null | undefined, folderAllowed: boolean, field: string) => {
+    if (!isScalar(node) || typeof node.value !== 'string') return;
+    const path = node.value.trim();
+    const remote = remoteReason(path);
+    if (remote) {
+      problem(
+        node,
+        'INVALID_VALUE',
+        `${field} names ${remote} (${path}): a render reads only the commit, never the network`,
+        'commit it into the repository (a folder beside this one) and name it by its relative path',
+      );
+      return;
+    }
+    references.push({ path, folderAllowed, ...at(node) });
+  };
+  const field = (name: string) => root.items.find((p) => isScalar(p.key) && p.key.value === name);
+  for (const name of FOLDER_LISTS) {
+    const value = field(name)?.value;
+    if (isSeq(value)) for (const item of value.items) add(item as Node, true, name);
+  }
+  for (const name of FILE_LISTS) {
+    const value = field(name)?.value;
+    // patchesStrategicMerge also takes inline patches: only a one-line value is a path.
+    if (isSeq(value))
+      for (const item of value.items)
+        if (isScalar(item) && typeof item.value === 'string' && !item.value.includes('\n')) add(item, false, name);
+  }
+  for (const name of PATH_ITEMS) {
+    const value = field(name)?.value;
+    if (!isSeq(value)) continue;
+    for (const item of value.items) if (isMap(item)) add(item.get('path', true) as Node, false, `${name}[].path`);
+  }
+  for (const name of GENERATORS) {
+    const value = field(name)?.value;
+    if (!isSeq(value)) continue;
+    for (const item of value.items) {
+      if (!isMap(item)) continue;
+      for (const list of ['files', 'envs']) {
+        const files = item.get(list, true);
+        if (!isSeq(files)) continue;
+        for (const f of files.items) {
+          if (!isScalar(f) || typeof f.value !== 'string') continue;
+          // `key=path` names the key the file's content gets.
+          const eq = list === 'files' ? f.value.indexOf('=') : -1;
+          const path = eq >= 0 ? f.value.slice(eq + 1) : f.value;
+          const outside = remoteReason(path);
+          if (outside)
+            problem(
+              f,
+              'INVALID_VALUE',
+              `${name}[].${list} names ${outside} (${path}): a render reads only the commit`,
+              'commit the file beside the kustomization and name it by its relative path',
+            );
+          else references.push({ path, folderAllowed: false, ...at(f) });
+        }
+      }
+      add(item.get('env', true) as Node, false, `${name}[].env`);
+    }
+  }
+  for (const name of PLUGIN_LISTS) {
+    const value = field(name)?.value;
+    if (isSeq(value))
+      for (const item of value.items) if (isScalar(item) && typeof item.value === 'string') add(item, true, name);
+  }
+  const openapi = field('openapi')?.value;
+  if (isMap(openapi)) add(openapi.get('path', true) as Node, false, 'openapi.path');
+  const helm = field('helmCharts') ?? field('helmChartInflationGenerator');
+  if (helm)
+    problem(
+      helm.key as Node,
+      'INVALID_VALUE',
+      `${(helm.key as { value: string }).value} makes kustomize fetch and inflate Helm charts, which needs the network`,
+      'make the chart a Helm unit of its own (a folder with Chart.yaml, its dependencies vendored under charts/) and select its objects with a policy',
+    );
+  return { references, problems };
+}
+
+/** Why kustomize would fetch this reference over the network, or undefined for a local path. */
+export function remoteReason(path: string): string | undefined {
+  if (path.startsWith('/') || path.startsWith('~')) return 'a path outside the repository';
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) return 'a URL';
+  if (/^git@|^git::|^ssh:|^oci:/i.test(path)) return 'a remote repository';
+  if (/[?&](ref|version|submodules|timeout)=/.test(path)) return 'a remote repository';
+  if (/^(github\.com|gitlab\.com|bitbucket\.org)\//i.test(path)) return 'a remote repository';
+  return undefined;
+}

@@ -1,0 +1,136 @@
+import { CLUSTER_API_VERSION, groupOf, POLICY_API_VERSION, type ObjectRef } from '../api/kinds.ts';
+import type { FileObjects, UnitOrigin } from '../api/model.ts';
+import { classifyDocuments } from '../documents/classifyDocuments.ts';
+import { parseDocuments } from '../documents/parseDocuments.ts';
+
+/** Label and annotation keys Flotilla and the binding controller write: a unit setting one could pose as their output. */
+export function isReservedKey(key: string): boolean {
+  const slash = key.indexOf('/');
+  const domain = slash < 0 ? '' : key.slice(0, slash);
+  if (domain === 'flotilla.io' || domain.endsWith('.flotilla.io')) return true;
+  if (key === 'karmada.io/managed') return true;
+  return (
+    ['resourcebinding.karmada.io', 'clusterresourcebinding.karmada.io'].includes(domain) ||
+    key === 'work.karmada.io/namespace' ||
+    key === 'work.karmada.io/name'
+  );
+}
+
+/**
+ * A unit's tool output as the objects of one source "file", the unit's marker (pure). Each object is a resource
+ * template whose source is the marker and whose origin is the file the tool named (Helm's `# Source:` comments;
+ * the kustomization for Kustomize). The output is the tool's, so it is checked like a pull request's files and more:
+ * names that would escape a cluster folder, Karmada's own kinds, Flotilla's labels and annotations are errors, and a
+ * unit with any error is held whole (unreadable): its last good output stays, nothing half-rendered goes out.
+ */
+export function parseUnitOutput(unit: UnitOrigin, stdout: Uint8Array): FileObjects {
+  const out: FileObjects = {
+    file: unit.marker,
+    templates: [],
+    propagationPolicies: [],
+    overridePolicies: [],
+    clusterTaintPolicies: [],
+    clusters: [],
+    rebalancers: [],
+    interpreterCustomizations: [],
+    broken: [],
+    unreadable: false,
+    problems: [],
+    unit,
+  };
+  const label = unit.tool === 'helm' ? 'helm template' : 'kustomize build';
+  for (const chunk of chunksOf(unit, new TextDecoder().decode(stdout))) {
+    const { documents, problems } = parseDocuments(chunk.file, new TextEncoder().encode(chunk.text));
+    const parsed = classifyDocuments(chunk.file, documents, problems);
+    const at = (line: number) => ({ file: chunk.file, line: line + chunk.firstLine - 1 });
+    for (const p of parsed.problems)
+      out.problems.push({
+        ...p,
+        ...(p.file === chunk.file ? at(p.line) : {}),
+        message: `${label} output: ${p.message}`,
+      });
+    const karmada =
+      parsed.propagationPolicies.length +
+      parsed.overridePolicies.length +
+      parsed.clusterTaintPolicies.length +
+      parsed.clusters.length +
+      parsed.rebalancers.length +
+      parsed.interpreterCustomizations.length;
+    if (karmada > 0 || parsed.broken.some((r) => isKarmadaRef(r)))
+      out.problems.push({
+        ...at(1),
+        column: 1,
+        code: 'INVALID_VALUE',
+        severity: 'error',
+        message: `${label} output holds Karmada policies or clusters; a unit outputs resource templates only`,
+        fix: "commit policies and clusters as plain YAML files outside the unit's folder",
+      });
+    for (const t of parsed.templates) {
+      const meta = (t.manifest.metadata ?? {}) as {
+        labels?: Record<string, unknown>;
+        annotations?: Record<string, unknown>;
+      };
+      const reserved = [...Object.keys(meta.labels ?? {}), ...Object.keys(meta.annotations ?? {})].filter(
+        isReservedKey,
+      );
+      const origin = { ...t.source, ...at(t.source.line) };
+      if (reserved.length > 0) {
+        out.problems.push({
+          ...origin,
+          code: 'INVALID_VALUE',
+          severity: 'error',
+          message: `${label} output: ${t.ref.kind} ${t.ref.name} sets ${reserved.join(', ')}, which Flotilla and the binding controller write`,
+          fix: "remove those labels and annotations from the unit's templates",
+        });
+        continue;
+      }
+      // As `helm install --namespace` does: an object that names no namespace is the release's.
+      const ref =
+        unit.tool === 'helm' && t.ref.namespace === undefined && unit.namespace
+          ? { ...t.ref, namespace: unit.namespace }
+          : t.ref;
+      out.templates.push({ ...t, ref, source: { file: unit.marker, line: 1, column: 1 }, origin });
+    }
+  }
+  if (out.problems.some((p) => p.severity === 'error')) {
+    out.unreadable = true;
+    out.templates = [];
+  }
+  return out;
+}
+
+function isKarmadaRef(ref: ObjectRef): boolean {
+  return [POLICY_API_VERSION, CLUSTER_API_VERSION].some((v) => groupOf(v) === groupOf(ref.apiVersion));
+}
+
+/**
+ * The output split at Helm's `# Source: <chart>/<path>` comments, each part named by its file in the repository
+ * (the chart's name replaced by the unit's folder); Kustomize's output is one part, named by the kustomization's
+ * folder (a name no YAML check treats as a chart or kustomization file).
+ */
+function chunksOf(unit: UnitOrigin, text: string): { file: string; text: string; firstLine: number }[] {
+  if (unit.tool !== 'helm') return [{ file: `${unit.dir}/kustomize build output`, text, firstLine: 1 }];
+  const lines = text.split('\n');
+  const chunks: { file: string; text: string; firstLine: number }[] = [];
+  let start = 0;
+  const flush = (end: number) => {
+    const body = lines.slice(start, end);
+    if (body.some((l) => l.trim() !== '' && l.trim() !== '---' && !l.startsWith('#'))) {
+      const source = body.map((l) => /^# Source: (.+)$/.exec(l)?.[1]).find((s) => s !== undefined);
+      const inChart = source?.includes('/') ? source.slice(source.indexOf('/') + 1) : undefined;
+      chunks.push({
+        file: inChart ? `${unit.dir}/${inChart}` : `${unit.dir}/helm template output`,
+        text: `${body.join('\n')}\n`,
+        firstLine: start + 1,
+      });
+    }
+  };
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i] === '---' && i > start) {
+      flush(i);
+      start = i;
+    }
+  }
+  flush(lines.length);
+  return chunks;
+}

@@ -1,0 +1,344 @@
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import type { FileObjects, UnitOrigin } from '../api/model.ts';
+import { listTreeFiles } from '../commits/listTreeFiles.ts';
+import { readBlobs } from '../commits/readBlobs.ts';
+import { readTree } from '../commits/readTree.ts';
+import { isTreeMode, type GitRepo } from '../commits/types.ts';
+import { parseDocuments } from '../documents/parseDocuments.ts';
+import type { Problem } from '../errors/problem.ts';
+import type { SourceUnit } from './detectUnits.ts';
+import { toolProblem } from './toolProblem.ts';
+import { readCachedRun, writeCachedRun } from './unitOutputCache.ts';
+import { parseUnitOutput } from './parseUnitOutput.ts';
+import { runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
+import { findTool, missingToolFix, type ToolBinary } from './unitTools.ts';
+import { kustomizeImage, parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
+
+/** Bump when the tool is run another way (its flags, its environment), so outputs cached before are not reused. */
+const RUN_RECIPE = 2;
+
+/**
+ * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
+ * the bases and files its kustomization names are copied out of Git's objects into a private temporary folder, and
+ * the tool runs there with no network (a dead proxy, no PATH, HOME and Helm's folders inside the temporary one, no
+ * plugins), a timeout and an output cap. The output is cached by the tool's version and the object ids of the
+ * inputs, so a unit runs again only when one of its inputs (or the tool) changed. A unit that cannot render is held:
+ * unreadable, with the tool's error at the file and line it names.
+ */
+export async function renderUnit(
+  repo: GitRepo,
+  tree: string,
+  unit: SourceUnit,
+  limits: ToolLimits = DEFAULT_TOOL_LIMITS,
+): Promise<FileObjects> {
+  const origin: UnitOrigin = { dir: unit.dir, tool: unit.tool, marker: unit.marker };
+  const failed = (problems: Problem[], extra: Partial<UnitOrigin> = {}) => heldUnit({ ...origin, ...extra }, problems);
+  if (unit.problems.length > 0) return failed(unit.problems);
+  const inputs = await inputOids(repo, tree, unit.inputs);
+  const ownTree = inputs.get(unit.inputs[0]!);
+  if (!ownTree)
+    return failed([
+      unitProblem(unit, 'UNIT_FAILED', `${unit.dir} is not a folder of this commit`, 'commit the folder'),
+    ]);
+  const ownFiles = await listTreeFiles(repo, ownTree);
+  const optionsOid = ownFiles.get(UNIT_OPTIONS_FILE)?.oid;
+  const optionsFile = `${unit.dir}/${UNIT_OPTIONS_FILE}`;
+  let options: UnitOptions = unit.tool === 'helm' ? { tool: 'helm', helm: {} } : { tool: 'kustomize', kustomize: {} };
+  if (optionsOid) {
+    const bytes = (await readBlobs(repo, [optionsOid])).get(optionsOid)!;
+    const parsed = parseDocuments(optionsFile, bytes);
+    const read = parseUnitOptions(unit.tool, optionsFile, parsed.documents);
+    const problems = [...parsed.problems, ...read.problems];
+    if (problems.length > 0) return failed(problems, { optionsFile });
+    options = read.options;
+  }
+  const described = describeOptions(unit, options, optionsOid ? optionsFile : undefined);
+  if (options.tool === 'helm')
+    for (const f of options.helm.valueFiles ?? [])
+      if (!ownFiles.has(path.posix.normalize(f)))
+        return failed(
+          [
+            unitProblem(
+              unit,
+              'UNIT_FAILED',
+              `value file ${f} is not in ${unit.dir}`,
+              `commit ${unit.dir}/${f} or correct spec.valueFiles`,
+              optionsFile,
+            ),
+          ],
+          described,
+        );
+  const tool = await findTool(unit.tool);
+  if (!tool)
+    return failed(
+      [
+        unitProblem(
+          unit,
+          'TOOL_MISSING',
+          `${unit.tool === 'helm' ? 'helm' : 'kustomize (or kubectl kustomize)'} is not installed: this ${unit.tool === 'helm' ? 'chart' : 'kustomization'} cannot be rendered`,
+          missingToolFix(unit.tool),
+        ),
+      ],
+      described,
+    );
+  const withVersion = { ...described, toolVersion: tool.version };
+  // RUN_RECIPE: how Flotilla runs the tool (flags, environment): outputs made another way are not reused.
+  const key = createHash('sha256')
+    .update(JSON.stringify({ v: RUN_RECIPE, tool: tool.version, marker: unit.marker, inputs: [...inputs] }))
+    .digest('hex');
+  const cached = await readCachedRun(repo, key);
+  if (cached)
+    return cached.ok
+      ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout)
+      : failed(cached.problems, withVersion);
+  const result = await runUnit(repo, unit, inputs, options, tool, limits);
+  if (result.ok) {
+    await writeCachedRun(repo, key, result);
+    return parseUnitOutput({ ...origin, ...withVersion }, result.stdout);
+  }
+  if (result.cache) await writeCachedRun(repo, key, { ok: false, problems: result.problems });
+  return failed(result.problems, withVersion);
+}
+
+function heldUnit(unit: UnitOrigin, problems: Problem[]): FileObjects {
+  return {
+    file: unit.marker,
+    templates: [],
+    propagationPolicies: [],
+    overridePolicies: [],
+    clusterTaintPolicies: [],
+    clusters: [],
+    rebalancers: [],
+    interpreterCustomizations: [],
+    broken: [],
+    unreadable: true,
+    problems,
+    unit,
+  };
+}
+
+function unitProblem(
+  unit: SourceUnit,
+  code: Problem['code'],
+  message: string,
+  fix: string,
+  file = unit.marker,
+): Problem {
+  return { file, line: 1, column: 1, code, severity: 'error', message, fix };
+}
+
+/** What plan and explain name: the release, its namespace and value files for Helm (pure). */
+export function describeOptions(
+  unit: Pick<SourceUnit, 'dir'>,
+  options: UnitOptions,
+  optionsFile: string | undefined,
+): Partial<UnitOrigin> {
+  const base = optionsFile ? { optionsFile } : {};
+  if (options.tool !== 'helm') return base;
+  return {
+    ...base,
+    release: options.helm.releaseName ?? releaseNameOf(unit.dir),
+    namespace: options.helm.namespace ?? 'default',
+    valueFiles: ['values.yaml', ...(options.helm.valueFiles ?? [])].map((f) => `${unit.dir}/${f}`),
+  };
+}
+
+/** Argo CD names a release after the application; a folder's name is the nearest thing a commit has. */
+function releaseNameOf(dir: string): string {
+  const name = dir
+    .slice(dir.lastIndexOf('/') + 1)
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return name.slice(0, 53) || 'release';
+}
+
+/** Object ids of the inputs: a folder's tree id, a file's blob id. */
+async function inputOids(repo: GitRepo, tree: string, inputs: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const input of inputs) {
+    const segments = input.replace(/\/$/, '').split('/');
+    let oid: string | undefined = tree;
+    for (const segment of segments) {
+      const entry: { oid: string; mode: string } | undefined = (await readTree(repo, oid!)).find(
+        (e) => e.name === segment,
+      );
+      oid =
+        entry && (segment === segments.at(-1) ? isTreeMode(entry.mode) === input.endsWith('/') : isTreeMode(entry.mode))
+          ? entry.oid
+          : undefined;
+      if (!oid) break;
+    }
+    if (oid) out.set(input, oid);
+  }
+  return out;
+}
+
+type RunResult = { ok: true; stdout: Uint8Array } | { ok: false; problems: Problem[]; cache: boolean };
+
+async function runUnit(
+  repo: GitRepo,
+  unit: SourceUnit,
+  inputs: ReadonlyMap<string, string>,
+  options: UnitOptions,
+  tool: ToolBinary,
+  limits: ToolLimits,
+): Promise<RunResult> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'flotilla-unit-'));
+  try {
+    const src = path.join(root, 'src');
+    await materialize(repo, inputs, src);
+    const home = path.join(root, 'home');
+    await mkdir(path.join(home, 'plugins'), { recursive: true });
+    // Nothing reaches the network: Go's HTTP client goes through a proxy that refuses, there is no PATH for helm
+    // to find plugins or git, and Helm's repositories, registries and caches are empty folders of this run.
+    const env: Record<string, string> = {
+      HOME: home,
+      PATH: '',
+      KUBECONFIG: path.join(home, 'no-kubeconfig'),
+      HTTP_PROXY: 'http://127.0.0.1:9',
+      HTTPS_PROXY: 'http://127.0.0.1:9',
+      http_proxy: 'http://127.0.0.1:9',
+      https_proxy: 'http://127.0.0.1:9',
+      NO_PROXY: '',
+      no_proxy: '',
+      HELM_CACHE_HOME: path.join(home, 'cache'),
+      HELM_CONFIG_HOME: path.join(home, 'config'),
+      HELM_DATA_HOME: path.join(home, 'data'),
+      HELM_PLUGINS: path.join(home, 'plugins'),
+      HELM_REGISTRY_CONFIG: path.join(home, 'registry.json'),
+      HELM_REPOSITORY_CONFIG: path.join(home, 'repositories.yaml'),
+      HELM_REPOSITORY_CACHE: path.join(home, 'repository'),
+    };
+    let args: string[];
+    let cwd = path.join(src, unit.dir);
+    if (options.tool === 'helm') {
+      const h = options.helm;
+      // Test hooks run on `helm test` only, never on install: they are no part of what a cluster runs.
+      args = [
+        'template',
+        h.releaseName ?? releaseNameOf(unit.dir),
+        '.',
+        '--namespace',
+        h.namespace ?? 'default',
+        '--skip-tests',
+      ];
+      for (const f of h.valueFiles ?? []) args.push('--values', f);
+      if (h.values !== undefined || h.valuesObject !== undefined) {
+        const inline = path.join(root, 'values-inline.yaml');
+        await writeFile(inline, h.valuesObject !== undefined ? stringify(h.valuesObject) : h.values!);
+        args.push('--values', inline);
+      }
+      for (const p of h.parameters ?? []) args.push(p.forceString ? '--set-string' : '--set', `${p.name}=${p.value}`);
+      if (h.includeCRDs !== false) args.push('--include-crds');
+      if (h.kubeVersion) args.push('--kube-version', h.kubeVersion);
+      for (const v of h.apiVersions ?? []) args.push('--api-versions', v);
+    } else {
+      const k = options.kustomize;
+      let target = path.join(src, unit.dir);
+      if (Object.keys(k).length > 0) {
+        // The options as a kustomization over the unit's, as Argo CD's `kustomize edit` does on a copy.
+        const wrapper = path.join(root, 'options');
+        await mkdir(wrapper);
+        const kustomization = {
+          apiVersion: 'kustomize.config.k8s.io/v1beta1',
+          kind: 'Kustomization',
+          resources: [path.relative(wrapper, target)],
+          ...(k.namePrefix ? { namePrefix: k.namePrefix } : {}),
+          ...(k.nameSuffix ? { nameSuffix: k.nameSuffix } : {}),
+          ...(k.namespace ? { namespace: k.namespace } : {}),
+          ...(k.images ? { images: k.images.map(kustomizeImage) } : {}),
+          ...(k.commonLabels ? { labels: [{ pairs: k.commonLabels, includeSelectors: true }] } : {}),
+          ...(k.commonAnnotations ? { commonAnnotations: k.commonAnnotations } : {}),
+        };
+        await writeFile(path.join(wrapper, 'kustomization.yaml'), stringify(kustomization));
+        target = wrapper;
+      }
+      cwd = root;
+      args = tool.prefix.length > 0 ? [target] : ['build', target];
+    }
+    let run: Awaited<ReturnType<typeof runTool>>;
+    try {
+      run = await runTool(tool.file, [...tool.prefix, ...args], { cwd, env, limits });
+    } catch (err) {
+      // The binary went away or cannot run here (another platform's build): this unit waits, the commit renders.
+      return {
+        ok: false,
+        cache: false,
+        problems: [
+          unitProblem(
+            unit,
+            'TOOL_MISSING',
+            `${tool.file} could not be started: ${(err as Error).message}`,
+            missingToolFix(unit.tool),
+          ),
+        ],
+      };
+    }
+    if (run.timedOut)
+      return {
+        ok: false,
+        cache: false,
+        problems: [
+          unitProblem(
+            unit,
+            'UNIT_FAILED',
+            `${tool.version} did not finish within ${limits.timeoutMs / 1000} s and was stopped (a template that loops?)`,
+            'make the templates finish; until then the last good output is kept',
+          ),
+        ],
+      };
+    if (run.overflowed)
+      return {
+        ok: false,
+        cache: true,
+        problems: [
+          unitProblem(
+            unit,
+            'UNIT_FAILED',
+            `${tool.version} output more than ${Math.round(limits.maxOutputBytes / 1024 / 1024)} MiB of manifests and was stopped`,
+            'split the unit, or check for a template that repeats without end; until then the last good output is kept',
+          ),
+        ],
+      };
+    if (run.code !== 0)
+      return {
+        ok: false,
+        // helm and kustomize exit 1 for an error in what they read, which the same inputs give again; anything else
+        // (a signal, a crash) may not happen next time, so it is not kept.
+        cache: run.code === 1,
+        problems: [toolProblem(unit, tool, run.stderr.split(`${src}/`).join('').split(root).join(''))],
+      };
+    return { ok: true, stdout: run.stdout };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** The inputs written out of Git's objects under `dir`, at their repository paths (symlinks and submodules left out). */
+async function materialize(repo: GitRepo, inputs: ReadonlyMap<string, string>, dir: string): Promise<void> {
+  const files = new Map<string, { oid: string; mode: string }>();
+  for (const [input, oid] of inputs) {
+    if (!input.endsWith('/')) {
+      files.set(input, { oid, mode: '100644' });
+      continue;
+    }
+    for (const [p, f] of await listTreeFiles(repo, oid)) files.set(`${input}${p}`, f);
+  }
+  const wanted = [...files].filter(([, f]) => f.mode === '100644' || f.mode === '100755');
+  const blobs = await readBlobs(
+    repo,
+    wanted.map(([, f]) => f.oid),
+  );
+  for (const [p, f] of wanted) {
+    const target = path.join(dir, p);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, blobs.get(f.oid)!);
+    if (f.mode === '100755') await chmod(target, 0o755);
+  }
+  await mkdir(dir, { recursive: true });
+}

@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+
+export interface ToolRun {
+  /** Exit code; null when killed (timeout, output cap). */
+  code: number | null;
+  stdout: Uint8Array;
+  stderr: string;
+  timedOut: boolean;
+  /** Output went over the cap: the run was killed and stdout is incomplete. */
+  overflowed: boolean;
+}
+
+export interface ToolLimits {
+  /** Default 60 s: a chart that loops is killed, not waited for. */
+  timeoutMs: number;
+  /** Default 16 MiB of manifests from one unit. */
+  maxOutputBytes: number;
+}
+
+export const DEFAULT_TOOL_LIMITS: ToolLimits = { timeoutMs: 60_000, maxOutputBytes: 16 * 1024 * 1024 };
+
+/** Runs a tool to completion, killing it at the timeout or once its output passes the cap. */
+export function runTool(
+  file: string,
+  args: readonly string[],
+  opts: { cwd: string; env: Record<string, string>; limits: ToolLimits },
+): Promise<ToolRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let stderr = '';
+    let timedOut = false;
+    let overflowed = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, opts.limits.timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (overflowed) return;
+      size += chunk.length;
+      if (size > opts.limits.maxOutputBytes) {
+        overflowed = true;
+        child.kill('SIGKILL');
+        return;
+      }
+      chunks.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 64 * 1024) stderr += chunk.toString('utf8');
+    });
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(chunks), stderr, timedOut, overflowed });
+    });
+  });
+}

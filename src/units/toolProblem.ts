@@ -1,0 +1,52 @@
+import type { Problem } from '../errors/problem.ts';
+import { resolveRelative, type SourceUnit } from './detectUnits.ts';
+import type { ToolBinary } from './unitTools.ts';
+
+/**
+ * The tool's error at the file and line it names: Helm says `<chart>/templates/x.yaml:12:5` or `parse error at
+ * (<chart>/templates/x.yaml:3)` with the chart's name where the folder is; Kustomize names paths in the folder.
+ */
+export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string): Problem {
+  const text = stderr.replace(/^Error: /m, '').trim();
+  const message =
+    text
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .slice(0, 3)
+      .join(' ')
+      .slice(0, 600) || 'no error message';
+  let file = unit.marker;
+  let line = 1;
+  let column = 1;
+  const within = (p: string | undefined) =>
+    p !== undefined &&
+    (p.startsWith(`${unit.dir}/`) || unit.inputs.some((i) => (i.endsWith('/') ? p.startsWith(i) : p === i)));
+  // Kustomize names the file it was reading relative to the kustomization (`from 'x.yaml'`, `in File: x.yaml`).
+  const named = [...text.matchAll(/(?:in File: |from ')([^'\s]+\.ya?ml)/g)].map((k) => k[1]!).at(-1);
+  const m =
+    unit.tool === 'kustomize' && named
+      ? undefined
+      : /([\w.-]+)\/([\w./-]+\.(?:ya?ml|tpl|txt|json))(?::(\d+))?(?::(\d+))?/.exec(text);
+  if (unit.tool === 'kustomize' && named) {
+    const inRepo = within(named) ? named : resolveRelative(unit.dir, named);
+    if (within(inRepo)) file = inRepo!;
+  } else if (m) {
+    const inRepo = unit.tool === 'helm' ? `${unit.dir}/${m[2]}` : `${m[1]}/${m[2]}`;
+    if (inRepo.startsWith(`${unit.dir}/`) || unit.inputs.some((i) => inRepo.startsWith(i))) {
+      file = inRepo;
+      line = m[3] ? Number(m[3]) : 1;
+      column = m[4] ? Number(m[4]) : 1;
+    }
+  }
+  const yamlLine = /line (\d+)/.exec(text);
+  if (line === 1 && file !== unit.marker && yamlLine) line = Number(yamlLine[1]);
+  return {
+    file,
+    line,
+    column,
+    code: 'UNIT_FAILED',
+    severity: 'error',
+    message: `${tool.version} failed for ${unit.dir}: ${message}`,
+    fix: `correct ${file === unit.marker ? `the ${unit.tool === 'helm' ? 'chart' : 'kustomization'}` : file} and commit; until then the unit's last good output is kept`,
+  };
+}

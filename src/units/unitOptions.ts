@@ -1,0 +1,221 @@
+import { FLOTILLA_API_VERSION } from '../api/kinds.ts';
+import type { Problem } from '../errors/problem.ts';
+import type { SourceDocument } from '../documents/parseDocuments.ts';
+import { suggestName } from '../text/suggestName.ts';
+import { remoteReason } from './parseKustomization.ts';
+import type { UnitTool } from './detectUnits.ts';
+
+/** The file in a unit's folder that holds its options; a folder without one renders with the defaults. */
+export const UNIT_OPTIONS_FILE = 'flotilla-unit.yaml';
+
+/**
+ * A Helm unit's options (kind HelmUnit), named as in an Argo CD Application's `source.helm`. Defaults: the release
+ * is named after the folder, in namespace `default`; values.yaml only; CRDs included (Argo CD's default).
+ */
+export interface HelmOptions {
+  releaseName?: string;
+  namespace?: string;
+  /** Relative to the chart's folder and inside it, applied in order after values.yaml. */
+  valueFiles?: string[];
+  /** A YAML block of values, applied after the value files (Argo CD's `values`). */
+  values?: string;
+  /** The same as an object (Argo CD's `valuesObject`); wins over `values`. */
+  valuesObject?: Record<string, unknown>;
+  /** `--set name=value` (`--set-string` when forceString), applied last. */
+  parameters?: { name: string; value: string; forceString?: boolean }[];
+  includeCRDs?: boolean;
+  /** `.Capabilities.KubeVersion` (helm's --kube-version). */
+  kubeVersion?: string;
+  /** Extra `.Capabilities.APIVersions` (helm's --api-versions). */
+  apiVersions?: string[];
+}
+
+/** A Kustomize unit's options (kind KustomizeUnit), named as in an Argo CD Application's `source.kustomize`. */
+export interface KustomizeOptions {
+  namePrefix?: string;
+  nameSuffix?: string;
+  namespace?: string;
+  /** Argo CD's form: `[old=]new[:tag|@digest]`. */
+  images?: string[];
+  commonLabels?: Record<string, string>;
+  commonAnnotations?: Record<string, string>;
+}
+
+export type UnitOptions = { tool: 'helm'; helm: HelmOptions } | { tool: 'kustomize'; kustomize: KustomizeOptions };
+
+const KINDS: Record<UnitTool, string> = { helm: 'HelmUnit', kustomize: 'KustomizeUnit' };
+const HELM_FIELDS = [
+  'releaseName',
+  'namespace',
+  'valueFiles',
+  'values',
+  'valuesObject',
+  'parameters',
+  'includeCRDs',
+  'kubeVersion',
+  'apiVersions',
+] as const;
+const KUSTOMIZE_FIELDS = [
+  'namePrefix',
+  'nameSuffix',
+  'namespace',
+  'images',
+  'commonLabels',
+  'commonAnnotations',
+] as const;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+const isStringMap = (v: unknown): v is Record<string, string> =>
+  isObj(v) && Object.values(v).every((s) => typeof s === 'string');
+
+/**
+ * A unit's options from its flotilla-unit.yaml documents (pure): one HelmUnit or KustomizeUnit document, matching
+ * the unit's tool, with known fields of the right types. Problems point at the field.
+ */
+export function parseUnitOptions(
+  tool: UnitTool,
+  file: string,
+  documents: readonly SourceDocument[],
+): { options: UnitOptions; problems: Problem[] } {
+  const empty: UnitOptions = tool === 'helm' ? { tool, helm: {} } : { tool, kustomize: {} };
+  const problems: Problem[] = [];
+  if (documents.length === 0) return { options: empty, problems };
+  const doc = documents[0]!;
+  const problem = (path: (string | number)[], code: Problem['code'], message: string, fix: string) =>
+    problems.push({ ...doc.locate(path), code, severity: 'error', message, fix });
+  if (documents.length > 1)
+    problems.push({
+      ...documents[1]!.source,
+      code: 'INVALID_VALUE',
+      severity: 'error',
+      message: `${file} holds ${documents.length} documents; a unit has one set of options`,
+      fix: 'keep one document',
+    });
+  const value = doc.value;
+  const kind = KINDS[tool];
+  if (!isObj(value) || value.apiVersion !== FLOTILLA_API_VERSION || value.kind !== kind) {
+    problem(
+      [],
+      'INVALID_VALUE',
+      `the options of a ${tool === 'helm' ? 'Helm chart' : 'Kustomize folder'} are apiVersion ${FLOTILLA_API_VERSION}, kind ${kind}`,
+      `start ${file} with apiVersion: ${FLOTILLA_API_VERSION} and kind: ${kind}`,
+    );
+    return { options: empty, problems };
+  }
+  for (const key of Object.keys(value))
+    if (!['apiVersion', 'kind', 'metadata', 'spec'].includes(key))
+      problem([key], 'UNKNOWN_FIELD', `${kind} has no field ${key}`, 'put the options under spec');
+  const spec = value.spec ?? {};
+  if (!isObj(spec)) {
+    problem(
+      ['spec'],
+      'INVALID_VALUE',
+      'spec must be a mapping',
+      `write the options as fields of spec (${(tool === 'helm' ? HELM_FIELDS : KUSTOMIZE_FIELDS).join(', ')})`,
+    );
+    return { options: empty, problems };
+  }
+  const fields: readonly string[] = tool === 'helm' ? HELM_FIELDS : KUSTOMIZE_FIELDS;
+  for (const key of Object.keys(spec)) {
+    if (fields.includes(key)) continue;
+    const guess = suggestName(key, fields);
+    problem(
+      ['spec', key],
+      'UNKNOWN_FIELD',
+      `${kind} has no field spec.${key}`,
+      guess ? `did you mean spec.${guess}?` : `the fields are ${fields.join(', ')}`,
+    );
+  }
+  const wrong = (key: string, what: string) =>
+    problem(['spec', key], 'INVALID_VALUE', `spec.${key} must be ${what}`, `write spec.${key} as ${what}`);
+  const checks: Record<string, [(v: unknown) => boolean, string]> = {
+    releaseName: [
+      (v) => typeof v === 'string' && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(v) && v.length <= 53,
+      "a DNS-1123 name of at most 53 characters (Helm's rule)",
+    ],
+    namespace: [
+      (v) => typeof v === 'string' && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(v) && v.length <= 63,
+      'a namespace name (DNS-1123 label)',
+    ],
+    valueFiles: [isStringList, 'a list of paths'],
+    values: [(v) => typeof v === 'string', 'a YAML block (a string, `values: |`)'],
+    valuesObject: [isObj, 'a mapping'],
+    parameters: [
+      (v) =>
+        Array.isArray(v) &&
+        v.every(
+          (p) =>
+            isObj(p) &&
+            typeof p.name === 'string' &&
+            p.name !== '' &&
+            ['string', 'number', 'boolean'].includes(typeof p.value) &&
+            (p.forceString === undefined || typeof p.forceString === 'boolean'),
+        ),
+      'a list of {name, value, forceString}',
+    ],
+    includeCRDs: [(v) => typeof v === 'boolean', 'true or false'],
+    kubeVersion: [(v) => typeof v === 'string' && /^v?\d+\.\d+(\.\d+)?/.test(v), 'a Kubernetes version such as 1.32.0'],
+    apiVersions: [isStringList, 'a list of group/version strings'],
+    namePrefix: [(v) => typeof v === 'string', 'a string'],
+    nameSuffix: [(v) => typeof v === 'string', 'a string'],
+    images: [isStringList, 'a list of `[old=]new[:tag|@digest]` strings'],
+    commonLabels: [isStringMap, 'a mapping of strings'],
+    commonAnnotations: [isStringMap, 'a mapping of strings'],
+  };
+  const out: Obj = {};
+  for (const key of fields) {
+    if (!(key in spec)) continue;
+    const [ok, what] = checks[key]!;
+    if (!ok(spec[key])) {
+      wrong(key, what);
+      continue;
+    }
+    out[key] = spec[key];
+  }
+  if (tool === 'helm')
+    (out.valueFiles as string[] | undefined)?.forEach((f, i) => {
+      const remote = remoteReason(f);
+      if (remote || f.startsWith('/') || f.split('/').includes('..'))
+        problem(
+          ['spec', 'valueFiles', i],
+          'INVALID_VALUE',
+          `${f} is ${remote ?? "outside the chart's folder"}: a render reads only the chart's folder in the commit`,
+          "commit the value file inside the chart's folder and name it relative to it",
+        );
+    });
+  if (tool === 'helm' && Array.isArray(out.parameters))
+    out.parameters = (out.parameters as Obj[]).map((p) => ({ ...p, value: String(p.value) }));
+  return {
+    options: tool === 'helm' ? { tool, helm: out as HelmOptions } : { tool, kustomize: out as KustomizeOptions },
+    problems,
+  };
+}
+
+/** Argo CD's image override `[old=]new[:tag|@digest]` as a kustomize images entry. */
+export function kustomizeImage(spec: string): { name: string; newName?: string; newTag?: string; digest?: string } {
+  const eq = spec.indexOf('=');
+  const target = eq >= 0 ? spec.slice(eq + 1) : spec;
+  let image = target;
+  let newTag: string | undefined;
+  let digest: string | undefined;
+  const at = target.indexOf('@');
+  if (at >= 0) {
+    image = target.slice(0, at);
+    digest = target.slice(at + 1);
+  } else {
+    const colon = target.lastIndexOf(':');
+    if (colon > target.lastIndexOf('/')) {
+      image = target.slice(0, colon);
+      newTag = target.slice(colon + 1);
+    }
+  }
+  const name = eq >= 0 ? spec.slice(0, eq) : image;
+  return {
+    name,
+    ...(image !== name ? { newName: image } : {}),
+    ...(newTag !== undefined ? { newTag } : {}),
+    ...(digest !== undefined ? { digest } : {}),
+  };
+}

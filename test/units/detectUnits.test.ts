@@ -1,0 +1,100 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { detectUnits, isUnitInput, unitsReading } from '../../src/units/detectUnits.ts';
+import { parseKustomization } from '../../src/units/parseKustomization.ts';
+
+const kustomizations = (files: Record<string, string>) => (marker: string) =>
+  parseKustomization(marker, files[marker] ?? '');
+
+test('a folder with Chart.yaml or a kustomization is a unit; subcharts and bases named by an overlay are inputs, not units', () => {
+  const files: Record<string, string> = {
+    'apps/base/kustomization.yaml': 'resources: [release.yaml]\n',
+    'apps/staging/kustomization.yaml': 'resources: [../base]\npatches:\n  - path: ../patches/replicas.yaml\n',
+    'apps/production/Kustomization': 'resources:\n  - ../base\n',
+  };
+  const paths = [
+    ...Object.keys(files),
+    'apps/base/release.yaml',
+    'apps/patches/replicas.yaml',
+    'charts/web/Chart.yaml',
+    'charts/web/values.yaml',
+    'charts/web/templates/deployment.yaml',
+    'charts/web/charts/redis/Chart.yaml',
+    'charts/web/charts/redis/templates/sts.yaml',
+    'templates/plain.yaml',
+    'kustomization.yaml',
+  ];
+  const layout = detectUnits(
+    paths,
+    kustomizations({ ...files, 'kustomization.yaml': 'resources: [templates/plain.yaml]\n' }),
+  );
+  assert.equal(
+    layout.units.map((u) => [u.marker, u.tool, u.inputs, u.problems.length]),
+    [
+      ['apps/production/Kustomization', 'kustomize', ['apps/production/', 'apps/base/'], 0],
+      [
+        'apps/staging/kustomization.yaml',
+        'kustomize',
+        ['apps/staging/', 'apps/base/', 'apps/patches/replicas.yaml'],
+        0,
+      ],
+      ['charts/web/Chart.yaml', 'helm', ['charts/web/'], 0],
+    ],
+    'a kustomization at the root is no unit: it would swallow the policies',
+  );
+  assert.ok(isUnitInput(layout, 'apps/base/release.yaml'));
+  assert.ok(isUnitInput(layout, 'apps/patches/replicas.yaml'));
+  assert.ok(isUnitInput(layout, 'charts/web/charts/redis/templates/sts.yaml'));
+  assert.not.ok(isUnitInput(layout, 'templates/plain.yaml'));
+  assert.equal(
+    unitsReading(layout.units, 'apps/base/release.yaml').map((u) => u.dir),
+    ['apps/production', 'apps/staging'],
+  );
+});
+
+test('a kustomization naming something the commit lacks, a path outside the repository or a remote base is a located problem of its units', () => {
+  const files = {
+    'app/kustomization.yaml': [
+      'resources:',
+      '  - ../../outside',
+      '  - missing.yaml',
+      '  - github.com/example/repo//base?ref=v1',
+      '  - /etc',
+      'configMapGenerator:',
+      '  - name: cfg',
+      '    files: [key=/etc/passwd]',
+      'helmCharts:',
+      '  - name: redis',
+      '',
+    ].join('\n'),
+  };
+  const layout = detectUnits(Object.keys(files), kustomizations(files));
+  assert.equal(
+    layout.units[0]!.problems.map((p) => [p.line, p.code, p.message.split(':')[0]]),
+    [
+      [2, 'INVALID_VALUE', '../../outside is outside the repository'],
+      [
+        3,
+        'INVALID_VALUE',
+        'missing.yaml is not in this commit (kustomize would try it as a remote base, over the network)',
+      ],
+      [4, 'INVALID_VALUE', 'resources names a remote repository (github.com/example/repo//base?ref=v1)'],
+      [5, 'INVALID_VALUE', 'resources names a path outside the repository (/etc)'],
+      [8, 'INVALID_VALUE', 'configMapGenerator[].files names a path outside the repository (/etc/passwd)'],
+      [9, 'INVALID_VALUE', 'helmCharts makes kustomize fetch and inflate Helm charts, which needs the network'],
+    ].sort((a, b) => (a[0] as number) - (b[0] as number)),
+  );
+});
+
+test('a folder holding both a kustomization and Chart.yaml is rendered with Kustomize, as Argo CD does', () => {
+  const layout = detectUnits(['x/Chart.yaml', 'x/kustomization.yml', 'x/kustomization.yaml'], () => ({
+    references: [],
+    problems: [],
+  }));
+  assert.equal(
+    layout.units.map((u) => [u.marker, u.tool]),
+    [['x/kustomization.yaml', 'kustomize']],
+  );
+});
+
+test.run();

@@ -1,0 +1,90 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { isReservedKey, parseUnitOutput } from '../../src/units/parseUnitOutput.ts';
+
+const helm = { dir: 'charts/web', tool: 'helm' as const, marker: 'charts/web/Chart.yaml', namespace: 'web' };
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+test("Helm's output: each object a template of the chart, its origin the file `# Source:` names, in the release's namespace", () => {
+  const out = parseUnitOutput(
+    helm,
+    bytes(`---
+# Source: web/templates/service.yaml
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  ports: [{port: 80}]
+---
+# Source: web/templates/role.yaml
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: web-reader
+---
+# Source: web/templates/cm.yaml
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  namespace: elsewhere
+`),
+  );
+  assert.equal(out.problems, []);
+  assert.equal(
+    out.templates.map((t) => [t.ref.kind, t.ref.namespace, t.source.file, t.origin?.file, t.origin?.line]),
+    [
+      ['Service', 'web', 'charts/web/Chart.yaml', 'charts/web/templates/service.yaml', 3],
+      ['ClusterRole', 'web', 'charts/web/Chart.yaml', 'charts/web/templates/role.yaml', 11],
+      ['ConfigMap', 'elsewhere', 'charts/web/Chart.yaml', 'charts/web/templates/cm.yaml', 17],
+    ],
+  );
+});
+
+test('an output holding a policy, a bad name or a reserved annotation holds the whole unit, each problem at the file Helm named', () => {
+  const out = parseUnitOutput(
+    helm,
+    bytes(`---
+# Source: web/templates/policy.yaml
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: sneaky
+spec:
+  resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]
+  placement: {}
+---
+# Source: web/templates/fine.yaml
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: fine
+  labels:
+    karmada.io/managed: "true"
+`),
+  );
+  assert.ok(out.unreadable);
+  assert.equal(out.templates, []);
+  assert.equal(
+    out.problems.map((p) => [p.file, p.code]),
+    [
+      ['charts/web/templates/policy.yaml', 'INVALID_VALUE'],
+      ['charts/web/templates/fine.yaml', 'INVALID_VALUE'],
+    ],
+  );
+});
+
+test("Flotilla's own and the binding controller's keys are reserved; Karmada's template annotations are not", () => {
+  for (const key of [
+    'flotilla.io/source-commit',
+    'emulator.flotilla.io/x',
+    'karmada.io/managed',
+    'resourcebinding.karmada.io/name',
+  ])
+    assert.ok(isReservedKey(key), key);
+  for (const key of ['work.karmada.io/conflict-resolution', 'app', 'example.io/flotilla.io'])
+    assert.not.ok(isReservedKey(key), key);
+});
+
+test.run();

@@ -1,0 +1,130 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
+import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
+import { kustomizeImage } from '../../src/units/unitOptions.ts';
+import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { helmGuestbook, KUSTOMIZE_GUESTBOOK } from './unitFixtures.ts';
+
+const repos: ConfigRepo[] = [];
+const original = toolSearch();
+test.after(() => {
+  configureToolSearch(original);
+  for (const r of repos) r.cleanup();
+});
+
+const snapshotOf = async (files: Record<string, string>) =>
+  renderSnapshot(await openRepo(makeConfigRepoWith(repos, { ...MEMBERS, ...files }, 'units').dir), 'HEAD');
+
+test("a HelmUnit's release name, namespace, value files and parameters reach helm template, and the unit records them", async () => {
+  const snapshot = await snapshotOf({
+    ...helmGuestbook(1),
+    'helm-guestbook/values-production.yaml': 'replicaCount: 4\n',
+    'helm-guestbook/flotilla-unit.yaml': `apiVersion: flotilla.io/v1alpha1
+kind: HelmUnit
+spec:
+  releaseName: guestbook
+  namespace: web
+  valueFiles: [values-production.yaml]
+  parameters:
+    - {name: service.type, value: NodePort}
+`,
+  });
+  assert.equal(snapshot.model.problems, []);
+  const deployment = snapshot.model.templates.get('apps/v1/Deployment/web/guestbook-helm-guestbook');
+  assert.ok(deployment, [...snapshot.model.templates.keys()].join('\n'));
+  assert.is((deployment!.manifest.spec as { replicas: number }).replicas, 4);
+  assert.is(deployment!.origin?.file, 'helm-guestbook/templates/deployment.yaml');
+  const service = snapshot.model.templates.get('v1/Service/web/guestbook-helm-guestbook');
+  assert.is((service!.manifest.spec as { type: string }).type, 'NodePort');
+  assert.equal(snapshot.model.units?.get('helm-guestbook/Chart.yaml'), {
+    dir: 'helm-guestbook',
+    tool: 'helm',
+    marker: 'helm-guestbook/Chart.yaml',
+    optionsFile: 'helm-guestbook/flotilla-unit.yaml',
+    release: 'guestbook',
+    namespace: 'web',
+    valueFiles: ['helm-guestbook/values.yaml', 'helm-guestbook/values-production.yaml'],
+    toolVersion: snapshot.model.units?.get('helm-guestbook/Chart.yaml')?.toolVersion,
+  });
+});
+
+test("a KustomizeUnit's namePrefix and images apply over the folder's kustomization, as Argo CD's kustomize options do", async () => {
+  const snapshot = await snapshotOf({
+    ...KUSTOMIZE_GUESTBOOK,
+    'kustomize-guestbook/flotilla-unit.yaml': `apiVersion: flotilla.io/v1alpha1
+kind: KustomizeUnit
+spec:
+  namePrefix: staging-
+  images: [gcr.io/google-samples/gb-frontend=nginx:1.27]
+`,
+  });
+  assert.equal(snapshot.model.problems, []);
+  const deployment = snapshot.model.templates.get('apps/v1/Deployment/default/staging-kustomize-guestbook-ui');
+  assert.ok(deployment, [...snapshot.model.templates.keys()].join('\n'));
+  const containers = (deployment!.manifest.spec as { template: { spec: { containers: { image: string }[] } } }).template
+    .spec.containers;
+  assert.is(containers[0]!.image, 'nginx:1.27');
+});
+
+test("a chart's test hooks are left out, as helm install leaves them to helm test", async () => {
+  const snapshot = await snapshotOf({
+    ...helmGuestbook(1),
+    'helm-guestbook/templates/tests/test-connection.yaml': `apiVersion: v1
+kind: Pod
+metadata:
+  name: "{{ .Release.Name }}-test-connection"
+  annotations:
+    "helm.sh/hook": test
+spec:
+  restartPolicy: Never
+  containers:
+    - {name: wget, image: busybox, command: [wget, "{{ .Release.Name }}:80"]}
+`,
+  });
+  assert.equal(snapshot.model.problems, []);
+  assert.equal([...snapshot.model.templates.keys()].sort(), [
+    'apps/v1/Deployment/default/helm-guestbook',
+    'v1/Service/default/helm-guestbook',
+  ]);
+});
+
+test('validate reports a misspelt option at its line with the field it meant, and the unit is held', async () => {
+  const snapshot = await snapshotOf({
+    ...helmGuestbook(1),
+    'helm-guestbook/flotilla-unit.yaml': 'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  relaseName: web\n',
+  });
+  assert.equal(
+    snapshot.model.problems.map((p) => [p.file, p.line, p.code, p.fix]),
+    [['helm-guestbook/flotilla-unit.yaml', 4, 'UNKNOWN_FIELD', 'did you mean spec.releaseName?']],
+  );
+  assert.ok(snapshot.model.unreadableFiles.has('helm-guestbook/Chart.yaml'));
+});
+
+test('validate names the missing tool and how to install it', async () => {
+  configureToolSearch({ pinnedDir: '/nonexistent', searchPath: '' });
+  const snapshot = await snapshotOf({ ...helmGuestbook(1), ...KUSTOMIZE_GUESTBOOK });
+  configureToolSearch(original);
+  const missing = snapshot.model.problems.filter((p) => p.code === 'TOOL_MISSING');
+  assert.equal(
+    missing.map((p) => [p.file, p.message.split(' ')[0]]),
+    [
+      ['helm-guestbook/Chart.yaml', 'helm'],
+      ['kustomize-guestbook/kustomization.yaml', 'kustomize'],
+    ],
+  );
+  assert.match(missing[0]!.fix, /npm ci/);
+});
+
+test("Argo CD's image overrides read as kustomize images entries", () => {
+  assert.equal(kustomizeImage('nginx:1.27'), { name: 'nginx', newTag: '1.27' });
+  assert.equal(kustomizeImage('nginx=registry.local:5000/nginx:1.27'), {
+    name: 'nginx',
+    newName: 'registry.local:5000/nginx',
+    newTag: '1.27',
+  });
+  assert.equal(kustomizeImage('nginx@sha256:abc'), { name: 'nginx', digest: 'sha256:abc' });
+});
+
+test.run();

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { readTemplateUnit } from '../../src/audits/readTemplateUnit.ts';
+import { readPlan } from '../../src/plans/readPlan.ts';
+import { renderPlanText } from '../../src/plans/renderPlanText.ts';
+import { runProgram } from '../helpers/runProgram.ts';
+import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { GUESTBOOK_POLICY, helmGuestbook, KUSTOMIZE_GUESTBOOK } from './unitFixtures.ts';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
+const repos: ConfigRepo[] = [];
+test.after(() => {
+  for (const r of repos) r.cleanup();
+});
+
+const HELM = 'Helm chart helm-guestbook (release helm-guestbook in default, values helm-guestbook/values.yaml';
+
+async function guestbook(): Promise<{ r: ConfigRepo; base: string; head: string }> {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...KUSTOMIZE_GUESTBOOK,
+      ...helmGuestbook(1),
+      'policies/guestbook.yaml': GUESTBOOK_POLICY,
+      'templates/plain.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\n',
+    },
+    'guestbook',
+  );
+  const base = r.git('rev-parse', 'HEAD');
+  const head = r.commit({ 'helm-guestbook/values.yaml': helmGuestbook(2)['helm-guestbook/values.yaml']! }, 'two');
+  return { r, base, head };
+}
+
+test('plan names, per changed object, the Helm release and value files or the Kustomize folder that produced it', async () => {
+  const { r, base, head } = await guestbook();
+  const plan = await readPlan(await openRepo(r.dir), { base, head });
+  assert.equal(
+    plan.sources?.map((s) => s.ref),
+    ['apps/v1/Deployment/default/helm-guestbook'],
+  );
+  assert.ok(plan.sources![0]!.source.startsWith(HELM), plan.sources![0]!.source);
+  assert.match(plan.sources![0]!.source, /helm-guestbook\/templates\/deployment\.yaml$/);
+  assert.match(
+    renderPlanText(plan),
+    /From Helm and Kustomize units:\n {2}Deployment default\/helm-guestbook: Helm chart/,
+  );
+
+  const added = await readPlan(await openRepo(r.dir), { base: `${base}~0`, head: base });
+  assert.equal(added.sources ?? [], [], 'nothing changes between a commit and itself');
+});
+
+test('validate counts the units, explain, history and blame name the unit of a template, and nothing for a plain file', async () => {
+  const { r } = await guestbook();
+  await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+  const explain = await runProgram(process.execPath, [
+    BIN,
+    'explain',
+    '--repo',
+    r.dir,
+    'deploy/kustomize-guestbook-ui',
+  ]);
+  assert.is(explain.code, 0, explain.stderr);
+  assert.match(
+    explain.stdout,
+    /\n {2}source: Kustomize folder kustomize-guestbook \(kustomize-guestbook\/kustomization\.yaml; kustomize v5\.\d+\.\d+\)\n/,
+  );
+  const validate = await runProgram(process.execPath, [BIN, 'validate', '--repo', r.dir]);
+  assert.is(validate.code, 0, validate.stdout);
+  assert.match(validate.stdout, /: 5 templates \(4 from 2 Helm and Kustomize units\), 1 propagation policies/);
+  const history = await runProgram(process.execPath, [BIN, 'history', '--repo', r.dir, 'deploy/helm-guestbook']);
+  assert.is(history.code, 0, history.stderr);
+  assert.ok(history.stdout.startsWith(`source: ${HELM}; helm v3.`), history.stdout);
+  // blame describes the rendered commit a cluster applied the same way.
+  const rendered = r.git('rev-parse', 'flotilla/rendered');
+  const unit = await readTemplateUnit(
+    await openRepo(r.dir),
+    rendered,
+    (k) => k === 'v1/Service/default/helm-guestbook',
+  );
+  assert.ok(unit?.startsWith(`${HELM}; helm v3.`), unit);
+  assert.is(
+    await readTemplateUnit(await openRepo(r.dir), rendered, (k) => k === 'v1/ConfigMap/default/plain'),
+    undefined,
+  );
+});
+
+test.run();
