@@ -1,7 +1,7 @@
 // Flotilla benchmarks: generate a fleet into a real Git repo, then measure the cold render, native
 // fast-import writing the same tree, incremental syncs, a no-op sync, scheduler throughput, the same output built
 // with one kustomize overlay per cluster (S and M), and push→applied plus a no-op resync against local members, in one run.
-//   npm run bench -- [--size S|M|L|XL] [--json FILE] [--seed TEXT] [--cpu-prof DIR] [--keep] [--pushes 50]
+//   npm run bench -- [--size S|M|L|XL] [--no-units] [--json FILE] [--seed TEXT] [--cpu-prof DIR] [--keep] [--pushes 50]
 // Progress goes to stderr, the table to stdout, and --json FILE gets one object with every figure.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,6 +45,8 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     keep: { type: 'boolean', default: false },
     pushes: { type: 'string', default: '50' },
+    // Without units the fleet is the one the tree ids before the sources work were measured on.
+    'no-units': { type: 'boolean', default: false },
   },
 });
 const size = (values.size ?? 'S').toUpperCase() as FleetSize;
@@ -65,7 +67,7 @@ const scratch = path.join(work, 'stream.fi');
 try {
   // 1. Setup (not measured): the fleet, written as one commit with native fast-import.
   let t = performance.now();
-  const fleet = generateFleet(size, values.seed);
+  const fleet = generateFleet(size, values.seed, !values['no-units']);
   const c = fleet.counts;
   progress(
     `generated ${fleet.files.size} files: ${c.templates} templates in ${c.namespaces} namespaces, ${c.clusters} clusters, ` +

@@ -84,7 +84,7 @@ const API_ENABLEMENTS = [
 ];
 const yamlOptions = { lineWidth: 0, aliasDuplicateObjects: false } as const;
 
-export function generateFleet(size: FleetSize, seed = 'flotilla-bench'): Fleet {
+export function generateFleet(size: FleetSize, seed = 'flotilla-bench', withUnits = true): Fleet {
   const { templates, clusters: clusterCount } = FLEET_SIZES[size];
   const rng = createRng(`${seed}/${size}`);
   const files = new Map<string, string>();
@@ -139,7 +139,7 @@ export function generateFleet(size: FleetSize, seed = 'flotilla-bench'): Fleet {
 
   // Helm and Kustomize units spread over the team namespaces, each namespace's policy selecting their objects.
   const unitNamespaces = Array.from(
-    { length: UNITS[size] },
+    { length: withUnits ? UNITS[size] : 0 },
     (_, i) => `team-${String(i % namespaces).padStart(4, '0')}`,
   );
   unitNamespaces.forEach((ns, i) => {
