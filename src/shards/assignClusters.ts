@@ -49,12 +49,15 @@ export function assignClusters(input: AssignmentInput): Map<string, string> {
     );
   }
 
-  // Place the rest, heaviest first: each goes to the first replica clockwise from its hash with room for it.
+  // Place the rest, heaviest first: each goes to the first replica clockwise from its hash that stays under the
+  // average with it, else under the bound. Preferring the average sends what an owner shed to the replica short of
+  // its share (a newcomer), not to another owner that happens to have room.
+  const average = total / replicas.length;
   const rest = clusters.filter((c) => !out.has(c)).sort((a, b) => weight(b) - weight(a) || (a < b ? -1 : 1));
   for (const c of rest) {
     const order = preferenceOf(ring, c, replicas.length);
     const w = weight(c);
-    const fits = order.find((r) => load.get(r)! + w <= capacity);
+    const fits = order.find((r) => load.get(r)! + w <= average) ?? order.find((r) => load.get(r)! + w <= capacity);
     const chosen = fits ?? order.reduce((best, r) => (load.get(r)! < load.get(best)! ? r : best));
     out.set(c, chosen);
     load.set(chosen, load.get(chosen)! + w);
