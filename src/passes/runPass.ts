@@ -12,6 +12,8 @@ import { buildPassFacts, type PassRun } from './buildPassFacts.ts';
 import type { PassOutcome } from './recordPassOutcome.ts';
 import type { PassFacts, PassRequest } from './reconcilerStates.ts';
 import type { RemoteMirror } from './remoteMirror.ts';
+import type { ReplicaCoordination } from './replicaCoordination.ts';
+import { fenceTarget } from '../shards/fenceTarget.ts';
 
 /** What every pass works with, fixed for the reconciler's life. */
 export interface PassContext {
@@ -28,6 +30,8 @@ export interface PassContext {
   readyThresholds?: ReadyThresholds;
   gracefulEvictionTimeoutSeconds?: number;
   autoscalerOptions?: AutoscalerOptions;
+  /** --leader-elect: render only while leading, apply and probe only the clusters of this replica's shard. */
+  coordination?: ReplicaCoordination;
 }
 
 /**
@@ -41,16 +45,34 @@ export async function runPass(
   const run: PassRun = { startedAt: Date.now() };
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
+  const coordination = ctx.coordination;
+  let release: (() => void) | undefined;
+  // A replica applies and probes only its shard, each member fenced: a write is sent only while it still owns it.
+  const shard = (all: ReadonlyMap<string, KubeTarget>): Map<string, KubeTarget> => {
+    if (!coordination) return new Map(all);
+    const owned = coordination.owned();
+    const mine = new Map<string, KubeTarget>();
+    for (const [name, kube] of all)
+      if (owned.has(name))
+        mine.set(
+          name,
+          fenceTarget(kube, () => coordination.owned().has(name)),
+        );
+    release?.();
+    release = coordination.hold(mine.keys());
+    return mine;
+  };
   const fixed = typeof ctx.clusters === 'function' ? undefined : ctx.clusters;
   const resolve = ctx.clusters as () => Promise<Map<string, KubeTarget>>;
   // The members this pass probes: the registered ones are resolved afresh each pass.
   const clusters =
-    fixed ??
-    (async () => {
-      const resolved = await resolve();
-      run.probed = new Set(resolved.keys());
-      return resolved;
-    });
+    fixed && !coordination
+      ? fixed
+      : async () => {
+          const resolved = shard(fixed ?? (await resolve()));
+          run.probed = new Set(resolved.keys());
+          return resolved;
+        };
   const { repo, lock, mirror, log, outputRef, statusRef } = ctx;
   const thresholds = {
     ...(ctx.readyThresholds ? { readyThresholds: ctx.readyThresholds } : {}),
@@ -73,7 +95,9 @@ export async function runPass(
         facts: buildPassFacts('status', run, result),
       };
     }
-    if (mirror) {
+    // Only the leader renders; the others apply what it rendered.
+    const render = coordination ? coordination.leading() : true;
+    if (mirror && render) {
       const fetched = await mirror.fetchSource();
       log({ step: 'fetch', sourceCommit: fetched.head, moved: fetched.moved, ms: ms() });
     }
@@ -84,7 +108,7 @@ export async function runPass(
       outputRef,
       statusRef,
       clusters,
-      render: true,
+      render,
       log,
       ...(ctx.afterApply ? { afterApply: ctx.afterApply } : {}),
       ...thresholds,
@@ -114,5 +138,7 @@ export async function runPass(
     return pass.kind === 'full'
       ? { outcome: { kind: 'full', summary }, facts: buildPassFacts('full', run, undefined) }
       : { outcome: { kind: 'status', summary }, facts: buildPassFacts('status', run, undefined) };
+  } finally {
+    release?.();
   }
 }

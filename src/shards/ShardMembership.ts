@@ -29,6 +29,8 @@ export interface MembershipOptions {
   log: (entry: Record<string, unknown>) => void;
   /** The Push clusters to share and their weights (object counts); read each round. */
   weights: () => Promise<ReadonlyMap<string, number>>;
+  /** The clusters this replica may apply changed (a claim confirmed, released or dropped): time for a pass. */
+  onOwnedChange?: (owned: readonly string[]) => void;
 }
 
 /** What this replica knows of the shards, for `flotilla get shards`-like views and metrics. */
@@ -86,6 +88,11 @@ export class ShardMembership {
   /** The clusters this replica may apply now: its confirmed claims, while its own Lease is held (fencing). */
   owned(): ReadonlySet<string> {
     return this.elector.isLeader() ? new Set(this.confirmed) : new Set();
+  }
+
+  /** This replica's own Lease is held (it is a member). */
+  member(): boolean {
+    return this.elector.isLeader();
   }
 
   /** Marks clusters as being applied; their claims are not released until the returned function is called. */
@@ -169,5 +176,6 @@ export class ShardMembership {
     for (const key of ['claimed', 'confirmed', 'released', 'yielded'] as const)
       if (plan[key].length > 0) this.opts.log({ step: 'shards', replica: me, [key]: plan[key] });
     if (changed) await this.elector.renewNow();
+    if (plan.confirmed.length + plan.released.length > 0) this.opts.onOwnedChange?.([...this.confirmed].sort());
   }
 }

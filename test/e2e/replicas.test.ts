@@ -4,6 +4,7 @@
 // replica during a stream of pushes loses none of them.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { getShardsCommand } from '../../src/commands/getShardsCommand.ts';
 import { configMap } from '../helpers/fleet.ts';
 import { makeReplicaFleet, replicaBaseFiles, TEST_TIMINGS, type ReplicaFleet } from '../helpers/replicaFleet.ts';
 
@@ -77,6 +78,31 @@ test('three replicas: one leader renders each push once, every member gets it, e
   assert.is(renderers.length, 1, `rendered by ${renderers.map(([id]) => id)}`);
   for (const [id, mine] of shards)
     for (const c of mine) assert.equal([...writers.get(c)!], [id], `${c} is ${id}'s, as its Lease says`);
+  // flotilla get shards shows the same: who leads, who owns what, with each cluster's object count.
+  let out = '';
+  const code = await getShardsCommand(
+    ['-o', 'json', '--leader-elect-kubeconfig', f.hostConfig, '--repo', f.fleet.bare],
+    { out: (s) => (out += s), err: () => undefined, now: () => new Date() },
+  );
+  assert.is(code, 0);
+  const shown = JSON.parse(out) as {
+    leader: { holder: string };
+    replicas: { replica: string; live: boolean; clusters: { name: string; objects: number }[] }[];
+    unowned: string[];
+  };
+  assert.is(shown.leader.holder, f.leaseHolder());
+  assert.equal(shown.unowned, []);
+  for (const r of shown.replicas) {
+    assert.ok(r.live);
+    assert.equal(
+      r.clusters.map((c) => c.name),
+      shards.get(r.replica),
+    );
+    assert.ok(
+      r.clusters.every((c) => c.objects === 4),
+      'three ConfigMaps and the default namespace each',
+    );
+  }
 });
 
 test('kill -9 of the leader: another holds the lease within lease duration + retry period, and the next push reaches every member', async () => {

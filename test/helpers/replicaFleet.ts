@@ -1,0 +1,163 @@
+// Several `flotilla run --leader-elect` replicas as real processes on one bare repo, with an emulated host cluster
+// that keeps their Leases and emulated members to apply to: what the HA end-to-end test and the faults suite's rows
+// build on. The test process reads the members' and the host's stores directly.
+import path from 'node:path';
+import { connectKubeconfig } from '../../src/deliveries/connectKubeTarget.ts';
+import type { KubeObject } from '../../src/members/types.ts';
+import { startMember, type Member } from '../../src/members/startMember.ts';
+import { writeKubeconfig } from '../../src/members/writeKubeconfig.ts';
+import { clusterRegistration, configMap, configMapPolicy, makeFleet, type Fleet } from './fleet.ts';
+import { spawnFlotilla, type Child } from './spawnFlotilla.ts';
+
+/** Short Lease timings, so a takeover is seconds: the same ratios as Karmada's 15s/10s/2s. */
+export const TEST_TIMINGS = { leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 500 };
+export const LEASE_NAMESPACE = 'flotilla-system';
+const MANAGED = 'karmada.io/managed';
+
+export interface ReplicaFleet {
+  fleet: Fleet;
+  host: Member;
+  hostConfig: string;
+  clusters: string[];
+  /** Running replicas by id. */
+  replicas: Map<string, Child>;
+  start(id: string): Child;
+  /** The holder of flotilla-system/flotilla-leader as the host stores it ('' when released, undefined when absent). */
+  leaseHolder(): string | undefined;
+  /** A Lease as the host stores it. */
+  lease(name: string): KubeObject | undefined;
+  /** Resolves once the rendered head is `sourceCommit`'s and every member holds exactly its rendered folder. */
+  converged(sourceCommit: string, timeoutMs?: number): Promise<void>;
+  /** Output commits naming `sourceCommit` on the rendered branch. */
+  outputCommitsFor(sourceCommit: string): number;
+  /** Managed object names on a member's store, by kind/name. */
+  managed(cluster: string): string[];
+  cleanup(): Promise<void>;
+}
+
+/** A base commit: every ConfigMap to every cluster, `configMaps` of them. */
+export function replicaBaseFiles(clusters: readonly string[], configMaps = 3): Record<string, string> {
+  const files: Record<string, string> = { 'policies/configmaps.yaml': configMapPolicy([...clusters]) };
+  for (const c of clusters) files[`clusters/${c}.yaml`] = clusterRegistration(c);
+  for (let i = 0; i < configMaps; i++) files[`templates/cm-${i}.yaml`] = configMap(`cm-${i}`, `v0`);
+  return files;
+}
+
+export async function makeReplicaFleet(clusters: string[]): Promise<ReplicaFleet> {
+  const fleet = await makeFleet({ members: clusters, readyDelayMs: 0 });
+  const replicas = new Map<string, Child>();
+  let host: Member | undefined;
+  try {
+    host = await startMember({ name: 'host', port: 0, dataDir: path.join(fleet.root, 'host'), readyDelayMs: 0 });
+    const hostConfig = path.join(fleet.root, 'host.config');
+    writeKubeconfig(hostConfig, [host]);
+    const kubes = await connectKubeconfig(hostConfig);
+    const kube = kubes.get('host')!;
+    const res = await kube.request({
+      method: 'POST',
+      path: '/api/v1/namespaces',
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: LEASE_NAMESPACE } }),
+      contentType: 'application/json',
+    });
+    await kube.close();
+    if (res.status !== 201 && res.status !== 409) throw new Error(`creating ${LEASE_NAMESPACE}: HTTP ${res.status}`);
+    const h = host;
+    const lease = (name: string) => {
+      const resource = h.store.resources().find((r) => r.includes('leases'));
+      return resource ? h.store.get(resource, LEASE_NAMESPACE, name) : undefined;
+    };
+    const memberOf = (cluster: string) => fleet.members[clusters.indexOf(cluster)]!;
+    const managed = (cluster: string) => {
+      const member = memberOf(cluster);
+      const out: string[] = [];
+      for (const r of member.store.resources())
+        for (const o of member.store.list(r))
+          if (o.metadata.labels?.[MANAGED] === 'true') out.push(`${String(o.kind).toLowerCase()}/${o.metadata.name}`);
+      return out.sort();
+    };
+    const renderedNames = (cluster: string) =>
+      fleet
+        .git(fleet.bare, 'ls-tree', '-r', '--name-only', 'flotilla/rendered', '--', `clusters/${cluster}/`)
+        .split('\n')
+        .filter(Boolean)
+        .map((p) => {
+          const m = /([^/_]+)_(.+)\.yaml$/.exec(p)!;
+          return `${m[1]!.split('.')[0]}/${m[2]}`;
+        })
+        .sort();
+    const renderedSource = () => {
+      try {
+        return /Source-Commit: ([0-9a-f]{40})/.exec(
+          fleet.git(fleet.bare, 'log', '-1', '--format=%B', 'flotilla/rendered'),
+        )?.[1];
+      } catch {
+        return undefined;
+      }
+    };
+    return {
+      fleet,
+      host: h,
+      hostConfig,
+      clusters,
+      replicas,
+      start(id) {
+        const child = spawnFlotilla([
+          'run',
+          '--repo',
+          fleet.bare,
+          '--credentials-dir',
+          fleet.credentials,
+          '--listen',
+          '127.0.0.1:0',
+          '--resync',
+          '0',
+          '--leader-elect',
+          '--leader-elect-kubeconfig',
+          hostConfig,
+          '--leader-elect-lease-duration',
+          `${TEST_TIMINGS.leaseDurationMs}ms`,
+          '--leader-elect-renew-deadline',
+          `${TEST_TIMINGS.renewDeadlineMs}ms`,
+          '--leader-elect-retry-period',
+          `${TEST_TIMINGS.retryPeriodMs}ms`,
+          '--id',
+          id,
+        ]);
+        replicas.set(id, child);
+        return child;
+      },
+      leaseHolder: () => (lease('flotilla-leader')?.spec as { holderIdentity?: string } | undefined)?.holderIdentity,
+      lease,
+      managed,
+      async converged(sourceCommit, timeoutMs = 30_000) {
+        const deadline = Date.now() + timeoutMs;
+        let last = '';
+        for (;;) {
+          const source = renderedSource();
+          if (source === sourceCommit) {
+            const behind = clusters.filter((c) => managed(c).join() !== renderedNames(c).join());
+            if (behind.length === 0) return;
+            last = `members not matching the rendered head: ${behind.join(', ')}`;
+          } else last = `rendered head is of ${source ?? 'nothing'}`;
+          if (Date.now() > deadline)
+            throw new Error(`not converged on ${sourceCommit} within ${timeoutMs} ms: ${last}`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      },
+      outputCommitsFor: (sourceCommit) =>
+        fleet
+          .git(fleet.bare, 'log', '--format=%H', '--grep', `Source-Commit: ${sourceCommit}`, 'flotilla/rendered')
+          .split('\n')
+          .filter(Boolean).length,
+      async cleanup() {
+        await Promise.all([...replicas.values()].map((r) => r.kill9()));
+        await h.stop();
+        await fleet.cleanup();
+      },
+    };
+  } catch (err) {
+    await host?.stop();
+    await fleet.cleanup();
+    throw err;
+  }
+}
