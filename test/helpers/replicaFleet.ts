@@ -1,6 +1,7 @@
 // Several `flotilla run --leader-elect` replicas as real processes on one bare repo, with an emulated host cluster
 // that keeps their Leases and emulated members to apply to: what the HA end-to-end test and the faults suite's rows
 // build on. The test process reads the members' and the host's stores directly.
+import { createServer, connect, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import { connectKubeconfig } from '../../src/deliveries/connectKubeTarget.ts';
 import type { KubeObject } from '../../src/members/types.ts';
@@ -22,6 +23,10 @@ export interface ReplicaFleet {
   /** Running replicas by id. */
   replicas: Map<string, Child>;
   start(id: string): Child;
+  /** Starts a replica behind a proxy to the host cluster that partition() cuts. */
+  startPartitionable(id: string): Promise<Child>;
+  /** Cuts (true) or heals (false) the network between a partitionable replica and the host cluster. */
+  partition(id: string, cut: boolean): void;
   /** The holder of flotilla-system/flotilla-leader as the host stores it ('' when released, undefined when absent). */
   leaseHolder(): string | undefined;
   /** A Lease as the host stores it. */
@@ -46,6 +51,7 @@ export function replicaBaseFiles(clusters: readonly string[], configMaps = 3): R
 export async function makeReplicaFleet(clusters: string[]): Promise<ReplicaFleet> {
   const fleet = await makeFleet({ members: clusters, readyDelayMs: 0 });
   const replicas = new Map<string, Child>();
+  const proxies = new Map<string, Awaited<ReturnType<typeof blackholeProxy>>>();
   let host: Member | undefined;
   try {
     host = await startMember({ name: 'host', port: 0, dataDir: path.join(fleet.root, 'host'), readyDelayMs: 0 });
@@ -94,37 +100,48 @@ export async function makeReplicaFleet(clusters: string[]): Promise<ReplicaFleet
         return undefined;
       }
     };
+    const spawnReplica = (id: string, config: string) => {
+      const child = spawnFlotilla([
+        'run',
+        '--repo',
+        fleet.bare,
+        '--credentials-dir',
+        fleet.credentials,
+        '--listen',
+        '127.0.0.1:0',
+        '--resync',
+        '0',
+        '--leader-elect',
+        '--leader-elect-kubeconfig',
+        config,
+        '--leader-elect-lease-duration',
+        `${TEST_TIMINGS.leaseDurationMs}ms`,
+        '--leader-elect-renew-deadline',
+        `${TEST_TIMINGS.renewDeadlineMs}ms`,
+        '--leader-elect-retry-period',
+        `${TEST_TIMINGS.retryPeriodMs}ms`,
+        '--id',
+        id,
+      ]);
+      replicas.set(id, child);
+      return child;
+    };
     return {
       fleet,
       host: h,
       hostConfig,
       clusters,
       replicas,
-      start(id) {
-        const child = spawnFlotilla([
-          'run',
-          '--repo',
-          fleet.bare,
-          '--credentials-dir',
-          fleet.credentials,
-          '--listen',
-          '127.0.0.1:0',
-          '--resync',
-          '0',
-          '--leader-elect',
-          '--leader-elect-kubeconfig',
-          hostConfig,
-          '--leader-elect-lease-duration',
-          `${TEST_TIMINGS.leaseDurationMs}ms`,
-          '--leader-elect-renew-deadline',
-          `${TEST_TIMINGS.renewDeadlineMs}ms`,
-          '--leader-elect-retry-period',
-          `${TEST_TIMINGS.retryPeriodMs}ms`,
-          '--id',
-          id,
-        ]);
-        replicas.set(id, child);
-        return child;
+      start: (id) => spawnReplica(id, hostConfig),
+      async startPartitionable(id) {
+        const proxy = await blackholeProxy(Number(new URL(h.url).port));
+        proxies.set(id, proxy);
+        const config = path.join(fleet.root, `host-via-proxy-${id}.config`);
+        writeKubeconfig(config, [{ ...h, url: `https://127.0.0.1:${proxy.port}` }]);
+        return spawnReplica(id, config);
+      },
+      partition(id, cut) {
+        proxies.get(id)!.cut(cut);
       },
       leaseHolder: () => (lease('flotilla-leader')?.spec as { holderIdentity?: string } | undefined)?.holderIdentity,
       lease,
@@ -151,6 +168,7 @@ export async function makeReplicaFleet(clusters: string[]): Promise<ReplicaFleet
           .filter(Boolean).length,
       async cleanup() {
         await Promise.all([...replicas.values()].map((r) => r.kill9()));
+        for (const p of proxies.values()) p.close();
         await h.stop();
         await fleet.cleanup();
       },
@@ -160,4 +178,51 @@ export async function makeReplicaFleet(clusters: string[]): Promise<ReplicaFleet
     await fleet.cleanup();
     throw err;
   }
+}
+
+/**
+ * A TCP proxy to the host cluster that a test can cut like a network partition: while cut, connections stay open
+ * and new ones are accepted but no byte is forwarded either way, so requests time out as they do when packets are
+ * dropped; healing drops the stalled connections, as a real connection would reset.
+ */
+async function blackholeProxy(targetPort: number): Promise<{ port: number; cut(on: boolean): void; close(): void }> {
+  let cut = false;
+  type Pair = { client: Socket; upstream: Socket | undefined };
+  const pairs = new Set<Pair>();
+  const stall = (p: Pair) => {
+    p.client.unpipe();
+    p.upstream?.unpipe();
+    p.client.pause();
+    p.upstream?.pause();
+  };
+  const server: Server = createServer((client) => {
+    const pair: Pair = { client, upstream: undefined };
+    pairs.add(pair);
+    client.on('error', () => undefined);
+    client.on('close', () => {
+      pair.upstream?.destroy();
+      pairs.delete(pair);
+    });
+    if (cut) return stall(pair);
+    const upstream = connect(targetPort, '127.0.0.1');
+    pair.upstream = upstream;
+    upstream.on('error', () => client.destroy());
+    upstream.on('close', () => client.destroy());
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    port,
+    cut(on) {
+      cut = on;
+      if (on) for (const p of pairs) stall(p);
+      else for (const p of [...pairs]) p.client.destroy();
+    },
+    close() {
+      for (const p of pairs) p.client.destroy();
+      server.close();
+    },
+  };
 }
