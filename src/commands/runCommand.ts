@@ -169,7 +169,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         `--credentials-dir ${credentialsDir}${opts.credentialsDir ? '' : ' (the default, the working directory)'} ${clash}; fix: pass --credentials-dir naming a folder that holds only kubeconfigs, outside the clone (or reconcile a bare repo)`,
       );
   }
-  const election = opts.leaderElect ? await leaderElection(opts, remote) : undefined;
+  const election = opts.leaderElect ? await leaderElection(opts) : undefined;
   const source: ReconcilerSource = remote
     ? {
         kind: 'remote',
@@ -242,12 +242,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
 }
 
 /** The Lease settings of --leader-elect, checked, and a client on the host cluster. */
-async function leaderElection(opts: RunOptions, remote: boolean): Promise<LeaderElectionOptions> {
+async function leaderElection(opts: RunOptions): Promise<LeaderElectionOptions> {
   const le = opts.leaderElect!;
-  if (remote)
-    throw new UsageError(
-      '--leader-elect with a remote --repo URL: the replicas must share one repository (the leader writes flotilla/rendered, each replica flotilla/status by compare-and-swap), which per-replica mirrors do not; fix: mount the bare repo on a shared volume and pass its path as --repo',
-    );
   const timings = {
     leaseDurationMs: durationFlag('leader-elect-lease-duration', le.leaseDuration),
     renewDeadlineMs: durationFlag('leader-elect-renew-deadline', le.renewDeadline),

@@ -84,6 +84,9 @@ export async function runPass(
       throw new Error(
         `the lock ${lock.file} no longer names this process; refusing to write (fix: restart this reconciler)`,
       );
+    // Replicas on one remote: the source (whose commits the rendered branch names) and the output branches as the
+    // remote has them now, before reading or writing anything.
+    if (mirror && coordination) await syncReplicaMirror(mirror, log, pass.kind === 'status');
     if (pass.kind === 'status') {
       const result = await reconcileStatusOnce({ repo, outputRef, statusRef, clusters, log, ...thresholds });
       if (mirror && result.statusCommit) {
@@ -97,7 +100,7 @@ export async function runPass(
     }
     // Only the leader renders; the others apply what it rendered.
     const render = coordination ? coordination.leading() : true;
-    if (mirror && render) {
+    if (mirror && !coordination) {
       const fetched = await mirror.fetchSource();
       log({ step: 'fetch', sourceCommit: fetched.head, moved: fetched.moved, ms: ms() });
     }
@@ -141,4 +144,16 @@ export async function runPass(
   } finally {
     release?.();
   }
+}
+
+/** Fetches the source and brings the output branches to the remote's heads (RemoteMirror.syncOutputs), logged. */
+async function syncReplicaMirror(
+  mirror: RemoteMirror,
+  log: (entry: Record<string, unknown>) => void,
+  quiet: boolean,
+): Promise<void> {
+  const fetched = await mirror.fetchSource();
+  if (!quiet || fetched.moved) log({ step: 'fetch', sourceCommit: fetched.head, moved: fetched.moved });
+  const synced = await mirror.syncOutputs();
+  if (synced.moved.length + synced.replayed.length + synced.dropped.length > 0) log({ step: 'fetch', outputs: synced });
 }

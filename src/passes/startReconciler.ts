@@ -147,6 +147,8 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
             gitdir: opts.source.mirrorDir,
             sourceBranch: branch,
             outputBranches: [RENDERED_BRANCH, STATUS_BRANCH],
+            // Replicas each push the status branch (their own clusters' files): a refused push is replayed.
+            ...(opts.leaderElection ? { sharedBranches: [STATUS_BRANCH] } : {}),
             ...(opts.source.fetchIdleTimeoutMs !== undefined ? { idleTimeoutMs: opts.source.fetchIdleTimeoutMs } : {}),
           })
         : undefined;

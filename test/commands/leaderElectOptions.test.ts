@@ -41,15 +41,11 @@ test('--leader-elect timings are checked as client-go checks them, each refusal 
   assert.match(await refusal({ leaseDuration: 'soon' }), '--leader-elect-lease-duration');
 });
 
-test('--leader-elect needs a host cluster, a Kubernetes-shaped --id and namespace, and a shared repo', async () => {
+test('--leader-elect needs a host cluster, a Kubernetes-shaped --id and namespace', async () => {
   assert.match(await refusal({}), 'KUBERNETES_SERVICE_HOST');
   assert.match(await refusal({ context: 'host' }), '--leader-elect-context needs --leader-elect-kubeconfig');
   assert.match(await refusal({ id: 'Flotilla_0', inCluster: { host: 'h', port: '1' } }), /--id "Flotilla_0".*fix:/);
   assert.match(await refusal({ namespace: 'Flotilla', inCluster: { host: 'h', port: '1' } }), 'not a namespace name');
-  assert.match(
-    await refusal({ inCluster: { host: 'h', port: '1' } }, { repo: 'https://git.example.com/fleet.git' }),
-    /remote --repo URL.*shared volume/,
-  );
   assert.match(
     await refusal({ kubeconfig: '/nonexistent/host.config', id: 'r0' }),
     '--leader-elect: cannot use kubeconfig /nonexistent/host.config',

@@ -48,12 +48,21 @@ export function replicaBaseFiles(clusters: readonly string[], configMaps = 3): R
   return files;
 }
 
-export async function makeReplicaFleet(clusters: string[]): Promise<ReplicaFleet> {
+/**
+ * `remote`: the replicas reconcile the bare repo through this URL (a Git HTTP server serving the fleet's root,
+ * see remoteUrlOf), each with its own mirror, fetching every second; otherwise they share the bare repo's path.
+ */
+export async function makeReplicaFleet(
+  clusters: string[],
+  opts: { remote?: (fleet: Fleet) => Promise<{ url: string; close(): Promise<void> }> } = {},
+): Promise<ReplicaFleet> {
   const fleet = await makeFleet({ members: clusters, readyDelayMs: 0 });
   const replicas = new Map<string, Child>();
   const proxies = new Map<string, Awaited<ReturnType<typeof blackholeProxy>>>();
   let host: Member | undefined;
+  let remote: { url: string; close(): Promise<void> } | undefined;
   try {
+    remote = opts.remote ? await opts.remote(fleet) : undefined;
     host = await startMember({ name: 'host', port: 0, dataDir: path.join(fleet.root, 'host'), readyDelayMs: 0 });
     const hostConfig = path.join(fleet.root, 'host.config');
     writeKubeconfig(hostConfig, [host]);
@@ -104,7 +113,8 @@ export async function makeReplicaFleet(clusters: string[]): Promise<ReplicaFleet
       const child = spawnFlotilla([
         'run',
         '--repo',
-        fleet.bare,
+        remote?.url ?? fleet.bare,
+        ...(remote ? ['--mirror-dir', path.join(fleet.root, 'mirrors', id), '--fetch-schedule', '* * * * * *'] : []),
         '--credentials-dir',
         fleet.credentials,
         '--listen',
@@ -169,11 +179,13 @@ export async function makeReplicaFleet(clusters: string[]): Promise<ReplicaFleet
       async cleanup() {
         await Promise.all([...replicas.values()].map((r) => r.kill9()));
         for (const p of proxies.values()) p.close();
+        await remote?.close();
         await h.stop();
         await fleet.cleanup();
       },
     };
   } catch (err) {
+    await remote?.close();
     await host?.stop();
     await fleet.cleanup();
     throw err;
