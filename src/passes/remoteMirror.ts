@@ -101,7 +101,7 @@ export async function openRemoteMirror(opts: MirrorOptions): Promise<RemoteMirro
     let outcome: 'moved' | 'replayed' | 'dropped' = 'moved';
     let head = remote;
     if (local !== null && local !== known) {
-      if (shared.has(branch) && known) {
+      if (shared.has(branch)) {
         head = await replayCommits(repo, known, local, remote);
         outcome = 'replayed';
       } else outcome = 'dropped';
