@@ -69,6 +69,11 @@ export interface ReconcileTarget {
   gracefulEvictionTimeoutSeconds?: number;
   /** FederatedHPA sync period and stabilization (defaults: Karmada's 15 s and 300 s). */
   autoscalerOptions?: AutoscalerOptions;
+  /**
+   * Whose metrics FederatedHPA decisions come from when not this pass's clusters: with several replicas only the
+   * leader decides, from every member (ready as the status branch says). null: this process does not decide.
+   */
+  autoscaling?: () => Promise<{ clusters: ReadonlyMap<string, KubeTarget>; ready: ReadonlySet<string> } | null>;
 }
 
 export interface ReconcileResult {
@@ -320,8 +325,8 @@ const autoscalerMemories = new WeakMap<GitRepo, AutoscalerMemory>();
  * or it failed (logged: a metrics read never fails the pass, the last decision stays).
  */
 async function autoscale(
-  t: Pick<ReconcileTarget, 'repo' | 'statusRef' | 'log' | 'now' | 'autoscalerOptions'>,
-  clusters: ReadonlyMap<string, KubeTarget>,
+  t: Pick<ReconcileTarget, 'repo' | 'statusRef' | 'log' | 'now' | 'autoscalerOptions' | 'autoscaling'>,
+  passClusters: ReadonlyMap<string, KubeTarget>,
   reports: readonly ClusterReport[],
   renderedCommit: string,
   sourceCommit: string,
@@ -329,12 +334,17 @@ async function autoscale(
   let memory = autoscalerMemories.get(t.repo);
   if (!memory) autoscalerMemories.set(t.repo, (memory = newAutoscalerMemory()));
   try {
+    const chosen = t.autoscaling ? await t.autoscaling() : undefined;
+    if (chosen === null) return undefined;
+    const clusters = chosen?.clusters ?? passClusters;
     const statusHead = await readRef(t.repo, t.statusRef ?? DEFAULT_STATUS_REF);
-    const ready = new Set(
-      reports
-        .filter((r) => r.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
-        .map((r) => r.cluster),
-    );
+    const ready =
+      chosen?.ready ??
+      new Set(
+        reports
+          .filter((r) => r.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+          .map((r) => r.cluster),
+      );
     const edits = await decideFederatedHpas({
       repo: t.repo,
       sourceCommit,

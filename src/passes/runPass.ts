@@ -77,6 +77,21 @@ export async function runPass(
   const thresholds = {
     ...(ctx.readyThresholds ? { readyThresholds: ctx.readyThresholds } : {}),
     ...(ctx.autoscalerOptions ? { autoscalerOptions: ctx.autoscalerOptions } : {}),
+    // Replicas: one decision per FederatedHPA, the leader's, from every member's metrics (reads only, unfenced).
+    ...(coordination
+      ? {
+          autoscaling: async () => {
+            if (!coordination.leading()) return null;
+            const observed = await readObservedClusters(ctx.repo, ctx.statusRef);
+            const ready = new Set(
+              [...observed]
+                .filter(([, o]) => o.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+                .map(([name]) => name),
+            );
+            return { clusters: fixed ?? (await resolve()), ready };
+          },
+        }
+      : {}),
   };
   const reasons = pass.reasons;
   try {
