@@ -12,6 +12,8 @@ export interface LeaseClient {
   update(lease: LeaseObject, timeoutMs: number): Promise<LeaseObject>;
   /** The Leases of a namespace with this label selector. */
   list(namespace: string, labelSelector: string, timeoutMs: number): Promise<LeaseObject[]>;
+  /** Deletes the Lease if it is still at `resourceVersion`; false when it changed or is gone. */
+  delete(namespace: string, name: string, resourceVersion: string, timeoutMs: number): Promise<boolean>;
 }
 
 /** Someone else wrote the Lease first (HTTP 409): optimistic concurrency said no. */
@@ -56,6 +58,18 @@ export function kubeLeaseClient(kube: KubeTarget): LeaseClient {
     },
     create: (lease, timeoutMs) => write('POST', lease, timeoutMs),
     update: (lease, timeoutMs) => write('PUT', lease, timeoutMs),
+    async delete(namespace, name, resourceVersion, timeoutMs) {
+      const res = await kube.request({
+        method: 'DELETE',
+        path: `${base(namespace)}/${encodeURIComponent(name)}`,
+        body: JSON.stringify({ apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { resourceVersion } }),
+        contentType: 'application/json',
+        timeoutMs,
+      });
+      if (res.status === 404 || res.status === 409) return false;
+      if (res.status !== 200 && res.status !== 202) throw fail(`delete Lease ${namespace}/${name}`, res);
+      return true;
+    },
     async list(namespace, labelSelector, timeoutMs) {
       const res = await kube.request({ method: 'GET', path: base(namespace), query: { labelSelector }, timeoutMs });
       if (res.status !== 200) throw fail(`list Leases in ${namespace}`, res);

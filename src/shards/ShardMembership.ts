@@ -11,6 +11,7 @@ import {
   claimsOf,
   currentOwners,
   isLive,
+  isStale,
   observePeers,
   planClaims,
   REPLICA_LABEL,
@@ -55,6 +56,7 @@ export class ShardMembership {
   private readonly clock: Clock;
   private readonly abort = new AbortController();
   private loop: Promise<void> | undefined;
+  private readonly removeFailures = new Set<string>();
 
   constructor(private readonly opts: MembershipOptions) {
     this.clock = opts.clock ?? systemClock;
@@ -145,6 +147,26 @@ export class ShardMembership {
     }
   }
 
+  /** Deletes replica Leases unchanged since long before they expired; only if still unchanged (resourceVersion). */
+  private async removeStale(now: number): Promise<void> {
+    for (const peer of [...this.peers.values()]) {
+      if (peer.holder === this.opts.identity || !isStale(peer, now) || !peer.resourceVersion) continue;
+      const removed = await this.opts.client
+        .delete(this.opts.namespace, peer.lease, peer.resourceVersion, this.opts.timings.retryPeriodMs)
+        .catch((err: unknown) => {
+          // Logged once per Lease: a missing `delete` permission would otherwise say so every retry period.
+          if (!this.removeFailures.has(peer.lease))
+            this.opts.log({ step: 'shards', lease: peer.lease, removeFailed: (err as Error).message });
+          this.removeFailures.add(peer.lease);
+          return false;
+        });
+      if (removed) {
+        this.peers.delete(peer.lease);
+        this.opts.log({ step: 'shards', removedLease: peer.lease, holder: peer.holder || null });
+      }
+    }
+  }
+
   /** One look at every replica: assign, release, yield, claim, confirm; publish at once when the claims changed. */
   private async round(): Promise<void> {
     if (!this.elector.isLeader()) return;
@@ -155,6 +177,7 @@ export class ShardMembership {
     this.peers = observePeers(this.peers, leases, now);
     const others = new Map<string, string[]>();
     for (const p of this.peers.values()) if (p.holder !== me && isLive(p, now)) others.set(p.holder, p.claims);
+    await this.removeStale(now);
     const weights = await this.opts.weights();
     this.desired = assignClusters({
       replicas: [me, ...others.keys()],

@@ -27,6 +27,7 @@ export interface PeerObservation {
   /** Local time the Lease last changed, as the elector measures expiry. */
   observedAt: number;
   raw: string;
+  resourceVersion: string | undefined;
 }
 
 export function claimsOf(lease: LeaseObject): string[] {
@@ -57,6 +58,7 @@ export function observePeers(
       leaseDurationSeconds: record.leaseDurationSeconds,
       observedAt: before?.raw === raw ? before.observedAt : now,
       raw,
+      resourceVersion: lease.metadata.resourceVersion,
     });
   }
   return out;
@@ -65,6 +67,18 @@ export function observePeers(
 /** Held and not expired on this process's clock: a released Lease (no holder) or a silent one counts for nothing. */
 export function isLive(peer: PeerObservation, now: number): boolean {
   return peer.holder !== '' && peer.observedAt + peer.leaseDurationSeconds * 1000 > now;
+}
+
+/**
+ * A replica Lease nobody renewed for this long (released, or its pod gone) is deleted, so Leases named after pods
+ * of past rollouts do not pile up: ten lease durations, at least a minute.
+ */
+export function staleAfterMs(peer: PeerObservation): number {
+  return Math.max(60_000, 10 * peer.leaseDurationSeconds * 1000);
+}
+
+export function isStale(peer: PeerObservation, now: number): boolean {
+  return !isLive(peer, now) && peer.observedAt + staleAfterMs(peer) <= now;
 }
 
 export interface ClaimState {

@@ -118,4 +118,21 @@ test('a replica joining takes over clusters only as their owners release them', 
   await Promise.all([...f.replicas.values()].map(({ m }) => m.stop()));
 });
 
+test('a released or abandoned replica Lease is deleted after ten lease durations (at least a minute); live ones stay', async () => {
+  const f = fleet(['r0', 'r1', 'r2']);
+  await f.run(10_000);
+  await f.replicas.get('r1')!.m.stop(); // released: holder ''
+  f.replicas.delete('r1');
+  f.replicas.get('r2')!.client.down = true; // gone without a word
+  const r2 = f.replicas.get('r2')!;
+  f.replicas.delete('r2');
+  await f.run(30_000);
+  assert.ok(f.api.leases.has('flotilla-system/flotilla-replica-r1'), 'kept for a while');
+  await f.run(40_000);
+  assert.equal([...f.api.leases.keys()], ['flotilla-system/flotilla-replica-r0']);
+  assert.is(f.owners().size, CLUSTERS.size, 'r0 owns everything');
+  await r2.m.stop();
+  await Promise.all([...f.replicas.values()].map(({ m }) => m.stop()));
+});
+
 test.run();

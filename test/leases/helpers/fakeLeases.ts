@@ -91,6 +91,13 @@ export class FakeLeaseApi {
           throw new LeaseConflictError(`Operation cannot be fulfilled on leases "${lease.metadata.name}"`);
         return api.store(key, lease);
       },
+      async delete(namespace: string, name: string, resourceVersion: string) {
+        api.check(client);
+        const current = api.leases.get(`${namespace}/${name}`);
+        if (!current || current.metadata.resourceVersion !== resourceVersion) return false;
+        api.leases.delete(`${namespace}/${name}`);
+        return true;
+      },
       async list(namespace: string, labelSelector: string) {
         api.check(client);
         const [k, v] = labelSelector.split('=');
