@@ -78,6 +78,19 @@ test('three replicas: one leader renders each push once, every member gets it, e
   assert.is(renderers.length, 1, `rendered by ${renderers.map(([id]) => id)}`);
   for (const [id, mine] of shards)
     for (const c of mine) assert.equal([...writers.get(c)!], [id], `${c} is ${id}'s, as its Lease says`);
+  // /metrics: one replica reports itself leader, and the owned clusters add up to the fleet.
+  let leaders = 0;
+  let owned = 0;
+  for (const child of f.replicas.values()) {
+    const url = child.events.entries.find((e) => e.step === 'start')?.listen as string;
+    const text = await (await fetch(`${url}/metrics`)).text();
+    leaders += Number(
+      /^leader_election_master_status\{name="flotilla-system\/flotilla-leader"\} (\d)/m.exec(text)?.[1],
+    );
+    owned += Number(/^flotilla_shard_owned_clusters (\d+)/m.exec(text)?.[1]);
+  }
+  assert.is(leaders, 1);
+  assert.is(owned, CLUSTERS.length);
   // flotilla get shards shows the same: who leads, who owns what, with each cluster's object count.
   let out = '';
   const code = await getShardsCommand(
