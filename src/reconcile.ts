@@ -74,6 +74,8 @@ export interface ReconcileTarget {
    * leader decides, from every member (ready as the status branch says). null: this process does not decide.
    */
   autoscaling?: () => Promise<{ clusters: ReadonlyMap<string, KubeTarget>; ready: ReadonlySet<string> } | null>;
+  /** With --leader-elect: this replica's name, written as the `Replica` trailer of its status commits. */
+  replica?: string;
 }
 
 export interface ReconcileResult {
@@ -186,6 +188,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
   const written = await writeStatus({
     repo: t.repo,
     reports,
+    ...(t.replica ? { replica: t.replica } : {}),
     ...(autoscalers ? { autoscalers } : {}),
     ...(t.statusRef ? { statusRef: t.statusRef } : {}),
     ...(interpreters ? { interpreters } : {}),
@@ -302,6 +305,7 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
   const written = await writeStatus({
     repo: t.repo,
     reports,
+    ...(t.replica ? { replica: t.replica } : {}),
     ...(autoscalers ? { autoscalers } : {}),
     statusRef,
     ...(interpreters ? { interpreters } : {}),

@@ -77,6 +77,7 @@ export async function runPass(
   const thresholds = {
     ...(ctx.readyThresholds ? { readyThresholds: ctx.readyThresholds } : {}),
     ...(ctx.autoscalerOptions ? { autoscalerOptions: ctx.autoscalerOptions } : {}),
+    ...(coordination ? { replica: coordination.identity } : {}),
     // Replicas: one decision per FederatedHPA, the leader's, from every member's metrics (reads only, unfenced).
     ...(coordination
       ? {

@@ -28,6 +28,8 @@ export interface WriteStatusOptions {
   clusterOptions?: ClusterFileOptions;
   /** FederatedHPA decisions to commit with this status (statuses/decideFederatedHpas.ts), each with its message line. */
   autoscalers?: AutoscalerEdits;
+  /** With --leader-elect: the replica writing (the `Replica` trailer), so who wrote which cluster's status is in Git. */
+  replica?: string;
 }
 
 export interface WriteStatusResult {
@@ -151,6 +153,7 @@ function statusMessage(opts: WriteStatusOptions, changed: string[]): string {
     if (!path || changed.includes(path)) lines.push(line.slice(0, 400));
   }
   lines.push(`${changed.length} status file(s) changed`, '');
+  if (opts.replica) lines.push(`Replica: ${opts.replica}`);
   if (opts.renderedCommit) lines.push(`Rendered-Commit: ${opts.renderedCommit}`);
   if (opts.sourceCommit) lines.push(`Source-Commit: ${opts.sourceCommit}`);
   return `${lines.join('\n')}\n`;

@@ -64,6 +64,7 @@ test('three replicas: one leader renders each push once, every member gets it, e
   // The replicas started one after the other: the first claimed everything, the others took their share.
   const shards = await shardsSettled();
   const from = marks();
+  const statusFrom = f.fleet.git(f.fleet.bare, 'rev-parse', 'flotilla/status');
   const pushes: string[] = [];
   for (let i = 1; i <= 3; i++) {
     pushes.push(f.fleet.push({ 'templates/cm-0.yaml': configMap('cm-0', `v${i}`) }, `cm-0 v${i}`));
@@ -78,6 +79,19 @@ test('three replicas: one leader renders each push once, every member gets it, e
   assert.is(renderers.length, 1, `rendered by ${renderers.map(([id]) => id)}`);
   for (const [id, mine] of shards)
     for (const c of mine) assert.equal([...writers.get(c)!], [id], `${c} is ${id}'s, as its Lease says`);
+  // The same from Git: each status commit since names its replica (trailer), and only clusters of that shard
+  // (the planned-inventory commits before an apply that creates objects carry no trailer).
+  const commits = f.fleet
+    .git(f.fleet.bare, 'log', '--format=%B%x00', `${statusFrom}..flotilla/status`)
+    .split('\0')
+    .filter((m) => m.trim().startsWith('Status of'));
+  assert.ok(commits.length >= 3, `${commits.length} status commits`);
+  for (const message of commits) {
+    const replica = /^Replica: (.+)$/m.exec(message)?.[1];
+    const clusters = /^Status of (.*)$/m.exec(message)?.[1]?.split(', ').filter(Boolean) ?? [];
+    assert.ok(replica && shards.has(replica), `status commit without a known Replica trailer:\n${message}`);
+    for (const c of clusters) assert.ok(shards.get(replica)!.includes(c), `${replica} wrote ${c}'s status`);
+  }
   // /metrics: one replica reports itself leader, and the owned clusters add up to the fleet.
   let leaders = 0;
   let owned = 0;
