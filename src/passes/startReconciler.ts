@@ -10,6 +10,7 @@ import type { KubeTarget } from '../deliveries/KubeTarget.ts';
 import type { ReadyThresholds } from '../statuses/dampReadyCondition.ts';
 import type { RenderedDelivery } from '../deliveries/applyRendered.ts';
 import { acquireRepoLock, type RepoLock } from './acquireRepoLock.ts';
+import { fenceRefUpdates } from './fenceRefUpdates.ts';
 import {
   startReplicaCoordination,
   type LeaderElectionOptions,
@@ -152,7 +153,18 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
             ...(opts.source.fetchIdleTimeoutMs !== undefined ? { idleTimeoutMs: opts.source.fetchIdleTimeoutMs } : {}),
           })
         : undefined;
-    const repo = await openRepo(mirror ? mirror.gitdir : (opts.source as { path: string }).path, opts.fs);
+    // Replicas: the branches move only while the Lease that allows it is held, checked at the ref's rename.
+    let fence: { leading(): boolean; member(): boolean } | undefined;
+    const fs = opts.leaderElection
+      ? fenceRefUpdates(
+          {
+            [`refs/heads/${RENDERED_BRANCH}`]: () => fence?.leading() ?? false,
+            [`refs/heads/${STATUS_BRANCH}`]: () => fence?.member() ?? false,
+          },
+          opts.fs,
+        )
+      : opts.fs;
+    const repo = await openRepo(mirror ? mirror.gitdir : (opts.source as { path: string }).path, fs);
     const metrics = createReconcilerMetrics(mirror ? redactUrl((opts.source as { url: string }).url) : repo.gitdir);
     const sourceRef = `refs/heads/${branch}`;
     const outputRef = `refs/heads/${RENDERED_BRANCH}`;
@@ -169,6 +181,7 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
           changed: (why) => requestPass(why),
         })
       : undefined;
+    fence = coordination;
     // Pushed early, closed late: the Leases are released once the last pass is over.
     if (coordination) closers.push(() => coordination.stop());
 
