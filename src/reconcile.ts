@@ -146,6 +146,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
       outputRef: t.outputRef,
       clusters,
       ...(t.statusRef ? { statusRef: t.statusRef } : {}),
+      ...(t.replica ? { replica: t.replica } : {}),
     });
     for (const [name, d] of delivery.clusters) {
       const counts: Record<string, number> = {};

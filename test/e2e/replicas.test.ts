@@ -67,7 +67,13 @@ test('three replicas: one leader renders each push once, every member gets it, e
   const statusFrom = f.fleet.git(f.fleet.bare, 'rev-parse', 'flotilla/status');
   const pushes: string[] = [];
   for (let i = 1; i <= 3; i++) {
-    pushes.push(f.fleet.push({ 'templates/cm-0.yaml': configMap('cm-0', `v${i}`) }, `cm-0 v${i}`));
+    // A change and a new object each: the new one makes each replica commit a planned inventory first.
+    pushes.push(
+      f.fleet.push(
+        { 'templates/cm-0.yaml': configMap('cm-0', `v${i}`), [`templates/extra-${i}.yaml`]: configMap(`extra-${i}`) },
+        `cm-0 v${i}, extra-${i}`,
+      ),
+    );
     await f.converged(pushes.at(-1)!, 30_000);
   }
   for (const sha of [base, ...pushes]) assert.is(f.outputCommitsFor(sha), 1, `output commits for ${sha}`);
@@ -79,16 +85,20 @@ test('three replicas: one leader renders each push once, every member gets it, e
   assert.is(renderers.length, 1, `rendered by ${renderers.map(([id]) => id)}`);
   for (const [id, mine] of shards)
     for (const c of mine) assert.equal([...writers.get(c)!], [id], `${c} is ${id}'s, as its Lease says`);
-  // The same from Git: each status commit since names its replica (trailer), and only clusters of that shard
-  // (the planned-inventory commits before an apply that creates objects carry no trailer).
+  // The same from Git: each status commit since names its replica (trailer), and only clusters of that shard.
   const commits = f.fleet
     .git(f.fleet.bare, 'log', '--format=%B%x00', `${statusFrom}..flotilla/status`)
     .split('\0')
-    .filter((m) => m.trim().startsWith('Status of'));
+    .filter((m) => m.trim());
   assert.ok(commits.length >= 3, `${commits.length} status commits`);
+  assert.ok(
+    commits.some((m) => m.trim().startsWith('Inventory planned for')),
+    'planned inventories among them',
+  );
   for (const message of commits) {
     const replica = /^Replica: (.+)$/m.exec(message)?.[1];
-    const clusters = /^Status of (.*)$/m.exec(message)?.[1]?.split(', ').filter(Boolean) ?? [];
+    const clusters =
+      /^(?:Status of|Inventory planned for) (.*)$/m.exec(message)?.[1]?.split(', ').filter(Boolean) ?? [];
     assert.ok(replica && shards.has(replica), `status commit without a known Replica trailer:\n${message}`);
     for (const c of clusters) assert.ok(shards.get(replica)!.includes(c), `${replica} wrote ${c}'s status`);
   }
@@ -126,8 +136,8 @@ test('three replicas: one leader renders each push once, every member gets it, e
       shards.get(r.replica),
     );
     assert.ok(
-      r.clusters.every((c) => c.objects === 4),
-      'three ConfigMaps and the default namespace each',
+      r.clusters.every((c) => c.objects === 7),
+      'six ConfigMaps each, weighing one more than they hold',
     );
   }
 });
