@@ -20,7 +20,7 @@ const LAYERS = [
   ['delivery', ['deliveries']],
   ['status', ['autoscalers', 'statuses', 'commitStatuses']],
   ['plans', ['plans']],
-  ['runtime', ['reconcile', 'passes', 'pullAgent']],
+  ['runtime', ['leases', 'shards', 'reconcile', 'passes', 'pullAgent']],
   ['inspection', ['audits', 'views']],
   ['dashboard', ['dashboard']],
   ['CLI', ['commands', 'cli']],

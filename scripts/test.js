@@ -11,7 +11,18 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
-const UNIT = ['assignments', 'errors', 'evictions', 'overrides', 'patches', 'quantities', 'selectors', 'taints'];
+const UNIT = [
+  'assignments',
+  'errors',
+  'evictions',
+  'leases',
+  'overrides',
+  'patches',
+  'quantities',
+  'selectors',
+  'shards',
+  'taints',
+];
 const GUARD = './test/helpers/forbidProcessesAndNetwork.ts';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));

@@ -43,7 +43,8 @@ Commands:
   taint      Add or remove cluster taints, kubectl style: key=value:Effect, key:Effect-, key-.
              (join, unjoin, cordon, uncordon, taint: --reason, --author, --branch B for a pull request)
   get        kubectl get from Git state: clusters, bindings (rb), works or a kind (deploy, svc…);
-             NAME, -n NS|-A, --cluster C, -o wide|yaml|json.
+             NAME, -n NS|-A, --cluster C, -o wide|yaml|json. get shards: who leads and which replica of
+             flotilla run --leader-elect applies which cluster, from their Leases.
   describe   kubectl describe from Git state: a cluster, binding or template, with its commit history.
   blame      Which source commit produced what runs on --cluster C now: flotilla blame --cluster C deploy/nginx.
   agent      Pull mode beside one member: apply clusters/NAME/ of the rendered branch, push its status
@@ -119,6 +120,15 @@ async function main(argv: string[]): Promise<number> {
       err: (s: string) => process.stderr.write(s),
       now: () => new Date(),
     };
+    if (command === 'get' && rest[0] === 'shards')
+      return (await import('./commands/getShardsCommand.ts')).getShardsCommand(rest.slice(1), {
+        ...ctx,
+        cwd: process.cwd(),
+        inCluster:
+          process.env.KUBERNETES_SERVICE_HOST && process.env.KUBERNETES_SERVICE_PORT
+            ? { host: process.env.KUBERNETES_SERVICE_HOST, port: process.env.KUBERNETES_SERVICE_PORT }
+            : undefined,
+      });
     if (command === 'get') return (await import('./commands/getCommand.ts')).getCommand(rest, ctx);
     if (command === 'describe') return (await import('./commands/describeCommand.ts')).describeCommand(rest, ctx);
     return (await import('./commands/blameCommand.ts')).blameCommand(rest, ctx);
@@ -215,6 +225,23 @@ async function main(argv: string[]): Promise<number> {
       clusterSuccessThreshold: values['cluster-success-threshold'],
       clusterStatusUpdateFrequency: values['cluster-status-update-frequency'],
       gracefulEvictionTimeout: values['graceful-eviction-timeout'],
+      ...(values['leader-elect']
+        ? {
+            leaderElect: {
+              leaseDuration: values['leader-elect-lease-duration'],
+              renewDeadline: values['leader-elect-renew-deadline'],
+              retryPeriod: values['leader-elect-retry-period'],
+              namespace: values['leader-elect-resource-namespace'],
+              kubeconfig: values['leader-elect-kubeconfig'],
+              context: values['leader-elect-context'],
+              id: values.id,
+              inCluster:
+                process.env.KUBERNETES_SERVICE_HOST && process.env.KUBERNETES_SERVICE_PORT
+                  ? { host: process.env.KUBERNETES_SERVICE_HOST, port: process.env.KUBERNETES_SERVICE_PORT }
+                  : undefined,
+            },
+          }
+        : {}),
       cwd: process.cwd(),
       out: (s) => process.stdout.write(s),
       err: (s) => process.stderr.write(s),

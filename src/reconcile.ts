@@ -76,6 +76,13 @@ export interface ReconcileTarget {
   gracefulEvictionTimeoutSeconds?: number;
   /** FederatedHPA sync period and stabilization (defaults: Karmada's 15 s and 300 s). */
   autoscalerOptions?: AutoscalerOptions;
+  /**
+   * Whose metrics FederatedHPA decisions come from when not this pass's clusters: with several replicas only the
+   * leader decides, from every member (ready as the status branch says). null: this process does not decide.
+   */
+  autoscaling?: () => Promise<{ clusters: ReadonlyMap<string, KubeTarget>; ready: ReadonlySet<string> } | null>;
+  /** With --leader-elect: this replica's name, written as the `Replica` trailer of its status commits. */
+  replica?: string;
 }
 
 export interface ReconcileResult {
@@ -146,6 +153,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
       outputRef: t.outputRef,
       clusters,
       ...(t.statusRef ? { statusRef: t.statusRef } : {}),
+      ...(t.replica ? { replica: t.replica } : {}),
     });
     for (const [name, d] of delivery.clusters) {
       const counts: Record<string, number> = {};
@@ -189,6 +197,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
   const written = await writeStatus({
     repo: t.repo,
     reports,
+    ...(t.replica ? { replica: t.replica } : {}),
     ...(autoscalers ? { autoscalers } : {}),
     ...(multiClusterServices ? { multiClusterServices } : {}),
     ...(t.statusRef ? { statusRef: t.statusRef } : {}),
@@ -307,6 +316,7 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
   const written = await writeStatus({
     repo: t.repo,
     reports,
+    ...(t.replica ? { replica: t.replica } : {}),
     ...(autoscalers ? { autoscalers } : {}),
     ...(multiClusterServices ? { multiClusterServices } : {}),
     statusRef,
@@ -331,8 +341,8 @@ const autoscalerMemories = new WeakMap<GitRepo, AutoscalerMemory>();
  * or it failed (logged: a metrics read never fails the pass, the last decision stays).
  */
 async function autoscale(
-  t: Pick<ReconcileTarget, 'repo' | 'statusRef' | 'log' | 'now' | 'autoscalerOptions'>,
-  clusters: ReadonlyMap<string, KubeTarget>,
+  t: Pick<ReconcileTarget, 'repo' | 'statusRef' | 'log' | 'now' | 'autoscalerOptions' | 'autoscaling'>,
+  passClusters: ReadonlyMap<string, KubeTarget>,
   reports: readonly ClusterReport[],
   renderedCommit: string,
   sourceCommit: string,
@@ -340,12 +350,17 @@ async function autoscale(
   let memory = autoscalerMemories.get(t.repo);
   if (!memory) autoscalerMemories.set(t.repo, (memory = newAutoscalerMemory()));
   try {
+    const chosen = t.autoscaling ? await t.autoscaling() : undefined;
+    if (chosen === null) return undefined;
+    const clusters = chosen?.clusters ?? passClusters;
     const statusHead = await readRef(t.repo, t.statusRef ?? DEFAULT_STATUS_REF);
-    const ready = new Set(
-      reports
-        .filter((r) => r.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
-        .map((r) => r.cluster),
-    );
+    const ready =
+      chosen?.ready ??
+      new Set(
+        reports
+          .filter((r) => r.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+          .map((r) => r.cluster),
+      );
     const edits = await decideFederatedHpas({
       repo: t.repo,
       sourceCommit,

@@ -80,7 +80,8 @@ export function parseResourceWords(
   return { type, word, name };
 }
 
-const USAGE = 'flotilla get clusters|bindings|works|<kind> [NAME] [-n NS|-A] [--cluster C] [-o wide|yaml|json]';
+const USAGE =
+  'flotilla get clusters|bindings|works|<kind> [NAME] [-n NS|-A] [--cluster C] [-o wide|yaml|json]  (and: flotilla get shards --help)';
 
 /**
  * `flotilla get`: kubectl get over Git state. Clusters from the config repo and the status branch, bindings

@@ -1,4 +1,5 @@
 import { existsSync, realpathSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import cron from 'node-cron';
 import { pauseAtRefLock } from '../commits/pauseAtRefLock.ts';
@@ -15,6 +16,11 @@ import { UsageError } from '../errors/UsageError.ts';
 import { progressPrinter, type LogFormat } from './progressLine.ts';
 import { exposedWithoutToken, isLoopbackHost } from '../dashboard/checkUiAccess.ts';
 import { createDashboard, refusingDashboard, type Dashboard } from '../dashboard/createDashboard.ts';
+import { checkTimings } from '../leases/electionStep.ts';
+import { connectHostCluster, describeHostCluster, type HostClusterSource } from '../leases/connectHostCluster.ts';
+import { kubeLeaseClient } from '../leases/LeaseClient.ts';
+import type { LeaderElectionOptions } from '../passes/replicaCoordination.ts';
+import { replicaLeaseName } from '../shards/planClaims.ts';
 
 export const DEFAULT_LISTEN = '127.0.0.1:9464';
 
@@ -24,6 +30,14 @@ export const RUN_USAGE = `usage: flotilla run --repo PATH|URL [--source-branch m
        [--webhook-secret-env VAR] [--ui-token-env VAR] [--mirror-dir DIR] [--cluster-failure-threshold 30s] [--cluster-success-threshold 30s]
        [--cluster-status-update-frequency 10s|0] [--graceful-eviction-timeout 10m]
        [--forge github|gitlab|gitea --forge-repo REPO [--forge-url URL] [--forge-token-env VAR] [--forge-target-url URL]]
+       [--leader-elect [--leader-elect-lease-duration 15s] [--leader-elect-renew-deadline 10s]
+        [--leader-elect-retry-period 2s] [--leader-elect-resource-namespace flotilla-system]
+        [--leader-elect-kubeconfig FILE [--leader-elect-context C]] [--id NAME]]
+
+--leader-elect runs this process as one replica of several on the same repo: the Lease flotilla-leader (in the
+namespace above, on the host cluster: --leader-elect-kubeconfig, else the pod's service account) names the one
+that renders, and each replica applies the Push clusters of its shard (Lease flotilla-replica-<id>). --id names
+the replica (default: the host name, i.e. the pod name).
 
 ${FORGE_HELP}`;
 
@@ -46,6 +60,14 @@ export const RUN_OPTIONS = {
   'cluster-status-update-frequency': { type: 'string', default: '10s' },
   'graceful-eviction-timeout': { type: 'string', default: '10m' },
   ...FORGE_ARG_OPTIONS,
+  'leader-elect': { type: 'boolean', default: false },
+  'leader-elect-lease-duration': { type: 'string', default: '15s' },
+  'leader-elect-renew-deadline': { type: 'string', default: '10s' },
+  'leader-elect-retry-period': { type: 'string', default: '2s' },
+  'leader-elect-resource-namespace': { type: 'string', default: 'flotilla-system' },
+  'leader-elect-kubeconfig': { type: 'string' },
+  'leader-elect-context': { type: 'string' },
+  id: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -94,6 +116,19 @@ export interface RunOptions {
    * reaches it, objects written and ref not moved, so the reliability suite can kill -9 the process exactly there.
    */
   pauseAt?: FaultPausePoint | undefined;
+  /** --leader-elect and its settings (Karmada's flag names and defaults). */
+  leaderElect?: {
+    leaseDuration?: string | undefined;
+    renewDeadline?: string | undefined;
+    retryPeriod?: string | undefined;
+    namespace?: string | undefined;
+    kubeconfig?: string | undefined;
+    context?: string | undefined;
+    /** --id; default the host name. */
+    id?: string | undefined;
+    /** KUBERNETES_SERVICE_HOST and _PORT, read by cli.ts: the in-cluster config when no kubeconfig is named. */
+    inCluster?: { host: string; port: string } | undefined;
+  };
 }
 
 export const FAULT_PAUSE_POINTS = ['output-commit', 'status-commit'] as const;
@@ -151,6 +186,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         `--credentials-dir ${credentialsDir}${opts.credentialsDir ? '' : ' (the default, the working directory)'} ${clash}; fix: pass --credentials-dir naming a folder that holds only kubeconfigs, outside the clone (or reconcile a bare repo)`,
       );
   }
+  const election = opts.leaderElect ? await leaderElection(opts) : undefined;
   const source: ReconcilerSource = remote
     ? {
         kind: 'remote',
@@ -195,6 +231,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       gracefulEvictionTimeoutSeconds: Math.round(graceMs / 1000),
       ...(listen ? { listen } : {}),
       ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
+      ...(election ? { leaderElection: election } : {}),
       ...(opts.forge ? { afterApply: commitStatusHook(opts.forge.config, opts.forge.token, log) } : {}),
       ...(pauseRef
         ? {
@@ -232,6 +269,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const where = remote ? redactUrl(opts.repo) : source.kind === 'local' ? source.path : '';
   opts.err(
     `flotilla run: reconciling ${where} (${opts.sourceBranch}), pid ${process.pid}` +
+      `${election ? `, replica ${election.identity} (Leases in ${election.namespace} via ${election.describe})` : ''}` +
       `${reconciler.url ? `; ${reconciler.url}/healthz /readyz /metrics${opts.webhookSecret ? ' and POST /hooks/{github,gitlab,gitea,generic}' : ''}` : ''}; Ctrl-C stops\n`,
   );
   if (reconciler.url)
@@ -246,6 +284,45 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   await reconciler.stop();
   log({ step: 'stop', pid: process.pid });
   return 0;
+}
+
+/** The Lease settings of --leader-elect, checked, and a client on the host cluster. */
+async function leaderElection(opts: RunOptions): Promise<LeaderElectionOptions> {
+  const le = opts.leaderElect!;
+  const timings = {
+    leaseDurationMs: durationFlag('leader-elect-lease-duration', le.leaseDuration),
+    renewDeadlineMs: durationFlag('leader-elect-renew-deadline', le.renewDeadline),
+    retryPeriodMs: durationFlag('leader-elect-retry-period', le.retryPeriod),
+  };
+  const bad = checkTimings(timings);
+  if (bad) throw new UsageError(`--leader-elect: ${bad}`);
+  const identity = le.id ?? hostname();
+  // The replica's own Lease is named after it: a Kubernetes object name (RFC 1123 subdomain).
+  const name = replicaLeaseName(identity);
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(name) || name.length > 253)
+    throw new UsageError(
+      `--id ${JSON.stringify(identity)}: names the replica's Lease ${name}, which must be lowercase letters, digits, '-' and '.'; fix: pass --id like flotilla-0 (a pod name is fine)`,
+    );
+  const namespace = le.namespace ?? 'flotilla-system';
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace) || namespace.length > 63)
+    throw new UsageError(
+      `--leader-elect-resource-namespace ${namespace}: not a namespace name; fix: e.g. flotilla-system`,
+    );
+  let host: HostClusterSource;
+  if (le.kubeconfig) host = { kind: 'kubeconfig', file: path.resolve(opts.cwd, le.kubeconfig), context: le.context };
+  else if (le.context) throw new UsageError('--leader-elect-context needs --leader-elect-kubeconfig FILE');
+  else if (le.inCluster) host = { kind: 'in-cluster', ...le.inCluster };
+  else
+    throw new UsageError(
+      '--leader-elect needs the host cluster that keeps the Leases: run in a pod (KUBERNETES_SERVICE_HOST and its service account), or pass --leader-elect-kubeconfig FILE [--leader-elect-context C]',
+    );
+  let kube;
+  try {
+    kube = await connectHostCluster(host);
+  } catch (err) {
+    throw new UsageError(`--leader-elect: cannot use ${describeHostCluster(host)}: ${(err as Error).message}`);
+  }
+  return { client: kubeLeaseClient(kube), namespace, identity, timings, describe: describeHostCluster(host) };
 }
 
 /**

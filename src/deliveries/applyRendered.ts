@@ -68,6 +68,8 @@ export interface ApplyRenderedOptions {
   recordPlanned?: (write: () => Promise<PlannedInventoryResult>) => Promise<unknown>;
   /** Commit time of the planned-inventory commit. */
   now?: () => Date;
+  /** With --leader-elect: the replica applying, named by the planned-inventory commit's `Replica` trailer. */
+  replica?: string;
 }
 
 export interface ClusterDelivery extends ClusterApplyReport {
@@ -145,6 +147,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
         renderedCommit: commit,
         inventoryPath,
         ...(opts.now ? { now: opts.now } : {}),
+        ...(opts.replica ? { replica: opts.replica } : {}),
       });
     try {
       await (opts.recordPlanned ? opts.recordPlanned(write) : write());

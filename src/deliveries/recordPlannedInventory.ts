@@ -25,6 +25,8 @@ export async function recordPlannedInventory(opts: {
   inventoryPath: (cluster: string) => string;
   now?: () => Date;
   maxAttempts?: number;
+  /** The `Replica` trailer (--leader-elect). */
+  replica?: string;
 }): Promise<PlannedInventoryResult> {
   const paths = [...opts.planned.keys()].map((c) => [c, opts.inventoryPath(c)] as const);
   const done = await commitStatusEdits(
@@ -45,7 +47,8 @@ export async function recordPlannedInventory(opts: {
       const message =
         `Inventory planned for ${grown.join(', ')}`.slice(0, 200) +
         `\n\nRecorded before applying rendered commit ${opts.renderedCommit}, so whatever that apply creates can be pruned` +
-        `\nlater even if this process stops before its status commit.\n`;
+        `\nlater even if this process stops before its status commit.\n` +
+        (opts.replica ? `\nReplica: ${opts.replica}\n` : '');
       return { edits, message, time: (opts.now ?? (() => new Date()))(), grown };
     },
     opts.maxAttempts,

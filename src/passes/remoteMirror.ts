@@ -5,6 +5,7 @@ import { gitHttp, GIT_HTTP_IDLE_TIMEOUT_MS } from '../commits/gitHttp.ts';
 import { parseRemoteUrl, redactedError, redactUrlsIn } from '../commits/remoteUrl.ts';
 import { readRef } from '../commits/readRef.ts';
 import { updateRef } from '../commits/updateRef.ts';
+import { replayCommits } from '../commits/replayCommits.ts';
 
 export interface RemoteMirror {
   /** The local bare mirror every other stage reads and writes. */
@@ -13,6 +14,12 @@ export interface RemoteMirror {
   fetchSource(): Promise<{ head: string | null; moved: boolean }>;
   /** Pushes the output branches that moved since they were last pushed; a rejected push is reported, not thrown. */
   pushOutputs(): Promise<{ pushed: string[]; rejected: { ref: string; error: string }[] }>;
+  /**
+   * Several replicas on one remote (--leader-elect): brings each output branch to the remote's head. A branch with
+   * nothing unpushed moves to the remote's head; one where both moved is replayed onto it when it is shared
+   * (`sharedBranches`: each writer owns its paths) and otherwise reset to it, since another writer's commit won.
+   */
+  syncOutputs(): Promise<{ moved: string[]; replayed: string[]; dropped: string[] }>;
 }
 
 export interface MirrorOptions {
@@ -23,6 +30,11 @@ export interface MirrorOptions {
   outputBranches: readonly string[];
   /** A fetch or push that receives nothing for this long fails (the pass reports it; the next one tries again). Default 30 s. */
   idleTimeoutMs?: number;
+  /**
+   * Output branches other processes push too (the status branch, with several replicas): a push the remote refuses
+   * because it moved is replayed onto the remote's head and pushed again.
+   */
+  sharedBranches?: readonly string[];
 }
 
 /** Credentials in a URL (https://user:token@host/…) are for the Git server only, never for files or logs. */
@@ -72,6 +84,32 @@ export async function openRemoteMirror(opts: MirrorOptions): Promise<RemoteMirro
   }
   const lastPushed = new Map<string, string | null>();
   for (const branch of opts.outputBranches) lastPushed.set(branch, await readRef(repo, `refs/heads/${branch}`));
+  const shared = new Set(opts.sharedBranches ?? []);
+
+  /** One output branch brought to the remote's head (see syncOutputs). */
+  const syncBranch = async (branch: string): Promise<'moved' | 'replayed' | 'dropped' | undefined> => {
+    const ref = `refs/heads/${branch}`;
+    const remote = await fetchBranch(branch).catch(() => null);
+    if (!remote) return undefined;
+    const local = await readRef(repo, ref);
+    const known = lastPushed.get(branch) ?? null;
+    if (local === remote) {
+      lastPushed.set(branch, remote);
+      return undefined;
+    }
+    if (remote === known) return undefined; // only we moved: pushed next
+    let outcome: 'moved' | 'replayed' | 'dropped' = 'moved';
+    let head = remote;
+    if (local !== null && local !== known) {
+      if (shared.has(branch)) {
+        head = await replayCommits(repo, known, local, remote);
+        outcome = 'replayed';
+      } else outcome = 'dropped';
+    }
+    await updateRef(repo, ref, head, local);
+    lastPushed.set(branch, remote);
+    return outcome;
+  };
 
   return {
     gitdir,
@@ -90,20 +128,39 @@ export async function openRemoteMirror(opts: MirrorOptions): Promise<RemoteMirro
         const ref = `refs/heads/${branch}`;
         const now = await readRef(repo, ref);
         if (!now || now === lastPushed.get(branch)) continue;
-        try {
-          const res = await git.push({ fs, http, gitdir, url, onAuth, ref, remoteRef: ref, cache });
-          const status = res.refs[ref];
-          if (res.ok && (!status || status.ok)) {
-            lastPushed.set(branch, now);
-            pushed.push(branch);
-          } else {
-            rejected.push({ ref: branch, error: redactUrlsIn(status?.error ?? res.error ?? 'rejected') });
+        // A shared branch another replica pushed meanwhile: ours replayed onto theirs, and pushed again.
+        for (let attempt = 1; ; attempt++) {
+          const head = await readRef(repo, ref);
+          try {
+            const res = await git.push({ fs, http, gitdir, url, onAuth, ref, remoteRef: ref, cache });
+            const status = res.refs[ref];
+            if (res.ok && (!status || status.ok)) {
+              lastPushed.set(branch, head);
+              pushed.push(branch);
+              break;
+            }
+            if (!shared.has(branch) || attempt >= 5) {
+              rejected.push({ ref: branch, error: redactUrlsIn(status?.error ?? res.error ?? 'rejected') });
+              break;
+            }
+          } catch (err) {
+            if (!shared.has(branch) || attempt >= 5) {
+              rejected.push({ ref: branch, error: redactUrlsIn((err as Error).message) });
+              break;
+            }
           }
-        } catch (err) {
-          rejected.push({ ref: branch, error: redactUrlsIn((err as Error).message) });
+          await syncBranch(branch).catch(() => undefined);
         }
       }
       return { pushed, rejected };
+    },
+    async syncOutputs() {
+      const out = { moved: [] as string[], replayed: [] as string[], dropped: [] as string[] };
+      for (const branch of opts.outputBranches) {
+        const outcome = await syncBranch(branch);
+        if (outcome) out[outcome].push(branch);
+      }
+      return out;
     },
   };
 }

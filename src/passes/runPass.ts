@@ -12,6 +12,8 @@ import { buildPassFacts, type PassRun } from './buildPassFacts.ts';
 import type { PassOutcome } from './recordPassOutcome.ts';
 import type { PassFacts, PassRequest } from './reconcilerStates.ts';
 import type { RemoteMirror } from './remoteMirror.ts';
+import type { ReplicaCoordination } from './replicaCoordination.ts';
+import { fenceTarget } from '../shards/fenceTarget.ts';
 
 /** What every pass works with, fixed for the reconciler's life. */
 export interface PassContext {
@@ -28,6 +30,8 @@ export interface PassContext {
   readyThresholds?: ReadyThresholds;
   gracefulEvictionTimeoutSeconds?: number;
   autoscalerOptions?: AutoscalerOptions;
+  /** --leader-elect: render only while leading, apply and probe only the clusters of this replica's shard. */
+  coordination?: ReplicaCoordination;
 }
 
 /**
@@ -41,20 +45,54 @@ export async function runPass(
   const run: PassRun = { startedAt: Date.now() };
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
+  const coordination = ctx.coordination;
+  let release: (() => void) | undefined;
+  // A replica applies and probes only its shard, each member fenced: a write is sent only while it still owns it.
+  const shard = (all: ReadonlyMap<string, KubeTarget>): Map<string, KubeTarget> => {
+    if (!coordination) return new Map(all);
+    const owned = coordination.owned();
+    const mine = new Map<string, KubeTarget>();
+    for (const [name, kube] of all)
+      if (owned.has(name))
+        mine.set(
+          name,
+          fenceTarget(kube, () => coordination.owned().has(name)),
+        );
+    release?.();
+    release = coordination.hold(mine.keys());
+    return mine;
+  };
   const fixed = typeof ctx.clusters === 'function' ? undefined : ctx.clusters;
   const resolve = ctx.clusters as () => Promise<Map<string, KubeTarget>>;
   // The members this pass probes: the registered ones are resolved afresh each pass.
   const clusters =
-    fixed ??
-    (async () => {
-      const resolved = await resolve();
-      run.probed = new Set(resolved.keys());
-      return resolved;
-    });
+    fixed && !coordination
+      ? fixed
+      : async () => {
+          const resolved = shard(fixed ?? (await resolve()));
+          run.probed = new Set(resolved.keys());
+          return resolved;
+        };
   const { repo, lock, mirror, log, outputRef, statusRef } = ctx;
   const thresholds = {
     ...(ctx.readyThresholds ? { readyThresholds: ctx.readyThresholds } : {}),
     ...(ctx.autoscalerOptions ? { autoscalerOptions: ctx.autoscalerOptions } : {}),
+    ...(coordination ? { replica: coordination.identity } : {}),
+    // Replicas: one decision per FederatedHPA, the leader's, from every member's metrics (reads only, unfenced).
+    ...(coordination
+      ? {
+          autoscaling: async () => {
+            if (!coordination.leading()) return null;
+            const observed = await readObservedClusters(ctx.repo, ctx.statusRef);
+            const ready = new Set(
+              [...observed]
+                .filter(([, o]) => o.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+                .map(([name]) => name),
+            );
+            return { clusters: fixed ?? (await resolve()), ready };
+          },
+        }
+      : {}),
   };
   const reasons = pass.reasons;
   try {
@@ -62,6 +100,9 @@ export async function runPass(
       throw new Error(
         `the lock ${lock.file} no longer names this process; refusing to write (fix: restart this reconciler)`,
       );
+    // Replicas on one remote: the source (whose commits the rendered branch names) and the output branches as the
+    // remote has them now, before reading or writing anything.
+    if (mirror && coordination) await syncReplicaMirror(mirror, log, pass.kind === 'status');
     if (pass.kind === 'status') {
       const result = await reconcileStatusOnce({ repo, outputRef, statusRef, clusters, log, ...thresholds });
       if (mirror && result.statusCommit) {
@@ -73,7 +114,9 @@ export async function runPass(
         facts: buildPassFacts('status', run, result),
       };
     }
-    if (mirror) {
+    // Only the leader renders; the others apply what it rendered.
+    const render = coordination ? coordination.leading() : true;
+    if (mirror && !coordination) {
       const fetched = await mirror.fetchSource();
       log({ step: 'fetch', sourceCommit: fetched.head, moved: fetched.moved, ms: ms() });
     }
@@ -84,7 +127,7 @@ export async function runPass(
       outputRef,
       statusRef,
       clusters,
-      render: true,
+      render,
       log,
       ...(ctx.afterApply ? { afterApply: ctx.afterApply } : {}),
       ...thresholds,
@@ -114,5 +157,19 @@ export async function runPass(
     return pass.kind === 'full'
       ? { outcome: { kind: 'full', summary }, facts: buildPassFacts('full', run, undefined) }
       : { outcome: { kind: 'status', summary }, facts: buildPassFacts('status', run, undefined) };
+  } finally {
+    release?.();
   }
+}
+
+/** Fetches the source and brings the output branches to the remote's heads (RemoteMirror.syncOutputs), logged. */
+async function syncReplicaMirror(
+  mirror: RemoteMirror,
+  log: (entry: Record<string, unknown>) => void,
+  quiet: boolean,
+): Promise<void> {
+  const fetched = await mirror.fetchSource();
+  if (!quiet || fetched.moved) log({ step: 'fetch', sourceCommit: fetched.head, moved: fetched.moved });
+  const synced = await mirror.syncOutputs();
+  if (synced.moved.length + synced.replayed.length + synced.dropped.length > 0) log({ step: 'fetch', outputs: synced });
 }

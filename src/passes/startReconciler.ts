@@ -11,6 +11,12 @@ import type { KubeTarget } from '../deliveries/KubeTarget.ts';
 import type { ReadyThresholds } from '../statuses/dampReadyCondition.ts';
 import type { RenderedDelivery } from '../deliveries/applyRendered.ts';
 import { acquireRepoLock, type RepoLock } from './acquireRepoLock.ts';
+import { fenceRefUpdates } from './fenceRefUpdates.ts';
+import {
+  startReplicaCoordination,
+  type LeaderElectionOptions,
+  type ReplicaCoordination,
+} from './replicaCoordination.ts';
 import { ClusterConnections } from './connectClusters.ts';
 import type { PassKind } from './createPassQueue.ts';
 import { readPassSchedule } from './readPassSchedule.ts';
@@ -75,6 +81,11 @@ export interface ReconcilerOptions {
   autoscalerOptions?: AutoscalerOptions;
   /** The file system the repo is read and written through; node's in production (tests wrap it). */
   fs?: typeof nodeFs;
+  /**
+   * --leader-elect: Leases replace the repo lock. Several replicas share the repo; the leader renders, each applies
+   * the Push clusters of its shard (replicaCoordination.ts).
+   */
+  leaderElection?: LeaderElectionOptions;
 }
 
 export type { PassSummary, StatusPassSummary } from './recordPassOutcome.ts';
@@ -82,6 +93,8 @@ export type { PassSummary, StatusPassSummary } from './recordPassOutcome.ts';
 export interface Reconciler {
   readonly repo: GitRepo;
   readonly lock: RepoLock;
+  /** With leaderElection: this replica's role and shard. */
+  readonly coordination: ReplicaCoordination | undefined;
   readonly metrics: ReconcilerMetrics;
   /** The HTTP endpoint's base URL, when listening. */
   readonly url: string | undefined;
@@ -112,9 +125,8 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
   const log = opts.log;
   // The lock comes before anything writes: for a remote, even before the mirror is created or fetched into.
   if (opts.source.kind === 'remote') mkdirSync(opts.source.mirrorDir, { recursive: true });
-  const lock = acquireRepoLock(
-    opts.source.kind === 'remote' ? opts.source.mirrorDir : (await openRepo(opts.source.path)).gitdir,
-  );
+  const gitdir = opts.source.kind === 'remote' ? opts.source.mirrorDir : (await openRepo(opts.source.path)).gitdir;
+  const lock = opts.leaderElection ? leaseLock(opts.leaderElection) : acquireRepoLock(gitdir);
   if (lock.tookOverFrom)
     log({
       step: 'lock',
@@ -124,7 +136,8 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
     });
   closers.push(() => lock.release());
   try {
-    const removed = removeStaleRefLocks(lock.file, lock.tookOverFrom !== undefined);
+    // Replicas write the status branch side by side: a ref lock may be a live writer's, only age tells (updateRef).
+    const removed = opts.leaderElection ? [] : removeStaleRefLocks(lock.file, lock.tookOverFrom !== undefined);
     if (removed.length)
       log({
         step: 'lock',
@@ -138,14 +151,42 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
             gitdir: opts.source.mirrorDir,
             sourceBranch: branch,
             outputBranches: [RENDERED_BRANCH, STATUS_BRANCH],
+            // Replicas each push the status branch (their own clusters' files): a refused push is replayed.
+            ...(opts.leaderElection ? { sharedBranches: [STATUS_BRANCH] } : {}),
             ...(opts.source.fetchIdleTimeoutMs !== undefined ? { idleTimeoutMs: opts.source.fetchIdleTimeoutMs } : {}),
           })
         : undefined;
-    const repo = await openRepo(mirror ? mirror.gitdir : (opts.source as { path: string }).path, opts.fs);
+    // Replicas: the branches move only while the Lease that allows it is held, checked at the ref's rename.
+    let fence: { leading(): boolean; member(): boolean } | undefined;
+    const fs = opts.leaderElection
+      ? fenceRefUpdates(
+          {
+            [`refs/heads/${RENDERED_BRANCH}`]: () => fence?.leading() ?? false,
+            [`refs/heads/${STATUS_BRANCH}`]: () => fence?.member() ?? false,
+          },
+          opts.fs,
+        )
+      : opts.fs;
+    const repo = await openRepo(mirror ? mirror.gitdir : (opts.source as { path: string }).path, fs);
     const metrics = createReconcilerMetrics(mirror ? redactUrl((opts.source as { url: string }).url) : repo.gitdir);
     const sourceRef = `refs/heads/${branch}`;
     const outputRef = `refs/heads/${RENDERED_BRANCH}`;
     const statusRef = `refs/heads/${STATUS_BRANCH}`;
+
+    let requestPass: (why: string) => void = () => undefined;
+    const coordination = opts.leaderElection
+      ? startReplicaCoordination({
+          ...opts.leaderElection,
+          repo,
+          outputRef,
+          log,
+          registry: metrics.registry,
+          changed: (why) => requestPass(why),
+        })
+      : undefined;
+    fence = coordination;
+    // Pushed early, closed late: the Leases are released once the last pass is over.
+    if (coordination) closers.push(() => coordination.stop());
 
     const registrations: RegistrationCache = new Map();
     const connections =
@@ -172,6 +213,7 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
       log,
       clusters:
         fixed ?? (async () => connections!.resolve(await readClusterRegistrations(repo, outputRef, registrations))),
+      ...(coordination ? { coordination } : {}),
       ...(opts.afterApply ? { afterApply: opts.afterApply } : {}),
       ...(thresholds ? { readyThresholds: thresholds } : {}),
       ...(graceSeconds !== undefined ? { gracefulEvictionTimeoutSeconds: graceSeconds } : {}),
@@ -292,6 +334,8 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
         webhookSecret: opts.webhookSecret,
         log,
         readiness: () => {
+          if (coordination && !coordination.member())
+            return { ready: false, reason: `membership Lease of replica ${coordination.identity} not held` };
           if (!lock.held()) return { ready: false, reason: `lock ${lock.file} not held` };
           const last = record.lastPass;
           if (!last) return { ready: false, reason: 'no pass has finished yet' };
@@ -312,6 +356,13 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
     } else {
       const watcher = await watchLocalRefs(repo.gitdir, branch, () => send({ type: 'refChanged' }));
       closers.push(() => watcher.close());
+      // A replica that does not lead applies what the leader rendered: the rendered branch moving is its trigger.
+      if (coordination) {
+        const rendered = await watchLocalRefs(repo.gitdir, RENDERED_BRANCH, () => {
+          if (!coordination.leading()) send({ type: 'refChanged' });
+        });
+        closers.push(() => rendered.close());
+      }
     }
     if (opts.resyncMs > 0) {
       const timer = setInterval(() => send({ type: 'resyncTick' }), opts.resyncMs);
@@ -337,10 +388,12 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
       ...(endpoints ? { listen: endpoints.url } : {}),
       webhooks: Boolean(opts.webhookSecret && endpoints),
     });
+    requestPass = (why) => void kick(why);
     let stopping: Promise<void> | undefined;
     return {
       repo,
       lock,
+      coordination,
       metrics,
       url: endpoints?.url,
       get lastPass() {
@@ -381,6 +434,21 @@ function removeStaleRefLocks(repoLockFile: string, previousHolderDied: boolean):
     removed.push(`refs/heads/${branch}.lock`);
   }
   return removed;
+}
+
+/**
+ * With --leader-elect the Leases replace the lock file: the stand-in is always "held", since what a replica may write
+ * is decided per write (leading() for the rendered branch, owned() per cluster).
+ */
+function leaseLock(election: LeaderElectionOptions): RepoLock {
+  const holder = { pid: process.pid, host: election.identity, startedAt: new Date().toISOString() };
+  return {
+    file: `Lease ${election.namespace}/flotilla-leader${election.describe ? ` (${election.describe})` : ''}`,
+    holder,
+    tookOverFrom: undefined,
+    held: () => true,
+    release: () => undefined,
+  };
 }
 
 /** Last opened, first closed: triggers stop before the queue drains, the lock goes last. */

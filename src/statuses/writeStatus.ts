@@ -31,6 +31,8 @@ export interface WriteStatusOptions {
   autoscalers?: AutoscalerEdits;
   /** CrossCluster MultiClusterServices' status conditions to commit with this status (multiClusterServiceConditions.ts). */
   multiClusterServices?: MultiClusterServiceStatusEdits;
+  /** With --leader-elect: the replica writing (the `Replica` trailer), so who wrote which cluster's status is in Git. */
+  replica?: string;
 }
 
 export interface WriteStatusResult {
@@ -163,6 +165,7 @@ function statusMessage(opts: WriteStatusOptions, changed: string[]): string {
     if (m && changed.includes(`multiclusterservices/${m[1]}/${m[2]}.yaml`)) lines.push(line.slice(0, 400));
   }
   lines.push(`${changed.length} status file(s) changed`, '');
+  if (opts.replica) lines.push(`Replica: ${opts.replica}`);
   if (opts.renderedCommit) lines.push(`Rendered-Commit: ${opts.renderedCommit}`);
   if (opts.sourceCommit) lines.push(`Source-Commit: ${opts.sourceCommit}`);
   return `${lines.join('\n')}\n`;

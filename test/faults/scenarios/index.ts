@@ -4,6 +4,7 @@ import { badInputScenarios } from './badInput.ts';
 import { sourceFaultScenarios } from './sourceFaults.ts';
 import { memberFaultScenarios } from './memberFaults.ts';
 import { processFaultScenarios } from './processFaults.ts';
+import { replicaFaultScenarios } from './replicaFaults.ts';
 import { deletionSafetyScenarios } from './deletionSafety.ts';
 import { securityScenarios } from './security.ts';
 import { tenantScenarios } from './tenant.ts';
@@ -14,6 +15,7 @@ export const SCENARIOS: readonly Scenario[] = [
   ...sourceFaultScenarios,
   ...memberFaultScenarios,
   ...processFaultScenarios,
+  ...replicaFaultScenarios,
   ...deletionSafetyScenarios,
   ...securityScenarios,
   ...tenantScenarios,

@@ -1,0 +1,77 @@
+// A coordination.k8s.io/v1 Lease as leader election reads it: client-go's LeaderElectionRecord and its mapping onto
+// the Lease's spec (k8s.io/client-go/tools/leaderelection/resourcelock/leaselock.go, LeaseSpecToLeaderElectionRecord
+// and LeaderElectionRecordToLeaseSpec).
+
+/** client-go's LeaderElectionRecord; times in epoch milliseconds. */
+export interface LeaseRecord {
+  /** Empty: released, nobody holds it. */
+  holderIdentity: string;
+  leaseDurationSeconds: number;
+  acquireTime: number | undefined;
+  renewTime: number | undefined;
+  leaseTransitions: number;
+}
+
+/** The Lease object as the API server returns it: what the elector needs back to update it (resourceVersion). */
+export interface LeaseObject {
+  apiVersion: 'coordination.k8s.io/v1';
+  kind: 'Lease';
+  metadata: {
+    name: string;
+    namespace: string;
+    resourceVersion?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    [k: string]: unknown;
+  };
+  spec?: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+    leaseTransitions?: number;
+    [k: string]: unknown;
+  };
+}
+
+export function recordOf(lease: LeaseObject): LeaseRecord {
+  const spec = lease.spec ?? {};
+  return {
+    holderIdentity: spec.holderIdentity ?? '',
+    leaseDurationSeconds: spec.leaseDurationSeconds ?? 0,
+    acquireTime: parseMicroTime(spec.acquireTime),
+    renewTime: parseMicroTime(spec.renewTime),
+    leaseTransitions: spec.leaseTransitions ?? 0,
+  };
+}
+
+/** The spec written for a record; fields of the spec this elector does not know (preferredHolder, strategy) are kept. */
+export function specOf(record: LeaseRecord, previous?: LeaseObject['spec']): NonNullable<LeaseObject['spec']> {
+  const {
+    holderIdentity: _h,
+    leaseDurationSeconds: _d,
+    acquireTime: _a,
+    renewTime: _r,
+    leaseTransitions: _t,
+    ...rest
+  } = previous ?? {};
+  return {
+    ...rest,
+    holderIdentity: record.holderIdentity,
+    leaseDurationSeconds: record.leaseDurationSeconds,
+    ...(record.acquireTime !== undefined ? { acquireTime: formatMicroTime(record.acquireTime) } : {}),
+    ...(record.renewTime !== undefined ? { renewTime: formatMicroTime(record.renewTime) } : {}),
+    leaseTransitions: record.leaseTransitions,
+  };
+}
+
+/** metav1.MicroTime: RFC 3339 with six fractional digits, in UTC. */
+export function formatMicroTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+function parseMicroTime(text: string | undefined): number | undefined {
+  if (!text) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
+}
