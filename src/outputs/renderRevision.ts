@@ -5,7 +5,7 @@ import {
   LAST_GOOD_TRAILER,
 } from '../branches/rendered/trailers.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
-import { autoscaledKey, withAutoscaledReplicas } from './autoscaledTemplates.ts';
+import { autoscaledKey, describeAutoscaleMoves, withAutoscaledReplicas } from './autoscaledTemplates.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { buildCommit } from '../commits/buildCommit.ts';
 import { PackWriter } from '../commits/PackWriter.ts';
@@ -111,6 +111,16 @@ export async function renderRevision(
   const autoKey = autoscaledKey(autoscaled);
   // A decision that moved since the last render changes templates the source diff does not name: render them all.
   const autoscaleMoved = previousOutput !== null && autoKey !== (previousTrailers[AUTOSCALED_TRAILER] ?? '');
+  // Which decisions moved, for the commit message: the previous render's are in the status commit it read.
+  const previousState = previousTrailers['Cluster-Status'];
+  const autoscaleMoves = autoscaleMoved
+    ? describeAutoscaleMoves(
+        previousState && /^[0-9a-f]{40}$/.test(previousState)
+          ? await readAutoscaledReplicas(repo, previousState).catch(() => new Map())
+          : new Map(),
+        autoscaled,
+      )
+    : [];
 
   // After a held render the output still shows the last good source: diff from that, as if the hold never happened.
   const lastGoodSource = previousOutput ? (previousTrailers[LAST_GOOD_TRAILER] ?? previousSource) : undefined;
@@ -239,7 +249,14 @@ export async function renderRevision(
         source,
         changes,
         problems,
-        { rerender, failover: out.failover, clusters: model.clusters, state, retried: [...retried.values()] },
+        {
+          rerender,
+          failover: out.failover,
+          clusters: model.clusters,
+          state,
+          retried: [...retried.values()],
+          autoscaleMoves,
+        },
         rescheduledTemplates(out.explanations),
       ),
       author: identity,
