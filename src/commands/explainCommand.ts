@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
+import { GO_YAML_DOCUMENT_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { describeRef, groupOf, parseRefKey } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { readOutputFolder } from '../outputs/previousOutputs.ts';
@@ -49,7 +49,7 @@ export async function explainCommand(
     return 1;
   }
   if (opts.output === 'json') opts.out(`${JSON.stringify(explanation, null, 2)}\n`);
-  else if (opts.output === 'yaml') opts.out(stringify(explanation, GO_YAML_STRINGIFY_OPTIONS));
+  else if (opts.output === 'yaml') opts.out(stringify(explanation, GO_YAML_DOCUMENT_OPTIONS));
   else opts.out(terminalSafe(formatExplanation(explanation, [...model.clusters.keys()].sort()), { multiline: true }));
   return 0;
 }
