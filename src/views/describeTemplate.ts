@@ -16,6 +16,8 @@ export interface TemplateDescription {
   status?: TemplateStatusFile;
   /** Output commits that changed it, newest first (flotilla history). */
   history: HistoryEntry[];
+  /** The FederatedHPA or CronFederatedHPA decision on the status branch that sets its replicas, and Git's count. */
+  autoscaled?: { replicas: number; by: string; inGit?: number };
   /** A Secret's type and the byte size of each key; its values are never read into a description. */
   secret?: { type: string; keys: [string, number][] };
 }
@@ -57,6 +59,10 @@ export function describeTemplate(d: TemplateDescription): string {
           : `${b?.spec.replicas ?? '-'} (${governed})`,
       ),
     );
+  } else if (d.autoscaled) {
+    // Karmada's autoscaler writes its count into the template; Flotilla's stays on the status branch.
+    const git = d.autoscaled.inGit !== undefined ? `; ${d.autoscaled.inGit} in Git` : '';
+    lines.push(field('Replicas', `${d.autoscaled.replicas} (governed by ${d.autoscaled.by}${git})`));
   } else if (b?.spec.replicas !== undefined) lines.push(field('Replicas', String(b.spec.replicas)));
   if (b?.spec.placement) {
     lines.push('Placement:');

@@ -1,6 +1,6 @@
 import type { ResourceBinding } from '../api/binding.ts';
 import type { Cluster, ClusterStatus, Condition } from '../api/cluster.ts';
-import { groupOf, parseRefKey, type ObjectRef } from '../api/kinds.ts';
+import { groupOf, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
 import { humanDuration } from '../time/humanDuration.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import {
@@ -14,7 +14,8 @@ import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../branches/rendered/output
 import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
 import { kindColumns } from './kindColumns.ts';
-import { replicasFromMembers } from './replicasFromMembers.ts';
+import { replicasFromAutoscaler, replicasFromMembers } from './replicasFromMembers.ts';
+import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
 import { redactSecret } from './redactSecret.ts';
 import { readDocuments, readRegisteredClusters, type BranchState, type Fleet } from './readFleet.ts';
@@ -367,10 +368,15 @@ export async function readTemplateViews(
     fleet,
     entries.map((e) => e.ref),
   );
+  // A FederatedHPA's count is the template's desired count (Karmada writes it there); a member's copy is as rendered.
+  const autoscaled = cluster ? new Map() : await readAutoscaledReplicas(fleet.repo, fleet.status?.commit.oid ?? null);
   return entries.map(({ ref, entry }, i) => {
     const file = statuses.get(templateStatusPath(ref));
     const status = cluster ? file?.aggregatedStatus.find((a) => a.clusterName === cluster)?.status : file?.status;
-    const manifest = replicasFromMembers(manifests[i] ?? {}, entry, status);
+    const manifest = replicasFromAutoscaler(
+      replicasFromMembers(manifests[i] ?? {}, entry, status),
+      autoscaled.get(refKey(ref)),
+    );
     const object = redactSecret({
       ...manifest,
       ...(status || file
