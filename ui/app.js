@@ -373,6 +373,7 @@ function HistoryList({ history }) {
   return html`<ol class="history">${history.map(
     (h) => html`<li key=${h.outputCommit}>
       <code>${short(h.sourceCommit ?? h.outputCommit)}</code> ${h.subject}
+      ${h.renderedAgainFor !== undefined ? html`<div class="again">rendered again: ${h.renderedAgainFor}</div>` : null}
       ${h.pullRequest !== undefined ? html` <span class="pr">PR #${h.pullRequest}</span>` : null}
       <span class="muted"> — ${h.author}, ${h.date}</span>
       <ul class="changes">${h.changes.map((c) => html`<li key=${c.path}>${c.cluster ?? 'binding'}: ${c.change}</li>`)}</ul>
@@ -436,6 +437,7 @@ function CommitEntry({ c, heads }) {
       <strong>${c.subject}</strong>
       ${c.pullRequest !== undefined ? html`<span class="pr">PR #${c.pullRequest}</span>` : null}
       <span class="muted"> ${c.author} · ${c.date}</span>
+      ${c.renderedAgainFor !== undefined ? html`<div class="again">rendered again: ${c.renderedAgainFor}</div>` : null}
     </div>
     <div class="flow"><span>source</span> → <span>rendered <code>${short(c.renderedCommit)}</code></span> → applied:
       ${Object.entries(c.applied).map(([name, ok]) => html` <${Badge} key=${name} tone=${ok ? 'ok' : 'wait'}>${name} ${ok ? 'applied' : 'waiting'}</${Badge}>`)}

@@ -2,7 +2,7 @@ import { stringify } from 'yaml';
 import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import type { ObjectRef } from '../api/kinds.ts';
-import type { HistoryEntry } from '../audits/readObjectHistory.ts';
+import { historySubject, type HistoryEntry } from '../audits/readObjectHistory.ts';
 import type { TemplateStatusFile } from '../branches/status/statusFiles.ts';
 import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { printable, printTable } from './printTable.ts';
@@ -138,7 +138,7 @@ export function describeTemplate(d: TemplateDescription): string {
               h.pullRequest !== undefined ? `#${h.pullRequest}` : '-',
               printable(h.author),
               h.changes.map((c) => `${c.cluster ?? 'binding'} ${c.change}`).join(', '),
-              printable(h.subject),
+              printable(historySubject(h)),
             ]),
         ),
       ),
