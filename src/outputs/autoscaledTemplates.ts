@@ -44,16 +44,21 @@ export function autoscaledKey(autoscaled: AutoscaledReplicas): string {
  * default/web 2 -> 4 replicas`: the reason a render of an unchanged source commit gives in its message, so the
  * output branch's log says an autoscaler moved the replicas, not that the cluster state changed. Pure.
  */
-export function describeAutoscaleMoves(before: AutoscaledReplicas, after: AutoscaledReplicas): string[] {
+export function describeAutoscaleMoves(
+  before: AutoscaledReplicas,
+  after: AutoscaledReplicas,
+  inGit: (key: string) => number | undefined = () => undefined,
+): string[] {
   const lines: string[] = [];
   for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
     const was = before.get(key);
     const now = after.get(key);
     if (was?.replicas === now?.replicas && was?.by === now?.by) continue;
     const ref = describeRef(parseRefKey(key));
+    const git = was ? undefined : inGit(key);
     lines.push(
       now
-        ? `${now.by}: ${ref} ${was ? `${was.replicas} -> ` : ''}${now.replicas} replicas`
+        ? `${now.by}: ${ref} ${was ? `${was.replicas} -> ` : git !== undefined ? `${git} (Git) -> ` : ''}${now.replicas} replicas`
         : `${was!.by} no longer decides: ${ref} back to the replicas in Git`,
     );
   }

@@ -113,14 +113,6 @@ export async function renderRevision(
   const autoscaleMoved = previousOutput !== null && autoKey !== (previousTrailers[AUTOSCALED_TRAILER] ?? '');
   // Which decisions moved, for the commit message: the previous render's are in the status commit it read.
   const previousState = previousTrailers['Cluster-Status'];
-  const autoscaleMoves = autoscaleMoved
-    ? describeAutoscaleMoves(
-        previousState && /^[0-9a-f]{40}$/.test(previousState)
-          ? await readAutoscaledReplicas(repo, previousState).catch(() => new Map())
-          : new Map(),
-        autoscaled,
-      )
-    : [];
 
   // After a held render the output still shows the last good source: diff from that, as if the hold never happened.
   const lastGoodSource = previousOutput ? (previousTrailers[LAST_GOOD_TRAILER] ?? previousSource) : undefined;
@@ -140,6 +132,19 @@ export async function renderRevision(
     (rerender && again === 'all') || autoscaleMoved
       ? await loadSource(repo, source.tree, null)
       : await loadSource(repo, source.tree, previous ? { tree: previous.sourceTree, index } : null, alsoAffected);
+  const autoscaleMoves = autoscaleMoved
+    ? describeAutoscaleMoves(
+        previousState && /^[0-9a-f]{40}$/.test(previousState)
+          ? await readAutoscaledReplicas(repo, previousState).catch(() => new Map())
+          : new Map(),
+        autoscaled,
+        (key) => {
+          const replicas = (loaded.model.templates.get(key)?.manifest.spec as { replicas?: unknown } | undefined)
+            ?.replicas;
+          return typeof replicas === 'number' ? replicas : undefined;
+        },
+      )
+    : [];
   // What the pure render looks up: the affected templates' entries, and those of their parents (requiredBy).
   if (loaded.full) await index.loadAll();
   await index.load({ templates: loaded.affected });

@@ -80,6 +80,11 @@ test('a render for a new decision says which autoscaler moved which workload, no
   assert.equal(describeAutoscaleMoves(new Map(), after), [
     'FederatedHPA default/web: Deployment default/web 4 replicas',
   ]);
+  assert.equal(
+    describeAutoscaleMoves(new Map(), after, () => 2),
+    ['FederatedHPA default/web: Deployment default/web 2 (Git) -> 4 replicas'],
+    "a first decision moves from Git's count",
+  );
   assert.equal(describeAutoscaleMoves(after, new Map()), [
     'FederatedHPA default/web no longer decides: Deployment default/web back to the replicas in Git',
   ]);
