@@ -180,7 +180,9 @@ function cellOf(item, cluster) {
   if (!item.clusters.includes(cluster)) return null;
   const agg = (item.object.status?.aggregatedStatus ?? []).find((a) => a.clusterName === cluster);
   const placed = item.placement.find((p) => p.name === cluster);
-  const desired = placed?.replicas ?? item.object.spec?.replicas;
+  // Only a kind with replicas has a count: a ConfigMap or Service placed with 0 replicas shows its health alone.
+  const hasReplicas = typeof item.object.spec?.replicas === 'number' || (placed?.replicas ?? 0) > 0;
+  const desired = hasReplicas ? (placed?.replicas ?? item.object.spec?.replicas) : undefined;
   const ready = agg?.status?.readyReplicas ?? 0;
   const health = agg ? (agg.applied ? agg.health : 'NotApplied') : 'Pending';
   const counts = typeof desired === 'number' ? `${ready}/${desired}` : '';
