@@ -8,13 +8,27 @@ import { describeCommand } from '../../src/commands/describeCommand.ts';
 import { autoscalerPath, serializeAutoscalerDecision } from '../../src/branches/status/autoscalerDecisions.ts';
 import { replicasFromAutoscaler } from '../../src/views/replicasFromMembers.ts';
 import type { TempRepo } from '../commits/helpers/tempRepo.ts';
-import { makeFleetRepo } from './helpers/fleetRepo.ts';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { commitAll, writeWorkTree } from '../plans/helpers/nginxRepo.ts';
+import { makeFleetRepo, RENDERED } from './helpers/fleetRepo.ts';
 
 let repo: TempRepo;
 const NOW = new Date((1_700_000_100 + 3600) * 1000);
 
 test.before(async () => {
   ({ repo } = await makeFleetRepo());
+  writeWorkTree(repo, {
+    'templates/fhpa.yaml': `apiVersion: autoscaling.karmada.io/v1alpha1
+kind: FederatedHPA
+metadata: {name: nginx, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: nginx}
+  maxReplicas: 6
+`,
+  });
+  commitAll(repo, 'nginx: a FederatedHPA');
+  await syncRepo(await openRepo(repo.path), { sourceRef: 'refs/heads/main', outputRef: RENDERED });
   // A FederatedHPA decision of 4 replicas for nginx (2 in Git), committed on the status branch as the status side does.
   const decision = serializeAutoscalerDecision({
     apiVersion: 'autoscaling.karmada.io/v1alpha1',
@@ -62,6 +76,16 @@ test("get: the desired count of a FederatedHPA's workload is its decision, in th
   // A member's copy is what was rendered for it.
   const member = await run(getCommand, 'deploy', 'nginx', '--cluster', 'member1', '-o', 'yaml');
   assert.is(parse(member.out).spec.replicas, 1);
+});
+
+test("get fhpa: Karmada's columns, REPLICAS being what the target runs, and the decision as its status", async () => {
+  const table = await run(getCommand, 'fhpa');
+  assert.is(table.code, 0, table.err);
+  const [head, row] = table.out.trimEnd().split('\n');
+  assert.match(head!, /^NAME +REFERENCE-KIND +REFERENCE-NAME +MINPODS +MAXPODS +REPLICAS +AGE$/);
+  assert.match(row!, /^nginx +Deployment +nginx +1 +6 +2 +/);
+  const yaml = parse((await run(getCommand, 'fhpa', 'nginx', '-o', 'yaml')).out);
+  assert.equal(yaml.status, { currentReplicas: 2, desiredReplicas: 4, lastScaleTime: '2023-11-15T00:00:00Z' });
 });
 
 test('describe: the replicas name the FederatedHPA that governs them and the count in Git', async () => {
