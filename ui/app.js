@@ -180,7 +180,9 @@ function cellOf(item, cluster) {
   if (!item.clusters.includes(cluster)) return null;
   const agg = (item.object.status?.aggregatedStatus ?? []).find((a) => a.clusterName === cluster);
   const placed = item.placement.find((p) => p.name === cluster);
-  const desired = placed?.replicas ?? item.object.spec?.replicas;
+  // Only a kind with replicas has a count: a ConfigMap or Service placed with 0 replicas shows its health alone.
+  const hasReplicas = typeof item.object.spec?.replicas === 'number' || (placed?.replicas ?? 0) > 0;
+  const desired = hasReplicas ? (placed?.replicas ?? item.object.spec?.replicas) : undefined;
   const ready = agg?.status?.readyReplicas ?? 0;
   const health = agg ? (agg.applied ? agg.health : 'NotApplied') : 'Pending';
   const counts = typeof desired === 'number' ? `${ready}/${desired}` : '';
@@ -373,6 +375,7 @@ function HistoryList({ history }) {
   return html`<ol class="history">${history.map(
     (h) => html`<li key=${h.outputCommit}>
       <code>${short(h.sourceCommit ?? h.outputCommit)}</code> ${h.subject}
+      ${h.renderedAgainFor !== undefined ? html`<div class="again">rendered again: ${h.renderedAgainFor}</div>` : null}
       ${h.pullRequest !== undefined ? html` <span class="pr">PR #${h.pullRequest}</span>` : null}
       <span class="muted"> — ${h.author}, ${h.date}</span>
       <ul class="changes">${h.changes.map((c) => html`<li key=${c.path}>${c.cluster ?? 'binding'}: ${c.change}</li>`)}</ul>
@@ -436,6 +439,7 @@ function CommitEntry({ c, heads }) {
       <strong>${c.subject}</strong>
       ${c.pullRequest !== undefined ? html`<span class="pr">PR #${c.pullRequest}</span>` : null}
       <span class="muted"> ${c.author} · ${c.date}</span>
+      ${c.renderedAgainFor !== undefined ? html`<div class="again">rendered again: ${c.renderedAgainFor}</div>` : null}
     </div>
     <div class="flow"><span>source</span> → <span>rendered <code>${short(c.renderedCommit)}</code></span> → applied:
       ${Object.entries(c.applied).map(([name, ok]) => html` <${Badge} key=${name} tone=${ok ? 'ok' : 'wait'}>${name} ${ok ? 'applied' : 'waiting'}</${Badge}>`)}

@@ -2,7 +2,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isBlobMode, isTreeMode, type CommitInfo, type GitRepo, type TreeEntry } from '../commits/types.ts';
-import { parseTrailers } from '../branches/rendered/trailers.ts';
+import { parseTrailers, renderedAgainFor } from '../branches/rendered/trailers.ts';
 import { CLUSTER_SCOPED_FOLDER } from '../branches/rendered/outputPaths.ts';
 import { formatGitDate } from './formatGitDate.ts';
 import { parsePullRequestNumber } from './parsePullRequestNumber.ts';
@@ -36,6 +36,8 @@ export interface HistoryEntry {
   email: string;
   date: string;
   subject: string;
+  /** The output commit rendered the same source commit again, and why (its own subject, e.g. an autoscaler decision). */
+  renderedAgainFor?: string;
   pullRequest?: number;
   changes: HistoryChange[];
 }
@@ -138,6 +140,7 @@ async function record(
   const who = source ?? commit;
   const fallbackAuthor = sha && !source ? /^(.*?) <(.*)>$/.exec(trailers['Source-Author'] ?? '') : null;
   const pr = source ? parsePullRequestNumber(source.message, source.parents.length > 1) : undefined;
+  const again = renderedAgainFor(commit.message, sha);
   out.push({
     outputCommit: commit.oid,
     ...(sha ? { sourceCommit: sha } : {}),
@@ -150,6 +153,7 @@ async function record(
       : sha
         ? '(source commit no longer in the repository)'
         : (commit.message.split('\n')[0] ?? ''),
+    ...(again !== undefined ? { renderedAgainFor: again } : {}),
     ...(pr !== undefined ? { pullRequest: pr } : {}),
     changes,
   });
@@ -170,4 +174,9 @@ function fileMatcher(query: HistoryQuery): { manifest: (file: string) => boolean
       ),
     binding: (file) => kinds.some((k) => file === `${name}-${k}.yaml`),
   };
+}
+
+/** The subject a history line shows: the source commit's, and for a render of it again the reason first. Pure. */
+export function historySubject(h: Pick<HistoryEntry, 'subject' | 'renderedAgainFor'>): string {
+  return h.renderedAgainFor === undefined ? h.subject : `${h.renderedAgainFor} (rendered again from: ${h.subject})`;
 }

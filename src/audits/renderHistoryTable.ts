@@ -1,5 +1,5 @@
 import { terminalSafe } from '../text/terminalSafe.ts';
-import type { HistoryEntry } from './readObjectHistory.ts';
+import { historySubject, type HistoryEntry } from './readObjectHistory.ts';
 
 /** kubectl-style columns, one row per output commit and cluster, newest first. */
 export function renderHistoryTable(history: readonly HistoryEntry[]): string {
@@ -13,7 +13,7 @@ export function renderHistoryTable(history: readonly HistoryEntry[]): string {
         h.date,
         terminalSafe(c.cluster ?? '(binding)'),
         c.change,
-        terminalSafe(h.subject),
+        terminalSafe(historySubject(h)),
       ]);
     }
   }

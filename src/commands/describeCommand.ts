@@ -10,6 +10,7 @@ import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import { describeCluster } from '../views/describeCluster.ts';
 import { describeFederatedHpa, readFederatedHpas } from '../views/federatedHpaViews.ts';
 import { describeTemplate } from '../views/describeTemplate.ts';
+import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import { readDocuments, type Fleet } from '../views/readFleet.ts';
 import { isSecret } from '../interpreters/isSecret.ts';
 import { readClusterViews, readTemplates } from '../views/readListing.ts';
@@ -104,6 +105,10 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
   const index = rendered.index.templates[refKey(ref)]!;
   // A Secret shows its type and the size of each key, as kubectl describe secret does; never a value.
   const secret = isSecret(ref) ? (await readTemplates(fleet, [{ ref, entry: index }]))[0] : undefined;
+  const decision = (await readAutoscaledReplicas(fleet.repo, fleet.status?.commit.oid ?? null)).get(refKey(ref));
+  const inGit: unknown = decision
+    ? ((await readTemplates(fleet, [{ ref, entry: index }]))[0]?.spec as { replicas?: unknown } | undefined)?.replicas
+    : undefined;
   const history = await readObjectHistory(fleet.repo, `refs/heads/${values['rendered-branch'] ?? RENDERED_BRANCH}`, {
     kind: ref.kind,
     name: ref.name,
@@ -121,6 +126,7 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
           : {}),
         ...(binding ? { binding, bindingPath: bPath } : {}),
         ...(status ? { status } : {}),
+        ...(decision ? { autoscaled: { ...decision, ...(typeof inGit === 'number' ? { inGit } : {}) } } : {}),
       }),
       { multiline: true },
     ),

@@ -1,6 +1,6 @@
 import { describeTemplateUnit } from '../units/describeUnit.ts';
 import { stringify } from 'yaml';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
+import { GO_YAML_DOCUMENT_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { describeRef, groupOf, parseRefKey, refKey } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { readOutputFolder } from '../outputs/previousOutputs.ts';
@@ -52,7 +52,7 @@ export async function explainCommand(
   const source = describeTemplateUnit(model, model.templates.get(refKey(explanation.ref)));
   const shown = source ? { ...explanation, source } : explanation;
   if (opts.output === 'json') opts.out(`${JSON.stringify(shown, null, 2)}\n`);
-  else if (opts.output === 'yaml') opts.out(stringify(shown, GO_YAML_STRINGIFY_OPTIONS));
+  else if (opts.output === 'yaml') opts.out(stringify(shown, GO_YAML_DOCUMENT_OPTIONS));
   else
     opts.out(
       terminalSafe(formatExplanation(explanation, [...model.clusters.keys()].sort(), source), { multiline: true }),

@@ -4,7 +4,7 @@ import { readObjectHistory } from '../audits/readObjectHistory.ts';
 import { renderHistoryTable } from '../audits/renderHistoryTable.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { resolveResourceType } from '../views/resolveResourceType.ts';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
+import { GO_YAML_DOCUMENT_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import type { CommonOptions } from './options.ts';
 
@@ -30,7 +30,7 @@ export async function historyCommand(
     ...(opts.cluster !== undefined ? { cluster: opts.cluster } : {}),
   });
   if (opts.output === 'json') opts.out(`${JSON.stringify(history, null, 2)}\n`);
-  else if (opts.output === 'yaml') opts.out((await import('yaml')).stringify(history, GO_YAML_STRINGIFY_OPTIONS));
+  else if (opts.output === 'yaml') opts.out((await import('yaml')).stringify(history, GO_YAML_DOCUMENT_OPTIONS));
   else if (history.length) {
     // An object a Helm chart or Kustomize folder outputs: the unit (release, value files) at the newest render.
     const newest = history.find((h) => !h.foreign);

@@ -5,7 +5,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { findAmbiguousScalars } from '../documents/findAmbiguousScalars.ts';
 import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
+import { GO_YAML_DOCUMENT_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile } from '../documents/selectConfigFiles.ts';
 import { compareProblems, formatProblem, type Problem } from '../errors/problem.ts';
 import { DEFAULT_SOURCE_LIMITS } from '../outputs/sourceLimits.ts';
@@ -35,7 +35,7 @@ export async function validateCommand(opts: CommonOptions): Promise<number> {
     opts.out(
       opts.output === 'json'
         ? `${JSON.stringify(body, null, 2)}\n`
-        : (await import('yaml')).stringify(body, GO_YAML_STRINGIFY_OPTIONS),
+        : (await import('yaml')).stringify(body, GO_YAML_DOCUMENT_OPTIONS),
     );
   } else {
     // Problems quote file names, object names and values from the change under review.

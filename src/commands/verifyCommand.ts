@@ -1,7 +1,7 @@
 import { verifyOutput, type VerifyReport } from '../audits/verifyOutput.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
-import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
+import { GO_YAML_DOCUMENT_OPTIONS } from '../yaml/goYamlSchema.ts';
 import type { CommonOptions } from './options.ts';
 
 /** Exit code of verify when nothing differs from what Flotilla wrote but the render cannot be replayed from Git. */
@@ -20,7 +20,7 @@ export async function verifyCommand(opts: CommonOptions & { verifyRev: string | 
     ...(opts.verifyRev ? { rev: opts.verifyRev } : {}),
   });
   if (opts.output === 'json') opts.out(`${JSON.stringify(report, null, 2)}\n`);
-  else if (opts.output === 'yaml') opts.out((await import('yaml')).stringify(report, GO_YAML_STRINGIFY_OPTIONS));
+  else if (opts.output === 'yaml') opts.out((await import('yaml')).stringify(report, GO_YAML_DOCUMENT_OPTIONS));
   else
     opts.out(terminalSafe(formatVerifyReport(report, opts.outputRef.replace('refs/heads/', '')), { multiline: true }));
   const bad = report.differs.length + report.missing.length + report.extra.length;

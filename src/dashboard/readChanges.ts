@@ -1,6 +1,6 @@
 import { parsePullRequestNumber } from '../audits/parsePullRequestNumber.ts';
 import { formatGitDate } from '../audits/formatGitDate.ts';
-import { parseTrailers } from '../branches/rendered/trailers.ts';
+import { parseTrailers, renderedAgainFor } from '../branches/rendered/trailers.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
@@ -32,6 +32,8 @@ export interface ChangeEntry {
   email: string;
   date: string;
   subject: string;
+  /** The commit rendered the same source commit again, and why (its own subject, e.g. an autoscaler decision). */
+  renderedAgainFor?: string;
   pullRequest?: number;
   /** Per cluster: the files of clusters/<c>/ the commit added, changed or removed. */
   clusters: Record<string, { added: string[]; changed: string[]; removed: string[] }>;
@@ -85,8 +87,10 @@ async function describeSource(
   const source = sourceCommit ? await readCommitInfo(repo, sourceCommit).catch(() => undefined) : undefined;
   const c = source ?? rendered;
   const pullRequest = source ? parsePullRequestNumber(source.message, source.parents.length > 1) : undefined;
+  const again = renderedAgainFor(rendered.message, sourceCommit);
   return {
     ...(sourceCommit ? { sourceCommit } : {}),
+    ...(again !== undefined ? { renderedAgainFor: again.slice(0, 300) } : {}),
     author: c.author.name,
     email: c.author.email,
     date: formatGitDate(c.author.timestamp, c.author.timezoneOffset),

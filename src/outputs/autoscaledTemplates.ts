@@ -2,6 +2,7 @@
 // resource template (its scale subresource); Flotilla never writes to the user's branch, so the render takes them
 // from the status commit it pins and gives the template that count before the scheduler divides it.
 import { createHash } from 'node:crypto';
+import { describeRef, parseRefKey } from '../api/kinds.ts';
 import type { ConfigModel } from '../api/model.ts';
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
 import { readAutoscaledReplicas, type AutoscaledEntry } from '../branches/status/autoscalerDecisions.ts';
@@ -44,6 +45,32 @@ export function autoscaledKey(autoscaled: AutoscaledReplicas): string {
     return `${k}=${replicas}${gitReplicas === undefined ? '' : `@${gitReplicas}`}`;
   });
   return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
+}
+
+/**
+ * What changed between two sets of decisions, one line per workload, e.g. `FederatedHPA default/web: Deployment
+ * default/web 2 -> 4 replicas`: the reason a render of an unchanged source commit gives in its message, so the
+ * output branch's log says an autoscaler moved the replicas, not that the cluster state changed. Pure.
+ */
+export function describeAutoscaleMoves(
+  before: AutoscaledReplicas,
+  after: AutoscaledReplicas,
+  inGit: (key: string) => number | undefined = () => undefined,
+): string[] {
+  const lines: string[] = [];
+  for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    const was = before.get(key);
+    const now = after.get(key);
+    if (was?.replicas === now?.replicas && was?.by === now?.by) continue;
+    const ref = describeRef(parseRefKey(key));
+    const git = was ? undefined : inGit(key);
+    lines.push(
+      now
+        ? `${now.by}: ${ref} ${was ? `${was.replicas} -> ` : git !== undefined ? `${git} (Git) -> ` : ''}${now.replicas} replicas`
+        : `${was!.by} no longer decides: ${ref} back to the replicas in Git`,
+    );
+  }
+  return lines;
 }
 
 /** The decisions on the status branch's head (what the next render would use), for explain and plan. */

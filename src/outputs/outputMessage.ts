@@ -31,6 +31,8 @@ export interface FailoverContext {
     /** Autoscaled-Replicas: the FederatedHPA decisions used ('' or absent: none). */
     autoscaled?: string;
   };
+  /** Autoscaler decisions that changed since the last render (describeAutoscaleMoves), one line each. */
+  autoscaleMoves?: readonly string[];
   /** Pending bindings this render scheduled again because the cluster state may let them fit now, each with why. */
   retried?: readonly string[];
 }
@@ -56,13 +58,16 @@ export function buildOutputMessage(
   const clusters = Object.keys(changes).sort();
   const decisions = context ? context.failover.map((e) => describeFailover(e, context.clusters)) : [];
   const retried = context?.retried ?? [];
+  const moves = context?.autoscaleMoves ?? [];
   const lines = context?.rerender
     ? [
         (decisions.length > 0
           ? `${decisions[0]}${decisions.length > 1 ? ` (+${decisions.length - 1} more)` : ''}`
-          : retried.length > 0
-            ? `Retried ${retried[0]}${retried.length > 1 ? ` (+${retried.length - 1} more)` : ''}`
-            : `Cluster state: ${describeTainted(context.clusters)}`
+          : moves.length > 0
+            ? `Autoscaled ${moves[0]}${moves.length > 1 ? ` (+${moves.length - 1} more)` : ''}`
+            : retried.length > 0
+              ? `Retried ${retried[0]}${retried.length > 1 ? ` (+${retried.length - 1} more)` : ''}`
+              : `Cluster state: ${describeTainted(context.clusters)}`
         ).slice(0, 200),
         '',
       ]
@@ -74,9 +79,13 @@ export function buildOutputMessage(
       ...retried.map((r) => `  ${r}`),
       '',
     );
+  if (moves.length > 0)
+    lines.push('Autoscaler decisions (flotilla/status) since the last render:', ...moves.map((m) => `  ${m}`), '');
   if (context?.rerender)
     lines.push(
-      `Rendered again from ${source.oid.slice(0, 12)} (${subject.slice(0, 80)}) for a change of cluster state: ${describeTainted(context.clusters)}.`,
+      moves.length > 0 && decisions.length === 0 && retried.length === 0
+        ? `Rendered again from ${source.oid.slice(0, 12)} (${subject.slice(0, 80)}) for these decisions; cluster state: ${describeTainted(context.clusters)}.`
+        : `Rendered again from ${source.oid.slice(0, 12)} (${subject.slice(0, 80)}) for a change of cluster state: ${describeTainted(context.clusters)}.`,
       '',
     );
   if (clusters.length === 0) lines.push('No change on any cluster.');

@@ -5,7 +5,7 @@ import {
   LAST_GOOD_TRAILER,
 } from '../branches/rendered/trailers.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
-import { autoscaledKey, withAutoscaledReplicas } from './autoscaledTemplates.ts';
+import { autoscaledKey, describeAutoscaleMoves, withAutoscaledReplicas } from './autoscaledTemplates.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { buildCommit } from '../commits/buildCommit.ts';
 import { PackWriter } from '../commits/PackWriter.ts';
@@ -111,6 +111,8 @@ export async function renderRevision(
   const autoKey = autoscaledKey(autoscaled);
   // A decision that moved since the last render changes templates the source diff does not name: render them all.
   const autoscaleMoved = previousOutput !== null && autoKey !== (previousTrailers[AUTOSCALED_TRAILER] ?? '');
+  // Which decisions moved, for the commit message: the previous render's are in the status commit it read.
+  const previousState = previousTrailers['Cluster-Status'];
 
   // After a held render the output still shows the last good source: diff from that, as if the hold never happened.
   const lastGoodSource = previousOutput ? (previousTrailers[LAST_GOOD_TRAILER] ?? previousSource) : undefined;
@@ -130,6 +132,19 @@ export async function renderRevision(
     (rerender && again === 'all') || autoscaleMoved
       ? await loadSource(repo, source.tree, null)
       : await loadSource(repo, source.tree, previous ? { tree: previous.sourceTree, index } : null, alsoAffected);
+  const autoscaleMoves = autoscaleMoved
+    ? describeAutoscaleMoves(
+        previousState && /^[0-9a-f]{40}$/.test(previousState)
+          ? await readAutoscaledReplicas(repo, previousState).catch(() => new Map())
+          : new Map(),
+        autoscaled,
+        (key) => {
+          const replicas = (loaded.model.templates.get(key)?.manifest.spec as { replicas?: unknown } | undefined)
+            ?.replicas;
+          return typeof replicas === 'number' ? replicas : undefined;
+        },
+      )
+    : [];
   // What the pure render looks up: the affected templates' entries, and those of their parents (requiredBy).
   if (loaded.full) await index.loadAll();
   await index.load({ templates: loaded.affected });
@@ -241,7 +256,14 @@ export async function renderRevision(
         source,
         changes,
         problems,
-        { rerender, failover: out.failover, clusters: model.clusters, state, retried: [...retried.values()] },
+        {
+          rerender,
+          failover: out.failover,
+          clusters: model.clusters,
+          state,
+          retried: [...retried.values()],
+          autoscaleMoves,
+        },
         rescheduledTemplates(out.explanations),
         loaded.tools,
       ),

@@ -2,7 +2,7 @@ import { stringify } from 'yaml';
 import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import type { ObjectRef } from '../api/kinds.ts';
-import type { HistoryEntry } from '../audits/readObjectHistory.ts';
+import { historySubject, type HistoryEntry } from '../audits/readObjectHistory.ts';
 import type { TemplateStatusFile } from '../branches/status/statusFiles.ts';
 import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { printable, printTable } from './printTable.ts';
@@ -16,6 +16,8 @@ export interface TemplateDescription {
   status?: TemplateStatusFile;
   /** Output commits that changed it, newest first (flotilla history). */
   history: HistoryEntry[];
+  /** The FederatedHPA or CronFederatedHPA decision on the status branch that sets its replicas, and Git's count. */
+  autoscaled?: { replicas: number; by: string; inGit?: number };
   /** A Secret's type and the byte size of each key; its values are never read into a description. */
   secret?: { type: string; keys: [string, number][] };
 }
@@ -57,6 +59,10 @@ export function describeTemplate(d: TemplateDescription): string {
           : `${b?.spec.replicas ?? '-'} (${governed})`,
       ),
     );
+  } else if (d.autoscaled) {
+    // Karmada's autoscaler writes its count into the template; Flotilla's stays on the status branch.
+    const git = d.autoscaled.inGit !== undefined ? `; ${d.autoscaled.inGit} in Git` : '';
+    lines.push(field('Replicas', `${d.autoscaled.replicas} (governed by ${d.autoscaled.by}${git})`));
   } else if (b?.spec.replicas !== undefined) lines.push(field('Replicas', String(b.spec.replicas)));
   if (b?.spec.placement) {
     lines.push('Placement:');
@@ -132,7 +138,7 @@ export function describeTemplate(d: TemplateDescription): string {
               h.pullRequest !== undefined ? `#${h.pullRequest}` : '-',
               printable(h.author),
               h.changes.map((c) => `${c.cluster ?? 'binding'} ${c.change}`).join(', '),
-              printable(h.subject),
+              printable(historySubject(h)),
             ]),
         ),
       ),

@@ -20,3 +20,14 @@ export function replicasFromMembers(
   if (manifest.spec?.replicas === status.replicas) return manifest;
   return { ...manifest, spec: { ...(manifest.spec ?? {}), replicas: status.replicas } };
 }
+
+/**
+ * The manifest with spec.replicas set to a FederatedHPA's or CronFederatedHPA's decision, as Karmada's autoscalers
+ * write it into the resource template; Flotilla keeps the decision on the status branch instead. A template without
+ * a spec (nothing to scale) is left as it is, as the render leaves it. A new object when it changes. Pure.
+ */
+export function replicasFromAutoscaler(manifest: Obj, decision: { replicas: number } | undefined): Obj {
+  if (!decision || !manifest.spec || typeof manifest.spec !== 'object') return manifest;
+  if (manifest.spec.replicas === decision.replicas) return manifest;
+  return { ...manifest, spec: { ...manifest.spec, replicas: decision.replicas } };
+}

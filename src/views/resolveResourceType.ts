@@ -48,6 +48,15 @@ const BUILT_IN: KnownKind[] = [
   { kind: 'StorageClass', group: 'storage.k8s.io', plural: 'storageclasses', short: ['sc'] },
 ];
 
+// Karmada's CRDs' short names (kubebuilder shortName markers in pkg/apis) for the kinds a config repo holds as
+// templates, matched like a custom kind's name when the repo has that kind.
+const KARMADA_SHORT: Record<string, { kind: string; group: string }> = {
+  fhpa: { kind: 'FederatedHPA', group: 'autoscaling.karmada.io' },
+  cronfhpa: { kind: 'CronFederatedHPA', group: 'autoscaling.karmada.io' },
+  mcs: { kind: 'MultiClusterService', group: 'networking.karmada.io' },
+  mci: { kind: 'MultiClusterIngress', group: 'networking.karmada.io' },
+};
+
 /**
  * kubectl's resource words: plural, singular, short name or Kind, optionally `.group` (`deployments.apps`).
  * `apiVersions` are those of the templates in the repo, so custom kinds resolve by their lower-cased kind
@@ -63,7 +72,7 @@ export function resolveResourceType(
     return { type: 'bindings', scope: 'namespaced' };
   if (['crb', 'clusterresourcebinding', 'clusterresourcebindings'].includes(lower))
     return { type: 'bindings', scope: 'cluster' };
-  if (['works', 'work'].includes(lower)) return { type: 'works' };
+  if (['works', 'work', 'wk'].includes(lower)) return { type: 'works' };
   if (
     [
       'federatedhpas',
@@ -80,10 +89,12 @@ export function resolveResourceType(
   const names = (k: KnownKind) => [k.plural, k.kind.toLowerCase(), ...k.short];
   const known = BUILT_IN.find((k) => names(k).includes(base) && (group === undefined || k.group === group));
   if (known) return { type: 'templates', kind: known.kind, group: known.group, plural: known.plural };
+  const short = Object.hasOwn(KARMADA_SHORT, base) ? KARMADA_SHORT[base] : undefined;
   for (const { apiVersion, kind } of kinds) {
     const k = kind.toLowerCase();
     const plural = pluralOf(k);
-    if ((base === k || base === plural) && (group === undefined || groupOf(apiVersion) === group)) {
+    const named = base === k || base === plural || (short?.kind === kind && short.group === groupOf(apiVersion));
+    if (named && (group === undefined || groupOf(apiVersion) === group)) {
       return { type: 'templates', kind, group: groupOf(apiVersion), plural };
     }
   }

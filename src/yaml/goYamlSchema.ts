@@ -269,3 +269,13 @@ export const GO_YAML_STRINGIFY_OPTIONS = {
   compat: 'yaml-1.1',
   logLevel: 'error',
 } as const;
+
+/**
+ * A whole document as kubectl's `-o yaml` prints one: no line folding (a long message stays one line) and no
+ * anchors or aliases where a value appears twice (`&a1` / `*a1`), which kubectl never writes and few readers expect.
+ */
+export const GO_YAML_DOCUMENT_OPTIONS = {
+  ...GO_YAML_STRINGIFY_OPTIONS,
+  lineWidth: 0,
+  aliasDuplicateObjects: false,
+} as const;

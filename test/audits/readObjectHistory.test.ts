@@ -119,6 +119,34 @@ test('a hand commit on the output branch shows up as not written by Flotilla', a
   }
 });
 
+test('a render of the same source commit again says why: its own subject (an autoscaler decision) beside the source', async () => {
+  const { repo, merge } = await historyRepo();
+  try {
+    repo.git(['checkout', '-q', 'flotilla/rendered']);
+    writeWorkTree(repo, { 'clusters/member1/default/deployment.apps_nginx.yaml': 'replicas: 6\n' });
+    const why = 'Autoscaled FederatedHPA default/nginx: Deployment default/nginx 4 -> 6 replicas';
+    commitAs(
+      repo,
+      `${why}\n\nmember1: 1 changed\n\nSource-Commit: ${merge}\nSource-Author: Ada Author <ada@example.com>\nFlotilla-Format: 1`,
+      authorEnv('Flotilla', 'flotilla@localhost', 1700010000),
+    );
+    repo.git(['checkout', '-q', 'main']);
+    const [again, rendered] = await readObjectHistory(await openRepo(repo.path), OUTPUT, {
+      kind: 'deployment',
+      name: 'nginx',
+    });
+    assert.is(again!.sourceCommit, merge);
+    assert.is(again!.subject, 'Merge pull request #7 from ada/weights');
+    assert.is(again!.renderedAgainFor, why);
+    assert.is(rendered!.renderedAgainFor, undefined, 'a render of a new source commit needs no reason');
+    const opts = commonOptions(repo.path);
+    await historyCommand({ ...opts, target: 'deployment/nginx', namespace: undefined, cluster: 'member1' });
+    assert.match(opts.stdout().split('\n')[1]!, `${why} (rendered again from: Merge pull request #7 from ada/weights)`);
+  } finally {
+    repo.cleanup();
+  }
+});
+
 test('the command prints a kubectl-like table, and JSON with -o json', async () => {
   const { repo, bob } = await historyRepo();
   try {

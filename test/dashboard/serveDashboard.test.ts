@@ -173,4 +173,27 @@ test('flotilla ui takes a repository on this machine, and says how to get one fr
   }
 });
 
+test("flotilla ui's --listen errors name its own default, 127.0.0.1:9465, and never offer off", async () => {
+  for (const listen of ['nonsense', 'off']) {
+    try {
+      await uiCommand({
+        repo: repo.path,
+        sourceBranch: 'main',
+        listen,
+        uiTokenEnv: undefined,
+        uiToken: undefined,
+        cwd: process.cwd(),
+        out: () => {},
+        err: () => {},
+        stopSignal: new Promise(() => {}),
+      });
+      assert.unreachable(`it served on ${listen}`);
+    } catch (err) {
+      const message = (err as Error).message;
+      assert.match(message, `--listen ${listen}: write HOST:PORT (default 127.0.0.1:9465; port 0 = any free port)`);
+      assert.not.match(message, 'or off');
+    }
+  }
+});
+
 test.run();

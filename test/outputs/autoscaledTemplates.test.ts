@@ -3,7 +3,13 @@ import * as assert from 'uvu/assert';
 import type { ConfigModel, Template } from '../../src/api/model.ts';
 import { refKey } from '../../src/api/kinds.ts';
 import { formatExplanation } from '../../src/commands/explainCommand.ts';
-import { autoscaledKey, withAutoscaledReplicas } from '../../src/outputs/autoscaledTemplates.ts';
+import {
+  autoscaledKey,
+  describeAutoscaleMoves,
+  withAutoscaledReplicas,
+} from '../../src/outputs/autoscaledTemplates.ts';
+import { buildOutputMessage } from '../../src/outputs/outputMessage.ts';
+import type { CommitInfo } from '../../src/commits/types.ts';
 
 const ref = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' };
 const source = { file: 'templates/web.yaml', line: 1, column: 1 };
@@ -80,6 +86,43 @@ test('explain says the replicas are governed by the FederatedHPA', () => {
     text,
     'replicas: governed by FederatedHPA default/web: 4 replica(s), 1 in Git (status branch), divided below',
   );
+});
+
+test('a render for a new decision says which autoscaler moved which workload, not that the cluster state changed', () => {
+  const by = 'FederatedHPA default/web';
+  const before = new Map([[refKey(ref), { replicas: 2, by }]]);
+  const after = new Map([[refKey(ref), { replicas: 4, by }]]);
+  const moves = describeAutoscaleMoves(before, after);
+  assert.equal(moves, ['FederatedHPA default/web: Deployment default/web 2 -> 4 replicas']);
+  assert.equal(describeAutoscaleMoves(after, after), []);
+  assert.equal(describeAutoscaleMoves(new Map(), after), [
+    'FederatedHPA default/web: Deployment default/web 4 replicas',
+  ]);
+  assert.equal(
+    describeAutoscaleMoves(new Map(), after, () => 2),
+    ['FederatedHPA default/web: Deployment default/web 2 (Git) -> 4 replicas'],
+    "a first decision moves from Git's count",
+  );
+  assert.equal(describeAutoscaleMoves(after, new Map()), [
+    'FederatedHPA default/web no longer decides: Deployment default/web back to the replicas in Git',
+  ]);
+  const commit = { oid: 'a'.repeat(40), message: 'web: a FederatedHPA\n', author: { name: 'Ada', email: 'a@x' } };
+  const message = buildOutputMessage(
+    commit as CommitInfo,
+    { member1: { added: [], changed: ['clusters/member1/default/deployment.apps_web.yaml'], removed: [] } },
+    [],
+    {
+      rerender: true,
+      failover: [],
+      clusters: new Map(),
+      state: { key: '', check: undefined, evictions: 0 },
+      autoscaleMoves: moves,
+    },
+  );
+  const [subject, , ...body] = message.split('\n');
+  assert.is(subject, 'Autoscaled FederatedHPA default/web: Deployment default/web 2 -> 4 replicas');
+  assert.ok(body.includes('  FederatedHPA default/web: Deployment default/web 2 -> 4 replicas'), message);
+  assert.not.match(message, 'for a change of cluster state');
 });
 
 test.run();

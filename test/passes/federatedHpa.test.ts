@@ -188,6 +188,8 @@ test('a FederatedHPA scales a divided Deployment from 1 towards 4 as its pods CP
   assert.is(rendered('member1').spec.replicas + rendered('member2').spec.replicas, 4);
   const trailers = git('log', '-1', '--format=%B', 'flotilla/rendered');
   assert.match(trailers, /Autoscaled-Replicas: [0-9a-f]{16}/);
+  // The render the last decision caused says so in its subject, naming the autoscaler and the counts.
+  assert.match(trailers, /^Autoscaled FederatedHPA default\/web: Deployment default\/web \d+ -> 4 replicas\n/);
   assert.match(trailers, /Cluster-Status: [0-9a-f]{40}/);
   await reconciler.stop();
   reconciler = undefined;

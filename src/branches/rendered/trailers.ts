@@ -34,3 +34,14 @@ export function parseTrailers(message: string): Record<string, string> {
   }
   return out;
 }
+
+/**
+ * Why an output commit rendered its source commit again, from its subject: a render of a new source commit is titled
+ * `Render <12 hex of Source-Commit>: <its subject>`; any other subject of a commit Flotilla wrote (an autoscaler
+ * decision, a failover, a retried binding, a change of cluster state) is the reason. Undefined for a source render.
+ */
+export function renderedAgainFor(message: string, sourceCommit: string | undefined): string | undefined {
+  if (!sourceCommit) return undefined;
+  const subject = message.split('\n')[0] ?? '';
+  return subject.startsWith(`Render ${sourceCommit.slice(0, 12)}:`) ? undefined : subject;
+}

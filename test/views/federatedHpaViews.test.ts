@@ -1,0 +1,106 @@
+// get and describe show a FederatedHPA-scaled workload's desired replicas as the FederatedHPA's decision, as Karmada's
+// template holds it (its FederatedHPA writes spec.replicas), not Git's starting count: READY 4/4, not 4/2.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
+import { getCommand } from '../../src/commands/getCommand.ts';
+import { describeCommand } from '../../src/commands/describeCommand.ts';
+import { autoscalerPath, serializeAutoscalerDecision } from '../../src/branches/status/autoscalerDecisions.ts';
+import { replicasFromAutoscaler } from '../../src/views/replicasFromMembers.ts';
+import type { TempRepo } from '../commits/helpers/tempRepo.ts';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { commitAll, writeWorkTree } from '../plans/helpers/nginxRepo.ts';
+import { makeFleetRepo, RENDERED } from './helpers/fleetRepo.ts';
+
+let repo: TempRepo;
+const NOW = new Date((1_700_000_100 + 3600) * 1000);
+
+test.before(async () => {
+  ({ repo } = await makeFleetRepo());
+  writeWorkTree(repo, {
+    'templates/fhpa.yaml': `apiVersion: autoscaling.karmada.io/v1alpha1
+kind: FederatedHPA
+metadata: {name: nginx, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: nginx}
+  maxReplicas: 6
+`,
+  });
+  commitAll(repo, 'nginx: a FederatedHPA');
+  await syncRepo(await openRepo(repo.path), { sourceRef: 'refs/heads/main', outputRef: RENDERED });
+  // A FederatedHPA decision of 4 replicas for nginx (2 in Git), committed on the status branch as the status side does.
+  const decision = serializeAutoscalerDecision({
+    apiVersion: 'autoscaling.karmada.io/v1alpha1',
+    kind: 'FederatedHPA',
+    metadata: { namespace: 'default', name: 'nginx' },
+    scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'nginx' },
+    desiredReplicas: 4,
+    currentReplicas: 2,
+    reason: 'cpu resource utilization (percentage of request) above target',
+    ableToScale: 'SucceededRescale',
+    metrics: [],
+    lastScaleTime: '2023-11-15T00:00:00Z',
+  });
+  const blob = repo.git(['hash-object', '-w', '--stdin'], { input: decision }).trim();
+  const env = { GIT_INDEX_FILE: `${repo.path}/.git/status-index` };
+  repo.git(['read-tree', 'flotilla/status'], { env });
+  repo.git(['update-index', '--add', '--cacheinfo', `100644,${blob},${autoscalerPath('default', 'nginx')}`], { env });
+  const tree = repo.git(['write-tree'], { env }).trim();
+  const commit = repo.git(['commit-tree', tree, '-p', 'flotilla/status', '-m', 'FederatedHPA default/nginx']).trim();
+  repo.git(['update-ref', 'refs/heads/flotilla/status', commit]);
+});
+test.after(() => repo.cleanup());
+
+async function run(command: typeof getCommand, ...args: string[]) {
+  let out = '';
+  let err = '';
+  const code = await command([...args, '--repo', repo.path], {
+    out: (s) => {
+      out += s;
+    },
+    err: (s) => {
+      err += s;
+    },
+    now: () => NOW,
+  });
+  return { code, out, err };
+}
+
+test("get: the desired count of a FederatedHPA's workload is its decision, in the table and in -o yaml", async () => {
+  const table = await run(getCommand, 'deploy', 'nginx');
+  assert.is(table.code, 0, table.err);
+  assert.match(table.out, /\nnginx +2\/4 +/);
+  const yaml = await run(getCommand, 'deploy', 'nginx', '-o', 'yaml');
+  assert.is(parse(yaml.out).spec.replicas, 4);
+  // A member's copy is what was rendered for it.
+  const member = await run(getCommand, 'deploy', 'nginx', '--cluster', 'member1', '-o', 'yaml');
+  assert.is(parse(member.out).spec.replicas, 1);
+});
+
+test("get fhpa: Karmada's columns, REPLICAS being what the target runs, and the decision as its status", async () => {
+  const table = await run(getCommand, 'fhpa');
+  assert.is(table.code, 0, table.err);
+  const [head, row] = table.out.trimEnd().split('\n');
+  assert.match(head!, /^NAME +REFERENCE-KIND +REFERENCE-NAME +MINPODS +MAXPODS +REPLICAS +AGE$/);
+  assert.match(row!, /^nginx +Deployment +nginx +1 +6 +2 +/);
+  const yaml = parse((await run(getCommand, 'fhpa', 'nginx', '-o', 'yaml')).out);
+  assert.equal(yaml.status, { currentReplicas: 2, desiredReplicas: 4, lastScaleTime: '2023-11-15T00:00:00Z' });
+});
+
+test('describe: the replicas name the FederatedHPA that governs them and the count in Git', async () => {
+  const r = await run(describeCommand, 'deploy', 'nginx');
+  assert.is(r.code, 0, r.err);
+  assert.match(r.out, /\nReplicas: +4 \(governed by FederatedHPA default\/nginx; 2 in Git\)\n/);
+});
+
+test('replicasFromAutoscaler leaves a template without a spec, or without a decision, as it is', () => {
+  const cm = { apiVersion: 'v1', kind: 'ConfigMap', data: {} };
+  assert.is(replicasFromAutoscaler(cm, { replicas: 3 }), cm);
+  const web = { spec: { replicas: 2 } };
+  assert.is(replicasFromAutoscaler(web, undefined), web);
+  assert.equal(replicasFromAutoscaler(web, { replicas: 3 }), { spec: { replicas: 3 } });
+  assert.is(web.spec.replicas, 2);
+});
+
+test.run();
