@@ -136,20 +136,9 @@ export function kindColumns(kind: string): KindColumns {
           String(Object.keys({ ...((m.data ?? {}) as Obj), ...((m.stringData ?? {}) as Obj) }).length),
         ],
       };
-    case 'FederatedHPA':
-      // Karmada's printer columns (pkg/apis/autoscaling/v1alpha1/federatedhpa_types.go).
-      return {
-        ...NONE,
-        headers: ['REFERENCE-KIND', 'REFERENCE-NAME', 'MINPODS', 'MAXPODS', 'REPLICAS'],
-        cells: (m, s) => [
-          String(get(m, 'spec', 'scaleTargetRef', 'kind') ?? '<none>'),
-          String(get(m, 'spec', 'scaleTargetRef', 'name') ?? '<none>'),
-          String(get(m, 'spec', 'minReplicas') ?? 1),
-          String(get(m, 'spec', 'maxReplicas') ?? '<none>'),
-          typeof s?.currentReplicas === 'number' ? String(s.currentReplicas) : '<none>',
-        ],
-      };
     case 'CronFederatedHPA':
+      // Karmada's printer columns (pkg/apis/autoscaling/v1alpha1/cronfederatedhpa_types.go); a FederatedHPA has its
+      // own view (federatedHpaViews.ts).
       return {
         ...NONE,
         headers: ['REFERENCE-KIND', 'REFERENCE-NAME'],

@@ -16,13 +16,7 @@ import { formatTaint } from '../registrations/editClusterFile.ts';
 import { listFederatedHpas, readFederatedHpas } from './federatedHpaViews.ts';
 import { kindColumns } from './kindColumns.ts';
 import { replicasFromAutoscaler, replicasFromMembers } from './replicasFromMembers.ts';
-import {
-  autoscalerPath,
-  decisionTargetKey,
-  readAutoscaledReplicas,
-  readAutoscalerDecisions,
-  type AutoscalerDecisionFile,
-} from '../branches/status/autoscalerDecisions.ts';
+import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
 import { redactSecret } from './redactSecret.ts';
 import { readDocuments, readRegisteredClusters, type BranchState, type Fleet } from './readFleet.ts';
@@ -373,23 +367,15 @@ export async function readTemplateViews(
         entries.map((e) => manifestPath(cluster, e.ref)),
       )
     : await readTemplates(fleet, [...entries]);
-  // A FederatedHPA is never propagated: its status is its decision on the status branch and its target's replicas.
-  const fhpas = cluster ? [] : entries.filter((e) => e.ref.kind === 'FederatedHPA');
-  const decisions = fhpas.length
-    ? await readAutoscalerDecisions(fleet.repo, fleet.status?.commit.oid ?? null)
-    : new Map<string, AutoscalerDecisionFile>();
-  const targets = [...decisions.values()].map((d) => parseRefKey(decisionTargetKey(d)));
-  const statuses = await readTemplateStatuses(fleet, [...entries.map((e) => e.ref), ...targets]);
+  const statuses = await readTemplateStatuses(
+    fleet,
+    entries.map((e) => e.ref),
+  );
   // A FederatedHPA's count is the template's desired count (Karmada writes it there); a member's copy is as rendered.
   const autoscaled = cluster ? new Map() : await readAutoscaledReplicas(fleet.repo, fleet.status?.commit.oid ?? null);
   return entries.map(({ ref, entry }, i) => {
     const file = statuses.get(templateStatusPath(ref));
-    const decision = ref.kind === 'FederatedHPA' ? decisions.get(autoscalerPath(ref.namespace, ref.name)) : undefined;
-    const status = decision
-      ? federatedHpaStatus(decision, statuses.get(templateStatusPath(parseRefKey(decisionTargetKey(decision)))))
-      : cluster
-        ? file?.aggregatedStatus.find((a) => a.clusterName === cluster)?.status
-        : file?.status;
+    const status = cluster ? file?.aggregatedStatus.find((a) => a.clusterName === cluster)?.status : file?.status;
     const manifest = replicasFromAutoscaler(
       replicasFromMembers(manifests[i] ?? {}, entry, status),
       autoscaled.get(refKey(ref)),
@@ -439,18 +425,4 @@ function requireRendered(fleet: Fleet): NonNullable<Fleet['rendered']> {
       { code: 'NO_OUTPUT_BRANCH' },
     );
   return fleet.rendered;
-}
-
-/**
- * A FederatedHPA's status as Karmada's controller keeps it (autoscaling/v2 HorizontalPodAutoscalerStatus): the
- * replicas its target runs (the members' aggregated count, else the count the decision started from), the replicas
- * it decided, and when it last scaled. Pure.
- */
-function federatedHpaStatus(d: AutoscalerDecisionFile, target: TemplateStatusFile | undefined): Obj {
-  const running = target?.status?.replicas;
-  return {
-    currentReplicas: typeof running === 'number' ? running : d.currentReplicas,
-    desiredReplicas: d.desiredReplicas,
-    lastScaleTime: d.lastScaleTime,
-  };
 }

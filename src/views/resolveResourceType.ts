@@ -51,7 +51,6 @@ const BUILT_IN: KnownKind[] = [
 // Karmada's CRDs' short names (kubebuilder shortName markers in pkg/apis) for the kinds a config repo holds as
 // templates, matched like a custom kind's name when the repo has that kind.
 const KARMADA_SHORT: Record<string, { kind: string; group: string }> = {
-  fhpa: { kind: 'FederatedHPA', group: 'autoscaling.karmada.io' },
   cronfhpa: { kind: 'CronFederatedHPA', group: 'autoscaling.karmada.io' },
   mcs: { kind: 'MultiClusterService', group: 'networking.karmada.io' },
   mci: { kind: 'MultiClusterIngress', group: 'networking.karmada.io' },

@@ -9,23 +9,18 @@ const kinds = [
 ];
 
 test("Karmada's short names resolve to its kinds the repo holds, as kubectl get fhpa does on Karmada", () => {
-  const fhpa = resolveResourceType('fhpa', kinds);
-  assert.equal(fhpa, {
-    type: 'templates',
-    kind: 'FederatedHPA',
-    group: 'autoscaling.karmada.io',
-    plural: 'federatedhpas',
-  });
+  // A FederatedHPA has its own view (its decision and conditions from the status branch), whatever the repo holds.
+  assert.equal(resolveResourceType('fhpa', kinds), { type: 'federatedhpas' });
   assert.is((resolveResourceType('cronfhpa', kinds) as { kind?: string } | undefined)?.kind, 'CronFederatedHPA');
-  assert.equal(resolveResourceType('fhpa.autoscaling.karmada.io', kinds), fhpa);
+  assert.equal(resolveResourceType('cronfhpa.autoscaling.karmada.io', kinds), resolveResourceType('cronfhpa', kinds));
   assert.is((resolveResourceType('mcs', kinds) as { kind?: string } | undefined)?.kind, 'MultiClusterService');
   assert.equal(resolveResourceType('wk', kinds), { type: 'works' });
 });
 
 test('a short name of a kind the repo does not hold resolves to nothing', () => {
-  assert.is(resolveResourceType('fhpa', []), undefined);
+  assert.is(resolveResourceType('cronfhpa', []), undefined);
   assert.is(resolveResourceType('mci', kinds), undefined);
-  assert.is(resolveResourceType('fhpa.apps', kinds), undefined);
+  assert.is(resolveResourceType('cronfhpa.apps', kinds), undefined);
 });
 
 test.run();
