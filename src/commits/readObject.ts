@@ -425,7 +425,9 @@ function inflateAt(repo: GitRepo, fd: number, pack: PackIndex, start: number, si
   for (;;) {
     const stop = Math.min(start + want, pack.end);
     try {
-      const out = inflateSync(readRange(repo, fd, start, stop));
+      // Sized to the object: zlib's default 16 KiB output chunk would be allocated for every object, and a small
+      // object's bytes would be a view keeping all of it alive wherever they are kept (delta bases, parsed files).
+      const out = inflateSync(readRange(repo, fd, start, stop), { chunkSize: Math.max(64, size + 1) });
       if (out.length !== size)
         throw new Error(
           `${pack.packPath}: object at ${start} inflates to ${out.length} bytes, its header says ${size}`,
