@@ -46,6 +46,8 @@ export interface ReadLimits {
 
 /** A file may legitimately be stored as a small delta against a larger older version; not against any size. */
 const BASE_LIMIT_FACTOR = 8;
+/** Deltas up to this many bytes of instructions are inflated whole before their base is read. */
+const DELTA_INFLATED_FIRST = 64 * 1024;
 
 interface ReadRequest {
   oid: string;
@@ -341,6 +343,15 @@ function readAt(
     throw new ObjectTooLargeError(read.oid, size, read.maxBytes);
   const baseRead = { oid: read.oid, maxBytes: read.maxBytes * BASE_LIMIT_FACTOR };
   let base: StoredObject | undefined;
+  let data: Buffer | undefined;
+  // A delta's instructions are small: inflated first, they give the result's size for the limit check, and are
+  // inflated once (a separate look at their first bytes cost a second inflate per delta of every chain).
+  const deltaFirst = (start: number) => {
+    if (size > DELTA_INFLATED_FIRST) return checkDeltaResult(repo, fd, pack, start, read);
+    data = inflateAt(repo, fd, pack, start, size);
+    const result = Number.isFinite(read.maxBytes) ? varints(data, 2)[1] : undefined;
+    if (result !== undefined && result > read.maxBytes) throw new ObjectTooLargeError(read.oid, result, read.maxBytes);
+  };
   if (code === OFS_DELTA) {
     byte = head[pos++]!;
     let back = byte & 0x7f;
@@ -349,17 +360,17 @@ function readAt(
       back = (back + 1) * 128 + (byte & 0x7f);
     }
     const baseOffset = offset - back;
-    checkDeltaResult(repo, fd, pack, offset + pos, read);
+    deltaFirst(offset + pos);
     base = readAt(repo, store, name, pack, fd, baseOffset, baseRead);
     // Many deltas share one base (every version of a file against the newest): keep it too.
     remember(store, `${name}:${baseOffset}`, base);
   } else if (code === REF_DELTA) {
     const baseOid = head.toString('hex', pos, pos + 20);
     pos += 20;
-    checkDeltaResult(repo, fd, pack, offset + pos, read);
+    deltaFirst(offset + pos);
     base = readObject(repo, baseOid, Number.isFinite(read.maxBytes) ? { maxBytes: baseRead.maxBytes } : {});
   }
-  const data = inflateAt(repo, fd, pack, offset + pos, size);
+  data ??= inflateAt(repo, fd, pack, offset + pos, size);
   if (base) {
     const result = { type: base.type, content: applyDelta(base.content, data) };
     remember(store, key, result);
@@ -414,7 +425,9 @@ function inflateAt(repo: GitRepo, fd: number, pack: PackIndex, start: number, si
   for (;;) {
     const stop = Math.min(start + want, pack.end);
     try {
-      const out = inflateSync(readRange(repo, fd, start, stop));
+      // Sized to the object: zlib's default 16 KiB output chunk would be allocated for every object, and a small
+      // object's bytes would be a view keeping all of it alive wherever they are kept (delta bases, parsed files).
+      const out = inflateSync(readRange(repo, fd, start, stop), { chunkSize: Math.max(64, size + 1) });
       if (out.length !== size)
         throw new Error(
           `${pack.packPath}: object at ${start} inflates to ${out.length} bytes, its header says ${size}`,

@@ -185,6 +185,8 @@ export async function renderRevision(
       },
       onlyClustersChanged: loaded.onlyClustersChanged,
       takenPaths: takenBy,
+      // Nothing here prints why each cluster was or was not chosen (explain and plan render snapshots for that).
+      clusterReasons: false,
     });
     const previousFileCount = index.sourceFileCount();
     // A retried binding may come out with the same files and only its index entry changed (it waits on less).

@@ -76,6 +76,12 @@ export interface RenderInput {
   takenPaths?: ReadonlyMap<string, string>;
   /** Bytes of manifests and bindings one render may write; see DEFAULT_MAX_OUTPUT_BYTES. */
   maxOutputBytes?: number;
+  /**
+   * Whether each explanation keeps the scheduler's reason for every registered cluster (schedule.explanation), which
+   * explain, plan and the dashboard print. Default true. A render that writes the output branch reads none of them,
+   * and kept for a whole render they grow with templates × clusters: 50,000 × 500 is 25 million of them.
+   */
+  clusterReasons?: boolean;
 }
 
 /**
@@ -180,18 +186,18 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
   for (const key of keys) {
     const template = input.model.templates.get(key);
     if (held(key, template, input, out) || !template) continue;
-    placed.set(
-      key,
-      place(
-        template,
-        input.model,
-        snapshot,
-        input.previousBindings.get(key),
-        out.problems,
-        input.failover,
-        out.failover,
-      ),
+    const p = place(
+      template,
+      input.model,
+      snapshot,
+      input.previousBindings.get(key),
+      out.problems,
+      input.failover,
+      out.failover,
     );
+    if (input.clusterReasons === false && p.explanation.schedule)
+      p.explanation.schedule = withoutClusterReasons(p.explanation.schedule);
+    placed.set(key, p);
   }
   markHpaTargets(placed);
   for (const [key, p] of placed) out.indexChanges.set(key, p.entry);
@@ -534,6 +540,14 @@ function place(
 }
 
 const NONE_EVICTED: ReadonlySet<string> = new Set();
+
+/** A scheduling result's summary, its per-cluster reasons left out (RenderInput.clusterReasons). */
+function withoutClusterReasons(
+  schedule: NonNullable<TemplateExplanation['schedule']>,
+): TemplateExplanation['schedule'] {
+  const { status, message, affinityName } = schedule;
+  return { status, message, explanation: [], ...(affinityName !== undefined ? { affinityName } : {}) };
+}
 
 /** Karmada's ClusterNotFound event, at the name in the file: the rest of the MultiClusterService still works. */
 function reportUnknownClusters(

@@ -130,6 +130,33 @@ test('a repo read before git gc repacked it is still read whole afterwards (a lo
   }
 });
 
+test('small objects read from a pack keep no more memory behind them than about their own size', async () => {
+  const temp = makeTempRepo();
+  try {
+    const files: Record<string, string> = {};
+    for (let f = 0; f < 200; f++) files[`cm/file${f}.yaml`] = `kind: ConfigMap\ndata:\n  key: value-${f}\n`;
+    writeWorkTree(temp, files);
+    commitAll(temp, 'small files');
+    temp.git(['repack', '-a', '-d', '-q']);
+    const repo = await openRepo(temp.path);
+    const blobs = [...allObjects(temp)].filter(([, o]) => o.type === 'blob');
+    assert.ok(blobs.length >= 200, `${blobs.length} blobs`);
+    // Whatever keeps an object's bytes (the delta-base cache, a parsed file) keeps the buffer they are a view of.
+    const behind = new Set<ArrayBufferLike>();
+    let bytesRead = 0;
+    for (const [oid, expected] of blobs) {
+      const { content } = readObject(repo, oid);
+      assert.equal(Buffer.compare(Buffer.from(content), expected.content), 0);
+      behind.add(content.buffer);
+      bytesRead += content.length;
+    }
+    const held = [...behind].reduce((sum, b) => sum + b.byteLength, 0);
+    assert.ok(held < 4 * bytesRead + 64 * 1024, `${held} bytes held behind ${bytesRead} bytes read`);
+  } finally {
+    temp.cleanup();
+  }
+});
+
 test('applyDelta copies from the base and inserts literals, and rejects a base of the wrong size', () => {
   const base = Buffer.from('hello, world');
   // source 12, target 11: copy "hello" (offset 0, size 5), insert " all", copy "ld" (offset 10, size 2)
