@@ -20,7 +20,8 @@ import { contentSecurityPolicy } from './contentSecurityPolicy.ts';
 import { readAttention, validationItems } from './readAttention.ts';
 import { readChanges, readClusterDiff } from './readChanges.ts';
 import { headsOf, readFleetClusters, readFleetView, type FleetClusters } from './readFleetView.ts';
-import { placementOf, readObjectTrace } from './readObjectTrace.ts';
+import { explainTemplate } from './explainTemplate.ts';
+import { placementOf, readObjectTrace, type ObjectPlacement } from './readObjectTrace.ts';
 import { parseLabelFilter, WORKLOAD_SORTS, type WorkloadSort } from './selectWorkloads.ts';
 import { loadUiAssets } from './uiAssets.ts';
 
@@ -50,6 +51,9 @@ interface Explained {
   problems: Problem[];
 }
 
+/** Placements kept per set of heads. */
+const MAX_CACHED_PLACEMENTS = 256;
+
 const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
@@ -77,7 +81,14 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
 
   // One read of the branches per set of heads: a page load's several requests, and every client, share it.
   let cached:
-    | { key: string; fleet: Promise<Fleet>; clusters?: Promise<FleetClusters>; explained?: Promise<Explained> }
+    | {
+        key: string;
+        fleet: Promise<Fleet>;
+        clusters?: Promise<FleetClusters>;
+        explained?: Promise<Explained>;
+        /** One template's placement per key, as asked; bounded, dropped with the heads. */
+        placements: Map<string, Promise<ObjectPlacement>>;
+      }
     | undefined;
   const headsKey = async () =>
     (await Promise.all([refs.source, refs.rendered, refs.status].map((r) => readRef(repo, r)))).join(' ');
@@ -87,7 +98,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       // A fresh GitRepo per set of heads: packs written since (a gc, a push) are found, as the reconciler does.
       repo = await openRepo(opts.gitdir);
       const fleet = readFleet(repo, { rev: refs.source, renderedRef: refs.rendered, statusRef: refs.status });
-      cached = { key, fleet };
+      cached = { key, fleet, placements: new Map() };
       fleet.catch(() => {
         if (cached?.fleet === fleet) cached = undefined;
       });
@@ -115,6 +126,15 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       }),
     );
     return c.explained;
+  };
+
+  // One template scheduled as the next sync would, not the whole commit rendered (seconds at 10,000 templates);
+  // without a render to continue from, the whole commit is rendered, as `flotilla explain` does.
+  const placementOne = async (c: NonNullable<typeof cached>, key: string): Promise<ObjectPlacement> => {
+    const fleet = await c.fleet;
+    const one = await explainTemplate(repo, key, refs, now());
+    if (!one) return placementOf(fleet, key, await explained());
+    return { heads: headsOf(fleet), key, ...one };
   };
 
   // Live: every open page gets the heads whenever a branch moves (the local refs, watched as the reconciler does).
@@ -176,7 +196,16 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
     },
     '/ui/api/explain': async (url) => {
       const key = url.searchParams.get('key') ?? '';
-      return placementOf(await (await current()).fleet, key, await explained());
+      const c = await current();
+      let placement = c.placements.get(key);
+      if (!placement) {
+        // Oldest first out: a person clicking through objects asks again for the last few, never for thousands.
+        if (c.placements.size >= MAX_CACHED_PLACEMENTS) c.placements.delete(c.placements.keys().next().value!);
+        placement = placementOne(c, key);
+        c.placements.set(key, placement);
+        placement.catch(() => c.placements.get(key) === placement && c.placements.delete(key));
+      }
+      return placement;
     },
     '/ui/api/changes': async (url) =>
       readChanges(
