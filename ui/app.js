@@ -443,7 +443,8 @@ function CommitEntry({ c, heads }) {
     ${clusters.length
       ? html`<ul class="per-cluster">${clusters.map((name) => {
           const ch = c.clusters[name];
-          const summary = [ch.added.length && `${ch.added.length} added`, ch.changed.length && `${ch.changed.length} changed`, ch.removed.length && `${ch.removed.length} removed`].filter(Boolean).join(', ');
+          const n = ch.counts;
+          const summary = [n.added && `${n.added} added`, n.changed && `${n.changed} changed`, n.removed && `${n.removed} removed`].filter(Boolean).join(', ');
           return html`<li key=${name}>
             <button type="button" aria-expanded=${open === name} onClick=${() => setOpen(open === name ? null : name)}>${name}: ${summary}</button>
             ${open === name ? html`<${CommitDiff} commit=${c.renderedCommit} cluster=${name} heads=${heads} />` : null}

@@ -18,7 +18,7 @@ import { readFleet, type Fleet } from '../views/readFleet.ts';
 import { hasUiToken, isLoopbackHost, TOKEN_COOKIE } from './checkUiAccess.ts';
 import { contentSecurityPolicy } from './contentSecurityPolicy.ts';
 import { readAttention, validationItems } from './readAttention.ts';
-import { readChanges, readClusterDiff } from './readChanges.ts';
+import { CommitChangesCache, readChanges, readClusterDiff } from './readChanges.ts';
 import { headsOf, readFleetClusters, readFleetView, type FleetClusters } from './readFleetView.ts';
 import { explainTemplate } from './explainTemplate.ts';
 import { placementOf, readObjectTrace, type ObjectPlacement } from './readObjectTrace.ts';
@@ -137,6 +137,8 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
     return { heads: headsOf(fleet), key, ...one };
   };
 
+  const commitChanges = new CommitChangesCache();
+
   // Live: every open page gets the heads whenever a branch moves (the local refs, watched as the reconciler does).
   const streams = new Set<ServerResponse>();
   let lastSent = '';
@@ -211,6 +213,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       readChanges(
         await (await current()).fleet,
         Math.min(Math.max(1, Number(url.searchParams.get('limit') ?? 30) || 30), 200),
+        commitChanges,
       ),
     '/ui/api/diff': async (url) => {
       const commit = url.searchParams.get('commit') ?? '';
