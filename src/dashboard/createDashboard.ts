@@ -22,7 +22,13 @@ import { CommitChangesCache, readChanges, readClusterDiff } from './readChanges.
 import { headsOf, readFleetClusters, readFleetView, type FleetClusters } from './readFleetView.ts';
 import { explainTemplate } from './explainTemplate.ts';
 import { placementOf, readObjectTrace, type ObjectPlacement } from './readObjectTrace.ts';
-import { parseLabelFilter, WORKLOAD_SORTS, type WorkloadSort } from './selectWorkloads.ts';
+import {
+  catalogWorkloads,
+  parseLabelFilter,
+  WORKLOAD_SORTS,
+  type WorkloadCatalog,
+  type WorkloadSort,
+} from './selectWorkloads.ts';
 import { loadUiAssets } from './uiAssets.ts';
 
 export interface DashboardOptions {
@@ -85,6 +91,8 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
         key: string;
         fleet: Promise<Fleet>;
         clusters?: Promise<FleetClusters>;
+        /** The rendered index's templates parsed and sorted for the matrix's pages. */
+        catalog?: WorkloadCatalog;
         explained?: Promise<Explained>;
         /** One template's placement per key, as asked; bounded, dropped with the heads. */
         placements: Map<string, Promise<ObjectPlacement>>;
@@ -111,7 +119,10 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       c.clusters = c.fleet.then(readFleetClusters);
       c.clusters.catch(() => undefined); // awaited below; a read ahead nobody awaits must not count as unhandled
     }
-    return { fleet: await c.fleet, clusters: await c.clusters };
+    const fleet = await c.fleet;
+    c.catalog ??= catalogWorkloads(fleet.rendered?.index.templates ?? {});
+    c.catalog.sorted('namespace'); // the page's first order, sorted ahead with the rest
+    return { fleet, clusters: await c.clusters, catalog: c.catalog };
   };
   // Read ahead: when the heads move (and at start) the fleet view's shared part is read before anyone asks, so a
   // page request right after a push answers from memory. A failure here is the next request's to report.
@@ -170,7 +181,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       const sort = q.get('sort') ?? 'namespace';
       if (!(WORKLOAD_SORTS as readonly string[]).includes(sort))
         throw badRequest(`sort ${sort}: use ${WORKLOAD_SORTS.join(', ')}`);
-      const { fleet, clusters } = await fleetClusters();
+      const { fleet, clusters, catalog } = await fleetClusters();
       return readFleetView(
         fleet,
         clusters,
@@ -185,6 +196,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
           limit: Number(q.get('limit') ?? 50) || 50,
         },
         labels,
+        catalog,
       );
     },
     '/ui/api/object': async (url) => {
