@@ -17,7 +17,7 @@ import { readExplanations } from '../views/readExplanations.ts';
 import { readFleet, type Fleet } from '../views/readFleet.ts';
 import { hasUiToken, isLoopbackHost, TOKEN_COOKIE } from './checkUiAccess.ts';
 import { contentSecurityPolicy } from './contentSecurityPolicy.ts';
-import { readAttention, validationItems } from './readAttention.ts';
+import { readAttention, validationItems, type AttentionView, type FailedAppliesCache } from './readAttention.ts';
 import { CommitChangesCache, readChanges, readClusterDiff } from './readChanges.ts';
 import { headsOf, readFleetClusters, readFleetView, type FleetClusters } from './readFleetView.ts';
 import { explainTemplate } from './explainTemplate.ts';
@@ -91,6 +91,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
         key: string;
         fleet: Promise<Fleet>;
         clusters?: Promise<FleetClusters>;
+        attention?: Promise<AttentionView>;
         /** The rendered index's templates parsed and sorted for the matrix's pages. */
         catalog?: WorkloadCatalog;
         explained?: Promise<Explained>;
@@ -149,6 +150,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
   };
 
   const commitChanges = new CommitChangesCache();
+  const failedApplies: FailedAppliesCache = new Map();
 
   // Live: every open page gets the heads whenever a branch moves (the local refs, watched as the reconciler does).
   const streams = new Set<ServerResponse>();
@@ -249,7 +251,15 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       return JSON.parse(renderPlanJson(plan));
     },
     // Validation errors need the whole source commit rendered (seconds at 10,000 templates): asked apart.
-    '/ui/api/attention': async () => readAttention(await (await current()).fleet),
+    '/ui/api/attention': async () => {
+      const c = await current();
+      if (!c.attention) {
+        const attention = c.fleet.then((fleet) => readAttention(fleet, [], failedApplies));
+        c.attention = attention;
+        attention.catch(() => c.attention === attention && (c.attention = undefined));
+      }
+      return c.attention;
+    },
     '/ui/api/validation': async () => ({
       heads: headsOf(await (await current()).fleet),
       items: validationItems((await explained()).problems),

@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
-import { readAttention, validationItems } from '../../src/dashboard/readAttention.ts';
+import { readAttention, validationItems, type FailedAppliesCache } from '../../src/dashboard/readAttention.ts';
 import { CommitChangesCache, MAX_LISTED, readChanges, readClusterDiff } from '../../src/dashboard/readChanges.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { readExplanations } from '../../src/views/readExplanations.ts';
@@ -124,12 +124,37 @@ test('needs attention names a conflicting apply with its object, cluster and mes
       },
     ],
   });
-  const view = await readAttention(await fleetNow());
+  const failures: FailedAppliesCache = new Map();
+  const view = await readAttention(await fleetNow(), [], failures);
   assert.equal(
     view.items.map((i) => [i.type, i.key, i.cluster]),
     [['conflict', 'apps/v1/Deployment/default/nginx', 'member2']],
   );
   assert.match(view.items[0]!.message, 'conflict: the object exists on member2');
+  // Read again with what the last read kept: the unchanged file answers from it; a changed one is read afresh.
+  assert.equal((await readAttention(await fleetNow(), [], failures)).items, view.items);
+  await reportApplied(await openRepo(repo.path), {
+    member1: [
+      {
+        ref: NGINX,
+        path: 'clusters/member1/default/deployment.apps_nginx.yaml',
+        action: 'failed',
+        message: 'admission webhook denied the request',
+      },
+    ],
+    member2: [
+      {
+        ref: NGINX,
+        path: 'clusters/member2/default/deployment.apps_nginx.yaml',
+        action: 'configured',
+        message: 'configured',
+      },
+    ],
+  });
+  assert.equal(
+    (await readAttention(await fleetNow(), [], failures)).items.map((i) => [i.type, i.cluster]),
+    [['apply-failed', 'member1']],
+  );
 });
 
 test.run();
