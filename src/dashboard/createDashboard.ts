@@ -94,7 +94,6 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
         attention?: Promise<AttentionView>;
         /** The rendered index's templates parsed and sorted for the matrix's pages. */
         catalog?: WorkloadCatalog;
-        explained?: Promise<Explained>;
         /** One template's placement per key, as asked; bounded, dropped with the heads. */
         placements: Map<string, Promise<ObjectPlacement>>;
       }
@@ -128,16 +127,25 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
   // Read ahead: when the heads move (and at start) the fleet view's shared part is read before anyone asks, so a
   // page request right after a push answers from memory. A failure here is the next request's to report.
   const readAhead = () => void fleetClusters().catch(() => undefined);
+  // The whole-commit render behind the validation list (seconds at 10,000 templates) is kept while the source and
+  // rendered heads stay: the errors are the source commit's, and a status move alone (every Pull cluster's heartbeat,
+  // every few seconds) is not worth another render; a move that changes placement re-renders, which moves rendered.
+  let whole: { key: string; explained: Promise<Explained> } | undefined;
   const explained = async (): Promise<Explained> => {
-    const c = await current();
-    c.explained ??= readExplanations(repo, { rev: refs.source, outputRef: refs.rendered, now: now() }).then(
-      ({ model, output }) => ({
-        model,
-        explanations: output.explanations,
-        problems: [...model.problems, ...output.problems],
-      }),
-    );
-    return c.explained;
+    const [source, rendered] = (await current()).key.split(' ');
+    const key = `${source} ${rendered}`;
+    if (whole?.key !== key) {
+      const read = readExplanations(repo, { rev: refs.source, outputRef: refs.rendered, now: now() }).then(
+        ({ model, output }) => ({
+          model,
+          explanations: output.explanations,
+          problems: [...model.problems, ...output.problems],
+        }),
+      );
+      whole = { key, explained: read };
+      read.catch(() => whole?.explained === read && (whole = undefined));
+    }
+    return whole.explained;
   };
 
   // One template scheduled as the next sync would, not the whole commit rendered (seconds at 10,000 templates);
