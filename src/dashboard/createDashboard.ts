@@ -21,7 +21,7 @@ import { readAttention, validationItems, type AttentionView, type FailedAppliesC
 import { CommitChangesCache, readChanges, readClusterDiff } from './readChanges.ts';
 import { headsOf, readFleetClusters, readFleetView, type FleetClusters } from './readFleetView.ts';
 import { explainTemplate } from './explainTemplate.ts';
-import { placementOf, readObjectTrace, type ObjectPlacement } from './readObjectTrace.ts';
+import { placementOf, readObjectTrace, type ObjectPlacement, type ObjectTrace } from './readObjectTrace.ts';
 import {
   catalogWorkloads,
   parseLabelFilter,
@@ -29,6 +29,7 @@ import {
   type WorkloadCatalog,
   type WorkloadSort,
 } from './selectWorkloads.ts';
+import { keptAnswer } from './keptAnswer.ts';
 import { loadUiAssets } from './uiAssets.ts';
 
 export interface DashboardOptions {
@@ -57,8 +58,9 @@ interface Explained {
   problems: Problem[];
 }
 
-/** Placements kept per set of heads. */
+/** Placements and object traces kept per set of heads (a trace of a template on 30 clusters is ~75 KB). */
 const MAX_CACHED_PLACEMENTS = 256;
+const MAX_CACHED_OBJECTS = 64;
 
 const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
@@ -96,6 +98,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
         catalog?: WorkloadCatalog;
         /** One template's placement per key, as asked; bounded, dropped with the heads. */
         placements: Map<string, Promise<ObjectPlacement>>;
+        objects: Map<string, Promise<ObjectTrace | null>>;
       }
     | undefined;
   const headsKey = async () =>
@@ -106,7 +109,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       // A fresh GitRepo per set of heads: packs written since (a gc, a push) are found, as the reconciler does.
       repo = await openRepo(opts.gitdir);
       const fleet = readFleet(repo, { rev: refs.source, renderedRef: refs.rendered, statusRef: refs.status });
-      cached = { key, fleet, placements: new Map() };
+      cached = { key, fleet, placements: new Map(), objects: new Map() };
       fleet.catch(() => {
         if (cached?.fleet === fleet) cached = undefined;
       });
@@ -211,25 +214,17 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
     },
     '/ui/api/object': async (url) => {
       const key = url.searchParams.get('key') ?? '';
-      const trace = await readObjectTrace(await (await current()).fleet, key, {
-        renderedRef: refs.rendered,
-        statusRef: refs.status,
-      });
+      const c = await current();
+      const trace = await keptAnswer(c.objects, key, MAX_CACHED_OBJECTS, async () =>
+        readObjectTrace(await c.fleet, key, { renderedRef: refs.rendered, statusRef: refs.status }),
+      );
       if (!trace) throw notFound(`no template ${key} on ${RENDERED_BRANCH}`);
       return trace;
     },
     '/ui/api/explain': async (url) => {
       const key = url.searchParams.get('key') ?? '';
       const c = await current();
-      let placement = c.placements.get(key);
-      if (!placement) {
-        // Oldest first out: a person clicking through objects asks again for the last few, never for thousands.
-        if (c.placements.size >= MAX_CACHED_PLACEMENTS) c.placements.delete(c.placements.keys().next().value!);
-        placement = placementOne(c, key);
-        c.placements.set(key, placement);
-        placement.catch(() => c.placements.get(key) === placement && c.placements.delete(key));
-      }
-      return placement;
+      return keptAnswer(c.placements, key, MAX_CACHED_PLACEMENTS, () => placementOne(c, key));
     },
     '/ui/api/changes': async (url) =>
       readChanges(
