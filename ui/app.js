@@ -7,6 +7,8 @@ import htm from 'htm';
 
 const html = htm.bind(h);
 const PAGE = 50;
+/** Cluster columns shown at once: 50 rows × 100 clusters is 5,000 cells to lay out; 20 at a time keep it quick. */
+const COLUMNS = 20;
 
 // ---- data ----------------------------------------------------------------------------------------------------
 
@@ -222,7 +224,18 @@ function Filters({ query, setQuery, workloads }) {
 }
 
 function Matrix({ workloads, query, setQuery }) {
-  const columns = query.cluster ? [query.cluster] : workloads.clusterNames;
+  const [firstColumn, setFirstColumn] = useState(0);
+  const names = query.cluster ? [query.cluster] : workloads.clusterNames;
+  const start = Math.min(firstColumn, Math.max(0, names.length - 1));
+  const columns = names.slice(start, start + COLUMNS);
+  const columnPager =
+    names.length > COLUMNS
+      ? html`<nav class="pager" aria-label="Cluster columns">
+          <button type="button" disabled=${start === 0} onClick=${() => setFirstColumn(Math.max(0, start - COLUMNS))}>Previous clusters</button>
+          <span aria-live="polite">clusters ${start + 1}–${start + columns.length} of ${names.length}</span>
+          <button type="button" disabled=${start + COLUMNS >= names.length} onClick=${() => setFirstColumn(start + COLUMNS)}>Next clusters</button>
+        </nav>`
+      : null;
   const from = workloads.total === 0 ? 0 : workloads.offset + 1;
   const to = workloads.offset + workloads.items.length;
   const pager = html`<nav class="pager" aria-label="Workload pages">
@@ -234,6 +247,7 @@ function Matrix({ workloads, query, setQuery }) {
     <h2 id="matrix-title">Workloads × clusters</h2>
     <${Filters} query=${query} setQuery=${setQuery} workloads=${workloads} />
     ${pager}
+    ${columnPager}
     <${Scroll} label="Workloads by cluster">
       <table class="matrix">
         <thead><tr>
@@ -447,7 +461,8 @@ function CommitEntry({ c, heads }) {
     ${clusters.length
       ? html`<ul class="per-cluster">${clusters.map((name) => {
           const ch = c.clusters[name];
-          const summary = [ch.added.length && `${ch.added.length} added`, ch.changed.length && `${ch.changed.length} changed`, ch.removed.length && `${ch.removed.length} removed`].filter(Boolean).join(', ');
+          const n = ch.counts;
+          const summary = [n.added && `${n.added} added`, n.changed && `${n.changed} changed`, n.removed && `${n.removed} removed`].filter(Boolean).join(', ');
           return html`<li key=${name}>
             <button type="button" aria-expanded=${open === name} onClick=${() => setOpen(open === name ? null : name)}>${name}: ${summary}</button>
             ${open === name ? html`<${CommitDiff} commit=${c.renderedCommit} cluster=${name} heads=${heads} />` : null}

@@ -186,7 +186,9 @@ try {
   const dash = await measureDashboard(repoDir);
   progress(
     `dashboard: fleet API ${dash.fleetApiMs.toFixed(0)} ms a page (${dash.fleetApiColdMs.toFixed(0)} ms the first answer after start), ${dash.workloads} workloads; ` +
-      `${dash.interactiveMs === null ? 'no browser here' : `page interactive in ${dash.interactiveMs.toFixed(0)} ms`}`,
+      `${dash.interactiveMs === null ? 'no browser here' : `page interactive in ${dash.interactiveMs.toFixed(0)} ms`}; ` +
+      `object ${dash.objectApiMs.toFixed(0)} ms, explain ${dash.explainApiMs.toFixed(0)} ms, changes ${dash.changesApiMs.toFixed(0)} ms ` +
+      `(${dash.changesApiFirstMs.toFixed(0)} ms the first), attention ${dash.attentionApiMs.toFixed(0)} ms`,
   );
 
   // 7. The kustomize way: one overlay per cluster, built in turn (S and M; at L it would dominate the run).
@@ -236,6 +238,11 @@ try {
     dashboard_fleet_api_ms: dash.fleetApiMs,
     dashboard_fleet_api_cold_ms: dash.fleetApiColdMs,
     dashboard_interactive_ms: dash.interactiveMs,
+    dashboard_object_api_ms: dash.objectApiMs,
+    dashboard_explain_api_ms: dash.explainApiMs,
+    dashboard_changes_api_first_ms: dash.changesApiFirstMs,
+    dashboard_changes_api_ms: dash.changesApiMs,
+    dashboard_attention_api_ms: dash.attentionApiMs,
     kustomize_s: kustomize?.seconds ?? null,
     kustomize_vs_render: kustomize ? kustomize.seconds / cold.report.seconds : null,
   };

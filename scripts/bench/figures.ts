@@ -59,6 +59,15 @@ export interface Figures {
   dashboard_fleet_api_cold_ms: number;
   /** chromium-headless-shell: open /ui/ → the first row of the workloads matrix shown; null without the browser. */
   dashboard_interactive_ms: number | null;
+  /** GET /ui/api/object of one template (trace, per-cluster manifests, blame, history), the heads read. */
+  dashboard_object_api_ms: number;
+  /** GET /ui/api/explain of that template: its placement, scheduled alone from the rendered index. */
+  dashboard_explain_api_ms: number;
+  /** GET /ui/api/changes?limit=30, the first answer after start (every commit diffed) and the next (kept by oid). */
+  dashboard_changes_api_first_ms: number;
+  dashboard_changes_api_ms: number;
+  /** GET /ui/api/attention. */
+  dashboard_attention_api_ms: number;
   /** One kustomize overlay per cluster, built in turn with `kubectl kustomize`; null where not measured (L). */
   kustomize_s: number | null;
   /** kustomize_s / render_cold_s. */
@@ -214,6 +223,11 @@ const ORDER: [keyof Figures, string][] = [
   ['dashboard_fleet_api_ms', 'ms, a page'],
   ['dashboard_fleet_api_cold_ms', 'ms, first after start'],
   ['dashboard_interactive_ms', 'ms, open → first row'],
+  ['dashboard_object_api_ms', 'ms, one template'],
+  ['dashboard_explain_api_ms', 'ms, one template'],
+  ['dashboard_changes_api_first_ms', 'ms, first after start'],
+  ['dashboard_changes_api_ms', 'ms, 30 commits'],
+  ['dashboard_attention_api_ms', 'ms'],
   ['kustomize_s', 's, sum of builds'],
   ['kustomize_vs_render', '×'],
 ];

@@ -17,11 +17,19 @@ import { readExplanations } from '../views/readExplanations.ts';
 import { readFleet, type Fleet } from '../views/readFleet.ts';
 import { hasUiToken, isLoopbackHost, TOKEN_COOKIE } from './checkUiAccess.ts';
 import { contentSecurityPolicy } from './contentSecurityPolicy.ts';
-import { readAttention, validationItems } from './readAttention.ts';
-import { readChanges, readClusterDiff } from './readChanges.ts';
+import { readAttention, validationItems, type AttentionView, type FailedAppliesCache } from './readAttention.ts';
+import { CommitChangesCache, readChanges, readClusterDiff } from './readChanges.ts';
 import { headsOf, readFleetClusters, readFleetView, type FleetClusters } from './readFleetView.ts';
-import { placementOf, readObjectTrace } from './readObjectTrace.ts';
-import { parseLabelFilter, WORKLOAD_SORTS, type WorkloadSort } from './selectWorkloads.ts';
+import { explainTemplate } from './explainTemplate.ts';
+import { placementOf, readObjectTrace, type ObjectPlacement, type ObjectTrace } from './readObjectTrace.ts';
+import {
+  catalogWorkloads,
+  parseLabelFilter,
+  WORKLOAD_SORTS,
+  type WorkloadCatalog,
+  type WorkloadSort,
+} from './selectWorkloads.ts';
+import { keptAnswer } from './keptAnswer.ts';
 import { loadUiAssets } from './uiAssets.ts';
 
 export interface DashboardOptions {
@@ -50,6 +58,10 @@ interface Explained {
   problems: Problem[];
 }
 
+/** Placements and object traces kept per set of heads (a trace of a template on 30 clusters is ~75 KB). */
+const MAX_CACHED_PLACEMENTS = 256;
+const MAX_CACHED_OBJECTS = 64;
+
 const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
@@ -77,7 +89,17 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
 
   // One read of the branches per set of heads: a page load's several requests, and every client, share it.
   let cached:
-    | { key: string; fleet: Promise<Fleet>; clusters?: Promise<FleetClusters>; explained?: Promise<Explained> }
+    | {
+        key: string;
+        fleet: Promise<Fleet>;
+        clusters?: Promise<FleetClusters>;
+        attention?: Promise<AttentionView>;
+        /** The rendered index's templates parsed and sorted for the matrix's pages. */
+        catalog?: WorkloadCatalog;
+        /** One template's placement per key, as asked; bounded, dropped with the heads. */
+        placements: Map<string, Promise<ObjectPlacement>>;
+        objects: Map<string, Promise<ObjectTrace | null>>;
+      }
     | undefined;
   const headsKey = async () =>
     (await Promise.all([refs.source, refs.rendered, refs.status].map((r) => readRef(repo, r)))).join(' ');
@@ -87,7 +109,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       // A fresh GitRepo per set of heads: packs written since (a gc, a push) are found, as the reconciler does.
       repo = await openRepo(opts.gitdir);
       const fleet = readFleet(repo, { rev: refs.source, renderedRef: refs.rendered, statusRef: refs.status });
-      cached = { key, fleet };
+      cached = { key, fleet, placements: new Map(), objects: new Map() };
       fleet.catch(() => {
         if (cached?.fleet === fleet) cached = undefined;
       });
@@ -100,22 +122,46 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       c.clusters = c.fleet.then(readFleetClusters);
       c.clusters.catch(() => undefined); // awaited below; a read ahead nobody awaits must not count as unhandled
     }
-    return { fleet: await c.fleet, clusters: await c.clusters };
+    const fleet = await c.fleet;
+    c.catalog ??= catalogWorkloads(fleet.rendered?.index.templates ?? {});
+    c.catalog.sorted('namespace'); // the page's first order, sorted ahead with the rest
+    return { fleet, clusters: await c.clusters, catalog: c.catalog };
   };
   // Read ahead: when the heads move (and at start) the fleet view's shared part is read before anyone asks, so a
   // page request right after a push answers from memory. A failure here is the next request's to report.
   const readAhead = () => void fleetClusters().catch(() => undefined);
+  // The whole-commit render behind the validation list (seconds at 10,000 templates) is kept while the source and
+  // rendered heads stay: the errors are the source commit's, and a status move alone (every Pull cluster's heartbeat,
+  // every few seconds) is not worth another render; a move that changes placement re-renders, which moves rendered.
+  let whole: { key: string; explained: Promise<Explained> } | undefined;
   const explained = async (): Promise<Explained> => {
-    const c = await current();
-    c.explained ??= readExplanations(repo, { rev: refs.source, outputRef: refs.rendered, now: now() }).then(
-      ({ model, output }) => ({
-        model,
-        explanations: output.explanations,
-        problems: [...model.problems, ...output.problems],
-      }),
-    );
-    return c.explained;
+    const [source, rendered] = (await current()).key.split(' ');
+    const key = `${source} ${rendered}`;
+    if (whole?.key !== key) {
+      const read = readExplanations(repo, { rev: refs.source, outputRef: refs.rendered, now: now() }).then(
+        ({ model, output }) => ({
+          model,
+          explanations: output.explanations,
+          problems: [...model.problems, ...output.problems],
+        }),
+      );
+      whole = { key, explained: read };
+      read.catch(() => whole?.explained === read && (whole = undefined));
+    }
+    return whole.explained;
   };
+
+  // One template scheduled as the next sync would, not the whole commit rendered (seconds at 10,000 templates);
+  // without a render to continue from, the whole commit is rendered, as `flotilla explain` does.
+  const placementOne = async (c: NonNullable<typeof cached>, key: string): Promise<ObjectPlacement> => {
+    const fleet = await c.fleet;
+    const one = await explainTemplate(repo, key, refs, now());
+    if (!one) return placementOf(fleet, key, await explained());
+    return { heads: headsOf(fleet), key, ...one };
+  };
+
+  const commitChanges = new CommitChangesCache();
+  const failedApplies: FailedAppliesCache = new Map();
 
   // Live: every open page gets the heads whenever a branch moves (the local refs, watched as the reconciler does).
   const streams = new Set<ServerResponse>();
@@ -148,7 +194,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       const sort = q.get('sort') ?? 'namespace';
       if (!(WORKLOAD_SORTS as readonly string[]).includes(sort))
         throw badRequest(`sort ${sort}: use ${WORKLOAD_SORTS.join(', ')}`);
-      const { fleet, clusters } = await fleetClusters();
+      const { fleet, clusters, catalog } = await fleetClusters();
       return readFleetView(
         fleet,
         clusters,
@@ -163,25 +209,28 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
           limit: Number(q.get('limit') ?? 50) || 50,
         },
         labels,
+        catalog,
       );
     },
     '/ui/api/object': async (url) => {
       const key = url.searchParams.get('key') ?? '';
-      const trace = await readObjectTrace(await (await current()).fleet, key, {
-        renderedRef: refs.rendered,
-        statusRef: refs.status,
-      });
+      const c = await current();
+      const trace = await keptAnswer(c.objects, key, MAX_CACHED_OBJECTS, async () =>
+        readObjectTrace(await c.fleet, key, { renderedRef: refs.rendered, statusRef: refs.status }),
+      );
       if (!trace) throw notFound(`no template ${key} on ${RENDERED_BRANCH}`);
       return trace;
     },
     '/ui/api/explain': async (url) => {
       const key = url.searchParams.get('key') ?? '';
-      return placementOf(await (await current()).fleet, key, await explained());
+      const c = await current();
+      return keptAnswer(c.placements, key, MAX_CACHED_PLACEMENTS, () => placementOne(c, key));
     },
     '/ui/api/changes': async (url) =>
       readChanges(
         await (await current()).fleet,
         Math.min(Math.max(1, Number(url.searchParams.get('limit') ?? 30) || 30), 200),
+        commitChanges,
       ),
     '/ui/api/diff': async (url) => {
       const commit = url.searchParams.get('commit') ?? '';
@@ -205,7 +254,15 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       return JSON.parse(renderPlanJson(plan));
     },
     // Validation errors need the whole source commit rendered (seconds at 10,000 templates): asked apart.
-    '/ui/api/attention': async () => readAttention(await (await current()).fleet),
+    '/ui/api/attention': async () => {
+      const c = await current();
+      if (!c.attention) {
+        const attention = c.fleet.then((fleet) => readAttention(fleet, [], failedApplies));
+        c.attention = attention;
+        attention.catch(() => c.attention === attention && (c.attention = undefined));
+      }
+      return c.attention;
+    },
     '/ui/api/validation': async () => ({
       heads: headsOf(await (await current()).fleet),
       items: validationItems((await explained()).problems),

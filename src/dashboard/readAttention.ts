@@ -4,7 +4,9 @@ import { describeRef, parseRefKey, refKey, type ObjectRef } from '../api/kinds.t
 import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import { inventoryPath, parseInventoryFile } from '../branches/status/inventory.ts';
 import type { TemplateStatusFile } from '../branches/status/statusFiles.ts';
+import { readBlobs } from '../commits/readBlobs.ts';
 import { readTextFiles } from '../commits/readPathOids.ts';
+import { parseYamlValues } from '../yaml/blockYaml.ts';
 import type { Problem } from '../errors/problem.ts';
 import { readDocuments, type Fleet } from '../views/readFleet.ts';
 import { readClusterViews } from '../views/readListing.ts';
@@ -57,12 +59,48 @@ export function validationItems(problems: readonly Problem[]): AttentionItem[] {
     }));
 }
 
+/** Per status-branch template file: the blob last read and the failed applies it recorded. */
+export type FailedAppliesCache = Map<string, { oid: string; items: AttentionItem[] }>;
+
+/** The failed and conflicting applies one template status file records. Pure. */
+function failedApplies(blob: Uint8Array | undefined): AttentionItem[] {
+  let file: TemplateStatusFile | undefined;
+  try {
+    file = blob ? (parseYamlValues(new TextDecoder().decode(blob))[0] as TemplateStatusFile | undefined) : undefined;
+  } catch {
+    return []; // a broken file: validate and the status writer report it
+  }
+  if (!file?.aggregatedStatus) return [];
+  const ref: ObjectRef = {
+    apiVersion: file.apiVersion,
+    kind: file.kind,
+    namespace: file.metadata?.namespace ?? '',
+    name: file.metadata?.name,
+  };
+  return file.aggregatedStatus
+    .filter((a) => !a.applied)
+    .map((a) => {
+      const conflict = /conflict/i.test(a.message ?? '');
+      return {
+        type: conflict ? ('conflict' as const) : ('apply-failed' as const),
+        key: refKey(ref),
+        cluster: a.clusterName,
+        title: `${describeRef(ref)} on ${a.clusterName}: ${conflict ? 'conflict' : 'not applied'}`,
+        message: a.message ?? '',
+      };
+    });
+}
+
 /**
  * Gathers the needs-attention list from the three branches: `earlier` first (the source head's validation errors,
  * from the same in-memory render explain uses), then members not Ready, failed or conflicting applies and held
  * prunes (status branch), unschedulable bindings and graceful evictions in progress (rendered index and bindings).
  */
-export async function readAttention(fleet: Fleet, earlier: readonly AttentionItem[] = []): Promise<AttentionView> {
+export async function readAttention(
+  fleet: Fleet,
+  earlier: readonly AttentionItem[] = [],
+  failures: FailedAppliesCache = new Map(),
+): Promise<AttentionView> {
   const items: AttentionItem[] = [...earlier];
   const views = await readClusterViews(fleet);
   for (const [name, v] of views) {
@@ -76,32 +114,25 @@ export async function readAttention(fleet: Fleet, earlier: readonly AttentionIte
       });
   }
   // A failed or conflicting apply is counted in the cluster's applied record (`failed`); only when some cluster has
-  // one are the template status files read, one per template, to find which objects they are.
+  // one are the template status files read, one per template, to find which objects they are: at 10,000 templates
+  // only the files whose blob changed since the last read (`failures`, kept by the caller across heads).
   const failing = [...views.values()].some((v) => (v.applied?.failed ?? 0) > 0);
   if (fleet.status && failing) {
-    const statusFiles = [...(await fleet.status.list('templates')).keys()];
-    const docs = await readDocuments(fleet.repo, fleet.status, statusFiles);
-    for (const list of docs.values()) {
-      const file = list[0] as TemplateStatusFile | undefined;
-      if (!file?.aggregatedStatus) continue;
-      const ref: ObjectRef = {
-        apiVersion: file.apiVersion,
-        kind: file.kind,
-        namespace: file.metadata?.namespace ?? '',
-        name: file.metadata?.name,
-      };
-      for (const a of file.aggregatedStatus) {
-        if (a.applied) continue;
-        const conflict = /conflict/i.test(a.message ?? '');
-        items.push({
-          type: conflict ? 'conflict' : 'apply-failed',
-          key: refKey(ref),
-          cluster: a.clusterName,
-          title: `${describeRef(ref)} on ${a.clusterName}: ${conflict ? 'conflict' : 'not applied'}`,
-          message: a.message ?? '',
-        });
-      }
+    const listed = await fleet.status.list('templates');
+    const current: FailedAppliesCache = new Map();
+    for (const [path, f] of listed) {
+      const known = failures.get(path);
+      if (known?.oid === f.oid) current.set(path, known);
     }
+    const fresh = [...listed].filter(([path]) => !current.has(path));
+    const blobs = await readBlobs(
+      fleet.repo,
+      fresh.map(([, f]) => f.oid),
+    );
+    for (const [path, f] of fresh) current.set(path, { oid: f.oid, items: failedApplies(blobs.get(f.oid)) });
+    failures.clear();
+    for (const [path, known] of current) failures.set(path, known);
+    for (const path of listed.keys()) items.push(...current.get(path)!.items);
   }
   if (fleet.status) {
     const inventories = await readTextFiles(fleet.repo, fleet.status.commit.tree, [...views.keys()].map(inventoryPath));

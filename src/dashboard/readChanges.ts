@@ -35,14 +35,53 @@ export interface ChangeEntry {
   /** The commit rendered the same source commit again, and why (its own subject, e.g. an autoscaler decision). */
   renderedAgainFor?: string;
   pullRequest?: number;
-  /** Per cluster: the files of clusters/<c>/ the commit added, changed or removed. */
-  clusters: Record<string, { added: string[]; changed: string[]; removed: string[] }>;
+  /**
+   * Per cluster: the files of clusters/<c>/ the commit added, changed or removed, the first MAX_LISTED of each (a
+   * fleet's first render adds thousands per cluster; /ui/api/diff has them all), and how many there are.
+   */
+  clusters: Record<string, ClusterChange>;
   /** Per cluster the commit changed: applied (this commit or a newer one is what it last applied), or waiting. */
   applied: Record<string, boolean>;
 }
 
+export interface ClusterChange {
+  added: string[];
+  changed: string[];
+  removed: string[];
+  counts: { added: number; changed: number; removed: number };
+}
+
+/** File names listed per cluster and kind of change in a timeline entry. */
+export const MAX_LISTED = 20;
+
+/** What one rendered commit says, whoever has applied it: the same for as long as the commit exists. */
+export interface CommitChanges {
+  entry: Omit<ChangeEntry, 'applied'>;
+  parent?: string;
+}
+
+/**
+ * Timeline entries by rendered commit oid, shared across heads (a commit never changes): after a push only the new
+ * commits are diffed. Oldest out first beyond `max`.
+ */
+export class CommitChangesCache {
+  readonly #entries = new Map<string, CommitChanges>();
+  constructor(readonly max = 512) {}
+  get(oid: string): CommitChanges | undefined {
+    return this.#entries.get(oid);
+  }
+  set(oid: string, entry: CommitChanges): void {
+    if (this.#entries.size >= this.max) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(oid, entry);
+  }
+}
+
 /** Walks `limit` first-parent commits of the rendered branch; each diff descends only into changed subtrees. */
-export async function readChanges(fleet: Fleet, limit: number): Promise<ChangesView> {
+export async function readChanges(
+  fleet: Fleet,
+  limit: number,
+  cache: CommitChangesCache = new CommitChangesCache(),
+): Promise<ChangesView> {
   const heads = headsOf(fleet);
   if (!fleet.rendered) return { heads, commits: [], notUpToDate: [], more: false };
   const views = await readClusterViews(fleet);
@@ -54,28 +93,44 @@ export async function readChanges(fleet: Fleet, limit: number): Promise<ChangesV
   // applied commit is passed, every older commit is applied there too.
   const reached = new Set<string>();
   while (cursor && commits.length < limit) {
-    const c: CommitInfo = await readCommitInfo(fleet.repo, cursor);
-    for (const [name, at] of appliedAt) if (at === c.oid) reached.add(name);
-    const parent = c.parents[0] ? await readCommitInfo(fleet.repo, c.parents[0]) : undefined;
-    const clusters: ChangeEntry['clusters'] = {};
-    for (const ch of await diffTrees(fleet.repo, parent?.tree ?? null, c.tree)) {
-      const m = /^clusters\/([^/]+)\/(.+)$/.exec(ch.path);
-      if (!m) continue;
-      const per = (clusters[m[1]!] ??= { added: [], changed: [], removed: [] });
-      (ch.oldOid === undefined ? per.added : ch.newOid === undefined ? per.removed : per.changed).push(m[2]!);
+    const oid: string = cursor;
+    let read = cache.get(oid);
+    if (!read) {
+      read = await readCommitChanges(fleet.repo, await readCommitInfo(fleet.repo, oid));
+      cache.set(oid, read);
     }
+    for (const [name, at] of appliedAt) if (at === oid) reached.add(name);
     commits.push({
-      renderedCommit: c.oid,
-      ...(await describeSource(fleet.repo, c)),
-      clusters,
-      applied: Object.fromEntries(Object.keys(clusters).map((name) => [name, reached.has(name)])),
+      ...read.entry,
+      applied: Object.fromEntries(Object.keys(read.entry.clusters).map((name) => [name, reached.has(name)])),
     });
-    cursor = c.parents[0];
+    cursor = read.parent;
   }
   const notUpToDate = [...views]
     .filter(([name, v]) => (folders.get(name) ?? null) !== (v.applied ? v.applied.folderTree : null))
     .map(([name, v]) => ({ cluster: name, appliedRenderedCommit: v.applied?.renderedCommit ?? null }));
   return { heads, commits, notUpToDate, more: cursor !== undefined };
+}
+
+async function readCommitChanges(repo: GitRepo, c: CommitInfo): Promise<CommitChanges> {
+  const parent = c.parents[0] ? await readCommitInfo(repo, c.parents[0]) : undefined;
+  const clusters: ChangeEntry['clusters'] = {};
+  for (const ch of await diffTrees(repo, parent?.tree ?? null, c.tree)) {
+    const m = /^clusters\/([^/]+)\/(.+)$/.exec(ch.path);
+    if (!m) continue;
+    const per = (clusters[m[1]!] ??= {
+      added: [],
+      changed: [],
+      removed: [],
+      counts: { added: 0, changed: 0, removed: 0 },
+    });
+    const kind = ch.oldOid === undefined ? 'added' : ch.newOid === undefined ? 'removed' : 'changed';
+    if (per.counts[kind]++ < MAX_LISTED) per[kind].push(m[2]!);
+  }
+  return {
+    entry: { renderedCommit: c.oid, ...(await describeSource(repo, c)), clusters },
+    ...(c.parents[0] ? { parent: c.parents[0] } : {}),
+  };
 }
 
 /** Author, date, subject and pull request of the source commit behind a rendered one (its own when foreign or gone). */

@@ -10,7 +10,7 @@ import {
 import { kindColumns } from '../views/kindColumns.ts';
 import { readDocuments, type Fleet } from '../views/readFleet.ts';
 import { readClusterViews, readTemplateViews } from '../views/readListing.ts';
-import { selectWorkloads, type LabelRequirement, type WorkloadQuery } from './selectWorkloads.ts';
+import { selectWorkloads, type LabelRequirement, type WorkloadCatalog, type WorkloadQuery } from './selectWorkloads.ts';
 import { readClusterFolders } from './readClusterFolders.ts';
 
 type Obj = Record<string, unknown>;
@@ -100,8 +100,9 @@ export async function readFleetView(
   clusters: FleetClusters,
   q: WorkloadQuery,
   labels: readonly LabelRequirement[],
+  catalog?: WorkloadCatalog,
 ): Promise<FleetView> {
-  const selection = selectWorkloads(fleet.rendered?.index.templates ?? {}, q, labels);
+  const selection = selectWorkloads(catalog ?? fleet.rendered?.index.templates ?? {}, q, labels);
   const rows = fleet.rendered ? await readTemplateViews(fleet, selection.page) : [];
   const bindingPaths = selection.page.map((p) => bindingPath(p.ref));
   const bindings = fleet.rendered ? await readDocuments(fleet.repo, fleet.rendered, bindingPaths) : new Map();

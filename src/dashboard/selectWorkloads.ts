@@ -65,46 +65,79 @@ function matchesLabels(reqs: readonly LabelRequirement[], labels: Readonly<Recor
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Filters, sorts and pages the templates of the rendered index: everything the matrix needs to pick its rows without
- * reading a single template or status file, so a page of a 10,000-template fleet costs what the page holds. Pure.
+ * The rendered index's templates parsed once, with their namespaces and kinds, and each sort order computed the first
+ * time it is asked: what every page of the matrix filters, for as long as the heads stay. Pure.
  */
-export function selectWorkloads(
-  templates: Readonly<Record<string, IndexEntry>>,
-  q: WorkloadQuery,
-  labels: readonly LabelRequirement[] = [],
-): WorkloadSelection {
+export interface WorkloadCatalog {
+  namespaces: string[];
+  kinds: string[];
+  sorted(sort: WorkloadSort): readonly WorkloadRef[];
+}
+
+type WorkloadRef = { ref: ObjectRef; key: string; entry: IndexEntry };
+
+export function catalogWorkloads(templates: Readonly<Record<string, IndexEntry>>): WorkloadCatalog {
   const namespaces = new Set<string>();
   const kinds = new Set<string>();
-  const chosen: { ref: ObjectRef; key: string; entry: IndexEntry }[] = [];
+  const all: WorkloadRef[] = [];
   for (const [key, entry] of Object.entries(templates)) {
     const ref = parseRefKey(key);
     namespaces.add(ref.namespace);
     kinds.add(ref.kind);
-    if (q.namespace && ref.namespace !== q.namespace) continue;
-    if (q.kind && ref.kind !== q.kind) continue;
-    if (q.name && !ref.name.includes(q.name)) continue;
-    if (q.cluster && !entry.clusters.includes(q.cluster)) continue;
-    if (labels.length && !matchesLabels(labels, entry.labels)) continue;
-    chosen.push({ ref, key, entry });
+    all.push({ ref, key, entry });
   }
-  const sort = q.sort ?? 'namespace';
   const byName = (a: ObjectRef, b: ObjectRef) =>
     compare(a.namespace, b.namespace) ||
     compare(a.name, b.name) ||
     compare(a.kind, b.kind) ||
     compare(groupOf(a.apiVersion), groupOf(b.apiVersion));
-  chosen.sort((a, b) => {
-    switch (sort) {
-      case 'name':
-        return compare(a.ref.name, b.ref.name) || byName(a.ref, b.ref);
-      case 'kind':
-        return compare(a.ref.kind, b.ref.kind) || byName(a.ref, b.ref);
-      case 'clusters':
-        return a.entry.clusters.length - b.entry.clusters.length || byName(a.ref, b.ref);
-      default:
-        return byName(a.ref, b.ref);
-    }
-  });
+  const orders = new Map<WorkloadSort, WorkloadRef[]>();
+  return {
+    namespaces: [...namespaces].sort(compare),
+    kinds: [...kinds].sort(compare),
+    sorted: (sort) => {
+      let order = orders.get(sort);
+      if (!order) {
+        order = [...all].sort((a, b) => {
+          switch (sort) {
+            case 'name':
+              return compare(a.ref.name, b.ref.name) || byName(a.ref, b.ref);
+            case 'kind':
+              return compare(a.ref.kind, b.ref.kind) || byName(a.ref, b.ref);
+            case 'clusters':
+              return a.entry.clusters.length - b.entry.clusters.length || byName(a.ref, b.ref);
+            default:
+              return byName(a.ref, b.ref);
+          }
+        });
+        orders.set(sort, order);
+      }
+      return order;
+    },
+  };
+}
+
+/**
+ * Filters, sorts and pages the templates of the rendered index: everything the matrix needs to pick its rows without
+ * reading a single template or status file, so a page of a 10,000-template fleet costs what the page holds. Given a
+ * catalog (read once per set of heads) a page costs one pass over the sorted templates. Pure.
+ */
+export function selectWorkloads(
+  templates: Readonly<Record<string, IndexEntry>> | WorkloadCatalog,
+  q: WorkloadQuery,
+  labels: readonly LabelRequirement[] = [],
+): WorkloadSelection {
+  const catalog = isCatalog(templates) ? templates : catalogWorkloads(templates);
+  const chosen = catalog
+    .sorted(q.sort ?? 'namespace')
+    .filter(
+      ({ ref, entry }) =>
+        (!q.namespace || ref.namespace === q.namespace) &&
+        (!q.kind || ref.kind === q.kind) &&
+        (!q.name || ref.name.includes(q.name)) &&
+        (!q.cluster || entry.clusters.includes(q.cluster)) &&
+        (!labels.length || matchesLabels(labels, entry.labels)),
+    );
   if (q.descending) chosen.reverse();
   const limit = Math.min(Math.max(1, q.limit ?? 50), MAX_PAGE);
   const offset = Math.max(0, Math.min(q.offset ?? 0, Math.max(0, chosen.length - 1)));
@@ -113,7 +146,11 @@ export function selectWorkloads(
     offset,
     limit,
     page: chosen.slice(offset, offset + limit),
-    namespaces: [...namespaces].sort(compare),
-    kinds: [...kinds].sort(compare),
+    namespaces: catalog.namespaces,
+    kinds: catalog.kinds,
   };
+}
+
+function isCatalog(t: Readonly<Record<string, IndexEntry>> | WorkloadCatalog): t is WorkloadCatalog {
+  return typeof (t as WorkloadCatalog).sorted === 'function' && Array.isArray((t as WorkloadCatalog).namespaces);
 }

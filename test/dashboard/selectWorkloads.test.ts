@@ -1,7 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IndexEntry } from '../../src/branches/rendered/outputIndex.ts';
-import { parseLabelFilter, selectWorkloads } from '../../src/dashboard/selectWorkloads.ts';
+import {
+  catalogWorkloads,
+  parseLabelFilter,
+  selectWorkloads,
+  WORKLOAD_SORTS,
+} from '../../src/dashboard/selectWorkloads.ts';
 
 function fleetIndex(count: number, clusters: number): Record<string, IndexEntry> {
   const out: Record<string, IndexEntry> = {};
@@ -71,6 +76,27 @@ test('label filters take kubectl equality terms and refuse set-based ones', () =
   ]);
   assert.equal(parseLabelFilter(''), []);
   assert.is(parseLabelFilter('tier in (web)'), null);
+});
+
+test('a catalog read once per set of heads pages exactly as the index does, each order sorted once for every page', () => {
+  const index = fleetIndex(2_000, 10);
+  const catalog = catalogWorkloads(index);
+  const labels = parseLabelFilter('tier=web')!;
+  for (const sort of WORKLOAD_SORTS)
+    for (const q of [
+      { sort, offset: 40, limit: 20 },
+      { sort, descending: true, namespace: 'team-3', cluster: 'member4' },
+      { sort, kind: 'ConfigMap' },
+    ]) {
+      const fromIndex = selectWorkloads(index, q, labels);
+      assert.equal(selectWorkloads(catalog, q, labels), fromIndex, JSON.stringify(q));
+      assert.equal(selectWorkloads(catalog, q), selectWorkloads(index, q), JSON.stringify(q));
+    }
+  assert.is(catalog.sorted('name'), catalog.sorted('name'));
+  // A descending page reverses its own copy: the catalog's order stays for the next page.
+  const first = catalog.sorted('namespace')[0]!.key;
+  selectWorkloads(catalog, { descending: true });
+  assert.is(catalog.sorted('namespace')[0]!.key, first);
 });
 
 test.run();
