@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -311,7 +311,16 @@ async function runUnit(
         // helm and kustomize exit 1 for an error in what they read, which the same inputs give again; anything else
         // (a signal, a crash) may not happen next time, so it is not kept.
         cache: run.code === 1,
-        problems: [toolProblem(unit, tool, run.stderr.split(`${src}/`).join('').split(root).join(''))],
+        problems: [
+          toolProblem(
+            unit,
+            tool,
+            run.stderr.split(`${src}/`).join('').split(root).join(''),
+            unit.tool === 'helm'
+              ? await readFile(path.join(src, unit.marker), 'utf8').catch(() => undefined)
+              : undefined,
+          ),
+        ],
       };
     return { ok: true, stdout: run.stdout };
   } finally {

@@ -6,8 +6,10 @@ import type { ToolBinary } from './unitTools.ts';
  * The tool's error at the file and line it names: Helm says `<chart>/templates/x.yaml:12:5` or `parse error at
  * (<chart>/templates/x.yaml:3)` with the chart's name where the folder is; Kustomize names paths in the folder.
  */
-export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string): Problem {
+export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string, chartYaml?: string): Problem {
   const text = stderr.replace(/^Error: /m, '').trim();
+  const missing = unit.tool === 'helm' ? /missing in charts\/ directory: (.+)$/m.exec(text) : null;
+  if (missing) return missingDependency(unit, tool, missing[1]!.split(/,\s*/), chartYaml);
   const message =
     text
       .split('\n')
@@ -49,4 +51,47 @@ export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string):
     message: `${tool.version} failed for ${unit.dir}: ${message}`,
     fix: `correct ${file === unit.marker ? `the ${unit.tool === 'helm' ? 'chart' : 'kustomization'}` : file} and commit; until then the unit's last good output is kept`,
   };
+}
+
+/**
+ * A dependency Chart.yaml lists that charts/ lacks: Helm would fetch it from its repository on `helm dependency
+ * build`, which a render never does (it reads only the commit), so the fix is to vendor it. Placed at the dependency's
+ * `name:` in Chart.yaml when the file is at hand.
+ */
+function missingDependency(
+  unit: SourceUnit,
+  tool: ToolBinary,
+  names: string[],
+  chartYaml: string | undefined,
+): Problem {
+  let line = 1;
+  let column = 1;
+  const lines = chartYaml?.split('\n') ?? [];
+  const from = lines.findIndex((l) => /^dependencies\s*:/.test(l));
+  const at =
+    from < 0
+      ? -1
+      : lines.findIndex(
+          (l, i) =>
+            i > from &&
+            names.some((n) => new RegExp(`^\\s*(?:-\\s*)?name\\s*:\\s*["']?${escape(n)}["']?\\s*$`).test(l)),
+        );
+  if (at >= 0) {
+    line = at + 1;
+    column = lines[at]!.indexOf('name') + 1;
+  }
+  const list = names.join(', ');
+  return {
+    file: unit.marker,
+    line,
+    column,
+    code: 'UNIT_FAILED',
+    severity: 'error',
+    message: `${tool.version} failed for ${unit.dir}: the chart depends on ${list}, which is not vendored under ${unit.dir}/charts/ (a render reads only the commit, never a chart repository)`,
+    fix: `run \`helm dependency build ${unit.dir}\` where the chart repository is reachable and commit ${unit.dir}/charts/ (and Chart.lock), or remove the dependency from Chart.yaml; until then the unit's last good output is kept`,
+  };
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
