@@ -10,8 +10,8 @@ export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string, 
   const text = stderr.replace(/^Error: /m, '').trim();
   const missing = unit.tool === 'helm' ? /missing in charts\/ directory: (.+)$/m.exec(text) : null;
   if (missing) return missingDependency(unit, tool, missing[1]!.split(/,\s*/), chartYaml);
-  const message =
-    text
+  let message =
+    shortened(text)
       .split('\n')
       .filter((l) => l.trim() !== '')
       .slice(0, 3)
@@ -36,6 +36,9 @@ export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string, 
     const inRepo = unit.tool === 'helm' ? `${unit.dir}/${m[2]}` : `${m[1]}/${m[2]}`;
     if (inRepo.startsWith(`${unit.dir}/`) || unit.inputs.some((i) => inRepo.startsWith(i))) {
       file = inRepo;
+      // Helm names files by the chart's name; the user knows them by the folder.
+      if (unit.tool === 'helm')
+        message = message.replace(new RegExp(`(?<![\\w.-])${escape(m[1]!)}/`, 'g'), `${unit.dir}/`);
       line = m[3] ? Number(m[3]) : 1;
       column = m[4] ? Number(m[4]) : 1;
     }
@@ -49,8 +52,23 @@ export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string, 
     code: 'UNIT_FAILED',
     severity: 'error',
     message: `${tool.version} failed for ${unit.dir}: ${message}`,
-    fix: `correct ${file === unit.marker ? `the ${unit.tool === 'helm' ? 'chart' : 'kustomization'}` : file} and commit; until then the unit's last good output is kept`,
+    fix: `${
+      unit.tool === 'helm' && /execution error at \(/.test(text)
+        ? `give the chart the values it requires (its values.yaml, or values and parameters in ${unit.dir}/flotilla-unit.yaml), or correct ${file}`
+        : `correct ${file === unit.marker ? `the ${unit.tool === 'helm' ? 'chart' : 'kustomization'}` : file}`
+    } and commit; until then the unit's last good output is kept`,
   };
+}
+
+/**
+ * Helm's error without what does not help here: the `--debug` hint (Flotilla runs the tool, not the user), and a
+ * chain of nested `include`s (a template that includes itself repeats its clause a thousand times) cut to its first
+ * clause, which names the template and line, and its cause.
+ */
+function shortened(text: string): string {
+  const clean = text.replace(/\n*Use --debug flag to render out invalid YAML\s*$/, '');
+  const clauses = clean.split(/: error calling (?:include|tpl): /);
+  return clauses.length > 2 ? `${clauses[0]}: … ${clauses.at(-1)}` : clean;
 }
 
 /**
