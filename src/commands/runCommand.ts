@@ -270,17 +270,13 @@ function credentialsClash(repo: string, credentialsDir: string): string | undefi
 }
 
 /** `HOST:PORT`, `[::1]:PORT`, `:PORT`, `PORT`, or `off`. */
-export function parseListen(
-  text: string,
-  // The command's own default, and whether it may listen nowhere: flotilla ui's differ from run's.
-  usage: { defaultListen: string; off: boolean } = { defaultListen: DEFAULT_LISTEN, off: true },
-): { host: string; port: number } | null {
-  if (text === 'off' && usage.off) return null;
+export function parseListen(text: string): { host: string; port: number } | null {
+  if (text === 'off') return null;
   const m = /^(?:(?:\[([^\]]+)\]|([^:[\]]*)):)?(\d+)$/.exec(text);
   const port = Number(m?.[3]);
   if (!m || !Number.isInteger(port) || port > 65535)
     throw new UsageError(
-      `--listen ${text}: write HOST:PORT (default ${usage.defaultListen}; port 0 = any free port)${usage.off ? ' or off' : ''}`,
+      `--listen ${text}: write HOST:PORT (default ${DEFAULT_LISTEN}; port 0 = any free port) or off`,
     );
   return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
 }

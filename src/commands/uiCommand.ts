@@ -39,7 +39,7 @@ export async function uiCommand(opts: UiOptions): Promise<number> {
     throw new UsageError(
       `--repo ${opts.repo.replace(/\/\/[^@/]*@/, '//***@')}: flotilla ui reads a repository on this machine; fix: git clone --mirror it (and git fetch to follow it), or open the dashboard of the flotilla run that reconciles it`,
     );
-  const listen = parseListen(opts.listen, { defaultListen: DEFAULT_UI_LISTEN, off: false });
+  const listen = parseListen(opts.listen);
   if (!listen) throw new UsageError(`--listen off: the dashboard needs an address; ${UI_USAGE}`);
   if (opts.uiTokenEnv && !opts.uiToken)
     throw new UsageError(
