@@ -38,7 +38,7 @@ export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string, 
       file = inRepo;
       // Helm names files by the chart's name; the user knows them by the folder.
       if (unit.tool === 'helm')
-        message = message.replace(new RegExp(`(?<![\\w.-])${escape(m[1]!)}/`, 'g'), `${unit.dir}/`);
+        message = message.replace(new RegExp(`(?<![\\w.-])${escapeRegExp(m[1]!)}/`, 'g'), `${unit.dir}/`);
       line = m[3] ? Number(m[3]) : 1;
       column = m[4] ? Number(m[4]) : 1;
     }
@@ -92,7 +92,7 @@ function missingDependency(
       : lines.findIndex(
           (l, i) =>
             i > from &&
-            names.some((n) => new RegExp(`^\\s*(?:-\\s*)?name\\s*:\\s*["']?${escape(n)}["']?\\s*$`).test(l)),
+            names.some((n) => new RegExp(`^\\s*(?:-\\s*)?name\\s*:\\s*["']?${escapeRegExp(n)}["']?\\s*$`).test(l)),
         );
   if (at >= 0) {
     line = at + 1;
@@ -110,6 +110,6 @@ function missingDependency(
   };
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
