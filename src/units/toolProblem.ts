@@ -10,6 +10,11 @@ export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string, 
   const text = stderr.replace(/^Error: /m, '').trim();
   const missing = unit.tool === 'helm' ? /missing in charts\/ directory: (.+)$/m.exec(text) : null;
   if (missing) return missingDependency(unit, tool, missing[1]!.split(/,\s*/), chartYaml);
+  const kube =
+    unit.tool === 'helm'
+      ? /chart requires kubeVersion: (\S+) which is incompatible with Kubernetes (\S+)/.exec(text)
+      : null;
+  if (kube) return incompatibleKubeVersion(unit, tool, kube[1]!, kube[2]!, chartYaml);
   let message =
     shortened(text)
       .split('\n')
@@ -107,6 +112,30 @@ function missingDependency(
     severity: 'error',
     message: `${tool.version} failed for ${unit.dir}: the chart depends on ${list}, which is not vendored under ${unit.dir}/charts/ (a render reads only the commit, never a chart repository)`,
     fix: `run \`helm dependency build ${unit.dir}\` where the chart repository is reachable and commit ${unit.dir}/charts/ (and Chart.lock), or remove the dependency from Chart.yaml; until then the unit's last good output is kept`,
+  };
+}
+
+/**
+ * The chart's kubeVersion constraint refuses the version rendered for (.Capabilities.KubeVersion: the unit's
+ * kubeVersion option, else Helm's default). Placed at Chart.yaml's `kubeVersion:` when the file is at hand.
+ */
+function incompatibleKubeVersion(
+  unit: SourceUnit,
+  tool: ToolBinary,
+  wants: string,
+  given: string,
+  chartYaml: string | undefined,
+): Problem {
+  const lines = chartYaml?.split('\n') ?? [];
+  const at = lines.findIndex((l) => /^kubeVersion\s*:/.test(l));
+  return {
+    file: unit.marker,
+    line: at >= 0 ? at + 1 : 1,
+    column: 1,
+    code: 'UNIT_FAILED',
+    severity: 'error',
+    message: `${tool.version} failed for ${unit.dir}: the chart requires kubeVersion ${wants}, and it renders for Kubernetes ${given}`,
+    fix: `set spec.kubeVersion in ${unit.dir}/flotilla-unit.yaml to a version the chart supports (the members' version), or widen the chart's kubeVersion; until then the unit's last good output is kept`,
   };
 }
 

@@ -96,4 +96,19 @@ test("a tool's long error keeps its start and its end", async () => {
   );
 });
 
+test("a chart whose kubeVersion refuses the version rendered for is placed at Chart.yaml's kubeVersion, with the option to set", () => {
+  const p = toolProblem(
+    CHART,
+    HELM,
+    'Error: chart requires kubeVersion: >=1.25.0-0 which is incompatible with Kubernetes v1.24.0\n\nUse --debug flag to render out invalid YAML\n',
+    'apiVersion: v2\nname: blog\nversion: 0.1.0\nkubeVersion: ">=1.25.0-0"\n',
+  );
+  assert.equal([p.file, p.line, p.column], ['apps/blog/Chart.yaml', 4, 1]);
+  assert.is(
+    p.message,
+    'helm v3.17.2 failed for apps/blog: the chart requires kubeVersion >=1.25.0-0, and it renders for Kubernetes v1.24.0',
+  );
+  assert.match(p.fix, /^set spec\.kubeVersion in apps\/blog\/flotilla-unit\.yaml to a version the chart supports/);
+});
+
 test.run();
