@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { ResourceBinding } from '../api/binding.ts';
 import { groupOf, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
 import { readObjectHistory } from '../audits/readObjectHistory.ts';
+import { readTemplateUnit } from '../audits/readTemplateUnit.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode } from '../commits/types.ts';
 import type { TemplateStatusFile } from '../branches/status/statusFiles.ts';
@@ -115,12 +116,15 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
     namespace: ref.namespace,
     maxCommits: 500,
   });
+  // A Helm chart's or Kustomize folder's object: its source file is the unit's marker, so say which unit made it.
+  const unit = await readTemplateUnit(fleet.repo, rendered.commit.oid, (key) => key === refKey(ref));
   ctx.out(
     terminalSafe(
       describeTemplate({
         ref,
         history,
         index,
+        ...(unit ? { unit } : {}),
         ...(secret
           ? { secret: { type: typeof secret.type === 'string' ? secret.type : 'Opaque', keys: secretKeySizes(secret) } }
           : {}),

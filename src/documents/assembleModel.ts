@@ -34,22 +34,28 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
     unreadableFiles: new Set(),
     problems: [],
   };
-  const seen = new Map<string, SourceSpan>();
+  const seen = new Map<string, { source: SourceSpan; unit: boolean }>();
   const duplicated = new Set<string>();
-  const claim = (ref: ObjectRef, source: SourceSpan): boolean => {
+  const claim = (ref: ObjectRef, source: SourceSpan, unit = false): boolean => {
     const key = refKey(ref);
-    const first = seen.get(key);
-    if (!first) {
-      seen.set(key, source);
+    const was = seen.get(key);
+    if (!was) {
+      seen.set(key, { source, unit });
       return true;
     }
+    const first = was.source;
     duplicated.add(key);
     model.problems.push({
       ...source,
       code: 'DUPLICATE_OBJECT',
       severity: 'error',
       message: `${describeRef(ref)} (${ref.apiVersion}) is defined twice: here and at ${first.file}:${first.line}`,
-      fix: `delete one of the two definitions (${first.file}:${first.line} or ${source.file}:${source.line})`,
+      // A Helm or Kustomize unit's object has no definition of its own to delete: overlays of one base output the
+      // same objects unless they are told apart.
+      fix:
+        unit || was.unit
+          ? `tell the two apart: give each Helm or Kustomize unit its own namespace (namespace: in its kustomization or flotilla-unit.yaml) or namePrefix, or keep one (${first.file} or ${source.file}) and vary it per cluster with an OverridePolicy`
+          : `delete one of the two definitions (${first.file}:${first.line} or ${source.file}:${source.line})`,
       data: { first, second: source },
     });
     return false;
@@ -63,7 +69,7 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
     for (const t of f.templates) {
       const scoped = clusterScoped.has(`${t.ref.apiVersion}/${t.ref.kind}`);
       const ref: ObjectRef = { ...t.ref, namespace: scoped ? '' : (t.ref.namespace ?? 'default') };
-      if (!claim(ref, t.source)) continue;
+      if (!claim(ref, t.source, f.unit !== undefined)) continue;
       const metadata = (t.manifest.metadata ?? {}) as { labels?: Record<string, string> };
       const template: Template = {
         ref,

@@ -38,7 +38,7 @@ import { clusterStateKey, nextFailoverCheck } from './clusterState.ts';
 import type { FailoverEvent } from '../works/renderTemplates.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
 import { readRetriableBindings } from './readRetriableBindings.ts';
-import { PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
+import { PENDING_BINDINGS_TRAILER, RENDER_TOOLS_TRAILER } from '../branches/rendered/trailers.ts';
 
 export interface RenderTarget {
   /** The branch holding rendered output, e.g. refs/heads/flotilla/rendered. */
@@ -128,10 +128,20 @@ export async function renderRevision(
       : new Map<string, string>();
   const alsoAffected =
     again === 'all' ? undefined : retried.size > 0 ? new Set([...(again ?? []), ...retried.keys()]) : again;
-  const loaded =
+  let loaded =
     (rerender && again === 'all') || autoscaleMoved
       ? await loadSource(repo, source.tree, null)
       : await loadSource(repo, source.tree, previous ? { tree: previous.sourceTree, index } : null, alsoAffected);
+  // Other Helm or Kustomize versions than the last render's (an upgrade, another machine): an incremental load kept
+  // the unchanged units' outputs of the old ones, which verify, replaying with these, would not find. All run again.
+  if (
+    previous &&
+    !loaded.full &&
+    loaded.tools !== undefined &&
+    previousTrailers[RENDER_TOOLS_TRAILER] !== undefined &&
+    previousTrailers[RENDER_TOOLS_TRAILER] !== loaded.tools
+  )
+    loaded = await loadSource(repo, source.tree, null);
   const autoscaleMoves = autoscaleMoved
     ? describeAutoscaleMoves(
         previousState && /^[0-9a-f]{40}$/.test(previousState)

@@ -106,23 +106,30 @@ function isKarmadaRef(ref: ObjectRef): boolean {
 /**
  * The output split at Helm's `# Source: <chart>/<path>` comments, each part named by its file in the repository
  * (the chart's name replaced by the unit's folder); Kustomize's output is one part, named by the kustomization's
- * folder (a name no YAML check treats as a chart or kustomization file).
+ * folder (a name no YAML check treats as a chart or kustomization file). A Helm part's lines count from its
+ * template's rendering, not from the whole output: the first line after `# Source:` is line 1 of the template's first
+ * document, and a template's later documents follow its earlier ones and their `---`, so a line points into the
+ * template file (exactly where the template renders line for line, as most manifests do).
  */
 function chunksOf(unit: UnitOrigin, text: string): { file: string; text: string; firstLine: number }[] {
   if (unit.tool !== 'helm') return [{ file: `${unit.dir}/kustomize build output`, text, firstLine: 1 }];
   const lines = text.split('\n');
   const chunks: { file: string; text: string; firstLine: number }[] = [];
+  // Per template file: the lines its documents before this one took, with their separators.
+  const rendered = new Map<string, number>();
   let start = 0;
   const flush = (end: number) => {
     const body = lines.slice(start, end);
     if (body.some((l) => l.trim() !== '' && l.trim() !== '---' && !l.startsWith('#'))) {
-      const source = body.map((l) => /^# Source: (.+)$/.exec(l)?.[1]).find((s) => s !== undefined);
+      const header = body.findIndex((l) => /^# Source: (.+)$/.test(l));
+      const source = header < 0 ? undefined : /^# Source: (.+)$/.exec(body[header]!)![1]!;
       const inChart = source?.includes('/') ? source.slice(source.indexOf('/') + 1) : undefined;
-      chunks.push({
-        file: inChart ? `${unit.dir}/${inChart}` : `${unit.dir}/helm template output`,
-        text: `${body.join('\n')}\n`,
-        firstLine: start + 1,
-      });
+      const file = inChart ? `${unit.dir}/${inChart}` : `${unit.dir}/helm template output`;
+      const before = rendered.get(file) ?? 0;
+      let last = body.length;
+      while (last > header + 1 && body[last - 1]!.trim() === '') last--;
+      rendered.set(file, before + (last - header - 1) + 1);
+      chunks.push({ file, text: `${body.join('\n')}\n`, firstLine: before - header });
     }
   };
   for (let i = 0; i < lines.length; i++) {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import type { FileObjects, UnitOrigin } from '../api/model.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
@@ -16,10 +16,11 @@ import { readCachedRun, writeCachedRun } from './unitOutputCache.ts';
 import { parseUnitOutput } from './parseUnitOutput.ts';
 import { runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
 import { findTool, missingToolFix, type ToolBinary } from './unitTools.ts';
-import { kustomizeImage, parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
+import { applyKustomizeOptions } from './applyKustomizeOptions.ts';
+import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 
 /** Bump when the tool is run another way (its flags, its environment), so outputs cached before are not reused. */
-const RUN_RECIPE = 2;
+const RUN_RECIPE = 3;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -239,24 +240,12 @@ async function runUnit(
       for (const v of h.apiVersions ?? []) args.push('--api-versions', v);
     } else {
       const k = options.kustomize;
-      let target = path.join(src, unit.dir);
+      const target = path.join(src, unit.dir);
       if (Object.keys(k).length > 0) {
-        // The options as a kustomization over the unit's, as Argo CD's `kustomize edit` does on a copy.
-        const wrapper = path.join(root, 'options');
-        await mkdir(wrapper);
-        const kustomization = {
-          apiVersion: 'kustomize.config.k8s.io/v1beta1',
-          kind: 'Kustomization',
-          resources: [path.relative(wrapper, target)],
-          ...(k.namePrefix ? { namePrefix: k.namePrefix } : {}),
-          ...(k.nameSuffix ? { nameSuffix: k.nameSuffix } : {}),
-          ...(k.namespace ? { namespace: k.namespace } : {}),
-          ...(k.images ? { images: k.images.map(kustomizeImage) } : {}),
-          ...(k.commonLabels ? { labels: [{ pairs: k.commonLabels, includeSelectors: true }] } : {}),
-          ...(k.commonAnnotations ? { commonAnnotations: k.commonAnnotations } : {}),
-        };
-        await writeFile(path.join(wrapper, 'kustomization.yaml'), stringify(kustomization));
-        target = wrapper;
+        // Written into the unit's own kustomization (a private copy), as Argo CD's `kustomize edit` does.
+        const file = path.join(src, unit.marker);
+        const kustomization = parse(await readFile(file, 'utf8')) as Record<string, unknown> | null;
+        await writeFile(file, stringify(applyKustomizeOptions(kustomization ?? {}, k)));
       }
       cwd = root;
       args = tool.prefix.length > 0 ? [target] : ['build', target];
@@ -311,7 +300,16 @@ async function runUnit(
         // helm and kustomize exit 1 for an error in what they read, which the same inputs give again; anything else
         // (a signal, a crash) may not happen next time, so it is not kept.
         cache: run.code === 1,
-        problems: [toolProblem(unit, tool, run.stderr.split(`${src}/`).join('').split(root).join(''))],
+        problems: [
+          toolProblem(
+            unit,
+            tool,
+            run.stderr.split(`${src}/`).join('').split(root).join(''),
+            unit.tool === 'helm'
+              ? await readFile(path.join(src, unit.marker), 'utf8').catch(() => undefined)
+              : undefined,
+          ),
+        ],
       };
     return { ok: true, stdout: run.stdout };
   } finally {

@@ -20,6 +20,8 @@ export interface ToolLimits {
 export const DEFAULT_TOOL_LIMITS: ToolLimits = { timeoutMs: 60_000, maxOutputBytes: 16 * 1024 * 1024 };
 
 /** Runs a tool to completion, killing it at the timeout or once its output passes the cap. */
+const STDERR_KEPT = 32 * 1024;
+
 export function runTool(
   file: string,
   args: readonly string[],
@@ -29,7 +31,10 @@ export function runTool(
     const child = spawn(file, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     let size = 0;
-    let stderr = '';
+    // The error's start names the file and line, its end the cause (Helm nests a looping include a thousand deep):
+    // both are kept, the middle of a long one dropped.
+    let stderrHead = '';
+    let stderrTail = '';
     let timedOut = false;
     let overflowed = false;
     const timer = setTimeout(() => {
@@ -47,7 +52,10 @@ export function runTool(
       chunks.push(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < 64 * 1024) stderr += chunk.toString('utf8');
+      const text = chunk.toString('utf8');
+      const room = STDERR_KEPT - stderrHead.length;
+      if (room > 0) stderrHead += text.slice(0, room);
+      if (text.length > room) stderrTail = (stderrTail + text.slice(Math.max(room, 0))).slice(-STDERR_KEPT);
     });
     child.on('error', (err) => {
       clearTimeout(timer);
@@ -55,6 +63,7 @@ export function runTool(
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      const stderr = stderrHead + stderrTail;
       resolve({ code, stdout: Buffer.concat(chunks), stderr, timedOut, overflowed });
     });
   });

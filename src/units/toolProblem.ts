@@ -6,10 +6,17 @@ import type { ToolBinary } from './unitTools.ts';
  * The tool's error at the file and line it names: Helm says `<chart>/templates/x.yaml:12:5` or `parse error at
  * (<chart>/templates/x.yaml:3)` with the chart's name where the folder is; Kustomize names paths in the folder.
  */
-export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string): Problem {
+export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string, chartYaml?: string): Problem {
   const text = stderr.replace(/^Error: /m, '').trim();
-  const message =
-    text
+  const missing = unit.tool === 'helm' ? /missing in charts\/ directory: (.+)$/m.exec(text) : null;
+  if (missing) return missingDependency(unit, tool, missing[1]!.split(/,\s*/), chartYaml);
+  const kube =
+    unit.tool === 'helm'
+      ? /chart requires kubeVersion: (\S+) which is incompatible with Kubernetes (\S+)/.exec(text)
+      : null;
+  if (kube) return incompatibleKubeVersion(unit, tool, kube[1]!, kube[2]!, chartYaml);
+  let message =
+    shortened(text)
       .split('\n')
       .filter((l) => l.trim() !== '')
       .slice(0, 3)
@@ -34,6 +41,9 @@ export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string):
     const inRepo = unit.tool === 'helm' ? `${unit.dir}/${m[2]}` : `${m[1]}/${m[2]}`;
     if (inRepo.startsWith(`${unit.dir}/`) || unit.inputs.some((i) => inRepo.startsWith(i))) {
       file = inRepo;
+      // Helm names files by the chart's name; the user knows them by the folder.
+      if (unit.tool === 'helm')
+        message = message.replace(new RegExp(`(?<![\\w.-])${escapeRegExp(m[1]!)}/`, 'g'), `${unit.dir}/`);
       line = m[3] ? Number(m[3]) : 1;
       column = m[4] ? Number(m[4]) : 1;
     }
@@ -47,6 +57,88 @@ export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string):
     code: 'UNIT_FAILED',
     severity: 'error',
     message: `${tool.version} failed for ${unit.dir}: ${message}`,
-    fix: `correct ${file === unit.marker ? `the ${unit.tool === 'helm' ? 'chart' : 'kustomization'}` : file} and commit; until then the unit's last good output is kept`,
+    fix: `${
+      unit.tool === 'helm' && /execution error at \(/.test(text)
+        ? `give the chart the values it requires (its values.yaml, or values and parameters in ${unit.dir}/flotilla-unit.yaml), or correct ${file}`
+        : `correct ${file === unit.marker ? `the ${unit.tool === 'helm' ? 'chart' : 'kustomization'}` : file}`
+    } and commit; until then the unit's last good output is kept`,
   };
+}
+
+/**
+ * Helm's error without what does not help here: the `--debug` hint (Flotilla runs the tool, not the user), and a
+ * chain of nested `include`s (a template that includes itself repeats its clause a thousand times) cut to its first
+ * clause, which names the template and line, and its cause.
+ */
+function shortened(text: string): string {
+  const clean = text.replace(/\n*Use --debug flag to render out invalid YAML\s*$/, '');
+  const clauses = clean.split(/: error calling (?:include|tpl): /);
+  return clauses.length > 2 ? `${clauses[0]}: … ${clauses.at(-1)}` : clean;
+}
+
+/**
+ * A dependency Chart.yaml lists that charts/ lacks: Helm would fetch it from its repository on `helm dependency
+ * build`, which a render never does (it reads only the commit), so the fix is to vendor it. Placed at the dependency's
+ * `name:` in Chart.yaml when the file is at hand.
+ */
+function missingDependency(
+  unit: SourceUnit,
+  tool: ToolBinary,
+  names: string[],
+  chartYaml: string | undefined,
+): Problem {
+  let line = 1;
+  let column = 1;
+  const lines = chartYaml?.split('\n') ?? [];
+  const from = lines.findIndex((l) => /^dependencies\s*:/.test(l));
+  const at =
+    from < 0
+      ? -1
+      : lines.findIndex(
+          (l, i) =>
+            i > from &&
+            names.some((n) => new RegExp(`^\\s*(?:-\\s*)?name\\s*:\\s*["']?${escapeRegExp(n)}["']?\\s*$`).test(l)),
+        );
+  if (at >= 0) {
+    line = at + 1;
+    column = lines[at]!.indexOf('name') + 1;
+  }
+  const list = names.join(', ');
+  return {
+    file: unit.marker,
+    line,
+    column,
+    code: 'UNIT_FAILED',
+    severity: 'error',
+    message: `${tool.version} failed for ${unit.dir}: the chart depends on ${list}, which is not vendored under ${unit.dir}/charts/ (a render reads only the commit, never a chart repository)`,
+    fix: `run \`helm dependency build ${unit.dir}\` where the chart repository is reachable and commit ${unit.dir}/charts/ (and Chart.lock), or remove the dependency from Chart.yaml; until then the unit's last good output is kept`,
+  };
+}
+
+/**
+ * The chart's kubeVersion constraint refuses the version rendered for (.Capabilities.KubeVersion: the unit's
+ * kubeVersion option, else Helm's default). Placed at Chart.yaml's `kubeVersion:` when the file is at hand.
+ */
+function incompatibleKubeVersion(
+  unit: SourceUnit,
+  tool: ToolBinary,
+  wants: string,
+  given: string,
+  chartYaml: string | undefined,
+): Problem {
+  const lines = chartYaml?.split('\n') ?? [];
+  const at = lines.findIndex((l) => /^kubeVersion\s*:/.test(l));
+  return {
+    file: unit.marker,
+    line: at >= 0 ? at + 1 : 1,
+    column: 1,
+    code: 'UNIT_FAILED',
+    severity: 'error',
+    message: `${tool.version} failed for ${unit.dir}: the chart requires kubeVersion ${wants}, and it renders for Kubernetes ${given}`,
+    fix: `set spec.kubeVersion in ${unit.dir}/flotilla-unit.yaml to a version the chart supports (the members' version), or widen the chart's kubeVersion; until then the unit's last good output is kept`,
+  };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

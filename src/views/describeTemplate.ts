@@ -13,6 +13,8 @@ export interface TemplateDescription {
   binding?: ResourceBinding;
   bindingPath?: string;
   index?: IndexEntry;
+  /** The Helm or Kustomize unit that output it (describeUnit), absent for a template of a plain file. */
+  unit?: string;
   status?: TemplateStatusFile;
   /** Output commits that changed it, newest first (flotilla history). */
   history: HistoryEntry[];
@@ -31,6 +33,7 @@ export function describeTemplate(d: TemplateDescription): string {
     ...(d.ref.namespace ? [field('Namespace', d.ref.namespace)] : []),
     field('Kind', `${d.ref.kind} (${d.ref.apiVersion})`),
     field('Source File', d.index?.file ?? '<unknown>'),
+    ...(d.unit ? [field('Unit', d.unit)] : []),
     field(
       'Binding',
       b

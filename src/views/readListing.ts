@@ -23,6 +23,8 @@ import { readDocuments, readRegisteredClusters, type BranchState, type Fleet } f
 import { readFirstSeen } from './readFirstSeen.ts';
 import type { ResourceType } from './resolveResourceType.ts';
 import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
+import { markerTool } from '../units/detectUnits.ts';
+import { readUnitObjects } from '../units/readUnitObjects.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -402,12 +404,29 @@ async function readManifests(fleet: Fleet, branch: BranchState, paths: string[])
   return paths.map((p) => docs.get(p)?.[0] as Obj | undefined);
 }
 
-/** Each template from its source file (the index says which); a file may hold several documents. */
+/**
+ * Each template from its source file (the index says which); a file may hold several documents. A Helm chart's or
+ * Kustomize folder's template is in its unit's output, not in the marker file the index names.
+ */
 export async function readTemplates(
   fleet: Fleet,
   entries: { ref: ObjectRef; entry: { file: string } }[],
 ): Promise<(Obj | undefined)[]> {
-  const docs = await readDocuments(fleet.repo, fleet.source, [...new Set(entries.map((e) => e.entry.file))]);
+  const files = [...new Set(entries.map((e) => e.entry.file))];
+  const markers = files.filter((f) => markerTool(f.slice(f.lastIndexOf('/') + 1)) !== undefined);
+  const [docs, units] = await Promise.all([
+    readDocuments(
+      fleet.repo,
+      fleet.source,
+      files.filter((f) => !markers.includes(f)),
+    ),
+    readUnitObjects(fleet.repo, fleet.source.commit.tree, markers),
+  ]);
+  for (const [marker, objects] of units)
+    docs.set(
+      marker,
+      objects.templates.map((t) => t.manifest),
+    );
   return entries.map(
     ({ ref, entry }) =>
       (docs.get(entry.file) ?? []).find((d) => {

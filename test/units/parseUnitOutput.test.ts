@@ -35,10 +35,40 @@ metadata:
   assert.equal(
     out.templates.map((t) => [t.ref.kind, t.ref.namespace, t.source.file, t.origin?.file, t.origin?.line]),
     [
-      ['Service', 'web', 'charts/web/Chart.yaml', 'charts/web/templates/service.yaml', 3],
-      ['ClusterRole', 'web', 'charts/web/Chart.yaml', 'charts/web/templates/role.yaml', 11],
-      ['ConfigMap', 'elsewhere', 'charts/web/Chart.yaml', 'charts/web/templates/cm.yaml', 17],
+      ['Service', 'web', 'charts/web/Chart.yaml', 'charts/web/templates/service.yaml', 1],
+      ['ClusterRole', 'web', 'charts/web/Chart.yaml', 'charts/web/templates/role.yaml', 1],
+      ['ConfigMap', 'elsewhere', 'charts/web/Chart.yaml', 'charts/web/templates/cm.yaml', 1],
     ],
+  );
+});
+
+test("a problem in Helm's output is at the line of the template file that rendered it, a template's later documents after its earlier ones", () => {
+  // As helm template prints a chart whose templates/app.yaml holds two documents and templates/cm.yaml one.
+  const out = parseUnitOutput(
+    helm,
+    bytes(`---
+# Source: web/templates/cm.yaml
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+---
+# Source: web/templates/app.yaml
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+---
+# Source: web/templates/app.yaml
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: ../../escape
+`),
+  );
+  assert.equal(
+    out.problems.map((p) => [p.file, p.line, p.column, p.code]),
+    [['charts/web/templates/app.yaml', 9, 9, 'INVALID_NAME']],
   );
 });
 

@@ -128,6 +128,11 @@ test('two overlays that output the same object are a DUPLICATE_OBJECT naming bot
     [duplicate!.file, duplicate!.message.split(' at ')[1]],
     ['apps/staging/kustomization.yaml', 'apps/production/kustomization.yaml:1'],
   );
+  // Neither copy is a definition to delete: the fix is to tell the overlays apart.
+  assert.match(
+    duplicate!.fix,
+    /^tell the two apart: give each Helm or Kustomize unit its own namespace \(namespace: in its kustomization or flotilla-unit\.yaml\) or namePrefix, or keep one \(apps\/production\/kustomization\.yaml or apps\/staging\/kustomization\.yaml\) and vary it per cluster with an OverridePolicy$/,
+  );
 });
 
 test('a folder stops being a unit when an overlay names it as its base, and is one again when the overlay goes', async () => {

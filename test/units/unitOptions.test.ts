@@ -50,7 +50,7 @@ spec:
   });
 });
 
-test("a KustomizeUnit's namePrefix and images apply over the folder's kustomization, as Argo CD's kustomize options do", async () => {
+test("a KustomizeUnit's namePrefix replaces the kustomization's and its images apply, as Argo CD's kustomize edit does", async () => {
   const snapshot = await snapshotOf({
     ...KUSTOMIZE_GUESTBOOK,
     'kustomize-guestbook/flotilla-unit.yaml': `apiVersion: flotilla.io/v1alpha1
@@ -61,7 +61,8 @@ spec:
 `,
   });
   assert.equal(snapshot.model.problems, []);
-  const deployment = snapshot.model.templates.get('apps/v1/Deployment/default/staging-kustomize-guestbook-ui');
+  // Argo CD runs `kustomize edit set nameprefix staging-` in the folder: staging- instead of kustomize-, not both.
+  const deployment = snapshot.model.templates.get('apps/v1/Deployment/default/staging-guestbook-ui');
   assert.ok(deployment, [...snapshot.model.templates.keys()].join('\n'));
   const containers = (deployment!.manifest.spec as { template: { spec: { containers: { image: string }[] } } }).template
     .spec.containers;

@@ -114,6 +114,34 @@ test('verify replays a unit render only with the tools its Render-Tools trailer 
   assert.match(report.notReproducible ?? '', /rendered with helm v3\.17\.2, and this machine has helm v3\.18\.0/);
 });
 
+test('after the tools change, the next render runs every unit with the new ones, so verify replays it', async () => {
+  configureToolSearch({ pinnedDir: countingTools('before-upgrade').dir, searchPath: '' });
+  const r = makeConfigRepoWith(
+    repos,
+    { ...MEMBERS, ...helmGuestbook(1), 'policies/guestbook.yaml': GUESTBOOK_POLICY },
+    'guestbook',
+  );
+  await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  const deployment = 'clusters/member1/default/deployment.apps_helm-guestbook.yaml';
+  assert.match(r.show('flotilla/rendered', deployment), /\n {2}replicas: 1\n/);
+  // A newer helm whose output differs (here: it renders three replicas), and a commit that touches no unit.
+  const upgraded = path.join(scratch, 'upgraded');
+  mkdirSync(upgraded, { recursive: true });
+  writeFileSync(
+    path.join(upgraded, 'helm'),
+    `#!/bin/sh\nexec '${path.join(PINNED_TOOLS_DIR, 'helm')}' "$@" --set replicaCount=3\n`,
+  );
+  chmodSync(path.join(upgraded, 'helm'), 0o755);
+  writeFileSync(path.join(upgraded, 'versions.json'), JSON.stringify({ helm: 'v3.17.3', kustomize: 'v5.5.0' }));
+  configureToolSearch({ pinnedDir: upgraded });
+  r.commit({ 'templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n' }, 'unrelated');
+  await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  assert.match(r.git('log', '-1', '--format=%B', 'flotilla/rendered'), /\nRender-Tools: helm v3\.17\.3\n/);
+  assert.match(r.show('flotilla/rendered', deployment), /\n {2}replicas: 3\n/);
+  const report = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
+  assert.ok(report.ok, JSON.stringify(report));
+});
+
 test('a tool that cannot start holds its units with TOOL_MISSING, and the rest of the commit renders', async () => {
   const dir = path.join(scratch, 'broken');
   mkdirSync(dir, { recursive: true });

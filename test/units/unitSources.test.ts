@@ -88,4 +88,25 @@ test('validate counts the units, explain, history and blame name the unit of a t
   );
 });
 
+test("get and describe show a unit's template as the tool output it, and describe names the unit", async () => {
+  const { r } = await guestbook();
+  await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+  // The index names the chart's Chart.yaml as the source file, which holds no Deployment: the view reads the output.
+  const get = await runProgram(process.execPath, [BIN, 'get', 'deploy', '--repo', r.dir, '-o', 'wide']);
+  assert.is(get.code, 0, get.stderr);
+  assert.match(get.stdout, /\nhelm-guestbook +0\/2 .* helm-guestbook +gcr\.io\/google-samples\/gb-frontend:v5 /);
+  assert.match(get.stdout, /\nkustomize-guestbook-ui +0\/1 .* guestbook-ui +gcr\.io\/google-samples\/gb-frontend:v5 /);
+  const yaml = await runProgram(process.execPath, [BIN, 'get', 'svc', 'helm-guestbook', '--repo', r.dir, '-o', 'json']);
+  assert.is(yaml.code, 0, yaml.stderr);
+  assert.is(JSON.parse(yaml.stdout).spec?.type, 'ClusterIP', yaml.stdout);
+  const describe = await runProgram(process.execPath, [BIN, 'describe', 'deploy/helm-guestbook', '--repo', r.dir]);
+  assert.is(describe.code, 0, describe.stderr);
+  assert.match(
+    describe.stdout,
+    /\nSource File: +helm-guestbook\/Chart\.yaml\nUnit: +Helm chart helm-guestbook \(release helm-guestbook in default, values helm-guestbook\/values\.yaml; helm v3\./,
+  );
+  const plain = await runProgram(process.execPath, [BIN, 'describe', 'configmap/plain', '--repo', r.dir]);
+  assert.not.match(plain.stdout, /\nUnit:/);
+});
+
 test.run();

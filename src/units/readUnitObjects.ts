@@ -1,0 +1,27 @@
+import type { FileObjects } from '../api/model.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
+import type { GitRepo } from '../commits/types.ts';
+import { IGNORE_FILE, parseIgnoreFile } from '../documents/selectConfigFiles.ts';
+import { readUnitLayout } from './readUnitLayout.ts';
+import { renderUnits } from './renderUnits.ts';
+
+/**
+ * The objects the Helm and Kustomize units with these marker files output at a commit, by marker: what `get`,
+ * `describe` and the dashboard show for a template a unit produced, since the marker file (the index's source file)
+ * does not hold it. Read from the output cache when a render put it there, else rendered as a render would.
+ */
+export async function readUnitObjects(
+  repo: GitRepo,
+  tree: string,
+  markers: readonly string[],
+): Promise<Map<string, FileObjects>> {
+  const wanted = new Set(markers);
+  if (wanted.size === 0) return new Map();
+  const ignoreText = (await readTextFiles(repo, tree, [IGNORE_FILE])).get(IGNORE_FILE);
+  const layout = await readUnitLayout(repo, tree, ignoreText === undefined ? undefined : parseIgnoreFile(ignoreText));
+  return renderUnits(
+    repo,
+    tree,
+    layout.units.filter((u) => wanted.has(u.marker)),
+  );
+}

@@ -1,0 +1,114 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { SourceUnit } from '../../src/units/detectUnits.ts';
+import { toolProblem } from '../../src/units/toolProblem.ts';
+import type { ToolBinary } from '../../src/units/unitTools.ts';
+import { DEFAULT_TOOL_LIMITS, runTool } from '../../src/units/runTool.ts';
+
+const HELM: ToolBinary = { tool: 'helm', file: '/bin/helm', prefix: [], version: 'helm v3.17.2' };
+const CHART: SourceUnit = {
+  dir: 'apps/blog',
+  tool: 'helm',
+  marker: 'apps/blog/Chart.yaml',
+  inputs: ['apps/blog/'],
+  problems: [],
+};
+// A chart shaped like argocd-example-apps' helm-dependency: a dependency on a chart repository, not vendored.
+const CHART_YAML = `apiVersion: v2
+name: blog
+version: 0.1.0
+dependencies:
+  - name: cache
+    version: 1.2.0
+    repository: https://charts.example.com/stable
+  - name: "wordpress"
+    version: 9.0.3
+    repository: https://charts.example.com/stable
+`;
+const STDERR =
+  'Error: An error occurred while checking for chart dependencies. You may need to run `helm dependency build` to fetch missing dependencies: found in Chart.yaml, but missing in charts/ directory: wordpress\n';
+
+test('a dependency missing from charts/ is placed at its name in Chart.yaml, with the vendoring fix', () => {
+  const p = toolProblem(CHART, HELM, STDERR, CHART_YAML);
+  assert.equal([p.file, p.line, p.column, p.code], ['apps/blog/Chart.yaml', 8, 5, 'UNIT_FAILED']);
+  assert.match(p.message, /depends on wordpress, which is not vendored under apps\/blog\/charts\//);
+  assert.match(
+    p.fix,
+    /^run `helm dependency build apps\/blog` where the chart repository is reachable and commit apps\/blog\/charts\//,
+  );
+  // Without Chart.yaml at hand the error stays on the chart's first line, with the same fix.
+  const bare = toolProblem(CHART, HELM, STDERR);
+  assert.equal([bare.file, bare.line, bare.column], ['apps/blog/Chart.yaml', 1, 1]);
+  assert.match(bare.fix, /helm dependency build apps\/blog/);
+});
+
+test('a template error stays at the template file and line Helm names', () => {
+  const p = toolProblem(
+    CHART,
+    HELM,
+    'Error: parse error at (blog/templates/deployment.yaml:12): unexpected "}" in operand\n',
+  );
+  assert.equal([p.file, p.line], ['apps/blog/templates/deployment.yaml', 12]);
+});
+
+test("a failing required value says to give the chart its values, without Helm's --debug hint", () => {
+  const p = toolProblem(
+    CHART,
+    HELM,
+    'Error: execution error at (blog/templates/secret.yaml:6:15): db.password is required\n\nUse --debug flag to render out invalid YAML\n',
+  );
+  assert.equal([p.file, p.line, p.column], ['apps/blog/templates/secret.yaml', 6, 15]);
+  assert.is(
+    p.message,
+    'helm v3.17.2 failed for apps/blog: execution error at (apps/blog/templates/secret.yaml:6:15): db.password is required',
+  );
+  assert.match(
+    p.fix,
+    /^give the chart the values it requires \(its values\.yaml, or values and parameters in apps\/blog\/flotilla-unit\.yaml\)/,
+  );
+});
+
+// A template including itself: Helm repeats the clause until its nesting limit, then names the cause.
+const clause = 'template: blog/templates/cm.yaml:1:26: executing "blog.x" at <include "blog.x" .>';
+const LOOP = `Error: template: blog/templates/cm.yaml:7:8: executing "blog/templates/cm.yaml" at <include "blog.x" .>: error calling include: ${`${clause}: error calling include: `.repeat(1000)}rendering template has a nested reference name: blog.x: unable to execute template\n\nUse --debug flag to render out invalid YAML\n`;
+
+test('an include that loops is its first clause and its cause, named by the folder', () => {
+  const p = toolProblem(CHART, HELM, LOOP);
+  assert.equal([p.file, p.line, p.column], ['apps/blog/templates/cm.yaml', 7, 8]);
+  assert.is(
+    p.message,
+    'helm v3.17.2 failed for apps/blog: template: apps/blog/templates/cm.yaml:7:8: executing "apps/blog/templates/cm.yaml" at <include "blog.x" .>: … rendering template has a nested reference name: blog.x: unable to execute template',
+  );
+});
+
+test("a tool's long error keeps its start and its end", async () => {
+  const run = await runTool(
+    process.execPath,
+    ['-e', `process.stderr.write(${JSON.stringify(LOOP)}); process.exit(1)`],
+    { cwd: process.cwd(), env: {}, limits: DEFAULT_TOOL_LIMITS },
+  );
+  assert.is(run.code, 1);
+  assert.ok(LOOP.length > 100_000 && run.stderr.length < 70_000, String(run.stderr.length));
+  assert.ok(run.stderr.startsWith('Error: template: blog/templates/cm.yaml:7:8'));
+  assert.match(
+    toolProblem(CHART, HELM, run.stderr).message,
+    /… rendering template has a nested reference name: blog\.x/,
+  );
+});
+
+test("a chart whose kubeVersion refuses the version rendered for is placed at Chart.yaml's kubeVersion, with the option to set", () => {
+  const p = toolProblem(
+    CHART,
+    HELM,
+    'Error: chart requires kubeVersion: >=1.25.0-0 which is incompatible with Kubernetes v1.24.0\n\nUse --debug flag to render out invalid YAML\n',
+    'apiVersion: v2\nname: blog\nversion: 0.1.0\nkubeVersion: ">=1.25.0-0"\n',
+  );
+  assert.equal([p.file, p.line, p.column], ['apps/blog/Chart.yaml', 4, 1]);
+  assert.is(
+    p.message,
+    'helm v3.17.2 failed for apps/blog: the chart requires kubeVersion >=1.25.0-0, and it renders for Kubernetes v1.24.0',
+  );
+  assert.match(p.fix, /^set spec\.kubeVersion in apps\/blog\/flotilla-unit\.yaml to a version the chart supports/);
+});
+
+test.run();
