@@ -180,6 +180,12 @@ test('examples/README.md, FederatedHPA: raising the pods CPU usage scales divide
         .trim()
         .split('\n')
         .reverse()
+        // A change of the HPA's conditions alone (no metrics before the pods are ready) is a status commit too, as
+        // Kubernetes' HPA updates its status then; it keeps the count.
+        .filter((l) => {
+          if (/^FederatedHPA default\/web: Deployment web keeps \d+ replicas \(/.test(l)) return false;
+          return true;
+        })
         .map((l) => {
           const m = /^FederatedHPA default\/web: Deployment web (\d+) -> (\d+) replicas/.exec(l);
           assert.ok(m, l);

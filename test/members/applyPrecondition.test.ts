@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Member } from '../../src/members/startMember.ts';
-import { api, MemberHarness } from './helpers/memberHarness.ts';
+import { api, MemberHarness, waitFor } from './helpers/memberHarness.ts';
 
 // A server-side apply whose configuration carries metadata.resourceVersion is conditional on it, as the apiserver's
 // apply patcher makes it: the merged object goes to GuaranteedUpdate with that resourceVersion.
@@ -52,7 +52,13 @@ test('an apply with a stale resourceVersion is a 409 Conflict and changes nothin
   );
   assert.is((await api(member, 'GET', URL)).body.spec.replicas, 5);
 
-  const current = (await api(member, 'GET', URL)).body.metadata.resourceVersion as string;
+  // The Deployment controller writes status until all 5 pods are ready, each write a new resourceVersion: read the
+  // current one once it has settled, so the apply below races nothing.
+  const settled = await waitFor('web at 5 ready replicas', async () => {
+    const d = (await api(member, 'GET', URL)).body;
+    return d.status?.readyReplicas === 5 && d.status?.observedGeneration === d.metadata.generation ? d : undefined;
+  });
+  const current = settled.metadata.resourceVersion as string;
   const fresh = await apply(deployment(5, current));
   assert.is(fresh.status, 200);
   assert.is(fresh.body.spec.replicas, 5);
