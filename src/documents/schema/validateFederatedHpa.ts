@@ -4,7 +4,7 @@
 // at apply time; here it is a located problem, and the object is held (its last valid version keeps deciding).
 import { parseQuantity } from '../../quantities/parseQuantity.ts';
 import { isTimeZone, parseCronSchedule } from '../../time/cronSchedule.ts';
-import { isDNS1123Label } from './kubernetesNames.ts';
+import { isDNS1123Label, qualifiedNameProblems } from './kubernetesNames.ts';
 import { preview, type SchemaIssue } from './validateAgainstSchema.ts';
 
 type Path = (string | number)[];
@@ -25,6 +25,7 @@ const SOURCE_FIELD: Record<string, string> = {
   Resource: 'resource',
   ContainerResource: 'containerResource',
 };
+const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
 const SELECT_POLICIES = ['Disabled', 'Max', 'Min'];
 const POLICY_TYPES = ['Percent', 'Pods'];
 const INT32_MAX = 2147483647;
@@ -142,9 +143,18 @@ function metricSource(issues: Issues, field: string, src: Obj, path: Path) {
   }
   if (!nonEmpty(src.name))
     issues.required([...path, 'name'], 'must specify a resource name', 'name the resource, e.g. cpu or memory');
-  else if (field === 'containerResource' && src.name.includes('/') && !src.name.includes('.'))
-    // ValidateContainerResourceName: a qualified name outside the default namespace must be fully qualified.
-    issues.invalid([...path, 'name'], src.name, 'must be a standard resource for containers', 'use cpu or memory');
+  else if (field === 'containerResource') {
+    // ValidateContainerResourceName: a qualified name; without a prefix, one a container can request.
+    for (const msg of qualifiedNameProblems(src.name))
+      issues.invalid([...path, 'name'], src.name, msg, 'use cpu, memory or ephemeral-storage');
+    if (!src.name.includes('/') && !STANDARD_CONTAINER_RESOURCES.has(src.name) && !src.name.startsWith('hugepages-'))
+      issues.invalid(
+        [...path, 'name'],
+        src.name,
+        'must be a standard resource for containers',
+        'use cpu, memory or ephemeral-storage',
+      );
+  }
   if (field === 'containerResource') {
     if (!nonEmpty(src.container))
       issues.required([...path, 'container'], 'must specify a container', 'name the container to measure');

@@ -108,6 +108,27 @@ test("Karmada's FederatedHPA rules: replicas bounds, scaleTargetRef, metric sour
   assert.equal(out.templates, []);
 });
 
+test('a ContainerResource metric names a container and a resource a container can request', () => {
+  const out = classify(
+    fhpa(`  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 3
+  metrics:
+    - type: ContainerResource
+      containerResource: {name: gpus, container: Web_1, target: {type: Utilization}}
+    - type: ContainerResource
+      containerResource: {name: hugepages-2Mi, container: web, target: {type: AverageValue, averageValue: 2Mi}}
+`),
+  );
+  assert.equal(
+    out.problems.map((p) => `${p.line} ${p.message}`),
+    [
+      '9 spec.metrics[0].containerResource.name is "gpus": must be a standard resource for containers',
+      '9 spec.metrics[0].containerResource.container is "Web_1": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or "-"',
+      '9 spec.metrics[0].containerResource.target.averageUtilization is required: must set either a target raw value or a target utilization',
+    ],
+  );
+});
+
 test('a valid CronFederatedHPA scaling a FederatedHPA or a workload is read', () => {
   const out = classify(
     `${cron(`  scaleTargetRef: {apiVersion: autoscaling.karmada.io/v1alpha1, kind: FederatedHPA, name: web}
