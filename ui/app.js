@@ -266,13 +266,15 @@ function Matrix({ workloads, query, setQuery }) {
               <td>${ref.namespace}</td>
               <td>${ref.kind}</td>
               <td class="ready">${readyAt >= 0 ? item.columns.cells[readyAt] : '—'}</td>
-              ${columns.map((c) => {
-                // One text node per cell: a page is 50 rows × up to 100 clusters, and every extra element costs.
-                const cell = cellOf(item, c);
-                return cell
-                  ? html`<td key=${c} class=${`cell ${cell.tone}`} title=${cell.message || undefined}>${`${cell.counts} ${MARK[cell.tone]} ${cell.health}`}</td>`
-                  : html`<td key=${c} class="cell empty" aria-label="not placed">–</td>`;
-              })}
+              ${item.controlPlane
+                ? html`<td class="cell control-plane" colspan=${columns.length}>${item.controlPlane}</td>`
+                : columns.map((c) => {
+                    // One text node per cell: a page is 50 rows × up to 100 clusters, and every extra element costs.
+                    const cell = cellOf(item, c);
+                    return cell
+                      ? html`<td key=${c} class=${`cell ${cell.tone}`} title=${cell.message || undefined}>${`${cell.counts} ${MARK[cell.tone]} ${cell.health}`}</td>`
+                      : html`<td key=${c} class="cell empty" aria-label="not placed">–</td>`;
+                  })}
             </tr>`;
           })}
         </tbody>

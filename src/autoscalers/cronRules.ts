@@ -4,7 +4,7 @@
  * minute; a reconciler pass looks back over the time since its last look, so a rule that fired in between takes
  * effect at the next pass, once even if it fired several times. Pure.
  */
-import { isTimeZone, lastCronRunBetween, nextCronRun, parseCronSchedule } from './cronSchedule.ts';
+import { isTimeZone, lastCronRunBetween, nextCronRun, parseCronSchedule } from '../time/cronSchedule.ts';
 
 export interface CronRule {
   name: string;

@@ -37,6 +37,15 @@ const SKIPPED_GROUPS = new Set([
   'events.k8s.io',
 ]);
 
+/**
+ * Whether a kind belongs to Karmada's own API groups that the detector never propagates (FederatedHPA,
+ * CronFederatedHPA, MultiClusterService, ...): a control-plane object, read by Flotilla itself, never a workload.
+ */
+export function isControlPlaneApi(apiVersion: string): boolean {
+  const group = groupOf(apiVersion);
+  return group.endsWith('.karmada.io') && SKIPPED_GROUPS.has(group);
+}
+
 /** Why Karmada's detector would ignore this object, or undefined (pkg/util/apigroup.go, detector.go). */
 export function skipReason(t: MatchableTemplate): string | undefined {
   const { apiVersion, kind, namespace, name } = t.ref;

@@ -39,6 +39,10 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
     throw new UsageError(
       'describe works is not supported; flotilla get works NAME -o yaml shows one, flotilla blame --cluster C <kind>/<name> its origin',
     );
+  if (type.type === 'policies')
+    throw new UsageError(
+      `describe ${type.plural} is not supported; flotilla get ${type.plural} ${name} -o yaml shows one, flotilla explain <kind>/<name> which policy a template gets`,
+    );
   if (type.type === 'federatedhpas') {
     const namespace = values.namespace ?? 'default';
     const view = (await readFederatedHpas(fleet)).find(

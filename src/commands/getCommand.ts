@@ -75,13 +75,13 @@ export function parseResourceWords(
   const type = resolveResourceType(word, kinds);
   if (!type)
     throw new UsageError(
-      `no resource type "${word}" in this repository; use clusters, bindings (rb), clusterresourcebindings (crb), works, or a template kind such as deployments (deploy)`,
+      `no resource type "${word}" in this repository; use clusters, bindings (rb), clusterresourcebindings (crb), works, propagationpolicies (pp), clusterpropagationpolicies (cpp), overridepolicies (op), clusteroverridepolicies (cop), or a template kind such as deployments (deploy)`,
     );
   return { type, word, name };
 }
 
 const USAGE =
-  'flotilla get clusters|bindings|works|<kind> [NAME] [-n NS|-A] [--cluster C] [-o wide|yaml|json]  (and: flotilla get shards --help)';
+  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind> [NAME] [-n NS|-A] [--cluster C] [-o wide|yaml|json]  (and: flotilla get shards --help)';
 
 /**
  * `flotilla get`: kubectl get over Git state. Clusters from the config repo and the status branch, bindings
@@ -101,7 +101,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     throw new UsageError(`-o ${output}: use wide, yaml, json or name`);
   const fleet = await openFleet(values);
   const { type, name } = resolveTarget(fleet, positionals, USAGE);
-  if (type.type !== 'clusters' && type.type !== 'federatedhpas' && !fleet.rendered) {
+  if (type.type !== 'clusters' && type.type !== 'federatedhpas' && type.type !== 'policies' && !fleet.rendered) {
     ctx.err(
       `flotilla: nothing is rendered yet (no ${values['rendered-branch'] ?? RENDERED_BRANCH} branch); fix: run flotilla sync first\n`,
     );
@@ -126,7 +126,9 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
           ? 'works.work.karmada.io'
           : type.type === 'federatedhpas'
             ? 'federatedhpas.autoscaling.karmada.io'
-            : 'clusters.cluster.karmada.io';
+            : type.type === 'policies'
+              ? `${type.plural}.policy.karmada.io`
+              : 'clusters.cluster.karmada.io';
   if (listing.rows.length === 0) {
     if (name !== undefined) {
       ctx.err(
@@ -152,8 +154,12 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     ctx.out(render(output, value));
   } else if (output === 'name') {
     const nameAt = listing.headers.indexOf('NAME');
-    for (const row of listing.rows)
-      ctx.out(`${plural.split('.')[0]!.replace(/s$/, '')}/${terminalSafe(row[nameAt] ?? '')}\n`);
+    // kubectl prints kind.group/name; a policy's group is named, the older types keep their short form.
+    const prefix =
+      type.type === 'policies'
+        ? `${type.kind.toLowerCase()}.policy.karmada.io`
+        : plural.split('.')[0]!.replace(/s$/, '');
+    for (const row of listing.rows) ctx.out(`${prefix}/${terminalSafe(row[nameAt] ?? '')}\n`);
   } else {
     ctx.out(printTable(listing.headers, listing.rows));
   }

@@ -1,3 +1,4 @@
+import { isControlPlaneApi } from '../bindings/matchPolicy.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { readBlobsWithin } from '../commits/readBlobs.ts';
@@ -40,10 +41,23 @@ export async function validateCommand(opts: CommonOptions): Promise<number> {
   } else {
     // Problems quote file names, object names and values from the change under review.
     for (const p of problems) opts.out(`${terminalSafe(formatProblem(p), { multiline: true })}\n`);
+    // FederatedHPAs, MultiClusterServices and the like are read from the repo but never propagated (Karmada's
+    // detector skips its own API groups): counted apart, so "templates" are what the policies can place.
+    const controlPlane = new Map<string, number>();
+    for (const t of model.templates.values())
+      if (isControlPlaneApi(t.ref.apiVersion)) controlPlane.set(t.ref.kind, (controlPlane.get(t.ref.kind) ?? 0) + 1);
+    const controlPlaneCount = [...controlPlane.values()].reduce((a, b) => a + b, 0);
+    const controlPlaneText =
+      controlPlaneCount > 0
+        ? `, ${controlPlaneCount} control-plane objects (${[...controlPlane]
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([kind, n]) => `${n} ${kind}`)
+            .join(', ')})`
+        : '';
     const units = model.units?.size ?? 0;
     const fromUnits = [...model.templates.values()].filter((t) => model.units?.has(t.source.file)).length;
-    const templates = `${model.templates.size} templates${units > 0 ? ` (${fromUnits} from ${units} Helm and Kustomize units)` : ''}`;
-    const counts = `${templates}, ${model.propagationPolicies.length} propagation policies, ${model.overridePolicies.length} override policies, ${model.clusters.size} clusters`;
+    const templates = `${model.templates.size - controlPlaneCount} templates${units > 0 ? ` (${fromUnits} from ${units} Helm and Kustomize units)` : ''}`;
+    const counts = `${templates}${controlPlaneText}, ${model.propagationPolicies.length} propagation policies, ${model.overridePolicies.length} override policies, ${model.clusters.size} clusters`;
     opts.out(
       `${problems.length ? '\n' : ''}${sha.slice(0, 12)}: ${counts}; ${errors} errors, ${problems.length - errors} warnings\n`,
     );

@@ -1,3 +1,5 @@
+import { groupOf } from '../api/kinds.ts';
+import { isControlPlaneApi } from '../bindings/matchPolicy.ts';
 import type { TargetCluster } from '../api/binding.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { bindingPath } from '../branches/rendered/outputPaths.ts';
@@ -61,6 +63,11 @@ export interface WorkloadRow {
   placement: TargetCluster[];
   /** The index entry's clusters: where a manifest is rendered (dependencies included). */
   clusters: string[];
+  /**
+   * Set for a Karmada control-plane kind (FederatedHPA, MultiClusterService, ...): never propagated itself, so the
+   * row says so instead of showing a workload placed nowhere.
+   */
+  controlPlane?: string;
 }
 
 /** The clusters part of the fleet view: the same for every page and filter, so read once per set of heads. */
@@ -127,6 +134,9 @@ export async function readFleetView(
           columns: { headers: cols.headers, cells: cols.cells(r.manifest, r.status) },
           placement: binding?.spec?.clusters ?? [],
           clusters: r.entry.clusters,
+          ...(isControlPlaneApi(r.ref.apiVersion)
+            ? { controlPlane: `control plane: ${groupOf(r.ref.apiVersion)} is never propagated to clusters` }
+            : {}),
         };
       }),
     },

@@ -29,6 +29,10 @@ import { suggestName } from '../text/suggestName.ts';
 import { MULTI_CLUSTER_SERVICE_KIND, NETWORKING_API_VERSION } from '../api/multiClusterService.ts';
 import { validateMultiClusterService } from './schema/validateMultiClusterService.ts';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
+import { validateCronFederatedHpa, validateFederatedHpa } from './schema/validateFederatedHpa.ts';
+
+/** FederatedHPA and CronFederatedHPA: checked as Karmada's webhooks check them; an invalid one keeps its last decision. */
+const AUTOSCALING_API_VERSION = 'autoscaling.karmada.io/v1alpha1';
 
 /** The Karmada kinds Flotilla reads, by API group: an object of these groups is never a resource template. */
 const KARMADA_GROUPS: ReadonlyMap<string, { apiVersion: string; kinds: readonly string[] }> = new Map([
@@ -185,7 +189,12 @@ export function classifyDocuments(
       continue;
     }
     if (!isPolicy && !isCluster) {
-      const numbers = validateWorkloadNumbers(obj);
+      const numbers =
+        ref.apiVersion === AUTOSCALING_API_VERSION && ref.kind === 'FederatedHPA'
+          ? validateFederatedHpa(obj)
+          : ref.apiVersion === AUTOSCALING_API_VERSION && ref.kind === 'CronFederatedHPA'
+            ? validateCronFederatedHpa(obj)
+            : validateWorkloadNumbers(obj);
       for (const issue of numbers) problem(issue.path, issue.code, issue.message, issue.fix);
       if (numbers.length > 0) {
         out.broken.push({ ...ref, namespace: namespace ?? 'default' }); // keeps what it rendered before

@@ -66,7 +66,14 @@ export interface AutoscalerMemory {
   /** Each CronFederatedHPA's last look: rules that fired since run at the next pass (none before the first look). */
   cronLastLook: Map<string, number>;
   /** The FederatedHPAs, CronFederatedHPAs and their targets of the last source commit read. */
-  source?: { commit: string; fhpas: Template[]; crons: Template[]; templates: Map<string, Template> };
+  source?: {
+    commit: string;
+    fhpas: Template[];
+    crons: Template[];
+    templates: Map<string, Template>;
+    /** Status paths of FederatedHPAs and CronFederatedHPAs that are invalid in this commit: their files are kept. */
+    held: Set<string>;
+  };
 }
 
 export function newAutoscalerMemory(): AutoscalerMemory {
@@ -107,7 +114,16 @@ async function sourceObjects(repo: GitRepo, commit: string, memory: AutoscalerMe
   const crons = [...loaded.model.templates.values()].filter(
     (t) => t.ref.apiVersion === FEDERATED_HPA_API_VERSION && t.ref.kind === 'CronFederatedHPA',
   );
-  memory.source = { commit, fhpas, crons, templates: loaded.model.templates };
+  // Karmada's webhook refuses an invalid update, so the last valid object keeps its place: here its last decision
+  // (or CronFederatedHPA status) stays as it is, and validate reports the problem.
+  const held = new Set<string>();
+  for (const key of loaded.model.held) {
+    const ref = parseRefKey(key);
+    if (ref.apiVersion !== FEDERATED_HPA_API_VERSION) continue;
+    if (ref.kind === 'FederatedHPA') held.add(autoscalerPath(ref.namespace, ref.name));
+    if (ref.kind === 'CronFederatedHPA') held.add(cronAutoscalerPath(ref.namespace, ref.name));
+  }
+  memory.source = { commit, fhpas, crons, templates: loaded.model.templates, held };
   return memory.source;
 }
 
@@ -115,13 +131,13 @@ async function sourceObjects(repo: GitRepo, commit: string, memory: AutoscalerMe
 export async function decideFederatedHpas(input: DecideInput): Promise<AutoscalerEdits> {
   const { memory, now } = input;
   const out: AutoscalerEdits = { edits: new Map(), lines: [] };
-  const { fhpas, crons, templates } = await sourceObjects(input.repo, input.sourceCommit, memory);
+  const { fhpas, crons, templates, held } = await sourceObjects(input.repo, input.sourceCommit, memory);
   // CronFederatedHPAs first: a rule that sets a FederatedHPA's min or max counts in the same pass.
   const limits = new Map<string, { minReplicas?: number; maxReplicas?: number }>();
   const existingCrons = input.existingCrons ?? new Map<string, CronAutoscalerFile>();
   const wantedCrons = new Set(crons.map((c) => cronAutoscalerPath(c.ref.namespace, c.ref.name)));
   for (const path of existingCrons.keys())
-    if (!wantedCrons.has(path)) {
+    if (!wantedCrons.has(path) && !held.has(path)) {
       out.edits.set(path, null);
       out.lines.push(`${path}: its CronFederatedHPA is gone`);
     }
@@ -145,7 +161,7 @@ export async function decideFederatedHpas(input: DecideInput): Promise<Autoscale
   }
   const wanted = new Set(fhpas.map((f) => autoscalerPath(f.ref.namespace, f.ref.name)));
   for (const path of input.existing.keys())
-    if (!wanted.has(path)) {
+    if (!wanted.has(path) && !held.has(path)) {
       out.edits.set(path, null);
       out.lines.push(`${path}: its FederatedHPA is gone; the workload has Git's replicas again`);
     }

@@ -15,6 +15,7 @@ import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
 import { listFederatedHpas, readFederatedHpas } from './federatedHpaViews.ts';
 import { kindColumns } from './kindColumns.ts';
+import { listPolicies, readPolicies } from './policyViews.ts';
 import { replicasFromAutoscaler, replicasFromMembers } from './replicasFromMembers.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
@@ -65,6 +66,8 @@ export async function readListing(fleet: Fleet, type: ResourceType, q: ListingQu
       return listTemplates(fleet, type, q);
     case 'federatedhpas':
       return listFederatedHpas(await readFederatedHpas(fleet), q);
+    case 'policies':
+      return listPolicies(await readPolicies(fleet, type.kind), type.kind, q);
   }
 }
 

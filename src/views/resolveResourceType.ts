@@ -1,4 +1,5 @@
 import { groupOf } from '../api/kinds.ts';
+import type { PolicyKind } from './policyViews.ts';
 
 /** What `flotilla get WORD` lists. Templates are matched by kind and, when the word names one, group. */
 export type ResourceType =
@@ -7,6 +8,8 @@ export type ResourceType =
   | { type: 'works' }
   /** Karmada's FederatedHPAs: spec from the source, status from their decisions on the status branch. */
   | { type: 'federatedhpas' }
+  /** Karmada's policies, read from the source commit. */
+  | { type: 'policies'; kind: PolicyKind; plural: string }
   | { type: 'templates'; kind: string; group: string | undefined; plural: string };
 
 interface KnownKind {
@@ -56,6 +59,16 @@ const KARMADA_SHORT: Record<string, { kind: string; group: string }> = {
   mci: { kind: 'MultiClusterIngress', group: 'networking.karmada.io' },
 };
 
+// Karmada's policy CRDs (pkg/apis/policy/v1alpha1 kubebuilder:resource markers): plural, short names.
+const POLICIES: { kind: PolicyKind; plural: string; short: string[] }[] = [
+  { kind: 'PropagationPolicy', plural: 'propagationpolicies', short: ['pp'] },
+  { kind: 'ClusterPropagationPolicy', plural: 'clusterpropagationpolicies', short: ['cpp'] },
+  { kind: 'OverridePolicy', plural: 'overridepolicies', short: ['op'] },
+  { kind: 'ClusterOverridePolicy', plural: 'clusteroverridepolicies', short: ['cop'] },
+  { kind: 'ClusterTaintPolicy', plural: 'clustertaintpolicies', short: [] },
+];
+const POLICY_GROUP = 'policy.karmada.io';
+
 /**
  * kubectl's resource words: plural, singular, short name or Kind, optionally `.group` (`deployments.apps`).
  * `apiVersions` are those of the templates in the repo, so custom kinds resolve by their lower-cased kind
@@ -85,6 +98,12 @@ export function resolveResourceType(
   const dot = lower.indexOf('.');
   const base = dot >= 0 ? lower.slice(0, dot) : lower;
   const group = dot >= 0 ? lower.slice(dot + 1) : undefined;
+  const policy = POLICIES.find(
+    (p) =>
+      (group === undefined && p.short.includes(base)) ||
+      ((group === undefined || group === POLICY_GROUP) && (base === p.plural || base === p.kind.toLowerCase())),
+  );
+  if (policy) return { type: 'policies', kind: policy.kind, plural: policy.plural };
   const names = (k: KnownKind) => [k.plural, k.kind.toLowerCase(), ...k.short];
   const known = BUILT_IN.find((k) => names(k).includes(base) && (group === undefined || k.group === group));
   if (known) return { type: 'templates', kind: known.kind, group: known.group, plural: known.plural };

@@ -1,5 +1,6 @@
 // The workloads × clusters matrix in a browser: a kind without replicas (a ConfigMap) shows its health on each cluster
-// without a count, while a Deployment shows ready/desired; the page is read from a repo's branches, no fleet running.
+// without a count, while a Deployment shows ready/desired, and a control-plane kind (FederatedHPA) says what it is
+// instead of a row of dashes; the page is read from a repo's branches, no fleet running.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
@@ -44,6 +45,27 @@ spec:
   assert.match(settings, /Pending/, settings);
   assert.match(nginx, /0\/1/, nginx);
   assert.equal(browser.errors, []);
+});
+
+test('a FederatedHPA row says it is a control-plane object, not a workload placed nowhere', async () => {
+  writeWorkTree(repo!, {
+    'templates/nginx-fhpa.yaml': `apiVersion: autoscaling.karmada.io/v1alpha1
+kind: FederatedHPA
+metadata: {name: nginx-fhpa, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: nginx}
+  maxReplicas: 4
+`,
+  });
+  commitAll(repo!, 'Add a FederatedHPA');
+  await syncRepo(await openRepo(repo!.path), { sourceRef: 'refs/heads/main', outputRef: RENDERED });
+  await browser!.page.goto(`${served!.url}/ui/`);
+  const row = browser!.page.getByRole('row').filter({ hasText: 'nginx-fhpa' });
+  await row.waitFor({ timeout: 30_000 });
+  const text = (await row.textContent()) ?? '';
+  assert.match(text, 'control plane: autoscaling.karmada.io is never propagated to clusters');
+  assert.not.match(text, '–', text);
+  assert.equal(browser!.errors, []);
 });
 
 test.run();

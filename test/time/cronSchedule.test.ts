@@ -6,7 +6,7 @@ import {
   lastCronRunBetween,
   nextCronRun,
   parseCronSchedule,
-} from '../../src/autoscalers/cronSchedule.ts';
+} from '../../src/time/cronSchedule.ts';
 
 const parse = (text: string): CronSchedule => {
   const s = parseCronSchedule(text);

@@ -1,0 +1,93 @@
+// A FederatedHPA or CronFederatedHPA that turns invalid in a later commit keeps its last decision (status file), as
+// Karmada's webhook refuses the update and the last valid object keeps its place; one removed from Git loses it.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  autoscalerPath,
+  cronAutoscalerPath,
+  parseAutoscalerDecision,
+  parseCronAutoscaler,
+} from '../../src/branches/status/autoscalerDecisions.ts';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { decideFederatedHpas, newAutoscalerMemory } from '../../src/statuses/decideFederatedHpas.ts';
+import { makeConfigRepo } from '../helpers/fleet.ts';
+
+const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx}]}
+`;
+const fhpa = (min: number, max: number) => `apiVersion: autoscaling.karmada.io/v1alpha1
+kind: FederatedHPA
+metadata: {name: web, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: ${min}
+  maxReplicas: ${max}
+`;
+const cron = (schedule: string) => `apiVersion: autoscaling.karmada.io/v1alpha1
+kind: CronFederatedHPA
+metadata: {name: web-cron, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: autoscaling.karmada.io/v1alpha1, kind: FederatedHPA, name: web}
+  rules: [{name: day, schedule: "${schedule}", targetMinReplicas: 3}]
+`;
+const DECISION = parseAutoscalerDecision(`apiVersion: autoscaling.karmada.io/v1alpha1
+kind: FederatedHPA
+metadata: {namespace: default, name: web}
+scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+desiredReplicas: 4
+currentReplicas: 2
+reason: cpu resource utilization (percentage of request) above target
+ableToScale: SucceededRescale
+metrics: []
+lastScaleTime: "2026-01-01T00:00:00Z"
+`);
+const CRON_STATUS = parseCronAutoscaler(`apiVersion: autoscaling.karmada.io/v1alpha1
+kind: CronFederatedHPA
+metadata: {namespace: default, name: web-cron}
+scaleTargetRef: {apiVersion: autoscaling.karmada.io/v1alpha1, kind: FederatedHPA, name: web}
+executionHistories: []
+`);
+
+async function decide(files: Record<string, string | null>) {
+  const config = makeConfigRepo();
+  try {
+    const commit = config.commit({ 'templates/web.yaml': DEPLOYMENT, ...files });
+    const repo = await openRepo(config.dir);
+    return await decideFederatedHpas({
+      repo,
+      sourceCommit: commit,
+      renderedCommit: commit,
+      existing: new Map([[autoscalerPath('default', 'web'), DECISION]]),
+      existingCrons: new Map([[cronAutoscalerPath('default', 'web-cron'), CRON_STATUS]]),
+      clusters: new Map(),
+      ready: new Set(),
+      now: new Date('2026-01-01T00:01:00Z'),
+      memory: newAutoscalerMemory(),
+    });
+  } finally {
+    config.cleanup();
+  }
+}
+
+test('an invalid FederatedHPA and CronFederatedHPA keep their last decision and status', async () => {
+  const out = await decide({ 'templates/web-fhpa.yaml': fhpa(2, 1), 'templates/web-cron.yaml': cron('0 8 * *') });
+  assert.equal([...out.edits.keys()], []);
+  assert.equal(out.lines, []);
+});
+
+test('a FederatedHPA and CronFederatedHPA removed from Git lose their decision and status', async () => {
+  const out = await decide({});
+  assert.equal([...out.edits.entries()].sort(), [
+    ['autoscalers/default/web.yaml', null],
+    ['cronautoscalers/default/web-cron.yaml', null],
+  ]);
+});
+
+test.run();
