@@ -3,6 +3,7 @@
 // back with the same defaults as a Pod; SetDefaults_Pod's extras apply to Pods only.
 
 import { canonicalQuantity, canonicalResourceList } from './quantity.ts';
+import { VOLUME_SOURCES } from './volumeSources.ts';
 
 type Json = any;
 
@@ -62,39 +63,6 @@ function defaultContainer(c: Json): void {
   if (isObject(c.lifecycle)) for (const hook of ['postStart', 'preStop']) defaultHttpGet(c.lifecycle[hook]);
   for (const env of Array.isArray(c.env) ? c.env : []) defaultFieldRef(env?.valueFrom?.fieldRef);
 }
-
-const VOLUME_SOURCES = [
-  'hostPath',
-  'emptyDir',
-  'gcePersistentDisk',
-  'awsElasticBlockStore',
-  'gitRepo',
-  'secret',
-  'nfs',
-  'iscsi',
-  'glusterfs',
-  'persistentVolumeClaim',
-  'rbd',
-  'flexVolume',
-  'cinder',
-  'cephfs',
-  'flocker',
-  'downwardAPI',
-  'fc',
-  'azureFile',
-  'configMap',
-  'vsphereVolume',
-  'quobyte',
-  'azureDisk',
-  'photonPersistentDisk',
-  'projected',
-  'portworxVolume',
-  'scaleIO',
-  'storageos',
-  'csi',
-  'ephemeral',
-  'image',
-];
 
 /** 0644, the mode secret, configMap, downwardAPI and projected volumes default to. */
 const DEFAULT_MODE = 420;

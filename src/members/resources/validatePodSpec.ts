@@ -1,3 +1,4 @@
+import { VOLUME_SOURCES } from './volumeSources.ts';
 import type { FieldError } from '../ApiError.ts';
 import { parseQuantity, quantityMilliValue } from '../../quantities/parseQuantity.ts';
 import {
@@ -20,38 +21,6 @@ import {
 
 type Json = any;
 
-const VOLUME_SOURCES = [
-  'hostPath',
-  'emptyDir',
-  'gcePersistentDisk',
-  'awsElasticBlockStore',
-  'gitRepo',
-  'secret',
-  'nfs',
-  'iscsi',
-  'glusterfs',
-  'persistentVolumeClaim',
-  'rbd',
-  'flexVolume',
-  'cinder',
-  'cephfs',
-  'flocker',
-  'downwardAPI',
-  'fc',
-  'azureFile',
-  'configMap',
-  'vsphereVolume',
-  'quobyte',
-  'azureDisk',
-  'photonPersistentDisk',
-  'projected',
-  'portworxVolume',
-  'scaleIO',
-  'storageos',
-  'csi',
-  'ephemeral',
-  'image',
-];
 const ENV_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'];
 const ENV_FIELD_PATHS = [
   'metadata.annotations',
