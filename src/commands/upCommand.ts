@@ -43,6 +43,9 @@ export async function upCommand(opts: UpOptions): Promise<number> {
   const say = (s: string) => opts.err(`${elapsed()}${text ? `✓ ${s}` : s}\n`);
   const members: Member[] = [];
   const closers: (() => Promise<void> | void)[] = [];
+  let stopping = false;
+  const bare = path.join(dir, 'repo.git');
+  const work = path.join(dir, 'work');
   try {
     for (const m of MEMBERS) {
       members.push(await startMember({ name: m.name, dataDir: path.join(dir, 'members', m.name), readyDelayMs: 300 }));
@@ -58,8 +61,6 @@ export async function upCommand(opts: UpOptions): Promise<number> {
     const targets = await connectKubeconfig(kubeconfig);
     closers.push(() => Promise.all([...targets.values()].map((t) => t.close())).then(() => undefined));
 
-    const bare = path.join(dir, 'repo.git');
-    const work = path.join(dir, 'work');
     const fresh = !existsSync(bare);
     if (fresh) {
       git(dir, 'init', '-q', '--bare', '-b', 'main', bare);
@@ -128,6 +129,11 @@ export async function upCommand(opts: UpOptions): Promise<number> {
     const ready = await waitForNginx(targets, kick, 30_000);
     const { rows, pods } = await describeFleet(targets, started);
     opts.out(`\n${rows}\n\n${ready.summary}\n\n${pods}\n`);
+    if (opts.exit) {
+      // Nothing printed here points at a process about to stop: only what was checked and how to start it for real.
+      opts.out(`\n${exitSummary(ready.ok, dir, bare, work)}\n`);
+      return ready.ok ? 0 : 1;
+    }
     // Above the block, not in it: every "Try next" line is a command to paste.
     opts.out(`
 Dashboard: ${reconciler.url}/ui/
@@ -142,14 +148,52 @@ Try next:
   curl -s ${reconciler.url}/metrics | grep -E '^(cluster_ready_state|flotilla_reconcile_passes_total)'
   cat ${path.join(work, 'examples', 'README.md')}      # more: a Service exported across members, a FederatedHPA
 `);
-    if (opts.exit) return ready.ok ? 0 : 1;
     opts.out('Flotilla is running; Ctrl-C stops everything it started.\n');
     await opts.stopSignal;
+    stopping = true;
     return 0;
   } finally {
     for (const close of closers.reverse()) await close();
     await Promise.all(members.map((m) => m.stop()));
+    if (stopping) {
+      // The answer to Ctrl-C, after everything has stopped: a person reads it on stdout (where "Ctrl-C stops
+      // everything" was said), a log collector reads the same as the last JSON line.
+      const stopped = stoppedSummary(dir, bare, work);
+      if (!text) opts.err(`${elapsed()}${JSON.stringify(stopped.entry)}\n`);
+      opts.out(`${stopped.line}\n`);
+    }
   }
+}
+
+const STARTED = "the reconciler, member3's agent and members member1, member2, member3";
+
+/** What `up --exit` did, and how to keep it running. Pure. */
+export function exitSummary(ok: boolean, dir: string, bare: string, work: string): string {
+  return [
+    `${ok ? 'Checked' : 'Tried'} the demo and stopped what it started (${STARTED}).`,
+    `Kept: the config repo ${bare}, its clone ${work}, the members' state under ${path.join(dir, 'members')}.`,
+    `Start it for real (the dashboard, kubectl and git push then work): ${restartCommand(dir)}`,
+  ].join('\n');
+}
+
+/** The last line of `up` after Ctrl-C, as text and as a log entry. Pure. */
+export function stoppedSummary(dir: string, bare: string, work: string) {
+  return {
+    line: `Stopped ${STARTED}. The config repo ${bare} and its clone ${work} are kept; start again: ${restartCommand(dir)}`,
+    entry: {
+      step: 'up-stopped',
+      stopped: ['reconciler', 'agent member3', 'member1', 'member2', 'member3'],
+      repo: bare,
+      clone: work,
+      restart: restartCommand(dir),
+    },
+  };
+}
+
+function restartCommand(dir: string): string {
+  // Pasted into a shell: a path with spaces or quotes stays one argument.
+  const arg = /^[\w./-]+$/.test(dir) ? dir : `'${dir.replaceAll("'", "'\\''")}'`;
+  return `flotilla up --dir ${arg}`;
 }
 
 function git(cwd: string, ...args: string[]): string {
