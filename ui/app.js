@@ -192,13 +192,22 @@ function cellOf(item, cluster) {
   return { counts, health, tone, message: agg?.message ?? '' };
 }
 
-function SortHeader({ label, field, query, setQuery }) {
+function sortState(query, field) {
   const active = (query.sort ?? 'namespace') === field;
   const desc = active && query.order === 'desc';
-  return html`<th scope="col" aria-sort=${active ? (desc ? 'descending' : 'ascending') : 'none'}>
-    <button type="button" class="sort" onClick=${() => setQuery({ ...query, sort: field, order: active && !desc ? 'desc' : '', offset: '' })}>
-      ${label} <span aria-hidden="true">${active ? (desc ? '▼' : '▲') : '↕'}</span>
-    </button>
+  return { active, desc, ariaSort: active ? (desc ? 'descending' : 'ascending') : 'none' };
+}
+
+function SortButton({ label, field, query, setQuery }) {
+  const { active, desc } = sortState(query, field);
+  return html`<button type="button" class="sort" onClick=${() => setQuery({ ...query, sort: field, order: active && !desc ? 'desc' : '', offset: '' })}>
+    ${label} <span aria-hidden="true">${active ? (desc ? '▼' : '▲') : '↕'}</span>
+  </button>`;
+}
+
+function SortHeader({ label, field, query, setQuery, className }) {
+  return html`<th scope="col" class=${className} aria-sort=${sortState(query, field).ariaSort}>
+    <${SortButton} label=${label} field=${field} query=${query} setQuery=${setQuery} />
   </th>`;
 }
 
@@ -251,9 +260,15 @@ function Matrix({ workloads, query, setQuery }) {
     <${Scroll} label="Workloads by cluster">
       <table class="matrix">
         <thead><tr>
-          <${SortHeader} label="Name" field="name" query=${query} setQuery=${setQuery} />
-          <${SortHeader} label="Namespace" field="namespace" query=${query} setQuery=${setQuery} />
-          <${SortHeader} label="Kind" field="kind" query=${query} setQuery=${setQuery} />
+          <th scope="col" class="name" aria-sort=${sortState(query, 'name').ariaSort}>
+            <${SortButton} label="Name" field="name" query=${query} setQuery=${setQuery} />
+            <span class="narrow-only">
+              <${SortButton} label="Namespace" field="namespace" query=${query} setQuery=${setQuery} />
+              <${SortButton} label="Kind" field="kind" query=${query} setQuery=${setQuery} />
+            </span>
+          </th>
+          <${SortHeader} label="Namespace" field="namespace" query=${query} setQuery=${setQuery} className="wide-only" />
+          <${SortHeader} label="Kind" field="kind" query=${query} setQuery=${setQuery} className="wide-only" />
           <th scope="col">Ready</th>
           ${columns.map((c) => html`<th scope="col" key=${c}>${c}</th>`)}
         </tr></thead>
@@ -262,9 +277,12 @@ function Matrix({ workloads, query, setQuery }) {
             const ref = parseKey(item.key);
             const readyAt = item.columns.headers.indexOf('READY');
             return html`<tr key=${item.key}>
-              <th scope="row"><a href=${objectLink(item.key)}>${ref.name}</a></th>
-              <td>${ref.namespace}</td>
-              <td>${ref.kind}</td>
+              <th scope="row" class="name">
+                <a href=${objectLink(item.key)}>${ref.name}</a>
+                <span class="where">${ref.namespace ? `${ref.namespace} · ${ref.kind}` : ref.kind}</span>
+              </th>
+              <td class="wide-only">${ref.namespace}</td>
+              <td class="wide-only">${ref.kind}</td>
               <td class="ready">${readyAt >= 0 ? item.columns.cells[readyAt] : '—'}</td>
               ${columns.map((c) => {
                 // One text node per cell: a page is 50 rows × up to 100 clusters, and every extra element costs.
