@@ -43,13 +43,26 @@ export async function upCommand(opts: UpOptions): Promise<number> {
   const say = (s: string) => opts.err(`${elapsed()}${text ? `✓ ${s}` : s}\n`);
   const members: Member[] = [];
   const closers: (() => Promise<void> | void)[] = [];
-  let stopping = false;
+  // What has started, for the line that says what Ctrl-C stopped; `stopping` once it was asked for.
+  const running: Running = { members: [], agent: false, reconciler: false };
+  let stopping: 'running' | 'starting' | undefined;
+  let stopRequested = false;
+  void opts.stopSignal.then(() => {
+    stopRequested = true;
+  });
+  // Ctrl-C while the demo starts (up to half a minute) stops it there instead of after the "Try next" lines.
+  const interrupted = () => {
+    if (stopRequested) stopping = 'starting';
+    return stopRequested;
+  };
   const bare = path.join(dir, 'repo.git');
   const work = path.join(dir, 'work');
   try {
     for (const m of MEMBERS) {
       members.push(await startMember({ name: m.name, dataDir: path.join(dir, 'members', m.name), readyDelayMs: 300 }));
+      running.members.push(m.name);
       say(`${text ? '' : 'member '}${m.name} (${m.mode}) serving at ${members[members.length - 1]!.url}`);
+      if (interrupted()) return INTERRUPTED;
     }
     const kubeconfig = path.join(dir, 'members.config');
     writeKubeconfig(kubeconfig, members);
@@ -86,6 +99,7 @@ export async function upCommand(opts: UpOptions): Promise<number> {
       log: (e) => log({ agent: 'member3', ...e }),
     });
     closers.push(() => agent.stop());
+    running.agent = true;
     // The reconciler `flotilla run` is, on the bare repo: Push members come from the Cluster registrations in Git
     // (kubeconfigRef members.config, resolved against the credentials folder).
     let dashboard: Dashboard | undefined;
@@ -101,6 +115,7 @@ export async function upCommand(opts: UpOptions): Promise<number> {
       },
     });
     closers.push(() => reconciler.stop());
+    running.reconciler = true;
     dashboard = await createDashboard({ gitdir: reconciler.repo.gitdir, log });
     closers.push(() => dashboard?.close());
     const kick = () => reconciler.kick('demo');
@@ -125,8 +140,10 @@ export async function upCommand(opts: UpOptions): Promise<number> {
       git(work, 'push', '-q', 'origin', 'main');
       say('pushed the nginx Deployment and its PropagationPolicy');
     }
+    if (interrupted()) return INTERRUPTED;
     await kick();
-    const ready = await waitForNginx(targets, kick, 30_000);
+    const ready = await waitForNginx(targets, kick, 30_000, () => stopRequested);
+    if (interrupted()) return INTERRUPTED;
     const { rows, pods } = await describeFleet(targets, started);
     opts.out(`\n${rows}\n\n${ready.summary}\n\n${pods}\n`);
     if (opts.exit) {
@@ -150,7 +167,7 @@ Try next:
 `);
     opts.out('Flotilla is running; Ctrl-C stops everything it started.\n');
     await opts.stopSignal;
-    stopping = true;
+    stopping = 'running';
     return 0;
   } finally {
     for (const close of closers.reverse()) await close();
@@ -158,34 +175,74 @@ Try next:
     if (stopping) {
       // The answer to Ctrl-C, after everything has stopped: a person reads it on stdout (where "Ctrl-C stops
       // everything" was said), a log collector reads the same as the last JSON line.
-      const stopped = stoppedSummary(dir, bare, work);
+      const stopped = stoppedSummary(
+        running,
+        stopping === 'starting',
+        dir,
+        existsSync(bare) ? { bare, work } : undefined,
+      );
       if (!text) opts.err(`${elapsed()}${JSON.stringify(stopped.entry)}\n`);
       opts.out(`${stopped.line}\n`);
     }
   }
 }
 
-const STARTED = "the reconciler, member3's agent and members member1, member2, member3";
+/** The exit code of a start cut short by Ctrl-C, as a shell reports a command SIGINT ended (128 + 2). */
+const INTERRUPTED = 130;
+
+interface Running {
+  members: string[];
+  agent: boolean;
+  reconciler: boolean;
+}
+
+const ALL: Running = { members: MEMBERS.map((m) => m.name), agent: true, reconciler: true };
+
+function describeRunning(r: Running): string {
+  const parts = [
+    ...(r.reconciler ? ['the reconciler'] : []),
+    ...(r.agent ? ["member3's agent"] : []),
+    ...(r.members.length ? [`member${r.members.length === 1 ? '' : 's'} ${r.members.join(', ')}`] : []),
+  ];
+  if (parts.length === 0) return 'nothing (nothing had started yet)';
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
 
 /** What `up --exit` did, and how to keep it running. Pure. */
 export function exitSummary(ok: boolean, dir: string, bare: string, work: string): string {
   return [
-    `${ok ? 'Checked' : 'Tried'} the demo and stopped what it started (${STARTED}).`,
+    `${ok ? 'Checked' : 'Tried'} the demo and stopped what it started (${describeRunning(ALL)}).`,
     `Kept: the config repo ${bare}, its clone ${work}, the members' state under ${path.join(dir, 'members')}.`,
     `Start it for real (the dashboard, kubectl and git push then work): ${restartCommand(dir)}`,
   ].join('\n');
 }
 
-/** The last line of `up` after Ctrl-C, as text and as a log entry. Pure. */
-export function stoppedSummary(dir: string, bare: string, work: string) {
+/**
+ * The last line of `up` after Ctrl-C, as text and as a log entry: what stopped (all of it, or what had started when
+ * Ctrl-C came during the start), what is kept, how to start again. Pure.
+ */
+export function stoppedSummary(
+  running: Running,
+  duringStart: boolean,
+  dir: string,
+  kept: { bare: string; work: string } | undefined,
+) {
+  const restart = restartCommand(dir);
+  const what = `${duringStart ? 'Interrupted while starting: stopped' : 'Stopped'} ${describeRunning(running)}.`;
   return {
-    line: `Stopped ${STARTED}. The config repo ${bare} and its clone ${work} are kept; start again: ${restartCommand(dir)}`,
+    line: kept
+      ? `${what} The config repo ${kept.bare} and its clone ${kept.work} are kept; start again: ${restart}`
+      : `${what} Start again: ${restart}`,
     entry: {
       step: 'up-stopped',
-      stopped: ['reconciler', 'agent member3', 'member1', 'member2', 'member3'],
-      repo: bare,
-      clone: work,
-      restart: restartCommand(dir),
+      ...(duringStart ? { interrupted: 'starting' } : {}),
+      stopped: [
+        ...(running.reconciler ? ['reconciler'] : []),
+        ...(running.agent ? ['agent member3'] : []),
+        ...running.members,
+      ],
+      ...(kept ? { repo: kept.bare, clone: kept.work } : {}),
+      restart,
     },
   };
 }
@@ -208,9 +265,15 @@ function gitConfigured(cwd: string, key: string): boolean {
   }
 }
 
-async function waitForNginx(targets: ReadonlyMap<string, KubeTarget>, kick: () => Promise<void>, timeoutMs: number) {
+async function waitForNginx(
+  targets: ReadonlyMap<string, KubeTarget>,
+  kick: () => Promise<void>,
+  timeoutMs: number,
+  stopRequested: () => boolean,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    if (stopRequested()) return { ok: false, summary: '' };
     let ready = 0;
     let desired = 0;
     const per: string[] = [];

@@ -130,4 +130,47 @@ for (const format of ['json', 'text'] as const) {
   });
 }
 
+test('Ctrl-C while flotilla up is starting stops it there: no "Try next" lines, a last line saying what had started and stopped, exit 130', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'flotilla-up-early-'));
+  try {
+    const child = spawn(process.execPath, [BIN, 'up', '--dir', dir, '--log-format', 'json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    const firstMember = new Promise<void>((resolve) => {
+      child.stderr.on('data', (c) => {
+        err += c;
+        if (err.includes('member member1 (Push) serving at')) resolve();
+      });
+    });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await Promise.race([firstMember, closed]);
+    child.kill('SIGINT');
+    assert.is(await closed, 130, `${out}\n${err}`);
+    assert.not.match(out, /Dashboard:|Try next:|Flotilla is running/);
+    const last = out.trimEnd().split('\n').at(-1)!;
+    assert.match(
+      last,
+      /^Interrupted while starting: stopped (the reconciler, member3's agent and )?members? member1(, member2)?(, member3)?\. /,
+    );
+    assert.ok(last.endsWith(`start again: flotilla up --dir ${dir}`), last);
+    const entry = JSON.parse(
+      err
+        .trimEnd()
+        .split('\n')
+        .at(-1)!
+        .replace(/^\[\d+\.\ds\] /, ''),
+    ) as Record<string, unknown>;
+    assert.is(entry.step, 'up-stopped');
+    assert.is(entry.interrupted, 'starting');
+    assert.ok((entry.stopped as string[]).includes('member1'), err);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test.run();
