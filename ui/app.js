@@ -134,7 +134,7 @@ function conditionOf(cluster, type) {
 function ClustersTable({ clusters, applied, heartbeats }) {
   return html`<${Scroll} label="Clusters">
     <table class="clusters">
-      <caption>Clusters</caption>
+      <caption><span>Clusters</span></caption>
       <thead><tr>
         <th scope="col">Name</th><th scope="col">Ready</th><th scope="col">Version</th><th scope="col">Mode</th>
         <th scope="col">Taints</th><th scope="col">Capacity</th><th scope="col">Applied</th><th scope="col">Ready since</th><th scope="col">Last heartbeat</th>

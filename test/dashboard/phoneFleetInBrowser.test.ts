@@ -30,7 +30,7 @@ const SERVICE =
 const EVERYWHERE =
   'apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata:\n  name: everywhere\nspec:\n  resourceSelectors:\n    - apiVersion: apps/v1\n      kind: Deployment\n    - apiVersion: v1\n      kind: Service\n  placement:\n    replicaScheduling:\n      replicaSchedulingType: Duplicated\n';
 
-test('at 390 px each workload row shows its name, namespace and kind and its first cluster cell; only the matrix scrolls sideways', async () => {
+test('at 390 px each workload row shows its name, namespace and kind and its first cluster cell; only the tables scroll sideways, their names kept in view', async () => {
   repo = makeTempRepo();
   writeWorkTree(repo, {
     ...Object.fromEntries(CLUSTERS.map((c) => [`clusters/${c}.yaml`, clusterYaml(c)])),
@@ -89,6 +89,14 @@ test('at 390 px each workload row shows its name, namespace and kind and its fir
   const scrolledName = (await rows.nth(1).getByRole('rowheader').boundingBox())!;
   assert.ok(Math.abs(scrolledName.x - regionBox.x) <= 2, `the name column stays at the left edge: ${scrolledName.x}`);
   within(await rows.nth(1).locator('td.cell').last().boundingBox(), "row 2's member5 cell, scrolled to");
+  // The clusters table above keeps its names in view the same way.
+  const clusters = page.getByRole('region', { name: 'Clusters', exact: true });
+  await clusters.evaluate((el) => {
+    el.scrollLeft = el.scrollWidth;
+  });
+  const clustersBox = (await clusters.boundingBox())!;
+  const member1 = (await clusters.getByRole('rowheader', { name: 'member1' }).boundingBox())!;
+  assert.ok(Math.abs(member1.x - clustersBox.x) <= 2, `the cluster names stay at the left edge: ${member1.x}`);
   await browser.screenshot('phone-fleet-scrolled');
   // Namespace and kind sort from the name column's header, their own columns being hidden.
   const kind = matrix.getByRole('columnheader').first().getByRole('button', { name: /^Kind/ });
