@@ -108,6 +108,16 @@ test('at 390 px each workload row shows its name, namespace and kind and its fir
     null,
     WAIT,
   );
+  // The object view of the long name keeps to the screen too: its rendered paths break, its tables scroll.
+  await matrix.getByRole('link', { name: 'payments-gateway-reconciliation-worker' }).click();
+  await page.getByText('Rendered manifest').first().waitFor(WAIT);
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+    'the object view fits 390 px',
+  );
+  await browser.screenshot('phone-object');
+  await page.goBack();
+  await rows.nth(3).waitFor(WAIT);
   // At 1280 px the same page has its Namespace and Kind columns back and nothing under the names.
   await page.setViewportSize({ width: 1280, height: 900 });
   assert.ok(await matrix.getByRole('columnheader', { name: /^Namespace/ }).isVisible());
