@@ -198,10 +198,12 @@ function sortState(query, field) {
   return { active, desc, ariaSort: active ? (desc ? 'descending' : 'ascending') : 'none' };
 }
 
-function SortButton({ label, field, query, setQuery }) {
+function SortButton({ label, field, query, setQuery, announce }) {
   const { active, desc } = sortState(query, field);
+  // Under the Name header (a phone) no column's aria-sort tells a screen reader the order: the button says it.
+  const said = announce && active ? html`<span class="sr-only">, sorted ${desc ? 'descending' : 'ascending'}</span>` : null;
   return html`<button type="button" class="sort" onClick=${() => setQuery({ ...query, sort: field, order: active && !desc ? 'desc' : '', offset: '' })}>
-    ${label} <span aria-hidden="true">${active ? (desc ? '▼' : '▲') : '↕'}</span>
+    ${label} <span aria-hidden="true">${active ? (desc ? '▼' : '▲') : '↕'}</span>${said}
   </button>`;
 }
 
@@ -263,8 +265,8 @@ function Matrix({ workloads, query, setQuery }) {
           <th scope="col" class="name" aria-sort=${sortState(query, 'name').ariaSort}>
             <${SortButton} label="Name" field="name" query=${query} setQuery=${setQuery} />
             <span class="narrow-only">
-              <${SortButton} label="Namespace" field="namespace" query=${query} setQuery=${setQuery} />
-              <${SortButton} label="Kind" field="kind" query=${query} setQuery=${setQuery} />
+              <${SortButton} label="Namespace" field="namespace" query=${query} setQuery=${setQuery} announce />
+              <${SortButton} label="Kind" field="kind" query=${query} setQuery=${setQuery} announce />
             </span>
           </th>
           <${SortHeader} label="Namespace" field="namespace" query=${query} setQuery=${setQuery} className="wide-only" />

@@ -102,7 +102,9 @@ test('at 390 px each workload row shows its name, namespace and kind and its fir
   const kind = matrix.getByRole('columnheader').first().getByRole('button', { name: /^Kind/ });
   within(await kind.boundingBox(), 'the Kind sort button');
   await kind.click();
+  await matrix.getByRole('button', { name: /^Kind\s*, sorted ascending$/ }).waitFor(WAIT);
   await kind.click();
+  await matrix.getByRole('button', { name: /^Kind\s*, sorted descending$/ }).waitFor(WAIT);
   await page.waitForFunction(
     () => document.querySelector('table.matrix tbody tr .where')?.textContent?.trim() === 'shop · Service',
     null,
