@@ -134,7 +134,7 @@ function conditionOf(cluster, type) {
 function ClustersTable({ clusters, applied, heartbeats }) {
   return html`<${Scroll} label="Clusters">
     <table class="clusters">
-      <caption>Clusters</caption>
+      <caption><span>Clusters</span></caption>
       <thead><tr>
         <th scope="col">Name</th><th scope="col">Ready</th><th scope="col">Version</th><th scope="col">Mode</th>
         <th scope="col">Taints</th><th scope="col">Capacity</th><th scope="col">Applied</th><th scope="col">Ready since</th><th scope="col">Last heartbeat</th>
@@ -192,13 +192,24 @@ function cellOf(item, cluster) {
   return { counts, health, tone, message: agg?.message ?? '' };
 }
 
-function SortHeader({ label, field, query, setQuery }) {
+function sortState(query, field) {
   const active = (query.sort ?? 'namespace') === field;
   const desc = active && query.order === 'desc';
-  return html`<th scope="col" aria-sort=${active ? (desc ? 'descending' : 'ascending') : 'none'}>
-    <button type="button" class="sort" onClick=${() => setQuery({ ...query, sort: field, order: active && !desc ? 'desc' : '', offset: '' })}>
-      ${label} <span aria-hidden="true">${active ? (desc ? '▼' : '▲') : '↕'}</span>
-    </button>
+  return { active, desc, ariaSort: active ? (desc ? 'descending' : 'ascending') : 'none' };
+}
+
+function SortButton({ label, field, query, setQuery, announce }) {
+  const { active, desc } = sortState(query, field);
+  // Under the Name header (a phone) no column's aria-sort tells a screen reader the order: the button says it.
+  const said = announce && active ? html`<span class="sr-only">, sorted ${desc ? 'descending' : 'ascending'}</span>` : null;
+  return html`<button type="button" class="sort" onClick=${() => setQuery({ ...query, sort: field, order: active && !desc ? 'desc' : '', offset: '' })}>
+    ${label} <span aria-hidden="true">${active ? (desc ? '▼' : '▲') : '↕'}</span>${said}
+  </button>`;
+}
+
+function SortHeader({ label, field, query, setQuery, className }) {
+  return html`<th scope="col" class=${className} aria-sort=${sortState(query, field).ariaSort}>
+    <${SortButton} label=${label} field=${field} query=${query} setQuery=${setQuery} />
   </th>`;
 }
 
@@ -251,9 +262,15 @@ function Matrix({ workloads, query, setQuery }) {
     <${Scroll} label="Workloads by cluster">
       <table class="matrix">
         <thead><tr>
-          <${SortHeader} label="Name" field="name" query=${query} setQuery=${setQuery} />
-          <${SortHeader} label="Namespace" field="namespace" query=${query} setQuery=${setQuery} />
-          <${SortHeader} label="Kind" field="kind" query=${query} setQuery=${setQuery} />
+          <th scope="col" class="name" aria-sort=${sortState(query, 'name').ariaSort}>
+            <${SortButton} label="Name" field="name" query=${query} setQuery=${setQuery} />
+            <span class="narrow-only">
+              <${SortButton} label="Namespace" field="namespace" query=${query} setQuery=${setQuery} announce />
+              <${SortButton} label="Kind" field="kind" query=${query} setQuery=${setQuery} announce />
+            </span>
+          </th>
+          <${SortHeader} label="Namespace" field="namespace" query=${query} setQuery=${setQuery} className="wide-only" />
+          <${SortHeader} label="Kind" field="kind" query=${query} setQuery=${setQuery} className="wide-only" />
           <th scope="col">Ready</th>
           ${columns.map((c) => html`<th scope="col" key=${c}>${c}</th>`)}
         </tr></thead>
@@ -262,9 +279,12 @@ function Matrix({ workloads, query, setQuery }) {
             const ref = parseKey(item.key);
             const readyAt = item.columns.headers.indexOf('READY');
             return html`<tr key=${item.key}>
-              <th scope="row"><a href=${objectLink(item.key)}>${ref.name}</a></th>
-              <td>${ref.namespace}</td>
-              <td>${ref.kind}</td>
+              <th scope="row" class="name">
+                <a href=${objectLink(item.key)}>${ref.name}</a>
+                <span class="where">${ref.namespace ? `${ref.namespace} · ${ref.kind}` : ref.kind}</span>
+              </th>
+              <td class="wide-only">${ref.namespace}</td>
+              <td class="wide-only">${ref.kind}</td>
               <td class="ready">${readyAt >= 0 ? item.columns.cells[readyAt] : '—'}</td>
               ${item.controlPlane
                 ? html`<td class="cell control-plane" colspan=${columns.length}>${item.controlPlane}</td>`

@@ -67,5 +67,7 @@ export async function uiCommand(opts: UiOptions): Promise<number> {
   opts.err('flotilla ui: read-only; Ctrl-C stops\n');
   await opts.stopSignal;
   await served.close();
+  // The answer to Ctrl-C: nothing serves that address any more, and the repo was only read.
+  opts.err(`flotilla ui: stopped serving ${served.url}/ui/; ${opts.repo} was only read, nothing in it changed\n`);
   return 0;
 }

@@ -43,10 +43,26 @@ export async function upCommand(opts: UpOptions): Promise<number> {
   const say = (s: string) => opts.err(`${elapsed()}${text ? `✓ ${s}` : s}\n`);
   const members: Member[] = [];
   const closers: (() => Promise<void> | void)[] = [];
+  // What has started, for the line that says what Ctrl-C stopped; `stopping` once it was asked for.
+  const running: Running = { members: [], agent: false, reconciler: false };
+  let stopping: 'running' | 'starting' | undefined;
+  let stopRequested = false;
+  void opts.stopSignal.then(() => {
+    stopRequested = true;
+  });
+  // Ctrl-C while the demo starts (up to half a minute) stops it there instead of after the "Try next" lines.
+  const interrupted = () => {
+    if (stopRequested) stopping = 'starting';
+    return stopRequested;
+  };
+  const bare = path.join(dir, 'repo.git');
+  const work = path.join(dir, 'work');
   try {
     for (const m of MEMBERS) {
       members.push(await startMember({ name: m.name, dataDir: path.join(dir, 'members', m.name), readyDelayMs: 300 }));
+      running.members.push(m.name);
       say(`${text ? '' : 'member '}${m.name} (${m.mode}) serving at ${members[members.length - 1]!.url}`);
+      if (interrupted()) return INTERRUPTED;
     }
     const kubeconfig = path.join(dir, 'members.config');
     writeKubeconfig(kubeconfig, members);
@@ -58,8 +74,6 @@ export async function upCommand(opts: UpOptions): Promise<number> {
     const targets = await connectKubeconfig(kubeconfig);
     closers.push(() => Promise.all([...targets.values()].map((t) => t.close())).then(() => undefined));
 
-    const bare = path.join(dir, 'repo.git');
-    const work = path.join(dir, 'work');
     const fresh = !existsSync(bare);
     if (fresh) {
       git(dir, 'init', '-q', '--bare', '-b', 'main', bare);
@@ -85,6 +99,7 @@ export async function upCommand(opts: UpOptions): Promise<number> {
       log: (e) => log({ agent: 'member3', ...e }),
     });
     closers.push(() => agent.stop());
+    running.agent = true;
     // The reconciler `flotilla run` is, on the bare repo: Push members come from the Cluster registrations in Git
     // (kubeconfigRef members.config, resolved against the credentials folder).
     let dashboard: Dashboard | undefined;
@@ -100,6 +115,7 @@ export async function upCommand(opts: UpOptions): Promise<number> {
       },
     });
     closers.push(() => reconciler.stop());
+    running.reconciler = true;
     dashboard = await createDashboard({ gitdir: reconciler.repo.gitdir, log });
     closers.push(() => dashboard?.close());
     const kick = () => reconciler.kick('demo');
@@ -124,10 +140,17 @@ export async function upCommand(opts: UpOptions): Promise<number> {
       git(work, 'push', '-q', 'origin', 'main');
       say('pushed the nginx Deployment and its PropagationPolicy');
     }
+    if (interrupted()) return INTERRUPTED;
     await kick();
-    const ready = await waitForNginx(targets, kick, 30_000);
+    const ready = await waitForNginx(targets, kick, 30_000, () => stopRequested);
+    if (interrupted()) return INTERRUPTED;
     const { rows, pods } = await describeFleet(targets, started);
     opts.out(`\n${rows}\n\n${ready.summary}\n\n${pods}\n`);
+    if (opts.exit) {
+      // Nothing printed here points at a process about to stop: only what was checked and how to start it for real.
+      opts.out(`\n${exitSummary(ready.ok, dir, bare, work)}\n`);
+      return ready.ok ? 0 : 1;
+    }
     // Above the block, not in it: every "Try next" line is a command to paste.
     opts.out(`
 Dashboard: ${reconciler.url}/ui/
@@ -142,14 +165,92 @@ Try next:
   curl -s ${reconciler.url}/metrics | grep -E '^(cluster_ready_state|flotilla_reconcile_passes_total)'
   cat ${path.join(work, 'examples', 'README.md')}      # more: a Service exported across members, a FederatedHPA
 `);
-    if (opts.exit) return ready.ok ? 0 : 1;
     opts.out('Flotilla is running; Ctrl-C stops everything it started.\n');
     await opts.stopSignal;
+    stopping = 'running';
     return 0;
   } finally {
     for (const close of closers.reverse()) await close();
     await Promise.all(members.map((m) => m.stop()));
+    if (stopping) {
+      // The answer to Ctrl-C, after everything has stopped: a person reads it on stdout (where "Ctrl-C stops
+      // everything" was said), a log collector reads the same as the last JSON line.
+      const stopped = stoppedSummary(
+        running,
+        stopping === 'starting',
+        dir,
+        existsSync(bare) ? { bare, work } : undefined,
+      );
+      if (!text) opts.err(`${elapsed()}${JSON.stringify(stopped.entry)}\n`);
+      opts.out(`${stopped.line}\n`);
+    }
   }
+}
+
+/** The exit code of a start cut short by Ctrl-C, as a shell reports a command SIGINT ended (128 + 2). */
+const INTERRUPTED = 130;
+
+interface Running {
+  members: string[];
+  agent: boolean;
+  reconciler: boolean;
+}
+
+const ALL: Running = { members: MEMBERS.map((m) => m.name), agent: true, reconciler: true };
+
+function describeRunning(r: Running): string {
+  const parts = [
+    ...(r.reconciler ? ['the reconciler'] : []),
+    ...(r.agent ? ["member3's agent"] : []),
+    ...(r.members.length ? [`member${r.members.length === 1 ? '' : 's'} ${r.members.join(', ')}`] : []),
+  ];
+  if (parts.length === 0) return 'nothing (nothing had started yet)';
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+/** What `up --exit` did, and how to keep it running. Pure. */
+export function exitSummary(ok: boolean, dir: string, bare: string, work: string): string {
+  return [
+    `${ok ? 'Checked' : 'Tried'} the demo and stopped what it started (${describeRunning(ALL)}).`,
+    `Kept: the config repo ${bare}, its clone ${work}, the members' state under ${path.join(dir, 'members')}.`,
+    `Start it for real (the dashboard, kubectl and git push then work): ${restartCommand(dir)}`,
+  ].join('\n');
+}
+
+/**
+ * The last line of `up` after Ctrl-C, as text and as a log entry: what stopped (all of it, or what had started when
+ * Ctrl-C came during the start), what is kept, how to start again. Pure.
+ */
+export function stoppedSummary(
+  running: Running,
+  duringStart: boolean,
+  dir: string,
+  kept: { bare: string; work: string } | undefined,
+) {
+  const restart = restartCommand(dir);
+  const what = `${duringStart ? 'Interrupted while starting: stopped' : 'Stopped'} ${describeRunning(running)}.`;
+  return {
+    line: kept
+      ? `${what} The config repo ${kept.bare} and its clone ${kept.work} are kept; start again: ${restart}`
+      : `${what} Start again: ${restart}`,
+    entry: {
+      step: 'up-stopped',
+      ...(duringStart ? { interrupted: 'starting' } : {}),
+      stopped: [
+        ...(running.reconciler ? ['reconciler'] : []),
+        ...(running.agent ? ['agent member3'] : []),
+        ...running.members,
+      ],
+      ...(kept ? { repo: kept.bare, clone: kept.work } : {}),
+      restart,
+    },
+  };
+}
+
+function restartCommand(dir: string): string {
+  // Pasted into a shell: a path with spaces or quotes stays one argument.
+  const arg = /^[\w./-]+$/.test(dir) ? dir : `'${dir.replaceAll("'", "'\\''")}'`;
+  return `flotilla up --dir ${arg}`;
 }
 
 function git(cwd: string, ...args: string[]): string {
@@ -164,9 +265,15 @@ function gitConfigured(cwd: string, key: string): boolean {
   }
 }
 
-async function waitForNginx(targets: ReadonlyMap<string, KubeTarget>, kick: () => Promise<void>, timeoutMs: number) {
+async function waitForNginx(
+  targets: ReadonlyMap<string, KubeTarget>,
+  kick: () => Promise<void>,
+  timeoutMs: number,
+  stopRequested: () => boolean,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    if (stopRequested()) return { ok: false, summary: '' };
     let ready = 0;
     let desired = 0;
     const per: string[] = [];

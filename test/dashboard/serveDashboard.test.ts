@@ -132,6 +132,32 @@ test('without a token only loopback Host names are served, so a page elsewhere c
   }
 });
 
+test('flotilla ui serves until Ctrl-C, then says it stopped and that the repo was only read', async () => {
+  let stop = () => {};
+  const out: string[] = [];
+  const err: string[] = [];
+  const run = uiCommand({
+    repo: repo.path,
+    sourceBranch: 'main',
+    listen: '127.0.0.1:0',
+    uiTokenEnv: undefined,
+    uiToken: undefined,
+    cwd: process.cwd(),
+    out: (s) => {
+      out.push(s);
+      if (s.startsWith('Dashboard: ')) stop();
+    },
+    err: (s) => err.push(s),
+    stopSignal: new Promise<void>((resolve) => {
+      stop = resolve;
+    }),
+  });
+  assert.is(await run, 0);
+  const url = /^Dashboard: (\S+)\n$/.exec(out[0] ?? '')?.[1];
+  assert.ok(url, out.join(''));
+  assert.is(err.at(-1), `flotilla ui: stopped serving ${url}; ${repo.path} was only read, nothing in it changed\n`);
+});
+
 test('flotilla ui refuses an address other machines reach without a token, and says what to do instead', async () => {
   const run = uiCommand({
     repo: repo.path,
