@@ -240,8 +240,9 @@ function scalingRules(issues: Issues, rules: unknown, path: Path) {
       'use Max, Min or Disabled',
     );
   const policies = Array.isArray(rules.policies) ? rules.policies : [];
-  // The API server defaults policies only when the whole rule set is absent; a rule set written without them is refused.
-  if (policies.length === 0)
+  // Karmada's mutating webhook (lifted.SetDefaultsFederatedHPA, copyHPAScalingRules) fills absent policies with the
+  // defaults before validation, so only a list written empty is refused.
+  if (present(rules.policies) && policies.length === 0)
     issues.required(
       [...path, 'policies'],
       'must specify at least one Policy',

@@ -80,6 +80,7 @@ test("Karmada's FederatedHPA rules: replicas bounds, scaleTargetRef, metric sour
     scaleUp:
       stabilizationWindowSeconds: 3601
       selectPolicy: Sometimes
+      policies: []
     scaleDown:
       policies: [{type: Replicas, value: 0, periodSeconds: 1801}]
 `),
@@ -98,10 +99,10 @@ test("Karmada's FederatedHPA rules: replicas bounds, scaleTargetRef, metric sour
       '15 spec.metrics[3].pods: Forbidden: must populate the given metric source only',
       '19 spec.behavior.scaleUp.stabilizationWindowSeconds is 3601: must be less than or equal to 3600',
       '20 spec.behavior.scaleUp.selectPolicy is "Sometimes": supported values: "Disabled", "Max", "Min"',
-      '19 spec.behavior.scaleUp.policies is required: must specify at least one Policy',
-      '22 spec.behavior.scaleDown.policies[0].type is "Replicas": supported values: "Percent", "Pods"',
-      '22 spec.behavior.scaleDown.policies[0].value is 0: must be greater than zero',
-      '22 spec.behavior.scaleDown.policies[0].periodSeconds is 1801: must be less than or equal to 1800',
+      '21 spec.behavior.scaleUp.policies is required: must specify at least one Policy',
+      '23 spec.behavior.scaleDown.policies[0].type is "Replicas": supported values: "Percent", "Pods"',
+      '23 spec.behavior.scaleDown.policies[0].value is 0: must be greater than zero',
+      '23 spec.behavior.scaleDown.policies[0].periodSeconds is 1801: must be less than or equal to 1800',
     ],
   );
   assert.ok(out.problems.every((p) => p.fix.length > 0 && p.file === 'templates/hpa.yaml'));
@@ -182,6 +183,16 @@ ${cron(`  scaleTargetRef: {apiVersion: autoscaling.karmada.io/v1alpha1, kind: Ho
     out.broken.map((r) => r.name),
     ['web-cron', 'web-cron2', 'web-cron3'],
   );
+});
+
+test("behavior rules without policies take the defaults, as Karmada's mutating webhook fills them before validating", () => {
+  const out = classify(
+    fhpa(`  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 1
+  behavior: {scaleDown: {stabilizationWindowSeconds: 10}, scaleUp: {selectPolicy: Max}}
+`),
+  );
+  assert.equal(out.problems, []);
 });
 
 test.run();
