@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { clusterCommand } from '../../src/commands/clusterCommand.ts';
 import { describeCommand } from '../../src/commands/describeCommand.ts';
 import type { TempRepo } from '../commits/helpers/tempRepo.ts';
-import { makeFleetRepo } from './helpers/fleetRepo.ts';
+import { makeFleetRepo, runReadCommand } from './helpers/fleetRepo.ts';
 
 let repo: TempRepo;
 const NOW = new Date((1_700_000_100 + 3600) * 1000);
@@ -24,20 +24,7 @@ test.before(async () => {
 });
 test.after(() => repo.cleanup());
 
-async function describe(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await describeCommand([...args, '--repo', repo.path], {
-    out: (s) => {
-      out += s;
-    },
-    err: (s) => {
-      err += s;
-    },
-    now: () => NOW,
-  });
-  return { code, out, err };
-}
+const describe = (...args: string[]) => runReadCommand(describeCommand, repo.path, NOW, args);
 
 test('describe cluster: registration, taints, conditions, resources, what is placed there, commits as events', async () => {
   const r = await describe('cluster', 'member1');

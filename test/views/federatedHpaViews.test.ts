@@ -11,7 +11,7 @@ import type { TempRepo } from '../commits/helpers/tempRepo.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { commitAll, writeWorkTree } from '../plans/helpers/nginxRepo.ts';
-import { makeFleetRepo, RENDERED } from './helpers/fleetRepo.ts';
+import { makeFleetRepo, RENDERED, runReadCommand } from './helpers/fleetRepo.ts';
 
 let repo: TempRepo;
 const NOW = new Date((1_700_000_100 + 3600) * 1000);
@@ -52,20 +52,7 @@ spec:
 });
 test.after(() => repo.cleanup());
 
-async function run(command: typeof getCommand, ...args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await command([...args, '--repo', repo.path], {
-    out: (s) => {
-      out += s;
-    },
-    err: (s) => {
-      err += s;
-    },
-    now: () => NOW,
-  });
-  return { code, out, err };
-}
+const run = (command: typeof getCommand, ...args: string[]) => runReadCommand(command, repo.path, NOW, args);
 
 test("get: the desired count of a FederatedHPA's workload is its decision, in the table and in -o yaml", async () => {
   const table = await run(getCommand, 'deploy', 'nginx');

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { getCommand } from '../../src/commands/getCommand.ts';
 import type { TempRepo } from '../commits/helpers/tempRepo.ts';
-import { makeFleetRepo } from './helpers/fleetRepo.ts';
+import { makeFleetRepo, runReadCommand } from './helpers/fleetRepo.ts';
 
 let repo: TempRepo;
 // The helper commits at fixed dates (committer time 1700000100); "now" is one hour later.
@@ -14,20 +14,7 @@ test.before(async () => {
 });
 test.after(() => repo.cleanup());
 
-async function get(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await getCommand([...args, '--repo', repo.path], {
-    out: (s) => {
-      out += s;
-    },
-    err: (s) => {
-      err += s;
-    },
-    now: () => NOW,
-  });
-  return { code, out, err };
-}
+const get = (...args: string[]) => runReadCommand(getCommand, repo.path, NOW, args);
 
 test('get clusters: karmadactl columns, status from the status branch, AGE from the commit that added it', async () => {
   const r = await get('clusters');

@@ -2,6 +2,7 @@
 // CRDs' printer columns (CONFLICT-RESOLUTION and PRIORITY for propagation policies, with the webhook defaults),
 // NAME and AGE for the others, -n/-A for the namespaced ones, -o yaml|json|name; nothing rendered is needed.
 import { test } from 'uvu';
+import { runReadCommand } from './helpers/fleetRepo.ts';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { getCommand } from '../../src/commands/getCommand.ts';
@@ -49,20 +50,7 @@ spec:
 });
 test.after(() => repo.cleanup());
 
-async function get(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await getCommand([...args, '--repo', repo.path], {
-    out: (s) => {
-      out += s;
-    },
-    err: (s) => {
-      err += s;
-    },
-    now: () => NOW,
-  });
-  return { code, out, err };
-}
+const get = (...args: string[]) => runReadCommand(getCommand, repo.path, NOW, args);
 
 test("get pp: the CRD's printer columns with the webhook's defaults, the default namespace unless -n or -A", async () => {
   assert.is(

@@ -13,7 +13,7 @@ import { commitStatusEdits } from '../../src/branches/status/commitStatusEdits.t
 import { withoutSecretStatus } from '../../src/statuses/withoutSecretStatus.ts';
 import { redactSecret } from '../../src/views/redactSecret.ts';
 import { commitAll, makeNginxRepo, writeWorkTree, type TempRepo } from '../plans/helpers/nginxRepo.ts';
-import { RENDERED, reportApplied } from './helpers/fleetRepo.ts';
+import { RENDERED, reportApplied, runReadCommand } from './helpers/fleetRepo.ts';
 
 const DB = { apiVersion: 'v1', kind: 'Secret', namespace: 'default', name: 'db' };
 // base64 of "hunter2" and of "admin"; the stringData value is plain text.
@@ -56,20 +56,7 @@ test.before(async () => {
 });
 test.after(() => repo.cleanup());
 
-async function run(command: typeof getCommand, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await command([...args, '--repo', repo.path], {
-    out: (s) => {
-      out += s;
-    },
-    err: (s) => {
-      err += s;
-    },
-    now: () => NOW,
-  });
-  return { code, out, err };
-}
+const run = (command: typeof getCommand, ...args: string[]) => runReadCommand(command, repo.path, NOW, args);
 
 test('get secret: the table counts keys; -o yaml and -o json name every key and print sizes instead of values', async () => {
   assert.match((await run(getCommand, 'secrets')).out, /^NAME +TYPE +DATA +AGE\ndb +Opaque +3 +/);

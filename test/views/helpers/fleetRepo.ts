@@ -10,6 +10,7 @@ import { syncRepo } from '../../../src/outputs/syncRepo.ts';
 import type { ClusterReport } from '../../../src/statuses/buildStatusFiles.ts';
 import { writeStatus } from '../../../src/statuses/writeStatus.ts';
 import { makeNginxRepo, type TempRepo } from '../../plans/helpers/nginxRepo.ts';
+import type { ReadCommandContext } from '../../../src/commands/getCommand.ts';
 
 export const NGINX = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'nginx' };
 export const RENDERED = 'refs/heads/flotilla/rendered';
@@ -90,4 +91,25 @@ export async function makeFleetRepo(): Promise<{ repo: TempRepo; git: GitRepo; b
     ],
   });
   return { repo, git, base };
+}
+
+/** A read command (get, describe) on `repoPath` with the clock at `now`: its exit code and what it printed. */
+export async function runReadCommand(
+  command: (argv: string[], ctx: ReadCommandContext) => Promise<number>,
+  repoPath: string,
+  now: Date,
+  args: string[],
+): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await command([...args, '--repo', repoPath], {
+    out: (s) => {
+      out += s;
+    },
+    err: (s) => {
+      err += s;
+    },
+    now: () => now,
+  });
+  return { code, out, err };
 }
