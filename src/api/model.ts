@@ -69,6 +69,24 @@ export interface FileObjects {
   problems: Problem[];
 }
 
+/** What a file holds before its documents are read: nothing, and no problems; `with` sets what is known already. */
+export function emptyFileObjects(file: string, with_: Partial<FileObjects> = {}): FileObjects {
+  return {
+    file,
+    templates: [],
+    propagationPolicies: [],
+    overridePolicies: [],
+    clusterTaintPolicies: [],
+    clusters: [],
+    rebalancers: [],
+    interpreterCustomizations: [],
+    broken: [],
+    unreadable: false,
+    problems: [],
+    ...with_,
+  };
+}
+
 export interface ConfigModel {
   templates: Map<string, Template>;
   propagationPolicies: Located<PropagationPolicy>[];

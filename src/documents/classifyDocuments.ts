@@ -16,7 +16,7 @@ import {
 } from './schema/validateExtensionKinds.ts';
 import type { Cluster } from '../api/cluster.ts';
 import type { ClusterTaintPolicy, OverridePolicy, PropagationPolicy } from '../api/policy.ts';
-import type { FileObjects } from '../api/model.ts';
+import { emptyFileObjects, type FileObjects } from '../api/model.ts';
 import type { SourceDocument } from './parseDocuments.ts';
 import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
 import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
@@ -49,19 +49,10 @@ export function classifyDocuments(
   documents: readonly SourceDocument[],
   parseProblems: readonly Problem[],
 ): FileObjects {
-  const out: FileObjects = {
-    file,
-    templates: [],
-    propagationPolicies: [],
-    overridePolicies: [],
-    clusterTaintPolicies: [],
-    clusters: [],
-    rebalancers: [],
-    interpreterCustomizations: [],
-    broken: [],
+  const out = emptyFileObjects(file, {
     unreadable: parseProblems.length > 0 && documents.length === 0,
     problems: [...parseProblems],
-  };
+  });
   // A List document stands for its items, each classified as if it were a document of its own (as kubectl applies it).
   const objects: ListedObject[] = [];
   for (const document of documents) {

@@ -1,5 +1,5 @@
 import { CLUSTER_API_VERSION, groupOf, POLICY_API_VERSION, type ObjectRef } from '../api/kinds.ts';
-import type { FileObjects, UnitOrigin } from '../api/model.ts';
+import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/model.ts';
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 
@@ -24,20 +24,7 @@ export function isReservedKey(key: string): boolean {
  * unit with any error is held whole (unreadable): its last good output stays, nothing half-rendered goes out.
  */
 export function parseUnitOutput(unit: UnitOrigin, stdout: Uint8Array): FileObjects {
-  const out: FileObjects = {
-    file: unit.marker,
-    templates: [],
-    propagationPolicies: [],
-    overridePolicies: [],
-    clusterTaintPolicies: [],
-    clusters: [],
-    rebalancers: [],
-    interpreterCustomizations: [],
-    broken: [],
-    unreadable: false,
-    problems: [],
-    unit,
-  };
+  const out = emptyFileObjects(unit.marker, { unit });
   const label = unit.tool === 'helm' ? 'helm template' : 'kustomize build';
   for (const chunk of chunksOf(unit, new TextDecoder().decode(stdout))) {
     const { documents, problems } = parseDocuments(chunk.file, new TextEncoder().encode(chunk.text));

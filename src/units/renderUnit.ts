@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
-import type { FileObjects, UnitOrigin } from '../api/model.ts';
+import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/model.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readTree } from '../commits/readTree.ts';
@@ -106,20 +106,7 @@ export async function renderUnit(
 }
 
 function heldUnit(unit: UnitOrigin, problems: Problem[]): FileObjects {
-  return {
-    file: unit.marker,
-    templates: [],
-    propagationPolicies: [],
-    overridePolicies: [],
-    clusterTaintPolicies: [],
-    clusters: [],
-    rebalancers: [],
-    interpreterCustomizations: [],
-    broken: [],
-    unreadable: true,
-    problems,
-    unit,
-  };
+  return emptyFileObjects(unit.marker, { unreadable: true, problems, unit });
 }
 
 function unitProblem(
