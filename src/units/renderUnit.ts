@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -189,7 +189,9 @@ async function runUnit(
   tool: ToolBinary,
   limits: ToolLimits,
 ): Promise<RunResult> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'flotilla-unit-'));
+  // The folder as the tools see it: kustomize resolves symlinks (macOS's /var/folders is /private/var/folders) before
+  // it prints a path, and only this spelling of the folder is cut out of its errors.
+  const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'flotilla-unit-')));
   try {
     const src = path.join(root, 'src');
     await materialize(repo, inputs, src);
