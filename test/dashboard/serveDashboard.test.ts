@@ -147,6 +147,19 @@ test('a client holding event streams open gets a bounded number, and the fleet i
   }
 });
 
+test('the plan API reads revisions only as refs and commits: a file of the git directory is no revision, and its text is never answered', async () => {
+  repo.git(['config', 'remote.origin.url', 'https://bot:ghp_SECRETTOKEN123@example.com/fleet.git']);
+  for (const rev of ['config', 'logs/HEAD', 'description']) {
+    const res = await fetch(`${served.url}/ui/api/plan?base=${encodeURIComponent(rev)}&head=main`, { headers: auth });
+    const body = await res.text();
+    assert.is.not(res.status, 200, rev);
+    assert.not.match(body, 'ghp_SECRETTOKEN123', rev);
+    assert.not.match(body, '[remote', rev);
+    assert.not.match(body, 'Unnamed repository', rev);
+    assert.match(body, rev);
+  }
+});
+
 test('without a token only loopback Host names are served, so a page elsewhere cannot read it through DNS rebinding', async () => {
   const open = await serveDashboard({ gitdir: repo.path, host: '127.0.0.1', port: 0 });
   try {
