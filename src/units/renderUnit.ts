@@ -14,7 +14,7 @@ import type { SourceUnit } from './detectUnits.ts';
 import { toolProblem } from './toolProblem.ts';
 import { readCachedRun, writeCachedRun } from './unitOutputCache.ts';
 import { parseUnitOutput } from './parseUnitOutput.ts';
-import { runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
+import { ranOutOfMemory, runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
 import { findTool, missingToolFix, type ToolBinary } from './unitTools.ts';
 import { applyKustomizeOptions } from './applyKustomizeOptions.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
@@ -293,6 +293,19 @@ async function runUnit(
             'UNIT_FAILED',
             `${tool.version} output more than ${Math.round(limits.maxOutputBytes / 1024 / 1024)} MiB of manifests and was stopped`,
             'split the unit, or check for a template that repeats without end; until then the last good output is kept',
+          ),
+        ],
+      };
+    if (run.code !== 0 && ranOutOfMemory(run.stderr))
+      return {
+        ok: false,
+        cache: true,
+        problems: [
+          unitProblem(
+            unit,
+            'UNIT_FAILED',
+            `${tool.version} needed more than ${Math.round((limits.maxMemoryBytes ?? DEFAULT_TOOL_LIMITS.maxMemoryBytes!) / 1024 / 1024)} MiB of memory and was stopped`,
+            'check for a template that builds ever larger values (a loop doubling a string); until then the last good output is kept',
           ),
         ],
       };
