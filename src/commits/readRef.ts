@@ -44,8 +44,13 @@ function candidates(name: string): string[] {
  */
 function readLoose(repo: GitRepo, ref: string): string | null {
   if (ref.split('/').some((part) => part === '' || part === '.' || part === '..')) return null;
+  // As git: a ref lives under refs/ or is a top-level name in capitals (HEAD, FETCH_HEAD), and holds an object id or
+  // `ref: <name>`. Anything else in the git directory (config, logs, hooks) is no ref, and its text must never come
+  // back as a revision: a rev from a dashboard query would echo a remote URL's token in its error.
+  if (!ref.startsWith('refs/') && !/^[A-Z_]+$/.test(ref)) return null;
   try {
-    return repo.fs.readFileSync(path.join(repo.gitdir, ref), 'utf8').trim();
+    const value = repo.fs.readFileSync(path.join(repo.gitdir, ref), 'utf8').trim();
+    return /^[0-9a-f]{40}$/.test(value) || value.startsWith('ref:') ? value : null;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;

@@ -61,6 +61,12 @@ interface Explained {
 /** Placements and object traces kept per set of heads (a trace of a template on 30 clusters is ~75 KB). */
 const MAX_CACHED_PLACEMENTS = 256;
 const MAX_CACHED_OBJECTS = 64;
+/**
+ * Event streams open at once. Each holds a connection for as long as the client likes, and the listener takes 256
+ * in all: without this bound one client opening streams in a loop would use every connection, and no page, API call
+ * or webhook could be answered. A browser opens one per tab (and at most 6 connections to a host over HTTP/1.1).
+ */
+export const MAX_EVENT_STREAMS = 32;
 
 const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
@@ -317,6 +323,13 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       return true;
     }
     if (url.pathname === '/ui/api/events') {
+      if (streams.size >= MAX_EVENT_STREAMS) {
+        res.setHeader('Retry-After', '30');
+        sendJson(res, 503, {
+          error: `${MAX_EVENT_STREAMS} event streams are open already; close a dashboard tab or wait for one to end`,
+        });
+        return true;
+      }
       res.writeHead(200, {
         'Content-Type': 'text/event-stream; charset=utf-8',
         'Cache-Control': 'no-store',

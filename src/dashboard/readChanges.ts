@@ -9,6 +9,7 @@ import { renderUnifiedDiff } from '../plans/renderUnifiedDiff.ts';
 import type { Fleet } from '../views/readFleet.ts';
 import { redactSecret } from '../views/redactSecret.ts';
 import { parseYamlValue } from '../yaml/blockYaml.ts';
+import { parseAllDocuments } from 'yaml';
 import { yaml } from './manifestYaml.ts';
 import { readClusterViews } from '../views/readListing.ts';
 import { readClusterFolders } from './readClusterFolders.ts';
@@ -166,9 +167,31 @@ export async function readClusterDiff(repo: GitRepo, commit: string, cluster: st
     if (oid === undefined) return null;
     const raw = new TextDecoder().decode(blobs.get(oid)!);
     // A Secret's values never leave the branch: its keys and sizes show, as flotilla get and describe show them.
-    return /\/secret_[^/]+\.yaml$/.test(path) ? yaml(redactSecret(parseYamlValue(raw))) : raw;
+    if (/\/secret_[^/]+\.yaml$/.test(path)) return yaml(redactSecret(parseYamlValue(raw)));
+    // Any commit can be asked for, a source commit too, where a Secret sits in a file of any name.
+    return withoutSecretValues(raw);
   };
   return changes
     .map((ch) => renderUnifiedDiff(text(ch.path, ch.oldOid), text(ch.path, ch.newOid), { path: ch.path }))
     .join('');
+}
+
+/**
+ * A file's text as the diff may show it (pure): unchanged unless one of its documents is a Secret, then each document
+ * as `get -o yaml` prints it with the Secret's values replaced by their sizes; a file naming a Secret that does not
+ * parse is not shown at all.
+ */
+export function withoutSecretValues(raw: string): string {
+  if (!raw.includes('Secret')) return raw;
+  const docs = parseAllDocuments(raw);
+  if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0))
+    return '# not shown: the file names a Secret and does not parse as YAML\n';
+  let values: unknown[];
+  try {
+    values = docs.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown);
+  } catch {
+    return '# not shown: the file names a Secret and does not parse as YAML\n';
+  }
+  if (!values.some((v) => redactSecret(v) !== v)) return raw;
+  return values.map((v) => yaml(redactSecret(v))).join('---\n');
 }

@@ -113,8 +113,21 @@ export function detectUnits(
       const exists = isDir(resolved) || files.has(resolved);
       // Inside the unit's own folder: copied with it.
       if (exists && (resolved === dir || resolved.startsWith(asDir(dir)))) continue;
-      if (isDir(resolved)) out.dirs.push(resolved);
-      else if (files.has(resolved)) out.files.push(resolved);
+      // Outside it, kustomize builds only another kustomization's folder and reads no file (its load restrictor:
+      // "security; file ... is not in or below ..."). Anything else named there would fail the build, and must not
+      // count as the unit's input either: an input is no manifest, so a pull request naming ../../policies or a
+      // policy file would take other teams' policies out of the commit.
+      if (isDir(resolved) && ref.folderAllowed && candidates.get(resolved)?.tool === 'kustomize')
+        out.dirs.push(resolved);
+      else if (exists)
+        problem(
+          isDir(resolved)
+            ? `${ref.path} is a folder without a kustomization: kustomize builds only a kustomization's folder`
+            : `${ref.path} is outside ${dir}: kustomize reads only files in or below the kustomization's folder`,
+          isDir(resolved)
+            ? `add a kustomization to ${resolved}, or name its files from one there`
+            : `move the file into ${dir}, or name it from a kustomization in its own folder`,
+        );
       else
         problem(
           ref.folderAllowed

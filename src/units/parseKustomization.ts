@@ -1,4 +1,4 @@
-import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
+import { LineCounter, parseDocument, isMap, isSeq, isScalar, visit, type Node, type YAMLMap } from 'yaml';
 import type { Problem } from '../errors/problem.ts';
 
 /** A path a kustomization reads, as written, with where it is written. */
@@ -55,6 +55,13 @@ export function parseKustomization(file: string, text: string): ParsedKustomizat
     );
     return { references: [], problems };
   }
+  // What is checked below must be what kustomize reads. Its Go YAML reader follows aliases and `<<` merge keys and
+  // keeps the last of two equal keys, and Go's JSON decoding matches field names ignoring case (`Resources`,
+  // `reſources`), so any of those could name a base this parse never saw: they are refused, and fields are matched
+  // as Go matches them.
+  const ambiguous = ambiguousNodes(doc.contents);
+  for (const a of ambiguous) problem(a.node, 'INVALID_VALUE', a.message, a.fix);
+  if (ambiguous.length > 0) return { references: [], problems };
   const references: KustomizationReference[] = [];
   const add = (node: Node | null | undefined, folderAllowed: boolean, field: string) => {
     if (!isScalar(node) || typeof node.value !== 'string') return;
@@ -71,7 +78,7 @@ export function parseKustomization(file: string, text: string): ParsedKustomizat
     }
     references.push({ path, folderAllowed, ...at(node) });
   };
-  const field = (name: string) => root.items.find((p) => isScalar(p.key) && p.key.value === name);
+  const field = (name: string) => fieldOf(root, name);
   for (const name of FOLDER_LISTS) {
     const value = field(name)?.value;
     if (isSeq(value)) for (const item of value.items) add(item as Node, true, name);
@@ -86,7 +93,7 @@ export function parseKustomization(file: string, text: string): ParsedKustomizat
   for (const name of PATH_ITEMS) {
     const value = field(name)?.value;
     if (!isSeq(value)) continue;
-    for (const item of value.items) if (isMap(item)) add(item.get('path', true) as Node, false, `${name}[].path`);
+    for (const item of value.items) if (isMap(item)) add(fieldOf(item, 'path')?.value as Node, false, `${name}[].path`);
   }
   for (const name of GENERATORS) {
     const value = field(name)?.value;
@@ -94,7 +101,7 @@ export function parseKustomization(file: string, text: string): ParsedKustomizat
     for (const item of value.items) {
       if (!isMap(item)) continue;
       for (const list of ['files', 'envs']) {
-        const files = item.get(list, true);
+        const files = fieldOf(item, list)?.value;
         if (!isSeq(files)) continue;
         for (const f of files.items) {
           if (!isScalar(f) || typeof f.value !== 'string') continue;
@@ -112,7 +119,7 @@ export function parseKustomization(file: string, text: string): ParsedKustomizat
           else references.push({ path, folderAllowed: false, ...at(f) });
         }
       }
-      add(item.get('env', true) as Node, false, `${name}[].env`);
+      add(fieldOf(item, 'env')?.value as Node, false, `${name}[].env`);
     }
   }
   for (const name of PLUGIN_LISTS) {
@@ -121,7 +128,7 @@ export function parseKustomization(file: string, text: string): ParsedKustomizat
       for (const item of value.items) if (isScalar(item) && typeof item.value === 'string') add(item, true, name);
   }
   const openapi = field('openapi')?.value;
-  if (isMap(openapi)) add(openapi.get('path', true) as Node, false, 'openapi.path');
+  if (isMap(openapi)) add(fieldOf(openapi, 'path')?.value as Node, false, 'openapi.path');
   const helm = field('helmCharts') ?? field('helmChartInflationGenerator');
   if (helm)
     problem(
@@ -131,6 +138,54 @@ export function parseKustomization(file: string, text: string): ParsedKustomizat
       'make the chart a Helm unit of its own (a folder with Chart.yaml, its dependencies vendored under charts/) and select its objects with a policy',
     );
   return { references, problems };
+}
+
+/** A field name as Go's encoding/json compares it: case folded, `ſ` as `s` and the Kelvin sign as `k`. */
+function foldName(name: string): string {
+  let out = '';
+  for (const ch of name) out += ch.charCodeAt(0) < 0x80 ? ch.toUpperCase() : ch.toLowerCase().toUpperCase();
+  return out;
+}
+
+/** The pair of `map` kustomize decodes into the field `name`. */
+function fieldOf(map: YAMLMap, name: string) {
+  const folded = foldName(name);
+  return map.items.find((p) => isScalar(p.key) && typeof p.key.value === 'string' && foldName(p.key.value) === folded);
+}
+
+/** Aliases, merge keys and keys written twice (as Go's JSON decoding compares them) anywhere in the kustomization. */
+function ambiguousNodes(contents: unknown): { node: Node; message: string; fix: string }[] {
+  const out: { node: Node; message: string; fix: string }[] = [];
+  visit(contents as Node, {
+    Alias(_, node) {
+      out.push({
+        node: node as Node,
+        message: `the alias *${node.source} makes kustomize read a value written elsewhere in the kustomization`,
+        fix: 'write the value out where it is used',
+      });
+    },
+    Map(_, map) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        const key = String(pair.key.value);
+        if (key === '<<')
+          out.push({
+            node: pair.key,
+            message: 'a `<<` merge key makes kustomize read fields this mapping does not write out',
+            fix: 'write the fields out in the mapping',
+          });
+        else if (seen.has(foldName(key)))
+          out.push({
+            node: pair.key,
+            message: `${key} is written twice in one mapping (kustomize compares field names ignoring case and keeps one of them)`,
+            fix: `keep one ${key}`,
+          });
+        seen.add(foldName(key));
+      }
+    },
+  });
+  return out;
 }
 
 /** Why kustomize would fetch this reference over the network, or undefined for a local path. */

@@ -110,8 +110,10 @@ function chunksOf(unit: UnitOrigin, text: string): { file: string; text: string;
     if (body.some((l) => l.trim() !== '' && l.trim() !== '---' && !l.startsWith('#'))) {
       const header = body.findIndex((l) => /^# Source: (.+)$/.test(l));
       const source = header < 0 ? undefined : /^# Source: (.+)$/.exec(body[header]!)![1]!;
+      // A template can write a `# Source:` line of its own: one that climbs out of the chart names no file of it.
       const inChart = source?.includes('/') ? source.slice(source.indexOf('/') + 1) : undefined;
-      const file = inChart ? `${unit.dir}/${inChart}` : `${unit.dir}/helm template output`;
+      const own = inChart !== undefined && !inChart.split('/').some((s) => s === '..' || s === '.' || s === '');
+      const file = own ? `${unit.dir}/${inChart}` : `${unit.dir}/helm template output`;
       const before = rendered.get(file) ?? 0;
       let last = body.length;
       while (last > header + 1 && body[last - 1]!.trim() === '') last--;

@@ -10,7 +10,8 @@ import { parseKustomization } from './parseKustomization.ts';
 import { UNIT_CACHE_DIR } from './unitOutputCache.ts';
 
 const LAYOUT_FILE = 'layout.json';
-const LAYOUT_VERSION = 1;
+/** Bumped when detection changes what a layout holds: layouts saved before are computed again. */
+const LAYOUT_VERSION = 2;
 const layouts = new WeakMap<GitRepo, { tree: string; layout: UnitLayout }>();
 
 /**

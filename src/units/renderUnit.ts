@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -14,7 +14,7 @@ import type { SourceUnit } from './detectUnits.ts';
 import { toolProblem } from './toolProblem.ts';
 import { readCachedRun, writeCachedRun } from './unitOutputCache.ts';
 import { parseUnitOutput } from './parseUnitOutput.ts';
-import { runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
+import { ranOutOfMemory, runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
 import { findTool, missingToolFix, type ToolBinary } from './unitTools.ts';
 import { applyKustomizeOptions } from './applyKustomizeOptions.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
@@ -176,7 +176,9 @@ async function runUnit(
   tool: ToolBinary,
   limits: ToolLimits,
 ): Promise<RunResult> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'flotilla-unit-'));
+  // The folder as the tools see it: kustomize resolves symlinks (macOS's /var/folders is /private/var/folders) before
+  // it prints a path, and only this spelling of the folder is cut out of its errors.
+  const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'flotilla-unit-')));
   try {
     const src = path.join(root, 'src');
     await materialize(repo, inputs, src);
@@ -278,6 +280,19 @@ async function runUnit(
             'UNIT_FAILED',
             `${tool.version} output more than ${Math.round(limits.maxOutputBytes / 1024 / 1024)} MiB of manifests and was stopped`,
             'split the unit, or check for a template that repeats without end; until then the last good output is kept',
+          ),
+        ],
+      };
+    if (run.code !== 0 && ranOutOfMemory(run.stderr))
+      return {
+        ok: false,
+        cache: true,
+        problems: [
+          unitProblem(
+            unit,
+            'UNIT_FAILED',
+            `${tool.version} needed more than ${Math.round((limits.maxMemoryBytes ?? DEFAULT_TOOL_LIMITS.maxMemoryBytes!) / 1024 / 1024)} MiB of memory and was stopped`,
+            'check for a template that builds ever larger values (a loop doubling a string); until then the last good output is kept',
           ),
         ],
       };

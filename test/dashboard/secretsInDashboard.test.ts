@@ -76,4 +76,15 @@ test('fleet, object trace and commit diffs name the keys with sizes and never a 
     assert.not.match(text, VALUES, what);
 });
 
+test("the per-cluster diff never shows a Secret's value, whatever commit and file name it is asked for", async () => {
+  // /ui/api/diff takes any commit id: a source commit can hold a Secret under clusters/<name>/ in a file of any name.
+  writeWorkTree(repo, { 'clusters/member1/creds.yaml': secret('hunter2') });
+  commitAll(repo, 'A Secret kept beside the cluster');
+  const commit = repo.git(['rev-parse', 'main']).trim();
+  const diff = await readClusterDiff(await openRepo(repo.path), commit, 'member1');
+  assert.match(diff, 'clusters/member1/creds.yaml');
+  assert.match(diff, '<redacted: 7 bytes>');
+  assert.not.match(diff, VALUES);
+});
+
 test.run();

@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { getCommand } from '../../src/commands/getCommand.ts';
 import { uiCommand } from '../../src/commands/uiCommand.ts';
+import { MAX_EVENT_STREAMS } from '../../src/dashboard/createDashboard.ts';
 import { serveDashboard, type ServedDashboard } from '../../src/dashboard/serveDashboard.ts';
 import type { TempRepo } from '../commits/helpers/tempRepo.ts';
 import { makeFleetRepo } from '../views/helpers/fleetRepo.ts';
@@ -111,6 +112,52 @@ test('the event stream announces the heads, and again when a branch moves', asyn
   assert.is(second.source, repo.git(['rev-parse', 'main']).trim());
   assert.is.not(second.source, first.source);
   await reader.cancel();
+});
+
+test('a client holding event streams open gets a bounded number, and the fleet is still answered', async () => {
+  const held: ReadableStreamDefaultReader<Uint8Array>[] = [];
+  try {
+    for (let i = 0; i < MAX_EVENT_STREAMS; i++) {
+      const res = await fetch(`${served.url}/ui/api/events`, { headers: auth });
+      assert.is(res.status, 200);
+      const reader = res.body!.getReader();
+      held.push(reader);
+      await reader.read(); // the first announcement: the stream is counted
+    }
+    const over = await fetch(`${served.url}/ui/api/events`, { headers: auth });
+    assert.is(over.status, 503);
+    assert.ok(over.headers.get('retry-after'));
+    assert.match(((await over.json()) as { error: string }).error, 'event streams are open already');
+    assert.is((await fetch(`${served.url}/ui/api/fleet`, { headers: auth })).status, 200);
+    await held.pop()!.cancel();
+    // The closed stream's place is free again once the server has seen it close.
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      assert.ok(Date.now() < deadline, 'a closed stream never freed its place');
+      const again = await fetch(`${served.url}/ui/api/events`, { headers: auth });
+      if (again.status === 200) {
+        held.push(again.body!.getReader());
+        break;
+      }
+      await again.body?.cancel();
+      await new Promise((r) => setImmediate(r));
+    }
+  } finally {
+    await Promise.all(held.map((r) => r.cancel()));
+  }
+});
+
+test('the plan API reads revisions only as refs and commits: a file of the git directory is no revision, and its text is never answered', async () => {
+  repo.git(['config', 'remote.origin.url', 'https://bot:ghp_SECRETTOKEN123@example.com/fleet.git']);
+  for (const rev of ['config', 'logs/HEAD', 'description']) {
+    const res = await fetch(`${served.url}/ui/api/plan?base=${encodeURIComponent(rev)}&head=main`, { headers: auth });
+    const body = await res.text();
+    assert.is.not(res.status, 200, rev);
+    assert.not.match(body, 'ghp_SECRETTOKEN123', rev);
+    assert.not.match(body, '[remote', rev);
+    assert.not.match(body, 'Unnamed repository', rev);
+    assert.match(body, rev);
+  }
 });
 
 test('without a token only loopback Host names are served, so a page elsewhere cannot read it through DNS rebinding', async () => {

@@ -32,18 +32,14 @@ test('a folder with Chart.yaml or a kustomization is a unit; subcharts and bases
     layout.units.map((u) => [u.marker, u.tool, u.inputs, u.problems.length]),
     [
       ['apps/production/Kustomization', 'kustomize', ['apps/production/', 'apps/base/'], 0],
-      [
-        'apps/staging/kustomization.yaml',
-        'kustomize',
-        ['apps/staging/', 'apps/base/', 'apps/patches/replicas.yaml'],
-        0,
-      ],
+      // kustomize reads no file outside the kustomization's folder: the patch there is a problem, not an input.
+      ['apps/staging/kustomization.yaml', 'kustomize', ['apps/staging/', 'apps/base/'], 1],
       ['charts/web/Chart.yaml', 'helm', ['charts/web/'], 0],
     ],
     'a kustomization at the root is no unit: it would swallow the policies',
   );
   assert.ok(isUnitInput(layout, 'apps/base/release.yaml'));
-  assert.ok(isUnitInput(layout, 'apps/patches/replicas.yaml'));
+  assert.not.ok(isUnitInput(layout, 'apps/patches/replicas.yaml'));
   assert.ok(isUnitInput(layout, 'charts/web/charts/redis/templates/sts.yaml'));
   assert.not.ok(isUnitInput(layout, 'templates/plain.yaml'));
   assert.equal(
@@ -94,6 +90,33 @@ test('a folder holding both a kustomization and Chart.yaml is rendered with Kust
   assert.equal(
     layout.units.map((u) => [u.marker, u.tool]),
     [['x/kustomization.yaml', 'kustomize']],
+  );
+});
+
+test("a kustomization naming a plain folder or a file outside its own folder takes nothing out of the commit's manifests", () => {
+  const files = {
+    'apps/evil/kustomization.yaml': [
+      'resources:',
+      '  - ../../policies',
+      '  - ../../templates/team-a.yaml',
+      'configMapGenerator:',
+      '  - name: stolen',
+      '    files: [../../policies/prod.yaml]',
+      '',
+    ].join('\n'),
+  };
+  const paths = [...Object.keys(files), 'policies/prod.yaml', 'policies/staging.yaml', 'templates/team-a.yaml'];
+  const layout = detectUnits(paths, kustomizations(files));
+  for (const p of ['policies/prod.yaml', 'policies/staging.yaml', 'templates/team-a.yaml'])
+    assert.not.ok(isUnitInput(layout, p), p);
+  assert.equal(layout.units[0]!.inputs, ['apps/evil/']);
+  assert.equal(
+    layout.units[0]!.problems.map((p) => [p.line, p.message.split(':')[0]]),
+    [
+      [2, '../../policies is a folder without a kustomization'],
+      [3, '../../templates/team-a.yaml is outside apps/evil'],
+      [6, '../../policies/prod.yaml is outside apps/evil'],
+    ],
   );
 });
 

@@ -117,4 +117,24 @@ test("Flotilla's own and the binding controller's keys are reserved; Karmada's t
     assert.not.ok(isReservedKey(key), key);
 });
 
+test("a template that writes its own `# Source:` line cannot place its objects or errors in a file outside the chart's folder", () => {
+  const source = '# Source: web/../../clusters/member1.yaml';
+  const held = parseUnitOutput(
+    helm,
+    bytes(`---\n${source}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  labels:\n    flotilla.io/x: y\n`),
+  );
+  assert.equal(
+    held.problems.map((p) => p.file),
+    ['charts/web/helm template output'],
+  );
+  const rendered = parseUnitOutput(
+    helm,
+    bytes(`---\n${source}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n`),
+  );
+  assert.equal(
+    rendered.templates.map((t) => t.origin?.file),
+    ['charts/web/helm template output'],
+  );
+});
+
 test.run();
