@@ -52,6 +52,13 @@ function utilizationRatio(
   return { ratio: utilization / target, utilization, averageMilli: Math.trunc(usageTotal / entries) };
 }
 
+/** What both calculations answer when the selector matches no pod (replica_calculator.go). */
+const NO_PODS: CalculationResult = {
+  ok: false,
+  reason: 'FailedGetResourceMetric',
+  message: 'no pods returned by selector while calculating replica count',
+};
+
 /**
  * Desired replicas for `targetUtilization` percent. Pods deleting or Failed are ignored; Pending or not Ready pods
  * are unready (their usage dropped; counted as 0 when scaling up); pods without a metric are missing (counted at
@@ -66,24 +73,9 @@ export function calculateResourceReplicas(
   tolerance = DEFAULT_TOLERANCE,
   calibration = 1,
 ): CalculationResult {
-  if (pods.length === 0)
-    return {
-      ok: false,
-      reason: 'FailedGetResourceMetric',
-      message: 'no pods returned by selector while calculating replica count',
-    };
+  if (pods.length === 0) return NO_PODS;
   const metrics = new Map(usageMilli);
-  const unready = new Set<string>();
-  const missing = new Set<string>();
-  const ignored = new Set<string>();
-  let readyCount = 0;
-  for (const pod of pods) {
-    if (pod.deleting || pod.phase === 'Failed') ignored.add(pod.name);
-    else if (pod.phase === 'Pending') unready.add(pod.name);
-    else if (!metrics.has(pod.name)) missing.add(pod.name);
-    else if (pod.ready !== 'True') unready.add(pod.name);
-    else readyCount++;
-  }
+  const { unready, missing, ignored, readyCount } = groupPods(pods, metrics);
   for (const name of [...ignored, ...unready]) metrics.delete(name);
   const requests = new Map<string, number>();
   for (const pod of pods) {
@@ -162,12 +154,7 @@ export function calculateAverageValueReplicas(
   tolerance = DEFAULT_TOLERANCE,
   calibration = 1,
 ): CalculationResult {
-  if (pods.length === 0)
-    return {
-      ok: false,
-      reason: 'FailedGetResourceMetric',
-      message: 'no pods returned by selector while calculating replica count',
-    };
+  if (pods.length === 0) return NO_PODS;
   if (targetMilli <= 0)
     return { ok: false, reason: 'FailedGetResourceMetric', message: 'the target averageValue must be positive' };
   const metrics = new Map(usageMilli);
