@@ -8,12 +8,11 @@ import {
   MANAGED_BY_LABEL,
   planEndpointSlices,
   SERVICE_NAME_LABEL,
-  selectsPod,
   servesService,
 } from './planEndpointSlices.ts';
 import { PODS } from './workloadPods.ts';
+import { SERVICES, servicesSelectingPod } from './servicesSelectingPod.ts';
 
-const SERVICES = '/services';
 const SLICES = 'discovery.k8s.io/endpointslices';
 const NODES = '/nodes';
 const ZONE_LABEL = 'topology.kubernetes.io/zone';
@@ -50,22 +49,13 @@ export function endpointSliceController(deps: ControllerDeps): Controller {
     }
   }
 
-  /** Services in the pod's namespace whose selector picks the pod now or picked it before this change. */
-  function servicesOf(event: StoreEvent): string[] {
-    const pods = [event.object, event.previous].filter((p): p is KubeObject => p !== undefined);
-    return store
-      .list(SERVICES, event.object.metadata.namespace)
-      .filter((svc) => pods.some((pod) => selectsPod(svc, pod)))
-      .map((svc) => keyOf(svc.metadata.namespace, svc.metadata.name!));
-  }
-
   return {
     name: 'endpointslice',
     keysFor(event: StoreEvent): string[] {
       const o = event.object;
       if (event.resource === SERVICES && event.type !== 'DELETED')
         return [keyOf(o.metadata.namespace, o.metadata.name!)];
-      if (event.resource === PODS) return servicesOf(event);
+      if (event.resource === PODS) return servicesSelectingPod(store, event);
       // A managed slice changed or removed by someone else is put back, as the controller's slice tracker does.
       if (event.resource === SLICES && (managedByUs(o) || (event.previous && managedByUs(event.previous)))) {
         const service =

@@ -1,12 +1,11 @@
-import type { KubeObject, StoreEvent } from '../types.ts';
+import type { StoreEvent } from '../types.ts';
 import { activeNamespace } from './activeNamespace.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
-import { selectsPod } from './planEndpointSlices.ts';
 import { managesEndpoints, planEndpoints } from './planEndpoints.ts';
 import { PODS } from './workloadPods.ts';
+import { SERVICES, servicesSelectingPod } from './servicesSelectingPod.ts';
 
-const SERVICES = '/services';
 const ENDPOINTS = '/endpoints';
 /** Leader-election records kept in Endpoints have no Service and are never cleaned up (checkLeftoverEndpoints). */
 const LEADER_ANNOTATION = 'control-plane.alpha.kubernetes.io/leader';
@@ -38,21 +37,12 @@ export function endpointsController(deps: ControllerDeps): Controller {
     else if (activeNamespace(store, namespace!)) store.create(endpointsType(), next);
   }
 
-  /** Services in the pod's namespace whose selector picks the pod now or picked it before this change. */
-  function servicesOf(event: StoreEvent): string[] {
-    const pods = [event.object, event.previous].filter((p): p is KubeObject => p !== undefined);
-    return store
-      .list(SERVICES, event.object.metadata.namespace)
-      .filter((svc) => pods.some((pod) => selectsPod(svc, pod)))
-      .map((svc) => keyOf(svc.metadata.namespace, svc.metadata.name!));
-  }
-
   return {
     name: 'endpoints',
     keysFor(event: StoreEvent): string[] {
       const o = event.object;
       if (event.resource === SERVICES) return [keyOf(o.metadata.namespace, o.metadata.name!)];
-      if (event.resource === PODS) return servicesOf(event);
+      if (event.resource === PODS) return servicesSelectingPod(store, event);
       // Only deletions are watched (onEndpointsDelete): an Endpoints removed by hand comes back.
       if (event.resource === ENDPOINTS && event.type === 'DELETED')
         return [keyOf(o.metadata.namespace, o.metadata.name!)];
