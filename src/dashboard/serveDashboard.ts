@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { DEFAULT_LISTENER_LIMITS } from '../passes/serveEndpoints.ts';
+import { DEFAULT_LISTENER_LIMITS, listenerServerOptions } from '../passes/serveEndpoints.ts';
 import { createDashboard, type DashboardOptions } from './createDashboard.ts';
 
 export interface ServedDashboard {
@@ -19,34 +19,25 @@ export async function serveDashboard(
   const dashboard = await createDashboard(opts);
   const limits = DEFAULT_LISTENER_LIMITS;
   const sockets = new Set<Socket>();
-  const server = createServer(
-    {
-      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      maxHeaderSize: limits.maxHeaderBytes,
-    },
-    (req, res) => {
-      dashboard
-        .handle(req, res)
-        .then((handled) => {
-          if (handled) return;
-          if (req.url === '/' || req.url === '') {
-            res.writeHead(302, { Location: '/ui/' });
-            res.end();
-            return;
-          }
-          res.writeHead(404, { 'Content-Type': 'application/json' });
-          res.end(`${JSON.stringify({ error: `no such endpoint ${req.url}; the dashboard is at /ui/` })}\n`);
-        })
-        .catch((err: unknown) => {
-          opts.log?.({ step: 'dashboard', error: (err as Error).message });
-          if (!res.headersSent) res.writeHead(500).end();
-          else res.destroy();
-        });
-    },
-  );
+  const server = createServer(listenerServerOptions(limits), (req, res) => {
+    dashboard
+      .handle(req, res)
+      .then((handled) => {
+        if (handled) return;
+        if (req.url === '/' || req.url === '') {
+          res.writeHead(302, { Location: '/ui/' });
+          res.end();
+          return;
+        }
+        res.writeHead(404, { 'Content-Type': 'application/json' });
+        res.end(`${JSON.stringify({ error: `no such endpoint ${req.url}; the dashboard is at /ui/` })}\n`);
+      })
+      .catch((err: unknown) => {
+        opts.log?.({ step: 'dashboard', error: (err as Error).message });
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.destroy();
+      });
+  });
   server.maxConnections = limits.maxConnections;
   server.on('connection', (s) => {
     sockets.add(s);

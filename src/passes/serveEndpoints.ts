@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ReconcilerMetrics } from './createReconcilerMetrics.ts';
 import { RecentDeliveries } from './RecentDeliveries.ts';
@@ -73,6 +73,17 @@ export const DEFAULT_LISTENER_LIMITS: Required<ListenerLimits> = {
   maxHeaderBytes: 16 * 1024,
 };
 
+/** Node's server options that carry the listener's bounds on headers, request time and idle connections. */
+export function listenerServerOptions(limits: Required<ListenerLimits>): ServerOptions {
+  return {
+    connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    maxHeaderSize: limits.maxHeaderBytes,
+  };
+}
+
 export interface Endpoints {
   readonly url: string;
   close(): Promise<void>;
@@ -86,22 +97,13 @@ export async function serveEndpoints(opts: EndpointOptions): Promise<Endpoints> 
   const sockets = new Set<Socket>();
   const limits = { ...DEFAULT_LISTENER_LIMITS, ...opts.limits };
   const perAddress = new Map<string, number>();
-  const server = createServer(
-    {
-      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      maxHeaderSize: limits.maxHeaderBytes,
-    },
-    (req, res) => {
-      handle(req, res).catch((err: unknown) => {
-        opts.log({ step: 'http', error: (err as Error).message, path: req.url });
-        if (!res.headersSent) send(res, 500, { error: 'internal error' });
-        else res.destroy();
-      });
-    },
-  );
+  const server = createServer(listenerServerOptions(limits), (req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      opts.log({ step: 'http', error: (err as Error).message, path: req.url });
+      if (!res.headersSent) send(res, 500, { error: 'internal error' });
+      else res.destroy();
+    });
+  });
   server.maxConnections = limits.maxConnections;
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
   server.on('connection', (s) => {
