@@ -25,7 +25,8 @@ function elector(api: FakeLeaseApi, clock: FakeClock, identity: string, log: Rec
   return { e, client, events };
 }
 
-test('one of two candidates leads; the other sees it held and waits', async () => {
+/** Two candidates on one Lease API and clock: a starts first (and so acquires), then b starts. */
+async function aLeadsThenBStarts() {
   const api = new FakeLeaseApi();
   const clock = new FakeClock();
   const a = elector(api, clock, 'a');
@@ -33,6 +34,11 @@ test('one of two candidates leads; the other sees it held and waits', async () =
   a.e.start();
   await settle();
   b.e.start();
+  return { api, clock, a, b };
+}
+
+test('one of two candidates leads; the other sees it held and waits', async () => {
+  const { api, clock, a, b } = await aLeadsThenBStarts();
   await clock.advance(20_000);
   assert.ok(a.e.isLeader());
   assert.not.ok(b.e.isLeader());
@@ -46,13 +52,7 @@ test('one of two candidates leads; the other sees it held and waits', async () =
 });
 
 test('a leader cut off from the API stops leading at its renew deadline, before another can acquire', async () => {
-  const api = new FakeLeaseApi();
-  const clock = new FakeClock();
-  const a = elector(api, clock, 'a');
-  const b = elector(api, clock, 'b');
-  a.e.start();
-  await settle();
-  b.e.start();
+  const { api, clock, a, b } = await aLeadsThenBStarts();
   await clock.advance(5_000);
   assert.ok(a.e.isLeader());
   a.client.down = true;
@@ -77,13 +77,7 @@ test('a leader cut off from the API stops leading at its renew deadline, before 
 });
 
 test('a graceful stop releases the Lease: the next candidate leads within a retry period, not a lease duration', async () => {
-  const api = new FakeLeaseApi();
-  const clock = new FakeClock();
-  const a = elector(api, clock, 'a');
-  const b = elector(api, clock, 'b');
-  a.e.start();
-  await settle();
-  b.e.start();
+  const { api, clock, a, b } = await aLeadsThenBStarts();
   await clock.advance(3_000);
   await a.e.stop();
   assert.equal(recordOf(api.leases.get(KEY)!).holderIdentity, '');
