@@ -79,4 +79,52 @@ test('the latest run a pass missed between two times', () => {
   );
 });
 
+test('skipping days that cannot fire finds the same runs as a minute-by-minute search, across daylight saving', () => {
+  // The reference walks every minute, reading the local time with Intl: slow, but obviously right.
+  const reference = (s: CronSchedule, after: number, timeZone: string, horizon: number): number | undefined => {
+    const fmt = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      month: 'numeric',
+      day: 'numeric',
+      weekday: 'short',
+      hour: 'numeric',
+      minute: 'numeric',
+    });
+    const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+    for (let t = Math.floor(after / 60_000) * 60_000 + 60_000; t <= after + horizon; t += 60_000) {
+      const p = Object.fromEntries(fmt.formatToParts(new Date(t)).map((x) => [x.type, x.value]));
+      const dom = Number(p.day);
+      const dow = days.indexOf(p.weekday!);
+      const domOk = s.daysOfMonth.has(dom);
+      const dowOk = s.daysOfWeek.has(dow);
+      const dayOk = s.domStar || s.dowStar ? domOk && dowOk : domOk || dowOk;
+      if (s.months.has(Number(p.month)) && dayOk && s.hours.has(Number(p.hour)) && s.minutes.has(Number(p.minute)))
+        return t;
+    }
+    return undefined;
+  };
+  // Days around each zone's 2026 transitions: New York and Havana (at local midnight) on 8 March, Berlin on 29 March
+  // and 25 October, Lord Howe (half an hour) on 5 April.
+  const horizon = 4 * 24 * 3600_000;
+  for (const zone of ['Europe/Berlin', 'America/New_York', 'America/Havana', 'Australia/Lord_Howe']) {
+    for (const schedule of ['30 0 * * *', '0 23 * * *', '15 2 * * sun', '30 2 8,29 3 *', '0 0 5,25 * *']) {
+      for (const from of [
+        '2026-03-06T10:17:00Z',
+        '2026-03-27T21:00:00Z',
+        '2026-04-03T12:00:00Z',
+        '2026-10-23T23:59:00Z',
+      ]) {
+        const s = parse(schedule);
+        const got = nextCronRun(s, at(from), zone, horizon);
+        assert.is(iso(got), iso(reference(s, at(from), zone, horizon)), `${schedule} in ${zone} after ${from}`);
+      }
+    }
+  }
+});
+
+test('a schedule that never fires ends at the horizon with no run', () => {
+  assert.is(nextCronRun(parse('0 0 30 2 *'), at('2026-01-01T00:00:00Z'), 'Europe/Berlin'), undefined);
+});
+
 test.run();
