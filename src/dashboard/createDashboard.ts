@@ -67,6 +67,16 @@ const MAX_CACHED_OBJECTS = 64;
  * or webhook could be answered. A browser opens one per tab (and at most 6 connections to a host over HTTP/1.1).
  */
 export const MAX_EVENT_STREAMS = 32;
+/**
+ * Event streams from one client address: below the listener's 32 connections per address, so a client at its
+ * stream bound is answered 503 with the reason, and still has connections left for the page and its API calls.
+ */
+export const MAX_EVENT_STREAMS_PER_ADDRESS = 16;
+/**
+ * Bytes of events a stream may have queued unread. A client that stops reading would otherwise make the process
+ * keep every event for it for as long as the connection lives; past this it is closed and the browser reconnects.
+ */
+export const MAX_UNREAD_EVENT_BYTES = 64 * 1024;
 
 const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
@@ -171,6 +181,11 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
 
   // Live: every open page gets the heads whenever a branch moves (the local refs, watched as the reconciler does).
   const streams = new Set<ServerResponse>();
+  const streamsFrom = (address: string) => [...streams].filter((s) => s.req.socket.remoteAddress === address).length;
+  const sendEvent = (s: ServerResponse, data: string) => {
+    if (s.writableLength > MAX_UNREAD_EVENT_BYTES) s.destroy();
+    else s.write(data);
+  };
   let lastSent = '';
   const announce = async () => {
     const key = await headsKey().catch(() => lastSent);
@@ -179,7 +194,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
     const [source, rendered, status] = key.split(' ');
     readAhead();
     const data = `event: heads\ndata: ${JSON.stringify({ source: source || null, rendered: rendered || null, status: status || null })}\n\n`;
-    for (const s of streams) s.write(data);
+    for (const s of streams) sendEvent(s, data);
   };
   lastSent = await headsKey();
   readAhead();
@@ -188,7 +203,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
     watchers.push(await watchLocalRefs(repo.gitdir, branch, () => void announce()));
   // Proxies close idle connections; a comment line now and then keeps the stream open through them.
   const keepAlive = setInterval(() => {
-    for (const s of streams) s.write(': keep-alive\n\n');
+    for (const s of streams) sendEvent(s, ': keep-alive\n\n');
   }, 15_000);
   keepAlive.unref();
 
@@ -327,6 +342,13 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
         res.setHeader('Retry-After', '30');
         sendJson(res, 503, {
           error: `${MAX_EVENT_STREAMS} event streams are open already; close a dashboard tab or wait for one to end`,
+        });
+        return true;
+      }
+      if (streamsFrom(req.socket.remoteAddress ?? '') >= MAX_EVENT_STREAMS_PER_ADDRESS) {
+        res.setHeader('Retry-After', '30');
+        sendJson(res, 503, {
+          error: `${MAX_EVENT_STREAMS_PER_ADDRESS} event streams are open from your address already; close a dashboard tab or wait for one to end`,
         });
         return true;
       }

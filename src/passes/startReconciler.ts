@@ -33,7 +33,8 @@ import {
 } from './recordPassOutcome.ts';
 import { openRemoteMirror, redactUrl, type RemoteMirror } from './remoteMirror.ts';
 import { runPass, type PassContext } from './runPass.ts';
-import { serveEndpoints, type Endpoints, type ListenerLimits } from './serveEndpoints.ts';
+import type { ListenerLimits } from './boundedListener.ts';
+import { serveEndpoints, type Endpoints } from './serveEndpoints.ts';
 import { watchLocalRefs } from './watchLocalRefs.ts';
 
 /** Where the config comes from: a repo on this machine (watched), or a remote one (fetched into a mirror on a schedule). */

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { getCommand } from '../../src/commands/getCommand.ts';
 import { uiCommand } from '../../src/commands/uiCommand.ts';
-import { MAX_EVENT_STREAMS } from '../../src/dashboard/createDashboard.ts';
+import { MAX_EVENT_STREAMS, MAX_EVENT_STREAMS_PER_ADDRESS } from '../../src/dashboard/createDashboard.ts';
 import { serveDashboard, type ServedDashboard } from '../../src/dashboard/serveDashboard.ts';
 import type { TempRepo } from '../commits/helpers/tempRepo.ts';
 import { makeFleetRepo } from '../views/helpers/fleetRepo.ts';
@@ -114,36 +114,59 @@ test('the event stream announces the heads, and again when a branch moves', asyn
   await reader.cancel();
 });
 
-test('a client holding event streams open gets a bounded number, and the fleet is still answered', async () => {
-  const held: ReadableStreamDefaultReader<Uint8Array>[] = [];
+/** An event stream opened from a given loopback address (every 127.x address reaches the listener on Linux). */
+function openStream(from: string): Promise<{ status: number; body: string; close(): void }> {
+  const { port } = new URL(served.url);
+  return new Promise((resolve, reject) => {
+    const req = get({ host: '127.0.0.1', port, path: '/ui/api/events', headers: auth, localAddress: from }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+        // Resolved at the first announcement (the stream is counted then) or at the end of a refusal.
+        if (res.statusCode === 200 && body.includes('\n\n')) resolve({ status: 200, body, close: () => req.destroy() });
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, close: () => req.destroy() }));
+    });
+    req.on('error', reject);
+  });
+}
+
+test('one address gets a bounded number of event streams, the listener a bounded number in all, and the fleet is still answered', async () => {
+  const held: { close(): void }[] = [];
   try {
-    for (let i = 0; i < MAX_EVENT_STREAMS; i++) {
-      const res = await fetch(`${served.url}/ui/api/events`, { headers: auth });
-      assert.is(res.status, 200);
-      const reader = res.body!.getReader();
-      held.push(reader);
-      await reader.read(); // the first announcement: the stream is counted
+    for (let i = 0; i < MAX_EVENT_STREAMS_PER_ADDRESS; i++) {
+      const s = await openStream('127.0.0.1');
+      assert.is(s.status, 200);
+      held.push(s);
     }
-    const over = await fetch(`${served.url}/ui/api/events`, { headers: auth });
-    assert.is(over.status, 503);
-    assert.ok(over.headers.get('retry-after'));
-    assert.match(((await over.json()) as { error: string }).error, 'event streams are open already');
+    const overAddress = await openStream('127.0.0.1');
+    assert.is(overAddress.status, 503);
+    assert.match(JSON.parse(overAddress.body).error, 'open from your address already');
+    // The same address still has connections for the page and its API calls.
     assert.is((await fetch(`${served.url}/ui/api/fleet`, { headers: auth })).status, 200);
-    await held.pop()!.cancel();
+    for (let i = MAX_EVENT_STREAMS_PER_ADDRESS; i < MAX_EVENT_STREAMS; i++) {
+      const s = await openStream('127.0.0.2');
+      assert.is(s.status, 200);
+      held.push(s);
+    }
+    const over = await openStream('127.0.0.3');
+    assert.is(over.status, 503);
+    assert.match(JSON.parse(over.body).error, 'event streams are open already');
+    held.pop()!.close();
     // The closed stream's place is free again once the server has seen it close.
     const deadline = Date.now() + 10_000;
     for (;;) {
       assert.ok(Date.now() < deadline, 'a closed stream never freed its place');
-      const again = await fetch(`${served.url}/ui/api/events`, { headers: auth });
+      const again = await openStream('127.0.0.3');
       if (again.status === 200) {
-        held.push(again.body!.getReader());
+        held.push(again);
         break;
       }
-      await again.body?.cancel();
       await new Promise((r) => setImmediate(r));
     }
   } finally {
-    await Promise.all(held.map((r) => r.cancel()));
+    for (const s of held) s.close();
   }
 });
 

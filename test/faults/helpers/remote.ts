@@ -1,7 +1,7 @@
 // A remote config repo for the reconciler: the fleet's bare repo served by `git http-backend` on loopback, whose
 // server can stall (accept every request, answer none) like a hung Git host, and logs what reached it.
 import path from 'node:path';
-import type { ListenerLimits } from '../../../src/passes/serveEndpoints.ts';
+import type { ListenerLimits } from '../../../src/passes/boundedListener.ts';
 import { startReconciler, type Reconciler } from '../../../src/passes/startReconciler.ts';
 import { startGitHttpServer, type GitHttpServer } from '../../helpers/gitHttpServer.ts';
 import { reconcilerOptions, type Fleet } from '../../helpers/fleet.ts';
