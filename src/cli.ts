@@ -208,6 +208,9 @@ async function main(argv: string[]): Promise<number> {
       logFormat,
       pauseAt: pauseAt as (typeof FAULT_PAUSE_POINTS)[number] | undefined,
       repo: values.repo,
+      ...(values['repo-env']
+        ? { repoEnv: { name: values['repo-env'], value: process.env[values['repo-env']] || undefined } }
+        : {}),
       sourceBranch: values['source-branch'] ?? 'main',
       credentialsDir: values['credentials-dir'],
       kubeconfig: values.kubeconfig,

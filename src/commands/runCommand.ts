@@ -24,7 +24,7 @@ import { replicaLeaseName } from '../shards/planClaims.ts';
 
 export const DEFAULT_LISTEN = '127.0.0.1:9464';
 
-export const RUN_USAGE = `usage: flotilla run --repo PATH|URL [--source-branch main] [--credentials-dir DIR] [--kubeconfig FILE]
+export const RUN_USAGE = `usage: flotilla run --repo PATH|URL|--repo-env VAR [--source-branch main] [--credentials-dir DIR] [--kubeconfig FILE]
        [--insecure-kubeconfig-exec] [--log-format text|json (default: text on a terminal, else json)]
        [--listen ${DEFAULT_LISTEN}|HOST:PORT|off] [--resync 5m|0] [--fetch-schedule "* * * * *"]
        [--webhook-secret-env VAR] [--ui-token-env VAR] [--mirror-dir DIR] [--cluster-failure-threshold 30s] [--cluster-success-threshold 30s]
@@ -33,6 +33,9 @@ export const RUN_USAGE = `usage: flotilla run --repo PATH|URL [--source-branch m
        [--leader-elect [--leader-elect-lease-duration 15s] [--leader-elect-renew-deadline 10s]
         [--leader-elect-retry-period 2s] [--leader-elect-resource-namespace flotilla-system]
         [--leader-elect-kubeconfig FILE [--leader-elect-context C]] [--id NAME]]
+
+--repo-env VAR reads the repo's path or URL from the variable VAR instead of --repo, so a URL's token
+(https://USER:TOKEN@host/org/fleet.git) stays out of the process's arguments.
 
 --leader-elect runs this process as one replica of several on the same repo: the Lease flotilla-leader (in the
 namespace above, on the host cluster: --leader-elect-kubeconfig, else the pod's service account) names the one
@@ -44,6 +47,7 @@ ${FORGE_HELP}`;
 /** The `parseArgs` options of `flotilla run`; cli.ts parses, this module interprets. */
 export const RUN_OPTIONS = {
   repo: { type: 'string' },
+  'repo-env': { type: 'string' },
   'source-branch': { type: 'string', default: 'main' },
   'credentials-dir': { type: 'string' },
   kubeconfig: { type: 'string' },
@@ -73,6 +77,11 @@ export const RUN_OPTIONS = {
 
 export interface RunOptions {
   repo: string | undefined;
+  /**
+   * --repo-env: the variable holding the repo's URL, and its value. A URL carrying a token stays out of the
+   * process's arguments, which anyone who can list processes on the host reads.
+   */
+  repoEnv?: { name: string; value: string | undefined };
   sourceBranch: string;
   credentialsDir: string | undefined;
   kubeconfig: string | undefined;
@@ -145,7 +154,8 @@ function durationFlag(flag: keyof typeof RUN_OPTIONS & string, value: string | u
  * `flotilla run`: the reconciler as a long-running process. Exit 0 after a clean stop (SIGINT/SIGTERM), 2 when
  * the arguments are wrong or another reconciler already holds the repo.
  */
-export async function runCommand(opts: RunOptions): Promise<number> {
+export async function runCommand(given: RunOptions): Promise<number> {
+  const opts = { ...given, repo: repoFromOptions(given) };
   if (!opts.repo) throw new UsageError(`--repo is required\n${RUN_USAGE}`);
   const resyncMs = durationFlag('resync', opts.resync);
   const listen = parseListen(opts.listen);
@@ -330,6 +340,20 @@ async function leaderElection(opts: RunOptions): Promise<LeaderElectionOptions> 
  * credentials folder, and a clone's working tree holds whatever a change brings (a kubeconfig, with an exec
  * plugin). Undefined when they do not overlap.
  */
+/** The repo named by --repo, or read from the variable --repo-env names; never both. */
+function repoFromOptions(opts: RunOptions): string | undefined {
+  if (!opts.repoEnv) return opts.repo;
+  if (opts.repo !== undefined)
+    throw new UsageError(
+      `--repo and --repo-env ${opts.repoEnv.name} both name the repo; fix: keep one (--repo-env keeps a token out of the process's arguments)`,
+    );
+  if (!opts.repoEnv.value)
+    throw new UsageError(
+      `--repo-env ${opts.repoEnv.name}: that variable is unset or empty; fix: export ${opts.repoEnv.name}=https://USER:TOKEN@host/org/fleet.git (or a local path)`,
+    );
+  return opts.repoEnv.value;
+}
+
 function credentialsClash(repo: string, credentialsDir: string): string | undefined {
   if (!existsSync(path.join(repo, '.git'))) return undefined; // bare: no files a change can bring
   const real = (p: string) => {

@@ -1,32 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runCommand, type RunOptions } from '../../src/commands/runCommand.ts';
-
-const base: RunOptions = {
-  repo: '/nonexistent',
-  sourceBranch: 'main',
-  credentialsDir: '/tmp',
-  kubeconfig: undefined,
-  listen: 'off',
-  resync: '0',
-  fetchSchedule: '* * * * *',
-  webhookSecretEnv: undefined,
-  webhookSecret: undefined,
-  mirrorDir: undefined,
-  cwd: '/',
-  out: () => {},
-  err: () => {},
-  stopSignal: Promise.resolve(),
-};
+import type { RunOptions } from '../../src/commands/runCommand.ts';
+import { runRefusal } from '../helpers/runOptions.ts';
 
 async function refusal(leaderElect: RunOptions['leaderElect'], extra: Partial<RunOptions> = {}): Promise<string> {
-  try {
-    await runCommand({ ...base, ...extra, leaderElect });
-  } catch (err) {
-    return (err as Error).message;
-  }
-  assert.unreachable('expected a usage error');
-  return '';
+  const message = await runRefusal({ credentialsDir: '/tmp', ...extra, leaderElect });
+  assert.ok(message, 'expected a usage error');
+  return message;
 }
 
 test('--leader-elect timings are checked as client-go checks them, each refusal with a fix', async () => {

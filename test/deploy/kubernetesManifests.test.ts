@@ -131,7 +131,8 @@ test("the Deployment passes `flotilla run` only flags its parser accepts, with v
   assert.is(values.id, 'value-of-POD_NAME', 'each replica is named after its pod');
   assert.is(values['leader-elect-resource-namespace'], 'value-of-POD_NAMESPACE');
 
-  assert.is(values.repo, 'value-of-FLOTILLA_REPO_URL');
+  assert.is(values.repo, undefined, "the repo URL, token included, is not in the process's arguments");
+  assert.ok(env.has(values['repo-env']!), '--repo-env names a variable of the container');
   assert.ok(env.has(values['webhook-secret-env']!), '--webhook-secret-env names a variable of the container');
   assert.is(values.listen, '0.0.0.0:9464', 'probes and the Service reach the listener from outside the pod');
   assert.is(container.ports[0].containerPort, 9464);

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseListen, runCommand } from '../../src/commands/runCommand.ts';
+import { parseListen } from '../../src/commands/runCommand.ts';
 import { parseDuration } from '../../src/passes/parseDuration.ts';
+import { runRefusal } from '../helpers/runOptions.ts';
 
 test('durations as Flux writes them, 0 disables, anything else says how to write one', () => {
   assert.is(parseDuration('5m'), 300_000);
@@ -31,29 +32,9 @@ test('--listen: HOST:PORT, [v6]:PORT, :PORT, PORT, off', () => {
 });
 
 test('--cluster-failure-threshold / --cluster-success-threshold: a bad duration is a usage error naming the flag', async () => {
-  const base = {
-    repo: '/nonexistent',
-    sourceBranch: 'main',
-    credentialsDir: undefined,
-    kubeconfig: undefined,
-    listen: 'off',
-    resync: '0',
-    fetchSchedule: '* * * * *',
-    webhookSecretEnv: undefined,
-    webhookSecret: undefined,
-    mirrorDir: undefined,
-    cwd: '/',
-    out: () => {},
-    err: () => {},
-    stopSignal: Promise.resolve(),
-  };
   for (const flag of ['clusterFailureThreshold', 'clusterSuccessThreshold'] as const) {
-    const err = await runCommand({ ...base, [flag]: '30 seconds' }).then(
-      () => null,
-      (e: unknown) => e as Error,
-    );
     assert.match(
-      err?.message ?? '',
+      await runRefusal({ [flag]: '30 seconds' }),
       flag === 'clusterFailureThreshold'
         ? '--cluster-failure-threshold "30 seconds" is not a duration'
         : '--cluster-success-threshold "30 seconds" is not a duration',
@@ -62,27 +43,7 @@ test('--cluster-failure-threshold / --cluster-success-threshold: a bad duration 
 });
 
 test('--cluster-status-update-frequency / --graceful-eviction-timeout: bad durations, and a zero grace period, are usage errors naming the flag', async () => {
-  const base = {
-    repo: '/nonexistent',
-    sourceBranch: 'main',
-    credentialsDir: undefined,
-    kubeconfig: undefined,
-    listen: 'off',
-    resync: '0',
-    fetchSchedule: '* * * * *',
-    webhookSecretEnv: undefined,
-    webhookSecret: undefined,
-    mirrorDir: undefined,
-    cwd: '/',
-    out: () => {},
-    err: () => {},
-    stopSignal: Promise.resolve(),
-  };
-  const failure = (extra: Record<string, string>) =>
-    runCommand({ ...base, ...extra }).then(
-      () => '',
-      (e: unknown) => (e as Error).message,
-    );
+  const failure = (extra: Record<string, string>) => runRefusal(extra);
   assert.match(
     await failure({ clusterStatusUpdateFrequency: '10 s' }),
     '--cluster-status-update-frequency "10 s" is not a duration',
@@ -100,33 +61,14 @@ test('--credentials-dir must not hold, or sit inside, the working tree of a loca
     const clone = path.join(root, 'clone');
     execFileSync('git', ['init', '-q', clone]);
     mkdirSync(path.join(root, 'credentials'));
-    const base = {
-      repo: clone,
-      sourceBranch: 'main',
-      credentialsDir: undefined as string | undefined,
-      kubeconfig: undefined,
-      listen: 'off',
-      resync: '0',
-      fetchSchedule: '* * * * *',
-      webhookSecretEnv: undefined,
-      webhookSecret: undefined,
-      mirrorDir: undefined,
-      cwd: clone,
-      out: () => {},
-      err: () => {},
-      stopSignal: Promise.resolve(),
-    };
     for (const [credentialsDir, words] of [
       [undefined, 'the default, the working directory) is inside the working tree'],
       [root, 'holds the working tree'],
       [path.join(clone, 'sub'), 'is inside the working tree'],
     ] as const) {
-      const err = await runCommand({ ...base, credentialsDir }).then(
-        () => null,
-        (e: unknown) => e as Error,
-      );
-      assert.match(err?.message ?? '', words, String(credentialsDir));
-      assert.match(err?.message ?? '', 'fix: pass --credentials-dir naming a folder that holds only kubeconfigs');
+      const message = await runRefusal({ repo: clone, cwd: clone, credentialsDir });
+      assert.match(message, words, String(credentialsDir));
+      assert.match(message, 'fix: pass --credentials-dir naming a folder that holds only kubeconfigs');
     }
   } finally {
     rmSync(root, { recursive: true, force: true });
