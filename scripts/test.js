@@ -22,6 +22,7 @@ const UNIT = [
   'selectors',
   'shards',
   'taints',
+  'text',
 ];
 const GUARD = './test/helpers/forbidProcessesAndNetwork.ts';
 

@@ -11,6 +11,7 @@ import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import { describeCluster } from '../views/describeCluster.ts';
 import { describeFederatedHpa, readFederatedHpas } from '../views/federatedHpaViews.ts';
 import { describeTemplate } from '../views/describeTemplate.ts';
+import { describePolicy, isNamespacedPolicy, readPolicies } from '../views/policyViews.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import { readDocuments, type Fleet } from '../views/readFleet.ts';
 import { isSecret } from '../interpreters/isSecret.ts';
@@ -39,10 +40,18 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
     throw new UsageError(
       'describe works is not supported; flotilla get works NAME -o yaml shows one, flotilla blame --cluster C <kind>/<name> its origin',
     );
-  if (type.type === 'policies')
-    throw new UsageError(
-      `describe ${type.plural} is not supported; flotilla get ${type.plural} ${name} -o yaml shows one, flotilla explain <kind>/<name> which policy a template gets`,
-    );
+  if (type.type === 'policies') {
+    const namespace = isNamespacedPolicy(type.kind) ? (values.namespace ?? 'default') : undefined;
+    const view = (await readPolicies(fleet, type.kind)).find((v) => v.name === name && v.namespace === namespace);
+    if (!view)
+      return notFound(
+        ctx,
+        `${type.plural}.policy.karmada.io "${name}" not found${namespace ? ` in namespace ${namespace}` : ''}`,
+      );
+    const history = await readPathHistory(fleet.repo, fleet.source.commit.oid, view.file);
+    ctx.out(terminalSafe(describePolicy(view, history, ctx.now()), { multiline: true }));
+    return 0;
+  }
   if (type.type === 'federatedhpas') {
     const namespace = values.namespace ?? 'default';
     const view = (await readFederatedHpas(fleet)).find(

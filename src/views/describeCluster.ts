@@ -1,8 +1,8 @@
 import type { Cluster } from '../api/cluster.ts';
 import type { CommitInfo } from '../commits/types.ts';
-import { humanDuration } from '../time/humanDuration.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
 import type { AppliedRecord } from '../branches/status/statusFiles.ts';
+import { commitEvents } from './commitEvents.ts';
 import { printable, printTable } from './printTable.ts';
 
 export interface ClusterDescription {
@@ -115,23 +115,7 @@ export function describeCluster(d: ClusterDescription): string {
         ),
       ),
     );
-  lines.push('Events:');
-  if (d.history.length) {
-    lines.push(
-      indent(
-        printTable(
-          ['Type', 'Reason', 'Age', 'From', 'Message'],
-          d.history.map((h) => [
-            'Normal',
-            'Committed',
-            humanDuration(d.now.getTime() - h.committer.timestamp * 1000),
-            printable(h.author.name),
-            `${printable(h.message.split('\n')[0] ?? '')} (${h.oid.slice(0, 12)})`,
-          ]),
-        ),
-      ),
-    );
-  } else lines.push('  <none>');
+  lines.push(...commitEvents(d.history, d.now));
   return `${lines.join('\n')}\n`;
 }
 

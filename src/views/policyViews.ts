@@ -3,8 +3,11 @@
 // source commit with the webhook defaults applied (what the API server would store). Columns are the CRDs' printer
 // columns (pkg/apis/policy/v1alpha1 kubebuilder:printcolumn): CONFLICT-RESOLUTION, PRIORITY and AGE for the
 // propagation policies; NAME and AGE (kubectl's default for a CRD without printer columns) for the others.
+import type { CommitInfo } from '../commits/types.ts';
 import { loadSource } from '../outputs/loadSource.ts';
 import { humanDuration } from '../time/humanDuration.ts';
+import { commitEvents } from './commitEvents.ts';
+import { describeUnstructured } from './describeUnstructured.ts';
 import type { Fleet } from './readFleet.ts';
 import { readFirstSeen } from './readFirstSeen.ts';
 
@@ -21,6 +24,8 @@ export interface PolicyView {
   object: Obj;
   namespace: string | undefined;
   name: string;
+  /** The source file that defines it. */
+  file: string;
   /** When its file appeared (seconds), for AGE. */
   firstSeen?: number;
 }
@@ -49,6 +54,7 @@ export async function readPolicies(fleet: Fleet, kind: PolicyKind): Promise<Poli
       object: l.object as unknown as Obj,
       namespace: isNamespacedPolicy(kind) ? (metadata.namespace ?? 'default') : undefined,
       name: metadata.name,
+      file: l.source.file,
       ...(firstSeen !== undefined ? { firstSeen } : {}),
     };
   });
@@ -100,4 +106,12 @@ export function listPolicies(
     ];
   });
   return { headers, rows, objects: picked.map((v) => v.object), namespaced };
+}
+
+/**
+ * `describe <policy>`: what kubectl's generic describer prints for the policy Karmada's API server would store
+ * (webhook defaults applied), then the commits that changed its file as its events. Pure.
+ */
+export function describePolicy(view: PolicyView, history: readonly CommitInfo[], now: Date): string {
+  return `${describeUnstructured(view.object)}${commitEvents(history, now).join('\n')}\n`;
 }

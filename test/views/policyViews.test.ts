@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import { runReadCommand } from './helpers/fleetRepo.ts';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
+import { describeCommand } from '../../src/commands/describeCommand.ts';
 import { getCommand } from '../../src/commands/getCommand.ts';
 import { authorEnv, commitAs, makeNginxRepo, writeWorkTree, type TempRepo } from '../plans/helpers/nginxRepo.ts';
 
@@ -98,6 +99,46 @@ test('-o yaml shows the policy as admitted (defaults applied); a missing name is
   const missing = await get('cpp', 'nowhere');
   assert.is(missing.code, 1);
   assert.is(missing.err, 'flotilla: clusterpropagationpolicies.policy.karmada.io "nowhere" not found\n');
+});
+
+const describe = (...args: string[]) => runReadCommand(describeCommand, repo.path, NOW, args);
+
+test("describe pp/cop: kubectl's generic describer over the admitted policy, its file's commits as events", async () => {
+  const shop = await describe('pp', 'shop', '-n', 'shop');
+  assert.is(
+    shop.out,
+    `Name:         shop
+Namespace:    shop
+Labels:       <none>
+Annotations:  <none>
+API Version:  policy.karmada.io/v1alpha1
+Kind:         PropagationPolicy
+Metadata:
+Spec:
+  Conflict Resolution:  Abort
+  Placement:
+    Cluster Affinity:
+      Cluster Names:
+        member2
+  Preemption:      Never
+  Priority:        0
+  Propagate Deps:  false
+  Resource Selectors:
+    API Version:   apps/v1
+    Kind:          Deployment
+    Namespace:     shop
+  Scheduler Name:  default-scheduler
+Events:
+  Type     Reason      Age   From   Message
+  Normal   Committed   30m   Ada    More policies (${shop.out.match(/More policies \(([0-9a-f]{12})\)/)?.[1]})
+`,
+  );
+  const cop = (await describe('cop', 'registry')).out;
+  assert.match(cop, /^Name:         registry\nNamespace:    \n/);
+  assert.match(cop, '      Image Overrider:\n        Component:  Registry\n        Operator:   replace\n');
+  const missing = await describe('pp', 'shop');
+  assert.is(missing.code, 1);
+  assert.is(missing.err, 'flotilla: propagationpolicies.policy.karmada.io "shop" not found in namespace default\n');
 });
 
 test.run();

@@ -1,0 +1,110 @@
+// kubectl's generic describer (k8s.io/kubectl/pkg/describe: genericDescriber, printUnstructuredContent,
+// smartLabelFor), the one `kubectl describe` uses for custom resources such as Karmada's policies: Name, Namespace,
+// Labels, Annotations, then every other field sorted by name, nested fields indented two spaces a level.
+import { alignTabs } from '../text/alignTabs.ts';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+
+/** Fields the header already shows, or that say nothing about the object (as kubectl skips them). */
+const SKIPPED = new Set([
+  '.metadata.managedFields',
+  '.metadata.name',
+  '.metadata.namespace',
+  '.metadata.labels',
+  '.metadata.annotations',
+]);
+const ACRONYMS = new Set(['API', 'URL', 'UID', 'OSB', 'GUID']);
+
+/**
+ * The header and fields of `kubectl describe` for a resource without a describer of its own, before Events. Values
+ * are printed as they are (the caller makes the whole text terminal-safe). Pure.
+ */
+export function describeUnstructured(object: Obj): string {
+  const metadata = (isObj(object.metadata) ? object.metadata : {}) as {
+    name?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
+  const out: string[] = [`Name:\t${metadata.name ?? ''}`, `Namespace:\t${metadata.namespace ?? ''}`];
+  out.push(...multiline('Labels', metadata.labels, (k, v) => `${k}=${v}`));
+  out.push(...multiline('Annotations', metadata.annotations, (k, v) => `${k}: ${v}`));
+  printContent(out, 0, object, '');
+  return `${alignTabs(out.join('\n'))}\n`;
+}
+
+/** kubectl's printLabelsMultiline/printAnnotationsMultiline: sorted keys, one per line, <none> when empty. */
+function multiline(
+  title: string,
+  map: Record<string, string> | undefined,
+  show: (k: string, v: string) => string,
+): string[] {
+  const keys = Object.keys(map ?? {}).sort();
+  if (keys.length === 0) return [`${title}:\t<none>`];
+  return keys.map((k, i) => `${i === 0 ? `${title}:\t` : '\t'}${show(k, map![k]!)}`);
+}
+
+function printContent(out: string[], level: number, content: Obj, prefix: string): void {
+  const pad = '  '.repeat(level);
+  for (const field of Object.keys(content).sort()) {
+    const value = content[field];
+    const path = `${prefix}.${field}`;
+    if (SKIPPED.has(path)) continue;
+    if (isObj(value)) {
+      out.push(`${pad}${smartLabelFor(field)}:`);
+      printContent(out, level + 1, value, path);
+    } else if (Array.isArray(value)) {
+      out.push(`${pad}${smartLabelFor(field)}:`);
+      for (const item of value) {
+        if (isObj(item)) printContent(out, level + 1, item, path);
+        else out.push(`${pad}  ${goValue(item)}`);
+      }
+    } else out.push(`${pad}${smartLabelFor(field)}:\t${goValue(value)}`);
+  }
+}
+
+/** Go's %v of a value decoded from JSON: nil is <nil>; a nested list or map prints Go's way, rarely seen here. */
+function goValue(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
+  if (isObj(v))
+    return `map[${Object.keys(v)
+      .sort()
+      .map((k) => `${k}:${goValue(v[k])}`)
+      .join(' ')}]`;
+  return String(v);
+}
+
+/**
+ * kubectl's smartLabelFor: a field of letters and dashes split as fatih/camelcase splits it, each part title-cased
+ * (acronyms upper-cased) and joined with spaces: apiVersion is "API Version"; any other field is shown as it is.
+ */
+export function smartLabelFor(field: string): string {
+  if (!/^[\p{L}-]*$/u.test(field)) return field;
+  return camelCaseSplit(field)
+    .filter((part) => part !== '_')
+    .map((part) =>
+      ACRONYMS.has(part.toUpperCase()) ? part.toUpperCase() : part.charAt(0).toUpperCase() + part.slice(1),
+    )
+    .join(' ');
+}
+
+/** fatih/camelcase.Split: runs of one character class, an upper-case run's last letter moved onto a lower-case run. */
+function camelCaseSplit(s: string): string[] {
+  const kind = (ch: string) => (/\p{Ll}/u.test(ch) ? 1 : /\p{Lu}/u.test(ch) ? 2 : /\p{N}/u.test(ch) ? 3 : 4);
+  const runs: string[][] = [];
+  let last = 0;
+  for (const ch of s) {
+    const k = kind(ch);
+    if (k === last) runs[runs.length - 1]!.push(ch);
+    else runs.push([ch]);
+    last = k;
+  }
+  for (let i = 0; i < runs.length - 1; i++) {
+    if (kind(runs[i]![0]!) === 2 && kind(runs[i + 1]![0]!) === 1) {
+      runs[i + 1]!.unshift(runs[i]!.pop()!);
+    }
+  }
+  return runs.filter((r) => r.length > 0).map((r) => r.join(''));
+}

@@ -1,0 +1,42 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { describeUnstructured, smartLabelFor } from '../../src/views/describeUnstructured.ts';
+
+test("field labels as kubectl's smartLabelFor makes them: camel case split, acronyms upper-cased, others as they are", () => {
+  assert.is(smartLabelFor('apiVersion'), 'API Version');
+  assert.is(smartLabelFor('replicaDivisionPreference'), 'Replica Division Preference');
+  assert.is(smartLabelFor('uid'), 'UID');
+  assert.is(smartLabelFor('targetURLs'), 'Target UR Ls');
+  assert.is(smartLabelFor('HTTPServer'), 'HTTP Server');
+  assert.is(smartLabelFor('max-surge'), 'Max - Surge');
+  assert.is(smartLabelFor('app.kubernetes.io/name'), 'app.kubernetes.io/name');
+  assert.is(smartLabelFor('port80'), 'port80');
+});
+
+test('the header, then every other field sorted, lists of scalars one per line, null as Go prints it', () => {
+  assert.is(
+    describeUnstructured({
+      kind: 'Thing',
+      apiVersion: 'example.io/v1',
+      metadata: { name: 'a', labels: { z: '1', b: '2' }, annotations: {} },
+      spec: { zones: ['z1', 'z2'], paused: false, note: null },
+    }),
+    `Name:         a
+Namespace:    
+Labels:       b=2
+              z=1
+Annotations:  <none>
+API Version:  example.io/v1
+Kind:         Thing
+Metadata:
+Spec:
+  Note:    <nil>
+  Paused:  false
+  Zones:
+    z1
+    z2
+`,
+  );
+});
+
+test.run();
