@@ -26,6 +26,12 @@ export interface ChangeContext {
    * policies): the index need not be read whole. Absent: every entry (loadAll first).
    */
   templatesInScope?: readonly [string, IndexEntry][];
+  /**
+   * Filled, when given, with the templates affected only because a relabeled cluster changes what their placement's
+   * affinities take (not their overrides, nor anything else): those whose scheduler keeps its last result anyway
+   * render nothing new (outputs/steadyResults.ts), and the caller may leave them out.
+   */
+  placementOnly?: Map<string, IndexEntry>;
 }
 
 /**
@@ -94,8 +100,9 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
           entry?.policy !== undefined &&
           relabeled.policyReads(entry.policy) &&
           (onChanged || mayPlaceChanged(entry.policy));
-        if (placementMoves || (onChanged && relabeled.overrides.some((o) => overrideSelects(o, t))))
-          affected.add(t.key);
+        const overridesRead = onChanged && relabeled.overrides.some((o) => overrideSelects(o, t));
+        if (placementMoves && !overridesRead && entry && !affected.has(t.key)) ctx.placementOnly?.set(t.key, entry);
+        if (placementMoves || overridesRead) affected.add(t.key);
       } else if (entry && clusters.some((c) => entry.clusters.includes(c.metadata.name))) affected.add(t.key);
       else if (entry?.policy && mayPlaceChanged(entry.policy)) affected.add(t.key);
     }

@@ -6,7 +6,7 @@ import { assembleModel } from '../documents/assembleModel.ts';
 import type { ConfigModel, FileObjects, Located } from '../api/model.ts';
 import { karmadaRef } from '../documents/karmadaRef.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
-import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
+import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import {
   affectedByChange,
   dependenciesOf,
@@ -56,10 +56,22 @@ export interface LoadedSource {
  * clusters: few), and the files of templates the change can affect — everything else is known from the
  * index on the output branch and never read.
  */
+/** The previous render a load starts from: its source tree and its index. */
+export interface PreviousRender {
+  tree: string;
+  index: ShardedIndex;
+  /**
+   * Of the templates a cluster-only change reaches only through their placement (candidates, with their index
+   * entries), those whose last scheduling result stands (outputs/steadyResults.ts): they are not read or rendered.
+   * Absent: every one is rendered.
+   */
+  keptResults?: (model: ConfigModel, candidates: ReadonlyMap<string, IndexEntry>) => Promise<ReadonlySet<string>>;
+}
+
 export async function loadSource(
   repo: GitRepo,
   tree: string,
-  previous: { tree: string; index: ShardedIndex } | null,
+  previous: PreviousRender | null,
   alsoAffected: ReadonlySet<string> = new Set(),
 ): Promise<LoadedSource> {
   const { rules: ignore, problem } = await readIgnore(repo, tree);
@@ -103,7 +115,7 @@ export async function loadSource(
 async function loadIncremental(
   repo: GitRepo,
   tree: string,
-  previous: { tree: string; index: ShardedIndex },
+  previous: PreviousRender,
   changes: TreeChange[],
   ignore: IgnoreRules | undefined,
   alsoAffected: ReadonlySet<string>,
@@ -225,13 +237,21 @@ async function loadIncremental(
   // Its walk needs every index entry; after a change to namespaced policies only, those of their namespaces.
   const scope = everyPolicy ? namespacedPoliciesOnly(changed, loaded, oldVersions) : undefined;
   if (everyPolicy && !scope) await index.loadAll();
+  const placementOnly = new Map<string, IndexEntry>();
   const affected = affectedByChange({
     index,
     model,
     changedFiles: changedPaths,
     oldVersions,
     ...(scope ? { templatesInScope: await index.templatesIn(scope) } : {}),
+    placementOnly,
   });
+  const onlyClustersChanged = changedUnits.size > 0 ? null : clustersOnly(changed, touched, oldVersions);
+  // Decided before any template is read: a workload whose scheduler keeps its last result renders nothing new.
+  if (onlyClustersChanged && previous.keptResults && placementOnly.size > 0) {
+    for (const key of alsoAffected) placementOnly.delete(key);
+    for (const key of await previous.keptResults(model, placementOnly)) affected.delete(key);
+  }
   await index.load({ templates: [...affected, ...alsoAffected] });
   for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   // Templates the caller renders again for reasons outside the source (cluster state): their files are read below.
@@ -277,7 +297,7 @@ async function loadIncremental(
     affected,
     touchedFiles: touched,
     full: false,
-    onlyClustersChanged: changedUnits.size > 0 ? null : clustersOnly(changed, touched, oldVersions),
+    onlyClustersChanged,
     ...(await usedTools(layout)),
   };
 }
