@@ -110,6 +110,34 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   return affected;
 }
 
+/**
+ * For a change to namespaced PropagationPolicies and OverridePolicies only (loadSource's namespacedPoliciesOnly), the
+ * templates it can reach when every resource selector of every version of them names its object (kind and name): a
+ * PropagationPolicy claims, and an OverridePolicy targets, only those, in the policy's namespace. Their index entries
+ * are then read by key. Undefined when one selects by labels or selects everything: the namespaces' entries are walked.
+ */
+export function namedTemplatesOnly(
+  changed: readonly { path: string }[],
+  loaded: ReadonlyMap<string, FileObjects>,
+  oldVersions: readonly FileObjects[],
+): Set<string> | undefined {
+  const keys = new Set<string>();
+  for (const f of [...changed.flatMap((c) => loaded.get(c.path) ?? []), ...oldVersions]) {
+    for (const { object } of [...f.propagationPolicies, ...f.overridePolicies]) {
+      const selectors = object.spec.resourceSelectors ?? [];
+      if (selectors.length === 0) return undefined; // an OverridePolicy without selectors targets every template
+      for (const s of selectors) {
+        if (!s.name) return undefined;
+        const namespace = object.metadata.namespace ?? '';
+        // A selector naming another namespace than its policy's selects nothing: there is no key to add.
+        if (!s.namespace || s.namespace === namespace)
+          keys.add(refKey({ apiVersion: s.apiVersion, kind: s.kind, namespace, name: s.name }));
+      }
+    }
+  }
+  return keys;
+}
+
 /** Dependencies of the affected templates, before and after the change: their requiredBy may move. */
 export function dependenciesOf(
   model: ConfigModel,

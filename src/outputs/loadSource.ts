@@ -11,6 +11,7 @@ import {
   affectedByChange,
   dependenciesOf,
   multiClusterServicePartnersOf,
+  namedTemplatesOnly,
   scalingRelativesOf,
 } from './affectedByChange.ts';
 import type { CachedFile } from './parsedFileCache.ts';
@@ -236,14 +237,20 @@ async function loadIncremental(
   let model = assembleModel(loaded.values(), { changedFiles: changedPaths });
   // Its walk needs every index entry; after a change to namespaced policies only, those of their namespaces.
   const scope = everyPolicy ? namespacedPoliciesOnly(changed, loaded, oldVersions) : undefined;
+  const named = scope ? namedTemplatesOnly(changed, loaded, oldVersions) : undefined;
   if (everyPolicy && !scope) await index.loadAll();
+  if (named) await index.load({ templates: named });
   const placementOnly = new Map<string, IndexEntry>();
   const affected = affectedByChange({
     index,
     model,
     changedFiles: changedPaths,
     oldVersions,
-    ...(scope ? { templatesInScope: await index.templatesIn(scope) } : {}),
+    ...(named
+      ? { templatesInScope: [...named].flatMap((key) => entryOf(index, key)) }
+      : scope
+        ? { templatesInScope: await index.templatesIn(scope) }
+        : {}),
     placementOnly,
   });
   const onlyClustersChanged = changedUnits.size > 0 ? null : clustersOnly(changed, touched, oldVersions);
@@ -329,6 +336,11 @@ function namespacedPoliciesOnly(
     }
   }
   return namespaces.size > 0 ? namespaces : undefined;
+}
+
+function entryOf(index: ShardedIndex, key: string): [string, IndexEntry][] {
+  const entry = index.template(key);
+  return entry ? [[key, entry]] : [];
 }
 
 async function loadFiles(
