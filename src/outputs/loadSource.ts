@@ -198,14 +198,18 @@ async function loadIncremental(
   const everyPolicy = changed.some(
     (c) => index.file(c.path)?.karmada || oldKarmada.has(c.path) || holdsKarmada(loaded.get(c.path)),
   );
-  // Which Karmada files a render of templates in some namespaces needs (filesFor), path → file; all of them, after a Karmada change.
+  // Unless every Karmada object it changes is a namespaced policy: then the templates of their namespaces only.
+  const scope = everyPolicy ? namespacedPoliciesOnly(changed, loaded, oldVersions) : undefined;
+  const wholeFleet = everyPolicy && !scope;
+  // Which Karmada files a render of templates in some namespaces needs (filesFor), path → file; all of them when the
+  // change can reach the whole fleet.
   const lookedUp = () =>
     everyKarmadaFile(
       repo,
       tree,
       karmadaPaths.filter((path) => !changedPaths.has(path)),
       { from: previous.tree, changes },
-      everyPolicy,
+      wholeFleet,
     );
   const karmadaFor = kept && !everyPolicy ? keptFilesFor(repo, kept, lookedUp) : await lookedUp();
   const readKarmada = (files: ReadonlyMap<string, CachedFile>) => {
@@ -236,9 +240,8 @@ async function loadIncremental(
   // Round 2+: the files of affected templates, then of their dependencies, until nothing new is needed.
   let model = assembleModel(loaded.values(), { changedFiles: changedPaths });
   // Its walk needs every index entry; after a change to namespaced policies only, those of their namespaces.
-  const scope = everyPolicy ? namespacedPoliciesOnly(changed, loaded, oldVersions) : undefined;
   const named = scope ? namedTemplatesOnly(changed, loaded, oldVersions) : undefined;
-  if (everyPolicy && !scope) await index.loadAll();
+  if (wholeFleet) await index.loadAll();
   if (named) await index.load({ templates: named });
   const placementOnly = new Map<string, IndexEntry>();
   const affected = affectedByChange({
@@ -289,15 +292,19 @@ async function loadIncremental(
     model = assembleModel(loaded.values(), { changedFiles: changedPaths });
     for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   }
-  if (!everyPolicy) {
+  if (!wholeFleet) {
     const before = loaded.size;
     readKarmada(await karmadaFor(new Set([...affected].map((key) => parseRefKey(key).namespace))));
     if (loaded.size > before) model = assembleModel(loaded.values(), { changedFiles: changedPaths });
   }
+  const unchangedKarmada = () => karmadaPaths.filter((path) => !changedPaths.has(path));
   await saveKarmadaFiles(repo, tree, () =>
-    everyPolicy
+    wholeFleet
       ? [...loaded].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path)
-      : karmadaPaths.filter((path) => !changedPaths.has(path)),
+      : scope
+        ? // This tree's Karmada files: the unchanged ones and the changed ones that still hold Karmada objects.
+          [...unchangedKarmada(), ...[...changedPaths].filter((path) => holdsKarmada(loaded.get(path)))]
+        : unchangedKarmada(),
   );
   return {
     model,

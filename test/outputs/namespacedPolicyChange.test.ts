@@ -3,6 +3,8 @@ import * as assert from 'uvu/assert';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { loadSource } from '../../src/outputs/loadSource.ts';
+import { openOutputIndex } from '../../src/branches/rendered/readOutputIndex.ts';
 import { namedTemplatesOnly } from '../../src/outputs/affectedByChange.ts';
 import type { FileObjects } from '../../src/api/model.ts';
 import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
@@ -143,6 +145,34 @@ test('an OverridePolicy naming its Deployment re-renders that Deployment alone, 
     verified.ok,
     JSON.stringify({ differs: verified.differs, missing: verified.missing, extra: verified.extra }),
   );
+});
+
+test('a change to namespaced policies reads the policies of the namespaces it reaches, not every policy of the fleet', async () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  const files: Record<string, string> = {
+    'clusters/member1.yaml': clusterYaml('member1'),
+    'clusters/member2.yaml': clusterYaml('member2'),
+  };
+  for (const ns of ['shop', 'billing', 'search']) {
+    files[`policies/${ns}.yaml`] = policy(ns, ['a']);
+    files[`templates/${ns}/a.yaml`] = configMap('a', 'a', ns);
+  }
+  const first = r.commit(files, 'three namespaces');
+  await sync(r);
+  const second = r.commit({ 'policies/shop.yaml': policy('shop', ['a', 'b']) }, 'shop places b too');
+  const repo = await openRepo(r.dir);
+  const index = await openOutputIndex(repo, r.git('rev-parse', 'flotilla/rendered^{tree}'));
+  const loaded = await loadSource(repo, r.git('rev-parse', `${second}^{tree}`), {
+    tree: r.git('rev-parse', `${first}^{tree}`),
+    index: index!,
+  });
+  assert.equal(
+    loaded.model.propagationPolicies.map((p) => p.object.metadata.namespace).sort(),
+    ['shop'],
+    'billing and search are not read',
+  );
+  assert.equal([...loaded.affected], ['v1/ConfigMap/shop/a']);
 });
 
 test.run();
