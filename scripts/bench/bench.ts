@@ -107,7 +107,8 @@ try {
     ['policy', fleet.edits.policy],
     ['cluster', fleet.edits.cluster],
     ['override', fleet.edits.override],
-    ['unit', fleet.edits.unit],
+    // A fleet without units (--no-units) has no chart to change.
+    ...(fleet.counts.units > 0 ? [['unit', fleet.edits.unit] as [string, FileEdit]] : []),
   ];
   for (const [name, edit] of edits) {
     await importCommit(
@@ -220,7 +221,7 @@ try {
     sync_one_policy_s: syncs.policy!.seconds,
     sync_one_cluster_s: syncs.cluster!.seconds,
     sync_one_override_s: syncs.override!.seconds,
-    sync_one_unit_s: syncs.unit!.seconds,
+    sync_one_unit_s: syncs.unit?.seconds ?? null,
     sync_one_template_warm_s: warm.seconds,
     sync_one_template_cpu_s: syncs.template!.cpuSeconds,
     sync_vs_cold: cold.report.seconds / syncs.template!.seconds,
@@ -231,7 +232,7 @@ try {
         policy: syncs.policy!,
         cluster: syncs.cluster!,
         override: syncs.override!,
-        unit: syncs.unit!,
+        ...(syncs.unit ? { unit: syncs.unit } : {}),
       },
     ),
     noop_commits: noopCommits,

@@ -16,8 +16,11 @@ export interface Figures {
   sync_one_cluster_s: number;
   /** One OverridePolicy's overriders changed (another registry and cost center for one Deployment). */
   sync_one_override_s: number;
-  /** One Helm chart's values changed: that unit runs again (helm template), the others come from their cache. */
-  sync_one_unit_s: number;
+  /**
+   * One Helm chart's values changed: that unit runs again (helm template), the others come from their cache. Null
+   * without units (--no-units), as are its per-file figures.
+   */
+  sync_one_unit_s: number | null;
   /** The same kind of edit with the repo (and its pack cache) already open, as a long-running sync has it. */
   sync_one_template_warm_s: number;
   /** CPU time (user + system) of the one-template sync. */
@@ -29,7 +32,7 @@ export interface Figures {
   sync_one_policy_s_per_file: number;
   sync_one_cluster_s_per_file: number;
   sync_one_override_s_per_file: number;
-  sync_one_unit_s_per_file: number;
+  sync_one_unit_s_per_file: number | null;
   /**
    * Each sync against the issue's budget for it, 60 ms + 2 × (files it writes) × (the cold render's seconds per
    * file): cost in proportion to the change. ≤ 1 passes.
@@ -39,17 +42,17 @@ export interface Figures {
   sync_one_cluster_vs_budget: number;
   sync_one_override_vs_budget: number;
   /** The unit sync runs helm template once (a process of its own, outside the CPU figure). */
-  sync_one_unit_vs_budget: number;
+  sync_one_unit_vs_budget: number | null;
   /** The same syncs in CPU seconds, and the CPU budget (the cold render's CPU seconds per file): steadier on a shared machine. */
   sync_one_policy_cpu_s: number;
   sync_one_cluster_cpu_s: number;
   sync_one_override_cpu_s: number;
-  sync_one_unit_cpu_s: number;
+  sync_one_unit_cpu_s: number | null;
   sync_one_template_vs_cpu_budget: number;
   sync_one_policy_vs_cpu_budget: number;
   sync_one_cluster_vs_cpu_budget: number;
   sync_one_override_vs_cpu_budget: number;
-  sync_one_unit_vs_cpu_budget: number;
+  sync_one_unit_vs_cpu_budget: number | null;
   noop_commits: number;
   noop_sync_s: number;
   schedule_bindings_per_s: number;
@@ -90,6 +93,11 @@ export const NOT_MEASURED: Partial<Record<keyof Figures, string>> = {
   kustomize_s: 'measured at S and M only: 100 overlays of 10,000 templates take too long at L (and XL)',
   kustomize_vs_render: 'measured at S and M only',
   dashboard_interactive_ms: 'no /usr/bin/chromium-headless-shell on this machine (apt install chromium-headless-shell)',
+  sync_one_unit_s: 'the fleet has no Helm or Kustomize unit (--no-units)',
+  sync_one_unit_s_per_file: 'no unit (--no-units)',
+  sync_one_unit_vs_budget: 'no unit (--no-units)',
+  sync_one_unit_cpu_s: 'no unit (--no-units)',
+  sync_one_unit_vs_cpu_budget: 'no unit (--no-units)',
 };
 
 interface Target {
@@ -165,16 +173,23 @@ type PerFileFigure =
   | `sync_one_${SyncKind}_vs_cpu_budget`
   | `sync_one_${Exclude<SyncKind, 'template'>}_cpu_s`;
 
+type SyncFigure = { seconds: number; cpuSeconds: number; filesWritten: number };
+
 /** The per-file figures and each sync against its budget (wall and CPU), from the syncs' seconds and files written. */
 export function perFileFigures(
   cold: { seconds: number; cpuSeconds: number; filesWritten: number },
-  syncs: Record<SyncKind, { seconds: number; cpuSeconds: number; filesWritten: number }>,
+  syncs: Record<Exclude<SyncKind, 'unit'>, SyncFigure> & { unit?: SyncFigure },
 ): Pick<Figures, PerFileFigure> {
   const perFile = cold.seconds / Math.max(1, cold.filesWritten);
   const cpuPerFile = cold.cpuSeconds / Math.max(1, cold.filesWritten);
-  const out: Partial<Record<PerFileFigure, number>> = { render_cold_s_per_file: perFile };
+  const out: Partial<Record<PerFileFigure, number | null>> = { render_cold_s_per_file: perFile };
   for (const kind of SYNC_KINDS) {
     const s = syncs[kind];
+    if (!s) {
+      for (const f of ['s_per_file', 'vs_budget', 'vs_cpu_budget', 'cpu_s'] as const)
+        out[`sync_one_${kind}_${f}` as PerFileFigure] = null;
+      continue;
+    }
     out[`sync_one_${kind}_s_per_file`] = s.seconds / Math.max(1, s.filesWritten);
     out[`sync_one_${kind}_vs_budget`] = s.seconds / syncBudget(s.filesWritten, perFile);
     out[`sync_one_${kind}_vs_cpu_budget`] = s.cpuSeconds / syncBudget(s.filesWritten, cpuPerFile);
