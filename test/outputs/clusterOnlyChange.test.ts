@@ -321,4 +321,26 @@ test('a Duplicated workload, replicas changed with the relabel, or a workload th
   await assertVerifies(nowhere);
 });
 
+test('a NoExecute taint in the same commit as the relabel is no labels-only change: the Divided workload is evicted from it', async () => {
+  const r = dividedFleet(dividedPolicy(DYNAMIC));
+  await sync(r);
+  r.commit(
+    {
+      'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'prod' } }),
+      'clusters/member1.yaml': clusterYaml('member1', {
+        labels: { env: 'prod' },
+        taints: '\n  taints:\n    - key: maintenance\n      effect: NoExecute',
+      }),
+    },
+    'member3 is prod, member1 goes into maintenance',
+  );
+  const [report] = (await sync(r)).reports;
+  assert.ok(renderedKeys(report).includes(NGINX), 'the Deployment is rendered');
+  assert.ok(
+    report?.failover.some((e) => e.type === 'evicted' && e.ref.name === 'nginx' && e.ref.kind === 'Deployment'),
+    'and evicted from member1',
+  );
+  await assertVerifies(r);
+});
+
 test.run();
