@@ -106,7 +106,9 @@ try {
     ['template', fleet.edits.template],
     ['policy', fleet.edits.policy],
     ['cluster', fleet.edits.cluster],
-    ['unit', fleet.edits.unit],
+    ['override', fleet.edits.override],
+    // A fleet without units (--no-units) has no chart to change.
+    ...(fleet.counts.units > 0 ? [['unit', fleet.edits.unit] as [string, FileEdit]] : []),
   ];
   for (const [name, edit] of edits) {
     await importCommit(
@@ -218,13 +220,20 @@ try {
     sync_one_template_s: syncs.template!.seconds,
     sync_one_policy_s: syncs.policy!.seconds,
     sync_one_cluster_s: syncs.cluster!.seconds,
-    sync_one_unit_s: syncs.unit!.seconds,
+    sync_one_override_s: syncs.override!.seconds,
+    sync_one_unit_s: syncs.unit?.seconds ?? null,
     sync_one_template_warm_s: warm.seconds,
     sync_one_template_cpu_s: syncs.template!.cpuSeconds,
     sync_vs_cold: cold.report.seconds / syncs.template!.seconds,
     ...perFileFigures(
       { seconds: cold.report.seconds, cpuSeconds: cold.report.cpuSeconds, filesWritten: cold.report.filesWritten },
-      { template: syncs.template!, policy: syncs.policy!, cluster: syncs.cluster! },
+      {
+        template: syncs.template!,
+        policy: syncs.policy!,
+        cluster: syncs.cluster!,
+        override: syncs.override!,
+        ...(syncs.unit ? { unit: syncs.unit } : {}),
+      },
     ),
     noop_commits: noopCommits,
     noop_sync_s: noop.seconds,

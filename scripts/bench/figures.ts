@@ -14,8 +14,13 @@ export interface Figures {
   sync_one_template_s: number;
   sync_one_policy_s: number;
   sync_one_cluster_s: number;
-  /** One Helm chart's values changed: that unit runs again (helm template), the others come from their cache. */
-  sync_one_unit_s: number;
+  /** One OverridePolicy's overriders changed (another registry and cost center for one Deployment). */
+  sync_one_override_s: number;
+  /**
+   * One Helm chart's values changed: that unit runs again (helm template), the others come from their cache. Null
+   * without units (--no-units), as are its per-file figures.
+   */
+  sync_one_unit_s: number | null;
   /** The same kind of edit with the repo (and its pack cache) already open, as a long-running sync has it. */
   sync_one_template_warm_s: number;
   /** CPU time (user + system) of the one-template sync. */
@@ -26,6 +31,8 @@ export interface Figures {
   sync_one_template_s_per_file: number;
   sync_one_policy_s_per_file: number;
   sync_one_cluster_s_per_file: number;
+  sync_one_override_s_per_file: number;
+  sync_one_unit_s_per_file: number | null;
   /**
    * Each sync against the issue's budget for it, 60 ms + 2 × (files it writes) × (the cold render's seconds per
    * file): cost in proportion to the change. ≤ 1 passes.
@@ -33,12 +40,19 @@ export interface Figures {
   sync_one_template_vs_budget: number;
   sync_one_policy_vs_budget: number;
   sync_one_cluster_vs_budget: number;
-  /** The same three syncs in CPU seconds, and the CPU budget (the cold render's CPU seconds per file): steadier on a shared machine. */
+  sync_one_override_vs_budget: number;
+  /** The unit sync runs helm template once (a process of its own, outside the CPU figure). */
+  sync_one_unit_vs_budget: number | null;
+  /** The same syncs in CPU seconds, and the CPU budget (the cold render's CPU seconds per file): steadier on a shared machine. */
   sync_one_policy_cpu_s: number;
   sync_one_cluster_cpu_s: number;
+  sync_one_override_cpu_s: number;
+  sync_one_unit_cpu_s: number | null;
   sync_one_template_vs_cpu_budget: number;
   sync_one_policy_vs_cpu_budget: number;
   sync_one_cluster_vs_cpu_budget: number;
+  sync_one_override_vs_cpu_budget: number;
+  sync_one_unit_vs_cpu_budget: number | null;
   noop_commits: number;
   noop_sync_s: number;
   schedule_bindings_per_s: number;
@@ -79,6 +93,11 @@ export const NOT_MEASURED: Partial<Record<keyof Figures, string>> = {
   kustomize_s: 'measured at S and M only: 100 overlays of 10,000 templates take too long at L (and XL)',
   kustomize_vs_render: 'measured at S and M only',
   dashboard_interactive_ms: 'no /usr/bin/chromium-headless-shell on this machine (apt install chromium-headless-shell)',
+  sync_one_unit_s: 'the fleet has no Helm or Kustomize unit (--no-units)',
+  sync_one_unit_s_per_file: 'no unit (--no-units)',
+  sync_one_unit_vs_budget: 'no unit (--no-units)',
+  sync_one_unit_cpu_s: 'no unit (--no-units)',
+  sync_one_unit_vs_cpu_budget: 'no unit (--no-units)',
 };
 
 interface Target {
@@ -101,9 +120,13 @@ export const TARGETS: Target[] = [
   { figure: 'sync_one_template_vs_budget', text: BUDGET, pass: (v) => v <= 1, sizes: L },
   { figure: 'sync_one_policy_vs_budget', text: BUDGET, pass: (v) => v <= 1, sizes: L },
   { figure: 'sync_one_cluster_vs_budget', text: BUDGET, pass: (v) => v <= 1, sizes: L },
+  { figure: 'sync_one_override_vs_budget', text: BUDGET, pass: (v) => v <= 1, sizes: L },
+  { figure: 'sync_one_unit_vs_budget', text: BUDGET, pass: (v) => v <= 1, sizes: L },
   { figure: 'sync_one_template_vs_cpu_budget', text: `${BUDGET}, CPU`, pass: (v) => v <= 1, sizes: L },
   { figure: 'sync_one_policy_vs_cpu_budget', text: `${BUDGET}, CPU`, pass: (v) => v <= 1, sizes: L },
   { figure: 'sync_one_cluster_vs_cpu_budget', text: `${BUDGET}, CPU`, pass: (v) => v <= 1, sizes: L },
+  { figure: 'sync_one_override_vs_cpu_budget', text: `${BUDGET}, CPU`, pass: (v) => v <= 1, sizes: L },
+  { figure: 'sync_one_unit_vs_cpu_budget', text: `${BUDGET}, CPU`, pass: (v) => v <= 1, sizes: L },
   { figure: 'noop_commits', text: '= 0', pass: (v) => v === 0, sizes: ANY },
   { figure: 'schedule_bindings_per_s', text: '≥ 5,000 (L)', pass: (v) => v >= 5000, sizes: L },
   { figure: 'peak_rss_mb', text: '< 1,024 (L)', pass: (v) => v < 1024, sizes: L },
@@ -139,45 +162,40 @@ export function syncBudget(filesWritten: number, coldSecondsPerFile: number): nu
   return 0.06 + 2 * filesWritten * coldSecondsPerFile;
 }
 
+/** The syncs with a per-file figure and a verdict, in the order the bench runs them. */
+export const SYNC_KINDS = ['template', 'policy', 'cluster', 'override', 'unit'] as const;
+export type SyncKind = (typeof SYNC_KINDS)[number];
+
+type PerFileFigure =
+  | 'render_cold_s_per_file'
+  | `sync_one_${SyncKind}_s_per_file`
+  | `sync_one_${SyncKind}_vs_budget`
+  | `sync_one_${SyncKind}_vs_cpu_budget`
+  | `sync_one_${Exclude<SyncKind, 'template'>}_cpu_s`;
+
+type SyncFigure = { seconds: number; cpuSeconds: number; filesWritten: number };
+
 /** The per-file figures and each sync against its budget (wall and CPU), from the syncs' seconds and files written. */
 export function perFileFigures(
   cold: { seconds: number; cpuSeconds: number; filesWritten: number },
-  syncs: Record<'template' | 'policy' | 'cluster', { seconds: number; cpuSeconds: number; filesWritten: number }>,
-): Pick<
-  Figures,
-  | 'render_cold_s_per_file'
-  | 'sync_one_template_s_per_file'
-  | 'sync_one_policy_s_per_file'
-  | 'sync_one_cluster_s_per_file'
-  | 'sync_one_template_vs_budget'
-  | 'sync_one_policy_vs_budget'
-  | 'sync_one_cluster_vs_budget'
-  | 'sync_one_policy_cpu_s'
-  | 'sync_one_cluster_cpu_s'
-  | 'sync_one_template_vs_cpu_budget'
-  | 'sync_one_policy_vs_cpu_budget'
-  | 'sync_one_cluster_vs_cpu_budget'
-> {
+  syncs: Record<Exclude<SyncKind, 'unit'>, SyncFigure> & { unit?: SyncFigure },
+): Pick<Figures, PerFileFigure> {
   const perFile = cold.seconds / Math.max(1, cold.filesWritten);
   const cpuPerFile = cold.cpuSeconds / Math.max(1, cold.filesWritten);
-  const each = (s: { seconds: number; filesWritten: number }) => s.seconds / Math.max(1, s.filesWritten);
-  const vs = (s: { seconds: number; filesWritten: number }) => s.seconds / syncBudget(s.filesWritten, perFile);
-  const vsCpu = (s: { cpuSeconds: number; filesWritten: number }) =>
-    s.cpuSeconds / syncBudget(s.filesWritten, cpuPerFile);
-  return {
-    render_cold_s_per_file: perFile,
-    sync_one_template_s_per_file: each(syncs.template),
-    sync_one_policy_s_per_file: each(syncs.policy),
-    sync_one_cluster_s_per_file: each(syncs.cluster),
-    sync_one_template_vs_budget: vs(syncs.template),
-    sync_one_policy_vs_budget: vs(syncs.policy),
-    sync_one_cluster_vs_budget: vs(syncs.cluster),
-    sync_one_policy_cpu_s: syncs.policy.cpuSeconds,
-    sync_one_cluster_cpu_s: syncs.cluster.cpuSeconds,
-    sync_one_template_vs_cpu_budget: vsCpu(syncs.template),
-    sync_one_policy_vs_cpu_budget: vsCpu(syncs.policy),
-    sync_one_cluster_vs_cpu_budget: vsCpu(syncs.cluster),
-  };
+  const out: Partial<Record<PerFileFigure, number | null>> = { render_cold_s_per_file: perFile };
+  for (const kind of SYNC_KINDS) {
+    const s = syncs[kind];
+    if (!s) {
+      for (const f of ['s_per_file', 'vs_budget', 'vs_cpu_budget', 'cpu_s'] as const)
+        out[`sync_one_${kind}_${f}` as PerFileFigure] = null;
+      continue;
+    }
+    out[`sync_one_${kind}_s_per_file`] = s.seconds / Math.max(1, s.filesWritten);
+    out[`sync_one_${kind}_vs_budget`] = s.seconds / syncBudget(s.filesWritten, perFile);
+    out[`sync_one_${kind}_vs_cpu_budget`] = s.cpuSeconds / syncBudget(s.filesWritten, cpuPerFile);
+    if (kind !== 'template') out[`sync_one_${kind}_cpu_s`] = s.cpuSeconds;
+  }
+  return out as Pick<Figures, PerFileFigure>;
 }
 
 function verdict(t: Target, size: string, v: number): string {
@@ -195,6 +213,7 @@ const ORDER: [keyof Figures, string][] = [
   ['sync_one_template_s', 's'],
   ['sync_one_policy_s', 's'],
   ['sync_one_cluster_s', 's'],
+  ['sync_one_override_s', 's'],
   ['sync_one_unit_s', 's, helm template once'],
   ['sync_one_template_warm_s', 's, repo open'],
   ['sync_one_template_cpu_s', 's, CPU'],
@@ -203,14 +222,22 @@ const ORDER: [keyof Figures, string][] = [
   ['sync_one_template_s_per_file', 's/file'],
   ['sync_one_policy_s_per_file', 's/file'],
   ['sync_one_cluster_s_per_file', 's/file'],
+  ['sync_one_override_s_per_file', 's/file'],
+  ['sync_one_unit_s_per_file', 's/file'],
   ['sync_one_template_vs_budget', '×'],
   ['sync_one_policy_vs_budget', '×'],
   ['sync_one_cluster_vs_budget', '×'],
+  ['sync_one_override_vs_budget', '×'],
+  ['sync_one_unit_vs_budget', '×'],
   ['sync_one_policy_cpu_s', 's, CPU'],
   ['sync_one_cluster_cpu_s', 's, CPU'],
+  ['sync_one_override_cpu_s', 's, CPU'],
+  ['sync_one_unit_cpu_s', 's, CPU'],
   ['sync_one_template_vs_cpu_budget', '×, CPU'],
   ['sync_one_policy_vs_cpu_budget', '×, CPU'],
   ['sync_one_cluster_vs_cpu_budget', '×, CPU'],
+  ['sync_one_override_vs_cpu_budget', '×, CPU'],
+  ['sync_one_unit_vs_cpu_budget', '×, CPU'],
   ['noop_commits', ''],
   ['noop_sync_s', 's'],
   ['schedule_bindings_per_s', '/s'],

@@ -36,7 +36,7 @@ export interface Fleet {
   clusters: Cluster[];
   /** `--cluster-status` stream: every Cluster with status.resourceSummary and a Ready condition. */
   clusterStatus: string;
-  edits: { template: FileEdit; policy: FileEdit; cluster: FileEdit; unit: FileEdit };
+  edits: { template: FileEdit; policy: FileEdit; cluster: FileEdit; override: FileEdit; unit: FileEdit };
   counts: {
     templates: number;
     clusters: number;
@@ -152,7 +152,7 @@ export function generateFleet(size: FleetSize, seed = 'flotilla-bench', withUnit
     files: sorted,
     clusters: [...clusters].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1)),
     clusterStatus,
-    edits: { ...buildEdits(sorted, clusters, deployments, seed), unit: unitEdit(unitNamespaces[0]!) },
+    edits: { ...buildEdits(sorted, clusters, deployments, overridden, seed), unit: unitEdit(unitNamespaces[0]!) },
     counts: {
       templates,
       clusters: clusterCount,
@@ -456,11 +456,15 @@ function overridePolicy(rng: Rng, app: string, ns: string, clusters: readonly Cl
   };
 }
 
-/** A new image tag on one Deployment, a new placement for one namespace policy, new labels on one cluster. */
+/**
+ * A new image tag on one Deployment, a new placement for one namespace policy, new labels on one cluster, another
+ * registry and cost center in one OverridePolicy.
+ */
 function buildEdits(
   files: ReadonlyMap<string, string>,
   clusters: readonly Cluster[],
   deployments: readonly { app: string; ns: string }[],
+  overridden: readonly { app: string; ns: string }[],
   seed: string,
 ): Omit<Fleet['edits'], 'unit'> {
   const d = deployments[Math.floor(deployments.length / 2)]!;
@@ -479,8 +483,20 @@ function buildEdits(
     ...withoutStatus(c),
     metadata: { ...c.metadata, labels: { ...c.metadata.labels, environment: env, pool: 'pool-z' } },
   };
+  // The override of one Deployment: its registry (the clusters of one region) and its cost center (prod clusters).
+  const o = overridden[Math.floor(overridden.length / 2)]!;
+  const overridePath = `policies/${o.ns}/${o.app}-override.yaml`;
+  const overrideText = files
+    .get(overridePath)!
+    .replace(/value: registry\.(\S+)\.example\.com/, 'value: mirror.$1.example.com')
+    .replace(/cost-center: cc-\d+/, 'cost-center: cc-000');
   return {
     template: { path: templatePath, text: templateText, what: `image tag of Deployment ${d.ns}/${d.app}` },
+    override: {
+      path: overridePath,
+      text: overrideText,
+      what: `registry and cost center of OverridePolicy ${o.ns}/${o.app}-overrides`,
+    },
     policy: { path: policyPath, text: policyText, what: `placement of PropagationPolicy ${d.ns}/${d.ns}-apps` },
     cluster: {
       path: clusterPath(c),

@@ -14,10 +14,14 @@ export function keptOutByStatus(
   clusters: readonly Cluster[],
   affinityName: string | undefined,
 ): string[] {
-  const byName = new Map(clusters.map((c) => [c.metadata.name, c]));
+  // Built on the first cluster a status filter left out: most results have none, and every render asks.
+  let byName: Map<string, Cluster> | undefined;
   const others = filterPlugins.filter((p) => !STATUS_FILTERS.has(p.name));
   return explanation.flatMap((e) => {
-    const cluster = e.outcome === 'filtered' && STATUS_FILTERS.has(e.plugin) ? byName.get(e.cluster) : undefined;
+    const cluster =
+      e.outcome === 'filtered' && STATUS_FILTERS.has(e.plugin)
+        ? (byName ??= new Map(clusters.map((c) => [c.metadata.name, c]))).get(e.cluster)
+        : undefined;
     if (!cluster) return [];
     const fits = others.every(
       (p) =>

@@ -45,3 +45,21 @@ export function interpretReplicas(manifest: Record<string, unknown>, custom?: Cu
   const podSpec = podSpecOf(manifest);
   return { replicas, ...(podSpec ? replicaRequirements(podSpec) : {}) };
 }
+
+/** Kinds whose count interpretReplicas reads; every other kind is read as 0 replicas (a non-workload). */
+const NATIVE_REPLICA_KINDS = new Set([
+  'apps/v1/Deployment',
+  'apps/v1/StatefulSet',
+  'apps/v1/ReplicaSet',
+  'batch/v1/Job',
+  'v1/Pod',
+]);
+
+/**
+ * Whether a template of this kind can have replicas at all (interpretReplicas can read a count above 0): a native
+ * kind with a count, or one a replicaResource hook declares one for. Without a template at hand: an answer for
+ * every object of the kind.
+ */
+export function mayHaveReplicas(apiVersion: string, kind: string, custom?: Customizations): boolean {
+  return custom?.replicaResource !== undefined || NATIVE_REPLICA_KINDS.has(`${apiVersion}/${kind}`);
+}

@@ -26,6 +26,12 @@ export interface ChangeContext {
    * policies): the index need not be read whole. Absent: every entry (loadAll first).
    */
   templatesInScope?: readonly [string, IndexEntry][];
+  /**
+   * Filled, when given, with the templates affected only because a relabeled cluster changes what their placement's
+   * affinities take (not their overrides, nor anything else): those whose scheduler keeps its last result anyway
+   * render nothing new (outputs/steadyResults.ts), and the caller may leave them out.
+   */
+  placementOnly?: Map<string, IndexEntry>;
 }
 
 /**
@@ -94,13 +100,42 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
           entry?.policy !== undefined &&
           relabeled.policyReads(entry.policy) &&
           (onChanged || mayPlaceChanged(entry.policy));
-        if (placementMoves || (onChanged && relabeled.overrides.some((o) => overrideSelects(o, t))))
-          affected.add(t.key);
+        const overridesRead = onChanged && relabeled.overrides.some((o) => overrideSelects(o, t));
+        if (placementMoves && !overridesRead && entry && !affected.has(t.key)) ctx.placementOnly?.set(t.key, entry);
+        if (placementMoves || overridesRead) affected.add(t.key);
       } else if (entry && clusters.some((c) => entry.clusters.includes(c.metadata.name))) affected.add(t.key);
       else if (entry?.policy && mayPlaceChanged(entry.policy)) affected.add(t.key);
     }
   }
   return affected;
+}
+
+/**
+ * For a change to namespaced PropagationPolicies and OverridePolicies only (loadSource's namespacedPoliciesOnly), the
+ * templates it can reach when every resource selector of every version of them names its object (kind and name): a
+ * PropagationPolicy claims, and an OverridePolicy targets, only those, in the policy's namespace. Their index entries
+ * are then read by key. Undefined when one selects by labels or selects everything: the namespaces' entries are walked.
+ */
+export function namedTemplatesOnly(
+  changed: readonly { path: string }[],
+  loaded: ReadonlyMap<string, FileObjects>,
+  oldVersions: readonly FileObjects[],
+): Set<string> | undefined {
+  const keys = new Set<string>();
+  for (const f of [...changed.flatMap((c) => loaded.get(c.path) ?? []), ...oldVersions]) {
+    for (const { object } of [...f.propagationPolicies, ...f.overridePolicies]) {
+      const selectors = object.spec.resourceSelectors ?? [];
+      if (selectors.length === 0) return undefined; // an OverridePolicy without selectors targets every template
+      for (const s of selectors) {
+        if (!s.name) return undefined;
+        const namespace = object.metadata.namespace ?? '';
+        // A selector naming another namespace than its policy's selects nothing: there is no key to add.
+        if (!s.namespace || s.namespace === namespace)
+          keys.add(refKey({ apiVersion: s.apiVersion, kind: s.kind, namespace, name: s.name }));
+      }
+    }
+  }
+  return keys;
 }
 
 /** Dependencies of the affected templates, before and after the change: their requiredBy may move. */

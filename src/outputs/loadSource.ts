@@ -6,11 +6,12 @@ import { assembleModel } from '../documents/assembleModel.ts';
 import type { ConfigModel, FileObjects, Located } from '../api/model.ts';
 import { karmadaRef } from '../documents/karmadaRef.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
-import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
+import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import {
   affectedByChange,
   dependenciesOf,
   multiClusterServicePartnersOf,
+  namedTemplatesOnly,
   scalingRelativesOf,
 } from './affectedByChange.ts';
 import type { CachedFile } from './parsedFileCache.ts';
@@ -56,10 +57,22 @@ export interface LoadedSource {
  * clusters: few), and the files of templates the change can affect — everything else is known from the
  * index on the output branch and never read.
  */
+/** The previous render a load starts from: its source tree and its index. */
+export interface PreviousRender {
+  tree: string;
+  index: ShardedIndex;
+  /**
+   * Of the templates a cluster-only change reaches only through their placement (candidates, with their index
+   * entries), those whose last scheduling result stands (outputs/steadyResults.ts): they are not read or rendered.
+   * Absent: every one is rendered.
+   */
+  keptResults?: (model: ConfigModel, candidates: ReadonlyMap<string, IndexEntry>) => Promise<ReadonlySet<string>>;
+}
+
 export async function loadSource(
   repo: GitRepo,
   tree: string,
-  previous: { tree: string; index: ShardedIndex } | null,
+  previous: PreviousRender | null,
   alsoAffected: ReadonlySet<string> = new Set(),
 ): Promise<LoadedSource> {
   const { rules: ignore, problem } = await readIgnore(repo, tree);
@@ -103,7 +116,7 @@ export async function loadSource(
 async function loadIncremental(
   repo: GitRepo,
   tree: string,
-  previous: { tree: string; index: ShardedIndex },
+  previous: PreviousRender,
   changes: TreeChange[],
   ignore: IgnoreRules | undefined,
   alsoAffected: ReadonlySet<string>,
@@ -185,14 +198,18 @@ async function loadIncremental(
   const everyPolicy = changed.some(
     (c) => index.file(c.path)?.karmada || oldKarmada.has(c.path) || holdsKarmada(loaded.get(c.path)),
   );
-  // Which Karmada files a render of templates in some namespaces needs (filesFor), path → file; all of them, after a Karmada change.
+  // Unless every Karmada object it changes is a namespaced policy: then the templates of their namespaces only.
+  const scope = everyPolicy ? namespacedPoliciesOnly(changed, loaded, oldVersions) : undefined;
+  const wholeFleet = everyPolicy && !scope;
+  // Which Karmada files a render of templates in some namespaces needs (filesFor), path → file; all of them when the
+  // change can reach the whole fleet.
   const lookedUp = () =>
     everyKarmadaFile(
       repo,
       tree,
       karmadaPaths.filter((path) => !changedPaths.has(path)),
       { from: previous.tree, changes },
-      everyPolicy,
+      wholeFleet,
     );
   const karmadaFor = kept && !everyPolicy ? keptFilesFor(repo, kept, lookedUp) : await lookedUp();
   const readKarmada = (files: ReadonlyMap<string, CachedFile>) => {
@@ -223,15 +240,28 @@ async function loadIncremental(
   // Round 2+: the files of affected templates, then of their dependencies, until nothing new is needed.
   let model = assembleModel(loaded.values(), { changedFiles: changedPaths });
   // Its walk needs every index entry; after a change to namespaced policies only, those of their namespaces.
-  const scope = everyPolicy ? namespacedPoliciesOnly(changed, loaded, oldVersions) : undefined;
-  if (everyPolicy && !scope) await index.loadAll();
+  const named = scope ? namedTemplatesOnly(changed, loaded, oldVersions) : undefined;
+  if (wholeFleet) await index.loadAll();
+  if (named) await index.load({ templates: named });
+  const placementOnly = new Map<string, IndexEntry>();
   const affected = affectedByChange({
     index,
     model,
     changedFiles: changedPaths,
     oldVersions,
-    ...(scope ? { templatesInScope: await index.templatesIn(scope) } : {}),
+    ...(named
+      ? { templatesInScope: [...named].flatMap((key) => entryOf(index, key)) }
+      : scope
+        ? { templatesInScope: await index.templatesIn(scope) }
+        : {}),
+    placementOnly,
   });
+  const onlyClustersChanged = changedUnits.size > 0 ? null : clustersOnly(changed, touched, oldVersions);
+  // Decided before any template is read: a workload whose scheduler keeps its last result renders nothing new.
+  if (onlyClustersChanged && previous.keptResults && placementOnly.size > 0) {
+    for (const key of alsoAffected) placementOnly.delete(key);
+    for (const key of await previous.keptResults(model, placementOnly)) affected.delete(key);
+  }
   await index.load({ templates: [...affected, ...alsoAffected] });
   for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   // Templates the caller renders again for reasons outside the source (cluster state): their files are read below.
@@ -262,22 +292,26 @@ async function loadIncremental(
     model = assembleModel(loaded.values(), { changedFiles: changedPaths });
     for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   }
-  if (!everyPolicy) {
+  if (!wholeFleet) {
     const before = loaded.size;
     readKarmada(await karmadaFor(new Set([...affected].map((key) => parseRefKey(key).namespace))));
     if (loaded.size > before) model = assembleModel(loaded.values(), { changedFiles: changedPaths });
   }
+  const unchangedKarmada = () => karmadaPaths.filter((path) => !changedPaths.has(path));
   await saveKarmadaFiles(repo, tree, () =>
-    everyPolicy
+    wholeFleet
       ? [...loaded].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path)
-      : karmadaPaths.filter((path) => !changedPaths.has(path)),
+      : scope
+        ? // This tree's Karmada files: the unchanged ones and the changed ones that still hold Karmada objects.
+          [...unchangedKarmada(), ...[...changedPaths].filter((path) => holdsKarmada(loaded.get(path)))]
+        : unchangedKarmada(),
   );
   return {
     model,
     affected,
     touchedFiles: touched,
     full: false,
-    onlyClustersChanged: changedUnits.size > 0 ? null : clustersOnly(changed, touched, oldVersions),
+    onlyClustersChanged,
     ...(await usedTools(layout)),
   };
 }
@@ -309,6 +343,11 @@ function namespacedPoliciesOnly(
     }
   }
   return namespaces.size > 0 ? namespaces : undefined;
+}
+
+function entryOf(index: ShardedIndex, key: string): [string, IndexEntry][] {
+  const entry = index.template(key);
+  return entry ? [[key, entry]] : [];
 }
 
 async function loadFiles(

@@ -14,7 +14,7 @@ import { readRef } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { ConfigModel } from '../api/model.ts';
 import { emptyIndex, indexOfFolder, type IndexView, type OutputIndex } from '../branches/rendered/outputIndex.ts';
-import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
+import { bindingPath, clusterFolder, manifestPath } from '../branches/rendered/outputPaths.ts';
 import { readPathOids, readPathOidsNow } from '../commits/readPathOids.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
@@ -52,22 +52,30 @@ export async function readPreviousOutputs(
   parsed: Map<string, ResourceBinding>;
 }> {
   const paths = new Map<string, { key: string; binding: boolean }>();
-  const later = new Set<string>();
+  // Manifests looked up when asked: a template's path below its cluster folder → the clusters it may be found on.
+  const later = new Map<string, Set<string>>();
   for (const key of keys) {
     const entry = index.template(key);
     const ref = parseRefKey(key);
     // A template new to the output may find its binding file taken by another object's (same kind and name, other group).
     paths.set(bindingPath(ref), { key, binding: true });
     if (!entry) continue;
+    // The path is made once per template, not once per cluster: a cluster change reaches thousands of templates.
+    const inFolder = manifestPath(ANY_CLUSTER, ref).slice(clusterFolder(ANY_CLUSTER).length);
     for (const c of entry.clusters) {
-      if (onlyClusters && !onlyClusters.has(c)) later.add(manifestPath(c, ref));
-      else paths.set(manifestPath(c, ref), { key, binding: false });
+      if (!onlyClusters || onlyClusters.has(c)) paths.set(`${clusterFolder(c)}${inFolder}`, { key, binding: false });
+      else {
+        const clusters = later.get(inFolder);
+        if (clusters) clusters.add(c);
+        else later.set(inFolder, new Set([c]));
+      }
     }
   }
   const oids = await readPathOids(repo, tree, [...paths.keys()]);
   const oidOf = (path: string): string | undefined => {
-    if (later.has(path)) {
-      later.delete(path);
+    const folderEnd = path.indexOf('/', CLUSTERS.length);
+    const clusters = later.size > 0 && path.startsWith(CLUSTERS) ? later.get(path.slice(folderEnd + 1)) : undefined;
+    if (clusters?.delete(path.slice(CLUSTERS.length, folderEnd))) {
       const found = readPathOidsNow(repo, tree, [path]).get(path);
       if (found !== undefined) oids.set(path, found);
     }
@@ -105,6 +113,10 @@ export async function readPreviousOutputs(
   };
   return { bindings, files, takenBy, parsed };
 }
+
+/** A cluster name no cluster has (names are DNS labels): only to make the part of a manifest path below the cluster. */
+const ANY_CLUSTER = '-';
+const CLUSTERS = clusterFolder('').slice(0, -1);
 
 /** The object a binding binds (spec.resource); undefined when it does not say. */
 function boundRef(binding: ResourceBinding | null): ObjectRef | undefined {

@@ -14,7 +14,8 @@ import { readRef } from '../commits/readRef.ts';
 import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits, type FileEdit } from '../commits/writeTreeEdits.ts';
 import { flotillaIdentity, type CommitInfo, type GitRepo } from '../commits/types.ts';
-import type { FileObjects } from '../api/model.ts';
+import type { ConfigModel, FileObjects } from '../api/model.ts';
+import { readSteadyResults, steadyView } from './steadyResults.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
@@ -131,7 +132,23 @@ export async function renderRevision(
   let loaded =
     (rerender && again === 'all') || autoscaleMoved
       ? await loadSource(repo, source.tree, null)
-      : await loadSource(repo, source.tree, previous ? { tree: previous.sourceTree, index } : null, alsoAffected);
+      : await loadSource(
+          repo,
+          source.tree,
+          previous
+            ? {
+                tree: previous.sourceTree,
+                index,
+                ...(headTree
+                  ? {
+                      keptResults: (m: ConfigModel, candidates: ReadonlyMap<string, IndexEntry>) =>
+                        readSteadyResults(repo, headTree, candidates, steadyView(withClusterStatus(m, observed), now)),
+                    }
+                  : {}),
+              }
+            : null,
+          alsoAffected,
+        );
   // Other Helm or Kustomize versions than the last render's (an upgrade, another machine): an incremental load kept
   // the unchanged units' outputs of the old ones, which verify, replaying with these, would not find. All run again.
   if (

@@ -175,4 +175,172 @@ spec:
   await assertVerifies(r);
 });
 
+// Karmada's scheduler leaves a Divided workload's result alone when a cluster's labels change (scheduler.go
+// doScheduleBinding); the sync then neither reads nor renders it, and still writes what a whole render writes.
+const dividedPolicy = (replicaScheduling: string, extra = '') => `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: nginx-divided
+spec:
+  resourceSelectors:
+    - apiVersion: apps/v1
+      kind: Deployment
+      name: nginx
+    - apiVersion: v1
+      kind: Service
+      name: nginx
+  placement:
+    clusterAffinity:
+      labelSelector:
+        matchLabels:
+          env: prod
+${extra}    replicaScheduling:
+${replicaScheduling}`;
+const DYNAMIC = `      replicaSchedulingType: Divided
+      replicaDivisionPreference: Weighted
+      weightPreference:
+        dynamicWeight: AvailableReplicas
+`;
+const STATIC = `      replicaSchedulingType: Divided
+      replicaDivisionPreference: Weighted
+      weightPreference:
+        staticWeightList:
+          - targetCluster:
+              clusterNames: [member1, member2, member3]
+            weight: 1
+`;
+const SPREAD = `    spreadConstraints:
+      - spreadByField: cluster
+        minGroups: 1
+        maxGroups: 3
+`;
+const DUPLICATED = `      replicaSchedulingType: Duplicated
+`;
+const NGINX = 'apps/v1/Deployment/default/nginx';
+const SERVICE = 'v1/Service/default/nginx';
+const service = `apiVersion: v1
+kind: Service
+metadata:
+  name: nginx
+spec:
+  selector: {app: nginx}
+  ports: [{port: 80}]
+`;
+
+function dividedFleet(policy: string, replicas = 6): ConfigRepo {
+  const r = makeConfigRepo();
+  repos.push(r);
+  r.commit(
+    {
+      'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'prod' } }),
+      'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'prod' } }),
+      'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'dev' } }),
+      'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', `replicas: ${replicas}`),
+      'templates/service.yaml': service,
+      'policies/nginx.yaml': policy,
+    },
+    'three members, two of them prod',
+  );
+  return r;
+}
+
+const renderedKeys = (report: { explanations: Map<string, unknown> } | undefined) =>
+  [...(report?.explanations.keys() ?? [])].sort();
+
+for (const [name, policy] of [
+  ['dynamic weights', dividedPolicy(DYNAMIC)],
+  ['static weights', dividedPolicy(STATIC)],
+  ['spread constraints', dividedPolicy(DYNAMIC, SPREAD)],
+] as const) {
+  test(`a Divided workload (${name}) keeps its result, unread, when a cluster joins or leaves its affinity; the Service moves`, async () => {
+    const r = dividedFleet(policy);
+    await sync(r);
+    const before = r.git('rev-parse', 'flotilla/rendered');
+    r.commit({ 'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'prod' } }) }, 'member3 is prod');
+    const [joined] = (await sync(r)).reports;
+    assert.equal(renderedKeys(joined), [SERVICE], 'the Deployment is not rendered again');
+    assert.ok(r.ls('flotilla/rendered').includes('clusters/member3/default/service_nginx.yaml'));
+    assert.not.ok(r.ls('flotilla/rendered').includes(manifest('member3')), 'no replicas move to member3');
+    assert.is(
+      blob(r, 'flotilla/rendered', 'bindings/default/nginx-deployment.yaml'),
+      blob(r, before, 'bindings/default/nginx-deployment.yaml'),
+    );
+    await assertVerifies(r);
+
+    r.commit({ 'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'dev' } }) }, 'member2 leaves prod');
+    const [left] = (await sync(r)).reports;
+    assert.equal(renderedKeys(left), [SERVICE]);
+    assert.ok(r.ls('flotilla/rendered').includes(manifest('member2')), 'Karmada keeps its replicas there');
+    await assertVerifies(r);
+  });
+}
+
+test('a Duplicated workload, replicas changed with the relabel, or a workload that found no cluster: rendered again', async () => {
+  const duplicated = dividedFleet(dividedPolicy(DUPLICATED));
+  await sync(duplicated);
+  duplicated.commit(
+    { 'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'prod' } }) },
+    'member3 is prod',
+  );
+  assert.equal(renderedKeys((await sync(duplicated)).reports[0]), [NGINX, SERVICE]);
+  assert.ok(duplicated.ls('flotilla/rendered').includes(manifest('member3')));
+  await assertVerifies(duplicated);
+
+  const scaled = dividedFleet(dividedPolicy(DYNAMIC));
+  await sync(scaled);
+  scaled.commit(
+    {
+      'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'prod' } }),
+      'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', 'replicas: 9'),
+    },
+    'member3 is prod, nine replicas',
+  );
+  assert.equal(renderedKeys((await sync(scaled)).reports[0]), [NGINX, SERVICE]);
+  assert.equal(
+    ['member1', 'member2', 'member3']
+      .filter((c) => scaled.ls('flotilla/rendered').includes(manifest(c)))
+      .reduce((sum, c) => sum + replicas(scaled, c), 0),
+    9,
+  );
+  await assertVerifies(scaled);
+
+  const nowhere = makeConfigRepo();
+  repos.push(nowhere);
+  nowhere.commit(
+    {
+      'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'dev' } }),
+      'templates/nginx.yaml': sample('nginx/deployment.yaml'),
+      'policies/nginx.yaml': dividedPolicy(DYNAMIC),
+    },
+    'no prod member yet',
+  );
+  await sync(nowhere);
+  nowhere.commit({ 'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'prod' } }) }, 'member1 is prod');
+  assert.equal(renderedKeys((await sync(nowhere)).reports[0]), [NGINX]);
+  assert.ok(nowhere.ls('flotilla/rendered').includes(manifest('member1')));
+  await assertVerifies(nowhere);
+});
+
+test('a NoExecute taint in the same commit as the relabel is no labels-only change: the Divided workload is evicted from it', async () => {
+  const r = dividedFleet(dividedPolicy(DYNAMIC));
+  await sync(r);
+  r.commit(
+    {
+      'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'prod' } }),
+      'clusters/member1.yaml': clusterYaml('member1', {
+        labels: { env: 'prod' },
+        taints: '\n  taints:\n    - key: maintenance\n      effect: NoExecute',
+      }),
+    },
+    'member3 is prod, member1 goes into maintenance',
+  );
+  const [report] = (await sync(r)).reports;
+  assert.ok(renderedKeys(report).includes(NGINX), 'the Deployment is rendered');
+  assert.ok(
+    report?.failover.some((e) => e.type === 'evicted' && e.ref.name === 'nginx' && e.ref.kind === 'Deployment'),
+    'and evicted from member1',
+  );
+  await assertVerifies(r);
+});
+
 test.run();

@@ -3,7 +3,13 @@ import * as assert from 'uvu/assert';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { clusterYaml, configMap, makeConfigRepo, type ConfigRepo } from '../helpers/fleet.ts';
+import { loadSource } from '../../src/outputs/loadSource.ts';
+import { openOutputIndex } from '../../src/branches/rendered/readOutputIndex.ts';
+import { namedTemplatesOnly } from '../../src/outputs/affectedByChange.ts';
+import type { FileObjects } from '../../src/api/model.ts';
+import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
+import { parseDocuments } from '../../src/documents/parseDocuments.ts';
+import { clusterYaml, configMap, makeConfigRepo, sample, type ConfigRepo } from '../helpers/fleet.ts';
 
 // A change to namespaced policies only reaches the templates of their namespaces: the sync finds those in the output
 // index without reading it whole, including templates no policy placed before (their entries hold no cluster), and
@@ -57,6 +63,116 @@ test('a namespaced policy that now selects an unplaced template of its namespace
     verified.ok,
     JSON.stringify({ differs: verified.differs, missing: verified.missing, extra: verified.extra }),
   );
+});
+
+const override = (namespace: string, selectors: string, value: string) => `apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata:
+  name: web
+  namespace: ${namespace}
+spec:
+${selectors}
+  overrideRules:
+    - targetCluster:
+        clusterNames: [member2]
+      overriders:
+        annotationsOverrider:
+          - operator: add
+            value: {owner: ${value}}
+`;
+const NAMED = `  resourceSelectors:
+    - {apiVersion: apps/v1, kind: Deployment, name: web, namespace: shop}`;
+
+function objectsOf(path: string, text: string): FileObjects {
+  const { documents, problems } = parseDocuments(path, new TextEncoder().encode(text));
+  return classifyDocuments(path, documents, problems);
+}
+
+test('policies that name every object they select reach those templates alone, read by key; a label selector or none needs the walk', () => {
+  const path = 'policies/shop-override.yaml';
+  const now = objectsOf(path, override('shop', NAMED, 'a'));
+  const loaded = new Map([[path, now]]);
+  assert.equal([...namedTemplatesOnly([{ path }], loaded, [])!], ['apps/v1/Deployment/shop/web']);
+  const old = objectsOf(
+    path,
+    override('shop', '  resourceSelectors:\n    - {apiVersion: apps/v1, kind: Deployment, name: api}', 'a'),
+  );
+  assert.equal([...namedTemplatesOnly([{ path }], loaded, [old])!].sort(), [
+    'apps/v1/Deployment/shop/api',
+    'apps/v1/Deployment/shop/web',
+  ]);
+  const labels = objectsOf(
+    path,
+    override(
+      'shop',
+      '  resourceSelectors:\n    - {apiVersion: apps/v1, kind: Deployment, labelSelector: {matchLabels: {app: web}}}',
+      'a',
+    ),
+  );
+  assert.is(namedTemplatesOnly([{ path }], new Map([[path, labels]]), []), undefined);
+  assert.is(
+    namedTemplatesOnly([{ path }], new Map([[path, objectsOf(path, override('shop', '', 'a'))]]), []),
+    undefined,
+  );
+  assert.is(namedTemplatesOnly([{ path }], loaded, [labels]), undefined, 'the old version selected by labels');
+});
+
+test('an OverridePolicy naming its Deployment re-renders that Deployment alone, as a whole render does', async () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  const deployment = sample('nginx/deployment.yaml').replace(/name: nginx\n/, 'name: web\n  namespace: shop\n');
+  r.commit(
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+      'templates/shop/web.yaml': deployment,
+      'templates/shop/a.yaml': configMap('a', 'a', 'shop'),
+      'policies/shop.yaml': policy('shop', ['a']).replace(
+        '    - {apiVersion: v1, kind: ConfigMap, name: a}',
+        '    - {apiVersion: v1, kind: ConfigMap, name: a}\n    - {apiVersion: apps/v1, kind: Deployment, name: web}',
+      ),
+      'policies/shop-override.yaml': override('shop', NAMED, 'a'),
+    },
+    'a Deployment with an override',
+  );
+  await sync(r);
+  r.commit({ 'policies/shop-override.yaml': override('shop', NAMED, 'b') }, 'another owner');
+  const [report] = (await sync(r)).reports;
+  assert.equal([...(report?.explanations.keys() ?? [])], ['apps/v1/Deployment/shop/web']);
+  assert.match(r.show('flotilla/rendered', 'clusters/member2/shop/deployment.apps_web.yaml'), /owner: b/);
+  const verified = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
+  assert.ok(
+    verified.ok,
+    JSON.stringify({ differs: verified.differs, missing: verified.missing, extra: verified.extra }),
+  );
+});
+
+test('a change to namespaced policies reads the policies of the namespaces it reaches, not every policy of the fleet', async () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  const files: Record<string, string> = {
+    'clusters/member1.yaml': clusterYaml('member1'),
+    'clusters/member2.yaml': clusterYaml('member2'),
+  };
+  for (const ns of ['shop', 'billing', 'search']) {
+    files[`policies/${ns}.yaml`] = policy(ns, ['a']);
+    files[`templates/${ns}/a.yaml`] = configMap('a', 'a', ns);
+  }
+  const first = r.commit(files, 'three namespaces');
+  await sync(r);
+  const second = r.commit({ 'policies/shop.yaml': policy('shop', ['a', 'b']) }, 'shop places b too');
+  const repo = await openRepo(r.dir);
+  const index = await openOutputIndex(repo, r.git('rev-parse', 'flotilla/rendered^{tree}'));
+  const loaded = await loadSource(repo, r.git('rev-parse', `${second}^{tree}`), {
+    tree: r.git('rev-parse', `${first}^{tree}`),
+    index: index!,
+  });
+  assert.equal(
+    loaded.model.propagationPolicies.map((p) => p.object.metadata.namespace).sort(),
+    ['shop'],
+    'billing and search are not read',
+  );
+  assert.equal([...loaded.affected], ['v1/ConfigMap/shop/a']);
 });
 
 test.run();

@@ -1,0 +1,138 @@
+// A commit that only relabels clusters reaches every template whose policy's affinities now take or leave one of
+// them. Karmada's scheduler does not schedule a Divided workload again for that (scheduler.go doScheduleBinding: only
+// a changed placement, changed replicas, a reschedule request, a Duplicated or non-workload binding or a deleted
+// target cluster make it schedule; "TODO: reschedule binding on cluster change other than cluster deletion, such as
+// cluster labels changed"), so such a template renders exactly what it rendered last time. Telling those apart from
+// the index entry, the policy and the previous binding spares reading, parsing and rendering the template at all.
+import type { ResourceBinding } from '../api/binding.ts';
+import type { Cluster } from '../api/cluster.ts';
+import { parseRefKey } from '../api/kinds.ts';
+import type { ConfigModel } from '../api/model.ts';
+import type { PropagationPolicy } from '../api/policy.ts';
+import type { WorkloadRebalancer } from '../api/rebalancer.ts';
+import { needsReschedule } from '../assignments/needsReschedule.ts';
+import { pendingRequests, requestsFor } from '../assignments/rebalanceRequests.ts';
+import { replicaSchedulingType } from '../assignments/replicaStrategy.ts';
+import { policyKey } from '../bindings/matchPolicy.ts';
+import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
+import { bindingPath } from '../branches/rendered/outputPaths.ts';
+import { readBlobs } from '../commits/readBlobs.ts';
+import { readPathOids } from '../commits/readPathOids.ts';
+import type { GitRepo } from '../commits/types.ts';
+import { evictTaintedClusters } from '../evictions/evictTaintedClusters.ts';
+import { customizationFor, interpretersOf } from '../interpreters/customizations.ts';
+import { mayHaveReplicas } from '../interpreters/interpretReplicas.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
+
+/** What the decision reads besides each template's own entry and binding, built once per render. */
+export interface SteadyView {
+  /** Policies by policyKey (the first of a duplicated key, as matchPolicy finds it). */
+  policies: ReadonlyMap<string, PropagationPolicy>;
+  /** Registered clusters sorted by name, with the cluster state the render uses (taints from status). */
+  clusters: readonly Cluster[];
+  byName: ReadonlyMap<string, Cluster>;
+  rebalancers: readonly WorkloadRebalancer[];
+  /** The render's clock: a NoExecute taint whose toleration ran out evicts, and then the result moves. */
+  now: Date;
+  /** Whether the kind has a replica count at all (InterpretReplica, native or customized): else a non-workload. */
+  mayHaveReplicas: (apiVersion: string, kind: string) => boolean;
+}
+
+export function steadyView(model: ConfigModel, now: Date): SteadyView {
+  const policies = new Map<string, PropagationPolicy>();
+  for (const { object } of model.propagationPolicies)
+    if (!policies.has(policyKey(object))) policies.set(policyKey(object), object);
+  const clusters = [...model.clusters.values()]
+    .map((c) => c.object)
+    .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+  const interpreters = interpretersOf(model);
+  return {
+    policies,
+    clusters,
+    byName: new Map(clusters.map((c) => [c.metadata.name, c])),
+    rebalancers: model.rebalancers.map((r) => r.object),
+    now,
+    mayHaveReplicas: (apiVersion, kind) =>
+      mayHaveReplicas(apiVersion, kind, customizationFor(interpreters, { apiVersion, kind })),
+  };
+}
+
+/**
+ * Whether the template may keep its last result, judged before its binding is read: a Divided placement of a kind
+ * with replicas, its last schedule a success with nothing waiting on cluster status, no graceful eviction under way,
+ * every cluster of its result still registered. Anything else is rendered.
+ */
+export function mayKeepResult(key: string, entry: IndexEntry, view: SteadyView): boolean {
+  if (!entry.policy || entry.waiting || entry.evicting || entry.blocked) return false;
+  const policy = view.policies.get(entry.policy);
+  if (!policy || replicaSchedulingType(policy.spec.placement ?? {}) !== 'Divided') return false;
+  const ref = parseRefKey(key);
+  if (!view.mayHaveReplicas(ref.apiVersion, ref.kind)) return false;
+  return entry.clusters.every((c) => view.byName.has(c));
+}
+
+/**
+ * Whether the previous binding's result stands as Karmada's scheduler leaves it: a workload (replicas > 0) the
+ * scheduler would not schedule (needsReschedule, the same test scheduleBinding makes), with no reschedule request
+ * pending, no NoExecute taint due on its clusters, no graceful eviction task and no dependents adding clusters to
+ * it. Rendering it again would then give the same binding, index entry and manifests (its template, policy and
+ * overrides did not change, and the caller renders it again when an override reads a changed cluster otherwise).
+ */
+export function keepsResult(key: string, entry: IndexEntry, binding: ResourceBinding, view: SteadyView): boolean {
+  const policy = view.policies.get(entry.policy ?? '');
+  if (!policy) return false;
+  const spec = binding.spec;
+  const r = spec?.resource;
+  const ref = parseRefKey(key);
+  // Another object's binding at the path, or one that is no workload's, or one its dependents place too.
+  if (!r || r.kind !== ref.kind || r.name !== ref.name || (r.namespace ?? '') !== ref.namespace) return false;
+  const replicas = spec.replicas ?? 0;
+  if (replicas <= 0 || (spec.gracefulEvictionTasks ?? []).length > 0 || spec.requiredBy) return false;
+  const clusters = spec.clusters ?? [];
+  if (clusters.map((c) => c.name).join('\n') !== [...entry.clusters].sort().join('\n')) return false;
+  const placement = policy.spec.placement ?? {};
+  const annotations = binding.metadata.annotations ?? {};
+  const observed = binding.status?.schedulerObservedAffinityName;
+  const pending = pendingRequests(requestsFor(ref, view.rebalancers), binding);
+  const trigger = needsReschedule(
+    {
+      resource: { ...ref, uid: '' },
+      placement,
+      replicas,
+      previous: clusters,
+      ...(pending.length > 0 ? { reschedule: true } : {}),
+      ...(annotations['policy.karmada.io/applied-placement'] !== undefined
+        ? { previousPlacement: annotations['policy.karmada.io/applied-placement'] }
+        : {}),
+      ...(observed ? { observedAffinityName: observed } : {}),
+    },
+    view.clusters,
+  );
+  if (trigger) return false;
+  return evictTaintedClusters(binding, policy, view.byName, view.now).evictions.length === 0;
+}
+
+/**
+ * Of the candidates (templates a relabeled cluster reaches only through their placement), those whose last result
+ * stands: their bindings read from the output tree, parsed, and judged by keepsResult.
+ */
+export async function readSteadyResults(
+  repo: GitRepo,
+  outputTree: string,
+  candidates: ReadonlyMap<string, IndexEntry>,
+  view: SteadyView,
+): Promise<Set<string>> {
+  const paths = new Map<string, string>();
+  for (const [key, entry] of candidates)
+    if (mayKeepResult(key, entry, view)) paths.set(bindingPath(parseRefKey(key)), key);
+  const oids = await readPathOids(repo, outputTree, [...paths.keys()]);
+  const blobs = await readBlobs(repo, oids.values());
+  const decoder = new TextDecoder();
+  const steady = new Set<string>();
+  for (const [path, oid] of oids) {
+    const key = paths.get(path)!;
+    const binding = parseYamlValue(decoder.decode(blobs.get(oid)!)) as ResourceBinding | null;
+    if (binding && keepsResult(key, candidates.get(key)!, binding, view)) steady.add(key);
+  }
+  return steady;
+}
