@@ -30,5 +30,6 @@ export const PROBLEM_CODES = [
   'RENDER_FAILED',
   'UNIT_FAILED',
   'TOOL_MISSING',
+  'HOOK_NOT_RENDERED',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

@@ -12,6 +12,7 @@ import { parseDocuments } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { SourceUnit } from './detectUnits.ts';
 import { toolProblem } from './toolProblem.ts';
+import { helmSkippedHooks } from './helmHooks.ts';
 import { readCachedRun, writeCachedRun } from './unitOutputCache.ts';
 import { parseUnitOutput } from './parseUnitOutput.ts';
 import { ranOutOfMemory, runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
@@ -20,7 +21,7 @@ import { applyKustomizeOptions } from './applyKustomizeOptions.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 
 /** Bump when the tool is run another way (its flags, its environment), so outputs cached before are not reused. */
-const RUN_RECIPE = 3;
+const RUN_RECIPE = 4;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -94,12 +95,12 @@ export async function renderUnit(
   const cached = await readCachedRun(repo, key);
   if (cached)
     return cached.ok
-      ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout)
+      ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout, cached.warnings)
       : failed(cached.problems, withVersion);
   const result = await runUnit(repo, unit, inputs, options, tool, limits);
   if (result.ok) {
     await writeCachedRun(repo, key, result);
-    return parseUnitOutput({ ...origin, ...withVersion }, result.stdout);
+    return parseUnitOutput({ ...origin, ...withVersion }, result.stdout, result.warnings);
   }
   if (result.cache) await writeCachedRun(repo, key, { ok: false, problems: result.problems });
   return failed(result.problems, withVersion);
@@ -166,7 +167,9 @@ async function inputOids(repo: GitRepo, tree: string, inputs: readonly string[])
   return out;
 }
 
-type RunResult = { ok: true; stdout: Uint8Array } | { ok: false; problems: Problem[]; cache: boolean };
+type RunResult =
+  | { ok: true; stdout: Uint8Array; warnings: Problem[] }
+  | { ok: false; problems: Problem[]; cache: boolean };
 
 async function runUnit(
   repo: GitRepo,
@@ -313,7 +316,11 @@ async function runUnit(
           ),
         ],
       };
-    return { ok: true, stdout: run.stdout };
+    return {
+      ok: true,
+      stdout: run.stdout,
+      warnings: unit.tool === 'helm' ? helmSkippedHooks(unit.marker, run.stderr) : [],
+    };
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -9,7 +9,8 @@ import type { Problem } from '../errors/problem.ts';
 /** Tool outputs kept beside the object store, by the digest of the tool's version and every input's object id. */
 export const UNIT_CACHE_DIR = 'flotilla-units';
 
-export type CachedRun = { ok: true; stdout: Uint8Array } | { ok: false; problems: Problem[] };
+/** A run's output and the warnings its stderr gave (objects helm left out), or the problems it failed with. */
+export type CachedRun = { ok: true; stdout: Uint8Array; warnings?: Problem[] } | { ok: false; problems: Problem[] };
 
 export async function readCachedRun(repo: GitRepo, key: string): Promise<CachedRun | undefined> {
   const dir = path.join(repo.gitdir, UNIT_CACHE_DIR);
@@ -19,7 +20,11 @@ export async function readCachedRun(repo: GitRepo, key: string): Promise<CachedR
     // Used now: the last to go when the folder is trimmed (writeCachedRun).
     const now = new Date();
     await utimes(file, now, now).catch(() => {});
-    return { ok: true, stdout };
+    const warnings = await readFile(path.join(dir, `${key}.warnings.json`), 'utf8').then(
+      (t) => JSON.parse(t) as Problem[],
+      () => undefined,
+    );
+    return { ok: true, stdout, ...(warnings ? { warnings } : {}) };
   } catch {}
   try {
     return { ok: false, problems: JSON.parse(await readFile(path.join(dir, `${key}.json`), 'utf8')) };
@@ -33,13 +38,20 @@ export async function writeCachedRun(repo: GitRepo, key: string, result: CachedR
   try {
     await mkdir(dir, { recursive: true });
     const file = path.join(dir, `${key}.${result.ok ? 'yaml' : 'json'}`);
-    const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, result.ok ? result.stdout : JSON.stringify(result.problems));
-    await rename(tmp, file);
+    // The warnings go first: an output is never read without the warnings it came with.
+    if (result.ok && result.warnings?.length)
+      await writeAtomically(path.join(dir, `${key}.warnings.json`), JSON.stringify(result.warnings));
+    await writeAtomically(file, result.ok ? result.stdout : JSON.stringify(result.problems));
     await trimCache(dir);
   } catch {
     // A cache that cannot be written costs a run next time, nothing else.
   }
+}
+
+async function writeAtomically(file: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, data);
+  await rename(tmp, file);
 }
 
 /** Outputs kept at most; past it, the least recently used quarter goes. Each is one unit's output at one version. */
@@ -50,6 +62,8 @@ async function trimCache(dir: string): Promise<void> {
   if (names.length <= MAX_CACHED_OUTPUTS) return;
   const aged = await Promise.all(names.map(async (n) => ({ n, t: (await stat(path.join(dir, n))).mtimeMs })));
   aged.sort((a, b) => a.t - b.t);
-  for (const { n } of aged.slice(0, names.length - Math.floor(MAX_CACHED_OUTPUTS * 0.75)))
+  for (const { n } of aged.slice(0, names.length - Math.floor(MAX_CACHED_OUTPUTS * 0.75))) {
     await rm(path.join(dir, n), { force: true });
+    await rm(path.join(dir, n.replace(/\.yaml$/, '.warnings.json')), { force: true });
+  }
 }
