@@ -27,8 +27,9 @@ const RUN_RECIPE = 4;
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
  * the bases and files its kustomization names are copied out of Git's objects into a private temporary folder, and
  * the tool runs there with no network (a dead proxy, no PATH, HOME and Helm's folders inside the temporary one, no
- * plugins), a timeout and an output cap. The output is cached by the tool's version and the object ids of the
- * inputs, so a unit runs again only when one of its inputs (or the tool) changed. A unit that cannot render is held:
+ * plugins), a timeout and an output cap. The output, or the failure the inputs give (an error, the timeout, a cap), is
+ * cached by the tool's version and the object ids of the inputs, so a unit runs again only when one of its inputs (or
+ * the tool, or a limit it was stopped at) changed. A unit that cannot render is held:
  * unreadable, with the tool's error at the file and line it names.
  */
 export async function renderUnit(
@@ -93,7 +94,9 @@ export async function renderUnit(
     .update(JSON.stringify({ v: RUN_RECIPE, tool: tool.version, marker: unit.marker, inputs: [...inputs] }))
     .digest('hex');
   const cached = await readCachedRun(repo, key);
-  if (cached)
+  // A failure at a limit stands for runs allowed no more than that (a looping chart fails at once on every load);
+  // one allowed more runs again.
+  if (cached && (cached.ok || withinLimits(cached.stoppedAt, limits)))
     return cached.ok
       ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout, cached.warnings)
       : failed(cached.problems, withVersion);
@@ -102,7 +105,12 @@ export async function renderUnit(
     await writeCachedRun(repo, key, result);
     return parseUnitOutput({ ...origin, ...withVersion }, result.stdout, result.warnings);
   }
-  if (result.cache) await writeCachedRun(repo, key, { ok: false, problems: result.problems });
+  if (result.cache)
+    await writeCachedRun(repo, key, {
+      ok: false,
+      problems: result.problems,
+      ...(result.stoppedAt ? { stoppedAt: result.stoppedAt } : {}),
+    });
   return failed(result.problems, withVersion);
 }
 
@@ -167,9 +175,20 @@ async function inputOids(repo: GitRepo, tree: string, inputs: readonly string[])
   return out;
 }
 
+/** Whether limits allow no more than those a failure stopped at (each limit it names). */
+function withinLimits(stoppedAt: Partial<ToolLimits> | undefined, limits: ToolLimits): boolean {
+  if (!stoppedAt) return true;
+  const memory = limits.maxMemoryBytes ?? DEFAULT_TOOL_LIMITS.maxMemoryBytes!;
+  return (
+    (stoppedAt.timeoutMs === undefined || limits.timeoutMs <= stoppedAt.timeoutMs) &&
+    (stoppedAt.maxOutputBytes === undefined || limits.maxOutputBytes <= stoppedAt.maxOutputBytes) &&
+    (stoppedAt.maxMemoryBytes === undefined || memory <= stoppedAt.maxMemoryBytes)
+  );
+}
+
 type RunResult =
   | { ok: true; stdout: Uint8Array; warnings: Problem[] }
-  | { ok: false; problems: Problem[]; cache: boolean };
+  | { ok: false; problems: Problem[]; cache: boolean; stoppedAt?: Partial<ToolLimits> };
 
 async function runUnit(
   repo: GitRepo,
@@ -263,7 +282,8 @@ async function runUnit(
     if (run.timedOut)
       return {
         ok: false,
-        cache: false,
+        cache: true,
+        stoppedAt: { timeoutMs: limits.timeoutMs },
         problems: [
           unitProblem(
             unit,
@@ -277,6 +297,7 @@ async function runUnit(
       return {
         ok: false,
         cache: true,
+        stoppedAt: { maxOutputBytes: limits.maxOutputBytes },
         problems: [
           unitProblem(
             unit,
@@ -290,6 +311,7 @@ async function runUnit(
       return {
         ok: false,
         cache: true,
+        stoppedAt: { maxMemoryBytes: limits.maxMemoryBytes ?? DEFAULT_TOOL_LIMITS.maxMemoryBytes! },
         problems: [
           unitProblem(
             unit,

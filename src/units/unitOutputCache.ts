@@ -2,15 +2,23 @@ import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'n
 import path from 'node:path';
 import type { GitRepo } from '../commits/types.ts';
 import type { Problem } from '../errors/problem.ts';
+import type { ToolLimits } from './runTool.ts';
 
-// Tool outputs, and the errors an exit 1 gave, kept by the key renderUnit computes (the tool's version, how it is run,
+// Tool outputs, and the errors an exit 1, a timeout or a cap gave, kept by the key renderUnit computes (the tool's version, how it is run,
 // the object ids of the unit's inputs). Only a cache: delete the folder at any time; it never reaches a branch.
 
 /** Tool outputs kept beside the object store, by the digest of the tool's version and every input's object id. */
 export const UNIT_CACHE_DIR = 'flotilla-units';
 
 /** A run's output and the warnings its stderr gave (objects helm left out), or the problems it failed with. */
-export type CachedRun = { ok: true; stdout: Uint8Array; warnings?: Problem[] } | { ok: false; problems: Problem[] };
+export type CachedRun =
+  | { ok: true; stdout: Uint8Array; warnings?: Problem[] }
+  | {
+      ok: false;
+      problems: Problem[];
+      /** The limit the run was stopped at (a timeout, the output cap): a run allowed more may end otherwise. */
+      stoppedAt?: Partial<ToolLimits>;
+    };
 
 export async function readCachedRun(repo: GitRepo, key: string): Promise<CachedRun | undefined> {
   const dir = path.join(repo.gitdir, UNIT_CACHE_DIR);
@@ -27,7 +35,11 @@ export async function readCachedRun(repo: GitRepo, key: string): Promise<CachedR
     return { ok: true, stdout, ...(warnings ? { warnings } : {}) };
   } catch {}
   try {
-    return { ok: false, problems: JSON.parse(await readFile(path.join(dir, `${key}.json`), 'utf8')) };
+    const saved = JSON.parse(await readFile(path.join(dir, `${key}.json`), 'utf8'));
+    // Before failures recorded the limit they stopped at, the file held the problems alone.
+    return Array.isArray(saved)
+      ? { ok: false, problems: saved }
+      : { ok: false, problems: saved.problems, ...(saved.stoppedAt ? { stoppedAt: saved.stoppedAt } : {}) };
   } catch {
     return undefined;
   }
@@ -41,7 +53,10 @@ export async function writeCachedRun(repo: GitRepo, key: string, result: CachedR
     // The warnings go first: an output is never read without the warnings it came with.
     if (result.ok && result.warnings?.length)
       await writeAtomically(path.join(dir, `${key}.warnings.json`), JSON.stringify(result.warnings));
-    await writeAtomically(file, result.ok ? result.stdout : JSON.stringify(result.problems));
+    await writeAtomically(
+      file,
+      result.ok ? result.stdout : JSON.stringify({ problems: result.problems, stoppedAt: result.stoppedAt }),
+    );
     await trimCache(dir);
   } catch {
     // A cache that cannot be written costs a run next time, nothing else.
