@@ -13,6 +13,7 @@ import type { Problem } from '../errors/problem.ts';
 import type { SourceUnit } from './detectUnits.ts';
 import { toolProblem } from './toolProblem.ts';
 import { helmSkippedHooks } from './helmHooks.ts';
+import { resolveValueFile } from './helmValueFiles.ts';
 import { readCachedRun, writeCachedRun } from './unitOutputCache.ts';
 import { parseUnitOutput } from './parseUnitOutput.ts';
 import { ranOutOfMemory, runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
@@ -60,21 +61,25 @@ export async function renderUnit(
     options = read.options;
   }
   const described = describeOptions(unit, options, optionsOid ? optionsFile : undefined);
+  // The layout refuses a value file the commit lacks at its line; a unit named another way is checked here.
   if (options.tool === 'helm')
-    for (const f of options.helm.valueFiles ?? [])
-      if (!ownFiles.has(path.posix.normalize(f)))
+    for (const f of options.helm.valueFiles ?? []) {
+      const resolved = resolveValueFile(unit.dir, f);
+      const own = resolved?.startsWith(`${unit.dir}/`) ? ownFiles.get(resolved.slice(unit.dir.length + 1)) : undefined;
+      if (resolved === undefined || (own ? !isRegularFile(own.mode) : !inputs.has(resolved)))
         return failed(
           [
             unitProblem(
               unit,
               'UNIT_FAILED',
-              `value file ${f} is not in ${unit.dir}`,
-              `commit ${unit.dir}/${f} or correct spec.valueFiles`,
+              `value file ${f} is not a file of this commit the chart reads`,
+              `commit ${resolved ?? f} or correct spec.valueFiles`,
               optionsFile,
             ),
           ],
           described,
         );
+    }
   const tool = await findTool(unit.tool);
   if (!tool)
     return failed(
@@ -114,6 +119,10 @@ export async function renderUnit(
   return failed(result.problems, withVersion);
 }
 
+function isRegularFile(mode: string): boolean {
+  return mode === '100644' || mode === '100755';
+}
+
 function heldUnit(unit: UnitOrigin, problems: Problem[]): FileObjects {
   return emptyFileObjects(unit.marker, { unreadable: true, problems, unit });
 }
@@ -140,7 +149,10 @@ export function describeOptions(
     ...base,
     release: options.helm.releaseName ?? releaseNameOf(unit.dir),
     namespace: options.helm.namespace ?? 'default',
-    valueFiles: ['values.yaml', ...(options.helm.valueFiles ?? [])].map((f) => `${unit.dir}/${f}`),
+    valueFiles: [
+      `${unit.dir}/values.yaml`,
+      ...(options.helm.valueFiles ?? []).map((f) => resolveValueFile(unit.dir, f) ?? f),
+    ],
   };
 }
 
@@ -239,7 +251,8 @@ async function runUnit(
         h.namespace ?? 'default',
         '--skip-tests',
       ];
-      for (const f of h.valueFiles ?? []) args.push('--values', f);
+      // Each where the commit has it (resolved as Argo CD does), copied out with the chart.
+      for (const f of h.valueFiles ?? []) args.push('--values', path.join(src, resolveValueFile(unit.dir, f)!));
       if (h.values !== undefined || h.valuesObject !== undefined) {
         const inline = path.join(root, 'values-inline.yaml');
         await writeFile(inline, h.valuesObject !== undefined ? stringify(h.valuesObject) : h.values!);
@@ -358,7 +371,7 @@ async function materialize(repo: GitRepo, inputs: ReadonlyMap<string, string>, d
     }
     for (const [p, f] of await listTreeFiles(repo, oid)) files.set(`${input}${p}`, f);
   }
-  const wanted = [...files].filter(([, f]) => f.mode === '100644' || f.mode === '100755');
+  const wanted = [...files].filter(([, f]) => isRegularFile(f.mode));
   const blobs = await readBlobs(
     repo,
     wanted.map(([, f]) => f.oid),
