@@ -13,6 +13,7 @@ import { DEFAULT_SOURCE_LIMITS } from '../outputs/sourceLimits.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { lookTwiceProblems } from '../plans/lookTwice.ts';
+import { readUnitTakeovers } from '../units/unitTakeovers.ts';
 import { readClusterStatus, type CommonOptions } from './options.ts';
 
 /** Exit 0 when nothing is wrong (warnings allowed), 1 when any error was found. */
@@ -29,6 +30,7 @@ export async function validateCommand(opts: CommonOptions): Promise<number> {
     ...output.problems,
     ...lookTwiceProblems(model),
     ...(await ambiguousScalars(repo, sha)),
+    ...(await takeoversSinceParent(repo, sha)),
   ].sort(compareProblems);
   const errors = problems.filter((p) => p.severity === 'error').length;
   if (opts.output === 'json' || opts.output === 'yaml') {
@@ -63,6 +65,16 @@ export async function validateCommand(opts: CommonOptions): Promise<number> {
     );
   }
   return errors > 0 ? 1 : 0;
+}
+
+/** The folders this commit turned from units into an overlay's bases, against its first parent (none for a root commit). */
+async function takeoversSinceParent(repo: GitRepo, sha: string): Promise<Problem[]> {
+  const commit = await readCommitInfo(repo, sha);
+  const parent = commit.parents[0];
+  if (!parent) return [];
+  // A shallow clone (CI's depth-1 checkout) has no parent to compare with: nothing to say.
+  const before = await readCommitInfo(repo, parent).catch(() => undefined);
+  return before ? readUnitTakeovers(repo, before.tree, commit.tree) : [];
 }
 
 /**

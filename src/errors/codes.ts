@@ -31,5 +31,6 @@ export const PROBLEM_CODES = [
   'UNIT_FAILED',
   'TOOL_MISSING',
   'HOOK_NOT_RENDERED',
+  'UNIT_BECAME_BASE',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

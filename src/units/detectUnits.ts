@@ -27,6 +27,8 @@ export interface UnitLayout {
 }
 
 export const HELM_MARKERS = ['Chart.yaml'] as const;
+/** A unit's options file (unitOptions.ts UNIT_OPTIONS_FILE): its presence also keeps a base a unit. */
+const OPTIONS_FILE = 'flotilla-unit.yaml';
 /** The names kustomize accepts (konfig.RecognizedKustomizationFileNames), in its order of preference. */
 export const KUSTOMIZE_MARKERS = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
 
@@ -64,7 +66,8 @@ export function resolveRelative(dir: string, relative: string): string | undefin
  * The units of a commit, as Argo CD detects them (pure): a folder holding a kustomization is a Kustomize unit, one
  * holding Chart.yaml a Helm unit (a folder with both is Kustomize's, as in Argo CD). A chart inside a chart is a
  * subchart, part of the outer one; a kustomization another one names (a base, a component) is an input of the units
- * naming it, not a unit of its own, so an overlay and its base never output the same objects twice.
+ * naming it, not a unit of its own, so an overlay and its base never output the same objects twice, unless its folder
+ * holds flotilla-unit.yaml: an explicit unit stays one, so an overlay cannot silently take its objects over.
  * `references` gives each kustomization's parsed references (parseKustomization), `valueFiles` a chart's value files
  * outside its folder and their problems (helmValueFiles.ts).
  */
@@ -155,7 +158,10 @@ export function detectUnits(
   const watchedFiles = new Set<string>();
   for (const [dir, c] of candidates) {
     if (c.tool === 'helm' && insideChart(dir)) continue;
-    if (c.tool === 'kustomize' && (insideChart(dir) || referenced.has(dir))) continue;
+    // A base is an input of the overlays naming it, unless its own options file says "render me": then it renders
+    // too, and what it and an overlay both output is a DUPLICATE_OBJECT naming both.
+    if (c.tool === 'kustomize' && (insideChart(dir) || (referenced.has(dir) && !files.has(`${dir}/${OPTIONS_FILE}`))))
+      continue;
     const inputs = [asDir(dir)];
     const problems: Problem[] = [];
     if (c.tool === 'helm') {
