@@ -17,7 +17,7 @@ import { resolveValueFile } from './helmValueFiles.ts';
 import { readCachedRun, writeCachedRun } from './unitOutputCache.ts';
 import { parseUnitOutput } from './parseUnitOutput.ts';
 import { ranOutOfMemory, runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
-import { findTool, missingToolFix, type ToolBinary } from './unitTools.ts';
+import { findToolReport, missingToolFix, type ToolBinary } from './unitTools.ts';
 import { applyKustomizeOptions } from './applyKustomizeOptions.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 
@@ -80,14 +80,15 @@ export async function renderUnit(
           described,
         );
     }
-  const tool = await findTool(unit.tool);
+  const found = await findToolReport(unit.tool);
+  const tool = found.binary;
   if (!tool)
     return failed(
       [
         unitProblem(
           unit,
           'TOOL_MISSING',
-          `${unit.tool === 'helm' ? 'helm' : 'kustomize (or kubectl kustomize)'} is not installed: this ${unit.tool === 'helm' ? 'chart' : 'kustomization'} cannot be rendered`,
+          `${unit.tool === 'helm' ? 'helm' : 'kustomize (or kubectl kustomize)'} is not installed: this ${unit.tool === 'helm' ? 'chart' : 'kustomization'} cannot be rendered${found.notes.length > 0 ? ` (${found.notes.join('; ')})` : ''}`,
           missingToolFix(unit.tool),
         ),
       ],
