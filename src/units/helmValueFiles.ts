@@ -41,7 +41,7 @@ export function valueFileRefusal(chartDir: string, written: string): { message: 
 
 /**
  * The files a chart's value files add to its inputs, those outside the chart's folder (pure), and the problems that
- * keep the chart from running: a value file the commit lacks, a symbolic link (the tool sees no links: a render copies
+ * keep the chart from running: a value file the commit lacks (unless `ignoreMissing`), a symbolic link (the tool sees no links: a render copies
  * files out of Git's objects), or a file of Kubernetes objects outside the chart (an input is no manifest, so naming a
  * policy file as values would take that policy out of the commit). `watched`: the paths outside the chart it looked
  * at, whose change can change this answer.
@@ -51,6 +51,7 @@ export function valueFileInputs(
   optionsFile: string,
   refs: readonly ValueFileRef[],
   at: (path: string) => CommitEntry,
+  ignoreMissing = false,
 ): { files: string[]; problems: Problem[]; watched: string[] } {
   const files: string[] = [];
   const watched: string[] = [];
@@ -72,13 +73,14 @@ export function valueFileInputs(
     const entry = at(resolved);
     const inside = resolved.startsWith(`${chartDir}/`);
     if (!inside) watched.push(resolved);
-    if (!entry)
-      problem(
-        ref,
-        `value file ${ref.path} is not in this commit (${resolved})`,
-        `commit ${resolved} or correct spec.valueFiles`,
-      );
-    else if (entry.type === 'symlink')
+    if (!entry) {
+      if (!ignoreMissing)
+        problem(
+          ref,
+          `value file ${ref.path} is not in this commit (${resolved})`,
+          `commit ${resolved} or correct spec.valueFiles (or set spec.ignoreMissingValueFiles)`,
+        );
+    } else if (entry.type === 'symlink')
       problem(
         ref,
         `value file ${ref.path} is a symbolic link (to ${entry.target}): a render copies files out of the commit, not links`,

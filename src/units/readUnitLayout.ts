@@ -105,6 +105,7 @@ async function readValueFiles(
     charts.map((dir) => files.get(`${dir}/${UNIT_OPTIONS_FILE}`)!.oid),
   );
   const named = new Map<string, ValueFileRef[]>();
+  const ignoreMissing = new Set<string>();
   for (const dir of charts) {
     const optionsFile = `${dir}/${UNIT_OPTIONS_FILE}`;
     const bytes = optionBlobs.get(files.get(optionsFile)!.oid);
@@ -112,6 +113,7 @@ async function readValueFiles(
     const doc = parseDocuments(optionsFile, bytes).documents[0];
     const written = doc ? parseUnitOptions('helm', optionsFile, [doc]).options : undefined;
     const list = written?.tool === 'helm' ? (written.helm.valueFiles ?? []) : [];
+    if (written?.tool === 'helm' && written.helm.ignoreMissingValueFiles) ignoreMissing.add(dir);
     named.set(
       dir,
       list.map((path, i) => ({ path, ...doc!.locate(['spec', 'valueFiles', i]) })),
@@ -139,7 +141,8 @@ async function readValueFiles(
       .map((v) => String(v!.kind));
     return { type: 'file', kinds: [...new Set(kinds)] };
   };
-  for (const [dir, refs] of named) out.set(dir, valueFileInputs(dir, `${dir}/${UNIT_OPTIONS_FILE}`, refs, at));
+  for (const [dir, refs] of named)
+    out.set(dir, valueFileInputs(dir, `${dir}/${UNIT_OPTIONS_FILE}`, refs, at, ignoreMissing.has(dir)));
   return out;
 }
 

@@ -62,11 +62,14 @@ export async function renderUnit(
   }
   const described = describeOptions(unit, options, optionsOid ? optionsFile : undefined);
   // The layout refuses a value file the commit lacks at its line; a unit named another way is checked here.
-  if (options.tool === 'helm')
+  if (options.tool === 'helm') {
+    const present: string[] = [];
     for (const f of options.helm.valueFiles ?? []) {
       const resolved = resolveValueFile(unit.dir, f);
       const own = resolved?.startsWith(`${unit.dir}/`) ? ownFiles.get(resolved.slice(unit.dir.length + 1)) : undefined;
-      if (resolved === undefined || (own ? !isRegularFile(own.mode) : !inputs.has(resolved)))
+      const there = resolved !== undefined && (own ? isRegularFile(own.mode) : inputs.has(resolved));
+      if (there) present.push(f);
+      else if (!options.helm.ignoreMissingValueFiles || resolved === undefined)
         return failed(
           [
             unitProblem(
@@ -80,6 +83,8 @@ export async function renderUnit(
           described,
         );
     }
+    options = { tool: 'helm', helm: { ...options.helm, valueFiles: present } };
+  }
   const found = await findToolReport(unit.tool);
   const tool = found.binary;
   if (!tool)

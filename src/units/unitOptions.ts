@@ -20,6 +20,8 @@ export interface HelmOptions {
    * '/', anywhere in the repository (Argo CD's rule).
    */
   valueFiles?: string[];
+  /** Value files the commit lacks are passed over instead of holding the chart (Argo CD's option of that name). */
+  ignoreMissingValueFiles?: boolean;
   /** A YAML block of values, applied after the value files (Argo CD's `values`). */
   values?: string;
   /** The same as an object (Argo CD's `valuesObject`); wins over `values`. */
@@ -51,6 +53,7 @@ const HELM_FIELDS = [
   'releaseName',
   'namespace',
   'valueFiles',
+  'ignoreMissingValueFiles',
   'values',
   'valuesObject',
   'parameters',
@@ -143,6 +146,7 @@ export function parseUnitOptions(
       'a namespace name (DNS-1123 label)',
     ],
     valueFiles: [isStringList, 'a list of paths'],
+    ignoreMissingValueFiles: [(v) => typeof v === 'boolean', 'true or false'],
     values: [(v) => typeof v === 'string', 'a YAML block (a string, `values: |`)'],
     valuesObject: [isObj, 'a mapping'],
     parameters: [

@@ -162,4 +162,27 @@ test("a value file outside the repository, a symbolic link, a missing one or ano
   ]);
 });
 
+test('with ignoreMissingValueFiles a value file the commit lacks is passed over, and once committed it renders', async () => {
+  configureToolSearch(original);
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...helmGuestbook(1),
+      'helm-guestbook/flotilla-unit.yaml': `${options('values-missing.yaml', '../values/later.yaml')}  ignoreMissingValueFiles: true\n`,
+      'policies/guestbook.yaml': GUESTBOOK_POLICY,
+    },
+    'optional values',
+  );
+  const first = await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  assert.equal(first.reports.at(-1)!.problems, []);
+  const deployment = 'clusters/member1/default/deployment.apps_helm-guestbook.yaml';
+  assert.match(r.show('flotilla/rendered', deployment), /\n {2}replicas: 1\n/);
+
+  r.commit({ 'values/later.yaml': 'replicaCount: 7\n' }, 'values come');
+  await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  assert.match(r.show('flotilla/rendered', deployment), /\n {2}replicas: 7\n/);
+  assert.ok((await verifyOutput(await openRepo(r.dir), { outputRef: OUT })).ok);
+});
+
 test.run();
