@@ -20,9 +20,8 @@ const layouts = new WeakMap<GitRepo, { tree: string; layout: UnitLayout }>();
 /**
  * The Helm and Kustomize units of a tree (detectUnits over its file list, kustomizations and charts' options). Which
  * folders are units, and what each reads, changes only when a chart, kustomization or options file (or a value file
- * outside a chart) does: a commit that changes none keeps
- * the layout of the tree before it (kept in memory and beside the object store), and only a commit that does lists
- * the whole tree again.
+ * outside a chart) does: a commit that changes none keeps the layout of the tree before it (kept in memory and beside
+ * the object store), and only a commit that does lists the whole tree again.
  */
 export async function readUnitLayout(
   repo: GitRepo,
@@ -147,8 +146,9 @@ async function readValueFiles(
 }
 
 /**
- * Whether a change can make other folders units or change what they read: a chart or kustomization file, the ignore
- * rules, or, while some kustomization names a path the commit lacks, any file added or removed.
+ * Whether a change can make other folders units or change what they read: a chart, kustomization or options file,
+ * the ignore rules, a value file a chart names outside its folder, or, while some unit names a path the commit lacks,
+ * any file added or removed.
  */
 function changesLayout(layout: UnitLayout, changes: readonly TreeChange[]): boolean {
   const waiting = layout.units.some((u) => u.problems.length > 0);
