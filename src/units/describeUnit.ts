@@ -1,5 +1,5 @@
 import type { ConfigModel, Template, UnitOrigin } from '../api/model.ts';
-import { describeHook } from './helmHooks.ts';
+import { describeHook } from './syncHooks.ts';
 
 /**
  * The unit a template came from, as plan, explain, history and blame name it (pure): `Helm chart helm-guestbook

@@ -3,7 +3,7 @@ import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/mode
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
-import { hookDisposition, skippedHookProblem } from './helmHooks.ts';
+import { hookDisposition, skippedHookProblem } from './syncHooks.ts';
 
 /** Label and annotation keys Flotilla and the binding controller write: a unit setting one could pose as their output. */
 export function isReservedKey(key: string): boolean {
@@ -23,8 +23,8 @@ export function isReservedKey(key: string): boolean {
  * template whose source is the marker and whose origin is the file the tool named (Helm's `# Source:` comments;
  * the kustomization for Kustomize). The output is the tool's, so it is checked like a pull request's files and more:
  * names that would escape a cluster folder, Karmada's own kinds, Flotilla's labels and annotations are errors, and a
- * unit with any error is held whole (unreadable): its last good output stays, nothing half-rendered goes out. Helm
- * hooks are sorted as Argo CD sorts them (helmHooks.ts): a delete, rollback or test hook is left out with a warning;
+ * unit with any error is held whole (unreadable): its last good output stays, nothing half-rendered goes out. Hooks
+ * are sorted as Argo CD sorts them (syncHooks.ts): one no successful sync runs is left out with a warning;
  * `warnings` are the tool's own (objects helm left out).
  */
 export function parseUnitOutput(unit: UnitOrigin, stdout: Uint8Array, warnings: readonly Problem[] = []): FileObjects {
@@ -75,10 +75,10 @@ export function parseUnitOutput(unit: UnitOrigin, stdout: Uint8Array, warnings: 
         });
         continue;
       }
-      // A delete, rollback or test hook is no part of what a sync applies (Argo CD ignores it there): left out, said.
+      // A hook no successful sync runs (delete, rollback, test, SyncFail, Skip) is left out, and said.
       const hook = hookDisposition(t.manifest);
       if (hook.kind === 'skipped') {
-        out.problems.push(skippedHookProblem(origin, label, t.ref, hook.events));
+        out.problems.push(skippedHookProblem(origin, label, t.ref, hook.hook));
         continue;
       }
       // As `helm install --namespace` does: an object that names no namespace is the release's.

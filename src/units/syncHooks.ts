@@ -1,29 +1,34 @@
 import type { Problem } from '../errors/problem.ts';
 
-// Helm hooks as Argo CD treats them (gitops-engine pkg/sync/hook, hook/helm, ignore): an object annotated
-// `helm.sh/hook` is a hook unless the value is exactly `crd-install` (Helm 2's CRD hook, a plain CRD to Argo CD);
-// pre/post-install and pre/post-upgrade hooks run as PreSync/PostSync hooks on every sync; a hook with none of those
-// (delete, rollback, test) is ignored by a sync. Flotilla renders what a cluster runs and has no sync phases.
+// Hooks as Argo CD's sync sorts them (gitops-engine pkg/sync/hook, hook/helm, ignore, sync_phase.go). Its own
+// `argocd.argoproj.io/hook` (PreSync, Sync, PostSync, SyncFail, Skip) wins over Helm's `helm.sh/hook`; `Skip` alone
+// means "never apply". A Helm hook is any `helm.sh/hook` but exactly `crd-install` (Helm 2's CRD hook, a plain CRD to
+// Argo CD), mapped pre/post-install and pre/post-upgrade to PreSync/PostSync. A hook of no sync phase (SyncFail,
+// delete, rollback, test) is ignored by a sync. Flotilla renders what a cluster runs and has no sync phases.
 
 export const HOOK_ANNOTATION = 'helm.sh/hook';
-const DELETE_POLICY_ANNOTATION = 'helm.sh/hook-delete-policy';
-const WEIGHT_ANNOTATION = 'helm.sh/hook-weight';
+export const ARGO_HOOK_ANNOTATION = 'argocd.argoproj.io/hook';
+const DELETE_POLICY_ANNOTATIONS = ['helm.sh/hook-delete-policy', 'argocd.argoproj.io/hook-delete-policy'];
+const ORDER_ANNOTATIONS = ['helm.sh/hook-weight', 'argocd.argoproj.io/sync-wave'];
 
 /** The hook events Argo CD maps to a sync phase: Helm's name → Argo CD's phase. */
-const SYNC_EVENTS: Record<string, string> = {
+const HELM_PHASES: Record<string, string> = {
   'pre-install': 'PreSync',
   'pre-upgrade': 'PreSync',
   'post-install': 'PostSync',
   'post-upgrade': 'PostSync',
 };
+/** Argo CD's hook types (common.NewHookType); of them, the phases a sync that succeeds runs. */
+const ARGO_TYPES = ['PreSync', 'Sync', 'PostSync', 'SyncFail', 'Skip'];
+const SYNC_PHASES = ['PreSync', 'Sync', 'PostSync'];
 
 export type HookDisposition =
   /** No hook: an ordinary object. */
   | { kind: 'object' }
-  /** An install or upgrade hook: output as an ordinary object (no phase, weight or delete policy). */
-  | { kind: 'applied'; events: string[]; phases: string[] }
-  /** A delete, rollback or test hook: no part of what a sync applies, not output. */
-  | { kind: 'skipped'; events: string[] };
+  /** A hook run on a sync that succeeds: output as an ordinary object (no phase, order or delete policy). */
+  | { kind: 'applied'; hook: string; phases: string[] }
+  /** A hook no successful sync runs (SyncFail, Skip, delete, rollback, test): not output. */
+  | { kind: 'skipped'; hook: string };
 
 function annotationsOf(manifest: Record<string, unknown>): Record<string, unknown> {
   const meta = manifest.metadata as { annotations?: unknown } | undefined;
@@ -41,13 +46,25 @@ function csv(value: unknown): string[] {
     : [];
 }
 
-/** What becomes of an object of a unit's output by its `helm.sh/hook` annotation (pure). */
+/** What becomes of an object of a unit's output by its hook annotations (pure). */
 export function hookDisposition(manifest: Record<string, unknown>): HookDisposition {
-  const value = annotationsOf(manifest)[HOOK_ANNOTATION];
-  if (value === undefined || value === 'crd-install') return { kind: 'object' };
-  const events = csv(value);
-  const phases = [...new Set(events.filter((e) => e in SYNC_EVENTS).map((e) => SYNC_EVENTS[e]!))];
-  return phases.length > 0 ? { kind: 'applied', events, phases } : { kind: 'skipped', events };
+  const annotations = annotationsOf(manifest);
+  const argo = annotations[ARGO_HOOK_ANNOTATION];
+  const helm = annotations[HOOK_ANNOTATION];
+  const argoTypes = csv(argo).filter((t) => ARGO_TYPES.includes(t));
+  // hook.Types: Argo CD's own types, else Helm's mapped ones.
+  const types =
+    argoTypes.length > 0 ? argoTypes : csv(helm).flatMap((e) => (e in HELM_PHASES ? [HELM_PHASES[e]!] : []));
+  const hook =
+    argo !== undefined && (argoTypes.length > 0 || helm === undefined)
+      ? `${ARGO_HOOK_ANNOTATION}: ${String(argo)}`
+      : `${HOOK_ANNOTATION}: ${String(helm)}`;
+  // hook.Skip: Skip alone is never applied.
+  if (types.length === 1 && types[0] === 'Skip') return { kind: 'skipped', hook };
+  const isHook = argo !== undefined || (helm !== undefined && helm !== 'crd-install');
+  if (!isHook) return { kind: 'object' };
+  const phases = [...new Set(types.filter((t) => SYNC_PHASES.includes(t)))];
+  return phases.length > 0 ? { kind: 'applied', hook, phases } : { kind: 'skipped', hook };
 }
 
 /**
@@ -58,11 +75,11 @@ export function describeHook(manifest: Record<string, unknown>): string | undefi
   const d = hookDisposition(manifest);
   if (d.kind !== 'applied') return undefined;
   const annotations = annotationsOf(manifest);
-  const ignored = [DELETE_POLICY_ANNOTATION, WEIGHT_ANNOTATION]
+  const ignored = [...DELETE_POLICY_ANNOTATIONS, ...ORDER_ANNOTATIONS]
     .filter((k) => annotations[k] !== undefined)
     .map((k) => `${k}: ${String(annotations[k])}`);
   return (
-    `Helm ${d.events.join(',')} hook, applied as an ordinary object and kept (Argo CD runs it as a ${d.phases.join(' and ')} hook; ` +
+    `hook (${d.hook}), applied as an ordinary object and kept (Argo CD runs it as a ${d.phases.join(' and ')} hook on each sync; ` +
     `Flotilla has no sync phases)${ignored.length ? `; not applied: ${ignored.join(', ')}` : ''}`
   );
 }
@@ -72,15 +89,14 @@ export function skippedHookProblem(
   at: { file: string; line: number; column: number },
   label: string,
   ref: { kind: string; name: string },
-  events: readonly string[],
+  hook: string,
 ): Problem {
-  const which = events.join(',');
   return {
     ...at,
     code: 'HOOK_NOT_RENDERED',
     severity: 'warning',
-    message: `${label} output: ${ref.kind} ${ref.name} is a Helm ${which} hook and is not rendered: Argo CD runs delete hooks only when an Application is deleted and ignores rollback and test hooks on a sync, and Flotilla has no such phase`,
-    fix: `to run it with the release, annotate it helm.sh/hook: post-install,post-upgrade (it is then applied as an ordinary object); otherwise remove it`,
+    message: `${label} output: ${ref.kind} ${ref.name} is a hook no successful sync runs (${hook}) and is not rendered: Argo CD skips it, runs delete hooks only when an Application is deleted and SyncFail hooks only when a sync fails, and Flotilla has none of these phases`,
+    fix: 'to run it with the release, annotate it helm.sh/hook: post-install,post-upgrade (it is then applied as an ordinary object); otherwise remove it',
   };
 }
 

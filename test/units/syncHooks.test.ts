@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { describeTemplateUnit } from '../../src/units/describeUnit.ts';
-import { helmSkippedHooks, hookDisposition } from '../../src/units/helmHooks.ts';
+import { helmSkippedHooks, hookDisposition } from '../../src/units/syncHooks.ts';
 import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 import { helmGuestbook } from './unitFixtures.ts';
@@ -15,21 +15,36 @@ test.after(() => {
   for (const r of repos) r.cleanup();
 });
 
-const hooked = (hook: string) => ({ metadata: { name: 'x', annotations: { 'helm.sh/hook': hook } } });
+const annotated = (annotations: Record<string, string>) => ({ metadata: { name: 'x', annotations } });
+const hooked = (hook: string) => annotated({ 'helm.sh/hook': hook });
 
-test("a helm.sh/hook sorts an object as Argo CD's sync does", () => {
+test("a helm.sh/hook or argocd.argoproj.io/hook sorts an object as Argo CD's sync does", () => {
   assert.equal(hookDisposition({ metadata: { name: 'x' } }), { kind: 'object' });
   // Helm 2's CRD hook is a plain CRD to Argo CD (gitops-engine hook/helm IsHook).
   assert.equal(hookDisposition(hooked('crd-install')), { kind: 'object' });
   assert.equal(hookDisposition(hooked('pre-install, pre-upgrade')), {
     kind: 'applied',
-    events: ['pre-install', 'pre-upgrade'],
+    hook: 'helm.sh/hook: pre-install, pre-upgrade',
     phases: ['PreSync'],
   });
   // One install or upgrade event makes it a sync hook, whatever else it names.
   assert.equal(hookDisposition(hooked('pre-delete,post-upgrade')).kind, 'applied');
   for (const h of ['pre-delete', 'post-delete', 'pre-rollback', 'post-rollback', 'test', 'test-success'])
-    assert.equal(hookDisposition(hooked(h)), { kind: 'skipped', events: [h] }, h);
+    assert.equal(hookDisposition(hooked(h)), { kind: 'skipped', hook: `helm.sh/hook: ${h}` }, h);
+  // Argo CD's own annotation wins over Helm's; Skip alone is never applied, SyncFail runs only on a failed sync.
+  const argo = (hook: string, helm?: string) =>
+    hookDisposition(annotated({ 'argocd.argoproj.io/hook': hook, ...(helm ? { 'helm.sh/hook': helm } : {}) }));
+  assert.equal(argo('Sync', 'pre-delete'), {
+    kind: 'applied',
+    hook: 'argocd.argoproj.io/hook: Sync',
+    phases: ['Sync'],
+  });
+  assert.equal(argo('Skip').kind, 'skipped');
+  assert.equal(argo('SyncFail', 'post-install').kind, 'skipped');
+  assert.equal(argo('PostSync,SyncFail').kind, 'applied');
+  // A type Argo CD's sync does not know leaves Helm's in charge.
+  assert.equal(argo('PreDelete', 'post-install').kind, 'applied');
+  assert.equal(argo('PreDelete').kind, 'skipped');
 });
 
 test('the hooks helm template leaves out unasked are warnings at the chart, test hooks not', () => {
@@ -108,7 +123,10 @@ metadata:
       pass,
     );
     const source = describeTemplateUnit(snapshot.model, snapshot.model.templates.get('batch/v1/Job/default/migrate'));
-    assert.match(source ?? '', /Helm pre-install,pre-upgrade hook, applied as an ordinary object and kept/);
+    assert.match(
+      source ?? '',
+      /hook \(helm\.sh\/hook: pre-install,pre-upgrade\), applied as an ordinary object and kept/,
+    );
     assert.match(source ?? '', /PreSync/);
     assert.match(source ?? '', /not applied: helm\.sh\/hook-delete-policy: hook-succeeded/);
     assert.not.match(
@@ -116,6 +134,31 @@ metadata:
       /hook/,
     );
   }
+});
+
+test("a Kustomize folder's Argo CD hooks are sorted the same way: a PostSync Job renders, a SyncFail one is a warning", async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'jobs/kustomization.yaml': 'resources: [jobs.yaml]\n',
+      'jobs/jobs.yaml': [
+        job('notify', 'x').replace('helm.sh/hook: x', 'argocd.argoproj.io/hook: PostSync'),
+        job('alert', 'x').replace('helm.sh/hook: x', 'argocd.argoproj.io/hook: SyncFail'),
+      ].join('---\n'),
+    },
+    'argo hooks',
+  );
+  const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal([...snapshot.model.templates.keys()], ['batch/v1/Job/default/notify']);
+  assert.equal(
+    snapshot.model.problems.map((p) => [p.code, p.severity, /alert/.test(p.message)]),
+    [['HOOK_NOT_RENDERED', 'warning', true]],
+  );
+  assert.match(
+    describeTemplateUnit(snapshot.model, snapshot.model.templates.get('batch/v1/Job/default/notify')) ?? '',
+    /hook \(argocd\.argoproj\.io\/hook: PostSync\), applied as an ordinary object/,
+  );
 });
 
 test.run();
