@@ -32,5 +32,6 @@ export const PROBLEM_CODES = [
   'TOOL_MISSING',
   'HOOK_NOT_RENDERED',
   'UNIT_BECAME_BASE',
+  'SYMLINK_NOT_FOLLOWED',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

@@ -221,7 +221,7 @@ async function runUnit(
   const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'flotilla-unit-')));
   try {
     const src = path.join(root, 'src');
-    await materialize(repo, inputs, src);
+    const links = linkWarnings(await materialize(repo, inputs, src));
     const home = path.join(root, 'home');
     await mkdir(path.join(home, 'plugins'), { recursive: true });
     // Nothing reaches the network: Go's HTTP client goes through a proxy that refuses, there is no PATH for helm
@@ -355,20 +355,45 @@ async function runUnit(
               ? await readFile(path.join(src, unit.marker), 'utf8').catch(() => undefined)
               : undefined,
           ),
+          // A file the tool did not find may be a link left out.
+          ...links,
         ],
       };
     return {
       ok: true,
       stdout: run.stdout,
-      warnings: unit.tool === 'helm' ? helmSkippedHooks(unit.marker, run.stderr) : [],
+      warnings: [...links, ...(unit.tool === 'helm' ? helmSkippedHooks(unit.marker, run.stderr) : [])],
     };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
 }
 
-/** The inputs written out of Git's objects under `dir`, at their repository paths (symlinks and submodules left out). */
-async function materialize(repo: GitRepo, inputs: ReadonlyMap<string, string>, dir: string): Promise<void> {
+/**
+ * The symbolic links a render left out, as warnings at each (pure): the tool sees the commit's files, never a link, so
+ * a template or value file committed as a link is not rendered, and a link cannot lead a render out of the commit.
+ */
+export function linkWarnings(links: readonly { path: string; target: string }[]): Problem[] {
+  return links.map((l) => ({
+    file: l.path,
+    line: 1,
+    column: 1,
+    code: 'SYMLINK_NOT_FOLLOWED',
+    severity: 'warning',
+    message: `${l.path} is a symbolic link (to ${l.target}) and is left out of the render: a render copies files out of the commit, not links`,
+    fix: 'commit the file itself in place of the link',
+  }));
+}
+
+/**
+ * The inputs written out of Git's objects under `dir`, at their repository paths; symbolic links (returned, with their
+ * targets) and submodules are left out.
+ */
+async function materialize(
+  repo: GitRepo,
+  inputs: ReadonlyMap<string, string>,
+  dir: string,
+): Promise<{ path: string; target: string }[]> {
   const files = new Map<string, { oid: string; mode: string }>();
   for (const [input, oid] of inputs) {
     if (!input.endsWith('/')) {
@@ -378,9 +403,10 @@ async function materialize(repo: GitRepo, inputs: ReadonlyMap<string, string>, d
     for (const [p, f] of await listTreeFiles(repo, oid)) files.set(`${input}${p}`, f);
   }
   const wanted = [...files].filter(([, f]) => isRegularFile(f.mode));
+  const linked = [...files].filter(([, f]) => f.mode === '120000');
   const blobs = await readBlobs(
     repo,
-    wanted.map(([, f]) => f.oid),
+    [...wanted, ...linked].map(([, f]) => f.oid),
   );
   for (const [p, f] of wanted) {
     const target = path.join(dir, p);
@@ -389,4 +415,9 @@ async function materialize(repo: GitRepo, inputs: ReadonlyMap<string, string>, d
     if (f.mode === '100755') await chmod(target, 0o755);
   }
   await mkdir(dir, { recursive: true });
+  const decoder = new TextDecoder();
+  return linked.map(([p, f]) => ({
+    path: p,
+    target: decoder.decode(blobs.get(f.oid) ?? new Uint8Array()).slice(0, 200),
+  }));
 }
