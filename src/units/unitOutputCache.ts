@@ -4,8 +4,9 @@ import type { GitRepo } from '../commits/types.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { ToolLimits } from './runTool.ts';
 
-// Tool outputs, and the errors an exit 1, a timeout or a cap gave, kept by the key renderUnit computes (the tool's version, how it is run,
-// the object ids of the unit's inputs). Only a cache: delete the folder at any time; it never reaches a branch.
+// Tool outputs with their warnings, and the errors an exit 1, a timeout or a cap gave, kept by the key renderUnit
+// computes (the tool's version, how it is run, the object ids of the unit's inputs). Only a cache: delete the folder at
+// any time; it never reaches a branch.
 
 /** Tool outputs kept beside the object store, by the digest of the tool's version and every input's object id. */
 export const UNIT_CACHE_DIR = 'flotilla-units';
