@@ -114,4 +114,48 @@ rules: []
   assert.ok((await verifyOutput(await openRepo(r.dir), { outputRef: OUT })).ok);
 });
 
+test("a sync that re-renders a unit keeps its custom cluster-scoped objects cluster-scoped when their CRD's file did not change, as a cold render does", async () => {
+  configureToolSearch(original);
+  const widget = (name: string, n: number) =>
+    `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: ${name}\nspec:\n  count: ${n}\n`;
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'policies/cluster-wide.yaml': POLICY,
+      'crds/widgets.yaml': WIDGET_CRD,
+      'chart/Chart.yaml': 'apiVersion: v2\nname: chart\nversion: 0.1.0\n',
+      'chart/values.yaml': 'count: 1\n',
+      'chart/flotilla-unit.yaml': 'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  namespace: web\n',
+      'chart/templates/widget.yaml': widget('from-chart', 0).replace('count: 0', 'count: {{ .Values.count }}'),
+      'team/kustomization.yaml': 'namespace: team\nresources: [widget.yaml]\n',
+      'team/widget.yaml': widget('from-kustomize', 1),
+      'plain/widget.yaml': widget('from-file', 1),
+    },
+    'widgets',
+  );
+  const paths = () =>
+    r.ls('flotilla/rendered').filter((f) => f.startsWith('clusters/member1/widget') || f.includes('/widget.'));
+  const expected = [
+    'clusters/member1/_cluster/widget.example.com_from-chart.yaml',
+    'clusters/member1/_cluster/widget.example.com_from-file.yaml',
+    'clusters/member1/_cluster/widget.example.com_from-kustomize.yaml',
+  ];
+  await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  assert.equal(paths().sort(), expected);
+
+  r.commit(
+    {
+      'chart/values.yaml': 'count: 2\n',
+      'team/widget.yaml': widget('from-kustomize', 2),
+      'plain/widget.yaml': widget('from-file', 2),
+    },
+    'every widget changes, their CRD does not',
+  );
+  await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  assert.equal(paths().sort(), expected);
+  assert.match(r.show('flotilla/rendered', expected[0]!), /count: 2/, r.show('flotilla/rendered', expected[0]!));
+  assert.ok((await verifyOutput(await openRepo(r.dir), { outputRef: OUT })).ok);
+});
+
 test.run();
