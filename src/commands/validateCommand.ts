@@ -13,6 +13,8 @@ import { DEFAULT_SOURCE_LIMITS } from '../outputs/sourceLimits.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { lookTwiceProblems } from '../plans/lookTwice.ts';
+import { readUnitTakeovers } from '../units/unitTakeovers.ts';
+import { describeToolReport, findToolReport } from '../units/unitTools.ts';
 import { readClusterStatus, type CommonOptions } from './options.ts';
 
 /** Exit 0 when nothing is wrong (warnings allowed), 1 when any error was found. */
@@ -29,10 +31,23 @@ export async function validateCommand(opts: CommonOptions): Promise<number> {
     ...output.problems,
     ...lookTwiceProblems(model),
     ...(await ambiguousScalars(repo, sha)),
+    ...(await takeoversSinceParent(repo, sha)),
   ].sort(compareProblems);
   const errors = problems.filter((p) => p.severity === 'error').length;
+  // Which binaries render the commit's units, and from where (pinned, or PATH on other platforms).
+  const tools = await Promise.all(
+    [...new Set([...(model.units?.values() ?? [])].map((u) => u.tool))]
+      .sort()
+      .map(async (t) => describeToolReport(await findToolReport(t))),
+  );
   if (opts.output === 'json' || opts.output === 'yaml') {
-    const body = { commit: sha, errors, warnings: problems.length - errors, problems };
+    const body = {
+      commit: sha,
+      errors,
+      warnings: problems.length - errors,
+      problems,
+      ...(tools.length > 0 ? { tools } : {}),
+    };
     opts.out(
       opts.output === 'json'
         ? `${JSON.stringify(body, null, 2)}\n`
@@ -61,8 +76,19 @@ export async function validateCommand(opts: CommonOptions): Promise<number> {
     opts.out(
       `${problems.length ? '\n' : ''}${sha.slice(0, 12)}: ${counts}; ${errors} errors, ${problems.length - errors} warnings\n`,
     );
+    if (tools.length > 0) opts.out(`${terminalSafe(`units render with ${tools.join(', ')}`)}\n`);
   }
   return errors > 0 ? 1 : 0;
+}
+
+/** The folders this commit turned from units into an overlay's bases, against its first parent (none for a root commit). */
+async function takeoversSinceParent(repo: GitRepo, sha: string): Promise<Problem[]> {
+  const commit = await readCommitInfo(repo, sha);
+  const parent = commit.parents[0];
+  if (!parent) return [];
+  // A shallow clone (CI's depth-1 checkout) has no parent to compare with: nothing to say.
+  const before = await readCommitInfo(repo, parent).catch(() => undefined);
+  return before ? readUnitTakeovers(repo, before.tree, commit.tree) : [];
 }
 
 /**

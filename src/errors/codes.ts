@@ -30,5 +30,8 @@ export const PROBLEM_CODES = [
   'RENDER_FAILED',
   'UNIT_FAILED',
   'TOOL_MISSING',
+  'HOOK_NOT_RENDERED',
+  'UNIT_BECAME_BASE',
+  'SYMLINK_NOT_FOLLOWED',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

@@ -347,7 +347,10 @@ function parseFile(path: string, bytes: Uint8Array): FileObjects {
 
 /**
  * Files read on every incremental sync (few, and each can affect any template): policies, clusters,
- * rebalancers, interpreter customizations, and files with broken ones (their last good version is kept).
+ * rebalancers, interpreter customizations, files with broken ones (their last good version is kept), and plain files
+ * with a CustomResourceDefinition of `scope: Cluster`: every template of its kind, in any file or unit, takes its
+ * scope from it, so a sync that reads only the changed template must read it too (else the template lands in a
+ * namespace, and a path, a cold render does not give it).
  */
 export function holdsKarmadaObjects(f: FileObjects): boolean {
   return (
@@ -358,7 +361,16 @@ export function holdsKarmadaObjects(f: FileObjects): boolean {
       f.rebalancers.length +
       f.interpreterCustomizations.length +
       f.broken.length >
-    0
+      0 ||
+    // A unit's output is read through its unit, never as a file at its marker's path.
+    (f.unit === undefined && f.templates.some(definesClusterScopedKind))
+  );
+}
+
+function definesClusterScopedKind(t: FileObjects['templates'][number]): boolean {
+  return (
+    t.ref.kind === 'CustomResourceDefinition' &&
+    (t.manifest.spec as { scope?: unknown } | undefined)?.scope === 'Cluster'
   );
 }
 

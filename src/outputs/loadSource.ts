@@ -139,6 +139,8 @@ async function loadIncremental(
   // A unit gone leaves its folder's files to be read as manifests, which no diff names: the commit is read whole.
   if (goneUnits.length > 0 && before?.units.some((u) => goneUnits.includes(u.marker) && !isUnitInput(layout, u.marker)))
     return null;
+  // So does a file a chart no longer names as its values.
+  if (before?.inputFiles.some((f) => !isUnitInput(layout, f))) return null;
   const changed = changes.filter(
     (c) =>
       (isConfigFile(c.path, ignore) && !isUnitInput(layout, c.path)) ||

@@ -1,4 +1,5 @@
 import { describeTemplateUnit } from '../units/describeUnit.ts';
+import { readUnitTakeovers } from '../units/unitTakeovers.ts';
 import { parseYamlValue } from '../yaml/blockYaml.ts';
 import type { AutoscaledReplicas } from '../outputs/autoscaledTemplates.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
@@ -48,6 +49,8 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
     else headFiles.set(path, text);
   }
   const commit = await readCommitInfo(repo, head.sha);
+  // A folder the change turns from a unit into an overlay's base: its objects' source moves, said in the plan.
+  const takeovers = await readUnitTakeovers(repo, (await readCommitInfo(repo, base.sha)).tree, commit.tree);
   return buildPlan({
     base: { sha: base.sha, files: baseFiles, index: base.index, units: unitsOf(base.model) },
     head: {
@@ -55,7 +58,7 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
       files: headFiles,
       index: head.index,
       units: unitsOf(head.model),
-      problems: [...head.model.problems, ...head.output.problems],
+      problems: [...head.model.problems, ...head.output.problems, ...takeovers],
       explanations: head.output.explanations,
       trailers: parseTrailers(commit.message),
       source: sourceState(head.model),

@@ -1,4 +1,5 @@
 import type { ConfigModel, Template, UnitOrigin } from '../api/model.ts';
+import { describeHook } from './syncHooks.ts';
 
 /**
  * The unit a template came from, as plan, explain, history and blame name it (pure): `Helm chart helm-guestbook
@@ -16,11 +17,16 @@ export function describeUnit(unit: UnitOrigin, originFile?: string): string {
   return `Kustomize folder ${unit.dir} (${unit.marker}${tool})`;
 }
 
-/** describeUnit for a template of the model, undefined for one read from a plain file. */
+/**
+ * describeUnit for a template of the model, with what Flotilla does with it when it is a Helm hook; undefined for one
+ * read from a plain file.
+ */
 export function describeTemplateUnit(
   model: Pick<ConfigModel, 'units'>,
   template: Template | undefined,
 ): string | undefined {
   const unit = template && model.units?.get(template.source.file);
-  return unit ? describeUnit(unit, template.origin?.file) : undefined;
+  if (!unit) return undefined;
+  const hook = describeHook(template.manifest);
+  return `${describeUnit(unit, template.origin?.file)}${hook ? `; ${hook}` : ''}`;
 }

@@ -10,7 +10,7 @@ export interface SourceUnit {
   tool: UnitTool;
   /** The file that makes the folder a unit (Chart.yaml, kustomization.yaml…): the unit's name in the output index. */
   marker: string;
-  /** What the tool reads, folders ending in '/', files as they are: the unit's folder first, then the bases and files its kustomization names (transitively). */
+  /** What the tool reads, folders ending in '/', files as they are: the unit's folder first, then the bases its kustomization names (transitively) or a chart's value files outside its folder. */
   inputs: string[];
   /** Problems of its kustomizations (remote bases, paths outside the commit): the unit is not run while it has any. */
   problems: Problem[];
@@ -20,11 +20,15 @@ export interface UnitLayout {
   units: SourceUnit[];
   /** Folders holding a chart or a kustomization, and folders a kustomization names, each ending in '/'. */
   inputDirs: string[];
-  /** Single files a kustomization names outside those folders. */
+  /** Single files read outside those folders: a chart's value files elsewhere in the repository. */
   inputFiles: string[];
+  /** Files outside the units' folders whose change can change the layout: value files named, taken or refused. */
+  watchedFiles?: string[];
 }
 
 export const HELM_MARKERS = ['Chart.yaml'] as const;
+/** A unit's options file (unitOptions.ts UNIT_OPTIONS_FILE): its presence also keeps a base a unit. */
+const OPTIONS_FILE = 'flotilla-unit.yaml';
 /** The names kustomize accepts (konfig.RecognizedKustomizationFileNames), in its order of preference. */
 export const KUSTOMIZE_MARKERS = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
 
@@ -62,13 +66,20 @@ export function resolveRelative(dir: string, relative: string): string | undefin
  * The units of a commit, as Argo CD detects them (pure): a folder holding a kustomization is a Kustomize unit, one
  * holding Chart.yaml a Helm unit (a folder with both is Kustomize's, as in Argo CD). A chart inside a chart is a
  * subchart, part of the outer one; a kustomization another one names (a base, a component) is an input of the units
- * naming it, not a unit of its own, so an overlay and its base never output the same objects twice.
- * `references` gives each kustomization's parsed references (parseKustomization).
+ * naming it, not a unit of its own, so an overlay and its base never output the same objects twice, unless its folder
+ * holds flotilla-unit.yaml: an explicit unit stays one, so an overlay cannot silently take its objects over.
+ * `references` gives each kustomization's parsed references (parseKustomization), `valueFiles` a chart's value files
+ * outside its folder and their problems (helmValueFiles.ts).
  */
 export function detectUnits(
   paths: readonly string[],
   references: (marker: string) => { references: KustomizationReference[]; problems: Problem[] },
   included: (marker: string) => boolean = () => true,
+  valueFiles: (chartDir: string) => { files: string[]; problems: Problem[]; watched: string[] } = () => ({
+    files: [],
+    problems: [],
+    watched: [],
+  }),
 ): UnitLayout {
   const candidates = new Map<string, { tool: UnitTool; marker: string }>();
   for (const path of paths) {
@@ -143,11 +154,23 @@ export function detectUnits(
   for (const [dir, d] of direct) for (const target of d.dirs) if (target !== dir) referenced.add(target);
 
   const units: SourceUnit[] = [];
+  const helmInputFiles = new Set<string>();
+  const watchedFiles = new Set<string>();
   for (const [dir, c] of candidates) {
     if (c.tool === 'helm' && insideChart(dir)) continue;
-    if (c.tool === 'kustomize' && (insideChart(dir) || referenced.has(dir))) continue;
+    // A base is an input of the overlays naming it, unless its own options file says "render me": then it renders
+    // too, and what it and an overlay both output is a DUPLICATE_OBJECT naming both.
+    if (c.tool === 'kustomize' && (insideChart(dir) || (referenced.has(dir) && !files.has(`${dir}/${OPTIONS_FILE}`))))
+      continue;
     const inputs = [asDir(dir)];
     const problems: Problem[] = [];
+    if (c.tool === 'helm') {
+      const values = valueFiles(dir);
+      inputs.push(...values.files);
+      problems.push(...values.problems);
+      for (const f of values.files) helmInputFiles.add(f);
+      for (const f of values.watched) watchedFiles.add(f);
+    }
     if (c.tool === 'kustomize') {
       const seen = new Set<string>([dir]);
       const queue = [dir];
@@ -174,13 +197,18 @@ export function detectUnits(
   }
   units.sort((a, b) => (a.marker < b.marker ? -1 : a.marker > b.marker ? 1 : 0));
   const inputDirs = new Set<string>();
-  const inputFiles = new Set<string>();
+  const inputFiles = new Set<string>(helmInputFiles);
   for (const dir of candidates.keys()) inputDirs.add(asDir(dir));
   for (const d of direct.values()) {
     for (const dir of d.dirs) inputDirs.add(asDir(dir));
     for (const f of d.files) inputFiles.add(f);
   }
-  return { units, inputDirs: [...inputDirs].sort(), inputFiles: [...inputFiles].sort() };
+  return {
+    units,
+    inputDirs: [...inputDirs].sort(),
+    inputFiles: [...inputFiles].sort(),
+    ...(watchedFiles.size > 0 ? { watchedFiles: [...watchedFiles].sort() } : {}),
+  };
 }
 
 function rank(marker: string): number {

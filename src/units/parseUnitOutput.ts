@@ -2,6 +2,8 @@ import { CLUSTER_API_VERSION, groupOf, POLICY_API_VERSION, type ObjectRef } from
 import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/model.ts';
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
+import type { Problem } from '../errors/problem.ts';
+import { hookDisposition, skippedHookProblem } from './syncHooks.ts';
 
 /** Label and annotation keys Flotilla and the binding controller write: a unit setting one could pose as their output. */
 export function isReservedKey(key: string): boolean {
@@ -21,10 +23,12 @@ export function isReservedKey(key: string): boolean {
  * template whose source is the marker and whose origin is the file the tool named (Helm's `# Source:` comments;
  * the kustomization for Kustomize). The output is the tool's, so it is checked like a pull request's files and more:
  * names that would escape a cluster folder, Karmada's own kinds, Flotilla's labels and annotations are errors, and a
- * unit with any error is held whole (unreadable): its last good output stays, nothing half-rendered goes out.
+ * unit with any error is held whole (unreadable): its last good output stays, nothing half-rendered goes out. Hooks
+ * are sorted as Argo CD sorts them (syncHooks.ts): one no successful sync runs is left out with a warning;
+ * `warnings` are the tool's own (objects helm left out).
  */
-export function parseUnitOutput(unit: UnitOrigin, stdout: Uint8Array): FileObjects {
-  const out = emptyFileObjects(unit.marker, { unit });
+export function parseUnitOutput(unit: UnitOrigin, stdout: Uint8Array, warnings: readonly Problem[] = []): FileObjects {
+  const out = emptyFileObjects(unit.marker, { unit, problems: [...warnings] });
   const label = unit.tool === 'helm' ? 'helm template' : 'kustomize build';
   for (const chunk of chunksOf(unit, new TextDecoder().decode(stdout))) {
     const { documents, problems } = parseDocuments(chunk.file, new TextEncoder().encode(chunk.text));
@@ -69,6 +73,12 @@ export function parseUnitOutput(unit: UnitOrigin, stdout: Uint8Array): FileObjec
           message: `${label} output: ${t.ref.kind} ${t.ref.name} sets ${reserved.join(', ')}, which Flotilla and the binding controller write`,
           fix: "remove those labels and annotations from the unit's templates",
         });
+        continue;
+      }
+      // A hook no successful sync runs (delete, rollback, test, SyncFail, Skip) is left out, and said.
+      const hook = hookDisposition(t.manifest);
+      if (hook.kind === 'skipped') {
+        out.problems.push(skippedHookProblem(origin, label, t.ref, hook.hook));
         continue;
       }
       // As `helm install --namespace` does: an object that names no namespace is the release's.

@@ -7,18 +7,21 @@ import type { GitRepo, TreeChange, TreeFile } from '../commits/types.ts';
 import { IGNORE_FILE, isConfigFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import { detectUnits, markerTool, type UnitLayout } from './detectUnits.ts';
 import { parseKustomization } from './parseKustomization.ts';
+import { parseDocuments } from '../documents/parseDocuments.ts';
+import { resolveValueFile, valueFileInputs, type CommitEntry, type ValueFileRef } from './helmValueFiles.ts';
+import { parseUnitOptions, UNIT_OPTIONS_FILE } from './unitOptions.ts';
 import { UNIT_CACHE_DIR } from './unitOutputCache.ts';
 
 const LAYOUT_FILE = 'layout.json';
 /** Bumped when detection changes what a layout holds: layouts saved before are computed again. */
-const LAYOUT_VERSION = 2;
+const LAYOUT_VERSION = 3;
 const layouts = new WeakMap<GitRepo, { tree: string; layout: UnitLayout }>();
 
 /**
- * The Helm and Kustomize units of a tree (detectUnits over its file list and kustomizations). Which folders are
- * units, and what each reads, changes only when a chart or kustomization file does: a commit that changes none keeps
- * the layout of the tree before it (kept in memory and beside the object store), and only a commit that does lists
- * the whole tree again.
+ * The Helm and Kustomize units of a tree (detectUnits over its file list, kustomizations and charts' options). Which
+ * folders are units, and what each reads, changes only when a chart, kustomization or options file (or a value file
+ * outside a chart) does: a commit that changes none keeps the layout of the tree before it (kept in memory and beside
+ * the object store), and only a commit that does lists the whole tree again.
  */
 export async function readUnitLayout(
   repo: GitRepo,
@@ -50,7 +53,7 @@ export async function readUnitLayoutChange(
 ): Promise<{ layout: UnitLayout; before?: UnitLayout }> {
   const known = layouts.get(repo) ?? readSaved(repo);
   const layout = await readUnitLayout(repo, tree, ignore, previous);
-  if (!previous.changes.some((c) => markerTool(baseName(c.path)) !== undefined || c.path === IGNORE_FILE))
+  if (!previous.changes.some((c) => namesUnitInputs(c.path) || known?.layout.watchedFiles?.includes(c.path)))
     return { layout };
   const before =
     known?.tree === previous.tree ? known.layout : await computeLayout(repo, previous.tree, ignore, undefined);
@@ -71,23 +74,96 @@ async function computeLayout(
     markers.map((p) => files.get(p)!.oid),
   );
   const decoder = new TextDecoder();
+  const valueFiles = await readValueFiles(repo, files, included);
   return detectUnits(
     [...files.keys()],
     (marker) => parseKustomization(marker, decoder.decode(blobs.get(files.get(marker)!.oid) ?? new Uint8Array())),
     included,
+    (dir) => valueFiles.get(dir) ?? { files: [], problems: [], watched: [] },
   );
 }
 
 /**
- * Whether a change can make other folders units or change what they read: a chart or kustomization file, the ignore
- * rules, or, while some kustomization names a path the commit lacks, any file added or removed.
+ * Each chart's value files as its flotilla-unit.yaml names them, resolved in the commit (helmValueFiles.ts): the
+ * files outside its folder it reads, and the problems that keep it from running. Reads only the options files of
+ * charts and the few files they name.
+ */
+async function readValueFiles(
+  repo: GitRepo,
+  files: ReadonlyMap<string, TreeFile>,
+  included: (marker: string) => boolean,
+): Promise<Map<string, ReturnType<typeof valueFileInputs>>> {
+  const charts = [...files.keys()]
+    .filter((p) => markerTool(baseName(p)) === 'helm' && p.includes('/') && included(p))
+    .map((p) => p.slice(0, p.lastIndexOf('/')))
+    .filter((dir) => files.has(`${dir}/${UNIT_OPTIONS_FILE}`));
+  const out = new Map<string, ReturnType<typeof valueFileInputs>>();
+  if (charts.length === 0) return out;
+  const optionBlobs = await readBlobs(
+    repo,
+    charts.map((dir) => files.get(`${dir}/${UNIT_OPTIONS_FILE}`)!.oid),
+  );
+  const named = new Map<string, ValueFileRef[]>();
+  const ignoreMissing = new Set<string>();
+  for (const dir of charts) {
+    const optionsFile = `${dir}/${UNIT_OPTIONS_FILE}`;
+    const bytes = optionBlobs.get(files.get(optionsFile)!.oid);
+    if (!bytes) continue;
+    const doc = parseDocuments(optionsFile, bytes).documents[0];
+    const written = doc ? parseUnitOptions('helm', optionsFile, [doc]).options : undefined;
+    const list = written?.tool === 'helm' ? (written.helm.valueFiles ?? []) : [];
+    if (written?.tool === 'helm' && written.helm.ignoreMissingValueFiles) ignoreMissing.add(dir);
+    named.set(
+      dir,
+      list.map((path, i) => ({ path, ...doc!.locate(['spec', 'valueFiles', i]) })),
+    );
+  }
+  // The files to look into: links (for their target), and files outside their chart (for objects they hold).
+  const looked = new Set<string>();
+  for (const [dir, refs] of named)
+    for (const ref of refs) {
+      const p = resolveValueFile(dir, ref.path);
+      const f = p === undefined ? undefined : files.get(p);
+      if (f && (f.mode === '120000' || !p!.startsWith(`${dir}/`))) looked.add(f.oid);
+    }
+  const blobs = await readBlobs(repo, [...looked]);
+  const decoder = new TextDecoder();
+  const at = (p: string): CommitEntry => {
+    const f = files.get(p);
+    if (!f) return undefined;
+    const bytes = blobs.get(f.oid);
+    if (f.mode === '120000') return { type: 'symlink', target: bytes ? decoder.decode(bytes) : '?' };
+    if (!bytes) return { type: 'file' };
+    const kinds = parseDocuments(p, bytes)
+      .documents.map((d) => d.value as { apiVersion?: unknown; kind?: unknown } | null)
+      .filter((v) => v && typeof v === 'object' && typeof v.apiVersion === 'string' && typeof v.kind === 'string')
+      .map((v) => String(v!.kind));
+    return { type: 'file', kinds: [...new Set(kinds)] };
+  };
+  for (const [dir, refs] of named)
+    out.set(dir, valueFileInputs(dir, `${dir}/${UNIT_OPTIONS_FILE}`, refs, at, ignoreMissing.has(dir)));
+  return out;
+}
+
+/**
+ * Whether a change can make other folders units or change what they read: a chart, kustomization or options file,
+ * the ignore rules, a value file a chart names outside its folder, or, while some unit names a path the commit lacks,
+ * any file added or removed.
  */
 function changesLayout(layout: UnitLayout, changes: readonly TreeChange[]): boolean {
   const waiting = layout.units.some((u) => u.problems.length > 0);
   return changes.some(
-    (c) =>
-      markerTool(baseName(c.path)) !== undefined || c.path === IGNORE_FILE || (waiting && (!c.oldOid || !c.newOid)),
+    (c) => namesUnitInputs(c.path) || layout.watchedFiles?.includes(c.path) || (waiting && (!c.oldOid || !c.newOid)),
   );
+}
+
+/**
+ * Whether a file decides which folders are units or what they read: a chart or kustomization file, the ignore rules,
+ * a unit's options (a chart's value files).
+ */
+function namesUnitInputs(path: string): boolean {
+  const name = baseName(path);
+  return markerTool(name) !== undefined || path === IGNORE_FILE || name === UNIT_OPTIONS_FILE;
 }
 
 function baseName(p: string): string {

@@ -1,4 +1,5 @@
 import type { FileObjects } from '../api/model.ts';
+import type { UnitLayout } from './detectUnits.ts';
 import { readTextFiles } from '../commits/readPathOids.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { IGNORE_FILE, parseIgnoreFile } from '../documents/selectConfigFiles.ts';
@@ -17,11 +18,16 @@ export async function readUnitObjects(
 ): Promise<Map<string, FileObjects>> {
   const wanted = new Set(markers);
   if (wanted.size === 0) return new Map();
-  const ignoreText = (await readTextFiles(repo, tree, [IGNORE_FILE])).get(IGNORE_FILE);
-  const layout = await readUnitLayout(repo, tree, ignoreText === undefined ? undefined : parseIgnoreFile(ignoreText));
+  const layout = await readUnitLayoutAt(repo, tree);
   return renderUnits(
     repo,
     tree,
     layout.units.filter((u) => wanted.has(u.marker)),
   );
+}
+
+/** The units of a tree with its own ignore rules, as a render reads them. */
+export async function readUnitLayoutAt(repo: GitRepo, tree: string): Promise<UnitLayout> {
+  const ignoreText = (await readTextFiles(repo, tree, [IGNORE_FILE])).get(IGNORE_FILE);
+  return readUnitLayout(repo, tree, ignoreText === undefined ? undefined : parseIgnoreFile(ignoreText));
 }

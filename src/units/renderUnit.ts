@@ -12,22 +12,25 @@ import { parseDocuments } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { SourceUnit } from './detectUnits.ts';
 import { toolProblem } from './toolProblem.ts';
+import { helmSkippedHooks } from './syncHooks.ts';
+import { resolveValueFile } from './helmValueFiles.ts';
 import { readCachedRun, writeCachedRun } from './unitOutputCache.ts';
 import { parseUnitOutput } from './parseUnitOutput.ts';
 import { ranOutOfMemory, runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
-import { findTool, missingToolFix, type ToolBinary } from './unitTools.ts';
+import { findToolReport, missingToolFix, type ToolBinary } from './unitTools.ts';
 import { applyKustomizeOptions } from './applyKustomizeOptions.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 
 /** Bump when the tool is run another way (its flags, its environment), so outputs cached before are not reused. */
-const RUN_RECIPE = 3;
+const RUN_RECIPE = 4;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
  * the bases and files its kustomization names are copied out of Git's objects into a private temporary folder, and
  * the tool runs there with no network (a dead proxy, no PATH, HOME and Helm's folders inside the temporary one, no
- * plugins), a timeout and an output cap. The output is cached by the tool's version and the object ids of the
- * inputs, so a unit runs again only when one of its inputs (or the tool) changed. A unit that cannot render is held:
+ * plugins), a timeout and an output cap. The output, or the failure the inputs give (an error, the timeout, a cap), is
+ * cached by the tool's version and the object ids of the inputs, so a unit runs again only when one of its inputs (or
+ * the tool, or a limit it was stopped at) changed. A unit that cannot render is held:
  * unreadable, with the tool's error at the file and line it names.
  */
 export async function renderUnit(
@@ -58,29 +61,39 @@ export async function renderUnit(
     options = read.options;
   }
   const described = describeOptions(unit, options, optionsOid ? optionsFile : undefined);
-  if (options.tool === 'helm')
-    for (const f of options.helm.valueFiles ?? [])
-      if (!ownFiles.has(path.posix.normalize(f)))
+  // The layout refuses a value file the commit lacks at its line; a unit named another way is checked here.
+  if (options.tool === 'helm') {
+    const present: string[] = [];
+    for (const f of options.helm.valueFiles ?? []) {
+      const resolved = resolveValueFile(unit.dir, f);
+      const own = resolved?.startsWith(`${unit.dir}/`) ? ownFiles.get(resolved.slice(unit.dir.length + 1)) : undefined;
+      const there = resolved !== undefined && (own ? isRegularFile(own.mode) : inputs.has(resolved));
+      if (there) present.push(f);
+      else if (!options.helm.ignoreMissingValueFiles || resolved === undefined)
         return failed(
           [
             unitProblem(
               unit,
               'UNIT_FAILED',
-              `value file ${f} is not in ${unit.dir}`,
-              `commit ${unit.dir}/${f} or correct spec.valueFiles`,
+              `value file ${f} is not a file of this commit the chart reads`,
+              `commit ${resolved ?? f} or correct spec.valueFiles`,
               optionsFile,
             ),
           ],
           described,
         );
-  const tool = await findTool(unit.tool);
+    }
+    options = { tool: 'helm', helm: { ...options.helm, valueFiles: present } };
+  }
+  const found = await findToolReport(unit.tool);
+  const tool = found.binary;
   if (!tool)
     return failed(
       [
         unitProblem(
           unit,
           'TOOL_MISSING',
-          `${unit.tool === 'helm' ? 'helm' : 'kustomize (or kubectl kustomize)'} is not installed: this ${unit.tool === 'helm' ? 'chart' : 'kustomization'} cannot be rendered`,
+          `${unit.tool === 'helm' ? 'helm' : 'kustomize (or kubectl kustomize)'} is not installed: this ${unit.tool === 'helm' ? 'chart' : 'kustomization'} cannot be rendered${found.notes.length > 0 ? ` (${found.notes.join('; ')})` : ''}`,
           missingToolFix(unit.tool),
         ),
       ],
@@ -92,17 +105,28 @@ export async function renderUnit(
     .update(JSON.stringify({ v: RUN_RECIPE, tool: tool.version, marker: unit.marker, inputs: [...inputs] }))
     .digest('hex');
   const cached = await readCachedRun(repo, key);
-  if (cached)
+  // A failure at a limit stands for runs allowed no more than that (a looping chart fails at once on every load);
+  // one allowed more runs again.
+  if (cached && (cached.ok || withinLimits(cached.stoppedAt, limits)))
     return cached.ok
-      ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout)
+      ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout, cached.warnings)
       : failed(cached.problems, withVersion);
   const result = await runUnit(repo, unit, inputs, options, tool, limits);
   if (result.ok) {
     await writeCachedRun(repo, key, result);
-    return parseUnitOutput({ ...origin, ...withVersion }, result.stdout);
+    return parseUnitOutput({ ...origin, ...withVersion }, result.stdout, result.warnings);
   }
-  if (result.cache) await writeCachedRun(repo, key, { ok: false, problems: result.problems });
+  if (result.cache)
+    await writeCachedRun(repo, key, {
+      ok: false,
+      problems: result.problems,
+      ...(result.stoppedAt ? { stoppedAt: result.stoppedAt } : {}),
+    });
   return failed(result.problems, withVersion);
+}
+
+function isRegularFile(mode: string): boolean {
+  return mode === '100644' || mode === '100755';
 }
 
 function heldUnit(unit: UnitOrigin, problems: Problem[]): FileObjects {
@@ -131,7 +155,10 @@ export function describeOptions(
     ...base,
     release: options.helm.releaseName ?? releaseNameOf(unit.dir),
     namespace: options.helm.namespace ?? 'default',
-    valueFiles: ['values.yaml', ...(options.helm.valueFiles ?? [])].map((f) => `${unit.dir}/${f}`),
+    valueFiles: [
+      `${unit.dir}/values.yaml`,
+      ...(options.helm.valueFiles ?? []).map((f) => resolveValueFile(unit.dir, f) ?? f),
+    ],
   };
 }
 
@@ -166,7 +193,20 @@ async function inputOids(repo: GitRepo, tree: string, inputs: readonly string[])
   return out;
 }
 
-type RunResult = { ok: true; stdout: Uint8Array } | { ok: false; problems: Problem[]; cache: boolean };
+/** Whether limits allow no more than those a failure stopped at (each limit it names). */
+function withinLimits(stoppedAt: Partial<ToolLimits> | undefined, limits: ToolLimits): boolean {
+  if (!stoppedAt) return true;
+  const memory = limits.maxMemoryBytes ?? DEFAULT_TOOL_LIMITS.maxMemoryBytes!;
+  return (
+    (stoppedAt.timeoutMs === undefined || limits.timeoutMs <= stoppedAt.timeoutMs) &&
+    (stoppedAt.maxOutputBytes === undefined || limits.maxOutputBytes <= stoppedAt.maxOutputBytes) &&
+    (stoppedAt.maxMemoryBytes === undefined || memory <= stoppedAt.maxMemoryBytes)
+  );
+}
+
+type RunResult =
+  | { ok: true; stdout: Uint8Array; warnings: Problem[] }
+  | { ok: false; problems: Problem[]; cache: boolean; stoppedAt?: Partial<ToolLimits> };
 
 async function runUnit(
   repo: GitRepo,
@@ -181,7 +221,7 @@ async function runUnit(
   const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'flotilla-unit-')));
   try {
     const src = path.join(root, 'src');
-    await materialize(repo, inputs, src);
+    const links = linkWarnings(await materialize(repo, inputs, src));
     const home = path.join(root, 'home');
     await mkdir(path.join(home, 'plugins'), { recursive: true });
     // Nothing reaches the network: Go's HTTP client goes through a proxy that refuses, there is no PATH for helm
@@ -217,7 +257,8 @@ async function runUnit(
         h.namespace ?? 'default',
         '--skip-tests',
       ];
-      for (const f of h.valueFiles ?? []) args.push('--values', f);
+      // Each where the commit has it (resolved as Argo CD does), copied out with the chart.
+      for (const f of h.valueFiles ?? []) args.push('--values', path.join(src, resolveValueFile(unit.dir, f)!));
       if (h.values !== undefined || h.valuesObject !== undefined) {
         const inline = path.join(root, 'values-inline.yaml');
         await writeFile(inline, h.valuesObject !== undefined ? stringify(h.valuesObject) : h.values!);
@@ -260,7 +301,8 @@ async function runUnit(
     if (run.timedOut)
       return {
         ok: false,
-        cache: false,
+        cache: true,
+        stoppedAt: { timeoutMs: limits.timeoutMs },
         problems: [
           unitProblem(
             unit,
@@ -274,6 +316,7 @@ async function runUnit(
       return {
         ok: false,
         cache: true,
+        stoppedAt: { maxOutputBytes: limits.maxOutputBytes },
         problems: [
           unitProblem(
             unit,
@@ -287,6 +330,7 @@ async function runUnit(
       return {
         ok: false,
         cache: true,
+        stoppedAt: { maxMemoryBytes: limits.maxMemoryBytes ?? DEFAULT_TOOL_LIMITS.maxMemoryBytes! },
         problems: [
           unitProblem(
             unit,
@@ -311,16 +355,45 @@ async function runUnit(
               ? await readFile(path.join(src, unit.marker), 'utf8').catch(() => undefined)
               : undefined,
           ),
+          // A file the tool did not find may be a link left out.
+          ...links,
         ],
       };
-    return { ok: true, stdout: run.stdout };
+    return {
+      ok: true,
+      stdout: run.stdout,
+      warnings: [...links, ...(unit.tool === 'helm' ? helmSkippedHooks(unit.marker, run.stderr) : [])],
+    };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
 }
 
-/** The inputs written out of Git's objects under `dir`, at their repository paths (symlinks and submodules left out). */
-async function materialize(repo: GitRepo, inputs: ReadonlyMap<string, string>, dir: string): Promise<void> {
+/**
+ * The symbolic links a render left out, as warnings at each (pure): the tool sees the commit's files, never a link, so
+ * a template or value file committed as a link is not rendered, and a link cannot lead a render out of the commit.
+ */
+export function linkWarnings(links: readonly { path: string; target: string }[]): Problem[] {
+  return links.map((l) => ({
+    file: l.path,
+    line: 1,
+    column: 1,
+    code: 'SYMLINK_NOT_FOLLOWED',
+    severity: 'warning',
+    message: `${l.path} is a symbolic link (to ${l.target}) and is left out of the render: a render copies files out of the commit, not links`,
+    fix: 'commit the file itself in place of the link',
+  }));
+}
+
+/**
+ * The inputs written out of Git's objects under `dir`, at their repository paths; symbolic links (returned, with their
+ * targets) and submodules are left out.
+ */
+async function materialize(
+  repo: GitRepo,
+  inputs: ReadonlyMap<string, string>,
+  dir: string,
+): Promise<{ path: string; target: string }[]> {
   const files = new Map<string, { oid: string; mode: string }>();
   for (const [input, oid] of inputs) {
     if (!input.endsWith('/')) {
@@ -329,10 +402,11 @@ async function materialize(repo: GitRepo, inputs: ReadonlyMap<string, string>, d
     }
     for (const [p, f] of await listTreeFiles(repo, oid)) files.set(`${input}${p}`, f);
   }
-  const wanted = [...files].filter(([, f]) => f.mode === '100644' || f.mode === '100755');
+  const wanted = [...files].filter(([, f]) => isRegularFile(f.mode));
+  const linked = [...files].filter(([, f]) => f.mode === '120000');
   const blobs = await readBlobs(
     repo,
-    wanted.map(([, f]) => f.oid),
+    [...wanted, ...linked].map(([, f]) => f.oid),
   );
   for (const [p, f] of wanted) {
     const target = path.join(dir, p);
@@ -341,4 +415,9 @@ async function materialize(repo: GitRepo, inputs: ReadonlyMap<string, string>, d
     if (f.mode === '100755') await chmod(target, 0o755);
   }
   await mkdir(dir, { recursive: true });
+  const decoder = new TextDecoder();
+  return linked.map(([p, f]) => ({
+    path: p,
+    target: decoder.decode(blobs.get(f.oid) ?? new Uint8Array()).slice(0, 200),
+  }));
 }

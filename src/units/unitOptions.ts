@@ -2,7 +2,7 @@ import { FLOTILLA_API_VERSION } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { SourceDocument } from '../documents/parseDocuments.ts';
 import { suggestName } from '../text/suggestName.ts';
-import { remoteReason } from './parseKustomization.ts';
+import { valueFileRefusal } from './helmValueFiles.ts';
 import type { UnitTool } from './detectUnits.ts';
 
 /** The file in a unit's folder that holds its options; a folder without one renders with the defaults. */
@@ -15,8 +15,13 @@ export const UNIT_OPTIONS_FILE = 'flotilla-unit.yaml';
 export interface HelmOptions {
   releaseName?: string;
   namespace?: string;
-  /** Relative to the chart's folder and inside it, applied in order after values.yaml. */
+  /**
+   * Applied in order after values.yaml: relative to the chart's folder, or to the repository's root with a leading
+   * '/', anywhere in the repository (Argo CD's rule).
+   */
   valueFiles?: string[];
+  /** Value files the commit lacks are passed over instead of holding the chart (Argo CD's option of that name). */
+  ignoreMissingValueFiles?: boolean;
   /** A YAML block of values, applied after the value files (Argo CD's `values`). */
   values?: string;
   /** The same as an object (Argo CD's `valuesObject`); wins over `values`. */
@@ -48,6 +53,7 @@ const HELM_FIELDS = [
   'releaseName',
   'namespace',
   'valueFiles',
+  'ignoreMissingValueFiles',
   'values',
   'valuesObject',
   'parameters',
@@ -140,6 +146,7 @@ export function parseUnitOptions(
       'a namespace name (DNS-1123 label)',
     ],
     valueFiles: [isStringList, 'a list of paths'],
+    ignoreMissingValueFiles: [(v) => typeof v === 'boolean', 'true or false'],
     values: [(v) => typeof v === 'string', 'a YAML block (a string, `values: |`)'],
     valuesObject: [isObj, 'a mapping'],
     parameters: [
@@ -174,17 +181,13 @@ export function parseUnitOptions(
     }
     out[key] = spec[key];
   }
-  if (tool === 'helm')
+  if (tool === 'helm') {
+    const dir = file.slice(0, Math.max(file.lastIndexOf('/'), 0));
     (out.valueFiles as string[] | undefined)?.forEach((f, i) => {
-      const remote = remoteReason(f);
-      if (remote || f.startsWith('/') || f.split('/').includes('..'))
-        problem(
-          ['spec', 'valueFiles', i],
-          'INVALID_VALUE',
-          `${f} is ${remote ?? "outside the chart's folder"}: a render reads only the chart's folder in the commit`,
-          "commit the value file inside the chart's folder and name it relative to it",
-        );
+      const refused = valueFileRefusal(dir, f);
+      if (refused) problem(['spec', 'valueFiles', i], 'INVALID_VALUE', refused.message, refused.fix);
     });
+  }
   if (tool === 'helm' && Array.isArray(out.parameters))
     out.parameters = (out.parameters as Obj[]).map((p) => ({ ...p, value: String(p.value) }));
   return {

@@ -2,14 +2,24 @@ import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'n
 import path from 'node:path';
 import type { GitRepo } from '../commits/types.ts';
 import type { Problem } from '../errors/problem.ts';
+import type { ToolLimits } from './runTool.ts';
 
-// Tool outputs, and the errors an exit 1 gave, kept by the key renderUnit computes (the tool's version, how it is run,
-// the object ids of the unit's inputs). Only a cache: delete the folder at any time; it never reaches a branch.
+// Tool outputs with their warnings, and the errors an exit 1, a timeout or a cap gave, kept by the key renderUnit
+// computes (the tool's version, how it is run, the object ids of the unit's inputs). Only a cache: delete the folder at
+// any time; it never reaches a branch.
 
 /** Tool outputs kept beside the object store, by the digest of the tool's version and every input's object id. */
 export const UNIT_CACHE_DIR = 'flotilla-units';
 
-export type CachedRun = { ok: true; stdout: Uint8Array } | { ok: false; problems: Problem[] };
+/** A run's output and the warnings its stderr gave (objects helm left out), or the problems it failed with. */
+export type CachedRun =
+  | { ok: true; stdout: Uint8Array; warnings?: Problem[] }
+  | {
+      ok: false;
+      problems: Problem[];
+      /** The limit the run was stopped at (a timeout, the output cap): a run allowed more may end otherwise. */
+      stoppedAt?: Partial<ToolLimits>;
+    };
 
 export async function readCachedRun(repo: GitRepo, key: string): Promise<CachedRun | undefined> {
   const dir = path.join(repo.gitdir, UNIT_CACHE_DIR);
@@ -19,10 +29,18 @@ export async function readCachedRun(repo: GitRepo, key: string): Promise<CachedR
     // Used now: the last to go when the folder is trimmed (writeCachedRun).
     const now = new Date();
     await utimes(file, now, now).catch(() => {});
-    return { ok: true, stdout };
+    const warnings = await readFile(path.join(dir, `${key}.warnings.json`), 'utf8').then(
+      (t) => JSON.parse(t) as Problem[],
+      () => undefined,
+    );
+    return { ok: true, stdout, ...(warnings ? { warnings } : {}) };
   } catch {}
   try {
-    return { ok: false, problems: JSON.parse(await readFile(path.join(dir, `${key}.json`), 'utf8')) };
+    const saved = JSON.parse(await readFile(path.join(dir, `${key}.json`), 'utf8'));
+    // Before failures recorded the limit they stopped at, the file held the problems alone.
+    return Array.isArray(saved)
+      ? { ok: false, problems: saved }
+      : { ok: false, problems: saved.problems, ...(saved.stoppedAt ? { stoppedAt: saved.stoppedAt } : {}) };
   } catch {
     return undefined;
   }
@@ -33,13 +51,23 @@ export async function writeCachedRun(repo: GitRepo, key: string, result: CachedR
   try {
     await mkdir(dir, { recursive: true });
     const file = path.join(dir, `${key}.${result.ok ? 'yaml' : 'json'}`);
-    const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, result.ok ? result.stdout : JSON.stringify(result.problems));
-    await rename(tmp, file);
+    // The warnings go first: an output is never read without the warnings it came with.
+    if (result.ok && result.warnings?.length)
+      await writeAtomically(path.join(dir, `${key}.warnings.json`), JSON.stringify(result.warnings));
+    await writeAtomically(
+      file,
+      result.ok ? result.stdout : JSON.stringify({ problems: result.problems, stoppedAt: result.stoppedAt }),
+    );
     await trimCache(dir);
   } catch {
     // A cache that cannot be written costs a run next time, nothing else.
   }
+}
+
+async function writeAtomically(file: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, data);
+  await rename(tmp, file);
 }
 
 /** Outputs kept at most; past it, the least recently used quarter goes. Each is one unit's output at one version. */
@@ -50,6 +78,8 @@ async function trimCache(dir: string): Promise<void> {
   if (names.length <= MAX_CACHED_OUTPUTS) return;
   const aged = await Promise.all(names.map(async (n) => ({ n, t: (await stat(path.join(dir, n))).mtimeMs })));
   aged.sort((a, b) => a.t - b.t);
-  for (const { n } of aged.slice(0, names.length - Math.floor(MAX_CACHED_OUTPUTS * 0.75)))
+  for (const { n } of aged.slice(0, names.length - Math.floor(MAX_CACHED_OUTPUTS * 0.75))) {
     await rm(path.join(dir, n), { force: true });
+    await rm(path.join(dir, n.replace(/\.yaml$/, '.warnings.json')), { force: true });
+  }
 }

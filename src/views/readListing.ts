@@ -435,7 +435,12 @@ export async function readTemplates(
       (docs.get(entry.file) ?? []).find((d) => {
         const m = d as Obj;
         const meta = (m?.metadata ?? {}) as { name?: string; namespace?: string };
-        return m?.kind === ref.kind && meta.name === ref.name && (meta.namespace ?? ref.namespace) === ref.namespace;
+        // A cluster-scoped object's namespace, if its source wrote one, is no part of its identity.
+        return (
+          m?.kind === ref.kind &&
+          meta.name === ref.name &&
+          (ref.namespace === '' || (meta.namespace ?? ref.namespace) === ref.namespace)
+        );
       }) as Obj | undefined,
   );
 }

@@ -48,6 +48,12 @@ export function renderWorkManifest(
   let m = prunedFor(p.template);
   // name and namespace first, as kubectl prints them; the rest keeps the template's order.
   if (ref.namespace) m = { ...m, metadata: { name: ref.name, namespace: ref.namespace, ...(m.metadata as object) } };
+  // A cluster-scoped object has no namespace, whatever its source wrote (a chart's release namespace, kustomize's
+  // namespace: on a custom kind it does not know): the API server drops it, Argo CD clears it (NormalizeTargetObjects).
+  else if ((m.metadata as { namespace?: unknown } | undefined)?.namespace !== undefined) {
+    const { namespace: _, ...metadata } = m.metadata as Record<string, unknown>;
+    m = { ...m, metadata };
+  }
   const custom = customizationFor(interpretersOf(model), p.template.manifest);
   const isWorkload = (p.binding?.spec.replicas ?? 0) > 0 || p.binding?.spec.replicaRequirements !== undefined;
   if (isWorkload) m = reviseReplicas(m, target.replicas, custom);

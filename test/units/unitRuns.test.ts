@@ -205,4 +205,43 @@ test('a chart that loops is stopped at the timeout, one that outputs too much at
   );
 });
 
+test('a chart stopped at the timeout fails at once on the next load with the same inputs and tools, and runs again when they or the timeout change', async () => {
+  const tools = countingTools('timeouts');
+  configureToolSearch({ pinnedDir: tools.dir, searchPath: '' });
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'loop/Chart.yaml': 'apiVersion: v2\nname: loop\nversion: 0.1.0\n',
+      'loop/templates/cm.yaml': '{{- range until 2000000000 }}{{- end }}\n',
+    },
+    'loop',
+  );
+  const unit = { dir: 'loop', tool: 'helm' as const, marker: 'loop/Chart.yaml', inputs: ['loop/'], problems: [] };
+  // Each load as a new process would do it: a fresh repository handle, the cache beside the object store.
+  const load = async (timeoutMs = 500) => {
+    const repo = await openRepo(r.dir);
+    const tree = (await readCommitInfo(repo, await resolveRev(repo, 'HEAD'))).tree;
+    return renderUnit(repo, tree, unit, { timeoutMs, maxOutputBytes: 1 << 20 });
+  };
+  const first = await load();
+  assert.ok(first.unreadable);
+  assert.match(first.problems[0]!.message, /did not finish within 0\.5 s/);
+  assert.is(tools.runs().length, 1);
+
+  const again = await load();
+  assert.ok(again.unreadable);
+  assert.equal(again.problems, first.problems);
+  assert.equal(again.unit, first.unit);
+  assert.is(tools.runs().length, 1, 'the same inputs and tools give the same failure without a run');
+
+  await load(600);
+  assert.is(tools.runs().length, 2, 'a longer timeout runs it again');
+
+  r.commit({ 'loop/values.yaml': 'x: 1\n' }, 'values');
+  const changed = await load();
+  assert.match(changed.problems[0]!.message, /did not finish within 0\.5 s/);
+  assert.is(tools.runs().length, 3, 'changed inputs run it again');
+  configureToolSearch(original);
+});
+
 test.run();

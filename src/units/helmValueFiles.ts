@@ -1,0 +1,98 @@
+import type { Problem, SourceSpan } from '../errors/problem.ts';
+import { resolveRelative } from './detectUnits.ts';
+import { remoteReason } from './parseKustomization.ts';
+
+// A HelmUnit's value files as Argo CD resolves them (util/io/path ResolveValueFilePathOrUrl): relative to the chart's
+// folder, or to the repository's root when written with a leading '/'; anywhere in the repository, never outside it,
+// and no URL (Argo CD fetches one only from schemes an operator allows; a render reads only the commit).
+
+/** A value file as written in flotilla-unit.yaml, with where it is written. */
+export interface ValueFileRef extends SourceSpan {
+  path: string;
+}
+
+/** What the commit holds at a path: a file (and whether it holds Kubernetes objects), a symbolic link, or nothing. */
+export type CommitEntry = { type: 'file'; kinds?: string[] } | { type: 'symlink'; target: string } | undefined;
+
+/** The value file's path in the repository (pure); undefined when it is remote or resolves outside the repository. */
+export function resolveValueFile(chartDir: string, written: string): string | undefined {
+  if (written.startsWith('/')) return resolveRelative('', written) || undefined;
+  if (remoteReason(written)) return undefined;
+  return resolveRelative(chartDir, written) || undefined;
+}
+
+/** Why a value file as written cannot be read from the commit (pure): a URL, a path climbing out of the repository. */
+export function valueFileRefusal(chartDir: string, written: string): { message: string; fix: string } | undefined {
+  if (!written.startsWith('/')) {
+    const remote = remoteReason(written);
+    if (remote)
+      return {
+        message: `${written} is ${remote}: a render reads only the commit`,
+        fix: 'commit the value file into the repository and name it relative to the chart, or from the root with a leading /',
+      };
+  }
+  if (resolveValueFile(chartDir, written) === undefined)
+    return {
+      message: `${written} resolves outside the repository (Argo CD refuses it too): a render reads only the commit`,
+      fix: `commit the value file into the repository and name it relative to ${chartDir} (../values/prod.yaml) or from the root (/values/prod.yaml)`,
+    };
+  return undefined;
+}
+
+/**
+ * The files a chart's value files add to its inputs, those outside the chart's folder (pure), and the problems that
+ * keep the chart from running: a value file the commit lacks (unless `ignoreMissing`), a symbolic link (the tool sees no links: a render copies
+ * files out of Git's objects), or a file of Kubernetes objects outside the chart (an input is no manifest, so naming a
+ * policy file as values would take that policy out of the commit). `watched`: the paths outside the chart it looked
+ * at, whose change can change this answer.
+ */
+export function valueFileInputs(
+  chartDir: string,
+  optionsFile: string,
+  refs: readonly ValueFileRef[],
+  at: (path: string) => CommitEntry,
+  ignoreMissing = false,
+): { files: string[]; problems: Problem[]; watched: string[] } {
+  const files: string[] = [];
+  const watched: string[] = [];
+  const problems: Problem[] = [];
+  const problem = (ref: ValueFileRef, message: string, fix: string) =>
+    problems.push({
+      file: optionsFile,
+      line: ref.line,
+      column: ref.column,
+      code: 'INVALID_VALUE',
+      severity: 'error',
+      message,
+      fix,
+    });
+  for (const ref of refs) {
+    const resolved = resolveValueFile(chartDir, ref.path);
+    // Refused where the options are read (parseUnitOptions), at this line.
+    if (resolved === undefined) continue;
+    const entry = at(resolved);
+    const inside = resolved.startsWith(`${chartDir}/`);
+    if (!inside) watched.push(resolved);
+    if (!entry) {
+      if (!ignoreMissing)
+        problem(
+          ref,
+          `value file ${ref.path} is not in this commit (${resolved})`,
+          `commit ${resolved} or correct spec.valueFiles (or set spec.ignoreMissingValueFiles)`,
+        );
+    } else if (entry.type === 'symlink')
+      problem(
+        ref,
+        `value file ${ref.path} is a symbolic link (to ${entry.target}): a render copies files out of the commit, not links`,
+        'name the file the link points to',
+      );
+    else if (!inside && entry.kinds?.length)
+      problem(
+        ref,
+        `value file ${ref.path} holds Kubernetes objects (${entry.kinds.join(', ')}): as a chart's input it would no longer be read as a manifest of the commit`,
+        'name a file that holds values only',
+      );
+    else if (!inside) files.push(resolved);
+  }
+  return { files: [...new Set(files)], problems, watched: [...new Set(watched)] };
+}
