@@ -39,7 +39,8 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   const { index, model, changedFiles } = ctx;
   const affected = new Set<string>();
   for (const f of changedFiles) for (const key of index.file(f)?.templates ?? []) affected.add(key);
-  for (const [key, t] of model.templates) if (changedFiles.has(t.source.file)) affected.add(key);
+  for (const [key, t] of model.templates)
+    if (changedFiles.has(t.source.file) || t.variants?.some((v) => changedFiles.has(v.unit))) affected.add(key);
   for (const key of model.held) affected.add(key);
 
   const inChanged = <T>(list: { object: T; source: { file: string } }[]) =>
@@ -92,7 +93,7 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
         const onChanged = entry !== undefined && relabeled.names.some((name) => entry.clusters.includes(name));
         const placementMoves =
           entry?.policy !== undefined &&
-          relabeled.policyReads(entry.policy) &&
+          (relabeled.policyReads(entry.policy) || scopeReads(entry, index, relabeled)) &&
           (onChanged || mayPlaceChanged(entry.policy));
         if (placementMoves || (onChanged && relabeled.overrides.some((o) => overrideSelects(o, t))))
           affected.add(t.key);
@@ -113,11 +114,12 @@ export function dependenciesOf(
   for (const key of affected) {
     for (const d of index.template(key)?.deps ?? []) deps.add(d);
     const t = model.templates.get(key);
-    if (t)
+    // A scoped units' template names the dependencies of every variant.
+    for (const manifest of t ? (t.variants?.map((v) => v.manifest) ?? [t.manifest]) : [])
       for (const d of interpretDependencies(
-        t.manifest,
-        t.ref.namespace,
-        customizationFor(interpretersOf(model), t.manifest),
+        manifest,
+        t!.ref.namespace,
+        customizationFor(interpretersOf(model), manifest),
       ))
         deps.add(refKey(d));
   }
@@ -158,6 +160,17 @@ function overrideSelects(o: OverridePolicy, t: TemplateView): boolean {
   return bestSelectorMatch(selectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched;
 }
 
+/**
+ * Whether the scope of a unit that outputs the template (a scoped unit's clusterAffinity, on its file entry) takes or
+ * leaves a relabeled cluster otherwise: then the cluster's variant, or whether it gets one at all, may move.
+ */
+function scopeReads(entry: IndexEntry, index: Pick<ShardedIndex, 'file'>, relabeled: Relabeled): boolean {
+  return (entry.units ?? []).some((unit) => {
+    const scope = index.file(unit)?.scope;
+    return !scope || relabeled.affinityReads(scope);
+  });
+}
+
 interface Relabeled {
   /** The clusters whose labels changed. */
   names: string[];
@@ -165,6 +178,8 @@ interface Relabeled {
   policyReads: (policyRef: string) => boolean;
   /** The override policies one of whose cluster targets reads otherwise. */
   overrides: OverridePolicy[];
+  /** Whether the affinity matches a changed cluster before and after otherwise. */
+  affinityReads: (affinity: ClusterAffinity) => boolean;
 }
 
 /**
@@ -206,6 +221,8 @@ function labelsOnlyChange(
   const decided = new Map<string, boolean>();
   return {
     names: [...now.keys()],
+    affinityReads: (affinity) =>
+      pairs.some(([old, now]) => matchClusterAffinity(affinity, old) !== matchClusterAffinity(affinity, now)),
     policyReads: (policyRef) => {
       let reads = decided.get(policyRef);
       if (reads === undefined) {

@@ -454,7 +454,12 @@ async function updateFileIndex(
     );
     const karmada = holdsKarmadaObjects(f);
     if (templates.length === 0 && !karmada) index.setFile(path, undefined);
-    else index.setFile(path, { templates: templates.sort(), ...(karmada ? { karmada: true as const } : {}) });
+    else
+      index.setFile(path, {
+        templates: templates.sort(),
+        ...(karmada ? { karmada: true as const } : {}),
+        ...(f.unit?.scope ? { scope: f.unit.scope } : {}),
+      });
   }
 }
 

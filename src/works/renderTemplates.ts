@@ -21,6 +21,7 @@ import { dependenciesOf, distributeDependencies } from './distributeDependencies
 import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import type { IndexEntry, IndexView } from '../branches/rendered/outputIndex.ts';
 import { renderWorkManifest } from './renderWorkManifest.ts';
+import { scopeSelects, templateOn, variantUnits } from '../documents/templateVariants.ts';
 import { markScaleTarget, scaleTargetOf, scaleTargets } from './markScaleTargets.ts';
 import {
   claimForMultiClusterService,
@@ -203,7 +204,11 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
   for (const [key, p] of placed) out.indexChanges.set(key, p.entry);
 
   // 2. Dependencies go wherever any parent with propagateDeps goes (requiredBy), merged with their own result.
-  for (const [key, attached] of distributeDependencies(placed, out.indexChanges, input.previousIndex)) {
+  const mayGo = (template: Template, name: string) => {
+    const cluster = template.variants && snapshot.byName().get(name);
+    return !cluster || scopeSelects(template, cluster);
+  };
+  for (const [key, attached] of distributeDependencies(placed, out.indexChanges, input.previousIndex, mayGo)) {
     const p = placed.get(key)!;
     p.clusters = attached.clusters;
     p.entry = { ...p.entry, clusters: attached.clusters.map((c) => c.name) };
@@ -235,7 +240,10 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
       ? 'the object is invalid or defined twice in this commit'
       : prevEntry && model.unreadableFiles.has(prevEntry.file)
         ? `${prevEntry.file} could not be parsed`
-        : undefined;
+        : // A scoped unit that fails keeps its variant on its clusters: the whole template waits, as for its own file.
+          prevEntry?.units?.some((f) => model.unreadableFiles.has(f))
+          ? `${prevEntry.units.find((f) => model.unreadableFiles.has(f))} could not be rendered`
+          : undefined;
   if (heldWhy) {
     const collided = model.collided?.get(key);
     if (template || prevEntry || collided)
@@ -367,7 +375,13 @@ function writeWorks<F>(
       const cluster = model.clusters.get(target.name)?.object;
       if (!cluster) continue;
       const path = manifestPath(target.name, ref);
-      const work = renderWorkManifest(p, target, cluster, model);
+      // A scoped units' template: the cluster gets the variant of the unit whose scope selects it.
+      const work = renderWorkManifest(
+        p.template.variants ? { ...p, template: templateOn(p.template, cluster) } : p,
+        target,
+        cluster,
+        model,
+      );
       for (const problem of work.problems) reportOnce(problem, problems);
       if (work.manifest === undefined) continue; // override failed: previous file for this cluster stays
       if (!(within = stage(path, work.manifest))) break;
@@ -453,7 +467,10 @@ function place(
     file: template.source.file,
     clusters: [],
     ...(Object.keys(template.labels).length > 0 ? { labels: template.labels } : {}),
+    ...(template.variants ? { units: variantUnits(template) } : {}),
   };
+  // A scoped units' template goes only where a scope selects: the others are no candidates, as for one more affinity.
+  const candidates = template.variants ? snapshot.clusters.filter((c) => scopeSelects(template, c)) : snapshot.clusters;
 
   if (isMultiClusterService(template.manifest)) {
     if (isCrossCluster(template.manifest)) reportUnknownClusters(template, template.manifest, model, problems);
@@ -462,7 +479,7 @@ function place(
 
   const ns = autoPropagatedNamespace(template);
   if (ns.propagate) {
-    const targets = snapshot.clusters.map((c) => ({ name: c.metadata.name, replicas: 0 }));
+    const targets = candidates.map((c) => ({ name: c.metadata.name, replicas: 0 }));
     return {
       template,
       clusters: targets,
@@ -490,7 +507,7 @@ function place(
     failover && previous
       ? evictTaintedClusters(previous, policy, snapshot.byName(), failover.now)
       : { clusters: previous?.spec.clusters ?? [], tasks: previous?.spec.gracefulEvictionTasks ?? [], evictions: [] };
-  const scheduled = scheduleBinding(template, claim, previous, evicted, snapshot.clusters, snapshot.rebalancers);
+  const scheduled = scheduleBinding(template, claim, previous, evicted, candidates, snapshot.rebalancers);
   if (scheduled.problem) problems.push(scheduled.problem);
   const { targets, result } = scheduled;
   for (const e of evicted.evictions) events.push({ type: 'evicted', ref: template.ref, result: targets, ...e });
@@ -531,7 +548,7 @@ function place(
       ref: template.ref,
       policy: describePolicy(policy),
       policyReason: claim.reason,
-      schedule: result,
+      schedule: candidates === snapshot.clusters ? result : withLeftOut(result, template, snapshot, model),
       clusters: targets,
       ...(scheduled.rescheduledBy ? { rescheduledBy: scheduled.rescheduledBy } : {}),
       ...(template.autoscaledBy ? { autoscaledBy: template.autoscaledBy } : {}),
@@ -540,6 +557,26 @@ function place(
 }
 
 const NONE_EVICTED: ReadonlySet<string> = new Set();
+
+/** The result's per-cluster reasons with the clusters no scope of the template's units selects, as filtered by it. */
+function withLeftOut(
+  result: ScheduleResult,
+  template: Template,
+  snapshot: Snapshot,
+  model: ConfigModel,
+): ScheduleResult {
+  const units = variantUnits(template).map((marker) => model.units?.get(marker)?.dir ?? marker);
+  const leftOut: ClusterExplanation[] = snapshot.clusters
+    .filter((c) => !scopeSelects(template, c))
+    .map((c) => ({
+      cluster: c.metadata.name,
+      outcome: 'filtered',
+      plugin: 'ClusterAffinity',
+      reason: `left out by the scope (clusterAffinity in flotilla-unit.yaml) of ${units.length === 1 ? 'unit' : 'units'} ${units.join(', ')}`,
+    }));
+  const explanation = [...result.explanation, ...leftOut].sort((a, b) => (a.cluster < b.cluster ? -1 : 1));
+  return { ...result, explanation };
+}
 
 /** A scheduling result's summary, its per-cluster reasons left out (RenderInput.clusterReasons). */
 function withoutClusterReasons(

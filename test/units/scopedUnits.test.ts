@@ -1,0 +1,138 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { verifyOutput } from '../../src/audits/verifyOutput.ts';
+import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
+import { maskRenderStamps } from '../../src/audits/maskRenderStamps.ts';
+import { clusterYaml, makeConfigRepoWith, type ConfigRepo } from '../helpers/fleet.ts';
+import { scopedPodinfo } from './unitFixtures.ts';
+
+const SOURCE = 'refs/heads/main';
+const OUT = 'refs/heads/flotilla/rendered';
+const repos: ConfigRepo[] = [];
+test.after(() => {
+  for (const r of repos) r.cleanup();
+});
+
+const RELEASE = (cluster: string) => `clusters/${cluster}/podinfo/helmrelease.helm.toolkit.fluxcd.io_podinfo.yaml`;
+const REPOSITORY = (cluster: string) =>
+  `clusters/${cluster}/podinfo/helmrepository.source.toolkit.fluxcd.io_podinfo.yaml`;
+const NAMESPACE = (cluster: string) => `clusters/${cluster}/_cluster/namespace_podinfo.yaml`;
+const valuesOf = (text: string) => /replicaCount: (\d+)/.exec(text)?.[1];
+
+/**
+ * The output branch against a cold render of the source head into a ref of its own: the paths that differ once the
+ * stamps that depend on render history are masked (maskRenderStamps).
+ */
+async function againstColdRender(r: ConfigRepo): Promise<string[]> {
+  await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: 'refs/heads/cold', maxCommits: 1 });
+  const paths = new Set([...r.ls('flotilla/rendered'), ...r.ls('cold')]);
+  const read = (ref: string, path: string) => (r.ls(ref).includes(path) ? maskRenderStamps(r.show(ref, path)) : null);
+  return [...paths].filter((path) => read('flotilla/rendered', path) !== read('cold', path));
+}
+
+test("flux2-kustomize-helm-example's overlays, each scoped to its cluster, are one HelmRelease whose values differ per cluster", async () => {
+  const r = makeConfigRepoWith(repos, scopedPodinfo(), 'apps');
+  const repo = await openRepo(r.dir);
+  const { reports } = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  assert.equal(reports[0]!.problems, []);
+  const files = r.ls('flotilla/rendered');
+  for (const cluster of ['staging', 'production'])
+    for (const file of [RELEASE(cluster), REPOSITORY(cluster), NAMESPACE(cluster)])
+      assert.ok(files.includes(file), `${file} in\n${files.join('\n')}`);
+  const staging = r.show('flotilla/rendered', RELEASE('staging'));
+  const production = r.show('flotilla/rendered', RELEASE('production'));
+  assert.is(valuesOf(staging), '1');
+  assert.match(staging, /version: ">=1\.0\.0-alpha"/);
+  assert.is(valuesOf(production), '3');
+  assert.match(production, /version: ">=1\.0\.0"/);
+  // One binding for the identity, as one Karmada API server holds one template: both clusters in it.
+  const binding = r.show('flotilla/rendered', 'bindings/podinfo/podinfo-helmrelease.yaml');
+  assert.match(binding, /- name: production\n(.*\n)*\s+- name: staging/);
+  assert.ok((await verifyOutput(repo, { outputRef: OUT })).ok);
+});
+
+test("a change of the staging overlay's values re-renders the staging cluster only, incrementally, to what a cold render writes", async () => {
+  const r = makeConfigRepoWith(repos, scopedPodinfo(), 'apps');
+  const repo = await openRepo(r.dir);
+  await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  r.commit(
+    {
+      'apps/staging/podinfo-values.yaml': scopedPodinfo({ staging: 2, production: 3 })[
+        'apps/staging/podinfo-values.yaml'
+      ]!,
+    },
+    'staging: 2 replicas',
+  );
+  const { reports } = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  assert.is(reports[0]!.full, false, 'incremental');
+  assert.equal(reports[0]!.problems, []);
+  assert.equal(Object.keys(reports[0]!.changes), ['staging']);
+  assert.equal(reports[0]!.changes.staging?.changed, [RELEASE('staging')]);
+  assert.is(valuesOf(r.show('flotilla/rendered', RELEASE('staging'))), '2');
+  assert.is(valuesOf(r.show('flotilla/rendered', RELEASE('production'))), '3');
+  assert.ok((await verifyOutput(repo, { outputRef: OUT })).ok);
+});
+
+test('scopes that both select a cluster are DUPLICATE_OBJECT naming the cluster and both units, with the fix to narrow one', async () => {
+  const files = scopedPodinfo(undefined, 'labelSelector: {matchExpressions: [{key: env, operator: Exists}]}');
+  const snapshot = await renderSnapshot(await openRepo(makeConfigRepoWith(repos, files, 'overlap').dir), 'HEAD');
+  const duplicate = snapshot.model.problems.find(
+    (p) => p.code === 'DUPLICATE_OBJECT' && p.message.startsWith('HelmRelease podinfo/podinfo'),
+  );
+  assert.ok(duplicate, JSON.stringify(snapshot.model.problems));
+  assert.is(duplicate!.file, 'apps/staging/kustomization.yaml');
+  assert.match(
+    duplicate!.message,
+    /output by apps\/production and apps\/staging, whose clusterAffinity both select cluster production/,
+  );
+  assert.match(
+    duplicate!.fix,
+    /^narrow the clusterAffinity of one of them \(apps\/production\/flotilla-unit\.yaml or apps\/staging\/flotilla-unit\.yaml\)/,
+  );
+  assert.not.ok(snapshot.model.templates.has('helm.toolkit.fluxcd.io/v2/HelmRelease/podinfo/podinfo'), 'held');
+});
+
+test('a scoped and an unscoped overlay outputting the same object stay a DUPLICATE_OBJECT', async () => {
+  const files = { ...scopedPodinfo(), 'apps/staging/flotilla-unit.yaml': '' };
+  delete (files as Record<string, string | undefined>)['apps/staging/flotilla-unit.yaml'];
+  const snapshot = await renderSnapshot(await openRepo(makeConfigRepoWith(repos, files, 'one scoped').dir), 'HEAD');
+  const duplicate = snapshot.model.problems.find(
+    (p) => p.code === 'DUPLICATE_OBJECT' && p.message.startsWith('HelmRelease podinfo/podinfo'),
+  );
+  assert.ok(duplicate, JSON.stringify(snapshot.model.problems));
+  assert.match(duplicate!.fix, /^give both a clusterAffinity in their flotilla-unit\.yaml/);
+});
+
+test('a cluster relabeled from one scope into the other gets the other variant on the next sync, as a cold render does', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...scopedPodinfo(undefined, 'labelSelector: {matchLabels: {env: staging}}'),
+      'clusters/edge.yaml': clusterYaml('edge', { labels: { env: 'staging' } }),
+    },
+    'apps',
+  );
+  const repo = await openRepo(r.dir);
+  await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  assert.is(valuesOf(r.show('flotilla/rendered', RELEASE('edge'))), '1');
+  r.commit({ 'clusters/edge.yaml': clusterYaml('edge', { labels: { env: 'production' } }) }, 'edge joins production');
+  const { reports } = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  assert.is(reports[0]!.full, false, 'incremental');
+  assert.equal(Object.keys(reports[0]!.changes), ['edge']);
+  assert.is(valuesOf(r.show('flotilla/rendered', RELEASE('edge'))), '3');
+  assert.ok((await verifyOutput(repo, { outputRef: OUT })).ok);
+  assert.equal(await againstColdRender(r), []);
+
+  // Out of every scope: its objects leave it.
+  r.commit({ 'clusters/edge.yaml': clusterYaml('edge', { labels: { env: 'test' } }) }, 'edge in no scope');
+  const out = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  assert.equal(
+    out.reports[0]!.changes.edge?.removed.sort(),
+    [NAMESPACE('edge'), RELEASE('edge'), REPOSITORY('edge')].sort(),
+  );
+  assert.ok((await verifyOutput(repo, { outputRef: OUT })).ok);
+});
+
+test.run();
