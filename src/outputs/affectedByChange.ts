@@ -166,7 +166,7 @@ function overrideSelects(o: OverridePolicy, t: TemplateView): boolean {
  */
 function scopeReads(entry: IndexEntry, index: Pick<ShardedIndex, 'file'>, relabeled: Relabeled): boolean {
   return (entry.units ?? []).some((unit) => {
-    const scope = index.file(unit)?.scope;
+    const scope = index.file(unit.file)?.scope;
     return !scope || relabeled.affinityReads(scope);
   });
 }

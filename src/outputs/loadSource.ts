@@ -215,7 +215,7 @@ async function loadIncremental(
       for (const ns of [t.ref.namespace ?? 'default', '']) {
         const entry = index.template(refKey({ ...t.ref, namespace: ns }));
         // The other scoped units that output it too: their variants make one template with this one's.
-        for (const other of entry ? [entry.file, ...(entry.units ?? [])] : [])
+        for (const other of entry ? [entry.file, ...(entry.units ?? []).map((u) => u.file)] : [])
           if (!changedPaths.has(other) && !loaded.has(other)) extraFiles.add(other);
       }
     }
@@ -257,7 +257,8 @@ async function loadIncremental(
     for (const key of affected) {
       const entry = index.template(key);
       // A scoped units' template is made of every unit's variant.
-      for (const file of entry ? [entry.file, ...(entry.units ?? [])] : []) if (!asked.has(file)) missing.add(file);
+      for (const file of entry ? [entry.file, ...(entry.units ?? []).map((u) => u.file)] : [])
+        if (!asked.has(file)) missing.add(file);
     }
     if (missing.size === 0) break;
     for (const file of missing) asked.add(file);

@@ -1,4 +1,5 @@
 import type { ConfigModel, Template, UnitOrigin } from '../api/model.ts';
+import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 
 /**
  * The unit a template came from, as plan, explain, history and blame name it (pure): `Helm chart helm-guestbook
@@ -16,11 +17,26 @@ export function describeUnit(unit: UnitOrigin, originFile?: string): string {
   return `Kustomize folder ${unit.dir} (${unit.marker}${tool})`;
 }
 
-/** describeUnit for a template of the model, undefined for one read from a plain file. */
+/**
+ * describeUnit for a template of the model, undefined for one read from a plain file. For one scoped units output,
+ * each unit with the registered clusters that get its variant: `Kustomize folder apps/production (…) on production;
+ * Kustomize folder apps/staging (…) on staging`.
+ */
 export function describeTemplateUnit(
-  model: Pick<ConfigModel, 'units'>,
+  model: Pick<ConfigModel, 'units' | 'clusters'>,
   template: Template | undefined,
 ): string | undefined {
+  if (template?.variants) {
+    const clusters = [...model.clusters.values()].map((c) => c.object);
+    return template.variants
+      .map((v) => {
+        const unit = model.units?.get(v.unit);
+        const on = clusters.filter((c) => matchClusterAffinity(v.scope, c)).map((c) => c.metadata.name);
+        const described = unit ? describeUnit(unit, v.origin?.file) : v.unit;
+        return `${described} on ${on.length > 0 ? on.sort().join(', ') : 'no registered cluster'}`;
+      })
+      .join('; ');
+  }
   const unit = template && model.units?.get(template.source.file);
   return unit ? describeUnit(unit, template.origin?.file) : undefined;
 }

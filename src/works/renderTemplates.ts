@@ -19,9 +19,9 @@ import { autoPropagatedNamespace, keptAfterSkip } from './autoPropagatedNamespac
 import { changedText, sameAsParsed } from './changedText.ts';
 import { dependenciesOf, distributeDependencies } from './distributeDependencies.ts';
 import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
-import type { IndexEntry, IndexView } from '../branches/rendered/outputIndex.ts';
+import type { IndexEntry, IndexView, UnitVariantEntry } from '../branches/rendered/outputIndex.ts';
 import { renderWorkManifest } from './renderWorkManifest.ts';
-import { scopeSelects, templateOn, variantUnits } from '../documents/templateVariants.ts';
+import { scopeSelects, templateOn, variantOn, variantUnits } from '../documents/templateVariants.ts';
 import { markScaleTarget, scaleTargetOf, scaleTargets } from './markScaleTargets.ts';
 import {
   claimForMultiClusterService,
@@ -218,6 +218,13 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     out.indexChanges.set(key, p.entry);
   }
 
+  // Which unit's variant each cluster gets, recorded for incremental renders, blame and history.
+  for (const [key, p] of placed) {
+    if (!p.template.variants) continue;
+    p.entry = { ...p.entry, units: unitEntries(p.template, p.entry.clusters, snapshot) };
+    out.indexChanges.set(key, p.entry);
+  }
+
   // 3. The binding controller: write what each cluster runs, and remove what no longer goes there.
   const keep: (text: string) => F | string = input.keep ?? ((text) => text);
   writeWorks(keys, placed, input, keep, out);
@@ -241,8 +248,8 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
       : prevEntry && model.unreadableFiles.has(prevEntry.file)
         ? `${prevEntry.file} could not be parsed`
         : // A scoped unit that fails keeps its variant on its clusters: the whole template waits, as for its own file.
-          prevEntry?.units?.some((f) => model.unreadableFiles.has(f))
-          ? `${prevEntry.units.find((f) => model.unreadableFiles.has(f))} could not be rendered`
+          prevEntry?.units?.some((u) => model.unreadableFiles.has(u.file))
+          ? `${prevEntry.units.find((u) => model.unreadableFiles.has(u.file))!.file} could not be rendered`
           : undefined;
   if (heldWhy) {
     const collided = model.collided?.get(key);
@@ -467,7 +474,6 @@ function place(
     file: template.source.file,
     clusters: [],
     ...(Object.keys(template.labels).length > 0 ? { labels: template.labels } : {}),
-    ...(template.variants ? { units: variantUnits(template) } : {}),
   };
   // A scoped units' template goes only where a scope selects: the others are no candidates, as for one more affinity.
   const candidates = template.variants ? snapshot.clusters.filter((c) => scopeSelects(template, c)) : snapshot.clusters;
@@ -557,6 +563,18 @@ function place(
 }
 
 const NONE_EVICTED: ReadonlySet<string> = new Set();
+
+/** A scoped units' template's units, in order, each with the clusters (of those it goes to) that get its variant. */
+function unitEntries(template: Template, clusters: readonly string[], snapshot: Snapshot): UnitVariantEntry[] {
+  const variants = template.variants ?? [];
+  const byUnit = new Map(variants.map((v) => [v, [] as string[]]));
+  for (const name of clusters) {
+    const cluster = snapshot.byName().get(name);
+    const v = cluster && variantOn(template, cluster);
+    if (v) byUnit.get(v)!.push(name);
+  }
+  return variants.map((v) => ({ file: v.unit, clusters: byUnit.get(v)! }));
+}
 
 /** The result's per-cluster reasons with the clusters no scope of the template's units selects, as filtered by it. */
 function withLeftOut(

@@ -105,8 +105,8 @@ test('scoped units with disjoint scopes make one template whose Divided replicas
     },
   );
   assert.equal(out.indexChanges.get(KEY)?.units, [
-    'apps/production/kustomization.yaml',
-    'apps/staging/kustomization.yaml',
+    { file: 'apps/production/kustomization.yaml', clusters: ['m3', 'm4'] },
+    { file: 'apps/staging/kustomization.yaml', clusters: ['m1'] },
   ]);
 });
 

@@ -40,10 +40,16 @@ export interface IndexEntry {
   blocked?: true;
   /**
    * Set when scoped Helm or Kustomize units output it (their flotilla-unit.yaml has a clusterAffinity): their marker
-   * files, in order, `file` being the first. Each cluster got the variant of the unit whose scope selects it, so a
-   * render of the template reads them all.
+   * files, in order, `file` being the first, each with the clusters that got its variant (the one whose scope
+   * selects them). A render of the template reads them all; blame and history name a cluster's.
    */
-  units?: string[];
+  units?: UnitVariantEntry[];
+}
+
+/** One scoped unit of a template's index entry: its marker file, and the clusters that got its variant. */
+export interface UnitVariantEntry {
+  file: string;
+  clusters: string[];
 }
 
 /** What a pending binding's schedule reads of cluster status besides API enablements and taints: capacity for these. */
