@@ -21,6 +21,8 @@ import { dependenciesOf, distributeDependencies } from './distributeDependencies
 import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import type { IndexEntry, IndexView, UnitVariantEntry } from '../branches/rendered/outputIndex.ts';
 import { renderWorkManifest } from './renderWorkManifest.ts';
+import { customizationFor, interpretersOf } from '../interpreters/customizations.ts';
+import { interpretReplicas } from '../interpreters/interpretReplicas.ts';
 import { scopeSelects, templateOn, variantOn, variantUnits } from '../documents/templateVariants.ts';
 import { markScaleTarget, scaleTargetOf, scaleTargets } from './markScaleTargets.ts';
 import {
@@ -383,12 +385,9 @@ function writeWorks<F>(
       if (!cluster) continue;
       const path = manifestPath(target.name, ref);
       // A scoped units' template: the cluster gets the variant of the unit whose scope selects it.
-      const work = renderWorkManifest(
-        p.template.variants ? { ...p, template: templateOn(p.template, cluster) } : p,
-        target,
-        cluster,
-        model,
-      );
+      const work = p.template.variants
+        ? renderWorkManifest(...onVariant(p, target, cluster, model))
+        : renderWorkManifest(p, target, cluster, model);
       for (const problem of work.problems) reportOnce(problem, problems);
       if (work.manifest === undefined) continue; // override failed: previous file for this cluster stays
       if (!(within = stage(path, work.manifest))) break;
@@ -563,6 +562,31 @@ function place(
 }
 
 const NONE_EVICTED: ReadonlySet<string> = new Set();
+
+/**
+ * What the binding controller makes a cluster's manifest of when scoped units output the template: the cluster's own
+ * variant, and the replicas it runs. Divided, its share of the scheduled replicas (the first variant's), written into
+ * its variant as into any template; otherwise the variant's own count, as if its differences from the first variant
+ * were an OverridePolicy of that cluster, which Karmada applies after revising the replicas.
+ */
+function onVariant(
+  p: Placed,
+  target: TargetCluster,
+  cluster: Cluster,
+  model: ConfigModel,
+): [Placed, TargetCluster, Cluster, ConfigModel] {
+  const template = templateOn(p.template, cluster);
+  if (template === p.template) return [p, target, cluster, model];
+  const divided = p.policy?.object.spec.placement?.replicaScheduling?.replicaSchedulingType === 'Divided';
+  const own = divided
+    ? target
+    : {
+        ...target,
+        replicas: interpretReplicas(template.manifest, customizationFor(interpretersOf(model), template.manifest))
+          .replicas,
+      };
+  return [{ ...p, template }, own, cluster, model];
+}
 
 /** A scoped units' template's units, in order, each with the clusters (of those it goes to) that get its variant. */
 function unitEntries(template: Template, clusters: readonly string[], snapshot: Snapshot): UnitVariantEntry[] {

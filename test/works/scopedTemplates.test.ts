@@ -110,6 +110,34 @@ test('scoped units with disjoint scopes make one template whose Divided replicas
   ]);
 });
 
+test('Duplicated, each cluster runs its own variant with its own replicas, as an override of that cluster would set them', () => {
+  const duplicated = emptyFileObjects('policies/web.yaml', {
+    propagationPolicies: [
+      propagationPolicy('web', {
+        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
+        placement: { replicaScheduling: { replicaSchedulingType: 'Duplicated' } },
+      }),
+    ],
+  });
+  const { model, out } = render([
+    duplicated,
+    ...CLUSTERS.map(clusterFile),
+    webFrom('apps/staging', { clusterNames: ['m1'] }, 'web:staging', 1),
+    webFrom('apps/production', { labelSelector: { matchLabels: { env: 'prod' } } }, 'web:prod', 5),
+  ]);
+  assert.equal(model.problems, []);
+  const manifest = (c: string) => out.edits.get(`clusters/${c}/default/deployment.apps_web.yaml`) as string | undefined;
+  assert.equal(
+    ['m1', 'm3', 'm4'].map((c) => [imageIn(manifest(c)), replicasIn(manifest(c))]),
+    [
+      ['web:staging', 1],
+      ['web:prod', 5],
+      ['web:prod', 5],
+    ],
+  );
+  assert.is(manifest('m2'), undefined);
+});
+
 test('one scoped unit places its objects only where its scope selects', () => {
   const { model, out } = render([
     policyFile,
