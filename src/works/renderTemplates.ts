@@ -567,7 +567,8 @@ const NONE_EVICTED: ReadonlySet<string> = new Set();
  * What the binding controller makes a cluster's manifest of when scoped units output the template: the cluster's own
  * variant, and the replicas it runs. Divided, its share of the scheduled replicas (the first variant's), written into
  * its variant as into any template; otherwise the variant's own count, as if its differences from the first variant
- * were an OverridePolicy of that cluster, which Karmada applies after revising the replicas.
+ * were an OverridePolicy of that cluster, which Karmada applies after revising the replicas (unless a FederatedHPA
+ * decides them).
  */
 function onVariant(
   p: Placed,
@@ -578,13 +579,15 @@ function onVariant(
   const template = templateOn(p.template, cluster);
   if (template === p.template) return [p, target, cluster, model];
   const divided = p.policy?.object.spec.placement?.replicaScheduling?.replicaSchedulingType === 'Divided';
-  const own = divided
-    ? target
-    : {
-        ...target,
-        replicas: interpretReplicas(template.manifest, customizationFor(interpretersOf(model), template.manifest))
-          .replicas,
-      };
+  // A FederatedHPA's decision gives the replicas every cluster runs, whichever variant it gets.
+  const own =
+    divided || p.template.autoscaledBy !== undefined
+      ? target
+      : {
+          ...target,
+          replicas: interpretReplicas(template.manifest, customizationFor(interpretersOf(model), template.manifest))
+            .replicas,
+        };
   return [{ ...p, template }, own, cluster, model];
 }
 
