@@ -135,4 +135,66 @@ test('a cluster relabeled from one scope into the other gets the other variant o
   assert.ok((await verifyOutput(repo, { outputRef: OUT })).ok);
 });
 
+test('an overlay added, rescoped or failing later renders incrementally to what a cold render writes', async () => {
+  const all = scopedPodinfo();
+  const production = Object.fromEntries(Object.entries(all).filter(([p]) => !p.startsWith('apps/staging/')));
+  const staging = Object.fromEntries(Object.entries(all).filter(([p]) => p.startsWith('apps/staging/')));
+  const r = makeConfigRepoWith(
+    repos,
+    { ...production, 'clusters/edge.yaml': clusterYaml('edge', { labels: { env: 'edge' } }) },
+    'production only',
+  );
+  const repo = await openRepo(r.dir);
+  await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  assert.not.ok(r.ls('flotilla/rendered').includes(RELEASE('staging')), 'staging is in no scope yet');
+
+  // The staging overlay arrives: the production unit, unchanged, is read for its variant.
+  r.commit(staging, 'staging overlay');
+  let sync = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  assert.is(sync.reports[0]!.full, false);
+  assert.equal(sync.reports[0]!.problems, []);
+  assert.equal(Object.keys(sync.reports[0]!.changes), ['staging']);
+  assert.is(valuesOf(r.show('flotilla/rendered', RELEASE('staging'))), '1');
+  assert.equal(await againstColdRender(r), []);
+
+  // Its scope takes edge too.
+  r.commit(
+    {
+      'apps/staging/flotilla-unit.yaml':
+        'apiVersion: flotilla.io/v1alpha1\nkind: KustomizeUnit\nspec:\n  clusterAffinity:\n    clusterNames: [staging, edge]\n',
+    },
+    'staging scope takes edge',
+  );
+  sync = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  assert.equal(Object.keys(sync.reports[0]!.changes), ['edge']);
+  assert.is(valuesOf(r.show('flotilla/rendered', RELEASE('edge'))), '1');
+  assert.equal(await againstColdRender(r), []);
+
+  // A staging overlay that kustomize refuses holds the object on every cluster, production's variant included.
+  const before = r.git('rev-parse', 'flotilla/rendered^{tree}');
+  r.commit(
+    {
+      'apps/staging/kustomization.yaml': 'resources:\n  - ../base/podinfo\n  - missing.yaml\n',
+      'apps/production/podinfo-values.yaml': all['apps/production/podinfo-values.yaml']!.replace(
+        'replicaCount: 3',
+        'replicaCount: 4',
+      ),
+    },
+    'broken staging, production 4',
+  );
+  sync = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  assert.ok(
+    sync.reports[0]!.problems.some((p) => p.severity === 'error' && p.file === 'apps/staging/kustomization.yaml'),
+    JSON.stringify(sync.reports[0]!.problems),
+  );
+  assert.is(valuesOf(r.show('flotilla/rendered', RELEASE('production'))), '3', 'held whole');
+  assert.equal(
+    r.git('diff', '--name-only', before, 'flotilla/rendered', '--', 'clusters'),
+    '',
+    'no cluster folder changed',
+  );
+  const v = await verifyOutput(repo, { outputRef: OUT });
+  assert.ok(v.ok, JSON.stringify(v, null, 1));
+});
+
 test.run();
