@@ -5,8 +5,8 @@ import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { maskRenderStamps } from '../../src/audits/maskRenderStamps.ts';
-import { clusterYaml, makeConfigRepoWith, type ConfigRepo } from '../helpers/fleet.ts';
-import { scopedPodinfo } from './unitFixtures.ts';
+import { clusterYaml, makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { GUESTBOOK_POLICY, helmGuestbook, scopedPodinfo } from './unitFixtures.ts';
 
 const SOURCE = 'refs/heads/main';
 const OUT = 'refs/heads/flotilla/rendered';
@@ -195,6 +195,38 @@ test('an overlay added, rescoped or failing later renders incrementally to what 
   );
   const v = await verifyOutput(repo, { outputRef: OUT });
   assert.ok(v.ok, JSON.stringify(v, null, 1));
+});
+
+test('two scoped Helm charts rendering one release give each cluster its own chart values', async () => {
+  const unit = (scope: string) =>
+    `apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  releaseName: helm-guestbook\n  clusterAffinity:\n    ${scope}\n`;
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...helmGuestbook(1, 'charts/staging'),
+      ...helmGuestbook(3, 'charts/production'),
+      'charts/staging/flotilla-unit.yaml': unit('clusterNames: [member1]'),
+      'charts/production/flotilla-unit.yaml': unit('exclude: [member1]'),
+      'policies/guestbook.yaml': GUESTBOOK_POLICY.replace(
+        'clusterNames: [member1]',
+        'clusterNames: [member1, member2]',
+      ),
+    },
+    'two charts',
+  );
+  const repo = await openRepo(r.dir);
+  const { reports } = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  assert.equal(reports[0]!.problems, []);
+  const deployment = (cluster: string) =>
+    r.show('flotilla/rendered', `clusters/${cluster}/default/deployment.apps_helm-guestbook.yaml`);
+  assert.match(deployment('member1'), /\n {2}replicas: 1\n/);
+  assert.match(deployment('member2'), /\n {2}replicas: 3\n/);
+  assert.not.ok(
+    r.ls('flotilla/rendered').some((f) => f.startsWith('clusters/member3/')),
+    "member3 is in production's scope but not the policy's placement",
+  );
+  assert.ok((await verifyOutput(repo, { outputRef: OUT })).ok);
 });
 
 test.run();
