@@ -89,11 +89,13 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
     if (overrides.some((o) => overrideSelects(o, t))) affected.add(t.key);
     if (clusters.length > 0) {
       if (t.ref.kind === 'Namespace' && t.ref.apiVersion === 'v1') affected.add(t.key);
+      else if (entry?.units && scopeMoves(entry, index, relabeled ? relabeled.affinityReads : selectsAny(clusters)))
+        affected.add(t.key);
       else if (relabeled) {
         const onChanged = entry !== undefined && relabeled.names.some((name) => entry.clusters.includes(name));
         const placementMoves =
           entry?.policy !== undefined &&
-          (relabeled.policyReads(entry.policy) || scopeReads(entry, index, relabeled)) &&
+          relabeled.policyReads(entry.policy) &&
           (onChanged || mayPlaceChanged(entry.policy));
         if (placementMoves || (onChanged && relabeled.overrides.some((o) => overrideSelects(o, t))))
           affected.add(t.key);
@@ -161,14 +163,24 @@ function overrideSelects(o: OverridePolicy, t: TemplateView): boolean {
 }
 
 /**
- * Whether the scope of a unit that outputs the template (a scoped unit's clusterAffinity, on its file entry) takes or
- * leaves a relabeled cluster otherwise: then the cluster's variant, or whether it gets one at all, may move.
+ * Whether the scope of a unit that outputs the template (a scoped unit's clusterAffinity, on its file entry) moves with
+ * the change: selects one of the changed clusters before or after it, or, for a labels-only change, selects one
+ * otherwise than before. Then the cluster's variant, whether it gets one at all, or an overlap of two scopes
+ * (DUPLICATE_OBJECT) may move, whatever the policy places.
  */
-function scopeReads(entry: IndexEntry, index: Pick<ShardedIndex, 'file'>, relabeled: Relabeled): boolean {
+function scopeMoves(
+  entry: IndexEntry,
+  index: Pick<ShardedIndex, 'file'>,
+  moves: (affinity: ClusterAffinity) => boolean,
+): boolean {
   return (entry.units ?? []).some((unit) => {
     const scope = index.file(unit.file)?.scope;
-    return !scope || relabeled.affinityReads(scope);
+    return !scope || moves(scope);
   });
+}
+
+function selectsAny(clusters: readonly Cluster[]): (affinity: ClusterAffinity) => boolean {
+  return (affinity) => clusters.some((c) => matchClusterAffinity(affinity, c));
 }
 
 interface Relabeled {
