@@ -490,7 +490,13 @@ function place(
       clusters: targets,
       entry: { ...entryBase, clusters: targets.map((t) => t.name) },
       evicting: [],
-      explanation: { ref: template.ref, policyReason: ns.reason, clusters: targets },
+      explanation: {
+        ref: template.ref,
+        policyReason: template.variants
+          ? `${ns.reason}, here only to the clusters the clusterAffinity of units ${unitFolders(template, model)} selects`
+          : ns.reason,
+        clusters: targets,
+      },
     };
   }
 
@@ -591,6 +597,13 @@ function onVariant(
   return [{ ...p, template }, own, cluster, model];
 }
 
+/** The folders of the scoped units a template's variants come from, in order: `apps/production, apps/staging`. */
+function unitFolders(template: Template, model: ConfigModel): string {
+  return variantUnits(template)
+    .map((marker) => model.units?.get(marker)?.dir ?? marker)
+    .join(', ');
+}
+
 /** A scoped units' template's units, in order, each with the clusters (of those it goes to) that get its variant. */
 function unitEntries(template: Template, clusters: readonly string[], snapshot: Snapshot): UnitVariantEntry[] {
   const variants = template.variants ?? [];
@@ -610,14 +623,14 @@ function withLeftOut(
   snapshot: Snapshot,
   model: ConfigModel,
 ): ScheduleResult {
-  const units = variantUnits(template).map((marker) => model.units?.get(marker)?.dir ?? marker);
+  const units = unitFolders(template, model);
   const leftOut: ClusterExplanation[] = snapshot.clusters
     .filter((c) => !scopeSelects(template, c))
     .map((c) => ({
       cluster: c.metadata.name,
       outcome: 'filtered',
       plugin: 'ClusterAffinity',
-      reason: `left out by the scope (clusterAffinity in flotilla-unit.yaml) of ${units.length === 1 ? 'unit' : 'units'} ${units.join(', ')}`,
+      reason: `left out by the scope (clusterAffinity in flotilla-unit.yaml) of ${template.variants!.length === 1 ? 'unit' : 'units'} ${units}`,
     }));
   const explanation = [...result.explanation, ...leftOut].sort((a, b) => (a.cluster < b.cluster ? -1 : 1));
   return { ...result, explanation };

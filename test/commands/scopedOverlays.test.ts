@@ -63,6 +63,27 @@ test('scoped overlays render, explain, plan and verify per cluster through the C
   assert.match(text.stdout, /\n {2}HelmRelease podinfo\/podinfo on staging: Kustomize folder apps\/staging \(/);
   assert.not.match(text.stdout, /apps\/production/);
 
+  // A pull request narrowing production's scope: the plan says why production loses the objects.
+  r.git('checkout', '-q', '-b', 'narrow', 'main');
+  r.commit(
+    {
+      'apps/production/flotilla-unit.yaml':
+        'apiVersion: flotilla.io/v1alpha1\nkind: KustomizeUnit\nspec:\n  clusterAffinity:\n    clusterNames: [nowhere]\n',
+    },
+    'production scope narrowed',
+  );
+  r.git('checkout', '-q', 'main');
+  const narrow = await flotilla('plan', '--repo', r.dir, '--base', 'main', '--head', 'narrow');
+  assert.match(narrow.stdout, /\nproduction +0 +0 +3\n/);
+  assert.match(
+    narrow.stdout,
+    /\n {4}production: filtered — ClusterAffinity: left out by the scope \(clusterAffinity in flotilla-unit\.yaml\) of units apps\/production, apps\/staging\n/,
+  );
+  assert.match(
+    narrow.stdout,
+    /Namespace podinfo: NotScheduled — .* only to the clusters the clusterAffinity of units apps\/production, apps\/staging selects/,
+  );
+
   // Merged: sync renders it, and verify replays every render byte for byte.
   r.git('merge', '-q', '--ff-only', 'feature');
   const sync = await flotilla('sync', '--repo', r.dir);
