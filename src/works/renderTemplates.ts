@@ -4,7 +4,7 @@ import { describeRef, parseRefKey, refKey, type ObjectRef } from '../api/kinds.t
 import type { PropagationPolicy } from '../api/policy.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { scheduleBinding } from '../assignments/scheduleBinding.ts';
-import type { ClusterExplanation, ScheduleResult } from '../assignments/types.ts';
+import type { ClusterExplanation, ScheduleResult, SchedulingRequest } from '../assignments/types.ts';
 import { claimTemplate, orphanedByPolicyDeletion } from '../bindings/claimTemplate.ts';
 import { describePolicy, matchPolicy } from '../bindings/matchPolicy.ts';
 import type { ConfigModel, Located, Template } from '../api/model.ts';
@@ -518,8 +518,25 @@ function place(
     failover && previous
       ? evictTaintedClusters(previous, policy, snapshot.byName(), failover.now)
       : { clusters: previous?.spec.clusters ?? [], tasks: previous?.spec.gracefulEvictionTasks ?? [], evictions: [] };
-  const scheduled = scheduleBinding(template, claim, previous, evicted, candidates, snapshot.rebalancers);
-  if (scheduled.problem) problems.push(scheduled.problem);
+  const scheduled = scheduleBinding(
+    template,
+    claim,
+    previous,
+    evicted,
+    candidates,
+    snapshot.rebalancers,
+    candidates === snapshot.clusters ? undefined : leftOutByScope(template, snapshot, model),
+  );
+  if (scheduled.problem)
+    problems.push(
+      // Nothing fits where the scope lets it: the scope may be what is too narrow.
+      scheduled.problem.code === 'NO_CLUSTER_FITS' && candidates !== snapshot.clusters
+        ? {
+            ...scheduled.problem,
+            fix: `widen the clusterAffinity of units ${unitFolders(template, model)} (flotilla-unit.yaml) or the placement of ${describePolicy(policy)}, or register a matching cluster under clusters/`,
+          }
+        : scheduled.problem,
+    );
   const { targets, result } = scheduled;
   for (const e of evicted.evictions) events.push({ type: 'evicted', ref: template.ref, result: targets, ...e });
   const clock =
@@ -559,7 +576,7 @@ function place(
       ref: template.ref,
       policy: describePolicy(policy),
       policyReason: claim.reason,
-      schedule: candidates === snapshot.clusters ? result : withLeftOut(result, template, snapshot, model),
+      schedule: result,
       clusters: targets,
       ...(scheduled.rescheduledBy ? { rescheduledBy: scheduled.rescheduledBy } : {}),
       ...(template.autoscaledBy ? { autoscaledBy: template.autoscaledBy } : {}),
@@ -616,15 +633,10 @@ function unitEntries(template: Template, clusters: readonly string[], snapshot: 
   return variants.map((v) => ({ file: v.unit, clusters: byUnit.get(v)! }));
 }
 
-/** The result's per-cluster reasons with the clusters no scope of the template's units selects, as filtered by it. */
-function withLeftOut(
-  result: ScheduleResult,
-  template: Template,
-  snapshot: Snapshot,
-  model: ConfigModel,
-): ScheduleResult {
+/** The registered clusters no scope of the template's units selects, as the scheduler reports a filtered cluster. */
+function leftOutByScope(template: Template, snapshot: Snapshot, model: ConfigModel): SchedulingRequest['excluded'] {
   const units = unitFolders(template, model);
-  const leftOut: ClusterExplanation[] = snapshot.clusters
+  return snapshot.clusters
     .filter((c) => !scopeSelects(template, c))
     .map((c) => ({
       cluster: c.metadata.name,
@@ -632,8 +644,6 @@ function withLeftOut(
       plugin: 'ClusterAffinity',
       reason: `left out by the scope (clusterAffinity in flotilla-unit.yaml) of ${template.variants!.length === 1 ? 'unit' : 'units'} ${units}`,
     }));
-  const explanation = [...result.explanation, ...leftOut].sort((a, b) => (a.cluster < b.cluster ? -1 : 1));
-  return { ...result, explanation };
 }
 
 /** A scheduling result's summary, its per-cluster reasons left out (RenderInput.clusterReasons). */

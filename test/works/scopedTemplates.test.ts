@@ -187,4 +187,23 @@ test('a scoped unit and a plain file defining the same object stay DUPLICATE_OBJ
   assert.not.ok('variants' in alone);
 });
 
+test('a scope that selects no registered cluster is what NO_CLUSTER_FITS names, with the fix to widen it', () => {
+  const { out } = render([
+    policyFile,
+    ...CLUSTERS.map(clusterFile),
+    webFrom('apps/production', { clusterNames: ['elsewhere'] }, 'web:prod', 4),
+  ]);
+  const problem = out.problems.find((p) => p.code === 'NO_CLUSTER_FITS');
+  assert.ok(problem, JSON.stringify(out.problems));
+  assert.match(
+    problem!.message,
+    /no cluster fits: m1 ClusterAffinity: left out by the scope \(clusterAffinity in flotilla-unit\.yaml\) of unit apps\/production; m2 /,
+  );
+  assert.match(
+    problem!.fix,
+    /^widen the clusterAffinity of units apps\/production \(flotilla-unit\.yaml\) or the placement of PropagationPolicy default\/web/,
+  );
+  assert.equal(out.indexChanges.get(KEY)?.clusters, []);
+});
+
 test.run();
