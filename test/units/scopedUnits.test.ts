@@ -50,6 +50,17 @@ test("flux2-kustomize-helm-example's overlays, each scoped to its cluster, are o
   // One binding for the identity, as one Karmada API server holds one template: both clusters in it.
   const binding = r.show('flotilla/rendered', 'bindings/podinfo/podinfo-helmrelease.yaml');
   assert.match(binding, /- name: production\n(.*\n)*\s+- name: staging/);
+  // Each overlay's file entry in the index lists the three objects by their keys, the cluster-scoped Namespace too.
+  const shards = files.filter((f) => f.startsWith('.flotilla/index/')).map((f) => r.show('flotilla/rendered', f));
+  for (const unit of ['apps/staging', 'apps/production'])
+    assert.ok(
+      shards.some((text) =>
+        text.includes(
+          `"${unit}/kustomization.yaml":{"templates":["helm.toolkit.fluxcd.io/v2/HelmRelease/podinfo/podinfo","source.toolkit.fluxcd.io/v1/HelmRepository/podinfo/podinfo","v1/Namespace//podinfo"]`,
+        ),
+      ),
+      unit,
+    );
   assert.ok((await verifyOutput(repo, { outputRef: OUT })).ok);
 });
 
