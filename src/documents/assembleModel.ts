@@ -46,8 +46,9 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
       seen.set(key, { source, unit, scoped });
       return true;
     }
-    // Two scoped units: variants, checked once the commit's clusters are known (scopeVariants).
-    if (was.scoped && scoped) return false;
+    // Two scoped units: variants, checked once the commit's clusters are known (scopeVariants). One unit outputting
+    // an object twice is a duplicate as any.
+    if (was.scoped && scoped && was.source.file !== source.file) return false;
     const first = was.source;
     duplicated.add(key);
     model.problems.push({
@@ -58,7 +59,7 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
       // A Helm or Kustomize unit's object has no definition of its own to delete: overlays of one base output the
       // same objects unless they are told apart.
       fix:
-        scoped || was.scoped
+        scoped !== was.scoped
           ? `give both a clusterAffinity in their flotilla-unit.yaml (the variants of one object come from scoped units only), or delete one of the two (${first.file} or ${source.file})`
           : unit || was.unit
             ? `tell the two apart: give each Helm or Kustomize unit its own namespace (namespace: in its kustomization or flotilla-unit.yaml) or namePrefix, or scope each to its clusters (clusterAffinity in flotilla-unit.yaml), or keep one (${first.file} or ${source.file}) and vary it per cluster with an OverridePolicy`

@@ -206,4 +206,15 @@ test('a scope that selects no registered cluster is what NO_CLUSTER_FITS names, 
   assert.equal(out.indexChanges.get(KEY)?.clusters, []);
 });
 
+test('one scoped unit outputting an object twice is DUPLICATE_OBJECT, whichever clusters its scope selects', () => {
+  const twice = webFrom('apps/production', { clusterNames: ['elsewhere'] }, 'web:prod', 1);
+  twice.templates.push({ ...twice.templates[0]!, source: { ...twice.templates[0]!.source, line: 20 } });
+  const { model } = render([...CLUSTERS.map(clusterFile), twice]);
+  assert.ok(
+    model.problems.some((p) => p.code === 'DUPLICATE_OBJECT' && p.line === 20),
+    JSON.stringify(model.problems),
+  );
+  assert.ok(model.held.has(KEY));
+});
+
 test.run();
