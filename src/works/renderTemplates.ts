@@ -493,7 +493,7 @@ function place(
       explanation: {
         ref: template.ref,
         policyReason: template.variants
-          ? `${ns.reason}, here only to the clusters the clusterAffinity of units ${unitFolders(template, model)} selects`
+          ? `${ns.reason}, here only to the clusters the clusterAffinity of ${unitFolders(template, model)} selects`
           : ns.reason,
         clusters: targets,
       },
@@ -533,7 +533,7 @@ function place(
       scheduled.problem.code === 'NO_CLUSTER_FITS' && candidates !== snapshot.clusters
         ? {
             ...scheduled.problem,
-            fix: `widen the clusterAffinity of units ${unitFolders(template, model)} (flotilla-unit.yaml) or the placement of ${describePolicy(policy)}, or register a matching cluster under clusters/`,
+            fix: `widen the clusterAffinity of ${unitFolders(template, model)} (flotilla-unit.yaml) or the placement of ${describePolicy(policy)}, or register a matching cluster under clusters/`,
           }
         : scheduled.problem,
     );
@@ -614,11 +614,10 @@ function onVariant(
   return [{ ...p, template }, own, cluster, model];
 }
 
-/** The folders of the scoped units a template's variants come from, in order: `apps/production, apps/staging`. */
+/** The scoped units a template's variants come from, in order: `unit apps/production`, `units apps/production, apps/staging`. */
 function unitFolders(template: Template, model: ConfigModel): string {
-  return variantUnits(template)
-    .map((marker) => model.units?.get(marker)?.dir ?? marker)
-    .join(', ');
+  const folders = variantUnits(template).map((marker) => model.units?.get(marker)?.dir ?? marker);
+  return `${folders.length === 1 ? 'unit' : 'units'} ${folders.join(', ')}`;
 }
 
 /** A scoped units' template's units, in order, each with the clusters (of those it goes to) that get its variant. */
@@ -642,7 +641,7 @@ function leftOutByScope(template: Template, snapshot: Snapshot, model: ConfigMod
       cluster: c.metadata.name,
       outcome: 'filtered',
       plugin: 'ClusterAffinity',
-      reason: `left out by the scope (clusterAffinity in flotilla-unit.yaml) of ${template.variants!.length === 1 ? 'unit' : 'units'} ${units}`,
+      reason: `left out by the scope (clusterAffinity in flotilla-unit.yaml) of ${units}`,
     }));
 }
 

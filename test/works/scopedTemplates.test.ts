@@ -201,7 +201,7 @@ test('a scope that selects no registered cluster is what NO_CLUSTER_FITS names, 
   );
   assert.match(
     problem!.fix,
-    /^widen the clusterAffinity of units apps\/production \(flotilla-unit\.yaml\) or the placement of PropagationPolicy default\/web/,
+    /^widen the clusterAffinity of unit apps\/production \(flotilla-unit\.yaml\) or the placement of PropagationPolicy default\/web/,
   );
   assert.equal(out.indexChanges.get(KEY)?.clusters, []);
 });
