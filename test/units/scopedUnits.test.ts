@@ -240,4 +240,33 @@ test('two scoped Helm charts rendering one release give each cluster its own cha
   assert.ok((await verifyOutput(repo, { outputRef: OUT })).ok);
 });
 
+test('a relabeled cluster that both scopes now select holds the object with DUPLICATE_OBJECT on the next sync, as a cold render does', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...scopedPodinfo(undefined, 'labelSelector: {matchLabels: {team: web}}'),
+      'clusters/staging.yaml': clusterYaml('staging', { labels: { env: 'staging', team: 'web' } }),
+    },
+    'apps',
+  );
+  const repo = await openRepo(r.dir);
+  await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  const before = r.git('rev-parse', 'flotilla/rendered^{tree}');
+  r.commit(
+    { 'clusters/production.yaml': clusterYaml('production', { labels: { env: 'production', team: 'web' } }) },
+    'production joins team web',
+  );
+  const { reports } = await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  assert.is(reports[0]!.full, false, 'incremental');
+  const duplicates = reports[0]!.problems.filter((p) => p.code === 'DUPLICATE_OBJECT');
+  assert.equal(duplicates.length, 3, JSON.stringify(reports[0]!.problems));
+  assert.ok(
+    duplicates.every((p) => p.message.includes('both select cluster production')),
+    duplicates.map((p) => p.message).join('\n'),
+  );
+  assert.equal(r.git('diff', '--name-only', before, 'flotilla/rendered', '--', 'clusters', 'bindings'), '', 'held');
+  const verified = await verifyOutput(repo, { outputRef: OUT });
+  assert.ok(verified.ok, JSON.stringify(verified));
+});
+
 test.run();
