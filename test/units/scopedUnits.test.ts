@@ -240,7 +240,7 @@ test('two scoped Helm charts rendering one release give each cluster its own cha
   assert.ok((await verifyOutput(repo, { outputRef: OUT })).ok);
 });
 
-test('a relabeled cluster that both scopes now select holds the object with DUPLICATE_OBJECT on the next sync, as a cold render does', async () => {
+test('a relabeled cluster that both scopes now select holds the object with DUPLICATE_OBJECT on the next sync, and verify replays that', async () => {
   const r = makeConfigRepoWith(
     repos,
     {
