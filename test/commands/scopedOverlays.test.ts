@@ -62,6 +62,8 @@ test('scoped overlays render, explain, plan and verify per cluster through the C
   const text = await flotilla('plan', '--repo', r.dir, '--base', 'main', '--head', 'feature');
   assert.match(text.stdout, /\n {2}HelmRelease podinfo\/podinfo on staging: Kustomize folder apps\/staging \(/);
   assert.not.match(text.stdout, /apps\/production/);
+  const markdown = await flotilla('plan', '--repo', r.dir, '--base', 'main', '--head', 'feature', '-o', 'markdown');
+  assert.match(markdown.stdout, /\n- HelmRelease podinfo\/podinfo on staging: Kustomize folder apps\/staging \\\(/);
 
   // A pull request narrowing production's scope: the plan says why production loses the objects.
   r.git('checkout', '-q', '-b', 'narrow', 'main');
