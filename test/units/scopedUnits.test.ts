@@ -22,14 +22,40 @@ const NAMESPACE = (cluster: string) => `clusters/${cluster}/_cluster/namespace_p
 const valuesOf = (text: string) => /replicaCount: (\d+)/.exec(text)?.[1];
 
 /**
- * The output branch against a cold render of the source head into a ref of its own: the paths that differ once the
- * stamps that depend on render history are masked (maskRenderStamps).
+ * The output branch against cold renders of the source head, as paths that differ: one from nothing into a ref of its
+ * own (the stamps that depend on render history masked, maskRenderStamps), and one that reads the whole commit on top
+ * of the output before the last render, as an upgrade of the tools makes it (compared byte for byte: same tree id).
  */
 async function againstColdRender(r: ConfigRepo): Promise<string[]> {
+  r.git('update-ref', '-d', 'refs/heads/cold');
   await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: 'refs/heads/cold', maxCommits: 1 });
   const paths = new Set([...r.ls('flotilla/rendered'), ...r.ls('cold')]);
   const read = (ref: string, path: string) => (r.ls(ref).includes(path) ? maskRenderStamps(r.show(ref, path)) : null);
-  return [...paths].filter((path) => read('flotilla/rendered', path) !== read('cold', path));
+  const fromNothing = [...paths].filter((path) => read('flotilla/rendered', path) !== read('cold', path));
+  // The previous output, its Render-Tools trailer changed: the next render reads every unit and file again.
+  const previous = r.git('rev-parse', 'flotilla/rendered~1');
+  const message = r.git('log', '-1', '--format=%B', previous).replace(/^Render-Tools: .*$/m, 'Render-Tools: helm v0');
+  const parents = r.git('log', '-1', '--format=%P', previous).split(' ').filter(Boolean);
+  const copy = r.git(
+    '-c',
+    'user.name=Ada',
+    '-c',
+    'user.email=ada@example.com',
+    'commit-tree',
+    `${previous}^{tree}`,
+    ...parents.flatMap((p) => ['-p', p]),
+    '-m',
+    message,
+  );
+  r.git('update-ref', 'refs/heads/cold-on-previous', copy);
+  const { reports } = await syncRepo(await openRepo(r.dir), {
+    sourceRef: SOURCE,
+    outputRef: 'refs/heads/cold-on-previous',
+    maxCommits: 1,
+  });
+  assert.ok(reports[0]!.full, 'a cold render');
+  const onPrevious = r.git('diff', '--name-only', 'flotilla/rendered', 'cold-on-previous').split('\n').filter(Boolean);
+  return [...fromNothing, ...onPrevious.map((path) => `${path} (on the previous output)`)];
 }
 
 test("flux2-kustomize-helm-example's overlays, each scoped to its cluster, are one HelmRelease whose values differ per cluster", async () => {
@@ -84,6 +110,7 @@ test("a change of the staging overlay's values re-renders the staging cluster on
   assert.is(valuesOf(r.show('flotilla/rendered', RELEASE('staging'))), '2');
   assert.is(valuesOf(r.show('flotilla/rendered', RELEASE('production'))), '3');
   assert.ok((await verifyOutput(repo, { outputRef: OUT })).ok);
+  assert.equal(await againstColdRender(r), []);
 });
 
 test('scopes that both select a cluster are DUPLICATE_OBJECT naming the cluster and both units, with the fix to narrow one', async () => {
