@@ -518,15 +518,8 @@ function place(
     failover && previous
       ? evictTaintedClusters(previous, policy, snapshot.byName(), failover.now)
       : { clusters: previous?.spec.clusters ?? [], tasks: previous?.spec.gracefulEvictionTasks ?? [], evictions: [] };
-  const scheduled = scheduleBinding(
-    template,
-    claim,
-    previous,
-    evicted,
-    candidates,
-    snapshot.rebalancers,
-    candidates === snapshot.clusters ? undefined : leftOutByScope(template, snapshot, model),
-  );
+  const leftOut = candidates === snapshot.clusters ? undefined : leftOutByScope(template, snapshot, model);
+  const scheduled = scheduleBinding(template, claim, previous, evicted, candidates, snapshot.rebalancers, leftOut);
   if (scheduled.problem)
     problems.push(
       // Nothing fits where the scope lets it: the scope may be what is too narrow.
@@ -576,7 +569,11 @@ function place(
       ref: template.ref,
       policy: describePolicy(policy),
       policyReason: claim.reason,
-      schedule: result,
+      // A result kept as it was lists its clusters only: the scope's still says why the others get nothing.
+      schedule:
+        leftOut && result.status === 'Unchanged'
+          ? { ...result, explanation: [...leftOut, ...result.explanation] }
+          : result,
       clusters: targets,
       ...(scheduled.rescheduledBy ? { rescheduledBy: scheduled.rescheduledBy } : {}),
       ...(template.autoscaledBy ? { autoscaledBy: template.autoscaledBy } : {}),

@@ -3,7 +3,9 @@ import * as assert from 'uvu/assert';
 import type { Cluster } from '../../src/api/cluster.ts';
 import { emptyFileObjects, type FileObjects } from '../../src/api/model.ts';
 import type { ClusterAffinity } from '../../src/api/policy.ts';
-import { emptyIndex, viewOfWhole } from '../../src/branches/rendered/outputIndex.ts';
+import { applyTemplateChanges, emptyIndex, viewOfWhole } from '../../src/branches/rendered/outputIndex.ts';
+import type { ResourceBinding } from '../../src/api/binding.ts';
+import { parseYamlValue } from '../../src/yaml/blockYaml.ts';
 import { assembleModel } from '../../src/documents/assembleModel.ts';
 import { renderTemplates } from '../../src/works/renderTemplates.ts';
 import { memberCluster, propagationPolicy } from '../helpers/inMemoryModel.ts';
@@ -215,6 +217,33 @@ test('one scoped unit outputting an object twice is DUPLICATE_OBJECT, whichever 
     JSON.stringify(model.problems),
   );
   assert.ok(model.held.has(KEY));
+});
+
+test('a Divided result kept as it was (steady mode) still says which clusters the scope leaves out', () => {
+  const files = [
+    policyFile,
+    ...CLUSTERS.map(clusterFile),
+    webFrom('apps/production', { labelSelector: { matchLabels: { env: 'prod' } } }, 'web:prod', 4),
+  ];
+  const first = render(files);
+  const binding = parseYamlValue(
+    first.out.edits.get('bindings/default/web-deployment.yaml') as string,
+  ) as ResourceBinding;
+  const model = assembleModel(files);
+  const again = renderTemplates({
+    model,
+    affected: new Set([KEY]),
+    previousIndex: viewOfWhole(applyTemplateChanges(emptyIndex(), first.out.indexChanges)),
+    previousBindings: new Map([[KEY, binding]]),
+    previousFiles: new Map(),
+    sourceCommit: 'd'.repeat(40),
+  });
+  const schedule = again.explanations.get(KEY)!.schedule!;
+  assert.is(schedule.status, 'Unchanged');
+  assert.equal(
+    schedule.explanation.filter((e) => e.outcome === 'filtered').map((e) => e.cluster),
+    ['m1', 'm2'],
+  );
 });
 
 test.run();
