@@ -1,7 +1,7 @@
 // What the documents stage produces: every object of a commit, typed, with the place it came from.
 import type { Cluster } from './cluster.ts';
 import type { ObjectRef } from './kinds.ts';
-import type { ClusterTaintPolicy, OverridePolicy, PropagationPolicy } from './policy.ts';
+import type { ClusterAffinity, ClusterTaintPolicy, OverridePolicy, PropagationPolicy } from './policy.ts';
 import type { WorkloadRebalancer } from './rebalancer.ts';
 import type { InterpreterCustomization } from './interpreterCustomization.ts';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
@@ -24,6 +24,26 @@ export interface Template {
   fieldSources?: Record<string, SourceSpan>;
   /** For an object a unit output: the file its tool named (Helm's `# Source:`), `source` being the unit's marker file. */
   origin?: SourceSpan;
+  /**
+   * Set when Helm or Kustomize units with a clusterAffinity in their flotilla-unit.yaml (scoped units) output it: one
+   * variant per unit, in the order of their marker files, their scopes selecting disjoint sets of the registered
+   * clusters. It goes only to clusters a scope selects, and each of them gets the variant of that scope's unit. The
+   * template's own labels, manifest and source are the first variant's: what policies match and the scheduler reads.
+   */
+  variants?: TemplateVariant[];
+}
+
+/** What one scoped unit outputs for a template's identity (documents/templateVariants.ts picks a cluster's). */
+export interface TemplateVariant {
+  /** The unit's marker file: its key in ConfigModel.units. */
+  unit: string;
+  /** The unit's clusterAffinity: the clusters that get this variant. */
+  scope: ClusterAffinity;
+  labels: Record<string, string>;
+  manifest: Record<string, unknown>;
+  source: SourceSpan;
+  fieldSources?: Record<string, SourceSpan>;
+  origin?: SourceSpan;
 }
 
 /** A folder rendered by Helm or Kustomize (units/): what plan, explain, history and blame name as the source. */
@@ -41,6 +61,8 @@ export interface UnitOrigin {
   valueFiles?: string[];
   /** The options file, when the folder has one. */
   optionsFile?: string;
+  /** Its options' clusterAffinity: a scoped unit's objects go only to the clusters it selects. */
+  scope?: ClusterAffinity;
 }
 
 /** One file's objects, before cross-file checks (duplicates, scopes). */

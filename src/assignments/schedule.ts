@@ -101,7 +101,9 @@ function failed(
 }
 
 function scheduleOnce(req: SchedulingRequest, clusters: readonly Cluster[], affinityName: string | undefined): Attempt {
-  const { feasible, filtered } = findClustersThatFit(req, clusters, affinityName);
+  const fit = findClustersThatFit(req, clusters, affinityName);
+  const { feasible } = fit;
+  const filtered = req.excluded ? [...req.excluded, ...fit.filtered] : fit.filtered;
   if (feasible.length === 0) {
     const reasons = filtered.map((f) => `${f.cluster} ${f.plugin}: ${f.reason}`).join('; ');
     return {

@@ -51,6 +51,8 @@ export function scheduleBinding(
   previousResult: PreviousResult,
   clusters: readonly Cluster[],
   rebalancers: readonly WorkloadRebalancer[],
+  /** Registered clusters kept out of `clusters` beforehand, with why (SchedulingRequest.excluded). */
+  excluded?: SchedulingRequest['excluded'],
 ): ScheduledBinding {
   const policy = claim.policy.object;
   const placement = policy.spec.placement ?? {};
@@ -72,6 +74,7 @@ export function scheduleBinding(
     ...(previous?.status?.schedulerObservedAffinityName
       ? { observedAffinityName: previous.status.schedulerObservedAffinityName }
       : {}),
+    ...(excluded?.length ? { excluded } : {}),
   };
   const result = schedule(request, clusters);
   const failed =

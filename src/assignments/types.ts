@@ -22,6 +22,11 @@ export interface SchedulingRequest {
   evictingClusters?: string[];
   /** Explicit reschedule (WorkloadRebalancer): fresh mode, clusterAffinities restart at term 0. */
   reschedule?: boolean;
+  /**
+   * Registered clusters kept from the candidates before scheduling (a scoped unit's clusterAffinity), with why: not
+   * in `clusters`, reported as filtered in the reasons and in a no-fit message.
+   */
+  excluded?: Extract<ClusterExplanation, { outcome: 'filtered' }>[];
 }
 
 /** Karmada's Scheduled condition reasons, plus Unchanged when Karmada would not schedule at all. */

@@ -19,12 +19,31 @@ export async function readTemplateUnit(
   repo: GitRepo,
   outputCommit: string,
   match: (key: string) => boolean,
+  /** For a template scoped units output: the cluster whose variant's unit to name; without it, each with its clusters. */
+  cluster?: string,
 ): Promise<string | undefined> {
   const output = await readCommitInfo(repo, outputCommit);
   const index = await openOutputIndex(repo, output.tree);
   if (!index) return undefined;
   await index.loadAll();
-  const file = index.templates().find(([key]) => match(key))?.[1].file;
+  const entry = index.templates().find(([key]) => match(key))?.[1];
+  if (!entry?.units) return describeMarker(repo, output, entry?.file);
+  const units = cluster === undefined ? entry.units : entry.units.filter((u) => u.clusters.includes(cluster));
+  const described = await Promise.all(
+    units.map(async (u) => {
+      const unit = await describeMarker(repo, output, u.file);
+      return unit && cluster === undefined ? `${unit} on ${u.clusters.join(', ') || 'no cluster'}` : unit;
+    }),
+  );
+  return described.filter((d) => d !== undefined).join('; ') || undefined;
+}
+
+/** The unit whose marker file this is, described as plan and explain do. */
+async function describeMarker(
+  repo: GitRepo,
+  output: { message: string },
+  file: string | undefined,
+): Promise<string | undefined> {
   const tool = file ? markerTool(file.slice(file.lastIndexOf('/') + 1)) : undefined;
   const trailers = parseTrailers(output.message);
   const source = trailers['Source-Commit'];

@@ -132,12 +132,21 @@ export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev
   // A cluster being evicted from keeps, untouched, the copy the render before had: that is what it must hold.
   for (const [path, text] of await evictedCopies(repo, snapshot.index, parent?.tree)) expected.set(path, text);
   const heldKeys = [...snapshot.output.explanations].filter(([, e]) => e.held).map(([key]) => key);
+  // An object defined twice (two files, or scopes that overlap) kept its last output: the replay, which starts from
+  // bindings only, knows no entry for it to explain, so it is held here as the render held it.
+  for (const key of snapshot.model.held) if (!heldKeys.includes(key)) heldKeys.push(key);
   // A file or unit that could not be read (a chart whose render failed) kept what it rendered before: its templates
-  // are known only from the index the render started from, and held like the invalid ones.
+  // are known only from the index the render started from, and held like the invalid ones. So are those other
+  // scoped units output too: one unit failing holds every variant.
   if (snapshot.model.unreadableFiles.size > 0 && parent) {
     const before = await readIndex(repo, parent.tree);
     for (const [key, entry] of Object.entries(before?.templates ?? {}))
-      if (snapshot.model.unreadableFiles.has(entry.file) && !heldKeys.includes(key)) heldKeys.push(key);
+      if (
+        (snapshot.model.unreadableFiles.has(entry.file) ||
+          entry.units?.some((u) => snapshot.model.unreadableFiles.has(u.file))) &&
+        !heldKeys.includes(key)
+      )
+        heldKeys.push(key);
   }
   const unchecked = new Set<string>();
   for (const key of heldKeys) {

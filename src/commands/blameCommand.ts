@@ -49,7 +49,12 @@ export async function blameCommand(argv: string[], ctx: ReadCommandContext): Pro
     return 1;
   }
   const output = values.output ?? 'text';
-  const unit = await readTemplateUnit(fleet.repo, blame.appliedRenderedCommit, (key) => key === refKey(blame.object));
+  const unit = await readTemplateUnit(
+    fleet.repo,
+    blame.appliedRenderedCommit,
+    (key) => key === refKey(blame.object),
+    values.cluster,
+  );
   const shown = unit ? { ...blame, unit } : blame;
   if (output === 'json' || output === 'yaml') ctx.out(render(output, shown));
   else ctx.out(terminalSafe(formatBlame(shown, values['rendered-branch'] ?? RENDERED_BRANCH), { multiline: true }));

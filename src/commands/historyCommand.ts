@@ -35,12 +35,19 @@ export async function historyCommand(
     // An object a Helm chart or Kustomize folder outputs: the unit (release, value files) at the newest render.
     const newest = history.find((h) => !h.foreign);
     const unit = newest
-      ? await readTemplateUnit(repo, newest.outputCommit, (key) => {
-          const ref = parseRefKey(key);
-          return (
-            ref.kind === kind && ref.name === name && (opts.namespace === undefined || ref.namespace === opts.namespace)
-          );
-        })
+      ? await readTemplateUnit(
+          repo,
+          newest.outputCommit,
+          (key) => {
+            const ref = parseRefKey(key);
+            return (
+              ref.kind === kind &&
+              ref.name === name &&
+              (opts.namespace === undefined || ref.namespace === opts.namespace)
+            );
+          },
+          opts.cluster,
+        )
       : undefined;
     if (unit) opts.out(`source: ${unit}\n`);
     opts.out(renderHistoryTable(history));

@@ -11,7 +11,7 @@ import type { TemplateExplanation } from '../works/renderTemplates.ts';
 import { yaml } from './manifestYaml.ts';
 import { redactSecret } from '../views/redactSecret.ts';
 import { readDocuments, type Fleet } from '../views/readFleet.ts';
-import { readTemplateViews } from '../views/readListing.ts';
+import { readTemplates, readTemplateViews } from '../views/readListing.ts';
 import { headsOf, type Heads } from './readFleetView.ts';
 
 type Obj = Record<string, unknown>;
@@ -58,8 +58,13 @@ export interface ClusterTrace {
   path: string;
   /** The manifest rendered for this cluster, as YAML (a Secret's values redacted). */
   manifest: string | null;
-  /** A unified diff from the template to that manifest: what overrides and Flotilla's own labels changed. */
+  /**
+   * A unified diff from the template to that manifest: what overrides and Flotilla's own labels changed. For an
+   * object scoped units output, from the cluster's own variant.
+   */
   diff: string;
+  /** Set for an object scoped units output: the marker file of the unit whose variant this cluster got. */
+  unit?: string;
   status: AggregatedStatusItem | null;
   /** `flotilla blame --cluster C <kind>/<name> -o json`, or why there is none. */
   blame: Blame | BlameError;
@@ -83,15 +88,25 @@ export async function readObjectTrace(
   const template = redactSecret(view!.manifest);
   const templateText = yaml(template);
   const aggregated = ((view!.object.status as Obj | undefined)?.aggregatedStatus ?? []) as AggregatedStatusItem[];
+  // Scoped units: each cluster's manifest is made from its own unit's variant, so that is what it differs from.
+  const variants = entry.units ?? [];
+  const variantTexts = (
+    await readTemplates(
+      fleet,
+      variants.map((u) => ({ ref, entry: { file: u.file } })),
+    )
+  ).map((m) => (m === undefined ? templateText : yaml(redactSecret(m))));
   const clusters: ClusterTrace[] = [];
   for (const [i, name] of entry.clusters.entries()) {
     const rendered = manifests.get(paths[i]!)?.[0];
     const text = rendered === undefined ? null : yaml(redactSecret(rendered));
+    const v = variants.findIndex((u) => u.clusters.includes(name));
     clusters.push({
       name,
       path: paths[i]!,
       manifest: text,
-      diff: renderUnifiedDiff(templateText, text, { path: paths[i]! }),
+      diff: renderUnifiedDiff(v < 0 ? templateText : variantTexts[v]!, text, { path: paths[i]! }),
+      ...(v < 0 ? {} : { unit: variants[v]!.file }),
       status: aggregated.find((a) => a.clusterName === name) ?? null,
       blame: await readBlame(fleet.repo, { cluster: name, ref, ...refs }),
     });

@@ -3,7 +3,8 @@ import { CLUSTER_SCOPED_KINDS, describeRef, refKey, type ObjectRef } from '../ap
 import { compareProblems, type SourceSpan } from '../errors/problem.ts';
 import { outputPathKeys } from '../branches/rendered/outputPaths.ts';
 import { karmadaRef } from './karmadaRef.ts';
-import type { ConfigModel, FileObjects, Located, Template } from '../api/model.ts';
+import type { ConfigModel, FileObjects, Located, Template, TemplateVariant } from '../api/model.ts';
+import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 
 export interface AssembleOptions {
   /**
@@ -34,15 +35,20 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
     unreadableFiles: new Set(),
     problems: [],
   };
-  const seen = new Map<string, { source: SourceSpan; unit: boolean }>();
+  const seen = new Map<string, { source: SourceSpan; unit: boolean; scoped: boolean }>();
   const duplicated = new Set<string>();
-  const claim = (ref: ObjectRef, source: SourceSpan, unit = false): boolean => {
+  // Identity → what each scoped unit outputs for it: variants of one template when their scopes are disjoint.
+  const variants = new Map<string, TemplateVariant[]>();
+  const claim = (ref: ObjectRef, source: SourceSpan, unit = false, scoped = false): boolean => {
     const key = refKey(ref);
     const was = seen.get(key);
     if (!was) {
-      seen.set(key, { source, unit });
+      seen.set(key, { source, unit, scoped });
       return true;
     }
+    // Two scoped units: variants, checked once the commit's clusters are known (scopeVariants). One unit outputting
+    // an object twice is a duplicate as any.
+    if (was.scoped && scoped && was.source.file !== source.file) return false;
     const first = was.source;
     duplicated.add(key);
     model.problems.push({
@@ -53,9 +59,11 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
       // A Helm or Kustomize unit's object has no definition of its own to delete: overlays of one base output the
       // same objects unless they are told apart.
       fix:
-        unit || was.unit
-          ? `tell the two apart: give each Helm or Kustomize unit its own namespace (namespace: in its kustomization or flotilla-unit.yaml) or namePrefix, or keep one (${first.file} or ${source.file}) and vary it per cluster with an OverridePolicy`
-          : `delete one of the two definitions (${first.file}:${first.line} or ${source.file}:${source.line})`,
+        scoped !== was.scoped
+          ? `give both a clusterAffinity in their flotilla-unit.yaml (the variants of one object come from scoped units only), or delete one of the two (${first.file} or ${source.file})`
+          : unit || was.unit
+            ? `tell the two apart: give each Helm or Kustomize unit its own namespace (namespace: in its kustomization or flotilla-unit.yaml) or namePrefix, or scope each to its clusters (clusterAffinity in flotilla-unit.yaml), or keep one (${first.file} or ${source.file}) and vary it per cluster with an OverridePolicy`
+            : `delete one of the two definitions (${first.file}:${first.line} or ${source.file}:${source.line})`,
       data: { first, second: source },
     });
     return false;
@@ -66,20 +74,34 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
     if (f.unreadable) model.unreadableFiles.add(f.file);
     if (f.unit) (model.units ??= new Map()).set(f.file, f.unit);
     for (const ref of f.broken) model.held.add(refKey(ref));
+    const scope = f.unit?.scope;
     for (const t of f.templates) {
       const scoped = clusterScoped.has(`${t.ref.apiVersion}/${t.ref.kind}`);
       const ref: ObjectRef = { ...t.ref, namespace: scoped ? '' : (t.ref.namespace ?? 'default') };
-      if (!claim(ref, t.source, f.unit !== undefined)) continue;
       const metadata = (t.manifest.metadata ?? {}) as { labels?: Record<string, string> };
-      const template: Template = {
-        ref,
-        labels: metadata.labels ?? {},
+      const labels = metadata.labels ?? {};
+      const variant: TemplateVariant | undefined = scope && {
+        unit: f.file,
+        scope,
+        labels,
         manifest: t.manifest,
         source: t.source,
         ...(t.fieldSources ? { fieldSources: t.fieldSources } : {}),
         ...(t.origin ? { origin: t.origin } : {}),
       };
-      model.templates.set(refKey(ref), template);
+      const key = refKey(ref);
+      const first = claim(ref, t.source, f.unit !== undefined, scope !== undefined);
+      if (variant && (first || variants.has(key))) variants.set(key, [...(variants.get(key) ?? []), variant]);
+      if (!first) continue;
+      const template: Template = {
+        ref,
+        labels,
+        manifest: t.manifest,
+        source: t.source,
+        ...(t.fieldSources ? { fieldSources: t.fieldSources } : {}),
+        ...(t.origin ? { origin: t.origin } : {}),
+      };
+      model.templates.set(key, template);
     }
     const karmada = <T extends { metadata: { name: string; namespace?: string }; apiVersion: string; kind: string }>(
       list: Located<T>[],
@@ -99,6 +121,7 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
     for (const c of clusters) model.clusters.set(c.object.metadata.name, c);
   }
 
+  scopeVariants(model, variants, duplicated);
   claimOutputPaths(model, duplicated);
 
   // The first definition was kept while scanning; once it is known to be duplicated, drop it too.
@@ -127,6 +150,68 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
   }
   model.problems.sort(compareProblems);
   return model;
+}
+
+/**
+ * Gives each template scoped units output its variants, when their scopes select disjoint sets of the commit's
+ * registered clusters and they carry the same labels (policies select a template by its labels, and one template has
+ * one policy). A cluster two scopes select, or labels that differ, is DUPLICATE_OBJECT at the later unit's object,
+ * naming both units: the object is held, as any object defined twice.
+ */
+function scopeVariants(
+  model: ConfigModel,
+  variants: ReadonlyMap<string, TemplateVariant[]>,
+  duplicated: Set<string>,
+): void {
+  const clusters = [...model.clusters.values()].map((c) => c.object);
+  const optionsFile = (marker: string) => model.units?.get(marker)?.optionsFile ?? unitFolder(marker);
+  for (const [key, list] of variants) {
+    const template = model.templates.get(key);
+    if (!template || duplicated.has(key)) continue;
+    model.templates.set(key, { ...template, variants: list });
+    for (let j = 1; j < list.length; j++) {
+      const later = list[j]!;
+      for (const earlier of list.slice(0, j)) {
+        const both = clusters.find(
+          (c) => matchClusterAffinity(earlier.scope, c) && matchClusterAffinity(later.scope, c),
+        );
+        const units = `${unitFolder(earlier.unit)} and ${unitFolder(later.unit)}`;
+        const problem = (message: string, fix: string) => {
+          duplicated.add(key);
+          model.problems.push({
+            ...later.source,
+            code: 'DUPLICATE_OBJECT',
+            severity: 'error',
+            message,
+            fix,
+            data: { first: earlier.source, second: later.source },
+          });
+        };
+        if (both)
+          problem(
+            `${describeRef(template.ref)} (${template.ref.apiVersion}) is output by ${units}, whose clusterAffinity both select cluster ${both.metadata.name}: a cluster gets one variant`,
+            `narrow the clusterAffinity of one of them (${optionsFile(earlier.unit)} or ${optionsFile(later.unit)}) so that ${both.metadata.name} is selected by one only`,
+          );
+        else if (!sameLabels(earlier.labels, later.labels))
+          problem(
+            `${describeRef(template.ref)} (${template.ref.apiVersion}) is output by ${units} with different labels; policies select an object by its labels, so its variants carry the same ones`,
+            `give the object the same labels in both (set them in the base, not in one overlay), or give each variant its own name or namespace`,
+          );
+        else continue;
+        break;
+      }
+      if (duplicated.has(key)) break;
+    }
+  }
+}
+
+function unitFolder(marker: string): string {
+  return marker.slice(0, marker.lastIndexOf('/'));
+}
+
+function sameLabels(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
 }
 
 /**

@@ -45,7 +45,8 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   const { index, model, changedFiles } = ctx;
   const affected = new Set<string>();
   for (const f of changedFiles) for (const key of index.file(f)?.templates ?? []) affected.add(key);
-  for (const [key, t] of model.templates) if (changedFiles.has(t.source.file)) affected.add(key);
+  for (const [key, t] of model.templates)
+    if (changedFiles.has(t.source.file) || t.variants?.some((v) => changedFiles.has(v.unit))) affected.add(key);
   for (const key of model.held) affected.add(key);
 
   const inChanged = <T>(list: { object: T; source: { file: string } }[]) =>
@@ -94,6 +95,8 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
     if (overrides.some((o) => overrideSelects(o, t))) affected.add(t.key);
     if (clusters.length > 0) {
       if (t.ref.kind === 'Namespace' && t.ref.apiVersion === 'v1') affected.add(t.key);
+      else if (entry?.units && scopeMoves(entry, index, relabeled ? relabeled.affinityReads : selectsAny(clusters)))
+        affected.add(t.key);
       else if (relabeled) {
         const onChanged = entry !== undefined && relabeled.names.some((name) => entry.clusters.includes(name));
         const placementMoves =
@@ -148,11 +151,12 @@ export function dependenciesOf(
   for (const key of affected) {
     for (const d of index.template(key)?.deps ?? []) deps.add(d);
     const t = model.templates.get(key);
-    if (t)
+    // A scoped units' template names the dependencies of every variant.
+    for (const manifest of t ? (t.variants?.map((v) => v.manifest) ?? [t.manifest]) : [])
       for (const d of interpretDependencies(
-        t.manifest,
-        t.ref.namespace,
-        customizationFor(interpretersOf(model), t.manifest),
+        manifest,
+        t!.ref.namespace,
+        customizationFor(interpretersOf(model), manifest),
       ))
         deps.add(refKey(d));
   }
@@ -193,6 +197,27 @@ function overrideSelects(o: OverridePolicy, t: TemplateView): boolean {
   return bestSelectorMatch(selectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched;
 }
 
+/**
+ * Whether the scope of a unit that outputs the template (a scoped unit's clusterAffinity, on its file entry) moves with
+ * the change: selects one of the changed clusters before or after it, or, for a labels-only change, selects one
+ * otherwise than before. Then the cluster's variant, whether it gets one at all, or an overlap of two scopes
+ * (DUPLICATE_OBJECT) may move, whatever the policy places.
+ */
+function scopeMoves(
+  entry: IndexEntry,
+  index: Pick<ShardedIndex, 'file'>,
+  moves: (affinity: ClusterAffinity) => boolean,
+): boolean {
+  return (entry.units ?? []).some((unit) => {
+    const scope = index.file(unit.file)?.scope;
+    return !scope || moves(scope);
+  });
+}
+
+function selectsAny(clusters: readonly Cluster[]): (affinity: ClusterAffinity) => boolean {
+  return (affinity) => clusters.some((c) => matchClusterAffinity(affinity, c));
+}
+
 interface Relabeled {
   /** The clusters whose labels changed. */
   names: string[];
@@ -200,6 +225,8 @@ interface Relabeled {
   policyReads: (policyRef: string) => boolean;
   /** The override policies one of whose cluster targets reads otherwise. */
   overrides: OverridePolicy[];
+  /** Whether the affinity matches a changed cluster before and after otherwise. */
+  affinityReads: (affinity: ClusterAffinity) => boolean;
 }
 
 /**
@@ -241,6 +268,8 @@ function labelsOnlyChange(
   const decided = new Map<string, boolean>();
   return {
     names: [...now.keys()],
+    affinityReads: (affinity) =>
+      pairs.some(([old, now]) => matchClusterAffinity(affinity, old) !== matchClusterAffinity(affinity, now)),
     policyReads: (policyRef) => {
       let reads = decided.get(policyRef);
       if (reads === undefined) {

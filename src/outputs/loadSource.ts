@@ -232,8 +232,10 @@ async function loadIncremental(
   for (const path of changedPaths) {
     for (const t of loaded.get(path)?.templates ?? []) {
       for (const ns of [t.ref.namespace ?? 'default', '']) {
-        const other = index.template(refKey({ ...t.ref, namespace: ns }))?.file;
-        if (other && !changedPaths.has(other) && !loaded.has(other)) extraFiles.add(other);
+        const entry = index.template(refKey({ ...t.ref, namespace: ns }));
+        // The other scoped units that output it too: their variants make one template with this one's.
+        for (const other of entry ? [entry.file, ...(entry.units ?? []).map((u) => u.file)] : [])
+          if (!changedPaths.has(other) && !loaded.has(other)) extraFiles.add(other);
       }
     }
   }
@@ -285,8 +287,10 @@ async function loadIncremental(
     }
     const missing = new Set<string>();
     for (const key of affected) {
-      const file = index.template(key)?.file;
-      if (file && !asked.has(file)) missing.add(file);
+      const entry = index.template(key);
+      // A scoped units' template is made of every unit's variant.
+      for (const file of entry ? [entry.file, ...(entry.units ?? []).map((u) => u.file)] : [])
+        if (!asked.has(file)) missing.add(file);
     }
     if (missing.size === 0) break;
     for (const file of missing) asked.add(file);

@@ -467,11 +467,21 @@ async function updateFileIndex(
     }
     // Namespace resolution happened repo-wide; the rendered index entry knows the final key.
     const templates = candidatesOf(f).map(
-      (candidates) => candidates.find((k) => index.template(k)?.file === path) ?? candidates[0],
+      (candidates) =>
+        candidates.find((k) => {
+          const entry = index.template(k);
+          // A scoped unit other than the first of a template is named among its entry's units.
+          return entry?.file === path || entry?.units?.some((u) => u.file === path);
+        }) ?? candidates[0],
     );
     const karmada = holdsKarmadaObjects(f);
     if (templates.length === 0 && !karmada) index.setFile(path, undefined);
-    else index.setFile(path, { templates: templates.sort(), ...(karmada ? { karmada: true as const } : {}) });
+    else
+      index.setFile(path, {
+        templates: templates.sort(),
+        ...(karmada ? { karmada: true as const } : {}),
+        ...(f.unit?.scope ? { scope: f.unit.scope } : {}),
+      });
   }
 }
 

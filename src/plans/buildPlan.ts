@@ -18,6 +18,8 @@ export interface PlanSide {
   index: OutputIndex;
   /** The Helm or Kustomize unit each template of this side came from, by refKey (describeUnit). */
   units?: ReadonlyMap<string, string>;
+  /** For a template scoped units output: refKey → cluster → the unit whose variant that cluster gets. */
+  clusterUnits?: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 export interface PlanInput {
@@ -70,11 +72,23 @@ export function buildPlan(input: PlanInput): Plan {
     ...Object.values(clusters).flatMap((c) => [...c.added, ...c.removed].map((o) => o.ref)),
   ]);
   const problems = [...head.problems].sort(compareProblems);
-  const sources = new Map<string, string>();
-  for (const c of Object.values(clusters))
+  // ref → source → the clusters of the change it explains (per cluster for scoped units' variants).
+  const sources = new Map<string, Map<string, { clusters: string[]; scoped: boolean }>>();
+  for (const [name, c] of Object.entries(clusters))
     for (const o of [...c.added, ...c.changed, ...c.removed]) {
-      const source = head.units?.get(o.ref) ?? base.units?.get(o.ref);
-      if (source) sources.set(o.ref, source);
+      // The head's variant for the cluster; else (the object left it) the base's, unless the head's is unscoped.
+      const headVariants = head.clusterUnits?.get(o.ref);
+      const variant =
+        headVariants?.get(name) ??
+        (headVariants || !head.units?.has(o.ref) ? base.clusterUnits?.get(o.ref)?.get(name) : undefined);
+      const source = variant ?? head.units?.get(o.ref) ?? base.units?.get(o.ref);
+      if (!source) continue;
+      const bySource = sources.get(o.ref) ?? new Map<string, { clusters: string[]; scoped: boolean }>();
+      sources.set(o.ref, bySource);
+      const entry = bySource.get(source) ?? { clusters: [], scoped: false };
+      bySource.set(source, entry);
+      entry.clusters.push(name);
+      if (variant) entry.scoped = true;
     }
   return {
     base: base.sha,
@@ -97,7 +111,17 @@ export function buildPlan(input: PlanInput): Plan {
       ...(input.pruneThreshold !== undefined ? { threshold: input.pruneThreshold } : {}),
     }),
     ...(sources.size > 0
-      ? { sources: [...sources].sort(([a], [b]) => (a < b ? -1 : 1)).map(([ref, source]) => ({ ref, source })) }
+      ? {
+          sources: [...sources]
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .flatMap(([ref, bySource]) =>
+              [...bySource].map(([source, { clusters: on, scoped }]) => ({
+                ref,
+                source,
+                ...(scoped ? { clusters: on.sort() } : {}),
+              })),
+            ),
+        }
       : {}),
   };
 }

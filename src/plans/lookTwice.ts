@@ -43,7 +43,8 @@ export function lookTwiceReasons(
 /** validate's warnings: one per template with something to look at twice, and one per policy that overwrites. */
 export function lookTwiceProblems(model: Pick<ConfigModel, 'templates' | 'propagationPolicies'>): Problem[] {
   const problems: Problem[] = [];
-  for (const t of model.templates.values()) {
+  // Every variant scoped units output for an object: each reaches its own clusters, so each is read, at its unit.
+  for (const t of [...model.templates.values()].flatMap((t) => t.variants?.map((v) => ({ ...v, ref: t.ref })) ?? [t])) {
     const reasons = lookTwiceReasons(t.ref, t.manifest, t.labels);
     if (reasons.length === 0) continue;
     problems.push({

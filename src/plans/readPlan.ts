@@ -1,5 +1,6 @@
-import { describeTemplateUnit } from '../units/describeUnit.ts';
+import { describeTemplateUnit, describeUnit } from '../units/describeUnit.ts';
 import { readUnitTakeovers } from '../units/unitTakeovers.ts';
+import { variantOn } from '../documents/templateVariants.ts';
 import { parseYamlValue } from '../yaml/blockYaml.ts';
 import type { AutoscaledReplicas } from '../outputs/autoscaledTemplates.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
@@ -52,12 +53,19 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
   // A folder the change turns from a unit into an overlay's base: its objects' source moves, said in the plan.
   const takeovers = await readUnitTakeovers(repo, (await readCommitInfo(repo, base.sha)).tree, commit.tree);
   return buildPlan({
-    base: { sha: base.sha, files: baseFiles, index: base.index, units: unitsOf(base.model) },
+    base: {
+      sha: base.sha,
+      files: baseFiles,
+      index: base.index,
+      units: unitsOf(base.model),
+      clusterUnits: clusterUnitsOf(base.model),
+    },
     head: {
       sha: head.sha,
       files: headFiles,
       index: head.index,
       units: unitsOf(head.model),
+      clusterUnits: clusterUnitsOf(head.model),
       problems: [...head.model.problems, ...head.output.problems, ...takeovers],
       explanations: head.output.explanations,
       trailers: parseTrailers(commit.message),
@@ -74,6 +82,22 @@ function unitsOf(model: ConfigModel): Map<string, string> {
   for (const [key, t] of model.templates) {
     const source = describeTemplateUnit(model, t);
     if (source) out.set(key, source);
+  }
+  return out;
+}
+
+/** refKey → cluster → the unit whose variant the cluster gets, for the templates scoped units output. */
+function clusterUnitsOf(model: ConfigModel): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const [key, t] of model.templates) {
+    if (!t.variants) continue;
+    const byCluster = new Map<string, string>();
+    for (const { object: cluster } of model.clusters.values()) {
+      const v = variantOn(t, cluster);
+      const unit = v && model.units?.get(v.unit);
+      if (unit) byCluster.set(cluster.metadata.name, describeUnit(unit, v.origin?.file));
+    }
+    out.set(key, byCluster);
   }
   return out;
 }

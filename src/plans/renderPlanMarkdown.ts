@@ -40,7 +40,12 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     head.push(
       '**From Helm and Kustomize units**',
       '',
-      ...capped(plan.sources.map((s) => `- ${escapeMarkdown(describePlanRef(s.ref))}: ${escapeMarkdown(s.source)}`)),
+      ...capped(
+        plan.sources.map(
+          (s) =>
+            `- ${escapeMarkdown(describePlanRef(s.ref))}${s.clusters ? ` on ${escapeMarkdown(s.clusters.join(', '))}` : ''}: ${escapeMarkdown(s.source)}`,
+        ),
+      ),
       '',
     );
   }

@@ -36,7 +36,8 @@ export function renderPlanText(plan: Plan, opts: { diffs?: boolean } = {}): stri
   }
   if (plan.sources?.length) {
     lines.push('', 'From Helm and Kustomize units:');
-    for (const s of plan.sources) lines.push(`  ${describePlanRef(s.ref)}: ${s.source}`);
+    for (const s of plan.sources)
+      lines.push(`  ${describePlanRef(s.ref)}${s.clusters ? ` on ${s.clusters.join(', ')}` : ''}: ${s.source}`);
   }
   if (plan.lookTwice.length) {
     lines.push('', 'Look twice:');

@@ -53,5 +53,10 @@ export interface Plan {
   lookTwice: LookTwiceNote[];
   prune: PruneVerdict;
   /** Objects of the change that a Helm chart or Kustomize folder output, with the unit (release, value files) named. */
-  sources?: { ref: string; source: string }[];
+  sources?: {
+    ref: string;
+    source: string;
+    /** Set when scoped units output the object: the clusters whose change came from this unit's variant. */
+    clusters?: string[];
+  }[];
 }

@@ -1,4 +1,5 @@
 import type { ConfigModel, Template, UnitOrigin } from '../api/model.ts';
+import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 import { describeHook } from './syncHooks.ts';
 
 /**
@@ -18,13 +19,26 @@ export function describeUnit(unit: UnitOrigin, originFile?: string): string {
 }
 
 /**
- * describeUnit for a template of the model, with what Flotilla does with it when it is a Helm hook; undefined for one
- * read from a plain file.
+ * describeUnit for a template of the model, with what Flotilla does with it when it is a hook; undefined for one
+ * read from a plain file. For one scoped units output, each unit with the registered clusters that get its variant:
+ * `Kustomize folder apps/production (…) on production; Kustomize folder apps/staging (…) on staging`.
  */
 export function describeTemplateUnit(
-  model: Pick<ConfigModel, 'units'>,
+  model: Pick<ConfigModel, 'units' | 'clusters'>,
   template: Template | undefined,
 ): string | undefined {
+  if (template?.variants) {
+    const clusters = [...model.clusters.values()].map((c) => c.object);
+    return template.variants
+      .map((v) => {
+        const unit = model.units?.get(v.unit);
+        const on = clusters.filter((c) => matchClusterAffinity(v.scope, c)).map((c) => c.metadata.name);
+        const hook = describeHook(v.manifest);
+        const described = `${unit ? describeUnit(unit, v.origin?.file) : v.unit}${hook ? ` (${hook})` : ''}`;
+        return `${described} on ${on.length > 0 ? on.sort().join(', ') : 'no registered cluster'}`;
+      })
+      .join('; ');
+  }
   const unit = template && model.units?.get(template.source.file);
   if (!unit) return undefined;
   const hook = describeHook(template.manifest);

@@ -149,7 +149,7 @@ export function describeOptions(
   options: UnitOptions,
   optionsFile: string | undefined,
 ): Partial<UnitOrigin> {
-  const base = optionsFile ? { optionsFile } : {};
+  const base = { ...(optionsFile ? { optionsFile } : {}), ...(options.scope ? { scope: options.scope } : {}) };
   if (options.tool !== 'helm') return base;
   return {
     ...base,

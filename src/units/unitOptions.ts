@@ -1,4 +1,8 @@
 import { FLOTILLA_API_VERSION } from '../api/kinds.ts';
+import type { ClusterAffinity } from '../api/policy.ts';
+import { CLUSTER_AFFINITY_SCHEMA } from '../documents/schema/karmadaSchemas.ts';
+import { validateAgainstSchema } from '../documents/schema/validateAgainstSchema.ts';
+import { validateClusterAffinityRules } from '../documents/schema/validateKarmadaRules.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { SourceDocument } from '../documents/parseDocuments.ts';
 import { suggestName } from '../text/suggestName.ts';
@@ -46,7 +50,13 @@ export interface KustomizeOptions {
   commonAnnotations?: Record<string, string>;
 }
 
-export type UnitOptions = { tool: 'helm'; helm: HelmOptions } | { tool: 'kustomize'; kustomize: KustomizeOptions };
+/**
+ * A unit's options. `scope` is spec.clusterAffinity (either kind), Karmada's ClusterAffinity: set, the unit is scoped
+ * and its objects go only to the clusters it selects, so overlays of one base can each serve their own clusters.
+ */
+export type UnitOptions = ({ tool: 'helm'; helm: HelmOptions } | { tool: 'kustomize'; kustomize: KustomizeOptions }) & {
+  scope?: ClusterAffinity;
+};
 
 const KINDS: Record<UnitTool, string> = { helm: 'HelmUnit', kustomize: 'KustomizeUnit' };
 const HELM_FIELDS = [
@@ -60,6 +70,7 @@ const HELM_FIELDS = [
   'includeCRDs',
   'kubeVersion',
   'apiVersions',
+  'clusterAffinity',
 ] as const;
 const KUSTOMIZE_FIELDS = [
   'namePrefix',
@@ -68,6 +79,7 @@ const KUSTOMIZE_FIELDS = [
   'images',
   'commonLabels',
   'commonAnnotations',
+  'clusterAffinity',
 ] as const;
 
 type Obj = Record<string, unknown>;
@@ -172,8 +184,17 @@ export function parseUnitOptions(
     commonAnnotations: [isStringMap, 'a mapping of strings'],
   };
   const out: Obj = {};
+  let scope: ClusterAffinity | undefined;
+  if ('clusterAffinity' in spec) {
+    // Checked as a policy's placement.clusterAffinity is, so its problems read the same, at the field's line.
+    const path = ['spec', 'clusterAffinity'];
+    const issues = validateAgainstSchema(spec.clusterAffinity, CLUSTER_AFFINITY_SCHEMA, path);
+    if (issues.length === 0) issues.push(...validateClusterAffinityRules(spec.clusterAffinity, path));
+    for (const issue of issues) problem(issue.path, issue.code, issue.message, issue.fix);
+    if (issues.length === 0) scope = spec.clusterAffinity as ClusterAffinity;
+  }
   for (const key of fields) {
-    if (!(key in spec)) continue;
+    if (!(key in spec) || key === 'clusterAffinity') continue;
     const [ok, what] = checks[key]!;
     if (!ok(spec[key])) {
       wrong(key, what);
@@ -190,10 +211,9 @@ export function parseUnitOptions(
   }
   if (tool === 'helm' && Array.isArray(out.parameters))
     out.parameters = (out.parameters as Obj[]).map((p) => ({ ...p, value: String(p.value) }));
-  return {
-    options: tool === 'helm' ? { tool, helm: out as HelmOptions } : { tool, kustomize: out as KustomizeOptions },
-    problems,
-  };
+  const options: UnitOptions =
+    tool === 'helm' ? { tool, helm: out as HelmOptions } : { tool, kustomize: out as KustomizeOptions };
+  return { options: scope ? { ...options, scope } : options, problems };
 }
 
 /** Argo CD's image override `[old=]new[:tag|@digest]` as a kustomize images entry. */

@@ -38,6 +38,8 @@ export function distributeDependencies(
   placed: ReadonlyMap<string, PlacedDependency>,
   changes: ReadonlyMap<string, IndexEntry | null>,
   previousIndex: IndexView,
+  /** Whether the template may go to the cluster: a scoped unit's object follows its parents only within its scope. */
+  mayGo: (template: Template, cluster: string) => boolean = () => true,
 ): Map<string, AttachedDependency> {
   const entryOf = (key: string) => (changes.has(key) ? (changes.get(key) ?? undefined) : previousIndex.template(key));
   const newParents = new Map<string, string[]>();
@@ -65,7 +67,7 @@ export function distributeDependencies(
         name: bindingName(pref.kind, pref.name),
         clusters: parentClusters.map((name) => ({ name, replicas: 0 })),
       });
-      for (const c of parentClusters) if (!own.has(c)) extra.add(c);
+      for (const c of parentClusters) if (!own.has(c) && mayGo(p.template, c)) extra.add(c);
     }
     const clusters = [...p.clusters, ...[...extra].map((name) => ({ name, replicas: 0 }))].sort(byName);
     const binding = p.binding
@@ -105,5 +107,11 @@ export function dependenciesOf(
   propagateDeps: boolean,
   custom: Customizations | undefined,
 ): string[] {
-  return propagateDeps ? interpretDependencies(template.manifest, template.ref.namespace, custom).map(refKey) : [];
+  if (!propagateDeps) return [];
+  const deps = interpretDependencies(template.manifest, template.ref.namespace, custom).map(refKey);
+  if (!template.variants) return deps;
+  // Each variant's own: the clusters of one variant get what it names (one binding lists the union).
+  for (const v of template.variants.slice(1))
+    for (const d of interpretDependencies(v.manifest, template.ref.namespace, custom)) deps.push(refKey(d));
+  return [...new Set(deps)];
 }

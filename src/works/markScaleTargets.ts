@@ -67,5 +67,12 @@ export function markScaleTarget(template: Template): Template {
   const metadata = (template.manifest.metadata ?? {}) as { labels?: Record<string, string> };
   if (metadata.labels?.[RETAIN_REPLICAS_LABEL] === RETAIN_REPLICAS_VALUE) return template;
   const labels = { ...(metadata.labels ?? {}), [RETAIN_REPLICAS_LABEL]: RETAIN_REPLICAS_VALUE };
-  return { ...template, manifest: { ...template.manifest, metadata: { ...metadata, labels } } };
+  const marked = { ...template, manifest: { ...template.manifest, metadata: { ...metadata, labels } } };
+  // Every cluster's variant is the workload the HPA scales there.
+  if (template.variants)
+    marked.variants = template.variants.map((v) => ({
+      ...v,
+      manifest: markScaleTarget({ ref: template.ref, ...v }).manifest,
+    }));
+  return marked;
 }

@@ -4,7 +4,7 @@ import { describeRef, parseRefKey, refKey, type ObjectRef } from '../api/kinds.t
 import type { PropagationPolicy } from '../api/policy.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { scheduleBinding } from '../assignments/scheduleBinding.ts';
-import type { ClusterExplanation, ScheduleResult } from '../assignments/types.ts';
+import type { ClusterExplanation, ScheduleResult, SchedulingRequest } from '../assignments/types.ts';
 import { claimTemplate, orphanedByPolicyDeletion } from '../bindings/claimTemplate.ts';
 import { describePolicy, matchPolicy } from '../bindings/matchPolicy.ts';
 import type { ConfigModel, Located, Template } from '../api/model.ts';
@@ -19,8 +19,11 @@ import { autoPropagatedNamespace, keptAfterSkip } from './autoPropagatedNamespac
 import { changedText, sameAsParsed } from './changedText.ts';
 import { dependenciesOf, distributeDependencies } from './distributeDependencies.ts';
 import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
-import type { IndexEntry, IndexView } from '../branches/rendered/outputIndex.ts';
+import type { IndexEntry, IndexView, UnitVariantEntry } from '../branches/rendered/outputIndex.ts';
 import { renderWorkManifest } from './renderWorkManifest.ts';
+import { customizationFor, interpretersOf } from '../interpreters/customizations.ts';
+import { interpretReplicas } from '../interpreters/interpretReplicas.ts';
+import { scopeSelects, templateOn, variantOn, variantUnits } from '../documents/templateVariants.ts';
 import { markScaleTarget, scaleTargetOf, scaleTargets } from './markScaleTargets.ts';
 import {
   claimForMultiClusterService,
@@ -203,13 +206,24 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
   for (const [key, p] of placed) out.indexChanges.set(key, p.entry);
 
   // 2. Dependencies go wherever any parent with propagateDeps goes (requiredBy), merged with their own result.
-  for (const [key, attached] of distributeDependencies(placed, out.indexChanges, input.previousIndex)) {
+  const mayGo = (template: Template, name: string) => {
+    const cluster = template.variants && snapshot.byName().get(name);
+    return !cluster || scopeSelects(template, cluster);
+  };
+  for (const [key, attached] of distributeDependencies(placed, out.indexChanges, input.previousIndex, mayGo)) {
     const p = placed.get(key)!;
     p.clusters = attached.clusters;
     p.entry = { ...p.entry, clusters: attached.clusters.map((c) => c.name) };
     p.explanation.requiredBy = attached.requiredBy;
     p.explanation.clusters = attached.clusters;
     p.binding = attached.binding;
+    out.indexChanges.set(key, p.entry);
+  }
+
+  // Which unit's variant each cluster gets, recorded for incremental renders, blame and history.
+  for (const [key, p] of placed) {
+    if (!p.template.variants) continue;
+    p.entry = { ...p.entry, units: unitEntries(p.template, p.entry.clusters, snapshot) };
     out.indexChanges.set(key, p.entry);
   }
 
@@ -235,7 +249,10 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
       ? 'the object is invalid or defined twice in this commit'
       : prevEntry && model.unreadableFiles.has(prevEntry.file)
         ? `${prevEntry.file} could not be parsed`
-        : undefined;
+        : // A scoped unit that fails keeps its variant on its clusters: the whole template waits, as for its own file.
+          prevEntry?.units?.some((u) => model.unreadableFiles.has(u.file))
+          ? `${prevEntry.units.find((u) => model.unreadableFiles.has(u.file))!.file} could not be rendered`
+          : undefined;
   if (heldWhy) {
     const collided = model.collided?.get(key);
     if (template || prevEntry || collided)
@@ -367,7 +384,10 @@ function writeWorks<F>(
       const cluster = model.clusters.get(target.name)?.object;
       if (!cluster) continue;
       const path = manifestPath(target.name, ref);
-      const work = renderWorkManifest(p, target, cluster, model);
+      // A scoped units' template: the cluster gets the variant of the unit whose scope selects it.
+      const work = p.template.variants
+        ? renderWorkManifest(...onVariant(p, target, cluster, model))
+        : renderWorkManifest(p, target, cluster, model);
       for (const problem of work.problems) reportOnce(problem, problems);
       if (work.manifest === undefined) continue; // override failed: previous file for this cluster stays
       if (!(within = stage(path, work.manifest))) break;
@@ -454,6 +474,8 @@ function place(
     clusters: [],
     ...(Object.keys(template.labels).length > 0 ? { labels: template.labels } : {}),
   };
+  // A scoped units' template goes only where a scope selects: the others are no candidates, as for one more affinity.
+  const candidates = template.variants ? snapshot.clusters.filter((c) => scopeSelects(template, c)) : snapshot.clusters;
 
   if (isMultiClusterService(template.manifest)) {
     if (isCrossCluster(template.manifest)) reportUnknownClusters(template, template.manifest, model, problems);
@@ -462,13 +484,19 @@ function place(
 
   const ns = autoPropagatedNamespace(template);
   if (ns.propagate) {
-    const targets = snapshot.clusters.map((c) => ({ name: c.metadata.name, replicas: 0 }));
+    const targets = candidates.map((c) => ({ name: c.metadata.name, replicas: 0 }));
     return {
       template,
       clusters: targets,
       entry: { ...entryBase, clusters: targets.map((t) => t.name) },
       evicting: [],
-      explanation: { ref: template.ref, policyReason: ns.reason, clusters: targets },
+      explanation: {
+        ref: template.ref,
+        policyReason: template.variants
+          ? `${ns.reason}, here only to the clusters the clusterAffinity of ${unitFolders(template, model)} selects`
+          : ns.reason,
+        clusters: targets,
+      },
     };
   }
 
@@ -490,8 +518,18 @@ function place(
     failover && previous
       ? evictTaintedClusters(previous, policy, snapshot.byName(), failover.now)
       : { clusters: previous?.spec.clusters ?? [], tasks: previous?.spec.gracefulEvictionTasks ?? [], evictions: [] };
-  const scheduled = scheduleBinding(template, claim, previous, evicted, snapshot.clusters, snapshot.rebalancers);
-  if (scheduled.problem) problems.push(scheduled.problem);
+  const leftOut = candidates === snapshot.clusters ? undefined : leftOutByScope(template, snapshot, model);
+  const scheduled = scheduleBinding(template, claim, previous, evicted, candidates, snapshot.rebalancers, leftOut);
+  if (scheduled.problem)
+    problems.push(
+      // Nothing fits where the scope lets it: the scope may be what is too narrow.
+      scheduled.problem.code === 'NO_CLUSTER_FITS' && candidates !== snapshot.clusters
+        ? {
+            ...scheduled.problem,
+            fix: `widen the clusterAffinity of ${unitFolders(template, model)} (flotilla-unit.yaml) or the placement of ${describePolicy(policy)}, or register a matching cluster under clusters/`,
+          }
+        : scheduled.problem,
+    );
   const { targets, result } = scheduled;
   for (const e of evicted.evictions) events.push({ type: 'evicted', ref: template.ref, result: targets, ...e });
   const clock =
@@ -531,7 +569,11 @@ function place(
       ref: template.ref,
       policy: describePolicy(policy),
       policyReason: claim.reason,
-      schedule: result,
+      // A result kept as it was lists its clusters only: the scope's still says why the others get nothing.
+      schedule:
+        leftOut && result.status === 'Unchanged'
+          ? { ...result, explanation: [...leftOut, ...result.explanation] }
+          : result,
       clusters: targets,
       ...(scheduled.rescheduledBy ? { rescheduledBy: scheduled.rescheduledBy } : {}),
       ...(template.autoscaledBy ? { autoscaledBy: template.autoscaledBy } : {}),
@@ -540,6 +582,65 @@ function place(
 }
 
 const NONE_EVICTED: ReadonlySet<string> = new Set();
+
+/**
+ * What the binding controller makes a cluster's manifest of when scoped units output the template: the cluster's own
+ * variant, and the replicas it runs. Divided, its share of the scheduled replicas (the first variant's), written into
+ * its variant as into any template; otherwise the variant's own count, as if its differences from the first variant
+ * were an OverridePolicy of that cluster, which Karmada applies after revising the replicas (unless a FederatedHPA
+ * decides them).
+ */
+function onVariant(
+  p: Placed,
+  target: TargetCluster,
+  cluster: Cluster,
+  model: ConfigModel,
+): [Placed, TargetCluster, Cluster, ConfigModel] {
+  const template = templateOn(p.template, cluster);
+  if (template === p.template) return [p, target, cluster, model];
+  const divided = p.policy?.object.spec.placement?.replicaScheduling?.replicaSchedulingType === 'Divided';
+  // A FederatedHPA's decision gives the replicas every cluster runs, whichever variant it gets.
+  const own =
+    divided || p.template.autoscaledBy !== undefined
+      ? target
+      : {
+          ...target,
+          replicas: interpretReplicas(template.manifest, customizationFor(interpretersOf(model), template.manifest))
+            .replicas,
+        };
+  return [{ ...p, template }, own, cluster, model];
+}
+
+/** The scoped units a template's variants come from, in order: `unit apps/production`, `units apps/production, apps/staging`. */
+function unitFolders(template: Template, model: ConfigModel): string {
+  const folders = variantUnits(template).map((marker) => model.units?.get(marker)?.dir ?? marker);
+  return `${folders.length === 1 ? 'unit' : 'units'} ${folders.join(', ')}`;
+}
+
+/** A scoped units' template's units, in order, each with the clusters (of those it goes to) that get its variant. */
+function unitEntries(template: Template, clusters: readonly string[], snapshot: Snapshot): UnitVariantEntry[] {
+  const variants = template.variants ?? [];
+  const byUnit = new Map(variants.map((v) => [v, [] as string[]]));
+  for (const name of clusters) {
+    const cluster = snapshot.byName().get(name);
+    const v = cluster && variantOn(template, cluster);
+    if (v) byUnit.get(v)!.push(name);
+  }
+  return variants.map((v) => ({ file: v.unit, clusters: byUnit.get(v)! }));
+}
+
+/** The registered clusters no scope of the template's units selects, as the scheduler reports a filtered cluster. */
+function leftOutByScope(template: Template, snapshot: Snapshot, model: ConfigModel): SchedulingRequest['excluded'] {
+  const units = unitFolders(template, model);
+  return snapshot.clusters
+    .filter((c) => !scopeSelects(template, c))
+    .map((c) => ({
+      cluster: c.metadata.name,
+      outcome: 'filtered',
+      plugin: 'ClusterAffinity',
+      reason: `left out by the scope (clusterAffinity in flotilla-unit.yaml) of ${units}`,
+    }));
+}
 
 /** A scheduling result's summary, its per-cluster reasons left out (RenderInput.clusterReasons). */
 function withoutClusterReasons(

@@ -135,4 +135,20 @@ test('--rev of a source commit that carries a Source-Commit line says it is not 
   }
 });
 
+test('a render that held an object defined twice verifies: the replay holds it too', async () => {
+  const repo = await renderedRepo();
+  try {
+    const deployment = fs.readFileSync(path.join(repo.path, 'templates/deployment.yaml'), 'utf8');
+    writeWorkTree(repo, { 'templates/deployment-copy.yaml': deployment });
+    commitAll(repo, 'The Deployment twice');
+    const git = await openRepo(repo.path);
+    const { reports } = await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUTPUT });
+    assert.ok(reports[0]!.problems.some((p) => p.code === 'DUPLICATE_OBJECT'));
+    const report = await verifyOutput(git, { outputRef: OUTPUT });
+    assert.ok(report.ok, JSON.stringify(report));
+  } finally {
+    repo.cleanup();
+  }
+});
+
 test.run();

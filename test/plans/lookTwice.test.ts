@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { validateCommand } from '../../src/commands/validateCommand.ts';
-import { lookTwiceReasons } from '../../src/plans/lookTwice.ts';
+import { lookTwiceProblems, lookTwiceReasons } from '../../src/plans/lookTwice.ts';
+import { templateOf } from '../helpers/inMemoryModel.ts';
 import { readPlan } from '../../src/plans/readPlan.ts';
 import { renderPlanMarkdown } from '../../src/plans/renderPlanMarkdown.ts';
 import { renderPlanText } from '../../src/plans/renderPlanText.ts';
@@ -140,6 +141,41 @@ test('plan lists what the change adds or changes to look at twice, in text and M
     'Look twice:\n  ClusterRoleBinding everyone-admin on member1: cluster-wide RBAC (ClusterRoleBinding); binds the cluster-admin ClusterRole',
   );
   assert.match(renderPlanMarkdown(plan), '**Look twice**');
+});
+
+test("validate reads every variant of a scoped units' object: one that overwrites is flagged at its own unit", () => {
+  const plain = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'default' } };
+  const overwriting = {
+    ...plain,
+    metadata: { ...plain.metadata, annotations: { 'work.karmada.io/conflict-resolution': 'overwrite' } },
+  };
+  const template = {
+    ...templateOf(plain, 'apps/production/kustomization.yaml'),
+    variants: [
+      {
+        unit: 'apps/production/kustomization.yaml',
+        scope: { clusterNames: ['production'] },
+        labels: {},
+        manifest: plain,
+        source: { file: 'apps/production/kustomization.yaml', line: 1, column: 1 },
+      },
+      {
+        unit: 'apps/staging/kustomization.yaml',
+        scope: { clusterNames: ['staging'] },
+        labels: {},
+        manifest: overwriting,
+        source: { file: 'apps/staging/kustomization.yaml', line: 1, column: 1 },
+      },
+    ],
+  };
+  const problems = lookTwiceProblems({
+    templates: new Map([['v1/ConfigMap/default/cfg', template]]),
+    propagationPolicies: [],
+  });
+  assert.equal(
+    problems.map((p) => [p.file, p.code]),
+    [['apps/staging/kustomization.yaml', 'LOOK_TWICE']],
+  );
 });
 
 test.run();

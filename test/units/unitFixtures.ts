@@ -3,6 +3,8 @@
 // and staging/production overlays over a base of Flux HelmRelease/HelmRepository objects (as
 // flux2-kustomize-helm-example's apps/). Written here, not copied.
 
+import { clusterYaml } from '../helpers/fleet.ts';
+
 export const KUSTOMIZE_GUESTBOOK: Record<string, string> = {
   'kustomize-guestbook/kustomization.yaml': `apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
@@ -220,3 +222,69 @@ spec:
     replicaCount: 3
 `,
 };
+
+/**
+ * flux2-kustomize-helm-example's shape as it is: apps/staging and apps/production over apps/base/podinfo, both in the
+ * base's namespace (the same Namespace, HelmRepository and HelmRelease), each scoped by its flotilla-unit.yaml:
+ * staging by clusterNames, production by labelSelector. Clusters `staging` and `production` (env labels) are
+ * registered; a ClusterPropagationPolicy selects all three kinds.
+ */
+export function scopedPodinfo(
+  values = { staging: 1, production: 3 },
+  stagingScope = 'clusterNames: [staging]',
+): Record<string, string> {
+  const overlay = (env: string, version: string, replicas: number) => ({
+    [`apps/${env}/kustomization.yaml`]: `apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+  - ../base/podinfo
+patches:
+  - path: podinfo-values.yaml
+    target:
+      kind: HelmRelease
+`,
+    [`apps/${env}/podinfo-values.yaml`]: `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: podinfo
+  namespace: podinfo
+spec:
+  chart:
+    spec:
+      version: "${version}"
+  values:
+    replicaCount: ${replicas}
+`,
+  });
+  const base = Object.fromEntries(Object.entries(PODINFO_OVERLAYS).filter(([p]) => p.startsWith('apps/base/')));
+  return {
+    ...base,
+    ...overlay('staging', '>=1.0.0-alpha', values.staging),
+    ...overlay('production', '>=1.0.0', values.production),
+    'apps/staging/flotilla-unit.yaml': `apiVersion: flotilla.io/v1alpha1
+kind: KustomizeUnit
+spec:
+  clusterAffinity:
+    ${stagingScope}
+`,
+    'apps/production/flotilla-unit.yaml': `apiVersion: flotilla.io/v1alpha1
+kind: KustomizeUnit
+spec:
+  clusterAffinity:
+    labelSelector:
+      matchLabels: {env: production}
+`,
+    'clusters/staging.yaml': clusterYaml('staging', { labels: { env: 'staging' } }),
+    'clusters/production.yaml': clusterYaml('production', { labels: { env: 'production' } }),
+    'policies/podinfo.yaml': `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata:
+  name: podinfo
+spec:
+  resourceSelectors:
+    - {apiVersion: v1, kind: Namespace, name: podinfo}
+    - {apiVersion: source.toolkit.fluxcd.io/v1, kind: HelmRepository, name: podinfo}
+    - {apiVersion: helm.toolkit.fluxcd.io/v2, kind: HelmRelease, name: podinfo}
+`,
+  };
+}

@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
-import { kustomizeImage } from '../../src/units/unitOptions.ts';
+import { kustomizeImage, parseUnitOptions } from '../../src/units/unitOptions.ts';
+import { parseDocuments } from '../../src/documents/parseDocuments.ts';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 import { helmGuestbook, KUSTOMIZE_GUESTBOOK } from './unitFixtures.ts';
 
@@ -126,6 +127,51 @@ test("Argo CD's image overrides read as kustomize images entries", () => {
     newTag: '1.27',
   });
   assert.equal(kustomizeImage('nginx@sha256:abc'), { name: 'nginx', digest: 'sha256:abc' });
+});
+
+test("a unit's clusterAffinity is checked as a policy's placement.clusterAffinity is, at the field's line", () => {
+  const file = 'apps/staging/flotilla-unit.yaml';
+  const read = (text: string) =>
+    parseUnitOptions('kustomize', file, parseDocuments(file, new TextEncoder().encode(text)).documents);
+  const bad = read(`apiVersion: flotilla.io/v1alpha1
+kind: KustomizeUnit
+spec:
+  clusterAffinity:
+    clusterName: [staging]
+    fieldSelector:
+      matchExpressions:
+        - {key: country, operator: In, values: [de]}
+`);
+  assert.equal(
+    bad.problems.map((p) => [p.line, p.code, p.message]),
+    [[5, 'UNKNOWN_FIELD', 'unknown field spec.clusterAffinity.clusterName; did you mean clusterNames?']],
+  );
+  assert.is(bad.options.scope, undefined);
+  const rule = read(`apiVersion: flotilla.io/v1alpha1
+kind: KustomizeUnit
+spec:
+  clusterAffinity:
+    fieldSelector:
+      matchExpressions:
+        - {key: country, operator: In, values: [de]}
+`);
+  assert.equal(
+    rule.problems.map((p) => [p.line, p.code, p.fix]),
+    [[7, 'INVALID_VALUE', 'use one of: provider, region, zone (select on cluster labels with labelSelector instead)']],
+  );
+  const good = read(
+    `apiVersion: flotilla.io/v1alpha1
+kind: HelmUnit
+spec:
+  clusterAffinity: {labelSelector: {matchLabels: {env: production}}}
+`.replace('HelmUnit', 'KustomizeUnit'),
+  );
+  assert.equal(good.problems, []);
+  assert.equal(good.options, {
+    tool: 'kustomize',
+    kustomize: {},
+    scope: { labelSelector: { matchLabels: { env: 'production' } } },
+  });
 });
 
 test.run();

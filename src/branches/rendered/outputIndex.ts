@@ -1,3 +1,4 @@
+import type { ClusterAffinity } from '../../api/policy.ts';
 import { fnv1a32 } from '../../hashing/fnv1a32.ts';
 
 /**
@@ -37,6 +38,18 @@ export interface IndexEntry {
    * sync, so it renders as its file says as soon as the other goes, whichever file changes.
    */
   blocked?: true;
+  /**
+   * Set when scoped Helm or Kustomize units output it (their flotilla-unit.yaml has a clusterAffinity): their marker
+   * files, in order, `file` being the first, each with the clusters that got its variant (the one whose scope
+   * selects them). A render of the template reads them all; blame and history name a cluster's.
+   */
+  units?: UnitVariantEntry[];
+}
+
+/** One scoped unit of a template's index entry: its marker file, and the clusters that got its variant. */
+export interface UnitVariantEntry {
+  file: string;
+  clusters: string[];
 }
 
 /** What a pending binding's schedule reads of cluster status besides API enablements and taints: capacity for these. */
@@ -49,6 +62,8 @@ export interface WaitingFor {
 export interface FileEntry {
   templates: string[];
   karmada?: true;
+  /** On a scoped unit's marker file: its clusterAffinity (a cluster's label change reads it). */
+  scope?: ClusterAffinity;
 }
 
 /** The whole index in memory: what views, plans and audits read, and what a snapshot render produces. */

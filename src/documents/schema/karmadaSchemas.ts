@@ -115,6 +115,9 @@ const clusterAffinityFields: Record<string, Schema> = {
 
 const clusterAffinity: Schema = obj(clusterAffinityFields);
 
+/** A ClusterAffinity on its own (clusterNames, exclude, labelSelector, fieldSelector): a scoped unit's options use it. */
+export const CLUSTER_AFFINITY_SCHEMA: Schema = clusterAffinity;
+
 const overflowClusterAffinity: Schema = obj({ affinityName: str(), ...clusterAffinityFields }, ['affinityName']);
 
 const clusterAffinityTerm: Schema = obj(

@@ -295,6 +295,16 @@ function validateAffinityName(name: string, path: Path, issues: SchemaIssue[]): 
 const FIELD_SELECTOR_KEYS = ['provider', 'region', 'zone'];
 const FIELD_SELECTOR_OPERATORS = ['In', 'NotIn'];
 
+/**
+ * The rules a placement's clusterAffinity is held to beyond its structure, for a ClusterAffinity written elsewhere (a
+ * scoped unit's options), so its problems read as a policy's do. `path` leads to the affinity.
+ */
+export function validateClusterAffinityRules(affinity: unknown, path: Path): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  if (isPlainObject(affinity)) validateFieldSelector(affinity, path, issues);
+  return issues;
+}
+
 /** `affinity` is any ClusterAffinity-shaped object; only its fieldSelector is checked. */
 function validateFieldSelector(affinity: Obj, path: Path, issues: SchemaIssue[]): void {
   arrayAt(objectAt(affinity, 'fieldSelector'), 'matchExpressions').forEach((expression, i) => {
