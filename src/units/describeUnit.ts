@@ -18,15 +18,16 @@ export function describeUnit(unit: UnitOrigin, originFile?: string): string {
 }
 
 /**
- * describeUnit for a template of the model, with what Flotilla does with it when it is a Helm hook; undefined for one
- * read from a plain file.
+ * describeUnit for a template of the model, with what Flotilla does with it when it is a hook (Helm's or Argo CD's);
+ * for a plain file's template, its file and line when it is a hook, else undefined (the file says it all).
  */
 export function describeTemplateUnit(
   model: Pick<ConfigModel, 'units'>,
   template: Template | undefined,
 ): string | undefined {
-  const unit = template && model.units?.get(template.source.file);
-  if (!unit) return undefined;
+  if (!template) return undefined;
+  const unit = model.units?.get(template.source.file);
   const hook = describeHook(template.manifest);
+  if (!unit) return hook ? `${template.source.file}:${template.source.line}; ${hook}` : undefined;
   return `${describeUnit(unit, template.origin?.file)}${hook ? `; ${hook}` : ''}`;
 }

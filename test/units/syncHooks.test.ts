@@ -5,7 +5,9 @@ import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { describeTemplateUnit } from '../../src/units/describeUnit.ts';
 import { helmSkippedHooks, hookDisposition } from '../../src/units/syncHooks.ts';
 import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
-import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { readPlan } from '../../src/plans/readPlan.ts';
+import { renderPlanText } from '../../src/plans/renderPlanText.ts';
+import { deploymentPolicy, makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 import { helmGuestbook } from './unitFixtures.ts';
 
 const repos: ConfigRepo[] = [];
@@ -159,6 +161,67 @@ test("a Kustomize folder's Argo CD hooks are sorted the same way: a PostSync Job
     describeTemplateUnit(snapshot.model, snapshot.model.templates.get('batch/v1/Job/default/notify')) ?? '',
     /hook \(argocd\.argoproj\.io\/hook: PostSync\), applied as an ordinary object/,
   );
+});
+
+test("a plain file's hooks are sorted as a chart's are, as Argo CD reads both annotations on every object: a PreSync Job renders and plan and explain call it a hook, a delete, SyncFail or Skip one is a warning at its line", async () => {
+  const argo = (name: string, hook: string) =>
+    job(name, 'x').replace('helm.sh/hook: x', `argocd.argoproj.io/hook: ${hook}`);
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'apps/app.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n',
+      'policies/jobs.yaml': deploymentPolicy(['member1']).replace(
+        'apps/v1\n      kind: Deployment',
+        'batch/v1\n      kind: Job',
+      ),
+    },
+    'app',
+  );
+  const base = r.git('rev-parse', 'HEAD');
+  const head = r.commit(
+    {
+      'apps/jobs.yaml': [
+        argo('migrate', 'PreSync'),
+        job('cleanup', 'pre-delete'),
+        argo('alert', 'SyncFail'),
+        argo('never', 'Skip'),
+        job('legacy', 'crd-install'),
+      ].join('---\n'),
+    },
+    'hooks',
+  );
+  const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal([...snapshot.model.templates.keys()].sort(), [
+    'batch/v1/Job/default/legacy',
+    'batch/v1/Job/default/migrate',
+    'v1/ConfigMap/default/app',
+  ]);
+  assert.equal(
+    snapshot.model.problems.map((p) => [p.file, p.line, p.code, p.severity, p.message.split(' is a hook')[0]]),
+    [
+      ['apps/jobs.yaml', 13, 'HOOK_NOT_RENDERED', 'warning', 'Job cleanup'],
+      ['apps/jobs.yaml', 25, 'HOOK_NOT_RENDERED', 'warning', 'Job alert'],
+      ['apps/jobs.yaml', 37, 'HOOK_NOT_RENDERED', 'warning', 'Job never'],
+    ],
+  );
+  assert.match(snapshot.model.problems[1]!.message, /\(argocd\.argoproj\.io\/hook: SyncFail\)/);
+  const source = describeTemplateUnit(snapshot.model, snapshot.model.templates.get('batch/v1/Job/default/migrate'));
+  assert.match(
+    source ?? '',
+    /^apps\/jobs\.yaml:1; hook \(argocd\.argoproj\.io\/hook: PreSync\), applied as an ordinary object and kept/,
+  );
+  assert.is(describeTemplateUnit(snapshot.model, snapshot.model.templates.get('v1/ConfigMap/default/app')), undefined);
+  assert.is(
+    describeTemplateUnit(snapshot.model, snapshot.model.templates.get('batch/v1/Job/default/legacy')),
+    undefined,
+  );
+  const plan = await readPlan(await openRepo(r.dir), { base, head });
+  assert.equal(
+    plan.sources?.map((s) => [s.ref, s.source]),
+    [['batch/v1/Job/default/migrate', source]],
+  );
+  assert.match(renderPlanText(plan), /Sources:\n {2}Job default\/migrate: apps\/jobs\.yaml:1; hook/);
 });
 
 test.run();

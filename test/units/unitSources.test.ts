@@ -44,10 +44,7 @@ test('plan names, per changed object, the Helm release and value files or the Ku
   );
   assert.ok(plan.sources![0]!.source.startsWith(HELM), plan.sources![0]!.source);
   assert.match(plan.sources![0]!.source, /helm-guestbook\/templates\/deployment\.yaml$/);
-  assert.match(
-    renderPlanText(plan),
-    /From Helm and Kustomize units:\n {2}Deployment default\/helm-guestbook: Helm chart/,
-  );
+  assert.match(renderPlanText(plan), /Sources:\n {2}Deployment default\/helm-guestbook: Helm chart/);
 
   const added = await readPlan(await openRepo(r.dir), { base: `${base}~0`, head: base });
   assert.equal(added.sources ?? [], [], 'nothing changes between a commit and itself');
