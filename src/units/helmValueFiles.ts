@@ -41,9 +41,10 @@ export function valueFileRefusal(chartDir: string, written: string): { message: 
 
 /**
  * The files a chart's value files add to its inputs, those outside the chart's folder (pure), and the problems that
- * keep the chart from running: a value file the commit lacks (unless `ignoreMissing`), a symbolic link (the tool sees no links: a render copies
- * files out of Git's objects), or a file of Kubernetes objects outside the chart (an input is no manifest, so naming a
- * policy file as values would take that policy out of the commit). `watched`: the paths outside the chart it looked
+ * keep the chart from running: a value file the commit lacks (unless `ignoreMissing`), a symbolic link (the tool sees
+ * no links: a render copies files out of Git's objects; the link is an input all the same, never read as a manifest),
+ * or a file of Kubernetes objects outside the chart (it stays a manifest: an input is none, so naming a policy file as
+ * values would take that policy out of the commit, and delete what it placed). `watched`: the paths outside the chart it looked
  * at, whose change can change this answer.
  */
 export function valueFileInputs(
@@ -80,13 +81,15 @@ export function valueFileInputs(
           `value file ${ref.path} is not in this commit (${resolved})`,
           `commit ${resolved} or correct spec.valueFiles (or set spec.ignoreMissingValueFiles)`,
         );
-    } else if (entry.type === 'symlink')
+    } else if (entry.type === 'symlink') {
       problem(
         ref,
         `value file ${ref.path} is a symbolic link (to ${entry.target}): a render copies files out of the commit, not links`,
         'name the file the link points to',
       );
-    else if (!inside && entry.kinds?.length)
+      // Still the chart's input: a link holds a path, never a manifest, so it is not read as one.
+      if (!inside) files.push(resolved);
+    } else if (!inside && entry.kinds?.length)
       problem(
         ref,
         `value file ${ref.path} holds Kubernetes objects (${entry.kinds.join(', ')}): as a chart's input it would no longer be read as a manifest of the commit`,

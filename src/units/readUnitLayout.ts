@@ -14,7 +14,7 @@ import { UNIT_CACHE_DIR } from './unitOutputCache.ts';
 
 const LAYOUT_FILE = 'layout.json';
 /** Bumped when detection changes what a layout holds: layouts saved before are computed again. */
-const LAYOUT_VERSION = 3;
+const LAYOUT_VERSION = 4;
 const layouts = new WeakMap<GitRepo, { tree: string; layout: UnitLayout }>();
 
 /**
