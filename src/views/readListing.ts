@@ -430,19 +430,30 @@ export async function readTemplates(
       marker,
       objects.templates.map((t) => t.manifest),
     );
-  return entries.map(
-    ({ ref, entry }) =>
-      (docs.get(entry.file) ?? []).find((d) => {
-        const m = d as Obj;
-        const meta = (m?.metadata ?? {}) as { name?: string; namespace?: string };
-        // A cluster-scoped object's namespace, if its source wrote one, is no part of its identity.
-        return (
-          m?.kind === ref.kind &&
-          meta.name === ref.name &&
-          (ref.namespace === '' || (meta.namespace ?? ref.namespace) === ref.namespace)
-        );
-      }) as Obj | undefined,
-  );
+  return entries.map(({ ref, entry }) => {
+    const found = (docs.get(entry.file) ?? []).find((d) => {
+      const m = d as Obj;
+      const meta = (m?.metadata ?? {}) as { name?: string; namespace?: string };
+      // A cluster-scoped object's namespace, if its source wrote one, is no part of its identity.
+      return (
+        m?.kind === ref.kind &&
+        meta.name === ref.name &&
+        (ref.namespace === '' || (meta.namespace ?? ref.namespace) === ref.namespace)
+      );
+    }) as Obj | undefined;
+    return ref.namespace === '' ? withoutNamespace(found) : found;
+  });
+}
+
+/**
+ * A cluster-scoped template as the output branch writes it (renderWorkManifest): without the namespace its source
+ * wrote (a chart's release namespace on a ClusterRole), which the API server would drop too.
+ */
+function withoutNamespace(m: Obj | undefined): Obj | undefined {
+  const metadata = m?.metadata as Record<string, unknown> | undefined;
+  if (!m || metadata?.namespace === undefined) return m;
+  const { namespace: _, ...rest } = metadata;
+  return { ...m, metadata: rest };
 }
 
 function requireRendered(fleet: Fleet): NonNullable<Fleet['rendered']> {
