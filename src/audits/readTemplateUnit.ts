@@ -7,28 +7,68 @@ import type { GitRepo } from '../commits/types.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import { markerTool } from '../units/detectUnits.ts';
 import { describeUnit } from '../units/describeUnit.ts';
+import { describeHook } from '../units/syncHooks.ts';
+import { parseRefKey } from '../api/kinds.ts';
+import { manifestPath } from '../branches/rendered/outputPaths.ts';
+import { parseYamlValue } from '../yaml/blockYaml.ts';
 import { describeOptions } from '../units/renderUnit.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE } from '../units/unitOptions.ts';
+
+/** Where an output commit's template came from, as plan and explain name it. */
+export interface TemplateSource {
+  /** The source file the index names (a unit's marker file). */
+  file: string;
+  /** The Helm or Kustomize unit that output it (describeUnit); absent for a plain file's template. */
+  unit?: string;
+  /** What Flotilla does with it when it is a hook (describeHook), read from its rendered manifest. */
+  hook?: string;
+}
 
 /**
  * The Helm or Kustomize unit an output commit's template came from, described as plan and explain do: the index
  * names its source file (the unit's marker), the source commit holds its options (release, value files), the
- * commit's Render-Tools trailer the tools. Undefined for a template read from a plain file.
+ * commit's Render-Tools trailer the tools; and, when it is a hook, what Flotilla does with it (its rendered manifest
+ * keeps its hook annotations). Undefined when the index names no such template.
  */
+export async function readTemplateSource(
+  repo: GitRepo,
+  outputCommit: string,
+  match: (key: string) => boolean,
+): Promise<TemplateSource | undefined> {
+  const output = await readCommitInfo(repo, outputCommit);
+  const index = await openOutputIndex(repo, output.tree);
+  if (!index) return undefined;
+  await index.loadAll();
+  const found = index.templates().find(([key]) => match(key));
+  if (!found) return undefined;
+  const [key, { file, clusters }] = found;
+  const hook = clusters[0] === undefined ? undefined : await renderedHook(repo, output.tree, clusters[0], key);
+  const unit = await describeUnitAt(repo, output.message, file);
+  return { file, ...(unit ? { unit } : {}), ...(hook ? { hook } : {}) };
+}
+
+/** The unit of readTemplateSource with its hook note, as plan and explain show it; undefined for a plain file's template. */
 export async function readTemplateUnit(
   repo: GitRepo,
   outputCommit: string,
   match: (key: string) => boolean,
 ): Promise<string | undefined> {
-  const output = await readCommitInfo(repo, outputCommit);
-  const index = await openOutputIndex(repo, output.tree);
-  if (!index) return undefined;
-  await index.loadAll();
-  const file = index.templates().find(([key]) => match(key))?.[1].file;
-  const tool = file ? markerTool(file.slice(file.lastIndexOf('/') + 1)) : undefined;
-  const trailers = parseTrailers(output.message);
+  const source = await readTemplateSource(repo, outputCommit, match);
+  return source?.unit && `${source.unit}${source.hook ? `; ${source.hook}` : ''}`;
+}
+
+async function renderedHook(repo: GitRepo, tree: string, cluster: string, key: string): Promise<string | undefined> {
+  const path = manifestPath(cluster, parseRefKey(key));
+  const text = (await readTextFiles(repo, tree, [path])).get(path);
+  const manifest = text === undefined ? undefined : parseYamlValue(text);
+  return manifest && typeof manifest === 'object' ? describeHook(manifest as Record<string, unknown>) : undefined;
+}
+
+async function describeUnitAt(repo: GitRepo, message: string, file: string): Promise<string | undefined> {
+  const tool = markerTool(file.slice(file.lastIndexOf('/') + 1));
+  const trailers = parseTrailers(message);
   const source = trailers['Source-Commit'];
-  if (!file || !tool || !source) return undefined;
+  if (!tool || !source) return undefined;
   const dir = file.slice(0, file.lastIndexOf('/'));
   const optionsFile = `${dir}/${UNIT_OPTIONS_FILE}`;
   let extra: Partial<UnitOrigin> = {};

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
@@ -6,10 +7,15 @@ import { describeTemplateUnit } from '../../src/units/describeUnit.ts';
 import { helmSkippedHooks, hookDisposition } from '../../src/units/syncHooks.ts';
 import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
 import { readPlan } from '../../src/plans/readPlan.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { readTemplateSource } from '../../src/audits/readTemplateUnit.ts';
+import { formatBlame } from '../../src/commands/blameCommand.ts';
+import { runProgram } from '../helpers/runProgram.ts';
 import { renderPlanText } from '../../src/plans/renderPlanText.ts';
 import { deploymentPolicy, makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 import { helmGuestbook } from './unitFixtures.ts';
 
+const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const repos: ConfigRepo[] = [];
 const original = toolSearch();
 test.after(() => {
@@ -222,6 +228,61 @@ test("a plain file's hooks are sorted as a chart's are, as Argo CD reads both an
     [['batch/v1/Job/default/migrate', source]],
   );
   assert.match(renderPlanText(plan), /Sources:\n {2}Job default\/migrate: apps\/jobs\.yaml:1; hook/);
+});
+
+test('history and blame name a hook as plan and explain do, for a plain file and for a chart', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...helmGuestbook(1),
+      'helm-guestbook/templates/hooks.yaml': job('migrate', 'pre-install,pre-upgrade'),
+      'apps/jobs.yaml': job('notify', 'x').replace('helm.sh/hook: x', 'argocd.argoproj.io/hook: PostSync'),
+      'apps/plain.yaml': job('plain', 'x').replace(/ {2}annotations:\n.*\n/, ''),
+      'policies/jobs.yaml': deploymentPolicy(['member1']).replace(
+        'apps/v1\n      kind: Deployment',
+        'batch/v1\n      kind: Job',
+      ),
+    },
+    'hooks',
+  );
+  await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+  const rendered = r.git('rev-parse', 'flotilla/rendered');
+  const sourceOf = async (name: string) =>
+    readTemplateSource(await openRepo(r.dir), rendered, (k) => k === `batch/v1/Job/default/${name}`);
+  const chart = await sourceOf('migrate');
+  assert.match(chart?.unit ?? '', /^Helm chart helm-guestbook /);
+  assert.match(chart?.hook ?? '', /^hook \(helm\.sh\/hook: pre-install,pre-upgrade\), applied as an ordinary object/);
+  const plain = await sourceOf('notify');
+  assert.equal(
+    { ...plain, hook: plain?.hook?.split(',')[0] },
+    { file: 'apps/jobs.yaml', hook: 'hook (argocd.argoproj.io/hook: PostSync)' },
+  );
+  assert.equal(await sourceOf('plain'), { file: 'apps/plain.yaml' });
+
+  const history = await runProgram(process.execPath, [BIN, 'history', '--repo', r.dir, 'job/notify']);
+  assert.is(history.code, 0, history.stderr);
+  assert.ok(
+    history.stdout.startsWith('source: apps/jobs.yaml; hook (argocd.argoproj.io/hook: PostSync), applied as'),
+    history.stdout,
+  );
+  const plainHistory = await runProgram(process.execPath, [BIN, 'history', '--repo', r.dir, 'job/plain']);
+  assert.not.match(plainHistory.stdout, /^source:/);
+  const text = formatBlame(
+    {
+      cluster: 'member1',
+      object: { apiVersion: 'batch/v1', kind: 'Job', namespace: 'default', name: 'notify' },
+      path: 'clusters/member1/default/job.batch_notify.yaml',
+      appliedRenderedCommit: rendered,
+      renderedHead: rendered,
+      upToDate: true,
+      source: { sha: rendered, author: 'Ada', email: 'ada@example.com', date: '', subject: 'hooks' },
+      hook: plain!.hook!,
+    },
+    'flotilla/rendered',
+  );
+  assert.match(text, /\n {2}hook: {6}hook \(argocd\.argoproj\.io\/hook: PostSync\), applied as an ordinary object/);
+  assert.not.match(text, /\n {2}unit:/);
 });
 
 test.run();
