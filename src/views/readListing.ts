@@ -441,19 +441,25 @@ export async function readTemplates(
         (ref.namespace === '' || (meta.namespace ?? ref.namespace) === ref.namespace)
       );
     }) as Obj | undefined;
-    return ref.namespace === '' ? withoutNamespace(found) : found;
+    return withNamespaceOf(ref, found);
   });
 }
 
 /**
- * A cluster-scoped template as the output branch writes it (renderWorkManifest): without the namespace its source
- * wrote (a chart's release namespace on a ClusterRole), which the API server would drop too.
+ * A template with the namespace of its identity, as the output branch writes it (renderWorkManifest) and Karmada's API
+ * server holds it: a namespaced one's, which its file or chart may leave out (a chart's objects are the release's), and
+ * none for a cluster-scoped one, whatever its source wrote (a chart's release namespace on a ClusterRole).
  */
-function withoutNamespace(m: Obj | undefined): Obj | undefined {
+function withNamespaceOf(ref: ObjectRef, m: Obj | undefined): Obj | undefined {
   const metadata = m?.metadata as Record<string, unknown> | undefined;
-  if (!m || metadata?.namespace === undefined) return m;
-  const { namespace: _, ...rest } = metadata;
-  return { ...m, metadata: rest };
+  if (!m || !metadata || metadata.namespace === (ref.namespace || undefined)) return m;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(metadata)) {
+    if (key === 'namespace') continue;
+    out[key] = value;
+    if (key === 'name' && ref.namespace) out.namespace = ref.namespace;
+  }
+  return { ...m, metadata: out };
 }
 
 function requireRendered(fleet: Fleet): NonNullable<Fleet['rendered']> {
