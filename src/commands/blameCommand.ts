@@ -1,4 +1,4 @@
-import { readTemplateUnit } from '../audits/readTemplateUnit.ts';
+import { readTemplateSource } from '../audits/readTemplateUnit.ts';
 import { parseArgs } from 'node:util';
 import { groupOf, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
 import { readBlame, type Blame, type BlameSource } from '../audits/readBlame.ts';
@@ -49,19 +49,22 @@ export async function blameCommand(argv: string[], ctx: ReadCommandContext): Pro
     return 1;
   }
   const output = values.output ?? 'text';
-  const unit = await readTemplateUnit(
+  const source = await readTemplateSource(
     fleet.repo,
     blame.appliedRenderedCommit,
     (key) => key === refKey(blame.object),
-    values.cluster,
   );
-  const shown = unit ? { ...blame, unit } : blame;
+  const shown = {
+    ...blame,
+    ...(source?.unit ? { unit: source.unit } : {}),
+    ...(source?.hook ? { hook: source.hook } : {}),
+  };
   if (output === 'json' || output === 'yaml') ctx.out(render(output, shown));
   else ctx.out(terminalSafe(formatBlame(shown, values['rendered-branch'] ?? RENDERED_BRANCH), { multiline: true }));
   return 0;
 }
 
-export function formatBlame(b: Blame & { unit?: string }, renderedBranch: string): string {
+export function formatBlame(b: Blame & { unit?: string; hook?: string }, renderedBranch: string): string {
   const what = `${b.object.kind} ${b.object.namespace ? `${b.object.namespace}/` : ''}${b.object.name}`;
   const lines = [
     `${what} on ${b.cluster}`,
@@ -71,6 +74,8 @@ export function formatBlame(b: Blame & { unit?: string }, renderedBranch: string
   ];
   // The Helm chart or Kustomize folder that output it, with the release and value files.
   if (b.unit) lines.push(`  unit:      ${b.unit}`);
+  // A hook (a unit's or a plain file's): applied as an ordinary object, as plan and explain say.
+  if (b.hook) lines.push(`  hook:      ${b.hook}`);
   if (b.status)
     lines.push(
       `  status:    applied=${b.status.applied}, health=${b.status.health}${b.status.message ? `, ${printable(b.status.message)}` : ''}`,

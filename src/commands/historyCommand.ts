@@ -1,5 +1,5 @@
 import { parseRefKey } from '../api/kinds.ts';
-import { readTemplateUnit } from '../audits/readTemplateUnit.ts';
+import { readTemplateSource } from '../audits/readTemplateUnit.ts';
 import { readObjectHistory } from '../audits/readObjectHistory.ts';
 import { renderHistoryTable } from '../audits/renderHistoryTable.ts';
 import { openRepo } from '../commits/openRepo.ts';
@@ -32,10 +32,11 @@ export async function historyCommand(
   if (opts.output === 'json') opts.out(`${JSON.stringify(history, null, 2)}\n`);
   else if (opts.output === 'yaml') opts.out((await import('yaml')).stringify(history, GO_YAML_DOCUMENT_OPTIONS));
   else if (history.length) {
-    // An object a Helm chart or Kustomize folder outputs: the unit (release, value files) at the newest render.
+    // An object a Helm chart or Kustomize folder outputs: the unit (release, value files) at the newest render; a
+    // hook (of a unit or a plain file): what Flotilla does with it, as plan and explain say.
     const newest = history.find((h) => !h.foreign);
-    const unit = newest
-      ? await readTemplateUnit(
+    const source = newest
+      ? await readTemplateSource(
           repo,
           newest.outputCommit,
           (key) => {
@@ -49,7 +50,8 @@ export async function historyCommand(
           opts.cluster,
         )
       : undefined;
-    if (unit) opts.out(`source: ${unit}\n`);
+    if (source?.unit || source?.hook)
+      opts.out(`source: ${source.unit ?? source.file}${source.hook ? `; ${source.hook}` : ''}\n`);
     opts.out(renderHistoryTable(history));
   }
   if (history.length === 0) {

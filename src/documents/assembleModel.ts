@@ -3,6 +3,7 @@ import { CLUSTER_SCOPED_KINDS, describeRef, refKey, type ObjectRef } from '../ap
 import { compareProblems, type SourceSpan } from '../errors/problem.ts';
 import { outputPathKeys } from '../branches/rendered/outputPaths.ts';
 import { karmadaRef } from './karmadaRef.ts';
+import { declaredClusterScopedKinds, kindKey } from './clusterScopedKinds.ts';
 import type { ConfigModel, FileObjects, Located, Template, TemplateVariant } from '../api/model.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 
@@ -13,6 +14,11 @@ export interface AssembleOptions {
    * everything it placed. Without this set (a cold read) both copies are dropped.
    */
   changedFiles?: ReadonlySet<string>;
+  /**
+   * Kinds CRDs of files not read declare cluster-scoped (an incremental sync knows them from the output index), besides
+   * those of the files given.
+   */
+  clusterScopedKinds?: Iterable<string>;
 }
 
 /**
@@ -22,7 +28,7 @@ export interface AssembleOptions {
  */
 export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOptions = {}): ConfigModel {
   const all = [...files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const clusterScoped = clusterScopedKinds(all);
+  const clusterScoped = clusterScopedKinds(all, opts.clusterScopedKinds ?? []);
   const model: ConfigModel = {
     templates: new Map(),
     propagationPolicies: [],
@@ -76,7 +82,7 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
     for (const ref of f.broken) model.held.add(refKey(ref));
     const scope = f.unit?.scope;
     for (const t of f.templates) {
-      const scoped = clusterScoped.has(`${t.ref.apiVersion}/${t.ref.kind}`);
+      const scoped = clusterScoped.has(kindKey(t.ref));
       const ref: ObjectRef = { ...t.ref, namespace: scoped ? '' : (t.ref.namespace ?? 'default') };
       const metadata = (t.manifest.metadata ?? {}) as { labels?: Record<string, string> };
       const labels = metadata.labels ?? {};
@@ -256,17 +262,8 @@ function claimOutputPaths(model: ConfigModel, duplicated: Set<string>): void {
 }
 
 /** Built-in cluster-scoped kinds plus every CRD in the repo that declares `scope: Cluster`. */
-function clusterScopedKinds(files: readonly FileObjects[]): Set<string> {
-  const kinds = new Set(CLUSTER_SCOPED_KINDS);
-  for (const f of files) {
-    for (const t of f.templates) {
-      if (t.ref.kind !== 'CustomResourceDefinition') continue;
-      const spec = t.manifest.spec as
-        | { group?: string; scope?: string; names?: { kind?: string }; versions?: { name?: string }[] }
-        | undefined;
-      if (spec?.scope !== 'Cluster' || !spec.group || !spec.names?.kind) continue;
-      for (const v of spec.versions ?? []) if (v.name) kinds.add(`${spec.group}/${v.name}/${spec.names.kind}`);
-    }
-  }
+function clusterScopedKinds(files: readonly FileObjects[], known: Iterable<string>): Set<string> {
+  const kinds = new Set([...CLUSTER_SCOPED_KINDS, ...known]);
+  for (const f of files) for (const kind of declaredClusterScopedKinds(f)) kinds.add(kind);
   return kinds;
 }

@@ -21,6 +21,7 @@ import {
 } from './parsedFileCache.ts';
 import { readPathOids } from '../commits/readPathOids.ts';
 import { formatMiB } from '../errors/formatMiB.ts';
+import { withoutSkippedHooks } from '../units/syncHooks.ts';
 
 // The policy, cluster and other Karmada files a sync reads, parsed once per blob: from this process's memory, the
 // copy kept on disk (parsedFileCache.ts) or the blob itself, and which of them a render of some namespaces needs
@@ -342,7 +343,7 @@ function compareText(a: string, b: string): number {
 
 function parseFile(path: string, bytes: Uint8Array): FileObjects {
   const { documents, problems } = parseDocuments(path, bytes);
-  return classifyDocuments(path, documents, problems);
+  return withoutSkippedHooks(classifyDocuments(path, documents, problems));
 }
 
 /**

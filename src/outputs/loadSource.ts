@@ -3,6 +3,7 @@ import { diffTrees } from '../commits/diffTrees.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import type { GitRepo, TreeChange } from '../commits/types.ts';
 import { assembleModel } from '../documents/assembleModel.ts';
+import { clusterScopedKindsAfter, kindKey } from '../documents/clusterScopedKinds.ts';
 import type { ConfigModel, FileObjects, Located } from '../api/model.ts';
 import { karmadaRef } from '../documents/karmadaRef.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
@@ -241,8 +242,34 @@ async function loadIncremental(
   }
   await loadFiles(repo, tree, extraFiles, loaded, mayBeKept, layout);
 
+  // Whether a custom kind is cluster-scoped comes from CRDs anywhere, a chart's output too: those of the files not read
+  // are in the index. A kind the change made, or unmade, cluster-scoped moves each of its objects, wherever defined,
+  // into or out of a namespace: their files are read, and both identities rendered (the old one's output goes).
+  const scopes = clusterScopedKindsAfter(index.clusterScopedKinds(), touched);
+  const rescopedKeys: string[] = [];
+  if (scopes.rescoped.size > 0) {
+    await index.loadAll();
+    const files = new Set<string>();
+    for (const [key, entry] of index.templates()) {
+      if (!scopes.rescoped.has(kindKey(parseRefKey(key)))) continue;
+      rescopedKeys.push(key);
+      files.add(entry.file);
+    }
+    await loadFiles(
+      repo,
+      tree,
+      [...files].filter((path) => !loaded.has(path)),
+      loaded,
+      mayBeKept,
+      layout,
+    );
+    for (const path of files) if (!touched.has(path) && loaded.has(path)) touched.set(path, loaded.get(path)!);
+  }
+  const assemble = () =>
+    assembleModel(loaded.values(), { changedFiles: changedPaths, clusterScopedKinds: scopes.kinds });
+
   // Round 2+: the files of affected templates, then of their dependencies, until nothing new is needed.
-  let model = assembleModel(loaded.values(), { changedFiles: changedPaths });
+  let model = assemble();
   // Its walk needs every index entry; after a change to namespaced policies only, those of their namespaces.
   const named = scope ? namedTemplatesOnly(changed, loaded, oldVersions) : undefined;
   if (wholeFleet) await index.loadAll();
@@ -260,6 +287,8 @@ async function loadIncremental(
         : {}),
     placementOnly,
   });
+  for (const key of rescopedKeys) affected.add(key);
+  for (const [key, t] of model.templates) if (scopes.rescoped.has(kindKey(t.ref))) affected.add(key);
   const onlyClustersChanged = changedUnits.size > 0 ? null : clustersOnly(changed, touched, oldVersions);
   // Decided before any template is read: a workload whose scheduler keeps its last result renders nothing new.
   if (onlyClustersChanged && previous.keptResults && placementOnly.size > 0) {
@@ -295,13 +324,13 @@ async function loadIncremental(
     if (missing.size === 0) break;
     for (const file of missing) asked.add(file);
     await loadFiles(repo, tree, missing, loaded, mayBeKept, layout);
-    model = assembleModel(loaded.values(), { changedFiles: changedPaths });
+    model = assemble();
     for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   }
   if (!wholeFleet) {
     const before = loaded.size;
     readKarmada(await karmadaFor(new Set([...affected].map((key) => parseRefKey(key).namespace))));
-    if (loaded.size > before) model = assembleModel(loaded.values(), { changedFiles: changedPaths });
+    if (loaded.size > before) model = assemble();
   }
   const unchangedKarmada = () => karmadaPaths.filter((path) => !changedPaths.has(path));
   await saveKarmadaFiles(repo, tree, () =>

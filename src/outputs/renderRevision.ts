@@ -39,6 +39,7 @@ import { clusterStateKey, nextFailoverCheck } from './clusterState.ts';
 import type { FailoverEvent } from '../works/renderTemplates.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
 import { readRetriableBindings } from './readRetriableBindings.ts';
+import { declaredClusterScopedKinds } from '../documents/clusterScopedKinds.ts';
 import { PENDING_BINDINGS_TRAILER, RENDER_TOOLS_TRAILER } from '../branches/rendered/trailers.ts';
 
 export interface RenderTarget {
@@ -460,9 +461,23 @@ async function updateFileIndex(
     templates: [...touched.values()].flatMap((f) => (f ? candidatesOf(f).flat() : [])),
   });
   for (const [path, f] of touched) {
-    if (unreadable.has(path)) continue; // keeps listing what it held last time
     if (!f) {
       index.setFile(path, undefined);
+      continue;
+    }
+    // The kinds its CRDs make cluster-scoped are what it declares now, as a cold render reads it.
+    const clusterScoped = declaredClusterScopedKinds(f);
+    const scoped = clusterScoped.length > 0 ? { clusterScoped } : {};
+    if (unreadable.has(path)) {
+      // Keeps listing what it held last time.
+      const was = index.file(path);
+      if (was && (was.clusterScoped ?? []).join() !== clusterScoped.join())
+        index.setFile(path, {
+          templates: was.templates,
+          ...(was.karmada ? { karmada: true } : {}),
+          ...(was.scope ? { scope: was.scope } : {}),
+          ...scoped,
+        });
       continue;
     }
     // Namespace resolution happened repo-wide; the rendered index entry knows the final key.
@@ -481,6 +496,7 @@ async function updateFileIndex(
         templates: templates.sort(),
         ...(karmada ? { karmada: true as const } : {}),
         ...(f.unit?.scope ? { scope: f.unit.scope } : {}),
+        ...scoped,
       });
   }
 }

@@ -102,7 +102,7 @@ export function buildPlan(input: PlanInput): Plan {
     ),
     replicas,
     scheduling: [...moved].sort().flatMap((ref) => schedulingNote(ref, head.explanations.get(ref))),
-    lookTwice: lookTwiceNotes(clusters, head.files),
+    lookTwice: lookTwiceNotes(clusters, head.files, base.files),
     prune: checkPruneSafety({
       current,
       removals,
@@ -127,9 +127,22 @@ export function buildPlan(input: PlanInput): Plan {
 }
 
 /** What the change adds or changes that deserves a second look, once per object with the clusters it reaches. */
-function lookTwiceNotes(clusters: Record<string, ClusterPlan>, files: ReadonlyMap<string, string>): LookTwiceNote[] {
+function lookTwiceNotes(
+  clusters: Record<string, ClusterPlan>,
+  files: ReadonlyMap<string, string>,
+  baseFiles: ReadonlyMap<string, string>,
+): LookTwiceNote[] {
   const notes = new Map<string, LookTwiceNote>();
   for (const name of Object.keys(clusters).sort()) {
+    for (const o of clusters[name]!.removed) {
+      const note = notes.get(o.ref);
+      if (note) {
+        note.clusters.push(name);
+        continue;
+      }
+      const reason = keptByHelmReason(baseFiles.get(o.path));
+      if (reason) notes.set(o.ref, { ref: o.ref, clusters: [name], reasons: [reason] });
+    }
     for (const o of [...clusters[name]!.added, ...clusters[name]!.changed]) {
       const note = notes.get(o.ref);
       if (note) {
@@ -148,6 +161,22 @@ function lookTwiceNotes(clusters: Record<string, ClusterPlan>, files: ReadonlyMa
     }
   }
   return [...notes.values()].sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+}
+
+/**
+ * Why the removal of an object annotated `helm.sh/resource-policy: keep` deserves a second look: Helm leaves such an
+ * object on the cluster when an upgrade drops it, Argo CD deletes it (its prune ignores the annotation, which it reads
+ * only as Delete=false when an Application is deleted), and so does Flotilla.
+ */
+function keptByHelmReason(text: string | undefined): string | undefined {
+  let manifest: { metadata?: { annotations?: Record<string, unknown> } } | undefined;
+  try {
+    manifest = parseYamlValue(text ?? '') as typeof manifest;
+  } catch {
+    return undefined;
+  }
+  if (manifest?.metadata?.annotations?.['helm.sh/resource-policy'] !== 'keep') return undefined;
+  return 'deleted though annotated helm.sh/resource-policy: keep (helm upgrade would leave it; Argo CD and Flotilla delete it): to leave it on the members, first set preserveResourcesOnDeletion: true on its PropagationPolicy, then remove it';
 }
 
 /** Per workload and cluster, replicas before and after, from the bindings' spec.clusters. */

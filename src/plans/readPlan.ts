@@ -75,10 +75,9 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
   });
 }
 
-/** refKey → the unit its template came from, for the templates Helm and Kustomize units output. */
+/** refKey → the unit its template came from (Helm and Kustomize units' templates), or its file when it is a hook. */
 function unitsOf(model: ConfigModel): Map<string, string> {
   const out = new Map<string, string>();
-  if (!model.units) return out;
   for (const [key, t] of model.templates) {
     const source = describeTemplateUnit(model, t);
     if (source) out.set(key, source);

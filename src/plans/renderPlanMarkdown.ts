@@ -38,7 +38,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   }
   if (plan.sources?.length) {
     head.push(
-      '**From Helm and Kustomize units**',
+      '**Sources**',
       '',
       ...capped(
         plan.sources.map(

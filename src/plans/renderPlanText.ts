@@ -35,7 +35,7 @@ export function renderPlanText(plan: Plan, opts: { diffs?: boolean } = {}): stri
     }
   }
   if (plan.sources?.length) {
-    lines.push('', 'From Helm and Kustomize units:');
+    lines.push('', 'Sources:');
     for (const s of plan.sources)
       lines.push(`  ${describePlanRef(s.ref)}${s.clusters ? ` on ${s.clusters.join(', ')}` : ''}: ${s.source}`);
   }

@@ -19,9 +19,10 @@ export function describeUnit(unit: UnitOrigin, originFile?: string): string {
 }
 
 /**
- * describeUnit for a template of the model, with what Flotilla does with it when it is a hook; undefined for one
- * read from a plain file. For one scoped units output, each unit with the registered clusters that get its variant:
- * `Kustomize folder apps/production (…) on production; Kustomize folder apps/staging (…) on staging`.
+ * describeUnit for a template of the model, with what Flotilla does with it when it is a hook (Helm's or Argo CD's);
+ * for a plain file's template, its file and line when it is a hook, else undefined (the file says it all). For one
+ * scoped units output, each unit with the registered clusters that get its variant: `Kustomize folder apps/production
+ * (…) on production; Kustomize folder apps/staging (…) on staging`.
  */
 export function describeTemplateUnit(
   model: Pick<ConfigModel, 'units' | 'clusters'>,
@@ -39,8 +40,9 @@ export function describeTemplateUnit(
       })
       .join('; ');
   }
-  const unit = template && model.units?.get(template.source.file);
-  if (!unit) return undefined;
+  if (!template) return undefined;
+  const unit = model.units?.get(template.source.file);
   const hook = describeHook(template.manifest);
+  if (!unit) return hook ? `${template.source.file}:${template.source.line}; ${hook}` : undefined;
   return `${describeUnit(unit, template.origin?.file)}${hook ? `; ${hook}` : ''}`;
 }

@@ -24,6 +24,8 @@ export interface UnitLayout {
   inputFiles: string[];
   /** Files outside the units' folders whose change can change the layout: value files named, taken or refused. */
   watchedFiles?: string[];
+  /** Value file patterns reaching outside their chart (valueFileGlobs.ts): a file they match added or removed changes the layout. */
+  watchedGlobs?: string[];
 }
 
 export const HELM_MARKERS = ['Chart.yaml'] as const;
@@ -75,7 +77,12 @@ export function detectUnits(
   paths: readonly string[],
   references: (marker: string) => { references: KustomizationReference[]; problems: Problem[] },
   included: (marker: string) => boolean = () => true,
-  valueFiles: (chartDir: string) => { files: string[]; problems: Problem[]; watched: string[] } = () => ({
+  valueFiles: (chartDir: string) => {
+    files: string[];
+    problems: Problem[];
+    watched: string[];
+    watchedGlobs?: string[];
+  } = () => ({
     files: [],
     problems: [],
     watched: [],
@@ -156,6 +163,7 @@ export function detectUnits(
   const units: SourceUnit[] = [];
   const helmInputFiles = new Set<string>();
   const watchedFiles = new Set<string>();
+  const watchedGlobs = new Set<string>();
   for (const [dir, c] of candidates) {
     if (c.tool === 'helm' && insideChart(dir)) continue;
     // A base is an input of the overlays naming it, unless its own options file says "render me": then it renders
@@ -170,6 +178,7 @@ export function detectUnits(
       problems.push(...values.problems);
       for (const f of values.files) helmInputFiles.add(f);
       for (const f of values.watched) watchedFiles.add(f);
+      for (const g of values.watchedGlobs ?? []) watchedGlobs.add(g);
     }
     if (c.tool === 'kustomize') {
       const seen = new Set<string>([dir]);
@@ -208,6 +217,7 @@ export function detectUnits(
     inputDirs: [...inputDirs].sort(),
     inputFiles: [...inputFiles].sort(),
     ...(watchedFiles.size > 0 ? { watchedFiles: [...watchedFiles].sort() } : {}),
+    ...(watchedGlobs.size > 0 ? { watchedGlobs: [...watchedGlobs].sort() } : {}),
   };
 }
 

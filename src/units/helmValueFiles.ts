@@ -1,6 +1,7 @@
 import type { Problem, SourceSpan } from '../errors/problem.ts';
 import { resolveRelative } from './detectUnits.ts';
 import { remoteReason } from './parseKustomization.ts';
+import { isValueFileGlob, matchValueFileGlob, valueFileGlobRefusal } from './valueFileGlobs.ts';
 
 // A HelmUnit's value files as Argo CD resolves them (util/io/path ResolveValueFilePathOrUrl): relative to the chart's
 // folder, or to the repository's root when written with a leading '/'; anywhere in the repository, never outside it,
@@ -31,6 +32,10 @@ export function valueFileRefusal(chartDir: string, written: string): { message: 
         fix: 'commit the value file into the repository and name it relative to the chart, or from the root with a leading /',
       };
   }
+  if (isValueFileGlob(written)) {
+    const refused = valueFileGlobRefusal(written);
+    if (refused) return refused;
+  }
   if (resolveValueFile(chartDir, written) === undefined)
     return {
       message: `${written} resolves outside the repository (Argo CD refuses it too): a render reads only the commit`,
@@ -41,10 +46,13 @@ export function valueFileRefusal(chartDir: string, written: string): { message: 
 
 /**
  * The files a chart's value files add to its inputs, those outside the chart's folder (pure), and the problems that
- * keep the chart from running: a value file the commit lacks (unless `ignoreMissing`), a symbolic link (the tool sees no links: a render copies
- * files out of Git's objects), or a file of Kubernetes objects outside the chart (an input is no manifest, so naming a
- * policy file as values would take that policy out of the commit). `watched`: the paths outside the chart it looked
- * at, whose change can change this answer.
+ * keep the chart from running: a value file the commit lacks (unless `ignoreMissing`), a pattern that matches no file
+ * (valueFileGlobs.ts; unless `ignoreMissing`), a symbolic link (the tool sees no links: a render copies files out of
+ * Git's objects; the link is an input all the same, never read as a manifest), or a file of Kubernetes objects outside
+ * the chart (it stays a manifest: an input is none, so naming a policy file as values would take that policy out of
+ * the commit, and delete what it placed). `paths` are the commit's files, which patterns match. `watched`: the paths
+ * outside the chart it looked at, and `watchedGlobs` the patterns reaching outside it, whose change (a file added or
+ * removed) can change this answer.
  */
 export function valueFileInputs(
   chartDir: string,
@@ -52,9 +60,11 @@ export function valueFileInputs(
   refs: readonly ValueFileRef[],
   at: (path: string) => CommitEntry,
   ignoreMissing = false,
-): { files: string[]; problems: Problem[]; watched: string[] } {
+  paths: readonly string[] = [],
+): { files: string[]; problems: Problem[]; watched: string[]; watchedGlobs: string[] } {
   const files: string[] = [];
   const watched: string[] = [];
+  const watchedGlobs: string[] = [];
   const problems: Problem[] = [];
   const problem = (ref: ValueFileRef, message: string, fix: string) =>
     problems.push({
@@ -66,10 +76,7 @@ export function valueFileInputs(
       message,
       fix,
     });
-  for (const ref of refs) {
-    const resolved = resolveValueFile(chartDir, ref.path);
-    // Refused where the options are read (parseUnitOptions), at this line.
-    if (resolved === undefined) continue;
+  const check = (ref: ValueFileRef, resolved: string, named: string) => {
     const entry = at(resolved);
     const inside = resolved.startsWith(`${chartDir}/`);
     if (!inside) watched.push(resolved);
@@ -80,19 +87,44 @@ export function valueFileInputs(
           `value file ${ref.path} is not in this commit (${resolved})`,
           `commit ${resolved} or correct spec.valueFiles (or set spec.ignoreMissingValueFiles)`,
         );
-    } else if (entry.type === 'symlink')
+    } else if (entry.type === 'symlink') {
       problem(
         ref,
-        `value file ${ref.path} is a symbolic link (to ${entry.target}): a render copies files out of the commit, not links`,
+        `value file ${named} is a symbolic link (to ${entry.target}): a render copies files out of the commit, not links`,
         'name the file the link points to',
       );
-    else if (!inside && entry.kinds?.length)
+      // Still the chart's input: a link holds a path, never a manifest, so it is not read as one.
+      if (!inside) files.push(resolved);
+    } else if (!inside && entry.kinds?.length)
       problem(
         ref,
-        `value file ${ref.path} holds Kubernetes objects (${entry.kinds.join(', ')}): as a chart's input it would no longer be read as a manifest of the commit`,
+        `value file ${named} holds Kubernetes objects (${entry.kinds.join(', ')}): as a chart's input it would no longer be read as a manifest of the commit`,
         'name a file that holds values only',
       );
     else if (!inside) files.push(resolved);
+  };
+  for (const ref of refs) {
+    const resolved = resolveValueFile(chartDir, ref.path);
+    // Refused where the options are read (parseUnitOptions), at this line.
+    if (resolved === undefined || valueFileRefusal(chartDir, ref.path)) continue;
+    if (!isValueFileGlob(resolved)) {
+      check(ref, resolved, ref.path);
+      continue;
+    }
+    if (!resolved.startsWith(`${chartDir}/`)) watchedGlobs.push(resolved);
+    const matches = matchValueFileGlob(resolved, paths);
+    if (matches.length === 0 && !ignoreMissing)
+      problem(
+        ref,
+        `values file glob "${ref.path}" matched no files (${resolved})`,
+        'commit a file it matches, correct the pattern, or set spec.ignoreMissingValueFiles',
+      );
+    for (const m of matches) check(ref, m, `${m} (matched by ${ref.path})`);
   }
-  return { files: [...new Set(files)], problems, watched: [...new Set(watched)] };
+  return {
+    files: [...new Set(files)],
+    problems,
+    watched: [...new Set(watched)],
+    watchedGlobs: [...new Set(watchedGlobs)],
+  };
 }

@@ -10,11 +10,12 @@ import { parseKustomization } from './parseKustomization.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import { resolveValueFile, valueFileInputs, type CommitEntry, type ValueFileRef } from './helmValueFiles.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE } from './unitOptions.ts';
+import { isValueFileGlob, matchValueFileGlob, mayMatchValueFileGlob } from './valueFileGlobs.ts';
 import { UNIT_CACHE_DIR } from './unitOutputCache.ts';
 
 const LAYOUT_FILE = 'layout.json';
 /** Bumped when detection changes what a layout holds: layouts saved before are computed again. */
-const LAYOUT_VERSION = 3;
+const LAYOUT_VERSION = 5;
 const layouts = new WeakMap<GitRepo, { tree: string; layout: UnitLayout }>();
 
 /**
@@ -53,7 +54,14 @@ export async function readUnitLayoutChange(
 ): Promise<{ layout: UnitLayout; before?: UnitLayout }> {
   const known = layouts.get(repo) ?? readSaved(repo);
   const layout = await readUnitLayout(repo, tree, ignore, previous);
-  if (!previous.changes.some((c) => namesUnitInputs(c.path) || known?.layout.watchedFiles?.includes(c.path)))
+  if (
+    !previous.changes.some(
+      (c) =>
+        namesUnitInputs(c.path) ||
+        known?.layout.watchedFiles?.includes(c.path) ||
+        (known && matchesWatchedGlob(known.layout, c)),
+    )
+  )
     return { layout };
   const before =
     known?.tree === previous.tree ? known.layout : await computeLayout(repo, previous.tree, ignore, undefined);
@@ -79,7 +87,7 @@ async function computeLayout(
     [...files.keys()],
     (marker) => parseKustomization(marker, decoder.decode(blobs.get(files.get(marker)!.oid) ?? new Uint8Array())),
     included,
-    (dir) => valueFiles.get(dir) ?? { files: [], problems: [], watched: [] },
+    (dir) => valueFiles.get(dir) ?? { files: [], problems: [], watched: [], watchedGlobs: [] },
   );
 }
 
@@ -118,13 +126,18 @@ async function readValueFiles(
       list.map((path, i) => ({ path, ...doc!.locate(['spec', 'valueFiles', i]) })),
     );
   }
-  // The files to look into: links (for their target), and files outside their chart (for objects they hold).
+  // The files to look into: links (for their target), and files outside their chart (for objects they hold); a
+  // pattern's, those it matches.
+  const paths = [...files.keys()];
   const looked = new Set<string>();
   for (const [dir, refs] of named)
     for (const ref of refs) {
-      const p = resolveValueFile(dir, ref.path);
-      const f = p === undefined ? undefined : files.get(p);
-      if (f && (f.mode === '120000' || !p!.startsWith(`${dir}/`))) looked.add(f.oid);
+      const resolved = resolveValueFile(dir, ref.path);
+      if (resolved === undefined) continue;
+      for (const p of isValueFileGlob(resolved) ? matchValueFileGlob(resolved, paths) : [resolved]) {
+        const f = files.get(p);
+        if (f && (f.mode === '120000' || !p.startsWith(`${dir}/`))) looked.add(f.oid);
+      }
     }
   const blobs = await readBlobs(repo, [...looked]);
   const decoder = new TextDecoder();
@@ -141,7 +154,7 @@ async function readValueFiles(
     return { type: 'file', kinds: [...new Set(kinds)] };
   };
   for (const [dir, refs] of named)
-    out.set(dir, valueFileInputs(dir, `${dir}/${UNIT_OPTIONS_FILE}`, refs, at, ignoreMissing.has(dir)));
+    out.set(dir, valueFileInputs(dir, `${dir}/${UNIT_OPTIONS_FILE}`, refs, at, ignoreMissing.has(dir), paths));
   return out;
 }
 
@@ -153,8 +166,17 @@ async function readValueFiles(
 function changesLayout(layout: UnitLayout, changes: readonly TreeChange[]): boolean {
   const waiting = layout.units.some((u) => u.problems.length > 0);
   return changes.some(
-    (c) => namesUnitInputs(c.path) || layout.watchedFiles?.includes(c.path) || (waiting && (!c.oldOid || !c.newOid)),
+    (c) =>
+      namesUnitInputs(c.path) ||
+      layout.watchedFiles?.includes(c.path) ||
+      (waiting && (!c.oldOid || !c.newOid)) ||
+      matchesWatchedGlob(layout, c),
   );
+}
+
+/** A file added or removed that a value file pattern reaching outside its chart matches: what the chart reads changes. */
+function matchesWatchedGlob(layout: UnitLayout, c: TreeChange): boolean {
+  return (!c.oldOid || !c.newOid) && (layout.watchedGlobs ?? []).some((g) => mayMatchValueFileGlob(g, c.path));
 }
 
 /**

@@ -14,6 +14,7 @@ import type { SourceUnit } from './detectUnits.ts';
 import { toolProblem } from './toolProblem.ts';
 import { helmSkippedHooks } from './syncHooks.ts';
 import { resolveValueFile } from './helmValueFiles.ts';
+import { expandValueFiles } from './valueFileGlobs.ts';
 import { readCachedRun, writeCachedRun } from './unitOutputCache.ts';
 import { parseUnitOutput } from './parseUnitOutput.ts';
 import { ranOutOfMemory, runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
@@ -22,7 +23,7 @@ import { applyKustomizeOptions } from './applyKustomizeOptions.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 
 /** Bump when the tool is run another way (its flags, its environment), so outputs cached before are not reused. */
-const RUN_RECIPE = 4;
+const RUN_RECIPE = 5;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -61,29 +62,44 @@ export async function renderUnit(
     options = read.options;
   }
   const described = describeOptions(unit, options, optionsOid ? optionsFile : undefined);
-  // The layout refuses a value file the commit lacks at its line; a unit named another way is checked here.
+  // The layout refuses a value file the commit lacks at its line; a unit named another way is checked here. Patterns
+  // are expanded over the chart's files and the files outside it the layout took as its inputs (valueFileGlobs.ts).
   if (options.tool === 'helm') {
+    const written = options.helm.valueFiles ?? [];
+    const ignoreMissing = options.helm.ignoreMissingValueFiles === true;
+    const unresolved = written.find((f) => resolveValueFile(unit.dir, f) === undefined);
+    const candidates = [
+      ...[...ownFiles.keys()].map((rel) => `${unit.dir}/${rel}`),
+      ...unit.inputs.filter((i) => !i.endsWith('/')),
+    ];
+    const expanded = expandValueFiles(written, (f) => resolveValueFile(unit.dir, f), candidates);
+    const fail = (f: string, message: string) =>
+      failed(
+        [
+          unitProblem(
+            unit,
+            'UNIT_FAILED',
+            message,
+            `commit ${resolveValueFile(unit.dir, f) ?? f} or correct spec.valueFiles`,
+            optionsFile,
+          ),
+        ],
+        described,
+      );
+    if (unresolved !== undefined) return fail(unresolved, `value file ${unresolved} is not a file of this commit`);
+    if (expanded.missing.length > 0 && !ignoreMissing)
+      return fail(expanded.missing[0]!, `values file glob "${expanded.missing[0]}" matched no files`);
     const present: string[] = [];
-    for (const f of options.helm.valueFiles ?? []) {
-      const resolved = resolveValueFile(unit.dir, f);
-      const own = resolved?.startsWith(`${unit.dir}/`) ? ownFiles.get(resolved.slice(unit.dir.length + 1)) : undefined;
-      const there = resolved !== undefined && (own ? isRegularFile(own.mode) : inputs.has(resolved));
-      if (there) present.push(f);
-      else if (!options.helm.ignoreMissingValueFiles || resolved === undefined)
-        return failed(
-          [
-            unitProblem(
-              unit,
-              'UNIT_FAILED',
-              `value file ${f} is not a file of this commit the chart reads`,
-              `commit ${resolved ?? f} or correct spec.valueFiles`,
-              optionsFile,
-            ),
-          ],
-          described,
-        );
+    for (const resolved of expanded.files) {
+      const own = resolved.startsWith(`${unit.dir}/`) ? ownFiles.get(resolved.slice(unit.dir.length + 1)) : undefined;
+      const there = own ? isRegularFile(own.mode) : inputs.has(resolved);
+      if (there) present.push(resolved);
+      else if (!ignoreMissing)
+        return fail(resolved, `value file ${resolved} is not a file of this commit the chart reads`);
     }
-    options = { tool: 'helm', helm: { ...options.helm, valueFiles: present } };
+    // From the repository's root: resolved once, as helm is given them.
+    options = { tool: 'helm', helm: { ...options.helm, valueFiles: present.map((p) => `/${p}`) } };
+    described.valueFiles = [`${unit.dir}/values.yaml`, ...present];
   }
   const found = await findToolReport(unit.tool);
   const tool = found.binary;

@@ -1,10 +1,13 @@
+import type { FileObjects } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
 
 // Hooks as Argo CD's sync sorts them (gitops-engine pkg/sync/hook, hook/helm, ignore, sync_phase.go). Its own
 // `argocd.argoproj.io/hook` (PreSync, Sync, PostSync, SyncFail, Skip) wins over Helm's `helm.sh/hook`; `Skip` alone
 // means "never apply". A Helm hook is any `helm.sh/hook` but exactly `crd-install` (Helm 2's CRD hook, a plain CRD to
 // Argo CD), mapped pre/post-install and pre/post-upgrade to PreSync/PostSync. A hook of no sync phase (SyncFail,
-// delete, rollback, test) is ignored by a sync. Flotilla renders what a cluster runs and has no sync phases.
+// delete, rollback, test) is ignored by a sync. Flotilla renders what a cluster runs and has no sync phases. Argo CD
+// reads both annotations on every object of an Application, whatever made it (sync_context.go getSyncTasks): a plain
+// manifest's hooks are sorted as a chart's are.
 
 export const HOOK_ANNOTATION = 'helm.sh/hook';
 export const ARGO_HOOK_ANNOTATION = 'argocd.argoproj.io/hook';
@@ -84,10 +87,13 @@ export function describeHook(manifest: Record<string, unknown>): string | undefi
   );
 }
 
-/** The warning for a hook left out of a unit's output, at the line its template renders it. */
+/**
+ * The warning for a hook left out, at the line its template renders it: of a unit's output (`label` names the tool),
+ * or of a plain file (no label).
+ */
 export function skippedHookProblem(
   at: { file: string; line: number; column: number },
-  label: string,
+  label: string | undefined,
   ref: { kind: string; name: string },
   hook: string,
 ): Problem {
@@ -95,9 +101,26 @@ export function skippedHookProblem(
     ...at,
     code: 'HOOK_NOT_RENDERED',
     severity: 'warning',
-    message: `${label} output: ${ref.kind} ${ref.name} is a hook no successful sync runs (${hook}) and is not rendered: Argo CD skips it, runs delete hooks only when an Application is deleted and SyncFail hooks only when a sync fails, and Flotilla has none of these phases`,
-    fix: 'to run it with the release, annotate it helm.sh/hook: post-install,post-upgrade (it is then applied as an ordinary object); otherwise remove it',
+    message: `${label ? `${label} output: ` : ''}${ref.kind} ${ref.name} is a hook no successful sync runs (${hook}) and is not rendered: Argo CD skips it, runs delete hooks only when an Application is deleted and SyncFail hooks only when a sync fails, and Flotilla has none of these phases`,
+    fix: label
+      ? 'to run it with the release, annotate it helm.sh/hook: post-install,post-upgrade (it is then applied as an ordinary object); otherwise remove it'
+      : 'to have it applied, annotate it argocd.argoproj.io/hook: PostSync (or drop the hook annotation); otherwise remove it',
   };
+}
+
+/**
+ * A plain file's objects with its hooks sorted as Argo CD sorts them (pure): one no successful sync runs is left out
+ * with a HOOK_NOT_RENDERED warning at its line; the others stay, as ordinary objects.
+ */
+export function withoutSkippedHooks(f: FileObjects): FileObjects {
+  let problems: Problem[] | undefined;
+  const templates = f.templates.filter((t) => {
+    const hook = hookDisposition(t.manifest);
+    if (hook.kind !== 'skipped') return true;
+    (problems ??= [...f.problems]).push(skippedHookProblem(t.source, undefined, t.ref, hook.hook));
+    return false;
+  });
+  return problems ? { ...f, templates, problems } : f;
 }
 
 /**

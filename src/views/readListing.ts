@@ -430,19 +430,36 @@ export async function readTemplates(
       marker,
       objects.templates.map((t) => t.manifest),
     );
-  return entries.map(
-    ({ ref, entry }) =>
-      (docs.get(entry.file) ?? []).find((d) => {
-        const m = d as Obj;
-        const meta = (m?.metadata ?? {}) as { name?: string; namespace?: string };
-        // A cluster-scoped object's namespace, if its source wrote one, is no part of its identity.
-        return (
-          m?.kind === ref.kind &&
-          meta.name === ref.name &&
-          (ref.namespace === '' || (meta.namespace ?? ref.namespace) === ref.namespace)
-        );
-      }) as Obj | undefined,
-  );
+  return entries.map(({ ref, entry }) => {
+    const found = (docs.get(entry.file) ?? []).find((d) => {
+      const m = d as Obj;
+      const meta = (m?.metadata ?? {}) as { name?: string; namespace?: string };
+      // A cluster-scoped object's namespace, if its source wrote one, is no part of its identity.
+      return (
+        m?.kind === ref.kind &&
+        meta.name === ref.name &&
+        (ref.namespace === '' || (meta.namespace ?? ref.namespace) === ref.namespace)
+      );
+    }) as Obj | undefined;
+    return withNamespaceOf(ref, found);
+  });
+}
+
+/**
+ * A template with the namespace of its identity, as the output branch writes it (renderWorkManifest) and Karmada's API
+ * server holds it: a namespaced one's, which its file or chart may leave out (a chart's objects are the release's), and
+ * none for a cluster-scoped one, whatever its source wrote (a chart's release namespace on a ClusterRole).
+ */
+function withNamespaceOf(ref: ObjectRef, m: Obj | undefined): Obj | undefined {
+  const metadata = m?.metadata as Record<string, unknown> | undefined;
+  if (!m || !metadata || metadata.namespace === (ref.namespace || undefined)) return m;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(metadata)) {
+    if (key === 'namespace') continue;
+    out[key] = value;
+    if (key === 'name' && ref.namespace) out.namespace = ref.namespace;
+  }
+  return { ...m, metadata: out };
 }
 
 function requireRendered(fleet: Fleet): NonNullable<Fleet['rendered']> {

@@ -7,7 +7,7 @@ import { templateOf } from '../helpers/inMemoryModel.ts';
 import { readPlan } from '../../src/plans/readPlan.ts';
 import { renderPlanMarkdown } from '../../src/plans/renderPlanMarkdown.ts';
 import { renderPlanText } from '../../src/plans/renderPlanText.ts';
-import { clusterYaml, makeConfigRepoWith, type ConfigRepo } from '../helpers/fleet.ts';
+import { clusterYaml, configMapPolicy, makeConfigRepoWith, type ConfigRepo } from '../helpers/fleet.ts';
 import { commonOptions } from './helpers/runCommand.ts';
 
 const repos: ConfigRepo[] = [];
@@ -176,6 +176,37 @@ test("validate reads every variant of a scoped units' object: one that overwrite
     problems.map((p) => [p.file, p.code]),
     [['apps/staging/kustomization.yaml', 'LOOK_TWICE']],
   );
+});
+
+test('plan flags deleting an object annotated helm.sh/resource-policy: keep, which Helm would leave and Argo CD and Flotilla delete, with the way to leave it', async () => {
+  const kept = (name: string, annotated: boolean) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n${annotated ? '  annotations:\n    helm.sh/resource-policy: keep\n' : ''}`;
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+      'policies/configmaps.yaml': configMapPolicy(['member1', 'member2']),
+      'apps/state.yaml': kept('state', true),
+      'apps/plain.yaml': kept('plain', false),
+    },
+    'kept',
+  );
+  const base = r.git('rev-parse', 'HEAD');
+  const head = r.commit({ 'apps/state.yaml': null, 'apps/plain.yaml': null }, 'both go');
+  const plan = await readPlan(await openRepo(r.dir), { base, head });
+  assert.equal(
+    plan.lookTwice.map((n) => [n.ref, n.clusters, n.reasons.map((x) => x.split(' (')[0])]),
+    [
+      [
+        'v1/ConfigMap/default/state',
+        ['member1', 'member2'],
+        ['deleted though annotated helm.sh/resource-policy: keep'],
+      ],
+    ],
+  );
+  assert.match(plan.lookTwice[0]!.reasons[0]!, /preserveResourcesOnDeletion: true/);
+  assert.match(renderPlanText(plan), /Look twice:\n {2}ConfigMap default\/state on member1, member2: deleted though/);
 });
 
 test.run();

@@ -83,7 +83,7 @@ rules: []
   ]);
   for (const f of written) assert.not.match(r.show('flotilla/rendered', f), /\n {2}namespace:/, f);
 
-  // get finds them by their cluster-scoped identity (and shows them as the tool output them).
+  // get finds them by their cluster-scoped identity, and shows them as the output branch holds them.
   let out = '';
   const code = await getCommand(['clusterrole', 'reader', '-o', 'yaml', '--repo', r.dir], {
     out: (s) => {
@@ -94,6 +94,7 @@ rules: []
   });
   assert.is(code, 0);
   assert.match(out, /name: reader/, out);
+  assert.not.match(out, /namespace:/, 'shown as the output branch writes it, without the release namespace');
 
   r.commit(
     {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
@@ -5,9 +6,16 @@ import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { describeTemplateUnit } from '../../src/units/describeUnit.ts';
 import { helmSkippedHooks, hookDisposition } from '../../src/units/syncHooks.ts';
 import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
-import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { readPlan } from '../../src/plans/readPlan.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { readTemplateSource } from '../../src/audits/readTemplateUnit.ts';
+import { formatBlame } from '../../src/commands/blameCommand.ts';
+import { runProgram } from '../helpers/runProgram.ts';
+import { renderPlanText } from '../../src/plans/renderPlanText.ts';
+import { deploymentPolicy, makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 import { helmGuestbook } from './unitFixtures.ts';
 
+const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const repos: ConfigRepo[] = [];
 const original = toolSearch();
 test.after(() => {
@@ -159,6 +167,122 @@ test("a Kustomize folder's Argo CD hooks are sorted the same way: a PostSync Job
     describeTemplateUnit(snapshot.model, snapshot.model.templates.get('batch/v1/Job/default/notify')) ?? '',
     /hook \(argocd\.argoproj\.io\/hook: PostSync\), applied as an ordinary object/,
   );
+});
+
+test("a plain file's hooks are sorted as a chart's are, as Argo CD reads both annotations on every object: a PreSync Job renders and plan and explain call it a hook, a delete, SyncFail or Skip one is a warning at its line", async () => {
+  const argo = (name: string, hook: string) =>
+    job(name, 'x').replace('helm.sh/hook: x', `argocd.argoproj.io/hook: ${hook}`);
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'apps/app.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n',
+      'policies/jobs.yaml': deploymentPolicy(['member1']).replace(
+        'apps/v1\n      kind: Deployment',
+        'batch/v1\n      kind: Job',
+      ),
+    },
+    'app',
+  );
+  const base = r.git('rev-parse', 'HEAD');
+  const head = r.commit(
+    {
+      'apps/jobs.yaml': [
+        argo('migrate', 'PreSync'),
+        job('cleanup', 'pre-delete'),
+        argo('alert', 'SyncFail'),
+        argo('never', 'Skip'),
+        job('legacy', 'crd-install'),
+      ].join('---\n'),
+    },
+    'hooks',
+  );
+  const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal([...snapshot.model.templates.keys()].sort(), [
+    'batch/v1/Job/default/legacy',
+    'batch/v1/Job/default/migrate',
+    'v1/ConfigMap/default/app',
+  ]);
+  assert.equal(
+    snapshot.model.problems.map((p) => [p.file, p.line, p.code, p.severity, p.message.split(' is a hook')[0]]),
+    [
+      ['apps/jobs.yaml', 13, 'HOOK_NOT_RENDERED', 'warning', 'Job cleanup'],
+      ['apps/jobs.yaml', 25, 'HOOK_NOT_RENDERED', 'warning', 'Job alert'],
+      ['apps/jobs.yaml', 37, 'HOOK_NOT_RENDERED', 'warning', 'Job never'],
+    ],
+  );
+  assert.match(snapshot.model.problems[1]!.message, /\(argocd\.argoproj\.io\/hook: SyncFail\)/);
+  const source = describeTemplateUnit(snapshot.model, snapshot.model.templates.get('batch/v1/Job/default/migrate'));
+  assert.match(
+    source ?? '',
+    /^apps\/jobs\.yaml:1; hook \(argocd\.argoproj\.io\/hook: PreSync\), applied as an ordinary object and kept/,
+  );
+  assert.is(describeTemplateUnit(snapshot.model, snapshot.model.templates.get('v1/ConfigMap/default/app')), undefined);
+  assert.is(
+    describeTemplateUnit(snapshot.model, snapshot.model.templates.get('batch/v1/Job/default/legacy')),
+    undefined,
+  );
+  const plan = await readPlan(await openRepo(r.dir), { base, head });
+  assert.equal(
+    plan.sources?.map((s) => [s.ref, s.source]),
+    [['batch/v1/Job/default/migrate', source]],
+  );
+  assert.match(renderPlanText(plan), /Sources:\n {2}Job default\/migrate: apps\/jobs\.yaml:1; hook/);
+});
+
+test('history and blame name a hook as plan and explain do, for a plain file and for a chart', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...helmGuestbook(1),
+      'helm-guestbook/templates/hooks.yaml': job('migrate', 'pre-install,pre-upgrade'),
+      'apps/jobs.yaml': job('notify', 'x').replace('helm.sh/hook: x', 'argocd.argoproj.io/hook: PostSync'),
+      'apps/plain.yaml': job('plain', 'x').replace(/ {2}annotations:\n.*\n/, ''),
+      'policies/jobs.yaml': deploymentPolicy(['member1']).replace(
+        'apps/v1\n      kind: Deployment',
+        'batch/v1\n      kind: Job',
+      ),
+    },
+    'hooks',
+  );
+  await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+  const rendered = r.git('rev-parse', 'flotilla/rendered');
+  const sourceOf = async (name: string) =>
+    readTemplateSource(await openRepo(r.dir), rendered, (k) => k === `batch/v1/Job/default/${name}`);
+  const chart = await sourceOf('migrate');
+  assert.match(chart?.unit ?? '', /^Helm chart helm-guestbook /);
+  assert.match(chart?.hook ?? '', /^hook \(helm\.sh\/hook: pre-install,pre-upgrade\), applied as an ordinary object/);
+  const plain = await sourceOf('notify');
+  assert.equal(
+    { ...plain, hook: plain?.hook?.split(',')[0] },
+    { file: 'apps/jobs.yaml', hook: 'hook (argocd.argoproj.io/hook: PostSync)' },
+  );
+  assert.equal(await sourceOf('plain'), { file: 'apps/plain.yaml' });
+
+  const history = await runProgram(process.execPath, [BIN, 'history', '--repo', r.dir, 'job/notify']);
+  assert.is(history.code, 0, history.stderr);
+  assert.ok(
+    history.stdout.startsWith('source: apps/jobs.yaml; hook (argocd.argoproj.io/hook: PostSync), applied as'),
+    history.stdout,
+  );
+  const plainHistory = await runProgram(process.execPath, [BIN, 'history', '--repo', r.dir, 'job/plain']);
+  assert.not.match(plainHistory.stdout, /^source:/);
+  const text = formatBlame(
+    {
+      cluster: 'member1',
+      object: { apiVersion: 'batch/v1', kind: 'Job', namespace: 'default', name: 'notify' },
+      path: 'clusters/member1/default/job.batch_notify.yaml',
+      appliedRenderedCommit: rendered,
+      renderedHead: rendered,
+      upToDate: true,
+      source: { sha: rendered, author: 'Ada', email: 'ada@example.com', date: '', subject: 'hooks' },
+      hook: plain!.hook!,
+    },
+    'flotilla/rendered',
+  );
+  assert.match(text, /\n {2}hook: {6}hook \(argocd\.argoproj\.io\/hook: PostSync\), applied as an ordinary object/);
+  assert.not.match(text, /\n {2}unit:/);
 });
 
 test.run();

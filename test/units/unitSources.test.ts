@@ -44,10 +44,7 @@ test('plan names, per changed object, the Helm release and value files or the Ku
   );
   assert.ok(plan.sources![0]!.source.startsWith(HELM), plan.sources![0]!.source);
   assert.match(plan.sources![0]!.source, /helm-guestbook\/templates\/deployment\.yaml$/);
-  assert.match(
-    renderPlanText(plan),
-    /From Helm and Kustomize units:\n {2}Deployment default\/helm-guestbook: Helm chart/,
-  );
+  assert.match(renderPlanText(plan), /Sources:\n {2}Deployment default\/helm-guestbook: Helm chart/);
 
   const added = await readPlan(await openRepo(r.dir), { base: `${base}~0`, head: base });
   assert.equal(added.sources ?? [], [], 'nothing changes between a commit and itself');
@@ -88,7 +85,7 @@ test('validate counts the units, explain, history and blame name the unit of a t
   );
 });
 
-test("get and describe show a unit's template as the tool output it, and describe names the unit", async () => {
+test("get and describe show a unit's template as the tool output it, in its namespace, and describe names the unit", async () => {
   const { r } = await guestbook();
   await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
   // The index names the chart's Chart.yaml as the source file, which holds no Deployment: the view reads the output.
@@ -99,6 +96,12 @@ test("get and describe show a unit's template as the tool output it, and describ
   const yaml = await runProgram(process.execPath, [BIN, 'get', 'svc', 'helm-guestbook', '--repo', r.dir, '-o', 'json']);
   assert.is(yaml.code, 0, yaml.stderr);
   assert.is(JSON.parse(yaml.stdout).spec?.type, 'ClusterIP', yaml.stdout);
+  // In the release's namespace, as the output branch writes it, though the chart's template names none.
+  assert.equal(JSON.parse(yaml.stdout).metadata, {
+    name: 'helm-guestbook',
+    namespace: 'default',
+    labels: JSON.parse(yaml.stdout).metadata.labels,
+  });
   const describe = await runProgram(process.execPath, [BIN, 'describe', 'deploy/helm-guestbook', '--repo', r.dir]);
   assert.is(describe.code, 0, describe.stderr);
   assert.match(

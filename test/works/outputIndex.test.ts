@@ -64,6 +64,32 @@ test('a template entry lives in the shard of its key, a file entry in the shard 
   assert.equal(indexOfFolder(new Map([...files].filter((e): e is [string, string] => e[1] !== null))), whole());
 });
 
+test('the root names, per kind, the files whose CRDs declare it cluster-scoped, following their entries, and only when there are some', async () => {
+  const WIDGET = 'example.com/v1/Widget';
+  const index = openFiles(indexFiles(whole()));
+  await index.loadAll();
+  index.setFile('crds/widgets.yaml', { templates: [], clusterScoped: [WIDGET] });
+  index.setFile('chart/Chart.yaml', { templates: [], clusterScoped: [WIDGET, 'example.com/v2/Widget'] });
+  assert.equal(index.clusterScopedKinds(), {
+    [WIDGET]: ['chart/Chart.yaml', 'crds/widgets.yaml'],
+    'example.com/v2/Widget': ['chart/Chart.yaml'],
+  });
+  assert.ok(index.derivedPartsAgree());
+  const reads: string[] = [];
+  const reopened = openFiles(new Map([[INDEX_PATH, index.edits().get(INDEX_PATH)!]]), reads);
+  assert.equal(reopened.clusterScopedKinds(), index.clusterScopedKinds());
+  assert.equal(reads, [], 'kept in the root: no shard read');
+  index.setFile('chart/Chart.yaml', { templates: [] });
+  index.setFile('crds/widgets.yaml', undefined);
+  assert.equal(index.clusterScopedKinds(), {});
+  assert.equal(JSON.parse(index.edits().get(INDEX_PATH)!), {
+    version: 2,
+    sourceFiles: 5,
+    karmadaFiles: ['policies/shop.yaml'],
+    evicting: [API],
+  });
+});
+
 test('a lookup in a shard not read yet throws; load() reads only the shards asked for', async () => {
   const reads: string[] = [];
   const index = openFiles(indexFiles(whole()), reads);

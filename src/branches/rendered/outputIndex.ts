@@ -64,6 +64,11 @@ export interface FileEntry {
   karmada?: true;
   /** On a scoped unit's marker file: its clusterAffinity (a cluster's label change reads it). */
   scope?: ClusterAffinity;
+  /**
+   * Kinds (`<group>/<version>/<Kind>`) its CustomResourceDefinitions declare `scope: Cluster`: whether such an object,
+   * in any file, has a namespace depends on them, so a sync that does not read this file must still know them.
+   */
+  clusterScoped?: string[];
 }
 
 /** The whole index in memory: what views, plans and audits read, and what a snapshot render produces. */
@@ -112,6 +117,8 @@ interface IndexRoot {
   pending: string[];
   /** Templates whose entry says `blocked`; written only when there are some. */
   blocked: string[];
+  /** Kind → the files whose entry declares it cluster-scoped (clusterScoped); written only when there are some. */
+  clusterScopedKinds: Record<string, string[]>;
 }
 
 interface Shard {
@@ -131,6 +138,7 @@ function parseIndexFile(text: string): IndexFile {
     evicting?: string[];
     pending?: string[];
     blocked?: string[];
+    clusterScopedKinds?: Record<string, string[]>;
   } & Partial<OutputIndex>;
   if (parsed.version === 1)
     return { version: 1, whole: { files: parsed.files ?? {}, templates: parsed.templates ?? {} } };
@@ -144,6 +152,7 @@ function parseIndexFile(text: string): IndexFile {
         evicting: parsed.evicting ?? [],
         pending: parsed.pending ?? [],
         blocked: parsed.blocked ?? [],
+        clusterScopedKinds: parsed.clusterScopedKinds ?? {},
       },
     };
   }
@@ -153,7 +162,12 @@ function parseIndexFile(text: string): IndexFile {
 function serializeRoot(root: IndexRoot): string {
   const pending = root.pending.length > 0 ? `,\n"pending":${JSON.stringify(root.pending)}` : '';
   const blocked = root.blocked.length > 0 ? `,\n"blocked":${JSON.stringify(root.blocked)}` : '';
-  return `{"version":2,"sourceFiles":${root.sourceFiles},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}${pending}${blocked}}\n`;
+  const kinds = Object.keys(root.clusterScopedKinds).sort();
+  const scoped =
+    kinds.length > 0
+      ? `,\n"clusterScopedKinds":{${kinds.map((k) => `${JSON.stringify(k)}:${JSON.stringify(root.clusterScopedKinds[k])}`).join(',')}}`
+      : '';
+  return `{"version":2,"sourceFiles":${root.sourceFiles},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}${pending}${blocked}${scoped}}\n`;
 }
 
 /** Sorted keys, one entry per line: stable bytes, and small Git diffs when one entry changes. */
@@ -356,6 +370,14 @@ export class ShardedIndex implements IndexView {
     return this.root.karmadaFiles;
   }
 
+  /**
+   * Kind → the source files (a unit by its marker) whose CustomResourceDefinitions declare it cluster-scoped: with the
+   * files a sync reads, what says whether an object of a custom kind has a namespace.
+   */
+  clusterScopedKinds(): Readonly<Record<string, readonly string[]>> {
+    return this.root.clusterScopedKinds;
+  }
+
   /** Number of source files the index names: 0 means the source read as empty. */
   sourceFileCount(): number {
     return this.root.sourceFiles;
@@ -438,6 +460,18 @@ export class ShardedIndex implements IndexView {
         ? [...this.root.karmadaFiles, path].sort()
         : this.root.karmadaFiles.filter((p) => p !== path);
     }
+    const wasScoped = old?.clusterScoped ?? [];
+    const scoped = entry?.clusterScoped ?? [];
+    if (wasScoped.join() !== scoped.join()) {
+      const kinds = { ...this.root.clusterScopedKinds };
+      for (const kind of wasScoped) {
+        const files = (kinds[kind] ?? []).filter((p) => p !== path);
+        if (files.length > 0) kinds[kind] = files;
+        else delete kinds[kind];
+      }
+      for (const kind of scoped) kinds[kind] = [...(kinds[kind] ?? []), path].sort();
+      this.root.clusterScopedKinds = kinds;
+    }
     if (entry) shard.files[path] = entry;
     else delete shard.files[path];
     this.dirty.add(id);
@@ -478,7 +512,15 @@ export class ShardedIndex implements IndexView {
 }
 
 function emptyRoot(): IndexRoot {
-  return { version: 2, sourceFiles: 0, karmadaFiles: [], evicting: [], pending: [], blocked: [] };
+  return {
+    version: 2,
+    sourceFiles: 0,
+    karmadaFiles: [],
+    evicting: [],
+    pending: [],
+    blocked: [],
+    clusterScopedKinds: {},
+  };
 }
 
 /** Every file of a whole index, for a folder (`render --out-dir`): the root, and each shard (null: empty, remove it). */

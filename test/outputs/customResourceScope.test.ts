@@ -1,0 +1,159 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { verifyOutput } from '../../src/audits/verifyOutput.ts';
+import { maskRenderStamps } from '../../src/audits/maskRenderStamps.ts';
+import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
+import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+
+// Whether a custom kind is cluster-scoped comes from its CRD, wherever that is: a plain file, a chart's or a
+// kustomization's output. An incremental sync reads only what a change names, so it must still know every CRD's scope,
+// and re-place every object of a kind whose scope a change gave or took: incremental = cold, at each step.
+
+const SOURCE = 'refs/heads/main';
+const OUT = 'refs/heads/flotilla/rendered';
+const repos: ConfigRepo[] = [];
+const original = toolSearch();
+test.after(() => {
+  configureToolSearch(original);
+  for (const r of repos) r.cleanup();
+});
+
+function widgetCrd(scope: 'Cluster' | 'Namespaced'): string {
+  return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: ${scope}
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+`;
+}
+
+const widget = (name: string, n: number) =>
+  `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: ${name}\nspec:\n  count: ${n}\n`;
+
+const POLICY = `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata:
+  name: widgets
+spec:
+  resourceSelectors:
+    - {apiVersion: example.com/v1, kind: Widget}
+  placement:
+    clusterAffinity:
+      clusterNames: [member1]
+`;
+
+const CHART = {
+  'chart/Chart.yaml': 'apiVersion: v2\nname: chart\nversion: 0.1.0\n',
+  'chart/values.yaml': 'count: 1\n',
+  'chart/flotilla-unit.yaml': 'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  namespace: web\n',
+  'chart/templates/widget.yaml': widget('from-chart', 0).replace('count: 0', 'count: {{ .Values.count }}'),
+};
+
+/** The widgets' output paths on member1. */
+function widgetPaths(r: ConfigRepo, ref: string): string[] {
+  return r
+    .ls(ref)
+    .filter((f) => f.startsWith('clusters/member1/') && f.includes('widget.example.com_'))
+    .sort();
+}
+
+/** Every file of an output ref, stamps masked (an incremental sync keeps the stamp of the commit that changed an object). */
+function outputFiles(r: ConfigRepo, ref: string): Record<string, string> {
+  return Object.fromEntries(r.ls(ref).map((f) => [f, maskRenderStamps(r.show(ref, f))]));
+}
+
+/** Syncs `OUT` (incremental after the first commit) and a fresh ref (cold), and checks both agree and verify. */
+async function syncBothWays(r: ConfigRepo, step: string): Promise<string[]> {
+  const repo = await openRepo(r.dir);
+  await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  const cold = `refs/heads/cold-${step.replace(/[^a-z0-9]+/gi, '-')}`;
+  await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: cold });
+  assert.equal(widgetPaths(r, OUT), widgetPaths(r, cold), step);
+  assert.equal(outputFiles(r, OUT), outputFiles(r, cold), `${step}: the same files as cold`);
+  const report = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
+  assert.ok(report.ok, `${step}: ${JSON.stringify(report)}`);
+  return widgetPaths(r, OUT);
+}
+
+test('custom objects are placed by the scope of their CRD however it arrives (plain file, chart or kustomization output), moves or goes, on incremental syncs as on a cold render', async () => {
+  configureToolSearch(original);
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'policies/widgets.yaml': POLICY,
+      ...CHART,
+      // The CRD comes only from the chart.
+      'chart/templates/crd.yaml': widgetCrd('Cluster'),
+      'team/kustomization.yaml': 'namespace: team\nresources: [widget.yaml]\n',
+      'team/widget.yaml': widget('from-kustomize', 1),
+      'plain/widget.yaml': widget('from-file', 1),
+    },
+    'widgets, their CRD in the chart',
+  );
+  const clusterScoped = [
+    'clusters/member1/_cluster/widget.example.com_from-chart.yaml',
+    'clusters/member1/_cluster/widget.example.com_from-file.yaml',
+    'clusters/member1/_cluster/widget.example.com_from-kustomize.yaml',
+  ];
+  const namespaced = [
+    'clusters/member1/default/widget.example.com_from-file.yaml',
+    'clusters/member1/team/widget.example.com_from-kustomize.yaml',
+    'clusters/member1/web/widget.example.com_from-chart.yaml',
+  ];
+  assert.equal(await syncBothWays(r, 'first'), clusterScoped);
+
+  // A widget elsewhere changes, the chart does not: its CRD is known without rendering the chart again.
+  r.commit({ 'plain/widget.yaml': widget('from-file', 2), 'team/widget.yaml': widget('from-kustomize', 2) }, 'counts');
+  assert.equal(await syncBothWays(r, 'widgets change'), clusterScoped);
+
+  // The chart makes its CRD namespaced: every widget, in every file and unit, moves into a namespace.
+  r.commit({ 'chart/templates/crd.yaml': widgetCrd('Namespaced') }, 'namespaced');
+  assert.equal(await syncBothWays(r, 'namespaced in the chart'), namespaced);
+
+  // And cluster-scoped again.
+  r.commit({ 'chart/templates/crd.yaml': widgetCrd('Cluster') }, 'cluster-scoped');
+  assert.equal(await syncBothWays(r, 'cluster-scoped in the chart'), clusterScoped);
+
+  // The CRD moves from the chart to a plain file: nothing moves.
+  r.commit({ 'chart/templates/crd.yaml': null, 'crds/widgets.yaml': widgetCrd('Cluster') }, 'CRD to a file');
+  assert.equal(await syncBothWays(r, 'chart to file'), clusterScoped);
+
+  // From the plain file to the kustomization's output.
+  r.commit(
+    {
+      'crds/widgets.yaml': null,
+      'team/crd.yaml': widgetCrd('Cluster'),
+      'team/kustomization.yaml': 'namespace: team\nresources: [widget.yaml, crd.yaml]\n',
+    },
+    'CRD to the kustomization',
+  );
+  assert.equal(await syncBothWays(r, 'file to kustomization'), clusterScoped);
+
+  // The CRD is deleted: widgets are namespaced objects of an unknown kind, as a cold render places them.
+  r.commit(
+    { 'team/crd.yaml': null, 'team/kustomization.yaml': 'namespace: team\nresources: [widget.yaml]\n' },
+    'no CRD',
+  );
+  assert.equal(await syncBothWays(r, 'deleted'), namespaced);
+
+  // A plain file brings it back, cluster-scoped.
+  r.commit({ 'crds/widgets.yaml': widgetCrd('Cluster') }, 'CRD back');
+  assert.equal(await syncBothWays(r, 'back in a file'), clusterScoped);
+
+  // A plain file makes it namespaced without touching any widget.
+  r.commit({ 'crds/widgets.yaml': widgetCrd('Namespaced') }, 'namespaced file');
+  assert.equal(await syncBothWays(r, 'namespaced in a file'), namespaced);
+});
+
+test.run();
