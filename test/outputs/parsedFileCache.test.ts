@@ -388,6 +388,51 @@ test('a save cut short by a crash (a last line that is no header) is ignored: pa
   assert.is(keysOf(crashed).length, keysOf(parsed).length);
 });
 
+test('one process saving again and again (a reconciler) appends each time, and a new process reads the last save', async () => {
+  const r = threeNamespaces();
+  const parsed = threeNamespaces();
+  const repo = await openRepo(r.dir);
+  const syncOpen = () => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT });
+  await syncOpen();
+  await sync(parsed);
+  const sizes = [readFileSync(CACHE(r)).length];
+  const edits: [string, (text: string) => string][] = [
+    ['policies/a.yaml', (t) => t.replace(/\n *- member2\n/, '\n')],
+    ['policies/c.yaml', (t) => t.replace(/\n *- member1\n/, '\n')],
+    ['policies/a.yaml', (t) => t.replace(/- member1\n/, '- member1\n        - member2\n')],
+  ];
+  for (const [i, [file, edit]] of edits.entries()) {
+    for (const x of [r, parsed]) x.commit({ [file]: edit(x.show('HEAD', file)) }, `edit ${i}`);
+    await syncOpen();
+    await sync(parsed);
+    assert.is(r.git('rev-parse', 'flotilla/rendered^{tree}'), parsed.git('rev-parse', 'flotilla/rendered^{tree}'));
+    const bytes = readFileSync(CACHE(r));
+    assert.ok(bytes.length > sizes[sizes.length - 1]!, `save ${i} appended`);
+    sizes.push(bytes.length);
+  }
+  // What the header points at is this tree's files, each line the file it says.
+  const expected = [
+    'policies/a.yaml',
+    'policies/b.yaml',
+    'policies/b-copy.yaml',
+    'policies/c.yaml',
+    ...Object.keys(MEMBERS),
+  ]
+    .map((f) => `${r.git('rev-parse', `HEAD:${f}`)} ${f}`)
+    .sort();
+  assert.equal(keysOf(r).sort(), expected);
+  for (const [key, start, length] of entriesOf(r))
+    assert.is((JSON.parse(lineAt(r, [start, length])) as { file: string }).file, key.slice(key.indexOf(' ') + 1));
+  // A new process takes the appended file as it is (nothing parsed anew, nothing written) and renders the same.
+  for (const x of [r, parsed])
+    x.commit({ 'templates/b.yaml': x.show('HEAD', 'templates/b.yaml').replace('replicas: 2', 'replicas: 4') }, 'b: 4');
+  const before = readFileSync(CACHE(r));
+  await sync(r);
+  await sync(parsed);
+  assert.equal(readFileSync(CACHE(r)), before);
+  assert.is(r.git('rev-parse', 'flotilla/rendered^{tree}'), parsed.git('rev-parse', 'flotilla/rendered^{tree}'));
+});
+
 test('a file mostly of lines no header points at is written whole by the next save', async () => {
   const r = threeNamespaces();
   await sync(r);
