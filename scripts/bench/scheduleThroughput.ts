@@ -19,6 +19,7 @@ export function requestsFromBindings(rendered: ReadonlyMap<string, Buffer>): Sch
       resource: { apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? '', name: r.name },
       placement: b.spec.placement,
       replicas: b.spec.replicas ?? 0,
+      ...(b.spec.replicaRequirements ? { replicaRequirements: true } : {}),
       ...(b.spec.replicaRequirements?.resourceRequest
         ? { resourceRequest: b.spec.replicaRequirements.resourceRequest }
         : {}),

@@ -50,7 +50,11 @@ export function previouslyTargeted(request: SchedulingRequest, clusterName: stri
 /** Asked once per plugin and cluster: a set per previous result, not a search of it each time. */
 const targetedNames = new WeakMap<readonly { name: string }[], Set<string>>();
 
-/** Replicas 0 marks a non-workload (ConfigMap, Service, ...): no estimation, every candidate gets 0. */
-export function isWorkload(request: SchedulingRequest): boolean {
-  return request.replicas > 0;
+/**
+ * Karmada's ResourceBindingSpec.IsWorkload, which AssignReplicas, doScheduleBinding and the ClusterAffinity filter
+ * share: replicas, or replica requirements (a Deployment scaled to 0 that requests CPU still is one). A non-workload
+ * (ConfigMap, Service, a Deployment at 0 without requests) goes to every candidate with 0 replicas.
+ */
+export function isWorkload(request: Pick<SchedulingRequest, 'replicas' | 'replicaRequirements'>): boolean {
+  return request.replicas > 0 || request.replicaRequirements === true;
 }

@@ -76,11 +76,13 @@ function scheduleWithAffinityTerms(req: SchedulingRequest, clusters: readonly Cl
 
 function scheduled(attempt: Extract<Attempt, { ok: true }>, affinityName: string | undefined): ScheduleResult {
   const list = attempt.clusters.map((tc) => `${tc.name}=${tc.replicas}`).join(', ');
+  // Only a workload at 0 replicas gets no cluster from clusters that fit: each was assigned 0 and left out.
+  const where = attempt.clusters.length > 0 ? list : 'a workload at 0 replicas is placed on no cluster';
   return {
     status: 'Scheduled',
     clusters: attempt.clusters,
     ...(affinityName !== undefined ? { affinityName } : {}),
-    message: `scheduled to ${attempt.clusters.length} cluster(s): ${list}${affinityName !== undefined ? ` with affinity term ${affinityName}` : ''}`,
+    message: `scheduled to ${attempt.clusters.length} cluster(s): ${where}${affinityName !== undefined ? ` with affinity term ${affinityName}` : ''}`,
     explanation: attempt.explanation,
   };
 }
@@ -218,7 +220,7 @@ function explainReplicas(
     case 'NonWorkload':
       return 'non-workload: propagated without replicas';
     case 'Duplicated':
-      return `duplicated: all ${req.replicas} replicas`;
+      return req.replicas > 0 ? `duplicated: all ${req.replicas} replicas` : 'duplicated: 0 replicas, so left out';
     case 'StaticWeight':
       return weight === undefined ? 'no static weight matches (weight 0)' : `static weight ${weight} of ${weightSum}`;
     case 'DynamicWeight':

@@ -11,6 +11,7 @@ import type { ClaimedBinding } from '../bindings/claimTemplate.ts';
 import { describePolicy } from '../bindings/matchPolicy.ts';
 import type { Template } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
+import { isWorkload } from './framework.ts';
 import { keptOutByStatus } from './keptOutByStatus.ts';
 import { OBSERVED_REBALANCERS_ANNOTATION, pendingRequests, requestsFor } from './rebalanceRequests.ts';
 import { replicaSchedulingType } from './replicaStrategy.ts';
@@ -65,6 +66,7 @@ export function scheduleBinding(
     resource: { ...template.ref, uid },
     placement,
     replicas: claim.replicas,
+    ...(claim.binding.spec.replicaRequirements !== undefined ? { replicaRequirements: true } : {}),
     ...(claim.resourceRequest ? { resourceRequest: claim.resourceRequest } : {}),
     previous: previousResult.clusters,
     ...(tasks.length > 0 ? { evictingClusters: tasks.map((t) => t.fromCluster) } : {}),
@@ -125,7 +127,7 @@ export function pendingOn(
       ? { replicas: req.replicas, ...(req.resourceRequest ? { request: req.resourceRequest } : {}) }
       : {};
   }
-  const everyTime = req.replicas <= 0 || replicaSchedulingType(req.placement) === 'Duplicated';
+  const everyTime = !isWorkload(req) || replicaSchedulingType(req.placement) === 'Duplicated';
   return everyTime && keptOutByStatus(req, result.explanation, clusters, result.affinityName).length > 0
     ? {}
     : undefined;

@@ -8,8 +8,13 @@ export interface SchedulingRequest {
   resource: { apiVersion: string; kind: string; namespace: string; name: string; uid?: string };
   /** Already webhook-defaulted. */
   placement: Placement;
-  /** 0 = non-workload: every candidate gets 0 replicas. */
+  /** spec.replicas; 0 without replicaRequirements is a non-workload: every candidate gets 0 replicas. */
   replicas: number;
+  /**
+   * The binding carries spec.replicaRequirements (its pod template requests resources or claims nodes): then it is a
+   * workload even at 0 replicas (Karmada's IsWorkload), divided like one, so at 0 it is placed nowhere.
+   */
+  replicaRequirements?: boolean;
   /** Per-replica requests, e.g. { cpu: '1', memory: '512Mi' }. */
   resourceRequest?: Record<string, string | number>;
   /** The previous binding's spec.clusters ([] if none). */

@@ -334,6 +334,8 @@ export async function saveKarmadaFiles(
     if (hit) current.set(`${oid} ${path}`, hit);
   }
   cache.saved = await writeParsedFileCache(repo, current, tree);
+  // As saved: where each line now is, so this process's next save appends instead of writing the file whole.
+  for (const [key, file] of cache.saved.entries()) cache.byKey().set(key, file);
   cache.added = 0;
 }
 

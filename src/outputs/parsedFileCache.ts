@@ -15,22 +15,27 @@ import { parserCodeDigest } from './parserCode.ts';
  * that cannot be read, is ignored. It is a cache only: deleting it costs one slower sync, and it never
  * reaches the output branch.
  *
- * JSON Lines. A one-template sync needs the fleet-wide files and the policies of a few namespaces, so the
- * first line (the header) answers that without the rest: the files every render reads (`always`: fleet-wide,
- * or with a policy defined more than once) and, per bucket of namespaces, where the line listing that bucket's
- * policy files is. The directory line lists every entry with its scope (karmadaScope.ts), for a sync that
- * needs them all (a policy changed); each following line is one parsed file. With a thousand policies,
- * a header of every entry, parsed and walked on each sync, was a quarter of such a sync in a new process.
+ * JSON Lines, appended to. Each save adds the lines of the files parsed since the last one, the bucket lines that
+ * changed and, last, a header: the files every render reads (`always`: fleet-wide, or with a policy defined more than
+ * once) and, per bucket of namespaces, where the line listing that bucket's policy files is; every kept file is in
+ * `always` or a bucket. A one-template sync reads the header and a few bucket lines; a sync that needs every entry
+ * (a policy changed) reads them all. Only the last line counts, and only when it is a header that says it is there
+ * (`at`): a save cut short by a crash, or two writers at once, leave a last line that is not, and the file is
+ * ignored. Writing the whole file again for one changed policy was a third of such a sync at L (2.5 MB, ~40 ms of
+ * CPU); the file is written whole only when it has none to append to, or when lines no header points at any more
+ * would make it more than twice what it holds.
  */
 const CACHE_FILE = 'flotilla-parsed.jsonl';
 /** Where version 1 (one JSON object, every entry parsed on open) was kept: removed when a later version is written. */
 const OLD_CACHE_FILE = 'flotilla-parsed.json';
 /** Bumped when the layout or the meaning of a scope changes: a file of another format is ignored. */
-const FORMAT = 4;
+const FORMAT = 5;
 /** Namespaces are grouped into this many buckets (namespaceBucket): a small header, short bucket lines. */
 const BUCKETS = 256;
+/** Lines no header points at, besides as many bytes as it does, that a file may hold before it is written whole. */
+const SLACK_BYTES = 1024 * 1024;
 
-/** Where a line is: byte offset from the start of the body (the byte after the header's newline), and length without its newline. */
+/** Where a line is: byte offset from the start of the file, and length without its newline. */
 type Span = [start: number, length: number];
 /** `<blob oid> <path>`, its line, its scope. */
 type DirectoryEntry = [key: string, start: number, length: number, scope: KarmadaScope];
@@ -40,13 +45,13 @@ interface CacheHeader {
   parser: string;
   /** The source tree whose Karmada files the entries are. */
   tree: string;
-  /** karmadaPathsDigest of the entries' paths, sorted: which files these are, checkable without the directory. */
+  /** karmadaPathsDigest of the entries' paths, sorted: which files these are, checkable without the entries. */
   paths: string;
-  /** The directory line: `[key, start, length, scope]` for every entry. */
-  directory: Span;
-  /** The entries every render reads (fleet-wide, or with a policy defined more than once), as in the directory. */
+  /** Where this header's line starts: a header anywhere else is not this file's last save. */
+  at: number;
+  /** The entries every render reads (fleet-wide, or with a policy defined more than once). */
   always: DirectoryEntry[];
-  /** Per namespace bucket, its line (length 0: none): the other entries with a policy there, as in the directory. */
+  /** Per namespace bucket, its line (length 0: none): the other entries with a policy there. */
   buckets: Span[];
 }
 
@@ -54,8 +59,10 @@ interface CacheHeader {
 export interface CachedFile {
   scope: KarmadaScope;
   objects(): FileObjects;
-  /** The JSON line it is kept as: written again as is when the file is saved for a later tree. */
+  /** The JSON line it is kept as: written again as is when the file is saved whole. */
   line(): string;
+  /** Where its line is in the cache file, when it is there: a save appending to that file does not write it again. */
+  at?: { file: CacheFile; span: Span };
 }
 
 /** Kept files keyed by `<blob oid> <path>`. */
@@ -67,7 +74,7 @@ export interface ParsedFiles {
   tree: string;
   /** karmadaPathsDigest of the entries' paths. */
   paths: string;
-  /** Every entry (on disk: the directory line, read on first call). */
+  /** Every entry (on disk: `always` and every bucket line, read on first call). */
   entries(): KeptFiles;
   /**
    * The entries karmadaScope's filesFor picks over all of them for `namespaces`, without reading every entry's scope;
@@ -93,16 +100,16 @@ export function readParsedFileCache(repo: GitRepo): ParsedFiles | undefined {
     if (
       header.format !== FORMAT ||
       header.parser !== parserIdentity() ||
+      header.at !== file.headerAt ||
       typeof header.tree !== 'string' ||
       typeof header.paths !== 'string' ||
       !Array.isArray(header.always) ||
       !Array.isArray(header.buckets) ||
-      header.buckets.length !== BUCKETS ||
-      !file.holds(header.directory)
+      header.buckets.length !== BUCKETS
     )
       return undefined;
-    // A span past the end: the file is not what its header says (cut short), ignore all of it. Whether a line ends
-    // where its span says is checked when it is read, and an entry whose line lies is parsed again (karmadaFiles.ts).
+    // A span past the header: the file is not what its header says, ignore all of it. Whether a line ends where its
+    // span says is checked when it is read, and an entry whose line lies is parsed again (karmadaFiles.ts).
     if (
       !header.always.every(([, start, length]) => file.holds([start, length])) ||
       !header.buckets.every((span) => span[1] === 0 || file.holds(span))
@@ -110,63 +117,65 @@ export function readParsedFileCache(repo: GitRepo): ParsedFiles | undefined {
       return undefined;
     return onDisk(file, header as CacheHeader);
   } catch {
-    return undefined; // absent, half-written by a crash, or not ours: parse again
+    return undefined; // absent, cut short by a crash, or not ours: parse again
   }
 }
 
 /**
  * The cache file, read a line at a time: a one-template sync needs its header and some hundred KiB of its lines,
- * not all of it (at L, reading its 2.5 MB whole took 2 ms of a 60 ms sync). Lines are read when first asked for,
- * possibly after the file was replaced by a later save: each open checks it is still the file whose header was
- * read, and a line of another file, or one that does not end where its span says, reads as unreadable.
+ * not all of it. Lines are read when first asked for, possibly after another process replaced or appended to the
+ * file: each open checks it is still the file whose header was read (this process's own appends excepted), and a
+ * line of another file, or one that does not end where its span says, reads as unreadable.
  */
 class CacheFile {
+  /** The last line's text: the header, if the file is whole. */
   readonly header: string;
-  /** Where the body starts: spans count from here. */
-  readonly body: number;
-  readonly size: number;
+  /** Where the last line starts. */
+  readonly headerAt: number;
+  #size: number;
   readonly #repo: GitRepo;
   readonly #path: string;
-  readonly #identity: string;
+  #identity: string;
   #fd: number | null = null;
+  /** Where the last header (read, or written by this process) says the bucket lines are. */
+  bucketSpans: readonly Span[] | undefined;
+  /** The keys each of those bucket lines lists, joined by newlines, for the lines read or written by this process. */
+  readonly bucketKeys = new Map<number, string>();
   /** The whole file, once a reader needs most of it (wholly()). */
   #whole: Buffer | undefined;
 
-  private constructor(
-    repo: GitRepo,
-    file: string,
-    fd: number,
-    header: Buffer,
-    stat: { dev: number; ino: number; size: number; mtimeMs: number },
-  ) {
+  private constructor(repo: GitRepo, file: string, fd: number, header: Buffer, headerAt: number, stat: Stat) {
     this.#repo = repo;
     this.#path = file;
-    this.#identity = `${stat.dev} ${stat.ino} ${stat.size} ${stat.mtimeMs}`;
-    this.size = stat.size;
+    this.#identity = identityOf(stat);
+    this.#size = stat.size;
     this.header = header.toString('utf8');
-    this.body = header.length + 1;
+    this.headerAt = headerAt;
     this.#keepOpen(fd);
   }
 
-  /** The file with its header line read; undefined when it has no whole first line. Throws when it cannot be read. */
+  /** The file with its last line read; undefined when it does not end with a newline. Throws when it cannot be read. */
   static open(repo: GitRepo, file: string): CacheFile | undefined {
     const fd = repo.fs.openSync(file, 'r');
     let handedOver = false;
     try {
       const stat = repo.fs.fstatSync(fd);
+      if (stat.size === 0) return undefined;
+      // Read backwards from the end a chunk at a time until the newline before the last one.
       const chunks: Buffer[] = [];
-      for (let at = 0; at < stat.size; ) {
-        const chunk = Buffer.allocUnsafe(Math.min(HEADER_CHUNK, stat.size - at));
-        const n = repo.fs.readSync(fd, chunk, 0, chunk.length, at);
-        if (n === 0) return undefined;
-        const newline = chunk.subarray(0, n).indexOf(0x0a);
-        if (newline >= 0) {
-          chunks.push(chunk.subarray(0, newline));
+      for (let end = stat.size; end > 0; ) {
+        const at = Math.max(0, end - HEADER_CHUNK);
+        const chunk = Buffer.allocUnsafe(end - at);
+        if (repo.fs.readSync(fd, chunk, 0, chunk.length, at) !== chunk.length) return undefined;
+        chunks.unshift(chunk);
+        const tail = Buffer.concat(chunks);
+        if (tail[tail.length - 1] !== 0x0a) return undefined;
+        const newline = tail.lastIndexOf(0x0a, tail.length - 2);
+        if (newline >= 0 || at === 0) {
           handedOver = true;
-          return new CacheFile(repo, file, fd, Buffer.concat(chunks), stat);
+          return new CacheFile(repo, file, fd, tail.subarray(newline + 1, tail.length - 1), at + newline + 1, stat);
         }
-        chunks.push(chunk.subarray(0, n));
-        at += n;
+        end = at;
       }
       return undefined;
     } finally {
@@ -174,7 +183,7 @@ class CacheFile {
     }
   }
 
-  /** Whether a span lies inside the body, its newline included. */
+  /** Whether a span lies before the header, its newline included. */
   holds(span: unknown): boolean {
     if (!Array.isArray(span) || span.length !== 2) return false;
     const [start, length] = span as unknown[];
@@ -183,8 +192,17 @@ class CacheFile {
       Number.isSafeInteger(length) &&
       (start as number) >= 0 &&
       (length as number) >= 0 &&
-      this.body + (start as number) + (length as number) < this.size
+      (start as number) + (length as number) < this.headerAt
     );
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Device, inode, size and modification time when opened (or last appended to by this process). */
+  get identity(): string {
+    return this.#identity;
   }
 
   /**
@@ -196,7 +214,7 @@ class CacheFile {
     try {
       const fd = this.#open();
       if (fd === null) return;
-      const bytes = Buffer.allocUnsafe(this.size);
+      const bytes = Buffer.allocUnsafe(this.#size);
       if (this.#repo.fs.readSync(fd, bytes, 0, bytes.length, 0) === bytes.length) this.#whole = bytes;
     } catch {
       // Lines are then read one by one, each checked as ever.
@@ -204,9 +222,8 @@ class CacheFile {
   }
 
   /** The line at `span`; undefined when it is not one (no newline where it should end), or the file is another now. */
-  line([offset, length]: Span): string | undefined {
-    const start = this.body + offset;
-    if (this.#whole)
+  line([start, length]: Span): string | undefined {
+    if (this.#whole && start + length < this.#whole.length)
       return this.#whole[start + length] === 0x0a ? this.#whole.toString('utf8', start, start + length) : undefined;
     try {
       const fd = this.#open();
@@ -220,12 +237,33 @@ class CacheFile {
     }
   }
 
+  /**
+   * Appends `bytes` when the file on disk is still the one this reads (no other process replaced or appended to it);
+   * false, with nothing written, when it is not. Lines already read stay readable: the file only grew.
+   */
+  async append(bytes: Buffer): Promise<boolean> {
+    const handle = await this.#repo.fs.promises.open(this.#path, 'r+');
+    try {
+      if (identityOf(await handle.stat()) !== this.#identity) return false;
+      let written = 0;
+      while (written < bytes.length)
+        written += (await handle.write(bytes, written, bytes.length - written, this.#size + written)).bytesWritten;
+      const stat = await handle.stat();
+      if (stat.size !== this.#size + bytes.length) return false; // another writer at the same time: its header or ours is not last
+      this.#identity = identityOf(stat);
+      this.#size = stat.size;
+      return true; // lines past what #whole holds are read from the file
+    } finally {
+      await handle.close();
+    }
+  }
+
   /** The open descriptor, reopened after the event loop turned; null when the path now names another file. */
   #open(): number | null {
     if (this.#fd !== null) return this.#fd;
     const fd = this.#repo.fs.openSync(this.#path, 'r');
     const stat = this.#repo.fs.fstatSync(fd);
-    if (`${stat.dev} ${stat.ino} ${stat.size} ${stat.mtimeMs}` !== this.#identity) {
+    if (identityOf(stat) !== this.#identity) {
       this.#repo.fs.closeSync(fd);
       return null;
     }
@@ -243,21 +281,31 @@ class CacheFile {
   }
 }
 
+type Stat = { dev: number; ino: number; size: number; mtimeMs: number };
+const identityOf = (stat: Stat) => `${stat.dev} ${stat.ino} ${stat.size} ${stat.mtimeMs}`;
+
 const HEADER_CHUNK = 64 * 1024;
 
 function onDisk(file: CacheFile, header: CacheHeader): ParsedFiles {
+  file.bucketSpans = header.buckets;
   // An entry that cannot be where it says: no entry at all (the file is parsed from its blob, then kept anew). A line
   // that cannot be read reads as '': it does not parse (parsed again from the blob) and is not saved again as it is.
   const keep = (into: KeptFiles, [key, start, length, scope]: DirectoryEntry) => {
-    if (file.holds([start, length]))
-      into.set(
-        key,
-        keptFile(scope, () => file.line([start, length]) ?? ''),
-      );
+    if (file.holds([start, length])) into.set(key, keptFile(scope, file, [start, length]));
   };
   let entries: KeptFiles | undefined;
   let always: KeptFiles | undefined;
   const buckets = new Map<number, DirectoryEntry[]>();
+  const bucket = (i: number): DirectoryEntry[] => {
+    let listed = buckets.get(i);
+    if (!listed) {
+      const span = header.buckets[i]!;
+      listed = span[1] === 0 ? [] : (JSON.parse(file.line(span) ?? '') as DirectoryEntry[]);
+      buckets.set(i, listed);
+      file.bucketKeys.set(i, listed.map(([key]) => key).join('\n'));
+    }
+    return listed;
+  };
   return {
     tree: header.tree,
     paths: header.paths,
@@ -266,7 +314,9 @@ function onDisk(file: CacheFile, header: CacheHeader): ParsedFiles {
       entries = new Map();
       file.wholly();
       try {
-        for (const entry of JSON.parse(file.line(header.directory) ?? '') as DirectoryEntry[]) keep(entries, entry);
+        for (const entry of header.always) keep(entries, entry);
+        for (let i = 0; i < BUCKETS; i++)
+          for (const entry of bucket(i)) if (!entries.has(entry[0])) keep(entries, entry);
       } catch {
         entries = new Map(); // no entry, then: every file is parsed from its blob, and kept anew
       }
@@ -281,15 +331,8 @@ function onDisk(file: CacheFile, header: CacheHeader): ParsedFiles {
         }
         const out = new Map(always);
         for (const ns of namespaces) {
-          const bucket = namespaceBucket(ns);
-          let listed = buckets.get(bucket);
-          if (!listed) {
-            const span = header.buckets[bucket]!;
-            listed = span[1] === 0 ? [] : (JSON.parse(file.line(span) ?? '') as DirectoryEntry[]);
-            buckets.set(bucket, listed);
-          }
           // A bucket holds other namespaces too.
-          for (const entry of listed)
+          for (const entry of bucket(namespaceBucket(ns)))
             if (!out.has(entry[0]) && entry[3].policies.some((key) => policyNamespace(key) === ns)) keep(out, entry);
         }
         return out;
@@ -301,12 +344,12 @@ function onDisk(file: CacheFile, header: CacheHeader): ParsedFiles {
 }
 
 /** Files as just saved for `tree`, one per path: what the next sync of this process starts from. */
-function inMemory(entries: KeptFiles, tree: string): ParsedFiles {
+function inMemory(entries: KeptFiles, tree: string, paths: string): ParsedFiles {
   const byPath = new Map<string, string>();
   for (const key of entries.keys()) byPath.set(key.slice(key.indexOf(' ') + 1), key);
   return {
     tree,
-    paths: karmadaPathsDigest([...byPath.keys()].sort()),
+    paths,
     entries: () => entries,
     filesFor: (namespaces) => {
       const picked = filesFor(new Map([...byPath].map(([path, key]) => [path, entries.get(key)!.scope])), namespaces);
@@ -321,70 +364,215 @@ export function parsedFile(scope: KarmadaScope, objects: FileObjects): CachedFil
   return { scope, objects: () => objects, line: () => (line ??= survivesJson(objects) ? JSON.stringify(objects) : '') };
 }
 
-function keptFile(scope: KarmadaScope, readLine: () => string): CachedFile {
+function keptFile(scope: KarmadaScope, file: CacheFile, span: Span): CachedFile {
   let objects: FileObjects | undefined;
-  return { scope, objects: () => (objects ??= JSON.parse(readLine()) as FileObjects), line: readLine };
+  const readLine = () => file.line(span) ?? '';
+  return {
+    scope,
+    objects: () => (objects ??= JSON.parse(readLine()) as FileObjects),
+    line: readLine,
+    at: { file, span },
+  };
 }
 
 /**
- * Writes the entries of `tree` (rename over the old file, so readers see one version or the other) and returns them
- * as saved: a file whose objects do not survive JSON is not kept.
+ * Saves the entries of `tree` and returns them as saved: a file whose objects do not survive JSON is not kept. When
+ * the entries were read from the file on disk, and it is still that file, what is new is appended to it; otherwise,
+ * or when it would hold more lines no header points at than lines it uses, it is written whole (to a new file renamed
+ * over the old, so readers see one version or the other).
  */
 export async function writeParsedFileCache(
   repo: GitRepo,
   entries: ReadonlyMap<string, CachedFile>,
   tree: string,
 ): Promise<ParsedFiles> {
-  const kept = new Map<string, { file: CachedFile; line: string; path: string }>();
+  const target = path.join(repo.gitdir, CACHE_FILE);
+  let base: CacheFile | undefined;
+  for (const file of entries.values()) if ((base = file.at?.file)) break;
+  try {
+    if (base) {
+      const appended = await appendTo(base, entries, tree);
+      if (appended) return appended;
+    }
+  } catch {
+    // written whole below
+  }
+  const kept = new Map<string, { file: CachedFile; line: string }>();
   for (const [key, file] of entries) {
     const line = file.line();
-    if (line !== '') kept.set(key, { file, line, path: key.slice(key.indexOf(' ') + 1) }); // '' = does not survive JSON: parsed again next time
+    if (line !== '') kept.set(key, { file, line }); // '' = does not survive JSON (or unreadable): parsed again next time
   }
-  const keyOf = new Map([...kept].map(([key, { path }]) => [path, key]));
-  const always = filesFor(new Map([...kept.values()].map(({ path, file }) => [path, file.scope])), new Set());
-  const bucketed: string[][] = Array.from({ length: BUCKETS }, () => []);
-  for (const [key, { file, path }] of kept) {
-    if (always.has(path)) continue;
-    for (const bucket of new Set(file.scope.policies.map((policy) => namespaceBucket(policyNamespace(policy)))))
-      bucketed[bucket]!.push(key);
-  }
-  const sortedPaths = [...keyOf.keys()].sort();
-
-  // Body: the entries' lines, then the directory and bucket lines that point into them (offsets count from the body,
-  // so the header's own length does not move them).
-  const spans = new Map<string, Span>();
-  const lines: string[] = [];
-  let offset = 0;
-  const put = (line: string): Span => {
-    const span: Span = [offset, Buffer.byteLength(line, 'utf8')];
-    lines.push(line);
-    offset += span[1] + 1;
-    return span;
-  };
-  for (const [key, { line }] of kept) spans.set(key, put(line));
-  const entryOf = (key: string): DirectoryEntry => [key, ...spans.get(key)!, kept.get(key)!.file.scope];
-  const directory = put(JSON.stringify([...kept.keys()].map(entryOf)));
-  const buckets = bucketed.map((keys): Span => (keys.length === 0 ? [0, 0] : put(JSON.stringify(keys.map(entryOf)))));
-  const header: CacheHeader = {
-    format: FORMAT,
-    parser: parserIdentity(),
-    tree,
-    paths: karmadaPathsDigest(sortedPaths),
-    directory,
-    always: [...always].sort().map((path) => entryOf(keyOf.get(path)!)),
-    buckets,
-  };
-  const target = path.join(repo.gitdir, CACHE_FILE);
+  const layout = new Layout(0, tree);
+  for (const [key, { file, line }] of kept) layout.entry(key, file, line);
+  const { bytes, spans, buckets, bucketKeys, paths } = layout.finish(() => undefined);
   const tmp = `${target}.${process.pid}.tmp`;
+  let written: CacheFile | undefined;
   try {
-    await repo.fs.promises.writeFile(tmp, [JSON.stringify(header), ...lines, ''].join('\n'));
+    await repo.fs.promises.writeFile(tmp, bytes);
+    const ours = identityOf(await repo.fs.promises.stat(tmp));
     await repo.fs.promises.rename(tmp, target);
     await repo.fs.promises.rm(path.join(repo.gitdir, OLD_CACHE_FILE), { force: true });
+    // This process appends to it next time, if it is still the file just written (not another process's since).
+    const reopened = CacheFile.open(repo, target);
+    if (reopened?.identity === ours) {
+      written = reopened;
+      written.bucketSpans = buckets;
+      for (const [i, keys] of bucketKeys.entries()) written.bucketKeys.set(i, keys.join('\n'));
+    }
   } catch {
     // A read-only repository still syncs; it only parses every time.
     await repo.fs.promises.rm(tmp, { force: true }).catch(() => undefined);
   }
-  return inMemory(new Map([...kept].map(([key, { file }]) => [key, file])), tree);
+  return inMemory(savedAs(kept, spans, written), tree, paths);
+}
+
+/** The entries as this process keeps them after a save: their objects as before, their lines where they were written. */
+function savedAs(
+  kept: ReadonlyMap<string, { file: CachedFile }>,
+  spans: ReadonlyMap<string, Span>,
+  file: CacheFile | undefined,
+): KeptFiles {
+  const out: KeptFiles = new Map();
+  for (const [key, { file: f }] of kept) {
+    const span = spans.get(key);
+    out.set(key, file && span ? { scope: f.scope, objects: f.objects, line: f.line, at: { file, span } } : f);
+  }
+  return out;
+}
+
+/**
+ * Appends the entries not in `base` yet, the bucket lines that changed and a header to `base`; undefined when it
+ * cannot (another file is there now, an entry's line is unreadable) or should not (it would be mostly dead lines).
+ */
+async function appendTo(
+  base: CacheFile,
+  entries: ReadonlyMap<string, CachedFile>,
+  tree: string,
+): Promise<ParsedFiles | undefined> {
+  const kept = new Map<string, { file: CachedFile; line?: string; span?: Span }>();
+  for (const [key, file] of entries) {
+    if (file.at?.file === base) {
+      kept.set(key, { file, span: file.at.span });
+      continue;
+    }
+    const line = file.line();
+    if (line !== '') kept.set(key, { file, line });
+  }
+  const layout = new Layout(base.size, tree);
+  for (const [key, { file, line, span }] of kept) layout.entry(key, file, line, span);
+  // A bucket line listing the same entries, each where it was: kept where it is. Which entries a line lists is known
+  // for the lines read (all of them when a policy changed); another line is compared with what it would say.
+  const { bytes, spans, live, buckets, bucketKeys, paths } = layout.finish((keys, bucket, text) => {
+    const span = base.bucketSpans?.[bucket];
+    if (!span || span[1] === 0) return undefined;
+    const known = base.bucketKeys.get(bucket);
+    if (known !== undefined)
+      return known === keys.join('\n') && !keys.some((key) => layout.written(key)) ? span : undefined;
+    const line = text();
+    return span[1] === Buffer.byteLength(line) && base.line(span) === line ? span : undefined;
+  });
+  if (base.size + bytes.length > 2 * live + SLACK_BYTES) return undefined;
+  if (!(await base.append(bytes))) return undefined;
+  base.bucketSpans = buckets;
+  for (const [i, keys] of bucketKeys.entries()) base.bucketKeys.set(i, keys.join('\n'));
+  return inMemory(savedAs(kept, spans, base), tree, paths);
+}
+
+/**
+ * The lines of one save, in order: the entries' (those not written yet), the bucket lines, the header. Offsets count
+ * from `start`, where they will be in the file.
+ */
+class Layout {
+  readonly #lines: Buffer[] = [];
+  readonly #spans = new Map<string, Span>();
+  /** The entries whose line this save writes. */
+  readonly #written = new Set<string>();
+  readonly #scopes = new Map<string, { key: string; scope: KarmadaScope }>();
+  #offset: number;
+  /** Bytes of the lines the header points at, wherever they are. */
+  #live = 0;
+  readonly #tree: string;
+
+  constructor(start: number, tree: string) {
+    this.#offset = start;
+    this.#tree = tree;
+  }
+
+  #put(text: string): Span {
+    const bytes = Buffer.from(`${text}\n`, 'utf8');
+    const span: Span = [this.#offset, bytes.length - 1];
+    this.#lines.push(bytes);
+    this.#offset += bytes.length;
+    this.#live += bytes.length;
+    return span;
+  }
+
+  /** An entry: its line written now, or where it already is. */
+  entry(key: string, file: CachedFile, line: string | undefined, span?: Span): void {
+    if (span) this.#live += span[1] + 1;
+    else this.#written.add(key);
+    this.#spans.set(key, span ?? this.#put(line!));
+    this.#scopes.set(key.slice(key.indexOf(' ') + 1), { key, scope: file.scope });
+  }
+
+  /** Whether this save writes the entry's line (it was not in the file, or not readable there). */
+  written(key: string): boolean {
+    return this.#written.has(key);
+  }
+
+  /**
+   * The bucket lines (each kept where `unchanged` says it already is, given the keys it lists and, on demand, its text)
+   * and the header; the bytes to write, every entry's span, the bytes the header points at, the buckets' spans and
+   * keys, and the paths' digest.
+   */
+  finish(unchanged: (keys: readonly string[], bucket: number, text: () => string) => Span | undefined): {
+    bytes: Buffer;
+    spans: Map<string, Span>;
+    live: number;
+    buckets: Span[];
+    bucketKeys: string[][];
+    paths: string;
+  } {
+    const always = filesFor(new Map([...this.#scopes].map(([path, { scope }]) => [path, scope])), new Set());
+    const bucketed: string[][] = Array.from({ length: BUCKETS }, () => []);
+    for (const [path, { key, scope }] of this.#scopes) {
+      if (always.has(path)) continue;
+      for (const bucket of new Set(scope.policies.map((policy) => namespaceBucket(policyNamespace(policy)))))
+        bucketed[bucket]!.push(key);
+    }
+    const entryOf = (key: string): DirectoryEntry => {
+      const [start, length] = this.#spans.get(key)!;
+      return [key, start, length, this.#scopes.get(key.slice(key.indexOf(' ') + 1))!.scope];
+    };
+    const buckets = bucketed.map((keys, i): Span => {
+      if (keys.length === 0) return [0, 0];
+      let text: string | undefined;
+      const line = () => (text ??= JSON.stringify(keys.map(entryOf)));
+      const kept = unchanged(keys, i, line);
+      if (!kept) return this.#put(line());
+      this.#live += kept[1] + 1;
+      return kept;
+    });
+    const paths = karmadaPathsDigest([...this.#scopes.keys()].sort());
+    const header: CacheHeader = {
+      format: FORMAT,
+      parser: parserIdentity(),
+      tree: this.#tree,
+      paths,
+      at: this.#offset,
+      always: [...always].sort().map((path) => entryOf(this.#scopes.get(path)!.key)),
+      buckets,
+    };
+    this.#put(JSON.stringify(header));
+    return {
+      bytes: Buffer.concat(this.#lines),
+      spans: this.#spans,
+      live: this.#live,
+      buckets,
+      bucketKeys: bucketed,
+      paths,
+    };
+  }
 }
 
 /** Part of the format: which bucket line lists a namespace's policy files. */

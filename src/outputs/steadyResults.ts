@@ -10,6 +10,7 @@ import { parseRefKey } from '../api/kinds.ts';
 import type { ConfigModel } from '../api/model.ts';
 import type { PropagationPolicy } from '../api/policy.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
+import { isWorkload } from '../assignments/framework.ts';
 import { needsReschedule } from '../assignments/needsReschedule.ts';
 import { pendingRequests, requestsFor } from '../assignments/rebalanceRequests.ts';
 import { replicaSchedulingType } from '../assignments/replicaStrategy.ts';
@@ -72,7 +73,7 @@ export function mayKeepResult(key: string, entry: IndexEntry, view: SteadyView):
 }
 
 /**
- * Whether the previous binding's result stands as Karmada's scheduler leaves it: a workload (replicas > 0) the
+ * Whether the previous binding's result stands as Karmada's scheduler leaves it: a workload (isWorkload) the
  * scheduler would not schedule (needsReschedule, the same test scheduleBinding makes), with no reschedule request
  * pending, no NoExecute taint due on its clusters, no graceful eviction task and no dependents adding clusters to
  * it. Rendering it again would then give the same binding, index entry and manifests (its template, policy and
@@ -87,7 +88,9 @@ export function keepsResult(key: string, entry: IndexEntry, binding: ResourceBin
   // Another object's binding at the path, or one that is no workload's, or one its dependents place too.
   if (!r || r.kind !== ref.kind || r.name !== ref.name || (r.namespace ?? '') !== ref.namespace) return false;
   const replicas = spec.replicas ?? 0;
-  if (replicas <= 0 || (spec.gracefulEvictionTasks ?? []).length > 0 || spec.requiredBy) return false;
+  const requirements = spec.replicaRequirements !== undefined;
+  if (!isWorkload({ replicas, replicaRequirements: requirements })) return false;
+  if ((spec.gracefulEvictionTasks ?? []).length > 0 || spec.requiredBy) return false;
   const clusters = spec.clusters ?? [];
   if (clusters.map((c) => c.name).join('\n') !== [...entry.clusters].sort().join('\n')) return false;
   const placement = policy.spec.placement ?? {};
@@ -99,6 +102,7 @@ export function keepsResult(key: string, entry: IndexEntry, binding: ResourceBin
       resource: { ...ref, uid: '' },
       placement,
       replicas,
+      ...(requirements ? { replicaRequirements: true } : {}),
       previous: clusters,
       ...(pending.length > 0 ? { reschedule: true } : {}),
       ...(annotations['policy.karmada.io/applied-placement'] !== undefined

@@ -5,6 +5,7 @@ import type { Cluster } from '../api/cluster.ts';
 import { describeRef, refKey } from '../api/kinds.ts';
 import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import { divideByWebster } from '../assignments/divideByWebster.ts';
+import { isWorkload } from '../assignments/framework.ts';
 import { fnv1a32 } from '../hashing/fnv1a32.ts';
 import type { ConfigModel, Located, Template } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
@@ -55,8 +56,9 @@ export function renderWorkManifest(
     m = { ...m, metadata };
   }
   const custom = customizationFor(interpretersOf(model), p.template.manifest);
-  const isWorkload = (p.binding?.spec.replicas ?? 0) > 0 || p.binding?.spec.replicaRequirements !== undefined;
-  if (isWorkload) m = reviseReplicas(m, target.replicas, custom);
+  const spec = p.binding?.spec;
+  if (isWorkload({ replicas: spec?.replicas ?? 0, replicaRequirements: spec?.replicaRequirements !== undefined }))
+    m = reviseReplicas(m, target.replicas, custom);
   const completions = (p.template.manifest.spec as { completions?: number } | undefined)?.completions;
   const divided = p.policy?.object.spec.placement?.replicaScheduling?.replicaSchedulingType === 'Divided';
   if (ref.kind === 'Job' && divided && typeof completions === 'number' && p.clusters.length > 0) {

@@ -105,6 +105,31 @@ test('non-workload (replicas 0): every candidate with 0 replicas, even when Divi
   assert.equal(result.clusters, targets('member1=0 member2=0 member3=0'));
 });
 
+test('a workload at 0 replicas with replica requirements is placed on no cluster, whatever the strategy', () => {
+  // Karmada's AssignReplicas divides it as a workload and drops every cluster assigned 0 replicas.
+  for (const placement of [{}, nginxPlacement, DYNAMIC, AGGREGATED]) {
+    const result = schedule(request(placement, 0, [], { replicaRequirements: true }), members);
+    assert.is(result.status, 'Scheduled', JSON.stringify(placement));
+    assert.equal(result.clusters, [], JSON.stringify(placement));
+    assert.match(result.message, /a workload at 0 replicas is placed on no cluster/);
+  }
+  const duplicated = schedule(request({}, 0, [], { replicaRequirements: true }), members);
+  assert.equal(
+    duplicated.explanation.map((e) => e.outcome === 'filtered' || [e.outcome, e.why]),
+    members.map(() => ['notSelected', 'duplicated: 0 replicas, so left out']),
+  );
+});
+
+test('scaling a workload with replica requirements to 0 takes it off the clusters it held', () => {
+  const dynamic = request(DYNAMIC, 0, targets('member1=2 member2=1'), {
+    previousPlacement: JSON.stringify(DYNAMIC),
+    replicaRequirements: true,
+  });
+  assert.equal(schedule(dynamic, members).clusters, []);
+  const dup = request({}, 0, targets('member1=2 member2=2'), { previousPlacement: '{}', replicaRequirements: true });
+  assert.equal(schedule(dup, members).clusters, []);
+});
+
 test('dynamic weight: first schedule divides by free capacity', () => {
   const clusters = [clusterWithPods('a', 6), clusterWithPods('b', 8), clusterWithPods('c', 10)];
   const result = schedule(request(DYNAMIC, 12), clusters);
@@ -332,6 +357,13 @@ test('needsReschedule: the reasons Karmada schedules a binding', () => {
   assert.is(
     needsReschedule(request(dup, 2, targets('member1=2'), { previousPlacement: JSON.stringify(dup) }), members),
     'AlwaysScheduled',
+  );
+  // Divided at 0 replicas: a non-workload is scheduled every time, a workload (it has requirements) is left alone.
+  const none = { previousPlacement: applied };
+  assert.is(needsReschedule(request(nginxPlacement, 0, [], none), members), 'AlwaysScheduled');
+  assert.is(
+    needsReschedule(request(nginxPlacement, 0, [], { ...none, replicaRequirements: true }), members),
+    undefined,
   );
 });
 

@@ -121,6 +121,24 @@ test('a non-workload that cannot be placed waits on cluster status with no repli
   assert.equal(scheduled.waiting, {});
 });
 
+test('a Deployment at 0 replicas is a workload when its pods request resources: its binding names no cluster', () => {
+  const requests = {
+    template: {
+      spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '100m' } } }] },
+    },
+  };
+  const idle = run(deployment('idle', 0, requests), { replicaScheduling: { replicaSchedulingType: 'Duplicated' } });
+  assert.ok(idle.claim.binding.spec.replicaRequirements, 'the binding carries replicaRequirements');
+  assert.is(idle.scheduled.result.status, 'Scheduled');
+  assert.equal(idle.scheduled.binding.spec.clusters, []);
+  // Without requests or a node claim it is a non-workload: every cluster, 0 replicas.
+  const bare = run(deployment('bare', 0), { replicaScheduling: { replicaSchedulingType: 'Duplicated' } });
+  assert.equal(bare.scheduled.binding.spec.clusters, [
+    { name: 'member1', replicas: 0 },
+    { name: 'member2', replicas: 0 },
+  ]);
+});
+
 test('a WorkloadRebalancer not yet observed schedules afresh once, and the binding records it as observed', () => {
   const first = run(web, weighted).scheduled.binding;
   const rebalancer: WorkloadRebalancer = {

@@ -10,26 +10,26 @@ const OUT = 'refs/heads/flotilla/rendered';
 const CACHE = (r: ConfigRepo) => path.join(r.dir, '.git', 'flotilla-parsed.jsonl');
 const OLD_CACHE = (r: ConfigRepo) => path.join(r.dir, '.git', 'flotilla-parsed.json');
 type Entry = [key: string, start: number, length: number, scope: { fleet?: true; policies: string[] }];
-/** The header line of the cache: the parser, the tree, the files every render reads, where the other lines are. */
-const header = (r: ConfigRepo) =>
-  JSON.parse(readFileSync(CACHE(r), 'utf8').split('\n')[0]!) as {
-    parser: string;
-    tree: string;
-    directory: [number, number];
-    always: Entry[];
-    buckets: [number, number][];
-  };
-/** Where a span (counted from the byte after the header's newline) is in the file. */
-const inFile = (r: ConfigRepo, [start, length]: readonly [number, number]): [number, number] => {
-  const body = readFileSync(CACHE(r)).indexOf('\n') + 1;
-  return [body + start, length];
+type Header = { parser: string; tree: string; at: number; always: Entry[]; buckets: [number, number][] };
+/** The last line of the cache, its header: the parser, the tree, the files every render reads, where the rest is. */
+const header = (r: ConfigRepo) => {
+  const lines = readFileSync(CACHE(r), 'utf8').split('\n');
+  return JSON.parse(lines[lines.length - 2]!) as Header;
 };
+/** Spans count from the start of the file. */
+const inFile = (_r: ConfigRepo, span: readonly [number, number]): [number, number] => [span[0], span[1]];
 const lineAt = (r: ConfigRepo, span: readonly [number, number]) => {
   const [start, length] = inFile(r, span);
   return readFileSync(CACHE(r)).toString('utf8', start, start + length);
 };
-/** Every entry, from the directory line: `<blob oid> <path>`, where its line is, its scope. */
-const entriesOf = (r: ConfigRepo) => JSON.parse(lineAt(r, header(r).directory)) as Entry[];
+/** Every entry: those every render reads, then those of each bucket line (`<blob oid> <path>`, its line, its scope). */
+const entriesOf = (r: ConfigRepo) => {
+  const h = header(r);
+  const all = new Map(h.always.map((e) => [e[0], e]));
+  for (const span of h.buckets)
+    if (span[1] > 0) for (const e of JSON.parse(lineAt(r, span)) as Entry[]) if (!all.has(e[0])) all.set(e[0], e);
+  return [...all.values()];
+};
 const keysOf = (r: ConfigRepo) => entriesOf(r).map(([key]) => key);
 const repos: ConfigRepo[] = [];
 test.after(() => {
@@ -304,7 +304,7 @@ test("a kept line that is another file's is not taken for this one: parsed again
   assert.is(lying.git('rev-parse', 'flotilla/rendered'), parsed.git('rev-parse', 'flotilla/rendered'));
 });
 
-test('a template change in a new process picks its files by the header and bucket lines: the directory is not read', async () => {
+test("a template change in a new process reads the header and its namespace's bucket line only", async () => {
   const cached = threeNamespaces();
   const parsed = threeNamespaces();
   for (const r of [cached, parsed]) {
@@ -315,16 +315,138 @@ test('a template change in a new process picks its files by the header and bucke
     );
   }
   rmSync(CACHE(parsed));
-  // Read, a garbled directory would leave the cache empty: every file parsed again, and the cache written anew.
+  // Read, a garbled bucket line of b or c would leave their files to be looked up and parsed, and the cache saved.
   const bytes = readFileSync(CACHE(cached));
-  const [start, length] = inFile(cached, header(cached).directory);
-  bytes.fill(0x20, start, start + length);
-  bytes.write('[', start);
+  const spans = header(cached).buckets;
+  const aBucket = spans.find((span) => span[1] > 0 && lineAt(cached, span).includes('policies/a.yaml'));
+  for (const span of spans) {
+    if (span[1] === 0 || span === aBucket) continue;
+    bytes.fill(0x20, span[0], span[0] + span[1]);
+    bytes.write('[', span[0]);
+  }
   writeFileSync(CACHE(cached), bytes);
   await sync(cached);
   await sync(parsed);
   assert.equal(readFileSync(CACHE(cached)), bytes, 'not written again: nothing was parsed anew');
   assert.is(cached.git('rev-parse', 'flotilla/rendered'), parsed.git('rev-parse', 'flotilla/rendered'));
+});
+
+test('a policy change appends its line, the bucket lines that changed and a header: the lines before stay as they were', async () => {
+  const r = threeNamespaces();
+  const parsed = threeNamespaces();
+  await sync(r);
+  const before = readFileSync(CACHE(r));
+  const cBucket = header(r).buckets.find((span) => span[1] > 0 && lineAt(r, span).includes('policies/c.yaml'))!;
+  for (const repo of [r, parsed]) {
+    await sync(repo);
+    repo.commit(
+      { 'policies/a.yaml': repo.show('HEAD', 'policies/a.yaml').replace(/\n *- member2\n/, '\n') },
+      'a: member1 only',
+    );
+  }
+  rmSync(CACHE(parsed));
+  await sync(r);
+  await sync(parsed);
+  assert.is(r.git('rev-parse', 'flotilla/rendered'), parsed.git('rev-parse', 'flotilla/rendered'));
+  const after = readFileSync(CACHE(r));
+  assert.equal(after.subarray(0, before.length), before, 'appended to');
+  assert.ok(after.length - before.length < before.length, 'only what changed is written');
+  assert.ok(
+    keysOf(r).includes(`${r.git('rev-parse', 'HEAD:policies/a.yaml')} policies/a.yaml`) &&
+      !keysOf(r).includes(`${r.git('rev-parse', 'HEAD~1:policies/a.yaml')} policies/a.yaml`),
+    "the header points at a's new version only",
+  );
+  assert.equal(
+    header(r).buckets.find((span) => span[1] > 0 && lineAt(r, span).includes('policies/c.yaml')),
+    cBucket,
+    "c's bucket line is kept where it was",
+  );
+  // The next process reads the appended version, and parses nothing: the file stays as it is.
+  r.commit({ 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') }, 'a: 4');
+  await sync(r);
+  assert.equal(readFileSync(CACHE(r)), after);
+});
+
+test('a save cut short by a crash (a last line that is no header) is ignored: parsed again, same commit, written whole', async () => {
+  const crashed = threeNamespaces();
+  const parsed = threeNamespaces();
+  for (const r of [crashed, parsed]) {
+    await sync(r);
+    r.commit({ 'templates/a.yaml': r.show('HEAD', 'templates/a.yaml').replace('replicas: 2', 'replicas: 4') }, 'a: 4');
+  }
+  rmSync(CACHE(parsed));
+  const whole = readFileSync(CACHE(crashed));
+  // Half an entry line and half a header, as a process killed in the middle of appending leaves them.
+  writeFileSync(
+    CACHE(crashed),
+    Buffer.concat([whole, Buffer.from('{"file":"policies/a.yaml","propagationPo\n{"format":5,')]),
+  );
+  await sync(crashed);
+  await sync(parsed);
+  assert.is(crashed.git('rev-parse', 'flotilla/rendered'), parsed.git('rev-parse', 'flotilla/rendered'));
+  assert.ok(readFileSync(CACHE(crashed)).length <= whole.length, 'written whole again, without the cut-short lines');
+  assert.is(keysOf(crashed).length, keysOf(parsed).length);
+});
+
+test('one process saving again and again (a reconciler) appends each time, and a new process reads the last save', async () => {
+  const r = threeNamespaces();
+  const parsed = threeNamespaces();
+  const repo = await openRepo(r.dir);
+  const syncOpen = () => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT });
+  await syncOpen();
+  await sync(parsed);
+  const sizes = [readFileSync(CACHE(r)).length];
+  const edits: [string, (text: string) => string][] = [
+    ['policies/a.yaml', (t) => t.replace(/\n *- member2\n/, '\n')],
+    ['policies/c.yaml', (t) => t.replace(/\n *- member1\n/, '\n')],
+    ['policies/a.yaml', (t) => t.replace(/- member1\n/, '- member1\n        - member2\n')],
+  ];
+  for (const [i, [file, edit]] of edits.entries()) {
+    for (const x of [r, parsed]) x.commit({ [file]: edit(x.show('HEAD', file)) }, `edit ${i}`);
+    await syncOpen();
+    await sync(parsed);
+    assert.is(r.git('rev-parse', 'flotilla/rendered^{tree}'), parsed.git('rev-parse', 'flotilla/rendered^{tree}'));
+    const bytes = readFileSync(CACHE(r));
+    assert.ok(bytes.length > sizes[sizes.length - 1]!, `save ${i} appended`);
+    sizes.push(bytes.length);
+  }
+  // What the header points at is this tree's files, each line the file it says.
+  const expected = [
+    'policies/a.yaml',
+    'policies/b.yaml',
+    'policies/b-copy.yaml',
+    'policies/c.yaml',
+    ...Object.keys(MEMBERS),
+  ]
+    .map((f) => `${r.git('rev-parse', `HEAD:${f}`)} ${f}`)
+    .sort();
+  assert.equal(keysOf(r).sort(), expected);
+  for (const [key, start, length] of entriesOf(r))
+    assert.is((JSON.parse(lineAt(r, [start, length])) as { file: string }).file, key.slice(key.indexOf(' ') + 1));
+  // A new process takes the appended file as it is (nothing parsed anew, nothing written) and renders the same.
+  for (const x of [r, parsed])
+    x.commit({ 'templates/b.yaml': x.show('HEAD', 'templates/b.yaml').replace('replicas: 2', 'replicas: 4') }, 'b: 4');
+  const before = readFileSync(CACHE(r));
+  await sync(r);
+  await sync(parsed);
+  assert.equal(readFileSync(CACHE(r)), before);
+  assert.is(r.git('rev-parse', 'flotilla/rendered^{tree}'), parsed.git('rev-parse', 'flotilla/rendered^{tree}'));
+});
+
+test('a file mostly of lines no header points at is written whole by the next save', async () => {
+  const r = threeNamespaces();
+  await sync(r);
+  // 3 MiB of dead lines before a header that says where it is: a valid file, three times more than it holds.
+  const whole = readFileSync(CACHE(r));
+  const h = header(r);
+  const dead = Buffer.from(`${'x'.repeat(1023)}\n`.repeat(3 * 1024));
+  const moved = { ...h, at: h.at + dead.length };
+  writeFileSync(CACHE(r), Buffer.concat([whole.subarray(0, h.at), dead, Buffer.from(`${JSON.stringify(moved)}\n`)]));
+  r.commit({ 'policies/a.yaml': r.show('HEAD', 'policies/a.yaml').replace(/\n *- member2\n/, '\n') }, 'a: member1');
+  await sync(r);
+  const after = readFileSync(CACHE(r));
+  assert.ok(after.length < dead.length, `written whole (${after.length} bytes)`);
+  assert.ok(keysOf(r).includes(`${r.git('rev-parse', 'HEAD:policies/a.yaml')} policies/a.yaml`));
 });
 
 test.run();

@@ -220,6 +220,29 @@ test('identifier-like strings (names, images, labels) are plain exactly when the
     same({ [s]: s });
 });
 
+test('UUIDs (permanent ids, uids) are written as the library writes them, digits-only and exponent-like ones too', () => {
+  const hex = '0123456789abcdef';
+  let seed = 7;
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+  const group = (n: number, digits: string) => Array.from({ length: n }, () => digits[next() % digits.length]).join('');
+  const uuids = [
+    '00000000-0000-0000-0000-000000000000',
+    '12345678-1234-1234-1234-123456789012',
+    '1e100000-0000-0000-0000-000000000000',
+    '0e000000-1e10-2e20-3e30-4e4000000000',
+    '2001-12-14-0000-0000-0000-000000000000'.slice(0, 36),
+    '7297ac9a-8379-50f4-a84f-39191774cd6d',
+  ];
+  for (let i = 0; i < 2000; i++) {
+    const digits = i % 3 === 0 ? '0123456789' : i % 3 === 1 ? '0123456789e' : hex;
+    uuids.push([8, 4, 4, 4, 12].map((n) => group(n, digits)).join('-'));
+  }
+  for (const uuid of uuids) {
+    same({ metadata: { uid: uuid, labels: { 'resourcebinding.karmada.io/permanent-id': uuid } } });
+    same([uuid]);
+  }
+});
+
 test("every string reads back as the same string under YAML 1.1 (kubectl, PyYAML), YAML 1.2 and Flotilla's own reader", () => {
   const strings = [
     'yes',

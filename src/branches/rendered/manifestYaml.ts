@@ -148,8 +148,15 @@ const RESERVED = new Set([
 /** The yaml library's YAML 1.1 float pattern takes `e1` for a number (its digits are optional), so it quotes it. */
 const EXPONENT_ONLY = /^[eE][-+]?[0-9]+$/;
 
+/**
+ * A UUID in its canonical form (permanent-id labels, resource uids): plain, as no YAML 1.1 or 1.2 type reads it (eight
+ * hex digits then '-' is no number, date or time). Every binding carries its own, so each went to the library once.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 function scalarString(s: string): string | undefined {
   if (PLAIN.test(s) && !s.endsWith(':') && !RESERVED.has(s) && !EXPONENT_ONLY.test(s)) return s;
+  if (s.length === 36 && UUID.test(s)) return s;
   let text = strings.get(s);
   if (text === undefined) {
     const rendered = stringify(s, YAML_OPTIONS);

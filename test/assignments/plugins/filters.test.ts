@@ -137,6 +137,7 @@ const affinityCases: {
   placement: Placement;
   affinityName?: string;
   replicas?: number;
+  requirements?: boolean;
   cluster: Cluster;
   expected: FilterResult;
 }[] = [
@@ -204,6 +205,19 @@ const affinityCases: {
     expected: no('not in clusterNames of affinity term a'),
   },
   {
+    name: 'a workload at 0 replicas that requests resources still overflows (a workload by its requirements)',
+    placement: {
+      clusterAffinities: [
+        { affinityName: 'a', clusterNames: ['x'], overflowAffinities: [{ clusterNames: ['cluster1'] }] },
+      ],
+    },
+    affinityName: 'a',
+    replicas: 0,
+    requirements: true,
+    cluster: cluster('cluster1'),
+    expected: ok,
+  },
+  {
     name: 'a term other than the one tried does not count',
     placement: {
       clusterAffinities: [
@@ -219,7 +233,7 @@ const affinityCases: {
 for (const c of affinityCases) {
   test(`ClusterAffinity: ${c.name}`, () => {
     const ctx = {
-      request: request(c.placement, c.replicas ?? 1),
+      request: request(c.placement, c.replicas ?? 1, [], c.requirements ? { replicaRequirements: true } : {}),
       cluster: c.cluster,
       ...(c.affinityName ? { affinityName: c.affinityName } : {}),
     };
