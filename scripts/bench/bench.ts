@@ -1,7 +1,8 @@
 // Flotilla benchmarks: generate a fleet into a real Git repo, then measure the cold render, native
 // fast-import writing the same tree, incremental syncs, a no-op sync, scheduler throughput, the same output built
 // with one kustomize overlay per cluster (S and M), and push→applied plus a no-op resync against local members, in one run.
-//   npm run bench -- [--size S|M|L|XL] [--no-units] [--json FILE] [--seed TEXT] [--cpu-prof DIR] [--keep] [--pushes 50]
+//   npm run bench -- [--size S|M|L|XL] [--no-units] [--no-dashboard] [--json FILE] [--seed TEXT] [--cpu-prof DIR] [--keep] [--pushes 50]
+// At XL the renders raise the per-commit limits (--max-source-files, --max-output-bytes) the fleet outgrows.
 // Progress goes to stderr, the table to stdout, and --json FILE gets one object with every figure.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import type { GitRepo } from '../../src/commits/types.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import type { RenderLimits } from '../../src/outputs/sourceLimits.ts';
 import { FLEET_SIZES, generateFleet, type FileEdit, type FleetSize } from './generateFleet.ts';
 import {
   buildImportStream,
@@ -47,6 +49,8 @@ const { values } = parseArgs({
     pushes: { type: 'string', default: '50' },
     // Without units the fleet is the one the tree ids before the sources work were measured on.
     'no-units': { type: 'boolean', default: false },
+    // The dashboard step needs chromium, which does not start under a tight `ulimit -v`.
+    'no-dashboard': { type: 'boolean', default: false },
   },
 });
 const size = (values.size ?? 'S').toUpperCase() as FleetSize;
@@ -54,6 +58,8 @@ if (!(size in FLEET_SIZES)) {
   process.stderr.write(`--size ${values.size}: use S, M, L or XL\n`);
   process.exit(2);
 }
+// XL has more source files than one render reads by default, and renders to some GB: raised as an operator would.
+const limits: RenderLimits = size === 'XL' ? { maxSourceFiles: 200_000, maxOutputBytes: 64 * 1024 ** 3 } : {};
 const profileDir = values['cpu-prof'] ? path.resolve(values['cpu-prof']) : undefined;
 if (profileDir) mkdirSync(profileDir, { recursive: true });
 
@@ -88,7 +94,7 @@ try {
 
   // 2. Cold render in a child process: its wall time, in-process time and peak RSS.
   progress('cold render (child process)…');
-  const cold = await runRenderChild(repoDir, profileDir);
+  const cold = await runRenderChild(repoDir, profileDir, limits);
   if (cold.report.errors > 0)
     progress(`WARNING: the render reported ${cold.report.errors} errors: ${cold.report.firstProblems.join(' | ')}`);
   const coldCommit = cold.report.outputCommit;
@@ -182,14 +188,15 @@ try {
   );
 
   // 6b. The dashboard's fleet view over this repo (no status branch: the bench renders with a cluster-status file).
-  progress('dashboard: GET /ui/api/fleet, then the page in chromium-headless-shell…');
-  const dash = await measureDashboard(repoDir);
-  progress(
-    `dashboard: fleet API ${dash.fleetApiMs.toFixed(0)} ms a page (${dash.fleetApiColdMs.toFixed(0)} ms the first answer after start), ${dash.workloads} workloads; ` +
-      `${dash.interactiveMs === null ? 'no browser here' : `page interactive in ${dash.interactiveMs.toFixed(0)} ms`}; ` +
-      `object ${dash.objectApiMs.toFixed(0)} ms, explain ${dash.explainApiMs.toFixed(0)} ms, changes ${dash.changesApiMs.toFixed(0)} ms ` +
-      `(${dash.changesApiFirstMs.toFixed(0)} ms the first), attention ${dash.attentionApiMs.toFixed(0)} ms`,
-  );
+  const dash = values['no-dashboard'] ? undefined : await dashboardFigures(repoDir);
+  if (!dash) progress('dashboard: skipped (--no-dashboard)');
+  else
+    progress(
+      `dashboard: fleet API ${dash.fleetApiMs.toFixed(0)} ms a page (${dash.fleetApiColdMs.toFixed(0)} ms the first answer after start), ${dash.workloads} workloads; ` +
+        `${dash.interactiveMs === null ? 'no browser here' : `page interactive in ${dash.interactiveMs.toFixed(0)} ms`}; ` +
+        `object ${dash.objectApiMs.toFixed(0)} ms, explain ${dash.explainApiMs.toFixed(0)} ms, changes ${dash.changesApiMs.toFixed(0)} ms ` +
+        `(${dash.changesApiFirstMs.toFixed(0)} ms the first), attention ${dash.attentionApiMs.toFixed(0)} ms`,
+    );
 
   // 7. The kustomize way: one overlay per cluster, built in turn (S and M; at L it would dominate the run).
   let kustomize: KustomizeFigures | undefined;
@@ -235,14 +242,14 @@ try {
     apply_objects_per_s: pushed.apply_objects_per_s,
     noop_member_writes: pushed.noop_member_writes,
     noop_pass_commits: pushed.noop_pass_commits,
-    dashboard_fleet_api_ms: dash.fleetApiMs,
-    dashboard_fleet_api_cold_ms: dash.fleetApiColdMs,
-    dashboard_interactive_ms: dash.interactiveMs,
-    dashboard_object_api_ms: dash.objectApiMs,
-    dashboard_explain_api_ms: dash.explainApiMs,
-    dashboard_changes_api_first_ms: dash.changesApiFirstMs,
-    dashboard_changes_api_ms: dash.changesApiMs,
-    dashboard_attention_api_ms: dash.attentionApiMs,
+    dashboard_fleet_api_ms: dash?.fleetApiMs ?? null,
+    dashboard_fleet_api_cold_ms: dash?.fleetApiColdMs ?? null,
+    dashboard_interactive_ms: dash?.interactiveMs ?? null,
+    dashboard_object_api_ms: dash?.objectApiMs ?? null,
+    dashboard_explain_api_ms: dash?.explainApiMs ?? null,
+    dashboard_changes_api_first_ms: dash?.changesApiFirstMs ?? null,
+    dashboard_changes_api_ms: dash?.changesApiMs ?? null,
+    dashboard_attention_api_ms: dash?.attentionApiMs ?? null,
     kustomize_s: kustomize?.seconds ?? null,
     kustomize_vs_render: kustomize ? kustomize.seconds / cold.report.seconds : null,
   };
@@ -306,7 +313,7 @@ async function timedSync(repo: GitRepo, profileFile: string | undefined): Promis
   }
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
-  const result = await syncRepo(repo, { sourceRef: SOURCE_REF, outputRef: OUTPUT_REF });
+  const result = await syncRepo(repo, { sourceRef: SOURCE_REF, outputRef: OUTPUT_REF, limits });
   const secs = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStarted);
   if (session && profileFile) {
@@ -337,6 +344,7 @@ interface ChildReport {
 async function runRenderChild(
   repo: string,
   profiles: string | undefined,
+  renderLimits: RenderLimits,
 ): Promise<{ report: ChildReport; wall: number; peakRssMb: number; rssSource: string }> {
   const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
   const nodeArgs = [
@@ -345,6 +353,7 @@ async function runRenderChild(
     'tsx',
     path.join(ROOT, 'scripts/bench/renderChild.ts'),
     repo,
+    JSON.stringify(renderLimits),
   ];
   const [cmd, args] = timeBin ? [timeBin, ['-v', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
   const started = performance.now();
@@ -375,6 +384,11 @@ function reportProfiles(dir: string): void {
     const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
     process.stderr.write(`\n${formatSummary(file, summarizeProfile(profile), 12)}\n`);
   }
+}
+
+async function dashboardFigures(repoDir: string) {
+  progress('dashboard: GET /ui/api/fleet, then the page in chromium-headless-shell…');
+  return measureDashboard(repoDir);
 }
 
 function seconds(since: number): string {

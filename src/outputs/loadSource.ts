@@ -26,6 +26,7 @@ import {
 } from './karmadaFiles.ts';
 import { readPathOids } from '../commits/readPathOids.ts';
 import { oversizedFile } from './oversizedFile.ts';
+import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from './sourceLimits.ts';
 import { readBlobsWithin } from '../commits/readBlobs.ts';
 import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
@@ -61,6 +62,7 @@ export async function loadSource(
   tree: string,
   previous: { tree: string; index: ShardedIndex } | null,
   alsoAffected: ReadonlySet<string> = new Set(),
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<LoadedSource> {
   const { rules: ignore, problem } = await readIgnore(repo, tree);
   const withIgnoreProblem = (loaded: LoadedSource): LoadedSource => {
@@ -71,14 +73,14 @@ export async function loadSource(
     const changes = await diffTrees(repo, previous.tree, tree);
     const loaded = changes.some((c) => c.path === IGNORE_FILE)
       ? null
-      : await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected);
+      : await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected, limits);
     if (loaded) return withIgnoreProblem(loaded);
   }
   // A Helm chart's or a kustomization's files are its unit's inputs, never manifests: the unit stands for them.
   const listed = await listTreeFiles(repo, tree);
   const layout = await readUnitLayout(repo, tree, ignore, undefined, listed);
   const files = [...listed].filter(([path]) => isConfigFile(path, ignore) && !isUnitInput(layout, path));
-  const parsed = await readFiles(repo, new Map(files.map(([path, f]) => [path, f.oid])));
+  const parsed = await readFiles(repo, new Map(files.map(([path, f]) => [path, f.oid])), limits);
   for (const [marker, f] of await renderUnits(repo, tree, layout.units)) parsed.set(marker, f);
   const model = assembleModel(parsed.values());
   await previous?.index.loadAll();
@@ -107,6 +109,7 @@ async function loadIncremental(
   changes: TreeChange[],
   ignore: IgnoreRules | undefined,
   alsoAffected: ReadonlySet<string>,
+  limits: SourceLimits,
 ): Promise<LoadedSource | null> {
   const { index } = previous;
   // A change to a unit's input (its folder, a base, a file its kustomization names) renders the unit again; a marker
@@ -160,6 +163,7 @@ async function loadIncremental(
     repo,
     new Map(changed.flatMap((c) => (c.newOid ? [[c.path, c.newOid] as const] : []))),
     mayBeKept,
+    limits,
   );
   const loaded = new Map<string, FileObjects>();
   for (const [path, f] of changedFiles) loaded.set(path, f.objects());
@@ -218,7 +222,7 @@ async function loadIncremental(
       }
     }
   }
-  await loadFiles(repo, tree, extraFiles, loaded, mayBeKept, layout);
+  await loadFiles(repo, tree, extraFiles, loaded, mayBeKept, layout, limits);
 
   // Round 2+: the files of affected templates, then of their dependencies, until nothing new is needed.
   let model = assembleModel(loaded.values(), { changedFiles: changedPaths });
@@ -258,7 +262,7 @@ async function loadIncremental(
     }
     if (missing.size === 0) break;
     for (const file of missing) asked.add(file);
-    await loadFiles(repo, tree, missing, loaded, mayBeKept, layout);
+    await loadFiles(repo, tree, missing, loaded, mayBeKept, layout, limits);
     model = assembleModel(loaded.values(), { changedFiles: changedPaths });
     for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   }
@@ -318,6 +322,7 @@ async function loadFiles(
   into: Map<string, FileObjects>,
   mayBeKept: ((path: string) => boolean) | undefined,
   layout: UnitLayout,
+  limits: SourceLimits,
 ): Promise<void> {
   // The index names a unit's templates by its marker file: the unit is rendered (from its cache, when unchanged).
   const units = new Set<SourceUnit>();
@@ -328,7 +333,7 @@ async function loadFiles(
     // A unit's input the index still names (it was a manifest before): the unit that reads it stands for it now.
     else if (!isUnitInput(layout, path)) plain.push(path);
   }
-  for (const [path, f] of await karmadaFilesAt(repo, await readPathOids(repo, tree, plain), mayBeKept))
+  for (const [path, f] of await karmadaFilesAt(repo, await readPathOids(repo, tree, plain), mayBeKept, limits))
     into.set(path, f.objects());
   for (const [marker, f] of await renderUnits(repo, tree, [...units])) into.set(marker, f);
 }

@@ -26,6 +26,7 @@ import { buildOutputMessage, type ClusterChanges } from './outputMessage.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { holdsKarmadaObjects } from './karmadaFiles.ts';
 import { loadSource } from './loadSource.ts';
+import { sourceLimitsOf, type RenderLimits } from './sourceLimits.ts';
 import { withClusterStatus } from './renderSnapshot.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import { readLastRender } from '../branches/rendered/readLastRender.ts';
@@ -56,6 +57,8 @@ export interface RenderTarget {
   now?: () => Date;
   /** How long a graceful eviction task without its own gracePeriodSeconds lasts (Karmada's --graceful-eviction-timeout). Default 600. */
   gracefulEvictionTimeoutSeconds?: number;
+  /** --max-source-files and --max-output-bytes; absent fields keep the defaults. */
+  limits?: RenderLimits;
 }
 
 /**
@@ -128,10 +131,17 @@ export async function renderRevision(
       : new Map<string, string>();
   const alsoAffected =
     again === 'all' ? undefined : retried.size > 0 ? new Set([...(again ?? []), ...retried.keys()]) : again;
+  const sourceLimits = sourceLimitsOf(target.limits);
   let loaded =
     (rerender && again === 'all') || autoscaleMoved
-      ? await loadSource(repo, source.tree, null)
-      : await loadSource(repo, source.tree, previous ? { tree: previous.sourceTree, index } : null, alsoAffected);
+      ? await loadSource(repo, source.tree, null, undefined, sourceLimits)
+      : await loadSource(
+          repo,
+          source.tree,
+          previous ? { tree: previous.sourceTree, index } : null,
+          alsoAffected,
+          sourceLimits,
+        );
   // Other Helm or Kustomize versions than the last render's (an upgrade, another machine): an incremental load kept
   // the unchanged units' outputs of the old ones, which verify, replaying with these, would not find. All run again.
   if (
@@ -141,7 +151,7 @@ export async function renderRevision(
     previousTrailers[RENDER_TOOLS_TRAILER] !== undefined &&
     previousTrailers[RENDER_TOOLS_TRAILER] !== loaded.tools
   )
-    loaded = await loadSource(repo, source.tree, null);
+    loaded = await loadSource(repo, source.tree, null, undefined, sourceLimits);
   const autoscaleMoves = autoscaleMoved
     ? describeAutoscaleMoves(
         previousState && /^[0-9a-f]{40}$/.test(previousState)
@@ -197,6 +207,7 @@ export async function renderRevision(
       takenPaths: takenBy,
       // Nothing here prints why each cluster was or was not chosen (explain and plan render snapshots for that).
       clusterReasons: false,
+      ...(target.limits?.maxOutputBytes !== undefined ? { maxOutputBytes: target.limits.maxOutputBytes } : {}),
     });
     const previousFileCount = index.sourceFileCount();
     // A retried binding may come out with the same files and only its index entry changed (it waits on less).

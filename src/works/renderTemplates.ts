@@ -384,7 +384,7 @@ function writeWorks<F>(
         code: 'COMMIT_TOO_LARGE',
         severity: 'error',
         message: `${describeRef(ref)} renders to more than ${formatMiB(maxOutputBytes - outputBytes)} for ${p.clusters.length} cluster(s), past the ${formatMiB(maxOutputBytes)} a commit may render; its last output is kept`,
-        fix: 'make the template smaller, or place it on fewer clusters',
+        fix: `make the template smaller, or place it on fewer clusters; for a fleet this large, raise --max-output-bytes (now ${maxOutputBytes}) on flotilla run, render and sync`,
       });
       continue;
     }
