@@ -4,8 +4,11 @@ import { readTreeBytes } from './readTree.ts';
 import { renderTree } from './renderTree.ts';
 import { FILE_MODE, TREE_MODE, isTreeMode, type GitRepo, type TreeEntry } from './types.ts';
 
-/** New content (text is written as UTF-8), a blob already added to the same pack, or null to delete. */
-export type FileEdit = Uint8Array | string | PackedBlob | null;
+/**
+ * New content (text is written as UTF-8), a blob already added to the same pack (by oid, or as the entry number
+ * PackWriter.addBlob returned), or null to delete.
+ */
+export type FileEdit = Uint8Array | string | PackedBlob | number | null;
 
 /** A blob the caller added to the pack itself (PackWriter.add), by oid: written as it was produced. */
 export interface PackedBlob {
@@ -36,28 +39,48 @@ export async function writeTreeEdits(
   return oid ?? pack.add('tree', new Uint8Array(0));
 }
 
+/**
+ * The edits as a tree of folders. A render writes millions of files into some thousands of folders: each folder is
+ * walked and checked once, and a file costs one entry in its folder (its name a slice of the path), not a split of
+ * its whole path.
+ */
 function buildEditTree(edits: ReadonlyMap<string, FileEdit>): EditNode {
   const root: EditNode = { files: new Map(), dirs: new Map() };
+  const folders = new Map<string, EditNode>();
   for (const [path, content] of edits) {
-    const parts = path.split('/');
-    for (const part of parts) {
-      // fsck --strict rejects these names; '.git' in any case would also be a security hole on checkout.
-      if (part === '' || part === '.' || part === '..' || part.toLowerCase() === '.git' || part.includes('\0')) {
-        throw new Error(`invalid path in tree edit: ${JSON.stringify(path)}`);
-      }
-    }
+    const slash = path.lastIndexOf('/');
     let node = root;
-    for (const dir of parts.slice(0, -1)) {
-      if (node.files.has(dir)) throw new Error(`tree edit conflict: ${JSON.stringify(path)} is under an edited file`);
-      let next = node.dirs.get(dir);
-      if (!next) node.dirs.set(dir, (next = { files: new Map(), dirs: new Map() }));
-      node = next;
+    if (slash >= 0) {
+      const folder = path.slice(0, slash);
+      const known = folders.get(folder);
+      if (known) node = known;
+      else folders.set(folder, (node = folderNode(root, folder, path)));
     }
-    const name = parts[parts.length - 1]!;
+    const name = path.slice(slash + 1);
+    checkPart(name, path);
     if (node.dirs.has(name)) throw new Error(`tree edit conflict: ${JSON.stringify(path)} also has edits below it`);
     node.files.set(name, content);
   }
   return root;
+}
+
+/** The node of `folder` (made as needed), for the first edit below it. */
+function folderNode(root: EditNode, folder: string, path: string): EditNode {
+  let node = root;
+  for (const dir of folder.split('/')) {
+    checkPart(dir, path);
+    if (node.files.has(dir)) throw new Error(`tree edit conflict: ${JSON.stringify(path)} is under an edited file`);
+    let next = node.dirs.get(dir);
+    if (!next) node.dirs.set(dir, (next = { files: new Map(), dirs: new Map() }));
+    node = next;
+  }
+  return node;
+}
+
+function checkPart(part: string, path: string): void {
+  // fsck --strict rejects these names; '.git' in any case would also be a security hole on checkout.
+  if (part === '' || part === '.' || part === '..' || part.toLowerCase() === '.git' || part.includes('\0'))
+    throw new Error(`invalid path in tree edit: ${JSON.stringify(path)}`);
 }
 
 /** Returns the rewritten tree's oid, or null when it ends up empty. */
@@ -82,9 +105,11 @@ async function applyEdits(
     const oid =
       typeof content === 'string'
         ? pack.add('blob', Buffer.from(content, 'utf8'))
-        : content instanceof Uint8Array
-          ? pack.add('blob', content)
-          : content.blob;
+        : typeof content === 'number'
+          ? pack.oidOf(content)
+          : content instanceof Uint8Array
+            ? pack.add('blob', content)
+            : content.blob;
     const mode = entry?.mode === '100755' ? '100755' : FILE_MODE;
     if (entry?.oid !== oid || entry.mode !== mode) updates.set(name, { name, mode, oid });
   }

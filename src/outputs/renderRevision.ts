@@ -188,7 +188,8 @@ export async function renderRevision(
   const pack = new PackWriter(repo);
   try {
     const out = renderTemplates({
-      keep: (text: string) => ({ blob: pack.add('blob', Buffer.from(text, 'utf8')) }),
+      // Each file's entry in the pack (a number), not its hex id: a cold render keeps one per file until the tree.
+      keep: (text: string) => pack.addBlob(Buffer.from(text, 'utf8')),
       model,
       affected: loaded.affected,
       previousIndex: index,
@@ -252,7 +253,10 @@ export async function renderRevision(
       return holdEmptySource(repo, target, source, previousOutput, last.head!, lastGoodSource);
     }
     // Rendered files are in the pack already; the index and registry files go in as text, encoded as they are packed.
-    const edits = new Map<string, FileEdit>(out.edits);
+    // They join the render's own edits, not a copy of them (millions of entries on a cold render of a large fleet):
+    // counted before, and none of them is under clusters/, where the changes are summarised.
+    const filesWritten = out.edits.size;
+    const edits: Map<string, FileEdit> = out.edits;
     for (const [path, text] of index.edits()) edits.set(path, text);
     const registered = serializeRegisteredClusters([...loaded.model.clusters.values()].map((c) => c.object));
     const kept = headTree
@@ -302,7 +306,7 @@ export async function renderRevision(
       changes,
       explanations: out.explanations,
       full: loaded.full,
-      filesWritten: out.edits.size,
+      filesWritten,
       failover: out.failover,
       ...retriedReport(retried),
     };

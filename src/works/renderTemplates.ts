@@ -312,7 +312,7 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
  */
 function writeWorks<F>(
   keys: readonly string[],
-  placed: ReadonlyMap<string, Placed>,
+  placed: Map<string, Placed>,
   input: RenderInput,
   keep: (text: string) => F,
   out: RenderOutput<F | string>,
@@ -327,6 +327,8 @@ function writeWorks<F>(
   };
   for (const key of keys) {
     const p = placed.get(key);
+    // Written once, here: its binding and manifests go as soon as its files are out (a fleet's worth otherwise).
+    placed.delete(key);
     const prevEntry = previousIndex.template(key);
     if (explanations.has(key)) continue; // held
     const ref = p?.template.ref ?? parseRefKey(key);
