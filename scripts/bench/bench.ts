@@ -20,6 +20,8 @@ import { FLEET_SIZES, generateFleet, type FileEdit, type FleetSize } from './gen
 import {
   buildImportStream,
   countCommits,
+  countTreeFiles,
+  exportCommitStream,
   git,
   importCommit,
   initBareRepo,
@@ -160,23 +162,35 @@ try {
   progress(`no-op sync: ${noop.seconds.toFixed(3)} s, ${noopCommits} new commits on flotilla/rendered`);
 
   // 5. The yardstick: native fast-import writing the cold render's output tree into a fresh repo.
+  //    At XL the output (some GB) is not read into this process: git fast-export writes the stream to the file.
   t = performance.now();
-  const rendered = readTreeFiles(repoDir, coldCommit);
+  const huge = size === 'XL';
+  const rendered = huge ? undefined : readTreeFiles(repoDir, coldCommit);
+  const renderedFiles = rendered?.size ?? countTreeFiles(repoDir, coldCommit);
   const renderedTree = git(repoDir, ['rev-parse', `${coldCommit}^{tree}`]);
   const yardDir = path.join(work, 'fast-import.git');
   initBareRepo(yardDir);
-  writeFileSync(scratch, buildImportStream({ ref: SOURCE_REF, message: 'same tree\n', time: EPOCH, files: rendered }));
+  let importedRef = SOURCE_REF;
+  if (rendered)
+    writeFileSync(
+      scratch,
+      buildImportStream({ ref: SOURCE_REF, message: 'same tree\n', time: EPOCH, files: rendered }),
+    );
+  else importedRef = exportCommitStream(repoDir, coldCommit, scratch);
   progress(
-    `read ${rendered.size} rendered files back with git cat-file (${seconds(t)} s); running fast-import on them…`,
+    `read ${renderedFiles} rendered files back with git ${rendered ? 'cat-file' : 'fast-export'} (${seconds(t)} s); running fast-import on them…`,
   );
   const fastImportS = await runFastImport(yardDir, scratch);
-  const sameTree = git(yardDir, ['rev-parse', `${SOURCE_REF}^{tree}`]) === renderedTree;
+  const sameTree = git(yardDir, ['rev-parse', `${importedRef}^{tree}`]) === renderedTree;
   progress(
     `fast-import: ${fastImportS.toFixed(2)} s; tree ${sameTree ? 'identical to' : 'DIFFERENT from'} the rendered tree ${renderedTree.slice(0, 12)}`,
   );
 
   // 6. Scheduler throughput over the fleet's bindings, clusters with capacity.
-  const requests = requestsFromBindings(rendered);
+  const requests = requestsFromBindings(
+    rendered ??
+      new Map([...readTreeFiles(repoDir, `${coldCommit}:bindings`)].map(([p, bytes]) => [`bindings/${p}`, bytes])),
+  );
   progress(`schedule() over ${requests.length} bindings × ${fleet.clusters.length} clusters for 2 s…`);
   const sched = measureSchedule(requests, fleet.clusters);
   progress(
@@ -200,7 +214,7 @@ try {
 
   // 7. The kustomize way: one overlay per cluster, built in turn (S and M; at L it would dominate the run).
   let kustomize: KustomizeFigures | undefined;
-  if (size === 'L' || size === 'XL') progress(`kustomize overlays: skipped at ${size}`);
+  if (size === 'L' || !rendered) progress(`kustomize overlays: skipped at ${size}`);
   else {
     progress(`kustomize: one overlay per cluster from the rendered output, built with kubectl kustomize in turn…`);
     kustomize = await measureKustomize(path.join(work, 'kustomize'), fleet.files, rendered);
@@ -259,7 +273,7 @@ try {
     ...FLEET_SIZES[size],
     counts: fleet.counts,
     source_files: fleet.files.size,
-    rendered_files: rendered.size,
+    rendered_files: renderedFiles,
     rendered_tree_matches_fast_import: sameTree,
     render_errors: cold.report.errors,
     render_warnings: cold.report.warnings,
