@@ -247,6 +247,11 @@ export async function renderRevision(
       return { ...noCommit(sourceSha, loaded.full, out.explanations, out.failover), ...retriedReport(retried) };
     }
     await updateFileIndex(index, loaded.touchedFiles, loaded.model.unreadableFiles);
+    // Nothing below reads the parsed templates (clusters and problems only), and a fleet's worth of them would sit
+    // beside the tree being built: let them go.
+    loaded.touchedFiles.clear();
+    loaded.model.templates.clear();
+    model.templates.clear();
     if (previousOutput && lastGoodSource && index.sourceFileCount() === 0 && previousFileCount > 0) {
       // Held already: a change of cluster state re-renders the same empty source, which must not commit again.
       if (rerender) return noCommit(sourceSha, loaded.full);
