@@ -1,7 +1,7 @@
 /**
  * What a pack being written remembers of each object, in typed arrays: its id (20 bytes), where its entry starts in
- * the pack and the entry's CRC-32, the three things the .idx needs, and an open-addressing table from id to entry for
- * "added twice?". About 45 bytes an object, where a Map of hex ids to objects cost some hundreds: a cold render of
+ * the pack and the entry's CRC-32, the three things the .idx needs, its type and compressed length (to read a tree
+ * back), and an open-addressing table from id to entry for "added twice?". About 50 bytes an object, where a Map of hex ids to objects cost some hundreds: a cold render of
  * 50,000 templates on 500 clusters packs about 3.5 million of them.
  */
 export class PackEntries {
@@ -9,6 +9,9 @@ export class PackEntries {
   #oids = new Uint8Array(20 * INITIAL);
   #offsets = new Float64Array(INITIAL);
   #crcs = new Uint32Array(INITIAL);
+  /** Pack type code (1 commit, 2 tree, 3 blob) and compressed length: to read a tree or commit back from the pack. */
+  #types = new Uint8Array(INITIAL);
+  #lengths = new Uint32Array(INITIAL);
   /** Entry index + 1 in the slot of its id's hash; 0 = empty. Kept at most half full. */
   #table = new Int32Array(2 * INITIAL);
 
@@ -26,11 +29,12 @@ export class PackEntries {
     }
   }
 
-  /** A new entry for `oid` (not there yet: see find), offset and CRC to be set once it is written. */
-  add(oid: Uint8Array): number {
+  /** A new entry for `oid` (not there yet: see find) of that pack type code, written later (setWritten). */
+  add(oid: Uint8Array, type: number): number {
     if (this.#count === this.#offsets.length) this.#grow();
     const i = this.#count++;
     this.#oids.set(oid, 20 * i);
+    this.#types[i] = type;
     this.#offsets[i] = NOT_WRITTEN;
     this.#insert(i);
     return i;
@@ -44,10 +48,19 @@ export class PackEntries {
     return Buffer.from(this.#oids.buffer, this.#oids.byteOffset + 20 * i, 20).toString('hex');
   }
 
-  /** Written at `offset` of the pack, with this CRC-32 over its header and compressed bytes. */
-  setWritten(i: number, offset: number, crc: number): void {
+  /** Written at `offset` of the pack (its header), with this CRC-32 over header and compressed bytes. */
+  setWritten(i: number, offset: number, crc: number, deflatedLength: number): void {
     this.#offsets[i] = offset;
     this.#crcs[i] = crc;
+    this.#lengths[i] = deflatedLength;
+  }
+
+  typeAt(i: number): number {
+    return this.#types[i]!;
+  }
+
+  deflatedLengthAt(i: number): number {
+    return this.#lengths[i]!;
   }
 
   /** Not written: the repository has it already. */
@@ -126,6 +139,12 @@ export class PackEntries {
     const crcs = new Uint32Array(size);
     crcs.set(this.#crcs);
     this.#crcs = crcs;
+    const types = new Uint8Array(size);
+    types.set(this.#types);
+    this.#types = types;
+    const lengths = new Uint32Array(size);
+    lengths.set(this.#lengths);
+    this.#lengths = lengths;
     this.#table = new Int32Array(2 * size);
     for (let i = 0; i < this.#count; i++) this.#insert(i);
   }

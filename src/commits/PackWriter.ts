@@ -1,7 +1,7 @@
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import path from 'node:path';
 import { crc32, inflateSync } from 'node:zlib';
-import { objectHeader, TYPE_CODE, type PackObject } from './buildPack.ts';
+import { objectHeader, TYPE_CODE, TYPE_NAME, type PackObject } from './buildPack.ts';
 import { DeflateOffload, type DeflateSlot } from './DeflateOffload.ts';
 import { existingObjects } from './findExistingObjects.ts';
 import { PackEntries } from './PackEntries.ts';
@@ -21,13 +21,6 @@ interface Queued extends DeflateSlot {
   entry: number;
   type: number;
   size: number;
-}
-
-/** Where a written tree or commit's compressed bytes are in the temp pack, to read it back (`get`). */
-interface WrittenStructure {
-  type: ObjectType;
-  at: number;
-  length: number;
 }
 
 /** The temp pack being written: bytes go out 1 MiB at a time. */
@@ -53,7 +46,6 @@ export class PackWriter {
   #entries = new PackEntries();
   /** Raw trees and commits not written yet, for `get`. Blobs are not kept raw. */
   #structure = new Map<string, PackObject>();
-  #writtenStructure = new Map<string, WrittenStructure>();
   #pack: TempPack | null = null;
   #written = 0;
   #skipped = 0;
@@ -76,7 +68,7 @@ export class PackWriter {
     const digest = createHash('sha1').update(`${type} ${content.byteLength}\0`).update(content).digest();
     const oid = digest.toString('hex');
     if (this.#entries.find(digest) >= 0) return oid;
-    const entry = this.#entries.add(digest);
+    const entry = this.#entries.add(digest, TYPE_CODE[type]);
     this.#deflate.add({ entry, type: TYPE_CODE[type], size: content.byteLength, deflated: NOT_YET }, content);
     if (type !== 'blob') this.#structure.set(oid, { oid, type, content });
     return oid;
@@ -91,7 +83,7 @@ export class PackWriter {
     const digest = createHash('sha1').update(`blob ${content.byteLength}\0`).update(content).digest();
     const found = this.#entries.find(digest);
     if (found >= 0) return found;
-    const entry = this.#entries.add(digest);
+    const entry = this.#entries.add(digest, TYPE_CODE.blob);
     this.#deflate.add({ entry, type: TYPE_CODE.blob, size: content.byteLength, deflated: NOT_YET }, content);
     return entry;
   }
@@ -113,12 +105,20 @@ export class PackWriter {
   get(oid: string): PackObject | undefined {
     const raw = this.#structure.get(oid);
     if (raw) return raw;
-    const at = this.#writtenStructure.get(oid);
-    if (!at || !this.#pack) return undefined;
-    this.#writeBuffered(this.#pack);
-    const deflated = Buffer.allocUnsafe(at.length);
-    this.repo.fs.readSync(this.#pack.fd, deflated, 0, at.length, at.at);
-    return { oid, type: at.type, content: inflateSync(deflated) };
+    const entry = this.#pack && /^[0-9a-f]{40}$/.test(oid) ? this.#entries.find(Buffer.from(oid, 'hex')) : -1;
+    const type = entry >= 0 ? TYPE_NAME[this.#entries.typeAt(entry)] : undefined;
+    if (!type || type === 'blob' || !this.#entries.isWritten(entry)) return undefined;
+    const pack = this.#pack!;
+    this.#writeBuffered(pack);
+    const at = this.#entries.offsetAt(entry);
+    // The entry's header is a few bytes (type and size); the zlib stream follows it.
+    const head = Buffer.alloc(16);
+    this.repo.fs.readSync(pack.fd, head, 0, head.length, at);
+    let start = 1;
+    while (head[start - 1]! & 0x80) start++;
+    const deflated = Buffer.allocUnsafe(this.#entries.deflatedLengthAt(entry));
+    this.repo.fs.readSync(pack.fd, deflated, 0, deflated.length, at + start);
+    return { oid, type, content: inflateSync(deflated) };
   }
 
   /** Objects added since the last flush. */
@@ -181,17 +181,10 @@ export class PackWriter {
       }
       const pack = (this.#pack ??= this.#openTemp());
       const head = objectHeader(q.type, q.size);
-      this.#entries.setWritten(q.entry, pack.offset + pack.buffered, crc32(q.deflated, crc32(head)));
+      const crc = crc32(q.deflated, crc32(head));
+      this.#entries.setWritten(q.entry, pack.offset + pack.buffered, crc, q.deflated.length);
       this.#append(pack, head);
-      const raw = this.#structure.get(oid);
-      if (raw) {
-        this.#structure.delete(oid);
-        this.#writtenStructure.set(oid, {
-          type: raw.type,
-          at: pack.offset + pack.buffered,
-          length: q.deflated.length,
-        });
-      }
+      if (q.type !== TYPE_CODE.blob) this.#structure.delete(oid); // read back from the pack from now on
       this.#append(pack, q.deflated);
       this.#written++;
     }
@@ -262,7 +255,6 @@ export class PackWriter {
   #reset(): void {
     this.#entries = new PackEntries();
     this.#structure = new Map();
-    this.#writtenStructure = new Map();
     this.#written = 0;
     this.#skipped = 0;
   }

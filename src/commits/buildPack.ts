@@ -7,6 +7,7 @@ export interface PackObject {
 }
 
 export const TYPE_CODE: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3 };
+export const TYPE_NAME: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob' };
 
 /**
  * Level 1, and a 4 KiB window with a small hash table: rendered objects are a few KiB, so a larger

@@ -17,7 +17,8 @@ export interface PackedBlob {
 
 interface EditNode {
   files: Map<string, FileEdit>;
-  dirs: Map<string, EditNode>;
+  /** Shared and empty until the folder gets a subfolder: most folders of a render hold files only. */
+  dirs: ReadonlyMap<string, EditNode> | Map<string, EditNode>;
 }
 
 /**
@@ -45,7 +46,7 @@ export async function writeTreeEdits(
  * its whole path.
  */
 function buildEditTree(edits: ReadonlyMap<string, FileEdit>): EditNode {
-  const root: EditNode = { files: new Map(), dirs: new Map() };
+  const root: EditNode = { files: new Map(), dirs: NO_DIRS };
   const folders = new Map<string, EditNode>();
   for (const [path, content] of edits) {
     const slash = path.lastIndexOf('/');
@@ -71,11 +72,17 @@ function folderNode(root: EditNode, folder: string, path: string): EditNode {
     checkPart(dir, path);
     if (node.files.has(dir)) throw new Error(`tree edit conflict: ${JSON.stringify(path)} is under an edited file`);
     let next = node.dirs.get(dir);
-    if (!next) node.dirs.set(dir, (next = { files: new Map(), dirs: new Map() }));
+    if (!next) {
+      const dirs = node.dirs === NO_DIRS ? new Map<string, EditNode>() : (node.dirs as Map<string, EditNode>);
+      dirs.set(dir, (next = { files: new Map(), dirs: NO_DIRS }));
+      node.dirs = dirs;
+    }
     node = next;
   }
   return node;
 }
+
+const NO_DIRS: ReadonlyMap<string, EditNode> = new Map();
 
 function checkPart(part: string, path: string): void {
   // fsck --strict rejects these names; '.git' in any case would also be a security hole on checkout.
@@ -114,18 +121,16 @@ async function applyEdits(
     if (entry?.oid !== oid || entry.mode !== mode) updates.set(name, { name, mode, oid });
   }
 
-  const subtrees = await Promise.all(
-    [...node.dirs].map(async ([name, sub]) => {
-      const entry = current.entries.get(name);
-      const subBase = entry && isTreeMode(entry.mode) ? entry.oid : null;
-      // Only deletions below a path that is a file (or absent): nothing there to delete.
-      if (subBase === null && !hasWrites(sub)) return null;
-      return { name, subBase, oid: await applyEdits(repo, pack, subBase, sub) };
-    }),
-  );
-  for (const result of subtrees) {
-    if (!result || result.oid === result.subBase) continue;
-    updates.set(result.name, result.oid === null ? null : { name: result.name, mode: TREE_MODE, oid: result.oid });
+  // One folder after the other: reads are synchronous, so nothing is gained by starting them together, and each
+  // folder's new entries (millions, on a cold render of a large fleet) would all be held at once.
+  for (const [name, sub] of node.dirs) {
+    const entry = current.entries.get(name);
+    const subBase = entry && isTreeMode(entry.mode) ? entry.oid : null;
+    // Only deletions below a path that is a file (or absent): nothing there to delete.
+    if (subBase === null && !hasWrites(sub)) continue;
+    const oid = await applyEdits(repo, pack, subBase, sub);
+    if (oid === subBase) continue;
+    updates.set(name, oid === null ? null : { name, mode: TREE_MODE, oid });
   }
 
   if (updates.size === 0) return base;

@@ -321,9 +321,11 @@ function writeWorks<F>(
   const { edits, indexChanges: changes, problems, explanations, released } = out;
   const maxOutputBytes = input.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   let outputBytes = 0;
-  const written = new Set<string>();
+  // Paths kept or rewritten by a template, which no other template's removal may take. Only a template with a previous
+  // entry removes anything: without any (a cold render), a set of every path written would guard nothing.
+  const written = keys.some((key) => previousIndex.template(key)) ? new Set<string>() : undefined;
   const remove = (path: string) => {
-    if (!written.has(path)) edits.set(path, null);
+    if (!written?.has(path)) edits.set(path, null);
   };
   for (const key of keys) {
     const p = placed.get(key);
@@ -351,7 +353,7 @@ function writeWorks<F>(
     const writes: [path: string, text: string][] = [];
     let bytes = 0;
     const stage = (path: string, obj: Record<string, unknown> | ResourceBinding, parsed?: unknown): boolean => {
-      written.add(path); // kept or rewritten by this template: no other template's removal may take it
+      written?.add(path); // kept or rewritten by this template: no other template's removal may take it
       if (parsed !== undefined && sameAsParsed(obj, parsed)) return true;
       const text = changedText(obj, input.previousFiles.get(path), input.sourceCommit);
       if (text === undefined) return true;

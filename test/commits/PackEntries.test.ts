@@ -8,7 +8,7 @@ const oidOf = (text: string) => createHash('sha1').update(text).digest();
 test('entries are found by id across growth, and a missing id is not', () => {
   const entries = new PackEntries();
   const ids = Array.from({ length: 5000 }, (_, i) => oidOf(`object ${i}`));
-  ids.forEach((id, i) => assert.is(entries.add(id), i));
+  ids.forEach((id, i) => assert.is(entries.add(id, 3), i));
   assert.is(entries.count, 5000);
   ids.forEach((id, i) => assert.is(entries.find(id), i));
   assert.is(entries.find(oidOf('never added')), -1);
@@ -27,9 +27,9 @@ test('the written entries come in id order, also where ids share their first byt
     ids.push(id);
   }
   ids.forEach((id, i) => {
-    entries.add(id);
+    entries.add(id, 3);
     if (i % 10 === 7) entries.setSkipped(i);
-    else entries.setWritten(i, 12 + i, i);
+    else entries.setWritten(i, 12 + i, i, 100);
   });
   const order = [...entries.writtenInOidOrder()];
   const expected = ids
