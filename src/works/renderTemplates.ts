@@ -77,9 +77,10 @@ export interface RenderInput {
   /** Bytes of manifests and bindings one render may write; see DEFAULT_MAX_OUTPUT_BYTES. */
   maxOutputBytes?: number;
   /**
-   * Whether each explanation keeps the scheduler's reason for every registered cluster (schedule.explanation), which
-   * explain, plan and the dashboard print. Default true. A render that writes the output branch reads none of them,
-   * and kept for a whole render they grow with templates × clusters: 50,000 × 500 is 25 million of them.
+   * Whether each explanation keeps the scheduler's reason for every registered cluster (schedule.explanation) and
+   * the clusters it placed the template on (clusters), which explain, plan and the dashboard print. Default true. A
+   * render that writes the output branch reads none of them (the binding it writes has the clusters), and kept for
+   * a whole render they grow with templates × clusters: 50,000 × 500 is 25 million reasons, and ~3.5 million targets.
    */
   clusterReasons?: boolean;
 }
@@ -393,7 +394,7 @@ function writeWorks<F>(
       continue;
     }
     outputBytes += bytes;
-    explanations.set(key, p.explanation);
+    explanations.set(key, input.clusterReasons === false ? { ...p.explanation, clusters: [] } : p.explanation);
     for (const cluster of prevEntry?.clusters ?? []) if (!wanted.has(cluster)) remove(manifestPath(cluster, ref));
     for (const [path, text] of writes) edits.set(path, keep(text));
     if (!p.binding && prevEntry?.policy) remove(bPath);
