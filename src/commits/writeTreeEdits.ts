@@ -28,14 +28,18 @@ interface EditNode {
  * size of the tree. A directory left empty disappears, as git cannot store empty trees in a
  * tree; an empty root becomes the empty tree. Deleting a path that names a directory removes
  * the whole directory. A rewritten file keeps mode 100755 if it had it; new files get 100644.
+ * With `consume`, the caller hands `edits` over and it is cleared once read: a cold render's millions of entries need
+ * not stay beside the tree they were turned into.
  */
 export async function writeTreeEdits(
   repo: GitRepo,
   pack: PackWriter,
   baseTree: string | null,
   edits: ReadonlyMap<string, FileEdit>,
+  opts: { consume?: boolean } = {},
 ): Promise<string> {
   const root = buildEditTree(edits);
+  if (opts.consume && edits instanceof Map) edits.clear();
   const oid = await applyEdits(repo, pack, baseTree, root);
   return oid ?? pack.add('tree', new Uint8Array(0));
 }

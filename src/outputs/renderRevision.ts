@@ -278,7 +278,7 @@ export async function renderRevision(
 
     const problems = [...loaded.model.problems, ...out.problems];
     const changes = summarizeChanges(out.edits, files);
-    const tree = await writeTreeEdits(repo, pack, headTree, edits);
+    const tree = await writeTreeEdits(repo, pack, headTree, edits, { consume: true });
     // A re-render for cluster state happens at a moment, not at a source commit: its commit carries that moment.
     const identity = flotillaIdentity(rerender ? now : source.committer);
     const commit = buildCommit(pack, {

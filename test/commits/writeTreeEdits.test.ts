@@ -101,6 +101,21 @@ test('a blob the caller packed by entry (addBlob) lands in the tree as if its by
   }
 });
 
+test('edits handed over (consume) are cleared once read, and give the same tree', async () => {
+  const temp = makeTempRepo();
+  try {
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    const handed = edits(TRICKY);
+    const root = await writeTreeEdits(repo, pack, null, handed, { consume: true });
+    await pack.flush();
+    assert.is(handed.size, 0);
+    assert.is(root, nativeTree(temp, TRICKY));
+  } finally {
+    temp.cleanup();
+  }
+});
+
 test('edits on a base: writes, deletes, and directories left empty disappear, matching git', async () => {
   const temp = makeTempRepo();
   try {
