@@ -140,6 +140,9 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
       execArgv: [],
       workerData: { options: DEFLATE, done: this.#finished, replies: port2 },
       transferList: [port2],
+      // It holds one batch at a time, outside its heap: a small isolate reserves some 500 MB less address space than
+      // a default one, which counts under a `ulimit -v` (the bench's XL runs under 16 GiB, tsx reserving most of it).
+      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8, codeRangeSizeMb: 16 },
     });
     worker.unref(); // a writer dropped without a flush never keeps the process alive
     worker.on('error', (err) => {
