@@ -373,7 +373,11 @@ async function runRenderChild(
   const started = performance.now();
   const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number | null }>(
     (resolve, reject) => {
-      const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      // glibc gives each thread that allocates its own malloc arena, each reserving 64 MiB of address space at a time:
+      // RSS is the same with two, and under the `ulimit -v` the XL run takes (of which tsx's loader reserves ~14 GB)
+      // the reservations are what runs out. Unless the caller set it.
+      const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+      const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
       child.stdout.on('data', (b: Buffer) => (out += b.toString()));

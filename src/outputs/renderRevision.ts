@@ -184,6 +184,11 @@ export async function renderRevision(
   const health = await readTemplateStatuses(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF, evicting);
 
   const model = withAutoscaledReplicas(withClusterStatus(loaded.model, observed), autoscaled);
+  // What the file index needs of the touched files, taken now: the render is handed the templates (releaseTemplates),
+  // so each parsed template goes with its placement once its files are written, held by nothing else.
+  const touchedFiles = fileIndexEntries(loaded.touchedFiles);
+  loaded.touchedFiles.clear();
+  if (loaded.model.templates !== model.templates) loaded.model.templates.clear();
   // Files go into the pack as they are rendered; a render that ends without a commit drops them.
   const pack = new PackWriter(repo);
   try {
@@ -208,6 +213,7 @@ export async function renderRevision(
       takenPaths: takenBy,
       // Nothing here prints why each cluster was or was not chosen (explain and plan render snapshots for that).
       clusterReasons: false,
+      releaseTemplates: true,
       ...(target.limits?.maxOutputBytes !== undefined ? { maxOutputBytes: target.limits.maxOutputBytes } : {}),
     });
     const previousFileCount = index.sourceFileCount();
@@ -246,12 +252,7 @@ export async function renderRevision(
     if (rerender && out.edits.size === 0 && !stateChanged && !indexChanged) {
       return { ...noCommit(sourceSha, loaded.full, out.explanations, out.failover), ...retriedReport(retried) };
     }
-    await updateFileIndex(index, loaded.touchedFiles, loaded.model.unreadableFiles);
-    // Nothing below reads the parsed templates (clusters and problems only), and a fleet's worth of them would sit
-    // beside the tree being built: let them go.
-    loaded.touchedFiles.clear();
-    loaded.model.templates.clear();
-    model.templates.clear();
+    await updateFileIndex(index, touchedFiles, loaded.model.unreadableFiles);
     if (previousOutput && lastGoodSource && index.sourceFileCount() === 0 && previousFileCount > 0) {
       // Held already: a change of cluster state re-renders the same empty source, which must not commit again.
       if (rerender) return noCommit(sourceSha, loaded.full);
@@ -448,19 +449,36 @@ async function applyIndexChanges(index: ShardedIndex, changes: ReadonlyMap<strin
   for (const [key, entry] of changes) index.setTemplate(key, entry ?? undefined);
 }
 
+/** Per touched file (null: gone), the refKeys each of its templates may have, and whether it holds Karmada objects. */
+type FileIndexEntries = Map<string, { candidates: (readonly [string, string])[]; karmada: boolean } | null>;
+
+function fileIndexEntries(touched: ReadonlyMap<string, FileObjects | null>): FileIndexEntries {
+  const out: FileIndexEntries = new Map();
+  for (const [path, f] of touched)
+    out.set(
+      path,
+      f && {
+        candidates: f.templates.map(
+          (t) =>
+            [
+              refKey({ ...t.ref, namespace: t.ref.namespace ?? 'default' }),
+              refKey({ ...t.ref, namespace: '' }),
+            ] as const,
+        ),
+        karmada: holdsKarmadaObjects(f),
+      },
+    );
+  return out;
+}
+
 async function updateFileIndex(
   index: ShardedIndex,
-  touched: ReadonlyMap<string, FileObjects | null>,
+  touched: FileIndexEntries,
   unreadable: ReadonlySet<string>,
 ): Promise<void> {
-  const candidatesOf = (f: FileObjects) =>
-    f.templates.map(
-      (t) =>
-        [refKey({ ...t.ref, namespace: t.ref.namespace ?? 'default' }), refKey({ ...t.ref, namespace: '' })] as const,
-    );
   await index.load({
     files: touched.keys(),
-    templates: [...touched.values()].flatMap((f) => (f ? candidatesOf(f).flat() : [])),
+    templates: [...touched.values()].flatMap((f) => (f ? f.candidates.flat() : [])),
   });
   for (const [path, f] of touched) {
     if (unreadable.has(path)) continue; // keeps listing what it held last time
@@ -469,10 +487,10 @@ async function updateFileIndex(
       continue;
     }
     // Namespace resolution happened repo-wide; the rendered index entry knows the final key.
-    const templates = candidatesOf(f).map(
+    const templates = f.candidates.map(
       (candidates) => candidates.find((k) => index.template(k)?.file === path) ?? candidates[0],
     );
-    const karmada = holdsKarmadaObjects(f);
+    const { karmada } = f;
     if (templates.length === 0 && !karmada) index.setFile(path, undefined);
     else index.setFile(path, { templates: templates.sort(), ...(karmada ? { karmada: true as const } : {}) });
   }

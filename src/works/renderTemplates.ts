@@ -83,6 +83,11 @@ export interface RenderInput {
    * a whole render they grow with templates × clusters: 50,000 × 500 is 25 million reasons, and ~3.5 million targets.
    */
   clusterReasons?: boolean;
+  /**
+   * The caller hands `model.templates` over: it is emptied once every template is placed (nothing reads it past
+   * placement), so each parsed template goes with its placement as soon as its files are written, not at the end.
+   */
+  releaseTemplates?: boolean;
 }
 
 /**
@@ -213,6 +218,8 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     p.binding = attached.binding;
     out.indexChanges.set(key, p.entry);
   }
+
+  if (input.releaseTemplates) input.model.templates.clear();
 
   // 3. The binding controller: write what each cluster runs, and remove what no longer goes there.
   const keep: (text: string) => F | string = input.keep ?? ((text) => text);
