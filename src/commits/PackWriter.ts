@@ -1,7 +1,7 @@
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import path from 'node:path';
 import { crc32, inflateSync } from 'node:zlib';
-import { objectHeader, TYPE_CODE, TYPE_NAME, type PackObject } from './buildPack.ts';
+import { objectHeader, objectHeaderLength, TYPE_CODE, TYPE_NAME, type PackObject } from './buildPack.ts';
 import { DeflateOffload, type DeflateSlot } from './DeflateOffload.ts';
 import { existingObjects } from './findExistingObjects.ts';
 import { PackEntries } from './PackEntries.ts';
@@ -114,8 +114,7 @@ export class PackWriter {
     // The entry's header is a few bytes (type and size); the zlib stream follows it.
     const head = Buffer.alloc(16);
     this.repo.fs.readSync(pack.fd, head, 0, head.length, at);
-    let start = 1;
-    while (head[start - 1]! & 0x80) start++;
+    const start = objectHeaderLength(head);
     const deflated = Buffer.allocUnsafe(this.#entries.deflatedLengthAt(entry));
     this.repo.fs.readSync(pack.fd, deflated, 0, deflated.length, at + start);
     return { oid, type, content: inflateSync(deflated) };

@@ -20,6 +20,13 @@ export const DEFLATE = { level: 1, windowBits: 12, memLevel: 4, chunkSize: 4096 
  * A version 2 pack entry's header, before its zlib stream (no deltas): type in bits 4-6 of the first byte, size as a
  * little-endian base-128 varint split 4 + 7*k bits.
  */
+/** The length of the entry header `bytes` starts with (objectHeader's): its bytes up to the first without bit 7. */
+export function objectHeaderLength(bytes: Uint8Array): number {
+  let length = 1;
+  while (bytes[length - 1]! & 0x80) length++;
+  return length;
+}
+
 export function objectHeader(type: number, size: number): Buffer {
   const bytes: number[] = [];
   let byte = (type << 4) | (size & 0x0f);
