@@ -8,6 +8,7 @@ import { renderCommand } from './commands/renderCommand.ts';
 import { rescheduleCommand } from './commands/rescheduleCommand.ts';
 import { syncCommand } from './commands/syncCommand.ts';
 import { validateCommand } from './commands/validateCommand.ts';
+import { parseRenderLimits, RENDER_LIMIT_OPTIONS, RENDER_LIMITS_HELP } from './commands/renderLimitFlags.ts';
 import { UsageError } from './errors/UsageError.ts';
 import { CLUSTER_OPERATIONS, clusterCommand, type ClusterOperation } from './commands/clusterCommand.ts';
 import { redactUrlsIn } from './commits/remoteUrl.ts';
@@ -61,6 +62,8 @@ Common options:
   --cluster-status FILE   Cluster objects with status (YAML stream) for capacity and API checks
   -n, --namespace NS      Namespace of <kind>/<name> (default: any, the default namespace first)
   -o, --output FORMAT     text (default), wide, yaml or json; plan: text, markdown or json
+${RENDER_LIMITS_HELP}
+                          (validate, render, sync, verify; flotilla run takes both too)
   -h, --help              This help
 
 Examples:
@@ -228,6 +231,8 @@ async function main(argv: string[]): Promise<number> {
       clusterSuccessThreshold: values['cluster-success-threshold'],
       clusterStatusUpdateFrequency: values['cluster-status-update-frequency'],
       gracefulEvictionTimeout: values['graceful-eviction-timeout'],
+      maxSourceFiles: values['max-source-files'],
+      maxOutputBytes: values['max-output-bytes'],
       ...(values['leader-elect']
         ? {
             leaderElect: {
@@ -301,6 +306,7 @@ async function main(argv: string[]): Promise<number> {
       cluster: { type: 'string' },
       reason: { type: 'string' },
       output: { type: 'string', short: 'o', default: 'text' },
+      ...RENDER_LIMIT_OPTIONS,
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -317,6 +323,7 @@ async function main(argv: string[]): Promise<number> {
     sourceRef: `refs/heads/${values['source-branch'] ?? 'main'}`,
     outputRef: `refs/heads/${values.branch ?? RENDERED_BRANCH}`,
     clusterStatusFile: values['cluster-status'],
+    limits: parseRenderLimits(values),
     output: (output === 'markdown' ? 'text' : output) as 'text' | 'wide' | 'yaml' | 'json',
     out: (s: string) => process.stdout.write(s),
     err: (s: string) => process.stderr.write(s),

@@ -9,6 +9,7 @@ import { readClusterConfig } from './outputs/readClusterConfig.ts';
 import { syncRepo } from './outputs/syncRepo.ts';
 import type { ReadyThresholds } from './statuses/dampReadyCondition.ts';
 import type { RenderReport } from './outputs/renderRevision.ts';
+import type { RenderLimits } from './outputs/sourceLimits.ts';
 import type { PruneVerdict } from './deliveries/checkPruneSafety.ts';
 import { readPruneVerdict } from './plans/readPruneVerdict.ts';
 import { collectClusterStatus } from './statuses/collectClusterStatus.ts';
@@ -74,6 +75,8 @@ export interface ReconcileTarget {
   readyThresholds?: ReadyThresholds;
   /** A graceful eviction task without its own gracePeriodSeconds ends after this long (--graceful-eviction-timeout); default 600. */
   gracefulEvictionTimeoutSeconds?: number;
+  /** --max-source-files and --max-output-bytes; absent fields keep the defaults. */
+  renderLimits?: RenderLimits;
   /** FederatedHPA sync period and stabilization (defaults: Karmada's 15 s and 300 s). */
   autoscalerOptions?: AutoscalerOptions;
   /**
@@ -112,6 +115,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
       ...(t.gracefulEvictionTimeoutSeconds !== undefined
         ? { gracefulEvictionTimeoutSeconds: t.gracefulEvictionTimeoutSeconds }
         : {}),
+      ...(t.renderLimits ? { limits: t.renderLimits } : {}),
     });
     rendered.push(...sync.reports);
     for (const r of sync.reports) {
@@ -241,7 +245,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
 
 export type StatusPassTarget = Omit<
   ReconcileTarget,
-  'sourceRef' | 'render' | 'afterApply' | 'gracefulEvictionTimeoutSeconds'
+  'sourceRef' | 'render' | 'afterApply' | 'gracefulEvictionTimeoutSeconds' | 'renderLimits'
 >;
 
 /** One object read back in a status pass that is not Healthy yet. */

@@ -1,7 +1,8 @@
 // Flotilla benchmarks: generate a fleet into a real Git repo, then measure the cold render, native
 // fast-import writing the same tree, incremental syncs, a no-op sync, scheduler throughput, the same output built
 // with one kustomize overlay per cluster (S and M), and push→applied plus a no-op resync against local members, in one run.
-//   npm run bench -- [--size S|M|L|XL] [--no-units] [--json FILE] [--seed TEXT] [--cpu-prof DIR] [--keep] [--pushes 50]
+//   npm run bench -- [--size S|M|L|XL] [--no-units] [--no-dashboard] [--json FILE] [--seed TEXT] [--cpu-prof DIR] [--keep] [--pushes 50]
+// At XL the renders raise the per-commit limits (--max-source-files, --max-output-bytes) the fleet outgrows.
 // Progress goes to stderr, the table to stdout, and --json FILE gets one object with every figure.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,10 +15,13 @@ import { parseArgs } from 'node:util';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import type { GitRepo } from '../../src/commits/types.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import type { RenderLimits } from '../../src/outputs/sourceLimits.ts';
 import { FLEET_SIZES, generateFleet, type FileEdit, type FleetSize } from './generateFleet.ts';
 import {
   buildImportStream,
   countCommits,
+  countTreeFiles,
+  exportCommitStream,
   git,
   importCommit,
   initBareRepo,
@@ -47,6 +51,8 @@ const { values } = parseArgs({
     pushes: { type: 'string', default: '50' },
     // Without units the fleet is the one the tree ids before the sources work were measured on.
     'no-units': { type: 'boolean', default: false },
+    // The dashboard step needs chromium, which does not start under a tight `ulimit -v`.
+    'no-dashboard': { type: 'boolean', default: false },
   },
 });
 const size = (values.size ?? 'S').toUpperCase() as FleetSize;
@@ -54,6 +60,8 @@ if (!(size in FLEET_SIZES)) {
   process.stderr.write(`--size ${values.size}: use S, M, L or XL\n`);
   process.exit(2);
 }
+// XL has more source files than one render reads by default, and renders to some GB: raised as an operator would.
+const limits: RenderLimits = size === 'XL' ? { maxSourceFiles: 200_000, maxOutputBytes: 64 * 1024 ** 3 } : {};
 const profileDir = values['cpu-prof'] ? path.resolve(values['cpu-prof']) : undefined;
 if (profileDir) mkdirSync(profileDir, { recursive: true });
 
@@ -88,7 +96,7 @@ try {
 
   // 2. Cold render in a child process: its wall time, in-process time and peak RSS.
   progress('cold render (child process)…');
-  const cold = await runRenderChild(repoDir, profileDir);
+  const cold = await runRenderChild(repoDir, profileDir, limits);
   if (cold.report.errors > 0)
     progress(`WARNING: the render reported ${cold.report.errors} errors: ${cold.report.firstProblems.join(' | ')}`);
   const coldCommit = cold.report.outputCommit;
@@ -156,23 +164,35 @@ try {
   progress(`no-op sync: ${noop.seconds.toFixed(3)} s, ${noopCommits} new commits on flotilla/rendered`);
 
   // 5. The yardstick: native fast-import writing the cold render's output tree into a fresh repo.
+  //    At XL the output (some GB) is not read into this process: git fast-export writes the stream to the file.
   t = performance.now();
-  const rendered = readTreeFiles(repoDir, coldCommit);
+  const huge = size === 'XL';
+  const rendered = huge ? undefined : readTreeFiles(repoDir, coldCommit);
+  const renderedFiles = rendered?.size ?? countTreeFiles(repoDir, coldCommit);
   const renderedTree = git(repoDir, ['rev-parse', `${coldCommit}^{tree}`]);
   const yardDir = path.join(work, 'fast-import.git');
   initBareRepo(yardDir);
-  writeFileSync(scratch, buildImportStream({ ref: SOURCE_REF, message: 'same tree\n', time: EPOCH, files: rendered }));
+  let importedRef = SOURCE_REF;
+  if (rendered)
+    writeFileSync(
+      scratch,
+      buildImportStream({ ref: SOURCE_REF, message: 'same tree\n', time: EPOCH, files: rendered }),
+    );
+  else importedRef = exportCommitStream(repoDir, coldCommit, scratch);
   progress(
-    `read ${rendered.size} rendered files back with git cat-file (${seconds(t)} s); running fast-import on them…`,
+    `read ${renderedFiles} rendered files back with git ${rendered ? 'cat-file' : 'fast-export'} (${seconds(t)} s); running fast-import on them…`,
   );
   const fastImportS = await runFastImport(yardDir, scratch);
-  const sameTree = git(yardDir, ['rev-parse', `${SOURCE_REF}^{tree}`]) === renderedTree;
+  const sameTree = git(yardDir, ['rev-parse', `${importedRef}^{tree}`]) === renderedTree;
   progress(
     `fast-import: ${fastImportS.toFixed(2)} s; tree ${sameTree ? 'identical to' : 'DIFFERENT from'} the rendered tree ${renderedTree.slice(0, 12)}`,
   );
 
   // 6. Scheduler throughput over the fleet's bindings, clusters with capacity.
-  const requests = requestsFromBindings(rendered);
+  const requests = requestsFromBindings(
+    rendered ??
+      new Map([...readTreeFiles(repoDir, `${coldCommit}:bindings`)].map(([p, bytes]) => [`bindings/${p}`, bytes])),
+  );
   progress(`schedule() over ${requests.length} bindings × ${fleet.clusters.length} clusters for 2 s…`);
   const sched = measureSchedule(requests, fleet.clusters);
   progress(
@@ -184,18 +204,19 @@ try {
   );
 
   // 6b. The dashboard's fleet view over this repo (no status branch: the bench renders with a cluster-status file).
-  progress('dashboard: GET /ui/api/fleet, then the page in chromium-headless-shell…');
-  const dash = await measureDashboard(repoDir);
-  progress(
-    `dashboard: fleet API ${dash.fleetApiMs.toFixed(0)} ms a page (${dash.fleetApiColdMs.toFixed(0)} ms the first answer after start), ${dash.workloads} workloads; ` +
-      `${dash.interactiveMs === null ? 'no browser here' : `page interactive in ${dash.interactiveMs.toFixed(0)} ms`}; ` +
-      `object ${dash.objectApiMs.toFixed(0)} ms, explain ${dash.explainApiMs.toFixed(0)} ms, changes ${dash.changesApiMs.toFixed(0)} ms ` +
-      `(${dash.changesApiFirstMs.toFixed(0)} ms the first), attention ${dash.attentionApiMs.toFixed(0)} ms`,
-  );
+  const dash = values['no-dashboard'] ? undefined : await dashboardFigures(repoDir);
+  if (!dash) progress('dashboard: skipped (--no-dashboard)');
+  else
+    progress(
+      `dashboard: fleet API ${dash.fleetApiMs.toFixed(0)} ms a page (${dash.fleetApiColdMs.toFixed(0)} ms the first answer after start), ${dash.workloads} workloads; ` +
+        `${dash.interactiveMs === null ? 'no browser here' : `page interactive in ${dash.interactiveMs.toFixed(0)} ms`}; ` +
+        `object ${dash.objectApiMs.toFixed(0)} ms, explain ${dash.explainApiMs.toFixed(0)} ms, changes ${dash.changesApiMs.toFixed(0)} ms ` +
+        `(${dash.changesApiFirstMs.toFixed(0)} ms the first), attention ${dash.attentionApiMs.toFixed(0)} ms`,
+    );
 
   // 7. The kustomize way: one overlay per cluster, built in turn (S and M; at L it would dominate the run).
   let kustomize: KustomizeFigures | undefined;
-  if (size === 'L' || size === 'XL') progress(`kustomize overlays: skipped at ${size}`);
+  if (size === 'L' || !rendered) progress(`kustomize overlays: skipped at ${size}`);
   else {
     progress(`kustomize: one overlay per cluster from the rendered output, built with kubectl kustomize in turn…`);
     kustomize = await measureKustomize(path.join(work, 'kustomize'), fleet.files, rendered);
@@ -244,14 +265,14 @@ try {
     apply_objects_per_s: pushed.apply_objects_per_s,
     noop_member_writes: pushed.noop_member_writes,
     noop_pass_commits: pushed.noop_pass_commits,
-    dashboard_fleet_api_ms: dash.fleetApiMs,
-    dashboard_fleet_api_cold_ms: dash.fleetApiColdMs,
-    dashboard_interactive_ms: dash.interactiveMs,
-    dashboard_object_api_ms: dash.objectApiMs,
-    dashboard_explain_api_ms: dash.explainApiMs,
-    dashboard_changes_api_first_ms: dash.changesApiFirstMs,
-    dashboard_changes_api_ms: dash.changesApiMs,
-    dashboard_attention_api_ms: dash.attentionApiMs,
+    dashboard_fleet_api_ms: dash?.fleetApiMs ?? null,
+    dashboard_fleet_api_cold_ms: dash?.fleetApiColdMs ?? null,
+    dashboard_interactive_ms: dash?.interactiveMs ?? null,
+    dashboard_object_api_ms: dash?.objectApiMs ?? null,
+    dashboard_explain_api_ms: dash?.explainApiMs ?? null,
+    dashboard_changes_api_first_ms: dash?.changesApiFirstMs ?? null,
+    dashboard_changes_api_ms: dash?.changesApiMs ?? null,
+    dashboard_attention_api_ms: dash?.attentionApiMs ?? null,
     kustomize_s: kustomize?.seconds ?? null,
     kustomize_vs_render: kustomize ? kustomize.seconds / cold.report.seconds : null,
   };
@@ -261,7 +282,7 @@ try {
     ...FLEET_SIZES[size],
     counts: fleet.counts,
     source_files: fleet.files.size,
-    rendered_files: rendered.size,
+    rendered_files: renderedFiles,
     rendered_tree_matches_fast_import: sameTree,
     render_errors: cold.report.errors,
     render_warnings: cold.report.warnings,
@@ -315,7 +336,7 @@ async function timedSync(repo: GitRepo, profileFile: string | undefined): Promis
   }
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
-  const result = await syncRepo(repo, { sourceRef: SOURCE_REF, outputRef: OUTPUT_REF });
+  const result = await syncRepo(repo, { sourceRef: SOURCE_REF, outputRef: OUTPUT_REF, limits });
   const secs = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStarted);
   if (session && profileFile) {
@@ -346,6 +367,7 @@ interface ChildReport {
 async function runRenderChild(
   repo: string,
   profiles: string | undefined,
+  renderLimits: RenderLimits,
 ): Promise<{ report: ChildReport; wall: number; peakRssMb: number; rssSource: string }> {
   const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
   const nodeArgs = [
@@ -354,12 +376,17 @@ async function runRenderChild(
     'tsx',
     path.join(ROOT, 'scripts/bench/renderChild.ts'),
     repo,
+    JSON.stringify(renderLimits),
   ];
   const [cmd, args] = timeBin ? [timeBin, ['-v', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
   const started = performance.now();
   const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number | null }>(
     (resolve, reject) => {
-      const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      // glibc gives each thread that allocates its own malloc arena, each reserving 64 MiB of address space at a time:
+      // RSS is the same with two, and under the `ulimit -v` the XL run takes (of which tsx's loader reserves ~14 GB)
+      // the reservations are what runs out. Unless the caller set it.
+      const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+      const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
       child.stdout.on('data', (b: Buffer) => (out += b.toString()));
@@ -384,6 +411,11 @@ function reportProfiles(dir: string): void {
     const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
     process.stderr.write(`\n${formatSummary(file, summarizeProfile(profile), 12)}\n`);
   }
+}
+
+async function dashboardFigures(repoDir: string) {
+  progress('dashboard: GET /ui/api/fleet, then the page in chromium-headless-shell…');
+  return measureDashboard(repoDir);
 }
 
 function seconds(since: number): string {

@@ -68,20 +68,20 @@ export interface Figures {
   /** Commits on flotilla/rendered and flotilla/status made by that pass. */
   noop_pass_commits: number;
   /** GET /ui/api/fleet, a page of 50 workloads, median of five, the heads read (as the server reads them ahead). */
-  dashboard_fleet_api_ms: number;
+  dashboard_fleet_api_ms: number | null;
   /** The first answer right after the server starts, waiting for that read (rendered index, clusters). */
-  dashboard_fleet_api_cold_ms: number;
+  dashboard_fleet_api_cold_ms: number | null;
   /** chromium-headless-shell: open /ui/ → the first row of the workloads matrix shown; null without the browser. */
   dashboard_interactive_ms: number | null;
   /** GET /ui/api/object of one template (trace, per-cluster manifests, blame, history), the heads read. */
-  dashboard_object_api_ms: number;
+  dashboard_object_api_ms: number | null;
   /** GET /ui/api/explain of that template: its placement, scheduled alone from the rendered index. */
-  dashboard_explain_api_ms: number;
+  dashboard_explain_api_ms: number | null;
   /** GET /ui/api/changes?limit=30, the first answer after start (every commit diffed) and the next (kept by oid). */
-  dashboard_changes_api_first_ms: number;
-  dashboard_changes_api_ms: number;
+  dashboard_changes_api_first_ms: number | null;
+  dashboard_changes_api_ms: number | null;
   /** GET /ui/api/attention. */
-  dashboard_attention_api_ms: number;
+  dashboard_attention_api_ms: number | null;
   /** One kustomize overlay per cluster, built in turn with `kubectl kustomize`; null where not measured (L). */
   kustomize_s: number | null;
   /** kustomize_s / render_cold_s. */
@@ -92,7 +92,21 @@ export interface Figures {
 export const NOT_MEASURED: Partial<Record<keyof Figures, string>> = {
   kustomize_s: 'measured at S and M only: 100 overlays of 10,000 templates take too long at L (and XL)',
   kustomize_vs_render: 'measured at S and M only',
-  dashboard_interactive_ms: 'no /usr/bin/chromium-headless-shell on this machine (apt install chromium-headless-shell)',
+  dashboard_interactive_ms:
+    'no /usr/bin/chromium-headless-shell on this machine (apt install chromium-headless-shell), or --no-dashboard',
+  ...Object.fromEntries(
+    (
+      [
+        'dashboard_fleet_api_ms',
+        'dashboard_fleet_api_cold_ms',
+        'dashboard_object_api_ms',
+        'dashboard_explain_api_ms',
+        'dashboard_changes_api_first_ms',
+        'dashboard_changes_api_ms',
+        'dashboard_attention_api_ms',
+      ] as const
+    ).map((k) => [k, 'skipped (--no-dashboard)']),
+  ),
   sync_one_unit_s: 'the fleet has no Helm or Kustomize unit (--no-units)',
   sync_one_unit_s_per_file: 'no unit (--no-units)',
   sync_one_unit_vs_budget: 'no unit (--no-units)',

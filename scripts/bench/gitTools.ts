@@ -118,6 +118,36 @@ export function readTreeFiles(gitDir: string, rev: string): Map<string, Buffer> 
   return out;
 }
 
+/**
+ * `rev` as a fast-import stream in `streamFile`, written by `git fast-export` (blobs with marks, then the commit
+ * naming them) straight to the file: for an output too large to hold as one buffer here (XL's some GB). Importing it
+ * writes the returned ref (a ref of its own, made and removed here for the export) with the same tree.
+ */
+export function exportCommitStream(gitDir: string, rev: string, streamFile: string): string {
+  const ref = 'refs/bench/exported';
+  git(gitDir, ['update-ref', ref, rev]);
+  const fd = openSync(streamFile, 'w');
+  try {
+    execFileSync('git', ['--git-dir', gitDir, 'fast-export', '--use-done-feature', ref], {
+      env: ENV,
+      stdio: ['ignore', fd, 'pipe'],
+    });
+  } finally {
+    closeSync(fd);
+  }
+  git(gitDir, ['update-ref', '-d', ref]);
+  return ref;
+}
+
+/** Files in `rev`'s tree, counted by native git without holding the listing. */
+export function countTreeFiles(gitDir: string, rev: string): number {
+  const out = execFileSync('sh', ['-c', 'git --git-dir "$1" ls-tree -r --name-only "$2" | wc -l', 'sh', gitDir, rev], {
+    env: ENV,
+    encoding: 'utf8',
+  });
+  return Number(out.trim());
+}
+
 export function countCommits(gitDir: string, ref: string): number {
   return Number(git(gitDir, ['rev-list', '--count', ref]));
 }

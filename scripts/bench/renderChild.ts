@@ -1,11 +1,12 @@
 // The cold render, run by bench.ts as its own process so its peak RSS is its own:
-//   node --import tsx scripts/bench/renderChild.ts REPO
+//   node --import tsx scripts/bench/renderChild.ts REPO [LIMITS as JSON, e.g. {"maxSourceFiles":200000}]
 // Prints one JSON line: in-process seconds (wall and CPU), maxRSS, what was written, and the problems found.
 import { performance } from 'node:perf_hooks';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { resolveRev } from '../../src/commits/resolveRev.ts';
 import { formatProblem } from '../../src/errors/problem.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
+import type { RenderLimits } from '../../src/outputs/sourceLimits.ts';
 
 const repoPath = process.argv[2];
 if (!repoPath) {
@@ -16,7 +17,8 @@ const started = performance.now();
 const cpuStarted = process.cpuUsage();
 const repo = await openRepo(repoPath);
 const sha = await resolveRev(repo, 'main');
-const report = await renderRevision(repo, sha, { outputRef: 'refs/heads/flotilla/rendered' });
+const limits = JSON.parse(process.argv[3] ?? '{}') as RenderLimits;
+const report = await renderRevision(repo, sha, { outputRef: 'refs/heads/flotilla/rendered', limits });
 const seconds = (performance.now() - started) / 1000;
 const cpu = process.cpuUsage(cpuStarted);
 const errors = report.problems.filter((p) => p.severity === 'error');

@@ -12,6 +12,7 @@ import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import { readObservedClusters, readTemplateStatuses } from '../branches/status/readStatusBranch.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
+import type { RenderLimits } from '../outputs/sourceLimits.ts';
 import { isIndexPath, INDEX_PATH, type OutputIndex } from '../branches/rendered/outputIndex.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import {
@@ -59,7 +60,10 @@ export interface VerifyReport extends OutputDifference {
  * results come out the same; the render is otherwise fresh, so a file edited in an older commit is caught too.
  * A render that read cluster state (failover) is replayed with the status commit and the time it recorded.
  */
-export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev?: string }): Promise<VerifyReport> {
+export async function verifyOutput(
+  repo: GitRepo,
+  opts: { outputRef: string; rev?: string; limits?: RenderLimits },
+): Promise<VerifyReport> {
   const found = await findRenderedCommit(repo, opts.outputRef, opts.rev);
   // A held render (source commit with no objects) kept the tree of the last good render: replay that render.
   const { render, foreign } = await keptRender(repo, found.renderedBy, found.foreign);
@@ -114,6 +118,7 @@ export async function verifyOutput(repo: GitRepo, opts: { outputRef: string; rev
     replay?.now,
     replay?.health,
     replay?.autoscaled,
+    opts.limits,
   );
 
   const actualIndex = await readIndex(repo, found.output.tree);

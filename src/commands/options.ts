@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Cluster, ObservedCluster } from '../api/cluster.ts';
 import type { GitRepo } from '../commits/types.ts';
+import type { RenderLimits } from '../outputs/sourceLimits.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
 import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
@@ -11,6 +12,8 @@ export interface CommonOptions {
   sourceRef: string;
   outputRef: string;
   clusterStatusFile: string | undefined;
+  /** --max-source-files and --max-output-bytes: what render, sync and verify may read and write. */
+  limits?: RenderLimits;
   output: 'text' | 'wide' | 'yaml' | 'json';
   out: (s: string) => void;
   err: (s: string) => void;

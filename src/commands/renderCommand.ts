@@ -20,6 +20,7 @@ export async function renderCommand(opts: CommonOptions & { outDir: string | und
   const report = await renderRevision(repo, sha, {
     outputRef: opts.outputRef,
     ...(clusterStatus ? { clusterStatus } : {}),
+    ...(opts.limits ? { limits: opts.limits } : {}),
   });
   for (const p of report.problems) opts.err(`${terminalSafe(formatProblem(p), { multiline: true })}\n`);
   const branch = opts.outputRef.replace('refs/heads/', '');
@@ -49,6 +50,9 @@ async function renderToFolder(opts: CommonOptions, outDir: string): Promise<numb
     previous,
     await observedClusters(repo, opts.clusterStatusFile),
     new Date(),
+    undefined,
+    undefined,
+    opts.limits,
   );
   for (const [p, text] of [...output.edits, ...indexFiles(index)]) {
     const target = path.join(outDir, p);

@@ -12,6 +12,7 @@ import { STATUS_BRANCH } from '../branches/status/branch.ts';
 import { commitStatusHook } from '../commitStatuses/commitStatusHook.ts';
 import type { ForgeConfig } from '../commitStatuses/types.ts';
 import { FORGE_ARG_OPTIONS, FORGE_HELP } from './parseForgeOptions.ts';
+import { parseRenderLimits, RENDER_LIMIT_OPTIONS } from './renderLimitFlags.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { progressPrinter, type LogFormat } from './progressLine.ts';
 import { exposedWithoutToken, isLoopbackHost } from '../dashboard/checkUiAccess.ts';
@@ -29,6 +30,7 @@ export const RUN_USAGE = `usage: flotilla run --repo PATH|URL|--repo-env VAR [--
        [--listen ${DEFAULT_LISTEN}|HOST:PORT|off] [--resync 5m|0] [--fetch-schedule "* * * * *"]
        [--webhook-secret-env VAR] [--ui-token-env VAR] [--mirror-dir DIR] [--cluster-failure-threshold 30s] [--cluster-success-threshold 30s]
        [--cluster-status-update-frequency 10s|0] [--graceful-eviction-timeout 10m]
+       [--max-source-files 50000] [--max-output-bytes 256Mi]
        [--forge github|gitlab|gitea --forge-repo REPO [--forge-url URL] [--forge-token-env VAR] [--forge-target-url URL]]
        [--leader-elect [--leader-elect-lease-duration 15s] [--leader-elect-renew-deadline 10s]
         [--leader-elect-retry-period 2s] [--leader-elect-resource-namespace flotilla-system]
@@ -41,6 +43,9 @@ export const RUN_USAGE = `usage: flotilla run --repo PATH|URL|--repo-env VAR [--
 namespace above, on the host cluster: --leader-elect-kubeconfig, else the pod's service account) names the one
 that renders, and each replica applies the Push clusters of its shard (Lease flotilla-replica-<id>). --id names
 the replica (default: the host name, i.e. the pod name).
+
+--max-source-files and --max-output-bytes bound what one render reads and writes (a commit past them is refused
+with COMMIT_TOO_LARGE); raise them for a fleet larger than about 10,000 templates on 100 clusters.
 
 ${FORGE_HELP}`;
 
@@ -63,6 +68,7 @@ export const RUN_OPTIONS = {
   'cluster-success-threshold': { type: 'string', default: '30s' },
   'cluster-status-update-frequency': { type: 'string', default: '10s' },
   'graceful-eviction-timeout': { type: 'string', default: '10m' },
+  ...RENDER_LIMIT_OPTIONS,
   ...FORGE_ARG_OPTIONS,
   'leader-elect': { type: 'boolean', default: false },
   'leader-elect-lease-duration': { type: 'string', default: '15s' },
@@ -111,6 +117,9 @@ export interface RunOptions {
   clusterStatusUpdateFrequency?: string;
   /** A graceful eviction task without its own grace period ends after this long (Karmada's flag of that name); default 10m. */
   gracefulEvictionTimeout?: string;
+  /** --max-source-files and --max-output-bytes as given; absent: the defaults (sourceLimits.ts). */
+  maxSourceFiles?: string | undefined;
+  maxOutputBytes?: string | undefined;
   /** Commit statuses per cluster after each apply, with the token cli.ts read from the environment. */
   forge?: { config: ForgeConfig; token: string } | undefined;
   cwd: string;
@@ -167,6 +176,10 @@ export async function runCommand(given: RunOptions): Promise<number> {
     throw new UsageError(
       `--graceful-eviction-timeout ${opts.gracefulEvictionTimeout}: must be at least 1s (a task needs a grace period); write it like 10m`,
     );
+  const renderLimits = parseRenderLimits({
+    'max-source-files': opts.maxSourceFiles,
+    'max-output-bytes': opts.maxOutputBytes,
+  });
   if (opts.webhookSecretEnv && !opts.webhookSecret) {
     throw new UsageError(
       `--webhook-secret-env ${opts.webhookSecretEnv}: that variable is unset or empty; fix: export ${opts.webhookSecretEnv}=<the secret configured on the forge's webhook>`,
@@ -239,6 +252,7 @@ export async function runCommand(given: RunOptions): Promise<number> {
       readyThresholds: { failureMs, successMs },
       statusUpdateFrequencyMs: statusEveryMs,
       gracefulEvictionTimeoutSeconds: Math.round(graceMs / 1000),
+      ...(Object.keys(renderLimits).length > 0 ? { renderLimits } : {}),
       ...(listen ? { listen } : {}),
       ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
       ...(election ? { leaderElection: election } : {}),

@@ -16,6 +16,7 @@ export async function syncCommand(opts: CommonOptions): Promise<number> {
     ...(clusterStatus ? { clusterStatus } : {}),
     sourceRef: opts.sourceRef,
     outputRef: opts.outputRef,
+    ...(opts.limits ? { limits: opts.limits } : {}),
     onRendered: (r, i, n) => {
       const changed =
         Object.entries(r.changes)

@@ -9,7 +9,7 @@ import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
 import { GO_YAML_DOCUMENT_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile } from '../documents/selectConfigFiles.ts';
 import { compareProblems, formatProblem, type Problem } from '../errors/problem.ts';
-import { DEFAULT_SOURCE_LIMITS } from '../outputs/sourceLimits.ts';
+import { DEFAULT_SOURCE_LIMITS, sourceLimitsOf } from '../outputs/sourceLimits.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { lookTwiceProblems } from '../plans/lookTwice.ts';
@@ -25,12 +25,16 @@ export async function validateCommand(opts: CommonOptions): Promise<number> {
     opts.rev,
     {},
     await readClusterStatus(opts.clusterStatusFile),
+    undefined,
+    undefined,
+    undefined,
+    opts.limits,
   );
   const problems = [
     ...model.problems,
     ...output.problems,
     ...lookTwiceProblems(model),
-    ...(await ambiguousScalars(repo, sha)),
+    ...(await ambiguousScalars(repo, sha, sourceLimitsOf(opts.limits).maxFiles)),
     ...(await takeoversSinceParent(repo, sha)),
   ].sort(compareProblems);
   const errors = problems.filter((p) => p.severity === 'error').length;
@@ -96,7 +100,7 @@ async function takeoversSinceParent(repo: GitRepo, sha: string): Promise<Problem
  * this). The files are the pull request's: read within the same per-file and per-commit bounds as a render, so an
  * oversized file is the render's FILE_TOO_LARGE, never inflated here.
  */
-async function ambiguousScalars(repo: GitRepo, sha: string): Promise<Problem[]> {
+async function ambiguousScalars(repo: GitRepo, sha: string, maxFiles: number): Promise<Problem[]> {
   const { tree } = await readCommitInfo(repo, sha);
   const files = await listTreeFiles(repo, tree);
   const within = (oids: string[]) =>
@@ -105,7 +109,7 @@ async function ambiguousScalars(repo: GitRepo, sha: string): Promise<Problem[]> 
   const ignoreOid = files.get(IGNORE_FILE)?.oid;
   const ignoreBlob = ignoreOid ? (await within([ignoreOid])).blobs.get(ignoreOid) : undefined;
   const ignore = ignoreBlob === undefined ? undefined : parseIgnoreFile(decoder.decode(ignoreBlob));
-  const paths = [...files.keys()].filter((p) => isConfigFile(p, ignore)).slice(0, DEFAULT_SOURCE_LIMITS.maxFiles);
+  const paths = [...files.keys()].filter((p) => isConfigFile(p, ignore)).slice(0, maxFiles);
   const { blobs } = await within(paths.map((p) => files.get(p)!.oid));
   const problems: Problem[] = [];
   for (const path of paths) {

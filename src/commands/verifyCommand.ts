@@ -18,6 +18,7 @@ export async function verifyCommand(opts: CommonOptions & { verifyRev: string | 
   const report = await verifyOutput(repo, {
     outputRef: opts.outputRef,
     ...(opts.verifyRev ? { rev: opts.verifyRev } : {}),
+    ...(opts.limits ? { limits: opts.limits } : {}),
   });
   if (opts.output === 'json') opts.out(`${JSON.stringify(report, null, 2)}\n`);
   else if (opts.output === 'yaml') opts.out((await import('yaml')).stringify(report, GO_YAML_DOCUMENT_OPTIONS));

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { deflateSync } from 'node:zlib';
 import { DEFLATE } from './buildPack.ts';
 
@@ -15,23 +15,33 @@ export interface DeflateSlot {
  * when drained, as before. When the worker is more than MAX_QUEUED_BATCHES behind, this thread compresses the next
  * batch itself, so raw bytes waiting on the worker stay bounded (peak RSS). Same zlib, same options: the bytes are
  * those deflateSync gives here.
+ *
+ * `onBatch` gets each batch's slots as soon as their bytes are there (in no particular order between batches), so
+ * the caller can write them out and let them go; an error it throws fails the offload (drain throws it). A render
+ * does not yield while it packs, so replies never wait for the event loop: they come on a port of their own, read
+ * synchronously (receiveMessageOnPort) each time a batch is sent. Otherwise a whole fleet's compressed bytes would
+ * sit in the port's queue until the render ends.
  */
-export class DeflateOffload {
+export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
+  readonly #onBatch: ((slots: S[]) => void) | undefined;
   #worker: Worker | null = null;
-  #batch = newBatch();
-  #inflight = new Map<number, DeflateSlot[]>();
+  #replies: MessagePort | null = null;
+  #batch = newBatch<S>();
+  #inflight = new Map<number, S[]>();
   #nextId = 0;
   #failure: Error | null = null;
-  #settled: (() => void) | null = null;
-  /**
-   * Batches the worker has finished, counted by the worker itself: replies are only read when this thread yields,
-   * which a render does not do while it packs, so this is how it sees the worker falling behind.
-   */
-  #done = new Int32Array(new SharedArrayBuffer(4));
+  /** What onBatch threw (a write that failed): drain throws it as it is. */
+  #handOnFailure: Error | null = null;
+  /** Batches the worker has finished, counted (and notified) by the worker itself after it posted each reply. */
+  #finished = new Int32Array(new SharedArrayBuffer(4));
   #sent = 0;
 
+  constructor(onBatch?: (slots: S[]) => void) {
+    this.#onBatch = onBatch;
+  }
+
   /** Queues `content` (copied: the caller may drop it); `slot.deflated` is set by the time drain() resolves. */
-  add(slot: DeflateSlot, content: Uint8Array): void {
+  add(slot: S, content: Uint8Array): void {
     if (this.#batch.used + content.byteLength > this.#batch.bytes.length) {
       if (this.#batch.slots.length > 0) this.#send(); // a full batch: from now on this pack is compressed by the worker
       this.#batch = newBatch(Math.max(BATCH_BYTES, content.byteLength));
@@ -46,32 +56,54 @@ export class DeflateOffload {
   async drain(): Promise<void> {
     if (this.#failure) throw new Error(`deflate worker failed: ${this.#failure.message}`, { cause: this.#failure });
     if (this.#worker && this.#batch.slots.length > 0) this.#send();
-    else deflateHere(this.#batch);
+    else this.#done(deflateHere(this.#batch));
     this.#batch = newBatch();
-    while (this.#inflight.size > 0 && !this.#failure) await new Promise<void>((resolve) => (this.#settled = resolve));
-    const worker = this.#worker;
-    this.#worker = null;
-    await worker?.terminate();
+    for (;;) {
+      this.#receive();
+      if (this.#inflight.size === 0 || this.#failure) break;
+      // Woken by the worker's notify after each batch. The timer keeps the process alive meanwhile (neither the
+      // unref'd worker nor the wait does) and lets an error event (a lost worker) through.
+      const wait = waitAsync(this.#finished, 0, Atomics.load(this.#finished, 0), 1000);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        const wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        if (wait.async) void wait.value.then(wake);
+        else setImmediate(wake);
+      });
+    }
+    await this.#stop();
     const failure = this.#failure as Error | null; // set by the error listener while we waited
     // The raw bytes of a lost batch are gone: this offload stays failed, so no pack is ever written without them.
     if (failure) throw new Error(`deflate worker failed: ${failure.message}`, { cause: failure });
+    if (this.#handOnFailure) throw this.#handOnFailure;
   }
 
   /** Drops whatever is queued and ends the worker: for a pack that will not be written. */
   async discard(): Promise<void> {
     this.#batch = newBatch();
+    this.#handOnFailure = null;
     this.#inflight.clear();
+    await this.#stop();
+  }
+
+  async #stop(): Promise<void> {
     const worker = this.#worker;
     this.#worker = null;
+    this.#replies?.close();
+    this.#replies = null;
     await worker?.terminate();
   }
 
   #send(): void {
     const batch = this.#batch;
     this.#batch = newBatch();
+    this.#receive();
     // Raw bytes queued on the worker are memory the fleet did not need before: past a bound, compress here instead.
-    if (this.#sent - Atomics.load(this.#done, 0) >= MAX_QUEUED_BATCHES) {
-      deflateHere(batch);
+    if (this.#sent - Atomics.load(this.#finished, 0) >= MAX_QUEUED_BATCHES) {
+      this.#done(deflateHere(batch));
       return;
     }
     this.#sent++;
@@ -82,17 +114,13 @@ export class DeflateOffload {
     this.#workerFor().postMessage({ id, bytes, ends: batch.ends }, [bytes.buffer as ArrayBuffer]);
   }
 
-  #workerFor(): Worker {
-    if (this.#worker) return this.#worker;
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      execArgv: [],
-      workerData: { options: DEFLATE, done: this.#done },
-    });
-    worker.unref(); // a writer dropped without a flush never keeps the process alive
-    worker.on('message', ({ id, out, ends }: { id: number; out: Uint8Array; ends: number[] }) => {
+  /** Every reply the worker has posted so far, handed on now. */
+  #receive(): void {
+    if (!this.#replies) return;
+    for (let reply = receiveMessageOnPort(this.#replies); reply; reply = receiveMessageOnPort(this.#replies)) {
+      const { id, out, ends } = reply.message as { id: number; out: Uint8Array; ends: number[] };
       const slots = this.#inflight.get(id);
-      if (!slots) return;
+      if (!slots) continue;
       const arena = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
       let start = 0;
       slots.forEach((slot, i) => {
@@ -100,35 +128,66 @@ export class DeflateOffload {
         start = ends[i]!;
       });
       this.#inflight.delete(id);
-      if (this.#inflight.size === 0) this.#wake();
+      this.#done(slots);
+    }
+  }
+
+  #workerFor(): Worker {
+    if (this.#worker) return this.#worker;
+    const { port1, port2 } = new MessageChannel();
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      execArgv: [],
+      workerData: { options: DEFLATE, done: this.#finished, replies: port2 },
+      transferList: [port2],
+      // It holds one batch at a time, outside its heap: a small isolate reserves some 500 MB less address space than
+      // a default one, which counts under a `ulimit -v` (the bench's XL runs under 16 GiB, tsx reserving most of it).
+      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8, codeRangeSizeMb: 16 },
     });
+    worker.unref(); // a writer dropped without a flush never keeps the process alive
     worker.on('error', (err) => {
       this.#failure = err;
-      this.#wake();
     });
+    this.#replies = port1;
     return (this.#worker = worker);
   }
 
-  #wake(): void {
-    const settled = this.#settled;
-    this.#settled = null;
-    settled?.();
+  /** Hands a finished batch on; a failure there fails the offload, as a lost worker does. */
+  #done(slots: S[]): void {
+    if (!this.#onBatch || slots.length === 0 || this.#failure || this.#handOnFailure) return;
+    try {
+      this.#onBatch(slots);
+    } catch (err) {
+      this.#handOnFailure = err as Error;
+    }
   }
 }
+
+/** Atomics.waitAsync (V8, Node 16+), which TypeScript's ES2022 library does not declare yet. */
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync: (
+      array: Int32Array,
+      index: number,
+      value: number,
+      timeoutMs: number,
+    ) => { async: true; value: Promise<string> } | { async: false; value: string };
+  }
+).waitAsync;
 
 const BATCH_BYTES = 1024 * 1024;
 /** At most this many batches (8 MiB raw) wait on the worker. Fewer, larger messages: each one costs the thread that sends it. */
 const MAX_QUEUED_BATCHES = 8;
 
-interface Batch {
+interface Batch<S extends DeflateSlot = DeflateSlot> {
   bytes: Uint8Array;
   used: number;
   ends: number[];
-  slots: DeflateSlot[];
+  slots: S[];
 }
 
 /** Empty batches have no buffer yet: a PackWriter that never adds allocates nothing. */
-function newBatch(size = 0): Batch {
+function newBatch<S extends DeflateSlot>(size = 0): Batch<S> {
   return { bytes: new Uint8Array(size), used: 0, ends: [], slots: [] };
 }
 
@@ -136,7 +195,7 @@ function newBatch(size = 0): Batch {
  * A batch compressed on this thread (too small to be worth a worker, or the worker is behind), into one dense
  * buffer like the worker's replies: zlib's own results sit in 4 KiB-or-larger backing stores.
  */
-function deflateHere(batch: Batch): void {
+function deflateHere<S extends DeflateSlot>(batch: Batch<S>): S[] {
   const parts: Buffer[] = [];
   let start = 0;
   for (const end of batch.ends) {
@@ -151,9 +210,11 @@ function deflateHere(batch: Batch): void {
   batch.slots.forEach((slot, i) => {
     slot.deflated = arena.subarray(at, (at += parts[i]!.length));
   });
+  return batch.slots;
 }
 
-// The worker: each message is a batch (one buffer, end offsets); the reply is the compressed objects end to end.
+// The worker: each message is a batch (one buffer, end offsets); the reply, on the replies port, is the compressed
+// objects end to end. Counted and notified after it is posted, so a count the main thread sees has its reply waiting.
 const WORKER_SOURCE = `const { parentPort, workerData } = require('node:worker_threads');
 const { deflateSync } = require('node:zlib');
 parentPort.on('message', ({ id, bytes, ends }) => {
@@ -174,6 +235,7 @@ parentPort.on('message', ({ id, bytes, ends }) => {
     at += part.length;
     outEnds.push(at);
   }
+  workerData.replies.postMessage({ id, out, ends: outEnds }, [out.buffer]);
   Atomics.add(workerData.done, 0, 1);
-  parentPort.postMessage({ id, out, ends: outEnds }, [out.buffer]);
+  Atomics.notify(workerData.done, 0);
 });`;

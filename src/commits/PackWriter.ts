@@ -1,9 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import path from 'node:path';
-import { packChunks, type DeflatedObject, type PackObject, type PackTrailer } from './buildPack.ts';
-import { DeflateOffload } from './DeflateOffload.ts';
-import { findExistingObjects } from './findExistingObjects.ts';
-import { hashObject } from './hashObject.ts';
+import { crc32, inflateSync } from 'node:zlib';
+import { objectHeader, objectHeaderLength, TYPE_CODE, TYPE_NAME, type PackObject } from './buildPack.ts';
+import { DeflateOffload, type DeflateSlot } from './DeflateOffload.ts';
+import { existingObjects } from './findExistingObjects.ts';
+import { PackEntries } from './PackEntries.ts';
+import { writePackIdx } from './writePackIdx.ts';
 import type { GitRepo, ObjectType } from './types.ts';
 
 export interface FlushResult {
@@ -14,133 +16,246 @@ export interface FlushResult {
   skipped: number;
 }
 
+/** An object on its way through the compressor: its entry, and what its pack header says. */
+interface Queued extends DeflateSlot {
+  entry: number;
+  type: number;
+  size: number;
+}
+
+/** The temp pack being written: bytes go out 1 MiB at a time. */
+interface TempPack {
+  file: string;
+  fd: number;
+  /** Bytes in the file, and in `buffer` after them. */
+  offset: number;
+  buffer: Buffer;
+  buffered: number;
+}
+
 /**
- * Collects new objects in memory and writes them as ONE packfile + .idx per flush, streamed to
- * disk object by object. Writing loose objects through isomorphic-git costs ~1.7 ms each (notes §C
- * finding 1); a pack of 20k objects takes about a second. Trees and commits added but not yet
+ * Writes new objects as ONE packfile + .idx per flush. Writing loose objects through isomorphic-git costs ~1.7 ms
+ * each (notes §C finding 1); a pack of 20k objects takes about a second. Objects go to a temp pack as the compressor
+ * hands them back, so what a pack holds is on disk, not in memory, while the caller goes on adding: per object only
+ * its id, offset and CRC stay (PackEntries), whatever the pack's size. The header's object count is written last
+ * and the checksum taken over the finished file, as git fast-import does. Trees and commits added but not yet
  * flushed are readable through `get`, so trees built on top of each other before a flush resolve.
  */
 export class PackWriter {
   readonly repo: GitRepo;
-  #pending = new Map<string, DeflatedObject>();
-  /** Raw trees and commits, for `get`: trees are read back while later edits build on them. Blobs are not kept raw. */
+  #entries = new PackEntries();
+  /** Raw trees and commits not written yet, for `get`. Blobs are not kept raw. */
   #structure = new Map<string, PackObject>();
+  #pack: TempPack | null = null;
+  #written = 0;
+  #skipped = 0;
+  /** A write failed: the pack would lack objects, so this writer never writes one. */
+  #failure: Error | null = null;
 
   constructor(repo: GitRepo) {
     this.repo = repo;
   }
 
-  /** Compresses queued objects (on a second thread once they pass one batch): each DeflatedObject is complete after drain(). */
-  #deflate = new DeflateOffload();
+  /** Compresses queued objects (on a second thread once they pass one batch) and hands each batch to #write. */
+  #deflate = new DeflateOffload<Queued>((batch) => this.#write(batch));
 
   /**
-   * Hashes and queues one object for compression; returns its oid. Adding the same content twice is a
-   * no-op. A blob's raw bytes are not held after this returns: they are copied into the compressor's
-   * batch, and a fleet's manifests stay queued only compressed, about a third of their size.
+   * Hashes and queues one object for compression; returns its oid. Adding the same content twice is a no-op. The
+   * raw bytes are not held after this returns: they are copied into the compressor's batch, and once compressed
+   * they go to the temp pack.
    */
   add(type: ObjectType, content: Uint8Array): string {
-    const oid = hashObject(type, content);
-    if (this.#pending.has(oid)) return oid;
-    const queued: DeflatedObject = { oid, type, size: content.byteLength, deflated: NOT_YET };
-    this.#deflate.add(queued, content);
-    this.#pending.set(oid, queued);
+    const digest = createHash('sha1').update(`${type} ${content.byteLength}\0`).update(content).digest();
+    const oid = digest.toString('hex');
+    if (this.#entries.find(digest) >= 0) return oid;
+    const entry = this.#entries.add(digest, TYPE_CODE[type]);
+    this.#deflate.add({ entry, type: TYPE_CODE[type], size: content.byteLength, deflated: NOT_YET }, content);
     if (type !== 'blob') this.#structure.set(oid, { oid, type, content });
     return oid;
   }
 
-  /** Forgets every queued object and ends the compressor's thread, if one started: a pack that will not be written. */
+  /**
+   * add('blob', content), answered with the object's entry in this pack instead of its hex id: a number, where a
+   * render that keeps one per written file until the tree is built would otherwise keep millions of 40-character
+   * strings. Valid until the next flush; `oidOf` gives the id.
+   */
+  addBlob(content: Uint8Array): number {
+    const digest = createHash('sha1').update(`blob ${content.byteLength}\0`).update(content).digest();
+    const found = this.#entries.find(digest);
+    if (found >= 0) return found;
+    const entry = this.#entries.add(digest, TYPE_CODE.blob);
+    this.#deflate.add({ entry, type: TYPE_CODE.blob, size: content.byteLength, deflated: NOT_YET }, content);
+    return entry;
+  }
+
+  /** The hex id of an entry addBlob returned. */
+  oidOf(entry: number): string {
+    if (!(entry >= 0 && entry < this.#entries.count)) throw new Error(`no entry ${entry} in this pack`);
+    return this.#entries.hexAt(entry);
+  }
+
+  /** Forgets every queued object, ends the compressor's thread and removes the temp pack: a pack that will not be written. */
   async discard(): Promise<void> {
-    this.#pending = new Map();
-    this.#structure = new Map();
     await this.#deflate.discard();
+    this.#closeTemp(true);
+    this.#reset();
   }
 
-  /** A queued tree or commit (blobs are held compressed only). */
+  /** A queued tree or commit (blobs are not kept), read back from the temp pack once written there. */
   get(oid: string): PackObject | undefined {
-    return this.#structure.get(oid);
+    const raw = this.#structure.get(oid);
+    if (raw) return raw;
+    const entry = this.#pack && /^[0-9a-f]{40}$/.test(oid) ? this.#entries.find(Buffer.from(oid, 'hex')) : -1;
+    const type = entry >= 0 ? TYPE_NAME[this.#entries.typeAt(entry)] : undefined;
+    if (!type || type === 'blob' || !this.#entries.isWritten(entry)) return undefined;
+    const pack = this.#pack!;
+    this.#writeBuffered(pack);
+    const at = this.#entries.offsetAt(entry);
+    // The entry's header is a few bytes (type and size); the zlib stream follows it.
+    const head = Buffer.alloc(16);
+    this.repo.fs.readSync(pack.fd, head, 0, head.length, at);
+    const start = objectHeaderLength(head);
+    const deflated = Buffer.allocUnsafe(this.#entries.deflatedLengthAt(entry));
+    this.repo.fs.readSync(pack.fd, deflated, 0, deflated.length, at + start);
+    return { oid, type, content: inflateSync(deflated) };
   }
 
+  /** Objects added since the last flush. */
   get size(): number {
-    return this.#pending.size;
+    return this.#entries.count;
   }
 
   /**
-   * Writes the queued objects the repository lacks. The .pack is renamed into place before
-   * the .idx, because readers (git, isomorphic-git) discover packs by listing *.idx: a reader
-   * never sees an index whose pack is incomplete. On failure the objects stay queued. The file
-   * operations are synchronous: a one-template sync's pack is a few dozen KiB, and each trip
-   * through the thread pool cost more than its write (a cold render's pack goes out 1 MiB a call).
+   * Finishes the pack with what the repository lacks: the count patched into the header, the checksum, then the
+   * .idx. The .pack is renamed into place before the .idx, because readers (git, isomorphic-git) discover packs by
+   * listing *.idx: a reader never sees an index whose pack is incomplete. On failure no file is left and the
+   * writer stays failed (its objects went to the temp pack, which is gone): render again with a new one. The file
+   * operations are synchronous: a one-template sync's pack is a few dozen KiB, and each trip through the thread
+   * pool cost more than its write.
    */
   async flush(): Promise<FlushResult> {
-    await this.#deflate.drain();
-    const batch = this.#pending;
-    const structure = this.#structure;
-    this.#pending = new Map();
-    this.#structure = new Map();
     try {
-      const existing = await findExistingObjects(this.repo, batch.keys());
-      // Commits, then trees, then blobs: the order git uses, which keeps history walks local.
-      const order = { commit: 0, tree: 1, blob: 2 } as const;
-      const objects = [...batch.values()]
-        .filter((o) => !existing.has(o.oid))
-        .sort((a, b) => order[a.type] - order[b.type]);
-      if (objects.length === 0) return { packFile: null, written: 0, skipped: existing.size };
-
-      const packDir = path.join(this.repo.gitdir, 'objects', 'pack');
-      this.repo.fs.mkdirSync(packDir, { recursive: true });
-      const { tmp, trailer } = this.#writeTemp(packDir, packChunks(objects));
-      const base = path.join(packDir, `pack-${trailer.checksum}`);
-      this.#renameOrDiscard(tmp, `${base}.pack`);
-      this.#writeAtomically(packDir, `${base}.idx`, trailer.idx);
-      return { packFile: `${base}.pack`, written: objects.length, skipped: existing.size };
-    } catch (err) {
-      for (const [oid, obj] of batch) if (!this.#pending.has(oid)) this.#pending.set(oid, obj);
-      for (const [oid, obj] of structure) if (!this.#structure.has(oid)) this.#structure.set(oid, obj);
-      throw err;
-    }
-  }
-
-  /** Streams the pack into a temp file, 1 MiB per write, and returns the generator's trailer. */
-  #writeTemp(dir: string, chunks: Generator<Buffer, PackTrailer, void>): { tmp: string; trailer: PackTrailer } {
-    const fs = this.repo.fs;
-    const tmp = tempName(dir);
-    try {
-      const fd = fs.openSync(tmp, 'w', 0o444);
-      try {
-        let batch: Buffer[] = [];
-        let batched = 0;
-        for (;;) {
-          const next = chunks.next();
-          if (next.done) {
-            if (batched > 0) writeAll(fs, fd, Buffer.concat(batch, batched));
-            return { tmp, trailer: next.value };
-          }
-          batch.push(next.value);
-          batched += next.value.length;
-          if (batched >= WRITE_BATCH) {
-            writeAll(fs, fd, Buffer.concat(batch, batched));
-            batch = [];
-            batched = 0;
-          }
-        }
-      } finally {
-        fs.closeSync(fd);
+      if (this.#failure) throw this.#failure;
+      await this.#deflate.drain();
+      const result = { written: this.#written, skipped: this.#skipped };
+      if (this.#written === 0) {
+        this.#closeTemp(true);
+        this.#reset();
+        return { packFile: null, ...result };
       }
+      const pack = this.#pack!;
+      const checksum = this.#finishPack(pack);
+      const packDir = path.dirname(pack.file);
+      const base = path.join(packDir, `pack-${checksum.toString('hex')}`);
+      this.#closeTemp(false);
+      this.#renameOrDiscard(pack.file, `${base}.pack`);
+      const idx = tempName(packDir);
+      try {
+        writePackIdx(this.repo.fs, idx, this.#entries, checksum);
+      } catch (err) {
+        this.repo.fs.rmSync(idx, { force: true });
+        throw err;
+      }
+      this.#renameOrDiscard(idx, `${base}.idx`);
+      this.#reset();
+      return { packFile: `${base}.pack`, ...result };
     } catch (err) {
-      fs.rmSync(tmp, { force: true });
+      this.#failure = err as Error;
+      this.#closeTemp(true);
       throw err;
     }
   }
 
-  #writeAtomically(dir: string, target: string, data: Buffer): void {
-    const tmp = tempName(dir);
-    try {
-      this.repo.fs.writeFileSync(tmp, data, { mode: 0o444 });
-    } catch (err) {
-      this.repo.fs.rmSync(tmp, { force: true });
-      throw err;
+  /** A compressed batch out to the temp pack, each object the repository lacks after the ones before. */
+  #write(batch: Queued[]): void {
+    const oids = batch.map((q) => this.#entries.hexAt(q.entry));
+    const existing = existingObjects(this.repo, oids);
+    for (const [i, q] of batch.entries()) {
+      const oid = oids[i]!;
+      if (existing.has(oid)) {
+        this.#entries.setSkipped(q.entry);
+        this.#skipped++;
+        this.#structure.delete(oid);
+        continue;
+      }
+      const pack = (this.#pack ??= this.#openTemp());
+      const head = objectHeader(q.type, q.size);
+      const crc = crc32(q.deflated, crc32(head));
+      this.#entries.setWritten(q.entry, pack.offset + pack.buffered, crc, q.deflated.length);
+      this.#append(pack, head);
+      if (q.type !== TYPE_CODE.blob) this.#structure.delete(oid); // read back from the pack from now on
+      this.#append(pack, q.deflated);
+      this.#written++;
     }
-    this.#renameOrDiscard(tmp, target);
+  }
+
+  #openTemp(): TempPack {
+    const packDir = path.join(this.repo.gitdir, 'objects', 'pack');
+    this.repo.fs.mkdirSync(packDir, { recursive: true });
+    const file = tempName(packDir);
+    const fd = this.repo.fs.openSync(file, 'w+', 0o444);
+    const pack: TempPack = { file, fd, offset: 0, buffer: Buffer.allocUnsafeSlow(WRITE_BATCH), buffered: 0 };
+    // The object count is not known yet: #finishPack writes it.
+    const header = Buffer.alloc(12);
+    header.write('PACK', 0, 'latin1');
+    header.writeUInt32BE(2, 4);
+    this.#append(pack, header);
+    return pack;
+  }
+
+  #append(pack: TempPack, bytes: Uint8Array): void {
+    if (pack.buffered + bytes.length > pack.buffer.length) this.#writeBuffered(pack);
+    if (bytes.length >= pack.buffer.length) {
+      writeAll(this.repo.fs, pack.fd, bytes);
+      pack.offset += bytes.length;
+      return;
+    }
+    pack.buffer.set(bytes, pack.buffered);
+    pack.buffered += bytes.length;
+  }
+
+  #writeBuffered(pack: TempPack): void {
+    if (pack.buffered === 0) return;
+    writeAll(this.repo.fs, pack.fd, pack.buffer.subarray(0, pack.buffered));
+    pack.offset += pack.buffered;
+    pack.buffered = 0;
+  }
+
+  /** The object count into the header, then the SHA-1 of the whole file appended: returns that checksum. */
+  #finishPack(pack: TempPack): Buffer {
+    this.#writeBuffered(pack);
+    const count = Buffer.alloc(4);
+    count.writeUInt32BE(this.#written, 0);
+    this.repo.fs.writeSync(pack.fd, count, 0, 4, 8);
+    const hash: Hash = createHash('sha1');
+    const chunk = pack.buffer;
+    for (let at = 0; at < pack.offset; ) {
+      const read = this.repo.fs.readSync(pack.fd, chunk, 0, Math.min(chunk.length, pack.offset - at), at);
+      if (read === 0) throw new Error(`temp pack ${pack.file} ended at ${at} of ${pack.offset} bytes`);
+      hash.update(chunk.subarray(0, read));
+      at += read;
+    }
+    const checksum = hash.digest();
+    this.repo.fs.writeSync(pack.fd, checksum, 0, checksum.length, pack.offset);
+    return checksum;
+  }
+
+  #closeTemp(remove: boolean): void {
+    const pack = this.#pack;
+    if (!pack) return;
+    this.#pack = null;
+    try {
+      this.repo.fs.closeSync(pack.fd);
+    } finally {
+      if (remove) this.repo.fs.rmSync(pack.file, { force: true });
+    }
+  }
+
+  #reset(): void {
+    this.#entries = new PackEntries();
+    this.#structure = new Map();
+    this.#written = 0;
+    this.#skipped = 0;
   }
 
   #renameOrDiscard(tmp: string, target: string): void {
@@ -158,7 +273,7 @@ const WRITE_BATCH = 1024 * 1024;
 const NOT_YET = Buffer.alloc(0);
 
 /** A write may take fewer bytes than given (a full disk shows up on the next one): keep going. */
-function writeAll(fs: GitRepo['fs'], fd: number, data: Buffer): void {
+function writeAll(fs: GitRepo['fs'], fd: number, data: Uint8Array): void {
   let done = 0;
   while (done < data.length) {
     const written = fs.writeSync(fd, data, done, data.length - done);
@@ -168,6 +283,6 @@ function writeAll(fs: GitRepo['fs'], fd: number, data: Buffer): void {
 }
 
 /** git's own temp-file prefix, so `git gc` cleans leftovers of a crash. */
-function tempName(dir: string): string {
+export function tempName(dir: string): string {
   return path.join(dir, `tmp_pack_${process.pid}_${randomBytes(6).toString('hex')}`);
 }

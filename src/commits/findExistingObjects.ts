@@ -10,6 +10,11 @@ import type { GitRepo } from './types.ts';
  * directory listings answer faster than as many trips through the thread pool.
  */
 export async function findExistingObjects(repo: GitRepo, oids: Iterable<string>): Promise<Set<string>> {
+  return existingObjects(repo, oids);
+}
+
+/** findExistingObjects without the promise: for a pack writer checking each batch as it writes it out. */
+export function existingObjects(repo: GitRepo, oids: Iterable<string>): Set<string> {
   const wanted = [...oids];
   const found = new Set<string>();
   if (wanted.length === 0) return found;

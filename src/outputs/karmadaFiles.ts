@@ -194,8 +194,12 @@ export async function karmadaOids(
 }
 
 /** Reads and parses the given path → blob oid pairs, from the cache where it can. */
-export async function readFiles(repo: GitRepo, oids: ReadonlyMap<string, string>): Promise<Map<string, FileObjects>> {
-  return new Map([...(await karmadaFilesAt(repo, oids))].map(([path, f]) => [path, f.objects()]));
+export async function readFiles(
+  repo: GitRepo,
+  oids: ReadonlyMap<string, string>,
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+): Promise<Map<string, FileObjects>> {
+  return new Map([...(await karmadaFilesAt(repo, oids, undefined, limits))].map(([path, f]) => [path, f.objects()]));
 }
 
 /**
@@ -247,7 +251,7 @@ export async function karmadaFilesAt(
           i,
           `this commit has ${paths.length} files to read, over the ${limits.maxFiles} one read takes`,
         ),
-        fix,
+        fix: `${fix}; for a fleet this large, raise --max-source-files (now ${limits.maxFiles}) on flotilla run, render and sync`,
       };
     else if (unreadOids.has(oid))
       why = {

@@ -28,6 +28,7 @@ import {
 } from './karmadaFiles.ts';
 import { readPathOids } from '../commits/readPathOids.ts';
 import { oversizedFile } from './oversizedFile.ts';
+import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from './sourceLimits.ts';
 import { readBlobsWithin } from '../commits/readBlobs.ts';
 import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
@@ -75,6 +76,7 @@ export async function loadSource(
   tree: string,
   previous: PreviousRender | null,
   alsoAffected: ReadonlySet<string> = new Set(),
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<LoadedSource> {
   const { rules: ignore, problem } = await readIgnore(repo, tree);
   const withIgnoreProblem = (loaded: LoadedSource): LoadedSource => {
@@ -85,14 +87,14 @@ export async function loadSource(
     const changes = await diffTrees(repo, previous.tree, tree);
     const loaded = changes.some((c) => c.path === IGNORE_FILE)
       ? null
-      : await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected);
+      : await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected, limits);
     if (loaded) return withIgnoreProblem(loaded);
   }
   // A Helm chart's or a kustomization's files are its unit's inputs, never manifests: the unit stands for them.
   const listed = await listTreeFiles(repo, tree);
   const layout = await readUnitLayout(repo, tree, ignore, undefined, listed);
   const files = [...listed].filter(([path]) => isConfigFile(path, ignore) && !isUnitInput(layout, path));
-  const parsed = await readFiles(repo, new Map(files.map(([path, f]) => [path, f.oid])));
+  const parsed = await readFiles(repo, new Map(files.map(([path, f]) => [path, f.oid])), limits);
   for (const [marker, f] of await renderUnits(repo, tree, layout.units)) parsed.set(marker, f);
   const model = assembleModel(parsed.values());
   await previous?.index.loadAll();
@@ -121,6 +123,7 @@ async function loadIncremental(
   changes: TreeChange[],
   ignore: IgnoreRules | undefined,
   alsoAffected: ReadonlySet<string>,
+  limits: SourceLimits,
 ): Promise<LoadedSource | null> {
   const { index } = previous;
   // A change to a unit's input (its folder, a base, a file its kustomization names) renders the unit again; a marker
@@ -176,6 +179,7 @@ async function loadIncremental(
     repo,
     new Map(changed.flatMap((c) => (c.newOid ? [[c.path, c.newOid] as const] : []))),
     mayBeKept,
+    limits,
   );
   const loaded = new Map<string, FileObjects>();
   for (const [path, f] of changedFiles) loaded.set(path, f.objects());
@@ -240,7 +244,7 @@ async function loadIncremental(
       }
     }
   }
-  await loadFiles(repo, tree, extraFiles, loaded, mayBeKept, layout);
+  await loadFiles(repo, tree, extraFiles, loaded, mayBeKept, layout, limits);
 
   // Whether a custom kind is cluster-scoped comes from CRDs anywhere, a chart's output too: those of the files not read
   // are in the index. A kind the change made, or unmade, cluster-scoped moves each of its objects, wherever defined,
@@ -262,6 +266,7 @@ async function loadIncremental(
       loaded,
       mayBeKept,
       layout,
+      limits,
     );
     for (const path of files) if (!touched.has(path) && loaded.has(path)) touched.set(path, loaded.get(path)!);
   }
@@ -323,7 +328,7 @@ async function loadIncremental(
     }
     if (missing.size === 0) break;
     for (const file of missing) asked.add(file);
-    await loadFiles(repo, tree, missing, loaded, mayBeKept, layout);
+    await loadFiles(repo, tree, missing, loaded, mayBeKept, layout, limits);
     model = assemble();
     for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   }
@@ -392,6 +397,7 @@ async function loadFiles(
   into: Map<string, FileObjects>,
   mayBeKept: ((path: string) => boolean) | undefined,
   layout: UnitLayout,
+  limits: SourceLimits,
 ): Promise<void> {
   // The index names a unit's templates by its marker file: the unit is rendered (from its cache, when unchanged).
   const units = new Set<SourceUnit>();
@@ -402,7 +408,7 @@ async function loadFiles(
     // A unit's input the index still names (it was a manifest before): the unit that reads it stands for it now.
     else if (!isUnitInput(layout, path)) plain.push(path);
   }
-  for (const [path, f] of await karmadaFilesAt(repo, await readPathOids(repo, tree, plain), mayBeKept))
+  for (const [path, f] of await karmadaFilesAt(repo, await readPathOids(repo, tree, plain), mayBeKept, limits))
     into.set(path, f.objects());
   for (const [marker, f] of await renderUnits(repo, tree, [...units])) into.set(marker, f);
 }

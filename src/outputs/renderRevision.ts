@@ -15,6 +15,7 @@ import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits, type FileEdit } from '../commits/writeTreeEdits.ts';
 import { flotillaIdentity, type CommitInfo, type GitRepo } from '../commits/types.ts';
 import type { ConfigModel, FileObjects } from '../api/model.ts';
+import type { ClusterAffinity } from '../api/policy.ts';
 import { readSteadyResults, steadyView } from './steadyResults.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
@@ -27,6 +28,7 @@ import { buildOutputMessage, type ClusterChanges } from './outputMessage.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { holdsKarmadaObjects } from './karmadaFiles.ts';
 import { loadSource } from './loadSource.ts';
+import { sourceLimitsOf, type RenderLimits } from './sourceLimits.ts';
 import { withClusterStatus } from './renderSnapshot.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import { readLastRender } from '../branches/rendered/readLastRender.ts';
@@ -58,6 +60,8 @@ export interface RenderTarget {
   now?: () => Date;
   /** How long a graceful eviction task without its own gracePeriodSeconds lasts (Karmada's --graceful-eviction-timeout). Default 600. */
   gracefulEvictionTimeoutSeconds?: number;
+  /** --max-source-files and --max-output-bytes; absent fields keep the defaults. */
+  limits?: RenderLimits;
 }
 
 /**
@@ -130,9 +134,10 @@ export async function renderRevision(
       : new Map<string, string>();
   const alsoAffected =
     again === 'all' ? undefined : retried.size > 0 ? new Set([...(again ?? []), ...retried.keys()]) : again;
+  const sourceLimits = sourceLimitsOf(target.limits);
   let loaded =
     (rerender && again === 'all') || autoscaleMoved
-      ? await loadSource(repo, source.tree, null)
+      ? await loadSource(repo, source.tree, null, undefined, sourceLimits)
       : await loadSource(
           repo,
           source.tree,
@@ -149,6 +154,7 @@ export async function renderRevision(
               }
             : null,
           alsoAffected,
+          sourceLimits,
         );
   // Other Helm or Kustomize versions than the last render's (an upgrade, another machine): an incremental load kept
   // the unchanged units' outputs of the old ones, which verify, replaying with these, would not find. All run again.
@@ -159,7 +165,7 @@ export async function renderRevision(
     previousTrailers[RENDER_TOOLS_TRAILER] !== undefined &&
     previousTrailers[RENDER_TOOLS_TRAILER] !== loaded.tools
   )
-    loaded = await loadSource(repo, source.tree, null);
+    loaded = await loadSource(repo, source.tree, null, undefined, sourceLimits);
   const autoscaleMoves = autoscaleMoved
     ? describeAutoscaleMoves(
         previousState && /^[0-9a-f]{40}$/.test(previousState)
@@ -192,11 +198,17 @@ export async function renderRevision(
   const health = await readTemplateStatuses(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF, evicting);
 
   const model = withAutoscaledReplicas(withClusterStatus(loaded.model, observed), autoscaled);
+  // What the file index needs of the touched files, taken now: the render is handed the templates (releaseTemplates),
+  // so each parsed template goes with its placement once its files are written, held by nothing else.
+  const touchedFiles = fileIndexEntries(loaded.touchedFiles);
+  loaded.touchedFiles.clear();
+  if (loaded.model.templates !== model.templates) loaded.model.templates.clear();
   // Files go into the pack as they are rendered; a render that ends without a commit drops them.
   const pack = new PackWriter(repo);
   try {
     const out = renderTemplates({
-      keep: (text: string) => ({ blob: pack.add('blob', Buffer.from(text, 'utf8')) }),
+      // Each file's entry in the pack (a number), not its hex id: a cold render keeps one per file until the tree.
+      keep: (text: string) => pack.addBlob(Buffer.from(text, 'utf8')),
       model,
       affected: loaded.affected,
       previousIndex: index,
@@ -215,6 +227,8 @@ export async function renderRevision(
       takenPaths: takenBy,
       // Nothing here prints why each cluster was or was not chosen (explain and plan render snapshots for that).
       clusterReasons: false,
+      releaseTemplates: true,
+      ...(target.limits?.maxOutputBytes !== undefined ? { maxOutputBytes: target.limits.maxOutputBytes } : {}),
     });
     const previousFileCount = index.sourceFileCount();
     // A retried binding may come out with the same files and only its index entry changed (it waits on less).
@@ -252,14 +266,17 @@ export async function renderRevision(
     if (rerender && out.edits.size === 0 && !stateChanged && !indexChanged) {
       return { ...noCommit(sourceSha, loaded.full, out.explanations, out.failover), ...retriedReport(retried) };
     }
-    await updateFileIndex(index, loaded.touchedFiles, loaded.model.unreadableFiles);
+    await updateFileIndex(index, touchedFiles, loaded.model.unreadableFiles);
     if (previousOutput && lastGoodSource && index.sourceFileCount() === 0 && previousFileCount > 0) {
       // Held already: a change of cluster state re-renders the same empty source, which must not commit again.
       if (rerender) return noCommit(sourceSha, loaded.full);
       return holdEmptySource(repo, target, source, previousOutput, last.head!, lastGoodSource);
     }
     // Rendered files are in the pack already; the index and registry files go in as text, encoded as they are packed.
-    const edits = new Map<string, FileEdit>(out.edits);
+    // They join the render's own edits, not a copy of them (millions of entries on a cold render of a large fleet):
+    // counted before, and none of them is under clusters/, where the changes are summarised.
+    const filesWritten = out.edits.size;
+    const edits: Map<string, FileEdit> = out.edits;
     for (const [path, text] of index.edits()) edits.set(path, text);
     const registered = serializeRegisteredClusters([...loaded.model.clusters.values()].map((c) => c.object));
     const kept = headTree
@@ -276,7 +293,7 @@ export async function renderRevision(
 
     const problems = [...loaded.model.problems, ...out.problems];
     const changes = summarizeChanges(out.edits, files);
-    const tree = await writeTreeEdits(repo, pack, headTree, edits);
+    const tree = await writeTreeEdits(repo, pack, headTree, edits, { consume: true });
     // A re-render for cluster state happens at a moment, not at a source commit: its commit carries that moment.
     const identity = flotillaIdentity(rerender ? now : source.committer);
     const commit = buildCommit(pack, {
@@ -309,7 +326,7 @@ export async function renderRevision(
       changes,
       explanations: out.explanations,
       full: loaded.full,
-      filesWritten: out.edits.size,
+      filesWritten,
       failover: out.failover,
       ...retriedReport(retried),
     };
@@ -446,19 +463,49 @@ async function applyIndexChanges(index: ShardedIndex, changes: ReadonlyMap<strin
   for (const [key, entry] of changes) index.setTemplate(key, entry ?? undefined);
 }
 
+/**
+ * Per touched file (null: gone), the refKeys each of its templates may have, whether it holds Karmada objects, the
+ * kinds its CRDs make cluster-scoped and, for a scoped unit's marker, its scope: what its index entry needs.
+ */
+type FileIndexEntries = Map<
+  string,
+  {
+    candidates: (readonly [string, string])[];
+    karmada: boolean;
+    clusterScoped: string[];
+    scope: ClusterAffinity | undefined;
+  } | null
+>;
+
+function fileIndexEntries(touched: ReadonlyMap<string, FileObjects | null>): FileIndexEntries {
+  const out: FileIndexEntries = new Map();
+  for (const [path, f] of touched)
+    out.set(
+      path,
+      f && {
+        candidates: f.templates.map(
+          (t) =>
+            [
+              refKey({ ...t.ref, namespace: t.ref.namespace ?? 'default' }),
+              refKey({ ...t.ref, namespace: '' }),
+            ] as const,
+        ),
+        karmada: holdsKarmadaObjects(f),
+        clusterScoped: declaredClusterScopedKinds(f),
+        scope: f.unit?.scope,
+      },
+    );
+  return out;
+}
+
 async function updateFileIndex(
   index: ShardedIndex,
-  touched: ReadonlyMap<string, FileObjects | null>,
+  touched: FileIndexEntries,
   unreadable: ReadonlySet<string>,
 ): Promise<void> {
-  const candidatesOf = (f: FileObjects) =>
-    f.templates.map(
-      (t) =>
-        [refKey({ ...t.ref, namespace: t.ref.namespace ?? 'default' }), refKey({ ...t.ref, namespace: '' })] as const,
-    );
   await index.load({
     files: touched.keys(),
-    templates: [...touched.values()].flatMap((f) => (f ? candidatesOf(f).flat() : [])),
+    templates: [...touched.values()].flatMap((f) => (f ? f.candidates.flat() : [])),
   });
   for (const [path, f] of touched) {
     if (!f) {
@@ -466,7 +513,7 @@ async function updateFileIndex(
       continue;
     }
     // The kinds its CRDs make cluster-scoped are what it declares now, as a cold render reads it.
-    const clusterScoped = declaredClusterScopedKinds(f);
+    const { clusterScoped } = f;
     const scoped = clusterScoped.length > 0 ? { clusterScoped } : {};
     if (unreadable.has(path)) {
       // Keeps listing what it held last time.
@@ -481,7 +528,7 @@ async function updateFileIndex(
       continue;
     }
     // Namespace resolution happened repo-wide; the rendered index entry knows the final key.
-    const templates = candidatesOf(f).map(
+    const templates = f.candidates.map(
       (candidates) =>
         candidates.find((k) => {
           const entry = index.template(k);
@@ -489,13 +536,13 @@ async function updateFileIndex(
           return entry?.file === path || entry?.units?.some((u) => u.file === path);
         }) ?? candidates[0],
     );
-    const karmada = holdsKarmadaObjects(f);
+    const { karmada } = f;
     if (templates.length === 0 && !karmada) index.setFile(path, undefined);
     else
       index.setFile(path, {
         templates: templates.sort(),
         ...(karmada ? { karmada: true as const } : {}),
-        ...(f.unit?.scope ? { scope: f.unit.scope } : {}),
+        ...(f.scope ? { scope: f.scope } : {}),
         ...scoped,
       });
   }

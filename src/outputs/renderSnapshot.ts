@@ -8,6 +8,7 @@ import { applyTemplateChanges, emptyIndex, viewOfWhole, type OutputIndex } from 
 import { renderTemplates, type RenderOutput } from '../works/renderTemplates.ts';
 import { effectiveTaints } from '../taints/clusterTaints.ts';
 import { loadSource } from './loadSource.ts';
+import { sourceLimitsOf, type RenderLimits } from './sourceLimits.ts';
 import { withAutoscaledReplicas, type AutoscaledReplicas } from './autoscaledTemplates.ts';
 import { indexWithBindings, matchFolderBindings, type FolderBinding } from './previousOutputs.ts';
 import { findIdlePolicies } from '../bindings/findIdlePolicies.ts';
@@ -26,7 +27,7 @@ export interface SnapshotPrevious {
  * `render --out-dir` work from. `previous` supplies earlier scheduling results when there are any; `now` lets
  * NoExecute taints evict from them (plan leaves it out: a PR's plan shows what the PR does, not a failover), and
  * `health` (template health by refKey, as the status branch had it) lets graceful eviction tasks end; `autoscaled`
- * (FederatedHPA decisions of the status commit) gives workloads their decided replicas.
+ * (FederatedHPA decisions of the status commit) gives workloads their decided replicas; `limits` the operator's.
  */
 export async function renderSnapshot(
   repo: GitRepo,
@@ -36,10 +37,11 @@ export async function renderSnapshot(
   now?: Date,
   health: ReadonlyMap<string, readonly AggregatedStatusItem[]> = new Map(),
   autoscaled: AutoscaledReplicas = new Map(),
+  limits?: RenderLimits,
 ): Promise<{ sha: string; model: ConfigModel; output: RenderOutput; index: OutputIndex }> {
   const sha = await resolveRev(repo, rev);
   const commit = await readCommitInfo(repo, sha);
-  const loaded = await loadSource(repo, commit.tree, null);
+  const loaded = await loadSource(repo, commit.tree, null, undefined, sourceLimitsOf(limits));
   const model = withAutoscaledReplicas(
     clusterStatus ? withClusterStatus(loaded.model, clusterStatus) : loaded.model,
     autoscaled,
@@ -58,6 +60,7 @@ export async function renderSnapshot(
     sourceCommit: sha,
     // Without a clock no taint eviction is decided. Without template health a task ends by its grace period only.
     ...(now ? { failover: { now, observed: health } } : {}),
+    ...(limits?.maxOutputBytes !== undefined ? { maxOutputBytes: limits.maxOutputBytes } : {}),
   });
   // A snapshot reads the whole commit, so policies that select nothing can be told apart from ones outside a change.
   output.problems.push(...findIdlePolicies(model));

@@ -22,6 +22,26 @@ export const DEFAULT_SOURCE_LIMITS: SourceLimits = {
   maxObjects: 100_000,
 };
 
+/**
+ * The two per-commit limits a fleet outgrows first, which the operator may raise (--max-source-files,
+ * --max-output-bytes): 50,000 templates on 500 clusters have more source files than the default reads and render to
+ * some GB. Absent fields keep the defaults. Flags, not a file in the repository: the limits bound what a pull request
+ * can make the leader read and write, so the repository must not be able to raise them for itself.
+ */
+export interface RenderLimits {
+  /** SourceLimits.maxFiles; default 50,000. */
+  maxSourceFiles?: number;
+  /** Bytes of manifests and bindings one render may write; default DEFAULT_MAX_OUTPUT_BYTES (256 MiB). */
+  maxOutputBytes?: number;
+}
+
+/** The source limits with the operator's file count, when given. */
+export function sourceLimitsOf(limits: RenderLimits | undefined): SourceLimits {
+  return limits?.maxSourceFiles === undefined
+    ? DEFAULT_SOURCE_LIMITS
+    : { ...DEFAULT_SOURCE_LIMITS, maxFiles: limits.maxSourceFiles };
+}
+
 /** A file this read refused: unreadable, with the problem when it is the first one refused. */
 export function refusedFile(file: string, why?: { message: string; fix: string }): FileObjects {
   const problems = why

@@ -11,6 +11,7 @@ import type { RepoLock } from './acquireRepoLock.ts';
 import { buildPassFacts, type PassRun } from './buildPassFacts.ts';
 import type { PassOutcome } from './recordPassOutcome.ts';
 import type { PassFacts, PassRequest } from './reconcilerStates.ts';
+import type { RenderLimits } from '../outputs/sourceLimits.ts';
 import type { RemoteMirror } from './remoteMirror.ts';
 import type { ReplicaCoordination } from './replicaCoordination.ts';
 import { fenceTarget } from '../shards/fenceTarget.ts';
@@ -29,6 +30,7 @@ export interface PassContext {
   afterApply?: (delivery: RenderedDelivery) => Promise<void>;
   readyThresholds?: ReadyThresholds;
   gracefulEvictionTimeoutSeconds?: number;
+  renderLimits?: RenderLimits;
   autoscalerOptions?: AutoscalerOptions;
   /** --leader-elect: render only while leading, apply and probe only the clusters of this replica's shard. */
   coordination?: ReplicaCoordination;
@@ -134,6 +136,7 @@ export async function runPass(
       ...(ctx.gracefulEvictionTimeoutSeconds !== undefined
         ? { gracefulEvictionTimeoutSeconds: ctx.gracefulEvictionTimeoutSeconds }
         : {}),
+      ...(ctx.renderLimits ? { renderLimits: ctx.renderLimits } : {}),
     });
     if (mirror) {
       const pushed = await mirror.pushOutputs();

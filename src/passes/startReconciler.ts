@@ -24,6 +24,7 @@ import { createReconcilerMetrics, type ReconcilerMetrics } from './createReconci
 import { planTransition, type Transition } from './planTransition.ts';
 import { readClusterRegistrations, type RegistrationCache } from './readClusterRegistrations.ts';
 import { initialReconcilerState, type ReconcilerEffect, type ReconcilerEvent } from './reconcilerStates.ts';
+import type { RenderLimits } from '../outputs/sourceLimits.ts';
 import {
   recordPassOutcome,
   type PassOutcome,
@@ -78,6 +79,8 @@ export interface ReconcilerOptions {
   catchUp?: { intervalMs: number; forMs: number };
   /** Graceful eviction tasks without their own grace period end after this long (--graceful-eviction-timeout). Default 600 s. */
   gracefulEvictionTimeoutSeconds?: number;
+  /** --max-source-files and --max-output-bytes for every render; absent fields keep the defaults. */
+  renderLimits?: RenderLimits;
   /** FederatedHPA evaluation period and default scale-down stabilization (Karmada's 15 s and 300 s). */
   autoscalerOptions?: AutoscalerOptions;
   /** The file system the repo is read and written through; node's in production (tests wrap it). */
@@ -218,6 +221,7 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
       ...(opts.afterApply ? { afterApply: opts.afterApply } : {}),
       ...(thresholds ? { readyThresholds: thresholds } : {}),
       ...(graceSeconds !== undefined ? { gracefulEvictionTimeoutSeconds: graceSeconds } : {}),
+      ...(opts.renderLimits ? { renderLimits: opts.renderLimits } : {}),
       ...(opts.autoscalerOptions ? { autoscalerOptions: opts.autoscalerOptions } : {}),
     };
 

@@ -80,11 +80,17 @@ export interface RenderInput {
   /** Bytes of manifests and bindings one render may write; see DEFAULT_MAX_OUTPUT_BYTES. */
   maxOutputBytes?: number;
   /**
-   * Whether each explanation keeps the scheduler's reason for every registered cluster (schedule.explanation), which
-   * explain, plan and the dashboard print. Default true. A render that writes the output branch reads none of them,
-   * and kept for a whole render they grow with templates × clusters: 50,000 × 500 is 25 million of them.
+   * Whether each explanation keeps the scheduler's reason for every registered cluster (schedule.explanation) and
+   * the clusters it placed the template on (clusters), which explain, plan and the dashboard print. Default true. A
+   * render that writes the output branch reads none of them (the binding it writes has the clusters), and kept for
+   * a whole render they grow with templates × clusters: 50,000 × 500 is 25 million reasons, and ~3.5 million targets.
    */
   clusterReasons?: boolean;
+  /**
+   * The caller hands `model.templates` over: it is emptied once every template is placed (nothing reads it past
+   * placement), so each parsed template goes with its placement as soon as its files are written, not at the end.
+   */
+  releaseTemplates?: boolean;
 }
 
 /**
@@ -226,6 +232,7 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     p.entry = { ...p.entry, units: unitEntries(p.template, p.entry.clusters, snapshot) };
     out.indexChanges.set(key, p.entry);
   }
+  if (input.releaseTemplates) input.model.templates.clear();
 
   // 3. The binding controller: write what each cluster runs, and remove what no longer goes there.
   const keep: (text: string) => F | string = input.keep ?? ((text) => text);
@@ -329,7 +336,7 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
  */
 function writeWorks<F>(
   keys: readonly string[],
-  placed: ReadonlyMap<string, Placed>,
+  placed: Map<string, Placed>,
   input: RenderInput,
   keep: (text: string) => F,
   out: RenderOutput<F | string>,
@@ -338,12 +345,16 @@ function writeWorks<F>(
   const { edits, indexChanges: changes, problems, explanations, released } = out;
   const maxOutputBytes = input.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   let outputBytes = 0;
-  const written = new Set<string>();
+  // Paths kept or rewritten by a template, which no other template's removal may take. Only a template with a previous
+  // entry removes anything: without any (a cold render), a set of every path written would guard nothing.
+  const written = keys.some((key) => previousIndex.template(key)) ? new Set<string>() : undefined;
   const remove = (path: string) => {
-    if (!written.has(path)) edits.set(path, null);
+    if (!written?.has(path)) edits.set(path, null);
   };
   for (const key of keys) {
     const p = placed.get(key);
+    // Written once, here: its binding and manifests go as soon as its files are out (a fleet's worth otherwise).
+    placed.delete(key);
     const prevEntry = previousIndex.template(key);
     if (explanations.has(key)) continue; // held
     const ref = p?.template.ref ?? parseRefKey(key);
@@ -366,7 +377,7 @@ function writeWorks<F>(
     const writes: [path: string, text: string][] = [];
     let bytes = 0;
     const stage = (path: string, obj: Record<string, unknown> | ResourceBinding, parsed?: unknown): boolean => {
-      written.add(path); // kept or rewritten by this template: no other template's removal may take it
+      written?.add(path); // kept or rewritten by this template: no other template's removal may take it
       if (parsed !== undefined && sameAsParsed(obj, parsed)) return true;
       const text = changedText(obj, input.previousFiles.get(path), input.sourceCommit);
       if (text === undefined) return true;
@@ -404,12 +415,12 @@ function writeWorks<F>(
         code: 'COMMIT_TOO_LARGE',
         severity: 'error',
         message: `${describeRef(ref)} renders to more than ${formatMiB(maxOutputBytes - outputBytes)} for ${p.clusters.length} cluster(s), past the ${formatMiB(maxOutputBytes)} a commit may render; its last output is kept`,
-        fix: 'make the template smaller, or place it on fewer clusters',
+        fix: `make the template smaller, or place it on fewer clusters; for a fleet this large, raise --max-output-bytes (now ${maxOutputBytes}) on flotilla run, render and sync`,
       });
       continue;
     }
     outputBytes += bytes;
-    explanations.set(key, p.explanation);
+    explanations.set(key, input.clusterReasons === false ? { ...p.explanation, clusters: [] } : p.explanation);
     for (const cluster of prevEntry?.clusters ?? []) if (!wanted.has(cluster)) remove(manifestPath(cluster, ref));
     for (const [path, text] of writes) edits.set(path, keep(text));
     if (!p.binding && prevEntry?.policy) remove(bPath);

@@ -43,6 +43,33 @@ test('one flush writes one .pack + .idx that native git reads and fsck --strict 
   }
 });
 
+test('a pack larger than the compressor takes at once is written out while objects are still being added', async () => {
+  const temp = makeTempRepo();
+  try {
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    const tree = renderTree([{ name: 'a', mode: '100644', oid: pack.add('blob', bytes('a\n')) }]);
+    const treeOid = pack.add('tree', tree);
+    // 24 MiB of distinct blobs: more batches than may wait on the compressor, so some are on disk already.
+    const oids: string[] = [];
+    for (let i = 0; i < 96; i++) oids.push(pack.add('blob', randomBytes(256 * 1024))); // incompressible
+    const temps = packFiles(temp).filter((n) => n.startsWith('tmp_pack_'));
+    assert.is(temps.length, 1);
+    assert.ok(fs.statSync(path.join(temp.gitdir, 'objects', 'pack', temps[0]!)).size > 1024 * 1024);
+    assert.ok(Buffer.from(pack.get(treeOid)!.content).equals(tree), 'a queued tree reads back, written out or not');
+    const { written, packFile } = await pack.flush();
+    assert.is(written, 98);
+    assert.equal(
+      packFiles(temp).filter((n) => n.startsWith('tmp_pack_')),
+      [],
+    );
+    temp.git(['verify-pack', packFile!]);
+    assert.is(temp.git(['cat-file', '-s', oids[95]!]).trim(), String(256 * 1024));
+  } finally {
+    temp.cleanup();
+  }
+});
+
 test('the .idx is byte-identical to the one git index-pack builds from our .pack', async () => {
   const temp = makeTempRepo();
   try {
@@ -126,7 +153,7 @@ test('flushing nothing writes nothing', async () => {
   }
 });
 
-test('a failed flush leaves no temp file and keeps the objects queued for a retry', async () => {
+test('a failed flush leaves no temp file and writes no pack, then or later; a new writer writes the objects', async () => {
   const temp = makeTempRepo();
   try {
     const repo = await openRepo(temp.path);
@@ -143,8 +170,12 @@ test('a failed flush leaves no temp file and keeps the objects queued for a retr
     const err = await pack.flush().catch((e: { code?: string }) => e.code);
     assert.is(err, 'ENOSPC');
     assert.equal(packFiles(temp), []);
-    assert.is(pack.size, 1);
-    assert.is((await pack.flush()).written, 1);
+    // Its objects went to the temp pack that is gone: the same writer must not write a pack without them.
+    assert.is(await pack.flush().catch((e: { code?: string }) => e.code), 'ENOSPC');
+    assert.equal(packFiles(temp), []);
+    const again = new PackWriter(repo);
+    again.add('blob', bytes('retry me'));
+    assert.is((await again.flush()).written, 1);
     assert.is(temp.git(['cat-file', 'blob', oid]), 'retry me');
   } finally {
     temp.cleanup();

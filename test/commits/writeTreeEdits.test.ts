@@ -69,6 +69,53 @@ test('a blob the caller packed itself ({ blob: oid }) lands in the tree as if it
   }
 });
 
+test('a blob the caller packed by entry (addBlob) lands in the tree as if its bytes had been given', async () => {
+  const temp = makeTempRepo();
+  try {
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    const entry = pack.addBlob(bytes('packed while rendering\n'));
+    assert.is(pack.addBlob(bytes('packed while rendering\n')), entry, 'the same content is the same entry');
+    const root = await writeTreeEdits(
+      repo,
+      pack,
+      null,
+      new Map<string, FileEdit>([
+        ['clusters/m1/a.yaml', entry],
+        ['clusters/m1/b.yaml', entry],
+        ['clusters/m2/c.yaml', 'text\n'],
+      ]),
+    );
+    await pack.flush();
+    assert.is(
+      root,
+      nativeTree(temp, {
+        'clusters/m1/a.yaml': 'packed while rendering\n',
+        'clusters/m1/b.yaml': 'packed while rendering\n',
+        'clusters/m2/c.yaml': 'text\n',
+      }),
+    );
+    temp.git(['fsck', '--strict', '--no-dangling']);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('edits handed over (consume) are cleared once read, and give the same tree', async () => {
+  const temp = makeTempRepo();
+  try {
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    const handed = edits(TRICKY);
+    const root = await writeTreeEdits(repo, pack, null, handed, { consume: true });
+    await pack.flush();
+    assert.is(handed.size, 0);
+    assert.is(root, nativeTree(temp, TRICKY));
+  } finally {
+    temp.cleanup();
+  }
+});
+
 test('edits on a base: writes, deletes, and directories left empty disappear, matching git', async () => {
   const temp = makeTempRepo();
   try {

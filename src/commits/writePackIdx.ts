@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import type { PackEntries } from './PackEntries.ts';
+import type { GitRepo } from './types.ts';
+
+/**
+ * The version 2 .idx of a pack, written to `file` section by section (fan-out, names, CRCs, offsets, 64-bit offsets,
+ * checksums) from the compact entries: a pack of millions of objects never has its index in memory whole.
+ */
+export function writePackIdx(fs: GitRepo['fs'], file: string, entries: PackEntries, packChecksum: Buffer): void {
+  const order = entries.writtenInOidOrder();
+  const n = order.length;
+  const hash = createHash('sha1');
+  const fd = fs.openSync(file, 'w', 0o444);
+  try {
+    const out = (bytes: Buffer) => {
+      hash.update(bytes);
+      for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done);
+    };
+    const head = Buffer.alloc(8 + 256 * 4);
+    head.writeUInt32BE(0xff744f63, 0);
+    head.writeUInt32BE(2, 4);
+    const fanout = new Uint32Array(256);
+    for (const i of order) fanout[entries.oidAt(i)[0]!]!++;
+    let total = 0;
+    for (let b = 0; b < 256; b++) {
+      total += fanout[b]!;
+      head.writeUInt32BE(total, 8 + b * 4);
+    }
+    out(head);
+    const inChunks = (width: number, fill: (chunk: Buffer, at: number, entry: number) => void) => {
+      for (let start = 0; start < n; start += CHUNK) {
+        const end = Math.min(n, start + CHUNK);
+        const chunk = Buffer.allocUnsafe((end - start) * width);
+        for (let k = start; k < end; k++) fill(chunk, (k - start) * width, order[k]!);
+        out(chunk);
+      }
+    };
+    inChunks(20, (chunk, at, i) => chunk.set(entries.oidAt(i), at));
+    inChunks(4, (chunk, at, i) => chunk.writeUInt32BE(entries.crcAt(i), at));
+    // Packs over 2 GiB: an offset past 31 bits is an index into the 64-bit table that follows.
+    const large: number[] = [];
+    inChunks(4, (chunk, at, i) => {
+      const offset = entries.offsetAt(i);
+      if (offset < 0x80000000) chunk.writeUInt32BE(offset, at);
+      else chunk.writeUInt32BE((0x80000000 | (large.push(offset) - 1)) >>> 0, at);
+    });
+    const table = Buffer.alloc(large.length * 8);
+    large.forEach((offset, k) => table.writeBigUInt64BE(BigInt(offset), k * 8));
+    out(table);
+    out(packChecksum);
+    const checksum = hash.digest();
+    for (let done = 0; done < checksum.length; ) done += fs.writeSync(fd, checksum, done, checksum.length - done);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Entries per write: about 1 MiB of names. */
+const CHUNK = 50_000;
