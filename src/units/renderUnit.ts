@@ -12,6 +12,7 @@ import { parseDocuments } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { SourceUnit } from './detectUnits.ts';
 import { toolProblem } from './toolProblem.ts';
+import { chartCallWarnings } from './chartCalls.ts';
 import { helmSkippedHooks } from './syncHooks.ts';
 import { resolveValueFile } from './helmValueFiles.ts';
 import { readCachedRun, writeCachedRun } from './unitOutputCache.ts';
@@ -21,8 +22,11 @@ import { findToolReport, missingToolFix, type ToolBinary } from './unitTools.ts'
 import { applyKustomizeOptions } from './applyKustomizeOptions.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 
-/** Bump when the tool is run another way (its flags, its environment), so outputs cached before are not reused. */
-const RUN_RECIPE = 4;
+/**
+ * Bump when the tool is run another way (its flags, its environment) or a run's warnings are worked out another way,
+ * so outputs cached before are not reused.
+ */
+const RUN_RECIPE = 5;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -362,11 +366,29 @@ async function runUnit(
     return {
       ok: true,
       stdout: run.stdout,
-      warnings: [...links, ...(unit.tool === 'helm' ? helmSkippedHooks(unit.marker, run.stderr) : [])],
+      warnings: [
+        ...links,
+        ...(unit.tool === 'helm'
+          ? [...helmSkippedHooks(unit.marker, run.stderr), ...(await chartCalls(repo, unit, inputs))]
+          : []),
+      ],
     };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/** The chart's templates read for calls a render answers with nothing or cannot reproduce (chartCalls.ts). */
+async function chartCalls(repo: GitRepo, unit: SourceUnit, inputs: ReadonlyMap<string, string>): Promise<Problem[]> {
+  const files = [...(await listTreeFiles(repo, inputs.get(unit.inputs[0]!)!))].filter(
+    ([p, f]) => isRegularFile(f.mode) && /^(charts\/[^/]+\/)*templates\//.test(p),
+  );
+  const blobs = await readBlobs(
+    repo,
+    files.map(([, f]) => f.oid),
+  );
+  const decoder = new TextDecoder();
+  return chartCallWarnings(unit.dir, new Map(files.map(([p, f]) => [p, decoder.decode(blobs.get(f.oid))])));
 }
 
 /**
