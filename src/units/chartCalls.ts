@@ -125,6 +125,7 @@ function callWarning(file: string, call: Call): Problem {
     ...at,
     code: 'NOT_REPRODUCIBLE',
     severity: 'warning',
+    data: { call: call.name },
     message: `${call.name} gives another value on each run: the output is cached by the chart's inputs, so the value holds while that cache does, but a render without it (a fresh clone, \`flotilla verify\` elsewhere, another tool version) writes a new one and the object changes on its clusters with no change in Git (verify reports it as differing)`,
     fix: `set the value in the chart's values (a value file or spec.values of flotilla-unit.yaml) instead of calling ${call.name}, or create the object outside the chart`,
   };

@@ -1,7 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { verifyOutput } from '../../src/audits/verifyOutput.ts';
+import { formatVerifyReport } from '../../src/commands/verifyCommand.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { UNIT_CACHE_DIR } from '../../src/units/unitOutputCache.ts';
 import { chartCallWarnings } from '../../src/units/chartCalls.ts';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 import { helmGuestbook } from './unitFixtures.ts';
@@ -97,6 +103,57 @@ stringData:
       pass,
     );
   }
+});
+
+test("verify without the cache of the render names the chart's call for each file it makes another value for, not tampering", async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...helmGuestbook(1),
+      'helm-guestbook/templates/password.yaml': `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: password
+data:
+  password: {{ randAlphaNum 16 | quote }}
+`,
+      'policies/all.yaml': `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: all
+spec:
+  resourceSelectors:
+    - {apiVersion: v1, kind: ConfigMap, name: password}
+    - {apiVersion: apps/v1, kind: Deployment, name: helm-guestbook}
+  placement:
+    clusterAffinity:
+      clusterNames: [member1, member2]
+`,
+    },
+    'random password',
+  );
+  const repo = await openRepo(r.dir);
+  const out = 'refs/heads/flotilla/rendered';
+  await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: out });
+  assert.ok((await verifyOutput(repo, { outputRef: out })).ok, 'replayed from the cache, the password is the same');
+  // Another machine's verify, or this one after the cache is gone: helm runs again and makes another password.
+  rmSync(path.join(repo.gitdir, UNIT_CACHE_DIR), { recursive: true, force: true });
+  const report = await verifyOutput(repo, { outputRef: out });
+  const files = [
+    'clusters/member1/default/configmap_password.yaml',
+    'clusters/member2/default/configmap_password.yaml',
+  ];
+  assert.equal(report.differs, files);
+  const call = 'randAlphaNum at helm-guestbook/templates/password.yaml:6';
+  assert.equal(
+    report.unreproducible,
+    files.map((p) => ({ path: p, call })),
+  );
+  const text = formatVerifyReport(report, 'flotilla/rendered');
+  assert.match(text, `differs  ${files[0]}  (not reproducible: its chart calls ${call})`);
+  assert.match(text, /each output by a chart that gives another value on each run \(NOT_REPRODUCIBLE\)/);
+  assert.not.match(text, /tampering/);
 });
 
 test.run();
