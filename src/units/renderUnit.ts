@@ -20,6 +20,7 @@ import { parseUnitOutput } from './parseUnitOutput.ts';
 import { ranOutOfMemory, runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
 import { findToolReport, missingToolFix, type ToolBinary } from './unitTools.ts';
 import { applyKustomizeOptions } from './applyKustomizeOptions.ts';
+import { asksForOrigins, knowsOriginAnnotations, withOriginAnnotations } from './kustomizeOrigins.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 
 /**
@@ -108,17 +109,23 @@ export async function renderUnit(
   const key = createHash('sha256')
     .update(JSON.stringify({ v: RUN_RECIPE, tool: tool.version, marker: unit.marker, inputs: [...inputs] }))
     .digest('hex');
+  // The origin annotations asked for to name files are taken out of the output, unless the kustomization asks too.
+  const markerOid = ownFiles.get(unit.marker.slice(unit.dir.length + 1))?.oid;
+  const keepOrigins =
+    unit.tool === 'kustomize' && markerOid !== undefined
+      ? asksForOrigins(new TextDecoder().decode((await readBlobs(repo, [markerOid])).get(markerOid)))
+      : false;
   const cached = await readCachedRun(repo, key);
   // A failure at a limit stands for runs allowed no more than that (a looping chart fails at once on every load);
   // one allowed more runs again.
   if (cached && (cached.ok || withinLimits(cached.stoppedAt, limits)))
     return cached.ok
-      ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout, cached.warnings)
+      ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout, cached.warnings, { keepOrigins })
       : failed(cached.problems, withVersion);
   const result = await runUnit(repo, unit, inputs, options, tool, limits);
   if (result.ok) {
     await writeCachedRun(repo, key, result);
-    return parseUnitOutput({ ...origin, ...withVersion }, result.stdout, result.warnings);
+    return parseUnitOutput({ ...origin, ...withVersion }, result.stdout, result.warnings, { keepOrigins });
   }
   if (result.cache)
     await writeCachedRun(repo, key, {
@@ -275,11 +282,16 @@ async function runUnit(
     } else {
       const k = options.kustomize;
       const target = path.join(src, unit.dir);
+      const file = path.join(src, unit.marker);
       if (Object.keys(k).length > 0) {
         // Written into the unit's own kustomization (a private copy), as Argo CD's `kustomize edit` does.
-        const file = path.join(src, unit.marker);
         const kustomization = parse(await readFile(file, 'utf8')) as Record<string, unknown> | null;
         await writeFile(file, stringify(applyKustomizeOptions(kustomization ?? {}, k)));
+      }
+      // Each object of the output then names the file it came from, where its problems are reported.
+      if (knowsOriginAnnotations(tool.version)) {
+        const asked = withOriginAnnotations(await readFile(file, 'utf8'));
+        if (asked !== undefined) await writeFile(file, asked);
       }
       cwd = root;
       args = tool.prefix.length > 0 ? [target] : ['build', target];
