@@ -130,3 +130,17 @@ function callWarning(file: string, call: Call): Problem {
     fix: `set the value in the chart's values (a value file or spec.values of flotilla-unit.yaml) instead of calling ${call.name}, or create the object outside the chart`,
   };
 }
+
+/**
+ * The same warnings for a packed subchart (`charts/<name>-<version>.tgz`, its files by path inside the chart), placed
+ * at the archive, the file of the repository, with the template and line inside it in the message (pure).
+ */
+export function archivedChartCallWarnings(archive: string, files: ReadonlyMap<string, string>): Problem[] {
+  return chartCallWarnings(archive, files).map((p) => ({
+    ...p,
+    file: archive,
+    line: 1,
+    column: 1,
+    message: `${p.file.slice(archive.length + 1)}:${p.line}:${p.column} in ${archive}: ${p.message}`,
+  }));
+}

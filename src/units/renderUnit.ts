@@ -12,7 +12,8 @@ import { parseDocuments } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { SourceUnit } from './detectUnits.ts';
 import { toolProblem } from './toolProblem.ts';
-import { chartCallWarnings } from './chartCalls.ts';
+import { chartArchiveFiles } from './chartArchive.ts';
+import { archivedChartCallWarnings, chartCallWarnings } from './chartCalls.ts';
 import { helmSkippedHooks } from './syncHooks.ts';
 import { resolveValueFile } from './helmValueFiles.ts';
 import { readCachedRun, writeCachedRun } from './unitOutputCache.ts';
@@ -392,15 +393,21 @@ async function runUnit(
 
 /** The chart's templates read for calls a render answers with nothing or cannot reproduce (chartCalls.ts). */
 async function chartCalls(repo: GitRepo, unit: SourceUnit, inputs: ReadonlyMap<string, string>): Promise<Problem[]> {
-  const files = [...(await listTreeFiles(repo, inputs.get(unit.inputs[0]!)!))].filter(
-    ([p, f]) => isRegularFile(f.mode) && /^(charts\/[^/]+\/)*templates\//.test(p),
-  );
+  const all = [...(await listTreeFiles(repo, inputs.get(unit.inputs[0]!)!))].filter(([, f]) => isRegularFile(f.mode));
+  const files = all.filter(([p]) => /^(charts\/[^/]+\/)*templates\//.test(p));
+  // Subcharts as `helm dependency build` vendors them: packed.
+  const archives = all.filter(([p]) => /^(charts\/[^/]+\/)*charts\/[^/]+\.tgz$/.test(p));
   const blobs = await readBlobs(
     repo,
-    files.map(([, f]) => f.oid),
+    [...files, ...archives].map(([, f]) => f.oid),
   );
   const decoder = new TextDecoder();
-  return chartCallWarnings(unit.dir, new Map(files.map(([p, f]) => [p, decoder.decode(blobs.get(f.oid))])));
+  return [
+    ...chartCallWarnings(unit.dir, new Map(files.map(([p, f]) => [p, decoder.decode(blobs.get(f.oid))]))),
+    ...archives.flatMap(([p, f]) =>
+      archivedChartCallWarnings(`${unit.dir}/${p}`, chartArchiveFiles(blobs.get(f.oid)!)),
+    ),
+  ];
 }
 
 /**

@@ -1,13 +1,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { formatVerifyReport } from '../../src/commands/verifyCommand.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { UNIT_CACHE_DIR } from '../../src/units/unitOutputCache.ts';
+import { chartArchiveFiles } from '../../src/units/chartArchive.ts';
 import { chartCallWarnings } from '../../src/units/chartCalls.ts';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 import { helmGuestbook } from './unitFixtures.ts';
@@ -154,6 +156,84 @@ spec:
   assert.match(text, `differs  ${files[0]}  (not reproducible: its chart calls ${call})`);
   assert.match(text, /each output by a chart that gives another value on each run \(NOT_REPRODUCIBLE\)/);
   assert.not.match(text, /tampering/);
+});
+
+/** A gzipped tar as `helm package` writes one: ustar headers, a PAX record for a name past 100 bytes. */
+function tgz(entries: { name: string; text?: string; dir?: boolean }[]): Uint8Array {
+  const blocks: Buffer[] = [];
+  const header = (name: string, size: number, type: string) => {
+    const h = Buffer.alloc(512);
+    h.write(name.slice(0, 100), 0);
+    h.write('0000644\0', 100);
+    h.write('0000000\0', 108);
+    h.write('0000000\0', 116);
+    h.write(`${size.toString(8).padStart(11, '0')}\0`, 124);
+    h.write('00000000000\0', 136);
+    h.write('        ', 148);
+    h.write(type, 156);
+    h.write('ustar\0' + '00', 257);
+    let sum = 0;
+    for (const b of h) sum += b;
+    h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+    return h;
+  };
+  const body = (bytes: Buffer) => Buffer.concat([bytes, Buffer.alloc((512 - (bytes.length % 512)) % 512)]);
+  for (const e of entries) {
+    if (e.name.length > 100) {
+      const rec = ` path=${e.name}\n`;
+      let len = rec.length + 2;
+      len = `${len}${rec}`.length;
+      const pax = Buffer.from(`${len}${rec}`);
+      blocks.push(header('PaxHeaders/x', pax.length, 'x'), body(pax));
+    }
+    const bytes = Buffer.from(e.text ?? '');
+    blocks.push(header(e.name, e.dir ? 0 : bytes.length, e.dir ? '5' : '0'));
+    if (!e.dir) blocks.push(body(bytes));
+  }
+  blocks.push(Buffer.alloc(1024));
+  return gzipSync(Buffer.concat(blocks));
+}
+
+const COMMON = [
+  { name: 'common/', dir: true },
+  { name: 'common/Chart.yaml', text: 'apiVersion: v2\nname: common\nversion: 1.0.0\ntype: library\n' },
+  {
+    name: 'common/templates/_secrets.tpl',
+    text: '{{- define "common.password" -}}\n{{- $found := lookup "v1" "Secret" .Release.Namespace "db" -}}\n{{- $found | default (randAlphaNum 16) -}}\n{{- end -}}\n',
+  },
+];
+
+test("a packed subchart's files are read by their path in the chart, long names included", () => {
+  const long = `common/templates/${'n'.repeat(120)}.yaml`;
+  const files = chartArchiveFiles(tgz([...COMMON, { name: long, text: 'x: 1\n' }]));
+  assert.equal([...files.keys()], ['Chart.yaml', 'templates/_secrets.tpl', long.slice('common/'.length)]);
+  assert.is(chartArchiveFiles(new Uint8Array([1, 2, 3])).size, 0);
+});
+
+test("a packed subchart's unreproducible and lookup calls are warnings at the archive, naming the template and line in it", async () => {
+  const r = makeConfigRepoWith(repos, { ...MEMBERS, ...helmGuestbook(1) }, 'guestbook');
+  mkdirSync(path.join(r.dir, 'helm-guestbook/charts'), { recursive: true });
+  writeFileSync(path.join(r.dir, 'helm-guestbook/charts/common-1.0.0.tgz'), tgz(COMMON));
+  r.commit({}, 'common library, packed');
+  const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.ok(snapshot.model.templates.has('apps/v1/Deployment/default/helm-guestbook'), 'the chart renders with it');
+  assert.equal(
+    snapshot.model.problems.map((p) => [p.file, p.line, p.code, p.message.slice(0, p.message.indexOf(': '))]),
+    [
+      [
+        'helm-guestbook/charts/common-1.0.0.tgz',
+        1,
+        'LOOKUP_EMPTY',
+        'templates/_secrets.tpl:2:15 in helm-guestbook/charts/common-1.0.0.tgz',
+      ],
+      [
+        'helm-guestbook/charts/common-1.0.0.tgz',
+        1,
+        'NOT_REPRODUCIBLE',
+        'templates/_secrets.tpl:3:23 in helm-guestbook/charts/common-1.0.0.tgz',
+      ],
+    ],
+  );
 });
 
 test.run();
