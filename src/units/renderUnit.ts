@@ -137,6 +137,15 @@ export async function renderUnit(
   return failed(result.problems, withVersion);
 }
 
+/** Whether a Chart.yaml declares a library chart (pure); one that does not parse is left to helm to report. */
+export function isLibraryChart(chartYaml: string): boolean {
+  try {
+    return (parse(chartYaml) as { type?: unknown } | null)?.type === 'library';
+  } catch {
+    return false;
+  }
+}
+
 function isRegularFile(mode: string): boolean {
   return mode === '100644' || mode === '100755';
 }
@@ -297,6 +306,11 @@ async function runUnit(
       cwd = root;
       args = tool.prefix.length > 0 ? [target] : ['build', target];
     }
+    // A library chart (`type: library`) holds helpers for the charts that depend on it and renders nothing: `helm
+    // template` refuses it ("library charts are not installable"). A monorepo keeps one in a folder of its own,
+    // which is a unit with no objects, not an error.
+    if (options.tool === 'helm' && isLibraryChart(await readFile(path.join(src, unit.marker), 'utf8').catch(() => '')))
+      return { ok: true, stdout: new Uint8Array(), warnings: links };
     let run: Awaited<ReturnType<typeof runTool>>;
     try {
       run = await runTool(tool.file, [...tool.prefix, ...args], { cwd, env, limits });
