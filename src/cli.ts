@@ -371,6 +371,13 @@ async function main(argv: string[]): Promise<number> {
 // The last line a user sees may quote a Git URL (with its token) or text from the repo: redacted, then neutralised.
 const shown = (text: string) => terminalSafe(redactUrlsIn(text), { multiline: true });
 
+// A reader that stops early (`flotilla get … -o yaml | head`) closes the pipe: what is left has no reader, and the
+// command ends quietly, as git and kubectl do, instead of with Node's unhandled EPIPE stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(process.exitCode ?? 0);
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

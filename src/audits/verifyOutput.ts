@@ -2,6 +2,7 @@ import { parseYamlValue } from '../yaml/blockYaml.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import type { AutoscaledReplicas } from '../outputs/autoscaledTemplates.ts';
 import type { ResourceBinding } from '../api/binding.ts';
+import type { ConfigModel } from '../api/model.ts';
 import { parseRefKey, refKey } from '../api/kinds.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
@@ -49,6 +50,11 @@ export interface VerifyReport extends OutputDifference {
    * the trailers that record it). Then only foreign commits are compared, against the tree Flotilla wrote.
    */
   notReproducible?: string;
+  /**
+   * Of the files that differ, those a chart calling a function that gives another value on each run (randAlphaNum,
+   * uuidv4, now…) made, with the call: a render without the cache of the one that wrote them makes other values.
+   */
+  unreproducible?: { path: string; call: string }[];
   /** No difference, and the render was replayed. */
   ok: boolean;
 }
@@ -167,9 +173,15 @@ export async function verifyOutput(
   const rendered = recordsPending ? snapshot.index : withoutWaiting(snapshot.index);
   if (!actualIndex || !sameTemplates(actualIndex, rendered, new Set(heldKeys))) diff.differs.push(INDEX_PATH);
   diff.differs.sort();
+  const madeUp = unreproducibleFiles(snapshot.model, actualIndex);
+  const unreproducible = diff.differs.flatMap((path) => {
+    const call = madeUp.get(path);
+    return call ? [{ path, call }] : [];
+  });
   return {
     ...diff,
     ...base,
+    ...(unreproducible.length > 0 ? { unreproducible } : {}),
     unchecked: [...unchecked].filter((p) => actual.has(p)).sort(),
     checked: new Set([...expected.keys(), ...actual.keys()].filter((p) => !unchecked.has(p))).size + 1,
     ...(replay
@@ -182,6 +194,29 @@ export async function verifyOutput(
       : {}),
     ok: diff.differs.length + diff.missing.length + diff.extra.length === 0,
   };
+}
+
+/**
+ * The output files of templates a chart outputs whose templates call a function that gives another value on each run
+ * (the unit's NOT_REPRODUCIBLE warnings), each with the first such call: `randAlphaNum at web/templates/secret.yaml:6`.
+ */
+function unreproducibleFiles(model: ConfigModel, index: OutputIndex | undefined): Map<string, string> {
+  const calls = new Map<string, string>();
+  for (const unit of model.units?.values() ?? []) {
+    const p = model.problems.find((q) => q.code === 'NOT_REPRODUCIBLE' && q.file.startsWith(`${unit.dir}/`));
+    if (p) calls.set(unit.marker, `${String(p.data?.call ?? 'a function')} at ${p.file}:${p.line}`);
+  }
+  const out = new Map<string, string>();
+  if (calls.size === 0) return out;
+  for (const [key, t] of model.templates) {
+    const call = [t.source.file, ...(t.variants ?? []).map((v) => v.unit)]
+      .map((marker) => calls.get(marker))
+      .find(Boolean);
+    if (!call) continue;
+    out.set(bindingPath(t.ref), call);
+    for (const c of index?.templates[key]?.clusters ?? []) out.set(manifestPath(c, t.ref), call);
+  }
+  return out;
 }
 
 /**

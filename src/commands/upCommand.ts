@@ -163,7 +163,7 @@ Try next:
   git --git-dir ${bare} log --stat -1 flotilla/rendered      # what changed on which cluster
   git --git-dir ${bare} show flotilla/status:templates/default/deployment.apps_nginx.yaml
   curl -s ${reconciler.url}/metrics | grep -E '^(cluster_ready_state|flotilla_reconcile_passes_total)'
-  cat ${path.join(work, 'examples', 'README.md')}      # more: a Service exported across members, a FederatedHPA
+  cat ${path.join(work, 'examples', 'README.md')}      # more: a Service exported across members, a FederatedHPA, a Helm chart
 `);
     opts.out('Flotilla is running; Ctrl-C stops everything it started.\n');
     await opts.stopSignal;

@@ -40,17 +40,23 @@ export function formatVerifyReport(r: VerifyReport, branch: string): string {
   ];
   for (const c of r.foreignCommits)
     lines.push(`  not written by Flotilla: ${c.oid.slice(0, 12)} ${c.author} "${c.subject}"`);
-  for (const p of r.differs) lines.push(`  differs  ${p}`);
+  const madeUp = new Map((r.unreproducible ?? []).map((u) => [u.path, u.call]));
+  for (const p of r.differs)
+    lines.push(`  differs  ${p}${madeUp.has(p) ? `  (not reproducible: its chart calls ${madeUp.get(p)})` : ''}`);
   for (const p of r.missing) lines.push(`  missing  ${p}`);
   for (const p of r.extra) lines.push(`  extra    ${p}`);
   for (const p of r.unchecked) lines.push(`  unchecked (held: its source is invalid) ${p}`);
   const bad = r.differs.length + r.missing.length + r.extra.length;
+  // Every difference made by a chart that makes up values on each run: a fresh render, not an edit, explains them.
+  const allMadeUp = bad > 0 && madeUp.size === bad && r.foreignCommits.length === 0;
   lines.push(
-    bad === 0 && r.notReproducible
-      ? `NOT REPRODUCIBLE: no commit changed what Flotilla wrote (${r.checked} files), but ${r.renderedBy.slice(0, 12)} cannot be re-rendered from Git alone\n  fix: render from the status branch (flotilla sync without --cluster-status) to get an output verify can replay`
-      : bad === 0
-        ? `OK: ${r.checked} files match the source${r.unchecked.length ? `, ${r.unchecked.length} held files not checked` : ''}`
-        : `FAILED: ${bad} of ${r.checked} files do not match what ${r.sourceCommit.slice(0, 12)} renders to (hand edit or tampering)\n  fix: find who wrote them (git log -p ${branch}), revert those commits on ${branch}, then run flotilla verify again`,
+    allMadeUp
+      ? `FAILED: ${bad} of ${r.checked} files do not match what ${r.sourceCommit.slice(0, 12)} renders to, each output by a chart that gives another value on each run (NOT_REPRODUCIBLE): this render cannot reproduce the one that wrote them\n  fix: set those values in the charts' values (flotilla validate names each call), commit, and verify the render of that commit`
+      : bad === 0 && r.notReproducible
+        ? `NOT REPRODUCIBLE: no commit changed what Flotilla wrote (${r.checked} files), but ${r.renderedBy.slice(0, 12)} cannot be re-rendered from Git alone\n  fix: render from the status branch (flotilla sync without --cluster-status) to get an output verify can replay`
+        : bad === 0
+          ? `OK: ${r.checked} files match the source${r.unchecked.length ? `, ${r.unchecked.length} held files not checked` : ''}`
+          : `FAILED: ${bad} of ${r.checked} files do not match what ${r.sourceCommit.slice(0, 12)} renders to (hand edit or tampering)\n  fix: find who wrote them (git log -p ${branch}), revert those commits on ${branch}, then run flotilla verify again`,
   );
   return `${lines.join('\n')}\n`;
 }

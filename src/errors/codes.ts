@@ -33,5 +33,7 @@ export const PROBLEM_CODES = [
   'HOOK_NOT_RENDERED',
   'UNIT_BECAME_BASE',
   'SYMLINK_NOT_FOLLOWED',
+  'NOT_REPRODUCIBLE',
+  'LOOKUP_EMPTY',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

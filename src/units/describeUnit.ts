@@ -5,17 +5,19 @@ import { describeHook } from './syncHooks.ts';
 /**
  * The unit a template came from, as plan, explain, history and blame name it (pure): `Helm chart helm-guestbook
  * (release helm-guestbook in default, values helm-guestbook/values.yaml; helm v3.17.2), helm-guestbook/templates/
- * deployment.yaml` or `Kustomize folder apps/staging (apps/staging/kustomization.yaml; kustomize v5.5.0)`.
+ * deployment.yaml` or `Kustomize folder apps/staging (apps/staging/kustomization.yaml; kustomize v5.5.0),
+ * apps/base/podinfo/release.yaml`.
  */
 export function describeUnit(unit: UnitOrigin, originFile?: string): string {
   const tool = unit.toolVersion ? `; ${unit.toolVersion}` : '';
+  // The file the object came from: the template Helm named, the resource (or base's) Kustomize's origin named.
+  const file = originFile && originFile !== unit.marker ? `, ${originFile}` : '';
   if (unit.tool === 'helm') {
     const values = unit.valueFiles?.length ? `, values ${unit.valueFiles.join(', ')}` : '';
     const release = unit.release ? `release ${unit.release} in ${unit.namespace ?? 'default'}` : unit.marker;
-    const file = originFile && originFile !== unit.marker ? `, ${originFile}` : '';
     return `Helm chart ${unit.dir} (${release}${values}${tool})${file}`;
   }
-  return `Kustomize folder ${unit.dir} (${unit.marker}${tool})`;
+  return `Kustomize folder ${unit.dir} (${unit.marker}${tool})${file}`;
 }
 
 /**

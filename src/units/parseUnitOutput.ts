@@ -3,6 +3,7 @@ import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/mode
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
+import { takeOrigin } from './kustomizeOrigins.ts';
 import { hookDisposition, skippedHookProblem } from './syncHooks.ts';
 
 /** Label and annotation keys Flotilla and the binding controller write: a unit setting one could pose as their output. */
@@ -21,19 +22,37 @@ export function isReservedKey(key: string): boolean {
 /**
  * A unit's tool output as the objects of one source "file", the unit's marker (pure). Each object is a resource
  * template whose source is the marker and whose origin is the file the tool named (Helm's `# Source:` comments;
- * the kustomization for Kustomize). The output is the tool's, so it is checked like a pull request's files and more:
+ * Kustomize's origin annotation, taken out of the object unless `keepOrigins`, else the kustomization). The output is the tool's, so it is checked like a pull request's files and more:
  * names that would escape a cluster folder, Karmada's own kinds, Flotilla's labels and annotations are errors, and a
  * unit with any error is held whole (unreadable): its last good output stays, nothing half-rendered goes out. Hooks
  * are sorted as Argo CD sorts them (syncHooks.ts): one no successful sync runs is left out with a warning;
  * `warnings` are the tool's own (objects helm left out).
  */
-export function parseUnitOutput(unit: UnitOrigin, stdout: Uint8Array, warnings: readonly Problem[] = []): FileObjects {
+export function parseUnitOutput(
+  unit: UnitOrigin,
+  stdout: Uint8Array,
+  warnings: readonly Problem[] = [],
+  opts: { keepOrigins?: boolean } = {},
+): FileObjects {
   const out = emptyFileObjects(unit.marker, { unit, problems: [...warnings] });
-  const label = unit.tool === 'helm' ? 'helm template' : 'kustomize build';
+  const label = unit.tool === 'helm' ? 'helm template' : `kustomize build ${unit.dir}`;
   for (const chunk of chunksOf(unit, new TextDecoder().decode(stdout))) {
     const { documents, problems } = parseDocuments(chunk.file, new TextEncoder().encode(chunk.text));
+    // Kustomize's output names no file in its text: each object's origin annotation (asked for when the unit ran)
+    // does, and what is found in an object is reported at that file, or at the kustomization.
+    const origins =
+      unit.tool === 'helm'
+        ? []
+        : documents.map((d) => ({
+            line: d.source.line,
+            file: takeOrigin(d.value, unit.dir, opts.keepOrigins === true) ?? unit.marker,
+          }));
     const parsed = classifyDocuments(chunk.file, documents, problems);
-    const at = (line: number) => ({ file: chunk.file, line: line + chunk.firstLine - 1 });
+    const at = (line: number) => {
+      if (unit.tool === 'helm') return { file: chunk.file, line: line + chunk.firstLine - 1 };
+      const doc = origins.filter((o) => o.line <= line).at(-1);
+      return { file: doc?.file ?? unit.marker, line: 1, column: 1 };
+    };
     for (const p of parsed.problems)
       out.problems.push({
         ...p,
@@ -102,8 +121,9 @@ function isKarmadaRef(ref: ObjectRef): boolean {
 
 /**
  * The output split at Helm's `# Source: <chart>/<path>` comments, each part named by its file in the repository
- * (the chart's name replaced by the unit's folder); Kustomize's output is one part, named by the kustomization's
- * folder (a name no YAML check treats as a chart or kustomization file). A Helm part's lines count from its
+ * (the chart's name replaced by the unit's folder); Kustomize's output is one part, parsed under a name of the
+ * kustomization's folder that no YAML check treats as a chart or kustomization file (its problems are then reported
+ * at each object's origin). A Helm part's lines count from its
  * template's rendering, not from the whole output: the first line after `# Source:` is line 1 of the template's first
  * document, and a template's later documents follow its earlier ones and their `---`, so a line points into the
  * template file (exactly where the template renders line for line, as most manifests do).

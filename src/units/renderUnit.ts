@@ -12,6 +12,8 @@ import { parseDocuments } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { SourceUnit } from './detectUnits.ts';
 import { toolProblem } from './toolProblem.ts';
+import { chartArchiveFiles } from './chartArchive.ts';
+import { archivedChartCallWarnings, chartCallWarnings } from './chartCalls.ts';
 import { helmSkippedHooks } from './syncHooks.ts';
 import { resolveValueFile } from './helmValueFiles.ts';
 import { expandValueFiles } from './valueFileGlobs.ts';
@@ -20,10 +22,14 @@ import { parseUnitOutput } from './parseUnitOutput.ts';
 import { ranOutOfMemory, runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
 import { findToolReport, missingToolFix, type ToolBinary } from './unitTools.ts';
 import { applyKustomizeOptions } from './applyKustomizeOptions.ts';
+import { asksForOrigins, knowsOriginAnnotations, withOriginAnnotations } from './kustomizeOrigins.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 
-/** Bump when the tool is run another way (its flags, its environment), so outputs cached before are not reused. */
-const RUN_RECIPE = 5;
+/**
+ * Bump when the tool is run another way (its flags, its environment) or a run's warnings are worked out another way,
+ * so outputs cached before are not reused.
+ */
+const RUN_RECIPE = 6;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -120,17 +126,23 @@ export async function renderUnit(
   const key = createHash('sha256')
     .update(JSON.stringify({ v: RUN_RECIPE, tool: tool.version, marker: unit.marker, inputs: [...inputs] }))
     .digest('hex');
+  // The origin annotations asked for to name files are taken out of the output, unless the kustomization asks too.
+  const markerOid = ownFiles.get(unit.marker.slice(unit.dir.length + 1))?.oid;
+  const keepOrigins =
+    unit.tool === 'kustomize' && markerOid !== undefined
+      ? asksForOrigins(new TextDecoder().decode((await readBlobs(repo, [markerOid])).get(markerOid)))
+      : false;
   const cached = await readCachedRun(repo, key);
   // A failure at a limit stands for runs allowed no more than that (a looping chart fails at once on every load);
   // one allowed more runs again.
   if (cached && (cached.ok || withinLimits(cached.stoppedAt, limits)))
     return cached.ok
-      ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout, cached.warnings)
+      ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout, cached.warnings, { keepOrigins })
       : failed(cached.problems, withVersion);
   const result = await runUnit(repo, unit, inputs, options, tool, limits);
   if (result.ok) {
     await writeCachedRun(repo, key, result);
-    return parseUnitOutput({ ...origin, ...withVersion }, result.stdout, result.warnings);
+    return parseUnitOutput({ ...origin, ...withVersion }, result.stdout, result.warnings, { keepOrigins });
   }
   if (result.cache)
     await writeCachedRun(repo, key, {
@@ -139,6 +151,15 @@ export async function renderUnit(
       ...(result.stoppedAt ? { stoppedAt: result.stoppedAt } : {}),
     });
   return failed(result.problems, withVersion);
+}
+
+/** Whether a Chart.yaml declares a library chart (pure); one that does not parse is left to helm to report. */
+export function isLibraryChart(chartYaml: string): boolean {
+  try {
+    return (parse(chartYaml) as { type?: unknown } | null)?.type === 'library';
+  } catch {
+    return false;
+  }
 }
 
 function isRegularFile(mode: string): boolean {
@@ -287,15 +308,25 @@ async function runUnit(
     } else {
       const k = options.kustomize;
       const target = path.join(src, unit.dir);
+      const file = path.join(src, unit.marker);
       if (Object.keys(k).length > 0) {
         // Written into the unit's own kustomization (a private copy), as Argo CD's `kustomize edit` does.
-        const file = path.join(src, unit.marker);
         const kustomization = parse(await readFile(file, 'utf8')) as Record<string, unknown> | null;
         await writeFile(file, stringify(applyKustomizeOptions(kustomization ?? {}, k)));
+      }
+      // Each object of the output then names the file it came from, where its problems are reported.
+      if (knowsOriginAnnotations(tool.version)) {
+        const asked = withOriginAnnotations(await readFile(file, 'utf8'));
+        if (asked !== undefined) await writeFile(file, asked);
       }
       cwd = root;
       args = tool.prefix.length > 0 ? [target] : ['build', target];
     }
+    // A library chart (`type: library`) holds helpers for the charts that depend on it and renders nothing: `helm
+    // template` refuses it ("library charts are not installable"). A monorepo keeps one in a folder of its own,
+    // which is a unit with no objects, not an error.
+    if (options.tool === 'helm' && isLibraryChart(await readFile(path.join(src, unit.marker), 'utf8').catch(() => '')))
+      return { ok: true, stdout: new Uint8Array(), warnings: links };
     let run: Awaited<ReturnType<typeof runTool>>;
     try {
       run = await runTool(tool.file, [...tool.prefix, ...args], { cwd, env, limits });
@@ -378,11 +409,35 @@ async function runUnit(
     return {
       ok: true,
       stdout: run.stdout,
-      warnings: [...links, ...(unit.tool === 'helm' ? helmSkippedHooks(unit.marker, run.stderr) : [])],
+      warnings: [
+        ...links,
+        ...(unit.tool === 'helm'
+          ? [...helmSkippedHooks(unit.marker, run.stderr), ...(await chartCalls(repo, unit, inputs))]
+          : []),
+      ],
     };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/** The chart's templates read for calls a render answers with nothing or cannot reproduce (chartCalls.ts). */
+async function chartCalls(repo: GitRepo, unit: SourceUnit, inputs: ReadonlyMap<string, string>): Promise<Problem[]> {
+  const all = [...(await listTreeFiles(repo, inputs.get(unit.inputs[0]!)!))].filter(([, f]) => isRegularFile(f.mode));
+  const files = all.filter(([p]) => /^(charts\/[^/]+\/)*templates\//.test(p));
+  // Subcharts as `helm dependency build` vendors them: packed.
+  const archives = all.filter(([p]) => /^(charts\/[^/]+\/)*charts\/[^/]+\.tgz$/.test(p));
+  const blobs = await readBlobs(
+    repo,
+    [...files, ...archives].map(([, f]) => f.oid),
+  );
+  const decoder = new TextDecoder();
+  return [
+    ...chartCallWarnings(unit.dir, new Map(files.map(([p, f]) => [p, decoder.decode(blobs.get(f.oid))]))),
+    ...archives.flatMap(([p, f]) =>
+      archivedChartCallWarnings(`${unit.dir}/${p}`, chartArchiveFiles(blobs.get(f.oid)!)),
+    ),
+  ];
 }
 
 /**

@@ -7,7 +7,12 @@ import type { ToolBinary } from './unitTools.ts';
  * (<chart>/templates/x.yaml:3)` with the chart's name where the folder is; Kustomize names paths in the folder.
  */
 export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string, chartYaml?: string): Problem {
-  const text = stderr.replace(/^Error: /m, '').trim();
+  // Kustomize quotes a transformer's whole configuration between backticks before the cause; the kustomization
+  // holds it already, and left in, it pushed the cause out of the message.
+  const text = stderr
+    .replace(/^Error: /m, '')
+    .replace(/ with config: `[^`]*`/g, '')
+    .trim();
   const missing = unit.tool === 'helm' ? /missing in charts\/ directory: (.+)$/m.exec(text) : null;
   if (missing) return missingDependency(unit, tool, missing[1]!.split(/,\s*/), chartYaml);
   const kube =
@@ -28,8 +33,9 @@ export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string, 
   const within = (p: string | undefined) =>
     p !== undefined &&
     (p.startsWith(`${unit.dir}/`) || unit.inputs.some((i) => (i.endsWith('/') ? p.startsWith(i) : p === i)));
-  // Kustomize names the file it was reading relative to the kustomization (`from 'x.yaml'`, `in File: x.yaml`).
-  const named = [...text.matchAll(/(?:in File: |from ')([^'\s]+\.ya?ml)/g)].map((k) => k[1]!).at(-1);
+  // Kustomize names the file it was reading relative to the kustomization (`from 'x.yaml'`, `in File: x.yaml`, a
+  // patch it cannot parse as `from [path: "x.yaml"]`).
+  const named = [...text.matchAll(/(?:in File: |from '|\[path: ")([^'"\s]+\.ya?ml)/g)].map((k) => k[1]!).at(-1);
   const m =
     unit.tool === 'kustomize' && named
       ? undefined

@@ -13,6 +13,27 @@ test.after(() => {
   for (const r of repos) r.cleanup();
 });
 
+test('output piped into a reader that stops early (| head -1) ends the command quietly, without an EPIPE stack trace', () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  // Far more than a pipe holds, so the writer meets the closed pipe whatever the timing.
+  const data = Array.from({ length: 4000 }, (_, i) => `  key${i}: "${'x'.repeat(60)}"`).join('\n');
+  r.commit(
+    { 'templates/big.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n${data}\n` },
+    'big',
+  );
+  assert.is(flotilla('render', '--repo', r.dir).status, 0);
+  const res = spawnSync(
+    '/bin/sh',
+    ['-c', `"${process.execPath}" "${BIN}" get configmap big -o yaml --repo "${r.dir}" | head -1`],
+    {
+      encoding: 'utf8',
+    },
+  );
+  assert.is(res.stdout, 'apiVersion: v1\n');
+  assert.is(res.stderr, '');
+});
+
 test('--help prints the commands and exits 0', () => {
   const res = flotilla('--help');
   assert.is(res.status, 0);

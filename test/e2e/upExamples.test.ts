@@ -224,4 +224,43 @@ test('examples/README.md, FederatedHPA: raising the pods CPU usage scales divide
   }
 });
 
+test('examples/README.md, Helm chart and Kustomize folder: their Deployments and Services run on member1 and member2, and a replicaCount change in values.yaml reaches both', async () => {
+  const seen: string[] = [];
+  const ready = (name: string, count: number) => (o: string) =>
+    new RegExp(`^(deployment\\.apps/)?${name} +${count}/${count} `, 'm').test(o) ? true : undefined;
+  for (const line of scenario('A Helm chart and a Kustomize folder')) {
+    if (line.startsWith('cp -r examples/guestbook') || line.startsWith("sed -i 's/replicaCount: 1/replicaCount: 3/'")) {
+      await run(line);
+    } else if (line === 'kubectl --context member1 get deployments,services -l app.kubernetes.io/part-of=guestbook') {
+      const out = await runUntil('both guestbook Deployments ready on member1', line, (o) =>
+        ready('helm-guestbook', 1)(o) && ready('kustomize-guestbook-ui', 1)(o) ? o : undefined,
+      );
+      assert.match(out, /^service\/helm-guestbook +ClusterIP /m);
+      assert.match(out, /^service\/kustomize-guestbook-ui +ClusterIP /m);
+    } else if (line === 'kubectl --context member2 get deployment helm-guestbook') {
+      await runUntil('helm-guestbook 3/3 on member2', line, ready('helm-guestbook', 3));
+      await waitFor(
+        'helm-guestbook 3/3 on member1',
+        async () =>
+          ready(
+            'helm-guestbook',
+            3,
+          )((await kubectl('--context', 'member1', 'get', 'deployment', 'helm-guestbook')).stdout),
+        30_000,
+        250,
+      );
+    } else if (line.startsWith('git --git-dir ../repo.git show --format=%b flotilla/rendered --')) {
+      const out = (await run(line)).stdout;
+      assert.match(out, /^member1: 1 changed$/m);
+      assert.match(out, /^member2: 1 changed$/m);
+      assert.match(out, /^-  replicas: 1$/m);
+      assert.match(out, /^\+  replicas: 3$/m);
+    } else {
+      assert.unreachable(`examples/README.md has a line this test does not check: ${line}`);
+    }
+    seen.push(line.split(' ')[0]!);
+  }
+  assert.equal(seen, ['cp', 'kubectl', 'sed', 'kubectl', 'git']);
+});
+
 test.run();

@@ -39,6 +39,13 @@ test('each of repo-template/examples, copied out of the ignored examples/ folder
       'clusters/member2/_cluster/customresourcedefinition.apiextensions.k8s.io_serviceimports.multicluster.x-k8s.io.yaml',
       'clusters/member2/default/serviceimport.multicluster.x-k8s.io_serve.yaml',
     ],
+    // The chart's and the Kustomize folder's objects, duplicated.
+    guestbook: ['member1', 'member2'].flatMap((c) => [
+      `clusters/${c}/default/deployment.apps_helm-guestbook.yaml`,
+      `clusters/${c}/default/deployment.apps_kustomize-guestbook-ui.yaml`,
+      `clusters/${c}/default/service_helm-guestbook.yaml`,
+      `clusters/${c}/default/service_kustomize-guestbook-ui.yaml`,
+    ]),
     // The FederatedHPA is never propagated; web's 2 replicas are divided 1:1.
     'federated-hpa': [
       'clusters/member1/default/deployment.apps_web.yaml',

@@ -96,6 +96,33 @@ test("a tool's long error keeps its start and its end", async () => {
   );
 });
 
+test("a kustomize patch that does not parse is placed at the patch file, with kustomize's cause and not the configuration it quotes", () => {
+  const overlay: SourceUnit = {
+    dir: 'apps/production',
+    tool: 'kustomize',
+    marker: 'apps/production/kustomization.yaml',
+    inputs: ['apps/production/', 'apps/base/podinfo/'],
+    problems: [],
+  };
+  const kustomize: ToolBinary = {
+    tool: 'kustomize',
+    file: '/bin/kubectl',
+    prefix: ['kustomize'],
+    version: 'kustomize v5.5.0',
+  };
+  const p = toolProblem(
+    overlay,
+    kustomize,
+    'error: trouble configuring builtin PatchTransformer with config: `\npath: podinfo-values.yaml\ntarget:\n  kind: HelmRelease\n`: unable to parse SM or JSON patch from [path: "podinfo-values.yaml"]\n',
+  );
+  assert.equal([p.file, p.line], ['apps/production/podinfo-values.yaml', 1]);
+  assert.is(
+    p.message,
+    'kustomize v5.5.0 failed for apps/production: error: trouble configuring builtin PatchTransformer: unable to parse SM or JSON patch from [path: "podinfo-values.yaml"]',
+  );
+  assert.match(p.fix, /^correct apps\/production\/podinfo-values\.yaml and commit/);
+});
+
 test("a chart whose kubeVersion refuses the version rendered for is placed at Chart.yaml's kubeVersion, with the option to set", () => {
   const p = toolProblem(
     CHART,

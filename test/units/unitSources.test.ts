@@ -63,7 +63,7 @@ test('validate counts the units, explain, history and blame name the unit of a t
   assert.is(explain.code, 0, explain.stderr);
   assert.match(
     explain.stdout,
-    /\n {2}source: Kustomize folder kustomize-guestbook \(kustomize-guestbook\/kustomization\.yaml; kustomize v5\.\d+\.\d+\)\n/,
+    /\n {2}source: Kustomize folder kustomize-guestbook \(kustomize-guestbook\/kustomization\.yaml; kustomize v5\.\d+\.\d+\), kustomize-guestbook\/guestbook-ui-deployment\.yaml\n/,
   );
   const validate = await runProgram(process.execPath, [BIN, 'validate', '--repo', r.dir]);
   assert.is(validate.code, 0, validate.stdout);

@@ -1,0 +1,137 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
+import {
+  asksForOrigins,
+  knowsOriginAnnotations,
+  takeOrigin,
+  withOriginAnnotations,
+} from '../../src/units/kustomizeOrigins.ts';
+import { parseUnitOutput } from '../../src/units/parseUnitOutput.ts';
+import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { KUSTOMIZE_GUESTBOOK, PODINFO_OVERLAYS } from './unitFixtures.ts';
+
+const repos: ConfigRepo[] = [];
+test.after(() => {
+  for (const r of repos) r.cleanup();
+});
+
+test("a kustomization is asked for kustomize's origin annotations by a field added at its end, its other lines where they were", () => {
+  const own = 'namePrefix: web-\n# the app\nresources:\n  - deploy.yaml\n';
+  assert.is(withOriginAnnotations(own), `${own}buildMetadata: [ originAnnotations ]\n`);
+  assert.is(
+    withOriginAnnotations('resources: [a.yaml]\nbuildMetadata: [managedByLabel]\n'),
+    'resources: [ a.yaml ]\nbuildMetadata: [ managedByLabel, originAnnotations ]\n',
+  );
+  // One that asks already, or that kustomize itself must report, is left as it is.
+  assert.is(withOriginAnnotations('buildMetadata: [originAnnotations]\n'), undefined);
+  assert.is(withOriginAnnotations('- not a mapping\n'), undefined);
+  assert.is(withOriginAnnotations('resources: [\n'), undefined);
+  assert.ok(asksForOrigins('buildMetadata:\n  - originAnnotations\n'));
+  assert.not.ok(asksForOrigins('buildMetadata: [managedByLabel]\n'));
+  assert.ok(knowsOriginAnnotations('kustomize v5.5.0'));
+  assert.ok(knowsOriginAnnotations('kustomize v4.5.4'));
+  assert.not.ok(knowsOriginAnnotations('kustomize v4.5.3'));
+  assert.not.ok(knowsOriginAnnotations('kustomize v3.8.7'));
+});
+
+test("an object's origin annotation names its file in the repository and is taken out of it unless asked for", () => {
+  const object = (origin: string, more: Record<string, string> = {}) => ({
+    metadata: { name: 'x', annotations: { 'config.kubernetes.io/origin': origin, ...more } },
+  });
+  const taken = object('path: ../base/podinfo/release.yaml\n');
+  assert.is(takeOrigin(taken, 'apps/staging', false), 'apps/base/podinfo/release.yaml');
+  assert.equal(taken.metadata, { name: 'x' });
+  const kept = object('configuredIn: kustomization.yaml\nconfiguredBy:\n  kind: ConfigMapGenerator\n', { team: 'web' });
+  assert.is(takeOrigin(kept, 'apps/staging', true), 'apps/staging/kustomization.yaml');
+  assert.ok('config.kubernetes.io/origin' in kept.metadata.annotations);
+  const other = object('path: a.yaml\n', { team: 'web' });
+  takeOrigin(other, 'web', false);
+  assert.equal(other.metadata.annotations, { team: 'web' });
+  assert.is(takeOrigin(object('path: ../../../etc/passwd\n'), 'web', false), undefined);
+  assert.is(takeOrigin({ metadata: { name: 'x' } }, 'web', false), undefined);
+});
+
+test("what is wrong in kustomize's output is reported at the file each object came from, named by the unit", () => {
+  const stdout = new TextEncoder().encode(`apiVersion: v1
+kind: ConfigMap
+metadata:
+  annotations:
+    config.kubernetes.io/origin: |
+      path: ../base/cm.yaml
+  name: Good
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  annotations:
+    config.kubernetes.io/origin: |
+      path: ok.yaml
+    team: web
+  name: ok
+`);
+  const unit = { dir: 'apps/staging', tool: 'kustomize' as const, marker: 'apps/staging/kustomization.yaml' };
+  const out = parseUnitOutput(unit, stdout);
+  assert.equal(
+    out.problems.map((p) => [p.file, p.line, p.column, p.code]),
+    [['apps/base/cm.yaml', 1, 1, 'INVALID_NAME']],
+  );
+  assert.match(out.problems[0]!.message, /^kustomize build apps\/staging output: metadata\.name "Good"/);
+  const fine = parseUnitOutput(
+    unit,
+    new TextEncoder().encode(new TextDecoder().decode(stdout).replace('Good', 'good')),
+  );
+  assert.equal(
+    fine.templates.map((t) => [t.ref.name, t.origin?.file, t.manifest.metadata]),
+    [
+      ['good', 'apps/base/cm.yaml', { name: 'good' }],
+      ['ok', 'apps/staging/ok.yaml', { annotations: { team: 'web' }, name: 'ok' }],
+    ],
+  );
+});
+
+test("a Kustomize overlay's bad name is reported at its base's file, the render's output carries no origin annotation unless the kustomization asks for it", async () => {
+  const bad = {
+    ...MEMBERS,
+    ...PODINFO_OVERLAYS,
+    'apps/base/podinfo/release.yaml': PODINFO_OVERLAYS['apps/base/podinfo/release.yaml']!.replace(
+      'name: podinfo',
+      'name: PodInfo',
+    ),
+  };
+  const r = makeConfigRepoWith(repos, bad, 'bad name in the base');
+  const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  const named = snapshot.model.problems.filter((p) => p.code === 'INVALID_NAME');
+  assert.ok(named.length > 0);
+  for (const p of named) {
+    assert.is(`${p.file}:${p.line}`, 'apps/base/podinfo/release.yaml:1');
+    assert.match(p.message, /^kustomize build apps\/(staging|production) output: metadata\.name "PodInfo"/);
+  }
+
+  const good = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...KUSTOMIZE_GUESTBOOK,
+      'asked/kustomization.yaml': 'resources: [cm.yaml]\nbuildMetadata: [originAnnotations]\n',
+      'asked/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: asked\ndata:\n  k: v\n',
+    },
+    'guestbook',
+  );
+  for (const pass of ['run', 'cached']) {
+    const { model } = await renderSnapshot(await openRepo(good.dir), 'HEAD');
+    assert.equal(model.problems, [], pass);
+    const deploy = model.templates.get('apps/v1/Deployment/default/kustomize-guestbook-ui')!;
+    assert.equal((deploy.manifest.metadata as Record<string, unknown>).annotations, undefined, pass);
+    assert.is(deploy.origin?.file, 'kustomize-guestbook/guestbook-ui-deployment.yaml', pass);
+    const asked = model.templates.get('v1/ConfigMap/default/asked')!;
+    assert.equal(
+      (asked.manifest.metadata as { annotations?: Record<string, string> }).annotations,
+      { 'config.kubernetes.io/origin': 'path: cm.yaml\n' },
+      pass,
+    );
+  }
+});
+
+test.run();
