@@ -87,10 +87,11 @@ test('npx flotilla up --exit runs the demo from the installed package, its repo 
   const up = await run('npx', ['--offline', 'flotilla', 'up', '--exit', '--dir', demo], app);
   assert.is(up.code, 0, up.err);
   assert.match(up.out, 'deployment/nginx  READY 2/2 (aggregated)  member1 1/1, member2 1/1');
-  // The sync in that run kept its parsed files under the built identity.
-  const header = JSON.parse(
-    readFileSync(path.join(demo, 'repo.git', 'flotilla-parsed.jsonl'), 'utf8').split('\n')[0]!,
-  ) as { parser: string };
+  // The sync in that run kept its parsed files under the built identity (the header is the file's last line).
+  const lines = readFileSync(path.join(demo, 'repo.git', 'flotilla-parsed.jsonl'), 'utf8')
+    .trimEnd()
+    .split('\n');
+  const header = JSON.parse(lines[lines.length - 1]!) as { parser: string };
   assert.match(header.parser, /^[0-9a-f]{40}$/);
 });
 
