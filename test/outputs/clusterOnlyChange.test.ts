@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { clusterYaml, makeConfigRepo, sample, type ConfigRepo } from '../helpers/fleet.ts';
+import { clusterYaml, makeConfigRepoWith, PROD_AND_DEV_MEMBERS, sample, type ConfigRepo } from '../helpers/fleet.ts';
 
 // A commit that changes only Cluster registrations: templates whose placement stays the same keep their
 // manifests on the other clusters without re-rendering them; everything that moved is rendered again.
@@ -60,20 +60,16 @@ spec:
 `;
 
 function fleet(): ConfigRepo {
-  const r = makeConfigRepo();
-  repos.push(r);
-  r.commit(
+  return makeConfigRepoWith(
+    repos,
     {
-      'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'prod' } }),
-      'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'prod' } }),
-      'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'dev' } }),
+      ...PROD_AND_DEV_MEMBERS,
       'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', 'replicas: 6'),
       'policies/nginx.yaml': prodSpread,
       'policies/gold.yaml': goldNote,
     },
     'three members, two of them prod',
   );
-  return r;
 }
 
 const sync = async (r: ConfigRepo) => syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: OUT });
@@ -228,20 +224,16 @@ spec:
 `;
 
 function dividedFleet(policy: string, replicas = 6): ConfigRepo {
-  const r = makeConfigRepo();
-  repos.push(r);
-  r.commit(
+  return makeConfigRepoWith(
+    repos,
     {
-      'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'prod' } }),
-      'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'prod' } }),
-      'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'dev' } }),
+      ...PROD_AND_DEV_MEMBERS,
       'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', `replicas: ${replicas}`),
       'templates/service.yaml': service,
       'policies/nginx.yaml': policy,
     },
     'three members, two of them prod',
   );
-  return r;
 }
 
 const renderedKeys = (report: { explanations: Map<string, unknown> } | undefined) =>
@@ -304,9 +296,8 @@ test('a Duplicated workload, replicas changed with the relabel, or a workload th
   );
   await assertVerifies(scaled);
 
-  const nowhere = makeConfigRepo();
-  repos.push(nowhere);
-  nowhere.commit(
+  const nowhere = makeConfigRepoWith(
+    repos,
     {
       'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'dev' } }),
       'templates/nginx.yaml': sample('nginx/deployment.yaml'),

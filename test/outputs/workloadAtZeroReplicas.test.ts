@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { clusterYaml, makeConfigRepo, type ConfigRepo } from '../helpers/fleet.ts';
+import { clusterYaml, makeConfigRepoWith, PROD_AND_DEV_MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 
 // Karmada's IsWorkload: replicas, or replica requirements. A Deployment scaled to 0 whose pods request CPU is still a
 // workload, divided to 0 everywhere and so placed nowhere; one without requests is a non-workload, sent everywhere.
@@ -51,20 +51,16 @@ spec:
 `;
 
 function fleet(): ConfigRepo {
-  const r = makeConfigRepo();
-  repos.push(r);
-  r.commit(
+  return makeConfigRepoWith(
+    repos,
     {
-      'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'prod' } }),
-      'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'prod' } }),
-      'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'dev' } }),
+      ...PROD_AND_DEV_MEMBERS,
       'templates/idle.yaml': deployment('idle', 4, true),
       'templates/bare.yaml': deployment('bare', 0, false),
       'policies/prod.yaml': divided,
     },
     'two prod members',
   );
-  return r;
 }
 
 const sync = async (r: ConfigRepo) => syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: OUT });
