@@ -2,9 +2,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { openRepo } from '../../src/commits/openRepo.ts';
-import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { clusterYaml, makeConfigRepoWith, PROD_AND_DEV_MEMBERS, sample, type ConfigRepo } from '../helpers/fleet.ts';
+import { assertVerifies } from './helpers/assertVerifies.ts';
 
 // A commit that changes only Cluster registrations: templates whose placement stays the same keep their
 // manifests on the other clusters without re-rendering them; everything that moved is rendered again.
@@ -77,14 +77,6 @@ const manifest = (c: string) => `clusters/${c}/default/deployment.apps_nginx.yam
 const blob = (r: ConfigRepo, rev: string, file: string) => r.git('rev-parse', `${rev}:${file}`);
 const replicas = (r: ConfigRepo, c: string) =>
   (parse(r.show('flotilla/rendered', manifest(c))) as { spec: { replicas: number } }).spec.replicas;
-
-async function assertVerifies(r: ConfigRepo) {
-  const report = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
-  assert.ok(
-    report.ok,
-    `verify: ${JSON.stringify({ differs: report.differs, missing: report.missing, extra: report.extra })}`,
-  );
-}
 
 test('a label change on a target cluster re-renders its manifest (an override now applies) and keeps the others', async () => {
   const r = fleet();
