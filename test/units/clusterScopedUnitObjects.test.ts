@@ -44,16 +44,21 @@ spec:
       clusterNames: [member1]
 `;
 
+/** The members, the policy and the Widget CRD beside a chart in chart/ that installs into namespace web. */
+const CHART_IN_WEB = {
+  ...MEMBERS,
+  'policies/cluster-wide.yaml': POLICY,
+  'crds/widgets.yaml': WIDGET_CRD,
+  'chart/Chart.yaml': 'apiVersion: v2\nname: chart\nversion: 0.1.0\n',
+  'chart/flotilla-unit.yaml': 'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  namespace: web\n',
+};
+
 test("a chart's or kustomization's cluster-scoped objects have no namespace in their output, whatever the release or the kustomization's namespace:, as Argo CD and the API server drop it", async () => {
   configureToolSearch(original);
   const r = makeConfigRepoWith(
     repos,
     {
-      ...MEMBERS,
-      'policies/cluster-wide.yaml': POLICY,
-      'crds/widgets.yaml': WIDGET_CRD,
-      'chart/Chart.yaml': 'apiVersion: v2\nname: chart\nversion: 0.1.0\n',
-      'chart/flotilla-unit.yaml': 'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  namespace: web\n',
+      ...CHART_IN_WEB,
       // Charts often write the release namespace on every object, cluster-scoped ones included.
       'chart/templates/rbac.yaml': `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
@@ -122,12 +127,8 @@ test("a sync that re-renders a unit keeps its custom cluster-scoped objects clus
   const r = makeConfigRepoWith(
     repos,
     {
-      ...MEMBERS,
-      'policies/cluster-wide.yaml': POLICY,
-      'crds/widgets.yaml': WIDGET_CRD,
-      'chart/Chart.yaml': 'apiVersion: v2\nname: chart\nversion: 0.1.0\n',
+      ...CHART_IN_WEB,
       'chart/values.yaml': 'count: 1\n',
-      'chart/flotilla-unit.yaml': 'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  namespace: web\n',
       'chart/templates/widget.yaml': widget('from-chart', 0).replace('count: 0', 'count: {{ .Values.count }}'),
       'team/kustomization.yaml': 'namespace: team\nresources: [widget.yaml]\n',
       'team/widget.yaml': widget('from-kustomize', 1),
