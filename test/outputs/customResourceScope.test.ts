@@ -4,8 +4,9 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { maskRenderStamps } from '../../src/audits/maskRenderStamps.ts';
-import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
+import { configureToolSearch } from '../../src/units/unitTools.ts';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { unitSuite } from '../helpers/unitSuite.ts';
 
 // Whether a custom kind is cluster-scoped comes from its CRD, wherever that is: a plain file, a chart's or a
 // kustomization's output. An incremental sync reads only what a change names, so it must still know every CRD's scope,
@@ -13,12 +14,7 @@ import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.t
 
 const SOURCE = 'refs/heads/main';
 const OUT = 'refs/heads/flotilla/rendered';
-const repos: ConfigRepo[] = [];
-const original = toolSearch();
-test.after(() => {
-  configureToolSearch(original);
-  for (const r of repos) r.cleanup();
-});
+const { repos, original } = unitSuite(test);
 
 function widgetCrd(scope: 'Cluster' | 'Namespaced'): string {
   return `apiVersion: apiextensions.k8s.io/v1

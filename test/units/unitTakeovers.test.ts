@@ -6,16 +6,12 @@ import { readPlan } from '../../src/plans/readPlan.ts';
 import { detectUnits } from '../../src/units/detectUnits.ts';
 import { parseKustomization } from '../../src/units/parseKustomization.ts';
 import { findUnitTakeovers } from '../../src/units/unitTakeovers.ts';
-import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
-import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { configureToolSearch } from '../../src/units/unitTools.ts';
+import { makeConfigRepoWith, MEMBERS } from '../helpers/fleet.ts';
+import { unitSuite } from '../helpers/unitSuite.ts';
 import { validateText } from '../helpers/validateText.ts';
 
-const repos: ConfigRepo[] = [];
-const original = toolSearch();
-test.after(() => {
-  configureToolSearch(original);
-  for (const r of repos) r.cleanup();
-});
+const { repos, original } = unitSuite(test);
 
 const TEAM_A: Record<string, string> = {
   'team-a/app/kustomization.yaml': 'resources: [deployment.yaml]\n',
