@@ -10,20 +10,15 @@ import {
   describeToolReport,
   findToolReport,
   PINNED_TOOLS_DIR,
-  toolSearch,
 } from '../../src/units/unitTools.ts';
-import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { makeConfigRepoWith, MEMBERS } from '../helpers/fleet.ts';
+import { unitSuite } from '../helpers/unitSuite.ts';
 import { validateText } from '../helpers/validateText.ts';
 import { helmGuestbook } from './unitFixtures.ts';
 
-const repos: ConfigRepo[] = [];
+const { repos, original } = unitSuite(test);
 const scratch = mkdtempSync(path.join(tmpdir(), 'flotilla-tool-search-'));
-const original = toolSearch();
-test.after(() => {
-  configureToolSearch(original);
-  for (const r of repos) r.cleanup();
-  rmSync(scratch, { recursive: true, force: true });
-});
+test.after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** A folder on PATH holding a `helm` script. */
 function pathWith(name: string, script: string): string {
