@@ -6,6 +6,7 @@ import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { maskRenderStamps } from '../../src/audits/maskRenderStamps.ts';
 import { configureToolSearch } from '../../src/units/unitTools.ts';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { widget, widgetCrd } from '../helpers/widgets.ts';
 import { unitSuite } from '../helpers/unitSuite.ts';
 
 // Whether a custom kind is cluster-scoped comes from its CRD, wherever that is: a plain file, a chart's or a
@@ -15,26 +16,6 @@ import { unitSuite } from '../helpers/unitSuite.ts';
 const SOURCE = 'refs/heads/main';
 const OUT = 'refs/heads/flotilla/rendered';
 const { repos, original } = unitSuite(test);
-
-function widgetCrd(scope: 'Cluster' | 'Namespaced'): string {
-  return `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  scope: ${scope}
-  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-`;
-}
-
-const widget = (name: string, n: number) =>
-  `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: ${name}\nspec:\n  count: ${n}\n`;
 
 const POLICY = `apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterPropagationPolicy

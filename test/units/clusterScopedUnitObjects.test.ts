@@ -6,26 +6,12 @@ import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { getCommand } from '../../src/commands/getCommand.ts';
 import { configureToolSearch } from '../../src/units/unitTools.ts';
 import { makeConfigRepoWith, MEMBERS } from '../helpers/fleet.ts';
+import { widget, widgetCrd } from '../helpers/widgets.ts';
 import { unitSuite } from '../helpers/unitSuite.ts';
 
 const SOURCE = 'refs/heads/main';
 const OUT = 'refs/heads/flotilla/rendered';
 const { repos, original } = unitSuite(test);
-
-const WIDGET_CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  scope: Cluster
-  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-`;
 
 const POLICY = `apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterPropagationPolicy
@@ -44,7 +30,7 @@ spec:
 const CHART_IN_WEB = {
   ...MEMBERS,
   'policies/cluster-wide.yaml': POLICY,
-  'crds/widgets.yaml': WIDGET_CRD,
+  'crds/widgets.yaml': widgetCrd('Cluster'),
   'chart/Chart.yaml': 'apiVersion: v2\nname: chart\nversion: 0.1.0\n',
   'chart/flotilla-unit.yaml': 'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  namespace: web\n',
 };
@@ -118,8 +104,6 @@ rules: []
 
 test("a sync that re-renders a unit keeps its custom cluster-scoped objects cluster-scoped when their CRD's file did not change, as a cold render does", async () => {
   configureToolSearch(original);
-  const widget = (name: string, n: number) =>
-    `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: ${name}\nspec:\n  count: ${n}\n`;
   const r = makeConfigRepoWith(
     repos,
     {
