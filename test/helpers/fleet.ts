@@ -166,6 +166,13 @@ export const MEMBERS = {
   'clusters/member3.yaml': clusterYaml('member3'),
 };
 
+/** Three member registrations, member1 and member2 labelled env: prod and member3 env: dev. */
+export const PROD_AND_DEV_MEMBERS = {
+  'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'prod' } }),
+  'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'prod' } }),
+  'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'dev' } }),
+};
+
 /**
  * Karmada's nginx PropagationPolicy sample: Divided 1:1 over member1 and member2. With `tolerationSeconds`, it
  * tolerates the not-ready NoExecute taint that long, so failover waits for it.

@@ -5,6 +5,8 @@ import { refKey } from '../../src/api/kinds.ts';
 import type { OverridePolicy, PropagationPolicy, PropagationSpec } from '../../src/api/policy.ts';
 import type { WorkloadRebalancer } from '../../src/api/rebalancer.ts';
 import type { ConfigModel, Located, Template } from '../../src/api/model.ts';
+import { emptyIndex, viewOfWhole } from '../../src/branches/rendered/outputIndex.ts';
+import type { RenderInput } from '../../src/works/renderTemplates.ts';
 
 /** A template from its manifest; its namespace is 'default' unless the manifest names one or `clusterScoped`. */
 export function templateOf(
@@ -120,4 +122,17 @@ export function modelOf(parts: ModelParts): ConfigModel {
 /** Every cluster of the model, sorted by name: the scheduler's snapshot. */
 export function clustersOf(model: ConfigModel): Cluster[] {
   return [...model.clusters.values()].map((c) => c.object).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+}
+
+/** renderTemplates' input for a cold render of `model`: every template affected, nothing rendered before. */
+export function coldRenderInput(model: ConfigModel, extra: Partial<RenderInput> = {}): RenderInput {
+  return {
+    model,
+    affected: new Set(model.templates.keys()),
+    previousIndex: viewOfWhole(emptyIndex()),
+    previousBindings: new Map(),
+    previousFiles: new Map(),
+    sourceCommit: 'c'.repeat(40),
+    ...extra,
+  };
 }

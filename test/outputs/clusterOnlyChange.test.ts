@@ -2,9 +2,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { openRepo } from '../../src/commits/openRepo.ts';
-import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { clusterYaml, makeConfigRepo, sample, type ConfigRepo } from '../helpers/fleet.ts';
+import { clusterYaml, makeConfigRepoWith, PROD_AND_DEV_MEMBERS, sample, type ConfigRepo } from '../helpers/fleet.ts';
+import { assertVerifies } from './helpers/assertVerifies.ts';
 
 // A commit that changes only Cluster registrations: templates whose placement stays the same keep their
 // manifests on the other clusters without re-rendering them; everything that moved is rendered again.
@@ -60,20 +60,16 @@ spec:
 `;
 
 function fleet(): ConfigRepo {
-  const r = makeConfigRepo();
-  repos.push(r);
-  r.commit(
+  return makeConfigRepoWith(
+    repos,
     {
-      'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'prod' } }),
-      'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'prod' } }),
-      'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'dev' } }),
+      ...PROD_AND_DEV_MEMBERS,
       'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', 'replicas: 6'),
       'policies/nginx.yaml': prodSpread,
       'policies/gold.yaml': goldNote,
     },
     'three members, two of them prod',
   );
-  return r;
 }
 
 const sync = async (r: ConfigRepo) => syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: OUT });
@@ -81,14 +77,6 @@ const manifest = (c: string) => `clusters/${c}/default/deployment.apps_nginx.yam
 const blob = (r: ConfigRepo, rev: string, file: string) => r.git('rev-parse', `${rev}:${file}`);
 const replicas = (r: ConfigRepo, c: string) =>
   (parse(r.show('flotilla/rendered', manifest(c))) as { spec: { replicas: number } }).spec.replicas;
-
-async function assertVerifies(r: ConfigRepo) {
-  const report = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
-  assert.ok(
-    report.ok,
-    `verify: ${JSON.stringify({ differs: report.differs, missing: report.missing, extra: report.extra })}`,
-  );
-}
 
 test('a label change on a target cluster re-renders its manifest (an override now applies) and keeps the others', async () => {
   const r = fleet();
@@ -228,20 +216,16 @@ spec:
 `;
 
 function dividedFleet(policy: string, replicas = 6): ConfigRepo {
-  const r = makeConfigRepo();
-  repos.push(r);
-  r.commit(
+  return makeConfigRepoWith(
+    repos,
     {
-      'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'prod' } }),
-      'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'prod' } }),
-      'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'dev' } }),
+      ...PROD_AND_DEV_MEMBERS,
       'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas: 2', `replicas: ${replicas}`),
       'templates/service.yaml': service,
       'policies/nginx.yaml': policy,
     },
     'three members, two of them prod',
   );
-  return r;
 }
 
 const renderedKeys = (report: { explanations: Map<string, unknown> } | undefined) =>
@@ -304,9 +288,8 @@ test('a Duplicated workload, replicas changed with the relabel, or a workload th
   );
   await assertVerifies(scaled);
 
-  const nowhere = makeConfigRepo();
-  repos.push(nowhere);
-  nowhere.commit(
+  const nowhere = makeConfigRepoWith(
+    repos,
     {
       'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'dev' } }),
       'templates/nginx.yaml': sample('nginx/deployment.yaml'),

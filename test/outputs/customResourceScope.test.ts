@@ -4,8 +4,10 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { maskRenderStamps } from '../../src/audits/maskRenderStamps.ts';
-import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
+import { configureToolSearch } from '../../src/units/unitTools.ts';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { widget, widgetCrd } from '../helpers/widgets.ts';
+import { unitSuite } from '../helpers/unitSuite.ts';
 
 // Whether a custom kind is cluster-scoped comes from its CRD, wherever that is: a plain file, a chart's or a
 // kustomization's output. An incremental sync reads only what a change names, so it must still know every CRD's scope,
@@ -13,32 +15,7 @@ import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.t
 
 const SOURCE = 'refs/heads/main';
 const OUT = 'refs/heads/flotilla/rendered';
-const repos: ConfigRepo[] = [];
-const original = toolSearch();
-test.after(() => {
-  configureToolSearch(original);
-  for (const r of repos) r.cleanup();
-});
-
-function widgetCrd(scope: 'Cluster' | 'Namespaced'): string {
-  return `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  scope: ${scope}
-  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-`;
-}
-
-const widget = (name: string, n: number) =>
-  `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: ${name}\nspec:\n  count: ${n}\n`;
+const { repos, original } = unitSuite(test);
 
 const POLICY = `apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterPropagationPolicy

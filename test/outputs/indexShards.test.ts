@@ -5,11 +5,11 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
-import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { readOutputIndex } from '../../src/branches/rendered/readOutputIndex.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { INDEX_PATH, isIndexPath } from '../../src/branches/rendered/outputIndex.ts';
 import { makeConfigRepoWith, nginxSample, sample, type ConfigRepo } from '../helpers/fleet.ts';
+import { assertVerifies } from './helpers/assertVerifies.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const NGINX = 'apps/v1/Deployment/default/nginx';
@@ -42,14 +42,6 @@ async function sync(r: ConfigRepo) {
 
 const changedFiles = (r: ConfigRepo, a: string, b: string) =>
   r.git('diff', '--name-only', a, b).split('\n').filter(Boolean);
-
-async function assertVerifies(r: ConfigRepo) {
-  const report = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
-  assert.ok(
-    report.ok,
-    `verify: ${JSON.stringify({ differs: report.differs, missing: report.missing, extra: report.extra })}`,
-  );
-}
 
 test('the output branch holds a root and shards; a one-template change rewrites only the shards it touched', async () => {
   const r = nginxRepo();

@@ -3,11 +3,18 @@ import * as assert from 'uvu/assert';
 import type { ResourceBinding } from '../../src/api/binding.ts';
 import type { ConfigModel } from '../../src/api/model.ts';
 import type { Placement } from '../../src/api/policy.ts';
-import { emptyIndex, viewOfWhole, type IndexEntry } from '../../src/branches/rendered/outputIndex.ts';
+import type { IndexEntry } from '../../src/branches/rendered/outputIndex.ts';
 import { keepsResult, mayKeepResult, steadyView } from '../../src/outputs/steadyResults.ts';
 import { renderTemplates } from '../../src/works/renderTemplates.ts';
 import { parseYamlValue } from '../../src/yaml/blockYaml.ts';
-import { configMap, deployment, memberCluster, modelOf, propagationPolicy } from '../helpers/inMemoryModel.ts';
+import {
+  coldRenderInput,
+  configMap,
+  deployment,
+  memberCluster,
+  modelOf,
+  propagationPolicy,
+} from '../helpers/inMemoryModel.ts';
 
 // Whether a template a relabeled cluster reaches keeps its last scheduling result, decided from its index entry,
 // its policy and its previous binding as Karmada's scheduler decides whether to schedule at all.
@@ -42,14 +49,7 @@ function fleet(placement: Placement, m3 = 'dev', extra: Partial<Parameters<typeo
 
 /** The template rendered cold: its index entry and binding, as the output branch holds them. */
 function rendered(model: ConfigModel, key = KEY): { entry: IndexEntry; binding: ResourceBinding } {
-  const out = renderTemplates({
-    model,
-    affected: new Set(model.templates.keys()),
-    previousIndex: viewOfWhole(emptyIndex()),
-    previousBindings: new Map(),
-    previousFiles: new Map(),
-    sourceCommit: 'c'.repeat(40),
-  });
+  const out = renderTemplates(coldRenderInput(model));
   const path = [...out.edits.keys()].find((p) => p.startsWith('bindings/') && p.includes(key.split('/').pop()!))!;
   return { entry: out.indexChanges.get(key)!, binding: parseYamlValue(out.edits.get(path)!) as ResourceBinding };
 }

@@ -1,10 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { clusterYaml, makeConfigRepo, type ConfigRepo } from '../helpers/fleet.ts';
+import { clusterYaml, makeConfigRepoWith, PROD_AND_DEV_MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { assertVerifies } from './helpers/assertVerifies.ts';
 
 // Karmada's IsWorkload: replicas, or replica requirements. A Deployment scaled to 0 whose pods request CPU is still a
 // workload, divided to 0 everywhere and so placed nowhere; one without requests is a non-workload, sent everywhere.
@@ -51,20 +51,16 @@ spec:
 `;
 
 function fleet(): ConfigRepo {
-  const r = makeConfigRepo();
-  repos.push(r);
-  r.commit(
+  return makeConfigRepoWith(
+    repos,
     {
-      'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'prod' } }),
-      'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'prod' } }),
-      'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'dev' } }),
+      ...PROD_AND_DEV_MEMBERS,
       'templates/idle.yaml': deployment('idle', 4, true),
       'templates/bare.yaml': deployment('bare', 0, false),
       'policies/prod.yaml': divided,
     },
     'two prod members',
   );
-  return r;
 }
 
 const sync = async (r: ConfigRepo) => syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: OUT });
@@ -76,14 +72,6 @@ const files = (r: ConfigRepo, name: string) =>
 const bindingClusters = (r: ConfigRepo, name: string) =>
   (parse(r.show('flotilla/rendered', `bindings/default/${name}-deployment.yaml`)) as { spec: { clusters?: unknown[] } })
     .spec.clusters ?? [];
-
-async function assertVerifies(r: ConfigRepo) {
-  const report = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
-  assert.ok(
-    report.ok,
-    `verify: ${JSON.stringify({ differs: report.differs, missing: report.missing, extra: report.extra })}`,
-  );
-}
 
 test('a workload with requests scaled to 0 leaves every cluster; a Deployment at 0 without requests goes to all', async () => {
   const r = fleet();

@@ -4,32 +4,14 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { getCommand } from '../../src/commands/getCommand.ts';
-import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
-import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { configureToolSearch } from '../../src/units/unitTools.ts';
+import { makeConfigRepoWith, MEMBERS } from '../helpers/fleet.ts';
+import { widget, widgetCrd } from '../helpers/widgets.ts';
+import { unitSuite } from '../helpers/unitSuite.ts';
 
 const SOURCE = 'refs/heads/main';
 const OUT = 'refs/heads/flotilla/rendered';
-const repos: ConfigRepo[] = [];
-const original = toolSearch();
-test.after(() => {
-  configureToolSearch(original);
-  for (const r of repos) r.cleanup();
-});
-
-const WIDGET_CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  scope: Cluster
-  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-`;
+const { repos, original } = unitSuite(test);
 
 const POLICY = `apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterPropagationPolicy
@@ -44,16 +26,21 @@ spec:
       clusterNames: [member1]
 `;
 
+/** The members, the policy and the Widget CRD beside a chart in chart/ that installs into namespace web. */
+const CHART_IN_WEB = {
+  ...MEMBERS,
+  'policies/cluster-wide.yaml': POLICY,
+  'crds/widgets.yaml': widgetCrd('Cluster'),
+  'chart/Chart.yaml': 'apiVersion: v2\nname: chart\nversion: 0.1.0\n',
+  'chart/flotilla-unit.yaml': 'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  namespace: web\n',
+};
+
 test("a chart's or kustomization's cluster-scoped objects have no namespace in their output, whatever the release or the kustomization's namespace:, as Argo CD and the API server drop it", async () => {
   configureToolSearch(original);
   const r = makeConfigRepoWith(
     repos,
     {
-      ...MEMBERS,
-      'policies/cluster-wide.yaml': POLICY,
-      'crds/widgets.yaml': WIDGET_CRD,
-      'chart/Chart.yaml': 'apiVersion: v2\nname: chart\nversion: 0.1.0\n',
-      'chart/flotilla-unit.yaml': 'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  namespace: web\n',
+      ...CHART_IN_WEB,
       // Charts often write the release namespace on every object, cluster-scoped ones included.
       'chart/templates/rbac.yaml': `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
@@ -117,17 +104,11 @@ rules: []
 
 test("a sync that re-renders a unit keeps its custom cluster-scoped objects cluster-scoped when their CRD's file did not change, as a cold render does", async () => {
   configureToolSearch(original);
-  const widget = (name: string, n: number) =>
-    `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: ${name}\nspec:\n  count: ${n}\n`;
   const r = makeConfigRepoWith(
     repos,
     {
-      ...MEMBERS,
-      'policies/cluster-wide.yaml': POLICY,
-      'crds/widgets.yaml': WIDGET_CRD,
-      'chart/Chart.yaml': 'apiVersion: v2\nname: chart\nversion: 0.1.0\n',
+      ...CHART_IN_WEB,
       'chart/values.yaml': 'count: 1\n',
-      'chart/flotilla-unit.yaml': 'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  namespace: web\n',
       'chart/templates/widget.yaml': widget('from-chart', 0).replace('count: 0', 'count: {{ .Values.count }}'),
       'team/kustomization.yaml': 'namespace: team\nresources: [widget.yaml]\n',
       'team/widget.yaml': widget('from-kustomize', 1),

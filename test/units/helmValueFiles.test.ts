@@ -8,18 +8,14 @@ import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { readPlan } from '../../src/plans/readPlan.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { resolveValueFile, valueFileRefusal } from '../../src/units/helmValueFiles.ts';
-import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
-import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { configureToolSearch } from '../../src/units/unitTools.ts';
+import { makeConfigRepoWith, MEMBERS } from '../helpers/fleet.ts';
+import { unitSuite } from '../helpers/unitSuite.ts';
 import { GUESTBOOK_POLICY, helmGuestbook } from './unitFixtures.ts';
 
 const SOURCE = 'refs/heads/main';
 const OUT = 'refs/heads/flotilla/rendered';
-const repos: ConfigRepo[] = [];
-const original = toolSearch();
-test.after(() => {
-  configureToolSearch(original);
-  for (const r of repos) r.cleanup();
-});
+const { repos, original } = unitSuite(test);
 
 const options = (...valueFiles: string[]) => `apiVersion: flotilla.io/v1alpha1
 kind: HelmUnit

@@ -5,23 +5,18 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { describeTemplateUnit } from '../../src/units/describeUnit.ts';
 import { helmSkippedHooks, hookDisposition } from '../../src/units/syncHooks.ts';
-import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
 import { readPlan } from '../../src/plans/readPlan.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { readTemplateSource } from '../../src/audits/readTemplateUnit.ts';
 import { formatBlame } from '../../src/commands/blameCommand.ts';
 import { runProgram } from '../helpers/runProgram.ts';
 import { renderPlanText } from '../../src/plans/renderPlanText.ts';
-import { deploymentPolicy, makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { deploymentPolicy, makeConfigRepoWith, MEMBERS } from '../helpers/fleet.ts';
+import { unitSuite } from '../helpers/unitSuite.ts';
 import { helmGuestbook } from './unitFixtures.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
-const repos: ConfigRepo[] = [];
-const original = toolSearch();
-test.after(() => {
-  configureToolSearch(original);
-  for (const r of repos) r.cleanup();
-});
+const { repos } = unitSuite(test);
 
 const annotated = (annotations: Record<string, string>) => ({ metadata: { name: 'x', annotations } });
 const hooked = (hook: string) => annotated({ 'helm.sh/hook': hook });

@@ -136,6 +136,36 @@ spec:
       clusterNames: [member1]
 `;
 
+/**
+ * apps/<env> over apps/base/podinfo, as flux2-kustomize-helm-example writes it: a kustomization (in `namespace`, when
+ * given) patching the HelmRelease's chart version and replica count.
+ */
+function podinfoOverlay(env: string, version: string, replicas: number, namespace?: string): Record<string, string> {
+  return {
+    [`apps/${env}/kustomization.yaml`]: `apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+${namespace === undefined ? '' : `namespace: ${namespace}\n`}resources:
+  - ../base/podinfo
+patches:
+  - path: podinfo-values.yaml
+    target:
+      kind: HelmRelease
+`,
+    [`apps/${env}/podinfo-values.yaml`]: `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: podinfo
+  namespace: podinfo
+spec:
+  chart:
+    spec:
+      version: "${version}"
+  values:
+    replicaCount: ${replicas}
+`,
+  };
+}
+
 /** apps/base/podinfo with staging and production overlays, each overlay in its own namespace. */
 export const PODINFO_OVERLAYS: Record<string, string> = {
   'apps/base/podinfo/kustomization.yaml': `apiVersion: kustomize.config.k8s.io/v1beta1
@@ -177,50 +207,8 @@ spec:
   values:
     replicaCount: 1
 `,
-  'apps/staging/kustomization.yaml': `apiVersion: kustomize.config.k8s.io/v1beta1
-kind: Kustomization
-namespace: podinfo-staging
-resources:
-  - ../base/podinfo
-patches:
-  - path: podinfo-values.yaml
-    target:
-      kind: HelmRelease
-`,
-  'apps/staging/podinfo-values.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: podinfo
-  namespace: podinfo
-spec:
-  chart:
-    spec:
-      version: ">=1.0.0-alpha"
-  values:
-    replicaCount: 1
-`,
-  'apps/production/kustomization.yaml': `apiVersion: kustomize.config.k8s.io/v1beta1
-kind: Kustomization
-namespace: podinfo-production
-resources:
-  - ../base/podinfo
-patches:
-  - path: podinfo-values.yaml
-    target:
-      kind: HelmRelease
-`,
-  'apps/production/podinfo-values.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: podinfo
-  namespace: podinfo
-spec:
-  chart:
-    spec:
-      version: ">=1.0.0"
-  values:
-    replicaCount: 3
-`,
+  ...podinfoOverlay('staging', '>=1.0.0-alpha', 1, 'podinfo-staging'),
+  ...podinfoOverlay('production', '>=1.0.0', 3, 'podinfo-production'),
 };
 
 /**
@@ -233,34 +221,11 @@ export function scopedPodinfo(
   values = { staging: 1, production: 3 },
   stagingScope = 'clusterNames: [staging]',
 ): Record<string, string> {
-  const overlay = (env: string, version: string, replicas: number) => ({
-    [`apps/${env}/kustomization.yaml`]: `apiVersion: kustomize.config.k8s.io/v1beta1
-kind: Kustomization
-resources:
-  - ../base/podinfo
-patches:
-  - path: podinfo-values.yaml
-    target:
-      kind: HelmRelease
-`,
-    [`apps/${env}/podinfo-values.yaml`]: `apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: podinfo
-  namespace: podinfo
-spec:
-  chart:
-    spec:
-      version: "${version}"
-  values:
-    replicaCount: ${replicas}
-`,
-  });
   const base = Object.fromEntries(Object.entries(PODINFO_OVERLAYS).filter(([p]) => p.startsWith('apps/base/')));
   return {
     ...base,
-    ...overlay('staging', '>=1.0.0-alpha', values.staging),
-    ...overlay('production', '>=1.0.0', values.production),
+    ...podinfoOverlay('staging', '>=1.0.0-alpha', values.staging),
+    ...podinfoOverlay('production', '>=1.0.0', values.production),
     'apps/staging/flotilla-unit.yaml': `apiVersion: flotilla.io/v1alpha1
 kind: KustomizeUnit
 spec:

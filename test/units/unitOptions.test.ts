@@ -2,18 +2,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
-import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
+import { configureToolSearch } from '../../src/units/unitTools.ts';
 import { kustomizeImage, parseUnitOptions } from '../../src/units/unitOptions.ts';
 import { parseDocuments } from '../../src/documents/parseDocuments.ts';
-import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { makeConfigRepoWith, MEMBERS } from '../helpers/fleet.ts';
+import { unitSuite } from '../helpers/unitSuite.ts';
 import { helmGuestbook, KUSTOMIZE_GUESTBOOK } from './unitFixtures.ts';
 
-const repos: ConfigRepo[] = [];
-const original = toolSearch();
-test.after(() => {
-  configureToolSearch(original);
-  for (const r of repos) r.cleanup();
-});
+const { repos, original } = unitSuite(test);
 
 const snapshotOf = async (files: Record<string, string>) =>
   renderSnapshot(await openRepo(makeConfigRepoWith(repos, { ...MEMBERS, ...files }, 'units').dir), 'HEAD');

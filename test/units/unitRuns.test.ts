@@ -22,20 +22,16 @@ import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { renderUnit } from '../../src/units/renderUnit.ts';
 import { MAX_CACHED_OUTPUTS, UNIT_CACHE_DIR } from '../../src/units/unitOutputCache.ts';
-import { configureToolSearch, PINNED_TOOLS_DIR, toolSearch } from '../../src/units/unitTools.ts';
-import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { configureToolSearch, PINNED_TOOLS_DIR } from '../../src/units/unitTools.ts';
+import { makeConfigRepoWith, MEMBERS } from '../helpers/fleet.ts';
+import { unitSuite } from '../helpers/unitSuite.ts';
 import { GUESTBOOK_POLICY, helmGuestbook, KUSTOMIZE_GUESTBOOK } from './unitFixtures.ts';
 
 const SOURCE = 'refs/heads/main';
 const OUT = 'refs/heads/flotilla/rendered';
-const repos: ConfigRepo[] = [];
+const { repos, original } = unitSuite(test);
 const scratch = mkdtempSync(path.join(tmpdir(), 'flotilla-unit-tools-'));
-const original = toolSearch();
-test.after(() => {
-  configureToolSearch(original);
-  for (const r of repos) r.cleanup();
-  rmSync(scratch, { recursive: true, force: true });
-});
+test.after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** A tools folder whose helm and kubectl log each run, then run the pinned ones; versions.json says what it holds. */
 function countingTools(

@@ -4,16 +4,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
-import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
-import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { configureToolSearch } from '../../src/units/unitTools.ts';
+import { makeConfigRepoWith, MEMBERS } from '../helpers/fleet.ts';
+import { unitSuite } from '../helpers/unitSuite.ts';
 import { helmGuestbook } from './unitFixtures.ts';
 
-const repos: ConfigRepo[] = [];
-const original = toolSearch();
-test.after(() => {
-  configureToolSearch(original);
-  for (const r of repos) r.cleanup();
-});
+const { repos, original } = unitSuite(test);
 
 test("a symbolic link in a chart's folder is left out of the render with a warning at it, on the run and from the cache", async () => {
   configureToolSearch(original);

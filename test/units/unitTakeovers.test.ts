@@ -1,21 +1,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
-import { validateCommand } from '../../src/commands/validateCommand.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { readPlan } from '../../src/plans/readPlan.ts';
 import { detectUnits } from '../../src/units/detectUnits.ts';
 import { parseKustomization } from '../../src/units/parseKustomization.ts';
 import { findUnitTakeovers } from '../../src/units/unitTakeovers.ts';
-import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
-import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { configureToolSearch } from '../../src/units/unitTools.ts';
+import { makeConfigRepoWith, MEMBERS } from '../helpers/fleet.ts';
+import { unitSuite } from '../helpers/unitSuite.ts';
+import { validateText } from '../helpers/validateText.ts';
 
-const repos: ConfigRepo[] = [];
-const original = toolSearch();
-test.after(() => {
-  configureToolSearch(original);
-  for (const r of repos) r.cleanup();
-});
+const { repos, original } = unitSuite(test);
 
 const TEAM_A: Record<string, string> = {
   'team-a/app/kustomization.yaml': 'resources: [deployment.yaml]\n',
@@ -76,33 +72,13 @@ test('plan and validate say when an overlay turns another folder from a unit int
   );
   assert.match(plan.warnings[0]!.fix, /add team-a\/app\/flotilla-unit\.yaml/);
 
-  let text = '';
-  const code = await validateCommand({
-    repo: r.dir,
-    rev: 'HEAD',
-    sourceRef: 'refs/heads/main',
-    outputRef: 'refs/heads/flotilla/rendered',
-    clusterStatusFile: undefined,
-    output: 'text',
-    out: (s) => void (text += s),
-    err: (s) => void (text += s),
-  });
+  let { code, text } = await validateText(r.dir);
   assert.is(code, 0, text);
   assert.match(text, /team-a\/app is no longer rendered as a unit: other uses it as a base/);
 
   // The next commit changes nothing of the layout: nothing more to say.
   r.commit({ 'notes.txt': 'x\n' }, 'unrelated');
-  text = '';
-  await validateCommand({
-    repo: r.dir,
-    rev: 'HEAD',
-    sourceRef: 'refs/heads/main',
-    outputRef: 'refs/heads/flotilla/rendered',
-    clusterStatusFile: undefined,
-    output: 'text',
-    out: (s) => void (text += s),
-    err: (s) => void (text += s),
-  });
+  ({ text } = await validateText(r.dir));
   assert.not.match(text, /no longer rendered as a unit/);
 });
 

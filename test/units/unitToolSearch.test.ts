@@ -4,26 +4,21 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
-import { validateCommand } from '../../src/commands/validateCommand.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import {
   configureToolSearch,
   describeToolReport,
   findToolReport,
   PINNED_TOOLS_DIR,
-  toolSearch,
 } from '../../src/units/unitTools.ts';
-import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { makeConfigRepoWith, MEMBERS } from '../helpers/fleet.ts';
+import { unitSuite } from '../helpers/unitSuite.ts';
+import { validateText } from '../helpers/validateText.ts';
 import { helmGuestbook } from './unitFixtures.ts';
 
-const repos: ConfigRepo[] = [];
+const { repos, original } = unitSuite(test);
 const scratch = mkdtempSync(path.join(tmpdir(), 'flotilla-tool-search-'));
-const original = toolSearch();
-test.after(() => {
-  configureToolSearch(original);
-  for (const r of repos) r.cleanup();
-  rmSync(scratch, { recursive: true, force: true });
-});
+test.after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** A folder on PATH holding a `helm` script. */
 function pathWith(name: string, script: string): string {
@@ -34,25 +29,10 @@ function pathWith(name: string, script: string): string {
   return dir;
 }
 
-async function validateText(dir: string): Promise<string> {
-  let text = '';
-  await validateCommand({
-    repo: dir,
-    rev: 'HEAD',
-    sourceRef: 'refs/heads/main',
-    outputRef: 'refs/heads/flotilla/rendered',
-    clusterStatusFile: undefined,
-    output: 'text',
-    out: (s) => void (text += s),
-    err: (s) => void (text += s),
-  });
-  return text;
-}
-
 test('validate names the binary that renders units and where it was found', async () => {
   configureToolSearch({ ...original, searchPath: '' });
   const r = makeConfigRepoWith(repos, { ...MEMBERS, ...helmGuestbook(1) }, 'chart');
-  assert.match(await validateText(r.dir), /\nunits render with helm v3\.17\.2 \(\.tools\/helm, pinned\)\n/);
+  assert.match((await validateText(r.dir)).text, /\nunits render with helm v3\.17\.2 \(\.tools\/helm, pinned\)\n/);
 });
 
 test('on a platform without pinned binaries, helm comes from PATH and validate says so; a PATH helm that is not Helm 3 is named in TOOL_MISSING', async () => {
@@ -68,7 +48,7 @@ test('on a platform without pinned binaries, helm comes from PATH and validate s
   assert.equal(snapshot.model.problems, []);
   assert.ok(snapshot.model.templates.has('apps/v1/Deployment/default/helm-guestbook'));
   assert.ok(
-    (await validateText(r.dir)).includes(
+    (await validateText(r.dir)).text.includes(
       `units render with helm v3.17.2 (${path.join(onPath, 'helm')} from PATH; no pinned binaries for darwin-arm64)`,
     ),
   );

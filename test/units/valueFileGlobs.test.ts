@@ -6,18 +6,14 @@ import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { resolveValueFile } from '../../src/units/helmValueFiles.ts';
 import { expandValueFiles, matchValueFileGlob, valueFileGlobRefusal } from '../../src/units/valueFileGlobs.ts';
-import { configureToolSearch, toolSearch } from '../../src/units/unitTools.ts';
-import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { configureToolSearch } from '../../src/units/unitTools.ts';
+import { makeConfigRepoWith, MEMBERS } from '../helpers/fleet.ts';
+import { unitSuite } from '../helpers/unitSuite.ts';
 import { GUESTBOOK_POLICY, helmGuestbook } from './unitFixtures.ts';
 
 const SOURCE = 'refs/heads/main';
 const OUT = 'refs/heads/flotilla/rendered';
-const repos: ConfigRepo[] = [];
-const original = toolSearch();
-test.after(() => {
-  configureToolSearch(original);
-  for (const r of repos) r.cleanup();
-});
+const { repos, original } = unitSuite(test);
 
 const TREE = [
   'c/values.yaml',

@@ -1,10 +1,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResourceBinding } from '../../src/api/binding.ts';
-import { emptyIndex, viewOfWhole, type IndexEntry } from '../../src/branches/rendered/outputIndex.ts';
+import { viewOfWhole, type IndexEntry } from '../../src/branches/rendered/outputIndex.ts';
 import { parseYamlValue } from '../../src/yaml/blockYaml.ts';
 import { renderTemplates, type RenderOutput } from '../../src/works/renderTemplates.ts';
-import { configMap, deployment, memberCluster, modelOf, propagationPolicy } from '../helpers/inMemoryModel.ts';
+import {
+  coldRenderInput,
+  configMap,
+  deployment,
+  memberCluster,
+  modelOf,
+  propagationPolicy,
+} from '../helpers/inMemoryModel.ts';
 
 // A commit that changes only Cluster registrations renders what that change can reach: on a cluster that did not
 // change and keeps its replicas, a template's manifest is made of the same things as before, so it is neither
@@ -40,14 +47,7 @@ const fleet = (m4: string) =>
   });
 
 function coldRender(model = fleet('dev')): RenderOutput {
-  return renderTemplates({
-    model,
-    affected: new Set(model.templates.keys()),
-    previousIndex: viewOfWhole(emptyIndex()),
-    previousBindings: new Map(),
-    previousFiles: new Map(),
-    sourceCommit: COMMIT,
-  });
+  return renderTemplates(coldRenderInput(model, { sourceCommit: COMMIT }));
 }
 
 test('a cluster joining a placement renders its manifests and the bindings; the other clusters are not read again', () => {

@@ -1,8 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { emptyIndex, viewOfWhole } from '../../src/branches/rendered/outputIndex.ts';
 import { renderTemplates, type RenderInput } from '../../src/works/renderTemplates.ts';
-import { deployment, memberCluster, modelOf, propagationPolicy } from '../helpers/inMemoryModel.ts';
+import { coldRenderInput, deployment, memberCluster, modelOf, propagationPolicy } from '../helpers/inMemoryModel.ts';
 
 // A render that writes the output branch does not keep the scheduler's reason for every registered cluster: kept for
 // a whole render they grow with templates × clusters. explain and plan (the default) keep them.
@@ -23,14 +22,7 @@ const model = modelOf({
     memberCluster('m3', {}, { env: 'prod' }),
   ],
 });
-const input: RenderInput = {
-  model,
-  affected: new Set(model.templates.keys()),
-  previousIndex: viewOfWhole(emptyIndex()),
-  previousBindings: new Map(),
-  previousFiles: new Map(),
-  sourceCommit: 'c'.repeat(40),
-};
+const input: RenderInput = coldRenderInput(model);
 
 test('a render without cluster reasons writes the same files and keeps the scheduling summary, not the reason or target per cluster', () => {
   const full = renderTemplates(input);

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { assembleModel } from '../../src/documents/assembleModel.ts';
 import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
 import { parseDocuments } from '../../src/documents/parseDocuments.ts';
-import { emptyIndex, viewOfWhole } from '../../src/branches/rendered/outputIndex.ts';
+import { coldRenderInput } from '../helpers/inMemoryModel.ts';
 import { DEFAULT_MAX_OUTPUT_BYTES, renderTemplates } from '../../src/works/renderTemplates.ts';
 
 const CLUSTERS = Array.from({ length: 20 }, (_, i) => `member${String(i + 1).padStart(2, '0')}`);
@@ -42,15 +42,12 @@ for (const c of CLUSTERS)
 
 function render(maxOutputBytes?: number) {
   const model = modelOf(files);
-  return renderTemplates({
-    model,
-    affected: new Set(model.templates.keys()),
-    previousIndex: viewOfWhole(emptyIndex()),
-    previousBindings: new Map(),
-    previousFiles: new Map(),
-    sourceCommit: 'a'.repeat(40),
-    ...(maxOutputBytes !== undefined ? { maxOutputBytes } : {}),
-  });
+  return renderTemplates(
+    coldRenderInput(model, {
+      sourceCommit: 'a'.repeat(40),
+      ...(maxOutputBytes !== undefined ? { maxOutputBytes } : {}),
+    }),
+  );
 }
 
 test('a template whose output would pass the render budget is held whole, with COMMIT_TOO_LARGE at its source; the rest renders', () => {

@@ -8,7 +8,7 @@ import type { ResourceBinding } from '../../src/api/binding.ts';
 import { parseYamlValue } from '../../src/yaml/blockYaml.ts';
 import { assembleModel } from '../../src/documents/assembleModel.ts';
 import { renderTemplates } from '../../src/works/renderTemplates.ts';
-import { memberCluster, propagationPolicy } from '../helpers/inMemoryModel.ts';
+import { coldRenderInput, memberCluster, propagationPolicy } from '../helpers/inMemoryModel.ts';
 
 // Scoped units (a clusterAffinity in flotilla-unit.yaml) built inline: what the units stage hands assembleModel.
 const KEY = 'apps/v1/Deployment/default/web';
@@ -63,14 +63,7 @@ const policyFile = emptyFileObjects('policies/web.yaml', { propagationPolicies: 
 
 function render(files: FileObjects[]) {
   const model = assembleModel(files);
-  const out = renderTemplates({
-    model,
-    affected: new Set(model.templates.keys()),
-    previousIndex: viewOfWhole(emptyIndex()),
-    previousBindings: new Map(),
-    previousFiles: new Map(),
-    sourceCommit: 'c'.repeat(40),
-  });
+  const out = renderTemplates(coldRenderInput(model));
   return { model, out };
 }
 const imageIn = (text: string | null | undefined) => /image: (\S+)/.exec(text ?? '')?.[1];

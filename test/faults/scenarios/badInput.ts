@@ -1,7 +1,7 @@
 // Bad input: each push must give an error naming path:line and a fix, change nothing that was rendered, and
 // still render the rest of the commit (a new ConfigMap `fresh` pushed beside the bad change). Then the fixing
 // push must bring everything back; its render time is the row's recovery.
-import { validateCommand } from '../../../src/commands/validateCommand.ts';
+import { validateText } from '../../helpers/validateText.ts';
 import type { ProblemCode } from '../../../src/errors/codes.ts';
 import { formatProblem, type Problem } from '../../../src/errors/problem.ts';
 import {
@@ -13,8 +13,6 @@ import {
   makeFleet,
   manifestOf,
   policy,
-  RENDERED_REF,
-  SOURCE_REF,
 } from '../../helpers/fleet.ts';
 import { changed, errorsOf, manifests, missing } from '../helpers/compareOutputs.ts';
 import type { Expectations, Scenario } from '../helpers/frame.ts';
@@ -32,21 +30,6 @@ interface BadPush {
 }
 
 const FRESH = 'templates/fresh.yaml';
-
-async function validate(dir: string): Promise<{ code: number; text: string }> {
-  let text = '';
-  const code = await validateCommand({
-    repo: dir,
-    rev: 'HEAD',
-    sourceRef: SOURCE_REF,
-    outputRef: RENDERED_REF,
-    clusterStatusFile: undefined,
-    output: 'text',
-    out: (s) => void (text += s),
-    err: (s) => void (text += s),
-  });
-  return { code, text };
-}
 
 function findProblem(problems: readonly Problem[], want: BadPush['problem']): Problem | undefined {
   return problems.find(
@@ -85,7 +68,7 @@ async function badPush(def: BadPush, expect: Expectations) {
       expect.that(found!.fix.trim().length > 0, 'the problem says how to fix it');
       expect.that(formatProblem(found!).startsWith(`${found!.file}:${found!.line}:`), 'printed as path:line:col');
     }
-    const v = await validate(fleet.work.dir);
+    const v = await validateText(fleet.work.dir);
     expect.equal(v.code, severity === 'error' ? 1 : 0, 'flotilla validate exit code');
     expect.that(
       v.text.includes(`${def.problem.file}:`) && v.text.includes(def.problem.code) && v.text.includes('fix:'),
@@ -346,7 +329,7 @@ badInputScenarios.push(
           'Idle policy',
         );
         await fleet.sync();
-        const v = await validate(fleet.work.dir);
+        const v = await validateText(fleet.work.dir);
         expect.that(
           /policies\/idle\.yaml:\d+:\d+ +warning +POLICY_SELECTS_NOTHING/.test(v.text),
           `validate warns POLICY_SELECTS_NOTHING at policies/idle.yaml:line; got:\n${v.text}`,

@@ -6,7 +6,7 @@ import { writeFileSync, truncateSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { planCommand } from '../../../src/commands/planCommand.ts';
-import { validateCommand } from '../../../src/commands/validateCommand.ts';
+import { validateText } from '../../helpers/validateText.ts';
 import { DEFAULT_PARSE_LIMITS } from '../../../src/documents/parseDocuments.ts';
 import type { ProblemCode } from '../../../src/errors/codes.ts';
 import {
@@ -38,20 +38,8 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; s: number }>
 }
 
 async function validate(dir: string): Promise<{ code: number; text: string; s: number }> {
-  let text = '';
-  const { value: code, s } = await timed(() =>
-    validateCommand({
-      repo: dir,
-      rev: 'HEAD',
-      sourceRef: SOURCE_REF,
-      outputRef: RENDERED_REF,
-      clusterStatusFile: undefined,
-      output: 'text',
-      out: (t) => void (text += t),
-      err: (t) => void (text += t),
-    }),
-  );
-  return { code, text, s };
+  const { value, s } = await timed(() => validateText(dir));
+  return { ...value, s };
 }
 
 async function plan(dir: string): Promise<{ code: number; text: string; s: number }> {

@@ -3,37 +3,18 @@
 // may not borrow another commit's permission to delete. Plus rows for tree entries that are already harmless (a
 // gitlink, a `..` entry, odd file names), so they stay that way. Every row counts what escaped as lost.
 import { execFileSync } from 'node:child_process';
-import { validateCommand } from '../../../src/commands/validateCommand.ts';
+import { validateText } from '../../helpers/validateText.ts';
 import type { Problem } from '../../../src/errors/problem.ts';
 import { readPlan } from '../../../src/plans/readPlan.ts';
 import type { Expectations, Scenario } from '../helpers/frame.ts';
 import { since } from '../helpers/frame.ts';
-import {
-  baseFiles,
-  CLUSTERS,
-  configMap,
-  type Fleet,
-  makeFleet,
-  manifestOf,
-  RENDERED_REF,
-  SOURCE_REF,
-} from '../../helpers/fleet.ts';
+import { baseFiles, CLUSTERS, configMap, type Fleet, makeFleet, manifestOf } from '../../helpers/fleet.ts';
 import { changed, errorsOf, manifests, missing } from '../helpers/compareOutputs.ts';
 import { describeLost, withPipeline, type Pipeline } from '../helpers/pipeline.ts';
 
 async function validate(dir: string): Promise<{ code: number; text: string; seconds: number }> {
-  let text = '';
   const started = performance.now();
-  const code = await validateCommand({
-    repo: dir,
-    rev: 'HEAD',
-    sourceRef: SOURCE_REF,
-    outputRef: RENDERED_REF,
-    clusterStatusFile: undefined,
-    output: 'text',
-    out: (s) => void (text += s),
-    err: (s) => void (text += s),
-  });
+  const { code, text } = await validateText(dir);
   return { code, text, seconds: since(started) };
 }
 
