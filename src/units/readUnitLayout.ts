@@ -12,10 +12,13 @@ import { resolveValueFile, valueFileInputs, type CommitEntry, type ValueFileRef 
 import { parseUnitOptions, UNIT_OPTIONS_FILE } from './unitOptions.ts';
 import { isValueFileGlob, matchValueFileGlob, mayMatchValueFileGlob } from './valueFileGlobs.ts';
 import { UNIT_CACHE_DIR } from './unitOutputCache.ts';
+import { localChartDependencies, type LocalChartDependency } from './chartDependencies.ts';
 
 const LAYOUT_FILE = 'layout.json';
+/** Where `helm dependency build` records a chart's dependencies: it can name a `file://` one too. */
+const CHART_LOCK = 'Chart.lock';
 /** Bumped when detection changes what a layout holds: layouts saved before are computed again. */
-const LAYOUT_VERSION = 5;
+const LAYOUT_VERSION = 6;
 const layouts = new WeakMap<GitRepo, { tree: string; layout: UnitLayout }>();
 
 /**
@@ -83,12 +86,43 @@ async function computeLayout(
   );
   const decoder = new TextDecoder();
   const valueFiles = await readValueFiles(repo, files, included);
+  const dependencies = await readChartDependencies(repo, files);
   return detectUnits(
     [...files.keys()],
     (marker) => parseKustomization(marker, decoder.decode(blobs.get(files.get(marker)!.oid) ?? new Uint8Array())),
     included,
     (dir) => valueFiles.get(dir) ?? { files: [], problems: [], watched: [], watchedGlobs: [] },
+    (dir) => dependencies.get(dir) ?? [],
   );
+}
+
+/**
+ * Each chart's `file://` dependencies, by its folder: those its Chart.yaml declares, and those only its Chart.lock
+ * names (helm dependency build follows the lock). Reads only the charts' Chart.yaml and Chart.lock files.
+ */
+async function readChartDependencies(
+  repo: GitRepo,
+  files: ReadonlyMap<string, TreeFile>,
+): Promise<Map<string, LocalChartDependency[]>> {
+  const named = [...files.keys()].filter(
+    (p) => (baseName(p) === 'Chart.yaml' || baseName(p) === CHART_LOCK) && files.get(p)!.mode !== '120000',
+  );
+  const blobs = await readBlobs(
+    repo,
+    named.map((p) => files.get(p)!.oid),
+  );
+  const out = new Map<string, LocalChartDependency[]>();
+  const decoder = new TextDecoder();
+  // Chart.yaml first: where a dependency is written in both, its line there is the one to fix.
+  for (const p of named.sort((a, b) => Number(baseName(a) === CHART_LOCK) - Number(baseName(b) === CHART_LOCK))) {
+    const bytes = blobs.get(files.get(p)!.oid);
+    if (!bytes) continue;
+    const dir = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '';
+    const had = out.get(dir) ?? [];
+    const found = localChartDependencies(p, decoder.decode(bytes)).filter((d) => !had.some((h) => h.name === d.name));
+    if (found.length > 0) out.set(dir, [...had, ...found]);
+  }
+  return out;
 }
 
 /**
@@ -185,7 +219,7 @@ function matchesWatchedGlob(layout: UnitLayout, c: TreeChange): boolean {
  */
 function namesUnitInputs(path: string): boolean {
   const name = baseName(path);
-  return markerTool(name) !== undefined || path === IGNORE_FILE || name === UNIT_OPTIONS_FILE;
+  return markerTool(name) !== undefined || path === IGNORE_FILE || name === UNIT_OPTIONS_FILE || name === CHART_LOCK;
 }
 
 function baseName(p: string): string {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -259,6 +259,10 @@ async function runUnit(
   try {
     const src = path.join(root, 'src');
     const links = linkWarnings(await materialize(repo, inputs, src));
+    // Where `helm dependency build` would have put each file:// dependency, parents before the charts inside them.
+    // A folder whose files are all links left out is not there: helm then names the dependency missing.
+    for (const copy of unit.copiedCharts ?? [])
+      await cp(path.join(src, copy.from), path.join(src, unit.dir, copy.to), { recursive: true }).catch(() => {});
     const home = path.join(root, 'home');
     await mkdir(path.join(home, 'plugins'), { recursive: true });
     // Nothing reaches the network: Go's HTTP client goes through a proxy that refuses, there is no PATH for helm

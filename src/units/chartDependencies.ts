@@ -1,0 +1,108 @@
+import type { Problem } from '../errors/problem.ts';
+import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+
+/** A `repository: file://…` dependency of a Chart.yaml (or Chart.lock), where it is written. */
+export interface LocalChartDependency {
+  name: string;
+  /** As written after `file://`. */
+  path: string;
+  /** The file naming it and the line of its `repository`. */
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** A chart folder of the commit copied into a chart's `charts/`, as `helm dependency build` would vendor it. */
+export interface CopiedChart {
+  /** The dependency's folder, repo-relative. */
+  from: string;
+  /** Where helm finds it, relative to the unit's folder: `charts/<name>`, `charts/<name>/charts/<sub>`… */
+  to: string;
+}
+
+const FILE_SCHEME = 'file://';
+
+/**
+ * The `file://` dependencies a Chart.yaml or Chart.lock declares (pure). Others (an https or oci repository, or
+ * none) are left to the chart's `charts/`, where a render finds them vendored or names them missing.
+ */
+export function localChartDependencies(file: string, text: string): LocalChartDependency[] {
+  const lines = new LineCounter();
+  let deps: unknown;
+  try {
+    deps = parseDocument(text, { lineCounter: lines }).get('dependencies', true);
+  } catch {
+    return [];
+  }
+  // One that does not parse is left to helm to report.
+  if (!isSeq(deps)) return [];
+  const out: LocalChartDependency[] = [];
+  for (const item of deps.items) {
+    if (!isMap(item)) continue;
+    const name = item.get('name');
+    const repository = item.get('repository', true);
+    const value = (repository as { value?: unknown } | undefined)?.value;
+    if (typeof name !== 'string' || typeof value !== 'string' || !value.startsWith(FILE_SCHEME)) continue;
+    const at = lines.linePos((repository as { range?: [number, number, number] }).range?.[0] ?? 0);
+    out.push({ name, path: value.slice(FILE_SCHEME.length), file, line: at.line, column: at.col });
+  }
+  return out;
+}
+
+/**
+ * The chart folders a chart's `file://` dependencies copy into its `charts/`, transitively (pure): each resolved
+ * against the folder of the chart naming it, as helm does, and refused at its line when it leaves the repository or
+ * is no chart folder of the commit (a symbolic link is not one: a render copies files, not links). A dependency
+ * already vendored under `charts/` (a folder or a packed `<name>-<version>.tgz`) is helm's as it is. A chart met again
+ * below itself is not copied twice (helm would recurse without end).
+ */
+export function chartDependencyCopies(
+  chartDir: string,
+  dependencies: (chartDir: string) => readonly LocalChartDependency[],
+  isChart: (dir: string) => boolean,
+  files: ReadonlySet<string> | { has(path: string): boolean },
+  vendored: (chartDir: string, name: string) => boolean,
+  /** detectUnits.ts resolveRelative: a path joined to a folder, undefined when it climbs out of the repository. */
+  resolveRelative: (dir: string, relative: string) => string | undefined,
+): { copies: CopiedChart[]; problems: Problem[] } {
+  const copies: CopiedChart[] = [];
+  const problems: Problem[] = [];
+  const walk = (dir: string, into: string, above: readonly string[]) => {
+    for (const dep of dependencies(dir)) {
+      if (vendored(dir, dep.name)) continue;
+      const resolved = dep.path.startsWith('/') ? undefined : resolveRelative(dir, dep.path);
+      const problem = (message: string, fix: string) =>
+        problems.push({
+          file: dep.file,
+          line: dep.line,
+          column: dep.column,
+          code: 'INVALID_VALUE',
+          severity: 'error',
+          message,
+          fix,
+        });
+      if (resolved === undefined || resolved === '') {
+        problem(
+          `file://${dep.path} is outside the repository`,
+          'name a chart folder inside the repository: a render reads only the commit',
+        );
+        continue;
+      }
+      if (!isChart(resolved)) {
+        problem(
+          files.has(resolved)
+            ? `file://${dep.path} is a file or symbolic link, not a chart folder: a render copies files out of the commit, not links`
+            : `file://${dep.path} is not a chart folder of this commit (no ${resolved}/Chart.yaml)`,
+          `commit the chart at ${resolved}, or correct the repository path`,
+        );
+        continue;
+      }
+      if (above.includes(resolved)) continue;
+      const to = `${into}charts/${dep.name}`;
+      copies.push({ from: resolved, to });
+      walk(resolved, `${to}/`, [...above, resolved]);
+    }
+  };
+  walk(chartDir, '', [chartDir]);
+  return { copies, problems };
+}

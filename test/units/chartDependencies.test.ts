@@ -1,0 +1,164 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parseAllDocuments } from 'yaml';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { chartDependencyCopies, localChartDependencies } from '../../src/units/chartDependencies.ts';
+import { resolveRelative } from '../../src/units/detectUnits.ts';
+import { PINNED_TOOLS_DIR } from '../../src/units/unitTools.ts';
+import { makeConfigRepoWith, manifestOf, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+
+const repos: ConfigRepo[] = [];
+const scratch = mkdtempSync(path.join(tmpdir(), 'flotilla-chart-deps-'));
+test.after(() => {
+  for (const r of repos) r.cleanup();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const WEB_CHART = `apiVersion: v2
+name: web
+version: 0.1.0
+dependencies:
+  - name: common
+    version: 0.1.0
+    repository: file://../../libs/common
+`;
+
+function labels(tier: string): string {
+  return `{{- define "common.labels" -}}\napp.kubernetes.io/name: {{ .Chart.Name }}\ntier: ${tier}\n{{- end -}}\n`;
+}
+
+/** A library chart in libs/common and an application chart in apps/web using its named template through file://. */
+function monorepo(tier = 'web'): Record<string, string> {
+  return {
+    'libs/common/Chart.yaml': 'apiVersion: v2\nname: common\nversion: 0.1.0\ntype: library\n',
+    'libs/common/templates/_labels.tpl': labels(tier),
+    'apps/web/Chart.yaml': WEB_CHART,
+    'apps/web/values.yaml': 'greeting: hello\n',
+    'apps/web/templates/configmap.yaml': `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-settings
+  labels:
+    {{- include "common.labels" . | nindent 4 }}
+data:
+  greeting: {{ .Values.greeting | quote }}
+`,
+  };
+}
+
+const POLICY = `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: web
+spec:
+  resourceSelectors:
+    - {apiVersion: v1, kind: ConfigMap, name: web-settings}
+  placement:
+    clusterAffinity:
+      clusterNames: [member1]
+`;
+
+test('file:// dependencies are read from Chart.yaml at the line of their repository', () => {
+  const file = 'apps/web/Chart.yaml';
+  const deps = localChartDependencies(
+    file,
+    `${WEB_CHART}  - name: redis\n    version: 1.0.0\n    repository: https://charts.example\n`,
+  );
+  assert.equal(deps, [{ name: 'common', path: '../../libs/common', file, line: 7, column: 17 }]);
+});
+
+test('a dependency is copied transitively, once per chart above it, and one vendored under charts/ is left to helm', () => {
+  const deps: Record<string, { name: string; path: string }[]> = {
+    'apps/web': [
+      { name: 'common', path: '../../libs/common' },
+      { name: 'vendored', path: '../../libs/vendored' },
+    ],
+    'libs/common': [{ name: 'base', path: '../base' }],
+    'libs/base': [{ name: 'common', path: '../common' }],
+  };
+  const charts = new Set(['apps/web', 'libs/common', 'libs/base', 'libs/vendored']);
+  const out = chartDependencyCopies(
+    'apps/web',
+    (dir) => (deps[dir] ?? []).map((d) => ({ ...d, file: `${dir}/Chart.yaml`, line: 1, column: 1 })),
+    (dir) => charts.has(dir),
+    new Set<string>(),
+    (dir, name) => dir === 'apps/web' && name === 'vendored',
+    resolveRelative,
+  );
+  assert.equal(out.problems, []);
+  assert.equal(out.copies, [
+    { from: 'libs/common', to: 'charts/common' },
+    { from: 'libs/base', to: 'charts/common/charts/base' },
+  ]);
+});
+
+test('a chart with a file:// library dependency renders the objects helm template gives after helm dependency build', async () => {
+  const files = monorepo();
+  // The real tools on a copy of the same files.
+  const copy = path.join(scratch, 'helm');
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(copy, rel)), { recursive: true });
+    writeFileSync(path.join(copy, rel), text);
+  }
+  const home = path.join(scratch, 'home');
+  const env = { ...process.env, HOME: home, HELM_CACHE_HOME: home, HELM_CONFIG_HOME: home, HELM_DATA_HOME: home };
+  const helm = path.join(PINNED_TOOLS_DIR, 'helm');
+  execFileSync(helm, ['dependency', 'build', path.join(copy, 'apps/web')], { env, stdio: 'pipe' });
+  const rendered = execFileSync(
+    helm,
+    ['template', 'web', path.join(copy, 'apps/web'), '--namespace', 'default', '--skip-tests', '--include-crds'],
+    { env, encoding: 'utf8' },
+  );
+  const expected = parseAllDocuments(rendered)
+    .map((d) => d.toJS())
+    .filter(Boolean);
+  assert.is(expected.length, 1);
+
+  const r = makeConfigRepoWith(repos, { ...MEMBERS, ...files }, 'a chart using a library chart of the repository');
+  const { model } = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal(model.problems, []);
+  assert.equal([...model.templates.keys()], ['v1/ConfigMap/default/web-settings']);
+  assert.equal(model.templates.get('v1/ConfigMap/default/web-settings')!.manifest, expected[0]);
+});
+
+test('a change in the library chart renders the charts depending on it again on the next sync', async () => {
+  const r = makeConfigRepoWith(repos, { ...MEMBERS, ...monorepo('web'), 'policies/web.yaml': POLICY }, 'web');
+  const sync = async () =>
+    syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+  const rendered = () => r.git('show', `flotilla/rendered:${manifestOf('member1', 'ConfigMap', 'web-settings')}`);
+  await sync();
+  assert.match(rendered(), 'tier: web');
+  r.commit({ 'libs/common/templates/_labels.tpl': labels('frontend') }, 'common: tier frontend');
+  await sync();
+  assert.match(rendered(), 'tier: frontend');
+});
+
+test('a file:// dependency outside the repository, or naming no chart folder, is refused at its line', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...monorepo(),
+      'apps/web/Chart.yaml': WEB_CHART.replace('../../libs/common', '../../../common'),
+      'apps/api/Chart.yaml': WEB_CHART.replace('name: web', 'name: api').replace(
+        '../../libs/common',
+        '../../libs/gone',
+      ),
+    },
+    'dependencies a render cannot read',
+  );
+  const { model } = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  const refused = model.problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.code} ${p.message}`);
+  assert.equal(refused, [
+    'apps/api/Chart.yaml:7:17 INVALID_VALUE file://../../libs/gone is not a chart folder of this commit (no libs/gone/Chart.yaml)',
+    'apps/web/Chart.yaml:7:17 INVALID_VALUE file://../../../common is outside the repository',
+  ]);
+});
+
+test.run();
