@@ -50,59 +50,55 @@ export function localChartDependencies(file: string, text: string): LocalChartDe
 }
 
 /**
- * The chart folders a chart's `file://` dependencies copy into its `charts/`, transitively (pure): each resolved
- * against the folder of the chart naming it, as helm does, and refused at its line when it leaves the repository or
- * is no chart folder of the commit (a symbolic link is not one: a render copies files, not links). A dependency
- * already vendored under `charts/` (a folder or a packed `<name>-<version>.tgz`) is helm's as it is. A chart met again
- * below itself is not copied twice (helm would recurse without end).
+ * The chart folders a chart's `file://` dependencies copy into its `charts/` (pure), as `helm dependency build` packs
+ * them: each resolved against the chart's folder, and refused at its line when it leaves the repository, is no chart
+ * folder of the commit (a symbolic link is not one: a render copies files, not links) or holds the chart itself. A
+ * dependency already vendored under `charts/` (a folder or a packed `<name>-<version>.tgz`) is helm's as it is. Only the
+ * chart's own dependencies are copied, each with its folder's vendored `charts/`: helm (and Argo CD, which runs it)
+ * resolves no `file://` dependency of a dependency, so one rendered here must render there too.
  */
 export function chartDependencyCopies(
   chartDir: string,
-  dependencies: (chartDir: string) => readonly LocalChartDependency[],
+  dependencies: readonly LocalChartDependency[],
   isChart: (dir: string) => boolean,
-  files: ReadonlySet<string> | { has(path: string): boolean },
-  vendored: (chartDir: string, name: string) => boolean,
+  files: { has(path: string): boolean },
+  vendored: (name: string) => boolean,
   /** detectUnits.ts resolveRelative: a path joined to a folder, undefined when it climbs out of the repository. */
   resolveRelative: (dir: string, relative: string) => string | undefined,
 ): { copies: CopiedChart[]; problems: Problem[] } {
   const copies: CopiedChart[] = [];
   const problems: Problem[] = [];
-  const walk = (dir: string, into: string, above: readonly string[]) => {
-    for (const dep of dependencies(dir)) {
-      if (vendored(dir, dep.name)) continue;
-      const resolved = dep.path.startsWith('/') ? undefined : resolveRelative(dir, dep.path);
-      const problem = (message: string, fix: string) =>
-        problems.push({
-          file: dep.file,
-          line: dep.line,
-          column: dep.column,
-          code: 'INVALID_VALUE',
-          severity: 'error',
-          message,
-          fix,
-        });
-      if (resolved === undefined || resolved === '') {
-        problem(
-          `file://${dep.path} is outside the repository`,
-          'name a chart folder inside the repository: a render reads only the commit',
-        );
-        continue;
-      }
-      if (!isChart(resolved)) {
-        problem(
-          files.has(resolved)
-            ? `file://${dep.path} is a file or symbolic link, not a chart folder: a render copies files out of the commit, not links`
-            : `file://${dep.path} is not a chart folder of this commit (no ${resolved}/Chart.yaml)`,
-          `commit the chart at ${resolved}, or correct the repository path`,
-        );
-        continue;
-      }
-      if (above.includes(resolved)) continue;
-      const to = `${into}charts/${dep.name}`;
-      copies.push({ from: resolved, to });
-      walk(resolved, `${to}/`, [...above, resolved]);
-    }
-  };
-  walk(chartDir, '', [chartDir]);
+  for (const dep of dependencies) {
+    if (vendored(dep.name)) continue;
+    const resolved = dep.path.startsWith('/') ? undefined : resolveRelative(chartDir, dep.path);
+    const problem = (message: string, fix: string) =>
+      problems.push({
+        file: dep.file,
+        line: dep.line,
+        column: dep.column,
+        code: 'INVALID_VALUE',
+        severity: 'error',
+        message,
+        fix,
+      });
+    if (resolved === undefined || resolved === '') {
+      problem(
+        `file://${dep.path} is outside the repository`,
+        'name a chart folder inside the repository: a render reads only the commit',
+      );
+    } else if (!isChart(resolved)) {
+      problem(
+        files.has(resolved)
+          ? `file://${dep.path} is a file or symbolic link, not a chart folder: a render copies files out of the commit, not links`
+          : `file://${dep.path} is not a chart folder of this commit (no ${resolved}/Chart.yaml)`,
+        `commit the chart at ${resolved}, or correct the repository path`,
+      );
+    } else if (`${chartDir}/`.startsWith(`${resolved}/`)) {
+      problem(
+        `file://${dep.path} is the chart's own folder or one holding it: a chart cannot be its own dependency`,
+        'name the folder of another chart',
+      );
+    } else copies.push({ from: resolved, to: `charts/${dep.name}` });
+  }
   return { copies, problems };
 }

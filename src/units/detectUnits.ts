@@ -183,12 +183,12 @@ export function detectUnits(
       // As Argo CD runs `helm dependency build` when charts/ lacks a dependency: a file:// one is read from the commit.
       const deps = chartDependencyCopies(
         dir,
-        chartDependencies,
+        chartDependencies(dir),
         (d) => files.has(`${d}/Chart.yaml`),
         files,
-        (d, name) =>
-          files.has(`${d}/charts/${name}/Chart.yaml`) ||
-          (vendored.get(`${d}/charts`)?.some((t) => t.startsWith(`${name}-`)) ?? false),
+        (name) =>
+          files.has(`${dir}/charts/${name}/Chart.yaml`) ||
+          (vendored.get(`${dir}/charts`)?.some((t) => t.startsWith(`${name}-`)) ?? false),
         resolveRelative,
       );
       copiedCharts = deps.copies;

@@ -259,7 +259,7 @@ async function runUnit(
   try {
     const src = path.join(root, 'src');
     const links = linkWarnings(await materialize(repo, inputs, src));
-    // Where `helm dependency build` would have put each file:// dependency, parents before the charts inside them.
+    // Where `helm dependency build` would have put each file:// dependency.
     // A folder whose files are all links left out is not there: helm then names the dependency missing.
     for (const copy of unit.copiedCharts ?? [])
       await cp(path.join(src, copy.from), path.join(src, unit.dir, copy.to), { recursive: true }).catch(() => {});

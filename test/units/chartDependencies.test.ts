@@ -73,29 +73,25 @@ test('file:// dependencies are read from Chart.yaml at the line of their reposit
   assert.equal(deps, [{ name: 'common', path: '../../libs/common', file, line: 7, column: 17 }]);
 });
 
-test('a dependency is copied transitively, once per chart above it, and one vendored under charts/ is left to helm', () => {
-  const deps: Record<string, { name: string; path: string }[]> = {
-    'apps/web': [
-      { name: 'common', path: '../../libs/common' },
-      { name: 'vendored', path: '../../libs/vendored' },
-    ],
-    'libs/common': [{ name: 'base', path: '../base' }],
-    'libs/base': [{ name: 'common', path: '../common' }],
-  };
-  const charts = new Set(['apps/web', 'libs/common', 'libs/base', 'libs/vendored']);
+test("a chart's own file:// dependencies are copied, as helm dependency build packs them, and one vendored under charts/ is left to helm", () => {
+  const dep = (name: string, path: string) => ({ name, path, file: 'apps/web/Chart.yaml', line: 1, column: 1 });
+  const charts = new Set(['apps/web', 'libs/common', 'libs/vendored']);
   const out = chartDependencyCopies(
     'apps/web',
-    (dir) => (deps[dir] ?? []).map((d) => ({ ...d, file: `${dir}/Chart.yaml`, line: 1, column: 1 })),
+    [dep('common', '../../libs/common'), dep('vendored', '../../libs/vendored'), dep('itself', '.'), dep('up', '..')],
     (dir) => charts.has(dir),
     new Set<string>(),
-    (dir, name) => dir === 'apps/web' && name === 'vendored',
+    (name) => name === 'vendored',
     resolveRelative,
   );
-  assert.equal(out.problems, []);
-  assert.equal(out.copies, [
-    { from: 'libs/common', to: 'charts/common' },
-    { from: 'libs/base', to: 'charts/common/charts/base' },
-  ]);
+  assert.equal(out.copies, [{ from: 'libs/common', to: 'charts/common' }]);
+  assert.equal(
+    out.problems.map((p) => p.message),
+    [
+      "file://. is the chart's own folder or one holding it: a chart cannot be its own dependency",
+      'file://.. is not a chart folder of this commit (no apps/Chart.yaml)',
+    ],
+  );
 });
 
 test('a chart with a file:// library dependency renders the objects helm template gives after helm dependency build', async () => {
