@@ -135,6 +135,22 @@ test('a change in the library chart renders the charts depending on it again on 
   assert.match(rendered(), 'tier: frontend');
 });
 
+test("an error in a dependency's template names its file where the commit has it, not the render's copy", async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...monorepo(),
+      'libs/common/templates/_labels.tpl': '{{- define "common.labels" -}}\ntier: {{ .Values.x.y.z }}\n{{- end -}}\n',
+    },
+    'a broken library template',
+  );
+  const { model } = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  const failed = model.problems.find((p) => p.code === 'UNIT_FAILED');
+  assert.ok(failed?.message.includes('libs/common/templates/_labels.tpl:2:'), failed?.message);
+  assert.not.ok(failed?.message.includes('charts/common'), failed?.message);
+});
+
 test('a file:// dependency outside the repository, or naming no chart folder, is refused at its line', async () => {
   const r = makeConfigRepoWith(
     repos,
