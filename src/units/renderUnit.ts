@@ -425,23 +425,35 @@ async function runUnit(
   }
 }
 
-/** The chart's templates read for calls a render answers with nothing or cannot reproduce (chartCalls.ts). */
+/**
+ * The chart's templates read for calls a render answers with nothing or cannot reproduce (chartCalls.ts), and those
+ * of the file:// dependencies copied into it, named where the commit has them.
+ */
 async function chartCalls(repo: GitRepo, unit: SourceUnit, inputs: ReadonlyMap<string, string>): Promise<Problem[]> {
-  const all = [...(await listTreeFiles(repo, inputs.get(unit.inputs[0]!)!))].filter(([, f]) => isRegularFile(f.mode));
-  const files = all.filter(([p]) => /^(charts\/[^/]+\/)*templates\//.test(p));
-  // Subcharts as `helm dependency build` vendors them: packed.
-  const archives = all.filter(([p]) => /^(charts\/[^/]+\/)*charts\/[^/]+\.tgz$/.test(p));
-  const blobs = await readBlobs(
-    repo,
-    [...files, ...archives].map(([, f]) => f.oid),
-  );
-  const decoder = new TextDecoder();
-  return [
-    ...chartCallWarnings(unit.dir, new Map(files.map(([p, f]) => [p, decoder.decode(blobs.get(f.oid))]))),
-    ...archives.flatMap(([p, f]) =>
-      archivedChartCallWarnings(`${unit.dir}/${p}`, chartArchiveFiles(blobs.get(f.oid)!)),
-    ),
+  const charts = [
+    { dir: unit.dir, tree: inputs.get(unit.inputs[0]!)! },
+    ...(unit.copiedCharts ?? []).map((c) => ({ dir: c.from, tree: inputs.get(`${c.from}/`) })),
   ];
+  const out: Problem[] = [];
+  for (const chart of charts) {
+    if (!chart.tree) continue;
+    const all = [...(await listTreeFiles(repo, chart.tree))].filter(([, f]) => isRegularFile(f.mode));
+    const files = all.filter(([p]) => /^(charts\/[^/]+\/)*templates\//.test(p));
+    // Subcharts as `helm dependency build` vendors them: packed.
+    const archives = all.filter(([p]) => /^(charts\/[^/]+\/)*charts\/[^/]+\.tgz$/.test(p));
+    const blobs = await readBlobs(
+      repo,
+      [...files, ...archives].map(([, f]) => f.oid),
+    );
+    const decoder = new TextDecoder();
+    out.push(
+      ...chartCallWarnings(chart.dir, new Map(files.map(([p, f]) => [p, decoder.decode(blobs.get(f.oid))]))),
+      ...archives.flatMap(([p, f]) =>
+        archivedChartCallWarnings(`${chart.dir}/${p}`, chartArchiveFiles(blobs.get(f.oid)!)),
+      ),
+    );
+  }
+  return out;
 }
 
 /**

@@ -151,6 +151,23 @@ test("an error in a dependency's template names its file where the commit has it
   assert.not.ok(failed?.message.includes('charts/common'), failed?.message);
 });
 
+test("a made-up value in a dependency's template is warned at its file in the commit, as one in the chart is", async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...monorepo(),
+      'libs/common/templates/_labels.tpl': '{{- define "common.labels" -}}\ntoken: {{ randAlphaNum 8 }}\n{{- end -}}\n',
+    },
+    'a library template with a random value',
+  );
+  const { model } = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal(
+    model.problems.map((p) => `${p.file}:${p.line} ${p.code}`),
+    ['libs/common/templates/_labels.tpl:2 NOT_REPRODUCIBLE'],
+  );
+});
+
 test('a file:// dependency outside the repository, or naming no chart folder, is refused at its line', async () => {
   const r = makeConfigRepoWith(
     repos,
