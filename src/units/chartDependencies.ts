@@ -1,11 +1,14 @@
 import type { Problem } from '../errors/problem.ts';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import { satisfiesChartVersion } from './chartVersionConstraint.ts';
 
 /** A `repository: file://…` dependency of a Chart.yaml (or Chart.lock), where it is written. */
 export interface LocalChartDependency {
   name: string;
   /** As written after `file://`. */
   path: string;
+  /** Its `version` constraint, undefined when it has none. */
+  version?: string;
   /** The file naming it and the line of its `repository`. */
   file: string;
   line: number;
@@ -40,19 +43,38 @@ export function localChartDependencies(file: string, text: string): LocalChartDe
   for (const item of deps.items) {
     if (!isMap(item)) continue;
     const name = item.get('name');
+    const version = item.get('version');
     const repository = item.get('repository', true);
     const value = (repository as { value?: unknown } | undefined)?.value;
     if (typeof name !== 'string' || typeof value !== 'string' || !value.startsWith(FILE_SCHEME)) continue;
     const at = lines.linePos((repository as { range?: [number, number, number] }).range?.[0] ?? 0);
-    out.push({ name, path: value.slice(FILE_SCHEME.length), file, line: at.line, column: at.col });
+    out.push({
+      name,
+      path: value.slice(FILE_SCHEME.length),
+      ...(typeof version === 'string' || typeof version === 'number' ? { version: String(version) } : {}),
+      file,
+      line: at.line,
+      column: at.col,
+    });
   }
   return out;
+}
+
+/** A Chart.yaml's `version` (pure); undefined when it has none or does not parse. */
+export function chartVersionOf(chartYaml: string): string | undefined {
+  try {
+    const version = parseDocument(chartYaml).get('version');
+    return typeof version === 'string' || typeof version === 'number' ? String(version) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * The chart folders a chart's `file://` dependencies copy into its `charts/` (pure), as `helm dependency build` packs
  * them: each resolved against the chart's folder, and refused at its line when it leaves the repository, is no chart
- * folder of the commit (a symbolic link is not one: a render copies files, not links) or holds the chart itself. A
+ * folder of the commit (a symbolic link is not one: a render copies files, not links), holds the chart itself, or
+ * has a version its constraint refuses (as helm refuses it, chartVersionConstraint.ts). A
  * dependency already vendored under `charts/` (a folder or a packed `<name>-<version>.tgz`) is helm's as it is. Only the
  * chart's own dependencies are copied, each with its folder's vendored `charts/`: helm (and Argo CD, which runs it)
  * resolves no `file://` dependency of a dependency, so one rendered here must render there too.
@@ -65,6 +87,8 @@ export function chartDependencyCopies(
   vendored: (name: string) => boolean,
   /** detectUnits.ts resolveRelative: a path joined to a folder, undefined when it climbs out of the repository. */
   resolveRelative: (dir: string, relative: string) => string | undefined,
+  /** The `version` of a chart folder's Chart.yaml. */
+  chartVersion: (dir: string) => string | undefined = () => undefined,
 ): { copies: CopiedChart[]; problems: Problem[] } {
   const copies: CopiedChart[] = [];
   const problems: Problem[] = [];
@@ -98,7 +122,22 @@ export function chartDependencyCopies(
         `file://${dep.path} is the chart's own folder or one holding it: a chart cannot be its own dependency`,
         'name the folder of another chart',
       );
-    } else copies.push({ from: resolved, to: `charts/${dep.name}` });
+    } else {
+      // helm dependency build packs a file:// chart only when its version satisfies the constraint.
+      const version = chartVersion(resolved) ?? '';
+      const fits = satisfiesChartVersion(dep.version ?? '', version);
+      if (fits === 'invalid')
+        problem(
+          `dependency "${dep.name}" has an invalid version/constraint format: "${dep.version ?? ''}" (helm dependency build refuses it)`,
+          `give it a version constraint, such as the version of ${resolved}/Chart.yaml (${version || '?'})`,
+        );
+      else if (!fits)
+        problem(
+          `${resolved} is version ${version || '(none)'}, which does not satisfy the constraint "${dep.version}" (helm dependency build: can't get a valid version for dependency ${dep.name})`,
+          `change the version constraint, or the version in ${resolved}/Chart.yaml`,
+        );
+      else copies.push({ from: resolved, to: `charts/${dep.name}` });
+    }
   }
   return { copies, problems };
 }

@@ -91,6 +91,7 @@ export function detectUnits(
     watched: [],
   }),
   chartDependencies: (chartDir: string) => readonly LocalChartDependency[] = () => [],
+  chartVersion: (chartDir: string) => string | undefined = () => undefined,
 ): UnitLayout {
   const candidates = new Map<string, { tool: UnitTool; marker: string }>();
   for (const path of paths) {
@@ -190,6 +191,7 @@ export function detectUnits(
           files.has(`${dir}/charts/${name}/Chart.yaml`) ||
           (vendored.get(`${dir}/charts`)?.some((t) => t.startsWith(`${name}-`)) ?? false),
         resolveRelative,
+        chartVersion,
       );
       copiedCharts = deps.copies;
       problems.push(...deps.problems);

@@ -12,7 +12,7 @@ import { resolveValueFile, valueFileInputs, type CommitEntry, type ValueFileRef 
 import { parseUnitOptions, UNIT_OPTIONS_FILE } from './unitOptions.ts';
 import { isValueFileGlob, matchValueFileGlob, mayMatchValueFileGlob } from './valueFileGlobs.ts';
 import { UNIT_CACHE_DIR } from './unitOutputCache.ts';
-import { localChartDependencies, type LocalChartDependency } from './chartDependencies.ts';
+import { chartVersionOf, localChartDependencies, type LocalChartDependency } from './chartDependencies.ts';
 
 const LAYOUT_FILE = 'layout.json';
 /** Where `helm dependency build` records a chart's dependencies: it can name a `file://` one too. */
@@ -92,18 +92,20 @@ async function computeLayout(
     (marker) => parseKustomization(marker, decoder.decode(blobs.get(files.get(marker)!.oid) ?? new Uint8Array())),
     included,
     (dir) => valueFiles.get(dir) ?? { files: [], problems: [], watched: [], watchedGlobs: [] },
-    (dir) => dependencies.get(dir) ?? [],
+    (dir) => dependencies.deps.get(dir) ?? [],
+    (dir) => dependencies.versions.get(dir),
   );
 }
 
 /**
  * Each chart's `file://` dependencies, by its folder: those its Chart.yaml declares, and those only its Chart.lock
- * names (helm dependency build follows the lock). Reads only the charts' Chart.yaml and Chart.lock files.
+ * names (helm dependency build follows the lock), and each chart's version. Reads only the charts' Chart.yaml and
+ * Chart.lock files.
  */
 async function readChartDependencies(
   repo: GitRepo,
   files: ReadonlyMap<string, TreeFile>,
-): Promise<Map<string, LocalChartDependency[]>> {
+): Promise<{ deps: Map<string, LocalChartDependency[]>; versions: Map<string, string> }> {
   const named = [...files.keys()].filter(
     (p) => (baseName(p) === 'Chart.yaml' || baseName(p) === CHART_LOCK) && files.get(p)!.mode !== '120000',
   );
@@ -112,17 +114,23 @@ async function readChartDependencies(
     named.map((p) => files.get(p)!.oid),
   );
   const out = new Map<string, LocalChartDependency[]>();
+  const versions = new Map<string, string>();
   const decoder = new TextDecoder();
   // Chart.yaml first: where a dependency is written in both, its line there is the one to fix.
   for (const p of named.sort((a, b) => Number(baseName(a) === CHART_LOCK) - Number(baseName(b) === CHART_LOCK))) {
     const bytes = blobs.get(files.get(p)!.oid);
     if (!bytes) continue;
     const dir = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '';
+    const text = decoder.decode(bytes);
+    if (baseName(p) === 'Chart.yaml') {
+      const version = chartVersionOf(text);
+      if (version !== undefined) versions.set(dir, version);
+    }
     const had = out.get(dir) ?? [];
-    const found = localChartDependencies(p, decoder.decode(bytes)).filter((d) => !had.some((h) => h.name === d.name));
+    const found = localChartDependencies(p, text).filter((d) => !had.some((h) => h.name === d.name));
     if (found.length > 0) out.set(dir, [...had, ...found]);
   }
-  return out;
+  return { deps: out, versions };
 }
 
 /**

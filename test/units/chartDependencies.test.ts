@@ -10,6 +10,7 @@ import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { chartDependencyCopies, localChartDependencies } from '../../src/units/chartDependencies.ts';
 import { resolveRelative } from '../../src/units/detectUnits.ts';
+import { satisfiesChartVersion } from '../../src/units/chartVersionConstraint.ts';
 import { PINNED_TOOLS_DIR } from '../../src/units/unitTools.ts';
 import { makeConfigRepoWith, manifestOf, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 
@@ -70,19 +71,33 @@ test('file:// dependencies are read from Chart.yaml at the line of their reposit
     file,
     `${WEB_CHART}  - name: redis\n    version: 1.0.0\n    repository: https://charts.example\n`,
   );
-  assert.equal(deps, [{ name: 'common', path: '../../libs/common', file, line: 7, column: 17 }]);
+  assert.equal(deps, [{ name: 'common', path: '../../libs/common', version: '0.1.0', file, line: 7, column: 17 }]);
 });
 
 test("a chart's own file:// dependencies are copied, as helm dependency build packs them, and one vendored under charts/ is left to helm", () => {
-  const dep = (name: string, path: string) => ({ name, path, file: 'apps/web/Chart.yaml', line: 1, column: 1 });
+  const dep = (name: string, path: string, version = '0.1.0') => ({
+    name,
+    path,
+    version,
+    file: 'apps/web/Chart.yaml',
+    line: 1,
+    column: 1,
+  });
   const charts = new Set(['apps/web', 'libs/common', 'libs/vendored']);
   const out = chartDependencyCopies(
     'apps/web',
-    [dep('common', '../../libs/common'), dep('vendored', '../../libs/vendored'), dep('itself', '.'), dep('up', '..')],
+    [
+      dep('common', '../../libs/common'),
+      dep('vendored', '../../libs/vendored'),
+      dep('itself', '.'),
+      dep('up', '..'),
+      dep('newer', '../../libs/common', '^2.0.0'),
+    ],
     (dir) => charts.has(dir),
     new Set<string>(),
     (name) => name === 'vendored',
     resolveRelative,
+    () => '0.1.0',
   );
   assert.equal(out.copies, [{ from: 'libs/common', to: 'charts/common' }]);
   assert.equal(
@@ -90,8 +105,44 @@ test("a chart's own file:// dependencies are copied, as helm dependency build pa
     [
       "file://. is the chart's own folder or one holding it: a chart cannot be its own dependency",
       'file://.. is not a chart folder of this commit (no apps/Chart.yaml)',
+      `libs/common is version 0.1.0, which does not satisfy the constraint "^2.0.0" (helm dependency build: can't get a valid version for dependency newer)`,
     ],
   );
+});
+
+test('a version constraint is satisfied as helm dependency build decides it', () => {
+  // What helm v3.17.2's dependency build answered for a file:// chart at version 0.1.0.
+  const helm: [string, boolean | 'invalid'][] = [
+    ['', 'invalid'],
+    ['abc', 'invalid'],
+    ['0.1.0', true],
+    ['=0.1.0', true],
+    ['v0.1.0', true],
+    ['0.1', true],
+    ['0', true],
+    ['0.1.x', true],
+    ['*', true],
+    ['~0.1', true],
+    ['^0.1.0', true],
+    ['^0.2', false],
+    ['>=0.1.0', true],
+    ['>0.1', false],
+    ['<0.2', true],
+    ['<=0.1', true],
+    ['!=0.1.0', false],
+    ['>=0.0.1-0', true],
+    ['1.0.0 - 2.0.0', false],
+    ['0.0.1 - 0.1', true],
+    ['>0.0.1, <0.1.1', true],
+    ['>0.0.1 <0.1.1', true],
+    ['0.2.0 || 0.1.0', true],
+  ];
+  assert.equal(
+    helm.map(([c]) => [c, satisfiesChartVersion(c, '0.1.0')]),
+    helm,
+  );
+  assert.not.ok(satisfiesChartVersion('>=0.1.0', '0.2.0-rc.1'), 'a prerelease only for a constraint naming one');
+  assert.ok(satisfiesChartVersion('>=0.1.0-0', '0.2.0-rc.1'));
 });
 
 test('a chart with a file:// library dependency renders the objects helm template gives after helm dependency build', async () => {
@@ -168,7 +219,7 @@ test("a made-up value in a dependency's template is warned at its file in the co
   );
 });
 
-test('a file:// dependency outside the repository, or naming no chart folder, is refused at its line', async () => {
+test('a file:// dependency outside the repository, naming no chart folder or a version its constraint refuses, is refused at its line', async () => {
   const r = makeConfigRepoWith(
     repos,
     {
@@ -179,6 +230,10 @@ test('a file:// dependency outside the repository, or naming no chart folder, is
         '../../libs/common',
         '../../libs/gone',
       ),
+      'apps/old/Chart.yaml': WEB_CHART.replace('name: web', 'name: old').replace(
+        'version: 0.1.0\n    repo',
+        'version: ~0.2.0\n    repo',
+      ),
     },
     'dependencies a render cannot read',
   );
@@ -186,6 +241,7 @@ test('a file:// dependency outside the repository, or naming no chart folder, is
   const refused = model.problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.code} ${p.message}`);
   assert.equal(refused, [
     'apps/api/Chart.yaml:7:17 INVALID_VALUE file://../../libs/gone is not a chart folder of this commit (no libs/gone/Chart.yaml)',
+    `apps/old/Chart.yaml:7:17 INVALID_VALUE libs/common is version 0.1.0, which does not satisfy the constraint "~0.2.0" (helm dependency build: can't get a valid version for dependency common)`,
     'apps/web/Chart.yaml:7:17 INVALID_VALUE file://../../../common is outside the repository',
   ]);
 });
