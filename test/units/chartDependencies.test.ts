@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
+import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
@@ -174,7 +175,7 @@ test('a chart with a file:// library dependency renders the objects helm templat
   assert.equal(model.templates.get('v1/ConfigMap/default/web-settings')!.manifest, expected[0]);
 });
 
-test('a change in the library chart renders the charts depending on it again on the next sync', async () => {
+test('a change in the library chart renders the charts depending on it again on the next sync, and verify replays it', async () => {
   const r = makeConfigRepoWith(repos, { ...MEMBERS, ...monorepo('web'), 'policies/web.yaml': POLICY }, 'web');
   const sync = async () =>
     syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
@@ -184,6 +185,7 @@ test('a change in the library chart renders the charts depending on it again on 
   r.commit({ 'libs/common/templates/_labels.tpl': labels('frontend') }, 'common: tier frontend');
   await sync();
   assert.match(rendered(), 'tier: frontend');
+  assert.ok((await verifyOutput(await openRepo(r.dir), { outputRef: 'refs/heads/flotilla/rendered' })).ok);
 });
 
 test("an error in a dependency's template names its file where the commit has it, not the render's copy", async () => {
