@@ -9,6 +9,8 @@ export interface LocalChartDependency {
   path: string;
   /** Its `version` constraint, undefined when it has none. */
   version?: string;
+  /** The version the chart's Chart.lock pins it at: with a lock, helm dependency build checks that one. */
+  locked?: string;
   /** The file naming it and the line of its `repository`. */
   file: string;
   line: number;
@@ -125,11 +127,16 @@ export function chartDependencyCopies(
     } else {
       // helm dependency build packs a file:// chart only when its version satisfies the constraint.
       const version = chartVersion(resolved) ?? '';
-      const fits = satisfiesChartVersion(dep.version ?? '', version);
+      const fits = satisfiesChartVersion(dep.locked ?? dep.version ?? '', version);
       if (fits === 'invalid')
         problem(
           `dependency "${dep.name}" has an invalid version/constraint format: "${dep.version ?? ''}" (helm dependency build refuses it)`,
           `give it a version constraint, such as the version of ${resolved}/Chart.yaml (${version || '?'})`,
+        );
+      else if (!fits && dep.locked !== undefined)
+        problem(
+          `${resolved} is version ${version || '(none)'}, but ${chartDir}/Chart.lock pins ${dep.name} at ${dep.locked} (helm dependency build: can't get a valid version for dependency ${dep.name})`,
+          `run \`helm dependency update ${chartDir}\` and commit its Chart.lock, or delete the lock`,
         );
       else if (!fits)
         problem(

@@ -127,8 +127,15 @@ async function readChartDependencies(
       if (version !== undefined) versions.set(dir, version);
     }
     const had = out.get(dir) ?? [];
-    const found = localChartDependencies(p, text).filter((d) => !had.some((h) => h.name === d.name));
-    if (found.length > 0) out.set(dir, [...had, ...found]);
+    const found = localChartDependencies(p, text);
+    // The lock's version of a dependency Chart.yaml declares is the one helm dependency build checks.
+    if (baseName(p) === CHART_LOCK)
+      for (const d of found) {
+        const declared = had.find((h) => h.name === d.name);
+        if (declared && d.version !== undefined) declared.locked = d.version;
+      }
+    const added = found.filter((d) => !had.some((h) => h.name === d.name));
+    if (added.length > 0) out.set(dir, [...had, ...added]);
   }
   return { deps: out, versions };
 }

@@ -248,4 +248,31 @@ test('a file:// dependency outside the repository, naming no chart folder or a v
   ]);
 });
 
+test("with a Chart.lock, the dependency's version is checked against the lock, as helm dependency build does", async () => {
+  const files = {
+    ...MEMBERS,
+    ...monorepo(),
+    'libs/common/Chart.yaml': 'apiVersion: v2\nname: common\nversion: 0.1.1\ntype: library\n',
+    'apps/web/Chart.yaml': WEB_CHART.replace('version: 0.1.0\n    repo', 'version: "~0.1"\n    repo'),
+  };
+  const unlocked = makeConfigRepoWith(repos, files, 'a constraint the chart satisfies');
+  assert.equal((await renderSnapshot(await openRepo(unlocked.dir), 'HEAD')).model.problems, []);
+  const locked = makeConfigRepoWith(
+    repos,
+    {
+      ...files,
+      'apps/web/Chart.lock':
+        'dependencies:\n- name: common\n  repository: file://../../libs/common\n  version: 0.1.0\ndigest: sha256:0\ngenerated: "2026-01-01T00:00:00Z"\n',
+    },
+    'a lock pinning the version before',
+  );
+  const { model } = await renderSnapshot(await openRepo(locked.dir), 'HEAD');
+  assert.equal(
+    model.problems.map((p) => `${p.file}:${p.line} ${p.message}`),
+    [
+      `apps/web/Chart.yaml:7 libs/common is version 0.1.1, but apps/web/Chart.lock pins common at 0.1.0 (helm dependency build: can't get a valid version for dependency common)`,
+    ],
+  );
+});
+
 test.run();
