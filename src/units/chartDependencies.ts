@@ -1,4 +1,4 @@
-import type { Problem } from '../errors/problem.ts';
+import type { Problem, SourceSpan } from '../errors/problem.ts';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { satisfiesChartVersion } from './chartVersionConstraint.ts';
 
@@ -11,6 +11,8 @@ export interface LocalChartDependency {
   version?: string;
   /** The version the chart's Chart.lock pins it at: with a lock, helm dependency build checks that one. */
   locked?: string;
+  /** Where the chart's Chart.lock digest disagrees with its Chart.yaml (chartLock.ts): helm dependency build stops there. */
+  staleLock?: SourceSpan;
   /** The file naming it and the line of its `repository`. */
   file: string;
   line: number;
@@ -128,7 +130,15 @@ export function chartDependencyCopies(
       // helm dependency build packs a file:// chart only when its version satisfies the constraint.
       const version = chartVersion(resolved) ?? '';
       const fits = satisfiesChartVersion(dep.locked ?? dep.version ?? '', version);
-      if (fits === 'invalid')
+      if (dep.staleLock)
+        problems.push({
+          ...dep.staleLock,
+          code: 'INVALID_VALUE',
+          severity: 'error',
+          message: `the lock file (Chart.lock) is out of sync with the dependencies file (Chart.yaml): helm dependency build stops before it copies ${dep.name}`,
+          fix: `run \`helm dependency update ${chartDir}\` and commit its Chart.lock, or delete the lock`,
+        });
+      else if (fits === 'invalid')
         problem(
           `dependency "${dep.name}" has an invalid version/constraint format: "${dep.version ?? ''}" (helm dependency build refuses it)`,
           `give it a version constraint, such as the version of ${resolved}/Chart.yaml (${version || '?'})`,

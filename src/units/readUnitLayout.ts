@@ -12,6 +12,7 @@ import { resolveValueFile, valueFileInputs, type CommitEntry, type ValueFileRef 
 import { parseUnitOptions, UNIT_OPTIONS_FILE } from './unitOptions.ts';
 import { isValueFileGlob, matchValueFileGlob, mayMatchValueFileGlob } from './valueFileGlobs.ts';
 import { UNIT_CACHE_DIR } from './unitOutputCache.ts';
+import { staleChartLock } from './chartLock.ts';
 import { chartVersionOf, localChartDependencies, type LocalChartDependency } from './chartDependencies.ts';
 
 const LAYOUT_FILE = 'layout.json';
@@ -136,6 +137,18 @@ async function readChartDependencies(
       }
     const added = found.filter((d) => !had.some((h) => h.name === d.name));
     if (added.length > 0) out.set(dir, [...had, ...added]);
+  }
+  // A lock out of sync with Chart.yaml stops helm dependency build before it copies anything.
+  for (const [dir, deps] of out) {
+    const prefix = dir === '' ? '' : `${dir}/`;
+    const [chart, lock] = [`${prefix}Chart.yaml`, `${prefix}${CHART_LOCK}`].map((p) => {
+      const f = files.get(p);
+      const bytes = f ? blobs.get(f.oid) : undefined;
+      return bytes ? decoder.decode(bytes) : undefined;
+    });
+    const stale =
+      chart !== undefined && lock !== undefined ? staleChartLock(`${prefix}${CHART_LOCK}`, chart, lock) : undefined;
+    if (stale) for (const d of deps) d.staleLock = stale;
   }
   return { deps: out, versions };
 }

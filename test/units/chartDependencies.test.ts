@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
@@ -248,31 +248,43 @@ test('a file:// dependency outside the repository, naming no chart folder or a v
   ]);
 });
 
-test("with a Chart.lock, the dependency's version is checked against the lock, as helm dependency build does", async () => {
+/** The Chart.lock real helm writes for `files` (helm dependency build on a copy). */
+function helmLock(files: Record<string, string>, chartDir: string): string {
+  const copy = mkdtempSync(path.join(scratch, 'lock-'));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(copy, rel)), { recursive: true });
+    writeFileSync(path.join(copy, rel), text);
+  }
+  const home = path.join(scratch, 'home');
+  const env = { ...process.env, HOME: home, HELM_CACHE_HOME: home, HELM_CONFIG_HOME: home, HELM_DATA_HOME: home };
+  execFileSync(path.join(PINNED_TOOLS_DIR, 'helm'), ['dependency', 'build', path.join(copy, chartDir)], {
+    env,
+    stdio: 'pipe',
+  });
+  return readFileSync(path.join(copy, chartDir, 'Chart.lock'), 'utf8');
+}
+
+test("with a Chart.lock, helm's digest and the version it pins are checked, as helm dependency build does", async () => {
   const files = {
-    ...MEMBERS,
     ...monorepo(),
-    'libs/common/Chart.yaml': 'apiVersion: v2\nname: common\nversion: 0.1.1\ntype: library\n',
     'apps/web/Chart.yaml': WEB_CHART.replace('version: 0.1.0\n    repo', 'version: "~0.1"\n    repo'),
   };
-  const unlocked = makeConfigRepoWith(repos, files, 'a constraint the chart satisfies');
-  assert.equal((await renderSnapshot(await openRepo(unlocked.dir), 'HEAD')).model.problems, []);
-  const locked = makeConfigRepoWith(
-    repos,
-    {
-      ...files,
-      'apps/web/Chart.lock':
-        'dependencies:\n- name: common\n  repository: file://../../libs/common\n  version: 0.1.0\ndigest: sha256:0\ngenerated: "2026-01-01T00:00:00Z"\n',
-    },
-    'a lock pinning the version before',
-  );
-  const { model } = await renderSnapshot(await openRepo(locked.dir), 'HEAD');
+  const lock = helmLock(files, 'apps/web');
+  const problems = async (changed: Record<string, string>) => {
+    const r = makeConfigRepoWith(repos, { ...MEMBERS, ...files, 'apps/web/Chart.lock': lock, ...changed }, 'locked');
+    const { model } = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+    return model.problems.map((p) => `${p.file}:${p.line} ${p.message}`);
+  };
+  assert.equal(await problems({}), [], 'the lock helm wrote is in sync');
   assert.equal(
-    model.problems.map((p) => `${p.file}:${p.line} ${p.message}`),
+    await problems({ 'libs/common/Chart.yaml': 'apiVersion: v2\nname: common\nversion: 0.1.1\ntype: library\n' }),
     [
       `apps/web/Chart.yaml:7 libs/common is version 0.1.1, but apps/web/Chart.lock pins common at 0.1.0 (helm dependency build: can't get a valid version for dependency common)`,
     ],
   );
+  assert.equal(await problems({ 'apps/web/Chart.yaml': files['apps/web/Chart.yaml']!.replace('~0.1', '>=0.1') }), [
+    `apps/web/Chart.lock:${lock.split('\n').findIndex((l) => l.startsWith('digest:')) + 1} the lock file (Chart.lock) is out of sync with the dependencies file (Chart.yaml): helm dependency build stops before it copies common`,
+  ]);
 });
 
 test.run();
