@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
@@ -246,6 +246,23 @@ test('a file:// dependency outside the repository, naming no chart folder or a v
     `apps/old/Chart.yaml:7:17 INVALID_VALUE libs/common is version 0.1.0, which does not satisfy the constraint "~0.2.0" (helm dependency build: can't get a valid version for dependency common)`,
     'apps/web/Chart.yaml:7:17 INVALID_VALUE file://../../../common is outside the repository',
   ]);
+});
+
+test('a file:// dependency naming a symbolic link to a chart folder is refused at its line, the link not followed', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    { ...MEMBERS, ...monorepo(), 'apps/web/Chart.yaml': WEB_CHART.replace('libs/common', 'libs/link') },
+    'a dependency through a link',
+  );
+  symlinkSync('common', path.join(r.dir, 'libs/link'));
+  r.commit({}, 'link');
+  const { model } = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal(
+    model.problems.map((p) => `${p.file}:${p.line} ${p.message}`),
+    [
+      'apps/web/Chart.yaml:7 file://../../libs/link is a file or symbolic link, not a chart folder: a render copies files out of the commit, not links',
+    ],
+  );
 });
 
 /** The Chart.lock real helm writes for `files` (helm dependency build on a copy). */
