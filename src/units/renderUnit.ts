@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmod, cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -13,6 +13,7 @@ import type { Problem } from '../errors/problem.ts';
 import type { SourceUnit } from './detectUnits.ts';
 import { toolProblem } from './toolProblem.ts';
 import { chartArchiveFiles } from './chartArchive.ts';
+import { helmIgnoreRules } from './helmIgnore.ts';
 import { archivedChartCallWarnings, chartCallWarnings } from './chartCalls.ts';
 import { helmSkippedHooks } from './syncHooks.ts';
 import { resolveValueFile } from './helmValueFiles.ts';
@@ -260,9 +261,19 @@ async function runUnit(
     const src = path.join(root, 'src');
     const links = linkWarnings(await materialize(repo, inputs, src));
     // Where `helm dependency build` would have put each file:// dependency.
-    // A folder whose files are all links left out is not there: helm then names the dependency missing.
-    for (const copy of unit.copiedCharts ?? [])
-      await cp(path.join(src, copy.from), path.join(src, unit.dir, copy.to), { recursive: true }).catch(() => {});
+    for (const copy of unit.copiedCharts ?? []) {
+      const from = path.join(src, copy.from);
+      // Packed as helm packs it: without what the dependency's own .helmignore names.
+      const ignored = helmIgnoreRules(await readFile(path.join(from, '.helmignore'), 'utf8').catch(() => ''));
+      // A folder whose files are all links left out is not there: helm then names the dependency missing.
+      await cp(from, path.join(src, unit.dir, copy.to), {
+        recursive: true,
+        filter: async (file) => {
+          const rel = path.relative(from, file).split(path.sep).join('/');
+          return !ignored(rel, (await stat(file)).isDirectory());
+        },
+      }).catch(() => {});
+    }
     const home = path.join(root, 'home');
     await mkdir(path.join(home, 'plugins'), { recursive: true });
     // Nothing reaches the network: Go's HTTP client goes through a proxy that refuses, there is no PATH for helm

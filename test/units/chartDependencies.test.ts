@@ -265,6 +265,43 @@ test('a file:// dependency naming a symbolic link to a chart folder is refused a
   );
 });
 
+test('a dependency is copied without what its .helmignore names, as helm dependency build packs it', async () => {
+  const files = {
+    ...monorepo(),
+    'apps/web/Chart.yaml': `${WEB_CHART}  - name: extra\n    version: 0.1.0\n    repository: file://../extra\n`,
+    'apps/extra/Chart.yaml': 'apiVersion: v2\nname: extra\nversion: 0.1.0\n',
+    'apps/extra/.helmignore': '# drafts\n*.draft.yaml\nscratch/\n',
+    'apps/extra/templates/kept.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-kept\n',
+    'apps/extra/templates/old.draft.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: draft\n',
+    'apps/extra/templates/scratch/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: scratch\n',
+  };
+  const copy = mkdtempSync(path.join(scratch, 'ignore-'));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(copy, rel)), { recursive: true });
+    writeFileSync(path.join(copy, rel), text);
+  }
+  const home = path.join(scratch, 'home');
+  const env = { ...process.env, HOME: home, HELM_CACHE_HOME: home, HELM_CONFIG_HOME: home, HELM_DATA_HOME: home };
+  const helm = path.join(PINNED_TOOLS_DIR, 'helm');
+  execFileSync(helm, ['dependency', 'build', path.join(copy, 'apps/web')], { env, stdio: 'pipe' });
+  const names = parseAllDocuments(
+    execFileSync(helm, ['template', 'web', path.join(copy, 'apps/web'), '--namespace', 'default'], {
+      env,
+      encoding: 'utf8',
+    }),
+  )
+    .map((d) => (d.toJS() as { metadata?: { name?: string } } | null)?.metadata?.name)
+    .filter(Boolean)
+    .sort();
+  assert.equal(names, ['web-kept', 'web-settings']);
+  const r = makeConfigRepoWith(repos, { ...MEMBERS, ...files }, 'a dependency with a .helmignore');
+  const { model } = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal(model.problems, []);
+  // apps/extra renders on its own too (a unit of its own, as an Argo CD Application would be): extra-kept, draft...
+  const web = [...model.templates.values()].filter((t) => t.source.file === 'apps/web/Chart.yaml');
+  assert.equal(web.map((t) => t.ref.name).sort(), names);
+});
+
 /** The Chart.lock real helm writes for `files` (helm dependency build on a copy). */
 function helmLock(files: Record<string, string>, chartDir: string): string {
   const copy = mkdtempSync(path.join(scratch, 'lock-'));
