@@ -1,5 +1,6 @@
 import { compareProblems, type Problem } from '../errors/problem.ts';
 import type { KustomizationReference } from './parseKustomization.ts';
+import { chartDependencyCopies, type CopiedChart, type LocalChartDependency } from './chartDependencies.ts';
 
 export type UnitTool = 'helm' | 'kustomize';
 
@@ -14,6 +15,8 @@ export interface SourceUnit {
   inputs: string[];
   /** Problems of its kustomizations (remote bases, paths outside the commit): the unit is not run while it has any. */
   problems: Problem[];
+  /** A chart's `file://` dependencies, copied into its `charts/` for the run (their folders are inputs too). */
+  copiedCharts?: CopiedChart[];
 }
 
 export interface UnitLayout {
@@ -87,6 +90,8 @@ export function detectUnits(
     problems: [],
     watched: [],
   }),
+  chartDependencies: (chartDir: string) => readonly LocalChartDependency[] = () => [],
+  chartVersion: (chartDir: string) => string | undefined = () => undefined,
 ): UnitLayout {
   const candidates = new Map<string, { tool: UnitTool; marker: string }>();
   for (const path of paths) {
@@ -160,6 +165,8 @@ export function detectUnits(
   const referenced = new Set<string>();
   for (const [dir, d] of direct) for (const target of d.dirs) if (target !== dir) referenced.add(target);
 
+  const vendored = vendoredCharts(paths);
+  const copiedDirs = new Set<string>();
   const units: SourceUnit[] = [];
   const helmInputFiles = new Set<string>();
   const watchedFiles = new Set<string>();
@@ -172,7 +179,26 @@ export function detectUnits(
       continue;
     const inputs = [asDir(dir)];
     const problems: Problem[] = [];
+    let copiedCharts: CopiedChart[] = [];
     if (c.tool === 'helm') {
+      // As Argo CD runs `helm dependency build` when charts/ lacks a dependency: a file:// one is read from the commit.
+      const deps = chartDependencyCopies(
+        dir,
+        chartDependencies(dir),
+        (d) => files.has(`${d}/Chart.yaml`),
+        files,
+        (name) =>
+          files.has(`${dir}/charts/${name}/Chart.yaml`) ||
+          (vendored.get(`${dir}/charts`)?.some((t) => t.startsWith(`${name}-`)) ?? false),
+        resolveRelative,
+        chartVersion,
+      );
+      copiedCharts = deps.copies;
+      problems.push(...deps.problems);
+      for (const copy of copiedCharts) {
+        inputs.push(asDir(copy.from));
+        copiedDirs.add(asDir(copy.from));
+      }
       const values = valueFiles(dir);
       inputs.push(...values.files);
       problems.push(...values.problems);
@@ -202,12 +228,14 @@ export function detectUnits(
       marker: c.marker,
       inputs: minimalInputs(inputs),
       problems: dedupe(problems).sort(compareProblems),
+      ...(copiedCharts.length > 0 ? { copiedCharts } : {}),
     });
   }
   units.sort((a, b) => (a.marker < b.marker ? -1 : a.marker > b.marker ? 1 : 0));
   const inputDirs = new Set<string>();
   const inputFiles = new Set<string>(helmInputFiles);
   for (const dir of candidates.keys()) inputDirs.add(asDir(dir));
+  for (const dir of copiedDirs) inputDirs.add(dir);
   for (const d of direct.values()) {
     for (const dir of d.dirs) inputDirs.add(asDir(dir));
     for (const f of d.files) inputFiles.add(f);
@@ -223,6 +251,18 @@ export function detectUnits(
 
 function rank(marker: string): number {
   return (KUSTOMIZE_MARKERS as readonly string[]).indexOf(baseName(marker));
+}
+
+/** The packed charts (`.tgz`) of each `charts/` folder, by that folder: `helm dependency build`'s vendored dependencies. */
+function vendoredCharts(paths: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const p of paths) {
+    if (!p.endsWith('.tgz')) continue;
+    const dir = dirOf(p);
+    if (baseName(dir) !== 'charts') continue;
+    out.set(dir, [...(out.get(dir) ?? []), baseName(p)]);
+  }
+  return out;
 }
 
 /** Whether a path is a folder of the commit: some file is below it. */

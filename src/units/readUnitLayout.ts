@@ -12,10 +12,14 @@ import { resolveValueFile, valueFileInputs, type CommitEntry, type ValueFileRef 
 import { parseUnitOptions, UNIT_OPTIONS_FILE } from './unitOptions.ts';
 import { isValueFileGlob, matchValueFileGlob, mayMatchValueFileGlob } from './valueFileGlobs.ts';
 import { UNIT_CACHE_DIR } from './unitOutputCache.ts';
+import { staleChartLock } from './chartLock.ts';
+import { chartVersionOf, localChartDependencies, type LocalChartDependency } from './chartDependencies.ts';
 
 const LAYOUT_FILE = 'layout.json';
+/** Where `helm dependency build` records a chart's dependencies: it can name a `file://` one too. */
+const CHART_LOCK = 'Chart.lock';
 /** Bumped when detection changes what a layout holds: layouts saved before are computed again. */
-const LAYOUT_VERSION = 5;
+const LAYOUT_VERSION = 6;
 const layouts = new WeakMap<GitRepo, { tree: string; layout: UnitLayout }>();
 
 /**
@@ -83,12 +87,70 @@ async function computeLayout(
   );
   const decoder = new TextDecoder();
   const valueFiles = await readValueFiles(repo, files, included);
+  const dependencies = await readChartDependencies(repo, files);
   return detectUnits(
     [...files.keys()],
     (marker) => parseKustomization(marker, decoder.decode(blobs.get(files.get(marker)!.oid) ?? new Uint8Array())),
     included,
     (dir) => valueFiles.get(dir) ?? { files: [], problems: [], watched: [], watchedGlobs: [] },
+    (dir) => dependencies.deps.get(dir) ?? [],
+    (dir) => dependencies.versions.get(dir),
   );
+}
+
+/**
+ * Each chart's `file://` dependencies, by its folder: those its Chart.yaml declares, and those only its Chart.lock
+ * names (helm dependency build follows the lock), and each chart's version. Reads only the charts' Chart.yaml and
+ * Chart.lock files.
+ */
+async function readChartDependencies(
+  repo: GitRepo,
+  files: ReadonlyMap<string, TreeFile>,
+): Promise<{ deps: Map<string, LocalChartDependency[]>; versions: Map<string, string> }> {
+  const named = [...files.keys()].filter(
+    (p) => (baseName(p) === 'Chart.yaml' || baseName(p) === CHART_LOCK) && files.get(p)!.mode !== '120000',
+  );
+  const blobs = await readBlobs(
+    repo,
+    named.map((p) => files.get(p)!.oid),
+  );
+  const out = new Map<string, LocalChartDependency[]>();
+  const versions = new Map<string, string>();
+  const decoder = new TextDecoder();
+  // Chart.yaml first: where a dependency is written in both, its line there is the one to fix.
+  for (const p of named.sort((a, b) => Number(baseName(a) === CHART_LOCK) - Number(baseName(b) === CHART_LOCK))) {
+    const bytes = blobs.get(files.get(p)!.oid);
+    if (!bytes) continue;
+    const dir = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '';
+    const text = decoder.decode(bytes);
+    if (baseName(p) === 'Chart.yaml') {
+      const version = chartVersionOf(text);
+      if (version !== undefined) versions.set(dir, version);
+    }
+    const had = out.get(dir) ?? [];
+    const found = localChartDependencies(p, text);
+    // The lock's version of a dependency Chart.yaml declares is the one helm dependency build checks.
+    if (baseName(p) === CHART_LOCK)
+      for (const d of found) {
+        const declared = had.find((h) => h.name === d.name);
+        if (declared && d.version !== undefined) declared.locked = d.version;
+      }
+    const added = found.filter((d) => !had.some((h) => h.name === d.name));
+    if (added.length > 0) out.set(dir, [...had, ...added]);
+  }
+  // A lock out of sync with Chart.yaml stops helm dependency build before it copies anything.
+  for (const [dir, deps] of out) {
+    const prefix = dir === '' ? '' : `${dir}/`;
+    const [chart, lock] = [`${prefix}Chart.yaml`, `${prefix}${CHART_LOCK}`].map((p) => {
+      const f = files.get(p);
+      const bytes = f ? blobs.get(f.oid) : undefined;
+      return bytes ? decoder.decode(bytes) : undefined;
+    });
+    const stale =
+      chart !== undefined && lock !== undefined ? staleChartLock(`${prefix}${CHART_LOCK}`, chart, lock) : undefined;
+    if (stale) for (const d of deps) d.staleLock = stale;
+  }
+  return { deps: out, versions };
 }
 
 /**
@@ -185,7 +247,7 @@ function matchesWatchedGlob(layout: UnitLayout, c: TreeChange): boolean {
  */
 function namesUnitInputs(path: string): boolean {
   const name = baseName(path);
-  return markerTool(name) !== undefined || path === IGNORE_FILE || name === UNIT_OPTIONS_FILE;
+  return markerTool(name) !== undefined || path === IGNORE_FILE || name === UNIT_OPTIONS_FILE || name === CHART_LOCK;
 }
 
 function baseName(p: string): string {

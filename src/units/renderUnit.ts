@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -13,6 +13,7 @@ import type { Problem } from '../errors/problem.ts';
 import type { SourceUnit } from './detectUnits.ts';
 import { toolProblem } from './toolProblem.ts';
 import { chartArchiveFiles } from './chartArchive.ts';
+import { helmIgnoreRules } from './helmIgnore.ts';
 import { archivedChartCallWarnings, chartCallWarnings } from './chartCalls.ts';
 import { helmSkippedHooks } from './syncHooks.ts';
 import { resolveValueFile } from './helmValueFiles.ts';
@@ -259,6 +260,20 @@ async function runUnit(
   try {
     const src = path.join(root, 'src');
     const links = linkWarnings(await materialize(repo, inputs, src));
+    // Where `helm dependency build` would have put each file:// dependency.
+    for (const copy of unit.copiedCharts ?? []) {
+      const from = path.join(src, copy.from);
+      // Packed as helm packs it: without what the dependency's own .helmignore names.
+      const ignored = helmIgnoreRules(await readFile(path.join(from, '.helmignore'), 'utf8').catch(() => ''));
+      // A folder whose files are all links left out is not there: helm then names the dependency missing.
+      await cp(from, path.join(src, unit.dir, copy.to), {
+        recursive: true,
+        filter: async (file) => {
+          const rel = path.relative(from, file).split(path.sep).join('/');
+          return !ignored(rel, (await stat(file)).isDirectory());
+        },
+      }).catch(() => {});
+    }
     const home = path.join(root, 'home');
     await mkdir(path.join(home, 'plugins'), { recursive: true });
     // Nothing reaches the network: Go's HTTP client goes through a proxy that refuses, there is no PATH for helm
@@ -421,23 +436,35 @@ async function runUnit(
   }
 }
 
-/** The chart's templates read for calls a render answers with nothing or cannot reproduce (chartCalls.ts). */
+/**
+ * The chart's templates read for calls a render answers with nothing or cannot reproduce (chartCalls.ts), and those
+ * of the file:// dependencies copied into it, named where the commit has them.
+ */
 async function chartCalls(repo: GitRepo, unit: SourceUnit, inputs: ReadonlyMap<string, string>): Promise<Problem[]> {
-  const all = [...(await listTreeFiles(repo, inputs.get(unit.inputs[0]!)!))].filter(([, f]) => isRegularFile(f.mode));
-  const files = all.filter(([p]) => /^(charts\/[^/]+\/)*templates\//.test(p));
-  // Subcharts as `helm dependency build` vendors them: packed.
-  const archives = all.filter(([p]) => /^(charts\/[^/]+\/)*charts\/[^/]+\.tgz$/.test(p));
-  const blobs = await readBlobs(
-    repo,
-    [...files, ...archives].map(([, f]) => f.oid),
-  );
-  const decoder = new TextDecoder();
-  return [
-    ...chartCallWarnings(unit.dir, new Map(files.map(([p, f]) => [p, decoder.decode(blobs.get(f.oid))]))),
-    ...archives.flatMap(([p, f]) =>
-      archivedChartCallWarnings(`${unit.dir}/${p}`, chartArchiveFiles(blobs.get(f.oid)!)),
-    ),
+  const charts = [
+    { dir: unit.dir, tree: inputs.get(unit.inputs[0]!)! },
+    ...(unit.copiedCharts ?? []).map((c) => ({ dir: c.from, tree: inputs.get(`${c.from}/`) })),
   ];
+  const out: Problem[] = [];
+  for (const chart of charts) {
+    if (!chart.tree) continue;
+    const all = [...(await listTreeFiles(repo, chart.tree))].filter(([, f]) => isRegularFile(f.mode));
+    const files = all.filter(([p]) => /^(charts\/[^/]+\/)*templates\//.test(p));
+    // Subcharts as `helm dependency build` vendors them: packed.
+    const archives = all.filter(([p]) => /^(charts\/[^/]+\/)*charts\/[^/]+\.tgz$/.test(p));
+    const blobs = await readBlobs(
+      repo,
+      [...files, ...archives].map(([, f]) => f.oid),
+    );
+    const decoder = new TextDecoder();
+    out.push(
+      ...chartCallWarnings(chart.dir, new Map(files.map(([p, f]) => [p, decoder.decode(blobs.get(f.oid))]))),
+      ...archives.flatMap(([p, f]) =>
+        archivedChartCallWarnings(`${chart.dir}/${p}`, chartArchiveFiles(blobs.get(f.oid)!)),
+      ),
+    );
+  }
+  return out;
 }
 
 /**

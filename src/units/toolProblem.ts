@@ -44,7 +44,7 @@ export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string, 
     const inRepo = within(named) ? named : resolveRelative(unit.dir, named);
     if (within(inRepo)) file = inRepo!;
   } else if (m) {
-    const inRepo = unit.tool === 'helm' ? `${unit.dir}/${m[2]}` : `${m[1]}/${m[2]}`;
+    const inRepo = unit.tool === 'helm' ? copiedFrom(unit, `${unit.dir}/${m[2]}`) : `${m[1]}/${m[2]}`;
     if (inRepo.startsWith(`${unit.dir}/`) || unit.inputs.some((i) => inRepo.startsWith(i))) {
       file = inRepo;
       // Helm names files by the chart's name; the user knows them by the folder.
@@ -54,6 +54,8 @@ export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string, 
       column = m[4] ? Number(m[4]) : 1;
     }
   }
+  // A file:// dependency's files are named where the commit has them, not where the render copied them.
+  for (const copy of unit.copiedCharts ?? []) message = message.split(`${unit.dir}/${copy.to}/`).join(`${copy.from}/`);
   const yamlLine = /line (\d+)/.exec(text);
   if (line === 1 && file !== unit.marker && yamlLine) line = Number(yamlLine[1]);
   return {
@@ -69,6 +71,15 @@ export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string, 
         : `correct ${file === unit.marker ? `the ${unit.tool === 'helm' ? 'chart' : 'kustomization'}` : file}`
     } and commit; until then the unit's last good output is kept`,
   };
+}
+
+/** A path inside a chart's copy of a file:// dependency, as the commit has it: the dependency's own folder. */
+function copiedFrom(unit: SourceUnit, inRepo: string): string {
+  for (const copy of unit.copiedCharts ?? []) {
+    const at = `${unit.dir}/${copy.to}/`;
+    if (inRepo.startsWith(at)) return `${copy.from}/${inRepo.slice(at.length)}`;
+  }
+  return inRepo;
 }
 
 /**
