@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import nodeFs from 'node:fs';
@@ -37,7 +38,7 @@ export class LockHeldError extends Error {
 export const LOCK_FILE = 'flotilla-reconciler.lock';
 
 /**
- * One reconciler per repo: a lock file in the git dir, created with O_EXCL. A lock whose pid is dead on this
+ * One reconciler per repo: a lock file in the git dir, created whole or not at all (createWhole). A lock whose pid is dead on this
  * host is stale (the holder was killed) and is taken over; a live one, or one from another host (whose pid
  * cannot be checked from here), is refused with LockHeldError.
  */
@@ -56,7 +57,7 @@ export function acquireRepoLock(
   let tookOverFrom: LockHolder | undefined;
   for (let attempt = 0; ; attempt++) {
     try {
-      nodeFs.writeFileSync(file, text, { flag: 'wx' });
+      createWhole(file, text, holder.pid);
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) {
@@ -95,6 +96,27 @@ export function acquireRepoLock(
       if (held()) nodeFs.rmSync(file, { force: true });
     },
   };
+}
+
+/**
+ * Creates `file` holding `text`, failing with EEXIST when it exists. Written beside it and linked into place, so the
+ * lock appears with its holder in it: created empty and then written (O_EXCL alone), a second reconciler starting at
+ * the same moment read it empty and could not name the holder.
+ */
+function createWhole(file: string, text: string, pid: number): void {
+  const staged = `${file}.new-${pid}-${randomBytes(4).toString('hex')}`;
+  nodeFs.writeFileSync(staged, text, { flag: 'wx' });
+  try {
+    nodeFs.linkSync(staged, file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // A file system without hard links: O_EXCL alone, with its short empty window.
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP')
+      nodeFs.writeFileSync(file, text, { flag: 'wx' });
+    else throw err;
+  } finally {
+    nodeFs.rmSync(staged, { force: true });
+  }
 }
 
 function readHolder(file: string): LockHolder | undefined {

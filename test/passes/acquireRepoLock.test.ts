@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
@@ -31,6 +31,8 @@ test('the lock file names pid, host and start time; a second reconciler is refus
   lock.release();
   assert.not.ok(existsSync(path.join(dir, LOCK_FILE)));
   acquireRepoLock(dir).release();
+  // The lock is written beside its place and linked in whole: nothing of that is left, won or refused.
+  assert.equal(readdirSync(dir), []);
 });
 
 test('a lock left by a dead pid on this host is taken over, and says whom it replaced', () => {
