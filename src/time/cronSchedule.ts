@@ -174,7 +174,7 @@ export function nextCronRun(
     if (t.hour < 23 && (!s.months.has(t.month) || !dayMatches(s, t))) {
       // A day that cannot fire is left at its local 23:00 (on a day with a DST jump, an hour early or late), and its
       // last hour stepped below: a schedule that never fires (Feb 30) costs days, not hours, over the horizon.
-      at += Math.max((23 - t.hour) * 60 - t.minute, 60 - t.minute) * MINUTE;
+      at += ((23 - t.hour) * 60 - t.minute) * MINUTE;
       continue;
     }
     if (!s.months.has(t.month) || !dayMatches(s, t) || !s.hours.has(t.hour)) {

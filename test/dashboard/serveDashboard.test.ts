@@ -134,22 +134,21 @@ function openStream(from: string): Promise<{ status: number; body: string; close
 
 test('one address gets a bounded number of event streams, the listener a bounded number in all, and the fleet is still answered', async () => {
   const held: { close(): void }[] = [];
-  try {
-    for (let i = 0; i < MAX_EVENT_STREAMS_PER_ADDRESS; i++) {
-      const s = await openStream('127.0.0.1');
+  const holdStreams = async (from: string, count: number) => {
+    for (let i = 0; i < count; i++) {
+      const s = await openStream(from);
       assert.is(s.status, 200);
       held.push(s);
     }
+  };
+  try {
+    await holdStreams('127.0.0.1', MAX_EVENT_STREAMS_PER_ADDRESS);
     const overAddress = await openStream('127.0.0.1');
     assert.is(overAddress.status, 503);
     assert.match(JSON.parse(overAddress.body).error, 'open from your address already');
     // The same address still has connections for the page and its API calls.
     assert.is((await fetch(`${served.url}/ui/api/fleet`, { headers: auth })).status, 200);
-    for (let i = MAX_EVENT_STREAMS_PER_ADDRESS; i < MAX_EVENT_STREAMS; i++) {
-      const s = await openStream('127.0.0.2');
-      assert.is(s.status, 200);
-      held.push(s);
-    }
+    await holdStreams('127.0.0.2', MAX_EVENT_STREAMS - MAX_EVENT_STREAMS_PER_ADDRESS);
     const over = await openStream('127.0.0.3');
     assert.is(over.status, 503);
     assert.match(JSON.parse(over.body).error, 'event streams are open already');
