@@ -12,6 +12,7 @@ import {
   viewOfWhole,
   type IndexEntry,
   type OutputIndex,
+  type ShardNamespaces,
 } from '../../src/branches/rendered/outputIndex.ts';
 
 const WEB = 'apps/v1/Deployment/shop/web';
@@ -35,14 +36,23 @@ function whole(): OutputIndex {
 }
 
 /** A tree's index as the output branch holds it: path → text, read through the same reader a sync uses. */
-function openFiles(files: ReadonlyMap<string, string | null>, reads: string[] = []): ShardedIndex {
+function openFiles(
+  files: ReadonlyMap<string, string | null>,
+  reads: string[] = [],
+  listed?: ShardNamespaces,
+): ShardedIndex {
   const present = new Set<string>();
   for (const [p, text] of files)
     if (text !== null && p !== INDEX_PATH) present.add(p.slice('.flotilla/index/'.length, -'.json'.length));
-  return ShardedIndex.open(files.get(INDEX_PATH) ?? undefined, present, async (ids) => {
-    reads.push(...ids);
-    return new Map(ids.map((id) => [id, files.get(shardPath(id))!]));
-  });
+  return ShardedIndex.open(
+    files.get(INDEX_PATH) ?? undefined,
+    present,
+    async (ids) => {
+      reads.push(...ids);
+      return new Map(ids.map((id) => [id, files.get(shardPath(id))!]));
+    },
+    listed,
+  );
 }
 
 test('a template entry lives in the shard of its key, a file entry in the shard of its path; the root summarises', () => {
@@ -126,6 +136,46 @@ test("templatesIn gives a namespace's entries, read from the shards' lines witho
     (await index.templatesIn(new Set(['billing']))).map(([key]) => key),
     [other],
   );
+});
+
+test('templatesIn reads only the shards the namespace list says may hold the namespaces, and learns the shards it does not know', async () => {
+  const fleet = whole();
+  // Enough namespaces that their templates fall in shards of their own.
+  for (let i = 0; i < 40; i++) fleet.templates[`v1/ConfigMap/team-${i}/c`] = { file: `t/${i}.yaml`, clusters: ['m1'] };
+  const files = indexFiles(fleet);
+  const truth = openFiles(files);
+  await truth.loadAll();
+  const shards = [...files.keys()].filter((p) => p !== INDEX_PATH && files.get(p)).map((p) => p.slice(-7, -5));
+  const namespacesOf = new Map(shards.map((id) => [id, truth.namespacesOfShard(id)!]));
+  const wanted = new Set(['team-7', 'shop']);
+  const expected = Object.entries(fleet.templates)
+    .filter(([key]) => key.includes('/team-7/') || key.includes('/shop/'))
+    .map(([key]) => key)
+    .sort();
+
+  // The list knows every shard but one: the others that hold neither namespace are not read; that one is, and learned.
+  const unknown = shardOf('v1/ConfigMap/team-3/c');
+  const learned: Map<string, ReadonlySet<string>>[] = [];
+  const list: ShardNamespaces = {
+    holdsAny: (id, namespaces) =>
+      id === unknown ? undefined : [...namespaces].some((ns) => namespacesOf.get(id)?.has(ns)),
+    learn: async (found) => void learned.push(new Map(found)),
+  };
+  const reads: string[] = [];
+  const found = await openFiles(files, reads, list).templatesIn(wanted);
+  assert.equal(found.map(([key]) => key).sort(), expected);
+  assert.equal(Object.fromEntries(found), Object.fromEntries(expected.map((key) => [key, fleet.templates[key]])));
+  const holding = shards.filter((id) => [...wanted].some((ns) => namespacesOf.get(id)!.has(ns)));
+  assert.equal(reads.sort(), [...new Set([...holding, unknown])].sort());
+  assert.ok(reads.length < shards.length / 2, `${reads.length} of ${shards.length} shards read`);
+  assert.equal(learned, [new Map([[unknown, namespacesOf.get(unknown)]])]);
+
+  // A list that knows nothing: every shard read, every one learned, the same entries.
+  const all: Map<string, ReadonlySet<string>>[] = [];
+  const none: ShardNamespaces = { holdsAny: () => undefined, learn: async (f) => void all.push(new Map(f)) };
+  const again = await openFiles(files, [], none).templatesIn(wanted);
+  assert.equal(again.map(([key]) => key).sort(), expected);
+  assert.equal(all, [namespacesOf]);
 });
 
 test("who requires a template follows its parents' deps as they are set and removed", async () => {

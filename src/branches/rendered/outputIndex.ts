@@ -193,6 +193,17 @@ function templateLines(text: string): string[] | undefined {
   return body.split(',\n');
 }
 
+/** The key of a template line (`"key":{...}`): the JSON string it starts with, read up to its closing quote. */
+function lineKey(line: string): string {
+  for (let i = 1; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x5c)
+      i++; // a backslash escapes the next character
+    else if (c === 0x22) return JSON.parse(line.slice(0, i + 1)) as string;
+  }
+  throw new Error('internal error: an index shard line without a key; please report this');
+}
+
 /** The namespace of a template refKey (`<apiVersion>/<kind>/<namespace>/<name>`), without splitting it. */
 function namespaceOfKey(key: string): string {
   const end = key.lastIndexOf('/');
@@ -221,6 +232,18 @@ export function emptyIndex(): OutputIndex {
 export type ShardReader = (ids: readonly string[]) => Promise<Map<string, string>>;
 
 /**
+ * What a local list derived from the shards (indexNamespaceList.ts) says of the shards of the tree the index is read
+ * from, without reading them: whether a shard's template entries are in some namespaces. templatesIn reads only the
+ * shards it says may hold them, and those it does not know.
+ */
+export interface ShardNamespaces {
+  /** Whether the shard holds a template entry of one of `namespaces`; undefined when the list does not know it. */
+  holdsAny(id: string, namespaces: ReadonlySet<string>): boolean | undefined;
+  /** The namespaces of the shards read whole because the list did not know them: kept for the next sync. */
+  learn(found: ReadonlyMap<string, ReadonlySet<string>>): Promise<void>;
+}
+
+/**
  * The index of one output tree, shards read on demand. Lookups are synchronous so the pure stages can use it: a
  * caller loads the shards a step needs first (load, loadAll), and a lookup in a shard not loaded throws instead of
  * answering "absent". Changes are recorded in place; edits() gives the files to write.
@@ -233,27 +256,36 @@ export class ShardedIndex implements IndexView {
   /** Shards present in the tree read from; null when everything is in memory already (new, version 1, whole). */
   private readonly readShards: ShardReader | null;
   private readonly present: ReadonlySet<string>;
+  private readonly listed: ShardNamespaces | undefined;
 
   private constructor(
     root: IndexRoot,
     rootText: string | undefined,
     readShards: ShardReader | null,
     present: ReadonlySet<string>,
+    listed?: ShardNamespaces,
   ) {
     this.root = root;
     this.rootText = rootText;
     this.readShards = readShards;
     this.present = present;
+    this.listed = listed;
   }
 
   /**
    * From the root text (undefined: no index yet) and a reader of the shards present in the same tree. A version 1
-   * file is taken whole, and every shard counts as changed, so the next render writes version 2.
+   * file is taken whole, and every shard counts as changed, so the next render writes version 2. `listed`, when
+   * given, says which shards may hold a namespace's templates (templatesIn).
    */
-  static open(rootText: string | undefined, present: ReadonlySet<string>, readShards: ShardReader): ShardedIndex {
+  static open(
+    rootText: string | undefined,
+    present: ReadonlySet<string>,
+    readShards: ShardReader,
+    listed?: ShardNamespaces,
+  ): ShardedIndex {
     if (rootText === undefined) return new ShardedIndex(emptyRoot(), undefined, null, new Set());
     const file = parseIndexFile(rootText);
-    if (file.version === 2) return new ShardedIndex(file.root, rootText, readShards, present);
+    if (file.version === 2) return new ShardedIndex(file.root, rootText, readShards, present, listed);
     const index = new ShardedIndex(emptyRoot(), rootText, null, new Set());
     index.fill(file.whole);
     for (const id of ALL_SHARDS) index.dirty.add(id);
@@ -300,34 +332,57 @@ export class ShardedIndex implements IndexView {
    * shards not loaded stay so). A change to namespaced policies concerns their namespaces' templates only, a few
    * hundred of a fleet's tens of thousands, and parsing all 256 shards was most of such a sync. A shard's template
    * section holds one entry per line (serializeShard), so only the lines naming one of the namespaces are parsed; a
-   * shard not written that way is parsed whole.
+   * shard not written that way is parsed whole. A namespace's templates fall in some of the shards only: those the
+   * local list (`listed`) says hold none of the namespaces are not read at all, and the namespaces of the shards it
+   * does not know (missing, or of another tree) are taken from their lines and given to it.
    */
   async templatesIn(namespaces: ReadonlySet<string>): Promise<[string, IndexEntry][]> {
     const inScope = (key: string) => namespaces.has(namespaceOfKey(key));
     const out: [string, IndexEntry][] = [];
     const unread: string[] = [];
+    const unknown = new Set<string>();
     for (const id of ALL_SHARDS) {
       const shard = this.shards.get(id);
       if (shard) {
         for (const entry of Object.entries(shard.templates)) if (inScope(entry[0])) out.push(entry);
       } else if (this.readShards && this.present.has(id)) {
+        const holds = this.listed?.holdsAny(id, namespaces);
+        if (holds === false) continue;
         unread.push(id);
+        if (holds === undefined && this.listed) unknown.add(id);
       }
     }
     if (unread.length === 0) return out;
     const needles = [...namespaces].map((ns) => `/${ns}/`);
-    for (const text of (await this.readShards!(unread)).values()) {
+    const learned = new Map<string, Set<string>>();
+    for (const [id, text] of await this.readShards!(unread)) {
+      const learn = unknown.has(id) ? new Set<string>() : undefined;
+      if (learn) learned.set(id, learn);
       const lines = templateLines(text);
       if (!lines) {
-        for (const entry of Object.entries(parseShard(text).templates)) if (inScope(entry[0])) out.push(entry);
+        for (const entry of Object.entries(parseShard(text).templates)) {
+          learn?.add(namespaceOfKey(entry[0]));
+          if (inScope(entry[0])) out.push(entry);
+        }
         continue;
       }
       for (const line of lines) {
+        if (learn) learn.add(namespaceOfKey(lineKey(line)));
         if (!needles.some((needle) => line.includes(needle))) continue;
         const [key, entry] = Object.entries(JSON.parse(`{${line}}`) as Record<string, IndexEntry>)[0]!;
         if (inScope(key)) out.push([key, entry]);
       }
     }
+    if (learned.size > 0) await this.listed!.learn(learned);
+    return out;
+  }
+
+  /** The namespaces of a loaded shard's template entries (what the local list keeps of it); undefined when not loaded. */
+  namespacesOfShard(id: string): Set<string> | undefined {
+    const shard = this.shards.get(id);
+    if (!shard) return undefined;
+    const out = new Set<string>();
+    for (const key in shard.templates) out.add(namespaceOfKey(key));
     return out;
   }
 
