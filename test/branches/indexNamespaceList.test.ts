@@ -20,14 +20,14 @@ const oid = (n: number) => n.toString(16).padStart(40, '0');
 
 test('the list says which namespaces a shard holds, by blob oid, in either encoding, and knows nothing it was not told', () => {
   const list = IndexNamespaceList.empty();
-  const many = new Set(Array.from({ length: 30 }, (_, i) => `ns-${i}`));
+  const many = new Set(Array.from({ length: 90 }, (_, i) => `ns-${i}`));
   list.set(oid(1), new Set(['shop', 'billing']));
   list.set(oid(2), many);
   list.set(oid(3), new Set());
   const text = list.textFor([oid(1), oid(2), oid(3)]);
   const shards = (JSON.parse(text) as { shards: Record<string, unknown> }).shards;
-  assert.type(shards[oid(1)], 'object', 'two of 32 names: their indexes');
-  assert.type(shards[oid(2)], 'string', 'thirty of 32 names: a bitmap');
+  assert.type(shards[oid(1)], 'object', 'two of 92 names: their indexes');
+  assert.type(shards[oid(2)], 'string', 'ninety of 92 names: a bitmap');
   const read = IndexNamespaceList.parse(text)!;
   assert.equal(read.namespacesOf(oid(1)), new Set(['shop', 'billing']));
   assert.equal(read.namespacesOf(oid(2)), many);

@@ -220,14 +220,18 @@ function bitAt(hex: string, i: number): boolean {
   return digit >= 0 && ((Number.parseInt(hex[digit]!, 16) >> (i & 3)) & 1) === 1;
 }
 
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
+
 /** A set as a hex bitmap over `count` names, or as the list of its indexes when that is shorter. */
 function encode(set: ReadonlySet<string>, indexOf: ReadonlyMap<string, number>, count: number): EncodedSet {
-  const indexes = [...set].map((name) => indexOf.get(name)!).sort((a, b) => a - b);
   const digits = Math.ceil(count / 4);
-  if (JSON.stringify(indexes).length < digits + 2) return indexes;
-  const nibbles = new Uint8Array(digits);
-  for (const i of indexes) nibbles[digits - 1 - (i >> 2)]! |= 1 << (i & 3);
-  let hex = '';
-  for (const n of nibbles) hex += n.toString(16);
-  return hex;
+  // An index takes about four characters, a hex digit four names.
+  if (set.size * 4 < digits) return [...set].map((name) => indexOf.get(name)!).sort((a, b) => a - b);
+  const nibbles = Buffer.alloc(digits, 0);
+  for (const name of set) {
+    const i = indexOf.get(name)!;
+    nibbles[digits - 1 - (i >> 2)]! |= 1 << (i & 3);
+  }
+  for (let d = 0; d < digits; d++) nibbles[d] = HEX_DIGITS[nibbles[d]!]!;
+  return nibbles.toString('latin1');
 }
