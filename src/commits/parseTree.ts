@@ -28,8 +28,9 @@ export function parseTree(bytes: Uint8Array): TreeEntry[] {
   return entries;
 }
 
-/** An entry of a raw tree body, and where its 20 oid bytes start in that body. */
+/** An entry of a raw tree body, where it starts (its mode) in that body, and where its 20 oid bytes start. */
 export interface FoundEntry extends TreeEntry {
+  start: number;
   oidAt: number;
 }
 
@@ -70,6 +71,7 @@ export function findTreeEntries(
         name,
         mode: text.slice(pos, space),
         oid: buf.toString('hex', nul + 1, nul + 21),
+        start: pos,
         oidAt: nul + 1,
       });
     pos = nul + 21;
