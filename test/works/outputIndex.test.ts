@@ -222,6 +222,45 @@ test('edits() rewrites only the shards a change touched, removes a shard left em
   assert.equal(JSON.parse(removed.get(INDEX_PATH)!), { version: 2, sourceFiles: 3, karmadaFiles: [], evicting: [API] });
 });
 
+test('a shard written again after a change has the bytes of the whole index serialised anew; an entry not asked for is not even parsed', async () => {
+  const fleet = whole();
+  for (let i = 0; i < 300; i++)
+    fleet.templates[`v1/ConfigMap/team-${i % 7}/c${i}`] = {
+      file: `t/${i}.yaml`,
+      clusters: [`m${i % 3}`],
+      deps: [CONFIG],
+    };
+  const before = indexFiles(fleet);
+  const index = openFiles(before);
+  await index.load({ templates: [WEB, API] });
+  await index.load({ templates: [CONFIG] });
+  const changed = { ...fleet.templates[WEB]!, clusters: ['m1', 'm9'] };
+  index.setTemplate(WEB, changed);
+  index.setTemplate(API, undefined);
+  const expected = indexFiles({
+    files: fleet.files,
+    templates: Object.fromEntries(
+      Object.entries({ ...fleet.templates, [WEB]: changed }).filter(([key]) => key !== API),
+    ),
+  });
+  const edits = index.edits();
+  for (const [path, text] of edits) assert.is(text, expected.get(path), path);
+  assert.ok(edits.size >= 2);
+
+  // A shard one of whose lines no JSON parser takes: read for another entry and written again, that line untouched.
+  const configMaps = Object.keys(fleet.templates).filter((key) => key.startsWith('v1/ConfigMap/team-'));
+  const asked = configMaps[0]!;
+  const sibling = configMaps.find((key) => key !== asked && shardOf(key) === shardOf(asked))!;
+  const path = shardPath(shardOf(asked));
+  const text = before.get(path)!;
+  const line = text.split(',\n').find((l) => l.startsWith(`${JSON.stringify(sibling)}:`))!;
+  const garbled = line.replace('"clusters":', '"clusters":;');
+  const lazy = openFiles(new Map([...before, [path, text.replace(line, garbled)]]));
+  await lazy.load({ templates: [asked] });
+  lazy.setTemplate(asked, { ...fleet.templates[asked]!, clusters: ['m9'] });
+  assert.ok(lazy.edits().get(path)!.includes(garbled));
+});
+
 test('a version 1 index (one file) is read whole, and its first edits write version 2 with every shard', async () => {
   const v1 = `${JSON.stringify({ version: 1, ...whole() })}\n`;
   const index = openFiles(new Map([[INDEX_PATH, v1]]));
