@@ -220,9 +220,12 @@ function spliceTree(
 
 /** An entry's place in git's order, spelled as the body's names are read (UTF-8 bytes as latin1 chars). */
 function orderKey(entry: TreeEntry): string {
-  const name = Buffer.from(entry.name, 'utf8').toString('latin1');
+  const name = NOT_ASCII.test(entry.name) ? Buffer.from(entry.name, 'utf8').toString('latin1') : entry.name;
   return isTreeMode(entry.mode) ? `${name}/` : name;
 }
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: \x00-\x7f spells all of ASCII; the class is its complement
+const NOT_ASCII = /[^\x00-\x7f]/;
 
 function entryBytes(entry: TreeEntry): Buffer {
   const head = Buffer.from(`${entry.mode} ${entry.name}\0`, 'utf8');
