@@ -127,7 +127,7 @@ interface Shard {
   templates: Section<IndexEntry>;
 }
 
-/** An entry of a section: the line it was read from while it is unchanged, its value once parsed or set. */
+/** An entry of a section: the line it was read from until its value is asked for, its value once parsed or set. */
 interface Slot<T> {
   line: string | null;
   /** Where the value starts in `line`. */
@@ -139,8 +139,8 @@ interface Slot<T> {
 /**
  * One section of a shard (files, requiredBy, templates), each entry kept as the line it was read from until it is
  * used. A sync reads a shard for a few of its hundreds of entries and writes it again for one or two: an entry is
- * parsed when asked for, and an unchanged one is written as the line it was read from, which is what serializeShard
- * would make of it again (JSON.stringify of its key and value, one entry per line). At XL a shard holds ~200
+ * parsed when asked for, and one never asked for is written as the line it was read from, which is what
+ * serializeShard would make of it again (JSON.stringify of its key and value, one entry per line). At XL a shard holds ~200
  * templates: parsing and writing them whole was ~0.1 s of a namespace policy's sync.
  */
 class Section<T> {
@@ -168,6 +168,8 @@ class Section<T> {
     if (!slot.parsed) {
       slot.value = JSON.parse(slot.line!.slice(slot.valueAt)) as T;
       slot.parsed = true;
+      // From now on the value is written, as it is then: what a caller holds is what the shard says.
+      slot.line = null;
     }
     return slot.value;
   }
