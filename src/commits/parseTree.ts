@@ -1,4 +1,3 @@
-import { compareTreeEntries } from './renderTree.ts';
 import type { TreeEntry } from './types.ts';
 
 /**
@@ -28,8 +27,9 @@ export function parseTree(bytes: Uint8Array): TreeEntry[] {
   return entries;
 }
 
-/** An entry of a raw tree body, and where its 20 oid bytes start in that body. */
+/** An entry of a raw tree body, where it starts (its mode) in that body, and where its 20 oid bytes start. */
 export interface FoundEntry extends TreeEntry {
+  start: number;
   oidAt: number;
 }
 
@@ -53,16 +53,26 @@ export function findTreeEntries(
   );
   const entries = new Map<string, FoundEntry>();
   let inOrder = true;
-  let previous: TreeEntry | undefined;
+  // The previous entry's name, where it is in `text`, and whether it is a folder (compared as `name/`).
+  let previousStart = -1;
+  let previousEnd = -1;
+  let previousTree = false;
   for (let pos = 0; pos < text.length; ) {
     const space = text.indexOf(' ', pos);
     const nul = text.indexOf('\0', space + 1);
     if (space < 0 || nul < 0 || nul + 21 > text.length) throw new Error(`malformed tree object at byte ${pos}`);
     const raw = text.slice(space + 1, nul);
-    if (checkOrder) {
-      const entry = { name: raw, mode: text.slice(pos, space), oid: '' };
-      if (previous && compareTreeEntries(previous, entry) >= 0) inOrder = false;
-      previous = entry;
+    if (checkOrder && inOrder) {
+      // In place: an entry object and a `name/` string per entry were most of an edit's cost in a folder of thousands.
+      const tree = isTreeModeAt(text, pos, space);
+      if (
+        previousStart >= 0 &&
+        compareNamesAt(text, previousStart, previousEnd, previousTree, space + 1, nul, tree) >= 0
+      )
+        inOrder = false;
+      previousStart = space + 1;
+      previousEnd = nul;
+      previousTree = tree;
     }
     const name = wanted.get(raw);
     if (name !== undefined)
@@ -70,11 +80,42 @@ export function findTreeEntries(
         name,
         mode: text.slice(pos, space),
         oid: buf.toString('hex', nul + 1, nul + 21),
+        start: pos,
         oidAt: nul + 1,
       });
     pos = nul + 21;
   }
   return { entries, inOrder };
+}
+
+/** Whether the mode spelled at text[start, end) is a folder's ('40000', or '040000' as old tools wrote it). */
+function isTreeModeAt(text: string, start: number, end: number): boolean {
+  const length = end - start;
+  return (length === 5 && text.startsWith('40000', start)) || (length === 6 && text.startsWith('040000', start));
+}
+
+/**
+ * Git's order of two names of one latin1 body (bytes as chars), a folder's compared as if it ended in '/':
+ * compareTreeEntries, without making the strings.
+ */
+function compareNamesAt(
+  text: string,
+  aStart: number,
+  aEnd: number,
+  aTree: boolean,
+  bStart: number,
+  bEnd: number,
+  bTree: boolean,
+): number {
+  const aLength = aEnd - aStart + (aTree ? 1 : 0);
+  const bLength = bEnd - bStart + (bTree ? 1 : 0);
+  const n = Math.min(aLength, bLength);
+  for (let i = 0; i < n; i++) {
+    const a = aStart + i < aEnd ? text.charCodeAt(aStart + i) : 0x2f;
+    const b = bStart + i < bEnd ? text.charCodeAt(bStart + i) : 0x2f;
+    if (a !== b) return a - b;
+  }
+  return aLength - bLength;
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: \x00-\x7f spells all of ASCII; the class is its complement

@@ -112,6 +112,12 @@ interface PackIndex {
   runs: (Run | undefined)[];
   /** Runs read one by one so far: past RUNS_ONE_BY_ONE, the rest of the tables is read at once. */
   runsRead: number;
+  /**
+   * A pack of PAGED_FROM objects or more is looked up by pages instead of runs: page number → its PAGE_ENTRIES
+   * names, or offsets, once read.
+   */
+  namePages: Map<number, Buffer> | null;
+  offsetPages: Map<number, Buffer> | null;
   /** Where the object data ends: the 20-byte checksum trailer starts here. */
   end: number;
 }
@@ -138,6 +144,15 @@ const FANOUT_AT = 8;
 /** A one-template sync reads some dozens of runs of a pack; past half of them, the whole tables cost less to read. */
 const RUNS_ONE_BY_ONE = 128;
 const NAMES_AT = FANOUT_AT + 256 * 4;
+/**
+ * From this many objects on (a fleet of tens of thousands of templates on hundreds of clusters: 3 million at XL, a
+ * 90 MB index), a first byte's run is thousands of names and a sync's lookups touch every run: reading runs whole
+ * read the whole index (page faults and garbage alike, ~0.2 s of such a sync). Its lookups read pages of
+ * PAGE_ENTRIES names instead, the first where the name should sit (SHA-1 names are uniform), so a lookup costs a
+ * page or two whatever the pack's size.
+ */
+const PAGED_FROM = 512 * 1024;
+const PAGE_ENTRIES = 256;
 
 function storeOf(repo: GitRepo): ObjectStore {
   const holder = repo.cache as { [STORE]?: ObjectStore };
@@ -202,6 +217,9 @@ function rescanPacks(repo: GitRepo, store: ObjectStore): boolean {
       count: fanout[255]!,
       runs: new Array(256),
       runsRead: 0,
+      ...(fanout[255]! >= PAGED_FROM
+        ? { namePages: new Map(), offsetPages: new Map() }
+        : { namePages: null, offsetPages: null }),
       end: packSize - 20,
     });
     changed = true;
@@ -255,19 +273,29 @@ function findInRun(run: Run, oid: Buffer): number {
   return -1;
 }
 
-/** The pack offset of the entry at `i` of the run for `first`; past 2 GiB, the 64-bit table holds it. */
-function entryOffset(repo: GitRepo, pack: PackIndex, run: Run, i: number): number {
-  const small = run.offsets.readUInt32BE(i * 4);
+/** Where an entry is in the index: at `i` of a run read whole, or at `index` of a paged index's tables. */
+type IndexSlot = { run: Run; i: number } | { index: number };
+
+/** The pack offset of an entry; past 2 GiB, the 64-bit table holds it. */
+function entryOffset(repo: GitRepo, pack: PackIndex, slot: IndexSlot): number {
+  const small =
+    'run' in slot
+      ? slot.run.offsets.readUInt32BE(slot.i * 4)
+      : pageOf(repo, pack, 'offsets', slot.index).readUInt32BE((slot.index % PAGE_ENTRIES) * 4);
   if (!(small & 0x80000000)) return small;
   const at = NAMES_AT + pack.count * 28 + (small & 0x7fffffff) * 8;
   return Number(readRange(repo, burstFd(repo, pack, 'idxFd', pack.idxPath), at, at + 8).readBigUInt64BE(0));
 }
 
 /** Where the pack holds `oid`; undefined when it does not (or the pack vanished under a concurrent repack). */
-function findInIndex(repo: GitRepo, pack: PackIndex, oid: Buffer): { run: Run; i: number } | undefined {
+function findInIndex(repo: GitRepo, pack: PackIndex, oid: Buffer): IndexSlot | undefined {
   if (pack.fanout[oid[0]!] === (oid[0] === 0 ? 0 : pack.fanout[oid[0]! - 1])) return undefined; // no name starts with this byte
   let run: Run;
   try {
+    if (pack.namePages) {
+      const index = findPaged(repo, pack, oid);
+      return index < 0 ? undefined : { index };
+    }
     run = runOf(repo, pack, oid[0]!);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined; // the next rescan drops it
@@ -275,6 +303,65 @@ function findInIndex(repo: GitRepo, pack: PackIndex, oid: Buffer): { run: Run; i
   }
   const i = findInRun(run, oid);
   return i < 0 ? undefined : { run, i };
+}
+
+/**
+ * The index of `oid` in a paged pack index, or -1. The first page read is the one where a uniform name would sit in
+ * its first byte's run; a name outside it narrows the search to one side, and the next page is the middle of that.
+ */
+function findPaged(repo: GitRepo, pack: PackIndex, oid: Buffer): number {
+  const first = oid[0]!;
+  let lo = first === 0 ? 0 : pack.fanout[first - 1]!;
+  let hi = pack.fanout[first]!;
+  let guess = lo + Math.floor(((oid[1]! * 65536 + oid[2]! * 256 + oid[3]!) / 16777216) * (hi - lo));
+  while (lo < hi) {
+    const at = Math.min(Math.max(guess, lo), hi - 1);
+    const page = at - (at % PAGE_ENTRIES);
+    const names = pageOf(repo, pack, 'names', at);
+    // The part of the page inside [lo, hi), as indexes.
+    const from = Math.max(page, lo);
+    const to = Math.min(page + names.length / 20, hi);
+    if (compareName(oid, names, from - page) < 0) hi = from;
+    else if (compareName(oid, names, to - 1 - page) > 0) lo = to;
+    else {
+      let a = from;
+      let b = to;
+      while (a < b) {
+        const mid = (a + b) >>> 1;
+        const cmp = compareName(oid, names, mid - page);
+        if (cmp === 0) return mid;
+        if (cmp < 0) b = mid;
+        else a = mid + 1;
+      }
+      return -1;
+    }
+    guess = (lo + hi) >>> 1;
+  }
+  return -1;
+}
+
+/** `oid` against the name at entry `k` of a page of names. */
+function compareName(oid: Buffer, names: Buffer, k: number): number {
+  const at = k * 20;
+  for (let i = 0; i < 20; i++) {
+    const d = oid[i]! - names[at + i]!;
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** The page of a paged index's names (20 bytes each) or offsets (4) holding entry `index`, read on first use. */
+function pageOf(repo: GitRepo, pack: PackIndex, table: 'names' | 'offsets', index: number): Buffer {
+  const pages = table === 'names' ? pack.namePages! : pack.offsetPages!;
+  const page = Math.floor(index / PAGE_ENTRIES);
+  const known = pages.get(page);
+  if (known) return known;
+  const width = table === 'names' ? 20 : 4;
+  const at = NAMES_AT + (table === 'names' ? 0 : pack.count * 24) + page * PAGE_ENTRIES * width;
+  const entries = Math.min(PAGE_ENTRIES, pack.count - page * PAGE_ENTRIES);
+  const bytes = readRange(repo, burstFd(repo, pack, 'idxFd', pack.idxPath), at, at + entries * width);
+  pages.set(page, bytes);
+  return bytes;
 }
 
 function readPacked(repo: GitRepo, store: ObjectStore, raw: Buffer, read: ReadRequest): StoredObject | undefined {
@@ -289,7 +376,7 @@ function readPacked(repo: GitRepo, store: ObjectStore, raw: Buffer, read: ReadRe
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw err;
     }
-    return readAt(repo, store, name, pack, fd, entryOffset(repo, pack, found.run, found.i), read);
+    return readAt(repo, store, name, pack, fd, entryOffset(repo, pack, found), read);
   }
   return undefined;
 }

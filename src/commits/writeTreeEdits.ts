@@ -138,8 +138,8 @@ async function applyEdits(
   }
 
   if (updates.size === 0) return base;
-  const patched = current.inOrder ? patchOids(raw, current.entries, updates) : null;
-  if (patched) return pack.add('tree', patched);
+  const patched = current.inOrder ? spliceTree(raw, current.entries, updates) : null;
+  if (patched) return patched.length === 0 ? null : pack.add('tree', patched);
   const entries = new Map<string, TreeEntry>(parseTree(raw).map((e) => [e.name, e]));
   for (const [name, entry] of updates) {
     if (entry) entries.set(name, entry);
@@ -150,18 +150,88 @@ async function applyEdits(
 }
 
 /**
- * The tree body with only oids replaced, when every update keeps an existing entry's name and mode (the usual edit:
- * a file or folder below changed): the order is unchanged, so the bytes are renderTree's. null when an entry comes,
- * goes or changes mode.
+ * The tree body after the updates, made from the body read (in git's order, no name twice: what renderTree makes of
+ * its entries), so the bytes are renderTree's without encoding every entry again. A folder of a render lists tens to
+ * hundreds of entries and an edit touches a few: the entries between them are copied in runs. When every update keeps
+ * an existing entry's name and mode (a file or folder below changed), only oids are replaced.
  */
-function patchOids(
+function spliceTree(
   raw: Uint8Array,
   found: ReadonlyMap<string, FoundEntry>,
   updates: ReadonlyMap<string, TreeEntry | null>,
-): Uint8Array | null {
-  for (const [name, entry] of updates) if (!entry || found.get(name)?.mode !== entry.mode) return null;
-  const out = Buffer.from(raw);
-  for (const [name, entry] of updates) out.write(entry!.oid, found.get(name)!.oidAt, 'hex');
+): Uint8Array {
+  let sameShape = true;
+  for (const [name, entry] of updates) if (!entry || found.get(name)?.mode !== entry.mode) sameShape = false;
+  if (sameShape) {
+    const out = Buffer.from(raw);
+    for (const [name, entry] of updates) out.write(entry!.oid, found.get(name)!.oidAt, 'hex');
+    return out;
+  }
+  const body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  // Where each existing entry that changes lies, and what comes in its place: the same entry with another oid or
+  // mode when it keeps its place in the order, nothing when it goes or moves (a file becoming a folder sorts as
+  // `name/`), the moved and the new entries being inserted where the order puts them.
+  const replaced: { start: number; end: number; with: TreeEntry | null }[] = [];
+  const inserted: { key: string; entry: TreeEntry }[] = [];
+  for (const [name, entry] of updates) {
+    const was = found.get(name);
+    const keepsPlace = was !== undefined && entry !== null && isTreeMode(was.mode) === isTreeMode(entry.mode);
+    if (was) replaced.push({ start: was.start, end: was.oidAt + 20, with: keepsPlace ? entry : null });
+    if (entry && !keepsPlace) inserted.push({ key: orderKey(entry), entry });
+  }
+  replaced.sort((a, b) => a.start - b.start);
+  inserted.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  // Each insertion's offset: before the first entry of the body that sorts after it (bytes, as latin1 chars).
+  const at: number[] = [];
+  if (inserted.length > 0) {
+    const text = body.toString('latin1');
+    let next = 0;
+    for (let pos = 0; pos < text.length && next < inserted.length; ) {
+      const space = text.indexOf(' ', pos);
+      const nul = text.indexOf('\0', space + 1);
+      const name = text.slice(space + 1, nul);
+      const key = isTreeMode(text.slice(pos, space)) ? `${name}/` : name;
+      while (next < inserted.length && inserted[next]!.key < key) at[next++] = pos;
+      pos = nul + 21;
+    }
+    while (at.length < inserted.length) at.push(body.length);
+  }
+  const parts: Uint8Array[] = [];
+  let copied = 0;
+  let i = 0;
+  let r = 0;
+  for (;;) {
+    const insertAt = i < inserted.length ? at[i]! : Number.POSITIVE_INFINITY;
+    const replaceAt = r < replaced.length ? replaced[r]!.start : Number.POSITIVE_INFINITY;
+    if (insertAt === Number.POSITIVE_INFINITY && replaceAt === Number.POSITIVE_INFINITY) break;
+    if (insertAt <= replaceAt) {
+      parts.push(body.subarray(copied, insertAt), entryBytes(inserted[i++]!.entry));
+      copied = insertAt;
+    } else {
+      const { start, end, with: entry } = replaced[r++]!;
+      parts.push(body.subarray(copied, start));
+      if (entry) parts.push(entryBytes(entry));
+      copied = end;
+    }
+  }
+  parts.push(body.subarray(copied));
+  return Buffer.concat(parts);
+}
+
+/** An entry's place in git's order, spelled as the body's names are read (UTF-8 bytes as latin1 chars). */
+function orderKey(entry: TreeEntry): string {
+  const name = NOT_ASCII.test(entry.name) ? Buffer.from(entry.name, 'utf8').toString('latin1') : entry.name;
+  return isTreeMode(entry.mode) ? `${name}/` : name;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: \x00-\x7f spells all of ASCII; the class is its complement
+const NOT_ASCII = /[^\x00-\x7f]/;
+
+function entryBytes(entry: TreeEntry): Buffer {
+  const head = Buffer.from(`${entry.mode} ${entry.name}\0`, 'utf8');
+  const out = Buffer.allocUnsafe(head.length + 20);
+  head.copy(out);
+  out.write(entry.oid, head.length, 'hex');
   return out;
 }
 

@@ -34,7 +34,8 @@ import type { ObservedCluster } from '../api/cluster.ts';
 import { readLastRender } from '../branches/rendered/readLastRender.ts';
 import { readTextFiles } from '../commits/readPathOids.ts';
 import { readPreviousOutputs, type PreviousFiles } from './previousOutputs.ts';
-import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
+import { openOutputIndex, readIndexOids } from '../branches/rendered/readOutputIndex.ts';
+import { keepIndexNamespaces } from '../branches/rendered/indexNamespaceList.ts';
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
 import { readObservedClusters, readTemplateStatuses } from '../branches/status/readStatusBranch.ts';
 import { clusterStateKey, nextFailoverCheck } from './clusterState.ts';
@@ -317,8 +318,12 @@ export async function renderRevision(
       author: identity,
       committer: identity,
     });
+    const shards = await readIndexOids(repo, tree, pack);
     await pack.flush();
     await updateRef(repo, target.outputRef, commit, outputHead);
+    // Which namespaces each shard holds, kept for this tree: the next change to a namespace's policies reads only
+    // the shards that hold it (a local cache; the shards this render wrote are the ones in memory).
+    if (shards) await keepIndexNamespaces(repo, shards.shardOids, (id) => index.namespacesOfShard(id));
     return {
       sourceCommit: sourceSha,
       outputCommit: commit,

@@ -1,5 +1,9 @@
+import { createHash, randomBytes } from 'node:crypto';
+import nodeFs from 'node:fs';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { existingObjects } from '../../src/commits/findExistingObjects.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { PackWriter } from '../../src/commits/PackWriter.ts';
 import { applyDelta, readObject } from '../../src/commits/readObject.ts';
@@ -152,6 +156,91 @@ test('small objects read from a pack keep no more memory behind them than about 
     }
     const held = [...behind].reduce((sum, b) => sum + b.byteLength, 0);
     assert.ok(held < 4 * bytesRead + 64 * 1024, `${held} bytes held behind ${bytesRead} bytes read`);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+/**
+ * The .idx of `pack` rewritten to list `extra` names besides its own (each at the first object's offset): an index
+ * the size of a large fleet's, over a pack of a few objects.
+ */
+function padIndex(idxFile: string, extra: number): void {
+  const idx = nodeFs.readFileSync(idxFile);
+  const count = idx.readUInt32BE(8 + 255 * 4);
+  const namesAt = 8 + 256 * 4;
+  const entries = new Map<string, number>();
+  for (let i = 0; i < count; i++)
+    entries.set(
+      idx.toString('hex', namesAt + i * 20, namesAt + i * 20 + 20),
+      idx.readUInt32BE(namesAt + count * 24 + i * 4),
+    );
+  const anyOffset = [...entries.values()][0]!;
+  const random = randomBytes(extra * 20);
+  for (let i = 0; i < extra; i++) entries.set(random.toString('hex', i * 20, i * 20 + 20), anyOffset);
+  const names = [...entries.keys()].sort();
+  const n = names.length;
+  const out = Buffer.alloc(namesAt + n * 28 + 40);
+  out.writeUInt32BE(0xff744f63, 0);
+  out.writeUInt32BE(2, 4);
+  const fanout = new Uint32Array(256);
+  for (const name of names) fanout[Number.parseInt(name.slice(0, 2), 16)]!++;
+  for (let b = 0, total = 0; b < 256; b++) out.writeUInt32BE((total += fanout[b]!), 8 + b * 4);
+  names.forEach((name, i) => {
+    out.write(name, namesAt + i * 20, 'hex');
+    out.writeUInt32BE(entries.get(name)!, namesAt + n * 24 + i * 4);
+  });
+  idx.copy(out, namesAt + n * 28, idx.length - 40, idx.length - 20); // the pack's checksum
+  createHash('sha1')
+    .update(out.subarray(0, out.length - 20))
+    .digest()
+    .copy(out, out.length - 20);
+  nodeFs.rmSync(idxFile);
+  nodeFs.writeFileSync(idxFile, out);
+}
+
+test('a pack index of a large fleet is read by the pages its lookups need, not whole: every object found, absent names not', async () => {
+  const temp = makeTempRepo();
+  try {
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    const blobs = new Map<string, string>();
+    for (let i = 0; i < 300; i++) blobs.set(pack.add('blob', bytes(`object ${i}\n`)), `object ${i}\n`);
+    await pack.flush();
+    const dir = path.join(temp.path, '.git', 'objects', 'pack');
+    const idxFile = path.join(dir, nodeFs.readdirSync(dir).find((f) => f.endsWith('.idx'))!);
+    padIndex(idxFile, 600_000); // 18 MiB of index
+    let idxBytes = 0;
+    const counting = {
+      ...nodeFs,
+      readSync: (...args: Parameters<typeof nodeFs.readSync>) => {
+        const n = (nodeFs.readSync as (...a: unknown[]) => number)(...args);
+        if (openIdx.has(args[0] as number)) idxBytes += n;
+        return n;
+      },
+      openSync: (...args: Parameters<typeof nodeFs.openSync>) => {
+        const fd = (nodeFs.openSync as (...a: unknown[]) => number)(...args);
+        if (String(args[0]).endsWith('.idx')) openIdx.add(fd);
+        return fd;
+      },
+    } as typeof nodeFs;
+    const openIdx = new Set<number>();
+    const reader = await openRepo(temp.path, counting);
+    for (const [oid, text] of blobs) {
+      const found = readObject(reader, oid);
+      assert.is(found.type, 'blob');
+      assert.is(found.content.toString(), text);
+    }
+    // Names next to real ones (a byte above, a byte below at the end) and a random one: none is there.
+    const absent = [...blobs.keys()]
+      .slice(0, 50)
+      .flatMap((oid) => [
+        `${oid.slice(0, 38)}${((Number.parseInt(oid.slice(38), 16) + 1) % 256).toString(16).padStart(2, '0')}`,
+        `${oid.slice(0, 39)}${((Number.parseInt(oid.slice(39), 16) + 15) % 16).toString(16)}`,
+      ]);
+    const found = existingObjects(reader, [...absent, ...blobs.keys()]);
+    assert.equal([...found].sort(), [...blobs.keys()].sort(), 'a name beside a real one is not taken for it');
+    assert.ok(idxBytes < 2 * 1024 * 1024, `${idxBytes} bytes of an 18 MiB index read for 300 objects`);
   } finally {
     temp.cleanup();
   }

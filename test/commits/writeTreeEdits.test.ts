@@ -188,6 +188,53 @@ test('changing only files that exist patches each tree on the path in place: the
   }
 });
 
+test('entries that come, go or turn from file to folder are spliced into the folders read: the same trees git writes', async () => {
+  const temp = makeTempRepo();
+  try {
+    writeWorkTree(temp, TRICKY);
+    commitAll(temp);
+    let base = temp.git(['rev-parse', 'HEAD^{tree}']).trim();
+    const repo = await openRepo(temp.path);
+    // Names around the tricky ones' places in git's order, folders and files, first and last in their folder.
+    const names = ['a', 'a.b', 'a0', 'a-b', 'a.a', '0', 'zz', 'é', '\u{1F680}.yaml', '\uFF21.yaml', 'clusters'];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const state = new Map(Object.entries(TRICKY));
+    const clash = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+    for (let round = 0; round < 16; round++) {
+      const change: Record<string, string | null> = {};
+      for (let k = 0; k < 4; k++) {
+        const first = names[random(names.length)]!;
+        const path = random(2) === 0 ? first : `${first}/${names[random(names.length)]}`;
+        if (Object.keys(change).some((p) => clash(p, path))) continue;
+        // A file written where a folder or a file of its folder's name was replaces them (git holds one of the two);
+        // a deletion names each file.
+        const write = random(3) > 0;
+        for (const p of [...state.keys()])
+          if (clash(p, path)) {
+            if (!write) change[p] = null;
+            state.delete(p);
+          }
+        if (write) state.set(path, (change[path] = `round ${round}`));
+      }
+      const pack = new PackWriter(repo);
+      const root = await writeTreeEdits(repo, pack, base, edits(change));
+      await pack.flush();
+      // Git's tree of the whole state, from a work tree holding it and nothing else.
+      for (const entry of fs.readdirSync(temp.path))
+        if (entry !== '.git') fs.rmSync(path.join(temp.path, entry), { recursive: true });
+      assert.is(root, nativeTree(temp, Object.fromEntries(state)), `round ${round}: ${JSON.stringify(change)}`);
+      base = root;
+    }
+    temp.git(['fsck', '--strict', '--no-dangling']);
+  } finally {
+    temp.cleanup();
+  }
+});
+
 test("a base tree out of git's order is not patched but written again in order, as before", async () => {
   const temp = makeTempRepo();
   try {

@@ -12,6 +12,7 @@ import {
   viewOfWhole,
   type IndexEntry,
   type OutputIndex,
+  type ShardNamespaces,
 } from '../../src/branches/rendered/outputIndex.ts';
 
 const WEB = 'apps/v1/Deployment/shop/web';
@@ -35,14 +36,23 @@ function whole(): OutputIndex {
 }
 
 /** A tree's index as the output branch holds it: path → text, read through the same reader a sync uses. */
-function openFiles(files: ReadonlyMap<string, string | null>, reads: string[] = []): ShardedIndex {
+function openFiles(
+  files: ReadonlyMap<string, string | null>,
+  reads: string[] = [],
+  listed?: ShardNamespaces,
+): ShardedIndex {
   const present = new Set<string>();
   for (const [p, text] of files)
     if (text !== null && p !== INDEX_PATH) present.add(p.slice('.flotilla/index/'.length, -'.json'.length));
-  return ShardedIndex.open(files.get(INDEX_PATH) ?? undefined, present, async (ids) => {
-    reads.push(...ids);
-    return new Map(ids.map((id) => [id, files.get(shardPath(id))!]));
-  });
+  return ShardedIndex.open(
+    files.get(INDEX_PATH) ?? undefined,
+    present,
+    async (ids) => {
+      reads.push(...ids);
+      return new Map(ids.map((id) => [id, files.get(shardPath(id))!]));
+    },
+    listed,
+  );
 }
 
 test('a template entry lives in the shard of its key, a file entry in the shard of its path; the root summarises', () => {
@@ -128,6 +138,46 @@ test("templatesIn gives a namespace's entries, read from the shards' lines witho
   );
 });
 
+test('templatesIn reads only the shards the namespace list says may hold the namespaces, and learns the shards it does not know', async () => {
+  const fleet = whole();
+  // Enough namespaces that their templates fall in shards of their own.
+  for (let i = 0; i < 40; i++) fleet.templates[`v1/ConfigMap/team-${i}/c`] = { file: `t/${i}.yaml`, clusters: ['m1'] };
+  const files = indexFiles(fleet);
+  const truth = openFiles(files);
+  await truth.loadAll();
+  const shards = [...files.keys()].filter((p) => p !== INDEX_PATH && files.get(p)).map((p) => p.slice(-7, -5));
+  const namespacesOf = new Map(shards.map((id) => [id, truth.namespacesOfShard(id)!]));
+  const wanted = new Set(['team-7', 'shop']);
+  const expected = Object.entries(fleet.templates)
+    .filter(([key]) => key.includes('/team-7/') || key.includes('/shop/'))
+    .map(([key]) => key)
+    .sort();
+
+  // The list knows every shard but one: the others that hold neither namespace are not read; that one is, and learned.
+  const unknown = shardOf('v1/ConfigMap/team-3/c');
+  const learned: Map<string, ReadonlySet<string>>[] = [];
+  const list: ShardNamespaces = {
+    holdsAny: (id, namespaces) =>
+      id === unknown ? undefined : [...namespaces].some((ns) => namespacesOf.get(id)?.has(ns)),
+    learn: async (found) => void learned.push(new Map(found)),
+  };
+  const reads: string[] = [];
+  const found = await openFiles(files, reads, list).templatesIn(wanted);
+  assert.equal(found.map(([key]) => key).sort(), expected);
+  assert.equal(Object.fromEntries(found), Object.fromEntries(expected.map((key) => [key, fleet.templates[key]])));
+  const holding = shards.filter((id) => [...wanted].some((ns) => namespacesOf.get(id)!.has(ns)));
+  assert.equal(reads.sort(), [...new Set([...holding, unknown])].sort());
+  assert.ok(reads.length < shards.length / 2, `${reads.length} of ${shards.length} shards read`);
+  assert.equal(learned, [new Map([[unknown, namespacesOf.get(unknown)]])]);
+
+  // A list that knows nothing: every shard read, every one learned, the same entries.
+  const all: Map<string, ReadonlySet<string>>[] = [];
+  const none: ShardNamespaces = { holdsAny: () => undefined, learn: async (f) => void all.push(new Map(f)) };
+  const again = await openFiles(files, [], none).templatesIn(wanted);
+  assert.equal(again.map(([key]) => key).sort(), expected);
+  assert.equal(all, [namespacesOf]);
+});
+
 test("who requires a template follows its parents' deps as they are set and removed", async () => {
   const index = openFiles(indexFiles(whole()));
   await index.loadAll();
@@ -170,6 +220,45 @@ test('edits() rewrites only the shards a change touched, removes a shard left em
   assert.is(removed.has(shardPath(shardOf(path))), true);
   if (!shardHasOthers) assert.is(removed.get(shardPath(shardOf(path))), null);
   assert.equal(JSON.parse(removed.get(INDEX_PATH)!), { version: 2, sourceFiles: 3, karmadaFiles: [], evicting: [API] });
+});
+
+test('a shard written again after a change has the bytes of the whole index serialised anew; an entry not asked for is not even parsed', async () => {
+  const fleet = whole();
+  for (let i = 0; i < 300; i++)
+    fleet.templates[`v1/ConfigMap/team-${i % 7}/c${i}`] = {
+      file: `t/${i}.yaml`,
+      clusters: [`m${i % 3}`],
+      deps: [CONFIG],
+    };
+  const before = indexFiles(fleet);
+  const index = openFiles(before);
+  await index.load({ templates: [WEB, API] });
+  await index.load({ templates: [CONFIG] });
+  const changed = { ...fleet.templates[WEB]!, clusters: ['m1', 'm9'] };
+  index.setTemplate(WEB, changed);
+  index.setTemplate(API, undefined);
+  const expected = indexFiles({
+    files: fleet.files,
+    templates: Object.fromEntries(
+      Object.entries({ ...fleet.templates, [WEB]: changed }).filter(([key]) => key !== API),
+    ),
+  });
+  const edits = index.edits();
+  for (const [path, text] of edits) assert.is(text, expected.get(path), path);
+  assert.ok(edits.size >= 2);
+
+  // A shard one of whose lines no JSON parser takes: read for another entry and written again, that line untouched.
+  const configMaps = Object.keys(fleet.templates).filter((key) => key.startsWith('v1/ConfigMap/team-'));
+  const asked = configMaps[0]!;
+  const sibling = configMaps.find((key) => key !== asked && shardOf(key) === shardOf(asked))!;
+  const path = shardPath(shardOf(asked));
+  const text = before.get(path)!;
+  const line = text.split(',\n').find((l) => l.startsWith(`${JSON.stringify(sibling)}:`))!;
+  const garbled = line.replace('"clusters":', '"clusters":;');
+  const lazy = openFiles(new Map([...before, [path, text.replace(line, garbled)]]));
+  await lazy.load({ templates: [asked] });
+  lazy.setTemplate(asked, { ...fleet.templates[asked]!, clusters: ['m9'] });
+  assert.ok(lazy.edits().get(path)!.includes(garbled));
 });
 
 test('a version 1 index (one file) is read whole, and its first edits write version 2 with every shard', async () => {

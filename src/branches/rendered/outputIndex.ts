@@ -122,9 +122,88 @@ interface IndexRoot {
 }
 
 interface Shard {
-  files: Record<string, FileEntry>;
-  requiredBy: Record<string, string[]>;
-  templates: Record<string, IndexEntry>;
+  files: Section<FileEntry>;
+  requiredBy: Section<string[]>;
+  templates: Section<IndexEntry>;
+}
+
+/** An entry of a section: the line it was read from until its value is asked for, its value once parsed or set. */
+interface Slot<T> {
+  line: string | null;
+  /** Where the value starts in `line`. */
+  valueAt: number;
+  value: T | undefined;
+  parsed: boolean;
+}
+
+/**
+ * One section of a shard (files, requiredBy, templates), each entry kept as the line it was read from until it is
+ * used. A sync reads a shard for a few of its hundreds of entries and writes it again for one or two: an entry is
+ * parsed when asked for, and one never asked for is written as the line it was read from, which is what
+ * serializeShard would make of it again (JSON.stringify of its key and value, one entry per line). At XL a shard holds ~200
+ * templates: parsing and writing them whole was ~0.1 s of a namespace policy's sync.
+ */
+class Section<T> {
+  readonly #slots = new Map<string, Slot<T>>();
+
+  /** From the entry lines of a section as serializeShard writes them. Throws on a line that does not start with a key. */
+  static fromLines<T>(lines: readonly string[]): Section<T> {
+    const section = new Section<T>();
+    for (const line of lines) {
+      const [key, valueAt] = lineKey(line);
+      section.#slots.set(key, { line, valueAt, value: undefined, parsed: false });
+    }
+    return section;
+  }
+
+  static fromRecord<T>(record: Record<string, T> | undefined): Section<T> {
+    const section = new Section<T>();
+    for (const [key, value] of Object.entries(record ?? {})) section.set(key, value);
+    return section;
+  }
+
+  get(key: string): T | undefined {
+    const slot = this.#slots.get(key);
+    if (!slot) return undefined;
+    if (!slot.parsed) {
+      slot.value = JSON.parse(slot.line!.slice(slot.valueAt)) as T;
+      slot.parsed = true;
+      // From now on the value is written, as it is then: what a caller holds is what the shard says.
+      slot.line = null;
+    }
+    return slot.value;
+  }
+
+  set(key: string, value: T): void {
+    this.#slots.set(key, { line: null, valueAt: 0, value, parsed: true });
+  }
+
+  delete(key: string): void {
+    this.#slots.delete(key);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.#slots.keys();
+  }
+
+  entries(): [string, T][] {
+    return [...this.#slots.keys()].map((key) => [key, this.get(key)!]);
+  }
+
+  get size(): number {
+    return this.#slots.size;
+  }
+
+  /** Sorted keys, one entry per line. */
+  serialize(): string {
+    return [...this.#slots.keys()]
+      .sort()
+      .map((key) => {
+        const slot = this.#slots.get(key)!;
+        return slot.line ?? `${JSON.stringify(key)}:${JSON.stringify(slot.value)}`;
+      })
+      .join(',\n');
+  }
 }
 
 /** The text of `.flotilla/index.json`: a version 2 root, or a whole version 1 index. */
@@ -172,12 +251,17 @@ function serializeRoot(root: IndexRoot): string {
 
 /** Sorted keys, one entry per line: stable bytes, and small Git diffs when one entry changes. */
 function serializeShard(shard: Shard): string {
-  const section = <T>(o: Record<string, T>) =>
-    Object.keys(o)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${JSON.stringify(o[k])}`)
-      .join(',\n');
-  return `{"files":{\n${section(shard.files)}\n},"requiredBy":{\n${section(shard.requiredBy)}\n},"templates":{\n${section(shard.templates)}\n}}\n`;
+  return `${FILES_AT}${shard.files.serialize()}${REQUIRED_BY_AT}${shard.requiredBy.serialize()}${TEMPLATES_AT}${shard.templates.serialize()}${SHARD_END}`;
+}
+
+const FILES_AT = '{"files":{\n';
+const REQUIRED_BY_AT = '\n},"requiredBy":{\n';
+const TEMPLATES_AT = '\n},"templates":{\n';
+const SHARD_END = '\n}}\n';
+
+/** The entry lines of a section's body as serializeShard writes it (no line break inside a JSON value). */
+function linesOf(body: string): string[] {
+  return body === '' ? [] : body.split(',\n');
 }
 
 /**
@@ -193,24 +277,71 @@ function templateLines(text: string): string[] | undefined {
   return body.split(',\n');
 }
 
+/**
+ * The key of an entry line (`"key":{...}`), the JSON string it starts with read up to its closing quote, and where its
+ * value starts.
+ */
+function lineKey(line: string): [key: string, valueAt: number] {
+  if (line.charCodeAt(0) === 0x22) {
+    let escaped = false;
+    for (let i = 1; i < line.length; i++) {
+      const c = line.charCodeAt(i);
+      if (c === 0x5c) {
+        escaped = true;
+        i++; // a backslash escapes the next character
+      } else if (c === 0x22) {
+        if (line.charCodeAt(i + 1) !== 0x3a) break;
+        // Keys are paths and refKeys: JSON spells them as they are, unless they hold a quote, a backslash or a control.
+        return [escaped ? (JSON.parse(line.slice(0, i + 1)) as string) : line.slice(1, i), i + 2];
+      }
+    }
+  }
+  throw new Error(`an output index shard line does not start with a key: ${JSON.stringify(line.slice(0, 80))}`);
+}
+
 /** The namespace of a template refKey (`<apiVersion>/<kind>/<namespace>/<name>`), without splitting it. */
 function namespaceOfKey(key: string): string {
   const end = key.lastIndexOf('/');
   return key.slice(key.lastIndexOf('/', end - 1) + 1, end);
 }
 
+/** A shard's text, its entries parsed when used when it is laid out as serializeShard writes it, else parsed whole. */
 function parseShard(text: string): Shard {
-  const parsed = JSON.parse(text) as Partial<Shard>;
-  return { files: parsed.files ?? {}, requiredBy: parsed.requiredBy ?? {}, templates: parsed.templates ?? {} };
+  if (text.startsWith(FILES_AT) && text.endsWith(SHARD_END)) {
+    const requiredBy = text.indexOf(REQUIRED_BY_AT, FILES_AT.length);
+    const templates = requiredBy < 0 ? -1 : text.indexOf(TEMPLATES_AT, requiredBy + REQUIRED_BY_AT.length);
+    if (templates >= 0 && templates + TEMPLATES_AT.length <= text.length - SHARD_END.length) {
+      try {
+        return {
+          files: Section.fromLines(linesOf(text.slice(FILES_AT.length, requiredBy))),
+          requiredBy: Section.fromLines(linesOf(text.slice(requiredBy + REQUIRED_BY_AT.length, templates))),
+          templates: Section.fromLines(
+            linesOf(text.slice(templates + TEMPLATES_AT.length, text.length - SHARD_END.length)),
+          ),
+        };
+      } catch {
+        // not one entry per line after all: parsed whole below
+      }
+    }
+  }
+  const parsed = JSON.parse(text) as {
+    files?: Record<string, FileEntry>;
+    requiredBy?: Record<string, string[]>;
+    templates?: Record<string, IndexEntry>;
+  };
+  return {
+    files: Section.fromRecord(parsed.files),
+    requiredBy: Section.fromRecord(parsed.requiredBy),
+    templates: Section.fromRecord(parsed.templates),
+  };
 }
 
 function emptyShard(): Shard {
-  return { files: {}, requiredBy: {}, templates: {} };
+  return { files: new Section(), requiredBy: new Section(), templates: new Section() };
 }
 
 function isEmpty(shard: Shard): boolean {
-  for (const section of [shard.files, shard.requiredBy, shard.templates]) for (const _ in section) return false;
-  return true;
+  return shard.files.size === 0 && shard.requiredBy.size === 0 && shard.templates.size === 0;
 }
 
 export function emptyIndex(): OutputIndex {
@@ -219,6 +350,18 @@ export function emptyIndex(): OutputIndex {
 
 /** Shard id → shard text, for the ids asked that exist (an absent one is empty). */
 export type ShardReader = (ids: readonly string[]) => Promise<Map<string, string>>;
+
+/**
+ * What a local list derived from the shards (indexNamespaceList.ts) says of the shards of the tree the index is read
+ * from, without reading them: whether a shard's template entries are in some namespaces. templatesIn reads only the
+ * shards it says may hold them, and those it does not know.
+ */
+export interface ShardNamespaces {
+  /** Whether the shard holds a template entry of one of `namespaces`; undefined when the list does not know it. */
+  holdsAny(id: string, namespaces: ReadonlySet<string>): boolean | undefined;
+  /** The namespaces of the shards read whole because the list did not know them: kept for the next sync. */
+  learn(found: ReadonlyMap<string, ReadonlySet<string>>): Promise<void>;
+}
 
 /**
  * The index of one output tree, shards read on demand. Lookups are synchronous so the pure stages can use it: a
@@ -233,27 +376,36 @@ export class ShardedIndex implements IndexView {
   /** Shards present in the tree read from; null when everything is in memory already (new, version 1, whole). */
   private readonly readShards: ShardReader | null;
   private readonly present: ReadonlySet<string>;
+  private readonly listed: ShardNamespaces | undefined;
 
   private constructor(
     root: IndexRoot,
     rootText: string | undefined,
     readShards: ShardReader | null,
     present: ReadonlySet<string>,
+    listed?: ShardNamespaces,
   ) {
     this.root = root;
     this.rootText = rootText;
     this.readShards = readShards;
     this.present = present;
+    this.listed = listed;
   }
 
   /**
    * From the root text (undefined: no index yet) and a reader of the shards present in the same tree. A version 1
-   * file is taken whole, and every shard counts as changed, so the next render writes version 2.
+   * file is taken whole, and every shard counts as changed, so the next render writes version 2. `listed`, when
+   * given, says which shards may hold a namespace's templates (templatesIn).
    */
-  static open(rootText: string | undefined, present: ReadonlySet<string>, readShards: ShardReader): ShardedIndex {
+  static open(
+    rootText: string | undefined,
+    present: ReadonlySet<string>,
+    readShards: ShardReader,
+    listed?: ShardNamespaces,
+  ): ShardedIndex {
     if (rootText === undefined) return new ShardedIndex(emptyRoot(), undefined, null, new Set());
     const file = parseIndexFile(rootText);
-    if (file.version === 2) return new ShardedIndex(file.root, rootText, readShards, present);
+    if (file.version === 2) return new ShardedIndex(file.root, rootText, readShards, present, listed);
     const index = new ShardedIndex(emptyRoot(), rootText, null, new Set());
     index.fill(file.whole);
     for (const id of ALL_SHARDS) index.dirty.add(id);
@@ -300,34 +452,58 @@ export class ShardedIndex implements IndexView {
    * shards not loaded stay so). A change to namespaced policies concerns their namespaces' templates only, a few
    * hundred of a fleet's tens of thousands, and parsing all 256 shards was most of such a sync. A shard's template
    * section holds one entry per line (serializeShard), so only the lines naming one of the namespaces are parsed; a
-   * shard not written that way is parsed whole.
+   * shard not written that way is parsed whole. A namespace's templates fall in some of the shards only: those the
+   * local list (`listed`) says hold none of the namespaces are not read at all, and the namespaces of the shards it
+   * does not know (missing, or of another tree) are taken from their lines and given to it.
    */
   async templatesIn(namespaces: ReadonlySet<string>): Promise<[string, IndexEntry][]> {
     const inScope = (key: string) => namespaces.has(namespaceOfKey(key));
     const out: [string, IndexEntry][] = [];
     const unread: string[] = [];
+    const unknown = new Set<string>();
     for (const id of ALL_SHARDS) {
       const shard = this.shards.get(id);
       if (shard) {
-        for (const entry of Object.entries(shard.templates)) if (inScope(entry[0])) out.push(entry);
+        for (const key of shard.templates.keys()) if (inScope(key)) out.push([key, shard.templates.get(key)!]);
       } else if (this.readShards && this.present.has(id)) {
+        const holds = this.listed?.holdsAny(id, namespaces);
+        if (holds === false) continue;
         unread.push(id);
+        if (holds === undefined && this.listed) unknown.add(id);
       }
     }
     if (unread.length === 0) return out;
     const needles = [...namespaces].map((ns) => `/${ns}/`);
-    for (const text of (await this.readShards!(unread)).values()) {
+    const learned = new Map<string, Set<string>>();
+    for (const [id, text] of await this.readShards!(unread)) {
+      const learn = unknown.has(id) ? new Set<string>() : undefined;
+      if (learn) learned.set(id, learn);
       const lines = templateLines(text);
       if (!lines) {
-        for (const entry of Object.entries(parseShard(text).templates)) if (inScope(entry[0])) out.push(entry);
+        const { templates } = parseShard(text);
+        for (const key of templates.keys()) {
+          learn?.add(namespaceOfKey(key));
+          if (inScope(key)) out.push([key, templates.get(key)!]);
+        }
         continue;
       }
       for (const line of lines) {
+        if (learn) learn.add(namespaceOfKey(lineKey(line)[0]));
         if (!needles.some((needle) => line.includes(needle))) continue;
         const [key, entry] = Object.entries(JSON.parse(`{${line}}`) as Record<string, IndexEntry>)[0]!;
         if (inScope(key)) out.push([key, entry]);
       }
     }
+    if (learned.size > 0) await this.listed!.learn(learned);
+    return out;
+  }
+
+  /** The namespaces of a loaded shard's template entries (what the local list keeps of it); undefined when not loaded. */
+  namespacesOfShard(id: string): Set<string> | undefined {
+    const shard = this.shards.get(id);
+    if (!shard) return undefined;
+    const out = new Set<string>();
+    for (const key of shard.templates.keys()) out.add(namespaceOfKey(key));
     return out;
   }
 
@@ -354,15 +530,15 @@ export class ShardedIndex implements IndexView {
   }
 
   template(key: string): IndexEntry | undefined {
-    return this.shard(shardOf(key)).templates[key];
+    return this.shard(shardOf(key)).templates.get(key);
   }
 
   parentsOf(key: string): readonly string[] {
-    return this.shard(shardOf(key)).requiredBy[key] ?? [];
+    return this.shard(shardOf(key)).requiredBy.get(key) ?? [];
   }
 
   file(path: string): FileEntry | undefined {
-    return this.shard(shardOf(path)).files[path];
+    return this.shard(shardOf(path)).files.get(path);
   }
 
   /** Source files holding policies, clusters and other Karmada objects: read on every incremental sync. */
@@ -400,12 +576,12 @@ export class ShardedIndex implements IndexView {
 
   /** Every template entry; needs loadAll() first. */
   templates(): [string, IndexEntry][] {
-    return ALL_SHARDS.flatMap((id) => Object.entries(this.shard(id).templates));
+    return ALL_SHARDS.flatMap((id) => this.shard(id).templates.entries());
   }
 
   /** Every file entry; needs loadAll() first. */
   files(): [string, FileEntry][] {
-    return ALL_SHARDS.flatMap((id) => Object.entries(this.shard(id).files));
+    return ALL_SHARDS.flatMap((id) => this.shard(id).files.entries());
   }
 
   toWhole(): OutputIndex {
@@ -416,14 +592,14 @@ export class ShardedIndex implements IndexView {
   setTemplate(key: string, entry: IndexEntry | undefined): void {
     const id = shardOf(key);
     const shard = this.shard(id);
-    const old = shard.templates[key];
+    const old = shard.templates.get(key);
     if (old === entry) return;
     const oldDeps = new Set(old?.deps ?? []);
     const newDeps = new Set(entry?.deps ?? []);
     for (const dep of oldDeps) if (!newDeps.has(dep)) this.editParents(dep, (list) => list.filter((k) => k !== key));
     for (const dep of newDeps) if (!oldDeps.has(dep)) this.editParents(dep, (list) => [...list, key].sort());
-    if (entry) shard.templates[key] = entry;
-    else delete shard.templates[key];
+    if (entry) shard.templates.set(key, entry);
+    else shard.templates.delete(key);
     this.dirty.add(id);
     const evicting = (entry?.evicting ?? []).length > 0;
     if (evicting !== this.root.evicting.includes(key)) {
@@ -442,9 +618,9 @@ export class ShardedIndex implements IndexView {
   private editParents(dep: string, edit: (list: string[]) => string[]): void {
     const id = shardOf(dep);
     const shard = this.shard(id);
-    const list = edit(shard.requiredBy[dep] ?? []);
-    if (list.length > 0) shard.requiredBy[dep] = list;
-    else delete shard.requiredBy[dep];
+    const list = edit(shard.requiredBy.get(dep) ?? []);
+    if (list.length > 0) shard.requiredBy.set(dep, list);
+    else shard.requiredBy.delete(dep);
     this.dirty.add(id);
   }
 
@@ -452,7 +628,7 @@ export class ShardedIndex implements IndexView {
   setFile(path: string, entry: FileEntry | undefined): void {
     const id = shardOf(path);
     const shard = this.shard(id);
-    const old = shard.files[path];
+    const old = shard.files.get(path);
     if (old === entry) return;
     this.root.sourceFiles += (entry ? 1 : 0) - (old ? 1 : 0);
     if (Boolean(old?.karmada) !== Boolean(entry?.karmada)) {
@@ -472,8 +648,8 @@ export class ShardedIndex implements IndexView {
       for (const kind of scoped) kinds[kind] = [...(kinds[kind] ?? []), path].sort();
       this.root.clusterScopedKinds = kinds;
     }
-    if (entry) shard.files[path] = entry;
-    else delete shard.files[path];
+    if (entry) shard.files.set(path, entry);
+    else shard.files.delete(path);
     this.dirty.add(id);
   }
 
@@ -539,8 +715,8 @@ export function indexOfFolder(files: ReadonlyMap<string, string>): OutputIndex {
     const shard = files.get(shardPath(id));
     if (shard === undefined) continue;
     const parsed = parseShard(shard);
-    Object.assign(whole.files, parsed.files);
-    Object.assign(whole.templates, parsed.templates);
+    for (const [path, entry] of parsed.files.entries()) whole.files[path] = entry;
+    for (const [key, entry] of parsed.templates.entries()) whole.templates[key] = entry;
   }
   return whole;
 }
