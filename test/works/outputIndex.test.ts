@@ -172,6 +172,17 @@ test('edits() rewrites only the shards a change touched, removes a shard left em
   assert.equal(JSON.parse(removed.get(INDEX_PATH)!), { version: 2, sourceFiles: 3, karmadaFiles: [], evicting: [API] });
 });
 
+test('entries set again to equal copies (a sync that renders a template to the same result) write nothing', async () => {
+  const index = openFiles(indexFiles(whole()));
+  await index.loadAll();
+  for (const [key, entry] of index.templates()) index.setTemplate(key, structuredClone(entry));
+  for (const [path, entry] of index.files()) index.setFile(path, structuredClone(entry));
+  assert.equal([...index.edits().keys()], []);
+  // A real change still writes its shard, and the root when what it sums moves.
+  index.setFile('templates/web.yaml', { templates: [WEB], karmada: true });
+  assert.equal([...index.edits().keys()].sort(), [INDEX_PATH, shardPath(shardOf('templates/web.yaml'))].sort());
+});
+
 test('a version 1 index (one file) is read whole, and its first edits write version 2 with every shard', async () => {
   const v1 = `${JSON.stringify({ version: 1, ...whole() })}\n`;
   const index = openFiles(new Map([[INDEX_PATH, v1]]));
