@@ -199,6 +199,58 @@ function namespaceOfKey(key: string): string {
   return key.slice(key.lastIndexOf('/', end - 1) + 1, end);
 }
 
+/** A shard's text as serializeShard lays it out, with where each section's lines are, and the entries parsed so far. */
+interface ShardText {
+  text: string;
+  /** Per section, where its first line starts (after a newline) and where its last one ends. */
+  sections: Record<keyof Shard, [start: number, end: number]>;
+  parsed: Map<string, unknown>;
+}
+
+const SHARD_OPEN = '{"files":{\n';
+const REQUIRED_BY = '\n},"requiredBy":{\n';
+const TEMPLATES = '\n},"templates":{\n';
+const SHARD_CLOSE = '\n}}\n';
+
+/**
+ * The sections of a shard's text, when it is laid out as serializeShard writes it; undefined otherwise (then parsed
+ * whole). JSON.stringify writes no line break inside a key or value, so every newline is serializeShard's own: a
+ * section's markers are found where they are, and each entry is one line starting with its key.
+ */
+function shardText(text: string): ShardText | undefined {
+  if (!text.startsWith(SHARD_OPEN) || !text.endsWith(SHARD_CLOSE)) return undefined;
+  const requiredBy = text.indexOf(REQUIRED_BY);
+  const templates = text.indexOf(TEMPLATES);
+  if (requiredBy < 0 || templates < requiredBy) return undefined;
+  return {
+    text,
+    sections: {
+      files: [SHARD_OPEN.length, requiredBy],
+      requiredBy: [requiredBy + REQUIRED_BY.length, templates],
+      templates: [templates + TEMPLATES.length, text.length - SHARD_CLOSE.length],
+    },
+    parsed: new Map(),
+  };
+}
+
+/** One entry of a shard's section, parsed from its line alone (the same object for the same key each time). */
+function entryLine<T>(shard: ShardText, section: keyof Shard, key: string): T | undefined {
+  const memo = `${section}\0${key}`;
+  if (shard.parsed.has(memo)) return shard.parsed.get(memo) as T | undefined;
+  const [start, end] = shard.sections[section];
+  const needle = `\n${JSON.stringify(key)}:`;
+  // The section's first line follows the newline that opens it; the search starts there.
+  const at = shard.text.indexOf(needle, start - 1);
+  let value: T | undefined;
+  if (at >= 0 && at < end) {
+    const from = at + needle.length;
+    const lineEnd = shard.text.indexOf('\n', from);
+    value = JSON.parse(shard.text.slice(from, shard.text[lineEnd - 1] === ',' ? lineEnd - 1 : lineEnd)) as T;
+  }
+  shard.parsed.set(memo, value);
+  return value;
+}
+
 function parseShard(text: string): Shard {
   const parsed = JSON.parse(text) as Partial<Shard>;
   return { files: parsed.files ?? {}, requiredBy: parsed.requiredBy ?? {}, templates: parsed.templates ?? {} };
@@ -227,6 +279,11 @@ export type ShardReader = (ids: readonly string[]) => Promise<Map<string, string
  */
 export class ShardedIndex implements IndexView {
   private readonly shards = new Map<string, Shard>();
+  /**
+   * Shards read but not parsed: a lookup parses the one line of its entry (a shard of a large fleet is ~230 KiB, and a
+   * one-template sync looks up a few entries in each of a few shards); a change, or a walk over entries, parses it.
+   */
+  private readonly unparsed = new Map<string, ShardText>();
   private readonly dirty = new Set<string>();
   private readonly root: IndexRoot;
   private readonly rootText: string | undefined;
@@ -313,7 +370,7 @@ export class ShardedIndex implements IndexView {
     const out: [string, IndexEntry][] = [];
     const unread: string[] = [];
     for (const id of ALL_SHARDS) {
-      const shard = this.shards.get(id);
+      const shard = this.unparsed.has(id) ? this.shard(id) : this.shards.get(id);
       if (shard) {
         for (const entry of Object.entries(shard.templates)) if (inScope(entry[0])) out.push(entry);
       } else if (this.readShards && this.present.has(id)) {
@@ -338,19 +395,26 @@ export class ShardedIndex implements IndexView {
   }
 
   private async loadShards(ids: Iterable<string>): Promise<void> {
-    const missing = [...ids].filter((id) => !this.shards.has(id));
+    const missing = [...ids].filter((id) => !this.shards.has(id) && !this.unparsed.has(id));
     if (missing.length === 0) return;
     const found = this.readShards
       ? await this.readShards(missing.filter((id) => this.present.has(id)))
       : new Map<string, string>();
     for (const id of missing) {
       const text = found.get(id);
-      this.shards.set(id, text === undefined ? emptyShard() : parseShard(text));
+      const lines = text === undefined ? undefined : shardText(text);
+      if (lines) this.unparsed.set(id, lines);
+      else this.shards.set(id, text === undefined ? emptyShard() : parseShard(text));
     }
   }
 
   private shard(id: string): Shard {
     let shard = this.shards.get(id);
+    const text = shard ? undefined : this.unparsed.get(id);
+    if (text) {
+      this.unparsed.delete(id);
+      this.shards.set(id, (shard = parseShard(text.text)));
+    }
     if (!shard) {
       if (this.readShards)
         throw new Error(`internal error: index shard ${id} was used before it was read; please report this`);
@@ -360,15 +424,18 @@ export class ShardedIndex implements IndexView {
   }
 
   template(key: string): IndexEntry | undefined {
-    return this.shard(shardOf(key)).templates[key];
+    const text = this.unparsed.get(shardOf(key));
+    return text ? entryLine<IndexEntry>(text, 'templates', key) : this.shard(shardOf(key)).templates[key];
   }
 
   parentsOf(key: string): readonly string[] {
-    return this.shard(shardOf(key)).requiredBy[key] ?? [];
+    const text = this.unparsed.get(shardOf(key));
+    return (text ? entryLine<string[]>(text, 'requiredBy', key) : this.shard(shardOf(key)).requiredBy[key]) ?? [];
   }
 
   file(path: string): FileEntry | undefined {
-    return this.shard(shardOf(path)).files[path];
+    const text = this.unparsed.get(shardOf(path));
+    return text ? entryLine<FileEntry>(text, 'files', path) : this.shard(shardOf(path)).files[path];
   }
 
   /** Source files holding policies, clusters and other Karmada objects: read on every incremental sync. */
@@ -421,10 +488,11 @@ export class ShardedIndex implements IndexView {
   /** Sets or (undefined) removes a template's entry; who-requires-whom and the evicting list follow. */
   setTemplate(key: string, entry: IndexEntry | undefined): void {
     const id = shardOf(key);
+    // The same entry rendered again: its shard's bytes would be too (serializeShard writes each entry's JSON).
+    const was = this.template(key);
+    if (was === entry || (was && entry && JSON.stringify(was) === JSON.stringify(entry))) return;
     const shard = this.shard(id);
     const old = shard.templates[key];
-    // The same entry rendered again: its shard's bytes would be too (serializeShard writes each entry's JSON).
-    if (old === entry || (old && entry && JSON.stringify(old) === JSON.stringify(entry))) return;
     const oldDeps = new Set(old?.deps ?? []);
     const newDeps = new Set(entry?.deps ?? []);
     for (const dep of oldDeps) if (!newDeps.has(dep)) this.editParents(dep, (list) => list.filter((k) => k !== key));
@@ -459,9 +527,10 @@ export class ShardedIndex implements IndexView {
   /** Sets or (undefined) removes a source file's entry; the file count and the Karmada file list follow. */
   setFile(path: string, entry: FileEntry | undefined): void {
     const id = shardOf(path);
+    const was = this.file(path);
+    if (was === entry || (was && entry && JSON.stringify(was) === JSON.stringify(entry))) return;
     const shard = this.shard(id);
     const old = shard.files[path];
-    if (old === entry || (old && entry && JSON.stringify(old) === JSON.stringify(entry))) return;
     this.rootEdited = true;
     this.root.sourceFiles += (entry ? 1 : 0) - (old ? 1 : 0);
     if (Boolean(old?.karmada) !== Boolean(entry?.karmada)) {
