@@ -99,6 +99,18 @@ export async function keptAsTheyAre(
   return saved;
 }
 
+/**
+ * A later tree whose Karmada files are those the files were saved for (a sync that changed none of them): a save
+ * happens only when a file is parsed anew, so a reconciler syncing template changes would otherwise diff from an
+ * ever older tree on each sync.
+ */
+const sameKarmadaFiles = new WeakMap<ParsedFiles, string>();
+
+/** Records that `tree` holds the Karmada files `saved` was saved for (keptAsTheyAre found them, and none changed). */
+export function keptFor(saved: ParsedFiles, tree: string): void {
+  sameKarmadaFiles.set(saved, tree);
+}
+
 /** The diff from the tree the files were saved for to `tree`; undefined when that tree is gone (history rewritten and collected). */
 async function changesSinceSaved(
   repo: GitRepo,
@@ -107,8 +119,12 @@ async function changesSinceSaved(
   known?: { from: string; changes: TreeChange[] },
 ): Promise<TreeChange[] | undefined> {
   try {
-    // Usually the tree saved is the one the previous render read, whose diff the caller has already.
-    return known?.from === saved.tree ? known.changes : await diffTrees(repo, saved.tree, tree);
+    // Usually the tree saved is the one the previous render read (or has the same Karmada files), whose diff the
+    // caller has already: what it changed besides is no Karmada file.
+    const from = known?.from;
+    return from !== undefined && (from === saved.tree || from === sameKarmadaFiles.get(saved))
+      ? known!.changes
+      : await diffTrees(repo, saved.tree, tree);
   } catch {
     return undefined;
   }

@@ -23,6 +23,7 @@ import {
   karmadaFilesAt,
   keptAsTheyAre,
   keptFilesFor,
+  keptFor,
   readFiles,
   saveKarmadaFiles,
   sortedIncludes,
@@ -227,7 +228,11 @@ async function loadIncremental(
     );
   // A change to namespaced policies picks from the copy too, as if the files it changed were not there.
   const karmadaFor =
-    kept && (!everyPolicy || scope) ? keptFilesFor(repo, kept, lookedUp, changedPaths) : await lookedUp();
+    kept && (!everyPolicy || scope)
+      ? keptFilesFor(repo, kept, lookedUp, everyPolicy ? changedPaths : undefined)
+      : await lookedUp();
+  // No Karmada file changed: the copy holds this tree's as well, and the next sync diffs from here.
+  if (kept && !everyPolicy) keptFor(kept, tree);
   const readKarmada = (files: ReadonlyMap<string, CachedFile>) => {
     for (const [path, f] of files) if (!loaded.has(path)) loaded.set(path, f.objects());
   };
@@ -343,7 +348,8 @@ async function loadIncremental(
   }
   if (!wholeFleet) {
     const before = loaded.size;
-    readKarmada(await karmadaFor(new Set([...affected].map((key) => parseRefKey(key).namespace))));
+    const nsf = await karmadaFor(new Set([...affected].map((key) => parseRefKey(key).namespace)));
+    readKarmada(nsf);
     if (loaded.size > before) model = assemble();
   }
   const unchangedKarmada = () => karmadaPaths.filter((path) => !changedPaths.has(path));

@@ -165,6 +165,8 @@ class CacheFile {
   readonly bucketKeys = new Map<number, string>();
   /** The whole file, once a reader needs most of it (wholly()). */
   #whole: Buffer | undefined;
+  /** Some lines read at once (prefetch): those of the entries every render reads. The file only grows, so they stay. */
+  #window: { from: number; bytes: Buffer } | undefined;
 
   private constructor(repo: GitRepo, file: string, fd: number, header: Buffer, headerAt: number, stat: Stat) {
     this.#repo = repo;
@@ -243,10 +245,41 @@ class CacheFile {
     }
   }
 
+  /**
+   * Reads at once the bytes from the first of these lines to the end of the last, when they are mostly these lines
+   * (the fleet-wide entries, which a save lays out together): one read instead of one per line, for every sync.
+   */
+  prefetch(spans: readonly Span[]): void {
+    if (this.#whole || spans.length < 2) return;
+    let from = Infinity;
+    let to = 0;
+    let bytes = 0;
+    for (const [start, length] of spans) {
+      from = Math.min(from, start);
+      to = Math.max(to, start + length + 1);
+      bytes += length + 1;
+    }
+    if (to - from > 2 * bytes + 64 * 1024) return;
+    try {
+      const fd = this.#open();
+      if (fd === null) return;
+      const window = Buffer.allocUnsafe(to - from);
+      if (this.#repo.fs.readSync(fd, window, 0, window.length, from) === window.length)
+        this.#window = { from, bytes: window };
+    } catch {
+      // Read a line at a time, then.
+    }
+  }
+
   /** The line at `span`; undefined when it is not one (no newline where it should end), or the file is another now. */
   line([start, length]: Span): string | undefined {
     if (this.#whole && start + length < this.#whole.length)
       return this.#whole[start + length] === 0x0a ? this.#whole.toString('utf8', start, start + length) : undefined;
+    const window = this.#window;
+    if (window && start >= window.from && start + length < window.from + window.bytes.length) {
+      const at = start - window.from;
+      return window.bytes[at + length] === 0x0a ? window.bytes.toString('utf8', at, at + length) : undefined;
+    }
     try {
       const fd = this.#open();
       if (fd === null) return undefined;
@@ -312,8 +345,13 @@ function onDisk(file: CacheFile, header: CacheHeader): ParsedFiles {
   file.bucketSpans = header.buckets;
   // An entry that cannot be where it says: no entry at all (the file is parsed from its blob, then kept anew). A line
   // that cannot be read reads as '': it does not parse (parsed again from the blob) and is not saved again as it is.
+  // One object per entry, whichever lookup finds it: its objects are parsed once in this process.
+  const files = new Map<string, CachedFile>();
   const keep = (into: KeptFiles, [key, start, length, scope]: DirectoryEntry) => {
-    if (file.holds([start, length])) into.set(key, keptFile(scope, file, [start, length]));
+    if (!file.holds([start, length])) return;
+    let kept = files.get(key);
+    if (!kept || kept.at?.span[0] !== start) files.set(key, (kept = keptFile(scope, file, [start, length])));
+    into.set(key, kept);
   };
   let entries: KeptFiles | undefined;
   let always: KeptFiles | undefined;
@@ -346,8 +384,9 @@ function onDisk(file: CacheFile, header: CacheHeader): ParsedFiles {
     },
     filesFor: (namespaces, without) => {
       try {
-        if (without && without.size > 0) return withoutPaths(header.always, bucket, namespaces, without, keep);
+        if (without && without.size > 0) return withoutPaths(file, header.always, bucket, namespaces, without, keep);
         if (!always) {
+          file.prefetch(header.always.map(([, start, length]) => [start, length]));
           const listed: KeptFiles = new Map();
           for (const entry of header.always) keep(listed, entry);
           always = listed;
@@ -525,6 +564,7 @@ function replacedLines(
  * over every entry: an entry left out names no namespace asked for, and no policy held more than once without those.
  */
 function withoutPaths(
+  file: CacheFile,
   always: readonly DirectoryEntry[],
   bucket: (i: number) => DirectoryEntry[],
   namespaces: ReadonlySet<string>,
@@ -541,6 +581,8 @@ function withoutPaths(
     for (const key of entry[3].policies) pending.push(policyNamespace(key));
   };
   for (const entry of always) consider(entry);
+  // All of them are parsed when picked: the fleet-wide entries every render reads.
+  file.prefetch(always.map(([, start, length]) => [start, length]));
   for (let ns = pending.pop(); ns !== undefined; ns = pending.pop()) {
     const i = namespaceBucket(ns);
     if (read.has(i)) continue;

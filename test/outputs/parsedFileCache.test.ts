@@ -501,6 +501,34 @@ test('a policy that stops being, or becomes, defined twice moves its files out o
   assert.ok(layout(r).always.some((key) => key.endsWith(' policies/c.yaml')));
 });
 
+test('a reconciler syncing template, policy and cluster changes in turn renders what a sync parsing everything renders', async () => {
+  const r = threeNamespaces();
+  const parsed = threeNamespaces();
+  const repo = await openRepo(r.dir);
+  const syncOpen = () => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT });
+  await syncOpen();
+  await sync(parsed);
+  const edits: [string, (text: string) => string][] = [
+    ['templates/a.yaml', (t) => t.replace('replicas: 2', 'replicas: 3')],
+    ['templates/b.yaml', (t) => t.replace('replicas: 2', 'replicas: 4')],
+    ['policies/c.yaml', (t) => t.replace(/\n *- member1\n/, '\n')],
+    ['templates/c.yaml', (t) => t.replace('replicas: 2', 'replicas: 5')],
+    ['clusters/member2.yaml', (t) => t.replace('name: member2\n', 'name: member2\n  labels:\n    tier: gold\n')],
+    ['templates/a.yaml', (t) => t.replace('replicas: 3', 'replicas: 6')],
+  ];
+  for (const [i, [file, edit]] of edits.entries()) {
+    for (const x of [r, parsed]) x.commit({ [file]: edit(x.show('HEAD', file)) }, `edit ${i}`);
+    await syncOpen();
+    rmSync(CACHE(parsed), { force: true });
+    await sync(parsed);
+    assert.is(
+      r.git('rev-parse', 'flotilla/rendered^{tree}'),
+      parsed.git('rev-parse', 'flotilla/rendered^{tree}'),
+      `edit ${i} (${file})`,
+    );
+  }
+});
+
 test('a file mostly of lines no header points at is written whole by the next save', async () => {
   const r = threeNamespaces();
   await sync(r);
