@@ -396,7 +396,10 @@ async function savedReplacing(cache: KarmadaFiles, tree: string, change: Changed
   for (const [path, { before, oid }] of change.changed) {
     const key = oid === undefined ? undefined : `${oid} ${path}`;
     const file = key === undefined ? undefined : cache.parsed.get(key);
-    if (!file && !sortedIncludes(change.previous, path)) continue;
+    const wasKept = sortedIncludes(change.previous, path);
+    if (!file && !wasKept) continue;
+    // Its entry is found by the policies it had: without them, only a whole save drops it.
+    if (wasKept && !before) return false;
     replaced.set(path, { before, after: file ? { key: key!, file } : null });
     if (file) newKeys.add(key!);
   }
