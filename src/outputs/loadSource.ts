@@ -348,8 +348,7 @@ async function loadIncremental(
   }
   if (!wholeFleet) {
     const before = loaded.size;
-    const nsf = await karmadaFor(new Set([...affected].map((key) => parseRefKey(key).namespace)));
-    readKarmada(nsf);
+    readKarmada(await karmadaFor(new Set([...affected].map((key) => parseRefKey(key).namespace))));
     if (loaded.size > before) model = assemble();
   }
   const unchangedKarmada = () => karmadaPaths.filter((path) => !changedPaths.has(path));
