@@ -95,34 +95,31 @@ const OFS_DELTA = 6;
 const REF_DELTA = 7;
 
 /**
- * One pack's index, read in parts: the fan-out table when the pack is found, then a first byte's run of names and
- * offsets when a lookup first needs it. A sync looks up a few hundred objects; reading a fleet's 4 MiB index whole
- * cost more than those lookups (and as much again in garbage), so an index costs what its lookups touch.
+ * One pack's index, read in parts: the fan-out table when the pack is found, then pages of names and offsets as
+ * lookups need them. A sync looks up a few hundred objects; reading a fleet's index whole cost more than those lookups
+ * (and as much again in garbage), and so did reading a first byte's whole run for each (300 KiB each in a pack of
+ * three million objects), so an index costs about a page per lookup.
  */
 interface PackIndex {
   idxPath: string;
   packPath: string;
   /** Open while reads come in a burst; closed once the event loop turns (see burstFd). */
-  fd: number | null;
   idxFd: number | null;
+  fd: number | null;
   /** Entries with a first byte up to each value: fanout[b] - fanout[b - 1] names start with byte b. */
   fanout: Uint32Array;
   count: number;
-  /** Per first byte, once read: the names (20 bytes each) and offsets (4 bytes each) of its entries. */
-  runs: (Run | undefined)[];
-  /** Runs read one by one so far: past RUNS_ONE_BY_ONE, the rest of the tables is read at once. */
-  runsRead: number;
-  /**
-   * A pack of PAGED_FROM objects or more is looked up by pages instead of runs: page number → its PAGE_ENTRIES
-   * names, or offsets, once read.
-   */
-  namePages: Map<number, Buffer> | null;
-  offsetPages: Map<number, Buffer> | null;
+  /** Pages read so far, by number: entries [n * INDEX_PAGE, (n + 1) * INDEX_PAGE). */
+  pages: Map<number, IndexPage>;
+  /** The whole names and offsets tables, once enough pages were read one by one that reading the rest costs less. */
+  whole: IndexPage | null;
   /** Where the object data ends: the 20-byte checksum trailer starts here. */
   end: number;
 }
 
-interface Run {
+/** Names (20 bytes each) and offsets (4 bytes each) of consecutive entries of an index, from entry `from`. */
+interface IndexPage {
+  from: number;
   names: Buffer;
   offsets: Buffer;
 }
@@ -141,18 +138,13 @@ const STORE = Symbol('flotilla.commits.objectStore');
 const MAX_BASE_BYTES = 16 * 1024 * 1024;
 const MAX_RECENT_BYTES = 8 * 1024 * 1024;
 const FANOUT_AT = 8;
-/** A one-template sync reads some dozens of runs of a pack; past half of them, the whole tables cost less to read. */
-const RUNS_ONE_BY_ONE = 128;
-const NAMES_AT = FANOUT_AT + 256 * 4;
 /**
- * From this many objects on (a fleet of tens of thousands of templates on hundreds of clusters: 3 million at XL, a
- * 90 MB index), a first byte's run is thousands of names and a sync's lookups touch every run: reading runs whole
- * read the whole index (page faults and garbage alike, ~0.2 s of such a sync). Its lookups read pages of
- * PAGE_ENTRIES names instead, the first where the name should sit (SHA-1 names are uniform), so a lookup costs a
- * page or two whatever the pack's size.
+ * Entries per page of an index read one by one. Object names are uniformly spread, so the place of a name in its
+ * first byte's run is foretold by its next bytes to within about the square root of the run's length (~60 entries in
+ * a pack of three million objects): nearly every lookup reads one page.
  */
-const PAGED_FROM = 512 * 1024;
-const PAGE_ENTRIES = 256;
+const INDEX_PAGE = 512;
+const NAMES_AT = FANOUT_AT + 256 * 4;
 
 function storeOf(repo: GitRepo): ObjectStore {
   const holder = repo.cache as { [STORE]?: ObjectStore };
@@ -215,11 +207,8 @@ function rescanPacks(repo: GitRepo, store: ObjectStore): boolean {
       idxFd: null,
       fanout,
       count: fanout[255]!,
-      runs: new Array(256),
-      runsRead: 0,
-      ...(fanout[255]! >= PAGED_FROM
-        ? { namePages: new Map(), offsetPages: new Map() }
-        : { namePages: null, offsetPages: null }),
+      pages: new Map(),
+      whole: null,
       end: packSize - 20,
     });
     changed = true;
@@ -227,141 +216,118 @@ function rescanPacks(repo: GitRepo, store: ObjectStore): boolean {
   return changed;
 }
 
-/** The names and offsets of the entries whose name starts with `first`, read on first use. */
-function runOf(repo: GitRepo, pack: PackIndex, first: number): Run {
-  const cached = pack.runs[first];
+/**
+ * The page of an index holding entry `n`, read on first use. Once the pages read one by one hold half the index (a
+ * render reading objects all over the pack: a policy change re-renders hundreds of templates), the whole tables are
+ * read in two reads instead.
+ */
+function pageAt(repo: GitRepo, pack: PackIndex, n: number): IndexPage {
+  if (pack.whole) return pack.whole;
+  const number = Math.floor(n / INDEX_PAGE);
+  const cached = pack.pages.get(number);
   if (cached) return cached;
   const fd = burstFd(repo, pack, 'idxFd', pack.idxPath);
-  // A render that reads objects all over the pack (a policy change re-renders hundreds of templates): two reads of the
-  // whole tables, as reading the index whole did, rather than one per first byte.
-  if (++pack.runsRead > RUNS_ONE_BY_ONE) {
-    const names = readRange(repo, fd, NAMES_AT, NAMES_AT + pack.count * 20);
-    const offsets = readRange(repo, fd, NAMES_AT + pack.count * 24, NAMES_AT + pack.count * 28);
-    for (let b = 0; b < 256; b++) {
-      const from = b === 0 ? 0 : pack.fanout[b - 1]!;
-      const to = pack.fanout[b]!;
-      pack.runs[b] ??= { names: names.subarray(from * 20, to * 20), offsets: offsets.subarray(from * 4, to * 4) };
-    }
-    return pack.runs[first]!;
+  const offsetsAt = NAMES_AT + pack.count * 24;
+  if ((pack.pages.size + 1) * INDEX_PAGE * 2 > pack.count) {
+    pack.whole = {
+      from: 0,
+      names: readRange(repo, fd, NAMES_AT, NAMES_AT + pack.count * 20),
+      offsets: readRange(repo, fd, offsetsAt, offsetsAt + pack.count * 4),
+    };
+    pack.pages.clear();
+    return pack.whole;
   }
-  const lo = first === 0 ? 0 : pack.fanout[first - 1]!;
-  const n = pack.fanout[first]! - lo;
-  const run = {
-    names: readRange(repo, fd, NAMES_AT + lo * 20, NAMES_AT + (lo + n) * 20),
-    offsets: readRange(repo, fd, NAMES_AT + pack.count * 24 + lo * 4, NAMES_AT + pack.count * 24 + (lo + n) * 4),
+  const from = number * INDEX_PAGE;
+  const to = Math.min(pack.count, from + INDEX_PAGE);
+  const page = {
+    from,
+    names: readRange(repo, fd, NAMES_AT + from * 20, NAMES_AT + to * 20),
+    offsets: readRange(repo, fd, offsetsAt + from * 4, offsetsAt + to * 4),
   };
-  pack.runs[first] = run;
-  return run;
+  pack.pages.set(number, page);
+  return page;
 }
 
-/** Position of `oid` in its first byte's run (a binary search over the names), or -1 when absent. */
-function findInRun(run: Run, oid: Buffer): number {
-  const { names } = run;
-  let lo = 0;
-  let hi = names.length / 20;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const at = mid * 20;
-    // Byte by byte: within a run the first byte is equal and the second nearly always decides, so this ends
-    // after a byte or two, where Buffer#compare paid for its argument checks on every step.
-    let cmp = 0;
-    for (let i = 1; i < 20 && cmp === 0; i++) cmp = oid[i]! - names[at + i]!;
-    if (cmp === 0) return mid;
-    if (cmp < 0) hi = mid;
-    else lo = mid + 1;
+/**
+ * Where `oid` is among the entries [lo, hi) of a sorted table of names (a first byte's run), or -1; `pageAt(n)` gives
+ * a part of the table holding entry n. The search starts on the page where a uniform spread of names puts `oid` (its
+ * bytes 1 to 4 tell how far into the run) and moves a page at a time toward it, then bisects within the page: a lookup
+ * reads one page, rarely two, whatever the run's length.
+ */
+export function findInRun(
+  oid: Uint8Array,
+  lo: number,
+  hi: number,
+  pageAt: (n: number) => { from: number; names: Uint8Array },
+): number {
+  if (lo >= hi) return -1;
+  const share = (((oid[1]! << 24) >>> 0) + (oid[2]! << 16) + (oid[3]! << 8) + oid[4]!) / 2 ** 32;
+  let n = lo + Math.min(hi - lo - 1, Math.floor(share * (hi - lo)));
+  let direction = 0;
+  for (;;) {
+    const page = pageAt(n);
+    const first = Math.max(lo, page.from);
+    const last = Math.min(hi, page.from + page.names.length / 20) - 1;
+    if (compareName(oid, page.names, first - page.from) < 0) {
+      // Below this page: on the one before, unless the search came from there (then it lies between the two).
+      if (first === lo || direction > 0) return -1;
+      direction = -1;
+      n = first - 1;
+      continue;
+    }
+    if (compareName(oid, page.names, last - page.from) > 0) {
+      if (last === hi - 1 || direction < 0) return -1;
+      direction = 1;
+      n = last + 1;
+      continue;
+    }
+    let a = first - page.from;
+    let b = last - page.from + 1;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      const cmp = compareName(oid, page.names, mid);
+      if (cmp === 0) return page.from + mid;
+      if (cmp < 0) b = mid;
+      else a = mid + 1;
+    }
+    return -1;
   }
-  return -1;
 }
 
-/** Where an entry is in the index: at `i` of a run read whole, or at `index` of a paged index's tables. */
-type IndexSlot = { run: Run; i: number } | { index: number };
+/**
+ * `oid` against the i-th name of a table, from the second byte: within a run the first is equal, and the second nearly
+ * always decides, where Buffer#compare paid for its argument checks on every call.
+ */
+function compareName(oid: Uint8Array, names: Uint8Array, i: number): number {
+  const at = i * 20;
+  for (let k = 1; k < 20; k++) {
+    const cmp = oid[k]! - names[at + k]!;
+    if (cmp !== 0) return cmp;
+  }
+  return 0;
+}
 
-/** The pack offset of an entry; past 2 GiB, the 64-bit table holds it. */
-function entryOffset(repo: GitRepo, pack: PackIndex, slot: IndexSlot): number {
-  const small =
-    'run' in slot
-      ? slot.run.offsets.readUInt32BE(slot.i * 4)
-      : pageOf(repo, pack, 'offsets', slot.index).readUInt32BE((slot.index % PAGE_ENTRIES) * 4);
+function entryOffset(repo: GitRepo, pack: PackIndex, page: IndexPage, n: number): number {
+  const small = page.offsets.readUInt32BE((n - page.from) * 4);
   if (!(small & 0x80000000)) return small;
   const at = NAMES_AT + pack.count * 28 + (small & 0x7fffffff) * 8;
   return Number(readRange(repo, burstFd(repo, pack, 'idxFd', pack.idxPath), at, at + 8).readBigUInt64BE(0));
 }
 
-/** Where the pack holds `oid`; undefined when it does not (or the pack vanished under a concurrent repack). */
-function findInIndex(repo: GitRepo, pack: PackIndex, oid: Buffer): IndexSlot | undefined {
-  if (pack.fanout[oid[0]!] === (oid[0] === 0 ? 0 : pack.fanout[oid[0]! - 1])) return undefined; // no name starts with this byte
-  let run: Run;
+/** Where the pack holds `oid` (its entry's page and number); undefined when it does not (or the pack vanished under a concurrent repack). */
+function findInIndex(repo: GitRepo, pack: PackIndex, oid: Buffer): { page: IndexPage; n: number } | undefined {
+  const first = oid[0]!;
+  const lo = first === 0 ? 0 : pack.fanout[first - 1]!;
+  const hi = pack.fanout[first]!;
+  if (lo === hi) return undefined; // no name starts with this byte
+  let page: IndexPage | undefined;
   try {
-    if (pack.namePages) {
-      const index = findPaged(repo, pack, oid);
-      return index < 0 ? undefined : { index };
-    }
-    run = runOf(repo, pack, oid[0]!);
+    const n = findInRun(oid, lo, hi, (at) => (page = pageAt(repo, pack, at)));
+    return n < 0 ? undefined : { page: page!, n };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined; // the next rescan drops it
     throw err;
   }
-  const i = findInRun(run, oid);
-  return i < 0 ? undefined : { run, i };
-}
-
-/**
- * The index of `oid` in a paged pack index, or -1. The first page read is the one where a uniform name would sit in
- * its first byte's run; a name outside it narrows the search to one side, and the next page is the middle of that.
- */
-function findPaged(repo: GitRepo, pack: PackIndex, oid: Buffer): number {
-  const first = oid[0]!;
-  let lo = first === 0 ? 0 : pack.fanout[first - 1]!;
-  let hi = pack.fanout[first]!;
-  let guess = lo + Math.floor(((oid[1]! * 65536 + oid[2]! * 256 + oid[3]!) / 16777216) * (hi - lo));
-  while (lo < hi) {
-    const at = Math.min(Math.max(guess, lo), hi - 1);
-    const page = at - (at % PAGE_ENTRIES);
-    const names = pageOf(repo, pack, 'names', at);
-    // The part of the page inside [lo, hi), as indexes.
-    const from = Math.max(page, lo);
-    const to = Math.min(page + names.length / 20, hi);
-    if (compareName(oid, names, from - page) < 0) hi = from;
-    else if (compareName(oid, names, to - 1 - page) > 0) lo = to;
-    else {
-      let a = from;
-      let b = to;
-      while (a < b) {
-        const mid = (a + b) >>> 1;
-        const cmp = compareName(oid, names, mid - page);
-        if (cmp === 0) return mid;
-        if (cmp < 0) b = mid;
-        else a = mid + 1;
-      }
-      return -1;
-    }
-    guess = (lo + hi) >>> 1;
-  }
-  return -1;
-}
-
-/** `oid` against the name at entry `k` of a page of names. */
-function compareName(oid: Buffer, names: Buffer, k: number): number {
-  const at = k * 20;
-  for (let i = 0; i < 20; i++) {
-    const d = oid[i]! - names[at + i]!;
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
-/** The page of a paged index's names (20 bytes each) or offsets (4) holding entry `index`, read on first use. */
-function pageOf(repo: GitRepo, pack: PackIndex, table: 'names' | 'offsets', index: number): Buffer {
-  const pages = table === 'names' ? pack.namePages! : pack.offsetPages!;
-  const page = Math.floor(index / PAGE_ENTRIES);
-  const known = pages.get(page);
-  if (known) return known;
-  const width = table === 'names' ? 20 : 4;
-  const at = NAMES_AT + (table === 'names' ? 0 : pack.count * 24) + page * PAGE_ENTRIES * width;
-  const entries = Math.min(PAGE_ENTRIES, pack.count - page * PAGE_ENTRIES);
-  const bytes = readRange(repo, burstFd(repo, pack, 'idxFd', pack.idxPath), at, at + entries * width);
-  pages.set(page, bytes);
-  return bytes;
 }
 
 function readPacked(repo: GitRepo, store: ObjectStore, raw: Buffer, read: ReadRequest): StoredObject | undefined {
@@ -376,7 +342,7 @@ function readPacked(repo: GitRepo, store: ObjectStore, raw: Buffer, read: ReadRe
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw err;
     }
-    return readAt(repo, store, name, pack, fd, entryOffset(repo, pack, found), read);
+    return readAt(repo, store, name, pack, fd, entryOffset(repo, pack, found.page, found.n), read);
   }
   return undefined;
 }

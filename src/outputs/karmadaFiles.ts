@@ -10,7 +10,7 @@ import { DEFAULT_PARSE_LIMITS, parseDocuments } from '../documents/parseDocument
 import { oversizedFile } from './oversizedFile.ts';
 import { DEFAULT_SOURCE_LIMITS, objectCount, refusedFile, type SourceLimits } from './sourceLimits.ts';
 import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
-import { filesFor, scopeOf } from './karmadaScope.ts';
+import { filesFor, scopeOf, type KarmadaScope } from './karmadaScope.ts';
 import {
   karmadaPathsDigest,
   parsedFile,
@@ -18,6 +18,7 @@ import {
   writeParsedFileCache,
   type CachedFile,
   type ParsedFiles,
+  type Replacement,
 } from './parsedFileCache.ts';
 import { readPathOids } from '../commits/readPathOids.ts';
 import { formatMiB } from '../errors/formatMiB.ts';
@@ -34,10 +35,12 @@ import { withoutSkippedHooks } from '../units/syncHooks.ts';
  * entries it uses.
  */
 interface KarmadaFiles {
-  /** Every kept file, by `<blob oid> <path>`: those of the copy on disk (its directory read on first call), then those parsed since. */
-  byKey(): Map<string, CachedFile>;
-  /** Entries parsed since the copy on disk was written. */
-  added: number;
+  /** Files parsed by this process (as saved, after a save), by `<blob oid> <path>`. */
+  parsed: Map<string, CachedFile>;
+  /** A kept file by key: parsed by this process, else of the copy on disk (whose directory is read whole on first call). */
+  get(key: string): CachedFile | undefined;
+  /** Keys of the entries parsed since the copy on disk was written. */
+  added: Set<string>;
   /** The files last saved (on disk, or by this process), and the source tree they were saved for. */
   saved?: ParsedFiles;
 }
@@ -47,8 +50,15 @@ function karmadaFilesOf(repo: GitRepo): KarmadaFiles {
   let cache = karmadaFileCache.get(repo);
   if (!cache) {
     const saved = readParsedFileCache(repo);
-    let byKey: Map<string, CachedFile> | undefined;
-    cache = { byKey: () => (byKey ??= new Map(saved?.entries())), added: 0, ...(saved ? { saved } : {}) };
+    let onDisk: Map<string, CachedFile> | undefined;
+    const parsed = new Map<string, CachedFile>();
+    cache = {
+      parsed,
+      // Only the copy read at first: a save puts what it saved in `parsed`.
+      get: (key) => parsed.get(key) ?? (onDisk ??= saved?.entries() ?? new Map()).get(key),
+      added: new Set(),
+      ...(saved ? { saved } : {}),
+    };
     karmadaFileCache.set(repo, cache);
   }
   return cache;
@@ -71,7 +81,8 @@ function oidsOf(saved: ParsedFiles): Map<string, string> {
 
 /**
  * The saved files when they are exactly the Karmada files `karmadaPaths` names (the output index's list, sorted), at
- * the blobs `tree` holds: same paths, and none of them changed since the tree they were saved for. Undefined
+ * the blobs `tree` holds: same paths, and none of them changed since the tree they were saved for but those the
+ * caller reads itself (`changing`: the commit's changed files; keptFilesFor then picks from the others). Undefined
  * otherwise (then every Karmada file is looked up, as everyKarmadaFile does).
  */
 export async function keptAsTheyAre(
@@ -79,12 +90,25 @@ export async function keptAsTheyAre(
   tree: string,
   karmadaPaths: readonly string[],
   known: { from: string; changes: TreeChange[] },
+  changing: ReadonlySet<string> = new Set(),
 ): Promise<ParsedFiles | undefined> {
   const saved = karmadaFilesOf(repo).saved;
   if (!saved || saved.paths !== karmadaPathsDigest(karmadaPaths)) return undefined;
   const changes = await changesSinceSaved(repo, saved, tree, known);
-  if (!changes || changes.some((c) => sortedIncludes(karmadaPaths, c.path))) return undefined;
+  if (!changes || changes.some((c) => sortedIncludes(karmadaPaths, c.path) && !changing.has(c.path))) return undefined;
   return saved;
+}
+
+/**
+ * A later tree whose Karmada files are those the files were saved for (a sync that changed none of them): a save
+ * happens only when a file is parsed anew, so a reconciler syncing template changes would otherwise diff from an
+ * ever older tree on each sync.
+ */
+const sameKarmadaFiles = new WeakMap<ParsedFiles, string>();
+
+/** Records that `tree` holds the Karmada files `saved` was saved for (keptAsTheyAre found them, and none changed). */
+export function keptFor(saved: ParsedFiles, tree: string): void {
+  sameKarmadaFiles.set(saved, tree);
 }
 
 /** The diff from the tree the files were saved for to `tree`; undefined when that tree is gone (history rewritten and collected). */
@@ -95,8 +119,12 @@ async function changesSinceSaved(
   known?: { from: string; changes: TreeChange[] },
 ): Promise<TreeChange[] | undefined> {
   try {
-    // Usually the tree saved is the one the previous render read, whose diff the caller has already.
-    return known?.from === saved.tree ? known.changes : await diffTrees(repo, saved.tree, tree);
+    // Usually the tree saved is the one the previous render read (or has the same Karmada files), whose diff the
+    // caller has already: what it changed besides is no Karmada file.
+    const from = known?.from;
+    return from !== undefined && (from === saved.tree || from === sameKarmadaFiles.get(saved))
+      ? known!.changes
+      : await diffTrees(repo, saved.tree, tree);
   } catch {
     return undefined;
   }
@@ -117,18 +145,20 @@ export function sortedIncludes(sorted: readonly string[], path: string): boolean
 }
 
 /**
- * filesFor over the saved files (keptAsTheyAre): path → file, read from the saved copy by namespace; from `lookedUp`
- * (every Karmada file looked up) once a part of the copy turns out unreadable.
+ * filesFor over the saved files (keptAsTheyAre) but those of the paths `without` (changed, read by the caller): path →
+ * file, read from the saved copy by namespace; from `lookedUp` (every Karmada file but those looked up) once a part of
+ * the copy turns out unreadable.
  */
 export function keptFilesFor(
   repo: GitRepo,
   saved: ParsedFiles,
   lookedUp: () => Promise<KarmadaFilesFor>,
+  without: ReadonlySet<string> = new Set(),
 ): KarmadaFilesFor {
   const cache = karmadaFilesOf(repo);
   let fallback: Promise<KarmadaFilesFor> | undefined;
   return async (namespaces) => {
-    const picked = fallback ? undefined : saved.filesFor(namespaces);
+    const picked = fallback ? undefined : saved.filesFor(namespaces, without);
     if (!picked) return (await (fallback ??= lookedUp()))(namespaces);
     const out = new Map<string, CachedFile>();
     for (const [key, file] of picked) {
@@ -193,13 +223,14 @@ export async function karmadaOids(
   return out;
 }
 
-/** Reads and parses the given path → blob oid pairs, from the cache where it can. */
+/** Reads and parses the given path → blob oid pairs, from the cache where it can (`mayBeKept`: as karmadaFilesAt). */
 export async function readFiles(
   repo: GitRepo,
   oids: ReadonlyMap<string, string>,
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+  mayBeKept?: (path: string) => boolean,
 ): Promise<Map<string, FileObjects>> {
-  return new Map([...(await karmadaFilesAt(repo, oids, undefined, limits))].map(([path, f]) => [path, f.objects()]));
+  return new Map([...(await karmadaFilesAt(repo, oids, mayBeKept, limits))].map(([path, f]) => [path, f.objects()]));
 }
 
 /**
@@ -217,7 +248,7 @@ export async function karmadaFilesAt(
   const out = new Map<string, CachedFile>();
   const toRead = new Map<string, string>();
   for (const [path, oid] of oids) {
-    const hit = !mayBeKept || mayBeKept(path) ? cache.byKey().get(`${oid} ${path}`) : undefined;
+    const hit = !mayBeKept || mayBeKept(path) ? cache.get(`${oid} ${path}`) : cache.parsed.get(`${oid} ${path}`);
     if (hit) out.set(path, orParsedAgain(repo, cache, path, oid, hit));
     else toRead.set(path, oid);
   }
@@ -281,8 +312,8 @@ export async function karmadaFilesAt(
     const file = parsedFile(scopeOf(parsed), parsed);
     out.set(path, file);
     if (holdsKarmadaObjects(parsed)) {
-      cache.byKey().set(`${oid} ${path}`, file);
-      cache.added++;
+      cache.parsed.set(`${oid} ${path}`, file);
+      cache.added.add(`${oid} ${path}`);
     }
   }
   return out;
@@ -296,7 +327,7 @@ function orParsedAgain(repo: GitRepo, cache: KarmadaFiles, path: string, oid: st
   let objects: FileObjects | undefined;
   return {
     scope: kept.scope,
-    line: () => (cache.byKey().get(`${oid} ${path}`) ?? kept).line(),
+    line: () => (cache.get(`${oid} ${path}`) ?? kept).line(),
     objects: () => {
       if (objects) return objects;
       try {
@@ -313,34 +344,77 @@ function orParsedAgain(repo: GitRepo, cache: KarmadaFiles, path: string, oid: st
         if (!(err instanceof ObjectTooLargeError)) throw err;
         objects = oversizedFile(path, err.data.size, DEFAULT_PARSE_LIMITS.maxFileBytes);
       }
-      cache.byKey().set(`${oid} ${path}`, parsedFile(scopeOf(objects), objects));
-      cache.added++;
+      cache.parsed.set(`${oid} ${path}`, parsedFile(scopeOf(objects), objects));
+      cache.added.add(`${oid} ${path}`);
       return objects;
     },
   };
 }
 
 /**
+ * What a sync that changed some Karmada files knows of them, for a save that appends only what they changed: the copy
+ * it picked the others from (keptAsTheyAre, holding the `previous` paths, sorted) and, per changed path, the scope of
+ * its previous version (when it had Karmada objects) and its blob now (none: deleted).
+ */
+export interface ChangedKarmadaFiles {
+  from: ParsedFiles;
+  previous: readonly string[];
+  changed: ReadonlyMap<string, { before: KarmadaScope | undefined; oid: string | undefined }>;
+}
+
+/**
  * Saves the parsed Karmada files of this tree when any were parsed anew; older versions are dropped,
- * so the copy on disk stays the size of the current policies and clusters.
+ * so the copy on disk stays the size of the current policies and clusters. With `change` (the files parsed anew are
+ * its changed files' new versions, the rest as saved), only their entries are replaced, without reading the others.
  */
 export async function saveKarmadaFiles(
   repo: GitRepo,
   tree: string,
   karmadaPaths: () => Iterable<string>,
+  change?: ChangedKarmadaFiles,
 ): Promise<void> {
   const cache = karmadaFilesOf(repo);
-  if (cache.added === 0) return;
+  if (cache.added.size === 0) return;
+  if (change && change.from === cache.saved && cache.saved.replacing && (await savedReplacing(cache, tree, change)))
+    return;
   const oids = await karmadaOids(repo, tree, karmadaPaths());
   const current = new Map<string, CachedFile>();
   for (const [path, oid] of oids) {
-    const hit = cache.byKey().get(`${oid} ${path}`);
+    const hit = cache.get(`${oid} ${path}`);
     if (hit) current.set(`${oid} ${path}`, hit);
   }
   cache.saved = await writeParsedFileCache(repo, current, tree);
   // As saved: where each line now is, so this process's next save appends instead of writing the file whole.
-  for (const [key, file] of cache.saved.entries()) cache.byKey().set(key, file);
-  cache.added = 0;
+  for (const [key, file] of cache.saved.entries()) cache.parsed.set(key, file);
+  cache.added.clear();
+}
+
+/** saveKarmadaFiles appending what `change` replaced; false when it cannot (then the whole file is written). */
+async function savedReplacing(cache: KarmadaFiles, tree: string, change: ChangedKarmadaFiles): Promise<boolean> {
+  const replaced = new Map<string, Replacement>();
+  const newKeys = new Set<string>();
+  for (const [path, { before, oid }] of change.changed) {
+    const key = oid === undefined ? undefined : `${oid} ${path}`;
+    const file = key === undefined ? undefined : cache.parsed.get(key);
+    const wasKept = sortedIncludes(change.previous, path);
+    if (!file && !wasKept) continue;
+    // Its entry is found by the policies it had: without them, only a whole save drops it.
+    if (wasKept && !before) return false;
+    replaced.set(path, { before, after: file ? { key: key!, file } : null });
+    if (file) newKeys.add(key!);
+  }
+  // Anything else parsed anew (a kept line that did not read back) is written by a whole save; a changed file's
+  // previous version, parsed to compare, is this tree's no more.
+  if ([...cache.added].some((key) => !newKeys.has(key) && !change.changed.has(key.slice(key.indexOf(' ') + 1))))
+    return false;
+  const paths = change.previous.filter((path) => !replaced.has(path));
+  for (const [path, { after }] of replaced) if (after) paths.push(path);
+  const done = await change.from.replacing!(tree, replaced, karmadaPathsDigest(paths.sort()));
+  if (!done) return false;
+  cache.saved = done.saved;
+  for (const [key, file] of done.written) cache.parsed.set(key, file);
+  cache.added.clear();
+  return true;
 }
 
 function compareText(a: string, b: string): number {

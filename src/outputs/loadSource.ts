@@ -16,12 +16,14 @@ import {
   scalingRelativesOf,
 } from './affectedByChange.ts';
 import type { CachedFile } from './parsedFileCache.ts';
+import { scopeOf } from './karmadaScope.ts';
 import {
   everyKarmadaFile,
   holdsKarmadaObjects,
   karmadaFilesAt,
   keptAsTheyAre,
   keptFilesFor,
+  keptFor,
   readFiles,
   saveKarmadaFiles,
   sortedIncludes,
@@ -170,11 +172,14 @@ async function loadIncremental(
   }
   await index.load({ files: [...changedPaths, ...formerFiles] });
   const karmadaPaths = index.karmadaFiles();
-  // The copy on disk, when it holds exactly this tree's Karmada files as they are: the files a render needs are then
-  // picked from it by namespace, without reading, or looking up the blob of, every policy and cluster file.
-  const kept = await keptAsTheyAre(repo, tree, karmadaPaths, { from: previous.tree, changes });
-  // Only a Karmada file can be in the cache: with `kept`, a path it does not list is parsed without a look.
-  const mayBeKept = kept ? (path: string) => sortedIncludes(karmadaPaths, path) : undefined;
+  // The copy on disk, when it holds exactly this tree's Karmada files as they are but those this commit changed: the
+  // files a render needs are then picked from it by namespace, without reading, or looking up the blob of, every
+  // policy and cluster file.
+  const changing = new Set(changed.map((c) => c.path));
+  const kept = await keptAsTheyAre(repo, tree, karmadaPaths, { from: previous.tree, changes }, changing);
+  // Only a Karmada file can be in the cache: with `kept`, a path it does not list is parsed without a look, and so is
+  // a changed file (looking for its new version would read every entry).
+  const mayBeKept = kept ? (path: string) => sortedIncludes(karmadaPaths, path) && !changing.has(path) : undefined;
   const changedFiles = await karmadaFilesAt(
     repo,
     new Map(changed.flatMap((c) => (c.newOid ? [[c.path, c.newOid] as const] : []))),
@@ -183,9 +188,12 @@ async function loadIncremental(
   );
   const loaded = new Map<string, FileObjects>();
   for (const [path, f] of changedFiles) loaded.set(path, f.objects());
+  // Their previous versions are in the copy, but where only a read of every entry tells: parsed again instead.
   const oldKarmada = await readFiles(
     repo,
     new Map(changed.filter((c) => c.oldOid && index.file(c.path)?.karmada).map((c) => [c.path, c.oldOid!])),
+    undefined,
+    kept ? () => false : undefined,
   );
   for (const [marker, f] of renderedUnits) {
     loaded.set(marker, f);
@@ -218,7 +226,13 @@ async function loadIncremental(
       { from: previous.tree, changes },
       wholeFleet,
     );
-  const karmadaFor = kept && !everyPolicy ? keptFilesFor(repo, kept, lookedUp) : await lookedUp();
+  // A change to namespaced policies picks from the copy too, as if the files it changed were not there.
+  const karmadaFor =
+    kept && (!everyPolicy || scope)
+      ? keptFilesFor(repo, kept, lookedUp, everyPolicy ? changedPaths : undefined)
+      : await lookedUp();
+  // No Karmada file changed: the copy holds this tree's as well, and the next sync diffs from here.
+  if (kept && !everyPolicy) keptFor(kept, tree);
   const readKarmada = (files: ReadonlyMap<string, CachedFile>) => {
     for (const [path, f] of files) if (!loaded.has(path)) loaded.set(path, f.objects());
   };
@@ -338,13 +352,29 @@ async function loadIncremental(
     if (loaded.size > before) model = assemble();
   }
   const unchangedKarmada = () => karmadaPaths.filter((path) => !changedPaths.has(path));
-  await saveKarmadaFiles(repo, tree, () =>
-    wholeFleet
-      ? [...loaded].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path)
-      : scope
-        ? // This tree's Karmada files: the unchanged ones and the changed ones that still hold Karmada objects.
-          [...unchangedKarmada(), ...[...changedPaths].filter((path) => holdsKarmada(loaded.get(path)))]
-        : unchangedKarmada(),
+  await saveKarmadaFiles(
+    repo,
+    tree,
+    () =>
+      wholeFleet
+        ? [...loaded].filter(([, f]) => holdsKarmadaObjects(f)).map(([path]) => path)
+        : scope
+          ? // This tree's Karmada files: the unchanged ones and the changed ones that still hold Karmada objects.
+            [...unchangedKarmada(), ...[...changedPaths].filter((path) => holdsKarmada(loaded.get(path)))]
+          : unchangedKarmada(),
+    // Picked from the copy as if the changed files were not there: a save then replaces their entries only.
+    kept && scope
+      ? {
+          from: kept,
+          previous: karmadaPaths,
+          changed: new Map(
+            changed.map((c) => {
+              const old = oldKarmada.get(c.path);
+              return [c.path, { before: old && scopeOf(old), oid: c.newOid }] as const;
+            }),
+          ),
+        }
+      : undefined,
   );
   return {
     model,

@@ -29,7 +29,7 @@ const CACHE_FILE = 'flotilla-parsed.jsonl';
 /** Where version 1 (one JSON object, every entry parsed on open) was kept: removed when a later version is written. */
 const OLD_CACHE_FILE = 'flotilla-parsed.json';
 /** Bumped when the layout or the meaning of a scope changes: a file of another format is ignored. */
-const FORMAT = 5;
+const FORMAT = 6;
 /** Namespaces are grouped into this many buckets (namespaceBucket): a small header, short bucket lines. */
 const BUCKETS = 256;
 /** Lines no header points at, besides as many bytes as it does, that a file may hold before it is written whole. */
@@ -49,6 +49,8 @@ interface CacheHeader {
   paths: string;
   /** Where this header's line starts: a header anywhere else is not this file's last save. */
   at: number;
+  /** Bytes of the lines this header points at (itself left out): a save that appends knows what is dead without reading them. */
+  live: number;
   /** The entries every render reads (fleet-wide, or with a policy defined more than once). */
   always: DirectoryEntry[];
   /** Per namespace bucket, its line (length 0: none): the other entries with a policy there. */
@@ -77,10 +79,29 @@ export interface ParsedFiles {
   /** Every entry (on disk: `always` and every bucket line, read on first call). */
   entries(): KeptFiles;
   /**
-   * The entries karmadaScope's filesFor picks over all of them for `namespaces`, without reading every entry's scope;
-   * undefined when the part of the file that says is unreadable (then look every file up).
+   * The entries karmadaScope's filesFor picks over all of them but those of the paths `without` (changed since) for
+   * `namespaces`, without reading every entry's scope; undefined when the part of the file that says is unreadable
+   * (then look every file up).
    */
-  filesFor(namespaces: ReadonlySet<string>): KeptFiles | undefined;
+  filesFor(namespaces: ReadonlySet<string>, without?: ReadonlySet<string>): KeptFiles | undefined;
+  /**
+   * Saves for `tree` these entries with those of the paths `replaced` names replaced (by another entry, or by none),
+   * appending to the file they were read from the new entries' lines, the bucket lines that change and a header,
+   * without reading the other entries; `paths` is karmadaPathsDigest of the paths after. Undefined when it cannot
+   * (another file is there now, a line it needs is unreadable, the file would be mostly dead lines): then the caller
+   * writes the whole file. Only the copy read from disk has it.
+   */
+  replacing?(
+    tree: string,
+    replaced: ReadonlyMap<string, Replacement>,
+    paths: string,
+  ): Promise<{ saved: ParsedFiles; written: KeptFiles } | undefined>;
+}
+
+/** A path's entry replaced: its scope before (when it had an entry), and its new entry (null: none now). */
+export interface Replacement {
+  before: KarmadaScope | undefined;
+  after: { key: string; file: CachedFile } | null;
 }
 
 /**
@@ -103,6 +124,7 @@ export function readParsedFileCache(repo: GitRepo): ParsedFiles | undefined {
       header.at !== file.headerAt ||
       typeof header.tree !== 'string' ||
       typeof header.paths !== 'string' ||
+      !Number.isSafeInteger(header.live) ||
       !Array.isArray(header.always) ||
       !Array.isArray(header.buckets) ||
       header.buckets.length !== BUCKETS
@@ -130,8 +152,8 @@ export function readParsedFileCache(repo: GitRepo): ParsedFiles | undefined {
 class CacheFile {
   /** The last line's text: the header, if the file is whole. */
   readonly header: string;
-  /** Where the last line starts. */
-  readonly headerAt: number;
+  /** Where the last line starts (where this process's last append put it). */
+  headerAt: number;
   #size: number;
   readonly #repo: GitRepo;
   readonly #path: string;
@@ -143,6 +165,8 @@ class CacheFile {
   readonly bucketKeys = new Map<number, string>();
   /** The whole file, once a reader needs most of it (wholly()). */
   #whole: Buffer | undefined;
+  /** Some lines read at once (prefetch): those of the entries every render reads. The file only grows, so they stay. */
+  #window: { from: number; bytes: Buffer } | undefined;
 
   private constructor(repo: GitRepo, file: string, fd: number, header: Buffer, headerAt: number, stat: Stat) {
     this.#repo = repo;
@@ -221,10 +245,41 @@ class CacheFile {
     }
   }
 
+  /**
+   * Reads at once the bytes from the first of these lines to the end of the last, when they are mostly these lines
+   * (the fleet-wide entries, which a save lays out together): one read instead of one per line, for every sync.
+   */
+  prefetch(spans: readonly Span[]): void {
+    if (this.#whole || spans.length < 2) return;
+    let from = Infinity;
+    let to = 0;
+    let bytes = 0;
+    for (const [start, length] of spans) {
+      from = Math.min(from, start);
+      to = Math.max(to, start + length + 1);
+      bytes += length + 1;
+    }
+    if (to - from > 2 * bytes + 64 * 1024) return;
+    try {
+      const fd = this.#open();
+      if (fd === null) return;
+      const window = Buffer.allocUnsafe(to - from);
+      if (this.#repo.fs.readSync(fd, window, 0, window.length, from) === window.length)
+        this.#window = { from, bytes: window };
+    } catch {
+      // Read a line at a time, then.
+    }
+  }
+
   /** The line at `span`; undefined when it is not one (no newline where it should end), or the file is another now. */
   line([start, length]: Span): string | undefined {
     if (this.#whole && start + length < this.#whole.length)
       return this.#whole[start + length] === 0x0a ? this.#whole.toString('utf8', start, start + length) : undefined;
+    const window = this.#window;
+    if (window && start >= window.from && start + length < window.from + window.bytes.length) {
+      const at = start - window.from;
+      return window.bytes[at + length] === 0x0a ? window.bytes.toString('utf8', at, at + length) : undefined;
+    }
     try {
       const fd = this.#open();
       if (fd === null) return undefined;
@@ -290,8 +345,13 @@ function onDisk(file: CacheFile, header: CacheHeader): ParsedFiles {
   file.bucketSpans = header.buckets;
   // An entry that cannot be where it says: no entry at all (the file is parsed from its blob, then kept anew). A line
   // that cannot be read reads as '': it does not parse (parsed again from the blob) and is not saved again as it is.
+  // One object per entry, whichever lookup finds it: its objects are parsed once in this process.
+  const files = new Map<string, CachedFile>();
   const keep = (into: KeptFiles, [key, start, length, scope]: DirectoryEntry) => {
-    if (file.holds([start, length])) into.set(key, keptFile(scope, file, [start, length]));
+    if (!file.holds([start, length])) return;
+    let kept = files.get(key);
+    if (!kept || kept.at?.span[0] !== start) files.set(key, (kept = keptFile(scope, file, [start, length])));
+    into.set(key, kept);
   };
   let entries: KeptFiles | undefined;
   let always: KeptFiles | undefined;
@@ -322,9 +382,11 @@ function onDisk(file: CacheFile, header: CacheHeader): ParsedFiles {
       }
       return entries;
     },
-    filesFor: (namespaces) => {
+    filesFor: (namespaces, without) => {
       try {
+        if (without && without.size > 0) return withoutPaths(file, header.always, bucket, namespaces, without, keep);
         if (!always) {
+          file.prefetch(header.always.map(([, start, length]) => [start, length]));
           const listed: KeptFiles = new Map();
           for (const entry of header.always) keep(listed, entry);
           always = listed;
@@ -340,7 +402,197 @@ function onDisk(file: CacheFile, header: CacheHeader): ParsedFiles {
         return undefined; // a bucket line that is not one: which files a namespace needs is not known from here
       }
     },
+    replacing: async (tree, replaced, paths) => {
+      let change: ReturnType<typeof replacedLines>;
+      try {
+        change = replacedLines(file, header, bucket, tree, replaced, paths);
+      } catch {
+        return undefined; // a bucket line that is not one
+      }
+      if (!change || !(await file.append(change.bytes))) return undefined;
+      file.headerAt = change.header.at;
+      for (const [i, keys] of change.bucketKeys) file.bucketKeys.set(i, keys);
+      const saved = onDisk(file, change.header);
+      const written: KeptFiles = new Map();
+      for (const [key, f, span] of change.written)
+        written.set(key, { scope: f.scope, objects: f.objects, line: f.line, at: { file, span } });
+      return { saved, written };
+    },
   };
+}
+
+/**
+ * What a save that replaces some entries appends (replacing): the new entries' lines, the bucket lines that change and
+ * a header. An entry is in `always` when fleet-wide or holding a policy defined more than once; otherwise in the bucket
+ * line of each of its policies' namespaces. Only the policies of the replaced entries (before and after) change
+ * holders: the entries holding one of them may move into or out of `always`, and every holder of each of their
+ * policies is in `always` or in the bucket line of its namespace, which is read. Undefined when the file would be
+ * mostly dead lines, an entry does not survive JSON, or a replaced entry is not where its scope says.
+ */
+function replacedLines(
+  file: CacheFile,
+  header: CacheHeader,
+  bucket: (i: number) => DirectoryEntry[],
+  tree: string,
+  replaced: ReadonlyMap<string, Replacement>,
+  paths: string,
+):
+  | { bytes: Buffer; header: CacheHeader; bucketKeys: Map<number, string>; written: [string, CachedFile, Span][] }
+  | undefined {
+  const pathOf = (entry: DirectoryEntry) => entry[0].slice(entry[0].indexOf(' ') + 1);
+  const bucketsOf = (scope: KarmadaScope) =>
+    new Set(scope.policies.map((key) => namespaceBucket(policyNamespace(key))));
+  const lines: Buffer[] = [];
+  let offset = file.size;
+  let live = header.live;
+  const put = (text: string): Span => {
+    const bytes = Buffer.from(`${text}\n`, 'utf8');
+    const span: Span = [offset, bytes.length - 1];
+    lines.push(bytes);
+    offset += bytes.length;
+    live += bytes.length;
+    return span;
+  };
+  const added = new Map<string, DirectoryEntry>();
+  const written: [string, CachedFile, Span][] = [];
+  for (const [path, { after }] of replaced) {
+    if (!after) continue;
+    const line = after.file.line();
+    if (line === '') return undefined;
+    const span = put(line);
+    added.set(path, [after.key, span[0], span[1], after.file.scope]);
+    written.push([after.key, after.file, span]);
+  }
+  const changedPolicies = new Set<string>();
+  for (const [path, { before }] of replaced) {
+    for (const key of before?.policies ?? []) changedPolicies.add(key);
+    for (const key of added.get(path)?.[3].policies ?? []) changedPolicies.add(key);
+  }
+  const listed = new Map<number, DirectoryEntry[]>();
+  const read = (namespace: string) => {
+    const i = namespaceBucket(namespace);
+    if (!listed.has(i)) listed.set(i, bucket(i));
+  };
+  for (const key of changedPolicies) read(policyNamespace(key));
+  const alwaysBefore = new Map(header.always.map((entry) => [pathOf(entry), entry]));
+  // The entries whose place may change: those holding a changed policy, and the new ones.
+  const candidates = new Map<string, DirectoryEntry>();
+  const consider = (entry: DirectoryEntry) => {
+    const path = pathOf(entry);
+    if (!replaced.has(path) && entry[3].policies.some((key) => changedPolicies.has(key))) candidates.set(path, entry);
+  };
+  for (const entry of alwaysBefore.values()) consider(entry);
+  for (const entries of listed.values()) for (const entry of entries) consider(entry);
+  for (const [path, entry] of added) candidates.set(path, entry);
+  for (const entry of candidates.values()) for (const key of entry[3].policies) read(policyNamespace(key));
+  // Holders after the change of each policy of a candidate, and the dead lines of the entries replaced.
+  const counted = new Set<string>();
+  for (const entry of candidates.values()) for (const key of entry[3].policies) counted.add(key);
+  const holders = new Map<string, Set<string>>();
+  const hold = (entry: DirectoryEntry) => {
+    for (const key of entry[3].policies) {
+      if (!counted.has(key)) continue;
+      let set = holders.get(key);
+      if (!set) holders.set(key, (set = new Set()));
+      set.add(pathOf(entry));
+    }
+  };
+  const gone = new Map<string, DirectoryEntry>();
+  const seen = (entry: DirectoryEntry) => {
+    const path = pathOf(entry);
+    if (replaced.has(path)) gone.set(path, entry);
+    else hold(entry);
+  };
+  for (const entry of alwaysBefore.values()) seen(entry);
+  for (const entries of listed.values()) for (const entry of entries) seen(entry);
+  for (const entry of added.values()) hold(entry);
+  for (const [path, { before }] of replaced) if (before && !gone.has(path)) return undefined; // not where it should be
+  for (const entry of gone.values()) live -= entry[2] + 1;
+  const duplicated = (key: string) => (holders.get(key)?.size ?? 0) > 1;
+  const always = new Map([...alwaysBefore].filter(([path]) => !replaced.has(path)));
+  for (const [path, entry] of candidates)
+    if (entry[3].fleet || entry[3].policies.some(duplicated)) always.set(path, entry);
+    else always.delete(path);
+  // The bucket lines listing, before or after, an entry that came, went or moved.
+  const touched = new Set<number>();
+  for (const [path, { before }] of replaced) {
+    for (const i of before ? bucketsOf(before) : []) touched.add(i);
+    const entry = added.get(path);
+    for (const i of entry ? bucketsOf(entry[3]) : []) touched.add(i);
+  }
+  for (const [path, entry] of candidates)
+    if (alwaysBefore.has(path) !== always.has(path)) for (const i of bucketsOf(entry[3])) touched.add(i);
+  const buckets = [...header.buckets];
+  const bucketKeys = new Map<number, string>();
+  for (const i of [...touched].sort((a, b) => a - b)) {
+    const before = listed.get(i) ?? bucket(i);
+    const after = before.filter((entry) => !replaced.has(pathOf(entry)) && !always.has(pathOf(entry)));
+    const present = new Set(after.map(pathOf));
+    for (const [path, entry] of candidates)
+      if (!always.has(path) && !present.has(path) && bucketsOf(entry[3]).has(i)) {
+        after.push(entry);
+        present.add(path);
+      }
+    const keys = after.map(([key]) => key).join('\n');
+    if (keys === before.map(([key]) => key).join('\n')) continue;
+    const old = buckets[i]!;
+    if (old[1] > 0) live -= old[1] + 1;
+    buckets[i] = after.length === 0 ? [0, 0] : put(JSON.stringify(after));
+    bucketKeys.set(i, keys);
+  }
+  const next: CacheHeader = {
+    format: FORMAT,
+    parser: parserIdentity(),
+    tree,
+    paths,
+    at: offset,
+    live,
+    always: [...always.keys()].sort().map((path) => always.get(path)!),
+    buckets,
+  };
+  const headerLine = Buffer.from(`${JSON.stringify(next)}\n`, 'utf8');
+  if (offset + headerLine.length > 2 * (live + headerLine.length) + SLACK_BYTES) return undefined;
+  return { bytes: Buffer.concat([...lines, headerLine]), header: next, bucketKeys, written };
+}
+
+/**
+ * filesFor over the entries on disk but those of the paths `without` (files a change replaced, whose policies may have
+ * made others duplicates, or stopped doing so), reading the bucket lines it needs only. A policy defined more than
+ * once is held by entries in `always` (every render reads those) or in the bucket line of its namespace: so the
+ * namespaces asked for, and those of every policy of an entry considered, have their bucket lines read, until no new
+ * namespace comes up. Each policy's holders are then all known, and filesFor over those entries picks what it would
+ * over every entry: an entry left out names no namespace asked for, and no policy held more than once without those.
+ */
+function withoutPaths(
+  file: CacheFile,
+  always: readonly DirectoryEntry[],
+  bucket: (i: number) => DirectoryEntry[],
+  namespaces: ReadonlySet<string>,
+  without: ReadonlySet<string>,
+  keep: (into: KeptFiles, entry: DirectoryEntry) => void,
+): KeptFiles {
+  const considered = new Map<string, DirectoryEntry>();
+  const read = new Set<number>();
+  const pending = [...namespaces];
+  const consider = (entry: DirectoryEntry) => {
+    const path = entry[0].slice(entry[0].indexOf(' ') + 1);
+    if (without.has(path) || considered.has(path)) return;
+    considered.set(path, entry);
+    for (const key of entry[3].policies) pending.push(policyNamespace(key));
+  };
+  for (const entry of always) consider(entry);
+  // All of them are parsed when picked: the fleet-wide entries every render reads.
+  file.prefetch(always.map(([, start, length]) => [start, length]));
+  for (let ns = pending.pop(); ns !== undefined; ns = pending.pop()) {
+    const i = namespaceBucket(ns);
+    if (read.has(i)) continue;
+    read.add(i);
+    for (const entry of bucket(i)) consider(entry);
+  }
+  const picked = filesFor(new Map([...considered].map(([path, entry]) => [path, entry[3]])), namespaces);
+  const out: KeptFiles = new Map();
+  for (const path of picked) keep(out, considered.get(path)!);
+  return out;
 }
 
 /** Files as just saved for `tree`, one per path: what the next sync of this process starts from. */
@@ -351,8 +603,10 @@ function inMemory(entries: KeptFiles, tree: string, paths: string): ParsedFiles 
     tree,
     paths,
     entries: () => entries,
-    filesFor: (namespaces) => {
-      const picked = filesFor(new Map([...byPath].map(([path, key]) => [path, entries.get(key)!.scope])), namespaces);
+    filesFor: (namespaces, without) => {
+      const scopes = new Map<string, KarmadaScope>();
+      for (const [path, key] of byPath) if (!without?.has(path)) scopes.set(path, entries.get(key)!.scope);
+      const picked = filesFor(scopes, namespaces);
       return new Map([...picked].map((path) => [byPath.get(path)!, entries.get(byPath.get(path)!)!]));
     },
   };
@@ -560,6 +814,7 @@ class Layout {
       tree: this.#tree,
       paths,
       at: this.#offset,
+      live: this.#live,
       always: [...always].sort().map((path) => entryOf(this.#scopes.get(path)!.key)),
       buckets,
     };

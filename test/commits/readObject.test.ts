@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { existingObjects } from '../../src/commits/findExistingObjects.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { PackWriter } from '../../src/commits/PackWriter.ts';
-import { applyDelta, readObject } from '../../src/commits/readObject.ts';
+import { applyDelta, findInRun, readObject } from '../../src/commits/readObject.ts';
 import { bytes, commitAll, makeTempRepo, writeWorkTree, type TempRepo } from './helpers/tempRepo.ts';
 
 /** Every object git knows, with its type and bytes, from `git cat-file --batch-all-objects --batch`. */
@@ -240,7 +240,8 @@ test('a pack index of a large fleet is read by the pages its lookups need, not w
       ]);
     const found = existingObjects(reader, [...absent, ...blobs.keys()]);
     assert.equal([...found].sort(), [...blobs.keys()].sort(), 'a name beside a real one is not taken for it');
-    assert.ok(idxBytes < 2 * 1024 * 1024, `${idxBytes} bytes of an 18 MiB index read for 300 objects`);
+    // A page (512 names and offsets, 14 KiB) or two per lookup: far from the whole index.
+    assert.ok(idxBytes < (18 * 1024 * 1024) / 4, `${idxBytes} bytes of an 18 MiB index read for 400 lookups`);
   } finally {
     temp.cleanup();
   }
@@ -252,6 +253,89 @@ test('applyDelta copies from the base and inserts literals, and rejects a base o
   const delta = Buffer.from([12, 11, 0x91, 0, 5, 4, ...Buffer.from(' all'), 0x91, 10, 2]);
   assert.is(applyDelta(base, delta).toString(), 'hello allld');
   assert.throws(() => applyDelta(Buffer.from('short'), delta), /base of 12 bytes/);
+});
+
+/** Sorted 20-byte names, and a reader of `pageSize`-entry pages of them that counts the pages it hands out. */
+function nameTable(names: Buffer[], pageSize: number) {
+  const sorted = [...names].sort(Buffer.compare);
+  const table = Buffer.concat(sorted);
+  const read = new Set<number>();
+  const pageAt = (n: number) => {
+    const from = Math.floor(n / pageSize) * pageSize;
+    read.add(from);
+    return { from, names: table.subarray(from * 20, Math.min(sorted.length, from + pageSize) * 20) };
+  };
+  return { sorted, pageAt, read };
+}
+
+test('a name is found in its run of a pack index, on the page its bytes foretell, or not at all', () => {
+  const digest = (text: string) => createHash('sha1').update(text).digest();
+  // Runs of first bytes 0x10 (between others, so the run does not start at entry 0) out of 20,000 uniform names.
+  const names = Array.from({ length: 20_000 }, (_, i) => digest(`object ${i}`));
+  const { sorted, pageAt, read } = nameTable(names, 16);
+  const lo = sorted.findIndex((n) => n[0] === 0x10);
+  const hi = sorted.findIndex((n) => n[0]! > 0x10);
+  assert.ok(lo > 0 && hi - lo > 40, `run ${lo}..${hi}`);
+  for (let n = lo; n < hi; n++) assert.is(findInRun(sorted[n]!, lo, hi, pageAt), n);
+  // About one page per lookup, not the whole run.
+  read.clear();
+  for (let n = lo; n < hi; n += 7) findInRun(sorted[n]!, lo, hi, pageAt);
+  assert.ok(read.size <= Math.ceil((hi - lo) / 7) * 2, `${read.size} pages for ${Math.ceil((hi - lo) / 7)} lookups`);
+  // Absent names: below, above, and between the run's names.
+  let absent = 0;
+  for (let i = 0; absent < 300; i++) {
+    const oid = digest(`absent ${i}`);
+    oid[0] = 0x10;
+    if (sorted.some((n) => n.equals(oid))) continue;
+    absent++;
+    assert.is(findInRun(oid, lo, hi, pageAt), -1);
+  }
+  const below = Buffer.alloc(20, 0);
+  below[0] = 0x10;
+  const above = Buffer.alloc(20, 0xff);
+  above[0] = 0x10;
+  assert.is(findInRun(below, lo, hi, pageAt), -1);
+  assert.is(findInRun(above, lo, hi, pageAt), -1);
+  assert.is(findInRun(below, lo, lo, pageAt), -1);
+});
+
+test('names that are not spread evenly are still found, page after page', () => {
+  // Every name shares bytes 1 to 4, so each lookup starts at the run's first page and walks to its own.
+  const names = Array.from({ length: 300 }, (_, i) => {
+    const name = Buffer.alloc(20, 0);
+    name[0] = 0xab;
+    name.writeUInt32BE(0x01020304, 1);
+    name.writeUInt32BE(i * 7919, 10);
+    return name;
+  });
+  const { sorted, pageAt } = nameTable(names, 8);
+  for (let n = 0; n < sorted.length; n++) assert.is(findInRun(sorted[n]!, 0, sorted.length, pageAt), n);
+  const missing = Buffer.from(sorted[150]!);
+  missing[19] = missing[19]! + 1;
+  assert.is(findInRun(missing, 0, sorted.length, pageAt), -1);
+  // The run's bytes all at the other end: the search starts on its last page and walks back.
+  const high = names.map((name) => {
+    const copy = Buffer.from(name);
+    copy.writeUInt32BE(0xfffffff0, 1);
+    return copy;
+  });
+  const table = nameTable(high, 8);
+  for (let n = 0; n < table.sorted.length; n++)
+    assert.is(findInRun(table.sorted[n]!, 0, table.sorted.length, table.pageAt), n);
+});
+
+test('a pack of more objects than one index page holds is read whole', async () => {
+  const temp = makeTempRepo();
+  try {
+    const files: Record<string, string> = {};
+    for (let f = 0; f < 3000; f++) files[`many/file${f}.yaml`] = `kind: ConfigMap\nmetadata:\n  name: cm-${f}\n`;
+    writeWorkTree(temp, files);
+    commitAll(temp, 'many files');
+    temp.git(['repack', '-a', '-d', '-q']);
+    assert.ok(assertReadsEverything(temp, await openRepo(temp.path)) > 3000);
+  } finally {
+    temp.cleanup();
+  }
 });
 
 test.run();

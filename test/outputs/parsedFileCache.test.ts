@@ -433,6 +433,102 @@ test('one process saving again and again (a reconciler) appends each time, and a
   assert.is(r.git('rev-parse', 'flotilla/rendered^{tree}'), parsed.git('rev-parse', 'flotilla/rendered^{tree}'));
 });
 
+test("a namespaced policy change in a new process reads its namespaces' bucket lines only, and appends what it replaced", async () => {
+  const cached = threeNamespaces();
+  const parsed = threeNamespaces();
+  for (const r of [cached, parsed]) {
+    await sync(r);
+    r.commit({ 'policies/a.yaml': r.show('HEAD', 'policies/a.yaml').replace(/\n *- member2\n/, '\n') }, 'a: member1');
+  }
+  rmSync(CACHE(parsed));
+  // Read, c's garbled bucket line would leave every file to be looked up and parsed, and the cache written whole.
+  const bytes = readFileSync(CACHE(cached));
+  const cBucket = header(cached).buckets.find(
+    (span) => span[1] > 0 && lineAt(cached, span).includes('policies/c.yaml'),
+  )!;
+  assert.not.ok(lineAt(cached, cBucket).includes('policies/a.yaml'), 'a and c share no bucket line');
+  bytes.fill(0x20, cBucket[0], cBucket[0] + cBucket[1]);
+  bytes.write('[', cBucket[0]);
+  writeFileSync(CACHE(cached), bytes);
+  await sync(cached);
+  await sync(parsed);
+  assert.is(cached.git('rev-parse', 'flotilla/rendered'), parsed.git('rev-parse', 'flotilla/rendered'));
+  const after = readFileSync(CACHE(cached));
+  assert.equal(after.subarray(0, bytes.length), bytes, 'appended to, the garbled line left where it is');
+  assert.equal(
+    header(cached).buckets.find((span) => span[0] === cBucket[0]),
+    cBucket,
+    "c's line still pointed at",
+  );
+  const aKey = `${cached.git('rev-parse', 'HEAD:policies/a.yaml')} policies/a.yaml`;
+  const aLines = header(cached).buckets.filter((span) => span[1] > 0 && lineAt(cached, span).includes(aKey));
+  assert.is(aLines.length, 1, "a's new version is listed in its bucket line");
+});
+
+test('a policy that stops being, or becomes, defined twice moves its files out of, or into, what every sync reads: appended as a whole write says', async () => {
+  const r = threeNamespaces();
+  const parsed = threeNamespaces();
+  await sync(r);
+  await sync(parsed);
+  /** The header's fleet-wide keys, and each bucket line's keys, sorted: what a cache holds, wherever its lines are. */
+  const layout = (x: ConfigRepo) => {
+    const h = header(x);
+    const buckets = h.buckets.map((span) =>
+      span[1] === 0 ? [] : (JSON.parse(lineAt(x, span)) as Entry[]).map(([key]) => key).sort(),
+    );
+    return { always: h.always.map(([key]) => key).sort(), buckets };
+  };
+  const steps: [string, string, (text: string) => string][] = [
+    // b's policy is defined once now: b.yaml and b-copy.yaml leave `always` for b's bucket line.
+    ['policies/b-copy.yaml', 'b-copy renamed', (t) => t.replace('name: nginx-propagation', 'name: other')],
+    // c.yaml now defines a's policy, a second time: both files go to `always`, c's policy leaves.
+    ['policies/c.yaml', "c holds a's policy", (t) => t.replace('namespace: c', 'namespace: a')],
+    // And back: b's policy twice again.
+    ['policies/b-copy.yaml', 'b-copy back', (t) => t.replace('name: other', 'name: nginx-propagation')],
+  ];
+  for (const [file, message, edit] of steps) {
+    for (const x of [r, parsed]) x.commit({ [file]: edit(x.show('HEAD', file)) }, message);
+    const before = readFileSync(CACHE(r));
+    await sync(r);
+    rmSync(CACHE(parsed));
+    await sync(parsed);
+    assert.is(r.git('rev-parse', 'flotilla/rendered^{tree}'), parsed.git('rev-parse', 'flotilla/rendered^{tree}'));
+    const after = readFileSync(CACHE(r));
+    assert.equal(after.subarray(0, before.length), before, `${message}: appended to`);
+    assert.equal(layout(r), layout(parsed), `${message}: the same entries in the same places`);
+  }
+  assert.ok(layout(r).always.some((key) => key.endsWith(' policies/b-copy.yaml')));
+  assert.ok(layout(r).always.some((key) => key.endsWith(' policies/c.yaml')));
+});
+
+test('a reconciler syncing template, policy and cluster changes in turn renders what a sync parsing everything renders', async () => {
+  const r = threeNamespaces();
+  const parsed = threeNamespaces();
+  const repo = await openRepo(r.dir);
+  const syncOpen = () => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT });
+  await syncOpen();
+  await sync(parsed);
+  const edits: [string, (text: string) => string][] = [
+    ['templates/a.yaml', (t) => t.replace('replicas: 2', 'replicas: 3')],
+    ['templates/b.yaml', (t) => t.replace('replicas: 2', 'replicas: 4')],
+    ['policies/c.yaml', (t) => t.replace(/\n *- member1\n/, '\n')],
+    ['templates/c.yaml', (t) => t.replace('replicas: 2', 'replicas: 5')],
+    ['clusters/member2.yaml', (t) => t.replace('name: member2\n', 'name: member2\n  labels:\n    tier: gold\n')],
+    ['templates/a.yaml', (t) => t.replace('replicas: 3', 'replicas: 6')],
+  ];
+  for (const [i, [file, edit]] of edits.entries()) {
+    for (const x of [r, parsed]) x.commit({ [file]: edit(x.show('HEAD', file)) }, `edit ${i}`);
+    await syncOpen();
+    rmSync(CACHE(parsed), { force: true });
+    await sync(parsed);
+    assert.is(
+      r.git('rev-parse', 'flotilla/rendered^{tree}'),
+      parsed.git('rev-parse', 'flotilla/rendered^{tree}'),
+      `edit ${i} (${file})`,
+    );
+  }
+});
+
 test('a file mostly of lines no header points at is written whole by the next save', async () => {
   const r = threeNamespaces();
   await sync(r);

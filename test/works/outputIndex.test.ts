@@ -261,6 +261,55 @@ test('a shard written again after a change has the bytes of the whole index seri
   assert.ok(lazy.edits().get(path)!.includes(garbled));
 });
 
+test('entries set again to equal copies (a sync that renders a template to the same result) write nothing', async () => {
+  const index = openFiles(indexFiles(whole()));
+  await index.loadAll();
+  for (const [key, entry] of index.templates()) index.setTemplate(key, structuredClone(entry));
+  for (const [path, entry] of index.files()) index.setFile(path, structuredClone(entry));
+  assert.equal([...index.edits().keys()], []);
+  // A real change still writes its shard, and the root when what it sums moves.
+  index.setFile('templates/web.yaml', { templates: [WEB], karmada: true });
+  assert.equal([...index.edits().keys()].sort(), [INDEX_PATH, shardPath(shardOf('templates/web.yaml'))].sort());
+});
+
+test("a lookup in a shard read but not changed parses its entry's line only, and answers what the whole shard does", async () => {
+  const files = indexFiles(whole());
+  const lazy = openFiles(files);
+  const parsed = openFiles(files);
+  await parsed.loadAll();
+  const keys = [WEB, API, CONFIG, 'apps/v1/Deployment/shop/absent'];
+  const paths = [...Object.keys(whole().files), 'templates/absent.yaml'];
+  await lazy.load({ templates: keys, files: paths });
+  for (const key of keys) {
+    assert.equal(lazy.template(key), parsed.template(key), key);
+    assert.equal(lazy.parentsOf(key), parsed.parentsOf(key), `parents of ${key}`);
+  }
+  for (const path of paths) assert.equal(lazy.file(path), parsed.file(path), path);
+  const id = shardOf(WEB);
+  const text = files.get(shardPath(id))!;
+  // A shard laid out otherwise (pretty-printed by hand) is parsed whole, and answers the same.
+  const pretty = new Map(files);
+  pretty.set(shardPath(id), `${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+  const other = openFiles(pretty);
+  await other.load({ templates: [WEB] });
+  assert.equal(other.template(WEB), whole().templates[WEB]);
+});
+
+test('edits after lookups in unparsed shards are those of a parsed index', async () => {
+  const files = indexFiles(whole());
+  const lazy = openFiles(files);
+  const parsed = openFiles(files);
+  await parsed.loadAll();
+  await lazy.load({ templates: [WEB, API, CONFIG] });
+  for (const index of [lazy, parsed]) {
+    index.template(WEB);
+    index.setTemplate(API, { ...index.template(API)!, deps: [], evicting: [] });
+    index.setTemplate(WEB, structuredClone(index.template(WEB)));
+  }
+  assert.equal(lazy.edits(), parsed.edits());
+  assert.ok(lazy.edits().has(shardPath(shardOf(API))));
+});
+
 test('a version 1 index (one file) is read whole, and its first edits write version 2 with every shard', async () => {
   const v1 = `${JSON.stringify({ version: 1, ...whole() })}\n`;
   const index = openFiles(new Map([[INDEX_PATH, v1]]));

@@ -377,6 +377,11 @@ export class ShardedIndex implements IndexView {
   private readonly readShards: ShardReader | null;
   private readonly present: ReadonlySet<string>;
   private readonly listed: ShardNamespaces | undefined;
+  /**
+   * Whether the root may differ from rootText: not for an index opened from its text until an entry's change reaches
+   * it, so a sync changing no file list does not serialize the root (the fleet's list of Karmada files) to compare.
+   */
+  private rootEdited: boolean;
 
   private constructor(
     root: IndexRoot,
@@ -390,6 +395,7 @@ export class ShardedIndex implements IndexView {
     this.readShards = readShards;
     this.present = present;
     this.listed = listed;
+    this.rootEdited = rootText === undefined || readShards === null;
   }
 
   /**
@@ -593,7 +599,8 @@ export class ShardedIndex implements IndexView {
     const id = shardOf(key);
     const shard = this.shard(id);
     const old = shard.templates.get(key);
-    if (old === entry) return;
+    // The same entry rendered again: its shard's bytes would be too (serializeShard writes each entry's JSON).
+    if (old === entry || (old && entry && JSON.stringify(old) === JSON.stringify(entry))) return;
     const oldDeps = new Set(old?.deps ?? []);
     const newDeps = new Set(entry?.deps ?? []);
     for (const dep of oldDeps) if (!newDeps.has(dep)) this.editParents(dep, (list) => list.filter((k) => k !== key));
@@ -602,6 +609,7 @@ export class ShardedIndex implements IndexView {
     else shard.templates.delete(key);
     this.dirty.add(id);
     const evicting = (entry?.evicting ?? []).length > 0;
+    this.rootEdited = true;
     if (evicting !== this.root.evicting.includes(key)) {
       this.root.evicting = evicting ? [...this.root.evicting, key].sort() : this.root.evicting.filter((k) => k !== key);
     }
@@ -629,7 +637,8 @@ export class ShardedIndex implements IndexView {
     const id = shardOf(path);
     const shard = this.shard(id);
     const old = shard.files.get(path);
-    if (old === entry) return;
+    if (old === entry || (old && entry && JSON.stringify(old) === JSON.stringify(entry))) return;
+    this.rootEdited = true;
     this.root.sourceFiles += (entry ? 1 : 0) - (old ? 1 : 0);
     if (Boolean(old?.karmada) !== Boolean(entry?.karmada)) {
       this.root.karmadaFiles = entry?.karmada
@@ -661,8 +670,8 @@ export class ShardedIndex implements IndexView {
       if (!isEmpty(shard)) out.set(shardPath(id), serializeShard(shard));
       else if (this.present.has(id)) out.set(shardPath(id), null);
     }
-    const root = serializeRoot(this.root);
-    if (root !== this.rootText) out.set(INDEX_PATH, root);
+    const root = this.rootEdited ? serializeRoot(this.root) : this.rootText;
+    if (root !== this.rootText) out.set(INDEX_PATH, root!);
     return out;
   }
 

@@ -25,8 +25,7 @@ export const LAST_GOOD_TRAILER = 'Last-Good-Source';
 
 /** Git trailers of a message: the `Key: value` lines of its last paragraph. */
 export function parseTrailers(message: string): Record<string, string> {
-  const paragraphs = message.trimEnd().split(/\n\s*\n/);
-  const last = paragraphs[paragraphs.length - 1] ?? '';
+  const last = lastParagraph(message.trimEnd());
   const out: Record<string, string> = {};
   for (const line of last.split('\n')) {
     const m = /^([A-Za-z0-9-]+): (.*)$/.exec(line);
@@ -34,6 +33,21 @@ export function parseTrailers(message: string): Record<string, string> {
   }
   return out;
 }
+
+/**
+ * What follows the last blank line (a newline, whitespace, a newline: what `split(/\n\s*\n/)` splits at), found from
+ * the end: every sync reads the last output commit's trailers, and a cold render's or a cluster change's message
+ * lists thousands of files before them.
+ */
+export function lastParagraph(text: string): string {
+  for (let end = text.lastIndexOf('\n'); end > 0; end = text.lastIndexOf('\n', end - 1)) {
+    let k = end - 1;
+    while (k >= 0 && text[k] !== '\n' && WHITESPACE.test(text[k]!)) k--;
+    if (k >= 0 && text[k] === '\n') return text.slice(end + 1);
+  }
+  return text;
+}
+const WHITESPACE = /\s/;
 
 /**
  * Why an output commit rendered its source commit again, from its subject: a render of a new source commit is titled

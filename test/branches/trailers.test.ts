@@ -1,0 +1,30 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { lastParagraph, parseTrailers } from '../../src/branches/rendered/trailers.ts';
+
+test('the last paragraph is found from the end as splitting at every blank line finds it', () => {
+  // Every short string of newlines, whitespace (Unicode's too) and text, as generated from a fixed seed.
+  const chars = ['a', ' ', '\n', '\t', '\r', '\u00a0', 'K', ':', '\u2028'];
+  let seed = 42;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+  for (let i = 0; i < 50_000; i++) {
+    let text = '';
+    for (let n = next() % 12; n > 0; n--) text += chars[next() % chars.length];
+    text = text.trimEnd();
+    const paragraphs = text.split(/\n\s*\n/);
+    assert.is(lastParagraph(text), paragraphs[paragraphs.length - 1], JSON.stringify(text));
+  }
+});
+
+test("a cold render's message listing thousands of files keeps its trailers", () => {
+  const files = Array.from({ length: 20_000 }, (_, i) => `  + team-${i}/deployment.apps_app-${i}.yaml`).join('\n');
+  const message = `Render c7007cccfe8b: fleet\n\nmember-001: 20000 added\n${files}\n\nSource-Commit: c7007cccfe8bad53214cbc201b6f0a3631ff32a5\nFlotilla-Format: 1\n`;
+  assert.equal(parseTrailers(message), {
+    'Source-Commit': 'c7007cccfe8bad53214cbc201b6f0a3631ff32a5',
+    'Flotilla-Format': '1',
+  });
+  assert.equal(parseTrailers('subject only'), {});
+  assert.equal(parseTrailers('subject\n\nKey: value\n  \n\t\nOther: one\n'), { Other: 'one' });
+});
+
+test.run();
