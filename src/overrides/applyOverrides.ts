@@ -1,5 +1,6 @@
 // Applies OverridePolicies and ClusterOverridePolicies to one manifest for one cluster, as Karmada's override
-// manager does while rendering a Work (pkg/util/overridemanager). Pure: the input manifest is never mutated.
+// manager does while rendering a Work (pkg/util/overridemanager). Pure: the input manifest is never mutated (and is
+// returned as it is when no rule applies to the cluster).
 import type { Cluster } from '../api/cluster.ts';
 import type { OverridePolicy, Overriders } from '../api/policy.ts';
 import { applyCommandArgsOverriders } from './overrideCommandArgs.ts';
@@ -63,10 +64,14 @@ export function applyOverrides(
   policies: readonly OverridePolicy[],
   target: OverrideTarget = overrideTargetOf(manifest),
 ): OverrideOutcome {
+  const rules = matchOverrideRules(target, cluster, policies);
+  // No rule for this cluster: the manifest as given, shared with the other clusters no rule targets rather than
+  // copied for each (a render lays out a shared part once: manifestYaml's `parts`).
+  if (rules.length === 0) return { ok: true, manifest, applied: [], refused: [] };
   let current: Manifest = structuredClone(manifest);
   const applied: AppliedOverride[] = [];
   const refused: RefusedOverride[] = [];
-  for (const { policy, ruleIndex, overriders } of matchOverrideRules(target, cluster, policies)) {
+  for (const { policy, ruleIndex, overriders } of rules) {
     const step = applyOverriders(current, overriders);
     const namespace = policyNamespace(policy);
     if (!step.ok) {

@@ -290,4 +290,14 @@ test('the input manifest is never mutated and the result is a new object', () =>
   assert.is.not(result.metadata, deployment.metadata);
 });
 
+test('a cluster no rule targets gets the manifest itself, shared with the others, not a copy', () => {
+  const deployment = readSample('nginx/deployment.yaml');
+  const before = structuredClone(deployment);
+  const policy = readSample('nginx/overridepolicy.yaml') as unknown as OverridePolicy;
+  const outcome = applyOverrides(deployment, cluster('member3'), [policy]);
+  assert.is(manifestOf(outcome), deployment);
+  assert.equal(outcome.ok && [outcome.applied, outcome.refused], [[], []]);
+  assert.equal(deployment, before);
+});
+
 test.run();
