@@ -19,6 +19,7 @@ import { autoPropagatedNamespace, keptAfterSkip } from './autoPropagatedNamespac
 import { changedText, sameAsParsed } from './changedText.ts';
 import { dependenciesOf, distributeDependencies } from './distributeDependencies.ts';
 import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
+import type { SharedParts } from '../branches/rendered/manifestYaml.ts';
 import type { IndexEntry, IndexView, UnitVariantEntry } from '../branches/rendered/outputIndex.ts';
 import { renderWorkManifest } from './renderWorkManifest.ts';
 import { customizationFor, interpretersOf } from '../interpreters/customizations.ts';
@@ -376,10 +377,12 @@ function writeWorks<F>(
       : NO_CLUSTERS;
     const writes: [path: string, text: string][] = [];
     let bytes = 0;
+    // Its manifests share what no cluster changed, laid out once; nothing here modifies them between clusters.
+    const parts: SharedParts = new Map();
     const stage = (path: string, obj: Record<string, unknown> | ResourceBinding, parsed?: unknown): boolean => {
       written?.add(path); // kept or rewritten by this template: no other template's removal may take it
       if (parsed !== undefined && sameAsParsed(obj, parsed)) return true;
-      const text = changedText(obj, input.previousFiles.get(path), input.sourceCommit);
+      const text = changedText(obj, input.previousFiles.get(path), input.sourceCommit, parts);
       if (text === undefined) return true;
       bytes += Buffer.byteLength(text);
       if (outputBytes + bytes > maxOutputBytes) return false;
