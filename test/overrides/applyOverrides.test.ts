@@ -134,9 +134,14 @@ test('ClusterOverridePolicy adds a label and an annotation to a ClusterRole', ()
   assert.equal(outcome.ok && outcome.applied.map((a) => a.policy), ['ClusterOverridePolicy test2']);
 });
 
-test('inside one rule the overriders run image, command, args, labels, annotations, field, plaintext', () => {
+test('inside one rule the overriders run image, command, args, labels, annotations, field, plaintext; none modifies the input', () => {
   // Later overriders read or overwrite what earlier ones wrote, so another order fails or gives another result.
-  const deployment = workload('Deployment', [{ name: 'app', image: 'nginx:1' }]);
+  const deployment = workload('Deployment', [{ name: 'app', image: 'nginx:1' }], {
+    name: 'nginx',
+    labels: { app: 'nginx' },
+    annotations: { cfg: '{}' },
+  });
+  const before = structuredClone(deployment);
   const policy = overridePolicy('all', {
     overrideRules: [
       {
@@ -161,6 +166,7 @@ test('inside one rule the overriders run image, command, args, labels, annotatio
   });
   const outcome = applyOverrides(deployment, member1, [policy]);
   const manifest = manifestOf(outcome);
+  assert.equal(deployment, before);
   assert.equal(containersOf(manifest), [
     { name: 'app', image: 'plain/nginx:2', command: ['run'], args: ['--a', '--late'] },
   ]);
