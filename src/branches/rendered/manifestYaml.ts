@@ -220,16 +220,13 @@ const EXPONENT_ONLY = /^[eE][-+]?[0-9]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function scalarString(s: string): string | undefined {
-  // Looked up first: most strings of a render are met again and again (the same template's, cluster after cluster),
-  // and a known string's hash is kept, where the tests below read it whole each time.
+  // Most strings are plain, told by their characters (a little faster than looking them up); the others are looked up.
+  if (isPlain(s)) return s;
   let text = strings.get(s);
   if (text === undefined) {
-    if (isPlain(s)) text = s;
-    else {
-      const rendered = stringify(s, YAML_OPTIONS);
-      const newline = rendered.indexOf('\n');
-      text = newline === rendered.length - 1 ? rendered.slice(0, newline) : null;
-    }
+    const rendered = stringify(s, YAML_OPTIONS);
+    const newline = rendered.indexOf('\n');
+    text = newline === rendered.length - 1 ? rendered.slice(0, newline) : null;
     // Bounded: a long-running reconciler sees ever new strings (commit shas, image tags).
     if (strings.size >= MAX_CACHED_STRINGS) strings.clear();
     strings.set(s, text);
