@@ -32,6 +32,12 @@ export interface SchedulingRequest {
    * in `clusters`, reported as filtered in the reasons and in a no-fit message.
    */
   excluded?: Extract<ClusterExplanation, { outcome: 'filtered' }>[];
+  /**
+   * false: a successful result explains the filtered clusters only, not each candidate's replicas and score (a render
+   * that writes the output branch drops those reasons: RenderInput.clusterReasons). A failure keeps them all: its
+   * problem shows them.
+   */
+  candidateReasons?: false;
 }
 
 /** Karmada's Scheduled condition reasons, plus Unchanged when Karmada would not schedule at all. */

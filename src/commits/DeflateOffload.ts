@@ -1,15 +1,23 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { deflateSync } from 'node:zlib';
-import { DEFLATE } from './buildPack.ts';
+import { createHash } from 'node:crypto';
+import { crc32, deflateSync } from 'node:zlib';
+import { DEFLATE, objectHeader, TYPE_NAME } from './buildPack.ts';
 
 /** Where an object's compressed bytes land once they exist. */
 export interface DeflateSlot {
   deflated: Buffer;
+  /** Its length before compression, set when it is added. */
+  size?: number;
+  /** For an object added with its pack type code: its id (SHA-1 of git's `type size\0` and the content)... */
+  oid?: Uint8Array;
+  /** ...and the CRC-32 of its pack entry (objectHeader, then the compressed bytes), as the .idx lists it. */
+  crc?: number;
 }
 
 /**
  * Deflates a pack's objects on a second thread while the caller goes on rendering: compression is about a tenth of
- * a cold render's CPU, and needs nothing but the bytes. Contents are copied into 1 MiB batches, each transferred to
+ * a cold render's CPU, and needs nothing but the bytes. So do an object's id and its entry's CRC-32 (another tenth,
+ * on the thread that renders): given its type, the same thread computes them. Contents are copied into 1 MiB batches, each transferred to
  * one worker (plain JavaScript, so it starts in milliseconds), which sends back the compressed bytes of the batch in
  * one buffer. A pack smaller than one batch (any incremental sync) starts no worker: it is deflated on this thread
  * when drained, as before. When the worker is more than MAX_QUEUED_BATCHES behind, this thread compresses the next
@@ -40,20 +48,43 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
     this.#onBatch = onBatch;
   }
 
-  /** Queues `content` (copied: the caller may drop it); `slot.deflated` is set by the time drain() resolves. */
-  add(slot: S, content: Uint8Array): void {
-    if (this.#batch.used + content.byteLength > this.#batch.bytes.length) {
-      if (this.#batch.slots.length > 0) this.#send(); // a full batch: from now on this pack is compressed by the worker
-      this.#batch = newBatch(Math.max(BATCH_BYTES, content.byteLength));
-    }
+  /**
+   * Queues `content` (copied: the caller may drop it); `slot.deflated` is set by the time drain() resolves, and with a
+   * pack type code (TYPE_CODE) `slot.oid` and `slot.crc` too.
+   */
+  add(slot: S, content: Uint8Array, type = 0): void {
+    this.#room(content.byteLength);
     this.#batch.bytes.set(content, this.#batch.used);
-    this.#batch.used += content.byteLength;
+    this.#queued(slot, content.byteLength, type);
+  }
+
+  /** add() of the text's UTF-8 bytes, encoded straight into the batch: no buffer of its own per object. */
+  addText(slot: S, text: string, type = 0): void {
+    // At most 3 bytes per UTF-16 unit: the exact length is needed only near the end of a batch.
+    if (text.length * 3 > this.#batch.bytes.length - this.#batch.used) this.#room(Buffer.byteLength(text, 'utf8'));
+    this.#queued(slot, this.#batch.bytes.write(text, this.#batch.used, 'utf8'), type);
+  }
+
+  /** Room for `size` more bytes in the batch: a full one goes to the worker. */
+  #room(size: number): void {
+    if (this.#batch.used + size <= this.#batch.bytes.length) return;
+    if (this.#batch.slots.length > 0) this.#send(); // a full batch: from now on this pack is compressed by the worker
+    this.#batch = newBatch(Math.max(BATCH_BYTES, size));
+  }
+
+  #queued(slot: S, size: number, type: number): void {
+    slot.size = size;
+    this.#batch.used += size;
     this.#batch.ends.push(this.#batch.used);
+    this.#batch.types.push(type);
     this.#batch.slots.push(slot);
   }
 
-  /** Waits until every slot added has its bytes, then ends the worker. Throws when the worker failed. */
-  async drain(): Promise<void> {
+  /**
+   * Waits until every slot added has its bytes, then ends the worker (unless `keepWorker`: more batches are coming, and
+   * a second worker would be a second isolate). Throws when the worker failed.
+   */
+  async drain(keepWorker = false): Promise<void> {
     if (this.#failure) throw new Error(`deflate worker failed: ${this.#failure.message}`, { cause: this.#failure });
     if (this.#worker && this.#batch.slots.length > 0) this.#send();
     else this.#done(deflateHere(this.#batch));
@@ -74,7 +105,7 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
         else setImmediate(wake);
       });
     }
-    await this.#stop();
+    if (!keepWorker) await this.#stop();
     const failure = this.#failure as Error | null; // set by the error listener while we waited
     // The raw bytes of a lost batch are gone: this offload stays failed, so no pack is ever written without them.
     if (failure) throw new Error(`deflate worker failed: ${failure.message}`, { cause: failure });
@@ -111,14 +142,14 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
     this.#inflight.set(id, batch.slots);
     // Transferred, not copied: after this, the raw bytes live only on the worker until they are compressed.
     const bytes = batch.bytes.subarray(0, batch.used);
-    this.#workerFor().postMessage({ id, bytes, ends: batch.ends }, [bytes.buffer as ArrayBuffer]);
+    this.#workerFor().postMessage({ id, bytes, ends: batch.ends, types: batch.types }, [bytes.buffer as ArrayBuffer]);
   }
 
   /** Every reply the worker has posted so far, handed on now. */
   #receive(): void {
     if (!this.#replies) return;
     for (let reply = receiveMessageOnPort(this.#replies); reply; reply = receiveMessageOnPort(this.#replies)) {
-      const { id, out, ends } = reply.message as { id: number; out: Uint8Array; ends: number[] };
+      const { id, out, ends, oids, crcs } = reply.message as Reply;
       const slots = this.#inflight.get(id);
       if (!slots) continue;
       const arena = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
@@ -126,6 +157,10 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
       slots.forEach((slot, i) => {
         slot.deflated = arena.subarray(start, ends[i]);
         start = ends[i]!;
+        if (crcs[i] !== NO_CRC) {
+          slot.oid = oids.subarray(20 * i, 20 * i + 20);
+          slot.crc = crcs[i]!;
+        }
       });
       this.#inflight.delete(id);
       this.#done(slots);
@@ -180,15 +215,29 @@ const BATCH_BYTES = 1024 * 1024;
 const MAX_QUEUED_BATCHES = 8;
 
 interface Batch<S extends DeflateSlot = DeflateSlot> {
-  bytes: Uint8Array;
+  /** Its own ArrayBuffer (never node's shared pool): it is transferred to the worker. */
+  bytes: Buffer;
   used: number;
   ends: number[];
+  /** Each object's pack type code, 0 for bytes only. */
+  types: number[];
   slots: S[];
 }
 
+/** The worker's answer to a batch: compressed objects end to end; 20 bytes of id and a CRC each (NO_CRC: untyped). */
+interface Reply {
+  id: number;
+  out: Uint8Array;
+  ends: number[];
+  oids: Uint8Array;
+  crcs: Float64Array;
+}
+/** A CRC-32 is below 2^32: this one says "no type given, nothing computed". */
+const NO_CRC = -1;
+
 /** Empty batches have no buffer yet: a PackWriter that never adds allocates nothing. */
 function newBatch<S extends DeflateSlot>(size = 0): Batch<S> {
-  return { bytes: new Uint8Array(size), used: 0, ends: [], slots: [] };
+  return { bytes: Buffer.allocUnsafeSlow(size), used: 0, ends: [], types: [], slots: [] };
 }
 
 /**
@@ -198,10 +247,18 @@ function newBatch<S extends DeflateSlot>(size = 0): Batch<S> {
 function deflateHere<S extends DeflateSlot>(batch: Batch<S>): S[] {
   const parts: Buffer[] = [];
   let start = 0;
-  for (const end of batch.ends) {
-    parts.push(deflateSync(batch.bytes.subarray(start, end), DEFLATE));
+  batch.ends.forEach((end, i) => {
+    const content = batch.bytes.subarray(start, end);
+    const deflated = deflateSync(content, DEFLATE);
+    parts.push(deflated);
+    const type = batch.types[i]!;
+    if (type !== 0) {
+      const slot = batch.slots[i]!;
+      slot.oid = createHash('sha1').update(`${TYPE_NAME[type]} ${content.length}\0`).update(content).digest();
+      slot.crc = crc32(deflated, crc32(objectHeader(type, content.length)));
+    }
     start = end;
-  }
+  });
   // Not Buffer.concat: a small result would come from node's shared pool and keep a whole slab alive.
   const arena = Buffer.allocUnsafeSlow(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -213,20 +270,54 @@ function deflateHere<S extends DeflateSlot>(batch: Batch<S>): S[] {
   return batch.slots;
 }
 
-// The worker: each message is a batch (one buffer, end offsets); the reply, on the replies port, is the compressed
-// objects end to end. Counted and notified after it is posted, so a count the main thread sees has its reply waiting.
+// The worker: each message is a batch (one buffer, end offsets, type codes); the reply, on the replies port, is the
+// compressed objects end to end, and the ids and CRCs of the typed ones (as deflateHere computes them, objectHeader's
+// entry header written out the same way). Counted and notified after it is posted, so a count the main thread sees
+// has its reply waiting.
 const WORKER_SOURCE = `const { parentPort, workerData } = require('node:worker_threads');
-const { deflateSync } = require('node:zlib');
-parentPort.on('message', ({ id, bytes, ends }) => {
+const { crc32, deflateSync } = require('node:zlib');
+const crypto = require('node:crypto');
+const NAMES = ['', 'commit', 'tree', 'blob'];
+// git's id is the SHA-1 of 'type size\\0' and the content: for an object of a few KiB (a rendered file), one call
+// over both copied together (crypto.hash, node 20.12+) costs less than a hash object and three calls.
+const scratch = Buffer.allocUnsafe(64 * 1024);
+function objectId(type, content) {
+  const head = NAMES[type] + ' ' + content.length + '\\0';
+  if (!crypto.hash || head.length + content.length > scratch.length)
+    return crypto.createHash('sha1').update(head).update(content).digest();
+  const at = scratch.write(head, 0, 'latin1');
+  scratch.set(content, at);
+  return crypto.hash('sha1', scratch.subarray(0, at + content.length), 'buffer');
+}
+function entryHeader(type, size) {
+  const bytes = [];
+  let byte = (type << 4) | (size & 0x0f);
+  let rest = Math.floor(size / 16);
+  while (rest > 0) {
+    bytes.push(byte | 0x80);
+    byte = rest & 0x7f;
+    rest = Math.floor(rest / 128);
+  }
+  bytes.push(byte);
+  return Uint8Array.from(bytes);
+}
+parentPort.on('message', ({ id, bytes, ends, types }) => {
   const parts = [];
+  const oids = new Uint8Array(20 * ends.length);
+  const crcs = new Float64Array(ends.length).fill(${NO_CRC});
   let start = 0;
   let total = 0;
-  for (const end of ends) {
-    const part = deflateSync(bytes.subarray(start, end), workerData.options);
+  ends.forEach((end, i) => {
+    const content = bytes.subarray(start, end);
+    const part = deflateSync(content, workerData.options);
     parts.push(part);
     total += part.length;
     start = end;
-  }
+    const type = types[i];
+    if (type === 0) return;
+    oids.set(objectId(type, content), 20 * i);
+    crcs[i] = crc32(part, crc32(entryHeader(type, content.length)));
+  });
   const out = new Uint8Array(total);
   const outEnds = [];
   let at = 0;
@@ -235,7 +326,7 @@ parentPort.on('message', ({ id, bytes, ends }) => {
     at += part.length;
     outEnds.push(at);
   }
-  workerData.replies.postMessage({ id, out, ends: outEnds }, [out.buffer]);
+  workerData.replies.postMessage({ id, out, ends: outEnds, oids, crcs }, [out.buffer, oids.buffer, crcs.buffer]);
   Atomics.add(workerData.done, 0, 1);
   Atomics.notify(workerData.done, 0);
 });`;

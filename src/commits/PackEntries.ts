@@ -40,6 +40,38 @@ export class PackEntries {
     return i;
   }
 
+  /**
+   * A new entry whose id is not known yet (computed with its compression, on another thread): found by no `find` until
+   * setOid gives it one.
+   */
+  addPending(type: number): number {
+    if (this.#count === this.#offsets.length) this.#grow();
+    const i = this.#count++;
+    this.#types[i] = type;
+    this.#offsets[i] = PENDING;
+    return i;
+  }
+
+  isPending(i: number): boolean {
+    return this.#offsets[i] === PENDING;
+  }
+
+  /**
+   * The id of a pending entry. When another entry has that id already, this one is a duplicate, never written (its
+   * id still answers hexAt), and that entry is returned; otherwise `i`, found by its id from now on.
+   */
+  setOid(i: number, oid: Uint8Array): number {
+    const first = this.find(oid);
+    this.#oids.set(oid, 20 * i);
+    if (first >= 0) {
+      this.#offsets[i] = DUPLICATE;
+      return first;
+    }
+    this.#offsets[i] = NOT_WRITTEN;
+    this.#insert(i);
+    return i;
+  }
+
   oidAt(i: number): Uint8Array {
     return this.#oids.subarray(20 * i, 20 * i + 20);
   }
@@ -146,7 +178,8 @@ export class PackEntries {
     lengths.set(this.#lengths);
     this.#lengths = lengths;
     this.#table = new Int32Array(2 * size);
-    for (let i = 0; i < this.#count; i++) this.#insert(i);
+    for (let i = 0; i < this.#count; i++)
+      if (this.#offsets[i] !== PENDING && this.#offsets[i] !== DUPLICATE) this.#insert(i);
   }
 }
 
@@ -155,6 +188,8 @@ const INITIAL = 64;
 const MAX_ENTRIES = 2 ** 29;
 const NOT_WRITTEN = -1;
 const SKIPPED = -2;
+const PENDING = -3;
+const DUPLICATE = -4;
 
 /** Ids are SHA-1 digests: any 4 of their bytes are already a uniform hash. */
 function hashOf(oid: Uint8Array): number {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import path from 'node:path';
-import { crc32, inflateSync } from 'node:zlib';
+import { inflateSync } from 'node:zlib';
 import { objectHeader, objectHeaderLength, TYPE_CODE, TYPE_NAME, type PackObject } from './buildPack.ts';
 import { DeflateOffload, type DeflateSlot } from './DeflateOffload.ts';
 import { existingObjects } from './findExistingObjects.ts';
@@ -16,11 +16,10 @@ export interface FlushResult {
   skipped: number;
 }
 
-/** An object on its way through the compressor: its entry, and what its pack header says. */
+/** An object on its way through the compressor: its entry and type (the compressor sets its size, id and CRC). */
 interface Queued extends DeflateSlot {
   entry: number;
   type: number;
-  size: number;
 }
 
 /** The temp pack being written: bytes go out 1 MiB at a time. */
@@ -49,6 +48,8 @@ export class PackWriter {
   #pack: TempPack | null = null;
   #written = 0;
   #skipped = 0;
+  /** addBlob was called since the last settle: some entries may have no id yet. */
+  #unsettled = false;
   /** A write failed: the pack would lack objects, so this writer never writes one. */
   #failure: Error | null = null;
 
@@ -69,28 +70,45 @@ export class PackWriter {
     const oid = digest.toString('hex');
     if (this.#entries.find(digest) >= 0) return oid;
     const entry = this.#entries.add(digest, TYPE_CODE[type]);
-    this.#deflate.add({ entry, type: TYPE_CODE[type], size: content.byteLength, deflated: NOT_YET }, content);
+    this.#deflate.add({ entry, type: TYPE_CODE[type], deflated: NOT_YET }, content, TYPE_CODE[type]);
     if (type !== 'blob') this.#structure.set(oid, { oid, type, content });
     return oid;
   }
 
   /**
-   * add('blob', content), answered with the object's entry in this pack instead of its hex id: a number, where a
-   * render that keeps one per written file until the tree is built would otherwise keep millions of 40-character
-   * strings. Valid until the next flush; `oidOf` gives the id.
+   * add('blob', content) (a string: its UTF-8 bytes), answered with the object's entry in this pack instead of its hex
+   * id: a number, where a render that keeps one per written file until the tree is built would otherwise keep millions
+   * of 40-character strings. The id is computed with the compression, on the compressor's thread (hashing was a tenth
+   * of a cold render on the thread that renders), so `oidOf` answers once `settle` has resolved; adding the same
+   * content twice writes it once. Valid until the next flush.
    */
-  addBlob(content: Uint8Array): number {
-    const digest = createHash('sha1').update(`blob ${content.byteLength}\0`).update(content).digest();
-    const found = this.#entries.find(digest);
-    if (found >= 0) return found;
-    const entry = this.#entries.add(digest, TYPE_CODE.blob);
-    this.#deflate.add({ entry, type: TYPE_CODE.blob, size: content.byteLength, deflated: NOT_YET }, content);
+  addBlob(content: Uint8Array | string): number {
+    this.#unsettled = true;
+    const entry = this.#entries.addPending(TYPE_CODE.blob);
+    const slot: Queued = { entry, type: TYPE_CODE.blob, deflated: NOT_YET };
+    if (typeof content === 'string') this.#deflate.addText(slot, content, TYPE_CODE.blob);
+    else this.#deflate.add(slot, content, TYPE_CODE.blob);
     return entry;
   }
 
-  /** The hex id of an entry addBlob returned. */
+  /** Waits until every object added so far has its id (and is in the temp pack): then oidOf answers for each. */
+  async settle(): Promise<void> {
+    if (!this.#unsettled) return;
+    this.#unsettled = false;
+    try {
+      if (this.#failure) throw this.#failure;
+      await this.#deflate.drain(true);
+    } catch (err) {
+      this.#failure = err as Error;
+      this.#closeTemp(true);
+      throw err;
+    }
+  }
+
+  /** The hex id of an entry addBlob returned, once settled. */
   oidOf(entry: number): string {
     if (!(entry >= 0 && entry < this.#entries.count)) throw new Error(`no entry ${entry} in this pack`);
+    if (this.#entries.isPending(entry)) throw new Error(`entry ${entry} has no id yet: await settle() first`);
     return this.#entries.hexAt(entry);
   }
 
@@ -168,9 +186,13 @@ export class PackWriter {
 
   /** A compressed batch out to the temp pack, each object the repository lacks after the ones before. */
   #write(batch: Queued[]): void {
-    const oids = batch.map((q) => this.#entries.hexAt(q.entry));
+    // A blob's id comes with its compressed bytes: the first of equal blobs is written, the others are its duplicates.
+    const fresh = batch.filter(
+      (q) => !this.#entries.isPending(q.entry) || this.#entries.setOid(q.entry, q.oid!) === q.entry,
+    );
+    const oids = fresh.map((q) => this.#entries.hexAt(q.entry));
     const existing = existingObjects(this.repo, oids);
-    for (const [i, q] of batch.entries()) {
+    for (const [i, q] of fresh.entries()) {
       const oid = oids[i]!;
       if (existing.has(oid)) {
         this.#entries.setSkipped(q.entry);
@@ -179,8 +201,8 @@ export class PackWriter {
         continue;
       }
       const pack = (this.#pack ??= this.#openTemp());
-      const head = objectHeader(q.type, q.size);
-      const crc = crc32(q.deflated, crc32(head));
+      const head = objectHeader(q.type, q.size!);
+      const crc = q.crc!;
       this.#entries.setWritten(q.entry, pack.offset + pack.buffered, crc, q.deflated.length);
       this.#append(pack, head);
       if (q.type !== TYPE_CODE.blob) this.#structure.delete(oid); // read back from the pack from now on
@@ -256,6 +278,7 @@ export class PackWriter {
     this.#structure = new Map();
     this.#written = 0;
     this.#skipped = 0;
+    this.#unsettled = false;
   }
 
   #renameOrDiscard(tmp: string, target: string): void {

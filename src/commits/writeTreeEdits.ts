@@ -40,6 +40,7 @@ export async function writeTreeEdits(
 ): Promise<string> {
   const root = buildEditTree(edits);
   if (opts.consume && edits instanceof Map) edits.clear();
+  await pack.settle(); // blobs added by entry (addBlob) get their ids with their compression, on another thread
   const oid = await applyEdits(repo, pack, baseTree, root);
   return oid ?? pack.add('tree', new Uint8Array(0));
 }

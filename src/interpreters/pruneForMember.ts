@@ -1,3 +1,5 @@
+import { cloneParsedValue } from '../patches/cloneParsedValue.ts';
+
 /**
  * Fields Karmada removes before a manifest goes to a member (default/native/prune/prune.go): what the
  * API server populates, status, and member-specific fields per kind; and a Job's ttlSecondsAfterFinished, which
@@ -6,7 +8,7 @@
  */
 export function pruneForMember(manifest: Record<string, unknown>): Record<string, unknown> {
   // biome-ignore lint/suspicious/noExplicitAny: walks an untyped Kubernetes manifest by field name
-  const out = structuredClone(manifest) as Record<string, any>;
+  const out = cloneParsedValue(manifest) as Record<string, any>;
   delete out.status;
   const meta = out.metadata as Record<string, unknown> | undefined;
   if (meta) {

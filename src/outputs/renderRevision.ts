@@ -209,7 +209,7 @@ export async function renderRevision(
   try {
     const out = renderTemplates({
       // Each file's entry in the pack (a number), not its hex id: a cold render keeps one per file until the tree.
-      keep: (text: string) => pack.addBlob(Buffer.from(text, 'utf8')),
+      keep: (text: string) => pack.addBlob(text),
       model,
       affected: loaded.affected,
       previousIndex: index,

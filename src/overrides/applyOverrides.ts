@@ -1,5 +1,6 @@
 // Applies OverridePolicies and ClusterOverridePolicies to one manifest for one cluster, as Karmada's override
-// manager does while rendering a Work (pkg/util/overridemanager). Pure: the input manifest is never mutated.
+// manager does while rendering a Work (pkg/util/overridemanager). Pure: the input manifest is never mutated (and is
+// returned as it is when no rule changes it).
 import type { Cluster } from '../api/cluster.ts';
 import type { OverridePolicy, Overriders } from '../api/policy.ts';
 import { applyCommandArgsOverriders } from './overrideCommandArgs.ts';
@@ -63,7 +64,10 @@ export function applyOverrides(
   policies: readonly OverridePolicy[],
   target: OverrideTarget = overrideTargetOf(manifest),
 ): OverrideOutcome {
-  let current: Manifest = structuredClone(manifest);
+  // Not copied first: each overrider returns a new manifest when it changes one (a JSON patch applies to a copy), so
+  // the input is never modified, and a cluster no rule targets shares it with the others (a render lays out a shared
+  // part once: manifestYaml's `parts`).
+  let current: Manifest = manifest;
   const applied: AppliedOverride[] = [];
   const refused: RefusedOverride[] = [];
   for (const { policy, ruleIndex, overriders } of matchOverrideRules(target, cluster, policies)) {

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { cloneParsedValue } from './cloneParsedValue.ts';
 // RFC 6901 JSON Pointer and RFC 6902 JSON Patch, with the behaviour of evanphx/json-patch (default options),
 // the library both Karmada's overrides and kube-apiserver's JSON patches go through:
 // - a missing parent, or a remove/replace of a missing key or index, fails; add never creates parents;
@@ -62,7 +63,7 @@ export function getByJsonPointer(
 
 /** Applies the operations in order to a copy of the document; the first failing one stops the patch. */
 export function applyJsonPatch(document: unknown, operations: readonly JsonPatchOperation[]): JsonPatchResult {
-  let doc = structuredClone(document);
+  let doc = cloneParsedValue(document);
   for (const [index, operation] of operations.entries()) {
     const step = applyOperation(doc, operation);
     if (!step.ok) return { ok: false, index, message: step.message };
@@ -76,7 +77,7 @@ type Step = { ok: true; document: unknown } | { ok: false; message: string };
 function applyOperation(doc: unknown, operation: JsonPatchOperation): Step {
   const { op, path } = operation;
   if (op === 'move' || op === 'copy' || op === 'test') return applyComposite(doc, operation);
-  const value = operation.value === undefined ? null : structuredClone(operation.value);
+  const value = operation.value === undefined ? null : cloneParsedValue(operation.value);
   const tokens = parseJsonPointer(path);
   if (!tokens) return fail(`${op} operation: path "${path}" must be empty or start with /`);
   if (tokens.length === 0) return applyToRoot(op, value, path);

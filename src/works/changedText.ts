@@ -1,19 +1,21 @@
 // The text an output file gets, stamped with the source commit, and whether it differs from the previous file.
 import type { ResourceBinding } from '../api/binding.ts';
-import { manifestYaml } from '../branches/rendered/manifestYaml.ts';
+import { manifestYaml, type SharedParts } from '../branches/rendered/manifestYaml.ts';
 
 export const SOURCE_COMMIT_ANNOTATION = 'flotilla.io/source-commit';
 
 /**
  * The object's text stamped with the source commit; undefined when the previous file says the same thing apart from
  * the stamp: then the old bytes stay, so the stamp names the commit that last changed what this object became.
+ * `parts`: as manifestYaml takes it, for objects that share unchanged parts (one template's, cluster after cluster).
  */
 export function changedText(
   obj: Record<string, unknown> | ResourceBinding,
   previous: string | undefined,
   commit: string,
+  parts?: SharedParts,
 ): string | undefined {
-  const text = manifestYaml(stamp(obj, commit));
+  const text = manifestYaml(stamp(obj, commit), parts);
   if (previous !== undefined && unstamp(previous) === unstamp(text)) return undefined;
   return text;
 }

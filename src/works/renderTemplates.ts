@@ -19,6 +19,7 @@ import { autoPropagatedNamespace, keptAfterSkip } from './autoPropagatedNamespac
 import { changedText, sameAsParsed } from './changedText.ts';
 import { dependenciesOf, distributeDependencies } from './distributeDependencies.ts';
 import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
+import type { SharedParts } from '../branches/rendered/manifestYaml.ts';
 import type { IndexEntry, IndexView, UnitVariantEntry } from '../branches/rendered/outputIndex.ts';
 import { renderWorkManifest } from './renderWorkManifest.ts';
 import { customizationFor, interpretersOf } from '../interpreters/customizations.ts';
@@ -203,6 +204,7 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
       out.problems,
       input.failover,
       out.failover,
+      input.clusterReasons,
     );
     if (input.clusterReasons === false && p.explanation.schedule)
       p.explanation.schedule = withoutClusterReasons(p.explanation.schedule);
@@ -376,10 +378,12 @@ function writeWorks<F>(
       : NO_CLUSTERS;
     const writes: [path: string, text: string][] = [];
     let bytes = 0;
+    // Its manifests share what no cluster changed, laid out once; nothing here modifies them between clusters.
+    const parts: SharedParts = new Map();
     const stage = (path: string, obj: Record<string, unknown> | ResourceBinding, parsed?: unknown): boolean => {
       written?.add(path); // kept or rewritten by this template: no other template's removal may take it
       if (parsed !== undefined && sameAsParsed(obj, parsed)) return true;
-      const text = changedText(obj, input.previousFiles.get(path), input.sourceCommit);
+      const text = changedText(obj, input.previousFiles.get(path), input.sourceCommit, parts);
       if (text === undefined) return true;
       bytes += Buffer.byteLength(text);
       if (outputBytes + bytes > maxOutputBytes) return false;
@@ -479,6 +483,7 @@ function place(
   problems: Problem[],
   failover: FailoverInput | undefined,
   events: FailoverEvent[],
+  clusterReasons: boolean | undefined,
 ): Placed {
   const entryBase: IndexEntry = {
     file: template.source.file,
@@ -530,7 +535,17 @@ function place(
       ? evictTaintedClusters(previous, policy, snapshot.byName(), failover.now)
       : { clusters: previous?.spec.clusters ?? [], tasks: previous?.spec.gracefulEvictionTasks ?? [], evictions: [] };
   const leftOut = candidates === snapshot.clusters ? undefined : leftOutByScope(template, snapshot, model);
-  const scheduled = scheduleBinding(template, claim, previous, evicted, candidates, snapshot.rebalancers, leftOut);
+  // Without per-cluster reasons, a successful schedule need not explain its candidates: withoutClusterReasons drops them.
+  const scheduled = scheduleBinding(
+    template,
+    claim,
+    previous,
+    evicted,
+    candidates,
+    snapshot.rebalancers,
+    leftOut,
+    clusterReasons === false ? false : undefined,
+  );
   if (scheduled.problem)
     problems.push(
       // Nothing fits where the scope lets it: the scope may be what is too narrow.

@@ -114,10 +114,9 @@ export function renderWorkManifest(
     };
   }
   const meta = { ...((m.metadata ?? {}) as Record<string, unknown>) };
-  const labels: Record<string, string> = { ...((meta.labels ?? {}) as Record<string, string>) };
+  const labels = workLabels(p.template, meta.labels as Record<string, string> | undefined, p.binding);
   const annotations: Record<string, string> = { ...((meta.annotations ?? {}) as Record<string, string>) };
   if (p.binding) {
-    Object.assign(labels, Object.fromEntries(Object.entries(p.binding.metadata.labels ?? {})));
     if (p.binding.kind === 'ResourceBinding') {
       annotations['resourcebinding.karmada.io/namespace'] = p.binding.metadata.namespace ?? '';
       annotations['resourcebinding.karmada.io/name'] = p.binding.metadata.name;
@@ -130,7 +129,6 @@ export function renderWorkManifest(
         annotations[k] = v;
     }
   }
-  labels['karmada.io/managed'] = 'true';
   // The template's own annotation wins over the policy (binding/common.go#mergeConflictResolution).
   const own = ((p.template.manifest.metadata as { annotations?: Record<string, string> } | undefined)?.annotations ??
     {})['work.karmada.io/conflict-resolution'];
@@ -174,6 +172,31 @@ function refusedOverrideProblem(refusal: RefusedOverride, template: Template, mo
 function describeIdentityChanges(changes: readonly IdentityChange[]): string {
   const show = (v: unknown) => (v === undefined ? '(none)' : JSON.stringify(v));
   return changes.map((c) => `${c.field} ${show(c.from)} → ${show(c.to)}`).join(', ');
+}
+
+/**
+ * The manifest's labels: its own, the binding's, and Karmada's managed label. The same on every cluster whose manifest
+ * kept the template's labels (no override changed them): made once per template and shared by those manifests, which
+ * nothing modifies (and whose text then lays them out once: manifestYaml's `parts`).
+ */
+const labelsCache = new WeakMap<
+  Template,
+  { own: Record<string, string> | undefined; binding: ResourceBinding | undefined; labels: Record<string, string> }
+>();
+function workLabels(
+  t: Template,
+  own: Record<string, string> | undefined,
+  binding: ResourceBinding | undefined,
+): Record<string, string> {
+  const known = labelsCache.get(t);
+  if (known && known.own === own && known.binding === binding) return known.labels;
+  const labels: Record<string, string> = { ...(own ?? {}) };
+  if (binding) for (const [k, v] of Object.entries(binding.metadata.labels ?? {})) labels[k] = v;
+  labels['karmada.io/managed'] = 'true';
+  // Kept for the template's own labels only: a cluster whose override changed them does not displace them.
+  if (own === (prunedFor(t).metadata as { labels?: unknown } | undefined)?.labels)
+    labelsCache.set(t, { own, binding, labels });
+  return labels;
 }
 
 /** The Work's name (the same on every cluster): hashed once per template, not once per manifest. */

@@ -21,6 +21,23 @@ const nginxPlacement: Placement = {
 };
 const members = [cluster('member1'), cluster('member2'), cluster('member3')];
 
+test('without candidate reasons a result is the same with only its filtered clusters explained; a failure keeps them all', () => {
+  const full = schedule(request(nginxPlacement, 2), members);
+  const lean = schedule({ ...request(nginxPlacement, 2), candidateReasons: false }, members);
+  assert.equal(lean, { ...full, explanation: full.explanation.filter((e) => e.outcome === 'filtered') });
+  assert.equal(
+    lean.explanation.map((e) => e.cluster),
+    ['member3'],
+  );
+  // Not enough capacity: Unschedulable, and every candidate keeps its reason (the problem shows them).
+  const small = [clusterWithPods('a', 1), clusterWithPods('b', 1)];
+  const scaleUp = () => request(DYNAMIC, 10, targets('a=2 b=2'), { previousPlacement: JSON.stringify(DYNAMIC) });
+  const failedFull = schedule(scaleUp(), small);
+  assert.is(failedFull.status, 'Unschedulable');
+  assert.ok(failedFull.explanation.some((e) => e.outcome !== 'filtered'));
+  assert.equal(schedule({ ...scaleUp(), candidateReasons: false }, small), failedFull);
+});
+
 test('nginx sample: static 1:1 over member1/member2 puts 1 replica on each and explains member3', () => {
   const result = schedule(request(nginxPlacement, 2), members);
   assert.is(result.status, 'Scheduled');

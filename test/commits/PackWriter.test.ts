@@ -137,6 +137,37 @@ test('objects the repo already has, loose or packed, are not written again', asy
   }
 });
 
+test("blobs added by entry get git's ids once settled, on the compressor's thread past one batch: equal ones and ones the repo has are written once", async () => {
+  const temp = makeTempRepo();
+  try {
+    writeWorkTree(temp, { 'loose.txt': 'made by git\n' });
+    commitAll(temp);
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    // ~3 MB of text: several batches, so most ids come from the worker; every tenth a repeat, one the repo's own.
+    const texts = Array.from({ length: 6000 }, (_, i) =>
+      i % 10 === 9 ? `repeat ${i % 3}\n` : `kind: ConfigMap\nname: cm-${i} ünï\n${'data: x\n'.repeat(i % 60)}`,
+    );
+    texts.push('made by git\n');
+    const entries = texts.map((t, i) => (i % 2 === 0 ? pack.addBlob(t) : pack.addBlob(Buffer.from(t, 'utf8'))));
+    assert.throws(() => pack.oidOf(entries.at(-1)!), /settle/, 'no id before settle');
+    await pack.settle();
+    const oids = entries.map((e) => pack.oidOf(e));
+    const distinct = new Set(oids);
+    const { written, skipped } = await pack.flush();
+    assert.is(written, distinct.size - 1);
+    assert.is(skipped, 1);
+    assert.is(oids[1], temp.git(['hash-object', '--stdin'], { input: texts[1]! }).trim());
+    texts.forEach((t, i) => {
+      if (i % 500 === 0 || i % 10 === 9 || i === texts.length - 1)
+        assert.ok(temp.gitBytes(['cat-file', 'blob', oids[i]!]).equals(Buffer.from(t, 'utf8')), `blob ${i}`);
+    });
+    temp.git(['fsck', '--strict', '--no-dangling']);
+  } finally {
+    temp.cleanup();
+  }
+});
+
 function packFilePath(temp: TempRepo): string {
   const name = packFiles(temp).find((n) => n.endsWith('.pack'))!;
   return path.join(temp.gitdir, 'objects', 'pack', name);

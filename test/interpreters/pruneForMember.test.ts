@@ -1,6 +1,7 @@
 // What every member copy loses before it is sent (cases after default/native/prune/prune_test.go).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
 import { pruneForMember } from '../../src/interpreters/pruneForMember.ts';
 
 test("a Job's ttlSecondsAfterFinished is not sent: the member must not delete a Job the control plane still propagates", () => {
@@ -109,6 +110,40 @@ test('Service, ServiceAccount, token Secret, PVC and Deployment lose what the me
     ).metadata.annotations,
     { keep: 'k' },
   );
+});
+
+test('the template is copied as structuredClone copies it: a part YAML shares through an alias stays shared, the template is left alone', () => {
+  // The selector and the pod labels are one map through an anchor: dropping the generated labels drops them from both,
+  // as in a structured clone of the parsed template.
+  const job = parse(`apiVersion: batch/v1
+kind: Job
+metadata:
+  name: pi
+  annotations: {__proto__: kept, when: 2024-01-01}
+spec:
+  selector:
+    matchLabels: &labels {app: pi, controller-uid: abc}
+  template:
+    metadata:
+      labels: *labels
+    spec:
+      containers: [{name: pi, args: [a, b]}]
+`) as Record<string, any>;
+  const before = structuredClone(job);
+  const expected = structuredClone(job);
+  delete expected.spec.selector.matchLabels['controller-uid'];
+  const out = pruneForMember(job) as Record<string, any>;
+  assert.equal(out, expected);
+  assert.is(out.spec.template.metadata.labels, out.spec.selector.matchLabels);
+  assert.is(Object.getPrototypeOf(out.metadata.annotations), Object.prototype);
+  assert.equal(Object.keys(out.metadata.annotations), ['__proto__', 'when']);
+  assert.equal(job, before);
+  assert.is.not(out.spec.template.spec.containers[0], job.spec.template.spec.containers[0]);
+  const list = [1, 2, 3];
+  delete list[1]; // a hole
+  const holes = pruneForMember({ kind: 'ConfigMap', list, at: new Date(0) }) as Record<string, any>;
+  assert.is(1 in holes.list, false);
+  assert.equal(holes.at, new Date(0));
 });
 
 test.run();

@@ -134,9 +134,14 @@ test('ClusterOverridePolicy adds a label and an annotation to a ClusterRole', ()
   assert.equal(outcome.ok && outcome.applied.map((a) => a.policy), ['ClusterOverridePolicy test2']);
 });
 
-test('inside one rule the overriders run image, command, args, labels, annotations, field, plaintext', () => {
+test('inside one rule the overriders run image, command, args, labels, annotations, field, plaintext; none modifies the input', () => {
   // Later overriders read or overwrite what earlier ones wrote, so another order fails or gives another result.
-  const deployment = workload('Deployment', [{ name: 'app', image: 'nginx:1' }]);
+  const deployment = workload('Deployment', [{ name: 'app', image: 'nginx:1' }], {
+    name: 'nginx',
+    labels: { app: 'nginx' },
+    annotations: { cfg: '{}' },
+  });
+  const before = structuredClone(deployment);
   const policy = overridePolicy('all', {
     overrideRules: [
       {
@@ -161,6 +166,7 @@ test('inside one rule the overriders run image, command, args, labels, annotatio
   });
   const outcome = applyOverrides(deployment, member1, [policy]);
   const manifest = manifestOf(outcome);
+  assert.equal(deployment, before);
   assert.equal(containersOf(manifest), [
     { name: 'app', image: 'plain/nginx:2', command: ['run'], args: ['--a', '--late'] },
   ]);
@@ -288,6 +294,16 @@ test('the input manifest is never mutated and the result is a new object', () =>
   assert.equal(deployment, before);
   assert.is.not(result, deployment);
   assert.is.not(result.metadata, deployment.metadata);
+});
+
+test('a cluster no rule targets gets the manifest itself, shared with the others, not a copy', () => {
+  const deployment = readSample('nginx/deployment.yaml');
+  const before = structuredClone(deployment);
+  const policy = readSample('nginx/overridepolicy.yaml') as unknown as OverridePolicy;
+  const outcome = applyOverrides(deployment, cluster('member3'), [policy]);
+  assert.is(manifestOf(outcome), deployment);
+  assert.equal(outcome.ok && [outcome.applied, outcome.refused], [[], []]);
+  assert.equal(deployment, before);
 });
 
 test.run();

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, stringify } from 'yaml';
 import { parseYamlValue } from '../../src/yaml/blockYaml.ts';
-import { manifestYaml, YAML_OPTIONS } from '../../src/branches/rendered/manifestYaml.ts';
+import { manifestYaml, YAML_OPTIONS, type SharedParts } from '../../src/branches/rendered/manifestYaml.ts';
 
 const same = (value: unknown) => assert.is(manifestYaml(value), stringify(value, YAML_OPTIONS));
 
@@ -299,6 +299,36 @@ test("every string reads back as the same string under YAML 1.1 (kubectl, PyYAML
     assert.equal(parse(text, { version: '1.1' }), expected, `YAML 1.1 of ${text}`);
     assert.equal(parse(text), expected, `YAML 1.2 of ${text}`);
   }
+});
+
+test('documents sharing parts come out the same when the shared parts are laid out once, wherever they stand', () => {
+  const podSpec = { containers: [{ name: 'web', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }] };
+  const data = { 'log-level': 'info', port: '8080', yes: 'no', empty: {}, list: [[1, 2], { a: [] }] };
+  const item = { key: 'k', values: ['a', 'b'] };
+  const selector = { matchExpressions: [item, item] };
+  // One template's manifest for cluster after cluster: new top levels, parts shared; a part met at several depths,
+  // shared list items (their first line carries the dash), and last a shared part the library writes over lines.
+  const notes = { text: 'two\nlines' };
+  const docs = ['m1', 'm2', 'm3', 'm4', 'm5'].map((cluster, i) => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', labels: { cluster }, annotations: data },
+    spec: {
+      replicas: i,
+      selector,
+      template: { metadata: { labels: data }, spec: podSpec },
+      extra: i % 2 === 0 ? [item, data, podSpec] : [data, [item]],
+    },
+    data,
+    items: [item, selector],
+    ...(i >= 3 ? { notes } : {}),
+  }));
+  const parts: SharedParts = new Map();
+  for (const doc of docs) assert.is(manifestYaml(doc, parts), stringify(doc, YAML_OPTIONS));
+  assert.ok(
+    [item, data, selector].every((part) => parts.get(part)?.text !== undefined),
+    'parts met twice are kept',
+  );
 });
 
 test.run();

@@ -147,6 +147,43 @@ test("an override rule for one cluster changes that cluster's manifest only, and
   ]);
 });
 
+test('clusters whose manifest no override changed share its labels and pod template; a labels override gets its own labels', () => {
+  const web = deployment('web', 3);
+  const team = overridePolicy('member2-team', {
+    resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
+    overrideRules: [
+      {
+        targetCluster: { clusterNames: ['member2'] },
+        overriders: { labelsOverrider: [{ operator: 'add', value: { team: 'b' } }] },
+      },
+    ],
+  });
+  const member3 = memberCluster('member3');
+  const model = modelOf({
+    templates: [web],
+    policies: [apps],
+    overrides: [team],
+    clusters: [member1, member2, member3],
+  });
+  const targets = [
+    { name: 'member1', replicas: 1 },
+    { name: 'member2', replicas: 1 },
+    { name: 'member3', replicas: 1 },
+  ];
+  const p = source(web, model, targets);
+  type Rendered = { metadata: { labels: Record<string, string> }; spec: { template: unknown } };
+  const [m1, m2, m3] = [member1, member2, member3].map(
+    (cluster, i) => renderWorkManifest(p, targets[i]!, cluster, model).manifest as Rendered,
+  );
+  assert.is(m3!.metadata.labels, m1!.metadata.labels);
+  assert.is(m3!.spec.template, m1!.spec.template);
+  assert.is.not(m2!.metadata.labels, m1!.metadata.labels);
+  assert.is(m2!.metadata.labels.team, 'b');
+  assert.is(m1!.metadata.labels.team, undefined);
+  assert.is(m1!.metadata.labels['karmada.io/managed'], 'true');
+  assert.is(m2!.metadata.labels['karmada.io/managed'], 'true');
+});
+
 test('an override rule that would rename the object is refused at the policy; the manifest renders under its own name with the other rules', () => {
   const web = deployment('web', 1);
   const rename = overridePolicy(

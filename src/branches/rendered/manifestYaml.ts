@@ -16,26 +16,96 @@ import { GO_YAML_STRINGIFY_OPTIONS } from '../../yaml/goYamlSchema.ts';
  */
 export const YAML_OPTIONS = { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0, aliasDuplicateObjects: false } as const;
 
-export function manifestYaml(value: unknown): string {
+/**
+ * `parts`: the lines of nested maps and lists laid out for earlier documents, by object, for documents that share them:
+ * one template's manifest for each of its clusters shares every part no cluster changed (a ConfigMap's data, a
+ * Deployment's pod template), which was laid out again for every cluster. A part is kept the second time it is
+ * met (most parts of most documents are met once) and written as it was from the third. Valid only while those objects
+ * do not change: the caller makes one per batch of documents it knows are not modified in between (a template's).
+ */
+export function manifestYaml(value: unknown, parts?: SharedParts): string {
   if (isPlainObject(value) || Array.isArray(value)) {
     const out: string[] = [];
-    if (emitCollection(value, '', out)) return out.join('');
+    if (emitBlock(value, 0, undefined, out, parts)) return out.join('');
   }
   return stringify(value, YAML_OPTIONS);
+}
+
+/** A nested collection met before: at which depth, and its text once met twice there. */
+interface Part {
+  depth: number;
+  text: string | undefined;
+}
+export type SharedParts = Map<object, Part>;
+const MAX_SHARED_DEPTH = 2;
+
+/** Two spaces a level: made once, so that no line builds its indent (nor hashes a new string to look up its key). */
+const INDENTS: string[] = [''];
+function indentOf(depth: number): string {
+  while (INDENTS.length <= depth) INDENTS.push(`${INDENTS[INDENTS.length - 1]!}  `);
+  return INDENTS[depth]!;
+}
+
+function emitCollection(
+  value: Record<string, unknown> | unknown[],
+  depth: number,
+  first: string | undefined,
+  out: string[],
+  parts: SharedParts | undefined,
+): boolean {
+  if (parts === undefined || depth > MAX_SHARED_DEPTH) return emitBlock(value, depth, first, out, parts);
+  const part = parts.get(value);
+  if (part === undefined) {
+    parts.set(value, { depth, text: undefined });
+    return emitBlock(value, depth, first, out, parts);
+  }
+  if (part.depth !== depth) return emitBlock(value, depth, first, out, parts);
+  if (part.text === undefined) {
+    const own: string[] = [];
+    if (!emitBlock(value, depth, undefined, own, undefined)) return false;
+    part.text = own.join('');
+  }
+  out.push(first === undefined ? part.text : first + part.text.slice(2 * depth));
+  return true;
 }
 
 /** yaml writes keys this long as explicit `? key` entries. */
 const MAX_IMPLICIT_KEY = 1024;
 
-/** Appends lines for a non-empty collection at `indent`, or a flow `{}` / `[]` line when empty. false: not covered. */
-function emitCollection(value: Record<string, unknown> | unknown[], indent: string, out: string[]): boolean {
+/** indent + key + `:` by depth and key (property names, whose hashes V8 keeps): the same few keys, line after line. */
+const heads: Map<string, string | null>[] = [];
+
+function headOf(depth: number, key: string): string | null {
+  const byKey = (heads[depth] ??= new Map());
+  let head = byKey.get(key);
+  if (head === undefined) {
+    const k = scalarString(key);
+    head = k === undefined || k.length > MAX_IMPLICIT_KEY ? null : `${indentOf(depth)}${k}:`;
+    if (byKey.size >= MAX_CACHED_STRINGS) byKey.clear();
+    byKey.set(key, head);
+  }
+  return head;
+}
+
+/**
+ * Appends the lines of a collection at `depth`, its first line starting with `first` instead of the indent when
+ * given (a list item's dash), or a flow `{}` / `[]` line when empty. false: not covered.
+ */
+function emitBlock(
+  value: Record<string, unknown> | unknown[],
+  depth: number,
+  first: string | undefined,
+  out: string[],
+  parts: SharedParts | undefined,
+): boolean {
   if (Array.isArray(value)) {
     if (value.length === 0) {
-      out.push(`${indent}[]\n`);
+      out.push(`${first ?? indentOf(depth)}[]\n`);
       return true;
     }
     for (const item of value) {
-      if (item === undefined || !emitItem(item, indent, out)) return false;
+      if (item === undefined || !emitItem(item, depth, first ?? indentOf(depth), out, parts)) return false;
+      first = undefined;
     }
     return true;
   }
@@ -44,24 +114,25 @@ function emitCollection(value: Record<string, unknown> | unknown[], indent: stri
     if (!Object.hasOwn(value, key)) continue;
     const v = value[key];
     if (v === undefined) continue; // yaml drops undefined map values
-    const k = scalarString(key);
-    if (k === undefined || k.length > MAX_IMPLICIT_KEY) return false;
+    const head = headOf(depth, key);
+    if (head === null) return false;
+    if (!emitEntry(first === undefined ? head : first + head.slice(2 * depth), v, depth, out, parts)) return false;
     any = true;
-    if (!emitEntry(`${indent}${k}:`, v, indent, out)) return false;
+    first = undefined;
   }
-  if (!any) out.push(`${indent}{}\n`);
+  if (!any) out.push(`${first ?? indentOf(depth)}{}\n`);
   return true;
 }
 
 /** `key: scalar`, `key: {}`, or `key:` followed by the nested block (sequences indented too: indentSeq). */
-function emitEntry(head: string, v: unknown, indent: string, out: string[]): boolean {
+function emitEntry(head: string, v: unknown, depth: number, out: string[], parts: SharedParts | undefined): boolean {
   if (isCollection(v)) {
     if (isEmpty(v)) {
       out.push(`${head} ${Array.isArray(v) ? '[]' : '{}'}\n`);
       return true;
     }
     out.push(`${head}\n`);
-    return emitCollection(v, `${indent}  `, out);
+    return emitCollection(v, depth + 1, undefined, out, parts);
   }
   const s = scalar(v);
   if (s === undefined) return false;
@@ -69,22 +140,16 @@ function emitEntry(head: string, v: unknown, indent: string, out: string[]): boo
   return true;
 }
 
-/** One `- ` item: a nested block starts on the dash's line, indented two more below it. */
-function emitItem(item: unknown, indent: string, out: string[]): boolean {
-  if (isCollection(item) && !isEmpty(item)) {
-    const start = out.length;
-    const inner = `${indent}  `;
-    if (!emitCollection(item, inner, out)) return false;
-    out[start] = `${indent}- ${out[start]!.slice(inner.length)}`;
-    return true;
-  }
+/** One `- ` item after `dash` (the list's indent, or the prefix of its first line): a nested block starts on its line. */
+function emitItem(item: unknown, depth: number, dash: string, out: string[], parts: SharedParts | undefined): boolean {
+  if (isCollection(item) && !isEmpty(item)) return emitCollection(item, depth + 1, `${dash}- `, out, parts);
   if (isCollection(item)) {
-    out.push(`${indent}- ${Array.isArray(item) ? '[]' : '{}'}\n`);
+    out.push(`${dash}- ${Array.isArray(item) ? '[]' : '{}'}\n`);
     return true;
   }
   const s = scalar(item);
   if (s === undefined) return false;
-  out.push(`${indent}- ${s}\n`);
+  out.push(`${dash}- ${s}\n`);
   return true;
 }
 
@@ -105,9 +170,9 @@ function scalar(v: unknown): string | undefined {
 }
 
 /**
- * A string as the library writes it where it fits on one line; undefined when it would not (a block
- * scalar, or a document marker at the top). Single-line renderings are the same at the top level, as a
- * map value and as a key (lineWidth 0: nothing is folded), which is what lets one cache serve all three.
+ * A string as it is written where it fits on one line; undefined when it would not (a block scalar, or a document
+ * marker at the top). Single-line renderings are the same at the top level, as a map value and as a key (lineWidth 0:
+ * nothing is folded), which is what lets one cache serve all three.
  */
 const strings = new Map<string, string | null>();
 const MAX_CACHED_STRINGS = 100_000;
@@ -155,8 +220,8 @@ const EXPONENT_ONLY = /^[eE][-+]?[0-9]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function scalarString(s: string): string | undefined {
-  if (PLAIN.test(s) && !s.endsWith(':') && !RESERVED.has(s) && !EXPONENT_ONLY.test(s)) return s;
-  if (s.length === 36 && UUID.test(s)) return s;
+  // Most strings are plain, told by their characters (a little faster than looking them up); the others are looked up.
+  if (isPlain(s)) return s;
   let text = strings.get(s);
   if (text === undefined) {
     const rendered = stringify(s, YAML_OPTIONS);
@@ -167,6 +232,12 @@ function scalarString(s: string): string | undefined {
     strings.set(s, text);
   }
   return text ?? undefined;
+}
+
+/** Written as it is, with no quotes: the patterns above. */
+function isPlain(s: string): boolean {
+  if (PLAIN.test(s) && !s.endsWith(':') && !RESERVED.has(s) && !EXPONENT_ONLY.test(s)) return true;
+  return s.length === 36 && UUID.test(s);
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
