@@ -133,10 +133,10 @@ function scheduleOnce(req: SchedulingRequest, clusters: readonly Cluster[], affi
   return {
     ok: true,
     clusters: result,
-    explanation: [
-      ...filtered,
-      ...explainCandidates(candidates, selected, { ...assignment.value, clusters: result }, req),
-    ],
+    explanation:
+      req.candidateReasons === false
+        ? filtered
+        : [...filtered, ...explainCandidates(candidates, selected, { ...assignment.value, clusters: result }, req)],
   };
 }
 

@@ -54,6 +54,8 @@ export function scheduleBinding(
   rebalancers: readonly WorkloadRebalancer[],
   /** Registered clusters kept out of `clusters` beforehand, with why (SchedulingRequest.excluded). */
   excluded?: SchedulingRequest['excluded'],
+  /** false: no per-candidate reasons in a successful result (SchedulingRequest.candidateReasons). */
+  candidateReasons?: false,
 ): ScheduledBinding {
   const policy = claim.policy.object;
   const placement = policy.spec.placement ?? {};
@@ -77,6 +79,7 @@ export function scheduleBinding(
       ? { observedAffinityName: previous.status.schedulerObservedAffinityName }
       : {}),
     ...(excluded?.length ? { excluded } : {}),
+    ...(candidateReasons === false ? { candidateReasons } : {}),
   };
   const result = schedule(request, clusters);
   const failed =

@@ -32,6 +32,12 @@ export interface SchedulingRequest {
    * in `clusters`, reported as filtered in the reasons and in a no-fit message.
    */
   excluded?: Extract<ClusterExplanation, { outcome: 'filtered' }>[];
+  /**
+   * false: a successful result explains the clusters filtered out only, not why each candidate was or was not selected
+   * (a sync records no per-cluster reasons, and a cluster change schedules thousands of templates over the whole
+   * fleet). What is decided is the same; a failure still explains every cluster.
+   */
+  candidateReasons?: false;
 }
 
 /** Karmada's Scheduled condition reasons, plus Unchanged when Karmada would not schedule at all. */

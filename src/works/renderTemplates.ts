@@ -203,6 +203,7 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
       out.problems,
       input.failover,
       out.failover,
+      input.clusterReasons,
     );
     if (input.clusterReasons === false && p.explanation.schedule)
       p.explanation.schedule = withoutClusterReasons(p.explanation.schedule);
@@ -479,6 +480,7 @@ function place(
   problems: Problem[],
   failover: FailoverInput | undefined,
   events: FailoverEvent[],
+  clusterReasons?: boolean,
 ): Placed {
   const entryBase: IndexEntry = {
     file: template.source.file,
@@ -530,7 +532,17 @@ function place(
       ? evictTaintedClusters(previous, policy, snapshot.byName(), failover.now)
       : { clusters: previous?.spec.clusters ?? [], tasks: previous?.spec.gracefulEvictionTasks ?? [], evictions: [] };
   const leftOut = candidates === snapshot.clusters ? undefined : leftOutByScope(template, snapshot, model);
-  const scheduled = scheduleBinding(template, claim, previous, evicted, candidates, snapshot.rebalancers, leftOut);
+  const scheduled = scheduleBinding(
+    template,
+    claim,
+    previous,
+    evicted,
+    candidates,
+    snapshot.rebalancers,
+    leftOut,
+    // Without per-cluster reasons in the explanation (stripped below), the scheduler need not make them.
+    clusterReasons === false ? false : undefined,
+  );
   if (scheduled.problem)
     problems.push(
       // Nothing fits where the scope lets it: the scope may be what is too narrow.
