@@ -52,8 +52,11 @@ export async function readPreviousOutputs(
   parsed: Map<string, ResourceBinding>;
 }> {
   const paths = new Map<string, { key: string; binding: boolean }>();
-  // Manifests looked up when asked: a template's path below its cluster folder → the clusters it may be found on.
-  const later = new Map<string, Set<string>>();
+  // Manifests looked up when asked: a template's path below its cluster folder → the clusters it may be found on (the
+  // entries' lists, made a set on the first ask: a cluster change reaches thousands of templates on hundreds of
+  // clusters each, and the render asks for a few of their files).
+  const later = new Map<string, (readonly string[])[] | Set<string>>();
+  const onlyList = onlyClusters ? [...onlyClusters] : [];
   for (const key of keys) {
     const entry = index.template(key);
     const ref = parseRefKey(key);
@@ -62,19 +65,32 @@ export async function readPreviousOutputs(
     if (!entry) continue;
     // The path is made once per template, not once per cluster: a cluster change reaches thousands of templates.
     const inFolder = manifestPath(ANY_CLUSTER, ref).slice(clusterFolder(ANY_CLUSTER).length);
-    for (const c of entry.clusters) {
-      if (!onlyClusters || onlyClusters.has(c)) paths.set(`${clusterFolder(c)}${inFolder}`, { key, binding: false });
-      else {
-        const clusters = later.get(inFolder);
-        if (clusters) clusters.add(c);
-        else later.set(inFolder, new Set([c]));
-      }
+    if (!onlyClusters) {
+      for (const c of entry.clusters) paths.set(`${clusterFolder(c)}${inFolder}`, { key, binding: false });
+      continue;
     }
+    // Most such changes name one cluster: a search of the entry's list for it, not a set lookup per cluster listed.
+    const on =
+      onlyClusters.size <= 8
+        ? onlyList.filter((c) => entry.clusters.includes(c))
+        : entry.clusters.filter((c) => onlyClusters.has(c));
+    for (const c of on) paths.set(`${clusterFolder(c)}${inFolder}`, { key, binding: false });
+    const lists = later.get(inFolder);
+    if (lists) (lists as (readonly string[])[]).push(entry.clusters);
+    else later.set(inFolder, [entry.clusters]);
   }
+  const laterOn = (inFolder: string): Set<string> | undefined => {
+    const lists = later.get(inFolder);
+    if (lists === undefined || lists instanceof Set) return lists;
+    const clusters = new Set<string>();
+    for (const list of lists) for (const c of list) if (!onlyClusters!.has(c)) clusters.add(c);
+    later.set(inFolder, clusters);
+    return clusters;
+  };
   const oids = await readPathOids(repo, tree, [...paths.keys()]);
   const oidOf = (path: string): string | undefined => {
     const folderEnd = path.indexOf('/', CLUSTERS.length);
-    const clusters = later.size > 0 && path.startsWith(CLUSTERS) ? later.get(path.slice(folderEnd + 1)) : undefined;
+    const clusters = later.size > 0 && path.startsWith(CLUSTERS) ? laterOn(path.slice(folderEnd + 1)) : undefined;
     if (clusters?.delete(path.slice(CLUSTERS.length, folderEnd))) {
       const found = readPathOidsNow(repo, tree, [path]).get(path);
       if (found !== undefined) oids.set(path, found);

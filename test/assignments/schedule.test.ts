@@ -404,3 +404,25 @@ test('placementChanged: only the observed clusterAffinities term counts', () => 
 });
 
 test.run();
+
+test('without candidate reasons a schedule decides the same and explains only the clusters filtered out', () => {
+  const cases: [Placement, number][] = [
+    [nginxPlacement, 2],
+    [{ clusterAffinity: { clusterNames: ['member1', 'member3'] } }, 0],
+    [{ replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' } }, 3],
+  ];
+  for (const [placement, replicas] of cases) {
+    const whole = schedule(request(placement, replicas), members);
+    const lean = schedule(request(placement, replicas, [], { candidateReasons: false }), members);
+    assert.equal({ ...lean, explanation: [] }, { ...whole, explanation: [] });
+    assert.equal(
+      lean.explanation,
+      whole.explanation.filter((e) => e.outcome === 'filtered'),
+    );
+    assert.ok(whole.explanation.some((e) => e.outcome !== 'filtered'));
+  }
+  // A failure still names every cluster: its message and problem are made of them.
+  const none: Placement = { clusterAffinity: { clusterNames: ['member9'] } };
+  const failed = schedule(request(none, 1, [], { candidateReasons: false }), members);
+  assert.equal(failed, schedule(request(none, 1), members));
+});

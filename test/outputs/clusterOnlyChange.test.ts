@@ -144,6 +144,89 @@ test('a label no placement or override reads renders nothing again; one an overr
   await assertVerifies(r);
 });
 
+const configMapIn = (namespace: string) => `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  namespace: ${namespace}
+data:
+  mode: plain
+`;
+const byNameIn = (namespace: string) => `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: settings
+  namespace: ${namespace}
+spec:
+  resourceSelectors:
+    - apiVersion: v1
+      kind: ConfigMap
+  placement:
+    clusterAffinity:
+      clusterNames: [member1, member2]
+`;
+const noteOn = (kind: string, namespace: string | undefined, label: string) => `apiVersion: policy.karmada.io/v1alpha1
+kind: ${kind}
+metadata:
+  name: note-${label}${namespace ? `\n  namespace: ${namespace}` : ''}
+spec:
+  resourceSelectors:
+    - apiVersion: v1
+      kind: ConfigMap
+  overrideRules:
+    - targetCluster:
+        labelSelector:
+          matchLabels:
+            ${label}: "set"
+      overriders:
+        annotationsOverrider:
+          - operator: add
+            value:
+              ${label}: "set"
+`;
+
+test("a relabel re-renders a namespace's templates for its own OverridePolicies, and every namespace's for a ClusterOverridePolicy", async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...PROD_AND_DEV_MEMBERS,
+      'templates/team-a.yaml': configMapIn('team-a'),
+      'templates/team-b.yaml': configMapIn('team-b'),
+      'templates/team-c.yaml': configMapIn('team-c'),
+      'policies/team-a.yaml': `${byNameIn('team-a')}---\n${noteOn('OverridePolicy', 'team-a', 'gold')}`,
+      'policies/team-b.yaml': `${byNameIn('team-b')}---\n${noteOn('OverridePolicy', 'team-b', 'silver')}`,
+      'policies/team-c.yaml': byNameIn('team-c'),
+      'policies/zone.yaml': noteOn('ClusterOverridePolicy', undefined, 'east'),
+    },
+    'three namespaces, an override of their own for two, one for all',
+  );
+  await sync(r);
+  const relabel = async (labels: Record<string, string>) => {
+    r.commit({ 'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'prod', ...labels } }) }, 'relabel');
+    const [report] = (await sync(r)).reports;
+    await assertVerifies(r);
+    return [...(report?.explanations.keys() ?? [])].sort();
+  };
+  assert.equal(await relabel({ gold: 'set' }), ['v1/ConfigMap/team-a/settings']);
+  assert.equal(await relabel({ gold: 'set', silver: 'set' }), ['v1/ConfigMap/team-b/settings']);
+  assert.equal(await relabel({ gold: 'set', silver: 'set', east: 'set' }), [
+    'v1/ConfigMap/team-a/settings',
+    'v1/ConfigMap/team-b/settings',
+    'v1/ConfigMap/team-c/settings',
+  ]);
+  const annotations = (ns: string) =>
+    (
+      parse(r.show('flotilla/rendered', `clusters/member1/${ns}/configmap_settings.yaml`)) as {
+        metadata: { annotations: Record<string, string> };
+      }
+    ).metadata.annotations;
+  assert.equal(
+    [annotations('team-a').gold, annotations('team-a').silver, annotations('team-a').east],
+    ['set', undefined, 'set'],
+  );
+  assert.equal([annotations('team-c').gold, annotations('team-c').east], [undefined, 'set']);
+});
+
 test('a cluster file that also gains an InterpreterCustomization is no cluster-only change: every cluster renders with it', async () => {
   const r = fleet();
   await sync(r);

@@ -1,6 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { matchFolderBindings, parseFolderBindings } from '../../src/outputs/previousOutputs.ts';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { openOutputIndex } from '../../src/branches/rendered/readOutputIndex.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { matchFolderBindings, parseFolderBindings, readPreviousOutputs } from '../../src/outputs/previousOutputs.ts';
+import { makeConfigRepoWith, nginxPolicy, PROD_AND_DEV_MEMBERS, sample, type ConfigRepo } from '../helpers/fleet.ts';
 
 const template = (apiVersion: string, kind: string, namespace: string, name: string) =>
   [`${apiVersion}/${kind}/${namespace}/${name}`, { ref: { apiVersion, kind, namespace, name } }] as const;
@@ -64,6 +68,40 @@ test('a binding whose apiVersion group differs from the template is not its prev
     ],
   ]);
   assert.is(matchFolderBindings(parseFolderBindings(files), model).has('apps/v1/Deployment/default/web'), false);
+});
+
+const repos: ConfigRepo[] = [];
+test.after(() => {
+  for (const r of repos) r.cleanup();
+});
+
+test("a cluster-only change finds a template's previous manifests: on the changed cluster at once, elsewhere when asked", async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...PROD_AND_DEV_MEMBERS,
+      'templates/nginx.yaml': sample('nginx/deployment.yaml'),
+      'policies/nginx.yaml': nginxPolicy(),
+    },
+    'nginx on member1 and member2',
+  );
+  await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+  const repo = await openRepo(r.dir);
+  const tree = r.git('rev-parse', 'flotilla/rendered^{tree}');
+  const index = (await openOutputIndex(repo, tree))!;
+  const key = 'apps/v1/Deployment/default/nginx';
+  await index.load({ templates: [key] });
+  const manifest = (c: string) => `clusters/${c}/default/deployment.apps_nginx.yaml`;
+  for (const only of [new Set(['member1']), new Set(['member3']), null]) {
+    const previous = await readPreviousOutputs(repo, tree, [key], index, only);
+    assert.equal([...previous.bindings.keys()], [key]);
+    for (const c of ['member1', 'member2']) {
+      assert.ok(previous.files.has(manifest(c)), `${c} with ${only ? [...only] : 'every cluster'}`);
+      assert.is(previous.files.get(manifest(c))?.trimEnd(), r.show('flotilla/rendered', manifest(c)).trimEnd());
+    }
+    assert.not.ok(previous.files.has(manifest('member3')), 'the template is not on member3');
+    assert.is(previous.files.get(manifest('member3')), undefined);
+  }
 });
 
 test.run();
