@@ -25,7 +25,7 @@ import { serializeRegisteredClusters } from '../branches/rendered/registeredClus
 import { ShardedIndex, type IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { renderTemplates, type TemplateExplanation } from '../works/renderTemplates.ts';
 import { buildOutputMessage, type ClusterChanges } from './outputMessage.ts';
-import { parseTrailers } from '../branches/rendered/trailers.ts';
+import { commitTrailers } from '../branches/rendered/trailers.ts';
 import { holdsKarmadaObjects } from './karmadaFiles.ts';
 import { loadSource } from './loadSource.ts';
 import { sourceLimitsOf, type RenderLimits } from './sourceLimits.ts';
@@ -103,7 +103,7 @@ export async function renderRevision(
   const outputHead = last.head?.oid ?? null;
   const headTree = last.head?.tree ?? null;
   const previousOutput = last.rendered;
-  const previousTrailers = previousOutput ? parseTrailers(previousOutput.message) : {};
+  const previousTrailers = previousOutput ? commitTrailers(previousOutput) : {};
   const previousSource = last.source;
   const rerender = Boolean(again) && previousOutput !== null && previousSource === sourceSha;
   if (previousOutput && previousSource === sourceSha && !rerender) {
@@ -412,7 +412,7 @@ async function holdEmptySource(
   const identity = flotillaIdentity(source.committer);
   // The held tree is still the one rendered with the previous cluster state: keep its trailers, so that state is
   // not taken for a change that needs another render.
-  const previousTrailers = parseTrailers(previousOutput.message);
+  const previousTrailers = commitTrailers(previousOutput);
   const kept = [
     'Cluster-State',
     'Failover-Check',

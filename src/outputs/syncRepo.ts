@@ -1,7 +1,7 @@
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
-import { parseTrailers } from '../branches/rendered/trailers.ts';
+import { commitTrailers } from '../branches/rendered/trailers.ts';
 import { renderRevision, type RenderAgain, type RenderReport, type RenderTarget } from './renderRevision.ts';
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
 import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
@@ -112,7 +112,7 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
  * (those templates only; no commit when nothing comes out different).
  */
 async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions): Promise<RenderAgain | undefined> {
-  const trailers = parseTrailers(info.message);
+  const trailers = commitTrailers(info);
   const now = (target.now ?? (() => new Date()))();
   if (clusterStateKey(target.clusterStatus!) !== (trailers['Cluster-State'] ?? '')) return 'all';
   // A FederatedHPA decided another count: its workload renders again (renderRevision renders in full then).

@@ -1,6 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { lastParagraph, parseTrailers } from '../../src/branches/rendered/trailers.ts';
+import { commitTrailers, lastParagraph, parseTrailers } from '../../src/branches/rendered/trailers.ts';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
+import { commitAll, makeTempRepo } from '../commits/helpers/tempRepo.ts';
 
 test('the last paragraph is found from the end as splitting at every blank line finds it', () => {
   // Every short string of newlines, whitespace (Unicode's too) and text, as generated from a fixed seed.
@@ -25,6 +28,34 @@ test("a cold render's message listing thousands of files keeps its trailers", ()
   });
   assert.equal(parseTrailers('subject only'), {});
   assert.equal(parseTrailers('subject\n\nKey: value\n  \n\t\nOther: one\n'), { Other: 'one' });
+});
+
+test("a commit's trailers are those of its whole message, whether its last paragraph is short or longer than the tail read", async () => {
+  const temp = makeTempRepo();
+  try {
+    // A cold render's message: a long list with non-ASCII ellipses, then the trailers.
+    const list = Array.from(
+      { length: 2_000 },
+      (_, i) => `  + team-${i}/deployment.apps_app-${i}.yaml\n  + … and ${i} more`,
+    ).join('\n');
+    const messages = [
+      `Render abc: fleet\n\n${list}\n\nSource-Commit: ${'a'.repeat(40)}\nFlotilla-Format: 1\n`,
+      // One paragraph of 40 KiB: its first line's trailer lies before any tail.
+      `Render abc: fleet\n\nSource-Commit: ${'b'.repeat(40)}\n${list}\nFlotilla-Format: 1\n`,
+      // The break right before the tail would begin.
+      `Render abc\n\n${'x'.repeat(8_000)}\n\nKey: v\n`,
+      'Render abc\n\nKey: short\n',
+    ];
+    const repo = await openRepo(temp.path);
+    for (const message of messages) {
+      const oid = commitAll(temp, message);
+      const info = await readCommitInfo(repo, oid);
+      assert.equal(commitTrailers(info), parseTrailers(message));
+      assert.equal(commitTrailers(info), parseTrailers(info.message));
+    }
+  } finally {
+    temp.cleanup();
+  }
 });
 
 test.run();

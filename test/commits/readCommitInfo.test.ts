@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
-import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
+import { messageTail, readCommitInfo } from '../../src/commits/readCommitInfo.ts';
 import { commitAll, makeTempRepo, writeWorkTree } from './helpers/tempRepo.ts';
 
 test('reads tree, parents, message and both identities with their time zones', async () => {
@@ -30,6 +30,23 @@ test('reads tree, parents, message and both identities with their time zones', a
       committer: { name: 'Carl Committer', email: 'carl@example.com', timestamp: 1700000100, timezoneOffset: 480 },
     });
     assert.equal((await readCommitInfo(repo, base)).parents, []);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test("a message's tail starts at a line start within the bytes asked for, and is the whole message when shorter", async () => {
+  const temp = makeTempRepo();
+  try {
+    const lines = Array.from({ length: 300 }, (_, i) => `line ${i} … é`);
+    const oid = commitAll(temp, `subject\n\n${lines.join('\n')}`);
+    const info = await readCommitInfo(await openRepo(temp.path), oid);
+    const tail = messageTail(info, 100);
+    assert.ok(info.message.endsWith(tail));
+    assert.ok(info.message.charAt(info.message.length - tail.length - 1) === '\n');
+    assert.ok(Buffer.byteLength(tail) <= 100 && Buffer.byteLength(tail) > 60, tail);
+    assert.is(messageTail(info, 1_000_000), info.message);
+    assert.is(info.message, `subject\n\n${lines.join('\n')}\n`);
   } finally {
     temp.cleanup();
   }

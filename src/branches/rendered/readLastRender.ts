@@ -3,7 +3,7 @@ import { readRef } from '../../commits/readRef.ts';
 import type { CommitInfo, GitRepo } from '../../commits/types.ts';
 import { formatVersionOf } from '../formatVersion.ts';
 import { RENDERED_FORMAT_VERSION } from './branch.ts';
-import { parseTrailers } from './trailers.ts';
+import { commitTrailers } from './trailers.ts';
 
 export interface LastRender {
   /** The output branch head: the next output commit's parent and the tree it edits. null: no branch yet. */
@@ -32,7 +32,7 @@ export async function readLastRenderAt(repo: GitRepo, headOid: string, maxCommit
   const head = await readCommitInfo(repo, headOid);
   let cursor: CommitInfo | undefined = head;
   for (let n = 0; cursor && n < maxCommits; n++) {
-    const trailers = parseTrailers(cursor.message);
+    const trailers = commitTrailers(cursor);
     const source = trailers['Source-Commit'];
     if (source) return { head, rendered: checkFormat(cursor, trailers), source };
     cursor = cursor.parents[0] ? await readCommitInfo(repo, cursor.parents[0]) : undefined;

@@ -2,6 +2,9 @@
 // and the cluster state the next sync compares. Written by outputs/outputMessage.ts; read by the renderer, the applier,
 // the Pull agent, verify and blame. Part of the branch contract (docs/BRANCHES.md).
 
+import { messageTail } from '../../commits/readCommitInfo.ts';
+import type { CommitInfo } from '../../commits/types.ts';
+
 /** Trailer of an output commit whose index lists pending bindings: how many. Absent, nothing is read to find them. */
 export const PENDING_BINDINGS_TRAILER = 'Pending-Bindings';
 
@@ -33,6 +36,18 @@ export function parseTrailers(message: string): Record<string, string> {
   }
   return out;
 }
+
+/**
+ * parseTrailers of a commit's message, decoding only its end when the last paragraph lies there: every sync reads the
+ * last output commit's trailers, and a cold render's message is ~470 KiB at 50,000 templates.
+ */
+export function commitTrailers(commit: CommitInfo): Record<string, string> {
+  const tail = messageTail(commit, TRAILER_TAIL_BYTES).trimEnd();
+  const last = lastParagraph(tail);
+  // Without a paragraph break inside the tail the last paragraph may begin before it: the whole message then.
+  return last.length < tail.length ? parseTrailers(last) : parseTrailers(commit.message);
+}
+const TRAILER_TAIL_BYTES = 8192;
 
 /**
  * What follows the last blank line (a newline, whitespace, a newline: what `split(/\n\s*\n/)` splits at), found from
