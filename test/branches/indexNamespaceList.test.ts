@@ -7,7 +7,7 @@ import { IndexNamespaceList } from '../../src/branches/rendered/indexNamespaceLi
 import { openOutputIndex, readIndexOids } from '../../src/branches/rendered/readOutputIndex.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { clusterYaml, configMap, makeConfigRepo, type ConfigRepo } from '../helpers/fleet.ts';
+import { clusterYaml, configMap, configMapPolicy, makeConfigRepo, type ConfigRepo } from '../helpers/fleet.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const LIST = (dir: string) => path.join(dir, '.git', 'flotilla-index-namespaces.json');
@@ -61,19 +61,6 @@ test('a list cut short, of another format, or naming what it does not hold is no
   assert.is(IndexNamespaceList.parse('null'), undefined);
 });
 
-const policy = (namespace: string, clusters: string[]) => `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata:
-  name: all
-  namespace: ${namespace}
-spec:
-  resourceSelectors:
-    - {apiVersion: v1, kind: ConfigMap}
-  placement:
-    clusterAffinity:
-      clusterNames: [${clusters.join(', ')}]
-`;
-
 /** Twelve namespaces of four ConfigMaps each, each placed by its namespace's policy. */
 function fleet(): ConfigRepo {
   const r = makeConfigRepo();
@@ -83,7 +70,7 @@ function fleet(): ConfigRepo {
     'clusters/member2.yaml': clusterYaml('member2'),
   };
   for (let t = 0; t < 12; t++) {
-    files[`policies/team-${t}.yaml`] = policy(`team-${t}`, ['member1']);
+    files[`policies/team-${t}.yaml`] = configMapPolicy(['member1'], `team-${t}`);
     for (let c = 0; c < 4; c++) files[`templates/team-${t}/c${c}.yaml`] = configMap(`c${c}`, `v${c}`, `team-${t}`);
   }
   r.commit(files, 'twelve teams');
@@ -117,7 +104,7 @@ test("a namespace policy's change renders the same tree whether the namespace li
   r.commit({ 'templates/team-3/c9.yaml': configMap('c9', 'v', 'team-3') }, 'one more ConfigMap');
   await sync(r.dir);
   assert.ok(await listIsTrueOf(r.dir), 'a sync keeps it for the tree it wrote');
-  r.commit({ 'policies/team-3.yaml': policy('team-3', ['member2']) }, 'team-3 moves');
+  r.commit({ 'policies/team-3.yaml': configMapPolicy(['member2'], 'team-3') }, 'team-3 moves');
 
   const variants: Record<string, (dir: string) => void> = {
     kept: () => undefined,

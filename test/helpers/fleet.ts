@@ -300,12 +300,12 @@ spec:
   taints: [{key: cluster.karmada.io/not-ready, effect: NoExecute}]
 `;
 
-/** Every ConfigMap of the repo, duplicated to the given clusters. */
-export function configMapPolicy(clusters: string[]): string {
+/** Every ConfigMap of the repo (of `namespace` when given), duplicated to the given clusters. */
+export function configMapPolicy(clusters: string[], namespace?: string): string {
   return `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata:
-  name: configmaps
+  name: configmaps${namespace ? `\n  namespace: ${namespace}` : ''}
 spec:
   resourceSelectors:
     - {apiVersion: v1, kind: ConfigMap}
