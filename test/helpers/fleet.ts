@@ -226,8 +226,11 @@ export function configMap(
   return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: ${namespace}\ndata:\n${body}\n`;
 }
 
-/** An nginx Deployment with small requests, so capacity-aware scheduling has something to count. */
-export function deployment(name: string, replicas: number): string {
+/**
+ * An nginx Deployment with small requests, so capacity-aware scheduling has something to count; without them
+ * (`requests: false`) Karmada takes it for a workload only while its replicas are above 0.
+ */
+export function deployment(name: string, replicas: number, opts: { requests?: boolean } = {}): string {
   return `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -248,11 +251,15 @@ spec:
       containers:
         - name: ${name}
           image: nginx:1.27
-          resources:
+${
+  opts.requests === false
+    ? ''
+    : `          resources:
             requests:
               cpu: 10m
               memory: 16Mi
-`;
+`
+}`;
 }
 
 /**

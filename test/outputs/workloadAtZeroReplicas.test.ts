@@ -3,7 +3,13 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { clusterYaml, makeConfigRepoWith, PROD_AND_DEV_MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import {
+  clusterYaml,
+  deployment,
+  makeConfigRepoWith,
+  PROD_AND_DEV_MEMBERS,
+  type ConfigRepo,
+} from '../helpers/fleet.ts';
 import { assertVerifies } from './helpers/assertVerifies.ts';
 
 // Karmada's IsWorkload: replicas, or replica requirements. A Deployment scaled to 0 whose pods request CPU is still a
@@ -13,24 +19,6 @@ const repos: ConfigRepo[] = [];
 test.after(() => {
   for (const r of repos) r.cleanup();
 });
-
-const deployment = (name: string, replicas: number, requests: boolean) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-  namespace: default
-spec:
-  replicas: ${replicas}
-  selector:
-    matchLabels: {app: ${name}}
-  template:
-    metadata:
-      labels: {app: ${name}}
-    spec:
-      containers:
-        - name: app
-          image: nginx
-${requests ? '          resources: {requests: {cpu: 100m}}\n' : ''}`;
 
 const divided = `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
@@ -55,8 +43,8 @@ function fleet(): ConfigRepo {
     repos,
     {
       ...PROD_AND_DEV_MEMBERS,
-      'templates/idle.yaml': deployment('idle', 4, true),
-      'templates/bare.yaml': deployment('bare', 0, false),
+      'templates/idle.yaml': deployment('idle', 4),
+      'templates/bare.yaml': deployment('bare', 0, { requests: false }),
       'policies/prod.yaml': divided,
     },
     'two prod members',
@@ -84,7 +72,7 @@ test('a workload with requests scaled to 0 leaves every cluster; a Deployment at
     'clusters/member1/default/deployment.apps_bare.yaml',
     'clusters/member2/default/deployment.apps_bare.yaml',
   ]);
-  r.commit({ 'templates/idle.yaml': deployment('idle', 0, true) }, 'idle scaled to 0');
+  r.commit({ 'templates/idle.yaml': deployment('idle', 0) }, 'idle scaled to 0');
   await sync(r);
   assert.equal(files(r, 'idle'), []);
   assert.equal(bindingClusters(r, 'idle'), []);
@@ -93,7 +81,7 @@ test('a workload with requests scaled to 0 leaves every cluster; a Deployment at
 
 test('a Divided workload at 0 replicas is not rescheduled when a cluster joins its placement; a non-workload is', async () => {
   const r = fleet();
-  r.commit({ 'templates/idle.yaml': deployment('idle', 0, true) }, 'idle at 0');
+  r.commit({ 'templates/idle.yaml': deployment('idle', 0) }, 'idle at 0');
   await sync(r);
   r.commit({ 'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'prod' } }) }, 'member3 is prod');
   await sync(r);
@@ -104,7 +92,7 @@ test('a Divided workload at 0 replicas is not rescheduled when a cluster joins i
     'clusters/member3/default/deployment.apps_bare.yaml',
   ]);
   await assertVerifies(r);
-  r.commit({ 'templates/idle.yaml': deployment('idle', 3, true) }, 'idle scaled to 3');
+  r.commit({ 'templates/idle.yaml': deployment('idle', 3) }, 'idle scaled to 3');
   await sync(r);
   assert.is(files(r, 'idle').length, 3);
   await assertVerifies(r);
