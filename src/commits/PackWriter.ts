@@ -1,10 +1,12 @@
-import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { objectHeader, objectHeaderLength, TYPE_CODE, TYPE_NAME, type PackObject } from './buildPack.ts';
+import { consolidatePacks } from './consolidatePacks.ts';
 import { DeflateOffload, type DeflateSlot } from './DeflateOffload.ts';
 import { existingObjects } from './findExistingObjects.ts';
 import { PackEntries } from './PackEntries.ts';
+import { tempName } from './tempPackName.ts';
 import { writePackIdx } from './writePackIdx.ts';
 import type { GitRepo, ObjectType } from './types.ts';
 
@@ -147,7 +149,8 @@ export class PackWriter {
    * Finishes the pack with what the repository lacks: the count patched into the header, the checksum, then the
    * .idx. The .pack is renamed into place before the .idx, because readers (git, isomorphic-git) discover packs by
    * listing *.idx: a reader never sees an index whose pack is incomplete. On failure no file is left and the
-   * writer stays failed (its objects went to the temp pack, which is gone): render again with a new one. The file
+   * writer stays failed (its objects went to the temp pack, which is gone): render again with a new one. Past a
+   * few packs in the repository, the small ones are merged after the new one is in place (consolidatePacks). The file
    * operations are synchronous: a one-template sync's pack is a few dozen KiB, and each trip through the thread
    * pool cost more than its write.
    */
@@ -176,6 +179,7 @@ export class PackWriter {
       }
       this.#renameOrDiscard(idx, `${base}.idx`);
       this.#reset();
+      mergeSmallPacks(this.repo);
       return { packFile: `${base}.pack`, ...result };
     } catch (err) {
       this.#failure = err as Error;
@@ -291,6 +295,19 @@ export class PackWriter {
   }
 }
 
+/**
+ * Each flush adds a pack: past a few, the small ones are merged (consolidatePacks). The new objects are in place and
+ * readable whatever the merge does, so its failure (a full disk) fails nothing: the packs stay as they were, and the
+ * next flush tries again.
+ */
+function mergeSmallPacks(repo: GitRepo): void {
+  try {
+    consolidatePacks(repo);
+  } catch {
+    // left as they were (see above)
+  }
+}
+
 const WRITE_BATCH = 1024 * 1024;
 /** A queued object's bytes before the compressor has filled them in. */
 const NOT_YET = Buffer.alloc(0);
@@ -303,9 +320,4 @@ function writeAll(fs: GitRepo['fs'], fd: number, data: Uint8Array): void {
     if (written === 0) throw Object.assign(new Error('pack write made no progress (disk full?)'), { code: 'ENOSPC' });
     done += written;
   }
-}
-
-/** git's own temp-file prefix, so `git gc` cleans leftovers of a crash. */
-export function tempName(dir: string): string {
-  return path.join(dir, `tmp_pack_${process.pid}_${randomBytes(6).toString('hex')}`);
 }
