@@ -4,7 +4,7 @@ import { inflateSync } from 'node:zlib';
 import { objectHeader, objectHeaderLength, TYPE_CODE, TYPE_NAME, type PackObject } from './buildPack.ts';
 import { consolidatePacks } from './consolidatePacks.ts';
 import { DeflateOffload, type DeflateSlot } from './DeflateOffload.ts';
-import { existingObjects } from './findExistingObjects.ts';
+import { existingObjects, type LooseListings } from './findExistingObjects.ts';
 import { PackEntries } from './PackEntries.ts';
 import { tempName } from './tempPackName.ts';
 import { writePackIdx } from './writePackIdx.ts';
@@ -52,6 +52,8 @@ export class PackWriter {
   #skipped = 0;
   /** addBlob was called since the last settle: some entries may have no id yet. */
   #unsettled = false;
+  /** The loose object directories listed while writing this pack. */
+  #loose: LooseListings = new Map();
   /** A write failed: the pack would lack objects, so this writer never writes one. */
   #failure: Error | null = null;
 
@@ -195,7 +197,7 @@ export class PackWriter {
       (q) => !this.#entries.isPending(q.entry) || this.#entries.setOid(q.entry, q.oid!) === q.entry,
     );
     const oids = fresh.map((q) => this.#entries.hexAt(q.entry));
-    const existing = existingObjects(this.repo, oids);
+    const existing = existingObjects(this.repo, oids, this.#loose);
     for (const [i, q] of fresh.entries()) {
       const oid = oids[i]!;
       if (existing.has(oid)) {
@@ -279,6 +281,7 @@ export class PackWriter {
 
   #reset(): void {
     this.#entries = new PackEntries();
+    this.#loose = new Map();
     this.#structure = new Map();
     this.#written = 0;
     this.#skipped = 0;

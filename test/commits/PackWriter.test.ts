@@ -137,6 +137,52 @@ test('objects the repo already has, loose or packed, are not written again', asy
   }
 });
 
+test('a writer lists each loose object directory once, however many batches it checks, and still skips what is there', async () => {
+  const temp = makeTempRepo({ bare: true });
+  try {
+    // Loose objects in many fan-out directories, as a repository that took pushes has.
+    const loose = temp
+      .git(['hash-object', '-w', '--stdin-paths'], {
+        input: Array.from({ length: 64 }, (_, i) => {
+          const file = path.join(temp.path, `in-${i}`);
+          fs.writeFileSync(file, `loose ${i}\n`);
+          return file;
+        }).join('\n'),
+      })
+      .trim()
+      .split('\n');
+    const listings = new Map<string, number>();
+    const counting = new Proxy(fs, {
+      get(target, key) {
+        if (key !== 'readdirSync') return Reflect.get(target, key);
+        return (dir: fs.PathLike, ...rest: unknown[]) => {
+          listings.set(String(dir), (listings.get(String(dir)) ?? 0) + 1);
+          return (target.readdirSync as (...a: unknown[]) => unknown)(dir, ...rest);
+        };
+      },
+    });
+    const repo = await openRepo(temp.path, counting);
+    const pack = new PackWriter(repo);
+    // Three checks of the repository's objects: two settles and the flush.
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 200; i++) pack.addBlob(`round ${round} blob ${i}\n`);
+      for (let i = round; i < 64; i += 3) pack.addBlob(`loose ${i}\n`);
+      if (round < 2) await pack.settle();
+    }
+    assert.equal(await pack.flush(), { packFile: packFilePath(temp), written: 600, skipped: 64 });
+    const objectDirs = [...listings].filter(([dir]) => /objects(\/[0-9a-f]{2})?$/.test(dir));
+    assert.ok(objectDirs.length > 10, 'the fan-out directories were looked at');
+    assert.equal(
+      objectDirs.filter(([, n]) => n > 1),
+      [],
+      'each listed once',
+    );
+    for (const oid of loose) assert.is(temp.git(['cat-file', '-t', oid]).trim(), 'blob');
+  } finally {
+    temp.cleanup();
+  }
+});
+
 test("blobs added by entry get git's ids once settled, on the compressor's thread past one batch: equal ones and ones the repo has are written once", async () => {
   const temp = makeTempRepo();
   try {
