@@ -1,0 +1,286 @@
+// A Karmada object whose file stops validating keeps its last good definition, as Karmada's API server keeps the
+// object it refuses to replace: on every render path (incremental sync, full re-render, verify's cold replay), and
+// across later commits while the file stays broken. A definition never valid is never used.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { verifyOutput } from '../../src/audits/verifyOutput.ts';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
+import { parseDocuments } from '../../src/documents/parseDocuments.ts';
+import { lastGoodSearch, searchEarlier, withLastGood } from '../../src/outputs/lastGoodKarmada.ts';
+import { renderRevision } from '../../src/outputs/renderRevision.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { CLUSTERS_PATH } from '../../src/branches/rendered/outputPaths.ts';
+import {
+  clusterYaml,
+  configMap,
+  configMapPolicy,
+  makeConfigRepoWith,
+  manifestOf,
+  RENDERED_REF,
+  SOURCE_REF,
+  type ConfigRepo,
+} from '../helpers/fleet.ts';
+
+const repos: ConfigRepo[] = [];
+test.after(() => {
+  for (const r of repos) r.cleanup();
+});
+
+const CM_M1 = manifestOf('member1', 'ConfigMap', 'app');
+const OTHER_M1 = manifestOf('member1', 'ConfigMap', 'other');
+
+/** member1 labelled flag: "yes" (a string); unquoted, the value is a boolean kubectl refuses. */
+const member1 = (flag: string, extra = '') => clusterYaml('member1', { labels: { flag } }) + extra;
+
+/** Every ConfigMap of default to the clusters labelled flag: "yes". */
+const FLAGGED_POLICY = `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: flagged, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]
+  placement:
+    clusterAffinity:
+      labelSelector: {matchLabels: {flag: "yes"}}
+`;
+
+function fleetRepo(): ConfigRepo {
+  return makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': member1('"yes"'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+      'policies/configmaps.yaml': FLAGGED_POLICY,
+      'templates/app.yaml': configMap('app'),
+    },
+    'two members, one ConfigMap on both',
+  );
+}
+
+async function sync(r: ConfigRepo) {
+  const git = await openRepo(r.dir);
+  const { reports } = await syncRepo(git, { sourceRef: SOURCE_REF, outputRef: RENDERED_REF });
+  return reports.at(-1)!;
+}
+
+/** Renders the last rendered source commit again from scratch, as a change of cluster state does ('all'). */
+async function rescheduleAll(r: ConfigRepo) {
+  const git = await openRepo(r.dir);
+  return renderRevision(git, r.git('rev-parse', 'HEAD'), { outputRef: RENDERED_REF, clusterStatus: new Map() }, 'all');
+}
+
+async function verified(r: ConfigRepo, what: string) {
+  const report = await verifyOutput(await openRepo(r.dir), { outputRef: RENDERED_REF });
+  assert.equal([report.differs, report.missing, report.extra], [[], [], []], what);
+  assert.ok(report.ok, what);
+}
+
+test('a Cluster whose file turns invalid keeps its last good definition on every render path, and verify agrees', async () => {
+  const r = fleetRepo();
+  await sync(r);
+  await verified(r, 'first render');
+  assert.ok(r.ls('flotilla/rendered').includes(CM_M1));
+
+  r.commit({ 'clusters/member1.yaml': member1('yes') }, 'unquote the label: a boolean');
+  const broken = await sync(r);
+  assert.ok(
+    broken.problems.some((p) => p.file === 'clusters/member1.yaml' && p.code === 'INVALID_VALUE'),
+    JSON.stringify(broken.problems),
+  );
+  assert.ok(r.ls('flotilla/rendered').includes(CM_M1), 'incremental: member1 keeps its ConfigMap');
+  assert.ok(r.show('flotilla/rendered', CLUSTERS_PATH).includes('"member1"'), 'incremental: member1 registered');
+  await verified(r, 'incremental sync that held member1');
+
+  r.commit({ 'clusters/member1.yaml': member1('yes', '# still broken\n') }, 'another edit, still broken');
+  await sync(r);
+  assert.ok(r.ls('flotilla/rendered').includes(CM_M1), 'second edit of the broken file: member1 kept');
+  await verified(r, 'second edit of the broken file');
+
+  r.commit({ 'templates/other.yaml': configMap('other') }, 'an edit elsewhere');
+  await sync(r);
+  assert.ok(r.ls('flotilla/rendered').includes(OTHER_M1), 'an edit elsewhere still places on member1');
+  assert.ok(r.show('flotilla/rendered', CLUSTERS_PATH).includes('"member1"'));
+  await verified(r, 'an edit elsewhere');
+
+  const again = await rescheduleAll(r);
+  assert.ok(again.full, 'a reschedule renders in full');
+  assert.ok(r.ls('flotilla/rendered').includes(CM_M1), 'full re-render: member1 kept');
+  await verified(r, 'full re-render');
+
+  r.commit({ '.flotillaignore': 'docs/\n' }, 'an ignore file: the commit is read whole');
+  const cold = await sync(r);
+  assert.ok(cold.full);
+  assert.ok(r.ls('flotilla/rendered').includes(CM_M1), 'ignore-file change: member1 kept');
+  await verified(r, 'ignore-file change');
+
+  r.commit({ 'clusters/member1.yaml': member1('"no"') }, 'fixed, with another value');
+  const fixed = await sync(r);
+  assert.not.ok(fixed.problems.some((p) => p.file === 'clusters/member1.yaml'));
+  assert.not.ok(
+    r.ls('flotilla/rendered').includes(CM_M1),
+    'the fixed definition renders: member1 is no longer flagged',
+  );
+  assert.ok(r.show('flotilla/rendered', CLUSTERS_PATH).includes('"member1"'));
+  await verified(r, 'fixed');
+});
+
+/** A file as a render reads it (pure: parse and classify). */
+const fileOf = (yaml: string | null) =>
+  yaml === null
+    ? null
+    : (() => {
+        const { documents, problems } = parseDocuments('clusters/m.yaml', new TextEncoder().encode(yaml));
+        return classifyDocuments('clusters/m.yaml', documents, problems);
+      })();
+
+/** Feeds the versions, newest first, until the search ends; the cluster names found, and whether it ended. */
+function lastGoodClusters(now: string, ...earlier: (string | null)[]) {
+  const search = lastGoodSearch(fileOf(now)!);
+  if (!search) return undefined;
+  let ended = false;
+  for (const v of earlier) if (!ended) ended = searchEarlier(search, fileOf(v));
+  const held = withLastGood(fileOf(now)!, search, !ended);
+  return {
+    clusters: held.clusters.map((c) => c.object.metadata.name),
+    ended,
+    warned: held.problems.some((p) => p.severity === 'warning'),
+  };
+}
+
+test('the last good definition is the newest earlier version where the object is valid, none past a deletion', () => {
+  const good = (flag = '"yes"') => member1(flag);
+  const bad = member1('yes');
+  assert.is(lastGoodClusters(good()), undefined, 'a valid file looks for nothing');
+  assert.equal(lastGoodClusters(bad, good('"a"'), good('"b"'))?.clusters, ['member1']);
+  assert.is(lastGoodClusters(bad, bad, good('"a"'))?.ended, true, 'an earlier broken version is walked past');
+  assert.equal(lastGoodClusters(bad, bad, null, good())?.clusters, [], 'the file was deleted in between');
+  assert.equal(
+    lastGoodClusters(bad, clusterYaml('member2'), good())?.clusters,
+    [],
+    'member1 was not in the file in between',
+  );
+  // A file that does not parse keeps its last readable version's objects, and what that version held.
+  assert.equal(lastGoodClusters('a: [', 'b: [', `${bad}---\n${clusterYaml('member2')}`, good())?.clusters, [
+    'member2',
+    'member1',
+  ]);
+  const open = lastGoodClusters(bad, bad);
+  assert.equal([open?.clusters, open?.ended, open?.warned], [[], false, true], 'past the bound: dropped, and said');
+});
+
+const PLACED_M2 = manifestOf('member2', 'ConfigMap', 'app');
+
+function policyRepo(): ConfigRepo {
+  return makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+      'policies/configmaps.yaml': configMapPolicy(['member1', 'member2'], 'default'),
+      'templates/app.yaml': configMap('app'),
+    },
+    'one ConfigMap on both members',
+  );
+}
+
+test('a PropagationPolicy whose file turns invalid keeps its templates placed on every render path, and verify agrees', async () => {
+  const r = policyRepo();
+  await sync(r);
+  const placed = () => r.ls('flotilla/rendered').includes(CM_M1) && r.ls('flotilla/rendered').includes(PLACED_M2);
+  assert.ok(placed());
+
+  const typo = configMapPolicy(['member1', 'member2'], 'default').replace('clusterAffinity:', 'clusterAfinity:');
+  r.commit({ 'policies/configmaps.yaml': typo }, 'a typo in the policy');
+  const broken = await sync(r);
+  assert.ok(broken.problems.some((p) => p.file === 'policies/configmaps.yaml' && p.code === 'UNKNOWN_FIELD'));
+  assert.ok(placed(), 'incremental: still placed');
+  await verified(r, 'incremental sync that held the policy');
+
+  r.commit({ 'policies/configmaps.yaml': `${typo}# still broken\n` }, 'another edit, still broken');
+  await sync(r);
+  assert.ok(placed(), 'second edit of the broken file: still placed');
+  await verified(r, 'second edit of the broken file');
+
+  // Then it does not parse at all: the objects of its last readable version, whose policy was held itself, are kept.
+  r.commit({ 'policies/configmaps.yaml': `${typo}  oops: [\n` }, 'the file no longer parses');
+  const unreadable = await sync(r);
+  assert.ok(unreadable.problems.some((p) => p.file === 'policies/configmaps.yaml' && p.code === 'YAML_SYNTAX'));
+  assert.ok(placed(), 'unreadable: still placed');
+  await verified(r, 'unreadable policy file');
+
+  r.commit({ 'templates/other.yaml': configMap('other') }, 'a ConfigMap the held policy selects');
+  await sync(r);
+  assert.ok(r.ls('flotilla/rendered').includes(OTHER_M1), 'the held policy places a new template too');
+  await verified(r, 'an edit elsewhere');
+
+  await rescheduleAll(r);
+  assert.ok(placed(), 'full re-render: still placed');
+  await verified(r, 'full re-render');
+
+  r.commit({ '.flotillaignore': 'docs/\n' }, 'an ignore file: the commit is read whole');
+  assert.ok((await sync(r)).full);
+  assert.ok(placed(), 'ignore-file change: still placed');
+  await verified(r, 'ignore-file change');
+
+  r.commit({ 'policies/configmaps.yaml': configMapPolicy(['member2'], 'default') }, 'fixed: member2 only');
+  await sync(r);
+  assert.not.ok(r.ls('flotilla/rendered').includes(CM_M1), 'the fixed definition renders');
+  assert.ok(r.ls('flotilla/rendered').includes(PLACED_M2));
+  await verified(r, 'fixed');
+});
+
+test('a Karmada object with no valid definition since it was last deleted stays absent on every render path', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+      'clusters/member3.yaml': clusterYaml('member3'),
+      'policies/configmaps.yaml': configMapPolicy(['member1', 'member2', 'member3', 'member4'], 'default'),
+      'templates/app.yaml': configMap('app'),
+    },
+    'a policy naming four members, three registered',
+  );
+  await sync(r);
+  assert.ok(r.ls('flotilla/rendered').includes(manifestOf('member3', 'ConfigMap', 'app')));
+  r.commit({ 'clusters/member3.yaml': null }, 'member3 deregistered');
+  await sync(r);
+  // Back in the same file, invalid: the API server refuses to create it, so the deleted definition does not return.
+  const invalid = (name: string) => clusterYaml(name, { labels: { flag: 'yes' } });
+  r.commit({ 'clusters/member3.yaml': invalid('member3') }, 'member3 again, invalid');
+  const report = await sync(r);
+  assert.ok(report.problems.some((p) => p.file === 'clusters/member3.yaml' && p.code === 'INVALID_VALUE'));
+  const absent = (what: string) => {
+    const files = r.ls('flotilla/rendered');
+    assert.not.ok(
+      files.some((f) => f.startsWith('clusters/member3/') || f.startsWith('clusters/member4/')),
+      what,
+    );
+    assert.ok(files.includes(manifestOf('member2', 'ConfigMap', 'app')), what);
+    assert.not.ok(/"member[34]"/.test(r.show('flotilla/rendered', CLUSTERS_PATH)), what);
+  };
+  absent('incremental');
+  await verified(r, 'incremental');
+
+  // A new object in a file that parses and holds valid ones: never valid there.
+  r.commit({ 'clusters/member2.yaml': `${clusterYaml('member2')}---\n${invalid('member4')}` }, 'member4, invalid');
+  await sync(r);
+  absent('a new invalid object beside a valid one');
+  await verified(r, 'a new invalid object beside a valid one');
+
+  r.commit({ 'templates/other.yaml': configMap('other') }, 'an edit elsewhere');
+  await sync(r);
+  absent('a later commit');
+  await verified(r, 'a later commit');
+
+  await rescheduleAll(r);
+  absent('full re-render');
+  await verified(r, 'full re-render');
+
+  r.commit({ '.flotillaignore': 'docs/\n' }, 'an ignore file: the commit is read whole');
+  await sync(r);
+  absent('ignore-file change');
+  await verified(r, 'ignore-file change');
+});
+
+test.run();
