@@ -140,65 +140,178 @@ function gaveUp(file: string, search: LastGoodSearch): Problem {
   };
 }
 
+/** A definition a Karmada object keeps, and the model list it goes in. */
+export interface KeptDefinition {
+  list: HeldList;
+  located: Located<KarmadaObject>;
+}
+type HeldList = (typeof HELD_LISTS)[number];
+type KarmadaObject = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } };
+
+function definitions(f: FileObjects): { key: string; list: HeldList; located: Located<KarmadaObject> }[] {
+  return HELD_LISTS.flatMap((list) =>
+    (f[list] as Located<KarmadaObject>[]).map((located) => ({
+      key: refKey(karmadaRef(located.object)),
+      list,
+      located,
+    })),
+  );
+}
+
+/** Karmada objects (of the kinds kept) defined more than once in these files, each with the files defining it. */
+export function definedTwice(files: readonly FileObjects[]): Map<string, string[]> {
+  const where = new Map<string, string[]>();
+  for (const f of files) for (const { key } of definitions(f)) where.set(key, [...(where.get(key) ?? []), f.file]);
+  const out = new Map<string, string[]>();
+  for (const [key, paths] of where) if (paths.length > 1) out.set(key, [...new Set(paths)]);
+  return out;
+}
+
 /**
- * Resolves the last good definitions of files read now, walking the earlier renders once for all of them. Each file
- * is resolved once (by identity); `skip` leaves out the newest earlier renders (1: the previous render's own versions
- * of its files, resolved as that render resolved them).
+ * One earlier render's versions of the files that now define `key` twice (null: a file not there), newest first:
+ * the definition it keeps is that of the newest render where they held exactly one valid definition (what that render
+ * used), and none when none of them held it at all then (a definition further back was deleted). Undefined while the
+ * search goes on: they defined it twice, or it was broken or unreadable there.
  */
-export function lastGoodResolver(
-  repo: GitRepo,
-  history: RenderHistory | null,
-): (files: Iterable<FileObjects>, skip?: number) => Promise<FileObjects[]> {
-  const done = new WeakMap<FileObjects, FileObjects>();
-  return async (files, skip = 0) => {
-    const list = [...files];
-    const searches = new Map<string, { now: FileObjects; search: LastGoodSearch }>();
-    for (const f of list) {
-      if (done.has(f)) continue;
-      const search = history && lastGoodSearch(f);
-      const mayHaveHeld =
-        search && (!search.all || !history!.karmadaFiles || sortedIncludes(history!.karmadaFiles, f.file));
-      if (mayHaveHeld) searches.set(f.file, { now: f, search });
-      else done.set(f, f);
-    }
-    if (searches.size > 0) {
-      const bounded = await walkEarlierRenders(repo, history!.from, skip, searches);
-      for (const { now, search } of searches.values()) done.set(now, withLastGood(now, search, bounded));
-    }
-    return list.map((f) => done.get(f)!);
+export function duplicateAt(
+  key: string,
+  versions: Iterable<FileObjects | null>,
+): { found: KeptDefinition | undefined } | undefined {
+  const found: KeptDefinition[] = [];
+  let mentioned = false;
+  for (const v of versions) {
+    if (!v) continue;
+    if (v.unreadable || v.broken.some((ref) => refKey(ref) === key)) mentioned = true;
+    for (const d of definitions(v)) if (d.key === key) found.push({ list: d.list, located: d.located });
+  }
+  if (found.length === 1) return { found: found[0] };
+  return found.length === 0 && !mentioned ? { found: undefined } : undefined;
+}
+
+/** Last good definitions, for the files read now and for the objects they define twice. */
+export interface LastGood {
+  /**
+   * The files, each with the last good definitions of its broken Karmada objects (resolved once per file, by
+   * identity): those defined validly in another of `files` are left to that definition. `skip` leaves out the newest
+   * earlier renders (1: the previous render's own versions of its files, resolved as that render resolved them).
+   */
+  files(files: Iterable<FileObjects>, skip?: number): Promise<FileObjects[]>;
+  /** For each Karmada object the files (as `files` gave them) define more than once, the definition it keeps. */
+  definedTwice(files: readonly FileObjects[]): Promise<Map<string, KeptDefinition>>;
+}
+
+/** Resolves last good definitions from the renders `history` names (none without one), walking them once per call. */
+export function lastGoodResolver(repo: GitRepo, history: RenderHistory | null): LastGood {
+  const resolved = new WeakMap<FileObjects, { search: LastGoodSearch; bounded: boolean } | null>();
+  const kept = new Map<string, KeptDefinition | undefined>();
+  return {
+    async files(files, skip = 0) {
+      const list = [...files];
+      if (!history) return list;
+      const walkers: Walker[] = [];
+      for (const f of list) {
+        if (resolved.has(f)) continue;
+        const search = lastGoodSearch(f);
+        // Unreadable now, and not a Karmada file when the render before read it: it held none when it last parsed.
+        if (!search || (search.all && history.karmadaFiles && !sortedIncludes(history.karmadaFiles, f.file))) {
+          resolved.set(f, null);
+          continue;
+        }
+        const state = { search, bounded: false };
+        resolved.set(f, state);
+        walkers.push({
+          paths: [f.file],
+          step: (versions) => searchEarlier(search, versions.get(f.file) ?? null),
+          bounded: () => {
+            state.bounded = true;
+          },
+        });
+      }
+      await walkEarlierRenders(repo, history.from, skip, walkers);
+      const validNow = new Set(list.flatMap((f) => definitions(f).map((d) => d.key)));
+      return list.map((f) => {
+        const state = resolved.get(f);
+        if (!state) return f;
+        const { found } = state.search;
+        const weak = <T extends KarmadaObject>(held: Located<T>[]) =>
+          held.filter((l) => !validNow.has(refKey(karmadaRef(l.object))));
+        const search: LastGoodSearch = {
+          ...state.search,
+          found: {
+            propagationPolicies: weak(found.propagationPolicies),
+            overridePolicies: weak(found.overridePolicies),
+            clusterTaintPolicies: weak(found.clusterTaintPolicies),
+            clusters: weak(found.clusters),
+          },
+        };
+        return withLastGood(f, search, state.bounded);
+      });
+    },
+    async definedTwice(files) {
+      const out = new Map<string, KeptDefinition>();
+      const twice = definedTwice(files);
+      if (!history || twice.size === 0) return out;
+      const walkers: Walker[] = [];
+      for (const [key, paths] of twice) {
+        const id = `${key}\n${paths.join('\n')}`;
+        if (kept.has(id)) continue;
+        kept.set(id, undefined);
+        walkers.push({
+          paths,
+          step: (versions) => {
+            const at = duplicateAt(key, versions.values());
+            if (at) kept.set(id, at.found);
+            return at !== undefined;
+          },
+          bounded: () => {},
+        });
+      }
+      await walkEarlierRenders(repo, history.from, 0, walkers);
+      for (const [key, paths] of twice) {
+        const found = kept.get(`${key}\n${paths.join('\n')}`);
+        if (found) out.set(key, found);
+      }
+      return out;
+    },
   };
 }
 
-/**
- * Feeds each search the versions of its file the earlier renders read, newest first; true when it stopped at the
- * bound with searches still open.
- */
-async function walkEarlierRenders(
-  repo: GitRepo,
-  from: string,
-  skip: number,
-  searches: ReadonlyMap<string, { search: LastGoodSearch }>,
-): Promise<boolean> {
-  const open = new Map([...searches].map(([path, { search }]) => [path, { search, oid: '' }]));
+/** A search over the versions of some files, newest first: `step` returns true when it is over. */
+interface Walker {
+  paths: string[];
+  step(versions: ReadonlyMap<string, FileObjects | null>): boolean;
+  /** Called when the walk stops at its bound with this search still open. */
+  bounded(): void;
+}
+
+/** Feeds each walker the versions of its files the earlier renders read, newest first, until each is over. */
+async function walkEarlierRenders(repo: GitRepo, from: string, skip: number, walkers: Walker[]): Promise<void> {
+  if (walkers.length === 0) return;
+  const open = new Map(walkers.map((w) => [w, ''] as [Walker, string]));
   let renders = 0;
   for await (const tree of earlierSourceTrees(repo, from)) {
     if (renders++ < skip) continue;
-    if (renders > skip + LAST_GOOD_RENDERS) return true;
+    if (renders > skip + LAST_GOOD_RENDERS) {
+      for (const w of open.keys()) w.bounded();
+      return;
+    }
     // A render whose source commit is gone (history rewritten and collected) tells nothing: the one before it may.
     if (tree === null) continue;
-    const oids = await readPathOids(repo, tree, [...open.keys()]);
-    for (const [path, state] of open) {
-      const oid = oids.get(path);
-      if (oid !== undefined && oid === state.oid) continue; // the same version as the render after it
-      state.oid = oid ?? '';
-      if (searchEarlier(state.search, oid === undefined ? null : readEarlierVersion(repo, path, oid)))
-        open.delete(path);
+    const oids = await readPathOids(repo, tree, [...new Set([...open.keys()].flatMap((w) => w.paths))]);
+    for (const [w, seen] of open) {
+      const at = w.paths.map((path) => oids.get(path) ?? '-').join(' ');
+      if (at === seen) continue; // the same versions as the render after it
+      open.set(w, at);
+      const versions = new Map<string, FileObjects | null>();
+      for (const path of w.paths) {
+        const oid = oids.get(path);
+        versions.set(path, oid === undefined ? null : readEarlierVersion(repo, path, oid));
+      }
+      if (w.step(versions)) open.delete(w);
     }
-    if (open.size === 0) return false;
+    if (open.size === 0) return;
   }
-  return false;
 }
-
 /** Per output commit: its first parent, and the source tree it renders (undefined: not a render; null: source gone). */
 const renderSteps = new WeakMap<
   GitRepo,

@@ -2,7 +2,7 @@ import { parseRefKey, refKey } from '../api/kinds.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import type { GitRepo, TreeChange } from '../commits/types.ts';
-import { assembleModel } from '../documents/assembleModel.ts';
+import { assembleModel, type AssembleOptions } from '../documents/assembleModel.ts';
 import { clusterScopedKindsAfter, kindKey } from '../documents/clusterScopedKinds.ts';
 import type { ConfigModel, FileObjects } from '../api/model.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
@@ -16,7 +16,7 @@ import {
 } from './affectedByChange.ts';
 import type { CachedFile } from './parsedFileCache.ts';
 import { scopeOf } from './karmadaScope.ts';
-import { lastGoodResolver, type RenderHistory } from './lastGoodKarmada.ts';
+import { lastGoodResolver, type LastGood, type RenderHistory } from './lastGoodKarmada.ts';
 import {
   everyKarmadaFile,
   holdsKarmadaObjects,
@@ -101,7 +101,7 @@ export async function loadSource(
   const files = [...listed].filter(([path]) => isConfigFile(path, ignore) && !isUnitInput(layout, path));
   const parsed = await readFiles(repo, new Map(files.map(([path, f]) => [path, f.oid])), limits);
   for (const [marker, f] of await renderUnits(repo, tree, layout.units)) parsed.set(marker, f);
-  const model = assembleModel(await lastGood(parsed.values()));
+  const model = await assembleWithLastGood(lastGood, parsed.values());
   await previous?.index.loadAll();
   const affected = new Set<string>([
     ...model.templates.keys(),
@@ -129,7 +129,7 @@ async function loadIncremental(
   ignore: IgnoreRules | undefined,
   alsoAffected: ReadonlySet<string>,
   limits: SourceLimits,
-  lastGood: ReturnType<typeof lastGoodResolver>,
+  lastGood: LastGood,
 ): Promise<LoadedSource | null> {
   const { index } = previous;
   // A change to a unit's input (its folder, a base, a file its kustomization names) renders the unit again; a marker
@@ -208,7 +208,7 @@ async function loadIncremental(
   for (const c of changed) touched.set(c.path, loaded.get(c.path) ?? null);
   // What the previous render read of them, with the last good definitions it kept (from the renders before it): what
   // a policy or cluster it held placed is affected too.
-  oldVersions.push(...(await lastGood(oldKarmada.values(), 1)));
+  oldVersions.push(...(await lastGood.files(oldKarmada.values(), 1)));
   // A changed policy, cluster or customization can affect any template, in any namespace.
   const everyPolicy = changed.some(
     (c) => index.file(c.path)?.karmada || oldKarmada.has(c.path) || holdsKarmada(loaded.get(c.path)),
@@ -284,8 +284,7 @@ async function loadIncremental(
     );
     for (const path of files) if (!touched.has(path) && loaded.has(path)) touched.set(path, loaded.get(path)!);
   }
-  const assemble = async () =>
-    assembleModel(await lastGood(loaded.values()), { changedFiles: changedPaths, clusterScopedKinds: scopes.kinds });
+  const assemble = () => assembleWithLastGood(lastGood, loaded.values(), { clusterScopedKinds: scopes.kinds });
 
   // Round 2+: the files of affected templates, then of their dependencies, until nothing new is needed.
   let model = await assemble();
@@ -450,6 +449,16 @@ async function usedTools(layout: UnitLayout): Promise<{ tools?: string }> {
 /** The unit whose marker file this is. */
 function unitAt(layout: UnitLayout, path: string): SourceUnit | undefined {
   return layout.units.find((u) => u.marker === path);
+}
+
+/** The model of these files, each broken or twice-defined Karmada object with its last good definition. */
+async function assembleWithLastGood(
+  lastGood: LastGood,
+  files: Iterable<FileObjects>,
+  opts: Omit<AssembleOptions, 'kept'> = {},
+): Promise<ConfigModel> {
+  const resolved = await lastGood.files(files);
+  return assembleModel(resolved, { ...opts, kept: await lastGood.definedTwice(resolved) });
 }
 
 function clustersOnly(

@@ -283,4 +283,48 @@ test('a Karmada object with no valid definition since it was last deleted stays 
   await verified(r, 'ignore-file change');
 });
 
+test('a Cluster or PropagationPolicy defined twice keeps the definition it had on every render path, and verify agrees', async () => {
+  const r = policyRepo();
+  await sync(r);
+  const onBoth = (what: string) => {
+    const files = r.ls('flotilla/rendered');
+    assert.ok(files.includes(CM_M1) && files.includes(PLACED_M2), what);
+    assert.ok(r.show('flotilla/rendered', CLUSTERS_PATH).includes('"member2"'), what);
+  };
+  // Both copies are refused (DUPLICATE_OBJECT); what they replace is the definition the last render used.
+  r.commit(
+    {
+      'clusters/copy.yaml': clusterYaml('member2', { region: 'elsewhere' }),
+      'policies/copy.yaml': configMapPolicy(['member1'], 'default'),
+    },
+    'member2 and the policy defined again',
+  );
+  const twice = await sync(r);
+  const duplicates = twice.problems.filter((p) => p.code === 'DUPLICATE_OBJECT').map((p) => p.file);
+  assert.equal(duplicates.sort(), ['clusters/member2.yaml', 'policies/copy.yaml']);
+  onBoth('incremental');
+  await verified(r, 'incremental');
+
+  // An edit of the first copy while both stand: still the definition the last render used, not either copy.
+  r.commit({ 'policies/configmaps.yaml': configMapPolicy(['member2'], 'default') }, 'edit one copy');
+  await sync(r);
+  onBoth('an edit of one copy');
+  await verified(r, 'an edit of one copy');
+
+  await rescheduleAll(r);
+  onBoth('full re-render');
+  await verified(r, 'full re-render');
+
+  r.commit({ '.flotillaignore': 'docs/\n' }, 'an ignore file: the commit is read whole');
+  await sync(r);
+  onBoth('ignore-file change');
+  await verified(r, 'ignore-file change');
+
+  r.commit({ 'clusters/copy.yaml': null, 'policies/copy.yaml': null }, 'the copies go');
+  await sync(r);
+  assert.not.ok(r.ls('flotilla/rendered').includes(CM_M1), 'the remaining definition renders: member2 only');
+  assert.ok(r.ls('flotilla/rendered').includes(PLACED_M2));
+  await verified(r, 'copies removed');
+});
+
 test.run();
