@@ -64,7 +64,8 @@ function isHeldKind(key: string): boolean {
 
 /** What a file read now must look for in earlier renders; undefined when it holds no broken Karmada object. */
 export function lastGoodSearch(now: FileObjects): LastGoodSearch | undefined {
-  if (now.unit) return undefined; // a Helm or Kustomize unit's output: its objects are the tool's, not a file's
+  // A Helm or Kustomize unit's output: its objects are the tool's, not a file's. Most files: nothing broken.
+  if (now.unit || (!now.unreadable && now.broken.length === 0)) return undefined;
   const keys = new Set(now.broken.map(refKey).filter(isHeldKind));
   if (!now.unreadable && keys.size === 0) return undefined;
   return {
@@ -202,7 +203,7 @@ export interface LastGood {
 
 /** Resolves last good definitions from the renders `history` names (none without one), walking them once per call. */
 export function lastGoodResolver(repo: GitRepo, history: RenderHistory | null): LastGood {
-  const resolved = new WeakMap<FileObjects, { search: LastGoodSearch; bounded: boolean } | null>();
+  const resolved = new WeakMap<FileObjects, { search: LastGoodSearch; bounded: boolean }>();
   const kept = new Map<string, KeptDefinition | undefined>();
   return {
     async files(files, skip = 0) {
@@ -213,10 +214,7 @@ export function lastGoodResolver(repo: GitRepo, history: RenderHistory | null): 
         if (resolved.has(f)) continue;
         const search = lastGoodSearch(f);
         // Unreadable now, and not a Karmada file when the render before read it: it held none when it last parsed.
-        if (!search || (search.all && history.karmadaFiles && !sortedIncludes(history.karmadaFiles, f.file))) {
-          resolved.set(f, null);
-          continue;
-        }
+        if (!search || (search.all && history.karmadaFiles && !sortedIncludes(history.karmadaFiles, f.file))) continue;
         const state = { search, bounded: false };
         resolved.set(f, state);
         walkers.push({
@@ -228,6 +226,7 @@ export function lastGoodResolver(repo: GitRepo, history: RenderHistory | null): 
         });
       }
       await walkEarlierRenders(repo, history.from, skip, walkers);
+      if (!list.some((f) => resolved.has(f))) return list; // an ordinary sync: nothing broken
       const validNow = new Set(list.flatMap((f) => definitions(f).map((d) => d.key)));
       return list.map((f) => {
         const state = resolved.get(f);

@@ -8,6 +8,7 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
 import { parseDocuments } from '../../src/documents/parseDocuments.ts';
 import { lastGoodSearch, searchEarlier, withLastGood } from '../../src/outputs/lastGoodKarmada.ts';
+import { readClusterConfig } from '../../src/outputs/readClusterConfig.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { CLUSTERS_PATH } from '../../src/branches/rendered/outputPaths.ts';
@@ -90,6 +91,9 @@ test('a Cluster whose file turns invalid keeps its last good definition on every
   assert.ok(r.ls('flotilla/rendered').includes(CM_M1), 'incremental: member1 keeps its ConfigMap');
   assert.ok(r.show('flotilla/rendered', CLUSTERS_PATH).includes('"member1"'), 'incremental: member1 registered');
   await verified(r, 'incremental sync that held member1');
+  // The status writer decides member1's taints from the same definition.
+  const config = await readClusterConfig(await openRepo(r.dir), RENDERED_REF);
+  assert.equal(config.clusters.get('member1')?.metadata.labels, { flag: 'yes' }, 'the status writer sees member1');
 
   r.commit({ 'clusters/member1.yaml': member1('yes', '# still broken\n') }, 'another edit, still broken');
   await sync(r);
@@ -227,6 +231,27 @@ test('a PropagationPolicy whose file turns invalid keeps its templates placed on
   assert.not.ok(r.ls('flotilla/rendered').includes(CM_M1), 'the fixed definition renders');
   assert.ok(r.ls('flotilla/rendered').includes(PLACED_M2));
   await verified(r, 'fixed');
+});
+
+test('a policy moved to another file and left broken in the first renders its valid definition', async () => {
+  const r = policyRepo();
+  await sync(r);
+  const typo = configMapPolicy(['member1', 'member2'], 'default').replace('clusterAffinity:', 'clusterAfinity:');
+  r.commit(
+    { 'policies/configmaps.yaml': typo, 'policies/moved.yaml': configMapPolicy(['member2'], 'default') },
+    'the policy moves, member2 only; the old file keeps a broken copy',
+  );
+  const report = await sync(r);
+  assert.not.ok(
+    report.problems.some((p) => p.code === 'DUPLICATE_OBJECT'),
+    'a held definition is no duplicate',
+  );
+  assert.not.ok(r.ls('flotilla/rendered').includes(CM_M1), 'incremental: the valid definition renders');
+  assert.ok(r.ls('flotilla/rendered').includes(PLACED_M2));
+  await verified(r, 'incremental');
+  await rescheduleAll(r);
+  assert.not.ok(r.ls('flotilla/rendered').includes(CM_M1), 'full re-render: the valid definition renders');
+  await verified(r, 'full re-render');
 });
 
 test('a Karmada object with no valid definition since it was last deleted stays absent on every render path', async () => {
