@@ -22,7 +22,12 @@ export interface AssembleOptions {
 }
 
 /** The model lists a Karmada object defined twice can keep its last good definition in. */
-type KeptList = 'propagationPolicies' | 'overridePolicies' | 'clusterTaintPolicies' | 'clusters';
+type KeptList =
+  | 'propagationPolicies'
+  | 'overridePolicies'
+  | 'clusterTaintPolicies'
+  | 'clusters'
+  | 'interpreterCustomizations';
 type Karmada = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } };
 
 /**

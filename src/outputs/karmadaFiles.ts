@@ -477,15 +477,18 @@ function definesClusterScopedKind(t: FileObjects['templates'][number]): boolean 
 
 /**
  * The interpreter customizations a rendered commit was made with, for the status stage: the files the
- * output index marks as holding Karmada objects, read at the source commit (cached like every sync's).
+ * output index marks as holding Karmada objects, read at the source commit (cached like every sync's), a broken one
+ * with the last good definition the render kept (`lastGood`: resolved from the renders before it).
  */
 export async function readInterpreterCustomizations(
   repo: GitRepo,
   sourceTree: string,
   index: ShardedIndex,
+  lastGood?: (files: FileObjects[]) => Promise<FileObjects[]>,
 ): Promise<Located<InterpreterCustomization>[]> {
   const files = await karmadaFilesAt(repo, await karmadaOids(repo, sourceTree, index.karmadaFiles()));
   // Customizations concern the whole fleet (karmadaScope.ts): the files scoped to a namespace hold none.
-  const parsed = [...files.values()].filter((f) => f.scope.fleet).map((f) => f.objects());
+  const read = [...files.values()].filter((f) => f.scope.fleet).map((f) => f.objects());
+  const parsed = lastGood ? await lastGood(read) : read;
   return parsed.sort((a, b) => (a.file < b.file ? -1 : 1)).flatMap((f) => f.interpreterCustomizations);
 }

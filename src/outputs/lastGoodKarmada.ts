@@ -1,4 +1,11 @@
-import { CLUSTER_API_VERSION, parseRefKey, POLICY_API_VERSION, POLICY_KINDS, refKey } from '../api/kinds.ts';
+import {
+  CLUSTER_API_VERSION,
+  FLOTILLA_API_VERSION,
+  parseRefKey,
+  POLICY_API_VERSION,
+  POLICY_KINDS,
+  refKey,
+} from '../api/kinds.ts';
 import type { FileObjects, Located } from '../api/model.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readPathOids } from '../commits/readPathOids.ts';
@@ -43,8 +50,17 @@ export async function renderHistoryAt(repo: GitRepo, oid: string): Promise<Rende
 }
 
 /** The Karmada kinds a file keeps the last good definitions of (each in its own list of FileObjects). */
-type HeldLists = Pick<FileObjects, 'propagationPolicies' | 'overridePolicies' | 'clusterTaintPolicies' | 'clusters'>;
-const HELD_LISTS = ['propagationPolicies', 'overridePolicies', 'clusterTaintPolicies', 'clusters'] as const;
+type HeldLists = Pick<
+  FileObjects,
+  'propagationPolicies' | 'overridePolicies' | 'clusterTaintPolicies' | 'clusters' | 'interpreterCustomizations'
+>;
+const HELD_LISTS = [
+  'propagationPolicies',
+  'overridePolicies',
+  'clusterTaintPolicies',
+  'clusters',
+  'interpreterCustomizations',
+] as const;
 
 /** What a file still looks for while walking back: every object of its last readable version, and these keys. */
 export interface LastGoodSearch {
@@ -58,7 +74,8 @@ function isHeldKind(key: string): boolean {
   const { apiVersion, kind } = parseRefKey(key);
   return (
     (apiVersion === POLICY_API_VERSION && (POLICY_KINDS as readonly string[]).includes(kind)) ||
-    (apiVersion === CLUSTER_API_VERSION && kind === 'Cluster')
+    (apiVersion === CLUSTER_API_VERSION && kind === 'Cluster') ||
+    (apiVersion === FLOTILLA_API_VERSION && kind === 'InterpreterCustomization')
   );
 }
 
@@ -71,7 +88,13 @@ export function lastGoodSearch(now: FileObjects): LastGoodSearch | undefined {
   return {
     all: now.unreadable,
     keys: now.unreadable ? new Set() : keys,
-    found: { propagationPolicies: [], overridePolicies: [], clusterTaintPolicies: [], clusters: [] },
+    found: {
+      propagationPolicies: [],
+      overridePolicies: [],
+      clusterTaintPolicies: [],
+      clusters: [],
+      interpreterCustomizations: [],
+    },
   };
 }
 
@@ -115,6 +138,7 @@ export function withLastGood(now: FileObjects, search: LastGoodSearch, bounded: 
     overridePolicies: [...now.overridePolicies, ...search.found.overridePolicies],
     clusterTaintPolicies: [...now.clusterTaintPolicies, ...search.found.clusterTaintPolicies],
     clusters: [...now.clusters, ...search.found.clusters],
+    interpreterCustomizations: [...now.interpreterCustomizations, ...search.found.interpreterCustomizations],
   };
   if (bounded && (search.all || search.keys.size > 0)) out.problems = [...now.problems, gaveUp(now.file, search)];
   return out;
@@ -241,6 +265,7 @@ export function lastGoodResolver(repo: GitRepo, history: RenderHistory | null): 
             overridePolicies: weak(found.overridePolicies),
             clusterTaintPolicies: weak(found.clusterTaintPolicies),
             clusters: weak(found.clusters),
+            interpreterCustomizations: weak(found.interpreterCustomizations),
           },
         };
         return withLastGood(f, search, state.bounded);

@@ -352,4 +352,75 @@ test('a Cluster or PropagationPolicy defined twice keeps the definition it had o
   await verified(r, 'copies removed');
 });
 
+const CUSTOMIZATION = (namePath: string) => `apiVersion: flotilla.io/v1alpha1
+kind: InterpreterCustomization
+metadata: {name: workload}
+spec:
+  target: {apiVersion: apps.example.io/v1alpha1, kind: Workload}
+  customizations:
+    dependencyInterpretation:
+      dependencies: [{apiVersion: v1, kind: ConfigMap, namePath: ${namePath}}]
+`;
+
+test('an interpreter customization whose file turns invalid keeps interpreting its kind on every render path', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'crds/workload.yaml': `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: workloads.apps.example.io}
+spec:
+  group: apps.example.io
+  names: {kind: Workload, plural: workloads}
+  scope: Namespaced
+  versions: [{name: v1alpha1, served: true, storage: true}]
+`,
+      'interpreters/workload.yaml': CUSTOMIZATION('spec.configRef.name'),
+      'policies/shop.yaml': `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: shop, namespace: default}
+spec:
+  propagateDeps: true
+  resourceSelectors: [{apiVersion: apps.example.io/v1alpha1, kind: Workload, name: shop}]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+`,
+      'templates/shop.yaml': `apiVersion: apps.example.io/v1alpha1
+kind: Workload
+metadata: {name: shop, namespace: default}
+spec: {configRef: {name: shop-config}}
+`,
+      'templates/config.yaml': configMap('shop-config'),
+    },
+    'a Workload that drags its ConfigMap',
+  );
+  const dragged = manifestOf('member1', 'ConfigMap', 'shop-config');
+  await sync(r);
+  assert.ok(r.ls('flotilla/rendered').includes(dragged), 'the customization names the dependency');
+
+  r.commit({ 'interpreters/workload.yaml': CUSTOMIZATION('"spec..configRef"') }, 'a path that does not parse');
+  const broken = await sync(r);
+  assert.ok(broken.problems.some((p) => p.file === 'interpreters/workload.yaml' && p.severity === 'error'));
+  assert.ok(r.ls('flotilla/rendered').includes(dragged), 'incremental: the ConfigMap still follows');
+  await verified(r, 'incremental');
+
+  r.commit(
+    { 'templates/shop.yaml': r.show('HEAD', 'templates/shop.yaml').replace('{configRef', '{replicas: 1, configRef') },
+    'an edit of the Workload',
+  );
+  await sync(r);
+  assert.ok(r.ls('flotilla/rendered').includes(dragged), 'a later commit: the ConfigMap still follows');
+  await verified(r, 'a later commit');
+
+  await rescheduleAll(r);
+  assert.ok(r.ls('flotilla/rendered').includes(dragged), 'full re-render: the ConfigMap still follows');
+  await verified(r, 'full re-render');
+
+  r.commit({ 'interpreters/workload.yaml': CUSTOMIZATION('spec.configRef.name') }, 'fixed');
+  const fixed = await sync(r);
+  assert.not.ok(fixed.problems.some((p) => p.file === 'interpreters/workload.yaml'));
+  assert.ok(r.ls('flotilla/rendered').includes(dragged));
+  await verified(r, 'fixed');
+});
+
 test.run();
