@@ -458,7 +458,11 @@ async function assembleWithLastGood(
   opts: Omit<AssembleOptions, 'kept'> = {},
 ): Promise<ConfigModel> {
   const resolved = await lastGood.files(files);
-  return assembleModel(resolved, { ...opts, kept: await lastGood.definedTwice(resolved) });
+  const model = assembleModel(resolved, opts);
+  // Rare: only then are the objects defined twice looked up, and the model assembled again with what they keep.
+  if (!model.problems.some((p) => p.code === 'DUPLICATE_OBJECT')) return model;
+  const kept = await lastGood.definedTwice(resolved);
+  return kept.size > 0 ? assembleModel(resolved, { ...opts, kept }) : model;
 }
 
 function clustersOnly(
