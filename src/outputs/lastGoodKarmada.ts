@@ -11,6 +11,10 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readPathOids } from '../commits/readPathOids.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { karmadaRef } from '../documents/karmadaRef.ts';
+import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
+import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
+import { ObjectTooLargeError } from '../commits/ObjectTooLargeError.ts';
+import { readObject } from '../commits/readObject.ts';
 import { commitTrailers, LAST_GOOD_TRAILER } from '../branches/rendered/trailers.ts';
 import { readLastRenderAt } from '../branches/rendered/readLastRender.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
@@ -321,7 +325,11 @@ async function walkEarlierRenders(repo: GitRepo, from: string, skip: number, wal
     }
     // A render whose source commit is gone (history rewritten and collected) tells nothing: the one before it may.
     if (tree === null) continue;
-    const oids = await readPathOids(repo, tree, [...new Set([...open.keys()].flatMap((w) => w.paths))]);
+    const oids = await readPathOids(repo, tree, [IGNORE_FILE, ...new Set([...open.keys()].flatMap((w) => w.paths))]);
+    // A file that render ignored was not read: what it defined did not exist then.
+    const ignore = ignoreRules(repo, oids.get(IGNORE_FILE));
+    if (ignore)
+      for (const path of oids.keys()) if (path !== IGNORE_FILE && !isConfigFile(path, ignore)) oids.delete(path);
     for (const [w, seen] of open) {
       const at = w.paths.map((path) => oids.get(path) ?? '-').join(' ');
       if (at === seen) continue; // the same versions as the render after it
@@ -336,6 +344,23 @@ async function walkEarlierRenders(repo: GitRepo, from: string, skip: number, wal
     if (open.size === 0) return;
   }
 }
+/** The ignore rules of a blob of .flotillaignore, parsed once; none over the parse limit (as loadSource reads it). */
+const ignoreFiles = new Map<string, IgnoreRules | undefined>();
+function ignoreRules(repo: GitRepo, oid: string | undefined): IgnoreRules | undefined {
+  if (oid === undefined) return undefined;
+  if (!ignoreFiles.has(oid)) {
+    let rules: IgnoreRules | undefined;
+    try {
+      const blob = readObject(repo, oid, { maxBytes: DEFAULT_PARSE_LIMITS.maxFileBytes });
+      rules = parseIgnoreFile(new TextDecoder().decode(blob.content));
+    } catch (err) {
+      if (!(err instanceof ObjectTooLargeError)) throw err;
+    }
+    ignoreFiles.set(oid, rules);
+  }
+  return ignoreFiles.get(oid);
+}
+
 /** Per output commit: its first parent, and the source tree it renders (undefined: not a render; null: source gone). */
 const renderSteps = new WeakMap<
   GitRepo,

@@ -352,6 +352,20 @@ test('a Cluster or PropagationPolicy defined twice keeps the definition it had o
   await verified(r, 'copies removed');
 });
 
+test('a definition from renders that ignored its file is no last good definition', async () => {
+  const r = fleetRepo();
+  await sync(r);
+  r.commit({ '.flotillaignore': 'clusters/member1.yaml\n' }, 'member1 ignored: deregistered');
+  await sync(r);
+  assert.not.ok(r.ls('flotilla/rendered').includes(CM_M1));
+  r.commit({ '.flotillaignore': null, 'clusters/member1.yaml': member1('yes') }, 'read again, invalid');
+  const report = await sync(r);
+  assert.ok(report.problems.some((p) => p.file === 'clusters/member1.yaml' && p.code === 'INVALID_VALUE'));
+  assert.not.ok(r.ls('flotilla/rendered').includes(CM_M1), 'member1 stays deregistered');
+  assert.not.ok(r.show('flotilla/rendered', CLUSTERS_PATH).includes('"member1"'));
+  await verified(r, 'invalid after being ignored');
+});
+
 const CUSTOMIZATION = (namePath: string) => `apiVersion: flotilla.io/v1alpha1
 kind: InterpreterCustomization
 metadata: {name: workload}
