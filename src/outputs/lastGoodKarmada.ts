@@ -6,13 +6,14 @@ import {
   POLICY_KINDS,
   refKey,
 } from '../api/kinds.ts';
-import type { FileObjects, Located } from '../api/model.ts';
+import { emptyFileObjects, type FileObjects, type Located } from '../api/model.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readPathOids } from '../commits/readPathOids.ts';
-import type { GitRepo } from '../commits/types.ts';
+import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import { karmadaRef } from '../documents/karmadaRef.ts';
 import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
+import { ObjectNotFoundError } from '../commits/ObjectNotFoundError.ts';
 import { ObjectTooLargeError } from '../commits/ObjectTooLargeError.ts';
 import { readObject } from '../commits/readObject.ts';
 import { commitTrailers, LAST_GOOD_TRAILER } from '../branches/rendered/trailers.ts';
@@ -337,13 +338,23 @@ async function walkEarlierRenders(repo: GitRepo, from: string, skip: number, wal
       const versions = new Map<string, FileObjects | null>();
       for (const path of w.paths) {
         const oid = oids.get(path);
-        versions.set(path, oid === undefined ? null : readEarlierVersion(repo, path, oid));
+        versions.set(path, oid === undefined ? null : earlierVersion(repo, path, oid));
       }
       if (w.step(versions)) open.delete(w);
     }
     if (open.size === 0) return;
   }
 }
+/** readEarlierVersion; a blob this clone lacks (partial or shallow) tells nothing, as a file that did not parse. */
+function earlierVersion(repo: GitRepo, path: string, oid: string): FileObjects {
+  try {
+    return readEarlierVersion(repo, path, oid);
+  } catch (err) {
+    if (!(err instanceof ObjectNotFoundError)) throw err;
+    return emptyFileObjects(path, { unreadable: true });
+  }
+}
+
 /** The ignore rules of a blob of .flotillaignore, parsed once; none over the parse limit (as loadSource reads it). */
 const ignoreFiles = new Map<string, IgnoreRules | undefined>();
 function ignoreRules(repo: GitRepo, oid: string | undefined): IgnoreRules | undefined {
@@ -379,7 +390,12 @@ async function* earlierSourceTrees(repo: GitRepo, from: string): AsyncGenerator<
   for (let walked = 0; cursor && walked < 4 * LAST_GOOD_RENDERS + 100; walked++) {
     let step = steps.get(cursor);
     if (!step) {
-      const commit = await readCommitInfo(repo, cursor);
+      // A shallow clone of the output branch: its history ends here.
+      const commit: CommitInfo | undefined = await readCommitInfo(repo, cursor).catch((err: unknown) => {
+        if (err instanceof ObjectNotFoundError) return undefined;
+        throw err;
+      });
+      if (!commit) return;
       const trailers = commitTrailers(commit);
       const source = trailers[LAST_GOOD_TRAILER] ?? trailers['Source-Commit'];
       step = { parent: commit.parents[0], tree: source === undefined ? undefined : await sourceTree(repo, source) };

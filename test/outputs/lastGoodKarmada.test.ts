@@ -1,6 +1,7 @@
 // A Karmada object whose file stops validating keeps its last good definition, as Karmada's API server keeps the
 // object it refuses to replace: on every render path (incremental sync, full re-render, verify's cold replay), and
 // across later commits while the file stays broken. A definition never valid is never used.
+import { rmSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
@@ -364,6 +365,33 @@ test('a definition from renders that ignored its file is no last good definition
   assert.not.ok(r.ls('flotilla/rendered').includes(CM_M1), 'member1 stays deregistered');
   assert.not.ok(r.show('flotilla/rendered', CLUSTERS_PATH).includes('"member1"'));
   await verified(r, 'invalid after being ignored');
+});
+
+test('verify in a shallow clone finds a last good definition within its history, and reports rather than fails past it', async () => {
+  const r = fleetRepo();
+  await sync(r);
+  r.commit({ 'clusters/member1.yaml': member1('yes') }, 'unquote the label: a boolean');
+  await sync(r);
+  for (const value of ['a', 'b', 'c']) {
+    r.commit({ 'templates/app.yaml': configMap('app', value) }, `app: ${value}`);
+    await sync(r);
+  }
+  const shallow = `${r.dir}-shallow`;
+  try {
+    const verifyAtDepth = async (depth: number) => {
+      rmSync(shallow, { recursive: true, force: true });
+      r.git('clone', '-q', '--bare', `--depth=${depth}`, '--no-single-branch', `file://${r.dir}`, shallow);
+      return verifyOutput(await openRepo(shallow), { outputRef: RENDERED_REF });
+    };
+    // Five renders: the last valid one is in reach.
+    assert.ok((await verifyAtDepth(5)).ok);
+    // Two: member1 was broken in every render the clone holds, so the replay drops it and says where it differs.
+    const cut = await verifyAtDepth(2);
+    assert.not.ok(cut.ok);
+    assert.equal(cut.extra, [CM_M1]);
+  } finally {
+    rmSync(shallow, { recursive: true, force: true });
+  }
 });
 
 const CUSTOMIZATION = (namePath: string) => `apiVersion: flotilla.io/v1alpha1
