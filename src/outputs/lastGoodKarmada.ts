@@ -200,8 +200,9 @@ export function definedTwice(files: readonly FileObjects[]): Map<string, string[
 /**
  * One earlier render's versions of the files that now define `key` twice (null: a file not there), newest first:
  * the definition it keeps is that of the newest render where they held exactly one valid definition (what that render
- * used), and none when none of them held it at all then (a definition further back was deleted). Undefined while the
- * search goes on: they defined it twice, or it was broken or unreadable there.
+ * used, a broken copy beside it never competing), and none when none of them held it at all then (a definition
+ * further back was deleted). Undefined while the search goes on: two valid definitions, or only broken or unreadable
+ * ones.
  */
 export function duplicateAt(
   key: string,

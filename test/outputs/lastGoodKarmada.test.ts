@@ -8,7 +8,7 @@ import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
 import { parseDocuments } from '../../src/documents/parseDocuments.ts';
-import { lastGoodSearch, searchEarlier, withLastGood } from '../../src/outputs/lastGoodKarmada.ts';
+import { duplicateAt, lastGoodSearch, searchEarlier, withLastGood } from '../../src/outputs/lastGoodKarmada.ts';
 import { readClusterConfig } from '../../src/outputs/readClusterConfig.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
@@ -171,6 +171,18 @@ test('the last good definition is the newest earlier version where the object is
   ]);
   const open = lastGoodClusters(bad, bad);
   assert.equal([open?.clusters, open?.ended, open?.warned], [[], false, true], 'past the bound: dropped, and said');
+});
+
+test('an object defined twice keeps the definition of the newest render that had exactly one', () => {
+  const key = 'cluster.karmada.io/v1alpha1/Cluster//member1';
+  const at = (...versions: (string | null)[]) => duplicateAt(key, versions.map(fileOf));
+  assert.is(at(member1('"a"'), member1('"b"')), undefined, 'two valid definitions: further back');
+  // One valid beside a broken copy: that render used the valid one (a held copy never competes with it).
+  assert.ok(at(member1('"a"'), member1('yes'))?.found);
+  assert.is(at(member1('yes'), null), undefined, 'only broken: further back');
+  const one = at(member1('"a"'), null)?.found;
+  assert.equal([one?.list, (one?.located.object.metadata as { labels?: unknown }).labels], ['clusters', { flag: 'a' }]);
+  assert.equal(at(clusterYaml('member2'), null), { found: undefined }, 'none: it did not exist then');
 });
 
 const PLACED_M2 = manifestOf('member2', 'ConfigMap', 'app');
