@@ -181,7 +181,8 @@ test('an object defined twice keeps the definition of the newest render that had
   assert.ok(at(member1('"a"'), member1('yes'))?.found);
   assert.is(at(member1('yes'), null), undefined, 'only broken: further back');
   const one = at(member1('"a"'), null)?.found;
-  assert.equal([one?.list, (one?.located.object.metadata as { labels?: unknown }).labels], ['clusters', { flag: 'a' }]);
+  assert.ok(one);
+  assert.equal([one.list, (one.located.object.metadata as { labels?: unknown }).labels], ['clusters', { flag: 'a' }]);
   assert.equal(at(clusterYaml('member2'), null), { found: undefined }, 'none: it did not exist then');
 });
 
