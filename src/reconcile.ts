@@ -34,6 +34,7 @@ import {
   type InterpreterSet,
 } from './interpreters/customizations.ts';
 import { readInterpreterCustomizations } from './outputs/karmadaFiles.ts';
+import { lastGoodResolver, renderHistoryAt } from './outputs/lastGoodKarmada.ts';
 import { readLastRenderAt } from './branches/rendered/readLastRender.ts';
 import { openOutputIndex } from './branches/rendered/readOutputIndex.ts';
 import {
@@ -421,6 +422,10 @@ async function interpretersOfRendered(repo: GitRepo, renderedCommit: string): Pr
   const { rendered, source } = await readLastRenderAt(repo, renderedCommit);
   const index = rendered && source ? await openOutputIndex(repo, rendered.tree) : null;
   if (!source || !index) return undefined;
-  const list = await readInterpreterCustomizations(repo, (await readCommitInfo(repo, source)).tree, index);
+  // A customization the render held keeps the last good definition it had from the renders before it.
+  const below = rendered!.parents[0];
+  const lastGood = lastGoodResolver(repo, below ? await renderHistoryAt(repo, below) : null);
+  const tree = (await readCommitInfo(repo, source)).tree;
+  const list = await readInterpreterCustomizations(repo, tree, index, (files) => lastGood.files(files));
   return list.length > 0 ? interpreterSet(list) : undefined;
 }

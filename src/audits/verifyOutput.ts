@@ -13,6 +13,7 @@ import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import { readObservedClusters, readTemplateStatuses } from '../branches/status/readStatusBranch.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
+import { renderHistoryAt } from '../outputs/lastGoodKarmada.ts';
 import type { RenderLimits } from '../outputs/sourceLimits.ts';
 import { isIndexPath, INDEX_PATH, type OutputIndex } from '../branches/rendered/outputIndex.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
@@ -116,10 +117,12 @@ export async function verifyOutput(
   const parent = render.parents[0] ? await readCommitInfo(repo, render.parents[0]) : null;
   const previousBindings = parent ? await readBindings(repo, parent.tree) : new Map<string, ResourceBinding>();
   const replay = await replayInputs(repo, trailers, previousBindings);
+  // A broken policy or cluster kept the last good definition the renders before read, which the source alone lacks.
+  const renders = parent ? await renderHistoryAt(repo, parent.oid) : null;
   const snapshot = await renderSnapshot(
     repo,
     rendersSource,
-    { bindings: previousBindings },
+    { bindings: previousBindings, ...(renders ? { renders } : {}) },
     replay?.observed,
     replay?.now,
     replay?.health,

@@ -9,17 +9,26 @@ import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 
 export interface AssembleOptions {
   /**
-   * Files this commit changed (an incremental sync knows them). A policy or Cluster defined twice keeps the copy
-   * from an unchanged file: that is its last good definition, and dropping it would unschedule, and so delete,
-   * everything it placed. Without this set (a cold read) both copies are dropped.
+   * The last good definition of each policy or Cluster defined twice (outputs/lastGoodKarmada.ts), with the model
+   * list it goes in: dropping it would unschedule, and so delete, everything it placed. Without one both copies are
+   * dropped.
    */
-  changedFiles?: ReadonlySet<string>;
+  kept?: ReadonlyMap<string, { list: KeptList; located: Located<Karmada> }>;
   /**
    * Kinds CRDs of files not read declare cluster-scoped (an incremental sync knows them from the output index), besides
    * those of the files given.
    */
   clusterScopedKinds?: Iterable<string>;
 }
+
+/** The model lists a Karmada object defined twice can keep its last good definition in. */
+type KeptList =
+  | 'propagationPolicies'
+  | 'overridePolicies'
+  | 'clusterTaintPolicies'
+  | 'clusters'
+  | 'interpreterCustomizations';
+type Karmada = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } };
 
 /**
  * Joins the files of one commit into the model every later stage reads: resolves each template's
@@ -142,17 +151,12 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
     );
     model.clusterTaintPolicies = model.clusterTaintPolicies.filter((p) => refKey(karmadaRef(p.object)) !== key);
     for (const [name, c] of model.clusters) if (refKey(karmadaRef(c.object)) === key) model.clusters.delete(name);
-    if (!opts.changedFiles) continue;
-    const lastGood = all.filter((f) => !opts.changedFiles!.has(f.file));
-    const same = <T extends { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }>(
-      l: Located<T>,
-    ) => refKey(karmadaRef(l.object)) === key;
-    const policy = lastGood.flatMap((f) => f.propagationPolicies).find(same);
-    const override = lastGood.flatMap((f) => f.overridePolicies).find(same);
-    const cluster = lastGood.flatMap((f) => f.clusters).find(same);
-    if (policy) model.propagationPolicies.push(policy);
-    if (override) model.overridePolicies.push(override);
-    if (cluster) model.clusters.set(cluster.object.metadata.name, cluster);
+    const kept = opts.kept?.get(key);
+    if (!kept) continue;
+    if (kept.list === 'clusters') {
+      const cluster = kept.located as Located<Cluster>;
+      model.clusters.set(cluster.object.metadata.name, cluster);
+    } else (model[kept.list] as Located<Karmada>[]).push(kept.located);
   }
   model.problems.sort(compareProblems);
   return model;

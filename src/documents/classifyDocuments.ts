@@ -118,7 +118,20 @@ export function classifyDocuments(
             ? validateInterpreterCustomization(obj)
             : validateLuaCustomization(obj);
       for (const issue of issues) problem(issue.path, issue.code, issue.message, issue.fix);
-      if (issues.length > 0) continue; // not a template either: a broken rebalancer or customization simply does nothing
+      if (issues.length > 0) {
+        // Not a template either. A broken rebalancer simply does nothing (a one-time request), as does a Lua
+        // customization (never run); a declarative customization keeps its last good definition, as Karmada's webhook
+        // refuses the new one and every object of its kind is still interpreted by the old.
+        if (extension === 'interpreter')
+          out.broken.push(
+            karmadaRef({
+              apiVersion: ref.apiVersion,
+              kind: ref.kind,
+              metadata: { name: ref.name, ...(namespace ? { namespace } : {}) },
+            }),
+          );
+        continue;
+      }
       if (extension === 'rebalancer')
         out.rebalancers.push({ object: obj as unknown as WorkloadRebalancer, source: doc.source });
       else

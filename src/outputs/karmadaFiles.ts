@@ -336,19 +336,27 @@ function orParsedAgain(repo: GitRepo, cache: KarmadaFiles, path: string, oid: st
       } catch {
         // parsed again below
       }
-      try {
-        const blob = readObject(repo, oid, { maxBytes: DEFAULT_PARSE_LIMITS.maxFileBytes });
-        if (blob.type !== 'blob') throw new Error(`object ${oid} (${path}) is a ${blob.type}, not a blob`);
-        objects = parseFile(path, blob.content);
-      } catch (err) {
-        if (!(err instanceof ObjectTooLargeError)) throw err;
-        objects = oversizedFile(path, err.data.size, DEFAULT_PARSE_LIMITS.maxFileBytes);
-      }
+      objects = parseBlob(repo, path, oid);
       cache.parsed.set(`${oid} ${path}`, parsedFile(scopeOf(objects), objects));
       cache.added.add(`${oid} ${path}`);
       return objects;
     },
   };
+}
+
+/**
+ * An earlier version of a file (where a broken object's last good definition is looked for), parsed once per blob.
+ * Kept in this process's memory only: the copy on disk holds the files of the tree last rendered, and a save is not
+ * made for these.
+ */
+export function readEarlierVersion(repo: GitRepo, path: string, oid: string): FileObjects {
+  const cache = karmadaFilesOf(repo);
+  const key = `${oid} ${path}`;
+  const kept = cache.get(key);
+  if (kept) return orParsedAgain(repo, cache, path, oid, kept).objects();
+  const objects = parseBlob(repo, path, oid);
+  if (holdsKarmadaObjects(objects)) cache.parsed.set(key, parsedFile(scopeOf(objects), objects));
+  return objects;
 }
 
 /**
@@ -417,6 +425,18 @@ async function savedReplacing(cache: KarmadaFiles, tree: string, change: Changed
   return true;
 }
 
+/** A blob parsed as the file at `path`; one over the parse limit is refused from its header, never inflated. */
+function parseBlob(repo: GitRepo, path: string, oid: string): FileObjects {
+  try {
+    const blob = readObject(repo, oid, { maxBytes: DEFAULT_PARSE_LIMITS.maxFileBytes });
+    if (blob.type !== 'blob') throw new Error(`object ${oid} (${path}) is a ${blob.type}, not a blob`);
+    return parseFile(path, blob.content);
+  } catch (err) {
+    if (!(err instanceof ObjectTooLargeError)) throw err;
+    return oversizedFile(path, err.data.size, DEFAULT_PARSE_LIMITS.maxFileBytes);
+  }
+}
+
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -457,15 +477,18 @@ function definesClusterScopedKind(t: FileObjects['templates'][number]): boolean 
 
 /**
  * The interpreter customizations a rendered commit was made with, for the status stage: the files the
- * output index marks as holding Karmada objects, read at the source commit (cached like every sync's).
+ * output index marks as holding Karmada objects, read at the source commit (cached like every sync's), a broken one
+ * with the last good definition the render kept (`lastGood`: resolved from the renders before it).
  */
 export async function readInterpreterCustomizations(
   repo: GitRepo,
   sourceTree: string,
   index: ShardedIndex,
+  lastGood?: (files: FileObjects[]) => Promise<FileObjects[]>,
 ): Promise<Located<InterpreterCustomization>[]> {
   const files = await karmadaFilesAt(repo, await karmadaOids(repo, sourceTree, index.karmadaFiles()));
   // Customizations concern the whole fleet (karmadaScope.ts): the files scoped to a namespace hold none.
-  const parsed = [...files.values()].filter((f) => f.scope.fleet).map((f) => f.objects());
+  const read = [...files.values()].filter((f) => f.scope.fleet).map((f) => f.objects());
+  const parsed = lastGood ? await lastGood(read) : read;
   return parsed.sort((a, b) => (a.file < b.file ? -1 : 1)).flatMap((f) => f.interpreterCustomizations);
 }

@@ -2,10 +2,9 @@ import { parseRefKey, refKey } from '../api/kinds.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import type { GitRepo, TreeChange } from '../commits/types.ts';
-import { assembleModel } from '../documents/assembleModel.ts';
+import { assembleModel, type AssembleOptions } from '../documents/assembleModel.ts';
 import { clusterScopedKindsAfter, kindKey } from '../documents/clusterScopedKinds.ts';
-import type { ConfigModel, FileObjects, Located } from '../api/model.ts';
-import { karmadaRef } from '../documents/karmadaRef.ts';
+import type { ConfigModel, FileObjects } from '../api/model.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import {
@@ -17,6 +16,7 @@ import {
 } from './affectedByChange.ts';
 import type { CachedFile } from './parsedFileCache.ts';
 import { scopeOf } from './karmadaScope.ts';
+import { lastGoodResolver, type LastGood, type RenderHistory } from './lastGoodKarmada.ts';
 import {
   everyKarmadaFile,
   holdsKarmadaObjects,
@@ -55,12 +55,6 @@ export interface LoadedSource {
   tools?: string;
 }
 
-/**
- * Builds the model a render needs. Cold (no previous render, or the ignore rules changed): every config
- * file is read. Incremental: only the files the diff names, the files holding Karmada objects (policies,
- * clusters: few), and the files of templates the change can affect — everything else is known from the
- * index on the output branch and never read.
- */
 /** The previous render a load starts from: its source tree and its index. */
 export interface PreviousRender {
   tree: string;
@@ -73,14 +67,23 @@ export interface PreviousRender {
   keptResults?: (model: ConfigModel, candidates: ReadonlyMap<string, IndexEntry>) => Promise<ReadonlySet<string>>;
 }
 
+/**
+ * Builds the model a render needs. Cold (no previous render, or the ignore rules changed): every config
+ * file is read. Incremental: only the files the diff names, the files holding Karmada objects (policies,
+ * clusters: few), and the files of templates the change can affect — everything else is known from the
+ * index on the output branch and never read. Either way a broken Karmada object keeps its last good definition
+ * from the renders `history` names (lastGoodKarmada.ts); without one, it is absent.
+ */
 export async function loadSource(
   repo: GitRepo,
   tree: string,
   previous: PreviousRender | null,
   alsoAffected: ReadonlySet<string> = new Set(),
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+  history: RenderHistory | null = null,
 ): Promise<LoadedSource> {
   const { rules: ignore, problem } = await readIgnore(repo, tree);
+  const lastGood = lastGoodResolver(repo, history);
   const withIgnoreProblem = (loaded: LoadedSource): LoadedSource => {
     if (problem) loaded.model.problems.push(problem);
     return loaded;
@@ -89,7 +92,7 @@ export async function loadSource(
     const changes = await diffTrees(repo, previous.tree, tree);
     const loaded = changes.some((c) => c.path === IGNORE_FILE)
       ? null
-      : await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected, limits);
+      : await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected, limits, lastGood);
     if (loaded) return withIgnoreProblem(loaded);
   }
   // A Helm chart's or a kustomization's files are its unit's inputs, never manifests: the unit stands for them.
@@ -98,7 +101,7 @@ export async function loadSource(
   const files = [...listed].filter(([path]) => isConfigFile(path, ignore) && !isUnitInput(layout, path));
   const parsed = await readFiles(repo, new Map(files.map(([path, f]) => [path, f.oid])), limits);
   for (const [marker, f] of await renderUnits(repo, tree, layout.units)) parsed.set(marker, f);
-  const model = assembleModel(parsed.values());
+  const model = await assembleWithLastGood(lastGood, parsed.values());
   await previous?.index.loadAll();
   const affected = new Set<string>([
     ...model.templates.keys(),
@@ -126,6 +129,7 @@ async function loadIncremental(
   ignore: IgnoreRules | undefined,
   alsoAffected: ReadonlySet<string>,
   limits: SourceLimits,
+  lastGood: LastGood,
 ): Promise<LoadedSource | null> {
   const { index } = previous;
   // A change to a unit's input (its folder, a base, a file its kustomization names) renders the unit again; a marker
@@ -201,14 +205,10 @@ async function loadIncremental(
   }
   for (const marker of goneUnits) touched.set(marker, null);
   for (const path of formerFiles) if (index.file(path)) touched.set(path, null);
-  for (const c of changed) {
-    touched.set(c.path, loaded.get(c.path) ?? null);
-    const old = oldKarmada.get(c.path);
-    if (!old) continue;
-    oldVersions.push(old);
-    const now = loaded.get(c.path);
-    if (now) loaded.set(c.path, withLastGoodKarmada(now, old));
-  }
+  for (const c of changed) touched.set(c.path, loaded.get(c.path) ?? null);
+  // What the previous render read of them, with the last good definitions it kept (from the renders before it): what
+  // a policy or cluster it held placed is affected too.
+  oldVersions.push(...(await lastGood.files(oldKarmada.values(), 1)));
   // A changed policy, cluster or customization can affect any template, in any namespace.
   const everyPolicy = changed.some(
     (c) => index.file(c.path)?.karmada || oldKarmada.has(c.path) || holdsKarmada(loaded.get(c.path)),
@@ -284,11 +284,10 @@ async function loadIncremental(
     );
     for (const path of files) if (!touched.has(path) && loaded.has(path)) touched.set(path, loaded.get(path)!);
   }
-  const assemble = () =>
-    assembleModel(loaded.values(), { changedFiles: changedPaths, clusterScopedKinds: scopes.kinds });
+  const assemble = () => assembleWithLastGood(lastGood, loaded.values(), { clusterScopedKinds: scopes.kinds });
 
   // Round 2+: the files of affected templates, then of their dependencies, until nothing new is needed.
-  let model = assemble();
+  let model = await assemble();
   // Its walk needs every index entry; after a change to namespaced policies only, those of their namespaces.
   const named = scope ? namedTemplatesOnly(changed, loaded, oldVersions) : undefined;
   if (wholeFleet) await index.loadAll();
@@ -343,13 +342,13 @@ async function loadIncremental(
     if (missing.size === 0) break;
     for (const file of missing) asked.add(file);
     await loadFiles(repo, tree, missing, loaded, mayBeKept, layout, limits);
-    model = assemble();
+    model = await assemble();
     for (const key of dependenciesOf(model, affected, index)) affected.add(key);
   }
   if (!wholeFleet) {
     const before = loaded.size;
     readKarmada(await karmadaFor(new Set([...affected].map((key) => parseRefKey(key).namespace))));
-    if (loaded.size > before) model = assemble();
+    if (loaded.size > before) model = await assemble();
   }
   const unchangedKarmada = () => karmadaPaths.filter((path) => !changedPaths.has(path));
   await saveKarmadaFiles(
@@ -452,22 +451,18 @@ function unitAt(layout: UnitLayout, path: string): SourceUnit | undefined {
   return layout.units.find((u) => u.marker === path);
 }
 
-/**
- * A policy or cluster that no longer parses or validates keeps its last good definition: dropping it
- * would unschedule (and so delete) everything it placed. Its problems are still reported.
- */
-function withLastGoodKarmada(now: FileObjects, old: FileObjects): FileObjects {
-  const brokenKeys = new Set(now.broken.map(refKey));
-  const keep = <T extends { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }>(
-    list: Located<T>[],
-  ) => list.filter((l) => now.unreadable || brokenKeys.has(refKey(karmadaRef(l.object))));
-  return {
-    ...now,
-    propagationPolicies: [...now.propagationPolicies, ...keep(old.propagationPolicies)],
-    overridePolicies: [...now.overridePolicies, ...keep(old.overridePolicies)],
-    clusterTaintPolicies: [...now.clusterTaintPolicies, ...keep(old.clusterTaintPolicies)],
-    clusters: [...now.clusters, ...keep(old.clusters)],
-  };
+/** The model of these files, each broken or twice-defined Karmada object with its last good definition. */
+async function assembleWithLastGood(
+  lastGood: LastGood,
+  files: Iterable<FileObjects>,
+  opts: Omit<AssembleOptions, 'kept'> = {},
+): Promise<ConfigModel> {
+  const resolved = await lastGood.files(files);
+  const model = assembleModel(resolved, opts);
+  // Rare: only then are the objects defined twice looked up, and the model assembled again with what they keep.
+  if (!model.problems.some((p) => p.code === 'DUPLICATE_OBJECT')) return model;
+  const kept = await lastGood.definedTwice(resolved);
+  return kept.size > 0 ? assembleModel(resolved, { ...opts, kept }) : model;
 }
 
 function clustersOnly(

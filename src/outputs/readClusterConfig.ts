@@ -3,6 +3,7 @@ import type { ClusterTaintPolicy } from '../api/policy.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { loadSource } from './loadSource.ts';
+import { renderHistoryAt } from './lastGoodKarmada.ts';
 import { readLastRender } from '../branches/rendered/readLastRender.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 
@@ -26,7 +27,10 @@ export async function readClusterConfig(
   } catch {
     return empty; // the source commit is gone (history rewritten): the next render brings it back
   }
-  const { model } = await loadSource(repo, tree, { tree, index });
+  // A cluster or taint policy that render held keeps the last good definition it had from the renders before.
+  const below = rendered!.parents[0];
+  const history = below ? await renderHistoryAt(repo, below) : null;
+  const { model } = await loadSource(repo, tree, { tree, index }, undefined, undefined, history);
   return {
     clusters: new Map([...model.clusters].map(([name, c]) => [name, c.object])),
     taintPolicies: model.clusterTaintPolicies.map((p) => p.object),

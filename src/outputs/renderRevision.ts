@@ -28,6 +28,7 @@ import { buildOutputMessage, type ClusterChanges } from './outputMessage.ts';
 import { commitTrailers } from '../branches/rendered/trailers.ts';
 import { holdsKarmadaObjects } from './karmadaFiles.ts';
 import { loadSource } from './loadSource.ts';
+import type { RenderHistory } from './lastGoodKarmada.ts';
 import { sourceLimitsOf, type RenderLimits } from './sourceLimits.ts';
 import { withClusterStatus } from './renderSnapshot.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
@@ -136,9 +137,13 @@ export async function renderRevision(
   const alsoAffected =
     again === 'all' ? undefined : retried.size > 0 ? new Set([...(again ?? []), ...retried.keys()]) : again;
   const sourceLimits = sourceLimitsOf(target.limits);
+  // Where a broken policy or cluster finds its last good definition, whichever way this render reads the source.
+  const history: RenderHistory | null = previousOutput
+    ? { from: previousOutput.oid, ...(outputIndex ? { karmadaFiles: outputIndex.karmadaFiles() } : {}) }
+    : null;
   let loaded =
     (rerender && again === 'all') || autoscaleMoved
-      ? await loadSource(repo, source.tree, null, undefined, sourceLimits)
+      ? await loadSource(repo, source.tree, null, undefined, sourceLimits, history)
       : await loadSource(
           repo,
           source.tree,
@@ -156,6 +161,7 @@ export async function renderRevision(
             : null,
           alsoAffected,
           sourceLimits,
+          history,
         );
   // Other Helm or Kustomize versions than the last render's (an upgrade, another machine): an incremental load kept
   // the unchanged units' outputs of the old ones, which verify, replaying with these, would not find. All run again.
@@ -166,7 +172,7 @@ export async function renderRevision(
     previousTrailers[RENDER_TOOLS_TRAILER] !== undefined &&
     previousTrailers[RENDER_TOOLS_TRAILER] !== loaded.tools
   )
-    loaded = await loadSource(repo, source.tree, null, undefined, sourceLimits);
+    loaded = await loadSource(repo, source.tree, null, undefined, sourceLimits, history);
   const autoscaleMoves = autoscaleMoved
     ? describeAutoscaleMoves(
         previousState && /^[0-9a-f]{40}$/.test(previousState)

@@ -8,6 +8,7 @@ import { applyTemplateChanges, emptyIndex, viewOfWhole, type OutputIndex } from 
 import { renderTemplates, type RenderOutput } from '../works/renderTemplates.ts';
 import { effectiveTaints } from '../taints/clusterTaints.ts';
 import { loadSource } from './loadSource.ts';
+import type { RenderHistory } from './lastGoodKarmada.ts';
 import { sourceLimitsOf, type RenderLimits } from './sourceLimits.ts';
 import { withAutoscaledReplicas, type AutoscaledReplicas } from './autoscaledTemplates.ts';
 import { indexWithBindings, matchFolderBindings, type FolderBinding } from './previousOutputs.ts';
@@ -20,6 +21,8 @@ export interface SnapshotPrevious {
   files?: Pick<ReadonlyMap<string, string>, 'has' | 'get'>;
   /** Bindings found in a folder, matched to the commit's templates once its model is known. */
   folderBindings?: readonly FolderBinding[];
+  /** The renders before this one, where a broken policy or cluster finds its last good definition; absent: none. */
+  renders?: RenderHistory;
 }
 
 /**
@@ -41,7 +44,7 @@ export async function renderSnapshot(
 ): Promise<{ sha: string; model: ConfigModel; output: RenderOutput; index: OutputIndex }> {
   const sha = await resolveRev(repo, rev);
   const commit = await readCommitInfo(repo, sha);
-  const loaded = await loadSource(repo, commit.tree, null, undefined, sourceLimitsOf(limits));
+  const loaded = await loadSource(repo, commit.tree, null, undefined, sourceLimitsOf(limits), previous.renders ?? null);
   const model = withAutoscaledReplicas(
     clusterStatus ? withClusterStatus(loaded.model, clusterStatus) : loaded.model,
     autoscaled,
