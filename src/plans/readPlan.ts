@@ -11,6 +11,9 @@ import type { GitRepo } from '../commits/types.ts';
 import type { ConfigModel } from '../api/model.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
+import { renderHistoryAt } from '../outputs/lastGoodKarmada.ts';
+import { readRef } from '../commits/readRef.ts';
+import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 import { buildPlan } from './buildPlan.ts';
 import type { SourceState } from '../deliveries/checkPruneSafety.ts';
 import type { Plan } from './types.ts';
@@ -22,6 +25,8 @@ export interface PlanRequest {
   /** FederatedHPA decisions (status branch) giving workloads their replicas; none when absent. */
   autoscaled?: AutoscaledReplicas;
   pruneThreshold?: number;
+  /** The branch of the renders so far, where a broken policy or Cluster finds its last good definition. */
+  outputRef?: string;
 }
 
 /**
@@ -32,13 +37,18 @@ export interface PlanRequest {
 export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
   // The FederatedHPA decisions a render would use now: a PR's plan shows the replicas they give, and says so.
   const autoscaled = req.autoscaled ?? new Map();
-  const base = await renderSnapshot(repo, req.base, {}, req.clusterStatus, undefined, undefined, autoscaled);
+  // A head that breaks a Cluster or policy keeps, once merged, the definition the renders so far read (as the sync
+  // will): the plan says so, instead of showing everything it placed removed.
+  const rendered = await readRef(repo, req.outputRef ?? `refs/heads/${RENDERED_BRANCH}`);
+  const renders = rendered ? await renderHistoryAt(repo, rendered) : null;
+  const history = renders ? { renders } : {};
+  const base = await renderSnapshot(repo, req.base, history, req.clusterStatus, undefined, undefined, autoscaled);
   const baseFiles = new Map<string, string>();
   for (const [path, text] of base.output.edits) if (text !== null) baseFiles.set(path, text);
   const head = await renderSnapshot(
     repo,
     req.head,
-    { index: base.index, bindings: bindingsOf(baseFiles), files: baseFiles },
+    { index: base.index, bindings: bindingsOf(baseFiles), files: baseFiles, ...history },
     req.clusterStatus,
     undefined,
     undefined,
