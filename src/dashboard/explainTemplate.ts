@@ -11,6 +11,7 @@ import { statusBranchAutoscaled, withAutoscaledReplicas } from '../outputs/autos
 import { loadSource } from '../outputs/loadSource.ts';
 import { readPreviousOutputs } from '../outputs/previousOutputs.ts';
 import { withClusterStatus } from '../outputs/renderSnapshot.ts';
+import { renderHistoryAt } from '../outputs/lastGoodKarmada.ts';
 import { renderTemplates, type TemplateExplanation } from '../works/renderTemplates.ts';
 
 export interface TemplateExplained {
@@ -61,7 +62,9 @@ export async function explainTemplate(
   const index = previousTree ? await openOutputIndex(repo, baseTree) : null;
   if (!previousTree || !index) return null;
   const source = await readCommitInfo(repo, sourceSha);
-  const loaded = await loadSource(repo, source.tree, { tree: previousTree, index }, new Set([key]));
+  // A broken policy or Cluster: the definition the render kept, from the renders before it.
+  const history = await renderHistoryAt(repo, base);
+  const loaded = await loadSource(repo, source.tree, { tree: previousTree, index }, new Set([key]), undefined, history);
   if (loaded.full) await index.loadAll();
   await index.load({ templates: loaded.affected });
   await index.load({ templates: [...loaded.affected].flatMap((k) => index.parentsOf(k)) });

@@ -18,6 +18,7 @@ import { bindingPath, clusterFolder, manifestPath } from '../branches/rendered/o
 import { readPathOids, readPathOidsNow } from '../commits/readPathOids.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
+import { renderHistoryAt, type RenderHistory } from './lastGoodKarmada.ts';
 
 export interface PreviousOutputs {
   index: OutputIndex;
@@ -163,7 +164,7 @@ export async function readOutputBranch(
   outputRef: string,
   sourceSha: string,
   maxCommits = 1_000,
-): Promise<PreviousOutputs> {
+): Promise<PreviousOutputs & { renders?: RenderHistory }> {
   const empty = (): PreviousOutputs => ({ index: emptyIndex(), bindings: new Map(), files: new Map<string, string>() });
   const head = await readRef(repo, outputRef);
   if (!head) return empty();
@@ -181,8 +182,11 @@ export async function readOutputBranch(
   const opened = await openOutputIndex(repo, tree);
   await opened?.loadAll();
   const index = opened?.toWhole() ?? emptyIndex();
+  // Where a broken policy or Cluster of that source finds the last good definition its render kept.
+  const renders = await renderHistoryAt(repo, base);
   return {
     index,
+    ...(renders ? { renders } : {}),
     ...(await readPreviousOutputs(repo, tree, Object.keys(index.templates), {
       template: (key) => index.templates[key],
     })),
