@@ -122,14 +122,7 @@ export function classifyDocuments(
         // Not a template either. A broken rebalancer simply does nothing (a one-time request), as does a Lua
         // customization (never run); a declarative customization keeps its last good definition, as Karmada's webhook
         // refuses the new one and every object of its kind is still interpreted by the old.
-        if (extension === 'interpreter')
-          out.broken.push(
-            karmadaRef({
-              apiVersion: ref.apiVersion,
-              kind: ref.kind,
-              metadata: { name: ref.name, ...(namespace ? { namespace } : {}) },
-            }),
-          );
+        if (extension === 'interpreter') out.broken.push(brokenRef(ref, namespace));
         continue;
       }
       if (extension === 'rebalancer')
@@ -182,13 +175,7 @@ export function classifyDocuments(
         );
       }
       for (const kind of guess ? [guess] : karmadaGroup.kinds) {
-        out.broken.push(
-          karmadaRef({
-            apiVersion: karmadaGroup.apiVersion,
-            kind,
-            metadata: { name: ref.name, ...(namespace ? { namespace } : {}) },
-          }),
-        );
+        out.broken.push(brokenRef({ ...ref, apiVersion: karmadaGroup.apiVersion, kind }, namespace));
       }
       continue;
     }
@@ -211,13 +198,7 @@ export function classifyDocuments(
     const issues = validateKarmadaDocument(ref.kind as Parameters<typeof validateKarmadaDocument>[0], obj);
     for (const issue of issues) problem(issue.path, issue.code, issue.message, issue.fix);
     if (issues.length > 0) {
-      out.broken.push(
-        karmadaRef({
-          apiVersion: ref.apiVersion,
-          kind: ref.kind,
-          metadata: { name: ref.name, ...(namespace ? { namespace } : {}) },
-        }),
-      );
+      out.broken.push(brokenRef(ref, namespace));
       continue;
     }
     const source = doc.source;
@@ -259,4 +240,13 @@ function extensionKind(apiVersion: string, kind: string): 'rebalancer' | 'interp
   if (apiVersion === FLOTILLA_API_VERSION && kind === 'InterpreterCustomization') return 'interpreter';
   if (apiVersion === CONFIG_API_VERSION && kind === 'ResourceInterpreterCustomization') return 'lua';
   return undefined;
+}
+
+/** The identity of an object that does not validate: it keeps its last good definition (outputs/lastGoodKarmada.ts). */
+function brokenRef(ref: { apiVersion: string; kind: string; name: string }, namespace: string | undefined) {
+  return karmadaRef({
+    apiVersion: ref.apiVersion,
+    kind: ref.kind,
+    metadata: { name: ref.name, ...(namespace ? { namespace } : {}) },
+  });
 }

@@ -23,6 +23,7 @@ import {
   SOURCE_REF,
   type ConfigRepo,
 } from '../helpers/fleet.ts';
+import { flaggedFleetRepo, flaggedMember1 } from '../helpers/flaggedFleet.ts';
 
 const repos: ConfigRepo[] = [];
 test.after(() => {
@@ -32,32 +33,8 @@ test.after(() => {
 const CM_M1 = manifestOf('member1', 'ConfigMap', 'app');
 const OTHER_M1 = manifestOf('member1', 'ConfigMap', 'other');
 
-/** member1 labelled flag: "yes" (a string); unquoted, the value is a boolean kubectl refuses. */
-const member1 = (flag: string, extra = '') => clusterYaml('member1', { labels: { flag } }) + extra;
-
-/** Every ConfigMap of default to the clusters labelled flag: "yes". */
-const FLAGGED_POLICY = `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: flagged, namespace: default}
-spec:
-  resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]
-  placement:
-    clusterAffinity:
-      labelSelector: {matchLabels: {flag: "yes"}}
-`;
-
-function fleetRepo(): ConfigRepo {
-  return makeConfigRepoWith(
-    repos,
-    {
-      'clusters/member1.yaml': member1('"yes"'),
-      'clusters/member2.yaml': clusterYaml('member2'),
-      'policies/configmaps.yaml': FLAGGED_POLICY,
-      'templates/app.yaml': configMap('app'),
-    },
-    'two members, one ConfigMap on both',
-  );
-}
+const member1 = flaggedMember1;
+const fleetRepo = () => flaggedFleetRepo(repos);
 
 async function sync(r: ConfigRepo) {
   const git = await openRepo(r.dir);

@@ -5,45 +5,16 @@ import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { readPlan } from '../../src/plans/readPlan.ts';
-import {
-  clusterYaml,
-  configMap,
-  makeConfigRepoWith,
-  RENDERED_REF,
-  SOURCE_REF,
-  type ConfigRepo,
-} from '../helpers/fleet.ts';
+import { configMap, RENDERED_REF, SOURCE_REF, type ConfigRepo } from '../helpers/fleet.ts';
+import { flaggedFleetRepo, flaggedMember1 } from '../helpers/flaggedFleet.ts';
 
 const repos: ConfigRepo[] = [];
 test.after(() => {
   for (const r of repos) r.cleanup();
 });
 
-/** member1 labelled flag: "yes" (a string); unquoted, the value is a boolean kubectl refuses. */
-const member1 = (flag: string) => clusterYaml('member1', { labels: { flag } });
-
-const FLAGGED_POLICY = `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: flagged, namespace: default}
-spec:
-  resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]
-  placement:
-    clusterAffinity:
-      labelSelector: {matchLabels: {flag: "yes"}}
-`;
-
-function fleetRepo(): ConfigRepo {
-  return makeConfigRepoWith(
-    repos,
-    {
-      'clusters/member1.yaml': member1('"yes"'),
-      'clusters/member2.yaml': clusterYaml('member2'),
-      'policies/configmaps.yaml': FLAGGED_POLICY,
-      'templates/app.yaml': configMap('app'),
-    },
-    'two members, one ConfigMap on both',
-  );
-}
+const member1 = flaggedMember1;
+const fleetRepo = () => flaggedFleetRepo(repos);
 
 async function sync(r: ConfigRepo) {
   await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE_REF, outputRef: RENDERED_REF });

@@ -6,47 +6,22 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import { explainTemplate } from '../../src/dashboard/explainTemplate.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { readExplanations } from '../../src/views/readExplanations.ts';
-import {
-  clusterYaml,
-  configMap,
-  makeConfigRepoWith,
-  RENDERED_REF,
-  SOURCE_REF,
-  type ConfigRepo,
-} from '../helpers/fleet.ts';
+import { configMap, RENDERED_REF, SOURCE_REF, type ConfigRepo } from '../helpers/fleet.ts';
+import { flaggedFleetRepo, flaggedMember1 } from '../helpers/flaggedFleet.ts';
 
 const repos: ConfigRepo[] = [];
 test.after(() => {
   for (const r of repos) r.cleanup();
 });
 
-const FLAGGED_POLICY = `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: flagged, namespace: default}
-spec:
-  resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]
-  placement:
-    clusterAffinity:
-      labelSelector: {matchLabels: {flag: "yes"}}
-`;
-const member1 = (flag: string) => clusterYaml('member1', { labels: { flag } });
 const APP = 'v1/ConfigMap/default/app';
 const OTHER = 'v1/ConfigMap/default/other';
 
 test('explain places templates on a Cluster held at its last good definition, as the render did', async () => {
-  const r = makeConfigRepoWith(
-    repos,
-    {
-      'clusters/member1.yaml': member1('"yes"'),
-      'clusters/member2.yaml': clusterYaml('member2'),
-      'policies/configmaps.yaml': FLAGGED_POLICY,
-      'templates/app.yaml': configMap('app'),
-    },
-    'member1 flagged',
-  );
+  const r = flaggedFleetRepo(repos);
   const sync = async () => syncRepo(await openRepo(r.dir), { sourceRef: SOURCE_REF, outputRef: RENDERED_REF });
   await sync();
-  r.commit({ 'clusters/member1.yaml': member1('yes') }, 'unquoted: a boolean, refused');
+  r.commit({ 'clusters/member1.yaml': flaggedMember1('yes') }, 'unquoted: a boolean, refused');
   await sync();
   r.commit({ 'templates/other.yaml': configMap('other') }, 'another ConfigMap');
   await sync();
