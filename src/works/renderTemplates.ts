@@ -365,7 +365,7 @@ function writeWorks<F>(
     if (!p) {
       if (prevEntry && isMultiClusterServiceRef(ref)) remove(multiClusterServicePath(ref.namespace, ref.name));
       for (const cluster of prevEntry?.clusters ?? []) if (!wanted.has(cluster)) remove(manifestPath(cluster, ref));
-      if (prevEntry?.policy) remove(bPath);
+      if (hadBinding(key, prevEntry, input)) remove(bPath);
       // Karmada keeps the member objects of a deleted template when its binding says so (execution_controller).
       if (input.previousBindings.get(key)?.spec.preserveResourcesOnDeletion) {
         for (const cluster of prevEntry?.clusters ?? []) released.set(cluster, [...(released.get(cluster) ?? []), key]);
@@ -427,8 +427,16 @@ function writeWorks<F>(
     explanations.set(key, input.clusterReasons === false ? { ...p.explanation, clusters: [] } : p.explanation);
     for (const cluster of prevEntry?.clusters ?? []) if (!wanted.has(cluster)) remove(manifestPath(cluster, ref));
     for (const [path, text] of writes) edits.set(path, keep(text));
-    if (!p.binding && prevEntry?.policy) remove(bPath);
+    if (!p.binding && hadBinding(key, prevEntry, input)) remove(bPath);
   }
+}
+
+/**
+ * Whether the previous render wrote a binding for the template: its own (a policy placed it) or the one a workload
+ * that propagates its dependencies attached to it (no policy of its own; Karmada's dependencies distributor).
+ */
+function hadBinding(key: string, prevEntry: IndexEntry | undefined, input: RenderInput): boolean {
+  return Boolean(prevEntry?.policy) || input.previousBindings.has(key);
 }
 
 /**
