@@ -391,10 +391,15 @@ export async function saveKarmadaFiles(
     const hit = cache.get(`${oid} ${path}`);
     if (hit) current.set(`${oid} ${path}`, hit);
   }
-  cache.saved = await writeParsedFileCache(repo, current, tree);
+  const saved = await writeParsedFileCache(repo, current, tree);
   // As saved: where each line now is, so this process's next save appends instead of writing the file whole.
-  for (const [key, file] of cache.saved.entries()) cache.parsed.set(key, file);
+  for (const [key, file] of saved.entries()) cache.parsed.set(key, file);
   cache.added.clear();
+  // The next sync appends only what it replaces (savedReplacing) when it starts from the copy read from disk, as a new
+  // process does: without it, every sync after one that saved whole (a cluster's change) saved whole again, going over
+  // every entry (20 ms at L). Read back when it is the file just written.
+  const reread = readParsedFileCache(repo);
+  cache.saved = reread && reread.tree === tree && reread.paths === saved.paths ? reread : saved;
 }
 
 /** saveKarmadaFiles appending what `change` replaced; false when it cannot (then the whole file is written). */
