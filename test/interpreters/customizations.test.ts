@@ -13,6 +13,7 @@ import { buildStatusFiles } from '../../src/statuses/buildStatusFiles.ts';
 import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
 import type { InterpreterCustomization } from '../../src/api/interpreterCustomization.ts';
 import { clusterYaml, makeConfigRepo } from '../helpers/fleet.ts';
+import { WORKLOAD_CRD } from '../helpers/customWorkload.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const flotilla = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
@@ -36,16 +37,6 @@ spec:
         - {condition: Available, status: "True"}
     statusReflection: {paths: [status.readyReplicas, status.replicas, status.conditions]}
     statusAggregation: {sum: [status.readyReplicas, status.replicas]}
-`;
-
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: workloads.apps.example.io}
-spec:
-  group: apps.example.io
-  names: {kind: Workload, plural: workloads}
-  scope: Namespaced
-  versions: [{name: v1alpha1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]
 `;
 
 const WORKLOAD = `apiVersion: apps.example.io/v1alpha1
@@ -98,7 +89,7 @@ test('a custom Workload is divided by its pod template requests, revised per clu
     r.commit({
       'clusters/member1.yaml': clusterYaml('member1'),
       'clusters/member2.yaml': clusterYaml('member2'),
-      'crds/workload.yaml': CRD,
+      'crds/workload.yaml': WORKLOAD_CRD,
       'interpreters/workload.yaml': CUSTOMIZATION,
       'policies/shop.yaml': POLICY,
       'templates/shop.yaml': WORKLOAD,

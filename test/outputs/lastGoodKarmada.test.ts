@@ -24,6 +24,7 @@ import {
   type ConfigRepo,
 } from '../helpers/fleet.ts';
 import { flaggedFleetRepo, flaggedMember1 } from '../helpers/flaggedFleet.ts';
+import { WORKLOAD_CRD } from '../helpers/customWorkload.ts';
 
 const repos: ConfigRepo[] = [];
 test.after(() => {
@@ -399,15 +400,7 @@ test('an interpreter customization whose file turns invalid keeps interpreting i
     repos,
     {
       'clusters/member1.yaml': clusterYaml('member1'),
-      'crds/workload.yaml': `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: workloads.apps.example.io}
-spec:
-  group: apps.example.io
-  names: {kind: Workload, plural: workloads}
-  scope: Namespaced
-  versions: [{name: v1alpha1, served: true, storage: true}]
-`,
+      'crds/workload.yaml': WORKLOAD_CRD,
       'interpreters/workload.yaml': CUSTOMIZATION('spec.configRef.name'),
       'policies/shop.yaml': `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy

@@ -7,6 +7,7 @@ import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { clusterYaml, makeConfigRepo, RENDERED_REF, SOURCE_REF } from '../helpers/fleet.ts';
+import { WORKLOAD_CRD, workload } from '../helpers/customWorkload.ts';
 
 const CUSTOMIZATION = `apiVersion: flotilla.io/v1alpha1
 kind: InterpreterCustomization
@@ -19,25 +20,6 @@ spec:
       dependencies:
         - {apiVersion: v1, kind: ConfigMap, namePath: spec.configRef.name}
 `;
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: workloads.apps.example.io}
-spec:
-  group: apps.example.io
-  names: {kind: Workload, plural: workloads}
-  scope: Namespaced
-  versions: [{name: v1alpha1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]
-`;
-const WORKLOAD = `apiVersion: apps.example.io/v1alpha1
-kind: Workload
-metadata: {name: shop}
-spec:
-  replicas: 2
-  configRef: {name: shop-config}
-  template:
-    metadata: {labels: {app: shop}}
-    spec: {containers: [{name: shop, image: shop:1}]}
-`;
 const POLICY = `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata: {name: shop}
@@ -49,10 +31,10 @@ spec:
 `;
 const START = {
   'clusters/member1.yaml': clusterYaml('member1'),
-  'crds/workload.yaml': CRD,
+  'crds/workload.yaml': WORKLOAD_CRD,
   'interpreters/workload.yaml': CUSTOMIZATION,
   'policies/shop.yaml': POLICY,
-  'templates/shop.yaml': WORKLOAD,
+  'templates/shop.yaml': workload(2),
   'templates/config.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shop-config}\ndata: {a: b}\n',
 };
 const CONFIG_BINDING = 'bindings/default/shop-config-configmap.yaml';
