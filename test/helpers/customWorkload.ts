@@ -25,3 +25,16 @@ spec:
     spec: {containers: [{name: shop, image: shop:1}]}
 `;
 }
+
+/** An InterpreterCustomization of Workload naming its ConfigMap at `namePath` as a dependency (propagateDeps). */
+export function dependencyCustomization(namePath = 'spec.configRef.name'): string {
+  return `apiVersion: flotilla.io/v1alpha1
+kind: InterpreterCustomization
+metadata: {name: workload}
+spec:
+  target: {apiVersion: apps.example.io/v1alpha1, kind: Workload}
+  customizations:
+    dependencyInterpretation:
+      dependencies: [{apiVersion: v1, kind: ConfigMap, namePath: ${namePath}}]
+`;
+}

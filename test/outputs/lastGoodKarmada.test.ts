@@ -24,7 +24,7 @@ import {
   type ConfigRepo,
 } from '../helpers/fleet.ts';
 import { flaggedFleetRepo, flaggedMember1 } from '../helpers/flaggedFleet.ts';
-import { WORKLOAD_CRD } from '../helpers/customWorkload.ts';
+import { dependencyCustomization, WORKLOAD_CRD } from '../helpers/customWorkload.ts';
 
 const repos: ConfigRepo[] = [];
 test.after(() => {
@@ -385,23 +385,13 @@ test('verify in a shallow clone finds a last good definition within its history,
   }
 });
 
-const CUSTOMIZATION = (namePath: string) => `apiVersion: flotilla.io/v1alpha1
-kind: InterpreterCustomization
-metadata: {name: workload}
-spec:
-  target: {apiVersion: apps.example.io/v1alpha1, kind: Workload}
-  customizations:
-    dependencyInterpretation:
-      dependencies: [{apiVersion: v1, kind: ConfigMap, namePath: ${namePath}}]
-`;
-
 test('an interpreter customization whose file turns invalid keeps interpreting its kind on every render path', async () => {
   const r = makeConfigRepoWith(
     repos,
     {
       'clusters/member1.yaml': clusterYaml('member1'),
       'crds/workload.yaml': WORKLOAD_CRD,
-      'interpreters/workload.yaml': CUSTOMIZATION('spec.configRef.name'),
+      'interpreters/workload.yaml': dependencyCustomization('spec.configRef.name'),
       'policies/shop.yaml': `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata: {name: shop, namespace: default}
@@ -423,7 +413,10 @@ spec: {configRef: {name: shop-config}}
   await sync(r);
   assert.ok(r.ls('flotilla/rendered').includes(dragged), 'the customization names the dependency');
 
-  r.commit({ 'interpreters/workload.yaml': CUSTOMIZATION('"spec..configRef"') }, 'a path that does not parse');
+  r.commit(
+    { 'interpreters/workload.yaml': dependencyCustomization('"spec..configRef"') },
+    'a path that does not parse',
+  );
   const broken = await sync(r);
   assert.ok(broken.problems.some((p) => p.file === 'interpreters/workload.yaml' && p.severity === 'error'));
   assert.ok(r.ls('flotilla/rendered').includes(dragged), 'incremental: the ConfigMap still follows');
@@ -441,7 +434,7 @@ spec: {configRef: {name: shop-config}}
   assert.ok(r.ls('flotilla/rendered').includes(dragged), 'full re-render: the ConfigMap still follows');
   await verified(r, 'full re-render');
 
-  r.commit({ 'interpreters/workload.yaml': CUSTOMIZATION('spec.configRef.name') }, 'fixed');
+  r.commit({ 'interpreters/workload.yaml': dependencyCustomization('spec.configRef.name') }, 'fixed');
   const fixed = await sync(r);
   assert.not.ok(fixed.problems.some((p) => p.file === 'interpreters/workload.yaml'));
   assert.ok(r.ls('flotilla/rendered').includes(dragged));

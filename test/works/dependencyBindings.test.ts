@@ -7,19 +7,8 @@ import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { clusterYaml, makeConfigRepo, RENDERED_REF, SOURCE_REF } from '../helpers/fleet.ts';
-import { WORKLOAD_CRD, workload } from '../helpers/customWorkload.ts';
+import { dependencyCustomization, WORKLOAD_CRD, workload } from '../helpers/customWorkload.ts';
 
-const CUSTOMIZATION = `apiVersion: flotilla.io/v1alpha1
-kind: InterpreterCustomization
-metadata: {name: workload}
-spec:
-  target: {apiVersion: apps.example.io/v1alpha1, kind: Workload}
-  customizations:
-    replicaResource: {replicasPath: spec.replicas, podTemplatePath: spec.template}
-    dependencyInterpretation:
-      dependencies:
-        - {apiVersion: v1, kind: ConfigMap, namePath: spec.configRef.name}
-`;
 const POLICY = `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata: {name: shop}
@@ -32,7 +21,7 @@ spec:
 const START = {
   'clusters/member1.yaml': clusterYaml('member1'),
   'crds/workload.yaml': WORKLOAD_CRD,
-  'interpreters/workload.yaml': CUSTOMIZATION,
+  'interpreters/workload.yaml': dependencyCustomization(),
   'policies/shop.yaml': POLICY,
   'templates/shop.yaml': workload(2),
   'templates/config.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shop-config}\ndata: {a: b}\n',
