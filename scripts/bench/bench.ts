@@ -139,23 +139,29 @@ try {
         `${((1000 * syncs[name]!.seconds) / Math.max(1, syncs[name]!.filesWritten)).toFixed(3)} ms per file written (cold render: ${((1000 * cold.report.seconds) / cold.report.filesWritten).toFixed(3)})`,
     );
   }
-  // The same template edit again on a repo object that already loaded the packs (a long-running sync).
+  // A reconciler's steady state: one repository object kept open (as `flotilla run` keeps it) that has just synced a
+  // template change, then the next one. The figures above are each a fresh repository's, and the first of them also
+  // this process's first sync, which compiles the code it runs.
   const warmRepo = await openRepo(repoDir);
-  await timedSync(warmRepo, undefined);
-  const again = { ...fleet.edits.template, text: fleet.edits.template.text.replace('v2.0.0-bench', 'v2.0.1-bench') };
-  await importCommit(
-    repoDir,
-    {
-      ref: SOURCE_REF,
-      from: `${SOURCE_REF}^0`,
-      message: 'bench: image tag again\n',
-      time: (time += 60),
-      files: [[again.path, again.text]],
-    },
-    scratch,
+  let warm: SyncFigure | undefined;
+  for (const tag of ['v2.0.1-bench', 'v2.0.2-bench']) {
+    const again = { ...fleet.edits.template, text: fleet.edits.template.text.replace('v2.0.0-bench', tag) };
+    await importCommit(
+      repoDir,
+      {
+        ref: SOURCE_REF,
+        from: `${SOURCE_REF}^0`,
+        message: `bench: image tag ${tag}\n`,
+        time: (time += 60),
+        files: [[again.path, again.text]],
+      },
+      scratch,
+    );
+    warm = await timedSync(warmRepo, undefined);
+  }
+  progress(
+    `sync after one template change, repo open and just synced a template change: ${warm!.seconds.toFixed(3)} s, ${warm!.summary}`,
   );
-  const warm = await timedSync(warmRepo, undefined);
-  progress(`sync after one template change, repo already open: ${warm.seconds.toFixed(3)} s, ${warm.summary}`);
 
   // 4. No-op: nothing new on main, so sync must not commit.
   const before = countCommits(repoDir, OUTPUT_REF);
@@ -243,7 +249,7 @@ try {
     sync_one_cluster_s: syncs.cluster!.seconds,
     sync_one_override_s: syncs.override!.seconds,
     sync_one_unit_s: syncs.unit?.seconds ?? null,
-    sync_one_template_warm_s: warm.seconds,
+    sync_one_template_warm_s: warm!.seconds,
     sync_one_template_cpu_s: syncs.template!.cpuSeconds,
     sync_vs_cold: cold.report.seconds / syncs.template!.seconds,
     ...perFileFigures(

@@ -21,7 +21,7 @@ export interface Figures {
    * without units (--no-units), as are its per-file figures.
    */
   sync_one_unit_s: number | null;
-  /** The same kind of edit with the repo (and its pack cache) already open, as a long-running sync has it. */
+  /** A template edit on a repository kept open that has just synced one: a reconciler's steady state. */
   sync_one_template_warm_s: number;
   /** CPU time (user + system) of the one-template sync. */
   sync_one_template_cpu_s: number;
@@ -229,7 +229,7 @@ const ORDER: [keyof Figures, string][] = [
   ['sync_one_cluster_s', 's'],
   ['sync_one_override_s', 's'],
   ['sync_one_unit_s', 's, helm template once'],
-  ['sync_one_template_warm_s', 's, repo open'],
+  ['sync_one_template_warm_s', 's, steady (repo open)'],
   ['sync_one_template_cpu_s', 's, CPU'],
   ['sync_vs_cold', '×'],
   ['render_cold_s_per_file', 's/file'],
