@@ -38,3 +38,16 @@ spec:
       dependencies: [{apiVersion: v1, kind: ConfigMap, namePath: ${namePath}}]
 `;
 }
+
+/** A PropagationPolicy placing Workload shop on `clusters`, dragging its dependencies along (propagateDeps). */
+export function shopPolicy(clusters: readonly string[]): string {
+  return `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: shop, namespace: default}
+spec:
+  propagateDeps: true
+  resourceSelectors: [{apiVersion: apps.example.io/v1alpha1, kind: Workload, name: shop}]
+  placement:
+    clusterAffinity: {clusterNames: [${clusters.join(', ')}]}
+`;
+}

@@ -24,7 +24,7 @@ import {
   type ConfigRepo,
 } from '../helpers/fleet.ts';
 import { flaggedFleetRepo, flaggedMember1 } from '../helpers/flaggedFleet.ts';
-import { dependencyCustomization, WORKLOAD_CRD } from '../helpers/customWorkload.ts';
+import { dependencyCustomization, shopPolicy, WORKLOAD_CRD } from '../helpers/customWorkload.ts';
 
 const repos: ConfigRepo[] = [];
 test.after(() => {
@@ -392,14 +392,7 @@ test('an interpreter customization whose file turns invalid keeps interpreting i
       'clusters/member1.yaml': clusterYaml('member1'),
       'crds/workload.yaml': WORKLOAD_CRD,
       'interpreters/workload.yaml': dependencyCustomization('spec.configRef.name'),
-      'policies/shop.yaml': `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: shop, namespace: default}
-spec:
-  propagateDeps: true
-  resourceSelectors: [{apiVersion: apps.example.io/v1alpha1, kind: Workload, name: shop}]
-  placement: {clusterAffinity: {clusterNames: [member1]}}
-`,
+      'policies/shop.yaml': shopPolicy(['member1']),
       'templates/shop.yaml': `apiVersion: apps.example.io/v1alpha1
 kind: Workload
 metadata: {name: shop, namespace: default}

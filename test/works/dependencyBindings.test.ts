@@ -7,17 +7,9 @@ import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { clusterYaml, makeConfigRepo, RENDERED_REF, SOURCE_REF } from '../helpers/fleet.ts';
-import { dependencyCustomization, WORKLOAD_CRD, workload } from '../helpers/customWorkload.ts';
+import { dependencyCustomization, shopPolicy, WORKLOAD_CRD, workload } from '../helpers/customWorkload.ts';
 
-const POLICY = `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: shop}
-spec:
-  propagateDeps: true
-  resourceSelectors: [{apiVersion: apps.example.io/v1alpha1, kind: Workload, name: shop}]
-  placement:
-    clusterAffinity: {clusterNames: [member1]}
-`;
+const POLICY = shopPolicy(['member1']);
 const START = {
   'clusters/member1.yaml': clusterYaml('member1'),
   'crds/workload.yaml': WORKLOAD_CRD,
