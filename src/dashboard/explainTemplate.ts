@@ -63,7 +63,7 @@ export async function explainTemplate(
   if (!previousTree || !index) return null;
   const source = await readCommitInfo(repo, sourceSha);
   // A broken policy or Cluster: the definition the render kept, from the renders before it.
-  const history = await renderHistoryAt(repo, base);
+  const history = await renderHistoryAt(repo, base, index);
   const loaded = await loadSource(repo, source.tree, { tree: previousTree, index }, new Set([key]), undefined, history);
   if (loaded.full) await index.loadAll();
   await index.load({ templates: loaded.affected });

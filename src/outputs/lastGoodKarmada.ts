@@ -19,6 +19,7 @@ import { readObject } from '../commits/readObject.ts';
 import { commitTrailers, LAST_GOOD_TRAILER } from '../branches/rendered/trailers.ts';
 import { readLastRenderAt } from '../branches/rendered/readLastRender.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
+import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import type { Problem } from '../errors/problem.ts';
 import { readEarlierVersion, sortedIncludes } from './karmadaFiles.ts';
 
@@ -45,13 +46,17 @@ export interface RenderHistory {
 
 /**
  * The renders from output commit `oid` back (the first Flotilla wrote, below any made by hand), with its index's
- * Karmada files; null when there is none.
+ * Karmada files (`index`: that index when the caller has it open already); null when there is none.
  */
-export async function renderHistoryAt(repo: GitRepo, oid: string): Promise<RenderHistory | null> {
+export async function renderHistoryAt(
+  repo: GitRepo,
+  oid: string,
+  index?: Pick<ShardedIndex, 'karmadaFiles'> | null,
+): Promise<RenderHistory | null> {
   const { rendered } = await readLastRenderAt(repo, oid);
   if (!rendered) return null;
-  const index = await openOutputIndex(repo, rendered.tree).catch(() => null);
-  return { from: rendered.oid, ...(index ? { karmadaFiles: index.karmadaFiles() } : {}) };
+  const opened = index ?? (await openOutputIndex(repo, rendered.tree).catch(() => null));
+  return { from: rendered.oid, ...(opened ? { karmadaFiles: opened.karmadaFiles() } : {}) };
 }
 
 /** The Karmada kinds a file keeps the last good definitions of (each in its own list of FileObjects). */

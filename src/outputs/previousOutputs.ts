@@ -183,7 +183,7 @@ export async function readOutputBranch(
   await opened?.loadAll();
   const index = opened?.toWhole() ?? emptyIndex();
   // Where a broken policy or Cluster of that source finds the last good definition its render kept.
-  const renders = await renderHistoryAt(repo, base);
+  const renders = await renderHistoryAt(repo, base, opened);
   return {
     index,
     ...(renders ? { renders } : {}),
