@@ -20,7 +20,10 @@ export interface DeflateSlot {
  * on the thread that renders): given its type, the same thread computes them. Contents are copied into 1 MiB batches, each transferred to
  * one worker (plain JavaScript, so it starts in milliseconds), which sends back the compressed bytes of the batch in
  * one buffer. A pack smaller than one batch (any incremental sync) starts no worker: it is deflated on this thread
- * when drained, as before. When the worker is more than MAX_QUEUED_BATCHES behind, this thread compresses the next
+ * when drained, as before. A started worker takes batches only once it is up (it says so in shared memory): until
+ * then they wait here, and a drain before that compresses them on this thread rather than wait some 30-50 ms for a
+ * thread to boot (a sync writing a few MiB of trees, at XL one template on 66 clusters, spent that long in flush).
+ * When the worker is more than MAX_QUEUED_BATCHES behind, this thread compresses the next
  * batch itself, so raw bytes waiting on the worker stay bounded (peak RSS). Same zlib, same options: the bytes are
  * those deflateSync gives here.
  *
@@ -36,12 +39,17 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
   #replies: MessagePort | null = null;
   #batch = newBatch<S>();
   #inflight = new Map<number, S[]>();
+  /** Full batches waiting for a worker that is not up yet, oldest first. */
+  #held: Batch<S>[] = [];
   #nextId = 0;
   #failure: Error | null = null;
   /** What onBatch threw (a write that failed): drain throws it as it is. */
   #handOnFailure: Error | null = null;
-  /** Batches the worker has finished, counted (and notified) by the worker itself after it posted each reply. */
-  #finished = new Int32Array(new SharedArrayBuffer(4));
+  /**
+   * [FINISHED]: batches the worker has finished, counted (and notified) by the worker itself after it posted each
+   * reply; [UP]: 1 once the worker can take batches.
+   */
+  #shared = new Int32Array(new SharedArrayBuffer(8));
   #sent = 0;
 
   constructor(onBatch?: (slots: S[]) => void) {
@@ -86,24 +94,20 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
    */
   async drain(keepWorker = false): Promise<void> {
     if (this.#failure) throw new Error(`deflate worker failed: ${this.#failure.message}`, { cause: this.#failure });
-    if (this.#worker && this.#batch.slots.length > 0) this.#send();
-    else this.#done(deflateHere(this.#batch));
+    if (this.#workerUp()) {
+      this.#postHeld();
+      if (this.#batch.slots.length > 0) this.#post(this.#batch);
+    } else {
+      // A worker still booting: what it would get is compressed here, sooner than it could start.
+      for (const batch of this.#held.splice(0)) this.#done(deflateHere(batch));
+      this.#done(deflateHere(this.#batch));
+    }
     this.#batch = newBatch();
     for (;;) {
       this.#receive();
       if (this.#inflight.size === 0 || this.#failure) break;
-      // Woken by the worker's notify after each batch. The timer keeps the process alive meanwhile (neither the
-      // unref'd worker nor the wait does) and lets an error event (a lost worker) through.
-      const wait = waitAsync(this.#finished, 0, Atomics.load(this.#finished, 0), 1000);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 1000);
-        const wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-        if (wait.async) void wait.value.then(wake);
-        else setImmediate(wake);
-      });
+      // Woken by the worker's notify after each batch.
+      await wakeOn(this.#shared, FINISHED, Atomics.load(this.#shared, FINISHED));
     }
     if (!keepWorker) await this.#stop();
     const failure = this.#failure as Error | null; // set by the error listener while we waited
@@ -112,9 +116,19 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
     if (this.#handOnFailure) throw this.#handOnFailure;
   }
 
+  /**
+   * Resolves once a started worker can take batches (false when none is started): for a caller that knows much more
+   * is coming, and for tests of the worker's path.
+   */
+  async workerReady(): Promise<boolean> {
+    while (this.#worker && !this.#workerUp() && !this.#failure) await wakeOn(this.#shared, UP, 0);
+    return this.#worker !== null;
+  }
+
   /** Drops whatever is queued and ends the worker: for a pack that will not be written. */
   async discard(): Promise<void> {
     this.#batch = newBatch();
+    this.#held = [];
     this.#handOnFailure = null;
     this.#inflight.clear();
     await this.#stop();
@@ -122,18 +136,44 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
 
   async #stop(): Promise<void> {
     const worker = this.#worker;
+    const up = this.#workerUp();
     this.#worker = null;
+    this.#held = [];
     this.#replies?.close();
     this.#replies = null;
-    await worker?.terminate();
+    this.#shared = new Int32Array(new SharedArrayBuffer(8)); // the next worker counts and says it is up afresh
+    this.#sent = 0;
+    // One that never came up has done nothing: it ends on its own time (unref'd), not on this caller's.
+    if (up) await worker?.terminate();
+    else void worker?.terminate();
+  }
+
+  #workerUp(): boolean {
+    return this.#worker !== null && Atomics.load(this.#shared, UP) === 1;
   }
 
   #send(): void {
     const batch = this.#batch;
     this.#batch = newBatch();
+    this.#workerFor();
+    if (!this.#workerUp()) {
+      this.#held.push(batch);
+      // Raw bytes waiting here are memory the fleet did not need before: past a bound, compress the oldest now.
+      if (this.#held.length > MAX_QUEUED_BATCHES) this.#done(deflateHere(this.#held.shift()!));
+      return;
+    }
+    this.#postHeld();
+    this.#post(batch);
+  }
+
+  #postHeld(): void {
     this.#receive();
+    for (const held of this.#held.splice(0)) this.#post(held);
+  }
+
+  #post(batch: Batch<S>): void {
     // Raw bytes queued on the worker are memory the fleet did not need before: past a bound, compress here instead.
-    if (this.#sent - Atomics.load(this.#finished, 0) >= MAX_QUEUED_BATCHES) {
+    if (this.#sent - Atomics.load(this.#shared, FINISHED) >= MAX_QUEUED_BATCHES) {
       this.#done(deflateHere(batch));
       return;
     }
@@ -173,7 +213,7 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       execArgv: [],
-      workerData: { options: DEFLATE, done: this.#finished, replies: port2 },
+      workerData: { options: DEFLATE, shared: this.#shared, replies: port2 },
       transferList: [port2],
       // It holds one batch at a time, outside its heap: a small isolate reserves some 500 MB less address space than
       // a default one, which counts under a `ulimit -v` (the bench's XL runs under 16 GiB, tsx reserving most of it).
@@ -181,7 +221,7 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
     });
     worker.unref(); // a writer dropped without a flush never keeps the process alive
     worker.on('error', (err) => {
-      this.#failure = err;
+      if (this.#worker === worker) this.#failure = err; // not one stopped before it came up
     });
     this.#replies = port1;
     return (this.#worker = worker);
@@ -210,7 +250,27 @@ const waitAsync = (
   }
 ).waitAsync;
 
+/**
+ * Resolves when the worker changes shared[index] from `value`, or after a second. The timer keeps the process alive
+ * meanwhile (neither the unref'd worker nor the wait does) and lets an error event (a lost worker) through.
+ */
+function wakeOn(shared: Int32Array, index: number, value: number): Promise<void> {
+  const wait = waitAsync(shared, index, value, 1000);
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 1000);
+    const wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    if (wait.async) void wait.value.then(wake);
+    else setImmediate(wake);
+  });
+}
+
 const BATCH_BYTES = 1024 * 1024;
+/** Indexes in the offload's shared Int32Array. */
+const FINISHED = 0;
+const UP = 1;
 /** At most this many batches (8 MiB raw) wait on the worker. Fewer, larger messages: each one costs the thread that sends it. */
 const MAX_QUEUED_BATCHES = 8;
 
@@ -327,6 +387,8 @@ parentPort.on('message', ({ id, bytes, ends, types }) => {
     outEnds.push(at);
   }
   workerData.replies.postMessage({ id, out, ends: outEnds, oids, crcs }, [out.buffer, oids.buffer, crcs.buffer]);
-  Atomics.add(workerData.done, 0, 1);
-  Atomics.notify(workerData.done, 0);
-});`;
+  Atomics.add(workerData.shared, ${FINISHED}, 1);
+  Atomics.notify(workerData.shared, ${FINISHED});
+});
+Atomics.store(workerData.shared, ${UP}, 1);
+Atomics.notify(workerData.shared, ${UP});`;

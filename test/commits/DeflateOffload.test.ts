@@ -23,12 +23,26 @@ function contents(count: number): Uint8Array[] {
   return out;
 }
 
+/** Adds contents until the first batch is full (the worker starts), then waits for the worker to be up. */
+async function startWorker(offload: DeflateOffload): Promise<DeflateSlot[]> {
+  const slots: DeflateSlot[] = [];
+  while (slots.length < 20) {
+    const slot = { deflated: EMPTY };
+    offload.add(slot, Buffer.alloc(100_000, slots.length));
+    slots.push(slot);
+  }
+  assert.ok(await offload.workerReady(), 'a worker started past one batch');
+  return slots;
+}
+
 test('many batches through the worker: each object gets exactly the bytes deflateSync gives here', async () => {
   const offload = new DeflateOffload();
+  const first = await startWorker(offload);
   const inputs = contents(3000); // ~5 MB: well over one batch, so the worker does most of it
   const slots: DeflateSlot[] = inputs.map(() => ({ deflated: EMPTY }));
   inputs.forEach((content, i) => offload.add(slots[i]!, content));
   await offload.drain();
+  first.forEach((slot, i) => assert.ok(slot.deflated.equals(deflateSync(Buffer.alloc(100_000, i), DEFLATE))));
   inputs.forEach((content, i) => {
     assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE)), `object ${i}`);
     assert.ok(inflateSync(slots[i]!.deflated).equals(content));
@@ -37,6 +51,7 @@ test('many batches through the worker: each object gets exactly the bytes deflat
 
 test("more batches than may wait on the worker at once (this thread then takes some): still deflateSync's bytes, in order", async () => {
   const offload = new DeflateOffload();
+  await startWorker(offload);
   const inputs = Array.from({ length: 60 }, (_, i) =>
     Buffer.concat([Buffer.from(`batch ${i}\n`), Buffer.alloc(300_000, i)]),
   );
@@ -63,6 +78,22 @@ test('less than one batch is deflated on this thread at drain, and the offload c
   again.forEach((content, i) => offload.add(more[i]!, content));
   await offload.drain();
   again.forEach((content, i) => assert.ok(more[i]!.deflated.equals(deflateSync(content, DEFLATE))));
+});
+
+test("batches full before the worker is up wait for it, or are compressed here at drain: deflateSync's bytes either way", async () => {
+  for (const waitForWorker of [false, true]) {
+    const offload = new DeflateOffload();
+    // Twelve 1 MiB batches without a yield: more than may wait for a worker still booting.
+    const inputs = Array.from({ length: 12 }, (_, i) =>
+      Buffer.concat([Buffer.from(`batch ${i}\n`), randomBytes(1 << 20)]),
+    );
+    const slots: DeflateSlot[] = inputs.map(() => ({ deflated: EMPTY }));
+    inputs.forEach((content, i) => offload.add(slots[i]!, content));
+    if (waitForWorker) assert.ok(await offload.workerReady());
+    await offload.drain();
+    inputs.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE)), `object ${i}`));
+    assert.is(await offload.workerReady(), false, 'drain ended the worker');
+  }
 });
 
 test('a caller may reuse its buffer right after add: the content was copied', async () => {
