@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import type { GitRepo } from '../../src/commits/types.ts';
+import { parserCodeDigest } from '../../src/outputs/parserCode.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import type { RenderLimits } from '../../src/outputs/sourceLimits.ts';
 import { FLEET_SIZES, generateFleet, type FileEdit, type FleetSize } from './generateFleet.ts';
@@ -110,6 +111,9 @@ try {
   //    commit each, then syncRepo in this process on a freshly opened repo.
   const syncs: Record<string, SyncFigure> = {};
   let time = EPOCH;
+  // What the package runs has this digest of its parsing code fixed at build time (scripts/build.js); run from src/,
+  // as here, it reads and hashes those sources at first use: done now, so no sync below counts it.
+  parserCodeDigest();
   const edits: [string, FileEdit][] = [
     ['template', fleet.edits.template],
     ['policy', fleet.edits.policy],
