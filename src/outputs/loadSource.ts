@@ -361,8 +361,9 @@ async function loadIncremental(
           ? // This tree's Karmada files: the unchanged ones and the changed ones that still hold Karmada objects.
             [...unchangedKarmada(), ...[...changedPaths].filter((path) => holdsKarmada(loaded.get(path)))]
           : unchangedKarmada(),
-    // Picked from the copy as if the changed files were not there: a save then replaces their entries only.
-    kept && scope
+    // Picked from the copy as if the changed files were not there (a cluster's or a customization's change too): a
+    // save then replaces their entries only.
+    kept
       ? {
           from: kept,
           previous: karmadaPaths,

@@ -367,6 +367,42 @@ test('a policy change appends its line, the bucket lines that changed and a head
   assert.equal(readFileSync(CACHE(r)), after);
 });
 
+test("a cluster's change appends its line as a policy's does, and a new process selecting by its new labels reads them", async () => {
+  const r = threeNamespaces();
+  const parsed = threeNamespaces();
+  for (const repo of [r, parsed]) await sync(repo);
+  const before = readFileSync(CACHE(r));
+  const steps: [string, (text: string) => string][] = [
+    ['clusters/member2.yaml', (t) => t.replace('name: member2\n', 'name: member2\n  labels:\n    tier: gold\n')],
+    [
+      'policies/a.yaml',
+      (t) =>
+        t.replace(/clusterNames:\n(\s*- member\d\n)+/, 'labelSelector:\n        matchLabels:\n          tier: gold\n'),
+    ],
+  ];
+  for (const [i, [file, edit]] of steps.entries()) {
+    for (const repo of [r, parsed]) repo.commit({ [file]: edit(repo.show('HEAD', file)) }, `step ${i}`);
+    await sync(r);
+    rmSync(CACHE(parsed), { force: true });
+    await sync(parsed);
+    assert.is(
+      r.git('rev-parse', 'flotilla/rendered^{tree}'),
+      parsed.git('rev-parse', 'flotilla/rendered^{tree}'),
+      `step ${i} (${file})`,
+    );
+    if (i === 0) {
+      const after = readFileSync(CACHE(r));
+      assert.equal(after.subarray(0, before.length), before, 'appended to');
+      assert.ok(after.length - before.length < before.length, 'only what changed is written');
+    }
+  }
+  assert.ok(
+    r.show('flotilla/rendered', 'clusters/member2/a/deployment.apps_nginx.yaml').length > 0 &&
+      r.git('ls-tree', 'flotilla/rendered', 'clusters/member1/a/').trim() === '',
+    "a's nginx goes to the gold cluster only",
+  );
+});
+
 test('a save cut short by a crash (a last line that is no header) is ignored: parsed again, same commit, written whole', async () => {
   const crashed = threeNamespaces();
   const parsed = threeNamespaces();
