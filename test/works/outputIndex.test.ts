@@ -261,6 +261,37 @@ test('a shard written again after a change has the bytes of the whole index seri
   assert.ok(lazy.edits().get(path)!.includes(garbled));
 });
 
+test('an entry read and not set is written as the line it was read from, and is read-only to whoever read it', async () => {
+  const fleet = whole();
+  for (let i = 0; i < 300; i++)
+    fleet.templates[`v1/ConfigMap/team-${i % 7}/c${i}`] = { file: `t/${i}.yaml`, clusters: ['m1'] };
+  const before = indexFiles(fleet);
+  const keys = Object.keys(fleet.templates).filter((key) => key.startsWith('v1/ConfigMap/team-'));
+  const read = keys[0]!;
+  const changed = keys.find((key) => key !== read && shardOf(key) === shardOf(read))!;
+  const path = shardPath(shardOf(read));
+  const text = before.get(path)!;
+  // The same value as JSON.stringify would not write it: parsed alike, written otherwise.
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`${JSON.stringify(read)}:`))!
+    .replace(/,$/, '');
+  const spaced = line.replace('"clusters":', '"clusters": ');
+  const index = openFiles(new Map([...before, [path, text.replace(line, spaced)]]));
+  await index.loadAll(); // every entry read, as a cluster's change reads them
+  const entry = index.template(read)!;
+  assert.equal(entry, fleet.templates[read]);
+  assert.throws(() => entry.clusters.push('m9'), TypeError);
+  index.setTemplate(changed, { ...fleet.templates[changed]!, clusters: ['m9'] });
+  const written = index.edits().get(path)!;
+  assert.ok(written.includes(spaced), 'the entry read is its line as it was');
+  assert.ok(
+    written.includes(
+      `${JSON.stringify(changed)}:${JSON.stringify({ file: fleet.templates[changed]!.file, clusters: ['m9'] })}`,
+    ),
+  );
+});
+
 test('entries set again to equal copies (a sync that renders a template to the same result) write nothing', async () => {
   const index = openFiles(indexFiles(whole()));
   await index.loadAll();

@@ -127,7 +127,10 @@ interface Shard {
   templates: Section<IndexEntry>;
 }
 
-/** An entry of a section: the line it was read from until its value is asked for, its value once parsed or set. */
+/**
+ * An entry of a section: the line it was read from (null once set), its value once parsed (frozen: it stays what the
+ * line says) or set.
+ */
 interface Slot<T> {
   line: string | null;
   /** Where the value starts in `line`. */
@@ -166,16 +169,24 @@ class Section<T> {
     const slot = this.#slots.get(key);
     if (!slot) return undefined;
     if (!slot.parsed) {
-      slot.value = JSON.parse(slot.line!.slice(slot.valueAt)) as T;
+      // Frozen, so the line still says what it is: an entry read and never set is written as it was read. A cluster's
+      // change reads every entry of the fleet to find those it affects, and sets a tenth of them.
+      slot.value = frozen(JSON.parse(slot.line!.slice(slot.valueAt))) as T;
       slot.parsed = true;
-      // From now on the value is written, as it is then: what a caller holds is what the shard says.
-      slot.line = null;
     }
     return slot.value;
   }
 
   set(key: string, value: T): void {
     this.#slots.set(key, { line: null, valueAt: 0, value, parsed: true });
+  }
+
+  /** Whether `value` is what the entry holds: compared as serialize() would write both. */
+  holds(key: string, value: T): boolean {
+    const slot = this.#slots.get(key);
+    if (!slot) return false;
+    const json = JSON.stringify(value);
+    return slot.line !== null ? slot.line.slice(slot.valueAt) === json : JSON.stringify(slot.value) === json;
   }
 
   delete(key: string): void {
@@ -194,16 +205,27 @@ class Section<T> {
     return this.#slots.size;
   }
 
-  /** Sorted keys, one entry per line. */
-  serialize(): string {
+  /** Sorted keys, one entry per line; `canonical`: each value parsed written as JSON.stringify writes it, not as read. */
+  serialize(canonical = false): string {
     return [...this.#slots.keys()]
       .sort()
       .map((key) => {
         const slot = this.#slots.get(key)!;
-        return slot.line ?? `${JSON.stringify(key)}:${JSON.stringify(slot.value)}`;
+        return slot.line !== null && !(canonical && slot.parsed)
+          ? slot.line
+          : `${JSON.stringify(key)}:${JSON.stringify(slot.value)}`;
       })
       .join(',\n');
   }
+}
+
+/** A value parsed from JSON, and everything in it, made read-only. */
+function frozen(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) frozen(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** The text of `.flotilla/index.json`: a version 2 root, or a whole version 1 index. */
@@ -250,8 +272,8 @@ function serializeRoot(root: IndexRoot): string {
 }
 
 /** Sorted keys, one entry per line: stable bytes, and small Git diffs when one entry changes. */
-function serializeShard(shard: Shard): string {
-  return `${FILES_AT}${shard.files.serialize()}${REQUIRED_BY_AT}${shard.requiredBy.serialize()}${TEMPLATES_AT}${shard.templates.serialize()}${SHARD_END}`;
+function serializeShard(shard: Shard, canonical = false): string {
+  return `${FILES_AT}${shard.files.serialize(canonical)}${REQUIRED_BY_AT}${shard.requiredBy.serialize(canonical)}${TEMPLATES_AT}${shard.templates.serialize(canonical)}${SHARD_END}`;
 }
 
 const FILES_AT = '{"files":{\n';
@@ -600,7 +622,7 @@ export class ShardedIndex implements IndexView {
     const shard = this.shard(id);
     const old = shard.templates.get(key);
     // The same entry rendered again: its shard's bytes would be too (serializeShard writes each entry's JSON).
-    if (old === entry || (old && entry && JSON.stringify(old) === JSON.stringify(entry))) return;
+    if (old === entry || (old && entry && shard.templates.holds(key, entry))) return;
     const oldDeps = new Set(old?.deps ?? []);
     const newDeps = new Set(entry?.deps ?? []);
     for (const dep of oldDeps) if (!newDeps.has(dep)) this.editParents(dep, (list) => list.filter((k) => k !== key));
@@ -637,7 +659,7 @@ export class ShardedIndex implements IndexView {
     const id = shardOf(path);
     const shard = this.shard(id);
     const old = shard.files.get(path);
-    if (old === entry || (old && entry && JSON.stringify(old) === JSON.stringify(entry))) return;
+    if (old === entry || (old && entry && shard.files.holds(path, entry))) return;
     this.rootEdited = true;
     this.root.sourceFiles += (entry ? 1 : 0) - (old ? 1 : 0);
     if (Boolean(old?.karmada) !== Boolean(entry?.karmada)) {
@@ -692,7 +714,8 @@ export class ShardedIndex implements IndexView {
   derivedPartsAgree(): boolean {
     const rebuilt = ShardedIndex.fromWhole(this.toWhole());
     if (serializeRoot(rebuilt.root) !== serializeRoot(this.root)) return false;
-    return ALL_SHARDS.every((id) => serializeShard(rebuilt.shard(id)) === serializeShard(this.shard(id)));
+    // Entries as they are, not as their lines were laid out (by hand, say): the entries themselves are checked apart.
+    return ALL_SHARDS.every((id) => serializeShard(rebuilt.shard(id)) === serializeShard(this.shard(id), true));
   }
 }
 
