@@ -87,7 +87,18 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   const mayPlaceChanged = clusters.length > 0 ? placesAnyOf(model.propagationPolicies, clusters) : () => false;
   // Clusters that changed only their labels: then only what reads a label selector that now reads otherwise moves.
   const relabeled = clusters.length > 0 ? labelsOnlyChange(model, changedFiles, ctx.oldVersions) : undefined;
-  for (const t of karmadaChanged ? allTemplates(index, model, ctx.templatesInScope) : []) {
+  // Clusters alone changed: an entry matters only when on one of them, or placed by a policy that could take one (and,
+  // for a relabeling, reads the labels otherwise), or made by scoped units; its line says which without parsing it.
+  const clustersOnly =
+    clusters.length > 0 && propagation.length + overrides.length + customizedKinds.size === 0 && !ctx.templatesInScope;
+  const mayMatter = clustersOnly
+    ? entryLineMayMatter(
+        clusters.map((c) => c.metadata.name),
+        relabeled ? (policy) => relabeled.policyReads(policy) && mayPlaceChanged(policy) : mayPlaceChanged,
+      )
+    : undefined;
+  const inScope = ctx.templatesInScope ?? (mayMatter ? index.templatesWhere(mayMatter) : undefined);
+  for (const t of karmadaChanged ? allTemplates(index, model, inScope) : []) {
     const entry = t.entry;
     if (customizedKinds.size > 0 && customizedKinds.has(`${t.ref.apiVersion}/${t.ref.kind}`)) affected.add(t.key);
     if (entry?.policy && changedPolicyKeys.has(entry.policy)) affected.add(t.key);
@@ -203,6 +214,31 @@ function viewOf(key: string, entry: IndexEntry): TemplateView {
 
 /** How every Namespace's refKey starts (apiVersion v1 holds no '/'). */
 const NAMESPACE_KEY = 'v1/Namespace/';
+
+/**
+ * For a change of clusters only (affectedByChange's walk): whether an index entry's line may name a template the walk
+ * takes. False only when the line names none of the clusters, has no scoped units, and its policy (the one
+ * `"policy":` in it) is one `placementReads` turns down. A Namespace, an escaped character, or a second `"policy":`
+ * (a label of that name) is parsed and left to the walk.
+ */
+function entryLineMayMatter(
+  clusters: readonly string[],
+  placementReads: (policyRef: string) => boolean,
+): (line: string) => boolean {
+  const quoted = [...new Set(clusters)].map((name) => JSON.stringify(name));
+  const namespaces = JSON.stringify(NAMESPACE_KEY).slice(0, -1);
+  return (line) => {
+    if (line.startsWith(namespaces) || line.includes('\\') || line.includes('"units":')) return true;
+    if (quoted.some((name) => line.includes(name))) return true;
+    const at = line.indexOf(POLICY_FIELD);
+    if (at < 0) return false; // without a policy, only being on a changed cluster could move it
+    if (line.indexOf(POLICY_FIELD, at + 1) >= 0) return true;
+    const start = at + POLICY_FIELD.length;
+    return placementReads(line.slice(start, line.indexOf('"', start)));
+  };
+}
+
+const POLICY_FIELD = '"policy":"';
 
 function selects(p: PropagationPolicy, t: TemplateView): boolean {
   if (p.kind === 'PropagationPolicy' && p.metadata.namespace !== t.ref.namespace) return false;

@@ -314,6 +314,34 @@ function dividedFleet(policy: string, replicas = 6): ConfigRepo {
 const renderedKeys = (report: { explanations: Map<string, unknown> } | undefined) =>
   [...(report?.explanations.keys() ?? [])].sort();
 
+test('a cluster relabeled into a placement gets the templates it places, found from their index lines (a label named policy too)', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...PROD_AND_DEV_MEMBERS,
+      'templates/nginx.yaml': sample('nginx/deployment.yaml').replace(
+        '  labels:\n    app: nginx\n',
+        '  labels:\n    app: nginx\n    policy: default/elsewhere\n',
+      ),
+      'templates/service.yaml': service,
+      'policies/nginx.yaml': dividedPolicy(DUPLICATED),
+    },
+    'three members, two of them prod; nginx labelled policy',
+  );
+  await sync(r);
+  const on = () => r.git('ls-tree', '--name-only', 'flotilla/rendered', 'clusters/').split('\n').filter(Boolean);
+  assert.equal(on(), ['clusters/member1', 'clusters/member2']);
+  r.commit({ 'clusters/member3.yaml': clusterYaml('member3', { labels: { env: 'prod' } }) }, 'member3 is prod');
+  const [report] = (await sync(r)).reports;
+  assert.equal(renderedKeys(report), [NGINX, SERVICE]);
+  assert.equal(on(), ['clusters/member1', 'clusters/member2', 'clusters/member3']);
+  assert.equal(
+    r.git('ls-tree', '--name-only', 'flotilla/rendered', 'clusters/member3/default/').split('\n').filter(Boolean),
+    ['clusters/member3/default/deployment.apps_nginx.yaml', 'clusters/member3/default/service_nginx.yaml'],
+  );
+  await assertVerifies(r);
+});
+
 for (const [name, policy] of [
   ['dynamic weights', dividedPolicy(DYNAMIC)],
   ['static weights', dividedPolicy(STATIC)],

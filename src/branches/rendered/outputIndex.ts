@@ -201,6 +201,14 @@ class Section<T> {
     return [...this.#slots.keys()].map((key) => [key, this.get(key)!]);
   }
 
+  /** The entries read from a line `mayMatter` takes, and those set. */
+  entriesWhere(mayMatter: (line: string) => boolean): [string, T][] {
+    const out: [string, T][] = [];
+    for (const [key, slot] of this.#slots)
+      if (slot.line === null || mayMatter(slot.line)) out.push([key, this.get(key)!]);
+    return out;
+  }
+
   get size(): number {
     return this.#slots.size;
   }
@@ -605,6 +613,15 @@ export class ShardedIndex implements IndexView {
   /** Every template entry; needs loadAll() first. */
   templates(): [string, IndexEntry][] {
     return ALL_SHARDS.flatMap((id) => this.shard(id).templates.entries());
+  }
+
+  /**
+   * The template entries whose line (`"<key>":<JSON value>`, as serializeShard writes it) `mayMatter` takes, and every
+   * entry set since its shard was read: a walk over the fleet that can tell most entries apart by what their lines
+   * contain parses only the others. Needs loadAll() first.
+   */
+  templatesWhere(mayMatter: (line: string) => boolean): [string, IndexEntry][] {
+    return ALL_SHARDS.flatMap((id) => this.shard(id).templates.entriesWhere(mayMatter));
   }
 
   /** Every file entry; needs loadAll() first. */
