@@ -21,7 +21,7 @@ export interface DeflateSlot {
  * one worker (plain JavaScript, so it starts in milliseconds), which sends back the compressed bytes of the batch in
  * one buffer. A pack smaller than one batch (any incremental sync) starts no worker: it is deflated on this thread
  * when drained, as before. A started worker takes batches only once it is up (it says so in shared memory): until
- * then they wait here, and a drain before that compresses them on this thread rather than wait some 30-50 ms for a
+ * then they wait here, and a drain compresses them on this thread until it is, rather than wait some 30-50 ms for a
  * thread to boot (a sync writing a few MiB of trees, at XL one template on 66 clusters, spent that long in flush).
  * When the worker is more than MAX_QUEUED_BATCHES behind, this thread compresses the next
  * batch itself, so raw bytes waiting on the worker stay bounded (peak RSS). Same zlib, same options: the bytes are
@@ -94,15 +94,17 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
    */
   async drain(keepWorker = false): Promise<void> {
     if (this.#failure) throw new Error(`deflate worker failed: ${this.#failure.message}`, { cause: this.#failure });
-    if (this.#workerUp()) {
-      this.#postHeld();
-      if (this.#batch.slots.length > 0) this.#post(this.#batch);
-    } else {
-      // A worker still booting: what it would get is compressed here, sooner than it could start.
-      for (const batch of this.#held.splice(0)) this.#done(deflateHere(batch));
-      this.#done(deflateHere(this.#batch));
-    }
+    // What is left, compressed here batch by batch while a started worker boots (sooner than waiting for it, for a
+    // few MiB); once it is up it takes the rest but the last batch, which this thread compresses meanwhile.
+    const left = [...this.#held.splice(0), this.#batch];
     this.#batch = newBatch();
+    while (left.length > 1 && !this.#workerUp()) this.#done(deflateHere(left.shift()!));
+    const last = left.pop()!;
+    if (left.length > 0) {
+      this.#receive();
+      for (const batch of left) this.#post(batch);
+    }
+    this.#done(deflateHere(last));
     for (;;) {
       this.#receive();
       if (this.#inflight.size === 0 || this.#failure) break;
