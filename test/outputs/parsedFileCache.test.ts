@@ -41,6 +41,26 @@ const nginxRepo = () => makeConfigRepoWith(repos, nginxSample(), 'nginx');
 // Each sync opens the repo afresh, as a new process would: only the file on disk carries parsed policies over.
 const sync = async (r: ConfigRepo) => syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: OUT });
 
+/** One edit committed to both repos, synced in `r` as `syncR` does and in `parsed` without a cache: the same tree. */
+async function sameAsParsingAll(
+  r: ConfigRepo,
+  parsed: ConfigRepo,
+  file: string,
+  edit: (text: string) => string,
+  what: string,
+  syncR: () => Promise<unknown>,
+): Promise<void> {
+  for (const repo of [r, parsed]) repo.commit({ [file]: edit(repo.show('HEAD', file)) }, what);
+  await syncR();
+  rmSync(CACHE(parsed), { force: true });
+  await sync(parsed);
+  assert.is(
+    r.git('rev-parse', 'flotilla/rendered^{tree}'),
+    parsed.git('rev-parse', 'flotilla/rendered^{tree}'),
+    `${what} (${file})`,
+  );
+}
+
 test('a render keeps the parsed policy and cluster files, by blob oid and path, beside the object store', async () => {
   const r = nginxRepo();
   await sync(r);
@@ -381,15 +401,7 @@ test("a cluster's change appends its line as a policy's does, and a new process 
     ],
   ];
   for (const [i, [file, edit]] of steps.entries()) {
-    for (const repo of [r, parsed]) repo.commit({ [file]: edit(repo.show('HEAD', file)) }, `step ${i}`);
-    await sync(r);
-    rmSync(CACHE(parsed), { force: true });
-    await sync(parsed);
-    assert.is(
-      r.git('rev-parse', 'flotilla/rendered^{tree}'),
-      parsed.git('rev-parse', 'flotilla/rendered^{tree}'),
-      `step ${i} (${file})`,
-    );
+    await sameAsParsingAll(r, parsed, file, edit, `step ${i}`, () => sync(r));
     if (i === 0) {
       const after = readFileSync(CACHE(r));
       assert.equal(after.subarray(0, before.length), before, 'appended to');
@@ -552,17 +564,7 @@ test('a reconciler syncing template, policy and cluster changes in turn renders 
     ['clusters/member2.yaml', (t) => t.replace('name: member2\n', 'name: member2\n  labels:\n    tier: gold\n')],
     ['templates/a.yaml', (t) => t.replace('replicas: 3', 'replicas: 6')],
   ];
-  for (const [i, [file, edit]] of edits.entries()) {
-    for (const x of [r, parsed]) x.commit({ [file]: edit(x.show('HEAD', file)) }, `edit ${i}`);
-    await syncOpen();
-    rmSync(CACHE(parsed), { force: true });
-    await sync(parsed);
-    assert.is(
-      r.git('rev-parse', 'flotilla/rendered^{tree}'),
-      parsed.git('rev-parse', 'flotilla/rendered^{tree}'),
-      `edit ${i} (${file})`,
-    );
-  }
+  for (const [i, [file, edit]] of edits.entries()) await sameAsParsingAll(r, parsed, file, edit, `edit ${i}`, syncOpen);
 });
 
 test('a file mostly of lines no header points at is written whole by the next save', async () => {
