@@ -55,6 +55,20 @@ async function verified(r: ConfigRepo, what: string) {
   assert.ok(report.ok, what);
 }
 
+/**
+ * The render paths that read the commit whole, after the last sync: a reschedule ('all'), then a commit read whole
+ * (an ignore file comes). `check` after each, then verify.
+ */
+async function onWholeRenders(r: ConfigRepo, check: (what: string) => void): Promise<void> {
+  assert.ok((await rescheduleAll(r)).full, 'a reschedule renders in full');
+  check('full re-render');
+  await verified(r, 'full re-render');
+  r.commit({ '.flotillaignore': 'docs/\n' }, 'an ignore file: the commit is read whole');
+  assert.ok((await sync(r)).full, 'an ignore file: the commit is read whole');
+  check('ignore-file change');
+  await verified(r, 'ignore-file change');
+}
+
 test('a Cluster whose file turns invalid keeps its last good definition on every render path, and verify agrees', async () => {
   const r = fleetRepo();
   await sync(r);
@@ -85,16 +99,7 @@ test('a Cluster whose file turns invalid keeps its last good definition on every
   assert.ok(r.show('flotilla/rendered', CLUSTERS_PATH).includes('"member1"'));
   await verified(r, 'an edit elsewhere');
 
-  const again = await rescheduleAll(r);
-  assert.ok(again.full, 'a reschedule renders in full');
-  assert.ok(r.ls('flotilla/rendered').includes(CM_M1), 'full re-render: member1 kept');
-  await verified(r, 'full re-render');
-
-  r.commit({ '.flotillaignore': 'docs/\n' }, 'an ignore file: the commit is read whole');
-  const cold = await sync(r);
-  assert.ok(cold.full);
-  assert.ok(r.ls('flotilla/rendered').includes(CM_M1), 'ignore-file change: member1 kept');
-  await verified(r, 'ignore-file change');
+  await onWholeRenders(r, (what) => assert.ok(r.ls('flotilla/rendered').includes(CM_M1), `${what}: member1 kept`));
 
   r.commit({ 'clusters/member1.yaml': member1('"no"') }, 'fixed, with another value');
   const fixed = await sync(r);
@@ -209,14 +214,7 @@ test('a PropagationPolicy whose file turns invalid keeps its templates placed on
   assert.ok(r.ls('flotilla/rendered').includes(OTHER_M1), 'the held policy places a new template too');
   await verified(r, 'an edit elsewhere');
 
-  await rescheduleAll(r);
-  assert.ok(placed(), 'full re-render: still placed');
-  await verified(r, 'full re-render');
-
-  r.commit({ '.flotillaignore': 'docs/\n' }, 'an ignore file: the commit is read whole');
-  assert.ok((await sync(r)).full);
-  assert.ok(placed(), 'ignore-file change: still placed');
-  await verified(r, 'ignore-file change');
+  await onWholeRenders(r, (what) => assert.ok(placed(), `${what}: still placed`));
 
   r.commit({ 'policies/configmaps.yaml': configMapPolicy(['member2'], 'default') }, 'fixed: member2 only');
   await sync(r);
@@ -290,14 +288,7 @@ test('a Karmada object with no valid definition since it was last deleted stays 
   absent('a later commit');
   await verified(r, 'a later commit');
 
-  await rescheduleAll(r);
-  absent('full re-render');
-  await verified(r, 'full re-render');
-
-  r.commit({ '.flotillaignore': 'docs/\n' }, 'an ignore file: the commit is read whole');
-  await sync(r);
-  absent('ignore-file change');
-  await verified(r, 'ignore-file change');
+  await onWholeRenders(r, absent);
 });
 
 test('a Cluster or PropagationPolicy defined twice keeps the definition it had on every render path, and verify agrees', async () => {
@@ -328,14 +319,7 @@ test('a Cluster or PropagationPolicy defined twice keeps the definition it had o
   onBoth('an edit of one copy');
   await verified(r, 'an edit of one copy');
 
-  await rescheduleAll(r);
-  onBoth('full re-render');
-  await verified(r, 'full re-render');
-
-  r.commit({ '.flotillaignore': 'docs/\n' }, 'an ignore file: the commit is read whole');
-  await sync(r);
-  onBoth('ignore-file change');
-  await verified(r, 'ignore-file change');
+  await onWholeRenders(r, onBoth);
 
   r.commit({ 'clusters/copy.yaml': null, 'policies/copy.yaml': null }, 'the copies go');
   await sync(r);
