@@ -23,6 +23,10 @@ export interface Figures {
   sync_one_unit_s: number | null;
   /** A template edit on a repository kept open that has just synced one: a reconciler's steady state. */
   sync_one_template_warm_s: number;
+  /** On that open repository, the policy, cluster and OverridePolicy edits then taken back, in turn. */
+  sync_one_policy_warm_s: number;
+  sync_one_cluster_warm_s: number;
+  sync_one_override_warm_s: number;
   /** CPU time (user + system) of the one-template sync. */
   sync_one_template_cpu_s: number;
   sync_vs_cold: number;
@@ -43,6 +47,11 @@ export interface Figures {
   sync_one_override_vs_budget: number;
   /** The unit sync runs helm template once (a process of its own, outside the CPU figure). */
   sync_one_unit_vs_budget: number | null;
+  /** The steady syncs (`*_warm_s`) against the same budget: what a running reconciler pays. */
+  sync_one_template_warm_vs_budget: number;
+  sync_one_policy_warm_vs_budget: number;
+  sync_one_cluster_warm_vs_budget: number;
+  sync_one_override_warm_vs_budget: number;
   /** The same syncs in CPU seconds, and the CPU budget (the cold render's CPU seconds per file): steadier on a shared machine. */
   sync_one_policy_cpu_s: number;
   sync_one_cluster_cpu_s: number;
@@ -189,6 +198,27 @@ type PerFileFigure =
 
 type SyncFigure = { seconds: number; cpuSeconds: number; filesWritten: number };
 
+type SteadyKind = Exclude<SyncKind, 'unit'>;
+
+/** The steady syncs' figures: their seconds, and each against its budget. */
+export function steadyFigures(
+  cold: { seconds: number; filesWritten: number },
+  steady: Record<SteadyKind, SyncFigure>,
+): Pick<Figures, `sync_one_${SteadyKind}_warm_s` | `sync_one_${SteadyKind}_warm_vs_budget`> {
+  const perFile = cold.seconds / Math.max(1, cold.filesWritten);
+  const vs = (s: SyncFigure) => s.seconds / syncBudget(s.filesWritten, perFile);
+  return {
+    sync_one_template_warm_s: steady.template.seconds,
+    sync_one_policy_warm_s: steady.policy.seconds,
+    sync_one_cluster_warm_s: steady.cluster.seconds,
+    sync_one_override_warm_s: steady.override.seconds,
+    sync_one_template_warm_vs_budget: vs(steady.template),
+    sync_one_policy_warm_vs_budget: vs(steady.policy),
+    sync_one_cluster_warm_vs_budget: vs(steady.cluster),
+    sync_one_override_warm_vs_budget: vs(steady.override),
+  };
+}
+
 /** The per-file figures and each sync against its budget (wall and CPU), from the syncs' seconds and files written. */
 export function perFileFigures(
   cold: { seconds: number; cpuSeconds: number; filesWritten: number },
@@ -230,6 +260,9 @@ const ORDER: [keyof Figures, string][] = [
   ['sync_one_override_s', 's'],
   ['sync_one_unit_s', 's, helm template once'],
   ['sync_one_template_warm_s', 's, steady (repo open)'],
+  ['sync_one_policy_warm_s', 's, steady, edit taken back'],
+  ['sync_one_cluster_warm_s', 's, steady, edit taken back'],
+  ['sync_one_override_warm_s', 's, steady, edit taken back'],
   ['sync_one_template_cpu_s', 's, CPU'],
   ['sync_vs_cold', '×'],
   ['render_cold_s_per_file', 's/file'],
@@ -243,6 +276,10 @@ const ORDER: [keyof Figures, string][] = [
   ['sync_one_cluster_vs_budget', '×'],
   ['sync_one_override_vs_budget', '×'],
   ['sync_one_unit_vs_budget', '×'],
+  ['sync_one_template_warm_vs_budget', '×, steady'],
+  ['sync_one_policy_warm_vs_budget', '×, steady'],
+  ['sync_one_cluster_warm_vs_budget', '×, steady'],
+  ['sync_one_override_warm_vs_budget', '×, steady'],
   ['sync_one_policy_cpu_s', 's, CPU'],
   ['sync_one_cluster_cpu_s', 's, CPU'],
   ['sync_one_override_cpu_s', 's, CPU'],
