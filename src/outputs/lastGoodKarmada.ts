@@ -11,11 +11,9 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readPathOids } from '../commits/readPathOids.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import { karmadaRef } from '../documents/karmadaRef.ts';
-import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
-import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
+import { IGNORE_FILE, isConfigFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
+import { ignoreRulesOf } from './ignoreRules.ts';
 import { ObjectNotFoundError } from '../commits/ObjectNotFoundError.ts';
-import { ObjectTooLargeError } from '../commits/ObjectTooLargeError.ts';
-import { readObject } from '../commits/readObject.ts';
 import { commitTrailers, LAST_GOOD_TRAILER } from '../branches/rendered/trailers.ts';
 import { readLastRenderAt } from '../branches/rendered/readLastRender.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
@@ -334,7 +332,7 @@ async function walkEarlierRenders(repo: GitRepo, from: string, skip: number, wal
     if (tree === null) continue;
     const oids = await readPathOids(repo, tree, [IGNORE_FILE, ...new Set([...open.keys()].flatMap((w) => w.paths))]);
     // A file that render ignored was not read: what it defined did not exist then.
-    const ignore = ignoreRules(repo, oids.get(IGNORE_FILE));
+    const ignore = await ignoreRules(repo, oids.get(IGNORE_FILE));
     if (ignore)
       for (const path of oids.keys()) if (path !== IGNORE_FILE && !isConfigFile(path, ignore)) oids.delete(path);
     for (const [w, seen] of open) {
@@ -361,20 +359,11 @@ function earlierVersion(repo: GitRepo, path: string, oid: string): FileObjects {
   }
 }
 
-/** The ignore rules of a blob of .flotillaignore, parsed once; none over the parse limit (as loadSource reads it). */
+/** The ignore rules of a blob of .flotillaignore, read once (ignoreRulesOf: as loadSource reads it). */
 const ignoreFiles = new Map<string, IgnoreRules | undefined>();
-function ignoreRules(repo: GitRepo, oid: string | undefined): IgnoreRules | undefined {
+async function ignoreRules(repo: GitRepo, oid: string | undefined): Promise<IgnoreRules | undefined> {
   if (oid === undefined) return undefined;
-  if (!ignoreFiles.has(oid)) {
-    let rules: IgnoreRules | undefined;
-    try {
-      const blob = readObject(repo, oid, { maxBytes: DEFAULT_PARSE_LIMITS.maxFileBytes });
-      rules = parseIgnoreFile(new TextDecoder().decode(blob.content));
-    } catch (err) {
-      if (!(err instanceof ObjectTooLargeError)) throw err;
-    }
-    ignoreFiles.set(oid, rules);
-  }
+  if (!ignoreFiles.has(oid)) ignoreFiles.set(oid, (await ignoreRulesOf(repo, oid)).rules);
   return ignoreFiles.get(oid);
 }
 

@@ -5,7 +5,7 @@ import type { GitRepo, TreeChange } from '../commits/types.ts';
 import { assembleModel, type AssembleOptions } from '../documents/assembleModel.ts';
 import { clusterScopedKindsAfter, kindKey } from '../documents/clusterScopedKinds.ts';
 import type { ConfigModel, FileObjects } from '../api/model.ts';
-import { IGNORE_FILE, isConfigFile, parseIgnoreFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
+import { IGNORE_FILE, isConfigFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import {
   affectedByChange,
@@ -29,10 +29,8 @@ import {
   sortedIncludes,
 } from './karmadaFiles.ts';
 import { readPathOids } from '../commits/readPathOids.ts';
-import { oversizedFile } from './oversizedFile.ts';
+import { ignoreRulesOf } from './ignoreRules.ts';
 import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from './sourceLimits.ts';
-import { readBlobsWithin } from '../commits/readBlobs.ts';
-import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
 import { isUnitInput, markerTool, unitsReading, type SourceUnit, type UnitLayout } from '../units/detectUnits.ts';
 import { readUnitLayout, readUnitLayoutChange } from '../units/readUnitLayout.ts';
@@ -493,15 +491,7 @@ function clustersOnly(
  */
 async function readIgnore(repo: GitRepo, tree: string): Promise<{ rules: IgnoreRules | undefined; problem?: Problem }> {
   const oid = (await readPathOids(repo, tree, [IGNORE_FILE])).get(IGNORE_FILE);
-  if (oid === undefined) return { rules: undefined };
-  const { blobs, tooLarge } = await readBlobsWithin(repo, [oid], DEFAULT_PARSE_LIMITS.maxFileBytes);
-  const size = tooLarge.get(oid);
-  if (size !== undefined)
-    return {
-      rules: undefined,
-      problem: oversizedFile(IGNORE_FILE, size, DEFAULT_PARSE_LIMITS.maxFileBytes).problems[0]!,
-    };
-  return { rules: parseIgnoreFile(new TextDecoder().decode(blobs.get(oid)!)) };
+  return oid === undefined ? { rules: undefined } : ignoreRulesOf(repo, oid);
 }
 
 function holdsKarmada(f: FileObjects | undefined): boolean {
