@@ -424,7 +424,7 @@ async function interpretersOfRendered(repo: GitRepo, renderedCommit: string): Pr
   if (!source || !index) return undefined;
   // A customization the render held keeps the last good definition it had from the renders before it.
   const below = rendered!.parents[0];
-  const lastGood = lastGoodResolver(repo, below ? await renderHistoryAt(repo, below) : null);
+  const lastGood = lastGoodResolver(repo, async () => (below ? renderHistoryAt(repo, below) : null));
   const tree = (await readCommitInfo(repo, source)).tree;
   const list = await readInterpreterCustomizations(repo, tree, index, (files) => lastGood.files(files));
   return list.length > 0 ? interpreterSet(list) : undefined;

@@ -234,20 +234,33 @@ export interface LastGood {
   definedTwice(files: readonly FileObjects[]): Promise<Map<string, KeptDefinition>>;
 }
 
-/** Resolves last good definitions from the renders `history` names (none without one), walking them once per call. */
-export function lastGoodResolver(repo: GitRepo, history: RenderHistory | null): LastGood {
+/**
+ * Resolves last good definitions from the renders `history` names (none without one), walking them once per call.
+ * `history` may be given as a function: it is then read only when a file needs it (one is broken or unreadable, or
+ * an object is defined twice), which an ordinary pass never does.
+ */
+export function lastGoodResolver(
+  repo: GitRepo,
+  history: RenderHistory | null | (() => Promise<RenderHistory | null>),
+): LastGood {
   const resolved = new WeakMap<FileObjects, { search: LastGoodSearch; bounded: boolean }>();
   const kept = new Map<string, KeptDefinition | undefined>();
+  let read: Promise<RenderHistory | null> | undefined;
+  const historyOf = () => (read ??= typeof history === 'function' ? history() : Promise.resolve(history));
   return {
     async files(files, skip = 0) {
       const list = [...files];
-      if (!history) return list;
-      const walkers: Walker[] = [];
+      const searches: [FileObjects, LastGoodSearch][] = [];
       for (const f of list) {
         if (resolved.has(f)) continue;
         const search = lastGoodSearch(f);
+        if (search) searches.push([f, search]);
+      }
+      const history = searches.length > 0 ? await historyOf() : null;
+      const walkers: Walker[] = [];
+      for (const [f, search] of searches) {
         // Unreadable now, and not a Karmada file when the render before read it: it held none when it last parsed.
-        if (!search || (search.all && history.karmadaFiles && !sortedIncludes(history.karmadaFiles, f.file))) continue;
+        if (!history || (search.all && history.karmadaFiles && !sortedIncludes(history.karmadaFiles, f.file))) continue;
         const state = { search, bounded: false };
         resolved.set(f, state);
         walkers.push({
@@ -258,7 +271,7 @@ export function lastGoodResolver(repo: GitRepo, history: RenderHistory | null): 
           },
         });
       }
-      await walkEarlierRenders(repo, history.from, skip, walkers);
+      if (history) await walkEarlierRenders(repo, history.from, skip, walkers);
       if (!list.some((f) => resolved.has(f))) return list; // an ordinary sync: nothing broken
       const validNow = new Set(list.flatMap((f) => definitions(f).map((d) => d.key)));
       return list.map((f) => {
@@ -283,7 +296,8 @@ export function lastGoodResolver(repo: GitRepo, history: RenderHistory | null): 
     async definedTwice(files) {
       const out = new Map<string, KeptDefinition>();
       const twice = definedTwice(files);
-      if (!history || twice.size === 0) return out;
+      const history = twice.size > 0 ? await historyOf() : null;
+      if (!history) return out;
       const walkers: Walker[] = [];
       for (const [key, paths] of twice) {
         const id = `${key}\n${paths.join('\n')}`;
