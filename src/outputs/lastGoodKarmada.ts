@@ -44,7 +44,8 @@ export interface RenderHistory {
 
 /**
  * The renders from output commit `oid` back (the first Flotilla wrote, below any made by hand), with its index's
- * Karmada files (`index`: that index when the caller has it open already); null when there is none.
+ * Karmada files; null when there is none. `index`: the one of `oid`'s tree, when the caller has it open already, taken
+ * when `oid` is that render itself (below a commit made by hand, the render's own tree is read).
  */
 export async function renderHistoryAt(
   repo: GitRepo,
@@ -53,7 +54,7 @@ export async function renderHistoryAt(
 ): Promise<RenderHistory | null> {
   const { rendered } = await readLastRenderAt(repo, oid);
   if (!rendered) return null;
-  const opened = index ?? (await openOutputIndex(repo, rendered.tree).catch(() => null));
+  const opened = index && rendered.oid === oid ? index : await openOutputIndex(repo, rendered.tree).catch(() => null);
   return { from: rendered.oid, ...(opened ? { karmadaFiles: opened.karmadaFiles() } : {}) };
 }
 
