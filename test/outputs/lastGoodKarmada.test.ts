@@ -8,7 +8,14 @@ import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
 import { parseDocuments } from '../../src/documents/parseDocuments.ts';
-import { duplicateAt, lastGoodSearch, searchEarlier, withLastGood } from '../../src/outputs/lastGoodKarmada.ts';
+import {
+  duplicateAt,
+  lastGoodSearch,
+  renderHistoryAt,
+  searchEarlier,
+  withLastGood,
+} from '../../src/outputs/lastGoodKarmada.ts';
+import { openOutputIndex } from '../../src/branches/rendered/readOutputIndex.ts';
 import { readClusterConfig } from '../../src/outputs/readClusterConfig.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
@@ -416,6 +423,41 @@ spec: {configRef: {name: shop-config}}
   assert.not.ok(fixed.problems.some((p) => p.file === 'interpreters/workload.yaml'));
   assert.ok(r.ls('flotilla/rendered').includes(dragged));
   await verified(r, 'fixed');
+});
+
+test("the render history below a commit made by hand lists the Karmada files of the render's own index", async () => {
+  const r = fleetRepo();
+  await sync(r);
+  const below = r.git('rev-parse', RENDERED_REF);
+  r.commit({ 'policies/other.yaml': configMapPolicy(['member2'], 'other') }, 'another policy file');
+  await sync(r);
+  // A commit made by hand on the render below, with the tree (and index) of the later render.
+  const laterTree = r.git('rev-parse', `${RENDERED_REF}^{tree}`);
+  const byHand = r.git(
+    '-c',
+    'user.name=Hand',
+    '-c',
+    'user.email=hand@example.com',
+    'commit-tree',
+    laterTree,
+    '-p',
+    below,
+    '-m',
+    'edited by hand',
+  );
+  const git = await openRepo(r.dir);
+  const handIndex = await openOutputIndex(git, laterTree);
+  assert.ok(handIndex?.karmadaFiles().includes('policies/other.yaml'), "the hand commit's index lists the new file");
+  const history = await renderHistoryAt(git, byHand, handIndex);
+  assert.is(history?.from, below, 'the history starts at the render below the hand commit');
+  assert.not.ok(history?.karmadaFiles?.includes('policies/other.yaml'), "that render's index, not the hand commit's");
+  assert.ok(history?.karmadaFiles?.includes('policies/configmaps.yaml'));
+  // Given the render itself, the caller's open index is the render's.
+  assert.equal(
+    (await renderHistoryAt(git, below, await openOutputIndex(git, r.git('rev-parse', `${below}^{tree}`))))
+      ?.karmadaFiles,
+    history?.karmadaFiles,
+  );
 });
 
 test.run();
