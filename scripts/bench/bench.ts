@@ -111,6 +111,13 @@ try {
   //    commit each, then syncRepo in this process on a freshly opened repo.
   const syncs: Record<string, SyncFigure> = {};
   let time = EPOCH;
+  // Each bench edit: a commit on main, a minute after the one before, changing one file.
+  const commitOneFile = (message: string, file: string, text: string) =>
+    importCommit(
+      repoDir,
+      { ref: SOURCE_REF, from: `${SOURCE_REF}^0`, message: `${message}\n`, time: (time += 60), files: [[file, text]] },
+      scratch,
+    );
   // What the package runs has this digest of its parsing code fixed at build time (scripts/build.js); run from src/,
   // as here, it reads and hashes those sources at first use: done now, so no sync below counts it.
   parserCodeDigest();
@@ -123,17 +130,7 @@ try {
     ...(fleet.counts.units > 0 ? [['unit', fleet.edits.unit] as [string, FileEdit]] : []),
   ];
   for (const [name, edit] of edits) {
-    await importCommit(
-      repoDir,
-      {
-        ref: SOURCE_REF,
-        from: `${SOURCE_REF}^0`,
-        message: `bench: ${edit.what}\n`,
-        time: (time += 60),
-        files: [[edit.path, edit.text]],
-      },
-      scratch,
-    );
+    await commitOneFile(`bench: ${edit.what}`, edit.path, edit.text);
     syncs[name] = await timedSync(
       await openRepo(repoDir),
       profileDir ? path.join(profileDir, `sync-${name}.cpuprofile`) : undefined,
@@ -150,17 +147,7 @@ try {
   let warm: SyncFigure | undefined;
   for (const tag of ['v2.0.1-bench', 'v2.0.2-bench']) {
     const again = { ...fleet.edits.template, text: fleet.edits.template.text.replace('v2.0.0-bench', tag) };
-    await importCommit(
-      repoDir,
-      {
-        ref: SOURCE_REF,
-        from: `${SOURCE_REF}^0`,
-        message: `bench: image tag ${tag}\n`,
-        time: (time += 60),
-        files: [[again.path, again.text]],
-      },
-      scratch,
-    );
+    await commitOneFile(`bench: image tag ${tag}`, again.path, again.text);
     warm = await timedSync(warmRepo, undefined);
   }
   progress(
@@ -175,17 +162,7 @@ try {
     const edit = fleet.edits[name];
     const before = fleet.files.get(edit.path);
     if (before === undefined) throw new Error(`the fleet has no ${edit.path} to take the ${name} edit back to`);
-    await importCommit(
-      repoDir,
-      {
-        ref: SOURCE_REF,
-        from: `${SOURCE_REF}^0`,
-        message: `bench: ${edit.what}, taken back\n`,
-        time: (time += 60),
-        files: [[edit.path, before]],
-      },
-      scratch,
-    );
+    await commitOneFile(`bench: ${edit.what}, taken back`, edit.path, before);
     steady[name] = await timedSync(warmRepo, undefined);
     progress(
       `sync after the ${name} change taken back, same open repo: ${steady[name].seconds.toFixed(3)} s, ${steady[name].summary}`,
