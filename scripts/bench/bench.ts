@@ -37,6 +37,8 @@ import { formatSummary, summarizeProfile, type CpuProfile } from './summarizePro
 import { formatTable, judge, perFileFigures, steadyFigures, type Figures } from './figures.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// Set by scripts/bench/shippedCode.mjs (npm run bench): the product's modules are the built ones.
+const SHIPPED_CODE = process.env.FLOTILLA_BENCH_DIST_BUILT === '1';
 const SOURCE_REF = 'refs/heads/main';
 const OUTPUT_REF = 'refs/heads/flotilla/rendered';
 const EPOCH = 1_700_000_000;
@@ -386,6 +388,8 @@ async function runRenderChild(
     ...(profiles ? ['--cpu-prof', '--cpu-prof-dir', profiles, '--cpu-prof-name', 'render-cold.cpuprofile'] : []),
     '--import',
     'tsx',
+    // What this process runs: the built package (dist/), not src/ through tsx.
+    ...(SHIPPED_CODE ? ['--import', path.join(ROOT, 'scripts/bench/shippedCode.mjs')] : []),
     path.join(ROOT, 'scripts/bench/renderChild.ts'),
     repo,
     JSON.stringify(renderLimits),

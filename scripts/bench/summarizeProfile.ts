@@ -33,7 +33,11 @@ function fileOf(url: string, functionName: string): string {
     return `node_modules/${parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]}`;
   }
   if (p.startsWith('node:')) return p;
-  return path.relative(ROOT, p);
+  const file = path.relative(ROOT, p);
+  // The bench runs the built package: dist/x.js is charged to the src/x.ts it is built from.
+  return file.startsWith('dist/') && file.endsWith('.js')
+    ? `src/${file.slice('dist/'.length, -'.js'.length)}.ts`
+    : file;
 }
 
 export interface ProfileSummary {
