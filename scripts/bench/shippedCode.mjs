@@ -1,9 +1,9 @@
 // `node --import tsx --import ./scripts/bench/shippedCode.mjs …`: the bench measures the package as users run it,
-// dist/ (what `npm ci` builds and bin/flotilla.js imports), not src/ through tsx. tsx compiles with esbuild's
-// keepNames, which wraps every function and class it defines in a naming call: a closure made per object costs a
-// call more, and the small syncs measured ~5-10 % slower from src/ than from dist/. The bench keeps importing
-// src/…/x.ts (its types come from there); this resolves each such module to dist/…/x.js, built fresh here once per
-// bench run (a child process started by the bench inherits the build), and loads it without tsx.
+// dist/ (what `npm ci` builds and bin/flotilla.js imports outside a checkout), not src/ through tsx. The same code
+// through tsx (esbuild's output, loaded by tsx's hooks with source maps on) measured 5-10 % slower small syncs and a
+// ~7 % slower cold render; esbuild's keepNames alone, tried on dist/, did not account for it. The bench keeps
+// importing src/…/x.ts (its types come from there); this resolves each such module to dist/…/x.js, built fresh here
+// once per bench run (a child process started by the bench inherits the build), and loads it without tsx.
 import { execFileSync } from 'node:child_process';
 import { register } from 'node:module';
 import path from 'node:path';
