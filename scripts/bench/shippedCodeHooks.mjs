@@ -14,8 +14,10 @@ export async function resolve(specifier, context, nextResolve) {
   const resolved = await nextResolve(specifier, context);
   if (!resolved.url.startsWith(src) || !resolved.url.endsWith('.ts')) return resolved;
   const built = `${dist}${resolved.url.slice(src.length, -'.ts'.length)}.js`;
-  // A module the build does not emit (none today) stays with tsx.
-  return existsSync(fileURLToPath(built)) ? { url: built, format: 'module', shortCircuit: true } : resolved;
+  // One module from src/ beside the rest from dist/ would be two copies of the modules they share.
+  if (!existsSync(fileURLToPath(built)))
+    throw new Error(`${fileURLToPath(built)} was not built from ${fileURLToPath(resolved.url)} (scripts/build.js)`);
+  return { url: built, format: 'module', shortCircuit: true };
 }
 
 export async function load(url, context, nextLoad) {
