@@ -156,10 +156,7 @@ try {
     `sync after one template change, repo open and just synced a template change: ${warm!.seconds.toFixed(3)} s, ${warm!.summary}`,
   );
   // The same open repository then takes the other edits back, in turn: those syncs as a reconciler makes them.
-  const steady: Record<'policy' | 'cluster' | 'override', SyncFigure> = {} as Record<
-    'policy' | 'cluster' | 'override',
-    SyncFigure
-  >;
+  const steady = {} as Record<'policy' | 'cluster' | 'override', SyncFigure>;
   for (const name of ['policy', 'cluster', 'override'] as const) {
     const edit = fleet.edits[name];
     const before = fleet.files.get(edit.path);

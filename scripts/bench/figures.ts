@@ -199,33 +199,35 @@ type PerFileFigure =
 type SyncFigure = { seconds: number; cpuSeconds: number; filesWritten: number };
 
 type SteadyKind = Exclude<SyncKind, 'unit'>;
+const STEADY_KINDS = SYNC_KINDS.filter((k): k is SteadyKind => k !== 'unit');
+
+/** The cold render's seconds per file written: what the budgets are priced in. */
+function coldSecondsPerFile(coldSeconds: number, filesWritten: number): number {
+  return coldSeconds / Math.max(1, filesWritten);
+}
 
 /** The steady syncs' figures: their seconds, and each against its budget. */
 export function steadyFigures(
   cold: { seconds: number; filesWritten: number },
   steady: Record<SteadyKind, SyncFigure>,
 ): Pick<Figures, `sync_one_${SteadyKind}_warm_s` | `sync_one_${SteadyKind}_warm_vs_budget`> {
-  const perFile = cold.seconds / Math.max(1, cold.filesWritten);
-  const vs = (s: SyncFigure) => s.seconds / syncBudget(s.filesWritten, perFile);
-  return {
-    sync_one_template_warm_s: steady.template.seconds,
-    sync_one_policy_warm_s: steady.policy.seconds,
-    sync_one_cluster_warm_s: steady.cluster.seconds,
-    sync_one_override_warm_s: steady.override.seconds,
-    sync_one_template_warm_vs_budget: vs(steady.template),
-    sync_one_policy_warm_vs_budget: vs(steady.policy),
-    sync_one_cluster_warm_vs_budget: vs(steady.cluster),
-    sync_one_override_warm_vs_budget: vs(steady.override),
-  };
+  const perFile = coldSecondsPerFile(cold.seconds, cold.filesWritten);
+  const out: Partial<Record<`sync_one_${SteadyKind}_warm_s` | `sync_one_${SteadyKind}_warm_vs_budget`, number>> = {};
+  for (const kind of STEADY_KINDS) {
+    const s = steady[kind];
+    out[`sync_one_${kind}_warm_s`] = s.seconds;
+    out[`sync_one_${kind}_warm_vs_budget`] = s.seconds / syncBudget(s.filesWritten, perFile);
+  }
+  return out as Pick<Figures, `sync_one_${SteadyKind}_warm_s` | `sync_one_${SteadyKind}_warm_vs_budget`>;
 }
 
 /** The per-file figures and each sync against its budget (wall and CPU), from the syncs' seconds and files written. */
 export function perFileFigures(
   cold: { seconds: number; cpuSeconds: number; filesWritten: number },
-  syncs: Record<Exclude<SyncKind, 'unit'>, SyncFigure> & { unit?: SyncFigure },
+  syncs: Record<SteadyKind, SyncFigure> & { unit?: SyncFigure },
 ): Pick<Figures, PerFileFigure> {
-  const perFile = cold.seconds / Math.max(1, cold.filesWritten);
-  const cpuPerFile = cold.cpuSeconds / Math.max(1, cold.filesWritten);
+  const perFile = coldSecondsPerFile(cold.seconds, cold.filesWritten);
+  const cpuPerFile = coldSecondsPerFile(cold.cpuSeconds, cold.filesWritten);
   const out: Partial<Record<PerFileFigure, number | null>> = { render_cold_s_per_file: perFile };
   for (const kind of SYNC_KINDS) {
     const s = syncs[kind];
