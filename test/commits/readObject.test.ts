@@ -338,4 +338,41 @@ test('a pack of more objects than one index page holds is read whole', async () 
   }
 });
 
+test('objects whose bytes run past the first read are read whole: large blobs, deltas on them and large deltas', async () => {
+  const temp = makeTempRepo();
+  try {
+    // Random text compresses to most of its size: entries of tens of KiB in the pack, past the first bytes read with
+    // the header. Each version keeps part of the one before, so the packer stores deltas, small and large.
+    const random = (n: number) => randomBytes(n).toString('base64').replace(/.{76}/g, '$&\n');
+    const [kept, dropped] = [random(150_000), random(60_000)];
+    const versions = [`${kept}${dropped}`, `${kept}${dropped}one more line\n`, `${kept}${random(60_000)}`];
+    for (const [v, text] of versions.entries()) {
+      writeWorkTree(temp, { 'big.txt': text, 'small.txt': `version ${v}\n` });
+      commitAll(temp, `version ${v}`);
+    }
+    temp.git(['repack', '-a', '-d', '-f', '-q', '--depth=50', '--window=50']);
+    assert.match(temp.git(['count-objects', '-v']), /^count: 0$/m);
+    assertReadsEverything(temp, await openRepo(temp.path));
+    // `git verify-pack -v`: oid, type, size, size in pack, offset[, depth, base] per object.
+    const idx = nodeFs.readdirSync(path.join(temp.gitdir, 'objects', 'pack')).find((f) => f.endsWith('.idx'))!;
+    const entries = temp
+      .git(['verify-pack', '-v', path.join(temp.gitdir, 'objects', 'pack', idx)])
+      .split('\n')
+      .map((line) => line.split(/\s+/))
+      .filter((f) => /^[0-9a-f]{40}$/.test(f[0]!) && f[1] === 'blob');
+    const deltas = entries.filter((f) => f.length >= 7);
+    assert.ok(
+      entries.some((f) => f.length < 7 && Number(f[3]) > 16 * 1024),
+      'a whole blob of over 16 KiB in the pack',
+    );
+    assert.ok(deltas.length > 0, 'a blob stored as a delta');
+    assert.ok(
+      deltas.some((f) => Number(f[2]) > 64 * 1024),
+      'a delta of over 64 KiB of instructions',
+    );
+  } finally {
+    temp.cleanup();
+  }
+});
+
 test.run();
