@@ -1,4 +1,5 @@
-import { readTree } from './readTree.ts';
+import { differingEntries, parseTree } from './parseTree.ts';
+import { readTreeBytes } from './readTree.ts';
 import { compareUtf8 } from './renderTree.ts';
 import { isBlobMode, isTreeMode, type GitRepo, type TreeChange, type TreeEntry } from './types.ts';
 
@@ -14,6 +15,8 @@ export async function diffTrees(repo: GitRepo, oldTree: string | null, newTree: 
   return changes.sort((a, b) => compareUtf8(a.path, b.path));
 }
 
+const NO_ENTRIES = new Uint8Array(0);
+
 async function diffInto(
   repo: GitRepo,
   oldOid: string | null,
@@ -22,10 +25,13 @@ async function diffInto(
   out: TreeChange[],
 ): Promise<void> {
   if (oldOid === newOid) return;
-  const [oldEntries, newEntries] = await Promise.all([
-    oldOid ? readTree(repo, oldOid) : [],
-    newOid ? readTree(repo, newOid) : [],
-  ]);
+  const oldBytes = oldOid ? readTreeBytes(repo, oldOid) : NO_ENTRIES;
+  const newBytes = newOid ? readTreeBytes(repo, newOid) : NO_ENTRIES;
+  // Two versions of a folder: only the entries that differ are decoded (a folder of thousands of namespaces, one
+  // changed); a folder on one side only is listed whole.
+  const differing = oldOid && newOid ? differingEntries(oldBytes, newBytes) : undefined;
+  const oldEntries = differing ? differing.old : parseTree(oldBytes);
+  const newEntries = differing ? differing.new : parseTree(newBytes);
   const byName = new Map<string, { old?: TreeEntry; new?: TreeEntry }>();
   for (const e of oldEntries) byName.set(e.name, { old: e });
   for (const e of newEntries) byName.set(e.name, { ...byName.get(e.name), new: e });

@@ -88,6 +88,102 @@ export function findTreeEntries(
   return { entries, inOrder };
 }
 
+/**
+ * The entries of two tree bodies that are not in both byte for byte (mode, name and oid), decoded: what a diff of two
+ * versions of a folder pairs by name. The others, all but a few when a folder lists thousands of namespaces and a
+ * change touches one, are passed over by comparing bytes, never decoded. Undefined when either body is not in git's
+ * order, a name once (as git and renderTree write them), or does not parse: then the caller decodes both whole.
+ */
+export function differingEntries(
+  oldBytes: Uint8Array,
+  newBytes: Uint8Array,
+): { old: TreeEntry[]; new: TreeEntry[] } | undefined {
+  const a = new TreeBody(oldBytes);
+  const b = new TreeBody(newBytes);
+  const old: TreeEntry[] = [];
+  const now: TreeEntry[] = [];
+  if (!a.next() || !b.next()) return undefined;
+  while (a.at >= 0 || b.at >= 0) {
+    let order: number;
+    if (a.at < 0) order = 1;
+    else if (b.at < 0) order = -1;
+    else if (sameEntry(a, b)) order = 0;
+    else {
+      order = compareNamesIn(a.text, a.nameAt, a.nul, a.tree, b.text, b.nameAt, b.nul, b.tree);
+      if (order === 0) {
+        old.push(a.entry());
+        now.push(b.entry());
+      }
+    }
+    if (order < 0) old.push(a.entry());
+    if (order > 0) now.push(b.entry());
+    if ((order <= 0 && !a.next()) || (order >= 0 && !b.next())) return undefined;
+  }
+  return { old, new: now };
+}
+
+/** A cursor over a tree body's entries (latin1: a char per byte), checking git's order as it goes. */
+class TreeBody {
+  readonly text: string;
+  readonly #bytes: Buffer;
+  /** Where the current entry starts (its mode); -1 past the last. */
+  at = -1;
+  nameAt = 0;
+  nul = 0;
+  tree = false;
+  #end = 0;
+
+  constructor(bytes: Uint8Array) {
+    this.#bytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.text = this.#bytes.toString('latin1');
+  }
+
+  /** Moves to the next entry; false when it does not parse or does not sort after the one before. */
+  next(): boolean {
+    const { text } = this;
+    if (this.#end >= text.length) {
+      this.at = -1;
+      return true;
+    }
+    const pos = this.#end;
+    const space = text.indexOf(' ', pos);
+    const nul = space < 0 ? -1 : text.indexOf('\0', space + 1);
+    if (space < 0 || nul < 0 || nul + 21 > text.length) return false;
+    const tree = isTreeModeAt(text, pos, space);
+    if (this.at >= 0 && compareNamesIn(text, this.nameAt, this.nul, this.tree, text, space + 1, nul, tree) >= 0)
+      return false;
+    this.at = pos;
+    this.nameAt = space + 1;
+    this.nul = nul;
+    this.tree = tree;
+    this.#end = nul + 21;
+    return true;
+  }
+
+  /** The current entry, decoded as parseTree decodes it. */
+  entry(): TreeEntry {
+    const name = this.text.slice(this.nameAt, this.nul);
+    return {
+      mode: this.text.slice(this.at, this.nameAt - 1),
+      name: NOT_ASCII.test(name) ? this.#bytes.toString('utf8', this.nameAt, this.nul) : name,
+      oid: this.#bytes.toString('hex', this.nul + 1, this.nul + 21),
+    };
+  }
+
+  /** Where the current entry ends (after its oid). */
+  get end(): number {
+    return this.#end;
+  }
+}
+
+/** Whether the current entries of two bodies are the same bytes. */
+function sameEntry(a: TreeBody, b: TreeBody): boolean {
+  const length = a.end - a.at;
+  if (b.end - b.at !== length) return false;
+  for (let i = 0; i < length; i++) if (a.text.charCodeAt(a.at + i) !== b.text.charCodeAt(b.at + i)) return false;
+  return true;
+}
+
 /** Whether the mode spelled at text[start, end) is a folder's ('40000', or '040000' as old tools wrote it). */
 function isTreeModeAt(text: string, start: number, end: number): boolean {
   const length = end - start;
@@ -107,12 +203,26 @@ function compareNamesAt(
   bEnd: number,
   bTree: boolean,
 ): number {
+  return compareNamesIn(text, aStart, aEnd, aTree, text, bStart, bEnd, bTree);
+}
+
+/** compareNamesAt of two names each in its own body. */
+function compareNamesIn(
+  aText: string,
+  aStart: number,
+  aEnd: number,
+  aTree: boolean,
+  bText: string,
+  bStart: number,
+  bEnd: number,
+  bTree: boolean,
+): number {
   const aLength = aEnd - aStart + (aTree ? 1 : 0);
   const bLength = bEnd - bStart + (bTree ? 1 : 0);
   const n = Math.min(aLength, bLength);
   for (let i = 0; i < n; i++) {
-    const a = aStart + i < aEnd ? text.charCodeAt(aStart + i) : 0x2f;
-    const b = bStart + i < bEnd ? text.charCodeAt(bStart + i) : 0x2f;
+    const a = aStart + i < aEnd ? aText.charCodeAt(aStart + i) : 0x2f;
+    const b = bStart + i < bEnd ? bText.charCodeAt(bStart + i) : 0x2f;
     if (a !== b) return a - b;
   }
   return aLength - bLength;

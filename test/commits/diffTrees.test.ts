@@ -106,4 +106,92 @@ test('1 changed file among many: reads only the trees on that path (the others a
   }
 });
 
+test('a folder of hundreds of entries: what changed among them matches git diff-tree -r, first and last included', async () => {
+  const temp = makeTempRepo();
+  try {
+    const files: Record<string, string> = {};
+    for (let n = 0; n < 300; n++) files[`namespaces/ns-${String(n).padStart(3, '0')}/app.yaml`] = `n${n}`;
+    files['namespaces/ns-150b'] = 'a file first';
+    files['namespaces/z-last.yaml'] = 'last';
+    writeWorkTree(temp, files);
+    const before = commitAll(temp);
+    writeWorkTree(temp, {
+      'namespaces/ns-000/app.yaml': 'first changed',
+      'namespaces/ns-150b': null,
+      'namespaces/ns-201': null,
+      'namespaces/z-last.yaml': null,
+    });
+    writeWorkTree(temp, {
+      'namespaces/ns-150b/app.yaml': 'a folder now',
+      'namespaces/ns-150a/new.yaml': 'added',
+      'namespaces/ns-299/app.yaml': 'changed',
+      'namespaces/zz-after.yaml': 'added last',
+    });
+    const after = commitAll(temp);
+    const repo = await openRepo(temp.path);
+    const ours = await diffTrees(repo, treeOf(temp, before), treeOf(temp, after));
+    assert.equal(ours, nativeDiff(temp, before, after));
+    assert.equal(
+      ours.map((c) => c.path),
+      [
+        'namespaces/ns-000/app.yaml',
+        'namespaces/ns-150a/new.yaml',
+        'namespaces/ns-150b',
+        'namespaces/ns-150b/app.yaml',
+        'namespaces/ns-201/app.yaml',
+        'namespaces/ns-299/app.yaml',
+        'namespaces/z-last.yaml',
+        'namespaces/zz-after.yaml',
+      ],
+    );
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('a tree whose entries are out of git order, or name a file twice, is diffed by name as before', async () => {
+  const temp = makeTempRepo();
+  try {
+    const blob = (text: string) => temp.git(['hash-object', '-w', '--stdin'], { input: text }).trim();
+    const [one, two, three] = [blob('one'), blob('two'), blob('three')];
+    // A tree written without git's checks (a push to a repository that does not fsck what it receives).
+    const tree = (entries: [name: string, oid: string][]) =>
+      temp
+        .git(['hash-object', '-t', 'tree', '--literally', '-w', '--stdin'], {
+          input: Buffer.concat(
+            entries.map(([name, oid]) => Buffer.concat([Buffer.from(`100644 ${name}\0`), Buffer.from(oid, 'hex')])),
+          ),
+        })
+        .trim();
+    const sorted = tree([
+      ['a.yaml', one],
+      ['b.yaml', two],
+    ]);
+    const reversed = tree([
+      ['b.yaml', two],
+      ['a.yaml', one],
+    ]);
+    const reversedEdited = tree([
+      ['b.yaml', three],
+      ['a.yaml', one],
+    ]);
+    const twice = tree([
+      ['a.yaml', one],
+      ['a.yaml', three],
+      ['b.yaml', two],
+    ]);
+    const repo = await openRepo(temp.path);
+    assert.equal(await diffTrees(repo, sorted, reversed), []);
+    assert.equal(await diffTrees(repo, sorted, reversedEdited), [
+      { path: 'b.yaml', oldOid: two, oldMode: '100644', newOid: three, newMode: '100644' },
+    ]);
+    // Paired by name, the later entry of a name wins, as when every entry was decoded.
+    assert.equal(await diffTrees(repo, sorted, twice), [
+      { path: 'a.yaml', oldOid: one, oldMode: '100644', newOid: three, newMode: '100644' },
+    ]);
+  } finally {
+    temp.cleanup();
+  }
+});
+
 test.run();
