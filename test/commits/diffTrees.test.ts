@@ -6,7 +6,15 @@ import { diffTrees } from '../../src/commits/diffTrees.ts';
 import { listTreeFiles } from '../../src/commits/listTreeFiles.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import type { TreeChange } from '../../src/commits/types.ts';
-import { commitAll, makeTempRepo, removeLooseObject, writeWorkTree, type TempRepo } from './helpers/tempRepo.ts';
+import {
+  commitAll,
+  makeTempRepo,
+  removeLooseObject,
+  writeBlob,
+  writeLiteralTree,
+  writeWorkTree,
+  type TempRepo,
+} from './helpers/tempRepo.ts';
 
 /** `git diff-tree -r` in our shape: the oracle. */
 function nativeDiff(temp: TempRepo, from: string, to: string): TreeChange[] {
@@ -152,17 +160,9 @@ test('a folder of hundreds of entries: what changed among them matches git diff-
 test('a tree whose entries are out of git order, or name a file twice, is diffed by name as before', async () => {
   const temp = makeTempRepo();
   try {
-    const blob = (text: string) => temp.git(['hash-object', '-w', '--stdin'], { input: text }).trim();
-    const [one, two, three] = [blob('one'), blob('two'), blob('three')];
-    // A tree written without git's checks (a push to a repository that does not fsck what it receives).
-    const tree = (entries: [name: string, oid: string][]) =>
-      temp
-        .git(['hash-object', '-t', 'tree', '--literally', '-w', '--stdin'], {
-          input: Buffer.concat(
-            entries.map(([name, oid]) => Buffer.concat([Buffer.from(`100644 ${name}\0`), Buffer.from(oid, 'hex')])),
-          ),
-        })
-        .trim();
+    const [one, two, three] = ['one', 'two', 'three'].map((text) => writeBlob(temp, text)) as [string, string, string];
+    // Trees written without git's checks (a push to a repository that does not fsck what it receives).
+    const tree = (entries: [name: string, oid: string][]) => writeLiteralTree(temp, entries);
     const sorted = tree([
       ['a.yaml', one],
       ['b.yaml', two],

@@ -7,7 +7,16 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import { PackWriter } from '../../src/commits/PackWriter.ts';
 import { EMPTY_TREE_OID } from '../../src/commits/types.ts';
 import { writeTreeEdits, type FileEdit } from '../../src/commits/writeTreeEdits.ts';
-import { bytes, commitAll, makeTempRepo, removeLooseObject, writeWorkTree, type TempRepo } from './helpers/tempRepo.ts';
+import {
+  bytes,
+  commitAll,
+  makeTempRepo,
+  removeLooseObject,
+  writeBlob,
+  writeLiteralTree,
+  writeWorkTree,
+  type TempRepo,
+} from './helpers/tempRepo.ts';
 
 const edits = (files: Record<string, string | null>) =>
   new Map(Object.entries(files).map(([p, c]) => [p, c === null ? null : bytes(c)]));
@@ -238,18 +247,11 @@ test('entries that come, go or turn from file to folder are spliced into the fol
 test("a base tree out of git's order is not patched but written again in order, as before", async () => {
   const temp = makeTempRepo();
   try {
-    const blob = (text: string) => temp.git(['hash-object', '-w', '--stdin'], { input: text }).trim();
-    const [b, a] = [blob('b'), blob('a')];
     // 'b' before 'a': only a tool that skips fsck writes this; the edit must still give git's tree.
-    const body = Buffer.concat([
-      Buffer.from('100644 b\0'),
-      Buffer.from(b, 'hex'),
-      Buffer.from('100644 a\0'),
-      Buffer.from(a, 'hex'),
+    const base = writeLiteralTree(temp, [
+      ['b', writeBlob(temp, 'b')],
+      ['a', writeBlob(temp, 'a')],
     ]);
-    fs.writeFileSync(path.join(temp.path, 'unsorted'), body);
-    const base = temp.git(['hash-object', '-t', 'tree', '--literally', '-w', 'unsorted']).trim();
-    fs.rmSync(path.join(temp.path, 'unsorted'));
     const repo = await openRepo(temp.path);
     const pack = new PackWriter(repo);
     const root = await writeTreeEdits(repo, pack, base, edits({ a: 'new a' }));

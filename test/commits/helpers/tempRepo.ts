@@ -80,6 +80,22 @@ export function removeLooseObject(repo: TempRepo, oid: string): void {
   fs.rmSync(path.join(repo.gitdir, 'objects', oid.slice(0, 2), oid.slice(2)));
 }
 
+/** A blob written by git: its oid. */
+export function writeBlob(repo: TempRepo, text: string): string {
+  return repo.git(['hash-object', '-w', '--stdin'], { input: text }).trim();
+}
+
+/**
+ * A tree object of these file entries in this order, written without git's checks (what a repository that does not
+ * fsck what it receives may hold: entries out of order, a name twice): its oid.
+ */
+export function writeLiteralTree(repo: TempRepo, entries: [name: string, oid: string][]): string {
+  const body = Buffer.concat(
+    entries.map(([name, oid]) => Buffer.concat([Buffer.from(`100644 ${name}\0`), Buffer.from(oid, 'hex')])),
+  );
+  return repo.git(['hash-object', '-t', 'tree', '--literally', '-w', '--stdin'], { input: body }).trim();
+}
+
 export function bytes(text: string): Uint8Array {
   return Buffer.from(text, 'utf8');
 }
