@@ -513,20 +513,18 @@ function inflateAt(
  * (its header, then its compressed bytes) halves the system calls of a sync reading thousands of objects.
  */
 function readFirstBytes(repo: GitRepo, fd: number, start: number, end: number): Buffer {
-  const bytes = firstBytes.subarray(0, Math.min(FIRST_READ, end - start));
-  let done = 0;
-  while (done < bytes.length) {
-    const n = repo.fs.readSync(fd, bytes, done, bytes.length - done, start + done);
-    if (n === 0) throw new Error(`pack truncated: wanted bytes ${start}..${start + bytes.length}`);
-    done += n;
-  }
-  return bytes;
+  return readInto(repo, fd, firstBytes.subarray(0, Math.min(FIRST_READ, end - start)), start);
 }
 const FIRST_READ = 8 * 1024;
 const firstBytes = Buffer.allocUnsafe(FIRST_READ);
 
 function readRange(repo: GitRepo, fd: number, start: number, end: number): Buffer {
-  const buf = Buffer.allocUnsafe(end - start);
+  return readInto(repo, fd, Buffer.allocUnsafe(end - start), start);
+}
+
+/** Fills `buf` from the file at `start`. */
+function readInto(repo: GitRepo, fd: number, buf: Buffer, start: number): Buffer {
+  const end = start + buf.length;
   let done = 0;
   while (done < buf.length) {
     const n = repo.fs.readSync(fd, buf, done, buf.length - done, start + done);
