@@ -67,7 +67,7 @@ export function findTreeEntries(
       const tree = isTreeModeAt(text, pos, space);
       if (
         previousStart >= 0 &&
-        compareNamesAt(text, previousStart, previousEnd, previousTree, space + 1, nul, tree) >= 0
+        compareNamesIn(text, previousStart, previousEnd, previousTree, text, space + 1, nul, tree) >= 0
       )
         inOrder = false;
       previousStart = space + 1;
@@ -191,22 +191,9 @@ function isTreeModeAt(text: string, start: number, end: number): boolean {
 }
 
 /**
- * Git's order of two names of one latin1 body (bytes as chars), a folder's compared as if it ended in '/':
- * compareTreeEntries, without making the strings.
+ * Git's order of two names, each in a latin1 body (bytes as chars; the same body or two), a folder's compared as if it
+ * ended in '/': compareTreeEntries, without making the strings.
  */
-function compareNamesAt(
-  text: string,
-  aStart: number,
-  aEnd: number,
-  aTree: boolean,
-  bStart: number,
-  bEnd: number,
-  bTree: boolean,
-): number {
-  return compareNamesIn(text, aStart, aEnd, aTree, text, bStart, bEnd, bTree);
-}
-
-/** compareNamesAt of two names each in its own body. */
 function compareNamesIn(
   aText: string,
   aStart: number,
