@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { constants as zlibConstants, inflateSync } from 'node:zlib';
+import { DamagedObjectError } from './DamagedObjectError.ts';
 import { ObjectNotFoundError } from './ObjectNotFoundError.ts';
 import { ObjectTooLargeError } from './ObjectTooLargeError.ts';
 import type { GitRepo } from './types.ts';
@@ -326,7 +327,7 @@ function findInIndex(repo: GitRepo, pack: PackIndex, oid: Buffer): { page: Index
     return n < 0 ? undefined : { page: page!, n };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined; // the next rescan drops it
-    throw err;
+    throw DamagedObjectError.wrap(err, oid.toString('hex'), pack.idxPath, repo.gitdir);
   }
 }
 
@@ -342,7 +343,11 @@ function readPacked(repo: GitRepo, store: ObjectStore, raw: Buffer, read: ReadRe
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw err;
     }
-    return readAt(repo, store, name, pack, fd, entryOffset(repo, pack, found.page, found.n), read);
+    try {
+      return readAt(repo, store, name, pack, fd, entryOffset(repo, pack, found.page, found.n), read);
+    } catch (err) {
+      throw DamagedObjectError.wrap(err, read.oid, pack.packPath, repo.gitdir);
+    }
   }
   return undefined;
 }
@@ -382,6 +387,7 @@ function readAt(
   }
   // The header (type, inflated size, and for deltas where the base is: 32 bytes hold any of them) and, in the same
   // read, what follows it: most objects a sync reads (a manifest, a binding, a template's delta) end within it.
+  if (!(offset < pack.end)) throw new Error(`the pack ends at byte ${pack.end + 20}, before the object at ${offset}`);
   const head = readFirstBytes(repo, fd, offset, pack.end);
   const first = { at: offset, bytes: head };
   let pos = 0;
@@ -433,7 +439,7 @@ function readAt(
     return result;
   }
   const type = TYPES[code];
-  if (!type) throw new Error(`${pack.packPath}: unknown object type ${code} at offset ${offset}`);
+  if (!type) throw new Error(`unknown object type ${code} at offset ${offset}`);
   return { type, content: data };
 }
 
@@ -496,9 +502,7 @@ function inflateAt(
       // object's bytes would be a view keeping all of it alive wherever they are kept (delta bases, parsed files).
       const out = inflateSync(read, { chunkSize: Math.max(64, size + 1) });
       if (out.length !== size)
-        throw new Error(
-          `${pack.packPath}: object at ${start} inflates to ${out.length} bytes, its header says ${size}`,
-        );
+        throw new Error(`the object at ${start} inflates to ${out.length} bytes, its header says ${size}`);
       return out;
     } catch (err) {
       if ((err as { code?: string }).code !== 'Z_BUF_ERROR' || stop === pack.end) throw err;
@@ -528,7 +532,7 @@ function readInto(repo: GitRepo, fd: number, buf: Buffer, start: number): Buffer
   let done = 0;
   while (done < buf.length) {
     const n = repo.fs.readSync(fd, buf, done, buf.length - done, start + done);
-    if (n === 0) throw new Error(`pack truncated: wanted bytes ${start}..${end}`);
+    if (n === 0) throw new Error(`the file ends at byte ${start + done}, before byte ${end}`);
     done += n;
   }
   return buf;
@@ -593,17 +597,22 @@ function readLoose(repo: GitRepo, oid: string, read: ReadRequest): StoredObject 
       : repo.fs.readFileSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
+    throw DamagedObjectError.wrap(err, oid, file, repo.gitdir);
   }
-  // The header's size was checked, but the stream is what it is: never inflate more than it claimed.
-  const raw = Number.isFinite(read.maxBytes)
-    ? inflateSync(compressed, { maxOutputLength: read.maxBytes + 64 })
-    : inflateSync(compressed);
+  let raw: Buffer;
+  try {
+    // The header's size was checked, but the stream is what it is: never inflate more than it claimed.
+    raw = Number.isFinite(read.maxBytes)
+      ? inflateSync(compressed, { maxOutputLength: read.maxBytes + 64 })
+      : inflateSync(compressed);
+  } catch (err) {
+    throw DamagedObjectError.wrap(err, oid, file, repo.gitdir);
+  }
   const space = raw.indexOf(0x20);
   const nul = raw.indexOf(0, space);
   const type = raw.toString('latin1', 0, space) as StoredType;
   if (!['commit', 'tree', 'blob', 'tag'].includes(type) || nul < 0)
-    throw new Error(`loose object ${oid} has a malformed header`);
+    throw new DamagedObjectError(oid, file, repo.gitdir, 'its header names no object type');
   return { type, content: raw.subarray(nul + 1) };
 }
 

@@ -7,6 +7,7 @@ import { existingObjects } from '../../src/commits/findExistingObjects.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { PackWriter } from '../../src/commits/PackWriter.ts';
 import { applyDelta, findInRun, readObject } from '../../src/commits/readObject.ts';
+import { DamagedObjectError } from '../../src/commits/DamagedObjectError.ts';
 import { bytes, commitAll, makeTempRepo, writeWorkTree, type TempRepo } from './helpers/tempRepo.ts';
 
 /** Every object git knows, with its type and bytes, from `git cat-file --batch-all-objects --batch`. */
@@ -370,6 +371,91 @@ test('objects whose bytes run past the first read are read whole: large blobs, d
       deltas.some((f) => Number(f[2]) > 64 * 1024),
       'a delta of over 64 KiB of instructions',
     );
+  } finally {
+    temp.cleanup();
+  }
+});
+
+/** What reading `oid` throws (undefined when it reads). */
+function readFailure(repo: Awaited<ReturnType<typeof openRepo>>, oid: string): unknown {
+  try {
+    readObject(repo, oid);
+    return undefined;
+  } catch (err) {
+    return err;
+  }
+}
+
+/** A damaged object's error names the file, the object and the repair, and has a code (the CLI prints no stack). */
+function assertDamage(err: unknown, oid: string, file: string, gitdir: string): void {
+  assert.instance(err, DamagedObjectError, `reading ${oid}: ${String(err)}`);
+  const damaged = err as DamagedObjectError;
+  assert.is(damaged.code, 'DamagedObjectError');
+  assert.equal(damaged.data, { oid, file });
+  assert.ok(damaged.message.startsWith(`${file}: object ${oid} cannot be read (`), damaged.message);
+  assert.match(damaged.message, `fix: run \`git --git-dir=${gitdir} fsck\``);
+}
+
+test('a pack cut short: the objects past its end are reported as damage to that pack, the ones before still read', async () => {
+  const temp = makeTempRepo();
+  try {
+    history(temp);
+    temp.git(['repack', '-a', '-d', '-f', '-q']);
+    const objects = allObjects(temp);
+    const packDir = path.join(temp.gitdir, 'objects', 'pack');
+    const pack = path.join(packDir, nodeFs.readdirSync(packDir).find((f) => f.endsWith('.pack'))!);
+    nodeFs.chmodSync(pack, 0o644);
+    nodeFs.truncateSync(pack, Math.floor(nodeFs.statSync(pack).size / 2));
+    const repo = await openRepo(temp.path);
+    let damaged = 0;
+    let read = 0;
+    for (const [oid, want] of objects) {
+      const err = readFailure(repo, oid);
+      if (err === undefined) {
+        assert.ok(readObject(repo, oid).content.equals(want.content), `content of ${oid}`);
+        read++;
+      } else {
+        assertDamage(err, oid, pack, temp.gitdir);
+        damaged++;
+      }
+    }
+    assert.ok(damaged > 0 && read > 0, `${damaged} damaged, ${read} read`);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('a corrupt byte in a packed object or a loose object is reported as damage to its file', async () => {
+  const temp = makeTempRepo();
+  try {
+    history(temp);
+    const blobs = [...allObjects(temp)].filter(([, o]) => o.type === 'blob').map(([oid]) => oid);
+    temp.git(['repack', '-a', '-d', '-f', '-q']);
+    // `git verify-pack -v`: oid, type, size, size in pack, offset[, depth, base]: a whole blob, in the pack's middle.
+    const packDir = path.join(temp.gitdir, 'objects', 'pack');
+    const idx = path.join(packDir, nodeFs.readdirSync(packDir).find((f) => f.endsWith('.idx'))!);
+    const pack = idx.replace(/\.idx$/, '.pack');
+    const whole = temp
+      .git(['verify-pack', '-v', idx])
+      .split('\n')
+      .map((line) => line.split(/\s+/))
+      .find((f) => f[1] === 'blob' && f.length < 7 && Number(f[3]) > 100)!;
+    const [oid, , , inPack, offset] = whole;
+    const bytesOfPack = nodeFs.readFileSync(pack);
+    bytesOfPack[Number(offset) + Math.floor(Number(inPack) / 2)]! ^= 0xff;
+    nodeFs.chmodSync(pack, 0o644);
+    nodeFs.writeFileSync(pack, bytesOfPack);
+    // Another blob loose again, its file garbled (git writes no loose copy of what it has packed: by hand).
+    const looseOid = blobs.find((b) => b !== oid)!;
+    const looseFile = path.join(temp.gitdir, 'objects', looseOid.slice(0, 2), looseOid.slice(2));
+    nodeFs.mkdirSync(path.dirname(looseFile), { recursive: true });
+    nodeFs.writeFileSync(looseFile, randomBytes(64));
+    const repo = await openRepo(temp.path);
+    assertDamage(readFailure(repo, oid!), oid!, pack, temp.gitdir);
+    // Packs are looked in first: the loose copy is read once the pack no longer has it.
+    nodeFs.rmSync(pack);
+    nodeFs.rmSync(idx);
+    assertDamage(readFailure(await openRepo(temp.path), looseOid), looseOid, looseFile, temp.gitdir);
   } finally {
     temp.cleanup();
   }
