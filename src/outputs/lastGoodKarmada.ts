@@ -12,7 +12,7 @@ import { readPathOids } from '../commits/readPathOids.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import { karmadaRef } from '../documents/karmadaRef.ts';
 import { IGNORE_FILE, isConfigFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
-import { ignoreRulesOf } from './ignoreRules.ts';
+import { ignoreRulesOf } from '../documents/readIgnoreRules.ts';
 import { ObjectNotFoundError } from '../commits/ObjectNotFoundError.ts';
 import { commitTrailers, LAST_GOOD_TRAILER } from '../branches/rendered/trailers.ts';
 import { readLastRenderAt } from '../branches/rendered/readLastRender.ts';

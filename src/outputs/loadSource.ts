@@ -29,9 +29,8 @@ import {
   sortedIncludes,
 } from './karmadaFiles.ts';
 import { readPathOids } from '../commits/readPathOids.ts';
-import { ignoreRulesOf } from './ignoreRules.ts';
+import { readIgnoreRules } from '../documents/readIgnoreRules.ts';
 import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from './sourceLimits.ts';
-import type { Problem } from '../errors/problem.ts';
 import { isUnitInput, markerTool, unitsReading, type SourceUnit, type UnitLayout } from '../units/detectUnits.ts';
 import { readUnitLayout, readUnitLayoutChange } from '../units/readUnitLayout.ts';
 import { renderUnits } from '../units/renderUnits.ts';
@@ -80,7 +79,7 @@ export async function loadSource(
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
   history: RenderHistory | null = null,
 ): Promise<LoadedSource> {
-  const { rules: ignore, problem } = await readIgnore(repo, tree);
+  const { rules: ignore, problem } = await readIgnoreRules(repo, tree);
   const lastGood = lastGoodResolver(repo, history);
   const withIgnoreProblem = (loaded: LoadedSource): LoadedSource => {
     if (problem) loaded.model.problems.push(problem);
@@ -483,15 +482,6 @@ function clustersOnly(
     }
   }
   return names.size > 0 ? names : null;
-}
-
-/**
- * The commit's ignore rules. The file is the commit author's like any other: one over the parse limit is not
- * inflated, ignores nothing and is FILE_TOO_LARGE.
- */
-async function readIgnore(repo: GitRepo, tree: string): Promise<{ rules: IgnoreRules | undefined; problem?: Problem }> {
-  const oid = (await readPathOids(repo, tree, [IGNORE_FILE])).get(IGNORE_FILE);
-  return oid === undefined ? { rules: undefined } : ignoreRulesOf(repo, oid);
 }
 
 function holdsKarmada(f: FileObjects | undefined): boolean {

@@ -2,7 +2,8 @@ import { parseYamlValues } from '../yaml/blockYaml.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import type { GitRepo } from '../commits/types.ts';
-import { IGNORE_FILE, isConfigFile, parseIgnoreFile } from '../documents/selectConfigFiles.ts';
+import { ignoreRulesOf } from '../documents/readIgnoreRules.ts';
+import { IGNORE_FILE, isConfigFile } from '../documents/selectConfigFiles.ts';
 
 export interface ClusterFile {
   path: string;
@@ -16,11 +17,9 @@ export interface ClusterFile {
 export async function findClusterFile(repo: GitRepo, tree: string, name: string): Promise<ClusterFile | null> {
   const files = await listTreeFiles(repo, tree);
   const ignoreOid = files.get(IGNORE_FILE)?.oid;
-  const ignore = ignoreOid
-    ? parseIgnoreFile(new TextDecoder().decode((await readBlobs(repo, [ignoreOid])).get(ignoreOid)!))
-    : undefined;
+  const ignore = ignoreOid ? (await ignoreRulesOf(repo, ignoreOid)).rules : undefined;
   const config = [...files.keys()].filter((p) => isConfigFile(p, ignore));
-  const conventional = [`clusters/${name}.yaml`, `clusters/${name}.yml`].filter((p) => files.has(p));
+  const conventional = [`clusters/${name}.yaml`, `clusters/${name}.yml`].filter((p) => config.includes(p));
   const rounds = [
     conventional,
     config.filter((p) => p.startsWith('clusters/') && !conventional.includes(p)),

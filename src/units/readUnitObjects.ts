@@ -1,8 +1,7 @@
 import type { FileObjects } from '../api/model.ts';
 import type { UnitLayout } from './detectUnits.ts';
-import { readTextFiles } from '../commits/readPathOids.ts';
 import type { GitRepo } from '../commits/types.ts';
-import { IGNORE_FILE, parseIgnoreFile } from '../documents/selectConfigFiles.ts';
+import { readIgnoreRules } from '../documents/readIgnoreRules.ts';
 import { readUnitLayout } from './readUnitLayout.ts';
 import { renderUnits } from './renderUnits.ts';
 
@@ -28,6 +27,5 @@ export async function readUnitObjects(
 
 /** The units of a tree with its own ignore rules, as a render reads them. */
 export async function readUnitLayoutAt(repo: GitRepo, tree: string): Promise<UnitLayout> {
-  const ignoreText = (await readTextFiles(repo, tree, [IGNORE_FILE])).get(IGNORE_FILE);
-  return readUnitLayout(repo, tree, ignoreText === undefined ? undefined : parseIgnoreFile(ignoreText));
+  return readUnitLayout(repo, tree, (await readIgnoreRules(repo, tree)).rules);
 }

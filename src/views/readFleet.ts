@@ -7,7 +7,8 @@ import { resolveRev } from '../commits/resolveRev.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type CommitInfo, type GitRepo, type TreeEntry, type TreeFile } from '../commits/types.ts';
 import { readTextFiles } from '../commits/readPathOids.ts';
-import { IGNORE_FILE, isConfigFile, parseIgnoreFile } from '../documents/selectConfigFiles.ts';
+import { readIgnoreRules } from '../documents/readIgnoreRules.ts';
+import { isConfigFile } from '../documents/selectConfigFiles.ts';
 import { emptyIndex, type OutputIndex } from '../branches/rendered/outputIndex.ts';
 import { readOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 
@@ -86,8 +87,7 @@ export async function readDocuments(
 
 /** The Cluster registrations of the source commit, with the file each comes from. */
 export async function readRegisteredClusters(fleet: Fleet): Promise<Map<string, { cluster: Cluster; file: string }>> {
-  const ignoreText = (await readTextFiles(fleet.repo, fleet.source.commit.tree, [IGNORE_FILE])).get(IGNORE_FILE);
-  const ignore = ignoreText === undefined ? undefined : parseIgnoreFile(ignoreText);
+  const { rules: ignore } = await readIgnoreRules(fleet.repo, fleet.source.commit.tree);
   // The index names the files holding Karmada objects; without it (nothing rendered yet) every config file is read.
   const known = fleet.rendered
     ? Object.entries(fleet.rendered.index.files)

@@ -69,6 +69,9 @@ test('an oversized .flotillaignore is FILE_TOO_LARGE at it, ignores nothing and 
       model.problems.map((p) => [p.file, p.line, p.code]),
       [['.flotillaignore', 1, 'FILE_TOO_LARGE']],
     );
+    // Not "list it in .flotillaignore": that cannot help the ignore file itself.
+    assert.not.match(model.problems[0]!.fix, '.flotillaignore');
+    assert.match(model.problems[0]!.fix, 'glob');
     assert.is(model.templates.size, 1);
   } finally {
     temp.cleanup();
