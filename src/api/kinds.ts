@@ -6,6 +6,8 @@ export const WORK_API_VERSION = 'work.karmada.io/v1alpha2';
 export const APPS_API_VERSION = 'apps.karmada.io/v1alpha1';
 export const CONFIG_API_VERSION = 'config.karmada.io/v1alpha1';
 export const FLOTILLA_API_VERSION = 'flotilla.io/v1alpha1';
+/** The Kubernetes multi-cluster services API (ServiceExport, ServiceImport), as Karmada serves it. */
+export const MCS_API_VERSION = 'multicluster.x-k8s.io/v1alpha1';
 
 export const POLICY_KINDS = [
   'PropagationPolicy',

@@ -84,6 +84,7 @@ export interface PropagationSpec {
   preemption?: 'Always' | 'Never';
   conflictResolution?: 'Abort' | 'Overwrite';
   propagateDeps?: boolean;
+  /** Deprecated: declared in Karmada's API, read by none of its controllers (propagateDeps replaced it). */
   association?: boolean;
   placement?: Placement;
   dependentOverrides?: string[];

@@ -1,3 +1,4 @@
+import { MCS_API_VERSION } from '../api/kinds.ts';
 import type { Placement, PropagationPolicy } from '../api/policy.ts';
 
 /**
@@ -9,7 +10,8 @@ export function applyPolicyDefaults(policy: PropagationPolicy): PropagationPolic
   const namespace = namespaced ? policy.metadata.namespace || 'default' : undefined;
   const spec = policy.spec;
   const selectors = spec.resourceSelectors.map((s) => (namespaced && !s.namespace ? { ...s, namespace } : s));
-  const selectsServiceImport = selectors.some((s) => s.kind === 'ServiceImport');
+  // Karmada's helper.ContainsServiceImport: the MCS API's ServiceImport, by kind and apiVersion both.
+  const selectsServiceImport = selectors.some((s) => s.kind === 'ServiceImport' && s.apiVersion === MCS_API_VERSION);
   return {
     ...policy,
     metadata: namespace ? { ...policy.metadata, namespace } : policy.metadata,
@@ -20,7 +22,8 @@ export function applyPolicyDefaults(policy: PropagationPolicy): PropagationPolic
       preemption: spec.preemption ?? 'Never',
       conflictResolution: spec.conflictResolution ?? 'Abort',
       schedulerName: spec.schedulerName ?? 'default-scheduler',
-      propagateDeps: selectsServiceImport ? true : (spec.propagateDeps ?? spec.association ?? false),
+      // `association`, the field propagateDeps replaced, is declared in Karmada's API but read by no controller.
+      propagateDeps: selectsServiceImport ? true : (spec.propagateDeps ?? false),
       placement: defaultPlacement(spec.placement ?? {}),
       ...(spec.failover ? { failover: defaultFailover(spec.failover) } : {}),
     },

@@ -3,6 +3,7 @@
 // user wrote it, i.e. before Karmada's mutating webhook fills defaults: the defaults it would fill
 // (spreadByField cluster, minGroups 1, gracePeriodSeconds 600, Weighted) are taken into account.
 // Defensive on shape: anything the schema rejects is skipped here, never reported twice.
+import { MCS_API_VERSION } from '../../api/kinds.ts';
 import type { KarmadaKind } from './karmadaSchemas.ts';
 import type { SchemaIssue } from './validateAgainstSchema.ts';
 import { isPlainObject, preview } from './validateAgainstSchema.ts';
@@ -19,7 +20,6 @@ export interface KarmadaRuleOptions {
 type Path = (string | number)[];
 type Obj = Record<string, unknown>;
 
-const SERVICE_IMPORT_API_VERSION = 'multicluster.x-k8s.io/v1alpha1';
 const CLUSTER_NAME_MAX_LENGTH = 48;
 
 export function validateKarmadaRules(
@@ -67,7 +67,7 @@ function validatePropagationSpec(spec: Obj, policyNamespace: string | undefined,
   const application = objectAt(failover, 'application');
   if (application) {
     const selectsServiceImport = selectors.some(
-      (s) => isPlainObject(s) && s.kind === 'ServiceImport' && s.apiVersion === SERVICE_IMPORT_API_VERSION,
+      (s) => isPlainObject(s) && s.kind === 'ServiceImport' && s.apiVersion === MCS_API_VERSION,
     );
     // The mutating webhook forces propagateDeps on for ServiceImport selectors.
     if (spec.propagateDeps !== true && !selectsServiceImport) {
