@@ -11,9 +11,14 @@ export interface LabelSelector {
   matchExpressions?: LabelSelectorRequirement[];
 }
 
+/**
+ * A NodeSelectorRequirement over a cluster's fields. Placements and OverridePolicy targets admit only provider, region
+ * and zone with In and NotIn (validation); a staticWeightList's or ClusterTaintPolicy's targets admit anything, and
+ * match as Karmada's util.ClusterMatches reads it.
+ */
 export interface FieldSelectorRequirement {
-  key: 'provider' | 'region' | 'zone';
-  operator: 'In' | 'NotIn';
+  key: string;
+  operator: string;
   values?: string[];
 }
 

@@ -19,6 +19,7 @@ import type { ClusterTaintPolicy, OverridePolicy, PropagationPolicy } from '../a
 import { emptyFileObjects, type FileObjects } from '../api/model.ts';
 import type { SourceDocument } from './parseDocuments.ts';
 import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
+import { findVoidLabelSelectors } from './schema/findVoidLabelSelectors.ts';
 import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
 import { validateWorkloadNumbers } from './schema/validateWorkloadNumbers.ts';
 import { applyPolicyDefaults } from './applyPolicyDefaults.ts';
@@ -201,6 +202,14 @@ export function classifyDocuments(
       out.broken.push(brokenRef(ref, namespace));
       continue;
     }
+    for (const v of findVoidLabelSelectors(obj.spec, ['spec']))
+      out.problems.push({
+        ...doc.locate(v.path),
+        code: 'INVALID_VALUE',
+        severity: 'warning',
+        message: v.message,
+        fix: v.fix,
+      });
     const source = doc.source;
     switch (ref.kind) {
       case 'PropagationPolicy':

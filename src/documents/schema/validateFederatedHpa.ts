@@ -4,7 +4,8 @@
 // at apply time; here it is a located problem, and the object is held (its last valid version keeps deciding).
 import { parseQuantity } from '../../quantities/parseQuantity.ts';
 import { isTimeZone, parseCronSchedule } from '../../time/cronSchedule.ts';
-import { isDNS1123Label, qualifiedNameProblems } from './kubernetesNames.ts';
+import { qualifiedNameProblems } from '../../labels/labelFormats.ts';
+import { isDNS1123Label } from './kubernetesNames.ts';
 import { preview, type SchemaIssue } from './validateAgainstSchema.ts';
 
 type Path = (string | number)[];

@@ -10,7 +10,8 @@ import { isPlainObject, preview } from './validateAgainstSchema.ts';
 import { formatPath } from './formatPath.ts';
 import { relativeNameProblem } from '../../confinement/readConfinedFile.ts';
 import { identityFieldAt } from '../../overrides/overrideIdentity.ts';
-import { isDNS1123Label, isJSONPointer, labelValueProblems, qualifiedNameProblems } from './kubernetesNames.ts';
+import { labelValueProblems, qualifiedNameProblems } from '../../labels/labelFormats.ts';
+import { isDNS1123Label, isJSONPointer } from './kubernetesNames.ts';
 
 export interface KarmadaRuleOptions {
   /** Namespace a namespaced policy lands in when metadata.namespace is not set. Default "default", as kubectl does. */

@@ -1,0 +1,91 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
+import { parseDocuments } from '../../src/documents/parseDocuments.ts';
+
+const classify = (file: string, text: string) => {
+  const { documents, problems } = parseDocuments(file, new TextEncoder().encode(text));
+  return classifyDocuments(file, documents, problems);
+};
+
+test('a label selector Karmada admits but Kubernetes cannot read is a warning at its line; the policy still loads', () => {
+  const out = classify(
+    'policies/web.yaml',
+    `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: web
+  namespace: shop
+spec:
+  resourceSelectors:
+    - apiVersion: apps/v1
+      kind: Deployment
+      labelSelector:
+        matchExpressions:
+          - key: app
+            operator: Exists
+            values: [web]
+  placement:
+    clusterAffinity:
+      labelSelector:
+        matchLabels:
+          tier: gold
+`,
+  );
+  assert.is(out.propagationPolicies.length, 1);
+  assert.equal(
+    out.problems.map((p) => [p.file, p.line, p.code, p.severity]),
+    [['policies/web.yaml', 12, 'INVALID_VALUE', 'warning']],
+  );
+  assert.match(out.problems[0]!.message, 'spec.resourceSelectors[0].labelSelector');
+  assert.match(out.problems[0]!.message, 'Exists takes no values');
+  assert.match(out.problems[0]!.message, 'Karmada matches nothing with it');
+});
+
+test('the label selectors of an OverridePolicy and a ClusterTaintPolicy are checked the same way', () => {
+  const out = classify(
+    'policies/targets.yaml',
+    `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterOverridePolicy
+metadata:
+  name: registry
+spec:
+  overrideRules:
+    - targetCluster:
+        labelSelector:
+          matchExpressions:
+            - key: region
+              operator: In
+      overriders:
+        labelsOverrider:
+          - operator: add
+            value: {team: a}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterTaintPolicy
+metadata:
+  name: drain
+spec:
+  targetClusters:
+    labelSelector:
+      matchLabels:
+        "": x
+  addOnConditions:
+    - conditionType: Ready
+      operator: In
+      statusValues: ["False"]
+  taints:
+    - key: down
+      effect: NoSchedule
+`,
+  );
+  assert.equal(
+    out.problems.map((p) => [p.line, p.severity, /labelSelector/.test(p.message)]),
+    [
+      [10, 'warning', true],
+      [25, 'warning', true],
+    ],
+  );
+});
+
+test.run();
