@@ -14,7 +14,11 @@ const NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 const PREFIX = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
 
-/** kubectl's taint syntax, word by word. Pure; throws RegistrationError BAD_TAINT naming the word and the fix. */
+/**
+ * karmadactl's taint syntax (its lifted kubectl ParseTaints), word by word. Pure; throws RegistrationError BAD_TAINT
+ * naming the word and the fix. The additions come first, then the removals, as karmadactl applies them: a taint both
+ * added and removed ends up removed.
+ */
 export function parseTaintArgs(words: readonly string[]): TaintChange[] {
   if (words.length === 0) throw bad('', 'no taint given');
   const changes = words.map(parseOne);
@@ -25,15 +29,7 @@ export function parseTaintArgs(words: readonly string[]): TaintChange[] {
     if (seen.has(id)) throw bad(id, 'the same key and effect are given twice');
     seen.add(id);
   }
-  for (const r of changes) {
-    if (
-      r.action === 'remove' &&
-      adds.some((a) => a.key === r.key && (r.effect === undefined || r.effect === a.effect))
-    ) {
-      throw bad(`${r.key}-`, 'the same taint is both added and removed');
-    }
-  }
-  return changes;
+  return [...adds, ...changes.filter((c) => c.action === 'remove')];
 }
 
 function parseOne(word: string): TaintChange {
@@ -48,16 +44,19 @@ function parseOne(word: string): TaintChange {
   const key = eq >= 0 ? keyValue.slice(0, eq) : keyValue;
   const value = eq >= 0 ? keyValue.slice(eq + 1) : undefined;
   checkKey(word, key);
-  if (remove) {
-    if (value !== undefined) throw bad(word, 'a removal names the key (and effect) only, no value');
-    return effect ? { action: 'remove', key, effect } : { action: 'remove', key };
-  }
   if (value !== undefined && (value.length > 63 || !VALUE.test(value))) {
     throw bad(
       word,
       `value "${value}" is not a valid label value (at most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric)`,
     );
   }
+  // A removal matches by key and effect: a value written in it is read and dropped.
+  if (remove) return effect ? { action: 'remove', key, effect } : { action: 'remove', key };
+  if (effect === 'PreferNoSchedule')
+    throw bad(
+      word,
+      "a Cluster takes no PreferNoSchedule taint (Karmada's API refuses it); use NoSchedule or NoExecute",
+    );
   return { action: 'add', key, ...(value ? { value } : {}), effect: effect! };
 }
 

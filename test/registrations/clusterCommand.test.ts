@@ -161,7 +161,7 @@ test('--branch creates a branch off main to open a pull request from, and leaves
   // A second operation stacks on the same branch.
   const second = await run('taint', [
     'member3',
-    'ssd=true:PreferNoSchedule',
+    'ssd=true:NoSchedule',
     '--repo',
     repo.path,
     '--branch',

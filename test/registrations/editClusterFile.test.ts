@@ -28,6 +28,24 @@ const taint = (words: string[], overwrite = false) => ({
   now,
 });
 
+test('a taint added and removed in one command ends up removed (karmadactl applies the additions first)', () => {
+  const both = editClusterFile(
+    'clusters/member2.yaml',
+    FILE,
+    'member2',
+    taint(['dedicated:NoSchedule-', 'dedicated=gpu:NoSchedule', 'spot:NoExecute']),
+  );
+  assert.equal(
+    parse(both.text!).spec.taints.map((t: { key: string }) => t.key),
+    ['spot'],
+  );
+  assert.equal(both.summary, [
+    'added taint dedicated=gpu:NoSchedule',
+    'added taint spot:NoExecute',
+    'removed taint dedicated=gpu:NoSchedule',
+  ]);
+});
+
 test('adding then removing a taint gives back the file byte for byte, comments included', () => {
   const added = editClusterFile('clusters/member2.yaml', FILE, 'member2', taint(['dedicated=gpu:NoSchedule']));
   assert.equal(added.summary, ['added taint dedicated=gpu:NoSchedule']);

@@ -280,7 +280,8 @@ const clusterSpec: Schema = obj(
         {
           key: str(),
           value: str(),
-          effect: str({ enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] }),
+          // ValidateClusterTaints: a Cluster takes no PreferNoSchedule taint (its scheduler would not read one).
+          effect: str({ enum: ['NoSchedule', 'NoExecute'] }),
           timeAdded: str(),
         },
         ['key', 'effect'],

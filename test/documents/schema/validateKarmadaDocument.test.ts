@@ -63,4 +63,18 @@ test('a PropagationPolicy with several mistakes lists every one', () => {
   );
 });
 
+// Karmada's pkg/util/lifted/validateclustertaints_test.go: a Cluster's taints are NoSchedule or NoExecute.
+test('a Cluster takes NoSchedule and NoExecute taints, not PreferNoSchedule', () => {
+  const issues = (effect: string) =>
+    validateKarmadaDocument('Cluster', {
+      apiVersion: 'cluster.karmada.io/v1alpha1',
+      kind: 'Cluster',
+      metadata: { name: 'member1' },
+      spec: { syncMode: 'Push', apiEndpoint: 'https://1.2.3.4:6443', taints: [{ key: 'key1', value: 'v', effect }] },
+    }).map((i) => `${i.code} ${formatPath(i.path)}`);
+  assert.equal(issues('PreferNoSchedule'), ['INVALID_VALUE spec.taints[0].effect']);
+  assert.equal(issues('NoSchedule'), []);
+  assert.equal(issues('NoExecute'), []);
+});
+
 test.run();

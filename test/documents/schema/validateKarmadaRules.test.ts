@@ -819,6 +819,57 @@ test('taints must not repeat the same key and effect', () => {
   assert.equal(run('Cluster', cluster({ taints: taints.slice(0, 2) })), []);
 });
 
+// Karmada's pkg/webhook/clustertaintpolicy/validating_test.go: duplicate key-value pairs.
+test('a ClusterTaintPolicy names each taint key and effect once; the first of a pair is reported', () => {
+  const ctp = (taints: Obj[]) => ({
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'ClusterTaintPolicy',
+    metadata: { name: 'tp' },
+    spec: { taints },
+  });
+  assert.equal(
+    run(
+      'ClusterTaintPolicy',
+      ctp([
+        { key: 'key1', effect: 'NoSchedule' },
+        { key: 'key1', effect: 'NoSchedule', value: 'value1' },
+      ]),
+    ),
+    [
+      'spec.taints[0]: spec.taints[0] and spec.taints[1] are both taint "key1" with effect "NoSchedule"; a key and effect may be given once',
+    ],
+  );
+  assert.equal(
+    paths(
+      'ClusterTaintPolicy',
+      ctp([
+        { key: 'key1', effect: 'NoSchedule' },
+        { key: 'key2', effect: 'NoSchedule' },
+        { key: 'key1', effect: 'NoSchedule' },
+        { key: 'key2', effect: 'NoSchedule' },
+      ]),
+    ),
+    ['spec.taints[0]', 'spec.taints[1]'],
+  );
+  // NoExecute is Flotilla's opt-in to failover, not refused as Karmada's default webhook flag refuses it.
+  assert.equal(
+    run(
+      'ClusterTaintPolicy',
+      ctp([
+        { key: 'key1', effect: 'NoSchedule' },
+        { key: 'key1', effect: 'NoExecute' },
+      ]),
+    ),
+    [],
+  );
+});
+
+// Karmada's pkg/util/validation/validation_test.go, TestEmptyOverrides: fieldOverrider is not counted.
+test('a deprecated overriders block holding only a fieldOverrider may stand beside overrideRules (never read then)', () => {
+  const field = { fieldOverrider: [{ fieldPath: '/data/config', json: [{ subPath: '/key', operator: 'remove' }] }] };
+  assert.equal(run('OverridePolicy', op({ ...rule({}), overriders: field })), []);
+});
+
 test('malformed shapes are left to the schema and never crash the rules', () => {
   for (const value of [
     null,
