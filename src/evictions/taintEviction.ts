@@ -11,10 +11,12 @@ export type TaintVerdict =
   | { evict: false; at?: Date; taint?: Taint };
 
 /**
- * A NoExecute taint no toleration covers evicts at once. When all are tolerated, the earliest timeAdded +
- * tolerationSeconds over the (taint, first tolerating toleration) pairs decides, and a time not in the future
- * evicts; tolerations without seconds never evict. A taint without timeAdded cannot expire (Karmada's admission
- * stamps it; a NoExecute taint written in Git without one is tolerated as long as a toleration covers it).
+ * A NoExecute taint no toleration covers evicts at once. When all are tolerated, the tolerations used (the first that
+ * covers each taint) decide: each with tolerationSeconds against every NoExecute taint it tolerates, the earliest
+ * timeAdded + tolerationSeconds, and a time not in the future evicts (Karmada's GetMinTolerationTime: a catch-all
+ * toleration used for one taint also times out another, older one that a toleration without seconds covers first).
+ * Tolerations without seconds never evict. A taint without timeAdded cannot expire (Karmada's admission stamps it; a
+ * NoExecute taint written in Git without one is tolerated as long as a toleration covers it).
  */
 export function taintEviction(
   taints: readonly Taint[],
@@ -22,13 +24,20 @@ export function taintEviction(
   now: Date,
 ): TaintVerdict {
   const noExecute = taints.filter((t) => t.effect === 'NoExecute');
-  let earliest: { at: number; taint: Taint; seconds: number } | undefined;
+  const used = new Set<Toleration>();
   for (const taint of noExecute) {
-    const used = (tolerations ?? []).find((t) => toleratesTaint(t, taint));
-    if (!used) return { evict: true, taint, why: 'untolerated' };
-    if (used.tolerationSeconds === undefined || !taint.timeAdded) continue;
-    const at = Date.parse(taint.timeAdded) + Math.max(0, used.tolerationSeconds) * 1000;
-    if (!earliest || at < earliest.at) earliest = { at, taint, seconds: used.tolerationSeconds };
+    const first = (tolerations ?? []).find((t) => toleratesTaint(t, taint));
+    if (!first) return { evict: true, taint, why: 'untolerated' };
+    used.add(first);
+  }
+  let earliest: { at: number; taint: Taint; seconds: number } | undefined;
+  for (const toleration of used) {
+    if (toleration.tolerationSeconds === undefined) continue;
+    for (const taint of noExecute) {
+      if (!taint.timeAdded || !toleratesTaint(toleration, taint)) continue;
+      const at = Date.parse(taint.timeAdded) + Math.max(0, toleration.tolerationSeconds) * 1000;
+      if (!earliest || at < earliest.at) earliest = { at, taint, seconds: toleration.tolerationSeconds };
+    }
   }
   if (!earliest) return { evict: false };
   if (earliest.at <= now.getTime())

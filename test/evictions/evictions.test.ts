@@ -46,6 +46,37 @@ test('several taints: the earliest expiry decides; one untolerated taint evicts 
   assert.equal(taintEviction(both, [tolerate(60)], at(0)), { evict: true, taint: other, why: 'untolerated' });
 });
 
+test('a toleration used for one taint also times out every other taint it tolerates (GetMinTolerationTime)', () => {
+  // b is covered first by a toleration without seconds, but the catch-all used for a tolerates b too: its seconds
+  // run from b's older timeAdded.
+  const a: Taint = { key: 'a', effect: 'NoExecute', timeAdded: at(100).toISOString() };
+  const b: Taint = { key: 'b', effect: 'NoExecute', timeAdded: T0 };
+  const tolerations: Toleration[] = [
+    { key: 'b', operator: 'Exists' },
+    { operator: 'Exists', tolerationSeconds: 10 },
+  ];
+  assert.equal(taintEviction([a, b], tolerations, at(100)), {
+    evict: true,
+    taint: b,
+    why: 'tolerationExpired',
+    tolerationSeconds: 10,
+  });
+  // Neither used toleration has seconds: tolerated for ever.
+  assert.equal(
+    taintEviction(
+      [a, b],
+      [
+        { key: 'b', operator: 'Exists' },
+        { key: 'a', operator: 'Exists' },
+      ],
+      at(100),
+    ),
+    {
+      evict: false,
+    },
+  );
+});
+
 test('graceful eviction drops the cluster from the result and records one task with its replicas', () => {
   const task = {
     purgeMode: 'Gracefully' as const,
