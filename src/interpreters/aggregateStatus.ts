@@ -233,19 +233,38 @@ function persistentVolumeStatus(items: readonly AggregatedStatusItem[]): Obj {
 }
 
 /** Karmada's FullyApplied condition: True when every member reports the object applied. */
-export function fullyApplied(items: readonly AggregatedStatusItem[]): FullyAppliedCondition {
+export function fullyApplied(
+  items: readonly AggregatedStatusItem[],
+  targets?: ReadonlySet<string>,
+): FullyAppliedCondition {
   const notApplied = items.filter((i) => !i.applied).map((i) => i.clusterName);
-  return notApplied.length === 0 && items.length > 0
-    ? {
-        type: 'FullyApplied',
-        status: 'True',
-        reason: 'FullyAppliedSuccess',
-        message: 'All works have been successfully applied',
-      }
-    : {
-        type: 'FullyApplied',
-        status: 'False',
-        reason: 'FullyAppliedFailed',
-        message: `Failed to apply all works, see status.aggregatedStatus for details (not applied on ${notApplied.join(', ') || 'any cluster'})`,
-      };
+  // Karmada's worksFullyApplied: every cluster the binding targets (its result, requiredBy, graceful eviction
+  // tasks) reported applied, and no other. Without the targets, the entries at hand are all there is to judge.
+  const missing = targets ? [...targets].filter((c) => !items.some((i) => i.clusterName === c)) : [];
+  const extra = targets ? items.filter((i) => !targets.has(i.clusterName)).map((i) => i.clusterName) : [];
+  const complete = targets ? targets.size > 0 && missing.length === 0 && extra.length === 0 : items.length > 0;
+  if (complete && notApplied.length === 0)
+    return {
+      type: 'FullyApplied',
+      status: 'True',
+      reason: 'FullyAppliedSuccess',
+      message: 'All works have been successfully applied',
+    };
+  const details = [
+    ...(notApplied.length > 0 ? [`not applied on ${notApplied.join(', ')}`] : []),
+    ...(missing.length > 0 ? [`no status yet from ${missing.join(', ')}`] : []),
+    ...(extra.length > 0 ? [`still on ${extra.join(', ')}, which it no longer targets`] : []),
+  ];
+  const why =
+    details.length > 0
+      ? details.join('; ')
+      : targets?.size === 0
+        ? 'no cluster is targeted'
+        : 'not applied on any cluster';
+  return {
+    type: 'FullyApplied',
+    status: 'False',
+    reason: 'FullyAppliedFailed',
+    message: `Failed to apply all works, see status.aggregatedStatus for details (${why})`,
+  };
 }

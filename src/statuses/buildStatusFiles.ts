@@ -82,6 +82,12 @@ export interface ClusterFileOptions {
   heartbeatMs?: number;
 }
 
+/**
+ * The clusters a template's binding targets (its result, requiredBy, graceful eviction tasks: the rendered index's
+ * clusters), which FullyApplied is judged against; undefined when the render does not know the object as a template.
+ */
+export type TargetsOf = (ref: ObjectRef) => ReadonlySet<string> | undefined;
+
 /** Every status-branch path these reports may rewrite: the writer reads exactly these before building edits. */
 export function statusPathsOf(reports: readonly ClusterReport[]): string[] {
   const paths = new Set<string>();
@@ -111,6 +117,7 @@ export function buildStatusFiles(
   now: Date,
   interpreters: InterpreterSet = NO_CUSTOMIZATIONS,
   clusterOptions: ClusterFileOptions = {},
+  targetsOf: TargetsOf = () => undefined,
 ): Map<string, string | null> {
   const out = new Map<string, string | null>();
   const put = (path: string, text: string | null) => {
@@ -246,7 +253,7 @@ export function buildStatusFiles(
       kind: ref.kind,
       metadata: ref.namespace ? { name: ref.name, namespace: ref.namespace } : { name: ref.name },
       ...(aggregated ? { status: aggregated } : {}),
-      conditions: [fullyApplied(list)],
+      conditions: [fullyApplied(list, targetsOf(ref))],
       aggregatedStatus: list,
     };
     put(path, render(file));

@@ -2,7 +2,15 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo } from '../commits/types.ts';
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
-import { buildStatusFiles, statusPathsOf, type ClusterFileOptions, type ClusterReport } from './buildStatusFiles.ts';
+import {
+  buildStatusFiles,
+  statusPathsOf,
+  type ClusterFileOptions,
+  type ClusterReport,
+  type TargetsOf,
+} from './buildStatusFiles.ts';
+import { refKey } from '../api/kinds.ts';
+import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import { clusterStatusPath } from '../branches/status/statusFiles.ts';
 import { endpointsPath } from '../branches/status/exportedEndpoints.ts';
 import { agentClusters, markMissingHeartbeats } from './markMissingHeartbeats.ts';
@@ -64,6 +72,7 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
     ...(opts.autoscalers?.edits.keys() ?? []),
     ...(opts.multiClusterServices?.edits.keys() ?? []),
   ];
+  const targetsOf = opts.renderedCommit ? await renderedTargets(opts.repo, opts.renderedCommit, reports) : undefined;
   const paths = [...new Set([...statusPathsOf(reports), ...watched.map(clusterStatusPath), ...autoscalerPaths])].sort();
   const done = await commitStatusEdits(
     opts.repo,
@@ -71,7 +80,7 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
     paths,
     (existing) => {
       const time = now();
-      const edits = buildStatusFiles(existing, reports, time, opts.interpreters, opts.clusterOptions);
+      const edits = buildStatusFiles(existing, reports, time, opts.interpreters, opts.clusterOptions, targetsOf);
       for (const [path, text] of markMissingHeartbeats(existing, watched, time, opts.clusterOptions))
         edits.set(path, text);
       // Only the reconciler decides; a decision equal to what the branch holds already changes nothing.
@@ -85,6 +94,31 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
     commit: done.commit,
     changedPaths: done.commit ? [...done.change!.edits.keys()].sort() : [],
     attempts: done.attempts,
+  };
+}
+
+/** The targets of the templates these reports apply, as the rendered commit's index lists them. */
+async function renderedTargets(
+  repo: GitRepo,
+  renderedCommit: string,
+  reports: readonly ClusterReport[],
+): Promise<TargetsOf | undefined> {
+  const index = await openOutputIndex(repo, (await readCommitInfo(repo, renderedCommit)).tree);
+  if (!index) return undefined;
+  const keys = new Set<string>();
+  // Every object whose template status file these reports may rewrite (buildStatusFiles' entries).
+  for (const r of reports) {
+    for (const ref of [
+      ...(r.delivery?.results.map((res) => res.ref) ?? []),
+      ...(r.delivery?.previousInventory ?? []),
+      ...(r.observed?.map((o) => o.ref) ?? []),
+    ])
+      keys.add(refKey(ref));
+  }
+  await index.load({ templates: keys });
+  return (ref) => {
+    const entry = index.template(refKey(ref));
+    return entry ? new Set(entry.clusters) : undefined;
   };
 }
 

@@ -93,6 +93,19 @@ test('kinds Karmada does not aggregate get no aggregated status; timestamps that
   assert.is(reflectStatus({ apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }), undefined);
 });
 
+// Karmada's pkg/util/helper/workstatus_test.go, TestWorksFullyApplied.
+test('FullyApplied against the targets: each reported applied, none missing, none extra, and some target', () => {
+  const m1 = { clusterName: 'member1', applied: true, health: 'Healthy' as const };
+  const m2 = { clusterName: 'member2', applied: true, health: 'Healthy' as const };
+  assert.is(fullyApplied([m1], new Set(['member1', 'member2'])).status, 'False', 'cluster size differs');
+  assert.match(fullyApplied([m1], new Set(['member1', 'member2'])).message, 'no status yet from member2');
+  assert.is(fullyApplied([m1], new Set(['member2'])).status, 'False', 'target clusters do not match');
+  assert.match(fullyApplied([m1], new Set(['member2'])).message, 'still on member1, which it no longer targets');
+  assert.is(fullyApplied([m1], new Set()).status, 'False', 'no cluster');
+  assert.is(fullyApplied([m1, { ...m2, applied: false }], new Set(['member1', 'member2'])).status, 'False');
+  assert.is(fullyApplied([m1, m2], new Set(['member1', 'member2'])).status, 'True');
+});
+
 test('FullyApplied is True only when every member applied', () => {
   assert.is(fullyApplied([{ clusterName: 'a', applied: true, health: 'Healthy' }]).status, 'True');
   const f = fullyApplied([

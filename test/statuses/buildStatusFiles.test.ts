@@ -65,6 +65,30 @@ test('two writers for different clusters merge into one template file; the aggre
   assert.is(file.aggregatedStatus[1].health, 'Unhealthy');
 });
 
+test('FullyApplied waits for every cluster the binding targets, not only those that reported', () => {
+  const targetsOf = () => new Set(['m1', 'm2']);
+  const first = buildStatusFiles(
+    new Map(),
+    [delivery('m1', [{ ref: web, action: 'created', message: 'created', live: live(2) }])],
+    now,
+    undefined,
+    undefined,
+    targetsOf,
+  );
+  const condition = parse(first.get(PATH)!).conditions[0];
+  assert.is(condition.status, 'False');
+  assert.match(condition.message, 'no status yet from m2');
+  const second = buildStatusFiles(
+    new Map([[PATH, first.get(PATH)!]]),
+    [delivery('m2', [{ ref: web, action: 'unchanged', message: 'x', live: live(1) }])],
+    now,
+    undefined,
+    undefined,
+    targetsOf,
+  );
+  assert.is(parse(second.get(PATH)!).conditions[0].status, 'True');
+});
+
 test('same input twice gives no edits: nothing churns between passes', () => {
   const reports = [
     {
