@@ -72,14 +72,26 @@ export function distributeDependencies(
     const clusters = [...p.clusters, ...[...extra].map((name) => ({ name, replicas: 0 }))].sort(byName);
     const binding = p.binding
       ? { ...p.binding, spec: { ...p.binding.spec, requiredBy: required } }
-      : attachedBinding(p.template, required, clusters);
+      : attachedBinding(p.template, required, clusters, {
+          overwrite: requiredBy.some((k) => entryOf(k)?.overwrite),
+          preserve: requiredBy.some((k) => entryOf(k)?.preserve),
+        });
     attached.set(key, { requiredBy, clusters, binding });
   }
   return attached;
 }
 
-/** A dependency with no policy of its own still gets a binding: Karmada's attached ResourceBinding. */
-export function attachedBinding(template: Template, requiredBy: RequiredBy, targets: TargetCluster[]): ResourceBinding {
+/**
+ * A dependency with no policy of its own still gets a binding: Karmada's attached ResourceBinding. Its conflict
+ * resolution is Overwrite when any parent's is, and it preserves its member objects on deletion when any parent does
+ * (detectAndResolveConflictResolution, detectAndResolvePreserveOnDeletion); the defaults are left unwritten.
+ */
+export function attachedBinding(
+  template: Template,
+  requiredBy: RequiredBy,
+  targets: TargetCluster[],
+  inherited: { overwrite: boolean; preserve: boolean } = { overwrite: false, preserve: false },
+): ResourceBinding {
   const ref = template.ref;
   return {
     apiVersion: WORK_API_VERSION,
@@ -93,6 +105,8 @@ export function attachedBinding(template: Template, requiredBy: RequiredBy, targ
       resource: { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace, name: ref.name },
       requiredBy,
       clusters: targets,
+      ...(inherited.overwrite ? { conflictResolution: 'Overwrite' as const } : {}),
+      ...(inherited.preserve ? { preserveResourcesOnDeletion: true } : {}),
     },
   };
 }

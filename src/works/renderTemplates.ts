@@ -596,6 +596,8 @@ function place(
       policy: claim.policyKey,
       clusters: held,
       ...(deps.length > 0 ? { deps } : {}),
+      ...(deps.length > 0 && binding.spec.conflictResolution === 'Overwrite' ? { overwrite: true as const } : {}),
+      ...(deps.length > 0 && binding.spec.preserveResourcesOnDeletion ? { preserve: true as const } : {}),
       ...(evicting.length > 0 ? { evicting } : {}),
       ...(scheduled.waiting ? { waiting: scheduled.waiting } : {}),
     },

@@ -44,6 +44,13 @@ export interface IndexEntry {
    * selects them). A render of the template reads them all; blame and history name a cluster's.
    */
   units?: UnitVariantEntry[];
+  /**
+   * On a workload with deps, what its binding says when not the default: conflictResolution Overwrite,
+   * preserveResourcesOnDeletion true. The attached bindings of its dependencies take them on (any parent's Overwrite,
+   * any parent's true: Karmada's dependencies distributor), also when this workload is not rendered again.
+   */
+  overwrite?: true;
+  preserve?: true;
 }
 
 /** One scoped unit of a template's index entry: its marker file, and the clusters that got its variant. */
