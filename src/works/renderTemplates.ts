@@ -7,6 +7,7 @@ import { scheduleBinding } from '../assignments/scheduleBinding.ts';
 import type { ClusterExplanation, ScheduleResult, SchedulingRequest } from '../assignments/types.ts';
 import { claimTemplate, orphanedByPolicyDeletion } from '../bindings/claimTemplate.ts';
 import { describePolicy, matchPolicy } from '../bindings/matchPolicy.ts';
+import { missingDependentOverrides } from '../bindings/dependentOverrides.ts';
 import type { ConfigModel, Located, Template } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
 import { formatMiB } from '../errors/formatMiB.ts';
@@ -161,6 +162,8 @@ interface Placed {
   policy?: Located<PropagationPolicy>;
   /** Clusters with a graceful eviction task: they keep their previous manifest, untouched, until it ends. */
   evicting: string[];
+  /** Claimed by a policy whose dependentOverrides the commit lacks: nothing is placed, its last output is kept. */
+  waitsFor?: { policy: Located<PropagationPolicy>; policyKey: string; missing: string[] };
 }
 
 /** The per-render view every template is scheduled against, built once (Karmada's scheduler cache snapshot). */
@@ -206,6 +209,10 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
       out.failover,
       input.clusterReasons,
     );
+    if (p.waitsFor) {
+      waitForOverrides(key, p, p.waitsFor, input, out);
+      continue;
+    }
     if (input.clusterReasons === false && p.explanation.schedule)
       p.explanation.schedule = withoutClusterReasons(p.explanation.schedule);
     placed.set(key, p);
@@ -329,6 +336,40 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
     return true;
   }
   return false;
+}
+
+/**
+ * Karmada's detector applies no policy whose dependentOverrides are not all there: the template waits, its last output
+ * kept, with a warning. Its index entry says `awaiting`: every sync renders it again (the commit that adds the
+ * OverridePolicy need not touch it), as Karmada's detector retries it.
+ */
+function waitForOverrides(
+  key: string,
+  p: Placed,
+  waitsFor: NonNullable<Placed['waitsFor']>,
+  input: RenderInput,
+  out: RenderOutput<unknown>,
+): void {
+  const { policy, missing } = waitsFor;
+  const kind = policy.object.kind === 'PropagationPolicy' ? 'OverridePolicy' : 'ClusterOverridePolicy';
+  const where = policy.object.kind === 'PropagationPolicy' ? ` in namespace ${policy.object.metadata.namespace}` : '';
+  const names = missing.join(', ');
+  out.explanations.set(key, {
+    ref: p.template.ref,
+    policy: describePolicy(policy.object),
+    policyReason: p.explanation.policyReason,
+    clusters: [],
+    held: `${describePolicy(policy.object)} waits for its dependentOverrides ${names}: its last output is kept`,
+  });
+  // Listed as awaiting (its last entry kept otherwise), so every sync tries it again.
+  out.indexChanges.set(key, { ...(input.previousIndex.template(key) ?? p.entry), awaiting: true });
+  out.problems.push({
+    ...p.template.source,
+    code: 'DEPENDENT_OVERRIDES_MISSING',
+    severity: 'warning',
+    message: `${describeRef(p.template.ref)} waits: ${describePolicy(policy.object)} depends on the ${kind} ${names}${where}, which the commit does not have`,
+    fix: `add the ${kind} ${names}${where}, or remove ${missing.length > 1 ? 'them' : 'it'} from spec.dependentOverrides of ${describePolicy(policy.object)}`,
+  });
 }
 
 /**
@@ -538,6 +579,16 @@ function place(
     };
   }
   const policy = claim.policy.object;
+  const missing = missingDependentOverrides(policy, model.overridePolicies);
+  if (missing.length > 0)
+    return {
+      template,
+      clusters: [],
+      entry: { ...entryBase, policy: claim.policyKey },
+      evicting: [],
+      explanation: { ref: template.ref, policyReason: claim.reason, clusters: [] },
+      waitsFor: { policy: claim.policy, policyKey: claim.policyKey, missing },
+    };
   const evicted: EvictedResult =
     failover && previous
       ? evictTaintedClusters(previous, policy, snapshot.byName(), failover.now)

@@ -39,6 +39,11 @@ export interface IndexEntry {
    */
   blocked?: true;
   /**
+   * Held because its policy's dependentOverrides name an OverridePolicy the commit lacks: rendered again on every sync
+   * (an OverridePolicy added need not target it), so it renders as soon as they are all there.
+   */
+  awaiting?: true;
+  /**
    * Set when scoped Helm or Kustomize units output it (their flotilla-unit.yaml has a clusterAffinity): their marker
    * files, in order, `file` being the first, each with the clusters that got its variant (the one whose scope
    * selects them). A render of the template reads them all; blame and history name a cluster's.
@@ -124,6 +129,8 @@ interface IndexRoot {
   pending: string[];
   /** Templates whose entry says `blocked`; written only when there are some. */
   blocked: string[];
+  /** Templates whose entry says `awaiting`; written only when there are some. */
+  awaiting: string[];
   /** Kind → the files whose entry declares it cluster-scoped (clusterScoped); written only when there are some. */
   clusterScopedKinds: Record<string, string[]>;
 }
@@ -254,6 +261,7 @@ function parseIndexFile(text: string): IndexFile {
     evicting?: string[];
     pending?: string[];
     blocked?: string[];
+    awaiting?: string[];
     clusterScopedKinds?: Record<string, string[]>;
   } & Partial<OutputIndex>;
   if (parsed.version === 1)
@@ -268,6 +276,7 @@ function parseIndexFile(text: string): IndexFile {
         evicting: parsed.evicting ?? [],
         pending: parsed.pending ?? [],
         blocked: parsed.blocked ?? [],
+        awaiting: parsed.awaiting ?? [],
         clusterScopedKinds: parsed.clusterScopedKinds ?? {},
       },
     };
@@ -278,12 +287,13 @@ function parseIndexFile(text: string): IndexFile {
 function serializeRoot(root: IndexRoot): string {
   const pending = root.pending.length > 0 ? `,\n"pending":${JSON.stringify(root.pending)}` : '';
   const blocked = root.blocked.length > 0 ? `,\n"blocked":${JSON.stringify(root.blocked)}` : '';
+  const awaiting = root.awaiting.length > 0 ? `,\n"awaiting":${JSON.stringify(root.awaiting)}` : '';
   const kinds = Object.keys(root.clusterScopedKinds).sort();
   const scoped =
     kinds.length > 0
       ? `,\n"clusterScopedKinds":{${kinds.map((k) => `${JSON.stringify(k)}:${JSON.stringify(root.clusterScopedKinds[k])}`).join(',')}}`
       : '';
-  return `{"version":2,"sourceFiles":${root.sourceFiles},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}${pending}${blocked}${scoped}}\n`;
+  return `{"version":2,"sourceFiles":${root.sourceFiles},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}${pending}${blocked}${awaiting}${scoped}}\n`;
 }
 
 /** Sorted keys, one entry per line: stable bytes, and small Git diffs when one entry changes. */
@@ -617,6 +627,11 @@ export class ShardedIndex implements IndexView {
     return this.root.blocked;
   }
 
+  /** Templates waiting for their policy's dependentOverrides: every sync renders them again. */
+  awaitingTemplates(): readonly string[] {
+    return this.root.awaiting;
+  }
+
   /** Every template entry; needs loadAll() first. */
   templates(): [string, IndexEntry][] {
     return ALL_SHARDS.flatMap((id) => this.shard(id).templates.entries());
@@ -666,6 +681,10 @@ export class ShardedIndex implements IndexView {
     const blocked = entry?.blocked === true;
     if (blocked !== this.root.blocked.includes(key)) {
       this.root.blocked = blocked ? [...this.root.blocked, key].sort() : this.root.blocked.filter((k) => k !== key);
+    }
+    const awaiting = entry?.awaiting === true;
+    if (awaiting !== this.root.awaiting.includes(key)) {
+      this.root.awaiting = awaiting ? [...this.root.awaiting, key].sort() : this.root.awaiting.filter((k) => k !== key);
     }
   }
 
@@ -751,6 +770,7 @@ function emptyRoot(): IndexRoot {
     evicting: [],
     pending: [],
     blocked: [],
+    awaiting: [],
     clusterScopedKinds: {},
   };
 }
