@@ -232,7 +232,10 @@ function persistentVolumeStatus(items: readonly AggregatedStatusItem[]): Obj {
   return phase ? { phase } : {};
 }
 
-/** Karmada's FullyApplied condition: True when every member reports the object applied. */
+/**
+ * Karmada's FullyApplied condition: True when every member reports the object applied and, given the clusters the
+ * binding targets, when those are exactly the members that reported.
+ */
 export function fullyApplied(
   items: readonly AggregatedStatusItem[],
   targets?: ReadonlySet<string>,
@@ -240,7 +243,8 @@ export function fullyApplied(
   const notApplied = items.filter((i) => !i.applied).map((i) => i.clusterName);
   // Karmada's worksFullyApplied: every cluster the binding targets (its result, requiredBy, graceful eviction
   // tasks) reported applied, and no other. Without the targets, the entries at hand are all there is to judge.
-  const missing = targets ? [...targets].filter((c) => !items.some((i) => i.clusterName === c)) : [];
+  const reported = new Set(items.map((i) => i.clusterName));
+  const missing = targets ? [...targets].filter((c) => !reported.has(c)) : [];
   const extra = targets ? items.filter((i) => !targets.has(i.clusterName)).map((i) => i.clusterName) : [];
   const complete = targets ? targets.size > 0 && missing.length === 0 && extra.length === 0 : items.length > 0;
   if (complete && notApplied.length === 0)

@@ -163,7 +163,7 @@ interface Placed {
   /** Clusters with a graceful eviction task: they keep their previous manifest, untouched, until it ends. */
   evicting: string[];
   /** Claimed by a policy whose dependentOverrides the commit lacks: nothing is placed, its last output is kept. */
-  waitsFor?: { policy: Located<PropagationPolicy>; policyKey: string; missing: string[] };
+  waitsFor?: { policy: Located<PropagationPolicy>; missing: string[] };
 }
 
 /** The per-render view every template is scheduled against, built once (Karmada's scheduler cache snapshot). */
@@ -587,7 +587,7 @@ function place(
       entry: { ...entryBase, policy: claim.policyKey },
       evicting: [],
       explanation: { ref: template.ref, policyReason: claim.reason, clusters: [] },
-      waitsFor: { policy: claim.policy, policyKey: claim.policyKey, missing },
+      waitsFor: { policy: claim.policy, missing },
     };
   const evicted: EvictedResult =
     failover && previous
