@@ -6,7 +6,7 @@ import { describeRef, refKey } from '../api/kinds.ts';
 import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import { divideByWebster } from '../assignments/divideByWebster.ts';
 import { isWorkload } from '../assignments/framework.ts';
-import { fnv1a32 } from '../hashing/fnv1a32.ts';
+import { workName } from '../names/workName.ts';
 import type { ConfigModel, Located, Template } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
 import { customizationFor, customRetain, interpretersOf } from '../interpreters/customizations.ts';
@@ -203,12 +203,7 @@ function workLabels(
 const workNames = new WeakMap<Template, string>();
 function workNameOf(t: Template): string {
   let name = workNames.get(t);
-  if (name === undefined) {
-    const ref = t.ref;
-    const full =
-      `${ref.namespace ? `${ref.namespace}-` : ''}${ref.name.replaceAll(':', '.')}-${ref.kind}`.toLowerCase();
-    workNames.set(t, (name = `${ref.name.replaceAll(':', '.').toLowerCase()}-${fnv1a32(full).toString(16)}`));
-  }
+  if (name === undefined) workNames.set(t, (name = workName(t.ref.kind, t.ref.name, t.ref.namespace)));
   return name;
 }
 

@@ -5,6 +5,7 @@ import type { OverridePolicy, PropagationPolicy } from '../../src/api/policy.ts'
 import { claimTemplate } from '../../src/bindings/claimTemplate.ts';
 import type { ConfigModel, Located, Template } from '../../src/api/model.ts';
 import { renderWorkManifest } from '../../src/works/renderWorkManifest.ts';
+import { workName } from '../../src/names/workName.ts';
 import {
   deployment,
   memberCluster,
@@ -75,7 +76,7 @@ test('a workload reaches each cluster with the replicas assigned there, the clai
       'work.karmada.io/name': undefined,
     },
   );
-  assert.match(m.metadata.annotations['work.karmada.io/name']!, /^web-[0-9a-f]+$/);
+  assert.is(m.metadata.annotations['work.karmada.io/name'], workName('Deployment', 'web', m.metadata.namespace ?? ''));
   assert.is((web.manifest.spec as { replicas: number }).replicas, 5, 'the template itself is not changed');
 });
 
