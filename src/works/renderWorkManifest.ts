@@ -61,7 +61,14 @@ export function renderWorkManifest(
     m = reviseReplicas(m, target.replicas, custom);
   const completions = (p.template.manifest.spec as { completions?: number } | undefined)?.completions;
   const divided = p.policy?.object.spec.placement?.replicaScheduling?.replicaSchedulingType === 'Divided';
-  if (ref.kind === 'Job' && divided && typeof completions === 'number' && p.clusters.length > 0) {
+  // needReviseJobCompletions: a Job whose binding has replicas (parallelism) and is Divided.
+  if (
+    ref.kind === 'Job' &&
+    (spec?.replicas ?? 0) > 0 &&
+    divided &&
+    typeof completions === 'number' &&
+    p.clusters.length > 0
+  ) {
     const uid = (p.template.manifest.metadata as { uid?: string } | undefined)?.uid ?? '';
     const split = divideByWebster(
       completions,
@@ -129,9 +136,9 @@ export function renderWorkManifest(
         annotations[k] = v;
     }
   }
-  // The template's own annotation wins over the policy (binding/common.go#mergeConflictResolution).
-  const own = ((p.template.manifest.metadata as { annotations?: Record<string, string> } | undefined)?.annotations ??
-    {})['work.karmada.io/conflict-resolution'];
+  // The object's own annotation wins over the policy (binding/common.go#mergeConflictResolution), as the overrides
+  // for this cluster leave it: Karmada reads the workload after applying them.
+  const own = annotations['work.karmada.io/conflict-resolution'];
   annotations['work.karmada.io/conflict-resolution'] =
     own === 'overwrite' || own === 'abort'
       ? own

@@ -254,4 +254,72 @@ test("a Divided Job's completions are split over its clusters like its replicas"
   assert.equal([spec(targets[1]!).parallelism, spec(targets[1]!).completions], [3, 6]);
 });
 
+// Karmada's pkg/controllers/binding/common_test.go, Test_needReviseJobCompletions: "replicas is zero".
+test('a Job at parallelism 0 keeps its completions: there are no replicas to divide them by', () => {
+  const job = templateOf({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'batch', namespace: 'default' },
+    spec: { parallelism: 0, completions: 10, template: { spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
+  });
+  const model = withOverrides(job);
+  const targets = [
+    { name: 'member1', replicas: 0 },
+    { name: 'member2', replicas: 0 },
+  ];
+  const completions = (t: TargetCluster, c: typeof member1) =>
+    (renderWorkManifest(source(job, model, targets), t, c, model).manifest as { spec: { completions: number } }).spec
+      .completions;
+  assert.equal([completions(targets[0]!, member1), completions(targets[1]!, member2)], [10, 10]);
+});
+
+// Test_mergeConflictResolution: Karmada reads the annotation from the workload after the cluster's overrides.
+test('the conflict-resolution annotation an override adds or removes is the one the Work gets', () => {
+  const annotated = (name: string, value?: string) =>
+    templateOf({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: {
+        name,
+        namespace: 'default',
+        ...(value ? { annotations: { 'work.karmada.io/conflict-resolution': value } } : {}),
+      },
+      spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+  const add = overridePolicy('add', {
+    resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'add' }],
+    overrideRules: [
+      {
+        targetCluster: { clusterNames: ['member1'] },
+        overriders: {
+          annotationsOverrider: [{ operator: 'add', value: { 'work.karmada.io/conflict-resolution': 'overwrite' } }],
+        },
+      },
+    ],
+  });
+  const remove = overridePolicy('rm', {
+    resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'rm' }],
+    overrideRules: [
+      {
+        targetCluster: { clusterNames: ['member1'] },
+        overriders: {
+          annotationsOverrider: [{ operator: 'remove', value: { 'work.karmada.io/conflict-resolution': '' } }],
+        },
+      },
+    ],
+  });
+  const targets = [{ name: 'member1', replicas: 1 }];
+  const resolution = (template: Template, cluster: typeof member1) => {
+    const model = withOverrides(template, add, remove);
+    const m = renderWorkManifest(source(template, model, targets), targets[0]!, cluster, model).manifest as {
+      metadata: { annotations: Record<string, string> };
+    };
+    return m.metadata.annotations['work.karmada.io/conflict-resolution'];
+  };
+  assert.is(resolution(annotated('add'), member1), 'overwrite');
+  assert.is(resolution(annotated('add'), member2), 'abort');
+  assert.is(resolution(annotated('rm', 'overwrite'), member1), 'abort');
+  assert.is(resolution(annotated('rm', 'overwrite'), member2), 'overwrite');
+});
+
 test.run();
