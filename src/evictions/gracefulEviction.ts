@@ -31,12 +31,14 @@ export type TaskEnd = { task: GracefulEvictionTask; why: 'confirmed' | 'gracePer
 /**
  * Which tasks end now (pure). suppressDeletion true keeps a task for ever, false ends it at once; otherwise it ends
  * when older than its grace period, or when every cluster of the new result reports the object Healthy with the
- * replicas the result gives it (a report from before the change would otherwise end the task too early).
+ * replicas the result gives it (a report from before the change would otherwise end the task too early). `result`
+ * undefined: the scheduler did not place the binding this time (Karmada's hasScheduled false), so only time ends a
+ * task; an empty result it did place has nothing left to wait for.
  */
 export function assessEvictionTasks(
   tasks: readonly GracefulEvictionTask[],
   now: Date,
-  result: readonly TargetCluster[],
+  result: readonly TargetCluster[] | undefined,
   observed: readonly AggregatedStatusItem[] | undefined,
   defaultGraceSeconds = DEFAULT_GRACE_PERIOD_SECONDS,
 ): { kept: GracefulEvictionTask[]; ended: TaskEnd[] } {
@@ -53,7 +55,7 @@ export function assessEvictionTasks(
     }
     const grace = (task.gracePeriodSeconds ?? defaultGraceSeconds) * 1000;
     if (now.getTime() > Date.parse(task.creationTimestamp) + grace) ended.push({ task, why: 'gracePeriodEnded' });
-    else if (result.length > 0 && allHealthy(result, observed ?? [])) ended.push({ task, why: 'replacementsHealthy' });
+    else if (result && allHealthy(result, observed ?? [])) ended.push({ task, why: 'replacementsHealthy' });
     else kept.push(task);
   }
   return { kept, ended };

@@ -21,15 +21,17 @@ export interface SyncedEvictionTasks {
 }
 
 /**
- * Ends the tasks that are due against the new result (targets). A task the taint manager created in this very
- * render (evictedNow) waits for the next one: no status can describe the new result yet. Without a clock (a render
- * with no notion of time) no task ends.
+ * Ends the tasks that are due against the new result (targets; `scheduled` false when the scheduler failed and kept the
+ * previous one: then only time ends a task). A task the taint manager created in this very render (evictedNow) waits
+ * for the next one: no status can describe the new result yet. Without a clock (a render with no notion of time) no
+ * task ends.
  */
 export function syncEvictionTasks(
   tasks: GracefulEvictionTask[],
   evictedNow: ReadonlySet<string>,
   targets: readonly TargetCluster[],
   clock: EvictionClock | undefined,
+  scheduled = true,
 ): SyncedEvictionTasks {
   let kept = tasks;
   let ended: TaskEnd[] = [];
@@ -37,7 +39,7 @@ export function syncEvictionTasks(
     const assessed = assessEvictionTasks(
       tasks.filter((t) => !evictedNow.has(t.fromCluster)),
       clock.now,
-      targets,
+      scheduled ? targets : undefined,
       clock.observed,
       clock.gracePeriodSeconds,
     );

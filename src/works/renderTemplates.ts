@@ -626,7 +626,8 @@ function place(
         }
       : undefined;
   const evictedNow = evicted.evictions.length > 0 ? new Set(evicted.evictions.map((e) => e.cluster)) : NONE_EVICTED;
-  const synced = syncEvictionTasks(evicted.tasks, evictedNow, targets, clock);
+  const placedNow = result.status === 'Scheduled' || result.status === 'Unchanged';
+  const synced = syncEvictionTasks(evicted.tasks, evictedNow, targets, clock, placedNow);
   for (const end of synced.ended)
     events.push({ type: 'released', ref: template.ref, cluster: end.task.fromCluster, why: end.why, result: targets });
   const { evicting } = synced;

@@ -5,6 +5,7 @@ import type { Taint } from '../../src/api/cluster.ts';
 import type { Toleration } from '../../src/api/policy.ts';
 import { assessEvictionTasks, gracefulEvictCluster } from '../../src/evictions/gracefulEviction.ts';
 import { taintEviction } from '../../src/evictions/taintEviction.ts';
+import { syncEvictionTasks } from '../../src/evictions/syncEvictionTasks.ts';
 import type { AggregatedStatusItem } from '../../src/branches/status/statusFiles.ts';
 
 const T0 = '2026-11-29T15:00:00Z';
@@ -136,19 +137,34 @@ test('a task ends when every cluster of the new result is healthy with the repli
   assert.equal(assessEvictionTasks([task()], at(10), result, [item('m1', 'Unhealthy', 2)]).kept.length, 1);
   assert.equal(assessEvictionTasks([task()], at(10), result, undefined).kept.length, 1, 'no status yet');
   assert.equal(
-    assessEvictionTasks([task()], at(10), [], []).kept.length,
+    assessEvictionTasks([task()], at(10), undefined, [item('m1', 'Healthy', 2)]).kept.length,
     1,
-    'no cluster fits: only the grace period ends it',
+    'not scheduled this time (no cluster fits, not enough capacity): only the grace period ends it',
+  );
+  // Karmada's rb_graceful_eviction_controller_test: scheduled to no cluster, nothing is left to wait for.
+  assert.equal(
+    assessEvictionTasks([task()], at(10), [], []).ended.map((e) => e.why),
+    ['replacementsHealthy'],
+  );
+});
+
+test('a render whose scheduling failed keeps the previous result and ends no task on health (hasScheduled false)', () => {
+  const kept = [{ name: 'm1', replicas: 1 }];
+  const clock = { now: at(10), observed: [item('m1', 'Healthy', 1)] };
+  assert.equal(syncEvictionTasks([task()], new Set(), kept, clock, false).ended, []);
+  assert.equal(
+    syncEvictionTasks([task()], new Set(), kept, clock, true).ended.map((e) => e.why),
+    ['replacementsHealthy'],
   );
 });
 
 test('a task ends when its grace period (default 600 s) has passed; suppressDeletion keeps it or ends it at once', () => {
-  assert.equal(assessEvictionTasks([task()], at(600), [], []).kept.length, 1);
+  assert.equal(assessEvictionTasks([task()], at(600), undefined, []).kept.length, 1);
   assert.equal(
-    assessEvictionTasks([task()], at(601), [], []).ended.map((e) => e.why),
+    assessEvictionTasks([task()], at(601), undefined, []).ended.map((e) => e.why),
     ['gracePeriodEnded'],
   );
-  assert.equal(assessEvictionTasks([task({ gracePeriodSeconds: 30 })], at(31), [], []).ended.length, 1);
+  assert.equal(assessEvictionTasks([task({ gracePeriodSeconds: 30 })], at(31), undefined, []).ended.length, 1);
   assert.equal(assessEvictionTasks([task({ suppressDeletion: true })], at(100_000), [], []).kept.length, 1);
   assert.equal(
     assessEvictionTasks([task({ suppressDeletion: false })], at(0), [], []).ended.map((e) => e.why),
