@@ -1,7 +1,7 @@
 // work.karmada.io/v1alpha2 ResourceBinding / ClusterResourceBinding: the scheduling result, kept on the
 // output branch under bindings/ so the next render reads it as the previous result.
 import type { Condition, ResourceList } from './cluster.ts';
-import type { ObjectMeta, Placement } from './policy.ts';
+import type { ObjectMeta, Placement, Suspension } from './policy.ts';
 
 export interface TargetCluster {
   name: string;
@@ -34,7 +34,7 @@ export interface ResourceBindingSpec {
   preserveResourcesOnDeletion?: boolean;
   requiredBy?: { namespace?: string; name: string; clusters?: TargetCluster[] }[];
   rescheduleTriggeredAt?: string;
-  suspension?: unknown;
+  suspension?: Suspension;
   gracefulEvictionTasks?: GracefulEvictionTask[];
 }
 

@@ -83,6 +83,18 @@ export interface ResourceSelector {
   labelSelector?: LabelSelector;
 }
 
+/** Dispatching held back: to every cluster, or to those named. Karmada's webhook lets only one of the two be set. */
+export interface Suspension {
+  dispatching?: boolean;
+  dispatchingOnClusters?: { clusterNames?: string[] };
+}
+
+/** Karmada's shouldSuspendDispatching: whether what a binding places on `cluster` waits to be applied there. */
+export function dispatchingSuspended(suspension: Suspension | undefined, cluster: string): boolean {
+  if (!suspension) return false;
+  return suspension.dispatching === true || (suspension.dispatchingOnClusters?.clusterNames ?? []).includes(cluster);
+}
+
 export interface PropagationSpec {
   resourceSelectors: ResourceSelector[];
   priority?: number;
@@ -96,7 +108,7 @@ export interface PropagationSpec {
   schedulerName?: string;
   failover?: unknown;
   activationPreference?: '' | 'Lazy';
-  suspension?: { dispatching?: boolean; dispatchingOnClusters?: { clusterNames?: string[] } };
+  suspension?: Suspension;
   preserveResourcesOnDeletion?: boolean;
   schedulePriority?: unknown;
 }

@@ -4,6 +4,8 @@ import type { AutoscaledReplicas } from '../outputs/autoscaledTemplates.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import type { ConfigModel } from '../api/model.ts';
 import { parseRefKey, refKey } from '../api/kinds.ts';
+import { dispatchingSuspended } from '../api/policy.ts';
+import { policyKey } from '../bindings/matchPolicy.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
@@ -145,6 +147,9 @@ export async function verifyOutput(
     );
   // A cluster being evicted from keeps, untouched, the copy the render before had: that is what it must hold.
   for (const [path, text] of await evictedCopies(repo, snapshot.index, parent?.tree)) expected.set(path, text);
+  // So does a cluster whose dispatching is suspended; one that had none still has none.
+  for (const [path, text] of await suspendedCopies(repo, snapshot.index, snapshot.model, parent?.tree))
+    expected.set(path, text);
   const heldKeys = [...snapshot.output.explanations].filter(([, e]) => e.held).map(([key]) => key);
   // An object defined twice (two files, or scopes that overlap) kept its last output: the replay, which starts from
   // bindings only, knows no entry for it to explain, so it is held here as the render held it.
@@ -255,6 +260,26 @@ async function evictedCopies(
   );
   if (!previousTree || paths.length === 0) return new Map();
   return readTextFiles(repo, previousTree, paths);
+}
+
+/** The previous manifests of the clusters whose dispatching the claiming policy suspends. */
+async function suspendedCopies(
+  repo: GitRepo,
+  index: OutputIndex,
+  model: ConfigModel,
+  previousTree: string | undefined,
+): Promise<Map<string, string>> {
+  const suspensions = new Map(
+    model.propagationPolicies
+      .filter((p) => p.object.spec.suspension)
+      .map((p) => [policyKey(p.object), p.object.spec.suspension]),
+  );
+  if (!previousTree || suspensions.size === 0) return new Map();
+  const paths = Object.entries(index.templates).flatMap(([key, e]) => {
+    const suspension = e.policy ? suspensions.get(e.policy) : undefined;
+    return e.clusters.filter((c) => dispatchingSuspended(suspension, c)).map((c) => manifestPath(c, parseRefKey(key)));
+  });
+  return paths.length === 0 ? new Map() : readTextFiles(repo, previousTree, paths);
 }
 
 /** Undefined when the render can be replayed from Git: its cluster state is on the status branch, or it used none. */

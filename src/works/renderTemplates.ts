@@ -1,7 +1,7 @@
 import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { describeRef, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
-import type { PropagationPolicy } from '../api/policy.ts';
+import { dispatchingSuspended, type PropagationPolicy } from '../api/policy.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { scheduleBinding } from '../assignments/scheduleBinding.ts';
 import type { ClusterExplanation, ScheduleResult, SchedulingRequest } from '../assignments/types.ts';
@@ -437,6 +437,8 @@ function writeWorks<F>(
       within = stage(multiClusterServicePath(ref.namespace, ref.name), p.template.manifest);
     for (const target of p.clusters) {
       if (unchangedOn.has(target.name)) continue; // before anything per cluster: most clusters of most templates
+      // Karmada updates the Work but does not apply it: the cluster keeps what it has, a new one gets nothing yet.
+      if (dispatchingSuspended(p.binding?.spec.suspension, target.name)) continue;
       const cluster = model.clusters.get(target.name)?.object;
       if (!cluster) continue;
       const path = manifestPath(target.name, ref);
