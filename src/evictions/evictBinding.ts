@@ -20,8 +20,9 @@ export interface Eviction {
 
 /**
  * Evicts the binding from every cluster of its result whose NoExecute taints are due (see taintEviction), with the
- * tolerations the result was computed for. Gracefully adds a task (the cluster keeps its copy for now); Never adds a
- * task that never ends by itself (suppressDeletion); Directly only drops the cluster, so its copy goes at once.
+ * tolerations the result was computed for, recording a task each time as Karmada's taint manager does: Gracefully,
+ * the cluster keeps its copy for now; Never, a task that never ends by itself (suppressDeletion); Directly, the copy
+ * goes at once, and the task only keeps the scheduler from placing the binding there again until it ends.
  */
 export function evictBinding(
   clusters: readonly TargetCluster[],
@@ -42,18 +43,14 @@ export function evictBinding(
       verdict.why === 'untolerated'
         ? `taint ${verdict.taint.key}:${verdict.taint.effect} is not tolerated`
         : `taint ${verdict.taint.key}:${verdict.taint.effect} was tolerated for ${verdict.tolerationSeconds}s`;
-    if (purgeMode === 'Directly')
-      result = { clusters: result.clusters.filter((c) => c.name !== target.name), tasks: result.tasks };
-    else {
-      result = gracefulEvictCluster(result.clusters, result.tasks, target.name, {
-        purgeMode,
-        reason: 'TaintUntolerated',
-        producer: 'TaintManager',
-        message,
-        creationTimestamp: formatTime(now),
-        ...(purgeMode === 'Never' ? { suppressDeletion: true } : {}),
-      });
-    }
+    result = gracefulEvictCluster(result.clusters, result.tasks, target.name, {
+      purgeMode,
+      reason: 'TaintUntolerated',
+      producer: 'TaintManager',
+      message,
+      creationTimestamp: formatTime(now),
+      ...(purgeMode === 'Never' ? { suppressDeletion: true } : {}),
+    });
     evictions.push({
       cluster: target.name,
       replicas: target.replicas,

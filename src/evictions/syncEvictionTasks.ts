@@ -16,7 +16,10 @@ export interface EvictionClock {
 export interface SyncedEvictionTasks {
   tasks: GracefulEvictionTask[];
   ended: TaskEnd[];
-  /** Clusters with a task that are not in the new result, sorted: they keep their previous copy until it ends. */
+  /**
+   * Clusters with a task that are not in the new result, sorted: they keep their previous copy until it ends (a
+   * Directly task's cluster none).
+   */
   evicting: string[];
 }
 
@@ -46,7 +49,9 @@ export function syncEvictionTasks(
     kept = [...assessed.kept, ...tasks.filter((t) => evictedNow.has(t.fromCluster))];
     ended = assessed.ended;
   }
+  // ObtainBindingSpecExistingClusters: a Directly task's cluster holds no copy (its Work is an orphan at once).
   const evicting = kept
+    .filter((t) => t.purgeMode !== 'Directly')
     .map((t) => t.fromCluster)
     .filter((c) => !targets.some((t) => t.name === c))
     .sort();

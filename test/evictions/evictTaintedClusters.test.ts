@@ -4,6 +4,7 @@ import type { ResourceBinding } from '../../src/api/binding.ts';
 import type { Cluster, Taint } from '../../src/api/cluster.ts';
 import type { Placement, PropagationPolicy, Toleration } from '../../src/api/policy.ts';
 import { evictTaintedClusters } from '../../src/evictions/evictTaintedClusters.ts';
+import { syncEvictionTasks } from '../../src/evictions/syncEvictionTasks.ts';
 import { memberCluster, propagationPolicy } from '../helpers/inMemoryModel.ts';
 
 const T0 = '2026-11-29T15:00:00Z';
@@ -84,7 +85,7 @@ test("no applied placement, or one that cannot be read: the policy's own tolerat
   );
 });
 
-test("the policy's purge mode: Directly drops the cluster without a task, Never keeps a task that never ends by itself", () => {
+test("the policy's purge mode: Directly records a task whose cluster keeps no copy, Never a task that never ends by itself", () => {
   const directly = evictTaintedClusters(
     previousBinding(),
     policyWith({}, { cluster: { purgeMode: 'Directly' } }),
@@ -92,7 +93,13 @@ test("the policy's purge mode: Directly drops the cluster without a task, Never 
     at(0),
   );
   assert.equal(directly.clusters, [{ name: 'member1', replicas: 2 }]);
-  assert.equal(directly.tasks, []);
+  // Karmada's taint manager records it (TestResourceBindingSpec_GracefulEvictCluster): the ClusterEviction filter
+  // keeps the binding off member2 until it ends, while its copy goes at once (ObtainBindingSpecExistingClusters).
+  assert.equal(
+    directly.tasks.map((t) => [t.fromCluster, t.purgeMode, t.suppressDeletion]),
+    [['member2', 'Directly', undefined]],
+  );
+  assert.equal(syncEvictionTasks(directly.tasks, new Set(['member2']), directly.clusters, undefined).evicting, []);
   const never = evictTaintedClusters(
     previousBinding(),
     policyWith({}, { cluster: { purgeMode: 'Never' } }),
