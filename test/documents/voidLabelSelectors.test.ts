@@ -88,4 +88,28 @@ spec:
   );
 });
 
+test("an override's value holding a pod's labelSelector is the member's to judge, not a selector of Karmada's", () => {
+  const out = classify(
+    'policies/spread.yaml',
+    `apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: {name: spread, namespace: shop}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
+  overrideRules:
+    - overriders:
+        plaintext:
+          - path: /spec/template/spec/topologySpreadConstraints
+            operator: add
+            value:
+              - maxSkew: 1
+                topologyKey: zone
+                whenUnsatisfiable: DoNotSchedule
+                labelSelector: {matchExpressions: [{key: app, operator: Exists, values: [x]}]}
+`,
+  );
+  assert.equal(out.problems, []);
+  assert.is(out.overridePolicies.length, 1);
+});
+
 test.run();

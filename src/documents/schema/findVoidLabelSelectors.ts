@@ -23,6 +23,9 @@ export function findVoidLabelSelectors(value: unknown, path: (string | number)[]
   }
   if (!isPlainObject(value)) return out;
   for (const [key, child] of Object.entries(value)) {
+    // An override's values are the template's fields (a pod's topologySpreadConstraints have labelSelectors too):
+    // the member's API server judges those, not Karmada's matchers.
+    if (key === 'overriders') continue;
     const at = [...path, key];
     const problem =
       key === 'labelSelector' && isPlainObject(child) ? labelSelectorProblem(child as LabelSelector) : undefined;
