@@ -1,4 +1,5 @@
 import type { Taint } from '../api/cluster.ts';
+import { labelValueProblems, qualifiedNameProblems } from '../labels/labelFormats.ts';
 import { RegistrationError } from './RegistrationError.ts';
 
 export type TaintEffect = Taint['effect'];
@@ -8,11 +9,6 @@ export const TAINT_EFFECTS: readonly TaintEffect[] = ['NoSchedule', 'PreferNoSch
 export type TaintChange =
   | { action: 'add'; key: string; value?: string; effect: TaintEffect }
   | { action: 'remove'; key: string; effect?: TaintEffect };
-
-// Kubernetes qualified names: an optional DNS-subdomain prefix and '/', then 1-63 alphanumerics, '-', '_', '.'.
-const NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
-const PREFIX = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
 
 /**
  * karmadactl's taint syntax (its lifted kubectl ParseTaints), word by word. Pure; throws RegistrationError BAD_TAINT
@@ -44,7 +40,7 @@ function parseOne(word: string): TaintChange {
   const key = eq >= 0 ? keyValue.slice(0, eq) : keyValue;
   const value = eq >= 0 ? keyValue.slice(eq + 1) : undefined;
   checkKey(word, key);
-  if (value !== undefined && (value.length > 63 || !VALUE.test(value))) {
+  if (value !== undefined && labelValueProblems(value).length > 0) {
     throw bad(
       word,
       `value "${value}" is not a valid label value (at most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric)`,
@@ -67,11 +63,7 @@ function parseEffect(word: string, effect: string): TaintEffect {
 }
 
 function checkKey(word: string, key: string): void {
-  const slash = key.indexOf('/');
-  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
-  const name = slash >= 0 ? key.slice(slash + 1) : key;
-  const ok = NAME.test(name) && (prefix === undefined || (prefix.length <= 253 && PREFIX.test(prefix)));
-  if (!ok)
+  if (qualifiedNameProblems(key).length > 0)
     throw bad(word, `key "${key}" is not a qualified name ([prefix/]name, name: 1-63 alphanumerics, '-', '_', '.')`);
 }
 
