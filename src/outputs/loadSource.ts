@@ -316,6 +316,7 @@ async function loadIncremental(
   for (const key of alsoAffected) if (index.template(key)) affected.add(key);
   // Templates held by a PATH_COLLISION with nothing rendered: tried again each time, so they render once it is gone.
   for (const key of index.blockedTemplates()) affected.add(key);
+  // Templates waiting for their policy's dependentOverrides: tried again each time, as Karmada's detector retries.
   for (const key of index.awaitingTemplates()) affected.add(key);
   // A file the index names may be gone (deleted in this change): ask for each file once.
   const asked = new Set([...changedPaths, ...loaded.keys()]);
