@@ -11,6 +11,7 @@ import {
 } from './buildStatusFiles.ts';
 import { refKey } from '../api/kinds.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
+import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { clusterStatusPath } from '../branches/status/statusFiles.ts';
 import { endpointsPath } from '../branches/status/exportedEndpoints.ts';
 import { agentClusters, markMissingHeartbeats } from './markMissingHeartbeats.ts';
@@ -103,7 +104,7 @@ async function renderedTargets(
   renderedCommit: string,
   reports: readonly ClusterReport[],
 ): Promise<TargetsOf | undefined> {
-  const index = await openOutputIndex(repo, (await readCommitInfo(repo, renderedCommit)).tree);
+  const index = await renderedIndex(repo, renderedCommit);
   if (!index) return undefined;
   const keys = new Set<string>();
   // Every object whose template status file these reports may rewrite (buildStatusFiles' entries).
@@ -120,6 +121,19 @@ async function renderedTargets(
     const entry = index.template(refKey(ref));
     return entry ? new Set(entry.clusters) : undefined;
   };
+}
+
+/**
+ * The index of a rendered commit, kept for the repository's next status write: a reconciler's passes apply the same
+ * rendered commit until the source moves, and its index (shards read as asked) never changes.
+ */
+const lastIndex = new WeakMap<GitRepo, { commit: string; index: ShardedIndex | null }>();
+async function renderedIndex(repo: GitRepo, commit: string): Promise<ShardedIndex | null> {
+  const kept = lastIndex.get(repo);
+  if (kept?.commit === commit) return kept.index;
+  const index = await openOutputIndex(repo, (await readCommitInfo(repo, commit)).tree);
+  lastIndex.set(repo, { commit, index });
+  return index;
 }
 
 /** Each report with a delivery gets the record of what it applied: the rendered commit and its folder's tree. */
