@@ -669,23 +669,12 @@ export class ShardedIndex implements IndexView {
     if (entry) shard.templates.set(key, entry);
     else shard.templates.delete(key);
     this.dirty.add(id);
-    const evicting = (entry?.evicting ?? []).length > 0;
     this.rootEdited = true;
-    if (evicting !== this.root.evicting.includes(key)) {
-      this.root.evicting = evicting ? [...this.root.evicting, key].sort() : this.root.evicting.filter((k) => k !== key);
-    }
-    const pending = entry?.waiting !== undefined;
-    if (pending !== this.root.pending.includes(key)) {
-      this.root.pending = pending ? [...this.root.pending, key].sort() : this.root.pending.filter((k) => k !== key);
-    }
-    const blocked = entry?.blocked === true;
-    if (blocked !== this.root.blocked.includes(key)) {
-      this.root.blocked = blocked ? [...this.root.blocked, key].sort() : this.root.blocked.filter((k) => k !== key);
-    }
-    const awaiting = entry?.awaiting === true;
-    if (awaiting !== this.root.awaiting.includes(key)) {
-      this.root.awaiting = awaiting ? [...this.root.awaiting, key].sort() : this.root.awaiting.filter((k) => k !== key);
-    }
+    // The root lists the templates whose entry says so: each list follows the entry.
+    this.root.evicting = listed(this.root.evicting, key, (entry?.evicting ?? []).length > 0);
+    this.root.pending = listed(this.root.pending, key, entry?.waiting !== undefined);
+    this.root.blocked = listed(this.root.blocked, key, entry?.blocked === true);
+    this.root.awaiting = listed(this.root.awaiting, key, entry?.awaiting === true);
   }
 
   private editParents(dep: string, edit: (list: string[]) => string[]): void {
@@ -760,6 +749,12 @@ export class ShardedIndex implements IndexView {
     // Entries as they are, not as their lines were laid out (by hand, say): the entries themselves are checked apart.
     return ALL_SHARDS.every((id) => serializeShard(rebuilt.shard(id)) === serializeShard(this.shard(id), true));
   }
+}
+
+/** A sorted list of template keys with `key` in it or not, as `member` says; the same array when nothing changes. */
+function listed(list: string[], key: string, member: boolean): string[] {
+  if (member === list.includes(key)) return list;
+  return member ? [...list, key].sort() : list.filter((k) => k !== key);
 }
 
 function emptyRoot(): IndexRoot {
