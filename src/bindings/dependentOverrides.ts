@@ -13,16 +13,33 @@ export function missingDependentOverrides(
 ): string[] {
   const names = policy.spec.dependentOverrides ?? [];
   if (names.length === 0) return [];
-  const namespaced = policy.kind === 'PropagationPolicy';
-  const present = new Set(
-    overridePolicies
-      .map((o) => o.object)
-      .filter((o) =>
-        namespaced
-          ? o.kind === 'OverridePolicy' && o.metadata.namespace === policy.metadata.namespace
-          : o.kind === 'ClusterOverridePolicy',
-      )
-      .map((o) => o.metadata.name),
-  );
-  return names.filter((name) => !present.has(name));
+  const present = presentNames(overridePolicies);
+  const namespace = policy.kind === 'PropagationPolicy' ? (policy.metadata.namespace ?? '') : CLUSTER_WIDE;
+  return names.filter((name) => !present.get(namespace)?.has(name));
+}
+
+/** ClusterOverridePolicies' place in presentNames: no namespace can have this name. */
+const CLUSTER_WIDE = '/';
+
+/**
+ * Namespace → the names of its OverridePolicies (CLUSTER_WIDE: the ClusterOverridePolicies), made once per model: a
+ * render asks for every template its policy claims, and a policy may claim a fleet.
+ */
+const presentByModel = new WeakMap<
+  ConfigModel['overridePolicies'],
+  { length: number; present: Map<string, Set<string>> }
+>();
+function presentNames(overridePolicies: ConfigModel['overridePolicies']): Map<string, Set<string>> {
+  // The list is filled in place while a model is assembled: made again if it grew since.
+  const kept = presentByModel.get(overridePolicies);
+  if (kept?.length === overridePolicies.length) return kept.present;
+  const present = new Map<string, Set<string>>();
+  for (const { object } of overridePolicies) {
+    const at = object.kind === 'OverridePolicy' ? (object.metadata.namespace ?? '') : CLUSTER_WIDE;
+    let names = present.get(at);
+    if (!names) present.set(at, (names = new Set()));
+    names.add(object.metadata.name);
+  }
+  presentByModel.set(overridePolicies, { length: overridePolicies.length, present });
+  return present;
 }
