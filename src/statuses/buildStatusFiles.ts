@@ -109,7 +109,7 @@ export function statusPathsOf(reports: readonly ClusterReport[]): string[] {
  * path; absent = no such file). Pure. In a template file each writer replaces only its own clusters' entries and the
  * aggregate is recomputed from all entries, so two writers for different clusters never undo each other.
  * Returns only real changes: path → new text, or null to delete. Nothing here depends on the clock except a Ready
- * condition's lastTransitionTime, which moves only when Ready changes.
+ * condition's lastTransitionTime and an item's unhealthySince, which move only when Ready or the health changes.
  */
 export function buildStatusFiles(
   existing: ReadonlyMap<string, string>,
@@ -237,7 +237,9 @@ export function buildStatusFiles(
     }
     const secret = isSecret(ref);
     // A Secret's entries keep no status, even one an older Flotilla wrote: the next write scrubs it from the branch.
+    const before = new Map((previous?.aggregatedStatus ?? []).map((i) => [i.clusterName, i]));
     const list = [...items.values()]
+      .map((i) => unhealthyFrom(before.get(i.clusterName), i, now))
       .map((i) => (secret && i.status ? withoutStatus(i) : i))
       .sort((a, b) => (a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0));
     const aggregated = secret
@@ -263,6 +265,22 @@ export function buildStatusFiles(
 
 function withoutStatus({ status: _dropped, ...rest }: AggregatedStatusItem): AggregatedStatusItem {
   return rest;
+}
+
+/**
+ * The item with unhealthySince carried over while it stays Unhealthy, set to now when it turns Unhealthy, and dropped
+ * otherwise: Healthy or Unknown restarts the count, as Karmada's application failover controller forgets a cluster
+ * whose workload it sees Healthy or Unknown.
+ */
+function unhealthyFrom(
+  before: AggregatedStatusItem | undefined,
+  item: AggregatedStatusItem,
+  now: Date,
+): AggregatedStatusItem {
+  const { unhealthySince: kept, ...rest } = item;
+  if (item.health !== 'Unhealthy') return rest;
+  const since = kept ?? (before?.health === 'Unhealthy' ? before.unhealthySince : undefined) ?? formatTime(now);
+  return { ...rest, unhealthySince: since };
 }
 
 function renderClusterFile(

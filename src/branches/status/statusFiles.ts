@@ -16,6 +16,12 @@ export interface AggregatedStatusItem {
   message?: string;
   /** The reflected status of the member object. */
   status?: Obj;
+  /**
+   * While health is Unhealthy: since when the writers have seen it so without a break (RFC 3339). Karmada's
+   * application failover controller keeps this moment in memory; the status branch keeps it here, as the writer is
+   * not one long-lived process, so a PropagationPolicy's failover.application can count its tolerationSeconds.
+   */
+  unhealthySince?: string;
 }
 
 /** The FullyApplied condition of a template status (Karmada's binding condition). */
