@@ -35,6 +35,8 @@ export interface ResourceBindingSpec {
   requiredBy?: { namespace?: string; name: string; clusters?: TargetCluster[] }[];
   rescheduleTriggeredAt?: string;
   suspension?: Suspension;
+  /** The claiming policy's failover, as the detector copies it (read through applicationFailoverOf). */
+  failover?: unknown;
   gracefulEvictionTasks?: GracefulEvictionTask[];
 }
 
@@ -49,7 +51,11 @@ export interface GracefulEvictionTask {
   replicas?: number;
   reason: 'TaintUntolerated' | 'ApplicationFailure';
   message?: string;
-  producer: 'TaintManager' | 'ApplicationFailover';
+  /** Karmada's names: the taint manager, or the application failover controller of a ResourceBinding or a ClusterResourceBinding. */
+  producer:
+    | 'TaintManager'
+    | 'resource-binding-application-failover-controller'
+    | 'cluster-resource-binding-application-failover-controller';
   /** Absent: the default graceful eviction timeout (600 s, Karmada's --graceful-eviction-timeout). */
   gracePeriodSeconds?: number;
   suppressDeletion?: boolean;

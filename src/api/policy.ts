@@ -106,6 +106,7 @@ export interface PropagationSpec {
   placement?: Placement;
   dependentOverrides?: string[];
   schedulerName?: string;
+  /** Checked by validation and defaulted (applyPolicyDefaults); read through applicationFailoverOf. */
   failover?: unknown;
   activationPreference?: '' | 'Lazy';
   suspension?: Suspension;
@@ -212,5 +213,36 @@ export interface ClusterTaintPolicy {
     addOnConditions?: MatchCondition[];
     removeOnConditions?: MatchCondition[];
     taints: { key: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute'; value?: string }[];
+  };
+}
+
+/** failover.application of a policy, with the CRD's and the webhook's defaults applied (KARMADA.md §2). */
+export interface ApplicationFailover {
+  tolerationSeconds: number;
+  purgeMode: 'Gracefully' | 'Directly' | 'Never';
+  /** Set with purgeMode Gracefully only (the webhook's default 600). */
+  gracePeriodSeconds?: number;
+}
+
+/** The policy's failover.application, undefined when it has none (or one validation refused). */
+export function applicationFailoverOf(spec: { failover?: unknown }): ApplicationFailover | undefined {
+  const application = (spec.failover as { application?: unknown } | undefined)?.application;
+  if (!application || typeof application !== 'object') return undefined;
+  const a = application as {
+    decisionConditions?: { tolerationSeconds?: unknown };
+    purgeMode?: unknown;
+    gracePeriodSeconds?: unknown;
+  };
+  const toleration = a.decisionConditions?.tolerationSeconds;
+  const purgeMode = a.purgeMode === 'Directly' || a.purgeMode === 'Never' ? a.purgeMode : 'Gracefully';
+  return {
+    tolerationSeconds: typeof toleration === 'number' && toleration >= 0 ? toleration : 300,
+    purgeMode,
+    ...(purgeMode === 'Gracefully'
+      ? {
+          gracePeriodSeconds:
+            typeof a.gracePeriodSeconds === 'number' && a.gracePeriodSeconds > 0 ? a.gracePeriodSeconds : 600,
+        }
+      : {}),
   };
 }

@@ -34,6 +34,7 @@ import { CLUSTERS_PATH, RELEASED_PATH, bindingPath, manifestPath } from '../bran
 import { serializeRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
 import { compareOutputFiles, type OutputDifference } from './compareOutputFiles.ts';
 import { findRenderedCommit } from './findRenderedCommit.ts';
+import { readsTemplateHealth } from '../evictions/applicationFailover.ts';
 
 export interface VerifyReport extends OutputDifference {
   outputCommit: string;
@@ -328,14 +329,12 @@ async function replayInputs(
   const from = trailers['Cluster-Status'];
   if (from === undefined) return undefined;
   const statusCommit = from === CLUSTER_STATUS_NONE ? null : from;
-  const evicting = [...previous]
-    .filter(([, b]) => (b.spec.gracefulEvictionTasks ?? []).length > 0)
-    .map(([key]) => parseRefKey(key));
+  const watched = [...previous].filter(([, b]) => readsTemplateHealth(b)).map(([key]) => parseRefKey(key));
   const time = trailers['Render-Time'];
   return {
     statusCommit,
     observed: statusCommit ? await readObservedClusters(repo, statusCommit) : new Map(),
-    health: statusCommit ? await readTemplateStatuses(repo, statusCommit, evicting) : new Map(),
+    health: statusCommit ? await readTemplateStatuses(repo, statusCommit, watched) : new Map(),
     autoscaled: await readAutoscaledReplicas(repo, statusCommit),
     ...(time ? { now: new Date(time) } : {}),
   };

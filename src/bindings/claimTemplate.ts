@@ -35,7 +35,7 @@ export interface ClaimedBinding {
 /**
  * Claims the template for its winning policy, sticking to the previous claim while that policy still matches, and
  * builds the binding: claim labels and annotations, the replicas and requirements InterpretReplica reads, and the
- * policy's placement, propagateDeps, conflictResolution, preserveResourcesOnDeletion and suspension.
+ * policy's placement, propagateDeps, conflictResolution, preserveResourcesOnDeletion, suspension and failover.
  */
 export function claimTemplate(template: Template, model: ConfigModel, previous: ResourceBinding | undefined): Claim {
   const match = matchPolicy(
@@ -84,6 +84,7 @@ export function claimTemplate(template: Template, model: ConfigModel, previous: 
       ...(policy.spec.preserveResourcesOnDeletion ? { preserveResourcesOnDeletion: true } : {}),
       // The detector copies the policy's suspension (MergePolicySuspension); the binding controller reads it per cluster.
       ...(policy.spec.suspension ? { suspension: policy.spec.suspension } : {}),
+      ...(policy.spec.failover ? { failover: policy.spec.failover } : {}),
     },
   };
   return {

@@ -9,7 +9,11 @@ import type { FailoverEvent } from '../works/renderTemplates.ts';
 import { commitMessageSafe } from './commitMessageSafe.ts';
 import { RENDERED_FORMAT_VERSION } from '../branches/rendered/branch.ts';
 import { FORMAT_TRAILER } from '../branches/formatVersion.ts';
-import { AUTOSCALED_TRAILER, RENDER_TOOLS_TRAILER } from '../branches/rendered/trailers.ts';
+import {
+  APPLICATION_FAILOVER_TRAILER,
+  AUTOSCALED_TRAILER,
+  RENDER_TOOLS_TRAILER,
+} from '../branches/rendered/trailers.ts';
 
 /** What a commit says about cluster state: its failover decisions, and the trailers the next sync compares. */
 export interface FailoverContext {
@@ -28,6 +32,8 @@ export interface FailoverContext {
     evictions: number;
     inputs?: { clusterStatus: string; renderTime?: string };
     pending?: number;
+    /** Application-Failover: how many templates' health the reconciler watches for failover.application. */
+    applicationFailover?: number;
     /** Autoscaled-Replicas: the FederatedHPA decisions used ('' or absent: none). */
     autoscaled?: string;
   };
@@ -130,6 +136,8 @@ export function buildOutputMessage(
   if (context?.state.check) lines.push(`Failover-Check: ${context.state.check}`);
   if (context?.state.evictions) lines.push(`Graceful-Evictions: ${context.state.evictions}`);
   if (context?.state.pending) lines.push(`Pending-Bindings: ${context.state.pending}`);
+  if (context?.state.applicationFailover)
+    lines.push(`${APPLICATION_FAILOVER_TRAILER}: ${context.state.applicationFailover}`);
   if (context?.state.autoscaled) lines.push(`${AUTOSCALED_TRAILER}: ${context.state.autoscaled}`);
   if (context?.state.inputs) lines.push(`Cluster-Status: ${context.state.inputs.clusterStatus}`);
   if (context?.state.inputs?.renderTime) lines.push(`Render-Time: ${context.state.inputs.renderTime}`);
@@ -146,7 +154,8 @@ export function buildOutputMessage(
 /**
  * One failover decision as a line that says which cluster, since when, and why, e.g.
  * "failover: member2 NotReady since 2026-11-29T15:04:05Z (ClusterNotReachable), taint cluster.karmada.io/not-ready:NoExecute
- * not tolerated: Deployment default/nginx 1 replica member2→member1".
+ * not tolerated: Deployment default/nginx 1 replica member2→member1", or for an application failover "failover:
+ * Deployment default/nginx Unhealthy on member2 since …, longer than failover.application tolerates (30s): …".
  */
 export function describeFailover(e: FailoverEvent, clusters: ReadonlyMap<string, Located<Cluster>>): string {
   if (e.type === 'released') {
@@ -157,6 +166,14 @@ export function describeFailover(e: FailoverEvent, clusters: ReadonlyMap<string,
     }[e.why];
     return `failover: ${e.cluster}'s copy of ${describeRef(e.ref)} removed: ${why}`;
   }
+  const purge =
+    e.purgeMode === 'Directly'
+      ? ' (purge Directly)'
+      : e.purgeMode === 'Never'
+        ? ' (purge Never: kept until confirmed)'
+        : '';
+  if (e.type === 'failed-over')
+    return `failover: ${describeRef(e.ref)} Unhealthy on ${e.cluster} since ${e.unhealthySince}, longer than failover.application tolerates (${e.tolerationSeconds}s): ${describeMove(e.cluster, e.replicas, e.result)}${purge}`;
   const ready = clusters.get(e.cluster)?.object.status?.conditions?.find((c) => c.type === 'Ready');
   const state =
     ready && ready.status !== 'True'
@@ -166,7 +183,7 @@ export function describeFailover(e: FailoverEvent, clusters: ReadonlyMap<string,
     e.why === 'untolerated'
       ? `taint ${taintToString(e.taint)} not tolerated`
       : `taint ${taintToString(e.taint)} tolerated for ${e.tolerationSeconds}s${e.taint.timeAdded ? ` from ${e.taint.timeAdded}` : ''}, expired`;
-  return `failover: ${e.cluster} ${state}, ${taint}: ${describeRef(e.ref)} ${describeMove(e.cluster, e.replicas, e.result)}${e.purgeMode === 'Directly' ? ' (purge Directly)' : e.purgeMode === 'Never' ? ' (purge Never: kept until confirmed)' : ''}`;
+  return `failover: ${e.cluster} ${state}, ${taint}: ${describeRef(e.ref)} ${describeMove(e.cluster, e.replicas, e.result)}${purge}`;
 }
 
 function describeMove(from: string, replicas: number, result: readonly TargetCluster[]): string {

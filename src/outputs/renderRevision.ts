@@ -45,6 +45,7 @@ import { deepEqual } from '../assignments/needsReschedule.ts';
 import { readRetriableBindings } from './readRetriableBindings.ts';
 import { declaredClusterScopedKinds } from '../documents/clusterScopedKinds.ts';
 import { PENDING_BINDINGS_TRAILER, RENDER_TOOLS_TRAILER } from '../branches/rendered/trailers.ts';
+import { readsTemplateHealth } from '../evictions/applicationFailover.ts';
 
 export interface RenderTarget {
   /** The branch holding rendered output, e.g. refs/heads/flotilla/rendered. */
@@ -199,10 +200,8 @@ export async function renderRevision(
         parsed: new Map<string, ResourceBinding>(),
       };
   await index.load({ templates: takenBy.values() }); // to name the file of the object a taken path belongs to
-  const evicting = [...bindings]
-    .filter(([, b]) => (b.spec.gracefulEvictionTasks ?? []).length > 0)
-    .map(([key]) => parseRefKey(key));
-  const health = await readTemplateStatuses(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF, evicting);
+  const watched = [...bindings].filter(([, b]) => readsTemplateHealth(b)).map(([key]) => parseRefKey(key));
+  const health = await readTemplateStatuses(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF, watched);
 
   const model = withAutoscaledReplicas(withClusterStatus(loaded.model, observed), autoscaled);
   // What the file index needs of the touched files, taken now: the render is handed the templates (releaseTemplates),
@@ -247,9 +246,10 @@ export async function renderRevision(
     const check = nextFailoverCheck(model, observed, now);
     const evictions = index.evictingTemplates().length;
     // What verify needs to replay this render beyond Git's source: the cluster state it read, and the clock when the
-    // clock could decide something (a taint to evict on, a toleration to run out, eviction tasks to end).
+    // clock could decide something (a taint to evict on, a toleration to run out, eviction tasks to end, an
+    // application Unhealthy for longer than its failover tolerates).
     const clockMattered =
-      rerender || key !== '' || check !== undefined || evictions > 0 || evicting.length > 0 || out.failover.length > 0;
+      rerender || key !== '' || check !== undefined || evictions > 0 || watched.length > 0 || out.failover.length > 0;
     const inputs =
       clockMattered || observed.size > 0 || autoscaled.size > 0
         ? {
@@ -258,12 +258,14 @@ export async function renderRevision(
           }
         : undefined;
     const pending = index.pendingTemplates().length;
+    const failingOver = index.applicationFailoverTemplates().length;
     const state = {
       key,
       check,
       evictions,
       ...(inputs ? { inputs } : {}),
       ...(pending > 0 ? { pending } : {}),
+      ...(failingOver > 0 ? { applicationFailover: failingOver } : {}),
       ...(autoKey ? { autoscaled: autoKey } : {}),
     };
     const stateChanged =

@@ -24,6 +24,7 @@ import { evictTaintedClusters } from '../evictions/evictTaintedClusters.ts';
 import { customizationFor, interpretersOf } from '../interpreters/customizations.ts';
 import { mayHaveReplicas } from '../interpreters/interpretReplicas.ts';
 import { parseYamlValue } from '../yaml/blockYaml.ts';
+import { readsTemplateHealth } from '../evictions/applicationFailover.ts';
 
 /** What the decision reads besides each template's own entry and binding, built once per render. */
 export interface SteadyView {
@@ -90,7 +91,8 @@ export function keepsResult(key: string, entry: IndexEntry, binding: ResourceBin
   const replicas = spec.replicas ?? 0;
   const requirements = spec.replicaRequirements !== undefined;
   if (!isWorkload({ replicas, replicaRequirements: requirements })) return false;
-  if ((spec.gracefulEvictionTasks ?? []).length > 0 || spec.requiredBy) return false;
+  // Eviction tasks to end, or an application that may fail over: the render reads its health, so it renders.
+  if (readsTemplateHealth(binding) || spec.requiredBy) return false;
   const clusters = spec.clusters ?? [];
   if (clusters.map((c) => c.name).join('\n') !== [...entry.clusters].sort().join('\n')) return false;
   const placement = policy.spec.placement ?? {};

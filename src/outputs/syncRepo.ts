@@ -9,9 +9,14 @@ import { clusterStateKey } from './clusterState.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import { readLastRender } from '../branches/rendered/readLastRender.ts';
 import { readRetriableBindings } from './readRetriableBindings.ts';
-import { AUTOSCALED_TRAILER, PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
+import {
+  APPLICATION_FAILOVER_TRAILER,
+  AUTOSCALED_TRAILER,
+  PENDING_BINDINGS_TRAILER,
+} from '../branches/rendered/trailers.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import { autoscaledKey } from './autoscaledTemplates.ts';
+import { readApplicationFailoverDeadlines } from './readApplicationFailoverDeadlines.ts';
 
 export interface SyncOptions extends RenderTarget {
   sourceRef: string;
@@ -108,8 +113,9 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
 /**
  * Whether the last output must be rendered again although the source did not move: the managed taints differ from
  * those it was rendered with, or a NoExecute toleration it noted has run out ('all'); or it holds graceful eviction
- * tasks, which may end now that replacements report healthy, or pending bindings the cluster state may now let fit
- * (those templates only; no commit when nothing comes out different).
+ * tasks, which may end now that replacements report healthy, pending bindings the cluster state may now let fit, or
+ * applications Unhealthy for longer than their failover.application tolerates (those templates only; no commit when
+ * nothing comes out different).
  */
 async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions): Promise<RenderAgain | undefined> {
   const trailers = commitTrailers(info);
@@ -120,10 +126,19 @@ async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions)
   if (autoscaledKey(autoscaled) !== (trailers[AUTOSCALED_TRAILER] ?? '')) return 'all';
   const check = trailers['Failover-Check'];
   if (check && Date.parse(check) <= now.getTime()) return 'all';
-  if (!trailers['Graceful-Evictions'] && !trailers[PENDING_BINDINGS_TRAILER]) return undefined;
+  if (
+    !trailers['Graceful-Evictions'] &&
+    !trailers[PENDING_BINDINGS_TRAILER] &&
+    !(trailers[APPLICATION_FAILOVER_TRAILER] && target.statusCommit)
+  )
+    return undefined;
   const index = await openOutputIndex(repo, info.tree);
   const keys = new Set(trailers['Graceful-Evictions'] ? (index?.evictingTemplates() ?? []) : []);
   for (const key of (await readRetriableBindings(repo, index, trailers, target.clusterStatus!)).keys()) keys.add(key);
+  // An application Unhealthy for longer than its failover tolerates: that template renders again, and fails over.
+  if (target.statusCommit)
+    for (const [key, at] of await readApplicationFailoverDeadlines(repo, index, trailers, target.statusCommit))
+      if (at <= now.getTime()) keys.add(key);
   return keys.size > 0 ? keys : undefined;
 }
 

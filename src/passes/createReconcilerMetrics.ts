@@ -138,7 +138,7 @@ export function createReconcilerMetrics(name: string): ReconcilerMetrics {
   const triggers = new Counter({
     ...reg,
     name: 'flotilla_triggers_total',
-    help: 'What asked for a pass: push (local refs changed), fetch, webhook, resync, start; status-update (the cadence), catch-up, ready-flip, failover-check, graceful-eviction, cluster-state, drift, pending-binding, endpoints.',
+    help: 'What asked for a pass: push (local refs changed), fetch, webhook, resync, start; status-update (the cadence), catch-up, ready-flip, failover-check, graceful-eviction, application-failover, cluster-state, drift, pending-binding, endpoints.',
     labelNames: ['trigger'],
   });
   const webhooks = new Counter({

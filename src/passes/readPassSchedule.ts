@@ -5,7 +5,8 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
-import { PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
+import { APPLICATION_FAILOVER_TRAILER, PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
+import { readApplicationFailoverDeadlines } from '../outputs/readApplicationFailoverDeadlines.ts';
 import { readLastRenderAt } from '../branches/rendered/readLastRender.ts';
 import { readRetriableBindings } from '../outputs/readRetriableBindings.ts';
 import { nextTaskDeadline } from '../evictions/gracefulEviction.ts';
@@ -23,8 +24,8 @@ export interface PassDeadline {
   /** Milliseconds since the epoch. */
   at: number;
   kind: PassKind;
-  /** `ready-flip`, `failover-check`, `graceful-eviction`: the trigger the pass logs and counts. */
-  reason: 'ready-flip' | 'failover-check' | 'graceful-eviction';
+  /** `ready-flip`, `failover-check`, `graceful-eviction`, `application-failover`: the trigger the pass logs and counts. */
+  reason: 'ready-flip' | 'failover-check' | 'graceful-eviction' | 'application-failover';
   /** The cluster whose Ready flips. */
   cluster?: string;
 }
@@ -52,8 +53,8 @@ export interface PassScheduleOptions {
 
 /**
  * Every deadline Git knows of: a pending Ready observation flips at since + threshold (a status pass sees it), a
- * NoExecute toleration runs out at the output's Failover-Check, a graceful eviction task ends at creation + grace
- * (both need a render: a full pass).
+ * NoExecute toleration runs out at the output's Failover-Check, a graceful eviction task ends at creation + grace, an
+ * Unhealthy application outlasts its failover.application tolerationSeconds (these need a render: a full pass).
  */
 export async function readPassSchedule(repo: GitRepo, opts: PassScheduleOptions): Promise<PassSchedule> {
   const deadlines: PassDeadline[] = [];
@@ -74,6 +75,8 @@ export async function readPassSchedule(repo: GitRepo, opts: PassScheduleOptions)
   const trailers = parseTrailers(output.message);
   const retry = await readRetry(repo, output, trailers, observed);
   const check = trailers['Failover-Check'] ? Date.parse(trailers['Failover-Check']) : NaN;
+  const failing = await readApplicationFailover(repo, output, trailers, opts.statusRef);
+  if (failing !== undefined) deadlines.push({ at: failing, kind: 'full', reason: 'application-failover' });
   if (Number.isFinite(check)) deadlines.push({ at: check, kind: 'full', reason: 'failover-check' });
   const gracefulEvictions = Boolean(trailers['Graceful-Evictions']);
   if (gracefulEvictions) {
@@ -94,6 +97,24 @@ async function readRetry(
   const trailers = rendered === head ? headTrailers : rendered ? parseTrailers(rendered.message) : {};
   if (!rendered || !trailers[PENDING_BINDINGS_TRAILER]) return new Map();
   return readRetriableBindings(repo, await openOutputIndex(repo, rendered.tree), trailers, observed);
+}
+
+/**
+ * The earliest moment an application watched for failover will have been Unhealthy for longer than it tolerates, as
+ * the status branch shows it now, in the last render Flotilla wrote (below any hand-made commit).
+ */
+async function readApplicationFailover(
+  repo: GitRepo,
+  head: CommitInfo,
+  headTrailers: Record<string, string>,
+  statusRef: string,
+): Promise<number | undefined> {
+  const rendered = headTrailers['Source-Commit'] ? head : (await readLastRenderAt(repo, head.oid)).rendered;
+  const trailers = rendered === head ? headTrailers : rendered ? parseTrailers(rendered.message) : {};
+  if (!rendered || !trailers[APPLICATION_FAILOVER_TRAILER]) return undefined;
+  const index = await openOutputIndex(repo, rendered.tree);
+  const deadlines = await readApplicationFailoverDeadlines(repo, index, trailers, statusRef);
+  return deadlines.size > 0 ? Math.min(...deadlines.values()) : undefined;
 }
 
 /** The earliest time-only end of a graceful eviction task among the bindings the index lists as evicting. */

@@ -57,7 +57,12 @@ export interface Wake {
 }
 
 /** Why a pass is due by time: a deadline Git records, or following up what the last writing pass touched. */
-export type DeadlineReason = 'ready-flip' | 'failover-check' | 'graceful-eviction' | 'catch-up';
+export type DeadlineReason =
+  | 'ready-flip'
+  | 'failover-check'
+  | 'graceful-eviction'
+  | 'application-failover'
+  | 'catch-up';
 
 /** Why a pass is due at once after another: what the status branch now shows needs a render or an apply. */
 export type DueReason =

@@ -1,7 +1,15 @@
 import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { describeRef, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
-import { dispatchingSuspended, type PropagationPolicy } from '../api/policy.ts';
+import {
+  applicationFailoverOf,
+  dispatchingSuspended,
+  type ApplicationFailover,
+  type PropagationPolicy,
+} from '../api/policy.ts';
+import type { Customizations } from '../api/interpreterCustomization.ts';
+import { interpretsHealth } from '../interpreters/healthHook.ts';
+import { evictFailedApplications, type ApplicationFailure } from '../evictions/applicationFailover.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { scheduleBinding } from '../assignments/scheduleBinding.ts';
 import type { ClusterExplanation, ScheduleResult, SchedulingRequest } from '../assignments/types.ts';
@@ -113,15 +121,22 @@ export interface KeepingRenderInput<F> extends RenderInput {
 
 export interface FailoverInput {
   now: Date;
-  /** The status branch's aggregatedStatus of templates whose binding has graceful eviction tasks, by refKey. */
+  /**
+   * The status branch's aggregatedStatus, by refKey, of templates whose binding has graceful eviction tasks or
+   * failover.application (readsTemplateHealth).
+   */
   observed: ReadonlyMap<string, readonly AggregatedStatusItem[]>;
   /** A task without its own gracePeriodSeconds ends after this long (--graceful-eviction-timeout). Default 600. */
   gracePeriodSeconds?: number;
 }
 
-/** A failover decision of this render: a binding evicted from a cluster, or an evicted cluster's copy released. */
+/**
+ * A failover decision of this render: a binding evicted from a cluster (a NoExecute taint, or its application
+ * Unhealthy for longer than failover.application tolerates), or an evicted cluster's copy released.
+ */
 export type FailoverEvent =
   | ({ type: 'evicted'; ref: ObjectRef; result: TargetCluster[] } & Eviction)
+  | ({ type: 'failed-over'; ref: ObjectRef; result: TargetCluster[] } & ApplicationFailure)
   | { type: 'released'; ref: ObjectRef; cluster: string; why: TaskEnd['why']; result: TargetCluster[] };
 
 /** Why each template went where it went: what `explain` prints and `plan` summarises. */
@@ -591,10 +606,18 @@ function place(
       explanation: { ref: template.ref, policyReason: claim.reason, clusters: [] },
       waitsFor: { policy: claim.policy, missing },
     };
-  const evicted: EvictedResult =
+  const tainted: EvictedResult =
     failover && previous
       ? evictTaintedClusters(previous, policy, snapshot.byName(), failover.now)
       : { clusters: previous?.spec.clusters ?? [], tasks: previous?.spec.gracefulEvictionTasks ?? [], evictions: [] };
+  // The application failover controller acts on the binding the taint manager left, as both edit the same binding.
+  const application = applicationFailoverFor(policy, template, claim.custom);
+  const items = application && previous ? failover?.observed.get(refKey(template.ref)) : undefined;
+  const failed =
+    application && failover && items && items.length > 0
+      ? evictFailedApplications(tainted, items, application, claim.binding.kind, failover.now)
+      : undefined;
+  const evicted: EvictedResult = failed ? { ...tainted, clusters: failed.clusters, tasks: failed.tasks } : tainted;
   const leftOut = candidates === snapshot.clusters ? undefined : leftOutByScope(template, snapshot, model);
   // Without per-cluster reasons, a successful schedule need not explain its candidates: withoutClusterReasons drops them.
   const scheduled = scheduleBinding(
@@ -619,6 +642,8 @@ function place(
     );
   const { targets, result } = scheduled;
   for (const e of evicted.evictions) events.push({ type: 'evicted', ref: template.ref, result: targets, ...e });
+  for (const f of failed?.failures ?? [])
+    events.push({ type: 'failed-over', ref: template.ref, result: targets, ...f });
   const clock =
     failover && evicted.tasks.length > 0
       ? {
@@ -627,7 +652,10 @@ function place(
           gracePeriodSeconds: failover.gracePeriodSeconds,
         }
       : undefined;
-  const evictedNow = evicted.evictions.length > 0 ? new Set(evicted.evictions.map((e) => e.cluster)) : NONE_EVICTED;
+  const evictedNow =
+    evicted.evictions.length > 0 || (failed?.failures.length ?? 0) > 0
+      ? new Set([...evicted.evictions.map((e) => e.cluster), ...(failed?.failures ?? []).map((f) => f.cluster)])
+      : NONE_EVICTED;
   const placedNow = result.status === 'Scheduled' || result.status === 'Unchanged';
   const synced = syncEvictionTasks(evicted.tasks, evictedNow, targets, clock, placedNow);
   for (const end of synced.ended)
@@ -654,6 +682,8 @@ function place(
       ...(deps.length > 0 && binding.spec.preserveResourcesOnDeletion ? { preserve: true as const } : {}),
       ...(evicting.length > 0 ? { evicting } : {}),
       ...(scheduled.waiting ? { waiting: scheduled.waiting } : {}),
+      // Also without a previous result: the reconciler watches these templates' health from their first render on.
+      ...(application ? { applicationFailover: { tolerationSeconds: application.tolerationSeconds } } : {}),
     },
     explanation: {
       ref: template.ref,
@@ -672,6 +702,19 @@ function place(
 }
 
 const NONE_EVICTED: ReadonlySet<string> = new Set();
+
+/**
+ * The policy's failover.application when Karmada's application failover controller would act on the binding
+ * (bindingFilter): its kind's health is interpreted, and propagateDeps is on (validation asks for it).
+ */
+function applicationFailoverFor(
+  policy: PropagationPolicy,
+  template: Template,
+  custom: Customizations | undefined,
+): ApplicationFailover | undefined {
+  if (policy.spec.propagateDeps !== true || !interpretsHealth(template.manifest, custom)) return undefined;
+  return applicationFailoverOf(policy.spec);
+}
 
 /**
  * What the binding controller makes a cluster's manifest of when scoped units output the template: the cluster's own

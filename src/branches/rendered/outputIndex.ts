@@ -56,6 +56,12 @@ export interface IndexEntry {
    */
   overwrite?: true;
   preserve?: true;
+  /**
+   * Set when Karmada's application failover controller acts on the binding (its policy's failover.application, a kind
+   * whose health is interpreted, propagateDeps): the reconciler reads its health on the status branch to know when a
+   * cluster's copy has been Unhealthy for longer than this (listed in the root too).
+   */
+  applicationFailover?: { tolerationSeconds: number };
 }
 
 /** One scoped unit of a template's index entry: its marker file, and the clusters that got its variant. */
@@ -131,6 +137,8 @@ interface IndexRoot {
   blocked: string[];
   /** Templates whose entry says `awaiting`; written only when there are some. */
   awaiting: string[];
+  /** Templates whose entry has `applicationFailover`; written only when there are some. */
+  applicationFailover: string[];
   /** Kind → the files whose entry declares it cluster-scoped (clusterScoped); written only when there are some. */
   clusterScopedKinds: Record<string, string[]>;
 }
@@ -262,6 +270,7 @@ function parseIndexFile(text: string): IndexFile {
     pending?: string[];
     blocked?: string[];
     awaiting?: string[];
+    applicationFailover?: string[];
     clusterScopedKinds?: Record<string, string[]>;
   } & Partial<OutputIndex>;
   if (parsed.version === 1)
@@ -277,6 +286,7 @@ function parseIndexFile(text: string): IndexFile {
         pending: parsed.pending ?? [],
         blocked: parsed.blocked ?? [],
         awaiting: parsed.awaiting ?? [],
+        applicationFailover: parsed.applicationFailover ?? [],
         clusterScopedKinds: parsed.clusterScopedKinds ?? {},
       },
     };
@@ -288,12 +298,14 @@ function serializeRoot(root: IndexRoot): string {
   const pending = root.pending.length > 0 ? `,\n"pending":${JSON.stringify(root.pending)}` : '';
   const blocked = root.blocked.length > 0 ? `,\n"blocked":${JSON.stringify(root.blocked)}` : '';
   const awaiting = root.awaiting.length > 0 ? `,\n"awaiting":${JSON.stringify(root.awaiting)}` : '';
+  const failingOver =
+    root.applicationFailover.length > 0 ? `,\n"applicationFailover":${JSON.stringify(root.applicationFailover)}` : '';
   const kinds = Object.keys(root.clusterScopedKinds).sort();
   const scoped =
     kinds.length > 0
       ? `,\n"clusterScopedKinds":{${kinds.map((k) => `${JSON.stringify(k)}:${JSON.stringify(root.clusterScopedKinds[k])}`).join(',')}}`
       : '';
-  return `{"version":2,"sourceFiles":${root.sourceFiles},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}${pending}${blocked}${awaiting}${scoped}}\n`;
+  return `{"version":2,"sourceFiles":${root.sourceFiles},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}${pending}${blocked}${awaiting}${failingOver}${scoped}}\n`;
 }
 
 /** Sorted keys, one entry per line: stable bytes, and small Git diffs when one entry changes. */
@@ -632,6 +644,11 @@ export class ShardedIndex implements IndexView {
     return this.root.awaiting;
   }
 
+  /** Templates whose application may fail over: the reconciler watches their health (entry `applicationFailover`). */
+  applicationFailoverTemplates(): readonly string[] {
+    return this.root.applicationFailover;
+  }
+
   /** Every template entry; needs loadAll() first. */
   templates(): [string, IndexEntry][] {
     return ALL_SHARDS.flatMap((id) => this.shard(id).templates.entries());
@@ -675,6 +692,11 @@ export class ShardedIndex implements IndexView {
     this.root.pending = listed(this.root.pending, key, entry?.waiting !== undefined);
     this.root.blocked = listed(this.root.blocked, key, entry?.blocked === true);
     this.root.awaiting = listed(this.root.awaiting, key, entry?.awaiting === true);
+    this.root.applicationFailover = listed(
+      this.root.applicationFailover,
+      key,
+      entry?.applicationFailover !== undefined,
+    );
   }
 
   private editParents(dep: string, edit: (list: string[]) => string[]): void {
@@ -766,6 +788,7 @@ function emptyRoot(): IndexRoot {
     pending: [],
     blocked: [],
     awaiting: [],
+    applicationFailover: [],
     clusterScopedKinds: {},
   };
 }

@@ -9,6 +9,12 @@ import type { CommitInfo } from '../../commits/types.ts';
 export const PENDING_BINDINGS_TRAILER = 'Pending-Bindings';
 
 /**
+ * Trailer of an output commit whose index lists templates with application failover: how many. Absent, no pass reads
+ * their health on the status branch.
+ */
+export const APPLICATION_FAILOVER_TRAILER = 'Application-Failover';
+
+/**
  * Trailer of an output commit rendered with FederatedHPA decisions (status branch autoscalers/): a short hash of every
  * target and its replicas. Another value on the status branch makes the next sync render again.
  */

@@ -1,0 +1,26 @@
+// Which kinds Karmada's resource interpreter judges the health of (HookEnabled for InterpretHealth): the native
+// interpreter's kinds (pkg/resourceinterpreter/default/native/healthy.go, keyed by apiVersion and kind) and any kind a
+// customization gives a health rule. Karmada's application failover acts only on these.
+import type { Customizations } from '../api/interpreterCustomization.ts';
+
+const NATIVE_HEALTH_KINDS: ReadonlySet<string> = new Set([
+  'apps/v1/Deployment',
+  'apps/v1/StatefulSet',
+  'apps/v1/ReplicaSet',
+  'apps/v1/DaemonSet',
+  'v1/Service',
+  'networking.k8s.io/v1/Ingress',
+  'v1/PersistentVolumeClaim',
+  'v1/Pod',
+  'policy/v1/PodDisruptionBudget',
+]);
+
+export function interpretsHealth(
+  obj: { apiVersion?: unknown; kind?: unknown },
+  custom: Customizations | undefined,
+): boolean {
+  return (
+    custom?.healthInterpretation?.rules !== undefined ||
+    NATIVE_HEALTH_KINDS.has(`${String(obj.apiVersion)}/${String(obj.kind)}`)
+  );
+}
