@@ -99,7 +99,9 @@ export function describeTemplate(d: TemplateDescription): string {
                 name,
                 replicas,
                 s ? String(s.applied) : 'Unknown',
-                s?.health ?? 'Unknown',
+                s?.health === 'Unhealthy' && s.unhealthySince
+                  ? `Unhealthy since ${s.unhealthySince}`
+                  : (s?.health ?? 'Unknown'),
                 printable(s?.message ?? ''),
               ];
             }),
@@ -107,6 +109,27 @@ export function describeTemplate(d: TemplateDescription): string {
       ),
     );
   } else lines.push('  <none>');
+  const tasks = b?.spec.gracefulEvictionTasks ?? [];
+  if (tasks.length) {
+    // Why a cluster is leaving the result while it keeps its copy: the binding's tasks, which kubectl describe of a
+    // ResourceBinding would list with its spec.
+    lines.push('Graceful Eviction Tasks:');
+    lines.push(
+      indent(
+        printTable(
+          ['From', 'Reason', 'Producer', 'Purge Mode', 'Created', 'Message'],
+          tasks.map((t) => [
+            t.fromCluster,
+            t.reason,
+            t.producer,
+            t.purgeMode,
+            t.creationTimestamp,
+            printable(t.message ?? ''),
+          ]),
+        ),
+      ),
+    );
+  }
   const conditions = [...(b?.status?.conditions ?? []), ...(d.status?.conditions ?? [])];
   lines.push('Conditions:');
   if (conditions.length)
