@@ -1,6 +1,8 @@
 // The only "language" an InterpreterCustomization has: field paths. Parsed into segments, read and
 // written structurally; there is nothing to evaluate, so nothing to sandbox beyond a size limit.
 
+import { setDataKey } from '../yaml/setDataKey.ts';
+
 export type Segment = { key: string } | { index: number } | { all: true };
 
 const MAX_PATH_LENGTH = 256;
@@ -38,7 +40,8 @@ export function readAll(obj: unknown, path: string): unknown[] {
     const next: unknown[] = [];
     for (const v of current) {
       if ('key' in s) {
-        if (v && typeof v === 'object' && !Array.isArray(v) && s.key in v)
+        // Own fields only: a path naming constructor or __proto__ reads what the object holds, not Object's.
+        if (v && typeof v === 'object' && !Array.isArray(v) && Object.hasOwn(v, s.key))
           next.push((v as Record<string, unknown>)[s.key]);
       } else if (Array.isArray(v)) {
         if ('all' in s) next.push(...v);
@@ -79,10 +82,10 @@ export function remove(obj: Record<string, unknown>, path: string): Record<strin
     const s = segments[i]!;
     const last = i === segments.length - 1;
     if ('key' in s) {
-      if (!node || typeof node !== 'object' || Array.isArray(node) || !(s.key in node)) return node;
+      if (!node || typeof node !== 'object' || Array.isArray(node) || !Object.hasOwn(node, s.key)) return node;
       const copy = { ...(node as Record<string, unknown>) };
       if (last) delete copy[s.key];
-      else copy[s.key] = del(copy[s.key], i + 1);
+      else setDataKey(copy, s.key, del(copy[s.key], i + 1));
       return copy;
     }
     if (!Array.isArray(node)) return node;

@@ -5,6 +5,7 @@ import { GO_YAML_PARSE_OPTIONS, GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYaml
 import type { FieldOverrider } from '../api/policy.ts';
 import { applyJsonPatch, getByJsonPointer, parseJsonPointer, type JsonPatchOperation } from '../patches/jsonPatch.ts';
 import { isManifest, type Manifest, type OverrideStep } from './overrideStep.ts';
+import { setDataKey } from '../yaml/setDataKey.ts';
 
 /**
  * Each overrider in turn: read the string at fieldPath, parse it as JSON or YAML (exactly one of `json` and
@@ -114,6 +115,6 @@ function setAt(manifest: Manifest, tokens: readonly string[], text: string): Man
   }
   const last = tokens[tokens.length - 1] as string;
   if (Array.isArray(parent)) parent[Number(last)] = text;
-  else if (isManifest(parent)) parent[last] = text;
+  else if (isManifest(parent)) setDataKey(parent, last, text);
   return copy;
 }

@@ -1,3 +1,5 @@
+import { setDataKey } from '../yaml/setDataKey.ts';
+
 /**
  * What structuredClone gives for a parsed YAML or JSON value (plain maps and lists of scalars, one copy for a part
  * the YAML shares through an alias, holes kept), several times faster: the serializer goes through every string, and
@@ -26,11 +28,8 @@ export function cloneParsedValue(value: unknown, copies = new Map<object, unknow
     copies.set(value, out);
     const map = value as Record<string, unknown>;
     for (const key of Object.keys(map)) {
-      const copied = cloneParsedValue(map[key], copies);
       // A `__proto__` key is data, as structuredClone (and the YAML reader) keeps it, not the prototype.
-      if (key === '__proto__')
-        Object.defineProperty(out, key, { value: copied, writable: true, enumerable: true, configurable: true });
-      else out[key] = copied;
+      setDataKey(out, key, cloneParsedValue(map[key], copies));
     }
     return out;
   }

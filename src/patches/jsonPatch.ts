@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { cloneParsedValue } from './cloneParsedValue.ts';
+import { setDataKey } from '../yaml/setDataKey.ts';
 // RFC 6901 JSON Pointer and RFC 6902 JSON Patch, with the behaviour of evanphx/json-patch (default options),
 // the library both Karmada's overrides and kube-apiserver's JSON patches go through:
 // - a missing parent, or a remove/replace of a missing key or index, fails; add never creates parents;
@@ -93,11 +94,11 @@ function applyOperation(doc: unknown, operation: JsonPatchOperation): Step {
   const present = Object.hasOwn(parent, key);
   switch (op) {
     case 'add':
-      parent[key] = value;
+      setDataKey(parent, key, value);
       break;
     case 'replace':
       if (!present) return fail(`replace operation does not apply: doc is missing key "${path}"`);
-      parent[key] = value;
+      setDataKey(parent, key, value);
       break;
     case 'remove':
       if (!present) return fail(`remove operation does not apply: doc is missing key "${path}"`);

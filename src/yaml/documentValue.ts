@@ -1,6 +1,7 @@
 import { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Scalar } from 'yaml';
 import type { ProblemCode } from '../errors/codes.ts';
 import { keyStringOf, plainKeyString } from './goYamlSchema.ts';
+import { setDataKey } from './setDataKey.ts';
 
 /**
  * One parsed YAML document as the JSON kubectl sends: go-yaml v2's decoding into interface{} (merge keys applied in
@@ -89,9 +90,7 @@ class Converter {
       }
       const name = this.#key(key);
       const value = this.value(pair.value as Node | null);
-      if (name === '__proto__')
-        Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
-      else out[name] = value;
+      setDataKey(out, name, value);
     }
   }
 

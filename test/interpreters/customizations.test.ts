@@ -83,6 +83,16 @@ test('field paths: parse, read through lists, write and remove without touching 
   assert.is(obj.spec.x, 1);
 });
 
+test("field paths read and remove an object's own fields only: constructor and __proto__ are names like any other", () => {
+  const spec = JSON.parse('{"spec":{"__proto__":{"replicas":3},"size":1}}') as Record<string, unknown>;
+  assert.is(read({ spec: {} }, 'spec.constructor'), undefined);
+  assert.is(read({ spec: {} }, 'spec.toString'), undefined);
+  assert.is(read(spec, 'spec.__proto__.replicas'), 3);
+  assert.equal(remove({ spec: { size: 1 } }, 'spec.constructor.name'), { spec: { size: 1 } });
+  const removed = remove(spec, 'spec.__proto__.replicas');
+  assert.equal(JSON.stringify(removed), '{"spec":{"__proto__":{},"size":1}}');
+});
+
 test('a custom Workload is divided by its pod template requests, revised per cluster, and drags its ConfigMap and Secret', () => {
   const r = makeConfigRepo();
   try {

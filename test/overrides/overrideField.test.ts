@@ -23,6 +23,16 @@ test('yaml: replace a nested key in an embedded YAML document', () => {
   assert.equal(got, { 'test.yaml': 'key:\n  key1: updated_value\n' });
 });
 
+test('a ConfigMap key named __proto__ is a key like any other, for fieldPath and for the sub-patches', () => {
+  const data = JSON.parse('{"__proto__":"{\\"a\\":1}"}') as Record<string, string>;
+  const got = dataAfter(data, [
+    { fieldPath: '/data/__proto__', json: [{ subPath: '/__proto__', operator: 'add', value: { b: 2 } }] },
+  ]) as Record<string, unknown>;
+  assert.equal(Object.keys(got), ['__proto__']);
+  assert.is(Object.getPrototypeOf(got), Object.prototype);
+  assert.is(JSON.stringify(got), '{"__proto__":"{\\"a\\":1,\\"__proto__\\":{\\"b\\":2}}"}');
+});
+
 // Transcribed from the same file (Test_overrideManagerImpl_ApplyJSONOverridePolicies_JSON).
 test('json: replace a nested key in an embedded JSON document', () => {
   const got = dataAfter({ 'test.json': '{"key":{"key1":"value"}}' }, [

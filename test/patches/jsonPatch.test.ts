@@ -142,4 +142,18 @@ test('move, copy and test (used by the member emulator for kubectl JSON patches)
   assert.is(applyJsonPatch(doc, [{ op: 'move', from: '/nope', path: '/x' }]).ok, false);
 });
 
+test('a key named __proto__ is data, as to kubectl and Karmada: added, replaced and kept, never the prototype', () => {
+  const added = applyJsonPatch({ data: {} }, [{ op: 'add', path: '/data/__proto__', value: { polluted: 'yes' } }]);
+  assert.ok(added.ok);
+  const data = (added.document as { data: Record<string, unknown> }).data;
+  assert.equal(Object.keys(data), ['__proto__']);
+  assert.is(Object.getPrototypeOf(data), Object.prototype, 'the object keeps its prototype');
+  assert.is((data as { polluted?: unknown }).polluted, undefined);
+  const replaced = applyJsonPatch(added.document, [{ op: 'replace', path: '/data/__proto__', value: 'x' }]);
+  assert.equal(JSON.stringify(replaced.ok && replaced.document), '{"data":{"__proto__":"x"}}');
+  assert.is(applyJsonPatch({ data: {} }, [{ op: 'replace', path: '/data/__proto__', value: 'x' }]).ok, false);
+  assert.is(applyJsonPatch({}, [{ op: 'add', path: '/__proto__/polluted', value: 'yes' }]).ok, false);
+  assert.is(({} as { polluted?: unknown }).polluted, undefined, 'nothing reached Object.prototype');
+});
+
 test.run();
