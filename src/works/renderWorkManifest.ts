@@ -13,6 +13,7 @@ import { customizationFor, customRetain, interpretersOf } from '../interpreters/
 import { pruneForMember } from '../interpreters/pruneForMember.ts';
 import { reviseJobCompletions, reviseReplicas } from '../interpreters/reviseReplicas.ts';
 import { applyOverrides, type RefusedOverride } from '../overrides/applyOverrides.ts';
+import { overrideTargetOf } from '../overrides/matchOverrideRules.ts';
 import { identityChanges, type IdentityChange } from '../overrides/overrideIdentity.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { policiesInScope, type PolicyScope } from '../selectors/policiesInScope.ts';
@@ -82,7 +83,9 @@ export function renderWorkManifest(
   const overridden =
     policies.length === 0
       ? { ok: true as const, manifest: m, applied: [], refused: [] }
-      : applyOverrides(m, cluster, policies);
+      : // The template's namespace as the model knows it: a cluster-scoped custom kind has none (its CRD says so), where
+        // the manifest alone would read as the default namespace and rank ClusterOverridePolicies by a selector on it.
+        applyOverrides(m, cluster, policies, { ...overrideTargetOf(m), namespace: ref.namespace });
   if (!overridden.ok) {
     return {
       manifest: undefined,

@@ -133,4 +133,39 @@ test('custom objects are placed by the scope of their CRD however it arrives (pl
   assert.equal(await syncBothWays(r, 'namespaced in a file'), namespaced);
 });
 
+test('a cluster-scoped custom object has no namespace for overrides either: a selector naming namespace default does not rank a ClusterOverridePolicy above another', async () => {
+  // Both add the label `winner`; the one applied last wins. Of equal implicit priority, the later name goes last.
+  const overrides = (name: string, selectors: string) => `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterOverridePolicy
+metadata:
+  name: ${name}
+spec:
+  resourceSelectors:
+${selectors}
+  overrideRules:
+    - overriders:
+        labelsOverrider:
+          - {operator: add, value: {winner: ${name}}}
+`;
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'crds/widgets.yaml': widgetCrd('Cluster'),
+      'templates/widget.yaml': widget('big', 1),
+      'policies/widgets.yaml': POLICY,
+      // By name in namespace default (which a cluster-scoped Widget is not in), else by kind: it matches by kind only.
+      'policies/b.yaml': overrides(
+        'b',
+        '    - {apiVersion: example.com/v1, kind: Widget, namespace: default, name: big}\n    - {apiVersion: example.com/v1, kind: Widget}',
+      ),
+      'policies/z.yaml': overrides('z', '    - {apiVersion: example.com/v1, kind: Widget}'),
+    },
+    'a cluster-scoped Widget and two ClusterOverridePolicies matching it by kind',
+  );
+  await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  const text = r.show('flotilla/rendered', 'clusters/member1/_cluster/widget.example.com_big.yaml');
+  assert.match(text, /winner: z/);
+});
+
 test.run();
