@@ -6,6 +6,7 @@ import type { FieldOverrider } from '../api/policy.ts';
 import { applyJsonPatch, getByJsonPointer, parseJsonPointer, type JsonPatchOperation } from '../patches/jsonPatch.ts';
 import { isManifest, type Manifest, type OverrideStep } from './overrideStep.ts';
 import { setDataKey } from '../yaml/setDataKey.ts';
+import { applyJsonPatchToText } from '../patches/patchJsonText.ts';
 
 /**
  * Each overrider in turn: read the string at fieldPath, parse it as JSON or YAML (exactly one of `json` and
@@ -61,15 +62,12 @@ type TextResult = { ok: true; text: string } | { ok: false; part?: string; messa
 
 function patchJson(text: string, operations: readonly JsonPatchOperation[]): TextResult {
   if (text === '') return { ok: true, text };
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, message: `invalid JSON document: ${(error as Error).message}` };
-  }
-  const result = applyJsonPatch(document, operations);
-  if (!result.ok) return { ok: false, part: `json[${result.index}]`, message: result.message };
-  return { ok: true, text: stringifyJsonLikeGo(result.document) };
+  const result = applyJsonPatchToText(text, operations);
+  if (!result.ok)
+    return result.index === undefined
+      ? { ok: false, message: result.message }
+      : { ok: false, part: `json[${result.index}]`, message: result.message };
+  return { ok: true, text: result.text };
 }
 
 function patchYaml(text: string, operations: readonly JsonPatchOperation[]): TextResult {
@@ -96,14 +94,6 @@ function patchYaml(text: string, operations: readonly JsonPatchOperation[]): Tex
       lineWidth: 0,
     }),
   };
-}
-
-/** JSON.stringify plus the escapes Go's encoding/json adds: <, >, & and the JavaScript line separators. */
-export function stringifyJsonLikeGo(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[<>&\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
 }
 
 /** A copy of the manifest with the string written at the (already read, so existing) path. */

@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { FieldOverrider } from '../../src/api/policy.ts';
-import { applyFieldOverriders, stringifyJsonLikeGo } from '../../src/overrides/overrideField.ts';
+import { applyFieldOverriders } from '../../src/overrides/overrideField.ts';
+import { stringifyJsonLikeGo } from '../../src/patches/patchJsonText.ts';
 import type { Obj } from './helpers/objects.ts';
 
 function configMap(data: Record<string, string>): Obj {
