@@ -73,9 +73,10 @@ export async function readPassSchedule(repo: GitRepo, opts: PassScheduleOptions)
   if (!head) return { clusterStateKey: key, gracefulEvictions: false, deadlines, retry: new Map() };
   const output = await readCommitInfo(repo, head);
   const trailers = parseTrailers(output.message);
-  const retry = await readRetry(repo, output, trailers, observed);
+  const last = await lastFlotillaRender(repo, output, trailers);
+  const retry = await readRetry(repo, last, observed);
   const check = trailers['Failover-Check'] ? Date.parse(trailers['Failover-Check']) : NaN;
-  const failing = await readApplicationFailover(repo, output, trailers, opts.statusRef);
+  const failing = await readApplicationFailover(repo, last, opts.statusRef);
   if (failing !== undefined) deadlines.push({ at: failing, kind: 'full', reason: 'application-failover' });
   if (Number.isFinite(check)) deadlines.push({ at: check, kind: 'full', reason: 'failover-check' });
   const gracefulEvictions = Boolean(trailers['Graceful-Evictions']);
@@ -86,34 +87,41 @@ export async function readPassSchedule(repo: GitRepo, opts: PassScheduleOptions)
   return { clusterStateKey: key, gracefulEvictions, deadlines, retry };
 }
 
-/** The pending bindings of the last render Flotilla wrote (below any hand-made commit) that `observed` may let fit. */
-async function readRetry(
+/** The last render Flotilla wrote, the head or below any hand-made commit, with its trailers; undefined when none. */
+type LastRender = { commit: CommitInfo; trailers: Record<string, string> } | undefined;
+
+async function lastFlotillaRender(
   repo: GitRepo,
   head: CommitInfo,
   headTrailers: Record<string, string>,
+): Promise<LastRender> {
+  if (headTrailers['Source-Commit']) return { commit: head, trailers: headTrailers };
+  const rendered = (await readLastRenderAt(repo, head.oid)).rendered;
+  return rendered ? { commit: rendered, trailers: parseTrailers(rendered.message) } : undefined;
+}
+
+/** The pending bindings of the last render that `observed` may let fit. */
+async function readRetry(
+  repo: GitRepo,
+  last: LastRender,
   observed: ReadonlyMap<string, ObservedCluster>,
 ): Promise<Map<string, string>> {
-  const rendered = headTrailers['Source-Commit'] ? head : (await readLastRenderAt(repo, head.oid)).rendered;
-  const trailers = rendered === head ? headTrailers : rendered ? parseTrailers(rendered.message) : {};
-  if (!rendered || !trailers[PENDING_BINDINGS_TRAILER]) return new Map();
-  return readRetriableBindings(repo, await openOutputIndex(repo, rendered.tree), trailers, observed);
+  if (!last?.trailers[PENDING_BINDINGS_TRAILER]) return new Map();
+  return readRetriableBindings(repo, await openOutputIndex(repo, last.commit.tree), last.trailers, observed);
 }
 
 /**
- * The earliest moment an application watched for failover will have been Unhealthy for longer than it tolerates, as
- * the status branch shows it now, in the last render Flotilla wrote (below any hand-made commit).
+ * The earliest moment an application the last render watches for failover will have been Unhealthy for longer than
+ * it tolerates, as the status branch shows it now.
  */
 async function readApplicationFailover(
   repo: GitRepo,
-  head: CommitInfo,
-  headTrailers: Record<string, string>,
+  last: LastRender,
   statusRef: string,
 ): Promise<number | undefined> {
-  const rendered = headTrailers['Source-Commit'] ? head : (await readLastRenderAt(repo, head.oid)).rendered;
-  const trailers = rendered === head ? headTrailers : rendered ? parseTrailers(rendered.message) : {};
-  if (!rendered || !trailers[APPLICATION_FAILOVER_TRAILER]) return undefined;
-  const index = await openOutputIndex(repo, rendered.tree);
-  const deadlines = await readApplicationFailoverDeadlines(repo, index, trailers, statusRef);
+  if (!last?.trailers[APPLICATION_FAILOVER_TRAILER]) return undefined;
+  const index = await openOutputIndex(repo, last.commit.tree);
+  const deadlines = await readApplicationFailoverDeadlines(repo, index, last.trailers, statusRef);
   return deadlines.size > 0 ? Math.min(...deadlines.values()) : undefined;
 }
 
