@@ -10,7 +10,8 @@ const PROBE_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 100, maxDelayMs: 50
 
 /**
  * A member's Cluster.status as Karmada's cluster status controller builds it: the Ready condition from /readyz
- * (falling back to /healthz when /readyz is 404), and, when the member answers, kubernetesVersion (/version),
+ * (falling back to /healthz when /readyz is 404; 200 is Ready, another 2xx reachable but not ready, anything else
+ * not reachable), and, when the member answers, kubernetesVersion (/version),
  * apiEnablements (discovery), nodeSummary and resourceSummary (Nodes and non-terminated Pods). An unreachable
  * member gets Ready=False with reason ClusterNotReachable and nothing else: the writer keeps the last known
  * values of the other fields, as Karmada does.
@@ -36,14 +37,20 @@ export async function collectClusterStatus(
       ],
     };
   }
-  const healthy = health.status === 200 && String(typeof health.body === 'string' ? health.body : 'ok').trim() === 'ok';
-  const readyCondition = healthy
-    ? ready('True', 'ClusterReady', 'cluster is healthy and ready to accept workloads')
-    : ready(
-        'False',
-        'ClusterNotReady',
-        `cluster is reachable but health endpoint responded without ok (${statusMessage(health)})`,
-      );
+  // client-go takes any status outside 200-206 for an error: Karmada's getClusterHealthStatus then calls the member
+  // offline (not reachable, and collects nothing else); 200 is healthy whatever the body says.
+  if (health.status < 200 || health.status > 206)
+    return {
+      conditions: [ready('False', 'ClusterNotReachable', `cluster is not reachable: ${statusMessage(health)}`)],
+    };
+  const readyCondition =
+    health.status === 200
+      ? ready('True', 'ClusterReady', 'cluster is healthy and ready to accept workloads')
+      : ready(
+          'False',
+          'ClusterNotReady',
+          `cluster is reachable but health endpoint responded without ok (${statusMessage(health)})`,
+        );
 
   const status: ClusterStatus = { conditions: [readyCondition] };
   try {

@@ -139,7 +139,7 @@ test('the status branch shows the Deployment aggregated over members once its po
   assert.is(await readRef(repo, DEFAULT_STATUS_REF), head);
 });
 
-test('an unreachable member gets Ready=False ClusterNotReachable; a failing /readyz gives ClusterNotReady', async () => {
+test('an unreachable member gets Ready=False ClusterNotReachable, and so does a /readyz answering 500 (client-go takes it for an error)', async () => {
   const [s1, s2] = members;
   await s1!.faults.set({ refuse: true });
   await s2!.faults.set({ readyzFalse: true });
@@ -150,7 +150,12 @@ test('an unreachable member gets Ready=False ClusterNotReachable; a failing /rea
       [['Ready', 'False', 'ClusterNotReachable']],
     );
     const notReady = await collectClusterStatus(kubes.get('s2')!);
-    assert.equal(notReady.conditions![0]!.reason, 'ClusterNotReady');
+    assert.equal(
+      notReady.conditions!.map((c) => [c.type, c.status, c.reason]),
+      [['Ready', 'False', 'ClusterNotReachable']],
+      'nothing else collected, as from a member that does not answer',
+    );
+    assert.match(notReady.conditions![0]!.message ?? '', /HTTP 500/);
     await writeStatus({
       repo,
       reports: [{ cluster: 's1', status: down }],
@@ -163,6 +168,42 @@ test('an unreachable member gets Ready=False ClusterNotReachable; a failing /rea
     await s1!.faults.reset();
     await s2!.faults.reset();
   }
+});
+
+test("Ready follows /readyz's status as Karmada reads it: 200 whatever the body, another 2xx reachable but not ready, /healthz when /readyz is 404", async () => {
+  const real = kubes.get('s1')!;
+  /** s1 as the status pass sees it, with the health endpoints answering as given. */
+  const answering = (health: Record<string, { status: number; body: unknown }>): KubeTarget => ({
+    ...real,
+    request: async (req) => {
+      const fake = health[req.path];
+      return fake ? { ...fake, headers: {} } : real.request(req);
+    },
+  });
+  const readyOf = async (health: Record<string, { status: number; body: unknown }>) => {
+    const status = await collectClusterStatus(answering(health), {
+      retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
+    });
+    const ready = status.conditions![0]!;
+    return [ready.status, ready.reason, status.kubernetesVersion !== undefined];
+  };
+  assert.equal(await readyOf({ '/readyz': { status: 200, body: 'test' } }), ['True', 'ClusterReady', true]);
+  assert.equal(await readyOf({ '/readyz': { status: 202, body: '' } }), ['False', 'ClusterNotReady', true]);
+  assert.equal(await readyOf({ '/readyz': { status: 404, body: 'no' }, '/healthz': { status: 200, body: 'ok' } }), [
+    'True',
+    'ClusterReady',
+    true,
+  ]);
+  assert.equal(await readyOf({ '/readyz': { status: 404, body: 'no' }, '/healthz': { status: 404, body: 'no' } }), [
+    'False',
+    'ClusterNotReachable',
+    false,
+  ]);
+  assert.equal(await readyOf({ '/readyz': { status: 503, body: 'etcd failed' } }), [
+    'False',
+    'ClusterNotReachable',
+    false,
+  ]);
 });
 
 test("concurrent writers for different clusters never lose each other's entries", async () => {
