@@ -19,7 +19,7 @@ import { applyRendered, type ClusterDelivery, type RenderedDelivery } from './de
 import type { KubeTarget } from './deliveries/KubeTarget.ts';
 import type { ApplyAction } from './deliveries/types.ts';
 import type { ClusterStatus } from './api/cluster.ts';
-import { collectClusterStatus } from './statuses/collectClusterStatus.ts';
+import { collectClusterStatus, memberAnswered } from './statuses/collectClusterStatus.ts';
 import { writeStatus } from './statuses/writeStatus.ts';
 import {
   collectExportedEndpoints,
@@ -182,7 +182,7 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
   }
 
   const status: ClusterStatus | undefined = await collectClusterStatus(opts.kube).catch(() => undefined);
-  const reachable = status?.conditions?.some((c) => c.type === 'Ready' && c.reason !== 'ClusterNotReachable');
+  const reachable = memberAnswered(status);
   // The member's exported Services' slices go to the status branch, from where every importer's applier reads them.
   const mcs = delivery ? await readMultiClusterServiceContext(repo, delivery.renderedCommit, statusRef) : undefined;
   const exports =

@@ -12,7 +12,7 @@ import type { RenderReport } from './outputs/renderRevision.ts';
 import type { RenderLimits } from './outputs/sourceLimits.ts';
 import type { PruneVerdict } from './deliveries/checkPruneSafety.ts';
 import { readPruneVerdict } from './plans/readPruneVerdict.ts';
-import { collectClusterStatus } from './statuses/collectClusterStatus.ts';
+import { collectClusterStatus, memberAnswered } from './statuses/collectClusterStatus.ts';
 import { readMultiClusterServiceStatus } from './statuses/readMultiClusterServiceStatus.ts';
 import type { MultiClusterServiceStatusEdits } from './statuses/multiClusterServiceConditions.ts';
 import { writeStatus } from './statuses/writeStatus.ts';
@@ -184,7 +184,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
     [...clusters].map(async ([cluster, kube]) => {
       const status = await collectClusterStatus(kube).catch(() => undefined);
       const d = delivery?.clusters.get(cluster);
-      const reachable = status?.conditions?.some((c) => c.type === 'Ready' && c.reason !== 'ClusterNotReachable');
+      const reachable = memberAnswered(status);
       // After the apply: a ServiceExport just created has its slices collected in the same pass.
       const exports =
         d && reachable ? await collectExportedEndpoints(kube, serviceExportsOf(d.inventory, cluster, mcs)) : undefined;
@@ -289,7 +289,7 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
   const reports: ClusterReport[] = await Promise.all(
     [...clusters].map(async ([cluster, kube]) => {
       const status = await collectClusterStatus(kube).catch(() => undefined);
-      const reachable = status?.conditions?.some((c) => c.type === 'Ready' && c.reason !== 'ClusterNotReachable');
+      const reachable = memberAnswered(status);
       const objects = inventories.get(cluster)?.objects ?? [];
       // An unreachable member answers no GET either: do not spend retries on each of its objects.
       const live =

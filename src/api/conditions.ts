@@ -8,6 +8,7 @@ export const CONDITION_REASONS = [
   'ClusterReady',
   'ClusterNotReady',
   'ClusterNotReachable',
+  'StatusCollectionFailed',
   'ClusterStatusUnknown',
   'Complete',
   'Partial',

@@ -28,6 +28,32 @@ export interface ApiResource {
   namespaced: boolean;
 }
 
+/**
+ * A registered Push cluster no connection could be made for (its kubeconfig missing, refused or unreadable): what
+ * its target answers every request with. Karmada's cluster status controller then reports Ready=False
+ * StatusCollectionFailed ("failed to create a ClusterClient"), so the cluster is tainted and avoided, instead of
+ * keeping the last status it had.
+ */
+export class NoClusterClientError extends Error {
+  constructor(readonly why: string) {
+    super(`failed to create a ClusterClient: ${why}`);
+    this.name = 'NoClusterClientError';
+  }
+}
+
+/** The target of a cluster no connection could be made for: every request fails with `why`, at once. */
+export function unconnectedTarget(name: string, why: string): KubeTarget {
+  const error = new NoClusterClientError(why);
+  return {
+    name,
+    server: '',
+    request: () => Promise.reject(error),
+    discovery: new Map(),
+    stats: { requests: 0, writes: 0 },
+    close: async () => undefined,
+  };
+}
+
 /** Counters of the HTTP requests actually sent; `writes` counts POST, PUT, PATCH and DELETE. */
 export interface KubeStats {
   requests: number;

@@ -1,4 +1,4 @@
-import type { KubeRequest, KubeResponse, KubeTarget } from './KubeTarget.ts';
+import { NoClusterClientError, type KubeRequest, type KubeResponse, type KubeTarget } from './KubeTarget.ts';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. Default 5. */
@@ -19,7 +19,12 @@ export class KubeUnreachableError extends Error {
     readonly attempts: number,
     cause: unknown,
   ) {
-    super(`cluster ${cluster} did not answer after ${attempts} attempts: ${describeNetworkError(cause)}`);
+    super(
+      cause instanceof NoClusterClientError
+        ? `cluster ${cluster}: ${cause.message}`
+        : `cluster ${cluster} did not answer after ${attempts} attempts: ${describeNetworkError(cause)}`,
+      { cause },
+    );
     this.name = 'KubeUnreachableError';
   }
 }
@@ -42,6 +47,8 @@ export async function sendRequest(
       res = await kube.request(req);
       if (!isRetryableStatus(res.status)) return res;
     } catch (err) {
+      // No client at all: nothing to wait for.
+      if (err instanceof NoClusterClientError) throw new KubeUnreachableError(kube.name, attempt, err);
       lastError = err;
     }
     if (attempt >= policy.attempts) {

@@ -1,6 +1,6 @@
 import { readKubeconfig, type KubeconfigProblem, type LoadedKubeconfig } from '../credentials/readKubeconfig.ts';
 import { connectKubeTarget } from '../deliveries/connectKubeTarget.ts';
-import type { KubeTarget } from '../deliveries/KubeTarget.ts';
+import { unconnectedTarget, type KubeTarget } from '../deliveries/KubeTarget.ts';
 import type { ClusterRegistration } from './readClusterRegistrations.ts';
 
 export interface ClusterConnectionOptions {
@@ -21,8 +21,8 @@ export interface ClusterConnectionOptions {
 /**
  * Keeps one connection per Push-mode cluster registered in Git, reused from pass to pass while the
  * registration and its kubeconfig file stay the same; a changed kubeconfig (new token, new CA) reconnects.
- * A cluster whose kubeconfig is refused (outside the credentials folder, a plugin not allowed) is skipped and
- * logged once; the other clusters carry on.
+ * A cluster whose kubeconfig is refused (outside the credentials folder, a plugin not allowed) or that cannot be
+ * connected is logged once and handed on as a target that fails every request; the other clusters carry on.
  */
 export class ClusterConnections {
   private readonly open = new Map<string, { key: string; target: KubeTarget }>();
@@ -37,6 +37,7 @@ export class ClusterConnections {
       const loaded = this.load(reg);
       if ('why' in loaded) {
         this.reportOnce(reg.name, `${reg.source}: Cluster ${reg.name}: ${loaded.why}; fix: ${loaded.fix}`);
+        out.set(reg.name, this.unconnected(reg.name, `${loaded.why}; fix: ${loaded.fix}`));
         continue;
       }
       const key = loaded.fingerprint;
@@ -61,6 +62,7 @@ export class ClusterConnections {
         out.set(reg.name, target);
       } catch (err) {
         this.reportOnce(reg.name, `${reg.source}: Cluster ${reg.name}: cannot connect (${(err as Error).message})`);
+        out.set(reg.name, this.unconnected(reg.name, `cannot connect (${(err as Error).message})`));
       }
     }
     for (const [name, c] of this.open) {
@@ -71,6 +73,20 @@ export class ClusterConnections {
       this.opts.onRemoved?.(name);
     }
     return out;
+  }
+
+  /**
+   * A cluster no connection could be made for still takes part in the pass, every request failing at once: its status
+   * turns NotReady (StatusCollectionFailed) after the failure threshold, as in Karmada, instead of staying what it was.
+   * An open connection of an older kubeconfig is closed: its credentials are no longer the registration's.
+   */
+  private unconnected(name: string, why: string): KubeTarget {
+    const current = this.open.get(name);
+    if (current) {
+      this.open.delete(name);
+      void current.target.close();
+    }
+    return unconnectedTarget(name, why);
   }
 
   async close(): Promise<void> {

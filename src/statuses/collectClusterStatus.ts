@@ -1,5 +1,5 @@
 import type { ClusterStatus, Condition } from '../api/cluster.ts';
-import type { KubeResponse, KubeTarget } from '../deliveries/KubeTarget.ts';
+import { NoClusterClientError, type KubeResponse, type KubeTarget } from '../deliveries/KubeTarget.ts';
 import { sendRequest, statusMessage, type RetryPolicy } from '../deliveries/sendRequest.ts';
 import { mapLimit } from '../concurrency/mapLimit.ts';
 import { CLUSTER_READY, COMPLETE_API_ENABLEMENTS } from '../api/conditions.ts';
@@ -27,13 +27,16 @@ export async function collectClusterStatus(
     if (health.status === 404)
       health = await sendRequest(kube, { method: 'GET', path: '/healthz', timeoutMs: 5_000 }, retry);
   } catch (err) {
+    const noClient = err instanceof Error && err.cause instanceof NoClusterClientError ? err.cause : undefined;
     return {
       conditions: [
-        ready(
-          'False',
-          'ClusterNotReachable',
-          `cluster is not reachable: ${err instanceof Error ? err.message : String(err)}`,
-        ),
+        noClient
+          ? ready('False', 'StatusCollectionFailed', noClient.message)
+          : ready(
+              'False',
+              'ClusterNotReachable',
+              `cluster is not reachable: ${err instanceof Error ? err.message : String(err)}`,
+            ),
       ],
     };
   }
@@ -72,6 +75,15 @@ export async function collectClusterStatus(
     // Health answered but the API did not: Ready stays what /readyz said; the writer keeps the older details.
   }
   return status;
+}
+
+/** Whether the member answered the probe that built this status: its objects and endpoints can be read now. */
+export function memberAnswered(status: ClusterStatus | undefined): boolean {
+  return (
+    status?.conditions?.some(
+      (c) => c.type === CLUSTER_READY && c.reason !== 'ClusterNotReachable' && c.reason !== 'StatusCollectionFailed',
+    ) ?? false
+  );
 }
 
 function ready(status: Condition['status'], reason: string, message: string): Condition {

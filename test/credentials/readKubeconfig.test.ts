@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { stringify } from 'yaml';
 import { readKubeconfig } from '../../src/credentials/readKubeconfig.ts';
 import { ClusterConnections } from '../../src/passes/connectClusters.ts';
+import { collectClusterStatus } from '../../src/statuses/collectClusterStatus.ts';
 import type { ClusterRegistration } from '../../src/passes/readClusterRegistrations.ts';
 
 let top: string;
@@ -184,7 +185,7 @@ const registration = (name: string, file: string): ClusterRegistration => ({
   source: `clusters/${name}.yaml:1`,
 });
 
-test('ClusterConnections: refused kubeconfigs skip their cluster only, nothing runs, and the log names the Cluster, path and fix', async () => {
+test('ClusterConnections: a refused kubeconfig runs nothing, the log names the Cluster, path and fix, and its cluster reports StatusCollectionFailed', async () => {
   const marker = path.join(top, 'work', 'ran');
   mkdirSync(path.join(top, 'work'));
   // A kubeconfig at a path the author can predict (their own clone) with an exec plugin.
@@ -204,7 +205,22 @@ test('ClusterConnections: refused kubeconfigs skip their cluster only, nothing r
       registration('absolute', path.join(top, 'work', 'evil.config')),
       registration('execinside', 'exec.config'),
     ]);
-    assert.equal([...open.keys()], ['good']);
+    assert.equal([...open.keys()].sort(), ['absolute', 'dotdot', 'execinside', 'good']);
+    assert.equal(
+      [...open].filter(([, t]) => t.server !== '').map(([name]) => name),
+      ['good'],
+      'only good is connected',
+    );
+    // The others take part in the pass as members no request reaches: NotReady after the threshold, as in Karmada.
+    const status = await collectClusterStatus(open.get('dotdot')!);
+    assert.equal(
+      status.conditions!.map((c) => [c.type, c.status, c.reason]),
+      [['Ready', 'False', 'StatusCollectionFailed']],
+    );
+    assert.match(
+      status.conditions![0]!.message ?? '',
+      /^failed to create a ClusterClient: kubeconfig \.\.\/work\/evil\.config leads outside/,
+    );
     assert.not.ok(existsSync(marker), 'no exec plugin ran');
     const skipped = Object.fromEntries(log.filter((e) => e.skipped).map((e) => [e.cluster, String(e.skipped)]));
     assert.equal(Object.keys(skipped).sort(), ['absolute', 'dotdot', 'execinside']);
