@@ -11,7 +11,7 @@ import {
   type ScaledPod,
 } from '../autoscalers/calculateReplicas.ts';
 import { hpaConditions, type Evaluation, type HpaCondition } from '../autoscalers/hpaConditions.ts';
-import { decideReplicas, EMPTY_HISTORY, type ScalingHistory } from '../autoscalers/normalizeReplicas.ts';
+import { decideReplicas, type ScalingHistory } from '../autoscalers/normalizeReplicas.ts';
 import { DEFAULT_CPU_UTILIZATION, scalingBehavior } from '../autoscalers/scalingBehavior.ts';
 import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import {
@@ -351,15 +351,14 @@ async function decideOne(
   const metricsFailed =
     invalid !== undefined &&
     (invalidCount >= metricSpecs.length || (metricReplicas !== undefined && metricReplicas < currentReplicas));
-  const history =
-    input.memory.history.get(key) ??
-    (existing
-      ? {
-          recommendations: [],
-          scaleUpEvents: (existing.scaleUpEvents ?? []).map((e) => ({ at: Date.parse(e.time), change: e.change })),
-          scaleDownEvents: (existing.scaleDownEvents ?? []).map((e) => ({ at: Date.parse(e.time), change: e.change })),
-        }
-      : EMPTY_HISTORY);
+  // Karmada's recordInitialRecommendation: the first evaluation in a process (a new FederatedHPA, or any after a
+  // restart) starts its recommendations with the current count, so a scale-down waits out the stabilization window.
+  const initial = [{ at: input.now.getTime(), replicas: currentReplicas }];
+  const history = input.memory.history.get(key) ?? {
+    recommendations: initial,
+    scaleUpEvents: (existing?.scaleUpEvents ?? []).map((e) => ({ at: Date.parse(e.time), change: e.change })),
+    scaleDownEvents: (existing?.scaleDownEvents ?? []).map((e) => ({ at: Date.parse(e.time), change: e.change })),
+  };
   const decision = decideReplicas({
     minReplicas,
     maxReplicas: spec.maxReplicas,

@@ -181,6 +181,26 @@ test('do scale when metrics of cpu/mem utilization up in static weight schedule 
   );
 });
 
+test("a FederatedHPA's first decision keeps the count, and scales down only after the stabilization window (Karmada's initial recommendation)", async () => {
+  // 1m of 10m against a 50% target from the start: every evaluation proposes fewer replicas than the 3 running.
+  fleet.push(
+    {
+      'templates/idle.yaml': deployment('idle', 3, '1m'),
+      'templates/idle-fhpa.yaml': fhpa('idle').replace('averageUtilization: 10', 'averageUtilization: 50'),
+      'policies/idle.yaml': cpp('idle', STATIC_WEIGHTS),
+    },
+    'idle: 3 replicas at 10% of request, a FederatedHPA aiming at 50%',
+  );
+  await waitFor('a scale down', () => statusFile('autoscalers/default/idle.yaml')?.desiredReplicas < 3, 30_000);
+  const decisions = git('log', '--reverse', '--format=%H', 'flotilla/status', '--', 'autoscalers/default/idle.yaml')
+    .trim()
+    .split('\n')
+    .map((commit) => parse(git('show', `${commit}:autoscalers/default/idle.yaml`)));
+  const first = decisions.find((d) => d.metrics?.length > 0);
+  assert.is(first.desiredReplicas, 3, JSON.stringify(first));
+  assert.is(first.ableToScale, 'ScaleDownStabilized', JSON.stringify(first));
+});
+
 test('do scale when metrics of cpu/mem utilization up in dynamic weight schedule type', async () => {
   setUp('dynamic', 3, DYNAMIC_WEIGHTS);
   await aggregatedReplicas('dynamic', 3);
