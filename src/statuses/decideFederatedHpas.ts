@@ -314,15 +314,20 @@ async function decideOne(
     }
     const scaled = pods.pods.map((p) => ({ ...p, requestMilli: p.requests.get(resource) }));
     const usage = pods.usage.get(resource) ?? new Map<string, number>();
-    const targetMilli = t?.type === 'AverageValue' ? milli(t.averageValue) : undefined;
-    const result =
-      t?.type === 'Utilization' && typeof t.averageUtilization === 'number'
+    // Which target is set decides, not its type (computeStatusForResourceMetricGeneric): averageValue, else
+    // averageUtilization.
+    const targetMilli = t?.averageValue !== undefined ? milli(t.averageValue) : undefined;
+    const byValue = targetMilli !== undefined;
+    const result = byValue
+      ? calculateAverageValueReplicas(currentReplicas, targetMilli, scaled, usage, tolerance, calibration)
+      : typeof t?.averageUtilization === 'number'
         ? calculateResourceReplicas(currentReplicas, t.averageUtilization, scaled, usage, tolerance, calibration)
-        : t?.type === 'AverageValue' && targetMilli !== undefined
-          ? calculateAverageValueReplicas(currentReplicas, targetMilli, scaled, usage, tolerance, calibration)
-          : undefined;
+        : undefined;
     if (!result) {
-      failed('FailedGetResourceMetric', `invalid target for resource ${resource}: ${t?.type ?? 'none'}`);
+      failed(
+        'FailedGetResourceMetric',
+        `invalid resource metric source for ${resource}: neither an average utilization target nor an average value (usage) target was set`,
+      );
       continue;
     }
     if (!result.ok) {
@@ -331,8 +336,8 @@ async function decideOne(
     }
     seen.push({
       resource,
-      ...(t?.type === 'AverageValue'
-        ? { targetAverageValue: String(t.averageValue) }
+      ...(byValue
+        ? { targetAverageValue: String(t!.averageValue) }
         : { targetUtilization: t!.averageUtilization!, currentUtilization: result.value.utilization }),
       currentAverageValue: `${result.value.averageMilli}m`,
       pods: podsByCluster(scaled),
@@ -340,10 +345,7 @@ async function decideOne(
     // The largest proposal over the metrics wins (computeReplicasForMetrics).
     if (metricReplicas === undefined || result.value.replicas > metricReplicas) {
       metricReplicas = result.value.replicas;
-      metricName =
-        t?.type === 'AverageValue'
-          ? `${resource} resource`
-          : `${resource} resource utilization (percentage of request)`;
+      metricName = byValue ? `${resource} resource` : `${resource} resource utilization (percentage of request)`;
     }
   }
   // Karmada's computeReplicasForMetrics: all metrics invalid, or some invalid and the rest would scale down, is no

@@ -201,6 +201,29 @@ test("a FederatedHPA's first decision keeps the count, and scales down only afte
   assert.is(first.ableToScale, 'ScaleDownStabilized', JSON.stringify(first));
 });
 
+test('the target a Resource metric sets decides, not its type: averageValue under type Utilization scales on the value', async () => {
+  fleet.push(
+    {
+      'templates/byvalue.yaml': deployment('byvalue', 1, '9m'),
+      'templates/byvalue-fhpa.yaml': fhpa('byvalue').replace(
+        '{type: Utilization, averageUtilization: 10}',
+        '{type: Utilization, averageValue: 3m}',
+      ),
+      'policies/byvalue.yaml': cpp('byvalue', STATIC_WEIGHTS),
+    },
+    'byvalue: 9m per pod against an average value of 3m',
+  );
+  const decision = await waitFor(
+    'a scale up on the average value',
+    () => {
+      const d = statusFile('autoscalers/default/byvalue.yaml');
+      return d?.desiredReplicas > 1 ? d : undefined;
+    },
+    30_000,
+  );
+  assert.is(decision.metrics[0].targetAverageValue, '3m', JSON.stringify(decision.metrics));
+});
+
 test('do scale when metrics of cpu/mem utilization up in dynamic weight schedule type', async () => {
   setUp('dynamic', 3, DYNAMIC_WEIGHTS);
   await aggregatedReplicas('dynamic', 3);
