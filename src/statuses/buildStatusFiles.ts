@@ -310,7 +310,10 @@ function renderClusterFile(
     pending = damped.pending;
     return damped.ready;
   });
-  status.conditions = conditions.map((c) => withTransitionTime(c, previous?.status?.conditions, now));
+  // Conditions this pass did not collect stay as they were (Karmada's updateStatusCondition sets one condition, the
+  // others kept): an unreachable member keeps its CompleteAPIEnablements, as it keeps its apiEnablements.
+  const kept = (previous?.status?.conditions ?? []).filter((p) => !conditions.some((c) => c.type === p.type));
+  status.conditions = [...conditions.map((c) => withTransitionTime(c, previous?.status?.conditions, now)), ...kept];
   const ordered: ClusterStatus = {};
   for (const k of ['conditions', 'kubernetesVersion', 'apiEnablements', 'nodeSummary', 'resourceSummary'] as const) {
     if (status[k] !== undefined) (ordered as Record<string, unknown>)[k] = status[k];

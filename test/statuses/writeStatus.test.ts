@@ -164,6 +164,14 @@ test('an unreachable member gets Ready=False ClusterNotReachable, and so does a 
     const file = await statusFile('clusters/s1.yaml');
     assert.is(file.status.conditions[0].reason, 'ClusterNotReachable');
     assert.is(file.status.nodeSummary.totalNum, 3, 'last known details are kept');
+    assert.equal(
+      file.status.conditions.map((c: { type: string; status: string }) => [c.type, c.status]),
+      [
+        ['Ready', 'False'],
+        ['CompleteAPIEnablements', 'True'],
+      ],
+      'and the conditions this pass did not collect',
+    );
   } finally {
     await s1!.faults.reset();
     await s2!.faults.reset();
