@@ -72,6 +72,8 @@ export function calculateResourceReplicas(
   usageMilli: ReadonlyMap<string, number>,
   tolerance = DEFAULT_TOLERANCE,
   calibration = 1,
+  /** What the requests are of, for the message naming a container without one. */
+  resource = 'cpu',
 ): CalculationResult {
   if (pods.length === 0) return NO_PODS;
   const metrics = new Map(usageMilli);
@@ -83,7 +85,7 @@ export function calculateResourceReplicas(
       return {
         ok: false,
         reason: 'FailedGetResourceMetric',
-        message: `missing request for cpu in a container of Pod ${pod.name}`,
+        message: `missing request for ${resource} in a container of Pod ${pod.name}`,
       };
     requests.set(pod.name, pod.requestMilli);
   }

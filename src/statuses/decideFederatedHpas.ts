@@ -321,7 +321,15 @@ async function decideOne(
     const result = byValue
       ? calculateAverageValueReplicas(currentReplicas, targetMilli, scaled, usage, tolerance, calibration)
       : typeof t?.averageUtilization === 'number'
-        ? calculateResourceReplicas(currentReplicas, t.averageUtilization, scaled, usage, tolerance, calibration)
+        ? calculateResourceReplicas(
+            currentReplicas,
+            t.averageUtilization,
+            scaled,
+            usage,
+            tolerance,
+            calibration,
+            resource,
+          )
         : undefined;
     if (!result) {
       failed(
@@ -587,10 +595,15 @@ async function readPods(
       const containers = (m.containers ?? []) as { usage?: Record<string, unknown> }[];
       if (!name) continue;
       for (const resource of ['cpu', 'memory']) {
-        let sum = 0;
-        for (const c of containers) sum += milli(c.usage?.[resource]) ?? 0;
+        // A pod with no containers, or a container without this usage, has no metric for it (Karmada's
+        // calculatePodResourceMetrics: missing), so it counts as a pod without a sample, not as 0.
+        const values = containers.map((c) => milli(c.usage?.[resource]));
+        if (values.length === 0 || values.some((v) => v === undefined)) continue;
         const byPod = out.usage.get(resource) ?? new Map<string, number>();
-        byPod.set(`${cluster}/${name}`, sum);
+        byPod.set(
+          `${cluster}/${name}`,
+          (values as number[]).reduce((a, b) => a + b, 0),
+        );
         out.usage.set(resource, byPod);
       }
     }

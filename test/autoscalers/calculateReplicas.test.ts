@@ -88,4 +88,16 @@ test('an AverageValue target: average usage per pod against the value, no reques
   });
 });
 
+test('a pod without a request of the resource fails the metric, naming the resource', () => {
+  const pods = [pod('a'), pod('b', { requestMilli: undefined })];
+  assert.is(
+    replicas(calculateResourceReplicas(2, 50, pods, usage({ a: 10, b: 10 }), undefined, 1, 'memory')),
+    'missing request for memory in a container of Pod b',
+  );
+  assert.is(
+    replicas(calculateResourceReplicas(2, 50, pods, usage({ a: 10, b: 10 }))),
+    'missing request for cpu in a container of Pod b',
+  );
+});
+
 test.run();
