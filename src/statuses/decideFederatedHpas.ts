@@ -669,9 +669,18 @@ function runCron(
     const history = histories.get(rule.name)!;
     const when = { scheduleTime, executionTime: now };
     let failure: string | undefined;
+    const targetKey = refKey({
+      apiVersion: target.apiVersion,
+      kind: target.kind,
+      namespace: cron.ref.namespace,
+      name: target.name,
+    });
     if (toFhpa && target.kind !== 'FederatedHPA')
       failure = `CronFederatedHPA(${cron.ref.namespace}/${cron.ref.name}) do not support scale target ${target.apiVersion}/${target.kind}`;
     else if (!toFhpa && typeof rule.targetReplicas !== 'number') failure = 'the rule has no targetReplicas';
+    // Karmada's rule fails when it cannot get what it scales; nothing is applied then.
+    else if (!templates.has(targetKey))
+      failure = `${target.kind} ${cron.ref.namespace}/${target.name} not found: the config repo has no such ${toFhpa ? 'FederatedHPA' : 'template'}`;
     if (failure) {
       histories.set(rule.name, recordExecution(history, rule, { ok: false, value: { ...when, message: failure } }));
       lines.push(`CronFederatedHPA ${cron.ref.namespace}/${cron.ref.name} rule ${rule.name} failed: ${failure}`);
@@ -689,16 +698,7 @@ function runCron(
     // Git's spec.replicas is still the one the rule ran over.
     const inGit = toFhpa
       ? undefined
-      : (
-          templates.get(
-            refKey({
-              apiVersion: target.apiVersion,
-              kind: target.kind,
-              namespace: cron.ref.namespace,
-              name: target.name,
-            }),
-          )?.manifest.spec as { replicas?: unknown } | undefined
-        )?.replicas;
+      : (templates.get(targetKey)?.manifest.spec as { replicas?: unknown } | undefined)?.replicas;
     applied = {
       rule: rule.name,
       scheduleTime: formatTime(new Date(scheduleTime)),

@@ -90,4 +90,44 @@ test('a FederatedHPA and CronFederatedHPA removed from Git lose their decision a
   ]);
 });
 
+test('a CronFederatedHPA rule whose target the config repo lacks records a failed execution, and applies nothing', async () => {
+  const config = makeConfigRepo();
+  try {
+    const commit = config.commit({
+      'templates/web.yaml': DEPLOYMENT,
+      'templates/nope-cron.yaml': `apiVersion: autoscaling.karmada.io/v1alpha1
+kind: CronFederatedHPA
+metadata: {name: nope-cron, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: nope}
+  rules: [{name: every-minute, schedule: "* * * * *", targetReplicas: 3}]
+`,
+    });
+    const repo = await openRepo(config.dir);
+    const memory = newAutoscalerMemory();
+    const pass = (now: string, existingCrons = new Map()) =>
+      decideFederatedHpas({
+        repo,
+        sourceCommit: commit,
+        renderedCommit: commit,
+        existing: new Map(),
+        existingCrons,
+        clusters: new Map(),
+        ready: new Set(),
+        now: new Date(now),
+        memory,
+      });
+    const path = cronAutoscalerPath('default', 'nope-cron');
+    const first = await pass('2026-01-01T00:00:30Z');
+    const second = await pass('2026-01-01T00:01:30Z', new Map([[path, parseCronAutoscaler(first.edits.get(path)!)]]));
+    const status = parseCronAutoscaler(second.edits.get(path)!);
+    const history = status.executionHistories?.[0];
+    assert.equal(history?.successfulExecutions ?? [], []);
+    assert.match(history?.failedExecutions?.[0]?.message ?? '', /Deployment default\/nope not found/);
+    assert.is(status.applied, undefined);
+  } finally {
+    config.cleanup();
+  }
+});
+
 test.run();
