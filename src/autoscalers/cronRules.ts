@@ -4,7 +4,7 @@
  * minute; a reconciler pass looks back over the time since its last look, so a rule that fired in between takes
  * effect at the next pass, once even if it fired several times. Pure.
  */
-import { isTimeZone, lastCronRunBetween, nextCronRun, parseCronSchedule } from '../time/cronSchedule.ts';
+import { intlTimeZone, lastCronRunBetween, nextCronRun, parseCronSchedule } from '../time/cronSchedule.ts';
 
 export interface CronRule {
   name: string;
@@ -58,9 +58,9 @@ export interface CronEvaluation {
 export function evaluateCronRules(rules: readonly CronRule[], from: number, to: number): CronEvaluation {
   const out: CronEvaluation = { fired: [], invalid: [] };
   for (const rule of rules) {
-    const timeZone = rule.timeZone ?? 'UTC';
-    if (!isTimeZone(timeZone)) {
-      out.invalid.push({ rule: rule.name, message: `unknown time zone "${timeZone}"` });
+    const timeZone = intlTimeZone(rule.timeZone ?? 'UTC');
+    if (timeZone === undefined) {
+      out.invalid.push({ rule: rule.name, message: `unknown time zone "${rule.timeZone}"` });
       continue;
     }
     const schedule = parseCronSchedule(rule.schedule);
@@ -78,9 +78,9 @@ export function evaluateCronRules(rules: readonly CronRule[], from: number, to: 
 
 /** The rule's next run after `after`, in its time zone; undefined for a bad schedule or zone, or none ahead. */
 export function nextRuleRun(rule: CronRule, after: number): number | undefined {
-  const timeZone = rule.timeZone ?? 'UTC';
+  const timeZone = intlTimeZone(rule.timeZone ?? 'UTC');
   const schedule = parseCronSchedule(rule.schedule);
-  if ('error' in schedule || !isTimeZone(timeZone)) return undefined;
+  if ('error' in schedule || timeZone === undefined) return undefined;
   return nextCronRun(schedule, after, timeZone);
 }
 

@@ -104,15 +104,33 @@ export function parseCronSchedule(text: string): CronSchedule | { error: string 
   };
 }
 
-/** Whether `timeZone` is an IANA zone Intl knows (Go's time.LoadLocation, as Karmada validates). */
+/** Whether `timeZone` names a zone as Go's time.LoadLocation reads it, which Karmada validates with. */
 export function isTimeZone(timeZone: string): boolean {
+  return intlTimeZone(timeZone) !== undefined;
+}
+
+/**
+ * The zone Intl computes times in for a name Go's time.LoadLocation takes, else undefined. Go looks a name up as a
+ * tzdata file, so case counts ("america/new_york", "utc" are no zones to it, though Intl takes them); "Local" is the
+ * controller's own zone, which is UTC in Karmada's images, and here.
+ */
+export function intlTimeZone(timeZone: string): string | undefined {
+  if (timeZone === 'Local' || timeZone === '') return 'UTC';
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
   } catch {
-    return false;
+    return undefined;
   }
+  canonicalZones ??= new Set(Intl.supportedValuesOf('timeZone'));
+  canonicalLowerCase ??= new Set([...canonicalZones, 'UTC'].map((z) => z.toLowerCase()));
+  // A canonical name in another case is no tzdata file; a link (US/Eastern, Etc/UTC) is one.
+  if (!canonicalZones.has(timeZone) && timeZone !== 'UTC' && canonicalLowerCase.has(timeZone.toLowerCase()))
+    return undefined;
+  return timeZone;
 }
+
+let canonicalZones: Set<string> | undefined;
+let canonicalLowerCase: Set<string> | undefined;
 
 interface LocalTime {
   minute: number;

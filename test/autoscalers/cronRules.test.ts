@@ -27,6 +27,27 @@ test('a rule fires in its time zone when its minute falls between two looks; the
   );
 });
 
+test("time zones are the names Go's LoadLocation takes: case counts, links and Local (the controller's UTC) are zones", () => {
+  const rule = (timeZone: string): CronRule => ({ name: timeZone, schedule: '0 9 * * *', targetReplicas: 1, timeZone });
+  const e = evaluateCronRules(
+    ['America/New_York', 'US/Eastern', 'Local', 'america/new_york', 'utc'].map(rule),
+    at('2026-12-01T00:00:00Z'),
+    at('2026-12-02T00:00:00Z'),
+  );
+  assert.equal(
+    e.fired.map((f) => [f.rule.name, new Date(f.scheduleTime).toISOString()]),
+    [
+      ['Local', '2026-12-01T09:00:00.000Z'],
+      ['America/New_York', '2026-12-01T14:00:00.000Z'],
+      ['US/Eastern', '2026-12-01T14:00:00.000Z'],
+    ],
+  );
+  assert.equal(
+    e.invalid.map((i) => i.message),
+    ['unknown time zone "america/new_york"', 'unknown time zone "utc"'],
+  );
+});
+
 test('a suspended rule does not fire; a bad schedule or time zone is reported, not run', () => {
   const e = evaluateCronRules(
     [
