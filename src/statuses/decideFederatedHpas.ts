@@ -655,13 +655,17 @@ function runCron(
         executionTime: Date.parse(e.executionTime),
       })),
     });
-  for (const rule of rules)
-    if (!histories.has(rule.name)) {
-      const empty: RuleHistory = { ruleName: rule.name, successfulExecutions: [], failedExecutions: [] };
-      // The status starts with each rule's next execution time, as Karmada's controller initialises it.
-      const next = nextRuleRun(rule, now);
-      histories.set(rule.name, { ...empty, ...(next !== undefined ? { nextExecutionTime: next } : {}) });
-    }
+  // Each rule's next execution time as its schedule, zone and suspend say now (Karmada's controller sets it when it
+  // (re)starts the rule's job): an edited schedule moves it at once, a suspended rule has none.
+  for (const rule of rules) {
+    const { nextExecutionTime: _was, ...history } = histories.get(rule.name) ?? {
+      ruleName: rule.name,
+      successfulExecutions: [],
+      failedExecutions: [],
+    };
+    const next = rule.suspend ? undefined : nextRuleRun(rule, now);
+    histories.set(rule.name, next !== undefined ? { ...history, nextExecutionTime: next } : history);
+  }
   let applied = existing?.applied;
   const toFhpa = target.apiVersion === FEDERATED_HPA_API_VERSION;
   const evaluation = evaluateCronRules(rules, from, now);

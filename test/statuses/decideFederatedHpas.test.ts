@@ -130,4 +130,46 @@ spec:
   }
 });
 
+test("a CronFederatedHPA rule's next execution follows its schedule and suspend at once; a suspended rule has none", async () => {
+  const config = makeConfigRepo();
+  const cronWith = (schedule: string, suspend: boolean) => `apiVersion: autoscaling.karmada.io/v1alpha1
+kind: CronFederatedHPA
+metadata: {name: web-cron, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  rules: [{name: day, schedule: "${schedule}", targetReplicas: 3, suspend: ${suspend}}]
+`;
+  try {
+    const repo = await openRepo(config.dir);
+    const memory = newAutoscalerMemory();
+    const path = cronAutoscalerPath('default', 'web-cron');
+    let existingCrons = new Map();
+    const next = async (schedule: string, suspend: boolean) => {
+      const commit = config.commit({
+        'templates/web.yaml': DEPLOYMENT,
+        'templates/web-cron.yaml': cronWith(schedule, suspend),
+      });
+      const out = await decideFederatedHpas({
+        repo,
+        sourceCommit: commit,
+        renderedCommit: commit,
+        existing: new Map(),
+        existingCrons,
+        clusters: new Map(),
+        ready: new Set(),
+        now: new Date('2026-01-01T00:00:30Z'),
+        memory,
+      });
+      const text = out.edits.get(path);
+      if (text) existingCrons = new Map([[path, parseCronAutoscaler(text)]]);
+      return existingCrons.get(path)?.executionHistories?.[0]?.nextExecutionTime;
+    };
+    assert.is(await next('0 8 * * *', false), '2026-01-01T08:00:00Z');
+    assert.is(await next('0 9 * * *', false), '2026-01-01T09:00:00Z', 'the edited schedule, at once');
+    assert.is(await next('0 9 * * *', true), undefined, 'suspended');
+  } finally {
+    config.cleanup();
+  }
+});
+
 test.run();
