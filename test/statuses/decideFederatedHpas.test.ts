@@ -7,8 +7,10 @@ import {
   cronAutoscalerPath,
   parseAutoscalerDecision,
   parseCronAutoscaler,
+  type CronAutoscalerFile,
 } from '../../src/branches/status/autoscalerDecisions.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
+import type { GitRepo } from '../../src/commits/types.ts';
 import { decideFederatedHpas, newAutoscalerMemory } from '../../src/statuses/decideFederatedHpas.ts';
 import { makeConfigRepo } from '../helpers/fleet.ts';
 
@@ -76,6 +78,27 @@ async function decide(files: Record<string, string | null>) {
   }
 }
 
+/** One status pass over `commit` with no members, at `now`: what the CronFederatedHPAs' statuses become. */
+function cronPass(
+  repo: GitRepo,
+  commit: string,
+  memory: ReturnType<typeof newAutoscalerMemory>,
+  now: string,
+  existingCrons: ReadonlyMap<string, CronAutoscalerFile> = new Map(),
+) {
+  return decideFederatedHpas({
+    repo,
+    sourceCommit: commit,
+    renderedCommit: commit,
+    existing: new Map(),
+    existingCrons,
+    clusters: new Map(),
+    ready: new Set(),
+    now: new Date(now),
+    memory,
+  });
+}
+
 test('an invalid FederatedHPA and CronFederatedHPA keep their last decision and status', async () => {
   const out = await decide({ 'templates/web-fhpa.yaml': fhpa(2, 1), 'templates/web-cron.yaml': cron('0 8 * *') });
   assert.equal([...out.edits.keys()], []);
@@ -105,21 +128,15 @@ spec:
     });
     const repo = await openRepo(config.dir);
     const memory = newAutoscalerMemory();
-    const pass = (now: string, existingCrons = new Map()) =>
-      decideFederatedHpas({
-        repo,
-        sourceCommit: commit,
-        renderedCommit: commit,
-        existing: new Map(),
-        existingCrons,
-        clusters: new Map(),
-        ready: new Set(),
-        now: new Date(now),
-        memory,
-      });
     const path = cronAutoscalerPath('default', 'nope-cron');
-    const first = await pass('2026-01-01T00:00:30Z');
-    const second = await pass('2026-01-01T00:01:30Z', new Map([[path, parseCronAutoscaler(first.edits.get(path)!)]]));
+    const first = await cronPass(repo, commit, memory, '2026-01-01T00:00:30Z');
+    const second = await cronPass(
+      repo,
+      commit,
+      memory,
+      '2026-01-01T00:01:30Z',
+      new Map([[path, parseCronAutoscaler(first.edits.get(path)!)]]),
+    );
     const status = parseCronAutoscaler(second.edits.get(path)!);
     const history = status.executionHistories?.[0];
     assert.equal(history?.successfulExecutions ?? [], []);
@@ -143,23 +160,13 @@ spec:
     const repo = await openRepo(config.dir);
     const memory = newAutoscalerMemory();
     const path = cronAutoscalerPath('default', 'web-cron');
-    let existingCrons = new Map();
+    let existingCrons = new Map<string, CronAutoscalerFile>();
     const next = async (schedule: string, suspend: boolean) => {
       const commit = config.commit({
         'templates/web.yaml': DEPLOYMENT,
         'templates/web-cron.yaml': cronWith(schedule, suspend),
       });
-      const out = await decideFederatedHpas({
-        repo,
-        sourceCommit: commit,
-        renderedCommit: commit,
-        existing: new Map(),
-        existingCrons,
-        clusters: new Map(),
-        ready: new Set(),
-        now: new Date('2026-01-01T00:00:30Z'),
-        memory,
-      });
+      const out = await cronPass(repo, commit, memory, '2026-01-01T00:00:30Z', existingCrons);
       const text = out.edits.get(path);
       if (text) existingCrons = new Map([[path, parseCronAutoscaler(text)]]);
       return existingCrons.get(path)?.executionHistories?.[0]?.nextExecutionTime;
