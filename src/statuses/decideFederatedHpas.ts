@@ -42,6 +42,8 @@ import { loadSource } from '../outputs/loadSource.ts';
 import { parseQuantity, quantityMilliValue } from '../quantities/parseQuantity.ts';
 import { formatTime } from '../time/formatTime.ts';
 import { parseYamlValue } from '../yaml/blockYaml.ts';
+import { formatLabelSelector } from '../labels/formatLabelSelector.ts';
+import type { LabelSelector } from '../api/policy.ts';
 
 const READ_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 100, maxDelayMs: 500 };
 
@@ -232,7 +234,7 @@ async function decideOne(
       ];
   const clusters = await targetClusters(input.repo, input.renderedCommit, parseRefKey(targetKey));
   const readyTargets = clusters.filter((c) => input.ready.has(c) && input.clusters.has(c));
-  const selector = matchLabels(workload);
+  const selector = podSelector(workload);
   const key = refKey(fhpa.ref);
   const time = formatTime(input.now);
   const base = {
@@ -306,10 +308,7 @@ async function decideOne(
     const resource = m.resource?.name;
     const t = m.resource?.target;
     if (!resource || !pods) {
-      failed(
-        'FailedGetResourceMetric',
-        pods ? 'the metric names no resource' : 'the workload has no matchLabels selector',
-      );
+      failed('FailedGetResourceMetric', pods ? 'the metric names no resource' : 'the workload has no pod selector');
       continue;
     }
     const scaled = pods.pods.map((p) => ({ ...p, requestMilli: p.requests.get(resource) }));
@@ -509,14 +508,14 @@ async function targetClusters(
   return (binding?.spec?.clusters ?? []).flatMap((c) => (c.name ? [c.name] : []));
 }
 
-/** spec.selector.matchLabels as a label selector string; undefined without one (matchExpressions are not read). */
-function matchLabels(workload: Template): string | undefined {
-  const labels = (workload.manifest.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)
-    ?.selector?.matchLabels;
-  if (!labels || Object.keys(labels).length === 0) return undefined;
-  return Object.entries(labels)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(',');
+/**
+ * The workload's spec.selector (matchLabels and matchExpressions) as a label selector string, as the scale
+ * subresource's status.selector gives it to Karmada; undefined without one, or with an empty one.
+ */
+function podSelector(workload: Template): string | undefined {
+  const selector = (workload.manifest.spec as { selector?: LabelSelector } | undefined)?.selector;
+  const text = selector && typeof selector === 'object' ? formatLabelSelector(selector) : '';
+  return text === '' ? undefined : text;
 }
 
 interface ReadPod extends Omit<ScaledPod, 'requestMilli'> {

@@ -224,6 +224,21 @@ test('the target a Resource metric sets decides, not its type: averageValue unde
   assert.is(decision.metrics[0].targetAverageValue, '3m', JSON.stringify(decision.metrics));
 });
 
+test("a workload whose selector has matchExpressions scales on its pods too (the scale subresource's selector)", async () => {
+  fleet.push(
+    {
+      'templates/expr.yaml': deployment('expr', 1, '9m').replace(
+        'selector: {matchLabels: {app: expr}}',
+        'selector: {matchExpressions: [{key: app, operator: In, values: [expr]}]}',
+      ),
+      'templates/expr-fhpa.yaml': fhpa('expr'),
+      'policies/expr.yaml': cpp('expr', STATIC_WEIGHTS),
+    },
+    'expr: selected by matchExpressions only, under load',
+  );
+  await waitFor('a scale up', () => statusFile('autoscalers/default/expr.yaml')?.desiredReplicas > 1, 30_000);
+});
+
 test('do scale when metrics of cpu/mem utilization up in dynamic weight schedule type', async () => {
   setUp('dynamic', 3, DYNAMIC_WEIGHTS);
   await aggregatedReplicas('dynamic', 3);
