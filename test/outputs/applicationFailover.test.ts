@@ -11,6 +11,7 @@ import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { readPassSchedule } from '../../src/passes/readPassSchedule.ts';
 import { configMap, makeConfigRepoWith, MEMBERS, sample, type ConfigRepo } from '../helpers/fleet.ts';
 import { at, T0 } from '../helpers/failoverState.ts';
+import { liveNginx, NGINX } from '../views/helpers/fleetRepo.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
@@ -30,7 +31,6 @@ const NGINX_M1 = 'clusters/member1/default/deployment.apps_nginx.yaml';
 const NGINX_M2 = 'clusters/member2/default/deployment.apps_nginx.yaml';
 const BINDING = 'bindings/default/nginx-deployment.yaml';
 const STATUS_FILE = 'templates/default/deployment.apps_nginx.yaml';
-const NGINX = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'nginx' };
 const repos: ConfigRepo[] = [];
 test.after(() => {
   for (const r of repos) r.cleanup();
@@ -84,23 +84,6 @@ function repoWith(application: string, opts: { propagateDeps?: boolean; kind?: s
   );
 }
 
-/** The Deployment as a member shows it: `available` of `replicas` pods available. */
-function live(replicas: number, available: number) {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'nginx', namespace: 'default', generation: 1 },
-    spec: { replicas },
-    status: {
-      observedGeneration: 1,
-      replicas,
-      updatedReplicas: replicas,
-      readyReplicas: available,
-      availableReplicas: available,
-    },
-  };
-}
-
 /** A status pass of `cluster`: nginx read back as `object`, nothing applied. */
 async function observe(repo: GitRepo, s: number, cluster: string, object: Record<string, unknown>) {
   await writeStatus({ repo, now: at(s), reports: [{ cluster, observed: [{ ref: NGINX, live: object }] }] });
@@ -146,13 +129,13 @@ test('an application Unhealthy on a cluster for longer than tolerationSeconds fa
     tolerationSeconds: 60,
   });
   assert.match(r.git('log', '-1', '--format=%B', 'flotilla/rendered'), /^Application-Failover: 1$/m);
-  await applied(repo, 5, 'member1', live(1, 1));
-  await applied(repo, 5, 'member2', live(1, 1));
+  await applied(repo, 5, 'member1', liveNginx(1, 1));
+  await applied(repo, 5, 'member2', liveNginx(1, 1));
   assert.is(since(r, 'member2'), undefined, 'healthy: no count');
 
-  await observe(repo, 10, 'member2', live(1, 0));
+  await observe(repo, 10, 'member2', liveNginx(1, 0));
   assert.is(since(r, 'member2'), '2026-11-29T15:00:10Z');
-  await observe(repo, 40, 'member2', live(1, 0));
+  await observe(repo, 40, 'member2', liveNginx(1, 0));
   assert.is(since(r, 'member2'), '2026-11-29T15:00:10Z', 'still Unhealthy: the count goes on');
   const schedule = await readPassSchedule(repo, { outputRef: OUT, statusRef: STATUS, probed: new Set() });
   assert.equal(
@@ -198,7 +181,7 @@ test('an application Unhealthy on a cluster for longer than tolerationSeconds fa
   assert.is(followsSchema('status-template', parse(r.show('flotilla/status', STATUS_FILE))), true);
   assert.is((await sync(80)).reports.length, 0, 'being evicted: not evicted again');
 
-  await applied(repo, 90, 'member1', live(2, 2));
+  await applied(repo, 90, 'member1', liveNginx(2, 2));
   const released = await sync(95);
   assert.match(
     r.git('log', '-1', '--format=%s', 'flotilla/rendered'),
@@ -214,14 +197,14 @@ test('health back to Healthy or Unknown restarts the count, as Karmada forgets t
   const repo = await openRepo(r.dir);
   const sync = (s: number) => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(s) });
   await sync(0);
-  await applied(repo, 5, 'member2', live(1, 0));
+  await applied(repo, 5, 'member2', liveNginx(1, 0));
   assert.is(since(r, 'member2'), '2026-11-29T15:00:05Z');
-  await observe(repo, 30, 'member2', live(1, 1));
+  await observe(repo, 30, 'member2', liveNginx(1, 1));
   assert.is(since(r, 'member2'), undefined);
-  await observe(repo, 40, 'member2', live(1, 0));
+  await observe(repo, 40, 'member2', liveNginx(1, 0));
   assert.is(since(r, 'member2'), '2026-11-29T15:00:40Z', 'a new count');
   await applied(repo, 45, 'member2', {
-    ...live(1, 0),
+    ...liveNginx(1, 0),
     metadata: { name: 'nginx', namespace: 'default', generation: 2 },
   });
   // A generation not yet observed is Unhealthy too: the count goes on.
@@ -246,7 +229,7 @@ test('health back to Healthy or Unknown restarts the count, as Karmada forgets t
     ],
   });
   assert.is(since(r, 'member2'), undefined, 'Unknown: no count');
-  await applied(repo, 50, 'member2', live(1, 0));
+  await applied(repo, 50, 'member2', liveNginx(1, 0));
   assert.is(since(r, 'member2'), '2026-11-29T15:00:50Z');
   assert.is((await sync(110)).reports.length, 0, 'Unhealthy since 15:00:50: 60 s, not longer');
   assert.is((await sync(111)).reports[0]!.failover[0]!.type, 'failed-over');
@@ -261,7 +244,7 @@ test('purgeMode Never keeps the copy with a task that never ends by itself; Dire
     const repo = await openRepo(r.dir);
     const sync = (s: number) => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(s) });
     await sync(0);
-    await applied(repo, 5, 'member2', live(1, 0));
+    await applied(repo, 5, 'member2', liveNginx(1, 0));
     assert.is((await sync(5)).reports.length, 0, `${mode}: Unhealthy for 0 s, not longer`);
     await sync(6);
     const binding = parse(r.show('flotilla/rendered', BINDING));
@@ -275,7 +258,7 @@ test('purgeMode Never keeps the copy with a task that never ends by itself; Dire
       ...task,
     });
     assert.is(r.ls('flotilla/rendered').includes(NGINX_M2), kept, mode);
-    await applied(repo, 10, 'member1', live(2, 2));
+    await applied(repo, 10, 'member1', liveNginx(2, 2));
     await sync(1000);
     assert.is(r.ls('flotilla/rendered').includes(NGINX_M2), kept, `${mode}: still, after member1 is healthy`);
   }
