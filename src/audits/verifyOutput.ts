@@ -1,3 +1,4 @@
+import { isDeletionProtected } from '../works/deletionProtection.ts';
 import { parseYamlValue } from '../yaml/blockYaml.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import type { AutoscaledReplicas } from '../outputs/autoscaledTemplates.ts';
@@ -168,6 +169,11 @@ export async function verifyOutput(
       )
         heldKeys.push(key);
   }
+  // A deletion-protected template the source no longer has kept its output (works/deletionProtection.ts); the
+  // replay, which starts from bindings only, has no entry to hold.
+  for (const [key, entry] of Object.entries(actualIndex?.templates ?? {}))
+    if (isDeletionProtected(entry.labels) && !snapshot.model.templates.has(key) && !heldKeys.includes(key))
+      heldKeys.push(key);
   const unchecked = new Set<string>();
   for (const key of heldKeys) {
     const ref = parseRefKey(key);

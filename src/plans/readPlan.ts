@@ -5,7 +5,8 @@ import { parseYamlValue } from '../yaml/blockYaml.ts';
 import type { AutoscaledReplicas } from '../outputs/autoscaledTemplates.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import type { ResourceBinding } from '../api/binding.ts';
-import { refKey } from '../api/kinds.ts';
+import { refKey, type ObjectRef } from '../api/kinds.ts';
+import type { Problem } from '../errors/problem.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { ConfigModel } from '../api/model.ts';
@@ -76,13 +77,20 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
       index: head.index,
       units: unitsOf(head.model),
       clusterUnits: clusterUnitsOf(head.model),
-      problems: [...head.model.problems, ...head.output.problems, ...takeovers],
+      problems: [...head.model.problems, ...head.output.problems.map((p) => atBaseLine(p, base.model)), ...takeovers],
       explanations: head.output.explanations,
       trailers: parseTrailers(commit.message),
       source: sourceState(head.model),
     },
     ...(req.pruneThreshold !== undefined ? { pruneThreshold: req.pruneThreshold } : {}),
   });
+}
+
+/** A deleted template's error points at the object in the base commit, which the head no longer has. */
+function atBaseLine(problem: Problem, base: ConfigModel): Problem {
+  const ref = problem.code === 'DELETION_PROTECTED' ? (problem.data?.ref as ObjectRef | undefined) : undefined;
+  const source = ref && base.templates.get(refKey(ref))?.source;
+  return source ? { ...problem, ...source } : problem;
 }
 
 /** refKey → the unit its template came from (Helm and Kustomize units' templates), or its file when it is a hook. */

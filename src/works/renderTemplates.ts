@@ -47,6 +47,12 @@ import {
   type MultiClusterService,
 } from '../api/multiClusterService.ts';
 import { suggestName } from '../text/suggestName.ts';
+import {
+  DELETION_PROTECTION_ALWAYS,
+  DELETION_PROTECTION_LABEL,
+  deletionRefused,
+  isDeletionProtected,
+} from './deletionProtection.ts';
 import { multiClusterServicePath } from '../branches/rendered/multiClusterServices.ts';
 
 // A render runs Karmada's controllers in their order, each a pure stage over one template: the detector claims it
@@ -299,6 +305,17 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
     return true;
   }
   if (!template) {
+    if (prevEntry && isDeletionProtected(prevEntry.labels)) {
+      const ref = parseRefKey(key);
+      explanations.set(key, {
+        ref,
+        policyReason: '',
+        clusters: [],
+        held: `it is labelled ${DELETION_PROTECTION_LABEL}: ${DELETION_PROTECTION_ALWAYS}, so its deletion is refused: its last output is kept`,
+      });
+      problems.push(deletionRefused(ref, { file: prevEntry.file, line: 1, column: 1 }));
+      return true;
+    }
     if (prevEntry) changes.set(key, null);
     return true;
   }
