@@ -38,6 +38,8 @@ export interface ResourceBindingSpec {
   /** The claiming policy's failover, as the detector copies it (read through applicationFailoverOf). */
   failover?: unknown;
   gracefulEvictionTasks?: GracefulEvictionTask[];
+  /** The claiming policy's schedulerName; present only when it is not default-scheduler. */
+  schedulerName?: string;
 }
 
 /**

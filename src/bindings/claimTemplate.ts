@@ -85,6 +85,8 @@ export function claimTemplate(template: Template, model: ConfigModel, previous: 
       // The detector copies the policy's suspension (MergePolicySuspension); the binding controller reads it per cluster.
       ...(policy.spec.suspension ? { suspension: policy.spec.suspension } : {}),
       ...(policy.spec.failover ? { failover: policy.spec.failover } : {}),
+      // Karmada copies it always; written only when another scheduler is named, so default bindings keep their bytes.
+      ...(schedulerOf(policy.spec) !== DEFAULT_SCHEDULER ? { schedulerName: schedulerOf(policy.spec) } : {}),
     },
   };
   return {
@@ -159,4 +161,12 @@ function claimMetadataOf(policy: PropagationPolicy): {
     labels: { 'clusterpropagationpolicy.karmada.io/permanent-id': id },
     annotations: { 'clusterpropagationpolicy.karmada.io/name': policy.metadata.name },
   };
+}
+
+/** The scheduler Karmada runs by default, the only one Flotilla has (its render is that scheduler). */
+export const DEFAULT_SCHEDULER = 'default-scheduler';
+
+/** The scheduler a policy hands its bindings to: empty means the default (Karmada's schedulerNameFilter). */
+export function schedulerOf(spec: { schedulerName?: string }): string {
+  return spec.schedulerName || DEFAULT_SCHEDULER;
 }

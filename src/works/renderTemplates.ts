@@ -13,7 +13,13 @@ import { evictFailedApplications, type ApplicationFailure } from '../evictions/a
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { scheduleBinding } from '../assignments/scheduleBinding.ts';
 import type { ClusterExplanation, ScheduleResult, SchedulingRequest } from '../assignments/types.ts';
-import { claimTemplate, orphanedByPolicyDeletion } from '../bindings/claimTemplate.ts';
+import {
+  claimTemplate,
+  DEFAULT_SCHEDULER,
+  orphanedByPolicyDeletion,
+  schedulerOf,
+  type ClaimedBinding,
+} from '../bindings/claimTemplate.ts';
 import { describePolicy, matchPolicy } from '../bindings/matchPolicy.ts';
 import { missingDependentOverrides } from '../bindings/dependentOverrides.ts';
 import type { ConfigModel, Located, Template } from '../api/model.ts';
@@ -371,6 +377,42 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
 }
 
 /**
+ * A binding whose policy names another scheduler: written as the detector builds it, its clusters whatever the
+ * previous render left (none at first), as Karmada's default scheduler skips it and Flotilla runs no other.
+ */
+function leftToOtherScheduler(
+  template: Template,
+  claim: ClaimedBinding,
+  scheduler: string,
+  entryBase: IndexEntry,
+  problems: Problem[],
+): Placed {
+  const policy = claim.policy.object;
+  const clusters = claim.binding.spec.clusters ?? [];
+  problems.push({
+    ...(claim.policy.source ?? template.source),
+    code: 'SCHEDULER_NOT_RUN',
+    severity: 'warning',
+    message: `${describePolicy(policy)} hands ${describeRef(template.ref)} to the scheduler ${JSON.stringify(scheduler)}: Flotilla runs only default-scheduler, so ${clusters.length > 0 ? 'it keeps the clusters it had' : 'nothing is placed'}`,
+    fix: 'remove spec.schedulerName from the policy (or set it to default-scheduler) to have Flotilla place it',
+  });
+  return {
+    template,
+    binding: claim.binding,
+    clusters,
+    policy: claim.policy,
+    evicting: [],
+    entry: { ...entryBase, policy: claim.policyKey, clusters: clusters.map((c) => c.name).sort() },
+    explanation: {
+      ref: template.ref,
+      policy: describePolicy(policy),
+      policyReason: `${claim.reason}; scheduled by ${scheduler}, which Flotilla does not run`,
+      clusters,
+    },
+  };
+}
+
+/**
  * Karmada's detector applies no policy whose dependentOverrides are not all there: the template waits, its last output
  * kept, with a warning. Its index entry says `awaiting`: every sync renders it again (the commit that adds the
  * OverridePolicy need not touch it), as Karmada's detector retries it.
@@ -623,6 +665,9 @@ function place(
       explanation: { ref: template.ref, policyReason: claim.reason, clusters: [] },
       waitsFor: { policy: claim.policy, missing },
     };
+  // Karmada's default scheduler never picks up a binding handed to another scheduler: it keeps what it has.
+  const scheduler = schedulerOf(policy.spec);
+  if (scheduler !== DEFAULT_SCHEDULER) return leftToOtherScheduler(template, claim, scheduler, entryBase, problems);
   const tainted: EvictedResult =
     failover && previous
       ? evictTaintedClusters(previous, policy, snapshot.byName(), failover.now)
