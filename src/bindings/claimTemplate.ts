@@ -102,23 +102,26 @@ export function claimTemplate(template: Template, model: ConfigModel, previous: 
 }
 
 /**
- * The deleted policy that placed this template last time, when no remaining policy selects it; else undefined.
- * Karmada: deleting a policy removes its claim but never the binding or the Works, so member objects stay.
+ * The policy that placed this template last time, when no policy selects it now: deleted, or narrowed so it no longer
+ * selects it (`remains`). Karmada removes the claim in both cases but never the binding or the Works, so member
+ * objects stay (detector: cleanPPUnmatchedRBs, and getAndApplyPolicy for a template that stopped matching).
  */
-export function orphanedByPolicyDeletion(
+export function orphanedByPolicy(
   template: Template,
   previous: { policy?: string; clusters: readonly string[] } | undefined,
   policies: readonly Located<PropagationPolicy>[],
-): string | undefined {
+): { policy: string; remains: boolean } | undefined {
   const claim = previous?.policy;
   if (!claim || previous.clusters.length === 0) return undefined;
-  if (policyKeysOf(policies).has(claim)) return undefined;
   if (matchPolicy(template, policies).status === 'matched') return undefined;
   const ref = parseRefKey(claim);
-  return describePolicy({
-    kind: ref.kind,
-    metadata: { name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}) },
-  });
+  return {
+    policy: describePolicy({
+      kind: ref.kind,
+      metadata: { name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}) },
+    }),
+    remains: policyKeysOf(policies).has(claim),
+  };
 }
 
 /** The keys of a model's policies, once per list: every template of a render asks whether its last policy is there. */

@@ -16,7 +16,7 @@ import type { ClusterExplanation, ScheduleResult, SchedulingRequest } from '../a
 import {
   claimTemplate,
   DEFAULT_SCHEDULER,
-  orphanedByPolicyDeletion,
+  orphanedByPolicy,
   schedulerOf,
   type ClaimedBinding,
 } from '../bindings/claimTemplate.ts';
@@ -342,25 +342,28 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
   // is kept like a deleted policy's (Karmada's retrieveService keeps the binding).
   const orphaned = multiClusterServiceFor(template, model)
     ? undefined
-    : orphanedByPolicyDeletion(template, prevEntry, model.propagationPolicies);
+    : orphanedByPolicy(template, prevEntry, model.propagationPolicies);
   if (orphaned) {
-    explanations.set(key, {
-      ref: template.ref,
-      policyReason: '',
-      clusters: [],
-      held: `${orphaned} was deleted: its last output is kept`,
-    });
     // A MultiClusterService still in Git but no longer CrossCluster lets go of its Service as a deleted one does
     // (Karmada's retrieveService keeps the binding; its webhook would not even let the types change).
     const mcsKey = multiClusterServiceKeyOf(template.ref);
     const stillThere =
-      mcsKey !== undefined && orphaned === describeRef(parseRefKey(mcsKey)) && model.templates.has(mcsKey);
+      mcsKey !== undefined && orphaned.policy === describeRef(parseRefKey(mcsKey)) && model.templates.has(mcsKey);
+    const why = stillThere ? 'no longer has type CrossCluster' : orphaned.remains ? 'no longer selects it' : 'is gone';
+    explanations.set(key, {
+      ref: template.ref,
+      policyReason: '',
+      clusters: [],
+      held: `${orphaned.policy} ${orphaned.remains ? 'no longer selects it' : 'was deleted'}: its last output is kept`,
+    });
     problems.push({
       ...template.source,
       code: 'POLICY_REMOVED',
       severity: 'warning',
-      message: `${describeRef(template.ref)} was placed by ${orphaned}, which ${stillThere ? 'no longer has type CrossCluster' : 'is gone'}; it keeps running where it ran and is no longer updated`,
-      fix: 'add a policy that selects it to manage it again, or delete the template to remove it from the clusters',
+      message: `${describeRef(template.ref)} was placed by ${orphaned.policy}, which ${why}; it keeps running where it ran and is no longer updated`,
+      fix: orphaned.remains
+        ? `make ${orphaned.policy} (or another policy) select it to manage it again, or delete the template to remove it from the clusters`
+        : 'add a policy that selects it to manage it again, or delete the template to remove it from the clusters',
     });
     return true;
   }

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResourceBinding } from '../../src/api/binding.ts';
-import { claimTemplate, orphanedByPolicyDeletion } from '../../src/bindings/claimTemplate.ts';
+import { claimTemplate, orphanedByPolicy } from '../../src/bindings/claimTemplate.ts';
 import { policyKey } from '../../src/bindings/matchPolicy.ts';
 import { configMap, deployment, modelOf, propagationPolicy, templateOf } from '../helpers/inMemoryModel.ts';
 
@@ -130,15 +130,11 @@ test('a cluster-scoped template claimed by a ClusterPropagationPolicy gets a Clu
 
 test('a template whose claiming policy was deleted, and that no policy selects now, is orphaned by that policy', () => {
   const previous = { policy: policyKey(apps.object), clusters: ['member1'] };
-  assert.is(orphanedByPolicyDeletion(web, previous, []), 'PropagationPolicy default/apps');
+  assert.equal(orphanedByPolicy(web, previous, []), { policy: 'PropagationPolicy default/apps', remains: false });
   const other = propagationPolicy('other', { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }] });
-  assert.is(orphanedByPolicyDeletion(web, previous, [other]), undefined, 'another policy takes it over');
-  assert.is(orphanedByPolicyDeletion(web, previous, [apps]), undefined, 'the policy is still there');
-  assert.is(
-    orphanedByPolicyDeletion(web, { ...previous, clusters: [] }, []),
-    undefined,
-    'it ran nowhere: nothing to keep',
-  );
+  assert.is(orphanedByPolicy(web, previous, [other]), undefined, 'another policy takes it over');
+  assert.is(orphanedByPolicy(web, previous, [apps]), undefined, 'the policy is still there');
+  assert.is(orphanedByPolicy(web, { ...previous, clusters: [] }, []), undefined, 'it ran nowhere: nothing to keep');
 });
 
 test.run();
