@@ -5,7 +5,7 @@ import type { ObjectMeta } from './policy.ts';
 export interface ObjectReference {
   apiVersion: string;
   kind: string;
-  /** Absent for cluster-scoped workloads; a namespaced one without it means `default`. */
+  /** Absent for cluster-scoped workloads only: a namespaced one without it names nothing, as in Karmada. */
   namespace?: string;
   name: string;
 }

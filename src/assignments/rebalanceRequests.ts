@@ -12,12 +12,12 @@ export function requestToken(r: WorkloadRebalancer): string {
   return typeof r.metadata.generation === 'number' ? `${r.metadata.name}@${r.metadata.generation}` : r.metadata.name;
 }
 
-/** refKeys a rebalancer's workload may mean: its namespace (or `default`), or none for a cluster-scoped kind. */
+/**
+ * The refKey a rebalancer's workload names. Without a namespace it is a cluster-scoped object, as Karmada's
+ * ObjectReference says: a namespaced Deployment listed without one names nothing (Karmada: RebalanceObjectNotFound).
+ */
 export function workloadKeys(w: WorkloadRebalancer['spec']['workloads'][number]): string[] {
-  const base = { apiVersion: w.apiVersion, kind: w.kind, name: w.name };
-  return w.namespace
-    ? [refKey({ ...base, namespace: w.namespace })]
-    : [refKey({ ...base, namespace: 'default' }), refKey({ ...base, namespace: '' })];
+  return [refKey({ apiVersion: w.apiVersion, kind: w.kind, name: w.name, namespace: w.namespace ?? '' })];
 }
 
 /** Tokens of every rebalancer that lists this workload, sorted. */
