@@ -33,7 +33,6 @@ const SKIPPED_GROUPS = new Set([
   'autoscaling.karmada.io',
   'remedy.karmada.io',
   'apps.karmada.io',
-  'search.karmada.io',
   'events.k8s.io',
 ]);
 

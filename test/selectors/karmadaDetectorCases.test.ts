@@ -161,6 +161,29 @@ test('apps/v1 Deployments are not among the APIs the detector skips', () => {
   assert.is(skipReason(d), undefined);
 });
 
+// pkg/util/apigroup.go NewSkippedResourceConfig: Karmada's own groups, events.k8s.io, core Events and
+// coordination.k8s.io/v1 are skipped by default; search.karmada.io (karmada-search's ResourceRegistry) is not.
+test("the detector skips Karmada's control-plane groups, Events and Leases by default, and nothing else", () => {
+  const of = (apiVersion: string, kind: string) =>
+    skipReason({ ref: { apiVersion, kind, namespace: 'default', name: 'x' }, labels: {} });
+  for (const [apiVersion, kind] of [
+    ['cluster.karmada.io/v1alpha1', 'Cluster'],
+    ['policy.karmada.io/v1alpha1', 'PropagationPolicy'],
+    ['work.karmada.io/v1alpha2', 'ResourceBinding'],
+    ['config.karmada.io/v1alpha1', 'ResourceInterpreterCustomization'],
+    ['networking.karmada.io/v1alpha1', 'MultiClusterIngress'],
+    ['autoscaling.karmada.io/v1alpha1', 'FederatedHPA'],
+    ['remedy.karmada.io/v1alpha1', 'Remedy'],
+    ['apps.karmada.io/v1alpha1', 'WorkloadRebalancer'],
+    ['events.k8s.io/v1', 'Event'],
+    ['v1', 'Event'],
+    ['coordination.k8s.io/v1', 'Lease'],
+  ])
+    assert.ok(of(apiVersion!, kind!), `${apiVersion} ${kind} is skipped`);
+  assert.is(of('search.karmada.io/v1alpha1', 'ResourceRegistry'), undefined);
+  assert.is(of('coordination.k8s.io/v1beta1', 'Lease'), undefined);
+});
+
 // detector_test.go TestLookForMatchedPolicy / TestLookForMatchedClusterPolicy: a match-all selector with no
 // namespace finds the Deployment, a PropagationPolicy in the object's namespace, a ClusterPropagationPolicy anywhere.
 test('a match-all PropagationPolicy of the namespace, or a match-all ClusterPropagationPolicy, finds the Deployment', () => {
