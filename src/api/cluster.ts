@@ -23,7 +23,13 @@ export interface ClusterSpec {
   /** Deprecated; admission moves it into zones. */
   zone?: string;
   taints?: Taint[];
-  resourceModels?: unknown[];
+  /** Karmada's resource models: node grades by the minimum of each resource (validated ascending, same names). */
+  resourceModels?: ResourceModel[];
+}
+
+export interface ResourceModel {
+  grade: number;
+  ranges: { name: string; min: string | number; max: string | number }[];
 }
 
 export interface Condition {
@@ -52,6 +58,8 @@ export interface ClusterStatus {
     allocatable?: ResourceList;
     allocating?: ResourceList;
     allocated?: ResourceList;
+    /** How many nodes of each grade of spec.resourceModels the cluster has, from their free resources. */
+    allocatableModelings?: { grade: number; count: number }[];
   };
 }
 

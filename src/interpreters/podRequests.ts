@@ -69,7 +69,11 @@ const QUALIFIED_NAME =
 
 /** util.Resource's switch: the four native names, else lifted.IsScalarResourceName; any other name is not counted. */
 function isCounted(name: string): boolean {
-  if (NATIVE_COUNTED.has(name)) return true;
+  return NATIVE_COUNTED.has(name) || isScalarResourceName(name);
+}
+
+/** lifted.IsScalarResourceName: extended resources, hugepages-*, attachable-volumes-*, *kubernetes.io/ names. */
+export function isScalarResourceName(name: string): boolean {
   const prefixedNative = name.includes('kubernetes.io/');
   const native = !name.includes('/') || prefixedNative;
   const extended = !native && !name.startsWith('requests.') && QUALIFIED_NAME.test(`requests.${name}`);
