@@ -9,7 +9,7 @@ import { openMirror } from './commits/openMirror.ts';
 import { openRepo } from './commits/openRepo.ts';
 import { readRef } from './commits/readRef.ts';
 import { readRegisteredClusters } from './outputs/readRegisteredClusters.ts';
-import { describeUnregistered } from './branches/rendered/registeredClusters.ts';
+import { describeUnregistered, resourceModelsOf } from './branches/rendered/registeredClusters.ts';
 import { pushBranch } from './commits/pushBranch.ts';
 import { parseRemoteUrl, redactUrl, redactUrlsIn } from './commits/remoteUrl.ts';
 import type { GitRepo } from './commits/types.ts';
@@ -181,7 +181,13 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
     }
   }
 
-  const status: ClusterStatus | undefined = await collectClusterStatus(opts.kube).catch(() => undefined);
+  // Graded by the models the rendered commit registers for this cluster (Karmada's defaults when it has none).
+  const renderedHead = await readRef(repo, `refs/heads/${renderedBranch}`).catch(() => null);
+  const registered = renderedHead ? await readRegisteredClusters(repo, renderedHead).catch(() => undefined) : undefined;
+  const resourceModels = resourceModelsOf(registered?.find((c) => c.name === opts.cluster));
+  const status: ClusterStatus | undefined = await collectClusterStatus(opts.kube, { resourceModels }).catch(
+    () => undefined,
+  );
   const reachable = memberAnswered(status);
   // The member's exported Services' slices go to the status branch, from where every importer's applier reads them.
   const mcs = delivery ? await readMultiClusterServiceContext(repo, delivery.renderedCommit, statusRef) : undefined;

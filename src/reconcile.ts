@@ -1,4 +1,7 @@
 // One reconcile pass, top to bottom: commits -> rendered output -> members -> status committed back.
+import type { ResourceModel } from './api/cluster.ts';
+import { resourceModelsOf } from './branches/rendered/registeredClusters.ts';
+import { readRegisteredClusters } from './outputs/readRegisteredClusters.ts';
 import { readRef } from './commits/readRef.ts';
 import type { GitRepo } from './commits/types.ts';
 import { applyRendered, type RenderedDelivery } from './deliveries/applyRendered.ts';
@@ -180,9 +183,10 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
   const mcs = delivery
     ? await readMultiClusterServiceContext(t.repo, delivery.renderedCommit, t.statusRef ?? DEFAULT_STATUS_REF)
     : undefined;
+  const modelsOf = await resourceModelsAt(t.repo, delivery?.renderedCommit ?? (await readRef(t.repo, t.outputRef)));
   const reports: ClusterReport[] = await Promise.all(
     [...clusters].map(async ([cluster, kube]) => {
-      const status = await collectClusterStatus(kube).catch(() => undefined);
+      const status = await collectClusterStatus(kube, { resourceModels: modelsOf(cluster) }).catch(() => undefined);
       const d = delivery?.clusters.get(cluster);
       const reachable = memberAnswered(status);
       // After the apply: a ServiceExport just created has its slices collected in the same pass.
@@ -282,13 +286,14 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
     ? await interpretersOfRendered(t.repo, renderedCommit).catch(() => undefined)
     : undefined;
   const inventories = await readInventories(t.repo, statusRef, [...clusters.keys()]);
+  const modelsOf = await resourceModelsAt(t.repo, renderedCommit);
   const mcs = renderedCommit ? await readMultiClusterServiceContext(t.repo, renderedCommit, statusRef) : undefined;
   const missing: PendingObject[] = [];
   const unhealthy: PendingObject[] = [];
   let unread = 0;
   const reports: ClusterReport[] = await Promise.all(
     [...clusters].map(async ([cluster, kube]) => {
-      const status = await collectClusterStatus(kube).catch(() => undefined);
+      const status = await collectClusterStatus(kube, { resourceModels: modelsOf(cluster) }).catch(() => undefined);
       const reachable = memberAnswered(status);
       const objects = inventories.get(cluster)?.objects ?? [];
       // An unreachable member answers no GET either: do not spend retries on each of its objects.
@@ -414,6 +419,18 @@ async function multiClusterServiceStatus(
     t.log({ step: 'multiclusterservice-status', error: err instanceof Error ? err.message : String(err) });
     return undefined;
   }
+}
+
+/** Each member's resource models as the rendered commit registers it (Karmada's defaults when it does not say). */
+async function resourceModelsAt(
+  repo: GitRepo,
+  renderedCommit: string | null | undefined,
+): Promise<(cluster: string) => readonly ResourceModel[]> {
+  const registered = renderedCommit
+    ? await readRegisteredClusters(repo, renderedCommit).catch(() => undefined)
+    : undefined;
+  const byName = new Map((registered ?? []).map((c) => [c.name, c]));
+  return (cluster) => resourceModelsOf(byName.get(cluster));
 }
 
 /** Custom kinds' health and status hooks as of the rendered commit (its Source-Commit's customizations). */

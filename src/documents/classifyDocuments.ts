@@ -1,3 +1,4 @@
+import { withResourceModels } from './clusterResourceModels.ts';
 import {
   APPS_API_VERSION,
   CLUSTER_API_VERSION,
@@ -236,11 +237,12 @@ function withPolicyNamespace(policy: OverridePolicy): OverridePolicy {
   return { ...policy, metadata: { ...policy.metadata, namespace: 'default' } };
 }
 
-/** Admission moves a legacy spec.zone into spec.zones (pkg/apis/cluster/mutation). */
+/** Admission moves a legacy spec.zone into spec.zones and defaults resource models (pkg/apis/cluster/mutation). */
 function normalizeCluster(cluster: Cluster): Cluster {
-  if (!cluster.spec.zone || (cluster.spec.zones && cluster.spec.zones.length > 0)) return cluster;
-  const { zone, ...spec } = cluster.spec;
-  return { ...cluster, spec: { ...spec, zones: [zone] } };
+  const modeled = withResourceModels(cluster);
+  if (!modeled.spec.zone || (modeled.spec.zones && modeled.spec.zones.length > 0)) return modeled;
+  const { zone, ...spec } = modeled.spec;
+  return { ...modeled, spec: { ...spec, zones: [zone] } };
 }
 
 /** Kinds that are configuration for Flotilla itself, not resource templates to propagate. */

@@ -1,4 +1,4 @@
-import type { ClusterStatus, Condition } from '../api/cluster.ts';
+import type { ClusterStatus, Condition, ResourceModel } from '../api/cluster.ts';
 import { NoClusterClientError, type KubeResponse, type KubeTarget } from '../deliveries/KubeTarget.ts';
 import { sendRequest, statusMessage, type RetryPolicy } from '../deliveries/sendRequest.ts';
 import { mapLimit } from '../concurrency/mapLimit.ts';
@@ -18,7 +18,7 @@ const PROBE_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 100, maxDelayMs: 50
  */
 export async function collectClusterStatus(
   kube: KubeTarget,
-  opts: { retry?: RetryPolicy } = {},
+  opts: { retry?: RetryPolicy; resourceModels?: readonly ResourceModel[] } = {},
 ): Promise<ClusterStatus> {
   const retry = opts.retry ?? PROBE_RETRY;
   let health: KubeResponse;
@@ -60,7 +60,7 @@ export async function collectClusterStatus(
     const [version, enablements, summary] = await Promise.all([
       readVersion(kube, retry),
       readApiEnablements(kube, retry),
-      readSummary(kube, retry),
+      readSummary(kube, retry, opts.resourceModels),
     ]);
     if (version) status.kubernetesVersion = version;
     status.apiEnablements = enablements.list;
@@ -134,7 +134,7 @@ async function readApiEnablements(kube: KubeTarget, retry: RetryPolicy) {
   return { list: buildApiEnablements(lists), complete };
 }
 
-async function readSummary(kube: KubeTarget, retry: RetryPolicy) {
+async function readSummary(kube: KubeTarget, retry: RetryPolicy, resourceModels?: readonly ResourceModel[]) {
   const [nodes, pods] = await Promise.all([
     sendRequest(kube, { method: 'GET', path: '/api/v1/nodes' }, retry),
     sendRequest(
@@ -146,5 +146,5 @@ async function readSummary(kube: KubeTarget, retry: RetryPolicy) {
   if (nodes.status !== 200 || pods.status !== 200)
     throw new Error(`listing nodes or pods failed: ${statusMessage(nodes.status !== 200 ? nodes : pods)}`);
   const items = (r: KubeResponse) => (r.body as { items?: Record<string, unknown>[] }).items ?? [];
-  return summarizeResources(items(nodes), items(pods));
+  return summarizeResources(items(nodes), items(pods), resourceModels);
 }

@@ -1,14 +1,19 @@
-import type { APIEnablement, ClusterStatus } from '../api/cluster.ts';
+import type { APIEnablement, ClusterStatus, ResourceModel } from '../api/cluster.ts';
+import { allocatableModelings } from './allocatableModelings.ts';
 import { podRequests } from '../interpreters/podRequests.ts';
 import type { Quantity } from '../quantities/parseQuantity.ts';
 import { addResources, formatResourceList } from '../quantities/resourceLists.ts';
 
 type Obj = Record<string, unknown>;
 
-/** nodeSummary and resourceSummary.allocatable from the Nodes; allocated (bound pods) and allocating (pending pods) from the Pods. */
+/**
+ * nodeSummary and resourceSummary.allocatable from the Nodes; allocated (bound pods) and allocating (pending pods) from
+ * the Pods; with the Cluster's resource models, allocatableModelings (nodes per grade).
+ */
 export function summarizeResources(
   nodes: readonly Obj[],
   pods: readonly Obj[],
+  resourceModels?: readonly ResourceModel[],
 ): Pick<ClusterStatus, 'nodeSummary' | 'resourceSummary'> {
   let readyNum = 0;
   const allocatable = new Map<string, Quantity>();
@@ -30,12 +35,14 @@ export function summarizeResources(
     addResources(into, podRequests((pod.spec ?? {}) as Obj));
     addResources(into, { pods: 1 });
   }
+  const modelings = allocatableModelings(resourceModels, nodes, pods);
   return {
     nodeSummary: { totalNum: nodes.length, readyNum },
     resourceSummary: {
       allocatable: formatResourceList(allocatable),
       allocating: formatResourceList(allocating),
       allocated: formatResourceList(allocated),
+      ...(modelings ? { allocatableModelings: modelings } : {}),
     },
   };
 }
