@@ -31,7 +31,7 @@ export function availableReplicas(cluster: Cluster, req: SchedulingRequest): num
   const byModels = summary.allocatableModelings?.length
     ? replicasOnModelNodes(cluster.spec.resourceModels, summary.allocatableModelings, req.resourceRequest)
     : undefined;
-  if (byModels !== undefined) return Number(byModels < max ? byModels : max);
+  if (byModels !== undefined) return Math.min(Number(byModels), Number(max));
   for (const [name, raw] of Object.entries(req.resourceRequest)) {
     const request = requestQuantity(raw);
     if (!request || quantityValue(request) <= 0n) continue;

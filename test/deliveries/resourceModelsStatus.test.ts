@@ -47,7 +47,9 @@ test("each member's nodes are counted per grade of its Cluster's models, its own
     render: true,
     log: () => {},
   });
-  const registered = JSON.parse(f.config.git('show', 'flotilla/rendered:.flotilla/clusters.json'));
+  const registered = JSON.parse(f.config.git('show', 'flotilla/rendered:.flotilla/clusters.json')) as {
+    clusters: unknown[];
+  };
   const validateClusters = schema('rendered-clusters');
   assert.ok(validateClusters(registered), JSON.stringify(validateClusters.errors));
   assert.equal(registered.clusters, [
@@ -64,7 +66,9 @@ test("each member's nodes are counted per grade of its Cluster's models, its own
 
   const validateCluster = schema('status-cluster');
   const status = (name: string) => {
-    const file = parse(f.config.git('show', `flotilla/status:clusters/${name}.yaml`));
+    const file = parse(f.config.git('show', `flotilla/status:clusters/${name}.yaml`)) as {
+      status: { resourceSummary: { allocatableModelings: { grade: number; count: number }[] } };
+    };
     assert.ok(validateCluster(file), JSON.stringify(validateCluster.errors));
     return file.status.resourceSummary.allocatableModelings;
   };
