@@ -2,6 +2,7 @@ import type { Customizations } from '../api/interpreterCustomization.ts';
 import type { ObjectRef } from '../api/kinds.ts';
 import { customDependencies } from './customizations.ts';
 import { podSpecOf } from './podTemplate.ts';
+import { podReferences } from './podReferences.ts';
 import { derivedServiceName } from '../names/serviceImportNames.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: walks an untyped Kubernetes manifest by field name
@@ -10,9 +11,7 @@ type Obj = Record<string, any>;
 /**
  * Karmada's native GetDependencies (default/native/dependencies.go), all in the object's namespace:
  * - workloads (Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob): what the pod template references
- *   (pkg/util/helper/pod.go, lifted/visitpod.go) — ConfigMaps and Secrets from env, envFrom and volumes (projected
- *   too, and the secretRefs of the volume plugins that take one), imagePullSecrets, the ServiceAccount unless
- *   `default`, PVCs from volumes; a StatefulSet's PVCs named like one of its volumeClaimTemplates are left out;
+ *   (podReferences.ts); a StatefulSet's PVCs named like one of its volumeClaimTemplates are left out;
  * - Ingress: the Secrets its spec.tls entries name.
  * - ServiceImport: the Service `derived-<name>` (getServiceImportDependencies). Karmada's second dependency, the
  *   EndpointSlices labelled kubernetes.io/service-name=derived-<name>, exists on no branch: the applier derives those
@@ -45,35 +44,11 @@ export function interpretDependencies(
   }
   const pod = podSpecOf(manifest) as Obj | undefined;
   if (!pod) return [];
-  for (const v of (pod.volumes ?? []) as Obj[]) {
-    add('v1', 'ConfigMap', v?.configMap?.name);
-    add('v1', 'Secret', v?.secret?.secretName);
-    add('v1', 'Secret', v?.azureFile?.secretName);
-    for (const plugin of ['cephfs', 'cinder', 'flexVolume', 'rbd', 'scaleIO', 'iscsi', 'storageos'])
-      add('v1', 'Secret', v?.[plugin]?.secretRef?.name);
-    add('v1', 'Secret', v?.csi?.nodePublishSecretRef?.name);
-    add('v1', 'PersistentVolumeClaim', v?.persistentVolumeClaim?.claimName);
-    for (const s of (v?.projected?.sources ?? []) as Obj[]) {
-      add('v1', 'ConfigMap', s?.configMap?.name);
-      add('v1', 'Secret', s?.secret?.name);
-    }
-  }
-  for (const c of [
-    ...((pod.initContainers ?? []) as Obj[]),
-    ...((pod.containers ?? []) as Obj[]),
-    ...((pod.ephemeralContainers ?? []) as Obj[]),
-  ]) {
-    for (const e of (c?.env ?? []) as Obj[]) {
-      add('v1', 'ConfigMap', e?.valueFrom?.configMapKeyRef?.name);
-      add('v1', 'Secret', e?.valueFrom?.secretKeyRef?.name);
-    }
-    for (const e of (c?.envFrom ?? []) as Obj[]) {
-      add('v1', 'ConfigMap', e?.configMapRef?.name);
-      add('v1', 'Secret', e?.secretRef?.name);
-    }
-  }
-  for (const s of (pod.imagePullSecrets ?? []) as Obj[]) add('v1', 'Secret', s?.name);
-  if (pod.serviceAccountName !== 'default') add('v1', 'ServiceAccount', pod.serviceAccountName);
+  const refs = podReferences(pod);
+  for (const name of refs.configMaps) add('v1', 'ConfigMap', name);
+  for (const name of refs.secrets) add('v1', 'Secret', name);
+  for (const name of refs.persistentVolumeClaims) add('v1', 'PersistentVolumeClaim', name);
+  for (const name of refs.serviceAccounts) add('v1', 'ServiceAccount', name);
   if (manifest.kind === 'StatefulSet') {
     // Karmada compares the claim name (not the volume name) with the templates' names.
     for (const t of ((manifest.spec as Obj | undefined)?.volumeClaimTemplates ?? []) as Obj[])

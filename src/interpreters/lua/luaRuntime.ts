@@ -1,0 +1,699 @@
+// The sandboxed Lua VM that runs a ResourceInterpreterCustomization's luaScript, shaped like Karmada's luavm
+// (NewLuaState/setLib): the libraries of gopher-lua's Lua 5.1 as Karmada trims them, a 1 s deadline per call, and
+// the `kube` module. The VM is Lua 5.4 compiled to WebAssembly (wasmoon), so the places where 5.4 would answer a
+// 5.1 script differently are bridged here.
+import { podReferences } from '../podReferences.ts';
+import { LUA_REGISTRYINDEX, LuaEngine, LuaFactory, LuaLibraries, type LuaWasm } from 'wasmoon';
+import { replicaRequirements } from '../replicaRequirements.ts';
+import {
+  addGoQuantities,
+  encodeValue,
+  formatGoQuantity,
+  type GoQuantity,
+  goQuantityNumber,
+  type Json,
+  type JsonObject,
+  type LuaState,
+  LuaConvertError,
+  type LuaValue,
+  luaTypeName,
+  parseGoQuantity,
+  pushString,
+  pushValue,
+  readValue,
+  repairEmptyTables,
+  ZERO_QUANTITY,
+} from './luaConvert.ts';
+
+/** A hook could not run or its result was not what Karmada accepts; the message is Karmada's where it has one. */
+export class LuaHookError extends Error {
+  override name = 'LuaHookError';
+  constructor(
+    message: string,
+    /** The script function that was called (GetReplicas, Retain, …). */
+    readonly fn?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Karmada runs every call under context.WithTimeout(…, time.Second). */
+const CALL_TIMEOUT_MS = 1000;
+/** gopher-lua has no cap; one here keeps a runaway script from taking the process down. */
+const MEMORY_MAX = 64 * 1024 * 1024;
+/** Garbage left by a big call is collected right away rather than kept by an idle engine. */
+const COLLECT_ABOVE = 8 * 1024 * 1024;
+/** Engines kept, one per distinct script. */
+const CACHE_SIZE = 64;
+/** The count hook fires every this many VM instructions to look at the clock. */
+const HOOK_EVERY = 1000;
+const MASK_COUNT = 8;
+const STATUS_OK = 0;
+const STATUS_MEMORY = 4;
+const TYPE_NIL = 0;
+const TYPE_NUMBER = 3;
+const TYPE_STRING = 4;
+const TYPE_TABLE = 5;
+const TYPE_FUNCTION = 6;
+const CHUNK_NAME = '=<string>';
+
+interface Natives {
+  hook: number;
+  functions: Record<string, number>;
+}
+
+let wasm: LuaWasm | undefined;
+let natives: Natives | undefined;
+let loading: Promise<void> | undefined;
+let deadline = Number.POSITIVE_INFINITY;
+let timedOut = false;
+
+export function isLuaRuntimeLoaded(): boolean {
+  return wasm !== undefined;
+}
+
+/** Loads the WebAssembly module once per process; later calls return at once. */
+export function loadLuaRuntime(): Promise<void> {
+  if (wasm) return Promise.resolve();
+  loading ??= (async () => {
+    const module = await new LuaFactory().getLuaModule();
+    makeIntegralFloatsPrintAsIntegers(module);
+    natives = registerNatives(module);
+    wasm = module;
+  })();
+  loading.catch(() => {
+    loading = undefined;
+  });
+  return loading;
+}
+
+function runtime(): { lua: LuaWasm; natives: Natives } {
+  if (!wasm || !natives) throw new Error('the Lua runtime is not loaded: await loadLuaRuntime() first');
+  return { lua: wasm, natives };
+}
+
+/**
+ * gopher-lua has only float64 and prints an integral one as an integer ("3"); Lua 5.4 prints the float 3.0 as "3.0"
+ * in tostring, `..`, string.format("%s") and table.concat alike. All of them go through lobject.c's tostringbuff,
+ * which appends ".0" when the text consists only of the characters "-0123456789". Emptying that constant in the
+ * module's memory (shared by every engine) makes it never append.
+ */
+function makeIntegralFloatsPrintAsIntegers(lua: LuaWasm): void {
+  const heap = lua.module.HEAPU8;
+  const needle = Buffer.from('-0123456789\0', 'latin1');
+  const at = Buffer.from(heap.buffer, heap.byteOffset, heap.byteLength).indexOf(needle);
+  if (at >= 0) heap[at] = 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Functions the host provides to Lua: os.time/os.date (Karmada's oslib_safe) and the kube module (kube.go)
+
+/**
+ * A C function whose body is JavaScript. lua_error unwinds with a longjmp, so it is raised only after the body's
+ * try/catch has finished: a catch around it would swallow the unwinding.
+ */
+function cFunction(lua: LuaWasm, body: (L: LuaState) => number): number {
+  return lua.module.addFunction((L: LuaState) => {
+    let message: string;
+    try {
+      return body(L);
+    } catch (err) {
+      message = err instanceof Error ? err.message : String(err);
+    }
+    lua.lua_settop(L, 0);
+    pushString(lua, L, message);
+    return lua.lua_error(L);
+  }, 'ii');
+}
+
+function argTypeError(lua: LuaWasm, L: LuaState, n: number, fn: string, expected: string): Error {
+  return new Error(`bad argument #${n} to ${fn} (${expected} expected, got ${luaTypeName(lua.lua_type(L, n))})`);
+}
+
+function checkTable(lua: LuaWasm, L: LuaState, n: number, fn: string): void {
+  if (lua.lua_type(L, n) !== TYPE_TABLE) throw argTypeError(lua, L, n, fn, 'table');
+}
+
+/** CheckString: a string, or a number in its string form. */
+function checkString(lua: LuaWasm, L: LuaState, n: number, fn: string): string {
+  const type = lua.lua_type(L, n);
+  if (type !== TYPE_STRING && type !== TYPE_NUMBER) throw argTypeError(lua, L, n, fn, 'string');
+  return lua.lua_tolstring(L, n, null);
+}
+
+/** ConvertLuaResultInto(table, &corev1.PodTemplateSpec{}): the template's spec, {} when it has none. */
+function podSpecArg(lua: LuaWasm, L: LuaState, fn: string): JsonObject {
+  checkTable(lua, L, 1, fn);
+  let template: Json;
+  try {
+    template = repairEmptyTables(encodeValue(lua, L, 1, new Set()), 'struct');
+  } catch (err) {
+    if (err instanceof LuaConvertError) throw new Error(`fail to convert lua value to PodTemplateSpec: ${err.message}`);
+    throw err;
+  }
+  const spec = (template as JsonObject).spec;
+  return typeof spec === 'object' && spec !== null && !Array.isArray(spec) ? spec : {};
+}
+
+/** checkResourceQuantity: nil is zero, a string is parsed as resource.MustParse does, anything else is refused. */
+function quantityArg(lua: LuaWasm, L: LuaState, n: number, fn: string): GoQuantity {
+  const type = lua.lua_type(L, n);
+  if (type === TYPE_NIL) return ZERO_QUANTITY;
+  if (type !== TYPE_STRING) throw argTypeError(lua, L, n, fn, 'string');
+  return parseGoQuantity(lua.lua_tolstring(L, n, null));
+}
+
+function registerNatives(lua: LuaWasm): Natives {
+  const hook = lua.module.addFunction((L: LuaState) => {
+    if (Date.now() <= deadline) return;
+    timedOut = true;
+    // From now on every instruction raises, so a pcall in the script cannot swallow the deadline and loop on.
+    lua.lua_sethook(L, hook, MASK_COUNT, 1);
+    pushString(lua, L, 'context deadline exceeded');
+    lua.lua_error(L);
+  }, 'vii');
+  const functions: Record<string, number> = {
+    osTime: cFunction(lua, (L) => {
+      if (lua.lua_gettop(L) === 0) {
+        lua.lua_pushinteger(L, BigInt(Math.floor(Date.now() / 1000)));
+        return 1;
+      }
+      checkTable(lua, L, 1, 'time');
+      const field = (name: string, fallback: number): number => {
+        lua.lua_getfield(L, 1, name);
+        const value = lua.lua_type(L, -1) === TYPE_NUMBER ? Math.trunc(lua.lua_tonumberx(L, -1, null)) : fallback;
+        lua.lua_settop(L, -2);
+        return value;
+      };
+      const date = new Date(0);
+      date.setFullYear(field('year', -1), field('month', -1) - 1, field('day', -1));
+      date.setHours(field('hour', 12), field('min', 0), field('sec', 0), 0);
+      lua.lua_pushinteger(L, BigInt(Math.floor(date.getTime() / 1000)));
+      return 1;
+    }),
+    osDate: cFunction(lua, (L) => {
+      const top = lua.lua_gettop(L);
+      let format = '%c';
+      let utc = false;
+      let time = new Date();
+      if (top >= 1) {
+        format = checkString(lua, L, 1, 'date');
+        if (format.startsWith('!')) {
+          utc = true;
+          format = format.replace(/^!+/, '');
+        }
+        if (top >= 2) {
+          // time.Unix gives local time, even after a "!".
+          if (lua.lua_type(L, 2) !== TYPE_NUMBER) throw argTypeError(lua, L, 2, 'date', 'number');
+          time = new Date(Math.trunc(lua.lua_tonumberx(L, 2, null)) * 1000);
+          utc = false;
+        }
+        if (format.startsWith('*t')) {
+          pushValue(lua, L, dateTable(time, utc));
+          return 1;
+        }
+      }
+      pushString(lua, L, strftime(time, utc, format));
+      return 1;
+    }),
+    resourceAdd: cFunction(lua, (L) => {
+      let sum = ZERO_QUANTITY;
+      for (let i = 1, top = lua.lua_gettop(L); i <= top; i++)
+        sum = addGoQuantities(sum, quantityArg(lua, L, i, 'resourceAdd'));
+      pushString(lua, L, formatGoQuantity(sum));
+      return 1;
+    }),
+    accuratePodRequirements: cFunction(lua, (L) => {
+      if (lua.lua_gettop(L) !== 1) throw new Error('getPodRequirements only accepts one argument');
+      const requirements = replicaRequirements(podSpecArg(lua, L, 'accuratePodRequirements'));
+      lua.lua_settop(L, 0);
+      if (requirements.resourceRequest || requirements.nodeClaim) pushValue(lua, L, requirements);
+      else lua.lua_pushnil(L);
+      return 1;
+    }),
+    getPodDependencies: cFunction(lua, (L) => {
+      if (lua.lua_gettop(L) !== 2) throw new Error('getPodDependencies only accepts two argument');
+      const spec = podSpecArg(lua, L, 'getPodDependencies');
+      const namespace = lua.lua_type(L, 2) === TYPE_NIL ? 'default' : checkString(lua, L, 2, 'getPodDependencies');
+      const dependencies = podDependencies(spec, namespace);
+      lua.lua_settop(L, 0);
+      // A nil Go slice marshals to null, which decodes to nil.
+      if (dependencies.length > 0) pushValue(lua, L, dependencies);
+      else lua.lua_pushnil(L);
+      return 1;
+    }),
+    getResourceQuantity: cFunction(lua, (L) => {
+      if (lua.lua_gettop(L) !== 1) throw new Error('getResourceQuantity only accepts one argument');
+      const text = lua.lua_type(L, 1) === TYPE_STRING ? lua.lua_tolstring(L, 1, null) : '0';
+      const value = goQuantityNumber(quantityArg(lua, L, 1, 'getResourceQuantity'));
+      if (value < 0) throw new Error(`int approximation unexpectedly returned a negative value: ${text}`);
+      if (value === Number.POSITIVE_INFINITY)
+        throw new Error(`int approximation unexpectedly returned an infinite value: ${text}`);
+      lua.lua_pushnumber(L, value);
+      return 1;
+    }),
+  };
+  return { hook, functions };
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+interface DateParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  min: number;
+  sec: number;
+  wday: number;
+  offsetMinutes: number;
+  zone: string;
+}
+
+function dateParts(time: Date, utc: boolean): DateParts {
+  if (utc) {
+    return {
+      year: time.getUTCFullYear(),
+      month: time.getUTCMonth() + 1,
+      day: time.getUTCDate(),
+      hour: time.getUTCHours(),
+      min: time.getUTCMinutes(),
+      sec: time.getUTCSeconds(),
+      wday: time.getUTCDay(),
+      offsetMinutes: 0,
+      zone: 'UTC',
+    };
+  }
+  const zone =
+    new Intl.DateTimeFormat('en-US', { timeZoneName: 'short' })
+      .formatToParts(time)
+      .find((p) => p.type === 'timeZoneName')?.value ?? 'UTC';
+  return {
+    year: time.getFullYear(),
+    month: time.getMonth() + 1,
+    day: time.getDate(),
+    hour: time.getHours(),
+    min: time.getMinutes(),
+    sec: time.getSeconds(),
+    wday: time.getDay(),
+    offsetMinutes: -time.getTimezoneOffset(),
+    zone: zone === 'GMT' ? 'UTC' : zone,
+  };
+}
+
+/** os.date("*t"): gopher-lua leaves yday at 0 and isdst false. */
+function dateTable(time: Date, utc: boolean): JsonObject {
+  const p = dateParts(time, utc);
+  return {
+    year: p.year,
+    month: p.month,
+    day: p.day,
+    hour: p.hour,
+    min: p.min,
+    sec: p.sec,
+    wday: p.wday + 1,
+    yday: 0,
+    isdst: false,
+  };
+}
+
+/** oslib_safe's strftime: each C flag maps to a Go layout; unknown flags are kept as written. */
+function strftime(time: Date, utc: boolean, format: string): string {
+  const p = dateParts(time, utc);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const hour12 = p.hour % 12 === 0 ? 12 : p.hour % 12;
+  const offset = `${p.offsetMinutes < 0 ? '-' : '+'}${two(Math.floor(Math.abs(p.offsetMinutes) / 60))}${two(Math.abs(p.offsetMinutes) % 60)}`;
+  const flags: Record<string, () => string> = {
+    // Karmada's table maps %a to the Go layout "mon", which is not a layout element: it prints "mon" as is.
+    a: () => 'mon',
+    A: () => WEEKDAYS[p.wday] as string,
+    b: () => (MONTHS[p.month - 1] as string).slice(0, 3),
+    B: () => MONTHS[p.month - 1] as string,
+    c: () =>
+      `${two(p.day)} ${(MONTHS[p.month - 1] as string).slice(0, 3)} ${two(p.year % 100)} ${two(p.hour)}:${two(p.min)} ${p.zone}`,
+    d: () => two(p.day),
+    F: () => `${String(p.year).padStart(4, '0')}-${two(p.month)}-${two(p.day)}`,
+    H: () => two(p.hour),
+    I: () => two(hour12),
+    m: () => two(p.month),
+    M: () => two(p.min),
+    p: () => (p.hour < 12 ? 'AM' : 'PM'),
+    P: () => (p.hour < 12 ? 'am' : 'pm'),
+    S: () => two(p.sec),
+    x: () => `${two(p.hour)}/${two(p.min)}/${two(p.sec)}`,
+    X: () => `${two(p.hour)}:${two(p.min)}:${two(p.sec)}`,
+    y: () => two(p.year % 100),
+    Y: () => String(p.year).padStart(4, '0'),
+    z: () => offset,
+    Z: () => p.zone,
+    w: () => String(p.wday),
+  };
+  let out = '';
+  for (let i = 0; i < format.length; i++) {
+    const c = format[i] as string;
+    if (c !== '%' || i === format.length - 1) {
+      out += c;
+      continue;
+    }
+    const flag = format[++i] as string;
+    if (flag === '%') out += '%';
+    else out += flags[flag]?.() ?? `%${flag}`;
+  }
+  return out;
+}
+
+/**
+ * helper.GetDependenciesFromPodTemplate: ConfigMaps, then Secrets, then the ServiceAccount, then PVCs, each named
+ * once. Go iterates its sets in random order; names are sorted here so a render is repeatable.
+ */
+function podDependencies(spec: JsonObject, namespace: string): JsonObject[] {
+  const found = podReferences(spec);
+  const refs = (kind: string, names: Set<string>) =>
+    [...names].sort().map((name) => ({ apiVersion: 'v1', kind, ...(namespace ? { namespace } : {}), name }));
+  return [
+    ...refs('ConfigMap', found.configMaps),
+    ...refs('Secret', found.secrets),
+    ...refs('ServiceAccount', found.serviceAccounts),
+    ...refs('PersistentVolumeClaim', found.persistentVolumeClaims),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The sandbox
+
+/**
+ * Run once in each new engine with the host functions as its argument; returns collectgarbage, which the sandbox
+ * then hides from scripts. It leaves exactly the globals of Karmada's state: gopher-lua's base, table, string,
+ * math libraries, the safe os and package libraries, and error stubs for the functions setLib takes away.
+ */
+const PRELUDE = `
+local native = ...
+local collect = collectgarbage
+local error, type, select, tostring, next = error, type, select, tostring, next
+local floor, ceil, huge, mtype, tointeger = math.floor, math.ceil, math.huge, math.type, math.tointeger
+local sfind, ssub, sformat, tconcat, tunpack = string.find, string.sub, string.format, table.concat, table.unpack
+
+-- base: gopher-lua's set (unpack, no rawlen or warn); print goes nowhere, as a controller's stdout does.
+_VERSION = 'Lua 5.1'
+unpack = tunpack
+rawlen, warn = nil, nil
+print = function(...) end
+_printregs = function() end
+
+-- table: getn and maxn of 5.1; none of 5.4's move, pack, unpack.
+table.getn = function(t) return #t end
+table.maxn = function(t)
+  local n = 0
+  for k in next, t do if type(k) == 'number' and k > n then n = k end end
+  return n
+end
+table.move, table.pack, table.unpack = nil, nil, nil
+
+-- math: gopher-lua's set.
+local m = math
+m.pow = function(x, y) return x ^ y end
+m.mod = m.fmod
+m.atan2 = function(y, x) return m.atan(y, x) end
+m.log10 = function(x) return m.log(x, 10) end
+m.cosh = function(x) return (m.exp(x) + m.exp(-x)) / 2 end
+m.sinh = function(x) return (m.exp(x) - m.exp(-x)) / 2 end
+m.tanh = function(x) local a, b = m.exp(x), m.exp(-x) return (a - b) / (a + b) end
+m.ldexp = function(x, e) return x * 2.0 ^ e end
+m.frexp = function(x)
+  if x == 0 or x ~= x or x == huge or x == -huge then return x, 0 end
+  local e = floor(m.log(m.abs(x), 2)) + 1
+  local f = x / 2.0 ^ e
+  if m.abs(f) >= 1 then f, e = f / 2, e + 1 elseif m.abs(f) < 0.5 then f, e = f * 2, e - 1 end
+  return f, e
+end
+m.maxinteger, m.mininteger, m.tointeger, m.type, m.ult = nil, nil, nil, nil, nil
+
+-- string: Karmada's string_safe. The table is changed in place: it is also the strings' metatable __index.
+local s = string
+local MAX = 1000000
+local function checkLength(v)
+  if type(v) == 'string' and #v > MAX then
+    error(sformat('string length %d exceeds the maximum allowed input string length %d in Karmada lua string lib, please check your lua script.', #v, MAX), 3)
+  end
+end
+local function guarded(f, both)
+  return function(a, b, ...)
+    checkLength(a)
+    if both then checkLength(b) end
+    return f(a, b, ...)
+  end
+end
+for _, name in next, { 'byte', 'lower', 'reverse', 'sub', 'upper' } do s[name] = guarded(s[name], false) end
+for _, name in next, { 'find', 'match', 'gmatch' } do s[name] = guarded(s[name], true) end
+s.gfind = s.gmatch
+local function refuse(name)
+  return function()
+    error('The Lua function string.' .. name .. ' is not supported by Karmada. If you believe this function is essential for your use case, please submit an issue to let us know why you need it.', 2)
+  end
+end
+s.gsub, s.rep, s.dump = refuse('gsub'), refuse('rep'), refuse('dump')
+s.pack, s.packsize, s.unpack = nil, nil, nil
+-- Go's Sprintf truncates a float given to %d; Lua 5.4 refuses one with a fraction.
+local integerConversions = { d = true, i = true, c = true, o = true, x = true, X = true }
+s.format = function(fmt, ...)
+  checkLength(fmt)
+  local n = select('#', ...)
+  if type(fmt) ~= 'string' or n == 0 then return sformat(fmt, ...) end
+  local args = { ... }
+  local i, pos = 0, 1
+  while true do
+    local at = sfind(fmt, '%', pos, true)
+    if not at then break end
+    if ssub(fmt, at + 1, at + 1) == '%' then
+      pos = at + 2
+    else
+      local _, stop, conversion = sfind(fmt, '^[-+ #0]*%d*%.?%d*(%a)', at + 1)
+      if not stop then break end
+      i = i + 1
+      local v = args[i]
+      if integerConversions[conversion] and mtype(v) == 'float' and v == v and v ~= huge and v ~= -huge then
+        args[i] = v >= 0 and floor(v) or ceil(v)
+      end
+      pos = stop + 1
+    end
+  end
+  return sformat(fmt, tunpack(args, 1, n))
+end
+
+-- os: oslib_safe offers time and date only.
+os = { time = native.osTime, date = native.osDate }
+
+-- package: loadlib_safe. require finds what is loaded already or what package.preload holds (only kube).
+local loaded = { _G = _G, table = table, string = string, math = math, os = os }
+local kube = { resourceAdd = native.resourceAdd, accuratePodRequirements = native.accuratePodRequirements,
+  getPodDependencies = native.getPodDependencies, getResourceQuantity = native.getResourceQuantity }
+local function preloadLoader(name)
+  local preload = type(package) == 'table' and package.preload
+  if type(preload) ~= 'table' then error('package.preload must be a table') end
+  local found = preload[name]
+  if found == nil then return "no field package.preload['" .. name .. "']" end
+  return found
+end
+local loaders = { preloadLoader }
+package = {
+  loadlib = function() error('loadlib is not supported', 2) end,
+  preload = { kube = function()
+    local mod = {}
+    for k, v in next, kube do mod[k] = v end
+    return mod
+  end },
+  loaders = loaders,
+  loaded = loaded,
+}
+local LOADING = {}
+require = function(name)
+  if type(name) ~= 'string' and type(name) ~= 'number' then
+    error('bad argument #1 to require (string expected, got ' .. type(name) .. ')', 2)
+  end
+  name = tostring(name)
+  local mod = loaded[name]
+  if mod then
+    if mod == LOADING then error('loop or previous error loading module: ' .. name, 2) end
+    return mod
+  end
+  local messages, open = {}, nil
+  for i = 1, huge do
+    local loader = loaders[i]
+    if loader == nil then error('module ' .. name .. ' not found:\\n\\t' .. tconcat(messages, '\\n\\t') .. ', ', 2) end
+    local found = loader(name)
+    if type(found) == 'function' then open = found break end
+    if type(found) == 'string' then messages[#messages + 1] = found end
+  end
+  loaded[name] = LOADING
+  local result = open(name)
+  local now = loaded[name]
+  if result ~= nil and now == LOADING then loaded[name] = result return result end
+  if now == LOADING then loaded[name] = true return true end
+  return now
+end
+
+-- setLib's list: each becomes a function that raises.
+for _, name in next, { 'collectgarbage', 'dofile', 'getfenv', 'getmetatable', 'load', 'loadfile', 'loadstring',
+    'rawequal', 'rawget', 'rawset', 'setfenv', 'setmetatable', 'module', 'newproxy' } do
+  _G[name] = function()
+    error('<string>:1: call function ' .. name .. ' is not supported in karmada customized resourceinterpreter.', 0)
+  end
+end
+return collect
+`;
+
+interface ScriptEngine {
+  engine: LuaEngine;
+  L: LuaState;
+  /** Registry reference of the compiled chunk, or the compile error every call reports. */
+  chunk: number | { error: string };
+  collect: number;
+}
+
+const engines = new Map<string, ScriptEngine>();
+
+function newEngine(
+  lua: LuaWasm,
+  functions: Record<string, number>,
+): { engine: LuaEngine; L: LuaState; collect: number } {
+  const engine = new LuaEngine(lua, {
+    openStandardLibs: false,
+    injectObjects: false,
+    enableProxy: false,
+    traceAllocations: true,
+  });
+  for (const library of [LuaLibraries.Base, LuaLibraries.Table, LuaLibraries.String, LuaLibraries.Math])
+    engine.global.loadLibrary(library);
+  engine.global.setMemoryMax(MEMORY_MAX);
+  const L = engine.global.address;
+  lua.lua_settop(L, 0);
+  if (lua.luaL_loadbufferx(L, PRELUDE, lua.module.lengthBytesUTF8(PRELUDE), '=prelude', 't') !== STATUS_OK)
+    throw new Error(`Lua sandbox prelude: ${lua.lua_tolstring(L, -1, null)}`);
+  lua.lua_createtable(L, 0, Object.keys(functions).length);
+  for (const [name, pointer] of Object.entries(functions)) {
+    lua.lua_pushcclosure(L, pointer, 0);
+    lua.lua_setfield(L, -2, name);
+  }
+  if (lua.lua_pcallk(L, 1, 1, 0, 0, null) !== STATUS_OK)
+    throw new Error(`Lua sandbox prelude: ${lua.lua_tolstring(L, -1, null)}`);
+  const collect = lua.luaL_ref(L, LUA_REGISTRYINDEX);
+  lua.lua_settop(L, 0);
+  return { engine, L, collect };
+}
+
+/** The script's engine, compiled on first use; the least recently used one is closed past CACHE_SIZE. */
+function engineFor(script: string): ScriptEngine {
+  const cached = engines.get(script);
+  if (cached) {
+    engines.delete(script);
+    engines.set(script, cached);
+    return cached;
+  }
+  const { lua, natives: n } = runtime();
+  const { engine, L, collect } = newEngine(lua, n.functions);
+  let chunk: ScriptEngine['chunk'];
+  const status = lua.luaL_loadbufferx(L, script, lua.module.lengthBytesUTF8(script), CHUNK_NAME, 't');
+  if (status === STATUS_OK) chunk = lua.luaL_ref(L, LUA_REGISTRYINDEX);
+  else chunk = { error: lua.lua_tolstring(L, -1, null) };
+  lua.lua_settop(L, 0);
+  const entry: ScriptEngine = { engine, L, chunk, collect };
+  engines.set(script, entry);
+  if (engines.size > CACHE_SIZE) {
+    const [oldest, evicted] = engines.entries().next().value as [string, ScriptEngine];
+    engines.delete(oldest);
+    evicted.engine.global.close();
+  }
+  return entry;
+}
+
+let checker: { engine: LuaEngine; L: LuaState } | undefined;
+
+/** Compiles the script without running it: undefined when it is valid Lua, else the error and its line. */
+export function checkLuaScript(script: string): { line: number; message: string } | undefined {
+  const { lua } = runtime();
+  if (!checker) {
+    const engine = new LuaEngine(lua, {
+      openStandardLibs: false,
+      injectObjects: false,
+      enableProxy: false,
+      traceAllocations: true,
+    });
+    engine.global.setMemoryMax(MEMORY_MAX);
+    checker = { engine, L: engine.global.address };
+  }
+  const { L } = checker;
+  lua.lua_settop(L, 0);
+  const status = lua.luaL_loadbufferx(L, script, lua.module.lengthBytesUTF8(script), CHUNK_NAME, 't');
+  const text = status === STATUS_OK ? undefined : lua.lua_tolstring(L, -1, null);
+  lua.lua_settop(L, 0);
+  if (text === undefined) return undefined;
+  const located = /^<string>:(\d+): ([\s\S]*)$/.exec(text);
+  return located ? { line: Number(located[1]), message: located[2] as string } : { line: 0, message: text };
+}
+
+function errorText(lua: LuaWasm, L: LuaState, status: number): string {
+  if (timedOut) return 'context deadline exceeded';
+  if (status === STATUS_MEMORY) return 'not enough memory';
+  const type = lua.lua_type(L, -1);
+  if (type === TYPE_STRING || type === TYPE_NUMBER) return lua.lua_tolstring(L, -1, null);
+  return lua.luaL_tolstring(L, -1, null);
+}
+
+/**
+ * VM.RunScript: runs the script's chunk again (so its top-level definitions are fresh, as DoString makes them),
+ * then calls the global function fn with args, all under one deadline. Returns exactly nResults values.
+ */
+export function callLuaFunction(script: string, fn: string, args: readonly unknown[], nResults: number): LuaValue[] {
+  const { lua, natives: n } = runtime();
+  const entry = engineFor(script);
+  const { L, chunk } = entry;
+  if (typeof chunk !== 'number') throw new LuaHookError(chunk.error, fn);
+  lua.lua_settop(L, 0);
+  timedOut = false;
+  deadline = Date.now() + CALL_TIMEOUT_MS;
+  lua.lua_sethook(L, n.hook, MASK_COUNT, HOOK_EVERY);
+  try {
+    lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(chunk));
+    let status = lua.lua_pcallk(L, 0, 0, 0, 0, null);
+    if (status !== STATUS_OK) throw new LuaHookError(errorText(lua, L, status), fn);
+    const type = lua.lua_getglobal(L, fn);
+    if (type === TYPE_NIL) throw new LuaHookError(`not found function ${fn}`, fn);
+    if (type !== TYPE_FUNCTION) throw new LuaHookError(`${fn} is not a function: ${luaTypeName(type)}`, fn);
+    for (const arg of args) {
+      try {
+        pushValue(lua, L, arg);
+      } catch (err) {
+        if (err instanceof LuaConvertError) throw new LuaHookError(err.message, fn);
+        throw err;
+      }
+    }
+    status = lua.lua_pcallk(L, args.length, nResults, 0, 0, null);
+    if (status !== STATUS_OK) throw new LuaHookError(errorText(lua, L, status), fn);
+    const results: LuaValue[] = [];
+    for (let i = 1; i <= nResults; i++) results.push(readValue(lua, L, i));
+    return results;
+  } finally {
+    lua.lua_sethook(L, null, 0, 0);
+    deadline = Number.POSITIVE_INFINITY;
+    lua.lua_settop(L, 0);
+    if (entry.engine.global.getMemoryUsed() > COLLECT_ABOVE) {
+      lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(entry.collect));
+      lua.lua_pcallk(L, 0, 0, 0, 0, null);
+      lua.lua_settop(L, 0);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { luaReflectStatus } from '../../../src/interpreters/lua/luaHooks.ts';
+import { checkLuaScript, isLuaRuntimeLoaded, loadLuaRuntime } from '../../../src/interpreters/lua/luaRuntime.ts';
+
+test('checkLuaScript needs the runtime loaded first', () => {
+  if (!isLuaRuntimeLoaded()) assert.throws(() => checkLuaScript('x = 1'), /not loaded/);
+});
+
+test('loading is idempotent', async () => {
+  await Promise.all([loadLuaRuntime(), loadLuaRuntime()]);
+  await loadLuaRuntime();
+  assert.ok(isLuaRuntimeLoaded());
+});
+
+/** Runs `body` inside ReflectStatus and returns what it yields as the string `v`. */
+const run = (body: string): unknown =>
+  luaReflectStatus(`function ReflectStatus(o) local v = (function() ${body} end)() return { v = v } end`, {})?.v;
+
+test('a syntax error reports its line within the script', () => {
+  assert.equal(checkLuaScript('\n\nlocal x = {\n return x end'), {
+    line: 4,
+    message: "unexpected symbol near 'return'",
+  });
+  assert.is(checkLuaScript('function GetReplicas(o) return 1 end'), undefined);
+  assert.throws(() => luaReflectStatus('x = = 1', {}), /<string>:1: unexpected symbol near '='/);
+});
+
+test('a runaway loop times out after 1 s, even under pcall, and the next call still works', () => {
+  const started = Date.now();
+  assert.throws(() => run('while true do pcall(function() while true do end end) end'), /context deadline exceeded/);
+  assert.ok(Date.now() - started < 3000);
+  assert.is(run('return "alive"'), 'alive');
+});
+
+test('a memory bomb fails with an error, not a crash, and the engine stays usable', () => {
+  assert.throws(() => run('local s = "xxxxxxxx" while true do s = s .. s end'), /not enough memory/);
+  assert.is(run('return "alive"'), 'alive');
+});
+
+test('escapes are unavailable: io, os.execute, debug, coroutine, require("io"), loadlib', () => {
+  assert.is(run('return tostring(io)'), 'nil');
+  assert.is(run('return tostring(os.execute)'), 'nil');
+  assert.is(run('return tostring(require("os").execute)'), 'nil');
+  assert.is(run('return tostring(debug) .. tostring(coroutine) .. tostring(utf8)'), 'nilnilnil');
+  assert.throws(() => run('return require("io")'), /module io not found:\n\tno field package.preload\['io'\]/);
+  assert.throws(() => run('return package.loadlib("x", "y")'), /loadlib is not supported/);
+});
+
+test("setLib stubs: dofile, load, loadstring, getmetatable, rawset and the others raise Karmada's error", () => {
+  for (const name of [
+    'dofile',
+    'loadfile',
+    'load',
+    'loadstring',
+    'getmetatable',
+    'setmetatable',
+    'rawget',
+    'rawset',
+    'rawequal',
+    'collectgarbage',
+    'getfenv',
+    'setfenv',
+    'module',
+    'newproxy',
+  ]) {
+    assert.throws(
+      () => run(`return ${name}("x")`),
+      new RegExp(`call function ${name} is not supported in karmada customized resourceinterpreter`),
+    );
+  }
+});
+
+test('string_safe: rep, gsub and dump are refused; long inputs are refused', () => {
+  assert.throws(() => run('return string.rep("x", 3)'), /string.rep is not supported by Karmada/);
+  assert.throws(() => run('return ("x"):gsub("x", "y")'), /string.gsub is not supported by Karmada/);
+  assert.throws(() => run('return string.dump(print)'), /string.dump is not supported by Karmada/);
+  assert.throws(
+    () => run('local s = "0123456789" for i = 1, 17 do s = s .. s end return s:upper()'),
+    /string length 1310720 exceeds the maximum allowed input string length 1000000/,
+  );
+});
+
+test('string functions that remain behave as in Lua 5.1', () => {
+  assert.is(run('return ("a,b"):find(",") .. ("Ab"):lower() .. ("abc"):sub(2) .. ("x=1"):match("=(%d)")'), '2abbc1');
+  assert.is(run('local n = 0 for w in string.gfind("a b c", "%a") do n = n + 1 end return n'), 3);
+});
+
+test('Lua 5.1 numbers: integral floats print as integers, %d takes a float, integers arrive as integers', () => {
+  assert.is(run('return tostring(3/1) .. " " .. 6/2 .. " " .. 10/4'), '3 3 2.5');
+  assert.is(run('return string.format("%d|%s|%5.1f|%x", 7/2, 4/2, 1/3, 255.0)'), '3|2|  0.3|ff');
+  assert.is(run('return table.concat({ 1.0, 2, 0.5 }, ",")'), '1,2,0.5');
+});
+
+test('Lua 5.1 library: unpack, table.getn/maxn, math.pow/mod/atan2/log10/ldexp/frexp; no 5.4 extras', () => {
+  assert.is(run('local a, b = unpack({ 1, 2 }) return a + b'), 3);
+  assert.is(run('return table.getn({ 1, 2, 3 }) + table.maxn({ [7] = 1 })'), 10);
+  assert.is(run('return math.pow(2, 10) + math.mod(7, 3) + math.log10(100) + math.ldexp(1, 3)'), 1035);
+  assert.is(run('local m, e = math.frexp(8) return m * 10 + e'), 9);
+  assert.is(run('return math.floor(math.atan2(1, 1) * 100)'), 78);
+  assert.is(
+    run('return tostring(table.pack) .. tostring(math.tointeger) .. tostring(string.pack) .. tostring(rawlen)'),
+    'nilnilnilnil',
+  );
+  assert.is(run('return _VERSION'), 'Lua 5.1');
+});
+
+test('oslib_safe: os.time and os.date only, with the Go layouts Karmada maps to', () => {
+  assert.is(run('return os.date("!%Y-%m-%d %H:%M:%S", 0) ~= nil'), true);
+  assert.is(run('return os.date("%Y", 0)'), String(new Date(0).getFullYear()));
+  assert.is(run('return os.date("%a|%%|%q")'), 'mon|%|%q');
+  assert.is(run('return type(os.time())'), 'number');
+  assert.is(
+    run(
+      'return os.time({ year = 2020, month = 1, day = 1, hour = 0 }) - os.time({ year = 2020, month = 1, day = 2, hour = 0 })',
+    ),
+    -86400,
+  );
+  assert.is(run('return tostring(os.exit) .. tostring(os.getenv) .. tostring(os.remove)'), 'nilnilnil');
+  assert.is(run('return os.date("*t", 0).yday'), 0);
+});
+
+test('the chunk runs again before each call: top-level definitions are reset', () => {
+  const script = 'count = 0\nfunction ReflectStatus(o) count = count + 1 return { count = count } end';
+  assert.equal(luaReflectStatus(script, {}), { count: 1 });
+  assert.equal(luaReflectStatus(script, {}), { count: 1 });
+});
+
+test.run();
