@@ -1,4 +1,5 @@
 // One reconcile pass, top to bottom: commits -> rendered output -> members -> status committed back.
+import { loadLuaRuntime } from './interpreters/lua/luaRuntime.ts';
 import type { ResourceModel } from './api/cluster.ts';
 import { resourceModelsOf } from './branches/rendered/registeredClusters.ts';
 import { readRegisteredClusters } from './outputs/readRegisteredClusters.ts';
@@ -31,6 +32,7 @@ import type { ObjectRef } from './api/kinds.ts';
 import { readCommitInfo } from './commits/readCommitInfo.ts';
 import {
   customHealth,
+  hasLuaCustomizations,
   customizationFor,
   interpreterSet,
   NO_CUSTOMIZATIONS,
@@ -154,11 +156,18 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
   }
   const clusters = typeof t.clusters === 'function' ? await t.clusters() : t.clusters;
   let delivery: RenderedDelivery | null = null;
+  // The customizations of what is applied: Lua Retain hooks run before updates, health and status hooks after.
+  const renderedHead = await readRef(t.repo, t.outputRef);
+  const interpreters = renderedHead
+    ? await interpretersOfRendered(t.repo, renderedHead).catch(() => undefined)
+    : undefined;
   try {
     const started = performance.now();
     delivery = await applyRendered({
       repo: t.repo,
       outputRef: t.outputRef,
+      ...(renderedHead ? { commit: renderedHead } : {}),
+      ...(interpreters ? { interpreters } : {}),
       clusters,
       ...(t.statusRef ? { statusRef: t.statusRef } : {}),
       ...(t.replica ? { replica: t.replica } : {}),
@@ -195,9 +204,6 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
       return { cluster, ...(status ? { status } : {}), ...(d ? { delivery: d } : {}), ...(exports ? { exports } : {}) };
     }),
   );
-  const interpreters = delivery
-    ? await interpretersOfRendered(t.repo, delivery.renderedCommit).catch(() => undefined)
-    : undefined;
   const config = await readClusterConfig(t.repo, t.outputRef);
   const autoscalers = delivery?.sourceCommit
     ? await autoscale(t, clusters, reports, delivery.renderedCommit, delivery.sourceCommit)
@@ -444,5 +450,6 @@ async function interpretersOfRendered(repo: GitRepo, renderedCommit: string): Pr
   const lastGood = lastGoodResolver(repo, async () => (below ? renderHistoryAt(repo, below) : null));
   const tree = (await readCommitInfo(repo, source)).tree;
   const list = await readInterpreterCustomizations(repo, tree, index, (files) => lastGood.files(files));
+  if (hasLuaCustomizations(list)) await loadLuaRuntime();
   return list.length > 0 ? interpreterSet(list) : undefined;
 }

@@ -33,7 +33,47 @@ export interface Customizations {
   dependencyInterpretation?: { dependencies: { apiVersion: string; kind: string; namePath: FieldPath }[] };
   /** Retain: fields the member cluster owns; Flotilla never sends them. */
   retention?: { paths: FieldPath[] };
+  /** Karmada's Lua hooks for the same kind (ResourceInterpreterCustomization): each replaces its declarative one. */
+  lua?: LuaScripts;
 }
+
+/** The Lua scripts of a kind's ResourceInterpreterCustomizations, merged as Karmada's configmanager merges them. */
+export interface LuaScripts {
+  retention?: string;
+  replicaResource?: string;
+  replicaRevision?: string;
+  statusReflection?: string;
+  statusAggregation?: string;
+  healthInterpretation?: string;
+  /** Every customization's: their dependencies are united. */
+  dependencyInterpretation?: string[];
+}
+
+/** The hooks of a ResourceInterpreterCustomization Flotilla runs (componentResource is alpha in Karmada, off). */
+export const LUA_HOOKS = [
+  'retention',
+  'replicaResource',
+  'replicaRevision',
+  'statusReflection',
+  'statusAggregation',
+  'healthInterpretation',
+  'dependencyInterpretation',
+] as const;
+export type LuaHook = (typeof LUA_HOOKS)[number];
+
+/** config.karmada.io/v1alpha1 ResourceInterpreterCustomization, as validation leaves it: every hook has a script. */
+export interface ResourceInterpreterCustomization {
+  apiVersion: 'config.karmada.io/v1alpha1';
+  kind: 'ResourceInterpreterCustomization';
+  metadata: ObjectMeta;
+  spec: {
+    target: { apiVersion: string; kind: string };
+    customizations: Partial<Record<LuaHook, { luaScript: string }>>;
+  };
+}
+
+/** Either form, as a commit holds them. */
+export type AnyInterpreterCustomization = InterpreterCustomization | ResourceInterpreterCustomization;
 
 export interface InterpreterCustomization {
   apiVersion: 'flotilla.io/v1alpha1';

@@ -3,7 +3,7 @@ import type { Cluster } from './cluster.ts';
 import type { ObjectRef } from './kinds.ts';
 import type { ClusterAffinity, ClusterTaintPolicy, OverridePolicy, PropagationPolicy } from './policy.ts';
 import type { WorkloadRebalancer } from './rebalancer.ts';
-import type { InterpreterCustomization } from './interpreterCustomization.ts';
+import type { AnyInterpreterCustomization } from './interpreterCustomization.ts';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
 
 export interface Located<T> {
@@ -83,7 +83,7 @@ export interface FileObjects {
   clusterTaintPolicies: Located<ClusterTaintPolicy>[];
   clusters: Located<Cluster>[];
   rebalancers: Located<WorkloadRebalancer>[];
-  interpreterCustomizations: Located<InterpreterCustomization>[];
+  interpreterCustomizations: Located<AnyInterpreterCustomization>[];
   /** Identities of objects that are in the file but invalid: they keep their last good output. */
   broken: ObjectRef[];
   /** The file could not be parsed at all: everything it rendered last time is held. */
@@ -119,7 +119,7 @@ export interface ConfigModel {
   /** Reschedule requests (WorkloadRebalancer): each listed workload is scheduled afresh once. */
   rebalancers: Located<WorkloadRebalancer>[];
   /** Declarative interpreter hooks for custom kinds. */
-  interpreterCustomizations: Located<InterpreterCustomization>[];
+  interpreterCustomizations: Located<AnyInterpreterCustomization>[];
   /** refKeys whose previous output must be kept as it is (invalid, duplicated). */
   held: Set<string>;
   /** Held templates whose output would share a file with another's (PATH_COLLISION), by refKey. */

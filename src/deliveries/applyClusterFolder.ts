@@ -15,6 +15,12 @@ import { forgetDiscovery, resolveResource, resourcePath } from './resolveResourc
 import { DEFAULT_RETRY, KubeUnreachableError, sendRequest, statusMessage, type RetryPolicy } from './sendRequest.ts';
 import { FIELD_MANAGER, type ApplyResult, type ConflictResolution } from './types.ts';
 import { retainForMember, retainsMemberReplicas } from '../interpreters/retainForMember.ts';
+import {
+  customizationFor,
+  customRetainLive,
+  NO_CUSTOMIZATIONS,
+  type InterpreterSet,
+} from '../interpreters/customizations.ts';
 
 export interface ApplyClusterOptions {
   cluster: string;
@@ -41,6 +47,8 @@ export interface ApplyClusterOptions {
   prune: boolean;
   /** Used when a manifest has no work.karmada.io/conflict-resolution annotation. Default 'abort', as Karmada. */
   conflictResolution?: ConflictResolution;
+  /** The rendered commit's customizations: a kind's Lua Retain replaces the built-in one before an update. */
+  interpreters?: InterpreterSet;
   /** Default 'flotilla'. */
   fieldManager?: string;
   retry?: RetryPolicy;
@@ -101,6 +109,7 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     writes: 0,
     unreachable: undefined,
     owned: new Set(opts.inventory.map(identityKey)),
+    interpreters: opts.interpreters ?? NO_CUSTOMIZATIONS,
   };
   const released = opts.released ?? new Set<string>();
   const inFolder = new Set<string>();
@@ -297,6 +306,7 @@ interface Ctx {
   unreachable: string | undefined;
   /** Identity keys of the inventory: with the managed label, what Flotilla owns and repairs by force. */
   owned: ReadonlySet<string>;
+  interpreters: InterpreterSet;
 }
 
 /** Applies of an object whose retained replicas went stale under us (an HPA scaled it meanwhile) before giving up. */
@@ -320,8 +330,21 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
     if (current.status === 200) live = current.body as Record<string, unknown>;
     else if (current.status !== 404)
       return failed(ref, path, `reading the live object failed: ${statusMessage(current)}`);
-    // An update keeps what the member owns (Karmada's Retain, run by its object watcher before every update).
-    const body = applyBody(retainForMember(obj.manifest, live));
+    // An update keeps what the member owns (Karmada's Retain, run by its object watcher before every update); a
+    // kind's Lua Retain replaces the built-in rule, and one that fails stops this object's update, as in Karmada.
+    let retained: Record<string, unknown> | undefined;
+    try {
+      retained = live
+        ? customRetainLive(customizationFor(ctx.interpreters, ref), obj.manifest as Record<string, unknown>, live)
+        : undefined;
+    } catch (err) {
+      return failed(
+        ref,
+        path,
+        `the Retain hook of its ResourceInterpreterCustomization failed: ${(err as Error).message}`,
+      );
+    }
+    const body = applyBody(retained ?? retainForMember(obj.manifest, live));
     // The count kept is the member's as read: the apply is conditional on that read, so an HPA scaling in between
     // makes it a 409 and the object is read and applied again, never set back to the count read.
     const conditional = retainsMemberReplicas(obj.manifest, live);

@@ -38,6 +38,7 @@ import {
 import { readMultiClusterServices } from '../branches/rendered/multiClusterServices.ts';
 import type { MultiClusterService } from '../api/multiClusterService.ts';
 import { CLUSTERS_PATH } from '../branches/rendered/outputPaths.ts';
+import type { InterpreterSet } from '../interpreters/customizations.ts';
 import { parseRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
 
 export interface ApplyRenderedOptions {
@@ -53,6 +54,8 @@ export interface ApplyRenderedOptions {
   /** Branch holding the inventories. Default refs/heads/flotilla/status. */
   statusRef?: string;
   conflictResolution?: ConflictResolution;
+  /** The rendered commit's customizations (the Lua Retain hooks run before an update). */
+  interpreters?: InterpreterSet;
   fieldManager?: string;
   retry?: RetryPolicy;
   /** Objects in flight per cluster. Default 8. */
@@ -188,6 +191,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
         pending: [...(record?.pending ?? []), ...(notRecorded ? [] : (planned.get(name) ?? []))],
         prune: folder.complete && !holdPrune,
         conflictResolution: opts.conflictResolution,
+        ...(opts.interpreters ? { interpreters: opts.interpreters } : {}),
         fieldManager: opts.fieldManager,
         retry: opts.retry,
         concurrency: opts.objectConcurrency,

@@ -8,7 +8,7 @@ import {
   POLICY_API_VERSION,
   POLICY_KINDS,
 } from '../api/kinds.ts';
-import type { InterpreterCustomization } from '../api/interpreterCustomization.ts';
+import type { InterpreterCustomization, ResourceInterpreterCustomization } from '../api/interpreterCustomization.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import {
   validateInterpreterCustomization,
@@ -121,16 +121,18 @@ export function classifyDocuments(
             : validateLuaCustomization(obj);
       for (const issue of issues) problem(issue.path, issue.code, issue.message, issue.fix);
       if (issues.length > 0) {
-        // Not a template either. A broken rebalancer simply does nothing (a one-time request), as does a Lua
-        // customization (never run); a declarative customization keeps its last good definition, as Karmada's webhook
-        // refuses the new one and every object of its kind is still interpreted by the old.
-        if (extension === 'interpreter') out.broken.push(brokenRef(ref, namespace));
+        // Not a template either. A broken rebalancer simply does nothing (a one-time request); a customization keeps
+        // its last good definition, as Karmada's webhook refuses the new one and its kind is still interpreted by the old.
+        if (extension !== 'rebalancer') out.broken.push(brokenRef(ref, namespace));
         continue;
       }
       if (extension === 'rebalancer')
         out.rebalancers.push({ object: obj as unknown as WorkloadRebalancer, source: doc.source });
       else
-        out.interpreterCustomizations.push({ object: obj as unknown as InterpreterCustomization, source: doc.source });
+        out.interpreterCustomizations.push({
+          object: obj as unknown as InterpreterCustomization | ResourceInterpreterCustomization,
+          source: doc.source,
+        });
       continue;
     }
 

@@ -1,14 +1,30 @@
-// The hooks of a flotilla.io/v1alpha1 InterpreterCustomization, applied to one object. Each function is
-// the declarative counterpart of one of Karmada's Lua hooks (ResourceInterpreterCustomization): it reads
-// the fields the customization names and never runs anything the config repo supplies.
+// The hooks of a kind's customizations, applied to one object: Karmada's ResourceInterpreterCustomization Lua
+// scripts, run sandboxed (interpreters/lua), and Flotilla's declarative InterpreterCustomization, which reads the
+// fields it names. A Lua hook replaces the declarative one of its operation, as Karmada's configurable interpreter
+// comes first.
 import type { ResourceList } from '../api/cluster.ts';
-import type { Customizations, HealthRule, InterpreterCustomization } from '../api/interpreterCustomization.ts';
+import {
+  LUA_HOOKS,
+  type AnyInterpreterCustomization,
+  type Customizations,
+  type HealthRule,
+  type LuaScripts,
+} from '../api/interpreterCustomization.ts';
 import type { ObjectRef } from '../api/kinds.ts';
 import type { ConfigModel, Located } from '../api/model.ts';
 import type { Health } from '../api/conditions.ts';
 import { read, readAll, remove, write } from './fieldPath.ts';
 import { isSecret } from './isSecret.ts';
 import { replicaRequirements, type NodeClaim } from './replicaRequirements.ts';
+import {
+  luaAggregateStatus,
+  luaGetDependencies,
+  luaGetReplicas,
+  luaInterpretHealth,
+  luaReflectStatus,
+  luaRetain,
+  luaReviseReplica,
+} from './lua/luaHooks.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -17,14 +33,44 @@ export type InterpreterSet = ReadonlyMap<string, Customizations>;
 
 export const NO_CUSTOMIZATIONS: InterpreterSet = new Map();
 
-/** One set per commit; a kind customized twice is reported by validation, and the first file (by path) wins. */
-export function interpreterSet(list: readonly Located<InterpreterCustomization>[]): InterpreterSet {
+/**
+ * One set per commit. A kind with two declarative customizations is reported by validation, and the first file (by
+ * path) wins; its ResourceInterpreterCustomizations merge in name order, the first script of each operation winning
+ * and every dependency script kept (Karmada's configmanager).
+ */
+export function interpreterSet(list: readonly Located<AnyInterpreterCustomization>[]): InterpreterSet {
   const out = new Map<string, Customizations>();
+  const lua = new Map<string, LuaScripts>();
+  const karmada = list
+    .filter((c) => c.object.kind === 'ResourceInterpreterCustomization')
+    .sort((a, b) =>
+      a.object.metadata.name < b.object.metadata.name ? -1 : a.object.metadata.name > b.object.metadata.name ? 1 : 0,
+    );
   for (const { object } of list) {
+    if (object.kind !== 'InterpreterCustomization') continue;
     const key = `${object.spec.target.apiVersion}/${object.spec.target.kind}`;
     if (!out.has(key)) out.set(key, object.spec.customizations ?? {});
   }
+  for (const { object } of karmada) {
+    if (object.kind !== 'ResourceInterpreterCustomization') continue;
+    const key = `${object.spec.target.apiVersion}/${object.spec.target.kind}`;
+    const scripts = lua.get(key) ?? {};
+    for (const hook of LUA_HOOKS) {
+      const script = object.spec.customizations[hook]?.luaScript;
+      if (!script) continue;
+      if (hook === 'dependencyInterpretation')
+        scripts.dependencyInterpretation = [...(scripts.dependencyInterpretation ?? []), script];
+      else scripts[hook] ??= script;
+    }
+    lua.set(key, scripts);
+  }
+  for (const [key, scripts] of lua) out.set(key, { ...(out.get(key) ?? {}), lua: scripts });
   return out;
+}
+
+/** Whether any customization of the commit runs Lua: the runtime must be loaded before the render runs them. */
+export function hasLuaCustomizations(list: readonly Located<AnyInterpreterCustomization>[]): boolean {
+  return list.some((c) => c.object.kind === 'ResourceInterpreterCustomization');
 }
 
 const setCache = new WeakMap<ConfigModel, InterpreterSet>();
@@ -53,6 +99,16 @@ export function customReplicas(
   c: Customizations,
   manifest: Obj,
 ): { replicas: number; resourceRequest?: ResourceList; nodeClaim?: NodeClaim } | undefined {
+  if (c.lua?.replicaResource) {
+    const { replicas, requirements } = luaGetReplicas(c.lua.replicaResource, manifest);
+    const request = requirements?.resourceRequest as ResourceList | undefined;
+    const nodeClaim = requirements?.nodeClaim as NodeClaim | undefined;
+    return {
+      replicas: Math.max(replicas, 0),
+      ...(request && Object.keys(request).length > 0 ? { resourceRequest: request } : {}),
+      ...(nodeClaim && Object.keys(nodeClaim).length > 0 ? { nodeClaim } : {}),
+    };
+  }
   const hook = c.replicaResource;
   if (!hook) return undefined;
   const value = read(manifest, hook.replicasPath);
@@ -77,10 +133,12 @@ export function customReplicas(
 
 /** undefined when the kind has no ReviseReplica hook: its manifest keeps the template's replicas. */
 export function customReviseReplicas(c: Customizations, manifest: Obj, replicas: number): Obj | undefined {
+  if (c.lua?.replicaRevision) return luaReviseReplica(c.lua.replicaRevision, manifest, replicas);
   return c.replicaRevision ? write(manifest, c.replicaRevision.replicasPath, replicas) : undefined;
 }
 
 export function customDependencies(c: Customizations, manifest: Obj, namespace: string): ObjectRef[] | undefined {
+  if (c.lua?.dependencyInterpretation) return luaDependencies(c.lua.dependencyInterpretation, manifest, namespace);
   const hook = c.dependencyInterpretation;
   if (!hook) return undefined;
   const found = new Map<string, ObjectRef>();
@@ -93,12 +151,48 @@ export function customDependencies(c: Customizations, manifest: Obj, namespace: 
   return [...found.values()].sort((a, b) => (`${a.kind}/${a.name}` < `${b.kind}/${b.name}` ? -1 : 1));
 }
 
+/**
+ * Every dependency script's references, united: by name, in the workload's namespace unless one is given. A reference
+ * by labelSelector alone is not followed (Flotilla's dependencies are named objects).
+ */
+function luaDependencies(scripts: readonly string[], manifest: Obj, namespace: string): ObjectRef[] {
+  const found = new Map<string, ObjectRef>();
+  for (const script of scripts)
+    for (const d of luaGetDependencies(script, manifest)) {
+      if (!d.name) continue;
+      const ns = d.namespace || namespace;
+      found.set(`${d.apiVersion}/${d.kind}/${ns}/${d.name}`, {
+        apiVersion: d.apiVersion,
+        kind: d.kind,
+        namespace: ns,
+        name: d.name,
+      });
+    }
+  return [...found.values()].sort((a, b) => (`${a.kind}/${a.name}` < `${b.kind}/${b.name}` ? -1 : 1));
+}
+
+/**
+ * Karmada's Retain through a Lua hook, run by the applier before it updates an object the member has: what the
+ * script returns is applied. Undefined when the kind has no Lua retention (the built-in rule then runs).
+ */
+export function customRetainLive(c: Customizations | undefined, desired: Obj, observed: Obj): Obj | undefined {
+  return c?.lua?.retention ? luaRetain(c.lua.retention, desired, observed) : undefined;
+}
+
 /** Fields the member owns are left out of what Flotilla applies, so server-side apply leaves them alone. */
 export function customRetain(c: Customizations, manifest: Obj): Obj {
   return (c.retention?.paths ?? []).reduce((m, p) => remove(m, p), manifest);
 }
 
 export function customHealth(c: Customizations, live: Obj): Health | undefined {
+  if (c.lua?.healthInterpretation && !isSecret(live)) {
+    // Karmada's work status controller: an interpretation that fails is Unknown health.
+    try {
+      return luaInterpretHealth(c.lua.healthInterpretation, live) ? 'Healthy' : 'Unhealthy';
+    } catch {
+      return 'Unknown';
+    }
+  }
   const rules = c.healthInterpretation?.rules;
   if (!rules) return undefined;
   return rules.every((r) => holds(r, live)) ? 'Healthy' : 'Unhealthy';
@@ -137,6 +231,15 @@ function holds(rule: HealthRule, live: Obj): boolean {
 
 /** The reflected status: only the listed fields, at their place under status. Never anything of a Secret. */
 export function customReflectStatus(c: Customizations, live: Obj): Obj | undefined {
+  if (c.lua?.statusReflection) {
+    if (isSecret(live)) return undefined;
+    // A script that fails reflects nothing (Karmada keeps the Work's status as it was and logs the error).
+    try {
+      return luaReflectStatus(c.lua.statusReflection, live) ?? {};
+    } catch {
+      return {};
+    }
+  }
   const paths = c.statusReflection?.paths;
   if (!paths || isSecret(live)) return undefined;
   let out: Obj = {};
@@ -147,8 +250,45 @@ export function customReflectStatus(c: Customizations, live: Obj): Obj | undefin
   return out;
 }
 
-/** The template's status: each listed field summed over the members' reflected statuses. */
-export function customAggregateStatus(c: Customizations, statuses: readonly Obj[]): Obj | undefined {
+/** What a Lua AggregateStatus hook is given of each member (Karmada's AggregatedStatusItem). */
+export interface StatusItem {
+  clusterName: string;
+  status?: Obj;
+  applied?: boolean;
+  message?: string;
+  health?: string;
+}
+
+/**
+ * The template's status: a Lua hook's (given the template's identity and last aggregated status, and each member's
+ * item), else each listed field summed over the members' reflected statuses.
+ */
+export function customAggregateStatus(
+  c: Customizations,
+  items: readonly StatusItem[],
+  template?: { apiVersion: string; kind: string; metadata: Obj; status?: unknown },
+): Obj | undefined {
+  if (c.lua?.statusAggregation) {
+    try {
+      const desired: Obj = template ? { ...template } : {};
+      const out = luaAggregateStatus(
+        c.lua.statusAggregation,
+        desired,
+        items.map((i) => ({
+          clusterName: i.clusterName,
+          ...(i.status ? { status: i.status } : {}),
+          ...(i.applied !== undefined ? { applied: i.applied } : {}),
+          ...(i.message ? { appliedMessage: i.message } : {}),
+          ...(i.health ? { health: i.health } : {}),
+        })),
+      );
+      const status = out.status;
+      return status && typeof status === 'object' && !Array.isArray(status) ? (status as Obj) : {};
+    } catch {
+      return undefined;
+    }
+  }
+  const statuses = items.map((i) => i.status ?? {});
   const sum = c.statusAggregation?.sum;
   if (!sum) return undefined;
   let out: Obj = {};

@@ -21,6 +21,7 @@ export function interpretsHealth(
 ): boolean {
   return (
     custom?.healthInterpretation?.rules !== undefined ||
+    custom?.lua?.healthInterpretation !== undefined ||
     NATIVE_HEALTH_KINDS.has(`${String(obj.apiVersion)}/${String(obj.kind)}`)
   );
 }

@@ -61,5 +61,9 @@ const NATIVE_REPLICA_KINDS = new Set([
  * every object of the kind.
  */
 export function mayHaveReplicas(apiVersion: string, kind: string, custom?: Customizations): boolean {
-  return custom?.replicaResource !== undefined || NATIVE_REPLICA_KINDS.has(`${apiVersion}/${kind}`);
+  return (
+    custom?.replicaResource !== undefined ||
+    custom?.lua?.replicaResource !== undefined ||
+    NATIVE_REPLICA_KINDS.has(`${apiVersion}/${kind}`)
+  );
 }

@@ -1,3 +1,4 @@
+import { LuaHookError } from '../interpreters/lua/luaRuntime.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { parseRefKey, refKey } from '../api/kinds.ts';
 import type { ClusterAffinity, OverridePolicy, PropagationPolicy } from '../api/policy.ts';
@@ -164,15 +165,20 @@ export function dependenciesOf(
     const t = model.templates.get(key);
     // A scoped units' template names the dependencies of every variant.
     for (const manifest of t ? (t.variants?.map((v) => v.manifest) ?? [t.manifest]) : [])
-      for (const d of interpretDependencies(
-        manifest,
-        t!.ref.namespace,
-        customizationFor(interpretersOf(model), manifest),
-      ))
-        deps.add(refKey(d));
+      for (const d of dependenciesOrNone(manifest, t!.ref.namespace, model)) deps.add(refKey(d));
   }
   for (const key of affected) deps.delete(key);
   return deps;
+}
+
+/** A dependency hook that fails names none here: the render holds that template and reports why. */
+function dependenciesOrNone(manifest: Record<string, unknown>, namespace: string, model: ConfigModel) {
+  try {
+    return interpretDependencies(manifest, namespace, customizationFor(interpretersOf(model), manifest));
+  } catch (err) {
+    if (err instanceof LuaHookError) return [];
+    throw err;
+  }
 }
 
 interface TemplateView {

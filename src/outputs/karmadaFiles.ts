@@ -1,4 +1,4 @@
-import type { InterpreterCustomization } from '../api/interpreterCustomization.ts';
+import type { AnyInterpreterCustomization } from '../api/interpreterCustomization.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
 import { ObjectTooLargeError } from '../commits/ObjectTooLargeError.ts';
 import { readBlobsWithin } from '../commits/readBlobs.ts';
@@ -490,7 +490,7 @@ export async function readInterpreterCustomizations(
   sourceTree: string,
   index: ShardedIndex,
   lastGood?: (files: FileObjects[]) => Promise<FileObjects[]>,
-): Promise<Located<InterpreterCustomization>[]> {
+): Promise<Located<AnyInterpreterCustomization>[]> {
   const files = await karmadaFilesAt(repo, await karmadaOids(repo, sourceTree, index.karmadaFiles()));
   // Customizations concern the whole fleet (karmadaScope.ts): the files scoped to a namespace hold none.
   const read = [...files.values()].filter((f) => f.scope.fleet).map((f) => f.objects());

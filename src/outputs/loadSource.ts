@@ -1,3 +1,4 @@
+import { checkLuaScripts } from '../documents/checkLuaScripts.ts';
 import { parseRefKey, refKey } from '../api/kinds.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
@@ -457,7 +458,7 @@ async function assembleWithLastGood(
   files: Iterable<FileObjects>,
   opts: Omit<AssembleOptions, 'kept'> = {},
 ): Promise<ConfigModel> {
-  const resolved = await lastGood.files(files);
+  const resolved = await lastGood.files(await checkLuaScripts([...files]));
   const model = assembleModel(resolved, opts);
   // Rare: only then are the objects defined twice looked up, and the model assembled again with what they keep.
   if (!model.problems.some((p) => p.code === 'DUPLICATE_OBJECT')) return model;

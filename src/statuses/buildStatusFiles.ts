@@ -245,10 +245,12 @@ export function buildStatusFiles(
     const aggregated = secret
       ? undefined
       : ((custom
-          ? customAggregateStatus(
-              custom,
-              list.map((i) => i.status ?? {}),
-            )
+          ? customAggregateStatus(custom, list, {
+              apiVersion: ref.apiVersion,
+              kind: ref.kind,
+              metadata: ref.namespace ? { name: ref.name, namespace: ref.namespace } : { name: ref.name },
+              ...(previous?.status ? { status: previous.status } : {}),
+            })
           : undefined) ?? aggregateStatus(ref.apiVersion, ref.kind, list, previous?.status));
     const file: TemplateStatusFile = {
       apiVersion: ref.apiVersion,

@@ -1,3 +1,4 @@
+import { LuaHookError } from '../interpreters/lua/luaRuntime.ts';
 import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { describeRef, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
@@ -226,16 +227,24 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
   for (const key of keys) {
     const template = input.model.templates.get(key);
     if (held(key, template, input, out) || !template) continue;
-    const p = place(
-      template,
-      input.model,
-      snapshot,
-      input.previousBindings.get(key),
-      out.problems,
-      input.failover,
-      out.failover,
-      input.clusterReasons,
-    );
+    let p: Placed;
+    try {
+      p = place(
+        template,
+        input.model,
+        snapshot,
+        input.previousBindings.get(key),
+        out.problems,
+        input.failover,
+        out.failover,
+        input.clusterReasons,
+      );
+    } catch (err) {
+      if (!(err instanceof LuaHookError)) throw err;
+      // Karmada's detector retries a template whose interpreter fails, and its binding stays as it was.
+      holdForHook(key, template, err, out);
+      continue;
+    }
     if (p.waitsFor) {
       waitForOverrides(key, p, p.waitsFor, input, out);
       continue;
@@ -379,6 +388,27 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
   return false;
 }
 
+/** A template whose Lua hook failed keeps its last output, with the error, until a commit fixes the script. */
+function holdForHook(key: string, template: Template, err: LuaHookError, out: RenderOutput<unknown>): void {
+  out.explanations.set(key, {
+    ref: template.ref,
+    policyReason: '',
+    clusters: [],
+    held: `the ${err.fn ?? 'Lua'} hook of its ResourceInterpreterCustomization failed: its last output is kept`,
+  });
+  out.problems.push(hookFailed(template, err, 'its last output is kept'));
+}
+
+function hookFailed(template: Template, err: LuaHookError, kept: string): Problem {
+  return {
+    ...template.source,
+    code: 'INTERPRETER_FAILED',
+    severity: 'error',
+    message: `${describeRef(template.ref)}: the ${err.fn ?? 'Lua'} hook of its ResourceInterpreterCustomization failed: ${err.message}; ${kept}`,
+    fix: `fix the script of ${template.ref.apiVersion} ${template.ref.kind} (spec.customizations luaScript), or the template if the script is right to refuse it`,
+  };
+}
+
 /**
  * A binding whose policy names another scheduler: written as the detector builds it, its clusters whatever the
  * previous render left (none at first), as Karmada's default scheduler skips it and Flotilla runs no other.
@@ -519,10 +549,18 @@ function writeWorks<F>(
       const cluster = model.clusters.get(target.name)?.object;
       if (!cluster) continue;
       const path = manifestPath(target.name, ref);
-      // A scoped units' template: the cluster gets the variant of the unit whose scope selects it.
-      const work = p.template.variants
-        ? renderWorkManifest(...onVariant(p, target, cluster, model))
-        : renderWorkManifest(p, target, cluster, model);
+      let work: ReturnType<typeof renderWorkManifest>;
+      try {
+        // A scoped units' template: the cluster gets the variant of the unit whose scope selects it.
+        work = p.template.variants
+          ? renderWorkManifest(...onVariant(p, target, cluster, model))
+          : renderWorkManifest(p, target, cluster, model);
+      } catch (err) {
+        if (!(err instanceof LuaHookError)) throw err;
+        // Karmada's binding controller stops at the Work it cannot build: this cluster keeps its previous manifest.
+        reportOnce(hookFailed(p.template, err, `its manifest for ${target.name} keeps its last version`), problems);
+        continue;
+      }
       for (const problem of work.problems) reportOnce(problem, problems);
       if (work.manifest === undefined) continue; // override failed: previous file for this cluster stays
       if (!(within = stage(path, work.manifest))) break;

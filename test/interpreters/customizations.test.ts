@@ -199,7 +199,7 @@ test('status: the declared health rules and sums replace the built-in ones for t
   assert.is(plain.status, undefined);
 });
 
-test('validate: a Lua ResourceInterpreterCustomization is reported at its luaScript line with the declarative form; bad paths too', () => {
+test('validate: a Lua ResourceInterpreterCustomization is accepted; one that does not compile is an error naming its line; bad paths too', () => {
   const r = makeConfigRepo();
   try {
     r.commit({
@@ -214,6 +214,18 @@ spec:
       luaScript: |
         function GetReplicas(obj) return obj.spec.replicas, {} end
 `,
+      'interpreters/broken.yaml': `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: gadget}
+spec:
+  target: {apiVersion: apps.example.io/v1alpha1, kind: Gadget}
+  customizations:
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(obj)
+          return obj.status.ready ==
+        end
+`,
       'interpreters/bad.yaml': CUSTOMIZATION.replace(
         'replicasPath: spec.replicas, podTemplatePath',
         'replicasPath: "spec.replicas()", podTemplatePath',
@@ -221,12 +233,13 @@ spec:
     });
     const res = flotilla('validate', '--repo', r.dir);
     assert.is(res.status, 1);
+    const out = res.stdout + res.stderr;
+    assert.not.match(out, 'interpreters/lua.yaml');
     assert.match(
-      res.stdout + res.stderr,
-      /interpreters\/lua\.yaml:8:\d+\s+error\s+LUA_NOT_RUN\s+the replicaResource luaScript is not run/,
+      out,
+      /interpreters\/broken\.yaml:1:1\s+error\s+INVALID_VALUE\s+ResourceInterpreterCustomization gadget: the healthInterpretation luaScript does not compile \(its line 3\)/,
     );
-    assert.match(res.stdout + res.stderr, 'flotilla.io/v1alpha1 InterpreterCustomization');
-    assert.match(res.stdout + res.stderr, /interpreters\/bad\.yaml:\d+:\d+\s+error\s+INVALID_VALUE/);
+    assert.match(out, /interpreters\/bad\.yaml:\d+:\d+\s+error\s+INVALID_VALUE/);
   } finally {
     r.cleanup();
   }

@@ -1,6 +1,5 @@
 // Validation of the kinds that are neither policies nor clusters: WorkloadRebalancer (apps.karmada.io),
-// Flotilla's declarative InterpreterCustomization, and Karmada's Lua-based ResourceInterpreterCustomization,
-// which Flotilla recognises only to say how to express it without Lua.
+// Flotilla's declarative InterpreterCustomization, and Karmada's Lua-based ResourceInterpreterCustomization.
 import { parseFieldPath } from '../../interpreters/fieldPath.ts';
 import { isSecret } from '../../interpreters/isSecret.ts';
 
@@ -222,14 +221,85 @@ export function validateInterpreterCustomization(value: Obj): ExtensionIssue[] {
   return issues;
 }
 
-/** Every luaScript of a Karmada ResourceInterpreterCustomization: each one is reported, none is run. */
+/** Karmada's hooks (CustomizationRules); componentResource is accepted and not run, as Karmada's alpha gate is off. */
+const LUA_RULES = [
+  'retention',
+  'replicaResource',
+  'componentResource',
+  'replicaRevision',
+  'statusReflection',
+  'statusAggregation',
+  'healthInterpretation',
+  'dependencyInterpretation',
+];
+
+/**
+ * A Karmada ResourceInterpreterCustomization as its CRD and webhook read it: a target and hooks that each hold a
+ * luaScript (compiled later, when the Lua runtime is loaded: documents/checkLuaScripts.ts). Hooks that would write a
+ * Secret's content to Git are refused, as for the declarative form.
+ */
 export function validateLuaCustomization(value: Obj): ExtensionIssue[] {
-  const custom = isObj(value.spec) && isObj(value.spec.customizations) ? value.spec.customizations : {};
   const issues: ExtensionIssue[] = [];
-  for (const [hook, body] of Object.entries(custom)) {
-    if (isObj(body) && 'luaScript' in body) issues.push(luaIssue(['spec', 'customizations', hook, 'luaScript'], hook));
+  const spec = isObj(value.spec) ? value.spec : undefined;
+  const target = spec && isObj(spec.target) ? spec.target : undefined;
+  if (
+    !target ||
+    typeof target.apiVersion !== 'string' ||
+    !target.apiVersion ||
+    typeof target.kind !== 'string' ||
+    !target.kind
+  )
+    issues.push({
+      path: spec ? ['spec'] : [],
+      code: 'MISSING_FIELD',
+      message: 'ResourceInterpreterCustomization needs spec.target.apiVersion and spec.target.kind',
+      fix: 'name the kind it interprets: spec.target: {apiVersion: apps.example.io/v1, kind: Workload}',
+    });
+  const custom = spec?.customizations;
+  if (!isObj(custom)) {
+    issues.push({
+      path: spec ? ['spec'] : [],
+      code: 'MISSING_FIELD',
+      message: 'ResourceInterpreterCustomization needs spec.customizations',
+      fix: `give at least one of ${LUA_RULES.join(', ')}, each with a luaScript`,
+    });
+    return issues;
   }
-  if (issues.length === 0) issues.push(luaIssue(['kind'], 'any hook'));
+  for (const [hook, body] of Object.entries(custom)) {
+    if (!LUA_RULES.includes(hook)) {
+      issues.push({
+        path: ['spec', 'customizations', hook],
+        code: 'UNKNOWN_FIELD',
+        message: `unknown hook spec.customizations.${hook}`,
+        fix: `use one of ${LUA_RULES.join(', ')}`,
+      });
+      continue;
+    }
+    if (!isObj(body) || typeof body.luaScript !== 'string' || body.luaScript.trim() === '') {
+      issues.push({
+        path: ['spec', 'customizations', hook],
+        code: 'MISSING_FIELD',
+        message: `spec.customizations.${hook} needs a luaScript`,
+        fix: `write the hook's Lua function in spec.customizations.${hook}.luaScript: |`,
+      });
+      continue;
+    }
+    for (const field of Object.keys(body))
+      if (field !== 'luaScript')
+        issues.push({
+          path: ['spec', 'customizations', hook, field],
+          code: 'UNKNOWN_FIELD',
+          message: `unknown field spec.customizations.${hook}.${field}`,
+          fix: 'a hook holds only luaScript',
+        });
+    if (target && isSecret(target) && SECRET_LEAKING_HOOKS.includes(hook))
+      issues.push({
+        path: ['spec', 'customizations', hook],
+        code: 'INVALID_VALUE',
+        message: `${hook} of a v1 Secret would write what members hold in Secrets to the status branch`,
+        fix: `remove spec.customizations.${hook}: Flotilla never records a Secret's content`,
+      });
+  }
   return issues;
 }
 
@@ -249,7 +319,7 @@ function luaIssue(path: (string | number)[], hook: string): ExtensionIssue {
   return {
     path,
     code: 'LUA_NOT_RUN',
-    message: `${hook === 'any hook' ? 'ResourceInterpreterCustomization' : `the ${hook} luaScript`} is not run: Flotilla runs no code from the config repo, so this customization has no effect`,
-    fix: `express it as a flotilla.io/v1alpha1 InterpreterCustomization with the same spec.target, e.g. spec.customizations.${DECLARATIVE[hook] ?? DECLARATIVE.replicaResource} (README: Custom resources)`,
+    message: `the ${hook} luaScript is not run: a flotilla.io InterpreterCustomization is declarative; Lua goes in a Karmada ResourceInterpreterCustomization`,
+    fix: `write spec.customizations.${DECLARATIVE[hook] ?? DECLARATIVE.replicaResource}, or move the script to a config.karmada.io/v1alpha1 ResourceInterpreterCustomization with the same spec.target (README: Custom resources)`,
   };
 }
