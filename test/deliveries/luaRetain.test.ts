@@ -1,0 +1,114 @@
+// Karmada's Retain through a ResourceInterpreterCustomization: before updating an object a member has, the applier
+// runs the kind's Lua Retain with the member's copy, so a field the member owns survives every pass, where the
+// built-in rule would repair it back to the template. Real kubectl 1.32 against an emulated member, reconcileOnce.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { reconcileOnce } from '../../src/reconcile.ts';
+import { clusterYaml, deploymentPolicy } from '../helpers/fleet.ts';
+import { startMemberFleet, type MemberFleet } from './helpers/e2e.ts';
+
+let fleet: MemberFleet | undefined;
+test.after(async () => {
+  await fleet?.cleanup();
+});
+
+const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  replicas: 1
+  paused: false
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx:1.27}]}
+`;
+
+// Karmada's e2e customization (test/e2e/suites/base/resourceinterpreter_test.go, "Retain testing").
+const RETAIN = `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: interpreter-customization-retain}
+spec:
+  target: {apiVersion: apps/v1, kind: Deployment}
+  customizations:
+    retention:
+      luaScript: >
+        function Retain(desiredObj, observedObj)
+          desiredObj.spec.paused = observedObj.spec.paused
+          return desiredObj
+        end
+`;
+
+test("a member's paused flag outlives every pass under a Lua Retain, and is repaired once the customization goes", async () => {
+  fleet = await startMemberFleet(
+    ['member1'],
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'policies/deployments.yaml': deploymentPolicy(['member1']),
+      'templates/web.yaml': DEPLOYMENT,
+      'interpreters/retain.yaml': RETAIN,
+    },
+    'web with a Retain hook',
+  );
+  const f = fleet;
+  const pass = () =>
+    reconcileOnce({
+      repo: f.repo,
+      sourceRef: 'refs/heads/main',
+      outputRef: 'refs/heads/flotilla/rendered',
+      clusters: f.kubes,
+      render: true,
+      log: () => {},
+    });
+  const paused = async () =>
+    (
+      await f.kubectl([
+        '--context',
+        'member1',
+        'get',
+        'deployment',
+        'web',
+        '-n',
+        'default',
+        '-o',
+        'jsonpath={.spec.paused}',
+      ])
+    ).stdout;
+  await pass();
+  assert.is(await paused(), 'false');
+  const patch = await f.kubectl([
+    '--context',
+    'member1',
+    'patch',
+    'deployment',
+    'web',
+    '-n',
+    'default',
+    '--type',
+    'merge',
+    '-p',
+    '{"spec":{"paused":true}}',
+  ]);
+  assert.is(patch.code, 0, patch.stderr);
+  await f.config.push({ 'templates/web.yaml': DEPLOYMENT.replace('nginx:1.27', 'nginx:1.28') }, 'new image');
+  await pass();
+  const image = await f.kubectl([
+    '--context',
+    'member1',
+    'get',
+    'deployment',
+    'web',
+    '-n',
+    'default',
+    '-o',
+    'jsonpath={.spec.template.spec.containers[0].image}',
+  ]);
+  assert.is(image.stdout, 'nginx:1.28', 'the update went through');
+  assert.is(await paused(), 'true', "the member's value was retained");
+
+  await f.config.push({ 'interpreters/retain.yaml': null }, 'drop the customization');
+  await pass();
+  assert.is(await paused(), 'false', 'without the hook the template wins again');
+});
+
+test.run();
