@@ -657,7 +657,37 @@ function errorText(lua: LuaWasm, L: LuaState, status: number): string {
  * VM.RunScript: runs the script's chunk again (so its top-level definitions are fresh, as DoString makes them),
  * then calls the global function fn with args, all under one deadline. Returns exactly nResults values.
  */
+/**
+ * Scripts that ran out of time or memory, by text, with why and when: for a minute they fail at once. A pull request's
+ * script that spins for its full second on every object would otherwise hold a render for a second per template; a
+ * fixed script is new text and runs at once, and one that was only slow on a busy machine runs again a minute later.
+ */
+const tripped = new Map<string, { why: string; at: number }>();
+const TRIPPED_LIMIT = 256;
+const TRIPPED_FOR_MS = 60_000;
+
 export function callLuaFunction(script: string, fn: string, args: readonly unknown[], nResults: number): LuaValue[] {
+  const earlier = tripped.get(script);
+  if (earlier && Date.now() - earlier.at < TRIPPED_FOR_MS)
+    throw new LuaHookError(
+      `${earlier.why} (an earlier call of this script; it is not run again for a minute, or until it changes)`,
+      fn,
+    );
+  try {
+    return callOnce(script, fn, args, nResults);
+  } catch (err) {
+    if (
+      err instanceof LuaHookError &&
+      (err.message === 'context deadline exceeded' || err.message === 'not enough memory')
+    ) {
+      if (tripped.size >= TRIPPED_LIMIT) tripped.clear();
+      tripped.set(script, { why: err.message, at: Date.now() });
+    }
+    throw err;
+  }
+}
+
+function callOnce(script: string, fn: string, args: readonly unknown[], nResults: number): LuaValue[] {
   const { lua, natives: n } = runtime();
   const entry = engineFor(script);
   const { L, chunk } = entry;
