@@ -8,9 +8,6 @@ import type { Located } from '../../src/api/model.ts';
 import type { PropagationPolicy, ResourceSelector } from '../../src/api/policy.ts';
 import { claimTemplate, orphanedByPolicy } from '../../src/bindings/claimTemplate.ts';
 import { matchPolicy, policyKey, skipReason, type MatchableTemplate } from '../../src/bindings/matchPolicy.ts';
-import { openRepo } from '../../src/commits/openRepo.ts';
-import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { clusterYaml, deployment as deploymentYaml, makeConfigRepo, manifestOf } from '../helpers/fleet.ts';
 import { modelOf, templateOf } from '../helpers/inMemoryModel.ts';
 
 type Kind = 'PropagationPolicy' | 'ClusterPropagationPolicy';
@@ -318,47 +315,6 @@ for (const kind of ['PropagationPolicy', 'ClusterPropagationPolicy'] as const) {
     assert.is(m.status === 'matched' && m.policy, updated);
   });
 }
-
-// policy_test.go Test_cleanPPUnmatchedRBs / Test_cleanUnmatchedRBs / Test_removeRBsClaimMetadata "remove resource
-// binding with non-matching selectors": a policy update whose selectors no longer match the template removes the
-// claim from the template and from its binding, and nothing else. detector.go handleResourceTemplateAndBindingCleanup
-// deletes neither the binding nor its Works, so what the template runs on its clusters stays there, as after a policy
-// deletion (KARMADA.md §2 "Policy deletion").
-test('a policy narrowed so it no longer selects its template lets go of it, but what runs on the members stays', async () => {
-  const r = makeConfigRepo();
-  const policyYaml = (kind: string) => `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: deployments, namespace: default}
-spec:
-  resourceSelectors: [{apiVersion: apps/v1, kind: ${kind}}]
-  placement: {clusterAffinity: {clusterNames: [member1]}}
-`;
-  try {
-    r.commit(
-      {
-        'clusters/member1.yaml': clusterYaml('member1'),
-        'templates/web.yaml': deploymentYaml('web', 1),
-        'policies/deployments.yaml': policyYaml('Deployment'),
-      },
-      'web on member1',
-    );
-    const repo = await openRepo(r.dir);
-    const sync = () => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
-    await sync();
-    const manifest = manifestOf('member1', 'Deployment', 'web', 'default', 'apps');
-    assert.match(r.git('ls-tree', '-r', '--name-only', 'flotilla/rendered'), manifest);
-    // policy_test.go's update: the selectors now name Pods.
-    r.commit({ 'policies/deployments.yaml': policyYaml('Pod') }, 'the policy selects Pods only');
-    await sync();
-    assert.match(
-      r.git('ls-tree', '-r', '--name-only', 'flotilla/rendered'),
-      manifest,
-      "Karmada keeps the binding and its Works: the member's Deployment is not deleted",
-    );
-  } finally {
-    r.cleanup();
-  }
-});
 
 // policy_test.go Test_cleanUnmatchedCRBs "clean unmatched cluster binding resource" and Test_cleanUnmatchedRBs "clean
 // unmatched binding resource": the same for a ClusterPropagationPolicy's ClusterResourceBinding and ResourceBinding,
