@@ -52,6 +52,8 @@ Commands:
              (--cluster NAME --repo PATH|URL --kubeconfig F [--context C] [--interval S] [--once]).
   ui         The read-only web dashboard over a repo's branches (--repo R [--listen 127.0.0.1:9465]
              [--ui-token-env VAR]); flotilla run and up serve it too, at /ui/.
+  interpret  Test ResourceInterpreterCustomizations as karmadactl interpret does: -f FILE --check, or
+             --operation OP with --desired-file/--observed-file/--status-file/--desired-replica.
   member     Run a local member cluster that speaks the Kubernetes API (flotilla member serve --help).
 
 Common options:
@@ -278,6 +280,25 @@ async function main(argv: string[]): Promise<number> {
       out: (s) => process.stdout.write(s),
       err: (s) => process.stderr.write(s),
       stopSignal,
+    });
+  }
+  if (command === 'interpret') {
+    const { interpretCommand, INTERPRET_OPTIONS, INTERPRET_USAGE } = await import('./commands/interpretCommand.ts');
+    const { values } = parseArgs({ args: rest, options: INTERPRET_OPTIONS });
+    if (values.help) {
+      process.stdout.write(`${INTERPRET_USAGE}\n`);
+      return 0;
+    }
+    return interpretCommand({
+      filenames: values.filename ?? [],
+      check: values.check ?? false,
+      operation: values.operation,
+      desiredFile: values['desired-file'],
+      observedFile: values['observed-file'],
+      statusFile: values['status-file'],
+      desiredReplica: values['desired-replica'],
+      out: (s) => process.stdout.write(s),
+      err: (s) => process.stderr.write(s),
     });
   }
   if (command === 'member') {
