@@ -1,37 +1,71 @@
-// Karmada's webhook refuses a ResourceInterpreterCustomization whose Lua does not compile (checkCustomizationsRule):
-// such a customization is broken here, so the last good one stays in force, and the error names the script's line.
+// Karmada's webhook refuses a ResourceInterpreterCustomization whose Lua does not compile (checkCustomizationsRule) or
+// that sets an operation another one of its kind sets (validateCustomizationRule): such a customization is broken
+// here, so the last good one stays in force, and the error says why.
 import { LUA_HOOKS, type ResourceInterpreterCustomization } from '../api/interpreterCustomization.ts';
-import type { FileObjects } from '../api/model.ts';
+import type { FileObjects, Located } from '../api/model.ts';
+import type { Problem } from '../errors/problem.ts';
 import { checkLuaScript, loadLuaRuntime } from '../interpreters/lua/luaRuntime.ts';
 import { karmadaRef } from './karmadaRef.ts';
 
-/** The files with each customization whose scripts do not compile taken out as broken, with an error; others as they are. */
+/**
+ * The files with each customization Karmada's webhook would refuse taken out as broken, with an error: a script that
+ * does not compile, or an operation another customization of the same kind already sets (all but the first by name;
+ * every customization may add a dependency script). Others as they are.
+ */
 export async function checkLuaScripts(files: readonly FileObjects[]): Promise<FileObjects[]> {
-  if (!files.some((f) => f.interpreterCustomizations.some((c) => c.object.kind === 'ResourceInterpreterCustomization')))
-    return [...files];
+  const all = files.flatMap((f) =>
+    f.interpreterCustomizations.flatMap((c) =>
+      c.object.kind === 'ResourceInterpreterCustomization' ? [c as Located<ResourceInterpreterCustomization>] : [],
+    ),
+  );
+  if (all.length === 0) return [...files];
   await loadLuaRuntime();
+  const refused = new Map<Located<ResourceInterpreterCustomization>, Problem[]>();
+  const refuse = (c: Located<ResourceInterpreterCustomization>, p: Problem) =>
+    refused.set(c, [...(refused.get(c) ?? []), p]);
+  for (const c of all)
+    for (const { hook, line, message } of compileErrors(c.object))
+      refuse(c, {
+        ...c.source,
+        code: 'INVALID_VALUE',
+        severity: 'error',
+        message: `ResourceInterpreterCustomization ${c.object.metadata.name}: the ${hook} luaScript does not compile (its line ${line}): ${message}`,
+        fix: `correct line ${line} of spec.customizations.${hook}.luaScript; until then the last good definition stays in force`,
+      });
+  // validateCustomizationRule: one script per operation and kind; the earlier name keeps it.
+  const owner = new Map<string, Located<ResourceInterpreterCustomization>>();
+  for (const c of [...all].sort((a, b) => compareNames(a.object.metadata.name, b.object.metadata.name))) {
+    const { apiVersion, kind } = c.object.spec.target;
+    for (const hook of LUA_HOOKS) {
+      if (hook === 'dependencyInterpretation' || !c.object.spec.customizations[hook]?.luaScript) continue;
+      const key = `${apiVersion}/${kind}/${hook}`;
+      const first = owner.get(key);
+      if (!first) owner.set(key, c);
+      else
+        refuse(c, {
+          ...c.source,
+          code: 'INVALID_VALUE',
+          severity: 'error',
+          message: `ResourceInterpreterCustomization ${c.object.metadata.name}: its ${hook} is conflicting with the same operation of ResourceInterpreterCustomization ${first.object.metadata.name} (${first.source.file}) for ${apiVersion} ${kind}`,
+          fix: `keep one ${hook} for ${kind}: remove it from one of the two (Karmada's webhook refuses the second)`,
+        });
+    }
+  }
+  if (refused.size === 0) return [...files];
   return files.map((f) => {
-    const failing = f.interpreterCustomizations.flatMap((c) =>
-      c.object.kind === 'ResourceInterpreterCustomization' ? compileErrors(c.object).map((e) => ({ c, ...e })) : [],
-    );
-    if (failing.length === 0) return f;
-    const broken = new Set(failing.map((x) => x.c));
+    const mine = f.interpreterCustomizations.filter((c) => refused.has(c as Located<ResourceInterpreterCustomization>));
+    if (mine.length === 0) return f;
     return {
       ...f,
-      interpreterCustomizations: f.interpreterCustomizations.filter((c) => !broken.has(c)),
-      broken: [...f.broken, ...[...broken].map((c) => karmadaRef(c.object))],
-      problems: [
-        ...f.problems,
-        ...failing.map(({ c, hook, line, message }) => ({
-          ...c.source,
-          code: 'INVALID_VALUE' as const,
-          severity: 'error' as const,
-          message: `ResourceInterpreterCustomization ${c.object.metadata.name}: the ${hook} luaScript does not compile (its line ${line}): ${message}`,
-          fix: `correct line ${line} of spec.customizations.${hook}.luaScript; until then the last good definition stays in force`,
-        })),
-      ],
+      interpreterCustomizations: f.interpreterCustomizations.filter((c) => !mine.includes(c)),
+      broken: [...f.broken, ...mine.map((c) => karmadaRef(c.object))],
+      problems: [...f.problems, ...mine.flatMap((c) => refused.get(c as Located<ResourceInterpreterCustomization>)!)],
     };
   });
+}
+
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function compileErrors(ric: ResourceInterpreterCustomization): { hook: string; line: number; message: string }[] {

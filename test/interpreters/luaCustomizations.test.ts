@@ -13,6 +13,8 @@ import { loadLuaRuntime } from '../../src/interpreters/lua/luaRuntime.ts';
 import { buildStatusFiles } from '../../src/statuses/buildStatusFiles.ts';
 import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
 import type { ResourceInterpreterCustomization } from '../../src/api/interpreterCustomization.ts';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { clusterYaml, makeConfigRepo } from '../helpers/fleet.ts';
 import { WORKLOAD_CRD } from '../helpers/customWorkload.ts';
 
@@ -290,6 +292,33 @@ test('status: a health hook that fails reads as Unknown, as Karmada reads it', a
   };
   const file = parse(buildStatusFiles(new Map(), [report], new Date(0), interpreters).get(templateStatusPath(REF))!);
   assert.is(file.aggregatedStatus[0].health, 'Unknown');
+});
+
+test("a second customization setting an operation its kind already has is refused at its file, as Karmada's webhook refuses it; dependency scripts add up", async () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  r.commit({
+    'clusters/member1.yaml': clusterYaml('member1'),
+    'interpreters/a.yaml': customization({ healthInterpretation: HOOKS.healthInterpretation }, 'a-health'),
+    'interpreters/b.yaml': customization(
+      { healthInterpretation: HOOKS.healthInterpretation, dependencyInterpretation: HOOKS.dependencyInterpretation },
+      'b-health',
+    ),
+    'interpreters/c.yaml': customization({ dependencyInterpretation: HOOKS.dependencyInterpretation }, 'c-deps'),
+  });
+  const { model } = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal(
+    model.problems.map((p) => `${p.file} ${p.code}`),
+    ['interpreters/b.yaml INVALID_VALUE'],
+  );
+  assert.match(
+    model.problems[0]!.message,
+    'its healthInterpretation is conflicting with the same operation of ResourceInterpreterCustomization a-health',
+  );
+  assert.equal(
+    model.interpreterCustomizations.map((c) => c.object.metadata.name),
+    ['a-health', 'c-deps'],
+  );
 });
 
 test.run();
