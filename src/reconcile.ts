@@ -1,5 +1,5 @@
 // One reconcile pass, top to bottom: commits -> rendered output -> members -> status committed back.
-import { loadLuaRuntime } from './interpreters/lua/luaRuntime.ts';
+import { interpretersOfRendered } from './outputs/interpretersOfRendered.ts';
 import type { ResourceModel } from './api/cluster.ts';
 import { resourceModelsOf } from './branches/rendered/registeredClusters.ts';
 import { readRegisteredClusters } from './outputs/readRegisteredClusters.ts';
@@ -29,19 +29,8 @@ import {
 } from './statuses/collectExportedEndpoints.ts';
 import { interpretHealth } from './statuses/interpretHealth.ts';
 import type { ObjectRef } from './api/kinds.ts';
-import { readCommitInfo } from './commits/readCommitInfo.ts';
-import {
-  customHealth,
-  hasLuaCustomizations,
-  customizationFor,
-  interpreterSet,
-  NO_CUSTOMIZATIONS,
-  type InterpreterSet,
-} from './interpreters/customizations.ts';
-import { readInterpreterCustomizations } from './outputs/karmadaFiles.ts';
-import { lastGoodResolver, renderHistoryAt } from './outputs/lastGoodKarmada.ts';
+import { customHealth, customizationFor, NO_CUSTOMIZATIONS } from './interpreters/customizations.ts';
 import { readLastRenderAt } from './branches/rendered/readLastRender.ts';
-import { openOutputIndex } from './branches/rendered/readOutputIndex.ts';
 import {
   readAutoscalerDecisions,
   readCronAutoscalers,
@@ -437,19 +426,4 @@ async function resourceModelsAt(
     : undefined;
   const byName = new Map((registered ?? []).map((c) => [c.name, c]));
   return (cluster) => resourceModelsOf(byName.get(cluster));
-}
-
-/** Custom kinds' health and status hooks as of the rendered commit (its Source-Commit's customizations). */
-async function interpretersOfRendered(repo: GitRepo, renderedCommit: string): Promise<InterpreterSet | undefined> {
-  // Below a hand-made commit: the last commit Flotilla wrote, and the source it rendered.
-  const { rendered, source } = await readLastRenderAt(repo, renderedCommit);
-  const index = rendered && source ? await openOutputIndex(repo, rendered.tree) : null;
-  if (!source || !index) return undefined;
-  // A customization the render held keeps the last good definition it had from the renders before it.
-  const below = rendered!.parents[0];
-  const lastGood = lastGoodResolver(repo, async () => (below ? renderHistoryAt(repo, below) : null));
-  const tree = (await readCommitInfo(repo, source)).tree;
-  const list = await readInterpreterCustomizations(repo, tree, index, (files) => lastGood.files(files));
-  if (hasLuaCustomizations(list)) await loadLuaRuntime();
-  return list.length > 0 ? interpreterSet(list) : undefined;
 }

@@ -1,3 +1,4 @@
+import { checkLuaScripts } from '../documents/checkLuaScripts.ts';
 import type { AnyInterpreterCustomization } from '../api/interpreterCustomization.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
 import { ObjectTooLargeError } from '../commits/ObjectTooLargeError.ts';
@@ -493,7 +494,8 @@ export async function readInterpreterCustomizations(
 ): Promise<Located<AnyInterpreterCustomization>[]> {
   const files = await karmadaFilesAt(repo, await karmadaOids(repo, sourceTree, index.karmadaFiles()));
   // Customizations concern the whole fleet (karmadaScope.ts): the files scoped to a namespace hold none.
-  const read = [...files.values()].filter((f) => f.scope.fleet).map((f) => f.objects());
+  // The same customizations the render used: scripts Karmada's webhook would refuse are out, their last good ones in.
+  const read = await checkLuaScripts([...files.values()].filter((f) => f.scope.fleet).map((f) => f.objects()));
   const parsed = lastGood ? await lastGood(read) : read;
   return parsed.sort((a, b) => (a.file < b.file ? -1 : 1)).flatMap((f) => f.interpreterCustomizations);
 }

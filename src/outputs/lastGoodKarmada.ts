@@ -1,5 +1,6 @@
 import {
   CLUSTER_API_VERSION,
+  CONFIG_API_VERSION,
   FLOTILLA_API_VERSION,
   parseRefKey,
   POLICY_API_VERSION,
@@ -84,7 +85,8 @@ function isHeldKind(key: string): boolean {
   return (
     (apiVersion === POLICY_API_VERSION && (POLICY_KINDS as readonly string[]).includes(kind)) ||
     (apiVersion === CLUSTER_API_VERSION && kind === 'Cluster') ||
-    (apiVersion === FLOTILLA_API_VERSION && kind === 'InterpreterCustomization')
+    (apiVersion === FLOTILLA_API_VERSION && kind === 'InterpreterCustomization') ||
+    (apiVersion === CONFIG_API_VERSION && kind === 'ResourceInterpreterCustomization')
   );
 }
 

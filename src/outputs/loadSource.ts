@@ -1,3 +1,5 @@
+import { hasLuaCustomizations } from '../interpreters/customizations.ts';
+import { loadLuaRuntime } from '../interpreters/lua/luaRuntime.ts';
 import { checkLuaScripts } from '../documents/checkLuaScripts.ts';
 import { parseRefKey, refKey } from '../api/kinds.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
@@ -459,6 +461,8 @@ async function assembleWithLastGood(
   opts: Omit<AssembleOptions, 'kept'> = {},
 ): Promise<ConfigModel> {
   const resolved = await lastGood.files(await checkLuaScripts([...files]));
+  // A customization kept from an earlier render may be the only Lua left: the hooks it brings back need the runtime.
+  if (resolved.some((f) => hasLuaCustomizations(f.interpreterCustomizations))) await loadLuaRuntime();
   const model = assembleModel(resolved, opts);
   // Rare: only then are the objects defined twice looked up, and the model assembled again with what they keep.
   if (!model.problems.some((p) => p.code === 'DUPLICATE_OBJECT')) return model;

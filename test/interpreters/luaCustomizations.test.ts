@@ -15,6 +15,9 @@ import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
 import type { ResourceInterpreterCustomization } from '../../src/api/interpreterCustomization.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { interpretersOfRendered } from '../../src/outputs/interpretersOfRendered.ts';
+import { readRef } from '../../src/commits/readRef.ts';
 import { clusterYaml, makeConfigRepo } from '../helpers/fleet.ts';
 import { WORKLOAD_CRD } from '../helpers/customWorkload.ts';
 
@@ -319,6 +322,46 @@ test("a second customization setting an operation its kind already has is refuse
     model.interpreterCustomizations.map((c) => c.object.metadata.name),
     ['a-health', 'c-deps'],
   );
+});
+
+test('a customization whose new script does not compile keeps its last good one, in the render and for the status pass', async () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  const revise = (body: string) =>
+    customization({
+      replicaResource: HOOKS.replicaResource,
+      replicaRevision: `function ReviseReplica(obj, n)\n  ${body}\n  return obj\nend`,
+    });
+  r.commit({
+    'clusters/member1.yaml': clusterYaml('member1'),
+    'crds/workload.yaml': WORKLOAD_CRD,
+    'policies/workloads.yaml': POLICY.replace('[member1, member2]', '[member1]'),
+    'templates/shop.yaml': workload('shop', 2),
+    'templates/shop-deps.yaml': dependencies('shop'),
+    'interpreters/workload.yaml': revise('obj.spec.revisedBy = "lua"; obj.spec.replicas = n'),
+  });
+  const repo = await openRepo(r.dir);
+  const sync = async () =>
+    (await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' })).reports.flatMap(
+      (x) => x.problems,
+    );
+  const manifest = () =>
+    parse(r.show('flotilla/rendered', 'clusters/member1/default/workload.apps.example.io_shop.yaml'));
+  await sync();
+  assert.is(manifest().spec.revisedBy, 'lua');
+  r.commit(
+    { 'interpreters/workload.yaml': revise('obj.spec.revisedBy = ('), 'templates/shop.yaml': workload('shop', 3) },
+    'a broken script, and more replicas',
+  );
+  const problems = await sync();
+  assert.match(problems.map((p) => p.message).join('\n'), 'the replicaRevision luaScript does not compile');
+  assert.equal(
+    manifest().spec,
+    { ...manifest().spec, replicas: 3, revisedBy: 'lua' },
+    'revised by the last good script',
+  );
+  const status = await interpretersOfRendered(repo, (await readRef(repo, 'refs/heads/flotilla/rendered'))!);
+  assert.match(status?.get('apps.example.io/v1alpha1/Workload')?.lua?.replicaRevision ?? '', 'revisedBy = "lua"');
 });
 
 test.run();
