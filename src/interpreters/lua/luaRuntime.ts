@@ -458,7 +458,43 @@ local function guarded(f, both)
   end
 end
 for _, name in next, { 'byte', 'lower', 'reverse', 'sub', 'upper' } do s[name] = guarded(s[name], false) end
-for _, name in next, { 'find', 'match', 'gmatch' } do s[name] = guarded(s[name], true) end
+-- Matching runs in C, where the clock is never looked at: a backtracking pattern over a long subject would hold the
+-- process past any deadline. A pattern whose worst case over its subject passes about 1e9 steps (each variable
+-- quantifier multiplies by the subject's length, and so does an unanchored start) is refused instead.
+local function quantifiers(p)
+  local n, i, len = 0, 1, #p
+  while i <= len do
+    local c = ssub(p, i, i)
+    if c == '%' then
+      i = i + (ssub(p, i + 1, i + 1) == 'b' and 4 or 2)
+    elseif c == '[' then
+      i = i + 1
+      if ssub(p, i, i) == '^' then i = i + 1 end
+      if ssub(p, i, i) == ']' then i = i + 1 end
+      while i <= len and ssub(p, i, i) ~= ']' do
+        if ssub(p, i, i) == '%' then i = i + 1 end
+        i = i + 1
+      end
+      i = i + 1
+    else
+      if i > 1 and (c == '*' or c == '+' or c == '-') then n = n + 1 end
+      i = i + 1
+    end
+  end
+  return n
+end
+local function bounded(f, name)
+  return function(subject, pattern, init, plain)
+    if type(subject) == 'string' and type(pattern) == 'string' and not (name == 'find' and plain) and #subject > 1 then
+      local power = quantifiers(pattern) + (ssub(pattern, 1, 1) == '^' and 0 or 1)
+      if power * m.log(#subject) / m.log(10) > 9 then
+        error(sformat('string.%s: the pattern is too costly for a subject of %d bytes (at worst about %d^%d steps); match a shorter string or use fewer repetitions', name, #subject, #subject, power), 2)
+      end
+    end
+    return f(subject, pattern, init, plain)
+  end
+end
+for _, name in next, { 'find', 'match', 'gmatch' } do s[name] = guarded(bounded(s[name], name), true) end
 s.gfind = s.gmatch
 local function refuse(name)
   return function()
@@ -566,16 +602,36 @@ interface ScriptEngine {
 
 const engines = new Map<string, ScriptEngine>();
 
+/** LUA_RIDX_GLOBALS: where the registry keeps the globals table. */
+const RIDX_GLOBALS = 2;
+
+/**
+ * Lua 5.4 seeds its string hashes from the clock when a state is made, so pairs() would visit a table's keys in
+ * another order in every process. Made at a fixed time, every engine hashes alike and a script's output repeats.
+ */
+function atFixedClock<T>(make: () => T): T {
+  const now = Date.now;
+  Date.now = () => 0;
+  try {
+    return make();
+  } finally {
+    Date.now = now;
+  }
+}
+
 function newEngine(
   lua: LuaWasm,
   functions: Record<string, number>,
 ): { engine: LuaEngine; L: LuaState; collect: number } {
-  const engine = new LuaEngine(lua, {
-    openStandardLibs: false,
-    injectObjects: false,
-    enableProxy: false,
-    traceAllocations: true,
-  });
+  const engine = atFixedClock(
+    () =>
+      new LuaEngine(lua, {
+        openStandardLibs: false,
+        injectObjects: false,
+        enableProxy: false,
+        traceAllocations: true,
+      }),
+  );
   for (const library of [LuaLibraries.Base, LuaLibraries.Table, LuaLibraries.String, LuaLibraries.Math])
     engine.global.loadLibrary(library);
   engine.global.setMemoryMax(MEMORY_MAX);
@@ -697,10 +753,21 @@ function callOnce(script: string, fn: string, args: readonly unknown[], nResults
   deadline = Date.now() + CALL_TIMEOUT_MS;
   lua.lua_sethook(L, n.hook, MASK_COUNT, HOOK_EVERY);
   try {
-    lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(chunk));
-    let status = lua.lua_pcallk(L, 0, 0, 0, 0, null);
+    // Each call gets globals of its own, reading through to the sandbox's: what one call leaves in a global is gone
+    // by the next, so a result never depends on the calls before it (a replay makes other calls than a sync).
+    lua.lua_createtable(L, 0, 4); // [env]
+    lua.lua_createtable(L, 0, 1); // [env, mt]
+    lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(RIDX_GLOBALS)); // [env, mt, _G]
+    lua.lua_setfield(L, -2, '__index'); // [env, mt]
+    lua.lua_setmetatable(L, -2); // [env]
+    lua.lua_pushvalue(L, -1);
+    lua.lua_setfield(L, -2, '_G'); // env._G = env
+    lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(chunk)); // [env, chunk]
+    lua.lua_pushvalue(L, 1); // [env, chunk, env]
+    lua.lua_setupvalue(L, -2, 1); // the chunk's _ENV: [env, chunk]
+    let status = lua.lua_pcallk(L, 0, 0, 0, 0, null); // [env]
     if (status !== STATUS_OK) throw new LuaHookError(errorText(lua, L, status), fn);
-    const type = lua.lua_getglobal(L, fn);
+    const type = lua.lua_getfield(L, 1, fn); // [env, fn]
     if (type === TYPE_NIL) throw new LuaHookError(`not found function ${fn}`, fn);
     if (type !== TYPE_FUNCTION) throw new LuaHookError(`${fn} is not a function: ${luaTypeName(type)}`, fn);
     for (const arg of args) {
@@ -714,7 +781,7 @@ function callOnce(script: string, fn: string, args: readonly unknown[], nResults
     status = lua.lua_pcallk(L, args.length, nResults, 0, 0, null);
     if (status !== STATUS_OK) throw new LuaHookError(errorText(lua, L, status), fn);
     const results: LuaValue[] = [];
-    for (let i = 1; i <= nResults; i++) results.push(readValue(lua, L, i));
+    for (let i = 1; i <= nResults; i++) results.push(readValue(lua, L, i + 1));
     return results;
   } finally {
     lua.lua_sethook(L, null, 0, 0);

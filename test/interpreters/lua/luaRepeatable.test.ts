@@ -1,0 +1,43 @@
+// A hook's result depends on its script and its arguments only: not on the calls before it, not on the process, and no
+// pattern can hold the process past its deadline inside C. A replay (verify) and a sync then agree.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { callLuaFunction, LuaHookError, loadLuaRuntime } from '../../../src/interpreters/lua/luaRuntime.ts';
+
+const call = (body: string) => callLuaFunction(`function F(obj) ${body} end`, 'F', [{}], 1)[0];
+
+test('what a call leaves in a global is gone by the next call of the same script', async () => {
+  await loadLuaRuntime();
+  const counter = 'n = (n or 0) + 1; _G.seen = (_G.seen or 0) + 1; return n * 10 + seen';
+  assert.equal(call(counter), { type: 'number', value: 11 });
+  assert.equal(call(counter), { type: 'number', value: 11 });
+  assert.equal(call('return type(string.find)'), { type: 'string', value: 'function' }, 'the sandbox stays readable');
+});
+
+test('a backtracking pattern too costly for its subject is refused at once; ordinary patterns match', async () => {
+  await loadLuaRuntime();
+  const long = "local t = {} for i = 1, 20000 do t[i] = 'a' end local s = table.concat(t)";
+  try {
+    call(`${long} return string.find(s, ".-.-.-x")`);
+    assert.unreachable('refused');
+  } catch (err) {
+    assert.instance(err, LuaHookError);
+    assert.match((err as Error).message, 'string.find: the pattern is too costly for a subject of 20000 bytes');
+  }
+  assert.equal(call('return string.match("nginx:1.27", "^(.*):(.*)$")'), { type: 'string', value: 'nginx' });
+  assert.equal(call(`${long} return string.find(s, "aaa", 1, true)`), { type: 'number', value: 1 });
+});
+
+test('pairs visits a table in the same order in every process', () => {
+  const script = path.resolve(import.meta.dirname, 'helpers/pairsOrder.ts');
+  const run = () => spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8' });
+  const first = run();
+  const second = run();
+  assert.is(first.status, 0, first.stderr);
+  assert.match(first.stdout, /^(\w+,){7}\w+\n$/);
+  assert.is(second.stdout, first.stdout);
+});
+
+test.run();
