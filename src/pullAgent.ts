@@ -1,6 +1,7 @@
 // The Pull-mode agent (Karmada's karmada-agent): runs beside one member cluster, reads only clusters/<name>/ of
 // the rendered branch, applies it with the same applier as Push mode, and commits that member's status back.
 // One pass, top to bottom: [fetch] -> apply -> collect status -> write status [-> push, rebuilt on a lost race].
+import { interpretersOfRendered } from './outputs/interpretersOfRendered.ts';
 import { createHash } from 'node:crypto';
 import type nodeFs from 'node:fs';
 import path from 'node:path';
@@ -136,7 +137,12 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
   const started = performance.now();
   // Nothing rendered yet is how every repo starts (an agent may come up before the reconciler's first render):
   // nothing to apply and nothing wrong. The status below still reports the member.
-  const nothingRendered = (await readRef(repo, `refs/heads/${renderedBranch}`).catch(() => undefined)) === null;
+  const renderedHead = await readRef(repo, `refs/heads/${renderedBranch}`).catch(() => undefined);
+  const nothingRendered = renderedHead === null;
+  // The customizations the render used, from the rendered branch: Lua Retain before updates, health and status after.
+  const interpreters = renderedHead
+    ? await interpretersOfRendered(repo, renderedHead).catch(() => undefined)
+    : undefined;
   if (nothingRendered) {
     log('apply', {
       cluster: opts.cluster,
@@ -149,6 +155,8 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
       delivery = await applyRendered({
         repo,
         outputRef: `refs/heads/${renderedBranch}`,
+        ...(renderedHead ? { commit: renderedHead } : {}),
+        ...(interpreters ? { interpreters } : {}),
         statusRef,
         clusters: new Map([[opts.cluster, opts.kube]]),
         ...(opts.now ? { now: opts.now } : {}),
@@ -182,7 +190,6 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
   }
 
   // Graded by the models the rendered commit registers for this cluster (Karmada's defaults when it has none).
-  const renderedHead = await readRef(repo, `refs/heads/${renderedBranch}`).catch(() => null);
   const registered = renderedHead ? await readRegisteredClusters(repo, renderedHead).catch(() => undefined) : undefined;
   const resourceModels = resourceModelsOf(registered?.find((c) => c.name === opts.cluster));
   const status: ClusterStatus | undefined = await collectClusterStatus(opts.kube, { resourceModels }).catch(
@@ -209,6 +216,7 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
       ...(opts.now ? { now: opts.now } : {}),
       // The reconciler marks this cluster Ready=Unknown when the heartbeat stops (Karmada's lease, in Git).
       clusterOptions: { heartbeatMs: HEARTBEAT_INTERVAL_MS },
+      ...(interpreters ? { interpreters } : {}),
       ...(delivery ? { renderedCommit: delivery.renderedCommit } : {}),
       ...(delivery?.sourceCommit ? { sourceCommit: delivery.sourceCommit } : {}),
     });

@@ -1,3 +1,7 @@
+import {
+  INTERPRETERS_PATH,
+  serializeInterpreterCustomizations,
+} from '../branches/rendered/interpreterCustomizations.ts';
 import { isDeletionProtected } from '../works/deletionProtection.ts';
 import { parseYamlValue } from '../yaml/blockYaml.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
@@ -147,6 +151,11 @@ export async function verifyOutput(
       CLUSTERS_PATH,
       serializeRegisteredClusters([...snapshot.model.clusters.values()].map((c) => c.object)),
     );
+  // Customizations the render used (none: no file), as the source holds them with their last good definitions.
+  const customizations = serializeInterpreterCustomizations(
+    snapshot.model.interpreterCustomizations.map((c) => c.object),
+  );
+  if (customizations !== '') expected.set(INTERPRETERS_PATH, customizations);
   // A cluster being evicted from keeps, untouched, the copy the render before had: that is what it must hold.
   for (const [path, text] of await evictedCopies(repo, snapshot.index, parent?.tree)) expected.set(path, text);
   // So does a cluster whose dispatching is suspended; one that had none still has none.

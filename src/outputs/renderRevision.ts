@@ -22,6 +22,10 @@ import type { Problem } from '../errors/problem.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
 import { CLUSTERS_PATH, parseReleasedFile, RELEASED_PATH } from '../branches/rendered/outputPaths.ts';
 import { serializeRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
+import {
+  INTERPRETERS_PATH,
+  serializeInterpreterCustomizations,
+} from '../branches/rendered/interpreterCustomizations.ts';
 import { ShardedIndex, type IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { renderTemplates, type TemplateExplanation } from '../works/renderTemplates.ts';
 import { buildOutputMessage, type ClusterChanges } from './outputMessage.ts';
@@ -288,10 +292,15 @@ export async function renderRevision(
     const edits: Map<string, FileEdit> = out.edits;
     for (const [path, text] of index.edits()) edits.set(path, text);
     const registered = serializeRegisteredClusters([...loaded.model.clusters.values()].map((c) => c.object));
+    const customizations = serializeInterpreterCustomizations(
+      loaded.model.interpreterCustomizations.map((c) => c.object),
+    );
     const kept = headTree
-      ? await readTextFiles(repo, headTree, [CLUSTERS_PATH, RELEASED_PATH])
+      ? await readTextFiles(repo, headTree, [CLUSTERS_PATH, RELEASED_PATH, INTERPRETERS_PATH])
       : new Map<string, string>();
     if (registered !== (kept.get(CLUSTERS_PATH) ?? '')) edits.set(CLUSTERS_PATH, registered);
+    if (customizations !== (kept.get(INTERPRETERS_PATH) ?? ''))
+      edits.set(INTERPRETERS_PATH, customizations === '' ? null : customizations);
     const before = kept.get(RELEASED_PATH) ?? '';
     if (before !== '' || out.released.size > 0) {
       const released = parseBranchFile(target.outputRef, RELEASED_PATH, () => parseReleased(before, out.released));

@@ -25,6 +25,7 @@ const LAYOUT: Record<string, [RegExp, ValidateFunction][]> = {
     [/^\.flotilla\/index\/[0-9a-f]{2}\.json$/, schema('rendered-index-shard')],
     [/^\.flotilla\/clusters\.json$/, schema('rendered-clusters')],
     [/^\.flotilla\/released\.json$/, schema('rendered-released')],
+    [/^\.flotilla\/interpreters\.json$/, schema('rendered-interpreters')],
     [/^bindings\/[^/]+\/[^/]+\.yaml$/, schema('rendered-binding')],
     [/^clusters\/[^/]+\/[^/]+\/[^/]+\.yaml$/, schema('rendered-manifest')],
     [/^multiclusterservices\/[^/]+\/[^/]+\.yaml$/, schema('rendered-multiclusterservice')],
@@ -66,7 +67,11 @@ test('every file the renderer and the status writer commit follows its published
       assert.equal(
         absent,
         branch === 'flotilla/rendered'
-          ? ['^\\.flotilla\\/released\\.json$', '^multiclusterservices\\/[^/]+\\/[^/]+\\.yaml$']
+          ? [
+              '^\\.flotilla\\/released\\.json$',
+              '^\\.flotilla\\/interpreters\\.json$',
+              '^multiclusterservices\\/[^/]+\\/[^/]+\\.yaml$',
+            ]
           : [
               '^endpoints\\/[^/]+\\.yaml$',
               '^autoscalers\\/[^/]+\\/[^/]+\\.yaml$',
