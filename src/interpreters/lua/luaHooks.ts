@@ -33,6 +33,7 @@ function converted<T>(fn: string, convert: () => T): T {
     return convert();
   } catch (err) {
     if (err instanceof LuaConvertError) throw new LuaHookError(err.message, fn);
+    if (err instanceof RangeError) throw new LuaHookError(`the result cannot be read: ${err.message}`, fn);
     throw err;
   }
 }

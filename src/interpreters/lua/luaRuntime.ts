@@ -732,6 +732,8 @@ export function callLuaFunction(script: string, fn: string, args: readonly unkno
   try {
     return callOnce(script, fn, args, nResults);
   } catch (err) {
+    // A result nested deeper than the host's stack, or too long for an array: the script's failure, not the render's.
+    if (err instanceof RangeError) throw new LuaHookError(`the result cannot be read: ${err.message}`, fn);
     if (
       err instanceof LuaHookError &&
       (err.message === 'context deadline exceeded' || err.message === 'not enough memory')

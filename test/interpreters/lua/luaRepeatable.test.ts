@@ -30,6 +30,17 @@ test('a backtracking pattern too costly for its subject is refused at once; ordi
   assert.equal(call(`${long} return string.find(s, "aaa", 1, true)`), { type: 'number', value: 1 });
 });
 
+test("a result nested deeper than the host can read is the hook's error, not the process's", async () => {
+  await loadLuaRuntime();
+  try {
+    call('local t = {} local c = t for i = 1, 100000 do c.n = {} c = c.n end return t');
+    assert.unreachable('refused');
+  } catch (err) {
+    assert.instance(err, LuaHookError);
+    assert.match((err as Error).message, 'the result cannot be read');
+  }
+});
+
 test('pairs visits a table in the same order in every process', () => {
   const script = path.resolve(import.meta.dirname, 'helpers/pairsOrder.ts');
   const run = () => spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8' });
