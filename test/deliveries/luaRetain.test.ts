@@ -60,50 +60,16 @@ test("a member's paused flag outlives every pass under a Lua Retain, and is repa
       render: true,
       log: () => {},
     });
-  const paused = async () =>
-    (
-      await f.kubectl([
-        '--context',
-        'member1',
-        'get',
-        'deployment',
-        'web',
-        '-n',
-        'default',
-        '-o',
-        'jsonpath={.spec.paused}',
-      ])
-    ).stdout;
+  const web = (...args: string[]) => f.kubectl(['--context', 'member1', ...args, 'deployment', 'web', '-n', 'default']);
+  const field = async (path: string) => (await web('get', '-o', `jsonpath={${path}}`)).stdout;
+  const paused = () => field('.spec.paused');
   await pass();
   assert.is(await paused(), 'false');
-  const patch = await f.kubectl([
-    '--context',
-    'member1',
-    'patch',
-    'deployment',
-    'web',
-    '-n',
-    'default',
-    '--type',
-    'merge',
-    '-p',
-    '{"spec":{"paused":true}}',
-  ]);
+  const patch = await web('patch', '--type', 'merge', '-p', '{"spec":{"paused":true}}');
   assert.is(patch.code, 0, patch.stderr);
   await f.config.push({ 'templates/web.yaml': DEPLOYMENT.replace('nginx:1.27', 'nginx:1.28') }, 'new image');
   await pass();
-  const image = await f.kubectl([
-    '--context',
-    'member1',
-    'get',
-    'deployment',
-    'web',
-    '-n',
-    'default',
-    '-o',
-    'jsonpath={.spec.template.spec.containers[0].image}',
-  ]);
-  assert.is(image.stdout, 'nginx:1.28', 'the update went through');
+  assert.is(await field('.spec.template.spec.containers[0].image'), 'nginx:1.28', 'the update went through');
   assert.is(await paused(), 'true', "the member's value was retained");
 
   await f.config.push({ 'interpreters/retain.yaml': null }, 'drop the customization');
