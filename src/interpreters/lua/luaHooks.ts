@@ -1,6 +1,8 @@
 // One function per hook of a ResourceInterpreterCustomization's luaScript, each as Karmada's luavm.VM method of
 // the same name (pkg/resourceinterpreter/customized/declarative/luavm/lua.go): the script function it calls, the
 // arguments it passes, how it checks and converts what comes back, and the errors it gives.
+import { labelSelectorProblem } from '../../labels/matchLabelSelector.ts';
+import type { LabelSelector } from '../../api/policy.ts';
 import {
   type DependentObjectReference,
   type Json,
@@ -121,5 +123,26 @@ export function luaReflectStatus(script: string, observed: Obj): Obj | undefined
 export function luaGetDependencies(script: string, desired: Obj): DependentObjectReference[] {
   const fn = 'GetDependencies';
   const result = first(callLuaFunction(script, fn, [desired], 1));
-  return converted(fn, () => toDependencies(tableResult(fn, result, 'slice')));
+  const references = converted(fn, () => toDependencies(tableResult(fn, result, 'slice')));
+  const problems = dependencyProblems(references);
+  if (problems.length > 0) throw new LuaHookError(problems.join('; '), fn);
+  return references;
+}
+
+/**
+ * Karmada's VerifyDependencies, which its configurable interpreter runs on every script's references: one bad
+ * reference fails the whole interpretation.
+ */
+function dependencyProblems(references: readonly DependentObjectReference[]): string[] {
+  const problems: string[] = [];
+  references.forEach((d, i) => {
+    const at = `dependencies[${i}]`;
+    if (!d.apiVersion) problems.push(`${at}.apiVersion: Invalid value: "": missing required apiVersion`);
+    if (!d.kind) problems.push(`${at}.kind: Invalid value: "": missing required kind`);
+    if (!d.name && d.labelSelector === undefined)
+      problems.push(`${at}: Invalid value: dependency can not leave name and labelSelector all empty`);
+    const selector = d.labelSelector ? labelSelectorProblem(d.labelSelector as LabelSelector) : undefined;
+    if (selector) problems.push(`${at}.labelSelector.${selector.path.join('.')}: Invalid value: ${selector.reason}`);
+  });
+  return problems;
 }
