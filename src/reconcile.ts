@@ -181,7 +181,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
   const mcs = delivery
     ? await readMultiClusterServiceContext(t.repo, delivery.renderedCommit, t.statusRef ?? DEFAULT_STATUS_REF)
     : undefined;
-  const modelsOf = await resourceModelsAt(t.repo, delivery?.renderedCommit ?? (await readRef(t.repo, t.outputRef)));
+  const modelsOf = await resourceModelsAt(t.repo, delivery?.renderedCommit ?? renderedHead);
   const reports: ClusterReport[] = await Promise.all(
     [...clusters].map(async ([cluster, kube]) => {
       const status = await collectClusterStatus(kube, { resourceModels: modelsOf(cluster) }).catch(() => undefined);
