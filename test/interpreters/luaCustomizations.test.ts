@@ -324,6 +324,27 @@ test("a second customization setting an operation its kind already has is refuse
   );
 });
 
+test('an empty luaScript leaves its operation uncustomized, so another customization of the kind may set it', () => {
+  const empty = `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: a-empty}
+spec:
+  target: {apiVersion: apps.example.io/v1alpha1, kind: Workload}
+  customizations:
+    replicaResource: {luaScript: ""}
+`;
+  const { res, read } = render({
+    'interpreters/a.yaml': empty,
+    'interpreters/b.yaml': customization({ replicaResource: HOOKS.replicaResource }, 'b-replicas'),
+    'templates/shop.yaml': workload('shop', 6),
+  });
+  assert.is(res.status, 0, res.stderr + res.stdout);
+  assert.not.match(res.stdout + res.stderr, 'luaScript');
+  const binding = read('bindings/default/shop-workload.yaml');
+  assert.is(binding.spec.replicas, 6, "b-replicas' GetReplicas runs");
+  assert.equal(binding.spec.replicaRequirements, { resourceRequest: { cpu: '1' } });
+});
+
 test('a customization whose new script does not compile keeps its last good one, in the render and for the status pass', async () => {
   const r = makeConfigRepo();
   repos.push(r);

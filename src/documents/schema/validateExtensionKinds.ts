@@ -275,7 +275,9 @@ export function validateLuaCustomization(value: Obj): ExtensionIssue[] {
       });
       continue;
     }
-    if (!isObj(body) || typeof body.luaScript !== 'string' || body.luaScript.trim() === '') {
+    // The CRD requires the field, not text in it: Karmada's interpreter takes an empty script as the operation not
+    // customized (configurable.go: len(script) == 0), and another customization's script for it may fill it.
+    if (!isObj(body) || typeof body.luaScript !== 'string') {
       issues.push({
         path: ['spec', 'customizations', hook],
         code: 'MISSING_FIELD',
