@@ -10,6 +10,7 @@ export const CONDITION_REASONS = [
   'ClusterNotReachable',
   'StatusCollectionFailed',
   'ClusterStatusUnknown',
+  'ClusterStatusNeverUpdated',
   'Complete',
   'Partial',
   'FullyAppliedSuccess',
@@ -21,6 +22,8 @@ export type ConditionReason = (typeof CONDITION_REASONS)[number];
 export type Health = 'Healthy' | 'Unhealthy' | 'Unknown';
 /** The reason of a Ready=Unknown set here (Karmada's cluster controller uses the same). */
 export const STATUS_UNKNOWN_REASON = 'ClusterStatusUnknown';
+/** The reason of a Ready=Unknown for a cluster whose status was never posted (Karmada's cluster controller). */
+export const NEVER_UPDATED_REASON = 'ClusterStatusNeverUpdated';
 
 /** A FederatedHPA status condition (Kubernetes' HorizontalPodAutoscalerCondition, without its transition time). */
 export interface HpaCondition {

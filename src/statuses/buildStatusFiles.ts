@@ -30,7 +30,7 @@ import { aggregateStatus, fullyApplied } from '../interpreters/aggregateStatus.t
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import { interpretHealth } from './interpretHealth.ts';
 import { reflectStatus } from './reflectStatus.ts';
-import { STATUS_UNKNOWN_REASON } from '../api/conditions.ts';
+import { NEVER_UPDATED_REASON, STATUS_UNKNOWN_REASON } from '../api/conditions.ts';
 import { HEARTBEAT_ANNOTATION } from '../branches/status/statusFiles.ts';
 import { isSecret } from '../interpreters/isSecret.ts';
 import {
@@ -299,9 +299,10 @@ function renderClusterFile(
   const conditions = (collected.conditions ?? []).map((c) => {
     if (c.type !== 'Ready') return c;
     const recorded = previous?.status?.conditions?.find((p) => p.type === 'Ready');
-    // Unknown from a missing heartbeat was never observed by a prober: a fresh observation holds at once, as a
-    // restarted Karmada agent's does (its threshold cache starts empty).
-    const stored = recorded?.reason === STATUS_UNKNOWN_REASON ? undefined : recorded;
+    // Unknown from a missing heartbeat, or from no status ever posted, was never observed by a prober: a fresh
+    // observation holds at once, as a restarted Karmada agent's does (its threshold cache starts empty).
+    const stored =
+      recorded?.reason === STATUS_UNKNOWN_REASON || recorded?.reason === NEVER_UPDATED_REASON ? undefined : recorded;
     const damped = dampReadyCondition(
       stored,
       parsePending(previous?.metadata.annotations?.[PENDING_READY_ANNOTATION]),
@@ -333,6 +334,8 @@ function renderClusterFile(
     cluster,
     formatTime(now),
   );
+  // When a status writer first saw it registered (a Pull cluster before its agent posted): kept, as Kubernetes keeps it.
+  const created = previous?.metadata.creationTimestamp;
   const build = (heartbeat: string | undefined): string => {
     const annotations = {
       ...(heartbeat ? { [HEARTBEAT_ANNOTATION]: heartbeat } : {}),
@@ -341,7 +344,11 @@ function renderClusterFile(
     const file: ClusterStatusFile = {
       apiVersion: CLUSTER_API_VERSION,
       kind: 'Cluster',
-      metadata: Object.keys(annotations).length > 0 ? { name, annotations } : { name },
+      metadata: {
+        name,
+        ...(created ? { creationTimestamp: created } : {}),
+        ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+      },
       ...(taints.length > 0 ? { spec: { taints } } : {}),
       status: ordered,
     };

@@ -1,4 +1,4 @@
-import { STATUS_UNKNOWN_REASON } from '../api/conditions.ts';
+import { NEVER_UPDATED_REASON, STATUS_UNKNOWN_REASON } from '../api/conditions.ts';
 import { HEARTBEAT_ANNOTATION } from '../branches/status/statusFiles.ts';
 // Karmada's cluster monitor (controllers/cluster/cluster_controller.go): a cluster whose status nobody has posted
 // within the monitor grace period is Ready=Unknown. Flotilla probes Push clusters itself; a Pull cluster's status is
@@ -17,37 +17,77 @@ import type { ClusterStatusFile } from '../branches/status/statusFiles.ts';
 export const MONITOR_GRACE_MS = 40_000;
 /** How old a heartbeat may get before an agent writes a new one with nothing else changed: half the grace period. */
 export const HEARTBEAT_INTERVAL_MS = MONITOR_GRACE_MS / 2;
+/** Karmada's --cluster-startup-grace-period: how long a registered cluster may go without any status posted. */
+export const STARTUP_GRACE_MS = 60_000;
 
 /**
- * New bytes for the cluster files (existing: path → text) of the given clusters whose last heartbeat is older than
- * `graceMs` at `now`: Ready=Unknown naming that heartbeat, and the managed taints that follow (unreachable:NoSchedule,
- * plus any ClusterTaintPolicy on Unknown). A cluster already marked, without a file, or whose file has no heartbeat
- * (an agent that records none: nothing to judge by) is left alone. Pure.
+ * New bytes for the cluster files (existing: path → text) of the given Pull clusters that went silent at `now`:
+ * - one whose last heartbeat is older than `graceMs`: Ready=Unknown naming that heartbeat;
+ * - one without a file: a file recording when it was first seen (metadata.creationTimestamp, no status), from which
+ *   Karmada's startup grace counts (a Cluster's creation there);
+ * - one whose agent never posted (no heartbeat, no Ready condition) more than `startupGraceMs` after that:
+ *   Ready=Unknown ClusterStatusNeverUpdated with Karmada's message;
+ * each Unknown with the managed taints that follow (unreachable:NoSchedule, plus any ClusterTaintPolicy on Unknown).
+ * A cluster already marked, or whose file has a Ready condition but no heartbeat (an agent that records none:
+ * nothing to judge by) is left alone. Pure.
  */
 export function markMissingHeartbeats(
   existing: ReadonlyMap<string, string>,
   clusters: readonly string[],
   now: Date,
-  opts: ClusterFileOptions & { graceMs?: number } = {},
+  opts: ClusterFileOptions & { graceMs?: number; startupGraceMs?: number } = {},
 ): Map<string, string> {
   const out = new Map<string, string>();
   const grace = opts.graceMs ?? MONITOR_GRACE_MS;
+  const startupGrace = opts.startupGraceMs ?? STARTUP_GRACE_MS;
+  const writeFile = (path: string, file: ClusterStatusFile) =>
+    out.set(path, stringify(file, { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0, aliasDuplicateObjects: false }));
   for (const name of clusters) {
     const path = `clusters/${name}.yaml`;
     const text = existing.get(path);
     const file = text ? (parseYamlValue(text) as ClusterStatusFile | null) : null;
-    const heartbeat = file?.metadata?.annotations?.[HEARTBEAT_ANNOTATION];
-    if (!file || !heartbeat || !(now.getTime() - Date.parse(heartbeat) > grace)) continue;
-    const conditions = file.status?.conditions ?? [];
-    if (conditions.some((c) => c.type === 'Ready' && c.status === 'Unknown' && c.reason === STATUS_UNKNOWN_REASON))
+    if (!file) {
+      if (text === undefined)
+        writeFile(path, {
+          apiVersion: CLUSTER_API_VERSION,
+          kind: 'Cluster',
+          metadata: { name, creationTimestamp: formatTime(now) },
+        });
       continue;
-    const unknown: Condition = {
-      type: 'Ready',
-      status: 'Unknown',
-      reason: STATUS_UNKNOWN_REASON,
-      message: `no status update from the Pull agent since its last heartbeat at ${heartbeat} (grace period ${grace / 1000}s)`,
-      lastTransitionTime: formatTime(now),
-    };
+    }
+    const conditions = file.status?.conditions ?? [];
+    if (
+      conditions.some(
+        (c) =>
+          c.type === 'Ready' &&
+          c.status === 'Unknown' &&
+          (c.reason === STATUS_UNKNOWN_REASON || c.reason === NEVER_UPDATED_REASON),
+      )
+    )
+      continue;
+    const heartbeat = file.metadata?.annotations?.[HEARTBEAT_ANNOTATION];
+    const created = file.metadata?.creationTimestamp;
+    let unknown: Condition;
+    if (heartbeat) {
+      if (!(now.getTime() - Date.parse(heartbeat) > grace)) continue;
+      unknown = {
+        type: 'Ready',
+        status: 'Unknown',
+        reason: STATUS_UNKNOWN_REASON,
+        message: `no status update from the Pull agent since its last heartbeat at ${heartbeat} (grace period ${grace / 1000}s)`,
+        lastTransitionTime: formatTime(now),
+      };
+    } else if (created && !conditions.some((c) => c.type === 'Ready')) {
+      if (!(now.getTime() - Date.parse(created) > startupGrace)) continue;
+      // Karmada's words (cluster_controller.go tryUpdateClusterHealth), so tools matching on them keep working.
+      unknown = {
+        type: 'Ready',
+        status: 'Unknown',
+        reason: NEVER_UPDATED_REASON,
+        message: 'Cluster status controller never posted cluster status.',
+        lastTransitionTime: formatTime(now),
+      };
+    } else continue;
     const next = [unknown, ...conditions.filter((c) => c.type !== 'Ready')];
     const cluster: Cluster = opts.clusters?.get(name) ?? {
       apiVersion: CLUSTER_API_VERSION,
@@ -63,14 +103,17 @@ export function markMissingHeartbeats(
       formatTime(now),
     );
     // The agent's pending observation is void: nothing observed it since.
-    const marked: ClusterStatusFile = {
+    writeFile(path, {
       apiVersion: file.apiVersion,
       kind: 'Cluster',
-      metadata: { name: file.metadata.name, annotations: { [HEARTBEAT_ANNOTATION]: heartbeat } },
+      metadata: {
+        name: file.metadata.name,
+        ...(created ? { creationTimestamp: created } : {}),
+        ...(heartbeat ? { annotations: { [HEARTBEAT_ANNOTATION]: heartbeat } } : {}),
+      },
       ...(taints.length > 0 ? { spec: { taints } } : {}),
       status: { ...file.status, conditions: next },
-    };
-    out.set(path, stringify(marked, { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0, aliasDuplicateObjects: false }));
+    });
   }
   return out;
 }

@@ -41,7 +41,7 @@ const ready = {
 const agentWrites = (repo: GitRepo, s: number) =>
   writeStatus({ repo, reports: [ready], now: at(s), clusterOptions: { heartbeatMs: HEARTBEAT_INTERVAL_MS } });
 const member3 = (r: ConfigRepo) => parse(r.show('flotilla/status', 'clusters/member3.yaml')) as ClusterStatusFile;
-const readyOf = (f: ClusterStatusFile) => f.status.conditions!.find((c) => c.type === 'Ready')!;
+const readyOf = (f: ClusterStatusFile) => f.status!.conditions!.find((c) => c.type === 'Ready')!;
 
 /** member1 Push, member3 Pull; nothing to place, so the reconciler only renders and writes status. */
 function pullRepo(): ConfigRepo {
@@ -112,7 +112,49 @@ test('agent writes → Ready True; 41 s without → Unknown with the unreachable
   assert.is(back.metadata.annotations?.[HEARTBEAT_ANNOTATION], '2026-11-29T15:03:20Z');
 });
 
-test('markMissingHeartbeats leaves alone clusters without a file or without a heartbeat, and Push clusters are not watched', () => {
+test("a Pull cluster no agent ever reported on: first seen, then Ready=Unknown ClusterStatusNeverUpdated once Karmada's 60 s startup grace runs out", async () => {
+  const r = pullRepo();
+  const repo = await openRepo(r.dir);
+  await reconcile(repo, 0);
+  assert.equal(member3(r), {
+    apiVersion: 'cluster.karmada.io/v1alpha1',
+    kind: 'Cluster',
+    metadata: { name: 'member3', creationTimestamp: '2026-11-29T15:00:00Z' },
+  });
+  assert.not.match(
+    r.git('log', '-1', '--format=%B', 'flotilla/rendered'),
+    'Cluster-State',
+    'first sight changes no placement',
+  );
+  const seen = r.git('rev-parse', 'flotilla/status');
+  await reconcile(repo, 60);
+  assert.is(r.git('rev-parse', 'flotilla/status'), seen, 'exactly 60 s: still inside the startup grace period');
+
+  await reconcile(repo, 61);
+  const never = member3(r);
+  assert.equal(never.metadata, { name: 'member3', creationTimestamp: '2026-11-29T15:00:00Z' });
+  assert.equal(readyOf(never), {
+    type: 'Ready',
+    status: 'Unknown',
+    reason: 'ClusterStatusNeverUpdated',
+    message: 'Cluster status controller never posted cluster status.',
+    lastTransitionTime: '2026-11-29T15:01:01Z',
+  });
+  assert.equal(never.spec?.taints, [
+    { key: 'cluster.karmada.io/unreachable', effect: 'NoSchedule', timeAdded: '2026-11-29T15:01:01Z' },
+  ]);
+  const marked = r.git('rev-parse', 'flotilla/status');
+  await reconcile(repo, 120);
+  assert.is(r.git('rev-parse', 'flotilla/status'), marked, 'marked once');
+  // The next pass's render sees the taint: new placements avoid the cluster.
+  assert.match(r.git('log', '-1', '--format=%B', 'flotilla/rendered'), /Cluster-State: [0-9a-f]{16}/);
+
+  assert.ok((await agentWrites(repo, 130)).commit);
+  assert.is(readyOf(member3(r)).status, 'True', 'the agent reports at last');
+  assert.is(member3(r).spec, undefined, 'the unreachable taint is gone');
+});
+
+test('markMissingHeartbeats records first sight of a cluster without a file, leaves alone one without a heartbeat, and Push clusters are not watched', () => {
   const file = (annotations?: Record<string, string>) =>
     `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: m\n${
       annotations
@@ -122,7 +164,15 @@ test('markMissingHeartbeats leaves alone clusters without a file or without a he
         : ''
     }status:\n  conditions:\n    - type: Ready\n      status: "True"\n`;
   const now = new Date(T0 + 3600_000);
-  assert.equal([...markMissingHeartbeats(new Map([['clusters/m.yaml', file()]]), ['m', 'absent'], now).keys()], []);
+  assert.equal(
+    [...markMissingHeartbeats(new Map([['clusters/m.yaml', file()]]), ['m', 'absent'], now)],
+    [
+      [
+        'clusters/absent.yaml',
+        `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: absent\n  creationTimestamp: "2026-11-29T16:00:00Z"\n`,
+      ],
+    ],
+  );
   assert.equal(
     [
       ...markMissingHeartbeats(

@@ -69,9 +69,13 @@ export function appliedPath(cluster: string): string {
 export interface ClusterStatusFile {
   apiVersion: string;
   kind: 'Cluster';
-  metadata: { name: string; annotations?: Record<string, string> };
+  /**
+   * creationTimestamp: when a status writer first saw a Pull cluster registered that no agent had reported on (the
+   * start of Karmada's startup grace period); such a file has no status until the agent posts one.
+   */
+  metadata: { name: string; annotations?: Record<string, string>; creationTimestamp?: string };
   spec?: { taints: Taint[] };
-  status: ClusterStatus;
+  status?: ClusterStatus;
 }
 
 export const PENDING_READY_ANNOTATION = 'flotilla.io/ready-observed';
