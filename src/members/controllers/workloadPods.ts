@@ -60,6 +60,10 @@ export function podFromTemplate(
       namespace: owner.metadata.namespace!,
       labels: { ...(template.metadata?.labels ?? {}), ...extraLabels },
       ...(template.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
+      // Kubernetes' GetPodFromTemplate copies them too: such a pod waits for whoever owns them before it goes.
+      ...(Array.isArray(template.metadata?.finalizers) && template.metadata.finalizers.length > 0
+        ? { finalizers: [...template.metadata.finalizers] }
+        : {}),
       ownerReferences: [ownerReferenceTo(owner)],
     },
     spec: { ...structuredClone(template.spec ?? {}), ...specOverrides },

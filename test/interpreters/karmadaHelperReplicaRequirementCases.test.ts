@@ -1,0 +1,58 @@
+// What a pod template asks of a cluster's nodes, case by case, as Karmada's helper.GenerateReplicaRequirements and
+// GenerateNodeClaimByPodSpec build it (cases after pkg/util/helper/binding_test.go at f8fdd02).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { replicaRequirements } from '../../src/interpreters/replicaRequirements.ts';
+
+const required = { nodeSelectorTerms: [{ matchFields: [{ key: 'foo', operator: 'Exists' }] }] };
+
+test('replica requirements: none for an empty template; the node claim and the requests, each when there is one', () => {
+  // TestGenerateReplicaRequirements.
+  assert.equal(replicaRequirements({}), {}, 'empty template');
+  assert.equal(
+    replicaRequirements({
+      nodeSelector: { foo: 'foo1' },
+      tolerations: [{ key: 'foo', operator: 'Exists', effect: 'NoSchedule' }],
+      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: required } },
+    }),
+    {
+      nodeClaim: {
+        nodeSelector: { foo: 'foo1' },
+        tolerations: [{ key: 'foo', operator: 'Exists', effect: 'NoSchedule' }],
+        hardNodeAffinity: required,
+      },
+    },
+    'node claim only',
+  );
+  assert.equal(
+    replicaRequirements({ containers: [{ name: 'app', resources: { limits: { cpu: '200m' } } }] }),
+    { resourceRequest: { cpu: '200m' } },
+    'a limit stands in for the missing request',
+  );
+});
+
+test('a node claim holds the node selector, the tolerations and the required node affinity the spec sets', () => {
+  // TestGenerateNodeClaimByPodSpec.
+  const claim = (spec: Record<string, unknown>) => replicaRequirements(spec).nodeClaim;
+  assert.is(claim({}), undefined, 'empty spec');
+  assert.equal(claim({ nodeSelector: { disktype: 'ssd' } }), { nodeSelector: { disktype: 'ssd' } });
+  assert.equal(claim({ tolerations: [{ key: 'key1', operator: 'Exists' }] }), {
+    tolerations: [{ key: 'key1', operator: 'Exists' }],
+  });
+  assert.equal(claim({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: required } } }), {
+    hardNodeAffinity: required,
+  });
+  // Only the required node affinity counts: a preferred one alone claims nothing.
+  assert.is(
+    claim({
+      affinity: {
+        nodeAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: required.nodeSelectorTerms[0] }],
+        },
+      },
+    }),
+    undefined,
+  );
+});
+
+test.run();

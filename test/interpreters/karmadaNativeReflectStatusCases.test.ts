@@ -1,0 +1,271 @@
+// What a member object's status carries back, as Karmada's native ReflectStatus grabs it (cases after
+// pkg/resourceinterpreter/default/native/reflectstatus_test.go and default_test.go TestReflectStatus).
+// Karmada serialises Go structs: a counter without omitempty is written as 0 (a StatefulSet's availableReplicas, a
+// DaemonSet's numberMisscheduled) and an HPA's currentMetrics as null. Flotilla leaves zero counters and nulls out;
+// `semantic` drops them from both sides so the comparison is about values, not that formatting.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { reflectStatus } from '../../src/statuses/reflectStatus.ts';
+
+type Obj = Record<string, unknown>;
+
+function semantic(status: Obj | undefined): Obj | undefined {
+  if (!status) return status;
+  return Object.fromEntries(Object.entries(status).filter(([, v]) => v !== 0 && v !== null));
+}
+
+const TEMPLATE_GENERATION = 'resourcetemplate.karmada.io/generation';
+
+const federated = (kind: string, status: Obj | undefined, annotation: string | undefined = '1'): Obj => ({
+  apiVersion: 'apps/v1',
+  kind,
+  metadata: {
+    name: 'test',
+    namespace: 'test-ns',
+    generation: 2,
+    ...(annotation === undefined ? {} : { annotations: { [TEMPLATE_GENERATION]: annotation } }),
+  },
+  ...(status ? { status } : {}),
+});
+
+// Test_reflectPodDisruptionBudgetStatus "PDB with valid status" and "PDB without status".
+test('a PodDisruptionBudget reflects its four counters and its disrupted pods; without a status, nothing', () => {
+  const status = {
+    currentHealthy: 2,
+    desiredHealthy: 3,
+    disruptionsAllowed: 1,
+    expectedPods: 3,
+    disruptedPods: { pod1: '2026-01-01T00:00:00Z' },
+  };
+  assert.equal(reflectStatus({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', status }), status);
+  assert.is(
+    reflectStatus({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'test-pdb' } }),
+    undefined,
+  );
+});
+
+// Test_reflectHorizontalPodAutoscalerStatus "HPA without status"; Test_reflectWholeStatus both valid cases.
+test('an HPA without status reflects nothing; a kind without a rule reflects its whole status, or nothing', () => {
+  assert.is(
+    reflectStatus({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'test-hpa' } }),
+    undefined,
+  );
+  assert.equal(reflectStatus({ status: { key: 'value', num: 1 } }), { key: 'value', num: 1 });
+  assert.is(reflectStatus({}), undefined);
+});
+
+// Test_reflectDeploymentStatus / Test_reflectReplicaSetStatus: valid status with the template generation, no status,
+// and an annotation that is not a number.
+test('a Deployment and a ReplicaSet reflect their counters with generation and template generation', () => {
+  assert.equal(
+    semantic(
+      reflectStatus(
+        federated('Deployment', {
+          replicas: 3,
+          updatedReplicas: 3,
+          readyReplicas: 3,
+          availableReplicas: 3,
+          unavailableReplicas: 0,
+          observedGeneration: 2,
+          conditions: [{ type: 'Available', status: 'True' }],
+        }),
+      ),
+    ),
+    {
+      availableReplicas: 3,
+      generation: 2,
+      observedGeneration: 2,
+      readyReplicas: 3,
+      replicas: 3,
+      resourceTemplateGeneration: 1,
+      updatedReplicas: 3,
+    },
+  );
+  assert.equal(
+    semantic(
+      reflectStatus(
+        federated('ReplicaSet', {
+          replicas: 3,
+          readyReplicas: 3,
+          availableReplicas: 3,
+          observedGeneration: 2,
+          fullyLabeledReplicas: 3,
+        }),
+      ),
+    ),
+    {
+      availableReplicas: 3,
+      generation: 2,
+      observedGeneration: 2,
+      readyReplicas: 3,
+      replicas: 3,
+      resourceTemplateGeneration: 1,
+    },
+  );
+  for (const kind of ['Deployment', 'ReplicaSet']) {
+    assert.is(reflectStatus(federated(kind, undefined)), undefined, `${kind} without status`);
+    assert.is(reflectStatus(federated(kind, { replicas: 3 }, 'invalid')), undefined, `${kind} invalid annotation`);
+  }
+});
+
+// Test_reflectServiceStatus "LoadBalancer service without status should return nil" and "... with status".
+test('a LoadBalancer Service reflects its load-balancer status, and nothing without a status', () => {
+  assert.is(reflectStatus({ apiVersion: 'v1', kind: 'Service', spec: { type: 'LoadBalancer' } }), undefined);
+  assert.equal(
+    reflectStatus({
+      apiVersion: 'v1',
+      kind: 'Service',
+      spec: { type: 'LoadBalancer' },
+      status: { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } },
+    }),
+    { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } },
+  );
+});
+
+// Test_reflectIngressStatus "ingress with valid status" and "ingress without status".
+test('an Ingress reflects its whole status, and nothing without one', () => {
+  const status = { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } };
+  assert.equal(reflectStatus({ apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', status }), status);
+  assert.is(reflectStatus({ apiVersion: 'networking.k8s.io/v1', kind: 'Ingress' }), undefined);
+});
+
+// Test_reflectJobStatus: all fields, no status, empty conditions, failed, only active, no completion time, no start.
+test('a Job reflects its counters, conditions and start and completion times, whichever it has', () => {
+  const job = (status?: Obj) => reflectStatus({ apiVersion: 'batch/v1', kind: 'Job', ...(status ? { status } : {}) });
+  const full = {
+    active: 1,
+    succeeded: 2,
+    failed: 0,
+    startTime: '2026-01-01T00:00:00Z',
+    completionTime: '2026-01-01T00:05:00Z',
+    conditions: [{ type: 'Complete', status: 'True', reason: 'JobComplete', message: 'Job completed successfully' }],
+  };
+  const { failed: _zero, ...fullWithoutZero } = full;
+  assert.equal(semantic(job({ ...full, ready: 0, uncountedTerminatedPods: {} })), fullWithoutZero);
+  assert.is(job(), undefined, 'without status');
+  const { conditions: _c, ...noConditions } = fullWithoutZero;
+  assert.equal(semantic(job({ ...full, conditions: [] })), noConditions, 'empty conditions');
+  const failed = {
+    ...full,
+    failed: 1,
+    active: 0,
+    succeeded: 0,
+    conditions: [{ type: 'Failed', status: 'True', reason: 'JobFailed', message: 'Job failed due to error' }],
+  };
+  assert.equal(semantic(job(failed)), {
+    failed: 1,
+    startTime: full.startTime,
+    completionTime: full.completionTime,
+    conditions: failed.conditions,
+  });
+  const { completionTime: _ct, ...activeOnly } = { ...full, succeeded: 0, conditions: [] };
+  assert.equal(semantic(job(activeOnly)), { active: 1, startTime: full.startTime }, 'only active');
+  const { completionTime: _ct2, ...noCompletion } = fullWithoutZero;
+  assert.equal(semantic(job({ ...full, completionTime: undefined })), noCompletion, 'no completion time');
+  const { startTime: _st, ...noStart } = fullWithoutZero;
+  assert.equal(semantic(job({ ...full, startTime: undefined })), noStart, 'no start time');
+});
+
+// Test_reflectDaemonSetStatus: valid status with annotation, no status, invalid annotation.
+test('a DaemonSet reflects its scheduling counters with generation and template generation', () => {
+  assert.equal(
+    semantic(
+      reflectStatus(
+        federated('DaemonSet', {
+          currentNumberScheduled: 3,
+          desiredNumberScheduled: 3,
+          numberAvailable: 3,
+          numberMisscheduled: 0,
+          numberReady: 3,
+          updatedNumberScheduled: 3,
+          numberUnavailable: 0,
+          observedGeneration: 2,
+        }),
+      ),
+    ),
+    {
+      currentNumberScheduled: 3,
+      desiredNumberScheduled: 3,
+      generation: 2,
+      numberAvailable: 3,
+      numberReady: 3,
+      observedGeneration: 2,
+      resourceTemplateGeneration: 1,
+      updatedNumberScheduled: 3,
+    },
+  );
+  assert.is(reflectStatus(federated('DaemonSet', undefined)), undefined, 'without status');
+  assert.is(
+    reflectStatus(federated('DaemonSet', { currentNumberScheduled: 1, numberReady: 1 }, 'invalid')),
+    undefined,
+    'invalid annotation',
+  );
+});
+
+// Test_reflectStatefulSetStatus: valid status, no status, partial status fields.
+test('a StatefulSet reflects its replica counters, generation and template generation, but not observedGeneration', () => {
+  assert.equal(
+    semantic(
+      reflectStatus(
+        federated('StatefulSet', {
+          replicas: 3,
+          readyReplicas: 3,
+          currentReplicas: 3,
+          updatedReplicas: 3,
+          availableReplicas: 3,
+          observedGeneration: 2,
+          currentRevision: 'r1',
+        }),
+      ),
+    ),
+    {
+      availableReplicas: 3,
+      currentReplicas: 3,
+      generation: 2,
+      readyReplicas: 3,
+      replicas: 3,
+      resourceTemplateGeneration: 1,
+      updatedReplicas: 3,
+    },
+  );
+  assert.is(reflectStatus(federated('StatefulSet', undefined)), undefined, 'without status');
+  assert.equal(
+    semantic(reflectStatus(federated('StatefulSet', { replicas: 2, readyReplicas: 1, currentReplicas: 1 }))),
+    { currentReplicas: 1, generation: 2, readyReplicas: 1, replicas: 2, resourceTemplateGeneration: 1 },
+  );
+});
+
+// Test_getAllDefaultReflectStatusInterpreter: nine kinds grab selected fields; any other kind reflects everything.
+test('nine kinds reflect selected fields; a kind without a rule reflects its whole status', () => {
+  const extra = { somethingElse: 'x' };
+  for (const [apiVersion, kind, status] of [
+    ['apps/v1', 'Deployment', { replicas: 1 }],
+    ['apps/v1', 'ReplicaSet', { replicas: 1 }],
+    ['v1', 'Service', { loadBalancer: {} }],
+    ['batch/v1', 'Job', { active: 1 }],
+    ['apps/v1', 'DaemonSet', { numberReady: 1 }],
+    ['apps/v1', 'StatefulSet', { replicas: 1 }],
+    ['policy/v1', 'PodDisruptionBudget', { currentHealthy: 1 }],
+    ['autoscaling/v2', 'HorizontalPodAutoscaler', { desiredReplicas: 1 }],
+  ] as [string, string, Obj][]) {
+    const live = { apiVersion, kind, spec: { type: 'LoadBalancer' }, status: { ...status, ...extra } };
+    assert.equal(reflectStatus(live)?.somethingElse, undefined, `${apiVersion} ${kind} grabs selected fields`);
+  }
+  // The Ingress rule reflects its whole status, as does a kind without a rule.
+  assert.is(reflectStatus({ apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', status: extra })?.somethingElse, 'x');
+  assert.is(reflectStatus({ apiVersion: 'fake/v1', kind: 'Fake', status: extra })?.somethingElse, 'x');
+});
+
+// default_test.go TestReflectStatus "object have correct format status".
+test('a policy/v1 PodDisruptionBudget reflects exactly its counters', () => {
+  assert.equal(
+    reflectStatus({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      status: { currentHealthy: 1, desiredHealthy: 1, disruptionsAllowed: 1, expectedPods: 1, observedGeneration: 3 },
+    }),
+    { currentHealthy: 1, desiredHealthy: 1, disruptionsAllowed: 1, expectedPods: 1 },
+  );
+});
+
+test.run();
