@@ -352,7 +352,13 @@ export function validateCronFederatedHpa(value: Obj): SchemaIssue[] {
       names.add(name);
     }
     const schedule = rule.schedule;
-    const parsed = typeof schedule === 'string' ? parseCronSchedule(schedule) : { error: 'not a string' };
+    // Karmada's webhook reads schedules with gronx, whose descriptors lack robfig's @midnight (the controller's).
+    const parsed =
+      typeof schedule !== 'string'
+        ? { error: 'not a string' }
+        : schedule.trim().toLowerCase() === '@midnight'
+          ? { error: 'the webhook knows no @midnight: write @daily' }
+          : parseCronSchedule(schedule);
     if (!present(schedule))
       issues.required([...at, 'schedule'], 'the cron schedule', 'add schedule, e.g. "0 8 * * 1-5"');
     else if ('error' in parsed)

@@ -12,6 +12,8 @@ import { relativeNameProblem } from '../../confinement/readConfinedFile.ts';
 import { identityFieldAt } from '../../overrides/overrideIdentity.ts';
 import { labelValueProblems, qualifiedNameProblems } from '../../labels/labelFormats.ts';
 import { isDNS1123Label, isJSONPointer } from './kubernetesNames.ts';
+import { parseQuantity, type Quantity } from '../../quantities/parseQuantity.ts';
+import { compareQuantities } from '../../quantities/resourceLists.ts';
 
 export interface KarmadaRuleOptions {
   /** Namespace a namespaced policy lands in when metadata.namespace is not set. Default "default", as kubectl does. */
@@ -565,6 +567,18 @@ function validateOverriders(overriders: Obj, path: Path, issues: SchemaIssue[]):
     const value = isPlainObject(entry) ? objectAt(entry, 'value') : undefined;
     if (!value) return;
     const vPath = [...path, 'annotationsOverrider', i, 'value'];
+    // apimachinery's ValidateAnnotations: keys and values together at most 256 KiB.
+    const bytes = Object.entries(value).reduce(
+      (sum, [k, v]) => sum + Buffer.byteLength(k) + (typeof v === 'string' ? Buffer.byteLength(v) : 0),
+      0,
+    );
+    if (bytes > TOTAL_ANNOTATION_BYTES)
+      invalid(
+        issues,
+        vPath,
+        `${formatPath(vPath)} is ${bytes} bytes of annotations: may not be more than ${TOTAL_ANNOTATION_BYTES} bytes`,
+        'keep large data in a ConfigMap and refer to it from a short annotation',
+      );
     for (const key of Object.keys(value)) {
       for (const problem of qualifiedNameProblems(key.toLowerCase())) {
         invalid(
@@ -772,6 +786,19 @@ function validateClusterSpec(spec: Obj, issues: SchemaIssue[]): void {
         'use a label-like value such as us-east-1a',
       );
   });
+  for (const field of ['secretRef', 'impersonatorSecretRef'] as const) {
+    const ref = objectAt(spec, field);
+    if (!ref) continue;
+    for (const part of ['namespace', 'name'] as const)
+      if (ref[part] === '')
+        issues.push({
+          path: ['spec', field, part],
+          code: 'MISSING_FIELD',
+          message: `spec.${field}.${part} is empty`,
+          fix: `name the Secret's ${part} in spec.${field}.${part}`,
+        });
+  }
+  validateResourceModels(arrayAt(spec, 'resourceModels'), issues);
   const seenTaints = new Map<string, number>();
   arrayAt(spec, 'taints').forEach((taint, i) => {
     if (!isPlainObject(taint)) return;
@@ -811,6 +838,58 @@ function validateClusterSpec(spec: Obj, issues: SchemaIssue[]): void {
     }
   });
 }
+
+/**
+ * Karmada's ValidateClusterResourceModels, run as its registry runs it: on the models standardized (sorted by grade,
+ * the first grade's minimums 0, the last one's maximums unbounded). The first rule broken is reported, as Karmada
+ * returns one error. Quantities are compared by value (Karmada compares the last two bounds as Go structs, so "2" and
+ * "2000m" would differ there).
+ */
+function validateResourceModels(models: unknown[], issues: SchemaIssue[]): void {
+  if (models.length === 0 || !models.every((m) => isPlainObject(m) && typeof m.grade === 'number')) return;
+  const sorted = [...(models as Obj[])].sort((a, b) => (a.grade as number) - (b.grade as number));
+  const bounds = (m: Obj, i: number) =>
+    arrayAt(m, 'ranges').map((r) => {
+      const range = isPlainObject(r) ? r : {};
+      const quantity = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? parseQuantity(v) : undefined);
+      return {
+        name: range.name,
+        min: i === 0 ? ZERO : quantity(range.min),
+        max: i === sorted.length - 1 ? UNBOUNDED : quantity(range.max),
+      };
+    });
+  const refuse = (rule: string) =>
+    invalid(
+      issues,
+      ['spec', 'resourceModels'],
+      `spec.resourceModels: ${rule}`,
+      'give each grade once, every grade the same resources in the same order, each range above its minimum and starting where the grade below ends',
+    );
+  let previous: ReturnType<typeof bounds> | undefined;
+  for (let i = 0; i < sorted.length; i++) {
+    const model = sorted[i]!;
+    const ranges = bounds(model, i);
+    if (i > 0 && model.grade === sorted[i - 1]!.grade) return refuse('The grade of each models should not be the same');
+    if (previous && previous.length !== ranges.length) return refuse('The number of resource types should be the same');
+    for (let j = 0; j < ranges.length; j++) {
+      const { name, min, max } = ranges[j]!;
+      if (!min || !max) return; // not quantities: the schema reports them
+      if (compareQuantities(max, min) <= 0)
+        return refuse('The max value of each resource must be greater than the min value');
+      const below = previous?.[j];
+      if (!below) continue;
+      if (below.name !== name) return refuse('The resource types of each models should be the same');
+      if (!below.max || compareQuantities(below.max, min) !== 0)
+        return refuse('Model intervals for resources must be contiguous and non-overlapping');
+    }
+    previous = ranges;
+  }
+}
+
+/** apimachinery's TotalAnnotationSizeLimitB. */
+const TOTAL_ANNOTATION_BYTES = 256 * 1024;
+const ZERO: Quantity = { num: 0n, den: 1n };
+const UNBOUNDED: Quantity = { num: 9223372036854775807n, den: 1n };
 
 // ---------------------------------------------------------------- ClusterTaintPolicy
 
