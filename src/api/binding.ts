@@ -78,3 +78,22 @@ export interface ResourceBinding {
   spec: ResourceBindingSpec;
   status?: ResourceBindingStatus;
 }
+
+/**
+ * The clusters a binding's Works go to (Karmada's mergeTargetClusters): its own result, then each requiredBy
+ * snapshot's clusters it lacks, with the first such snapshot's replicas. An attached binding has no result of its own:
+ * its parents' snapshots are all of it.
+ */
+export function workClusters(binding: Pick<ResourceBinding, 'spec'>): TargetCluster[] {
+  const own = binding.spec.clusters ?? [];
+  if (!binding.spec.requiredBy?.length) return own;
+  const out = [...own];
+  const seen = new Set(own.map((c) => c.name));
+  for (const snapshot of binding.spec.requiredBy)
+    for (const c of snapshot.clusters ?? [])
+      if (!seen.has(c.name)) {
+        seen.add(c.name);
+        out.push(c);
+      }
+  return out;
+}

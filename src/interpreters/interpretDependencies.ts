@@ -18,6 +18,31 @@ type Obj = Record<string, any>;
  *   slices from the status branch for the clusters the ServiceImport goes to (deriveImportedServices.ts).
  * A declared dependencyInterpretation hook replaces all of it.
  */
+/** The annotation a propagateDeps binding records its dependencies in (Karmada's DependenciesAnnotationKey). */
+export const DEPENDENCIES_ANNOTATION = 'resourcebinding.karmada.io/dependencies';
+
+/** The kinds Karmada's native interpreter reads dependencies of (default/native/dependencies.go). */
+const NATIVE_DEPENDENCY_KINDS = new Set([
+  'apps/v1/Deployment',
+  'apps/v1/ReplicaSet',
+  'batch/v1/Job',
+  'batch/v1/CronJob',
+  'v1/Pod',
+  'apps/v1/DaemonSet',
+  'apps/v1/StatefulSet',
+  'networking.k8s.io/v1/Ingress',
+  'multicluster.x-k8s.io/v1alpha1/ServiceImport',
+]);
+
+/** Whether dependencies of the kind are interpreted at all (Karmada's HookEnabled for InterpretDependency). */
+export function hasDependencyHook(apiVersion: string, kind: string, custom?: Customizations): boolean {
+  return (
+    custom?.lua?.dependencyInterpretation !== undefined ||
+    custom?.dependencyInterpretation !== undefined ||
+    NATIVE_DEPENDENCY_KINDS.has(`${apiVersion}/${kind}`)
+  );
+}
+
 export function interpretDependencies(
   manifest: Record<string, unknown>,
   namespace: string,

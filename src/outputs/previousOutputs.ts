@@ -4,7 +4,7 @@
 import { parseYamlValue, parseYamlValues } from '../yaml/blockYaml.ts';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ResourceBinding } from '../api/binding.ts';
+import { workClusters, type ResourceBinding } from '../api/binding.ts';
 import { groupOf, parseRefKey, refKey, WORK_API_VERSION, type ObjectRef } from '../api/kinds.ts';
 import { identityKey } from '../branches/status/inventory.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
@@ -320,7 +320,9 @@ export function indexWithBindings(
     const policy = b.metadata.annotations?.['flotilla.io/policy'];
     templates[key] = {
       file: t.source.file,
-      clusters: (b.spec.clusters ?? []).map((c) => c.name).sort(),
+      clusters: workClusters(b)
+        .map((c) => c.name)
+        .sort(),
       ...(policy ? { policy } : {}),
     };
   }

@@ -1,9 +1,10 @@
 // Karmada's dependencies distributor (pkg/dependenciesdistributor/dependencies_distributor.go): a template that a
 // propagateDeps workload requires goes wherever any such parent goes, merged with its own result, and its binding
-// lists those parents in spec.requiredBy. A dependency no policy claims still gets a binding: the attached one.
+// lists those parents in spec.requiredBy, each with a snapshot of its result, and is labelled depended-by each of
+// them. A dependency no policy claims still gets a binding: the attached one, with no result of its own.
 import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
 import { parseRefKey, refKey, WORK_API_VERSION } from '../api/kinds.ts';
-import { bindingName, permanentId } from '../names/bindingName.ts';
+import { bindingName, bindingReferenceKey, permanentId } from '../names/bindingName.ts';
 import type { Customizations } from '../api/interpreterCustomization.ts';
 import type { Template } from '../api/model.ts';
 import { interpretDependencies } from '../interpreters/interpretDependencies.ts';
@@ -22,17 +23,26 @@ export interface PlacedDependency {
 export interface AttachedDependency {
   /** refKeys of the parents, sorted. */
   requiredBy: string[];
-  /** Its own clusters plus, with 0 replicas, every parent cluster it did not have; sorted by name. */
+  /**
+   * Its own clusters plus every parent cluster it did not have, sorted by name: with the replicas of the first
+   * parent's snapshot that has it (Karmada's mergeTargetClusters), 0 on a cluster a parent holds only for a graceful
+   * eviction (Flotilla keeps the dependency there while the parent's copy runs; Karmada's snapshot leaves it out).
+   */
   clusters: TargetCluster[];
   binding: ResourceBinding;
 }
+
+/** The label prefix Karmada's dependencies distributor marks a dependency's binding with, once per parent. */
+export const DEPENDED_BY_LABEL_PREFIX = 'resourcebinding.karmada.io/depended-by-';
 
 /**
  * For every placed template that some parent requires: the parents are the previous ones this render left alone
  * (previousIndex.parentsOf, minus those the render set anew) plus every entry this render set that lists the
  * template in deps. A parent's clusters are read from its new entry when the render set one, else the previous;
  * a parent that is itself a dependency handled earlier in this loop (keys in placed's order) counts with its grown
- * clusters. Templates nobody requires are not in the result.
+ * clusters. Its snapshot in requiredBy is those clusters but the ones it holds only for a graceful eviction, with
+ * the replicas its result gives each (placed now, or its entry's `replicas`). Templates nobody requires are not in
+ * the result.
  */
 export function distributeDependencies(
   placed: ReadonlyMap<string, PlacedDependency>,
@@ -52,27 +62,49 @@ export function distributeDependencies(
   }
   const attached = new Map<string, AttachedDependency>();
   const clustersOf = (key: string) => attached.get(key)?.clusters.map((c) => c.name) ?? entryOf(key)!.clusters;
+  /** The parent's result as its binding has it: what Karmada's buildAttachedBinding copies into requiredBy. */
+  const snapshotOf = (key: string): TargetCluster[] => {
+    const entry = entryOf(key)!;
+    const evicting = new Set(entry.evicting ?? []);
+    const grown = attached.get(key)?.clusters;
+    const own = placed.get(key)?.clusters;
+    const replicasOn = grown
+      ? new Map(grown.map((c) => [c.name, c.replicas ?? 0]))
+      : own
+        ? new Map(own.map((c) => [c.name, c.replicas ?? 0]))
+        : new Map(entry.clusters.map((c, i) => [c, entry.replicas?.[i] ?? 0]));
+    return clustersOf(key)
+      .filter((c) => !evicting.has(c))
+      .map((name) => ({ name, replicas: replicasOn.get(name) ?? 0 }));
+  };
   for (const [key, p] of placed) {
     const parents = [...previousIndex.parentsOf(key).filter((k) => !changes.has(k)), ...(newParents.get(key) ?? [])];
     const requiredBy = parents.filter((parent) => parent !== key).sort();
     if (requiredBy.length === 0) continue;
     const own = new Map(p.clusters.map((c) => [c.name, c.replicas]));
-    const extra = new Set<string>();
+    const extra = new Map<string, number>();
     const required: RequiredBy = [];
+    const dependedBy: Record<string, string> = {};
     for (const parentKey of requiredBy) {
-      const parentClusters = clustersOf(parentKey);
+      const snapshot = snapshotOf(parentKey);
       const pref = parseRefKey(parentKey);
-      required.push({
-        namespace: pref.namespace,
-        name: bindingName(pref.kind, pref.name),
-        clusters: parentClusters.map((name) => ({ name, replicas: 0 })),
-      });
-      for (const c of parentClusters) if (!own.has(c) && mayGo(p.template, c)) extra.add(c);
+      const name = bindingName(pref.kind, pref.name);
+      required.push({ namespace: pref.namespace, name, clusters: snapshot });
+      dependedBy[`${DEPENDED_BY_LABEL_PREFIX}${bindingReferenceKey(pref.namespace, name)}`] = permanentId(
+        `binding/${parentKey}`,
+      );
+      for (const c of snapshot)
+        if (!own.has(c.name) && !extra.has(c.name) && mayGo(p.template, c.name)) extra.set(c.name, c.replicas ?? 0);
+      for (const c of clustersOf(parentKey)) if (!own.has(c) && !extra.has(c) && mayGo(p.template, c)) extra.set(c, 0);
     }
-    const clusters = [...p.clusters, ...[...extra].map((name) => ({ name, replicas: 0 }))].sort(byName);
+    const clusters = [...p.clusters, ...[...extra].map(([name, replicas]) => ({ name, replicas }))].sort(byName);
     const binding = p.binding
-      ? { ...p.binding, spec: { ...p.binding.spec, requiredBy: required } }
-      : attachedBinding(p.template, required, clusters, {
+      ? {
+          ...p.binding,
+          metadata: { ...p.binding.metadata, labels: sortedLabels({ ...p.binding.metadata.labels, ...dependedBy }) },
+          spec: { ...p.binding.spec, requiredBy: required },
+        }
+      : attachedBinding(p.template, required, dependedBy, {
           overwrite: requiredBy.some((k) => entryOf(k)?.overwrite),
           preserve: requiredBy.some((k) => entryOf(k)?.preserve),
         });
@@ -82,14 +114,15 @@ export function distributeDependencies(
 }
 
 /**
- * A dependency with no policy of its own still gets a binding: Karmada's attached ResourceBinding. Its conflict
- * resolution is Overwrite when any parent's is, and it preserves its member objects on deletion when any parent does
- * (detectAndResolveConflictResolution, detectAndResolvePreserveOnDeletion); the defaults are left unwritten.
+ * A dependency with no policy of its own still gets a binding: Karmada's attached ResourceBinding, with no placement
+ * and no result (the scheduler skips it; its Works follow requiredBy). Its conflict resolution is Overwrite when any
+ * parent's is, and it preserves its member objects on deletion when any parent does (detectAndResolveConflictResolution,
+ * detectAndResolvePreserveOnDeletion); the defaults are left unwritten.
  */
 export function attachedBinding(
   template: Template,
   requiredBy: RequiredBy,
-  targets: TargetCluster[],
+  dependedBy: Readonly<Record<string, string>>,
   inherited: { overwrite: boolean; preserve: boolean } = { overwrite: false, preserve: false },
 ): ResourceBinding {
   const ref = template.ref;
@@ -99,16 +132,27 @@ export function attachedBinding(
     metadata: {
       name: bindingName(ref.kind, ref.name),
       namespace: ref.namespace,
-      labels: { 'resourcebinding.karmada.io/permanent-id': permanentId(`binding/${refKey(ref)}`) },
+      labels: sortedLabels({
+        ...dependedBy,
+        'resourcebinding.karmada.io/permanent-id': permanentId(`binding/${refKey(ref)}`),
+      }),
     },
     spec: {
       resource: { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace, name: ref.name },
       requiredBy,
-      clusters: targets,
       ...(inherited.overwrite ? { conflictResolution: 'Overwrite' as const } : {}),
       ...(inherited.preserve ? { preserveResourcesOnDeletion: true } : {}),
     },
   };
+}
+
+/** Labels in key order, as the API server returns a map. */
+function sortedLabels(labels: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.keys(labels)
+      .sort()
+      .map((k) => [k, labels[k]!]),
+  );
 }
 
 function byName(a: TargetCluster, b: TargetCluster): number {

@@ -1,5 +1,5 @@
 import { LuaHookError } from '../interpreters/lua/luaRuntime.ts';
-import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
+import { workClusters, type ResourceBinding, type TargetCluster } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { describeRef, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
 import {
@@ -9,6 +9,7 @@ import {
   type PropagationPolicy,
 } from '../api/policy.ts';
 import type { Customizations } from '../api/interpreterCustomization.ts';
+import { DEPENDENCIES_ANNOTATION, hasDependencyHook } from '../interpreters/interpretDependencies.ts';
 import { interpretsHealth } from '../interpreters/healthHook.ts';
 import { evictFailedApplications, type ApplicationFailure } from '../evictions/applicationFailover.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
@@ -264,7 +265,10 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
   for (const [key, attached] of distributeDependencies(placed, out.indexChanges, input.previousIndex, mayGo)) {
     const p = placed.get(key)!;
     p.clusters = attached.clusters;
-    p.entry = { ...p.entry, clusters: attached.clusters.map((c) => c.name) };
+    const names = attached.clusters.map((c) => c.name);
+    const { replicas: _, ...entry } = p.entry;
+    const replicas = entry.deps ? replicasOn(names, attached.clusters) : undefined;
+    p.entry = { ...entry, clusters: names, ...(replicas ? { replicas } : {}) };
     p.explanation.requiredBy = attached.requiredBy;
     p.explanation.clusters = attached.clusters;
     p.binding = attached.binding;
@@ -770,9 +774,10 @@ function place(
       : scheduled.binding;
   const deps = dependenciesOf(template, policy.spec.propagateDeps === true, claim.custom);
   const held = [...targets.map((t) => t.name), ...evicting].sort();
+  const replicas = deps.length > 0 ? replicasOn(held, targets) : undefined;
   return {
     template,
-    binding,
+    binding: policy.spec.propagateDeps === true ? withDependencies(binding, template, deps, claim.custom) : binding,
     clusters: targets,
     policy: claim.policy,
     evicting,
@@ -783,6 +788,7 @@ function place(
       ...(deps.length > 0 ? { deps } : {}),
       ...(deps.length > 0 && binding.spec.conflictResolution === 'Overwrite' ? { overwrite: true as const } : {}),
       ...(deps.length > 0 && binding.spec.preserveResourcesOnDeletion ? { preserve: true as const } : {}),
+      ...(replicas ? { replicas } : {}),
       ...(evicting.length > 0 ? { evicting } : {}),
       ...(scheduled.waiting ? { waiting: scheduled.waiting } : {}),
       // Also without a previous result: the reconciler watches these templates' health from their first render on.
@@ -990,7 +996,8 @@ const NO_CLUSTERS: ReadonlySet<string> = new Set();
  * replicas that cluster gets, and only the last two can move. So a cluster not changed that keeps its replicas keeps
  * its file, even when the placement moved elsewhere (a cluster joined or left, replicas went from one to another),
  * and the render costs what it writes. That holds for a dependency attached for its dependents too: the clusters
- * they add get 0 replicas, and its binding's metadata come from the template and its own policy, not from them. A
+ * they add carry their snapshots' replicas, which only a binding with a placement of its own revises a manifest to,
+ * and the manifests take none of the labels they add to its binding. A
  * Divided Job's completions are split over the whole result, so it keeps its files only when the placement is as before.
  * Whatever the last render made of such a cluster (its manifest, or none when an override failed) is what this one
  * would make, so the file is not even looked up.
@@ -1000,13 +1007,19 @@ function clustersPlacedAsBefore(
   previous: ResourceBinding | undefined,
   changedClusters: ReadonlySet<string>,
 ): ReadonlySet<string> {
-  const before = previous?.spec.clusters;
-  if (!before || !p.binding) return NO_CLUSTERS;
+  if (!previous || !p.binding) return NO_CLUSTERS;
+  const before = workClusters(previous);
   if (p.template.ref.kind === 'Job' && !placedAsBefore(p, previous)) return NO_CLUSTERS;
   const replicasBefore = new Map(before.map((c) => [c.name, c.replicas]));
+  // An attached binding has no placement: its Works are never revised to a count, whatever replicas they carry.
+  const counts = p.binding.spec.placement !== undefined;
   const kept = new Set<string>();
   for (const c of p.clusters)
-    if (!changedClusters.has(c.name) && replicasBefore.has(c.name) && replicasBefore.get(c.name) === c.replicas)
+    if (
+      !changedClusters.has(c.name) &&
+      replicasBefore.has(c.name) &&
+      (!counts || replicasBefore.get(c.name) === c.replicas)
+    )
       kept.add(c.name);
   return kept;
 }
@@ -1027,3 +1040,43 @@ function placedAsBefore(p: Placed, previous: ResourceBinding | undefined): boole
 }
 
 export type { ClusterExplanation };
+
+/** The replicas a result gives each of the clusters (0 where it gives none), or undefined when all are 0. */
+function replicasOn(clusters: readonly string[], result: readonly TargetCluster[]): number[] | undefined {
+  const on = new Map(result.map((c) => [c.name, c.replicas ?? 0]));
+  const replicas = clusters.map((c) => on.get(c) ?? 0);
+  return replicas.some((r) => r > 0) ? replicas : undefined;
+}
+
+/**
+ * A propagateDeps binding records what its workload drags along, as Karmada's dependencies distributor does
+ * (recordDependencies): the JSON of the references, "null" when there are none, for a kind whose dependencies are
+ * interpreted at all.
+ */
+function withDependencies(
+  binding: ResourceBinding,
+  template: Template,
+  deps: readonly string[],
+  custom: Customizations | undefined,
+): ResourceBinding {
+  if (!hasDependencyHook(template.ref.apiVersion, template.ref.kind, custom)) return binding;
+  const references = deps.map((key) => {
+    const ref = parseRefKey(key);
+    return {
+      apiVersion: ref.apiVersion,
+      kind: ref.kind,
+      ...(ref.namespace ? { namespace: ref.namespace } : {}),
+      name: ref.name,
+    };
+  });
+  return {
+    ...binding,
+    metadata: {
+      ...binding.metadata,
+      annotations: {
+        ...binding.metadata.annotations,
+        [DEPENDENCIES_ANNOTATION]: references.length > 0 ? JSON.stringify(references) : 'null',
+      },
+    },
+  };
+}

@@ -17,6 +17,7 @@ import { overrideTargetOf } from '../overrides/matchOverrideRules.ts';
 import { identityChanges, type IdentityChange } from '../overrides/overrideIdentity.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { policiesInScope, type PolicyScope } from '../selectors/policiesInScope.ts';
+import { DEPENDED_BY_LABEL_PREFIX } from './distributeDependencies.ts';
 
 /** What a Work is made of: the template, its binding (none for a synced Namespace) and its whole result. */
 export interface WorkSource {
@@ -201,7 +202,10 @@ function workLabels(
   const known = labelsCache.get(t);
   if (known && known.own === own && known.binding === binding) return known.labels;
   const labels: Record<string, string> = { ...(own ?? {}) };
-  if (binding) for (const [k, v] of Object.entries(binding.metadata.labels ?? {})) labels[k] = v;
+  // What marks a binding as a dependency of others stays on the binding (Karmada's mergeLabel copies its id only).
+  if (binding)
+    for (const [k, v] of Object.entries(binding.metadata.labels ?? {}))
+      if (!k.startsWith(DEPENDED_BY_LABEL_PREFIX)) labels[k] = v;
   labels['karmada.io/managed'] = 'true';
   // Kept for the template's own labels only: a cluster whose override changed them does not displace them.
   if (own === (prunedFor(t).metadata as { labels?: unknown } | undefined)?.labels)

@@ -302,8 +302,9 @@ spec:
   assert.equal(configs(), ['clusters/member1/default/configmap_app-config.yaml']);
   const binding = parse(r.show('flotilla/rendered', 'bindings/default/app-config-configmap.yaml'));
   assert.equal(binding.spec.requiredBy, [
-    { namespace: 'default', name: 'app-deployment', clusters: [{ name: 'member1', replicas: 0 }] },
+    { namespace: 'default', name: 'app-deployment', clusters: [{ name: 'member1', replicas: 1 }] },
   ]);
+  assert.is(binding.spec.clusters, undefined, 'an attached binding has no result of its own');
 });
 
 test.run();

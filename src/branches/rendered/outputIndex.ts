@@ -57,6 +57,12 @@ export interface IndexEntry {
   overwrite?: true;
   preserve?: true;
   /**
+   * On a workload with deps whose result gives some cluster replicas: each cluster's in `clusters` order (0 on one it
+   * holds only for a graceful eviction). Its dependencies' requiredBy snapshots copy its result with them (Karmada's
+   * buildAttachedBinding), also when this workload is not rendered again.
+   */
+  replicas?: number[];
+  /**
    * Set when Karmada's application failover controller acts on the binding (its policy's failover.application, a kind
    * whose health is interpreted, propagateDeps): the reconciler reads its health on the status branch to know when a
    * cluster's copy has been Unhealthy for longer than this (listed in the root too).

@@ -1,0 +1,220 @@
+// Karmada's dependencies distributor, case by case (pkg/dependenciesdistributor/dependencies_distributor_test.go and
+// the code it tests, dependencies_distributor.go / policy_utils.go): what a propagateDeps workload's dependency gets
+// as its attached ResourceBinding (name, labels, requiredBy snapshots), where it goes, and the conflictResolution and
+// preserveResourcesOnDeletion it takes from its parents.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
+import type { ResourceBinding } from '../../src/api/binding.ts';
+import { refKey } from '../../src/api/kinds.ts';
+import { emptyIndex, viewOfWhole, type IndexEntry } from '../../src/branches/rendered/outputIndex.ts';
+import { distributeDependencies, type PlacedDependency } from '../../src/works/distributeDependencies.ts';
+import { renderTemplates } from '../../src/works/renderTemplates.ts';
+import {
+  coldRenderInput,
+  configMap,
+  deployment,
+  memberCluster,
+  modelOf,
+  propagationPolicy,
+} from '../helpers/inMemoryModel.ts';
+
+// A Deployment that reads the ConfigMap `settings`, divided 1 + 1 over member1 and member2, with propagateDeps.
+const web = deployment('web', 2, {
+  template: {
+    spec: { containers: [{ name: 'app', image: 'nginx', envFrom: [{ configMapRef: { name: 'settings' } }] }] },
+  },
+});
+const settings = configMap('settings');
+const model = modelOf({
+  templates: [web, settings],
+  policies: [
+    propagationPolicy('web', {
+      resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
+      propagateDeps: true,
+      placement: {
+        clusterAffinity: { clusterNames: ['member1', 'member2'] },
+        replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted' },
+      },
+    }),
+  ],
+  clusters: [memberCluster('member1'), memberCluster('member2')],
+});
+const rendered = renderTemplates(coldRenderInput(model));
+const bindingAt = (path: string) => parse(String(rendered.edits.get(path))) as ResourceBinding;
+const parentBinding = () => bindingAt('bindings/default/web-deployment.yaml');
+const attached = () => bindingAt('bindings/default/settings-configmap.yaml');
+
+// Test_buildAttachedBinding "build attached binding": named <name>-<kind> of the dependency, in the parent's namespace.
+test("an attached binding takes the dependency's name, the parent's namespace, and lists the parent by binding name", () => {
+  assert.equal(rendered.problems, []);
+  const b = attached();
+  assert.is(b.kind, 'ResourceBinding');
+  assert.equal([b.metadata.name, b.metadata.namespace], ['settings-configmap', 'default']);
+  assert.equal(b.spec.resource, { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'settings' });
+  assert.equal(
+    b.spec.requiredBy?.map((r) => [r.namespace, r.name]),
+    [['default', 'web-deployment']],
+  );
+  assert.is(b.spec.placement, undefined, 'no policy claims it');
+});
+
+// Test_buildAttachedBinding: RequiredBy[0].Clusters is the independent binding's Spec.Clusters as it is, replicas
+// included ({member1, 2} there): buildAttachedBinding copies independentBinding.Spec.Clusters.
+test("requiredBy snapshots the parent's scheduled clusters with the replicas the parent has on each", () => {
+  assert.equal(parentBinding().spec.clusters, [
+    { name: 'member1', replicas: 1 },
+    { name: 'member2', replicas: 1 },
+  ]);
+  assert.equal(attached().spec.requiredBy?.[0]?.clusters, [
+    { name: 'member1', replicas: 1 },
+    { name: 'member2', replicas: 1 },
+  ]);
+});
+
+// Test_buildAttachedBinding builds no Spec.Clusters, and the scheduler skips a binding without placement
+// (scheduler.go: `if rb.Spec.Placement == nil`): the binding controller takes the Work clusters from requiredBy
+// (mergeTargetClusters).
+test('an attached binding has no scheduling result of its own: its Works follow requiredBy', () => {
+  assert.is(attached().spec.clusters, undefined);
+  for (const cluster of ['member1', 'member2'])
+    assert.ok(rendered.edits.get(`clusters/${cluster}/default/configmap_settings.yaml`), cluster);
+});
+
+// Test_buildAttachedBinding: Labels {"resourcebinding.karmada.io/depended-by-<GenerateBindingReferenceKey(ns, name)>":
+// <the parent's resourcebinding.karmada.io/permanent-id>} (generateBindingDependedLabels). The key's suffix is the
+// safe encoding of the decimal FNV-1a of "default/web-deployment".
+test("an attached binding is labelled depended-by-<hash of the parent's namespace/name> with the parent's permanent id", () => {
+  const parentId = parentBinding().metadata.labels?.['resourcebinding.karmada.io/permanent-id'];
+  assert.ok(parentId);
+  assert.is(attached().metadata.labels?.['resourcebinding.karmada.io/depended-by-69c6c647cc'], parentId);
+});
+
+// Test_recordDependencies "record updated dependencies": the independent binding carries the JSON of its dependencies
+// in resourcebinding.karmada.io/dependencies (recordDependencies).
+test('the parent binding records the dependencies it drags along in resourcebinding.karmada.io/dependencies', () => {
+  assert.is(
+    parentBinding().metadata.annotations?.['resourcebinding.karmada.io/dependencies'],
+    '[{"apiVersion":"v1","kind":"ConfigMap","namespace":"default","name":"settings"}]',
+  );
+});
+
+// The pure distributor, on index entries.
+const WEB = refKey(web.ref);
+const api = deployment('api', 1);
+const API = refKey(api.ref);
+const SETTINGS = refKey(settings.ref);
+const parent = (clusters: string[], extra: Partial<IndexEntry> = {}): IndexEntry => ({
+  file: 'templates/x.yaml',
+  policy: 'p',
+  clusters,
+  deps: [SETTINGS],
+  ...extra,
+});
+const noPrevious = viewOfWhole(emptyIndex());
+const unclaimed = new Map<string, PlacedDependency>([[SETTINGS, { template: settings, clusters: [] }]]);
+
+// Test_handleDependentResource "nil label selector, non-empty name": a template that does not exist is skipped
+// ("do nothing if resource template not exist").
+test('a dependency whose template does not exist gets no attached binding', () => {
+  const placed = new Map<string, PlacedDependency>([
+    [WEB, { template: web, clusters: [{ name: 'member1', replicas: 2 }] }],
+  ]);
+  const changes = new Map<string, IndexEntry | null>([[WEB, parent(['member1'])]]);
+  assert.equal(distributeDependencies(placed, changes, noPrevious).size, 0);
+});
+
+// Test_createOrUpdateAttachedBinding "update attached binding with ConflictResolution": one referencing binding with
+// Overwrite among default ones gives Overwrite, and PreserveResourcesOnDeletion false (none preserves).
+test('one Overwrite parent among default ones attaches with Overwrite, and nothing preserved', () => {
+  const changes = new Map<string, IndexEntry | null>([
+    [WEB, parent(['member1'])],
+    [API, parent(['member2'], { overwrite: true })],
+    [SETTINGS, { file: 'templates/settings.yaml', clusters: [] }],
+  ]);
+  const b = distributeDependencies(unclaimed, changes, noPrevious).get(SETTINGS)!.binding;
+  assert.is(b.spec.conflictResolution, 'Overwrite');
+  assert.is(b.spec.preserveResourcesOnDeletion ?? false, false);
+});
+
+// Test_handleIndependentBindingDeletion, Test_removeScheduleResultFromAttachedBindings, Test_deleteBindingFromSnapshot
+// "delete matching binding from snapshot": the deleted parent's snapshot leaves requiredBy, the others stay, and the
+// strategy is recomputed from the remaining parents (removeScheduleResultFromAttachedBindings).
+test('a deleted parent leaves requiredBy; the remaining parents decide the conflict resolution again', () => {
+  const previous = viewOfWhole({
+    files: {},
+    templates: {
+      [WEB]: parent(['member1'], { overwrite: true, preserve: true }),
+      [API]: parent(['member2']),
+    },
+  });
+  const changes = new Map<string, IndexEntry | null>([
+    [WEB, null],
+    [SETTINGS, { file: 'templates/settings.yaml', clusters: [] }],
+  ]);
+  const a = distributeDependencies(unclaimed, changes, previous).get(SETTINGS)!;
+  assert.equal(a.requiredBy, [API]);
+  assert.equal(
+    a.binding.spec.requiredBy?.map((r) => r.name),
+    ['api-deployment'],
+  );
+  assert.equal(
+    a.clusters.map((c) => c.name),
+    ['member2'],
+  );
+  assert.is(a.binding.spec.conflictResolution ?? 'Abort', 'Abort');
+  assert.is(a.binding.spec.preserveResourcesOnDeletion ?? false, false);
+});
+
+// createOrUpdateAttachedBinding: only a binding with no placement (made by the distributor) takes the parents'
+// strategy; a dependency claimed by its own policy keeps its own and only gains requiredBy.
+test('a dependency claimed by its own policy keeps its own conflict resolution and preservation', () => {
+  const own: ResourceBinding = {
+    apiVersion: 'work.karmada.io/v1alpha2',
+    kind: 'ResourceBinding',
+    metadata: { name: 'settings-configmap', namespace: 'default' },
+    spec: {
+      resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'settings' },
+      placement: { clusterAffinity: { clusterNames: ['member2'] } },
+      clusters: [{ name: 'member2', replicas: 0 }],
+      conflictResolution: 'Abort',
+    },
+  };
+  const placed = new Map<string, PlacedDependency>([
+    [SETTINGS, { template: settings, clusters: [{ name: 'member2', replicas: 0 }], binding: own }],
+  ]);
+  const changes = new Map<string, IndexEntry | null>([
+    [WEB, parent(['member1'], { overwrite: true, preserve: true })],
+    [SETTINGS, { file: 'templates/settings.yaml', clusters: ['member2'] }],
+  ]);
+  const b = distributeDependencies(placed, changes, noPrevious).get(SETTINGS)!.binding;
+  assert.is(b.spec.conflictResolution, 'Abort');
+  assert.is(b.spec.preserveResourcesOnDeletion, undefined);
+  assert.equal(
+    b.spec.requiredBy?.map((r) => r.name),
+    ['web-deployment'],
+  );
+});
+
+// buildAttachedBinding snapshots independentBinding.Spec.Clusters, which a graceful eviction has already left: the
+// evicted cluster is in the parent's gracefulEvictionTasks only, so it is not in the snapshot, and the attached
+// binding's Work there is an orphan (ObtainBindingSpecExistingClusters counts requiredBy, not the parent's tasks).
+test("a parent's cluster under graceful eviction is not in its dependencies' requiredBy snapshot, but the dependency stays there", () => {
+  const changes = new Map<string, IndexEntry | null>([
+    [WEB, parent(['member1', 'member2'], { evicting: ['member2'] })],
+    [SETTINGS, { file: 'templates/settings.yaml', clusters: [] }],
+  ]);
+  const a = distributeDependencies(unclaimed, changes, noPrevious).get(SETTINGS)!;
+  assert.equal(
+    a.binding.spec.requiredBy?.[0]?.clusters?.map((c) => c.name),
+    ['member1'],
+  );
+  // Flotilla keeps the dependency where the parent's evicted copy still runs, until the eviction ends (README,
+  // Karmada semantics and differences); Karmada's binding controller removes it there at once.
+  assert.equal(
+    a.clusters.map((c) => c.name),
+    ['member1', 'member2'],
+  );
+});
+
+test.run();
