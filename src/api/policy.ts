@@ -36,7 +36,7 @@ export interface ClusterAffinityTerm extends ClusterAffinity {
 
 export interface Toleration {
   key?: string;
-  operator?: 'Exists' | 'Equal';
+  operator?: 'Exists' | 'Equal' | '';
   value?: string;
   effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' | '';
   tolerationSeconds?: number;

@@ -8,7 +8,7 @@ import { fits, previouslyTargeted, unschedulable, type FilterPlugin } from '../f
 export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
   if (toleration.effect && toleration.effect !== taint.effect) return false;
   if (toleration.key && toleration.key !== taint.key) return false;
-  switch (toleration.operator ?? 'Equal') {
+  switch (toleration.operator || 'Equal') {
     case 'Exists':
       return true;
     case 'Equal':
