@@ -63,7 +63,7 @@ export function distributeDependencies(
   const attached = new Map<string, AttachedDependency>();
   const clustersOf = (key: string) => attached.get(key)?.clusters.map((c) => c.name) ?? entryOf(key)!.clusters;
   /** The parent's result as its binding has it: what Karmada's buildAttachedBinding copies into requiredBy. */
-  const snapshotOf = (key: string): TargetCluster[] => {
+  const snapshotOf = (key: string, clusters: readonly string[]): TargetCluster[] => {
     const entry = entryOf(key)!;
     const evicting = new Set(entry.evicting ?? []);
     const grown = attached.get(key)?.clusters;
@@ -73,9 +73,7 @@ export function distributeDependencies(
       : own
         ? new Map(own.map((c) => [c.name, c.replicas ?? 0]))
         : new Map(entry.clusters.map((c, i) => [c, entry.replicas?.[i] ?? 0]));
-    return clustersOf(key)
-      .filter((c) => !evicting.has(c))
-      .map((name) => ({ name, replicas: replicasOn.get(name) ?? 0 }));
+    return clusters.filter((c) => !evicting.has(c)).map((name) => ({ name, replicas: replicasOn.get(name) ?? 0 }));
   };
   for (const [key, p] of placed) {
     const parents = [...previousIndex.parentsOf(key).filter((k) => !changes.has(k)), ...(newParents.get(key) ?? [])];
@@ -86,7 +84,8 @@ export function distributeDependencies(
     const required: RequiredBy = [];
     const dependedBy: Record<string, string> = {};
     for (const parentKey of requiredBy) {
-      const snapshot = snapshotOf(parentKey);
+      const parentClusters = clustersOf(parentKey);
+      const snapshot = snapshotOf(parentKey, parentClusters);
       const pref = parseRefKey(parentKey);
       const name = bindingName(pref.kind, pref.name);
       required.push({ namespace: pref.namespace, name, clusters: snapshot });
@@ -95,7 +94,7 @@ export function distributeDependencies(
       );
       for (const c of snapshot)
         if (!own.has(c.name) && !extra.has(c.name) && mayGo(p.template, c.name)) extra.set(c.name, c.replicas ?? 0);
-      for (const c of clustersOf(parentKey)) if (!own.has(c) && !extra.has(c) && mayGo(p.template, c)) extra.set(c, 0);
+      for (const c of parentClusters) if (!own.has(c) && !extra.has(c) && mayGo(p.template, c)) extra.set(c, 0);
     }
     const clusters = [...p.clusters, ...[...extra].map(([name, replicas]) => ({ name, replicas }))].sort(byName);
     const binding = p.binding
