@@ -39,7 +39,7 @@ const NO_PROBLEMS: readonly Problem[] = [];
 
 /**
  * One member's manifest, in Karmada's order (binding/common.go#ensureWork): revise replicas, split Job
- * completions, apply overrides last, then Karmada's and Flotilla's labels and annotations.
+ * completions, apply overrides, prune what a member must not get, then Karmada's and Flotilla's labels and annotations.
  */
 export function renderWorkManifest(
   p: WorkSource,
@@ -106,7 +106,10 @@ export function renderWorkManifest(
       ? NO_PROBLEMS
       : overridden.refused.map((r) => refusedOverrideProblem(r, p.template, model));
   const before = m;
-  m = custom ? customRetain(custom, overridden.manifest) : overridden.manifest;
+  // Karmada prunes when it writes the Work (ctrlutil/work.go CreateOrUpdateWork), after the overrides: a field an
+  // override adds that a member must not get (a Job's ttlSecondsAfterFinished, a Service's clusterIP) is dropped too.
+  const overriddenManifest = overridden.manifest === m ? m : pruneForMember(overridden.manifest);
+  m = custom ? customRetain(custom, overriddenManifest) : overriddenManifest;
   // Nothing after the template may make this another object: it would be written under the template's path.
   const changed = identityChanges(before, m);
   if (changed.length > 0) {
