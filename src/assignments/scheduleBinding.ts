@@ -146,8 +146,13 @@ function withResult(
   observed: string | undefined,
 ): ResourceBinding {
   const ok = result.status === 'Scheduled' || result.status === 'Unchanged';
+  // Karmada patches a result, and the placement it was computed for, on success and on a no-fit error (whose result
+  // is empty); any other error patches nothing (scheduler.go#scheduleResourceBindingWithClusterAffinity).
+  const patched = ok || result.status === 'NoClusterFit';
   const affinityName = result.affinityName ?? previous?.status?.schedulerObservedAffinityName;
-  const previousSuccess = previous?.status?.conditions?.find((c) => c.type === 'Scheduled' && c.status === 'True');
+  // Not scheduled at all: Karmada patches no condition, so the last schedule's stays as it was, a failed one included.
+  const kept =
+    result.status === 'Unchanged' ? previous?.status?.conditions?.find((c) => c.type === 'Scheduled') : undefined;
   return {
     ...claimed,
     metadata: {
@@ -155,7 +160,7 @@ function withResult(
       annotations: {
         ...claimed.metadata.annotations,
         // The placement this result was computed for: a later change to it triggers rescheduling.
-        'policy.karmada.io/applied-placement': ok
+        'policy.karmada.io/applied-placement': patched
           ? JSON.stringify(placement)
           : (previous?.metadata.annotations?.['policy.karmada.io/applied-placement'] ?? JSON.stringify(placement)),
         ...(observed ? { [OBSERVED_REBALANCERS_ANNOTATION]: observed } : {}),
@@ -165,14 +170,13 @@ function withResult(
     status: {
       ...(affinityName ? { schedulerObservedAffinityName: affinityName } : {}),
       conditions: [
-        {
+        kept ?? {
           type: 'Scheduled',
           status: ok ? 'True' : 'False',
           reason: ok ? 'Success' : result.status,
-          // Not scheduled at all: Karmada leaves the condition alone, so a re-render does not churn its message.
           message: ok
             ? result.status === 'Unchanged'
-              ? (previousSuccess?.message ?? 'Binding kept its previous result')
+              ? 'Binding kept its previous result'
               : 'Binding has been scheduled successfully.'
             : result.message,
         },

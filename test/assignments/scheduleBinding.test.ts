@@ -108,11 +108,13 @@ test('no cluster fits: NO_CLUSTER_FITS at the template, Scheduled False, and the
   assert.equal(scheduled.waiting, { replicas: 4 });
 });
 
-test('a failed schedule keeps the placement the previous result was computed for', () => {
+test('no cluster fitting records the placement its empty result was computed for', () => {
   const first = run(web, weighted).scheduled.binding;
-  const { scheduled } = run(web, { ...weighted, clusterAffinity: { clusterNames: ['member9'] } }, first);
+  const nowhere = { ...weighted, clusterAffinity: { clusterNames: ['member9'] } };
+  const { scheduled } = run(web, nowhere, first);
   assert.is(scheduled.result.status, 'NoClusterFit');
-  assert.is(scheduled.binding.metadata.annotations?.['policy.karmada.io/applied-placement'], JSON.stringify(weighted));
+  assert.equal(scheduled.binding.spec.clusters, []);
+  assert.is(scheduled.binding.metadata.annotations?.['policy.karmada.io/applied-placement'], JSON.stringify(nowhere));
 });
 
 test('a non-workload that cannot be placed waits on cluster status with no replica count', () => {
