@@ -13,7 +13,7 @@ import type { KubeTarget } from './KubeTarget.ts';
 import { applyBody, isManaged, isSubset, planDelivery, type DeliveryObject } from './planDelivery.ts';
 import { forgetDiscovery, resolveResource, resourcePath } from './resolveResource.ts';
 import { DEFAULT_RETRY, KubeUnreachableError, sendRequest, statusMessage, type RetryPolicy } from './sendRequest.ts';
-import { FIELD_MANAGER, type ApplyResult, type ConflictResolution } from './types.ts';
+import { FIELD_MANAGER, MANAGED_LABEL, type ApplyResult, type ConflictResolution } from './types.ts';
 import { retainForMember, retainsMemberReplicas } from '../interpreters/retainForMember.ts';
 import {
   customizationFor,
@@ -126,7 +126,15 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
         }),
       );
   }
-  const releasedNow = opts.inventory.filter((r) => released.has(identityKey(r)) && !inFolder.has(identityKey(r)));
+  const releasing = opts.inventory.filter((r) => released.has(identityKey(r)) && !inFolder.has(identityKey(r)));
+  // Forgotten once the claim is off; one the member did not answer for stays ours, to be released by the next pass.
+  const releaseFailures: string[] = [];
+  const releasedNow: ObjectRef[] = [];
+  for (const ref of releasing) {
+    const failure = await releaseOne(ctx, ref);
+    if (failure) releaseFailures.push(`${describeRef(ref)}: ${failure}`);
+    else releasedNow.push(ref);
+  }
   const inventoryIn = releasedNow.length ? opts.inventory.filter((r) => !releasedNow.includes(r)) : opts.inventory;
   const pendingKeys = new Set((opts.pending ?? []).map(identityKey));
   const releasedKeys = new Set(releasedNow.map(identityKey));
@@ -145,6 +153,8 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     notes.push(
       `${releasedNow.length} object(s) released (preserveResourcesOnDeletion): left on the member, no longer managed`,
     );
+  if (releaseFailures.length)
+    notes.push(`not released yet (preserveResourcesOnDeletion), tried again next pass: ${releaseFailures.join('; ')}`);
   if (!opts.prune) notes.push('pruning skipped: the folder was not read completely');
   const results: ApplyResult[] = [...plan.invalid];
   const guard = await guardPrune(opts.cluster, remembered, plan.prune, opts.pruneSafety ?? { source: 'ok' });
@@ -427,6 +437,76 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
  * `pendingOnly`: the ref is a pending entry, never confirmed ours, so the live object must also show Flotilla
  * applied it; null when it does not (someone else's object, which the apply only ever conflicted with).
  */
+/**
+ * What marks a member object as placed (execution_controller.go#cleanupPolicyClaimMetadata): the claim of the policy of
+ * its scope (detector/claim.go), Karmada's managed labels and annotations (util.ManagedResourceLabels and
+ * ManagedResourceAnnotations), and the source commit Flotilla stamps.
+ */
+const RELEASED_LABELS = ['resourcebinding.karmada.io/permanent-id', 'work.karmada.io/permanent-id', MANAGED_LABEL];
+const RELEASED_ANNOTATIONS = [
+  'resourcetemplate.karmada.io/managed-annotations',
+  'resourcetemplate.karmada.io/managed-labels',
+  'resourcebinding.karmada.io/namespace',
+  'resourcebinding.karmada.io/name',
+  'resourcetemplate.karmada.io/uid',
+  'resourcetemplate.karmada.io/generation',
+  'work.karmada.io/name',
+  'work.karmada.io/namespace',
+  SOURCE_COMMIT_ANNOTATION,
+];
+const POLICY_CLAIM = {
+  namespaced: {
+    labels: ['propagationpolicy.karmada.io/permanent-id'],
+    annotations: ['propagationpolicy.karmada.io/namespace', 'propagationpolicy.karmada.io/name'],
+  },
+  clusterScoped: {
+    labels: ['clusterpropagationpolicy.karmada.io/permanent-id'],
+    annotations: ['clusterpropagationpolicy.karmada.io/name'],
+  },
+};
+
+/**
+ * Leaves a released object on the member without the labels and annotations that claim it, so that nothing reads it
+ * as placed any more (nor as ours: the managed label goes). Returns why it could not, or undefined when it is done
+ * (the object gone, or the API with it, counts as done).
+ */
+async function releaseOne(ctx: Ctx, ref: ObjectRef): Promise<string | undefined> {
+  if (ctx.unreachable) return ctx.unreachable;
+  try {
+    const resource = await resolveResource(ctx.kube, ref.apiVersion, ref.kind, ctx.retry);
+    if (!resource) return undefined;
+    const url = resourcePath(ref.apiVersion, resource, ref.namespace, ref.name);
+    const current = await sendRequest(ctx.kube, { method: 'GET', path: url }, ctx.retry);
+    if (current.status === 404) return undefined;
+    if (current.status !== 200) return `reading it failed: ${statusMessage(current)}`;
+    const meta =
+      (current.body as { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> } })
+        .metadata ?? {};
+    const claim = ref.namespace ? POLICY_CLAIM.namespaced : POLICY_CLAIM.clusterScoped;
+    const nulled = (keys: readonly string[], present: Record<string, string> | undefined) =>
+      Object.fromEntries(keys.filter((k) => present && Object.hasOwn(present, k)).map((k) => [k, null]));
+    const labels = nulled([...claim.labels, ...RELEASED_LABELS], meta.labels);
+    const annotations = nulled([...claim.annotations, ...RELEASED_ANNOTATIONS], meta.annotations);
+    if (Object.keys(labels).length === 0 && Object.keys(annotations).length === 0) return undefined;
+    ctx.writes++;
+    const res = await sendRequest(
+      ctx.kube,
+      {
+        method: 'PATCH',
+        path: url,
+        query: { fieldManager: ctx.fieldManager },
+        body: JSON.stringify({ metadata: { labels, annotations } }),
+        contentType: 'application/merge-patch+json',
+      },
+      ctx.retry,
+    );
+    if (res.status === 404) return undefined;
+    return res.status >= 200 && res.status < 300 ? undefined : `removing its claim failed: ${statusMessage(res)}`;
+  } catch (err) {
+    return noteFailure(ctx, err);
+  }
+}
+
 async function pruneOne(ctx: Ctx, ref: ObjectRef, pendingOnly: boolean): Promise<ApplyResult | null> {
   if (ctx.unreachable) return { ...failed(ref, undefined, ctx.unreachable), prune: true };
   try {

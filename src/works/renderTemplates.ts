@@ -178,7 +178,10 @@ export interface RenderOutput<F = string> {
   problems: Problem[];
   explanations: Map<string, TemplateExplanation>;
   failover: FailoverEvent[];
-  /** Cluster → refKeys this render released: deleted templates whose policy said preserveResourcesOnDeletion. */
+  /**
+   * Cluster → refKeys this render released under preserveResourcesOnDeletion: deleted templates, and templates whose
+   * result no longer holds the cluster.
+   */
   released: Map<string, string[]>;
 }
 
@@ -587,7 +590,14 @@ function writeWorks<F>(
     }
     outputBytes += bytes;
     explanations.set(key, input.clusterReasons === false ? { ...p.explanation, clusters: [] } : p.explanation);
-    for (const cluster of prevEntry?.clusters ?? []) if (!wanted.has(cluster)) remove(manifestPath(cluster, ref));
+    // A cluster leaving the result loses its Work in Karmada (binding controller removeOrphanWorks), and that Work still
+    // says preserveResourcesOnDeletion when the binding did: the member object stays, as for a deleted template.
+    const preserved = input.previousBindings.get(key)?.spec.preserveResourcesOnDeletion === true;
+    for (const cluster of prevEntry?.clusters ?? []) {
+      if (wanted.has(cluster)) continue;
+      remove(manifestPath(cluster, ref));
+      if (preserved) released.set(cluster, [...(released.get(cluster) ?? []), key]);
+    }
     for (const [path, text] of writes) edits.set(path, keep(text));
     if (!p.binding && hadBinding(key, prevEntry, input)) remove(bPath);
   }

@@ -15,9 +15,10 @@ import { bindingName } from '../../names/bindingName.ts';
  */
 export const CLUSTER_SCOPED_FOLDER = '_cluster';
 /**
- * Objects whose template was deleted under preserveResourcesOnDeletion, per cluster (`{"<cluster>": [refKey…]}`):
- * the applier leaves them on the member and forgets them instead of pruning. An entry leaves when the template
- * comes back to that cluster.
+ * Objects released under preserveResourcesOnDeletion, per cluster (`{"<cluster>": [refKey…]}`): their template was
+ * deleted or its result left the cluster. The applier leaves them on the member without Karmada's and Flotilla's claim
+ * labels and annotations, and forgets them instead of pruning. An entry leaves when the template comes back to that
+ * cluster.
  */
 export const RELEASED_PATH = '.flotilla/released.json';
 

@@ -223,8 +223,18 @@ export const deletionSafetyScenarios: Scenario[] = [
           await p.reconcile();
           const lost = p.lost(expected);
           expect.equal(p.logs.filter((l) => l.step === 'apply').length > 0, true, 'apply ran');
-          // The template comes back: managed again, applied in place.
-          p.fleet.work.commit({ 'templates/cm-2.yaml': configMap('cm-2', { value: 'back' }) }, 'cm-2 is back');
+          // Released, cm-2 is no longer labelled as placed: taking it back is Karmada's promotion of an existing
+          // object, which conflictResolution Overwrite allows (under Abort the apply is a conflict).
+          p.fleet.work.commit(
+            {
+              'templates/cm-2.yaml': configMap('cm-2', { value: 'back' }),
+              'policies/everything.yaml': policy(
+                undefined,
+                '  preserveResourcesOnDeletion: true\n  conflictResolution: Overwrite\n',
+              ),
+            },
+            'cm-2 is back',
+          );
           const started = performance.now();
           await p.reconcile();
           const recovery = since(started);
@@ -236,7 +246,7 @@ export const deletionSafetyScenarios: Scenario[] = [
           const released = await p.fleet.outputText('.flotilla/released.json');
           expect.equal(released, undefined, 'released list once cm-2 is back everywhere');
           return {
-            outcome: 'cm-2 left on both members through 2 passes; re-adding it manages it again',
+            outcome: 'cm-2 left on both members through 2 passes; re-added with Overwrite, managed again',
             lost: lost.length,
             recovery_s: recovery,
           };

@@ -1,0 +1,138 @@
+// Karmada's execution controller, case by case (pkg/controllers/execution/execution_controller_test.go,
+// TestExecutionController_Reconcile): what happens on a member when a Work is deleted. Karmada deletes a Work when its
+// template is deleted and when its cluster leaves the binding's result (binding controller removeOrphanWorks); the
+// execution controller's handleWorkDelete then either deletes the member object or, when the Work says
+// preserveResourcesOnDeletion (every Work of a binding that says so: binding/common.go ensureWork), leaves it and
+// strips Karmada's claim labels and annotations from it (cleanupPolicyClaimMetadata). In Flotilla a Work deleted is a
+// manifest gone from a cluster's folder. reconcileOnce (sync -> apply -> status) against two emulated members on
+// loopback; the tests run in order and build on each other.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { reconcileOnce, type ReconcileResult } from '../../src/reconcile.ts';
+import { clusterYaml } from '../helpers/fleet.ts';
+import { startMemberFleet, type MemberFleet } from './helpers/e2e.ts';
+
+let fleet: MemberFleet;
+
+const configMap = (name: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\ndata:\n  app: ${name}\n`;
+const policy = (
+  name: string,
+  configMaps: string[],
+  clusters: string[],
+  preserve: boolean,
+  extra = '',
+) => `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: ${name}, namespace: default}
+spec:
+  resourceSelectors:
+${configMaps.map((cm) => `    - {apiVersion: v1, kind: ConfigMap, name: ${cm}}`).join('\n')}
+  placement: {clusterAffinity: {clusterNames: [${clusters.join(', ')}]}}${preserve ? '\n  preserveResourcesOnDeletion: true' : ''}${extra}
+`;
+const BOTH = ['member1', 'member2'];
+
+const pass = () =>
+  reconcileOnce({
+    repo: fleet.repo,
+    sourceRef: 'refs/heads/main',
+    outputRef: 'refs/heads/flotilla/rendered',
+    clusters: fleet.kubes,
+    render: true,
+    log: () => undefined,
+  });
+const result = (r: ReconcileResult, cluster: string, name: string) =>
+  r.delivery!.clusters.get(cluster)!.results.find((x) => x.ref.name === name);
+type Live = { metadata: { labels?: Record<string, string>; annotations?: Record<string, string> } };
+/** The ConfigMap as the member holds it; undefined when it is not there. */
+const live = async (cluster: string, name: string): Promise<Live | undefined> => {
+  const res = await fleet.kubes
+    .get(cluster)!
+    .request({ method: 'GET', path: `/api/v1/namespaces/default/configmaps/${name}` });
+  return res.status === 200 ? (res.body as Live) : undefined;
+};
+
+// What cleanupPolicyClaimMetadata takes off a preserved object: the PropagationPolicy claim
+// (detector.CleanupPPClaimMetadata), util.ManagedResourceLabels and util.ManagedResourceAnnotations.
+const STRIPPED_LABELS = [
+  'karmada.io/managed',
+  'propagationpolicy.karmada.io/permanent-id',
+  'resourcebinding.karmada.io/permanent-id',
+  'work.karmada.io/permanent-id',
+];
+const STRIPPED_ANNOTATIONS = [
+  'propagationpolicy.karmada.io/name',
+  'propagationpolicy.karmada.io/namespace',
+  'resourcebinding.karmada.io/name',
+  'resourcebinding.karmada.io/namespace',
+  'work.karmada.io/name',
+  'work.karmada.io/namespace',
+];
+
+test.before(async () => {
+  fleet = await startMemberFleet(
+    BOTH,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+      'policies/kept.yaml': policy('kept', ['kept'], BOTH, true),
+      'policies/narrowed.yaml': policy('narrowed', ['narrowed'], BOTH, true),
+      'policies/others.yaml': policy('others', ['other1', 'other2', 'other3'], BOTH, false),
+      'policies/held.yaml': policy('held', ['held'], BOTH, false),
+      'templates/kept.yaml': configMap('kept'),
+      'templates/narrowed.yaml': configMap('narrowed'),
+      'templates/other1.yaml': configMap('other1'),
+      'templates/other2.yaml': configMap('other2'),
+      'templates/other3.yaml': configMap('other3'),
+      'templates/held.yaml': configMap('held'),
+    },
+    'six ConfigMaps on both members, two of them preserved on deletion',
+  );
+  const first = await pass();
+  for (const cluster of BOTH)
+    for (const name of ['kept', 'narrowed', 'other1', 'held'])
+      assert.is(result(first, cluster, name)?.action, 'created', `${name} on ${cluster}`);
+  assert.is((await live('member1', 'kept'))?.metadata.labels?.['karmada.io/managed'], 'true');
+});
+
+test.after(async () => {
+  await fleet?.cleanup();
+});
+
+// "PreserveResourcesOnDeletion=true, deletion timestamp set, does not delete resource": the object stays, and
+// handleWorkDelete's cleanupPolicyClaimMetadata updates it without Karmada's claim labels and annotations, so nothing
+// marks it as Karmada's any more.
+test("a template deleted under preserveResourcesOnDeletion leaves its objects on the members, without Karmada's labels and annotations", async () => {
+  fleet.config.commit({ 'templates/kept.yaml': null }, 'retire kept, keep it running');
+  const r = await pass();
+  for (const cluster of BOTH) {
+    assert.not.ok(
+      r.delivery!.clusters.get(cluster)!.results.some((x) => x.ref.name === 'kept' && x.action === 'pruned'),
+      `kept is not pruned on ${cluster}`,
+    );
+    const obj = await live(cluster, 'kept');
+    assert.ok(obj, `kept is still on ${cluster}`);
+    const labels = obj.metadata.labels ?? {};
+    const annotations = obj.metadata.annotations ?? {};
+    assert.equal(
+      [...STRIPPED_LABELS.filter((k) => k in labels), ...STRIPPED_ANNOTATIONS.filter((k) => k in annotations)],
+      [],
+      `Karmada's labels and annotations left on kept in ${cluster}`,
+    );
+  }
+});
+
+// The same case for the other way Karmada deletes a Work: its cluster left the binding's result. The orphan Work
+// still says preserveResourcesOnDeletion, so handleWorkDelete leaves the object on member2.
+test('a cluster leaving the placement of a policy with preserveResourcesOnDeletion keeps its object', async () => {
+  fleet.config.commit(
+    { 'policies/narrowed.yaml': policy('narrowed', ['narrowed'], ['member1'], true) },
+    'narrowed only on member1',
+  );
+  const r = await pass();
+  assert.ok(await live('member1', 'narrowed'), 'still applied on member1');
+  assert.is.not(result(r, 'member2', 'narrowed')?.action, 'pruned');
+  assert.ok(await live('member2', 'narrowed'), 'left on member2');
+});
+
+test.run();
