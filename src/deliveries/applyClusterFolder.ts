@@ -35,6 +35,11 @@ export interface ApplyClusterOptions {
    */
   released?: ReadonlySet<string>;
   /**
+   * Identity keys of objects whose policy suspends dispatching on this cluster: nothing is sent for them, whatever
+   * the member holds; they stay in the folder and the inventory, and their status is still read.
+   */
+  suspended?: ReadonlySet<string>;
+  /**
    * The inventory's pending entries: what an earlier apply was about to create but never confirmed as ours (a pass
    * that died before its status commit, a conflict). Pruned like the inventory, with one more check: the live
    * object must carry Flotilla's field manager. Never forced.
@@ -112,20 +117,29 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     interpreters: opts.interpreters ?? NO_CUSTOMIZATIONS,
   };
   const released = opts.released ?? new Set<string>();
+  const suspendedKeys = opts.suspended ?? new Set<string>();
   const inFolder = new Set<string>();
-  for (const m of opts.manifests.values()) {
+  // Held back from the plan, so nothing is applied for them; still in the folder, so nothing prunes them.
+  const suspendedManifests: [path: string, ref: ObjectRef][] = [];
+  for (const [path, m] of opts.manifests) {
     const meta =
       (m as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } } | null) ?? {};
-    if (meta.apiVersion && meta.kind && meta.metadata?.name)
-      inFolder.add(
-        identityKey({
-          apiVersion: meta.apiVersion,
-          kind: meta.kind,
-          namespace: meta.metadata.namespace ?? '',
-          name: meta.metadata.name,
-        }),
-      );
+    if (meta.apiVersion && meta.kind && meta.metadata?.name) {
+      const ref = {
+        apiVersion: meta.apiVersion,
+        kind: meta.kind,
+        namespace: meta.metadata.namespace ?? '',
+        name: meta.metadata.name,
+      };
+      const key = identityKey(ref);
+      inFolder.add(key);
+      if (suspendedKeys.has(key)) suspendedManifests.push([path, ref]);
+    }
   }
+  const manifests =
+    suspendedManifests.length === 0
+      ? opts.manifests
+      : new Map([...opts.manifests].filter(([path]) => !suspendedManifests.some(([p]) => p === path)));
   const releasing = opts.inventory.filter((r) => released.has(identityKey(r)) && !inFolder.has(identityKey(r)));
   // Forgotten once the claim is off; one the member did not answer for stays ours, to be released by the next pass.
   const releaseFailures: string[] = [];
@@ -142,9 +156,10 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     ...inventoryIn,
     ...(opts.pending ?? []).filter((r) => !ctx.owned.has(identityKey(r)) && !releasedKeys.has(identityKey(r))),
   ];
+  const suspendedNow = new Set(suspendedManifests.map(([, ref]) => identityKey(ref)));
   const plan = planDelivery({
-    manifests: opts.manifests,
-    inventory: remembered,
+    manifests,
+    inventory: suspendedNow.size ? remembered.filter((r) => !suspendedNow.has(identityKey(r))) : remembered,
     prune: opts.prune,
     defaultConflictResolution: opts.conflictResolution,
   });
@@ -203,6 +218,7 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     );
   }
   results.push(...pruneResults, ...guard.held);
+  const observed = await mapLimit(suspendedManifests, concurrency, ([path, ref]) => observeSuspended(ctx, ref, path));
   if (ctx.unreachable) notes.push(ctx.unreachable);
 
   const inventory: Inventory = [];
@@ -225,6 +241,13 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
       inventory.push(r.ref);
     }
   }
+  // Nothing was sent for these: each is remembered as it was.
+  for (const [, ref] of suspendedManifests) {
+    const key = identityKey(ref);
+    if (ctx.owned.has(key)) inventory.push(ref);
+    else if (pendingKeys.has(key)) pending.push(ref);
+  }
+  results.push(...observed);
   // Without pruning, what the previous inventory held stays remembered.
   if (!opts.prune) {
     const have = new Set([...inventory, ...pending].map(identityKey));
@@ -437,6 +460,23 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
  * `pendingOnly`: the ref is a pending entry, never confirmed ours, so the live object must also show Flotilla
  * applied it; null when it does not (someone else's object, which the apply only ever conflicted with).
  */
+/** A suspended object: read for its status, nothing sent. */
+async function observeSuspended(ctx: Ctx, ref: ObjectRef, path: string): Promise<ApplyResult> {
+  const message = 'dispatching suspended by its policy: nothing sent to the member';
+  if (ctx.unreachable) return failed(ref, path, ctx.unreachable);
+  try {
+    const resource = await resolveResource(ctx.kube, ref.apiVersion, ref.kind, ctx.retry);
+    if (!resource) return { ref, path, action: 'unchanged', message };
+    const url = resourcePath(ref.apiVersion, resource, ref.namespace, ref.name);
+    const current = await sendRequest(ctx.kube, { method: 'GET', path: url }, ctx.retry);
+    return current.status === 200
+      ? { ref, path, action: 'unchanged', message, live: current.body as Record<string, unknown> }
+      : { ref, path, action: 'unchanged', message: `${message} (${statusMessage(current)})` };
+  } catch (err) {
+    return failed(ref, path, noteFailure(ctx, err));
+  }
+}
+
 /**
  * What marks a member object as placed (execution_controller.go#cleanupPolicyClaimMetadata): the claim of the policy of
  * its scope (detector/claim.go), Karmada's managed labels and annotations (util.ManagedResourceLabels and

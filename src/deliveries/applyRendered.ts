@@ -115,6 +115,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
   const rootFiles = await readTextFiles(opts.repo, info.tree, [RELEASED_PATH, CLUSTERS_PATH]);
   const releasedText = rootFiles.get(RELEASED_PATH);
   const released = parseBranchFile(opts.commit ?? opts.outputRef, RELEASED_PATH, () => parseReleased(releasedText));
+  const suspended = await suspendedObjects(index);
 
   const names = [...opts.clusters.keys()].sort();
   const statusRef = opts.statusRef ?? DEFAULT_STATUS_REF;
@@ -188,6 +189,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
         kube: opts.clusters.get(name)!,
         inventory: previousInventory,
         released: released.get(name) ?? new Set(),
+        suspended: suspended.get(name) ?? NOTHING_SUSPENDED,
         pending: [...(record?.pending ?? []), ...(notRecorded ? [] : (planned.get(name) ?? []))],
         prune: folder.complete && !holdPrune,
         conflictResolution: opts.conflictResolution,
@@ -323,6 +325,28 @@ function isServiceImport(m: unknown): boolean {
 function plannedRefs(manifests: ReadonlyMap<string, unknown>): Inventory {
   const plan = planDelivery({ manifests, inventory: [], prune: false });
   return [...plan.namespaces, ...plan.crds, ...plan.rest].map((o) => o.ref);
+}
+
+const NOTHING_SUSPENDED: ReadonlySet<string> = new Set();
+
+/**
+ * Cluster → identity keys of the objects whose dispatching is suspended there (the index's `suspended`): Karmada's
+ * execution controller does not sync a Work that says suspendDispatching, whatever the member holds.
+ */
+async function suspendedObjects(index: ShardedIndex | null): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  const keys = index?.suspendedTemplates() ?? [];
+  if (!index || keys.length === 0) return out;
+  await index.load({ templates: keys });
+  for (const key of keys) {
+    const id = identityKey(parseRefKey(key));
+    for (const cluster of index.template(key)?.suspended ?? []) {
+      const set = out.get(cluster) ?? new Set<string>();
+      set.add(id);
+      out.set(cluster, set);
+    }
+  }
+  return out;
 }
 
 /** The renderer's index of the rendered commit; null when absent or unreadable (a branch Flotilla did not write). */

@@ -800,6 +800,7 @@ function place(
       ...(deps.length > 0 && binding.spec.preserveResourcesOnDeletion ? { preserve: true as const } : {}),
       ...(replicas ? { replicas } : {}),
       ...(evicting.length > 0 ? { evicting } : {}),
+      ...suspendedOn(binding, held),
       ...(scheduled.waiting ? { waiting: scheduled.waiting } : {}),
       // Also without a previous result: the reconciler watches these templates' health from their first render on.
       ...(application ? { applicationFailover: { tolerationSeconds: application.tolerationSeconds } } : {}),
@@ -821,6 +822,14 @@ function place(
 }
 
 const NONE_EVICTED: ReadonlySet<string> = new Set();
+
+/** The index's `suspended`: the clusters it is held on where its policy suspends dispatching. */
+function suspendedOn(binding: ResourceBinding, held: readonly string[]): { suspended?: string[] } {
+  const suspension = binding.spec.suspension;
+  if (!suspension) return {};
+  const suspended = held.filter((c) => dispatchingSuspended(suspension, c));
+  return suspended.length > 0 ? { suspended } : {};
+}
 
 /**
  * The policy's failover.application when Karmada's application failover controller would act on the binding

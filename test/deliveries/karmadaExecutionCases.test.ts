@@ -135,4 +135,46 @@ test('a cluster leaving the placement of a policy with preserveResourcesOnDeleti
   assert.ok(await live('member2', 'narrowed'), 'left on member2');
 });
 
+// "work dispatching is suspended, no error, no apply": the execution controller returns before syncing a suspended
+// Work, whatever the member holds, so a change made on member2 meanwhile stays there until dispatching resumes.
+test('while dispatching is suspended on a cluster, nothing is applied there: a change made on the member stays', async () => {
+  fleet.config.commit(
+    {
+      'policies/held.yaml': policy(
+        'held',
+        ['held'],
+        BOTH,
+        false,
+        '\n  suspension: {dispatchingOnClusters: {clusterNames: [member2]}}',
+      ),
+    },
+    'dispatching of held suspended on member2',
+  );
+  await pass();
+  const edited = await fleet.kubectl([
+    '--context',
+    'member2',
+    'patch',
+    'configmap',
+    'held',
+    '-n',
+    'default',
+    '--type',
+    'merge',
+    '-p',
+    '{"data":{"app":"edited on member2"}}',
+  ]);
+  assert.is(edited.code, 0, edited.stderr);
+  const r = await pass();
+  const data = async (cluster: string) =>
+    ((await live(cluster, 'held')) as { data?: Record<string, string> } | undefined)?.data?.app;
+  assert.is(await data('member2'), 'edited on member2', `member2: ${result(r, 'member2', 'held')?.action}`);
+  assert.is(await data('member1'), 'held');
+  assert.ok(result(r, 'member2', 'held')?.live, 'its status is still read');
+  // Resumed: the next pass puts back what Git says.
+  fleet.config.commit({ 'policies/held.yaml': policy('held', ['held'], BOTH, false) }, 'dispatching resumed');
+  await pass();
+  assert.is(await data('member2'), 'held');
+});
+
 test.run();

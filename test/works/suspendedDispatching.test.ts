@@ -1,10 +1,14 @@
 // A policy's spec.suspension: Karmada's binding controller marks the Works of suspended clusters (shouldSuspendDispatching)
-// and the execution controller applies nothing there. A suspended cluster keeps the manifest it has, a newly targeted
+// and the execution controller applies nothing there (the index's `suspended` tells the applier). A suspended cluster keeps the manifest it has, a newly targeted
 // one gets none yet, and deletions still go; lifting the suspension dispatches what the template says now.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv } from 'ajv';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
+import { shardOf } from '../../src/branches/rendered/outputIndex.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { clusterYaml, configMap, makeConfigRepo, RENDERED_REF, SOURCE_REF } from '../helpers/fleet.ts';
@@ -18,6 +22,14 @@ spec:
 `;
 const onMember2 = '\n  suspension: {dispatchingOnClusters: {clusterNames: [member2]}}';
 const everywhere = '\n  suspension: {dispatching: true}';
+const KEY = 'v1/ConfigMap/default/settings';
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+/** Whether `value` follows docs/schemas/<name>.schema.json, the published format of the branch file. */
+function followsSchema(name: string, value: unknown): string | true {
+  const file = path.resolve(import.meta.dirname, '../../docs/schemas', `${name}.schema.json`);
+  const validate = ajv.compile(JSON.parse(readFileSync(file, 'utf8')));
+  return validate(value) || ajv.errorsText(validate.errors);
+}
 const manifest = (cluster: string) => `clusters/${cluster}/default/configmap_settings.yaml`;
 
 test('suspended dispatching: kept where it was, nothing new where it was not, deletions still go', async () => {
@@ -42,10 +54,18 @@ test('suspended dispatching: kept where it was, nothing new where it was not, de
     assert.equal(parse(r.show('flotilla/rendered', 'bindings/default/settings-configmap.yaml')).spec.suspension, {
       dispatchingOnClusters: { clusterNames: ['member2'] },
     });
+    // The applier reads which clusters to send nothing to from the index, in its published format.
+    const root = JSON.parse(r.show('flotilla/rendered', '.flotilla/index.json'));
+    assert.equal(root.suspended, [KEY]);
+    assert.is(followsSchema('rendered-index', root), true);
+    const shard = JSON.parse(r.show('flotilla/rendered', `.flotilla/index/${shardOf(KEY)}.json`));
+    assert.equal(shard.templates[KEY].suspended, ['member2']);
+    assert.is(followsSchema('rendered-index-shard', shard), true);
 
     r.commit({ 'policies/settings.yaml': policy(['member1', 'member2']) }, 'lifted');
     await sync();
     assert.equal([value('member1'), value('member2')], ['1', '1']);
+    assert.is(JSON.parse(r.show('flotilla/rendered', '.flotilla/index.json')).suspended, undefined);
 
     r.commit(
       {

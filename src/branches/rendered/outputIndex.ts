@@ -68,6 +68,11 @@ export interface IndexEntry {
    * cluster's copy has been Unhealthy for longer than this (listed in the root too).
    */
   applicationFailover?: { tolerationSeconds: number };
+  /**
+   * Clusters of `clusters` where its policy suspends dispatching (suspension.dispatching, dispatchingOnClusters): the
+   * applier sends nothing for it there, whatever the member holds (listed in the root too).
+   */
+  suspended?: string[];
 }
 
 /** One scoped unit of a template's index entry: its marker file, and the clusters that got its variant. */
@@ -145,6 +150,8 @@ interface IndexRoot {
   awaiting: string[];
   /** Templates whose entry has `applicationFailover`; written only when there are some. */
   applicationFailover: string[];
+  /** Templates whose entry has `suspended`; written only when there are some. */
+  suspended: string[];
   /** Kind → the files whose entry declares it cluster-scoped (clusterScoped); written only when there are some. */
   clusterScopedKinds: Record<string, string[]>;
 }
@@ -277,6 +284,7 @@ function parseIndexFile(text: string): IndexFile {
     blocked?: string[];
     awaiting?: string[];
     applicationFailover?: string[];
+    suspended?: string[];
     clusterScopedKinds?: Record<string, string[]>;
   } & Partial<OutputIndex>;
   if (parsed.version === 1)
@@ -293,6 +301,7 @@ function parseIndexFile(text: string): IndexFile {
         blocked: parsed.blocked ?? [],
         awaiting: parsed.awaiting ?? [],
         applicationFailover: parsed.applicationFailover ?? [],
+        suspended: parsed.suspended ?? [],
         clusterScopedKinds: parsed.clusterScopedKinds ?? {},
       },
     };
@@ -306,12 +315,13 @@ function serializeRoot(root: IndexRoot): string {
   const awaiting = root.awaiting.length > 0 ? `,\n"awaiting":${JSON.stringify(root.awaiting)}` : '';
   const failingOver =
     root.applicationFailover.length > 0 ? `,\n"applicationFailover":${JSON.stringify(root.applicationFailover)}` : '';
+  const suspended = root.suspended.length > 0 ? `,\n"suspended":${JSON.stringify(root.suspended)}` : '';
   const kinds = Object.keys(root.clusterScopedKinds).sort();
   const scoped =
     kinds.length > 0
       ? `,\n"clusterScopedKinds":{${kinds.map((k) => `${JSON.stringify(k)}:${JSON.stringify(root.clusterScopedKinds[k])}`).join(',')}}`
       : '';
-  return `{"version":2,"sourceFiles":${root.sourceFiles},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}${pending}${blocked}${awaiting}${failingOver}${scoped}}\n`;
+  return `{"version":2,"sourceFiles":${root.sourceFiles},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}${pending}${blocked}${awaiting}${failingOver}${suspended}${scoped}}\n`;
 }
 
 /** Sorted keys, one entry per line: stable bytes, and small Git diffs when one entry changes. */
@@ -655,6 +665,11 @@ export class ShardedIndex implements IndexView {
     return this.root.applicationFailover;
   }
 
+  /** Templates whose dispatching is suspended on some of their clusters (entry `suspended`): the applier skips them there. */
+  suspendedTemplates(): readonly string[] {
+    return this.root.suspended;
+  }
+
   /** Every template entry; needs loadAll() first. */
   templates(): [string, IndexEntry][] {
     return ALL_SHARDS.flatMap((id) => this.shard(id).templates.entries());
@@ -703,6 +718,7 @@ export class ShardedIndex implements IndexView {
       key,
       entry?.applicationFailover !== undefined,
     );
+    this.root.suspended = listed(this.root.suspended, key, (entry?.suspended ?? []).length > 0);
   }
 
   private editParents(dep: string, edit: (list: string[]) => string[]): void {
@@ -795,6 +811,7 @@ function emptyRoot(): IndexRoot {
     blocked: [],
     awaiting: [],
     applicationFailover: [],
+    suspended: [],
     clusterScopedKinds: {},
   };
 }
