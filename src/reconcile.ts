@@ -29,7 +29,7 @@ import {
 } from './statuses/collectExportedEndpoints.ts';
 import { interpretHealth } from './statuses/interpretHealth.ts';
 import type { ObjectRef } from './api/kinds.ts';
-import { customHealth, customizationFor, NO_CUSTOMIZATIONS } from './interpreters/customizations.ts';
+import { customHealth, customizationFor, BUILT_IN_INTERPRETERS } from './interpreters/customizations.ts';
 import { readLastRenderAt } from './branches/rendered/readLastRender.ts';
 import {
   readAutoscalerDecisions,
@@ -299,7 +299,7 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
       missing.push(...live.missing.map((ref) => ({ cluster, ref })));
       unread += live.unread;
       for (const o of live.found) {
-        const custom = customizationFor(interpreters ?? NO_CUSTOMIZATIONS, o.ref);
+        const custom = customizationFor(interpreters ?? BUILT_IN_INTERPRETERS, o.ref);
         if (((custom ? customHealth(custom, o.live) : undefined) ?? interpretHealth(o.live)) !== 'Healthy')
           unhealthy.push({ cluster, ref: o.ref });
       }

@@ -18,7 +18,7 @@ import { retainForMember, retainsMemberReplicas } from '../interpreters/retainFo
 import {
   customizationFor,
   customRetainLive,
-  NO_CUSTOMIZATIONS,
+  BUILT_IN_INTERPRETERS,
   type InterpreterSet,
 } from '../interpreters/customizations.ts';
 
@@ -114,7 +114,7 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     writes: 0,
     unreachable: undefined,
     owned: new Set(opts.inventory.map(identityKey)),
-    interpreters: opts.interpreters ?? NO_CUSTOMIZATIONS,
+    interpreters: opts.interpreters ?? BUILT_IN_INTERPRETERS,
   };
   const released = opts.released ?? new Set<string>();
   const suspendedKeys = opts.suspended ?? new Set<string>();

@@ -1,7 +1,8 @@
 // The hooks of a kind's customizations, applied to one object: Karmada's ResourceInterpreterCustomization Lua
-// scripts, run sandboxed (interpreters/lua), and Flotilla's declarative InterpreterCustomization, which reads the
-// fields it names. A Lua hook replaces the declarative one of its operation, as Karmada's configurable interpreter
-// comes first.
+// scripts, run sandboxed (interpreters/lua), Flotilla's declarative InterpreterCustomization, which reads the fields
+// it names, and the interpreters Karmada bundles for third-party kinds (interpreters/thirdParty). For each operation
+// the first that has it answers: a Lua hook, as Karmada's configurable interpreter comes first, then the declarative
+// one, then the bundled one; a kind none of them covers is left to the native interpreter.
 import type { ResourceList } from '../api/cluster.ts';
 import {
   LUA_HOOKS,
@@ -16,6 +17,9 @@ import type { Health } from '../api/conditions.ts';
 import { read, readAll, remove, write } from './fieldPath.ts';
 import { isSecret } from './isSecret.ts';
 import { replicaRequirements, type NodeClaim } from './replicaRequirements.ts';
+import type { DependentObjectReference } from './lua/luaConvert.ts';
+import type { ThirdPartyInterpreter } from './thirdParty/thirdPartyInterpreter.ts';
+import { THIRD_PARTY_INTERPRETERS } from './thirdParty/thirdPartyInterpreters.ts';
 import {
   luaAggregateStatus,
   luaGetDependencies,
@@ -28,10 +32,13 @@ import {
 
 type Obj = Record<string, unknown>;
 
-/** `<apiVersion>/<kind>` → the hooks declared for it. */
-export type InterpreterSet = ReadonlyMap<string, Customizations>;
+/** A kind's customizations, and the interpreter Karmada bundles for it when it is a third-party kind it knows. */
+export interface KindInterpreter extends Customizations {
+  thirdParty?: ThirdPartyInterpreter;
+}
 
-export const NO_CUSTOMIZATIONS: InterpreterSet = new Map();
+/** `<apiVersion>/<kind>` → the hooks declared or bundled for it. */
+export type InterpreterSet = ReadonlyMap<string, KindInterpreter>;
 
 /**
  * One set per commit. A kind with two declarative customizations is reported by validation, and the first file (by
@@ -39,7 +46,7 @@ export const NO_CUSTOMIZATIONS: InterpreterSet = new Map();
  * and every dependency script kept (Karmada's configmanager).
  */
 export function interpreterSet(list: readonly Located<AnyInterpreterCustomization>[]): InterpreterSet {
-  const out = new Map<string, Customizations>();
+  const out = new Map<string, KindInterpreter>();
   const lua = new Map<string, LuaScripts>();
   const karmada = list
     .filter((c) => c.object.kind === 'ResourceInterpreterCustomization')
@@ -65,8 +72,12 @@ export function interpreterSet(list: readonly Located<AnyInterpreterCustomizatio
     lua.set(key, scripts);
   }
   for (const [key, scripts] of lua) out.set(key, { ...(out.get(key) ?? {}), lua: scripts });
+  for (const [key, thirdParty] of THIRD_PARTY_INTERPRETERS) out.set(key, { ...(out.get(key) ?? {}), thirdParty });
   return out;
 }
+
+/** What a commit without customizations interprets with: the bundled third-party interpreters. */
+export const BUILT_IN_INTERPRETERS: InterpreterSet = interpreterSet([]);
 
 /** Whether any customization of the commit runs Lua: the runtime must be loaded before the render runs them. */
 export function hasLuaCustomizations(list: readonly Located<AnyInterpreterCustomization>[]): boolean {
@@ -83,7 +94,7 @@ export function interpretersOf(model: ConfigModel): InterpreterSet {
       model,
       (set = model.interpreterCustomizations.length
         ? interpreterSet(model.interpreterCustomizations)
-        : NO_CUSTOMIZATIONS),
+        : BUILT_IN_INTERPRETERS),
     );
   return set;
 }
@@ -91,26 +102,17 @@ export function interpretersOf(model: ConfigModel): InterpreterSet {
 export function customizationFor(
   set: InterpreterSet,
   obj: { apiVersion?: unknown; kind?: unknown },
-): Customizations | undefined {
+): KindInterpreter | undefined {
   return set.get(`${String(obj.apiVersion)}/${String(obj.kind)}`);
 }
 
 export function customReplicas(
-  c: Customizations,
+  c: KindInterpreter,
   manifest: Obj,
 ): { replicas: number; resourceRequest?: ResourceList; nodeClaim?: NodeClaim } | undefined {
-  if (c.lua?.replicaResource) {
-    const { replicas, requirements } = luaGetReplicas(c.lua.replicaResource, manifest);
-    const request = requirements?.resourceRequest as ResourceList | undefined;
-    const nodeClaim = requirements?.nodeClaim as NodeClaim | undefined;
-    return {
-      replicas: Math.max(replicas, 0),
-      ...(request && Object.keys(request).length > 0 ? { resourceRequest: request } : {}),
-      ...(nodeClaim && Object.keys(nodeClaim).length > 0 ? { nodeClaim } : {}),
-    };
-  }
+  if (c.lua?.replicaResource) return replicasOfHook(luaGetReplicas(c.lua.replicaResource, manifest));
   const hook = c.replicaResource;
-  if (!hook) return undefined;
+  if (!hook) return c.thirdParty?.getReplicas ? replicasOfHook(c.thirdParty.getReplicas(manifest)) : undefined;
   const value = read(manifest, hook.replicasPath);
   const replicas = typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0;
   let requests: ResourceList = {};
@@ -131,16 +133,39 @@ export function customReplicas(
   return Object.keys(requests).length > 0 ? { replicas, resourceRequest: requests } : { replicas };
 }
 
-/** undefined when the kind has no ReviseReplica hook: its manifest keeps the template's replicas. */
-export function customReviseReplicas(c: Customizations, manifest: Obj, replicas: number): Obj | undefined {
-  if (c.lua?.replicaRevision) return luaReviseReplica(c.lua.replicaRevision, manifest, replicas);
-  return c.replicaRevision ? write(manifest, c.replicaRevision.replicasPath, replicas) : undefined;
+/** What GetReplicas gives, as the scheduler reads it: no negative count, no empty requirement. */
+function replicasOfHook({ replicas, requirements }: { replicas: number; requirements?: Obj }): {
+  replicas: number;
+  resourceRequest?: ResourceList;
+  nodeClaim?: NodeClaim;
+} {
+  const request = requirements?.resourceRequest as ResourceList | undefined;
+  const nodeClaim = requirements?.nodeClaim as NodeClaim | undefined;
+  return {
+    replicas: Math.max(replicas, 0),
+    ...(request && Object.keys(request).length > 0 ? { resourceRequest: request } : {}),
+    ...(nodeClaim && Object.keys(nodeClaim).length > 0 ? { nodeClaim } : {}),
+  };
 }
 
-export function customDependencies(c: Customizations, manifest: Obj, namespace: string): ObjectRef[] | undefined {
-  if (c.lua?.dependencyInterpretation) return luaDependencies(c.lua.dependencyInterpretation, manifest, namespace);
+/** undefined when the kind has no ReviseReplica hook: its manifest keeps the template's replicas. */
+export function customReviseReplicas(c: KindInterpreter, manifest: Obj, replicas: number): Obj | undefined {
+  if (c.lua?.replicaRevision) return luaReviseReplica(c.lua.replicaRevision, manifest, replicas);
+  if (c.replicaRevision) return write(manifest, c.replicaRevision.replicasPath, replicas);
+  return c.thirdParty?.reviseReplica?.(manifest, Math.trunc(replicas));
+}
+
+export function customDependencies(c: KindInterpreter, manifest: Obj, namespace: string): ObjectRef[] | undefined {
+  if (c.lua?.dependencyInterpretation)
+    return namedDependencies(
+      c.lua.dependencyInterpretation.flatMap((script) => luaGetDependencies(script, manifest)),
+      namespace,
+    );
   const hook = c.dependencyInterpretation;
-  if (!hook) return undefined;
+  if (!hook) {
+    const bundled = c.thirdParty?.getDependencies;
+    return bundled ? namedDependencies(bundled(manifest), namespace) : undefined;
+  }
   const found = new Map<string, ObjectRef>();
   for (const d of hook.dependencies) {
     for (const name of readAll(manifest, d.namePath)) {
@@ -152,22 +177,22 @@ export function customDependencies(c: Customizations, manifest: Obj, namespace: 
 }
 
 /**
- * Every dependency script's references, united: by name, in the workload's namespace unless one is given. A reference
- * by labelSelector alone is not followed (Flotilla's dependencies are named objects).
+ * The references of every dependency script (or of the bundled interpreter), united: by name, in the workload's
+ * namespace unless one is given. A reference by labelSelector alone is not followed (Flotilla's dependencies are named
+ * objects).
  */
-function luaDependencies(scripts: readonly string[], manifest: Obj, namespace: string): ObjectRef[] {
+function namedDependencies(references: readonly DependentObjectReference[], namespace: string): ObjectRef[] {
   const found = new Map<string, ObjectRef>();
-  for (const script of scripts)
-    for (const d of luaGetDependencies(script, manifest)) {
-      if (!d.name) continue;
-      const ns = d.namespace || namespace;
-      found.set(`${d.apiVersion}/${d.kind}/${ns}/${d.name}`, {
-        apiVersion: d.apiVersion,
-        kind: d.kind,
-        namespace: ns,
-        name: d.name,
-      });
-    }
+  for (const d of references) {
+    if (!d.name) continue;
+    const ns = d.namespace || namespace;
+    found.set(`${d.apiVersion}/${d.kind}/${ns}/${d.name}`, {
+      apiVersion: d.apiVersion,
+      kind: d.kind,
+      namespace: ns,
+      name: d.name,
+    });
+  }
   return [...found.values()].sort((a, b) => (`${a.kind}/${a.name}` < `${b.kind}/${b.name}` ? -1 : 1));
 }
 
@@ -175,8 +200,11 @@ function luaDependencies(scripts: readonly string[], manifest: Obj, namespace: s
  * Karmada's Retain through a Lua hook, run by the applier before it updates an object the member has: what the
  * script returns is applied. Undefined when the kind has no Lua retention (the built-in rule then runs).
  */
-export function customRetainLive(c: Customizations | undefined, desired: Obj, observed: Obj): Obj | undefined {
-  return c?.lua?.retention ? luaRetain(c.lua.retention, desired, observed) : undefined;
+export function customRetainLive(c: KindInterpreter | undefined, desired: Obj, observed: Obj): Obj | undefined {
+  if (c?.lua?.retention) return luaRetain(c.lua.retention, desired, observed);
+  // A declarative retention was applied by the render already: the built-in rule runs on what it left.
+  if (c?.retention) return undefined;
+  return c?.thirdParty?.retain?.(desired, observed);
 }
 
 /** Fields the member owns are left out of what Flotilla applies, so server-side apply leaves them alone. */
@@ -184,7 +212,7 @@ export function customRetain(c: Customizations, manifest: Obj): Obj {
   return (c.retention?.paths ?? []).reduce((m, p) => remove(m, p), manifest);
 }
 
-export function customHealth(c: Customizations, live: Obj): Health | undefined {
+export function customHealth(c: KindInterpreter, live: Obj): Health | undefined {
   if (c.lua?.healthInterpretation && !isSecret(live)) {
     // Karmada's work status controller: an interpretation that fails is Unknown health.
     try {
@@ -194,8 +222,14 @@ export function customHealth(c: Customizations, live: Obj): Health | undefined {
     }
   }
   const rules = c.healthInterpretation?.rules;
-  if (!rules) return undefined;
-  return rules.every((r) => holds(r, live)) ? 'Healthy' : 'Unhealthy';
+  if (rules) return rules.every((r) => holds(r, live)) ? 'Healthy' : 'Unhealthy';
+  const bundled = c.thirdParty?.interpretHealth;
+  if (!bundled || isSecret(live)) return undefined;
+  try {
+    return bundled(live) ? 'Healthy' : 'Unhealthy';
+  } catch {
+    return 'Unknown';
+  }
 }
 
 function holds(rule: HealthRule, live: Obj): boolean {
@@ -230,7 +264,7 @@ function holds(rule: HealthRule, live: Obj): boolean {
 }
 
 /** The reflected status: only the listed fields, at their place under status. Never anything of a Secret. */
-export function customReflectStatus(c: Customizations, live: Obj): Obj | undefined {
+export function customReflectStatus(c: KindInterpreter, live: Obj): Obj | undefined {
   if (c.lua?.statusReflection) {
     if (isSecret(live)) return undefined;
     // A script that fails reflects nothing (Karmada keeps the Work's status as it was and logs the error).
@@ -241,7 +275,16 @@ export function customReflectStatus(c: Customizations, live: Obj): Obj | undefin
     }
   }
   const paths = c.statusReflection?.paths;
-  if (!paths || isSecret(live)) return undefined;
+  if (!paths) {
+    const bundled = c.thirdParty?.reflectStatus;
+    if (!bundled || isSecret(live)) return undefined;
+    try {
+      return bundled(live);
+    } catch {
+      return {};
+    }
+  }
+  if (isSecret(live)) return undefined;
   let out: Obj = {};
   for (const p of paths) {
     const v = read(live, p);
@@ -264,24 +307,24 @@ export interface StatusItem {
  * item), else each listed field summed over the members' reflected statuses.
  */
 export function customAggregateStatus(
-  c: Customizations,
+  c: KindInterpreter,
   items: readonly StatusItem[],
   template?: { apiVersion: string; kind: string; metadata: Obj; status?: unknown },
 ): Obj | undefined {
-  if (c.lua?.statusAggregation) {
+  const script = c.lua?.statusAggregation;
+  const bundled = c.statusAggregation ? undefined : c.thirdParty?.aggregateStatus;
+  if (script || bundled) {
     try {
       const desired: Obj = template ? { ...template } : {};
-      const out = luaAggregateStatus(
-        c.lua.statusAggregation,
-        desired,
-        items.map((i) => ({
-          clusterName: i.clusterName,
-          ...(i.status ? { status: i.status } : {}),
-          ...(i.applied !== undefined ? { applied: i.applied } : {}),
-          ...(i.message ? { appliedMessage: i.message } : {}),
-          ...(i.health ? { health: i.health } : {}),
-        })),
-      );
+      const aggregated = items.map((i) => ({
+        clusterName: i.clusterName,
+        ...(i.status ? { status: i.status } : {}),
+        // As Karmada's AggregatedStatusItem reaches an interpreter: applied only when true (omitempty).
+        ...(i.applied ? { applied: true } : {}),
+        ...(i.message ? { appliedMessage: i.message } : {}),
+        ...(i.health ? { health: i.health } : {}),
+      }));
+      const out = script ? luaAggregateStatus(script, desired, aggregated) : bundled!(desired, aggregated);
       const status = out.status;
       return status && typeof status === 'object' && !Array.isArray(status) ? (status as Obj) : {};
     } catch {

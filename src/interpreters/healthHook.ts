@@ -1,7 +1,7 @@
 // Which kinds Karmada's resource interpreter judges the health of (HookEnabled for InterpretHealth): the native
 // interpreter's kinds (pkg/resourceinterpreter/default/native/healthy.go, keyed by apiVersion and kind) and any kind a
 // customization gives a health rule. Karmada's application failover acts only on these.
-import type { Customizations } from '../api/interpreterCustomization.ts';
+import type { KindInterpreter } from './customizations.ts';
 
 const NATIVE_HEALTH_KINDS: ReadonlySet<string> = new Set([
   'apps/v1/Deployment',
@@ -17,11 +17,12 @@ const NATIVE_HEALTH_KINDS: ReadonlySet<string> = new Set([
 
 export function interpretsHealth(
   obj: { apiVersion?: unknown; kind?: unknown },
-  custom: Customizations | undefined,
+  custom: KindInterpreter | undefined,
 ): boolean {
   return (
     custom?.healthInterpretation?.rules !== undefined ||
     custom?.lua?.healthInterpretation !== undefined ||
+    custom?.thirdParty?.interpretHealth !== undefined ||
     NATIVE_HEALTH_KINDS.has(`${String(obj.apiVersion)}/${String(obj.kind)}`)
   );
 }

@@ -1,4 +1,4 @@
-import type { Customizations } from '../api/interpreterCustomization.ts';
+import type { KindInterpreter } from './customizations.ts';
 import type { ObjectRef } from '../api/kinds.ts';
 import { customDependencies } from './customizations.ts';
 import { podSpecOf } from './podTemplate.ts';
@@ -35,10 +35,11 @@ const NATIVE_DEPENDENCY_KINDS = new Set([
 ]);
 
 /** Whether dependencies of the kind are interpreted at all (Karmada's HookEnabled for InterpretDependency). */
-export function hasDependencyHook(apiVersion: string, kind: string, custom?: Customizations): boolean {
+export function hasDependencyHook(apiVersion: string, kind: string, custom?: KindInterpreter): boolean {
   return (
     custom?.lua?.dependencyInterpretation !== undefined ||
     custom?.dependencyInterpretation !== undefined ||
+    custom?.thirdParty?.getDependencies !== undefined ||
     NATIVE_DEPENDENCY_KINDS.has(`${apiVersion}/${kind}`)
   );
 }
@@ -46,7 +47,7 @@ export function hasDependencyHook(apiVersion: string, kind: string, custom?: Cus
 export function interpretDependencies(
   manifest: Record<string, unknown>,
   namespace: string,
-  custom?: Customizations,
+  custom?: KindInterpreter,
 ): ObjectRef[] {
   const declared = custom ? customDependencies(custom, manifest, namespace) : undefined;
   if (declared) return declared;

@@ -1,5 +1,5 @@
 import type { ResourceList } from '../api/cluster.ts';
-import type { Customizations } from '../api/interpreterCustomization.ts';
+import type { KindInterpreter } from './customizations.ts';
 import { customReplicas } from './customizations.ts';
 import { podSpecOf } from './podTemplate.ts';
 import { replicaRequirements, type NodeClaim } from './replicaRequirements.ts';
@@ -18,7 +18,7 @@ export interface ReplicaInterpretation {
  * given: an absent spec.replicas is 0 and an absent Job parallelism is 0, as Karmada reads a template (the
  * defaulting of what the API server would fill in happens before the interpreter, not in it).
  */
-export function interpretReplicas(manifest: Record<string, unknown>, custom?: Customizations): ReplicaInterpretation {
+export function interpretReplicas(manifest: Record<string, unknown>, custom?: KindInterpreter): ReplicaInterpretation {
   const declared = custom ? customReplicas(custom, manifest) : undefined;
   if (declared) return declared;
   const spec = (manifest.spec ?? {}) as Record<string, unknown>;
@@ -60,10 +60,11 @@ const NATIVE_REPLICA_KINDS = new Set([
  * kind with a count, or one a replicaResource hook declares one for. Without a template at hand: an answer for
  * every object of the kind.
  */
-export function mayHaveReplicas(apiVersion: string, kind: string, custom?: Customizations): boolean {
+export function mayHaveReplicas(apiVersion: string, kind: string, custom?: KindInterpreter): boolean {
   return (
     custom?.replicaResource !== undefined ||
     custom?.lua?.replicaResource !== undefined ||
+    custom?.thirdParty?.getReplicas !== undefined ||
     NATIVE_REPLICA_KINDS.has(`${apiVersion}/${kind}`)
   );
 }

@@ -1,5 +1,4 @@
-import type { Customizations } from '../api/interpreterCustomization.ts';
-import { customReviseReplicas } from './customizations.ts';
+import { customReviseReplicas, type KindInterpreter } from './customizations.ts';
 
 /**
  * Karmada's ReviseReplica (default/native/revisereplica.go): each member gets the replica count the scheduler gave
@@ -10,7 +9,7 @@ import { customReviseReplicas } from './customizations.ts';
 export function reviseReplicas(
   manifest: Record<string, unknown>,
   replicas: number,
-  custom?: Customizations,
+  custom?: KindInterpreter,
 ): Record<string, unknown> {
   const declared = custom ? customReviseReplicas(custom, manifest, replicas) : undefined;
   if (declared) return declared;

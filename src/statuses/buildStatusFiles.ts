@@ -38,7 +38,7 @@ import {
   customHealth,
   customizationFor,
   customReflectStatus,
-  NO_CUSTOMIZATIONS,
+  BUILT_IN_INTERPRETERS,
   type InterpreterSet,
 } from '../interpreters/customizations.ts';
 
@@ -115,7 +115,7 @@ export function buildStatusFiles(
   existing: ReadonlyMap<string, string>,
   reports: readonly ClusterReport[],
   now: Date,
-  interpreters: InterpreterSet = NO_CUSTOMIZATIONS,
+  interpreters: InterpreterSet = BUILT_IN_INTERPRETERS,
   clusterOptions: ClusterFileOptions = {},
   targetsOf: TargetsOf = () => undefined,
 ): Map<string, string | null> {

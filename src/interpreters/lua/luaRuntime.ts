@@ -2,7 +2,7 @@
 // (NewLuaState/setLib): the libraries of gopher-lua's Lua 5.1 as Karmada trims them, a 1 s deadline per call, and
 // the `kube` module. The VM is Lua 5.4 compiled to WebAssembly (wasmoon), so the places where 5.4 would answer a
 // 5.1 script differently are bridged here.
-import { podReferences } from '../podReferences.ts';
+import { podDependencies } from '../podDependencies.ts';
 import { LUA_REGISTRYINDEX, LuaEngine, LuaFactory, LuaLibraries, type LuaWasm } from 'wasmoon';
 import { replicaRequirements } from '../replicaRequirements.ts';
 import {
@@ -235,7 +235,7 @@ function registerNatives(lua: LuaWasm): Natives {
       if (lua.lua_gettop(L) !== 2) throw new Error('getPodDependencies only accepts two argument');
       const spec = podSpecArg(lua, L, 'getPodDependencies');
       const namespace = lua.lua_type(L, 2) === TYPE_NIL ? 'default' : checkString(lua, L, 2, 'getPodDependencies');
-      const dependencies = podDependencies(spec, namespace);
+      const dependencies = podDependencies(spec, namespace) as unknown as JsonObject[];
       lua.lua_settop(L, 0);
       // A nil Go slice marshals to null, which decodes to nil.
       if (dependencies.length > 0) pushValue(lua, L, dependencies);
@@ -374,22 +374,6 @@ function strftime(time: Date, utc: boolean, format: string): string {
     else out += flags[flag]?.() ?? `%${flag}`;
   }
   return out;
-}
-
-/**
- * helper.GetDependenciesFromPodTemplate: ConfigMaps, then Secrets, then the ServiceAccount, then PVCs, each named
- * once. Go iterates its sets in random order; names are sorted here so a render is repeatable.
- */
-function podDependencies(spec: JsonObject, namespace: string): JsonObject[] {
-  const found = podReferences(spec);
-  const refs = (kind: string, names: Set<string>) =>
-    [...names].sort().map((name) => ({ apiVersion: 'v1', kind, ...(namespace ? { namespace } : {}), name }));
-  return [
-    ...refs('ConfigMap', found.configMaps),
-    ...refs('Secret', found.secrets),
-    ...refs('ServiceAccount', found.serviceAccounts),
-    ...refs('PersistentVolumeClaim', found.persistentVolumeClaims),
-  ];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
