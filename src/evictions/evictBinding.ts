@@ -39,15 +39,11 @@ export function evictBinding(
     if (!cluster) continue;
     const verdict = taintEviction(cluster.spec.taints ?? [], tolerations, now);
     if (!verdict.evict) continue;
-    const message =
-      verdict.why === 'untolerated'
-        ? `taint ${verdict.taint.key}:${verdict.taint.effect} is not tolerated`
-        : `taint ${verdict.taint.key}:${verdict.taint.effect} was tolerated for ${verdict.tolerationSeconds}s`;
+    // No message, as Karmada's taint manager gives none: the eviction below says which taint and why.
     result = gracefulEvictCluster(result.clusters, result.tasks, target.name, {
       purgeMode,
       reason: 'TaintUntolerated',
       producer: 'TaintManager',
-      message,
       creationTimestamp: formatTime(now),
       ...(purgeMode === 'Never' ? { suppressDeletion: true } : {}),
     });

@@ -23,31 +23,39 @@ export function evictTaintedClusters(
   clusters: ReadonlyMap<string, Cluster>,
   now: Date,
 ): EvictedResult {
-  const placement = policy.spec.placement ?? {};
+  const applied = appliedPlacement(previous);
+  // Karmada's needEviction fails without a placement to read the tolerations from, and the binding stays as it is.
+  if (!applied)
+    return {
+      clusters: [...(previous.spec.clusters ?? [])],
+      tasks: [...(previous.spec.gracefulEvictionTasks ?? [])],
+      evictions: [],
+    };
   return evictBinding(
     previous.spec.clusters ?? [],
     previous.spec.gracefulEvictionTasks ?? [],
     clusters,
-    appliedTolerations(previous, placement),
+    applied.clusterTolerations,
     purgeModeOf(policy),
     now,
   );
 }
 
 /**
- * The tolerations the previous result was computed for (Karmada's taint manager reads the applied-placement
- * annotation); the policy's own when that annotation is missing or unreadable.
+ * The placement the previous result was computed for, whose tolerations Karmada's taint manager reads
+ * (helper.GetAppliedPlacement); undefined when the annotation is missing, unreadable or null.
  */
-export function appliedTolerations(previous: ResourceBinding, placement: Placement): Placement['clusterTolerations'] {
+export function appliedPlacement(previous: ResourceBinding): Placement | undefined {
   const applied = previous.metadata.annotations?.['policy.karmada.io/applied-placement'];
-  if (applied) {
-    try {
-      return (JSON.parse(applied) as Placement).clusterTolerations;
-    } catch {
-      // fall through
-    }
+  if (!applied) return undefined;
+  try {
+    const placement = JSON.parse(applied) as unknown;
+    return placement !== null && typeof placement === 'object' && !Array.isArray(placement)
+      ? (placement as Placement)
+      : undefined;
+  } catch {
+    return undefined;
   }
-  return placement.clusterTolerations;
 }
 
 /** failover.cluster.purgeMode of the policy, else Karmada's default --no-execute-taint-eviction-purge-mode (Gracefully). */

@@ -29,14 +29,14 @@ function policyWith(placement: Placement, failover?: unknown): PropagationPolicy
   }).object;
 }
 
-function previousBinding(appliedPlacement?: string): ResourceBinding {
+function previousBinding(appliedPlacement: string | null = '{}'): ResourceBinding {
   return {
     apiVersion: 'work.karmada.io/v1alpha2',
     kind: 'ResourceBinding',
     metadata: {
       name: 'web-deployment',
       namespace: 'default',
-      ...(appliedPlacement !== undefined
+      ...(appliedPlacement !== null
         ? { annotations: { 'policy.karmada.io/applied-placement': appliedPlacement } }
         : {}),
     },
@@ -76,13 +76,14 @@ test("judged with the tolerations the previous result was computed for, not the 
   );
 });
 
-test("no applied placement, or one that cannot be read: the policy's own tolerations count", () => {
-  const tolerant = policyWith({ clusterTolerations: [tolerateFor(600)] });
-  assert.equal(evictTaintedClusters(previousBinding(), tolerant, snapshot(healthy, tainted), at(0)).evictions, []);
-  assert.equal(
-    evictTaintedClusters(previousBinding('{not json'), tolerant, snapshot(healthy, tainted), at(0)).evictions,
-    [],
-  );
+test('no applied placement, or one that cannot be read or is null: nothing is evicted, as the result has no tolerations to judge by', () => {
+  const strict = policyWith({});
+  for (const applied of [null, '', '{not json', 'null']) {
+    const kept = evictTaintedClusters(previousBinding(applied), strict, snapshot(healthy, tainted), at(0));
+    assert.equal(kept.evictions, [], String(applied));
+    assert.is(kept.clusters.length, 2);
+  }
+  assert.is(evictTaintedClusters(previousBinding('{}'), strict, snapshot(healthy, tainted), at(0)).evictions.length, 1);
 });
 
 test("the policy's purge mode: Directly records a task whose cluster keeps no copy, Never a task that never ends by itself", () => {
