@@ -10,7 +10,7 @@ export const TAINT_UNREACHABLE = 'cluster.karmada.io/unreachable';
 /**
  * The controller-managed taints of one cluster after a status change (pure). Starting from the previous managed
  * list (so timeAdded survives), in Karmada's order: the cluster controller's automatic NoSchedule taints from Ready
- * (False → not-ready, Unknown → unreachable, True → neither, no Ready condition → not-ready), then each
+ * (False → not-ready, Unknown → unreachable, True → neither, no Ready condition → not-ready added), then each
  * ClusterTaintPolicy whose targetClusters match, by name: add when every addOnCondition holds, then remove when
  * every removeOnCondition holds. A new taint is stamped with `now`.
  *
@@ -24,10 +24,14 @@ export function buildManagedTaints(
   cluster: Cluster,
   now: string,
 ): Taint[] {
-  const userTaints = cluster.spec.taints ?? [];
+  const userTaints = (cluster.spec.taints ?? []).filter((t) => !isAutomatic(t));
   const named = new Set([`${TAINT_NOT_READY}:NoSchedule`, `${TAINT_UNREACHABLE}:NoSchedule`]);
   for (const p of policies) for (const t of p.spec.taints) named.add(`${t.key}:${t.effect}`);
   let taints = previous.filter((t) => named.has(`${t.key}:${t.effect}`));
+  // Karmada's cluster controller edits the Cluster's one taint list: an automatic taint registered with the cluster is
+  // the controller's to keep or remove, as one it added would be.
+  for (const t of cluster.spec.taints ?? [])
+    if (isAutomatic(t) && !taints.some((x) => x.key === t.key && x.effect === t.effect)) taints = [...taints, t];
 
   const add = (t: Omit<Taint, 'timeAdded'>) => {
     const same = (x: Taint) => x.key === t.key && x.effect === t.effect;
@@ -41,7 +45,10 @@ export function buildManagedTaints(
   const ready = conditions.find((c) => c.type === 'Ready');
   const notReady = { key: TAINT_NOT_READY, effect: 'NoSchedule' } as const;
   const unreachable = { key: TAINT_UNREACHABLE, effect: 'NoSchedule' } as const;
-  if (!ready || ready.status === 'False') {
+  if (!ready) {
+    // A cluster no status has reached yet: not-ready is added and nothing removed (taintClusterByCondition).
+    add(notReady);
+  } else if (ready.status === 'False') {
     add(notReady);
     remove(unreachable);
   } else if (ready.status === 'Unknown') {
@@ -76,12 +83,20 @@ export function conditionsMatch(
   });
 }
 
-/** What the scheduler and the taint manager see: the user's taints from Git, then the managed ones not already there. */
+/**
+ * What the scheduler and the taint manager see: the user's taints from Git, then the managed ones not already there.
+ * The automatic NoSchedule taints are the managed list's alone (buildManagedTaints takes over those Git registers).
+ */
 export function effectiveTaints(
   gitTaints: readonly Taint[] | undefined,
   managed: readonly Taint[] | undefined,
 ): Taint[] {
-  const out = [...(gitTaints ?? [])];
+  const out = (gitTaints ?? []).filter((t) => !isAutomatic(t));
   for (const t of managed ?? []) if (!out.some((x) => x.key === t.key && x.effect === t.effect)) out.push(t);
   return out;
+}
+
+/** The cluster controller's own taints: not-ready and unreachable, NoSchedule. */
+function isAutomatic(t: Pick<Taint, 'key' | 'effect'>): boolean {
+  return t.effect === 'NoSchedule' && (t.key === TAINT_NOT_READY || t.key === TAINT_UNREACHABLE);
 }

@@ -41,8 +41,11 @@ test('a Ready change swaps the automatic taints: the one it needs is added, the 
 
 test("a taint counts as present by key and effect: the cluster's own not-ready taint blocks the automatic one only with the same effect", () => {
   // TestTaintExists: same key and effect exists; same key with another effect does not.
+  // The registered one is kept as it is (the controller's to keep or remove), not added again.
   const ownSameEffect = member([{ key: TAINT_NOT_READY, value: 'x', effect: 'NoSchedule' }]);
-  assert.equal(buildManagedTaints([], ready('False'), [], ownSameEffect, NOW), []);
+  assert.equal(buildManagedTaints([], ready('False'), [], ownSameEffect, NOW), [
+    { key: TAINT_NOT_READY, value: 'x', effect: 'NoSchedule' },
+  ]);
   const ownOtherEffect = member([{ key: TAINT_NOT_READY, effect: 'NoExecute' }]);
   assert.equal(shown(buildManagedTaints([], ready('False'), [], ownOtherEffect, NOW)), [
     `${TAINT_NOT_READY}:NoSchedule@${NOW}`,
