@@ -36,7 +36,8 @@ function parseOne(word: string): TaintChange {
   const effectWord = colon >= 0 ? body.slice(colon + 1) : undefined;
   if (!remove && effectWord === undefined) throw bad(word, 'an added taint needs an effect');
   const effect = effectWord === undefined ? undefined : parseEffect(word, effectWord);
-  const eq = keyValue.indexOf('=');
+  // kubectl's and karmadactl's parseTaint: without an effect the whole word is the key (`key=value-` is refused).
+  const eq = effectWord === undefined ? -1 : keyValue.indexOf('=');
   const key = eq >= 0 ? keyValue.slice(0, eq) : keyValue;
   const value = eq >= 0 ? keyValue.slice(eq + 1) : undefined;
   checkKey(word, key);
