@@ -155,6 +155,19 @@ function metricSource(issues: Issues, field: string, src: Obj, path: Path) {
         'must be a standard resource for containers',
         'use cpu, memory or ephemeral-storage',
       );
+    // A prefixed name outside kubernetes.io/ is an extended resource (IsExtendedResourceName): never `requests.`, and
+    // still a qualified name once quota's `requests.` is put before it.
+    else if (
+      src.name.includes('/') &&
+      !src.name.includes('kubernetes.io/') &&
+      (src.name.startsWith('requests.') || qualifiedNameProblems(`requests.${src.name}`).length > 0)
+    )
+      issues.invalid(
+        [...path, 'name'],
+        src.name,
+        "doesn't follow extended resource name standard",
+        'use a domain-prefixed name such as example.com/gpu, not starting with requests.',
+      );
   }
   if (field === 'containerResource') {
     if (!nonEmpty(src.container))
