@@ -217,8 +217,17 @@ export function classifyDocuments(
     }
 
     const issues = validateKarmadaDocument(ref.kind as Parameters<typeof validateKarmadaDocument>[0], obj);
-    for (const issue of issues) problem(issue.path, issue.code, issue.message, issue.fix);
-    if (issues.length > 0) {
+    for (const issue of issues)
+      if (issue.warning)
+        out.problems.push({
+          ...doc.locate(issue.path),
+          code: issue.code,
+          severity: 'warning',
+          message: issue.message,
+          fix: issue.fix,
+        });
+      else problem(issue.path, issue.code, issue.message, issue.fix);
+    if (issues.some((issue) => !issue.warning)) {
       out.broken.push(brokenRef(ref, namespace));
       continue;
     }

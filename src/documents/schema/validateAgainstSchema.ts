@@ -19,6 +19,8 @@ export interface SchemaIssue {
   message: string;
   /** One concrete instruction: `rename it to clusterAffinity`. */
   fix: string;
+  /** Reported, but the object stays valid: Karmada admits it, and what it would break fails where it is applied. */
+  warning?: true;
 }
 
 /** Where each field name is defined in a schema, as paths relative to the schema root ('[]' = any index). */

@@ -526,9 +526,18 @@ function validateOverriders(overriders: Obj, path: Path, issues: SchemaIssue[]):
   arrayAt(overriders, 'plaintext').forEach((entry, i) => {
     if (!isPlainObject(entry)) return;
     const ePath = [...path, 'plaintext', i];
-    validatePointer(entry.path, [...ePath, 'path'], issues);
+    // Karmada's webhook reads no plaintext overrider: a bad path or value fails when the rule is applied, on each
+    // cluster it targets (which keeps its previous manifest). Said here, the policy still valid.
+    const admitted: SchemaIssue[] = [];
+    validatePointer(entry.path, [...ePath, 'path'], admitted);
+    validateOperatorValue(entry, ePath, admitted);
+    for (const issue of admitted)
+      issues.push({
+        ...issue,
+        message: `${issue.message}; applying it will fail on every cluster the rule targets`,
+        warning: true,
+      });
     validateNotIdentity(entry.path, [...ePath, 'path'], issues);
-    validateOperatorValue(entry, ePath, issues);
   });
   arrayAt(overriders, 'imageOverrider').forEach((entry, i) => {
     if (!isPlainObject(entry)) return;
