@@ -42,6 +42,15 @@ export function validateKarmadaRules(
     case 'PropagationPolicy':
     case 'ClusterPropagationPolicy':
       if (spec) validatePropagationSpec(spec, policyNamespace, issues);
+      if (spec?.activationPreference === 'Lazy')
+        issues.push({
+          path: ['spec', 'activationPreference'],
+          code: 'INVALID_VALUE',
+          message:
+            'activationPreference Lazy is not honoured: a render is a function of its commit, so changes to this policy reach the templates it claims at once',
+          fix: 'remove it, or change this policy in the same commit as the templates it should reach',
+          warning: true,
+        });
       break;
     case 'OverridePolicy':
     case 'ClusterOverridePolicy':
