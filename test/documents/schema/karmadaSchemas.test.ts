@@ -123,12 +123,13 @@ const fullPropagationPolicy = {
   },
 };
 
-test('a PropagationPolicy using every Karmada field validates cleanly', () => {
-  assert.equal(validateKarmadaDocument('PropagationPolicy', fullPropagationPolicy), []);
-  assert.equal(
-    validateKarmadaDocument('ClusterPropagationPolicy', { ...fullPropagationPolicy, kind: 'ClusterPropagationPolicy' }),
-    [],
-  );
+test('a PropagationPolicy using every Karmada field validates cleanly, Lazy activation only warned about', () => {
+  const refusals = (value: unknown, kind: 'PropagationPolicy' | 'ClusterPropagationPolicy') =>
+    validateKarmadaDocument(kind, value).map((i) => `${i.warning ? 'warning' : 'error'} ${formatPath(i.path)}`);
+  assert.equal(refusals(fullPropagationPolicy, 'PropagationPolicy'), ['warning spec.activationPreference']);
+  assert.equal(refusals({ ...fullPropagationPolicy, kind: 'ClusterPropagationPolicy' }, 'ClusterPropagationPolicy'), [
+    'warning spec.activationPreference',
+  ]);
 });
 
 const fullOverridePolicy = {
