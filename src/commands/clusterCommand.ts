@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import nodePath from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseAllDocuments } from 'yaml';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
@@ -101,6 +102,12 @@ export async function clusterCommand(
           `no Cluster named ${name} is registered on ${base.ref.replace('refs/heads/', '')}; fix: check the name (flotilla get clusters${values.repo && values.repo !== '.' ? ` --repo ${values.repo}` : ''})${operation === 'unjoin' ? '' : ', or register it with flotilla join'}`,
         );
       }
+      // karmadactl unjoin refuses a Pull cluster: its agent is what registered it, and must go first.
+      if (operation === 'unjoin' && syncModeOf(file.text, name) === 'Pull')
+        throw new RegistrationError(
+          'PULL_MODE_CLUSTER',
+          `cluster ${name} is a Pull mode member cluster; fix: stop its flotilla agent, then remove ${file.path} by a commit`,
+        );
       const edit: ClusterEdit =
         operation === 'taint'
           ? { type: 'taint', changes: parseTaintArgs(rest), overwrite: values.overwrite ?? false, now: ctx.now() }
@@ -323,4 +330,13 @@ function gitConfig(repo: GitRepo, key: string): Promise<string> {
       resolve(error ? '' : stdout.trim()),
     );
   });
+}
+
+/** spec.syncMode of the Cluster named `name` in a file's documents. */
+function syncModeOf(text: string, name: string): unknown {
+  for (const doc of parseAllDocuments(text)) {
+    const value = doc.toJS() as { kind?: unknown; metadata?: { name?: unknown }; spec?: { syncMode?: unknown } } | null;
+    if (value?.kind === 'Cluster' && value.metadata?.name === name) return value.spec?.syncMode;
+  }
+  return undefined;
 }

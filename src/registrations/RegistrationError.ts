@@ -12,7 +12,8 @@ export type RegistrationErrorCode =
   | 'WORKTREE_DIRTY'
   | 'BAD_CLUSTER_FILE'
   | 'BAD_NAME'
-  | 'NO_SOURCE_BRANCH';
+  | 'NO_SOURCE_BRANCH'
+  | 'PULL_MODE_CLUSTER';
 
 export class RegistrationError extends Error {
   readonly code: RegistrationErrorCode;

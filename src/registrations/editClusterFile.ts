@@ -114,6 +114,17 @@ function applyTaintChanges(
 ): string[] {
   const summary: string[] = [];
   let seq = doc.getIn(['spec', 'taints'], true);
+  // karmadactl's reorganizeTaints: the taints added, in the command's order, come first, then those kept.
+  let added = 0;
+  const insert = (taint: Taint) => {
+    current.splice(added, 0, taint);
+    if (isSeq(seq)) seq.items.splice(added, 0, doc.createNode(taint));
+    else {
+      doc.setIn(['spec', 'taints'], doc.createNode([taint]));
+      seq = doc.getIn(['spec', 'taints'], true);
+    }
+    added++;
+  };
   for (const change of changes) {
     const matches = (t: Taint) => t.key === change.key && (change.effect === undefined || t.effect === change.effect);
     if (change.action === 'remove') {
@@ -142,19 +153,20 @@ function applyTaintChanges(
           `cluster ${name} already has taint ${formatTaint(current[at]!)}; fix: pass --overwrite to replace its value, or remove it first with ${change.key}:${change.effect}-`,
         );
       }
-      if ((current[at]!.value ?? '') === (taint.value ?? '')) continue;
-      summary.push(`changed taint ${formatTaint(current[at]!)} to ${formatTaint(taint)}`);
-      current[at] = taint;
-      if (isSeq(seq)) seq.items[at] = doc.createNode(taint);
+      if ((current[at]!.value ?? '') !== (taint.value ?? ''))
+        summary.push(`changed taint ${formatTaint(current[at]!)} to ${formatTaint(taint)}`);
+      else if (at === added) {
+        added++;
+        continue;
+      }
+      const kept = (current[at]!.value ?? '') === (taint.value ?? '') ? current[at]! : taint;
+      current.splice(at, 1);
+      if (isSeq(seq)) seq.items.splice(at, 1);
+      insert(kept);
       continue;
     }
     summary.push(`added taint ${formatTaint(taint)}`);
-    current.push(taint);
-    if (isSeq(seq)) seq.items.push(doc.createNode(taint));
-    else {
-      doc.setIn(['spec', 'taints'], doc.createNode([taint]));
-      seq = doc.getIn(['spec', 'taints'], true);
-    }
+    insert(taint);
   }
   if (isSeq(seq) && seq.items.length === 0) {
     doc.deleteIn(['spec', 'taints']);

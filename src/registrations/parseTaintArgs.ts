@@ -12,8 +12,8 @@ export type TaintChange =
 
 /**
  * karmadactl's taint syntax (its lifted kubectl ParseTaints), word by word. Pure; throws RegistrationError BAD_TAINT
- * naming the word and the fix. The additions come first, then the removals, as karmadactl applies them: a taint both
- * added and removed ends up removed.
+ * naming the word and the fix. The additions come first, then the removals, as karmadactl applies them; one command
+ * may not both add and remove a taint (karmadactl's Validate).
  */
 export function parseTaintArgs(words: readonly string[]): TaintChange[] {
   if (words.length === 0) throw bad('', 'no taint given');
@@ -25,7 +25,15 @@ export function parseTaintArgs(words: readonly string[]): TaintChange[] {
     if (seen.has(id)) throw bad(id, 'the same key and effect are given twice');
     seen.add(id);
   }
-  return [...adds, ...changes.filter((c) => c.action === 'remove')];
+  const removes = changes.filter((c) => c.action === 'remove');
+  // karmadactl's Validate: a taint may not be both added (or modified) and removed by one command.
+  const conflicts = removes.filter((r) => adds.some((a) => a.key === r.key && (!r.effect || a.effect === r.effect)));
+  if (conflicts.length > 0)
+    throw bad(
+      conflicts.map((r) => `${r.key}${r.effect ? `:${r.effect}` : ''}-`).join(' '),
+      'a taint cannot be both added and removed in the same command; run two commands',
+    );
+  return [...adds, ...removes];
 }
 
 function parseOne(word: string): TaintChange {

@@ -28,22 +28,19 @@ const taint = (words: string[], overwrite = false) => ({
   now,
 });
 
-test('a taint added and removed in one command ends up removed (karmadactl applies the additions first)', () => {
-  const both = editClusterFile(
+test('taints added by a command come first, in its order, before those the cluster had (karmadactl reorganizeTaints)', () => {
+  const added = editClusterFile(
     'clusters/member2.yaml',
     FILE,
     'member2',
-    taint(['dedicated:NoSchedule-', 'dedicated=gpu:NoSchedule', 'spot:NoExecute']),
+    taint(['spot:NoExecute', 'gpu=a100:NoSchedule']),
   );
+  const before = (parse(FILE).spec.taints ?? []).map((t: { key: string }) => t.key);
   assert.equal(
-    parse(both.text!).spec.taints.map((t: { key: string }) => t.key),
-    ['spot'],
+    parse(added.text!).spec.taints.map((t: { key: string }) => t.key),
+    ['spot', 'gpu', ...before],
   );
-  assert.equal(both.summary, [
-    'added taint dedicated=gpu:NoSchedule',
-    'added taint spot:NoExecute',
-    'removed taint dedicated=gpu:NoSchedule',
-  ]);
+  assert.equal(added.summary, ['added taint spot:NoExecute', 'added taint gpu=a100:NoSchedule']);
 });
 
 test('adding then removing a taint gives back the file byte for byte, comments included', () => {
@@ -133,9 +130,10 @@ test('taint values YAML 1.1 would read as something else are written quoted: kub
   for (const value of ['yes', 'on', '0644', '0b1', 'n'])
     text = editClusterFile('c.yaml', text, 'member2', taint([`k-${value}=${value}:NoSchedule`])).text!;
   const taints = (parseYamlValue(text) as { spec: { taints: { value: string }[] } }).spec.taints;
+  // Each added one goes first: the last command's taint heads the list.
   assert.equal(
     taints.map((t) => t.value),
-    ['yes', 'on', '0644', '0b1', 'n'],
+    ['n', '0b1', '0644', 'on', 'yes'],
   );
   assert.ok(text.includes('value: "yes"'), text);
 });

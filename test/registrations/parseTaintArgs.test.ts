@@ -20,11 +20,11 @@ test('a removal may carry a value, which is dropped; additions come before remov
     { action: 'remove', key: 'qux', effect: 'NoSchedule' },
     { action: 'remove', key: 'dedicated' },
   ]);
-  assert.equal(parseTaintArgs(['foo=abc:NoSchedule', 'baz=:NoSchedule-', 'bar=abc:NoSchedule', 'foo:NoSchedule-']), [
+  assert.equal(parseTaintArgs(['foo=abc:NoSchedule', 'baz=:NoSchedule-', 'bar=abc:NoSchedule', 'foo:NoExecute-']), [
     { action: 'add', key: 'foo', value: 'abc', effect: 'NoSchedule' },
     { action: 'add', key: 'bar', value: 'abc', effect: 'NoSchedule' },
     { action: 'remove', key: 'baz', effect: 'NoSchedule' },
-    { action: 'remove', key: 'foo', effect: 'NoSchedule' },
+    { action: 'remove', key: 'foo', effect: 'NoExecute' },
   ]);
 });
 
