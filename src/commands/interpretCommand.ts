@@ -10,6 +10,7 @@ import { UsageError } from '../errors/UsageError.ts';
 import { interpreterSet } from '../interpreters/customizations.ts';
 import {
   luaAggregateStatus,
+  luaGetComponents,
   luaGetDependencies,
   luaGetReplicas,
   luaInterpretHealth,
@@ -181,7 +182,23 @@ function execute(documents: readonly { value: unknown; source: string }[], o: In
   const scripts = interpreterSet(
     customizations.map((object) => ({ object, source: { file: '', line: 1, column: 1 } })),
   ).get(`${String(object!.apiVersion)}/${String(object!.kind)}`)?.lua;
-  if (rule.hook === 'componentResource') return fail('rule is not enabled');
+  if (rule.hook === 'componentResource') {
+    // Not merged into the control plane's set (Karmada's gate leaves it off there): the first by name that has one.
+    const script = [...customizations]
+      .filter((c) => c.spec.target.apiVersion === object!.apiVersion && c.spec.target.kind === object!.kind)
+      .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0))
+      .map(
+        (c) =>
+          (c.spec.customizations as Record<string, { luaScript?: string } | undefined>).componentResource?.luaScript,
+      )
+      .find((s) => Boolean(s));
+    if (!script) return fail('rule is not enabled');
+    try {
+      return print(o, [['components', luaGetComponents(script, object!)]]);
+    } catch (err) {
+      return fail((err as Error).message);
+    }
+  }
   const script = rule.hook === 'dependencyInterpretation' ? undefined : scripts?.[rule.hook];
   const dependencyScripts = scripts?.dependencyInterpretation;
   if (rule.hook === 'dependencyInterpretation' ? !dependencyScripts?.length : !script)
@@ -192,6 +209,11 @@ function execute(documents: readonly { value: unknown; source: string }[], o: In
   } catch (err) {
     return fail((err as Error).message);
   }
+  return print(o, results);
+}
+
+/** karmadactl's result listing: `# [i/n] name:` and the value as YAML, keys sorted. */
+function print(o: InterpretOptions, results: readonly [string, unknown][]): number {
   o.out(
     terminalSafe(
       results

@@ -119,6 +119,35 @@ export function luaReflectStatus(script: string, observed: Obj): Obj | undefined
   return status;
 }
 
+/**
+ * GetComponents(obj) → the components (name, replicas, replicaRequirements) or null when the script returns nil, as
+ * Karmada's luavm.VM GetComponents reads them. Only `flotilla interpret` runs it: the control plane leaves
+ * componentResource to Karmada's alpha MultiplePodTemplatesScheduling gate, off.
+ */
+export function luaGetComponents(script: string, obj: Obj): Obj[] | null {
+  const fn = 'GetComponents';
+  const result = first(callLuaFunction(script, fn, [obj], 1));
+  if (result.type === 'nil') return null;
+  if (result.type !== 'table')
+    throw new LuaHookError(`expected result type 'table' or 'nil' from GetComponents, but got '${result.type}'`, fn);
+  const list = tableResult(fn, result, 'slice', [obj]);
+  if (!Array.isArray(list)) throw new LuaHookError('failed to convert lua table for components: not a list', fn);
+  return list.map((item) =>
+    converted(fn, () => {
+      if (typeof item !== 'object' || item === null || Array.isArray(item))
+        throw new LuaConvertError('failed to convert lua table for components: a component is not a table');
+      const { name, replicas, replicaRequirements } = item as Obj;
+      return {
+        ...(name !== undefined ? { name } : {}),
+        ...(replicas !== undefined ? { replicas } : {}),
+        ...(replicaRequirements !== undefined
+          ? { replicaRequirements: toReplicaRequirements(replicaRequirements as Json) }
+          : {}),
+      };
+    }),
+  );
+}
+
 /** GetDependencies(desired) → a list of references; an empty table is an empty list. */
 export function luaGetDependencies(script: string, desired: Obj): DependentObjectReference[] {
   const fn = 'GetDependencies';
