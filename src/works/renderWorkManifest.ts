@@ -6,6 +6,7 @@ import { describeRef, refKey } from '../api/kinds.ts';
 import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import { divideByWebster } from '../assignments/divideByWebster.ts';
 import { isWorkload } from '../assignments/framework.ts';
+import { permanentId } from '../names/bindingName.ts';
 import { workName } from '../names/workName.ts';
 import type { ConfigModel, Located, Template } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
@@ -159,9 +160,40 @@ export function renderWorkManifest(
   const ops = applied.filter((a) => !a.policy.startsWith('ClusterOverridePolicy'));
   if (cops.length > 0) annotations['policy.karmada.io/applied-cluster-overrides'] = JSON.stringify(cops);
   if (ops.length > 0) annotations['policy.karmada.io/applied-overrides'] = JSON.stringify(ops);
-  meta.labels = labels;
+  // Last, as Karmada's SetLabelsAndAnnotationsForWorkload: the Work's id, then the keys of what the manifest sets,
+  // which the member keeps apart from what others add there.
+  annotations[MANAGED_ANNOTATIONS] = managedAnnotationKeys(annotations);
+  meta.labels = { ...labels, [WORK_PERMANENT_ID_LABEL]: permanentId(`work/${target.name}/${refKey(ref)}`) };
+  annotations[MANAGED_LABELS] = managedLabelKeys(labels);
   meta.annotations = annotations;
   return { manifest: { ...m, metadata: meta }, problems };
+}
+
+const WORK_PERMANENT_ID_LABEL = 'work.karmada.io/permanent-id';
+const MANAGED_LABELS = 'resourcetemplate.karmada.io/managed-labels';
+const MANAGED_ANNOTATIONS = 'resourcetemplate.karmada.io/managed-annotations';
+
+/** RecordManagedAnnotations: every annotation key, both record keys included, sorted and comma-joined. */
+function managedAnnotationKeys(annotations: Record<string, string>): string {
+  const keys = new Set([MANAGED_ANNOTATIONS, MANAGED_LABELS, ...Object.keys(annotations)]);
+  return [...keys].sort(byCodeUnit).join(',');
+}
+
+/** RecordManagedLabels of labels plus the Work's id: the same keys on every cluster, so joined once per label set. */
+const labelKeysCache = new WeakMap<Record<string, string>, string>();
+function managedLabelKeys(labels: Record<string, string>): string {
+  let keys = labelKeysCache.get(labels);
+  if (keys === undefined)
+    labelKeysCache.set(
+      labels,
+      (keys = [...new Set([...Object.keys(labels), WORK_PERMANENT_ID_LABEL])].sort(byCodeUnit).join(',')),
+    );
+  return keys;
+}
+
+/** Go's sort.Strings: by UTF-8 bytes, which for these keys is by UTF-16 code unit. */
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

@@ -64,6 +64,7 @@ test('a workload reaches each cluster with the replicas assigned there, the clai
   assert.is(m.metadata.labels['karmada.io/managed'], 'true');
   assert.ok(m.metadata.labels['propagationpolicy.karmada.io/permanent-id']);
   assert.ok(m.metadata.labels['resourcebinding.karmada.io/permanent-id']);
+  assert.match(m.metadata.labels['work.karmada.io/permanent-id'] ?? '', /^[0-9a-f]{8}-[0-9a-f]{4}-5/);
   assert.equal(
     { ...m.metadata.annotations, 'work.karmada.io/name': undefined },
     {
@@ -74,6 +75,10 @@ test('a workload reaches each cluster with the replicas assigned there, the clai
       'work.karmada.io/conflict-resolution': 'abort',
       'work.karmada.io/namespace': 'karmada-es-member2',
       'work.karmada.io/name': undefined,
+      // Karmada's SetLabelsAndAnnotationsForWorkload: the keys the manifest sets, sorted.
+      'resourcetemplate.karmada.io/managed-annotations':
+        'propagationpolicy.karmada.io/name,propagationpolicy.karmada.io/namespace,resourcebinding.karmada.io/name,resourcebinding.karmada.io/namespace,resourcetemplate.karmada.io/managed-annotations,resourcetemplate.karmada.io/managed-labels,work.karmada.io/conflict-resolution,work.karmada.io/name,work.karmada.io/namespace',
+      'resourcetemplate.karmada.io/managed-labels': Object.keys(m.metadata.labels).sort().join(','),
     },
   );
   assert.is(m.metadata.annotations['work.karmada.io/name'], workName('Deployment', 'web', m.metadata.namespace ?? ''));
@@ -91,12 +96,18 @@ test('a Namespace synced without a binding gets only the managed label and the W
   const m = renderWorkManifest({ template: ns, clusters: [target] }, target, member1, model).manifest as {
     metadata: { labels: Record<string, string>; annotations: Record<string, string> };
   };
-  assert.equal(m.metadata.labels, { 'karmada.io/managed': 'true' });
+  assert.equal(Object.keys(m.metadata.labels), ['karmada.io/managed', 'work.karmada.io/permanent-id']);
   assert.equal(Object.keys(m.metadata.annotations), [
     'work.karmada.io/conflict-resolution',
     'work.karmada.io/namespace',
     'work.karmada.io/name',
+    'resourcetemplate.karmada.io/managed-annotations',
+    'resourcetemplate.karmada.io/managed-labels',
   ]);
+  assert.is(
+    m.metadata.annotations['resourcetemplate.karmada.io/managed-labels'],
+    'karmada.io/managed,work.karmada.io/permanent-id',
+  );
 });
 
 test("the template's own conflict-resolution annotation wins over the policy's", () => {
@@ -148,7 +159,7 @@ test("an override rule for one cluster changes that cluster's manifest only, and
   ]);
 });
 
-test('clusters whose manifest no override changed share its labels and pod template; a labels override gets its own labels', () => {
+test('clusters whose manifest no override changed share its pod template; each has its Work id; a labels override gets its own labels', () => {
   const web = deployment('web', 3);
   const team = overridePolicy('member2-team', {
     resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
@@ -176,7 +187,14 @@ test('clusters whose manifest no override changed share its labels and pod templ
   const [m1, m2, m3] = [member1, member2, member3].map(
     (cluster, i) => renderWorkManifest(p, targets[i]!, cluster, model).manifest as Rendered,
   );
-  assert.is(m3!.metadata.labels, m1!.metadata.labels);
+  assert.equal(
+    { ...m3!.metadata.labels, 'work.karmada.io/permanent-id': '' },
+    { ...m1!.metadata.labels, 'work.karmada.io/permanent-id': '' },
+  );
+  assert.is.not(
+    m3!.metadata.labels['work.karmada.io/permanent-id'],
+    m1!.metadata.labels['work.karmada.io/permanent-id'],
+  );
   assert.is(m3!.spec.template, m1!.spec.template);
   assert.is.not(m2!.metadata.labels, m1!.metadata.labels);
   assert.is(m2!.metadata.labels.team, 'b');
