@@ -1,7 +1,7 @@
-import type { APIEnablement, ClusterStatus, ResourceModel } from '../api/cluster.ts';
+import type { APIEnablement, ClusterStatus, ResourceList, ResourceModel } from '../api/cluster.ts';
 import { allocatableModelings } from './allocatableModelings.ts';
 import { podRequests } from '../interpreters/podRequests.ts';
-import type { Quantity } from '../quantities/parseQuantity.ts';
+import { quantityMilliValue, type Quantity } from '../quantities/parseQuantity.ts';
 import { addResources, formatResourceList } from '../quantities/resourceLists.ts';
 
 type Obj = Record<string, unknown>;
@@ -36,15 +36,26 @@ export function summarizeResources(
     addResources(into, { pods: 1 });
   }
   const modelings = allocatableModelings(resourceModels, nodes, pods);
+  const pending = requestedList(allocating);
+  const bound = requestedList(allocated);
   return {
     nodeSummary: { totalNum: nodes.length, readyNum },
     resourceSummary: {
       allocatable: formatResourceList(allocatable),
-      allocating: formatResourceList(allocating),
-      allocated: formatResourceList(allocated),
+      ...(pending ? { allocating: pending } : {}),
+      ...(bound ? { allocated: bound } : {}),
       ...(modelings ? { allocatableModelings: modelings } : {}),
     },
   };
+}
+
+/**
+ * What pods request, as Karmada's Resource.ResourceList gives it: only amounts above zero, and no list at all when
+ * nothing is left (the status then has no such field: omitempty).
+ */
+function requestedList(requests: Map<string, Quantity>): ResourceList | undefined {
+  const positive = new Map([...requests].filter(([, q]) => quantityMilliValue(q) > 0n));
+  return positive.size > 0 ? formatResourceList(positive) : undefined;
 }
 
 /** Every groupVersion the member serves with its resources (subresources left out), sorted: stable bytes in Git. */
