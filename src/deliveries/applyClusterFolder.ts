@@ -120,7 +120,7 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
   const suspendedKeys = opts.suspended ?? new Set<string>();
   const inFolder = new Set<string>();
   // Held back from the plan, so nothing is applied for them; still in the folder, so nothing prunes them.
-  const suspendedManifests: [path: string, ref: ObjectRef][] = [];
+  const suspendedManifests = new Map<string, ObjectRef>();
   for (const [path, m] of opts.manifests) {
     const meta =
       (m as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } } | null) ?? {};
@@ -133,13 +133,13 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
       };
       const key = identityKey(ref);
       inFolder.add(key);
-      if (suspendedKeys.has(key)) suspendedManifests.push([path, ref]);
+      if (suspendedKeys.has(key)) suspendedManifests.set(path, ref);
     }
   }
   const manifests =
-    suspendedManifests.length === 0
+    suspendedManifests.size === 0
       ? opts.manifests
-      : new Map([...opts.manifests].filter(([path]) => !suspendedManifests.some(([p]) => p === path)));
+      : new Map([...opts.manifests].filter(([path]) => !suspendedManifests.has(path)));
   const releasing = opts.inventory.filter((r) => released.has(identityKey(r)) && !inFolder.has(identityKey(r)));
   // Forgotten once the claim is off; one the member did not answer for stays ours, to be released by the next pass.
   const releaseFailures: string[] = [];
@@ -156,7 +156,7 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     ...inventoryIn,
     ...(opts.pending ?? []).filter((r) => !ctx.owned.has(identityKey(r)) && !releasedKeys.has(identityKey(r))),
   ];
-  const suspendedNow = new Set(suspendedManifests.map(([, ref]) => identityKey(ref)));
+  const suspendedNow = new Set([...suspendedManifests.values()].map(identityKey));
   const plan = planDelivery({
     manifests,
     inventory: suspendedNow.size ? remembered.filter((r) => !suspendedNow.has(identityKey(r))) : remembered,
@@ -218,7 +218,9 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     );
   }
   results.push(...pruneResults, ...guard.held);
-  const observed = await mapLimit(suspendedManifests, concurrency, ([path, ref]) => observeSuspended(ctx, ref, path));
+  const observed = await mapLimit([...suspendedManifests], concurrency, ([path, ref]) =>
+    observeSuspended(ctx, ref, path),
+  );
   if (ctx.unreachable) notes.push(ctx.unreachable);
 
   const inventory: Inventory = [];
@@ -242,7 +244,7 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     }
   }
   // Nothing was sent for these: each is remembered as it was.
-  for (const [, ref] of suspendedManifests) {
+  for (const ref of suspendedManifests.values()) {
     const key = identityKey(ref);
     if (ctx.owned.has(key)) inventory.push(ref);
     else if (pendingKeys.has(key)) pending.push(ref);
