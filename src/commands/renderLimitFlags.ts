@@ -9,7 +9,7 @@ export const RENDER_LIMIT_OPTIONS = {
 } as const;
 
 export const RENDER_LIMITS_HELP = `  --max-source-files N    Source files one render reads (default: 50000); raise it for a larger fleet
-  --max-output-bytes SIZE Bytes one render may write, e.g. 8Gi (default: 256Mi); raise it for a larger fleet`;
+  --max-output-bytes SIZE Bytes one render may write, e.g. 8Gi (default: 512Mi); raise it for a larger fleet`;
 
 /**
  * The flags as RenderLimits: a whole number of files, and bytes as a Kubernetes quantity (`8Gi`, `500M`, `1073741824`),

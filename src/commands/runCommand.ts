@@ -30,7 +30,7 @@ export const RUN_USAGE = `usage: flotilla run --repo PATH|URL|--repo-env VAR [--
        [--listen ${DEFAULT_LISTEN}|HOST:PORT|off] [--resync 5m|0] [--fetch-schedule "* * * * *"]
        [--webhook-secret-env VAR] [--ui-token-env VAR] [--mirror-dir DIR] [--cluster-failure-threshold 30s] [--cluster-success-threshold 30s]
        [--cluster-status-update-frequency 10s|0] [--graceful-eviction-timeout 10m]
-       [--max-source-files 50000] [--max-output-bytes 256Mi]
+       [--max-source-files 50000] [--max-output-bytes 512Mi]
        [--forge github|gitlab|gitea --forge-repo REPO [--forge-url URL] [--forge-token-env VAR] [--forge-target-url URL]]
        [--leader-elect [--leader-elect-lease-duration 15s] [--leader-elect-renew-deadline 10s]
         [--leader-elect-retry-period 2s] [--leader-elect-resource-namespace flotilla-system]

@@ -31,7 +31,7 @@ export const DEFAULT_SOURCE_LIMITS: SourceLimits = {
 export interface RenderLimits {
   /** SourceLimits.maxFiles; default 50,000. */
   maxSourceFiles?: number;
-  /** Bytes of manifests and bindings one render may write; default DEFAULT_MAX_OUTPUT_BYTES (256 MiB). */
+  /** Bytes of manifests and bindings one render may write; default DEFAULT_MAX_OUTPUT_BYTES (512 MiB). */
   maxOutputBytes?: number;
 }
 

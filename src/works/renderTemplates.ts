@@ -120,9 +120,10 @@ export interface RenderInput {
 /**
  * What one render may write, in bytes: a commit can multiply a 4 MiB file by hundreds of registered clusters. A
  * template whose output would pass the limit is held (its last output kept) with COMMIT_TOO_LARGE at its source.
- * 256 MiB is some hundred times a fleet of 1,000 templates on 10 clusters.
+ * 512 MiB holds the bench's L fleet (10,000 templates on 100 clusters, some 140,000 manifests with Karmada's Work labels
+ * and annotations) with room to spare.
  */
-export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
 
 /**
  * A render that hands each written file on as soon as it exists, as `keep` makes it: renderRevision packs it

@@ -62,7 +62,7 @@ test('flotilla render takes both flags: a commit past them exits 1 naming the fl
   const raised = flotilla('sync', '--repo', fresh.dir, '--max-source-files', '100', '--max-output-bytes', '1Gi');
   assert.is(raised.status, 0, raised.stderr);
   assert.match(raised.stdout, /rendered 1 commit\(s\)/);
-  assert.match(flotilla('run', '--help').stdout, '--max-output-bytes 256Mi');
+  assert.match(flotilla('run', '--help').stdout, '--max-output-bytes 512Mi');
 });
 
 test.run();
