@@ -1,4 +1,5 @@
 import { LuaHookError } from '../interpreters/lua/luaRuntime.ts';
+import { BundledInterpreterError } from '../interpreters/thirdParty/thirdPartyInterpreter.ts';
 import { workClusters, type ResourceBinding, type TargetCluster } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { describeRef, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
@@ -408,12 +409,21 @@ function holdForHook(key: string, template: Template, err: LuaHookError, out: Re
 }
 
 function hookFailed(template: Template, err: LuaHookError, kept: string): Problem {
+  const kind = `${template.ref.apiVersion} ${template.ref.kind}`;
+  if (err instanceof BundledInterpreterError)
+    return {
+      ...template.source,
+      code: 'INTERPRETER_FAILED',
+      severity: 'error',
+      message: `${describeRef(template.ref)}: ${err.fn ?? 'an operation'} of the interpreter Karmada bundles for ${kind} failed: ${err.message}; ${kept}`,
+      fix: `give the template what Karmada's interpreter for ${kind} reads (for a workload, spec.replicas and a pod template), or replace that operation with your own ResourceInterpreterCustomization`,
+    };
   return {
     ...template.source,
     code: 'INTERPRETER_FAILED',
     severity: 'error',
     message: `${describeRef(template.ref)}: the ${err.fn ?? 'Lua'} hook of its ResourceInterpreterCustomization failed: ${err.message}; ${kept}`,
-    fix: `fix the script of ${template.ref.apiVersion} ${template.ref.kind} (spec.customizations luaScript), or the template if the script is right to refuse it`,
+    fix: `fix the script of ${kind} (spec.customizations luaScript), or the template if the script is right to refuse it`,
   };
 }
 

@@ -15,7 +15,7 @@ import {
   customReplicas,
   interpreterSet,
 } from '../../src/interpreters/customizations.ts';
-import { loadLuaRuntime } from '../../src/interpreters/lua/luaRuntime.ts';
+import { LuaHookError, loadLuaRuntime } from '../../src/interpreters/lua/luaRuntime.ts';
 import { interpretsHealth } from '../../src/interpreters/healthHook.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { buildStatusFiles, type ClusterReport } from '../../src/statuses/buildStatusFiles.ts';
@@ -85,6 +85,35 @@ test('a CloneSet is divided like a Deployment, each member gets its share and th
     const files = r.ls('flotilla/rendered');
     for (const cluster of ['member1', 'member2'])
       assert.ok(files.includes(`clusters/${cluster}/shop/configmap_web-settings.yaml`), `web-settings on ${cluster}`);
+  } finally {
+    r.cleanup();
+  }
+});
+
+test('a CloneSet its bundled interpreter refuses is held with an error naming that interpreter, not a customization', async () => {
+  const r = makeConfigRepo();
+  try {
+    r.commit(
+      {
+        'clusters/member1.yaml': clusterYaml('member1'),
+        'clusters/member2.yaml': clusterYaml('member2'),
+        'policies/web.yaml': policy,
+        'templates/web.yaml': cloneSet(8).replace('  replicas: 8\n', ''),
+        'templates/settings.yaml': settings,
+      },
+      'a CloneSet without replicas',
+    );
+    const { reports } = await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE_REF, outputRef: RENDERED_REF });
+    const failed = reports.flatMap((x) => x.problems).filter((p) => p.code === 'INTERPRETER_FAILED');
+    assert.equal(
+      failed.map((p) => [p.file, p.severity]),
+      [['templates/web.yaml', 'error']],
+    );
+    assert.match(
+      failed[0]!.message,
+      /GetReplicas of the interpreter Karmada bundles for apps\.kruise\.io\/v1alpha1 CloneSet/,
+    );
+    assert.match(failed[0]!.fix ?? '', /your own ResourceInterpreterCustomization/);
   } finally {
     r.cleanup();
   }
@@ -162,7 +191,7 @@ test("a commit's own customization of an operation comes before the bundled one,
   // A bundled operation fails as a script does: the callers hold that template's output, as for a customization.
   assert.throws(
     () => customReplicas(kind, { ...lagging, spec: { replicas: 5 } }),
-    (e: Error) => e.name === 'LuaHookError',
+    (e: Error) => e instanceof LuaHookError && e.name === 'BundledInterpreterError',
   );
 });
 

@@ -5,6 +5,7 @@
 // then the native one. Written for Flotilla from the behaviour Karmada documents and tests, not translated line by line.
 import type { AggregatedStatusItem } from '../lua/luaHooks.ts';
 import type { DependentObjectReference } from '../lua/luaConvert.ts';
+import { LuaHookError } from '../lua/luaRuntime.ts';
 
 export type Obj = Record<string, unknown>;
 export type { AggregatedStatusItem, DependentObjectReference };
@@ -28,3 +29,8 @@ export interface ThirdPartyInterpreter {
 
 /** `<apiVersion>/<kind>` → its bundled interpreter. */
 export type ThirdPartyTable = Readonly<Record<string, ThirdPartyInterpreter>>;
+
+/** A bundled operation that failed, as a script of the same name would have: no customization of the user's to fix. */
+export class BundledInterpreterError extends LuaHookError {
+  override name = 'BundledInterpreterError';
+}

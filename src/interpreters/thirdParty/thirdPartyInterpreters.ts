@@ -3,7 +3,7 @@ import { ARGO_KYVERNO } from './argoKyverno.ts';
 import { FLUX } from './flux.ts';
 import { KRUISE } from './kruise.ts';
 import { KUBEFLOW_RAY_BATCH } from './kubeflowRayBatch.ts';
-import type { ThirdPartyInterpreter } from './thirdPartyInterpreter.ts';
+import { BundledInterpreterError, type ThirdPartyInterpreter } from './thirdPartyInterpreter.ts';
 
 /** The Lua function each operation stands for, as a failure names it. */
 const SCRIPT_FUNCTIONS: Record<keyof ThirdPartyInterpreter, string> = {
@@ -30,8 +30,11 @@ function failingAsScripts(interpreter: ThirdPartyInterpreter): ThirdPartyInterpr
       try {
         return fn(...args);
       } catch (err) {
-        if (err instanceof LuaHookError) throw err;
-        throw new LuaHookError(err instanceof Error ? err.message : String(err), SCRIPT_FUNCTIONS[operation]);
+        if (err instanceof BundledInterpreterError) throw err;
+        throw new BundledInterpreterError(
+          err instanceof Error ? err.message : String(err),
+          err instanceof LuaHookError && err.fn ? err.fn : SCRIPT_FUNCTIONS[operation],
+        );
       }
     };
   }
