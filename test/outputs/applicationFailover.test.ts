@@ -12,18 +12,8 @@ import { readPassSchedule } from '../../src/passes/readPassSchedule.ts';
 import { configMap, makeConfigRepoWith, MEMBERS, sample, type ConfigRepo } from '../helpers/fleet.ts';
 import { at, T0 } from '../helpers/failoverState.ts';
 import { liveNginx, NGINX } from '../views/helpers/fleetRepo.ts';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { Ajv } from 'ajv';
 import { shardOf } from '../../src/branches/rendered/outputIndex.ts';
-
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-/** Whether `value` follows docs/schemas/<name>.schema.json, the published format of the branch file. */
-function followsSchema(name: string, value: unknown): string | true {
-  const file = path.resolve(import.meta.dirname, '../../docs/schemas', `${name}.schema.json`);
-  const validate = ajv.compile(JSON.parse(readFileSync(file, 'utf8')));
-  return validate(value) || ajv.errorsText(validate.errors);
-}
+import { followsSchema } from '../helpers/branchSchemas.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const STATUS = 'refs/heads/flotilla/status';

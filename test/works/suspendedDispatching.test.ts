@@ -1,9 +1,6 @@
 // A policy's spec.suspension: Karmada's binding controller marks the Works of suspended clusters (shouldSuspendDispatching)
 // and the execution controller applies nothing there (the index's `suspended` tells the applier). A suspended cluster keeps the manifest it has, a newly targeted
 // one gets none yet, and deletions still go; lifting the suspension dispatches what the template says now.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { Ajv } from 'ajv';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
@@ -12,6 +9,7 @@ import { shardOf } from '../../src/branches/rendered/outputIndex.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { clusterYaml, configMap, makeConfigRepo, RENDERED_REF, SOURCE_REF } from '../helpers/fleet.ts';
+import { followsSchema } from '../helpers/branchSchemas.ts';
 
 const policy = (clusters: string[], suspension = '') => `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
@@ -23,13 +21,6 @@ spec:
 const onMember2 = '\n  suspension: {dispatchingOnClusters: {clusterNames: [member2]}}';
 const everywhere = '\n  suspension: {dispatching: true}';
 const KEY = 'v1/ConfigMap/default/settings';
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-/** Whether `value` follows docs/schemas/<name>.schema.json, the published format of the branch file. */
-function followsSchema(name: string, value: unknown): string | true {
-  const file = path.resolve(import.meta.dirname, '../../docs/schemas', `${name}.schema.json`);
-  const validate = ajv.compile(JSON.parse(readFileSync(file, 'utf8')));
-  return validate(value) || ajv.errorsText(validate.errors);
-}
 const manifest = (cluster: string) => `clusters/${cluster}/default/configmap_settings.yaml`;
 
 test('suspended dispatching: kept where it was, nothing new where it was not, deletions still go', async () => {

@@ -5,6 +5,7 @@
 // works on such a "Lua view" of its input and converts its result the same way, so that it answers what Karmada's
 // script answers, errors included (where the script would fail, this throws).
 import { replicaRequirements } from '../replicaRequirements.ts';
+import { luaType } from './luaTypeName.ts';
 import {
   type Json,
   type JsonObject,
@@ -27,18 +28,11 @@ import type {
 // Values as the script sees them
 
 /** A script failed where Karmada's Lua would have raised an error. */
-class BundledInterpreterError extends Error {
-  override name = 'BundledInterpreterError';
-}
+class ScriptError extends Error {}
 
 /** A Lua value: undefined is nil; a table is a plain object or, when it is a non-empty sequence, an array. */
 type LuaTable = { [key: string]: Lua } | Lua[];
 type Lua = undefined | boolean | number | string | LuaTable;
-
-function luaType(v: Lua): string {
-  if (v === undefined) return 'nil';
-  return typeof v === 'object' ? 'table' : typeof v;
-}
 
 function isTable(v: Lua): v is LuaTable {
   return typeof v === 'object';
@@ -59,7 +53,7 @@ function toLua(value: unknown): Lua {
     case 'object':
       break;
     default:
-      throw new BundledInterpreterError(`json Marshal obj ${typeof value} error: unsupported type`);
+      throw new ScriptError(`json Marshal obj ${typeof value} error: unsupported type`);
   }
   if (Array.isArray(value)) {
     const items = value.map(toLua).filter((v) => v !== undefined);
@@ -80,7 +74,7 @@ function at(v: Lua, key: string | number): Lua {
   if (Array.isArray(v)) return typeof key === 'number' ? v[key - 1] : undefined;
   if (typeof v === 'object') return typeof key === 'string' && Object.hasOwn(v, key) ? v[key] : undefined;
   if (typeof v === 'string') return undefined;
-  throw new BundledInterpreterError(`attempt to index a ${luaType(v)} value (key '${key}')`);
+  throw new ScriptError(`attempt to index a ${luaType(v)} value (key '${key}')`);
 }
 
 /**
@@ -99,8 +93,8 @@ function path(v: Lua, first: string, ...rest: string[]): Lua {
 /** `t.key = value`. A non-empty sequence given a named field can no longer be encoded. */
 function setField(t: Lua, key: string, value: Lua): void {
   if (Array.isArray(t))
-    throw new BundledInterpreterError('encode lua result to json failed: cannot encode mixed or invalid key types');
-  if (typeof t !== 'object') throw new BundledInterpreterError(`attempt to index a ${luaType(t)} value (key '${key}')`);
+    throw new ScriptError('encode lua result to json failed: cannot encode mixed or invalid key types');
+  if (typeof t !== 'object') throw new ScriptError(`attempt to index a ${luaType(t)} value (key '${key}')`);
   if (value === undefined) delete t[key];
   else t[key] = value;
 }
@@ -110,14 +104,14 @@ function len(v: Lua): number {
   if (Array.isArray(v)) return v.length;
   if (typeof v === 'object') return 0;
   if (typeof v === 'string') return Buffer.byteLength(v, 'utf8');
-  throw new BundledInterpreterError(`attempt to get length of a ${luaType(v)} value`);
+  throw new ScriptError(`attempt to get length of a ${luaType(v)} value`);
 }
 
 /** The values `pairs(v)` visits (in no order the scripts rely on). */
 function values(v: Lua): Lua[] {
   if (Array.isArray(v)) return v;
   if (typeof v === 'object') return Object.values(v);
-  throw new BundledInterpreterError(`bad argument #1 to 'pairs' (table expected, got ${luaType(v)})`);
+  throw new ScriptError(`bad argument #1 to 'pairs' (table expected, got ${luaType(v)})`);
 }
 
 /** `a .. b`: strings, and numbers in their printed form. */
@@ -126,7 +120,7 @@ function concat(...parts: Lua[]): string {
     .map((p) => {
       if (typeof p === 'string') return p;
       if (typeof p === 'number') return String(p);
-      throw new BundledInterpreterError(`attempt to concatenate a ${luaType(p)} value`);
+      throw new ScriptError(`attempt to concatenate a ${luaType(p)} value`);
     })
     .join('');
 }
@@ -142,7 +136,7 @@ function arithmetic(v: Lua): number {
     if (NUMERAL.test(text)) return Number(text);
     if (HEX_NUMERAL.test(text)) return Number.parseInt(text.slice(2), 16);
   }
-  throw new BundledInterpreterError(`attempt to perform arithmetic on a ${luaType(v)} value`);
+  throw new ScriptError(`attempt to perform arithmetic on a ${luaType(v)} value`);
 }
 
 /** gopher-json's Encode of a returned table: every empty table is [], a table reached twice cannot be encoded. */
@@ -151,15 +145,13 @@ function encode(v: Lua, seen: Set<LuaTable>): Json {
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) {
       const text = Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf';
-      throw new BundledInterpreterError(`encode lua result to json failed: json: unsupported value: ${text}`);
+      throw new ScriptError(`encode lua result to json failed: json: unsupported value: ${text}`);
     }
     return v === 0 ? 0 : v;
   }
   if (typeof v !== 'object') return v;
   if (seen.has(v))
-    throw new BundledInterpreterError(
-      'encode lua result to json failed: cannot encode recursively nested tables to JSON',
-    );
+    throw new ScriptError('encode lua result to json failed: cannot encode recursively nested tables to JSON');
   seen.add(v);
   if (Array.isArray(v)) return v.map((item) => encode(item, seen));
   const entries = Object.entries(v);
@@ -176,12 +168,12 @@ function fromLua(v: LuaTable, shape: ResultShape, references: readonly unknown[]
 
 /** A returned object, which must still have a kind. */
 function returnedObject(v: Lua, references: readonly unknown[] = []): Obj {
-  if (!isTable(v)) throw new BundledInterpreterError(`expect the returned type is table but got ${luaType(v)}`);
+  if (!isTable(v)) throw new ScriptError(`expect the returned type is table but got ${luaType(v)}`);
   return toUnstructured(fromLua(v, 'struct', references));
 }
 
 function returnedBool(v: Lua): boolean {
-  if (typeof v !== 'boolean') throw new BundledInterpreterError(`result type ${luaType(v)} is not bool`);
+  if (typeof v !== 'boolean') throw new ScriptError(`result type ${luaType(v)} is not bool`);
   return v;
 }
 
@@ -212,7 +204,7 @@ function workflowReplicas(desired: Obj): { replicas: number; requirements?: Obj 
   const parallelism = at(spec, 'parallelism');
   const count = parallelism === undefined ? 1 : parallelism;
   const requirements = workflowRequirements(spec);
-  if (typeof count !== 'number') throw new BundledInterpreterError(`result type ${luaType(count)} is not number`);
+  if (typeof count !== 'number') throw new ScriptError(`result type ${luaType(count)} is not number`);
   const replicas = toInt32({ type: 'number', value: count });
   return requirements ? { replicas, requirements } : { replicas };
 }
@@ -321,7 +313,7 @@ function workflowDependencies(desired: Obj): DependentObjectReference[] {
   // Karmada's VerifyDependencies: a name that was an empty table is gone after the conversion.
   const unnamed = references.findIndex((ref) => !ref.name);
   if (unnamed >= 0)
-    throw new BundledInterpreterError(
+    throw new ScriptError(
       `dependencies[${unnamed}]: Invalid value: dependency can not leave name and labelSelector all empty`,
     );
   return references.sort(

@@ -12,6 +12,7 @@
 import { type Json, LuaConvertError, repairEmptyTables, type ResultShape, toUnstructured } from '../lua/luaConvert.ts';
 import { LuaHookError } from '../lua/luaRuntime.ts';
 import type { AggregatedStatusItem, DependentObjectReference, Obj, ThirdPartyTable } from './thirdPartyInterpreter.ts';
+import { luaType } from './luaTypeName.ts';
 
 type Hook = 'InterpretHealth' | 'ReflectStatus' | 'AggregateStatus' | 'Retain' | 'GetDependencies';
 
@@ -24,11 +25,6 @@ function isTable(value: unknown): value is Obj | unknown[] {
 
 function isRecord(value: unknown): value is Obj {
   return isTable(value) && !Array.isArray(value);
-}
-
-function luaType(value: unknown): string {
-  if (value === undefined || value === null) return 'nil';
-  return typeof value === 'object' ? 'table' : typeof value;
 }
 
 /** The object as the script sees it (JSON decoded by gopher-json): a null field is absent, a null element closes up. */

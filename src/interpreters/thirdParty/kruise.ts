@@ -20,6 +20,7 @@ import { LuaHookError } from '../lua/luaRuntime.ts';
 import { podDependencies } from '../podDependencies.ts';
 import { replicaRequirements } from '../replicaRequirements.ts';
 import type { AggregatedStatusItem, Obj, ThirdPartyInterpreter, ThirdPartyTable } from './thirdPartyInterpreter.ts';
+import { luaType } from './luaTypeName.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Values as a Lua script holds them
@@ -34,11 +35,6 @@ function hook<T>(fn: string, body: () => T): T {
     if (err instanceof ScriptError || err instanceof LuaConvertError) throw new LuaHookError(err.message, fn);
     throw err;
   }
-}
-
-function luaType(value: unknown): string {
-  if (value === undefined || value === null) return 'nil';
-  return typeof value === 'object' ? 'table' : typeof value;
 }
 
 function isTable(value: unknown): value is Obj | unknown[] {

@@ -15,6 +15,7 @@ import {
 } from '../lua/luaConvert.ts';
 import { podDependencies } from '../podDependencies.ts';
 import { replicaRequirements } from '../replicaRequirements.ts';
+import { luaType } from './luaTypeName.ts';
 import type { AggregatedStatusItem, Obj } from './thirdPartyInterpreter.ts';
 
 export function isObj(value: unknown): value is Obj {
@@ -67,12 +68,6 @@ export function later(a: unknown, b: unknown): boolean {
   if (typeof a === 'number' && typeof b === 'number') return a > b;
   if (typeof a === 'string' && typeof b === 'string') return a > b;
   throw new Error(`attempt to compare ${luaType(a)} with ${luaType(b)}`);
-}
-
-function luaType(value: unknown): string {
-  if (value === undefined || value === null) return 'nil';
-  if (typeof value === 'object') return 'table';
-  return typeof value;
 }
 
 /** The members' items as the script receives them: Flotilla passes no items as nil. */
