@@ -46,15 +46,18 @@ export function retainForMember(desired: Obj, live: Obj | undefined): Obj {
         setIn(out, ['spec', 'clusterIP'], from.spec.clusterIP);
       return out;
     case 'v1/ServiceAccount':
+      // lifted.RetainServiceAccountFields: the desired list as it is (repeats included), then each of the member's
+      // entries whose name is not listed yet.
       for (const f of ['secrets', 'imagePullSecrets']) {
-        const merged = new Map<string, unknown>();
-        for (const s of [
-          ...(Array.isArray(out[f]) ? out[f] : []),
-          ...(Array.isArray(from[f]) ? from[f] : []),
-        ] as Obj[]) {
-          if (typeof s?.name === 'string' && !merged.has(s.name)) merged.set(s.name, s);
+        const desiredList = (Array.isArray(out[f]) ? out[f] : []) as Obj[];
+        const merged: unknown[] = [...desiredList];
+        const named = new Set(desiredList.map((s) => s?.name));
+        for (const s of (Array.isArray(from[f]) ? from[f] : []) as Obj[]) {
+          if (typeof s?.name !== 'string' || named.has(s.name)) continue;
+          merged.push(s);
+          named.add(s.name);
         }
-        if (merged.size > 0) out[f] = [...merged.values()];
+        if (merged.length > 0) out[f] = merged;
       }
       return out;
     case 'v1/PersistentVolumeClaim':

@@ -192,4 +192,13 @@ test("a ServiceAccount keeps its own secrets first, then the member's it does no
   assert.equal(pulled.imagePullSecrets, [{ name: 'foo' }]);
 });
 
+// retainSecretsField appends the desired list whole and checks only the member's entries against the names seen.
+test('a ServiceAccount keeps a secret its template lists twice, and the member adds each of its own names once', () => {
+  const sa = retainForMember(
+    { apiVersion: 'v1', kind: 'ServiceAccount', secrets: [{ name: 'a' }, { name: 'a' }] },
+    { secrets: [{ name: 'b' }, { name: 'a' }, { name: 'b' }] },
+  );
+  assert.equal(sa.secrets, [{ name: 'a' }, { name: 'a' }, { name: 'b' }]);
+});
+
 test.run();
