@@ -29,7 +29,25 @@ export const DEFAULT_RESOURCE_MODELS: readonly ResourceModel[] = DEFAULT_BOUNDS.
   };
 });
 
-/** Whether these are the default models, which need not be written anywhere. */
+/**
+ * Whether these are the default models, which need not be written anywhere: the same JSON as the defaults. Asked for
+ * every Cluster on every render (each is registered with its own copy of them), so compared in place, not serialized.
+ */
 export function isDefaultResourceModels(models: readonly ResourceModel[] | undefined): boolean {
-  return models === undefined || JSON.stringify(models) === JSON.stringify(DEFAULT_RESOURCE_MODELS);
+  return models === undefined || sameJson(models, DEFAULT_RESOURCE_MODELS);
+}
+
+/** JSON.stringify(a) === JSON.stringify(b) for parsed data (no undefined, functions or cycles), key order included. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i] || !sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
 }
