@@ -1,23 +1,27 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Cluster } from '../../src/api/cluster.ts';
+import type { Cluster, ResourceModel } from '../../src/api/cluster.ts';
 import { DEFAULT_RESOURCE_MODELS } from '../../src/api/clusterResourceModels.ts';
-import { parseRegisteredClusters, serializeRegisteredClusters } from '../../src/branches/rendered/registeredClusters.ts';
+import {
+  parseRegisteredClusters,
+  serializeRegisteredClusters,
+} from '../../src/branches/rendered/registeredClusters.ts';
 
 const cluster = (name: string, spec: Partial<Cluster['spec']> = {}): Cluster =>
   ({ apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', metadata: { name }, spec }) as Cluster;
-const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+/** A Cluster's own copy of the defaults, as the loader gives each. */
+const defaults = (): ResourceModel[] => JSON.parse(JSON.stringify(DEFAULT_RESOURCE_MODELS)) as ResourceModel[];
 
 test('the registered-clusters file leaves out models equal to the defaults and keeps any that differ', () => {
-  const own = copy(DEFAULT_RESOURCE_MODELS);
+  const own = defaults();
   own[8]!.ranges[0]!.min = '256';
-  const reordered = copy(DEFAULT_RESOURCE_MODELS).map((m) => ({ ranges: m.ranges, grade: m.grade }));
+  const reordered = defaults().map((m) => ({ ranges: m.ranges, grade: m.grade }));
   const text = serializeRegisteredClusters([
-    cluster('b', { resourceModels: copy(DEFAULT_RESOURCE_MODELS) }),
+    cluster('b', { resourceModels: defaults() }),
     cluster('a', { syncMode: 'Pull', resourceModels: own }),
     cluster('c'),
     cluster('d', { resourceModels: reordered }),
-    cluster('e', { resourceModels: copy(DEFAULT_RESOURCE_MODELS).slice(0, 8) }),
+    cluster('e', { resourceModels: defaults().slice(0, 8) }),
   ]);
   const parsed = parseRegisteredClusters(text);
   assert.equal(
