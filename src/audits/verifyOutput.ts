@@ -2,7 +2,12 @@ import {
   INTERPRETERS_PATH,
   serializeInterpreterCustomizations,
 } from '../branches/rendered/interpreterCustomizations.ts';
-import { isDeletionProtected } from '../works/deletionProtection.ts';
+import {
+  entriesByNamespace,
+  isDeletionProtected,
+  protectedInNamespace,
+  removedNamespaces,
+} from '../works/deletionProtection.ts';
 import { parseYamlValue } from '../yaml/blockYaml.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import type { AutoscaledReplicas } from '../outputs/autoscaledTemplates.ts';
@@ -183,6 +188,20 @@ export async function verifyOutput(
   for (const [key, entry] of Object.entries(actualIndex?.templates ?? {}))
     if (isDeletionProtected(entry.labels) && !snapshot.model.templates.has(key) && !heldKeys.includes(key))
       heldKeys.push(key);
+  // So did a Namespace the source no longer has while a protected template in it stays.
+  const entries = Object.entries(actualIndex?.templates ?? {});
+  const removed = removedNamespaces(
+    entries.map(([key]) => key),
+    (key) => snapshot.model.templates.has(key),
+    () => true,
+  );
+  if (removed.size > 0) {
+    const contents = entriesByNamespace(entries, removed);
+    for (const name of removed) {
+      const key = refKey({ apiVersion: 'v1', kind: 'Namespace', namespace: '', name });
+      if (protectedInNamespace(key, contents, snapshot.model.templates) && !heldKeys.includes(key)) heldKeys.push(key);
+    }
+  }
   const unchecked = new Set<string>();
   for (const key of heldKeys) {
     const ref = parseRefKey(key);

@@ -18,6 +18,7 @@ import type { ConfigModel, FileObjects } from '../api/model.ts';
 import type { ClusterAffinity } from '../api/policy.ts';
 import { readSteadyResults, steadyView } from './steadyResults.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
+import { entriesByNamespace, removedNamespaces } from '../works/deletionProtection.ts';
 import type { Problem } from '../errors/problem.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
 import { CLUSTERS_PATH, parseReleasedFile, RELEASED_PATH } from '../branches/rendered/outputPaths.ts';
@@ -195,6 +196,7 @@ export async function renderRevision(
   if (loaded.full) await index.loadAll();
   await index.load({ templates: loaded.affected });
   await index.load({ templates: [...loaded.affected].flatMap((key) => index.parentsOf(key)) });
+  const namespaceContents = await contentsOfRemovedNamespaces(index, loaded.affected, loaded.model);
   const { bindings, files, takenBy, parsed } = headTree
     ? await readPreviousOutputs(repo, headTree, loaded.affected, index, loaded.onlyClustersChanged)
     : {
@@ -223,6 +225,7 @@ export async function renderRevision(
       affected: loaded.affected,
       previousIndex: index,
       previousBindings: bindings,
+      ...(namespaceContents ? { namespaceContents } : {}),
       previousFiles: files,
       previousParsed: parsed,
       sourceCommit: sourceSha,
@@ -465,6 +468,24 @@ async function holdEmptySource(
     filesWritten: 0,
     failover: [],
   };
+}
+
+/**
+ * What renderTemplates needs to keep a removed Namespace a protected template still lives in: the previous entries of
+ * the templates in each Namespace this render removes. Read by namespace, not from the whole index: undefined, with
+ * nothing read, when the render removes no Namespace.
+ */
+async function contentsOfRemovedNamespaces(
+  index: ShardedIndex,
+  affected: ReadonlySet<string>,
+  model: ConfigModel,
+): Promise<Map<string, [string, IndexEntry][]> | undefined> {
+  const names = removedNamespaces(
+    affected,
+    (key) => model.templates.has(key),
+    (key) => index.template(key) !== undefined,
+  );
+  return names.size === 0 ? undefined : entriesByNamespace(await index.templatesIn(names), names);
 }
 
 /** The tree of the source commit the previous output renders; null when that commit is gone (history rewritten and collected). */

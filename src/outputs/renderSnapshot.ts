@@ -6,6 +6,7 @@ import type { ResourceBinding } from '../api/binding.ts';
 import type { ConfigModel } from '../api/model.ts';
 import { applyTemplateChanges, emptyIndex, viewOfWhole, type OutputIndex } from '../branches/rendered/outputIndex.ts';
 import { renderTemplates, type RenderOutput } from '../works/renderTemplates.ts';
+import { entriesByNamespace, removedNamespaces } from '../works/deletionProtection.ts';
 import { effectiveTaints } from '../taints/clusterTaints.ts';
 import { loadSource } from './loadSource.ts';
 import type { RenderHistory } from './lastGoodKarmada.ts';
@@ -54,11 +55,19 @@ export async function renderSnapshot(
     if (!bindings.has(key)) bindings.set(key, b);
   const previousIndex = indexWithBindings(previous.index ?? emptyIndex(), bindings, model);
   const affected = new Set([...loaded.affected, ...Object.keys(previousIndex.templates)]);
+  const removed = removedNamespaces(
+    affected,
+    (key) => model.templates.has(key),
+    (key) => Object.hasOwn(previousIndex.templates, key),
+  );
   const output = renderTemplates({
     model,
     affected,
     previousIndex: viewOfWhole(previousIndex),
     previousBindings: bindings,
+    ...(removed.size > 0
+      ? { namespaceContents: entriesByNamespace(Object.entries(previousIndex.templates), removed) }
+      : {}),
     previousFiles: previous.files ?? new Map(),
     sourceCommit: sha,
     // Without a clock no taint eviction is decided. Without template health a task ends by its grace period only.

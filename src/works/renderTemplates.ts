@@ -61,6 +61,8 @@ import {
   DELETION_PROTECTION_LABEL,
   deletionRefused,
   isDeletionProtected,
+  namespaceKept,
+  protectedInNamespace,
 } from './deletionProtection.ts';
 import { multiClusterServicePath } from '../branches/rendered/multiClusterServices.ts';
 
@@ -81,6 +83,12 @@ export interface RenderInput {
   previousIndex: IndexView;
   /** Previous bindings of the affected templates (the previous scheduling result). */
   previousBindings: ReadonlyMap<string, ResourceBinding>;
+  /**
+   * For each Namespace this render removes (an affected v1 Namespace the model lacks), by name: the previous index
+   * entries of the templates in it. A protected one among them keeps the Namespace (protectedInNamespace). Absent:
+   * none looked up, and a removed Namespace goes.
+   */
+  namespaceContents?: ReadonlyMap<string, readonly (readonly [string, IndexEntry])[]>;
   /** Previous manifest text by output path, for the affected templates: unchanged objects keep their bytes. */
   previousFiles: Pick<ReadonlyMap<string, string>, 'has' | 'get'>;
   /**
@@ -338,6 +346,20 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
         held: `it is labelled ${DELETION_PROTECTION_LABEL}: ${DELETION_PROTECTION_ALWAYS}, so its deletion is refused: its last output is kept`,
       });
       problems.push(deletionRefused(ref, { file: prevEntry.file, line: 1, column: 1 }));
+      return true;
+    }
+    const guard = prevEntry ? protectedInNamespace(key, input.namespaceContents, model.templates) : undefined;
+    if (prevEntry && guard) {
+      const ref = parseRefKey(key);
+      explanations.set(key, {
+        ref,
+        policyReason: '',
+        clusters: [],
+        held: `it still holds ${describeRef(parseRefKey(guard))}, whose deletion is refused: its last output is kept`,
+      });
+      problems.push(namespaceKept(ref, guard, { file: prevEntry.file, line: 1, column: 1 }));
+      // Rendered again on every sync (as `awaiting`), so it goes once nothing protected is left in it.
+      if (!prevEntry.awaiting) changes.set(key, { ...prevEntry, awaiting: true });
       return true;
     }
     if (prevEntry) changes.set(key, null);

@@ -132,4 +132,52 @@ test("a pull request's plan that deletes a protected template fails with the err
   );
 });
 
+// Karmada accepts a Namespace's deletion, but the namespace controller cannot delete a protected object in it (the
+// webhook refuses), so the Namespace stays Terminating with everything on the members (resource_deletion_protection
+// e2e, "Delete the no protected namespace, the deployment is protected").
+test('deleting a Namespace that holds a protected template keeps the Namespace on its clusters, with a warning, until nothing in it is protected', async () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  const NS = 'clusters/member1/_cluster/namespace_guarded.yaml';
+  const CM = 'clusters/member1/guarded/configmap_settings.yaml';
+  const inGuarded = (label: string | undefined) =>
+    labelled(label).replace('  namespace: default\n', '  namespace: guarded\n');
+  r.commit({
+    'clusters/member1.yaml': clusterYaml('member1'),
+    'policies/configmaps.yaml': configMapPolicy(['member1'], 'guarded'),
+    'templates/namespace.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: guarded\n',
+    'templates/settings.yaml': inGuarded('Always'),
+    'templates/other.yaml': configMap('other'),
+  });
+  await sync(r);
+  assert.ok(r.ls(RENDERED_REF).includes(NS) && r.ls(RENDERED_REF).includes(CM));
+
+  r.commit({ 'templates/namespace.yaml': null, 'templates/settings.yaml': null }, 'delete the namespace');
+  const problems = (await sync(r)).filter((p) => p.code === 'DELETION_PROTECTED');
+  assert.equal(
+    problems.map((p) => `${p.severity} ${p.file}`),
+    ['error templates/settings.yaml', 'warning templates/namespace.yaml'],
+  );
+  assert.match(problems[1]!.message, 'Namespace guarded still holds ConfigMap guarded/settings');
+  assert.ok(r.ls(RENDERED_REF).includes(NS), 'the Namespace stays');
+  assert.ok(r.ls(RENDERED_REF).includes(CM), 'and the protected ConfigMap in it');
+  // A plan of the same deletion removes neither.
+  const plan = await readPlan(await openRepo(r.dir), { base: 'HEAD~1', head: 'HEAD' });
+  assert.equal(plan.clusters.member1?.removed ?? [], []);
+
+  r.commit({ 'templates/other.yaml': configMap('other', 'changed') }, 'unrelated');
+  await sync(r);
+  assert.ok(r.ls(RENDERED_REF).includes(NS), 'kept through unrelated commits');
+  const verified = await verifyOutput(await openRepo(r.dir), { outputRef: RENDERED_REF });
+  assert.ok(verified.ok, JSON.stringify(verified));
+
+  // The ConfigMap back without the label: nothing protected is left in the namespace, which goes on this render.
+  r.commit({ 'templates/settings.yaml': inGuarded(undefined) }, 'unprotect settings');
+  assert.equal(
+    (await sync(r)).filter((p) => p.code === 'DELETION_PROTECTED'),
+    [],
+  );
+  assert.not.ok(r.ls(RENDERED_REF).includes(NS), 'the Namespace goes once nothing in it is protected');
+});
+
 test.run();

@@ -39,8 +39,9 @@ export interface IndexEntry {
    */
   blocked?: true;
   /**
-   * Held because its policy's dependentOverrides name an OverridePolicy the commit lacks: rendered again on every sync
-   * (an OverridePolicy added need not target it), so it renders as soon as they are all there.
+   * Held because its policy's dependentOverrides name an OverridePolicy the commit lacks, or, on a Namespace the
+   * source no longer has, because a deletion-protected template in it stays: rendered again on every sync (the commit
+   * that adds the OverridePolicy, or takes the label off, need not touch it), so it renders as soon as it can.
    */
   awaiting?: true;
   /**
