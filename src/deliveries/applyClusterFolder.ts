@@ -1,4 +1,5 @@
 import { mapLimit } from '../concurrency/mapLimit.ts';
+import { POLICY_CLAIM_KEYS } from '../bindings/policyClaim.ts';
 import { describeRef, refKey, type ObjectRef } from '../api/kinds.ts';
 import {
   ALLOW_PRUNE_TRAILER,
@@ -496,16 +497,6 @@ const RELEASED_ANNOTATIONS = [
   'work.karmada.io/namespace',
   SOURCE_COMMIT_ANNOTATION,
 ];
-const POLICY_CLAIM = {
-  namespaced: {
-    labels: ['propagationpolicy.karmada.io/permanent-id'],
-    annotations: ['propagationpolicy.karmada.io/namespace', 'propagationpolicy.karmada.io/name'],
-  },
-  clusterScoped: {
-    labels: ['clusterpropagationpolicy.karmada.io/permanent-id'],
-    annotations: ['clusterpropagationpolicy.karmada.io/name'],
-  },
-};
 
 /**
  * Leaves a released object on the member without the labels and annotations that claim it, so that nothing reads it
@@ -524,7 +515,7 @@ async function releaseOne(ctx: Ctx, ref: ObjectRef): Promise<string | undefined>
     const meta =
       (current.body as { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> } })
         .metadata ?? {};
-    const claim = ref.namespace ? POLICY_CLAIM.namespaced : POLICY_CLAIM.clusterScoped;
+    const claim = ref.namespace ? POLICY_CLAIM_KEYS.PropagationPolicy : POLICY_CLAIM_KEYS.ClusterPropagationPolicy;
     const nulled = (keys: readonly string[], present: Record<string, string> | undefined) =>
       Object.fromEntries(keys.filter((k) => present && Object.hasOwn(present, k)).map((k) => [k, null]));
     const labels = nulled([...claim.labels, ...RELEASED_LABELS], meta.labels);

@@ -25,6 +25,7 @@ import {
 } from '../bindings/claimTemplate.ts';
 import { describePolicy, matchPolicy } from '../bindings/matchPolicy.ts';
 import { missingDependentOverrides } from '../bindings/dependentOverrides.ts';
+import { withoutPolicyClaim } from '../bindings/policyClaim.ts';
 import type { ConfigModel, Located, Template } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
 import { formatMiB } from '../errors/formatMiB.ts';
@@ -235,12 +236,13 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
   };
   const keys = [...input.affected].sort();
   const snapshot = snapshotOf(input.model);
+  const write = (path: string, text: string) => out.edits.set(path, input.keep ? input.keep(text) : text);
 
   // 1. Each affected template on its own: detector, taint manager, scheduler, graceful eviction. Held ones keep everything.
   const placed = new Map<string, Placed>();
   for (const key of keys) {
     const template = input.model.templates.get(key);
-    if (held(key, template, input, out) || !template) continue;
+    if (held(key, template, input, out, write) || !template) continue;
     let p: Placed;
     try {
       p = place(
@@ -308,7 +310,13 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
  * in step 3), its output path taken by another object, orphaned by a deleted policy, or a Namespace kept after its
  * skip label. Removed templates only lose their index entry here.
  */
-function held(key: string, template: Template | undefined, input: RenderInput, out: RenderOutput<unknown>): boolean {
+function held(
+  key: string,
+  template: Template | undefined,
+  input: RenderInput,
+  out: RenderOutput<unknown>,
+  write: (path: string, text: string) => void,
+): boolean {
   const { model, affected, previousIndex } = input;
   const { explanations, indexChanges: changes, problems } = out;
   const prevEntry = previousIndex.template(key);
@@ -405,6 +413,14 @@ function held(key: string, template: Template | undefined, input: RenderInput, o
         ? `make ${orphaned.policy} (or another policy) select it to manage it again, or delete the template to remove it from the clusters`
         : 'add a policy that selects it to manage it again, or delete the template to remove it from the clusters',
     });
+    // Karmada's detector takes the policy's claim off the binding, which stays with its result.
+    const before = input.previousBindings.get(key);
+    const released = before && withoutPolicyClaim(before);
+    if (released && released !== before) {
+      const path = bindingPath(template.ref);
+      const text = changedText(released, input.previousFiles.get(path), input.sourceCommit);
+      if (text !== undefined) write(path, text);
+    }
     return true;
   }
   const kept = keptAfterSkip(

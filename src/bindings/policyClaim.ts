@@ -1,0 +1,50 @@
+import type { ResourceBinding } from '../api/binding.ts';
+
+/**
+ * The labels and annotations a policy's claim puts on a template and its binding, by the policy's kind (Karmada's
+ * detector/claim.go: propagationPolicyClaimLabels and the rest). They go again when the policy lets go.
+ */
+export const POLICY_CLAIM_KEYS = {
+  PropagationPolicy: {
+    labels: ['propagationpolicy.karmada.io/permanent-id'],
+    annotations: ['propagationpolicy.karmada.io/namespace', 'propagationpolicy.karmada.io/name'],
+  },
+  ClusterPropagationPolicy: {
+    labels: ['clusterpropagationpolicy.karmada.io/permanent-id'],
+    annotations: ['clusterpropagationpolicy.karmada.io/name'],
+  },
+} as const;
+
+const CLAIM_LABELS = new Set<string>([
+  ...POLICY_CLAIM_KEYS.PropagationPolicy.labels,
+  ...POLICY_CLAIM_KEYS.ClusterPropagationPolicy.labels,
+]);
+const CLAIM_ANNOTATIONS = new Set<string>([
+  ...POLICY_CLAIM_KEYS.PropagationPolicy.annotations,
+  ...POLICY_CLAIM_KEYS.ClusterPropagationPolicy.annotations,
+]);
+
+/**
+ * The binding of a template its policy let go of (deleted, or no longer selecting it), as Karmada's detector leaves
+ * it: the same binding, without the policy's claim (CleanupPPClaimMetadata / CleanupCPPClaimMetadata, before the
+ * template's own). The same object when it carries none. Flotilla's own `flotilla.io/policy` stays: it records which
+ * policy placed the template last, and the render reads it to keep the template's output where it ran.
+ */
+export function withoutPolicyClaim(binding: ResourceBinding): ResourceBinding {
+  const { labels, annotations } = binding.metadata;
+  const claimed = (keys: Record<string, string> | undefined, claim: ReadonlySet<string>) =>
+    Object.keys(keys ?? {}).some((k) => claim.has(k));
+  if (!claimed(labels, CLAIM_LABELS) && !claimed(annotations, CLAIM_ANNOTATIONS)) return binding;
+  // Field by field, in their order: the binding's text changes by the claim's lines only.
+  const metadata: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(binding.metadata)) {
+    const claim = field === 'labels' ? CLAIM_LABELS : field === 'annotations' ? CLAIM_ANNOTATIONS : undefined;
+    if (!claim) {
+      metadata[field] = value;
+      continue;
+    }
+    const left = Object.entries(value as Record<string, string>).filter(([k]) => !claim.has(k));
+    if (left.length > 0) metadata[field] = Object.fromEntries(left);
+  }
+  return { ...binding, metadata: metadata as unknown as ResourceBinding['metadata'] };
+}
