@@ -40,6 +40,8 @@ export interface ResourceBindingSpec {
   gracefulEvictionTasks?: GracefulEvictionTask[];
   /** The claiming policy's schedulerName; present only when it is not default-scheduler. */
   schedulerName?: string;
+  /** On a ResourceBinding whose policy names a PriorityClass: that class's value (bindings/schedulePriority.ts). */
+  schedulePriority?: { priority?: number };
 }
 
 /**

@@ -11,6 +11,7 @@ import { customizationFor, interpretersOf } from '../interpreters/customizations
 import { interpretReplicas } from '../interpreters/interpretReplicas.ts';
 import type { ResourceList } from '../api/cluster.ts';
 import { bindingName, permanentId } from '../names/bindingName.ts';
+import { schedulePriorityOf } from './schedulePriority.ts';
 
 /** The detector's verdict on one template. */
 export type Claim = { status: 'unmatched' | 'skipped'; reason: string } | ClaimedBinding;
@@ -30,6 +31,8 @@ export interface ClaimedBinding {
   resourceRequest?: ResourceList;
   /** The template kind's InterpreterCustomization, looked up once for every later stage. */
   custom?: Customizations;
+  /** The PriorityClass the policy's schedulePriority names when the commit lacks it: the binding cannot be built. */
+  priorityClassMissing?: string;
 }
 
 /**
@@ -54,6 +57,7 @@ export function claimTemplate(template: Template, model: ConfigModel, previous: 
   const claim = claimMetadata(policy);
   const uid = (template.manifest.metadata as { uid?: string } | undefined)?.uid;
   const requirements = { ...(nodeClaim ? { nodeClaim } : {}), ...(resourceRequest ? { resourceRequest } : {}) };
+  const priority = scoped ? NO_PRIORITY : schedulePriorityOf(policy, model.templates);
   const binding: ResourceBinding = {
     apiVersion: WORK_API_VERSION,
     kind,
@@ -87,6 +91,7 @@ export function claimTemplate(template: Template, model: ConfigModel, previous: 
       ...(policy.spec.failover ? { failover: policy.spec.failover } : {}),
       // Karmada copies it always; written only when another scheduler is named, so default bindings keep their bytes.
       ...(schedulerOf(policy.spec) !== DEFAULT_SCHEDULER ? { schedulerName: schedulerOf(policy.spec) } : {}),
+      ...(priority.status === 'found' ? { schedulePriority: priority.schedulePriority } : {}),
     },
   };
   return {
@@ -98,8 +103,11 @@ export function claimTemplate(template: Template, model: ConfigModel, previous: 
     replicas,
     ...(resourceRequest ? { resourceRequest } : {}),
     ...(custom ? { custom } : {}),
+    ...(priority.status === 'missing' ? { priorityClassMissing: priority.priorityClass } : {}),
   };
 }
+
+const NO_PRIORITY = { status: 'none' } as const;
 
 /**
  * The policy that placed this template last time, when no policy selects it now: deleted, or narrowed so it no longer

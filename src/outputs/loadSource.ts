@@ -1,6 +1,7 @@
 import { hasLuaCustomizations } from '../interpreters/customizations.ts';
 import { loadLuaRuntime } from '../interpreters/lua/luaRuntime.ts';
 import { checkLuaScripts } from '../documents/checkLuaScripts.ts';
+import { priorityClassKey } from '../bindings/schedulePriority.ts';
 import { parseRefKey, refKey } from '../api/kinds.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
@@ -351,6 +352,19 @@ async function loadIncremental(
     const before = loaded.size;
     readKarmada(await karmadaFor(new Set([...affected].map((key) => parseRefKey(key).namespace))));
     if (loaded.size > before) model = await assemble();
+  }
+  // The PriorityClasses the policies name (schedulePriority): their value goes into the bindings those policies
+  // build (claimTemplate), though neither the class nor its file changed.
+  const classes = model.propagationPolicies
+    .map((p) => priorityClassKey(p.object))
+    .filter((key): key is string => key !== undefined && !model.templates.has(key));
+  if (classes.length > 0) {
+    await index.load({ templates: classes });
+    const files = new Set(classes.flatMap((key) => index.template(key)?.file ?? []).filter((f) => !loaded.has(f)));
+    if (files.size > 0) {
+      await loadFiles(repo, tree, files, loaded, mayBeKept, layout, limits);
+      model = await assemble();
+    }
   }
   const unchangedKarmada = () => karmadaPaths.filter((path) => !changedPaths.has(path));
   await saveKarmadaFiles(

@@ -205,8 +205,13 @@ interface Placed {
   policy?: Located<PropagationPolicy>;
   /** Clusters with a graceful eviction task: they keep their previous manifest, untouched, until it ends. */
   evicting: string[];
-  /** Claimed by a policy whose dependentOverrides the commit lacks: nothing is placed, its last output is kept. */
-  waitsFor?: { policy: Located<PropagationPolicy>; missing: string[] };
+  /**
+   * Claimed by a policy whose dependentOverrides (`missing`), or whose schedulePriority's PriorityClass
+   * (`priorityClass`), the commit lacks: nothing is placed, its last output is kept.
+   */
+  waitsFor?:
+    | { policy: Located<PropagationPolicy>; missing: string[] }
+    | { policy: Located<PropagationPolicy>; priorityClass: string };
 }
 
 /** The per-render view every template is scheduled against, built once (Karmada's scheduler cache snapshot). */
@@ -262,7 +267,7 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
       continue;
     }
     if (p.waitsFor) {
-      waitForOverrides(key, p, p.waitsFor, input, out);
+      waitForPolicy(key, p, p.waitsFor, input, out);
       continue;
     }
     if (input.clusterReasons === false && p.explanation.schedule)
@@ -502,30 +507,46 @@ function leftToOtherScheduler(
 }
 
 /**
- * Karmada's detector applies no policy whose dependentOverrides are not all there: the template waits, its last output
- * kept, with a warning. Its index entry says `awaiting`: every sync renders it again (the commit that adds the
- * OverridePolicy need not touch it), as Karmada's detector retries it.
+ * Karmada's detector applies no policy whose dependentOverrides are not all there, and builds no ResourceBinding whose
+ * policy's PriorityClass does not exist: the template waits, its last output kept, with a warning (an error for the
+ * PriorityClass, which Karmada's detector reports as one). Its index entry says `awaiting`: every sync renders it
+ * again (the commit that adds what it waits for need not touch it), as Karmada's detector retries it.
  */
-function waitForOverrides(
+function waitForPolicy(
   key: string,
   p: Placed,
   waitsFor: NonNullable<Placed['waitsFor']>,
   input: RenderInput,
   out: RenderOutput<unknown>,
 ): void {
-  const { policy, missing } = waitsFor;
-  const kind = policy.object.kind === 'PropagationPolicy' ? 'OverridePolicy' : 'ClusterOverridePolicy';
-  const where = policy.object.kind === 'PropagationPolicy' ? ` in namespace ${policy.object.metadata.namespace}` : '';
-  const names = missing.join(', ');
+  const { policy } = waitsFor;
+  const waiting =
+    'missing' in waitsFor
+      ? `its dependentOverrides ${waitsFor.missing.join(', ')}`
+      : `the PriorityClass ${waitsFor.priorityClass}`;
   out.explanations.set(key, {
     ref: p.template.ref,
     policy: describePolicy(policy.object),
     policyReason: p.explanation.policyReason,
     clusters: [],
-    held: `${describePolicy(policy.object)} waits for its dependentOverrides ${names}: its last output is kept`,
+    held: `${describePolicy(policy.object)} waits for ${waiting}: its last output is kept`,
   });
   // Listed as awaiting (its last entry kept otherwise), so every sync tries it again.
   out.indexChanges.set(key, { ...(input.previousIndex.template(key) ?? p.entry), awaiting: true });
+  if (!('missing' in waitsFor)) {
+    out.problems.push({
+      ...p.template.source,
+      code: 'PRIORITY_CLASS_MISSING',
+      severity: 'error',
+      message: `${describeRef(p.template.ref)} waits: ${describePolicy(policy.object)} gives its bindings the priority of the PriorityClass ${waitsFor.priorityClass}, which the commit does not have; its last output is kept`,
+      fix: `add the PriorityClass ${waitsFor.priorityClass} (apiVersion scheduling.k8s.io/v1) to the repository, or change spec.schedulePriority.priorityClassName of ${describePolicy(policy.object)}`,
+    });
+    return;
+  }
+  const { missing } = waitsFor;
+  const kind = policy.object.kind === 'PropagationPolicy' ? 'OverridePolicy' : 'ClusterOverridePolicy';
+  const where = policy.object.kind === 'PropagationPolicy' ? ` in namespace ${policy.object.metadata.namespace}` : '';
+  const names = missing.join(', ');
   out.problems.push({
     ...p.template.source,
     code: 'DEPENDENT_OVERRIDES_MISSING',
@@ -768,6 +789,15 @@ function place(
       evicting: [],
       explanation: { ref: template.ref, policyReason: claim.reason, clusters: [] },
       waitsFor: { policy: claim.policy, missing },
+    };
+  if (claim.priorityClassMissing !== undefined)
+    return {
+      template,
+      clusters: [],
+      entry: { ...entryBase, policy: claim.policyKey },
+      evicting: [],
+      explanation: { ref: template.ref, policyReason: claim.reason, clusters: [] },
+      waitsFor: { policy: claim.policy, priorityClass: claim.priorityClassMissing },
     };
   // Karmada's default scheduler never picks up a binding handed to another scheduler: it keeps what it has.
   const scheduler = schedulerOf(policy.spec);

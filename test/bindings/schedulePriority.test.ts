@@ -1,0 +1,103 @@
+// detector.BuildResourceBinding under PriorityBasedScheduling (beta, on by default): a policy's schedulePriority names
+// a PriorityClass (source KubePriorityClass) whose value the ResourceBinding records; without that class Karmada's
+// detector builds no binding and retries (schedule_priority e2e: "ResourceBinding should inherit priority from
+// propagationPolicy", "ResourceBinding should not be created").
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { parseYamlValue } from '../../src/yaml/blockYaml.ts';
+import { clusterYaml, deployment, makeConfigRepo, manifestOf, RENDERED_REF, SOURCE_REF } from '../helpers/fleet.ts';
+
+const policy = (
+  className: string,
+  selector = '{apiVersion: apps/v1, kind: Deployment}',
+) => `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: prioritised}
+spec:
+  resourceSelectors: [${selector}]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+  schedulePriority: {priorityClassSource: KubePriorityClass, priorityClassName: ${className}}
+`;
+const priorityClass = (name: string, value: number) =>
+  `apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: ${name}}\nvalue: ${value}\n`;
+
+async function fleet(files: Record<string, string>) {
+  const r = makeConfigRepo();
+  r.commit({ 'clusters/member1.yaml': clusterYaml('member1'), ...files });
+  const repo = await openRepo(r.dir);
+  const sync = async () =>
+    (await syncRepo(repo, { sourceRef: SOURCE_REF, outputRef: RENDERED_REF })).reports.flatMap((x) => x.problems);
+  const spec = (path: string) =>
+    (parseYamlValue(r.show(RENDERED_REF, path)) as { spec: { schedulePriority?: unknown } }).spec;
+  const has = (path: string) => r.ls(RENDERED_REF).includes(path);
+  return { r, sync, spec, has };
+}
+
+const BINDING = 'bindings/default/web-deployment.yaml';
+
+test('a ResourceBinding records the value of the PriorityClass its policy names, on every later render too', async () => {
+  const f = await fleet({
+    'templates/priority.yaml': priorityClass('test-priority', 1000),
+    'templates/web.yaml': deployment('web', 2),
+    'policies/prioritised.yaml': policy('test-priority'),
+  });
+  try {
+    assert.equal(await f.sync(), []);
+    assert.equal(f.spec(BINDING).schedulePriority, { priority: 1000 });
+    // A change to the Deployment alone: the class, in a file the change did not touch, is read for its value.
+    f.r.commit({ 'templates/web.yaml': deployment('web', 3) }, 'three replicas');
+    assert.equal(await f.sync(), []);
+    assert.equal(f.spec(BINDING).schedulePriority, { priority: 1000 });
+    assert.is((f.spec(BINDING) as { replicas?: number }).replicas, 3, 'rendered again, not held');
+  } finally {
+    f.r.cleanup();
+  }
+});
+
+test('a PriorityClass of value 0 gives an empty schedulePriority (omitempty), and a ClusterResourceBinding gets none', async () => {
+  const f = await fleet({
+    'templates/priority.yaml': priorityClass('zero', 0),
+    'templates/web.yaml': deployment('web', 2),
+    'templates/reader.yaml':
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: reader}\nrules: []\n',
+    'policies/prioritised.yaml': policy(
+      'zero',
+      '{apiVersion: apps/v1, kind: Deployment}, {apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole}',
+    ),
+  });
+  try {
+    await f.sync();
+    assert.equal(f.spec(BINDING).schedulePriority, {});
+    assert.is(f.spec('bindings/_cluster/reader-clusterrole.yaml').schedulePriority, undefined);
+  } finally {
+    f.r.cleanup();
+  }
+});
+
+test('a policy naming a PriorityClass the commit lacks builds no binding: the template waits, with an error, until the class is added', async () => {
+  const f = await fleet({
+    'templates/web.yaml': deployment('web', 2),
+    'policies/prioritised.yaml': policy('missing-class'),
+  });
+  try {
+    const problems = await f.sync();
+    assert.equal(
+      problems.map((p) => `${p.severity} ${p.code} ${p.file}`),
+      ['error PRIORITY_CLASS_MISSING templates/web.yaml'],
+    );
+    assert.match(problems[0]!.fix, 'add the PriorityClass missing-class');
+    assert.not.ok(f.has(BINDING), 'no binding');
+    assert.not.ok(f.has(manifestOf('member1', 'Deployment', 'web', 'default', 'apps')), 'nothing placed');
+    // The commit that adds the class does not touch the Deployment: the waiting template is rendered again anyway.
+    f.r.commit({ 'templates/priority.yaml': priorityClass('missing-class', 7) }, 'add the class');
+    assert.equal(await f.sync(), []);
+    assert.equal(f.spec(BINDING).schedulePriority, { priority: 7 });
+    assert.ok(f.has(manifestOf('member1', 'Deployment', 'web', 'default', 'apps')));
+  } finally {
+    f.r.cleanup();
+  }
+});
+
+test.run();
