@@ -856,7 +856,9 @@ function place(
   const synced = syncEvictionTasks(evicted.tasks, evictedNow, targets, clock, placedNow);
   for (const end of synced.ended)
     events.push({ type: 'released', ref: template.ref, cluster: end.task.fromCluster, why: end.why, result: targets });
-  const { evicting } = synced;
+  // A cluster no longer registered keeps its task (Karmada's lasts until it times out or the new clusters are healthy)
+  // but holds nothing: its execution space went with its Cluster, Works and all, and no Work is made for a task.
+  const evicting = synced.evicting.filter((name) => model.clusters.has(name));
   const binding =
     synced.tasks.length > 0
       ? { ...scheduled.binding, spec: { ...scheduled.binding.spec, gracefulEvictionTasks: synced.tasks } }
