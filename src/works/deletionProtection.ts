@@ -55,7 +55,7 @@ export function namespaceKept(ref: ObjectRef, guard: string, where: SourceSpan):
     code: 'DELETION_PROTECTED',
     severity: 'warning',
     message: `${describeRef(ref)} still holds ${held}, labelled ${DELETION_PROTECTION_LABEL}: ${DELETION_PROTECTION_ALWAYS}: as in Karmada, where the namespace stays Terminating while that object refuses its deletion, its last output stays on its clusters`,
-    fix: `to delete the namespace, first take the label off ${held} (or delete it after taking the label off); the namespace goes in the first render after that`,
+    fix: `to delete the namespace, first push a commit that takes the label ${DELETION_PROTECTION_LABEL} off ${held}; the namespace goes in the first render after nothing protected is left in it`,
     data: { ref, protectedBy: guard },
   };
 }

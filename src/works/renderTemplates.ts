@@ -312,8 +312,9 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
 /**
  * Whether the template's last output is kept as it is, and what this render records for it (explanation, index
  * entry, problems): invalid or duplicated or colliding in this commit, its file unreadable, removed (its outputs go
- * in step 3), its output path taken by another object, orphaned by a deleted policy, or a Namespace kept after its
- * skip label. Removed templates only lose their index entry here.
+ * in step 3) unless deletion-protected or a Namespace a protected template still lives in, its output path taken by
+ * another object, orphaned by a deleted policy (its binding then loses the policy's claim, through `write`), or a
+ * Namespace kept after its skip label. Removed templates only lose their index entry here.
  */
 function held(
   key: string,
