@@ -109,11 +109,11 @@ export function detectUnits(
   const insideChart = (dir: string) => chartDirs.some((chart) => chart !== dir && asDir(dir).startsWith(asDir(chart)));
 
   // Each kustomization's direct inputs, resolved in the commit; problems for what is not there.
-  const direct = new Map<string, { dirs: string[]; files: string[]; problems: Problem[] }>();
+  const direct = new Map<string, { dirs: string[]; nested: string[]; files: string[]; problems: Problem[] }>();
   for (const [dir, c] of candidates) {
     if (c.tool !== 'kustomize' || insideChart(dir)) continue;
     const parsed = references(c.marker);
-    const out = { dirs: [] as string[], files: [] as string[], problems: [...parsed.problems] };
+    const out = { dirs: [] as string[], nested: [] as string[], files: [] as string[], problems: [...parsed.problems] };
     for (const ref of parsed.references) {
       const resolved = resolveRelative(dir, ref.path);
       const problem = (message: string, fix: string) =>
@@ -134,8 +134,13 @@ export function detectUnits(
         continue;
       }
       const exists = isDir(resolved) || files.has(resolved);
-      // Inside the unit's own folder: copied with it.
-      if (exists && (resolved === dir || resolved.startsWith(asDir(dir)))) continue;
+      // Inside the unit's own folder: copied with it. A kustomization there (a base, a Component) is an input of this
+      // one, not a unit of its own: built alone, a Component or a half of an application would fail or duplicate.
+      if (exists && (resolved === dir || resolved.startsWith(asDir(dir)))) {
+        if (resolved !== dir && isDir(resolved) && candidates.get(resolved)?.tool === 'kustomize')
+          out.nested.push(resolved);
+        continue;
+      }
       // Outside it, kustomize builds only another kustomization's folder and reads no file (its load restrictor:
       // "security; file ... is not in or below ..."). Anything else named there would fail the build, and must not
       // count as the unit's input either: an input is no manifest, so a pull request naming ../../policies or a
@@ -163,7 +168,7 @@ export function detectUnits(
   }
 
   const referenced = new Set<string>();
-  for (const [dir, d] of direct) for (const target of d.dirs) if (target !== dir) referenced.add(target);
+  for (const [dir, d] of direct) for (const target of [...d.dirs, ...d.nested]) if (target !== dir) referenced.add(target);
 
   const vendored = vendoredCharts(paths);
   const copiedDirs = new Set<string>();

@@ -120,4 +120,29 @@ test("a kustomization naming a plain folder or a file outside its own folder tak
   );
 });
 
+// kustomize's own examples (multibases, wordpress) and microservices-demo's kustomize/ name bases and Components in
+// their own folder: built alone, each would duplicate the application unpatched, or fail (a Component patches what it
+// is not given).
+test("a kustomization's bases and Components inside its own folder are its inputs, not units of their own", () => {
+  const files: Record<string, string> = {
+    'units/shop/kustomization.yaml': 'resources: [base, dev]\ncomponents: [components/tls]\n',
+    'units/shop/base/kustomization.yaml': 'resources: [cm.yaml]\n',
+    'units/shop/dev/kustomization.yaml': 'resources: [../base]\nnamePrefix: dev-\n',
+    'units/shop/components/tls/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n',
+    'units/other/kustomization.yaml': 'resources: [cm.yaml]\n',
+  };
+  const layout = detectUnits(
+    [...Object.keys(files), 'units/shop/base/cm.yaml', 'units/other/cm.yaml'],
+    kustomizations(files),
+  );
+  assert.equal(
+    layout.units.map((u) => [u.marker, u.inputs]),
+    [
+      ['units/other/kustomization.yaml', ['units/other/']],
+      ['units/shop/kustomization.yaml', ['units/shop/']],
+    ],
+  );
+  assert.ok(isUnitInput(layout, 'units/shop/components/tls/kustomization.yaml'));
+});
+
 test.run();
