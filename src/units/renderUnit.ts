@@ -3,6 +3,7 @@ import { chmod, cp, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } fr
 import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
+import { GO_YAML_DOCUMENT_OPTIONS, GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/model.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
@@ -23,6 +24,7 @@ import { parseUnitOutput } from './parseUnitOutput.ts';
 import { ranOutOfMemory, runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from './runTool.ts';
 import { findToolReport, missingToolFix, type ToolBinary } from './unitTools.ts';
 import { applyKustomizeOptions } from './applyKustomizeOptions.ts';
+import { helmSetValue } from './helmSetValue.ts';
 import { asksForOrigins, knowsOriginAnnotations, withOriginAnnotations } from './kustomizeOrigins.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 
@@ -30,7 +32,7 @@ import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOpt
  * Bump when the tool is run another way (its flags, its environment) or a run's warnings are worked out another way,
  * so outputs cached before are not reused.
  */
-const RUN_RECIPE = 6;
+const RUN_RECIPE = 7;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -313,10 +315,15 @@ async function runUnit(
       for (const f of h.valueFiles ?? []) args.push('--values', path.join(src, resolveValueFile(unit.dir, f)!));
       if (h.values !== undefined || h.valuesObject !== undefined) {
         const inline = path.join(root, 'values-inline.yaml');
-        await writeFile(inline, h.valuesObject !== undefined ? stringify(h.valuesObject) : h.values!);
+        // Helm reads it as YAML 1.1: a string `yes`, `on` or `0b101` is written quoted, or it would come back a bool or a number.
+        await writeFile(
+          inline,
+          h.valuesObject !== undefined ? stringify(h.valuesObject, GO_YAML_DOCUMENT_OPTIONS) : h.values!,
+        );
         args.push('--values', inline);
       }
-      for (const p of h.parameters ?? []) args.push(p.forceString ? '--set-string' : '--set', `${p.name}=${p.value}`);
+      for (const p of h.parameters ?? [])
+        args.push(p.forceString ? '--set-string' : '--set', `${p.name}=${helmSetValue(p.value)}`);
       if (h.includeCRDs !== false) args.push('--include-crds');
       if (h.kubeVersion) args.push('--kube-version', h.kubeVersion);
       for (const v of h.apiVersions ?? []) args.push('--api-versions', v);
@@ -326,8 +333,12 @@ async function runUnit(
       const file = path.join(src, unit.marker);
       if (Object.keys(k).length > 0) {
         // Written into the unit's own kustomization (a private copy), as Argo CD's `kustomize edit` does.
-        const kustomization = parse(await readFile(file, 'utf8')) as Record<string, unknown> | null;
-        await writeFile(file, stringify(applyKustomizeOptions(kustomization ?? {}, k)));
+        // Read and written as kustomize reads it (YAML 1.1): a quoted "off" stays a string, a bare on stays true.
+        const kustomization = parse(await readFile(file, 'utf8'), GO_YAML_PARSE_OPTIONS) as Record<
+          string,
+          unknown
+        > | null;
+        await writeFile(file, stringify(applyKustomizeOptions(kustomization ?? {}, k), GO_YAML_DOCUMENT_OPTIONS));
       }
       // Each object of the output then names the file it came from, where its problems are reported.
       if (knowsOriginAnnotations(tool.version)) {

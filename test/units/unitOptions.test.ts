@@ -66,6 +66,64 @@ spec:
   assert.is(containers[0]!.image, 'nginx:1.27');
 });
 
+// helm and kustomize read YAML 1.1; Argo CD writes valuesObject with sigs.k8s.io/yaml, which quotes such strings, and
+// escapes the commas of a parameter's value (util/helm/cmd.go cleanSetParameters).
+test("a HelmUnit's valuesObject strings reach helm as strings, and a parameter's commas as commas", async () => {
+  const snapshot = await snapshotOf({
+    'probe/Chart.yaml': 'apiVersion: v2\nname: probe\nversion: 0.1.0\n',
+    'probe/values.yaml': 'message: hello\n',
+    'probe/templates/cm.yaml': `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: probe
+data:
+{{- range $k, $v := .Values.probe }}
+  {{ $k }}: {{ printf "%s %v" (kindOf $v) $v | quote }}
+{{- end }}
+  csv: {{ printf "%s %v" (kindOf .Values.csv) .Values.csv | quote }}
+  list: {{ printf "%s %v" (kindOf .Values.list) .Values.list | quote }}
+`,
+    'probe/flotilla-unit.yaml': `apiVersion: flotilla.io/v1alpha1
+kind: HelmUnit
+spec:
+  valuesObject:
+    probe: {agree: "yes", enable: "on", disable: "Off", binary: "0b101", underscored: "1_000", time: "12:30"}
+  parameters:
+    - {name: csv, value: "a,b,c", forceString: true}
+    - {name: list, value: "{x,y}"}
+`,
+  });
+  assert.equal(snapshot.model.problems, []);
+  const cm = snapshot.model.templates.get('v1/ConfigMap/default/probe');
+  assert.ok(cm, [...snapshot.model.templates.keys()].join('\n'));
+  assert.equal(cm!.manifest.data, {
+    agree: 'string yes',
+    binary: 'string 0b101',
+    disable: 'string Off',
+    enable: 'string on',
+    time: 'string 12:30',
+    underscored: 'string 1_000',
+    csv: 'string a,b,c',
+    list: 'slice [x y]',
+  });
+});
+
+test("a KustomizeUnit's options leave the kustomization's quoted strings strings", async () => {
+  const snapshot = await snapshotOf({
+    ...KUSTOMIZE_GUESTBOOK,
+    'kustomize-guestbook/kustomization.yaml': KUSTOMIZE_GUESTBOOK['kustomize-guestbook/kustomization.yaml']!.replace(
+      'namePrefix: kustomize-\n',
+      'namePrefix: kustomize-\ncommonLabels: {canary: "off", "on": "yes"}\n',
+    ),
+    'kustomize-guestbook/flotilla-unit.yaml':
+      'apiVersion: flotilla.io/v1alpha1\nkind: KustomizeUnit\nspec:\n  nameSuffix: -eu\n',
+  });
+  assert.equal(snapshot.model.problems, []);
+  const deployment = snapshot.model.templates.get('apps/v1/Deployment/default/kustomize-guestbook-ui-eu');
+  assert.ok(deployment, [...snapshot.model.templates.keys()].join('\n'));
+  assert.equal(deployment!.labels, { canary: 'off', on: 'yes' });
+});
+
 test("a chart's test hooks are left out, as helm install leaves them to helm test", async () => {
   const snapshot = await snapshotOf({
     ...helmGuestbook(1),
