@@ -202,4 +202,23 @@ test('kubectl create configmap, namespace, deployment and secret work (client-go
   assert.match(quota.stderr, 'the body of the request was in an unknown format');
 });
 
+test("names are checked by kind as kube-apiserver checks them: an RBAC name may hold ':', a Service's may not hold '.'", async () => {
+  const role = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: metallb-system:controller
+rules:
+- apiGroups: [""]
+  resources: [services]
+  verbs: [get, list]
+`;
+  const applied = await kubectl(['apply', '--server-side', '-f', '-'], role);
+  assert.is(applied.code, 0, applied.stderr);
+  assert.match(applied.stdout, 'clusterrole.rbac.authorization.k8s.io/metallb-system:controller serverside-applied');
+  const service = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web.v2\nspec:\n  ports:\n  - port: 80\n';
+  const refused = await kubectl(['apply', '--server-side', '-f', '-'], service);
+  assert.is.not(refused.code, 0);
+  assert.match(refused.stderr, 'a DNS-1035 label must consist of lower case alphanumeric characters');
+});
+
 test.run();

@@ -17,6 +17,7 @@ import { defaultObject, type Allocators } from '../resources/defaultObject.ts';
 import { initialStatus, prepareForCreate } from '../resources/prepareForCreate.ts';
 import { keepAllocatedValues } from '../resources/serviceAllocation.ts';
 import { validateConfigData } from '../resources/validateConfigData.ts';
+import { nameInvalidReason } from '../resources/validateObjectName.ts';
 import { validateWorkloadAndAccess } from '../resources/validateWorkloadAndAccess.ts';
 import { hpaFromV1, isHpaV1, servedAs } from '../resources/hpaVersions.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
@@ -46,7 +47,6 @@ import {
 } from './requestOptions.ts';
 
 const PROTECTED_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
-const NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const SERVER_OWNED_METADATA = [
   'uid',
   'creationTimestamp',
@@ -271,15 +271,8 @@ function asObject(body: unknown): KubeObject {
 
 function validateName(rt: ResourceType, name: string | undefined): void {
   if (!name) throw invalid(rt.kind, rt.group, '', 'metadata.name', 'Required value: name or generateName is required');
-  if (name.length > 253 || !NAME_PATTERN.test(name)) {
-    throw invalid(
-      rt.kind,
-      rt.group,
-      name,
-      'metadata.name',
-      `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
-    );
-  }
+  const reason = nameInvalidReason(rt.group, rt.kind, name);
+  if (reason) throw invalid(rt.kind, rt.group, name, 'metadata.name', `Invalid value: "${name}": ${reason}`);
 }
 
 /** Target namespace of a write: the URL's, which the body may repeat but not contradict. */
