@@ -93,6 +93,16 @@ export function classifyDocuments(
       typeof kind !== 'string' || kind === '' ? 'kind' : null,
       typeof name !== 'string' || name === '' ? 'metadata.name' : null,
     ].filter((f): f is string => f !== null);
+    const generateName = metadata?.generateName;
+    if (missing.length === 1 && missing[0] === 'metadata.name' && typeof generateName === 'string' && generateName) {
+      problem(
+        ['metadata', 'generateName'],
+        'MISSING_FIELD',
+        `${label} has metadata.generateName (${generateName}) but no metadata.name: the API server would make up a new name on every create, so no later render could update or remove the object it made`,
+        `give it a fixed metadata.name (for a Job run once per change, a name that carries the change, e.g. ${generateName.replace(/-?$/, '-v1')}); Argo CD creates generateName hooks on each sync, Flotilla places named objects only`,
+      );
+      continue;
+    }
     if (missing.length > 0) {
       problem(
         missing[0] === 'metadata.name' ? ['metadata'] : [],

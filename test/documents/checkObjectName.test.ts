@@ -90,4 +90,21 @@ test('classifyDocuments: a kind with a path in it is a located INVALID_VALUE; a 
   assert.ok(model.held.has('v1/ConfigMap/default/MyConfig'));
 });
 
+test("classifyDocuments: an object with generateName and no name is refused at its generateName, saying why, and the file's other objects stay", () => {
+  const text =
+    'apiVersion: batch/v1\nkind: Job\nmetadata:\n  generateName: upgrade-sql-schema\n  annotations: {helm.sh/hook: pre-install}\nspec: {}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kept\n';
+  const { documents, problems } = parseDocuments('templates/hooks.yaml', new TextEncoder().encode(text));
+  const file = classifyDocuments('templates/hooks.yaml', documents, problems);
+  assert.equal(
+    file.problems.map((p) => `${p.line}:${p.column}:${p.code}`),
+    ['4:17:MISSING_FIELD'],
+  );
+  assert.match(file.problems[0]!.message, 'has metadata.generateName (upgrade-sql-schema) but no metadata.name');
+  assert.match(file.problems[0]!.fix, 'give it a fixed metadata.name');
+  assert.equal(
+    file.templates.map((t) => refKey(t.ref)),
+    ['v1/ConfigMap/default/kept'],
+  );
+});
+
 test.run();
