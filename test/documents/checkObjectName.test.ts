@@ -102,8 +102,8 @@ test("classifyDocuments: an object with generateName and no name is refused at i
   assert.match(file.problems[0]!.message, 'has metadata.generateName (upgrade-sql-schema) but no metadata.name');
   assert.match(file.problems[0]!.fix, 'give it a fixed metadata.name');
   assert.equal(
-    file.templates.map((t) => refKey(t.ref)),
-    ['v1/ConfigMap/default/kept'],
+    file.templates.map((t) => t.ref.name),
+    ['kept'],
   );
 });
 
