@@ -221,4 +221,52 @@ rules:
   assert.match(refused.stderr, 'a DNS-1035 label must consist of lower case alphanumeric characters');
 });
 
+test('what applications install beside their workloads applies: webhook configurations, a CSIDriver, a RuntimeClass, an APIService', async () => {
+  const objects = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: metallb-webhook-configuration
+webhooks:
+- name: ipaddresspoolvalidationwebhook.metallb.io
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  clientConfig:
+    service: {name: metallb-webhook-service, namespace: metallb-system, path: /validate}
+---
+apiVersion: storage.k8s.io/v1
+kind: CSIDriver
+metadata:
+  name: csi.spiffe.io
+spec:
+  attachRequired: false
+---
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata:
+  name: gvisor
+handler: runsc
+---
+apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata:
+  name: v1beta1.custom.metrics.k8s.io
+spec:
+  group: custom.metrics.k8s.io
+  version: v1beta1
+  groupPriorityMinimum: 100
+  versionPriority: 100
+  service: {name: prometheus-adapter, namespace: monitoring}
+`;
+  const applied = await kubectl(['apply', '--server-side', '-f', '-'], objects);
+  assert.is(applied.code, 0, applied.stderr);
+  for (const line of [
+    'validatingwebhookconfiguration.admissionregistration.k8s.io/metallb-webhook-configuration serverside-applied',
+    'csidriver.storage.k8s.io/csi.spiffe.io serverside-applied',
+    'runtimeclass.node.k8s.io/gvisor serverside-applied',
+    'apiservice.apiregistration.k8s.io/v1beta1.custom.metrics.k8s.io serverside-applied',
+  ])
+    assert.match(applied.stdout, line);
+  assert.match((await kubectl(['get', 'csidrivers'])).stdout, /^csi\.spiffe\.io\s/m);
+});
+
 test.run();

@@ -143,6 +143,23 @@ const ROWS: Row[] = [
   { gv: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', scope: 'Cluster' },
   { gv: 'storage.k8s.io/v1', kind: 'StorageClass', plural: 'storageclasses', scope: 'Cluster', short: ['sc'] },
   { gv: 'scheduling.k8s.io/v1', kind: 'PriorityClass', plural: 'priorityclasses', scope: 'Cluster', short: ['pc'] },
+  // What real applications install beside their workloads (cert-manager, MetalLB, SPIRE, metrics adapters): stored
+  // and served like any object; the emulator calls no webhook and proxies no aggregated API.
+  {
+    gv: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    plural: 'validatingwebhookconfigurations',
+    scope: 'Cluster',
+  },
+  {
+    gv: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingWebhookConfiguration',
+    plural: 'mutatingwebhookconfigurations',
+    scope: 'Cluster',
+  },
+  { gv: 'storage.k8s.io/v1', kind: 'CSIDriver', plural: 'csidrivers', scope: 'Cluster' },
+  { gv: 'node.k8s.io/v1', kind: 'RuntimeClass', plural: 'runtimeclasses', scope: 'Cluster' },
+  { gv: 'apiregistration.k8s.io/v1', kind: 'APIService', plural: 'apiservices', scope: 'Cluster', sub: ['status'] },
   // What metrics-server serves, computed from the pods' simulated usage (src/members/metrics/).
   { gv: 'metrics.k8s.io/v1beta1', kind: 'PodMetrics', plural: 'pods', scope: 'Namespaced', computed: 'metrics' },
   { gv: 'metrics.k8s.io/v1beta1', kind: 'NodeMetrics', plural: 'nodes', scope: 'Cluster', computed: 'metrics' },
