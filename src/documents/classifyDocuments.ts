@@ -23,6 +23,7 @@ import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
 import { findVoidLabelSelectors } from './schema/findVoidLabelSelectors.ts';
 import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
 import { validateWorkloadNumbers } from './schema/validateWorkloadNumbers.ts';
+import { validateEnvValues } from './schema/validateEnvValues.ts';
 import { applyPolicyDefaults } from './applyPolicyDefaults.ts';
 import { checkObjectIdentity } from './checkObjectName.ts';
 import { expandLists, type ListedObject } from './expandLists.ts';
@@ -216,7 +217,7 @@ export function classifyDocuments(
           ? validateFederatedHpa(obj)
           : ref.apiVersion === AUTOSCALING_API_VERSION && ref.kind === 'CronFederatedHPA'
             ? validateCronFederatedHpa(obj)
-            : validateWorkloadNumbers(obj);
+            : [...validateWorkloadNumbers(obj), ...validateEnvValues(obj)];
       for (const issue of numbers) problem(issue.path, issue.code, issue.message, issue.fix);
       if (numbers.length > 0) {
         out.broken.push({ ...ref, namespace: namespace ?? 'default' }); // keeps what it rendered before

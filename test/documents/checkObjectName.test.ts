@@ -107,4 +107,51 @@ test("classifyDocuments: an object with generateName and no name is refused at i
   );
 });
 
+test('classifyDocuments: an env value YAML reads as a boolean or a number is refused at the value, as every API server would refuse it', () => {
+  const text = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      initContainers:
+        - name: init
+          env:
+            - {name: OK, value: "true"}
+      containers:
+        - name: app
+          env:
+            - name: DEBUG
+              value: true
+            - name: PORT
+              value: 8080
+            - name: FROM_FIELD
+              valueFrom: {fieldRef: {fieldPath: metadata.name}}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: nightly
+spec:
+  schedule: "0 0 * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          containers:
+            - name: job
+              env: [{name: RATIO, value: 1.5}]
+`;
+  const { documents, problems } = parseDocuments('templates/web.yaml', new TextEncoder().encode(text));
+  const file = classifyDocuments('templates/web.yaml', documents, problems);
+  assert.equal(
+    file.problems.map((p) => `${p.line}:${p.code}`),
+    ['16:INVALID_VALUE', '18:INVALID_VALUE', '34:INVALID_VALUE'],
+  );
+  assert.match(file.problems[0]!.message, 'env DEBUG of container app has the boolean true as its value');
+  assert.is(file.problems[1]!.fix, 'quote it: value: "8080"');
+  assert.equal(file.templates, [], 'both held, as any template Kubernetes would refuse');
+});
+
 test.run();
