@@ -269,4 +269,19 @@ spec:
   assert.match((await kubectl(['get', 'csidrivers'])).stdout, /^csi\.spiffe\.io\s/m);
 });
 
+test('a Deployment whose env value YAML made a boolean cannot be decoded, as kube-apiserver answers', async () => {
+  const refused = await kubectl(
+    ['apply', '--server-side', '-f', '-'],
+    deployment(1)
+      .replace('        resources:', '        env:\n        - {name: DEBUG, value: true}\n        resources:')
+      .replace('name: web\n  namespace', 'name: web-env\n  namespace'),
+  );
+  assert.is.not(refused.code, 0);
+  assert.match(
+    refused.stderr,
+    'cannot unmarshal bool into Go struct field EnvVar.spec.template.spec.containers.env.value of type string',
+    refused.stderr,
+  );
+});
+
 test.run();

@@ -18,6 +18,7 @@ import { initialStatus, prepareForCreate } from '../resources/prepareForCreate.t
 import { keepAllocatedValues } from '../resources/serviceAllocation.ts';
 import { validateConfigData } from '../resources/validateConfigData.ts';
 import { nameInvalidReason } from '../resources/validateObjectName.ts';
+import { envValueDecodeError } from '../resources/decodeEnvValues.ts';
 import { validateWorkloadAndAccess } from '../resources/validateWorkloadAndAccess.ts';
 import { hpaFromV1, isHpaV1, servedAs } from '../resources/hpaVersions.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
@@ -228,6 +229,8 @@ function serviceAllocators(ctx: ServerContext): Allocators {
 /** The kind's validation of the object being written (`previous` on update), as a 422 naming every problem. */
 function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): void {
   if (rt.crd) return;
+  const undecodable = envValueDecodeError(rt.group, rt.version, rt.kind, object);
+  if (undecodable) throw badRequest(undecodable);
   const errors = [
     ...(rt.group === '' ? validateConfigData(rt.kind, object, previous) : []),
     ...validateWorkloadAndAccess(rt.group, rt.kind, object),
