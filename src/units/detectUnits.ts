@@ -168,7 +168,8 @@ export function detectUnits(
   }
 
   const referenced = new Set<string>();
-  for (const [dir, d] of direct) for (const target of [...d.dirs, ...d.nested]) if (target !== dir) referenced.add(target);
+  for (const [dir, d] of direct)
+    for (const target of [...d.dirs, ...d.nested]) if (target !== dir) referenced.add(target);
 
   const vendored = vendoredCharts(paths);
   const copiedDirs = new Set<string>();
