@@ -1,5 +1,5 @@
 import { compareProblems, type Problem } from '../errors/problem.ts';
-import type { KustomizationReference } from './parseKustomization.ts';
+import type { ParsedKustomization } from './parseKustomization.ts';
 import { chartDependencyCopies, type CopiedChart, type LocalChartDependency } from './chartDependencies.ts';
 
 export type UnitTool = 'helm' | 'kustomize';
@@ -78,7 +78,7 @@ export function resolveRelative(dir: string, relative: string): string | undefin
  */
 export function detectUnits(
   paths: readonly string[],
-  references: (marker: string) => { references: KustomizationReference[]; problems: Problem[] },
+  references: (marker: string) => Pick<ParsedKustomization, 'references' | 'problems' | 'component'>,
   included: (marker: string) => boolean = () => true,
   valueFiles: (chartDir: string) => {
     files: string[];
@@ -168,6 +168,9 @@ export function detectUnits(
   }
 
   const referenced = new Set<string>();
+  // A Component builds into the kustomizations naming it; alone it is no application (metrics-server's autoscale and
+  // high-availability Components patch a Deployment they are not given).
+  const components = new Set([...direct.keys()].filter((dir) => references(candidates.get(dir)!.marker).component));
   for (const [dir, d] of direct)
     for (const target of [...d.dirs, ...d.nested]) if (target !== dir) referenced.add(target);
 
@@ -181,7 +184,10 @@ export function detectUnits(
     if (c.tool === 'helm' && insideChart(dir)) continue;
     // A base is an input of the overlays naming it, unless its own options file says "render me": then it renders
     // too, and what it and an overlay both output is a DUPLICATE_OBJECT naming both.
-    if (c.tool === 'kustomize' && (insideChart(dir) || (referenced.has(dir) && !files.has(`${dir}/${OPTIONS_FILE}`))))
+    if (
+      c.tool === 'kustomize' &&
+      (insideChart(dir) || components.has(dir) || (referenced.has(dir) && !files.has(`${dir}/${OPTIONS_FILE}`)))
+    )
       continue;
     const inputs = [asDir(dir)];
     const problems: Problem[] = [];

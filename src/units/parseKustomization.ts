@@ -14,6 +14,8 @@ export interface KustomizationReference {
 export interface ParsedKustomization {
   references: KustomizationReference[];
   problems: Problem[];
+  /** `kind: Component`: a piece other kustomizations take in (components:), never an application of its own. */
+  component?: true;
 }
 
 /** Fields holding paths of files or kustomization folders (kustomize's types/kustomization.go). */
@@ -137,7 +139,9 @@ export function parseKustomization(file: string, text: string): ParsedKustomizat
       `${(helm.key as { value: string }).value} makes kustomize fetch and inflate Helm charts, which needs the network`,
       'make the chart a Helm unit of its own (a folder with Chart.yaml, its dependencies vendored under charts/) and select its objects with a policy',
     );
-  return { references, problems };
+  const kind = field('kind')?.value;
+  const component = isScalar(kind) && kind.value === 'Component';
+  return { references, problems, ...(component ? { component: true as const } : {}) };
 }
 
 /** A field name as Go's encoding/json compares it: case folded, `ſ` as `s` and the Kelvin sign as `k`. */

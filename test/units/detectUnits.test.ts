@@ -145,4 +145,22 @@ test("a kustomization's bases and Components inside its own folder are its input
   assert.ok(isUnitInput(layout, 'units/shop/components/tls/kustomization.yaml'));
 });
 
+// metrics-server's manifests/ keeps Components no overlay of the commit names (autoscale, high-availability): built
+// alone, each patches a Deployment it is not given and fails.
+test('a kustomize Component is never a unit of its own, named by an overlay or not', () => {
+  const files: Record<string, string> = {
+    'units/metrics/base/kustomization.yaml': 'resources: [deployment.yaml]\n',
+    'units/metrics/components/autoscale/kustomization.yaml':
+      'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches: [{path: patch.yaml}]\n',
+  };
+  const layout = detectUnits(
+    [...Object.keys(files), 'units/metrics/base/deployment.yaml', 'units/metrics/components/autoscale/patch.yaml'],
+    kustomizations(files),
+  );
+  assert.equal(
+    layout.units.map((u) => u.marker),
+    ['units/metrics/base/kustomization.yaml'],
+  );
+});
+
 test.run();
