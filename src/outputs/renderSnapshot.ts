@@ -14,6 +14,7 @@ import { sourceLimitsOf, type RenderLimits } from './sourceLimits.ts';
 import { withAutoscaledReplicas, type AutoscaledReplicas } from './autoscaledTemplates.ts';
 import { indexWithBindings, matchFolderBindings, type FolderBinding } from './previousOutputs.ts';
 import { findIdlePolicies } from '../bindings/findIdlePolicies.ts';
+import { findUncreatedNamespaces } from '../bindings/findUncreatedNamespaces.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 
 export interface SnapshotPrevious {
@@ -75,7 +76,7 @@ export async function renderSnapshot(
     ...(limits?.maxOutputBytes !== undefined ? { maxOutputBytes: limits.maxOutputBytes } : {}),
   });
   // A snapshot reads the whole commit, so policies that select nothing can be told apart from ones outside a change.
-  output.problems.push(...findIdlePolicies(model));
+  output.problems.push(...findIdlePolicies(model), ...findUncreatedNamespaces(model));
   return { sha, model, output, index: applyTemplateChanges(previousIndex, output.indexChanges) };
 }
 
