@@ -16,7 +16,10 @@ export interface SourceDocument {
 }
 
 export interface ParseLimits {
-  /** Files larger than this are rejected whole. Default 4 MiB: a manifest that big is a mistake. */
+  /**
+   * Files larger than this are rejected whole. Default 16 MiB: one-file installs with their CRDs reach a few MiB
+   * (prometheus-operator's bundle.yaml 4.5 MiB, Argo CD's install.yaml 1.9 MiB); a manifest far beyond is a mistake.
+   */
   maxFileBytes: number;
   /** Alias expansions per document before it counts as an alias bomb. Default 1,000. */
   maxAliasCount: number;
@@ -24,7 +27,7 @@ export interface ParseLimits {
   maxDepth: number;
 }
 
-export const DEFAULT_PARSE_LIMITS: ParseLimits = { maxFileBytes: 4 * 1024 * 1024, maxAliasCount: 1000, maxDepth: 64 };
+export const DEFAULT_PARSE_LIMITS: ParseLimits = { maxFileBytes: 16 * 1024 * 1024, maxAliasCount: 1000, maxDepth: 64 };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

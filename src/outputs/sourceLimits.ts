@@ -3,7 +3,7 @@ import type { FileObjects } from '../api/model.ts';
 
 /**
  * How much of a commit one read of its files takes in, whatever the commit holds: a pull request decides how many
- * files there are, how large (each at most the 4 MiB parse limit) and how many objects they hold. Past a limit the
+ * files there are, how large (each at most the 16 MiB parse limit) and how many objects they hold. Past a limit the
  * remaining files, in path order, are not read: the first gets COMMIT_TOO_LARGE, and all of them are unreadable, so
  * whatever they rendered before is kept. Each is some fifty times what a fleet of 1,000 templates needs.
  */

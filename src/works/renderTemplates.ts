@@ -128,7 +128,7 @@ export interface RenderInput {
 }
 
 /**
- * What one render may write, in bytes: a commit can multiply a 4 MiB file by hundreds of registered clusters. A
+ * What one render may write, in bytes: a commit can multiply a 16 MiB file by hundreds of registered clusters. A
  * template whose output would pass the limit is held (its last output kept) with COMMIT_TOO_LARGE at its source.
  * 512 MiB holds the bench's L fleet (10,000 templates on 100 clusters, some 140,000 manifests with Karmada's Work labels
  * and annotations) with room to spare.

@@ -47,7 +47,7 @@ test('a source file over the parse limit is FILE_TOO_LARGE at that file, known f
       refused?.problems.map((p) => [p.file, p.line, p.code]),
       [['templates/big.yaml', 1, 'FILE_TOO_LARGE']],
     );
-    assert.match(refused?.problems[0]?.message ?? '', /file is 5\.3 MiB, over the 4\.0 MiB limit/);
+    assert.match(refused?.problems[0]?.message ?? '', /file is 21\.3 MiB, over the 16\.0 MiB limit/);
     assert.ok(read < 256 * 1024, `read ${read} bytes of loose objects`);
     assert.is(files.get('templates/ok.yaml')?.templates.length, 1);
   } finally {

@@ -146,9 +146,9 @@ const BAD_PUSHES: BadPush[] = [
     problem: { code: 'YAML_TOO_COMPLEX', file: 'templates/cm-1.yaml' },
   },
   {
-    name: '10 MB file',
-    injected: 'cm-1.yaml grows to 10 MiB',
-    files: () => ({ 'templates/cm-1.yaml': `${configMap('cm-1')}# ${'x'.repeat(10 * 1024 * 1024)}\n` }),
+    name: '20 MB file',
+    injected: 'cm-1.yaml grows to 20 MiB',
+    files: () => ({ 'templates/cm-1.yaml': `${configMap('cm-1')}# ${'x'.repeat(20 * 1024 * 1024)}\n` }),
     problem: { code: 'FILE_TOO_LARGE', file: 'templates/cm-1.yaml', line: 1 },
   },
   {
