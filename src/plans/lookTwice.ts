@@ -47,12 +47,17 @@ export function lookTwiceProblems(model: Pick<ConfigModel, 'templates' | 'propag
   for (const t of [...model.templates.values()].flatMap((t) => t.variants?.map((v) => ({ ...v, ref: t.ref })) ?? [t])) {
     const reasons = lookTwiceReasons(t.ref, t.manifest, t.labels);
     if (reasons.length === 0) continue;
+    // An object in kube-* never reaches a member: what it is for (a leader-election Role, an APIService's backend)
+    // is then missing there, which the reviewer should know how to fix.
+    const dropped = reasons.some((r) => r.includes('Karmada never propagates it'));
     problems.push({
       ...t.source,
       code: 'LOOK_TWICE',
       severity: 'warning',
       message: `${describeRef(t.ref)}: ${reasons.join('; ')}`,
-      fix: 'nothing to fix if intended; a reviewer should check who gains what on every cluster it reaches',
+      fix: dropped
+        ? `nothing to fix if the members have it already; otherwise move it out of ${t.ref.namespace || t.ref.name} (a chart's or kustomization's namespace setting), or create it on each member, as the objects that rely on it will not find it there`
+        : 'nothing to fix if intended; a reviewer should check who gains what on every cluster it reaches',
     });
   }
   for (const p of model.propagationPolicies) {

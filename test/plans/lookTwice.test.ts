@@ -178,6 +178,26 @@ test("validate reads every variant of a scoped units' object: one that overwrite
   );
 });
 
+test("an object in kube-system is flagged with how to get it to the members, not only with the reviewer's check", () => {
+  const role = {
+    ref: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      namespace: 'kube-system',
+      name: 'cert-manager:leaderelection',
+    },
+    labels: {},
+    manifest: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', rules: [] },
+    source: { file: 'units/cert-manager/Chart.yaml', line: 1, column: 1 },
+  };
+  const [problem] = lookTwiceProblems({
+    templates: new Map([['rbac.authorization.k8s.io/v1/Role/kube-system/cert-manager:leaderelection', role]]),
+    propagationPolicies: [],
+  });
+  assert.match(problem!.message, 'Karmada never propagates it');
+  assert.match(problem!.fix, 'move it out of kube-system');
+});
+
 test('plan flags deleting an object annotated helm.sh/resource-policy: keep, which Helm would leave and Argo CD and Flotilla delete, with the way to leave it', async () => {
   const kept = (name: string, annotated: boolean) =>
     `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n${annotated ? '  annotations:\n    helm.sh/resource-policy: keep\n' : ''}`;
