@@ -1,24 +1,19 @@
 // A container's env var value is a string in the Kubernetes API (core/v1 EnvVar.value). YAML makes `value: true`,
 // `value: 8080` or `value: 1.0` a boolean or a number, which every member's API server refuses ("cannot unmarshal
 // bool into Go struct field EnvVar...value of type string"), and Karmada's at creation: a located problem here.
-import { podSpecPathOf } from '../../api/podSpecPaths.ts';
+import { podSpecAt } from '../../api/podSpecPaths.ts';
 import type { SchemaIssue } from './validateAgainstSchema.ts';
 
 const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
 
 /** Issues for env values of the template's containers that are not strings; none for kinds without a pod spec. */
 export function validateEnvValues(manifest: Record<string, unknown>): SchemaIssue[] {
-  const path = podSpecPathOf(manifest.apiVersion, manifest.kind);
-  if (!path) return [];
-  let spec: unknown = manifest;
-  for (const step of path) {
-    if (spec === null || typeof spec !== 'object') return [];
-    spec = (spec as Record<string, unknown>)[step];
-  }
-  if (spec === null || typeof spec !== 'object') return [];
+  const found = podSpecAt(manifest);
+  if (!found) return [];
+  const { path, spec } = found;
   const issues: SchemaIssue[] = [];
   for (const list of CONTAINER_LISTS) {
-    const containers = (spec as Record<string, unknown>)[list];
+    const containers = spec[list];
     if (!Array.isArray(containers)) continue;
     containers.forEach((container, c) => {
       const env = (container as { env?: unknown } | null)?.env;
