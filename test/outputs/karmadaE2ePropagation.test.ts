@@ -5,39 +5,26 @@
 // Events, informer waits and the live members' state are not part of these.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parse, stringify } from 'yaml';
-import { openRepo } from '../../src/commits/openRepo.ts';
-import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { clusterYaml, makeConfigRepo, RENDERED_REF, SOURCE_REF, type ConfigRepo } from '../helpers/fleet.ts';
+import {
+  ALL,
+  cpp,
+  deployment,
+  DEPLOY,
+  deployOn,
+  MEMBERS,
+  meta,
+  names,
+  out,
+  pp,
+  renderedRepos,
+  spec,
+  step,
+  where,
+  yaml,
+} from '../helpers/karmadaE2eRepo.ts';
 
-const repos: ConfigRepo[] = [];
-test.after(() => {
-  for (const r of repos) r.cleanup();
-});
+const rendered = renderedRepos(test);
 
-type Obj = Record<string, unknown>;
-const yaml = (o: Obj) => stringify(o);
-const MEMBERS = {
-  'clusters/member1.yaml': clusterYaml('member1'),
-  'clusters/member2.yaml': clusterYaml('member2'),
-  'clusters/member3.yaml': clusterYaml('member3'),
-};
-const ALL = ['member1', 'member2', 'member3'];
-
-const deployment = (name: string, replicas = 3, labels?: Record<string, string>) =>
-  yaml({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: 'default', ...(labels ? { labels } : {}) },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: { containers: [{ name: 'nginx', image: 'nginx:1.19.0' }] },
-      },
-    },
-  });
 const configMapYaml = (name: string) =>
   yaml({
     apiVersion: 'v1',
@@ -46,57 +33,6 @@ const configMapYaml = (name: string) =>
     data: { a: 'b' },
   });
 
-const DEPLOY = { apiVersion: 'apps/v1', kind: 'Deployment' };
-const names = (clusters: string[]) => ({ clusterAffinity: { clusterNames: clusters } });
-
-function pp(name: string, selectors: Obj[], placement: Obj | undefined, extra: Obj = {}): string {
-  return yaml({
-    apiVersion: 'policy.karmada.io/v1alpha1',
-    kind: 'PropagationPolicy',
-    metadata: { name, namespace: 'default' },
-    spec: { resourceSelectors: selectors, ...(placement ? { placement } : {}), ...extra },
-  });
-}
-function cpp(name: string, selectors: Obj[], placement: Obj | undefined, extra: Obj = {}): string {
-  return yaml({
-    apiVersion: 'policy.karmada.io/v1alpha1',
-    kind: 'ClusterPropagationPolicy',
-    metadata: { name },
-    spec: { resourceSelectors: selectors, ...(placement ? { placement } : {}), ...extra },
-  });
-}
-
-/** A config repo whose first commit (`files`) is already rendered. */
-async function rendered(files: Record<string, string>): Promise<ConfigRepo> {
-  const r = makeConfigRepo();
-  repos.push(r);
-  r.commit(files, 'base');
-  await sync(r);
-  return r;
-}
-async function sync(r: ConfigRepo) {
-  return (await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE_REF, outputRef: RENDERED_REF })).reports.flatMap(
-    (x) => x.problems,
-  );
-}
-async function step(r: ConfigRepo, files: Record<string, string | null>) {
-  r.commit(files, 'step');
-  return sync(r);
-}
-/** The rendered object at `path`, or undefined when the rendered branch has none. */
-function out(r: ConfigRepo, path: string): Obj | undefined {
-  return r.ls('flotilla/rendered').includes(path) ? (parse(r.show('flotilla/rendered', path)) as Obj) : undefined;
-}
-const deployOn = (cluster: string, name: string) => `clusters/${cluster}/default/deployment.apps_${name}.yaml`;
-const where = (r: ConfigRepo, file: string) =>
-  r
-    .ls('flotilla/rendered')
-    .filter((p) => p.endsWith(`/${file}`) && p.startsWith('clusters/'))
-    .map((p) => p.split('/')[1])
-    .sort();
-const meta = (o: Obj | undefined) =>
-  (o?.metadata ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string> };
-const spec = (o: Obj | undefined) => (o?.spec ?? {}) as Record<string, any>;
 const PP_NAME = 'propagationpolicy.karmada.io/name';
 // propagationpolicy_test.go [BasicCase] Deployment / Service / Pod / Job / Role / RoleBinding propagation testing:
 // each kind, named by a policy whose clusterAffinity lists every cluster, is on every cluster (Duplicated: the
