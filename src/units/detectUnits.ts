@@ -109,11 +109,20 @@ export function detectUnits(
   const insideChart = (dir: string) => chartDirs.some((chart) => chart !== dir && asDir(dir).startsWith(asDir(chart)));
 
   // Each kustomization's direct inputs, resolved in the commit; problems for what is not there.
-  const direct = new Map<string, { dirs: string[]; nested: string[]; files: string[]; problems: Problem[] }>();
+  const direct = new Map<
+    string,
+    { dirs: string[]; nested: string[]; files: string[]; problems: Problem[]; component: boolean }
+  >();
   for (const [dir, c] of candidates) {
     if (c.tool !== 'kustomize' || insideChart(dir)) continue;
     const parsed = references(c.marker);
-    const out = { dirs: [] as string[], nested: [] as string[], files: [] as string[], problems: [...parsed.problems] };
+    const out = {
+      dirs: [] as string[],
+      nested: [] as string[],
+      files: [] as string[],
+      problems: [...parsed.problems],
+      component: parsed.component === true,
+    };
     for (const ref of parsed.references) {
       const resolved = resolveRelative(dir, ref.path);
       const problem = (message: string, fix: string) =>
@@ -170,7 +179,7 @@ export function detectUnits(
   const referenced = new Set<string>();
   // A Component builds into the kustomizations naming it; alone it is no application (metrics-server's autoscale and
   // high-availability Components patch a Deployment they are not given).
-  const components = new Set([...direct.keys()].filter((dir) => references(candidates.get(dir)!.marker).component));
+  const components = new Set([...direct].filter(([, d]) => d.component).map(([dir]) => dir));
   for (const [dir, d] of direct)
     for (const target of [...d.dirs, ...d.nested]) if (target !== dir) referenced.add(target);
 
