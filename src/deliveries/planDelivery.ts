@@ -1,4 +1,5 @@
 import type { ObjectRef } from '../api/kinds.ts';
+import { parseQuantity } from '../quantities/parseQuantity.ts';
 import { identityKey, type Inventory } from '../branches/status/inventory.ts';
 import { CONFLICT_RESOLUTION_ANNOTATION, MANAGED_LABEL, type ApplyResult, type ConflictResolution } from './types.ts';
 
@@ -117,9 +118,10 @@ export function isSubset(desired: unknown, live: unknown): boolean {
   if (live === null || typeof live !== 'object' || Array.isArray(live)) return false;
   const l = live as Record<string, unknown>;
   for (const [k, v] of Object.entries(desired)) {
-    // An explicit null in an apply patch means "unset": it matches an absent field.
+    // An explicit null in an apply patch means "unset": it matches an absent field, and the empty struct the API
+    // server writes in place of one that cannot be absent (a container's `resources: null` reads back `{}`).
     if (v === null) {
-      if (l[k] !== undefined && l[k] !== null) return false;
+      if (l[k] !== undefined && l[k] !== null && !isEmptyCollection(l[k])) return false;
       continue;
     }
     if (!(k in l) || !isSubset(v, l[k])) return false;
@@ -127,12 +129,23 @@ export function isSubset(desired: unknown, live: unknown): boolean {
   return true;
 }
 
-/** Integers in YAML may come back as numbers or strings of the same value (ports, quantities written as numbers). */
+/**
+ * Integers in YAML may come back as numbers or strings of the same value (ports, quantities written as numbers), and
+ * the API server writes every resource quantity in its canonical form: `2000m` reads back `2`, `4096Mi` `4Gi`, 0.5
+ * `500m`. Only a quantity comes back changed this way, so two spellings of one quantity are the same value.
+ */
 function sameScalar(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if ((typeof a === 'number' && typeof b === 'string') || (typeof a === 'string' && typeof b === 'number'))
-    return String(a) === String(b);
-  return false;
+    if (String(a) === String(b)) return true;
+  if ((typeof a !== 'string' && typeof a !== 'number') || typeof b !== 'string') return false;
+  const desired = parseQuantity(a);
+  const live = desired && parseQuantity(b);
+  return live !== undefined && desired!.num * live.den === live.num * desired!.den;
+}
+
+function isEmptyCollection(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && Object.keys(v).length === 0;
 }
 
 /** The SSA body: the manifest with the fields a server owns and rejects in an apply patch removed. */

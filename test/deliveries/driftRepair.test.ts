@@ -67,8 +67,13 @@ test.before(async () => {
       'policies/deployments.yaml': deploymentPolicy(['member1']),
       'templates/nginx.yaml': deployment('nginx', 2),
       'templates/legacy.yaml': deployment('legacy', 1),
+      // Quantities the API server writes back in canonical form (2, 4Gi, 500m) and a null it writes back as {}.
+      'templates/sized.yaml': deployment('sized', 1).replace(
+        '          image: nginx:1.27\n',
+        '          image: nginx:1.27\n          resources:\n            limits: {cpu: 2000m, memory: 4096Mi}\n            requests: {cpu: 0.5}\n        - name: sidecar\n          image: busybox\n          resources: null\n',
+      ),
     },
-    'nginx and legacy',
+    'nginx, legacy and sized',
   );
   // A Deployment someone made by hand before Flotilla, with Flotilla's name for it in Git: not ours.
   const made = await create({
@@ -157,6 +162,8 @@ test('a resync with no drift writes nothing, on the member or in Git', async () 
   const r = await pass();
   assert.is(r.writes, 0);
   assert.is(result(r, 'nginx').action, 'unchanged');
+  assert.is(result(r, 'sized').action, 'unchanged', 'canonical quantities and an emptied struct are no drift');
+  assert.is(await field('sized', '{.spec.template.spec.containers[0].resources.limits.cpu}'), '2');
   if (r.statusCommit)
     console.error(fleet.config.git('show', '--stat', r.statusCommit), fleet.config.git('diff', head, r.statusCommit));
   assert.is(r.statusCommit, null);

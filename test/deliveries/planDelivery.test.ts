@@ -125,6 +125,15 @@ test('isSubset: the live object may add fields, never differ on ours', () => {
   assert.ok(isSubset({ spec: { gone: null } }, live), 'null means unset');
 });
 
+test('isSubset: a quantity the API server wrote in canonical form, or a null it wrote back as {}, is no difference', () => {
+  const live = { resources: { limits: { cpu: '2', memory: '4Gi' }, requests: { cpu: '500m' } }, probe: {} };
+  assert.ok(isSubset({ resources: { limits: { cpu: '2000m', memory: '4096Mi' }, requests: { cpu: 0.5 } } }, live));
+  assert.ok(isSubset({ probe: null }, live));
+  assert.not.ok(isSubset({ resources: { limits: { cpu: '2001m' } } }, live));
+  assert.not.ok(isSubset({ resources: null }, live), 'a struct with fields set is not unset');
+  assert.not.ok(isSubset({ image: 'nginx:1.27' }, { image: 'nginx:1.270' }), 'only quantities compare by value');
+});
+
 test('isManaged needs karmada.io/managed=true exactly', () => {
   assert.ok(isManaged({ metadata: { labels: { 'karmada.io/managed': 'true' } } }));
   assert.not.ok(isManaged({ metadata: { labels: { 'karmada.io/managed': 'false' } } }));
