@@ -37,34 +37,3 @@ export function podSpecAt(
     ? { path, spec: at as Record<string, unknown> }
     : undefined;
 }
-
-/** A container env var whose value is set but is no string (core/v1 EnvVar.value is one), with where it sits. */
-export interface NonStringEnvValue {
-  /** From the manifest's root to the value. */
-  path: (string | number)[];
-  container: unknown;
-  name: unknown;
-  value: unknown;
-}
-
-/** Every such value of a built-in workload's containers (init, regular, ephemeral), in document order. */
-export function nonStringEnvValues(manifest: unknown, apiVersion?: unknown, kind?: unknown): NonStringEnvValue[] {
-  const found = podSpecAt(manifest, apiVersion, kind);
-  if (!found) return [];
-  const out: NonStringEnvValue[] = [];
-  for (const list of ['initContainers', 'containers', 'ephemeralContainers']) {
-    const containers = found.spec[list];
-    if (!Array.isArray(containers)) continue;
-    containers.forEach((container, c) => {
-      const env = (container as { env?: unknown } | null)?.env;
-      if (!Array.isArray(env)) return;
-      env.forEach((variable, e) => {
-        const value = (variable as { value?: unknown } | null)?.value;
-        if (value === undefined || value === null || typeof value === 'string') return;
-        const name = (variable as { name?: unknown }).name;
-        out.push({ path: [...found.path, list, c, 'env', e, 'value'], container, name, value });
-      });
-    });
-  }
-  return out;
-}

@@ -23,7 +23,8 @@ import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
 import { findVoidLabelSelectors } from './schema/findVoidLabelSelectors.ts';
 import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
 import { validateWorkloadNumbers } from './schema/validateWorkloadNumbers.ts';
-import { validateEnvValues } from './schema/validateEnvValues.ts';
+import { validateStringFields } from './schema/validateStringFields.ts';
+import { validateObjectMeta } from './schema/validateObjectMeta.ts';
 import { applyPolicyDefaults } from './applyPolicyDefaults.ts';
 import { checkObjectIdentity } from './checkObjectName.ts';
 import { expandLists, type ListedObject } from './expandLists.ts';
@@ -212,12 +213,14 @@ export function classifyDocuments(
       continue;
     }
     if (!isPolicy && !isCluster) {
-      const numbers =
-        ref.apiVersion === AUTOSCALING_API_VERSION && ref.kind === 'FederatedHPA'
+      const numbers = [
+        ...validateObjectMeta(obj),
+        ...(ref.apiVersion === AUTOSCALING_API_VERSION && ref.kind === 'FederatedHPA'
           ? validateFederatedHpa(obj)
           : ref.apiVersion === AUTOSCALING_API_VERSION && ref.kind === 'CronFederatedHPA'
             ? validateCronFederatedHpa(obj)
-            : [...validateWorkloadNumbers(obj), ...validateEnvValues(obj)];
+            : [...validateWorkloadNumbers(obj), ...validateStringFields(obj)]),
+      ];
       for (const issue of numbers) problem(issue.path, issue.code, issue.message, issue.fix);
       if (numbers.length > 0) {
         out.broken.push({ ...ref, namespace: namespace ?? 'default' }); // keeps what it rendered before

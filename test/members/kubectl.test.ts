@@ -284,4 +284,58 @@ test('a Deployment whose env value YAML made a boolean cannot be decoded, as kub
   );
 });
 
+test('a label, an annotation or ConfigMap data that YAML made a number cannot be decoded, as kube-apiserver answers', async () => {
+  const cases: [string, string][] = [
+    [
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ports\n  namespace: default\ndata:\n  port: 8080\n',
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
+    ],
+    [
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: labelled\n  namespace: default\n  labels:\n    version: 1.0\n',
+      'cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string',
+    ],
+    [
+      deployment(1)
+        .replace('name: web\n  namespace', 'name: web-annotated\n  namespace')
+        .replace(/(  template:\n    metadata:\n)/, '$1      annotations: {prometheus.io/scrape: true}\n'),
+      'cannot unmarshal bool into Go struct field ObjectMeta.spec.template.metadata.annotations of type string',
+    ],
+  ];
+  for (const [manifest, message] of cases) {
+    const refused = await kubectl(['apply', '--server-side', '-f', '-'], manifest);
+    assert.is.not(refused.code, 0, manifest);
+    assert.match(refused.stderr, message);
+  }
+  assert.is((await kubectl(['get', 'configmap', 'ports', 'labelled', '--ignore-not-found'])).stdout.trim(), '');
+});
+
+test('labels, annotation keys and finalizers the API server refuses are refused with its field errors, custom resources too', async () => {
+  const refused = await kubectl(
+    ['apply', '--server-side', '-f', '-'],
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bad-meta\n  namespace: default\n  labels:\n    tier: "front end"\n  annotations:\n    a/b/c: x\n',
+  );
+  assert.is.not(refused.code, 0);
+  assert.match(refused.stderr, 'ConfigMap "bad-meta" is invalid');
+  assert.match(refused.stderr, 'metadata.labels: Invalid value: "front end": a valid label must be an empty string');
+  assert.match(refused.stderr, 'metadata.annotations: Invalid value: "a/b/c": a qualified name must consist of');
+  const big = await kubectl(
+    ['apply', '--server-side', '-f', '-'],
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big-annotations\n  namespace: default\n  annotations:\n    note: ${'x'.repeat(262_145)}\n`,
+  );
+  assert.match(big.stderr, 'metadata.annotations: Too long: must have at most 262144 bytes');
+  const template = await kubectl(
+    ['apply', '--server-side', '-f', '-'],
+    deployment(1)
+      .replace('name: web\n  namespace', 'name: web-meta\n  namespace')
+      .replace('    metadata:\n      labels: {app: web}', '    metadata:\n      labels: {app: web, "bad key!": x}'),
+  );
+  assert.match(template.stderr, 'spec.template.metadata.labels: Invalid value: "bad key!": name part must consist of');
+  assert.is(
+    (
+      await kubectl(['get', 'configmap,deployment', 'bad-meta', 'big-annotations', 'web-meta', '--ignore-not-found'])
+    ).stdout.trim(),
+    '',
+  );
+});
+
 test.run();

@@ -11,6 +11,7 @@ import { formatPath } from './formatPath.ts';
 import { relativeNameProblem } from '../../confinement/readConfinedFile.ts';
 import { identityFieldAt } from '../../overrides/overrideIdentity.ts';
 import { labelValueProblems, qualifiedNameProblems } from '../../labels/labelFormats.ts';
+import { TOTAL_ANNOTATION_BYTES } from '../../labels/objectMetaRules.ts';
 import { isDNS1123Label, isJSONPointer } from './kubernetesNames.ts';
 import { parseQuantity, type Quantity } from '../../quantities/parseQuantity.ts';
 import { compareQuantities } from '../../quantities/resourceLists.ts';
@@ -904,8 +905,6 @@ function validateResourceModels(models: unknown[], issues: SchemaIssue[]): void 
   }
 }
 
-/** apimachinery's TotalAnnotationSizeLimitB. */
-const TOTAL_ANNOTATION_BYTES = 256 * 1024;
 const ZERO: Quantity = { num: 0n, den: 1n };
 const UNBOUNDED: Quantity = { num: 9223372036854775807n, den: 1n };
 

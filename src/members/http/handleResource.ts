@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, badRequest, invalid, invalidFields, notFound } from '../ApiError.ts';
+import { ApiError, badRequest, invalid, invalidFields, notFound, type FieldError } from '../ApiError.ts';
 import { serverSideApply } from '../apply/serverSideApply.ts';
 import { trackUpdate } from '../apply/trackUpdate.ts';
 import {
@@ -18,7 +18,9 @@ import { initialStatus, prepareForCreate } from '../resources/prepareForCreate.t
 import { keepAllocatedValues } from '../resources/serviceAllocation.ts';
 import { validateConfigData } from '../resources/validateConfigData.ts';
 import { nameInvalidReason } from '../resources/validateObjectName.ts';
-import { envValueDecodeError } from '../resources/decodeEnvValues.ts';
+import { stringFieldsDecodeError } from '../resources/decodeStringFields.ts';
+import { objectMetaViolations } from '../../labels/objectMetaRules.ts';
+import { podSpecAt } from '../../api/podSpecPaths.ts';
 import { validateWorkloadAndAccess } from '../resources/validateWorkloadAndAccess.ts';
 import { hpaFromV1, isHpaV1, servedAs } from '../resources/hpaVersions.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
@@ -228,14 +230,33 @@ function serviceAllocators(ctx: ServerContext): Allocators {
 
 /** The kind's validation of the object being written (`previous` on update), as a 422 naming every problem. */
 function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): void {
-  if (rt.crd) return;
-  const undecodable = envValueDecodeError(rt.group, rt.version, rt.kind, object);
-  if (undecodable) throw badRequest(undecodable);
+  if (!rt.crd) {
+    const undecodable = stringFieldsDecodeError(rt.group, rt.version, rt.kind, object);
+    if (undecodable) throw badRequest(undecodable);
+  }
+  const meta = metadataErrors(rt, object);
+  if (rt.crd) {
+    if (meta.length > 0) throw invalidFields(rt.kind, rt.group, object.metadata.name ?? '', meta);
+    return;
+  }
   const errors = [
+    ...meta,
     ...(rt.group === '' ? validateConfigData(rt.kind, object, previous) : []),
     ...validateWorkloadAndAccess(rt.group, rt.kind, object),
   ];
   if (errors.length > 0) throw invalidFields(rt.kind, rt.group, object.metadata.name ?? '', errors);
+}
+
+/** ValidateObjectMeta's labels, annotations and finalizers, and a built-in workload's pod template's (every kind). */
+function metadataErrors(rt: ResourceType, object: KubeObject): FieldError[] {
+  const pod = rt.crd ? undefined : podSpecAt(object, rt.group ? `${rt.group}/${rt.version}` : rt.version, rt.kind);
+  const template = pod && pod.path.length > 1 ? [...pod.path.slice(0, -1), 'metadata'] : undefined;
+  let templateMeta: unknown = object;
+  for (const step of template ?? []) templateMeta = (templateMeta as Record<string, unknown> | undefined)?.[step];
+  return [
+    ...objectMetaViolations(object.metadata),
+    ...(template ? objectMetaViolations(templateMeta, template) : []),
+  ].map((v) => ({ type: v.type, field: v.field, body: v.detail }));
 }
 
 /**

@@ -1,0 +1,133 @@
+import { labelValueProblems, qualifiedNameProblems } from './labelFormats.ts';
+
+// What kube-apiserver's ValidateObjectMeta (k8s.io/apimachinery/pkg/api/validation/objectmeta.go) refuses in an
+// object's labels, annotations and finalizers, for every kind, custom resources included: Karmada's API server refuses
+// such a template at creation, and every member the object it would propagate.
+
+/** Keys and values of all annotations together (apimachinery's TotalAnnotationSizeLimitB). */
+export const TOTAL_ANNOTATION_BYTES = 256 * 1024;
+
+export interface MetaViolation {
+  /** From the object's root to the offending key or list item (for locating it in a file). */
+  path: (string | number)[];
+  /** The field as the API server names it: `metadata.labels`, `metadata.finalizers[0]`. */
+  field: string;
+  type: 'FieldValueInvalid' | 'FieldValueTooLong';
+  /** The API server's detail, after the field: `Invalid value: "x": name part must…`. */
+  detail: string;
+  /** The same for people, and what to do. */
+  message: string;
+  fix: string;
+}
+
+const NAME_REGEX = "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'";
+const NAME_PART = `name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is ${NAME_REGEX})`;
+const PREFIX_PART =
+  "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const LABEL_VALUE =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** IsQualifiedName's messages, in its words. */
+function qualifiedNameDetails(value: string): string[] {
+  const parts = value.split('/');
+  if (parts.length > 2)
+    return [
+      `a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is ${NAME_REGEX}) with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
+  const out: string[] = [];
+  const name = parts.length === 2 ? parts[1]! : value;
+  if (parts.length === 2) {
+    const prefix = parts[0]!;
+    if (prefix.length === 0) out.push('prefix part must be non-empty');
+    else {
+      if (prefix.length > 253) out.push('prefix part must be no more than 253 characters');
+      if (!SUBDOMAIN.test(prefix)) out.push(PREFIX_PART);
+    }
+  }
+  if (name.length === 0) out.push('name part must be non-empty');
+  else if (name.length > 63) out.push('name part must be no more than 63 characters');
+  if (!QUALIFIED_NAME.test(name)) out.push(NAME_PART);
+  return out;
+}
+
+/** The violations of one ObjectMeta (`at` is where it sits: ['metadata'], or a pod template's). */
+export function objectMetaViolations(
+  metadata: unknown,
+  at: readonly (string | number)[] = ['metadata'],
+): MetaViolation[] {
+  if (!isObject(metadata)) return [];
+  const base = at.filter((s) => typeof s === 'string').join('.');
+  const out: MetaViolation[] = [];
+  const labels = metadata.labels;
+  if (isObject(labels))
+    for (const [key, value] of Object.entries(labels)) {
+      for (const detail of qualifiedNameDetails(key))
+        out.push({
+          path: [...at, 'labels', key],
+          field: `${base}.labels`,
+          type: 'FieldValueInvalid',
+          detail: `Invalid value: ${JSON.stringify(key)}: ${detail}`,
+          message: `label key ${JSON.stringify(key)} is not valid: ${qualifiedNameProblems(key).join('; ')}`,
+          fix: 'use a key such as app.kubernetes.io/name: an optional DNS prefix and "/", then at most 63 letters, digits, "-", "_" and "."',
+        });
+      if (typeof value !== 'string') continue;
+      const problem = labelValueProblems(value)[0];
+      if (problem)
+        out.push({
+          path: [...at, 'labels', key],
+          field: `${base}.labels`,
+          type: 'FieldValueInvalid',
+          detail: `Invalid value: ${JSON.stringify(value)}: ${value.length > 63 ? 'must be no more than 63 characters' : LABEL_VALUE}`,
+          message: `label ${key} is ${JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value)}, which is not a valid label value: ${problem}`,
+          fix: 'shorten it to at most 63 letters, digits, "-", "_" and "." (put free text in an annotation instead)',
+        });
+    }
+  const annotations = metadata.annotations;
+  if (isObject(annotations)) {
+    let bytes = 0;
+    for (const [key, value] of Object.entries(annotations)) {
+      bytes += Buffer.byteLength(key) + (typeof value === 'string' ? Buffer.byteLength(value) : 0);
+      // The API server checks annotation keys lower-cased: `Example.com/Owner` passes.
+      for (const detail of qualifiedNameDetails(key.toLowerCase()))
+        out.push({
+          path: [...at, 'annotations', key],
+          field: `${base}.annotations`,
+          type: 'FieldValueInvalid',
+          detail: `Invalid value: ${JSON.stringify(key)}: ${detail}`,
+          message: `annotation key ${JSON.stringify(key)} is not valid: ${qualifiedNameProblems(key.toLowerCase()).join('; ')}`,
+          fix: 'use a key such as example.com/owner: an optional DNS prefix and "/", then at most 63 letters, digits, "-", "_" and "."',
+        });
+    }
+    if (bytes > TOTAL_ANNOTATION_BYTES)
+      out.push({
+        path: [...at, 'annotations'],
+        field: `${base}.annotations`,
+        type: 'FieldValueTooLong',
+        detail: `Too long: must have at most ${TOTAL_ANNOTATION_BYTES} bytes`,
+        message: `the annotations hold ${bytes} bytes of keys and values: Kubernetes takes at most ${TOTAL_ANNOTATION_BYTES} (256 KiB)`,
+        fix: 'keep large data in a ConfigMap (or the object itself) and refer to it from a short annotation',
+      });
+  }
+  const finalizers = metadata.finalizers;
+  if (Array.isArray(finalizers))
+    finalizers.forEach((finalizer, i) => {
+      if (typeof finalizer !== 'string') return;
+      for (const detail of qualifiedNameDetails(finalizer))
+        out.push({
+          path: [...at, 'finalizers', i],
+          field: `${base}.finalizers[${i}]`,
+          type: 'FieldValueInvalid',
+          detail: `Invalid value: ${JSON.stringify(finalizer)}: ${detail}`,
+          message: `finalizer ${JSON.stringify(finalizer)} is not valid: ${qualifiedNameProblems(finalizer).join('; ')}`,
+          fix: 'name finalizers like example.com/cleanup: an optional DNS prefix and "/", then at most 63 letters, digits, "-", "_" and "."',
+        });
+    });
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}

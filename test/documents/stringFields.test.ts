@@ -1,0 +1,139 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
+import { parseDocuments } from '../../src/documents/parseDocuments.ts';
+import { nonStringValues, stringFieldDecodeError } from '../../src/api/stringFields.ts';
+
+const classify = (file: string, text: string) => {
+  const { documents, problems } = parseDocuments(file, new TextEncoder().encode(text));
+  return classifyDocuments(file, documents, problems);
+};
+
+test('labels, annotations, data, selectors and arguments YAML made numbers or booleans are refused at their line', () => {
+  const file = classify(
+    'templates/app.yaml',
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  labels:
+    version: 1.0
+data:
+  port: 8080
+  empty:
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  annotations:
+    prometheus.io/scrape: true
+spec:
+  selector:
+    matchLabels: {app: web, tier: 1}
+  template:
+    metadata:
+      labels: {app: web, tier: 1}
+    spec:
+      nodeSelector:
+        gpu: yes
+      containers:
+        - name: app
+          image: web
+          command: [sleep, 10]
+          args: ["--port", 8080]
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector: {app: web, tier: 1}
+  ports: [{port: 80}]
+`,
+  );
+  assert.equal(
+    file.problems.map((p) => `${p.line}:${p.column} ${p.message.split(' has ')[0]}`),
+    [
+      '6:14 label version',
+      '8:9 data key port',
+      '16:27 annotation prometheus.io/scrape',
+      '19:35 selector label tier',
+      '22:32 pod template label tier',
+      '25:14 node selector gpu',
+      '29:28 command word 2 of container app',
+      '30:28 argument 2 of container app',
+      '37:30 selector tier',
+    ],
+  );
+  assert.ok(file.problems.every((p) => p.code === 'INVALID_VALUE' && p.severity === 'error'));
+  assert.match(file.problems[0]!.message, 'has the number 1 as its value: Kubernetes takes only a string there');
+  assert.is(file.problems[5]!.fix, 'quote it: gpu: "true"');
+  assert.is(file.problems[7]!.fix, 'quote it: - "8080"');
+  assert.equal(file.templates, [], 'each held, as any template Kubernetes would refuse');
+});
+
+test('a custom resource keeps whatever its labels hold: only built-in kinds are decoded into Go types', () => {
+  const file = classify(
+    'templates/cr.yaml',
+    'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  labels: {size: 3}\nspec:\n  count: 3\n',
+  );
+  assert.equal(file.problems, []);
+  assert.is(file.templates.length, 1);
+});
+
+test("the API server's decode error names the declaring struct and the field's path without list indexes", () => {
+  const deployment = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web' },
+    spec: { template: { spec: { containers: [{ name: 'a', args: ['--x', 1] }] } } },
+  };
+  assert.is(
+    stringFieldDecodeError('Deployment', 'v1', nonStringValues(deployment)),
+    'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number into Go struct field Container.spec.template.spec.containers.args of type string',
+  );
+  assert.is(stringFieldDecodeError('Deployment', 'v1', nonStringValues({ ...deployment, spec: {} })), undefined);
+});
+
+test('labels, annotation keys, finalizers and annotation size the API server refuses are refused at their line', () => {
+  const file = classify(
+    'templates/meta.yaml',
+    `apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+  labels:
+    tier: front end
+    a/b/c: x
+  annotations:
+    Example.com/Owner: me
+    note: ${'x'.repeat(262_144)}
+  finalizers: [example.com/cleanup, bad finalizer]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    metadata:
+      labels: {"bad key!": x}
+    spec:
+      containers: [{name: web, image: web}]
+`,
+  );
+  assert.equal(
+    file.problems.map((p) => `${p.line} ${p.message.split(':')[0]}`),
+    [
+      '6 label tier is "front end", which is not a valid label value',
+      '7 label key "a/b/c" is not valid',
+      '9 the annotations hold 262167 bytes of keys and values',
+      '11 finalizer "bad finalizer" is not valid',
+      '20 label key "bad key!" is not valid',
+    ],
+  );
+  assert.equal(file.templates, [], 'each held');
+});
+
+test.run();
