@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { MemberHarness, waitFor } from './helpers/memberHarness.ts';
+import { manifestYaml } from '../../src/branches/rendered/manifestYaml.ts';
 
 // The real kubectl 1.32 against a member: discovery, openapi, Table printing, server-side apply, conflicts,
 // delete with wait, and a CRD followed by one of its custom resources.
@@ -336,6 +337,29 @@ test('labels, annotation keys and finalizers the API server refuses are refused 
     ).stdout.trim(),
     '',
   );
+});
+
+test("the rendered branch's YAML of strings with controls, separators and tabs reads back the same in kubectl", async () => {
+  const data = {
+    del: 'a\x7fb',
+    c1: 'a\x9fb',
+    nel: 'a\u0085b',
+    separators: 'a\u2028b\u2029c',
+    nonchars: '\ufeffa\ufffe',
+    tab: 'x\ty',
+    equals: '=',
+    lines: 'l1\nl2\x7f',
+  };
+  const text = manifestYaml({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'odd-text', namespace: 'default' },
+    data,
+  });
+  const applied = await kubectl(['apply', '--server-side', '-f', '-'], text);
+  assert.is(applied.code, 0, applied.stderr);
+  const got = await kubectl(['get', 'configmap', 'odd-text', '-o', 'json']);
+  assert.equal(JSON.parse(got.stdout).data, data);
 });
 
 test.run();

@@ -61,7 +61,6 @@ test('scalars the yaml library quotes are quoted the same way, as values, list i
     '>',
     ' lead',
     'trail ',
-    'tab\there',
     'ctl\u0007x',
     'é ünï',
     '日本語',
@@ -299,6 +298,29 @@ test("every string reads back as the same string under YAML 1.1 (kubectl, PyYAML
     assert.equal(parse(text, { version: '1.1' }), expected, `YAML 1.1 of ${text}`);
     assert.equal(parse(text), expected, `YAML 1.2 of ${text}`);
   }
+});
+
+test('strings some readers would not take raw are double-quoted with escapes, and read back the same', () => {
+  const strings = [
+    'tab\there',
+    'a\x7fb',
+    'a\x9fb',
+    'a\u0085b',
+    'a\u2028b\u2029c',
+    '\ufeffa\ufffe\uffff',
+    '=',
+    'l1\nl2\x7f',
+  ];
+  for (const s of strings) {
+    const value = { v: s, [s]: s, list: [s, { [s]: [s] }] };
+    const text = manifestYaml(value);
+    assert.not.match(text, /[\t\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/, `written raw: ${JSON.stringify(text)}`);
+    assert.equal(parseYamlValue(text), value, `Flotilla (kubectl's reading) of ${text}`);
+    assert.equal(parse(text, { version: '1.1' }), value, `YAML 1.1 of ${text}`);
+    assert.equal(parse(text), value, `YAML 1.2 of ${text}`);
+  }
+  assert.is(manifestYaml({ v: 'a\u0085b' }), 'v: "a\\Nb"\n');
+  assert.is(manifestYaml({ list: ['='] }), 'list:\n  - "="\n');
 });
 
 test('documents sharing parts come out the same when the shared parts are laid out once, wherever they stand', () => {

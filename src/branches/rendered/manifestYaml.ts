@@ -2,17 +2,19 @@ import { stringify } from 'yaml';
 import { GO_YAML_STRINGIFY_OPTIONS } from '../../yaml/goYamlSchema.ts';
 
 /**
- * The bytes of a rendered manifest or binding: exactly what `yaml.stringify(value, YAML_OPTIONS)` gives,
- * which is the output branch's format (verify and every reader compare against it), but several times
+ * The bytes of a rendered manifest or binding: what `yaml.stringify(value, YAML_OPTIONS)` gives (but for the
+ * strings below), which is the output branch's format (verify and every reader compare against it), but several times
  * faster. Rendering a fleet serialises every manifest once per cluster, and the generic stringifier
  * (document model, node tree, per-scalar schema tests) was a third of a cold render.
  *
  * Objects, arrays, numbers, booleans and null are laid out here; each distinct string is rendered once by
  * the yaml library itself and remembered, so quoting decisions (`"yes"`, `"0644"`, `"1:20"`, `'{"a":1}'`,
  * `"~"`) are the library's own, made with kubectl's schema and YAML 1.1's: kubectl, Argo CD and Flux read the
- * rendered branch as YAML 1.1, and must get back the string that was written. Whatever this layout does not cover — a string the library would write over
- * several lines (block literals), long keys, non-finite numbers, class instances, undefined in a list —
- * makes the whole document go through the library instead, so the result never differs.
+ * rendered branch as YAML 1.1, and must get back the string that was written. A string the library would write raw
+ * where some reader of the branch refuses or misreads it (controls, separators, a tab; NOT_RAW) is escaped here
+ * instead. Whatever this layout does not cover — a string the library would write over several lines (block
+ * literals), long keys, non-finite numbers, class instances, undefined in a list — makes the whole document go
+ * through the library instead.
  */
 export const YAML_OPTIONS = { ...GO_YAML_STRINGIFY_OPTIONS, lineWidth: 0, aliasDuplicateObjects: false } as const;
 
@@ -224,14 +226,33 @@ function scalarString(s: string): string | undefined {
   if (isPlain(s)) return s;
   let text = strings.get(s);
   if (text === undefined) {
-    const rendered = stringify(s, YAML_OPTIONS);
-    const newline = rendered.indexOf('\n');
-    text = newline === rendered.length - 1 ? rendered.slice(0, newline) : null;
+    const rendered = NOT_RAW.test(s) ? undefined : stringify(s, YAML_OPTIONS);
+    const newline = rendered?.indexOf('\n');
+    text = rendered === undefined ? escaped(s) : newline === rendered.length - 1 ? rendered.slice(0, newline) : null;
     // Bounded: a long-running reconciler sees ever new strings (commit shas, image tags).
     if (strings.size >= MAX_CACHED_STRINGS) strings.clear();
     strings.set(s, text);
   }
   return text ?? undefined;
+}
+
+/**
+ * Characters the yaml library writes raw that readers of the branch do not take raw: DEL and the C1 controls, U+FEFF,
+ * U+FFFE and U+FFFF (go-yaml, so kubectl and Flux: "control characters are not allowed"), NEL, the line and paragraph
+ * separators (line breaks to a YAML 1.1 reader: kubectl reads `a\u0085b` as `a b`), and a tab in a plain scalar
+ * (PyYAML, the official Python client's reader, stops at it); and `=` alone, which PyYAML resolves to a tag it cannot
+ * construct. Such a string is written double-quoted with escapes every YAML reader decodes.
+ */
+const NOT_RAW = /[\t\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|^=$/;
+
+function escaped(s: string): string {
+  return JSON.stringify(s).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g, (c) => {
+    const code = c.charCodeAt(0);
+    if (code === 0x85) return '\\N';
+    if (code === 0x2028) return '\\L';
+    if (code === 0x2029) return '\\P';
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }
 
 /** Written as it is, with no quotes: the patterns above. */
