@@ -87,10 +87,10 @@ function surpriseOf(text: string): { reads: string; fix: string } | undefined {
       fix: `write ${octal} or ${value} if you mean the number (both read the same everywhere), or quote it ("${text}") if you mean the text`,
     };
   }
-  if (Math.abs(value) > Number.MAX_SAFE_INTEGER && INTEGER_SHAPED.test(text)) {
+  if (Math.abs(value) > Number.MAX_SAFE_INTEGER && INTEGER_SHAPED.test(text) && !writtenAsIs(text, value)) {
     return {
       reads: `is an integer beyond 2^53: kubectl sends it exactly, but Flotilla, like every JSON tool that reads numbers as doubles, keeps ${value}`,
-      fix: `quote it ("${text}") if it is an identifier; a number this large loses its last digits on the way through Flotilla`,
+      fix: `quote it ("${text}") if it is an identifier; a number (a CRD schema's maximum) reaches the members exactly when it is one Flotilla can keep, such as ${value}`,
     };
   }
   if (text.includes('_') || /^[-+]?0b/.test(text)) {
@@ -100,4 +100,14 @@ function surpriseOf(text: string): { reads: string; fix: string } | undefined {
     };
   }
   return undefined;
+}
+
+/**
+ * A decimal integer whose double Flotilla writes back with the same digits (`9223372036854775000`: the double nearest
+ * to it prints so): the member gets the number the file holds, however it was carried.
+ */
+function writtenAsIs(text: string, value: number): boolean {
+  if (!/^[-+]?[1-9][0-9_]*$/.test(text)) return false;
+  const written = String(value);
+  return /^-?[0-9]+$/.test(written) && BigInt(written) === BigInt(text.replaceAll('_', '').replace(/^\+/, ''));
 }

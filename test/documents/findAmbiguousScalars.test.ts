@@ -55,6 +55,15 @@ test('integers beyond 2^53 warn: kubectl keeps their digits, JavaScript does not
   assert.match(problems[0]!.message, /beyond 2\^53/);
 });
 
+test('an integer beyond 2^53 that Flotilla writes back with the same digits does not warn (a CRD schema maximum)', () => {
+  const problems = findAmbiguousScalars('f.yaml', 'maximum: 9223372036854775000\nmax: 9223372036854775807\n');
+  assert.equal(
+    problems.map((p) => p.line),
+    [2],
+  );
+  assert.match(problems[0]!.fix, 'such as 9223372036854776000');
+});
+
 test('a file without any candidate token is not parsed at all, and a broken file reports nothing here', () => {
   assert.equal(found('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yesterday\n'), []);
   assert.equal(found('a: yes\n b: [\n'), []);
