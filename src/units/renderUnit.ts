@@ -142,7 +142,7 @@ export async function renderUnit(
     return cached.ok
       ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout, cached.warnings, { keepOrigins })
       : failed(cached.problems, withVersion);
-  const result = await runUnit(repo, unit, inputs, options, tool, limits);
+  const result = await runUnit(repo, unit, inputs, options, tool, limits, optionsOid ? optionsFile : undefined);
   if (result.ok) {
     await writeCachedRun(repo, key, result);
     return parseUnitOutput({ ...origin, ...withVersion }, result.stdout, result.warnings, { keepOrigins });
@@ -255,6 +255,8 @@ async function runUnit(
   options: UnitOptions,
   tool: ToolBinary,
   limits: ToolLimits,
+  /** The unit's options file, when the commit has one: where values the chart refuses come from. */
+  optionsFile: string | undefined,
 ): Promise<RunResult> {
   // The folder as the tools see it: kustomize resolves symlinks (macOS's /var/folders is /private/var/folders) before
   // it prints a path, and only this spelling of the folder is cut out of its errors.
@@ -427,6 +429,7 @@ async function runUnit(
             unit.tool === 'helm'
               ? await readFile(path.join(src, unit.marker), 'utf8').catch(() => undefined)
               : undefined,
+            optionsFile,
           ),
           // A file the tool did not find may be a link left out.
           ...links,

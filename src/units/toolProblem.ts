@@ -6,7 +6,13 @@ import type { ToolBinary } from './unitTools.ts';
  * The tool's error at the file and line it names: Helm says `<chart>/templates/x.yaml:12:5` or `parse error at
  * (<chart>/templates/x.yaml:3)` with the chart's name where the folder is; Kustomize names paths in the folder.
  */
-export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string, chartYaml?: string): Problem {
+export function toolProblem(
+  unit: SourceUnit,
+  tool: ToolBinary,
+  stderr: string,
+  chartYaml?: string,
+  optionsFile?: string,
+): Problem {
   // Kustomize quotes a transformer's whole configuration between backticks before the cause; the kustomization
   // holds it already, and left in, it pushed the cause out of the message.
   const text = stderr
@@ -20,6 +26,8 @@ export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string, 
       ? /chart requires kubeVersion: (\S+) which is incompatible with Kubernetes (\S+)/.exec(text)
       : null;
   if (kube) return incompatibleKubeVersion(unit, tool, kube[1]!, kube[2]!, chartYaml);
+  if (unit.tool === 'helm' && /values don't meet the specifications of the schema/.test(text))
+    return valuesAgainstSchema(unit, tool, text, optionsFile);
   let message =
     shortened(text)
       .split('\n')
@@ -70,6 +78,39 @@ export function toolProblem(unit: SourceUnit, tool: ToolBinary, stderr: string, 
         ? `give the chart the values it requires (its values.yaml, or values and parameters in ${unit.dir}/flotilla-unit.yaml), or correct ${file}`
         : `correct ${file === unit.marker ? `the ${unit.tool === 'helm' ? 'chart' : 'kustomization'}` : file}`
     } and commit; until then the unit's last good output is kept`,
+  };
+}
+
+/**
+ * The values the chart was given fail its values.schema.json: the chart is fine, the values are what to correct, in
+ * the unit's options (values, valuesObject, parameters, the value files it names) or, without one, the chart's own
+ * values.yaml.
+ */
+function valuesAgainstSchema(
+  unit: SourceUnit,
+  tool: ToolBinary,
+  text: string,
+  optionsFile: string | undefined,
+): Problem {
+  const reasons = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('- '))
+    .map((l) => l.slice(2))
+    .slice(0, 5);
+  const file = optionsFile ?? `${unit.dir}/values.yaml`;
+  return {
+    file,
+    line: 1,
+    column: 1,
+    code: 'UNIT_FAILED',
+    severity: 'error',
+    message:
+      `${tool.version} failed for ${unit.dir}: the values given to the chart do not meet its values.schema.json${reasons.length > 0 ? `: ${reasons.join('; ')}` : ''}`.slice(
+        0,
+        800,
+      ),
+    fix: `${optionsFile ? `correct the values in ${optionsFile} (values, valuesObject, parameters) or in the value files it names` : `correct ${file}`} to what the chart's values.schema.json allows, and commit; until then the unit's last good output is kept`,
   };
 }
 

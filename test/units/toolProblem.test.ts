@@ -138,4 +138,18 @@ test("a chart whose kubeVersion refuses the version rendered for is placed at Ch
   assert.match(p.fix, /^set spec\.kubeVersion in apps\/blog\/flotilla-unit\.yaml to a version the chart supports/);
 });
 
+test("values that fail the chart's values.schema.json are the unit options' to correct, not the chart's", () => {
+  const stderr =
+    'Error: values don\'t meet the specifications of the schema(s) in the following chart(s):\nblog:\n- policy: policy must be one of the following: "sync", "upsert-only"\n- replicas: Invalid type. Expected: integer, given: string\n\n';
+  const p = toolProblem(CHART, HELM, stderr, CHART_YAML, 'apps/blog/flotilla-unit.yaml');
+  assert.equal([p.file, p.line, p.code], ['apps/blog/flotilla-unit.yaml', 1, 'UNIT_FAILED']);
+  assert.match(
+    p.message,
+    'do not meet its values.schema.json: policy: policy must be one of the following: "sync", "upsert-only"; replicas: Invalid type',
+  );
+  assert.match(p.fix, /^correct the values in apps\/blog\/flotilla-unit.yaml/);
+  // Without options the chart's own values.yaml is what fails its schema.
+  assert.is(toolProblem(CHART, HELM, stderr, CHART_YAML).file, 'apps/blog/values.yaml');
+});
+
 test.run();
