@@ -27,12 +27,13 @@ import { applyKustomizeOptions } from './applyKustomizeOptions.ts';
 import { helmSetValue } from './helmSetValue.ts';
 import { asksForOrigins, knowsOriginAnnotations, withOriginAnnotations } from './kustomizeOrigins.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
+import { builtInApiKinds } from './builtInApiKinds.ts';
 
 /**
  * Bump when the tool is run another way (its flags, its environment) or a run's warnings are worked out another way,
  * so outputs cached before are not reused.
  */
-const RUN_RECIPE = 7;
+const RUN_RECIPE = 8;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -328,7 +329,7 @@ async function runUnit(
         args.push(p.forceString ? '--set-string' : '--set', `${p.name}=${helmSetValue(p.value)}`);
       if (h.includeCRDs !== false) args.push('--include-crds');
       if (h.kubeVersion) args.push('--kube-version', h.kubeVersion);
-      for (const v of h.apiVersions ?? []) args.push('--api-versions', v);
+      for (const v of [...builtInApiKinds(h.kubeVersion), ...(h.apiVersions ?? [])]) args.push('--api-versions', v);
     } else {
       const k = options.kustomize;
       const target = path.join(src, unit.dir);

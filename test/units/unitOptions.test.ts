@@ -146,6 +146,28 @@ spec:
   ]);
 });
 
+test("a chart sees the built-in kinds' group/version/kind in .Capabilities.APIVersions, as Argo CD passes a cluster's", async () => {
+  const pdb = `apiVersion: {{ if .Capabilities.APIVersions.Has "policy/v1/PodDisruptionBudget" }}policy/v1{{ else }}policy/v1beta1{{ end }}
+kind: PodDisruptionBudget
+metadata:
+  name: {{ .Release.Name }}
+spec:
+  maxUnavailable: 1
+  selector: {matchLabels: {app: guestbook}}
+`;
+  const current = await snapshotOf({ ...helmGuestbook(1), 'helm-guestbook/templates/pdb.yaml': pdb });
+  assert.equal(current.model.problems, []);
+  assert.ok(current.model.templates.get('policy/v1/PodDisruptionBudget/default/helm-guestbook'));
+  // A unit rendered for a Kubernetes older than 1.25 gets helm's own list only, as before.
+  const old = await snapshotOf({
+    ...helmGuestbook(1),
+    'helm-guestbook/templates/pdb.yaml': pdb,
+    'helm-guestbook/flotilla-unit.yaml':
+      'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  kubeVersion: "1.24.0"\n',
+  });
+  assert.ok(old.model.templates.get('policy/v1beta1/PodDisruptionBudget/default/helm-guestbook'));
+});
+
 test('validate reports a misspelt option at its line with the field it meant, and the unit is held', async () => {
   const snapshot = await snapshotOf({
     ...helmGuestbook(1),
