@@ -39,6 +39,7 @@ import { isUnitInput, markerTool, unitsReading, type SourceUnit, type UnitLayout
 import { readUnitLayout, readUnitLayoutChange } from '../units/readUnitLayout.ts';
 import { renderUnits } from '../units/renderUnits.ts';
 import { toolVersions } from '../units/unitTools.ts';
+import { linkedManifests, SYMLINK_MODE } from './linkedManifests.ts';
 
 export interface LoadedSource {
   model: ConfigModel;
@@ -100,7 +101,13 @@ export async function loadSource(
   const listed = await listTreeFiles(repo, tree);
   const layout = await readUnitLayout(repo, tree, ignore, undefined, listed);
   const files = [...listed].filter(([path]) => isConfigFile(path, ignore) && !isUnitInput(layout, path));
-  const parsed = await readFiles(repo, new Map(files.map(([path, f]) => [path, f.oid])), limits);
+  const parsed = await readFiles(
+    repo,
+    new Map(files.flatMap(([path, f]) => (f.mode === SYMLINK_MODE ? [] : [[path, f.oid] as const]))),
+    limits,
+  );
+  const links = new Map(files.flatMap(([path, f]) => (f.mode === SYMLINK_MODE ? [[path, f.oid] as const] : [])));
+  for (const [path, f] of await linkedManifests(repo, links)) parsed.set(path, f);
   for (const [marker, f] of await renderUnits(repo, tree, layout.units)) parsed.set(marker, f);
   const model = await assembleWithLastGood(lastGood, parsed.values());
   await previous?.index.loadAll();
@@ -187,12 +194,16 @@ async function loadIncremental(
   const mayBeKept = kept ? (path: string) => sortedIncludes(karmadaPaths, path) && !changing.has(path) : undefined;
   const changedFiles = await karmadaFilesAt(
     repo,
-    new Map(changed.flatMap((c) => (c.newOid ? [[c.path, c.newOid] as const] : []))),
+    new Map(changed.flatMap((c) => (c.newOid && c.newMode !== SYMLINK_MODE ? [[c.path, c.newOid] as const] : []))),
     mayBeKept,
     limits,
   );
   const loaded = new Map<string, FileObjects>();
   for (const [path, f] of changedFiles) loaded.set(path, f.objects());
+  const links = new Map(
+    changed.flatMap((c) => (c.newOid && c.newMode === SYMLINK_MODE ? [[c.path, c.newOid] as const] : [])),
+  );
+  for (const [path, f] of await linkedManifests(repo, links)) loaded.set(path, f);
   // Their previous versions are in the copy, but where only a read of every entry tells: parsed again instead.
   const oldKarmada = await readFiles(
     repo,
