@@ -83,8 +83,9 @@ export async function interpretCommand(o: InterpretOptions): Promise<number> {
 
 function readObjects(file: string): { value: unknown; source: string }[] {
   const parsed = parseDocuments(file, readFileSync(file));
-  if (parsed.problems.length > 0)
-    throw new UsageError(parsed.problems.map((p) => `${p.file}:${p.line}:${p.column}: ${p.message}`).join('\n'));
+  const errors = parsed.problems.filter((p) => p.severity === 'error');
+  if (errors.length > 0)
+    throw new UsageError(errors.map((p) => `${p.file}:${p.line}:${p.column}: ${p.message}`).join('\n'));
   return parsed.documents.map((d) => ({ value: d.value, source: file }));
 }
 

@@ -1,7 +1,7 @@
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
 import { parseBlockYaml } from '../yaml/blockYaml.ts';
-import { documentValue, DocumentValueError } from '../yaml/documentValue.ts';
+import { documentValue, DocumentValueError, type DuplicateKey } from '../yaml/documentValue.ts';
 import { GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
 
 /** One YAML document of a source file, as plain data plus where it came from. */
@@ -125,8 +125,9 @@ export function parseDocuments(
     }
     if (doc.contents === null) return; // empty document between `---` separators
     let value: unknown;
+    const duplicates: DuplicateKey[] = [];
     try {
-      value = documentValue(doc, limits.maxAliasCount);
+      value = documentValue(doc, limits.maxAliasCount, duplicates);
     } catch (err) {
       if (!(err instanceof DocumentValueError)) throw err;
       const span = err.code === 'YAML_TOO_COMPLEX' ? spanAt(doc.range[0]) : spanAt(err.offset);
@@ -139,6 +140,14 @@ export function parseDocuments(
       });
       return;
     }
+    for (const d of duplicates)
+      problems.push({
+        ...spanAt(d.offset),
+        code: 'YAML_DUPLICATE_KEY',
+        severity: 'warning',
+        message: `the key \`${d.key}\` is set twice in this mapping (first at line ${spanAt(d.firstOffset).line}): kubectl keeps the last value, and so does Flotilla; the first is lost`,
+        fix: 'remove one of the two keys (YAML 1.1 reads yes/on/y and true alike, so those count as one key)',
+      });
     if (value === null) return; // an empty document, as above
     const start = doc.contents.range?.[0] ?? doc.range[0];
     documents.push({ value, index, source: spanAt(start), locate: (path) => locateIn(doc, path, spanAt, start) });
@@ -257,7 +266,8 @@ function parseWithLibrary(file: string, text: string) {
   const docs = parseAllDocuments(text, {
     ...GO_YAML_PARSE_OPTIONS,
     lineCounter,
-    uniqueKeys: true,
+    // kubectl (go-yaml v2) takes a key set twice, the last value winning: a warning, found on the way to JSON.
+    uniqueKeys: false,
     prettyErrors: false,
     strict: true,
   });

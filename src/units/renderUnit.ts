@@ -68,7 +68,8 @@ export async function renderUnit(
     const parsed = parseDocuments(optionsFile, bytes);
     const read = parseUnitOptions(unit.tool, optionsFile, parsed.documents);
     const problems = [...parsed.problems, ...read.problems];
-    if (problems.length > 0) return failed(problems, { optionsFile });
+    if (read.problems.length > 0 || parsed.problems.some((p) => p.severity === 'error'))
+      return failed(problems, { optionsFile });
     options = read.options;
   }
   const described = describeOptions(unit, options, optionsOid ? optionsFile : undefined);

@@ -10,9 +10,21 @@ import { setDataKey } from './setDataKey.ts';
  * already resolved by GO_YAML_TAGS; the plain keys are resolved here from their text, since a float key is
  * written the way Go formats a float32 and an int key with all its digits.
  */
-export function documentValue(doc: Document.Parsed, maxAliasCount: number): unknown {
+export function documentValue(doc: Document.Parsed, maxAliasCount: number, duplicates?: DuplicateKey[]): unknown {
   if (!doc.contents) return null;
-  return new Converter(doc, maxAliasCount).value(doc.contents);
+  return new Converter(doc, maxAliasCount, duplicates).value(doc.contents);
+}
+
+/**
+ * A key a mapping sets twice (after kubectl's reading: `yes` and `ON` are both "true"): go-yaml v2 keeps the last
+ * value, and so does this reading; the earlier one is lost.
+ */
+export interface DuplicateKey {
+  key: string;
+  /** Where the later key is. */
+  offset: number;
+  /** Where the first one is. */
+  firstOffset: number;
 }
 
 /** What makes a document unreadable for kubectl, at the node that does it. */
@@ -36,6 +48,7 @@ class Converter {
   constructor(
     readonly doc: Document.Parsed,
     readonly maxAliasCount: number,
+    readonly duplicates?: DuplicateKey[],
   ) {}
 
   value(node: Node | null | undefined): unknown {
@@ -82,6 +95,9 @@ class Converter {
   /** Applies a mapping's pairs to `out` in order, as go-yaml does: a later key, merged or not, wins. */
   #mergeInto(out: Record<string, unknown>, node: Node): void {
     if (!isMap(node)) return;
+    // The mapping's own keys (merged ones may be overridden by design), for its duplicates; only for the first visit
+    // of a node, an alias's copies repeat it.
+    const own = this.duplicates && !this.#active.has(node) ? new Map<string, number>() : undefined;
     for (const pair of node.items) {
       const key = pair.key as Node | null;
       if (isScalar(key) && key.source === '<<' && (key.type === 'PLAIN' || key.tag === 'tag:yaml.org,2002:merge')) {
@@ -89,6 +105,11 @@ class Converter {
         continue;
       }
       const name = this.#key(key);
+      if (own) {
+        const first = own.get(name);
+        if (first === undefined) own.set(name, offsetOf(key));
+        else this.duplicates!.push({ key: name, offset: offsetOf(key), firstOffset: first });
+      }
       const value = this.value(pair.value as Node | null);
       setDataKey(out, name, value);
     }

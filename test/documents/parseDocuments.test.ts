@@ -162,4 +162,19 @@ test('document separators as kubectl splits them: content after --- and document
   assert.equal(fine.documents.length, 2);
 });
 
+test('a key set twice keeps its last value, as kubectl does, with a warning at the second naming the first', () => {
+  const text =
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dup\ndata:\n  a: "1"\n  a: "2"\n  yes: x\n  ON: z\n';
+  const { documents, problems } = parseDocuments('templates/dup.yaml', new TextEncoder().encode(text));
+  assert.equal((documents[0]!.value as { data: unknown }).data, { a: '2', true: 'z' });
+  assert.equal(
+    problems.map((p) => [p.line, p.column, p.code, p.severity]),
+    [
+      [7, 3, 'YAML_DUPLICATE_KEY', 'warning'],
+      [9, 3, 'YAML_DUPLICATE_KEY', 'warning'],
+    ],
+  );
+  assert.match(problems[1]!.message, 'the key `true` is set twice in this mapping (first at line 8)');
+});
+
 test.run();
