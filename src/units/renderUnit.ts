@@ -328,7 +328,9 @@ async function runUnit(
       }
       for (const p of h.parameters ?? [])
         args.push(p.forceString ? '--set-string' : '--set', `${p.name}=${helmSetValue(p.value)}`);
-      if (h.includeCRDs !== false) args.push('--include-crds');
+      for (const p of h.fileParameters ?? []) args.push('--set-file', `${p.name}=${path.join(src, unit.dir, p.path)}`);
+      if (h.includeCRDs !== false && h.skipCrds !== true) args.push('--include-crds');
+      if (h.skipSchemaValidation === true) args.push('--skip-schema-validation');
       if (h.kubeVersion) args.push('--kube-version', h.kubeVersion);
       for (const v of [...builtInApiKinds(h.kubeVersion), ...(h.apiVersions ?? [])]) args.push('--api-versions', v);
     } else {

@@ -33,6 +33,14 @@ export interface HelmOptions {
   /** `--set name=value` (`--set-string` when forceString), applied last. */
   parameters?: { name: string; value: string; forceString?: boolean }[];
   includeCRDs?: boolean;
+  /** Argo CD's way to leave the chart's crds/ out (helm's --skip-crds); the same as includeCRDs: false. */
+  skipCrds?: boolean;
+  /** Argo CD's: the values are not checked against the chart's values.schema.json (helm's --skip-schema-validation). */
+  skipSchemaValidation?: boolean;
+  /** Argo CD's: test hooks left out. Always so here (they run on `helm test`): only true is taken. */
+  skipTests?: boolean;
+  /** `--set-file name=path`: a value read from a file of the chart's folder (Argo CD's `fileParameters`). */
+  fileParameters?: { name: string; path: string }[];
   /** `.Capabilities.KubeVersion` (helm's --kube-version). */
   kubeVersion?: string;
   /** Extra `.Capabilities.APIVersions` (helm's --api-versions). */
@@ -68,6 +76,10 @@ const HELM_FIELDS = [
   'valuesObject',
   'parameters',
   'includeCRDs',
+  'skipCrds',
+  'skipSchemaValidation',
+  'skipTests',
+  'fileParameters',
   'kubeVersion',
   'apiVersions',
   'clusterAffinity',
@@ -175,6 +187,18 @@ export function parseUnitOptions(
       'a list of {name, value, forceString}',
     ],
     includeCRDs: [(v) => typeof v === 'boolean', 'true or false'],
+    skipCrds: [(v) => typeof v === 'boolean', 'true or false'],
+    skipSchemaValidation: [(v) => typeof v === 'boolean', 'true or false'],
+    skipTests: [
+      (v) => v === true,
+      "true: a chart's test hooks are always left out here (they run on `helm test`, never on install); remove the field",
+    ],
+    fileParameters: [
+      (v) =>
+        Array.isArray(v) &&
+        v.every((p) => isObj(p) && typeof p.name === 'string' && p.name !== '' && typeof p.path === 'string'),
+      'a list of {name, path}',
+    ],
     kubeVersion: [(v) => typeof v === 'string' && /^v?\d+\.\d+(\.\d+)?/.test(v), 'a Kubernetes version such as 1.32.0'],
     apiVersions: [isStringList, 'a list of group/version strings'],
     namePrefix: [(v) => typeof v === 'string', 'a string'],
@@ -208,6 +232,26 @@ export function parseUnitOptions(
       const refused = valueFileRefusal(dir, f);
       if (refused) problem(['spec', 'valueFiles', i], 'INVALID_VALUE', refused.message, refused.fix);
     });
+  }
+  if (tool === 'helm') {
+    (out.fileParameters as { path: string }[] | undefined)?.forEach((p, i) => {
+      // Read from the chart's folder, which the unit copies out of the commit whole: a path elsewhere is not there.
+      const parts = p.path.split('/');
+      if (p.path === '' || p.path.startsWith('/') || parts.includes('..') || parts.includes('.'))
+        problem(
+          ['spec', 'fileParameters', i, 'path'],
+          'INVALID_VALUE',
+          `spec.fileParameters[${i}].path is ${JSON.stringify(p.path)}: a file parameter is read from the chart's folder, relative to it`,
+          "move the file into the chart's folder and name it relative to the folder (files/config.json)",
+        );
+    });
+    if (out.includeCRDs === true && out.skipCrds === true)
+      problem(
+        ['spec', 'skipCrds'],
+        'INVALID_VALUE',
+        'spec.skipCrds is true and spec.includeCRDs is true: they contradict each other',
+        'keep one of them (skipCrds: true leaves the crds/ folder out, as includeCRDs: false does)',
+      );
   }
   if (tool === 'helm' && Array.isArray(out.parameters))
     out.parameters = (out.parameters as Obj[]).map((p) => ({ ...p, value: String(p.value) }));

@@ -168,6 +168,70 @@ spec:
   assert.ok(old.model.templates.get('policy/v1beta1/PodDisruptionBudget/default/helm-guestbook'));
 });
 
+test("Argo CD's skipCrds, skipSchemaValidation, skipTests and fileParameters reach helm as Argo CD passes them", async () => {
+  const snapshot = await snapshotOf({
+    ...helmGuestbook(1),
+    'helm-guestbook/values.schema.json': '{"type": "object", "properties": {"replicaCount": {"type": "string"}}}',
+    'helm-guestbook/files/app.conf': 'listen 8080\n',
+    'helm-guestbook/templates/config.yaml': `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: app-config
+data:
+  app.conf: {{ .Values.conf | quote }}
+`,
+    'helm-guestbook/crds/widgets.yaml': `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]
+`,
+    'helm-guestbook/flotilla-unit.yaml': `apiVersion: flotilla.io/v1alpha1
+kind: HelmUnit
+spec:
+  skipCrds: true
+  skipSchemaValidation: true
+  skipTests: true
+  fileParameters:
+    - {name: conf, path: files/app.conf}
+`,
+  });
+  assert.equal(snapshot.model.problems, []);
+  const config = snapshot.model.templates.get('v1/ConfigMap/default/app-config');
+  assert.equal((config!.manifest as { data: unknown }).data, { 'app.conf': 'listen 8080\n' });
+  assert.not.ok(
+    [...snapshot.model.templates.keys()].some((k) => k.includes('CustomResourceDefinition')),
+    'skipCrds leaves crds/ out',
+  );
+});
+
+test('a file parameter outside the chart, skipTests: false and skipCrds against includeCRDs are refused at their lines', () => {
+  const file = 'apps/web/flotilla-unit.yaml';
+  const text = `apiVersion: flotilla.io/v1alpha1
+kind: HelmUnit
+spec:
+  includeCRDs: true
+  skipCrds: true
+  skipTests: false
+  fileParameters:
+    - {name: conf, path: ../shared/app.conf}
+`;
+  const { problems } = parseUnitOptions('helm', file, parseDocuments(file, new TextEncoder().encode(text)).documents);
+  assert.equal(
+    problems.map((p) => [p.line, p.code]),
+    [
+      [6, 'INVALID_VALUE'],
+      [8, 'INVALID_VALUE'],
+      [5, 'INVALID_VALUE'],
+    ],
+  );
+  assert.match(problems[1]!.fix, "move the file into the chart's folder");
+});
+
 test('validate reports a misspelt option at its line with the field it meant, and the unit is held', async () => {
   const snapshot = await snapshotOf({
     ...helmGuestbook(1),
