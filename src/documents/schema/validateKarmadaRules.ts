@@ -176,6 +176,7 @@ function validatePlacement(placement: Obj, path: Path, issues: SchemaIssue[]): v
   const workloadAffinity = objectAt(placement, 'workloadAffinity');
   if (workloadAffinity) {
     const waPath = [...path, 'workloadAffinity'];
+    const before = issues.length;
     const keys: Record<string, string | undefined> = {};
     for (const part of ['affinity', 'antiAffinity'] as const) {
       const key = stringAt(objectAt(workloadAffinity, part), 'groupByLabelKey');
@@ -198,7 +199,15 @@ function validatePlacement(placement: Obj, path: Path, issues: SchemaIssue[]): v
         `${formatPath(waPath)}.affinity and .antiAffinity both group by ${preview(keys.affinity)}; a workload cannot be attracted to and repelled by the same group`,
         'use a different groupByLabelKey for affinity and antiAffinity, or keep only one of them',
       );
-    }
+    } else if (issues.length === before)
+      // Karmada's WorkloadAffinity feature gate is alpha and off (pkg/features): the detector and scheduler ignore it.
+      issues.push({
+        path: waPath,
+        code: 'INVALID_VALUE',
+        message: `${formatPath(waPath)} is not honoured: Karmada's WorkloadAffinity feature is alpha and off by default, and Flotilla schedules as Karmada does without it, so workloads are placed as if it were not set`,
+        fix: 'remove it, or spread workloads apart with spreadConstraints or separate clusterAffinity terms',
+        warning: true,
+      });
   }
 
   arrayAt(placement, 'clusterTolerations').forEach((toleration, i) => {

@@ -123,13 +123,15 @@ const fullPropagationPolicy = {
   },
 };
 
-test('a PropagationPolicy using every Karmada field validates cleanly, Lazy activation only warned about', () => {
+test('a PropagationPolicy using every Karmada field validates cleanly, Lazy activation and workloadAffinity only warned about', () => {
   const refusals = (value: unknown, kind: 'PropagationPolicy' | 'ClusterPropagationPolicy') =>
     validateKarmadaDocument(kind, value).map((i) => `${i.warning ? 'warning' : 'error'} ${formatPath(i.path)}`);
-  assert.equal(refusals(fullPropagationPolicy, 'PropagationPolicy'), ['warning spec.activationPreference']);
-  assert.equal(refusals({ ...fullPropagationPolicy, kind: 'ClusterPropagationPolicy' }, 'ClusterPropagationPolicy'), [
-    'warning spec.activationPreference',
-  ]);
+  const warnings = ['warning spec.activationPreference', 'warning spec.placement.workloadAffinity'];
+  assert.equal(refusals(fullPropagationPolicy, 'PropagationPolicy').sort(), warnings);
+  assert.equal(
+    refusals({ ...fullPropagationPolicy, kind: 'ClusterPropagationPolicy' }, 'ClusterPropagationPolicy').sort(),
+    warnings,
+  );
 });
 
 const fullOverridePolicy = {
