@@ -30,6 +30,12 @@ export interface AttachedDependency {
    */
   clusters: TargetCluster[];
   binding: ResourceBinding;
+  /**
+   * For a dependency no policy claims: where its parents' policies disagree (conflictResolution, or
+   * preserveResourcesOnDeletion), in the words of Karmada's DependencyPolicyConflict event; the binding takes
+   * Overwrite and preserving when any parent has them.
+   */
+  policyConflict?: string;
 }
 
 /** The label prefix Karmada's dependencies distributor marks a dependency's binding with, once per parent. */
@@ -97,6 +103,18 @@ export function distributeDependencies(
       for (const c of parentClusters) if (!own.has(c) && !extra.has(c) && mayGo(p.template, c)) extra.set(c, 0);
     }
     const clusters = [...p.clusters, ...[...extra].map(([name, replicas]) => ({ name, replicas }))].sort(byName);
+    const overwrites = requiredBy.map((k) => entryOf(k)?.overwrite === true);
+    const preserves = requiredBy.map((k) => entryOf(k)?.preserve === true);
+    const reasons = p.binding
+      ? []
+      : [
+          ...(overwrites.includes(true) && overwrites.includes(false)
+            ? ['ConflictResolution conflicted (Overwrite vs Abort)']
+            : []),
+          ...(preserves.includes(true) && preserves.includes(false)
+            ? ['PreserveResourcesOnDeletion conflicted (true vs false)']
+            : []),
+        ];
     const binding = p.binding
       ? {
           ...p.binding,
@@ -104,10 +122,15 @@ export function distributeDependencies(
           spec: { ...p.binding.spec, requiredBy: required },
         }
       : attachedBinding(p.template, required, dependedBy, {
-          overwrite: requiredBy.some((k) => entryOf(k)?.overwrite),
-          preserve: requiredBy.some((k) => entryOf(k)?.preserve),
+          overwrite: overwrites.includes(true),
+          preserve: preserves.includes(true),
         });
-    attached.set(key, { requiredBy, clusters, binding });
+    attached.set(key, {
+      requiredBy,
+      clusters,
+      binding,
+      ...(reasons.length > 0 ? { policyConflict: `Dependency policy conflict detected: ${reasons.join('; ')}.` } : {}),
+    });
   }
   return attached;
 }

@@ -293,6 +293,14 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     p.explanation.clusters = attached.clusters;
     p.binding = attached.binding;
     out.indexChanges.set(key, p.entry);
+    if (attached.policyConflict)
+      out.problems.push({
+        ...p.template.source,
+        code: 'DEPENDENCY_POLICY_CONFLICT',
+        severity: 'warning',
+        message: `${describeRef(p.template.ref)} is a dependency of ${attached.requiredBy.map((k) => describeRef(parseRefKey(k))).join(', ')}, whose policies disagree. ${attached.policyConflict} Its binding takes Overwrite and preserving on deletion from any parent that has them, as Karmada's does`,
+        fix: "give the parents' policies the same conflictResolution and preserveResourcesOnDeletion, or give the dependency a policy of its own",
+      });
   }
 
   // Which unit's variant each cluster gets, recorded for incremental renders, blame and history.

@@ -47,9 +47,19 @@ test('a dependency of an Overwrite, preserving parent and a default one is attac
   try {
     r.commit(START, 'two Deployments sharing one ConfigMap');
     const sync = async () => syncRepo(await openRepo(r.dir), { sourceRef: SOURCE_REF, outputRef: RENDERED_REF });
-    await sync();
+    const first = await sync();
     const spec = () => parse(r.show('flotilla/rendered', BINDING)).spec;
     assert.equal([spec().conflictResolution, spec().preserveResourcesOnDeletion], ['Overwrite', true]);
+    // Karmada's DependencyPolicyConflict event, as a warning at the dependency.
+    const conflict = first.reports[0]!.problems.filter((p) => p.code === 'DEPENDENCY_POLICY_CONFLICT');
+    assert.equal(
+      conflict.map((p) => [p.file, p.severity]),
+      [['templates/settings.yaml', 'warning']],
+    );
+    assert.match(
+      conflict[0]!.message,
+      'Dependency policy conflict detected: ConflictResolution conflicted (Overwrite vs Abort); PreserveResourcesOnDeletion conflicted (true vs false).',
+    );
     for (const cluster of ['member1', 'member2'])
       assert.is(
         parse(r.show('flotilla/rendered', manifest(cluster))).metadata.annotations[
