@@ -51,7 +51,9 @@ export function lookTwiceProblems(model: Pick<ConfigModel, 'templates' | 'propag
     // is then missing there, which the reviewer should know how to fix.
     const dropped = reasons.some((r) => r.includes('Karmada never propagates it'));
     problems.push({
-      ...t.source,
+      // A unit's object at the file its tool named (the chart's template, the kustomization's resource), not the
+      // unit's marker: that is what the reviewer opens.
+      ...(t.origin ?? t.source),
       code: 'LOOK_TWICE',
       severity: 'warning',
       message: `${describeRef(t.ref)}: ${reasons.join('; ')}`,

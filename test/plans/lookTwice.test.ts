@@ -176,6 +176,17 @@ test("validate reads every variant of a scoped units' object: one that overwrite
     problems.map((p) => [p.file, p.code]),
     [['apps/staging/kustomization.yaml', 'LOOK_TWICE']],
   );
+  // With the file the tool named (kustomize's origin, Helm's `# Source:`), the warning is there, where the reviewer looks.
+  const named = {
+    ...template,
+    variants: template.variants.map((v) => ({ ...v, origin: { file: 'apps/base/cfg.yaml', line: 3, column: 1 } })),
+  };
+  assert.equal(
+    lookTwiceProblems({ templates: new Map([['v1/ConfigMap/default/cfg', named]]), propagationPolicies: [] }).map(
+      (p) => [p.file, p.line],
+    ),
+    [['apps/base/cfg.yaml', 3]],
+  );
 });
 
 test("an object in kube-system is flagged with how to get it to the members, not only with the reviewer's check", () => {
