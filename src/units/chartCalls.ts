@@ -47,7 +47,8 @@ const CALL_NAMES = [...NOT_REPRODUCIBLE, ...ANSWERED_EMPTY].join('|');
 export function chartCallWarnings(chartDir: string, files: ReadonlyMap<string, string>): Problem[] {
   const out: Problem[] = [];
   for (const [file, text] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (!/^(charts\/[^/]+\/)*templates\//.test(file)) continue;
+    // NOTES.txt is rendered for `helm install`'s message, never into the output.
+    if (!/^(charts\/[^/]+\/)*templates\//.test(file) || /(^|\/)NOTES\.txt$/.test(file)) continue;
     const seen = new Set<string>();
     for (const call of templateCalls(text)) {
       if (seen.has(call.name)) continue;
