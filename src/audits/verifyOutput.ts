@@ -1,3 +1,4 @@
+import type { Problem } from '../errors/problem.ts';
 import {
   INTERPRETERS_PATH,
   serializeInterpreterCustomizations,
@@ -244,17 +245,22 @@ export async function verifyOutput(
  * (the unit's NOT_REPRODUCIBLE warnings), each with the first such call: `randAlphaNum at web/templates/secret.yaml:6`.
  */
 function unreproducibleFiles(model: ConfigModel, index: OutputIndex | undefined): Map<string, string> {
-  const calls = new Map<string, string>();
+  // Per unit, its calls; an object names the one in its own template file when there is one (the call in a helper
+  // it includes is another file's), else the unit's first.
+  const calls = new Map<string, Problem[]>();
   for (const unit of model.units?.values() ?? []) {
-    const p = model.problems.find((q) => q.code === 'NOT_REPRODUCIBLE' && q.file.startsWith(`${unit.dir}/`));
-    if (p) calls.set(unit.marker, `${String(p.data?.call ?? 'a function')} at ${p.file}:${p.line}`);
+    const found = model.problems.filter((q) => q.code === 'NOT_REPRODUCIBLE' && q.file.startsWith(`${unit.dir}/`));
+    if (found.length > 0) calls.set(unit.marker, found);
   }
   const out = new Map<string, string>();
   if (calls.size === 0) return out;
+  const describe = (p: Problem) => `${String(p.data?.call ?? 'a function')} at ${p.file}:${p.line}`;
   for (const [key, t] of model.templates) {
-    const call = [t.source.file, ...(t.variants ?? []).map((v) => v.unit)]
+    const origins = [t.origin?.file, ...(t.variants ?? []).map((v) => v.origin?.file)];
+    const found = [t.source.file, ...(t.variants ?? []).map((v) => v.unit)]
       .map((marker) => calls.get(marker))
       .find(Boolean);
+    const call = found && describe(found.find((p) => origins.includes(p.file)) ?? found[0]!);
     if (!call) continue;
     out.set(bindingPath(t.ref), call);
     for (const c of index?.templates[key]?.clusters ?? []) out.set(manifestPath(c, t.ref), call);

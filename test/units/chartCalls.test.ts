@@ -120,6 +120,8 @@ metadata:
 data:
   password: {{ randAlphaNum 16 | quote }}
 `,
+      // Another call of the chart, in a file sorted first: the ConfigMap's own file names its call, not this one.
+      'helm-guestbook/templates/_stamp.tpl': '{{- define "stamp" -}}{{ now | date "2006" }}{{- end -}}\n',
       'policies/all.yaml': `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata:
