@@ -4,20 +4,22 @@ import { describeHook } from './syncHooks.ts';
 
 /**
  * The unit a template came from, as plan, explain, history and blame name it (pure): `Helm chart helm-guestbook
- * (release helm-guestbook in default, values helm-guestbook/values.yaml; helm v3.17.2), helm-guestbook/templates/
- * deployment.yaml` or `Kustomize folder apps/staging (apps/staging/kustomization.yaml; kustomize v5.5.0),
+ * (release helm-guestbook in default, values helm-guestbook/values.yaml[, options helm-guestbook/flotilla-unit.yaml];
+ * helm v3.17.2), helm-guestbook/templates/deployment.yaml` or `Kustomize folder apps/staging (apps/staging/kustomization.yaml; kustomize v5.5.0),
  * apps/base/podinfo/release.yaml`.
  */
 export function describeUnit(unit: UnitOrigin, originFile?: string): string {
   const tool = unit.toolVersion ? `; ${unit.toolVersion}` : '';
   // The file the object came from: the template Helm named, the resource (or base's) Kustomize's origin named.
   const file = originFile && originFile !== unit.marker ? `, ${originFile}` : '';
+  // The options file holds inline values, parameters and kustomize edits: as much a source of a change as a value file.
+  const options = unit.optionsFile ? `, options ${unit.optionsFile}` : '';
   if (unit.tool === 'helm') {
     const values = unit.valueFiles?.length ? `, values ${unit.valueFiles.join(', ')}` : '';
     const release = unit.release ? `release ${unit.release} in ${unit.namespace ?? 'default'}` : unit.marker;
-    return `Helm chart ${unit.dir} (${release}${values}${tool})${file}`;
+    return `Helm chart ${unit.dir} (${release}${values}${options}${tool})${file}`;
   }
-  return `Kustomize folder ${unit.dir} (${unit.marker}${tool})${file}`;
+  return `Kustomize folder ${unit.dir} (${unit.marker}${options}${tool})${file}`;
 }
 
 /**

@@ -48,6 +48,17 @@ test('plan names, per changed object, the Helm release and value files or the Ku
 
   const added = await readPlan(await openRepo(r.dir), { base: `${base}~0`, head: base });
   assert.equal(added.sources ?? [], [], 'nothing changes between a commit and itself');
+
+  // A change made in the unit's options (inline values) names the options file among the sources.
+  const optioned = r.commit(
+    {
+      'helm-guestbook/flotilla-unit.yaml':
+        'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  valuesObject: {replicaCount: 3}\n',
+    },
+    'three, inline',
+  );
+  const inline = await readPlan(await openRepo(r.dir), { base: head, head: optioned });
+  assert.match(inline.sources![0]!.source, `${HELM}, options helm-guestbook/flotilla-unit.yaml; helm v`);
 });
 
 test('validate counts the units, explain, history and blame name the unit of a template, and nothing for a plain file', async () => {
