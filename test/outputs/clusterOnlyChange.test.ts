@@ -321,7 +321,7 @@ test('a cluster relabeled into a placement gets the templates it places, found f
       ...PROD_AND_DEV_MEMBERS,
       'templates/nginx.yaml': sample('nginx/deployment.yaml').replace(
         '  labels:\n    app: nginx\n',
-        '  labels:\n    app: nginx\n    policy: default/elsewhere\n',
+        '  labels:\n    app: nginx\n    policy: elsewhere\n',
       ),
       'templates/service.yaml': service,
       'policies/nginx.yaml': dividedPolicy(DUPLICATED),
