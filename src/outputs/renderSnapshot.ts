@@ -15,6 +15,7 @@ import { withAutoscaledReplicas, type AutoscaledReplicas } from './autoscaledTem
 import { indexWithBindings, matchFolderBindings, type FolderBinding } from './previousOutputs.ts';
 import { findIdlePolicies } from '../bindings/findIdlePolicies.ts';
 import { findUncreatedNamespaces } from '../bindings/findUncreatedNamespaces.ts';
+import { shadowedNamespacePolicies } from '../works/autoPropagatedNamespace.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 
 export interface SnapshotPrevious {
@@ -76,7 +77,11 @@ export async function renderSnapshot(
     ...(limits?.maxOutputBytes !== undefined ? { maxOutputBytes: limits.maxOutputBytes } : {}),
   });
   // A snapshot reads the whole commit, so policies that select nothing can be told apart from ones outside a change.
-  output.problems.push(...findIdlePolicies(model), ...findUncreatedNamespaces(model));
+  output.problems.push(
+    ...findIdlePolicies(model),
+    ...findUncreatedNamespaces(model),
+    ...shadowedNamespacePolicies(model),
+  );
   return { sha, model, output, index: applyTemplateChanges(previousIndex, output.indexChanges) };
 }
 

@@ -1,5 +1,7 @@
-import type { Template } from '../api/model.ts';
-import { isSkippedNamespace } from '../bindings/matchPolicy.ts';
+import type { ConfigModel, Template } from '../api/model.ts';
+import { describePolicy, isSkippedNamespace } from '../bindings/matchPolicy.ts';
+import type { Problem } from '../errors/problem.ts';
+import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 
 /**
  * Karmada's namespace sync (controllers/namespace): every Namespace goes to every cluster with no
@@ -43,4 +45,34 @@ export function keptAfterSkip(
   const ns = autoPropagatedNamespace(t);
   if (!ns.skippedByLabel || placedByPolicy()) return undefined;
   return `${ns.reason}: clusters that have it keep it, unchanged, and others do not get it (Karmada namespace sync)`;
+}
+
+/**
+ * ClusterPropagationPolicies that select a Namespace namespace sync sends everywhere (pure, whole commit): Karmada's
+ * detector still binds it, but its namespace controller puts the Namespace on every cluster anyway, and Flotilla
+ * places it by auto-propagation only; either way the policy's placement decides nothing. Karmada's namespace guide
+ * disables the controller for this; the per-Namespace way is the skip label.
+ */
+export function shadowedNamespacePolicies(model: Pick<ConfigModel, 'templates' | 'propagationPolicies'>): Problem[] {
+  const namespaces = [...model.templates.values()].filter((t) => autoPropagatedNamespace(t).propagate);
+  const problems: Problem[] = [];
+  if (namespaces.length === 0) return problems;
+  for (const { object: policy, source } of model.propagationPolicies) {
+    if (policy.kind !== 'ClusterPropagationPolicy') continue;
+    const selected = namespaces.filter(
+      (t) =>
+        bestSelectorMatch(policy.spec.resourceSelectors, { ...t.ref, labels: t.labels }) !==
+        ImplicitPriority.NotMatched,
+    );
+    if (selected.length === 0) continue;
+    const names = selected.map((t) => t.ref.name).sort();
+    problems.push({
+      ...source,
+      code: 'NAMESPACE_AUTO_PROPAGATED',
+      severity: 'warning',
+      message: `${describePolicy(policy)} selects Namespace ${names.join(', ')}, which namespace auto-propagation sends to every cluster whatever a policy says (Karmada's namespace sync controller): its placement has no effect there`,
+      fix: `label the Namespace namespace.karmada.io/skip-auto-propagation: "true" to place it by this policy only (Karmada's guide disables its namespace controller instead), or drop it from the policy's resourceSelectors`,
+    });
+  }
+  return problems;
 }

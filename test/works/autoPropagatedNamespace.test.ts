@@ -1,7 +1,7 @@
 // Which Namespaces go to every cluster without a policy (cases after controllers/namespace/namespace_sync_controller_test.go).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { autoPropagatedNamespace } from '../../src/works/autoPropagatedNamespace.ts';
+import { autoPropagatedNamespace, shadowedNamespacePolicies } from '../../src/works/autoPropagatedNamespace.ts';
 
 const ns = (name: string, labels: Record<string, string> = {}) => ({
   ref: { apiVersion: 'v1', kind: 'Namespace', namespace: '', name },
@@ -43,6 +43,38 @@ test('reserved, default and kube-* namespaces stay home; a regular one goes ever
     }).propagate,
     false,
   );
+});
+
+test('a ClusterPropagationPolicy selecting an auto-propagated Namespace is warned as having no effect; a skipped one is its to place', () => {
+  const template = (name: string, labels: Record<string, string> = {}) =>
+    [
+      `v1/Namespace//${name}`,
+      { ...ns(name, labels), manifest: {}, source: { file: `templates/${name}.yaml`, line: 1, column: 1 } },
+    ] as const;
+  const cpp = (name: string, namespace: string) => ({
+    object: {
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'ClusterPropagationPolicy',
+      metadata: { name },
+      spec: {
+        resourceSelectors: [{ apiVersion: 'v1', kind: 'Namespace', name: namespace }],
+        placement: { clusterAffinity: { clusterNames: ['member1'] } },
+      },
+    },
+    source: { file: `policies/${name}.yaml`, line: 1, column: 1 },
+  });
+  const problems = shadowedNamespacePolicies({
+    templates: new Map([
+      template('example'),
+      template('quiet', { 'namespace.karmada.io/skip-auto-propagation': 'true' }),
+    ]),
+    propagationPolicies: [cpp('propagate-example-ns', 'example'), cpp('propagate-quiet-ns', 'quiet')],
+  } as unknown as Parameters<typeof shadowedNamespacePolicies>[0]);
+  assert.equal(
+    problems.map((p) => [p.file, p.code, p.severity]),
+    [['policies/propagate-example-ns.yaml', 'NAMESPACE_AUTO_PROPAGATED', 'warning']],
+  );
+  assert.match(problems[0]!.fix, 'namespace.karmada.io/skip-auto-propagation: "true"');
 });
 
 test.run();
