@@ -40,6 +40,35 @@ export function parseDocuments(
   bytes: Uint8Array,
   limits: ParseLimits = DEFAULT_PARSE_LIMITS,
 ): { documents: SourceDocument[]; problems: Problem[] } {
+  if (!/\.json$/i.test(file)) return parseText(file, bytes, limits);
+  // Only JSON that names an apiVersion and a kind is read at all: a tsconfig.json with comments is no broken manifest.
+  const text = new TextDecoder().decode(bytes.subarray(0, Math.min(bytes.length, limits.maxFileBytes)));
+  if (!/"apiVersion"\s*:/.test(text) || !/"kind"\s*:/.test(text)) return { documents: [], problems: [] };
+  return jsonManifests(parseText(file, bytes, limits));
+}
+
+/**
+ * A `.json` file is a manifest as kubectl reads one (`kubectl apply -f dir` takes .json beside .yaml) when it holds
+ * Kubernetes objects; a repository's other JSON (package.json, a dashboard, renovate.json) holds none, and is passed
+ * over as a file of another kind would be, rather than refused. JSON is read as the YAML it also is.
+ */
+function jsonManifests(parsed: { documents: SourceDocument[]; problems: Problem[] }): {
+  documents: SourceDocument[];
+  problems: Problem[];
+} {
+  if (parsed.problems.some((p) => p.severity === 'error') && parsed.documents.length === 0) return parsed;
+  const isObject = (v: unknown) => {
+    const o = v as { apiVersion?: unknown; kind?: unknown } | null;
+    return typeof o === 'object' && o !== null && typeof o.apiVersion === 'string' && typeof o.kind === 'string';
+  };
+  return parsed.documents.some((d) => isObject(d.value)) ? parsed : { documents: [], problems: [] };
+}
+
+function parseText(
+  file: string,
+  bytes: Uint8Array,
+  limits: ParseLimits,
+): { documents: SourceDocument[]; problems: Problem[] } {
   const at = (line = 1, column = 1): SourceSpan => ({ file, line, column });
   const fail = (code: Problem['code'], message: string, fix: string, span = at()) => ({
     documents: [],

@@ -1,5 +1,5 @@
 /**
- * Which paths of a commit are config: every *.yaml / *.yml, except under dot-folders (.github, .git…)
+ * Which paths of a commit are config: every *.yaml / *.yml / *.json (as kubectl reads a folder), except under dot-folders (.github, .git…)
  * and paths matched by `.flotillaignore` (gitignore-style: `#` comments, `*` and `**` globs, a leading
  * `/` anchors to the repo root, a trailing `/` matches folders, `!` re-includes).
  */
@@ -35,7 +35,7 @@ export function parseIgnoreFile(text: string): IgnoreRules {
 }
 
 export function isConfigFile(path: string, ignore?: IgnoreRules): boolean {
-  if (!/\.ya?ml$/i.test(path)) return false;
+  if (!/\.(?:ya?ml|json)$/i.test(path)) return false;
   const segments = path.split('/');
   if (segments.some((s) => s.startsWith('.'))) return false;
   if (!ignore || ignore.rules.length === 0) return true;
