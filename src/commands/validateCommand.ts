@@ -36,7 +36,10 @@ export async function validateCommand(opts: CommonOptions): Promise<number> {
     ...lookTwiceProblems(model),
     ...(await ambiguousScalars(repo, sha, sourceLimitsOf(opts.limits).maxFiles)),
     ...(await takeoversSinceParent(repo, sha)),
-  ].sort(compareProblems);
+  ]
+    .sort(compareProblems)
+    // Overlays sharing a base each report the base's problem (a remote resource): said once.
+    .filter((p, i, all) => i === 0 || !sameProblem(all[i - 1]!, p));
   const errors = problems.filter((p) => p.severity === 'error').length;
   // Which binaries render the commit's units, and from where (pinned, or PATH on other platforms).
   const tools = await Promise.all(
@@ -76,7 +79,15 @@ export async function validateCommand(opts: CommonOptions): Promise<number> {
     const units = model.units?.size ?? 0;
     const fromUnits = [...model.templates.values()].filter((t) => model.units?.has(t.source.file)).length;
     const templates = `${model.templates.size - controlPlaneCount} templates${units > 0 ? ` (${fromUnits} from ${units} Helm and Kustomize units)` : ''}`;
-    const counts = `${templates}${controlPlaneText}, ${model.propagationPolicies.length} propagation policies, ${model.overridePolicies.length} override policies, ${model.clusters.size} clusters`;
+    const others = [
+      [model.clusterTaintPolicies.length, 'cluster taint policies'],
+      [model.rebalancers.length, 'workload rebalancers'],
+      [model.interpreterCustomizations.length, 'interpreter customizations'],
+    ]
+      .filter(([n]) => (n as number) > 0)
+      .map(([n, what]) => `, ${n} ${what}`)
+      .join('');
+    const counts = `${templates}${controlPlaneText}, ${model.propagationPolicies.length} propagation policies, ${model.overridePolicies.length} override policies${others}, ${model.clusters.size} clusters`;
     opts.out(
       `${problems.length ? '\n' : ''}${sha.slice(0, 12)}: ${counts}; ${errors} errors, ${problems.length - errors} warnings\n`,
     );
@@ -117,4 +128,15 @@ async function ambiguousScalars(repo: GitRepo, sha: string, maxFiles: number): P
     if (blob) problems.push(...findAmbiguousScalars(path, decoder.decode(blob)));
   }
   return problems;
+}
+
+function sameProblem(a: Problem, b: Problem): boolean {
+  return (
+    a.file === b.file &&
+    a.line === b.line &&
+    a.column === b.column &&
+    a.code === b.code &&
+    a.severity === b.severity &&
+    a.message === b.message
+  );
 }
