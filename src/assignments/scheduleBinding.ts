@@ -97,7 +97,7 @@ export function scheduleBinding(
     ...(failed
       ? {
           problem: {
-            ...template.source,
+            ...(template.origin ?? template.source),
             code: result.status === 'NoClusterFit' ? 'NO_CLUSTER_FITS' : 'UNSCHEDULABLE',
             severity: 'warning',
             message: `${describeRef(template.ref)} (${describePolicy(policy)}): ${result.message}`,

@@ -295,7 +295,7 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     out.indexChanges.set(key, p.entry);
     if (attached.policyConflict)
       out.problems.push({
-        ...p.template.source,
+        ...(p.template.origin ?? p.template.source),
         code: 'DEPENDENCY_POLICY_CONFLICT',
         severity: 'warning',
         message: `${describeRef(p.template.ref)} is a dependency of ${attached.requiredBy.map((k) => describeRef(parseRefKey(k))).join(', ')}, whose policies disagree. ${attached.policyConflict} Its binding takes Overwrite and preserving on deletion from any parent that has them, as Karmada's does`,
@@ -419,7 +419,7 @@ function held(
       held: `${orphaned.policy} ${orphaned.remains ? 'no longer selects it' : 'was deleted'}: its last output is kept`,
     });
     problems.push({
-      ...template.source,
+      ...(template.origin ?? template.source),
       code: 'POLICY_REMOVED',
       severity: 'warning',
       message: `${describeRef(template.ref)} was placed by ${orphaned.policy}, which ${why}; it keeps running where it ran and is no longer updated`,
@@ -464,14 +464,14 @@ function hookFailed(template: Template, err: LuaHookError, kept: string): Proble
   const kind = `${template.ref.apiVersion} ${template.ref.kind}`;
   if (err instanceof BundledInterpreterError)
     return {
-      ...template.source,
+      ...(template.origin ?? template.source),
       code: 'INTERPRETER_FAILED',
       severity: 'error',
       message: `${describeRef(template.ref)}: ${err.fn ?? 'an operation'} of the interpreter Karmada bundles for ${kind} failed: ${err.message}; ${kept}`,
       fix: `give the template what Karmada's interpreter for ${kind} reads (for a workload, spec.replicas and a pod template), or replace that operation with your own ResourceInterpreterCustomization`,
     };
   return {
-    ...template.source,
+    ...(template.origin ?? template.source),
     code: 'INTERPRETER_FAILED',
     severity: 'error',
     message: `${describeRef(template.ref)}: the ${err.fn ?? 'Lua'} hook of its ResourceInterpreterCustomization failed: ${err.message}; ${kept}`,
@@ -544,7 +544,7 @@ function waitForPolicy(
   out.indexChanges.set(key, { ...(input.previousIndex.template(key) ?? p.entry), awaiting: true });
   if (!('missing' in waitsFor)) {
     out.problems.push({
-      ...p.template.source,
+      ...(p.template.origin ?? p.template.source),
       code: 'PRIORITY_CLASS_MISSING',
       severity: 'error',
       message: `${describeRef(p.template.ref)} waits: ${describePolicy(policy.object)} gives its bindings the priority of the PriorityClass ${waitsFor.priorityClass}, which the commit does not have; its last output is kept`,

@@ -93,7 +93,7 @@ export function renderWorkManifest(
       manifest: undefined,
       problems: [
         {
-          ...p.template.source,
+          ...(p.template.origin ?? p.template.source),
           code: 'OVERRIDE_FAILED',
           severity: 'error',
           message: `${overridden.policy.kind} ${overridden.policy.namespace ? `${overridden.policy.namespace}/` : ''}${overridden.policy.name} rule ${overridden.ruleIndex} (${overridden.overrider}) failed on ${describeRef(ref)} for cluster ${target.name}: ${overridden.message}`,
@@ -119,7 +119,7 @@ export function renderWorkManifest(
       problems: [
         ...problems,
         {
-          ...p.template.source,
+          ...(p.template.origin ?? p.template.source),
           code: 'OVERRIDE_FAILED',
           severity: 'error',
           message: `${describeRef(ref)} would reach ${target.name} as another object (${describeIdentityChanges(changed)}); the template's identity is kept by refusing the manifest`,
