@@ -43,10 +43,15 @@ export function deploymentController(deps: ControllerDeps): Controller {
       const target = recreate && oldPodsRemain ? 0 : desired;
       const revision = current.metadata.annotations?.[REVISION] ?? String(maxRevision + 1);
       const wantRevision = Number(revision) < maxRevision && old.length > 0 ? String(maxRevision + 1) : revision;
-      if (current.spec?.replicas !== target || current.metadata.annotations?.[REVISION] !== wantRevision) {
+      const copied = copiedAnnotations(deploy);
+      if (
+        current.spec?.replicas !== target ||
+        current.metadata.annotations?.[REVISION] !== wantRevision ||
+        Object.entries(copied).some(([k, v]) => current!.metadata.annotations?.[k] !== v)
+      ) {
         const next = structuredClone(current);
         next.spec.replicas = target;
-        next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [REVISION]: wantRevision };
+        next.metadata.annotations = { ...(next.metadata.annotations ?? {}), ...copied, [REVISION]: wantRevision };
         current = store.update(rsType(), next);
       }
     }
@@ -137,6 +142,21 @@ export function deploymentController(deps: ControllerDeps): Controller {
   };
 }
 
+/** Annotations the deployment controller never copies onto its ReplicaSets (deployment/util SkipCopyAnnotation). */
+const NOT_COPIED = new Set([
+  'kubectl.kubernetes.io/last-applied-configuration',
+  REVISION,
+  'deployment.kubernetes.io/revision-history',
+  'deployment.kubernetes.io/desired-replicas',
+  'deployment.kubernetes.io/max-replicas',
+  'deprecated.deployment.rollback.to',
+]);
+
+/** The Deployment's annotations its new ReplicaSet carries (kubernetes.io/change-cause: `rollout history`'s column). */
+function copiedAnnotations(deploy: KubeObject): Record<string, string> {
+  return Object.fromEntries(Object.entries(deploy.metadata.annotations ?? {}).filter(([k]) => !NOT_COPIED.has(k)));
+}
+
 function newReplicaSet(deploy: KubeObject, hash: string, revision: number, replicas: number): KubeObject {
   const template = structuredClone(deploy.spec?.template ?? {});
   template.metadata = {
@@ -151,6 +171,7 @@ function newReplicaSet(deploy: KubeObject, hash: string, revision: number, repli
       namespace: deploy.metadata.namespace!,
       labels: { ...(deploy.spec?.template?.metadata?.labels ?? {}), 'pod-template-hash': hash },
       annotations: {
+        ...copiedAnnotations(deploy),
         [REVISION]: String(revision),
         'deployment.kubernetes.io/desired-replicas': String(deploy.spec?.replicas ?? 1),
         'deployment.kubernetes.io/max-replicas': String(deploy.spec?.replicas ?? 1),

@@ -27,12 +27,21 @@ export function jobController(deps: ControllerDeps): Controller {
     const [namespace, name] = splitKey(key);
     const job = store.get(JOBS, namespace, name);
     if (!job || job.metadata.deletionTimestamp) return;
+    // A finished Job stays finished: deleting its pods (or their garbage collection) runs nothing again.
+    if (
+      job.status?.conditions?.some(
+        (c: { type?: string; status?: string }) => c.type === 'Complete' && c.status === 'True',
+      )
+    )
+      return;
     const podType = registry.byResourceKey(PODS)!;
     const completions: number = job.spec?.completions ?? 1;
     const parallelism: number = job.spec?.parallelism ?? 1;
     const owned = controlledBy(store, job, PODS);
-    const succeeded = owned.filter((p) => p.status?.phase === 'Succeeded').length;
-    const failed = owned.filter((p) => p.status?.phase === 'Failed').length;
+    // Counted into status as pods finish (the real controller tracks them with a finalizer): a pod deleted after it
+    // succeeded or failed still counts.
+    const succeeded = Math.max(owned.filter((p) => p.status?.phase === 'Succeeded').length, job.status?.succeeded ?? 0);
+    const failed = Math.max(owned.filter((p) => p.status?.phase === 'Failed').length, job.status?.failed ?? 0);
     let active = owned.filter(isActive);
     const done = succeeded >= completions;
     const suspended = Boolean(job.spec?.suspend);

@@ -87,8 +87,18 @@ function stableStringify(value: unknown): string {
  * Kubernetes uses for generated names (rand.SafeEncodeString), e.g. `5d8c7f9b6`.
  */
 export function templateHash(template: unknown): string {
+  // Go decodes `creationTimestamp: null` to the zero time, the same template as one without it: `kubectl rollout
+  // undo` sends it, and must find the old revision's ReplicaSet rather than make another.
+  const meta = (template as { metadata?: Record<string, unknown> } | undefined)?.metadata;
+  const normalized =
+    meta && meta.creationTimestamp === null
+      ? {
+          ...(template as object),
+          metadata: Object.fromEntries(Object.entries(meta).filter(([k]) => k !== 'creationTimestamp')),
+        }
+      : template;
   const digest = createHash('sha256')
-    .update(stableStringify(template ?? {}))
+    .update(stableStringify(normalized ?? {}))
     .digest();
   const decimal = String(digest.readUInt32BE(0));
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';

@@ -1,0 +1,94 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { MemberHarness, waitFor } from './helpers/memberHarness.ts';
+
+// What `kubectl rollout` and Jobs look like against the emulator, as against a cluster's controllers.
+const harness = new MemberHarness();
+let kubectl: ReturnType<MemberHarness['kubectl']>;
+
+test.before(async () => {
+  const member = await harness.start({ name: 'member1', readyDelayMs: 50 });
+  kubectl = harness.kubectl([member]);
+});
+
+test.after(async () => {
+  await harness.cleanup();
+});
+
+const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: default
+  annotations: {kubernetes.io/change-cause: first}
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - {name: web, image: "nginx:1.27"}
+`;
+
+const replicaSets = async () =>
+  (await kubectl(['get', 'rs', '-l', 'app=web', '-o', 'jsonpath={.items[*].metadata.name}'])).stdout
+    .split(' ')
+    .filter(Boolean)
+    .sort();
+
+test("rollout undo goes back to the old revision's ReplicaSet, and history shows each change-cause", async () => {
+  assert.is((await kubectl(['apply', '-f', '-'], deployment)).code, 0);
+  assert.is((await kubectl(['rollout', 'status', 'deploy/web', '--timeout=20s'])).code, 0);
+  const first = await replicaSets();
+  const set = await kubectl(['set', 'image', 'deploy/web', 'web=nginx:1.28']);
+  assert.is(set.code, 0, set.stderr);
+  assert.is((await kubectl(['annotate', 'deploy/web', '--overwrite', 'kubernetes.io/change-cause=second'])).code, 0);
+  assert.is((await kubectl(['rollout', 'status', 'deploy/web', '--timeout=20s'])).code, 0);
+  const two = await replicaSets();
+  assert.is(two.length, 2);
+  const history = await kubectl(['rollout', 'history', 'deploy/web']);
+  assert.match(history.stdout, /^1\s+first$/m);
+  assert.match(history.stdout, /^2\s+second$/m);
+  const undo = await kubectl(['rollout', 'undo', 'deploy/web']);
+  assert.is(undo.code, 0, undo.stderr);
+  assert.is((await kubectl(['rollout', 'status', 'deploy/web', '--timeout=20s'])).code, 0);
+  assert.equal(await replicaSets(), two, 'no third ReplicaSet: revision 1 is taken back');
+  assert.ok(first.every((name) => two.includes(name)));
+  const image = await kubectl(['get', 'deploy/web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}']);
+  assert.is(image.stdout, 'nginx:1.27');
+});
+
+test('a completed Job stays complete when its pods are deleted: nothing runs again', async () => {
+  const created = await kubectl(
+    ['create', '-f', '-'],
+    `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: once
+  namespace: default
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - {name: once, image: busybox}
+`,
+  );
+  assert.is(created.code, 0, created.stderr);
+  const wait = await kubectl(['wait', '--for=condition=Complete', 'job/once', '--timeout=20s']);
+  assert.is(wait.code, 0, wait.stderr);
+  const completion = (await kubectl(['get', 'job/once', '-o', 'jsonpath={.status.completionTime}'])).stdout;
+  assert.is((await kubectl(['delete', 'pods', '-l', 'job-name=once', '--wait=false'])).code, 0);
+  await waitFor(
+    'the pods gone',
+    async () => (await kubectl(['get', 'pods', '-l', 'job-name=once', '-o', 'name'])).stdout.trim() === '',
+  );
+  const after = await kubectl(['get', 'job/once', '-o', 'jsonpath={.status.succeeded} {.status.completionTime}']);
+  assert.is(after.stdout, `1 ${completion}`);
+  assert.is((await kubectl(['get', 'pods', '-l', 'job-name=once', '-o', 'name'])).stdout.trim(), '');
+});
+
+test.run();
