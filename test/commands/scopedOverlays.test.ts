@@ -36,7 +36,7 @@ test('scoped overlays render, explain, plan and verify per cluster through the C
   assert.is(explain.code, 0, explain.stderr);
   assert.match(
     explain.stdout,
-    /\n {2}source: Kustomize folder apps\/production \(apps\/production\/kustomization\.yaml; kustomize v[\d.]+\), apps\/base\/podinfo\/release\.yaml on production; Kustomize folder apps\/staging \(apps\/staging\/kustomization\.yaml; kustomize v[\d.]+\), apps\/base\/podinfo\/release\.yaml on staging\n/,
+    /\n {2}source: Kustomize folder apps\/production \(apps\/production\/kustomization\.yaml, options apps\/production\/flotilla-unit\.yaml; kustomize v[\d.]+\), apps\/base\/podinfo\/release\.yaml on production; Kustomize folder apps\/staging \(apps\/staging\/kustomization\.yaml, options apps\/staging\/flotilla-unit\.yaml; kustomize v[\d.]+\), apps\/base\/podinfo\/release\.yaml on staging\n/,
   );
   assert.match(
     explain.stdout,
