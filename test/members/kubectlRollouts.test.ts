@@ -91,4 +91,20 @@ spec:
   assert.is((await kubectl(['get', 'pods', '-l', 'job-name=once', '-o', 'name'])).stdout.trim(), '');
 });
 
+test('an apply that drops an env var removes it, as kube-apiserver does, instead of leaving a nameless remnant', async () => {
+  const withEnv = (env: string) =>
+    deployment
+      .replace('name: web\n  namespace', 'name: env-web\n  namespace')
+      .replace('      - {name: web, image: "nginx:1.27"}', `      - {name: web, image: "nginx:1.27", env: [${env}]}`);
+  const first = await kubectl(
+    ['apply', '--server-side', '-f', '-'],
+    withEnv('{name: A, value: a}, {name: B, value: b}'),
+  );
+  assert.is(first.code, 0, first.stderr);
+  const second = await kubectl(['apply', '--server-side', '-f', '-'], withEnv('{name: A, value: a}'));
+  assert.is(second.code, 0, second.stderr);
+  const env = await kubectl(['get', 'deploy/env-web', '-o', 'jsonpath={.spec.template.spec.containers[0].env}']);
+  assert.equal(JSON.parse(env.stdout), [{ name: 'A', value: 'a' }]);
+});
+
 test.run();

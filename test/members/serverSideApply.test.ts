@@ -85,6 +85,20 @@ test('fields a manager stops applying are removed unless someone else owns them'
   assert.is(afterShared.spec.paused, true, 'bob still owns paused');
 });
 
+test('a list item a manager stops applying goes whole, with its fields, as when an env var is removed', () => {
+  const env = (names: string[]) =>
+    deploy({
+      template: {
+        spec: { containers: [{ name: 'web', image: 'nginx', env: names.map((name) => ({ name, value: name })) }] },
+      },
+    });
+  const first = apply(undefined, env(['A', 'B']), 'flotilla');
+  const second = apply(first, env(['A']), 'flotilla');
+  assert.equal(second.spec.template.spec.containers[0].env, [{ name: 'A', value: 'A' }]);
+  const none = apply(second, env([]), 'flotilla');
+  assert.equal(none.spec.template.spec.containers[0].env ?? [], []);
+});
+
 test("containers merge by name: another manager's container survives an apply", () => {
   const live = apply(
     undefined,

@@ -65,10 +65,14 @@ export function serverSideApply(req: ApplyRequest): KubeObject {
   const stillOwnedByOthers = new Set<string>();
   for (const entry of entries)
     if (!isMine(entry)) for (const p of fromFieldsV1(entry.fieldsV1)) stillOwnedByOthers.add(p);
-  // Deepest paths first, so removing a list item does not strand its fields.
-  const dropped = [...previousFields].filter((p) => !appliedFields.has(p) && !stillOwnedByOthers.has(p));
-  for (const encoded of dropped.sort((a, b) => b.length - a.length)) {
-    const path = JSON.parse(encoded) as string[];
+  // Shallowest paths first: a dropped list item goes whole, found by its key while its key field is still there
+  // (removing `f:name` first left an item that could no longer be found, stranded with its defaulted fields); the
+  // paths inside it are then gone already.
+  const dropped = [...previousFields]
+    .filter((p) => !appliedFields.has(p) && !stillOwnedByOthers.has(p))
+    .map((encoded) => ({ encoded, path: JSON.parse(encoded) as string[] }))
+    .sort((a, b) => depthOf(a.path) - depthOf(b.path));
+  for (const { encoded, path } of dropped) {
     // Never drop a list item or map that another manager still owns something inside.
     const prefix = `${encoded.replace(/,"\."\]$|\]$/, '')},"`;
     if ([...stillOwnedByOthers].some((o) => o.startsWith(prefix))) continue;
@@ -90,6 +94,11 @@ export function serverSideApply(req: ApplyRequest): KubeObject {
     index >= 0 ? [...others.slice(0, index), mine, ...others.slice(index)] : [...others, mine];
   if (appliedFields.size === 0) merged.metadata.managedFields = others;
   return merged;
+}
+
+/** How deep a field path reaches; an item's own marker (`k:…` then `.`) counts as the item, before its fields. */
+function depthOf(path: readonly string[]): number {
+  return path[path.length - 1] === '.' ? path.length - 1.5 : path.length;
 }
 
 /** `.spec.replicas`, `.spec.template.spec.containers[name="web"].image`, as the API server formats paths. */
