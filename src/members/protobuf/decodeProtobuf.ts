@@ -58,7 +58,11 @@ function decodeMessage(bytes: Uint8Array, name: string): Json | undefined {
     const key = spec.slice(0, colon);
     const pointer = spec[colon + 1] === '*';
     const type = spec.slice(colon + (pointer ? 2 : 1));
-    if (type.startsWith('[]')) {
+    if (key === '') {
+      // An embedded Go struct (`json:",inline"`): its own message on the wire, its fields beside ours in JSON.
+      const inline = decodeMessage(f.bytes ?? new Uint8Array(), type);
+      if (inline && typeof inline === 'object' && !Array.isArray(inline)) Object.assign(out, inline);
+    } else if (type.startsWith('[]')) {
       const item = decodeValue(f, type.slice(2), true);
       if (item !== undefined) (out[key] = (out[key] as Json[] | undefined) ?? []).push(item);
     } else if (type.startsWith('map<')) {
@@ -91,6 +95,13 @@ function decodeValue(f: WireField, type: string, keepZero: boolean): Json | unde
     }
     case 'bool':
       return f.varint !== 0n || keepZero ? f.varint !== 0n : undefined;
+    case 'IntOrString': {
+      // intstr.IntOrString {type, intVal, strVal} is a bare number or string in JSON.
+      const parts = readFields(f.bytes ?? new Uint8Array());
+      if (parts.find((p) => p.field === 1)?.varint === 1n) return stringOf(parts.find((p) => p.field === 3)?.bytes);
+      const n = Number(BigInt.asIntN(32, parts.find((p) => p.field === 2)?.varint ?? 0n));
+      return n !== 0 || keepZero ? n : undefined;
+    }
     default:
       return decodeMessage(f.bytes ?? new Uint8Array(), type) ?? (keepZero && type !== 'Time' ? {} : undefined);
   }

@@ -2,7 +2,10 @@
 // k8s.io/apimachinery generated.proto, v1.32). client-go's typed clients always send built-in kinds as protobuf and
 // do not fall back to JSON on 415 (only CBOR does), so `kubectl create configmap|deployment|namespace|secret` need
 // these. Spelling: `name:type`, where type is string | int | bool | bytes | <Message> | []<type> | map<type>, and a
-// leading `*` marks a pointer field in Go, whose zero value is meaningful (replicas: 0) and must be kept.
+// leading `*` marks a pointer field in Go, whose zero value is meaningful (replicas: 0) and must be kept; `*` also
+// keeps the zero of a Go field without `omitempty` (PriorityClass value: 0), which Go always marshals. An empty name
+// (`:IngressRuleValue`) is an embedded struct, `json:",inline"`: its fields land beside the message's own. Time,
+// Quantity and IntOrString are built in: an RFC 3339 string, a quantity string, and a bare number or string.
 
 export type MessageSchema = Readonly<Record<number, string>>;
 
@@ -35,7 +38,35 @@ export const MESSAGES: Readonly<Record<string, MessageSchema>> = {
   },
   LabelSelector: { 1: 'matchLabels:map<string>', 2: 'matchExpressions:[]LabelSelectorRequirement' },
   LabelSelectorRequirement: { 1: 'key:string', 2: 'operator:string', 3: 'values:[]string' },
-  IntOrString: { 1: 'type:int', 2: 'intVal:int', 3: 'strVal:string' },
+  ObjectReference: {
+    1: 'kind:string',
+    2: 'namespace:string',
+    3: 'name:string',
+    4: 'uid:string',
+    5: 'apiVersion:string',
+    6: 'resourceVersion:string',
+    7: 'fieldPath:string',
+  },
+  LocalObjectReference: { 1: 'name:string' },
+  TypedLocalObjectReference: { 1: 'apiGroup:*string', 2: 'kind:string', 3: 'name:string' },
+  Condition: {
+    1: 'type:string',
+    2: 'status:string',
+    3: 'observedGeneration:int',
+    4: 'lastTransitionTime:Time',
+    5: 'reason:string',
+    6: 'message:string',
+  },
+  // meta/v1 DeleteOptions: the body of a typed client's Delete (`kubectl drain` deleting pods), in any group version.
+  DeleteOptions: {
+    1: 'gracePeriodSeconds:*int',
+    2: 'preconditions:Preconditions',
+    3: 'orphanDependents:*bool',
+    4: 'propagationPolicy:*string',
+    5: 'dryRun:[]string',
+    6: 'ignoreStoreReadErrorWithClusterBreakingPotential:*bool',
+  },
+  Preconditions: { 1: 'uid:*string', 2: 'resourceVersion:*string' },
 
   ConfigMap: { 1: 'metadata:ObjectMeta', 2: 'data:map<string>', 3: 'binaryData:map<bytes>', 4: 'immutable:*bool' },
   Secret: {
@@ -148,6 +179,168 @@ export const MESSAGES: Readonly<Record<string, MessageSchema>> = {
     4: 'desiredReplicas:int',
     5: 'currentCPUUtilizationPercentage:*int',
   },
+
+  // batch/v1 (`kubectl create job|cronjob`, `kubectl create job --from=cronjob/...`); podFailurePolicy and
+  // successPolicy are not decoded.
+  Job: { 1: 'metadata:ObjectMeta', 2: 'spec:JobSpec', 3: 'status:JobStatus' },
+  JobSpec: {
+    1: 'parallelism:*int',
+    2: 'completions:*int',
+    3: 'activeDeadlineSeconds:*int',
+    4: 'selector:LabelSelector',
+    5: 'manualSelector:*bool',
+    6: 'template:PodTemplateSpec',
+    7: 'backoffLimit:*int',
+    8: 'ttlSecondsAfterFinished:*int',
+    9: 'completionMode:*string',
+    10: 'suspend:*bool',
+    12: 'backoffLimitPerIndex:*int',
+    13: 'maxFailedIndexes:*int',
+    14: 'podReplacementPolicy:*string',
+    15: 'managedBy:*string',
+  },
+  JobStatus: {
+    2: 'startTime:Time',
+    3: 'completionTime:Time',
+    4: 'active:int',
+    5: 'succeeded:int',
+    6: 'failed:int',
+    7: 'completedIndexes:string',
+    9: 'ready:*int',
+    10: 'failedIndexes:*string',
+    11: 'terminating:*int',
+  },
+  JobTemplateSpec: { 1: 'metadata:ObjectMeta', 2: 'spec:JobSpec' },
+  CronJob: { 1: 'metadata:ObjectMeta', 2: 'spec:CronJobSpec', 3: 'status:CronJobStatus' },
+  CronJobSpec: {
+    1: 'schedule:string',
+    2: 'startingDeadlineSeconds:*int',
+    3: 'concurrencyPolicy:string',
+    4: 'suspend:*bool',
+    5: 'jobTemplate:JobTemplateSpec',
+    6: 'successfulJobsHistoryLimit:*int',
+    7: 'failedJobsHistoryLimit:*int',
+    8: 'timeZone:*string',
+  },
+  CronJobStatus: { 1: 'active:[]ObjectReference', 4: 'lastScheduleTime:Time', 5: 'lastSuccessfulTime:Time' },
+
+  // core/v1 (`kubectl create service|serviceaccount|quota`).
+  Service: { 1: 'metadata:ObjectMeta', 2: 'spec:ServiceSpec', 3: 'status:ServiceStatus' },
+  ServiceSpec: {
+    1: 'ports:[]ServicePort',
+    2: 'selector:map<string>',
+    3: 'clusterIP:string',
+    4: 'type:string',
+    5: 'externalIPs:[]string',
+    7: 'sessionAffinity:string',
+    8: 'loadBalancerIP:string',
+    9: 'loadBalancerSourceRanges:[]string',
+    10: 'externalName:string',
+    11: 'externalTrafficPolicy:string',
+    12: 'healthCheckNodePort:int',
+    13: 'publishNotReadyAddresses:bool',
+    14: 'sessionAffinityConfig:SessionAffinityConfig',
+    17: 'ipFamilyPolicy:*string',
+    18: 'clusterIPs:[]string',
+    19: 'ipFamilies:[]string',
+    20: 'allocateLoadBalancerNodePorts:*bool',
+    21: 'loadBalancerClass:*string',
+    22: 'internalTrafficPolicy:*string',
+    23: 'trafficDistribution:*string',
+  },
+  ServicePort: {
+    1: 'name:string',
+    2: 'protocol:string',
+    3: 'port:int',
+    4: 'targetPort:IntOrString',
+    5: 'nodePort:int',
+    6: 'appProtocol:*string',
+  },
+  SessionAffinityConfig: { 1: 'clientIP:ClientIPConfig' },
+  ClientIPConfig: { 1: 'timeoutSeconds:*int' },
+  ServiceStatus: { 1: 'loadBalancer:LoadBalancerStatus', 2: 'conditions:[]Condition' },
+  LoadBalancerStatus: { 1: 'ingress:[]LoadBalancerIngress' },
+  LoadBalancerIngress: { 1: 'ip:string', 2: 'hostname:string', 3: 'ipMode:*string', 4: 'ports:[]PortStatus' },
+  PortStatus: { 1: 'port:*int', 2: 'protocol:string', 3: 'error:*string' },
+  ServiceAccount: {
+    1: 'metadata:ObjectMeta',
+    2: 'secrets:[]ObjectReference',
+    3: 'imagePullSecrets:[]LocalObjectReference',
+    4: 'automountServiceAccountToken:*bool',
+  },
+  ResourceQuota: { 1: 'metadata:ObjectMeta', 2: 'spec:ResourceQuotaSpec', 3: 'status:ResourceQuotaStatus' },
+  ResourceQuotaSpec: { 1: 'hard:map<Quantity>', 2: 'scopes:[]string', 3: 'scopeSelector:ScopeSelector' },
+  ScopeSelector: { 1: 'matchExpressions:[]ScopedResourceSelectorRequirement' },
+  ScopedResourceSelectorRequirement: { 1: 'scopeName:string', 2: 'operator:string', 3: 'values:[]string' },
+  ResourceQuotaStatus: { 1: 'hard:map<Quantity>', 2: 'used:map<Quantity>' },
+
+  // rbac.authorization.k8s.io/v1 (`kubectl create role|clusterrole|rolebinding|clusterrolebinding`).
+  Role: { 1: 'metadata:ObjectMeta', 2: 'rules:[]PolicyRule' },
+  ClusterRole: { 1: 'metadata:ObjectMeta', 2: 'rules:[]PolicyRule', 3: 'aggregationRule:AggregationRule' },
+  PolicyRule: {
+    1: 'verbs:[]string',
+    2: 'apiGroups:[]string',
+    3: 'resources:[]string',
+    4: 'resourceNames:[]string',
+    5: 'nonResourceURLs:[]string',
+  },
+  AggregationRule: { 1: 'clusterRoleSelectors:[]LabelSelector' },
+  RoleBinding: { 1: 'metadata:ObjectMeta', 2: 'subjects:[]Subject', 3: 'roleRef:RoleRef' },
+  ClusterRoleBinding: { 1: 'metadata:ObjectMeta', 2: 'subjects:[]Subject', 3: 'roleRef:RoleRef' },
+  Subject: { 1: 'kind:string', 2: 'apiGroup:string', 3: 'name:string', 4: 'namespace:string' },
+  RoleRef: { 1: 'apiGroup:string', 2: 'kind:string', 3: 'name:string' },
+
+  // policy/v1 (`kubectl create pdb`; Eviction is what `kubectl drain` posts to pods/eviction).
+  PodDisruptionBudget: {
+    1: 'metadata:ObjectMeta',
+    2: 'spec:PodDisruptionBudgetSpec',
+    3: 'status:PodDisruptionBudgetStatus',
+  },
+  PodDisruptionBudgetSpec: {
+    1: 'minAvailable:*IntOrString',
+    2: 'selector:LabelSelector',
+    3: 'maxUnavailable:*IntOrString',
+    4: 'unhealthyPodEvictionPolicy:*string',
+  },
+  PodDisruptionBudgetStatus: {
+    1: 'observedGeneration:int',
+    2: 'disruptedPods:map<Time>',
+    3: 'disruptionsAllowed:int',
+    4: 'currentHealthy:int',
+    5: 'desiredHealthy:int',
+    6: 'expectedPods:int',
+    7: 'conditions:[]Condition',
+  },
+  Eviction: { 1: 'metadata:ObjectMeta', 2: 'deleteOptions:DeleteOptions' },
+
+  // networking.k8s.io/v1 (`kubectl create ingress`).
+  Ingress: { 1: 'metadata:ObjectMeta', 2: 'spec:IngressSpec', 3: 'status:IngressStatus' },
+  IngressSpec: {
+    1: 'defaultBackend:IngressBackend',
+    2: 'tls:[]IngressTLS',
+    3: 'rules:[]IngressRule',
+    4: 'ingressClassName:*string',
+  },
+  IngressBackend: { 3: 'resource:TypedLocalObjectReference', 4: 'service:IngressServiceBackend' },
+  IngressServiceBackend: { 1: 'name:string', 2: 'port:ServiceBackendPort' },
+  ServiceBackendPort: { 1: 'name:string', 2: 'number:int' },
+  IngressTLS: { 1: 'hosts:[]string', 2: 'secretName:string' },
+  IngressRule: { 1: 'host:string', 2: ':IngressRuleValue' },
+  IngressRuleValue: { 1: 'http:HTTPIngressRuleValue' },
+  HTTPIngressRuleValue: { 1: 'paths:[]HTTPIngressPath' },
+  HTTPIngressPath: { 1: 'path:string', 2: 'backend:IngressBackend', 3: 'pathType:*string' },
+  IngressStatus: { 1: 'loadBalancer:IngressLoadBalancerStatus' },
+  IngressLoadBalancerStatus: { 1: 'ingress:[]IngressLoadBalancerIngress' },
+  IngressLoadBalancerIngress: { 1: 'ip:string', 2: 'hostname:string', 4: 'ports:[]PortStatus' },
+
+  // scheduling.k8s.io/v1 (`kubectl create priorityclass`); value has no omitempty, so 0 is kept.
+  PriorityClass: {
+    1: 'metadata:ObjectMeta',
+    2: 'value:*int',
+    3: 'globalDefault:bool',
+    4: 'description:string',
+    5: 'preemptionPolicy:*string',
+  },
 };
 
 /** The top-level message of each kind the emulator decodes from protobuf. */
@@ -157,6 +350,20 @@ export const PROTOBUF_KINDS: ReadonlySet<string> = new Set([
   'Namespace',
   'Deployment',
   'HorizontalPodAutoscaler',
+  'Job',
+  'CronJob',
+  'Service',
+  'ServiceAccount',
+  'ResourceQuota',
+  'Role',
+  'ClusterRole',
+  'RoleBinding',
+  'ClusterRoleBinding',
+  'PodDisruptionBudget',
+  'Eviction',
+  'DeleteOptions',
+  'Ingress',
+  'PriorityClass',
 ]);
 
 /** Kinds whose message above is one version's only: another version of the kind is refused. */
