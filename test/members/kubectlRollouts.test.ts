@@ -107,4 +107,38 @@ test('an apply that drops an env var removes it, as kube-apiserver does, instead
   assert.equal(JSON.parse(env.stdout), [{ name: 'A', value: 'a' }]);
 });
 
+test("an update to what the API server keeps immutable is refused with its words: a selector, a StatefulSet's claims", async () => {
+  const web = deployment.replace('name: web\n  namespace', 'name: fixed\n  namespace');
+  assert.is((await kubectl(['apply', '--server-side', '-f', '-'], web)).code, 0);
+  const moved = await kubectl(
+    ['apply', '--server-side', '--force-conflicts', '-f', '-'],
+    web.replaceAll('{app: web}', '{app: web2}'),
+  );
+  assert.is.not(moved.code, 0);
+  assert.match(
+    moved.stderr,
+    'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"web2"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable',
+  );
+  const sts = (policy: string) => `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: default}
+spec:
+  serviceName: db
+  podManagementPolicy: ${policy}
+  replicas: 1
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: db, image: postgres}]
+`;
+  assert.is((await kubectl(['apply', '--server-side', '-f', '-'], sts('OrderedReady'))).code, 0);
+  const changed = await kubectl(['apply', '--server-side', '-f', '-'], sts('Parallel'));
+  assert.is.not(changed.code, 0);
+  assert.match(changed.stderr, "spec: Forbidden: updates to statefulset spec for fields other than 'replicas'");
+  // What may change still does.
+  const scaled = await kubectl(['scale', 'sts/db', '--replicas=2']);
+  assert.is(scaled.code, 0, scaled.stderr);
+});
+
 test.run();

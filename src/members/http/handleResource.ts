@@ -22,6 +22,7 @@ import { stringFieldsDecodeError } from '../resources/decodeStringFields.ts';
 import { objectMetaViolations } from '../../labels/objectMetaRules.ts';
 import { podSpecAt } from '../../api/podSpecPaths.ts';
 import { validateWorkloadAndAccess } from '../resources/validateWorkloadAndAccess.ts';
+import { validateImmutableFields } from '../resources/validateImmutableFields.ts';
 import { hpaFromV1, isHpaV1, servedAs } from '../resources/hpaVersions.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import { matchesFieldRequirements, parseFieldSelector } from '../selectors/parseFieldSelector.ts';
@@ -243,6 +244,7 @@ function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): 
     ...meta,
     ...(rt.group === '' ? validateConfigData(rt.kind, object, previous) : []),
     ...validateWorkloadAndAccess(rt.group, rt.kind, object),
+    ...validateImmutableFields(rt.group, rt.kind, object, previous),
   ];
   if (errors.length > 0) throw invalidFields(rt.kind, rt.group, object.metadata.name ?? '', errors);
 }

@@ -1,0 +1,104 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { FieldError } from '../ApiError.ts';
+import type { KubeObject } from '../types.ts';
+import { forbidden } from './fieldErrors.ts';
+
+// What an update may not change, as kube-apiserver's ValidateXUpdate functions refuse it (pkg/apis/apps/validation,
+// pkg/apis/batch/validation, pkg/apis/core/validation): a chart upgrade that changes a Deployment's selector or a
+// StatefulSet's volumeClaimTemplates fails on a real member, and so it does here. Both sides are defaulted already.
+
+const SELECTOR_KINDS = new Set(['apps/Deployment', 'apps/ReplicaSet', 'apps/DaemonSet']);
+/** The spec fields a StatefulSet update may change; any other is forbidden. */
+const STATEFULSET_MUTABLE = new Set([
+  'replicas',
+  'ordinals',
+  'template',
+  'updateStrategy',
+  'revisionHistoryLimit',
+  'persistentVolumeClaimRetentionPolicy',
+  'minReadySeconds',
+]);
+
+/** The update's refusals; empty when it changes nothing immutable. */
+export function validateImmutableFields(
+  group: string,
+  kind: string,
+  next: KubeObject,
+  previous: KubeObject | undefined,
+): FieldError[] {
+  if (!previous) return [];
+  const key = `${group}/${kind}`;
+  const spec = (next.spec ?? {}) as Record<string, unknown>;
+  const before = (previous.spec ?? {}) as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  if (SELECTOR_KINDS.has(key) || key === 'batch/Job') {
+    if (!isDeepStrictEqual(spec.selector, before.selector))
+      errors.push(immutable('spec.selector', labelSelectorText(spec.selector)));
+  }
+  if (key === 'apps/StatefulSet') {
+    const names = new Set([...Object.keys(spec), ...Object.keys(before)]);
+    if ([...names].some((n) => !STATEFULSET_MUTABLE.has(n) && !isDeepStrictEqual(spec[n], before[n])))
+      errors.push(
+        forbidden(
+          'spec',
+          `updates to statefulset spec for fields other than ${[...STATEFULSET_MUTABLE]
+            .map((f) => `'${f}'`)
+            .join(', ')
+            .replace(/, ('minReadySeconds')$/, ' and $1')} are forbidden`,
+        ),
+      );
+  }
+  if (key === 'batch/Job' && !isDeepStrictEqual(spec.completions, before.completions))
+    errors.push(immutable('spec.completions', spec.completions ?? null));
+  if (key === '/Service') {
+    const ip = spec.clusterIP;
+    if (before.clusterIP && ip !== undefined && ip !== before.clusterIP && spec.type !== 'ExternalName')
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: 'spec.clusterIPs[0]',
+        body: `Invalid value: []string{${JSON.stringify(ip)}}: may not change once set`,
+      });
+  }
+  if (key === '/PersistentVolumeClaim' && previous.status?.phase === 'Bound') {
+    const strip = (s: Record<string, unknown>) => {
+      const { resources: _r, volumeAttributesClassName: _v, ...rest } = s;
+      return rest;
+    };
+    if (!isDeepStrictEqual(strip(spec), strip(before)))
+      errors.push(
+        forbidden(
+          'spec',
+          'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+        ),
+      );
+  }
+  return errors;
+}
+
+function immutable(field: string, shown: unknown): FieldError {
+  return {
+    type: 'FieldValueInvalid',
+    field,
+    body: `Invalid value: ${typeof shown === 'string' ? shown : JSON.stringify(shown)}: field is immutable`,
+  };
+}
+
+/** A LabelSelector as Go's %#v prints it in the API server's message. */
+function labelSelectorText(selector: unknown): string {
+  const s = (selector ?? {}) as { matchLabels?: Record<string, string>; matchExpressions?: unknown[] };
+  const labels = s.matchLabels
+    ? `map[string]string{${Object.keys(s.matchLabels)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${JSON.stringify(s.matchLabels![k])}`)
+        .join(', ')}}`
+    : 'map[string]string(nil)';
+  const expressions = s.matchExpressions?.length
+    ? `[]v1.LabelSelectorRequirement{${(s.matchExpressions as { key?: string; operator?: string; values?: string[] }[])
+        .map(
+          (e) =>
+            `v1.LabelSelectorRequirement{Key:${JSON.stringify(e.key ?? '')}, Operator:${JSON.stringify(e.operator ?? '')}, Values:${e.values ? `[]string{${e.values.map((v) => JSON.stringify(v)).join(', ')}}` : '[]string(nil)'}}`,
+        )
+        .join(', ')}}`
+    : '[]v1.LabelSelectorRequirement(nil)';
+  return `v1.LabelSelector{MatchLabels:${labels}, MatchExpressions:${expressions}}`;
+}
