@@ -181,6 +181,8 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
         cluster: opts.cluster,
         writes: mine?.writes ?? 0,
         ...result.actions,
+        // What failed and why, where an operator reads first: the log, not only the status branch.
+        ...(result.problems.length ? { problems: result.problems.slice(0, 20) } : {}),
         ...(mine?.notes.length ? { notes: mine.notes } : {}),
         ms: Math.round(performance.now() - started),
       });

@@ -170,6 +170,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
         sourceCommit: delivery.sourceCommit,
         writes: d.writes,
         ...counts,
+        ...failuresOf(d.results),
         ms: Math.round(performance.now() - started),
         ...(d.prune?.held.length ? { pruneHeld: d.prune.held.map((h) => h.message), fix: d.prune.fix } : {}),
       });
@@ -426,4 +427,16 @@ async function resourceModelsAt(
     : undefined;
   const byName = new Map((registered ?? []).map((c) => [c.name, c]));
   return (cluster) => resourceModelsOf(byName.get(cluster));
+}
+
+/** The objects an apply failed or conflicted on, each with the member's answer, for the log (at most 20). */
+function failuresOf(
+  results: readonly { action: string; path?: string; ref: { kind?: string; name?: string }; message?: string }[],
+): {
+  problems?: string[];
+} {
+  const problems = results
+    .filter((r) => r.action === 'failed' || r.action === 'conflict')
+    .map((r) => `${r.path ?? `${r.ref.kind}/${r.ref.name}`}: ${r.action}: ${r.message ?? ''}`);
+  return problems.length > 0 ? { problems: problems.slice(0, 20) } : {};
 }

@@ -168,7 +168,7 @@ function missingDependency(
     column,
     code: 'UNIT_FAILED',
     severity: 'error',
-    message: `${tool.version} failed for ${unit.dir}: the chart depends on ${list}, which is not vendored under ${unit.dir}/charts/ (a render reads only the commit, never a chart repository)`,
+    message: `${tool.version} failed for ${unit.dir}: the chart depends on ${list}, which ${names.length > 1 ? 'are' : 'is'} not vendored under ${unit.dir}/charts/ (a render reads only the commit, never a chart repository)`,
     fix: `run \`helm dependency build ${unit.dir}\` where the chart repository is reachable and commit ${unit.dir}/charts/ (and Chart.lock), or remove the dependency from Chart.yaml; until then the unit's last good output is kept`,
   };
 }

@@ -176,6 +176,12 @@ test('an object that is not ours keeps Abort: scaled by hand, it is left as it i
   const r = await pass();
   assert.is(result(r, 'legacy').action, 'conflict');
   assert.match(result(r, 'legacy').message, 'not managed by Flotilla');
+  // The log names it, with the member's answer, not only a count.
+  const applied = logged.find((e) => e.step === 'apply' && e.cluster === 'member1');
+  assert.ok(
+    (applied?.problems as string[] | undefined)?.some((p) => p.includes('legacy') && p.includes('conflict')),
+    JSON.stringify(applied),
+  );
   assert.is(await field('legacy', '.spec.replicas'), '4');
   assert.is(await field('legacy', '.spec.template.spec.containers[0].image'), 'legacy:1');
 });
