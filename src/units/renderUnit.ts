@@ -439,7 +439,7 @@ async function runUnit(
           ...links,
         ],
       };
-    let calls = unit.tool === 'helm' ? await chartCalls(repo, unit, inputs) : [];
+    let calls = unit.tool === 'helm' ? renderedCalls(unit, await chartCalls(repo, unit, inputs), run.stdout) : [];
     if (calls.some((c) => c.code === 'NOT_REPRODUCIBLE')) {
       // Whether such a call runs depends on the values (a password generated only when none is given): a second run
       // that writes the same bytes shows these values take none of them, and the warnings would only be noise. A
@@ -456,6 +456,24 @@ async function runUnit(
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/**
+ * The calls of a chart's own templates that rendered something (pure): a template file Helm output nothing for (all of
+ * it inside `{{ if .Values.networkPolicy.enabled }}`, off) ran none of its calls, so neither `lookup` nor a random
+ * value in it matters for these values. Helpers (`_*.tpl`), whose use cannot be told from the output, and the files of
+ * copied dependencies stay.
+ */
+export function renderedCalls(unit: SourceUnit, calls: Problem[], stdout: Uint8Array): Problem[] {
+  const rendered = new Set<string>();
+  for (const m of new TextDecoder().decode(stdout).matchAll(/^# Source: [^/\n]+\/(.+)$/gm)) rendered.add(m[1]!.trim());
+  return calls.filter((c) => {
+    if (!c.file.startsWith(`${unit.dir}/`)) return true;
+    const inChart = c.file.slice(unit.dir.length + 1);
+    const name = inChart.slice(inChart.lastIndexOf('/') + 1);
+    if (name.startsWith('_') || !/^(charts\/[^/]+\/)*templates\//.test(inChart)) return true;
+    return rendered.has(inChart);
+  });
 }
 
 /**

@@ -263,4 +263,33 @@ stringData:
   );
 });
 
+test('a lookup in a template these values render nothing of is no warning; with the branch on, it is', async () => {
+  const policy = `{{- if .Values.networkPolicy }}
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: np
+data:
+  found: {{ (lookup "v1" "Namespace" "" "kube-system") | toString | quote }}
+{{- end }}
+`;
+  const r = makeConfigRepoWith(
+    repos,
+    { ...MEMBERS, ...helmGuestbook(1), 'helm-guestbook/templates/np.yaml': policy },
+    'network policy off',
+  );
+  assert.equal((await renderSnapshot(await openRepo(r.dir), 'HEAD')).model.problems, []);
+  r.commit(
+    {
+      'helm-guestbook/flotilla-unit.yaml':
+        'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  valuesObject: {networkPolicy: true}\n',
+    },
+    'network policy on',
+  );
+  assert.equal(
+    (await renderSnapshot(await openRepo(r.dir), 'HEAD')).model.problems.map((p) => [p.file, p.code]),
+    [['helm-guestbook/templates/np.yaml', 'LOOKUP_EMPTY']],
+  );
+});
+
 test.run();
