@@ -265,7 +265,9 @@ async function runUnit(
   const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'flotilla-unit-')));
   try {
     const src = path.join(root, 'src');
-    const links = linkWarnings(await materialize(repo, inputs, src));
+    // A link where a file:// dependency is copied (Rook's charts/library -> ../../library) is replaced by the copy.
+    const copiedTo = new Set((unit.copiedCharts ?? []).map((c) => `${unit.dir}/${c.to}`));
+    const links = linkWarnings((await materialize(repo, inputs, src)).filter((l) => !copiedTo.has(l.path)));
     // Where `helm dependency build` would have put each file:// dependency.
     for (const copy of unit.copiedCharts ?? []) {
       const from = path.join(src, copy.from);

@@ -175,6 +175,16 @@ test('a chart with a file:// library dependency renders the objects helm templat
   assert.equal(model.templates.get('v1/ConfigMap/default/web-settings')!.manifest, expected[0]);
 });
 
+test("a link at charts/<name> to the file:// dependency's folder (Rook's charts/library) is the copy's place: no warning", async () => {
+  const r = makeConfigRepoWith(repos, { ...MEMBERS, ...monorepo() }, 'a chart using a library chart');
+  mkdirSync(path.join(r.dir, 'apps/web/charts'), { recursive: true });
+  symlinkSync('../../../libs/common', path.join(r.dir, 'apps/web/charts/common'));
+  r.commit({}, 'the library linked where helm dependency build would put it');
+  const { model } = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal(model.problems, []);
+  assert.equal([...model.templates.keys()], ['v1/ConfigMap/default/web-settings']);
+});
+
 test('a change in the library chart renders the charts depending on it again on the next sync, and verify replays it', async () => {
   const r = makeConfigRepoWith(repos, { ...MEMBERS, ...monorepo('web'), 'policies/web.yaml': POLICY }, 'web');
   const sync = async () =>
