@@ -141,4 +141,18 @@ spec:
   assert.is(scaled.code, 0, scaled.stderr);
 });
 
+test('a patch that makes replicas a string cannot be decoded, as kube-apiserver answers, and nothing is stored', async () => {
+  const web = deployment
+    .replace('name: web\n  namespace', 'name: typed\n  namespace')
+    .replaceAll('{app: web}', '{app: typed}');
+  assert.is((await kubectl(['apply', '--server-side', '-f', '-'], web)).code, 0);
+  const patched = await kubectl(['patch', 'deploy/typed', '-p', '{"spec":{"replicas":"abc"}}']);
+  assert.is.not(patched.code, 0);
+  assert.match(
+    patched.stderr,
+    'cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
+  );
+  assert.is((await kubectl(['get', 'deploy/typed', '-o', 'jsonpath={.spec.replicas}'])).stdout, '1');
+});
+
 test.run();

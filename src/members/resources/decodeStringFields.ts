@@ -1,8 +1,10 @@
+import { integerFieldDecodeError, nonIntegerValues } from '../../api/integerFields.ts';
 import { nonStringValues, stringFieldDecodeError } from '../../api/stringFields.ts';
 
 /**
  * What kube-apiserver's JSON decoding says of a string-typed field (a label, ConfigMap data, an env value) that is not
- * a string: the object cannot be decoded at all, a 400 before any validation. Undefined when every one is a string.
+ * a string, or of an integer field (replicas, a port) that is not an integer: the object cannot be decoded at all, a
+ * 400 before any validation. Undefined when every one holds its type.
  */
 export function stringFieldsDecodeError(
   group: string,
@@ -10,5 +12,8 @@ export function stringFieldsDecodeError(
   kind: string,
   object: unknown,
 ): string | undefined {
-  return stringFieldDecodeError(kind, version, nonStringValues(object, group ? `${group}/${version}` : version, kind));
+  return (
+    stringFieldDecodeError(kind, version, nonStringValues(object, group ? `${group}/${version}` : version, kind)) ??
+    integerFieldDecodeError(kind, version, nonIntegerValues(object, group, kind))
+  );
 }
