@@ -1,3 +1,4 @@
+import { podSpecAt } from '../api/podSpecPaths.ts';
 import { labelValueProblems, qualifiedNameProblems } from './labelFormats.ts';
 
 // What kube-apiserver's ValidateObjectMeta (k8s.io/apimachinery/pkg/api/validation/objectmeta.go) refuses in an
@@ -126,6 +127,22 @@ export function objectMetaViolations(
         });
     });
   return out;
+}
+
+/**
+ * The violations of an object's own metadata and, for a built-in workload, of its pod template's (ValidatePodTemplateSpec
+ * checks its labels and annotations too). `apiVersion` and `kind` default to the object's own.
+ */
+export function objectAndTemplateMetaViolations(
+  object: Record<string, unknown>,
+  apiVersion: unknown = object.apiVersion,
+  kind: unknown = object.kind,
+): MetaViolation[] {
+  const pod = podSpecAt(object, apiVersion, kind);
+  const template = pod && pod.path.length > 1 ? [...pod.path.slice(0, -1), 'metadata'] : undefined;
+  let templateMeta: unknown = object;
+  for (const step of template ?? []) templateMeta = isObject(templateMeta) ? templateMeta[step] : undefined;
+  return [...objectMetaViolations(object.metadata), ...(template ? objectMetaViolations(templateMeta, template) : [])];
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -19,8 +19,7 @@ import { keepAllocatedValues } from '../resources/serviceAllocation.ts';
 import { validateConfigData } from '../resources/validateConfigData.ts';
 import { nameInvalidReason } from '../resources/validateObjectName.ts';
 import { stringFieldsDecodeError } from '../resources/decodeStringFields.ts';
-import { objectMetaViolations } from '../../labels/objectMetaRules.ts';
-import { podSpecAt } from '../../api/podSpecPaths.ts';
+import { objectAndTemplateMetaViolations, objectMetaViolations } from '../../labels/objectMetaRules.ts';
 import { validateWorkloadAndAccess } from '../resources/validateWorkloadAndAccess.ts';
 import { validateImmutableFields } from '../resources/validateImmutableFields.ts';
 import { hpaFromV1, isHpaV1, servedAs } from '../resources/hpaVersions.ts';
@@ -251,14 +250,11 @@ function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): 
 
 /** ValidateObjectMeta's labels, annotations and finalizers, and a built-in workload's pod template's (every kind). */
 function metadataErrors(rt: ResourceType, object: KubeObject): FieldError[] {
-  const pod = rt.crd ? undefined : podSpecAt(object, rt.group ? `${rt.group}/${rt.version}` : rt.version, rt.kind);
-  const template = pod && pod.path.length > 1 ? [...pod.path.slice(0, -1), 'metadata'] : undefined;
-  let templateMeta: unknown = object;
-  for (const step of template ?? []) templateMeta = (templateMeta as Record<string, unknown> | undefined)?.[step];
-  return [
-    ...objectMetaViolations(object.metadata),
-    ...(template ? objectMetaViolations(templateMeta, template) : []),
-  ].map((v) => ({ type: v.type, field: v.field, body: v.detail }));
+  const apiVersion = rt.group ? `${rt.group}/${rt.version}` : rt.version;
+  const found = rt.crd
+    ? objectMetaViolations(object.metadata)
+    : objectAndTemplateMetaViolations(object as unknown as Record<string, unknown>, apiVersion, rt.kind);
+  return found.map((v) => ({ type: v.type, field: v.field, body: v.detail }));
 }
 
 /**
