@@ -1,4 +1,4 @@
-import { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Scalar } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node, type Scalar } from 'yaml';
 import type { ProblemCode } from '../errors/codes.ts';
 import { keyStringOf, plainKeyString } from './goYamlSchema.ts';
 import { setDataKey } from './setDataKey.ts';
@@ -67,7 +67,13 @@ class Converter {
       this.#mergeInto(out, node as Node);
       return out;
     }
-    if (isSeq(node)) return node.items.map((item) => this.value(item as Node));
+    // An !!omap or !!pairs is a sequence of pairs: go-yaml gives kubectl each as a one-key mapping.
+    if (isSeq(node))
+      return node.items.map((item) =>
+        isPair(item)
+          ? { [this.#key(item.key as Node | null)]: this.value(item.value as Node | null) }
+          : this.value(item as Node),
+      );
     throw new DocumentValueError('this node has no JSON form', offsetOf(node), 'YAML_SYNTAX', QUOTE_FIX);
   }
 

@@ -177,4 +177,15 @@ test('a key set twice keeps its last value, as kubectl does, with a warning at t
   assert.match(problems[1]!.message, 'the key `true` is set twice in this mapping (first at line 8)');
 });
 
+test('!!omap and !!pairs read as kubectl reads them: a list of one-key mappings', () => {
+  const text =
+    'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\nextra:\n  omap: !!omap [{a: 1}, {b: 2}]\n  pairs: !!pairs [{a: 1}, {a: 2}]\n';
+  const { documents, problems } = parseDocuments('templates/x.yaml', new TextEncoder().encode(text));
+  assert.equal(problems, []);
+  assert.equal((documents[0]!.value as { extra: unknown }).extra, {
+    omap: [{ a: 1 }, { b: 2 }],
+    pairs: [{ a: 1 }, { a: 2 }],
+  });
+});
+
 test.run();
