@@ -320,6 +320,16 @@ test('strings some readers would not take raw are double-quoted with escapes, an
     assert.equal(parse(text), value, `YAML 1.2 of ${text}`);
   }
   assert.is(manifestYaml({ v: 'a\u0085b' }), 'v: "a\\Nb"\n');
+  // Beside a block literal (the document is laid out by the library) they are escaped all the same.
+  const mixed = { conf: 'server {\n\tlisten 80;\n}\n', tab: 'x\ty', del: 'a\x7fb', list: ['=', 'c\u2028d'] };
+  const text = manifestYaml(mixed);
+  assert.not.match(text, /[\x7f\u2028]|: x\t|- =/);
+  assert.match(text, 'conf: |\n');
+  assert.equal(parseYamlValue(text), mixed);
+  assert.equal(parse(text, { version: '1.1' }), mixed);
+  // A file with tabs (a Makefile, an nginx.conf) stays a readable block literal, tabs and all.
+  same({ data: { 'nginx.conf': 'server {\n\tlisten 80;\n}\n' } });
+  assert.match(manifestYaml({ data: { 'nginx.conf': 'server {\n\tlisten 80;\n}\n' } }), '|\n');
   assert.is(manifestYaml({ list: ['='] }), 'list:\n  - "="\n');
 });
 

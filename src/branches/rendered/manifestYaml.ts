@@ -30,7 +30,37 @@ export function manifestYaml(value: unknown, parts?: SharedParts): string {
     const out: string[] = [];
     if (emitBlock(value, 0, undefined, out, parts)) return out.join('');
   }
-  return stringify(value, YAML_OPTIONS);
+  return libraryYaml(value);
+}
+
+/**
+ * The library's layout of a whole document, with the strings NOT_RAW names (and one-line strings with a tab) written
+ * as escaped() writes them: each is replaced by a token the library writes plain, and the token then by the string.
+ */
+function libraryYaml(value: unknown): string {
+  const special: string[] = [];
+  const swapped = swapStrings(value, (s) =>
+    NOT_RAW.test(s) || (s.includes('\t') && !s.includes('\n')) ? `${TOKEN}${special.push(s) - 1}x` : s,
+  );
+  if (special.length === 0) return stringify(value, YAML_OPTIONS);
+  // A document already holding the token's spelling is laid out as it is rather than risk a wrong swap.
+  if (stringify(value, YAML_OPTIONS).includes(TOKEN)) return stringify(value, YAML_OPTIONS);
+  return stringify(swapped, YAML_OPTIONS).replace(TOKENS, (_, i: string) => escaped(special[Number(i)]!));
+}
+
+const TOKEN = 'flotillaescapedstring';
+const TOKENS = /flotillaescapedstring(\d+)x/g;
+
+/** A copy of plain objects and lists with each string (key or value) passed through `swap`; anything else as it is. */
+function swapStrings(value: unknown, swap: (s: string) => string): unknown {
+  if (typeof value === 'string') return swap(value);
+  if (Array.isArray(value)) return value.map((v) => swapStrings(v, swap));
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[swap(k)] = swapStrings(v, swap);
+    return out;
+  }
+  return value;
 }
 
 /** A nested collection met before: at which depth, and its text once met twice there. */
@@ -229,6 +259,8 @@ function scalarString(s: string): string | undefined {
     const rendered = NOT_RAW.test(s) ? undefined : stringify(s, YAML_OPTIONS);
     const newline = rendered?.indexOf('\n');
     text = rendered === undefined ? escaped(s) : newline === rendered.length - 1 ? rendered.slice(0, newline) : null;
+    // A tab is raw in a block literal (a script, an nginx.conf: kept readable) and in quotes, but not in a plain scalar.
+    if (text && s.includes('\t') && text.charCodeAt(0) !== 34 && text.charCodeAt(0) !== 39) text = escaped(s);
     // Bounded: a long-running reconciler sees ever new strings (commit shas, image tags).
     if (strings.size >= MAX_CACHED_STRINGS) strings.clear();
     strings.set(s, text);
@@ -239,11 +271,11 @@ function scalarString(s: string): string | undefined {
 /**
  * Characters the yaml library writes raw that readers of the branch do not take raw: DEL and the C1 controls, U+FEFF,
  * U+FFFE and U+FFFF (go-yaml, so kubectl and Flux: "control characters are not allowed"), NEL, the line and paragraph
- * separators (line breaks to a YAML 1.1 reader: kubectl reads `a\u0085b` as `a b`), and a tab in a plain scalar
- * (PyYAML, the official Python client's reader, stops at it); and `=` alone, which PyYAML resolves to a tag it cannot
- * construct. Such a string is written double-quoted with escapes every YAML reader decodes.
+ * separators (line breaks to a YAML 1.1 reader: kubectl reads `a\u0085b` as `a b`); and `=` alone, which PyYAML (the
+ * official Python client's reader) resolves to a tag it cannot construct. Such a string is written double-quoted with
+ * escapes every YAML reader decodes; so is a one-line string with a tab, at which PyYAML stops in a plain scalar.
  */
-const NOT_RAW = /[\t\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|^=$/;
+const NOT_RAW = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|^=$/;
 
 function escaped(s: string): string {
   return JSON.stringify(s).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g, (c) => {
