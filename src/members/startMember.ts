@@ -15,6 +15,7 @@ import {
   horizontalPodAutoscalerController,
 } from './controllers/horizontalPodAutoscalerController.ts';
 import { garbageCollector } from './controllers/garbageCollector.ts';
+import { cronJobController } from './controllers/cronJobController.ts';
 import { jobController } from './controllers/jobController.ts';
 import { memberPodCidr } from './controllers/memberPodCidr.ts';
 import { kubeletSimulator } from './controllers/kubeletSimulator.ts';
@@ -217,6 +218,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
       statefulSetController(deps),
       daemonSetController(deps),
       jobController(deps),
+      cronJobController(deps),
       podScheduler(deps),
       kubeletSimulator(deps),
       endpointSliceController(deps),
