@@ -1,7 +1,7 @@
 import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
-import { latestRun, parseCronSchedule } from './cronSchedule.ts';
+import { lastCronRunBetween, parseCronSchedule } from '../../time/cronSchedule.ts';
 import { controlledBy, ownerReferenceTo, statusChanged } from './workloadPods.ts';
 
 const CRONJOBS = 'batch/cronjobs';
@@ -37,11 +37,12 @@ export function cronJobController(deps: ControllerDeps, options: { tickMs?: numb
     const active = () => jobs.filter((j) => !finished(j, 'Complete') && !finished(j, 'Failed'));
     let lastScheduleTime: string | undefined = cj.status?.lastScheduleTime;
 
-    const schedule = typeof cj.spec?.schedule === 'string' ? parseCronSchedule(cj.spec.schedule) : undefined;
+    const parsed = typeof cj.spec?.schedule === 'string' ? parseCronSchedule(cj.spec.schedule) : undefined;
+    const schedule = parsed && !('error' in parsed) ? parsed : undefined;
     const now = Date.parse(deps.now());
     if (schedule && !cj.spec?.suspend) {
       const since = Date.parse(lastScheduleTime ?? cj.metadata.creationTimestamp ?? deps.now());
-      const due = latestRun(schedule, Math.max(since, searched.get(key) ?? since), now, cj.spec?.timeZone);
+      const due = lastCronRunBetween(schedule, Math.max(since, searched.get(key) ?? since), now, cj.spec?.timeZone);
       searched.set(key, Math.floor(now / 60_000) * 60_000);
       const deadline = cj.spec?.startingDeadlineSeconds;
       const late = due !== undefined && typeof deadline === 'number' && now - due > deadline * 1000;
