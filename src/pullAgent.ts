@@ -1,6 +1,7 @@
 // The Pull-mode agent (Karmada's karmada-agent): runs beside one member cluster, reads only clusters/<name>/ of
 // the rendered branch, applies it with the same applier as Push mode, and commits that member's status back.
 // One pass, top to bottom: [fetch] -> apply -> collect status -> write status [-> push, rebuilt on a lost race].
+import { describeFailures } from './deliveries/describeFailures.ts';
 import { interpretersOfRendered } from './outputs/interpretersOfRendered.ts';
 import { createHash } from 'node:crypto';
 import type nodeFs from 'node:fs';
@@ -172,10 +173,7 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
       result.renderedCommit = delivery.renderedCommit;
       result.sourceCommit = delivery.sourceCommit ?? null;
       for (const r of mine?.results ?? []) result.actions[r.action] = (result.actions[r.action] ?? 0) + 1;
-      for (const r of mine?.results ?? []) {
-        if (r.action === 'failed' || r.action === 'conflict')
-          result.problems.push(`${r.path ?? `${r.ref.kind}/${r.ref.name}`}: ${r.action}: ${r.message}`);
-      }
+      result.problems.push(...describeFailures(mine?.results ?? []));
       for (const note of mine?.notes ?? []) if (note.startsWith('apply failed')) result.problems.push(note);
       log('apply', {
         cluster: opts.cluster,

@@ -1,4 +1,5 @@
 // One reconcile pass, top to bottom: commits -> rendered output -> members -> status committed back.
+import { describeFailures } from './deliveries/describeFailures.ts';
 import { interpretersOfRendered } from './outputs/interpretersOfRendered.ts';
 import type { ResourceModel } from './api/cluster.ts';
 import { resourceModelsOf } from './branches/rendered/registeredClusters.ts';
@@ -170,7 +171,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
         sourceCommit: delivery.sourceCommit,
         writes: d.writes,
         ...counts,
-        ...failuresOf(d.results),
+        ...failedObjects(d.results),
         ms: Math.round(performance.now() - started),
         ...(d.prune?.held.length ? { pruneHeld: d.prune.held.map((h) => h.message), fix: d.prune.fix } : {}),
       });
@@ -429,14 +430,8 @@ async function resourceModelsAt(
   return (cluster) => resourceModelsOf(byName.get(cluster));
 }
 
-/** The objects an apply failed or conflicted on, each with the member's answer, for the log (at most 20). */
-function failuresOf(
-  results: readonly { action: string; path?: string; ref: { kind?: string; name?: string }; message?: string }[],
-): {
-  problems?: string[];
-} {
-  const problems = results
-    .filter((r) => r.action === 'failed' || r.action === 'conflict')
-    .map((r) => `${r.path ?? `${r.ref.kind}/${r.ref.name}`}: ${r.action}: ${r.message ?? ''}`);
+/** What an apply failed or conflicted on, for its log line (at most 20). */
+function failedObjects(results: Parameters<typeof describeFailures>[0]): { problems?: string[] } {
+  const problems = describeFailures(results);
   return problems.length > 0 ? { problems: problems.slice(0, 20) } : {};
 }
