@@ -31,6 +31,9 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = { maxFileBytes: 16 * 1024 * 102
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** Duplicate-key warnings said one by one per document; the rest in one line. */
+const MAX_DUPLICATE_WARNINGS = 10;
+
 /**
  * Parses every document of one file. Never throws for bad input: a file that cannot be read as YAML
  * yields problems and no documents, so the caller can keep what the file rendered last time.
@@ -169,13 +172,22 @@ function parseText(
       });
       return;
     }
-    for (const d of duplicates)
+    // A document setting thousands of keys twice is said in a few lines, not thousands.
+    for (const d of duplicates.slice(0, MAX_DUPLICATE_WARNINGS))
       problems.push({
         ...spanAt(d.offset),
         code: 'YAML_DUPLICATE_KEY',
         severity: 'warning',
         message: `the key \`${d.key}\` is set twice in this mapping (first at line ${spanAt(d.firstOffset).line}): kubectl keeps the last value, and so does Flotilla; the first is lost`,
         fix: 'remove one of the two keys (YAML 1.1 reads yes/on/y and true alike, so those count as one key)',
+      });
+    if (duplicates.length > MAX_DUPLICATE_WARNINGS)
+      problems.push({
+        ...spanAt(duplicates[MAX_DUPLICATE_WARNINGS]!.offset),
+        code: 'YAML_DUPLICATE_KEY',
+        severity: 'warning',
+        message: `and ${duplicates.length - MAX_DUPLICATE_WARNINGS} more keys set twice in this document, from here on: each keeps its last value`,
+        fix: 'remove the repeated keys',
       });
     if (value === null) return; // an empty document, as above
     const start = doc.contents.range?.[0] ?? doc.range[0];

@@ -175,6 +175,11 @@ test('a key set twice keeps its last value, as kubectl does, with a warning at t
     ],
   );
   assert.match(problems[1]!.message, 'the key `true` is set twice in this mapping (first at line 8)');
+  // Thousands of repeats (a hostile pull request) are said in eleven lines.
+  const many = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: many}\ndata:\n${'  k: "v"\n'.repeat(5000)}`;
+  const flood = parseDocuments('templates/many.yaml', new TextEncoder().encode(many)).problems;
+  assert.is(flood.length, 11);
+  assert.match(flood[10]!.message, 'and 4989 more keys set twice in this document');
 });
 
 test('!!omap and !!pairs read as kubectl reads them: a list of one-key mappings', () => {
