@@ -38,14 +38,25 @@ export function manifestYaml(value: unknown, parts?: SharedParts): string {
  * as escaped() writes them: each is replaced by a token the library writes plain, and the token then by the string.
  */
 function libraryYaml(value: unknown): string {
+  // Most such documents (a ConfigMap holding files) need no escape: they are laid out without a copy.
+  // One already holding the token's spelling is laid out as it is rather than risk a wrong swap.
+  if (!someString(value, needsEscape) || someString(value, (s) => s.includes(TOKEN)))
+    return stringify(value, YAML_OPTIONS);
   const special: string[] = [];
-  const swapped = swapStrings(value, (s) =>
-    NOT_RAW.test(s) || (s.includes('\t') && !s.includes('\n')) ? `${TOKEN}${special.push(s) - 1}x` : s,
-  );
-  if (special.length === 0) return stringify(value, YAML_OPTIONS);
-  // A document already holding the token's spelling is laid out as it is rather than risk a wrong swap.
-  if (stringify(value, YAML_OPTIONS).includes(TOKEN)) return stringify(value, YAML_OPTIONS);
+  const swapped = swapStrings(value, (s) => (needsEscape(s) ? `${TOKEN}${special.push(s) - 1}x` : s));
   return stringify(swapped, YAML_OPTIONS).replace(TOKENS, (_, i: string) => escaped(special[Number(i)]!));
+}
+
+function needsEscape(s: string): boolean {
+  return NOT_RAW.test(s) || (s.includes('\t') && !s.includes('\n'));
+}
+
+/** Whether a string of plain objects and lists (key or value) passes `test`. */
+function someString(value: unknown, test: (s: string) => boolean): boolean {
+  if (typeof value === 'string') return test(value);
+  if (Array.isArray(value)) return value.some((v) => someString(v, test));
+  if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) if (test(k) || someString(v, test)) return true;
+  return false;
 }
 
 const TOKEN = 'flotillaescapedstring';

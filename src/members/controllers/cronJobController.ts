@@ -95,10 +95,11 @@ export function cronJobController(deps: ControllerDeps, options: { tickMs?: numb
       .filter(Boolean)
       .sort();
     const lastSuccessfulTime = succeeded.at(-1) ?? cj.status?.lastSuccessfulTime;
+    const running = active();
     const status = {
-      ...(active().length
+      ...(running.length
         ? {
-            active: active().map((j) => ({
+            active: running.map((j) => ({
               kind: 'Job',
               namespace: j.metadata.namespace,
               name: j.metadata.name,
