@@ -23,6 +23,7 @@ import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
 import { findVoidLabelSelectors } from './schema/findVoidLabelSelectors.ts';
 import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
 import { validateWorkloadNumbers } from './schema/validateWorkloadNumbers.ts';
+import { validateKnownFields } from './schema/validateKnownFields.ts';
 import { validateStringFields } from './schema/validateStringFields.ts';
 import { validateObjectMeta } from './schema/validateObjectMeta.ts';
 import { applyPolicyDefaults } from './applyPolicyDefaults.ts';
@@ -73,8 +74,15 @@ export function classifyDocuments(
     out.problems.push(...expanded.problems);
   }
   for (const { doc, label } of objects) {
+    // A field that should not be there is shown at its key; any other problem at the value.
     const problem = (path: (string | number)[], code: Problem['code'], message: string, fix: string) =>
-      out.problems.push({ ...doc.locate(path), code, severity: 'error', message, fix });
+      out.problems.push({
+        ...doc.locate(path, code === 'UNKNOWN_FIELD' ? 'key' : undefined),
+        code,
+        severity: 'error',
+        message,
+        fix,
+      });
     const value = doc.value;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       problem(
@@ -219,7 +227,7 @@ export function classifyDocuments(
           ? validateFederatedHpa(obj)
           : ref.apiVersion === AUTOSCALING_API_VERSION && ref.kind === 'CronFederatedHPA'
             ? validateCronFederatedHpa(obj)
-            : [...validateWorkloadNumbers(obj), ...validateStringFields(obj)]),
+            : [...validateKnownFields(obj), ...validateWorkloadNumbers(obj), ...validateStringFields(obj)]),
       ];
       for (const issue of numbers) problem(issue.path, issue.code, issue.message, issue.fix);
       if (numbers.length > 0) {

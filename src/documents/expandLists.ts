@@ -73,7 +73,12 @@ export function expandLists(doc: SourceDocument): { objects: ListedObject[]; pro
         : raw;
     objects.push({
       label: itemLabel,
-      doc: { value: item, index: doc.index, source: doc.locate(at), locate: (p) => doc.locate([...at, ...p]) },
+      doc: {
+        value: item,
+        index: doc.index,
+        source: doc.locate(at),
+        locate: (p, key) => doc.locate([...at, ...p], key),
+      },
     });
   });
   return { objects, problems };

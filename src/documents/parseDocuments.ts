@@ -1,4 +1,4 @@
-import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { isMap, isScalar, LineCounter, parseAllDocuments, type Document } from 'yaml';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
 import { parseBlockYaml } from '../yaml/blockYaml.ts';
 import { documentValue, DocumentValueError, type DuplicateKey } from '../yaml/documentValue.ts';
@@ -11,8 +11,11 @@ export interface SourceDocument {
   source: SourceSpan;
   /** Index of the document within its file (0-based), for messages and identity. */
   index: number;
-  /** Line/column of a field inside this document, for problems found by later checks. */
-  locate(path: readonly (string | number)[]): SourceSpan;
+  /**
+   * Line/column of a field inside this document, for problems found by later checks: its value's, or with `key`,
+   * its key's (a field that should not be there at all).
+   */
+  locate(path: readonly (string | number)[], at?: 'key'): SourceSpan;
 }
 
 export interface ParseLimits {
@@ -129,7 +132,7 @@ function parseText(
     block.forEach((doc, index) => {
       if (doc.value === null) return; // an empty document (`---` alone, a trailing `---`): nothing, as for kubectl
       const source = at(doc.line, doc.column);
-      documents.push({ value: doc.value, index, source, locate: (path) => locate(index, path) ?? source });
+      documents.push({ value: doc.value, index, source, locate: (path, at) => locate(index, path, at) ?? source });
     });
     return kustomizeProblem(file, documents) ?? { documents, problems: [] };
   }
@@ -191,7 +194,12 @@ function parseText(
       });
     if (value === null) return; // an empty document, as above
     const start = doc.contents.range?.[0] ?? doc.range[0];
-    documents.push({ value, index, source: spanAt(start), locate: (path) => locateIn(doc, path, spanAt, start) });
+    documents.push({
+      value,
+      index,
+      source: spanAt(start),
+      locate: (path, at) => locateIn(doc, path, spanAt, start, at),
+    });
   });
   if (problems.length > 0) {
     // Template syntax in a file that is not YAML: one problem that says what the file is, not the parser's dozens.
@@ -323,13 +331,13 @@ function parseWithLibrary(file: string, text: string) {
 function lazyLocator(
   file: string,
   text: string,
-): (index: number, path: readonly (string | number)[]) => SourceSpan | undefined {
+): (index: number, path: readonly (string | number)[], at?: 'key') => SourceSpan | undefined {
   let parsed: ReturnType<typeof parseWithLibrary> | undefined;
-  return (index, path) => {
+  return (index, path, at) => {
     parsed ??= parseWithLibrary(file, text);
     const doc = Array.isArray(parsed.docs) ? parsed.docs[index] : undefined;
     if (!doc?.contents) return undefined;
-    return locateIn(doc, path, parsed.spanAt, doc.contents.range?.[0] ?? doc.range[0]);
+    return locateIn(doc, path, parsed.spanAt, doc.contents.range?.[0] ?? doc.range[0], at);
   };
 }
 
@@ -338,7 +346,17 @@ function locateIn(
   path: readonly (string | number)[],
   spanAt: (o: number) => SourceSpan,
   fallback: number,
+  at?: 'key',
 ): SourceSpan {
+  const last = path[path.length - 1];
+  if (at === 'key' && typeof last === 'string') {
+    const parent = doc.getIn(path.slice(0, -1), true);
+    if (isMap(parent)) {
+      const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === last);
+      const range = isScalar(pair?.key) ? pair.key.range : undefined;
+      if (range) return spanAt(range[0]);
+    }
+  }
   // Walk up to the deepest node that exists: a missing field is reported where its parent is.
   for (let n = path.length; n >= 0; n--) {
     const node = doc.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined;

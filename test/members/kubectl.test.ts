@@ -281,6 +281,28 @@ test('a Deployment whose env value YAML made a boolean cannot be decoded, as kub
   );
 });
 
+test("a field a built-in kind does not declare is refused under kubectl's strict validation, dropped with a warning without it", async () => {
+  const typo = deployment(1)
+    .replace('name: web\n  namespace', 'name: web-typo\n  namespace')
+    .replace('        resources:', '        resource:');
+  for (const args of [['apply'], ['apply', '--server-side'], ['create']]) {
+    const refused = await kubectl([...args, '-f', '-'], typo);
+    assert.is.not(refused.code, 0, args.join(' '));
+    assert.match(refused.stderr, /spec\.template\.spec\.containers\[0\]\.resource/, refused.stderr);
+  }
+  const created = await kubectl(
+    ['create', '-f', '-'],
+    typo.replace('        resource:', '        resourcez: {}\n        resources:'),
+  );
+  assert.is(created.code, 1, 'refused as strict first');
+  assert.match(created.stderr, 'strict decoding error: unknown field "spec.template.spec.containers[0].resourcez"');
+  const lenient = await kubectl(['apply', '--validate=warn', '-f', '-'], typo);
+  assert.is(lenient.code, 0, lenient.stderr);
+  assert.match(lenient.stderr, 'Warning: unknown field "spec.template.spec.containers[0].resource"');
+  const stored = JSON.parse((await kubectl(['get', 'deployment', 'web-typo', '-o', 'json'])).stdout);
+  assert.equal(Object.keys(stored.spec.template.spec.containers[0]).includes('resource'), false);
+});
+
 test('a label, an annotation or ConfigMap data that YAML made a number cannot be decoded, as kube-apiserver answers', async () => {
   const cases: [string, string][] = [
     [

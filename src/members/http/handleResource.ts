@@ -19,6 +19,7 @@ import { keepAllocatedValues } from '../resources/serviceAllocation.ts';
 import { validateConfigData } from '../resources/validateConfigData.ts';
 import { nameInvalidReason } from '../resources/validateObjectName.ts';
 import { stringFieldsDecodeError } from '../resources/decodeStringFields.ts';
+import { validateFieldNames } from '../resources/unknownFieldValidation.ts';
 import { objectAndTemplateMetaViolations, objectMetaViolations } from '../../labels/objectMetaRules.ts';
 import { validateWorkloadAndAccess } from '../resources/validateWorkloadAndAccess.ts';
 import { validateImmutableFields } from '../resources/validateImmutableFields.ts';
@@ -228,6 +229,26 @@ function serviceAllocators(ctx: ServerContext): Allocators {
   };
 }
 
+/**
+ * A built-in kind's body decoded as the API server decodes it into its Go type: fields the type does not declare are
+ * refused under `fieldValidation=Strict` (kubectl's default) and otherwise dropped, with a warning each under `Warn`.
+ */
+function checkFieldNames(
+  res: ServerResponse,
+  rt: ResourceType,
+  body: KubeObject,
+  options: WriteOptions,
+  how?: Parameters<typeof validateFieldNames>[4],
+): void {
+  if (rt.crd) return;
+  const warnings = validateFieldNames(groupVersionOf(rt), rt.kind, body, options.fieldValidation, how);
+  if (warnings.length > 0)
+    res.setHeader(
+      'Warning',
+      warnings.map((w) => `299 - ${JSON.stringify(w)}`),
+    );
+}
+
 /** The kind's validation of the object being written (`previous` on update), as a 422 naming every problem. */
 function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): void {
   if (!rt.crd) {
@@ -377,6 +398,7 @@ async function createObject(
   const options = parseWriteOptions(url.searchParams, 'CreateOptions');
   const body = asObject(await readBody(req));
   checkTypeMeta(body, rt);
+  checkFieldNames(res, rt, body, options);
   const namespace = namespaceFor(rt, path, body);
   let object: KubeObject = structuredClone(body);
   for (const key of [...SERVER_OWNED_METADATA, 'resourceVersion']) delete object.metadata[key];
@@ -418,6 +440,7 @@ async function replaceObject(
   const options = parseWriteOptions(url.searchParams, 'UpdateOptions');
   const body = asObject(await readBody(req));
   checkTypeMeta(body, rt);
+  checkFieldNames(res, rt, body, options);
   if (body.metadata.name !== undefined && body.metadata.name !== path.name) {
     throw badRequest(
       `the name of the object (${body.metadata.name}) does not match the name on the URL (${path.name})`,
@@ -532,6 +555,7 @@ async function patchObject(
       );
   }
   const next = asObject(patched);
+  checkFieldNames(res, rt, next, options, { known: base });
   if (next.metadata.name !== current.metadata.name) throw badRequest('metadata.name cannot be changed by a patch');
   next.metadata.namespace = current.metadata.namespace;
   if (next.metadata.namespace === undefined) delete next.metadata.namespace;
@@ -550,6 +574,9 @@ async function applyObject(
   const manager = options.fieldManager;
   if (!applied.apiVersion || !applied.kind) throw badRequest('apply requests must set apiVersion and kind');
   checkTypeMeta(applied, rt);
+  checkFieldNames(res, rt, applied, options, {
+    apply: { ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), name: path.name ?? '' },
+  });
   if (applied.metadata.name !== undefined && applied.metadata.name !== path.name) {
     throw badRequest(
       `the name of the object (${applied.metadata.name}) does not match the name on the URL (${path.name})`,

@@ -189,7 +189,7 @@ const BAD_PUSHES: BadPush[] = [
     name: 'unknown field',
     injected: 'policy: spec.placement.clusterAfinity (typo)',
     files: () => ({ 'policies/everything.yaml': policy().replace('clusterAffinity:', 'clusterAfinity:') }),
-    problem: { code: 'UNKNOWN_FIELD', file: 'policies/everything.yaml', line: 14 },
+    problem: { code: 'UNKNOWN_FIELD', file: 'policies/everything.yaml', line: 13 },
   },
   {
     name: 'duplicate object',

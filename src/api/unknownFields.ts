@@ -1,0 +1,96 @@
+import { KIND_TYPES, TYPE_FIELDS } from './apiFields.generated.ts';
+
+// kube-apiserver decodes a built-in kind into its Go type, field names compared case-sensitively. A field the type
+// does not declare (`replica:` for `replicas:`, `resource:` in a container, `resources:` one level too shallow) is
+// refused under kubectl's default strict field validation ("strict decoding error: unknown field") and silently
+// dropped under the API's default (Warn): either way it never takes effect. Custom resources are not checked here.
+
+/** A field of a built-in kind that its type does not declare. */
+export interface UnknownField {
+  /** From the object's root to the field. */
+  path: (string | number)[];
+  /** The Kubernetes type that lacks it, without its version: `DeploymentSpec`, `Container`. */
+  type: string;
+  /** The fields that type declares. */
+  fields: readonly string[];
+}
+
+interface Field {
+  shape: '' | '[' | '{';
+  type: string;
+}
+
+const parsed = new Map<string, ReadonlyMap<string, Field | null>>();
+
+function fieldsOf(type: string): ReadonlyMap<string, Field | null> {
+  let fields = parsed.get(type);
+  if (!fields) {
+    fields = new Map(
+      (TYPE_FIELDS[type] ?? '')
+        .split(' ')
+        .filter(Boolean)
+        .map((entry) => {
+          const colon = entry.indexOf(':');
+          if (colon < 0) return [entry, null] as const;
+          const shape = entry[colon + 1];
+          const nested = shape === '[' || shape === '{';
+          return [
+            entry.slice(0, colon),
+            { shape: nested ? shape : '', type: entry.slice(colon + (nested ? 2 : 1)) } as Field,
+          ] as const;
+        }),
+    );
+    parsed.set(type, fields);
+  }
+  return fields;
+}
+
+/** Whether kube-apiserver decodes `apiVersion`/`kind` into a Go type whose fields are known here. */
+export function isTypedKind(apiVersion: string, kind: string): boolean {
+  return KIND_TYPES[`${apiVersion}/${kind}`] !== undefined;
+}
+
+/** The fields of a built-in object its Kubernetes type does not declare, in document order; none for other kinds. */
+export function unknownFields(object: unknown, apiVersion: string, kind: string): UnknownField[] {
+  const type = KIND_TYPES[`${apiVersion}/${kind}`];
+  const found: UnknownField[] = [];
+  if (type) walk(object, type, [], found);
+  return found;
+}
+
+function walk(value: unknown, type: string, path: (string | number)[], found: UnknownField[]): void {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+  const fields = fieldsOf(type);
+  for (const [key, child] of Object.entries(value)) {
+    const field = fields.get(key);
+    if (field === undefined) {
+      found.push({ path: [...path, key], type: typeName(type), fields: [...fields.keys()] });
+      continue;
+    }
+    if (field === null || child === null || typeof child !== 'object') continue;
+    if (field.shape === '[') {
+      if (Array.isArray(child)) child.forEach((item, i) => walk(item, field.type, [...path, key, i], found));
+    } else if (field.shape === '{') {
+      if (!Array.isArray(child))
+        for (const [k, item] of Object.entries(child)) walk(item, field.type, [...path, key, k], found);
+    } else walk(child, field.type, [...path, key], found);
+  }
+}
+
+/** `V1DeploymentSpec` → `DeploymentSpec`, `CoreV1EndpointPort` → `EndpointPort`. */
+function typeName(type: string): string {
+  return type.replace(/^(?:[A-Z][a-z]+)*?V\d+(?:alpha\d+|beta\d+)?(?=[A-Z])/, '');
+}
+
+/** A field path as kube-apiserver's strict decoding writes it: `spec.template.spec.containers[0].resource`. */
+export function fieldPathText(path: readonly (string | number)[]): string {
+  let text = '';
+  for (const part of path) text += typeof part === 'number' ? `[${part}]` : text ? `.${part}` : part;
+  return text;
+}
+
+/** kube-apiserver's 400 for a body with unknown fields under strict field validation. */
+export function strictDecodingError(kind: string, version: string, unknown: readonly UnknownField[]): string {
+  const fields = unknown.map((u) => `unknown field "${fieldPathText(u.path)}"`).join(', ');
+  return `${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${fields}`;
+}
