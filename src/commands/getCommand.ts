@@ -154,16 +154,53 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     ctx.out(render(output, value));
   } else if (output === 'name') {
     const nameAt = listing.headers.indexOf('NAME');
-    // kubectl prints kind.group/name; a policy's group is named, the older types keep their short form.
-    const prefix =
-      type.type === 'policies'
-        ? `${type.kind.toLowerCase()}.policy.karmada.io`
-        : plural.split('.')[0]!.replace(/s$/, '');
-    for (const row of listing.rows) ctx.out(`${prefix}/${terminalSafe(row[nameAt] ?? '')}\n`);
+    // kubectl prints kind.group/name, the kind lower-cased (`deployment.apps/web`, `service/web`), and the object's
+    // own name: a Work's, not the name of the template it carries that its table shows.
+    const prefix = `${kindOf(type).toLowerCase()}${groupOf(type) ? `.${groupOf(type)}` : ''}`;
+    const named = listing.objects.length === listing.rows.length;
+    listing.rows.forEach((row, i) => {
+      const own = named
+        ? (listing.objects[i] as { metadata?: { name?: unknown } } | undefined)?.metadata?.name
+        : undefined;
+      ctx.out(`${prefix}/${terminalSafe(typeof own === 'string' ? own : (row[nameAt] ?? ''))}\n`);
+    });
   } else {
     ctx.out(printTable(listing.headers, listing.rows));
   }
   return 0;
+}
+
+/** The Kind of what a resource type lists. */
+function kindOf(type: ResourceType): string {
+  switch (type.type) {
+    case 'clusters':
+      return 'Cluster';
+    case 'bindings':
+      return type.scope === 'cluster' ? 'ClusterResourceBinding' : 'ResourceBinding';
+    case 'works':
+      return 'Work';
+    case 'federatedhpas':
+      return 'FederatedHPA';
+    default:
+      return type.kind;
+  }
+}
+
+/** The API group of what a resource type lists ('' for the core group). */
+function groupOf(type: ResourceType): string {
+  switch (type.type) {
+    case 'clusters':
+      return 'cluster.karmada.io';
+    case 'bindings':
+    case 'works':
+      return 'work.karmada.io';
+    case 'federatedhpas':
+      return 'autoscaling.karmada.io';
+    case 'policies':
+      return 'policy.karmada.io';
+    default:
+      return type.group ?? '';
+  }
 }
 
 export function render(format: 'yaml' | 'json', value: unknown): string {

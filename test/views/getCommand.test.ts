@@ -100,6 +100,17 @@ test('-o yaml and -o json: one named object as itself, several as a List', async
   assert.is(work.spec.workload.manifests[0].spec.replicas, 1);
 });
 
+test("-o name prints kind.group/name as kubectl does, with the object's own name", async () => {
+  assert.is((await get('deploy', '-o', 'name')).out, 'deployment.apps/nginx\n');
+  assert.is((await get('clusters', 'member1', '-o', 'name')).out, 'cluster.cluster.karmada.io/member1\n');
+  const work = parse((await get('works', 'nginx', '--cluster', 'member1', '-o', 'yaml')).out);
+  assert.is(
+    (await get('works', '--cluster', 'member1', '-o', 'name')).out,
+    `work.work.karmada.io/${work.metadata.name}\n`,
+  );
+  assert.match((await get('rb', '-o', 'name')).out, /^resourcebinding\.work\.karmada\.io\/nginx-deployment\n/);
+});
+
 test('the empty case and a missing name read like kubectl', async () => {
   const empty = await get('svc');
   assert.is(empty.code, 0);
