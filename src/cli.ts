@@ -404,7 +404,8 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    if (err instanceof UsageError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    // Node's argument parser: an unknown option, an option missing its value, an unexpected argument.
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) {
       process.stderr.write(`flotilla: ${shown((err as Error).message)}\n`);
       process.exitCode = 2;
       return;

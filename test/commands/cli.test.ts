@@ -149,7 +149,7 @@ test('a manifest renders as kubectl reads it (0400 is 256, yes is true) and its 
   assert.match(rendered, /\n {4}debug: "on"\n/, rendered);
 });
 
-test('render --out-dir writes the same layout to a folder; a bad flag exits 2 with a one-line message', () => {
+test('render --out-dir writes the same layout to a folder; a bad flag, a flag without its value or a stray argument exits 2 with a one-line message', () => {
   const r = makeConfigRepo();
   repos.push(r);
   r.commit({
@@ -173,9 +173,15 @@ test('render --out-dir writes the same layout to a folder; a bad flag exits 2 wi
     'clusters/member1/default/deployment.apps_nginx.yaml',
     'clusters/member2/default/deployment.apps_nginx.yaml',
   ]);
-  const bad = flotilla('render', '--bogus');
-  assert.is(bad.status, 2);
-  assert.is(bad.stderr.trim().split('\n').length, 1);
+  for (const args of [
+    ['render', '--bogus'],
+    ['validate', '--repo'],
+    ['up', 'extra'],
+  ]) {
+    const bad = flotilla(...args);
+    assert.is(bad.status, 2, `${args.join(' ')}: ${bad.stderr}`);
+    assert.is(bad.stderr.trim().split('\n').length, 1);
+  }
 });
 
 test.run();
