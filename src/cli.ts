@@ -105,7 +105,8 @@ async function main(argv: string[]): Promise<number> {
     return upCommand({
       dir: values.dir ?? '.flotilla/demo',
       exit: values.exit ?? false,
-      logFormat: chooseLogFormat(values['log-format'], process.stdout.isTTY === true),
+      // Its log goes to stderr (stdout is the "Try next" text): a terminal there means text.
+      logFormat: chooseLogFormat(values['log-format'], process.stderr.isTTY === true),
       out: (s) => process.stdout.write(s),
       err: (s) => process.stderr.write(s),
       stopSignal,

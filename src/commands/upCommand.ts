@@ -40,7 +40,12 @@ export async function upCommand(opts: UpOptions): Promise<number> {
   mkdirSync(dir, { recursive: true });
   const elapsed = () => `[${((Date.now() - started) / 1000).toFixed(1)}s] `;
   const text = opts.logFormat === 'text';
-  const say = (s: string) => opts.err(`${elapsed()}${text ? `✓ ${s}` : s}\n`);
+  // JSON lines are JSON whole, as `flotilla run`'s: the demo's own steps are `up` entries with the seconds since start.
+  const json = (entry: Record<string, unknown>) => opts.err(`${JSON.stringify(entry)}\n`);
+  const say = (s: string) =>
+    text
+      ? opts.err(`${elapsed()}✓ ${s}\n`)
+      : json({ step: 'up', elapsed: Number(((Date.now() - started) / 1000).toFixed(1)), message: s });
   const members: Member[] = [];
   const closers: (() => Promise<void> | void)[] = [];
   // What has started, for the line that says what Ctrl-C stopped; `stopping` once it was asked for.
@@ -86,9 +91,7 @@ export async function upCommand(opts: UpOptions): Promise<number> {
         if (!gitConfigured(work, key)) git(work, 'config', key, value);
       }
     }
-    const log = text
-      ? progressPrinter(opts.err, elapsed)
-      : (entry: Record<string, unknown>) => say(JSON.stringify(entry));
+    const log = text ? progressPrinter(opts.err, elapsed) : json;
     // member3 is in Pull mode: its agent (what `flotilla agent` runs beside a member) works on the same bare repo,
     // on its own triggers, and once more after each reconciler pass so the demo's check sees it converge.
     const agent = await startAgent({
@@ -181,7 +184,7 @@ Try next:
         dir,
         existsSync(bare) ? { bare, work } : undefined,
       );
-      if (!text) opts.err(`${elapsed()}${JSON.stringify(stopped.entry)}\n`);
+      if (!text) json(stopped.entry);
       opts.out(`${stopped.line}\n`);
     }
   }

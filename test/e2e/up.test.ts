@@ -130,7 +130,7 @@ for (const format of ['json', 'text'] as const) {
   });
 }
 
-test('Ctrl-C while flotilla up is starting stops it there: no "Try next" lines, a last line saying what had started and stopped, exit 130', async () => {
+test('Ctrl-C while flotilla up is starting stops it there: no "Try next" lines, a last line saying what had started and stopped, exit 130; its JSON log is JSON lines', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'flotilla-up-early-'));
   try {
     const child = spawn(process.execPath, [BIN, 'up', '--dir', dir, '--log-format', 'json'], {
@@ -158,13 +158,14 @@ test('Ctrl-C while flotilla up is starting stops it there: no "Try next" lines, 
       /^Interrupted while starting: stopped (the reconciler, member3's agent and )?members? member1(, member2)?(, member3)?\. /,
     );
     assert.ok(last.endsWith(`start again: flotilla up --dir ${dir}`), last);
-    const entry = JSON.parse(
-      err
-        .trimEnd()
-        .split('\n')
-        .at(-1)!
-        .replace(/^\[\d+\.\ds\] /, ''),
-    ) as Record<string, unknown>;
+    // --log-format json: every line of the log is one JSON object.
+    const entries = err
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.equal(entries[0]!.step, 'up');
+    assert.match(String(entries[0]!.message), /^member member1 \(Push\) serving at http/);
+    const entry = entries.at(-1)!;
     assert.is(entry.step, 'up-stopped');
     assert.is(entry.interrupted, 'starting');
     assert.ok((entry.stopped as string[]).includes('member1'), err);
