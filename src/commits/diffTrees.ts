@@ -1,13 +1,14 @@
 import { differingEntries, parseTree } from './parseTree.ts';
 import { readTreeBytes } from './readTree.ts';
 import { compareUtf8 } from './renderTree.ts';
+import { isSafeEntryName } from './safeEntryName.ts';
 import { isBlobMode, isTreeMode, type GitRepo, type TreeChange, type TreeEntry } from './types.ts';
 
 /**
  * Blobs added, modified (content or mode) or deleted between two trees, sorted by path.
  * Descends only into subtrees whose oids differ, so a 1-file change among 20k reads just the
  * trees on that file's path (notes §C finding 3: git.walk reads every subtree, even pruned).
- * A null old tree lists everything in the new tree as added.
+ * A null old tree lists everything in the new tree as added. Names git would not check out are left out.
  */
 export async function diffTrees(repo: GitRepo, oldTree: string | null, newTree: string): Promise<TreeChange[]> {
   const changes: TreeChange[] = [];
@@ -38,6 +39,8 @@ async function diffInto(
 
   const subtrees: Promise<void>[] = [];
   for (const [name, pair] of byName) {
+    // As listTreeFiles: a name git would not check out (`..`, `.git`) is no file of the commit.
+    if (!isSafeEntryName(name)) continue;
     const path = prefix + name;
     const oldBlob = pair.old && isBlobMode(pair.old.mode) ? pair.old : undefined;
     const newBlob = pair.new && isBlobMode(pair.new.mode) ? pair.new : undefined;

@@ -548,7 +548,10 @@ async function materialize(
     repo,
     [...wanted, ...linked].map(([, f]) => f.oid),
   );
+  // Every path stays inside the folder, whatever a hand-made tree names (listTreeFiles already leaves `..` out).
+  const inside = (p: string) => path.resolve(dir, p).startsWith(`${path.resolve(dir)}${path.sep}`);
   for (const [p, f] of wanted) {
+    if (!inside(p)) continue;
     const target = path.join(dir, p);
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, blobs.get(f.oid)!);
