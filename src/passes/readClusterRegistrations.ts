@@ -21,8 +21,9 @@ export type RegistrationCache = Map<string, ClusterRegistration[]>;
 
 /**
  * The Cluster registrations of the source commit the rendered branch was last rendered from. The output index
- * names the files holding Karmada objects, so only those few blobs are read; an invalid registration is
- * skipped (its problems are in the output commit message), which leaves that cluster alone this pass.
+ * names the files holding Karmada objects, so only those few blobs are read; an invalid registration, or a name two
+ * files register differently, is skipped (its problems are in the output commit message), which leaves that cluster
+ * alone this pass.
  */
 export async function readClusterRegistrations(
   repo: GitRepo,
@@ -55,7 +56,20 @@ export async function readClusterRegistrations(
       })),
     );
   }
-  const byName = new Map<string, ClusterRegistration>();
-  for (const oid of oids.values()) for (const c of cache.get(oid) ?? []) if (!byName.has(c.name)) byName.set(c.name, c);
-  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+  const byName = new Map<string, ClusterRegistration[]>();
+  for (const oid of oids.values())
+    for (const c of cache.get(oid) ?? []) byName.set(c.name, [...(byName.get(c.name) ?? []), c]);
+  // A name registered twice (DUPLICATE_OBJECT for the render, which keeps its last good definition) connects nowhere
+  // unless both say the same: a second file must not point an existing cluster's name at another API server.
+  return [...byName.values()]
+    .flatMap((same) => (same.every((c) => sameConnection(c, same[0]!)) ? [same[0]!] : []))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+function sameConnection(a: ClusterRegistration, b: ClusterRegistration): boolean {
+  return (
+    (a.syncMode ?? 'Push') === (b.syncMode ?? 'Push') &&
+    a.kubeconfigRef?.path === b.kubeconfigRef?.path &&
+    a.kubeconfigRef?.context === b.kubeconfigRef?.context
+  );
 }
