@@ -304,6 +304,9 @@ async function loadIncremental(
   const named = scope ? namedTemplatesOnly(changed, loaded, oldVersions) : undefined;
   if (wholeFleet) await index.loadAll();
   if (named) await index.load({ templates: named });
+  // The walk also looks up the entry of every template the files read so far hold (a file with a broken object is
+  // read on every sync, whatever namespace its templates are in).
+  await index.load({ templates: model.templates.keys() });
   const placementOnly = new Map<string, IndexEntry>();
   const affected = affectedByChange({
     index,
