@@ -201,8 +201,9 @@ function parseText(
       locate: (path, at) => locateIn(doc, path, spanAt, start, at),
     });
   });
-  if (problems.length > 0) {
+  if (problems.some((p) => p.severity === 'error')) {
     // Template syntax in a file that is not YAML: one problem that says what the file is, not the parser's dozens.
+    // Warnings (a key set twice) leave a file YAML, `{{ }}` in its strings (a Grafana dashboard) or not.
     const template = helmTemplateLine(text);
     if (template) {
       return fail(

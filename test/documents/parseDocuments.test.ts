@@ -180,6 +180,14 @@ test('a key set twice keeps its last value, as kubectl does, with a warning at t
   const flood = parseDocuments('templates/many.yaml', new TextEncoder().encode(many)).problems;
   assert.is(flood.length, 11);
   assert.match(flood[10]!.message, 'and 4989 more keys set twice in this document');
+  // A key set twice in a file whose strings hold `{{ }}` (a Grafana dashboard in a ConfigMap) is still that manifest.
+  const dashboard = `${text}  dashboard.json: '{"legendFormat": "{{pod}}"}'\n`;
+  const kept = parseDocuments('templates/dash.yaml', new TextEncoder().encode(dashboard));
+  assert.equal(
+    kept.problems.map((p) => p.code),
+    ['YAML_DUPLICATE_KEY', 'YAML_DUPLICATE_KEY'],
+  );
+  assert.is(kept.documents.length, 1);
 });
 
 test('!!omap and !!pairs read as kubectl reads them: a list of one-key mappings', () => {
