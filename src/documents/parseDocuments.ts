@@ -162,7 +162,8 @@ function parseText(
     let value: unknown;
     const duplicates: DuplicateKey[] = [];
     try {
-      value = documentValue(doc, limits.maxAliasCount, duplicates);
+      // What aliases copy counts against the file's own limit: the document is never larger than a file could be.
+      value = documentValue(doc, limits.maxAliasCount, duplicates, limits.maxFileBytes);
     } catch (err) {
       if (!(err instanceof DocumentValueError)) throw err;
       const span = err.code === 'YAML_TOO_COMPLEX' ? spanAt(doc.range[0]) : spanAt(err.offset);

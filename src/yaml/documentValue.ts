@@ -10,9 +10,14 @@ import { setDataKey } from './setDataKey.ts';
  * already resolved by GO_YAML_TAGS; the plain keys are resolved here from their text, since a float key is
  * written the way Go formats a float32 and an int key with all its digits.
  */
-export function documentValue(doc: Document.Parsed, maxAliasCount: number, duplicates?: DuplicateKey[]): unknown {
+export function documentValue(
+  doc: Document.Parsed,
+  maxAliasCount: number,
+  duplicates?: DuplicateKey[],
+  maxAliasedBytes = Number.POSITIVE_INFINITY,
+): unknown {
   if (!doc.contents) return null;
-  return new Converter(doc, maxAliasCount, duplicates).value(doc.contents);
+  return new Converter(doc, maxAliasCount, duplicates, maxAliasedBytes).value(doc.contents);
 }
 
 /**
@@ -43,12 +48,15 @@ const QUOTE_FIX = 'quote it (for example "…") so it stays text, or write what 
 
 class Converter {
   #aliases = 0;
+  /** Source bytes copied by alias expansions so far: a few aliases of a large anchor multiply a file as surely as many. */
+  #aliasedBytes = 0;
   readonly #active = new Set<Node>();
 
   constructor(
     readonly doc: Document.Parsed,
     readonly maxAliasCount: number,
     readonly duplicates?: DuplicateKey[],
+    readonly maxAliasedBytes = Number.POSITIVE_INFINITY,
   ) {}
 
   value(node: Node | null | undefined): unknown {
@@ -177,6 +185,16 @@ class Converter {
         offsetOf(alias),
         'YAML_SYNTAX',
         'define the anchor (&name) before the alias (*name)',
+      );
+    }
+    const range = (target as { range?: [number, number, number] }).range;
+    this.#aliasedBytes += range ? range[1] - range[0] : 0;
+    if (this.#aliasedBytes > this.maxAliasedBytes) {
+      throw new DocumentValueError(
+        `aliases that copy more than ${this.maxAliasedBytes} bytes of the file`,
+        offsetOf(alias),
+        'YAML_TOO_COMPLEX',
+        'expand the aliases by hand; anchors that multiply into huge documents are refused',
       );
     }
     if (this.#active.has(target)) {

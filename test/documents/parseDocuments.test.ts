@@ -190,6 +190,22 @@ test('a key set twice keeps its last value, as kubectl does, with a warning at t
   assert.is(kept.documents.length, 1);
 });
 
+test('a few aliases of a large anchor are refused like many aliases: what they copy counts against the file limit', () => {
+  const big = 'x'.repeat(200_000);
+  const doc = (aliases: number) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: amp}\ndata:\n  a: &x "${big}"\n${Array.from({ length: aliases }, (_, i) => `  b${i}: *x\n`).join('')}`;
+  const refused = parseDocuments('templates/amp.yaml', new TextEncoder().encode(doc(100)));
+  assert.equal(
+    refused.problems.map((p) => [p.code, p.line]),
+    [['YAML_TOO_COMPLEX', 1]],
+  );
+  assert.match(refused.problems[0]!.message, 'aliases that copy more than 16777216 bytes');
+  assert.equal(refused.documents, []);
+  const kept = parseDocuments('templates/amp.yaml', new TextEncoder().encode(doc(10)));
+  assert.equal(kept.problems, []);
+  assert.is(Object.keys((kept.documents[0]!.value as { data: object }).data).length, 11);
+});
+
 test('!!omap and !!pairs read as kubectl reads them: a list of one-key mappings', () => {
   const text =
     'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\nextra:\n  omap: !!omap [{a: 1}, {b: 2}]\n  pairs: !!pairs [{a: 1}, {a: 2}]\n';
