@@ -66,7 +66,17 @@ export function parseKustomization(file: string, text: string): ParsedKustomizat
   if (ambiguous.length > 0) return { references: [], problems };
   const references: KustomizationReference[] = [];
   const add = (node: Node | null | undefined, folderAllowed: boolean, field: string) => {
-    if (!isScalar(node) || typeof node.value !== 'string') return;
+    if (!isScalar(node) || typeof node.value !== 'string') {
+      // Go's YAML reader makes a number or a boolean a string path too: what kustomize reads must be checked.
+      if (isScalar(node) && node.value !== null)
+        problem(
+          node,
+          'INVALID_VALUE',
+          `${field} names ${String(node.value)}, which is not written as a path`,
+          'quote the path',
+        );
+      return;
+    }
     const path = node.value.trim();
     const remote = remoteReason(path);
     if (remote) {
@@ -160,7 +170,23 @@ function fieldOf(map: YAMLMap, name: string) {
 /** Aliases, merge keys and keys written twice (as Go's JSON decoding compares them) anywhere in the kustomization. */
 function ambiguousNodes(contents: unknown): { node: Node; message: string; fix: string }[] {
   const out: { node: Node; message: string; fix: string }[] = [];
+  // An explicit tag (`!!binary`, `!!int`) makes the value something this parse does not read as kustomize does: a
+  // `!!binary` path is bytes here and text to Go, so it would name a folder never checked.
+  const tagged = (node: Node) => {
+    if (node.tag && node.tag !== 'tag:yaml.org,2002:str')
+      out.push({
+        node,
+        message: `the tag ${node.tag.replace('tag:yaml.org,2002:', '!!')} makes kustomize read a value this check cannot`,
+        fix: 'write the value out as plain text',
+      });
+  };
   visit(contents as Node, {
+    Scalar(_, node) {
+      tagged(node);
+    },
+    Seq(_, node) {
+      tagged(node);
+    },
     Alias(_, node) {
       out.push({
         node: node as Node,
@@ -169,6 +195,7 @@ function ambiguousNodes(contents: unknown): { node: Node; message: string; fix: 
       });
     },
     Map(_, map) {
+      tagged(map);
       const seen = new Set<string>();
       for (const pair of map.items) {
         if (!isScalar(pair.key)) continue;

@@ -82,6 +82,24 @@ test('a kustomization naming something the commit lacks, a path outside the repo
   );
 });
 
+test('a kustomization whose paths are tagged or not text is refused: Go would read them as paths this check never saw', () => {
+  // `!!binary` bytes are text to Go's YAML reader: base64 of ../../../../../etc would escape the repository.
+  const outside = Buffer.from('../../../../../etc').toString('base64');
+  for (const [text, what] of [
+    [`resources:\n  - !!binary ${outside}\n  - cm.yaml\n`, 'the tag !!binary'],
+    ['resources: !!seq [cm.yaml]\n', 'the tag !!seq'],
+    ['resources: [cm.yaml, 12]\n', 'resources names 12, which is not written as a path'],
+  ] as const) {
+    const parsed = parseKustomization('apps/web/kustomization.yaml', text);
+    assert.ok(
+      parsed.problems.some((p) => p.message.includes(what)),
+      `${text}: ${parsed.problems.map((p) => p.message).join('; ')}`,
+    );
+    assert.not.ok(parsed.references.some((r) => r.path.includes('etc')));
+  }
+  assert.equal(parseKustomization('apps/web/kustomization.yaml', 'resources: [!!str cm.yaml]\n').problems, []);
+});
+
 test('a folder holding both a kustomization and Chart.yaml is rendered with Kustomize, as Argo CD does', () => {
   const layout = detectUnits(['x/Chart.yaml', 'x/kustomization.yml', 'x/kustomization.yaml'], () => ({
     references: [],
