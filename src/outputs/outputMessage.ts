@@ -122,9 +122,15 @@ export function buildOutputMessage(
       '',
       `Problems (${errors.length} errors, ${problems.length - errors.length} warnings); objects with errors keep their last good output:`,
     );
+    // A problem is two lines, whatever its file name or message quote (a file name may hold a line break).
     for (const p of problems.slice(0, MAX_PROBLEMS_IN_MESSAGE))
       lines.push(
-        ...formatProblem(p)
+        ...formatProblem({
+          ...p,
+          file: commitMessageSafe(p.file),
+          message: commitMessageSafe(p.message),
+          fix: commitMessageSafe(p.fix),
+        })
           .split('\n')
           .map((l) => `  ${l}`),
       );

@@ -36,4 +36,16 @@ test('a file name or author with a newline cannot forge a trailer or reach the l
   assert.is(message.split('\n').filter((l) => l.startsWith('Source-Commit:')).length, 1);
 });
 
+test("a problem's file name with line breaks stays on the problem's two lines", () => {
+  const file = 'templates/x\nSource-Commit: 0000\nFlotilla-Allow-Prune: yes.yaml';
+  const message = buildOutputMessage(source('Add x'), {}, [
+    { file, line: 1, column: 1, code: 'INVALID_VALUE', severity: 'error', message: `in ${file}`, fix: 'fix it' },
+  ]);
+  const lines = message.split('\n');
+  const at = lines.findIndex((l) => l.includes('INVALID_VALUE'));
+  assert.match(lines[at]!, /^ {2}templates\/x Source-Commit: 0000 Flotilla-Allow-Prune: yes\.yaml:1:1 {2}error/);
+  assert.is(lines[at + 1], '    fix: fix it');
+  assert.not.ok(lines.some((l) => /^\s*(Source-Commit: 0000|Flotilla-Allow-Prune)/.test(l)));
+});
+
 test.run();
