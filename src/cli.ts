@@ -10,6 +10,7 @@ import { syncCommand } from './commands/syncCommand.ts';
 import { validateCommand } from './commands/validateCommand.ts';
 import { parseRenderLimits, RENDER_LIMIT_OPTIONS, RENDER_LIMITS_HELP } from './commands/renderLimitFlags.ts';
 import { UsageError } from './errors/UsageError.ts';
+import { COMMAND_FLAGS, flagProblem, type SharedParserCommand } from './commands/commandFlags.ts';
 import { CLUSTER_OPERATIONS, clusterCommand, type ClusterOperation } from './commands/clusterCommand.ts';
 import { redactUrlsIn } from './commits/remoteUrl.ts';
 import { terminalSafe } from './text/terminalSafe.ts';
@@ -56,7 +57,7 @@ Commands:
              --operation OP with --desired-file/--observed-file/--status-file/--desired-replica.
   member     Run a local member cluster that speaks the Kubernetes API (flotilla member serve --help).
 
-Common options:
+Common options (each command takes those its own --help lists, and refuses the others):
   --repo DIR              Config repository, bare or not (default: .)
   --rev REV               Source revision (default: head of --source-branch)
   --source-branch NAME    Branch holding the config (default: main)
@@ -312,9 +313,11 @@ async function main(argv: string[]): Promise<number> {
     await runMemberServe(rest.slice(1));
     return 0;
   }
-  const { values, positionals } = parseArgs({
+  if (!(command in COMMAND_FLAGS)) throw new UsageError(`unknown command "${command}"; run flotilla --help`);
+  const { values, positionals, tokens } = parseArgs({
     args: rest,
     allowPositionals: true,
+    tokens: true,
     options: {
       repo: { type: 'string', default: '.' },
       rev: { type: 'string' },
@@ -332,13 +335,15 @@ async function main(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   });
+  const own = COMMAND_FLAGS[command as SharedParserCommand];
   if (values.help) {
-    process.stdout.write(HELP);
+    process.stdout.write(`Usage: ${own.usage}\n\nWhat each flag means: flotilla --help\n`);
     return 0;
   }
   const output = values.output ?? 'text';
-  if (!['text', 'yaml', 'json', 'wide', 'markdown'].includes(output))
-    throw new UsageError(`-o ${output}: use text, wide, yaml, json or markdown (plan)`);
+  const given = tokens.flatMap((t) => (t.kind === 'option' ? [t.name] : []));
+  const refused = flagProblem(command as SharedParserCommand, given, output);
+  if (refused) throw new UsageError(refused);
   const common = {
     repo: values.repo ?? '.',
     rev: values.rev ?? values['source-branch'] ?? 'main',

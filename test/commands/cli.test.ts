@@ -34,6 +34,17 @@ test('output piped into a reader that stops early (| head -1) ends the command q
   assert.is(res.stderr, '');
 });
 
+test('each command prints its own usage for --help', () => {
+  const help = flotilla('sync', '--help');
+  assert.is(help.status, 0);
+  assert.match(
+    help.stdout,
+    /^Usage: flotilla sync \[--repo DIR\] \[--source-branch main\] \[--branch flotilla\/rendered\]/,
+  );
+  assert.not.match(help.stdout, '--out-dir');
+  assert.match(flotilla('plan', '-h').stdout, 'flotilla plan --base REV --head REV');
+});
+
 test('--help prints the commands and exits 0', () => {
   const res = flotilla('--help');
   assert.is(res.status, 0);
@@ -173,10 +184,14 @@ test('render --out-dir writes the same layout to a folder; a bad flag, a flag wi
     'clusters/member1/default/deployment.apps_nginx.yaml',
     'clusters/member2/default/deployment.apps_nginx.yaml',
   ]);
+  // A flag another command takes is refused too: sync --out-dir would have committed to the output branch.
   for (const args of [
     ['render', '--bogus'],
     ['validate', '--repo'],
     ['up', 'extra'],
+    ['sync', '--out-dir', out],
+    ['render', '-o', 'json'],
+    ['validate', '-o', 'wide'],
   ]) {
     const bad = flotilla(...args);
     assert.is(bad.status, 2, `${args.join(' ')}: ${bad.stderr}`);
