@@ -13,6 +13,7 @@ import { UsageError } from './errors/UsageError.ts';
 import { COMMAND_FLAGS, flagProblem, type SharedParserCommand } from './commands/commandFlags.ts';
 import { CLUSTER_OPERATIONS, clusterCommand, type ClusterOperation } from './commands/clusterCommand.ts';
 import { redactUrlsIn } from './commits/remoteUrl.ts';
+import { repoAround } from './commits/repoAround.ts';
 import { terminalSafe } from './text/terminalSafe.ts';
 import { RENDERED_BRANCH } from './branches/rendered/branch.ts';
 import { STATUS_BRANCH } from './branches/status/branch.ts';
@@ -58,8 +59,9 @@ Commands:
   member     Run a local member cluster that speaks the Kubernetes API (flotilla member serve --help).
 
 Common options (each command takes those its own --help lists, and refuses the others):
-  --repo DIR              Config repository, bare or not (default: .)
-  --rev REV               Source revision (default: head of --source-branch)
+  --repo DIR              Config repository, bare or not (default: the one the current folder is in, as git finds it)
+  --rev REV               Source revision (default: head of --source-branch; validate in a work tree: what is
+                          checked out)
   --source-branch NAME    Branch holding the config (default: main)
   --branch NAME           Output branch (default: flotilla/rendered)
   --cluster-status FILE   Cluster objects with status (YAML stream) for capacity and API checks
@@ -319,7 +321,7 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     tokens: true,
     options: {
-      repo: { type: 'string', default: '.' },
+      repo: { type: 'string' },
       rev: { type: 'string' },
       'source-branch': { type: 'string', default: 'main' },
       branch: { type: 'string', default: RENDERED_BRANCH },
@@ -345,7 +347,7 @@ async function main(argv: string[]): Promise<number> {
   const refused = flagProblem(command as SharedParserCommand, given, output);
   if (refused) throw new UsageError(refused);
   const common = {
-    repo: values.repo ?? '.',
+    repo: values.repo ?? repoAround('.'),
     rev: values.rev ?? values['source-branch'] ?? 'main',
     sourceRef: `refs/heads/${values['source-branch'] ?? 'main'}`,
     outputRef: `refs/heads/${values.branch ?? RENDERED_BRANCH}`,
@@ -357,7 +359,8 @@ async function main(argv: string[]): Promise<number> {
   };
   switch (command) {
     case 'validate':
-      return validateCommand(common);
+      // No revision named: what is checked out, as kubectl and git read the files in front of them.
+      return validateCommand({ ...common, checkedOut: !given.includes('rev') && !given.includes('source-branch') });
     case 'render':
       return renderCommand({ ...common, outDir: values['out-dir'] });
     case 'sync':

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { openRepo } from '../commits/openRepo.ts';
+import { repoAround } from '../commits/repoAround.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { GitIdentity, GitRepo } from '../commits/types.ts';
@@ -52,7 +53,7 @@ export async function clusterCommand(
     args: argv,
     allowPositionals: true,
     options: {
-      repo: { type: 'string', default: '.' },
+      repo: { type: 'string' },
       'source-branch': { type: 'string', default: 'main' },
       branch: { type: 'string' },
       reason: { type: 'string' },
@@ -82,7 +83,7 @@ export async function clusterCommand(
   if (operation === 'taint' && rest.length === 0)
     throw new UsageError(`taint needs at least one taint: ${USAGE.taint}`);
 
-  const repo = await openRepo(values.repo ?? '.');
+  const repo = await openRepo(values.repo ?? repoAround('.'));
   const target: RegistrationTarget = {
     repo,
     sourceBranch: values['source-branch'] ?? 'main',

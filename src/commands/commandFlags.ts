@@ -28,6 +28,7 @@ export const COMMAND_FLAGS: Readonly<Record<SharedParserCommand, CommandFlags>> 
     flags: ['repo', 'rev', 'source-branch', 'cluster-status', 'output', ...LIMITS],
     outputs: ['text', 'json', 'yaml'],
     usage: `flotilla validate [--repo DIR] [--rev REV | --source-branch main] [--cluster-status FILE] [-o text|json|yaml]
+  Without --rev or --source-branch: the commit checked out (a work tree), else main (a bare repository).
 ${RENDER_LIMITS_HELP}`,
   },
   render: {

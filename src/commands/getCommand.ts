@@ -3,6 +3,7 @@ import { stringify } from 'yaml';
 import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
+import { repoAround } from '../commits/repoAround.ts';
 import { printTable } from '../views/printTable.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { readFleet, type Fleet } from '../views/readFleet.ts';
@@ -20,7 +21,7 @@ export interface ReadCommandContext {
 
 /** Options shared by get, describe and blame: where the three branches are. */
 export const READ_OPTIONS = {
-  repo: { type: 'string', default: '.' },
+  repo: { type: 'string' },
   rev: { type: 'string' },
   'source-branch': { type: 'string', default: 'main' },
   'rendered-branch': { type: 'string', default: RENDERED_BRANCH },
@@ -39,7 +40,7 @@ export async function openFleet(values: {
   'rendered-branch'?: string;
   'status-branch'?: string;
 }): Promise<Fleet> {
-  const repo = await openRepo(values.repo ?? '.');
+  const repo = await openRepo(values.repo ?? repoAround('.'));
   return readFleet(repo, {
     rev: values.rev ?? values['source-branch'] ?? 'main',
     renderedRef: `refs/heads/${values['rendered-branch'] ?? RENDERED_BRANCH}`,

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { isControlPlaneApi } from '../bindings/matchPolicy.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { openRepo } from '../commits/openRepo.ts';
@@ -17,12 +19,17 @@ import { readUnitTakeovers } from '../units/unitTakeovers.ts';
 import { describeToolReport, findToolReport } from '../units/unitTools.ts';
 import { readClusterStatus, type CommonOptions } from './options.ts';
 
-/** Exit 0 when nothing is wrong (warnings allowed), 1 when any error was found. */
-export async function validateCommand(opts: CommonOptions): Promise<number> {
+/**
+ * Exit 0 when nothing is wrong (warnings allowed), 1 when any error was found. With `checkedOut` (no revision named),
+ * a work tree's checked-out commit is validated, a bare repository's --source-branch; the summary names which.
+ */
+export async function validateCommand(opts: CommonOptions & { checkedOut?: boolean }): Promise<number> {
   const repo = await openRepo(opts.repo);
+  const rev = opts.checkedOut && !repo.bare ? 'HEAD' : opts.rev;
+  const revision = rev === 'HEAD' ? checkedOutBranch(repo) : rev;
   const { sha, model, output } = await renderSnapshot(
     repo,
-    opts.rev,
+    rev,
     {},
     await readClusterStatus(opts.clusterStatusFile),
     undefined,
@@ -50,6 +57,7 @@ export async function validateCommand(opts: CommonOptions): Promise<number> {
   if (opts.output === 'json' || opts.output === 'yaml') {
     const body = {
       commit: sha,
+      revision,
       errors,
       warnings: problems.length - errors,
       problems,
@@ -89,11 +97,17 @@ export async function validateCommand(opts: CommonOptions): Promise<number> {
       .join('');
     const counts = `${templates}${controlPlaneText}, ${model.propagationPolicies.length} propagation policies, ${model.overridePolicies.length} override policies${others}, ${model.clusters.size} clusters`;
     opts.out(
-      `${problems.length ? '\n' : ''}${sha.slice(0, 12)}: ${counts}; ${errors} errors, ${problems.length - errors} warnings\n`,
+      `${problems.length ? '\n' : ''}${sha.slice(0, 12)} (${terminalSafe(revision)}): ${counts}; ${errors} errors, ${problems.length - errors} warnings\n`,
     );
     if (tools.length > 0) opts.out(`${terminalSafe(`units render with ${tools.join(', ')}`)}\n`);
   }
   return errors > 0 ? 1 : 0;
+}
+
+/** The branch a work tree has checked out, or `HEAD` when it is detached (a CI checkout of a pull request). */
+function checkedOutBranch(repo: GitRepo): string {
+  const head = readFileSync(path.join(repo.gitdir, 'HEAD'), 'utf8').trim();
+  return head.startsWith('ref: refs/heads/') ? head.slice('ref: refs/heads/'.length) : 'HEAD';
 }
 
 /** The folders this commit turned from units into an overlay's bases, against its first parent (none for a root commit). */

@@ -51,6 +51,26 @@ test('--help prints the commands and exits 0', () => {
   for (const cmd of ['validate', 'render', 'sync', 'explain']) assert.match(res.stdout, cmd);
 });
 
+test('validate run from a subfolder of a work tree finds the repository and checks the branch checked out', () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  r.commit({ ...MEMBERS, 'templates/nginx.yaml': sample('nginx/deployment.yaml') }, 'good on main');
+  r.git('checkout', '-q', '-b', 'feature');
+  r.commit({ 'templates/nginx.yaml': sample('nginx/deployment.yaml').replace('replicas:', 'replica:') }, 'a typo');
+  const inFolder = (...args: string[]) =>
+    spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: path.join(r.dir, 'templates') });
+  const feature = inFolder('validate');
+  assert.is(feature.status, 1, feature.stderr);
+  assert.match(
+    feature.stdout,
+    /templates\/nginx\.yaml:\d+:3 {2}error {2}UNKNOWN_FIELD {2}unknown field spec\.replica;/,
+  );
+  assert.match(feature.stdout, /^[0-9a-f]{12} \(feature\): /m);
+  const main = inFolder('validate', '--source-branch', 'main');
+  assert.is(main.status, 0, main.stdout);
+  assert.match(main.stdout, /^[0-9a-f]{12} \(main\): /m);
+});
+
 test('validate lists every problem in the commit with path:line:col, a code and a fix, and exits 1', () => {
   const r = makeConfigRepo();
   repos.push(r);
