@@ -94,3 +94,35 @@ export function strictDecodingError(kind: string, version: string, unknown: read
   const fields = unknown.map((u) => `unknown field "${fieldPathText(u.path)}"`).join(', ');
   return `${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${fields}`;
 }
+
+/**
+ * Removes the fields a built-in object sets to null, as decoding into its Go type does (a null pointer or slice is
+ * omitted when the object is written back): kube-apiserver never stores nor returns `nodePort: null` or `env: null`.
+ * Values of free-form maps (labels, data) are left alone. Returns whether anything was removed.
+ */
+export function dropNullFields(object: unknown, apiVersion: string, kind: string): boolean {
+  const type = KIND_TYPES[`${apiVersion}/${kind}`];
+  return type ? dropNulls(object, type) : false;
+}
+
+function dropNulls(value: unknown, type: string): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const fields = fieldsOf(type);
+  let dropped = false;
+  for (const [key, child] of Object.entries(value)) {
+    const field = fields.get(key);
+    if (field === undefined) continue;
+    if (child === null) {
+      delete (value as Record<string, unknown>)[key];
+      dropped = true;
+    } else if (field !== null && typeof child === 'object') {
+      if (field.shape === '[') {
+        if (Array.isArray(child)) for (const item of child) dropped = dropNulls(item, field.type) || dropped;
+      } else if (field.shape === '{') {
+        if (!Array.isArray(child))
+          for (const item of Object.values(child)) dropped = dropNulls(item, field.type) || dropped;
+      } else dropped = dropNulls(child, field.type) || dropped;
+    }
+  }
+  return dropped;
+}

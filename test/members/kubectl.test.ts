@@ -303,6 +303,64 @@ test("a field a built-in kind does not declare is refused under kubectl's strict
   assert.equal(Object.keys(stored.spec.template.spec.containers[0]).includes('resource'), false);
 });
 
+test('fields set to null are not stored, as kube-apiserver decodes them: no diff after applying them', async () => {
+  const svc = `apiVersion: v1
+kind: Service
+metadata: {name: nulls, namespace: default}
+spec:
+  type: NodePort
+  selector: {app: web}
+  ports: [{port: 80, nodePort: null}]
+  externalIPs: null
+`;
+  const withNull = deployment(1)
+    .replace('name: web\n  namespace', 'name: web-nulls\n  namespace')
+    .replace('        resources:', '        env: null\n        resources:');
+  for (const args of [
+    ['apply', '--server-side', '-f', '-'],
+    ['apply', '-f', '-'],
+  ]) {
+    const applied = await kubectl(args, `${svc}---\n${withNull}`);
+    assert.is(applied.code, 0, applied.stderr);
+  }
+  const stored = JSON.parse((await kubectl(['get', 'service', 'nulls', '-o', 'json'])).stdout);
+  assert.is(stored.spec.externalIPs, undefined);
+  assert.is(typeof stored.spec.ports[0].nodePort, 'number', 'allocated, as for an unset nodePort');
+  const workload = JSON.parse((await kubectl(['get', 'deployment', 'web-nulls', '-o', 'json'])).stdout);
+  assert.equal(Object.keys(workload.spec.template.spec.containers[0]).includes('env'), false);
+  const diff = await kubectl(['diff', '--server-side', '-f', '-'], withNull);
+  assert.is(diff.code, 0, diff.stdout);
+});
+
+test("the pod templates of DaemonSets, Jobs, CronJobs and Pods are validated as a Deployment's are; a StatefulSet's mounts may name its claims", async () => {
+  const pod = `containers:
+      - name: app
+        image: busybox
+        volumeMounts: [{name: nope, mountPath: /data}]`;
+  const cases: [string, string][] = [
+    [
+      `apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: ds-bad, namespace: default}\nspec:\n  selector: {matchLabels: {app: ds}}\n  template:\n    metadata: {labels: {app: ds}}\n    spec:\n      ${pod}\n`,
+      'spec.template.spec.containers[0].volumeMounts[0].name: Not found: "nope"',
+    ],
+    [
+      `apiVersion: batch/v1\nkind: Job\nmetadata: {name: job-bad, namespace: default}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      ${pod}\n`,
+      'spec.template.spec.containers[0].volumeMounts[0].name: Not found: "nope"',
+    ],
+    [
+      `apiVersion: v1\nkind: Pod\nmetadata: {name: pod-bad, namespace: default}\nspec:\n  ${pod.replaceAll('\n    ', '\n  ')}\n`,
+      'spec.containers[0].volumeMounts[0].name: Not found: "nope"',
+    ],
+  ];
+  for (const [manifest, message] of cases) {
+    const refused = await kubectl(['apply', '--server-side', '-f', '-'], manifest);
+    assert.is.not(refused.code, 0, manifest);
+    assert.match(refused.stderr, message, refused.stderr);
+  }
+  const sts = `apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: sts-claims, namespace: default}\nspec:\n  serviceName: sts\n  selector: {matchLabels: {app: sts}}\n  template:\n    metadata: {labels: {app: sts}}\n    spec:\n      ${pod.replace('nope', 'data')}\n  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n`;
+  const accepted = await kubectl(['apply', '--server-side', '-f', '-'], sts);
+  assert.is(accepted.code, 0, accepted.stderr);
+});
+
 test('a label, an annotation or ConfigMap data that YAML made a number cannot be decoded, as kube-apiserver answers', async () => {
   const cases: [string, string][] = [
     [

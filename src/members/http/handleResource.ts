@@ -20,6 +20,7 @@ import { validateConfigData } from '../resources/validateConfigData.ts';
 import { nameInvalidReason } from '../resources/validateObjectName.ts';
 import { stringFieldsDecodeError } from '../resources/decodeStringFields.ts';
 import { validateFieldNames } from '../resources/unknownFieldValidation.ts';
+import { dropNullFields } from '../../api/unknownFields.ts';
 import { objectAndTemplateMetaViolations, objectMetaViolations } from '../../labels/objectMetaRules.ts';
 import { validateWorkloadAndAccess } from '../resources/validateWorkloadAndAccess.ts';
 import { validateImmutableFields } from '../resources/validateImmutableFields.ts';
@@ -242,6 +243,8 @@ function checkFieldNames(
 ): void {
   if (rt.crd) return;
   const warnings = validateFieldNames(groupVersionOf(rt), rt.kind, body, options.fieldValidation, how);
+  // A field set to null decodes to Go's zero value, which is not written back: never stored, never returned.
+  dropNullFields(body, groupVersionOf(rt), rt.kind);
   if (warnings.length > 0)
     res.setHeader(
       'Warning',

@@ -31,6 +31,24 @@ export function validateWorkloadAndAccess(group: string, kind: string, object: J
   switch (key) {
     case 'apps/Deployment':
       return deploymentErrors(object);
+    // The pod template of every other workload is validated as a pod spec too (ValidatePodTemplateSpec); a
+    // StatefulSet's is not, since its mounts may name its volumeClaimTemplates (ValidatePodTemplateSpecForStatefulSet).
+    case 'apps/DaemonSet':
+    case 'apps/ReplicaSet':
+    case 'batch/Job':
+    case '/ReplicationController':
+    case '/PodTemplate':
+      return validatePodSpec(
+        templateOf(kind, object)?.spec ?? {},
+        `${kind === 'PodTemplate' ? '' : 'spec.'}template.spec`,
+      );
+    case 'batch/CronJob':
+      return validatePodSpec(
+        object.spec?.jobTemplate?.spec?.template?.spec ?? {},
+        'spec.jobTemplate.spec.template.spec',
+      );
+    case '/Pod':
+      return validatePodSpec(object.spec ?? {}, 'spec');
     case 'policy/PodDisruptionBudget':
       return disruptionBudgetErrors(object.spec ?? {});
     case `${RBAC_GROUP}/Role`:
@@ -44,6 +62,10 @@ export function validateWorkloadAndAccess(group: string, kind: string, object: J
     default:
       return [];
   }
+}
+
+function templateOf(kind: string, object: Json): Json | undefined {
+  return kind === 'PodTemplate' ? object.template : object.spec?.template;
 }
 
 function deploymentErrors(deployment: Json): FieldError[] {
