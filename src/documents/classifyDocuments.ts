@@ -24,6 +24,7 @@ import { findVoidLabelSelectors } from './schema/findVoidLabelSelectors.ts';
 import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
 import { validateWorkloadNumbers } from './schema/validateWorkloadNumbers.ts';
 import { validateKnownFields } from './schema/validateKnownFields.ts';
+import { validateQuantities } from './schema/validateQuantities.ts';
 import { validateStringFields } from './schema/validateStringFields.ts';
 import { validateObjectMeta } from './schema/validateObjectMeta.ts';
 import { applyPolicyDefaults } from './applyPolicyDefaults.ts';
@@ -227,7 +228,12 @@ export function classifyDocuments(
           ? validateFederatedHpa(obj)
           : ref.apiVersion === AUTOSCALING_API_VERSION && ref.kind === 'CronFederatedHPA'
             ? validateCronFederatedHpa(obj)
-            : [...validateKnownFields(obj), ...validateWorkloadNumbers(obj), ...validateStringFields(obj)]),
+            : [
+                ...validateKnownFields(obj),
+                ...validateWorkloadNumbers(obj),
+                ...validateStringFields(obj),
+                ...validateQuantities(obj),
+              ]),
       ];
       for (const issue of numbers) problem(issue.path, issue.code, issue.message, issue.fix);
       if (numbers.length > 0) {
