@@ -196,6 +196,11 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
     () => undefined,
   );
   const reachable = memberAnswered(status);
+  // The status still goes out (Ready=False says why), but the pass did not do its job: --once exits 1 for cron and CI.
+  if (!reachable) {
+    const ready = status?.conditions?.find((c) => c.type === 'Ready');
+    fail('member', new Error(`the member did not answer${ready ? `: ${ready.reason}: ${ready.message}` : ''}`));
+  }
   // The member's exported Services' slices go to the status branch, from where every importer's applier reads them.
   const mcs = delivery ? await readMultiClusterServiceContext(repo, delivery.renderedCommit, statusRef) : undefined;
   const exports =

@@ -1,6 +1,7 @@
 // The agent refuses a cluster name the rendered branch does not register (.flotilla/clusters.json), through the
 // real CLI: the renderer writes the file from a real config repo, an emulated member stands in for the cluster.
 import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -39,7 +40,7 @@ test.after(async () => {
   await scratch.cleanup();
 });
 
-const agent = (cluster: string) =>
+const agent = (cluster: string, config_ = kubeconfig) =>
   new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
     const child = spawn(
       process.execPath,
@@ -53,7 +54,7 @@ const agent = (cluster: string) =>
         '--repo',
         config.dir,
         '--kubeconfig',
-        kubeconfig,
+        config_,
         '--once',
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
@@ -102,6 +103,26 @@ test('agent --once on a registered cluster with nothing placed on it still exits
   const ok = await agent('member3');
   assert.is(ok.code, 0, ok.out + ok.err);
   assert.ok(config.ls('flotilla/status').includes('clusters/member3.yaml'));
+});
+
+test('agent --once exits 1 when the member does not answer, after recording that it did not', async () => {
+  // A member that stopped: its kubeconfig names a port nothing listens on.
+  const dead = path.join(path.dirname(kubeconfig), 'dead.config');
+  writeFileSync(
+    dead,
+    readFileSync(kubeconfig, 'utf8').replace(/server: https:\/\/127\.0\.0\.1:\d+/g, 'server: https://127.0.0.1:1'),
+  );
+  const down = await agent('member3', dead);
+  assert.is(down.code, 1, down.out + down.err);
+  const line = down.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .find((l) => l.step === 'member');
+  assert.match(String(line?.error), /^the member did not answer: ClusterNotReachable/);
+  const recorded = config.show('flotilla/status', 'clusters/member3.yaml');
+  // Ready flips only after Karmada's failure threshold; the observation that starts it is recorded at once.
+  assert.match(recorded, /flotilla\.io\/ready-observed: False since /, recorded);
 });
 
 test.run();
