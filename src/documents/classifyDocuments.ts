@@ -23,6 +23,7 @@ import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
 import { findVoidLabelSelectors } from './schema/findVoidLabelSelectors.ts';
 import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
 import { validateWorkloadNumbers } from './schema/validateWorkloadNumbers.ts';
+import { IGNORE_FILE } from './selectConfigFiles.ts';
 import { validateKnownFields } from './schema/validateKnownFields.ts';
 import { validateQuantities } from './schema/validateQuantities.ts';
 import { validateStringFields } from './schema/validateStringFields.ts';
@@ -119,7 +120,9 @@ export function classifyDocuments(
         missing[0] === 'metadata.name' ? ['metadata'] : [],
         'MISSING_FIELD',
         `${label} has no ${missing.join(', ')}`,
-        `add ${missing.join(' and ')}; every object needs apiVersion, kind and metadata.name`,
+        missing.includes('apiVersion') && missing.includes('kind')
+          ? `add ${missing.join(' and ')}; every object needs apiVersion, kind and metadata.name. If the file holds no Kubernetes objects (values, a ytt overlay, a tool's settings), list it in ${IGNORE_FILE}`
+          : `add ${missing.join(' and ')}; every object needs apiVersion, kind and metadata.name`,
       );
       continue;
     }

@@ -107,6 +107,22 @@ test("classifyDocuments: an object with generateName and no name is refused at i
   );
 });
 
+test('classifyDocuments: a document with neither apiVersion nor kind (a ytt overlay) says to list its file in .flotillaignore', () => {
+  const text = '#@overlay/match by=overlay.subset({"kind": "Deployment"})\n---\nspec:\n  replicas: 2\n';
+  const { documents, problems } = parseDocuments('config/ytt/replicas.yaml', new TextEncoder().encode(text));
+  const file = classifyDocuments('config/ytt/replicas.yaml', documents, problems);
+  assert.equal(
+    file.problems.map((p) => p.code),
+    ['MISSING_FIELD'],
+  );
+  assert.match(file.problems[0]!.fix, 'list it in .flotillaignore');
+  const named = parseDocuments('templates/x.yaml', new TextEncoder().encode('apiVersion: v1\nkind: ConfigMap\n'));
+  assert.not.match(
+    classifyDocuments('templates/x.yaml', named.documents, named.problems).problems[0]!.fix,
+    'flotillaignore',
+  );
+});
+
 test('classifyDocuments: an env value YAML reads as a boolean or a number is refused at the value, as every API server would refuse it', () => {
   const text = `apiVersion: apps/v1
 kind: Deployment
