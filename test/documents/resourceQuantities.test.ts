@@ -1,15 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
-import { parseDocuments } from '../../src/documents/parseDocuments.ts';
-
-const classify = (file: string, text: string) => {
-  const { documents, problems } = parseDocuments(file, new TextEncoder().encode(text));
-  return classifyDocuments(file, documents, problems);
-};
+import { classifyText } from './helpers/classifyText.ts';
 
 test('a resource quantity kube-apiserver cannot decode is an error at its line: containers, claims, quotas', () => {
-  const file = classify(
+  const file = classifyText(
     'templates/app.yaml',
     `apiVersion: apps/v1
 kind: StatefulSet
@@ -55,7 +49,7 @@ spec:
 });
 
 test('quantities as kubectl sends them decode: numbers, exponents, every suffix', () => {
-  const file = classify(
+  const file = classifyText(
     'templates/ok.yaml',
     `apiVersion: v1
 kind: Pod

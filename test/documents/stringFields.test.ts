@@ -1,16 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
-import { parseDocuments } from '../../src/documents/parseDocuments.ts';
+import { classifyText } from './helpers/classifyText.ts';
 import { nonStringValues, stringFieldDecodeError } from '../../src/api/stringFields.ts';
 
-const classify = (file: string, text: string) => {
-  const { documents, problems } = parseDocuments(file, new TextEncoder().encode(text));
-  return classifyDocuments(file, documents, problems);
-};
-
 test('labels, annotations, data, selectors and arguments YAML made numbers or booleans are refused at their line', () => {
-  const file = classify(
+  const file = classifyText(
     'templates/app.yaml',
     `apiVersion: v1
 kind: ConfigMap
@@ -74,7 +68,7 @@ spec:
 });
 
 test('a custom resource keeps whatever its labels hold: only built-in kinds are decoded into Go types', () => {
-  const file = classify(
+  const file = classifyText(
     'templates/cr.yaml',
     'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  labels: {size: 3}\nspec:\n  count: 3\n',
   );
@@ -97,7 +91,7 @@ test("the API server's decode error names the declaring struct and the field's p
 });
 
 test('labels, annotation keys, finalizers and annotation size the API server refuses are refused at their line', () => {
-  const file = classify(
+  const file = classifyText(
     'templates/meta.yaml',
     `apiVersion: example.com/v1
 kind: Widget

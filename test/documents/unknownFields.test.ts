@@ -1,21 +1,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { classifyText } from './helpers/classifyText.ts';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
-import { parseDocuments } from '../../src/documents/parseDocuments.ts';
 import { strictDecodingError, unknownFields } from '../../src/api/unknownFields.ts';
 import { apiFieldsModule, installedClientNode } from '../../scripts/apiFields/apiFieldsModule.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-const classify = (file: string, text: string) => {
-  const { documents, problems } = parseDocuments(file, new TextEncoder().encode(text));
-  return classifyDocuments(file, documents, problems);
-};
-
 test('a misspelt or misplaced field of a built-in kind is an error at its key, with the field it was meant to be', () => {
-  const file = classify(
+  const file = classifyText(
     'templates/web.yaml',
     `apiVersion: apps/v1
 kind: Deployment
@@ -69,7 +63,7 @@ spec:
 });
 
 test('a field no declared name is close to lists what the type has, to find where it belongs', () => {
-  const file = classify(
+  const file = classifyText(
     'templates/svc.yaml',
     'apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  ports: [{port: 80}]\n  containers: []\n',
   );
@@ -82,7 +76,7 @@ test('a field no declared name is close to lists what the type has, to find wher
 });
 
 test("free-form values are not fields: labels, ConfigMap data, a CRD's schema, a ControllerRevision's data, custom resources", () => {
-  const file = classify(
+  const file = classifyText(
     'templates/free.yaml',
     `apiVersion: v1
 kind: ConfigMap

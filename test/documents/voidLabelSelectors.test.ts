@@ -1,15 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
-import { parseDocuments } from '../../src/documents/parseDocuments.ts';
-
-const classify = (file: string, text: string) => {
-  const { documents, problems } = parseDocuments(file, new TextEncoder().encode(text));
-  return classifyDocuments(file, documents, problems);
-};
+import { classifyText } from './helpers/classifyText.ts';
 
 test('a label selector Karmada admits but Kubernetes cannot read is a warning at its line; the policy still loads', () => {
-  const out = classify(
+  const out = classifyText(
     'policies/web.yaml',
     `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
@@ -43,7 +37,7 @@ spec:
 });
 
 test('the label selectors of an OverridePolicy and a ClusterTaintPolicy are checked the same way', () => {
-  const out = classify(
+  const out = classifyText(
     'policies/targets.yaml',
     `apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterOverridePolicy
@@ -89,7 +83,7 @@ spec:
 });
 
 test("an override's value holding a pod's labelSelector is the member's to judge, not a selector of Karmada's", () => {
-  const out = classify(
+  const out = classifyText(
     'policies/spread.yaml',
     `apiVersion: policy.karmada.io/v1alpha1
 kind: OverridePolicy
