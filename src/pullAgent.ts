@@ -196,7 +196,7 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
     () => undefined,
   );
   const reachable = memberAnswered(status);
-  // The status still goes out (Ready=False says why), but the pass did not do its job: --once exits 1 for cron and CI.
+  // The status still goes out (it records the member not answering), but the pass did not do its job: --once exits 1.
   if (!reachable) {
     const ready = status?.conditions?.find((c) => c.type === 'Ready');
     fail('member', new Error(`the member did not answer${ready ? `: ${ready.reason}: ${ready.message}` : ''}`));

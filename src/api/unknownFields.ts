@@ -45,35 +45,49 @@ function fieldsOf(type: string): ReadonlyMap<string, Field | null> {
   return fields;
 }
 
-/** Whether kube-apiserver decodes `apiVersion`/`kind` into a Go type whose fields are known here. */
-export function isTypedKind(apiVersion: string, kind: string): boolean {
-  return KIND_TYPES[`${apiVersion}/${kind}`] !== undefined;
-}
-
 /** The fields of a built-in object its Kubernetes type does not declare, in document order; none for other kinds. */
 export function unknownFields(object: unknown, apiVersion: string, kind: string): UnknownField[] {
   const type = KIND_TYPES[`${apiVersion}/${kind}`];
   const found: UnknownField[] = [];
-  if (type) walk(object, type, [], found);
+  if (type)
+    eachField(object, type, [], (_, key, field, at, parent) => {
+      if (field === undefined)
+        found.push({ path: [...parent, key], type: typeName(at), fields: [...fieldsOf(at).keys()] });
+    });
   return found;
 }
 
-function walk(value: unknown, type: string, path: (string | number)[], found: UnknownField[]): void {
+/**
+ * Visits every field of an object of `type`, depth first in document order, with what the type declares of it
+ * (undefined: nothing); the values of declared object, list and map fields are visited with their own types, after
+ * their field (which `visit` may remove). `parent` is the path to `object`.
+ */
+function eachField(
+  value: unknown,
+  type: string,
+  parent: (string | number)[],
+  visit: (
+    object: Record<string, unknown>,
+    key: string,
+    field: Field | null | undefined,
+    type: string,
+    parent: (string | number)[],
+  ) => void,
+): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+  const object = value as Record<string, unknown>;
   const fields = fieldsOf(type);
-  for (const [key, child] of Object.entries(value)) {
+  for (const key of Object.keys(object)) {
     const field = fields.get(key);
-    if (field === undefined) {
-      found.push({ path: [...path, key], type: typeName(type), fields: [...fields.keys()] });
-      continue;
-    }
-    if (field === null || child === null || typeof child !== 'object') continue;
+    visit(object, key, field, type, parent);
+    const child = object[key];
+    if (!field || child === null || typeof child !== 'object') continue;
     if (field.shape === '[') {
-      if (Array.isArray(child)) child.forEach((item, i) => walk(item, field.type, [...path, key, i], found));
+      if (Array.isArray(child)) child.forEach((item, i) => eachField(item, field.type, [...parent, key, i], visit));
     } else if (field.shape === '{') {
       if (!Array.isArray(child))
-        for (const [k, item] of Object.entries(child)) walk(item, field.type, [...path, key, k], found);
-    } else walk(child, field.type, [...path, key], found);
+        for (const [k, item] of Object.entries(child)) eachField(item, field.type, [...parent, key, k], visit);
+    } else eachField(child, field.type, [...parent, key], visit);
   }
 }
 
@@ -98,31 +112,12 @@ export function strictDecodingError(kind: string, version: string, unknown: read
 /**
  * Removes the fields a built-in object sets to null, as decoding into its Go type does (a null pointer or slice is
  * omitted when the object is written back): kube-apiserver never stores nor returns `nodePort: null` or `env: null`.
- * Values of free-form maps (labels, data) are left alone. Returns whether anything was removed.
+ * Values of free-form maps (labels, data) are left alone.
  */
-export function dropNullFields(object: unknown, apiVersion: string, kind: string): boolean {
+export function dropNullFields(object: unknown, apiVersion: string, kind: string): void {
   const type = KIND_TYPES[`${apiVersion}/${kind}`];
-  return type ? dropNulls(object, type) : false;
-}
-
-function dropNulls(value: unknown, type: string): boolean {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const fields = fieldsOf(type);
-  let dropped = false;
-  for (const [key, child] of Object.entries(value)) {
-    const field = fields.get(key);
-    if (field === undefined) continue;
-    if (child === null) {
-      delete (value as Record<string, unknown>)[key];
-      dropped = true;
-    } else if (field !== null && typeof child === 'object') {
-      if (field.shape === '[') {
-        if (Array.isArray(child)) for (const item of child) dropped = dropNulls(item, field.type) || dropped;
-      } else if (field.shape === '{') {
-        if (!Array.isArray(child))
-          for (const item of Object.values(child)) dropped = dropNulls(item, field.type) || dropped;
-      } else dropped = dropNulls(child, field.type) || dropped;
-    }
-  }
-  return dropped;
+  if (type)
+    eachField(object, type, [], (parent, key, field) => {
+      if (field !== undefined && parent[key] === null) delete parent[key];
+    });
 }
