@@ -1,6 +1,7 @@
 // The Pull-mode agent (Karmada's karmada-agent): runs beside one member cluster, reads only clusters/<name>/ of
 // the rendered branch, applies it with the same applier as Push mode, and commits that member's status back.
 // One pass, top to bottom: [fetch] -> apply -> collect status -> write status [-> push, rebuilt on a lost race].
+import { CLUSTER_READY } from './api/conditions.ts';
 import { describeFailures } from './deliveries/describeFailures.ts';
 import { interpretersOfRendered } from './outputs/interpretersOfRendered.ts';
 import { createHash } from 'node:crypto';
@@ -198,7 +199,7 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
   const reachable = memberAnswered(status);
   // The status still goes out (it records the member not answering), but the pass did not do its job: --once exits 1.
   if (!reachable) {
-    const ready = status?.conditions?.find((c) => c.type === 'Ready');
+    const ready = status?.conditions?.find((c) => c.type === CLUSTER_READY);
     fail('member', new Error(`the member did not answer${ready ? `: ${ready.reason}: ${ready.message}` : ''}`));
   }
   // The member's exported Services' slices go to the status branch, from where every importer's applier reads them.

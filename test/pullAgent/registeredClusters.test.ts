@@ -70,6 +70,14 @@ const agent = (cluster: string, config_ = kubeconfig) =>
     child.on('close', (code) => resolve({ code, out, err }));
   });
 
+/** The agent's JSON log line of one step. */
+const logStep = (out: string, step: string) =>
+  out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .find((l) => l.step === step);
+
 test('the renderer records every registered cluster and its syncMode in .flotilla/clusters.json', () => {
   assert.equal(JSON.parse(config.show('flotilla/rendered', '.flotilla/clusters.json')), {
     clusters: [
@@ -83,11 +91,7 @@ test('the renderer records every registered cluster and its syncMode in .flotill
 test('agent --once --cluster typo exits 1 naming the registered clusters, and writes no status for it', async () => {
   const typo = await agent('typo');
   assert.is(typo.code, 1, typo.out + typo.err);
-  const line = typo.out
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>)
-    .find((l) => l.step === 'register');
+  const line = logStep(typo.out, 'register');
   assert.match(String(line?.error), /^cluster typo is not registered; registered: member1, member2, member3; fix: /);
   assert.not.ok(config.git('branch', '--list', 'flotilla/status'), 'no status branch written for an unregistered name');
 
@@ -114,11 +118,7 @@ test('agent --once exits 1 when the member does not answer, after recording that
   );
   const down = await agent('member3', dead);
   assert.is(down.code, 1, down.out + down.err);
-  const line = down.out
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>)
-    .find((l) => l.step === 'member');
+  const line = logStep(down.out, 'member');
   assert.match(String(line?.error), /^the member did not answer: ClusterNotReachable/);
   const recorded = config.show('flotilla/status', 'clusters/member3.yaml');
   // Ready flips only after Karmada's failure threshold; the observation that starts it is recorded at once.

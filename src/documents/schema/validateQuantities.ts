@@ -4,7 +4,7 @@
 // storage, a ResourceQuota's hard limits, emptyDir sizes.
 import { podSpecAt } from '../../api/podSpecPaths.ts';
 import { parseQuantity } from '../../quantities/parseQuantity.ts';
-import type { SchemaIssue } from './validateAgainstSchema.ts';
+import { isPlainObject, type SchemaIssue } from './validateAgainstSchema.ts';
 
 const QUANTITY_FORMAT = '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$';
 
@@ -12,7 +12,7 @@ const QUANTITY_FORMAT = '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$';
 export function validateQuantities(manifest: Record<string, unknown>): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
   const check = (list: unknown, path: (string | number)[]) => {
-    if (list === null || typeof list !== 'object' || Array.isArray(list)) return;
+    if (!isPlainObject(list)) return;
     for (const [name, value] of Object.entries(list)) {
       if (value === null || ((typeof value === 'string' || typeof value === 'number') && parseQuantity(value)))
         continue;
@@ -52,9 +52,7 @@ export function validateQuantities(manifest: Record<string, unknown>): SchemaIss
 }
 
 function objectAt(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return isPlainObject(value) ? value : undefined;
 }
 
 function arrayAt(value: unknown): unknown[] {
