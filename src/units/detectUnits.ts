@@ -148,6 +148,11 @@ export function detectUnits(
       if (exists && (resolved === dir || resolved.startsWith(asDir(dir)))) {
         if (resolved !== dir && isDir(resolved) && candidates.get(resolved)?.tool === 'kustomize')
           out.nested.push(resolved);
+        // A file of a base folder named one by one (minio operator's resources/ names base/*.yaml, base/ has its own
+        // kustomization): built alone, that base would output the same objects again.
+        if (!isDir(resolved))
+          for (let up = dirOf(resolved); up !== dir && up.startsWith(asDir(dir)); up = dirOf(up))
+            if (candidates.get(up)?.tool === 'kustomize') out.nested.push(up);
         continue;
       }
       // Outside it, kustomize builds only another kustomization's folder and reads no file (its load restrictor:

@@ -19,7 +19,7 @@ const LAYOUT_FILE = 'layout.json';
 /** Where `helm dependency build` records a chart's dependencies: it can name a `file://` one too. */
 const CHART_LOCK = 'Chart.lock';
 /** Bumped when detection changes what a layout holds: layouts saved before are computed again. */
-const LAYOUT_VERSION = 8;
+const LAYOUT_VERSION = 9;
 const layouts = new WeakMap<GitRepo, { tree: string; layout: UnitLayout }>();
 
 /**

@@ -163,6 +163,33 @@ test("a kustomization's bases and Components inside its own folder are its input
   assert.ok(isUnitInput(layout, 'units/shop/components/tls/kustomization.yaml'));
 });
 
+// minio operator's resources/kustomization.yaml names base/namespace.yaml, base/crds/… one by one, while base/ has a
+// kustomization of its own.
+test('a kustomization naming the files of a base inside its folder one by one makes that base its input, not a unit', () => {
+  const files: Record<string, string> = {
+    'units/minio/resources/kustomization.yaml': 'resources:\n  - base/namespace.yaml\n  - base/crds/tenant.yaml\n',
+    'units/minio/resources/base/kustomization.yaml': 'resources: [namespace.yaml, crds]\n',
+    'units/minio/resources/base/crds/kustomization.yaml': 'resources: [tenant.yaml]\n',
+    'units/minio/other/kustomization.yaml': 'resources: [cm.yaml]\n',
+  };
+  const layout = detectUnits(
+    [
+      ...Object.keys(files),
+      'units/minio/resources/base/namespace.yaml',
+      'units/minio/resources/base/crds/tenant.yaml',
+      'units/minio/other/cm.yaml',
+    ],
+    kustomizations(files),
+  );
+  assert.equal(
+    layout.units.map((u) => [u.marker, u.inputs]),
+    [
+      ['units/minio/other/kustomization.yaml', ['units/minio/other/']],
+      ['units/minio/resources/kustomization.yaml', ['units/minio/resources/']],
+    ],
+  );
+});
+
 // metrics-server's manifests/ keeps Components no overlay of the commit names (autoscale, high-availability): built
 // alone, each patches a Deployment it is not given and fails.
 test('a kustomize Component is never a unit of its own, named by an overlay or not', () => {
