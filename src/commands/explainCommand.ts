@@ -41,7 +41,17 @@ export async function explainCommand(
       e.ref.name === name &&
       (opts.namespace === undefined ? true : e.ref.namespace === opts.namespace),
   );
-  const explanation = matches.find((e) => e.ref.namespace === 'default' || e.ref.namespace === '') ?? matches[0];
+  // As kubectl, the default namespace first; a name found only elsewhere is taken when it is in one namespace alone.
+  const explanation =
+    matches.find((e) => e.ref.namespace === 'default' || e.ref.namespace === '') ??
+    (matches.length === 1 ? matches[0] : undefined);
+  if (!explanation && matches.length > 1) {
+    const namespaces = [...new Set(matches.map((e) => e.ref.namespace))].sort();
+    opts.err(
+      `flotilla: ${opts.words.join(' ')} is a template in ${namespaces.length} namespaces (${namespaces.join(', ')}) at ${opts.rev}; fix: pass -n with one of them\n`,
+    );
+    return 1;
+  }
   if (!explanation) {
     const known = [...model.templates.values()].filter((t) => t.ref.name === name).map((t) => describeRef(t.ref));
     opts.err(

@@ -76,6 +76,39 @@ test('explain refuses what is not one template, with the usage: no name, cluster
   assert.match(unknown.stderr, 'no resource type "gizmos"');
 });
 
+test('explain takes a name outside the default namespace when one namespace has it, and asks for -n when several do', () => {
+  const inNamespace = (ns: string) =>
+    FILES['apps/web.yaml'].split('---')[0]!.replace('metadata: {name: web}', `metadata: {name: api, namespace: ${ns}}`);
+  const policy = (ns: string) => `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: api, namespace: ${ns}}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: api}]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+`;
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...FILES,
+      'apps/api-shop.yaml': inNamespace('shop'),
+      'apps/api-blog.yaml': inNamespace('blog'),
+      'policies/api-shop.yaml': policy('shop'),
+      'policies/api-blog.yaml': policy('blog'),
+    },
+    'api',
+  );
+  const both = flotilla('explain', 'deploy/api', '--repo', r.dir);
+  assert.is(both.status, 1, both.stdout);
+  assert.is(both.stdout, '');
+  assert.match(both.stderr, 'deploy/api is a template in 2 namespaces (blog, shop)');
+  assert.match(both.stderr, 'pass -n');
+  const one = flotilla('explain', 'deploy/api', '-n', 'shop', '--repo', r.dir);
+  assert.is(one.status, 0, one.stderr);
+  assert.match(one.stdout, 'Deployment shop/api (apps/v1)');
+  const web = flotilla('explain', 'deploy/web', '--repo', r.dir);
+  assert.is(web.status, 0, web.stderr);
+});
+
 test('reschedule deploy web commits the same WorkloadRebalancer deployment/web would', () => {
   const r = makeConfigRepoWith(repos, FILES, 'web');
   const res = flotilla('reschedule', 'deploy', 'web', '--repo', r.dir);
