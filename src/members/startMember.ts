@@ -24,6 +24,7 @@ import { podScheduler } from './controllers/podScheduler.ts';
 import { replicaSetController } from './controllers/replicaSetController.ts';
 import { rootCaPublisher } from './controllers/rootCaPublisher.ts';
 import { serviceAccountController } from './controllers/serviceAccountController.ts';
+import { volumeClaimController } from './controllers/volumeClaimController.ts';
 import { statefulSetController } from './controllers/statefulSetController.ts';
 import type { ControllerDeps } from './controllers/ControllerDeps.ts';
 import { MemberFaults } from './faults.ts';
@@ -219,6 +220,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
       daemonSetController(deps),
       jobController(deps),
       cronJobController(deps),
+      volumeClaimController(deps),
       podScheduler(deps),
       kubeletSimulator(deps),
       endpointSliceController(deps),

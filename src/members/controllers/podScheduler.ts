@@ -3,6 +3,7 @@ import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import { nodeAllocatable, nodeRejects, podRequests } from './nodeFit.ts';
 import { isTerminal, PODS, setCondition, statusChanged } from './workloadPods.ts';
+import { CLAIMS } from './volumeClaimController.ts';
 
 const NODES = '/nodes';
 
@@ -34,6 +35,27 @@ export function podScheduler(deps: ControllerDeps): Controller {
     const pod = store.get(PODS, namespace, name);
     if (!pod || pod.spec?.nodeName || pod.metadata.deletionTimestamp || isTerminal(pod)) return;
     const nodes = store.list(NODES);
+    const claimProblem = unboundClaim(pod);
+    if (claimProblem) {
+      const message = `0/${nodes.length} nodes are available: ${claimProblem}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} Preemption is not helpful for scheduling.`;
+      const status = {
+        ...(pod.status ?? {}),
+        phase: 'Pending',
+        conditions: setCondition(
+          pod.status?.conditions,
+          'PodScheduled',
+          'False',
+          'Unschedulable',
+          message,
+          deps.now(),
+          {
+            lastProbeTime: '',
+          },
+        ),
+      };
+      if (statusChanged(pod, status)) store.update(registry.byResourceKey(PODS)!, { ...structuredClone(pod), status });
+      return;
+    }
     const want = podRequests(pod);
     const reasons = new Map<string, number>();
     const reject = (reason: string) => reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
@@ -99,6 +121,19 @@ export function podScheduler(deps: ControllerDeps): Controller {
     store.update(podType, next);
   }
 
+  /** The volume binding plugin's PreFilter: every claim the pod mounts exists and is bound. */
+  function unboundClaim(pod: KubeObject): string | undefined {
+    let unbound = false;
+    for (const v of pod.spec?.volumes ?? []) {
+      const claimName = v?.persistentVolumeClaim?.claimName;
+      if (typeof claimName !== 'string') continue;
+      const claim = store.get(CLAIMS, pod.metadata.namespace, claimName);
+      if (!claim || claim.metadata.deletionTimestamp) return `persistentvolumeclaim "${claimName}" not found`;
+      if (claim.status?.phase !== 'Bound') unbound = true;
+    }
+    return unbound ? 'pod has unbound immediate PersistentVolumeClaims' : undefined;
+  }
+
   const unscheduled = () =>
     store
       .list(PODS)
@@ -110,6 +145,9 @@ export function podScheduler(deps: ControllerDeps): Controller {
     keysFor(event: StoreEvent): string[] {
       const o = event.object;
       if (event.resource === NODES) return unscheduled();
+      // A claim made or bound may let its pods be placed.
+      if (event.resource === CLAIMS && event.type !== 'DELETED')
+        return unscheduled().filter((key) => splitKey(key)[0] === o.metadata.namespace);
       if (event.resource !== PODS) return [];
       // A pod leaving a node (or finishing) frees capacity for every pending pod.
       if (event.type === 'DELETED' || (event.previous && !isTerminal(event.previous) && isTerminal(o)))

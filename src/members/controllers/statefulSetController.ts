@@ -9,8 +9,11 @@ import {
   PODS,
   podFromTemplate,
   statusChanged,
+  ownerReferenceTo,
   templateHash,
 } from './workloadPods.ts';
+import { defaultObject } from '../resources/defaultObject.ts';
+import { CLAIMS } from './volumeClaimController.ts';
 
 const STATEFULSETS = 'apps/statefulsets';
 const REVISION_LABEL = 'controller-revision-hash';
@@ -46,6 +49,7 @@ export function statefulSetController(deps: ControllerDeps): Controller {
       if (byOrdinal.has(i)) continue;
       if (!parallel && [...Array(i).keys()].some((j) => !byOrdinal.get(j) || !isReady(byOrdinal.get(j)!))) break;
       const podName = `${sts.metadata.name}-${i}`;
+      const claims = ensureClaims(sts, i);
       const pod = podFromTemplate(
         sts,
         podName,
@@ -56,6 +60,10 @@ export function statefulSetController(deps: ControllerDeps): Controller {
         },
         { hostname: podName, ...(sts.spec?.serviceName ? { subdomain: sts.spec.serviceName } : {}) },
       );
+      if (claims.length > 0) {
+        const named = new Set(claims.map((c) => c.name));
+        pod.spec.volumes = [...claims, ...(pod.spec.volumes ?? []).filter((v: { name: string }) => !named.has(v.name))];
+      }
       byOrdinal.set(i, createPod(store, podType, pod));
     }
     const pods = [...byOrdinal.values()];
@@ -81,6 +89,40 @@ export function statefulSetController(deps: ControllerDeps): Controller {
     };
     if (statusChanged(sts, status))
       store.update(registry.byResourceKey(STATEFULSETS)!, { ...structuredClone(sts), status });
+  }
+
+  /**
+   * The claims of ordinal `i`, `<template>-<set>-<i>`, made when missing and never changed after (as Kubernetes'
+   * createPersistentVolumeClaims); the set's selector labels on each, and the set as owner when its retention policy
+   * deletes them with it. Returns the pod's volumes for them.
+   */
+  function ensureClaims(sts: KubeObject, i: number): { name: string; persistentVolumeClaim: { claimName: string } }[] {
+    const templates: KubeObject[] = Array.isArray(sts.spec?.volumeClaimTemplates) ? sts.spec.volumeClaimTemplates : [];
+    const claimType = registry.byResourceKey(CLAIMS)!;
+    return templates
+      .filter((t) => typeof t?.metadata?.name === 'string')
+      .map((t) => {
+        const claimName = `${t.metadata.name}-${sts.metadata.name}-${i}`;
+        if (!store.get(CLAIMS, sts.metadata.namespace, claimName)) {
+          const deleteWithSet = sts.spec?.persistentVolumeClaimRetentionPolicy?.whenDeleted === 'Delete';
+          const claim: KubeObject = {
+            apiVersion: 'v1',
+            kind: 'PersistentVolumeClaim',
+            metadata: {
+              ...(t.metadata.annotations ? { annotations: { ...t.metadata.annotations } } : {}),
+              name: claimName,
+              namespace: sts.metadata.namespace!,
+              labels: { ...(t.metadata.labels ?? {}), ...(sts.spec?.selector?.matchLabels ?? {}) },
+              ...(deleteWithSet ? { ownerReferences: [ownerReferenceTo(sts)] } : {}),
+            },
+            spec: structuredClone(t.spec ?? {}),
+            status: { phase: 'Pending' },
+          };
+          defaultObject('PersistentVolumeClaim', claim, () => '');
+          store.create(claimType, claim);
+        }
+        return { name: t.metadata.name as string, persistentVolumeClaim: { claimName } };
+      });
   }
 
   return {

@@ -284,6 +284,51 @@ const pdbColumns: PrintColumn[] = [
   ageColumn,
 ];
 
+/** kubectl's short access modes (GetAccessModesAsString): in this order, each once. */
+const ACCESS_MODES: [string, string][] = [
+  ['ReadWriteOnce', 'RWO'],
+  ['ReadOnlyMany', 'ROX'],
+  ['ReadWriteMany', 'RWX'],
+  ['ReadWriteOncePod', 'RWOP'],
+];
+const accessModes = (modes: unknown): string =>
+  Array.isArray(modes)
+    ? ACCESS_MODES.filter(([mode]) => modes.includes(mode))
+        .map(([, short]) => short)
+        .join(',')
+    : '';
+const terminatingOr = (o: KubeObject, phase: unknown) =>
+  o.metadata.deletionTimestamp ? 'Terminating' : typeof phase === 'string' ? phase : '';
+const volumeMode = col('VolumeMode', 'string', (o) => o.spec?.volumeMode ?? '<unset>', 1);
+const attributesClass = col('VolumeAttributesClass', 'string', (o) => o.spec?.volumeAttributesClassName ?? '<unset>');
+
+// Capacity and access modes are a bound claim's, from its status (printPersistentVolumeClaim).
+const pvcColumns: PrintColumn[] = [
+  nameColumn,
+  col('Status', 'string', (o) => terminatingOr(o, o.status?.phase)),
+  col('Volume', 'string', (o) => o.spec?.volumeName ?? ''),
+  col('Capacity', 'string', (o) => (o.spec?.volumeName ? (o.status?.capacity?.storage ?? '') : '')),
+  col('Access Modes', 'string', (o) => (o.spec?.volumeName ? accessModes(o.status?.accessModes) : '')),
+  col('StorageClass', 'string', (o) => o.spec?.storageClassName ?? ''),
+  attributesClass,
+  ageColumn,
+  volumeMode,
+];
+
+const pvColumns: PrintColumn[] = [
+  nameColumn,
+  col('Capacity', 'string', (o) => o.spec?.capacity?.storage ?? ''),
+  col('Access Modes', 'string', (o) => accessModes(o.spec?.accessModes)),
+  col('Reclaim Policy', 'string', (o) => o.spec?.persistentVolumeReclaimPolicy ?? ''),
+  col('Status', 'string', (o) => terminatingOr(o, o.status?.phase)),
+  col('Claim', 'string', (o) => (o.spec?.claimRef ? `${o.spec.claimRef.namespace}/${o.spec.claimRef.name}` : '')),
+  col('StorageClass', 'string', (o) => o.spec?.storageClassName ?? ''),
+  attributesClass,
+  col('Reason', 'string', (o) => o.status?.reason ?? ''),
+  ageColumn,
+  volumeMode,
+];
+
 /** Column sets by kind; kinds not listed print NAME and AGE. */
 export const printColumnsByKind: Record<string, PrintColumn[]> = {
   Pod: podColumns,
@@ -302,6 +347,8 @@ export const printColumnsByKind: Record<string, PrintColumn[]> = {
   Ingress: ingressColumns,
   HorizontalPodAutoscaler: hpaColumns,
   PodDisruptionBudget: pdbColumns,
+  PersistentVolumeClaim: pvcColumns,
+  PersistentVolume: pvColumns,
   EndpointSlice: [
     nameColumn,
     col('AddressType', 'string', (o) => o.addressType ?? ''),
