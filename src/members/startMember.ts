@@ -24,6 +24,7 @@ import { podScheduler } from './controllers/podScheduler.ts';
 import { replicaSetController } from './controllers/replicaSetController.ts';
 import { rootCaPublisher } from './controllers/rootCaPublisher.ts';
 import { serviceAccountController } from './controllers/serviceAccountController.ts';
+import { disruptionController } from './controllers/disruptionController.ts';
 import { volumeClaimController } from './controllers/volumeClaimController.ts';
 import { statefulSetController } from './controllers/statefulSetController.ts';
 import type { ControllerDeps } from './controllers/ControllerDeps.ts';
@@ -221,6 +222,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
       jobController(deps),
       cronJobController(deps),
       volumeClaimController(deps),
+      disruptionController(deps),
       podScheduler(deps),
       kubeletSimulator(deps),
       endpointSliceController(deps),
