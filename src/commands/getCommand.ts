@@ -7,11 +7,17 @@ import { repoAround } from '../commits/repoAround.ts';
 import { printTable } from '../views/printTable.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { readFleet, type Fleet } from '../views/readFleet.ts';
-import { readListing } from '../views/readListing.ts';
+import { readListing, type Listing } from '../views/readListing.ts';
 import { resolveResourceType, type ResourceType } from '../views/resolveResourceType.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 import { STATUS_BRANCH } from '../branches/status/branch.ts';
+import {
+  LabelSelectorSyntaxError,
+  matchesLabelRequirements,
+  parseLabelSelector,
+  type LabelRequirement,
+} from '../labels/parseLabelSelector.ts';
 
 export interface ReadCommandContext {
   out: (s: string) => void;
@@ -82,7 +88,10 @@ export function parseResourceWords(
 }
 
 const USAGE =
-  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind> [NAME] [-n NS|-A] [--cluster C] [-o wide|yaml|json]  (and: flotilla get shards --help)';
+  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind> [NAME | -l SELECTOR] [-n NS|-A] [--cluster C] [-o wide|yaml|json|name]  (and: flotilla get shards --help)';
+
+/** get's flags: the read options, and kubectl's label selector. */
+const GET_OPTIONS = { ...READ_OPTIONS, selector: { type: 'string', short: 'l' } } as const;
 
 /**
  * `flotilla get`: kubectl get over Git state. Clusters from the config repo and the status branch, bindings
@@ -90,7 +99,7 @@ const USAGE =
  * object does not exist.
  */
 export async function getCommand(argv: string[], ctx: ReadCommandContext): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: READ_OPTIONS });
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: GET_OPTIONS });
   if (values.help) {
     ctx.out(
       `Usage: ${USAGE}\n       [--repo DIR] [--rev REV] [--source-branch main] [--rendered-branch flotilla/rendered] [--status-branch flotilla/status]\n`,
@@ -100,15 +109,18 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
   const output = values.output ?? 'text';
   if (!['text', 'wide', 'yaml', 'json', 'name'].includes(output))
     throw new UsageError(`-o ${output}: use wide, yaml, json or name`);
+  const requirements = values.selector === undefined ? undefined : selectorRequirements(values.selector);
   const fleet = await openFleet(values);
   const { type, name } = resolveTarget(fleet, positionals, USAGE);
+  // kubectl's words: a name and a selector together are refused before anything is read.
+  if (requirements && name !== undefined) throw new UsageError('name cannot be provided when a selector is specified');
   if (type.type !== 'clusters' && type.type !== 'federatedhpas' && type.type !== 'policies' && !fleet.rendered) {
     ctx.err(
       `flotilla: nothing is rendered yet (no ${values['rendered-branch'] ?? RENDERED_BRANCH} branch); fix: run flotilla sync first\n`,
     );
     return 1;
   }
-  const listing = await readListing(fleet, type, {
+  const listed = await readListing(fleet, type, {
     ...(name !== undefined ? { name } : {}),
     ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
     ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
@@ -116,6 +128,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     wide: output === 'wide',
     now: ctx.now(),
   });
+  const listing = requirements ? selected(listed, requirements) : listed;
   const plural =
     type.type === 'templates'
       ? `${type.plural}${type.group ? `.${type.group}` : ''}`
@@ -169,6 +182,27 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     ctx.out(printTable(listing.headers, listing.rows));
   }
   return 0;
+}
+
+function selectorRequirements(text: string): LabelRequirement[] {
+  try {
+    return parseLabelSelector(text);
+  } catch (err) {
+    if (err instanceof LabelSelectorSyntaxError) throw new UsageError(`-l ${text}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** The rows whose object's labels the selector takes: each row of a listing stands for the object beside it. */
+function selected(listing: Listing, requirements: LabelRequirement[]): Listing {
+  const keep = listing.objects.map((o) =>
+    matchesLabelRequirements(requirements, (o as { metadata?: { labels?: Record<string, string> } }).metadata?.labels),
+  );
+  return {
+    ...listing,
+    rows: listing.rows.filter((_, i) => keep[i]),
+    objects: listing.objects.filter((_, i) => keep[i]),
+  };
 }
 
 /** The Kind of what a resource type lists. */

@@ -132,4 +132,31 @@ test('the empty case and a missing name read like kubectl', async () => {
   }
 });
 
+test("-l takes the rows whose object has the labels, in kubectl's selector grammar", async () => {
+  const deploy = 'NAME    READY   UP-TO-DATE   AVAILABLE   AGE\nnginx   2/2     2            2           60m\n';
+  for (const selector of ['app=nginx', 'app==nginx', 'app in (web,nginx)', 'app', 'tier!=db', '!tier'])
+    assert.is((await get('deploy', '-l', selector)).out, deploy, selector);
+  for (const selector of ['app=web', 'app notin (nginx)', '!app', 'app,tier']) {
+    const none = await get('deploy', '--selector', selector);
+    assert.is(none.out, '', selector);
+    assert.is(none.err, 'No resources found in default namespace.\n', selector);
+  }
+  assert.is((await get('clusters', '-l', 'environment=prod')).err, 'No resources found\n');
+  assert.is(
+    (await get('rb', '-l', 'propagationpolicy.karmada.io/permanent-id', '-o', 'name')).out,
+    'resourcebinding.work.karmada.io/nginx-deployment\n',
+  );
+  for (const [args, message] of [
+    [['deploy', 'nginx', '-l', 'app=nginx'], 'name cannot be provided when a selector is specified'],
+    [['deploy', '-l', 'app in'], 'unable to parse requirement: app in'],
+  ] as const) {
+    try {
+      await get(...args);
+      assert.unreachable(args.join(' '));
+    } catch (err) {
+      assert.match((err as Error).message, message);
+    }
+  }
+});
+
 test.run();
