@@ -257,9 +257,29 @@ async function listWorks(fleet: Fleet, q: ListingQuery): Promise<Listing> {
   return { headers, rows, objects, namespaced: false };
 }
 
+/** The labels Karmada's binding controller (mergeLabel) and Work webhook give a Work, which its manifest carries too. */
+const WORK_LABELS = [
+  'resourcebinding.karmada.io/permanent-id',
+  'clusterresourcebinding.karmada.io/permanent-id',
+  'work.karmada.io/permanent-id',
+];
+/** The annotations the binding controller gives a Work (mergeAnnotations, mergeConflictResolution), as on its manifest. */
+const WORK_ANNOTATIONS = [
+  'resourcebinding.karmada.io/namespace',
+  'resourcebinding.karmada.io/name',
+  'clusterresourcebinding.karmada.io/name',
+  'work.karmada.io/conflict-resolution',
+];
+
+const picked = (from: Record<string, string>, keys: readonly string[]) =>
+  Object.fromEntries(keys.filter((k) => Object.hasOwn(from, k)).map((k) => [k, from[k]!]));
+
 /** A Karmada Work holding one manifest, with its status as the status branch records it. */
 function workObject(cluster: string, manifest: Obj, entry: AggregatedStatusItem | undefined): Obj {
-  const annotations = ((manifest.metadata as Obj | undefined)?.annotations ?? {}) as Record<string, string>;
+  const meta = (manifest.metadata ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string> };
+  const annotations = meta.annotations ?? {};
+  const workLabels = picked(meta.labels ?? {}, WORK_LABELS);
+  const workAnnotations = picked(annotations, WORK_ANNOTATIONS);
   const ref = refOfManifest(manifest);
   return {
     apiVersion: 'work.karmada.io/v1alpha1',
@@ -267,6 +287,8 @@ function workObject(cluster: string, manifest: Obj, entry: AggregatedStatusItem 
     metadata: {
       name: annotations['work.karmada.io/name'] ?? ref.name,
       namespace: annotations['work.karmada.io/namespace'] ?? `karmada-es-${cluster}`,
+      ...(Object.keys(workLabels).length > 0 ? { labels: workLabels } : {}),
+      ...(Object.keys(workAnnotations).length > 0 ? { annotations: workAnnotations } : {}),
     },
     spec: { workload: { manifests: [manifest] } },
     ...(entry

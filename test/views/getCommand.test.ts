@@ -146,6 +146,17 @@ test("-l takes the rows whose object has the labels, in kubectl's selector gramm
     (await get('rb', '-l', 'propagationpolicy.karmada.io/permanent-id', '-o', 'name')).out,
     'resourcebinding.work.karmada.io/nginx-deployment\n',
   );
+  // A Work carries the labels and annotations Karmada's binding controller gives it: its binding's permanent id.
+  const rb = parse((await get('rb', 'nginx-deployment', '-o', 'yaml')).out);
+  const id = rb.metadata.labels['resourcebinding.karmada.io/permanent-id'];
+  const works = parse((await get('works', '-l', `resourcebinding.karmada.io/permanent-id=${id}`, '-o', 'yaml')).out);
+  assert.is(works.items.length, 2);
+  assert.equal(works.items[0].metadata.annotations, {
+    'resourcebinding.karmada.io/namespace': 'default',
+    'resourcebinding.karmada.io/name': 'nginx-deployment',
+    'work.karmada.io/conflict-resolution': 'abort',
+  });
+  assert.ok(works.items[0].metadata.labels['work.karmada.io/permanent-id']);
   for (const [args, message] of [
     [['deploy', 'nginx', '-l', 'app=nginx'], 'name cannot be provided when a selector is specified'],
     [['deploy', '-l', 'app in'], 'unable to parse requirement: app in'],
