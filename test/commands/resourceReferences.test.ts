@@ -76,7 +76,7 @@ test('explain refuses what is not one template, with the usage: no name, cluster
   assert.match(unknown.stderr, 'no resource type "gizmos"');
 });
 
-test('explain takes a name outside the default namespace when one namespace has it, and asks for -n when several do', () => {
+test('explain takes a name outside the default namespace when one namespace has it, and asks for -n when several do; history says where it is', () => {
   const inNamespace = (ns: string) =>
     FILES['apps/web.yaml'].split('---')[0]!.replace('metadata: {name: web}', `metadata: {name: api, namespace: ${ns}}`);
   const policy = (ns: string) => `apiVersion: policy.karmada.io/v1alpha1
@@ -107,6 +107,16 @@ spec:
   assert.match(one.stdout, 'Deployment shop/api (apps/v1)');
   const web = flotilla('explain', 'deploy/web', '--repo', r.dir);
   assert.is(web.status, 0, web.stderr);
+  // history reads the default namespace without -n, as kubectl does, and says where else the name is rendered.
+  assert.is(flotilla('render', '--repo', r.dir).status, 0);
+  const history = flotilla('history', 'deploy/api', '--repo', r.dir);
+  assert.is(history.status, 1, history.stdout);
+  assert.match(
+    history.stderr,
+    'never appears on flotilla/rendered in namespace default; it is rendered in blog, shop: pass -n',
+  );
+  const inShop = flotilla('history', 'deploy/api', '-n', 'shop', '--repo', r.dir);
+  assert.is(inShop.status, 0, inShop.stderr);
 });
 
 test('reschedule deploy web commits the same WorkloadRebalancer deployment/web would', () => {
