@@ -77,7 +77,7 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
         scoped !== was.scoped
           ? `give both a clusterAffinity in their flotilla-unit.yaml (the variants of one object come from scoped units only), or delete one of the two (${first.file} or ${source.file})`
           : unit || was.unit
-            ? `tell the two apart: give each Helm or Kustomize unit its own namespace (namespace: in its kustomization or flotilla-unit.yaml) or namePrefix, or scope each to its clusters (clusterAffinity in flotilla-unit.yaml), or keep one (${first.file} or ${source.file}) and vary it per cluster with an OverridePolicy`
+            ? `tell the two apart: give each Helm or Kustomize unit its own namespace (namespace: in its kustomization or flotilla-unit.yaml) or namePrefix, or scope each to its clusters (clusterAffinity in flotilla-unit.yaml), or keep one (${first.file} or ${source.file}) and vary it per cluster with an OverridePolicy; a folder not meant to render on its own goes in .flotillaignore`
             : `delete one of the two definitions (${first.file}:${first.line} or ${source.file}:${source.line})`,
       data: { first, second: source },
     });

@@ -131,7 +131,7 @@ test('two overlays that output the same object are a DUPLICATE_OBJECT naming bot
   // Neither copy is a definition to delete: the fix is to tell the overlays apart.
   assert.match(
     duplicate!.fix,
-    /^tell the two apart: give each Helm or Kustomize unit its own namespace \(namespace: in its kustomization or flotilla-unit\.yaml\) or namePrefix, or scope each to its clusters \(clusterAffinity in flotilla-unit\.yaml\), or keep one \(apps\/production\/kustomization\.yaml or apps\/staging\/kustomization\.yaml\) and vary it per cluster with an OverridePolicy$/,
+    /^tell the two apart: give each Helm or Kustomize unit its own namespace \(namespace: in its kustomization or flotilla-unit\.yaml\) or namePrefix, or scope each to its clusters \(clusterAffinity in flotilla-unit\.yaml\), or keep one \(apps\/production\/kustomization\.yaml or apps\/staging\/kustomization\.yaml\) and vary it per cluster with an OverridePolicy; a folder not meant to render on its own goes in \.flotillaignore$/,
   );
 });
 
