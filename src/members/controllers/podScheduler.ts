@@ -37,23 +37,10 @@ export function podScheduler(deps: ControllerDeps): Controller {
     const nodes = store.list(NODES);
     const claimProblem = unboundClaim(pod);
     if (claimProblem) {
-      const message = `0/${nodes.length} nodes are available: ${claimProblem}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} Preemption is not helpful for scheduling.`;
-      const status = {
-        ...(pod.status ?? {}),
-        phase: 'Pending',
-        conditions: setCondition(
-          pod.status?.conditions,
-          'PodScheduled',
-          'False',
-          'Unschedulable',
-          message,
-          deps.now(),
-          {
-            lastProbeTime: '',
-          },
-        ),
-      };
-      if (statusChanged(pod, status)) store.update(registry.byResourceKey(PODS)!, { ...structuredClone(pod), status });
+      unschedulable(
+        pod,
+        `0/${nodes.length} nodes are available: ${claimProblem}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} Preemption is not helpful for scheduling.`,
+      );
       return;
     }
     const want = podRequests(pod);
@@ -87,15 +74,10 @@ export function podScheduler(deps: ControllerDeps): Controller {
         .map(([reason, n]) => `${n} ${reason}`)
         .sort()
         .join(', ');
-      const message = `0/${nodes.length} nodes are available${detail ? `: ${detail}` : ''}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} No preemption victims found for incoming pod.`;
-      const status = {
-        ...(pod.status ?? {}),
-        phase: 'Pending',
-        conditions: setCondition(pod.status?.conditions, 'PodScheduled', 'False', 'Unschedulable', message, now, {
-          lastProbeTime: '',
-        }),
-      };
-      if (statusChanged(pod, status)) store.update(podType, { ...structuredClone(pod), status });
+      unschedulable(
+        pod,
+        `0/${nodes.length} nodes are available${detail ? `: ${detail}` : ''}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} No preemption victims found for incoming pod.`,
+      );
       return;
     }
     candidates.sort(
@@ -119,6 +101,18 @@ export function podScheduler(deps: ControllerDeps): Controller {
       ),
     };
     store.update(podType, next);
+  }
+
+  /** The pod stays Pending, PodScheduled=False/Unschedulable with kube-scheduler's message. */
+  function unschedulable(pod: KubeObject, message: string): void {
+    const status = {
+      ...(pod.status ?? {}),
+      phase: 'Pending',
+      conditions: setCondition(pod.status?.conditions, 'PodScheduled', 'False', 'Unschedulable', message, deps.now(), {
+        lastProbeTime: '',
+      }),
+    };
+    if (statusChanged(pod, status)) store.update(registry.byResourceKey(PODS)!, { ...structuredClone(pod), status });
   }
 
   /** The volume binding plugin's PreFilter: every claim the pod mounts exists and is bound. */
