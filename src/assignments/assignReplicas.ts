@@ -99,10 +99,7 @@ export function assignReplicas(
     remaining -= replicas;
     if (remaining <= 0) break;
   }
-  if (remaining > 0)
-    return unschedulable(
-      `Clusters available replicas are not enough to schedule: ${remaining} replica(s) left after every overflow tier`,
-    );
+  if (remaining > 0) return unschedulable('Clusters available replicas are not enough to schedule.');
   return done(all);
 }
 
@@ -222,8 +219,7 @@ export function divideDynamically(
   weights: Map<string, number> = new Map(),
 ): StepResult<TargetCluster[]> {
   const total = state.available.reduce((s, tc) => s + tc.replicas, 0);
-  if (total < state.target)
-    return unschedulable(`Clusters available replicas ${total} are not enough to schedule ${state.target}.`);
+  if (total < state.target) return unschedulable(`Clusters available replicas ${total} are not enough to schedule.`);
   let available = state.available;
   if (strategy === 'Aggregated') {
     const prior = new Set(state.scheduled.filter((tc) => tc.replicas > 0).map((tc) => tc.name));

@@ -54,7 +54,7 @@ const CASES: HarnessCase[] = [
     previous: { member1: 2, member2: 4, member3: 6 },
     replicas: 24,
     want: { member1: 2, member2: 4, member3: 6 },
-    fails: { reason: 'Unschedulable', message: /available replicas 3 are not enough to schedule 12/ },
+    fails: { reason: 'Unschedulable', message: /available replicas 3 are not enough to schedule\./ },
   },
   {
     name: 'replica 12 -> 8, aggregated 100:100 (scale-down keeps the biggest)',

@@ -61,6 +61,20 @@ test('a plaintext remove without a value, for one named cluster, is admitted', (
   }
 });
 
+test('a plaintext remove carrying a value is admitted without a word: the JSON patch it becomes reads no value', () => {
+  // ValidateOverrideRules checks operators of fieldOverrider only; evanphx/json-patch's remove ignores `value`.
+  for (const kind of ['OverridePolicy', 'ClusterOverridePolicy'] as const) {
+    const spec = rules({
+      plaintext: [{ path: '/spec/template/spec/containers/0/args', operator: 'remove', value: ['--x'] }],
+    });
+    assert.equal(
+      validateKarmadaDocument(kind, policy(kind, spec)).map((i) => i.message),
+      [],
+      kind,
+    );
+  }
+});
+
 test('a fieldOverrider YAML operation whose subPath is not a JSON pointer is refused there', () => {
   // overridepolicy/validating_test.go "Handle_InvalidYAMLSubPath_DeniesAdmission".
   const spec = rules({

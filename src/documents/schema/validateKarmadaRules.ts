@@ -549,7 +549,8 @@ function validateOverriders(overriders: Obj, path: Path, issues: SchemaIssue[]):
     // cluster it targets (which keeps its previous manifest). Said here, the policy still valid.
     const admitted: SchemaIssue[] = [];
     validatePointer(entry.path, [...ePath, 'path'], admitted);
-    validateOperatorValue(entry, ePath, admitted);
+    // A remove's value is left unread by the JSON patch it becomes (evanphx/json-patch's remove), so it is no mistake.
+    if (entry.operator !== 'remove') validateOperatorValue(entry, ePath, admitted);
     for (const issue of admitted)
       issues.push({
         ...issue,
