@@ -79,7 +79,8 @@ function patchYaml(text: string, operations: readonly JsonPatchOperation[]): Tex
   if (error) return { ok: false, message: `Failed to convert yaml to json: ${error.message}` };
   let value: unknown;
   try {
-    value = first ? documentValue(first, 1000) : null;
+    // sigs.k8s.io/yaml keeps an int64 or uint64 exact both ways: so does this round trip (a 19-digit id in the file).
+    value = first ? documentValue(first, 1000, undefined, Number.POSITIVE_INFINITY, true) : null;
   } catch (err) {
     return { ok: false, message: `Failed to convert yaml to json: ${(err as Error).message}` };
   }

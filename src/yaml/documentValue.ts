@@ -1,6 +1,6 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node, type Scalar } from 'yaml';
 import type { ProblemCode } from '../errors/codes.ts';
-import { keyStringOf, plainKeyString } from './goYamlSchema.ts';
+import { inexactInteger, keyStringOf, plainKeyString } from './goYamlSchema.ts';
 import { setDataKey } from './setDataKey.ts';
 
 /**
@@ -15,9 +15,10 @@ export function documentValue(
   maxAliasCount: number,
   duplicates?: DuplicateKey[],
   maxAliasedBytes = Number.POSITIVE_INFINITY,
+  exactIntegers = false,
 ): unknown {
   if (!doc.contents) return null;
-  return new Converter(doc, maxAliasCount, duplicates, maxAliasedBytes).value(doc.contents);
+  return new Converter(doc, maxAliasCount, duplicates, maxAliasedBytes, exactIntegers).value(doc.contents);
 }
 
 /**
@@ -57,6 +58,8 @@ class Converter {
     readonly maxAliasCount: number,
     readonly duplicates?: DuplicateKey[],
     readonly maxAliasedBytes = Number.POSITIVE_INFINITY,
+    /** An int beyond 2^53 as a BigInt of its exact value: for text Flotilla writes back as YAML, never as JSON. */
+    readonly exactIntegers = false,
   ) {}
 
   value(node: Node | null | undefined): unknown {
@@ -95,6 +98,10 @@ class Converter {
           'YAML_NOT_JSON',
           QUOTE_FIX,
         );
+      }
+      if (this.exactIntegers && !Number.isSafeInteger(v) && node.type === 'PLAIN' && typeof node.source === 'string') {
+        const exact = inexactInteger(node.source);
+        if (exact !== undefined) return BigInt(exact);
       }
       return v === 0 ? 0 : v; // JSON has no -0
     }

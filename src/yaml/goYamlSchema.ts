@@ -36,6 +36,19 @@ export function resolvePlainScalar(text: string): null | boolean | number | stri
 }
 
 /**
+ * The exact decimal of a plain scalar go-yaml reads as an int64 or uint64 that a JavaScript number cannot hold
+ * (1234567890123456789 would be carried as 1234567890123456800); undefined for anything else. kubectl sends such an
+ * int exactly, so a reader that rounds it would change the object.
+ */
+export function inexactInteger(text: string): string | undefined {
+  const c = text.charCodeAt(0);
+  if (!((c >= 48 && c <= 57) || c === PLUS || c === MINUS)) return undefined;
+  const n = goNumber(text);
+  if (!n || n.float || Number.isSafeInteger(n.value)) return undefined;
+  return BigInt(n.value) === BigInt(n.exact) ? undefined : n.exact;
+}
+
+/**
  * The JSON key kubectl makes of a plain scalar key (sigs.k8s.io/yaml turns non-string keys into strings:
  * `1` -> "1", `yes` -> "true", `0644` -> "420", `1e6` -> "1e+06"), or an explanation when it has none (a
  * null key, an unsigned 64-bit one): kubectl fails on the file.

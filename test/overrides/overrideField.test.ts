@@ -50,6 +50,16 @@ test('yaml: keys come back sorted, list items unindented, comments dropped', () 
   assert.equal(got, { 'app.yaml': 'alpha:\n  items:\n  - a\n  - b\n  - c\nzeta: 1\n' });
 });
 
+test('yaml: integers beyond 2^53 the override does not touch come back with every digit, as sigs.k8s.io/yaml keeps int64', () => {
+  const text = 'name: dev\naccount: 1234567890123456789\nlimit: 18446744073709551615\nsafe: 9007199254740992\n';
+  const got = dataAfter({ 'app.yaml': text }, [
+    { fieldPath: '/data/app.yaml', yaml: [{ subPath: '/name', operator: 'replace', value: 'prod' }] },
+  ]);
+  assert.equal(got, {
+    'app.yaml': 'account: 1234567890123456789\nlimit: 18446744073709551615\nname: prod\nsafe: 9007199254740992\n',
+  });
+});
+
 test('json: key order is kept, new keys go last, output is compact with Go HTML escapes', () => {
   const got = dataAfter({ 'c.json': '{ "b": 1, "a": { "x": true } }' }, [
     {
