@@ -68,12 +68,19 @@ test('a StatefulSet gets one bound claim per ordinal, printed as kubectl get pvc
   );
   assert.match(pv.stdout, /\s2Gi\s+RWO\s+Delete\s+Bound\s+default\/data-db-0\s+<unset>\s+\S+$/m);
 
-  // Scaled down, the claims stay (whenScaled: Retain); the pod of a deleted claim's volume goes with it.
+  // A claim a running pod mounts stays Terminating (pvc-protection) until the pod is gone; scaled down, the set
+  // leaves its claims (whenScaled: Retain), and the volume of a deleted claim goes with it.
+  assert.ok(claim.metadata.finalizers.includes('kubernetes.io/pvc-protection'));
   const deleted = await kubectl(['delete', 'pvc', 'data-db-1', '--wait=false']);
   assert.is(deleted.code, 0, deleted.stderr);
-  await waitFor('the volume of data-db-1 deleted', async () => {
-    const list = await kubectl(['get', 'pv', '-o', 'name']);
-    return list.stdout.trim().split('\n').length === 1 ? list.stdout : undefined;
+  assert.match((await kubectl(['get', 'pvc', 'data-db-1'])).stdout, /^data-db-1\s+Terminating\s/m);
+  assert.is((await kubectl(['scale', 'statefulset', 'db', '--replicas=1'])).code, 0);
+  await waitFor('data-db-1 and its volume deleted', async () => {
+    const claims = await kubectl(['get', 'pvc', '-o', 'name']);
+    const volumes = await kubectl(['get', 'pv', '-o', 'name']);
+    return claims.stdout.trim() === 'persistentvolumeclaim/data-db-0' && volumes.stdout.trim().split('\n').length === 1
+      ? claims.stdout
+      : undefined;
   });
 });
 

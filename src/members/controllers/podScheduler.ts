@@ -3,7 +3,7 @@ import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import { nodeAllocatable, nodeRejects, podRequests } from './nodeFit.ts';
 import { isTerminal, PODS, setCondition, statusChanged } from './workloadPods.ts';
-import { CLAIMS } from './volumeClaimController.ts';
+import { CLAIMS, mountedClaims } from './volumeClaimController.ts';
 
 const NODES = '/nodes';
 
@@ -118,9 +118,7 @@ export function podScheduler(deps: ControllerDeps): Controller {
   /** The volume binding plugin's PreFilter: every claim the pod mounts exists and is bound. */
   function unboundClaim(pod: KubeObject): string | undefined {
     let unbound = false;
-    for (const v of pod.spec?.volumes ?? []) {
-      const claimName = v?.persistentVolumeClaim?.claimName;
-      if (typeof claimName !== 'string') continue;
+    for (const claimName of mountedClaims(pod)) {
       const claim = store.get(CLAIMS, pod.metadata.namespace, claimName);
       if (!claim || claim.metadata.deletionTimestamp) return `persistentvolumeclaim "${claimName}" not found`;
       if (claim.status?.phase !== 'Bound') unbound = true;

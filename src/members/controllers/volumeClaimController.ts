@@ -1,10 +1,20 @@
 import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
+import { isTerminal, PODS } from './workloadPods.ts';
 
 export const CLAIMS = '/persistentvolumeclaims';
 const VOLUMES = '/persistentvolumes';
 const STORAGE_CLASSES = 'storage.k8s.io/storageclasses';
+/** The finalizer the StorageObjectInUseProtection admission puts on every claim. */
+const PROTECTION = 'kubernetes.io/pvc-protection';
+
+/** The claims a pod's volumes name. */
+export function mountedClaims(pod: KubeObject): string[] {
+  return (pod.spec?.volumes ?? [])
+    .map((v: { persistentVolumeClaim?: { claimName?: unknown } }) => v?.persistentVolumeClaim?.claimName)
+    .filter((c: unknown): c is string => typeof c === 'string');
+}
 
 /**
  * Kubernetes' persistent-volume controller with a dynamic provisioner behind every class: a claim is bound to a new
@@ -16,9 +26,35 @@ const STORAGE_CLASSES = 'storage.k8s.io/storageclasses';
 export function volumeClaimController(deps: ControllerDeps): Controller {
   const { store, registry } = deps;
 
+  /** Whether a pod that has not finished mounts the claim: what pvc-protection waits for before a claim goes. */
+  function inUse(claim: KubeObject): boolean {
+    return store
+      .list(PODS, claim.metadata.namespace)
+      .some((p) => !isTerminal(p) && mountedClaims(p).includes(claim.metadata.name!));
+  }
+
   function reconcileClaim(namespace: string | undefined, name: string): void {
     const claim = store.get(CLAIMS, namespace, name);
-    if (!claim || claim.metadata.deletionTimestamp || claim.status?.phase === 'Bound') return;
+    if (!claim) return;
+    const type = registry.byResourceKey(CLAIMS)!;
+    const finalizers: string[] = claim.metadata.finalizers ?? [];
+    if (claim.metadata.deletionTimestamp) {
+      // Deleted while a pod mounts it, a claim stays Terminating until that pod is gone (the pvc-protection controller).
+      if (finalizers.includes(PROTECTION) && !inUse(claim))
+        store.update(type, {
+          ...structuredClone(claim),
+          metadata: { ...claim.metadata, finalizers: finalizers.filter((f) => f !== PROTECTION) },
+        });
+      return;
+    }
+    if (!finalizers.includes(PROTECTION)) {
+      store.update(type, {
+        ...structuredClone(claim),
+        metadata: { ...claim.metadata, finalizers: [...finalizers, PROTECTION] },
+      });
+      return; // its update comes back as an event
+    }
+    if (claim.status?.phase === 'Bound') return;
     const className: string | undefined = claim.spec?.storageClassName || undefined;
     if (className !== undefined && !store.get(STORAGE_CLASSES, undefined, className)) return;
     const volumeName = claim.spec?.volumeName || `pvc-${claim.metadata.uid}`;
@@ -102,6 +138,9 @@ export function volumeClaimController(deps: ControllerDeps): Controller {
         return o.spec?.volumeName ? [keyOf('', o.spec.volumeName)] : [];
       }
       if (event.resource === STORAGE_CLASSES && event.type !== 'DELETED') return pendingClaims(o.metadata.name);
+      // A pod gone or finished may free a claim waiting to be deleted.
+      if (event.resource === PODS && (event.type === 'DELETED' || isTerminal(o)))
+        return mountedClaims(o).map((claim) => keyOf(o.metadata.namespace, claim));
       return [];
     },
     reconcile(key: string): void {
