@@ -61,6 +61,39 @@ test("rollout undo goes back to the old revision's ReplicaSet, and history shows
   assert.is(image.stdout, 'nginx:1.27');
 });
 
+test('a paused Deployment starts no rollout until it is resumed, and says so in its Progressing condition', async () => {
+  const paused = deployment
+    .replace('name: web\n  namespace', 'name: paused\n  namespace')
+    .replaceAll('app: web', 'app: paused');
+  assert.is((await kubectl(['apply', '-f', '-'], paused)).code, 0);
+  assert.is((await kubectl(['rollout', 'status', 'deploy/paused', '--timeout=20s'])).code, 0);
+  const sets = async () =>
+    (
+      await kubectl([
+        'get',
+        'rs',
+        '-l',
+        'app=paused',
+        '-o',
+        'jsonpath={.items[*].spec.template.spec.containers[0].image}',
+      ])
+    ).stdout;
+  assert.is((await kubectl(['rollout', 'pause', 'deploy/paused'])).code, 0);
+  assert.is((await kubectl(['set', 'image', 'deploy/paused', 'web=nginx:1.28'])).code, 0);
+  const progressing = await waitFor('Progressing DeploymentPaused', async () => {
+    const d = JSON.parse((await kubectl(['get', 'deploy', 'paused', '-o', 'json'])).stdout);
+    const c = d.status.conditions.find((x: { type: string }) => x.type === 'Progressing');
+    // Once the controller has seen the new template (observedGeneration), not before.
+    return c?.reason === 'DeploymentPaused' && d.status.observedGeneration === d.metadata.generation ? c : undefined;
+  });
+  assert.is(progressing.status, 'Unknown');
+  assert.is(progressing.message, 'Deployment is paused');
+  assert.is(await sets(), 'nginx:1.27', 'no ReplicaSet for the new template while paused');
+  assert.is((await kubectl(['rollout', 'resume', 'deploy/paused'])).code, 0);
+  assert.is((await kubectl(['rollout', 'status', 'deploy/paused', '--timeout=20s'])).code, 0);
+  assert.equal((await sets()).split(' ').sort(), ['nginx:1.27', 'nginx:1.28']);
+});
+
 test('a completed Job stays complete when its pods are deleted: nothing runs again', async () => {
   const created = await kubectl(
     ['create', '-f', '-'],

@@ -34,6 +34,18 @@ export function deploymentController(deps: ControllerDeps): Controller {
     const recreate = deploy.spec?.strategy?.type === 'Recreate';
     const oldPodsRemain = old.some((rs) => (rs.status?.replicas ?? 0) > 0 || (rs.spec?.replicas ?? 0) > 0);
 
+    // Paused: no new ReplicaSet and no rollout, as syncDeployment hands a paused Deployment to sync(): only the scale
+    // of its one active ReplicaSet follows spec.replicas.
+    if (deploy.spec?.paused === true && !current) {
+      const active = old.filter((rs) => (rs.spec?.replicas ?? 0) > 0);
+      if (active.length === 1 && active[0]!.spec.replicas !== desired)
+        store.update(rsType(), {
+          ...structuredClone(active[0]!),
+          spec: { ...structuredClone(active[0]!.spec), replicas: desired },
+        });
+      writeStatus(deploy, undefined, old, desired);
+      return;
+    }
     if (!current) {
       current = store.create(
         rsType(),
@@ -74,13 +86,13 @@ export function deploymentController(deps: ControllerDeps): Controller {
     for (const rs of idle.slice(limit)) store.delete(rsType(), rs.metadata.namespace, rs.metadata.name!);
   }
 
-  function writeStatus(deploy: KubeObject, current: KubeObject, old: KubeObject[], desired: number): void {
-    const all = [current, ...old];
+  function writeStatus(deploy: KubeObject, current: KubeObject | undefined, old: KubeObject[], desired: number): void {
+    const all = current ? [current, ...old] : old;
     const sum = (field: string) => all.reduce((n, rs) => n + (rs.status?.[field] ?? 0), 0);
     const replicas = sum('replicas');
     const ready = sum('readyReplicas');
     const available = sum('availableReplicas');
-    const updated: number = current.status?.replicas ?? 0;
+    const updated: number = current?.status?.replicas ?? 0;
     const now = deps.now();
     const extra = { lastUpdateTime: '' };
     let conditions = setCondition(
@@ -93,17 +105,21 @@ export function deploymentController(deps: ControllerDeps): Controller {
       extra,
     );
     const complete = updated === desired && available >= desired && replicas === desired;
-    conditions = setCondition(
-      conditions,
-      'Progressing',
-      'True',
-      complete ? 'NewReplicaSetAvailable' : 'ReplicaSetUpdated',
-      complete
-        ? `ReplicaSet "${current.metadata.name}" has successfully progressed.`
-        : `ReplicaSet "${current.metadata.name}" is progressing.`,
-      now,
-      extra,
-    );
+    // checkPausedConditions: a paused Deployment's progress is Unknown until it is resumed.
+    conditions =
+      deploy.spec?.paused === true
+        ? setCondition(conditions, 'Progressing', 'Unknown', 'DeploymentPaused', 'Deployment is paused', now, extra)
+        : setCondition(
+            conditions,
+            'Progressing',
+            'True',
+            complete ? 'NewReplicaSetAvailable' : 'ReplicaSetUpdated',
+            complete
+              ? `ReplicaSet "${current?.metadata.name}" has successfully progressed.`
+              : `ReplicaSet "${current?.metadata.name}" is progressing.`,
+            now,
+            extra,
+          );
     const status = {
       observedGeneration: deploy.metadata.generation,
       replicas,
@@ -115,7 +131,7 @@ export function deploymentController(deps: ControllerDeps): Controller {
         : {}),
       conditions,
     };
-    const revision = current.metadata.annotations?.[REVISION];
+    const revision = current?.metadata.annotations?.[REVISION];
     const needsRevision = revision !== undefined && deploy.metadata.annotations?.[REVISION] !== revision;
     if (!statusChanged(deploy, status) && !needsRevision) return;
     const next = structuredClone(deploy);

@@ -109,7 +109,7 @@ export function templateHash(template: unknown): string {
 export function setCondition(
   conditions: any[] | undefined,
   type: string,
-  status: 'True' | 'False',
+  status: 'True' | 'False' | 'Unknown',
   reason: string,
   message: string,
   now: string,
