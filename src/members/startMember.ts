@@ -24,6 +24,7 @@ import { podScheduler } from './controllers/podScheduler.ts';
 import { replicaSetController } from './controllers/replicaSetController.ts';
 import { rootCaPublisher } from './controllers/rootCaPublisher.ts';
 import { serviceAccountController } from './controllers/serviceAccountController.ts';
+import { taintEvictionController } from './controllers/taintEvictionController.ts';
 import { disruptionController } from './controllers/disruptionController.ts';
 import { volumeClaimController } from './controllers/volumeClaimController.ts';
 import { statefulSetController } from './controllers/statefulSetController.ts';
@@ -224,6 +225,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
       volumeClaimController(deps),
       disruptionController(deps),
       podScheduler(deps),
+      taintEvictionController(deps),
       kubeletSimulator(deps),
       endpointSliceController(deps),
       endpointsController(deps),

@@ -7,7 +7,7 @@ const parseQuantity = (value: unknown): number => quantityNumber(value) ?? 0;
 // Node filters shared by the scheduler and the DaemonSet controller, after kube-scheduler's NodeAffinity,
 // TaintToleration and NodeResourcesFit plugins.
 
-function tolerates(tolerations: any[], taint: any): boolean {
+export function tolerates(tolerations: any[], taint: any): boolean {
   return tolerations.some((t) => {
     if (t.effect && t.effect !== taint.effect) return false;
     if (t.operator === 'Exists') return !t.key || t.key === taint.key;
