@@ -438,4 +438,21 @@ test("the rendered branch's YAML of strings with controls, separators and tabs r
   assert.equal(JSON.parse(got.stdout).data, data);
 });
 
+test('kubectl exec, attach and port-forward end with the emulator saying its pod runs no process', async () => {
+  assert.is((await kubectl(['run', 'shell', '--image=busybox'])).code, 0);
+  for (const [args, verb] of [
+    [['exec', 'shell', '--', 'ls'], 'exec to'],
+    [['attach', 'shell'], 'attach to'],
+    [['port-forward', 'shell', '0:80'], 'forward a port to'],
+  ] as const) {
+    const out = await kubectl([...args]);
+    assert.is.not(out.code, 0, args.join(' '));
+    assert.match(
+      out.stderr,
+      `pod shell is simulated by the flotilla member emulator and runs no process: there is nothing to ${verb}`,
+    );
+  }
+  assert.match((await kubectl(['exec', 'nope', '--', 'ls'])).stderr, 'pods "nope" not found');
+});
+
 test.run();

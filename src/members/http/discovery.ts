@@ -12,6 +12,17 @@ const SUBRESOURCE_VERBS: Record<string, string[]> = {
   status: ['get', 'patch', 'update'],
   scale: ['get', 'patch', 'update'],
   log: ['get'],
+  exec: ['create', 'get'],
+  attach: ['create', 'get'],
+  portforward: ['create', 'get'],
+};
+
+/** The kind a subresource answers with, as kube-apiserver's discovery names it (Scale aside). */
+const SUBRESOURCE_KINDS: Record<string, string> = {
+  log: 'Pod',
+  exec: 'PodExecOptions',
+  attach: 'PodAttachOptions',
+  portforward: 'PodPortForwardOptions',
 };
 
 export const AGGREGATED_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -63,7 +74,7 @@ export function apiResourceList(registry: ResourceRegistry, group: string, versi
         namespaced: rt.namespaced,
         ...(sub === 'scale'
           ? { group: 'autoscaling', version: 'v1', kind: 'Scale' }
-          : { kind: sub === 'log' ? 'Pod' : rt.kind }),
+          : { kind: SUBRESOURCE_KINDS[sub] ?? rt.kind }),
         verbs: SUBRESOURCE_VERBS[sub],
       });
     }
@@ -87,7 +98,7 @@ function aggregatedResource(rt: ResourceType): object {
             responseKind:
               sub === 'scale'
                 ? { group: 'autoscaling', version: 'v1', kind: 'Scale' }
-                : { group: rt.group, version: rt.version, kind: sub === 'log' ? 'Pod' : rt.kind },
+                : { group: rt.group, version: rt.version, kind: SUBRESOURCE_KINDS[sub] ?? rt.kind },
             verbs: SUBRESOURCE_VERBS[sub],
           })),
         }

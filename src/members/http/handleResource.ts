@@ -101,6 +101,14 @@ export async function handleResource(
     sendText(res, 200, `flotilla member emulator: pod ${pod.metadata.name} is simulated and writes no logs\n`);
     return;
   }
+  if (subresource === 'exec' || subresource === 'attach' || subresource === 'portforward') {
+    // kubectl exec, attach and port-forward reach the kubelet through here; an emulated pod has no process to reach.
+    const pod = requireObject(ctx, path);
+    const verb = subresource === 'portforward' ? 'forward a port to' : `${subresource} to`;
+    throw badRequest(
+      `pod ${pod.metadata.name} is simulated by the flotilla member emulator and runs no process: there is nothing to ${verb}`,
+    );
+  }
   if (subresource === 'scale') return handleScale(ctx, req, res, path, url);
   if (method === 'GET') {
     const object = withVersion(requireObject(ctx, path), rt);

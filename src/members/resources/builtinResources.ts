@@ -16,7 +16,15 @@ interface Row {
 // The built-in kinds a member serves: core/apps/batch/networking/policy/autoscaling/coordination plus the ones
 // Karmada commonly propagates (RBAC, storage classes, priority classes) and CRDs themselves.
 const ROWS: Row[] = [
-  { gv: 'v1', kind: 'Pod', plural: 'pods', scope: 'Namespaced', short: ['po'], sub: ['status', 'log'], all: true },
+  {
+    gv: 'v1',
+    kind: 'Pod',
+    plural: 'pods',
+    scope: 'Namespaced',
+    short: ['po'],
+    sub: ['status', 'log', 'exec', 'attach', 'portforward'],
+    all: true,
+  },
   { gv: 'v1', kind: 'Service', plural: 'services', scope: 'Namespaced', short: ['svc'], sub: ['status'], all: true },
   { gv: 'v1', kind: 'ConfigMap', plural: 'configmaps', scope: 'Namespaced', short: ['cm'] },
   { gv: 'v1', kind: 'Secret', plural: 'secrets', scope: 'Namespaced' },
