@@ -94,6 +94,46 @@ test('a paused Deployment starts no rollout until it is resumed, and says so in 
   assert.equal((await sets()).split(' ').sort(), ['nginx:1.27', 'nginx:1.28']);
 });
 
+test('StatefulSets and DaemonSets keep ControllerRevisions: rollout history lists them and undo goes back', async () => {
+  const sts = `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: history, namespace: default}
+spec:
+  serviceName: db
+  replicas: 1
+  selector: {matchLabels: {app: history}}
+  template:
+    metadata: {labels: {app: history}}
+    spec: {containers: [{name: db, image: "postgres:16"}]}
+`;
+  const ds = sts
+    .replace('StatefulSet', 'DaemonSet')
+    .replace('{name: history,', '{name: agent,')
+    .replace(/  serviceName: db\n  replicas: 1\n/, '')
+    .replaceAll('app: history', 'app: agent');
+  for (const [manifest, ref, container] of [
+    [sts, 'statefulset/history', 'db'],
+    [ds, 'daemonset/agent', 'db'],
+  ] as const) {
+    assert.is((await kubectl(['apply', '-f', '-'], manifest)).code, 0, ref);
+    assert.is((await kubectl(['rollout', 'status', ref, '--timeout=20s'])).code, 0, ref);
+    assert.is((await kubectl(['set', 'image', ref, `${container}=postgres:17`])).code, 0, ref);
+    assert.is((await kubectl(['rollout', 'status', ref, '--timeout=20s'])).code, 0, ref);
+    const history = await kubectl(['rollout', 'history', ref]);
+    assert.is(history.code, 0, history.stderr);
+    assert.match(history.stdout, /REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>/, ref);
+    const undo = await kubectl(['rollout', 'undo', ref]);
+    assert.is(undo.code, 0, undo.stderr);
+    assert.is((await kubectl(['rollout', 'status', ref, '--timeout=20s'])).code, 0, ref);
+    const image = await kubectl(['get', ref, '-o', 'jsonpath={.spec.template.spec.containers[0].image}']);
+    assert.is(image.stdout, 'postgres:16', ref);
+    // The first template's revision is renumbered, as Kubernetes' history does for an equivalent one.
+    assert.match((await kubectl(['rollout', 'history', ref])).stdout, /\n2\s+<none>\n3\s+<none>/, ref);
+  }
+  const current = await kubectl(['get', 'statefulset/history', '-o', 'jsonpath={.status.currentRevision}']);
+  assert.is((await kubectl(['get', 'controllerrevision', current.stdout])).code, 0, current.stdout);
+});
+
 test('a completed Job stays complete when its pods are deleted: nothing runs again', async () => {
   const created = await kubectl(
     ['create', '-f', '-'],

@@ -1,3 +1,4 @@
+import { syncControllerRevision } from './controllerRevisions.ts';
 import { randomSuffix } from '../store/randomSuffix.ts';
 import type { StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
@@ -27,6 +28,12 @@ export function daemonSetController(deps: ControllerDeps): Controller {
     if (!ds || ds.metadata.deletionTimestamp) return;
     const podType = registry.byResourceKey(PODS)!;
     const hash = templateHash(ds.spec?.template);
+    const inUse = new Set(
+      controlledBy(store, ds, PODS).map(
+        (p) => `${ds.metadata.name}-${p.metadata.labels?.['controller-revision-hash']}`,
+      ),
+    );
+    syncControllerRevision(deps, ds, hash, inUse);
     const probe = podFromTemplate(ds, 'probe', {});
     const eligible = store
       .list(NODES)

@@ -14,6 +14,7 @@ import {
 } from './workloadPods.ts';
 import { defaultObject } from '../resources/defaultObject.ts';
 import { CLAIMS } from './volumeClaimController.ts';
+import { syncControllerRevision } from './controllerRevisions.ts';
 
 const STATEFULSETS = 'apps/statefulsets';
 const REVISION_LABEL = 'controller-revision-hash';
@@ -32,7 +33,13 @@ export function statefulSetController(deps: ControllerDeps): Controller {
     if (!sts || sts.metadata.deletionTimestamp) return;
     const podType = registry.byResourceKey(PODS)!;
     const desired: number = sts.spec?.replicas ?? 1;
-    const revision = `${sts.metadata.name}-${templateHash(sts.spec?.template)}`;
+    const inUse = new Set(
+      controlledBy(store, sts, PODS)
+        .map((p) => p.metadata.labels?.[REVISION_LABEL])
+        .filter((r): r is string => typeof r === 'string'),
+    );
+    if (sts.status?.currentRevision) inUse.add(sts.status.currentRevision);
+    const revision = syncControllerRevision(deps, sts, templateHash(sts.spec?.template), inUse);
     const parallel = sts.spec?.podManagementPolicy === 'Parallel';
     const byOrdinal = new Map<number, KubeObject>();
     for (const pod of controlledBy(store, sts, PODS).filter(isActive)) {
