@@ -455,4 +455,22 @@ test('kubectl exec, attach and port-forward end with the emulator saying its pod
   assert.match((await kubectl(['exec', 'nope', '--', 'ls'])).stderr, 'pods "nope" not found');
 });
 
+test("a field selector naming a field the kind's selector does not take is refused, as kube-apiserver refuses it", async () => {
+  const pods = await kubectl(['get', 'pods', '--field-selector', 'spec.foo=x']);
+  assert.is.not(pods.code, 0);
+  assert.match(pods.stderr, 'field label not supported: spec.foo');
+  const deployments = await kubectl(['get', 'deploy', '--field-selector', 'spec.replicas=3']);
+  assert.is.not(deployments.code, 0);
+  assert.match(
+    deployments.stderr,
+    '"spec.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"',
+  );
+  for (const args of [
+    ['pods', '--field-selector', 'status.phase=Running,spec.nodeName!=nowhere'],
+    ['deploy', '--field-selector', 'metadata.name=web'],
+    ['secrets', '--field-selector', 'type=Opaque'],
+  ])
+    assert.is((await kubectl(['get', ...args])).code, 0, args.join(' '));
+});
+
 test.run();

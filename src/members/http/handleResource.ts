@@ -26,7 +26,7 @@ import { validateWorkloadAndAccess } from '../resources/validateWorkloadAndAcces
 import { validateImmutableFields } from '../resources/validateImmutableFields.ts';
 import { hpaFromV1, isHpaV1, servedAs } from '../resources/hpaVersions.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
-import { matchesFieldRequirements, parseFieldSelector } from '../selectors/parseFieldSelector.ts';
+import { checkFieldSelector, matchesFieldRequirements, parseFieldSelector } from '../selectors/parseFieldSelector.ts';
 import { matchesLabelRequirements, parseLabelSelector } from '../selectors/parseLabelSelector.ts';
 import type { WriteScope } from '../store/ObjectStore.ts';
 import type { KubeObject, ResourceType } from '../types.ts';
@@ -85,7 +85,10 @@ export async function handleResource(
         req,
         res,
         rt,
-        { ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), matches: selectorFilter(options) },
+        {
+          ...(path.namespace !== undefined ? { namespace: path.namespace } : {}),
+          matches: selectorFilter(options, rt),
+        },
         options,
         table !== undefined,
       );
@@ -154,7 +157,10 @@ function watchThroughPrefix(
     req,
     res,
     path.rt,
-    { ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), matches: selectorFilter(options) },
+    {
+      ...(path.namespace !== undefined ? { namespace: path.namespace } : {}),
+      matches: selectorFilter(options, path.rt),
+    },
     options,
     table !== undefined,
   );
@@ -171,9 +177,13 @@ function tableOptions(url: URL, resourceVersion: string) {
   return { includeObject: parseIncludeObject(url.searchParams), resourceVersion } as const;
 }
 
-function selectorFilter(options: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>): (o: KubeObject) => boolean {
+function selectorFilter(
+  options: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>,
+  rt: ResourceType,
+): (o: KubeObject) => boolean {
   const labels = parseLabelSelector(options.labelSelector);
   const fields = parseFieldSelector(options.fieldSelector);
+  checkFieldSelector(resourceKeyOf(rt), fields);
   return (o) => matchesLabelRequirements(labels, o.metadata.labels) && matchesFieldRequirements(fields, o);
 }
 
@@ -359,7 +369,7 @@ function listObjects(
       `resourceVersion: Invalid value: ${JSON.stringify(options.resourceVersion)}: strconv.ParseUint: parsing ${JSON.stringify(options.resourceVersion)}: invalid syntax`,
     );
   }
-  const matches = selectorFilter(options);
+  const matches = selectorFilter(options, rt);
   let all = ctx.store
     .list(resourceKeyOf(rt), path.namespace)
     .filter(matches)
@@ -692,7 +702,7 @@ async function deleteCollection(
   url: URL,
 ): Promise<void> {
   const { rt } = path;
-  const matches = selectorFilter(parseListOptions(url.searchParams));
+  const matches = selectorFilter(parseListOptions(url.searchParams), rt);
   const options = parseDeleteOptions(url.searchParams, await readBody(req));
   const deleted: KubeObject[] = [];
   for (const object of ctx.store.list(resourceKeyOf(rt), path.namespace).filter(matches)) {

@@ -30,3 +30,58 @@ export function matchesFieldRequirements(requirements: FieldRequirement[], objec
     return r.op === '=' ? actual === r.value : actual !== r.value;
   });
 }
+
+/**
+ * The fields each kind's field selector takes beyond metadata.name and metadata.namespace (the field label
+ * conversions kube-apiserver registers: pkg/apis/core/v1/conversion.go, apps and batch), by `<group>/<plural>`.
+ */
+const SELECTABLE: Record<string, readonly string[]> = {
+  '/pods': [
+    'spec.nodeName',
+    'spec.restartPolicy',
+    'spec.schedulerName',
+    'spec.serviceAccountName',
+    'spec.hostNetwork',
+    'status.phase',
+    'status.podIP',
+    'status.podIPs',
+    'status.nominatedNodeName',
+  ],
+  '/events': [
+    'involvedObject.kind',
+    'involvedObject.namespace',
+    'involvedObject.name',
+    'involvedObject.uid',
+    'involvedObject.apiVersion',
+    'involvedObject.resourceVersion',
+    'involvedObject.fieldPath',
+    'reason',
+    'reportingComponent',
+    'source',
+    'type',
+  ],
+  '/secrets': ['type'],
+  '/namespaces': ['status.phase'],
+  '/nodes': ['spec.unschedulable'],
+  '/replicationcontrollers': ['status.replicas'],
+  '/services': ['spec.clusterIP', 'spec.type'],
+  'apps/replicasets': ['status.replicas'],
+  'batch/jobs': ['status.successful'],
+  'events.k8s.io/events': ['regarding.kind', 'regarding.namespace', 'regarding.name', 'reason', 'type'],
+};
+
+/**
+ * Refuses a field the kind's selector does not take, with kube-apiserver's words: the core kinds with their own
+ * conversion say "field label not supported", the others name the two metadata fields they take.
+ */
+export function checkFieldSelector(resource: string, requirements: readonly FieldRequirement[]): void {
+  const extra = SELECTABLE[resource];
+  for (const r of requirements) {
+    if (r.path === 'metadata.name' || r.path === 'metadata.namespace' || extra?.includes(r.path)) continue;
+    throw badRequest(
+      extra && resource.startsWith('/')
+        ? `field label not supported: ${r.path}`
+        : `"${r.path}" is not a known field selector: only "metadata.name", "metadata.namespace"`,
+    );
+  }
+}
