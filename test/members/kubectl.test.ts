@@ -473,4 +473,28 @@ test("a field selector naming a field the kind's selector does not take is refus
     assert.is((await kubectl(['get', ...args])).code, 0, args.join(' '));
 });
 
+test("quotas, roles, role bindings, storage and priority classes and ControllerRevisions print kube-apiserver's columns", async () => {
+  const create = async (...args: string[]) => assert.is((await kubectl(['create', ...args])).code, 0, args.join(' '));
+  await create('quota', 'q1', '--hard=pods=10,requests.cpu=2,limits.memory=1Gi');
+  await create('role', 'reader', '--verb=get', '--resource=pods');
+  await create('rolebinding', 'readers', '--role=reader', '--user=alice', '--serviceaccount=default:robot');
+  await create('priorityclass', 'high', '--value=1000');
+  const table = async (...args: string[]) => (await kubectl(['get', ...args])).stdout;
+  assert.match(await table('quota', 'q1'), /^q1\s+\S+\s+pods: 0\/10, requests\.cpu: 0\/2\s+limits\.memory: 0\/1Gi$/m);
+  assert.match(await table('role', 'reader'), /^NAME\s+CREATED AT\nreader\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
+  assert.match(
+    await table('rolebinding', 'readers', '-o', 'wide'),
+    /^readers\s+Role\/reader\s+\S+\s+alice\s+default\/robot$/m,
+  );
+  assert.match(await table('priorityclass', 'high'), /^high\s+1000\s+false\s+\S+\s+PreemptLowerPriority$/m);
+  const sc =
+    'apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: fast\n  annotations: {storageclass.kubernetes.io/is-default-class: "true"}\nprovisioner: example.com/fast\n';
+  assert.is((await kubectl(['apply', '-f', '-'], sc)).code, 0);
+  assert.match(
+    await table('storageclass', 'fast'),
+    /^fast \(default\)\s+example\.com\/fast\s+Delete\s+Immediate\s+false\s+\S+$/m,
+  );
+  assert.match(await table('controllerrevisions', '-A'), /^NAMESPACE\s+NAME\s+CONTROLLER\s+REVISION\s+AGE$/m);
+});
+
 test.run();

@@ -329,6 +329,68 @@ const pvColumns: PrintColumn[] = [
   volumeMode,
 ];
 
+const createdAt = col('Created At', 'date', (o) => (o.metadata.creationTimestamp ?? '').replace(/\.\d+Z$/, 'Z'));
+
+/** `<used>/<hard>` of each quota'd resource, sorted, requests and limits apart (printResourceQuota). */
+const quotaUsage =
+  (limits: boolean) =>
+  (o: KubeObject): string =>
+    Object.keys(o.spec?.hard ?? {})
+      .filter((name) => name.startsWith('limits.') === limits)
+      .sort()
+      .map((name) => `${name}: ${o.status?.used?.[name] ?? '0'}/${o.spec.hard[name]}`)
+      .join(', ');
+
+const subjectsOf = (o: KubeObject, kind: string): string =>
+  (o.subjects ?? [])
+    .filter((s: { kind?: string }) => s?.kind === kind)
+    .map((s: { name?: string; namespace?: string }) =>
+      kind === 'ServiceAccount' ? `${s.namespace ?? ''}/${s.name}` : s.name,
+    )
+    .join(', ');
+
+const bindingColumns: PrintColumn[] = [
+  nameColumn,
+  col('Role', 'string', (o) => (o.roleRef ? `${o.roleRef.kind}/${o.roleRef.name}` : '')),
+  ageColumn,
+  col('Users', 'string', (o) => subjectsOf(o, 'User'), 1),
+  col('Groups', 'string', (o) => subjectsOf(o, 'Group'), 1),
+  col('ServiceAccounts', 'string', (o) => subjectsOf(o, 'ServiceAccount'), 1),
+];
+
+const DEFAULT_CLASS = 'storageclass.kubernetes.io/is-default-class';
+
+/** The controller an object's ownerReferences name, as `kind.group/name` (printControllerRevision). */
+const controllerOf = (o: KubeObject): string => {
+  const ref = o.metadata.ownerReferences?.find((r) => r.controller);
+  if (!ref) return '<none>';
+  const group = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '';
+  return `${ref.kind.toLowerCase()}${group ? `.${group}` : ''}/${ref.name}`;
+};
+
+/** An event's times: the series' last, else lastTimestamp, else eventTime (printEvent). */
+const eventSeen = (o: KubeObject, now: number, first: boolean): string => {
+  const at = first ? (o.firstTimestamp ?? o.eventTime) : (o.series?.lastObservedTime ?? o.lastTimestamp ?? o.eventTime);
+  return at ? humanDuration(now - Date.parse(at)) : '<unknown>';
+};
+
+const eventColumns: PrintColumn[] = [
+  col('Last Seen', 'string', (o, now) => eventSeen(o, now, false)),
+  col('Type', 'string', (o) => o.type ?? ''),
+  col('Reason', 'string', (o) => o.reason ?? ''),
+  col(
+    'Object',
+    'string',
+    (o) => `${String(o.involvedObject?.kind ?? '').toLowerCase()}/${o.involvedObject?.name ?? ''}`,
+  ),
+  col('Subobject', 'string', (o) => o.involvedObject?.fieldPath ?? '', 1),
+  col('Source', 'string', (o) => [o.source?.component, o.source?.host].filter(Boolean).join(', '), 1),
+  col('Message', 'string', (o) => String(o.message ?? '').trim()),
+  col('First Seen', 'string', (o, now) => eventSeen(o, now, true), 1),
+  col('Count', 'string', (o) => String(o.count ?? ''), 1),
+  { ...nameColumn, priority: 1 },
+];
+
 /** Column sets by kind; kinds not listed print NAME and AGE. */
 export const printColumnsByKind: Record<string, PrintColumn[]> = {
   Pod: podColumns,
@@ -348,6 +410,41 @@ export const printColumnsByKind: Record<string, PrintColumn[]> = {
   HorizontalPodAutoscaler: hpaColumns,
   PodDisruptionBudget: pdbColumns,
   PersistentVolumeClaim: pvcColumns,
+  Event: eventColumns,
+  ResourceQuota: [
+    nameColumn,
+    ageColumn,
+    col('Request', 'string', quotaUsage(false)),
+    col('Limit', 'string', quotaUsage(true)),
+  ],
+  Role: [nameColumn, createdAt],
+  ClusterRole: [nameColumn, createdAt],
+  RoleBinding: bindingColumns,
+  ClusterRoleBinding: bindingColumns,
+  StorageClass: [
+    {
+      ...nameColumn,
+      cell: (o) => `${o.metadata.name}${o.metadata.annotations?.[DEFAULT_CLASS] === 'true' ? ' (default)' : ''}`,
+    },
+    col('Provisioner', 'string', (o) => o.provisioner ?? ''),
+    col('ReclaimPolicy', 'string', (o) => o.reclaimPolicy ?? 'Delete'),
+    col('VolumeBindingMode', 'string', (o) => o.volumeBindingMode ?? 'Immediate'),
+    col('AllowVolumeExpansion', 'string', (o) => String(o.allowVolumeExpansion ?? false)),
+    ageColumn,
+  ],
+  PriorityClass: [
+    nameColumn,
+    col('Value', 'integer', (o) => int(o.value)),
+    col('Global-Default', 'boolean', (o) => o.globalDefault === true),
+    ageColumn,
+    col('PreemptionPolicy', 'string', (o) => o.preemptionPolicy ?? 'PreemptLowerPriority'),
+  ],
+  ControllerRevision: [
+    nameColumn,
+    col('Controller', 'string', controllerOf),
+    col('Revision', 'string', (o) => String(o.revision ?? 0)),
+    ageColumn,
+  ],
   PersistentVolume: pvColumns,
   EndpointSlice: [
     nameColumn,
