@@ -24,6 +24,7 @@ import { podScheduler } from './controllers/podScheduler.ts';
 import { replicaSetController } from './controllers/replicaSetController.ts';
 import { rootCaPublisher } from './controllers/rootCaPublisher.ts';
 import { serviceAccountController } from './controllers/serviceAccountController.ts';
+import { nodeLifecycleController } from './controllers/nodeLifecycleController.ts';
 import { taintEvictionController } from './controllers/taintEvictionController.ts';
 import { disruptionController } from './controllers/disruptionController.ts';
 import { volumeClaimController } from './controllers/volumeClaimController.ts';
@@ -216,6 +217,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
       crds,
       garbageCollector(store, registry),
       namespaceController(deps),
+      nodeLifecycleController(deps),
       deploymentController(deps),
       replicaSetController(deps),
       statefulSetController(deps),

@@ -54,4 +54,43 @@ test('a NoExecute taint evicts the pods that do not tolerate it, at once or afte
   );
 });
 
+test('a cordon shows as the unschedulable taint, which a DaemonSet pod tolerates with the other node conditions', async () => {
+  const node = 'member1-node-3';
+  const taints = async () => (await kubectl(['get', 'node', node, '-o', 'jsonpath={.spec.taints}'])).stdout;
+  assert.is((await kubectl(['cordon', node])).code, 0);
+  assert.match(
+    await waitFor('the unschedulable taint', async () =>
+      (await taints()).includes('unschedulable') ? taints() : undefined,
+    ),
+    '{"effect":"NoSchedule","key":"node.kubernetes.io/unschedulable"}',
+  );
+  const ds = `apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: default}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: agent, image: busybox}]}
+`;
+  assert.is((await kubectl(['apply', '-f', '-'], ds)).code, 0);
+  const onCordoned = await waitFor('a daemon on the cordoned node', async () => {
+    const list = JSON.parse((await kubectl(['get', 'pods', '-l', 'app=agent', '-o', 'json'])).stdout);
+    return list.items.find((p: { spec: { nodeName?: string } }) => p.spec.nodeName === node);
+  });
+  assert.equal(
+    onCordoned.spec.tolerations.map((t: { key: string; effect: string }) => `${t.key}:${t.effect}`),
+    [
+      'node.kubernetes.io/not-ready:NoExecute',
+      'node.kubernetes.io/unreachable:NoExecute',
+      'node.kubernetes.io/disk-pressure:NoSchedule',
+      'node.kubernetes.io/memory-pressure:NoSchedule',
+      'node.kubernetes.io/pid-pressure:NoSchedule',
+      'node.kubernetes.io/unschedulable:NoSchedule',
+    ],
+  );
+  assert.is((await kubectl(['uncordon', node])).code, 0);
+  await waitFor('the taint gone', async () => ((await taints()).includes('unschedulable') ? undefined : true));
+});
+
 test.run();

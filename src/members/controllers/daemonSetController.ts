@@ -1,6 +1,6 @@
 import { syncControllerRevision } from './controllerRevisions.ts';
 import { randomSuffix } from '../store/randomSuffix.ts';
-import type { StoreEvent } from '../types.ts';
+import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import { nodeRejects } from './nodeFit.ts';
@@ -34,7 +34,7 @@ export function daemonSetController(deps: ControllerDeps): Controller {
       ),
     );
     syncControllerRevision(deps, ds, hash, inUse);
-    const probe = podFromTemplate(ds, 'probe', {});
+    const probe = withDaemonTolerations(podFromTemplate(ds, 'probe', {}));
     const eligible = store
       .list(NODES)
       .filter((node) => !nodeRejects(probe, node, { ignoreUnschedulable: true }))
@@ -49,11 +49,13 @@ export function daemonSetController(deps: ControllerDeps): Controller {
     pods = controlledBy(store, ds, PODS).filter(isActive);
     for (const nodeName of eligible) {
       if (pods.some((p) => p.spec?.nodeName === nodeName)) continue;
-      const pod = podFromTemplate(
-        ds,
-        `${ds.metadata.name}-${randomSuffix()}`,
-        { 'controller-revision-hash': hash, 'pod-template-generation': String(ds.metadata.generation ?? 1) },
-        { nodeName },
+      const pod = withDaemonTolerations(
+        podFromTemplate(
+          ds,
+          `${ds.metadata.name}-${randomSuffix()}`,
+          { 'controller-revision-hash': hash, 'pod-template-generation': String(ds.metadata.generation ?? 1) },
+          { nodeName },
+        ),
       );
       pods.push(createPod(store, podType, pod));
     }
@@ -90,4 +92,29 @@ export function daemonSetController(deps: ControllerDeps): Controller {
     reconcile,
     initialKeys: () => store.list(DAEMONSETS).map((o) => keyOf(o.metadata.namespace, o.metadata.name!)),
   };
+}
+
+/**
+ * The tolerations the DaemonSet controller adds to each pod (AddOrUpdateDaemonPodTolerations): node problems and a
+ * cordon never take a daemon off its node; the network one only for a pod on the host's network.
+ */
+function withDaemonTolerations(pod: KubeObject): KubeObject {
+  const added: { key: string; effect: string }[] = [
+    { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' },
+    { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' },
+    { key: 'node.kubernetes.io/disk-pressure', effect: 'NoSchedule' },
+    { key: 'node.kubernetes.io/memory-pressure', effect: 'NoSchedule' },
+    { key: 'node.kubernetes.io/pid-pressure', effect: 'NoSchedule' },
+    { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' },
+    ...(pod.spec?.hostNetwork === true
+      ? [{ key: 'node.kubernetes.io/network-unavailable', effect: 'NoSchedule' }]
+      : []),
+  ];
+  const own: { key?: string; effect?: string }[] = pod.spec?.tolerations ?? [];
+  const kept = own.filter((t) => !added.some((a) => a.key === t.key && a.effect === t.effect));
+  pod.spec = {
+    ...pod.spec,
+    tolerations: [...kept, ...added.map((a) => ({ key: a.key, operator: 'Exists', effect: a.effect }))],
+  };
+  return pod;
 }
