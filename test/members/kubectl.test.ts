@@ -497,4 +497,21 @@ test("quotas, roles, role bindings, storage and priority classes and ControllerR
   assert.match(await table('controllerrevisions', '-A'), /^NAMESPACE\s+NAME\s+CONTROLLER\s+REVISION\s+AGE$/m);
 });
 
+test('a server-side dry run returns what the write would store: creation fields filled, the generation bumped', async () => {
+  const created = await kubectl(['create', 'configmap', 'dry', '--from-literal=a=b', '--dry-run=server', '-o', 'json']);
+  assert.is(created.code, 0, created.stderr);
+  const cm = JSON.parse(created.stdout);
+  assert.match(cm.metadata.creationTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  assert.ok(cm.metadata.uid);
+  assert.is((await kubectl(['get', 'configmap', 'dry'])).code, 1, 'nothing stored');
+  const manifest = deployment(1).replace('name: web\n', 'name: dry-web\n');
+  assert.is((await kubectl(['apply', '-f', '-'], manifest)).code, 0);
+  const live = JSON.parse((await kubectl(['get', 'deploy', 'dry-web', '-o', 'json'])).stdout);
+  const dry = await kubectl(['set', 'image', 'deploy/dry-web', 'web=nginx:1.28', '--dry-run=server', '-o', 'json']);
+  assert.is(dry.code, 0, dry.stderr);
+  assert.is(JSON.parse(dry.stdout).metadata.generation, live.metadata.generation + 1);
+  const unchanged = await kubectl(['label', 'deploy/dry-web', 'tier=web', '--dry-run=server', '-o', 'json']);
+  assert.is(JSON.parse(unchanged.stdout).metadata.generation, live.metadata.generation, 'labels are no spec change');
+});
+
 test.run();

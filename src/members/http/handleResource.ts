@@ -28,7 +28,7 @@ import { hpaFromV1, isHpaV1, servedAs } from '../resources/hpaVersions.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import { checkFieldSelector, matchesFieldRequirements, parseFieldSelector } from '../selectors/parseFieldSelector.ts';
 import { matchesLabelRequirements, parseLabelSelector } from '../selectors/parseLabelSelector.ts';
-import type { WriteScope } from '../store/ObjectStore.ts';
+import { specChanged, type WriteScope } from '../store/ObjectStore.ts';
 import type { KubeObject, ResourceType } from '../types.ts';
 import type { ApiPath } from './parseApiPath.ts';
 import { readBody } from './readBody.ts';
@@ -444,7 +444,17 @@ async function createObject(
   validate(rt, object);
   if (options.dryRun) {
     ctx.store.checkCreate(storageType(ctx, rt), object);
-    sendJson(res, 201, withVersion(object, rt));
+    // The system fields a create fills (FillObjectMetaSystemFields), as kube-apiserver returns them for a dry run.
+    const filled: KubeObject = {
+      ...object,
+      metadata: {
+        ...object.metadata,
+        uid: object.metadata.uid ?? randomUUID(),
+        creationTimestamp: timestamp(ctx),
+        ...(rt.tracksGeneration ? { generation: 1 } : {}),
+      },
+    };
+    sendJson(res, 201, withVersion(filled, rt));
     return;
   }
   sendJson(res, 201, withVersion(ctx.store.create(storageType(ctx, rt), object), rt));
@@ -514,16 +524,20 @@ function writeUpdate(
       : { ...next, metadata: { ...next.metadata, managedFields } };
   if (scope === 'status' && write.status === undefined) delete write.status;
   if (options.dryRun) {
-    sendJson(res, 200, withVersion(dryRunResult(current, write), rt));
+    sendJson(res, 200, withVersion(dryRunResult(current, write, rt), rt));
     return;
   }
   const stored = ctx.store.update(storageType(ctx, rt), write, scope === 'status' ? 'all' : scope);
   sendJson(res, 200, withVersion(stored, rt));
 }
 
-/** What an update would store, without storing it: identity fields come from the live object (kubectl diff). */
-function dryRunResult(current: KubeObject, next: KubeObject): KubeObject {
+/**
+ * What an update would store, without storing it: identity fields come from the live object, and the generation
+ * goes up when the spec changes, as the store's update would (kubectl diff shows that line against a real cluster).
+ */
+function dryRunResult(current: KubeObject, next: KubeObject, rt: ResourceType): KubeObject {
   const { uid, creationTimestamp, generation, resourceVersion } = current.metadata;
+  const bumped = rt.tracksGeneration && specChanged(current, next) ? (generation ?? 1) + 1 : generation;
   return {
     ...next,
     metadata: {
@@ -531,7 +545,7 @@ function dryRunResult(current: KubeObject, next: KubeObject): KubeObject {
       uid,
       creationTimestamp,
       resourceVersion,
-      ...(generation !== undefined ? { generation } : {}),
+      ...(bumped !== undefined ? { generation: bumped } : {}),
     },
   };
 }
@@ -638,7 +652,7 @@ async function applyObject(
     validate(rt, merged, current);
   }
   if (options.dryRun) {
-    sendJson(res, 200, withVersion(dryRunResult(current, merged), rt));
+    sendJson(res, 200, withVersion(dryRunResult(current, merged, rt), rt));
     return;
   }
   // The apiserver's apply patcher merges the applied configuration, resourceVersion included, into the object its

@@ -306,7 +306,8 @@ export function pendingFinalizers(object: KubeObject): string[] {
   ];
 }
 
-function specChanged(a: KubeObject, b: KubeObject): boolean {
+/** Whether anything but metadata and status differs: what bumps a generation-tracking object's generation. */
+export function specChanged(a: KubeObject, b: KubeObject): boolean {
   const strip = ({ metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest }: KubeObject) => rest;
   return !isDeepStrictEqual(strip(a), strip(b));
 }
