@@ -82,7 +82,7 @@ export interface ResourceType {
    * Served from a computation over the store rather than stored (metrics.k8s.io): only get and list, which
    * is also what discovery lists for it.
    */
-  computed?: 'metrics';
+  computed?: 'metrics' | 'review';
 }
 
 /** A simulated node (KWOK-style): no kubelet, just capacity the scheduler places pods against. */

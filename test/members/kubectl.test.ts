@@ -514,4 +514,21 @@ test('a server-side dry run returns what the write would store: creation fields 
   assert.is(JSON.parse(unchanged.stdout).metadata.generation, live.metadata.generation, 'labels are no spec change');
 });
 
+test('kubectl auth can-i and whoami are answered: the emulator allows every request, to the user kubectl names', async () => {
+  const can = await kubectl(['auth', 'can-i', 'create', 'deployments']);
+  assert.is(can.code, 0, can.stderr);
+  assert.is(can.stdout.trim(), 'yes');
+  assert.is((await kubectl(['auth', 'can-i', 'delete', 'nodes', '--as=alice'])).stdout.trim(), 'yes');
+  assert.match((await kubectl(['auth', 'can-i', '--list'])).stdout, /^\*\.\*\s+\[\]\s+\[\]\s+\[\*\]$/m);
+  const whoami = await kubectl(['auth', 'whoami', '--as=bob', '--as-group=devs']);
+  assert.is(whoami.code, 0, whoami.stderr);
+  assert.match(whoami.stdout, /^Username\s+bob$/m);
+  assert.match(whoami.stdout, /^Groups\s+\[devs system:authenticated\]$/m);
+  assert.is.not(
+    (await kubectl(['get', 'selfsubjectaccessreviews'])).code,
+    0,
+    'nothing to list: a review is never stored',
+  );
+});
+
 test.run();

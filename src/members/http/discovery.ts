@@ -8,6 +8,8 @@ import type { ResourceType } from '../types.ts';
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 /** metrics-server's verbs for its computed kinds. */
 const COMPUTED_VERBS = ['get', 'list'];
+/** The review kinds take a create and nothing else. */
+const REVIEW_VERBS = ['create'];
 const SUBRESOURCE_VERBS: Record<string, string[]> = {
   status: ['get', 'patch', 'update'],
   scale: ['get', 'patch', 'update'],
@@ -63,7 +65,7 @@ export function apiResourceList(registry: ResourceRegistry, group: string, versi
       singularName: rt.singular,
       namespaced: rt.namespaced,
       kind: rt.kind,
-      verbs: rt.computed ? COMPUTED_VERBS : VERBS,
+      verbs: rt.computed === 'review' ? REVIEW_VERBS : rt.computed ? COMPUTED_VERBS : VERBS,
       ...(rt.shortNames.length ? { shortNames: rt.shortNames } : {}),
       ...(rt.categories.length ? { categories: rt.categories } : {}),
     });
@@ -88,7 +90,7 @@ function aggregatedResource(rt: ResourceType): object {
     responseKind: { group: rt.group, version: rt.version, kind: rt.kind },
     scope: rt.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: rt.singular,
-    verbs: rt.computed ? COMPUTED_VERBS : VERBS,
+    verbs: rt.computed === 'review' ? REVIEW_VERBS : rt.computed ? COMPUTED_VERBS : VERBS,
     ...(rt.shortNames.length ? { shortNames: rt.shortNames } : {}),
     ...(rt.categories.length ? { categories: rt.categories } : {}),
     ...(rt.subresources.length

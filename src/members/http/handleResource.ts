@@ -32,6 +32,7 @@ import { specChanged, type WriteScope } from '../store/ObjectStore.ts';
 import type { KubeObject, ResourceType } from '../types.ts';
 import type { ApiPath } from './parseApiPath.ts';
 import { readBody } from './readBody.ts';
+import { serveReview } from './serveReview.ts';
 import { randomSuffix } from '../store/randomSuffix.ts';
 import { formatLabelSelector } from '../resources/printColumns.ts';
 import { renderTable } from './renderTable.ts';
@@ -74,6 +75,7 @@ export async function handleResource(
   const { rt, name, subresource } = path;
   if (rt.namespaced && path.namespace === undefined && name) throw notFound(rt.group, rt.plural, name);
   if (rt.computed === 'metrics') return serveMetrics(ctx, req, res, path, url);
+  if (rt.computed === 'review') return serveReview(req, res, rt);
   if (path.watch) return watchThroughPrefix(ctx, req, res, path, url);
   if (!name) {
     if (method === 'GET') {

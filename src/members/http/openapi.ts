@@ -32,6 +32,10 @@ export function openapiGroupVersionDocument(
       responses: { '200': { description: 'OK' } },
     });
     // Computed kinds (metrics.k8s.io) are read-only, as metrics-server's document says.
+    if (rt.computed === 'review') {
+      paths[base] = { post: op('post') };
+      continue;
+    }
     paths[`${base}/{name}`] = rt.computed
       ? { get: op('get') }
       : { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };

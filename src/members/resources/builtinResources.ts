@@ -10,7 +10,7 @@ interface Row {
   short?: string[];
   sub?: Subresource[];
   all?: boolean;
-  computed?: 'metrics';
+  computed?: 'metrics' | 'review';
 }
 
 // The built-in kinds a member serves: core/apps/batch/networking/policy/autoscaling/coordination plus the ones
@@ -168,6 +168,42 @@ const ROWS: Row[] = [
   { gv: 'storage.k8s.io/v1', kind: 'CSIDriver', plural: 'csidrivers', scope: 'Cluster' },
   { gv: 'node.k8s.io/v1', kind: 'RuntimeClass', plural: 'runtimeclasses', scope: 'Cluster' },
   { gv: 'apiregistration.k8s.io/v1', kind: 'APIService', plural: 'apiservices', scope: 'Cluster', sub: ['status'] },
+  // Access and identity reviews (`kubectl auth can-i`, `auth whoami`): answered, never stored (serveReview.ts).
+  {
+    gv: 'authorization.k8s.io/v1',
+    kind: 'SelfSubjectAccessReview',
+    plural: 'selfsubjectaccessreviews',
+    scope: 'Cluster',
+    computed: 'review',
+  },
+  {
+    gv: 'authorization.k8s.io/v1',
+    kind: 'SelfSubjectRulesReview',
+    plural: 'selfsubjectrulesreviews',
+    scope: 'Cluster',
+    computed: 'review',
+  },
+  {
+    gv: 'authorization.k8s.io/v1',
+    kind: 'SubjectAccessReview',
+    plural: 'subjectaccessreviews',
+    scope: 'Cluster',
+    computed: 'review',
+  },
+  {
+    gv: 'authorization.k8s.io/v1',
+    kind: 'LocalSubjectAccessReview',
+    plural: 'localsubjectaccessreviews',
+    scope: 'Namespaced',
+    computed: 'review',
+  },
+  {
+    gv: 'authentication.k8s.io/v1',
+    kind: 'SelfSubjectReview',
+    plural: 'selfsubjectreviews',
+    scope: 'Cluster',
+    computed: 'review',
+  },
   // What metrics-server serves, computed from the pods' simulated usage (src/members/metrics/).
   { gv: 'metrics.k8s.io/v1beta1', kind: 'PodMetrics', plural: 'pods', scope: 'Namespaced', computed: 'metrics' },
   { gv: 'metrics.k8s.io/v1beta1', kind: 'NodeMetrics', plural: 'nodes', scope: 'Cluster', computed: 'metrics' },
