@@ -129,6 +129,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     now: ctx.now(),
   });
   const listing = requirements ? selected(listed, requirements) : listed;
+  for (const warning of listing.warnings ?? []) ctx.err(`Warning: ${terminalSafe(warning)}\n`);
   const plural =
     type.type === 'templates'
       ? `${type.plural}${type.group ? `.${type.group}` : ''}`

@@ -38,7 +38,19 @@ export function isNamespacedPolicy(kind: PolicyKind): boolean {
 
 /** Every policy of `kind` in the source commit, as admitted (defaults applied). */
 export async function readPolicies(fleet: Fleet, kind: PolicyKind): Promise<PolicyView[]> {
+  return (await readPolicyViews(fleet, kind)).views;
+}
+
+/**
+ * The policies of `kind`, and the files of the commit with errors: a policy Karmada's webhook would refuse is not
+ * among the views, as kube-apiserver would not have stored it, and those files say where it may be.
+ */
+export async function readPolicyViews(
+  fleet: Fleet,
+  kind: PolicyKind,
+): Promise<{ views: PolicyView[]; filesWithErrors: string[] }> {
   const { model } = await loadSource(fleet.repo, fleet.source.commit.tree, null);
+  const filesWithErrors = [...new Set(model.problems.filter((p) => p.severity === 'error').map((p) => p.file))].sort();
   const located = [...model.propagationPolicies, ...model.overridePolicies, ...model.clusterTaintPolicies].filter(
     (l) => l.object.kind === kind,
   );
@@ -47,7 +59,7 @@ export async function readPolicies(fleet: Fleet, kind: PolicyKind): Promise<Poli
     fleet.source.commit.oid,
     located.map((l) => l.source.file),
   );
-  return located.map((l) => {
+  const views = located.map((l) => {
     const metadata = l.object.metadata as { name: string; namespace?: string };
     const firstSeen = ages.get(l.source.file);
     return {
@@ -58,6 +70,7 @@ export async function readPolicies(fleet: Fleet, kind: PolicyKind): Promise<Poli
       ...(firstSeen !== undefined ? { firstSeen } : {}),
     };
   });
+  return { views, filesWithErrors };
 }
 
 /** What `get` asks (readListing's ListingQuery, the fields read here). */

@@ -15,7 +15,7 @@ import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
 import { listFederatedHpas, readFederatedHpas } from './federatedHpaViews.ts';
 import { kindColumns } from './kindColumns.ts';
-import { listPolicies, readPolicies } from './policyViews.ts';
+import { listPolicies, readPolicyViews } from './policyViews.ts';
 import { replicasFromAutoscaler, replicasFromMembers } from './replicasFromMembers.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
@@ -46,6 +46,8 @@ export interface Listing {
   objects: Obj[];
   /** Namespaced type: the empty message names the namespace. */
   namespaced: boolean;
+  /** What kubectl would print as a server's Warning: something the listing cannot show. */
+  warnings?: string[];
 }
 
 const age = (now: Date, seconds: number | undefined) =>
@@ -66,8 +68,19 @@ export async function readListing(fleet: Fleet, type: ResourceType, q: ListingQu
       return listTemplates(fleet, type, q);
     case 'federatedhpas':
       return listFederatedHpas(await readFederatedHpas(fleet), q);
-    case 'policies':
-      return listPolicies(await readPolicies(fleet, type.kind), type.kind, q);
+    case 'policies': {
+      const { views, filesWithErrors } = await readPolicyViews(fleet, type.kind);
+      const listing = listPolicies(views, type.kind, q);
+      if (filesWithErrors.length === 0) return listing;
+      const shown = filesWithErrors.slice(0, 3).join(', ');
+      const more = filesWithErrors.length > 3 ? ` and ${filesWithErrors.length - 3} more` : '';
+      return {
+        ...listing,
+        warnings: [
+          `${filesWithErrors.length} file${filesWithErrors.length > 1 ? 's' : ''} of the source commit do${filesWithErrors.length > 1 ? '' : 'es'} not validate (${shown}${more}): what they define is not listed; flotilla validate says why`,
+        ],
+      };
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import { getCommand } from '../../src/commands/getCommand.ts';
 import type { TempRepo } from '../commits/helpers/tempRepo.ts';
 import { makeFleetRepo, runReadCommand } from './helpers/fleetRepo.ts';
+import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 
 let repo: TempRepo;
 // The helper commits at fixed dates (committer time 1700000100); "now" is one hour later.
@@ -167,6 +168,30 @@ test("-l takes the rows whose object has the labels, in kubectl's selector gramm
     } catch (err) {
       assert.match((err as Error).message, message);
     }
+  }
+});
+
+test('get of a policy kind warns, as kubectl prints a server warning, when files of the commit do not validate', async () => {
+  const repos: ConfigRepo[] = [];
+  try {
+    const r = makeConfigRepoWith(
+      repos,
+      {
+        ...MEMBERS,
+        'policies/override.yaml':
+          'apiVersion: policy.karmada.io/v1alpha1\nkind: OverridePolicy\nmetadata: {name: o}\nspec:\n  overrideRules: [{overriders: {bogus: 1}}]\n',
+      },
+      'an invalid OverridePolicy',
+    );
+    const got = await runReadCommand(getCommand, r.dir, NOW, ['op']);
+    assert.is(got.code, 0);
+    assert.is(
+      got.err,
+      'Warning: 1 file of the source commit does not validate (policies/override.yaml): what they define is not listed; flotilla validate says why\nNo resources found in default namespace.\n',
+    );
+    assert.is((await get('pp')).err, '', 'a commit that validates has nothing to warn of');
+  } finally {
+    for (const r of repos) r.cleanup();
   }
 });
 
