@@ -11,6 +11,8 @@ import { clusterScopedKindsAfter, kindKey } from '../documents/clusterScopedKind
 import type { ConfigModel, FileObjects } from '../api/model.ts';
 import { IGNORE_FILE, isConfigFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
+import type { ShrunkResult } from '../works/shrunkResults.ts';
+import type { SteadyResults } from './steadyResults.ts';
 import {
   affectedByChange,
   dependenciesOf,
@@ -53,6 +55,8 @@ export interface LoadedSource {
    * holding only clusters, before and after); null for any other change and for full renders.
    */
   onlyClustersChanged: ReadonlySet<string> | null;
+  /** Templates not in `affected` whose result the relabel only takes clusters out of (outputs/steadyResults.ts). */
+  shrunk?: ReadonlyMap<string, ShrunkResult>;
   /** The tools that render the commit's Helm and Kustomize units (the Render-Tools trailer); absent without units. */
   tools?: string;
 }
@@ -66,7 +70,11 @@ export interface PreviousRender {
    * entries), those whose last scheduling result stands (outputs/steadyResults.ts): they are not read or rendered.
    * Absent: every one is rendered.
    */
-  keptResults?: (model: ConfigModel, candidates: ReadonlyMap<string, IndexEntry>) => Promise<ReadonlySet<string>>;
+  keptResults?: (
+    model: ConfigModel,
+    candidates: ReadonlyMap<string, IndexEntry>,
+    changedClusters: ReadonlySet<string>,
+  ) => Promise<SteadyResults>;
 }
 
 /**
@@ -324,9 +332,23 @@ async function loadIncremental(
   for (const [key, t] of model.templates) if (scopes.rescoped.has(kindKey(t.ref))) affected.add(key);
   const onlyClustersChanged = changedUnits.size > 0 ? null : clustersOnly(changed, touched, oldVersions);
   // Decided before any template is read: a workload whose scheduler keeps its last result renders nothing new.
+  let shrunk = new Map<string, ShrunkResult>();
   if (onlyClustersChanged && previous.keptResults && placementOnly.size > 0) {
     for (const key of alsoAffected) placementOnly.delete(key);
-    for (const key of await previous.keptResults(model, placementOnly)) affected.delete(key);
+    const steady = await previous.keptResults(model, placementOnly, onlyClustersChanged);
+    for (const key of steady.kept) affected.delete(key);
+    shrunk = new Map(steady.shrunk);
+    // A Service whose MultiClusterService renders with it (its claim is the Service's placement) is rendered.
+    const partners = multiClusterServicePartnersOf(new Set(shrunk.keys()));
+    await index.load({ templates: partners });
+    for (const key of shrunk.keys())
+      for (const partner of multiClusterServicePartnersOf(new Set([key])))
+        if (index.template(partner)) shrunk.delete(key);
+    // Their dependencies render, following the new entries (the render's distributeDependencies reads them).
+    for (const [key, s] of shrunk) {
+      affected.delete(key);
+      for (const dep of s.entry.deps ?? []) affected.add(dep);
+    }
   }
   await index.load({ templates: [...affected, ...alsoAffected] });
   for (const key of dependenciesOf(model, affected, index)) affected.add(key);
@@ -406,12 +428,15 @@ async function loadIncremental(
         }
       : undefined,
   );
+  // One that another rule brought back (a relative, a partner) renders as any other.
+  for (const key of affected) shrunk.delete(key);
   return {
     model,
     affected,
     touchedFiles: touched,
     full: false,
     onlyClustersChanged,
+    ...(shrunk.size > 0 ? { shrunk } : {}),
     ...(await usedTools(layout)),
   };
 }

@@ -159,8 +159,18 @@ export async function renderRevision(
                 index,
                 ...(headTree
                   ? {
-                      keptResults: (m: ConfigModel, candidates: ReadonlyMap<string, IndexEntry>) =>
-                        readSteadyResults(repo, headTree, candidates, steadyView(withClusterStatus(m, observed), now)),
+                      keptResults: (
+                        m: ConfigModel,
+                        candidates: ReadonlyMap<string, IndexEntry>,
+                        changed: ReadonlySet<string>,
+                      ) =>
+                        readSteadyResults(
+                          repo,
+                          headTree,
+                          candidates,
+                          steadyView(withClusterStatus(m, observed), now),
+                          changed,
+                        ),
                     }
                   : {}),
               }
@@ -237,6 +247,7 @@ export async function renderRevision(
           : {}),
       },
       onlyClustersChanged: loaded.onlyClustersChanged,
+      ...(loaded.shrunk ? { shrunk: loaded.shrunk } : {}),
       takenPaths: takenBy,
       // Nothing here prints why each cluster was or was not chosen (explain and plan render snapshots for that).
       clusterReasons: false,

@@ -25,6 +25,9 @@ import { customizationFor, interpretersOf } from '../interpreters/customizations
 import { mayHaveReplicas } from '../interpreters/interpretReplicas.ts';
 import { parseYamlValue } from '../yaml/blockYaml.ts';
 import { readsTemplateHealth } from '../evictions/applicationFailover.ts';
+import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
+import { deepEqual } from '../assignments/needsReschedule.ts';
+import { shrinkResult, type ShrunkResult } from '../works/shrunkResults.ts';
 
 /** What the decision reads besides each template's own entry and binding, built once per render. */
 export interface SteadyView {
@@ -119,26 +122,110 @@ export function keepsResult(key: string, entry: IndexEntry, binding: ResourceBin
 }
 
 /**
+ * Whether the template's result may only lose clusters, judged before its binding is read: a Duplicated placement (or
+ * any placement of a kind without replicas) with one cluster affinity, no spread constraints, no suspension and the default scheduler, on an entry with nothing
+ * waiting, evicting, held or scaled, every cluster of its result still registered. Karmada's scheduler runs for it on
+ * any cluster change and selects every feasible cluster; only the relabeled clusters can have moved.
+ */
+export function mayShrinkResult(key: string, entry: IndexEntry, view: SteadyView): boolean {
+  if (!entry.policy || entry.waiting || entry.evicting || entry.blocked || entry.awaiting) return false;
+  if (entry.units || entry.scaleTarget || entry.scaledBy) return false;
+  const policy = view.policies.get(entry.policy);
+  if (!policy || policy.spec.suspension) return false;
+  if ((policy.spec.schedulerName ?? 'default-scheduler') !== 'default-scheduler') return false;
+  const placement = policy.spec.placement ?? {};
+  if (placement.clusterAffinities || (placement.spreadConstraints ?? []).length > 0) return false;
+  // A kind without replicas is placed as Duplicated whatever its placement says (Karmada's assignReplicas).
+  const ref = parseRefKey(key);
+  if (replicaSchedulingType(placement) !== 'Duplicated' && view.mayHaveReplicas(ref.apiVersion, ref.kind)) return false;
+  return entry.clusters.every((c) => view.byName.has(c));
+}
+
+/**
+ * The template's new result when the relabel of `changed` clusters only takes some of them out of its affinity and
+ * brings none in: its previous binding (built from this very placement, a clean success with no dependents, eviction,
+ * rebalance or due taint in it) without them. Undefined for anything else: the template is then rendered.
+ */
+export function shrunkResultOf(
+  key: string,
+  entry: IndexEntry,
+  binding: ResourceBinding,
+  view: SteadyView,
+  changed: ReadonlySet<string>,
+): ShrunkResult | undefined {
+  const policy = view.policies.get(entry.policy ?? '');
+  if (!policy) return undefined;
+  const spec = binding.spec;
+  const r = spec?.resource;
+  const ref = parseRefKey(key);
+  if (!r || r.kind !== ref.kind || r.name !== ref.name || (r.namespace ?? '') !== ref.namespace) return undefined;
+  if (spec.requiredBy || spec.suspension || readsTemplateHealth(binding)) return undefined;
+  if (!deepEqual(spec.placement, policy.spec.placement)) return undefined;
+  const workload = isWorkload({
+    replicas: spec.replicas ?? 0,
+    replicaRequirements: spec.replicaRequirements !== undefined,
+  });
+  if (workload && replicaSchedulingType(spec.placement ?? {}) !== 'Duplicated') return undefined;
+  const clusters = spec.clusters ?? [];
+  if (clusters.map((c) => c.name).join('\n') !== [...entry.clusters].sort().join('\n')) return undefined;
+  const scheduled = binding.status?.conditions?.find((c) => c.type === 'Scheduled');
+  if (scheduled?.status !== 'True' || binding.status?.conditions?.length !== 1) return undefined;
+  if (pendingRequests(requestsFor(ref, view.rebalancers), binding).length > 0) return undefined;
+  const affinity = policy.spec.placement?.clusterAffinity;
+  const lost = new Set<string>();
+  for (const name of changed) {
+    const cluster = view.byName.get(name);
+    if (!cluster) return undefined;
+    const selected = matchClusterAffinity(affinity, cluster);
+    if (entry.clusters.includes(name)) {
+      if (!selected) lost.add(name);
+    } else if (selected) return undefined; // it may join: the scheduler decides
+  }
+  if (lost.size === 0) return undefined;
+  if (evictTaintedClusters(binding, policy, view.byName, view.now).evictions.length > 0) return undefined;
+  return shrinkResult(binding, entry, lost);
+}
+
+/** What a relabel leaves of the candidates' results without rendering them. */
+export interface SteadyResults {
+  /** Templates whose last result stands: nothing of theirs is written. */
+  kept: ReadonlySet<string>;
+  /** Templates whose result only loses clusters. */
+  shrunk: ReadonlyMap<string, ShrunkResult>;
+}
+
+/**
  * Of the candidates (templates a relabeled cluster reaches only through their placement), those whose last result
- * stands: their bindings read from the output tree, parsed, and judged by keepsResult.
+ * stands (keepsResult) and those whose result only loses clusters (shrunkResultOf): their bindings read from the
+ * output tree and parsed.
  */
 export async function readSteadyResults(
   repo: GitRepo,
   outputTree: string,
   candidates: ReadonlyMap<string, IndexEntry>,
   view: SteadyView,
-): Promise<Set<string>> {
+  changed: ReadonlySet<string>,
+): Promise<SteadyResults> {
   const paths = new Map<string, string>();
   for (const [key, entry] of candidates)
-    if (mayKeepResult(key, entry, view)) paths.set(bindingPath(parseRefKey(key)), key);
+    if (mayKeepResult(key, entry, view) || mayShrinkResult(key, entry, view))
+      paths.set(bindingPath(parseRefKey(key)), key);
   const oids = await readPathOids(repo, outputTree, [...paths.keys()]);
   const blobs = await readBlobs(repo, oids.values());
   const decoder = new TextDecoder();
-  const steady = new Set<string>();
+  const kept = new Set<string>();
+  const shrunk = new Map<string, ShrunkResult>();
   for (const [path, oid] of oids) {
     const key = paths.get(path)!;
+    const entry = candidates.get(key)!;
     const binding = parseYamlValue(decoder.decode(blobs.get(oid)!)) as ResourceBinding | null;
-    if (binding && keepsResult(key, candidates.get(key)!, binding, view)) steady.add(key);
+    if (!binding) continue;
+    if (mayKeepResult(key, entry, view)) {
+      if (keepsResult(key, entry, binding, view)) kept.add(key);
+      continue;
+    }
+    const s = shrunkResultOf(key, entry, binding, view, changed);
+    if (s) shrunk.set(key, s);
   }
-  return steady;
+  return { kept, shrunk };
 }

@@ -41,6 +41,7 @@ import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import type { SharedParts } from '../branches/rendered/manifestYaml.ts';
 import type { IndexEntry, IndexView, UnitVariantEntry } from '../branches/rendered/outputIndex.ts';
 import { renderWorkManifest } from './renderWorkManifest.ts';
+import { writeShrunkResults, type ShrunkResult } from './shrunkResults.ts';
 import { customizationFor, interpretersOf } from '../interpreters/customizations.ts';
 import { interpretReplicas } from '../interpreters/interpretReplicas.ts';
 import { scopeSelects, templateOn, variantOn, variantUnits } from '../documents/templateVariants.ts';
@@ -125,6 +126,12 @@ export interface RenderInput {
    * placement), so each parsed template goes with its placement as soon as its files are written, not at the end.
    */
   releaseTemplates?: boolean;
+  /**
+   * Templates not in `affected` whose result a relabel only takes clusters out of (works/shrunkResults.ts): their
+   * binding and entry as given, their manifest removed from the lost clusters. Their dependencies, in `affected`, follow
+   * the new entry.
+   */
+  shrunk?: ReadonlyMap<string, ShrunkResult>;
 }
 
 /**
@@ -276,6 +283,7 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
   }
   markHpaTargets(placed);
   for (const [key, p] of placed) out.indexChanges.set(key, p.entry);
+  for (const [key, s] of input.shrunk ?? []) out.indexChanges.set(key, s.entry);
 
   // 2. Dependencies go wherever any parent with propagateDeps goes (requiredBy), merged with their own result.
   const mayGo = (template: Template, name: string) => {
@@ -313,7 +321,8 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
 
   // 3. The binding controller: write what each cluster runs, and remove what no longer goes there.
   const keep: (text: string) => F | string = input.keep ?? ((text) => text);
-  writeWorks(keys, placed, input, keep, out);
+  const shrunkBytes = writeShrunkResults(input.shrunk ?? new Map(), input.sourceCommit, keep, out.edits, out.released);
+  writeWorks(keys, placed, input, keep, out, shrunkBytes);
   return out;
 }
 
@@ -576,11 +585,13 @@ function writeWorks<F>(
   input: RenderInput,
   keep: (text: string) => F,
   out: RenderOutput<F | string>,
+  /** Bytes written before: the shrunk results'. */
+  startBytes: number,
 ): void {
   const { model, previousIndex } = input;
   const { edits, indexChanges: changes, problems, explanations, released } = out;
   const maxOutputBytes = input.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-  let outputBytes = 0;
+  let outputBytes = startBytes;
   // Paths kept or rewritten by a template, which no other template's removal may take. Only a template with a previous
   // entry removes anything: without any (a cold render), a set of every path written would guard nothing.
   const written = keys.some((key) => previousIndex.template(key)) ? new Set<string>() : undefined;

@@ -347,7 +347,7 @@ for (const [name, policy] of [
   ['static weights', dividedPolicy(STATIC)],
   ['spread constraints', dividedPolicy(DYNAMIC, SPREAD)],
 ] as const) {
-  test(`a Divided workload (${name}) keeps its result, unread, when a cluster joins or leaves its affinity; the Service moves`, async () => {
+  test(`a Divided workload (${name}) keeps its result, unread, when a cluster joins or leaves its affinity; the Service moves with the affinity`, async () => {
     const r = dividedFleet(policy);
     await sync(r);
     const before = r.git('rev-parse', 'flotilla/rendered');
@@ -364,7 +364,10 @@ for (const [name, policy] of [
 
     r.commit({ 'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'dev' } }) }, 'member2 leaves prod');
     const [left] = (await sync(r)).reports;
-    assert.equal(renderedKeys(left), [SERVICE]);
+    // The Service (no replicas: placed on every cluster the affinity takes) only loses member2: not rendered either,
+    // unless spread constraints make the scheduler choose.
+    assert.equal(renderedKeys(left), name === 'spread constraints' ? [SERVICE] : []);
+    assert.not.ok(r.ls('flotilla/rendered').includes('clusters/member2/default/service_nginx.yaml'));
     assert.ok(r.ls('flotilla/rendered').includes(manifest('member2')), 'Karmada keeps its replicas there');
     await assertVerifies(r);
   });
@@ -434,6 +437,69 @@ test('a NoExecute taint in the same commit as the relabel is no labels-only chan
     report?.failover.some((e) => e.type === 'evicted' && e.ref.name === 'nginx' && e.ref.kind === 'Deployment'),
     'and evicted from member1',
   );
+  await assertVerifies(r);
+});
+
+// A Duplicated placement selects every cluster its affinity takes (Karmada's scheduler runs for it on any cluster
+// change): a relabel that only takes a cluster out leaves the previous result without it, written from the previous
+// binding; the dependency it drags along follows it, rendered.
+const withConfig = sample('nginx/deployment.yaml').replace(
+  '      containers:\n',
+  '      volumes:\n        - name: conf\n          configMap:\n            name: nginx-conf\n      containers:\n',
+);
+const nginxConf = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: nginx-conf
+data:
+  a: "1"
+`;
+const CONF = 'v1/ConfigMap/default/nginx-conf';
+
+test('a Duplicated workload whose affinity loses a relabeled cluster loses it unrendered; its dependency follows', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...PROD_AND_DEV_MEMBERS,
+      'templates/nginx.yaml': withConfig,
+      'templates/conf.yaml': nginxConf,
+      'templates/service.yaml': service,
+      'policies/nginx.yaml': dividedPolicy(DUPLICATED).replace(
+        'spec:\n  resourceSelectors',
+        'spec:\n  propagateDeps: true\n  resourceSelectors',
+      ),
+    },
+    'nginx with its ConfigMap, Duplicated on prod',
+  );
+  await sync(r);
+  const before = r.git('rev-parse', 'flotilla/rendered');
+  const confOn = (c: string) => `clusters/${c}/default/configmap_nginx-conf.yaml`;
+  assert.ok(r.ls('flotilla/rendered').includes(confOn('member2')));
+  r.commit({ 'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'dev' } }) }, 'member2 leaves prod');
+  const [left] = (await sync(r)).reports;
+  assert.equal(renderedKeys(left), [CONF], 'only the dependency is rendered');
+  const files = r.ls('flotilla/rendered');
+  for (const path of [manifest('member2'), confOn('member2'), 'clusters/member2/default/service_nginx.yaml'])
+    assert.not.ok(files.includes(path), `${path} is removed`);
+  const binding = parse(r.show('flotilla/rendered', 'bindings/default/nginx-deployment.yaml')) as {
+    spec: { clusters: { name: string; replicas: number }[] };
+  };
+  assert.equal(binding.spec.clusters, [{ name: 'member1', replicas: 2 }]);
+  const conf = parse(r.show('flotilla/rendered', 'bindings/default/nginx-conf-configmap.yaml')) as {
+    spec: { requiredBy: { clusters: { name: string }[] }[] };
+  };
+  assert.equal(
+    conf.spec.requiredBy[0]!.clusters.map((c) => c.name),
+    ['member1'],
+  );
+  assert.is(blob(r, 'flotilla/rendered', manifest('member1')), blob(r, before, manifest('member1')));
+  await assertVerifies(r);
+
+  // Back in: the scheduler decides who joins, so both are rendered.
+  r.commit({ 'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'prod' } }) }, 'member2 is prod again');
+  const [joined] = (await sync(r)).reports;
+  assert.equal(renderedKeys(joined), [NGINX, CONF, SERVICE]);
+  assert.ok(r.ls('flotilla/rendered').includes(confOn('member2')));
   await assertVerifies(r);
 });
 

@@ -4,7 +4,13 @@ import type { ResourceBinding } from '../../src/api/binding.ts';
 import type { ConfigModel } from '../../src/api/model.ts';
 import type { Placement } from '../../src/api/policy.ts';
 import type { IndexEntry } from '../../src/branches/rendered/outputIndex.ts';
-import { keepsResult, mayKeepResult, steadyView } from '../../src/outputs/steadyResults.ts';
+import {
+  keepsResult,
+  mayKeepResult,
+  mayShrinkResult,
+  shrunkResultOf,
+  steadyView,
+} from '../../src/outputs/steadyResults.ts';
 import { renderTemplates } from '../../src/works/renderTemplates.ts';
 import { parseYamlValue } from '../../src/yaml/blockYaml.ts';
 import {
@@ -144,6 +150,80 @@ test('a ConfigMap dependency is never a candidate of its own: it follows its par
   assert.not.ok(
     mayKeepResult('v1/ConfigMap/default/web-config', { file: 'x', clusters: [], policy: 'p' }, steadyView(model, NOW)),
   );
+});
+
+// A Duplicated placement (or any placement of a kind without replicas) selects every cluster its affinity takes: a
+// relabel that only takes clusters out leaves the previous result without them.
+const duplicated: Placement = { ...dynamic, replicaScheduling: { replicaSchedulingType: 'Duplicated' } };
+
+test('a Duplicated workload whose affinity no longer takes a relabeled cluster keeps the rest of its result', () => {
+  const { entry, binding } = rendered(fleet(duplicated, 'prod'));
+  assert.equal(entry.clusters, ['m1', 'm2', 'm3']);
+  const view = steadyView(fleet(duplicated, 'dev'), NOW);
+  assert.ok(mayShrinkResult(KEY, entry, view));
+  const shrunk = shrunkResultOf(KEY, entry, binding, view, new Set(['m3']));
+  assert.equal(shrunk?.lost, ['m3']);
+  assert.equal(shrunk?.entry.clusters, ['m1', 'm2']);
+  // What a render of the relabeled fleet writes: the same binding, the same entry.
+  const fresh = rendered(fleet(duplicated, 'dev'));
+  assert.equal(shrunk?.binding, fresh.binding);
+  assert.equal(shrunk?.entry, fresh.entry);
+});
+
+test('a kind without replicas under a Divided placement shrinks as a Duplicated one; a Divided workload does not', () => {
+  const svc = 'v1/ConfigMap/default/web-config';
+  const model = (m3: string) =>
+    modelOf({
+      templates: [configMap('web-config')],
+      policies: [
+        propagationPolicy('web', {
+          resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'web-config' }],
+          placement: dynamic,
+        }),
+      ],
+      clusters: [memberCluster('m1', {}, { env: 'prod' }), memberCluster('m3', {}, { env: m3 })],
+    });
+  const { entry, binding } = rendered(model('prod'), svc);
+  const view = steadyView(model('dev'), NOW);
+  assert.ok(mayShrinkResult(svc, entry, view));
+  assert.equal(shrunkResultOf(svc, entry, binding, view, new Set(['m3']))?.entry, rendered(model('dev'), svc).entry);
+  const workload = rendered(fleet(dynamic, 'prod'));
+  assert.not.ok(mayShrinkResult(KEY, workload.entry, steadyView(fleet(dynamic, 'dev'), NOW)));
+});
+
+test('a cluster that may join, spread constraints, a dependent, a lone cluster or a due taint: the scheduler decides', () => {
+  const { entry, binding } = rendered(fleet(duplicated, 'prod'));
+  const view = steadyView(fleet(duplicated, 'dev'), NOW);
+  const changed = new Set(['m3']);
+  const of = (b: Partial<ResourceBinding['spec']>) =>
+    shrunkResultOf(KEY, entry, { ...binding, spec: { ...binding.spec, ...b } }, view, changed);
+  assert.ok(of({}));
+  assert.not.ok(of({ requiredBy: [{ namespace: 'default', name: 'parent' }] }), 'a dependency follows its parents');
+  assert.not.ok(of({ placement: dynamic }), 'the binding was built from another placement');
+  // m2 relabeled too and still prod: nothing lost from it, and m3 out: still a shrink; m3 prod again: it may join.
+  const partial = rendered(fleet(duplicated, 'dev'));
+  assert.not.ok(
+    shrunkResultOf(KEY, partial.entry, partial.binding, steadyView(fleet(duplicated, 'prod'), NOW), changed),
+  );
+  const spread: Placement = {
+    ...duplicated,
+    spreadConstraints: [{ spreadByField: 'cluster', minGroups: 1, maxGroups: 2 }],
+  };
+  assert.not.ok(mayShrinkResult(KEY, entry, steadyView(fleet(spread, 'dev'), NOW)));
+  assert.not.ok(mayShrinkResult(KEY, { ...entry, evicting: ['m1'] }, view));
+  const lone = { ...entry, clusters: ['m3'] };
+  const loneBinding = { ...binding, spec: { ...binding.spec, clusters: [{ name: 'm3', replicas: 4 }] } };
+  assert.not.ok(shrunkResultOf(KEY, lone, loneBinding, view, changed), 'no cluster left: a failed schedule');
+  const tainted = fleet(duplicated, 'dev');
+  const m1 = tainted.clusters.get('m1')!;
+  tainted.clusters.set('m1', {
+    ...m1,
+    object: {
+      ...m1.object,
+      spec: { ...m1.object.spec, taints: [{ key: 'down', effect: 'NoExecute', timeAdded: '2025-12-31T00:00:00Z' }] },
+    },
+  });
+  assert.not.ok(shrunkResultOf(KEY, entry, binding, steadyView(tainted, NOW), changed), 'a NoExecute taint evicts');
 });
 
 test.run();

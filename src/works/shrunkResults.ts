@@ -1,0 +1,71 @@
+// A relabel that takes a cluster out of a Duplicated placement's affinity leaves its scheduling result exactly the
+// previous one without that cluster (outputs/steadyResults.ts decides when): the binding loses the cluster, the
+// cluster loses its manifest, every other cluster keeps its own. Such a template is not read, scheduled or rendered:
+// this writes what the render would have written for it, from its previous binding and index entry.
+import type { ResourceBinding } from '../api/binding.ts';
+import { parseRefKey } from '../api/kinds.ts';
+import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
+import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
+import { changedText } from './changedText.ts';
+
+/** A template whose result only loses clusters: its new binding and index entry, and the clusters it leaves. */
+export interface ShrunkResult {
+  binding: ResourceBinding;
+  entry: IndexEntry;
+  /** Clusters its result no longer holds: their manifest goes (and is released when the binding preserves it). */
+  lost: readonly string[];
+}
+
+/**
+ * The previous result without the lost clusters: the binding's spec.clusters and the entry's clusters (and their
+ * replicas, kept in step) filtered, nothing else moved. Undefined when nothing is lost or nothing would remain (a
+ * result with no cluster is a failed schedule, which the scheduler reports).
+ */
+export function shrinkResult(
+  binding: ResourceBinding,
+  entry: IndexEntry,
+  lost: ReadonlySet<string>,
+): ShrunkResult | undefined {
+  const clusters = binding.spec.clusters ?? [];
+  const kept = clusters.filter((c) => !lost.has(c.name));
+  if (kept.length === clusters.length || kept.length === 0) return undefined;
+  const stays = entry.clusters.map((c) => !lost.has(c));
+  const { replicas, ...rest } = entry;
+  const keptReplicas = replicas?.filter((_, i) => stays[i]);
+  return {
+    binding: { ...binding, spec: { ...binding.spec, clusters: kept } },
+    entry: {
+      ...rest,
+      clusters: entry.clusters.filter((_, i) => stays[i]),
+      // Where the entry had it; absent, as the render leaves it, when no cluster kept gets a replica.
+      ...(keptReplicas?.some((n) => n > 0) ? { replicas: keptReplicas } : {}),
+    },
+    lost: entry.clusters.filter((c) => lost.has(c)),
+  };
+}
+
+/**
+ * Each shrunk template's output edits: the new binding's text (stamped with this commit, as every rewritten file is)
+ * and the removal of its manifest on each lost cluster. Returns the bytes written, counted against the render's limit.
+ */
+export function writeShrunkResults<F>(
+  shrunk: ReadonlyMap<string, ShrunkResult>,
+  sourceCommit: string,
+  keep: (text: string) => F,
+  edits: Map<string, F | string | null>,
+  released: Map<string, string[]>,
+): number {
+  let bytes = 0;
+  for (const [key, s] of shrunk) {
+    const ref = parseRefKey(key);
+    const text = changedText(s.binding, undefined, sourceCommit)!;
+    bytes += Buffer.byteLength(text);
+    edits.set(bindingPath(ref), keep(text));
+    for (const cluster of s.lost) {
+      edits.set(manifestPath(cluster, ref), null);
+      // As for any cluster leaving a result: Karmada's Work keeps preserveResourcesOnDeletion, the object stays.
+      if (s.binding.spec.preserveResourcesOnDeletion) released.set(cluster, [...(released.get(cluster) ?? []), key]);
+    }
+  }
+  return bytes;
+}
