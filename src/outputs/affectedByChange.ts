@@ -33,6 +33,12 @@ export interface ChangeContext {
    * render nothing new (outputs/steadyResults.ts), and the caller may leave them out.
    */
   placementOnly?: Map<string, IndexEntry>;
+  /**
+   * Filled, when given, with the templates whose placement the relabel moves and whose overrides read a changed
+   * cluster they are on: rendered, unless the relabel takes them off every changed cluster they are on (then no
+   * manifest the overrides make is left to change, outputs/steadyResults.ts).
+   */
+  overrideReaders?: Map<string, IndexEntry>;
 }
 
 /**
@@ -117,6 +123,7 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
           (onChanged || mayPlaceChanged(entry.policy));
         const overridesRead = onChanged && relabeled.overridesFor(t.ref.namespace).some((o) => overrideSelects(o, t));
         if (placementMoves && !overridesRead && entry && !affected.has(t.key)) ctx.placementOnly?.set(t.key, entry);
+        if (placementMoves && overridesRead && entry && !affected.has(t.key)) ctx.overrideReaders?.set(t.key, entry);
         if (placementMoves || overridesRead) affected.add(t.key);
       } else if (entry && clusters.some((c) => entry.clusters.includes(c.metadata.name))) affected.add(t.key);
       else if (entry?.policy && mayPlaceChanged(entry.policy)) affected.add(t.key);

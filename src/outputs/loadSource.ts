@@ -12,7 +12,7 @@ import type { ConfigModel, FileObjects } from '../api/model.ts';
 import { IGNORE_FILE, isConfigFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import type { ShrunkResult } from '../works/shrunkResults.ts';
-import type { SteadyResults } from './steadyResults.ts';
+import type { SteadyCandidates, SteadyResults } from './steadyResults.ts';
 import {
   affectedByChange,
   dependenciesOf,
@@ -72,8 +72,10 @@ export interface PreviousRender {
    */
   keptResults?: (
     model: ConfigModel,
-    candidates: ReadonlyMap<string, IndexEntry>,
+    candidates: SteadyCandidates,
     changedClusters: ReadonlySet<string>,
+    /** The templates the change reaches so far: a dependency follows only parents that are not rendered. */
+    affected: ReadonlySet<string>,
   ) => Promise<SteadyResults>;
 }
 
@@ -316,6 +318,7 @@ async function loadIncremental(
   // read on every sync, whatever namespace its templates are in).
   await index.load({ templates: model.templates.keys() });
   const placementOnly = new Map<string, IndexEntry>();
+  const overrideReaders = new Map<string, IndexEntry>();
   const affected = affectedByChange({
     index,
     model,
@@ -327,28 +330,33 @@ async function loadIncremental(
         ? { templatesInScope: await index.templatesIn(scope) }
         : {}),
     placementOnly,
+    overrideReaders,
   });
   for (const key of rescopedKeys) affected.add(key);
   for (const [key, t] of model.templates) if (scopes.rescoped.has(kindKey(t.ref))) affected.add(key);
   const onlyClustersChanged = changedUnits.size > 0 ? null : clustersOnly(changed, touched, oldVersions);
   // Decided before any template is read: a workload whose scheduler keeps its last result renders nothing new.
-  let shrunk = new Map<string, ShrunkResult>();
-  if (onlyClustersChanged && previous.keptResults && placementOnly.size > 0) {
-    for (const key of alsoAffected) placementOnly.delete(key);
-    const steady = await previous.keptResults(model, placementOnly, onlyClustersChanged);
+  const shrunk = new Map<string, ShrunkResult>();
+  const followed = new Map<string, readonly string[]>();
+  if (onlyClustersChanged && previous.keptResults && placementOnly.size + overrideReaders.size > 0) {
+    for (const key of alsoAffected) {
+      placementOnly.delete(key);
+      overrideReaders.delete(key);
+    }
+    const steady = await previous.keptResults(model, { placementOnly, overrideReaders }, onlyClustersChanged, affected);
     for (const key of steady.kept) affected.delete(key);
-    shrunk = new Map(steady.shrunk);
+    for (const [key, s] of steady.shrunk) shrunk.set(key, s);
+    for (const [key, parents] of steady.followed) followed.set(key, parents);
     // A Service whose MultiClusterService renders with it (its claim is the Service's placement) is rendered.
     const partners = multiClusterServicePartnersOf(new Set(shrunk.keys()));
     await index.load({ templates: partners });
     for (const key of shrunk.keys())
       for (const partner of multiClusterServicePartnersOf(new Set([key])))
         if (index.template(partner)) shrunk.delete(key);
-    // Their dependencies render, following the new entries (the render's distributeDependencies reads them).
-    for (const [key, s] of shrunk) {
-      affected.delete(key);
-      for (const dep of s.entry.deps ?? []) affected.add(dep);
-    }
+    for (const key of shrunk.keys()) affected.delete(key);
+    // Dependencies that do not merely follow render, with the new entries of their parents (distributeDependencies).
+    for (const s of shrunk.values()) for (const dep of s.entry.deps ?? []) if (!shrunk.has(dep)) affected.add(dep);
+    settleShrunk(shrunk, followed, affected);
   }
   await index.load({ templates: [...affected, ...alsoAffected] });
   for (const key of dependenciesOf(model, affected, index)) affected.add(key);
@@ -361,6 +369,7 @@ async function loadIncremental(
   // A file the index names may be gone (deleted in this change): ask for each file once.
   const asked = new Set([...changedPaths, ...loaded.keys()]);
   for (;;) {
+    settleShrunk(shrunk, followed, affected);
     await index.load({ templates: affected });
     const relatives = scalingRelativesOf(model, affected, index);
     // A Service and the MultiClusterService of its name render together: the claim is the Service's placement.
@@ -428,8 +437,6 @@ async function loadIncremental(
         }
       : undefined,
   );
-  // One that another rule brought back (a relative, a partner) renders as any other.
-  for (const key of affected) shrunk.delete(key);
   return {
     model,
     affected,
@@ -546,4 +553,22 @@ function clustersOnly(
 
 function holdsKarmada(f: FileObjects | undefined): boolean {
   return f !== undefined && holdsKarmadaObjects(f);
+}
+
+/**
+ * A shrunk template another rule renders after all (a relative, a partner) renders as any other; so does a dependency
+ * that would follow its parents (`followed`, with them) once one of them renders or it renders itself.
+ */
+function settleShrunk(
+  shrunk: Map<string, ShrunkResult>,
+  followed: Map<string, readonly string[]>,
+  affected: Set<string>,
+): void {
+  for (const key of affected) shrunk.delete(key);
+  for (const [key, parents] of followed) {
+    if (shrunk.has(key) && !parents.some((p) => affected.has(p))) continue;
+    shrunk.delete(key);
+    followed.delete(key);
+    affected.add(key);
+  }
 }

@@ -16,7 +16,7 @@ import { writeTreeEdits, type FileEdit } from '../commits/writeTreeEdits.ts';
 import { flotillaIdentity, type CommitInfo, type GitRepo } from '../commits/types.ts';
 import type { ConfigModel, FileObjects } from '../api/model.ts';
 import type { ClusterAffinity } from '../api/policy.ts';
-import { readSteadyResults, steadyView } from './steadyResults.ts';
+import { readSteadyResults, steadyView, type SteadyCandidates } from './steadyResults.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import { entriesByNamespace, removedNamespaces } from '../works/deletionProtection.ts';
 import type { Problem } from '../errors/problem.ts';
@@ -161,8 +161,9 @@ export async function renderRevision(
                   ? {
                       keptResults: (
                         m: ConfigModel,
-                        candidates: ReadonlyMap<string, IndexEntry>,
+                        candidates: SteadyCandidates,
                         changed: ReadonlySet<string>,
+                        reached: ReadonlySet<string>,
                       ) =>
                         readSteadyResults(
                           repo,
@@ -170,6 +171,7 @@ export async function renderRevision(
                           candidates,
                           steadyView(withClusterStatus(m, observed), now),
                           changed,
+                          { index, affected: reached },
                         ),
                     }
                   : {}),

@@ -15,7 +15,8 @@ import { needsReschedule } from '../assignments/needsReschedule.ts';
 import { pendingRequests, requestsFor } from '../assignments/rebalanceRequests.ts';
 import { replicaSchedulingType } from '../assignments/replicaStrategy.ts';
 import { policyKey } from '../bindings/matchPolicy.ts';
-import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
+import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
+import { bindingName } from '../names/bindingName.ts';
 import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readPathOids } from '../commits/readPathOids.ts';
@@ -186,12 +187,74 @@ export function shrunkResultOf(
   return shrinkResult(binding, entry, lost);
 }
 
+/** The templates a relabel reaches that may not need rendering, with their index entries (affectedByChange). */
+export interface SteadyCandidates {
+  /** Reached only through their placement: they may keep their result, or only lose clusters. */
+  placementOnly: ReadonlyMap<string, IndexEntry>;
+  /** Reached through their placement and overrides that read a changed cluster they are on: they may only lose it. */
+  overrideReaders: ReadonlyMap<string, IndexEntry>;
+}
+
 /** What a relabel leaves of the candidates' results without rendering them. */
 export interface SteadyResults {
   /** Templates whose last result stands: nothing of theirs is written. */
   kept: ReadonlySet<string>;
-  /** Templates whose result only loses clusters. */
+  /** Templates whose result only loses clusters, and dependencies that follow such parents (followedResultOf). */
   shrunk: ReadonlyMap<string, ShrunkResult>;
+  /** Of `shrunk`, the dependencies that follow, each with its parents: it renders if one of them is rendered after all. */
+  followed: ReadonlyMap<string, readonly string[]>;
+}
+
+/** A parent as a following dependency sees it: its entry after this render, and the clusters it lost, if any. */
+export interface FollowedParent {
+  entry: IndexEntry;
+  lost?: ReadonlySet<string>;
+}
+
+/**
+ * The new result of a dependency that only follows its parents (no policy of its own: Karmada's attached binding, no
+ * dependencies of its own) when each parent keeps its entry or only loses clusters: each shrunk parent's requiredBy
+ * snapshot made anew from its new entry (as the dependencies distributor makes it), and the dependency leaves every
+ * cluster no parent holds any more. Undefined for anything else: it is then rendered.
+ */
+export function followedResultOf(
+  key: string,
+  entry: IndexEntry,
+  binding: ResourceBinding,
+  parents: ReadonlyMap<string, FollowedParent>,
+): ShrunkResult | undefined {
+  if (entry.policy || entry.deps || entry.units || entry.evicting || entry.waiting || entry.blocked) return undefined;
+  if (entry.awaiting || entry.scaleTarget || entry.scaledBy) return undefined;
+  const spec = binding.spec;
+  const r = spec?.resource;
+  const ref = parseRefKey(key);
+  if (!r || r.kind !== ref.kind || r.name !== ref.name || (r.namespace ?? '') !== ref.namespace) return undefined;
+  if (spec.placement || spec.clusters?.length || !spec.requiredBy || readsTemplateHealth(binding)) return undefined;
+  if (spec.requiredBy.length !== parents.size) return undefined;
+  const byBinding = new Map<string, string>();
+  for (const parent of parents.keys()) {
+    const p = parseRefKey(parent);
+    byBinding.set(`${p.namespace}/${bindingName(p.kind, p.name)}`, parent);
+  }
+  const holding = new Set<string>();
+  for (const p of parents.values()) for (const c of p.entry.clusters) holding.add(c);
+  if ([...holding].some((c) => !entry.clusters.includes(c))) return undefined; // a parent brings a cluster
+  let moved = false;
+  const requiredBy = spec.requiredBy.map((snapshot) => {
+    const parentKey = byBinding.get(`${snapshot.namespace ?? ''}/${snapshot.name}`);
+    const parent = parentKey === undefined ? undefined : parents.get(parentKey);
+    if (!parent) return undefined;
+    if (!parent.lost) return snapshot;
+    moved = true;
+    const { clusters, replicas } = parent.entry;
+    return { ...snapshot, clusters: clusters.map((name, i) => ({ name, replicas: replicas?.[i] ?? 0 })) };
+  });
+  if (!moved || requiredBy.some((s) => s === undefined)) return undefined;
+  return {
+    binding: { ...binding, spec: { ...spec, requiredBy: requiredBy as NonNullable<typeof spec.requiredBy> } },
+    entry: { ...entry, clusters: entry.clusters.filter((c) => holding.has(c)) },
+    lost: entry.clusters.filter((c) => !holding.has(c)),
+  };
 }
 
 /**
@@ -202,14 +265,18 @@ export interface SteadyResults {
 export async function readSteadyResults(
   repo: GitRepo,
   outputTree: string,
-  candidates: ReadonlyMap<string, IndexEntry>,
+  { placementOnly, overrideReaders }: SteadyCandidates,
   view: SteadyView,
   changed: ReadonlySet<string>,
+  /** For the dependencies of shrunk templates: their entries and parents, and which templates the change renders. */
+  around: { index: ShardedIndex; affected: ReadonlySet<string> },
 ): Promise<SteadyResults> {
   const paths = new Map<string, string>();
-  for (const [key, entry] of candidates)
+  for (const [key, entry] of placementOnly)
     if (mayKeepResult(key, entry, view) || mayShrinkResult(key, entry, view))
       paths.set(bindingPath(parseRefKey(key)), key);
+  for (const [key, entry] of overrideReaders)
+    if (mayShrinkResult(key, entry, view)) paths.set(bindingPath(parseRefKey(key)), key);
   const oids = await readPathOids(repo, outputTree, [...paths.keys()]);
   const blobs = await readBlobs(repo, oids.values());
   const decoder = new TextDecoder();
@@ -217,15 +284,64 @@ export async function readSteadyResults(
   const shrunk = new Map<string, ShrunkResult>();
   for (const [path, oid] of oids) {
     const key = paths.get(path)!;
-    const entry = candidates.get(key)!;
+    const entry = placementOnly.get(key);
     const binding = parseYamlValue(decoder.decode(blobs.get(oid)!)) as ResourceBinding | null;
     if (!binding) continue;
-    if (mayKeepResult(key, entry, view)) {
+    if (entry && mayKeepResult(key, entry, view)) {
       if (keepsResult(key, entry, binding, view)) kept.add(key);
       continue;
     }
-    const s = shrunkResultOf(key, entry, binding, view, changed);
-    if (s) shrunk.set(key, s);
+    const s = shrunkResultOf(key, entry ?? overrideReaders.get(key)!, binding, view, changed);
+    // An override that reads a changed cluster has nothing left to change only when the template leaves every one.
+    if (s && (entry || leavesEveryChanged(s, changed))) shrunk.set(key, s);
   }
-  return { kept, shrunk };
+  const followed = await readFollowers(repo, outputTree, shrunk, kept, around);
+  for (const [key, { result }] of followed) shrunk.set(key, result);
+  return { kept, shrunk, followed: new Map([...followed].map(([key, f]) => [key, f.parents])) };
+}
+
+function leavesEveryChanged(s: ShrunkResult, changed: ReadonlySet<string>): boolean {
+  return !s.entry.clusters.some((c) => changed.has(c));
+}
+
+/**
+ * The dependencies of the shrunk templates that follow their parents (followedResultOf), each with its parents' keys:
+ * every parent shrunk, kept, or not reached by the change at all. Their bindings are read from the output tree.
+ */
+async function readFollowers(
+  repo: GitRepo,
+  outputTree: string,
+  shrunk: ReadonlyMap<string, ShrunkResult>,
+  kept: ReadonlySet<string>,
+  { index, affected }: { index: ShardedIndex; affected: ReadonlySet<string> },
+): Promise<Map<string, { result: ShrunkResult; parents: string[] }>> {
+  const dependencies = new Set([...shrunk.values()].flatMap((s) => s.entry.deps ?? []));
+  for (const key of shrunk.keys()) dependencies.delete(key);
+  await index.load({ templates: dependencies });
+  await index.load({ templates: [...dependencies].flatMap((key) => index.parentsOf(key)) });
+  const candidates = new Map<string, Map<string, FollowedParent>>();
+  for (const key of dependencies) {
+    const parents = new Map<string, FollowedParent>();
+    for (const parent of index.parentsOf(key)) {
+      const s = shrunk.get(parent);
+      const entry = index.template(parent);
+      if (s) parents.set(parent, { entry: s.entry, lost: new Set(s.lost) });
+      else if (entry && (kept.has(parent) || !affected.has(parent))) parents.set(parent, { entry });
+      else break;
+    }
+    if (parents.size === index.parentsOf(key).length && index.template(key)) candidates.set(key, parents);
+  }
+  const paths = new Map([...candidates.keys()].map((key) => [bindingPath(parseRefKey(key)), key]));
+  const oids = await readPathOids(repo, outputTree, [...paths.keys()]);
+  const blobs = await readBlobs(repo, oids.values());
+  const decoder = new TextDecoder();
+  const out = new Map<string, { result: ShrunkResult; parents: string[] }>();
+  for (const [path, oid] of oids) {
+    const key = paths.get(path)!;
+    const binding = parseYamlValue(decoder.decode(blobs.get(oid)!)) as ResourceBinding | null;
+    const parents = candidates.get(key)!;
+    const result = binding && followedResultOf(key, index.template(key)!, binding, parents);
+    if (result) out.set(key, { result, parents: [...parents.keys()] });
+  }
+  return out;
 }

@@ -456,7 +456,7 @@ data:
 `;
 const CONF = 'v1/ConfigMap/default/nginx-conf';
 
-test('a Duplicated workload whose affinity loses a relabeled cluster loses it unrendered; its dependency follows', async () => {
+test('a Duplicated workload whose affinity loses a relabeled cluster loses it unrendered, and so does its dependency', async () => {
   const r = makeConfigRepoWith(
     repos,
     {
@@ -477,7 +477,7 @@ test('a Duplicated workload whose affinity loses a relabeled cluster loses it un
   assert.ok(r.ls('flotilla/rendered').includes(confOn('member2')));
   r.commit({ 'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'dev' } }) }, 'member2 leaves prod');
   const [left] = (await sync(r)).reports;
-  assert.equal(renderedKeys(left), [CONF], 'only the dependency is rendered');
+  assert.equal(renderedKeys(left), [], 'nothing is rendered');
   const files = r.ls('flotilla/rendered');
   for (const path of [manifest('member2'), confOn('member2'), 'clusters/member2/default/service_nginx.yaml'])
     assert.not.ok(files.includes(path), `${path} is removed`);
@@ -500,6 +500,86 @@ test('a Duplicated workload whose affinity loses a relabeled cluster loses it un
   const [joined] = (await sync(r)).reports;
   assert.equal(renderedKeys(joined), [NGINX, CONF, SERVICE]);
   assert.ok(r.ls('flotilla/rendered').includes(confOn('member2')));
+  await assertVerifies(r);
+});
+
+test('a dependency another parent still holds on the relabeled cluster stays there; its snapshot of the shrunk parent follows', async () => {
+  const other = withConfig.replaceAll('nginx', 'other').replaceAll('name: other-conf', 'name: nginx-conf');
+  const pinned = `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: other
+spec:
+  propagateDeps: true
+  resourceSelectors:
+    - apiVersion: apps/v1
+      kind: Deployment
+      name: other
+  placement:
+    clusterAffinity:
+      clusterNames: [member2]
+`;
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...PROD_AND_DEV_MEMBERS,
+      'templates/nginx.yaml': withConfig,
+      'templates/other.yaml': other,
+      'templates/conf.yaml': nginxConf,
+      'policies/nginx.yaml': dividedPolicy(DUPLICATED).replace(
+        'spec:\n  resourceSelectors',
+        'spec:\n  propagateDeps: true\n  resourceSelectors',
+      ),
+      'policies/other.yaml': pinned,
+    },
+    'nginx on prod and other on member2, both with nginx-conf',
+  );
+  await sync(r);
+  const confOn = (c: string) => `clusters/${c}/default/configmap_nginx-conf.yaml`;
+  const before = r.git('rev-parse', 'flotilla/rendered');
+  r.commit({ 'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'dev' } }) }, 'member2 leaves prod');
+  const [left] = (await sync(r)).reports;
+  assert.equal(renderedKeys(left), []);
+  assert.not.ok(r.ls('flotilla/rendered').includes(manifest('member2')));
+  assert.is(
+    blob(r, 'flotilla/rendered', confOn('member2')),
+    blob(r, before, confOn('member2')),
+    'other still needs it',
+  );
+  const conf = parse(r.show('flotilla/rendered', 'bindings/default/nginx-conf-configmap.yaml')) as {
+    spec: { requiredBy: { name: string; clusters: { name: string }[] }[] };
+  };
+  assert.equal(
+    conf.spec.requiredBy.map((s) => [s.name, s.clusters.map((c) => c.name)]),
+    [
+      ['nginx-deployment', ['member1']],
+      ['other-deployment', ['member2']],
+    ],
+  );
+  await assertVerifies(r);
+});
+
+test('an override that reads the relabeled cluster matters no more once the Duplicated workload leaves it: not rendered', async () => {
+  const prodNote = goldNote
+    .replace('name: gold-note', 'name: prod-note')
+    .replace('tier: gold', 'env: prod')
+    .replace('tier: gold', 'env: prod');
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...PROD_AND_DEV_MEMBERS,
+      'templates/nginx.yaml': sample('nginx/deployment.yaml'),
+      'policies/nginx.yaml': dividedPolicy(DUPLICATED),
+      'policies/note.yaml': prodNote,
+    },
+    'nginx Duplicated on prod, an override for prod clusters',
+  );
+  await sync(r);
+  assert.match(r.show('flotilla/rendered', manifest('member2')), 'env: prod');
+  r.commit({ 'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'dev' } }) }, 'member2 leaves prod');
+  const [left] = (await sync(r)).reports;
+  assert.equal(renderedKeys(left), []);
+  assert.not.ok(r.ls('flotilla/rendered').includes(manifest('member2')));
   await assertVerifies(r);
 });
 

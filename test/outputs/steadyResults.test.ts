@@ -5,6 +5,7 @@ import type { ConfigModel } from '../../src/api/model.ts';
 import type { Placement } from '../../src/api/policy.ts';
 import type { IndexEntry } from '../../src/branches/rendered/outputIndex.ts';
 import {
+  followedResultOf,
   keepsResult,
   mayKeepResult,
   mayShrinkResult,
@@ -224,6 +225,49 @@ test('a cluster that may join, spread constraints, a dependent, a lone cluster o
     },
   });
   assert.not.ok(shrunkResultOf(KEY, entry, binding, steadyView(tainted, NOW), changed), 'a NoExecute taint evicts');
+});
+
+test('a dependency follows parents that only lose clusters: their snapshots anew, the clusters none holds left', () => {
+  const dep = 'v1/ConfigMap/default/web-config';
+  const entry: IndexEntry = { file: 'templates/web.yaml', clusters: ['m1', 'm2', 'm3'] };
+  const binding: ResourceBinding = {
+    apiVersion: 'work.karmada.io/v1alpha2',
+    kind: 'ResourceBinding',
+    metadata: { name: 'web-config-configmap', namespace: 'default' },
+    spec: {
+      resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'web-config' },
+      requiredBy: [
+        { namespace: 'default', name: 'api-deployment', clusters: [{ name: 'm3', replicas: 1 }] },
+        {
+          namespace: 'default',
+          name: 'web-deployment',
+          clusters: [
+            { name: 'm1', replicas: 4 },
+            { name: 'm2', replicas: 4 },
+          ],
+        },
+      ],
+    },
+  };
+  const web = { file: 'w', policy: 'p', clusters: ['m1'], deps: [dep], replicas: [4] };
+  const api = { file: 'a', policy: 'p', clusters: ['m3'], deps: [dep], replicas: [1] };
+  const parents = new Map([
+    ['apps/v1/Deployment/default/web', { entry: web, lost: new Set(['m2']) }],
+    ['apps/v1/Deployment/default/api', { entry: api }],
+  ]);
+  const result = followedResultOf(dep, entry, binding, parents);
+  assert.equal(result?.lost, ['m2']);
+  assert.equal(result?.entry.clusters, ['m1', 'm3']);
+  assert.equal(result?.binding.spec.requiredBy, [
+    binding.spec.requiredBy![0]!,
+    { namespace: 'default', name: 'web-deployment', clusters: [{ name: 'm1', replicas: 4 }] },
+  ]);
+
+  assert.not.ok(followedResultOf(dep, { ...entry, policy: 'own' }, binding, parents), 'a result of its own');
+  const bringing = new Map(parents).set('apps/v1/Deployment/default/api', { entry: { ...api, clusters: ['m4'] } });
+  assert.not.ok(followedResultOf(dep, entry, binding, bringing), 'a parent brings a cluster: rendered');
+  parents.delete('apps/v1/Deployment/default/api');
+  assert.not.ok(followedResultOf(dep, entry, binding, parents), 'a snapshot of a parent it does not know');
 });
 
 test.run();
