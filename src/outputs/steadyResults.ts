@@ -128,7 +128,12 @@ export function keepsResult(key: string, entry: IndexEntry, binding: ResourceBin
  * waiting, evicting, held or scaled, every cluster of its result still registered. Karmada's scheduler runs for it on
  * any cluster change and selects every feasible cluster; only the relabeled clusters can have moved.
  */
-export function mayShrinkResult(key: string, entry: IndexEntry, view: SteadyView): boolean {
+export function mayShrinkResult(
+  key: string,
+  entry: IndexEntry,
+  view: SteadyView,
+  changed: ReadonlySet<string>,
+): boolean {
   if (!entry.policy || entry.waiting || entry.evicting || entry.blocked || entry.awaiting) return false;
   if (entry.units || entry.scaleTarget || entry.scaledBy) return false;
   const policy = view.policies.get(entry.policy);
@@ -139,7 +144,31 @@ export function mayShrinkResult(key: string, entry: IndexEntry, view: SteadyView
   // A kind without replicas is placed as Duplicated whatever its placement says (Karmada's assignReplicas).
   const ref = parseRefKey(key);
   if (replicaSchedulingType(placement) !== 'Duplicated' && view.mayHaveReplicas(ref.apiVersion, ref.kind)) return false;
-  return entry.clusters.every((c) => view.byName.has(c));
+  // Decided here, before any binding is read: most templates a relabel reaches and cannot cut are ones it may join.
+  return entry.clusters.every((c) => view.byName.has(c)) && lostClusters(entry, policy, view, changed) !== undefined;
+}
+
+/**
+ * The changed clusters the template's result holds and its affinity no longer takes; undefined when there are none, or
+ * when a changed cluster it does not hold is taken now (it may join: the scheduler decides).
+ */
+function lostClusters(
+  entry: IndexEntry,
+  policy: PropagationPolicy,
+  view: SteadyView,
+  changed: ReadonlySet<string>,
+): Set<string> | undefined {
+  const affinity = policy.spec.placement?.clusterAffinity;
+  const lost = new Set<string>();
+  for (const name of changed) {
+    const cluster = view.byName.get(name);
+    if (!cluster) return undefined;
+    const selected = matchClusterAffinity(affinity, cluster);
+    if (entry.clusters.includes(name)) {
+      if (!selected) lost.add(name);
+    } else if (selected) return undefined;
+  }
+  return lost.size > 0 ? lost : undefined;
 }
 
 /**
@@ -172,17 +201,8 @@ export function shrunkResultOf(
   const scheduled = binding.status?.conditions?.find((c) => c.type === 'Scheduled');
   if (scheduled?.status !== 'True' || binding.status?.conditions?.length !== 1) return undefined;
   if (pendingRequests(requestsFor(ref, view.rebalancers), binding).length > 0) return undefined;
-  const affinity = policy.spec.placement?.clusterAffinity;
-  const lost = new Set<string>();
-  for (const name of changed) {
-    const cluster = view.byName.get(name);
-    if (!cluster) return undefined;
-    const selected = matchClusterAffinity(affinity, cluster);
-    if (entry.clusters.includes(name)) {
-      if (!selected) lost.add(name);
-    } else if (selected) return undefined; // it may join: the scheduler decides
-  }
-  if (lost.size === 0) return undefined;
+  const lost = lostClusters(entry, policy, view, changed);
+  if (!lost) return undefined;
   if (evictTaintedClusters(binding, policy, view.byName, view.now).evictions.length > 0) return undefined;
   return shrinkResult(binding, entry, lost);
 }
@@ -273,10 +293,12 @@ export async function readSteadyResults(
 ): Promise<SteadyResults> {
   const paths = new Map<string, string>();
   for (const [key, entry] of placementOnly)
-    if (mayKeepResult(key, entry, view) || mayShrinkResult(key, entry, view))
+    if (mayKeepResult(key, entry, view) || mayShrinkResult(key, entry, view, changed))
       paths.set(bindingPath(parseRefKey(key)), key);
+  // An override that reads a changed cluster has nothing left to change only when the template leaves every one.
   for (const [key, entry] of overrideReaders)
-    if (mayShrinkResult(key, entry, view)) paths.set(bindingPath(parseRefKey(key)), key);
+    if (mayShrinkResult(key, entry, view, changed) && leavesEveryChanged(entry, view, changed))
+      paths.set(bindingPath(parseRefKey(key)), key);
   const oids = await readPathOids(repo, outputTree, [...paths.keys()]);
   const blobs = await readBlobs(repo, oids.values());
   const decoder = new TextDecoder();
@@ -292,16 +314,18 @@ export async function readSteadyResults(
       continue;
     }
     const s = shrunkResultOf(key, entry ?? overrideReaders.get(key)!, binding, view, changed);
-    // An override that reads a changed cluster has nothing left to change only when the template leaves every one.
-    if (s && (entry || leavesEveryChanged(s, changed))) shrunk.set(key, s);
+    if (s) shrunk.set(key, s);
   }
   const followed = await readFollowers(repo, outputTree, shrunk, kept, around);
   for (const [key, { result }] of followed) shrunk.set(key, result);
   return { kept, shrunk, followed: new Map([...followed].map(([key, f]) => [key, f.parents])) };
 }
 
-function leavesEveryChanged(s: ShrunkResult, changed: ReadonlySet<string>): boolean {
-  return !s.entry.clusters.some((c) => changed.has(c));
+/** Whether the relabel takes the template off every changed cluster it is on. */
+function leavesEveryChanged(entry: IndexEntry, view: SteadyView, changed: ReadonlySet<string>): boolean {
+  const policy = view.policies.get(entry.policy ?? '');
+  const lost = policy && lostClusters(entry, policy, view, changed);
+  return lost !== undefined && entry.clusters.every((c) => !changed.has(c) || lost.has(c));
 }
 
 /**

@@ -161,7 +161,7 @@ test('a Duplicated workload whose affinity no longer takes a relabeled cluster k
   const { entry, binding } = rendered(fleet(duplicated, 'prod'));
   assert.equal(entry.clusters, ['m1', 'm2', 'm3']);
   const view = steadyView(fleet(duplicated, 'dev'), NOW);
-  assert.ok(mayShrinkResult(KEY, entry, view));
+  assert.ok(mayShrinkResult(KEY, entry, view, new Set(['m3'])));
   const shrunk = shrunkResultOf(KEY, entry, binding, view, new Set(['m3']));
   assert.equal(shrunk?.lost, ['m3']);
   assert.equal(shrunk?.entry.clusters, ['m1', 'm2']);
@@ -186,10 +186,10 @@ test('a kind without replicas under a Divided placement shrinks as a Duplicated 
     });
   const { entry, binding } = rendered(model('prod'), svc);
   const view = steadyView(model('dev'), NOW);
-  assert.ok(mayShrinkResult(svc, entry, view));
+  assert.ok(mayShrinkResult(svc, entry, view, new Set(['m3'])));
   assert.equal(shrunkResultOf(svc, entry, binding, view, new Set(['m3']))?.entry, rendered(model('dev'), svc).entry);
   const workload = rendered(fleet(dynamic, 'prod'));
-  assert.not.ok(mayShrinkResult(KEY, workload.entry, steadyView(fleet(dynamic, 'dev'), NOW)));
+  assert.not.ok(mayShrinkResult(KEY, workload.entry, steadyView(fleet(dynamic, 'dev'), NOW), new Set(['m3'])));
 });
 
 test('a cluster that may join, spread constraints, a dependent, a lone cluster or a due taint: the scheduler decides', () => {
@@ -210,8 +210,12 @@ test('a cluster that may join, spread constraints, a dependent, a lone cluster o
     ...duplicated,
     spreadConstraints: [{ spreadByField: 'cluster', minGroups: 1, maxGroups: 2 }],
   };
-  assert.not.ok(mayShrinkResult(KEY, entry, steadyView(fleet(spread, 'dev'), NOW)));
-  assert.not.ok(mayShrinkResult(KEY, { ...entry, evicting: ['m1'] }, view));
+  assert.not.ok(mayShrinkResult(KEY, entry, steadyView(fleet(spread, 'dev'), NOW), changed));
+  assert.not.ok(mayShrinkResult(KEY, { ...entry, evicting: ['m1'] }, view, changed));
+  assert.not.ok(
+    mayShrinkResult(KEY, entry, steadyView(fleet(duplicated, 'prod'), NOW), changed),
+    'm3 still prod: nothing lost',
+  );
   const lone = { ...entry, clusters: ['m3'] };
   const loneBinding = { ...binding, spec: { ...binding.spec, clusters: [{ name: 'm3', replicas: 4 }] } };
   assert.not.ok(shrunkResultOf(KEY, lone, loneBinding, view, changed), 'no cluster left: a failed schedule');
