@@ -6,7 +6,7 @@
 // the index entry, the policy and the previous binding spares reading, parsing and rendering the template at all.
 import type { ResourceBinding } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
-import { parseRefKey } from '../api/kinds.ts';
+import { parseRefKey, type ObjectRef } from '../api/kinds.ts';
 import type { ConfigModel } from '../api/model.ts';
 import type { PropagationPolicy } from '../api/policy.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
@@ -88,10 +88,9 @@ export function keepsResult(key: string, entry: IndexEntry, binding: ResourceBin
   const policy = view.policies.get(entry.policy ?? '');
   if (!policy) return false;
   const spec = binding.spec;
-  const r = spec?.resource;
   const ref = parseRefKey(key);
   // Another object's binding at the path, or one that is no workload's, or one its dependents place too.
-  if (!r || r.kind !== ref.kind || r.name !== ref.name || (r.namespace ?? '') !== ref.namespace) return false;
+  if (!bindsTemplate(binding, ref)) return false;
   const replicas = spec.replicas ?? 0;
   const requirements = spec.replicaRequirements !== undefined;
   if (!isWorkload({ replicas, replicaRequirements: requirements })) return false;
@@ -186,9 +185,8 @@ export function shrunkResultOf(
   const policy = view.policies.get(entry.policy ?? '');
   if (!policy) return undefined;
   const spec = binding.spec;
-  const r = spec?.resource;
   const ref = parseRefKey(key);
-  if (!r || r.kind !== ref.kind || r.name !== ref.name || (r.namespace ?? '') !== ref.namespace) return undefined;
+  if (!bindsTemplate(binding, ref)) return undefined;
   if (spec.requiredBy || spec.suspension || readsTemplateHealth(binding)) return undefined;
   if (!deepEqual(spec.placement, policy.spec.placement)) return undefined;
   const workload = isWorkload({
@@ -246,9 +244,8 @@ export function followedResultOf(
   if (entry.policy || entry.deps || entry.units || entry.evicting || entry.waiting || entry.blocked) return undefined;
   if (entry.awaiting || entry.scaleTarget || entry.scaledBy) return undefined;
   const spec = binding.spec;
-  const r = spec?.resource;
   const ref = parseRefKey(key);
-  if (!r || r.kind !== ref.kind || r.name !== ref.name || (r.namespace ?? '') !== ref.namespace) return undefined;
+  if (!bindsTemplate(binding, ref)) return undefined;
   if (spec.placement || spec.clusters?.length || !spec.requiredBy || readsTemplateHealth(binding)) return undefined;
   if (spec.requiredBy.length !== parents.size) return undefined;
   const byBinding = new Map<string, string>();
@@ -291,7 +288,7 @@ export async function readSteadyResults(
   /** For the dependencies of shrunk templates: their entries and parents, and which templates the change renders. */
   around: { index: ShardedIndex; affected: ReadonlySet<string> },
 ): Promise<SteadyResults> {
-  const paths = new Map<string, string>();
+  const paths = new Map<string, string>(); // binding path -> refKey
   for (const [key, entry] of placementOnly)
     if (mayKeepResult(key, entry, view) || mayShrinkResult(key, entry, view, changed))
       paths.set(bindingPath(parseRefKey(key)), key);
@@ -299,16 +296,10 @@ export async function readSteadyResults(
   for (const [key, entry] of overrideReaders)
     if (mayShrinkResult(key, entry, view, changed) && leavesEveryChanged(entry, view, changed))
       paths.set(bindingPath(parseRefKey(key)), key);
-  const oids = await readPathOids(repo, outputTree, [...paths.keys()]);
-  const blobs = await readBlobs(repo, oids.values());
-  const decoder = new TextDecoder();
   const kept = new Set<string>();
   const shrunk = new Map<string, ShrunkResult>();
-  for (const [path, oid] of oids) {
-    const key = paths.get(path)!;
+  for (const [key, binding] of await readBindings(repo, outputTree, paths)) {
     const entry = placementOnly.get(key);
-    const binding = parseYamlValue(decoder.decode(blobs.get(oid)!)) as ResourceBinding | null;
-    if (!binding) continue;
     if (entry && mayKeepResult(key, entry, view)) {
       if (keepsResult(key, entry, binding, view)) kept.add(key);
       continue;
@@ -341,6 +332,8 @@ async function readFollowers(
 ): Promise<Map<string, { result: ShrunkResult; parents: string[] }>> {
   const dependencies = new Set([...shrunk.values()].flatMap((s) => s.entry.deps ?? []));
   for (const key of shrunk.keys()) dependencies.delete(key);
+  // One the change reaches for its own sake (an override reads a changed cluster it is on) renders whatever its parents do.
+  for (const key of affected) dependencies.delete(key);
   await index.load({ templates: dependencies });
   await index.load({ templates: [...dependencies].flatMap((key) => index.parentsOf(key)) });
   const candidates = new Map<string, Map<string, FollowedParent>>();
@@ -356,16 +349,34 @@ async function readFollowers(
     if (parents.size === index.parentsOf(key).length && index.template(key)) candidates.set(key, parents);
   }
   const paths = new Map([...candidates.keys()].map((key) => [bindingPath(parseRefKey(key)), key]));
-  const oids = await readPathOids(repo, outputTree, [...paths.keys()]);
-  const blobs = await readBlobs(repo, oids.values());
-  const decoder = new TextDecoder();
   const out = new Map<string, { result: ShrunkResult; parents: string[] }>();
-  for (const [path, oid] of oids) {
-    const key = paths.get(path)!;
-    const binding = parseYamlValue(decoder.decode(blobs.get(oid)!)) as ResourceBinding | null;
+  for (const [key, binding] of await readBindings(repo, outputTree, paths)) {
     const parents = candidates.get(key)!;
-    const result = binding && followedResultOf(key, index.template(key)!, binding, parents);
+    const result = followedResultOf(key, index.template(key)!, binding, parents);
     if (result) out.set(key, { result, parents: [...parents.keys()] });
   }
   return out;
+}
+
+/** The previous bindings at the paths (binding path -> refKey) the output tree has, parsed, by refKey. */
+async function readBindings(
+  repo: GitRepo,
+  outputTree: string,
+  paths: ReadonlyMap<string, string>,
+): Promise<Map<string, ResourceBinding>> {
+  const oids = await readPathOids(repo, outputTree, [...paths.keys()]);
+  const blobs = await readBlobs(repo, oids.values());
+  const decoder = new TextDecoder();
+  const out = new Map<string, ResourceBinding>();
+  for (const [path, oid] of oids) {
+    const binding = parseYamlValue(decoder.decode(blobs.get(oid)!)) as ResourceBinding | null;
+    if (binding) out.set(paths.get(path)!, binding);
+  }
+  return out;
+}
+
+/** Whether the binding is the template's (not another object's at the same path). */
+function bindsTemplate(binding: ResourceBinding, ref: ObjectRef): boolean {
+  const r = binding.spec?.resource;
+  return r !== undefined && r.kind === ref.kind && r.name === ref.name && (r.namespace ?? '') === ref.namespace;
 }

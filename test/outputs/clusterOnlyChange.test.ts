@@ -583,4 +583,40 @@ test('an override that reads the relabeled cluster matters no more once the Dupl
   await assertVerifies(r);
 });
 
+test('a dependency whose own override reads a cluster it stays on renders, though its shrunk parent is not', async () => {
+  const goldConfigMaps = goldNote
+    .replace('name: gold-note', 'name: gold-configmaps')
+    .replace('    - apiVersion: apps/v1\n      kind: Deployment', '    - apiVersion: v1\n      kind: ConfigMap');
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...PROD_AND_DEV_MEMBERS,
+      'templates/nginx.yaml': withConfig,
+      'templates/conf.yaml': nginxConf,
+      'policies/nginx.yaml': dividedPolicy(DUPLICATED).replace(
+        'spec:\n  resourceSelectors',
+        'spec:\n  propagateDeps: true\n  resourceSelectors',
+      ),
+      'policies/gold.yaml': goldConfigMaps,
+    },
+    'nginx Duplicated on prod with its ConfigMap; gold clusters annotate ConfigMaps',
+  );
+  await sync(r);
+  r.commit(
+    {
+      'clusters/member1.yaml': clusterYaml('member1', { labels: { env: 'prod', tier: 'gold' } }),
+      'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'dev' } }),
+    },
+    'member1 turns gold, member2 leaves prod',
+  );
+  const [report] = (await sync(r)).reports;
+  assert.equal(renderedKeys(report), [CONF], 'nginx is cut unrendered; its ConfigMap renders for its override');
+  const conf = parse(r.show('flotilla/rendered', 'clusters/member1/default/configmap_nginx-conf.yaml')) as {
+    metadata: { annotations?: Record<string, string> };
+  };
+  assert.is(conf.metadata.annotations?.tier, 'gold');
+  assert.not.ok(r.ls('flotilla/rendered').includes('clusters/member2/default/configmap_nginx-conf.yaml'));
+  await assertVerifies(r);
+});
+
 test.run();

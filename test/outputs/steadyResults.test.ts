@@ -61,6 +61,14 @@ function rendered(model: ConfigModel, key = KEY): { entry: IndexEntry; binding: 
   return { entry: out.indexChanges.get(key)!, binding: parseYamlValue(out.edits.get(path)!) as ResourceBinding };
 }
 
+/** The model with a NoExecute taint on m1 since the day before NOW: its toleration, if any, has run out. */
+function withNoExecuteOnM1(model: ConfigModel): ConfigModel {
+  const m1 = model.clusters.get('m1')!;
+  const taints = [{ key: 'down', effect: 'NoExecute' as const, timeAdded: '2025-12-31T00:00:00Z' }];
+  model.clusters.set('m1', { ...m1, object: { ...m1.object, spec: { ...m1.object.spec, taints } } });
+  return model;
+}
+
 test('a Divided workload whose placement and replicas are as its binding says keeps its result when a cluster joins', () => {
   const { entry, binding } = rendered(fleet(dynamic));
   assert.equal(entry.clusters, ['m1', 'm2']);
@@ -131,18 +139,7 @@ test('replicas moved, placement changed, a pending WorkloadRebalancer, a due tai
   );
   assert.not.ok(keepsResult(KEY, entry, binding, rebalanced), 'a reschedule request not yet observed');
 
-  const tainted = fleet(dynamic, 'prod');
-  const m1 = tainted.clusters.get('m1')!;
-  tainted.clusters.set('m1', {
-    ...m1,
-    object: {
-      ...m1.object,
-      spec: {
-        ...m1.object.spec,
-        taints: [{ key: 'down', effect: 'NoExecute', timeAdded: '2025-12-31T00:00:00Z' }],
-      },
-    },
-  });
+  const tainted = withNoExecuteOnM1(fleet(dynamic, 'prod'));
   assert.not.ok(keepsResult(KEY, entry, binding, steadyView(tainted, NOW)), 'a NoExecute taint evicts from m1');
 });
 
@@ -219,15 +216,7 @@ test('a cluster that may join, spread constraints, a dependent, a lone cluster o
   const lone = { ...entry, clusters: ['m3'] };
   const loneBinding = { ...binding, spec: { ...binding.spec, clusters: [{ name: 'm3', replicas: 4 }] } };
   assert.not.ok(shrunkResultOf(KEY, lone, loneBinding, view, changed), 'no cluster left: a failed schedule');
-  const tainted = fleet(duplicated, 'dev');
-  const m1 = tainted.clusters.get('m1')!;
-  tainted.clusters.set('m1', {
-    ...m1,
-    object: {
-      ...m1.object,
-      spec: { ...m1.object.spec, taints: [{ key: 'down', effect: 'NoExecute', timeAdded: '2025-12-31T00:00:00Z' }] },
-    },
-  });
+  const tainted = withNoExecuteOnM1(fleet(duplicated, 'dev'));
   assert.not.ok(shrunkResultOf(KEY, entry, binding, steadyView(tainted, NOW), changed), 'a NoExecute taint evicts');
 });
 
