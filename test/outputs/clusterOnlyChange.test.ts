@@ -455,6 +455,11 @@ data:
   a: "1"
 `;
 const CONF = 'v1/ConfigMap/default/nginx-conf';
+const DUPLICATED_WITH_DEPS = dividedPolicy(DUPLICATED).replace(
+  'spec:\n  resourceSelectors',
+  'spec:\n  propagateDeps: true\n  resourceSelectors',
+);
+const confOn = (c: string) => `clusters/${c}/default/configmap_nginx-conf.yaml`;
 
 test('a Duplicated workload whose affinity loses a relabeled cluster loses it unrendered, and so does its dependency', async () => {
   const r = makeConfigRepoWith(
@@ -464,16 +469,12 @@ test('a Duplicated workload whose affinity loses a relabeled cluster loses it un
       'templates/nginx.yaml': withConfig,
       'templates/conf.yaml': nginxConf,
       'templates/service.yaml': service,
-      'policies/nginx.yaml': dividedPolicy(DUPLICATED).replace(
-        'spec:\n  resourceSelectors',
-        'spec:\n  propagateDeps: true\n  resourceSelectors',
-      ),
+      'policies/nginx.yaml': DUPLICATED_WITH_DEPS,
     },
     'nginx with its ConfigMap, Duplicated on prod',
   );
   await sync(r);
   const before = r.git('rev-parse', 'flotilla/rendered');
-  const confOn = (c: string) => `clusters/${c}/default/configmap_nginx-conf.yaml`;
   assert.ok(r.ls('flotilla/rendered').includes(confOn('member2')));
   r.commit({ 'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'dev' } }) }, 'member2 leaves prod');
   const [left] = (await sync(r)).reports;
@@ -526,16 +527,12 @@ spec:
       'templates/nginx.yaml': withConfig,
       'templates/other.yaml': other,
       'templates/conf.yaml': nginxConf,
-      'policies/nginx.yaml': dividedPolicy(DUPLICATED).replace(
-        'spec:\n  resourceSelectors',
-        'spec:\n  propagateDeps: true\n  resourceSelectors',
-      ),
+      'policies/nginx.yaml': DUPLICATED_WITH_DEPS,
       'policies/other.yaml': pinned,
     },
     'nginx on prod and other on member2, both with nginx-conf',
   );
   await sync(r);
-  const confOn = (c: string) => `clusters/${c}/default/configmap_nginx-conf.yaml`;
   const before = r.git('rev-parse', 'flotilla/rendered');
   r.commit({ 'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'dev' } }) }, 'member2 leaves prod');
   const [left] = (await sync(r)).reports;
@@ -593,10 +590,7 @@ test('a dependency whose own override reads a cluster it stays on renders, thoug
       ...PROD_AND_DEV_MEMBERS,
       'templates/nginx.yaml': withConfig,
       'templates/conf.yaml': nginxConf,
-      'policies/nginx.yaml': dividedPolicy(DUPLICATED).replace(
-        'spec:\n  resourceSelectors',
-        'spec:\n  propagateDeps: true\n  resourceSelectors',
-      ),
+      'policies/nginx.yaml': DUPLICATED_WITH_DEPS,
       'policies/gold.yaml': goldConfigMaps,
     },
     'nginx Duplicated on prod with its ConfigMap; gold clusters annotate ConfigMaps',
