@@ -348,11 +348,11 @@ async function loadIncremental(
     for (const [key, s] of steady.shrunk) shrunk.set(key, s);
     for (const [key, parents] of steady.followed) followed.set(key, parents);
     // A Service whose MultiClusterService renders with it (its claim is the Service's placement) is rendered.
-    const partners = multiClusterServicePartnersOf(new Set(shrunk.keys()));
-    await index.load({ templates: partners });
-    for (const key of shrunk.keys())
-      for (const partner of multiClusterServicePartnersOf(new Set([key])))
-        if (index.template(partner)) shrunk.delete(key);
+    const partners = new Map(
+      [...shrunk.keys()].map((key) => [key, [...multiClusterServicePartnersOf(new Set([key]))]]),
+    );
+    await index.load({ templates: [...partners.values()].flat() });
+    for (const [key, of] of partners) if (of.some((partner) => index.template(partner))) shrunk.delete(key);
     for (const key of shrunk.keys()) affected.delete(key);
     // Dependencies that do not merely follow render, with the new entries of their parents (distributeDependencies).
     for (const s of shrunk.values()) for (const dep of s.entry.deps ?? []) if (!shrunk.has(dep)) affected.add(dep);

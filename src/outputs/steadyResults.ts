@@ -17,6 +17,7 @@ import { replicaSchedulingType } from '../assignments/replicaStrategy.ts';
 import { policyKey } from '../bindings/matchPolicy.ts';
 import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { bindingName } from '../names/bindingName.ts';
+import { DEFAULT_SCHEDULER, schedulerOf } from '../bindings/claimTemplate.ts';
 import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readPathOids } from '../commits/readPathOids.ts';
@@ -97,7 +98,7 @@ export function keepsResult(key: string, entry: IndexEntry, binding: ResourceBin
   // Eviction tasks to end, or an application that may fail over: the render reads its health, so it renders.
   if (readsTemplateHealth(binding) || spec.requiredBy) return false;
   const clusters = spec.clusters ?? [];
-  if (clusters.map((c) => c.name).join('\n') !== [...entry.clusters].sort().join('\n')) return false;
+  if (!sameClusters(binding, entry)) return false;
   const placement = policy.spec.placement ?? {};
   const annotations = binding.metadata.annotations ?? {};
   const observed = binding.status?.schedulerObservedAffinityName;
@@ -123,9 +124,10 @@ export function keepsResult(key: string, entry: IndexEntry, binding: ResourceBin
 
 /**
  * Whether the template's result may only lose clusters, judged before its binding is read: a Duplicated placement (or
- * any placement of a kind without replicas) with one cluster affinity, no spread constraints, no suspension and the default scheduler, on an entry with nothing
- * waiting, evicting, held or scaled, every cluster of its result still registered. Karmada's scheduler runs for it on
- * any cluster change and selects every feasible cluster; only the relabeled clusters can have moved.
+ * any placement of a kind without replicas) with one cluster affinity, no spread constraints, no suspension and the
+ * default scheduler, on an entry no render must look at for its own state, every cluster of its result still
+ * registered. Karmada's scheduler runs for it on any cluster change and selects every feasible cluster; only the
+ * relabeled clusters can have moved.
  */
 export function mayShrinkResult(
   key: string,
@@ -133,11 +135,9 @@ export function mayShrinkResult(
   view: SteadyView,
   changed: ReadonlySet<string>,
 ): boolean {
-  if (!entry.policy || entry.waiting || entry.evicting || entry.blocked || entry.awaiting) return false;
-  if (entry.units || entry.scaleTarget || entry.scaledBy) return false;
+  if (!entry.policy || rendersForItsState(entry)) return false;
   const policy = view.policies.get(entry.policy);
-  if (!policy || policy.spec.suspension) return false;
-  if ((policy.spec.schedulerName ?? 'default-scheduler') !== 'default-scheduler') return false;
+  if (!policy || policy.spec.suspension || schedulerOf(policy.spec) !== DEFAULT_SCHEDULER) return false;
   const placement = policy.spec.placement ?? {};
   if (placement.clusterAffinities || (placement.spreadConstraints ?? []).length > 0) return false;
   // A kind without replicas is placed as Duplicated whatever its placement says (Karmada's assignReplicas).
@@ -194,8 +194,7 @@ export function shrunkResultOf(
     replicaRequirements: spec.replicaRequirements !== undefined,
   });
   if (workload && replicaSchedulingType(spec.placement ?? {}) !== 'Duplicated') return undefined;
-  const clusters = spec.clusters ?? [];
-  if (clusters.map((c) => c.name).join('\n') !== [...entry.clusters].sort().join('\n')) return undefined;
+  if (!sameClusters(binding, entry)) return undefined;
   const scheduled = binding.status?.conditions?.find((c) => c.type === 'Scheduled');
   if (scheduled?.status !== 'True' || binding.status?.conditions?.length !== 1) return undefined;
   if (pendingRequests(requestsFor(ref, view.rebalancers), binding).length > 0) return undefined;
@@ -241,8 +240,7 @@ export function followedResultOf(
   binding: ResourceBinding,
   parents: ReadonlyMap<string, FollowedParent>,
 ): ShrunkResult | undefined {
-  if (entry.policy || entry.deps || entry.units || entry.evicting || entry.waiting || entry.blocked) return undefined;
-  if (entry.awaiting || entry.scaleTarget || entry.scaledBy) return undefined;
+  if (entry.policy || entry.deps || rendersForItsState(entry)) return undefined;
   const spec = binding.spec;
   const ref = parseRefKey(key);
   if (!bindsTemplate(binding, ref)) return undefined;
@@ -373,6 +371,28 @@ async function readBindings(
     if (binding) out.set(paths.get(path)!, binding);
   }
   return out;
+}
+
+/**
+ * Whether the entry says something a render must look at whatever the change: waiting on status, evicting, held by a
+ * collision or a missing OverridePolicy, made by scoped units, or paired with an HPA.
+ */
+function rendersForItsState(entry: IndexEntry): boolean {
+  return Boolean(
+    entry.waiting ||
+      entry.evicting ||
+      entry.blocked ||
+      entry.awaiting ||
+      entry.units ||
+      entry.scaleTarget ||
+      entry.scaledBy,
+  );
+}
+
+/** Whether the binding's result holds the entry's clusters, no more, no fewer (both sorted by name). */
+function sameClusters(binding: ResourceBinding, entry: IndexEntry): boolean {
+  const clusters = binding.spec.clusters ?? [];
+  return clusters.map((c) => c.name).join('\n') === [...entry.clusters].sort().join('\n');
 }
 
 /** Whether the binding is the template's (not another object's at the same path). */
