@@ -24,6 +24,13 @@ const CLAIM_ANNOTATIONS = new Set<string>([
   ...POLICY_CLAIM_KEYS.ClusterPropagationPolicy.annotations,
 ]);
 
+/** Whether a policy's claim is on the binding: a binding its policy let go of (withoutPolicyClaim) has none. */
+export function hasPolicyClaim(binding: ResourceBinding): boolean {
+  const keys = (record: Record<string, string> | undefined, claim: ReadonlySet<string>) =>
+    Object.keys(record ?? {}).some((k) => claim.has(k));
+  return keys(binding.metadata.labels, CLAIM_LABELS) || keys(binding.metadata.annotations, CLAIM_ANNOTATIONS);
+}
+
 /**
  * The binding of a template its policy let go of (deleted, or no longer selecting it), as Karmada's detector leaves
  * it: the same binding, without the policy's claim (CleanupPPClaimMetadata / CleanupCPPClaimMetadata, before the
@@ -31,10 +38,7 @@ const CLAIM_ANNOTATIONS = new Set<string>([
  * policy placed the template last, and the render reads it to keep the template's output where it ran.
  */
 export function withoutPolicyClaim(binding: ResourceBinding): ResourceBinding {
-  const { labels, annotations } = binding.metadata;
-  const claimed = (keys: Record<string, string> | undefined, claim: ReadonlySet<string>) =>
-    Object.keys(keys ?? {}).some((k) => claim.has(k));
-  if (!claimed(labels, CLAIM_LABELS) && !claimed(annotations, CLAIM_ANNOTATIONS)) return binding;
+  if (!hasPolicyClaim(binding)) return binding;
   // Field by field, in their order: the binding's text changes by the claim's lines only.
   const metadata: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(binding.metadata)) {

@@ -15,6 +15,7 @@ import { needsReschedule } from '../assignments/needsReschedule.ts';
 import { pendingRequests, requestsFor } from '../assignments/rebalanceRequests.ts';
 import { replicaSchedulingType } from '../assignments/replicaStrategy.ts';
 import { policyKey } from '../bindings/matchPolicy.ts';
+import { hasPolicyClaim } from '../bindings/policyClaim.ts';
 import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { bindingName } from '../names/bindingName.ts';
 import { DEFAULT_SCHEDULER, schedulerOf } from '../bindings/claimTemplate.ts';
@@ -29,6 +30,7 @@ import { parseYamlValue } from '../yaml/blockYaml.ts';
 import { readsTemplateHealth } from '../evictions/applicationFailover.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
+import { isDeletionProtected } from '../works/deletionProtection.ts';
 import { shrinkResult, type ShrunkResult } from '../works/shrunkResults.ts';
 
 /** What the decision reads besides each template's own entry and binding, built once per render. */
@@ -43,6 +45,13 @@ export interface SteadyView {
   now: Date;
   /** Whether the kind has a replica count at all (InterpretReplica, native or customized): else a non-workload. */
   mayHaveReplicas: (apiVersion: string, kind: string) => boolean;
+  /**
+   * Whether a render may keep the template's last output as it is (works/renderTemplates.ts held, holdForHook), which
+   * only a render can tell: its file or a unit's unreadable, a deletion-protected or Namespace template (kept once
+   * gone from the source, or after its skip label), or a kind with a ResourceInterpreterCustomization (a failing hook
+   * holds it). Cutting such a result would write what the render would not.
+   */
+  mayBeHeld: (key: string, entry: IndexEntry) => boolean;
 }
 
 export function steadyView(model: ConfigModel, now: Date): SteadyView {
@@ -61,6 +70,16 @@ export function steadyView(model: ConfigModel, now: Date): SteadyView {
     now,
     mayHaveReplicas: (apiVersion, kind) =>
       mayHaveReplicas(apiVersion, kind, customizationFor(interpreters, { apiVersion, kind })),
+    mayBeHeld: (key, entry) => {
+      const ref = parseRefKey(key);
+      return (
+        model.unreadableFiles.has(entry.file) ||
+        (entry.units ?? []).some((u) => model.unreadableFiles.has(u.file)) ||
+        isDeletionProtected(entry.labels) ||
+        (ref.apiVersion === 'v1' && ref.kind === 'Namespace') ||
+        customizationFor(interpreters, ref) !== undefined
+      );
+    },
   };
 }
 
@@ -135,7 +154,7 @@ export function mayShrinkResult(
   view: SteadyView,
   changed: ReadonlySet<string>,
 ): boolean {
-  if (!entry.policy || rendersForItsState(entry)) return false;
+  if (!entry.policy || rendersForItsState(entry) || view.mayBeHeld(key, entry)) return false;
   const policy = view.policies.get(entry.policy);
   if (!policy || policy.spec.suspension || schedulerOf(policy.spec) !== DEFAULT_SCHEDULER) return false;
   const placement = policy.spec.placement ?? {};
@@ -183,10 +202,11 @@ export function shrunkResultOf(
   changed: ReadonlySet<string>,
 ): ShrunkResult | undefined {
   const policy = view.policies.get(entry.policy ?? '');
-  if (!policy) return undefined;
+  if (!policy || view.mayBeHeld(key, entry)) return undefined;
   const spec = binding.spec;
   const ref = parseRefKey(key);
-  if (!bindsTemplate(binding, ref)) return undefined;
+  // A binding its policy let go of (Karmada's detector took the claim off) is held by the render: no longer placed.
+  if (!bindsTemplate(binding, ref) || !hasPolicyClaim(binding)) return undefined;
   if (spec.requiredBy || spec.suspension || readsTemplateHealth(binding)) return undefined;
   if (!deepEqual(spec.placement, policy.spec.placement)) return undefined;
   const workload = isWorkload({
@@ -305,7 +325,7 @@ export async function readSteadyResults(
     const s = shrunkResultOf(key, entry ?? overrideReaders.get(key)!, binding, view, changed);
     if (s) shrunk.set(key, s);
   }
-  const followed = await readFollowers(repo, outputTree, shrunk, kept, around);
+  const followed = await readFollowers(repo, outputTree, shrunk, kept, around, view);
   for (const [key, { result }] of followed) shrunk.set(key, result);
   return { kept, shrunk, followed: new Map([...followed].map(([key, f]) => [key, f.parents])) };
 }
@@ -327,6 +347,7 @@ async function readFollowers(
   shrunk: ReadonlyMap<string, ShrunkResult>,
   kept: ReadonlySet<string>,
   { index, affected }: { index: ShardedIndex; affected: ReadonlySet<string> },
+  view: SteadyView,
 ): Promise<Map<string, { result: ShrunkResult; parents: string[] }>> {
   const dependencies = new Set([...shrunk.values()].flatMap((s) => s.entry.deps ?? []));
   for (const key of shrunk.keys()) dependencies.delete(key);
@@ -344,7 +365,9 @@ async function readFollowers(
       else if (entry && (kept.has(parent) || !affected.has(parent))) parents.set(parent, { entry });
       else break;
     }
-    if (parents.size === index.parentsOf(key).length && index.template(key)) candidates.set(key, parents);
+    const entry = index.template(key);
+    if (parents.size === index.parentsOf(key).length && entry && !view.mayBeHeld(key, entry))
+      candidates.set(key, parents);
   }
   const paths = new Map([...candidates.keys()].map((key) => [bindingPath(parseRefKey(key)), key]));
   const out = new Map<string, { result: ShrunkResult; parents: string[] }>();

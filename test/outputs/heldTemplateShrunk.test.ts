@@ -1,0 +1,138 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { clusterYaml, makeConfigRepoWith, PROD_AND_DEV_MEMBERS, sample, type ConfigRepo } from '../helpers/fleet.ts';
+import { WORKLOAD_CRD } from '../helpers/customWorkload.ts';
+import { assertVerifies } from './helpers/assertVerifies.ts';
+
+// A template a render holds (its file unreadable, its policy no longer selecting it, its interpreter hook failing)
+// keeps its last output, whatever the clusters do: a full render writes nothing for it. The relabel shortcut
+// (outputs/steadyResults.ts) decides from the index entry, the policy and the previous binding alone, and cuts it.
+const OUT = 'refs/heads/flotilla/rendered';
+const repos: ConfigRepo[] = [];
+test.after(() => {
+  for (const r of repos) r.cleanup();
+});
+const sync = async (r: ConfigRepo) => syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: OUT });
+const blob = (r: ConfigRepo, rev: string, file: string) => r.git('rev-parse', `${rev}:${file}`);
+const renderedKeys = (report: { explanations: Map<string, unknown> } | undefined) =>
+  [...(report?.explanations.keys() ?? [])].sort();
+
+const duplicated = (name: string, selector: string, extra = '') => `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: ${name}
+spec:
+${extra}  resourceSelectors:
+${selector}  placement:
+    clusterAffinity:
+      labelSelector:
+        matchLabels:
+          env: prod
+    replicaScheduling:
+      replicaSchedulingType: Duplicated
+`;
+const deployment = (name: string) => `    - apiVersion: apps/v1\n      kind: Deployment\n      name: ${name}\n`;
+const nginx = sample('nginx/deployment.yaml');
+const leaveProd = { 'clusters/member2.yaml': clusterYaml('member2', { labels: { env: 'dev' } }) };
+
+/**
+ * Renders, holds `key` with `hold`, then takes member2 out of prod: the held template must keep its binding, its
+ * index clusters and its manifest on member2, exactly as the render before left them (what a full render does).
+ */
+async function heldThroughRelabel(
+  r: ConfigRepo,
+  hold: Record<string, string>,
+  key: string,
+  binding: string,
+  onMember2: string,
+): Promise<void> {
+  await sync(r);
+  r.commit(hold, 'the template is held from here on');
+  const [held] = (await sync(r)).reports;
+  assert.ok(renderedKeys(held).includes(key), 'held: the render names it');
+  const before = r.git('rev-parse', 'flotilla/rendered');
+  assert.ok(r.ls(before).includes(onMember2));
+  r.commit(leaveProd, 'member2 leaves prod');
+  const [left] = (await sync(r)).reports;
+  // verify does not see it: a held template's files are unchecked (verifyOutput.ts:205-210).
+  await assertVerifies(r);
+  assert.ok(r.ls('flotilla/rendered').includes(onMember2), `${onMember2} is kept, as the held template's last output`);
+  assert.is(blob(r, 'flotilla/rendered', binding), blob(r, before, binding), 'its binding is kept as it was');
+  assert.ok(renderedKeys(left).includes(key), 'and the render still reports it held');
+}
+
+test('a template its policy no longer selects keeps its last output when a cluster leaves that placement', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...PROD_AND_DEV_MEMBERS,
+      'templates/nginx.yaml': nginx,
+      'policies/nginx.yaml': duplicated('nginx', deployment('nginx')),
+    },
+    'nginx Duplicated on prod',
+  );
+  await heldThroughRelabel(
+    r,
+    { 'policies/nginx.yaml': duplicated('nginx', deployment('other')) },
+    'apps/v1/Deployment/default/nginx',
+    'bindings/default/nginx-deployment.yaml',
+    'clusters/member2/default/deployment.apps_nginx.yaml',
+  );
+});
+
+const HOOK = `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: workload}
+spec:
+  target: {apiVersion: apps.example.io/v1alpha1, kind: Workload}
+  customizations:
+    replicaResource:
+      luaScript: |
+        function GetReplicas(obj)
+          if obj.spec.replicas > 5 then error("too many replicas for this kind") end
+          return obj.spec.replicas, nil
+        end
+    replicaRevision:
+      luaScript: |
+        function ReviseReplica(obj, desiredReplica)
+          obj.spec.replicas = desiredReplica
+          return obj
+        end
+`;
+const shop = (replicas: number) => `apiVersion: apps.example.io/v1alpha1
+kind: Workload
+metadata: {name: shop}
+spec:
+  replicas: ${replicas}
+  template:
+    metadata: {labels: {app: shop}}
+    spec: {containers: [{name: shop, image: shop:1}]}
+`;
+
+test('a workload whose replica hook fails keeps its last output when a cluster leaves its placement', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...PROD_AND_DEV_MEMBERS,
+      'crds/workload.yaml': WORKLOAD_CRD,
+      'interpreters/workload.yaml': HOOK,
+      'templates/shop.yaml': shop(2),
+      'policies/shop.yaml': duplicated(
+        'shop',
+        '    - apiVersion: apps.example.io/v1alpha1\n      kind: Workload\n      name: shop\n',
+      ),
+    },
+    'Workload shop Duplicated on prod',
+  );
+  await heldThroughRelabel(
+    r,
+    { 'templates/shop.yaml': shop(6) },
+    'apps.example.io/v1alpha1/Workload/default/shop',
+    'bindings/default/shop-workload.yaml',
+    'clusters/member2/default/workload.apps.example.io_shop.yaml',
+  );
+});
+
+test.run();
