@@ -406,6 +406,7 @@ function rendersForItsState(entry: IndexEntry): boolean {
       entry.evicting ||
       entry.blocked ||
       entry.awaiting ||
+      entry.unreadable ||
       entry.units ||
       entry.scaleTarget ||
       entry.scaledBy,

@@ -343,16 +343,18 @@ function held(
   const { model, affected, previousIndex } = input;
   const { explanations, indexChanges: changes, problems } = out;
   const prevEntry = previousIndex.template(key);
+  const unreadableWhy =
+    prevEntry && model.unreadableFiles.has(prevEntry.file)
+      ? `${prevEntry.file} could not be parsed`
+      : // A scoped unit that fails keeps its variant on its clusters: the whole template waits, as for its own file.
+        prevEntry?.units?.some((u) => model.unreadableFiles.has(u.file))
+        ? `${prevEntry.units.find((u) => model.unreadableFiles.has(u.file))!.file} could not be rendered`
+        : undefined;
   const heldWhy = model.collided?.has(key)
     ? "its output would share a file with another object's in this commit"
     : model.held.has(key)
       ? 'the object is invalid or defined twice in this commit'
-      : prevEntry && model.unreadableFiles.has(prevEntry.file)
-        ? `${prevEntry.file} could not be parsed`
-        : // A scoped unit that fails keeps its variant on its clusters: the whole template waits, as for its own file.
-          prevEntry?.units?.some((u) => model.unreadableFiles.has(u.file))
-          ? `${prevEntry.units.find((u) => model.unreadableFiles.has(u.file))!.file} could not be rendered`
-          : undefined;
+      : unreadableWhy;
   if (heldWhy) {
     const collided = model.collided?.get(key);
     if (template || prevEntry || collided)
@@ -365,6 +367,8 @@ function held(
     // Tried again on every sync until the collision ends: then it renders as its file says now, output or not.
     if (collided)
       changes.set(key, prevEntry?.clusters.length ? { ...prevEntry, blocked: true } : blockedEntry(collided));
+    // Said on its entry, for a later sync that does not read the file: only a render may decide what it writes.
+    else if (unreadableWhy && prevEntry && !prevEntry.unreadable) changes.set(key, { ...prevEntry, unreadable: true });
     return true;
   }
   if (!template) {

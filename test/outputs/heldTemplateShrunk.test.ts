@@ -1,5 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
+import { Ajv } from 'ajv';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { shardOf, shardPath } from '../../src/branches/rendered/outputIndex.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { clusterYaml, makeConfigRepoWith, PROD_AND_DEV_MEMBERS, sample, type ConfigRepo } from '../helpers/fleet.ts';
@@ -8,7 +13,9 @@ import { assertVerifies } from './helpers/assertVerifies.ts';
 
 // A template a render holds (its file unreadable, its policy no longer selecting it, its interpreter hook failing)
 // keeps its last output, whatever the clusters do: a full render writes nothing for it. The relabel shortcut
-// (outputs/steadyResults.ts) decides from the index entry, the policy and the previous binding alone, and cuts it.
+// (outputs/steadyResults.ts) decides from the index entry, the policy and the previous binding alone, without the
+// template: each of these must make it render instead of cutting the result. `flotilla verify` leaves a held
+// template's files unchecked, so these compare with the output before the relabel.
 const OUT = 'refs/heads/flotilla/rendered';
 const repos: ConfigRepo[] = [];
 test.after(() => {
@@ -133,6 +140,87 @@ test('a workload whose replica hook fails keeps its last output when a cluster l
     'bindings/default/shop-workload.yaml',
     'clusters/member2/default/workload.apps.example.io_shop.yaml',
   );
+});
+
+test('a template whose file no longer parses keeps its last output when a cluster leaves its placement', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...PROD_AND_DEV_MEMBERS,
+      'templates/nginx.yaml': nginx,
+      'policies/nginx.yaml': duplicated('nginx', deployment('nginx')),
+    },
+    'nginx Duplicated on prod',
+  );
+  await heldThroughRelabel(
+    r,
+    { 'templates/nginx.yaml': `${nginx}\n  : [broken\n` },
+    'apps/v1/Deployment/default/nginx',
+    'bindings/default/nginx-deployment.yaml',
+    'clusters/member2/default/deployment.apps_nginx.yaml',
+  );
+});
+
+test('a dependency whose file no longer parses keeps its last output when its shrunk parent leaves a cluster', async () => {
+  const withConfig = nginx.replace(
+    '      containers:\n',
+    '      volumes:\n        - name: conf\n          configMap:\n            name: nginx-conf\n      containers:\n',
+  );
+  const conf = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: nginx-conf\ndata:\n  a: "1"\n';
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...PROD_AND_DEV_MEMBERS,
+      'templates/nginx.yaml': withConfig,
+      'templates/conf.yaml': conf,
+      'policies/nginx.yaml': duplicated('nginx', deployment('nginx'), '  propagateDeps: true\n'),
+    },
+    'nginx Duplicated on prod with its ConfigMap',
+  );
+  await heldThroughRelabel(
+    r,
+    { 'templates/conf.yaml': `${conf}  : [broken\n` },
+    'v1/ConfigMap/default/nginx-conf',
+    'bindings/default/nginx-conf-configmap.yaml',
+    'clusters/member2/default/configmap_nginx-conf.yaml',
+  );
+  const binding = parse(r.show('flotilla/rendered', 'bindings/default/nginx-deployment.yaml')) as {
+    spec: { clusters: { name: string }[] };
+  };
+  assert.equal(
+    binding.spec.clusters.map((c) => c.name),
+    ['member1'],
+    'the parent itself is cut',
+  );
+});
+
+test('the index entry of a template held for its unreadable file says so, as its schema allows, until it renders again', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...PROD_AND_DEV_MEMBERS,
+      'templates/nginx.yaml': nginx,
+      'policies/nginx.yaml': duplicated('nginx', deployment('nginx')),
+    },
+    'nginx Duplicated on prod',
+  );
+  const key = 'apps/v1/Deployment/default/nginx';
+  const shard = shardPath(shardOf(key));
+  const entryAt = (rev: string) => JSON.parse(r.show(rev, shard)).templates[key];
+  const schemaFile = path.resolve(import.meta.dirname, '../../docs/schemas/rendered-index-shard.schema.json');
+  const validate = new Ajv({ strict: true, allowUnionTypes: true }).compile(
+    JSON.parse(readFileSync(schemaFile, 'utf8')),
+  );
+  await sync(r);
+  assert.is(entryAt('flotilla/rendered').unreadable, undefined);
+  r.commit({ 'templates/nginx.yaml': `${nginx}\n  : [broken\n` }, 'nginx.yaml broken');
+  await sync(r);
+  assert.is(entryAt('flotilla/rendered').unreadable, true);
+  assert.ok(validate(JSON.parse(r.show('flotilla/rendered', shard))), JSON.stringify(validate.errors));
+  r.commit({ 'templates/nginx.yaml': nginx.replace('- image: nginx', '- image: nginx:1.27') }, 'nginx.yaml mended');
+  await sync(r);
+  assert.is(entryAt('flotilla/rendered').unreadable, undefined);
+  await assertVerifies(r);
 });
 
 test.run();
