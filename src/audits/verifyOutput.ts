@@ -40,7 +40,7 @@ import type { UnitTool } from '../units/detectUnits.ts';
 import { toolVersions } from '../units/unitTools.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
-import { readTextFiles } from '../commits/readPathOids.ts';
+import { readPathOids, readTextFiles } from '../commits/readPathOids.ts';
 import { CLUSTERS_PATH, RELEASED_PATH, bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import { serializeRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
 import { compareOutputFiles, type OutputDifference } from './compareOutputFiles.ts';
@@ -174,9 +174,9 @@ export async function verifyOutput(
   // A file or unit that could not be read (a chart whose render failed) kept what it rendered before: its templates
   // are known only from the index the render started from, and held like the invalid ones. So are those other
   // scoped units output too: one unit failing holds every variant.
-  if (snapshot.model.unreadableFiles.size > 0 && parent) {
-    const before = await readIndex(repo, parent.tree);
-    for (const [key, entry] of Object.entries(before?.templates ?? {}))
+  const previousIndex = parent ? await readIndex(repo, parent.tree) : undefined;
+  if (snapshot.model.unreadableFiles.size > 0) {
+    for (const [key, entry] of Object.entries(previousIndex?.templates ?? {}))
       if (
         (snapshot.model.unreadableFiles.has(entry.file) ||
           entry.units?.some((u) => snapshot.model.unreadableFiles.has(u.file))) &&
@@ -211,6 +211,18 @@ export async function verifyOutput(
   }
 
   const diff = compareOutputFiles(expected, actual, unchecked);
+  // Unchecked is not unwatched: a held template keeps its last output, so each manifest the render before had on a
+  // cluster still registered is still there (what it holds is the render before's, which the replay cannot know).
+  if (parent) {
+    const kept = heldKeys.flatMap((key) =>
+      (previousIndex?.templates[key]?.clusters ?? [])
+        .filter((c) => snapshot.model.clusters.has(c))
+        .map((c) => manifestPath(c, parseRefKey(key))),
+    );
+    for (const path of (await readPathOids(repo, parent.tree, kept)).keys())
+      if (!actual.has(path) && !diff.missing.includes(path)) diff.missing.push(path);
+    diff.missing.sort();
+  }
   // A render by a Flotilla that did not record pending bindings yet has no Pending-Bindings trailer and no `waiting`.
   const recordsPending =
     Boolean(trailers[PENDING_BINDINGS_TRAILER]) || Object.values(actualIndex?.templates ?? {}).some((e) => e.waiting);

@@ -151,4 +151,23 @@ test('a render that held an object defined twice verifies: the replay holds it t
   }
 });
 
+test('a held object keeps its last manifests: one taken away by hand is missing, though their content is not compared', async () => {
+  const repo = await renderedRepo();
+  try {
+    writeWorkTree(repo, { 'templates/deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata: [broken\n' });
+    commitAll(repo, 'The Deployment no longer parses');
+    const git = await openRepo(repo.path);
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUTPUT });
+    const held = await verifyOutput(git, { outputRef: OUTPUT });
+    assert.ok(held.ok, JSON.stringify(held));
+    assert.ok(held.unchecked.includes(MEMBER1), "what it holds is the render before's, which the replay cannot know");
+    handEdit(repo, { [MEMBER1]: null });
+    const report = await verifyOutput(await openRepo(repo.path), { outputRef: OUTPUT });
+    assert.equal(report.missing, [MEMBER1]);
+    assert.not.ok(report.ok);
+  } finally {
+    repo.cleanup();
+  }
+});
+
 test.run();

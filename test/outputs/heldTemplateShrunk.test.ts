@@ -14,8 +14,7 @@ import { assertVerifies } from './helpers/assertVerifies.ts';
 // A template a render holds (its file unreadable, its policy no longer selecting it, its interpreter hook failing)
 // keeps its last output, whatever the clusters do: a full render writes nothing for it. The relabel shortcut
 // (outputs/steadyResults.ts) decides from the index entry, the policy and the previous binding alone, without the
-// template: each of these must make it render instead of cutting the result. `flotilla verify` leaves a held
-// template's files unchecked, so these compare with the output before the relabel.
+// template: each of these must make it render instead of cutting the result.
 const OUT = 'refs/heads/flotilla/rendered';
 const repos: ConfigRepo[] = [];
 test.after(() => {
@@ -63,7 +62,7 @@ async function heldThroughRelabel(
   assert.ok(r.ls(before).includes(onMember2));
   r.commit(leaveProd, 'member2 leaves prod');
   const [left] = (await sync(r)).reports;
-  // verify does not see it: a held template's files are unchecked (verifyOutput.ts:205-210).
+  // verify holds a held template's files to the render before's.
   await assertVerifies(r);
   assert.ok(r.ls('flotilla/rendered').includes(onMember2), `${onMember2} is kept, as the held template's last output`);
   assert.is(blob(r, 'flotilla/rendered', binding), blob(r, before, binding), 'its binding is kept as it was');
