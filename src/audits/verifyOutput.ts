@@ -174,9 +174,11 @@ export async function verifyOutput(
   // A file or unit that could not be read (a chart whose render failed) kept what it rendered before: its templates
   // are known only from the index the render started from, and held like the invalid ones. So are those other
   // scoped units output too: one unit failing holds every variant.
-  const previousIndex = parent ? await readIndex(repo, parent.tree) : undefined;
+  // Read only when something is held: at a large fleet the index is tens of MB.
+  let previous: Promise<OutputIndex | undefined> | undefined;
+  const previousIndex = () => (previous ??= parent ? readIndex(repo, parent.tree) : Promise.resolve(undefined));
   if (snapshot.model.unreadableFiles.size > 0) {
-    for (const [key, entry] of Object.entries(previousIndex?.templates ?? {}))
+    for (const [key, entry] of Object.entries((await previousIndex())?.templates ?? {}))
       if (
         (snapshot.model.unreadableFiles.has(entry.file) ||
           entry.units?.some((u) => snapshot.model.unreadableFiles.has(u.file))) &&
@@ -213,9 +215,10 @@ export async function verifyOutput(
   const diff = compareOutputFiles(expected, actual, unchecked);
   // Unchecked is not unwatched: a held template keeps its last output, so each manifest the render before had on a
   // cluster still registered is still there (what it holds is the render before's, which the replay cannot know).
-  if (parent) {
+  if (parent && heldKeys.length > 0) {
+    const before = await previousIndex();
     const kept = heldKeys.flatMap((key) =>
-      (previousIndex?.templates[key]?.clusters ?? [])
+      (before?.templates[key]?.clusters ?? [])
         .filter((c) => snapshot.model.clusters.has(c))
         .map((c) => manifestPath(c, parseRefKey(key))),
     );
