@@ -368,6 +368,9 @@ async function loadIncremental(
   for (const key of index.awaitingTemplates()) affected.add(key);
   // A file the index names may be gone (deleted in this change): ask for each file once.
   const asked = new Set([...changedPaths, ...loaded.keys()]);
+  // A template the last render held (defined twice, say) renders as every file that defines it says: the index lists
+  // it under each of them, so those of the ones held are looked up, once.
+  const heldLookedUp = new Set<string>();
   for (;;) {
     settleShrunk(shrunk, followed, affected);
     await index.load({ templates: affected });
@@ -381,11 +384,19 @@ async function loadIncremental(
       continue; // their index entries first
     }
     const missing = new Set<string>();
+    const held = new Set<string>();
     for (const key of affected) {
       const entry = index.template(key);
       // A scoped units' template is made of every unit's variant.
       for (const file of entry ? [entry.file, ...(entry.units ?? []).map((u) => u.file)] : [])
         if (!asked.has(file)) missing.add(file);
+      if (entry?.held && !heldLookedUp.has(key)) held.add(key);
+    }
+    if (held.size > 0) {
+      await index.loadAll();
+      for (const [path, f] of index.files())
+        if (!asked.has(path) && f.templates.some((key) => held.has(key))) missing.add(path);
+      for (const key of held) heldLookedUp.add(key);
     }
     if (missing.size === 0) break;
     for (const file of missing) asked.add(file);

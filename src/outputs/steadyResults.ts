@@ -406,7 +406,7 @@ function rendersForItsState(entry: IndexEntry): boolean {
       entry.evicting ||
       entry.blocked ||
       entry.awaiting ||
-      entry.unreadable ||
+      entry.held ||
       entry.units ||
       entry.scaleTarget ||
       entry.scaledBy,

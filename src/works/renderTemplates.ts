@@ -367,8 +367,8 @@ function held(
     // Tried again on every sync until the collision ends: then it renders as its file says now, output or not.
     if (collided)
       changes.set(key, prevEntry?.clusters.length ? { ...prevEntry, blocked: true } : blockedEntry(collided));
-    // Said on its entry, for a later sync that does not read the file: only a render may decide what it writes.
-    else if (unreadableWhy && prevEntry && !prevEntry.unreadable) changes.set(key, { ...prevEntry, unreadable: true });
+    // Said on its entry, for a later sync that does not read its files: only a render may decide what it writes.
+    else if (prevEntry && !prevEntry.held) changes.set(key, { ...prevEntry, held: true });
     return true;
   }
   if (!template) {

@@ -11,7 +11,8 @@ import { clusterYaml, makeConfigRepoWith, PROD_AND_DEV_MEMBERS, sample, type Con
 import { WORKLOAD_CRD } from '../helpers/customWorkload.ts';
 import { assertVerifies } from './helpers/assertVerifies.ts';
 
-// A template a render holds (its file unreadable, its policy no longer selecting it, its interpreter hook failing)
+// A template a render holds (its file unreadable, the object invalid or defined twice, its policy no longer selecting
+// it, its interpreter hook failing)
 // keeps its last output, whatever the clusters do: a full render writes nothing for it. The relabel shortcut
 // (outputs/steadyResults.ts) decides from the index entry, the policy and the previous binding alone, without the
 // template: each of these must make it render instead of cutting the result.
@@ -211,15 +212,52 @@ test('the index entry of a template held for its unreadable file says so, as its
     JSON.parse(readFileSync(schemaFile, 'utf8')),
   );
   await sync(r);
-  assert.is(entryAt('flotilla/rendered').unreadable, undefined);
+  assert.is(entryAt('flotilla/rendered').held, undefined);
   r.commit({ 'templates/nginx.yaml': `${nginx}\n  : [broken\n` }, 'nginx.yaml broken');
   await sync(r);
-  assert.is(entryAt('flotilla/rendered').unreadable, true);
+  assert.is(entryAt('flotilla/rendered').held, true);
   assert.ok(validate(JSON.parse(r.show('flotilla/rendered', shard))), JSON.stringify(validate.errors));
   r.commit({ 'templates/nginx.yaml': nginx.replace('- image: nginx', '- image: nginx:1.27') }, 'nginx.yaml mended');
   await sync(r);
-  assert.is(entryAt('flotilla/rendered').unreadable, undefined);
+  assert.is(entryAt('flotilla/rendered').held, undefined);
   await assertVerifies(r);
 });
 
+test('a template that turns invalid keeps its last output when a cluster leaves its placement', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...PROD_AND_DEV_MEMBERS,
+      'templates/nginx.yaml': nginx,
+      'policies/nginx.yaml': duplicated('nginx', deployment('nginx')),
+    },
+    'nginx Duplicated on prod',
+  );
+  await heldThroughRelabel(
+    r,
+    { 'templates/nginx.yaml': nginx.replace('replicas: 2', 'replicas: two') },
+    'apps/v1/Deployment/default/nginx',
+    'bindings/default/nginx-deployment.yaml',
+    'clusters/member2/default/deployment.apps_nginx.yaml',
+  );
+});
+
+test('a template defined twice keeps its last output when a cluster leaves its placement', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...PROD_AND_DEV_MEMBERS,
+      'templates/nginx.yaml': nginx,
+      'policies/nginx.yaml': duplicated('nginx', deployment('nginx')),
+    },
+    'nginx Duplicated on prod',
+  );
+  await heldThroughRelabel(
+    r,
+    { 'templates/nginx-copy.yaml': nginx },
+    'apps/v1/Deployment/default/nginx',
+    'bindings/default/nginx-deployment.yaml',
+    'clusters/member2/default/deployment.apps_nginx.yaml',
+  );
+});
 test.run();

@@ -45,11 +45,11 @@ export interface IndexEntry {
    */
   awaiting?: true;
   /**
-   * Held because its file, or a scoped unit's, could not be parsed or rendered when a render last read it: its last
-   * good output is kept. A sync that does not read the file again (a relabel that would only cut its result) renders
-   * it rather than move what it holds; the flag goes when it renders again.
+   * Held when a render last read it: its file, or a scoped unit's, could not be parsed or rendered, or the object was
+   * invalid or defined twice. Its last good output is kept. A sync that does not read its files again (a relabel that
+   * would only cut its result) renders it rather than move what it holds; the flag goes when it renders again.
    */
-  unreadable?: true;
+  held?: true;
   /**
    * Set when scoped Helm or Kustomize units output it (their flotilla-unit.yaml has a clusterAffinity): their marker
    * files, in order, `file` being the first, each with the clusters that got its variant (the one whose scope
