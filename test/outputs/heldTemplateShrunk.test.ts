@@ -70,8 +70,9 @@ async function heldThroughRelabel(
   assert.ok(renderedKeys(left).includes(key), 'and the render still reports it held');
 }
 
-test('a template its policy no longer selects keeps its last output when a cluster leaves that placement', async () => {
-  const r = makeConfigRepoWith(
+/** nginx Duplicated on the prod clusters (member1, member2), as most cases start. */
+const nginxOnProd = () =>
+  makeConfigRepoWith(
     repos,
     {
       ...PROD_AND_DEV_MEMBERS,
@@ -80,13 +81,17 @@ test('a template its policy no longer selects keeps its last output when a clust
     },
     'nginx Duplicated on prod',
   );
-  await heldThroughRelabel(
-    r,
-    { 'policies/nginx.yaml': duplicated('nginx', deployment('other')) },
+const nginxHeldThroughRelabel = (hold: Record<string, string>) =>
+  heldThroughRelabel(
+    nginxOnProd(),
+    hold,
     'apps/v1/Deployment/default/nginx',
     'bindings/default/nginx-deployment.yaml',
     'clusters/member2/default/deployment.apps_nginx.yaml',
   );
+
+test('a template its policy no longer selects keeps its last output when a cluster leaves that placement', async () => {
+  await nginxHeldThroughRelabel({ 'policies/nginx.yaml': duplicated('nginx', deployment('other')) });
 });
 
 const HOOK = `apiVersion: config.karmada.io/v1alpha1
@@ -143,22 +148,7 @@ test('a workload whose replica hook fails keeps its last output when a cluster l
 });
 
 test('a template whose file no longer parses keeps its last output when a cluster leaves its placement', async () => {
-  const r = makeConfigRepoWith(
-    repos,
-    {
-      ...PROD_AND_DEV_MEMBERS,
-      'templates/nginx.yaml': nginx,
-      'policies/nginx.yaml': duplicated('nginx', deployment('nginx')),
-    },
-    'nginx Duplicated on prod',
-  );
-  await heldThroughRelabel(
-    r,
-    { 'templates/nginx.yaml': `${nginx}\n  : [broken\n` },
-    'apps/v1/Deployment/default/nginx',
-    'bindings/default/nginx-deployment.yaml',
-    'clusters/member2/default/deployment.apps_nginx.yaml',
-  );
+  await nginxHeldThroughRelabel({ 'templates/nginx.yaml': `${nginx}\n  : [broken\n` });
 });
 
 test('a dependency whose file no longer parses keeps its last output when its shrunk parent leaves a cluster', async () => {
@@ -195,15 +185,7 @@ test('a dependency whose file no longer parses keeps its last output when its sh
 });
 
 test('the index entry of a template held for its unreadable file says so, as its schema allows, until it renders again', async () => {
-  const r = makeConfigRepoWith(
-    repos,
-    {
-      ...PROD_AND_DEV_MEMBERS,
-      'templates/nginx.yaml': nginx,
-      'policies/nginx.yaml': duplicated('nginx', deployment('nginx')),
-    },
-    'nginx Duplicated on prod',
-  );
+  const r = nginxOnProd();
   const key = 'apps/v1/Deployment/default/nginx';
   const shard = shardPath(shardOf(key));
   const entryAt = (rev: string) => JSON.parse(r.show(rev, shard)).templates[key];
@@ -224,40 +206,10 @@ test('the index entry of a template held for its unreadable file says so, as its
 });
 
 test('a template that turns invalid keeps its last output when a cluster leaves its placement', async () => {
-  const r = makeConfigRepoWith(
-    repos,
-    {
-      ...PROD_AND_DEV_MEMBERS,
-      'templates/nginx.yaml': nginx,
-      'policies/nginx.yaml': duplicated('nginx', deployment('nginx')),
-    },
-    'nginx Duplicated on prod',
-  );
-  await heldThroughRelabel(
-    r,
-    { 'templates/nginx.yaml': nginx.replace('replicas: 2', 'replicas: two') },
-    'apps/v1/Deployment/default/nginx',
-    'bindings/default/nginx-deployment.yaml',
-    'clusters/member2/default/deployment.apps_nginx.yaml',
-  );
+  await nginxHeldThroughRelabel({ 'templates/nginx.yaml': nginx.replace('replicas: 2', 'replicas: two') });
 });
 
 test('a template defined twice keeps its last output when a cluster leaves its placement', async () => {
-  const r = makeConfigRepoWith(
-    repos,
-    {
-      ...PROD_AND_DEV_MEMBERS,
-      'templates/nginx.yaml': nginx,
-      'policies/nginx.yaml': duplicated('nginx', deployment('nginx')),
-    },
-    'nginx Duplicated on prod',
-  );
-  await heldThroughRelabel(
-    r,
-    { 'templates/nginx-copy.yaml': nginx },
-    'apps/v1/Deployment/default/nginx',
-    'bindings/default/nginx-deployment.yaml',
-    'clusters/member2/default/deployment.apps_nginx.yaml',
-  );
+  await nginxHeldThroughRelabel({ 'templates/nginx-copy.yaml': nginx });
 });
 test.run();
