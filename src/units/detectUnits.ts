@@ -13,6 +13,8 @@ export interface SourceUnit {
   marker: string;
   /** What the tool reads, folders ending in '/', files as they are: the unit's folder first, then the bases its kustomization names (transitively) or a chart's value files outside its folder. */
   inputs: string[];
+  /** The kustomization folders its build reads besides its own (bases and components, named or named by those). */
+  bases?: string[];
   /** Problems of its kustomizations (remote bases, paths outside the commit): the unit is not run while it has any. */
   problems: Problem[];
   /** A chart's `file://` dependencies, copied into its `charts/` for the run (their folders are inputs too). */
@@ -232,6 +234,7 @@ export function detectUnits(
       for (const f of values.watched) watchedFiles.add(f);
       for (const g of values.watchedGlobs ?? []) watchedGlobs.add(g);
     }
+    const bases: string[] = [];
     if (c.tool === 'kustomize') {
       const seen = new Set<string>([dir]);
       const queue = [dir];
@@ -240,9 +243,12 @@ export function detectUnits(
         if (!d) continue;
         problems.push(...d.problems);
         for (const f of d.files) inputs.push(f);
-        for (const target of d.dirs) {
+        // A base inside the folder is built too, and what it names outside (../../../shared/common from
+        // apps/prod/base) is read by this build as much as what the unit's own kustomization names.
+        for (const target of [...d.dirs, ...d.nested]) {
           if (seen.has(target)) continue;
           seen.add(target);
+          bases.push(target);
           inputs.push(asDir(target));
           queue.push(target);
         }
@@ -254,6 +260,7 @@ export function detectUnits(
       marker: c.marker,
       inputs: minimalInputs(inputs),
       problems: dedupe(problems).sort(compareProblems),
+      ...(bases.length > 0 ? { bases: bases.sort() } : {}),
       ...(copiedCharts.length > 0 ? { copiedCharts } : {}),
     });
   }

@@ -48,6 +48,34 @@ test('a folder with Chart.yaml or a kustomization is a unit; subcharts and bases
   );
 });
 
+test("what a base inside the unit's folder names outside it is the unit's input, as kustomize builds it", () => {
+  const files: Record<string, string> = {
+    'apps/prod/kustomization.yaml': 'resources: [base]\n',
+    'apps/prod/base/kustomization.yaml': 'resources: [../../../shared/common, ../extra.yaml]\n',
+    'shared/common/kustomization.yaml': 'resources: [cm.yaml]\n',
+  };
+  const layout = detectUnits(
+    [...Object.keys(files), 'shared/common/cm.yaml', 'apps/prod/extra.yaml'],
+    kustomizations(files),
+  );
+  assert.equal(
+    layout.units.map((u) => [u.dir, u.inputs, u.bases, u.problems.map((p) => p.message)]),
+    [
+      [
+        'apps/prod',
+        ['apps/prod/', 'shared/common/'],
+        ['apps/prod/base', 'shared/common'],
+        // The base's own load restrictor: a file outside its folder, even inside the overlay's, is refused.
+        ["../extra.yaml is outside apps/prod/base: kustomize reads only files in or below the kustomization's folder"],
+      ],
+    ],
+  );
+  assert.equal(
+    unitsReading(layout.units, 'shared/common/cm.yaml').map((u) => u.dir),
+    ['apps/prod'],
+  );
+});
+
 test('a kustomization naming something the commit lacks, a path outside the repository or a remote base is a located problem of its units', () => {
   const files = {
     'app/kustomization.yaml': [

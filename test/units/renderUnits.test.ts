@@ -157,6 +157,35 @@ test('a folder stops being a unit when an overlay names it as its base, and is o
   assert.ok((await verifyOutput(await openRepo(r.dir), { outputRef: OUT })).ok);
 });
 
+test("a base inside an overlay's folder that names a folder outside it renders as kustomize builds it, and a change there re-renders the overlay", async () => {
+  const settings = (color: string) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  color: ${color}\n`;
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'policies/all.yaml': everything,
+      'apps/prod/kustomization.yaml': 'resources: [base]\nnamePrefix: prod-\n',
+      'apps/prod/base/kustomization.yaml': 'resources: [../../../shared/common]\n',
+      'shared/common/kustomization.yaml': 'resources: [settings.yaml]\n',
+      'shared/common/settings.yaml': settings('blue'),
+    },
+    'an overlay whose nested base names a shared folder',
+  );
+  const file = 'clusters/member1/default/configmap_prod-settings.yaml';
+  const first = await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  assert.equal(
+    first.reports[0]!.problems.filter((p) => p.severity === 'error'),
+    [],
+  );
+  assert.match(r.show('flotilla/rendered', file), /color: blue/);
+
+  r.commit({ 'shared/common/settings.yaml': settings('green') }, 'the shared folder changes');
+  await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  assert.match(r.show('flotilla/rendered', file), /color: green/);
+  assert.ok((await verifyOutput(await openRepo(r.dir), { outputRef: OUT })).ok);
+});
+
 test('a folder of plain manifests that gains a kustomization becomes a unit: its objects stay, now from the unit', async () => {
   const r = makeConfigRepoWith(
     repos,
