@@ -1,7 +1,7 @@
 import { describeRef } from '../api/kinds.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { Problem } from '../errors/problem.ts';
-import { unitsReading, type SourceUnit, type UnitLayout } from './detectUnits.ts';
+import type { SourceUnit, UnitLayout } from './detectUnits.ts';
 import { readUnitLayoutAt } from './readUnitObjects.ts';
 import { renderUnits } from './renderUnits.ts';
 
@@ -12,15 +12,16 @@ export interface UnitTakeover {
 }
 
 /**
- * The Kustomize units a change turned into bases (pure): a folder that was a unit and now is an input of other units.
+ * The Kustomize units a change turned into bases (pure): a folder that was a unit and now is built by other units.
  * Its objects then come from the overlays naming it, patched as they like: a pull request adding an overlay over
- * another team's folder takes that folder's objects over, and it must not do so silently.
+ * another team's folder takes that folder's objects over, and it must not do so silently. A unit inside another's
+ * folder that the change only ignored (.flotillaignore) or deleted is none: no build names it.
  */
 export function findUnitTakeovers(before: UnitLayout, after: UnitLayout): UnitTakeover[] {
   const now = new Set(after.units.map((u) => u.marker));
   return before.units
     .filter((u) => u.tool === 'kustomize' && !now.has(u.marker))
-    .map((unit) => ({ unit, by: unitsReading(after.units, unit.marker).filter((u) => u.dir !== unit.dir) }))
+    .map((unit) => ({ unit, by: after.units.filter((u) => u.bases?.includes(unit.dir)) }))
     .filter((t) => t.by.length > 0);
 }
 

@@ -53,6 +53,30 @@ test('a folder that was a unit and is now read by another unit as its base is a 
   assert.equal(findUnitTakeovers(layoutOf(explicit), layoutOf({ ...explicit, ...OVERLAY })), []);
 });
 
+test("a unit inside another unit's folder is a takeover only when a build names it, not when the change ignores it", () => {
+  const files: Record<string, string> = {
+    'shop/kustomization.yaml': 'resources: [base]\n',
+    'shop/base/kustomization.yaml': 'resources: [deployment.yaml]\n',
+    'shop/tests/all/kustomization.yaml': 'resources: [../../base]\n',
+  };
+  const layout = (f: Record<string, string>, included: (marker: string) => boolean = () => true) =>
+    detectUnits(Object.keys(f).concat('shop/base/deployment.yaml'), (m) => parseKustomization(m, f[m] ?? ''), included);
+  const before = layout(files);
+  assert.equal(
+    before.units.map((u) => u.dir),
+    ['shop', 'shop/tests/all'],
+  );
+  // .flotillaignore takes the test overlay out: shop's own folder holds it, but shop's build does not read it.
+  const ignored = layout(files, (m) => !m.startsWith('shop/tests/'));
+  assert.equal(findUnitTakeovers(before, ignored), []);
+  // Named by shop's kustomization, it is built by shop now: a takeover.
+  const named = layout({ ...files, 'shop/kustomization.yaml': 'resources: [base, tests/all]\n' });
+  assert.equal(
+    findUnitTakeovers(before, named).map((t) => [t.unit.dir, t.by.map((u) => u.dir)]),
+    [['shop/tests/all', ['shop']]],
+  );
+});
+
 test('plan and validate say when an overlay turns another folder from a unit into its base, naming the templates whose source moves', async () => {
   configureToolSearch(original);
   const r = makeConfigRepoWith(repos, { ...MEMBERS, ...TEAM_A }, 'team A');
