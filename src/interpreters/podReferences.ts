@@ -52,6 +52,12 @@ export function podReferences(pod: Node): PodReferences {
     }
   }
   for (const s of list(pod.imagePullSecrets)) add(out.secrets, s?.name);
-  if (pod.serviceAccountName !== 'default') add(out.serviceAccounts, pod.serviceAccountName);
+  // The template is read as the API server stores it: v1 conversion fills an empty serviceAccountName from the
+  // deprecated serviceAccount (Convert_v1_PodSpec_To_core_PodSpec), which Karmada then reads.
+  const serviceAccount =
+    typeof pod.serviceAccountName === 'string' && pod.serviceAccountName !== ''
+      ? pod.serviceAccountName
+      : pod.serviceAccount;
+  if (serviceAccount !== 'default') add(out.serviceAccounts, serviceAccount);
   return out;
 }

@@ -152,4 +152,20 @@ test('every workload kind reads its pod template; the default ServiceAccount and
   );
 });
 
+test('the deprecated serviceAccount names the ServiceAccount when serviceAccountName is empty, as the API server stores the pod spec', () => {
+  const deployment = (spec: Record<string, unknown>) => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    spec: { template: { spec: { containers: [{ name: 'c' }], ...spec } } },
+  });
+  assert.equal(names(interpretDependencies(deployment({ serviceAccount: 'sa-old' }), 'demo')), [
+    'ServiceAccount/sa-old',
+  ]);
+  assert.equal(
+    names(interpretDependencies(deployment({ serviceAccount: 'sa-old', serviceAccountName: 'sa-new' }), 'demo')),
+    ['ServiceAccount/sa-new'],
+  );
+  assert.equal(names(interpretDependencies(deployment({ serviceAccount: 'default' }), 'demo')), []);
+});
+
 test.run();
