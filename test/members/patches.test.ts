@@ -54,9 +54,10 @@ test('strategic merge patch: containers merge by name, $patch delete, $setElemen
     ['side', 'web', 'new'],
   );
   assert.is(out.spec.containers[1].image, 'nginx:2');
+  // A name the patch adds comes before the live ones it does not name (apimachinery's mergeSortedSlice).
   assert.equal(out.spec.containers[1].env, [
-    { name: 'A', value: '1' },
     { name: 'B', value: '2' },
+    { name: 'A', value: '1' },
   ]);
   assert.equal(out.metadata.finalizers, []);
   const deleted = strategicMergePatch(pod(), { spec: { containers: [{ name: 'side', $patch: 'delete' }] } }) as any;
@@ -66,6 +67,83 @@ test('strategic merge patch: containers merge by name, $patch delete, $setElemen
   );
   const replaced = strategicMergePatch(pod(), { spec: { $patch: 'replace', args: ['only'] } }) as any;
   assert.equal(replaced.spec, { args: ['only'] });
+});
+
+test("strategic merge patch orders merged lists as apimachinery does: the patch's order, new items first, $setElementOrder alone", () => {
+  const named = (...n: (string | Record<string, unknown>)[]) => n.map((x) => (typeof x === 'string' ? { name: x } : x));
+  const order = (value: unknown) =>
+    ((value as { containers: { name: string; other?: string }[] }).containers ?? []).map(
+      (c) => c.name + (c.other ? `:${c.other}` : ''),
+    );
+  // Cases of apimachinery's strategicpatch/patch_test.go.
+  assert.equal(order(strategicMergePatch({ containers: named('1', '2', '3') }, { containers: named('3', '1', '2') })), [
+    '3',
+    '1',
+    '2',
+  ]);
+  assert.equal(order(strategicMergePatch({ containers: named('1', '2', '3') }, { containers: named('3', '1') })), [
+    '2',
+    '3',
+    '1',
+  ]);
+  assert.equal(
+    order(
+      strategicMergePatch(
+        {
+          containers: [
+            { name: '1', other: 'a' },
+            { name: '2', other: 'b' },
+          ],
+        },
+        { '$setElementOrder/containers': named('4', '1', '2', '3'), containers: named('4', '3') },
+      ),
+    ),
+    ['4', '1:a', '2:b', '3'],
+  );
+  assert.equal(
+    order(
+      strategicMergePatch(
+        { containers: [{ name: '1' }, { name: '2', other: 'b' }, { name: '4', other: 'c' }] },
+        {
+          '$setElementOrder/containers': named('2', '3'),
+          containers: [{ name: '3' }, { name: '1', $patch: 'delete' }],
+        },
+      ),
+    ),
+    ['2:b', '4:c', '3'],
+  );
+  assert.equal(
+    order(
+      strategicMergePatch(
+        { containers: named('1', '3') },
+        { '$setElementOrder/containers': named('3', '2', '1'), containers: named('3', '1') },
+      ),
+    ),
+    ['3', '1'],
+  );
+  // kubectl apply that only reorders sends the order without the list.
+  assert.equal(
+    order(strategicMergePatch({ containers: named('2', '1') }, { '$setElementOrder/containers': named('1', '2') })),
+    ['1', '2'],
+  );
+  assert.equal(
+    (strategicMergePatch({ finalizers: ['1', '3'] }, { '$setElementOrder/finalizers': ['3', '2', '1'] }) as any)
+      .finalizers,
+    ['3', '1'],
+  );
+  assert.equal((strategicMergePatch({ finalizers: ['x/a'] }, { finalizers: ['x/b'] }) as any).finalizers, [
+    'x/b',
+    'x/a',
+  ]);
+  assert.equal(
+    (
+      strategicMergePatch(
+        { finalizers: ['a', 'b'] },
+        { '$setElementOrder/finalizers': ['a'], '$deleteFromPrimitiveList/finalizers': ['b'] },
+      ) as any
+    ).finalizers,
+    ['a'],
+  );
 });
 
 test('label selector strings parse and match like the API server', () => {

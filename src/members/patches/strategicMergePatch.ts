@@ -15,8 +15,31 @@ export function strategicMergePatch(target: unknown, patch: unknown): unknown {
   if (patch.$patch === 'delete') return undefined;
   const result: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
   const retainKeys = Array.isArray(patch.$retainKeys) ? (patch.$retainKeys as string[]) : undefined;
+  // A list named by $setElementOrder takes that order even when the patch leaves the list itself out (kubectl apply
+  // reordering containers sends only the order), before any other key (mergePatchIntoOriginal).
+  const ordered = new Set<string>();
+  for (const [field, order] of Object.entries(patch)) {
+    if (!field.startsWith(SET_ORDER) || !Array.isArray(order)) continue;
+    const list = field.slice(SET_ORDER.length);
+    ordered.add(list);
+    const current = Array.isArray(result[list]) ? (result[list] as unknown[]) : undefined;
+    const items = Array.isArray(patch[list]) ? (patch[list] as unknown[]) : undefined;
+    if (!current && !items) continue;
+    const merged = !items
+      ? current!
+      : !current
+        ? (stripDirectives(items.filter((i) => !(isPlainObject(i) && i.$patch))) as unknown[])
+        : mergeList(current, items, list);
+    const key = mergeKeyOf(list, [...order, ...merged]);
+    result[list] = inOrder(
+      merged,
+      order,
+      current && items && key ? liveAfterMerge(current, items, key) : (current ?? []),
+      key,
+    );
+  }
   for (const [key, value] of Object.entries(patch)) {
-    if (key === '$patch' || key === '$retainKeys' || key.startsWith('$setElementOrder/')) continue;
+    if (key === '$patch' || key === '$retainKeys' || key.startsWith(SET_ORDER) || ordered.has(key)) continue;
     if (key.startsWith('$deleteFromPrimitiveList/')) {
       const list = key.slice('$deleteFromPrimitiveList/'.length);
       const current = Array.isArray(result[list]) ? (result[list] as unknown[]) : [];
@@ -28,8 +51,7 @@ export function strategicMergePatch(target: unknown, patch: unknown): unknown {
       continue;
     }
     if (Array.isArray(value)) {
-      const order = patch[`$setElementOrder/${key}`];
-      result[key] = mergeList(result[key], value, key, Array.isArray(order) ? order : undefined);
+      result[key] = mergeList(result[key], value, key);
       continue;
     }
     const merged = strategicMergePatch(result[key], value);
@@ -40,40 +62,111 @@ export function strategicMergePatch(target: unknown, patch: unknown): unknown {
   return result;
 }
 
-function mergeList(current: unknown, patchItems: unknown[], field: string, order: unknown[] | undefined): unknown[] {
+const SET_ORDER = '$setElementOrder/';
+
+/** The merge key of a list of maps; '' for a merged list of scalars; undefined for a list the patch replaces. */
+function mergeKeyOf(field: string, items: unknown[]): string | undefined {
+  return isSetList(field) ? '' : listMergeKey(field, items);
+}
+
+/**
+ * apimachinery's mergeSlice: a merged list's items that the patch names come in the patch's order, and the server's
+ * other items keep theirs, each placed before the first patch item the live list had after it. So a container the
+ * patch adds comes first, and a patch `[c, a]` over `[a, b, c]` gives `[b, c, a]`.
+ */
+function mergeList(current: unknown, patchItems: unknown[], field: string): unknown[] {
   const existing = Array.isArray(current) ? current : [];
-  if (isSetList(field)) {
-    const merged = [...existing];
-    for (const item of patchItems) if (!merged.some((m) => isDeepStrictEqual(m, item))) merged.push(item);
-    return merged;
+  const key = mergeKeyOf(field, [...patchItems, ...existing]);
+  if (key === undefined) return patchItems.filter((item) => !(isPlainObject(item) && item.$patch)).map(stripDirectives);
+  if (key === '') {
+    const merged: unknown[] = [];
+    for (const item of [...existing, ...patchItems])
+      if (!merged.some((m) => isDeepStrictEqual(m, item))) merged.push(item);
+    return inOrder(merged, patchItems, existing, key);
   }
-  const key = listMergeKey(field, [...patchItems, ...existing]);
-  const replaceDirective = patchItems.find((item) => isPlainObject(item) && item.$patch === 'replace');
-  if (!key || replaceDirective) {
+  if (patchItems.some((item) => isPlainObject(item) && item.$patch === 'replace'))
     return patchItems.filter((item) => !(isPlainObject(item) && item.$patch)).map(stripDirectives);
-  }
   const keyOf = (item: unknown) => (isPlainObject(item) ? item[key] : undefined);
-  const result: unknown[] = existing.map((item) => item);
+  let original = existing;
+  const items: Record<string, unknown>[] = [];
   for (const item of patchItems) {
     if (!isPlainObject(item)) continue;
+    if (item.$patch === 'delete') original = original.filter((r) => !isDeepStrictEqual(keyOf(r), item[key]));
+    else items.push(item);
+  }
+  const result = [...original];
+  for (const item of items) {
     const index = result.findIndex((r) => keyOf(r) !== undefined && isDeepStrictEqual(keyOf(r), item[key]));
-    if (item.$patch === 'delete') {
-      if (index >= 0) result.splice(index, 1);
-      continue;
-    }
     if (index >= 0) result[index] = strategicMergePatch(result[index], item);
     else result.push(strategicMergePatch(undefined, item));
   }
-  if (!order) return result;
-  // $setElementOrder lists the final order by key; items it does not name keep their relative place at the end.
-  const rank = (item: unknown) => {
-    const at = order.findIndex((o) => isPlainObject(o) && isDeepStrictEqual(o[key], keyOf(item)));
-    return at < 0 ? order.length : at;
+  return inOrder(result, items, original, key);
+}
+
+/**
+ * The live order apimachinery compares against once a patch list was merged in: its mergeSlice deletes and appends
+ * in the live list's own array (Go slices share it), so the positions of the live list's length then hold the
+ * items left after `$patch: delete`, the first items appended, and stale copies. The upstream case "add map and
+ * delete map from merging list" ([1, 2, 4] with [3, {1: delete}], order [2, 3]: [2, 4, 3]) depends on it.
+ */
+function liveAfterMerge(live: unknown[], patchItems: unknown[], key: string): unknown[] {
+  const keyOf = (item: unknown) => (isPlainObject(item) ? item[key] : undefined);
+  const shared = [...live];
+  let length = live.length;
+  for (const item of patchItems) {
+    if (!isPlainObject(item) || item.$patch !== 'delete') continue;
+    for (let at = shared.findIndex((r, i) => i < length && isDeepStrictEqual(keyOf(r), item[key])); at >= 0; ) {
+      shared.copyWithin(at, at + 1, length);
+      length--;
+      at = shared.findIndex((r, i) => i < length && isDeepStrictEqual(keyOf(r), item[key]));
+    }
+  }
+  const kept = shared.slice(0, length);
+  for (const item of patchItems) {
+    if (!isPlainObject(item) || item.$patch) continue;
+    if (kept.some((r) => isDeepStrictEqual(keyOf(r), item[key]))) continue;
+    kept.push(item);
+    // Appended in place while the array has room (its capacity is the live list's length), then in a new one.
+    if (length < live.length) shared[length] = item;
+    length++;
+  }
+  return shared;
+}
+
+/**
+ * normalizeElementOrder: the items `order` names, sorted as it lists them, merged with the rest, sorted as the live
+ * list had them; a live item goes before a named one only when the live list had it before that one.
+ */
+function inOrder(merged: unknown[], order: unknown[], live: unknown[], key: string | undefined): unknown[] {
+  const keyValue = (item: unknown) => (key ? (isPlainObject(item) ? item[key] : undefined) : item);
+  const indexIn = (list: unknown[], item: unknown) => {
+    const value = keyValue(item);
+    return list.findIndex((other) => isDeepStrictEqual(keyValue(other), value));
   };
-  return result
-    .map((item, i) => ({ item, i }))
-    .sort((a, b) => rank(a.item) - rank(b.item) || a.i - b.i)
-    .map((x) => x.item);
+  const named: unknown[] = [];
+  const serverOnly: unknown[] = [];
+  for (const item of merged) (indexIn(order, item) >= 0 ? named : serverOnly).push(item);
+  const sortBy = (list: unknown[], by: unknown[]) =>
+    list
+      .map((item, i) => ({ item, i, at: indexIn(by, item) }))
+      .sort((a, b) => (a.at >= 0 && b.at >= 0 ? a.at - b.at : 0) || a.i - b.i)
+      .map((x) => x.item);
+  const right = sortBy(named, order);
+  const left = sortBy(serverOnly, live);
+  const out: unknown[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length || j < right.length) {
+    if (i >= left.length) out.push(right[j++]);
+    else if (j >= right.length) out.push(left[i++]);
+    else {
+      const li = indexIn(live, left[i]);
+      const ri = indexIn(live, right[j]);
+      if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
+      else out.push(right[j++]);
+    }
+  }
+  return out;
 }
 
 function stripDirectives(value: unknown): unknown {
