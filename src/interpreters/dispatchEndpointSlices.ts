@@ -189,11 +189,11 @@ function namedOrAll(selectors: readonly { name?: unknown }[] | undefined, regist
 
 /**
  * Cluster.APIEnablement(EndpointSlice) == APIDisabled: unlisted counts as disabled only when the list is known to be
- * complete (CompleteAPIEnablements); no list at all is no knowledge, so enabled.
+ * complete (CompleteAPIEnablements, with no field an empty list); no list and no such condition is no knowledge.
  */
 function endpointSliceDisabled(status: ClusterStatus | undefined): boolean {
-  if (!status?.apiEnablements) return false;
-  const listed = status.apiEnablements.some(
+  if (!status) return false;
+  const listed = (status.apiEnablements ?? []).some(
     (g) => g.groupVersion === 'discovery.k8s.io/v1' && (g.resources ?? []).some((r) => r.kind === 'EndpointSlice'),
   );
   if (listed) return false;

@@ -8,16 +8,19 @@ export type APIEnablementStatus = 'APIEnabled' | 'APIDisabled' | 'APIUnknown';
 
 /**
  * Karmada's Cluster.APIEnablement: unlisted means disabled only when the list is known to be complete. Unlike
- * Karmada, an absent list (not an empty one) is no list at all: unknown, so enabled.
+ * Karmada, an absent list (not an empty one) with no CompleteAPIEnablements condition is no list at all: unknown,
+ * so enabled (a Cluster registered in Git has no status).
  */
 export function apiEnablementOf(cluster: Cluster, apiVersion: string, kind: string): APIEnablementStatus {
   const status = cluster.status;
-  if (!status || status.apiEnablements === undefined) return 'APIEnabled';
-  for (const group of status.apiEnablements) {
+  if (!status) return 'APIEnabled';
+  const complete = (status.conditions ?? []).some((c) => c.type === 'CompleteAPIEnablements' && c.status === 'True');
+  // Karmada writes an empty list as no field (omitempty): with the condition saying it is complete, it is empty.
+  if (status.apiEnablements === undefined && !complete) return 'APIEnabled';
+  for (const group of status.apiEnablements ?? []) {
     if (group.groupVersion !== apiVersion) continue;
     if ((group.resources ?? []).some((r) => r.kind === kind)) return 'APIEnabled';
   }
-  const complete = (status.conditions ?? []).some((c) => c.type === 'CompleteAPIEnablements' && c.status === 'True');
   return complete ? 'APIDisabled' : 'APIUnknown';
 }
 

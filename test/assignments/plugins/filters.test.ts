@@ -99,10 +99,12 @@ const apiCases: { name: string; cluster: Cluster; kind?: string; previous?: bool
     expected: ok,
   },
   {
-    name: 'no apiEnablements field, even with CompleteAPIEnablements: enabled',
+    // Karmada's cluster_helper_test "API disabled - empty APIEnablements with complete condition": its empty list
+    // is written as no field at all (omitempty).
+    name: 'no apiEnablements field with CompleteAPIEnablements True: the list is empty, not enabled',
     cluster: cluster('c', {}, { conditions: complete }),
     kind: 'CustomResource',
-    expected: ok,
+    expected: no('API apps/v1 CustomResource is not enabled'),
   },
   {
     name: 'an empty list keeps the strict rule (not listed)',
