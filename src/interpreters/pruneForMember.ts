@@ -59,7 +59,11 @@ export function pruneForMember(manifest: Record<string, unknown>): Record<string
     case 'ServiceAccount':
       if (Array.isArray(out.secrets)) {
         const prefix = `${meta?.name}-token-`;
-        out.secrets = out.secrets.filter((s: { name?: string }) => !s?.name?.startsWith(prefix));
+        // Karmada's loop moves on after removing an entry, so the one that slid into its place is not looked at:
+        // of two token secrets in a row, the second stays (prune.go removeServiceAccountIrrelevantField).
+        const secrets = [...out.secrets];
+        for (let i = 0; i < secrets.length; i++) if (secrets[i]?.name?.startsWith(prefix)) secrets.splice(i, 1);
+        out.secrets = secrets;
       }
       break;
     case 'Secret':

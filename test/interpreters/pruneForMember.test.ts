@@ -146,4 +146,19 @@ spec:
   assert.equal(holes.at, new Date(0));
 });
 
+test("a ServiceAccount's token secrets go as Karmada's prune loop drops them: one right after a dropped one stays", () => {
+  const prune = (names: string[]) =>
+    (
+      pruneForMember({
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name: 'sa1' },
+        secrets: names.map((name) => ({ name })),
+      }) as { secrets: { name: string }[] }
+    ).secrets.map((s) => s.name);
+  assert.equal(prune(['sa1-token-a', 'other', 'sa1-token-b']), ['other']);
+  assert.equal(prune(['sa1-token-a', 'sa1-token-b', 'other']), ['sa1-token-b', 'other']);
+  assert.equal(prune(['other', 'sa1-token-a', 'sa1-token-b', 'sa1-token-c']), ['other', 'sa1-token-b']);
+});
+
 test.run();
