@@ -26,6 +26,7 @@ const DIGEST = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][0-9a-fA-F
 const REFERENCE = new RegExp(`^(${NAME})(?::(${TAG}))?(?:@(${DIGEST}))?$`);
 const ANCHORED_TAG = new RegExp(`^${TAG}$`);
 const ANCHORED_DIGEST = new RegExp(`^${DIGEST}$`);
+const ANCHORED_NAME = new RegExp(`^(?:(${DOMAIN_AND_PORT})/)?(${PATH_COMPONENT}(?:/${PATH_COMPONENT})*)$`);
 const NAME_MAX_LENGTH = 255;
 /** Digest algorithms Karmada registers (sha256, and sha384/sha512 via crypto/sha512) with their hex lengths. */
 const DIGEST_HEX_LENGTH: Readonly<Record<string, number>> = { sha256: 64, sha384: 96, sha512: 128 };
@@ -38,7 +39,9 @@ export function parseImage(image: string): ParseImageResult {
     return { ok: false, message: 'invalid reference format' };
   }
   const [, name = '', tag = '', digest = ''] = match;
-  if (name.length > NAME_MAX_LENGTH)
+  // distribution/reference counts the path only: the name less what its anchored name pattern takes as a domain (any
+  // first segment shaped like one, `library` too).
+  if ((ANCHORED_NAME.exec(name)?.[2] ?? name).length > NAME_MAX_LENGTH)
     return { ok: false, message: `repository name must not be more than ${NAME_MAX_LENGTH} characters` };
   if (digest) {
     const problem = validateDigest(digest);

@@ -77,6 +77,20 @@ test('invalid images are rejected with distribution/reference reasons', () => {
   ]);
 });
 
+test('the 255-character limit counts the repository path, as distribution/reference does, not a registry before it', () => {
+  const verdict = (image: string) => {
+    const result = parseImage(image);
+    return result.ok ? 'ok' : result.message;
+  };
+  const tooLong = 'repository name must not be more than 255 characters';
+  assert.is(verdict(`reg.io/${'a'.repeat(250)}:v`), 'ok');
+  assert.is(verdict(`x/${'a'.repeat(254)}`), 'ok');
+  assert.is(verdict(`reg:5000/${'a'.repeat(255)}`), 'ok');
+  assert.is(verdict(`reg:5000/${'a'.repeat(256)}`), tooLong);
+  assert.is(verdict('a'.repeat(256)), tooLong);
+  assert.is(verdict(`x/${'a'.repeat(200)}/${'b'.repeat(60)}`), tooLong);
+});
+
 test('withTagOrDigest sets a tag or a digest and ignores anything that is neither', () => {
   const image = { hostname: '', repository: 'nginx', tag: 'v1', digest: '' };
   assert.is(formatImage(withTagOrDigest(image, 'v2')), 'nginx:v2');
