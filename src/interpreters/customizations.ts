@@ -155,16 +155,16 @@ export function customReviseReplicas(c: KindInterpreter, manifest: Obj, replicas
   return c.thirdParty?.reviseReplica?.(manifest, Math.trunc(replicas));
 }
 
-export function customDependencies(c: KindInterpreter, manifest: Obj, namespace: string): ObjectRef[] | undefined {
+export function customDependencies(c: KindInterpreter, written: Obj, namespace: string): ObjectRef[] | undefined {
+  // The scripts read the object as the API server stores it, in its namespace even where the file names none.
+  const meta = written.metadata as Obj | undefined;
+  const manifest = namespace && !meta?.namespace ? { ...written, metadata: { ...meta, namespace } } : written;
   if (c.lua?.dependencyInterpretation)
-    return namedDependencies(
-      c.lua.dependencyInterpretation.flatMap((script) => luaGetDependencies(script, manifest)),
-      namespace,
-    );
+    return namedDependencies(c.lua.dependencyInterpretation.flatMap((script) => luaGetDependencies(script, manifest)));
   const hook = c.dependencyInterpretation;
   if (!hook) {
     const bundled = c.thirdParty?.getDependencies;
-    return bundled ? namedDependencies(bundled(manifest), namespace) : undefined;
+    return bundled ? namedDependencies(bundled(manifest)) : undefined;
   }
   const found = new Map<string, ObjectRef>();
   for (const d of hook.dependencies) {
@@ -177,15 +177,17 @@ export function customDependencies(c: KindInterpreter, manifest: Obj, namespace:
 }
 
 /**
- * The references of every dependency script (or of the bundled interpreter), united: by name, in the workload's
- * namespace unless one is given. A reference by labelSelector alone is not followed (Flotilla's dependencies are named
- * objects).
+ * The references of every dependency script (or of the bundled interpreter), united, by name. A reference without a
+ * namespace names a cluster-scoped object (DependentObjectReference: "If Namespace is not specified, means the
+ * resource is non-namespace scoped"): nothing defaults it, so a ConfigMap named that way is not found and not
+ * propagated, and a ClusterRole is. A reference by labelSelector alone is not followed (Flotilla's dependencies are
+ * named objects).
  */
-function namedDependencies(references: readonly DependentObjectReference[], namespace: string): ObjectRef[] {
+function namedDependencies(references: readonly DependentObjectReference[]): ObjectRef[] {
   const found = new Map<string, ObjectRef>();
   for (const d of references) {
     if (!d.name) continue;
-    const ns = d.namespace || namespace;
+    const ns = d.namespace ?? '';
     found.set(`${d.apiVersion}/${d.kind}/${ns}/${d.name}`, {
       apiVersion: d.apiVersion,
       kind: d.kind,

@@ -218,6 +218,28 @@ test('references by name, by labelSelector, by both, and with matchExpressions a
   );
 });
 
+test('a reference without a namespace names a cluster-scoped object; the script reads the template in its namespace, as stored', () => {
+  const refs = customDependencies(
+    interpreterSet([
+      ric('deps', {
+        dependencyInterpretation: `function GetDependencies(desiredObj)
+  return {
+    {apiVersion = "v1", kind = "ConfigMap", name = "no-namespace"},
+    {apiVersion = "rbac.authorization.k8s.io/v1", kind = "ClusterRole", name = "reader"},
+    {apiVersion = "v1", kind = "ConfigMap", namespace = desiredObj.metadata.namespace, name = "own"},
+  }
+end`,
+      }),
+    ]).get('apps/v1/Deployment')!,
+    { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'nginx' } },
+    'team-a',
+  );
+  assert.equal(
+    refs?.map((d) => `${d.kind} ${d.namespace || '(cluster)'}/${d.name}`),
+    ['ClusterRole (cluster)/reader', 'ConfigMap (cluster)/no-namespace', 'ConfigMap team-a/own'],
+  );
+});
+
 const INVALID: [string, string][] = [
   ['without apiVersion', '{kind = "ConfigMap", name = "cm"}'],
   ['without kind', '{apiVersion = "v1", name = "cm"}'],
