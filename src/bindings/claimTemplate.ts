@@ -112,7 +112,9 @@ const NO_PRIORITY = { status: 'none' } as const;
 /**
  * The policy that placed this template last time, when no policy selects it now: deleted, or narrowed so it no longer
  * selects it (`remains`). Karmada removes the claim in both cases but never the binding or the Works, so member
- * objects stay (detector: cleanPPUnmatchedRBs, and getAndApplyPolicy for a template that stopped matching).
+ * objects stay (detector: handleResourceTemplateAndBindingCleanup, cleanPPUnmatchedRBs). A template that stopped
+ * matching through its own change is treated alike; Karmada's getAndApplyPolicy leaves that claim until the policy
+ * changes (README: Karmada semantics and differences).
  */
 export function orphanedByPolicy(
   template: Template,
