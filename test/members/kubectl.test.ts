@@ -79,7 +79,7 @@ test('kubectl get pods -o wide shows Running pods with IP and NODE', async () =>
 test('a second field manager changing replicas gets a 409 conflict unless it forces', async () => {
   const conflict = await kubectl(['apply', '--server-side', '--field-manager', 'other', '-f', '-'], deployment(3));
   assert.is.not(conflict.code, 0);
-  assert.match(conflict.stderr, 'Apply failed with 1 conflict: conflict with "kubectl" using apps/v1: .spec.replicas');
+  assert.match(conflict.stderr, 'Apply failed with 1 conflict: conflict with "kubectl": .spec.replicas');
   const forced = await kubectl(
     ['apply', '--server-side', '--field-manager', 'other', '--force-conflicts', '-f', '-'],
     deployment(3),

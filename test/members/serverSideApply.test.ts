@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { serverSideApply } from '../../src/members/apply/serverSideApply.ts';
+import { trackUpdate } from '../../src/members/apply/trackUpdate.ts';
 import { fieldsOf, fromFieldsV1, toFieldsV1 } from '../../src/members/apply/fieldSet.ts';
 import type { KubeObject } from '../../src/members/types.ts';
 
@@ -41,6 +42,35 @@ test('field sets use FieldsV1 keys for associative lists and round-trip', () => 
   assert.equal([...fromFieldsV1(v1)].sort(), [...set].sort());
 });
 
+test('conflicts with several managers are grouped as kube-apiserver words them: an Update manager with its apiVersion', () => {
+  const live = apply(undefined, deploy({ replicas: 2, paused: false }, { owner: 'alice' }), 'alice');
+  const edited = { ...live, spec: { ...(live.spec as object), minReadySeconds: 5 } } as KubeObject;
+  edited.metadata.managedFields = trackUpdate(live, edited, 'kubectl-edit', 'apps/v1', NOW);
+  try {
+    apply(edited, deploy({ replicas: 3, paused: true, minReadySeconds: 9 }, { owner: 'bob' }), 'bob');
+    assert.unreachable('should conflict');
+  } catch (error) {
+    const e = error as { message: string; details: { causes: { message: string; field: string }[] } };
+    assert.is(
+      e.message,
+      [
+        'Apply failed with 4 conflicts: conflicts with "alice":',
+        '- .metadata.labels.owner',
+        '- .spec.paused',
+        '- .spec.replicas',
+        'conflicts with "kubectl-edit" using apps/v1:',
+        '- .spec.minReadySeconds',
+      ].join('\n'),
+    );
+    assert.equal(e.details.causes.map((c) => `${c.message}: ${c.field}`).sort(), [
+      'conflict with "alice": .metadata.labels.owner',
+      'conflict with "alice": .spec.paused',
+      'conflict with "alice": .spec.replicas',
+      'conflict with "kubectl-edit" using apps/v1: .spec.minReadySeconds',
+    ]);
+  }
+});
+
 test('a different value for a field another manager applied is a conflict naming manager and path', () => {
   const live = apply(undefined, deploy({ replicas: 2 }), 'alice');
   try {
@@ -50,7 +80,7 @@ test('a different value for a field another manager applied is a conflict naming
     const e = error as { code: number; reason: string; message: string; details: { causes: { field: string }[] } };
     assert.is(e.code, 409);
     assert.is(e.reason, 'Conflict');
-    assert.is(e.message, 'Apply failed with 1 conflict: conflict with "alice" using apps/v1: .spec.replicas');
+    assert.is(e.message, 'Apply failed with 1 conflict: conflict with "alice": .spec.replicas');
     assert.equal(
       e.details.causes.map((c) => c.field),
       ['.spec.replicas'],

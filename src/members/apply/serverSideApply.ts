@@ -29,7 +29,7 @@ export function serverSideApply(req: ApplyRequest): KubeObject {
   const previous = entries.find(isMine);
   const previousFields: FieldSet = previous ? fromFieldsV1(previous.fieldsV1) : new Set();
 
-  const conflicts: { manager: string; apiVersion: string; path: string[] }[] = [];
+  const conflicts: { entry: ManagedFieldsEntry; path: string[] }[] = [];
   if (req.live) {
     for (const entry of entries) {
       if (isMine(entry)) continue;
@@ -40,12 +40,13 @@ export function serverSideApply(req: ApplyRequest): KubeObject {
         if (path[path.length - 1] === '.') continue;
         if (isDeepStrictEqual(valueAt(req.live, path), valueAt(req.applied, path))) continue;
         if (req.force) owned.delete(encoded);
-        else conflicts.push({ manager: entry.manager, apiVersion: entry.apiVersion, path });
+        else conflicts.push({ entry, path });
       }
       if (req.force) entry.fieldsV1 = toFieldsV1(owned);
     }
   }
-  if (conflicts.length > 0) throw conflictError(conflicts);
+  // structured-merge-diff walks each manager's field set in its sorted order.
+  if (conflicts.length > 0) throw conflictError(conflicts.sort((a, b) => comparePaths(a.path, b.path)));
 
   const base: KubeObject = req.live ? structuredClone(req.live) : { metadata: {} };
   const { metadata: appliedMeta, apiVersion: _a, kind: _k, ...appliedBody } = req.applied;
@@ -117,16 +118,48 @@ export function formatFieldPath(path: string[]): string {
   return out;
 }
 
-function conflictError(conflicts: { manager: string; apiVersion: string; path: string[] }[]): ApiError {
-  const lines = conflicts.map((c) => `conflict with "${c.manager}" using ${c.apiVersion}: ${formatFieldPath(c.path)}`);
-  const message =
-    conflicts.length === 1
-      ? `Apply failed with 1 conflict: ${lines[0]}`
-      : `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+function comparePaths(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  return a.length - b.length;
+}
+
+function conflictError(conflicts: { entry: ManagedFieldsEntry; path: string[] }[]): ApiError {
+  // apimachinery's managedfields conflict.go: getConflictMessage groups by manager identifier (sorted), printManager
+  // names an Update manager with its apiVersion and any manager with its subresource.
+  const identifier = (e: ManagedFieldsEntry) =>
+    JSON.stringify({
+      manager: e.manager,
+      operation: e.operation,
+      ...(e.operation === 'Update' ? { apiVersion: e.apiVersion } : {}),
+      ...(e.subresource ? { subresource: e.subresource } : {}),
+    });
+  const printManager = (e: ManagedFieldsEntry) =>
+    `${JSON.stringify(e.manager)}${e.subresource ? ` with subresource ${JSON.stringify(e.subresource)}` : ''}${
+      e.operation === 'Update' ? ` using ${e.apiVersion}` : ''
+    }`;
+  let message: string;
+  if (conflicts.length === 1) {
+    const [only] = conflicts;
+    message = `Apply failed with 1 conflict: conflict with ${printManager(only!.entry)}: ${formatFieldPath(only!.path)}`;
+  } else {
+    const byManager = new Map<string, { entry: ManagedFieldsEntry; paths: string[] }>();
+    for (const c of conflicts) {
+      const id = identifier(c.entry);
+      const group = byManager.get(id) ?? { entry: c.entry, paths: [] };
+      group.paths.push(formatFieldPath(c.path));
+      byManager.set(id, group);
+    }
+    const lines: string[] = [];
+    for (const id of [...byManager.keys()].sort()) {
+      const group = byManager.get(id)!;
+      lines.push(`conflicts with ${printManager(group.entry)}:`, ...group.paths.map((p) => `- ${p}`));
+    }
+    message = `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+  }
   return new ApiError(409, 'Conflict', message, {
-    causes: conflicts.map((c, i) => ({
+    causes: conflicts.map((c) => ({
       type: 'FieldManagerConflict',
-      message: lines[i],
+      message: `conflict with ${printManager(c.entry)}`,
       field: formatFieldPath(c.path),
     })),
   });
