@@ -10,7 +10,14 @@ export function jsonPatch(target: unknown, operations: unknown): unknown {
     if (!OPERATIONS.has(String(op?.op)))
       throw new ApiError(400, 'BadRequest', `unknown json patch operation "${String(op?.op)}"`);
   }
-  const result = applyJsonPatch(target, operations as JsonPatchOperation[]);
-  if (!result.ok) throw new ApiError(422, 'Invalid', `jsonpatch: ${result.message}`);
+  // An operation that does not apply (a failed test, a missing path or key) is kube-apiserver's generic 422: its
+  // patch handler passes the library's error to NewGenericServerResponse, which keeps only its own words.
+  let result: ReturnType<typeof applyJsonPatch> | undefined;
+  try {
+    result = applyJsonPatch(target, operations as JsonPatchOperation[]);
+  } catch {
+    result = undefined;
+  }
+  if (!result?.ok) throw new ApiError(422, 'Invalid', 'the server rejected our request due to an error in our request');
   return result.document;
 }
