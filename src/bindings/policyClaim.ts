@@ -15,13 +15,21 @@ export const POLICY_CLAIM_KEYS = {
   },
 } as const;
 
+/** A MultiClusterService's claim on its Service's binding, which its retrieveService takes off when it lets go. */
+const MULTI_CLUSTER_SERVICE_CLAIM = {
+  labels: ['binding.karmada.io/managed-by', 'multiclusterservice.karmada.io/permanent-id'],
+  annotations: ['multiclusterservice.karmada.io/name', 'multiclusterservice.karmada.io/namespace'],
+} as const;
+
 const CLAIM_LABELS = new Set<string>([
   ...POLICY_CLAIM_KEYS.PropagationPolicy.labels,
   ...POLICY_CLAIM_KEYS.ClusterPropagationPolicy.labels,
+  ...MULTI_CLUSTER_SERVICE_CLAIM.labels,
 ]);
 const CLAIM_ANNOTATIONS = new Set<string>([
   ...POLICY_CLAIM_KEYS.PropagationPolicy.annotations,
   ...POLICY_CLAIM_KEYS.ClusterPropagationPolicy.annotations,
+  ...MULTI_CLUSTER_SERVICE_CLAIM.annotations,
 ]);
 
 /** Whether a policy's claim is on the binding: a binding its policy let go of (withoutPolicyClaim) has none. */
@@ -34,7 +42,7 @@ export function hasPolicyClaim(binding: ResourceBinding): boolean {
 /**
  * The binding of a template its policy let go of (deleted, or no longer selecting it), as Karmada's detector leaves
  * it: the same binding, without the policy's claim (CleanupPPClaimMetadata / CleanupCPPClaimMetadata, before the
- * template's own). The same object when it carries none. Flotilla's own `flotilla.io/policy` stays: it records which
+ * template's own), or a MultiClusterService's (mcs_controller.go retrieveService). The same object when it carries none. Flotilla's own `flotilla.io/policy` stays: it records which
  * policy placed the template last, and the render reads it to keep the template's output where it ran.
  */
 export function withoutPolicyClaim(binding: ResourceBinding): ResourceBinding {

@@ -106,4 +106,41 @@ test('turned from CrossCluster to LoadBalancer with no policy left for its Servi
   }
 });
 
+test("a deleted MultiClusterService takes its claim off its Service's binding, as retrieveService does; the result stays", async () => {
+  const r = makeConfigRepo();
+  try {
+    r.commit(
+      {
+        'clusters/member1.yaml': clusterYaml('member1'),
+        'clusters/member2.yaml': clusterYaml('member2'),
+        'templates/web.yaml': SERVICE,
+        'templates/mcs.yaml': mcs('[CrossCluster]'),
+      },
+      'web across member1 and member2',
+    );
+    const repo = await openRepo(r.dir);
+    await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+    assert.match(
+      r.show('flotilla/rendered', 'bindings/default/web-service.yaml'),
+      'multiclusterservice.karmada.io/name',
+    );
+    r.commit({ 'templates/mcs.yaml': null }, 'no MultiClusterService');
+    await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+    const binding = r.show('flotilla/rendered', 'bindings/default/web-service.yaml');
+    for (const key of [
+      'binding.karmada.io/managed-by',
+      'multiclusterservice.karmada.io/permanent-id',
+      'multiclusterservice.karmada.io/name',
+      'multiclusterservice.karmada.io/namespace',
+    ])
+      assert.not.match(binding, key);
+    assert.match(binding, '- name: member1');
+    assert.match(binding, '- name: member2');
+    const tree = r.git('ls-tree', '-r', '--name-only', 'flotilla/rendered');
+    assert.match(tree, 'clusters/member2/default/service_web.yaml');
+  } finally {
+    r.cleanup();
+  }
+});
+
 test.run();
