@@ -252,9 +252,21 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
 
   // 1. Each affected template on its own: detector, taint manager, scheduler, graceful eviction. Held ones keep everything.
   const placed = new Map<string, Placed>();
+  // HPAs a render holds with their last output (their policy gone, say): still running on members, so still marking
+  // their target (Karmada's marker lets go only when the HPA is deleted or retargets).
+  const heldScalers = new Map<string, string>();
+  const holdsScaler = (key: string, template: Template | undefined) => {
+    const before = input.previousIndex.template(key);
+    // What it targeted when last rendered; a replay from bindings alone (verify) knows only the template's target.
+    const target = template && scaleTargetOf(template) && (before?.scaleTarget ?? scaleTargetOf(template));
+    if (target && before?.clusters.length) heldScalers.set(key, target);
+  };
   for (const key of keys) {
     const template = input.model.templates.get(key);
-    if (held(key, template, input, out, write) || !template) continue;
+    if (held(key, template, input, out, write) || !template) {
+      holdsScaler(key, template);
+      continue;
+    }
     let p: Placed;
     try {
       p = place(
@@ -271,17 +283,19 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
       if (!(err instanceof LuaHookError)) throw err;
       // Karmada's detector retries a template whose interpreter fails, and its binding stays as it was.
       holdForHook(key, template, err, out);
+      holdsScaler(key, template);
       continue;
     }
     if (p.waitsFor) {
       waitForPolicy(key, p, p.waitsFor, input, out);
+      holdsScaler(key, template);
       continue;
     }
     if (input.clusterReasons === false && p.explanation.schedule)
       p.explanation.schedule = withoutClusterReasons(p.explanation.schedule);
     placed.set(key, p);
   }
-  markHpaTargets(placed);
+  markHpaTargets(placed, heldScalers);
   for (const [key, p] of placed) out.indexChanges.set(key, p.entry);
   for (const [key, s] of input.shrunk ?? []) out.indexChanges.set(key, s.entry);
 
@@ -711,14 +725,15 @@ function hadBinding(key: string, prevEntry: IndexEntry | undefined, input: Rende
  * that touches one of them reads the other (outputs/loadSource.ts). loadSource puts the HPAs of an affected target
  * and the target of an affected HPA in the render, so the pairs among `placed` are all there are.
  */
-function markHpaTargets(placed: Map<string, Placed>): void {
+function markHpaTargets(placed: Map<string, Placed>, heldScalers: ReadonlyMap<string, string>): void {
   const hpas = [...placed.values()].filter((p) => scaleTargetOf(p.template) !== undefined);
-  if (hpas.length === 0) return;
+  if (hpas.length === 0 && heldScalers.size === 0) return;
   const claimed = new Set(hpas.filter((p) => p.policy !== undefined).map((p) => refKey(p.template.ref)));
   const scaled = scaleTargets(
     hpas.map((p) => p.template),
     (hpa) => claimed.has(refKey(hpa.ref)),
   );
+  for (const [hpa, target] of heldScalers) scaled.set(target, [...(scaled.get(target) ?? []), hpa].sort());
   for (const p of hpas) {
     const target = scaleTargetOf(p.template)!;
     if (claimed.has(refKey(p.template.ref))) p.entry = { ...p.entry, scaleTarget: target };

@@ -82,12 +82,30 @@ test('the mark follows the HPA through edits of either side, retargeting and del
   assert.ok(await marked(r, 'api'), 'the new target gets it');
 
   r.commit({ 'policies/all.yaml': policy(['apps/v1 Deployment']) }, 'HPAs no longer propagated');
-  assert.not.ok(await marked(r, 'api'), 'an HPA no policy propagates marks nothing (Karmada: hasBeenPropagated)');
+  // Its last output stays on the members (POLICY_REMOVED), so it still scales there; Karmada's marker removes the
+  // label only when the HPA is deleted or retargets.
+  assert.ok(await marked(r, 'api'), 'an HPA its policy let go of still marks its target');
+  r.commit({ 'templates/api.yaml': deployment('api', 'nginx:1.28') }, 'api edited alone');
+  assert.ok(await marked(r, 'api'), 'also when the target is rendered alone');
 
   r.commit({ 'policies/all.yaml': BOTH }, 'HPAs propagated again');
   assert.ok(await marked(r, 'api'));
   r.commit({ 'templates/scaler.yaml': null }, 'HPA deleted');
   assert.not.ok(await marked(r, 'api'), 'a deleted HPA takes the mark with it');
+});
+
+test('an HPA never propagated marks nothing (Karmada: hasBeenPropagated)', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'policies/all.yaml': policy(['apps/v1 Deployment']),
+      'templates/web.yaml': deployment('web'),
+      'templates/scaler.yaml': hpa('web'),
+    },
+    'an HPA no policy selects',
+  );
+  assert.not.ok(await marked(r, 'web'));
 });
 
 test.run();
