@@ -8,12 +8,12 @@ import { readRef } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { readLastRenderAt } from '../branches/rendered/readLastRender.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
-import { readTextFiles } from '../commits/readPathOids.ts';
+import { readPathOids, readTextFiles } from '../commits/readPathOids.ts';
 import type { SourceState } from './checkPruneSafety.ts';
 import { readDeletingCommits } from './readDeletingCommits.ts';
 import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
 import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
-import { clusterFolder, parseReleasedFile, RELEASED_PATH } from '../branches/rendered/outputPaths.ts';
+import { clusterFolder, manifestPath, parseReleasedFile, RELEASED_PATH } from '../branches/rendered/outputPaths.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import { parseRefKey, type ObjectRef } from '../api/kinds.ts';
 import { applyClusterFolder, type ClusterApplyReport } from './applyClusterFolder.ts';
@@ -133,7 +133,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
   const registered: RegisteredClusters = new Map(
     parseRegisteredClusters(rootFiles.get(CLUSTERS_PATH) ?? '{}').map((c) => [c.name, observed.get(c.name)?.status]),
   );
-  await addImportedServices(opts.repo, statusRef, folders, { services, registered });
+  await addImportedServices(opts.repo, statusRef, info.tree, folders, { services, registered });
   const planned = new Map<string, Inventory>();
   for (const [name, folder] of folders) {
     if (folder instanceof Error) continue;
@@ -251,6 +251,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
 async function addImportedServices(
   repo: GitRepo,
   statusRef: string,
+  renderedTree: string,
   folders: Map<string, ClusterFolder | Error>,
   mcs: { services: { path: string; mcs: MultiClusterService }[]; registered: RegisteredClusters },
 ): Promise<void> {
@@ -272,12 +273,16 @@ async function addImportedServices(
     }
     return;
   }
+  let exportedByServiceExport: Map<string, ExportedService[]> | undefined;
   for (const [name, f] of folders) {
     if (f instanceof Error || !importing.includes(f)) continue;
     // A Service derived-<name> that Git itself places here (the ServiceImport's dependency) is Git's to apply.
     const present = new Set([...f.manifests.values()].map(identityOf));
     for (const d of [
-      ...deriveImportedServices(f.manifests, exported),
+      ...deriveImportedServices(
+        f.manifests,
+        (exportedByServiceExport ??= await viaServiceExport(repo, renderedTree, exported)),
+      ),
       ...dispatchEndpointSlices(name, mcs.services, mcs.registered, exported),
     ])
       if (!present.has(identityOf(d.manifest))) f.manifests.set(d.path, d.manifest);
@@ -441,5 +446,29 @@ function parseReleased(text: string | undefined): Map<string, Set<string>> {
       cluster,
       new Set([...keys].map((k) => identityKey(parseRefKey(k)))),
     ]),
+  );
+}
+
+/**
+ * The recorded services a cluster exports with a ServiceExport the rendered branch places there: only those reach a
+ * ServiceImport. A provider of a MultiClusterService records its slices too, but Karmada's collect controller labels
+ * that Work for the MultiClusterService alone, and the service-import side derives only from ServiceExport Works.
+ */
+async function viaServiceExport(
+  repo: GitRepo,
+  tree: string,
+  exported: ReadonlyMap<string, ExportedService[]>,
+): Promise<Map<string, ExportedService[]>> {
+  const pathOf = (cluster: string, s: ExportedService) =>
+    manifestPath(cluster, {
+      apiVersion: SERVICE_EXPORT_API_VERSION,
+      kind: 'ServiceExport',
+      namespace: s.namespace,
+      name: s.name,
+    });
+  const paths = [...exported].flatMap(([cluster, services]) => services.map((s) => pathOf(cluster, s)));
+  const present = await readPathOids(repo, tree, paths);
+  return new Map(
+    [...exported].map(([cluster, services]) => [cluster, services.filter((s) => present.has(pathOf(cluster, s)))]),
   );
 }

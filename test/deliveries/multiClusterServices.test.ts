@@ -201,6 +201,40 @@ test("deleting the ServiceExport removes the exporter's endpoints file and membe
   await k('member2', 'get', 'service', 'derived-web', '-n', 'default');
 });
 
+test("slices member1 records only as a MultiClusterService's provider never reach member2's ServiceImport", async () => {
+  fleet.config.commit(
+    {
+      'templates/mcs.yaml': `apiVersion: networking.karmada.io/v1alpha1
+kind: MultiClusterService
+metadata: {name: web, namespace: default}
+spec:
+  types: [CrossCluster]
+  providerClusters: [{name: member1}]
+  consumerClusters: [{name: member1}]
+`,
+    },
+    'member1 provides web for a MultiClusterService, with no ServiceExport',
+  );
+  await full();
+  await waitFor(
+    "member1's slices recorded for the MultiClusterService",
+    async () => {
+      await statusPeriod();
+      const head = (await readRef(fleet.repo, 'refs/heads/flotilla/status'))!;
+      const files = await readTextFiles(fleet.repo, (await readCommitInfo(fleet.repo, head)).tree, [
+        'endpoints/member1.yaml',
+      ]);
+      return files.get('endpoints/member1.yaml')?.includes('name: web') ? true : undefined;
+    },
+    30_000,
+    200,
+  );
+  await full();
+  assert.equal(await importedSlices(), [], "Karmada's service-import side derives only from ServiceExport Works");
+  fleet.config.commit({ 'templates/mcs.yaml': null }, 'no MultiClusterService');
+  await full();
+});
+
 test('deleting the ServiceImport prunes its derived Service and imported slices from member2', async () => {
   fleet.config.commit(files(3) as Record<string, string>, 'export web again');
   await full();
