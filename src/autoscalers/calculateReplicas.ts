@@ -7,6 +7,20 @@
 
 /** The Kubernetes controller manager's --horizontal-pod-autoscaler-tolerance. */
 export const DEFAULT_TOLERANCE = 0.1;
+/** karmada-controller-manager's --horizontal-pod-autoscaler-cpu-initialization-period. */
+export const DEFAULT_CPU_INITIALIZATION_PERIOD_MS = 5 * 60_000;
+/** karmada-controller-manager's --horizontal-pod-autoscaler-initial-readiness-delay. */
+export const DEFAULT_INITIAL_READINESS_DELAY_MS = 30_000;
+
+/** What decides which pods count for a metric: its resource (only CPU reads readiness), the time and the flags. */
+export interface PodReadiness {
+  /** What the requests are of, for the message naming a container without one. Default cpu. */
+  resource?: string;
+  /** The time of the calculation, ms; absent, long after every pod started. */
+  now?: number;
+  cpuInitializationPeriodMs?: number;
+  initialReadinessDelayMs?: number;
+}
 
 /** A pod of the workload, as the calculation needs it. */
 export interface ScaledPod {
@@ -15,8 +29,14 @@ export interface ScaledPod {
   phase: string;
   /** Set when the pod has a deletionTimestamp. */
   deleting?: boolean;
-  /** The Ready condition's status; undefined when the pod has none (or no startTime): counted unready for CPU. */
+  /** The Ready condition's status; undefined when the pod has none: counted unready for CPU. */
   ready?: 'True' | 'False' | 'Unknown';
+  /** status.startTime, ms since the epoch; undefined when the pod has none: counted unready for CPU. */
+  startTime?: number;
+  /** The Ready condition's lastTransitionTime, ms since the epoch (its startTime when absent). */
+  readySince?: number;
+  /** Its PodMetrics sample: when it ends and the window it covers, ms. */
+  sample?: { timestamp: number; windowMs: number };
   /** Sum of the containers' requests for the resource, in milli-units; undefined when a container has none. */
   requestMilli?: number;
 }
@@ -72,12 +92,12 @@ export function calculateResourceReplicas(
   usageMilli: ReadonlyMap<string, number>,
   tolerance = DEFAULT_TOLERANCE,
   calibration = 1,
-  /** What the requests are of, for the message naming a container without one. */
-  resource = 'cpu',
+  readiness: PodReadiness = {},
 ): CalculationResult {
   if (pods.length === 0) return NO_PODS;
+  const resource = readiness.resource ?? 'cpu';
   const metrics = new Map(usageMilli);
-  const { unready, missing, ignored, readyCount } = groupPods(pods, metrics);
+  const { unready, missing, ignored, readyCount } = groupPods(pods, metrics, readiness);
   for (const name of [...ignored, ...unready]) metrics.delete(name);
   const requests = new Map<string, number>();
   for (const pod of pods) {
@@ -117,7 +137,13 @@ export function calculateResourceReplicas(
 }
 
 /** Pods the calculation counts: ready with a metric, unready (Pending, not Ready), missing a metric, ignored. */
-function groupPods(pods: readonly ScaledPod[], metrics: ReadonlyMap<string, number>) {
+/**
+ * replica_calculator.go groupPods: deleted and Failed pods are ignored, Pending ones unready, those without a sample
+ * missing. Readiness counts for CPU only: inside its initialization period a pod is unready until it is Ready and
+ * one sample window has passed since it turned Ready; after it, only a pod Ready=False that never became Ready is.
+ */
+function groupPods(pods: readonly ScaledPod[], metrics: ReadonlyMap<string, number>, readiness: PodReadiness) {
+  const cpu = (readiness.resource ?? 'cpu') === 'cpu';
   const unready = new Set<string>();
   const missing = new Set<string>();
   const ignored = new Set<string>();
@@ -126,10 +152,25 @@ function groupPods(pods: readonly ScaledPod[], metrics: ReadonlyMap<string, numb
     if (pod.deleting || pod.phase === 'Failed') ignored.add(pod.name);
     else if (pod.phase === 'Pending') unready.add(pod.name);
     else if (!metrics.has(pod.name)) missing.add(pod.name);
-    else if (pod.ready !== 'True') unready.add(pod.name);
+    else if (cpu && cpuUnready(pod, readiness)) unready.add(pod.name);
     else readyCount++;
   }
   return { unready, missing, ignored, readyCount };
+}
+
+function cpuUnready(pod: ScaledPod, readiness: PodReadiness): boolean {
+  if (pod.ready === undefined || pod.startTime === undefined) return true;
+  const since = pod.readySince ?? pod.startTime;
+  const now = readiness.now ?? Number.POSITIVE_INFINITY;
+  if (pod.startTime + (readiness.cpuInitializationPeriodMs ?? DEFAULT_CPU_INITIALIZATION_PERIOD_MS) > now)
+    // A sample without a time is Go's zero time: before any transition.
+    return (
+      pod.ready === 'False' || (pod.sample?.timestamp ?? Number.NEGATIVE_INFINITY) < since + (pod.sample?.windowMs ?? 0)
+    );
+  return (
+    pod.ready === 'False' &&
+    pod.startTime + (readiness.initialReadinessDelayMs ?? DEFAULT_INITIAL_READINESS_DELAY_MS) > since
+  );
 }
 
 /** Average usage over the pods with a metric, and its ratio to the target (metricsclient.GetMetricUsageRatio). */
@@ -155,12 +196,13 @@ export function calculateAverageValueReplicas(
   usageMilli: ReadonlyMap<string, number>,
   tolerance = DEFAULT_TOLERANCE,
   calibration = 1,
+  readiness: PodReadiness = {},
 ): CalculationResult {
   if (pods.length === 0) return NO_PODS;
   if (targetMilli <= 0)
     return { ok: false, reason: 'FailedGetResourceMetric', message: 'the target averageValue must be positive' };
   const metrics = new Map(usageMilli);
-  const { unready, missing, ignored, readyCount } = groupPods(pods, metrics);
+  const { unready, missing, ignored, readyCount } = groupPods(pods, metrics, readiness);
   for (const name of [...ignored, ...unready]) metrics.delete(name);
   for (const name of metrics.keys()) if (!pods.some((p) => p.name === name)) metrics.delete(name);
   if (metrics.size === 0)

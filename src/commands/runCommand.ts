@@ -4,7 +4,7 @@ import path from 'node:path';
 import cron from 'node-cron';
 import { pauseAtRefLock } from '../commits/pauseAtRefLock.ts';
 import { LockHeldError } from '../passes/acquireRepoLock.ts';
-import { parseDuration } from '../passes/parseDuration.ts';
+import { parseDuration } from '../time/parseDuration.ts';
 import { defaultMirrorDir, redactUrl } from '../passes/remoteMirror.ts';
 import { startReconciler, type ReconcilerSource } from '../passes/startReconciler.ts';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';

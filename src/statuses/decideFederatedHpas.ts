@@ -2,6 +2,7 @@
 // source, read the pods of its workload and their metrics.k8s.io PodMetrics from the workload's Ready target
 // clusters, compute the replicas (autoscalers/), and record the decision on the status branch
 // (branches/status/autoscalerDecisions.ts) when the count changes. The render then gives the workload that count.
+import { parseDuration } from '../time/parseDuration.ts';
 import { parseRefKey, refKey } from '../api/kinds.ts';
 import type { Template } from '../api/model.ts';
 import {
@@ -56,6 +57,10 @@ export interface AutoscalerOptions {
   /** The scale-down stabilization a behavior without its own window uses. Default 300 s. */
   downscaleStabilizationMs?: number;
   tolerance?: number;
+  /** For CPU, how long after its start a pod counts only once Ready for a sample window. Default 5 min. */
+  cpuInitializationPeriodMs?: number;
+  /** For CPU, a pod Ready=False that turned so this soon after its start never became Ready. Default 30 s. */
+  initialReadinessDelayMs?: number;
 }
 
 /**
@@ -312,13 +317,23 @@ async function decideOne(
       continue;
     }
     const scaled = pods.pods.map((p) => ({ ...p, requestMilli: p.requests.get(resource) }));
+    const readiness = {
+      resource,
+      now: input.now.getTime(),
+      ...(input.options?.cpuInitializationPeriodMs !== undefined
+        ? { cpuInitializationPeriodMs: input.options.cpuInitializationPeriodMs }
+        : {}),
+      ...(input.options?.initialReadinessDelayMs !== undefined
+        ? { initialReadinessDelayMs: input.options.initialReadinessDelayMs }
+        : {}),
+    };
     const usage = pods.usage.get(resource) ?? new Map<string, number>();
     // Which target is set decides, not its type (computeStatusForResourceMetricGeneric): averageValue, else
     // averageUtilization.
     const targetMilli = t?.averageValue !== undefined ? milli(t.averageValue) : undefined;
     const byValue = targetMilli !== undefined;
     const result = byValue
-      ? calculateAverageValueReplicas(currentReplicas, targetMilli, scaled, usage, tolerance, calibration)
+      ? calculateAverageValueReplicas(currentReplicas, targetMilli, scaled, usage, tolerance, calibration, readiness)
       : typeof t?.averageUtilization === 'number'
         ? calculateResourceReplicas(
             currentReplicas,
@@ -327,7 +342,7 @@ async function decideOne(
             usage,
             tolerance,
             calibration,
-            resource,
+            readiness,
           )
         : undefined;
     if (!result) {
@@ -528,6 +543,12 @@ interface PodsAndUsage {
   usage: Map<string, Map<string, number>>;
 }
 
+/** An RFC 3339 time as ms since the epoch; undefined when absent or unreadable. */
+function epochMs(value: unknown): number | undefined {
+  const at = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(at) ? undefined : at;
+}
+
 function milli(value: unknown): number | undefined {
   const q = typeof value === 'string' || typeof value === 'number' ? parseQuantity(value) : undefined;
   return q ? Number(quantityMilliValue(q)) : undefined;
@@ -565,7 +586,11 @@ async function readPods(
     const metrics = (await get(`/apis/metrics.k8s.io/v1beta1/namespaces/${encodeURIComponent(namespace)}/pods`)) ?? [];
     for (const pod of pods) {
       const meta = (pod.metadata ?? {}) as { name?: string; deletionTimestamp?: string };
-      const status = (pod.status ?? {}) as { phase?: string; conditions?: { type?: string; status?: string }[] };
+      const status = (pod.status ?? {}) as {
+        phase?: string;
+        startTime?: string;
+        conditions?: { type?: string; status?: string; lastTransitionTime?: string }[];
+      };
       const containers = ((pod.spec as { containers?: unknown[] } | undefined)?.containers ?? []) as {
         resources?: { requests?: Record<string, unknown> };
       }[];
@@ -580,19 +605,30 @@ async function readPods(
         }
         if (complete && containers.length > 0) requests.set(resource, sum);
       }
-      const ready = status.conditions?.find((c) => c.type === 'Ready')?.status;
+      const condition = status.conditions?.find((c) => c.type === 'Ready');
+      const ready = condition?.status;
+      const startTime = epochMs(status.startTime);
+      const readySince = epochMs(condition?.lastTransitionTime);
       out.pods.push({
         name: `${cluster}/${meta.name}`,
         phase: status.phase ?? 'Pending',
         ...(meta.deletionTimestamp ? { deleting: true } : {}),
         ...(ready === 'True' || ready === 'False' || ready === 'Unknown' ? { ready } : {}),
+        ...(startTime !== undefined ? { startTime } : {}),
+        ...(readySince !== undefined ? { readySince } : {}),
         requests,
       });
     }
+    const byName = new Map(out.pods.map((p) => [p.name, p]));
     for (const m of metrics) {
       const name = (m.metadata as { name?: string } | undefined)?.name;
       const containers = (m.containers ?? []) as { usage?: Record<string, unknown> }[];
       if (!name) continue;
+      const timestamp = epochMs(m.timestamp);
+      const window = typeof m.window === 'string' ? parseDuration(m.window) : 0;
+      const scaled = byName.get(`${cluster}/${name}`);
+      if (scaled && timestamp !== undefined)
+        scaled.sample = { timestamp, windowMs: window instanceof Error ? 0 : window };
       for (const resource of ['cpu', 'memory']) {
         // A pod with no containers, or a container without this usage, has no metric for it (Karmada's
         // calculatePodResourceMetrics: missing), so it counts as a pod without a sample, not as 0.

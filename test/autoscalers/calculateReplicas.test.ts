@@ -6,10 +6,13 @@ import {
   type ScaledPod,
 } from '../../src/autoscalers/calculateReplicas.ts';
 
+// Long running: started, and Ready since, at the epoch; the calculations run long after unless told the time.
 const pod = (name: string, extra: Partial<ScaledPod> = {}): ScaledPod => ({
   name,
   phase: 'Running',
   ready: 'True',
+  startTime: 0,
+  readySince: 0,
   requestMilli: 100,
   ...extra,
 });
@@ -91,13 +94,55 @@ test('an AverageValue target: average usage per pod against the value, no reques
 test('a pod without a request of the resource fails the metric, naming the resource', () => {
   const pods = [pod('a'), pod('b', { requestMilli: undefined })];
   assert.is(
-    replicas(calculateResourceReplicas(2, 50, pods, usage({ a: 10, b: 10 }), undefined, 1, 'memory')),
+    replicas(calculateResourceReplicas(2, 50, pods, usage({ a: 10, b: 10 }), undefined, 1, { resource: 'memory' })),
     'missing request for memory in a container of Pod b',
   );
   assert.is(
     replicas(calculateResourceReplicas(2, 50, pods, usage({ a: 10, b: 10 }))),
     'missing request for cpu in a container of Pod b',
   );
+});
+
+// replica_calculator.go groupPods, as Karmada's TestGroupPods and the helper's probe read it.
+test('readiness counts for CPU only: a Ready=False pod is unready for cpu, ready for memory', () => {
+  const pods = [pod('a'), pod('b', { ready: 'False' })];
+  const use = usage({ a: 100, b: 100 });
+  // cpu: b is unready, its usage dropped; a alone at 200% -> ratio 2 -> ceil(2 x 1) = 2, within the corrections.
+  assert.is(replicas(calculateResourceReplicas(2, 50, pods, use, 0.1, 1, { resource: 'cpu' })), 2);
+  // memory: both count, 200% -> ratio 2 -> ceil(2 x 2) = 4.
+  assert.is(replicas(calculateResourceReplicas(2, 50, pods, use, 0.1, 1, { resource: 'memory' })), 4);
+});
+
+test('for CPU, a pod that went NotReady after being Ready counts once its initialization period is over', () => {
+  const minute = 60_000;
+  const now = 60 * minute;
+  const use = usage({ a: 100, b: 100 });
+  const late = pod('b', { ready: 'False', startTime: 0, readySince: 30 * minute });
+  assert.is(replicas(calculateResourceReplicas(2, 50, [pod('a'), late], use, 0.1, 1, { resource: 'cpu', now })), 4);
+  // Never Ready: turned False within the readiness delay of its start.
+  const never = pod('b', { ready: 'False', startTime: 0, readySince: 10_000 });
+  assert.is(replicas(calculateResourceReplicas(2, 50, [pod('a'), never], use, 0.1, 1, { resource: 'cpu', now })), 2);
+  // No startTime or no Ready condition: unready.
+  assert.is(
+    replicas(
+      calculateResourceReplicas(2, 50, [pod('a'), pod('b', { startTime: undefined })], use, 0.1, 1, {
+        resource: 'cpu',
+        now,
+      }),
+    ),
+    2,
+  );
+});
+
+test('for CPU, inside its initialization period a Ready pod counts once a sample window has passed since it turned Ready', () => {
+  const now = 120_000;
+  const use = usage({ a: 100, b: 100 });
+  const started = { startTime: 0, readySince: 60_000 };
+  const a = pod('a', { sample: { timestamp: 100_000, windowMs: 30_000 } });
+  const fresh = pod('b', { ...started, sample: { timestamp: 70_000, windowMs: 30_000 } });
+  assert.is(replicas(calculateResourceReplicas(2, 50, [a, fresh], use, 0.1, 1, { resource: 'cpu', now })), 2);
+  const settled = pod('b', { ...started, sample: { timestamp: 100_000, windowMs: 30_000 } });
+  assert.is(replicas(calculateResourceReplicas(2, 50, [a, settled], use, 0.1, 1, { resource: 'cpu', now })), 4);
 });
 
 test.run();

@@ -79,7 +79,7 @@ test('a FederatedHPA scales a divided Deployment from 1 towards 4 as its pods CP
     resyncMs: 0,
     statusUpdateFrequencyMs: 300,
     catchUp: { intervalMs: 200, forMs: 20_000 },
-    autoscalerOptions: { syncPeriodMs: 300, downscaleStabilizationMs: 2_000 },
+    autoscalerOptions: { syncPeriodMs: 300, downscaleStabilizationMs: 2_000, cpuInitializationPeriodMs: 0 },
     log: events.log,
   });
   const userCommits = [

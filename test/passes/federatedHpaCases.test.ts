@@ -76,7 +76,7 @@ test.before(async () => {
     resyncMs: 0,
     statusUpdateFrequencyMs: 300,
     catchUp: { intervalMs: 200, forMs: 20_000 },
-    autoscalerOptions: { syncPeriodMs: 300 },
+    autoscalerOptions: { syncPeriodMs: 300, cpuInitializationPeriodMs: 0 },
     log: new LogEvents().log,
   });
   fleet.push(Object.fromEntries(CLUSTERS.map((c) => [`clusters/${c}.yaml`, clusterRegistration(c)])), 'members');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseListen } from '../../src/commands/runCommand.ts';
-import { parseDuration } from '../../src/passes/parseDuration.ts';
+import { parseDuration } from '../../src/time/parseDuration.ts';
 import { runRefusal } from '../helpers/runOptions.ts';
 
 test('durations as Flux writes them, 0 disables, anything else says how to write one', () => {

@@ -63,7 +63,7 @@ test("a replica that does not lead decides nothing; the leader decides from ever
     outputRef: 'refs/heads/flotilla/rendered',
     statusRef: 'refs/heads/flotilla/status',
     log: () => undefined,
-    autoscalerOptions: { syncPeriodMs: 0, downscaleStabilizationMs: 0 },
+    autoscalerOptions: { syncPeriodMs: 0, downscaleStabilizationMs: 0, cpuInitializationPeriodMs: 0 },
   };
   const decision = () => {
     try {
