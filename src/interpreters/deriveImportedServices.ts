@@ -53,7 +53,8 @@ export function deriveImportedServices(
     const name = imp.metadata.name;
     const namespace = imp.metadata.namespace ?? 'default';
     const derived = derivedServiceName(name);
-    if ((imp.spec?.type ?? 'ClusterSetIP') === 'ClusterSetIP') {
+    // The service-import controller skips any type but ClusterSetIP, none included (its CRD requires one).
+    if (imp.spec?.type === 'ClusterSetIP') {
       out.push({
         path: `${path}#${derived}`,
         manifest: {

@@ -76,12 +76,15 @@ test("each exporting cluster's slices of the same namespace and name become impo
   );
 });
 
-test('a Headless ServiceImport gets the slices but no derived Service, as the service-import controller skips it', () => {
-  const out = deriveImportedServices(new Map([['p', serviceImport('web', { type: 'Headless' })]]), exported);
-  assert.equal(
-    out.map((o) => o.manifest.kind),
-    ['EndpointSlice', 'EndpointSlice'],
-  );
+test('a Headless ServiceImport, or one with no type, gets the slices but no derived Service, as the service-import controller skips it', () => {
+  for (const spec of [{ type: 'Headless' }, { ports: [{ name: 'http', port: 80, protocol: 'TCP' }] }]) {
+    const out = deriveImportedServices(new Map([['p', serviceImport('web', spec)]]), exported);
+    assert.equal(
+      out.map((o) => o.manifest.kind),
+      ['EndpointSlice', 'EndpointSlice'],
+      JSON.stringify(spec),
+    );
+  }
 });
 
 test('no ServiceImport in the folder derives nothing, whatever is exported', () => {
