@@ -216,6 +216,33 @@ test('finalizers hold an object with deletionTimestamp until they are removed', 
   assert.is((await api(member, 'GET', '/api/v1/namespaces/default/configmaps/held')).status, 404);
 });
 
+test('an object being deleted takes no new finalizer, and marking it for deletion bumps its generation', async () => {
+  const path = '/apis/apps/v1/namespaces/default/deployments/going';
+  await apply(path, {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'going', finalizers: ['x.io/h'] },
+    spec: { replicas: 0, selector: { matchLabels: { app: 'going' } }, template: podTemplate('going') },
+  });
+  const before = await get(path);
+  const del = await api(member, 'DELETE', path);
+  assert.is(del.body.metadata.generation, before.metadata.generation + 1);
+  const added = await api(member, 'PATCH', path, {
+    contentType: 'application/merge-patch+json',
+    body: { metadata: { finalizers: ['x.io/h', 'x.io/new'] } },
+  });
+  assert.is(added.status, 422);
+  assert.is(
+    added.body.message,
+    'Deployment.apps "going" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"x.io/new"}',
+  );
+  await api(member, 'PATCH', path, {
+    contentType: 'application/merge-patch+json',
+    body: { metadata: { finalizers: null } },
+  });
+  assert.is((await api(member, 'GET', path)).status, 404);
+});
+
 test('status subresource: main-resource writes ignore status, /status writes only status', async () => {
   const path = '/apis/apps/v1/namespaces/default/deployments/st';
   await apply(path, {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { alreadyExists, ApiError, notFound, staleConflict } from '../ApiError.ts';
+import { alreadyExists, ApiError, invalidFields, notFound, staleConflict } from '../ApiError.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import type { KubeObject, ResourceType, StoreEvent } from '../types.ts';
 
@@ -159,6 +159,19 @@ export class ObjectStore {
     if (namespace !== undefined) next.metadata.namespace = namespace;
     if (current.metadata.deletionTimestamp) next.metadata.deletionTimestamp = current.metadata.deletionTimestamp;
     else delete next.metadata.deletionTimestamp;
+    if (current.metadata.deletionTimestamp) {
+      // ValidateObjectMetaUpdate: an object being deleted takes no new finalizer.
+      const had = new Set(current.metadata.finalizers ?? []);
+      const added = (next.metadata.finalizers ?? []).filter((f) => !had.has(f));
+      if (added.length > 0)
+        throw invalidFields(rt.kind, rt.group, name, [
+          {
+            type: 'FieldValueForbidden',
+            field: 'metadata.finalizers',
+            body: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
+          },
+        ]);
+    }
     if (rt.tracksGeneration) {
       const generation = current.metadata.generation ?? 1;
       next.metadata.generation = specChanged(current, next) ? generation + 1 : generation;
@@ -212,6 +225,8 @@ export class ObjectStore {
         metadata: {
           ...current.metadata,
           ...(finalizers ? { finalizers } : {}),
+          // markAsDeleting bumps a tracked generation, so controllers see the deletion as a change of the object.
+          ...(current.metadata.generation !== undefined ? { generation: current.metadata.generation + 1 } : {}),
           deletionTimestamp: this.timestamp(),
           deletionGracePeriodSeconds: 0,
         },
