@@ -243,6 +243,48 @@ test('an object being deleted takes no new finalizer, and marking it for deletio
   assert.is((await api(member, 'GET', path)).status, 404);
 });
 
+test('a custom resource without a status subresource bumps its generation when its status changes', async () => {
+  await api(member, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+    body: {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.ex.io' },
+      spec: {
+        group: 'ex.io',
+        scope: 'Namespaced',
+        names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
+    },
+  });
+  const path = '/apis/ex.io/v1/namespaces/default/widgets/w1';
+  const created = await waitFor(
+    'the Widget served',
+    async () => {
+      const r = await api(member, 'POST', '/apis/ex.io/v1/namespaces/default/widgets', {
+        body: { apiVersion: 'ex.io/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { a: 1 } },
+      });
+      return r.status === 201 ? r.body : undefined;
+    },
+    10_000,
+    50,
+  );
+  assert.is(created.metadata.generation, 1);
+  const patched = await api(member, 'PATCH', path, {
+    contentType: 'application/merge-patch+json',
+    body: { status: { phase: 'x' } },
+  });
+  assert.is(patched.body.status.phase, 'x');
+  assert.is(patched.body.metadata.generation, 2);
+});
+
 test('status subresource: main-resource writes ignore status, /status writes only status', async () => {
   const path = '/apis/apps/v1/namespaces/default/deployments/st';
   await apply(path, {

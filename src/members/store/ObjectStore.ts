@@ -174,7 +174,9 @@ export class ObjectStore {
     }
     if (rt.tracksGeneration) {
       const generation = current.metadata.generation ?? 1;
-      next.metadata.generation = specChanged(current, next) ? generation + 1 : generation;
+      // Without a status subresource, a custom resource's status is part of what it is: a change bumps generation.
+      const changed = specChanged(current, next, rt.crd !== undefined && !rt.subresources.includes('status'));
+      next.metadata.generation = changed ? generation + 1 : generation;
     } else {
       delete next.metadata.generation;
     }
@@ -321,8 +323,12 @@ export function pendingFinalizers(object: KubeObject): string[] {
   ];
 }
 
-/** Whether anything but metadata and status differs: what bumps a generation-tracking object's generation. */
-export function specChanged(a: KubeObject, b: KubeObject): boolean {
-  const strip = ({ metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest }: KubeObject) => rest;
+/**
+ * Whether anything but metadata and status (or only metadata, `withStatus`) differs: what bumps a
+ * generation-tracking object's generation.
+ */
+export function specChanged(a: KubeObject, b: KubeObject, withStatus = false): boolean {
+  const strip = ({ metadata: _m, status, apiVersion: _a, kind: _k, ...rest }: KubeObject) =>
+    withStatus ? { ...rest, status } : rest;
   return !isDeepStrictEqual(strip(a), strip(b));
 }
