@@ -17,7 +17,7 @@ import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
 import { listTreeFiles } from '../../src/commits/listTreeFiles.ts';
 import { clusterYaml } from '../helpers/fleet.ts';
 import { startMemberFleet, waitFor, type MemberFleet } from './helpers/e2e.ts';
-import { deployment, SERVICE } from './helpers/mcsFixtures.ts';
+import { crossClusterService, deployment, SERVICE } from './helpers/mcsFixtures.ts';
 
 const MEMBERS = ['member1', 'member2', 'member3'];
 const OUTPUT = 'refs/heads/flotilla/rendered';
@@ -25,14 +25,7 @@ let fleet: MemberFleet;
 /** Ready flips on the first probe that says so: a provider's readiness is what these tests turn. */
 const NO_DAMPING = { failureMs: 0, successMs: 0 };
 
-const mcs = (providers: string[], consumers: string[]) => `apiVersion: networking.karmada.io/v1alpha1
-kind: MultiClusterService
-metadata: {name: web, namespace: default}
-spec:
-  types: [CrossCluster]
-  providerClusters: [${providers.map((name) => `{name: ${name}}`).join(', ')}]
-  consumerClusters: [${consumers.map((name) => `{name: ${name}}`).join(', ')}]
-`;
+const mcs = crossClusterService;
 /** The config repo: web's Deployment on `workloadOn` by a policy, its Service placed by the MultiClusterService alone. */
 const files = (providers: string[], consumers: string[], workloadOn: string[]) => ({
   ...Object.fromEntries(MEMBERS.map((m) => [`clusters/${m}.yaml`, clusterYaml(m)])),

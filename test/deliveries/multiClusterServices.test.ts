@@ -14,7 +14,7 @@ import { readTextFiles } from '../../src/commits/readPathOids.ts';
 import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
 import { listTreeFiles } from '../../src/commits/listTreeFiles.ts';
 import { startMemberFleet, waitFor, type MemberFleet } from './helpers/e2e.ts';
-import { mcsFiles as files } from './helpers/mcsFixtures.ts';
+import { crossClusterService, mcsFiles as files } from './helpers/mcsFixtures.ts';
 
 let fleet: MemberFleet;
 
@@ -204,14 +204,7 @@ test("deleting the ServiceExport removes the exporter's endpoints file and membe
 test("slices member1 records only as a MultiClusterService's provider never reach member2's ServiceImport", async () => {
   fleet.config.commit(
     {
-      'templates/mcs.yaml': `apiVersion: networking.karmada.io/v1alpha1
-kind: MultiClusterService
-metadata: {name: web, namespace: default}
-spec:
-  types: [CrossCluster]
-  providerClusters: [{name: member1}]
-  consumerClusters: [{name: member1}]
-`,
+      'templates/mcs.yaml': crossClusterService(['member1'], ['member1']),
     },
     'member1 provides web for a MultiClusterService, with no ServiceExport',
   );

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startMemberFleet, waitFor, type MemberFleet } from '../deliveries/helpers/e2e.ts';
-import { deployment, SERVICE } from '../deliveries/helpers/mcsFixtures.ts';
+import { crossClusterService, deployment, SERVICE } from '../deliveries/helpers/mcsFixtures.ts';
 import { clusterYaml } from '../helpers/fleet.ts';
 import { agentPass, renderOnly } from './helpers/pullFleet.ts';
 
@@ -17,14 +17,7 @@ test.before(async () => {
       'clusters/member1.yaml': pull('member1'),
       'clusters/member2.yaml': pull('member2'),
       'templates/web.yaml': `${deployment(2)}---\n${SERVICE}`,
-      'templates/mcs.yaml': `apiVersion: networking.karmada.io/v1alpha1
-kind: MultiClusterService
-metadata: {name: web, namespace: default}
-spec:
-  types: [CrossCluster]
-  providerClusters: [{name: member1}]
-  consumerClusters: [{name: member2}]
-`,
+      'templates/mcs.yaml': crossClusterService(['member1'], ['member2']),
       'policies/web.yaml': `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata: {name: web, namespace: default}

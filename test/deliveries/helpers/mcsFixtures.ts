@@ -47,6 +47,18 @@ spec:
   type: ClusterSetIP
   ports: [{name: http, port: 80, protocol: TCP}]
 `;
+/** A CrossCluster MultiClusterService for web, from `providers` to `consumers` (each list as written, empty or not). */
+export const crossClusterService = (
+  providers: string[],
+  consumers: string[],
+) => `apiVersion: networking.karmada.io/v1alpha1
+kind: MultiClusterService
+metadata: {name: web, namespace: default}
+spec:
+  types: [CrossCluster]
+  providerClusters: [${providers.map((name) => `{name: ${name}}`).join(', ')}]
+  consumerClusters: [${consumers.map((name) => `{name: ${name}}`).join(', ')}]
+`;
 export const POLICIES = `apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterPropagationPolicy
 metadata: {name: mcs-crds}
