@@ -256,10 +256,10 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
   // their target (Karmada's marker lets go only when the HPA is deleted or retargets).
   const heldScalers = new Map<string, string>();
   const holdsScaler = (key: string, template: Template | undefined) => {
-    const before = input.previousIndex.template(key);
-    // What it targeted when last rendered; a replay from bindings alone (verify) knows only the template's target.
-    const target = template && scaleTargetOf(template) && (before?.scaleTarget ?? scaleTargetOf(template));
-    if (target && before?.clusters.length) heldScalers.set(key, target);
+    // The template's target, which a replay from bindings alone (verify) knows too: an HPA retargeted while held
+    // marks its new target, where Karmada's marker marks neither (it adds only for a claimed HPA).
+    const target = template && scaleTargetOf(template);
+    if (target && input.previousIndex.template(key)?.clusters.length) heldScalers.set(key, target);
   };
   for (const key of keys) {
     const template = input.model.templates.get(key);

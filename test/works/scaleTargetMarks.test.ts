@@ -94,6 +94,26 @@ test('the mark follows the HPA through edits of either side, retargeting and del
   assert.not.ok(await marked(r, 'api'), 'a deleted HPA takes the mark with it');
 });
 
+test('an HPA retargeted after its policy let go of it marks its new target, the same in the sync and in verify', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'policies/all.yaml': BOTH,
+      'templates/web.yaml': deployment('web'),
+      'templates/api.yaml': deployment('api'),
+      'templates/scaler.yaml': hpa('web'),
+    },
+    'web scaled',
+  );
+  assert.ok(await marked(r, 'web'));
+  r.commit({ 'policies/all.yaml': policy(['apps/v1 Deployment']) }, 'HPAs no longer propagated');
+  assert.ok(await marked(r, 'web'));
+  r.commit({ 'templates/scaler.yaml': hpa('api') }, 'the held HPA now names api');
+  assert.not.ok(await marked(r, 'web'), 'the old target loses the mark, as Karmada deletes it on a retarget');
+  assert.ok(await marked(r, 'api'));
+});
+
 test('an HPA never propagated marks nothing (Karmada: hasBeenPropagated)', async () => {
   const r = makeConfigRepoWith(
     repos,
