@@ -71,6 +71,32 @@ test('conflicts with several managers are grouped as kube-apiserver words them: 
   }
 });
 
+test("conflict paths come in structured-merge-diff's order: a level's own fields before those below it", () => {
+  const pod = (image: string, node: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p' },
+    spec: { nodeName: node, containers: [{ name: 'a', image }] },
+  });
+  const live = serverSideApply({
+    live: undefined,
+    applied: pod('one', 'n1'),
+    manager: 'alice',
+    force: false,
+    apiVersion: 'v1',
+    now: NOW,
+  });
+  try {
+    serverSideApply({ live, applied: pod('two', 'n2'), manager: 'bob', force: false, apiVersion: 'v1', now: NOW });
+    assert.unreachable('should conflict');
+  } catch (error) {
+    assert.is(
+      (error as { message: string }).message,
+      'Apply failed with 2 conflicts: conflicts with "alice":\n- .spec.nodeName\n- .spec.containers[name="a"].image',
+    );
+  }
+});
+
 test('a different value for a field another manager applied is a conflict naming manager and path', () => {
   const live = apply(undefined, deploy({ replicas: 2 }), 'alice');
   try {

@@ -118,10 +118,21 @@ export function formatFieldPath(path: string[]): string {
   return out;
 }
 
+/**
+ * structured-merge-diff's Set order: at each level the fields that end there come before those it descends into, and
+ * path elements sort as field names, then keys, then values, then indexes (PathElement.Compare).
+ */
 function comparePaths(a: readonly string[], b: readonly string[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] === b[i]) continue;
+    const aEnds = a.length === i + 1;
+    if (aEnds !== (b.length === i + 1)) return aEnds ? -1 : 1;
+    const byKind = ELEMENT_ORDER.indexOf(a[i]!.slice(0, 2)) - ELEMENT_ORDER.indexOf(b[i]!.slice(0, 2));
+    return byKind || (a[i]! < b[i]! ? -1 : 1);
+  }
   return a.length - b.length;
 }
+const ELEMENT_ORDER = ['f:', 'k:', 'v:', 'i:'];
 
 function conflictError(conflicts: { entry: ManagedFieldsEntry; path: string[] }[]): ApiError {
   // apimachinery's managedfields conflict.go: getConflictMessage groups by manager identifier (sorted), printManager
