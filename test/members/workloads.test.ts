@@ -236,6 +236,13 @@ test('an object being deleted takes no new finalizer, and marking it for deletio
     added.body.message,
     'Deployment.apps "going" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"x.io/new"}',
   );
+  // A dry run is validated alike, and several new ones are listed sorted.
+  const dry = await api(member, 'PATCH', `${path}?dryRun=All`, {
+    contentType: 'application/merge-patch+json',
+    body: { metadata: { finalizers: ['x.io/h', 'x.io/z', 'x.io/b'] } },
+  });
+  assert.is(dry.status, 422);
+  assert.match(dry.body.message, 'found new finalizers []string{"x.io/b", "x.io/z"}');
   await api(member, 'PATCH', path, {
     contentType: 'application/merge-patch+json',
     body: { metadata: { finalizers: null } },
@@ -283,6 +290,11 @@ test('a custom resource without a status subresource bumps its generation when i
   });
   assert.is(patched.body.status.phase, 'x');
   assert.is(patched.body.metadata.generation, 2);
+  const dry = await api(member, 'PATCH', `${path}?dryRun=All`, {
+    contentType: 'application/merge-patch+json',
+    body: { status: { phase: 'y' } },
+  });
+  assert.is(dry.body.metadata.generation, 3, 'a dry run says what the write would');
 });
 
 test('status subresource: main-resource writes ignore status, /status writes only status', async () => {

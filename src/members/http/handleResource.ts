@@ -28,7 +28,7 @@ import { hpaFromV1, isHpaV1, servedAs } from '../resources/hpaVersions.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import { checkFieldSelector, matchesFieldRequirements, parseFieldSelector } from '../selectors/parseFieldSelector.ts';
 import { matchesLabelRequirements, parseLabelSelector } from '../selectors/parseLabelSelector.ts';
-import { specChanged, type WriteScope } from '../store/ObjectStore.ts';
+import { checkNoNewFinalizers, generationChanged, type WriteScope } from '../store/ObjectStore.ts';
 import type { KubeObject, ResourceType } from '../types.ts';
 import type { ApiPath } from './parseApiPath.ts';
 import { readBody } from './readBody.ts';
@@ -539,7 +539,8 @@ function writeUpdate(
  */
 function dryRunResult(current: KubeObject, next: KubeObject, rt: ResourceType): KubeObject {
   const { uid, creationTimestamp, generation, resourceVersion } = current.metadata;
-  const bumped = rt.tracksGeneration && specChanged(current, next) ? (generation ?? 1) + 1 : generation;
+  checkNoNewFinalizers(rt, current.metadata.name!, current, next);
+  const bumped = rt.tracksGeneration && generationChanged(rt, current, next) ? (generation ?? 1) + 1 : generation;
   return {
     ...next,
     metadata: {

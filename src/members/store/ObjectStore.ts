@@ -159,24 +159,10 @@ export class ObjectStore {
     if (namespace !== undefined) next.metadata.namespace = namespace;
     if (current.metadata.deletionTimestamp) next.metadata.deletionTimestamp = current.metadata.deletionTimestamp;
     else delete next.metadata.deletionTimestamp;
-    if (current.metadata.deletionTimestamp) {
-      // ValidateObjectMetaUpdate: an object being deleted takes no new finalizer.
-      const had = new Set(current.metadata.finalizers ?? []);
-      const added = (next.metadata.finalizers ?? []).filter((f) => !had.has(f));
-      if (added.length > 0)
-        throw invalidFields(rt.kind, rt.group, name, [
-          {
-            type: 'FieldValueForbidden',
-            field: 'metadata.finalizers',
-            body: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
-          },
-        ]);
-    }
+    checkNoNewFinalizers(rt, name, current, next);
     if (rt.tracksGeneration) {
       const generation = current.metadata.generation ?? 1;
-      // Without a status subresource, a custom resource's status is part of what it is: a change bumps generation.
-      const changed = specChanged(current, next, rt.crd !== undefined && !rt.subresources.includes('status'));
-      next.metadata.generation = changed ? generation + 1 : generation;
+      next.metadata.generation = generationChanged(rt, current, next) ? generation + 1 : generation;
     } else {
       delete next.metadata.generation;
     }
@@ -324,10 +310,30 @@ export function pendingFinalizers(object: KubeObject): string[] {
 }
 
 /**
- * Whether anything but metadata and status (or only metadata, `withStatus`) differs: what bumps a
- * generation-tracking object's generation.
+ * Whether an update bumps a generation-tracking object's generation: anything but metadata and status changed. Without
+ * a status subresource, a custom resource's status is part of what it is (customresource/strategy.go).
  */
-export function specChanged(a: KubeObject, b: KubeObject, withStatus = false): boolean {
+export function generationChanged(rt: ResourceType, a: KubeObject, b: KubeObject): boolean {
+  return specChanged(a, b, rt.crd !== undefined && !rt.subresources.includes('status'));
+}
+
+/** ValidateObjectMetaUpdate: an object being deleted takes no new finalizer (listed deduplicated and sorted). */
+export function checkNoNewFinalizers(rt: ResourceType, name: string, current: KubeObject, next: KubeObject): void {
+  if (!current.metadata.deletionTimestamp) return;
+  const had = new Set(current.metadata.finalizers ?? []);
+  const added = [...new Set((next.metadata.finalizers ?? []).filter((f) => !had.has(f)))].sort();
+  if (added.length > 0)
+    throw invalidFields(rt.kind, rt.group, name, [
+      {
+        type: 'FieldValueForbidden',
+        field: 'metadata.finalizers',
+        body: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
+      },
+    ]);
+}
+
+/** Whether anything but metadata and status (or only metadata, `withStatus`) differs. */
+function specChanged(a: KubeObject, b: KubeObject, withStatus = false): boolean {
   const strip = ({ metadata: _m, status, apiVersion: _a, kind: _k, ...rest }: KubeObject) =>
     withStatus ? { ...rest, status } : rest;
   return !isDeepStrictEqual(strip(a), strip(b));
