@@ -45,6 +45,15 @@ const BOTH = policy([
   'autoscaling/v1 HorizontalPodAutoscaler',
 ]);
 
+/** member1 with web and api, web scaled by an HPA, both propagated. */
+const WEB_SCALED: Record<string, string> = {
+  'clusters/member1.yaml': clusterYaml('member1'),
+  'policies/all.yaml': BOTH,
+  'templates/web.yaml': deployment('web'),
+  'templates/api.yaml': deployment('api'),
+  'templates/scaler.yaml': hpa('web'),
+};
+
 async function marked(r: ConfigRepo, name: string): Promise<boolean> {
   const repo = await openRepo(r.dir);
   await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
@@ -57,17 +66,7 @@ async function marked(r: ConfigRepo, name: string): Promise<boolean> {
 }
 
 test('the mark follows the HPA through edits of either side, retargeting and deletion, rendered incrementally', async () => {
-  const r = makeConfigRepoWith(
-    repos,
-    {
-      'clusters/member1.yaml': clusterYaml('member1'),
-      'policies/all.yaml': BOTH,
-      'templates/web.yaml': deployment('web'),
-      'templates/api.yaml': deployment('api'),
-      'templates/scaler.yaml': hpa('web'),
-    },
-    'web scaled',
-  );
+  const r = makeConfigRepoWith(repos, WEB_SCALED, 'web scaled');
   assert.ok(await marked(r, 'web'), 'cold render: the target is marked');
   assert.not.ok(await marked(r, 'api'), 'another workload is not');
 
@@ -95,17 +94,7 @@ test('the mark follows the HPA through edits of either side, retargeting and del
 });
 
 test('an HPA retargeted after its policy let go of it marks its new target, the same in the sync and in verify', async () => {
-  const r = makeConfigRepoWith(
-    repos,
-    {
-      'clusters/member1.yaml': clusterYaml('member1'),
-      'policies/all.yaml': BOTH,
-      'templates/web.yaml': deployment('web'),
-      'templates/api.yaml': deployment('api'),
-      'templates/scaler.yaml': hpa('web'),
-    },
-    'web scaled',
-  );
+  const r = makeConfigRepoWith(repos, WEB_SCALED, 'web scaled');
   assert.ok(await marked(r, 'web'));
   r.commit({ 'policies/all.yaml': policy(['apps/v1 Deployment']) }, 'HPAs no longer propagated');
   assert.ok(await marked(r, 'web'));
