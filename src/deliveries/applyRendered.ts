@@ -278,11 +278,15 @@ async function addImportedServices(
     if (f instanceof Error || !importing.includes(f)) continue;
     // A Service derived-<name> that Git itself places here (the ServiceImport's dependency) is Git's to apply.
     const present = new Set([...f.manifests.values()].map(identityOf));
+    // Which services go through a ServiceExport is read once, and only for a folder that imports one.
+    const imports = [...f.manifests.values()].some(isServiceImport);
     for (const d of [
-      ...deriveImportedServices(
-        f.manifests,
-        (exportedByServiceExport ??= await viaServiceExport(repo, renderedTree, exported)),
-      ),
+      ...(imports
+        ? deriveImportedServices(
+            f.manifests,
+            (exportedByServiceExport ??= await viaServiceExport(repo, renderedTree, exported)),
+          )
+        : []),
       ...dispatchEndpointSlices(name, mcs.services, mcs.registered, exported),
     ])
       if (!present.has(identityOf(d.manifest))) f.manifests.set(d.path, d.manifest);
