@@ -1,4 +1,4 @@
-import { KIND_TYPES, TYPE_FIELDS } from './apiFields.generated.ts';
+import { builtinTypeOf, fieldsOfType as fieldsOf, type NestedField as Field } from './builtinTypes.ts';
 
 // kube-apiserver decodes a built-in kind into its Go type, field names compared case-sensitively. A field the type
 // does not declare (`replica:` for `replicas:`, `resource:` in a container, `resources:` one level too shallow) is
@@ -15,39 +15,9 @@ export interface UnknownField {
   fields: readonly string[];
 }
 
-interface Field {
-  shape: '' | '[' | '{';
-  type: string;
-}
-
-const parsed = new Map<string, ReadonlyMap<string, Field | null>>();
-
-function fieldsOf(type: string): ReadonlyMap<string, Field | null> {
-  let fields = parsed.get(type);
-  if (!fields) {
-    fields = new Map(
-      (TYPE_FIELDS[type] ?? '')
-        .split(' ')
-        .filter(Boolean)
-        .map((entry) => {
-          const colon = entry.indexOf(':');
-          if (colon < 0) return [entry, null] as const;
-          const shape = entry[colon + 1];
-          const nested = shape === '[' || shape === '{';
-          return [
-            entry.slice(0, colon),
-            { shape: nested ? shape : '', type: entry.slice(colon + (nested ? 2 : 1)) } as Field,
-          ] as const;
-        }),
-    );
-    parsed.set(type, fields);
-  }
-  return fields;
-}
-
 /** The fields of a built-in object its Kubernetes type does not declare, in document order; none for other kinds. */
 export function unknownFields(object: unknown, apiVersion: string, kind: string): UnknownField[] {
-  const type = KIND_TYPES[`${apiVersion}/${kind}`];
+  const type = builtinTypeOf(apiVersion, kind);
   const found: UnknownField[] = [];
   if (type)
     eachField(object, type, [], (_, key, field, at, parent) => {
@@ -115,7 +85,7 @@ export function strictDecodingError(kind: string, version: string, unknown: read
  * Values of free-form maps (labels, data) are left alone.
  */
 export function dropNullFields(object: unknown, apiVersion: string, kind: string): void {
-  const type = KIND_TYPES[`${apiVersion}/${kind}`];
+  const type = builtinTypeOf(apiVersion, kind);
   if (type)
     eachField(object, type, [], (parent, key, field) => {
       if (field !== undefined && parent[key] === null) delete parent[key];

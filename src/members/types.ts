@@ -1,6 +1,8 @@
 // Shared vocabulary of the member-cluster emulator. JSON objects travel as plain data; spec and status stay
 // loosely typed because the emulator stores every kind, including custom resources it has never seen.
 
+import type { StructuralSchema } from '../api/listSemantics.ts';
+
 export interface OwnerReference {
   apiVersion: string;
   kind: string;
@@ -76,6 +78,8 @@ export interface ResourceType {
   columns: PrintColumn[];
   /** Set for kinds defined by a CustomResourceDefinition (the CRD's name). */
   crd?: string;
+  /** A custom resource version's structural schema (openAPIV3Schema): how server-side apply merges its lists. */
+  schema?: StructuralSchema;
   /** Custom resources cannot take strategic merge patches. */
   strategicMerge: boolean;
   /**

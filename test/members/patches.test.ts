@@ -2,10 +2,17 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { jsonPatch } from '../../src/members/patches/jsonPatch.ts';
 import { mergePatch } from '../../src/members/patches/mergePatch.ts';
+import { objectShape, type ValueShape } from '../../src/api/listSemantics.ts';
 import { strategicMergePatch } from '../../src/members/patches/strategicMergePatch.ts';
 import { matchesLabelRequirements, parseLabelSelector } from '../../src/members/selectors/parseLabelSelector.ts';
 import { matchesFieldRequirements, parseFieldSelector } from '../../src/members/selectors/parseFieldSelector.ts';
 import { humanDuration } from '../../src/time/humanDuration.ts';
+
+const POD = objectShape('v1', 'Pod');
+const POD_SPEC: ValueShape = { of: 'type', type: 'V1PodSpec' };
+const inPodSpec = (target: unknown, patch: unknown) => strategicMergePatch(target, patch, POD_SPEC);
+const inMeta = (target: unknown, patch: unknown) =>
+  strategicMergePatch(target, patch, { of: 'type', type: 'V1ObjectMeta' });
 
 const pod = () => ({
   metadata: { name: 'p', labels: { a: '1', b: '2' }, finalizers: ['x'] },
@@ -51,16 +58,20 @@ test('json patch: add, replace, remove, test', () => {
 });
 
 test('strategic merge patch: containers merge by name, $patch delete, $setElementOrder, primitive list delete', () => {
-  const out = strategicMergePatch(pod(), {
-    metadata: { '$deleteFromPrimitiveList/finalizers': ['x'] },
-    spec: {
-      '$setElementOrder/containers': [{ name: 'side' }, { name: 'web' }, { name: 'new' }],
-      containers: [
-        { name: 'web', image: 'nginx:2', env: [{ name: 'B', value: '2' }] },
-        { name: 'new', image: 'busybox' },
-      ],
+  const out = strategicMergePatch(
+    pod(),
+    {
+      metadata: { '$deleteFromPrimitiveList/finalizers': ['x'] },
+      spec: {
+        '$setElementOrder/containers': [{ name: 'side' }, { name: 'web' }, { name: 'new' }],
+        containers: [
+          { name: 'web', image: 'nginx:2', env: [{ name: 'B', value: '2' }] },
+          { name: 'new', image: 'busybox' },
+        ],
+      },
     },
-  }) as any;
+    POD,
+  ) as any;
   assert.equal(
     out.spec.containers.map((c: any) => c.name),
     ['side', 'web', 'new'],
@@ -72,12 +83,16 @@ test('strategic merge patch: containers merge by name, $patch delete, $setElemen
     { name: 'A', value: '1' },
   ]);
   assert.equal(out.metadata.finalizers, []);
-  const deleted = strategicMergePatch(pod(), { spec: { containers: [{ name: 'side', $patch: 'delete' }] } }) as any;
+  const deleted = strategicMergePatch(
+    pod(),
+    { spec: { containers: [{ name: 'side', $patch: 'delete' }] } },
+    POD,
+  ) as any;
   assert.equal(
     deleted.spec.containers.map((c: any) => c.name),
     ['web'],
   );
-  const replaced = strategicMergePatch(pod(), { spec: { $patch: 'replace', args: ['only'] } }) as any;
+  const replaced = strategicMergePatch(pod(), { spec: { $patch: 'replace', args: ['only'] } }, POD) as any;
   assert.equal(replaced.spec, { args: ['only'] });
 });
 
@@ -88,19 +103,19 @@ test("strategic merge patch orders merged lists as apimachinery does: the patch'
       (c) => c.name + (c.other ? `:${c.other}` : ''),
     );
   // Cases of apimachinery's strategicpatch/patch_test.go.
-  assert.equal(order(strategicMergePatch({ containers: named('1', '2', '3') }, { containers: named('3', '1', '2') })), [
+  assert.equal(order(inPodSpec({ containers: named('1', '2', '3') }, { containers: named('3', '1', '2') })), [
     '3',
     '1',
     '2',
   ]);
-  assert.equal(order(strategicMergePatch({ containers: named('1', '2', '3') }, { containers: named('3', '1') })), [
+  assert.equal(order(inPodSpec({ containers: named('1', '2', '3') }, { containers: named('3', '1') })), [
     '2',
     '3',
     '1',
   ]);
   assert.equal(
     order(
-      strategicMergePatch(
+      inPodSpec(
         {
           containers: [
             { name: '1', other: 'a' },
@@ -114,7 +129,7 @@ test("strategic merge patch orders merged lists as apimachinery does: the patch'
   );
   assert.equal(
     order(
-      strategicMergePatch(
+      inPodSpec(
         { containers: [{ name: '1' }, { name: '2', other: 'b' }, { name: '4', other: 'c' }] },
         {
           '$setElementOrder/containers': named('2', '3'),
@@ -126,7 +141,7 @@ test("strategic merge patch orders merged lists as apimachinery does: the patch'
   );
   assert.equal(
     order(
-      strategicMergePatch(
+      inPodSpec(
         { containers: named('1', '3') },
         { '$setElementOrder/containers': named('3', '2', '1'), containers: named('3', '1') },
       ),
@@ -134,22 +149,18 @@ test("strategic merge patch orders merged lists as apimachinery does: the patch'
     ['3', '1'],
   );
   // kubectl apply that only reorders sends the order without the list.
-  assert.equal(
-    order(strategicMergePatch({ containers: named('2', '1') }, { '$setElementOrder/containers': named('1', '2') })),
-    ['1', '2'],
-  );
-  assert.equal(
-    (strategicMergePatch({ finalizers: ['1', '3'] }, { '$setElementOrder/finalizers': ['3', '2', '1'] }) as any)
-      .finalizers,
-    ['3', '1'],
-  );
-  assert.equal((strategicMergePatch({ finalizers: ['x/a'] }, { finalizers: ['x/b'] }) as any).finalizers, [
-    'x/b',
-    'x/a',
+  assert.equal(order(inPodSpec({ containers: named('2', '1') }, { '$setElementOrder/containers': named('1', '2') })), [
+    '1',
+    '2',
   ]);
   assert.equal(
+    (inMeta({ finalizers: ['1', '3'] }, { '$setElementOrder/finalizers': ['3', '2', '1'] }) as any).finalizers,
+    ['3', '1'],
+  );
+  assert.equal((inMeta({ finalizers: ['x/a'] }, { finalizers: ['x/b'] }) as any).finalizers, ['x/b', 'x/a']);
+  assert.equal(
     (
-      strategicMergePatch(
+      inMeta(
         { finalizers: ['a', 'b'] },
         { '$setElementOrder/finalizers': ['a'], '$deleteFromPrimitiveList/finalizers': ['b'] },
       ) as any

@@ -3,9 +3,12 @@ import * as assert from 'uvu/assert';
 import { serverSideApply } from '../../src/members/apply/serverSideApply.ts';
 import { trackUpdate } from '../../src/members/apply/trackUpdate.ts';
 import { fieldsOf, fromFieldsV1, toFieldsV1 } from '../../src/members/apply/fieldSet.ts';
+import { objectShape } from '../../src/api/listSemantics.ts';
 import type { KubeObject } from '../../src/members/types.ts';
 
 const NOW = '2026-01-01T00:00:00Z';
+const DEPLOYMENT = objectShape('apps/v1', 'Deployment');
+const POD = objectShape('v1', 'Pod');
 const deploy = (spec: object, labels?: Record<string, string>): KubeObject => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
@@ -13,14 +16,14 @@ const deploy = (spec: object, labels?: Record<string, string>): KubeObject => ({
   spec,
 });
 const apply = (live: KubeObject | undefined, applied: KubeObject, manager: string, force = false) =>
-  serverSideApply({ live, applied, manager, force, apiVersion: 'apps/v1', now: NOW });
+  serverSideApply({ live, applied, manager, force, apiVersion: 'apps/v1', now: NOW, shape: DEPLOYMENT });
 
 test('field sets use FieldsV1 keys for associative lists and round-trip', () => {
   const obj = deploy(
     { template: { spec: { containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80 }] }] } } },
     { app: 'web' },
   );
-  const set = fieldsOf(obj, 'main');
+  const set = fieldsOf(obj, 'main', DEPLOYMENT);
   const v1 = toFieldsV1(set);
   assert.equal(v1, {
     'f:metadata': { 'f:labels': { 'f:app': {} } },
@@ -32,7 +35,7 @@ test('field sets use FieldsV1 keys for associative lists and round-trip', () => 
               '.': {},
               'f:image': {},
               'f:name': {},
-              'f:ports': { 'k:{"containerPort":80}': { '.': {}, 'f:containerPort': {} } },
+              'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } },
             },
           },
         },
@@ -45,7 +48,7 @@ test('field sets use FieldsV1 keys for associative lists and round-trip', () => 
 test('conflicts with several managers are grouped as kube-apiserver words them: an Update manager with its apiVersion', () => {
   const live = apply(undefined, deploy({ replicas: 2, paused: false }, { owner: 'alice' }), 'alice');
   const edited = { ...live, spec: { ...(live.spec as object), minReadySeconds: 5 } } as KubeObject;
-  edited.metadata.managedFields = trackUpdate(live, edited, 'kubectl-edit', 'apps/v1', NOW);
+  edited.metadata.managedFields = trackUpdate(live, edited, 'kubectl-edit', 'apps/v1', NOW, DEPLOYMENT);
   try {
     apply(edited, deploy({ replicas: 3, paused: true, minReadySeconds: 9 }, { owner: 'bob' }), 'bob');
     assert.unreachable('should conflict');
@@ -85,9 +88,18 @@ test("conflict paths come in structured-merge-diff's order: a level's own fields
     force: false,
     apiVersion: 'v1',
     now: NOW,
+    shape: POD,
   });
   try {
-    serverSideApply({ live, applied: pod('two', 'n2'), manager: 'bob', force: false, apiVersion: 'v1', now: NOW });
+    serverSideApply({
+      live,
+      applied: pod('two', 'n2'),
+      manager: 'bob',
+      force: false,
+      apiVersion: 'v1',
+      now: NOW,
+      shape: POD,
+    });
     assert.unreachable('should conflict');
   } catch (error) {
     assert.is(

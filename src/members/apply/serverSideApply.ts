@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { fieldShape, type ValueShape } from '../../api/listSemantics.ts';
 import { ApiError } from '../ApiError.ts';
 import type { KubeObject, ManagedFieldsEntry } from '../types.ts';
 import { fieldsOf, fromFieldsV1, removeAt, toFieldsV1, valueAt, type FieldSet } from './fieldSet.ts';
@@ -11,6 +12,8 @@ export interface ApplyRequest {
   manager: string;
   force: boolean;
   apiVersion: string;
+  /** The object's shape: how its lists merge. */
+  shape: ValueShape;
   subresource?: 'status';
   now: string;
 }
@@ -25,7 +28,7 @@ export function serverSideApply(req: ApplyRequest): KubeObject {
   const entries: ManagedFieldsEntry[] = structuredClone(req.live?.metadata.managedFields ?? []);
   const isMine = (e: ManagedFieldsEntry) =>
     e.manager === req.manager && e.operation === 'Apply' && (e.subresource ?? '') === (req.subresource ?? '');
-  const appliedFields = fieldsOf(req.applied, scope);
+  const appliedFields = fieldsOf(req.applied, scope, req.shape);
   const previous = entries.find(isMine);
   const previousFields: FieldSet = previous ? fromFieldsV1(previous.fieldsV1) : new Set();
 
@@ -38,7 +41,7 @@ export function serverSideApply(req: ApplyRequest): KubeObject {
         if (!owned.has(encoded)) continue;
         const path = JSON.parse(encoded) as string[];
         if (path[path.length - 1] === '.') continue;
-        if (isDeepStrictEqual(valueAt(req.live, path), valueAt(req.applied, path))) continue;
+        if (isDeepStrictEqual(valueAt(req.live, path, req.shape), valueAt(req.applied, path, req.shape))) continue;
         if (req.force) owned.delete(encoded);
         else conflicts.push({ entry, path });
       }
@@ -52,15 +55,19 @@ export function serverSideApply(req: ApplyRequest): KubeObject {
   const { metadata: appliedMeta, apiVersion: _a, kind: _k, ...appliedBody } = req.applied;
   let merged: KubeObject;
   if (scope === 'status') {
-    merged = { ...base, status: mergeApplied(base.status, req.applied.status, 'status') };
+    merged = { ...base, status: mergeApplied(base.status, req.applied.status, fieldShape(req.shape, 'status')) };
   } else {
     const { status: _s, ...body } = appliedBody;
-    merged = mergeApplied(base, body) as KubeObject;
+    merged = mergeApplied(base, body, req.shape) as KubeObject;
     const ownableMeta: Record<string, unknown> = {};
     for (const key of ['labels', 'annotations', 'finalizers', 'ownerReferences']) {
       if (appliedMeta?.[key] !== undefined) ownableMeta[key] = appliedMeta[key];
     }
-    merged.metadata = mergeApplied(base.metadata, ownableMeta) as KubeObject['metadata'];
+    merged.metadata = mergeApplied(
+      base.metadata,
+      ownableMeta,
+      fieldShape(req.shape, 'metadata'),
+    ) as KubeObject['metadata'];
   }
 
   const stillOwnedByOthers = new Set<string>();
@@ -77,7 +84,7 @@ export function serverSideApply(req: ApplyRequest): KubeObject {
     // Never drop a list item or map that another manager still owns something inside.
     const prefix = `${encoded.replace(/,"\."\]$|\]$/, '')},"`;
     if ([...stillOwnedByOthers].some((o) => o.startsWith(prefix))) continue;
-    removeAt(merged, path);
+    removeAt(merged, path, req.shape);
   }
 
   const mine: ManagedFieldsEntry = {

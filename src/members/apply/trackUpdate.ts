@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { ValueShape } from '../../api/listSemantics.ts';
 import type { KubeObject, ManagedFieldsEntry } from '../types.ts';
 import { fieldsOf, fromFieldsV1, toFieldsV1, valueAt } from './fieldSet.ts';
 
@@ -12,16 +13,17 @@ export function trackUpdate(
   manager: string,
   apiVersion: string,
   now: string,
+  shape: ValueShape,
   subresource?: 'status',
 ): ManagedFieldsEntry[] {
   const scope = subresource === 'status' ? 'status' : 'main';
   const entries: ManagedFieldsEntry[] = structuredClone(before?.metadata.managedFields ?? []);
-  const newFields = fieldsOf(after, scope);
-  const oldFields = before ? fieldsOf(before, scope) : new Set<string>();
+  const newFields = fieldsOf(after, scope, shape);
+  const oldFields = before ? fieldsOf(before, scope, shape) : new Set<string>();
   const changed = new Set<string>();
   for (const encoded of newFields) {
     const path = JSON.parse(encoded) as string[];
-    if (!oldFields.has(encoded) || !isDeepStrictEqual(valueAt(before, path), valueAt(after, path)))
+    if (!oldFields.has(encoded) || !isDeepStrictEqual(valueAt(before, path, shape), valueAt(after, path, shape)))
       changed.add(encoded);
   }
   const removed = [...oldFields].filter((p) => !newFields.has(p));

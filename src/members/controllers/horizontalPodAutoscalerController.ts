@@ -1,4 +1,5 @@
 import { trackUpdate } from '../apply/trackUpdate.ts';
+import { objectShape } from '../../api/listSemantics.ts';
 import { hasMetrics } from '../metrics/buildMetrics.ts';
 import { readPodUsage } from '../metrics/readMetrics.ts';
 import { formatQuantity, nanoValue, parseQuantity } from '../resources/quantity.ts';
@@ -247,7 +248,14 @@ export function horizontalPodAutoscalerController(
     if (rescale) {
       const next = structuredClone(target);
       next.spec = { ...next.spec, replicas: desiredReplicas };
-      next.metadata.managedFields = trackUpdate(target, next, MANAGER, groupVersionOf(rt), stamp);
+      next.metadata.managedFields = trackUpdate(
+        target,
+        next,
+        MANAGER,
+        groupVersionOf(rt),
+        stamp,
+        objectShape(groupVersionOf(rt), rt.kind, rt.schema),
+      );
       store.update(rt, next, 'main');
       condition(
         'AbleToScale',

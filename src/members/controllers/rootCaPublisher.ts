@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { objectShape } from '../../api/listSemantics.ts';
 import { trackUpdate } from '../apply/trackUpdate.ts';
 import type { KubeObject, StoreEvent } from '../types.ts';
 import { activeNamespace, NAMESPACES } from './activeNamespace.ts';
@@ -34,7 +35,14 @@ export function rootCaPublisher(deps: ControllerDeps, caPem: string): Controller
         metadata: { name: ROOT_CA_CONFIGMAP, namespace, annotations: { [DESCRIPTION_ANNOTATION]: DESCRIPTION } },
         data,
       };
-      created.metadata.managedFields = trackUpdate(undefined, created, CONTROLLER_MANAGER, 'v1', deps.now());
+      created.metadata.managedFields = trackUpdate(
+        undefined,
+        created,
+        CONTROLLER_MANAGER,
+        'v1',
+        deps.now(),
+        objectShape('v1', 'ConfigMap'),
+      );
       store.create(rt, created);
       return;
     }
@@ -42,7 +50,14 @@ export function rootCaPublisher(deps: ControllerDeps, caPem: string): Controller
     const next = structuredClone(current);
     next.data = { ...data };
     next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [DESCRIPTION_ANNOTATION]: DESCRIPTION };
-    next.metadata.managedFields = trackUpdate(current, next, CONTROLLER_MANAGER, 'v1', deps.now());
+    next.metadata.managedFields = trackUpdate(
+      current,
+      next,
+      CONTROLLER_MANAGER,
+      'v1',
+      deps.now(),
+      objectShape('v1', 'ConfigMap'),
+    );
     store.update(rt, next);
   }
 

@@ -1,4 +1,5 @@
 import { trackUpdate } from '../apply/trackUpdate.ts';
+import { objectShape } from '../../api/listSemantics.ts';
 import type { KubeObject, StoreEvent } from '../types.ts';
 import { activeNamespace, NAMESPACES } from './activeNamespace.ts';
 import type { Controller } from './Controller.ts';
@@ -24,7 +25,14 @@ export function serviceAccountController(deps: ControllerDeps): Controller {
       kind: 'ServiceAccount',
       metadata: { name: DEFAULT_ACCOUNT, namespace },
     };
-    account.metadata.managedFields = trackUpdate(undefined, account, CONTROLLER_MANAGER, 'v1', deps.now());
+    account.metadata.managedFields = trackUpdate(
+      undefined,
+      account,
+      CONTROLLER_MANAGER,
+      'v1',
+      deps.now(),
+      objectShape('v1', 'ServiceAccount'),
+    );
     store.create(registry.byResourceKey(SERVICEACCOUNTS)!, account);
   }
 

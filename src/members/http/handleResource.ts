@@ -20,6 +20,7 @@ import { validateConfigData } from '../resources/validateConfigData.ts';
 import { nameInvalidReason } from '../resources/validateObjectName.ts';
 import { stringFieldsDecodeError } from '../resources/decodeStringFields.ts';
 import { validateFieldNames } from '../resources/unknownFieldValidation.ts';
+import { objectShape, type ValueShape } from '../../api/listSemantics.ts';
 import { dropNullFields } from '../../api/unknownFields.ts';
 import { objectAndTemplateMetaViolations, objectMetaViolations } from '../../labels/objectMetaRules.ts';
 import { validateWorkloadAndAccess } from '../resources/validateWorkloadAndAccess.ts';
@@ -196,6 +197,12 @@ function withVersion(object: KubeObject, rt: ResourceType): KubeObject {
 /** The row objects are stored under: autoscaling/v1 HPAs are stored as v2 (hpaVersions.ts). */
 function storageType(ctx: ServerContext, rt: ResourceType): ResourceType {
   return isHpaV1(rt) ? (ctx.registry.byKind(rt.group, rt.kind, 'v2') ?? rt) : rt;
+}
+
+/** How the lists of `rt`'s objects, as stored, merge. */
+function shapeOf(ctx: ServerContext, rt: ResourceType): ValueShape {
+  const stored = storageType(ctx, rt);
+  return objectShape(groupVersionOf(stored), stored.kind, stored.schema);
 }
 
 /** A written object in the shape it is stored in (`stored`: the object it replaces). */
@@ -441,6 +448,7 @@ async function createObject(
     managerOf(req, options),
     groupVersionOf(rt),
     timestamp(ctx),
+    shapeOf(ctx, rt),
   );
   admitCreate(ctx, rt, object);
   validate(rt, object);
@@ -516,6 +524,7 @@ function writeUpdate(
     managerOf(req, options),
     groupVersionOf(rt),
     timestamp(ctx),
+    shapeOf(ctx, rt),
     subresource,
   );
   // The status subresource changes only status, but the managedFields entry it records lives in metadata,
@@ -583,7 +592,7 @@ async function patchObject(
           'UnsupportedMediaType',
           `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`,
         );
-      patched = strategicMergePatch(structuredClone(base), body);
+      patched = strategicMergePatch(structuredClone(base), body, shapeOf(ctx, rt));
       break;
     default:
       throw new ApiError(
@@ -630,6 +639,7 @@ async function applyObject(
     manager,
     force: options.force ?? false,
     apiVersion: groupVersionOf(rt),
+    shape: shapeOf(ctx, rt),
     ...(subresource ? { subresource } : {}),
     now: timestamp(ctx),
   });
@@ -797,6 +807,7 @@ async function handleScale(
     managerOf(req, options),
     groupVersionOf(path.rt),
     timestamp(ctx),
+    shapeOf(ctx, path.rt),
   );
   const stored = options.dryRun ? next : ctx.store.update(path.rt, next, 'main');
   sendJson(res, 200, toScale(stored));

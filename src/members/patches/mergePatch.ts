@@ -1,4 +1,4 @@
-import { isPlainObject } from './listMergeKeys.ts';
+import { isPlainObject } from './plainObject.ts';
 
 /** RFC 7386 JSON merge patch: objects merge, null deletes, everything else (lists included) replaces. */
 export function mergePatch(target: unknown, patch: unknown): unknown {

@@ -1,12 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
-import { isPlainObject, isSetList, listMergeKey } from './listMergeKeys.ts';
+import { fieldShape, listShape, type ListShape, type ValueShape } from '../../api/listSemantics.ts';
+import { isPlainObject } from './plainObject.ts';
 
 /**
  * Strategic merge patch as kubectl sends it (kubectl patch, client-side apply, rollout restart): maps merge,
  * null deletes, associative lists merge by their key, other lists replace, and the directives `$patch`
  * (replace / delete / merge), `$retainKeys`, `$setElementOrder/<list>` and `$deleteFromPrimitiveList/<list>`.
  */
-export function strategicMergePatch(target: unknown, patch: unknown): unknown {
+export function strategicMergePatch(target: unknown, patch: unknown, shape: ValueShape): unknown {
   if (!isPlainObject(patch)) return patch;
   if (patch.$patch === 'replace') {
     const { $patch: _ignored, ...rest } = patch;
@@ -25,12 +26,13 @@ export function strategicMergePatch(target: unknown, patch: unknown): unknown {
     const current = Array.isArray(result[list]) ? (result[list] as unknown[]) : undefined;
     const items = Array.isArray(patch[list]) ? (patch[list] as unknown[]) : undefined;
     if (!current && !items) continue;
+    const rules = listShape(shape, list);
     const merged = !items
       ? current!
       : !current
         ? (stripDirectives(items.filter((i) => !(isPlainObject(i) && i.$patch))) as unknown[])
-        : mergeList(current, items, list);
-    const key = mergeKeyOf(list, [...order, ...merged]);
+        : mergeList(current, items, rules);
+    const key = mergeKeyOf(rules);
     result[list] = inOrder(
       merged,
       order,
@@ -51,10 +53,10 @@ export function strategicMergePatch(target: unknown, patch: unknown): unknown {
       continue;
     }
     if (Array.isArray(value)) {
-      result[key] = mergeList(result[key], value, key);
+      result[key] = mergeList(result[key], value, listShape(shape, key));
       continue;
     }
-    const merged = strategicMergePatch(result[key], value);
+    const merged = strategicMergePatch(result[key], value, fieldShape(shape, key));
     if (merged === undefined) delete result[key];
     else result[key] = merged;
   }
@@ -65,8 +67,9 @@ export function strategicMergePatch(target: unknown, patch: unknown): unknown {
 const SET_ORDER = '$setElementOrder/';
 
 /** The merge key of a list of maps; '' for a merged list of scalars; undefined for a list the patch replaces. */
-function mergeKeyOf(field: string, items: unknown[]): string | undefined {
-  return isSetList(field) ? '' : listMergeKey(field, items);
+function mergeKeyOf(list: ListShape): string | undefined {
+  const { patch } = list;
+  return patch.merge === 'key' ? patch.key : patch.merge === 'set' ? '' : undefined;
 }
 
 /**
@@ -74,9 +77,9 @@ function mergeKeyOf(field: string, items: unknown[]): string | undefined {
  * other items keep theirs, each placed before the first patch item the live list had after it. So a container the
  * patch adds comes first, and a patch `[c, a]` over `[a, b, c]` gives `[b, c, a]`.
  */
-function mergeList(current: unknown, patchItems: unknown[], field: string): unknown[] {
+function mergeList(current: unknown, patchItems: unknown[], list: ListShape): unknown[] {
   const existing = Array.isArray(current) ? current : [];
-  const key = mergeKeyOf(field, [...patchItems, ...existing]);
+  const key = mergeKeyOf(list);
   if (key === undefined) return patchItems.filter((item) => !(isPlainObject(item) && item.$patch)).map(stripDirectives);
   if (key === '') {
     const merged: unknown[] = [];
@@ -97,8 +100,8 @@ function mergeList(current: unknown, patchItems: unknown[], field: string): unkn
   const result = [...original];
   for (const item of items) {
     const index = result.findIndex((r) => keyOf(r) !== undefined && isDeepStrictEqual(keyOf(r), item[key]));
-    if (index >= 0) result[index] = strategicMergePatch(result[index], item);
-    else result.push(strategicMergePatch(undefined, item));
+    if (index >= 0) result[index] = strategicMergePatch(result[index], item, list.item);
+    else result.push(strategicMergePatch(undefined, item, list.item));
   }
   return inOrder(result, items, original, key);
 }

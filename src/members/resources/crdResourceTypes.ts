@@ -25,6 +25,7 @@ export function crdResourceTypes(crd: KubeObject): ResourceType[] {
         tracksGeneration: true,
         columns: crdColumns(v.additionalPrinterColumns ?? []),
         crd: crd.metadata.name,
+        ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
         strategicMerge: false,
       }),
     );

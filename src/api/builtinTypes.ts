@@ -1,0 +1,39 @@
+import { KIND_TYPES, TYPE_FIELDS } from './apiFields.generated.ts';
+
+/** What a built-in type declares of one field: a plain value (null), or objects of `type` held as `shape`. */
+export interface NestedField {
+  /** '' an object, '[' a list of them, '{' a map of them. */
+  shape: '' | '[' | '{';
+  type: string;
+}
+
+const parsed = new Map<string, ReadonlyMap<string, NestedField | null>>();
+
+/** The fields a built-in type (a client-node model name, `V1ServiceSpec`) declares; empty for an unknown type. */
+export function fieldsOfType(type: string): ReadonlyMap<string, NestedField | null> {
+  let fields = parsed.get(type);
+  if (!fields) {
+    fields = new Map(
+      (TYPE_FIELDS[type] ?? '')
+        .split(' ')
+        .filter(Boolean)
+        .map((entry) => {
+          const colon = entry.indexOf(':');
+          if (colon < 0) return [entry, null] as const;
+          const shape = entry[colon + 1];
+          const nested = shape === '[' || shape === '{';
+          return [
+            entry.slice(0, colon),
+            { shape: nested ? shape : '', type: entry.slice(colon + (nested ? 2 : 1)) } as NestedField,
+          ] as const;
+        }),
+    );
+    parsed.set(type, fields);
+  }
+  return fields;
+}
+
+/** The type a built-in kind's objects decode into (`apps/v1`, `Deployment` → `V1Deployment`); undefined for others. */
+export function builtinTypeOf(apiVersion: string, kind: string): string | undefined {
+  return KIND_TYPES[`${apiVersion}/${kind}`];
+}
