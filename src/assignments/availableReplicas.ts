@@ -26,21 +26,24 @@ export function availableReplicas(cluster: Cluster, req: SchedulingRequest): num
   const pods = freeIn(summary, 'pods');
   if (pods === undefined || quantityValue(pods) <= 0n) return 0;
   let max = quantityValue(pods);
-  if (req.resourceRequest === undefined) return Number(max);
+  // Only a binding without replicaRequirements skips the models: a node claim alone (a nodeSelector, no requests)
+  // still counts 110 pods per model node.
+  if (req.resourceRequest === undefined && !req.replicaRequirements) return Number(max);
+  const request = req.resourceRequest ?? {};
   // Karmada's CustomizedClusterResourceModeling (beta, on): collected modelings count whole nodes of each grade.
   const byModels = summary.allocatableModelings?.length
-    ? replicasOnModelNodes(cluster.spec.resourceModels, summary.allocatableModelings, req.resourceRequest)
+    ? replicasOnModelNodes(cluster.spec.resourceModels, summary.allocatableModelings, request)
     : undefined;
   if (byModels !== undefined) return Math.min(Number(byModels), Number(max));
-  for (const [name, raw] of Object.entries(req.resourceRequest)) {
-    const request = requestQuantity(raw);
-    if (!request || quantityValue(request) <= 0n) continue;
+  for (const [name, raw] of Object.entries(request)) {
+    const needed = requestQuantity(raw);
+    if (!needed || quantityValue(needed) <= 0n) continue;
     const free = freeIn(summary, name);
     if (free === undefined || quantityValue(free) <= 0n) return 0;
     const fits =
       name === 'cpu'
-        ? quantityMilliValue(free) / quantityMilliValue(request)
-        : quantityValue(free) / quantityValue(request);
+        ? quantityMilliValue(free) / quantityMilliValue(needed)
+        : quantityValue(free) / quantityValue(needed);
     if (fits < max) max = fits;
   }
   return Number(max);

@@ -156,4 +156,18 @@ test('resource models: three grade-1 nodes of 1 cpu take two 500m replicas each'
   assert.is(estimate(c, { cpu: '500m' }), 6);
 });
 
+test('resource models: a node claim without requests still takes 110 pods per model node', () => {
+  // maxAvailableReplicas reads the models whenever the binding has replicaRequirements, a nodeSelector alone included.
+  const c = withSummary(
+    {
+      allocatable: { pods: '500', cpu: '8' },
+      allocated: { pods: '10' },
+      allocatableModelings: [{ grade: 1, count: 2 }],
+    },
+    { resourceModels: [{ grade: 1, ranges: [{ name: 'cpu', min: '4', max: '8' }] }] },
+  );
+  assert.is(availableReplicas(c, request(divided, 3, [], { replicaRequirements: true })), 220);
+  assert.is(availableReplicas(c, request(divided, 3)), 490);
+});
+
 test.run();
