@@ -160,6 +160,11 @@ function byReplicasDesc(list: TargetCluster[]): TargetCluster[] {
   return [...list].sort((a, b) => b.replicas - a.replicas);
 }
 
+/** Karmada's assignByDynamicStrategy names the step that failed (assignment.go). */
+function wrapped<T>(step: string, result: StepResult<T>): StepResult<T> {
+  return result.ok ? result : { ...result, message: `${step}: ${result.message}` };
+}
+
 export function assignDynamically(
   strategy: 'DynamicWeight' | 'Aggregated',
   input: AssignInput,
@@ -174,26 +179,35 @@ export function assignDynamically(
     const held = new Map(scheduled.map((tc) => [tc.name, tc.replicas]));
     const available = free().map((tc) => ({ ...tc, replicas: tc.replicas + (held.get(tc.name) ?? 0) }));
     trace.basis = 'free+held';
-    return divideDynamically(
-      strategy,
-      { available: byReplicasDesc(available), scheduled: [], target: input.replicas, uid: input.uid },
-      trace.weights,
+    return wrapped(
+      'failed to do fresh scale',
+      divideDynamically(
+        strategy,
+        { available: byReplicasDesc(available), scheduled: [], target: input.replicas, uid: input.uid },
+        trace.weights,
+      ),
     );
   }
   if (assigned > input.replicas) {
     trace.basis = 'previous';
-    return divideDynamically(
-      strategy,
-      { available: byReplicasDesc(scheduled), scheduled: [], target: input.replicas, uid: input.uid },
-      trace.weights,
+    return wrapped(
+      'failed to scale down',
+      divideDynamically(
+        strategy,
+        { available: byReplicasDesc(scheduled), scheduled: [], target: input.replicas, uid: input.uid },
+        trace.weights,
+      ),
     );
   }
   if (assigned < input.replicas) {
     trace.basis = 'free';
-    return divideDynamically(
-      strategy,
-      { available: byReplicasDesc(free()), scheduled, target: input.replicas - assigned, uid: input.uid },
-      trace.weights,
+    return wrapped(
+      'failed to scale up',
+      divideDynamically(
+        strategy,
+        { available: byReplicasDesc(free()), scheduled, target: input.replicas - assigned, uid: input.uid },
+        trace.weights,
+      ),
     );
   }
   return { ok: true, value: scheduled };

@@ -7,8 +7,10 @@ export type FilterCode = 'Success' | 'Unschedulable';
 
 export interface FilterResult {
   code: FilterCode;
-  /** Why the cluster does not fit, e.g. "untolerated taint dedicated=gpu:NoSchedule". */
+  /** Why the cluster does not fit, in Karmada's words: "cluster(s) had untolerated taint {dedicated=gpu:NoSchedule}". */
   reason?: string;
+  /** Which part of the placement it fails, where Karmada's reason does not say: "not in clusterNames". */
+  detail?: string;
 }
 
 export interface FilterContext {
@@ -33,8 +35,8 @@ export const MAX_CLUSTER_SCORE = 100;
 
 export const fits: FilterResult = { code: 'Success' };
 
-export function unschedulable(reason: string): FilterResult {
-  return { code: 'Unschedulable', reason };
+export function unschedulable(reason: string, detail?: string): FilterResult {
+  return detail ? { code: 'Unschedulable', reason, detail } : { code: 'Unschedulable', reason };
 }
 
 /** Whether the previous result already targets the cluster (Karmada's TargetContains). */

@@ -22,6 +22,7 @@ type Attempt =
       ok: false;
       status: 'NoClusterFit' | 'Unschedulable' | 'SchedulerError';
       message: string;
+      detail?: string;
       explanation: ClusterExplanation[];
     };
 
@@ -68,10 +69,11 @@ function scheduleWithAffinityTerms(req: SchedulingRequest, clusters: readonly Cl
       return failures.length ? { ...result, message: `${result.message} (after ${failures.join('; ')})` } : result;
     }
     first ??= attempt;
-    failures.push(`affinity term ${name}: ${attempt.message}`);
+    failures.push(`affinity term ${name}: ${attempt.detail ?? attempt.message}`);
   }
+  // Karmada's condition carries the first term's error; the others are only in its events.
   const firstFailure = first as Extract<Attempt, { ok: false }>;
-  return { ...failed(firstFailure, req, req.observedAffinityName), message: failures.join('; ') };
+  return { ...failed(firstFailure, req, req.observedAffinityName), detail: failures.join('; ') };
 }
 
 function scheduled(attempt: Extract<Attempt, { ok: true }>, affinityName: string | undefined): ScheduleResult {
@@ -98,8 +100,23 @@ function failed(
     clusters: attempt.status === 'NoClusterFit' ? [] : req.previous.map((tc) => ({ ...tc })),
     ...(affinityName ? { affinityName } : {}),
     message: attempt.message,
+    ...(attempt.detail ? { detail: attempt.detail } : {}),
     explanation: attempt.explanation,
   };
+}
+
+/**
+ * Karmada's FitError: "0/3 clusters are available: 1 cluster(s) had untolerated taint {a:NoSchedule}, 2 cluster(s) did
+ * not match the placement cluster affinity constraint." Each reason counted over the clusters, sorted as Go's
+ * sort.Strings sorts ("10 …" before "2 …").
+ */
+export function fitErrorMessage(clusterCount: number, filtered: readonly FilteredExplanation[]): string {
+  if (clusterCount === 0 || filtered.length === 0)
+    return `0/${clusterCount} clusters are available: no cluster exists.`;
+  const counts = new Map<string, number>();
+  for (const f of filtered) counts.set(f.reason, (counts.get(f.reason) ?? 0) + 1);
+  const histogram = [...counts].map(([reason, n]) => `${n} ${reason}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return `0/${clusterCount} clusters are available: ${histogram.join(', ')}.`;
 }
 
 function scheduleOnce(req: SchedulingRequest, clusters: readonly Cluster[], affinityName: string | undefined): Attempt {
@@ -107,11 +124,12 @@ function scheduleOnce(req: SchedulingRequest, clusters: readonly Cluster[], affi
   const { feasible } = fit;
   const filtered = req.excluded ? [...req.excluded, ...fit.filtered] : fit.filtered;
   if (feasible.length === 0) {
-    const reasons = filtered.map((f) => `${f.cluster} ${f.plugin}: ${f.reason}`).join('; ');
+    const reasons = filtered.map((f) => `${f.cluster} ${f.plugin}: ${f.detail ?? f.reason}`).join('; ');
     return {
       ok: false,
       status: 'NoClusterFit',
-      message: `no cluster fits: ${reasons || 'no clusters are registered'}`,
+      message: fitErrorMessage(clusters.length + (req.excluded?.length ?? 0), filtered),
+      detail: `no cluster fits: ${reasons || 'no clusters are registered'}`,
       explanation: filtered,
     };
   }
@@ -122,12 +140,20 @@ function scheduleOnce(req: SchedulingRequest, clusters: readonly Cluster[], affi
   const candidates = buildCandidates(scored, req, affinityName);
   const selection = selectBestClusters(req.placement, candidates, req.replicas);
   if (!selection.ok) {
-    return { ...selection, explanation: [...filtered, ...explainCandidates(candidates, new Set(), undefined, req)] };
+    return {
+      ...selection,
+      message: `failed to select clusters: ${selection.message}`,
+      explanation: [...filtered, ...explainCandidates(candidates, new Set(), undefined, req)],
+    };
   }
   const assignment = assignReplicas(selection.value, req, affinityName);
   const selected = new Set(selection.value.map((c) => c.name));
   if (!assignment.ok) {
-    return { ...assignment, explanation: [...filtered, ...explainCandidates(candidates, selected, undefined, req)] };
+    return {
+      ...assignment,
+      message: `failed to assign replicas: ${assignment.message}`,
+      explanation: [...filtered, ...explainCandidates(candidates, selected, undefined, req)],
+    };
   }
   const result = [...assignment.value.clusters].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return {
@@ -158,6 +184,7 @@ export function findClustersThatFit(
           outcome: 'filtered',
           plugin: plugin.name,
           reason: result.reason ?? 'did not fit',
+          ...(result.detail ? { detail: result.detail } : {}),
         };
         break;
       }

@@ -100,7 +100,7 @@ export function scheduleBinding(
             ...(template.origin ?? template.source),
             code: result.status === 'NoClusterFit' ? 'NO_CLUSTER_FITS' : 'UNSCHEDULABLE',
             severity: 'warning',
-            message: `${describeRef(template.ref)} (${describePolicy(policy)}): ${result.message}`,
+            message: `${describeRef(template.ref)} (${describePolicy(policy)}): ${result.message}${result.detail ? ` (${result.detail})` : ''}`,
             fix:
               result.status === 'NoClusterFit'
                 ? `widen the placement of ${describePolicy(policy)} (clusterAffinity, clusterTolerations) or register a matching cluster under clusters/`

@@ -152,8 +152,10 @@ function constraintFor(
   return found;
 }
 
-function failure(message: string): StepResult<never> {
-  return { ok: false, status: 'SchedulerError', message };
+function failure(message: string, detail?: string): StepResult<never> {
+  return detail
+    ? { ok: false, status: 'SchedulerError', message, detail }
+    : { ok: false, status: 'SchedulerError', message };
 }
 
 /**
@@ -173,7 +175,7 @@ export function selectBestClusters(
   const cluster = constraintFor(constraints, 'cluster') ?? {};
   if (region) return selectByRegion(groupByRegion(candidates, placement, replicas), region, cluster);
   if (constraintFor(constraints, 'cluster')) return selectByCluster(candidates, cluster, needReplicas);
-  return failure('only cluster and region spread constraints can select clusters');
+  return failure('just support cluster and region spread constraint');
 }
 
 function selectByCluster(
@@ -184,6 +186,7 @@ function selectByCluster(
   const minGroups = constraint.minGroups ?? 0;
   if (candidates.length < minGroups) {
     return failure(
+      'the number of feasible clusters is less than spreadConstraint.MinGroups',
       `spread constraint cluster: ${candidates.length} feasible cluster(s), fewer than minGroups ${minGroups}`,
     );
   }
@@ -192,6 +195,7 @@ function selectByCluster(
   const selected = selectClustersByAvailableResource(candidates, needCount, needReplicas);
   if (!selected)
     return failure(
+      `no enough resource when selecting ${needCount} clusters`,
       `spread constraint cluster: not enough capacity for ${needReplicas} replicas in ${needCount} cluster(s)`,
     );
   return { ok: true, value: selected };
@@ -234,6 +238,7 @@ function selectByRegion(
   const minRegions = regionConstraint.minGroups ?? 0;
   if (regions.length < minRegions) {
     return failure(
+      'the number of feasible region is less than spreadConstraint.MinGroups',
       `spread constraint region: ${regions.length} feasible region(s), fewer than minGroups ${minRegions}`,
     );
   }
@@ -248,6 +253,7 @@ function selectByRegion(
   }
   if (chosen.length === 0) {
     return failure(
+      'the number of clusters is less than the cluster spreadConstraint.MinGroups',
       `spread constraint region: no ${minRegions}..${regionConstraint.maxGroups ?? 0} region(s) hold the cluster minGroups ${clusterConstraint.minGroups ?? 0}`,
     );
   }

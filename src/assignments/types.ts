@@ -51,7 +51,15 @@ export type FilterPluginName =
   | 'ClusterEviction';
 
 export type ClusterExplanation =
-  | { cluster: string; outcome: 'filtered'; plugin: FilterPluginName; reason: string }
+  | {
+      cluster: string;
+      outcome: 'filtered';
+      plugin: FilterPluginName;
+      /** Karmada's filter reason, which its no-fit message counts. */
+      reason: string;
+      /** What of the placement the cluster fails, where the reason does not say. */
+      detail?: string;
+    }
   | {
       cluster: string;
       /** selected: holds replicas in the result; notSelected: feasible but left out by selection or division. */
@@ -69,7 +77,10 @@ export interface ScheduleResult {
   /** NoClusterFit -> []; Unschedulable/SchedulerError -> previous kept; Unchanged -> previous. */
   clusters: TargetCluster[];
   affinityName?: string;
+  /** The Scheduled condition's message, as Karmada's scheduler words it. */
   message: string;
+  /** What a failure's message does not say: each cluster's or each affinity term's own problem. */
+  detail?: string;
   explanation: ClusterExplanation[];
 }
 
@@ -90,6 +101,9 @@ export interface CandidateCluster {
 export interface StepFailure {
   ok: false;
   status: 'Unschedulable' | 'SchedulerError';
+  /** Karmada's error text. */
   message: string;
+  /** Flotilla's account of it, where Karmada's text names no numbers. */
+  detail?: string;
 }
 export type StepResult<T> = { ok: true; value: T } | StepFailure;

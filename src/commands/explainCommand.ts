@@ -77,7 +77,9 @@ export function formatExplanation(e: TemplateExplanation, clusters: readonly str
   if (e.held) lines.push(`  held: ${e.held}`);
   lines.push(`  policy: ${e.policy ?? '(none)'}`, `  why: ${e.policyReason}`);
   if (e.schedule)
-    lines.push(`  scheduling: ${e.schedule.status}${e.schedule.message ? ` — ${e.schedule.message}` : ''}`);
+    lines.push(
+      `  scheduling: ${e.schedule.status}${e.schedule.message ? ` — ${e.schedule.message}` : ''}${e.schedule.detail ? ` (${e.schedule.detail})` : ''}`,
+    );
   if (e.schedule?.affinityName) lines.push(`  affinity term: ${e.schedule.affinityName}`);
   if (e.rescheduledBy)
     lines.push(`  rescheduled: fresh mode, requested by WorkloadRebalancer ${e.rescheduledBy.join(', ')}`);
@@ -93,7 +95,7 @@ export function formatExplanation(e: TemplateExplanation, clusters: readonly str
   for (const c of clusters) {
     const target = e.clusters.find((t) => t.name === c);
     const x = byCluster.get(c);
-    if (x?.outcome === 'filtered') rows.push([c, 'filtered', '-', `${x.plugin}: ${x.reason}`]);
+    if (x?.outcome === 'filtered') rows.push([c, 'filtered', '-', `${x.plugin}: ${x.detail ?? x.reason}`]);
     else if (target)
       rows.push([
         c,

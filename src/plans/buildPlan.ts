@@ -228,10 +228,14 @@ function schedulingNote(ref: string, e: TemplateExplanation | undefined): Schedu
   if (e.held) return [{ ref, status: 'Held', message: e.held, clusters: [] }];
   const clusters = (e.schedule?.explanation ?? []).map((x) =>
     x.outcome === 'filtered'
-      ? { cluster: x.cluster, outcome: 'filtered', why: `${x.plugin}: ${x.reason}` }
+      ? { cluster: x.cluster, outcome: 'filtered', why: `${x.plugin}: ${x.detail ?? x.reason}` }
       : { cluster: x.cluster, outcome: x.outcome, replicas: x.replicas, why: x.why },
   );
-  const message = e.schedule?.message ?? (e.requiredBy?.length ? `follows ${e.requiredBy.join(', ')}` : e.policyReason);
+  const message = e.schedule
+    ? `${e.schedule.message}${e.schedule.detail ? ` (${e.schedule.detail})` : ''}`
+    : e.requiredBy?.length
+      ? `follows ${e.requiredBy.join(', ')}`
+      : e.policyReason;
   // A moved count is what a create sends: where the workload runs, its HPA's count stays (retain-replicas).
   const governed = e.scaledBy?.length
     ? `replicas governed by ${e.scaledBy.map((k) => describeRef(parseRefKey(k))).join(', ')} on each member: the members keep theirs, these counts apply when it is created`

@@ -14,6 +14,7 @@ import { DEPENDENCIES_ANNOTATION, hasDependencyHook } from '../interpreters/inte
 import { interpretsHealth } from '../interpreters/healthHook.ts';
 import { evictFailedApplications, type ApplicationFailure } from '../evictions/applicationFailover.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
+import { NO_AFFINITY_MATCH } from '../assignments/plugins/clusterAffinity.ts';
 import { scheduleBinding } from '../assignments/scheduleBinding.ts';
 import type { ClusterExplanation, ScheduleResult, SchedulingRequest } from '../assignments/types.ts';
 import {
@@ -176,7 +177,7 @@ export interface TemplateExplanation {
   ref: ObjectRef;
   policy?: string;
   policyReason: string;
-  schedule?: Pick<ScheduleResult, 'status' | 'message' | 'explanation' | 'affinityName'>;
+  schedule?: Pick<ScheduleResult, 'status' | 'message' | 'detail' | 'explanation' | 'affinityName'>;
   requiredBy?: string[];
   clusters: TargetCluster[];
   held?: string;
@@ -1019,7 +1020,8 @@ function leftOutByScope(template: Template, snapshot: Snapshot, model: ConfigMod
       cluster: c.metadata.name,
       outcome: 'filtered',
       plugin: 'ClusterAffinity',
-      reason: `left out by the scope (clusterAffinity in flotilla-unit.yaml) of ${units}`,
+      reason: NO_AFFINITY_MATCH,
+      detail: `left out by the scope (clusterAffinity in flotilla-unit.yaml) of ${units}`,
     }));
 }
 
@@ -1027,8 +1029,14 @@ function leftOutByScope(template: Template, snapshot: Snapshot, model: ConfigMod
 function withoutClusterReasons(
   schedule: NonNullable<TemplateExplanation['schedule']>,
 ): TemplateExplanation['schedule'] {
-  const { status, message, affinityName } = schedule;
-  return { status, message, explanation: [], ...(affinityName !== undefined ? { affinityName } : {}) };
+  const { status, message, detail, affinityName } = schedule;
+  return {
+    status,
+    message,
+    ...(detail !== undefined ? { detail } : {}),
+    explanation: [],
+    ...(affinityName !== undefined ? { affinityName } : {}),
+  };
 }
 
 /** Karmada's ClusterNotFound event, at the name in the file: the rest of the MultiClusterService still works. */

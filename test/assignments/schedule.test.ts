@@ -47,7 +47,8 @@ test('nginx sample: static 1:1 over member1/member2 puts 1 replica on each and e
     cluster: 'member3',
     outcome: 'filtered',
     plugin: 'ClusterAffinity',
-    reason: 'not in clusterNames',
+    reason: 'cluster(s) did not match the placement cluster affinity constraint',
+    detail: 'not in clusterNames',
   });
   const m1 = result.explanation.find((e) => e.cluster === 'member1');
   assert.ok(
@@ -83,7 +84,7 @@ test('static weighting ties follow the UID: an odd FNV hash gives the extra repl
   assert.equal(schedule(req, members).clusters, targets('member1=1 member2=2'));
 });
 
-test('no cluster fits: clusters are cleared and every cluster is named with plugin and reason', () => {
+test("no cluster fits: clusters are cleared, the message is Karmada's FitError and the detail names every cluster", () => {
   const placement: Placement = { clusterAffinity: { clusterNames: ['member2'] } };
   const clusters = [
     cluster('member2', { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] }),
@@ -94,7 +95,49 @@ test('no cluster fits: clusters are cleared and every cluster is named with plug
   assert.equal(result.clusters, []);
   assert.is(
     result.message,
-    'no cluster fits: member2 TaintToleration: untolerated taint dedicated=gpu:NoSchedule; member3 ClusterAffinity: not in clusterNames',
+    '0/2 clusters are available: 1 cluster(s) did not match the placement cluster affinity constraint, 1 cluster(s) had untolerated taint {dedicated=gpu:NoSchedule}.',
+  );
+  assert.is(
+    result.detail,
+    'no cluster fits: member2 TaintToleration: cluster(s) had untolerated taint {dedicated=gpu:NoSchedule}; member3 ClusterAffinity: not in clusterNames',
+  );
+});
+
+test("a no-fit message counts each reason and sorts the counts as Go's sort.Strings does", () => {
+  const clusters = Array.from({ length: 12 }, (_, i) =>
+    cluster(`m${i}`, i < 2 ? { taints: [{ key: 'k', effect: 'NoSchedule' }] } : {}),
+  );
+  const result = schedule(request({ clusterAffinity: { clusterNames: ['m0', 'm1'] } }, 1), clusters);
+  assert.is(
+    result.message,
+    '0/12 clusters are available: 10 cluster(s) did not match the placement cluster affinity constraint, 2 cluster(s) had untolerated taint {k:NoSchedule}.',
+  );
+  assert.is(schedule(request({}, 1), []).message, '0/0 clusters are available: no cluster exists.');
+});
+
+test('a failed selection or assignment is worded as Karmada wraps it, naming the step', () => {
+  const small = [clusterWithPods('a', 2), clusterWithPods('b', 2)];
+  const placement: Placement = {
+    replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' },
+  };
+  const up = schedule(request(placement, 9, targets('a=1')), small);
+  assert.is(up.status, 'Unschedulable');
+  assert.is(
+    up.message,
+    'failed to assign replicas: failed to scale up: Clusters available replicas 4 are not enough to schedule.',
+  );
+  const fresh = schedule(request(placement, 9, targets('a=1'), { reschedule: true }), small);
+  assert.is(
+    fresh.message,
+    'failed to assign replicas: failed to do fresh scale: Clusters available replicas 5 are not enough to schedule.',
+  );
+  const spread = schedule(
+    request({ spreadConstraints: [{ spreadByField: 'cluster', minGroups: 3, maxGroups: 3 }] }, 1),
+    small,
+  );
+  assert.is(
+    spread.message,
+    'failed to select clusters: the number of feasible clusters is less than spreadConstraint.MinGroups',
   );
 });
 
@@ -335,7 +378,8 @@ test('spread by cluster: divided swaps in a bigger cluster when the chosen ones 
   );
   const short = schedule(request(placement, 8, targets('c=1'), { reschedule: true }), clusters);
   assert.is(short.status, 'SchedulerError');
-  assert.match(short.message, /not enough capacity/);
+  assert.is(short.message, 'failed to select clusters: no enough resource when selecting 2 clusters');
+  assert.match(short.detail ?? '', /not enough capacity/);
 });
 
 test('spread constraints are ignored for static weighting', () => {

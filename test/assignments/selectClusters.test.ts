@@ -68,13 +68,13 @@ const cases: { name: string; placement: Placement; need: number; want?: string[]
     name: 'insufficient capacity',
     placement: { spreadConstraints: byCluster(1, 2), replicaScheduling: AGG },
     need: 200,
-    error: /not enough capacity for 200 replicas in 2 cluster/,
+    error: /^no enough resource when selecting 2 clusters: .*not enough capacity for 200 replicas in 2 cluster/,
   },
   {
     name: 'fewer clusters than minGroups',
     placement: { spreadConstraints: byCluster(7, 7) },
     need: 30,
-    error: /fewer than minGroups 7/,
+    error: /^the number of feasible clusters is less than spreadConstraint.MinGroups: .*fewer than minGroups 7/,
   },
 ];
 for (const c of cases) {
@@ -91,7 +91,8 @@ for (const c of cases) {
       assert.is(got.ok, false);
       if (!got.ok) {
         assert.is(got.status, 'SchedulerError');
-        assert.match(got.message, c.error as RegExp);
+        // Karmada's error, then Flotilla's account of it with the numbers.
+        assert.match(`${got.message}: ${got.detail ?? ''}`, c.error as RegExp);
       }
     }
   });

@@ -91,7 +91,10 @@ const CASES: HarnessCase[] = [
     previous: { member1: 3, member2: 3 },
     replicas: 6,
     want: {},
-    fails: { reason: 'NoClusterFit', message: /no cluster fits/ },
+    fails: {
+      reason: 'NoClusterFit',
+      message: /0\/2 clusters are available: 2 cluster\(s\) did not match the placement cluster affinity constraint\./,
+    },
   },
 ];
 

@@ -96,7 +96,8 @@ test('scoped units with disjoint scopes make one template whose Divided replicas
       cluster: 'm2',
       outcome: 'filtered',
       plugin: 'ClusterAffinity',
-      reason: 'left out by the scope (clusterAffinity in flotilla-unit.yaml) of units apps/production, apps/staging',
+      reason: 'cluster(s) did not match the placement cluster affinity constraint',
+      detail: 'left out by the scope (clusterAffinity in flotilla-unit.yaml) of units apps/production, apps/staging',
     },
   );
   assert.equal(out.indexChanges.get(KEY)?.units, [

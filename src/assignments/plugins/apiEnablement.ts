@@ -24,6 +24,8 @@ export function apiEnablementOf(cluster: Cluster, apiVersion: string, kind: stri
   return complete ? 'APIDisabled' : 'APIUnknown';
 }
 
+const NO_API = 'cluster(s) did not have the API resource';
+
 export const apiEnablement: FilterPlugin = {
   name: 'APIEnablement',
   filter({ request, cluster }) {
@@ -33,9 +35,9 @@ export const apiEnablement: FilterPlugin = {
       case 'APIEnabled':
         return fits;
       case 'APIDisabled':
-        return unschedulable(`API ${apiVersion} ${kind} is not enabled`);
+        return unschedulable(NO_API, `API ${apiVersion} ${kind} is not enabled`);
       case 'APIUnknown':
-        return unschedulable(`API ${apiVersion} ${kind} is not listed in status.apiEnablements`);
+        return unschedulable(NO_API, `API ${apiVersion} ${kind} is not listed in status.apiEnablements`);
     }
   },
 };

@@ -39,6 +39,8 @@ function affinityMismatch(affinity: ClusterAffinity, cluster: Cluster): string |
   return undefined;
 }
 
+export const NO_AFFINITY_MATCH = 'cluster(s) did not match the placement cluster affinity constraint';
+
 export const clusterAffinity: FilterPlugin = {
   name: 'ClusterAffinity',
   filter({ request, cluster, affinityName }) {
@@ -48,8 +50,8 @@ export const clusterAffinity: FilterPlugin = {
     const reason = affinityMismatch(first, cluster);
     if (reason === undefined) return fits;
     for (let i = 1; i < affinities.length; i++) if (matchClusterAffinity(affinities[i], cluster)) return fits;
-    if (request.placement.clusterAffinity) return unschedulable(reason);
+    if (request.placement.clusterAffinity) return unschedulable(NO_AFFINITY_MATCH, reason);
     const overflow = affinities.length > 1 ? ' nor its overflowAffinities' : '';
-    return unschedulable(`${reason} of affinity term ${affinityName ?? ''}${overflow}`);
+    return unschedulable(NO_AFFINITY_MATCH, `${reason} of affinity term ${affinityName ?? ''}${overflow}`);
   },
 };

@@ -6,7 +6,7 @@ export const clusterEviction: FilterPlugin = {
   name: 'ClusterEviction',
   filter({ request, cluster }) {
     return (request.evictingClusters ?? []).includes(cluster.metadata.name)
-      ? unschedulable("cluster is in the binding's graceful eviction tasks")
+      ? unschedulable('cluster(s) is in the process of eviction', "in the binding's graceful eviction tasks")
       : fits;
   },
 };

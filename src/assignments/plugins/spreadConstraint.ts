@@ -8,11 +8,11 @@ export const spreadConstraint: FilterPlugin = {
   filter({ request, cluster }) {
     for (const sc of request.placement.spreadConstraints ?? []) {
       if (sc.spreadByField === 'provider' && !cluster.spec.provider)
-        return unschedulable('no provider to spread by (spec.provider is empty)');
+        return unschedulable('cluster(s) did not have provider property', 'spec.provider is empty');
       if (sc.spreadByField === 'region' && !cluster.spec.region)
-        return unschedulable('no region to spread by (spec.region is empty)');
+        return unschedulable('cluster(s) did not have region property', 'spec.region is empty');
       if (sc.spreadByField === 'zone' && clusterZones(cluster).length === 0)
-        return unschedulable('no zones to spread by (spec.zones is empty)');
+        return unschedulable('cluster(s) did not have zones property', 'spec.zones is empty');
     }
     return fits;
   },

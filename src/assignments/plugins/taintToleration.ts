@@ -40,6 +40,6 @@ export const taintToleration: FilterPlugin = {
   filter({ request, cluster }) {
     if (previouslyTargeted(request, cluster.metadata.name)) return fits;
     const taint = findUntoleratedTaint(cluster.spec.taints, request.placement.clusterTolerations);
-    return taint ? unschedulable(`untolerated taint ${taintToString(taint)}`) : fits;
+    return taint ? unschedulable(`cluster(s) had untolerated taint {${taintToString(taint)}}`) : fits;
   },
 };

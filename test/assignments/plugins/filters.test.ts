@@ -1,4 +1,4 @@
-// Transcribed from Karmada's plugin tests (framework/plugins/*/..._test.go) plus Flotilla's reasons.
+// Transcribed from Karmada's plugin tests (framework/plugins/*/..._test.go) with Karmada's reasons and Flotilla's details.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Cluster, Taint } from '../../../src/api/cluster.ts';
@@ -13,7 +13,11 @@ import { taintToleration, toleratesTaint } from '../../../src/assignments/plugin
 import { cluster, request } from '../helpers.ts';
 
 const ok: FilterResult = { code: 'Success' };
-const no = (reason: string): FilterResult => ({ code: 'Unschedulable', reason });
+const no = (reason: string, detail?: string): FilterResult =>
+  detail ? { code: 'Unschedulable', reason, detail } : { code: 'Unschedulable', reason };
+// Karmada's reasons (its plugin tests check them); Flotilla names the failing part beside them.
+const NO_API = 'cluster(s) did not have the API resource';
+const NO_MATCH = 'cluster(s) did not match the placement cluster affinity constraint';
 
 // TaintToleration
 const taint1: Taint = { key: 'key1', value: 'value1', effect: 'NoSchedule' };
@@ -32,12 +36,16 @@ const taintCases: {
     tolerations: [{ key: 'key1', operator: 'Equal', value: 'value1', effect: 'NoSchedule' }],
     expected: ok,
   },
-  { name: 'untolerated taint', taints: [taint1], expected: no('untolerated taint key1=value1:NoSchedule') },
+  {
+    name: 'untolerated taint',
+    taints: [taint1],
+    expected: no('cluster(s) had untolerated taint {key1=value1:NoSchedule}'),
+  },
   { name: 'PreferNoSchedule never blocks', taints: [{ key: 'k', effect: 'PreferNoSchedule' }], expected: ok },
   {
     name: 'NoExecute blocks too; a taint without value prints key:effect',
     taints: [{ key: 'cluster.karmada.io/not-ready', effect: 'NoExecute' }],
-    expected: no('untolerated taint cluster.karmada.io/not-ready:NoExecute'),
+    expected: no('cluster(s) had untolerated taint {cluster.karmada.io/not-ready:NoExecute}'),
   },
   {
     name: 'Exists with an empty key tolerates everything',
@@ -49,13 +57,13 @@ const taintCases: {
     name: 'a toleration for another effect does not help',
     taints: [taint1],
     tolerations: [{ key: 'key1', operator: 'Exists', effect: 'NoExecute' }],
-    expected: no('untolerated taint key1=value1:NoSchedule'),
+    expected: no('cluster(s) had untolerated taint {key1=value1:NoSchedule}'),
   },
   {
     name: 'the first untolerated taint is reported',
     taints: [taint1, { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }],
     tolerations: [{ key: 'key1', operator: 'Exists' }],
-    expected: no('untolerated taint dedicated=gpu:NoSchedule'),
+    expected: no('cluster(s) had untolerated taint {dedicated=gpu:NoSchedule}'),
   },
 ];
 for (const c of taintCases) {
@@ -84,13 +92,13 @@ const apiCases: { name: string; cluster: Cluster; kind?: string; previous?: bool
     name: 'API not enabled (complete list)',
     cluster: cluster('c', {}, { apiEnablements: [apps], conditions: complete }),
     kind: 'CustomResource',
-    expected: no('API apps/v1 CustomResource is not enabled'),
+    expected: no(NO_API, 'API apps/v1 CustomResource is not enabled'),
   },
   {
     name: 'API not listed (list not known complete)',
     cluster: cluster('c', {}, { apiEnablements: [apps] }),
     kind: 'CustomResource',
-    expected: no('API apps/v1 CustomResource is not listed in status.apiEnablements'),
+    expected: no(NO_API, 'API apps/v1 CustomResource is not listed in status.apiEnablements'),
   },
   {
     name: 'status without an apiEnablements field: unknown, so enabled',
@@ -104,17 +112,17 @@ const apiCases: { name: string; cluster: Cluster; kind?: string; previous?: bool
     name: 'no apiEnablements field with CompleteAPIEnablements True: the list is empty, not enabled',
     cluster: cluster('c', {}, { conditions: complete }),
     kind: 'CustomResource',
-    expected: no('API apps/v1 CustomResource is not enabled'),
+    expected: no(NO_API, 'API apps/v1 CustomResource is not enabled'),
   },
   {
     name: 'an empty list keeps the strict rule (not listed)',
     cluster: cluster('c', {}, { apiEnablements: [] }),
-    expected: no('API apps/v1 Deployment is not listed in status.apiEnablements'),
+    expected: no(NO_API, 'API apps/v1 Deployment is not listed in status.apiEnablements'),
   },
   {
     name: 'an empty list known complete: not enabled',
     cluster: cluster('c', {}, { apiEnablements: [], conditions: complete }),
-    expected: no('API apps/v1 Deployment is not enabled'),
+    expected: no(NO_API, 'API apps/v1 Deployment is not enabled'),
   },
   {
     name: 'a cluster already targeted passes without the API',
@@ -153,7 +161,7 @@ const affinityCases: {
     name: 'non-matching affinity',
     placement: { clusterAffinity: { clusterNames: ['cluster2'] } },
     cluster: cluster('cluster1'),
-    expected: no('not in clusterNames'),
+    expected: no(NO_MATCH, 'not in clusterNames'),
   },
   {
     name: 'matching term of clusterAffinities',
@@ -167,13 +175,13 @@ const affinityCases: {
     name: 'excluded cluster',
     placement: { clusterAffinity: { exclude: ['cluster1'] } },
     cluster: cluster('cluster1'),
-    expected: no('listed in exclude'),
+    expected: no(NO_MATCH, 'listed in exclude'),
   },
   {
     name: 'labels do not match',
     placement: { clusterAffinity: { labelSelector: { matchLabels: { env: 'prod' } } } },
     cluster: cluster('cluster1', {}, undefined, { env: 'dev' }),
-    expected: no('labels do not match labelSelector'),
+    expected: no(NO_MATCH, 'labels do not match labelSelector'),
   },
   {
     name: 'fields do not match',
@@ -181,7 +189,7 @@ const affinityCases: {
       clusterAffinity: { fieldSelector: { matchExpressions: [{ key: 'region', operator: 'In', values: ['eu'] }] } },
     },
     cluster: cluster('cluster1', { region: 'us' }),
-    expected: no('fields do not match fieldSelector'),
+    expected: no(NO_MATCH, 'fields do not match fieldSelector'),
   },
   {
     name: 'an overflow affinity admits a workload',
@@ -204,7 +212,7 @@ const affinityCases: {
     affinityName: 'a',
     replicas: 0,
     cluster: cluster('cluster1'),
-    expected: no('not in clusterNames of affinity term a'),
+    expected: no(NO_MATCH, 'not in clusterNames of affinity term a'),
   },
   {
     name: 'a workload at 0 replicas that requests resources still overflows (a workload by its requirements)',
@@ -229,7 +237,7 @@ const affinityCases: {
     },
     affinityName: 'a',
     cluster: cluster('cluster1'),
-    expected: no('not in clusterNames of affinity term a'),
+    expected: no(NO_MATCH, 'not in clusterNames of affinity term a'),
   },
 ];
 for (const c of affinityCases) {
@@ -256,7 +264,7 @@ const spreadCases: { name: string; placement: Placement; cluster: Cluster; expec
     name: 'provider missing',
     placement: { spreadConstraints: [{ spreadByField: 'provider' }] },
     cluster: cluster('c'),
-    expected: no('no provider to spread by (spec.provider is empty)'),
+    expected: no('cluster(s) did not have provider property', 'spec.provider is empty'),
   },
   {
     name: 'region present',
@@ -268,7 +276,7 @@ const spreadCases: { name: string; placement: Placement; cluster: Cluster; expec
     name: 'region missing',
     placement: { spreadConstraints: [{ spreadByField: 'region' }] },
     cluster: cluster('c'),
-    expected: no('no region to spread by (spec.region is empty)'),
+    expected: no('cluster(s) did not have region property', 'spec.region is empty'),
   },
   {
     name: 'zones present',
@@ -280,7 +288,7 @@ const spreadCases: { name: string; placement: Placement; cluster: Cluster; expec
     name: 'zones missing',
     placement: { spreadConstraints: [{ spreadByField: 'zone' }] },
     cluster: cluster('c'),
-    expected: no('no zones to spread by (spec.zones is empty)'),
+    expected: no('cluster(s) did not have zones property', 'spec.zones is empty'),
   },
   {
     name: 'spreadByLabel is ignored',
