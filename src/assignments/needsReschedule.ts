@@ -1,6 +1,7 @@
 // When Karmada schedules a binding at all (scheduler.go#doScheduleBinding, helper.go#placementChanged,
 // util/binding.go#IsBindingReplicasChanged). Divided workloads are not redistributed otherwise.
 import type { Cluster } from '../api/cluster.ts';
+import { placementJson } from '../api/placementJson.ts';
 import type { ClusterAffinityTerm, Placement } from '../api/policy.ts';
 import { isWorkload } from './framework.ts';
 import { replicaSchedulingType } from './replicaStrategy.ts';
@@ -29,6 +30,15 @@ export function needsReschedule(req: SchedulingRequest, clusters: readonly Clust
  * Changed when there is no applied placement, or anything but clusterAffinities differs, or the term the
  * scheduler observed differs (changes to other terms do not count). Unparsable applied placement: unchanged.
  */
+const decoded = new WeakMap<Placement, Placement>();
+
+/** A policy's placement as Go decodes it (fields it does not declare and empty omitempty fields gone), once each. */
+function asGoDecodes(placement: Placement): Placement {
+  let normal = decoded.get(placement);
+  if (!normal) decoded.set(placement, (normal = JSON.parse(placementJson(placement)) as Placement));
+  return normal;
+}
+
 export function placementChanged(
   placement: Placement,
   applied: string | undefined,
@@ -37,10 +47,13 @@ export function placementChanged(
   if (!applied) return true;
   let previous: Placement;
   try {
-    previous = JSON.parse(applied) as Placement;
+    // Both sides as Go decodes them: the annotation is Go's json.Marshal (empty omitempty fields left out), and a
+    // binding written before that was the policy's own JSON.
+    previous = JSON.parse(placementJson(JSON.parse(applied) as Placement)) as Placement;
   } catch {
     return false;
   }
+  placement = asGoDecodes(placement);
   if (deepEqual(placement, previous)) return false;
   if (
     !deepEqual(placement.clusterAffinity, previous.clusterAffinity) ||

@@ -4,6 +4,7 @@
 // applied-placement annotation, the Scheduled condition). A WorkloadRebalancer request not yet observed schedules
 // in fresh mode.
 import type { GracefulEvictionTask, ResourceBinding, TargetCluster } from '../api/binding.ts';
+import { placementJson } from '../api/placementJson.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { describeRef } from '../api/kinds.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
@@ -161,8 +162,8 @@ function withResult(
         ...claimed.metadata.annotations,
         // The placement this result was computed for: a later change to it triggers rescheduling.
         'policy.karmada.io/applied-placement': patched
-          ? JSON.stringify(placement)
-          : (previous?.metadata.annotations?.['policy.karmada.io/applied-placement'] ?? JSON.stringify(placement)),
+          ? placementJson(placement)
+          : (previous?.metadata.annotations?.['policy.karmada.io/applied-placement'] ?? placementJson(placement)),
         ...(observed ? { [OBSERVED_REBALANCERS_ANNOTATION]: observed } : {}),
       },
     },

@@ -1,4 +1,6 @@
 import { test } from 'uvu';
+import { placementJson } from '../../src/api/placementJson.ts';
+import { placementChanged } from '../../src/assignments/needsReschedule.ts';
 import * as assert from 'uvu/assert';
 import type { ResourceBinding } from '../../src/api/binding.ts';
 import type { Placement } from '../../src/api/policy.ts';
@@ -55,6 +57,43 @@ function run(
   };
 }
 
+test("the applied placement is Go's json.Marshal of Karmada's Placement: struct order, empty omitempty fields left out", () => {
+  const written = {
+    replicaScheduling: { replicaSchedulingType: 'Duplicated' },
+    spreadConstraints: [{ maxGroups: 2, spreadByField: 'cluster', minGroups: 1 }],
+    clusterTolerations: [],
+    clusterAffinity: {
+      exclude: [],
+      clusterNames: ['member1', 'member2'],
+      labelSelector: { matchLabels: { b: '2', a: '1' } },
+    },
+  } as Placement;
+  const { scheduled } = run(web, written);
+  assert.is(
+    scheduled.binding.metadata.annotations?.['policy.karmada.io/applied-placement'],
+    '{"clusterAffinity":{"labelSelector":{"matchLabels":{"a":"1","b":"2"}},"clusterNames":["member1","member2"]},' +
+      '"spreadConstraints":[{"spreadByField":"cluster","maxGroups":2,"minGroups":1}],"replicaScheduling":{"replicaSchedulingType":"Duplicated"}}',
+  );
+  // Read back, the annotation is the same placement: no reschedule for the fields Go left out.
+  assert.is(
+    placementChanged(
+      written,
+      scheduled.binding.metadata.annotations?.['policy.karmada.io/applied-placement'],
+      undefined,
+    ),
+    false,
+  );
+  assert.is(placementChanged(written, JSON.stringify(written), undefined), false);
+  assert.is(
+    placementChanged(
+      { ...written, clusterAffinity: { clusterNames: ['member1'] } },
+      JSON.stringify(written),
+      undefined,
+    ),
+    true,
+  );
+});
+
 test('the result is written into the claimed binding: clusters sorted by name, applied placement, Scheduled condition', () => {
   const { claim, scheduled } = run(web, weighted);
   assert.is(scheduled.result.status, 'Scheduled');
@@ -64,7 +103,7 @@ test('the result is written into the claimed binding: clusters sorted by name, a
   ]);
   const b = scheduled.binding;
   assert.equal(b.spec.clusters, scheduled.targets);
-  assert.is(b.metadata.annotations?.['policy.karmada.io/applied-placement'], JSON.stringify(weighted));
+  assert.is(b.metadata.annotations?.['policy.karmada.io/applied-placement'], placementJson(weighted));
   assert.equal(b.status?.conditions, [
     { type: 'Scheduled', status: 'True', reason: 'Success', message: 'Binding has been scheduled successfully.' },
   ]);
@@ -114,7 +153,7 @@ test('no cluster fitting records the placement its empty result was computed for
   const { scheduled } = run(web, nowhere, first);
   assert.is(scheduled.result.status, 'NoClusterFit');
   assert.equal(scheduled.binding.spec.clusters, []);
-  assert.is(scheduled.binding.metadata.annotations?.['policy.karmada.io/applied-placement'], JSON.stringify(nowhere));
+  assert.is(scheduled.binding.metadata.annotations?.['policy.karmada.io/applied-placement'], placementJson(nowhere));
 });
 
 test('a non-workload that cannot be placed waits on cluster status with no replica count', () => {
