@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isMap, isSeq, parse, parseDocument } from 'yaml';
+import { isMap, isSeq, parse, parseAllDocuments, parseDocument } from 'yaml';
 
 /**
  * Kustomize's own record of where an output object came from, set with `buildMetadata: [originAnnotations]`:
@@ -55,6 +55,11 @@ export function takeOrigin(object: unknown, dir: string, keep: boolean): string 
     delete annotations![ORIGIN_ANNOTATION];
     if (Object.keys(annotations!).length === 0) delete meta!.annotations;
   }
+  return originFile(text, dir);
+}
+
+/** The repository path an origin annotation's text names, relative to the unit's folder `dir` (pure). */
+export function originFile(text: string, dir: string): string | undefined {
   let origin: { path?: unknown; configuredIn?: unknown; repo?: unknown } | null;
   try {
     origin = parse(text) as typeof origin;
@@ -65,4 +70,69 @@ export function takeOrigin(object: unknown, dir: string, keep: boolean): string 
   if (typeof relative !== 'string' || relative === '') return undefined;
   const resolved = path.posix.normalize(path.posix.join(dir, relative));
   return resolved.startsWith('../') || resolved === '..' || path.posix.isAbsolute(resolved) ? undefined : resolved;
+}
+
+/** How kustomize tells objects apart in one output: group/version, kind, namespace and name (pure). */
+export function outputObjectId(object: unknown): string | undefined {
+  const o = object as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } };
+  if (typeof o?.kind !== 'string' || typeof o.metadata?.name !== 'string') return undefined;
+  return JSON.stringify([o.apiVersion ?? '', o.kind, o.metadata.namespace ?? '', o.metadata.name]);
+}
+
+/** The origin annotation of each object of a kustomize output, by the object's identity (pure). */
+export function originsOf(output: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const object of outputObjects(output)) {
+    const id = outputObjectId(object);
+    const text = (object as { metadata?: { annotations?: Record<string, unknown> } }).metadata?.annotations?.[
+      ORIGIN_ANNOTATION
+    ];
+    if (id !== undefined && typeof text === 'string') out[id] = text;
+  }
+  return out;
+}
+
+/**
+ * Whether the origin annotations kustomize tracked during the build reached an object's content (pure): a
+ * `replacements` entry or a JSON6902 `copy` reading `metadata.annotations` copies them where the last step of the
+ * build, which removes only each object's own annotation (krusty/kustomizer.go), never looks. Then the output is not
+ * what a plain `kustomize build` gives, and the content comes from one. An output that does not parse is taken as
+ * leaked: the plain build says what is wrong with it.
+ */
+export function originsLeaked(output: string): boolean {
+  let objects: unknown[];
+  try {
+    objects = outputObjects(output);
+  } catch {
+    return true;
+  }
+  const texts = new Set<string>();
+  for (const o of objects) {
+    const text = (o as { metadata?: { annotations?: Record<string, unknown> } } | null)?.metadata?.annotations?.[
+      ORIGIN_ANNOTATION
+    ];
+    if (typeof text === 'string') texts.add(text);
+  }
+  const leaks = (value: unknown): boolean => {
+    if (typeof value === 'string') return value.includes(ORIGIN_ANNOTATION) || texts.has(value);
+    if (Array.isArray(value)) return value.some(leaks);
+    if (value !== null && typeof value === 'object')
+      return Object.entries(value).some(([k, v]) => k.includes(ORIGIN_ANNOTATION) || leaks(v));
+    return false;
+  };
+  return objects.some((o) => {
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) return leaks(o);
+    const meta = (o as { metadata?: Record<string, unknown> } | null)?.metadata;
+    const annotations = meta?.annotations as Record<string, unknown> | undefined;
+    const { [ORIGIN_ANNOTATION]: _own, ...otherAnnotations } = annotations ?? {};
+    return leaks({ ...(o as object), metadata: { ...meta, annotations: otherAnnotations } });
+  });
+}
+
+function outputObjects(output: string): unknown[] {
+  return parseAllDocuments(output).flatMap((d) => {
+    if (d.errors.length > 0) throw d.errors[0];
+    const value: unknown = d.toJS();
+    return value === null || value === undefined ? [] : [value];
+  });
 }

@@ -3,7 +3,7 @@ import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/mode
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
-import { takeOrigin } from './kustomizeOrigins.ts';
+import { originFile, outputObjectId, takeOrigin } from './kustomizeOrigins.ts';
 import { hookDisposition, skippedHookProblem } from './syncHooks.ts';
 
 /** Label and annotation keys Flotilla and the binding controller write: a unit setting one could pose as their output. */
@@ -32,9 +32,18 @@ export function parseUnitOutput(
   unit: UnitOrigin,
   stdout: Uint8Array,
   warnings: readonly Problem[] = [],
-  opts: { keepOrigins?: boolean } = {},
+  opts: {
+    keepOrigins?: boolean;
+    /** Origin annotations by object identity (kustomizeOrigins.ts), for an output built without them. */
+    origins?: Readonly<Record<string, string>>;
+  } = {},
 ): FileObjects {
   const out = emptyFileObjects(unit.marker, { unit, problems: [...warnings] });
+  const recordedOrigin = (object: unknown) => {
+    const id = outputObjectId(object);
+    const text = id === undefined ? undefined : opts.origins?.[id];
+    return text === undefined ? undefined : originFile(text, unit.dir);
+  };
   const label = unit.tool === 'helm' ? 'helm template' : `kustomize build ${unit.dir}`;
   for (const chunk of chunksOf(unit, new TextDecoder().decode(stdout))) {
     const { documents, problems } = parseDocuments(chunk.file, new TextEncoder().encode(chunk.text));
@@ -45,7 +54,7 @@ export function parseUnitOutput(
         ? []
         : documents.map((d) => ({
             line: d.source.line,
-            file: takeOrigin(d.value, unit.dir, opts.keepOrigins === true) ?? unit.marker,
+            file: takeOrigin(d.value, unit.dir, opts.keepOrigins === true) ?? recordedOrigin(d.value) ?? unit.marker,
           }));
     const parsed = classifyDocuments(chunk.file, documents, problems);
     const at = (line: number) => {

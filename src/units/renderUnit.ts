@@ -25,7 +25,13 @@ import { ranOutOfMemory, runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from '.
 import { findToolReport, missingToolFix, type ToolBinary } from './unitTools.ts';
 import { applyKustomizeOptions } from './applyKustomizeOptions.ts';
 import { helmSetValue } from './helmSetValue.ts';
-import { asksForOrigins, knowsOriginAnnotations, withOriginAnnotations } from './kustomizeOrigins.ts';
+import {
+  asksForOrigins,
+  knowsOriginAnnotations,
+  originsLeaked,
+  originsOf,
+  withOriginAnnotations,
+} from './kustomizeOrigins.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 import { builtInApiKinds } from './builtInApiKinds.ts';
 
@@ -33,7 +39,7 @@ import { builtInApiKinds } from './builtInApiKinds.ts';
  * Bump when the tool is run another way (its flags, its environment) or a run's warnings are worked out another way,
  * so outputs cached before are not reused.
  */
-const RUN_RECIPE = 8;
+const RUN_RECIPE = 9;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -142,12 +148,18 @@ export async function renderUnit(
   // one allowed more runs again.
   if (cached && (cached.ok || withinLimits(cached.stoppedAt, limits)))
     return cached.ok
-      ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout, cached.warnings, { keepOrigins })
+      ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout, cached.warnings, {
+          keepOrigins,
+          ...(cached.origins ? { origins: cached.origins } : {}),
+        })
       : failed(cached.problems, withVersion);
   const result = await runUnit(repo, unit, inputs, options, tool, limits, optionsOid ? optionsFile : undefined);
   if (result.ok) {
     await writeCachedRun(repo, key, result);
-    return parseUnitOutput({ ...origin, ...withVersion }, result.stdout, result.warnings, { keepOrigins });
+    return parseUnitOutput({ ...origin, ...withVersion }, result.stdout, result.warnings, {
+      keepOrigins,
+      ...(result.origins ? { origins: result.origins } : {}),
+    });
   }
   if (result.cache)
     await writeCachedRun(repo, key, {
@@ -247,7 +259,7 @@ function withinLimits(stoppedAt: Partial<ToolLimits> | undefined, limits: ToolLi
 }
 
 type RunResult =
-  | { ok: true; stdout: Uint8Array; warnings: Problem[] }
+  | { ok: true; stdout: Uint8Array; warnings: Problem[]; origins?: Record<string, string> }
   | { ok: false; problems: Problem[]; cache: boolean; stoppedAt?: Partial<ToolLimits> };
 
 async function runUnit(
@@ -306,6 +318,8 @@ async function runUnit(
     };
     let args: string[];
     let cwd = path.join(src, unit.dir);
+    // The kustomization as committed, when Flotilla asked it for origin annotations: what a plain build reads.
+    let plainKustomization: { file: string; text: string } | undefined;
     if (options.tool === 'helm') {
       const h = options.helm;
       // Test hooks run on `helm test` only, never on install: they are no part of what a cluster runs.
@@ -350,8 +364,12 @@ async function runUnit(
       }
       // Each object of the output then names the file it came from, where its problems are reported.
       if (knowsOriginAnnotations(tool.version)) {
-        const asked = withOriginAnnotations(await readFile(file, 'utf8'));
-        if (asked !== undefined) await writeFile(file, asked);
+        const own = await readFile(file, 'utf8');
+        const asked = withOriginAnnotations(own);
+        if (asked !== undefined) {
+          await writeFile(file, asked);
+          plainKustomization = { file, text: own };
+        }
       }
       cwd = root;
       args = tool.prefix.length > 0 ? [target] : ['build', target];
@@ -361,23 +379,22 @@ async function runUnit(
     // which is a unit with no objects, not an error.
     if (options.tool === 'helm' && isLibraryChart(await readFile(path.join(src, unit.marker), 'utf8').catch(() => '')))
       return { ok: true, stdout: new Uint8Array(), warnings: links };
-    let run: Awaited<ReturnType<typeof runTool>>;
-    try {
-      run = await runTool(tool.file, [...tool.prefix, ...args], { cwd, env, limits });
-    } catch (err) {
-      // The binary went away or cannot run here (another platform's build): this unit waits, the commit renders.
-      return {
-        ok: false,
-        cache: false,
-        problems: [
-          unitProblem(
-            unit,
-            'TOOL_MISSING',
-            `${tool.file} could not be started: ${(err as Error).message}`,
-            missingToolFix(unit.tool),
-          ),
-        ],
-      };
+    const started = await startTool(unit, tool, args, cwd, env, limits);
+    if (!started.ok) return started;
+    let run = started.run;
+    let origins: Record<string, string> | undefined;
+    // Asking for origins makes kustomize track them while it builds (api/internal/target/kusttarget.go
+    // makeCustomizedResMap), so a transformer reading annotations may copy them into the content, or fail on them: then
+    // the content (or the error) comes from a build of the kustomization as committed, and the origins from this one.
+    if (plainKustomization && !run.timedOut && !run.overflowed && !ranOutOfMemory(run.stderr)) {
+      const output = run.code === 0 ? new TextDecoder().decode(run.stdout) : undefined;
+      if (output === undefined || originsLeaked(output)) {
+        if (output !== undefined) origins = originsOf(output);
+        await writeFile(plainKustomization.file, plainKustomization.text);
+        const plain = await startTool(unit, tool, args, cwd, env, limits);
+        if (!plain.ok) return plain;
+        run = plain.run;
+      }
     }
     if (run.timedOut)
       return {
@@ -454,9 +471,37 @@ async function runUnit(
       ok: true,
       stdout: run.stdout,
       warnings: [...links, ...(unit.tool === 'helm' ? [...helmSkippedHooks(unit.marker, run.stderr), ...calls] : [])],
+      ...(origins && run.code === 0 ? { origins } : {}),
     };
   } finally {
     await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** The tool run once; a binary that went away or cannot run here (another platform's build) holds this unit only. */
+async function startTool(
+  unit: SourceUnit,
+  tool: ToolBinary,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  limits: ToolLimits,
+): Promise<{ ok: true; run: Awaited<ReturnType<typeof runTool>> } | (RunResult & { ok: false })> {
+  try {
+    return { ok: true, run: await runTool(tool.file, [...tool.prefix, ...args], { cwd, env, limits }) };
+  } catch (err) {
+    return {
+      ok: false,
+      cache: false,
+      problems: [
+        unitProblem(
+          unit,
+          'TOOL_MISSING',
+          `${tool.file} could not be started: ${(err as Error).message}`,
+          missingToolFix(unit.tool),
+        ),
+      ],
+    };
   }
 }
 

@@ -13,7 +13,13 @@ export const UNIT_CACHE_DIR = 'flotilla-units';
 
 /** A run's output and the warnings its stderr gave (objects helm left out), or the problems it failed with. */
 export type CachedRun =
-  | { ok: true; stdout: Uint8Array; warnings?: Problem[] }
+  | {
+      ok: true;
+      stdout: Uint8Array;
+      warnings?: Problem[];
+      /** Where each object came from, for a Kustomize output built without origin annotations (kustomizeOrigins.ts). */
+      origins?: Record<string, string>;
+    }
   | {
       ok: false;
       problems: Problem[];
@@ -33,7 +39,11 @@ export async function readCachedRun(repo: GitRepo, key: string): Promise<CachedR
       (t) => JSON.parse(t) as Problem[],
       () => undefined,
     );
-    return { ok: true, stdout, ...(warnings ? { warnings } : {}) };
+    const origins = await readFile(path.join(dir, `${key}.origins.json`), 'utf8').then(
+      (t) => JSON.parse(t) as Record<string, string>,
+      () => undefined,
+    );
+    return { ok: true, stdout, ...(warnings ? { warnings } : {}), ...(origins ? { origins } : {}) };
   } catch {}
   try {
     const saved = JSON.parse(await readFile(path.join(dir, `${key}.json`), 'utf8'));
@@ -51,9 +61,11 @@ export async function writeCachedRun(repo: GitRepo, key: string, result: CachedR
   try {
     await mkdir(dir, { recursive: true });
     const file = path.join(dir, `${key}.${result.ok ? 'yaml' : 'json'}`);
-    // The warnings go first: an output is never read without the warnings it came with.
+    // The warnings and origins go first: an output is never read without those it came with.
     if (result.ok && result.warnings?.length)
       await writeAtomically(path.join(dir, `${key}.warnings.json`), JSON.stringify(result.warnings));
+    if (result.ok && result.origins)
+      await writeAtomically(path.join(dir, `${key}.origins.json`), JSON.stringify(result.origins));
     await writeAtomically(
       file,
       result.ok ? result.stdout : JSON.stringify({ problems: result.problems, stoppedAt: result.stoppedAt }),
@@ -81,5 +93,6 @@ async function trimCache(dir: string): Promise<void> {
   for (const { n } of aged.slice(0, names.length - Math.floor(MAX_CACHED_OUTPUTS * 0.75))) {
     await rm(path.join(dir, n), { force: true });
     await rm(path.join(dir, n.replace(/\.yaml$/, '.warnings.json')), { force: true });
+    await rm(path.join(dir, n.replace(/\.yaml$/, '.origins.json')), { force: true });
   }
 }

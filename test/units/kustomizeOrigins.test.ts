@@ -5,6 +5,8 @@ import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import {
   asksForOrigins,
   knowsOriginAnnotations,
+  originsLeaked,
+  originsOf,
   takeOrigin,
   withOriginAnnotations,
 } from '../../src/units/kustomizeOrigins.ts';
@@ -132,6 +134,83 @@ test("a Kustomize overlay's bad name is reported at its base's file, the render'
       pass,
     );
   }
+});
+
+test("origins Flotilla asks kustomize for stay out of what a transformer copies: the content is a plain build's, each object still named at its file", async () => {
+  const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: d
+  annotations: {team: web}
+spec:
+  selector: {matchLabels: {a: b}}
+  template:
+    metadata: {labels: {a: b}}
+    spec: {containers: [{name: c, image: nginx}]}
+`;
+  const replacement = `replacements:
+- source: {kind: Deployment, fieldPath: metadata.annotations}
+  targets:
+  - select: {kind: Deployment}
+    fieldPaths: [spec.template.metadata.annotations]
+    options: {create: true}
+`;
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'replaced/kustomization.yaml': `resources: [d.yaml]\n${replacement}`,
+      'replaced/d.yaml': deployment,
+      'copied/kustomization.yaml': `resources: [d.yaml]
+patches:
+- target: {kind: Deployment}
+  patch: |
+    - {op: copy, from: /metadata/annotations, path: /spec/template/metadata/annotations}
+`,
+      'copied/d.yaml': deployment.replace('name: d', 'name: e'),
+      // kustomize tracks origins for any buildMetadata, and then removes only each object's own: kubectl's output
+      // keeps the copy, and so does Flotilla's.
+      'labelled/kustomization.yaml': `resources: [d.yaml]\nbuildMetadata: [transformerAnnotations]\n${replacement}`,
+      'labelled/d.yaml': deployment.replace('name: d', 'name: f'),
+    },
+    'annotations copied into the pod template',
+  );
+  for (const pass of ['run', 'cached']) {
+    const { model } = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+    assert.equal(model.problems, [], pass);
+    const podAnnotations = (key: string) =>
+      (model.templates.get(key)!.manifest as { spec: { template: { metadata: { annotations?: unknown } } } }).spec
+        .template.metadata.annotations;
+    assert.equal(podAnnotations('apps/v1/Deployment/default/d'), { team: 'web' }, pass);
+    // As kubectl's: the patch transformer's own build annotations are copied too, and kustomize leaves them there.
+    assert.equal(
+      podAnnotations('apps/v1/Deployment/default/e'),
+      {
+        'internal.config.kubernetes.io/previousKinds': 'Deployment',
+        'internal.config.kubernetes.io/previousNames': 'e',
+        'internal.config.kubernetes.io/previousNamespaces': 'default',
+        team: 'web',
+      },
+      pass,
+    );
+    assert.equal(
+      podAnnotations('apps/v1/Deployment/default/f'),
+      { 'config.kubernetes.io/origin': 'path: d.yaml\n', team: 'web' },
+      pass,
+    );
+    assert.is(model.templates.get('apps/v1/Deployment/default/d')!.origin?.file, 'replaced/d.yaml', pass);
+    assert.is(model.templates.get('apps/v1/Deployment/default/e')!.origin?.file, 'copied/d.yaml', pass);
+  }
+});
+
+test("a kustomize output carries origins past its objects' own annotations only where a transformer copied them", () => {
+  const own = 'metadata:\n  name: a\n  annotations:\n    config.kubernetes.io/origin: |\n      path: a.yaml\n';
+  assert.not.ok(originsLeaked(`kind: ConfigMap\n${own}data: {k: v}\n`));
+  assert.ok(originsLeaked(`kind: ConfigMap\n${own}data: {k: "path: a.yaml\\n"}\n`));
+  assert.ok(originsLeaked(`kind: Pod\n${own}spec: {x: {config.kubernetes.io/origin: y}}\n`));
+  assert.equal(originsOf(`kind: ConfigMap\n${own}---\nkind: ConfigMap\nmetadata: {name: b}\n`), {
+    '["","ConfigMap","","a"]': 'path: a.yaml\n',
+  });
 });
 
 test.run();
