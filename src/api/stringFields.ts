@@ -17,8 +17,8 @@ export interface NonStringValue {
 }
 
 /**
- * API groups kube-apiserver serves from Go types (everything else is a custom resource, decoded as unstructured):
- * only these refuse a label or an annotation that is not a string at decoding.
+ * API groups kube-apiserver serves from Go types (everything else is a custom resource, decoded as unstructured but
+ * for its metadata, which metadataShapes.ts checks): only these refuse a non-string in their spec or data.
  */
 const TYPED_GROUPS = new Set([
   '',
@@ -40,6 +40,12 @@ const TYPED_GROUPS = new Set([
   'events.k8s.io',
   'flowcontrol.apiserver.k8s.io',
 ]);
+
+/** Whether kube-apiserver serves `apiVersion`'s group from Go types, rather than as custom resources. */
+export function isTypedGroup(apiVersion: string): boolean {
+  const slash = apiVersion.indexOf('/');
+  return TYPED_GROUPS.has(slash < 0 ? '' : apiVersion.slice(0, slash));
+}
 
 /** Kinds whose spec.selector is a LabelSelector (matchLabels a map of strings). */
 const SELECTOR_KINDS = new Set([
