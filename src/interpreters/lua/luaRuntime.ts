@@ -573,7 +573,17 @@ for _, name in next, { 'collectgarbage', 'dofile', 'getfenv', 'getmetatable', 'l
     error('<string>:1: call function ' .. name .. ' is not supported in karmada customized resourceinterpreter.', 0)
   end
 end
-return collect
+
+-- Each call's globals: a plain table holding what the sandbox's hold, as gopher-lua's one globals table is plain, so
+-- an assignment (even of nil, as in \`error = status.error\`) replaces a built-in for the rest of the call.
+local sandbox = _G
+local function globals()
+  local env = {}
+  for k, v in next, sandbox do env[k] = v end
+  env._G = env
+  return env
+end
+return collect, globals
 `;
 
 interface ScriptEngine {
@@ -582,12 +592,11 @@ interface ScriptEngine {
   /** Registry reference of the compiled chunk, or the compile error every call reports. */
   chunk: number | { error: string };
   collect: number;
+  /** Registry reference of the prelude's function that makes one call's globals. */
+  globals: number;
 }
 
 const engines = new Map<string, ScriptEngine>();
-
-/** LUA_RIDX_GLOBALS: where the registry keeps the globals table. */
-const RIDX_GLOBALS = 2;
 
 /**
  * Lua 5.4 seeds its string hashes from the clock when a state is made, so pairs() would visit a table's keys in
@@ -606,7 +615,7 @@ function atFixedClock<T>(make: () => T): T {
 function newEngine(
   lua: LuaWasm,
   functions: Record<string, number>,
-): { engine: LuaEngine; L: LuaState; collect: number } {
+): { engine: LuaEngine; L: LuaState; collect: number; globals: number } {
   const engine = atFixedClock(
     () =>
       new LuaEngine(lua, {
@@ -628,11 +637,12 @@ function newEngine(
     lua.lua_pushcclosure(L, pointer, 0);
     lua.lua_setfield(L, -2, name);
   }
-  if (lua.lua_pcallk(L, 1, 1, 0, 0, null) !== STATUS_OK)
+  if (lua.lua_pcallk(L, 1, 2, 0, 0, null) !== STATUS_OK)
     throw new Error(`Lua sandbox prelude: ${lua.lua_tolstring(L, -1, null)}`);
+  const globals = lua.luaL_ref(L, LUA_REGISTRYINDEX);
   const collect = lua.luaL_ref(L, LUA_REGISTRYINDEX);
   lua.lua_settop(L, 0);
-  return { engine, L, collect };
+  return { engine, L, collect, globals };
 }
 
 /** The script's engine, compiled on first use; the least recently used one is closed past CACHE_SIZE. */
@@ -644,13 +654,13 @@ function engineFor(script: string): ScriptEngine {
     return cached;
   }
   const { lua, natives: n } = runtime();
-  const { engine, L, collect } = newEngine(lua, n.functions);
+  const { engine, L, collect, globals } = newEngine(lua, n.functions);
   let chunk: ScriptEngine['chunk'];
   const status = lua.luaL_loadbufferx(L, script, lua.module.lengthBytesUTF8(script), CHUNK_NAME, 't');
   if (status === STATUS_OK) chunk = lua.luaL_ref(L, LUA_REGISTRYINDEX);
   else chunk = { error: lua.lua_tolstring(L, -1, null) };
   lua.lua_settop(L, 0);
-  const entry: ScriptEngine = { engine, L, chunk, collect };
+  const entry: ScriptEngine = { engine, L, chunk, collect, globals };
   engines.set(script, entry);
   if (engines.size > CACHE_SIZE) {
     const [oldest, evicted] = engines.entries().next().value as [string, ScriptEngine];
@@ -739,19 +749,15 @@ function callOnce(script: string, fn: string, args: readonly unknown[], nResults
   deadline = Date.now() + CALL_TIMEOUT_MS;
   lua.lua_sethook(L, n.hook, MASK_COUNT, HOOK_EVERY);
   try {
-    // Each call gets globals of its own, reading through to the sandbox's: what one call leaves in a global is gone
-    // by the next, so a result never depends on the calls before it (a replay makes other calls than a sync).
-    lua.lua_createtable(L, 0, 4); // [env]
-    lua.lua_createtable(L, 0, 1); // [env, mt]
-    lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(RIDX_GLOBALS)); // [env, mt, _G]
-    lua.lua_setfield(L, -2, '__index'); // [env, mt]
-    lua.lua_setmetatable(L, -2); // [env]
-    lua.lua_pushvalue(L, -1);
-    lua.lua_setfield(L, -2, '_G'); // env._G = env
+    // Each call gets globals of its own, a copy of the sandbox's: what one call leaves in a global is gone by the
+    // next, so a result never depends on the calls before it (a replay makes other calls than a sync).
+    lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(entry.globals)); // [globals]
+    let status = lua.lua_pcallk(L, 0, 1, 0, 0, null); // [env]
+    if (status !== STATUS_OK) throw new LuaHookError(errorText(lua, L, status), fn);
     lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(chunk)); // [env, chunk]
     lua.lua_pushvalue(L, 1); // [env, chunk, env]
     lua.lua_setupvalue(L, -2, 1); // the chunk's _ENV: [env, chunk]
-    let status = lua.lua_pcallk(L, 0, 0, 0, 0, null); // [env]
+    status = lua.lua_pcallk(L, 0, 0, 0, 0, null); // [env]
     if (status !== STATUS_OK) throw new LuaHookError(errorText(lua, L, status), fn);
     const type = lua.lua_getfield(L, 1, fn); // [env, fn]
     if (type === TYPE_NIL) throw new LuaHookError(`not found function ${fn}`, fn);

@@ -126,4 +126,19 @@ test('the chunk runs again before each call: top-level definitions are reset', (
   assert.equal(luaReflectStatus(script, {}), { count: 1 });
 });
 
+test('assigning a global, even nil, replaces the built-in for the rest of the call and not for the next', () => {
+  const script = `function ReflectStatus(o)
+    local before = type(error)
+    error = o.error
+    local global = type(error)
+    local t = _G.type
+    _G.type = nil
+    return { before = before, global = global, viaG = t(type), unset = error == nil }
+  end`;
+  const expected = { before: 'function', global: 'nil', viaG: 'nil', unset: true };
+  assert.equal(luaReflectStatus(script, {}), expected);
+  assert.equal(luaReflectStatus(script, {}), expected);
+  assert.is(run('return type(error)'), 'function');
+});
+
 test.run();
