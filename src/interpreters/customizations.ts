@@ -173,7 +173,7 @@ export function customDependencies(c: KindInterpreter, written: Obj, namespace: 
         found.set(`${d.apiVersion}/${d.kind}/${name}`, { apiVersion: d.apiVersion, kind: d.kind, namespace, name });
     }
   }
-  return [...found.values()].sort((a, b) => (`${a.kind}/${a.name}` < `${b.kind}/${b.name}` ? -1 : 1));
+  return inConfigurableOrder(found.values());
 }
 
 /**
@@ -195,7 +195,17 @@ function namedDependencies(references: readonly DependentObjectReference[]): Obj
       name: d.name,
     });
   }
-  return [...found.values()].sort((a, b) => (`${a.kind}/${a.name}` < `${b.kind}/${b.name}` ? -1 : 1));
+  return inConfigurableOrder(found.values());
+}
+
+/** The configurable interpreter's order (configurable.go GetDependencies): apiVersion, kind, namespace, name. */
+function inConfigurableOrder(refs: Iterable<ObjectRef>): ObjectRef[] {
+  const key = (r: ObjectRef) => [r.apiVersion, r.kind, r.namespace, r.name];
+  return [...refs].sort((a, b) => {
+    const [ka, kb] = [key(a), key(b)];
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return (ka[i] as string) < (kb[i] as string) ? -1 : 1;
+    return 0;
+  });
 }
 
 /**

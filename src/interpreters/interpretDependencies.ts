@@ -2,7 +2,7 @@ import type { KindInterpreter } from './customizations.ts';
 import type { ObjectRef } from '../api/kinds.ts';
 import { customDependencies } from './customizations.ts';
 import { podSpecOf } from './podTemplate.ts';
-import { podReferences } from './podReferences.ts';
+import { podDependencies } from './podDependencies.ts';
 import { derivedServiceName } from '../names/serviceImportNames.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: walks an untyped Kubernetes manifest by field name
@@ -16,7 +16,8 @@ type Obj = Record<string, any>;
  * - ServiceImport: the Service `derived-<name>` (getServiceImportDependencies). Karmada's second dependency, the
  *   EndpointSlices labelled kubernetes.io/service-name=derived-<name>, exists on no branch: the applier derives those
  *   slices from the status branch for the clusters the ServiceImport goes to (deriveImportedServices.ts).
- * A declared dependencyInterpretation hook replaces all of it.
+ * A declared dependencyInterpretation hook replaces all of it. The order is Karmada's, as the binding's
+ * dependencies annotation records it.
  */
 /** The annotation a propagateDeps binding records its dependencies in (Karmada's DependenciesAnnotationKey). */
 export const DEPENDENCIES_ANNOTATION = 'resourcebinding.karmada.io/dependencies';
@@ -51,38 +52,28 @@ export function interpretDependencies(
 ): ObjectRef[] {
   const declared = custom ? customDependencies(custom, manifest, namespace) : undefined;
   if (declared) return declared;
-  const found = new Map<string, ObjectRef>();
-  // Empty names are skipped, as lifted/visitpod.go's skipEmptyNames does.
-  const add = (apiVersion: string, kind: string, name: unknown) => {
-    if (typeof name !== 'string' || name === '') return;
-    found.set(`${kind}/${name}`, { apiVersion, kind, namespace, name });
-  };
+  const secret = (name: string): ObjectRef => ({ apiVersion: 'v1', kind: 'Secret', namespace, name });
   if (`${manifest.apiVersion}/${manifest.kind}` === 'multicluster.x-k8s.io/v1alpha1/ServiceImport') {
     const name = (manifest.metadata as Obj | undefined)?.name;
-    if (typeof name === 'string' && name) add('v1', 'Service', derivedServiceName(name));
-    return sorted(found);
+    return typeof name === 'string' && name
+      ? [{ apiVersion: 'v1', kind: 'Service', namespace, name: derivedServiceName(name) }]
+      : [];
   }
   if (`${manifest.apiVersion}/${manifest.kind}` === 'networking.k8s.io/v1/Ingress') {
-    // Karmada fails the whole interpretation on a TLS entry without secretName (VerifyDependencies); such an
-    // entry uses the controller's default certificate, so Flotilla skips it and keeps the others.
-    for (const tls of ((manifest.spec as Obj | undefined)?.tls ?? []) as Obj[]) add('v1', 'Secret', tls?.secretName);
-    return sorted(found);
+    // getIngressDependencies lists spec.tls as written, a Secret named twice twice. Karmada fails the whole
+    // interpretation on a TLS entry without secretName (VerifyDependencies); such an entry uses the controller's
+    // default certificate, so Flotilla skips it and keeps the others.
+    const tls = ((manifest.spec as Obj | undefined)?.tls ?? []) as Obj[];
+    return tls.flatMap((t) => (typeof t?.secretName === 'string' && t.secretName !== '' ? [secret(t.secretName)] : []));
   }
   const pod = podSpecOf(manifest) as Obj | undefined;
   if (!pod) return [];
-  const refs = podReferences(pod);
-  for (const name of refs.configMaps) add('v1', 'ConfigMap', name);
-  for (const name of refs.secrets) add('v1', 'Secret', name);
-  for (const name of refs.persistentVolumeClaims) add('v1', 'PersistentVolumeClaim', name);
-  for (const name of refs.serviceAccounts) add('v1', 'ServiceAccount', name);
-  if (manifest.kind === 'StatefulSet') {
-    // Karmada compares the claim name (not the volume name) with the templates' names.
-    for (const t of ((manifest.spec as Obj | undefined)?.volumeClaimTemplates ?? []) as Obj[])
-      found.delete(`PersistentVolumeClaim/${t?.metadata?.name}`);
-  }
-  return sorted(found);
-}
-
-function sorted(found: Map<string, ObjectRef>): ObjectRef[] {
-  return [...found.values()].sort((a, b) => (`${a.kind}/${a.name}` < `${b.kind}/${b.name}` ? -1 : 1));
+  // GetDependenciesFromPodTemplate's order: ConfigMaps, Secrets, the ServiceAccount, PVCs.
+  const found = podDependencies(pod, namespace).map((d) => ({ ...d, namespace }));
+  if (manifest.kind !== 'StatefulSet') return found;
+  // Karmada compares the claim name (not the volume name) with the templates' names.
+  const templates = new Set(
+    (((manifest.spec as Obj | undefined)?.volumeClaimTemplates ?? []) as Obj[]).map((t) => t?.metadata?.name),
+  );
+  return found.filter((d) => d.kind !== 'PersistentVolumeClaim' || !templates.has(d.name));
 }

@@ -181,7 +181,10 @@ function byName(a: TargetCluster, b: TargetCluster): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** The refKeys a template drags along when its policy says propagateDeps (Karmada's GetDependencies); [] otherwise. */
+/**
+ * The refKeys a template drags along when its policy says propagateDeps (Karmada's GetDependencies), in its order
+ * and with what it names twice (an Ingress's spec.tls) twice, as the binding's annotation records them; [] otherwise.
+ */
 export function dependenciesOf(
   template: Template,
   propagateDeps: boolean,
@@ -191,7 +194,12 @@ export function dependenciesOf(
   const deps = interpretDependencies(template.manifest, template.ref.namespace, custom).map(refKey);
   if (!template.variants) return deps;
   // Each variant's own: the clusters of one variant get what it names (one binding lists the union).
+  const named = new Set(deps);
   for (const v of template.variants.slice(1))
-    for (const d of interpretDependencies(v.manifest, template.ref.namespace, custom)) deps.push(refKey(d));
-  return [...new Set(deps)];
+    for (const d of interpretDependencies(v.manifest, template.ref.namespace, custom)) {
+      const key = refKey(d);
+      if (!named.has(key)) deps.push(key);
+      named.add(key);
+    }
+  return deps;
 }

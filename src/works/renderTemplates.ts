@@ -903,12 +903,13 @@ function place(
     synced.tasks.length > 0
       ? { ...scheduled.binding, spec: { ...scheduled.binding.spec, gracefulEvictionTasks: synced.tasks } }
       : scheduled.binding;
-  const deps = dependenciesOf(template, policy.spec.propagateDeps === true, claim.custom);
+  const recorded = dependenciesOf(template, policy.spec.propagateDeps === true, claim.custom);
+  const deps = [...new Set(recorded)];
   const held = [...targets.map((t) => t.name), ...evicting].sort();
   const replicas = deps.length > 0 ? replicasOn(held, targets) : undefined;
   return {
     template,
-    binding: policy.spec.propagateDeps === true ? withDependencies(binding, template, deps, claim.custom) : binding,
+    binding: policy.spec.propagateDeps === true ? withDependencies(binding, template, recorded, claim.custom) : binding,
     clusters: targets,
     policy: claim.policy,
     evicting,

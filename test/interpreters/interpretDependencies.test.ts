@@ -20,7 +20,7 @@ const podSpec = {
   ],
 };
 
-test('an Ingress depends on the Secrets its TLS entries name; an entry without secretName adds nothing', () => {
+test('an Ingress depends on the Secrets its TLS entries name, in their order and as often; an entry without secretName adds nothing', () => {
   const ingress = {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
@@ -30,10 +30,12 @@ test('an Ingress depends on the Secrets its TLS entries name; an entry without s
         { hosts: ['a.example.com'], secretName: 'test-secret' },
         { hosts: ['b.example.com'], secretName: 'cloud-secret' },
         { hosts: ['c.example.com'] },
+        { hosts: ['d.example.com'], secretName: 'test-secret' },
       ],
     },
   };
   assert.equal(interpretDependencies(ingress, 'demo'), [
+    { apiVersion: 'v1', kind: 'Secret', namespace: 'demo', name: 'test-secret' },
     { apiVersion: 'v1', kind: 'Secret', namespace: 'demo', name: 'cloud-secret' },
     { apiVersion: 'v1', kind: 'Secret', namespace: 'demo', name: 'test-secret' },
   ]);
@@ -110,13 +112,13 @@ test('a StatefulSet leaves out the PVCs whose claim name is one of its volumeCla
   assert.ok(names(interpretDependencies(sts(['data']), 'demo')).includes('PersistentVolumeClaim/test-pvc'));
 });
 
-test('every workload kind reads its pod template; the default ServiceAccount and other kinds add nothing', () => {
+test('every workload kind reads its pod template, ConfigMaps, Secrets, ServiceAccount then PVCs; the default ServiceAccount and other kinds add nothing', () => {
   const all = [
     'ConfigMap/test-configmap',
-    'PersistentVolumeClaim/test-pvc',
     'Secret/cloud-secret',
     'Secret/env-secret',
     'ServiceAccount/test-serviceaccount',
+    'PersistentVolumeClaim/test-pvc',
   ];
   for (const [apiVersion, kind] of [
     ['apps/v1', 'Deployment'],

@@ -240,6 +240,28 @@ end`,
   );
 });
 
+// configurable.go GetDependencies sorts what the scripts name by apiVersion, kind, namespace, name: the order the
+// binding's dependencies annotation records.
+test('references come ordered by apiVersion, kind, namespace and name, each named once', () => {
+  assert.equal(
+    dependencies(`{
+      {apiVersion = "v1", kind = "Secret", namespace = "default", name = "a"},
+      {apiVersion = "v1", kind = "ConfigMap", namespace = "default", name = "z"},
+      {apiVersion = "v1", kind = "ConfigMap", namespace = "b-team", name = "z"},
+      {apiVersion = "apps/v1", kind = "StatefulSet", namespace = "default", name = "db"},
+      {apiVersion = "v1", kind = "ConfigMap", namespace = "default", name = "c"},
+      {apiVersion = "v1", kind = "Secret", namespace = "default", name = "a"},
+    }`)?.map((d) => `${d.apiVersion} ${d.kind} ${d.namespace}/${d.name}`),
+    [
+      'apps/v1 StatefulSet default/db',
+      'v1 ConfigMap b-team/z',
+      'v1 ConfigMap default/c',
+      'v1 ConfigMap default/z',
+      'v1 Secret default/a',
+    ],
+  );
+});
+
 const INVALID: [string, string][] = [
   ['without apiVersion', '{kind = "ConfigMap", name = "cm"}'],
   ['without kind', '{apiVersion = "v1", name = "cm"}'],

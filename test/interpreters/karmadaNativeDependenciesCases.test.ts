@@ -1,7 +1,8 @@
 // What a workload depends on, as Karmada's native GetDependencies finds it (cases after
 // pkg/resourceinterpreter/default/native/dependencies_test.go, default_test.go TestGetDependencies and
-// pkg/util/lifted/visitpod_test.go). Karmada collects each kind's names in a set, so its order carries no meaning:
-// the references are compared sorted.
+// pkg/util/lifted/visitpod_test.go). Karmada's tests compare with reflect.DeepEqual: the kinds come in
+// GetDependenciesFromPodTemplate's order (ConfigMap, Secret, ServiceAccount, PersistentVolumeClaim); within a kind
+// Karmada iterates a set, so its cases name one of each.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { interpretDependencies } from '../../src/interpreters/interpretDependencies.ts';
@@ -10,8 +11,6 @@ type Obj = Record<string, unknown>;
 const namespace = 'karmada-test';
 
 const ref = (kind: string, name: string) => ({ apiVersion: 'v1', kind, namespace, name });
-const sorted = (refs: { kind: string; name: string }[]) =>
-  [...refs].sort((a, b) => (`${a.kind}/${a.name}` < `${b.kind}/${b.name}` ? -1 : 1));
 
 // The three pod specs of dependencies_test.go's testPairs, with what each depends on.
 const pairs: { spec: Obj; deps: ReturnType<typeof ref>[] }[] = [
@@ -103,8 +102,8 @@ test('every workload kind depends on what its pod template names, and on nothing
     assert.equal(interpretDependencies({ apiVersion, kind, metadata, spec: spec() }, namespace), [], `${kind} without`);
     pairs.forEach((pair, i) => {
       assert.equal(
-        sorted(interpretDependencies({ apiVersion, kind, metadata, spec: spec(pair.spec) }, namespace)),
-        sorted(pair.deps),
+        interpretDependencies({ apiVersion, kind, metadata, spec: spec(pair.spec) }, namespace),
+        pair.deps,
         `${kind} with dependencies ${i + 1}`,
       );
     });
@@ -127,8 +126,8 @@ test('a Pod depends on what its own spec names', () => {
   );
   pairs.forEach((pair, i) => {
     assert.equal(
-      sorted(interpretDependencies({ apiVersion: 'v1', kind: 'Pod', metadata, spec: pair.spec }, namespace)),
-      sorted(pair.deps),
+      interpretDependencies({ apiVersion: 'v1', kind: 'Pod', metadata, spec: pair.spec }, namespace),
+      pair.deps,
       `pod with dependencies ${i + 1}`,
     );
   });
@@ -137,23 +136,21 @@ test('a Pod depends on what its own spec names', () => {
 // Test_getStatefulSetDependencies "statefulset with partial dependencies 4".
 test('a StatefulSet does not depend on the claim its volumeClaimTemplates create', () => {
   assert.equal(
-    sorted(
-      interpretDependencies(
-        {
-          apiVersion: 'apps/v1',
-          kind: 'StatefulSet',
-          metadata,
-          spec: {
-            serviceName: 'fake-service',
-            selector: { matchLabels: { app: 'fake' } },
-            template: { spec: pairs[0]!.spec },
-            volumeClaimTemplates: [{ metadata: { name: 'test-pvc' } }],
-          },
+    interpretDependencies(
+      {
+        apiVersion: 'apps/v1',
+        kind: 'StatefulSet',
+        metadata,
+        spec: {
+          serviceName: 'fake-service',
+          selector: { matchLabels: { app: 'fake' } },
+          template: { spec: pairs[0]!.spec },
+          volumeClaimTemplates: [{ metadata: { name: 'test-pvc' } }],
         },
-        namespace,
-      ),
+      },
+      namespace,
     ),
-    sorted(pairs[0]!.deps.slice(0, 3)),
+    pairs[0]!.deps.slice(0, 3),
   );
 });
 

@@ -17,6 +17,7 @@ import {
   memberCluster,
   modelOf,
   propagationPolicy,
+  templateOf,
 } from '../helpers/inMemoryModel.ts';
 
 // A Deployment that reads the ConfigMap `settings`, divided 1 + 1 over member1 and member2, with propagateDeps.
@@ -96,6 +97,75 @@ test('the parent binding records the dependencies it drags along in resourcebind
   assert.is(
     parentBinding().metadata.annotations?.['resourcebinding.karmada.io/dependencies'],
     '[{"apiVersion":"v1","kind":"ConfigMap","namespace":"default","name":"settings"}]',
+  );
+});
+
+// The annotation is the JSON of what GetDependencies returned, in its order: GetDependenciesFromPodTemplate's kinds
+// (ConfigMap, Secret, ServiceAccount, PersistentVolumeClaim), an Ingress's spec.tls as written, a Secret named twice
+// twice (getIngressDependencies); each dependency still gets one attached binding.
+test('the dependencies annotation lists them in the order Karmada finds them', () => {
+  const secret = (name: string) =>
+    templateOf(
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'default' } },
+      `templates/${name}.yaml`,
+    );
+  const worker = deployment('worker', 1, {
+    template: {
+      spec: {
+        serviceAccountName: 'runner',
+        containers: [{ name: 'app', image: 'nginx', envFrom: [{ secretRef: { name: 'token' } }] }],
+        volumes: [
+          { name: 'data', persistentVolumeClaim: { claimName: 'data' } },
+          { name: 'conf', configMap: { name: 'settings' } },
+        ],
+      },
+    },
+  });
+  const ingress = templateOf(
+    {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'front', namespace: 'default' },
+      spec: { tls: [{ secretName: 'tls-b' }, { secretName: 'tls-a' }, { secretName: 'tls-b' }] },
+    },
+    'templates/front.yaml',
+  );
+  const out = renderTemplates(
+    coldRenderInput(
+      modelOf({
+        templates: [worker, ingress, settings, secret('token'), secret('tls-a'), secret('tls-b')],
+        policies: [
+          propagationPolicy('all', {
+            resourceSelectors: [
+              { apiVersion: 'apps/v1', kind: 'Deployment', name: 'worker' },
+              { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', name: 'front' },
+            ],
+            propagateDeps: true,
+            placement: { clusterAffinity: { clusterNames: ['member1'] } },
+          }),
+        ],
+        clusters: [memberCluster('member1')],
+      }),
+    ),
+  );
+  const recorded = (path: string) =>
+    JSON.parse(
+      (parse(String(out.edits.get(path))) as ResourceBinding).metadata.annotations?.[
+        'resourcebinding.karmada.io/dependencies'
+      ] ?? 'null',
+    ) as { kind: string; name: string }[];
+  assert.equal(
+    recorded('bindings/default/worker-deployment.yaml').map((d) => `${d.kind}/${d.name}`),
+    ['ConfigMap/settings', 'Secret/token', 'ServiceAccount/runner', 'PersistentVolumeClaim/data'],
+  );
+  assert.equal(
+    recorded('bindings/default/front-ingress.yaml').map((d) => d.name),
+    ['tls-b', 'tls-a', 'tls-b'],
+  );
+  const tlsB = parse(String(out.edits.get('bindings/default/tls-b-secret.yaml'))) as ResourceBinding;
+  assert.equal(
+    tlsB.spec.requiredBy?.map((r) => r.name),
+    ['front-ingress'],
   );
 });
 
