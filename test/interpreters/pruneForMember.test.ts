@@ -54,6 +54,21 @@ test('a Job without manualSelector loses the generated selector and template lab
   assert.equal((pruneForMember(job(true)) as any).spec.selector.matchLabels, job(true).spec.selector.matchLabels);
 });
 
+// prune.go removeServiceAccountIrrelevantField moves on after removing an entry: the one that slid into its place is
+// not looked at.
+test("a ServiceAccount's token secrets are removed as Karmada's loop removes them: of two in a row the second stays", () => {
+  assert.equal(
+    (
+      pruneForMember({
+        kind: 'ServiceAccount',
+        metadata: { name: 'sa' },
+        secrets: [{ name: 'sa-token-1' }, { name: 'sa-token-2' }, { name: 'x' }, { name: 'sa-token-3' }],
+      }) as any
+    ).secrets,
+    [{ name: 'sa-token-2' }, { name: 'x' }],
+  );
+});
+
 test('Service, ServiceAccount, token Secret, PVC and Deployment lose what the member assigns', () => {
   assert.equal(
     (pruneForMember({ kind: 'Service', spec: { clusterIP: '10.0.0.1', clusterIPs: ['10.0.0.1'], ports: [] } }) as any)
