@@ -9,7 +9,7 @@ const TEMPLATE_GENERATION = 'resourcetemplate.karmada.io/generation';
  * object's generation and the template generation it was applied from (FederatedGeneration). A kind listed at one
  * version only (autoscaling/v2 HPA, policy/v1 PDB) reflects its whole status at any other.
  */
-const REFLECTED: Record<string, { fields: readonly string[]; federated?: true }> = {
+const REFLECTED: Record<string, { fields: readonly string[]; always?: Readonly<Obj>; federated?: true }> = {
   'apps/v1/Deployment': {
     fields: [
       'replicas',
@@ -23,6 +23,7 @@ const REFLECTED: Record<string, { fields: readonly string[]; federated?: true }>
   },
   'apps/v1/ReplicaSet': {
     fields: ['replicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'],
+    always: { replicas: 0 },
     federated: true,
   },
   'apps/v1/DaemonSet': {
@@ -36,18 +37,25 @@ const REFLECTED: Record<string, { fields: readonly string[]; federated?: true }>
       'numberUnavailable',
       'observedGeneration',
     ],
+    always: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 },
     federated: true,
   },
   // Karmada leaves observedGeneration out for StatefulSets.
   'apps/v1/StatefulSet': {
     fields: ['availableReplicas', 'currentReplicas', 'readyReplicas', 'replicas', 'updatedReplicas'],
+    always: { replicas: 0, availableReplicas: 0 },
     federated: true,
   },
   'batch/v1/Job': { fields: ['active', 'succeeded', 'failed', 'conditions', 'startTime', 'completionTime'] },
   'policy/v1/PodDisruptionBudget': {
     fields: ['disruptionsAllowed', 'expectedPods', 'desiredHealthy', 'currentHealthy', 'disruptedPods'],
+    always: { disruptionsAllowed: 0, expectedPods: 0, desiredHealthy: 0, currentHealthy: 0 },
   },
-  'autoscaling/v2/HorizontalPodAutoscaler': { fields: ['currentReplicas', 'desiredReplicas'] },
+  // currentMetrics is not grabbed, but the struct Karmada serialises writes it (null) all the same.
+  'autoscaling/v2/HorizontalPodAutoscaler': {
+    fields: ['currentReplicas', 'desiredReplicas'],
+    always: { desiredReplicas: 0, currentMetrics: null },
+  },
 };
 
 /**
@@ -69,10 +77,11 @@ export function reflectStatus(live: Obj | undefined): Obj | undefined {
   }
   const rule = REFLECTED[key];
   if (!rule) return Object.keys(status).length > 0 ? (sortKeysDeep(withoutTimes(status)) as Obj) : undefined;
-  const out: Obj = {};
+  // Karmada serialises the Go status struct: a field without omitempty is written even when zero (always), the others
+  // only when they hold something.
+  const out: Obj = { ...rule.always };
   for (const f of rule.fields) {
     const v = (status as Obj)[f];
-    // Go's omitempty: zero counters and empty lists or maps are not written.
     if (v === undefined || v === null || v === 0 || (typeof v === 'object' && Object.keys(v).length === 0)) continue;
     out[f] = withoutTimes(v);
   }

@@ -1,18 +1,13 @@
 // What a member object's status carries back, as Karmada's native ReflectStatus grabs it (cases after
 // pkg/resourceinterpreter/default/native/reflectstatus_test.go and default_test.go TestReflectStatus).
-// Karmada serialises Go structs: a counter without omitempty is written as 0 (a StatefulSet's availableReplicas, a
-// DaemonSet's numberMisscheduled) and an HPA's currentMetrics as null. Flotilla leaves zero counters and nulls out;
-// `semantic` drops them from both sides so the comparison is about values, not that formatting.
+// Karmada serialises Go structs: a field without omitempty is written even when zero (a StatefulSet's
+// availableReplicas, a DaemonSet's numberMisscheduled, a PDB's four counters) and an HPA's currentMetrics as null;
+// the others only when they hold something.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { reflectStatus } from '../../src/statuses/reflectStatus.ts';
 
 type Obj = Record<string, unknown>;
-
-function semantic(status: Obj | undefined): Obj | undefined {
-  if (!status) return status;
-  return Object.fromEntries(Object.entries(status).filter(([, v]) => v !== 0 && v !== null));
-}
 
 const TEMPLATE_GENERATION = 'resourcetemplate.karmada.io/generation';
 
@@ -58,18 +53,16 @@ test('an HPA without status reflects nothing; a kind without a rule reflects its
 // and an annotation that is not a number.
 test('a Deployment and a ReplicaSet reflect their counters with generation and template generation', () => {
   assert.equal(
-    semantic(
-      reflectStatus(
-        federated('Deployment', {
-          replicas: 3,
-          updatedReplicas: 3,
-          readyReplicas: 3,
-          availableReplicas: 3,
-          unavailableReplicas: 0,
-          observedGeneration: 2,
-          conditions: [{ type: 'Available', status: 'True' }],
-        }),
-      ),
+    reflectStatus(
+      federated('Deployment', {
+        replicas: 3,
+        updatedReplicas: 3,
+        readyReplicas: 3,
+        availableReplicas: 3,
+        unavailableReplicas: 0,
+        observedGeneration: 2,
+        conditions: [{ type: 'Available', status: 'True' }],
+      }),
     ),
     {
       availableReplicas: 3,
@@ -82,16 +75,14 @@ test('a Deployment and a ReplicaSet reflect their counters with generation and t
     },
   );
   assert.equal(
-    semantic(
-      reflectStatus(
-        federated('ReplicaSet', {
-          replicas: 3,
-          readyReplicas: 3,
-          availableReplicas: 3,
-          observedGeneration: 2,
-          fullyLabeledReplicas: 3,
-        }),
-      ),
+    reflectStatus(
+      federated('ReplicaSet', {
+        replicas: 3,
+        readyReplicas: 3,
+        availableReplicas: 3,
+        observedGeneration: 2,
+        fullyLabeledReplicas: 3,
+      }),
     ),
     {
       availableReplicas: 3,
@@ -141,10 +132,10 @@ test('a Job reflects its counters, conditions and start and completion times, wh
     conditions: [{ type: 'Complete', status: 'True', reason: 'JobComplete', message: 'Job completed successfully' }],
   };
   const { failed: _zero, ...fullWithoutZero } = full;
-  assert.equal(semantic(job({ ...full, ready: 0, uncountedTerminatedPods: {} })), fullWithoutZero);
+  assert.equal(job({ ...full, ready: 0, uncountedTerminatedPods: {} }), fullWithoutZero);
   assert.is(job(), undefined, 'without status');
   const { conditions: _c, ...noConditions } = fullWithoutZero;
-  assert.equal(semantic(job({ ...full, conditions: [] })), noConditions, 'empty conditions');
+  assert.equal(job({ ...full, conditions: [] }), noConditions, 'empty conditions');
   const failed = {
     ...full,
     failed: 1,
@@ -152,42 +143,41 @@ test('a Job reflects its counters, conditions and start and completion times, wh
     succeeded: 0,
     conditions: [{ type: 'Failed', status: 'True', reason: 'JobFailed', message: 'Job failed due to error' }],
   };
-  assert.equal(semantic(job(failed)), {
+  assert.equal(job(failed), {
     failed: 1,
     startTime: full.startTime,
     completionTime: full.completionTime,
     conditions: failed.conditions,
   });
   const { completionTime: _ct, ...activeOnly } = { ...full, succeeded: 0, conditions: [] };
-  assert.equal(semantic(job(activeOnly)), { active: 1, startTime: full.startTime }, 'only active');
+  assert.equal(job(activeOnly), { active: 1, startTime: full.startTime }, 'only active');
   const { completionTime: _ct2, ...noCompletion } = fullWithoutZero;
-  assert.equal(semantic(job({ ...full, completionTime: undefined })), noCompletion, 'no completion time');
+  assert.equal(job({ ...full, completionTime: undefined }), noCompletion, 'no completion time');
   const { startTime: _st, ...noStart } = fullWithoutZero;
-  assert.equal(semantic(job({ ...full, startTime: undefined })), noStart, 'no start time');
+  assert.equal(job({ ...full, startTime: undefined }), noStart, 'no start time');
 });
 
 // Test_reflectDaemonSetStatus: valid status with annotation, no status, invalid annotation.
 test('a DaemonSet reflects its scheduling counters with generation and template generation', () => {
   assert.equal(
-    semantic(
-      reflectStatus(
-        federated('DaemonSet', {
-          currentNumberScheduled: 3,
-          desiredNumberScheduled: 3,
-          numberAvailable: 3,
-          numberMisscheduled: 0,
-          numberReady: 3,
-          updatedNumberScheduled: 3,
-          numberUnavailable: 0,
-          observedGeneration: 2,
-        }),
-      ),
+    reflectStatus(
+      federated('DaemonSet', {
+        currentNumberScheduled: 3,
+        desiredNumberScheduled: 3,
+        numberAvailable: 3,
+        numberMisscheduled: 0,
+        numberReady: 3,
+        updatedNumberScheduled: 3,
+        numberUnavailable: 0,
+        observedGeneration: 2,
+      }),
     ),
     {
       currentNumberScheduled: 3,
       desiredNumberScheduled: 3,
       generation: 2,
       numberAvailable: 3,
+      numberMisscheduled: 0,
       numberReady: 3,
       observedGeneration: 2,
       resourceTemplateGeneration: 1,
@@ -205,18 +195,16 @@ test('a DaemonSet reflects its scheduling counters with generation and template 
 // Test_reflectStatefulSetStatus: valid status, no status, partial status fields.
 test('a StatefulSet reflects its replica counters, generation and template generation, but not observedGeneration', () => {
   assert.equal(
-    semantic(
-      reflectStatus(
-        federated('StatefulSet', {
-          replicas: 3,
-          readyReplicas: 3,
-          currentReplicas: 3,
-          updatedReplicas: 3,
-          availableReplicas: 3,
-          observedGeneration: 2,
-          currentRevision: 'r1',
-        }),
-      ),
+    reflectStatus(
+      federated('StatefulSet', {
+        replicas: 3,
+        readyReplicas: 3,
+        currentReplicas: 3,
+        updatedReplicas: 3,
+        availableReplicas: 3,
+        observedGeneration: 2,
+        currentRevision: 'r1',
+      }),
     ),
     {
       availableReplicas: 3,
@@ -229,10 +217,14 @@ test('a StatefulSet reflects its replica counters, generation and template gener
     },
   );
   assert.is(reflectStatus(federated('StatefulSet', undefined)), undefined, 'without status');
-  assert.equal(
-    semantic(reflectStatus(federated('StatefulSet', { replicas: 2, readyReplicas: 1, currentReplicas: 1 }))),
-    { currentReplicas: 1, generation: 2, readyReplicas: 1, replicas: 2, resourceTemplateGeneration: 1 },
-  );
+  assert.equal(reflectStatus(federated('StatefulSet', { replicas: 2, readyReplicas: 1, currentReplicas: 1 })), {
+    availableReplicas: 0,
+    currentReplicas: 1,
+    generation: 2,
+    readyReplicas: 1,
+    replicas: 2,
+    resourceTemplateGeneration: 1,
+  });
 });
 
 // Test_getAllDefaultReflectStatusInterpreter: nine kinds grab selected fields; any other kind reflects everything.
@@ -266,6 +258,36 @@ test('a policy/v1 PodDisruptionBudget reflects exactly its counters', () => {
     }),
     { currentHealthy: 1, desiredHealthy: 1, disruptionsAllowed: 1, expectedPods: 1 },
   );
+});
+
+// The grabbed structs' fields without omitempty: PodDisruptionBudgetStatus' four counters, an HPA's desiredReplicas
+// (and currentMetrics, null), a DaemonSet's four scheduling counters, a StatefulSet's replicas and availableReplicas,
+// a ReplicaSet's replicas.
+test('counters Karmada always writes are reflected as 0 when the member has none', () => {
+  assert.equal(reflectStatus({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', status: {} }), {
+    currentHealthy: 0,
+    desiredHealthy: 0,
+    disruptionsAllowed: 0,
+    expectedPods: 0,
+  });
+  assert.equal(
+    reflectStatus({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', status: { currentReplicas: 0 } }),
+    { currentMetrics: null, desiredReplicas: 0 },
+  );
+  assert.equal(reflectStatus(federated('DaemonSet', { numberAvailable: 0 }, '')), {
+    currentNumberScheduled: 0,
+    desiredNumberScheduled: 0,
+    generation: 2,
+    numberMisscheduled: 0,
+    numberReady: 0,
+  });
+  assert.equal(reflectStatus(federated('StatefulSet', {}, '')), {
+    availableReplicas: 0,
+    generation: 2,
+    replicas: 0,
+  });
+  assert.equal(reflectStatus(federated('ReplicaSet', { readyReplicas: 0 }, '')), { generation: 2, replicas: 0 });
+  assert.equal(reflectStatus(federated('Deployment', { replicas: 0 }, '')), { generation: 2 });
 });
 
 test.run();

@@ -130,7 +130,13 @@ test('reflect grabs per apiVersion/kind what Karmada grabs (cases after reflects
     metadata: { generation: 3, annotations: { 'resourcetemplate.karmada.io/generation': '2' } },
     status: { observedGeneration: 3, replicas: 2, readyReplicas: 2, currentRevision: 'r1' },
   };
-  assert.equal(reflectStatus(sts), { generation: 3, readyReplicas: 2, replicas: 2, resourceTemplateGeneration: 2 });
+  assert.equal(reflectStatus(sts), {
+    availableReplicas: 0,
+    generation: 3,
+    readyReplicas: 2,
+    replicas: 2,
+    resourceTemplateGeneration: 2,
+  });
   assert.is(
     reflectStatus({
       ...sts,
@@ -190,7 +196,7 @@ test('reflect grabs per apiVersion/kind what Karmada grabs (cases after reflects
         observedGeneration: 4,
       },
     }),
-    { currentHealthy: 1, desiredHealthy: 1, disruptedPods: { p1: 't' }, expectedPods: 1 },
+    { currentHealthy: 1, desiredHealthy: 1, disruptedPods: { p1: 't' }, disruptionsAllowed: 0, expectedPods: 1 },
   );
   assert.equal(
     reflectStatus({
@@ -198,7 +204,7 @@ test('reflect grabs per apiVersion/kind what Karmada grabs (cases after reflects
       kind: 'HorizontalPodAutoscaler',
       status: { currentReplicas: 2, desiredReplicas: 3, currentMetrics: [] },
     }),
-    { currentReplicas: 2, desiredReplicas: 3 },
+    { currentMetrics: null, currentReplicas: 2, desiredReplicas: 3 },
   );
   assert.equal(
     reflectStatus({
