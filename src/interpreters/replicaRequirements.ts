@@ -28,12 +28,14 @@ function nodeClaimOf(podSpec: Record<string, unknown>): NodeClaim | undefined {
   const required = (
     podSpec.affinity as { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: unknown } } | undefined
   )?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-  // A nil selector and no affinity and no tolerations: no claim. An empty selector ({}) is not nil in Go and counts.
+  // A nil selector and no affinity and no tolerations: no claim (null decodes to nil). An empty selector ({}) is not
+  // nil in Go and counts.
   const hasSelector = selector !== undefined && selector !== null && typeof selector === 'object';
-  if (!hasSelector && required === undefined && (tolerations?.length ?? 0) === 0) return undefined;
+  const hasAffinity = required !== undefined && required !== null;
+  if (!hasSelector && !hasAffinity && (tolerations?.length ?? 0) === 0) return undefined;
   return {
     ...(hasSelector && Object.keys(selector).length > 0 ? { nodeSelector: selector } : {}),
     ...(tolerations && tolerations.length > 0 ? { tolerations } : {}),
-    ...(required !== undefined && required !== null ? { hardNodeAffinity: required } : {}),
+    ...(hasAffinity ? { hardNodeAffinity: required } : {}),
   };
 }

@@ -53,6 +53,9 @@ test('a node claim holds the node selector, the tolerations and the required nod
     }),
     undefined,
   );
+  // A null affinity decodes to nil in Go: no claim, as without one.
+  assert.is(claim({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: null } } }), undefined);
+  assert.is(claim({ nodeSelector: null, tolerations: null }), undefined);
 });
 
 test.run();
