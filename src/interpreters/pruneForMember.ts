@@ -51,7 +51,8 @@ export function pruneForMember(manifest: Record<string, unknown>): Record<string
       }
       break;
     case 'Service':
-      if (out.spec && out.spec.clusterIP !== undefined && out.spec.clusterIP !== 'None') {
+      // Karmada reads clusterIP with NestedString, which finds nothing in a null (or any non-string): then both stay.
+      if (typeof out.spec?.clusterIP === 'string' && out.spec.clusterIP !== 'None') {
         delete out.spec.clusterIP;
         delete out.spec.clusterIPs;
       }

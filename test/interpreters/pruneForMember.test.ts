@@ -79,6 +79,11 @@ test('Service, ServiceAccount, token Secret, PVC and Deployment lose what the me
     clusterIP: 'None',
     clusterIPs: ['None'],
   });
+  // removeServiceIrrelevantField: NestedString finds no string in a null clusterIP, so nothing is removed.
+  assert.equal((pruneForMember({ kind: 'Service', spec: { clusterIP: null, clusterIPs: ['10.0.0.1'] } }) as any).spec, {
+    clusterIP: null,
+    clusterIPs: ['10.0.0.1'],
+  });
   assert.equal(
     (
       pruneForMember({
