@@ -202,9 +202,16 @@ function podStatus(items: readonly AggregatedStatusItem[]): Obj {
   const phases = new Set<string>();
   const containerStatuses: Obj[] = [];
   const initContainerStatuses: Obj[] = [];
+  // A corev1.ContainerStatus with only Ready and State set, as its JSON has it: name, ready, restartCount, image and
+  // imageID have no omitempty, and state and lastState are structs, which omitempty never leaves out.
   const brief = (c: Obj) => ({
+    name: '',
+    state: c?.state && typeof c.state === 'object' ? c.state : {},
+    lastState: {},
     ready: c?.ready === true,
-    ...(c?.state && typeof c.state === 'object' ? { state: c.state } : {}),
+    restartCount: 0,
+    image: '',
+    imageID: '',
   });
   for (const i of items) {
     if (!i.status) {

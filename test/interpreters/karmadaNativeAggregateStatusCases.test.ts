@@ -154,6 +154,18 @@ const fullContainer = (id: string, ready: boolean) => ({
   state: started,
 });
 
+// What Karmada keeps of a member's container status: a corev1.ContainerStatus with only Ready and State set, as
+// its JSON writes it.
+const kept = (ready: boolean, state: unknown = {}) => ({
+  name: '',
+  state,
+  lastState: {},
+  ready,
+  restartCount: 0,
+  image: '',
+  imageID: '',
+});
+
 // TestAggregatePodStatus "update initContainer status".
 test("a Pod still initialising is Pending with its init containers' readiness and state", () => {
   const initContainerStatuses = [
@@ -161,9 +173,14 @@ test("a Pod still initialising is Pending with its init containers' readiness an
     { ready: false, state: started },
   ];
   assert.equal(aggregateStatus('v1', 'Pod', [item('member1', { initContainerStatuses, phase: 'Pending' })]), {
-    initContainerStatuses,
+    initContainerStatuses: [kept(false, { waiting: { reason: 'PodInitializing' } }), kept(false, started)],
     phase: 'Pending',
   });
+  assert.equal(
+    aggregateStatus('v1', 'Pod', [item('member1', { initContainerStatuses: [{ name: 'init' }], phase: 'Pending' })]),
+    { initContainerStatuses: [kept(false)], phase: 'Pending' },
+    'a container without a state',
+  );
 });
 
 // TestAggregatePodStatus "update pod status", "ignore update pod status as up to date" and "update pod status as one
@@ -174,10 +191,7 @@ test("a Pod keeps only each member container's readiness and state, and the wors
     item('member2', { containerStatuses: [fullContainer('b', true)], phase: 'Running' }),
   ];
   const expected = {
-    containerStatuses: [
-      { ready: true, state: started },
-      { ready: true, state: started },
-    ],
+    containerStatuses: [kept(true, started), kept(true, started)],
     phase: 'Running',
   };
   assert.equal(aggregateStatus('v1', 'Pod', running), expected);
@@ -188,10 +202,7 @@ test("a Pod keeps only each member container's readiness and state, and the wors
       item('member2', { containerStatuses: [fullContainer('b', false)], phase: 'Pending' }),
     ]),
     {
-      containerStatuses: [
-        { ready: true, state: started },
-        { ready: false, state: started },
-      ],
+      containerStatuses: [kept(true, started), kept(false, started)],
       phase: 'Pending',
     },
   );
@@ -204,7 +215,7 @@ test('a Pod with a member not reporting yet is Pending', () => {
       item('member1', { containerStatuses: [{ ready: true, state: started }], phase: 'Running' }),
       item('member2'),
     ]),
-    { containerStatuses: [{ ready: true, state: started }], phase: 'Pending' },
+    { containerStatuses: [kept(true, started)], phase: 'Pending' },
   );
 });
 

@@ -268,8 +268,24 @@ test('PV and Pod take the worst phase, a member without status counting as Pendi
   assert.equal(aggregateStatus('v1', 'Pod', [item('a', running), item('b', { ...running, phase: 'Succeeded' })]), {
     phase: 'Running',
     containerStatuses: [
-      { ready: true, state: { running: { startedAt: 's' } } },
-      { ready: true, state: { running: { startedAt: 's' } } },
+      {
+        name: '',
+        state: { running: { startedAt: 's' } },
+        lastState: {},
+        ready: true,
+        restartCount: 0,
+        image: '',
+        imageID: '',
+      },
+      {
+        name: '',
+        state: { running: { startedAt: 's' } },
+        lastState: {},
+        ready: true,
+        restartCount: 0,
+        image: '',
+        imageID: '',
+      },
     ],
   });
   assert.equal(aggregateStatus('v1', 'Pod', [item('a', running), item('b', { phase: 'Failed' })])!.phase, 'Failed');
