@@ -47,6 +47,41 @@ test('a resource list prints cpu in millicores and everything else, hugepages an
   });
 });
 
+// Resource.ResourceList: NewMilliQuantity(cpu, DecimalSI); memory, ephemeral-storage and hugepages NewQuantity(…,
+// BinarySI); pods and extended resources DecimalSI. Quantity.String prints a DecimalSI amount with the largest
+// power-of-1000 suffix that keeps it whole, and a BinarySI one under 1024 as DecimalSI (apimachinery
+// CanonicalizeBytes), so a memory of 1000 is "1k" and 1024 of a GPU is "1024".
+test('a resource list prints each resource in the format Karmada gives its Quantity', () => {
+  const list = (pairs: Record<string, string>) =>
+    formatResourceList(new Map(Object.entries(pairs).map(([name, value]) => [name, parseQuantity(value)!])));
+  assert.equal(
+    list({
+      cpu: '2000',
+      memory: '1000',
+      'ephemeral-storage': '1500',
+      pods: '11000',
+      'hugepages-2Mi': '4Mi',
+      'nvidia.com/gpu': '1024',
+      'example.com/foo': '1k',
+    }),
+    {
+      cpu: '2k',
+      'ephemeral-storage': '1500',
+      'example.com/foo': '1k',
+      'hugepages-2Mi': '4Mi',
+      memory: '1k',
+      'nvidia.com/gpu': '1024',
+      pods: '11k',
+    },
+  );
+  assert.equal(list({ cpu: '1500m', memory: '3Gi', pods: '110', 'example.com/bar': '1500000' }), {
+    cpu: '1500m',
+    'example.com/bar': '1500k',
+    memory: '3Gi',
+    pods: '110',
+  });
+});
+
 test('a cluster with no pods reports nothing allocated and nothing allocating', () => {
   // TestResource_ResourceList "resource is empty": an empty Resource prints as no list at all, and the cluster status
   // controller's allocated and allocating (omitempty) are then left out of the summary.
