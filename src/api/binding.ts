@@ -38,7 +38,7 @@ export interface ResourceBindingSpec {
   /** The claiming policy's failover, as the detector copies it (read through applicationFailoverOf). */
   failover?: unknown;
   gracefulEvictionTasks?: GracefulEvictionTask[];
-  /** The claiming policy's schedulerName; present only when it is not default-scheduler. */
+  /** The claiming policy's schedulerName (default-scheduler unless it names another). */
   schedulerName?: string;
   /** On a ResourceBinding whose policy names a PriorityClass: that class's value (bindings/schedulePriority.ts). */
   schedulePriority?: { priority?: number };

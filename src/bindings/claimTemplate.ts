@@ -85,12 +85,15 @@ export function claimTemplate(template: Template, model: ConfigModel, previous: 
       placement: policy.spec.placement ?? {},
       ...(policy.spec.propagateDeps ? { propagateDeps: true } : {}),
       conflictResolution: policy.spec.conflictResolution ?? 'Abort',
-      ...(policy.spec.preserveResourcesOnDeletion ? { preserveResourcesOnDeletion: true } : {}),
+      // A *bool in Karmada's types: copied whenever the policy sets it, false included.
+      ...(typeof policy.spec.preserveResourcesOnDeletion === 'boolean'
+        ? { preserveResourcesOnDeletion: policy.spec.preserveResourcesOnDeletion }
+        : {}),
       // The detector copies the policy's suspension (MergePolicySuspension); the binding controller reads it per cluster.
       ...(policy.spec.suspension ? { suspension: policy.spec.suspension } : {}),
       ...(policy.spec.failover ? { failover: policy.spec.failover } : {}),
-      // Karmada copies it always; written only when another scheduler is named, so default bindings keep their bytes.
-      ...(schedulerOf(policy.spec) !== DEFAULT_SCHEDULER ? { schedulerName: schedulerOf(policy.spec) } : {}),
+      // Karmada copies it always, and its CRD defaults the policy's to default-scheduler.
+      schedulerName: schedulerOf(policy.spec),
       ...(priority.status === 'found' ? { schedulePriority: priority.schedulePriority } : {}),
     },
   };

@@ -41,9 +41,27 @@ test('a matching policy claims the template: the binding carries its claim, the 
     placement: apps.object.spec.placement,
     propagateDeps: true,
     conflictResolution: 'Abort',
+    schedulerName: 'default-scheduler',
     preserveResourcesOnDeletion: true,
   });
   assert.is(b.status, undefined, "the Scheduled condition is the scheduler's to write");
+});
+
+test("the binding copies the policy's fields as Karmada's BuildResourceBinding does: schedulerName always, a false preserveResourcesOnDeletion too", () => {
+  const { preserveResourcesOnDeletion: _set, ...base } = apps.object.spec;
+  const keep = (preserve: boolean | undefined) => {
+    const policy = propagationPolicy('apps', {
+      ...base,
+      ...(preserve !== undefined ? { preserveResourcesOnDeletion: preserve } : {}),
+    });
+    const claim = claimTemplate(web, modelOf({ templates: [web], policies: [policy] }), undefined);
+    if (claim.status !== 'claimed') throw new Error(claim.reason);
+    return claim.binding.spec;
+  };
+  assert.is(keep(false).preserveResourcesOnDeletion, false);
+  assert.is(keep(true).preserveResourcesOnDeletion, true);
+  assert.not.ok('preserveResourcesOnDeletion' in keep(undefined));
+  assert.is(keep(undefined).schedulerName, 'default-scheduler');
 });
 
 test("the detector carries the previous result over untouched: spec.clusters is the scheduler's", () => {

@@ -60,7 +60,7 @@ test('handing a placed template to another scheduler keeps the clusters it had; 
   const r = fleet(configMapPolicy(['member1']));
   assert.equal(await sync(r), []);
   assert.ok(r.ls(RENDERED_REF).includes(MANIFEST));
-  assert.not.match(r.show(RENDERED_REF, BINDING), 'schedulerName');
+  assert.match(r.show(RENDERED_REF, BINDING), 'schedulerName: default-scheduler');
 
   r.commit({ 'policies/configmaps.yaml': withScheduler('other-scheduler') }, 'hand over');
   const problems = await sync(r);
@@ -71,7 +71,7 @@ test('handing a placed template to another scheduler keeps the clusters it had; 
   r.commit({ 'policies/configmaps.yaml': withScheduler('default-scheduler') }, 'take back');
   assert.equal(await sync(r), []);
   assert.ok(r.ls(RENDERED_REF).includes(MANIFEST));
-  assert.not.match(r.show(RENDERED_REF, BINDING), 'schedulerName');
+  assert.match(r.show(RENDERED_REF, BINDING), 'schedulerName: default-scheduler');
 });
 
 test.run();
