@@ -120,6 +120,58 @@ test('DaemonSet runs one pod per node it tolerates', async () => {
   assert.equal(nodes, ['small-1', 'small-2']);
 });
 
+test('workload statuses leave out the zero counters their Go types tag omitempty', async () => {
+  const spec = (app: string) => ({ selector: { matchLabels: { app } }, template: podTemplate(app) });
+  await apply('/apis/apps/v1/namespaces/default/deployments/none', {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'none' },
+    spec: { replicas: 0, ...spec('none') },
+  });
+  await apply('/apis/apps/v1/namespaces/default/statefulsets/nosts', {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 'nosts' },
+    spec: { replicas: 0, serviceName: 'nosts', ...spec('nosts') },
+  });
+  await apply('/apis/apps/v1/namespaces/default/daemonsets/nods', {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'nods' },
+    spec: {
+      selector: { matchLabels: { app: 'nods' } },
+      template: { ...podTemplate('nods'), spec: { ...podTemplate('nods').spec, nodeSelector: { absent: 'x' } } },
+    },
+  });
+  const observed = (path: string) =>
+    waitFor(path, async () => {
+      const o = await get(path);
+      return o.status?.observedGeneration === 1 ? o.status : undefined;
+    });
+  const deploy = await observed('/apis/apps/v1/namespaces/default/deployments/none');
+  for (const field of ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas'])
+    assert.not.ok(field in deploy, `Deployment status.${field}`);
+  const rs = (await get('/apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dnone')).items[0].status;
+  assert.is(rs.replicas, 0);
+  for (const field of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'])
+    assert.not.ok(field in rs, `ReplicaSet status.${field}`);
+  const sts = await observed('/apis/apps/v1/namespaces/default/statefulsets/nosts');
+  assert.is(sts.replicas, 0);
+  assert.is(sts.availableReplicas, 0);
+  for (const field of ['readyReplicas', 'currentReplicas', 'updatedReplicas'])
+    assert.not.ok(field in sts, `StatefulSet status.${field}`);
+  const ds = await observed('/apis/apps/v1/namespaces/default/daemonsets/nods');
+  assert.equal(
+    [ds.currentNumberScheduled, ds.numberMisscheduled, ds.desiredNumberScheduled, ds.numberReady],
+    [0, 0, 0, 0],
+  );
+  for (const field of ['numberAvailable', 'numberUnavailable', 'updatedNumberScheduled'])
+    assert.not.ok(field in ds, `DaemonSet status.${field}`);
+  await api(member, 'DELETE', '/apis/apps/v1/namespaces/default/deployments/none');
+  await api(member, 'DELETE', '/apis/apps/v1/namespaces/default/statefulsets/nosts');
+  await api(member, 'DELETE', '/apis/apps/v1/namespaces/default/daemonsets/nods');
+});
+
 test('Job runs its pods to completion and reports Complete', async () => {
   await apply('/apis/batch/v1/namespaces/default/jobs/once', {
     apiVersion: 'batch/v1',

@@ -13,6 +13,7 @@ import {
   podFromTemplate,
   statusChanged,
   templateHash,
+  withoutZeroCounts,
 } from './workloadPods.ts';
 
 const DAEMONSETS = 'apps/daemonsets';
@@ -60,16 +61,20 @@ export function daemonSetController(deps: ControllerDeps): Controller {
       pods.push(createPod(store, podType, pod));
     }
     const ready = pods.filter(isReady).length;
-    const status = {
-      observedGeneration: ds.metadata.generation,
-      desiredNumberScheduled: eligible.length,
-      currentNumberScheduled: pods.length,
-      numberMisscheduled: 0,
-      numberReady: ready,
-      numberAvailable: ready,
-      ...(eligible.length - ready > 0 ? { numberUnavailable: eligible.length - ready } : {}),
-      updatedNumberScheduled: pods.filter((p) => p.metadata.labels?.['controller-revision-hash'] === hash).length,
-    };
+    // DaemonSetStatus always writes the four scheduling counters; the others are omitempty.
+    const status = withoutZeroCounts(
+      {
+        observedGeneration: ds.metadata.generation,
+        desiredNumberScheduled: eligible.length,
+        currentNumberScheduled: pods.length,
+        numberMisscheduled: 0,
+        numberReady: ready,
+        numberAvailable: ready,
+        numberUnavailable: Math.max(0, eligible.length - ready),
+        updatedNumberScheduled: pods.filter((p) => p.metadata.labels?.['controller-revision-hash'] === hash).length,
+      },
+      ['numberAvailable', 'numberUnavailable', 'updatedNumberScheduled'],
+    );
     if (statusChanged(ds, status))
       store.update(registry.byResourceKey(DAEMONSETS)!, { ...structuredClone(ds), status });
   }

@@ -1,7 +1,14 @@
 import type { KubeObject, ResourceType, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
-import { controlledBy, ownerReferenceTo, setCondition, statusChanged, templateHash } from './workloadPods.ts';
+import {
+  controlledBy,
+  ownerReferenceTo,
+  setCondition,
+  statusChanged,
+  templateHash,
+  withoutZeroCounts,
+} from './workloadPods.ts';
 
 const DEPLOYMENTS = 'apps/deployments';
 const REPLICASETS = 'apps/replicasets';
@@ -120,12 +127,14 @@ export function deploymentController(deps: ControllerDeps): Controller {
             now,
             extra,
           );
+    // DeploymentStatus tags every counter omitempty.
+    const counted = withoutZeroCounts(
+      { replicas, updatedReplicas: updated, readyReplicas: ready, availableReplicas: available },
+      ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas'],
+    );
     const status = {
       observedGeneration: deploy.metadata.generation,
-      replicas,
-      updatedReplicas: updated,
-      readyReplicas: ready,
-      availableReplicas: available,
+      ...counted,
       ...(Math.max(0, replicas - available) > 0 || desired > available
         ? { unavailableReplicas: Math.max(0, Math.max(replicas, desired) - available) }
         : {}),

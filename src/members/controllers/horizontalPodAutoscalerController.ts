@@ -24,7 +24,7 @@ import {
   type PodSample,
 } from './hpaReplicaCalculator.ts';
 import { recordEvent } from './recordEvent.ts';
-import { PODS, setCondition, statusChanged } from './workloadPods.ts';
+import { PODS, setCondition, statusChanged, withoutZeroCounts } from './workloadPods.ts';
 
 const HPAS = 'autoscaling/horizontalpodautoscalers';
 /** The window each simulated sample covers (metrics-server's resolution; buildMetrics reports the same). */
@@ -135,7 +135,8 @@ export function horizontalPodAutoscalerController(
       conditions = setCondition(conditions, type, status, reason, message, stamp);
     };
     const writeStatus = (status: Json) => {
-      const next = { ...status, conditions };
+      // autoscaling/v2 tags currentReplicas omitempty (v1 always writes it: hpaVersions.ts).
+      const next = withoutZeroCounts({ ...status, conditions }, ['currentReplicas']);
       for (const k of Object.keys(next)) if (next[k] === undefined) delete next[k];
       if (statusChanged(hpa, next)) store.update(hpaType(), { ...structuredClone(hpa), status: next });
     };

@@ -2,7 +2,16 @@ import { randomSuffix } from '../store/randomSuffix.ts';
 import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
-import { controlledBy, createPod, isActive, isReady, PODS, podFromTemplate, statusChanged } from './workloadPods.ts';
+import {
+  controlledBy,
+  createPod,
+  isActive,
+  isReady,
+  PODS,
+  podFromTemplate,
+  statusChanged,
+  withoutZeroCounts,
+} from './workloadPods.ts';
 
 const REPLICASETS = 'apps/replicasets';
 
@@ -40,13 +49,17 @@ export function replicaSetController(deps: ControllerDeps): Controller {
       pods = pods.filter((p) => !doomed.includes(p));
     }
     const ready = pods.filter(isReady).length;
-    const status = {
-      replicas: pods.length,
-      fullyLabeledReplicas: pods.length,
-      readyReplicas: ready,
-      availableReplicas: ready,
-      observedGeneration: rs.metadata.generation,
-    };
+    // ReplicaSetStatus: replicas is always written, the other counters are omitempty.
+    const status = withoutZeroCounts(
+      {
+        replicas: pods.length,
+        fullyLabeledReplicas: pods.length,
+        readyReplicas: ready,
+        availableReplicas: ready,
+        observedGeneration: rs.metadata.generation,
+      },
+      ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'],
+    );
     if (statusChanged(rs, status))
       store.update(registry.byResourceKey(REPLICASETS)!, { ...structuredClone(rs), status });
   }

@@ -11,6 +11,7 @@ import {
   statusChanged,
   ownerReferenceTo,
   templateHash,
+  withoutZeroCounts,
 } from './workloadPods.ts';
 import { defaultObject } from '../resources/defaultObject.ts';
 import { CLAIMS } from './volumeClaimController.ts';
@@ -83,17 +84,21 @@ export function statefulSetController(deps: ControllerDeps): Controller {
     }
     const updated = pods.filter((p) => p.metadata.labels?.[REVISION_LABEL] === revision).length;
     const ready = pods.filter(isReady).length;
-    const status = {
-      observedGeneration: sts.metadata.generation,
-      replicas: pods.length,
-      readyReplicas: ready,
-      currentReplicas: updated,
-      updatedReplicas: updated,
-      availableReplicas: ready,
-      currentRevision: updated === pods.length ? revision : (sts.status?.currentRevision ?? revision),
-      updateRevision: revision,
-      collisionCount: 0,
-    };
+    // StatefulSetStatus always writes replicas and availableReplicas (collisionCount is a pointer, so 0 is kept too).
+    const status = withoutZeroCounts(
+      {
+        observedGeneration: sts.metadata.generation,
+        replicas: pods.length,
+        readyReplicas: ready,
+        currentReplicas: updated,
+        updatedReplicas: updated,
+        availableReplicas: ready,
+        currentRevision: updated === pods.length ? revision : (sts.status?.currentRevision ?? revision),
+        updateRevision: revision,
+        collisionCount: 0,
+      },
+      ['readyReplicas', 'currentReplicas', 'updatedReplicas'],
+    );
     if (statusChanged(sts, status))
       store.update(registry.byResourceKey(STATEFULSETS)!, { ...structuredClone(sts), status });
   }

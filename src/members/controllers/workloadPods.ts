@@ -135,6 +135,16 @@ export function setCondition(
   return list;
 }
 
+/**
+ * A status as the API server serves it: the counters its Go type tags `omitempty` are left out when 0 (a reader
+ * sees them absent, kubectl's jsonpath prints nothing and the Python client reads None), the others are kept.
+ */
+export function withoutZeroCounts<T extends Record<string, unknown>>(status: T, omitEmpty: readonly (keyof T)[]): T {
+  const out = { ...status };
+  for (const field of omitEmpty) if (out[field] === 0) delete out[field];
+  return out;
+}
+
 /** Writes status only when it differs, so a reconcile that changes nothing emits no event. */
 export function statusChanged(object: KubeObject, status: unknown): boolean {
   return !isDeepStrictEqual(object.status, status);

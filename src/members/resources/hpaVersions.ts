@@ -90,10 +90,11 @@ export function hpaFromV1(o: KubeObject, stored?: KubeObject): KubeObject {
         : [];
     const currentMetrics = [...cpuCurrent, ...otherCurrent];
     out.status = {
-      ...kept,
+      ...Object.fromEntries(Object.entries(kept).filter(([k]) => k !== 'currentReplicas')),
       ...(status.observedGeneration !== undefined ? { observedGeneration: status.observedGeneration } : {}),
       ...(status.lastScaleTime !== undefined ? { lastScaleTime: status.lastScaleTime } : {}),
-      currentReplicas: status.currentReplicas ?? 0,
+      // v2 tags currentReplicas omitempty; v1 always writes it.
+      ...(status.currentReplicas ? { currentReplicas: status.currentReplicas } : {}),
       desiredReplicas: status.desiredReplicas ?? 0,
       ...(currentMetrics.length ? { currentMetrics } : {}),
     };
