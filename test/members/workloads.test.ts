@@ -40,6 +40,26 @@ test.after(async () => {
   await harness.cleanup();
 });
 
+test("a running pod's conditions carry a null lastProbeTime and no empty reason or message", async () => {
+  await apply('/api/v1/namespaces/default/pods/solo', {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'solo' },
+    spec: podTemplate('solo').spec,
+  });
+  const pod = await waitFor('running', async () => {
+    const p = await get('/api/v1/namespaces/default/pods/solo');
+    return p.status?.phase === 'Running' ? p : undefined;
+  });
+  const types = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
+  for (const type of types) {
+    const c = pod.status.conditions.find((x: any) => x.type === type);
+    assert.equal(Object.keys(c).sort(), ['lastProbeTime', 'lastTransitionTime', 'status', 'type'], type);
+    assert.is(c.lastProbeTime, null, type);
+  }
+  await api(member, 'DELETE', '/api/v1/namespaces/default/pods/solo');
+});
+
 test("pods that fit nowhere stay Pending with the scheduler's Unschedulable reason", async () => {
   const res = await apply('/apis/apps/v1/namespaces/default/deployments/big', {
     apiVersion: 'apps/v1',
@@ -57,7 +77,9 @@ test("pods that fit nowhere stay Pending with the scheduler's Unschedulable reas
     return pods.length === 3 && unscheduled.length === 1 && running.length === 2 ? unscheduled[0] : undefined;
   });
   assert.is(pending.status.phase, 'Pending');
-  const message: string = pending.status.conditions.find((c: any) => c.type === 'PodScheduled').message;
+  const scheduled = pending.status.conditions.find((c: any) => c.type === 'PodScheduled');
+  assert.is(scheduled.lastProbeTime, null, 'the scheduler never probes');
+  const message: string = scheduled.message;
   assert.match(
     message,
     /^0\/3 nodes are available: 1 node\(s\) had untolerated taint \{dedicated: gpu\}, 2 Insufficient cpu\./,

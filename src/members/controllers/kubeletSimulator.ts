@@ -1,7 +1,7 @@
 import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
-import { isTerminal, PODS, setCondition, statusChanged } from './workloadPods.ts';
+import { isTerminal, PODS, setPodCondition, statusChanged } from './workloadPods.ts';
 
 const NODES = '/nodes';
 
@@ -54,9 +54,9 @@ export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTi
 
   function markCreating(pod: KubeObject): void {
     const now = deps.now();
-    let conditions = setCondition(pod.status?.conditions, 'PodScheduled', 'True', '', '', now);
-    conditions = setCondition(conditions, 'Initialized', 'True', '', '', now);
-    conditions = setCondition(
+    let conditions = setPodCondition(pod.status?.conditions, 'PodScheduled', 'True', '', '', now);
+    conditions = setPodCondition(conditions, 'Initialized', 'True', '', '', now);
+    conditions = setPodCondition(
       conditions,
       'Ready',
       'False',
@@ -66,7 +66,7 @@ export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTi
         .join(' ')}]`,
       now,
     );
-    conditions = setCondition(
+    conditions = setPodCondition(
       conditions,
       'ContainersReady',
       'False',
@@ -100,7 +100,7 @@ export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTi
     const now = deps.now();
     let conditions = pod.status?.conditions;
     for (const type of ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']) {
-      conditions = setCondition(conditions, type, 'True', '', '', now);
+      conditions = setPodCondition(conditions, type, 'True', '', '', now);
     }
     const ip = pod.status?.podIP ?? allocateIp(pod);
     store.update(podType(), {
@@ -132,8 +132,8 @@ export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTi
   function markSucceeded(pod: KubeObject): void {
     const now = deps.now();
     let conditions = pod.status?.conditions;
-    conditions = setCondition(conditions, 'Ready', 'False', 'PodCompleted', '', now);
-    conditions = setCondition(conditions, 'ContainersReady', 'False', 'PodCompleted', '', now);
+    conditions = setPodCondition(conditions, 'Ready', 'False', 'PodCompleted', '', now);
+    conditions = setPodCondition(conditions, 'ContainersReady', 'False', 'PodCompleted', '', now);
     store.update(podType(), {
       ...structuredClone(pod),
       status: {

@@ -2,7 +2,7 @@ import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import { nodeAllocatable, nodeRejects, podRequests } from './nodeFit.ts';
-import { isTerminal, PODS, setCondition, statusChanged } from './workloadPods.ts';
+import { isTerminal, PODS, setPodCondition, statusChanged } from './workloadPods.ts';
 import { CLAIMS, mountedClaims } from './volumeClaimController.ts';
 
 const NODES = '/nodes';
@@ -93,12 +93,7 @@ export function podScheduler(deps: ControllerDeps): Controller {
     next.status = {
       ...(next.status ?? {}),
       phase: 'Pending',
-      conditions: setCondition(pod.status?.conditions, 'PodScheduled', 'True', '', '', now, { lastProbeTime: '' }).map(
-        (c) =>
-          c.type === 'PodScheduled'
-            ? { type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime: c.lastTransitionTime }
-            : c,
-      ),
+      conditions: setPodCondition(pod.status?.conditions, 'PodScheduled', 'True', '', '', now),
     };
     store.update(podType, next);
   }
@@ -108,9 +103,14 @@ export function podScheduler(deps: ControllerDeps): Controller {
     const status = {
       ...(pod.status ?? {}),
       phase: 'Pending',
-      conditions: setCondition(pod.status?.conditions, 'PodScheduled', 'False', 'Unschedulable', message, deps.now(), {
-        lastProbeTime: '',
-      }),
+      conditions: setPodCondition(
+        pod.status?.conditions,
+        'PodScheduled',
+        'False',
+        'Unschedulable',
+        message,
+        deps.now(),
+      ),
     };
     if (statusChanged(pod, status)) store.update(registry.byResourceKey(PODS)!, { ...structuredClone(pod), status });
   }

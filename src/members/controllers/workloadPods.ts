@@ -119,7 +119,10 @@ export function setCondition(
   const index = list.findIndex((c) => c.type === type);
   const previous = index >= 0 ? list[index] : undefined;
   const unchanged =
-    previous && previous.status === status && previous.reason === reason && previous.message === message;
+    previous &&
+    previous.status === status &&
+    (previous.reason ?? '') === reason &&
+    (previous.message ?? '') === message;
   const condition = unchanged
     ? previous
     : {
@@ -143,6 +146,32 @@ export function withoutZeroCounts<T extends Record<string, unknown>>(status: T, 
   const out = { ...status };
   for (const field of omitEmpty) if (out[field] === 0) delete out[field];
   return out;
+}
+
+/**
+ * A pod condition as the kubelet and the scheduler write it: PodCondition tags reason and message omitempty, and its
+ * lastProbeTime (a struct, which omitempty cannot omit) is never set by either, so it reads `null`.
+ */
+export function setPodCondition(
+  conditions: any[] | undefined,
+  type: string,
+  status: 'True' | 'False' | 'Unknown',
+  reason: string,
+  message: string,
+  now: string,
+): any[] {
+  return setCondition(conditions, type, status, reason, message, now).map((c) =>
+    c.type === type
+      ? {
+          type: c.type,
+          status: c.status,
+          lastProbeTime: null,
+          lastTransitionTime: c.lastTransitionTime,
+          ...(c.reason ? { reason: c.reason } : {}),
+          ...(c.message ? { message: c.message } : {}),
+        }
+      : c,
+  );
 }
 
 /** Writes status only when it differs, so a reconcile that changes nothing emits no event. */
