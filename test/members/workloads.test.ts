@@ -213,6 +213,43 @@ test('Job runs its pods to completion and reports Complete', async () => {
   assert.ok(job.status.completionTime);
 });
 
+test('controllers name their pods with generateName <owner>- as GetPodFromTemplate does', async () => {
+  await apply('/apis/apps/v1/namespaces/default/replicasets/gen', {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: 'gen' },
+    spec: { replicas: 1, selector: { matchLabels: { app: 'gen' } }, template: podTemplate('gen', '10m') },
+  });
+  await apply('/apis/batch/v1/namespaces/default/jobs/genjob', {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'genjob' },
+    spec: {
+      template: {
+        ...podTemplate('genjob', '10m'),
+        spec: { ...podTemplate('genjob', '10m').spec, restartPolicy: 'Never' },
+      },
+    },
+  });
+  await apply('/apis/apps/v1/namespaces/default/daemonsets/gends', {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'gends' },
+    spec: { selector: { matchLabels: { app: 'gends' } }, template: podTemplate('gends', '10m') },
+  });
+  for (const owner of ['gen', 'genjob', 'gends']) {
+    const pod = await waitFor(
+      owner,
+      async () => (await get(`/api/v1/namespaces/default/pods?labelSelector=app%3D${owner}`)).items[0],
+    );
+    assert.is(pod.metadata.generateName, `${owner}-`, owner);
+    assert.match(pod.metadata.name, new RegExp(`^${owner}-[bcdfghjklmnpqrstvwxz2456789]{5}$`));
+  }
+  await api(member, 'DELETE', '/apis/apps/v1/namespaces/default/replicasets/gen');
+  await api(member, 'DELETE', '/apis/batch/v1/namespaces/default/jobs/genjob?propagationPolicy=Background');
+  await api(member, 'DELETE', '/apis/apps/v1/namespaces/default/daemonsets/gends');
+});
+
 test('deleting with propagationPolicy=Orphan keeps dependents and strips their ownerReference', async () => {
   await apply('/apis/apps/v1/namespaces/default/replicasets/lone', {
     apiVersion: 'apps/v1',

@@ -1,5 +1,4 @@
 import { syncControllerRevision } from './controllerRevisions.ts';
-import { randomSuffix } from '../store/randomSuffix.ts';
 import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
@@ -53,7 +52,7 @@ export function daemonSetController(deps: ControllerDeps): Controller {
       const pod = withDaemonTolerations(
         podFromTemplate(
           ds,
-          `${ds.metadata.name}-${randomSuffix()}`,
+          undefined,
           { 'controller-revision-hash': hash, 'pod-template-generation': String(ds.metadata.generation ?? 1) },
           { nodeName },
         ),

@@ -1,4 +1,4 @@
-import { randomSuffix } from '../store/randomSuffix.ts';
+import { nameFromGenerateName } from '../store/randomSuffix.ts';
 import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
@@ -44,7 +44,7 @@ export function endpointSliceController(deps: ControllerDeps): Controller {
     for (const slice of plan.delete) store.delete(sliceType(), slice.metadata.namespace, slice.metadata.name!);
     for (const slice of plan.update) store.update(sliceType(), slice);
     for (const slice of plan.create) {
-      slice.metadata.name = `${slice.metadata.generateName}${randomSuffix()}`;
+      slice.metadata.name = nameFromGenerateName(slice.metadata.generateName!);
       store.create(sliceType(), slice);
     }
   }

@@ -1,4 +1,3 @@
-import { randomSuffix } from '../store/randomSuffix.ts';
 import type { StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
@@ -57,7 +56,7 @@ export function jobController(deps: ControllerDeps): Controller {
         'controller-uid': job.metadata.uid!,
       };
       for (let i = active.length; i < want; i++) {
-        active.push(createPod(store, podType, podFromTemplate(job, `${job.metadata.name}-${randomSuffix()}`, labels)));
+        active.push(createPod(store, podType, podFromTemplate(job, undefined, labels)));
       }
     }
     const now = deps.now();

@@ -1,4 +1,3 @@
-import { randomSuffix } from '../store/randomSuffix.ts';
 import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
@@ -35,7 +34,7 @@ export function replicaSetController(deps: ControllerDeps): Controller {
     const desired: number = rs.spec?.replicas ?? 1;
     let pods = controlledBy(store, rs, PODS).filter(isActive);
     for (let i = pods.length; i < desired; i++) {
-      pods.push(createPod(store, podType, podFromTemplate(rs, `${rs.metadata.name}-${randomSuffix()}`, {})));
+      pods.push(createPod(store, podType, podFromTemplate(rs, undefined, {})));
     }
     if (pods.length > desired) {
       const doomed = [...pods]

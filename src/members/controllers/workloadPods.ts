@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { admitPod } from '../resources/admitPod.ts';
 import { defaultObject } from '../resources/defaultObject.ts';
 import { podQosClass } from '../resources/podQos.ts';
+import { nameFromGenerateName } from '../store/randomSuffix.ts';
 import type { ObjectStore } from '../store/ObjectStore.ts';
 import type { KubeObject, OwnerReference, ResourceType } from '../types.ts';
 
@@ -45,18 +46,23 @@ export function isReady(pod: KubeObject): boolean {
   return (pod.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
 }
 
+/**
+ * A pod out of the owner's template. Without a name it is generated as GetPodFromTemplate asks the API server to:
+ * generateName `<owner>-`, a random suffix after it.
+ */
 export function podFromTemplate(
   owner: KubeObject,
-  name: string,
+  name: string | undefined,
   extraLabels: Record<string, string>,
   specOverrides: Record<string, unknown> = {},
 ): KubeObject {
   const template = owner.spec?.template ?? {};
+  const generateName = `${owner.metadata.name}-`;
   return {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
-      name,
+      ...(name === undefined ? { generateName, name: nameFromGenerateName(generateName) } : { name }),
       namespace: owner.metadata.namespace!,
       labels: { ...(template.metadata?.labels ?? {}), ...extraLabels },
       ...(template.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),

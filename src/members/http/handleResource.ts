@@ -34,7 +34,7 @@ import type { KubeObject, ResourceType } from '../types.ts';
 import type { ApiPath } from './parseApiPath.ts';
 import { readBody } from './readBody.ts';
 import { serveReview } from './serveReview.ts';
-import { randomSuffix } from '../store/randomSuffix.ts';
+import { nameFromGenerateName } from '../store/randomSuffix.ts';
 import { formatLabelSelector } from '../resources/printColumns.ts';
 import { renderTable } from './renderTable.ts';
 import { sendJson, sendText } from './respond.ts';
@@ -433,7 +433,7 @@ async function createObject(
   let object: KubeObject = structuredClone(body);
   for (const key of [...SERVER_OWNED_METADATA, 'resourceVersion']) delete object.metadata[key];
   if (!object.metadata.name && object.metadata.generateName) {
-    object.metadata.name = `${object.metadata.generateName}${randomSuffix()}`;
+    object.metadata.name = nameFromGenerateName(object.metadata.generateName);
   }
   validateName(rt, object.metadata.name);
   if (namespace !== undefined) object.metadata.namespace = namespace;

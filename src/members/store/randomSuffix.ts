@@ -6,3 +6,11 @@ const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 export function randomSuffix(length = 5): string {
   return [...randomBytes(length)].map((b) => SUFFIX_ALPHABET[b % SUFFIX_ALPHABET.length]).join('');
 }
+
+/**
+ * The name the API server gives an object created with `generateName` (SimpleNameGenerator): the prefix cut to 58
+ * characters so the name stays within 63, then the suffix.
+ */
+export function nameFromGenerateName(generateName: string): string {
+  return `${generateName.slice(0, 58)}${randomSuffix()}`;
+}
