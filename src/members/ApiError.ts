@@ -28,7 +28,24 @@ export interface StatusDetails {
   name?: string;
   group?: string;
   kind?: string;
+  uid?: string;
   causes?: StatusCause[];
+}
+
+/**
+ * StatusDetails as metav1 marshals it: every field omitempty (a core kind's group "" and an unnamed object's name
+ * are left out), and a cause's type goes out under its JSON name `reason`.
+ */
+export function statusDetailsJson(details: StatusDetails): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of ['name', 'group', 'kind', 'uid'] as const) if (details[key]) out[key] = details[key];
+  if (details.causes?.length)
+    out.causes = details.causes.map((c) => ({
+      ...(c.type ? { reason: c.type } : {}),
+      ...(c.message ? { message: c.message } : {}),
+      ...(c.field ? { field: c.field } : {}),
+    }));
+  return out;
 }
 
 export class ApiError extends Error {
@@ -50,7 +67,7 @@ export class ApiError extends Error {
       status: 'Failure',
       message: this.message,
       ...(this.reason ? { reason: this.reason } : {}),
-      ...(this.details ? { details: this.details } : {}),
+      ...(this.details ? { details: statusDetailsJson(this.details) } : {}),
       code: this.code,
     };
   }

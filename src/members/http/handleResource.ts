@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, badRequest, invalid, invalidFields, notFound, type FieldError } from '../ApiError.ts';
+import {
+  ApiError,
+  badRequest,
+  invalid,
+  invalidFields,
+  notFound,
+  statusDetailsJson,
+  type FieldError,
+} from '../ApiError.ts';
 import { serverSideApply } from '../apply/serverSideApply.ts';
 import { trackUpdate } from '../apply/trackUpdate.ts';
 import {
@@ -717,7 +725,7 @@ async function deleteObject(
     apiVersion: 'v1',
     metadata: {},
     status: 'Success',
-    details: { name: path.name, group: rt.group, kind: rt.plural, uid: current.metadata.uid },
+    details: statusDetailsJson({ name: path.name!, group: rt.group, kind: rt.plural, uid: current.metadata.uid! }),
   });
 }
 
