@@ -60,7 +60,7 @@ export interface PrintColumn {
   cell: (obj: KubeObject, now: number) => string | number | boolean;
 }
 
-export type Subresource = 'status' | 'scale' | 'log' | 'exec' | 'attach' | 'portforward';
+export type Subresource = 'status' | 'scale' | 'finalize' | 'log' | 'exec' | 'attach' | 'portforward';
 
 /** One row of the resource registry: everything discovery, openapi, routing and printing need about a kind. */
 export interface ResourceType {

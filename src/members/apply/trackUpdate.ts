@@ -14,7 +14,7 @@ export function trackUpdate(
   apiVersion: string,
   now: string,
   shape: ValueShape,
-  subresource?: 'status',
+  subresource?: 'status' | 'finalize',
 ): ManagedFieldsEntry[] {
   const scope = subresource === 'status' ? 'status' : 'main';
   const entries: ManagedFieldsEntry[] = structuredClone(before?.metadata.managedFields ?? []);

@@ -13,6 +13,8 @@ const REVIEW_VERBS = ['create'];
 const SUBRESOURCE_VERBS: Record<string, string[]> = {
   status: ['get', 'patch', 'update'],
   scale: ['get', 'patch', 'update'],
+  // FinalizeREST implements Update only: no get, no patch.
+  finalize: ['update'],
   log: ['get'],
   exec: ['create', 'get'],
   attach: ['create', 'get'],

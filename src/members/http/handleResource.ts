@@ -124,6 +124,11 @@ export async function handleResource(
     );
   }
   if (subresource === 'scale') return handleScale(ctx, req, res, path, url);
+  // namespaces/finalize (FinalizeREST) only updates: a PUT whose spec.finalizers replace the stored ones, status kept.
+  if (subresource === 'finalize') {
+    if (method !== 'PUT') throw methodNotAllowed(method);
+    return replaceObject(ctx, req, res, path, url);
+  }
   if (method === 'GET') {
     const object = withVersion(requireObject(ctx, path), rt);
     if (acceptsTable(req))
@@ -516,7 +521,7 @@ function writeUpdate(
 ): void {
   const { rt } = path;
   const scope = writeScope(rt, path.subresource);
-  const subresource = path.subresource === 'status' ? ('status' as const) : undefined;
+  const subresource = path.subresource === 'status' || path.subresource === 'finalize' ? path.subresource : undefined;
   if (scope !== 'status') {
     if (rt.kind === 'Service') keepAllocatedValues(current, next);
     defaultObject(rt.kind, next, serviceAllocators(ctx));
@@ -699,6 +704,16 @@ async function deleteObject(
       name: path.name!,
       kind: 'namespaces',
     });
+  }
+  // The namespace REST's Delete: once Terminating, the namespace goes only when its content is gone and its
+  // spec.finalizers emptied, and asking again meanwhile is a conflict.
+  if (rt.kind === 'Namespace' && current.metadata.deletionTimestamp && (current.spec?.finalizers ?? []).length > 0) {
+    throw new ApiError(
+      409,
+      'Conflict',
+      `Operation cannot be fulfilled on namespaces "${path.name}": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.`,
+      { name: path.name!, kind: 'namespaces' },
+    );
   }
   const propagation = propagationOf(options);
   if (options.dryRun) {

@@ -28,7 +28,14 @@ const ROWS: Row[] = [
   { gv: 'v1', kind: 'Service', plural: 'services', scope: 'Namespaced', short: ['svc'], sub: ['status'], all: true },
   { gv: 'v1', kind: 'ConfigMap', plural: 'configmaps', scope: 'Namespaced', short: ['cm'] },
   { gv: 'v1', kind: 'Secret', plural: 'secrets', scope: 'Namespaced' },
-  { gv: 'v1', kind: 'Namespace', plural: 'namespaces', scope: 'Cluster', short: ['ns'], sub: ['status'] },
+  {
+    gv: 'v1',
+    kind: 'Namespace',
+    plural: 'namespaces',
+    scope: 'Cluster',
+    short: ['ns'],
+    sub: ['finalize', 'status'],
+  },
   { gv: 'v1', kind: 'Node', plural: 'nodes', scope: 'Cluster', short: ['no'], sub: ['status'] },
   { gv: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', scope: 'Namespaced', short: ['sa'] },
   {

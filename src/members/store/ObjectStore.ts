@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { alreadyExists, ApiError, invalidFields, notFound, staleConflict } from '../ApiError.ts';
+import { alreadyExists, ApiError, invalidFields, notFound, qualifiedResource, staleConflict } from '../ApiError.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import type { KubeObject, ResourceType, StoreEvent } from '../types.ts';
 
@@ -88,7 +88,7 @@ export class ObjectStore {
   checkCreate(rt: ResourceType, input: KubeObject): void {
     const name = input.metadata.name!;
     const namespace = rt.namespaced ? input.metadata.namespace : undefined;
-    if (rt.namespaced) this.requireActiveNamespace(namespace!);
+    if (rt.namespaced) this.requireActiveNamespace(rt, namespace!, name);
     if (this.get(resourceKeyOf(rt), namespace, name)) throw alreadyExists(rt.group, rt.plural, name);
   }
 
@@ -251,14 +251,27 @@ export class ObjectStore {
     return gone;
   }
 
-  private requireActiveNamespace(namespace: string): void {
+  /** The NamespaceLifecycle admission plugin: nothing new goes into a missing or Terminating namespace. */
+  private requireActiveNamespace(rt: ResourceType, namespace: string, name: string): void {
     const ns = this.get('/namespaces', undefined, namespace);
     if (!ns) throw notFound('', 'namespaces', namespace);
     if (ns.metadata.deletionTimestamp) {
       throw new ApiError(
         403,
         'Forbidden',
-        `unable to create new content in namespace ${namespace} because it is being terminated`,
+        `${qualifiedResource(rt.group, rt.plural)} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+        {
+          name,
+          ...(rt.group ? { group: rt.group } : {}),
+          kind: rt.plural,
+          causes: [
+            {
+              type: 'NamespaceTerminating',
+              message: `namespace ${namespace} is being terminated`,
+              field: 'metadata.namespace',
+            },
+          ],
+        },
       );
     }
   }
