@@ -23,7 +23,7 @@ import { strategicMergePatch } from '../patches/strategicMergePatch.ts';
 import { admitPod } from '../resources/admitPod.ts';
 import { defaultObject, type Allocators } from '../resources/defaultObject.ts';
 import { initialStatus, prepareForCreate } from '../resources/prepareForCreate.ts';
-import { keepAllocatedValues } from '../resources/serviceAllocation.ts';
+import { allocationError, dropTypeDependentFields, keepAllocatedValues } from '../resources/serviceAllocation.ts';
 import { validateConfigData } from '../resources/validateConfigData.ts';
 import { nameInvalidReason } from '../resources/validateObjectName.ts';
 import { stringFieldsDecodeError } from '../resources/decodeStringFields.ts';
@@ -246,6 +246,24 @@ function writeScope(rt: ResourceType, subresource: string | undefined): WriteSco
   return rt.subresources.includes('status') ? 'main' : 'all';
 }
 
+/** The registry's allocation of the cluster IPs and node ports a Service write names: 422 when out of range or taken. */
+function allocateRequested(ctx: ServerContext, service: KubeObject, before: KubeObject | undefined): void {
+  const others = ctx.store
+    .list('/services')
+    .filter((s) => s.metadata.namespace !== service.metadata.namespace || s.metadata.name !== service.metadata.name);
+  const failed = allocationError(service, before, {
+    clusterIPs: new Set(others.flatMap((s) => s.spec?.clusterIPs ?? [])),
+    nodePorts: new Set(
+      others.flatMap((s) => [
+        ...(s.spec?.ports ?? []).map((p: { nodePort?: number }) => p?.nodePort),
+        s.spec?.healthCheckNodePort,
+      ]),
+    ),
+  });
+  if (failed)
+    throw invalidFields('Service', '', service.metadata.name ?? '', [{ type: 'FieldValueInvalid', ...failed }]);
+}
+
 /** Service addresses not taken by a stored Service nor already handed out for the object being written. */
 function serviceAllocators(ctx: ServerContext): Allocators {
   const services = () => ctx.store.list('/services');
@@ -455,6 +473,7 @@ async function createObject(
   object.kind = rt.kind;
   object = toStorage(rt, object);
   defaultObject(rt.kind, object, serviceAllocators(ctx));
+  if (rt.kind === 'Service') allocateRequested(ctx, object, undefined);
   object.metadata.managedFields = trackUpdate(
     undefined,
     object,
@@ -523,8 +542,12 @@ function writeUpdate(
   const scope = writeScope(rt, path.subresource);
   const subresource = path.subresource === 'status' || path.subresource === 'finalize' ? path.subresource : undefined;
   if (scope !== 'status') {
-    if (rt.kind === 'Service') keepAllocatedValues(current, next);
+    if (rt.kind === 'Service') {
+      dropTypeDependentFields(current, next);
+      keepAllocatedValues(current, next);
+    }
     defaultObject(rt.kind, next, serviceAllocators(ctx));
+    if (rt.kind === 'Service') allocateRequested(ctx, next, current);
     validate(rt, next, current);
   }
   const tracked: KubeObject =
@@ -661,6 +684,7 @@ async function applyObject(
   if (!current) {
     validateName(rt, path.name);
     defaultObject(rt.kind, merged, serviceAllocators(ctx));
+    if (rt.kind === 'Service') allocateRequested(ctx, merged, undefined);
     admitCreate(ctx, rt, merged);
     validate(rt, merged);
     if (options.dryRun) {
@@ -673,8 +697,12 @@ async function applyObject(
   }
   const scope = writeScope(rt, path.subresource);
   if (scope !== 'status') {
-    if (rt.kind === 'Service') keepAllocatedValues(current, merged);
+    if (rt.kind === 'Service') {
+      dropTypeDependentFields(current, merged);
+      keepAllocatedValues(current, merged);
+    }
     defaultObject(rt.kind, merged, serviceAllocators(ctx));
+    if (rt.kind === 'Service') allocateRequested(ctx, merged, current);
     validate(rt, merged, current);
   }
   if (options.dryRun) {
