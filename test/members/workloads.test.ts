@@ -84,6 +84,11 @@ test("pods that fit nowhere stay Pending with the scheduler's Unschedulable reas
     message,
     /^0\/3 nodes are available: 1 node\(s\) had untolerated taint \{dedicated: gpu\}, 2 Insufficient cpu\./,
   );
+  // Evicting pods cannot get past a taint; it could free cpu, were there lower-priority pods to evict.
+  assert.match(
+    message,
+    / preemption: 0\/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod\.$/,
+  );
   const deploy = await get('/apis/apps/v1/namespaces/default/deployments/big');
   assert.is(deploy.status.readyReplicas, 2);
   assert.is(deploy.status.conditions.find((c: any) => c.type === 'Available').status, 'False');
@@ -104,6 +109,24 @@ test("pods that fit nowhere stay Pending with the scheduler's Unschedulable reas
     'big pods gone',
     async () => (await get('/api/v1/namespaces/default/pods?labelSelector=app%3Dbig')).items.length === 0,
   );
+});
+
+test('a pod no node selects is one preemption cannot help', async () => {
+  await apply('/api/v1/namespaces/default/pods/nowhere', {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'nowhere' },
+    spec: { ...podTemplate('nowhere').spec, nodeSelector: { disk: 'none' } },
+  });
+  const message = await waitFor('unschedulable', async () => {
+    const p = await get('/api/v1/namespaces/default/pods/nowhere');
+    return p.status?.conditions?.find((c: any) => c.type === 'PodScheduled' && c.reason === 'Unschedulable')?.message;
+  });
+  assert.is(
+    message,
+    "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+  );
+  await api(member, 'DELETE', '/api/v1/namespaces/default/pods/nowhere');
 });
 
 test('StatefulSet pods are ordinal, created in order, and counted ready', async () => {

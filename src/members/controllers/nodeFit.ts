@@ -23,6 +23,12 @@ export function nodeRejects(
 ): string | undefined {
   const spec = pod.spec ?? {};
   if (!options.ignoreUnschedulable && node.spec?.unschedulable) return 'node(s) were unschedulable';
+  // kube-scheduler's filter order: TaintToleration before NodeAffinity, and a node reports its first failure only.
+  const blocking = (node.spec?.taints ?? []).filter((t: any) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
+  for (const taint of blocking) {
+    if (!tolerates(spec.tolerations ?? [], taint))
+      return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
+  }
   const labels = node.metadata.labels ?? {};
   for (const [k, v] of Object.entries(spec.nodeSelector ?? {}))
     if (labels[k] !== v) return "node(s) didn't match Pod's node affinity/selector";
@@ -33,11 +39,6 @@ export function nodeRejects(
     !terms.some((term: any) => matchLabelSelector({ matchExpressions: term.matchExpressions ?? [] }, labels))
   ) {
     return "node(s) didn't match Pod's node affinity/selector";
-  }
-  const blocking = (node.spec?.taints ?? []).filter((t: any) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
-  for (const taint of blocking) {
-    if (!tolerates(spec.tolerations ?? [], taint))
-      return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
   }
   return undefined;
 }

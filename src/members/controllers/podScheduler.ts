@@ -46,11 +46,15 @@ export function podScheduler(deps: ControllerDeps): Controller {
     const want = podRequests(pod);
     const reasons = new Map<string, number>();
     const reject = (reason: string) => reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    // Preemption's verdict per node: evicting pods cannot help where a filter failed UnschedulableAndUnresolvable
+    // (node affinity/selector, taints, unschedulable), only where resources ran out and no lower-priority pod is there.
+    let unresolvable = 0;
     const candidates: { node: KubeObject; score: number; siblings: number; pods: number }[] = [];
     for (const node of nodes) {
       const why = nodeRejects(pod, node);
       if (why) {
         reject(why);
+        unresolvable++;
         continue;
       }
       const cap = nodeAllocatable(node);
@@ -76,7 +80,7 @@ export function podScheduler(deps: ControllerDeps): Controller {
         .join(', ');
       unschedulable(
         pod,
-        `0/${nodes.length} nodes are available${detail ? `: ${detail}` : ''}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} No preemption victims found for incoming pod.`,
+        `0/${nodes.length} nodes are available${detail ? `: ${detail}` : ''}. preemption: ${preemptionVerdict(nodes.length, unresolvable)}`,
       );
       return;
     }
@@ -149,4 +153,17 @@ export function podScheduler(deps: ControllerDeps): Controller {
     reconcile,
     initialKeys: unscheduled,
   };
+}
+
+/** The preemption half of an Unschedulable message: FitError's histogram of the per-node verdicts, sorted. */
+function preemptionVerdict(nodes: number, unresolvable: number): string {
+  const counts = [
+    [unresolvable, 'Preemption is not helpful for scheduling'],
+    [nodes - unresolvable, 'No preemption victims found for incoming pod'],
+  ] as const;
+  const parts = counts
+    .filter(([n]) => n > 0)
+    .map(([n, why]) => `${n} ${why}`)
+    .sort();
+  return `0/${nodes} nodes are available${parts.length ? `: ${parts.join(', ')}` : ''}.`;
 }
