@@ -143,4 +143,52 @@ test("created objects read back with their kind's zero status: Pending pods with
   assert.equal(svc.body.status, { loadBalancer: {} });
 });
 
+test('an object no manager owns a field of has no managedFields, as omitempty leaves it out', async () => {
+  const res = await api(member, 'PATCH', `${NS}/configmaps/bare?fieldManager=test`, {
+    contentType: 'application/apply-patch+yaml',
+    body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bare' } },
+  });
+  assert.is(res.status, 201);
+  assert.not.ok('managedFields' in res.body.metadata);
+  assert.not.ok('managedFields' in (await api(member, 'GET', `${NS}/configmaps/bare`)).body.metadata);
+});
+
+test("a custom resource's Scale without labelSelectorPath has no selector", async () => {
+  const crd = await api(member, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+    body: {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        scope: 'Namespaced',
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+            subresources: { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+          },
+        ],
+      },
+    },
+  });
+  assert.is(crd.status, 201);
+  const path = '/apis/example.com/v1/namespaces/default/widgets';
+  await waitFor('served', async () => (await api(member, 'GET', path)).status === 200);
+  assert.is(
+    (
+      await api(member, 'POST', path, {
+        body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 2 } },
+      })
+    ).status,
+    201,
+  );
+  const scale = (await api(member, 'GET', `${path}/w/scale`)).body;
+  assert.is(scale.spec.replicas, 2);
+  assert.not.ok('selector' in scale.status);
+});
+
 test.run();

@@ -807,7 +807,8 @@ function toScale(object: KubeObject): KubeObject {
     apiVersion: 'autoscaling/v1',
     metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
     spec: { replicas: object.spec?.replicas ?? 0 },
-    status: { replicas: object.status?.replicas ?? 0, selector: selectorText },
+    // ScaleStatus.selector is omitempty: a custom resource without labelSelectorPath has none.
+    status: { replicas: object.status?.replicas ?? 0, ...(selectorText ? { selector: selectorText } : {}) },
   };
 }
 

@@ -277,6 +277,9 @@ export class ObjectStore {
   }
 
   private put(resource: string, object: KubeObject, previous?: KubeObject): void {
+    // ObjectMeta.managedFields is omitempty: a write that leaves no manager any field leaves no list either.
+    if (Array.isArray(object.metadata.managedFields) && object.metadata.managedFields.length === 0)
+      delete object.metadata.managedFields;
     let bucket = this.buckets.get(resource);
     if (!bucket) this.buckets.set(resource, (bucket = new Map()));
     bucket.set(objectKey(object.metadata.namespace, object.metadata.name!), object);
