@@ -25,6 +25,7 @@ import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
 import { validateWorkloadNumbers } from './schema/validateWorkloadNumbers.ts';
 import { IGNORE_FILE } from './selectConfigFiles.ts';
 import { validateKnownFields } from './schema/validateKnownFields.ts';
+import { unservedApi } from '../api/servedApis.ts';
 import { validateQuantities } from './schema/validateQuantities.ts';
 import { validateStringFields } from './schema/validateStringFields.ts';
 import { validateObjectMeta } from './schema/validateObjectMeta.ts';
@@ -225,6 +226,12 @@ export function classifyDocuments(
       continue;
     }
     if (!isPolicy && !isCluster) {
+      const unserved = unservedApi(ref.apiVersion, ref.kind);
+      if (unserved) {
+        problem(['apiVersion'], 'INVALID_VALUE', unserved.message, unserved.fix);
+        out.broken.push({ ...ref, namespace: namespace ?? 'default' }); // keeps what it rendered before
+        continue;
+      }
       const numbers = [
         ...validateObjectMeta(obj),
         ...(ref.apiVersion === AUTOSCALING_API_VERSION && ref.kind === 'FederatedHPA'

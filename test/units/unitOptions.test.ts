@@ -158,14 +158,21 @@ spec:
   const current = await snapshotOf({ ...helmGuestbook(1), 'helm-guestbook/templates/pdb.yaml': pdb });
   assert.equal(current.model.problems, []);
   assert.ok(current.model.templates.get('policy/v1/PodDisruptionBudget/default/helm-guestbook'));
-  // A unit rendered for a Kubernetes older than 1.25 gets helm's own list only, as before.
+  // A unit rendered for a Kubernetes older than 1.25 gets helm's own list only, as before: its policy/v1beta1 PDB is
+  // then refused, as Karmada's own API server (1.3x) refuses it whatever the chart was rendered for, and the unit
+  // (held whole, as any unit with an error) keeps its last output.
   const old = await snapshotOf({
     ...helmGuestbook(1),
     'helm-guestbook/templates/pdb.yaml': pdb,
     'helm-guestbook/flotilla-unit.yaml':
       'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  kubeVersion: "1.24.0"\n',
   });
-  assert.ok(old.model.templates.get('policy/v1beta1/PodDisruptionBudget/default/helm-guestbook'));
+  assert.equal(
+    old.model.problems.map((p) => p.code),
+    ['INVALID_VALUE'],
+  );
+  // A unit with an error is held whole.
+  assert.equal([...old.model.unreadableFiles], ['helm-guestbook/Chart.yaml']);
 });
 
 test("Argo CD's skipCrds, skipSchemaValidation, skipTests and fileParameters reach helm as Argo CD passes them", async () => {

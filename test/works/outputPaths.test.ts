@@ -19,7 +19,7 @@ test('manifest paths name the group, binding files are named as Karmada names bi
     'manifest:shop/ingress.networking.k8s.io_web.yaml',
     'binding:bindings/shop/web-ingress.yaml',
   ]);
-  const legacy = { ...ingress, apiVersion: 'extensions/v1beta1' };
+  const legacy = { ...ingress, apiVersion: 'example.com/v1' };
   assert.is.not(outputPathKeys(legacy)[0], outputPathKeys(ingress)[0]);
   assert.is(
     outputPathKeys(legacy)[1],
@@ -36,7 +36,7 @@ spec:
   resourceSelectors:
     - apiVersion: networking.k8s.io/v1
       kind: Ingress
-    - apiVersion: extensions/v1beta1
+    - apiVersion: example.com/v1
       kind: Ingress
     - apiVersion: v1
       kind: ConfigMap
@@ -64,10 +64,10 @@ test('two templates that would share an output file are an error at both, and ne
 
   r.commit(
     {
-      'templates/legacy.yaml': ingress('extensions/v1beta1'),
+      'templates/legacy.yaml': ingress('example.com/v1'),
       'templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n',
     },
-    'the same Ingress in the old group',
+    'the same Ingress in another group',
   );
   const report = await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
   assert.equal(
@@ -79,7 +79,7 @@ test('two templates that would share an output file are an error at both, and ne
     'would both be written to bindings/default/web-ingress.yaml',
   );
   assert.is(r.show('flotilla/rendered', 'bindings/default/web-ingress.yaml'), binding, 'the binding was not replaced');
-  assert.not.ok(r.ls('flotilla/rendered').includes('clusters/member1/default/ingress.extensions_web.yaml'));
+  assert.not.ok(r.ls('flotilla/rendered').includes('clusters/member1/default/ingress.example.com_web.yaml'));
   assert.ok(
     r.ls('flotilla/rendered').includes('clusters/member1/default/configmap_cm.yaml'),
     'the rest of the commit renders',
@@ -107,7 +107,7 @@ test('a template held by a collision renders as soon as the other object goes, t
   );
   const repo = await openRepo(r.dir);
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
-  r.commit({ 'templates/legacy.yaml': ingress('extensions/v1beta1') }, 'the same Ingress in the old group');
+  r.commit({ 'templates/legacy.yaml': ingress('example.com/v1') }, 'the same Ingress in another group');
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
   r.commit(
     { 'templates/other.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n' },
@@ -118,7 +118,7 @@ test('a template held by a collision renders as soon as the other object goes, t
     unrelated.problems.some((p) => p.code === 'PATH_COLLISION' && p.file === 'templates/legacy.yaml'),
     'still held, and still said',
   );
-  assert.not.ok(r.ls('flotilla/rendered').includes('clusters/member1/default/ingress.extensions_web.yaml'));
+  assert.not.ok(r.ls('flotilla/rendered').includes('clusters/member1/default/ingress.example.com_web.yaml'));
 
   r.commit({ 'templates/web.yaml': null }, 'retire the new-group Ingress');
   const freed = await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
@@ -127,9 +127,9 @@ test('a template held by a collision renders as soon as the other object goes, t
     [],
   );
   const files = r.ls('flotilla/rendered');
-  assert.ok(files.includes('clusters/member1/default/ingress.extensions_web.yaml'), 'the held one renders now');
+  assert.ok(files.includes('clusters/member1/default/ingress.example.com_web.yaml'), 'the held one renders now');
   assert.not.ok(files.includes('clusters/member1/default/ingress.networking.k8s.io_web.yaml'));
-  assert.match(r.show('flotilla/rendered', 'bindings/default/web-ingress.yaml'), 'apiVersion: extensions/v1beta1');
+  assert.match(r.show('flotilla/rendered', 'bindings/default/web-ingress.yaml'), 'apiVersion: example.com/v1');
   assert.not.match(r.show('flotilla/rendered', '.flotilla/index.json'), 'blocked');
 });
 
@@ -140,7 +140,7 @@ test('two new templates colliding in one commit: both held, and the one left ren
       'clusters/member1.yaml': clusterYaml('member1'),
       'policies/all.yaml': policy,
       'templates/web.yaml': ingress('networking.k8s.io/v1'),
-      'templates/legacy.yaml': ingress('extensions/v1beta1'),
+      'templates/legacy.yaml': ingress('example.com/v1'),
     },
     'both at once',
   );
@@ -166,7 +166,7 @@ test('a template changed while it collides renders its change once the collision
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
   r.commit(
     {
-      'templates/legacy.yaml': ingress('extensions/v1beta1'),
+      'templates/legacy.yaml': ingress('example.com/v1'),
       'templates/web.yaml': ingress('networking.k8s.io/v1').replace('spec: {}', 'spec:\n  ingressClassName: changed'),
     },
     'a copy, and a change to web',

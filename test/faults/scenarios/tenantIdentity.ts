@@ -163,7 +163,7 @@ spec:
   resourceSelectors:
     - apiVersion: networking.k8s.io/v1
       kind: Ingress
-    - apiVersion: extensions/v1beta1
+    - apiVersion: example.com/v1
       kind: Ingress
   placement:
     clusterAffinity:
@@ -179,7 +179,7 @@ async function collidingPaths(expect: Expectations, fleet: Fleet) {
   const baseline = new Map([...(await fleet.output())].filter(([path]) => !path.startsWith('.flotilla/')));
   fleet.work.commit(
     {
-      'templates/copy.yaml': ingress('extensions/v1beta1'),
+      'templates/copy.yaml': ingress('example.com/v1'),
       'templates/kind.yaml': configMap('web').replace('kind: ConfigMap', 'kind: Deployment.apps'),
     },
     'same names, other groups',
@@ -383,7 +383,7 @@ export const tenantIdentityScenarios: readonly Scenario[] = [
     name: 'colliding output paths',
     speed: 'fast',
     injected:
-      'Ingress web in extensions/v1beta1 beside networking.k8s.io/v1, and kind Deployment.apps in v1 named web; then both removed',
+      'a custom Ingress web in example.com/v1 beside the networking.k8s.io/v1 one, and kind Deployment.apps in v1 named web; then both removed',
     run: (expect) =>
       withFleet((fleet) => collidingPaths(expect, fleet), {
         ...baseFiles(),
