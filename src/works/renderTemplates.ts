@@ -68,6 +68,7 @@ import {
   protectedInNamespace,
 } from './deletionProtection.ts';
 import { multiClusterServicePath } from '../branches/rendered/multiClusterServices.ts';
+import { refusedBindingName, type RefusedName } from '../names/refusedBindingName.ts';
 
 // A render runs Karmada's controllers in their order, each a pure stage over one template: the detector claims it
 // (bindings/claimTemplate), the taint manager evicts from its previous result (evictions/evictTaintedClusters), the
@@ -220,6 +221,8 @@ interface Placed {
   waitsFor?:
     | { policy: Located<PropagationPolicy>; missing: string[] }
     | { policy: Located<PropagationPolicy>; priorityClass: string };
+  /** Claimed, but the binding or Work Karmada would name after it is refused by its API server: nothing is placed. */
+  refusedName?: RefusedName;
 }
 
 /** The per-render view every template is scheduled against, built once (Karmada's scheduler cache snapshot). */
@@ -292,6 +295,11 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
       holdsScaler(key, template);
       continue;
     }
+    if (p.refusedName) {
+      holdForName(key, template, p.refusedName, out);
+      holdsScaler(key, template);
+      continue;
+    }
     if (input.clusterReasons === false && p.explanation.schedule)
       p.explanation.schedule = withoutClusterReasons(p.explanation.schedule);
     placed.set(key, p);
@@ -307,6 +315,14 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
   };
   for (const [key, attached] of distributeDependencies(placed, out.indexChanges, input.previousIndex, mayGo)) {
     const p = placed.get(key)!;
+    // The attached binding Karmada's dependencies distributor would create is refused as a claimed one's would be.
+    const refusedName = refusedBindingName(p.template.ref.kind, p.template.ref.name, p.template.ref.namespace);
+    if (refusedName) {
+      placed.delete(key);
+      out.indexChanges.delete(key);
+      holdForName(key, p.template, refusedName, out);
+      continue;
+    }
     p.clusters = attached.clusters;
     const names = attached.clusters.map((c) => c.name);
     const { replicas: _, ...entry } = p.entry;
@@ -475,6 +491,26 @@ function held(
     return true;
   }
   return false;
+}
+
+/**
+ * A template whose binding or Work name Karmada's API server refuses: the detector (or the binding controller) retries
+ * the create in vain, so nothing new reaches a member; its last output is kept until the template is renamed.
+ */
+function holdForName(key: string, template: Template, refused: RefusedName, out: RenderOutput<unknown>): void {
+  out.explanations.set(key, {
+    ref: template.ref,
+    policyReason: '',
+    clusters: [],
+    held: `Karmada's API server refuses its ${refused.object} name ${refused.name}: its last output is kept`,
+  });
+  out.problems.push({
+    ...(template.origin ?? template.source),
+    code: 'INVALID_NAME',
+    severity: 'error',
+    message: `${describeRef(template.ref)}: Karmada names its ${refused.object} ${JSON.stringify(refused.name)}, which its API server refuses: ${refused.why}. Nothing is propagated`,
+    fix: refused.fix,
+  });
 }
 
 /** A template whose Lua hook failed keeps its last output, with the error, until a commit fixes the script. */
@@ -838,6 +874,16 @@ function place(
       evicting: [],
       explanation: { ref: template.ref, policyReason: claim.reason, clusters: [] },
       waitsFor: { policy: claim.policy, priorityClass: claim.priorityClassMissing },
+    };
+  const refusedName = refusedBindingName(template.ref.kind, template.ref.name, template.ref.namespace);
+  if (refusedName)
+    return {
+      template,
+      clusters: [],
+      entry: { ...entryBase, policy: claim.policyKey },
+      evicting: [],
+      explanation: { ref: template.ref, policyReason: claim.reason, clusters: [] },
+      refusedName,
     };
   // Karmada's default scheduler never picks up a binding handed to another scheduler: it keeps what it has.
   const scheduler = schedulerOf(policy.spec);
