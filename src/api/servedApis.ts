@@ -138,3 +138,15 @@ export function unservedApi(apiVersion: string, kind: string): UnservedApi | und
         : 'use an apiVersion and kind the API server lists (kubectl api-resources)',
   };
 }
+
+/**
+ * Built-in kinds kube-apiserver 1.3x serves at more than one enabled version, each → its group's preferred version.
+ * Karmada's detector watches every resource at the preferred version only (pkg/util/lifted/discovery.go,
+ * ServerPreferredResources), so it sees, selects and binds such an object there, whatever version it was written in.
+ */
+const PREFERRED: ReadonlyMap<string, string> = new Map([['autoscaling/v1/HorizontalPodAutoscaler', 'autoscaling/v2']]);
+
+/** The apiVersion Karmada's detector sees an object of this apiVersion and kind at. */
+export function preferredApiVersion(apiVersion: string, kind: string): string {
+  return PREFERRED.get(`${apiVersion}/${kind}`) ?? apiVersion;
+}

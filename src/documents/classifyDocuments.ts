@@ -25,7 +25,7 @@ import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
 import { validateWorkloadNumbers } from './schema/validateWorkloadNumbers.ts';
 import { IGNORE_FILE } from './selectConfigFiles.ts';
 import { validateKnownFields } from './schema/validateKnownFields.ts';
-import { unservedApi } from '../api/servedApis.ts';
+import { preferredApiVersion, unservedApi } from '../api/servedApis.ts';
 import { validateQuantities } from './schema/validateQuantities.ts';
 import { validateStringFields } from './schema/validateStringFields.ts';
 import { validateObjectMeta } from './schema/validateObjectMeta.ts';
@@ -129,7 +129,12 @@ export function classifyDocuments(
     }
     const rawNamespace = metadata?.namespace;
     const namespace = typeof rawNamespace === 'string' && rawNamespace !== '' ? rawNamespace : undefined;
-    const ref = { apiVersion: apiVersion as string, kind: kind as string, name: name as string };
+    // The identity Karmada's detector sees: an autoscaling/v1 HPA is selected and bound as autoscaling/v2.
+    const ref = {
+      apiVersion: preferredApiVersion(apiVersion as string, kind as string),
+      kind: kind as string,
+      name: name as string,
+    };
 
     const identityProblems = checkObjectIdentity({ ...ref, namespace });
     if (identityProblems.length > 0) {

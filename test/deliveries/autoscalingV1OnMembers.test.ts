@@ -38,7 +38,8 @@ metadata: {name: web, namespace: default}
 spec:
   resourceSelectors:
     - {apiVersion: apps/v1, kind: Deployment, name: web}
-    - {apiVersion: autoscaling/v1, kind: HorizontalPodAutoscaler, name: web}
+    # Karmada's detector sees the v1 HPA at autoscaling/v2, its group's preferred version: selected there.
+    - {apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler, name: web}
   placement:
     clusterAffinity: {clusterNames: [member1]}
 `;

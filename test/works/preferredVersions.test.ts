@@ -1,0 +1,54 @@
+// Karmada's detector watches each resource at its group's preferred version only (pkg/util/lifted/discovery.go,
+// ServerPreferredResources) and a ResourceSelector's apiVersion must equal the object's (pkg/util/selector.go): an
+// HPA written as autoscaling/v1 is seen, selected and bound as autoscaling/v2.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
+import type { ResourceBinding } from '../../src/api/binding.ts';
+import { renderTemplates } from '../../src/works/renderTemplates.ts';
+import { classifyText } from '../documents/helpers/classifyText.ts';
+import { coldRenderInput, memberCluster, modelOf, propagationPolicy } from '../helpers/inMemoryModel.ts';
+
+const HPA_V1 = `apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 3
+  targetCPUUtilizationPercentage: 50
+`;
+
+const render = (selectorVersion: string) => {
+  const file = classifyText('templates/hpa.yaml', HPA_V1);
+  const model = modelOf({
+    templates: file.templates.map((t) => ({ ...t, ref: { ...t.ref, namespace: 'default' }, labels: {} })),
+    policies: [
+      propagationPolicy('hpa', {
+        resourceSelectors: [{ apiVersion: selectorVersion, kind: 'HorizontalPodAutoscaler' }],
+        placement: { clusterAffinity: { clusterNames: ['member1'] } },
+      }),
+    ],
+    clusters: [memberCluster('member1')],
+  });
+  return renderTemplates(coldRenderInput(model));
+};
+
+test('an autoscaling/v1 HPA is selected and bound as autoscaling/v2, its preferred version; a v1 selector claims nothing', () => {
+  const v2 = render('autoscaling/v2');
+  const binding = parse(String(v2.edits.get('bindings/default/web-horizontalpodautoscaler.yaml'))) as ResourceBinding;
+  assert.equal(binding.spec.resource, {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    namespace: 'default',
+    name: 'web',
+  });
+  // The manifest keeps the form it was written in: each member's API server converts it.
+  const manifest = String(v2.edits.get('clusters/member1/default/horizontalpodautoscaler.autoscaling_web.yaml'));
+  assert.match(manifest, 'apiVersion: autoscaling/v1');
+  assert.match(manifest, 'targetCPUUtilizationPercentage: 50');
+
+  const v1 = render('autoscaling/v1');
+  assert.equal([...v1.edits.keys()], []);
+});
+
+test.run();
