@@ -1,7 +1,8 @@
 // fieldOverrider: JSON-patches a document embedded as a string in the manifest (e.g. a ConfigMap data key).
-import { parseAllDocuments, stringify } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import { documentValue } from '../yaml/documentValue.ts';
-import { GO_YAML_PARSE_OPTIONS, GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
+import { GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
+import { jsonToGoYaml } from '../yaml/goYamlV2.ts';
 import type { FieldOverrider } from '../api/policy.ts';
 import { applyJsonPatch, getByJsonPointer, parseJsonPointer, type JsonPatchOperation } from '../patches/jsonPatch.ts';
 import { isManifest, type Manifest, type OverrideStep } from './overrideStep.ts';
@@ -11,8 +12,8 @@ import { applyJsonPatchToText } from '../patches/patchJsonText.ts';
 /**
  * Each overrider in turn: read the string at fieldPath, parse it as JSON or YAML (exactly one of `json` and
  * `yaml` must be given), apply the sub-patches, write the string back. JSON comes back compact with Go's HTML
- * escaping; YAML comes back the way Karmada re-encodes it (YAML 1.1, keys sorted, list items not indented,
- * comments dropped). An empty JSON string is left as it is.
+ * escaping; YAML comes back byte for byte as Karmada re-encodes it with go-yaml v2 (keys in Go's order, long
+ * strings folded at 80 columns, list items not indented, comments dropped). An empty JSON string is left as it is.
  */
 export function applyFieldOverriders(
   manifest: Manifest,
@@ -86,15 +87,8 @@ function patchYaml(text: string, operations: readonly JsonPatchOperation[]): Tex
   }
   const result = applyJsonPatch(value, operations);
   if (!result.ok) return { ok: false, part: `yaml[${result.index}]`, message: result.message };
-  return {
-    ok: true,
-    text: stringify(result.document, {
-      ...GO_YAML_STRINGIFY_OPTIONS,
-      sortMapEntries: true,
-      indentSeq: false,
-      lineWidth: 0,
-    }),
-  };
+  const written = jsonToGoYaml(result.document);
+  return written.ok ? written : { ok: false, message: `Failed to convert json to yaml: ${written.message}` };
 }
 
 /** A copy of the manifest with the string written at the (already read, so existing) path. */

@@ -60,6 +60,34 @@ test('yaml: integers beyond 2^53 the override does not touch come back with ever
   });
 });
 
+// Expected texts below are what Karmada's applyRawYAMLPatch (sigs.k8s.io/yaml over go.yaml.in/yaml/v2) wrote.
+test('yaml: the document comes back as go-yaml v2 writes it: Go key order, Go floats, quoted YAML 1.1 look-alikes', () => {
+  const got = dataAfter(
+    {
+      'app.yaml':
+        'feature-flags:\n  ratio: 0.00001\n  big: 1500000.5\n  version: 1.10\n  start: 2024-01-15\n  release: 3:25:45\n  country: NO\nserver10: b\nserver9: a\n',
+    },
+    [{ fieldPath: '/data/app.yaml', yaml: [{ subPath: '/server1', operator: 'add', value: 'c' }] }],
+  );
+  assert.equal(got, {
+    'app.yaml':
+      'feature-flags:\n  big: 1.5000005e+06\n  country: false\n  ratio: 1e-05\n  release: "3:25:45"\n  start: "2024-01-15"\n  version: 1.1\nserver1: c\nserver9: a\nserver10: b\n',
+  });
+});
+
+test('yaml: long strings are folded at 80 columns as go-yaml v2 folds them', () => {
+  const got = dataAfter({ 'rules.yaml': RULES }, [
+    { fieldPath: '/data/rules.yaml', yaml: [{ subPath: '/groups/0/rules/0/for', operator: 'replace', value: '15m' }] },
+  ]);
+  assert.equal(got, {
+    'rules.yaml':
+      'groups:\n- name: example\n  rules:\n  - alert: HighRequestLatency\n    annotations:\n      description: \'{{ $labels.instance }} of job {{ $labels.job }} has a median request\n        latency above 0.5s (current value: {{ $value }}s)\'\n      summary: High request latency on {{ $labels.instance }} which has been elevated\n        for more than ten minutes now\n    expr: job:request_latency_seconds:mean5m{job="myjob"} > 0.5\n    for: 15m\n    labels:\n      severity: page\n  - alert: InstanceDown\n    annotations:\n      description: |-\n        {{ $labels.instance }} of job {{ $labels.job }} has been down for more than 5 minutes.\n          VALUE = {{ $value }}\n          LABELS = {{ $labels }}\n      summary: Instance {{ $labels.instance }} down\n    expr: up == 0\n    for: 5m\n    labels:\n      severity: critical\n      team: platform\n  - expr: sum by (job) (http_inprogress_requests)\n    record: job:http_inprogress_requests:sum\n  - alert: DiskWillFillIn4Hours\n    expr: predict_linear(node_filesystem_free_bytes{fstype!~"tmpfs|ramfs"}[1h], 4\n      * 3600) < 0 and on(instance, device, mountpoint) node_filesystem_readonly ==\n      0\n    for: 5m\n    labels:\n      severity: warning\n',
+  });
+});
+
+const RULES =
+  'groups:\n- name: example\n  rules:\n  - alert: HighRequestLatency\n    expr: job:request_latency_seconds:mean5m{job="myjob"} > 0.5\n    for: 10m\n    labels:\n      severity: page\n    annotations:\n      summary: High request latency on {{ $labels.instance }} which has been elevated for more than ten minutes now\n      description: "{{ $labels.instance }} of job {{ $labels.job }} has a median request latency above 0.5s (current value: {{ $value }}s)"\n  - alert: InstanceDown\n    expr: up == 0\n    for: 5m\n    labels:\n      severity: critical\n      team: "platform"\n    annotations:\n      summary: "Instance {{ $labels.instance }} down"\n      description: |-\n        {{ $labels.instance }} of job {{ $labels.job }} has been down for more than 5 minutes.\n          VALUE = {{ $value }}\n          LABELS = {{ $labels }}\n  - record: job:http_inprogress_requests:sum\n    expr: sum by (job) (http_inprogress_requests)\n  - alert: DiskWillFillIn4Hours\n    expr: predict_linear(node_filesystem_free_bytes{fstype!~"tmpfs|ramfs"}[1h], 4 * 3600) < 0 and on(instance, device, mountpoint) node_filesystem_readonly == 0\n    for: 5m\n    labels: {severity: warning}\n';
+
 test('json: key order is kept, new keys go last, output is compact with Go HTML escapes', () => {
   const got = dataAfter({ 'c.json': '{ "b": 1, "a": { "x": true } }' }, [
     {
@@ -162,6 +190,13 @@ const failures: {
     overrider: { fieldPath: '/data/a', yaml: [{ subPath: '/x', operator: 'add', value: 1 }] },
     overrider_: 'fieldOverrider[0]',
     message: /yaml/,
+  },
+  {
+    name: 'a patched value go-yaml cannot read back from its JSON (DEL is left unescaped there)',
+    data: { a: 'a: 1\n' },
+    overrider: { fieldPath: '/data/a', yaml: [{ subPath: '/x', operator: 'add', value: 'x\u007f' }] },
+    overrider_: 'fieldOverrider[0]',
+    message: /json to yaml: yaml: control characters are not allowed/,
   },
   {
     name: 'a sub-path that is missing',
