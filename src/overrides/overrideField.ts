@@ -72,9 +72,9 @@ function patchJson(text: string, operations: readonly JsonPatchOperation[]): Tex
 }
 
 function patchYaml(text: string, operations: readonly JsonPatchOperation[]): TextResult {
-  // Like Go's yaml.Unmarshal, only the first document of a multi-document string is read.
-  // Karmada converts with sigs.k8s.io/yaml over go-yaml v2: kubectl's reading.
-  const parsed = parseAllDocuments(text, GO_YAML_PARSE_OPTIONS);
+  // Like Go's yaml.Unmarshal, only the first document of a multi-document string is read, and a key the document
+  // repeats keeps its last value. Karmada converts with sigs.k8s.io/yaml over go-yaml v2: kubectl's reading.
+  const parsed = parseAllDocuments(text, { ...GO_YAML_PARSE_OPTIONS, uniqueKeys: false });
   const first = Array.isArray(parsed) ? parsed[0] : undefined;
   const error = first?.errors[0];
   if (error) return { ok: false, message: `Failed to convert yaml to json: ${error.message}` };

@@ -88,6 +88,13 @@ test('yaml: long strings are folded at 80 columns as go-yaml v2 folds them', () 
 const RULES =
   'groups:\n- name: example\n  rules:\n  - alert: HighRequestLatency\n    expr: job:request_latency_seconds:mean5m{job="myjob"} > 0.5\n    for: 10m\n    labels:\n      severity: page\n    annotations:\n      summary: High request latency on {{ $labels.instance }} which has been elevated for more than ten minutes now\n      description: "{{ $labels.instance }} of job {{ $labels.job }} has a median request latency above 0.5s (current value: {{ $value }}s)"\n  - alert: InstanceDown\n    expr: up == 0\n    for: 5m\n    labels:\n      severity: critical\n      team: "platform"\n    annotations:\n      summary: "Instance {{ $labels.instance }} down"\n      description: |-\n        {{ $labels.instance }} of job {{ $labels.job }} has been down for more than 5 minutes.\n          VALUE = {{ $value }}\n          LABELS = {{ $labels }}\n  - record: job:http_inprogress_requests:sum\n    expr: sum by (job) (http_inprogress_requests)\n  - alert: DiskWillFillIn4Hours\n    expr: predict_linear(node_filesystem_free_bytes{fstype!~"tmpfs|ramfs"}[1h], 4 * 3600) < 0 and on(instance, device, mountpoint) node_filesystem_readonly == 0\n    for: 5m\n    labels: {severity: warning}\n';
 
+test('yaml: a key the embedded document repeats keeps its last value, as go-yaml reads it', () => {
+  const got = dataAfter({ 'd.yaml': 'a: 1\nb: 2\na: 3\n' }, [
+    { fieldPath: '/data/d.yaml', yaml: [{ subPath: '/c', operator: 'add', value: 4 }] },
+  ]);
+  assert.equal(got, { 'd.yaml': 'a: 3\nb: 2\nc: 4\n' });
+});
+
 test('json: key order is kept, new keys go last, output is compact with Go HTML escapes', () => {
   const got = dataAfter({ 'c.json': '{ "b": 1, "a": { "x": true } }' }, [
     {
