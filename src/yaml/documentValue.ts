@@ -1,6 +1,6 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node, type Scalar } from 'yaml';
 import type { ProblemCode } from '../errors/codes.ts';
-import { inexactInteger, keyStringOf, plainKeyString } from './goYamlSchema.ts';
+import { unsafeInteger, keyStringOf, plainKeyString } from './goYamlSchema.ts';
 import { setDataKey } from './setDataKey.ts';
 
 /**
@@ -100,7 +100,7 @@ class Converter {
         );
       }
       if (this.exactIntegers && !Number.isSafeInteger(v) && node.type === 'PLAIN' && typeof node.source === 'string') {
-        const exact = inexactInteger(node.source);
+        const exact = unsafeInteger(node.source);
         if (exact !== undefined) return BigInt(exact);
       }
       return v === 0 ? 0 : v; // JSON has no -0

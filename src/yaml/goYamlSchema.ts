@@ -36,16 +36,16 @@ export function resolvePlainScalar(text: string): null | boolean | number | stri
 }
 
 /**
- * The exact decimal of a plain scalar go-yaml reads as an int64 or uint64 that a JavaScript number cannot hold
- * (1234567890123456789 would be carried as 1234567890123456800); undefined for anything else. kubectl sends such an
- * int exactly, so a reader that rounds it would change the object.
+ * The exact decimal of a plain scalar go-yaml reads as an int64 or uint64 beyond 2^53, where a JavaScript number
+ * may not hold it (1234567890123456789 would be carried as 1234567890123456800) or holds it but no longer says it
+ * was an int (-9223372036854775808 prints as -9223372036854776000); undefined for anything else.
  */
-export function inexactInteger(text: string): string | undefined {
+export function unsafeInteger(text: string): string | undefined {
   const c = text.charCodeAt(0);
   if (!((c >= 48 && c <= 57) || c === PLUS || c === MINUS)) return undefined;
   const n = goNumber(text);
   if (!n || n.float || Number.isSafeInteger(n.value)) return undefined;
-  return BigInt(n.value) === BigInt(n.exact) ? undefined : n.exact;
+  return n.exact;
 }
 
 /**

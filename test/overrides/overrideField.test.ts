@@ -95,6 +95,16 @@ test('yaml: a key the embedded document repeats keeps its last value, as go-yaml
   assert.equal(got, { 'd.yaml': 'a: 3\nb: 2\nc: 4\n' });
 });
 
+test('yaml: 64-bit ints stay ints with every digit, even those a JavaScript number holds exactly', () => {
+  const got = dataAfter(
+    { 'i.yaml': 'min: -9223372036854775808\nmax: 18446744073709551615\nf: 9223372036854775808.0\n' },
+    [{ fieldPath: '/data/i.yaml', yaml: [{ subPath: '/c', operator: 'add', value: 1 }] }],
+  );
+  assert.equal(got, {
+    'i.yaml': 'c: 1\nf: 9223372036854776000\nmax: 18446744073709551615\nmin: -9223372036854775808\n',
+  });
+});
+
 test('json: key order is kept, new keys go last, output is compact with Go HTML escapes', () => {
   const got = dataAfter({ 'c.json': '{ "b": 1, "a": { "x": true } }' }, [
     {
