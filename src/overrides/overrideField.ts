@@ -2,7 +2,7 @@
 import { parseAllDocuments } from 'yaml';
 import { documentValue } from '../yaml/documentValue.ts';
 import { GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
-import { jsonToGoYaml } from '../yaml/goYamlV2.ts';
+import { goYamlReaderRefuses, jsonToGoYaml } from '../yaml/goYamlV2.ts';
 import type { FieldOverrider } from '../api/policy.ts';
 import { applyJsonPatch, getByJsonPointer, parseJsonPointer, type JsonPatchOperation } from '../patches/jsonPatch.ts';
 import { isManifest, type Manifest, type OverrideStep } from './overrideStep.ts';
@@ -74,6 +74,8 @@ function patchJson(text: string, operations: readonly JsonPatchOperation[]): Tex
 function patchYaml(text: string, operations: readonly JsonPatchOperation[]): TextResult {
   // Like Go's yaml.Unmarshal, only the first document of a multi-document string is read, and a key the document
   // repeats keeps its last value. Karmada converts with sigs.k8s.io/yaml over go-yaml v2: kubectl's reading.
+  if (goYamlReaderRefuses(text))
+    return { ok: false, message: 'Failed to convert yaml to json: yaml: control characters are not allowed' };
   const parsed = parseAllDocuments(text, { ...GO_YAML_PARSE_OPTIONS, uniqueKeys: false });
   const first = Array.isArray(parsed) ? parsed[0] : undefined;
   const error = first?.errors[0];

@@ -29,6 +29,18 @@ export function jsonToGoYaml(value: unknown): { ok: true; text: string } | { ok:
   return { ok: true, text: emitter.text() };
 }
 
+/**
+ * Whether go-yaml's reader (readerc.go) refuses the text: it takes tab, CR, LF, printable ASCII, NEL and the rest
+ * of Unicode but surrogates, U+FFFE and U+FFFF; anything else fails the whole document with "control characters
+ * are not allowed".
+ */
+export function goYamlReaderRefuses(text: string): boolean {
+  return READER_REFUSES.test(text);
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are what it matches
+const READER_REFUSES = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/;
+
 /** libyaml's defaults, which go-yaml v2's Marshal does not change. */
 const BEST_INDENT = 2;
 const BEST_WIDTH = 80;

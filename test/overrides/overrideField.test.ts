@@ -209,6 +209,13 @@ const failures: {
     message: /yaml/,
   },
   {
+    name: 'a control character in the embedded YAML, which go-yaml refuses',
+    data: { a: 'a: x\u0001y\n' },
+    overrider: { fieldPath: '/data/a', yaml: [{ subPath: '/x', operator: 'add', value: 1 }] },
+    overrider_: 'fieldOverrider[0]',
+    message: /control characters are not allowed/,
+  },
+  {
     name: 'a patched value go-yaml cannot read back from its JSON (DEL is left unescaped there)',
     data: { a: 'a: 1\n' },
     overrider: { fieldPath: '/data/a', yaml: [{ subPath: '/x', operator: 'add', value: 'x\u007f' }] },
