@@ -284,7 +284,8 @@ export const GO_YAML_STRINGIFY_OPTIONS = {
 } as const;
 
 /**
- * A whole document as kubectl's `-o yaml` prints one: no line folding (a long message stays one line) and no
+ * A whole document for Flotilla's own `-o yaml` reports: keys in the report's order, a long message on one line (kubectl
+ * folds at 80 columns, through go-yaml: src/yaml/goYamlV2.ts writes that form where bytes must match Karmada's) and no
  * anchors or aliases where a value appears twice (`&a1` / `*a1`), which kubectl never writes and few readers expect.
  */
 export const GO_YAML_DOCUMENT_OPTIONS = {
