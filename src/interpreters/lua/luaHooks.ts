@@ -79,7 +79,7 @@ export function luaRetain(script: string, desired: Obj, observed: Obj): Obj {
 
 /**
  * AggregateStatus(desired, items) → the object with its status aggregated. Items go in as their JSON (applied only
- * when true, appliedMessage and health only when set), no items as nil. Karmada passes no references here, so an empty table in the
+ * when true, appliedMessage and health only when set), no items as an empty table. Karmada passes no references here, so an empty table in the
  * result is dropped rather than kept as {} or [].
  */
 export function luaAggregateStatus(script: string, desired: Obj, items: readonly AggregatedStatusItem[]): Obj {
@@ -91,9 +91,9 @@ export function luaAggregateStatus(script: string, desired: Obj, items: readonly
     ...(item.appliedMessage ? { appliedMessage: item.appliedMessage } : {}),
     ...(item.health ? { health: item.health } : {}),
   }));
-  // An empty AggregatedStatus is never serialized (omitempty), so Karmada always holds a nil slice, which reaches
-  // the script as nil rather than as an empty table.
-  const result = first(callLuaFunction(script, fn, [desired, itemJson.length > 0 ? itemJson : null], 1));
+  // Karmada's status controller assembles the items into a slice it makes empty, not nil (helper/workstatus.go
+  // assembleWorkStatus), so no items reach the script as an empty table, as karmadactl interpret passes them too.
+  const result = first(callLuaFunction(script, fn, [desired, itemJson], 1));
   return converted(fn, () => toUnstructured(tableResult(fn, result, 'struct')));
 }
 
