@@ -40,11 +40,24 @@ export function selectGroups(
   target: number,
   maxSteps = MAX_GROUP_SEARCH_STEPS,
 ): GroupInfo[] | undefined {
-  if (groups.length === 0) return [];
-  const paths = findFeasiblePaths(groups, minGroups, maxGroups, target, maxSteps);
-  if (!paths) return undefined;
-  if (paths.length === 0) return [];
-  return prioritizePaths(paths).groups;
+  return searchGroups(groups, minGroups, maxGroups, target, maxSteps).chosen;
+}
+
+/**
+ * selectGroups with the steps the search took, those after the budget ran out included: what a refusal cost, which
+ * a test can bound without a clock.
+ */
+export function searchGroups(
+  groups: GroupInfo[],
+  minGroups: number,
+  maxGroups: number,
+  target: number,
+  maxSteps = MAX_GROUP_SEARCH_STEPS,
+): { chosen: GroupInfo[] | undefined; steps: number } {
+  if (groups.length === 0) return { chosen: [], steps: 0 };
+  const { paths, steps } = findFeasiblePaths(groups, minGroups, maxGroups, target, maxSteps);
+  if (!paths) return { chosen: undefined, steps };
+  return { chosen: paths.length === 0 ? [] : prioritizePaths(paths).groups, steps };
 }
 
 function findFeasiblePaths(
@@ -53,7 +66,7 @@ function findFeasiblePaths(
   maxGroups: number,
   target: number,
   maxSteps: number,
-): FoundPath[] | undefined {
+): { paths: FoundPath[] | undefined; steps: number } {
   const groups = [...input].sort((a, b) => a.value - b.value || b.weight - a.weight || compareNames(a.name, b.name));
   const paths: FoundPath[] = [];
   const current: GroupInfo[] = [];
@@ -86,7 +99,7 @@ function findFeasiblePaths(
     }
   };
   visit(0, 0);
-  return steps > maxSteps ? undefined : paths;
+  return { paths: steps > maxSteps ? undefined : paths, steps };
 }
 
 function prioritizePaths(paths: FoundPath[]): FoundPath {

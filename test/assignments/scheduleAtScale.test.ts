@@ -4,15 +4,11 @@ import type { Placement } from '../../src/api/policy.ts';
 import { schedule } from '../../src/assignments/schedule.ts';
 import { AGGREGATED, DYNAMIC, cluster, clusterWithPods, request } from './helpers.ts';
 
-// A pull request decides replicas, weights and spread; none of them may make one scheduling pass slow.
+// A pull request decides replicas, weights and spread; none of them may make one scheduling pass slow. No clock here:
+// the work is bounded by counts (divideByWebsterAtScale.test.ts counts the division's comparisons, selectGroups.test.ts
+// the spread search's steps), and a division done seat by seat would not finish these 2147483647 replicas for minutes.
 const INT32_MAX = 2147483647;
 const names = Array.from({ length: 500 }, (_, i) => `member-${String(i).padStart(3, '0')}`);
-
-function timed<T>(run: () => T): { value: T; ms: number } {
-  const started = performance.now();
-  const value = run();
-  return { value, ms: performance.now() - started };
-}
 
 const divided: [string, Placement, () => ReturnType<typeof cluster>[]][] = [
   [
@@ -32,19 +28,18 @@ const divided: [string, Placement, () => ReturnType<typeof cluster>[]][] = [
   ['aggregated', AGGREGATED, () => names.map((n, i) => clusterWithPods(n, 5_000_000 + i))],
 ];
 for (const [name, placement, clusters] of divided) {
-  test(`${INT32_MAX} replicas divided over 500 clusters (${name}) are scheduled in full within a second`, () => {
+  test(`${INT32_MAX} replicas divided over 500 clusters (${name}) are scheduled in full`, () => {
     const members = clusters();
-    const { value: result, ms } = timed(() => schedule(request(placement, INT32_MAX), members));
+    const result = schedule(request(placement, INT32_MAX), members);
     assert.is(result.status, 'Scheduled', result.message);
     assert.is(
       result.clusters.reduce((s, tc) => s + tc.replicas, 0),
       INT32_MAX,
     );
-    assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms`);
   });
 }
 
-test('a region spread over 28 regions too large to search is refused with a scheduling reason within a second', () => {
+test('a region spread over 28 regions too large to search is refused with a scheduling reason naming the search budget', () => {
   const members = Array.from({ length: 28 }, (_, i) =>
     cluster(`member-${String(i).padStart(2, '0')}`, { region: `region-${String(i).padStart(2, '0')}` }),
   );
@@ -55,14 +50,13 @@ test('a region spread over 28 regions too large to search is refused with a sche
       { spreadByField: 'cluster', minGroups: 14, maxGroups: 28 },
     ],
   };
-  const { value: result, ms } = timed(() => schedule(request(placement, 28), members));
+  const result = schedule(request(placement, 28), members);
   assert.is(result.status, 'SchedulerError', result.message);
   assert.match(
     result.message,
     /spread constraint region: choosing 1\.\.28 of 28 regions .* more than 200000 search steps/,
   );
   assert.match(result.message, /lower the region maxGroups/);
-  assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms`);
 });
 
 test('a region spread over 28 regions with a small maxGroups is still scheduled', () => {
