@@ -165,16 +165,24 @@ test('a lock left by a writer that died (untouched for 10 s) is taken over; a yo
     const repo = await openRepo(temp.path);
     const lock = path.join(temp.gitdir, 'refs/heads/main.lock');
     fs.writeFileSync(lock, `${c3}\n`);
-    const young = new Date(Date.now() - STALE_REF_LOCK_MS + 2_000);
-    fs.utimesSync(lock, young, young);
-    assert.is(
-      (await conflictOf(updateRef(repo, 'refs/heads/main', c1, c3)))?.data.locked,
-      true,
-      'a lock 8 s old is held',
-    );
-    const old = new Date(Date.now() - STALE_REF_LOCK_MS - 1_000);
-    fs.utimesSync(lock, old, old);
-    await updateRef(repo, 'refs/heads/main', c1, c3);
+    // The clock stands still while the lock's age is judged, so a slow machine cannot age it past the threshold.
+    const realNow = Date.now;
+    const now = realNow();
+    Date.now = () => now;
+    try {
+      const young = new Date(now - STALE_REF_LOCK_MS + 1_000);
+      fs.utimesSync(lock, young, young);
+      assert.is(
+        (await conflictOf(updateRef(repo, 'refs/heads/main', c1, c3)))?.data.locked,
+        true,
+        'a lock 9 s old is held',
+      );
+      const old = new Date(now - STALE_REF_LOCK_MS - 1_000);
+      fs.utimesSync(lock, old, old);
+      await updateRef(repo, 'refs/heads/main', c1, c3);
+    } finally {
+      Date.now = realNow;
+    }
     assert.is(revParse(temp, 'refs/heads/main'), c1);
     assert.not.ok(lockExists(temp, 'refs/heads/main'));
     assert.equal(
