@@ -79,7 +79,7 @@ async function latency(count: number): Promise<number> {
   return Date.now() - ready;
 }
 
-test('pods turning Ready on the exporter reach the importer within one status period and a pass, with no resync', async () => {
+test('pods turning Ready on the exporter reach the importer by a status pass and the full pass it makes due, with no resync', async () => {
   const events = new LogEvents();
   reconciler = await startReconciler({
     source: { kind: 'local', path: fleet.bare },
@@ -89,15 +89,30 @@ test('pods turning Ready on the exporter reach the importer within one status pe
     catchUp: { intervalMs: 200, forMs: 20_000 },
     log: events.log,
   });
+  // Not timed (a loaded machine stretches it): what carried the IPs is checked instead, a full pass the status pass
+  // made due for changed endpoints, in each round; with no resync, nothing else runs a full pass.
+  // The pass logs when it ends, after its apply put the IPs on member2: awaited, the deadline only a safety net.
+  const endpointsPassSince = (from: number) =>
+    events.next(
+      'a full pass for changed endpoints',
+      (e) =>
+        events.entries.indexOf(e) >= from &&
+        e.step === 'pass' &&
+        Boolean((e.reasons as string[] | undefined)?.includes('endpoints')),
+      30_000,
+      true,
+    );
+  let from = events.entries.length;
   fleet.push(mcsFiles(2, true, true, clusterRegistration), 'web exported from member1, imported on member2');
   const first = await latency(2);
+  await endpointsPassSince(from);
+  from = events.entries.length;
   fleet.push(mcsFiles(3, true, true, clusterRegistration), 'scale web to 3');
   const scaled = await latency(3);
-  // A status period, then a full pass of a few requests: generous for a shared 2-core machine.
-  for (const ms of [first, scaled]) assert.ok(ms < STATUS_PERIOD_MS + 4_000, `took ${ms} ms`);
-  assert.ok(
-    events.entries.some((e) => e.step === 'pass' && (e.reasons as string[] | undefined)?.includes('endpoints')),
-    'a full pass ran for changed endpoints',
+  await endpointsPassSince(from);
+  assert.not.ok(
+    events.entries.some((e) => e.step === 'pass' && (e.reasons as string[] | undefined)?.includes('resync')),
+    'no resync ran',
   );
   console.log(`ready -> imported: ${first} ms, after scaling: ${scaled} ms (status period ${STATUS_PERIOD_MS} ms)`);
 });
