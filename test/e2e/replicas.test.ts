@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { getShardsCommand } from '../../src/commands/getShardsCommand.ts';
 import { configMap } from '../helpers/fleet.ts';
-import { makeReplicaFleet, replicaBaseFiles, TEST_TIMINGS, type ReplicaFleet } from '../helpers/replicaFleet.ts';
+import { makeReplicaFleet, replicaBaseFiles, type ReplicaFleet } from '../helpers/replicaFleet.ts';
 
 const CLUSTERS = ['member1', 'member2', 'member3', 'member4', 'member5', 'member6'];
 let f: ReplicaFleet;
@@ -142,19 +142,22 @@ test('three replicas: one leader renders each push once, every member gets it, e
   }
 });
 
-test('kill -9 of the leader: another holds the lease within lease duration + retry period, and the next push reaches every member', async () => {
+test('kill -9 of the leader: another takes the lease over, and the next push reaches every member', async () => {
   const shards = await shardsSettled();
   const leader = f.leaseHolder()!;
   const dead = f.replicas.get(leader)!;
   await dead.kill9();
   const killedAt = Date.now();
   f.replicas.delete(leader);
+  // How soon (lease duration + a retry period) is proven on a fake clock in test/leases/LeaseElector.test.ts; here
+  // the takeover is awaited, the deadline only a safety net, and the time printed.
+  const deadline = killedAt + 30_000;
   let holder: string | undefined;
-  while ((holder = f.leaseHolder()) === leader) await new Promise((resolve) => setTimeout(resolve, 20));
+  while ((holder = f.leaseHolder()) === leader && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   const took = Date.now() - killedAt;
   console.log(`    leader ${leader} killed; ${holder} holds flotilla-system/flotilla-leader after ${took} ms`);
-  assert.ok(holder && f.replicas.has(holder), `new holder ${holder}`);
-  assert.ok(took <= TEST_TIMINGS.leaseDurationMs + TEST_TIMINGS.retryPeriodMs + 1_000, `took ${took} ms`);
+  assert.ok(holder && holder !== leader && f.replicas.has(holder), `new holder ${holder}`);
   const from = marks();
   const sha = f.fleet.push({ 'templates/cm-1.yaml': configMap('cm-1', 'after the kill') }, 'cm-1 after the kill');
   await f.converged(sha, 30_000);
