@@ -87,12 +87,10 @@ async function leaderKilled(expect: Expectations): Promise<ScenarioResult> {
     f.replicas.delete(leader);
     const killed = performance.now();
     const head = f.fleet.push({ 'templates/cm-0.yaml': configMap('cm-0', 'after the kill') }, 'cm-0 after the kill');
+    // How soon (lease duration + a retry period) is proven on a fake clock in test/leases/LeaseElector.test.ts; the
+    // time it took here goes into the row.
     const next = await holderOtherThan(f, leader, 30_000);
     const takeover = since(killed);
-    expect.that(
-      takeover * 1000 <= TEST_TIMINGS.leaseDurationMs + TEST_TIMINGS.retryPeriodMs + 1_000,
-      `leader lease taken over in ${takeover.toFixed(2)} s (lease 3 s + retry 0.5 s)`,
-    );
     await f.converged(head, CONVERGE_MS);
     expect.equal(f.outputCommitsFor(head), 1, 'output commits for the push after the kill');
     return {
@@ -137,10 +135,28 @@ async function leaderPartitioned(expect: Expectations): Promise<ScenarioResult> 
 async function leaseApiFailing(expect: Expectations): Promise<ScenarioResult> {
   const f = await startFleet();
   try {
+    const leader = f.leaseHolder();
     await f.host.faults.set({ errorRate: 1 });
     const failing = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, TEST_TIMINGS.renewDeadlineMs + 200));
-    // Pushed once every renewal deadline has passed: nobody may render or apply it until the Leases are back.
+    // Each replica logs losing its Leases at its renew deadline: awaited, the deadline only a safety net.
+    const lost = (id: string, lease: string) =>
+      f.replicas
+        .get(id)!
+        .events.next(
+          `${id} losing ${lease}`,
+          (e) =>
+            e.step === 'lease' &&
+            e.lost === id &&
+            e.lease === `flotilla-system/${lease}` &&
+            Date.parse(String(e.time)) >= failing,
+          30_000,
+          true,
+        );
+    await Promise.all([
+      ...[...f.replicas.keys()].map((id) => lost(id, `flotilla-replica-${id}`)),
+      ...(leader ? [lost(leader, 'flotilla-leader')] : []),
+    ]);
+    // Pushed once every replica stood down: nobody may render or apply it until the Leases are back.
     const head = f.fleet.push(
       { 'templates/cm-3.yaml': configMap('cm-3', 'no leases') },
       'cm-3 with the Lease API down',
