@@ -32,7 +32,7 @@ import {
 import { measureDashboard } from './dashboardFleet.ts';
 import { measureKustomize, type KustomizeFigures } from './kustomizeOverlays.ts';
 import { measurePushToApplied } from './pushToApplied.ts';
-import { measureSchedule, requestsFromBindings } from './scheduleThroughput.ts';
+import { measureHugeDivision, measureSchedule, requestsFromBindings } from './scheduleThroughput.ts';
 import { formatSummary, summarizeProfile, type CpuProfile } from './summarizeProfile.ts';
 import { formatTable, judge, perFileFigures, steadyFigures, type Figures } from './figures.ts';
 
@@ -206,12 +206,16 @@ try {
   );
   progress(`schedule() over ${requests.length} bindings × ${fleet.clusters.length} clusters for 2 s…`);
   const sched = measureSchedule(requests, fleet.clusters);
+  const hugeDivisionMs = measureHugeDivision(fleet.clusters);
   progress(
     `schedule: ${sched.perSecond.toFixed(0)} bindings/s, ${sched.perCpuSecond.toFixed(0)} per CPU second (${sched.calls} calls; ${Object.entries(
       sched.statuses,
     )
       .map(([s, n]) => `${s} ${n}`)
       .join(', ')})`,
+  );
+  progress(
+    `schedule: 2147483647 replicas divided over ${fleet.clusters.length} clusters in ${hugeDivisionMs.toFixed(1)} ms`,
   );
 
   // 6b. The dashboard's fleet view over this repo (no status branch: the bench renders with a cluster-status file).
@@ -271,6 +275,7 @@ try {
     noop_sync_s: noop.seconds,
     schedule_bindings_per_s: sched.perSecond,
     schedule_bindings_per_cpu_s: sched.perCpuSecond,
+    schedule_huge_replicas_ms: hugeDivisionMs,
     push_to_applied_p50_ms: pushed.push_to_applied_p50_ms,
     push_to_applied_p95_ms: pushed.push_to_applied_p95_ms,
     apply_objects_per_s: pushed.apply_objects_per_s,

@@ -64,3 +64,40 @@ export function measureSchedule(
   const perCpuSecond = calls / ((cpu.user + cpu.system) / 1e6);
   return { bindings: requests.length, calls, seconds: elapsed, perSecond: calls / elapsed, perCpuSecond, statuses };
 }
+
+/** The most replicas a workload can ask for (int32): a pull request chooses the count. */
+const HUGE_REPLICAS = 2147483647;
+
+/**
+ * ms (median of five) to schedule one binding of 2147483647 replicas divided by static weights over every cluster:
+ * the division must take time by the clusters, never by the replicas. The tests bound the work by counts
+ * (test/assignments/divideByWebsterAtScale.test.ts); this is the time a user waits for it.
+ */
+export function measureHugeDivision(clusters: readonly Cluster[]): number {
+  const names = clusters.map((c) => c.metadata.name);
+  const req: SchedulingRequest = {
+    resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'bench', name: 'huge', uid: 'bench-huge' },
+    placement: {
+      clusterAffinity: { clusterNames: names },
+      replicaScheduling: {
+        replicaSchedulingType: 'Divided',
+        replicaDivisionPreference: 'Weighted',
+        weightPreference: {
+          staticWeightList: names.map((n, i) => ({ targetCluster: { clusterNames: [n] }, weight: 1 + (i % 7) })),
+        },
+      },
+    },
+    replicas: HUGE_REPLICAS,
+    previous: [],
+  };
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    const result = schedule(req, clusters);
+    times.push(performance.now() - started);
+    const placed = result.clusters.reduce((sum, tc) => sum + tc.replicas, 0);
+    if (result.status !== 'Scheduled' || placed !== HUGE_REPLICAS)
+      throw new Error(`${HUGE_REPLICAS} replicas: ${result.status}, ${placed} placed: ${result.message}`);
+  }
+  return times.sort((a, b) => a - b)[2] as number;
+}
