@@ -1,6 +1,7 @@
 import type { ObjectRef } from '../api/kinds.ts';
 import { parseQuantity } from '../quantities/parseQuantity.ts';
 import { identityKey, type Inventory } from '../branches/status/inventory.ts';
+import { withoutWorkOnlyAnnotations } from '../branches/rendered/workOnlyAnnotations.ts';
 import { CONFLICT_RESOLUTION_ANNOTATION, MANAGED_LABEL, type ApplyResult, type ConflictResolution } from './types.ts';
 
 export interface DeliveryObject {
@@ -71,7 +72,8 @@ export function planDelivery(input: {
     const annotated = meta.annotations?.[CONFLICT_RESOLUTION_ANNOTATION];
     const conflictResolution: ConflictResolution =
       annotated === 'overwrite' || annotated === 'abort' ? annotated : (input.defaultConflictResolution ?? 'abort');
-    const obj = { path, ref, manifest, conflictResolution };
+    // The Work's own annotations stay on the rendered branch: a member never gets them, as under Karmada.
+    const obj = { path, ref, manifest: withoutWorkOnlyAnnotations(manifest), conflictResolution };
     if (apiVersion === 'v1' && kind === 'Namespace') plan.namespaces.push(obj);
     else if (kind === 'CustomResourceDefinition' && apiVersion.startsWith('apiextensions.k8s.io/')) plan.crds.push(obj);
     else plan.rest.push(obj);

@@ -17,10 +17,13 @@ export type { OverrideTarget } from './matchOverrideRules.ts';
 export interface AppliedOverride {
   /** "OverridePolicy default/nginx-op" or "ClusterOverridePolicy name". */
   policy: string;
+  kind: OverridePolicy['kind'];
+  /** The policy's name alone, which Karmada's applied-overrides annotations record a rule by. */
+  policyName: string;
   /** Index in spec.overrideRules; -1 for the deprecated spec-level targetCluster + overriders pair. */
   ruleIndex: number;
-  /** The non-empty overrider lists of the rule, in the order they were applied. */
-  overriders: string[];
+  /** The rule's overriders as written, recorded whole (appliedOverridesAnnotation.ts). */
+  overriders: Overriders;
 }
 
 /** A rule that would have changed which object this is (overrideIdentity.ts): not applied. */
@@ -40,17 +43,6 @@ export type OverrideOutcome =
       overrider: string;
       message: string;
     };
-
-/** The overrider lists of one rule, in the order Karmada applies them. */
-export const OVERRIDER_ORDER = [
-  'imageOverrider',
-  'commandOverrider',
-  'argsOverrider',
-  'labelsOverrider',
-  'annotationsOverrider',
-  'fieldOverrider',
-  'plaintext',
-] as const satisfies readonly (keyof Overriders)[];
 
 /**
  * Selects and orders the policies that apply (see matchOverrideRules) and applies every matching rule. The first
@@ -90,8 +82,10 @@ export function applyOverrides(
     current = step.manifest;
     applied.push({
       policy: `${policy.kind} ${namespace ? `${namespace}/` : ''}${policy.metadata.name}`,
+      kind: policy.kind,
+      policyName: policy.metadata.name,
       ruleIndex,
-      overriders: OVERRIDER_ORDER.filter((name) => (overriders[name]?.length ?? 0) > 0),
+      overriders,
     });
   }
   return { ok: true, manifest: current, applied, refused };

@@ -7,7 +7,7 @@ import type { OutputIndex } from '../branches/rendered/outputIndex.ts';
 import type { TemplateExplanation } from '../works/renderTemplates.ts';
 import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type SourceState } from '../deliveries/checkPruneSafety.ts';
 import { renderUnifiedDiff } from './renderUnifiedDiff.ts';
-import { stripSourceCommit } from './stripSourceCommit.ts';
+import { memberText } from './memberText.ts';
 import { lookTwiceReasons } from './lookTwice.ts';
 import type { ClusterPlan, LookTwiceNote, Plan, PlannedObject, ReplicaMove, SchedulingNote } from './types.ts';
 
@@ -55,8 +55,8 @@ export function buildPlan(input: PlanInput): Plan {
     const before = base.files.get(path);
     const after = head.files.get(path);
     if (before !== undefined) push(current, cluster, ref);
-    const oldText = before === undefined ? null : stripSourceCommit(before);
-    const newText = after === undefined ? null : stripSourceCommit(after);
+    const oldText = before === undefined ? null : memberText(before);
+    const newText = after === undefined ? null : memberText(after);
     if (oldText === newText) continue;
     const entry = (clusters[cluster] ??= { added: [], changed: [], removed: [] });
     const object: PlannedObject = { ref, path, diff: renderUnifiedDiff(oldText, newText, { path }) };

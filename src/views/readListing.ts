@@ -11,6 +11,7 @@ import {
   type TemplateStatusFile,
 } from '../branches/status/statusFiles.ts';
 import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../branches/rendered/outputPaths.ts';
+import { withoutWorkOnlyAnnotations, WORK_ONLY_ANNOTATIONS } from '../branches/rendered/workOnlyAnnotations.ts';
 import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
 import { listFederatedHpas, readFederatedHpas } from './federatedHpaViews.ts';
@@ -276,12 +277,16 @@ const WORK_LABELS = [
   'clusterresourcebinding.karmada.io/permanent-id',
   'work.karmada.io/permanent-id',
 ];
-/** The annotations the binding controller gives a Work (mergeAnnotations, mergeConflictResolution), as on its manifest. */
+/**
+ * The annotations the binding controller gives a Work (mergeAnnotations, mergeConflictResolution, as on its manifest;
+ * RecordAppliedOverrides, on the Work alone).
+ */
 const WORK_ANNOTATIONS = [
   'resourcebinding.karmada.io/namespace',
   'resourcebinding.karmada.io/name',
   'clusterresourcebinding.karmada.io/name',
   'work.karmada.io/conflict-resolution',
+  ...WORK_ONLY_ANNOTATIONS,
 ];
 
 const picked = (from: Record<string, string>, keys: readonly string[]) =>
@@ -303,7 +308,7 @@ function workObject(cluster: string, manifest: Obj, entry: AggregatedStatusItem 
       ...(Object.keys(workLabels).length > 0 ? { labels: workLabels } : {}),
       ...(Object.keys(workAnnotations).length > 0 ? { annotations: workAnnotations } : {}),
     },
-    spec: { workload: { manifests: [manifest] } },
+    spec: { workload: { manifests: [withoutWorkOnlyAnnotations(manifest)] } },
     ...(entry
       ? {
           status: {
@@ -399,13 +404,16 @@ export async function readTemplateViews(
   cluster?: string,
 ): Promise<TemplateView[]> {
   const rendered = requireRendered(fleet);
-  // The member's copy as rendered (--cluster), else the template as committed.
+  // The member's copy as rendered (--cluster; without the Work's own annotations, which it never gets), else the
+  // template as committed.
   const manifests = cluster
-    ? await readManifests(
-        fleet,
-        rendered,
-        entries.map((e) => manifestPath(cluster, e.ref)),
-      )
+    ? (
+        await readManifests(
+          fleet,
+          rendered,
+          entries.map((e) => manifestPath(cluster, e.ref)),
+        )
+      ).map(withoutWorkOnlyAnnotations)
     : await readTemplates(fleet, [...entries]);
   const statuses = await readTemplateStatuses(
     fleet,

@@ -14,6 +14,11 @@ import { customizationFor, customRetain, interpretersOf } from '../interpreters/
 import { pruneForMember } from '../interpreters/pruneForMember.ts';
 import { reviseJobCompletions, reviseReplicas } from '../interpreters/reviseReplicas.ts';
 import { applyOverrides, type RefusedOverride } from '../overrides/applyOverrides.ts';
+import { appliedOverridesAnnotation } from '../overrides/appliedOverridesAnnotation.ts';
+import {
+  APPLIED_CLUSTER_OVERRIDES_ANNOTATION,
+  APPLIED_OVERRIDES_ANNOTATION,
+} from '../branches/rendered/workOnlyAnnotations.ts';
 import { overrideTargetOf } from '../overrides/matchOverrideRules.ts';
 import { identityChanges, type IdentityChange } from '../overrides/overrideIdentity.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
@@ -155,16 +160,16 @@ export function renderWorkManifest(
         : 'abort';
   annotations['work.karmada.io/namespace'] = `karmada-es-${target.name}`;
   annotations['work.karmada.io/name'] = workNameOf(p.template);
-  const applied = overridden.applied;
-  const cops = applied.filter((a) => a.policy.startsWith('ClusterOverridePolicy'));
-  const ops = applied.filter((a) => !a.policy.startsWith('ClusterOverridePolicy'));
-  if (cops.length > 0) annotations['policy.karmada.io/applied-cluster-overrides'] = JSON.stringify(cops);
-  if (ops.length > 0) annotations['policy.karmada.io/applied-overrides'] = JSON.stringify(ops);
   // Last, as Karmada's SetLabelsAndAnnotationsForWorkload: the Work's id, then the keys of what the manifest sets,
   // which the member keeps apart from what others add there.
   annotations[MANAGED_ANNOTATIONS] = managedAnnotationKeys(annotations);
   meta.labels = { ...labels, [WORK_PERMANENT_ID_LABEL]: permanentId(`work/${target.name}/${refKey(ref)}`) };
   annotations[MANAGED_LABELS] = managedLabelKeys(labels);
+  // The Work's own (workOnlyAnnotations.ts): after the managed keys are recorded, as they are not the manifest's.
+  const cops = appliedOverridesAnnotation(overridden.applied.filter((a) => a.kind === 'ClusterOverridePolicy'));
+  const ops = appliedOverridesAnnotation(overridden.applied.filter((a) => a.kind === 'OverridePolicy'));
+  if (cops !== undefined) annotations[APPLIED_CLUSTER_OVERRIDES_ANNOTATION] = cops;
+  if (ops !== undefined) annotations[APPLIED_OVERRIDES_ANNOTATION] = ops;
   meta.annotations = annotations;
   return { manifest: { ...m, metadata: meta }, problems };
 }

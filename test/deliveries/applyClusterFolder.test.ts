@@ -81,6 +81,38 @@ test('abort on a new object applies without force', async () => {
   assert.equal(kube.log.find((q) => q.method === 'PATCH')!.query, { fieldManager: 'flotilla' });
 });
 
+test("the Work's applied-overrides annotations never reach the member, new or already there", async () => {
+  const work = {
+    'resourcetemplate.karmada.io/managed-annotations': 'resourcetemplate.karmada.io/managed-annotations',
+    'policy.karmada.io/applied-overrides': '[{"policyName":"op","overriders":{}}]',
+    'policy.karmada.io/applied-cluster-overrides': '[{"policyName":"cop","overriders":{}}]',
+  };
+  const onMember = cm('old', { 'resourcetemplate.karmada.io/managed-annotations': 'x' });
+  const kube = member({ '/api/v1/namespaces/d/configmaps/old': onMember });
+  const r = await applyClusterFolder({
+    cluster: 'm',
+    manifests: new Map([
+      ['a', cm('new', work)],
+      ['b', cm('old', work)],
+    ]),
+    kube,
+    inventory: [],
+    prune: true,
+    retry: NO_WAIT,
+  });
+  assert.equal(
+    r.results.map((x) => x.action),
+    ['created', 'configured'],
+  );
+  const sent = kube.log
+    .filter((q) => q.method === 'PATCH')
+    .map((q) => (JSON.parse(q.body!) as { metadata: { annotations: Record<string, string> } }).metadata.annotations);
+  assert.equal(sent, [
+    { 'resourcetemplate.karmada.io/managed-annotations': 'resourcetemplate.karmada.io/managed-annotations' },
+    { 'resourcetemplate.karmada.io/managed-annotations': 'resourcetemplate.karmada.io/managed-annotations' },
+  ]);
+});
+
 test('a 409 from the server under abort is a conflict with the server message', async () => {
   const kube = fakeKube('m', (req) => {
     if (req.path === '/api/v1') return json(200, CORE);

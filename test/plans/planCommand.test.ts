@@ -68,6 +68,33 @@ test('plan Markdown has the summary table, the move, the why and a diff without 
   }
 });
 
+test("a plan shows what members get: the Work's applied-overrides annotations are no change of theirs", async () => {
+  const { repo } = makeNginxRepo();
+  const op = (rules: string) =>
+    `apiVersion: policy.karmada.io/v1alpha1\nkind: OverridePolicy\nmetadata:\n  name: nginx-op\n  namespace: default\nspec:\n  resourceSelectors:\n    - apiVersion: apps/v1\n      kind: Deployment\n  overrideRules:\n${rules}`;
+  const tag = (t: string) =>
+    `    - overriders:\n        imageOverrider:\n          - component: Tag\n            operator: replace\n            value: "${t}"\n`;
+  try {
+    writeWorkTree(repo, { 'policies/overridepolicy.yaml': op(tag('1.27')) });
+    commitAll(repo, 'Tag 1.27');
+    repo.git(['checkout', '-q', '-b', 'feature']);
+    // A second rule that changes nothing a member gets: the Work records it, the member object stays as it is.
+    writeWorkTree(repo, { 'policies/overridepolicy.yaml': op(`${tag('1.27')}    - overriders: {}\n`) });
+    commitAll(repo, 'An empty rule');
+    const same = commonOptions(repo.path);
+    assert.is(await planCommand({ ...same, base: 'main', head: 'feature', format: 'json' }), 0);
+    assert.equal(JSON.parse(same.stdout()).clusters, {});
+    writeWorkTree(repo, { 'policies/overridepolicy.yaml': op(tag('1.28')) });
+    commitAll(repo, 'Tag 1.28');
+    const changed = commonOptions(repo.path);
+    await planCommand({ ...changed, base: 'main', head: 'feature', format: 'markdown' });
+    assert.match(changed.stdout(), '-        - image: nginx:1.27\n+        - image: nginx:1.28');
+    assert.not.match(changed.stdout(), 'applied-overrides');
+  } finally {
+    repo.cleanup();
+  }
+});
+
 test('plan text names the move per workload', async () => {
   const { repo } = featureRepo();
   try {

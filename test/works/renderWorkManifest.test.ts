@@ -129,7 +129,7 @@ test("the template's own conflict-resolution annotation wins over the policy's",
   assert.is(m.metadata.annotations['work.karmada.io/conflict-resolution'], 'overwrite');
 });
 
-test("an override rule for one cluster changes that cluster's manifest only, and is recorded in applied-overrides", () => {
+test("an override rule for one cluster changes that cluster's manifest only, and is recorded in the Work's applied-overrides", () => {
   const web = deployment('web', 2);
   const image = overridePolicy('member2-image', {
     resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
@@ -154,9 +154,54 @@ test("an override rule for one cluster changes that cluster's manifest only, and
   assert.is(image1.spec.template.spec.containers[0]?.image, 'nginx:1.27');
   assert.is(image1.metadata.annotations['policy.karmada.io/applied-overrides'], undefined);
   assert.is(image2.spec.template.spec.containers[0]?.image, 'nginx:1.28');
-  assert.equal(JSON.parse(image2.metadata.annotations['policy.karmada.io/applied-overrides'] ?? ''), [
-    { policy: 'OverridePolicy default/member2-image', ruleIndex: 0, overriders: ['imageOverrider'] },
-  ]);
+  assert.is(
+    image2.metadata.annotations['policy.karmada.io/applied-overrides'],
+    '[{"policyName":"member2-image","overriders":{"imageOverrider":[{"component":"Tag","operator":"replace","value":"1.28"}]}}]',
+  );
+});
+
+test("applied ClusterOverridePolicies and OverridePolicies are recorded apart, by name, and are not among the manifest's managed annotations", () => {
+  const web = deployment('web', 1);
+  const cop: Located<OverridePolicy> = {
+    object: {
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'ClusterOverridePolicy',
+      metadata: { name: 'fleet-registry' },
+      spec: {
+        overrideRules: [
+          { overriders: { imageOverrider: [{ component: 'Registry', operator: 'replace', value: 'mirror.io' }] } },
+        ],
+      },
+    },
+    source: { file: 'policies/fleet-registry.yaml', line: 1, column: 1 },
+  };
+  const model = withOverrides(
+    web,
+    cop,
+    overridePolicy('zz-paused', {
+      overrideRules: [{ overriders: { plaintext: [{ path: '/spec/paused', operator: 'add', value: true }] } }],
+    }),
+    overridePolicy('aa-nothing', {
+      overrideRules: [{ overriders: {} }, { targetCluster: { clusterNames: ['member2'] }, overriders: {} }],
+    }),
+  );
+  const target = { name: 'member1', replicas: 1 };
+  const annotations = (
+    renderWorkManifest(source(web, model, [target]), target, member1, model).manifest as {
+      metadata: { annotations: Record<string, string> };
+    }
+  ).metadata.annotations;
+  assert.is(
+    annotations['policy.karmada.io/applied-cluster-overrides'],
+    '[{"policyName":"fleet-registry","overriders":{"imageOverrider":[{"component":"Registry","operator":"replace","value":"mirror.io"}]}}]',
+  );
+  assert.is(
+    annotations['policy.karmada.io/applied-overrides'],
+    '[{"policyName":"aa-nothing","overriders":{}},{"policyName":"zz-paused","overriders":{"plaintext":[{"path":"/spec/paused","operator":"add","value":true}]}}]',
+  );
+  const managed = annotations['resourcetemplate.karmada.io/managed-annotations']!.split(',');
+  assert.ok(managed.includes('work.karmada.io/name'));
+  assert.not.ok(managed.some((k) => k.startsWith('policy.karmada.io/')));
 });
 
 test('clusters whose manifest no override changed share its pod template; each has its Work id; a labels override gets its own labels', () => {
