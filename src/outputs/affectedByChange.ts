@@ -12,6 +12,7 @@ import { workloadKeys } from '../assignments/rebalanceRequests.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
+import { labelRewritingClusterOverrides, overrideMayApply } from '../overrides/overrideMayApply.ts';
 import { scaleTargetOf } from '../works/markScaleTargets.ts';
 
 export interface ChangeContext {
@@ -88,6 +89,8 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
     ].map((c) => `${c.spec.target.apiVersion}/${c.spec.target.kind}`),
   );
 
+  // An OverridePolicy selects what ClusterOverridePolicies made of a template: those that may relabel it widen its reach.
+  const relabelers = labelRewritingClusterOverrides(model.overridePolicies.map((o) => o.object));
   // Only templates changed (the common commit): nothing below can match, so skip the walk over the fleet.
   const karmadaChanged = propagation.length + overrides.length + clusters.length + customizedKinds.size > 0;
   // Whether a policy's placement could take one of the changed clusters, decided once per policy, not per template.
@@ -110,7 +113,7 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
     if (customizedKinds.size > 0 && customizedKinds.has(`${t.ref.apiVersion}/${t.ref.kind}`)) affected.add(t.key);
     if (entry?.policy && changedPolicyKeys.has(entry.policy)) affected.add(t.key);
     if (propagation.some((p) => selects(p, t))) affected.add(t.key);
-    if (overrides.some((o) => overrideSelects(o, t))) affected.add(t.key);
+    if (overrides.some((o) => overrideSelects(o, t, relabelers))) affected.add(t.key);
     if (clusters.length > 0) {
       if (t.key.startsWith(NAMESPACE_KEY)) affected.add(t.key);
       else if (entry?.units && scopeMoves(entry, index, relabeled ? relabeled.affinityReads : selectsAny(clusters)))
@@ -121,7 +124,8 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
           entry?.policy !== undefined &&
           relabeled.policyReads(entry.policy) &&
           (onChanged || mayPlaceChanged(entry.policy));
-        const overridesRead = onChanged && relabeled.overridesFor(t.ref.namespace).some((o) => overrideSelects(o, t));
+        const overridesRead =
+          onChanged && relabeled.overridesFor(t.ref.namespace).some((o) => overrideSelects(o, t, relabelers));
         if (placementMoves && !overridesRead && entry && !affected.has(t.key)) ctx.placementOnly?.set(t.key, entry);
         if (placementMoves && overridesRead && entry && !affected.has(t.key)) ctx.overrideReaders?.set(t.key, entry);
         if (placementMoves || overridesRead) affected.add(t.key);
@@ -258,11 +262,10 @@ function selects(p: PropagationPolicy, t: TemplateView): boolean {
   return bestSelectorMatch(p.spec.resourceSelectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched;
 }
 
-function overrideSelects(o: OverridePolicy, t: TemplateView): boolean {
+/** `relabelers`: the ClusterOverridePolicies whose labels OverridePolicies then select by (overrideMayApply). */
+function overrideSelects(o: OverridePolicy, t: TemplateView, relabelers: readonly OverridePolicy[]): boolean {
   if (o.kind === 'OverridePolicy' && o.metadata.namespace !== t.ref.namespace) return false;
-  const selectors = o.spec.resourceSelectors;
-  if (!selectors || selectors.length === 0) return true;
-  return bestSelectorMatch(selectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched;
+  return overrideMayApply(o, { ...t.ref, labels: t.labels }, relabelers);
 }
 
 /**

@@ -62,33 +62,45 @@ export function applyOverrides(
   let current: Manifest = manifest;
   const applied: AppliedOverride[] = [];
   const refused: RefusedOverride[] = [];
-  for (const { policy, ruleIndex, overriders } of matchOverrideRules(target, cluster, policies)) {
-    const step = applyOverriders(current, overriders);
-    const namespace = policyNamespace(policy);
-    if (!step.ok) {
-      return {
-        ok: false,
-        policy: { kind: policy.kind, namespace, name: policy.metadata.name },
+  for (const kind of ['ClusterOverridePolicy', 'OverridePolicy'] as const) {
+    // OverridePolicies are matched against what ClusterOverridePolicies made of the object: one selecting a label a
+    // ClusterOverridePolicy set applies, one selecting a label it removed does not.
+    const matched = kind === 'OverridePolicy' ? withLabelsOf(target, current) : target;
+    for (const { policy, ruleIndex, overriders } of matchOverrideRules(matched, cluster, policies, kind)) {
+      const step = applyOverriders(current, overriders);
+      const namespace = policyNamespace(policy);
+      if (!step.ok) {
+        return {
+          ok: false,
+          policy: { kind: policy.kind, namespace, name: policy.metadata.name },
+          ruleIndex,
+          overrider: step.overrider,
+          message: step.message,
+        };
+      }
+      const changes = identityChanges(current, step.manifest);
+      if (changes.length > 0) {
+        refused.push({ policy, ruleIndex, changes });
+        continue;
+      }
+      current = step.manifest;
+      applied.push({
+        policy: `${policy.kind} ${namespace ? `${namespace}/` : ''}${policy.metadata.name}`,
+        kind: policy.kind,
+        policyName: policy.metadata.name,
         ruleIndex,
-        overrider: step.overrider,
-        message: step.message,
-      };
+        overriders,
+      });
     }
-    const changes = identityChanges(current, step.manifest);
-    if (changes.length > 0) {
-      refused.push({ policy, ruleIndex, changes });
-      continue;
-    }
-    current = step.manifest;
-    applied.push({
-      policy: `${policy.kind} ${namespace ? `${namespace}/` : ''}${policy.metadata.name}`,
-      kind: policy.kind,
-      policyName: policy.metadata.name,
-      ruleIndex,
-      overriders,
-    });
   }
   return { ok: true, manifest: current, applied, refused };
+}
+
+/** The target with the object's labels as they are now (none when absent or not a map). */
+function withLabelsOf(target: OverrideTarget, manifest: Manifest): OverrideTarget {
+  const { labels: _, ...rest } = target;
+  const labels = (manifest.metadata as { labels?: unknown } | undefined)?.labels;
+  return typeof labels === 'object' && labels !== null ? { ...rest, labels: labels as Record<string, string> } : rest;
 }
 
 /** One rule's overriders, in Karmada's order. */

@@ -59,9 +59,11 @@ export function policyNamespace(policy: OverridePolicy): string {
 }
 
 /**
- * ClusterOverridePolicies first, then (for namespaced objects only) OverridePolicies of the object's namespace.
- * A policy matches when its resourceSelectors are nil or empty (match-all) or one of them matches. Each group
- * is ordered by implicit priority ascending (match-all, labelSelector, name), then by policy name, so the most
+ * The rules of one kind of policy for the object as it is now: Karmada applies ClusterOverridePolicies, then matches
+ * OverridePolicies (of the object's namespace; none for a cluster-scoped object) against what they made of it
+ * (overridemanager.go ApplyOverridePolicies), so the caller asks for the second group with the changed labels.
+ * A policy matches when its resourceSelectors are nil or empty (match-all) or one of them matches. The group is
+ * ordered by implicit priority ascending (match-all, labelSelector, name), then by policy name, so the most
  * specific policy is applied last. Within a policy, rules keep their order and apply when targetCluster is nil
  * or matches the cluster; a policy without overrideRules uses its spec-level targetCluster + overriders.
  */
@@ -69,16 +71,15 @@ export function matchOverrideRules(
   target: OverrideTarget,
   cluster: Cluster,
   policies: readonly OverridePolicy[],
+  kind: OverridePolicy['kind'],
 ): MatchedOverrideRule[] {
-  const clusterPolicies = policies.filter((p) => p.kind === 'ClusterOverridePolicy');
-  const namespacedPolicies =
-    target.namespace === ''
-      ? []
-      : policies.filter((p) => p.kind === 'OverridePolicy' && policyNamespace(p) === target.namespace);
-  return [
-    ...rulesOf(orderByPriority(clusterPolicies, target), cluster),
-    ...rulesOf(orderByPriority(namespacedPolicies, target), cluster),
-  ];
+  const group =
+    kind === 'ClusterOverridePolicy'
+      ? policies.filter((p) => p.kind === 'ClusterOverridePolicy')
+      : target.namespace === ''
+        ? []
+        : policies.filter((p) => p.kind === 'OverridePolicy' && policyNamespace(p) === target.namespace);
+  return rulesOf(orderByPriority(group, target), cluster);
 }
 
 function orderByPriority(policies: readonly OverridePolicy[], target: OverrideTarget): OverridePolicy[] {

@@ -15,13 +15,13 @@ import { pruneForMember } from '../interpreters/pruneForMember.ts';
 import { reviseJobCompletions, reviseReplicas } from '../interpreters/reviseReplicas.ts';
 import { applyOverrides, type RefusedOverride } from '../overrides/applyOverrides.ts';
 import { appliedOverridesAnnotation } from '../overrides/appliedOverridesAnnotation.ts';
+import { labelRewritingClusterOverrides, overrideMayApply } from '../overrides/overrideMayApply.ts';
 import {
   APPLIED_CLUSTER_OVERRIDES_ANNOTATION,
   APPLIED_OVERRIDES_ANNOTATION,
 } from '../branches/rendered/workOnlyAnnotations.ts';
 import { overrideTargetOf } from '../overrides/matchOverrideRules.ts';
 import { identityChanges, type IdentityChange } from '../overrides/overrideIdentity.ts';
-import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { policiesInScope, type PolicyScope } from '../selectors/policiesInScope.ts';
 import { DEPENDED_BY_LABEL_PREFIX } from './distributeDependencies.ts';
 
@@ -281,16 +281,21 @@ const overrideCache = new WeakMap<Template, OverridePolicy[]>();
 function overridesFor(t: Template, model: ConfigModel): OverridePolicy[] {
   let found = overrideCache.get(t);
   if (!found) {
-    found = policiesInScope(model.overridePolicies, t.ref.namespace, OVERRIDE_SCOPE)
-      .map((o) => o.object)
-      .filter(
-        (o) =>
-          !o.spec.resourceSelectors ||
-          o.spec.resourceSelectors.length === 0 ||
-          bestSelectorMatch(o.spec.resourceSelectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched,
-      );
+    const inScope = policiesInScope(model.overridePolicies, t.ref.namespace, OVERRIDE_SCOPE).map((o) => o.object);
+    const template = { ...t.ref, labels: t.labels };
+    const relabelers = relabelersOf(model);
+    found = inScope.filter((o) => overrideMayApply(o, template, relabelers));
     overrideCache.set(t, found);
   }
+  return found;
+}
+
+/** The ClusterOverridePolicies that may change a template's labels, and so which OverridePolicies select it: once per model. */
+const relabelerCache = new WeakMap<ConfigModel, OverridePolicy[]>();
+function relabelersOf(model: ConfigModel): OverridePolicy[] {
+  let found = relabelerCache.get(model);
+  if (!found)
+    relabelerCache.set(model, (found = labelRewritingClusterOverrides(model.overridePolicies.map((o) => o.object))));
   return found;
 }
 

@@ -208,6 +208,39 @@ test('COPs apply before OPs and the most specific policy applies last, so it win
   ]);
 });
 
+test('OverridePolicies select the object as ClusterOverridePolicies left it: a label one adds brings an OverridePolicy in, one it removes keeps it out', () => {
+  const deployment = workload('Deployment', [{ name: 'c', image: 'nginx:1' }], {
+    name: 'web',
+    namespace: 'default',
+    labels: { app: 'web', canary: 'true' },
+  });
+  const labels = (operator: 'add' | 'remove', value: Record<string, string>) =>
+    clusterOverridePolicy(`${operator}-labels`, {
+      resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
+      overrideRules: [
+        { targetCluster: { clusterNames: ['member1'] }, overriders: { labelsOverrider: [{ operator, value }] } },
+      ],
+    });
+  const tagFor = (name: string, matchLabels: Record<string, string>, tag: string) =>
+    overridePolicy(name, {
+      resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', labelSelector: { matchLabels } }],
+      overrideRules: [{ overriders: { imageOverrider: [{ component: 'Tag', operator: 'replace', value: tag }] } }],
+    });
+  const policies = [
+    labels('add', { tier: 'gold' }),
+    labels('remove', { canary: '' }),
+    tagFor('gold', { tier: 'gold' }, '2'),
+    tagFor('canary', { canary: 'true' }, 'canary'),
+  ];
+  const on1 = applyOverrides(deployment, member1, policies);
+  assert.equal(containersOf(manifestOf(on1))[0]?.image, 'nginx:2');
+  assert.equal(on1.ok && on1.applied.map((a) => a.policyName), ['add-labels', 'remove-labels', 'gold']);
+  // Where no ClusterOverridePolicy applies, the template's own labels decide.
+  const on2 = applyOverrides(deployment, member2, policies);
+  assert.equal(containersOf(manifestOf(on2))[0]?.image, 'nginx:canary');
+  assert.equal(on2.ok && on2.applied.map((a) => a.policyName), ['canary']);
+});
+
 test('a failing plaintext names the policy, the rule and the operation; earlier successes are discarded', () => {
   const guestbook = readSample('guestbook/guestbook.yaml');
   const policies = [

@@ -22,7 +22,11 @@ const overriders2 = annotate('aaa: bbb');
 const overriders3 = annotate('hello: world');
 
 function summary(target: OverrideTarget, c = cluster1, policies: OverridePolicy[]): [string, number, Overriders][] {
-  return matchOverrideRules(target, c, policies).map((m) => [m.policy.metadata.name, m.ruleIndex, m.overriders]);
+  // ClusterOverridePolicies apply first; these objects' labels are the same for both groups.
+  return [
+    ...matchOverrideRules(target, c, policies, 'ClusterOverridePolicy'),
+    ...matchOverrideRules(target, c, policies, 'OverridePolicy'),
+  ].map((m) => [m.policy.metadata.name, m.ruleIndex, m.overriders]);
 }
 
 // Policies and cases transcribed from karmada pkg/util/overridemanager/overridemanager_test.go

@@ -204,6 +204,48 @@ test("applied ClusterOverridePolicies and OverridePolicies are recorded apart, b
   assert.not.ok(managed.some((k) => k.startsWith('policy.karmada.io/')));
 });
 
+test('an OverridePolicy selecting a label that a ClusterOverridePolicy gives the object applies where that label is given', () => {
+  const web = deployment('web', 2);
+  const gold: Located<OverridePolicy> = {
+    object: {
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'ClusterOverridePolicy',
+      metadata: { name: 'gold-tier' },
+      spec: {
+        overrideRules: [
+          {
+            targetCluster: { clusterNames: ['member2'] },
+            overriders: { labelsOverrider: [{ operator: 'add', value: { tier: 'gold' } }] },
+          },
+        ],
+      },
+    },
+    source: { file: 'policies/gold-tier.yaml', line: 1, column: 1 },
+  };
+  const model = withOverrides(
+    web,
+    gold,
+    overridePolicy('gold-image', {
+      resourceSelectors: [
+        { apiVersion: 'apps/v1', kind: 'Deployment', labelSelector: { matchLabels: { tier: 'gold' } } },
+      ],
+      overrideRules: [{ overriders: { imageOverrider: [{ component: 'Tag', operator: 'replace', value: '2' }] } }],
+    }),
+  );
+  const targets = [
+    { name: 'member1', replicas: 1 },
+    { name: 'member2', replicas: 1 },
+  ];
+  const imageOn = (i: number, c: typeof member1) =>
+    (
+      renderWorkManifest(source(web, model, targets), targets[i]!, c, model).manifest as {
+        spec: { template: { spec: { containers: { image: string }[] } } };
+      }
+    ).spec.template.spec.containers[0]?.image;
+  assert.is(imageOn(0, member1), 'nginx:1.27');
+  assert.is(imageOn(1, member2), 'nginx:2');
+});
+
 test('clusters whose manifest no override changed share its pod template; each has its Work id; a labels override gets its own labels', () => {
   const web = deployment('web', 3);
   const team = overridePolicy('member2-team', {
