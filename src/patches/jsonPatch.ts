@@ -6,7 +6,8 @@ import { setDataKey } from '../yaml/setDataKey.ts';
 // - a missing parent, or a remove/replace of a missing key or index, fails; add never creates parents;
 // - add on an existing member replaces it (so `add` of a map replaces the whole map);
 // - array indices may be negative and count from the end (-1 is the last element); `-` appends on add;
-// - an omitted value is written as null; the empty path "" means the whole document.
+// - an omitted value is written as null; the empty path "" means the whole document;
+// - a path without its leading "/" loses its first segment (patchPathPointer).
 // Pure: the input document is never mutated; values are copied in.
 
 export type JsonPatchOperator = 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
@@ -31,6 +32,17 @@ export function parseJsonPointer(pointer: string): string[] | undefined {
     .slice(1)
     .split('/')
     .map((token) => token.replace(/~[01]/g, (seq) => (seq === '~1' ? '/' : '~')));
+}
+
+/**
+ * The pointer a patch operation's path means to evanphx/json-patch, whose findObject takes every segment after the
+ * first "/" and ignores what comes before it: "metadata/x" means "/x" (at the root), "a/metadata/x" "/metadata/x".
+ * Undefined for a path with no "/" at all (other than ""), which names nothing.
+ */
+export function patchPathPointer(path: string): string | undefined {
+  if (path === '') return '';
+  const slash = path.indexOf('/');
+  return slash < 0 ? undefined : path.slice(slash);
 }
 
 /** Escapes one reference token for use in a pointer. */
@@ -79,8 +91,9 @@ function applyOperation(doc: unknown, operation: JsonPatchOperation): Step {
   const { op, path } = operation;
   if (op === 'move' || op === 'copy' || op === 'test') return applyComposite(doc, operation);
   const value = operation.value === undefined ? null : cloneParsedValue(operation.value);
-  const tokens = parseJsonPointer(path);
-  if (!tokens) return fail(`${op} operation: path "${path}" must be empty or start with /`);
+  const pointer = patchPathPointer(path);
+  const tokens = pointer === undefined ? undefined : parseJsonPointer(pointer);
+  if (!tokens) return fail(`${op} operation does not apply: doc is missing path "${path}"`);
   if (tokens.length === 0) return applyToRoot(op, value, path);
 
   const parent = findParent(doc, tokens.slice(0, -1));
@@ -114,14 +127,14 @@ function applyOperation(doc: unknown, operation: JsonPatchOperation): Step {
 function applyComposite(doc: unknown, operation: JsonPatchOperation): Step {
   const { op, path } = operation;
   if (op === 'test') {
-    const got = getByJsonPointer(doc, path);
+    const got = getByJsonPointer(doc, patchPathPointer(path) ?? path);
     const want = operation.value === undefined ? null : operation.value;
     if (!got.found || !isDeepStrictEqual(got.value, want))
       return fail(`test failed: "${path}" does not hold the expected value`);
     return { ok: true, document: doc };
   }
   if (operation.from === undefined) return fail(`${op} operation needs "from"`);
-  const source = getByJsonPointer(doc, operation.from);
+  const source = getByJsonPointer(doc, patchPathPointer(operation.from) ?? operation.from);
   if (!source.found) return fail(`${op} operation does not apply: ${source.message}`);
   let current = doc;
   if (op === 'move') {

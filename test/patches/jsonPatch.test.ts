@@ -112,7 +112,15 @@ test('the empty path replaces the whole document', () => {
   assert.is(applyJsonPatch({ a: 1 }, [{ op: 'remove', path: '' }]).ok, false);
 });
 
-test('a path without a leading / fails instead of being guessed at', () => {
+test('a path without its leading / loses its first segment, as evanphx/json-patch reads it; one without any / names nothing', () => {
+  const doc = { metadata: { name: 'n', labels: { a: '1' } }, spec: {} };
+  assert.equal(patched(doc, [{ op: 'add', path: 'metadata/x', value: 1 }]), { ...doc, x: 1 });
+  assert.equal(patched(doc, [{ op: 'add', path: 'zz/metadata/labels/b', value: '2' }]), {
+    metadata: { name: 'n', labels: { a: '1', b: '2' } },
+    spec: {},
+  });
+  assert.equal(patched(doc, [{ op: 'remove', path: 'q/spec' }]), { metadata: doc.metadata });
+  assert.equal(patched(doc, [{ op: 'copy', from: 'x/metadata/name', path: 'x/copied' }]), { ...doc, copied: 'n' });
   assert.is(applyJsonPatch({ a: 1 }, [{ op: 'replace', path: 'a', value: 2 }]).ok, false);
 });
 

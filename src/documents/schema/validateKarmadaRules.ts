@@ -10,6 +10,7 @@ import { isPlainObject, preview } from './validateAgainstSchema.ts';
 import { formatPath } from './formatPath.ts';
 import { relativeNameProblem } from '../../confinement/readConfinedFile.ts';
 import { identityFieldAt } from '../../overrides/overrideIdentity.ts';
+import { patchPathPointer } from '../../patches/jsonPatch.ts';
 import { labelValueProblems, qualifiedNameProblems } from '../../labels/labelFormats.ts';
 import { TOTAL_ANNOTATION_BYTES } from '../../labels/objectMetaRules.ts';
 import { isDNS1123Label, isJSONPointer } from './kubernetesNames.ts';
@@ -548,7 +549,19 @@ function validateOverriders(overriders: Obj, path: Path, issues: SchemaIssue[]):
     // Karmada's webhook reads no plaintext overrider: a bad path or value fails when the rule is applied, on each
     // cluster it targets (which keeps its previous manifest). Said here, the policy still valid.
     const admitted: SchemaIssue[] = [];
-    validatePointer(entry.path, [...ePath, 'path'], admitted);
+    // evanphx/json-patch ignores what comes before a path's first "/": such a path patches somewhere else.
+    const pointer = typeof entry.path === 'string' ? patchPathPointer(entry.path) : undefined;
+    if (pointer !== undefined && pointer !== entry.path)
+      issues.push({
+        path: [...ePath, 'path'],
+        code: 'INVALID_VALUE',
+        message: `${formatPath([...ePath, 'path'])} is ${preview(entry.path)}, which is not a JSON pointer; Karmada's JSON patch drops what comes before its first "/" and patches ${pointer}`,
+        fix: `start it with "/", e.g. /${String(entry.path)
+          .replace(/^[./]+/, '')
+          .replace(/\./g, '/')}`,
+        warning: true,
+      });
+    else validatePointer(entry.path, [...ePath, 'path'], admitted);
     // A remove's value is left unread by the JSON patch it becomes (evanphx/json-patch's remove), so it is no mistake.
     if (entry.operator !== 'remove') validateOperatorValue(entry, ePath, admitted);
     for (const issue of admitted)
@@ -557,7 +570,7 @@ function validateOverriders(overriders: Obj, path: Path, issues: SchemaIssue[]):
         message: `${issue.message}; applying it will fail on every cluster the rule targets`,
         warning: true,
       });
-    validateNotIdentity(entry.path, [...ePath, 'path'], issues);
+    validateNotIdentity(pointer ?? entry.path, [...ePath, 'path'], issues);
   });
   arrayAt(overriders, 'imageOverrider').forEach((entry, i) => {
     if (!isPlainObject(entry)) return;

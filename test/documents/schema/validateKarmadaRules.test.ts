@@ -651,6 +651,31 @@ test('plaintext paths and image predicate paths must be JSON pointers', () => {
   );
 });
 
+test('a plaintext path without its leading / is warned about with where it patches instead', () => {
+  const issues = validateKarmadaRules(
+    'OverridePolicy',
+    op(
+      rule({
+        plaintext: [
+          { path: 'metadata/x', operator: 'add', value: 1 },
+          { path: 'x/metadata/name', operator: 'replace', value: 'other' },
+        ],
+      }),
+    ),
+  );
+  assert.equal(
+    issues.map((i) => [formatPath(i.path), i.code, i.warning ?? false]),
+    [
+      ['spec.overrideRules[0].overriders.plaintext[0].path', 'INVALID_VALUE', true],
+      ['spec.overrideRules[0].overriders.plaintext[1].path', 'INVALID_VALUE', true],
+      ['spec.overrideRules[0].overriders.plaintext[1].path', 'INVALID_VALUE', false],
+    ],
+  );
+  assert.match(issues[0]!.message, 'drops what comes before its first "/" and patches /x');
+  assert.is(issues[0]!.fix, 'start it with "/", e.g. /metadata/x');
+  assert.match(issues[2]!.message, 'which writes metadata.name');
+});
+
 test('fieldOverrider needs exactly one of json or yaml', () => {
   const both = validateKarmadaRules(
     'OverridePolicy',
