@@ -71,6 +71,15 @@ export function assignReplicas(
     );
   }
   const strategy = assignStrategyOf(req.placement);
+  if (strategy === undefined) {
+    // A plain error there, not an UnschedulableError: the binding's condition says SchedulerError.
+    const rs = req.placement.replicaScheduling;
+    return {
+      ok: false,
+      status: 'SchedulerError',
+      message: `unsupported replica scheduling strategy, replicaSchedulingType: ${rs?.replicaSchedulingType ?? ''}, replicaDivisionPreference: ${rs?.replicaDivisionPreference ?? ''}, please try another scheduling strategy`,
+    };
+  }
   const base = {
     previous: req.previous,
     uid: req.resource.uid ?? '',

@@ -14,21 +14,22 @@ export function replicaSchedulingType(placement: Placement): 'Duplicated' | 'Div
   return rs.replicaSchedulingType ?? 'Divided';
 }
 
-export function assignStrategyOf(placement: Placement): AssignStrategy {
+/**
+ * Undefined for Divided without a division preference: the webhook gives Divided a Weighted one, but a type written
+ * "" is stored Divided without it (src/documents/storedPolicy.ts), and newAssignState then picks no strategy.
+ */
+export function assignStrategyOf(placement: Placement): AssignStrategy | undefined {
   if (replicaSchedulingType(placement) === 'Duplicated') return 'Duplicated';
-  const rs = placement.replicaScheduling;
-  if ((rs?.replicaDivisionPreference ?? 'Weighted') === 'Aggregated') return 'Aggregated';
-  return rs?.weightPreference?.dynamicWeight ? 'DynamicWeight' : 'StaticWeight';
+  const preference = placement.replicaScheduling?.replicaDivisionPreference;
+  if (preference === 'Aggregated') return 'Aggregated';
+  if (preference !== 'Weighted') return undefined;
+  return placement.replicaScheduling?.weightPreference?.dynamicWeight ? 'DynamicWeight' : 'StaticWeight';
 }
 
 /** Static weighting ignores spread constraints: Weighted with no weightPreference, or a static list without dynamicWeight. */
 export function shouldIgnoreSpreadConstraint(placement: Placement): boolean {
   const rs = placement.replicaScheduling;
-  if (
-    !rs ||
-    replicaSchedulingType(placement) !== 'Divided' ||
-    (rs.replicaDivisionPreference ?? 'Weighted') !== 'Weighted'
-  )
+  if (!rs || replicaSchedulingType(placement) !== 'Divided' || rs.replicaDivisionPreference !== 'Weighted')
     return false;
   const wp = rs.weightPreference;
   return !wp || ((wp.staticWeightList?.length ?? 0) > 0 && !wp.dynamicWeight);

@@ -29,7 +29,7 @@ import { preferredApiVersion, unservedApi } from '../api/servedApis.ts';
 import { validateQuantities } from './schema/validateQuantities.ts';
 import { validateStringFields } from './schema/validateStringFields.ts';
 import { validateObjectMeta } from './schema/validateObjectMeta.ts';
-import { applyPolicyDefaults } from './applyPolicyDefaults.ts';
+import { storedPolicy } from './storedPolicy.ts';
 import { checkObjectIdentity } from './checkObjectName.ts';
 import { expandLists, type ListedObject } from './expandLists.ts';
 import { karmadaRef } from './karmadaRef.ts';
@@ -274,7 +274,9 @@ export function classifyDocuments(
       out.broken.push(brokenRef(ref, namespace));
       continue;
     }
-    for (const v of findVoidLabelSelectors(obj.spec, ['spec']))
+    // Used as karmada-apiserver stores it, after the policy webhooks' round trip (it was validated in that form).
+    const stored = storedPolicy(ref.kind, obj) as Record<string, unknown>;
+    for (const v of findVoidLabelSelectors(stored.spec, ['spec']))
       out.problems.push({
         ...doc.locate(v.path),
         code: 'INVALID_VALUE',
@@ -286,11 +288,11 @@ export function classifyDocuments(
     switch (ref.kind) {
       case 'PropagationPolicy':
       case 'ClusterPropagationPolicy':
-        out.propagationPolicies.push({ object: applyPolicyDefaults(obj as unknown as PropagationPolicy), source });
+        out.propagationPolicies.push({ object: withPolicyNamespace(stored as unknown as PropagationPolicy), source });
         break;
       case 'OverridePolicy':
       case 'ClusterOverridePolicy':
-        out.overridePolicies.push({ object: withPolicyNamespace(obj as unknown as OverridePolicy), source });
+        out.overridePolicies.push({ object: withPolicyNamespace(stored as unknown as OverridePolicy), source });
         break;
       case 'ClusterTaintPolicy':
         out.clusterTaintPolicies.push({ object: obj as unknown as ClusterTaintPolicy, source });
@@ -303,8 +305,9 @@ export function classifyDocuments(
   return out;
 }
 
-function withPolicyNamespace(policy: OverridePolicy): OverridePolicy {
-  if (policy.kind === 'ClusterOverridePolicy' || policy.metadata.namespace) return policy;
+/** A namespaced policy without metadata.namespace lands in `default`, as kubectl sends it. */
+function withPolicyNamespace<P extends OverridePolicy | PropagationPolicy>(policy: P): P {
+  if (policy.kind.startsWith('Cluster') || policy.metadata.namespace) return policy;
   return { ...policy, metadata: { ...policy.metadata, namespace: 'default' } };
 }
 

@@ -348,6 +348,20 @@ test('assignReplicas: a non-workload gets every candidate with 0 replicas, whate
   if (got.ok) assert.equal(got.value.clusters, targets('a=0 b=0'));
 });
 
+test('assignReplicas: Divided without a division preference schedules no workload, as newAssignState picks no strategy', () => {
+  // What a replicaSchedulingType written "" is stored as (the webhook gives it no Weighted preference).
+  const divided = { replicaScheduling: { replicaSchedulingType: 'Divided' as const } };
+  const got = assignReplicas([candidate('a', 5)], request(divided, 2));
+  assert.equal(got, {
+    ok: false,
+    status: 'SchedulerError',
+    message:
+      'unsupported replica scheduling strategy, replicaSchedulingType: Divided, replicaDivisionPreference: , please try another scheduling strategy',
+  });
+  const nonWorkload = assignReplicas([candidate('a'), candidate('b')], request(divided, 0));
+  assert.ok(nonWorkload.ok);
+});
+
 test('assignReplicas: capacity shortage in steady scale-up is Unschedulable (Karmada test on UnschedulableError)', () => {
   const got = assignReplicas([candidate('member1', 3)], request(DYNAMIC, 10));
   assert.is(got.ok, false);

@@ -49,14 +49,14 @@ test("selecting the MCS API's ServiceImport turns propagateDeps on; a ServiceImp
     );
     assert.is(
       applyPolicyDefaults(policy({ resourceSelectors: selectors('multicluster.x-k8s.io/v1beta1') }, kind)).spec
-        .propagateDeps,
+        .propagateDeps === true,
       false,
     );
   }
 });
 
 test('the deprecated association field propagates no dependencies: no Karmada controller reads it', () => {
-  assert.is(applyPolicyDefaults(policy({ association: true })).spec.propagateDeps, false);
+  assert.is(applyPolicyDefaults(policy({ association: true })).spec.propagateDeps === true, false);
   assert.is(applyPolicyDefaults(policy({ association: true, propagateDeps: true })).spec.propagateDeps, true);
 });
 

@@ -180,4 +180,22 @@ test("an OverridePolicy's selectors without a namespace select only objects of t
   assert.is(labelsOn(inOther).overridden, undefined);
 });
 
+test('an empty overrideRules beside the deprecated targetCluster and overriders is dropped by the OverridePolicy webhook', () => {
+  // Its JSON round trip omits the empty list, so ValidateOverrideSpec sees no overrideRules to clash with. A
+  // ClusterOverridePolicy has no mutating webhook: stored as written, the empty list still clashes.
+  const spec = {
+    resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
+    targetCluster: { clusterNames: ['member1'] },
+    overriders: { labelsOverrider: [{ operator: 'add', value: { overridden: 'yes' } }] },
+    overrideRules: [],
+  };
+  const op = admitOverride(policy('OverridePolicy', spec, 'shop'));
+  assert.is(op.spec.overrideRules, undefined);
+  assert.equal(op.spec.targetCluster, { clusterNames: ['member1'] });
+  assert.equal(problemPaths('ClusterOverridePolicy', policy('ClusterOverridePolicy', spec)), [
+    'spec.targetCluster',
+    'spec.overriders',
+  ]);
+});
+
 test.run();

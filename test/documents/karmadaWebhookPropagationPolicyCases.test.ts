@@ -138,4 +138,105 @@ test('a placement without replicaScheduling duplicates; a declared Divided divid
   assert.is(replicaSchedulingType(admittedDivided.spec.placement ?? {}), 'Divided');
 });
 
+test('fields written empty are stored as missing, as the mutating webhook marshals them with omitempty, then defaulted', () => {
+  for (const kind of ['PropagationPolicy', 'ClusterPropagationPolicy']) {
+    const metadata = kind === 'PropagationPolicy' ? { name: 'p', namespace: 'shop' } : { name: 'p' };
+    const stored = admitted(
+      policy(
+        kind,
+        {
+          resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
+          preemption: '',
+          conflictResolution: '',
+          placement: {
+            clusterAffinity: { clusterNames: ['member1'] },
+            clusterAffinities: [],
+            replicaScheduling: {
+              replicaSchedulingType: 'Divided',
+              replicaDivisionPreference: '',
+              weightPreference: { dynamicWeight: '' },
+            },
+            spreadConstraints: [{ spreadByField: '', maxGroups: 2 }],
+          },
+          failover: { cluster: { purgeMode: '' } },
+        },
+        metadata,
+      ),
+    );
+    assert.is(stored.spec.preemption, 'Never', kind);
+    assert.is(stored.spec.conflictResolution, 'Abort', kind);
+    assert.is(stored.spec.placement?.clusterAffinities, undefined, kind);
+    assert.equal(
+      stored.spec.placement?.replicaScheduling,
+      { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted', weightPreference: {} },
+      kind,
+    );
+    assert.equal(stored.spec.placement?.spreadConstraints, [{ spreadByField: 'cluster', maxGroups: 2, minGroups: 1 }]);
+    assert.equal(stored.spec.failover, { cluster: { purgeMode: 'Gracefully' } }, kind);
+  }
+  const overflow = admitted(
+    policy(
+      'PropagationPolicy',
+      {
+        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
+        placement: { clusterAffinities: [{ affinityName: 'a', clusterNames: ['member1'], overflowAffinities: [] }] },
+      },
+      { name: 'p', namespace: 'shop' },
+    ),
+  );
+  assert.equal(overflow.spec.placement?.clusterAffinities, [{ affinityName: 'a', clusterNames: ['member1'] }]);
+});
+
+test('a missing decisionConditions is stored empty, its tolerationSeconds defaulted, as the struct always marshals', () => {
+  const stored = admitted(
+    policy(
+      'PropagationPolicy',
+      {
+        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
+        propagateDeps: true,
+        failover: { application: { purgeMode: 'Directly' } },
+      },
+      { name: 'p', namespace: 'shop' },
+    ),
+  );
+  assert.equal(stored.spec.failover, {
+    application: { purgeMode: 'Directly', decisionConditions: { tolerationSeconds: 300 } },
+  });
+});
+
+test('an application purgeMode written "" gets no grace period from the webhook and is stored Gracefully: refused', () => {
+  const out = admit(
+    policy(
+      'PropagationPolicy',
+      {
+        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
+        propagateDeps: true,
+        failover: { application: { decisionConditions: {}, purgeMode: '' } },
+      },
+      { name: 'p', namespace: 'shop' },
+    ),
+  );
+  assert.equal(
+    out.problems.map((p) => `${p.severity} ${p.code}`),
+    ['error INVALID_VALUE'],
+  );
+  assert.match(out.problems[0]!.message, /gracePeriodSeconds is not set, but purgeMode is Gracefully/);
+  assert.is(out.propagationPolicies.length, 0);
+});
+
+test('a replicaSchedulingType written "" is stored Divided without a division preference', () => {
+  // The webhook reads the type before the CRD defaults it, so it gives no Weighted preference.
+  const stored = admitted(
+    policy(
+      'PropagationPolicy',
+      {
+        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
+        placement: { replicaScheduling: { replicaSchedulingType: '' } },
+      },
+      { name: 'p', namespace: 'shop' },
+    ),
+  );
+  assert.equal(stored.spec.placement?.replicaScheduling, { replicaSchedulingType: 'Divided' });
+});
+
 test.run();

@@ -18,7 +18,7 @@ const withSpec = (spec: Partial<PropagationPolicy['spec']>): PropagationPolicy =
 
 // TestIsReplicaDynamicDivided: only Divided with dynamicWeight, or Divided Aggregated, divides by capacity.
 test('replicas are divided dynamically only by a dynamic weight or the Aggregated preference', () => {
-  const dynamic = (p: Placement) => ['DynamicWeight', 'Aggregated'].includes(assignStrategyOf(p));
+  const dynamic = (p: Placement) => ['DynamicWeight', 'Aggregated'].includes(assignStrategyOf(p) ?? '');
   assert.is(dynamic({}), false, 'strategy empty');
   assert.is(dynamic({ replicaScheduling: { replicaSchedulingType: 'Duplicated' } }), false, 'strategy duplicated');
   assert.is(

@@ -1,5 +1,6 @@
 // One call for a whole Karmada document: structure (SCHEMAS), Karmada's admission rules and, for a
-// Cluster, inline credentials. Issues come back in that order, every one of them.
+// Cluster, inline credentials. Issues come back in that order, every one of them. A policy is checked in the form
+// karmada-apiserver stores it (storedPolicy), as Karmada's validation sees it.
 import { KARMADA_KINDS, SCHEMAS } from './karmadaSchemas.ts';
 import type { KarmadaKind } from './karmadaSchemas.ts';
 import { validateAgainstSchema } from './validateAgainstSchema.ts';
@@ -7,6 +8,7 @@ import type { SchemaIssue } from './validateAgainstSchema.ts';
 import { validateKarmadaRules } from './validateKarmadaRules.ts';
 import type { KarmadaRuleOptions } from './validateKarmadaRules.ts';
 import { findInlineCredentials } from './findInlineCredentials.ts';
+import { storedPolicy } from '../storedPolicy.ts';
 
 export function isKarmadaKind(kind: unknown): kind is KarmadaKind {
   return typeof kind === 'string' && (KARMADA_KINDS as readonly string[]).includes(kind);
@@ -14,9 +16,10 @@ export function isKarmadaKind(kind: unknown): kind is KarmadaKind {
 
 export function validateKarmadaDocument(
   kind: KarmadaKind,
-  value: unknown,
+  written: unknown,
   options: KarmadaRuleOptions = {},
 ): SchemaIssue[] {
+  const value = storedPolicy(kind, written);
   const credentials = kind === 'Cluster' ? findInlineCredentials(value) : [];
   const secretPaths = new Set(credentials.map((issue) => JSON.stringify(issue.path)));
   // A `token:` under spec is both an unknown field and a leaked secret; the secret is what matters.

@@ -1,7 +1,9 @@
 // Karmada's admission rules beyond structure (pkg/util/validation/validation.go,
-// pkg/apis/cluster/validation/validation.go and the policy webhooks), checked on the YAML as the
-// user wrote it, i.e. before Karmada's mutating webhook fills defaults: the defaults it would fill
-// (spreadByField cluster, minGroups 1, gracePeriodSeconds 600, Weighted) are taken into account.
+// pkg/apis/cluster/validation/validation.go and the policy webhooks). A PropagationPolicy,
+// ClusterPropagationPolicy or OverridePolicy is checked in the form Karmada stores it
+// (src/documents/storedPolicy.ts: webhook defaults, JSON round trip, CRD defaults); the defaults the
+// webhook fills (spreadByField cluster, minGroups 1, gracePeriodSeconds 600, Weighted) are still taken
+// into account for a fragment checked as written.
 // Defensive on shape: anything the schema rejects is skipped here, never reported twice.
 import { MCS_API_VERSION } from '../../api/kinds.ts';
 import type { KarmadaKind } from './karmadaSchemas.ts';
@@ -439,6 +441,16 @@ function validateApplicationFailover(application: Obj, path: Path, issues: Schem
   const purgeMode = stringAt(application, 'purgeMode') || 'Gracefully';
   const grace = application.gracePeriodSeconds;
   const gPath = [...path, 'gracePeriodSeconds'];
+  // Stored Gracefully without a grace period: a purgeMode written "" got no default grace period from the webhook
+  // (it is not Gracefully yet when the webhook reads it), and the CRD then defaulted it to Gracefully.
+  if (stringAt(application, 'purgeMode') === 'Gracefully' && (grace === undefined || grace === null)) {
+    invalid(
+      issues,
+      gPath,
+      `${formatPath(gPath)} is not set, but purgeMode is Gracefully (Karmada's webhook gives a grace period of 600 only to a purgeMode that is missing or written Gracefully, not to one written "")`,
+      `remove the empty ${formatPath([...path, 'purgeMode'])}, or set ${formatPath(gPath)}`,
+    );
+  }
   if (grace !== undefined && grace !== null && purgeMode !== 'Gracefully') {
     invalid(
       issues,
