@@ -61,6 +61,21 @@ export const LUA_HOOKS = [
 ] as const;
 export type LuaHook = (typeof LUA_HOOKS)[number];
 
+/**
+ * The hooks Karmada's webhook compiles and checks for conflicts (pkg/util/interpreter/rule.go
+ * AllResourceInterpreterCustomizationRules, in its order): componentResource too, though it is not run.
+ */
+export const CHECKED_LUA_HOOKS = [
+  'retention',
+  'replicaResource',
+  'componentResource',
+  'replicaRevision',
+  'statusReflection',
+  'statusAggregation',
+  'healthInterpretation',
+  'dependencyInterpretation',
+] as const;
+
 /** config.karmada.io/v1alpha1 ResourceInterpreterCustomization, as validation leaves it: every hook has a script. */
 export interface ResourceInterpreterCustomization {
   apiVersion: 'config.karmada.io/v1alpha1';
@@ -68,7 +83,7 @@ export interface ResourceInterpreterCustomization {
   metadata: ObjectMeta;
   spec: {
     target: { apiVersion: string; kind: string };
-    customizations: Partial<Record<LuaHook, { luaScript: string }>>;
+    customizations: Partial<Record<(typeof CHECKED_LUA_HOOKS)[number], { luaScript: string }>>;
   };
 }
 

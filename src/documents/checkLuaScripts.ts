@@ -1,7 +1,8 @@
 // Karmada's webhook refuses a ResourceInterpreterCustomization whose Lua does not compile (checkCustomizationsRule) or
 // that sets an operation another one of its kind sets (validateCustomizationRule): such a customization is broken
-// here, so the last good one stays in force, and the error says why.
-import { LUA_HOOKS, type ResourceInterpreterCustomization } from '../api/interpreterCustomization.ts';
+// here, so the last good one stays in force, and the error says why. Every hook counts, componentResource too,
+// which Flotilla does not run.
+import { CHECKED_LUA_HOOKS, type ResourceInterpreterCustomization } from '../api/interpreterCustomization.ts';
 import type { FileObjects, Located } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
 import { checkLuaScript, loadLuaRuntime } from '../interpreters/lua/luaRuntime.ts';
@@ -36,7 +37,7 @@ export async function checkLuaScripts(files: readonly FileObjects[]): Promise<Fi
   const owner = new Map<string, Located<ResourceInterpreterCustomization>>();
   for (const c of [...all].sort((a, b) => compareNames(a.object.metadata.name, b.object.metadata.name))) {
     const { apiVersion, kind } = c.object.spec.target;
-    for (const hook of LUA_HOOKS) {
+    for (const hook of CHECKED_LUA_HOOKS) {
       if (hook === 'dependencyInterpretation' || !c.object.spec.customizations[hook]?.luaScript) continue;
       const key = `${apiVersion}/${kind}/${hook}`;
       const first = owner.get(key);
@@ -70,7 +71,7 @@ function compareNames(a: string, b: string): number {
 
 function compileErrors(ric: ResourceInterpreterCustomization): { hook: string; line: number; message: string }[] {
   const out: { hook: string; line: number; message: string }[] = [];
-  for (const hook of LUA_HOOKS) {
+  for (const hook of CHECKED_LUA_HOOKS) {
     const script = ric.spec.customizations[hook]?.luaScript;
     const error = script ? checkLuaScript(script) : undefined;
     if (error) out.push({ hook, ...error });

@@ -145,6 +145,8 @@ const RETAIN = 'function Retain(desiredObj, observedObj)\n  return desiredObj\ne
 const SCRIPTS: Hooks = {
   retention: RETAIN,
   replicaResource: 'function GetReplicas(obj)\n  return obj.spec.replicas, {}\nend',
+  // Not run by Flotilla (Karmada's alpha gate is off), but compiled and checked for conflicts like the others.
+  componentResource: 'function GetComponents(desiredObj)\n  return {}\nend',
   replicaRevision:
     'function ReviseReplica(obj, desiredReplica)\n  obj.spec.replicas = desiredReplica\n  return obj\nend',
   statusReflection: 'function ReflectStatus(observedObj)\n  return observedObj.status\nend',
