@@ -1,4 +1,5 @@
 import { KIND_TYPES, TYPE_FIELDS } from './apiFields.generated.ts';
+import { KARMADA_KIND_TYPES, KARMADA_TYPE_FIELDS } from './karmadaCrdFields.ts';
 
 /** What a built-in type declares of one field: a plain value (null), or objects of `type` held as `shape`. */
 export interface NestedField {
@@ -9,12 +10,15 @@ export interface NestedField {
 
 const parsed = new Map<string, ReadonlyMap<string, NestedField | null>>();
 
-/** The fields a built-in type (a client-node model name, `V1ServiceSpec`) declares; empty for an unknown type. */
+/**
+ * The fields a built-in type (a client-node model name, `V1ServiceSpec`) or a type of Karmada's CRDs
+ * (`KarmadaWorkloadRebalancerSpec`) declares; empty for an unknown type.
+ */
 export function fieldsOfType(type: string): ReadonlyMap<string, NestedField | null> {
   let fields = parsed.get(type);
   if (!fields) {
     fields = new Map(
-      (TYPE_FIELDS[type] ?? '')
+      (TYPE_FIELDS[type] ?? KARMADA_TYPE_FIELDS[type] ?? '')
         .split(' ')
         .filter(Boolean)
         .map((entry) => {
@@ -36,4 +40,9 @@ export function fieldsOfType(type: string): ReadonlyMap<string, NestedField | nu
 /** The type a built-in kind's objects decode into (`apps/v1`, `Deployment` → `V1Deployment`); undefined for others. */
 export function builtinTypeOf(apiVersion: string, kind: string): string | undefined {
   return KIND_TYPES[`${apiVersion}/${kind}`];
+}
+
+/** The type of a Karmada CRD's objects Flotilla reads beside policies (FederatedHPA, WorkloadRebalancer, ...). */
+export function karmadaTypeOf(apiVersion: string, kind: string): string | undefined {
+  return KARMADA_KIND_TYPES[`${apiVersion}/${kind}`];
 }

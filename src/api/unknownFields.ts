@@ -1,4 +1,4 @@
-import { builtinTypeOf, fieldsOfType as fieldsOf, type NestedField as Field } from './builtinTypes.ts';
+import { builtinTypeOf, fieldsOfType as fieldsOf, karmadaTypeOf, type NestedField as Field } from './builtinTypes.ts';
 
 // kube-apiserver decodes a built-in kind into its Go type, field names compared case-sensitively. A field the type
 // does not declare (`replica:` for `replicas:`, `resource:` in a container, `resources:` one level too shallow) is
@@ -17,7 +17,15 @@ export interface UnknownField {
 
 /** The fields of a built-in object its Kubernetes type does not declare, in document order; none for other kinds. */
 export function unknownFields(object: unknown, apiVersion: string, kind: string): UnknownField[] {
-  const type = builtinTypeOf(apiVersion, kind);
+  return unknownFieldsOf(object, builtinTypeOf(apiVersion, kind));
+}
+
+/** The same for the Karmada kinds of karmadaCrdFields.ts, whose CRD schemas prune and strictly refuse the same way. */
+export function unknownKarmadaFields(object: unknown, apiVersion: string, kind: string): UnknownField[] {
+  return unknownFieldsOf(object, karmadaTypeOf(apiVersion, kind));
+}
+
+function unknownFieldsOf(object: unknown, type: string | undefined): UnknownField[] {
   const found: UnknownField[] = [];
   if (type)
     eachField(object, type, [], (_, key, field, at, parent) => {
@@ -61,9 +69,9 @@ function eachField(
   }
 }
 
-/** `V1DeploymentSpec` → `DeploymentSpec`, `CoreV1EndpointPort` → `EndpointPort`. */
+/** `V1DeploymentSpec` → `DeploymentSpec`, `CoreV1EndpointPort` → `EndpointPort`, `KarmadaLuaScript` → `LuaScript`. */
 function typeName(type: string): string {
-  return type.replace(/^(?:[A-Z][a-z]+)*?V\d+(?:alpha\d+|beta\d+)?(?=[A-Z])/, '');
+  return type.replace(/^Karmada(?=[A-Z])|^(?:[A-Z][a-z]+)*?V\d+(?:alpha\d+|beta\d+)?(?=[A-Z])/, '');
 }
 
 /** A field path as kube-apiserver's strict decoding writes it: `spec.template.spec.containers[0].resource`. */

@@ -24,7 +24,7 @@ import { findVoidLabelSelectors } from './schema/findVoidLabelSelectors.ts';
 import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
 import { validateWorkloadNumbers } from './schema/validateWorkloadNumbers.ts';
 import { IGNORE_FILE } from './selectConfigFiles.ts';
-import { validateKnownFields } from './schema/validateKnownFields.ts';
+import { validateKarmadaKnownFields, validateKnownFields } from './schema/validateKnownFields.ts';
 import { preferredApiVersion, unservedApi } from '../api/servedApis.ts';
 import { validateQuantities } from './schema/validateQuantities.ts';
 import { validateStringFields } from './schema/validateStringFields.ts';
@@ -151,12 +151,13 @@ export function classifyDocuments(
 
     const extension = extensionKind(ref.apiVersion, ref.kind);
     if (extension) {
-      const issues =
+      const own =
         extension === 'rebalancer'
           ? validateRebalancer(obj)
           : extension === 'interpreter'
             ? validateInterpreterCustomization(obj)
             : validateLuaCustomization(obj);
+      const issues = [...own, ...notNamedYet(validateKarmadaKnownFields(obj), own)];
       for (const issue of issues) problem(issue.path, issue.code, issue.message, issue.fix);
       if (issues.length > 0) {
         // Not a template either. A broken rebalancer simply does nothing (a one-time request); a customization keeps
@@ -240,9 +241,9 @@ export function classifyDocuments(
       const numbers = [
         ...validateObjectMeta(obj),
         ...(ref.apiVersion === AUTOSCALING_API_VERSION && ref.kind === 'FederatedHPA'
-          ? validateFederatedHpa(obj)
+          ? [...validateKarmadaKnownFields(obj), ...validateFederatedHpa(obj)]
           : ref.apiVersion === AUTOSCALING_API_VERSION && ref.kind === 'CronFederatedHPA'
-            ? validateCronFederatedHpa(obj)
+            ? [...validateKarmadaKnownFields(obj), ...validateCronFederatedHpa(obj)]
             : [
                 ...validateKnownFields(obj),
                 ...validateWorkloadNumbers(obj),
@@ -325,6 +326,15 @@ function extensionKind(apiVersion: string, kind: string): 'rebalancer' | 'interp
   if (apiVersion === FLOTILLA_API_VERSION && kind === 'InterpreterCustomization') return 'interpreter';
   if (apiVersion === CONFIG_API_VERSION && kind === 'ResourceInterpreterCustomization') return 'lua';
   return undefined;
+}
+
+/** Unknown fields the kind's own checks did not name already (a customization's unknown hook, say). */
+function notNamedYet<I extends { path: (string | number)[] }>(
+  unknown: I[],
+  own: { path: (string | number)[]; code: string }[],
+): I[] {
+  const named = new Set(own.filter((o) => o.code === 'UNKNOWN_FIELD').map((o) => JSON.stringify(o.path)));
+  return unknown.filter((u) => !named.has(JSON.stringify(u.path)));
 }
 
 /** The identity of an object that does not validate: it keeps its last good definition (outputs/lastGoodKarmada.ts). */

@@ -127,6 +127,58 @@ spec:
   assert.is(file.templates.length, 4);
 });
 
+test("a misspelt field of Karmada's FederatedHPA, CronFederatedHPA, WorkloadRebalancer or interpreter customization is an error at its key", () => {
+  const file = classifyText(
+    'autoscaling/web.yaml',
+    `apiVersion: autoscaling.karmada.io/v1alpha1
+kind: FederatedHPA
+metadata: {name: web, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplica: 1
+  maxReplicas: 3
+---
+apiVersion: autoscaling.karmada.io/v1alpha1
+kind: CronFederatedHPA
+metadata: {name: web, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  rules: [{name: night, schedule: "0 22 * * *", targetReplicas: 1, timezone: Asia/Shanghai}]
+---
+apiVersion: apps.karmada.io/v1alpha1
+kind: WorkloadRebalancer
+metadata: {name: again}
+spec:
+  ttlSecondAfterFinished: 60
+  workloads: [{apiVersion: apps/v1, kind: Deployment, name: web, nmespace: default}]
+---
+apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: workload}
+spec:
+  extra: true
+  target: {apiVersion: apps.example.io/v1, kind: Workload, group: apps.example.io}
+  customizations:
+    retention: {luaScript: "function Retain(desiredObj, observedObj) return desiredObj end"}
+`,
+  );
+  assert.equal(
+    file.problems.map((p) => `${p.line}:${p.column} ${p.code} ${p.message.split(' (')[0]}`),
+    [
+      '6:3 UNKNOWN_FIELD unknown field spec.minReplica; did you mean minReplicas?',
+      // Without the check the rule would run in UTC, silently.
+      '14:68 UNKNOWN_FIELD unknown field spec.rules[0].timezone; did you mean timeZone?',
+      '20:3 UNKNOWN_FIELD unknown field spec.ttlSecondAfterFinished; did you mean ttlSecondsAfterFinished?',
+      '21:66 UNKNOWN_FIELD unknown field spec.workloads[0].nmespace; did you mean namespace?',
+      '27:3 UNKNOWN_FIELD unknown field spec.extra',
+      '28:60 UNKNOWN_FIELD unknown field spec.target.group',
+    ],
+  );
+  assert.equal(file.templates, []);
+  assert.equal(file.rebalancers, []);
+  assert.equal(file.interpreterCustomizations, []);
+});
+
 test("kube-apiserver's strict decoding error names every unknown field by its path", () => {
   const unknown = unknownFields(
     {
