@@ -70,6 +70,16 @@ test('a Cluster is refused for a bad name, a missing or unknown syncMode, a bad 
   for (const [name, value] of cases) assert.ok(refused(value), name);
 });
 
+test('an apiEndpoint with user information is refused, even an empty one before the @, as Go parses it', () => {
+  for (const apiEndpoint of ['https://@member1.example.com:6443', 'https://admin@member1.example.com:6443'])
+    assert.ok(refused(cluster({ syncMode: 'Push', apiEndpoint })), apiEndpoint);
+  // An @ in the path, the query or the fragment is no user information; query and fragment are refused themselves.
+  assert.equal(
+    admitted(cluster({ syncMode: 'Push', apiEndpoint: 'https://member1.example.com:6443/a@b' })).spec.apiEndpoint,
+    'https://member1.example.com:6443/a@b',
+  );
+});
+
 test('resource models without a syncMode are refused (the cases of TestValidateCluster, as Karmada writes them)', () => {
   const models: Obj[][] = [
     [

@@ -975,10 +975,25 @@ function urlProblem(endpoint: string): string | undefined {
     return 'it is not a URL with a scheme and host';
   }
   if (url.host === '') return 'the host is missing';
-  if (url.username || url.password) return 'user information is not allowed in the URL';
+  if (url.username || url.password || hasEmptyUserInfo(endpoint)) return 'user information is not allowed in the URL';
   if (url.hash) return 'a fragment (#...) is not allowed';
   if (url.search) return 'query parameters are not allowed';
   return undefined;
+}
+
+/**
+ * `https://@host`: Go's url.Parse sets a (blank) User for any `@` in the authority, and ValidateClusterAPIEndpoint
+ * refuses a non-nil User; the WHATWG parser leaves no trace of an empty one.
+ */
+function hasEmptyUserInfo(endpoint: string): boolean {
+  // url.Parse cuts the fragment at the first '#' and the query at the first '?', then the authority at the first '/'.
+  const beforeQuery = endpoint.split('#')[0]!.split('?')[0]!;
+  const start = beforeQuery.indexOf('://');
+  if (start < 0) return false;
+  return beforeQuery
+    .slice(start + 3)
+    .split('/')[0]!
+    .includes('@');
 }
 
 // ---------------------------------------------------------------- shape helpers
