@@ -26,9 +26,10 @@ export function validateRebalancer(value: Obj): ExtensionIssue[] {
       },
     ];
   }
+  // The CRD requires the keys, strings, and nothing of their text: a workload named "" is admitted and names nothing.
   spec.workloads.forEach((w, i) => {
     for (const f of ['apiVersion', 'kind', 'name'] as const) {
-      if (!isObj(w) || typeof w[f] !== 'string' || w[f] === '') {
+      if (!isObj(w) || typeof w[f] !== 'string') {
         issues.push({
           path: ['spec', 'workloads', i],
           code: 'MISSING_FIELD',
@@ -39,12 +40,16 @@ export function validateRebalancer(value: Obj): ExtensionIssue[] {
     }
   });
   const ttl = spec.ttlSecondsAfterFinished;
-  // Karmada declares it *int32.
-  if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 0 || ttl > 2147483647)) {
+  // Karmada declares it *int32, with no minimum in the CRD and no webhook: a negative one is admitted.
+  if (
+    ttl !== undefined &&
+    ttl !== null &&
+    (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < -2147483648 || ttl > 2147483647)
+  ) {
     issues.push({
       path: ['spec', 'ttlSecondsAfterFinished'],
       code: 'INVALID_VALUE',
-      message: 'spec.ttlSecondsAfterFinished must be a whole number from 0 to 2147483647',
+      message: 'spec.ttlSecondsAfterFinished must be a 32-bit whole number',
       fix: 'set it to a number of seconds, or remove it',
     });
   }

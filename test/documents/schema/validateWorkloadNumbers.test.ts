@@ -109,7 +109,30 @@ test('the rest of the integer family is bounded too: tolerationSeconds, a rebala
     spec: { workloads: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }], ttlSecondsAfterFinished: ttl },
   });
   assert.equal(validateRebalancer(rebalancer(2147483647)), []);
-  assert.match(validateRebalancer(rebalancer(2147483648))[0]?.message ?? '', /from 0 to 2147483647/);
+  assert.match(validateRebalancer(rebalancer(2147483648))[0]?.message ?? '', /32-bit whole number/);
+});
+
+test('a WorkloadRebalancer is held to its CRD only: a negative time to live and a workload named "" are admitted', () => {
+  // apps.karmada.io_workloadrebalancers.yaml: ttlSecondsAfterFinished is an int32 with no minimum, a workload's
+  // apiVersion, kind and name are required keys of type string; no webhook checks a WorkloadRebalancer.
+  const rebalancer = (spec: Record<string, unknown>) => ({
+    apiVersion: 'apps.karmada.io/v1alpha1',
+    kind: 'WorkloadRebalancer',
+    metadata: { name: 'r' },
+    spec,
+  });
+  assert.equal(
+    validateRebalancer(
+      rebalancer({ workloads: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: '' }], ttlSecondsAfterFinished: -5 }),
+    ),
+    [],
+  );
+  assert.equal(
+    validateRebalancer(rebalancer({ workloads: [{ apiVersion: 'apps/v1', kind: 'Deployment' }] })).map(
+      (i) => i.message,
+    ),
+    ['spec.workloads[0] has no name'],
+  );
 });
 
 test.run();
