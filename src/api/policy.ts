@@ -195,8 +195,10 @@ export interface OverridePolicy {
 /** One condition a ClusterTaintPolicy matches on: the cluster's condition of that type has (In) or lacks (NotIn) a status. */
 export interface MatchCondition {
   conditionType: string;
-  operator: 'In' | 'NotIn';
-  statusValues: ('True' | 'False' | 'Unknown')[];
+  /** In or NotIn; Karmada admits any other, which matches nothing. */
+  operator: string;
+  /** True, False, Unknown; Karmada admits any text, and none. */
+  statusValues: string[];
 }
 
 /**

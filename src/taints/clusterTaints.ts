@@ -69,7 +69,10 @@ export function buildManagedTaints(
   return taints;
 }
 
-/** Karmada's conditionMatches: every MatchCondition holds (ANDed); an empty list never matches; a missing condition fails. */
+/**
+ * Karmada's conditionMatches: every MatchCondition holds (ANDed); an empty list never matches; a missing condition
+ * fails, and so does an operator other than In and NotIn, which the CRD admits.
+ */
 export function conditionsMatch(
   conditions: readonly Condition[],
   matches: readonly MatchCondition[] | undefined,
@@ -79,7 +82,9 @@ export function conditionsMatch(
     const c = conditions.find((x) => x.type === m.conditionType);
     if (!c) return false;
     const listed = m.statusValues.includes(c.status);
-    return m.operator === 'In' ? listed : !listed;
+    if (m.operator === 'In') return listed;
+    if (m.operator === 'NotIn') return !listed;
+    return false;
   });
 }
 

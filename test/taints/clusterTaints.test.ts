@@ -106,6 +106,16 @@ test('conditions match ANDed, with In and NotIn; a missing condition or an empty
   assert.not.ok(conditionsMatch(conditions, []));
 });
 
+test('a condition with another operator than In or NotIn, or with statusValues Karmada does not write, matches as Karmada does', () => {
+  // The CRD admits any operator and any statusValues; conditionMatches fails an unsupported operator, and a
+  // statusValues list is only searched.
+  const conditions: Condition[] = [{ type: 'Ready', status: 'False' }];
+  assert.not.ok(conditionsMatch(conditions, [{ conditionType: 'Ready', operator: 'Exists', statusValues: ['True'] }]));
+  assert.not.ok(conditionsMatch(conditions, [{ conditionType: 'Ready', operator: 'In', statusValues: [] }]));
+  assert.ok(conditionsMatch(conditions, [{ conditionType: 'Ready', operator: 'NotIn', statusValues: [] }]));
+  assert.ok(conditionsMatch(conditions, [{ conditionType: 'Ready', operator: 'NotIn', statusValues: ['Maybe'] }]));
+});
+
 test("effective taints: Git's first, then managed ones not already there", () => {
   const git: Taint[] = [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }];
   const managed: Taint[] = [

@@ -341,11 +341,12 @@ const clusterStatus: Schema = {
 
 // ---- ClusterTaintPolicy (pkg/apis/policy/v1alpha1/clustertaint_types.go) ----
 
+// The CRD constrains neither operator nor statusValues; the controller matches nothing with another operator.
 const matchCondition: Schema = obj(
   {
     conditionType: str(),
-    operator: str({ enum: ['In', 'NotIn'] }),
-    statusValues: list(str({ enum: ['True', 'False', 'Unknown'] }), 1),
+    operator: str(),
+    statusValues: strings,
   },
   ['conditionType', 'operator', 'statusValues'],
 );

@@ -950,6 +950,20 @@ const UNBOUNDED: Quantity = { num: 9223372036854775807n, den: 1n };
  * an administrator's flag allows it, Flotilla does not keep: there a NoExecute taint policy is the opt-in to failover.
  */
 function validateClusterTaintPolicySpec(spec: Obj, issues: SchemaIssue[]): void {
+  for (const list of ['addOnConditions', 'removeOnConditions'])
+    arrayAt(spec, list).forEach((condition, i) => {
+      const operator = isPlainObject(condition) ? condition.operator : undefined;
+      if (typeof operator !== 'string' || operator === 'In' || operator === 'NotIn') return;
+      const path = ['spec', list, i, 'operator'];
+      // Admitted (the CRD has no enum, the webhook checks taints only), but conditionMatches then matches nothing.
+      issues.push({
+        path,
+        code: 'INVALID_VALUE',
+        message: `${formatPath(path)} is ${preview(operator)}: Karmada admits it but its controller matches nothing with an operator other than In or NotIn, so spec.taints are never ${list === 'addOnConditions' ? 'added' : 'removed'} by this policy`,
+        fix: 'use In or NotIn',
+        warning: true,
+      });
+    });
   const taints = arrayAt(spec, 'taints');
   taints.forEach((taint, i) => {
     if (!isPlainObject(taint)) return;

@@ -4,6 +4,7 @@ import { validateKarmadaRules } from '../../../src/documents/schema/validateKarm
 import type { KarmadaKind } from '../../../src/documents/schema/karmadaSchemas.ts';
 import { formatPath } from '../../../src/documents/schema/formatPath.ts';
 import { storedPolicy } from '../../../src/documents/storedPolicy.ts';
+import { validateKarmadaDocument } from '../../../src/documents/schema/validateKarmadaDocument.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -884,6 +885,32 @@ test('a ClusterTaintPolicy names each taint key and effect once; the first of a 
       ]),
     ),
     [],
+  );
+});
+
+test("a ClusterTaintPolicy's match conditions are held to its CRD: any operator and statusValues are admitted", () => {
+  // policy.karmada.io_clustertaintpolicies.yaml has no enum nor minItems there; the webhook checks the taints only.
+  const ctp = (condition: Obj) => ({
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'ClusterTaintPolicy',
+    metadata: { name: 'tp' },
+    spec: {
+      addOnConditions: [condition],
+      removeOnConditions: [condition],
+      taints: [{ key: 'k', effect: 'NoSchedule' }],
+    },
+  });
+  for (const statusValues of [[], ['Maybe']]) {
+    const value = ctp({ conditionType: 'Ready', operator: 'In', statusValues });
+    assert.equal(validateKarmadaDocument('ClusterTaintPolicy', value), [], JSON.stringify(statusValues));
+  }
+  const exists = validateKarmadaDocument(
+    'ClusterTaintPolicy',
+    ctp({ conditionType: 'Ready', operator: 'Exists', statusValues: ['False'] }),
+  );
+  assert.equal(
+    exists.map((i) => `${formatPath(i.path)} ${i.warning ? 'warning' : 'error'}`),
+    ['spec.addOnConditions[0].operator warning', 'spec.removeOnConditions[0].operator warning'],
   );
 });
 
