@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import type { ResourceInterpreterCustomization } from '../../src/api/interpreterCustomization.ts';
 import type { FileObjects, Located } from '../../src/api/model.ts';
 import { checkLuaScripts } from '../../src/documents/checkLuaScripts.ts';
+import { validateLuaCustomization } from '../../src/documents/schema/validateExtensionKinds.ts';
 import { customDependencies, interpreterSet } from '../../src/interpreters/customizations.ts';
 import { loadLuaRuntime } from '../../src/interpreters/lua/luaRuntime.ts';
 
@@ -195,6 +196,19 @@ for (const hook of Object.keys(SCRIPTS))
     assert.equal(file!.broken.length, 1);
     assert.match(file!.problems[0]!.message, `the ${hook} luaScript does not compile`);
   });
+
+test('a target whose apiVersion and kind are "" is admitted, as the CRD only requires the keys, and customizes no kind', () => {
+  const empty = ric('empty', { retention: RETAIN }, { apiVersion: '', kind: '' });
+  assert.equal(validateLuaCustomization(empty.object as unknown as Record<string, unknown>), []);
+  assert.is(luaOf([empty]), undefined);
+  assert.equal(
+    validateLuaCustomization({ ...empty.object, spec: { customizations: {} } } as unknown as Record<
+      string,
+      unknown
+    >).map((i) => i.code),
+    ['MISSING_FIELD'],
+  );
+});
 
 // util/interpreter/validation/validation_test.go TestVerifyDependencies: Karmada's GetDependencies fails on any
 // invalid reference (configurable.go GetDependencies → validation.VerifyDependencies), and nothing is propagated.

@@ -247,13 +247,8 @@ export function validateLuaCustomization(value: Obj): ExtensionIssue[] {
   const issues: ExtensionIssue[] = [];
   const spec = isObj(value.spec) ? value.spec : undefined;
   const target = spec && isObj(spec.target) ? spec.target : undefined;
-  if (
-    !target ||
-    typeof target.apiVersion !== 'string' ||
-    !target.apiVersion ||
-    typeof target.kind !== 'string' ||
-    !target.kind
-  )
+  // The CRD requires the two keys as strings, not text in them: a target of "" is admitted and customizes no kind.
+  if (!target || typeof target.apiVersion !== 'string' || typeof target.kind !== 'string')
     issues.push({
       path: spec ? ['spec'] : [],
       code: 'MISSING_FIELD',
