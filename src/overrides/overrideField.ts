@@ -10,10 +10,10 @@ import { setDataKey } from '../yaml/setDataKey.ts';
 import { applyJsonPatchToText } from '../patches/patchJsonText.ts';
 
 /**
- * Each overrider in turn: read the string at fieldPath, parse it as JSON or YAML (exactly one of `json` and
- * `yaml` must be given), apply the sub-patches, write the string back. JSON comes back compact with Go's HTML
- * escaping; YAML comes back byte for byte as Karmada re-encodes it with go-yaml v2 (keys in Go's order, long
- * strings folded at 80 columns, list items not indented, comments dropped). An empty JSON string is left as it is.
+ * Each overrider in turn: read the string at fieldPath, parse it as YAML when `yaml` operations are given, else as
+ * JSON, apply the sub-patches, write the string back. JSON comes back compact with Go's HTML escaping; YAML comes back
+ * byte for byte as Karmada re-encodes it with go-yaml v2 (keys in Go's order, long strings folded at 80 columns, list
+ * items not indented, comments dropped). An empty JSON string is left as it is.
  */
 export function applyFieldOverriders(
   manifest: Manifest,
@@ -35,10 +35,6 @@ type FieldResult = { ok: true; manifest: Manifest } | { ok: false; part?: string
 function overrideField(manifest: Manifest, overrider: FieldOverrider): FieldResult {
   const yamlOps = overrider.yaml ?? [];
   const jsonOps = overrider.json ?? [];
-  if (yamlOps.length > 0 && jsonOps.length > 0)
-    return { ok: false, message: 'FieldOverrider has both YAML and JSON set. Only one is allowed' };
-  if (yamlOps.length === 0 && jsonOps.length === 0)
-    return { ok: false, message: 'FieldOverrider must have either JSON or YAML set' };
   const tokens = parseJsonPointer(overrider.fieldPath);
   if (!tokens || tokens.length === 0)
     return { ok: false, message: `fieldPath "${overrider.fieldPath}" must be a JSON pointer to a field` };
@@ -48,6 +44,9 @@ function overrideField(manifest: Manifest, overrider: FieldOverrider): FieldResu
   if (typeof found.value !== 'string')
     return { ok: false, message: `Get object's value by overrider's path(${overrider.fieldPath}) is not string` };
 
+  // Validation refuses both or neither in an override rule; in the deprecated spec.overriders, which Karmada's webhook
+  // does not check, applyFieldOverriders takes the YAML operations first and, with none at all, writes "".
+  if (yamlOps.length === 0 && jsonOps.length === 0) return { ok: true, manifest: setAt(manifest, tokens, '') };
   const isYaml = yamlOps.length > 0;
   const operations: JsonPatchOperation[] = (isYaml ? yamlOps : jsonOps).map((o) => ({
     op: o.operator,

@@ -198,4 +198,29 @@ test('an empty overrideRules beside the deprecated targetCluster and overriders 
   ]);
 });
 
+test('the deprecated spec.overriders is not checked by Karmada: what is wrong there is a warning, an identity path an error', () => {
+  // ValidateOverrideSpec validates overrideRules only.
+  const severities = (overriders: Obj) =>
+    validateKarmadaDocument(
+      'OverridePolicy',
+      policy('OverridePolicy', { resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap' }], overriders }, 'shop'),
+    ).map((i) => `${formatPath(i.path)} ${i.warning ? 'warning' : 'error'}`);
+  const both = {
+    fieldPath: '/data/a',
+    json: [{ subPath: '/x', operator: 'add', value: 1 }],
+    yaml: [{ subPath: '/x', operator: 'add', value: 1 }],
+  };
+  assert.equal(severities({ fieldOverrider: [both] }), ['spec.overriders.fieldOverrider[0] warning']);
+  assert.equal(severities({ labelsOverrider: [{ operator: 'add', value: { 'a~b': 'x' } }] }), [
+    'spec.overriders.labelsOverrider[0].value["a~b"] warning',
+  ]);
+  assert.equal(severities({ plaintext: [{ path: '/metadata/name', operator: 'replace', value: 'x' }] }), [
+    'spec.overriders.plaintext[0].path error',
+  ]);
+  // In a rule, Karmada's webhook refuses both.
+  assert.equal(problemPaths('OverridePolicy', policy('OverridePolicy', rules({ fieldOverrider: [both] }), 'shop')), [
+    'spec.overrideRules[0].overriders.fieldOverrider[0]',
+  ]);
+});
+
 test.run();

@@ -541,7 +541,22 @@ function validateOverrideSpec(spec: Obj, policyNamespace: string | undefined, is
       'move spec.overriders into a spec.overrideRules[] entry as overriders, then delete it',
     );
   }
-  if (overriders) validateOverriders(overriders, ['spec', 'overriders'], issues);
+  if (overriders) {
+    // ValidateOverrideSpec checks overrideRules only: the deprecated spec.overriders is admitted as written and what
+    // does not apply fails where it is applied. Warnings here, but for an identity path, Flotilla's own refusal.
+    const found: SchemaIssue[] = [];
+    validateOverriders(overriders, ['spec', 'overriders'], found);
+    for (const issue of found)
+      issues.push(
+        IDENTITY_ISSUES.has(issue) || issue.warning
+          ? issue
+          : {
+              ...issue,
+              message: `${issue.message} (Karmada's webhook does not check the deprecated spec.overriders: it admits this, and applying it may fail on the clusters it targets)`,
+              warning: true,
+            },
+      );
+  }
   arrayAt(spec, 'overrideRules').forEach((rule, i) => {
     if (!isPlainObject(rule)) return;
     const rulePath = ['spec', 'overrideRules', i];
@@ -649,18 +664,20 @@ function validateOverriders(overriders: Obj, path: Path, issues: SchemaIssue[]):
     const ePath = [...path, 'fieldOverrider', i];
     const json = arrayAt(entry, 'json');
     const yaml = arrayAt(entry, 'yaml');
+    // What applyFieldOverriders does with these in the deprecated spec.overriders, which nothing checks.
+    const deprecated = path.length === 2;
     if (json.length > 0 && yaml.length > 0) {
       invalid(
         issues,
         ePath,
-        `${formatPath(ePath)} sets both json and yaml; exactly one is allowed`,
+        `${formatPath(ePath)} sets both json and yaml; exactly one is allowed${deprecated ? ' (here Karmada applies the yaml operations and ignores json)' : ''}`,
         `keep json if the field holds JSON text, yaml if it holds YAML text, and delete the other`,
       );
     } else if (json.length === 0 && yaml.length === 0) {
       issues.push({
         path: ePath,
         code: 'MISSING_FIELD',
-        message: `${formatPath(ePath)} needs json or yaml operations`,
+        message: `${formatPath(ePath)} needs json or yaml operations${deprecated ? ' (here Karmada writes an empty string to the field)' : ''}`,
         fix: `add ${formatPath([...ePath, 'json'])} (or yaml) with at least one {subPath, operator, value}`,
       });
     }
@@ -706,10 +723,14 @@ function validateOperatorValue(entry: Obj, path: Path, issues: SchemaIssue[]): v
  * or above apiVersion, kind, metadata.name or metadata.namespace is refused here, where it is written, and again at
  * render time for whatever gets past this (a rule is then not applied).
  */
+/** Refusals of Flotilla's own (README), kept as errors where Karmada's webhook checks nothing. */
+const IDENTITY_ISSUES = new WeakSet<SchemaIssue>();
+
 function validateNotIdentity(pointer: unknown, path: Path, issues: SchemaIssue[]): void {
   if (typeof pointer !== 'string') return;
   const field = identityFieldAt(pointer);
   if (!field) return;
+  const before = issues.length;
   invalid(
     issues,
     path,
@@ -718,6 +739,7 @@ function validateNotIdentity(pointer: unknown, path: Path, issues: SchemaIssue[]
       ? 'patch the fields below it instead, e.g. /metadata/labels/<key> or /spec/...'
       : `remove this overrider; to have a ${field === 'metadata.namespace' ? 'copy in another namespace' : 'different object'}, add a template for it`,
   );
+  for (const issue of issues.slice(before)) IDENTITY_ISSUES.add(issue);
 }
 
 function validatePointer(pointer: unknown, path: Path, issues: SchemaIssue[]): void {
