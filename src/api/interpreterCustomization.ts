@@ -49,21 +49,9 @@ export interface LuaScripts {
   dependencyInterpretation?: string[];
 }
 
-/** The hooks of a ResourceInterpreterCustomization Flotilla runs (componentResource is alpha in Karmada, off). */
-export const LUA_HOOKS = [
-  'retention',
-  'replicaResource',
-  'replicaRevision',
-  'statusReflection',
-  'statusAggregation',
-  'healthInterpretation',
-  'dependencyInterpretation',
-] as const;
-export type LuaHook = (typeof LUA_HOOKS)[number];
-
 /**
- * The hooks Karmada's webhook compiles and checks for conflicts (pkg/util/interpreter/rule.go
- * AllResourceInterpreterCustomizationRules, in its order): componentResource too, though it is not run.
+ * Karmada's CustomizationRules, in its order, which is also the order its webhook compiles and checks them for conflicts
+ * (pkg/util/interpreter/rule.go AllResourceInterpreterCustomizationRules): componentResource too, though it is not run.
  */
 export const CHECKED_LUA_HOOKS = [
   'retention',
@@ -75,6 +63,12 @@ export const CHECKED_LUA_HOOKS = [
   'healthInterpretation',
   'dependencyInterpretation',
 ] as const;
+
+/** The hooks Flotilla runs: every one but componentResource (alpha in Karmada, off). */
+export const LUA_HOOKS = CHECKED_LUA_HOOKS.filter(
+  (hook): hook is Exclude<(typeof CHECKED_LUA_HOOKS)[number], 'componentResource'> => hook !== 'componentResource',
+);
+export type LuaHook = (typeof LUA_HOOKS)[number];
 
 /** config.karmada.io/v1alpha1 ResourceInterpreterCustomization, as validation leaves it: every hook has a script. */
 export interface ResourceInterpreterCustomization {

@@ -4,6 +4,7 @@
 // config.karmada.io_resourceinterpretercustomizations): kube-apiserver prunes what a CRD's schema does not declare,
 // and kubectl's strict field validation refuses it. A FederatedHPA's spec and status are Kubernetes'
 // autoscaling/v2 HorizontalPodAutoscaler types, field for field.
+import { CHECKED_LUA_HOOKS } from './interpreterCustomization.ts';
 
 /** `apiVersion/Kind` → the type of its objects. */
 export const KARMADA_KIND_TYPES: Readonly<Record<string, string>> = {
@@ -38,18 +39,7 @@ export const KARMADA_TYPE_FIELDS: Readonly<Record<string, string>> = {
     'apiVersion kind metadata:V1ObjectMeta spec:KarmadaResourceInterpreterCustomizationSpec',
   KarmadaResourceInterpreterCustomizationSpec:
     'customizations:KarmadaCustomizationRules target:KarmadaCustomizationTarget',
-  KarmadaCustomizationRules: [
-    'retention',
-    'replicaResource',
-    'componentResource',
-    'replicaRevision',
-    'statusReflection',
-    'statusAggregation',
-    'healthInterpretation',
-    'dependencyInterpretation',
-  ]
-    .map((hook) => `${hook}:${LUA}`)
-    .join(' '),
+  KarmadaCustomizationRules: CHECKED_LUA_HOOKS.map((hook) => `${hook}:${LUA}`).join(' '),
   [LUA]: 'luaScript',
   KarmadaCustomizationTarget: 'apiVersion kind',
 };

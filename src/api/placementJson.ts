@@ -16,46 +16,25 @@ type GoShape =
   | 'stringMap'
   | { struct: readonly GoField[]; list?: true; pointer?: true };
 
+// meta/v1 LabelSelectorRequirement and core/v1 NodeSelectorRequirement: key, operator, values (omitempty).
+const REQUIREMENTS: GoShape = {
+  list: true,
+  struct: [
+    ['key', 'string', false],
+    ['operator', 'string', false],
+    ['values', 'strings', true],
+  ],
+};
+
 const LABEL_SELECTOR: readonly GoField[] = [
   ['matchLabels', 'stringMap', true],
-  [
-    'matchExpressions',
-    {
-      list: true,
-      struct: [
-        ['key', 'string', false],
-        ['operator', 'string', false],
-        ['values', 'strings', true],
-      ],
-    },
-    true,
-  ],
+  ['matchExpressions', REQUIREMENTS, true],
 ];
 
 // policy/v1alpha1 ClusterAffinity; FieldSelector holds core/v1 NodeSelectorRequirements.
 const CLUSTER_AFFINITY: readonly GoField[] = [
   ['labelSelector', { struct: LABEL_SELECTOR, pointer: true }, true],
-  [
-    'fieldSelector',
-    {
-      pointer: true,
-      struct: [
-        [
-          'matchExpressions',
-          {
-            list: true,
-            struct: [
-              ['key', 'string', false],
-              ['operator', 'string', false],
-              ['values', 'strings', true],
-            ],
-          },
-          true,
-        ],
-      ],
-    },
-    true,
-  ],
+  ['fieldSelector', { pointer: true, struct: [['matchExpressions', REQUIREMENTS, true]] }, true],
   ['clusterNames', 'strings', true],
   ['exclude', 'strings', true],
 ];

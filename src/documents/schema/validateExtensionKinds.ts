@@ -1,6 +1,7 @@
 // Validation of the kinds that are neither policies nor clusters: WorkloadRebalancer (apps.karmada.io),
 // Flotilla's declarative InterpreterCustomization, and Karmada's Lua-based ResourceInterpreterCustomization.
 import { parseFieldPath } from '../../interpreters/fieldPath.ts';
+import { CHECKED_LUA_HOOKS } from '../../api/interpreterCustomization.ts';
 import { isSecret } from '../../interpreters/isSecret.ts';
 
 export interface ExtensionIssue {
@@ -227,16 +228,7 @@ export function validateInterpreterCustomization(value: Obj): ExtensionIssue[] {
 }
 
 /** Karmada's hooks (CustomizationRules); componentResource is accepted and not run, as Karmada's alpha gate is off. */
-const LUA_RULES = [
-  'retention',
-  'replicaResource',
-  'componentResource',
-  'replicaRevision',
-  'statusReflection',
-  'statusAggregation',
-  'healthInterpretation',
-  'dependencyInterpretation',
-];
+const LUA_RULES: readonly string[] = CHECKED_LUA_HOOKS;
 
 /**
  * A Karmada ResourceInterpreterCustomization as its CRD and webhook read it: a target and hooks that each hold a
