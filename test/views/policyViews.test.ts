@@ -120,9 +120,8 @@ Spec:
     Cluster Affinity:
       Cluster Names:
         member2
-  Preemption:      Never
-  Priority:        0
-  Propagate Deps:  false
+  Preemption:  Never
+  Priority:    0
   Resource Selectors:
     API Version:   apps/v1
     Kind:          Deployment
