@@ -65,7 +65,8 @@ const statePreservation = pointer(
   struct({ rules: req(slice(struct({ aliasLabelName: req(string), jsonPath: req(string) }))) }),
 );
 
-const placement = struct({
+/** policyv1alpha1.Placement: what the applied-placement annotation holds. */
+export const PLACEMENT = struct({
   clusterAffinity: opt(pointer(clusterAffinity)),
   clusterAffinities: opt(
     slice(
@@ -121,7 +122,7 @@ export const PROPAGATION_SPEC: GoType = struct({
   resourceSelectors: req(slice(resourceSelector)),
   association: opt(bool),
   propagateDeps: opt(bool),
-  placement: opt(placement),
+  placement: opt(PLACEMENT),
   priority: opt(pointer(int)),
   preemption: opt(string),
   dependentOverrides: opt(slice(string)),
@@ -161,7 +162,8 @@ const patchOperation = struct({ subPath: req(string), operator: req(string), val
 const commandArgs = struct({ containerName: req(string), operator: req(string), value: opt(slice(string)) });
 const labelsAnnotations = struct({ operator: req(string), value: req({ go: 'map', of: string }) });
 
-const overriders = struct({
+/** policyv1alpha1.Overriders: what the applied-overrides annotations hold, one rule's each. */
+export const OVERRIDERS = struct({
   plaintext: opt(slice(struct({ path: req(string), operator: req(string), value: opt(json) }))),
   imageOverrider: opt(
     slice(
@@ -185,7 +187,7 @@ const overriders = struct({
 /** policyv1alpha1.OverrideSpec (OverridePolicy and ClusterOverridePolicy). */
 export const OVERRIDE_SPEC: GoType = struct({
   resourceSelectors: opt(slice(resourceSelector)),
-  overrideRules: opt(slice(struct({ targetCluster: opt(pointer(clusterAffinity)), overriders: req(overriders) }))),
+  overrideRules: opt(slice(struct({ targetCluster: opt(pointer(clusterAffinity)), overriders: req(OVERRIDERS) }))),
   targetCluster: opt(pointer(clusterAffinity)),
-  overriders: req(overriders),
+  overriders: req(OVERRIDERS),
 });

@@ -1,7 +1,7 @@
 // When Karmada schedules a binding at all (scheduler.go#doScheduleBinding, helper.go#placementChanged,
 // util/binding.go#IsBindingReplicasChanged). Divided workloads are not redistributed otherwise.
 import type { Cluster } from '../api/cluster.ts';
-import { placementJson } from '../api/placementJson.ts';
+import { placementJson } from './placementJson.ts';
 import type { ClusterAffinityTerm, Placement } from '../api/policy.ts';
 import { isWorkload } from './framework.ts';
 import { replicaSchedulingType } from './replicaStrategy.ts';

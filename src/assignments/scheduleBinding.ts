@@ -4,7 +4,7 @@
 // applied-placement annotation, the Scheduled condition). A WorkloadRebalancer request not yet observed schedules
 // in fresh mode.
 import type { GracefulEvictionTask, ResourceBinding, TargetCluster } from '../api/binding.ts';
-import { placementJson } from '../api/placementJson.ts';
+import { placementJson } from './placementJson.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { describeRef } from '../api/kinds.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';

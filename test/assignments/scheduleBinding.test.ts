@@ -1,5 +1,5 @@
 import { test } from 'uvu';
-import { placementJson } from '../../src/api/placementJson.ts';
+import { placementJson } from '../../src/assignments/placementJson.ts';
 import { placementChanged } from '../../src/assignments/needsReschedule.ts';
 import * as assert from 'uvu/assert';
 import type { ResourceBinding } from '../../src/api/binding.ts';
