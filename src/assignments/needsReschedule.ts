@@ -26,25 +26,34 @@ export function needsReschedule(req: SchedulingRequest, clusters: readonly Clust
   return undefined;
 }
 
+const decoded = new WeakMap<Placement, { text: string; normal: Placement }>();
+
+/**
+ * A policy's placement as Go writes and decodes it (fields it does not declare and empty omitempty fields gone), once
+ * per placement object: every binding of a policy is checked against the same one.
+ */
+function asGoDecodes(placement: Placement): { text: string; normal: Placement } {
+  let known = decoded.get(placement);
+  if (!known) {
+    const text = placementJson(placement);
+    decoded.set(placement, (known = { text, normal: JSON.parse(text) as Placement }));
+  }
+  return known;
+}
+
 /**
  * Changed when there is no applied placement, or anything but clusterAffinities differs, or the term the
  * scheduler observed differs (changes to other terms do not count). Unparsable applied placement: unchanged.
  */
-const decoded = new WeakMap<Placement, Placement>();
-
-/** A policy's placement as Go decodes it (fields it does not declare and empty omitempty fields gone), once each. */
-function asGoDecodes(placement: Placement): Placement {
-  let normal = decoded.get(placement);
-  if (!normal) decoded.set(placement, (normal = JSON.parse(placementJson(placement)) as Placement));
-  return normal;
-}
-
 export function placementChanged(
   placement: Placement,
   applied: string | undefined,
   observedAffinityName: string | undefined,
 ): boolean {
   if (!applied) return true;
+  const current = asGoDecodes(placement);
+  // The annotation is what placementJson wrote for the same placement: nothing to parse.
+  if (applied === current.text) return false;
   let previous: Placement;
   try {
     // Both sides as Go decodes them: the annotation is Go's json.Marshal (empty omitempty fields left out), and a
@@ -53,7 +62,7 @@ export function placementChanged(
   } catch {
     return false;
   }
-  placement = asGoDecodes(placement);
+  placement = current.normal;
   if (deepEqual(placement, previous)) return false;
   if (
     !deepEqual(placement.clusterAffinity, previous.clusterAffinity) ||
