@@ -73,15 +73,18 @@ export function fieldShape(shape: ValueShape, field: string): ValueShape {
 /** How the list in a map field merges, and its items' shape. */
 export function listShape(shape: ValueShape, field: string): ListShape {
   if (!shape || shape.of === 'typeMap') return ATOMIC;
-  if (shape.of === 'type') {
-    const declared = fieldsOfType(shape.type).get(field);
-    const item: ValueShape = declared?.shape === '[' ? { of: 'type', type: declared.type } : undefined;
-    const rules = builtinLists(shape.type).get(field);
-    if (!rules) return { ...ATOMIC, item };
-    return { ...rules(item?.type), item };
-  }
+  if (shape.of === 'type') return builtinListShape(shape.type, field);
   const node = schemaField(shape.schema, field);
   if (!node) return ATOMIC;
+  let known = schemaLists.get(node);
+  if (!known) schemaLists.set(node, (known = schemaListShape(node)));
+  return known;
+}
+
+/** A CRD schema's list node, read once: every write of a custom resource asks it of each of its lists. */
+const schemaLists = new WeakMap<StructuralSchema, ListShape>();
+
+function schemaListShape(node: StructuralSchema): ListShape {
   const item: ValueShape = node.items ? { of: 'schema', schema: node.items } : undefined;
   const listType = node['x-kubernetes-list-type'] ?? 'atomic';
   // Custom resources take no strategic merge patch (kube-apiserver answers 415), so `patch` is never read for them.
@@ -118,28 +121,25 @@ function schemaField(schema: StructuralSchema, field: string): StructuralSchema 
   return typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
 }
 
-type ListRules = (itemType: string | undefined) => Omit<ListShape, 'item'>;
-const parsedLists = new Map<string, ReadonlyMap<string, ListRules>>();
+/** A built-in type's list fields, by type then field, each read once from the tables. */
+const builtinShapes = new Map<string, Map<string, ListShape>>();
 
-function builtinLists(type: string): ReadonlyMap<string, ListRules> {
-  let lists = parsedLists.get(type);
-  if (!lists) {
-    lists = new Map(
-      (LIST_FIELDS[type] ?? '')
-        .split(' ')
-        .filter(Boolean)
-        .map((entry) => {
-          const [field, rules] = entry.split('=') as [string, string];
-          const [patch, apply] = rules.split('/') as [string, string];
-          return [
-            field,
-            (itemType: string | undefined) => ({ patch: patchRule(patch), apply: applyRule(apply, itemType) }),
-          ];
-        }),
-    );
-    parsedLists.set(type, lists);
+function builtinListShape(type: string, field: string): ListShape {
+  let fields = builtinShapes.get(type);
+  if (!fields) builtinShapes.set(type, (fields = new Map()));
+  let known = fields.get(field);
+  if (!known) {
+    const declared = fieldsOfType(type).get(field);
+    const item: ValueShape = declared?.shape === '[' ? { of: 'type', type: declared.type } : undefined;
+    const rules = (LIST_FIELDS[type] ?? '').split(' ').find((entry) => entry.startsWith(`${field}=`));
+    if (!rules) known = { ...ATOMIC, item };
+    else {
+      const [patch, apply] = rules.slice(field.length + 1).split('/') as [string, string];
+      known = { patch: patchRule(patch), apply: applyRule(apply, item?.type), item };
+    }
+    fields.set(field, known);
   }
-  return lists;
+  return known;
 }
 
 function patchRule(text: string): PatchRule {

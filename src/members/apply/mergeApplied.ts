@@ -29,11 +29,15 @@ function mergeList(live: unknown, applied: unknown[], list: ListShape): unknown[
   const keyOf = (item: unknown) => (isPlainObject(item) ? itemKey(item, apply) : undefined);
   if (!applied.every((item) => keyOf(item) !== undefined)) return structuredClone(applied);
   const merged = [...live];
+  const keys = merged.map(keyOf);
   for (const item of applied) {
     const key = keyOf(item);
-    const index = merged.findIndex((m) => isDeepStrictEqual(keyOf(m), key));
+    const index = keys.findIndex((k) => isDeepStrictEqual(k, key));
     if (index >= 0) merged[index] = mergeApplied(merged[index], item, list.item);
-    else merged.push(structuredClone(item));
+    else {
+      merged.push(structuredClone(item));
+      keys.push(key);
+    }
   }
   return merged;
 }
