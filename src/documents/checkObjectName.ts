@@ -3,9 +3,9 @@
 // The rules are the API server's (k8s.io/apimachinery/pkg/util/validation, apiextensions validation of CRD names,
 // the per-kind name validators of pkg/apis/*/validation); a value Kubernetes would refuse can never be applied,
 // and refusing it here keeps `..`, `/`, NUL and case tricks out of every path.
+import { DNS1123_SUBDOMAIN } from '../labels/labelFormats.ts';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 /** What Flotilla accepts of an RBAC name (Kubernetes only refuses '/', '%', '.' and '..'): `system:controller:x` and the like. */
 const RBAC_NAME = /^[A-Za-z0-9:_.@-]+$/;

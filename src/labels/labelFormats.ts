@@ -2,7 +2,8 @@
 // IsValidLabelValue). Each returns the list of problems, empty when the value is valid.
 
 const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** apimachinery's DNS-1123 subdomain pattern (IsDNS1123Subdomain checks the 253-character limit apart). */
+export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** A label key or other qualified name: `[prefix/]name`, name at most 63 characters. */
 export function qualifiedNameProblems(value: string): string[] {

@@ -1,5 +1,5 @@
 import { podSpecAt } from '../api/podSpecPaths.ts';
-import { labelValueProblems, qualifiedNameProblems } from './labelFormats.ts';
+import { DNS1123_SUBDOMAIN, labelValueProblems, qualifiedNameProblems } from './labelFormats.ts';
 
 // What kube-apiserver's ValidateObjectMeta (k8s.io/apimachinery/pkg/api/validation/objectmeta.go) refuses in an
 // object's labels, annotations and finalizers, for every kind, custom resources included: Karmada's API server refuses
@@ -29,7 +29,6 @@ const LABEL_VALUE =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** IsQualifiedName's messages, in its words. */
 function qualifiedNameDetails(value: string): string[] {
@@ -45,7 +44,7 @@ function qualifiedNameDetails(value: string): string[] {
     if (prefix.length === 0) out.push('prefix part must be non-empty');
     else {
       if (prefix.length > 253) out.push('prefix part must be no more than 253 characters');
-      if (!SUBDOMAIN.test(prefix)) out.push(PREFIX_PART);
+      if (!DNS1123_SUBDOMAIN.test(prefix)) out.push(PREFIX_PART);
     }
   }
   if (name.length === 0) out.push('name part must be non-empty');

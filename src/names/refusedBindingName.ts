@@ -1,5 +1,6 @@
 import { bindingName } from './bindingName.ts';
 import { workName } from './workName.ts';
+import { DNS1123_SUBDOMAIN } from '../labels/labelFormats.ts';
 
 // Karmada names a template's ResourceBinding and each of its Works after the template (names.GenerateBindingName,
 // names.GenerateWorkName), and both are custom resources, whose names the API server checks as DNS-1123 subdomains of
@@ -7,7 +8,6 @@ import { workName } from './workName.ts';
 // characters) can fail as theirs: the detector's create is refused on every retry, or the binding controller's, and
 // nothing reaches a member.
 
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const MAX_NAME = 253;
 
 export interface RefusedName {

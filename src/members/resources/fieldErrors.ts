@@ -1,4 +1,5 @@
 import type { FieldError } from '../ApiError.ts';
+import { DNS1123_SUBDOMAIN } from '../../labels/labelFormats.ts';
 
 // Go's field.Error constructors (k8s.io/apimachinery/pkg/util/validation/field), rendered as the API server
 // renders them: strings quoted, numbers bare, objects and lists as JSON.
@@ -42,7 +43,6 @@ export const forbidden = (field: string, detail: string): FieldError => ({
 });
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** IsDNS1123Label's messages. */
 export function dns1123LabelProblems(value: string): string[] {
