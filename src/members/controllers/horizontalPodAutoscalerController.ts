@@ -2,7 +2,7 @@ import { trackUpdate } from '../apply/trackUpdate.ts';
 import { objectShape } from '../../api/listSemantics.ts';
 import { hasMetrics } from '../metrics/buildMetrics.ts';
 import { readPodUsage } from '../metrics/readMetrics.ts';
-import { formatQuantity, nanoValue, parseQuantity } from '../resources/quantity.ts';
+import { formatQuantity, nanoValue, parseQuantity } from '../../quantities/canonicalQuantity.ts';
 import { groupVersionOf } from '../resources/ResourceRegistry.ts';
 import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';

@@ -1,4 +1,4 @@
-import { formatQuantity, nanoValue, parseQuantity } from '../resources/quantity.ts';
+import { formatQuantity, nanoValue, parseQuantity } from '../../quantities/canonicalQuantity.ts';
 import type { KubeObject } from '../types.ts';
 
 // A simulated pod's resource usage: no containers run, so what metrics-server would scrape from the kubelet is

@@ -7,7 +7,7 @@ import {
   isNil,
 } from './defaultPodSpec.ts';
 import { mergeStringData } from './mergeStringData.ts';
-import { canonicalQuantity, canonicalResourceList } from './quantity.ts';
+import { canonicalQuantity, canonicalResourceList } from '../../quantities/canonicalQuantity.ts';
 
 // The API server's defaulting for what clients read back (k8s.io/kubernetes pkg/apis/*/v1/defaults.go plus
 // the admission plugins every cluster runs). It runs on every write (like the real defaulting on decode), so a

@@ -2,7 +2,7 @@
 // defaulters walk into every pod template, so a Deployment's, StatefulSet's, Job's or CronJob's template reads
 // back with the same defaults as a Pod; SetDefaults_Pod's extras apply to Pods only.
 
-import { canonicalQuantity, canonicalResourceList } from './quantity.ts';
+import { canonicalQuantity, canonicalResourceList } from '../../quantities/canonicalQuantity.ts';
 import { VOLUME_SOURCES } from './volumeSources.ts';
 
 type Json = any;

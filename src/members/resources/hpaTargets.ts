@@ -1,4 +1,4 @@
-import { canonicalQuantity } from './quantity.ts';
+import { canonicalQuantity } from '../../quantities/canonicalQuantity.ts';
 import type { KubeObject } from '../types.ts';
 
 // The TARGETS cell of `kubectl get hpa` (printers.go formatHPAMetrics for autoscaling/v2): one entry per

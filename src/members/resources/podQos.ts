@@ -1,5 +1,5 @@
 import type { KubeObject } from '../types.ts';
-import { nanoValue, parseQuantity } from './quantity.ts';
+import { nanoValue, parseQuantity } from '../../quantities/canonicalQuantity.ts';
 
 type Json = any;
 

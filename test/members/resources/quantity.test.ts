@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { canonicalQuantity, formatQuantity, parseQuantity } from '../../../src/members/resources/quantity.ts';
+import { canonicalQuantity, formatQuantity, parseQuantity } from '../../../src/quantities/canonicalQuantity.ts';
 import { defaultObject } from '../../../src/members/resources/defaultObject.ts';
 import type { KubeObject } from '../../../src/members/types.ts';
 
