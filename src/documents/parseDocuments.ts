@@ -3,6 +3,7 @@ import type { Problem, SourceSpan } from '../errors/problem.ts';
 import { parseBlockYaml } from '../yaml/blockYaml.ts';
 import { documentValue, DocumentValueError, type DuplicateKey } from '../yaml/documentValue.ts';
 import { GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
+import { maxNesting } from '../yaml/maxNesting.ts';
 
 /** One YAML document of a source file, as plain data plus where it came from. */
 export interface SourceDocument {
@@ -365,46 +366,6 @@ function locateIn(
     if (node && typeof node === 'object' && node.range) return spanAt(node.range[0]);
   }
   return spanAt(fallback);
-}
-
-function maxNesting(text: string): number {
-  // Flow collections ([{...}]) nest without indentation; block nesting shows as indentation.
-  let depth = 0;
-  let max = 0;
-  let indentMax = 0;
-  let inQuote: string | null = null;
-  let lineStart = true;
-  let indent = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '\n') {
-      lineStart = true;
-      indent = 0;
-      inQuote = null;
-      continue;
-    }
-    if (lineStart) {
-      if (c === ' ' || c === '-') {
-        indent++;
-        continue;
-      }
-      lineStart = false;
-      if (indent > indentMax) indentMax = indent;
-    }
-    if (inQuote) {
-      if (c === inQuote) inQuote = null;
-      continue;
-    }
-    if (c === '"' || c === "'") inQuote = c;
-    else if (c === '#') {
-      while (i + 1 < text.length && text[i + 1] !== '\n') i++;
-    } else if (c === '[' || c === '{') {
-      depth++;
-      if (depth > max) max = depth;
-    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
-  }
-  // Two spaces per level is the common style; one is the tightest.
-  return Math.max(max, Math.floor(indentMax / 2));
 }
 
 function firstLine(message: string): string {

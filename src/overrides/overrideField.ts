@@ -1,6 +1,7 @@
 // fieldOverrider: JSON-patches a document embedded as a string in the manifest (e.g. a ConfigMap data key).
 import { parseAllDocuments } from 'yaml';
 import { documentValue } from '../yaml/documentValue.ts';
+import { maxNesting } from '../yaml/maxNesting.ts';
 import { GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { goYamlReaderRefuses, jsonToGoYaml } from '../yaml/goYamlV2.ts';
 import type { FieldOverrider } from '../api/policy.ts';
@@ -53,12 +54,33 @@ function overrideField(manifest: Manifest, overrider: FieldOverrider): FieldResu
     path: o.subPath,
     value: o.value,
   }));
-  const patched = isYaml ? patchYaml(found.value, operations) : patchJson(found.value, operations);
+  const depth = maxNesting(found.value);
+  if (depth > MAX_EMBEDDED_DEPTH)
+    return {
+      ok: false,
+      message: `the string at ${overrider.fieldPath} nests ${depth} levels deep, over Flotilla's limit of ${MAX_EMBEDDED_DEPTH}`,
+    };
+  let patched: TextResult;
+  try {
+    patched = isYaml ? patchYaml(found.value, operations) : patchJson(found.value, operations);
+  } catch (err) {
+    // The string comes from a pull request: whatever it makes a reader or writer throw fails this override only.
+    return { ok: false, message: `cannot rewrite the string at ${overrider.fieldPath}: ${(err as Error).message}` };
+  }
   if (!patched.ok) return { ok: false, part: patched.part, message: patched.message };
   return { ok: true, manifest: setAt(manifest, tokens, patched.text) };
 }
 
 type TextResult = { ok: true; text: string } | { ok: false; part?: string; message: string };
+
+/**
+ * Bounds on a string a fieldOverrider rewrites, which a pull request controls. Depth: the readers and writers recurse,
+ * and a fixed limit (far below where a JavaScript stack ends) answers the same on every run; go-yaml allows 10,000, no
+ * real config comes near 256. Aliased bytes: anchors may copy at most what a member takes in one object (a ConfigMap
+ * holds 1 MiB), so a few kilobytes of aliases cannot expand into gigabytes.
+ */
+const MAX_EMBEDDED_DEPTH = 256;
+const MAX_ALIASED_BYTES = 1024 * 1024;
 
 function patchJson(text: string, operations: readonly JsonPatchOperation[]): TextResult {
   if (text === '') return { ok: true, text };
@@ -82,10 +104,16 @@ function patchYaml(text: string, operations: readonly JsonPatchOperation[]): Tex
   let value: unknown;
   try {
     // sigs.k8s.io/yaml keeps an int64 or uint64 exact both ways: so does this round trip (a 19-digit id in the file).
-    value = first ? documentValue(first, 1000, undefined, Number.POSITIVE_INFINITY, true) : null;
+    value = first ? documentValue(first, 1000, undefined, MAX_ALIASED_BYTES, true) : null;
   } catch (err) {
     return { ok: false, message: `Failed to convert yaml to json: ${(err as Error).message}` };
   }
+  // Aliases nest a value deeper than its text: the document as read is held to the same depth.
+  if (deeperThan(value, MAX_EMBEDDED_DEPTH))
+    return {
+      ok: false,
+      message: `its aliases nest the document over Flotilla's limit of ${MAX_EMBEDDED_DEPTH} levels`,
+    };
   const result = applyJsonPatch(value, operations);
   if (!result.ok) return { ok: false, part: `yaml[${result.index}]`, message: result.message };
   const written = jsonToGoYaml(result.document);
@@ -103,4 +131,29 @@ function setAt(manifest: Manifest, tokens: readonly string[], text: string): Man
   if (Array.isArray(parent)) parent[Number(last)] = text;
   else if (isManifest(parent)) setDataKey(parent, last, text);
   return copy;
+}
+
+/**
+ * Whether a parsed value nests maps and lists more than `limit` deep, without recursion. An alias may be read as one
+ * object shared by many places: each object's height below it is worked out once and counts wherever it appears.
+ */
+function deeperThan(value: unknown, limit: number): boolean {
+  const height = new Map<object, number>();
+  const stack: { node: object; expanded: boolean }[] = [];
+  if (value !== null && typeof value === 'object') stack.push({ node: value, expanded: false });
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const children = Object.values(top.node).filter((c): c is object => c !== null && typeof c === 'object');
+    if (!top.expanded) {
+      top.expanded = true;
+      if (stack.length > limit) return true;
+      for (const child of children) if (!height.has(child)) stack.push({ node: child, expanded: false });
+      continue;
+    }
+    stack.pop();
+    const below = children.reduce((max, child) => Math.max(max, height.get(child) ?? 0), 0);
+    if (below + 1 > limit) return true;
+    height.set(top.node, below + 1);
+  }
+  return false;
 }

@@ -252,4 +252,25 @@ test('the input manifest is not mutated', () => {
   assert.equal(manifest.data, { 'a.json': '{"n":1}' });
 });
 
+test('a string a pull request controls cannot make the yaml rewrite exhaust the stack or memory: that override fails alone', () => {
+  const replaceKey: FieldOverrider = {
+    fieldPath: '/data/conf',
+    yaml: [{ subPath: '/key', operator: 'replace', value: 2 }],
+  };
+  const failure = (conf: string) => {
+    const step = applyFieldOverriders(configMap({ conf }), [replaceKey]);
+    assert.is(step.ok, false);
+    return step.ok ? '' : step.message;
+  };
+  const nest = (depth: number, inner: string) => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
+  // Written nesting, refused from the text before any reader recurses.
+  assert.match(failure(`key: 1\na: ${nest(900, '1')}\n`), 'nests 900 levels deep, over Flotilla');
+  // Each anchor 200 deep, each alias one more 200: written shallow, read 800 deep.
+  const chained = `key: 1\na0: &a0 ${nest(200, '1')}\na1: &a1 ${nest(200, '*a0')}\na2: &a2 ${nest(200, '*a1')}\na3: &a3 ${nest(200, '*a2')}\n`;
+  assert.match(failure(chained), "its aliases nest the document over Flotilla's limit of 256 levels");
+  // A few kilobytes of aliases that would copy megabytes.
+  const wide = `key: 1\na: &a [${Array.from({ length: 2000 }, (_, i) => `s${i}`).join(', ')}]\nb: [${Array(500).fill('*a').join(', ')}]\n`;
+  assert.match(failure(wide), 'aliases that copy more than 1048576 bytes');
+});
+
 test.run();
