@@ -57,7 +57,6 @@ const enum Style {
 
 interface ScalarAnalysis {
   multiline: boolean;
-  flowPlainAllowed: boolean;
   blockPlainAllowed: boolean;
   singleQuotedAllowed: boolean;
   blockAllowed: boolean;
@@ -75,7 +74,6 @@ class Emitter {
   #indention = true;
   #indent = -1;
   readonly #indents: number[] = [];
-  #flowLevel = 0;
   #mappingContext = false;
   #simpleKeyContext = false;
 
@@ -87,12 +85,12 @@ class Emitter {
     this.#mappingContext = mapping;
     this.#simpleKeyContext = simpleKey;
     if (Array.isArray(value)) {
-      if (value.length === 0 || this.#flowLevel > 0) this.#emptyFlow('[', ']');
+      if (value.length === 0) this.#emptyFlow('[', ']');
       else this.#blockSequence(value);
     } else if (typeof value === 'object' && value !== null && typeof value !== 'bigint') {
       const object = value as Record<string, unknown>;
       const keys = Object.keys(object).filter((k) => object[k] !== undefined);
-      if (keys.length === 0 || this.#flowLevel > 0) this.#emptyFlow('{', '}');
+      if (keys.length === 0) this.#emptyFlow('{', '}');
       else this.#blockMapping(object, keys);
     } else {
       const [text, style] = scalarEvent(value);
@@ -101,12 +99,9 @@ class Emitter {
     }
   }
 
+  /** JSON gives no flow collections but empty ones, `[]` and `{}`: nothing is ever written inside a flow level. */
   #emptyFlow(open: string, close: string): void {
     this.#writeIndicator(open, true, true, false);
-    this.#increaseIndent(true, false);
-    this.#flowLevel++;
-    this.#flowLevel--;
-    this.#popIndent();
     this.#writeIndicator(close, false, false, false);
   }
 
@@ -151,13 +146,11 @@ class Emitter {
     let style = requested;
     if (this.#simpleKeyContext && a.multiline) style = Style.DoubleQuoted;
     if (style === Style.Plain) {
-      if ((this.#flowLevel > 0 && !a.flowPlainAllowed) || (this.#flowLevel === 0 && !a.blockPlainAllowed))
-        style = Style.SingleQuoted;
-      if (cps.length === 0 && (this.#flowLevel > 0 || this.#simpleKeyContext)) style = Style.SingleQuoted;
+      if (!a.blockPlainAllowed) style = Style.SingleQuoted;
+      if (cps.length === 0 && this.#simpleKeyContext) style = Style.SingleQuoted;
     }
     if (style === Style.SingleQuoted && !a.singleQuotedAllowed) style = Style.DoubleQuoted;
-    if (style === Style.Literal && (!a.blockAllowed || this.#flowLevel > 0 || this.#simpleKeyContext))
-      style = Style.DoubleQuoted;
+    if (style === Style.Literal && (!a.blockAllowed || this.#simpleKeyContext)) style = Style.DoubleQuoted;
     this.#increaseIndent(true, false);
     const allowBreaks = !this.#simpleKeyContext;
     if (style === Style.Plain) this.#writePlain(cps, allowBreaks);
@@ -375,13 +368,11 @@ function analyzeScalar(cps: readonly number[]): ScalarAnalysis {
   if (cps.length === 0)
     return {
       multiline: false,
-      flowPlainAllowed: false,
       blockPlainAllowed: true,
       singleQuotedAllowed: true,
       blockAllowed: false,
     };
   let blockIndicators = false;
-  let flowIndicators = false;
   let lineBreaks = false;
   let specialCharacters = false;
   let leadingSpace = false;
@@ -395,7 +386,6 @@ function analyzeScalar(cps: readonly number[]): ScalarAnalysis {
   const [c0, c1, c2] = cps;
   if (cps.length >= 3 && ((c0 === 0x2d && c1 === 0x2d && c2 === 0x2d) || (c0 === 0x2e && c1 === 0x2e && c2 === 0x2e))) {
     blockIndicators = true;
-    flowIndicators = true;
   }
   let precededByWhitespace = true;
   for (let i = 0; i < cps.length; i++) {
@@ -403,24 +393,13 @@ function analyzeScalar(cps: readonly number[]): ScalarAnalysis {
     const followedByWhitespace = i + 1 >= cps.length || isBlank(cps[i + 1]);
     const ch = String.fromCodePoint(c);
     if (i === 0) {
-      if ('#,[]{}&*!|>\'"%@`'.includes(ch)) {
-        flowIndicators = true;
-        blockIndicators = true;
-      } else if (ch === '?' || ch === ':') {
-        flowIndicators = true;
-        if (followedByWhitespace) blockIndicators = true;
-      } else if (ch === '-' && followedByWhitespace) {
-        flowIndicators = true;
-        blockIndicators = true;
-      }
-    } else if (',?[]{}'.includes(ch)) flowIndicators = true;
-    else if (ch === ':') {
-      flowIndicators = true;
-      if (followedByWhitespace) blockIndicators = true;
-    } else if (ch === '#' && precededByWhitespace) {
-      flowIndicators = true;
-      blockIndicators = true;
-    }
+      // Only block context is ever written (JSON gives no non-empty flow collections): libyaml's flow indicators
+      // decide nothing here.
+      if ('#,[]{}&*!|>\'"%@`'.includes(ch)) blockIndicators = true;
+      else if ((ch === '?' || ch === ':') && followedByWhitespace) blockIndicators = true;
+      else if (ch === '-' && followedByWhitespace) blockIndicators = true;
+    } else if (ch === ':' && followedByWhitespace) blockIndicators = true;
+    else if (ch === '#' && precededByWhitespace) blockIndicators = true;
     if (!isPrintable(c)) specialCharacters = true;
     if (c === SPACE) {
       if (i === 0) leadingSpace = true;
@@ -443,32 +422,26 @@ function analyzeScalar(cps: readonly number[]): ScalarAnalysis {
   }
   const a: ScalarAnalysis = {
     multiline: lineBreaks,
-    flowPlainAllowed: true,
     blockPlainAllowed: true,
     singleQuotedAllowed: true,
     blockAllowed: true,
   };
   if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) {
-    a.flowPlainAllowed = false;
     a.blockPlainAllowed = false;
   }
   if (trailingSpace) a.blockAllowed = false;
   if (breakSpace) {
-    a.flowPlainAllowed = false;
     a.blockPlainAllowed = false;
     a.singleQuotedAllowed = false;
   }
   if (spaceBreak || specialCharacters) {
-    a.flowPlainAllowed = false;
     a.blockPlainAllowed = false;
     a.singleQuotedAllowed = false;
     a.blockAllowed = false;
   }
   if (lineBreaks) {
-    a.flowPlainAllowed = false;
     a.blockPlainAllowed = false;
   }
-  if (flowIndicators) a.flowPlainAllowed = false;
   if (blockIndicators) a.blockPlainAllowed = false;
   return a;
 }
