@@ -316,7 +316,7 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
   for (const [key, attached] of distributeDependencies(placed, out.indexChanges, input.previousIndex, mayGo)) {
     const p = placed.get(key)!;
     // The attached binding Karmada's dependencies distributor would create is refused as a claimed one's would be.
-    const refusedName = refusedBindingName(p.template.ref.kind, p.template.ref.name, p.template.ref.namespace);
+    const refusedName = refusedNameOf(p.template);
     if (refusedName) {
       placed.delete(key);
       out.indexChanges.delete(key);
@@ -856,35 +856,21 @@ function place(
     };
   }
   const policy = claim.policy.object;
+  // Claimed, but nothing is placed this time: it waits for something in the commit, or its binding cannot exist.
+  const unplaced = (why: Pick<Placed, 'waitsFor' | 'refusedName'>): Placed => ({
+    template,
+    clusters: [],
+    entry: { ...entryBase, policy: claim.policyKey },
+    evicting: [],
+    explanation: { ref: template.ref, policyReason: claim.reason, clusters: [] },
+    ...why,
+  });
   const missing = missingDependentOverrides(policy, model.overridePolicies);
-  if (missing.length > 0)
-    return {
-      template,
-      clusters: [],
-      entry: { ...entryBase, policy: claim.policyKey },
-      evicting: [],
-      explanation: { ref: template.ref, policyReason: claim.reason, clusters: [] },
-      waitsFor: { policy: claim.policy, missing },
-    };
+  if (missing.length > 0) return unplaced({ waitsFor: { policy: claim.policy, missing } });
   if (claim.priorityClassMissing !== undefined)
-    return {
-      template,
-      clusters: [],
-      entry: { ...entryBase, policy: claim.policyKey },
-      evicting: [],
-      explanation: { ref: template.ref, policyReason: claim.reason, clusters: [] },
-      waitsFor: { policy: claim.policy, priorityClass: claim.priorityClassMissing },
-    };
-  const refusedName = refusedBindingName(template.ref.kind, template.ref.name, template.ref.namespace);
-  if (refusedName)
-    return {
-      template,
-      clusters: [],
-      entry: { ...entryBase, policy: claim.policyKey },
-      evicting: [],
-      explanation: { ref: template.ref, policyReason: claim.reason, clusters: [] },
-      refusedName,
-    };
+    return unplaced({ waitsFor: { policy: claim.policy, priorityClass: claim.priorityClassMissing } });
+  const refusedName = refusedNameOf(template);
+  if (refusedName) return unplaced({ refusedName });
   // Karmada's default scheduler never picks up a binding handed to another scheduler: it keeps what it has.
   const scheduler = schedulerOf(policy.spec);
   if (scheduler !== DEFAULT_SCHEDULER) return leftToOtherScheduler(template, claim, scheduler, entryBase, problems);
@@ -1070,6 +1056,17 @@ function leftOutByScope(template: Template, snapshot: Snapshot, model: ConfigMod
       reason: NO_AFFINITY_MATCH,
       detail: `left out by the scope (clusterAffinity in flotilla-unit.yaml) of ${units}`,
     }));
+}
+
+/** Whether Karmada's API server would refuse the template's binding or Work names, worked out once per template. */
+const refusedNames = new WeakMap<Template, RefusedName | null>();
+function refusedNameOf(template: Template): RefusedName | undefined {
+  let known = refusedNames.get(template);
+  if (known === undefined) {
+    known = refusedBindingName(template.ref.kind, template.ref.name, template.ref.namespace) ?? null;
+    refusedNames.set(template, known);
+  }
+  return known ?? undefined;
 }
 
 /** A scheduling result's summary, its per-cluster reasons left out (RenderInput.clusterReasons). */
