@@ -36,6 +36,8 @@ export function sameAsParsed(obj: Record<string, unknown> | ResourceBinding, pre
 
 function stamp(obj: Record<string, unknown> | ResourceBinding, commit: string): Record<string, unknown> {
   const meta = (obj.metadata ?? {}) as { annotations?: Record<string, string> };
+  // Stamped already (a render's manifests are built with it): a copy would be the same keys in the same order.
+  if (meta.annotations?.[SOURCE_COMMIT_ANNOTATION] === commit) return obj as Record<string, unknown>;
   return {
     ...obj,
     metadata: { ...meta, annotations: { ...(meta.annotations ?? {}), [SOURCE_COMMIT_ANNOTATION]: commit } },

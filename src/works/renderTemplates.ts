@@ -705,8 +705,8 @@ function writeWorks<F>(
       try {
         // A scoped units' template: the cluster gets the variant of the unit whose scope selects it.
         work = p.template.variants
-          ? renderWorkManifest(...onVariant(p, target, cluster, model))
-          : renderWorkManifest(p, target, cluster, model);
+          ? renderWorkManifest(...onVariant(p, target, cluster, model), input.sourceCommit)
+          : renderWorkManifest(p, target, cluster, model, input.sourceCommit);
       } catch (err) {
         if (!(err instanceof LuaHookError)) throw err;
         // Karmada's binding controller stops at the Work it cannot build: this cluster keeps its previous manifest.

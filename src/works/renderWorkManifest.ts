@@ -7,6 +7,7 @@ import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import { divideByWebster } from '../assignments/divideByWebster.ts';
 import { isWorkload } from '../assignments/framework.ts';
 import { permanentId } from '../names/bindingName.ts';
+import { SOURCE_COMMIT_ANNOTATION } from './changedText.ts';
 import { workName } from '../names/workName.ts';
 import type { ConfigModel, Located, Template } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
@@ -46,23 +47,18 @@ const NO_PROBLEMS: readonly Problem[] = [];
 /**
  * One member's manifest, in Karmada's order (binding/common.go#ensureWork): revise replicas, split Job
  * completions, apply overrides, prune what a member must not get, then Karmada's and Flotilla's labels and annotations.
+ * `sourceCommit`: the output branch's stamp (changedText.ts), given by a render so that the manifest it writes
+ * is built once rather than copied again to be stamped.
  */
 export function renderWorkManifest(
   p: WorkSource,
   target: TargetCluster,
   cluster: Cluster,
   model: ConfigModel,
+  sourceCommit?: string,
 ): WorkManifest {
   const ref = p.template.ref;
-  let m = prunedFor(p.template);
-  // name and namespace first, as kubectl prints them; the rest keeps the template's order.
-  if (ref.namespace) m = { ...m, metadata: { name: ref.name, namespace: ref.namespace, ...(m.metadata as object) } };
-  // A cluster-scoped object has no namespace, whatever its source wrote (a chart's release namespace, kustomize's
-  // namespace: on a custom kind it does not know): the API server drops it, Argo CD clears it (NormalizeTargetObjects).
-  else if ((m.metadata as { namespace?: unknown } | undefined)?.namespace !== undefined) {
-    const { namespace: _, ...metadata } = m.metadata as Record<string, unknown>;
-    m = { ...m, metadata };
-  }
+  let m = memberBaseOf(p.template);
   const custom = customizationFor(interpretersOf(model), p.template.manifest);
   const spec = p.binding?.spec;
   if (isWorkload({ replicas: spec?.replicas ?? 0, replicaRequirements: spec?.replicaRequirements !== undefined }))
@@ -143,11 +139,7 @@ export function renderWorkManifest(
     } else {
       annotations['clusterresourcebinding.karmada.io/name'] = p.binding.metadata.name;
     }
-    for (const [k, v] of Object.entries(p.binding.metadata.annotations ?? {})) {
-      // The claim's annotations are the template's in Karmada (a policy's, or a MultiClusterService's).
-      if (k.includes('propagationpolicy.karmada.io/') || k.startsWith('multiclusterservice.karmada.io/'))
-        annotations[k] = v;
-    }
+    for (const [k, v] of claimAnnotationsOf(p.binding)) annotations[k] = v;
   }
   // The object's own annotation wins over the policy (binding/common.go#mergeConflictResolution), as the overrides
   // for this cluster leave it: Karmada reads the workload after applying them.
@@ -162,14 +154,17 @@ export function renderWorkManifest(
   annotations['work.karmada.io/name'] = workNameOf(p.template);
   // Last, as Karmada's SetLabelsAndAnnotationsForWorkload: the Work's id, then the keys of what the manifest sets,
   // which the member keeps apart from what others add there.
-  annotations[MANAGED_ANNOTATIONS] = managedAnnotationKeys(annotations);
+  annotations[MANAGED_ANNOTATIONS] = managedAnnotationKeys(p.template, annotations);
   meta.labels = { ...labels, [WORK_PERMANENT_ID_LABEL]: permanentId(`work/${target.name}/${refKey(ref)}`) };
   annotations[MANAGED_LABELS] = managedLabelKeys(labels);
   // The Work's own (workOnlyAnnotations.ts): after the managed keys are recorded, as they are not the manifest's.
-  const cops = appliedOverridesAnnotation(overridden.applied.filter((a) => a.kind === 'ClusterOverridePolicy'));
-  const ops = appliedOverridesAnnotation(overridden.applied.filter((a) => a.kind === 'OverridePolicy'));
-  if (cops !== undefined) annotations[APPLIED_CLUSTER_OVERRIDES_ANNOTATION] = cops;
-  if (ops !== undefined) annotations[APPLIED_OVERRIDES_ANNOTATION] = ops;
+  if (overridden.applied.length > 0) {
+    const cops = appliedOverridesAnnotation(overridden.applied.filter((a) => a.kind === 'ClusterOverridePolicy'));
+    const ops = appliedOverridesAnnotation(overridden.applied.filter((a) => a.kind === 'OverridePolicy'));
+    if (cops !== undefined) annotations[APPLIED_CLUSTER_OVERRIDES_ANNOTATION] = cops;
+    if (ops !== undefined) annotations[APPLIED_OVERRIDES_ANNOTATION] = ops;
+  }
+  if (sourceCommit !== undefined) annotations[SOURCE_COMMIT_ANNOTATION] = sourceCommit;
   meta.annotations = annotations;
   return { manifest: { ...m, metadata: meta }, problems };
 }
@@ -178,10 +173,19 @@ const WORK_PERMANENT_ID_LABEL = 'work.karmada.io/permanent-id';
 const MANAGED_LABELS = 'resourcetemplate.karmada.io/managed-labels';
 const MANAGED_ANNOTATIONS = 'resourcetemplate.karmada.io/managed-annotations';
 
-/** RecordManagedAnnotations: every annotation key, both record keys included, sorted and comma-joined. */
-function managedAnnotationKeys(annotations: Record<string, string>): string {
-  const keys = new Set([MANAGED_ANNOTATIONS, MANAGED_LABELS, ...Object.keys(annotations)]);
-  return [...keys].sort(byCodeUnit).join(',');
+/**
+ * RecordManagedAnnotations: every annotation key, both record keys included, sorted and comma-joined. A template's
+ * manifests mostly have the same keys on every cluster (only an override may add one): sorted again only when they
+ * differ from the last cluster's.
+ */
+const annotationKeysCache = new WeakMap<Template, { keys: string[]; joined: string }>();
+function managedAnnotationKeys(t: Template, annotations: Record<string, string>): string {
+  const keys = Object.keys(annotations);
+  const known = annotationKeysCache.get(t);
+  if (known && known.keys.length === keys.length && known.keys.every((k, i) => k === keys[i])) return known.joined;
+  const joined = [...new Set([MANAGED_ANNOTATIONS, MANAGED_LABELS, ...keys])].sort(byCodeUnit).join(',');
+  annotationKeysCache.set(t, { keys, joined });
+  return joined;
 }
 
 /** RecordManagedLabels of labels plus the Work's id: the same keys on every cluster, so joined once per label set. */
@@ -253,6 +257,20 @@ function workLabels(
   return labels;
 }
 
+/** The claim's annotations are the template's in Karmada (a policy's, or a MultiClusterService's): found once per binding. */
+const claimAnnotations = new WeakMap<ResourceBinding, [string, string][]>();
+function claimAnnotationsOf(binding: ResourceBinding): [string, string][] {
+  let found = claimAnnotations.get(binding);
+  if (found === undefined)
+    claimAnnotations.set(
+      binding,
+      (found = Object.entries(binding.metadata.annotations ?? {}).filter(
+        ([k]) => k.includes('propagationpolicy.karmada.io/') || k.startsWith('multiclusterservice.karmada.io/'),
+      )),
+    );
+  return found;
+}
+
 /** The Work's name (the same on every cluster): hashed once per template, not once per manifest. */
 const workNames = new WeakMap<Template, string>();
 function workNameOf(t: Template): string {
@@ -270,6 +288,25 @@ function prunedFor(t: Template): Record<string, unknown> {
   let pruned = prunedCache.get(t);
   if (!pruned) prunedCache.set(t, (pruned = pruneForMember(t.manifest)));
   return pruned;
+}
+
+/** prunedFor with its identity laid out as members get it: the same for every cluster, so made once per template. */
+const memberBaseCache = new WeakMap<Template, Record<string, unknown>>();
+function memberBaseOf(t: Template): Record<string, unknown> {
+  let m = memberBaseCache.get(t);
+  if (m) return m;
+  m = prunedFor(t);
+  const ref = t.ref;
+  // name and namespace first, as kubectl prints them; the rest keeps the template's order.
+  if (ref.namespace) m = { ...m, metadata: { name: ref.name, namespace: ref.namespace, ...(m.metadata as object) } };
+  // A cluster-scoped object has no namespace, whatever its source wrote (a chart's release namespace, kustomize's
+  // namespace: on a custom kind it does not know): the API server drops it, Argo CD clears it (NormalizeTargetObjects).
+  else if ((m.metadata as { namespace?: unknown } | undefined)?.namespace !== undefined) {
+    const { namespace: _, ...metadata } = m.metadata as Record<string, unknown>;
+    m = { ...m, metadata };
+  }
+  memberBaseCache.set(t, m);
+  return m;
 }
 
 /**
