@@ -28,6 +28,15 @@ test('manifest paths name the group, binding files are named as Karmada names bi
   );
 });
 
+test('a manifest path is the same object on every cluster under its own folder, and never leaves it', () => {
+  const cm = { apiVersion: 'v1', kind: 'ConfigMap', namespace: '', name: 'settings' };
+  assert.is(manifestPath('member1', cm), 'clusters/member1/_cluster/configmap_settings.yaml');
+  assert.is(manifestPath('member2', cm), 'clusters/member2/_cluster/configmap_settings.yaml');
+  for (const cluster of ['..', '.', '', 'a\\b', 'nul\0'])
+    assert.throws(() => manifestPath(cluster, cm), /would leave clusters\//, JSON.stringify(cluster));
+  assert.throws(() => manifestPath('member1', { ...cm, namespace: '..' }), /would leave clusters\//);
+});
+
 const policy = `apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterPropagationPolicy
 metadata:

@@ -33,12 +33,22 @@ export function parseReleasedFile(text: string | undefined): Map<string, Set<str
 export const CLUSTERS_PATH = '.flotilla/clusters.json';
 
 export function manifestPath(cluster: string, ref: ObjectRef): string {
-  const group = groupOf(ref.apiVersion);
-  const file = fileSafe(`${ref.kind.toLowerCase()}${group ? `.${group}` : ''}_${ref.name}`);
-  return assertInside(
-    `clusters/${cluster}/`,
-    `clusters/${cluster}/${ref.namespace || CLUSTER_SCOPED_FOLDER}/${file}.yaml`,
-  );
+  // A render asks once per cluster for each template: the part after the cluster is made and checked once per ref.
+  let tail = manifestTails.get(ref);
+  if (tail === undefined) {
+    const group = groupOf(ref.apiVersion);
+    const file = fileSafe(`${ref.kind.toLowerCase()}${group ? `.${group}` : ''}_${ref.name}`);
+    tail = assertInside('clusters/-/', `clusters/-/${ref.namespace || CLUSTER_SCOPED_FOLDER}/${file}.yaml`).slice(11);
+    manifestTails.set(ref, tail);
+  }
+  if (!isPathSegment(cluster)) assertInside(`clusters/${cluster}/`, `clusters/${cluster}/${tail}`);
+  return `clusters/${cluster}/${tail}`;
+}
+const manifestTails = new WeakMap<ObjectRef, string>();
+
+/** What assertInside asks of each segment of a path, for one segment. */
+function isPathSegment(s: string): boolean {
+  return s !== '' && s !== '.' && s !== '..' && !s.includes('/') && !s.includes('\\') && !s.includes('\0');
 }
 
 /**
