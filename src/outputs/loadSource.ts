@@ -174,8 +174,12 @@ async function loadIncremental(
       (isConfigFile(c.path, ignore) && !isUnitInput(layout, c.path)) ||
       (!c.newOid && markerTool(c.path.slice(c.path.lastIndexOf('/') + 1)) !== undefined),
   );
-  const renderedUnits = await renderUnits(repo, tree, [...changedUnits]);
-  const changedPaths = new Set([...changed.map((c) => c.path), ...renderedUnits.keys(), ...goneUnits]);
+  // Started here and awaited where their objects join the model: a chart's tool runs for tens of milliseconds, in which
+  // this thread reads the index and the Karmada files. Each unit's output is keyed by its marker.
+  const unitsRendered = renderUnits(repo, tree, [...changedUnits]);
+  unitsRendered.catch(() => {}); // thrown where it is awaited; a load that fails before then leaves it unawaited
+  const renderedMarkers = new Set([...changedUnits].map((u) => u.marker));
+  const changedPaths = new Set([...changed.map((c) => c.path), ...renderedMarkers, ...goneUnits]);
   const touched = new Map<string, FileObjects | null>();
   const oldVersions: FileObjects[] = [];
 
@@ -186,7 +190,7 @@ async function loadIncremental(
   const formerFiles = new Set(
     changes
       .map((c) => c.path)
-      .filter((path) => isUnitInput(layout, path) && isConfigFile(path, ignore) && !renderedUnits.has(path)),
+      .filter((path) => isUnitInput(layout, path) && isConfigFile(path, ignore) && !renderedMarkers.has(path)),
   );
   if (before) {
     await index.loadAll();
@@ -221,7 +225,7 @@ async function loadIncremental(
     undefined,
     kept ? () => false : undefined,
   );
-  for (const [marker, f] of renderedUnits) {
+  for (const [marker, f] of await unitsRendered) {
     loaded.set(marker, f);
     touched.set(marker, f);
   }
