@@ -33,6 +33,7 @@ import { reflectStatus } from './reflectStatus.ts';
 import { NEVER_UPDATED_REASON, STATUS_UNKNOWN_REASON } from '../api/conditions.ts';
 import { HEARTBEAT_ANNOTATION } from '../branches/status/statusFiles.ts';
 import { isSecret } from '../interpreters/isSecret.ts';
+import { preferredApiVersion } from '../api/servedApis.ts';
 import {
   customAggregateStatus,
   customHealth,
@@ -156,7 +157,8 @@ export function buildStatusFiles(
     string,
     { ref: ObjectRef; byCluster: Map<string, AggregatedStatusItem | null>; live: Map<string, Record<string, unknown>> }
   >();
-  const slot = (ref: ObjectRef) => {
+  const slot = (seen: ObjectRef) => {
+    const ref = templateIdentity(seen);
     const path = templateStatusPath(ref);
     let e = entries.get(path);
     if (!e) entries.set(path, (e = { ref, byCluster: new Map(), live: new Map() }));
@@ -186,15 +188,17 @@ export function buildStatusFiles(
         res.action === 'drift-repaired' ||
         res.action === 'unchanged';
       // A declared hook (InterpreterCustomization) replaces the built-in one for its kind.
-      const custom = customizationFor(interpreters, res.ref);
+      const ref = templateIdentity(res.ref);
+      const custom = customizationFor(interpreters, ref);
+      const live = res.live ? seenAs(res.live, ref) : undefined;
       const status = applied
-        ? ((custom && res.live ? customReflectStatus(custom, res.live) : undefined) ?? reflectStatus(res.live))
+        ? ((custom && live ? customReflectStatus(custom, live) : undefined) ?? reflectStatus(live))
         : undefined;
       slot(res.ref).byCluster.set(r.cluster, {
         clusterName: r.cluster,
         applied,
         health: applied
-          ? ((custom && res.live ? customHealth(custom, res.live) : undefined) ?? interpretHealth(res.live))
+          ? ((custom && live ? customHealth(custom, live) : undefined) ?? interpretHealth(live))
           : 'Unknown',
         ...(applied ? {} : { message: `${res.action}: ${res.message}` }),
         ...(status ? { status } : {}),
@@ -219,7 +223,8 @@ export function buildStatusFiles(
       else items.delete(cluster);
     }
     const custom = customizationFor(interpreters, ref);
-    for (const [cluster, object] of live) {
+    for (const [cluster, seen] of live) {
+      const object = seenAs(seen, ref);
       // Only what the last apply recorded as applied: a failed or missing entry is the apply's to write.
       const item = items.get(cluster);
       if (!item?.applied || byCluster.has(cluster)) continue;
@@ -263,6 +268,24 @@ export function buildStatusFiles(
     put(path, render(file));
   }
   return out;
+}
+
+/**
+ * The template an object on a member stands for, at the version Karmada's detector sees it (an autoscaling/v1 HPA in
+ * Git is Karmada's autoscaling/v2 template): its status file, interpreters and binding targets are that template's.
+ */
+export function templateIdentity(ref: ObjectRef): ObjectRef {
+  const apiVersion = preferredApiVersion(ref.apiVersion, ref.kind);
+  return apiVersion === ref.apiVersion ? ref : { ...ref, apiVersion };
+}
+
+/**
+ * A member object read as its template's version. Karmada's Work carries the template at that version, so the object
+ * its status controller reflects and judges is at it too; a member here holds the version written in Git, whose
+ * fields the native rules read are the same (an HPA's currentReplicas and desiredReplicas in v1 and v2).
+ */
+function seenAs(live: Record<string, unknown>, ref: ObjectRef): Record<string, unknown> {
+  return live.apiVersion === ref.apiVersion ? live : { ...live, apiVersion: ref.apiVersion };
 }
 
 function withoutStatus({ status: _dropped, ...rest }: AggregatedStatusItem): AggregatedStatusItem {

@@ -5,6 +5,7 @@ import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
 import {
   buildStatusFiles,
   statusPathsOf,
+  templateIdentity,
   type ClusterFileOptions,
   type ClusterReport,
   type TargetsOf,
@@ -114,7 +115,7 @@ async function renderedTargets(
       ...(r.delivery?.previousInventory ?? []),
       ...(r.observed?.map((o) => o.ref) ?? []),
     ])
-      keys.add(refKey(ref));
+      keys.add(refKey(templateIdentity(ref)));
   }
   await index.load({ templates: keys });
   return (ref) => {

@@ -62,4 +62,60 @@ test('a template placed on two members is FullyApplied once both report it appli
   assert.is((await condition()).status, 'True');
 });
 
+// Karmada's detector sees an autoscaling/v1 HPA at autoscaling/v2 and its Work carries v2, so the member object its
+// status controller reads is v2: reflected and aggregated by the v2 rules, judged against the v2 binding's clusters.
+test('an HPA written as autoscaling/v1 has the status of its autoscaling/v2 template, judged against that binding', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'policies/hpa.yaml': `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: hpa, namespace: default}
+spec:
+  resourceSelectors:
+    - {apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler, name: web}
+  placement:
+    clusterAffinity: {clusterNames: [member1, member2]}
+`,
+      'templates/hpa.yaml': `apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 5
+  targetCPUUtilizationPercentage: 50
+`,
+    },
+    'an autoscaling/v1 HPA on two members',
+  );
+  const repo = await openRepo(r.dir);
+  const report = await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: RENDERED_REF });
+  const hpa = { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', namespace: 'default', name: 'web' };
+  const live = {
+    ...hpa,
+    metadata: { name: 'web', namespace: 'default' },
+    status: { currentReplicas: 2, desiredReplicas: 3, currentCPUUtilizationPercentage: 80 },
+  };
+  const report1: ClusterReport = {
+    cluster: 'member1',
+    delivery: {
+      cluster: 'member1',
+      results: [{ ref: hpa, action: 'created', message: 'created', live }],
+      inventory: [hpa],
+      previousInventory: [],
+      writes: 1,
+      notes: [],
+      durationMs: 0,
+    } satisfies ClusterDelivery,
+  };
+  await writeStatus({ repo, reports: [report1], renderedCommit: report.outputCommit! });
+  const file = parse(r.show(r.git('rev-parse', 'refs/heads/flotilla/status'), templateStatusPath(hpa)));
+  assert.is(file.apiVersion, 'autoscaling/v2');
+  assert.equal(file.aggregatedStatus[0].status, { currentMetrics: null, currentReplicas: 2, desiredReplicas: 3 });
+  assert.equal(file.status, { currentReplicas: 2, desiredReplicas: 3 });
+  assert.is(file.conditions[0].status, 'False');
+  assert.match(file.conditions[0].message, 'no status yet from member2');
+});
+
 test.run();
