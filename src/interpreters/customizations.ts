@@ -12,6 +12,7 @@ import {
   type LuaScripts,
 } from '../api/interpreterCustomization.ts';
 import type { ObjectRef } from '../api/kinds.ts';
+import { preferredApiVersion } from '../api/servedApis.ts';
 import type { ConfigModel, Located } from '../api/model.ts';
 import type { Health } from '../api/conditions.ts';
 import { read, readAll, remove, write } from './fieldPath.ts';
@@ -99,11 +100,16 @@ export function interpretersOf(model: ConfigModel): InterpreterSet {
   return set;
 }
 
+/**
+ * The customization of an object's kind at the version Karmada's detector sees it (an HPA written as autoscaling/v1 is
+ * interpreted by the customization of autoscaling/v2), as every interpreter call there gets the object at that version.
+ */
 export function customizationFor(
   set: InterpreterSet,
   obj: { apiVersion?: unknown; kind?: unknown },
 ): KindInterpreter | undefined {
-  return set.get(`${String(obj.apiVersion)}/${String(obj.kind)}`);
+  const kind = String(obj.kind);
+  return set.get(`${preferredApiVersion(String(obj.apiVersion), kind)}/${kind}`);
 }
 
 export function customReplicas(

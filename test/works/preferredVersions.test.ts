@@ -8,6 +8,14 @@ import type { ResourceBinding } from '../../src/api/binding.ts';
 import { renderTemplates } from '../../src/works/renderTemplates.ts';
 import { classifyText } from '../documents/helpers/classifyText.ts';
 import { coldRenderInput, memberCluster, modelOf, propagationPolicy } from '../helpers/inMemoryModel.ts';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { renderRevision } from '../../src/outputs/renderRevision.ts';
+import { makeConfigRepoWith, MEMBERS, RENDERED_REF, type ConfigRepo } from '../helpers/fleet.ts';
+
+const repos: ConfigRepo[] = [];
+test.after(() => {
+  for (const r of repos) r.cleanup();
+});
 
 const HPA_V1 = `apiVersion: autoscaling/v1
 kind: HorizontalPodAutoscaler
@@ -49,6 +57,50 @@ test('an autoscaling/v1 HPA is selected and bound as autoscaling/v2, its preferr
 
   const v1 = render('autoscaling/v1');
   assert.equal([...v1.edits.keys()], []);
+});
+
+// Karmada runs every interpreter hook on the object at the version its detector sees it: the customization of
+// autoscaling/v2 HorizontalPodAutoscaler is the one an HPA written as autoscaling/v1 gets.
+test("an autoscaling/v1 HPA is interpreted by the autoscaling/v2 HPA's customization: its dependencies follow it", async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'interpreters/hpa.yaml': `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: hpa}
+spec:
+  target: {apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler}
+  customizations:
+    dependencyInterpretation:
+      luaScript: |
+        function GetDependencies(desiredObj)
+          return {{apiVersion = "v1", kind = "ConfigMap", namespace = desiredObj.metadata.namespace, name = "hpa-config"}}
+        end
+`,
+      'policies/hpa.yaml': `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: hpa, namespace: default}
+spec:
+  propagateDeps: true
+  resourceSelectors:
+    - {apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler, name: web}
+  placement:
+    clusterAffinity: {clusterNames: [member1]}
+`,
+      'templates/config.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: hpa-config, namespace: default}\n',
+      'templates/hpa.yaml': HPA_V1,
+    },
+    'an autoscaling/v1 HPA with a customized dependency',
+  );
+  const repo = await openRepo(r.dir);
+  await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: RENDERED_REF });
+  const binding = parse(r.git('show', `${RENDERED_REF}:bindings/default/web-horizontalpodautoscaler.yaml`));
+  assert.is(
+    binding.metadata.annotations['resourcebinding.karmada.io/dependencies'],
+    '[{"apiVersion":"v1","kind":"ConfigMap","namespace":"default","name":"hpa-config"}]',
+  );
+  assert.ok(r.git('show', `${RENDERED_REF}:clusters/member1/default/configmap_hpa-config.yaml`));
 });
 
 test.run();
