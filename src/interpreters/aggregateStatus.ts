@@ -57,13 +57,15 @@ export function aggregateStatus(
       for (const f of ['currentHealthy', 'desiredHealthy', 'expectedPods', 'disruptionsAllowed'])
         out[f] = statuses.reduce((acc, s) => acc + n(s, f), 0);
       // Pod names are only unique within a member: Karmada prefixes them with the cluster.
-      const disrupted: Obj = {};
+      const disrupted = new Map<string, unknown>();
       for (const i of items) {
         const pods = i.status?.disruptedPods;
         if (pods && typeof pods === 'object')
-          for (const [pod, at] of Object.entries(pods)) disrupted[`${i.clusterName}/${pod}`] = at;
+          for (const [pod, at] of Object.entries(pods)) disrupted.set(`${i.clusterName}/${pod}`, at);
       }
-      if (Object.keys(disrupted).length > 0) out.disruptedPods = disrupted;
+      // A Go map's JSON keys are in byte order, which the cluster prefix does not follow (`a-b/…` before `a/…`).
+      if (disrupted.size > 0)
+        out.disruptedPods = Object.fromEntries([...disrupted].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
       return out;
     }
     case 'batch/v1/Job':

@@ -371,4 +371,13 @@ test('CronJob: active Jobs of every member, the latest schedule and success time
   );
 });
 
+// Karmada's template status is a Go map marshalled to JSON, which orders its keys bytewise: `a-b/…` before `a/…`.
+test('a PodDisruptionBudget lists its cluster-prefixed disrupted pods in byte order of their keys', () => {
+  const agg = aggregateStatus('policy/v1', 'PodDisruptionBudget', [
+    item('a', { disruptedPods: { z: 't1' } }),
+    item('a-b', { disruptedPods: { y: 't2' } }),
+  ])!;
+  assert.equal(Object.keys(agg.disruptedPods as object), ['a-b/y', 'a/z']);
+});
+
 test.run();
