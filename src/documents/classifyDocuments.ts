@@ -167,11 +167,23 @@ export function classifyDocuments(
       }
       if (extension === 'rebalancer')
         out.rebalancers.push({ object: obj as unknown as WorkloadRebalancer, source: doc.source });
-      else
+      else {
+        // Karmada's detector sees such a kind at its preferred version only: a customization of another one is inert.
+        const target = (obj.spec as { target: { apiVersion: string; kind: string } }).target;
+        const seen = preferredApiVersion(target.apiVersion, target.kind);
+        if (seen !== target.apiVersion)
+          out.problems.push({
+            ...doc.locate(['spec', 'target', 'apiVersion']),
+            code: 'INVALID_VALUE',
+            severity: 'warning',
+            message: `Karmada interprets every ${target.kind} at ${seen}, whichever version it is written in: a customization of ${target.apiVersion} ${target.kind} is never used`,
+            fix: `target apiVersion ${seen}; its hooks then get the object in that version's form`,
+          });
         out.interpreterCustomizations.push({
           object: obj as unknown as InterpreterCustomization | ResourceInterpreterCustomization,
           source: doc.source,
         });
+      }
       continue;
     }
 
