@@ -256,7 +256,10 @@ function run(
     case 'statusReflection':
       return [['status', luaReflectStatus(script, object) ?? null]];
     case 'statusAggregation':
-      return [['aggregatedStatus', luaAggregateStatus(script, object, o.statusFile ? statusItems(o.statusFile) : [])]];
+      // karmadactl's getAggregatedStatusItems gives a nil slice without --status-file: the script's statusItems is nil.
+      return [
+        ['aggregatedStatus', luaAggregateStatus(script, object, o.statusFile ? statusItems(o.statusFile) : null)],
+      ];
     case 'healthInterpretation':
       return [['healthy', luaInterpretHealth(script, object)]];
     case 'dependencyInterpretation': {

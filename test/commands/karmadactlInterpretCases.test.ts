@@ -361,4 +361,40 @@ test('aggregateStatus sums the status items of a multi-document status file', as
   assert.is(r.stdout, observedWith(3, 5).replace('%NAME%', 'aggregatedStatus'));
 });
 
+// interpret.go getAggregatedStatusItems: no --status-file is a nil slice, which reaches the script as nil (the
+// third-party customizations' "nil status items" cases, e.g. kyverno.io/v1 ClusterPolicy, return the object as it is).
+test('aggregateStatus without a status file gives the script nil statusItems, and an empty file an empty list', async () => {
+  const customization = file(
+    'nil-items.yaml',
+    `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: nil-items}
+spec:
+  target: {apiVersion: apps/v1, kind: Deployment}
+  customizations:
+    statusAggregation:
+      luaScript: |
+        function AggregateStatus(desiredObj, statusItems)
+          if statusItems == nil then return desiredObj end
+          desiredObj.status = {items = #statusItems}
+          return desiredObj
+        end
+`,
+  );
+  const none = await interpret({ filenames: [customization], operation: 'aggregateStatus', desiredFile: DESIRED });
+  assert.is(none.stderr, '');
+  assert.is(
+    none.stdout,
+    '---\n# [1/1] aggregatedStatus:\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: nginx\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - image: nginx:alpine\n        name: nginx\n',
+  );
+  const empty = await interpret({
+    filenames: [customization],
+    operation: 'aggregateStatus',
+    desiredFile: DESIRED,
+    statusFile: file('no-items.yaml', '[]\n'),
+  });
+  assert.is(empty.stderr, '');
+  assert.match(empty.stdout, '\nstatus:\n  items: 0\n');
+});
+
 test.run();

@@ -79,12 +79,13 @@ export function luaRetain(script: string, desired: Obj, observed: Obj): Obj {
 
 /**
  * AggregateStatus(desired, items) → the object with its status aggregated. Items go in as their JSON (applied only
- * when true, appliedMessage and health only when set), no items as an empty table. Karmada passes no references here, so an empty table in the
- * result is dropped rather than kept as {} or [].
+ * when true, appliedMessage and health only when set), no items as an empty table, and null as nil: a nil Go slice
+ * marshals to null, which is what karmadactl interpret passes without --status-file. Karmada passes no references
+ * here, so an empty table in the result is dropped rather than kept as {} or [].
  */
-export function luaAggregateStatus(script: string, desired: Obj, items: readonly AggregatedStatusItem[]): Obj {
+export function luaAggregateStatus(script: string, desired: Obj, items: readonly AggregatedStatusItem[] | null): Obj {
   const fn = 'AggregateStatus';
-  const itemJson = items.map((item) => ({
+  const itemJson = items?.map((item) => ({
     clusterName: item.clusterName,
     ...(item.status !== undefined && item.status !== null ? { status: item.status } : {}),
     ...(item.applied ? { applied: true } : {}),
@@ -92,8 +93,8 @@ export function luaAggregateStatus(script: string, desired: Obj, items: readonly
     ...(item.health ? { health: item.health } : {}),
   }));
   // Karmada's status controller assembles the items into a slice it makes empty, not nil (helper/workstatus.go
-  // assembleWorkStatus), so no items reach the script as an empty table, as karmadactl interpret passes them too.
-  const result = first(callLuaFunction(script, fn, [desired, itemJson], 1));
+  // assembleWorkStatus), so there no items reach the script as an empty table.
+  const result = first(callLuaFunction(script, fn, [desired, itemJson ?? null], 1));
   return converted(fn, () => toUnstructured(tableResult(fn, result, 'struct')));
 }
 
