@@ -277,11 +277,19 @@ function oneObject(file: string): Obj {
   return first;
 }
 
-/** AggregatedStatusItem documents, or lists of them, in file order. */
+/**
+ * AggregatedStatusItem documents, or lists of them, in file order. An item without clusterName is decoded as Go
+ * decodes it, with the empty name (the field has no omitempty, so the script still sees clusterName = "").
+ */
 function statusItems(file: string): AggregatedStatusItem[] {
   const items = readObjects(file).flatMap(({ value }) => (Array.isArray(value) ? value : [value]));
-  for (const item of items)
-    if (!isObj(item) || typeof item.clusterName !== 'string')
-      throw new UsageError(`${file}: each status item needs clusterName (an AggregatedStatusItem)`);
-  return items as unknown as AggregatedStatusItem[];
+  return items.map((item) => {
+    if (!isObj(item)) throw new UsageError(`${file}: each status item must be a mapping (an AggregatedStatusItem)`);
+    if (item.clusterName === undefined || item.clusterName === null) return { ...item, clusterName: '' };
+    if (typeof item.clusterName !== 'string')
+      throw new UsageError(
+        `${file}: a status item's clusterName must be a string, got ${JSON.stringify(item.clusterName)}`,
+      );
+    return item as unknown as AggregatedStatusItem;
+  });
 }

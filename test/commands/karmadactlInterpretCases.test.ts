@@ -397,4 +397,43 @@ spec:
   assert.match(empty.stdout, '\nstatus:\n  items: 0\n');
 });
 
+// The third-party GitRepository, Bucket, HelmChart, HelmRepository and SparkApplication cases give items with a status
+// only: AggregatedStatusItem.clusterName has no omitempty, so each reaches the script with clusterName "".
+test('aggregateStatus takes status items without clusterName, each named "" as karmadactl decodes it', async () => {
+  const customization = file(
+    'names.yaml',
+    `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: names}
+spec:
+  target: {apiVersion: apps/v1, kind: Deployment}
+  customizations:
+    statusAggregation:
+      luaScript: |
+        function AggregateStatus(desiredObj, statusItems)
+          local names = {}
+          for i = 1, #statusItems do names[i] = "[" .. statusItems[i].clusterName .. "]" end
+          desiredObj.status = {names = table.concat(names, ",")}
+          return desiredObj
+        end
+`,
+  );
+  const r = await interpret({
+    filenames: [customization],
+    operation: 'aggregateStatus',
+    desiredFile: DESIRED,
+    statusFile: file('unnamed.yaml', '- status: {readyReplicas: 1}\n- clusterName: member2\n'),
+  });
+  assert.is(r.stderr, '');
+  assert.match(r.stdout, '\nstatus:\n  names: "[],[member2]"\n');
+  const wrong = await interpret({
+    filenames: [customization],
+    operation: 'aggregateStatus',
+    desiredFile: DESIRED,
+    statusFile: file('numbered.yaml', '- clusterName: 3\n'),
+  });
+  assert.is(wrong.status, 1);
+  assert.match(wrong.stderr, 'clusterName must be a string');
+});
+
 test.run();
