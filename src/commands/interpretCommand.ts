@@ -19,6 +19,7 @@ import {
   luaReviseReplica,
   type AggregatedStatusItem,
 } from '../interpreters/lua/luaHooks.ts';
+import type { DependentObjectReference } from '../interpreters/lua/luaConvert.ts';
 import { checkLuaScript, loadLuaRuntime } from '../interpreters/lua/luaRuntime.ts';
 import { rememberingTabs } from '../text/rememberingTabs.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
@@ -263,11 +264,20 @@ function run(
     case 'healthInterpretation':
       return [['healthy', luaInterpretHealth(script, object)]];
     case 'dependencyInterpretation': {
-      const seen = new Map<string, unknown>();
+      const seen = new Map<string, DependentObjectReference>();
       for (const s of dependencyScripts) for (const d of luaGetDependencies(s, object)) seen.set(JSON.stringify(d), d);
-      return [['dependencies', [...seen.values()]]];
+      return [['dependencies', [...seen.values()].sort(byConfigurableOrder)]];
     }
   }
+}
+
+/** The order Karmada's configurable interpreter returns dependencies in (configurable.go GetDependencies). */
+function byConfigurableOrder(a: DependentObjectReference, b: DependentObjectReference): number {
+  for (const key of ['apiVersion', 'kind', 'namespace', 'name'] as const) {
+    const [x, y] = [a[key] ?? '', b[key] ?? ''];
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
 }
 
 function oneObject(file: string): Obj {

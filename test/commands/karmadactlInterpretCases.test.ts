@@ -436,4 +436,42 @@ spec:
   assert.match(wrong.stderr, 'clusterName must be a string');
 });
 
+// configurable.go GetDependencies sorts what the scripts return by apiVersion, kind, namespace and name; karmadactl
+// prints that list (as the third-party HelmRelease case's Secrets, ServiceAccount and ConfigMap come out).
+test('interpretDependency prints the references sorted as the configurable interpreter sorts them', async () => {
+  const customization = file(
+    'deps.yaml',
+    `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: deps}
+spec:
+  target: {apiVersion: apps/v1, kind: Deployment}
+  customizations:
+    dependencyInterpretation:
+      luaScript: |
+        function GetDependencies(desiredObj)
+          local ns = desiredObj.metadata.namespace
+          return {
+            {apiVersion = "v1", kind = "Secret", name = "values", namespace = ns},
+            {apiVersion = "v1", kind = "ServiceAccount", name = "runner", namespace = ns},
+            {apiVersion = "v1", kind = "ConfigMap", name = "values", namespace = ns},
+            {apiVersion = "v1", kind = "Secret", name = "kubeconfig", namespace = ns},
+            {apiVersion = "v1", kind = "Secret", name = "values", namespace = ns},
+          }
+        end
+`,
+  );
+  const r = await interpret({
+    filenames: [customization],
+    operation: 'interpretDependency',
+    desiredFile: file(
+      'namespaced.yaml',
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: apps}\n',
+    ),
+  });
+  assert.is(r.stderr, '');
+  const names = [...r.stdout.matchAll(/kind: (\w+)\n  name: (\w+)/g)].map((m) => `${m[1]}/${m[2]}`);
+  assert.equal(names, ['ConfigMap/values', 'Secret/kubeconfig', 'Secret/values', 'ServiceAccount/runner']);
+});
+
 test.run();
