@@ -113,7 +113,7 @@ export async function clusterCommand(
         operation === 'taint'
           ? { type: 'taint', changes: parseTaintArgs(rest), overwrite: values.overwrite ?? false, now: ctx.now() }
           : operation === 'cordon'
-            ? { type: 'cordon', now: ctx.now() }
+            ? { type: 'cordon' }
             : operation === 'uncordon'
               ? { type: 'uncordon' }
               : { type: 'remove' };

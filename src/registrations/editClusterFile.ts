@@ -11,7 +11,7 @@ export const UNSCHEDULABLE_TAINT_KEY = 'cluster.karmada.io/unschedulable';
 /** What an operation does to one Cluster document. `remove` drops the document (unjoin). */
 export type ClusterEdit =
   | { type: 'taint'; changes: readonly TaintChange[]; overwrite: boolean; now: Date }
-  | { type: 'cordon'; now: Date }
+  | { type: 'cordon' }
   | { type: 'uncordon' }
   | { type: 'remove' };
 
@@ -55,15 +55,10 @@ export function editClusterFile(file: string, text: string, name: string, edit: 
     };
   }
   const current = readTaints(doc, file, lines);
-  const changes = edit.type === 'taint' ? edit.changes : cordonChanges(edit, current);
-  const summary = applyTaintChanges(
-    doc,
-    current,
-    changes,
-    edit.type === 'taint' ? edit.overwrite : false,
-    edit.type === 'uncordon' ? undefined : edit.now,
-    name,
-  );
+  const summary =
+    edit.type === 'taint'
+      ? applyTaintChanges(doc, current, edit.changes, edit.overwrite, edit.now, name)
+      : cordon(doc, current, edit.type === 'cordon');
   if (summary.length === 0) return { text, summary };
   return { text: docs.map((d) => d.toString(options)).join(''), summary };
 }
@@ -82,12 +77,28 @@ function notFound(file: string, name: string): never {
   throw new RegistrationError('CLUSTER_NOT_FOUND', `${file} holds no Cluster named ${name}`);
 }
 
-/** Cordon and uncordon are idempotent, as in karmadactl: an already cordoned cluster is left as it is. */
-function cordonChanges(edit: { type: 'cordon' } | { type: 'uncordon' }, current: Taint[]): TaintChange[] {
-  const cordoned = current.some((t) => t.key === UNSCHEDULABLE_TAINT_KEY && t.effect === 'NoSchedule');
-  if (edit.type === 'cordon')
-    return cordoned ? [] : [{ action: 'add', key: UNSCHEDULABLE_TAINT_KEY, effect: 'NoSchedule' }];
-  return cordoned ? [{ action: 'remove', key: UNSCHEDULABLE_TAINT_KEY, effect: 'NoSchedule' }] : [];
+/**
+ * karmadactl cordon and uncordon, idempotent: cordon appends the unschedulable taint after the cluster's others;
+ * uncordon moves the last taint into its place (cordonHelper.patchOrReplace), so the order the scheduler reads a
+ * cluster's taints in, and names the first untolerated one by, is karmadactl's.
+ */
+function cordon(doc: Document, current: Taint[], on: boolean): string[] {
+  const at = current.findIndex((t) => t.key === UNSCHEDULABLE_TAINT_KEY && t.effect === 'NoSchedule');
+  const seq = doc.getIn(['spec', 'taints'], true);
+  if (on) {
+    if (at >= 0) return [];
+    const taint: Taint = { key: UNSCHEDULABLE_TAINT_KEY, effect: 'NoSchedule' };
+    if (isSeq(seq)) seq.items.push(doc.createNode(taint));
+    else doc.setIn(['spec', 'taints'], doc.createNode([taint]));
+    return [`added taint ${formatTaint(taint)}`];
+  }
+  if (at < 0 || !isSeq(seq)) return [];
+  const removed = current[at]!;
+  const last = seq.items.length - 1;
+  if (at !== last) seq.items[at] = seq.items[last]!;
+  seq.items.splice(last, 1);
+  dropEmptyTaints(doc);
+  return [`removed taint ${formatTaint(removed)}`];
 }
 
 function readTaints(doc: Document, file: string, lines: LineCounter): Taint[] {
@@ -109,7 +120,7 @@ function applyTaintChanges(
   current: Taint[],
   changes: readonly TaintChange[],
   overwrite: boolean,
-  now: Date | undefined,
+  now: Date,
   name: string,
 ): string[] {
   const summary: string[] = [];
@@ -144,7 +155,7 @@ function applyTaintChanges(
     }
     const taint: Taint = { key: change.key, ...(change.value ? { value: change.value } : {}), effect: change.effect };
     // NoExecute taints carry the time they were added, as Karmada's Cluster admission stamps it.
-    if (change.effect === 'NoExecute' && now) taint.timeAdded = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    if (change.effect === 'NoExecute') taint.timeAdded = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
     const at = current.findIndex(matches);
     if (at >= 0) {
       if (!overwrite) {
@@ -168,12 +179,17 @@ function applyTaintChanges(
     summary.push(`added taint ${formatTaint(taint)}`);
     insert(taint);
   }
-  if (isSeq(seq) && seq.items.length === 0) {
-    doc.deleteIn(['spec', 'taints']);
-    const spec = doc.getIn(['spec'], true);
-    if (isMap(spec) && spec.items.length === 0) doc.deleteIn(['spec']);
-  }
+  dropEmptyTaints(doc);
   return summary;
+}
+
+/** A list emptied by removals goes, and so does a spec left empty by it. */
+function dropEmptyTaints(doc: Document): void {
+  const seq = doc.getIn(['spec', 'taints'], true);
+  if (!isSeq(seq) || seq.items.length > 0) return;
+  doc.deleteIn(['spec', 'taints']);
+  const spec = doc.getIn(['spec'], true);
+  if (isMap(spec) && spec.items.length === 0) doc.deleteIn(['spec']);
 }
 
 export function formatTaint(t: Pick<Taint, 'key' | 'value' | 'effect'>): string {

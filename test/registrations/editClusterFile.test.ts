@@ -83,9 +83,9 @@ test('removing a taint the cluster does not have is an error naming it', () => {
 });
 
 test('cordon adds the unschedulable taint once; uncordon removes it; both are idempotent', () => {
-  const cordoned = editClusterFile('c.yaml', FILE, 'member2', { type: 'cordon', now });
+  const cordoned = editClusterFile('c.yaml', FILE, 'member2', { type: 'cordon' });
   assert.equal(parse(cordoned.text!).spec.taints, [{ key: UNSCHEDULABLE_TAINT_KEY, effect: 'NoSchedule' }]);
-  const again = editClusterFile('c.yaml', cordoned.text!, 'member2', { type: 'cordon', now });
+  const again = editClusterFile('c.yaml', cordoned.text!, 'member2', { type: 'cordon' });
   assert.equal(again.summary, []);
   assert.is(again.text, cordoned.text);
   const uncordoned = editClusterFile('c.yaml', cordoned.text!, 'member2', { type: 'uncordon' });
@@ -93,9 +93,25 @@ test('cordon adds the unschedulable taint once; uncordon removes it; both are id
   assert.equal(editClusterFile('c.yaml', FILE, 'member2', { type: 'uncordon' }).summary, []);
 });
 
+test("cordon puts the unschedulable taint after the cluster's others; uncordon moves the last taint into its place (karmadactl cordonHelper)", () => {
+  const keys = (text: string | null) => parse(text!).spec.taints.map((t: { key: string }) => t.key);
+  const tainted = editClusterFile('c.yaml', FILE, 'member2', taint(['b:NoSchedule', 'a=x:NoSchedule'])).text!;
+  const cordoned = editClusterFile('c.yaml', tainted, 'member2', { type: 'cordon' });
+  assert.equal(keys(cordoned.text), ['b', 'a', UNSCHEDULABLE_TAINT_KEY]);
+  assert.equal(cordoned.summary, [`added taint ${UNSCHEDULABLE_TAINT_KEY}:NoSchedule`]);
+  const cordonedFirst = `${FILE}  taints:
+    - {key: ${UNSCHEDULABLE_TAINT_KEY}, effect: NoSchedule}
+    - {key: b, effect: NoSchedule}
+    - {key: a, value: x, effect: NoSchedule}
+`;
+  const uncordoned = editClusterFile('c.yaml', cordonedFirst, 'member2', { type: 'uncordon' });
+  assert.equal(keys(uncordoned.text), ['a', 'b']);
+  assert.equal(uncordoned.summary, [`removed taint ${UNSCHEDULABLE_TAINT_KEY}:NoSchedule`]);
+});
+
 test('a multi-document file: only the named cluster changes, and remove drops just its document', () => {
   const two = `${FILE}---\n# the third\napiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: member3\nspec:\n  syncMode: Pull\n`;
-  const edited = editClusterFile('c.yaml', two, 'member3', { type: 'cordon', now });
+  const edited = editClusterFile('c.yaml', two, 'member3', { type: 'cordon' });
   const docs = edited.text!.split('\n---\n').map((d) => parse(d));
   assert.is(docs[0].spec.taints, undefined);
   assert.is(docs[1].spec.taints[0].key, UNSCHEDULABLE_TAINT_KEY);
