@@ -164,16 +164,21 @@ function applyTaintChanges(
           `cluster ${name} already has taint ${formatTaint(current[at]!)}; fix: pass --overwrite to replace its value, or remove it first with ${change.key}:${change.effect}-`,
         );
       }
-      if ((current[at]!.value ?? '') !== (taint.value ?? ''))
-        summary.push(`changed taint ${formatTaint(current[at]!)} to ${formatTaint(taint)}`);
-      else if (at === added) {
+      const old = current[at]!;
+      // karmadactl writes the taint as given, without the old one's timeAdded: the Cluster admission stamps a NoExecute
+      // taint anew, so its tolerationSeconds count again from now.
+      if (at === added && (old.value ?? '') === (taint.value ?? '') && old.timeAdded === taint.timeAdded) {
         added++;
         continue;
       }
-      const kept = (current[at]!.value ?? '') === (taint.value ?? '') ? current[at]! : taint;
+      summary.push(
+        (old.value ?? '') !== (taint.value ?? '')
+          ? `changed taint ${formatTaint(old)} to ${formatTaint(taint)}`
+          : `re-added taint ${formatTaint(taint)}${taint.timeAdded ? ` (timeAdded ${taint.timeAdded})` : ''}`,
+      );
       current.splice(at, 1);
       if (isSeq(seq)) seq.items.splice(at, 1);
-      insert(kept);
+      insert(taint);
       continue;
     }
     summary.push(`added taint ${formatTaint(taint)}`);

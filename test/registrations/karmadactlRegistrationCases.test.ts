@@ -179,6 +179,21 @@ test('removing the only taint leaves none; removing a missing one changes nothin
   assert.equal(taintsOf(taint(['foo_1:NoSchedule', 'foo:NoSchedule-']).text), [{ key: 'foo_1', effect: 'NoSchedule' }]);
 });
 
+// reorganizeTaints with --overwrite writes each given taint in place of the old one, first, and without its
+// timeAdded: the Cluster admission (mutateClusterTaints) stamps a NoExecute taint that has none with the time of the
+// update, so re-tainting restarts every toleration's tolerationSeconds.
+test('--overwrite writes the taint anew: first, and a NoExecute one stamped with the time of the command', () => {
+  const old = `${TAINTED}    - key: spot\n      value: a\n      effect: NoExecute\n      timeAdded: "2025-01-01T00:00:00Z"\n`;
+  const again = taint(['spot=a:NoExecute'], old, true);
+  assert.equal(taintsOf(again.text), [
+    { key: 'spot', value: 'a', effect: 'NoExecute', timeAdded: '2026-01-02T03:04:05Z' },
+    { key: 'foo', value: 'bar', effect: 'NoSchedule' },
+  ]);
+  assert.equal(again.summary, ['re-added taint spot=a:NoExecute (timeAdded 2026-01-02T03:04:05Z)']);
+  // Already first and as given: nothing to write.
+  assert.equal(taint(['foo=bar:NoSchedule'], TAINTED, true).summary, []);
+});
+
 // join_test.go TestValidate "Validate_WithMoreThanOneArg_OnlyTheClusterNameIsRequired" and
 // "Validate_WithoutClusterNameToJoinWith_ClusterNameIsRequired"; unjoin_test.go TestValidate, the same two.
 test('join and unjoin take exactly one cluster name', async () => {
