@@ -131,7 +131,7 @@ export async function clusterCommand(
         path: file.path,
         text: edited.text,
         summary: edited.summary,
-        result: resultWord(operation, edited.summary),
+        result: resultWord(edit),
         notes,
       };
     }
@@ -257,14 +257,15 @@ function parseLabels(text: string): Record<string, string> {
   return labels;
 }
 
-function resultWord(operation: ClusterOperation, summary: string[]): string {
-  if (operation === 'taint')
-    return summary.every((s) => s.startsWith('removed'))
-      ? 'untainted'
-      : summary.some((s) => s.startsWith('changed'))
-        ? 'modified'
-        : 'tainted';
-  return { join: 'joined', unjoin: 'unjoined', cordon: 'cordoned', uncordon: 'uncordoned' }[operation];
+/**
+ * karmadactl's word for what happened (taint's reorganizeTaints): with --overwrite, or adding and removing at once,
+ * "modified"; adding, "tainted"; removing, "untainted".
+ */
+function resultWord(edit: ClusterEdit): string {
+  if (edit.type !== 'taint') return { cordon: 'cordoned', uncordon: 'uncordoned', remove: 'unjoined' }[edit.type];
+  const adds = edit.changes.some((c) => c.action === 'add');
+  const removes = edit.changes.some((c) => c.action === 'remove');
+  return edit.overwrite || (adds && removes) ? 'modified' : adds ? 'tainted' : 'untainted';
 }
 
 /** Subject says what and why; the body lists each change; a trailer names the operation for tools. */

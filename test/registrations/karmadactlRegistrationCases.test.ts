@@ -194,6 +194,21 @@ test('--overwrite writes the taint anew: first, and a NoExecute one stamped with
   assert.equal(taint(['foo=bar:NoSchedule'], TAINTED, true).summary, []);
 });
 
+// taint_test.go TestReorganizeTaints: "add new taint and delete old one" is MODIFIED, as is anything with --overwrite
+// ("no changes with overwrite is true"); adding alone is TAINTED, removing alone UNTAINTED.
+test("the command's word: modified with --overwrite or when adding and removing, else tainted or untainted", async () => {
+  const repo = nginx();
+  const word = async (args: string[]) => {
+    const r = await command('taint', ['member1', ...args, '--repo', repo.path]);
+    assert.is(r.code, 0, r.err);
+    return r.out.split('\n')[0];
+  };
+  assert.is(await word(['a=x:NoSchedule']), 'cluster/member1 tainted');
+  assert.is(await word(['b:NoSchedule', 'a:NoSchedule-']), 'cluster/member1 modified');
+  assert.is(await word(['c:NoSchedule', '--overwrite']), 'cluster/member1 modified');
+  assert.is(await word(['c-']), 'cluster/member1 untainted');
+});
+
 // join_test.go TestValidate "Validate_WithMoreThanOneArg_OnlyTheClusterNameIsRequired" and
 // "Validate_WithoutClusterNameToJoinWith_ClusterNameIsRequired"; unjoin_test.go TestValidate, the same two.
 test('join and unjoin take exactly one cluster name', async () => {
