@@ -127,6 +127,15 @@ export async function renderRevision(
   const autoscaleMoved = previousOutput !== null && autoKey !== (previousTrailers[AUTOSCALED_TRAILER] ?? '');
   // Which decisions moved, for the commit message: the previous render's are in the status commit it read.
   const previousState = previousTrailers['Cluster-Status'];
+  // What a pass without a new commit renders again in full (syncRepo's renderAgain): a cluster state the last render
+  // did not see, or a NoExecute toleration it noted that has run out since. A source commit rendered first must do the
+  // same, or its trailers would record the new state and clock with nothing evicted.
+  const noted = previousTrailers['Failover-Check'];
+  const clusterStateMoved =
+    previousOutput !== null &&
+    !rerender &&
+    (clusterStateKey(observed) !== (previousTrailers['Cluster-State'] ?? '') ||
+      (noted !== undefined && Date.parse(noted) <= now.getTime()));
 
   // After a held render the output still shows the last good source: diff from that, as if the hold never happened.
   const lastGoodSource = previousOutput ? (previousTrailers[LAST_GOOD_TRAILER] ?? previousSource) : undefined;
@@ -148,7 +157,7 @@ export async function renderRevision(
     ? { from: previousOutput.oid, ...(outputIndex ? { karmadaFiles: outputIndex.karmadaFiles() } : {}) }
     : null;
   let loaded =
-    (rerender && again === 'all') || autoscaleMoved
+    (rerender && again === 'all') || autoscaleMoved || clusterStateMoved
       ? await loadSource(repo, source.tree, null, undefined, sourceLimits, history)
       : await loadSource(
           repo,

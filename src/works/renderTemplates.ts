@@ -1,7 +1,7 @@
 import { LuaHookError } from '../interpreters/lua/luaRuntime.ts';
 import { BundledInterpreterError } from '../interpreters/thirdParty/thirdPartyInterpreter.ts';
 import { workClusters, type ResourceBinding, type TargetCluster } from '../api/binding.ts';
-import type { Cluster } from '../api/cluster.ts';
+import type { Cluster, Taint } from '../api/cluster.ts';
 import { describeRef, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
 import {
   applicationFailoverOf,
@@ -32,6 +32,7 @@ import type { Problem } from '../errors/problem.ts';
 import { formatMiB } from '../errors/formatMiB.ts';
 import type { Eviction } from '../evictions/evictBinding.ts';
 import { evictTaintedClusters, type EvictedResult } from '../evictions/evictTaintedClusters.ts';
+import { taintEviction } from '../evictions/taintEviction.ts';
 import type { TaskEnd } from '../evictions/gracefulEviction.ts';
 import { syncEvictionTasks } from '../evictions/syncEvictionTasks.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
@@ -802,6 +803,54 @@ function snapshotOf(model: ConfigModel): Snapshot {
  * eviction controller ends the tasks that are due.
  */
 function place(
+  template: Template,
+  model: ConfigModel,
+  snapshot: Snapshot,
+  previous: ResourceBinding | undefined,
+  problems: Problem[],
+  failover: FailoverInput | undefined,
+  events: FailoverEvent[],
+  clusterReasons: boolean | undefined,
+): Placed {
+  const reported = problems.length;
+  let placed = placeOnce(template, model, snapshot, previous, problems, failover, events, clusterReasons);
+  // Karmada's scheduler does not read tolerationSeconds (its TaintToleration filter), but its taint manager acts on
+  // every binding on a NoExecute-tainted cluster within seconds (taint_manager.go requeues them): a result placed on
+  // a cluster whose toleration has run out is evicted from it at once, and placed again without it. Each pass adds an
+  // eviction task, so a pass per cluster is the most there can be.
+  for (let pass = 0; failover && placed.binding && pass < snapshot.clusters.length; pass++) {
+    if (!placedOnDueTaint(placed, snapshot, failover.now)) break;
+    problems.length = reported; // the last pass's problems are the result's
+    placed = placeOnce(template, model, snapshot, placed.binding, problems, failover, events, clusterReasons);
+  }
+  return placed;
+}
+
+/** Whether the taint manager would evict this result from one of its clusters now, by its policy's tolerations. */
+function placedOnDueTaint(placed: Placed, snapshot: Snapshot, now: Date): boolean {
+  const tainted = noExecuteTainted(snapshot);
+  if (tainted.size === 0) return false; // most renders: asked for every template, answered once
+  const tolerations = placed.policy?.object.spec.placement?.clusterTolerations;
+  return placed.clusters.some((target) => {
+    const taints = tainted.get(target.name);
+    return taints !== undefined && taintEviction(taints, tolerations, now).evict;
+  });
+}
+
+/** The clusters with a NoExecute taint, with their taints. */
+const noExecuteCache = new WeakMap<Snapshot, ReadonlyMap<string, readonly Taint[]>>();
+function noExecuteTainted(snapshot: Snapshot): ReadonlyMap<string, readonly Taint[]> {
+  let found = noExecuteCache.get(snapshot);
+  if (!found) {
+    const tainted = new Map<string, readonly Taint[]>();
+    for (const c of snapshot.clusters)
+      if (c.spec.taints?.some((t) => t.effect === 'NoExecute')) tainted.set(c.metadata.name, c.spec.taints);
+    noExecuteCache.set(snapshot, (found = tainted));
+  }
+  return found;
+}
+
+function placeOnce(
   template: Template,
   model: ConfigModel,
   snapshot: Snapshot,

@@ -5,8 +5,9 @@ import { parse } from 'yaml';
 import type { ObservedCluster } from '../../src/api/cluster.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { writeStatus } from '../../src/statuses/writeStatus.ts';
-import { makeConfigRepoWith, nginxSample, type ConfigRepo } from '../helpers/fleet.ts';
+import { clusterYaml, configMap, makeConfigRepoWith, nginxSample, type ConfigRepo } from '../helpers/fleet.ts';
 import { at, notReadyCluster } from '../helpers/failoverState.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
@@ -145,6 +146,28 @@ test('an untolerated NoExecute taint evicts at once; the grace period ends the t
   assert.not.ok(r.ls('flotilla/rendered').includes(NGINX_M2));
 });
 
+test('a cluster going down while a commit lands: the commit is rendered with every template the new state evicts', async () => {
+  const r = nginxRepo();
+  const repo = await openRepo(r.dir);
+  const sync = (now: () => Date, clusterStatus: Map<string, ObservedCluster>) =>
+    syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now, clusterStatus });
+  await sync(at(0), new Map());
+  r.commit({ 'templates/settings.yaml': configMap('settings') }, 'an unrelated ConfigMap');
+  // No pass saw member2 go down before this commit: its render is the one that must evict nginx from there.
+  const landed = await sync(at(31), down('2026-11-29T15:00:30Z'));
+  assert.is(landed.reports.length, 1);
+  assert.equal(
+    landed.reports[0]!.failover.map((e) => [e.type, e.type === 'evicted' ? e.cluster : '']),
+    [['evicted', 'member2']],
+  );
+  assert.equal(
+    (parse(r.show('flotilla/rendered', BINDING)) as { spec: { clusters: { name: string }[] } }).spec.clusters.map(
+      (c) => c.name,
+    ),
+    ['member1'],
+  );
+});
+
 test('no cluster state at all: no trailer, no re-render, no commit', async () => {
   const r = nginxRepo(60);
   const repo = await openRepo(r.dir);
@@ -155,6 +178,67 @@ test('no cluster state at all: no trailer, no re-render, no commit', async () =>
     /Cluster-State|Failover-Check|Graceful-Evictions/,
   );
   assert.is((await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(1000) })).reports.length, 0);
+});
+
+test('a commit rendered after a NoExecute toleration ran out evicts what it placed there and what was there before', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2', {
+        taints: '\n  taints:\n    - {key: maintenance, effect: NoExecute, timeAdded: "2026-11-29T15:00:00Z"}',
+      }),
+      'policies/configs.yaml': `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: configs, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]
+  placement:
+    clusterAffinity: {clusterNames: [member1, member2]}
+    clusterTolerations: [{key: maintenance, operator: Exists, effect: NoExecute, tolerationSeconds: 60}]
+`,
+      'templates/a.yaml': configMap('a'),
+    },
+    'two clusters, member2 under maintenance',
+  );
+  const repo = await openRepo(r.dir);
+  const sync = (now: () => Date) => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now });
+  await sync(at(30));
+  const placed = (name: string) =>
+    parse(r.show('flotilla/rendered', `bindings/default/${name}-configmap.yaml`)) as {
+      spec: { clusters: { name: string }[]; gracefulEvictionTasks?: { fromCluster: string; reason: string }[] };
+    };
+  assert.equal(
+    placed('a').spec.clusters.map((c) => c.name),
+    ['member1', 'member2'],
+    'tolerated for 60 s from 15:00:00',
+  );
+
+  // At 15:02:00 the toleration has run out: Karmada's scheduler still places a new ConfigMap on member2 (it does not
+  // read tolerationSeconds), and its taint manager evicts it from there at once.
+  r.commit({ 'templates/b.yaml': configMap('b') }, 'another ConfigMap');
+  const late = await sync(at(120));
+  assert.equal(
+    placed('a').spec.clusters.map((c) => c.name),
+    ['member1'],
+    'the commit is rendered after the toleration noted in Failover-Check ran out: every template is, as a pass would',
+  );
+  const b = placed('b');
+  assert.equal(
+    b.spec.clusters.map((c) => c.name),
+    ['member1'],
+  );
+  assert.equal(
+    b.spec.gracefulEvictionTasks?.map((t) => [t.fromCluster, t.reason]),
+    [['member2', 'TaintUntolerated']],
+  );
+  assert.ok(
+    late.reports.some((report) =>
+      report.failover.some((e) => e.type === 'evicted' && e.ref.name === 'b' && e.cluster === 'member2'),
+    ),
+    'the eviction is reported',
+  );
+  assert.ok((await verifyOutput(await openRepo(r.dir), { outputRef: OUT })).ok, 'a replay renders the same');
 });
 
 test.run();
