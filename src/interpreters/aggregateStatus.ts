@@ -3,6 +3,12 @@ import { mergeLoadBalancerIngress } from './mergeLoadBalancerIngress.ts';
 
 type Obj = Record<string, unknown>;
 
+// pkg/util/helper/workstatus.go: the FullyApplied condition's reasons and messages.
+export const FULLY_APPLIED_SUCCESS_REASON = 'FullyAppliedSuccess';
+export const FULLY_APPLIED_FAILED_REASON = 'FullyAppliedFailed';
+export const FULLY_APPLIED_SUCCESS_MESSAGE = 'All works have been successfully applied';
+export const FULLY_APPLIED_FAILED_MESSAGE = 'Failed to apply all works, see status.aggregatedStatus for details';
+
 /** Counters summed over members, per apiVersion/kind (aggregatestatus.go). */
 const SUMMED: Record<string, readonly string[]> = {
   'apps/v1/Deployment': ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'],
@@ -242,42 +248,30 @@ function persistentVolumeStatus(items: readonly AggregatedStatusItem[]): Obj {
 }
 
 /**
- * Karmada's FullyApplied condition: True when every member reports the object applied and, given the clusters the
- * binding targets, when those are exactly the members that reported.
+ * Karmada's FullyApplied condition (generateFullyAppliedCondition): True when every cluster the binding targets (its
+ * result, requiredBy, graceful eviction tasks) reported the object applied, and no other cluster reported it. Without
+ * the targets, the entries at hand are all there is to judge. The texts are Karmada's own, fixed: which cluster holds
+ * it back is in aggregatedStatus, and `describe` lists the targets that have not reported.
  */
 export function fullyApplied(
   items: readonly AggregatedStatusItem[],
   targets?: ReadonlySet<string>,
 ): FullyAppliedCondition {
-  const notApplied = items.filter((i) => !i.applied).map((i) => i.clusterName);
-  // Karmada's worksFullyApplied: every cluster the binding targets (its result, requiredBy, graceful eviction
-  // tasks) reported applied, and no other. Without the targets, the entries at hand are all there is to judge.
   const reported = new Set(items.map((i) => i.clusterName));
-  const missing = targets ? [...targets].filter((c) => !reported.has(c)) : [];
-  const extra = targets ? items.filter((i) => !targets.has(i.clusterName)).map((i) => i.clusterName) : [];
-  const complete = targets ? targets.size > 0 && missing.length === 0 && extra.length === 0 : items.length > 0;
-  if (complete && notApplied.length === 0)
+  const complete = targets
+    ? targets.size > 0 && targets.size === reported.size && [...reported].every((c) => targets.has(c))
+    : items.length > 0;
+  if (complete && items.every((i) => i.applied))
     return {
       type: 'FullyApplied',
       status: 'True',
-      reason: 'FullyAppliedSuccess',
-      message: 'All works have been successfully applied',
+      reason: FULLY_APPLIED_SUCCESS_REASON,
+      message: FULLY_APPLIED_SUCCESS_MESSAGE,
     };
-  const details = [
-    ...(notApplied.length > 0 ? [`not applied on ${notApplied.join(', ')}`] : []),
-    ...(missing.length > 0 ? [`no status yet from ${missing.join(', ')}`] : []),
-    ...(extra.length > 0 ? [`still on ${extra.join(', ')}, which it no longer targets`] : []),
-  ];
-  const why =
-    details.length > 0
-      ? details.join('; ')
-      : targets?.size === 0
-        ? 'no cluster is targeted'
-        : 'not applied on any cluster';
   return {
     type: 'FullyApplied',
     status: 'False',
-    reason: 'FullyAppliedFailed',
-    message: `Failed to apply all works, see status.aggregatedStatus for details (${why})`,
+    reason: FULLY_APPLIED_FAILED_REASON,
+    message: FULLY_APPLIED_FAILED_MESSAGE,
   };
 }

@@ -93,17 +93,31 @@ test('kinds Karmada does not aggregate get no aggregated status; timestamps that
   assert.is(reflectStatus({ apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }), undefined);
 });
 
-// Karmada's pkg/util/helper/workstatus_test.go, TestWorksFullyApplied.
+// Karmada's pkg/util/helper/workstatus_test.go, TestWorksFullyApplied, with generateFullyAppliedCondition's texts.
 test('FullyApplied against the targets: each reported applied, none missing, none extra, and some target', () => {
   const m1 = { clusterName: 'member1', applied: true, health: 'Healthy' as const };
   const m2 = { clusterName: 'member2', applied: true, health: 'Healthy' as const };
-  assert.is(fullyApplied([m1], new Set(['member1', 'member2'])).status, 'False', 'cluster size differs');
-  assert.match(fullyApplied([m1], new Set(['member1', 'member2'])).message, 'no status yet from member2');
-  assert.is(fullyApplied([m1], new Set(['member2'])).status, 'False', 'target clusters do not match');
-  assert.match(fullyApplied([m1], new Set(['member2'])).message, 'still on member1, which it no longer targets');
-  assert.is(fullyApplied([m1], new Set()).status, 'False', 'no cluster');
-  assert.is(fullyApplied([m1, { ...m2, applied: false }], new Set(['member1', 'member2'])).status, 'False');
-  assert.is(fullyApplied([m1, m2], new Set(['member1', 'member2'])).status, 'True');
+  const failed = {
+    type: 'FullyApplied',
+    status: 'False',
+    reason: 'FullyAppliedFailed',
+    message: 'Failed to apply all works, see status.aggregatedStatus for details',
+  };
+  assert.equal(fullyApplied([m1], new Set(['member1', 'member2'])), failed, 'cluster size differs');
+  assert.equal(fullyApplied([m1], new Set(['member2'])), failed, 'target clusters do not match');
+  assert.equal(fullyApplied([m1], new Set()), failed, 'no cluster');
+  assert.equal(fullyApplied([], new Set(['member1'])), failed, 'no aggregatedStatuses');
+  assert.equal(
+    fullyApplied([m1, { ...m2, applied: false }], new Set(['member1', 'member2'])),
+    failed,
+    'not all applied',
+  );
+  assert.equal(fullyApplied([m1, m2], new Set(['member1', 'member2'])), {
+    type: 'FullyApplied',
+    status: 'True',
+    reason: 'FullyAppliedSuccess',
+    message: 'All works have been successfully applied',
+  });
 });
 
 test('FullyApplied is True only when every member applied', () => {
@@ -113,7 +127,7 @@ test('FullyApplied is True only when every member applied', () => {
     { clusterName: 'b', applied: false, health: 'Unknown' },
   ]);
   assert.is(f.status, 'False');
-  assert.match(f.message, /b/);
+  assert.is(f.message, 'Failed to apply all works, see status.aggregatedStatus for details');
 });
 
 const item = (clusterName: string, status?: Record<string, unknown>) => ({

@@ -77,7 +77,7 @@ test('FullyApplied waits for every cluster the binding targets, not only those t
   );
   const condition = parse(first.get(PATH)!).conditions[0];
   assert.is(condition.status, 'False');
-  assert.match(condition.message, 'no status yet from m2');
+  assert.is(condition.reason, 'FullyAppliedFailed');
   const second = buildStatusFiles(
     new Map([[PATH, first.get(PATH)!]]),
     [delivery('m2', [{ ref: web, action: 'unchanged', message: 'x', live: live(1) }])],
