@@ -9,21 +9,37 @@ export const FULLY_APPLIED_FAILED_REASON = 'FullyAppliedFailed';
 export const FULLY_APPLIED_SUCCESS_MESSAGE = 'All works have been successfully applied';
 export const FULLY_APPLIED_FAILED_MESSAGE = 'Failed to apply all works, see status.aggregatedStatus for details';
 
-/** Counters summed over members, per apiVersion/kind (aggregatestatus.go). */
-const SUMMED: Record<string, readonly string[]> = {
-  'apps/v1/Deployment': ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'],
-  'apps/v1/StatefulSet': ['availableReplicas', 'currentReplicas', 'readyReplicas', 'replicas', 'updatedReplicas'],
-  'apps/v1/ReplicaSet': ['replicas', 'readyReplicas', 'availableReplicas'],
-  'apps/v1/DaemonSet': [
-    'currentNumberScheduled',
-    'desiredNumberScheduled',
-    'numberAvailable',
-    'numberMisscheduled',
-    'numberReady',
-    'updatedNumberScheduled',
-    'numberUnavailable',
-  ],
-  'autoscaling/v2/HorizontalPodAutoscaler': ['currentReplicas', 'desiredReplicas'],
+/**
+ * Counters summed over members, per apiVersion/kind (aggregatestatus.go), and the ones the template's status keeps when
+ * they sum to 0: Karmada writes the typed status back, so a counter tagged omitempty in the Kubernetes type is gone
+ * at 0 and only the others (`json:"replicas"`) stay.
+ */
+const SUMMED: Record<string, { fields: readonly string[]; keptAtZero: readonly string[] }> = {
+  'apps/v1/Deployment': {
+    fields: ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'],
+    keptAtZero: [],
+  },
+  'apps/v1/StatefulSet': {
+    fields: ['availableReplicas', 'currentReplicas', 'readyReplicas', 'replicas', 'updatedReplicas'],
+    keptAtZero: ['replicas', 'availableReplicas'],
+  },
+  'apps/v1/ReplicaSet': { fields: ['replicas', 'readyReplicas', 'availableReplicas'], keptAtZero: ['replicas'] },
+  'apps/v1/DaemonSet': {
+    fields: [
+      'currentNumberScheduled',
+      'desiredNumberScheduled',
+      'numberAvailable',
+      'numberMisscheduled',
+      'numberReady',
+      'updatedNumberScheduled',
+      'numberUnavailable',
+    ],
+    keptAtZero: ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady'],
+  },
+  'autoscaling/v2/HorizontalPodAutoscaler': {
+    fields: ['currentReplicas', 'desiredReplicas'],
+    keptAtZero: ['desiredReplicas'],
+  },
 };
 
 const n = (s: Obj, f: string) => (typeof s[f] === 'number' ? (s[f] as number) : 0);
@@ -48,7 +64,12 @@ export function aggregateStatus(
   const summed = SUMMED[key];
   if (summed) {
     const out: Obj = {};
-    for (const f of summed) out[f] = statuses.reduce((acc, s) => acc + n(s, f), 0);
+    for (const f of summed.fields) {
+      const total = statuses.reduce((acc, s) => acc + n(s, f), 0);
+      if (total !== 0 || summed.keptAtZero.includes(f)) out[f] = total;
+    }
+    // aggregateHorizontalPodAutoscalerStatus replaces the whole status; its currentMetrics has no omitempty.
+    if (key === 'autoscaling/v2/HorizontalPodAutoscaler') out.currentMetrics = null;
     return out;
   }
   switch (key) {
@@ -115,11 +136,12 @@ function loadBalancerStatus(statuses: readonly Obj[]): Obj {
 function jobStatus(items: readonly AggregatedStatusItem[], previous: Obj | undefined): Obj {
   if (previous && (isTrue(previous, 'Complete') || isTrue(previous, 'Failed'))) return previous;
   const statuses = items.map((i) => i.status).filter((s): s is Obj => Boolean(s));
-  const out: Obj = {
-    active: statuses.reduce((a, s) => a + n(s, 'active'), 0),
-    succeeded: statuses.reduce((a, s) => a + n(s, 'succeeded'), 0),
-    failed: statuses.reduce((a, s) => a + n(s, 'failed'), 0),
-  };
+  // JobStatus tags its counters omitempty: a 0 is not written.
+  const out: Obj = {};
+  for (const f of ['active', 'succeeded', 'failed']) {
+    const total = statuses.reduce((a, s) => a + n(s, f), 0);
+    if (total !== 0) out[f] = total;
+  }
   const failedOn: string[] = [];
   let completed = 0;
   let criteriaMet = 0;

@@ -36,7 +36,6 @@ test('Deployment: reflect keeps the counters and generations; aggregate sums the
     updatedReplicas: 4,
     readyReplicas: 3,
     availableReplicas: 3,
-    unavailableReplicas: 0,
   });
 });
 
@@ -73,7 +72,7 @@ test('Job: counters summed, Complete only when every member completed, Failed na
     { clusterName: 'a', applied: true, health: 'Healthy', status: done },
     { clusterName: 'b', applied: true, health: 'Healthy', status: { active: 1 } },
   ]);
-  assert.equal(agg, { active: 1, succeeded: 1, failed: 0 });
+  assert.equal(agg, { active: 1, succeeded: 1 });
   const all = aggregateStatus('batch/v1', 'Job', [
     { clusterName: 'a', applied: true, health: 'Healthy', status: done },
   ]);
@@ -325,7 +324,7 @@ test('PDB sums its counters and keeps disrupted pods under their cluster; HPA su
       item('a', { currentReplicas: 1, desiredReplicas: 2 }),
       item('b', { currentReplicas: 3, desiredReplicas: 3 }),
     ]),
-    { currentReplicas: 4, desiredReplicas: 5 },
+    { currentReplicas: 4, desiredReplicas: 5, currentMetrics: null },
   );
   assert.is(
     aggregateStatus('autoscaling/v1', 'HorizontalPodAutoscaler', [item('a', { currentReplicas: 1 })]),
@@ -392,6 +391,31 @@ test('a PodDisruptionBudget lists its cluster-prefixed disrupted pods in byte or
     item('a-b', { disruptedPods: { y: 't2' } }),
   ])!;
   assert.equal(Object.keys(agg.disruptedPods as object), ['a-b/y', 'a/z']);
+});
+
+// Karmada writes the template's status back as the typed Kubernetes status (helper.ToUnstructured), so what the
+// API server then holds follows the type's JSON tags: omitempty counters vanish at 0, the others stay.
+test("a template's aggregated counters that sum to 0 are left out unless the Kubernetes type always writes them", () => {
+  const none = [item('a', {}), item('b')];
+  assert.equal(aggregateStatus('apps/v1', 'Deployment', none), {});
+  assert.equal(aggregateStatus('apps/v1', 'Deployment', [item('a', { replicas: 2, updatedReplicas: 2 })]), {
+    replicas: 2,
+    updatedReplicas: 2,
+  });
+  assert.equal(aggregateStatus('apps/v1', 'ReplicaSet', none), { replicas: 0 });
+  assert.equal(aggregateStatus('apps/v1', 'StatefulSet', none), { availableReplicas: 0, replicas: 0 });
+  assert.equal(aggregateStatus('apps/v1', 'DaemonSet', none), {
+    currentNumberScheduled: 0,
+    desiredNumberScheduled: 0,
+    numberMisscheduled: 0,
+    numberReady: 0,
+  });
+  assert.equal(aggregateStatus('autoscaling/v2', 'HorizontalPodAutoscaler', none), {
+    desiredReplicas: 0,
+    currentMetrics: null,
+  });
+  assert.equal(aggregateStatus('batch/v1', 'Job', none), {});
+  assert.equal(aggregateStatus('batch/v1', 'Job', [item('a', { failed: 1 })]), { failed: 1 });
 });
 
 test.run();

@@ -103,7 +103,6 @@ test('the status branch shows the Deployment aggregated over members once its po
     updatedReplicas: 4,
     readyReplicas: 4,
     availableReplicas: 4,
-    unavailableReplicas: 0,
   });
   assert.equal(
     web.aggregatedStatus.map((i: { clusterName: string; applied: boolean }) => [i.clusterName, i.applied]),
