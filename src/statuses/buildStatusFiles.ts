@@ -27,7 +27,7 @@ import {
 } from '../branches/status/exportedEndpoints.ts';
 import { identityKey, serializeInventory } from '../branches/status/inventory.ts';
 import { aggregateStatus, fullyApplied } from '../interpreters/aggregateStatus.ts';
-import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
+import type { AggregatedStatusItem, FullyAppliedCondition } from '../branches/status/statusFiles.ts';
 import { interpretHealth } from './interpretHealth.ts';
 import { reflectStatus } from './reflectStatus.ts';
 import { NEVER_UPDATED_REASON, STATUS_UNKNOWN_REASON } from '../api/conditions.ts';
@@ -110,7 +110,8 @@ export function statusPathsOf(reports: readonly ClusterReport[]): string[] {
  * path; absent = no such file). Pure. In a template file each writer replaces only its own clusters' entries and the
  * aggregate is recomputed from all entries, so two writers for different clusters never undo each other.
  * Returns only real changes: path → new text, or null to delete. Nothing here depends on the clock except a Ready
- * condition's lastTransitionTime and an item's unhealthySince, which move only when Ready or the health changes.
+ * condition's and the FullyApplied condition's lastTransitionTime and an item's unhealthySince, which move only when
+ * Ready, FullyApplied or the health changes.
  */
 export function buildStatusFiles(
   existing: ReadonlyMap<string, string>,
@@ -262,7 +263,7 @@ export function buildStatusFiles(
       kind: ref.kind,
       metadata: ref.namespace ? { name: ref.name, namespace: ref.namespace } : { name: ref.name },
       ...(aggregated ? { status: aggregated } : {}),
-      conditions: [fullyApplied(list, targetsOf(ref))],
+      conditions: [fullyAppliedSince(fullyApplied(list, targetsOf(ref)), previous?.conditions, now)],
       aggregatedStatus: list,
     };
     put(path, render(file));
@@ -286,6 +287,21 @@ export function templateIdentity(ref: ObjectRef): ObjectRef {
  */
 function seenAs(live: Record<string, unknown>, ref: ObjectRef): Record<string, unknown> {
   return live.apiVersion === ref.apiVersion ? live : { ...live, apiVersion: ref.apiVersion };
+}
+
+/**
+ * The condition with the lastTransitionTime Karmada's meta.SetStatusCondition gives it: kept while the status stays
+ * the same, now when it changes or is new.
+ */
+function fullyAppliedSince(
+  condition: FullyAppliedCondition,
+  previous: readonly FullyAppliedCondition[] | undefined,
+  now: Date,
+): FullyAppliedCondition {
+  const before = previous?.find((c) => c.type === condition.type);
+  const since =
+    before?.status === condition.status && before.lastTransitionTime ? before.lastTransitionTime : formatTime(now);
+  return { ...condition, lastTransitionTime: since };
 }
 
 function withoutStatus({ status: _dropped, ...rest }: AggregatedStatusItem): AggregatedStatusItem {

@@ -89,6 +89,48 @@ test('FullyApplied waits for every cluster the binding targets, not only those t
   assert.is(parse(second.get(PATH)!).conditions[0].status, 'True');
 });
 
+// meta.SetStatusCondition, as AggregateResourceBindingWorkStatus sets FullyApplied: the time moves with the status only.
+test('FullyApplied records when its status last changed, and keeps that time while the status stays', () => {
+  const targetsOf = () => new Set(['m1', 'm2']);
+  const at = (iso: string) => new Date(iso);
+  const condition = (text: string) => parse(text).conditions[0];
+  const first = buildStatusFiles(
+    new Map(),
+    [delivery('m1', [{ ref: web, action: 'created', message: 'created', live: live(2) }])],
+    at('2026-01-02T03:00:00Z'),
+    undefined,
+    undefined,
+    targetsOf,
+  ).get(PATH)!;
+  assert.equal(condition(first), {
+    type: 'FullyApplied',
+    status: 'False',
+    reason: 'FullyAppliedFailed',
+    message: 'Failed to apply all works, see status.aggregatedStatus for details',
+    lastTransitionTime: '2026-01-02T03:00:00Z',
+  });
+  // Still False, other entries changing: the time stays.
+  const second = buildStatusFiles(
+    new Map([[PATH, first]]),
+    [delivery('m1', [{ ref: web, action: 'configured', message: 'x', live: live(1) }])],
+    at('2026-01-02T03:01:00Z'),
+    undefined,
+    undefined,
+    targetsOf,
+  ).get(PATH)!;
+  assert.is(condition(second).lastTransitionTime, '2026-01-02T03:00:00Z');
+  const third = buildStatusFiles(
+    new Map([[PATH, second]]),
+    [delivery('m2', [{ ref: web, action: 'created', message: 'created', live: live(1) }])],
+    at('2026-01-02T03:02:00Z'),
+    undefined,
+    undefined,
+    targetsOf,
+  ).get(PATH)!;
+  assert.is(condition(third).status, 'True');
+  assert.is(condition(third).lastTransitionTime, '2026-01-02T03:02:00Z');
+});
+
 test('same input twice gives no edits: nothing churns between passes', () => {
   const reports = [
     {

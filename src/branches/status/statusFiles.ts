@@ -30,6 +30,11 @@ export interface FullyAppliedCondition {
   status: 'True' | 'False';
   reason: string;
   message: string;
+  /**
+   * When the status last changed (RFC 3339), as meta.SetStatusCondition keeps it: a new reason or message leaves it.
+   * Absent in files written before Flotilla recorded it.
+   */
+  lastTransitionTime?: string;
 }
 
 /**
