@@ -5,6 +5,7 @@ import { humanDuration } from '../time/humanDuration.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import {
   appliedPath,
+  asKarmadaStatusItem,
   clusterStatusPath,
   templateStatusPath,
   type AppliedRecord,
@@ -210,7 +211,7 @@ async function listBindings(fleet: Fleet, scope: 'namespaced' | 'cluster', q: Li
       status: {
         ...(b.status ?? {}),
         conditions,
-        ...(status?.aggregatedStatus ? { aggregatedStatus: status.aggregatedStatus } : {}),
+        ...(status?.aggregatedStatus ? { aggregatedStatus: status.aggregatedStatus.map(bindingStatusItem) } : {}),
       },
     });
     return [
@@ -228,6 +229,14 @@ async function listBindings(fleet: Fleet, scope: 'namespaced' | 'cluster', q: Li
     ];
   });
   return { headers, rows, objects, namespaced: scope === 'namespaced' && !q.allNamespaces };
+}
+
+/**
+ * A binding's aggregatedStatus item: Karmada's AggregatedStatusItem, plus the status branch's unhealthySince, which
+ * says since when failover.application counts.
+ */
+function bindingStatusItem(item: AggregatedStatusItem): Obj {
+  return { ...asKarmadaStatusItem(item), ...(item.unhealthySince ? { unhealthySince: item.unhealthySince } : {}) };
 }
 
 async function listWorks(fleet: Fleet, q: ListingQuery): Promise<Listing> {

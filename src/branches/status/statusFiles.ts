@@ -24,6 +24,30 @@ export interface AggregatedStatusItem {
   unhealthySince?: string;
 }
 
+/** An AggregatedStatusItem as Karmada's API writes it: the JSON tags of its Go type. */
+export interface KarmadaStatusItem {
+  clusterName: string;
+  status?: Obj;
+  /** omitempty: only ever true. */
+  applied?: true;
+  appliedMessage?: string;
+  health?: Health;
+}
+
+/**
+ * The item in Karmada's form, as a ResourceBinding's status.aggregatedStatus holds it: applied left out when false, the
+ * message under appliedMessage. Flotilla's own unhealthySince is not part of it.
+ */
+export function asKarmadaStatusItem(item: AggregatedStatusItem): KarmadaStatusItem {
+  return {
+    clusterName: item.clusterName,
+    ...(item.status ? { status: item.status } : {}),
+    ...(item.applied ? { applied: true as const } : {}),
+    ...(item.message ? { appliedMessage: item.message } : {}),
+    ...(item.health ? { health: item.health } : {}),
+  };
+}
+
 /** The FullyApplied condition of a template status (Karmada's binding condition). */
 export interface FullyAppliedCondition {
   type: 'FullyApplied';

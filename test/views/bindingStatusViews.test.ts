@@ -1,0 +1,53 @@
+// The status `get` shows on a ResourceBinding and a Work is what Karmada's controllers write there
+// (pkg/util/helper/workstatus.go, pkg/controllers/execution, pkg/controllers/status/work_status_controller.go), read
+// from the status branch.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
+import { getCommand } from '../../src/commands/getCommand.ts';
+import type { TempRepo } from '../commits/helpers/tempRepo.ts';
+import { makeFleetRepo, NGINX, reportApplied, runReadCommand } from './helpers/fleetRepo.ts';
+
+let repo: TempRepo;
+const NOW = new Date((1_700_000_100 + 3600) * 1000);
+
+test.before(async () => {
+  const made = await makeFleetRepo();
+  repo = made.repo;
+  // member1 applied nginx (makeFleetRepo); member2's next apply fails.
+  await reportApplied(
+    made.git,
+    {
+      member2: [
+        {
+          ref: NGINX,
+          path: 'clusters/member2/default/deployment.apps_nginx.yaml',
+          action: 'failed',
+          message: 'server-side apply failed: boom',
+        },
+      ],
+    },
+    new Date('2026-02-01T00:05:00Z'),
+  );
+});
+test.after(() => repo.cleanup());
+
+const get = (...args: string[]) => runReadCommand(getCommand, repo.path, NOW, args);
+
+test("a binding's aggregatedStatus items are Karmada's AggregatedStatusItem: applied only when true, appliedMessage", async () => {
+  const rb = parse((await get('rb', 'nginx-deployment', '-o', 'yaml')).out);
+  const [applied, failed] = rb.status.aggregatedStatus;
+  assert.equal(Object.keys(applied).sort(), ['applied', 'clusterName', 'health', 'status']);
+  assert.is(applied.applied, true);
+  assert.equal(failed, {
+    clusterName: 'member2',
+    appliedMessage: failed.appliedMessage,
+    health: 'Unknown',
+  });
+  assert.match(failed.appliedMessage, 'server-side apply failed: boom');
+  const json = JSON.parse((await get('rb', 'nginx-deployment', '-o', 'json')).out);
+  assert.not.ok('applied' in json.status.aggregatedStatus[1], 'omitempty: a false applied is not written');
+  assert.not.ok('message' in json.status.aggregatedStatus[1]);
+});
+
+test.run();
