@@ -1,6 +1,6 @@
 import type { ResourceBinding } from '../api/binding.ts';
 import type { Cluster, ClusterStatus, Condition } from '../api/cluster.ts';
-import { groupOf, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
+import { groupOf, parseRefKey, refKey, versionOf, type ObjectRef } from '../api/kinds.ts';
 import { humanDuration } from '../time/humanDuration.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import {
@@ -265,13 +265,17 @@ async function listWorks(fleet: Fleet, q: ListingQuery): Promise<Listing> {
     const ref = refs[i]!;
     const entry = statuses.get(templateStatusPath(ref))?.aggregatedStatus.find((a) => a.clusterName === w.cluster);
     const meta = (w.manifest.metadata ?? {}) as { annotations?: Record<string, string> };
-    objects.push(workObject(w.cluster, redactSecret(w.manifest), entry));
+    const suspended = rendered.index.templates[refKey(ref)]?.suspended?.includes(w.cluster) ?? false;
+    const work = workObject(w.cluster, redactSecret(w.manifest), entry, suspended);
+    objects.push(work);
+    const applied = (work.status as WorkStatus).conditions.find((c) => c.type === 'Applied');
     return [
       w.cluster,
       ref.namespace || '<none>',
       ref.kind,
       ref.name,
-      entry ? String(entry.applied) : 'Unknown',
+      // Karmada's Work column: .status.conditions[?(@.type=="Applied")].status.
+      applied?.status ?? '<none>',
       ...(q.wide
         ? [entry?.health ?? 'Unknown', meta.annotations?.[SOURCE_COMMIT_ANNOTATION]?.slice(0, 12) ?? '<none>']
         : []),
@@ -301,8 +305,82 @@ const WORK_ANNOTATIONS = [
 const picked = (from: Record<string, string>, keys: readonly string[]) =>
   Object.fromEntries(keys.filter((k) => Object.hasOwn(from, k)).map((k) => [k, from[k]!]));
 
-/** A Karmada Work holding one manifest, with its status as the status branch records it. */
-function workObject(cluster: string, manifest: Obj, entry: AggregatedStatusItem | undefined): Obj {
+interface WorkCondition {
+  type: 'Dispatching' | 'Applied';
+  status: 'True' | 'False';
+  reason: string;
+  message: string;
+}
+
+interface WorkStatus {
+  conditions: WorkCondition[];
+  manifestStatuses?: Obj[];
+}
+
+/**
+ * A Work's status as Karmada's controllers write it, from the template's status-branch entry for the cluster: the
+ * execution controller's Dispatching condition (set before it applies anything) and Applied condition (with its reasons
+ * and messages; one manifest per Work, so 0/1), and the work status controller's manifest status (identifier, reflected
+ * status, health) once the object was read back. The entry keeps no time, so the conditions carry none.
+ */
+function workStatus(ref: ObjectRef, entry: AggregatedStatusItem | undefined, suspended: boolean): WorkStatus {
+  const conditions: WorkCondition[] = [
+    suspended
+      ? {
+          type: 'Dispatching',
+          status: 'False',
+          reason: 'SuspendDispatching',
+          message: 'Work dispatching is in a suspended state.',
+        }
+      : {
+          type: 'Dispatching',
+          status: 'True',
+          reason: 'Dispatching',
+          message: 'Work is being dispatched to member clusters.',
+        },
+  ];
+  if (!entry) return { conditions };
+  conditions.push(
+    entry.applied
+      ? {
+          type: 'Applied',
+          status: 'True',
+          reason: 'AppliedSuccessful',
+          message: 'Manifest has been successfully applied',
+        }
+      : {
+          type: 'Applied',
+          status: 'False',
+          reason: 'AppliedFailed',
+          message: `Failed to apply all manifests (0/1): ${entry.message ?? ''}`,
+        },
+  );
+  // Applied and not yet read back (no status, health not interpreted): Karmada's Work has no manifest status yet.
+  if (!entry.applied || (!entry.status && entry.health === 'Unknown')) return { conditions };
+  const group = groupOf(ref.apiVersion);
+  return {
+    conditions,
+    manifestStatuses: [
+      {
+        // buildStatusIdentifier sets no resource; ResourceIdentifier writes it all the same (no omitempty).
+        identifier: {
+          ordinal: 0,
+          ...(group ? { group } : {}),
+          version: versionOf(ref.apiVersion),
+          kind: ref.kind,
+          resource: '',
+          ...(ref.namespace ? { namespace: ref.namespace } : {}),
+          name: ref.name,
+        },
+        ...(entry.status ? { status: entry.status } : {}),
+        health: entry.health,
+      },
+    ],
+  };
+}
+
+/** A Karmada Work holding one manifest, with its status from the status branch. */
+function workObject(cluster: string, manifest: Obj, entry: AggregatedStatusItem | undefined, suspended: boolean): Obj {
   const meta = (manifest.metadata ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string> };
   const annotations = meta.annotations ?? {};
   const workLabels = picked(meta.labels ?? {}, WORK_LABELS);
@@ -318,26 +396,7 @@ function workObject(cluster: string, manifest: Obj, entry: AggregatedStatusItem 
       ...(Object.keys(workAnnotations).length > 0 ? { annotations: workAnnotations } : {}),
     },
     spec: { workload: { manifests: [withoutWorkOnlyAnnotations(manifest)] } },
-    ...(entry
-      ? {
-          status: {
-            manifestStatuses: [
-              {
-                identifier: {
-                  group: groupOf(ref.apiVersion),
-                  kind: ref.kind,
-                  namespace: ref.namespace,
-                  name: ref.name,
-                },
-                applied: entry.applied,
-                health: entry.health,
-                ...(entry.status ? { status: entry.status } : {}),
-                ...(entry.message ? { message: entry.message } : {}),
-              },
-            ],
-          },
-        }
-      : {}),
+    status: workStatus(ref, entry, suspended),
   };
 }
 

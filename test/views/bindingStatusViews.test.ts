@@ -50,4 +50,66 @@ test("a binding's aggregatedStatus items are Karmada's AggregatedStatusItem: app
   assert.not.ok('message' in json.status.aggregatedStatus[1]);
 });
 
+test("a Work's status is what Karmada's execution and work status controllers write: conditions and a manifest status", async () => {
+  const work = async (cluster: string) =>
+    parse((await get('works', 'nginx', '--cluster', cluster, '-o', 'yaml')).out) as { status: Record<string, unknown> };
+  const dispatching = {
+    type: 'Dispatching',
+    status: 'True',
+    reason: 'Dispatching',
+    message: 'Work is being dispatched to member clusters.',
+  };
+  assert.equal((await work('member1')).status, {
+    conditions: [
+      dispatching,
+      {
+        type: 'Applied',
+        status: 'True',
+        reason: 'AppliedSuccessful',
+        message: 'Manifest has been successfully applied',
+      },
+    ],
+    manifestStatuses: [
+      {
+        identifier: {
+          ordinal: 0,
+          group: 'apps',
+          version: 'v1',
+          kind: 'Deployment',
+          resource: '',
+          namespace: 'default',
+          name: 'nginx',
+        },
+        status: {
+          availableReplicas: 1,
+          generation: 1,
+          observedGeneration: 1,
+          readyReplicas: 1,
+          replicas: 1,
+          updatedReplicas: 1,
+        },
+        health: 'Healthy',
+      },
+    ],
+  });
+  // Not applied: the Applied condition says why, and no manifest status is reported.
+  const failed = (await work('member2')).status;
+  assert.equal(Object.keys(failed), ['conditions']);
+  const [, applied] = failed.conditions as { type: string; status: string; reason: string; message: string }[];
+  assert.is(applied!.status, 'False');
+  assert.is(applied!.reason, 'AppliedFailed');
+  assert.ok(applied!.message.startsWith('Failed to apply all manifests (0/1): '), applied!.message);
+  assert.match(applied!.message, 'server-side apply failed: boom');
+  // The APPLIED column is the Applied condition's status, as Karmada's Work printer column reads it.
+  assert.is(
+    (await get('works', 'nginx')).out,
+    [
+      'CLUSTER   NAMESPACE   KIND         NAME    APPLIED',
+      'member1   default     Deployment   nginx   True',
+      'member2   default     Deployment   nginx   False',
+      '',
+    ].join('\n'),
+  );
+});
+
 test.run();

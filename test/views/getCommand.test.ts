@@ -62,8 +62,8 @@ test('get rb / deploy / works, -A adds NAMESPACE, -o wide adds the placement', a
     (await get('works')).out,
     [
       'CLUSTER   NAMESPACE   KIND         NAME    APPLIED',
-      'member1   default     Deployment   nginx   true',
-      'member2   default     Deployment   nginx   true',
+      'member1   default     Deployment   nginx   True',
+      'member2   default     Deployment   nginx   True',
       '',
     ].join('\n'),
   );
