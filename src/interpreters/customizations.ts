@@ -281,15 +281,18 @@ function holds(rule: HealthRule, live: Obj): boolean {
   }
 }
 
-/** The reflected status: only the listed fields, at their place under status. Never anything of a Secret. */
-export function customReflectStatus(c: KindInterpreter, live: Obj): Obj | undefined {
+/**
+ * The reflected status: a Lua or bundled hook's, else only the listed fields at their place under status; never
+ * anything of a Secret. Undefined: no hook for it, the built-in reflection decides. Null: the hook failed, and as
+ * Karmada's work status controller then updates nothing, the member's last reflected status and health stand.
+ */
+export function customReflectStatus(c: KindInterpreter, live: Obj): Obj | undefined | null {
   if (c.lua?.statusReflection) {
     if (isSecret(live)) return undefined;
-    // A script that fails reflects nothing (Karmada keeps the Work's status as it was and logs the error).
     try {
       return luaReflectStatus(c.lua.statusReflection, live) ?? {};
     } catch {
-      return {};
+      return null;
     }
   }
   const paths = c.statusReflection?.paths;
@@ -299,7 +302,7 @@ export function customReflectStatus(c: KindInterpreter, live: Obj): Obj | undefi
     try {
       return bundled(live);
     } catch {
-      return {};
+      return null;
     }
   }
   if (isSecret(live)) return undefined;

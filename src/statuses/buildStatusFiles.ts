@@ -154,15 +154,21 @@ export function buildStatusFiles(
   }
 
   // Template path → (cluster → its new entry, or null to drop it). Refs kept to write the file header.
+  // unreflected: clusters whose declared statusReflection hook failed on the applied object.
   const entries = new Map<
     string,
-    { ref: ObjectRef; byCluster: Map<string, AggregatedStatusItem | null>; live: Map<string, Record<string, unknown>> }
+    {
+      ref: ObjectRef;
+      byCluster: Map<string, AggregatedStatusItem | null>;
+      live: Map<string, Record<string, unknown>>;
+      unreflected: Set<string>;
+    }
   >();
   const slot = (seen: ObjectRef) => {
     const ref = templateIdentity(seen);
     const path = templateStatusPath(ref);
     let e = entries.get(path);
-    if (!e) entries.set(path, (e = { ref, byCluster: new Map(), live: new Map() }));
+    if (!e) entries.set(path, (e = { ref, byCluster: new Map(), live: new Map(), unreflected: new Set() }));
     return e;
   };
   for (const r of reports) for (const o of r.observed ?? []) slot(o.ref).live.set(r.cluster, o.live);
@@ -192,9 +198,9 @@ export function buildStatusFiles(
       const ref = templateIdentity(res.ref);
       const custom = customizationFor(interpreters, ref);
       const live = res.live ? seenAs(res.live, ref) : undefined;
-      const status = applied
-        ? ((custom && live ? customReflectStatus(custom, live) : undefined) ?? reflectStatus(live))
-        : undefined;
+      const declared = applied && custom && live ? customReflectStatus(custom, live) : undefined;
+      if (declared === null) slot(res.ref).unreflected.add(r.cluster);
+      const status = applied && declared !== null ? (declared ?? reflectStatus(live)) : undefined;
       slot(res.ref).byCluster.set(r.cluster, {
         clusterName: r.cluster,
         applied,
@@ -215,7 +221,7 @@ export function buildStatusFiles(
     }
   }
 
-  for (const [path, { ref, byCluster, live }] of entries) {
+  for (const [path, { ref, byCluster, live, unreflected }] of entries) {
     const previous = existing.has(path) ? (parseYamlValue(existing.get(path)!) as TemplateStatusFile | null) : null;
     const items = new Map<string, AggregatedStatusItem>();
     for (const item of previous?.aggregatedStatus ?? []) items.set(item.clusterName, item);
@@ -223,14 +229,31 @@ export function buildStatusFiles(
       if (item) items.set(cluster, item);
       else items.delete(cluster);
     }
+    // A failed reflection updates nothing (Karmada's reflectStatus returns before touching the Work): what the member
+    // last reflected stands, and without one the entry is applied with no status and Unknown health, as
+    // assembleWorkStatus makes an applied Work without manifest status.
+    for (const cluster of unreflected) {
+      const item = items.get(cluster);
+      const before = previous?.aggregatedStatus?.find((i) => i.clusterName === cluster);
+      if (!item) continue;
+      const { status: _unset, ...rest } = item;
+      items.set(
+        cluster,
+        before?.applied
+          ? { ...rest, health: before.health, ...(before.status ? { status: before.status } : {}) }
+          : { ...rest, health: 'Unknown' },
+      );
+    }
     const custom = customizationFor(interpreters, ref);
     for (const [cluster, seen] of live) {
       const object = seenAs(seen, ref);
       // Only what the last apply recorded as applied: a failed or missing entry is the apply's to write.
       const item = items.get(cluster);
       if (!item?.applied || byCluster.has(cluster)) continue;
+      const declared = custom ? customReflectStatus(custom, object) : undefined;
+      if (declared === null) continue;
       const { status: _old, ...rest } = item;
-      const status = (custom ? customReflectStatus(custom, object) : undefined) ?? reflectStatus(object);
+      const status = declared ?? reflectStatus(object);
       items.set(cluster, {
         ...rest,
         health: (custom ? customHealth(custom, object) : undefined) ?? interpretHealth(object),

@@ -297,6 +297,57 @@ test('status: a health hook that fails reads as Unknown, as Karmada reads it', a
   assert.is(file.aggregatedStatus[0].health, 'Unknown');
 });
 
+// work_status_controller.go reflectStatus: a ReflectStatus error returns before the Work is updated, so its manifest
+// status (reflected status and health) stays what it was, and an applied Work without one aggregates as Unknown.
+test('status: a reflection hook that fails leaves what the member last reflected; with nothing before, Unknown and no status', async () => {
+  const interpreters = await set({
+    statusReflection: `function ReflectStatus(obj)
+  if obj.status.broken then error("cannot reflect") end
+  return {replicas = obj.status.replicas}
+end`,
+  });
+  const live = (status: Record<string, unknown>) => ({
+    ...REF,
+    metadata: { name: 'shop', namespace: 'default' },
+    spec: {},
+    status,
+  });
+  const delivery = (l: Record<string, unknown>) => ({
+    cluster: 'member1',
+    delivery: {
+      cluster: 'member1',
+      results: [{ ref: REF, action: 'configured' as const, message: 'x', live: l }],
+      inventory: [REF],
+      previousInventory: [REF],
+      writes: 1,
+      notes: [],
+      durationMs: 0,
+    } satisfies ClusterDelivery,
+  });
+  const path = templateStatusPath(REF);
+  const first = buildStatusFiles(new Map(), [delivery(live({ broken: true }))], new Date(0), interpreters).get(path)!;
+  assert.equal(parse(first).aggregatedStatus, [{ clusterName: 'member1', applied: true, health: 'Unknown' }]);
+  const good = buildStatusFiles(new Map(), [delivery(live({ replicas: 2 }))], new Date(0), interpreters).get(path)!;
+  assert.equal(parse(good).aggregatedStatus, [
+    { clusterName: 'member1', applied: true, health: 'Healthy', status: { replicas: 2 } },
+  ]);
+  // Applied again, and then read back by a status pass, while the hook fails: nothing of the entry moves.
+  const again = buildStatusFiles(
+    new Map([[path, good]]),
+    [delivery(live({ broken: true }))],
+    new Date(0),
+    interpreters,
+  );
+  assert.is(again.has(path), false, 'the file stays as it was');
+  const observed = buildStatusFiles(
+    new Map([[path, good]]),
+    [{ cluster: 'member1', observed: [{ ref: REF, live: live({ broken: true, replicas: 5 }) }] }],
+    new Date(0),
+    interpreters,
+  );
+  assert.is(observed.has(path), false, 'a status pass changes nothing either');
+});
+
 test("a second customization setting an operation its kind already has is refused at its file, as Karmada's webhook refuses it; dependency scripts add up", async () => {
   const r = makeConfigRepo();
   repos.push(r);
