@@ -218,7 +218,8 @@ async function listBindings(fleet: Fleet, scope: 'namespaced' | 'cluster', q: Li
       ...(showNs ? [b.metadata.namespace ?? ''] : []),
       b.metadata.name!,
       conditionStatus(b.status?.conditions, 'Scheduled'),
-      conditionStatus(status?.conditions, 'FullyApplied'),
+      // kubectl prints a printer column whose condition is not set yet as an empty cell.
+      status?.conditions.find((c) => c.type === 'FullyApplied')?.status ?? '',
       age(q.now, ages.get(path)),
       ...(q.wide
         ? [
@@ -274,8 +275,9 @@ async function listWorks(fleet: Fleet, q: ListingQuery): Promise<Listing> {
       ref.namespace || '<none>',
       ref.kind,
       ref.name,
-      // Karmada's Work column: .status.conditions[?(@.type=="Applied")].status.
-      applied?.status ?? '<none>',
+      // Karmada's Work column, .status.conditions[?(@.type=="Applied")].status: empty before any apply, as kubectl
+      // prints a column that finds nothing.
+      applied?.status ?? '',
       ...(q.wide
         ? [entry?.health ?? 'Unknown', meta.annotations?.[SOURCE_COMMIT_ANNOTATION]?.slice(0, 12) ?? '<none>']
         : []),

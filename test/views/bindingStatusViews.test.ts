@@ -6,7 +6,10 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { getCommand } from '../../src/commands/getCommand.ts';
 import type { TempRepo } from '../commits/helpers/tempRepo.ts';
-import { makeFleetRepo, NGINX, reportApplied, runReadCommand } from './helpers/fleetRepo.ts';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { makeNginxRepo } from '../plans/helpers/nginxRepo.ts';
+import { makeFleetRepo, NGINX, RENDERED, reportApplied, runReadCommand } from './helpers/fleetRepo.ts';
 
 let repo: TempRepo;
 const NOW = new Date((1_700_000_100 + 3600) * 1000);
@@ -110,6 +113,31 @@ test("a Work's status is what Karmada's execution and work status controllers wr
       '',
     ].join('\n'),
   );
+});
+
+// Karmada's printer columns read the conditions (.status.conditions[?(@.type=="FullyApplied")].status, and "Applied"
+// on a Work); before the status controllers set them there is nothing to print, and kubectl prints an empty cell.
+test('before anything is applied, FULLYAPPLIED and APPLIED are empty cells, as kubectl prints an unset condition', async () => {
+  const { repo: fresh } = makeNginxRepo();
+  try {
+    await syncRepo(await openRepo(fresh.path), { sourceRef: 'refs/heads/main', outputRef: RENDERED });
+    const run = async (...args: string[]) => (await runReadCommand(getCommand, fresh.path, NOW, args)).out;
+    assert.is(
+      await run('rb'),
+      'NAME               SCHEDULED   FULLYAPPLIED   AGE\nnginx-deployment   True                       60m\n',
+    );
+    assert.is(
+      await run('works'),
+      [
+        'CLUSTER   NAMESPACE   KIND         NAME    APPLIED',
+        'member1   default     Deployment   nginx',
+        'member2   default     Deployment   nginx',
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    fresh.cleanup();
+  }
 });
 
 test.run();
