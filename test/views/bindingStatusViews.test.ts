@@ -8,7 +8,15 @@ import { getCommand } from '../../src/commands/getCommand.ts';
 import type { TempRepo } from '../commits/helpers/tempRepo.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { makeNginxRepo } from '../plans/helpers/nginxRepo.ts';
+import {
+  clusterYaml,
+  commitAll,
+  DEPLOYMENT,
+  makeNginxRepo,
+  POLICY,
+  writeWorkTree,
+} from '../plans/helpers/nginxRepo.ts';
+import { makeTempRepo } from '../commits/helpers/tempRepo.ts';
 import { makeFleetRepo, NGINX, RENDERED, reportApplied, runReadCommand } from './helpers/fleetRepo.ts';
 
 let repo: TempRepo;
@@ -137,6 +145,54 @@ test('before anything is applied, FULLYAPPLIED and APPLIED are empty cells, as k
     );
   } finally {
     fresh.cleanup();
+  }
+});
+
+// execution_controller.go updateWorkDispatchingConditionIfNeeded: a Work whose dispatching is suspended says so.
+test('a Work on a cluster where the policy suspends dispatching has Dispatching False, SuspendDispatching', async () => {
+  const suspended = makeTempRepo();
+  try {
+    writeWorkTree(suspended, {
+      'templates/deployment.yaml': DEPLOYMENT,
+      'policies/propagationpolicy.yaml': POLICY,
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+    });
+    commitAll(suspended, 'nginx on two members');
+    const git = await openRepo(suspended.path);
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: RENDERED });
+    // Suspended later: member2 keeps the Work it has.
+    writeWorkTree(suspended, {
+      'policies/propagationpolicy.yaml': POLICY.replace(
+        'spec:\n',
+        'spec:\n  suspension:\n    dispatchingOnClusters:\n      clusterNames: [member2]\n',
+      ),
+    });
+    commitAll(suspended, 'suspend dispatching to member2');
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: RENDERED });
+    const conditions = async (cluster: string) =>
+      parse(
+        (await runReadCommand(getCommand, suspended.path, NOW, ['works', 'nginx', '--cluster', cluster, '-o', 'yaml']))
+          .out,
+      ).status.conditions;
+    assert.equal(await conditions('member2'), [
+      {
+        type: 'Dispatching',
+        status: 'False',
+        reason: 'SuspendDispatching',
+        message: 'Work dispatching is in a suspended state.',
+      },
+    ]);
+    assert.equal(await conditions('member1'), [
+      {
+        type: 'Dispatching',
+        status: 'True',
+        reason: 'Dispatching',
+        message: 'Work is being dispatched to member clusters.',
+      },
+    ]);
+  } finally {
+    suspended.cleanup();
   }
 });
 
