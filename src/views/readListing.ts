@@ -4,6 +4,7 @@ import { groupOf, parseRefKey, refKey, versionOf, type ObjectRef } from '../api/
 import { humanDuration } from '../time/humanDuration.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import {
+  appliedFailedMessage,
   appliedPath,
   asKarmadaStatusItem,
   clusterStatusPath,
@@ -354,7 +355,7 @@ function workStatus(ref: ObjectRef, entry: AggregatedStatusItem | undefined, sus
           type: 'Applied',
           status: 'False',
           reason: 'AppliedFailed',
-          message: `Failed to apply all manifests (0/1): ${entry.message ?? ''}`,
+          message: appliedFailedMessage(entry),
         },
   );
   // Applied and not yet read back (no status, health not interpreted): Karmada's Work has no manifest status yet.

@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { getCommand } from '../../src/commands/getCommand.ts';
+import { asKarmadaStatusItem } from '../../src/branches/status/statusFiles.ts';
 import type { TempRepo } from '../commits/helpers/tempRepo.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
@@ -55,10 +56,23 @@ test("a binding's aggregatedStatus items are Karmada's AggregatedStatusItem: app
     appliedMessage: failed.appliedMessage,
     health: 'Unknown',
   });
-  assert.match(failed.appliedMessage, 'server-side apply failed: boom');
+  // The Work's Applied condition message, as assembleWorkStatus copies it.
+  assert.is(failed.appliedMessage, 'Failed to apply all manifests (0/1): failed: server-side apply failed: boom');
   const json = JSON.parse((await get('rb', 'nginx-deployment', '-o', 'json')).out);
   assert.not.ok('applied' in json.status.aggregatedStatus[1], 'omitempty: a false applied is not written');
   assert.not.ok('message' in json.status.aggregatedStatus[1]);
+});
+
+// helper/workstatus.go assembleWorkStatus: appliedMessage is set only for a Work not applied.
+test('an applied item carries no appliedMessage, not even the note of a prune the guard holds', () => {
+  assert.equal(
+    asKarmadaStatusItem({ clusterName: 'm1', applied: true, health: 'Unknown', message: 'held: prune budget' }),
+    { clusterName: 'm1', applied: true, health: 'Unknown' },
+  );
+  assert.equal(
+    asKarmadaStatusItem({ clusterName: 'm1', applied: false, health: 'Unknown', message: 'conflict: exists' }),
+    { clusterName: 'm1', appliedMessage: 'Failed to apply all manifests (0/1): conflict: exists', health: 'Unknown' },
+  );
 });
 
 test("a Work's status is what Karmada's execution and work status controllers write: conditions and a manifest status", async () => {

@@ -35,15 +35,23 @@ export interface KarmadaStatusItem {
 }
 
 /**
- * The item in Karmada's form, as a ResourceBinding's status.aggregatedStatus holds it: applied left out when false, the
- * message under appliedMessage. Flotilla's own unhealthySince is not part of it.
+ * The message of the Applied condition Karmada's execution controller sets on a Work that failed to apply: one
+ * manifest per Work, none of it applied, then the reason (Flotilla's, with its fix).
+ */
+export function appliedFailedMessage(item: AggregatedStatusItem): string {
+  return `Failed to apply all manifests (0/1): ${item.message ?? ''}`;
+}
+
+/**
+ * The item in Karmada's form, as a ResourceBinding's status.aggregatedStatus holds it (assembleWorkStatus): applied
+ * left out when false, and only then an appliedMessage, the Work's Applied condition message. Flotilla's own fields
+ * (unhealthySince, the note of a held prune) are not part of it.
  */
 export function asKarmadaStatusItem(item: AggregatedStatusItem): KarmadaStatusItem {
   return {
     clusterName: item.clusterName,
     ...(item.status ? { status: item.status } : {}),
-    ...(item.applied ? { applied: true as const } : {}),
-    ...(item.message ? { appliedMessage: item.message } : {}),
+    ...(item.applied ? { applied: true as const } : { appliedMessage: appliedFailedMessage(item) }),
     ...(item.health ? { health: item.health } : {}),
   };
 }
