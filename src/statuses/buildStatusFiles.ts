@@ -27,7 +27,11 @@ import {
 } from '../branches/status/exportedEndpoints.ts';
 import { identityKey, serializeInventory } from '../branches/status/inventory.ts';
 import { aggregateStatus, fullyApplied } from '../interpreters/aggregateStatus.ts';
-import type { AggregatedStatusItem, FullyAppliedCondition } from '../branches/status/statusFiles.ts';
+import {
+  isHeldDeletion,
+  type AggregatedStatusItem,
+  type FullyAppliedCondition,
+} from '../branches/status/statusFiles.ts';
 import { interpretHealth } from './interpretHealth.ts';
 import { reflectStatus } from './reflectStatus.ts';
 import { NEVER_UPDATED_REASON, STATUS_UNKNOWN_REASON } from '../api/conditions.ts';
@@ -271,22 +275,24 @@ export function buildStatusFiles(
       .map((i) => unhealthyFrom(before.get(i.clusterName), i, now))
       .map((i) => (secret && i.status ? withoutStatus(i) : i))
       .sort((a, b) => (a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0));
+    // What Karmada aggregates: the Works not being deleted.
+    const current = list.filter((i) => !isHeldDeletion(i));
     const aggregated = secret
       ? undefined
       : ((custom
-          ? customAggregateStatus(custom, list, {
+          ? customAggregateStatus(custom, current, {
               apiVersion: ref.apiVersion,
               kind: ref.kind,
               metadata: ref.namespace ? { name: ref.name, namespace: ref.namespace } : { name: ref.name },
               ...(previous?.status ? { status: previous.status } : {}),
             })
-          : undefined) ?? aggregateStatus(ref.apiVersion, ref.kind, list, previous?.status));
+          : undefined) ?? aggregateStatus(ref.apiVersion, ref.kind, current, previous?.status));
     const file: TemplateStatusFile = {
       apiVersion: ref.apiVersion,
       kind: ref.kind,
       metadata: ref.namespace ? { name: ref.name, namespace: ref.namespace } : { name: ref.name },
       ...(aggregated ? { status: aggregated } : {}),
-      conditions: [fullyAppliedSince(fullyApplied(list, targetsOf(ref)), previous?.conditions, now)],
+      conditions: [fullyAppliedSince(fullyApplied(current, targetsOf(ref)), previous?.conditions, now)],
       aggregatedStatus: list,
     };
     put(path, render(file));

@@ -8,6 +8,7 @@ import {
   appliedPath,
   asKarmadaStatusItem,
   clusterStatusPath,
+  isHeldDeletion,
   templateStatusPath,
   type AppliedRecord,
   type TemplateStatusFile,
@@ -212,7 +213,9 @@ async function listBindings(fleet: Fleet, scope: 'namespaced' | 'cluster', q: Li
       status: {
         ...(b.status ?? {}),
         conditions,
-        ...(status?.aggregatedStatus ? { aggregatedStatus: status.aggregatedStatus.map(bindingStatusItem) } : {}),
+        ...(status?.aggregatedStatus
+          ? { aggregatedStatus: status.aggregatedStatus.filter((i) => !isHeldDeletion(i)).map(bindingStatusItem) }
+          : {}),
       },
     });
     return [

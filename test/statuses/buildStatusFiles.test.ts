@@ -131,6 +131,39 @@ test('FullyApplied records when its status last changed, and keeps that time whi
   assert.is(condition(third).lastTransitionTime, '2026-01-02T03:02:00Z');
 });
 
+// helper/workstatus.go assembleWorkStatus skips Works being deleted: a deletion the prune guard holds is one.
+test('a deletion the prune guard holds counts neither for FullyApplied nor for the aggregate; the file keeps its entry', () => {
+  const pod = { apiVersion: 'v1', kind: 'Pod', namespace: 'demo', name: 'one' };
+  const running = {
+    ...pod,
+    metadata: { name: 'one', namespace: 'demo' },
+    status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+  };
+  const file = parse(
+    buildStatusFiles(
+      new Map(),
+      [
+        delivery('m1', [{ ref: pod, action: 'unchanged', message: 'x', live: running }]),
+        delivery(
+          'm2',
+          [{ ref: pod, action: 'held', prune: true, message: 'deletion held by the prune budget' }],
+          [pod],
+        ),
+      ],
+      now,
+      undefined,
+      undefined,
+      () => new Set(['m1']),
+    ).get(templateStatusPath(pod))!,
+  );
+  assert.is(file.conditions[0].status, 'True', 'm2 is leaving: its held copy does not hold FullyApplied back');
+  assert.is(file.status.phase, 'Running', 'the held copy, without status, does not count as a Pending pod');
+  assert.equal(
+    file.aggregatedStatus.map((i: { clusterName: string }) => i.clusterName),
+    ['m1', 'm2'],
+  );
+});
+
 test('same input twice gives no edits: nothing churns between passes', () => {
   const reports = [
     {

@@ -210,4 +210,18 @@ test('a Work on a cluster where the policy suspends dispatching has Dispatching 
   }
 });
 
+test("a binding's aggregatedStatus leaves out a copy whose deletion the prune guard holds, as Karmada skips a deleting Work", async () => {
+  const git = await openRepo(repo.path);
+  await reportApplied(
+    git,
+    { member3: [{ ref: NGINX, action: 'held', prune: true, message: 'deletion held by the prune budget' }] },
+    new Date('2026-02-01T00:10:00Z'),
+  );
+  const rb = parse((await get('rb', 'nginx-deployment', '-o', 'yaml')).out);
+  assert.equal(
+    rb.status.aggregatedStatus.map((i: { clusterName: string }) => i.clusterName),
+    ['member1', 'member2'],
+  );
+});
+
 test.run();

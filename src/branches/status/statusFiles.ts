@@ -12,7 +12,10 @@ export interface AggregatedStatusItem {
   clusterName: string;
   applied: boolean;
   health: Health;
-  /** Why it is not applied; absent when applied, so the text does not churn between "created" and "unchanged". */
+  /**
+   * Why it is not applied; absent when applied, so the text does not churn between "created" and "unchanged". The one
+   * applied entry with a message is a held deletion (isHeldDeletion).
+   */
   message?: string;
   /** The reflected status of the member object. */
   status?: Obj;
@@ -22,6 +25,15 @@ export interface AggregatedStatusItem {
    * not one long-lived process, so a PropagationPolicy's failover.application can count its tolerationSeconds.
    */
   unhealthySince?: string;
+}
+
+/**
+ * An entry for an object the cluster should no longer have, whose deletion the prune guard holds (still applied, with
+ * the note why). Karmada's Work for it would be deleting, and assembleWorkStatus skips deleting Works: such an entry
+ * counts neither for FullyApplied nor for the aggregated status, and a binding's aggregatedStatus leaves it out.
+ */
+export function isHeldDeletion(item: AggregatedStatusItem): boolean {
+  return item.applied && item.message !== undefined;
 }
 
 /** An AggregatedStatusItem as Karmada's API writes it: the JSON tags of its Go type. */
