@@ -1,5 +1,6 @@
 import type { AggregatedStatusItem, FullyAppliedCondition } from '../branches/status/statusFiles.ts';
 import { mergeLoadBalancerIngress } from './mergeLoadBalancerIngress.ts';
+import { STATUS_ZERO_VALUES } from '../api/statusZeroValues.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -10,20 +11,17 @@ export const FULLY_APPLIED_SUCCESS_MESSAGE = 'All works have been successfully a
 export const FULLY_APPLIED_FAILED_MESSAGE = 'Failed to apply all works, see status.aggregatedStatus for details';
 
 /**
- * Counters summed over members, per apiVersion/kind (aggregatestatus.go), and the ones the template's status keeps when
- * they sum to 0: Karmada writes the typed status back, so a counter tagged omitempty in the Kubernetes type is gone
- * at 0 and only the others (`json:"replicas"`) stay.
+ * Counters summed over members, per apiVersion/kind (aggregatestatus.go). Karmada writes the typed status back, so a
+ * counter tagged omitempty in the Kubernetes type is gone at 0 and only the others (STATUS_ZERO_VALUES) stay.
  */
-const SUMMED: Record<string, { fields: readonly string[]; keptAtZero: readonly string[] }> = {
+const SUMMED: Record<string, { fields: readonly string[] }> = {
   'apps/v1/Deployment': {
     fields: ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'],
-    keptAtZero: [],
   },
   'apps/v1/StatefulSet': {
     fields: ['availableReplicas', 'currentReplicas', 'readyReplicas', 'replicas', 'updatedReplicas'],
-    keptAtZero: ['replicas', 'availableReplicas'],
   },
-  'apps/v1/ReplicaSet': { fields: ['replicas', 'readyReplicas', 'availableReplicas'], keptAtZero: ['replicas'] },
+  'apps/v1/ReplicaSet': { fields: ['replicas', 'readyReplicas', 'availableReplicas'] },
   'apps/v1/DaemonSet': {
     fields: [
       'currentNumberScheduled',
@@ -34,11 +32,9 @@ const SUMMED: Record<string, { fields: readonly string[]; keptAtZero: readonly s
       'updatedNumberScheduled',
       'numberUnavailable',
     ],
-    keptAtZero: ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady'],
   },
   'autoscaling/v2/HorizontalPodAutoscaler': {
     fields: ['currentReplicas', 'desiredReplicas'],
-    keptAtZero: ['desiredReplicas'],
   },
 };
 
@@ -63,13 +59,14 @@ export function aggregateStatus(
   const statuses = items.map((i) => i.status).filter((s): s is Obj => Boolean(s));
   const summed = SUMMED[key];
   if (summed) {
+    const zero = STATUS_ZERO_VALUES[key] ?? {};
     const out: Obj = {};
     for (const f of summed.fields) {
       const total = statuses.reduce((acc, s) => acc + n(s, f), 0);
-      if (total !== 0 || summed.keptAtZero.includes(f)) out[f] = total;
+      if (total !== 0 || f in zero) out[f] = total;
     }
-    // aggregateHorizontalPodAutoscalerStatus replaces the whole status; its currentMetrics has no omitempty.
-    if (key === 'autoscaling/v2/HorizontalPodAutoscaler') out.currentMetrics = null;
+    // aggregateHorizontalPodAutoscalerStatus replaces the whole status: its currentMetrics (null) is written too.
+    for (const [f, v] of Object.entries(zero)) if (!(f in out)) out[f] = v;
     return out;
   }
   switch (key) {

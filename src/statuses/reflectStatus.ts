@@ -1,3 +1,4 @@
+import { STATUS_ZERO_VALUES } from '../api/statusZeroValues.ts';
 import { isSecret } from '../interpreters/isSecret.ts';
 
 type Obj = Record<string, unknown>;
@@ -9,7 +10,7 @@ const TEMPLATE_GENERATION = 'resourcetemplate.karmada.io/generation';
  * object's generation and the template generation it was applied from (FederatedGeneration). A kind listed at one
  * version only (autoscaling/v2 HPA, policy/v1 PDB) reflects its whole status at any other.
  */
-const REFLECTED: Record<string, { fields: readonly string[]; always?: Readonly<Obj>; federated?: true }> = {
+const REFLECTED: Record<string, { fields: readonly string[]; federated?: true }> = {
   'apps/v1/Deployment': {
     fields: [
       'replicas',
@@ -23,7 +24,6 @@ const REFLECTED: Record<string, { fields: readonly string[]; always?: Readonly<O
   },
   'apps/v1/ReplicaSet': {
     fields: ['replicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'],
-    always: { replicas: 0 },
     federated: true,
   },
   'apps/v1/DaemonSet': {
@@ -37,25 +37,19 @@ const REFLECTED: Record<string, { fields: readonly string[]; always?: Readonly<O
       'numberUnavailable',
       'observedGeneration',
     ],
-    always: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 },
     federated: true,
   },
   // Karmada leaves observedGeneration out for StatefulSets.
   'apps/v1/StatefulSet': {
     fields: ['availableReplicas', 'currentReplicas', 'readyReplicas', 'replicas', 'updatedReplicas'],
-    always: { replicas: 0, availableReplicas: 0 },
     federated: true,
   },
   'batch/v1/Job': { fields: ['active', 'succeeded', 'failed', 'conditions', 'startTime', 'completionTime'] },
   'policy/v1/PodDisruptionBudget': {
     fields: ['disruptionsAllowed', 'expectedPods', 'desiredHealthy', 'currentHealthy', 'disruptedPods'],
-    always: { disruptionsAllowed: 0, expectedPods: 0, desiredHealthy: 0, currentHealthy: 0 },
   },
   // currentMetrics is not grabbed, but the struct Karmada serialises writes it (null) all the same.
-  'autoscaling/v2/HorizontalPodAutoscaler': {
-    fields: ['currentReplicas', 'desiredReplicas'],
-    always: { desiredReplicas: 0, currentMetrics: null },
-  },
+  'autoscaling/v2/HorizontalPodAutoscaler': { fields: ['currentReplicas', 'desiredReplicas'] },
 };
 
 /**
@@ -77,9 +71,9 @@ export function reflectStatus(live: Obj | undefined): Obj | undefined {
   }
   const rule = REFLECTED[key];
   if (!rule) return Object.keys(status).length > 0 ? (sortKeysDeep(withoutTimes(status)) as Obj) : undefined;
-  // Karmada serialises the Go status struct: a field without omitempty is written even when zero (always), the others
-  // only when they hold something.
-  const out: Obj = { ...rule.always };
+  // Karmada serialises the Go status struct: a field without omitempty is written even when zero, the others only when
+  // they hold something.
+  const out: Obj = { ...STATUS_ZERO_VALUES[key] };
   for (const f of rule.fields) {
     const v = (status as Obj)[f];
     if (v === undefined || v === null || v === 0 || (typeof v === 'object' && Object.keys(v).length === 0)) continue;
