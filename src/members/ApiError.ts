@@ -100,6 +100,24 @@ export const staleConflict = (group: string, plural: string, name: string): ApiE
     { name, group, kind: plural },
   );
 
+/**
+ * A failed uid or resourceVersion precondition: the storage layer's InvalidObj error, which the registry answers as a
+ * conflict quoting it whole (`key`: the object's etcd key).
+ */
+export const preconditionFailed = (
+  group: string,
+  plural: string,
+  name: string,
+  key: string,
+  detail: string,
+): ApiError =>
+  new ApiError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualifiedResource(group, plural)} "${name}": StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: ${detail}`,
+    { name, group, kind: plural },
+  );
+
 export const badRequest = (message: string): ApiError => new ApiError(400, 'BadRequest', message);
 
 /** One failed check of a field: Go's field.Error as the API server renders it. */

@@ -37,7 +37,7 @@ import { hpaFromV1, isHpaV1, servedAs } from '../resources/hpaVersions.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import { checkFieldSelector, matchesFieldRequirements, parseFieldSelector } from '../selectors/parseFieldSelector.ts';
 import { matchesLabelRequirements, parseLabelSelector } from '../selectors/parseLabelSelector.ts';
-import { checkNoNewFinalizers, generationChanged, type WriteScope } from '../store/ObjectStore.ts';
+import { checkNoNewFinalizers, checkPreconditions, generationChanged, type WriteScope } from '../store/ObjectStore.ts';
 import type { KubeObject, ResourceType } from '../types.ts';
 import type { ApiPath } from './parseApiPath.ts';
 import { readBody } from './readBody.ts';
@@ -520,6 +520,10 @@ async function replaceObject(
     );
   }
   const current = requireObject(ctx, path);
+  // An update's uid is the registry's precondition (defaultUpdatedObjectInfo.Preconditions): a PUT of an object
+  // deleted and made again under the same name is refused, not applied to the newcomer.
+  const uid = body.metadata.uid;
+  if (typeof uid === 'string' && uid !== '') checkPreconditions(rt, current, { uid });
   const next: KubeObject = structuredClone(body);
   next.metadata.name = path.name;
   const namespace = namespaceFor(rt, path, body);
@@ -642,6 +646,16 @@ async function patchObject(
   if (next.metadata.name !== current.metadata.name) throw badRequest('metadata.name cannot be changed by a patch');
   next.metadata.namespace = current.metadata.namespace;
   if (next.metadata.namespace === undefined) delete next.metadata.namespace;
+  // BeforeUpdate fills only an empty uid from the stored object; ValidateObjectMetaUpdate refuses another.
+  const uid = next.metadata.uid;
+  if (typeof uid === 'string' && uid !== '' && uid !== current.metadata.uid)
+    throw invalid(
+      rt.kind,
+      rt.group,
+      path.name!,
+      'metadata.uid',
+      `Invalid value: ${JSON.stringify(uid)}: field is immutable`,
+    );
   for (const key of SERVER_OWNED_METADATA) delete next.metadata[key];
   return writeUpdate(ctx, req, res, path, options, current, toStorage(rt, next, current));
 }

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { alreadyExists, ApiError, invalidFields, notFound, qualifiedResource, staleConflict } from '../ApiError.ts';
+import {
+  alreadyExists,
+  ApiError,
+  invalidFields,
+  notFound,
+  preconditionFailed,
+  qualifiedResource,
+  staleConflict,
+} from '../ApiError.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import type { KubeObject, ResourceType, StoreEvent } from '../types.ts';
 
@@ -191,16 +199,7 @@ export class ObjectStore {
     const resource = resourceKeyOf(rt);
     const current = this.get(resource, rt.namespaced ? namespace : undefined, name);
     if (!current) throw notFound(rt.group, rt.plural, name);
-    if (precondition?.uid && precondition.uid !== current.metadata.uid) {
-      throw new ApiError(
-        409,
-        'Conflict',
-        `Precondition failed: UID in precondition: ${precondition.uid}, UID in object meta: ${current.metadata.uid}`,
-      );
-    }
-    if (precondition?.resourceVersion && precondition.resourceVersion !== current.metadata.resourceVersion) {
-      throw staleConflict(rt.group, rt.plural, name);
-    }
+    checkPreconditions(rt, current, precondition);
     if (pendingFinalizers(current).length > 0 || gcFinalizer) {
       if (current.metadata.deletionTimestamp) return { object: current, deleted: false };
       // `gcFinalizer` (orphan, foregroundDeletion) joins the finalizers in the same write that marks the object.
@@ -315,6 +314,39 @@ export class ObjectStore {
       .toISOString()
       .replace(/\.\d{3}Z$/, 'Z');
   }
+}
+
+// The etcd key prefixes kube-apiserver compiles in (SpecialDefaultResourcePrefixes); others are the resource's name,
+// and a custom resource's is its group and plural.
+const SPECIAL_PREFIXES: Record<string, string> = {
+  '/replicationcontrollers': 'controllers',
+  '/endpoints': 'services/endpoints',
+  '/nodes': 'minions',
+  '/services': 'services/specs',
+  'networking.k8s.io/ingresses': 'ingress',
+};
+
+/** Where kube-apiserver keeps an object in etcd; its precondition errors name it. */
+export function storageKey(rt: ResourceType, namespace: string | undefined, name: string): string {
+  const prefix = rt.crd ? `${rt.group}/${rt.plural}` : (SPECIAL_PREFIXES[resourceKeyOf(rt)] ?? rt.plural);
+  return `/registry/${prefix}/${rt.namespaced && namespace !== undefined ? `${namespace}/` : ''}${name}`;
+}
+
+/** storage.Preconditions.Check: a uid, then a resourceVersion, the caller requires of the stored object. */
+export function checkPreconditions(
+  rt: ResourceType,
+  current: KubeObject,
+  precondition: { uid?: string; resourceVersion?: string } | undefined,
+): void {
+  const { uid, resourceVersion, namespace, name } = current.metadata;
+  const failed = (detail: string) =>
+    preconditionFailed(rt.group, rt.plural, name!, storageKey(rt, namespace, name!), detail);
+  if (precondition?.uid && precondition.uid !== uid)
+    throw failed(`UID in precondition: ${precondition.uid}, UID in object meta: ${uid}`);
+  if (precondition?.resourceVersion && precondition.resourceVersion !== resourceVersion)
+    throw failed(
+      `ResourceVersion in precondition: ${precondition.resourceVersion}, ResourceVersion in object meta: ${resourceVersion}`,
+    );
 }
 
 /** Finalizers that block removal: metadata.finalizers, plus spec.finalizers on a Namespace. */

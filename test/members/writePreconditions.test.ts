@@ -1,0 +1,99 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Member } from '../../src/members/startMember.ts';
+import { api, MemberHarness } from './helpers/memberHarness.ts';
+
+// The registry's preconditions on writes: an update's metadata.uid must be the stored object's (rest.defaultUpdatedObjectInfo),
+// a delete's preconditions too, and each failure is the storage layer's InvalidObj error answered as a 409 Conflict.
+
+const harness = new MemberHarness();
+let member: Member;
+let kubectl: ReturnType<MemberHarness['kubectl']>;
+const OTHER_UID = '00000000-0000-0000-0000-000000000000';
+
+test.before(async () => {
+  member = await harness.start({ name: 'member1' });
+  kubectl = harness.kubectl([member]);
+});
+
+test.after(async () => {
+  await harness.cleanup();
+});
+
+test("kubectl replace of an object whose uid is not the stored one's is a conflict and changes nothing", async () => {
+  assert.is((await kubectl(['create', 'configmap', 'settings', '--from-literal=mode=a'])).code, 0);
+  const stored = JSON.parse((await kubectl(['get', 'configmap', 'settings', '-o', 'json'])).stdout);
+  const file = path.join(harness.tempDir(), 'settings.json');
+  writeFileSync(
+    file,
+    JSON.stringify({ ...stored, metadata: { ...stored.metadata, uid: OTHER_UID }, data: { mode: 'b' } }),
+  );
+
+  const replaced = await kubectl(['replace', '-f', file]);
+  assert.is.not(replaced.code, 0);
+  assert.match(
+    replaced.stderr,
+    `Operation cannot be fulfilled on configmaps "settings": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/settings, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${OTHER_UID}, UID in object meta: ${stored.metadata.uid}`,
+  );
+  assert.is((await api(member, 'GET', '/api/v1/namespaces/default/configmaps/settings')).body.data.mode, 'a');
+
+  writeFileSync(file, JSON.stringify({ ...stored, data: { mode: 'b' } }));
+  assert.is((await kubectl(['replace', '-f', file])).code, 0);
+  assert.is((await api(member, 'GET', '/api/v1/namespaces/default/configmaps/settings')).body.data.mode, 'b');
+});
+
+test('a patch that changes metadata.uid is refused as an immutable field; one that empties it keeps the stored uid', async () => {
+  await kubectl(['create', 'configmap', 'flags', '--from-literal=on=yes']);
+  const changed = await kubectl([
+    'patch',
+    'configmap',
+    'flags',
+    '-p',
+    JSON.stringify({ metadata: { uid: OTHER_UID } }),
+  ]);
+  assert.is.not(changed.code, 0);
+  assert.match(
+    changed.stderr,
+    `ConfigMap "flags" is invalid: metadata.uid: Invalid value: "${OTHER_UID}": field is immutable`,
+  );
+  const before = (await api(member, 'GET', '/api/v1/namespaces/default/configmaps/flags')).body.metadata.uid;
+  const emptied = await api(member, 'PATCH', '/api/v1/namespaces/default/configmaps/flags', {
+    body: { metadata: { uid: '' }, data: { on: 'no' } },
+    contentType: 'application/merge-patch+json',
+  });
+  assert.is(emptied.status, 200);
+  assert.is(emptied.body.metadata.uid, before);
+});
+
+test("a delete whose preconditions name another uid or resourceVersion is a conflict quoting the storage layer's check", async () => {
+  const created = await api(member, 'POST', '/api/v1/namespaces/default/services', {
+    body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'spare' }, spec: { ports: [{ port: 80 }] } },
+  });
+  assert.is(created.status, 201);
+  const { uid, resourceVersion } = created.body.metadata;
+  const byUid = await api(member, 'DELETE', '/api/v1/namespaces/default/services/spare', {
+    body: { preconditions: { uid: OTHER_UID } },
+  });
+  assert.is(byUid.status, 409);
+  assert.is(
+    byUid.body.message,
+    `Operation cannot be fulfilled on services "spare": StorageError: invalid object, Code: 4, Key: /registry/services/specs/default/spare, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${OTHER_UID}, UID in object meta: ${uid}`,
+  );
+  const byVersion = await api(member, 'DELETE', '/api/v1/namespaces/default/services/spare', {
+    body: { preconditions: { resourceVersion: '1' } },
+  });
+  assert.is(byVersion.status, 409);
+  assert.is(
+    byVersion.body.message,
+    `Operation cannot be fulfilled on services "spare": StorageError: invalid object, Code: 4, Key: /registry/services/specs/default/spare, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: ${resourceVersion}`,
+  );
+  assert.equal(byVersion.body.details, { name: 'spare', kind: 'services' });
+  const deleted = await api(member, 'DELETE', '/api/v1/namespaces/default/services/spare', {
+    body: { preconditions: { uid } },
+  });
+  assert.is(deleted.status, 200);
+});
+
+test.run();
