@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { ApiError, badRequest } from '../ApiError.ts';
 import { fieldShape, listShape, type ListShape, type ValueShape } from '../../api/listSemantics.ts';
 import { isPlainObject } from './plainObject.ts';
 
@@ -9,11 +10,18 @@ import { isPlainObject } from './plainObject.ts';
  */
 export function strategicMergePatch(target: unknown, patch: unknown, shape: ValueShape): unknown {
   if (!isPlainObject(patch)) return patch;
-  if (patch.$patch === 'replace') {
-    const { $patch: _ignored, ...rest } = patch;
-    return stripDirectives(rest);
+  // A map the target lacks is taken as it is (removeDirectives): one holding a $patch is left out whatever it says.
+  if (!isPlainObject(target) && '$patch' in patch) return undefined;
+  if ('$patch' in patch) {
+    if (patch.$patch === 'replace') {
+      const { $patch: _ignored, ...rest } = patch;
+      return stripDirectives(rest);
+    }
+    if (patch.$patch === 'delete') return undefined;
+    // handleDirectiveInMergeMap: a map's $patch is replace or delete; merge is for lists' items only.
+    throw unknownError(`unknown patch type: ${goFormat(patch.$patch, 's')} in map: ${goFormat(patch)}`);
   }
-  if (patch.$patch === 'delete') return undefined;
+  if (isPlainObject(target)) checkDirectives(patch);
   const result: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
   const retainKeys = Array.isArray(patch.$retainKeys) ? (patch.$retainKeys as string[]) : undefined;
   // A list named by $setElementOrder takes that order even when the patch leaves the list itself out (kubectl apply
@@ -42,10 +50,12 @@ export function strategicMergePatch(target: unknown, patch: unknown, shape: Valu
   }
   for (const [key, value] of Object.entries(patch)) {
     if (key === '$patch' || key === '$retainKeys' || key.startsWith(SET_ORDER) || ordered.has(key)) continue;
-    if (key.startsWith('$deleteFromPrimitiveList/')) {
-      const list = key.slice('$deleteFromPrimitiveList/'.length);
-      const current = Array.isArray(result[list]) ? (result[list] as unknown[]) : [];
-      result[list] = current.filter((item) => !(value as unknown[]).some((v) => isDeepStrictEqual(v, item)));
+    if (key.startsWith(DELETE_FROM)) {
+      // Only a list deletes from a list: null removes the list itself, any other value leaves it as it is.
+      const list = key.slice(DELETE_FROM.length);
+      if (value === null) delete result[list];
+      else if (Array.isArray(result[list]) && Array.isArray(value))
+        result[list] = (result[list] as unknown[]).filter((item) => !value.some((v) => isDeepStrictEqual(v, item)));
       continue;
     }
     if (value === null) {
@@ -65,6 +75,79 @@ export function strategicMergePatch(target: unknown, patch: unknown, shape: Valu
 }
 
 const SET_ORDER = '$setElementOrder/';
+const DELETE_FROM = '$deleteFromPrimitiveList/';
+
+/**
+ * The directive keys of a map being merged, refused as apimachinery's mergeMap refuses them: a `$retainKeys` that is
+ * not a list or leaves out a key the patch sets, a `$setElementOrder` that is not a list, and either list directive
+ * without its `/<list>` (4xx, interpretStrategicMergePatchError; the rest are errors it passes on as 500s).
+ */
+function checkDirectives(patch: Record<string, unknown>): void {
+  if ('$retainKeys' in patch) {
+    const retained = patch.$retainKeys;
+    if (!Array.isArray(retained)) throw badRequest('invalid patch format of retainKeys');
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === null || key === '$retainKeys' || key.startsWith('$deleteFromPrimitiveList')) continue;
+      if (key.startsWith('$setElementOrder')) continue;
+      if (!retained.includes(key)) throw badRequest('invalid patch format of retainKeys');
+    }
+  }
+  for (const [key, value] of Object.entries(patch)) {
+    if (key.startsWith('$setElementOrder')) {
+      if (!Array.isArray(value)) throw unknownError(`expected a []interface {}, but received a ${goTypeName(value)}`);
+      if (!key.startsWith(SET_ORDER)) throw badRequest('invalid patch format of setElementOrder list');
+    } else if (key.startsWith('$deleteFromPrimitiveList') && !key.startsWith(DELETE_FROM))
+      throw badRequest('invalid patch format of primitive list');
+  }
+}
+
+/** The items of a merged list of maps, held to mergeSliceWithSpecialElements' and mergeSliceWithoutSpecialElements' rules. */
+function checkListItems(items: unknown[], key: string): void {
+  for (const item of items) {
+    if (!isPlainObject(item)) continue;
+    const directive = item.$patch;
+    if (directive === undefined || directive === 'delete') {
+      if (!(key in item)) throw unknownError(`map: ${goFormat(item)} does not contain declared merge key: ${key}`);
+    } else if (directive === 'merge') throw unknownError('merging lists cannot yet be specified in the patch');
+    else if (directive !== 'replace')
+      throw unknownError(`unknown patch type: ${goFormat(directive, 's')} in map: ${goFormat(item)}`);
+  }
+}
+
+/** An error the API server passes on without an API status: a 500 whose reason is unknown. */
+const unknownError = (message: string) => new ApiError(500, '', message);
+
+/** reflect.TypeOf(v).String() of a value decoded from JSON, integers kept as int64. */
+function goTypeName(value: unknown): string {
+  if (value === null) return '%!s(<nil>)';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int64' : 'float64';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'string') return 'string';
+  return isPlainObject(value) ? 'map[string]interface {}' : '[]interface {}';
+}
+
+/** Go's fmt of a decoded JSON value under %v (`verb` 's': under %s): maps with sorted keys, lists space-separated. */
+function goFormat(value: unknown, verb: 'v' | 's' = 'v'): string {
+  if (value === null) return verb === 's' ? '%!s(<nil>)' : '<nil>';
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return `[${value.map((v) => goFormat(v, verb)).join(' ')}]`;
+  if (isPlainObject(value))
+    return `map[${Object.keys(value)
+      .sort()
+      .map((k) => `${k}:${goFormat(value[k], verb)}`)
+      .join(' ')}]`;
+  const text = typeof value === 'number' ? goNumber(value) : String(value);
+  return verb === 's' ? `%!s(${goTypeName(value)}=${text})` : text;
+}
+
+/** An int64 as digits; a float64 as %g with the shortest digits (exponent form from 1e+06 and below 1e-04). */
+function goNumber(value: number): string {
+  if (Number.isInteger(value)) return String(value);
+  const [digits, exponent] = value.toExponential().split('e') as [string, string];
+  const exp = Number(exponent);
+  if (exp < -4 || exp >= 6) return `${digits}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  return String(value);
+}
 
 /** The merge key of a list of maps; '' for a merged list of scalars; undefined for a list the patch replaces. */
 function mergeKeyOf(list: ListShape): string | undefined {
@@ -87,6 +170,7 @@ function mergeList(current: unknown, patchItems: unknown[], list: ListShape): un
       if (!merged.some((m) => isDeepStrictEqual(m, item))) merged.push(item);
     return inOrder(merged, patchItems, existing, key);
   }
+  if (Array.isArray(current)) checkListItems(patchItems, key);
   if (patchItems.some((item) => isPlainObject(item) && item.$patch === 'replace'))
     return patchItems.filter((item) => !(isPlainObject(item) && item.$patch)).map(stripDirectives);
   const keyOf = (item: unknown) => (isPlainObject(item) ? item[key] : undefined);
