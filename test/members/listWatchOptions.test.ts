@@ -63,6 +63,31 @@ test('a watch from no resourceVersion that allows bookmarks ends its initial eve
   assert.equal(seen[3]!.object.metadata.annotations, { 'k8s.io/initial-events-end': 'true' });
 });
 
+test('a watch that allows bookmarks gets one 2 s before its timeout, at the resourceVersion then current; a shorter watch none', async () => {
+  const from = (await api(member, 'GET', CONFIGMAPS)).body.metadata.resourceVersion;
+  const query = `${CONFIGMAPS}?watch=1&allowWatchBookmarks=true&resourceVersion=${from}`;
+  const [long, short] = await Promise.all([
+    api(member, 'GET', `${query}&timeoutSeconds=3`),
+    api(member, 'GET', `${query}&timeoutSeconds=1`),
+    api(member, 'POST', CONFIGMAPS, { body: configMap('during-watch', 'other') }),
+  ]);
+  const current = (await api(member, 'GET', CONFIGMAPS)).body.metadata.resourceVersion;
+  assert.equal(
+    events(long.body).map((e) => e.type),
+    ['ADDED', 'BOOKMARK'],
+  );
+  assert.equal(events(long.body)[1]!.object, {
+    kind: 'ConfigMap',
+    apiVersion: 'v1',
+    metadata: { resourceVersion: current },
+  });
+  assert.equal(
+    events(short.body).map((e) => e.type),
+    ['ADDED'],
+  );
+  await api(member, 'DELETE', `${CONFIGMAPS}/during-watch`);
+});
+
 test('watch=false and watch=0 are lists', async () => {
   for (const value of ['false', 'False', '0']) {
     const res = await api(member, 'GET', `${CONFIGMAPS}?labelSelector=app%3Dpaged&watch=${value}`);

@@ -15,6 +15,8 @@ export interface WatchFilter {
 /** The longest delay setTimeout honours; a longer one fires at once instead. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+const PRE_TIMEOUT_BOOKMARK_MS = 2000;
+
 /**
  * A watch stream: headers flushed at once (client-node waits for them before it starts its 30 s idle timer),
  * then one JSON event per line. With sendInitialEvents (which v1.32 defaults on for a watch from no
@@ -116,11 +118,22 @@ export function serveWatch(
 
   const unsubscribe = ctx.store.subscribe(translate);
   const timers: NodeJS.Timeout[] = [];
-  if (wantsBookmarks) timers.push(setInterval(() => bookmark(), ctx.bookmarkIntervalMs));
+  const periodic = wantsBookmarks ? setInterval(() => bookmark(), ctx.bookmarkIntervalMs) : undefined;
+  if (periodic) timers.push(periodic);
   // The server's own default (minRequestTimeout, 30 to 60 minutes) is left out: it only ever ends a healthy stream.
-  const timeoutSeconds = options.timeoutSeconds ?? 0;
-  if (timeoutSeconds !== 0)
-    timers.push(setTimeout(() => res.end(), Math.min(Math.max(0, timeoutSeconds * 1000), MAX_TIMER_MS)));
+  const timeoutMs = Math.min(Math.max(0, (options.timeoutSeconds ?? 0) * 1000), MAX_TIMER_MS);
+  if (timeoutMs !== 0) {
+    timers.push(setTimeout(() => res.end(), timeoutMs));
+    // The cache watcher's last bookmark goes 2 s before the deadline (nextBookmarkTime), so the client resumes from
+    // a resourceVersion as recent as the stream can give; none when the watch is shorter than that, none after it.
+    if (periodic && timeoutMs > PRE_TIMEOUT_BOOKMARK_MS)
+      timers.push(
+        setTimeout(() => {
+          clearInterval(periodic);
+          bookmark();
+        }, timeoutMs - PRE_TIMEOUT_BOOKMARK_MS),
+      );
+  }
   const cleanup = () => {
     unsubscribe();
     for (const t of timers) clearTimeout(t);
