@@ -54,6 +54,8 @@ export class ApiError extends Error {
     readonly reason: StatusReason,
     message: string,
     readonly details?: StatusDetails,
+    /** The Status's ListMeta: an expired list page's token for the rest of the list. */
+    readonly listMeta?: { continue?: string },
   ) {
     super(message);
     this.name = 'ApiError';
@@ -63,7 +65,7 @@ export class ApiError extends Error {
     return {
       kind: 'Status',
       apiVersion: 'v1',
-      metadata: {},
+      metadata: this.listMeta ?? {},
       status: 'Failure',
       message: this.message,
       ...(this.reason ? { reason: this.reason } : {}),

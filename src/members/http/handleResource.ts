@@ -389,6 +389,16 @@ function namespaceFor(rt: ResourceType, path: ApiPath, body: KubeObject): string
   return path.namespace ?? fromBody ?? 'default';
 }
 
+const INCONSISTENT_CONTINUE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+/** Whether a list reads at exactly its resourceVersion (storage.ValidateListOptions' withRev). */
+function exactListVersion(options: ListOptions): boolean {
+  const rv = Number(options.resourceVersion);
+  if (options.resourceVersion === '' || !(rv > 0)) return false;
+  return options.resourceVersionMatch === 'Exact' || (options.resourceVersionMatch === '' && options.limit > 0);
+}
+
 /** Where the emulator's store order puts an object; continue tokens point at one. */
 const storeKey = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
@@ -410,22 +420,39 @@ function listObjects(
     );
   }
   const matches = selectorFilter(options, rt);
-  let all = ctx.store
-    .list(resourceKeyOf(rt), path.namespace)
-    .filter(matches)
-    .map((o) => withVersion(o, rt));
+  const namespace = path.namespace;
   let resourceVersion = ctx.store.resourceVersion;
+  let startKey: string | undefined;
+  let stored: KubeObject[] | undefined;
   if (options.continue !== '') {
     const point = decodeContinue(options.continue);
     if (options.resourceVersion !== '' && options.resourceVersion !== '0')
       throw badRequest('specifying resource version is not allowed when using continue');
-    all = all.filter((o) => storeKey(o).localeCompare(point.startKey) >= 0);
-    resourceVersion = point.resourceVersion;
+    startKey = point.startKey;
+    // A page reads the list as it was at the first page's resourceVersion; -1 (the token of an expired list) reads
+    // the latest.
+    if (point.resourceVersion > 0) {
+      resourceVersion = point.resourceVersion;
+      stored = ctx.store.listAt(resourceKeyOf(rt), namespace, resourceVersion);
+      if (!stored)
+        throw new ApiError(410, 'Expired', INCONSISTENT_CONTINUE, undefined, {
+          continue: encodeContinue({ resourceVersion: -1, startKey: point.startKey }),
+        });
+    }
+  } else if (exactListVersion(options)) {
+    // resourceVersionMatch=Exact, or a resourceVersion with a limit (the legacy paged read): etcd's read at it.
+    resourceVersion = Number(options.resourceVersion);
+    stored = ctx.store.listAt(resourceKeyOf(rt), namespace, resourceVersion);
+    if (!stored) throw new ApiError(410, 'Expired', 'The resourceVersion for the provided list is too old.');
   }
+  let all = (stored ?? ctx.store.list(resourceKeyOf(rt), namespace)).filter(matches).map((o) => withVersion(o, rt));
+  if (startKey !== undefined) all = all.filter((o) => storeKey(o).localeCompare(startKey) >= 0);
   const limit = options.limit;
   const items = limit > 0 ? all.slice(0, limit) : all;
   const next = limit > 0 ? all[limit] : undefined;
   const continueToken = next ? encodeContinue({ resourceVersion, startKey: storeKey(next) }) : undefined;
+  // PrepareContinueToken counts the rest only when nothing is filtered out (the store's count includes misses).
+  const counted = options.labelSelector === '' && options.fieldSelector === '';
   if (acceptsTable(req)) {
     sendJson(
       res,
@@ -442,7 +469,8 @@ function listObjects(
     apiVersion: groupVersionOf(rt),
     metadata: {
       resourceVersion: String(resourceVersion),
-      ...(continueToken ? { continue: continueToken, remainingItemCount: all.length - limit } : {}),
+      ...(continueToken ? { continue: continueToken } : {}),
+      ...(continueToken && counted ? { remainingItemCount: all.length - limit } : {}),
     },
     items,
   });

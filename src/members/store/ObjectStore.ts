@@ -90,6 +90,27 @@ export class ObjectStore {
   }
 
   /**
+   * A resource's objects as they were at `resourceVersion` (etcd's read at a revision), sorted as `list` sorts them;
+   * undefined when the event log no longer reaches back that far, as etcd answers a compacted revision.
+   */
+  listAt(resource: string, namespace: string | undefined, resourceVersion: number): KubeObject[] | undefined {
+    const later = this.eventsSince(resourceVersion);
+    if (!later) return undefined;
+    const byKey = new Map(this.list(resource).map((o) => [objectKey(o.metadata.namespace, o.metadata.name!), o]));
+    for (let i = later.length - 1; i >= 0; i--) {
+      const event = later[i]!;
+      if (event.resource !== resource) continue;
+      const key = objectKey(event.object.metadata.namespace, event.object.metadata.name!);
+      if (event.type === 'ADDED') byKey.delete(key);
+      else if (event.previous) byKey.set(key, event.previous);
+    }
+    return [...byKey.entries()]
+      .filter(([, o]) => namespace === undefined || o.metadata.namespace === namespace)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([, o]) => o);
+  }
+
+  /**
    * Throws what creating `input` would throw (its namespace missing or terminating, its name taken) without
    * storing it: a dryRun=All create is refused exactly as the real one, as the API server's dry-run storage does.
    */
