@@ -6,7 +6,8 @@ import type { Member } from '../../src/members/startMember.ts';
 import { api, MemberHarness } from './helpers/memberHarness.ts';
 
 // The registry's preconditions on writes: an update's metadata.uid must be the stored object's (rest.defaultUpdatedObjectInfo),
-// a delete's preconditions too, and each failure is the storage layer's InvalidObj error answered as a 409 Conflict.
+// failing as the storage layer's InvalidObj error in a 409 Conflict; a delete's preconditions are checked first by
+// rest.BeforeDelete, with its own wording.
 
 const harness = new MemberHarness();
 let member: Member;
@@ -67,7 +68,7 @@ test('a patch that changes metadata.uid is refused as an immutable field; one th
   assert.is(emptied.body.metadata.uid, before);
 });
 
-test("a delete whose preconditions name another uid or resourceVersion is a conflict quoting the storage layer's check", async () => {
+test('a delete whose preconditions name another uid or resourceVersion is a conflict saying what the mismatch means', async () => {
   const created = await api(member, 'POST', '/api/v1/namespaces/default/services', {
     body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'spare' }, spec: { ports: [{ port: 80 }] } },
   });
@@ -79,7 +80,7 @@ test("a delete whose preconditions name another uid or resourceVersion is a conf
   assert.is(byUid.status, 409);
   assert.is(
     byUid.body.message,
-    `Operation cannot be fulfilled on services "spare": StorageError: invalid object, Code: 4, Key: /registry/services/specs/default/spare, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${OTHER_UID}, UID in object meta: ${uid}`,
+    `Operation cannot be fulfilled on Service "spare": the UID in the precondition (${OTHER_UID}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
   );
   const byVersion = await api(member, 'DELETE', '/api/v1/namespaces/default/services/spare', {
     body: { preconditions: { resourceVersion: '1' } },
@@ -87,9 +88,9 @@ test("a delete whose preconditions name another uid or resourceVersion is a conf
   assert.is(byVersion.status, 409);
   assert.is(
     byVersion.body.message,
-    `Operation cannot be fulfilled on services "spare": StorageError: invalid object, Code: 4, Key: /registry/services/specs/default/spare, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: ${resourceVersion}`,
+    `Operation cannot be fulfilled on Service "spare": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${resourceVersion}). The object might have been modified`,
   );
-  assert.equal(byVersion.body.details, { name: 'spare', kind: 'services' });
+  assert.equal(byVersion.body.details, { name: 'spare', kind: 'Service' });
   const deleted = await api(member, 'DELETE', '/api/v1/namespaces/default/services/spare', {
     body: { preconditions: { uid } },
   });

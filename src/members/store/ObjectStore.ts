@@ -220,7 +220,7 @@ export class ObjectStore {
     const resource = resourceKeyOf(rt);
     const current = this.get(resource, rt.namespaced ? namespace : undefined, name);
     if (!current) throw notFound(rt.group, rt.plural, name);
-    checkPreconditions(rt, current, precondition);
+    checkDeletePreconditions(rt, current, precondition);
     if (pendingFinalizers(current).length > 0 || gcFinalizer) {
       if (current.metadata.deletionTimestamp) return { object: current, deleted: false };
       // `gcFinalizer` (orphan, foregroundDeletion) joins the finalizers in the same write that marks the object.
@@ -353,7 +353,7 @@ export function storageKey(rt: ResourceType, namespace: string | undefined, name
   return `/registry/${prefix}/${rt.namespaced && namespace !== undefined ? `${namespace}/` : ''}${name}`;
 }
 
-/** storage.Preconditions.Check: a uid, then a resourceVersion, the caller requires of the stored object. */
+/** storage.Preconditions.Check: a uid, then a resourceVersion, an update requires of the stored object. */
 export function checkPreconditions(
   rt: ResourceType,
   current: KubeObject,
@@ -367,6 +367,37 @@ export function checkPreconditions(
   if (precondition?.resourceVersion && precondition.resourceVersion !== resourceVersion)
     throw failed(
       `ResourceVersion in precondition: ${precondition.resourceVersion}, ResourceVersion in object meta: ${resourceVersion}`,
+    );
+}
+
+/**
+ * rest.BeforeDelete's early check of a delete's preconditions, which answers before the storage layer's: a conflict
+ * on the kind (not the resource) whose message says what the mismatch likely means.
+ */
+function checkDeletePreconditions(
+  rt: ResourceType,
+  current: KubeObject,
+  precondition: { uid?: string; resourceVersion?: string } | undefined,
+): void {
+  const { uid, resourceVersion, name } = current.metadata;
+  const failed = (detail: string) =>
+    new ApiError(
+      409,
+      'Conflict',
+      `Operation cannot be fulfilled on ${qualifiedResource(rt.group, rt.kind)} "${name}": ${detail}`,
+      {
+        name: name!,
+        group: rt.group,
+        kind: rt.kind,
+      },
+    );
+  if (precondition?.uid && precondition.uid !== uid)
+    throw failed(
+      `the UID in the precondition (${precondition.uid}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
+    );
+  if (precondition?.resourceVersion && precondition.resourceVersion !== resourceVersion)
+    throw failed(
+      `the ResourceVersion in the precondition (${precondition.resourceVersion}) does not match the ResourceVersion in record (${resourceVersion}). The object might have been modified`,
     );
 }
 
