@@ -4,11 +4,13 @@ import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import { isTerminal, PODS, setPodCondition, statusChanged } from './workloadPods.ts';
 
 const NODES = '/nodes';
+const TERMINATING = '/terminating';
 
 /**
  * The kubelet, KWOK-style: no containers, only status. A pod bound to a node shows ContainerCreating, turns
  * Running and Ready after `readyDelayMs` with an IP from its node's pod CIDR, and — when a Job owns it —
- * Succeeds `jobPodDurationMs` later. Timers are keyed by pod uid, so a restart re-arms whatever was pending.
+ * Succeeds `jobPodDurationMs` later; a pod deleted with a grace period is removed `readyDelayMs` after. Timers are
+ * keyed by pod uid, so a restart re-arms whatever was pending.
  */
 export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTimers(): number } {
   const { store, registry } = deps;
@@ -157,9 +159,32 @@ export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTi
     });
   }
 
+  /**
+   * A pod deleted with a grace period: its containers stop (at once: they run no process) and the kubelet's status
+   * manager then deletes it for good, with no grace period left and its uid as a precondition.
+   */
+  function terminate(pod: KubeObject): void {
+    const uid = pod.metadata.uid!;
+    const timerKey = `${uid}${TERMINATING}`;
+    if (timers.has(timerKey)) return;
+    const timer = setTimeout(() => {
+      timers.delete(timerKey);
+      const current = store.get(PODS, pod.metadata.namespace, pod.metadata.name!);
+      if (!current || current.metadata.uid !== uid) return;
+      store.delete(podType(), pod.metadata.namespace, pod.metadata.name!, { uid }, undefined, {
+        period: 0,
+        requested: 0,
+      });
+    }, deps.readyDelayMs);
+    timer.unref();
+    timers.set(timerKey, timer);
+  }
+
   function reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
     const pod = store.get(PODS, namespace, name);
+    if (pod?.spec?.nodeName && pod.metadata.deletionTimestamp && (pod.metadata.deletionGracePeriodSeconds ?? 0) > 0)
+      return terminate(pod);
     if (!pod || !pod.spec?.nodeName || pod.metadata.deletionTimestamp || isTerminal(pod)) return;
     if (pod.status?.phase !== 'Running') {
       if (!pod.status?.hostIP) markCreating(pod);
@@ -175,9 +200,10 @@ export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTi
       if (event.resource !== PODS) return [];
       const o = event.object;
       if (event.type === 'DELETED') {
-        const timer = timers.get(o.metadata.uid!);
-        if (timer) clearTimeout(timer);
-        timers.delete(o.metadata.uid!);
+        for (const timerKey of [o.metadata.uid!, `${o.metadata.uid}${TERMINATING}`]) {
+          clearTimeout(timers.get(timerKey));
+          timers.delete(timerKey);
+        }
         return [];
       }
       return o.spec?.nodeName ? [keyOf(o.metadata.namespace, o.metadata.name!)] : [];

@@ -21,6 +21,7 @@ import { jsonPatch } from '../patches/jsonPatch.ts';
 import { mergePatch } from '../patches/mergePatch.ts';
 import { strategicMergePatch } from '../patches/strategicMergePatch.ts';
 import { admitPod } from '../resources/admitPod.ts';
+import { podGracePeriod } from '../resources/podGracePeriod.ts';
 import { defaultObject, type Allocators } from '../resources/defaultObject.ts';
 import { initialStatus, prepareForCreate } from '../resources/prepareForCreate.ts';
 import { allocationError, dropTypeDependentFields, keepAllocatedValues } from '../resources/serviceAllocation.ts';
@@ -799,10 +800,22 @@ async function deleteObject(
     if (propagation === 'Foreground') deleteDependents(ctx.store, ctx.registry, current.metadata.uid!);
   } else if (propagation !== 'Background')
     gcFinalizer = propagation === 'Orphan' ? ORPHAN_FINALIZER : FOREGROUND_FINALIZER;
-  const result = ctx.store.delete(rt, path.namespace, path.name!, options.preconditions, gcFinalizer);
+  const result = ctx.store.delete(
+    rt,
+    path.namespace,
+    path.name!,
+    options.preconditions,
+    gcFinalizer,
+    gracefulDeletionOf(rt, current, options.gracePeriodSeconds),
+  );
   if (!result.deleted) {
     // 202 only when the caller asked for cascading with orphanDependents=false, as the API server does.
     sendJson(res, options.orphanDependents === false ? 202 : 200, withVersion(result.object, rt));
+    return;
+  }
+  // The pod registry answers with the pod it deleted (ReturnDeletedObject), others with a Status.
+  if (isPod(rt)) {
+    sendJson(res, 200, withVersion(result.object, rt));
     return;
   }
   sendJson(res, 200, {
@@ -812,6 +825,17 @@ async function deleteObject(
     status: 'Success',
     details: statusDetailsJson({ name: path.name!, group: rt.group, kind: rt.plural, uid: current.metadata.uid! }),
   });
+}
+
+const isPod = (rt: ResourceType): boolean => rt.group === '' && rt.kind === 'Pod';
+
+/** What a delete gives a kind with graceful deletion (pods): its grace period and the one asked for; else nothing. */
+function gracefulDeletionOf(
+  rt: ResourceType,
+  object: KubeObject,
+  requested: number | undefined,
+): { period: number; requested: number | undefined } | undefined {
+  return isPod(rt) ? { period: podGracePeriod(object, requested), requested } : undefined;
 }
 
 async function deleteCollection(
@@ -827,7 +851,15 @@ async function deleteCollection(
   const deleted: KubeObject[] = [];
   for (const object of ctx.store.list(resourceKeyOf(rt), path.namespace).filter(matches)) {
     if (rt.kind === 'Namespace' && PROTECTED_NAMESPACES.has(object.metadata.name!)) continue;
-    if (!options.dryRun) ctx.store.delete(rt, object.metadata.namespace, object.metadata.name!);
+    if (!options.dryRun)
+      ctx.store.delete(
+        rt,
+        object.metadata.namespace,
+        object.metadata.name!,
+        undefined,
+        undefined,
+        gracefulDeletionOf(rt, object, options.gracePeriodSeconds),
+      );
     deleted.push(withVersion(object, rt));
   }
   sendJson(res, 200, {

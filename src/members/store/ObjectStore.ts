@@ -196,7 +196,13 @@ export class ObjectStore {
       delete next.metadata.generation;
     }
     if (isDeepStrictEqual(next, current)) return current;
-    if (next.metadata.deletionTimestamp && pendingFinalizers(next).length === 0) {
+    // shouldDeleteDuringUpdate: the last finalizer's removal ends a deletion that has no grace period left to run.
+    const grace = current.metadata.deletionGracePeriodSeconds;
+    if (
+      next.metadata.deletionTimestamp &&
+      pendingFinalizers(next).length === 0 &&
+      !(typeof grace === 'number' && grace > 0)
+    ) {
       return this.remove(resource, next);
     }
     const rv = ++this.resourceVersion;
@@ -208,7 +214,9 @@ export class ObjectStore {
 
   /**
    * Deletes an object, or marks it for deletion while finalizers remain (the caller gets the object back
-   * with deletionTimestamp set; the last finalizer removal deletes it).
+   * with deletionTimestamp set; the last finalizer removal deletes it). `graceful` is a kind with graceful deletion
+   * (pods): `period` is its strategy's grace period for this object (CheckGracefulDelete), `requested` the caller's
+   * gracePeriodSeconds; a period above 0 marks the object and leaves its removal to whoever ends it (the kubelet).
    */
   delete(
     rt: ResourceType,
@@ -216,37 +224,57 @@ export class ObjectStore {
     name: string,
     precondition?: { uid?: string; resourceVersion?: string },
     gcFinalizer?: string,
+    graceful?: { period: number; requested: number | undefined },
   ): { object: KubeObject; deleted: boolean } {
     const resource = resourceKeyOf(rt);
     const current = this.get(resource, rt.namespaced ? namespace : undefined, name);
     if (!current) throw notFound(rt.group, rt.plural, name);
     checkDeletePreconditions(rt, current, precondition);
+    const grace = graceful && gracefulDeletion(current, graceful, this.now());
+    if (grace === 'pending') return { object: current, deleted: false };
+    if (grace) {
+      const marked = this.markDeleting(rt, current, gcFinalizer, grace.deletionTimestamp, grace.seconds);
+      if (grace.seconds > 0 || pendingFinalizers(marked).length > 0) return { object: marked, deleted: false };
+      return { object: this.remove(resource, marked), deleted: true };
+    }
     if (pendingFinalizers(current).length > 0 || gcFinalizer) {
       if (current.metadata.deletionTimestamp) return { object: current, deleted: false };
-      // `gcFinalizer` (orphan, foregroundDeletion) joins the finalizers in the same write that marks the object.
-      const finalizers =
-        gcFinalizer && !(current.metadata.finalizers ?? []).includes(gcFinalizer)
-          ? [...(current.metadata.finalizers ?? []), gcFinalizer]
-          : current.metadata.finalizers;
-      const marked = {
-        ...current,
-        metadata: {
-          ...current.metadata,
-          ...(finalizers ? { finalizers } : {}),
-          // markAsDeleting bumps a tracked generation, so controllers see the deletion as a change of the object.
-          ...(current.metadata.generation !== undefined ? { generation: current.metadata.generation + 1 } : {}),
-          deletionTimestamp: this.timestamp(),
-          deletionGracePeriodSeconds: 0,
-        },
-      };
-      if (rt.kind === 'Namespace') marked.status = { ...(current.status ?? {}), phase: 'Terminating' };
-      const rv = ++this.resourceVersion;
-      marked.metadata.resourceVersion = String(rv);
-      this.put(resource, marked, current);
-      this.emit({ type: 'MODIFIED', resource, object: marked, previous: current, resourceVersion: rv });
-      return { object: marked, deleted: false };
+      return { object: this.markDeleting(rt, current, gcFinalizer, this.timestamp(), 0), deleted: false };
     }
     return { object: this.remove(resource, current), deleted: true };
+  }
+
+  /** The write that starts a deletion: deletionTimestamp and grace period set, `gcFinalizer` added in the same write. */
+  private markDeleting(
+    rt: ResourceType,
+    current: KubeObject,
+    gcFinalizer: string | undefined,
+    deletionTimestamp: string,
+    gracePeriodSeconds: number,
+  ): KubeObject {
+    const resource = resourceKeyOf(rt);
+    const finalizers =
+      gcFinalizer && !(current.metadata.finalizers ?? []).includes(gcFinalizer)
+        ? [...(current.metadata.finalizers ?? []), gcFinalizer]
+        : current.metadata.finalizers;
+    const first = !current.metadata.deletionTimestamp;
+    const marked = {
+      ...current,
+      metadata: {
+        ...current.metadata,
+        ...(finalizers ? { finalizers } : {}),
+        // The first marking bumps a tracked generation, so controllers see the deletion as a change of the object.
+        ...(first && current.metadata.generation !== undefined ? { generation: current.metadata.generation + 1 } : {}),
+        deletionTimestamp,
+        deletionGracePeriodSeconds: gracePeriodSeconds,
+      },
+    };
+    if (rt.kind === 'Namespace') marked.status = { ...(current.status ?? {}), phase: 'Terminating' };
+    const rv = ++this.resourceVersion;
+    marked.metadata.resourceVersion = String(rv);
+    this.put(resource, marked, current);
+    this.emit({ type: 'MODIFIED', resource, object: marked, previous: current, resourceVersion: rv });
+    return marked;
   }
 
   /** Puts objects back exactly as persisted (restart): no events, resourceVersions kept. */
@@ -399,6 +427,28 @@ function checkDeletePreconditions(
     throw failed(
       `the ResourceVersion in the precondition (${precondition.resourceVersion}) does not match the ResourceVersion in record (${resourceVersion}). The object might have been modified`,
     );
+}
+
+/**
+ * rest.BeforeDelete for a kind with graceful deletion: the deletionTimestamp and grace period to write, 'pending' when
+ * a deletion under way already ends sooner, undefined when the object goes without one (no grace period left).
+ */
+function gracefulDeletion(
+  current: KubeObject,
+  { period, requested }: { period: number; requested: number | undefined },
+  now: Date,
+): { deletionTimestamp: string; seconds: number } | 'pending' | undefined {
+  const asked = requested !== undefined && requested < 0 ? 1 : requested;
+  const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (!current.metadata.deletionTimestamp)
+    return { deletionTimestamp: stamp(now.getTime() + period * 1000), seconds: period };
+  const existing: number | undefined = current.metadata.deletionGracePeriodSeconds;
+  if (existing === undefined || existing === null || existing === 0) return undefined;
+  // Only a shorter grace period may be asked for; the deletionTimestamp moves back by the difference, never past now.
+  if (asked === undefined || asked >= existing) return 'pending';
+  const moved = Date.parse(current.metadata.deletionTimestamp) - (existing - asked) * 1000;
+  if (moved < now.getTime()) return { deletionTimestamp: stamp(now.getTime()), seconds: asked === 0 ? 0 : 1 };
+  return { deletionTimestamp: stamp(moved), seconds: asked };
 }
 
 /** Finalizers that block removal: metadata.finalizers, plus spec.finalizers on a Namespace. */
