@@ -18,6 +18,8 @@ interface GoField {
   listType: string;
   listMapKeys: string[];
   defaultValue: string | undefined;
+  /** The json tag says omitempty: an empty slice or map is left out of the object Go writes. */
+  omitEmpty: boolean;
 }
 
 const NO_RULES: GoField = {
@@ -28,6 +30,7 @@ const NO_RULES: GoField = {
   listType: '',
   listMapKeys: [],
   defaultValue: undefined,
+  omitEmpty: false,
 };
 
 /** The structs a package declares, by Go type name, each with its fields in order. */
@@ -54,7 +57,7 @@ export function goStructs(files: readonly string[]): Map<string, GoField[]> {
         const field = /^\s+\w+\s+(\S+)\s+`([^`]*)`/.exec(line);
         if (field) {
           const tag = (key: string) => new RegExp(`\\b${key}:"([^"]*)"`).exec(field[2]!)?.[1] ?? '';
-          const json = tag('json').split(',')[0]!;
+          const [json, ...jsonOptions] = tag('json').split(',') as [string, ...string[]];
           const marked = (name: string) =>
             markers.filter((m) => m.startsWith(`${name}=`)).map((m) => m.slice(name.length + 1));
           if (json && json !== '-')
@@ -66,6 +69,7 @@ export function goStructs(files: readonly string[]): Map<string, GoField[]> {
               listType: marked('listType')[0] ?? '',
               listMapKeys: marked('listMapKey'),
               defaultValue: marked('default')[0],
+              omitEmpty: jsonOptions.includes('omitempty'),
             });
         }
         markers = [];
@@ -98,6 +102,34 @@ function applyRule(field: GoField, patch: string): string {
 
 const isList = (goType: string) => goType.startsWith('[]') && goType !== '[]byte';
 
+const SCALARS = /^(?:string|bool|u?int(?:8|16|32|64)?|float(?:32|64)|\[\]byte)$/;
+
+/**
+ * Named Go types whose zero value omitempty leaves out: slices and maps (`type ResourceList map[...]`) and scalars
+ * (`type PullPolicy string`), by name.
+ */
+export function goOmittableTypes(files: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  for (const text of files)
+    for (const m of text.matchAll(/^type (\w+) (\S+)\s*$/gm))
+      if (m[2]!.startsWith('[]') || m[2]!.startsWith('map[') || SCALARS.test(m[2]!)) names.add(m[1]!);
+  return names;
+}
+
+/**
+ * Whether omitempty leaves a Go field of this type out when it is zero: a slice, a map or a scalar, named
+ * (`v1.ResourceList`) or not; never a pointer (its empty value is set) nor a struct (never empty to encoding/json).
+ */
+function isOmittable(goType: string, named: ReadonlySet<string>): boolean {
+  if (goType.startsWith('*')) return false;
+  return (
+    goType.startsWith('[]') ||
+    goType.startsWith('map[') ||
+    SCALARS.test(goType) ||
+    named.has(goType.replace(/^\w+\./, ''))
+  );
+}
+
 /** The client-node model name of Go type `name` in `dir`: `V1ServicePort`, or `CoreV1EndpointPort` where names clash. */
 function modelName(
   dir: string,
@@ -128,11 +160,15 @@ export function listSemanticsModule(
 ): string {
   const lists = new Map<string, string>();
   const keyDefaults = new Map<string, string>();
+  const omitted = new Map<string, string>();
+  const named = new Set(packages.flatMap((pkg) => [...goOmittableTypes(pkg.files)]));
   for (const pkg of packages) {
     const structs = goStructs(pkg.files);
     for (const [name, fields] of structs) {
       const model = modelName(pkg.dir, name, fields, typeFields);
       if (!model) continue;
+      const empties = fields.filter((f) => f.omitEmpty && isOmittable(f.type, named)).map((f) => f.json);
+      if (empties.length > 0) omitted.set(model, empties.join(' '));
       const entries: string[] = [];
       for (const field of fields) {
         if (!isList(field.type)) continue;
@@ -178,6 +214,14 @@ ${record(lists)}
 /** The declared defaults of list item fields that key a list, \`field=value\` space-separated (a port's protocol). */
 export const LIST_KEY_DEFAULTS: Readonly<Record<string, string>> = {
 ${record(keyDefaults)}
+};
+
+/**
+ * Each type's fields tagged omitempty that are slices, maps or scalars (not pointers, not structs), space-separated:
+ * empty or zero, Go does not write them back, so an object never shows them as \`[]\`, \`{}\`, \`""\`, 0 or false.
+ */
+export const OMITTED_WHEN_EMPTY: Readonly<Record<string, string>> = {
+${record(omitted)}
 };
 `;
 }

@@ -1,4 +1,5 @@
 import { builtinTypeOf, fieldsOfType as fieldsOf, karmadaTypeOf, type NestedField as Field } from './builtinTypes.ts';
+import { OMITTED_WHEN_EMPTY } from './listSemantics.generated.ts';
 
 // kube-apiserver decodes a built-in kind into its Go type, field names compared case-sensitively. A field the type
 // does not declare (`replica:` for `replicas:`, `resource:` in a container, `resources:` one level too shallow) is
@@ -99,3 +100,28 @@ export function dropNullFields(object: unknown, apiVersion: string, kind: string
       if (field !== undefined && parent[key] === null) delete parent[key];
     });
 }
+
+const omittedWhenEmpty = new Map<string, ReadonlySet<string>>();
+
+/**
+ * Removes what a built-in object's Go fields tagged omitempty hold empty or zero (`labels: {}`, `env: []`,
+ * `workingDir: ""`, `minReadySeconds: 0`): decoded into its Go type and written back, kube-apiserver's object has
+ * none of them. Pointers (`replicas: 0`, `storageClassName: ""`), objects (`emptyDir: {}`) and free-form values are
+ * left alone.
+ */
+export function dropEmptyFields(object: unknown, apiVersion: string, kind: string): void {
+  const type = builtinTypeOf(apiVersion, kind);
+  if (!type) return;
+  eachField(object, type, [], (parent, key, field, at) => {
+    if (field === undefined) return;
+    let omitted = omittedWhenEmpty.get(at);
+    if (!omitted) omittedWhenEmpty.set(at, (omitted = new Set((OMITTED_WHEN_EMPTY[at] ?? '').split(' '))));
+    if (!omitted.has(key)) return;
+    const value = parent[key];
+    if (value === '' || value === 0 || value === false) delete parent[key];
+    else if (Array.isArray(value) ? value.length === 0 : isEmptyMap(value)) delete parent[key];
+  });
+}
+
+const isEmptyMap = (value: unknown): boolean =>
+  value !== null && typeof value === 'object' && Object.keys(value as object).length === 0;

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { fieldShape, listShape, objectShape } from '../../src/api/listSemantics.ts';
 import { listSemanticsModule } from '../../scripts/apiFields/listSemanticsModule.ts';
 
-test("the list table reads Go types' patch tags and list markers, embedded structs and key defaults included", () => {
+test("the list table reads Go types' patch tags, list markers and omitempty, embedded structs and key defaults included", () => {
   const go = `package v1
 
 type Widget struct {
@@ -18,7 +18,13 @@ type Widget struct {
 	// +listType=atomic
 	Pulls []string \`json:"pulls,omitempty"\`
 	Data []byte \`json:"data,omitempty"\`
+	Replicas *int32 \`json:"replicas,omitempty"\`
+	Name string \`json:"name"\`
+	Mode WidgetMode \`json:"mode,omitempty"\`
+	Template WidgetPort \`json:"template,omitempty"\`
 }
+
+type WidgetMode string
 
 type WidgetPort struct {
 	Port int32 \`json:"port"\`
@@ -37,7 +43,7 @@ type WidgetCommon struct {
   const module = listSemanticsModule(
     [{ dir: 'core/v1', files: [go] }],
     {
-      V1Widget: 'ports:[V1WidgetPort finalizers pulls data',
+      V1Widget: 'ports:[V1WidgetPort finalizers pulls data replicas name mode template:V1WidgetPort',
       V1WidgetPort: 'port protocol',
       V1Gadget: 'conditions:[V1Condition',
     },
@@ -46,6 +52,8 @@ type WidgetCommon struct {
   assert.match(module, '"V1Widget": "ports=merge:port/map:port,protocol finalizers=merge/set"');
   assert.match(module, '"V1Gadget": "conditions=merge:type/map:type"');
   assert.match(module, '"V1WidgetPort": "protocol=TCP"');
+  // omitempty leaves out empty slices, maps and scalars (named ones too), never a pointer or a struct.
+  assert.match(module, '"V1Widget": "ports finalizers pulls data mode"');
 });
 
 test('built-in lists merge as kube-apiserver merges them, not by their field name', () => {

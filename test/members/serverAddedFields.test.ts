@@ -153,6 +153,70 @@ test('an object no manager owns a field of has no managedFields, as omitempty le
   assert.not.ok('managedFields' in (await api(member, 'GET', `${NS}/configmaps/bare`)).body.metadata);
 });
 
+test('empty and zero values of omitempty fields are not stored; pointers and objects keep theirs', async () => {
+  const kubectl = harness.kubectl([member]);
+  const manifests = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: blank, labels: {}, annotations: {}, finalizers: [], generateName: ""}
+data: {}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: sparse}
+spec:
+  replicas: 0
+  minReadySeconds: 0
+  paused: false
+  selector: {matchLabels: {app: sparse}, matchExpressions: []}
+  template:
+    metadata: {labels: {app: sparse}, annotations: {}}
+    spec:
+      serviceAccountName: ""
+      nodeSelector: {}
+      tolerations: []
+      volumes: [{name: scratch, emptyDir: {}}]
+      containers: [{name: c, image: nginx, env: [], args: [], workingDir: "", stdin: false, ports: []}]
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: unclassed}
+spec: {storageClassName: "", accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: reader}
+rules: [{apiGroups: [""], resources: [pods], verbs: [get], resourceNames: []}]
+`;
+  const created = await kubectl(['create', '-f', '-'], manifests);
+  assert.is(created.code, 0, created.stderr);
+  const blank = (await api(member, 'GET', `${NS}/configmaps/blank`)).body;
+  assert.equal(Object.keys(blank.metadata).sort(), [
+    'creationTimestamp',
+    'managedFields',
+    'name',
+    'namespace',
+    'resourceVersion',
+    'uid',
+  ]);
+  assert.is(blank.data, undefined);
+  const sparse = (await api(member, 'GET', '/apis/apps/v1/namespaces/default/deployments/sparse')).body;
+  assert.is(sparse.spec.replicas, 0, 'a pointer keeps its zero');
+  assert.is(sparse.spec.minReadySeconds, undefined);
+  assert.is(sparse.spec.paused, undefined);
+  assert.equal(sparse.spec.selector, { matchLabels: { app: 'sparse' } });
+  const pod = sparse.spec.template.spec;
+  assert.equal(sparse.spec.template.metadata, { labels: { app: 'sparse' } });
+  for (const field of ['serviceAccountName', 'nodeSelector', 'tolerations']) assert.is(pod[field], undefined, field);
+  assert.equal(pod.volumes, [{ name: 'scratch', emptyDir: {} }], 'an object keeps its emptiness');
+  for (const field of ['env', 'args', 'workingDir', 'stdin', 'ports'])
+    assert.is(pod.containers[0][field], undefined, field);
+  assert.is(pod.containers[0].resources !== undefined, true, 'a struct is never omitted');
+  const claim = (await api(member, 'GET', `${NS}/persistentvolumeclaims/unclassed`)).body;
+  assert.is(claim.spec.storageClassName, '', 'an empty *string is set');
+  const role = (await api(member, 'GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles/reader')).body;
+  assert.equal(role.rules, [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }]);
+});
+
 test("a custom resource's Scale without labelSelectorPath has no selector", async () => {
   const crd = await api(member, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
     body: {

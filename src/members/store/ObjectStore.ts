@@ -9,6 +9,7 @@ import {
   qualifiedResource,
   staleConflict,
 } from '../ApiError.ts';
+import { dropEmptyFields } from '../../api/unknownFields.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import type { KubeObject, ResourceType, StoreEvent } from '../types.ts';
 
@@ -144,6 +145,7 @@ export class ObjectStore {
     };
     if (!rt.namespaced) delete object.metadata.namespace;
     delete object.metadata.deletionTimestamp;
+    dropEmptyFields(object, object.apiVersion!, rt.kind);
     this.put(resource, object);
     this.emit({ type: 'ADDED', resource, object, resourceVersion: rv });
     return object;
@@ -195,6 +197,7 @@ export class ObjectStore {
     } else {
       delete next.metadata.generation;
     }
+    dropEmptyFields(next, next.apiVersion, rt.kind);
     if (isDeepStrictEqual(next, current)) return current;
     // shouldDeleteDuringUpdate: the last finalizer's removal ends a deletion that has no grace period left to run.
     const grace = current.metadata.deletionGracePeriodSeconds;
