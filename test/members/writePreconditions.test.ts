@@ -45,7 +45,7 @@ test("kubectl replace of an object whose uid is not the stored one's is a confli
   assert.is((await api(member, 'GET', '/api/v1/namespaces/default/configmaps/settings')).body.data.mode, 'b');
 });
 
-test('a patch that changes metadata.uid is refused as an immutable field; one that empties it keeps the stored uid', async () => {
+test('a patch or an apply that changes metadata.uid is refused as an immutable field; one that empties it keeps the stored uid', async () => {
   await kubectl(['create', 'configmap', 'flags', '--from-literal=on=yes']);
   const changed = await kubectl([
     'patch',
@@ -59,6 +59,17 @@ test('a patch that changes metadata.uid is refused as an immutable field; one th
     changed.stderr,
     `ConfigMap "flags" is invalid: metadata.uid: Invalid value: "${OTHER_UID}": field is immutable`,
   );
+  const applied = await kubectl(
+    ['apply', '--server-side', '--force-conflicts', '-f', '-'],
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'flags', uid: OTHER_UID },
+      data: { on: 'x' },
+    }),
+  );
+  assert.is.not(applied.code, 0);
+  assert.match(applied.stderr, `metadata.uid: Invalid value: "${OTHER_UID}": field is immutable`);
   const before = (await api(member, 'GET', '/api/v1/namespaces/default/configmaps/flags')).body.metadata.uid;
   const emptied = await api(member, 'PATCH', '/api/v1/namespaces/default/configmaps/flags', {
     body: { metadata: { uid: '' }, data: { on: 'no' } },

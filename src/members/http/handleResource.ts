@@ -675,18 +675,21 @@ async function patchObject(
   if (next.metadata.name !== current.metadata.name) throw badRequest('metadata.name cannot be changed by a patch');
   next.metadata.namespace = current.metadata.namespace;
   if (next.metadata.namespace === undefined) delete next.metadata.namespace;
-  // BeforeUpdate fills only an empty uid from the stored object; ValidateObjectMetaUpdate refuses another.
-  const uid = next.metadata.uid;
+  checkUidUnchanged(rt, current, next.metadata.uid);
+  for (const key of SERVER_OWNED_METADATA) delete next.metadata[key];
+  return writeUpdate(ctx, req, res, path, options, current, toStorage(rt, next, current));
+}
+
+/** BeforeUpdate fills only an empty uid from the stored object; ValidateObjectMetaUpdate refuses another. */
+function checkUidUnchanged(rt: ResourceType, current: KubeObject, uid: unknown): void {
   if (typeof uid === 'string' && uid !== '' && uid !== current.metadata.uid)
     throw invalid(
       rt.kind,
       rt.group,
-      path.name!,
+      current.metadata.name!,
       'metadata.uid',
       `Invalid value: ${JSON.stringify(uid)}: field is immutable`,
     );
-  for (const key of SERVER_OWNED_METADATA) delete next.metadata[key];
-  return writeUpdate(ctx, req, res, path, options, current, toStorage(rt, next, current));
 }
 
 async function applyObject(
@@ -738,6 +741,8 @@ async function applyObject(
     sendJson(res, 201, withVersion(ctx.store.create(storageType(ctx, rt), merged), rt));
     return;
   }
+  // The apply patcher merges the configuration's uid into the object it updates, as a patch's.
+  checkUidUnchanged(rt, current, applied.metadata.uid);
   const scope = writeScope(rt, path.subresource);
   if (scope !== 'status') {
     if (rt.kind === 'Service') {
