@@ -203,6 +203,16 @@ test("list pages read the first page's resourceVersion: changes made between pag
   assert.equal(names(await api(member, 'GET', SNAP)), ['snap-a', 'snap-b', 'snap-d']);
 });
 
+test('a list from resourceVersion "0" is answered whole from the cache, its limit ignored', async () => {
+  const whole = await api(member, 'GET', `${CONFIGMAPS}?labelSelector=app%3Dpaged&limit=1&resourceVersion=0`);
+  assert.is(whole.status, 200);
+  assert.is(whole.body.items.length, 2);
+  assert.is(whole.body.metadata.continue, undefined);
+  const paged = await api(member, 'GET', `${CONFIGMAPS}?labelSelector=app%3Dpaged&limit=1`);
+  assert.is(paged.body.items.length, 1);
+  assert.type(paged.body.metadata.continue, 'string');
+});
+
 test('a page of a list older than the server keeps is 410 Expired with a token for the rest of the current list', async () => {
   const tooOld = Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 2, start: 'default/page-b' })).toString(
     'base64url',

@@ -448,7 +448,8 @@ function listObjects(
   }
   let all = (stored ?? ctx.store.list(resourceKeyOf(rt), namespace)).filter(matches).map((o) => withVersion(o, rt));
   if (startKey !== undefined) all = all.filter((o) => storeKey(o).localeCompare(startKey) >= 0);
-  const limit = options.limit;
+  // A list from resourceVersion "0" is served whole from the watch cache, whatever its limit (computeListLimit).
+  const limit = options.resourceVersion === '0' ? 0 : options.limit;
   const items = limit > 0 ? all.slice(0, limit) : all;
   const next = limit > 0 ? all[limit] : undefined;
   const continueToken = next ? encodeContinue({ resourceVersion, startKey: storeKey(next) }) : undefined;
