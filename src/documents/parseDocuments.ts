@@ -4,6 +4,7 @@ import { parseBlockYaml } from '../yaml/blockYaml.ts';
 import { documentValue, DocumentValueError, type DuplicateKey } from '../yaml/documentValue.ts';
 import { GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { maxNesting } from '../yaml/maxNesting.ts';
+import { indentQuotedContinuations } from '../yaml/quotedContinuations.ts';
 
 /** One YAML document of a source file, as plain data plus where it came from. */
 export interface SourceDocument {
@@ -138,7 +139,7 @@ function parseText(
     return kustomizeProblem(file, documents) ?? { documents, problems: [] };
   }
 
-  const { docs, spanAt } = parseWithLibrary(file, text);
+  const { docs, spanAt } = libraryParse(file, text);
   const documents: SourceDocument[] = [];
   const problems: Problem[] = [];
   if (!Array.isArray(docs)) {
@@ -328,6 +329,19 @@ function parseWithLibrary(file: string, text: string) {
     return { file, line: pos.line, column: pos.col };
   };
   return { docs, spanAt };
+}
+
+/**
+ * The library's parse, or where it finds errors, that of the text with under-indented quoted continuation lines
+ * indented (indentQuotedContinuations: the values kubectl reads) when that one has none. Line numbers are the same.
+ */
+function libraryParse(file: string, text: string): ReturnType<typeof parseWithLibrary> {
+  const parsed = parseWithLibrary(file, text);
+  if (!Array.isArray(parsed.docs) || !parsed.docs.some((d) => d.errors.length > 0)) return parsed;
+  const lenient = indentQuotedContinuations(text);
+  if (lenient === undefined) return parsed;
+  const again = parseWithLibrary(file, lenient);
+  return Array.isArray(again.docs) && again.docs.every((d) => d.errors.length === 0) ? again : parsed;
 }
 
 /** Field positions in a file the block reader took, from the library's parse of it, made on the first question. */

@@ -217,4 +217,31 @@ test('!!omap and !!pairs read as kubectl reads them: a list of one-key mappings'
   });
 });
 
+test('a quoted value wrapped onto lines no deeper than its key reads as kubectl reads it, line numbers kept', () => {
+  // go-yaml (kubectl) and PyYAML take such lines; the YAML spec wants them indented past the key.
+  const text = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: wrapped
+  annotations:
+    note: 'a long
+    sentence, it''s wrapped'
+data:
+  script: |
+    echo 'not a quote to lift
+  json: "{\\"a\\":
+  1}"
+  tail: x
+`;
+  const { documents, problems } = parse('templates/wrapped.yaml', text);
+  assert.equal(problems, []);
+  const cm = documents[0]!.value as { metadata: { annotations: Record<string, string> }; data: Record<string, string> };
+  assert.is(cm.metadata.annotations.note, "a long sentence, it's wrapped");
+  assert.equal(cm.data, { script: "echo 'not a quote to lift\n", json: '{"a": 1}', tail: 'x' });
+  assert.is(documents[0]!.locate(['data', 'tail']).line, 13);
+  // Still refused where kubectl refuses it too: a document marker inside the quotes.
+  const broken = parse('templates/broken.yaml', "a: 'x\n---\ny'\n");
+  assert.is(broken.problems[0]?.code, 'YAML_SYNTAX');
+});
+
 test.run();

@@ -1,0 +1,120 @@
+/**
+ * go-yaml (kubectl's reader, a port of libyaml) and PyYAML take a quoted scalar whose continuation lines are indented
+ * no deeper than its key, as hand-wrapped values often are:
+ *
+ *     message: 'a long
+ *     sentence'
+ *
+ * The YAML spec, and so the yaml library, wants them indented past the key. A quoted scalar drops the leading white
+ * space of each continuation line, so indenting those lines further changes no value: this gives the text with each
+ * such line indented one column past the opening quote, line numbers kept, or undefined when no line was moved (or a
+ * document marker interrupts the scalar, which both readers refuse too). Block scalars (`|`, `>`) are passed over.
+ */
+export function indentQuotedContinuations(text: string): string | undefined {
+  const lines = text.split('\n');
+  let moved = false;
+  let blockIndent = -1; // inside a block scalar: lines indented deeper than this belong to it
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const indent = leadingSpaces(line);
+    if (blockIndent >= 0) {
+      if (indent === line.length || indent > blockIndent) continue;
+      blockIndent = -1;
+    }
+    const open = openQuoteOf(line, indent);
+    if (open === undefined) continue;
+    if (open.blockScalar) {
+      blockIndent = indent;
+      continue;
+    }
+    // The scalar goes on past this line: lift each line it continues on until it closes.
+    const target = open.column + 1;
+    for (i++; i < lines.length; i++) {
+      const next = lines[i]!;
+      if (/^(---|\.\.\.)(\s|$)/.test(next)) return undefined;
+      const lead = leadingSpaces(next);
+      if (lead < next.length && next[lead] !== '\t' && lead < target) {
+        lines[i] = ' '.repeat(target - lead) + next;
+        moved = true;
+      }
+      if (closingQuote(lines[i]!, leadingSpaces(lines[i]!), open.quote) !== undefined) break;
+    }
+  }
+  return moved ? lines.join('\n') : undefined;
+}
+
+function leadingSpaces(line: string): number {
+  let n = 0;
+  while (n < line.length && line.charCodeAt(n) === 32) n++;
+  return n;
+}
+
+/**
+ * A quoted scalar that starts on this line in block context (a value after `key:` or `-`, or a key) and is not
+ * closed on it: its quote and column. Or a block scalar's header (`key: |`), whose lines are not YAML to look into.
+ */
+function openQuoteOf(
+  line: string,
+  indent: number,
+):
+  | { quote: string; column: number; blockScalar?: false }
+  | { blockScalar: true; quote?: undefined; column?: undefined }
+  | undefined {
+  let at = indent;
+  if (line[at] === '#') return undefined;
+  while (line[at] === '-' && (line[at + 1] === ' ' || at + 1 === line.length)) at = skipSpaces(line, at + 1);
+  for (let entries = 0; entries < 2 && at < line.length; entries++) {
+    const c = line[at];
+    if (c === '|' || c === '>') return { blockScalar: true };
+    if (c === "'" || c === '"') {
+      const end = closingQuote(line, at + 1, c);
+      if (end === undefined) return { quote: c, column: at };
+      // A quoted key: its value follows the colon.
+      const after = skipSpaces(line, end + 1);
+      if (line[after] !== ':') return undefined;
+      at = skipSpaces(line, after + 1);
+      continue;
+    }
+    // A plain key up to `: ` (or `:` at the line's end); a comment or a flow collection ends the search.
+    const colon = plainKeyEnd(line, at);
+    if (colon === undefined) return undefined;
+    at = skipSpaces(line, colon + 1);
+  }
+  return undefined;
+}
+
+function skipSpaces(line: string, at: number): number {
+  while (line[at] === ' ') at++;
+  return at;
+}
+
+function plainKeyEnd(line: string, at: number): number | undefined {
+  const c = line[at];
+  if (c === undefined || c === '{' || c === '[' || c === '&' || c === '*' || c === '!' || c === '#') return undefined;
+  for (let k = at; k < line.length; k++) {
+    if (line[k] === '#' && line[k - 1] === ' ') return undefined;
+    if (line[k] === ':' && (k + 1 === line.length || line[k + 1] === ' ')) return k;
+  }
+  return undefined;
+}
+
+/** The column of the quote that closes a scalar, scanning from `from`; undefined when the line ends first. */
+function closingQuote(line: string, from: number, quote: string): number | undefined {
+  for (let k = from; k < line.length; k++) {
+    const c = line[k];
+    if (quote === '"') {
+      if (c === '\\') {
+        k++;
+        continue;
+      }
+      if (c === '"') return k;
+    } else if (c === "'") {
+      if (line[k + 1] === "'") {
+        k++;
+        continue;
+      }
+      return k;
+    }
+  }
+  return undefined;
+}
