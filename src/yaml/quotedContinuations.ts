@@ -7,12 +7,14 @@
  *
  * The YAML spec, and so the yaml library, wants them indented past the key. A quoted scalar drops the leading white
  * space of each continuation line, so indenting those lines further changes no value: this gives the text with each
- * such line indented one column past the opening quote, line numbers kept, or undefined when no line was moved (or a
- * document marker interrupts the scalar, which both readers refuse too). Block scalars (`|`, `>`) are passed over.
+ * such line indented one column past the start of its entry (the key, or the list item), line numbers kept, or
+ * undefined when no line was moved, a document marker interrupts the scalar (both readers refuse that too), or the
+ * text would more than double (a pull request's file must not make the reader allocate without bound). Block scalars
+ * (`|`, `>`) are passed over.
  */
 export function indentQuotedContinuations(text: string): string | undefined {
   const lines = text.split('\n');
-  let moved = false;
+  let added = 0;
   let blockIndent = -1; // inside a block scalar: lines indented deeper than this belong to it
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -28,19 +30,20 @@ export function indentQuotedContinuations(text: string): string | undefined {
       continue;
     }
     // The scalar goes on past this line: lift each line it continues on until it closes.
-    const target = open.column + 1;
+    const target = open.entryColumn + 1;
     for (i++; i < lines.length; i++) {
       const next = lines[i]!;
       if (/^(---|\.\.\.)(\s|$)/.test(next)) return undefined;
       const lead = leadingSpaces(next);
       if (lead < next.length && next[lead] !== '\t' && lead < target) {
+        added += target - lead;
+        if (added > text.length) return undefined;
         lines[i] = ' '.repeat(target - lead) + next;
-        moved = true;
       }
       if (closingQuote(lines[i]!, leadingSpaces(lines[i]!), open.quote) !== undefined) break;
     }
   }
-  return moved ? lines.join('\n') : undefined;
+  return added > 0 ? lines.join('\n') : undefined;
 }
 
 function leadingSpaces(line: string): number {
@@ -51,24 +54,26 @@ function leadingSpaces(line: string): number {
 
 /**
  * A quoted scalar that starts on this line in block context (a value after `key:` or `-`, or a key) and is not
- * closed on it: its quote and column. Or a block scalar's header (`key: |`), whose lines are not YAML to look into.
+ * closed on it: its quote, and the column its entry starts at. Or a block scalar's header (`key: |`), whose lines are
+ * not YAML to look into.
  */
 function openQuoteOf(
   line: string,
   indent: number,
 ):
-  | { quote: string; column: number; blockScalar?: false }
-  | { blockScalar: true; quote?: undefined; column?: undefined }
+  | { quote: string; entryColumn: number; blockScalar?: false }
+  | { blockScalar: true; quote?: undefined; entryColumn?: undefined }
   | undefined {
   let at = indent;
   if (line[at] === '#') return undefined;
   while (line[at] === '-' && (line[at + 1] === ' ' || at + 1 === line.length)) at = skipSpaces(line, at + 1);
+  const entryColumn = at;
   for (let entries = 0; entries < 2 && at < line.length; entries++) {
     const c = line[at];
     if (c === '|' || c === '>') return { blockScalar: true };
     if (c === "'" || c === '"') {
       const end = closingQuote(line, at + 1, c);
-      if (end === undefined) return { quote: c, column: at };
+      if (end === undefined) return { quote: c, entryColumn };
       // A quoted key: its value follows the colon.
       const after = skipSpaces(line, end + 1);
       if (line[after] !== ':') return undefined;

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseDocuments } from '../../src/documents/parseDocuments.ts';
+import { indentQuotedContinuations } from '../../src/yaml/quotedContinuations.ts';
 
 const parse = (file: string, text: string) => parseDocuments(file, new TextEncoder().encode(text));
 
@@ -242,6 +243,16 @@ data:
   // Still refused where kubectl refuses it too: a document marker inside the quotes.
   const broken = parse('templates/broken.yaml', "a: 'x\n---\ny'\n");
   assert.is(broken.problems[0]?.code, 'YAML_SYNTAX');
+});
+
+test('lifting wrapped quoted lines stays bounded by the file a pull request commits', () => {
+  // Lines are lifted past the entry's start, not the quote's: a 200,000-character key before the quote lifts nothing far.
+  const longKey = parse('templates/long.yaml', `${'a'.repeat(200_000)}: 'x\n${'y\n'.repeat(20_000)}'\n`);
+  assert.is(longKey.problems[0]?.code, 'YAML_SYNTAX');
+  // And never more than the text's own length in all: past that the file is refused as the library reads it.
+  const deep = `${'  '.repeat(30)}a: 'x\n${'y\n'.repeat(1_000)}'\n`;
+  assert.is(indentQuotedContinuations(deep), undefined);
+  assert.is(indentQuotedContinuations("a:\n  b: 'x\n  y'\n"), "a:\n  b: 'x\n   y'\n");
 });
 
 test.run();
