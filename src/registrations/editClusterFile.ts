@@ -1,3 +1,4 @@
+import { formatTime } from '../time/formatTime.ts';
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type ToStringOptions } from 'yaml';
 import { documentValue } from '../yaml/documentValue.ts';
 import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
@@ -155,7 +156,7 @@ function applyTaintChanges(
     }
     const taint: Taint = { key: change.key, ...(change.value ? { value: change.value } : {}), effect: change.effect };
     // NoExecute taints carry the time they were added, as Karmada's Cluster admission stamps it.
-    if (change.effect === 'NoExecute') taint.timeAdded = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    if (change.effect === 'NoExecute') taint.timeAdded = formatTime(now);
     const at = current.findIndex(matches);
     if (at >= 0) {
       if (!overwrite) {

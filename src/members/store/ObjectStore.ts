@@ -10,6 +10,7 @@ import {
   staleConflict,
 } from '../ApiError.ts';
 import { dropEmptyFields } from '../../api/unknownFields.ts';
+import { formatTime } from '../../time/formatTime.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import type { KubeObject, ResourceType, StoreEvent } from '../types.ts';
 
@@ -362,9 +363,7 @@ export class ObjectStore {
   }
 
   private timestamp(): string {
-    return this.now()
-      .toISOString()
-      .replace(/\.\d{3}Z$/, 'Z');
+    return formatTime(this.now());
   }
 }
 
@@ -442,7 +441,7 @@ function gracefulDeletion(
   now: Date,
 ): { deletionTimestamp: string; seconds: number } | 'pending' | undefined {
   const asked = requested !== undefined && requested < 0 ? 1 : requested;
-  const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const stamp = (ms: number) => formatTime(new Date(ms));
   if (!current.metadata.deletionTimestamp)
     return { deletionTimestamp: stamp(now.getTime() + period * 1000), seconds: period };
   const existing: number | undefined = current.metadata.deletionGracePeriodSeconds;
