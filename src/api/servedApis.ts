@@ -150,3 +150,12 @@ const PREFERRED: ReadonlyMap<string, string> = new Map([['autoscaling/v1/Horizon
 export function preferredApiVersion(apiVersion: string, kind: string): string {
   return PREFERRED.get(`${apiVersion}/${kind}`) ?? apiVersion;
 }
+
+/**
+ * The identity Karmada's detector gives an object: an autoscaling/v1 HPA on a member stands for its autoscaling/v2
+ * template, whose status file, interpreters and binding targets are that template's.
+ */
+export function preferredRef<R extends { apiVersion: string; kind: string }>(ref: R): R {
+  const apiVersion = preferredApiVersion(ref.apiVersion, ref.kind);
+  return apiVersion === ref.apiVersion ? ref : { ...ref, apiVersion };
+}

@@ -37,7 +37,7 @@ import { reflectStatus } from './reflectStatus.ts';
 import { NEVER_UPDATED_REASON, STATUS_UNKNOWN_REASON } from '../api/conditions.ts';
 import { HEARTBEAT_ANNOTATION } from '../branches/status/statusFiles.ts';
 import { isSecret } from '../interpreters/isSecret.ts';
-import { preferredApiVersion } from '../api/servedApis.ts';
+import { preferredRef } from '../api/servedApis.ts';
 import {
   customAggregateStatus,
   customHealth,
@@ -169,7 +169,7 @@ export function buildStatusFiles(
     }
   >();
   const slot = (seen: ObjectRef) => {
-    const ref = templateIdentity(seen);
+    const ref = preferredRef(seen);
     const path = templateStatusPath(ref);
     let e = entries.get(path);
     if (!e) entries.set(path, (e = { ref, byCluster: new Map(), live: new Map(), unreflected: new Set() }));
@@ -199,7 +199,7 @@ export function buildStatusFiles(
         res.action === 'drift-repaired' ||
         res.action === 'unchanged';
       // A declared hook (InterpreterCustomization) replaces the built-in one for its kind.
-      const ref = templateIdentity(res.ref);
+      const ref = preferredRef(res.ref);
       const custom = customizationFor(interpreters, ref);
       const live = res.live ? seenAs(res.live, ref) : undefined;
       const declared = applied && custom && live ? customReflectStatus(custom, live) : undefined;
@@ -298,15 +298,6 @@ export function buildStatusFiles(
     put(path, render(file));
   }
   return out;
-}
-
-/**
- * The template an object on a member stands for, at the version Karmada's detector sees it (an autoscaling/v1 HPA in
- * Git is Karmada's autoscaling/v2 template): its status file, interpreters and binding targets are that template's.
- */
-export function templateIdentity(ref: ObjectRef): ObjectRef {
-  const apiVersion = preferredApiVersion(ref.apiVersion, ref.kind);
-  return apiVersion === ref.apiVersion ? ref : { ...ref, apiVersion };
 }
 
 /**

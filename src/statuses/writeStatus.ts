@@ -2,10 +2,10 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo } from '../commits/types.ts';
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
+import { preferredRef } from '../api/servedApis.ts';
 import {
   buildStatusFiles,
   statusPathsOf,
-  templateIdentity,
   type ClusterFileOptions,
   type ClusterReport,
   type TargetsOf,
@@ -115,7 +115,7 @@ async function renderedTargets(
       ...(r.delivery?.previousInventory ?? []),
       ...(r.observed?.map((o) => o.ref) ?? []),
     ])
-      keys.add(refKey(templateIdentity(ref)));
+      keys.add(refKey(preferredRef(ref)));
   }
   await index.load({ templates: keys });
   return (ref) => {
