@@ -22,6 +22,7 @@ const UNIT = [
   'quantities',
   'selectors',
   'shards',
+  'sorting',
   'taints',
   'text',
 ];

@@ -6,6 +6,7 @@
 import type { TargetCluster } from '../api/binding.ts';
 import type { ClusterPreferences } from '../api/policy.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
+import { goSort } from '../sorting/goSort.ts';
 import { divideByWebster } from './divideByWebster.ts';
 import { isWorkload } from './framework.ts';
 import { assignStrategyOf, type AssignStrategy } from './replicaStrategy.ts';
@@ -164,9 +165,14 @@ export function staticWeights(
   return list;
 }
 
-/** Stable sort by replicas, most first (Karmada's TargetClustersList order). */
+/**
+ * By replicas, most first, with Go's sort.Sort as Karmada sorts its TargetClustersList: past 12 clusters that sort
+ * moves equal ones, and which of them an Aggregated division keeps depends on where it leaves them.
+ */
 function byReplicasDesc(list: TargetCluster[]): TargetCluster[] {
-  return [...list].sort((a, b) => b.replicas - a.replicas);
+  const sorted = [...list];
+  goSort(sorted, (a, b) => a.replicas > b.replicas);
+  return sorted;
 }
 
 /** Karmada's assignByDynamicStrategy names the step that failed (assignment.go). */

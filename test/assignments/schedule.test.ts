@@ -447,6 +447,20 @@ test('placementChanged: only the observed clusterAffinities term counts', () => 
   assert.is(placementChanged(before, '{not json', 'a'), false);
 });
 
+test("Aggregated scale-up over more than 12 clusters keeps the equals that Go's sort puts first, as Karmada does", () => {
+  // Free replicas in name order; m13 already holds 1 of the 6. Karmada sorts the free replicas with sort.Sort, which
+  // past 12 elements leaves m12 (3 free) before m01 and m04 (3 free each), so the shortest prefix holding 5 more is
+  // m13, m12, m01: checked with Go's own sort on these inputs.
+  const free = [3, 2, 2, 3, 1, 1, 2, 1, 3, 1, 3, 3, 1];
+  const clusters = free.map((pods, i) => clusterWithPods(`m${String(i + 1).padStart(2, '0')}`, pods));
+  const result = schedule(
+    request(AGGREGATED, 6, targets('m13=1'), { previousPlacement: JSON.stringify(AGGREGATED) }),
+    clusters,
+  );
+  assert.is(result.status, 'Scheduled');
+  assert.equal(result.clusters, targets('m01=2 m12=2 m13=2'));
+});
+
 test.run();
 
 test('without candidate reasons a schedule decides the same and explains only the clusters filtered out', () => {
