@@ -6,6 +6,7 @@ import { byBytes, goJsonText } from '../patches/goJson.ts';
 import type { Overriders } from '../api/policy.ts';
 import { OVERRIDERS } from '../api/policyGoTypes.ts';
 import { stringifyJsonLikeGo } from '../patches/patchJsonText.ts';
+import { goSort } from '../sorting/goSort.ts';
 
 export interface AppliedOverrideItem {
   /** The policy's name alone (Karmada's OverridePolicyShadow.PolicyName): no kind, no namespace. */
@@ -16,7 +17,8 @@ export interface AppliedOverrideItem {
 /** undefined for no item: Karmada then writes no annotation at all. */
 export function appliedOverridesAnnotation(items: readonly AppliedOverrideItem[]): string | undefined {
   if (items.length === 0) return undefined;
-  // sort.Slice over a handful of items is an insertion sort, which keeps a policy's rules in their order.
-  const sorted = [...items].sort((a, b) => byBytes(a.policyName, b.policyName));
+  // Karmada's sort.Slice keeps a policy's rules in their order only up to 12 items; past that Go's sort moves them.
+  const sorted = [...items];
+  goSort(sorted, (a, b) => byBytes(a.policyName, b.policyName) < 0);
   return `[${sorted.map((i) => `{"policyName":${stringifyJsonLikeGo(i.policyName)},"overriders":${goJsonText(i.overriders, OVERRIDERS)}}`).join(',')}]`;
 }

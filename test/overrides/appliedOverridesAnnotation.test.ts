@@ -61,4 +61,17 @@ test("every overrider is written in the Go types' field order, with their omitem
   );
 });
 
+test("past 12 applied rules, a policy's rules are in the order Go's sort.Slice leaves them, as in Karmada's annotation", () => {
+  // Applied as policy b's 5 rules, then a's 4, then c's 4; Go's sort.Slice by policy name printed this order.
+  const rules = [...['b0', 'b1', 'b2', 'b3', 'b4'], ...['a0', 'a1', 'a2', 'a3'], ...['c0', 'c1', 'c2', 'c3']];
+  const value = appliedOverridesAnnotation(
+    rules.map((rule) => ({
+      policyName: rule.slice(0, 1),
+      overriders: { labelsOverrider: [{ operator: 'add', value: { rule } }] },
+    })),
+  );
+  const order = [...(value ?? '').matchAll(/"rule":"(\w+)"/g)].map((m) => m[1]).join(' ');
+  assert.is(order, 'a0 a3 a2 a1 b3 b4 b0 b2 b1 c0 c1 c2 c3');
+});
+
 test.run();
