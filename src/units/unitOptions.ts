@@ -234,7 +234,7 @@ export function parseUnitOptions(
     });
   }
   if (tool === 'helm') {
-    (out.fileParameters as { path: string }[] | undefined)?.forEach((p, i) => {
+    (out.fileParameters as { name: string; path: string }[] | undefined)?.forEach((p, i) => {
       // Read from the chart's folder, which the unit copies out of the commit whole: a path elsewhere is not there.
       const parts = p.path.split('/');
       if (p.path === '' || p.path.startsWith('/') || parts.includes('..') || parts.includes('.'))
@@ -243,6 +243,24 @@ export function parseUnitOptions(
           'INVALID_VALUE',
           `spec.fileParameters[${i}].path is ${JSON.stringify(p.path)}: a file parameter is read from the chart's folder, relative to it`,
           "move the file into the chart's folder and name it relative to the folder (files/config.json)",
+        );
+      // Helm splits a --set-file argument at commas and its key at `=`, and reads a backslash as an escape: either in
+      // a name or path would make helm read a second file the commit does not hold (`a=/etc/passwd,b`).
+      const bad = [...new Set([...p.name].filter((c) => c === ',' || c === '=' || c === '\\'))];
+      if (bad.length > 0)
+        problem(
+          ['spec', 'fileParameters', i, 'name'],
+          'INVALID_VALUE',
+          `spec.fileParameters[${i}].name is ${JSON.stringify(p.name)}: helm reads ${bad.map((c) => `\`${c}\``).join(' and ')} in a file parameter as a separator, so a name cannot hold it`,
+          'name the value with letters, digits, dots and brackets only (config, files.app, items[0])',
+        );
+      const badPath = [...new Set([...p.path].filter((c) => c === ',' || c === '\\'))];
+      if (badPath.length > 0)
+        problem(
+          ['spec', 'fileParameters', i, 'path'],
+          'INVALID_VALUE',
+          `spec.fileParameters[${i}].path is ${JSON.stringify(p.path)}: helm reads ${badPath.map((c) => `\`${c}\``).join(' and ')} in a file parameter as a separator, so a path cannot hold it`,
+          'rename the file without commas or backslashes',
         );
     });
     if (out.includeCRDs === true && out.skipCrds === true)

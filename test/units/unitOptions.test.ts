@@ -239,6 +239,41 @@ spec:
   assert.match(problems[1]!.fix, "move the file into the chart's folder");
 });
 
+test('a file parameter reads only the one file of the chart it names, whatever its name and path hold', async () => {
+  const snapshot = await snapshotOf({
+    ...helmGuestbook(1),
+    'helm-guestbook/files/app.conf': 'listen 8080\n',
+    'helm-guestbook/files/a,b=x': 'x\n',
+    'helm-guestbook/templates/config.yaml': `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: app-config
+data:
+  a: {{ .Values.a | quote }}
+  b: {{ .Values.b | quote }}
+`,
+    'helm-guestbook/flotilla-unit.yaml': `apiVersion: flotilla.io/v1alpha1
+kind: HelmUnit
+spec:
+  fileParameters:
+    - {name: "a=/etc/hostname,c", path: files/app.conf}
+    - {name: d, path: "files/app.conf,b=/etc/passwd"}
+    - {name: 'e\\', path: 'files/a\\,b=x'}
+`,
+  });
+  assert.equal(
+    snapshot.model.problems.map((p) => [p.line, p.code, p.message.split(':')[0]]),
+    [
+      [5, 'INVALID_VALUE', 'spec.fileParameters[0].name is "a=/etc/hostname,c"'],
+      [6, 'INVALID_VALUE', 'spec.fileParameters[1].path is "files/app.conf,b=/etc/passwd"'],
+      [7, 'INVALID_VALUE', 'spec.fileParameters[2].name is "e\\\\"'],
+      [7, 'INVALID_VALUE', 'spec.fileParameters[2].path is "files/a\\\\,b=x"'],
+    ],
+  );
+  assert.equal([...snapshot.model.unreadableFiles], ['helm-guestbook/Chart.yaml']);
+  assert.not.ok(snapshot.model.templates.has('v1/ConfigMap/default/app-config'));
+});
+
 test('validate reports a misspelt option at its line with the field it meant, and the unit is held', async () => {
   const snapshot = await snapshotOf({
     ...helmGuestbook(1),
