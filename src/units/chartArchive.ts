@@ -3,6 +3,9 @@ import { gunzipSync } from 'node:zlib';
 /** A packed chart past this size unpacked is not read (its templates are not looked into). */
 const MAX_UNPACKED_BYTES = 32 * 1024 * 1024;
 
+/** An archive's entries, or why they could not all be read. */
+export type ChartArchiveRead = { entries: Map<string, Uint8Array> } | { problem: 'unreadable' | 'too-large' };
+
 /**
  * The text files of a packed chart (`charts/<name>-<version>.tgz`, as `helm dependency build` vendors it), by their
  * path inside the chart: the archive's first folder (the chart's name) is taken off, so a template is
@@ -10,12 +13,19 @@ const MAX_UNPACKED_BYTES = 32 * 1024 * 1024;
  * gives nothing.
  */
 export function chartArchiveFiles(tgz: Uint8Array): Map<string, string> {
-  const out = new Map<string, string>();
+  const read = chartArchiveEntries(tgz);
+  const decoder = new TextDecoder();
+  return 'entries' in read ? new Map([...read.entries].map(([p, b]) => [p, decoder.decode(b)])) : new Map();
+}
+
+/** chartArchiveFiles as bytes (a packed chart holds packed subcharts), saying when the archive could not be read whole. */
+export function chartArchiveEntries(tgz: Uint8Array): ChartArchiveRead {
+  const out = new Map<string, Uint8Array>();
   let tar: Buffer;
   try {
     tar = gunzipSync(tgz, { maxOutputLength: MAX_UNPACKED_BYTES });
-  } catch {
-    return out;
+  } catch (err) {
+    return { problem: (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? 'too-large' : 'unreadable' };
   }
   const decoder = new TextDecoder();
   const field = (at: number, length: number) => {
@@ -42,7 +52,7 @@ export function chartArchiveFiles(tgz: Uint8Array): Map<string, string> {
     paxPath = undefined;
     if (type !== '0' && type !== '\0') continue;
     const inChart = full.slice(full.indexOf('/') + 1);
-    if (full.includes('/') && inChart !== '') out.set(inChart, decoder.decode(body));
+    if (full.includes('/') && inChart !== '') out.set(inChart, body);
   }
-  return out;
+  return { entries: out };
 }

@@ -16,6 +16,7 @@ import { toolProblem } from './toolProblem.ts';
 import { chartArchiveFiles } from './chartArchive.ts';
 import { helmIgnoreRules } from './helmIgnore.ts';
 import { archivedChartCallWarnings, chartCallWarnings } from './chartCalls.ts';
+import { archivedSchemaProblems, isSchemaInput, schemaFileProblems } from './chartSchemas.ts';
 import { helmSkippedHooks } from './syncHooks.ts';
 import { resolveValueFile } from './helmValueFiles.ts';
 import { expandValueFiles } from './valueFileGlobs.ts';
@@ -39,7 +40,7 @@ import { builtInApiKinds } from './builtInApiKinds.ts';
  * Bump when the tool is run another way (its flags, its environment) or a run's warnings are worked out another way,
  * so outputs cached before are not reused.
  */
-const RUN_RECIPE = 9;
+const RUN_RECIPE = 10;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -117,6 +118,10 @@ export async function renderUnit(
     // From the repository's root: resolved once, as helm is given them.
     options = { tool: 'helm', helm: { ...options.helm, valueFiles: present.map((p) => `/${p}`) } };
     described.valueFiles = [`${unit.dir}/values.yaml`, ...present];
+  }
+  if (unit.tool === 'helm') {
+    const refused = await chartSchemaProblems(repo, unit, inputs);
+    if (refused.length > 0) return failed(refused, described);
   }
   const found = await findToolReport(unit.tool);
   const tool = found.binary;
@@ -550,6 +555,41 @@ async function chartCalls(repo: GitRepo, unit: SourceUnit, inputs: ReadonlyMap<s
         archivedChartCallWarnings(`${chart.dir}/${p}`, chartArchiveFiles(blobs.get(f.oid)!)),
       ),
     );
+  }
+  return out;
+}
+
+/**
+ * What the chart's schemas (and those of the file:// dependencies copied into it, and of packed subcharts) would make
+ * helm read outside the commit (chartSchemas.ts), named where the commit has them.
+ */
+async function chartSchemaProblems(
+  repo: GitRepo,
+  unit: SourceUnit,
+  inputs: ReadonlyMap<string, string>,
+): Promise<Problem[]> {
+  const charts = [
+    { dir: unit.dir, tree: inputs.get(unit.inputs[0]!) },
+    ...(unit.copiedCharts ?? []).map((c) => ({ dir: c.from, tree: inputs.get(`${c.from}/`) })),
+  ];
+  const out: Problem[] = [];
+  for (const chart of charts) {
+    if (!chart.tree) continue;
+    const files = [...(await listTreeFiles(repo, chart.tree))].filter(
+      ([p, f]) => isRegularFile(f.mode) && isSchemaInput(p) !== undefined,
+    );
+    const blobs = await readBlobs(
+      repo,
+      files.map(([, f]) => f.oid),
+    );
+    for (const [p, f] of files) {
+      const bytes = blobs.get(f.oid);
+      if (!bytes) continue;
+      const file = `${chart.dir}/${p}`;
+      out.push(
+        ...(isSchemaInput(p) === 'schema' ? schemaFileProblems(file, bytes) : archivedSchemaProblems(file, bytes)),
+      );
+    }
   }
   return out;
 }
