@@ -53,6 +53,9 @@ export async function readPreviousOutputs(
   parsed: Map<string, ResourceBinding>;
 }> {
   const paths = new Map<string, { key: string; binding: boolean }>();
+  // A binding path two keys ask for (same kind and name, groups or kinds' case differing, one of them refused): the
+  // file is the previous result of the one it names, whichever asked last.
+  const claimants = new Map<string, string[]>();
   // Manifests looked up when asked: a template's path below its cluster folder → the clusters it may be found on (the
   // entries' lists, made a set on the first ask: a cluster change reaches thousands of templates on hundreds of
   // clusters each, and the render asks for a few of their files).
@@ -62,7 +65,9 @@ export async function readPreviousOutputs(
     const entry = index.template(key);
     const ref = parseRefKey(key);
     // A template new to the output may find its binding file taken by another object's (same kind and name, other group).
-    paths.set(bindingPath(ref), { key, binding: true });
+    const bPath = bindingPath(ref);
+    paths.set(bPath, { key, binding: true });
+    claimants.set(bPath, [...(claimants.get(bPath) ?? []), key]);
     if (!entry) continue;
     // The path is made once per template, not once per cluster: a cluster change reaches thousands of templates.
     const inFolder = manifestPath(ANY_CLUSTER, ref).slice(clusterFolder(ANY_CLUSTER).length);
@@ -113,11 +118,12 @@ export async function readPreviousOutputs(
     texts.set(path, text);
     const binding = parseYamlValue(text) as ResourceBinding;
     parsed.set(path, binding);
-    const key = paths.get(path)!.key;
     const owner = boundRef(binding);
+    const keys = claimants.get(path) ?? [paths.get(path)!.key];
+    const own = owner ? keys.find((k) => identityKey(owner) === identityKey(parseRefKey(k))) : keys[keys.length - 1];
     // Another object's binding is never this template's previous scheduling result.
-    if (owner && identityKey(owner) !== identityKey(parseRefKey(key))) takenBy.set(path, refKey(owner));
-    else bindings.set(key, binding);
+    if (own !== undefined) bindings.set(own, binding);
+    if (owner && keys.some((k) => k !== own)) takenBy.set(path, refKey(owner));
   }
   const files: PreviousFiles = {
     has: (path) => oidOf(path) !== undefined,

@@ -433,8 +433,8 @@ function held(
     return true;
   }
   const taken = input.takenPaths?.get(bindingPath(template.ref));
-  // The path is free again when the object holding it goes in this very render.
-  if (taken && !(affected.has(taken) && !model.templates.has(taken))) {
+  // The path is free again when the object holding it goes in this very render; it is not taken from its own holder.
+  if (taken && taken !== key && !(affected.has(taken) && !model.templates.has(taken))) {
     if (!prevEntry?.clusters.length) changes.set(key, blockedEntry(template));
     explanations.set(key, {
       ref: template.ref,

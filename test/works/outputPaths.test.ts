@@ -188,6 +188,39 @@ test('a template changed while it collides renders its change once the collision
   assert.match(r.show('flotilla/rendered', path), 'ingressClassName: changed');
 });
 
+test('an object the API server would refuse never holds back the template whose binding name it shares', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'policies/all.yaml': policy,
+      'templates/web.yaml': ingress('networking.k8s.io/v1'),
+    },
+    'web',
+  );
+  const repo = await openRepo(r.dir);
+  await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  // INGRESS in networking.k8s.io/v1 is no kind Kubernetes serves: refused, and its binding would be web-ingress too.
+  r.commit(
+    { 'templates/refused.yaml': ingress('networking.k8s.io/v1').replace('kind: Ingress', 'kind: INGRESS') },
+    'a refused copy',
+  );
+  await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  r.commit(
+    { 'templates/web.yaml': ingress('networking.k8s.io/v1').replace('spec: {}', 'spec: {ingressClassName: nginx}') },
+    'the owner changes its Ingress',
+  );
+  const changed = await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  assert.equal(
+    changed.problems.filter((p) => p.code === 'PATH_COLLISION'),
+    [],
+  );
+  assert.match(
+    r.show('flotilla/rendered', 'clusters/member1/default/ingress.networking.k8s.io_web.yaml'),
+    'ingressClassName: nginx',
+  );
+});
+
 test('kinds that differ only in case would share a manifest path: an error at both', async () => {
   const crd = (kind: string) =>
     `apiVersion: example.com/v1\nkind: ${kind}\nmetadata:\n  name: x\n  namespace: default\n`;
