@@ -24,6 +24,13 @@ export function resolveValueFile(chartDir: string, written: string): string | un
 
 /** Why a value file as written cannot be read from the commit (pure): a URL, a path climbing out of the repository. */
 export function valueFileRefusal(chartDir: string, written: string): { message: string; fix: string } | undefined {
+  // Helm reads --values as a comma-separated list (a CSV field, quotes included): `values.yaml,/etc/flotilla/kubeconfig`
+  // names a file of the commit (a folder `values.yaml,` holding the rest) and makes helm read a file of the host too.
+  if (written.includes(',') || written.includes('"'))
+    return {
+      message: `${written} holds ${written.includes(',') ? 'a comma' : 'a double quote'}, which helm reads as a separator of several value files: a render reads only the named file of the commit`,
+      fix: 'rename the value file (and its folders) without commas or double quotes, or list each file as its own entry of spec.valueFiles',
+    };
   if (!written.startsWith('/')) {
     const remote = remoteReason(written);
     if (remote)

@@ -33,6 +33,9 @@ test('a value file resolves as Argo CD resolves it: from the chart, from the roo
   assert.match(valueFileRefusal('apps/guestbook', '../../../prod.yaml')!.message, /outside the repository/);
   assert.match(valueFileRefusal('apps/guestbook', 'https://example.com/values.yaml')!.message, /a URL/);
   assert.is(valueFileRefusal('apps/guestbook', '../../values/prod.yaml'), undefined);
+  // Inside the repository as a path (a folder `values.yaml,`), two files to helm, the second one the host's.
+  assert.match(valueFileRefusal('apps/guestbook', 'values.yaml,/etc/passwd')!.message, /a comma, which helm reads/);
+  assert.match(valueFileRefusal('apps/guestbook', 'v"x.yaml')!.message, /a double quote/);
 });
 
 test("a value file elsewhere in the repository is the chart's input: it renders, it is no manifest, and changing it re-renders the chart and shows in plan", async () => {
@@ -142,6 +145,21 @@ test("a value file outside the repository, a symbolic link, a missing one or ano
       'value file ../values/prod.yaml is a symbolic link (to ../helm-guestbook/values-prod.yaml)',
     ],
   ]);
+
+  // A folder named `values.yaml,` makes the path one file of the commit; helm would split it and read the host's file.
+  const comma = await snapshotOf(['values.yaml,/etc/hostname'], {
+    'helm-guestbook/values.yaml,/etc/hostname': 'x: 1\n',
+  });
+  assert.equal(located(comma), [
+    [
+      'helm-guestbook/flotilla-unit.yaml',
+      5,
+      7,
+      'INVALID_VALUE',
+      'values.yaml,/etc/hostname holds a comma, which helm reads as a separator of several value files',
+    ],
+  ]);
+  assert.ok(comma.model.unreadableFiles.has('helm-guestbook/Chart.yaml'), 'the chart is held, helm never runs');
 
   const missing = await snapshotOf(['../values/none.yaml']);
   assert.equal(located(missing), [
