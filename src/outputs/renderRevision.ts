@@ -1,3 +1,4 @@
+import { keepIncumbents } from '../documents/keepIncumbents.ts';
 import {
   AUTOSCALED_TRAILER,
   CLUSTER_STATUS_FILE,
@@ -216,6 +217,10 @@ export async function renderRevision(
   // What the pure render looks up: the affected templates' entries, and those of their parents (requiredBy).
   if (loaded.full) await index.loadAll();
   await index.load({ templates: loaded.affected });
+  if (loaded.model.collided?.size) {
+    await index.load({ templates: loaded.model.collided.keys() });
+    keepIncumbents(loaded.model, (key) => (index.template(key)?.clusters.length ?? 0) > 0);
+  }
   await index.load({ templates: [...loaded.affected].flatMap((key) => index.parentsOf(key)) });
   const namespaceContents = await contentsOfRemovedNamespaces(index, loaded.affected, loaded.model);
   const { bindings, files, takenBy, parsed } = headTree

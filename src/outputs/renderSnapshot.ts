@@ -1,3 +1,4 @@
+import { keepIncumbents } from '../documents/keepIncumbents.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
 import type { GitRepo } from '../commits/types.ts';
@@ -48,6 +49,13 @@ export async function renderSnapshot(
   const sha = await resolveRev(repo, rev);
   const commit = await readCommitInfo(repo, sha);
   const loaded = await loadSource(repo, commit.tree, null, undefined, sourceLimitsOf(limits), previous.renders ?? null);
+  // As the render decides it, from what the render before placed (its index, or the bindings it wrote).
+  keepIncumbents(
+    loaded.model,
+    (key) =>
+      (previous.index?.templates[key]?.clusters.length ?? 0) > 0 ||
+      (previous.bindings?.get(key)?.spec.clusters?.length ?? 0) > 0,
+  );
   const model = withAutoscaledReplicas(
     clusterStatus ? withClusterStatus(loaded.model, clusterStatus) : loaded.model,
     autoscaled,

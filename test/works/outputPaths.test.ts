@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
+import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { bindingPath, manifestPath, outputPathKeys } from '../../src/branches/rendered/outputPaths.ts';
 import { clusterYaml, makeConfigRepoWith, type ConfigRepo } from '../helpers/fleet.ts';
 
@@ -161,7 +162,7 @@ test('two new templates colliding in one commit: both held, and the one left ren
   assert.ok(r.ls('flotilla/rendered').includes('clusters/member1/default/ingress.networking.k8s.io_web.yaml'));
 });
 
-test('a template changed while it collides renders its change once the collision ends, though its file does not change again', async () => {
+test('a template changed in the commit that adds a same-name copy renders its change; the copy, held, never replaces it', async () => {
   const r = makeConfigRepoWith(
     repos,
     {
@@ -182,7 +183,8 @@ test('a template changed while it collides renders its change once the collision
   );
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
   const path = 'clusters/member1/default/ingress.networking.k8s.io_web.yaml';
-  assert.not.match(r.show('flotilla/rendered', path), 'changed', 'held while the copy is there');
+  assert.match(r.show('flotilla/rendered', path), 'ingressClassName: changed', 'the object already there renders');
+  assert.not.ok(r.ls('flotilla/rendered').includes('clusters/member1/default/ingress.example.com_web.yaml'));
   r.commit({ 'templates/legacy.yaml': null }, 'drop the copy');
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
   assert.match(r.show('flotilla/rendered', path), 'ingressClassName: changed');
@@ -218,6 +220,48 @@ test('an object the API server would refuse never holds back the template whose 
   assert.match(
     r.show('flotilla/rendered', 'clusters/member1/default/ingress.networking.k8s.io_web.yaml'),
     'ingressClassName: nginx',
+  );
+});
+
+test("an object of another group with the same kind and name cannot freeze the one already rendered: the owner's changes still render, the newcomer is held", async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'policies/all.yaml': policy,
+      'templates/web.yaml': ingress('networking.k8s.io/v1'),
+    },
+    'web',
+  );
+  const repo = await openRepo(r.dir);
+  await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  r.commit({ 'templates/legacy.yaml': ingress('example.com/v1') }, 'the same Ingress in another group');
+  await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  r.commit(
+    { 'templates/web.yaml': ingress('networking.k8s.io/v1').replace('spec: {}', 'spec: {ingressClassName: nginx}') },
+    'the owner changes its Ingress',
+  );
+  const changed = await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  assert.match(
+    r.show('flotilla/rendered', 'clusters/member1/default/ingress.networking.k8s.io_web.yaml'),
+    'ingressClassName: nginx',
+  );
+  assert.not.ok(r.ls('flotilla/rendered').includes('clusters/member1/default/ingress.example.com_web.yaml'));
+  const collisions = changed.problems.filter((p) => p.code === 'PATH_COLLISION');
+  assert.equal(
+    collisions.map((p) => p.file),
+    ['templates/legacy.yaml'],
+    "the error is the newcomer's only",
+  );
+  assert.match(collisions[0]!.message, 'was there first and keeps rendering');
+  assert.ok((await verifyOutput(repo, { outputRef: OUT })).ok, 'a re-render from the bindings decides the same');
+
+  // A cold render has no render before it to tell which came first: both are held.
+  r.git('update-ref', '-d', 'refs/heads/flotilla/rendered');
+  const cold = await renderRevision(await openRepo(r.dir), r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  assert.equal(
+    cold.problems.filter((p) => p.code === 'PATH_COLLISION').map((p) => p.file),
+    ['templates/legacy.yaml', 'templates/web.yaml'],
   );
 });
 
