@@ -12,6 +12,7 @@ import { interpretReplicas } from '../interpreters/interpretReplicas.ts';
 import type { ResourceList } from '../api/cluster.ts';
 import { bindingName, permanentId } from '../names/bindingName.ts';
 import { schedulePriorityOf } from './schedulePriority.ts';
+import { hasPolicyClaim } from './policyClaim.ts';
 
 /** The detector's verdict on one template. */
 export type Claim = { status: 'unmatched' | 'skipped'; reason: string } | ClaimedBinding;
@@ -41,10 +42,12 @@ export interface ClaimedBinding {
  * policy's placement, propagateDeps, conflictResolution, preserveResourcesOnDeletion, suspension and failover.
  */
 export function claimTemplate(template: Template, model: ConfigModel, previous: ResourceBinding | undefined): Claim {
+  // A binding its policy let go of keeps flotilla.io/policy (where it ran) but no claim: Karmada's detector then
+  // matches the template afresh, so the policy that let go is no better placed than any other when it returns.
   const match = matchPolicy(
     template,
     model.propagationPolicies,
-    previous?.metadata.annotations?.['flotilla.io/policy'],
+    previous && hasPolicyClaim(previous) ? previous.metadata.annotations?.['flotilla.io/policy'] : undefined,
   );
   if (match.status !== 'matched') return { status: match.status, reason: match.reason };
   const policy = match.policy.object;

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import type { ResourceBinding } from '../../src/api/binding.ts';
 import { claimTemplate, orphanedByPolicy } from '../../src/bindings/claimTemplate.ts';
 import { policyKey } from '../../src/bindings/matchPolicy.ts';
+import { withoutPolicyClaim } from '../../src/bindings/policyClaim.ts';
 import { configMap, deployment, modelOf, propagationPolicy, templateOf } from '../helpers/inMemoryModel.ts';
 
 const web = deployment('web', 3);
@@ -82,12 +83,24 @@ test('a previous claim sticks while its policy still matches, even when a better
   const model = modelOf({ templates: [web], policies: [apps, better] });
   const fresh = claimTemplate(web, model, undefined);
   assert.is(fresh.status === 'claimed' && fresh.policy, better, 'without a claim the higher priority wins');
-  const previous = {
-    spec: {},
-    metadata: { name: 'web-deployment', annotations: { 'flotilla.io/policy': policyKey(apps.object) } },
-  } as unknown as ResourceBinding;
-  const kept = claimTemplate(web, model, previous);
+  const claimed = claimTemplate(web, modelOf({ templates: [web], policies: [apps] }), undefined);
+  if (claimed.status !== 'claimed') throw new Error(claimed.reason);
+  const kept = claimTemplate(web, model, claimed.binding);
   assert.is(kept.status === 'claimed' && kept.policy, apps);
+});
+
+test('a policy that let go of a template and comes back competes afresh: the best matching policy claims it', () => {
+  const better = propagationPolicy('better', {
+    resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
+    priority: 10,
+  });
+  const claimed = claimTemplate(web, modelOf({ templates: [web], policies: [apps] }), undefined);
+  if (claimed.status !== 'claimed') throw new Error(claimed.reason);
+  // What the render left when apps was deleted: the binding without the claim, still naming where it ran.
+  const released = withoutPolicyClaim(claimed.binding);
+  assert.is(released.metadata.annotations?.['flotilla.io/policy'], policyKey(apps.object));
+  const back = claimTemplate(web, modelOf({ templates: [web], policies: [apps, better] }), released);
+  assert.is(back.status === 'claimed' && back.policy, better);
 });
 
 test('no policy selects the template: unmatched with the reason, and no binding', () => {
