@@ -119,6 +119,16 @@ function validatePropagationSpec(spec: Obj, policyNamespace: string | undefined,
         );
       }
     });
+    // Karmada's PropagationPolicyPreemption gate is alpha and off (pkg/features): its detector logs that it cannot
+    // preempt and leaves every claim where it is, as Flotilla's render does.
+    issues.push({
+      path: ['spec', 'preemption'],
+      code: 'INVALID_VALUE',
+      message:
+        "spec.preemption Always is not honoured: Karmada's PropagationPolicyPreemption feature is alpha and off by default, and Flotilla matches policies as Karmada does without it, so a template another policy has claimed stays with that policy",
+      fix: 'remove it; to hand a template to this policy, delete the policy that claims it (or narrow its resourceSelectors) in the same commit',
+      warning: true,
+    });
   }
 
   const suspension = objectAt(spec, 'suspension');

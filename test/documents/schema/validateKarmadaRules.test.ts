@@ -36,6 +36,12 @@ function run(kind: KarmadaKind, value: Obj): string[] {
   return validateKarmadaRules(kind, storedPolicy(kind, value)).map((i) => `${formatPath(i.path)}: ${i.message}`);
 }
 
+function errorPaths(kind: KarmadaKind, value: Obj): string[] {
+  return validateKarmadaRules(kind, storedPolicy(kind, value))
+    .filter((i) => !i.warning)
+    .map((i) => formatPath(i.path));
+}
+
 function paths(kind: KarmadaKind, value: Obj): string[] {
   return validateKarmadaRules(kind, storedPolicy(kind, value)).map((i) => formatPath(i.path));
 }
@@ -496,10 +502,26 @@ test('preemption Always requires every resource selector to have a name', () => 
       { apiVersion: 'v1', kind: 'Service' },
     ],
   });
-  assert.equal(paths('PropagationPolicy', value), ['spec.resourceSelectors[1].name']);
-  assert.equal(run('PropagationPolicy', pp({ preemption: 'Always' })), []);
+  assert.equal(errorPaths('PropagationPolicy', value), ['spec.resourceSelectors[1].name']);
+  assert.equal(errorPaths('PropagationPolicy', pp({ preemption: 'Always' })), []);
   assert.equal(
     run('PropagationPolicy', pp({ preemption: 'Never', resourceSelectors: [{ apiVersion: 'v1', kind: 'Service' }] })),
+    [],
+  );
+});
+
+test("preemption Always is a warning at the field: Karmada's preemption feature is off by default, so claims stay", () => {
+  const issues = validateKarmadaRules(
+    'PropagationPolicy',
+    storedPolicy('PropagationPolicy', pp({ preemption: 'Always' })),
+  );
+  assert.equal(
+    issues.map((i) => [formatPath(i.path), i.warning === true]),
+    [['spec.preemption', true]],
+  );
+  assert.match(issues[0]!.message, /not honoured/);
+  assert.equal(
+    run('ClusterPropagationPolicy', { ...pp({ preemption: 'Never' }), kind: 'ClusterPropagationPolicy' }),
     [],
   );
 });
