@@ -60,3 +60,28 @@ export function withoutPolicyClaim(binding: ResourceBinding): ResourceBinding {
   }
   return { ...binding, metadata: metadata as unknown as ResourceBinding['metadata'] };
 }
+
+/**
+ * The other policy kind's claim that a template brings in its own metadata (one exported from a Karmada control
+ * plane), which Karmada's detector has taken off the template by the time the binding's policy claims it, so no Work
+ * carries it. A PropagationPolicy's claim drops a ClusterPropagationPolicy's whose permanent-id label is there
+ * (ClaimPolicyForObject's excludeClusterPolicy); a ClusterPropagationPolicy claims only after the detector found a
+ * complete PropagationPolicy claim whose policy is not there and cleaned it up (getAndApplyPolicy). Undefined when
+ * nothing goes, which is nearly always.
+ */
+export function supersededClaimKeys(
+  binding: ResourceBinding,
+  labels: Readonly<Record<string, string>> | undefined,
+  annotations: Readonly<Record<string, string>> | undefined,
+): { labels: readonly string[]; annotations: readonly string[] } | undefined {
+  const claimedBy = binding.metadata.labels ?? {};
+  const [pp, cpp] = [POLICY_CLAIM_KEYS.PropagationPolicy, POLICY_CLAIM_KEYS.ClusterPropagationPolicy];
+  if (claimedBy[pp.labels[0]] !== undefined) {
+    return labels && Object.hasOwn(labels, cpp.labels[0]) ? cpp : undefined;
+  }
+  if (claimedBy[cpp.labels[0]] !== undefined) {
+    const complete = !!labels?.[pp.labels[0]] && pp.annotations.every((k) => !!annotations?.[k]);
+    return complete ? pp : undefined;
+  }
+  return undefined;
+}

@@ -7,6 +7,7 @@ import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import { divideByWebster } from '../assignments/divideByWebster.ts';
 import { isWorkload } from '../assignments/framework.ts';
 import { permanentId } from '../names/bindingName.ts';
+import { supersededClaimKeys } from '../bindings/policyClaim.ts';
 import { SOURCE_COMMIT_ANNOTATION } from './changedText.ts';
 import { workName } from '../names/workName.ts';
 import type { ConfigModel, Located, Template } from '../api/model.ts';
@@ -130,8 +131,16 @@ export function renderWorkManifest(
     };
   }
   const meta = { ...((m.metadata ?? {}) as Record<string, unknown>) };
-  const labels = workLabels(p.template, meta.labels as Record<string, string> | undefined, p.binding);
+  const superseded =
+    p.binding &&
+    supersededClaimKeys(
+      p.binding,
+      meta.labels as Record<string, string> | undefined,
+      meta.annotations as Record<string, string> | undefined,
+    );
+  const labels = workLabels(p.template, meta.labels as Record<string, string> | undefined, p.binding, superseded);
   const annotations: Record<string, string> = { ...((meta.annotations ?? {}) as Record<string, string>) };
+  for (const key of superseded?.annotations ?? []) delete annotations[key];
   if (p.binding) {
     if (p.binding.kind === 'ResourceBinding') {
       annotations['resourcebinding.karmada.io/namespace'] = p.binding.metadata.namespace ?? '';
@@ -242,10 +251,12 @@ function workLabels(
   t: Template,
   own: Record<string, string> | undefined,
   binding: ResourceBinding | undefined,
+  superseded: { labels: readonly string[] } | undefined,
 ): Record<string, string> {
   const known = labelsCache.get(t);
   if (known && known.own === own && known.binding === binding) return known.labels;
   const labels: Record<string, string> = { ...(own ?? {}) };
+  for (const key of superseded?.labels ?? []) delete labels[key];
   // What marks a binding as a dependency of others stays on the binding (Karmada's mergeLabel copies its id only).
   if (binding)
     for (const [k, v] of Object.entries(binding.metadata.labels ?? {}))

@@ -110,6 +110,72 @@ test('a Namespace synced without a binding gets only the managed label and the W
   );
 });
 
+/** A Deployment carrying claim metadata from another control plane, as `kubectl get -o yaml` exports it. */
+function exported(labels: Record<string, string>, annotations: Record<string, string>): Template {
+  return templateOf({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default', labels: { app: 'web', ...labels }, annotations },
+    spec: { replicas: 1 },
+  });
+}
+
+function claimKeysOnMember(template: Template, policy: Located<PropagationPolicy>): string[] {
+  const model = modelOf({ templates: [template], policies: [policy], clusters: [member1] });
+  const target = { name: 'member1', replicas: 1 };
+  const m = renderWorkManifest(source(template, model, [target], policy), target, member1, model).manifest as {
+    metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+  };
+  const claim = (k: string) => k.includes('propagationpolicy.karmada.io/');
+  return [
+    ...Object.keys(m.metadata.labels)
+      .filter(claim)
+      .map((k) => `label ${k}=${m.metadata.labels[k]}`),
+    ...Object.keys(m.metadata.annotations)
+      .filter(claim)
+      .map((k) => `annotation ${k}=${m.metadata.annotations[k]}`),
+  ];
+}
+
+test("a template claimed by a PropagationPolicy reaches members without a ClusterPropagationPolicy's claim it carried", () => {
+  const web = exported(
+    { 'clusterpropagationpolicy.karmada.io/permanent-id': 'old-cpp-id' },
+    { 'clusterpropagationpolicy.karmada.io/name': 'old-cpp' },
+  );
+  const keys = claimKeysOnMember(web, apps);
+  assert.equal(
+    keys.map((k) => k.split('=')[0]),
+    [
+      'label propagationpolicy.karmada.io/permanent-id',
+      'annotation propagationpolicy.karmada.io/name',
+      'annotation propagationpolicy.karmada.io/namespace',
+    ],
+  );
+  assert.ok(keys.includes('annotation propagationpolicy.karmada.io/name=apps'));
+  // Karmada's excludeClusterPolicy goes by the label: a lone name annotation stays on the template.
+  const nameOnly = exported({}, { 'clusterpropagationpolicy.karmada.io/name': 'old-cpp' });
+  assert.ok(claimKeysOnMember(nameOnly, apps).includes('annotation clusterpropagationpolicy.karmada.io/name=old-cpp'));
+});
+
+test('a template claimed by a ClusterPropagationPolicy reaches members without a complete PropagationPolicy claim it carried', () => {
+  const cpp: Located<PropagationPolicy> = {
+    ...apps,
+    object: { ...apps.object, kind: 'ClusterPropagationPolicy', metadata: { name: 'everywhere' } },
+  };
+  const ppClaim = {
+    labels: { 'propagationpolicy.karmada.io/permanent-id': 'old-pp-id' },
+    annotations: { 'propagationpolicy.karmada.io/namespace': 'default', 'propagationpolicy.karmada.io/name': 'gone' },
+  };
+  const complete = claimKeysOnMember(exported(ppClaim.labels, ppClaim.annotations), cpp);
+  assert.equal(
+    complete.map((k) => k.split('=')[0]),
+    ['label clusterpropagationpolicy.karmada.io/permanent-id', 'annotation clusterpropagationpolicy.karmada.io/name'],
+  );
+  // The detector sees no claim in an incomplete one and leaves it where it is.
+  const labelOnly = claimKeysOnMember(exported(ppClaim.labels, {}), cpp);
+  assert.ok(labelOnly.includes('label propagationpolicy.karmada.io/permanent-id=old-pp-id'));
+});
+
 test("the template's own conflict-resolution annotation wins over the policy's", () => {
   const web = templateOf({
     apiVersion: 'apps/v1',
