@@ -139,7 +139,8 @@ export function distributeDependencies(
  * A dependency with no policy of its own still gets a binding: Karmada's attached ResourceBinding, with no placement
  * and no result (the scheduler skips it; its Works follow requiredBy). Its conflict resolution is Overwrite when any
  * parent's is, and it preserves its member objects on deletion when any parent does (detectAndResolveConflictResolution,
- * detectAndResolvePreserveOnDeletion); the defaults are left unwritten.
+ * detectAndResolvePreserveOnDeletion). Both are written also when they are the defaults: createOrUpdateAttachedBinding
+ * sets the resolved Abort and a pointer to false, which the binding's JSON keeps.
  */
 export function attachedBinding(
   template: Template,
@@ -162,8 +163,8 @@ export function attachedBinding(
     spec: {
       resource: { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace, name: ref.name },
       requiredBy,
-      ...(inherited.overwrite ? { conflictResolution: 'Overwrite' as const } : {}),
-      ...(inherited.preserve ? { preserveResourcesOnDeletion: true } : {}),
+      conflictResolution: inherited.overwrite ? 'Overwrite' : 'Abort',
+      preserveResourcesOnDeletion: inherited.preserve,
     },
   };
 }

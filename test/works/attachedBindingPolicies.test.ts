@@ -85,13 +85,14 @@ test('a dependency of an Overwrite, preserving parent and a default one is attac
   }
 });
 
-test('parents with the defaults attach their dependency with the defaults, left unwritten', async () => {
+// createOrUpdateAttachedBinding always sets the resolved strategy: ConflictAbort and new(false) with default parents.
+test('parents with the defaults attach their dependency with the defaults written out, Abort and not preserved', async () => {
   const r = makeConfigRepo();
   try {
     r.commit({ ...START, 'policies/pa.yaml': policy('pa', 'member1') }, 'defaults');
     await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE_REF, outputRef: RENDERED_REF });
     const spec = parse(r.show('flotilla/rendered', BINDING)).spec;
-    assert.equal([spec.conflictResolution, spec.preserveResourcesOnDeletion], [undefined, undefined]);
+    assert.equal([spec.conflictResolution, spec.preserveResourcesOnDeletion], ['Abort', false]);
     assert.is(
       parse(r.show('flotilla/rendered', manifest('member1'))).metadata.annotations[
         'work.karmada.io/conflict-resolution'

@@ -204,7 +204,18 @@ test('one Overwrite parent among default ones attaches with Overwrite, and nothi
   ]);
   const b = distributeDependencies(unclaimed, changes, noPrevious).get(SETTINGS)!.binding;
   assert.is(b.spec.conflictResolution, 'Overwrite');
-  assert.is(b.spec.preserveResourcesOnDeletion ?? false, false);
+  assert.is(b.spec.preserveResourcesOnDeletion, false);
+});
+
+// Test_createOrUpdateAttachedBinding "update attached binding": parents with the default strategy give the attached
+// binding ConflictResolution Abort and PreserveResourcesOnDeletion new(false), both written out.
+test('an attached binding of default parents writes conflictResolution Abort and preserveResourcesOnDeletion false', () => {
+  const b = attached();
+  assert.is(b.spec.conflictResolution, 'Abort');
+  assert.is(b.spec.preserveResourcesOnDeletion, false);
+  const text = String(rendered.edits.get('bindings/default/settings-configmap.yaml'));
+  assert.match(text, /\n {2}conflictResolution: Abort\n/);
+  assert.match(text, /\n {2}preserveResourcesOnDeletion: false\n/);
 });
 
 // Test_handleIndependentBindingDeletion, Test_removeScheduleResultFromAttachedBindings, Test_deleteBindingFromSnapshot
@@ -232,8 +243,8 @@ test('a deleted parent leaves requiredBy; the remaining parents decide the confl
     a.clusters.map((c) => c.name),
     ['member2'],
   );
-  assert.is(a.binding.spec.conflictResolution ?? 'Abort', 'Abort');
-  assert.is(a.binding.spec.preserveResourcesOnDeletion ?? false, false);
+  assert.is(a.binding.spec.conflictResolution, 'Abort');
+  assert.is(a.binding.spec.preserveResourcesOnDeletion, false);
 });
 
 // createOrUpdateAttachedBinding: only a binding with no placement (made by the distributor) takes the parents'
