@@ -45,8 +45,8 @@ export const DEPENDED_BY_LABEL_PREFIX = 'resourcebinding.karmada.io/depended-by-
  * For every placed template that some parent requires: the parents are the previous ones this render left alone
  * (previousIndex.parentsOf, minus those the render set anew) plus every entry this render set that lists the
  * template in deps. A parent's clusters are read from its new entry when the render set one, else the previous;
- * a parent that is itself a dependency handled earlier in this loop (keys in placed's order) counts with its grown
- * clusters. Its snapshot in requiredBy is those clusters but the ones it holds only for a graceful eviction, with
+ * a parent that is itself a dependency counts with its own result (its entry's `own`), not with the clusters its
+ * parents add. Its snapshot in requiredBy is those clusters but the ones it holds only for a graceful eviction, with
  * the replicas its result gives each (placed now, or its entry's `replicas`). Templates nobody requires are not in
  * the result.
  */
@@ -67,18 +67,20 @@ export function distributeDependencies(
     }
   }
   const attached = new Map<string, AttachedDependency>();
-  const clustersOf = (key: string) => attached.get(key)?.clusters.map((c) => c.name) ?? entryOf(key)!.clusters;
+  // A parent that is itself a dependency counts with its own result only: what its own parents add to it is not in
+  // its binding's spec.clusters, so its dependencies do not follow it there.
+  const clustersOf = (key: string) => {
+    const entry = entryOf(key)!;
+    return entry.own ?? entry.clusters;
+  };
   /** The parent's result as its binding has it: what Karmada's buildAttachedBinding copies into requiredBy. */
   const snapshotOf = (key: string, clusters: readonly string[]): TargetCluster[] => {
     const entry = entryOf(key)!;
     const evicting = new Set(entry.evicting ?? []);
-    const grown = attached.get(key)?.clusters;
     const own = placed.get(key)?.clusters;
-    const replicasOn = grown
-      ? new Map(grown.map((c) => [c.name, c.replicas ?? 0]))
-      : own
-        ? new Map(own.map((c) => [c.name, c.replicas ?? 0]))
-        : new Map(entry.clusters.map((c, i) => [c, entry.replicas?.[i] ?? 0]));
+    const replicasOn = own
+      ? new Map(own.map((c) => [c.name, c.replicas ?? 0]))
+      : new Map(entry.clusters.map((c, i) => [c, entry.replicas?.[i] ?? 0]));
     return clusters.filter((c) => !evicting.has(c)).map((name) => ({ name, replicas: replicasOn.get(name) ?? 0 }));
   };
   for (const [key, p] of placed) {

@@ -326,9 +326,15 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     }
     p.clusters = attached.clusters;
     const names = attached.clusters.map((c) => c.name);
-    const { replicas: _, ...entry } = p.entry;
+    const { replicas: _, own: _own, ...entry } = p.entry;
     const replicas = entry.deps ? replicasOn(names, attached.clusters) : undefined;
-    p.entry = { ...entry, clusters: names, ...(replicas ? { replicas } : {}) };
+    const grown = entry.deps !== undefined && names.some((c) => !entry.clusters.includes(c));
+    p.entry = {
+      ...entry,
+      clusters: names,
+      ...(replicas ? { replicas } : {}),
+      ...(grown ? { own: entry.clusters } : {}),
+    };
     p.explanation.requiredBy = attached.requiredBy;
     p.explanation.clusters = attached.clusters;
     p.binding = attached.binding;

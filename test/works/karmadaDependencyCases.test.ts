@@ -6,6 +6,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import type { ResourceBinding } from '../../src/api/binding.ts';
+import type { InterpreterCustomization } from '../../src/api/interpreterCustomization.ts';
+import type { Located } from '../../src/api/model.ts';
 import { refKey } from '../../src/api/kinds.ts';
 import { emptyIndex, viewOfWhole, type IndexEntry } from '../../src/branches/rendered/outputIndex.ts';
 import { distributeDependencies, type PlacedDependency } from '../../src/works/distributeDependencies.ts';
@@ -296,6 +298,75 @@ test("a parent's cluster under graceful eviction is not in its dependencies' req
     a.clusters.map((c) => c.name),
     ['member1', 'member2'],
   );
+});
+
+// buildAttachedBinding snapshots independentBinding.Spec.Clusters, the parent's own scheduling result: a parent that
+// is itself a dependency of another workload (a Deployment a custom kind's GetDependencies names, claimed by its
+// own propagateDeps policy) runs where its parent's snapshot takes it, but its ConfigMap follows only its own result.
+test('a parent that is itself a dependency passes on its own result, not the clusters its parents add to it', () => {
+  const top = templateOf(
+    { apiVersion: 'example.io/v1', kind: 'Foo', metadata: { name: 'top', namespace: 'default' }, spec: { dep: 'mid' } },
+    'templates/top.yaml',
+  );
+  const mid = deployment('mid', 2, {
+    template: {
+      spec: { containers: [{ name: 'app', image: 'nginx', envFrom: [{ configMapRef: { name: 'settings' } }] }] },
+    },
+  });
+  // Flotilla's declarative form of a GetDependencies hook, so no Lua runtime is needed.
+  const fooDependencies: Located<InterpreterCustomization> = {
+    object: {
+      apiVersion: 'flotilla.io/v1alpha1',
+      kind: 'InterpreterCustomization',
+      metadata: { name: 'foo' },
+      spec: {
+        target: { apiVersion: 'example.io/v1', kind: 'Foo' },
+        customizations: {
+          dependencyInterpretation: {
+            dependencies: [{ apiVersion: 'apps/v1', kind: 'Deployment', namePath: 'spec.dep' }],
+          },
+        },
+      },
+    },
+    source: { file: 'policies/foo.yaml', line: 1, column: 1 },
+  };
+  const only = (name: string, kind: string, apiVersion: string, cluster: string) =>
+    propagationPolicy(name, {
+      resourceSelectors: [{ apiVersion, kind, name }],
+      propagateDeps: true,
+      placement: { clusterAffinity: { clusterNames: [cluster] } },
+    });
+  const chain = modelOf({
+    templates: [top, mid, settings],
+    policies: [only('top', 'Foo', 'example.io/v1', 'member1'), only('mid', 'Deployment', 'apps/v1', 'member2')],
+    clusters: [memberCluster('member1'), memberCluster('member2')],
+  });
+  chain.interpreterCustomizations = [fooDependencies];
+  const out = renderTemplates(coldRenderInput(chain));
+  assert.equal(out.problems, []);
+  const read = (path: string) => parse(String(out.edits.get(path))) as ResourceBinding;
+  assert.equal(
+    read('bindings/default/mid-deployment.yaml').spec.requiredBy?.map((r) => r.name),
+    ['top-foo'],
+  );
+  assert.ok(out.edits.get('clusters/member1/default/deployment.apps_mid.yaml'), "mid follows top's snapshot");
+  assert.equal(read('bindings/default/settings-configmap.yaml').spec.requiredBy, [
+    { namespace: 'default', name: 'mid-deployment', clusters: [{ name: 'member2', replicas: 2 }] },
+  ]);
+  assert.ok(out.edits.get('clusters/member2/default/configmap_settings.yaml'));
+  assert.is(out.edits.get('clusters/member1/default/configmap_settings.yaml'), undefined);
+  // A later render that leaves mid alone reads its own result from the index.
+  assert.equal(out.indexChanges.get(refKey(mid.ref))?.own, ['member2']);
+  const later = distributeDependencies(
+    new Map<string, PlacedDependency>([[SETTINGS, { template: settings, clusters: [] }]]),
+    new Map<string, IndexEntry | null>([[SETTINGS, { file: 'templates/settings.yaml', clusters: [] }]]),
+    viewOfWhole({ files: {}, templates: { [refKey(mid.ref)]: out.indexChanges.get(refKey(mid.ref))! } }),
+  ).get(SETTINGS)!;
+  assert.equal(
+    later.clusters.map((c) => c.name),
+    ['member2'],
+  );
+  assert.equal(later.binding.spec.requiredBy?.[0]?.clusters, [{ name: 'member2', replicas: 2 }]);
 });
 
 test.run();

@@ -70,6 +70,12 @@ export interface IndexEntry {
    */
   replicas?: number[];
   /**
+   * On a workload with deps that its own parents take to clusters its result does not give it: the clusters of its
+   * own result (and graceful evictions), which its dependencies' requiredBy snapshots copy. Karmada's
+   * buildAttachedBinding reads the parent binding's spec.clusters, which requiredBy never grows.
+   */
+  own?: string[];
+  /**
    * Set when Karmada's application failover controller acts on the binding (its policy's failover.application, a kind
    * whose health is interpreted, propagateDeps): the reconciler reads its health on the status branch to know when a
    * cluster's copy has been Unhealthy for longer than this (listed in the root too).
