@@ -125,12 +125,15 @@ const clusterAffinityTerm: Schema = obj(
   ['affinityName'],
 );
 
-/** corev1.Toleration. Lt/Gt are rejected by the webhook rules, with their own message. */
+/**
+ * corev1.Toleration. Its operator and effect have no enum in Karmada's CRDs: the webhook rules refuse Lt/Gt and warn
+ * at the other values Karmada admits.
+ */
 const toleration: Schema = obj({
   key: str(),
-  operator: str({ enum: ['Exists', 'Equal', 'Lt', 'Gt', ''] }),
+  operator: str(),
   value: str(),
-  effect: str({ enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute', ''] }),
+  effect: str(),
   tolerationSeconds: int(),
 });
 

@@ -28,6 +28,9 @@ type Path = (string | number)[];
 type Obj = Record<string, unknown>;
 
 const CLUSTER_NAME_MAX_LENGTH = 48;
+/** Kubernetes' Toleration.ToleratesTaint: any other operator or effect matches no taint. */
+const TOLERATION_OPERATORS = ['', 'Exists', 'Equal'];
+const TOLERATION_EFFECTS = ['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
 export function validateKarmadaRules(
   kind: KarmadaKind,
@@ -233,6 +236,25 @@ function validatePlacement(placement: Obj, path: Path, issues: SchemaIssue[]): v
         `${formatPath(opPath)} is ${toleration.operator}; Karmada does not support Lt/Gt for cluster tolerations`,
         'use one of: Exists, Equal',
       );
+    } else if (typeof toleration.operator === 'string' && !TOLERATION_OPERATORS.includes(toleration.operator)) {
+      const opPath = [...path, 'clusterTolerations', i, 'operator'];
+      issues.push({
+        path: opPath,
+        code: 'INVALID_VALUE',
+        message: `${formatPath(opPath)} is ${preview(toleration.operator)}: Karmada admits it (its CRD has no enum, its webhook refuses only Lt and Gt), but a toleration with another operator than Exists or Equal tolerates no taint`,
+        fix: 'use Exists, or Equal with a value',
+        warning: true,
+      });
+    }
+    if (typeof toleration.effect === 'string' && !TOLERATION_EFFECTS.includes(toleration.effect)) {
+      const effectPath = [...path, 'clusterTolerations', i, 'effect'];
+      issues.push({
+        path: effectPath,
+        code: 'INVALID_VALUE',
+        message: `${formatPath(effectPath)} is ${preview(toleration.effect)}: Karmada admits it (its CRD has no enum), but no cluster taint has that effect, so this toleration tolerates no taint`,
+        fix: 'use NoSchedule or NoExecute, or leave effect out to tolerate every effect',
+        warning: true,
+      });
     }
   });
 

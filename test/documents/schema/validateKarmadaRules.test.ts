@@ -296,6 +296,29 @@ test('clusterTolerations reject the Lt and Gt operators', () => {
   );
 });
 
+// Karmada's CRD gives a toleration's operator and effect no enum and its webhook refuses only Lt and Gt: any other
+// value is admitted and tolerates nothing (Toleration.ToleratesTaint), so it is a warning, not a refusal.
+test('clusterTolerations with an operator or effect no taint matches are admitted with a warning', () => {
+  const issues = validateKarmadaDocument(
+    'PropagationPolicy',
+    pp({
+      placement: {
+        clusterTolerations: [
+          { key: 'a', operator: 'Foo' },
+          { key: 'b', operator: 'Exists', effect: 'SometimesNoSchedule' },
+          { key: 'c', operator: 'Equal', value: 'x', effect: 'PreferNoSchedule' },
+          { operator: 'Exists', effect: '' },
+        ],
+      },
+    }),
+  );
+  assert.equal(
+    issues.map((i) => `${i.warning ? 'warning' : 'error'} ${formatPath(i.path)}`),
+    ['warning spec.placement.clusterTolerations[0].operator', 'warning spec.placement.clusterTolerations[1].effect'],
+  );
+  assert.match(issues[0]!.message, 'tolerates no taint');
+});
+
 // ---- resourceSelectors namespace
 
 test('a PropagationPolicy only selects resources in its own namespace', () => {
