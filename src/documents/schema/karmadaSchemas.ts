@@ -359,13 +359,8 @@ const clusterTaintPolicySpec: Schema = obj(
     targetClusters: clusterAffinity,
     addOnConditions: list(matchCondition),
     removeOnConditions: list(matchCondition),
-    taints: list(
-      obj({ key: str(), effect: str({ enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] }), value: str() }, [
-        'key',
-        'effect',
-      ]),
-      1,
-    ),
+    // No enum on effect in the CRD: the webhook rules hold each taint to what a Cluster can take.
+    taints: list(obj({ key: str(), effect: str(), value: str() }, ['key', 'effect']), 1),
   },
   ['taints'],
 );

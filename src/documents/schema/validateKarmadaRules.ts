@@ -1002,6 +1002,11 @@ const UNBOUNDED: Quantity = { num: 9223372036854775807n, den: 1n };
 /**
  * Karmada's webhook (validatePolicyTaints): two taints of one key and effect. Its other rule, no NoExecute taint unless
  * an administrator's flag allows it, Flotilla does not keep: there a NoExecute taint policy is the opt-in to failover.
+ *
+ * Karmada's CRD and webhook admit any key, value and effect, but its controller puts the taints on the Cluster, whose
+ * validation (ValidateClusterTaints) refuses a key that is not a qualified name, a value that is not a label value and
+ * an effect other than NoSchedule or NoExecute: every patch of a Cluster the policy matches then fails, so the policy
+ * never taints it (and holds that Cluster's other taint changes back). Such a taint is refused here, where the fix is.
  */
 function validateClusterTaintPolicySpec(spec: Obj, issues: SchemaIssue[]): void {
   for (const list of ['addOnConditions', 'removeOnConditions'])
@@ -1021,6 +1026,33 @@ function validateClusterTaintPolicySpec(spec: Obj, issues: SchemaIssue[]): void 
   const taints = arrayAt(spec, 'taints');
   taints.forEach((taint, i) => {
     if (!isPlainObject(taint)) return;
+    const refused = `Karmada admits this policy, but a Cluster cannot hold such a taint, so its controller's patch of every Cluster the policy matches is refused and the policy never taints one`;
+    const key = stringAt(taint, 'key');
+    if (key !== undefined)
+      for (const problem of qualifiedNameProblems(key))
+        invalid(
+          issues,
+          ['spec', 'taints', i, 'key'],
+          `spec.taints[${i}].key is ${preview(key)}, not a valid taint key (${problem}): ${refused}`,
+          'use a key such as dedicated or example.com/maintenance',
+        );
+    const value = stringAt(taint, 'value');
+    if (value !== undefined)
+      for (const problem of labelValueProblems(value))
+        invalid(
+          issues,
+          ['spec', 'taints', i, 'value'],
+          `spec.taints[${i}].value is ${preview(value)}, not a valid taint value (${problem}): ${refused}`,
+          'use a label-like value, or leave value out',
+        );
+    const effect = stringAt(taint, 'effect');
+    if (effect !== undefined && effect !== 'NoSchedule' && effect !== 'NoExecute')
+      invalid(
+        issues,
+        ['spec', 'taints', i, 'effect'],
+        `spec.taints[${i}].effect is ${preview(effect)}; a Cluster takes NoSchedule and NoExecute taints only: ${refused}`,
+        'use NoSchedule (keeps new placements off) or NoExecute (also evicts what runs there)',
+      );
     const j = taints.findIndex(
       (other, k) => k > i && isPlainObject(other) && other.key === taint.key && other.effect === taint.effect,
     );

@@ -933,6 +933,48 @@ test('a ClusterTaintPolicy names each taint key and effect once; the first of a 
   );
 });
 
+// Karmada admits these (no enum in the CRD, the webhook checks duplicates), but its controller writes them to the
+// Cluster, whose validation (pkg/util/lifted/validateclustertaints.go) refuses them: the policy can never taint one.
+test('a ClusterTaintPolicy gives only taints a Cluster can hold: a qualified key, a label value, NoSchedule or NoExecute', () => {
+  const ctp = (taints: Obj[]) => ({
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'ClusterTaintPolicy',
+    metadata: { name: 'tp' },
+    spec: { taints },
+  });
+  const issues = validateKarmadaDocument(
+    'ClusterTaintPolicy',
+    ctp([
+      { key: 'key1', effect: 'PreferNoSchedule' },
+      { key: 'key2', effect: 'SelectiveNoSchedule' },
+      { key: 'bad key', effect: 'NoSchedule', value: '-v-' },
+      { key: '', effect: '' },
+    ]),
+  );
+  assert.equal(
+    issues.map((i) => `${i.warning ? 'warning' : 'error'} ${formatPath(i.path)}`),
+    [
+      'error spec.taints[0].effect',
+      'error spec.taints[1].effect',
+      'error spec.taints[2].key',
+      'error spec.taints[2].value',
+      'error spec.taints[3].key',
+      'error spec.taints[3].effect',
+    ],
+  );
+  assert.match(issues[0]!.message, 'a Cluster takes NoSchedule and NoExecute taints only');
+  assert.equal(
+    validateKarmadaDocument(
+      'ClusterTaintPolicy',
+      ctp([
+        { key: 'example.com/maintenance', effect: 'NoSchedule', value: 'planned' },
+        { key: 'dedicated', effect: 'NoExecute' },
+      ]),
+    ),
+    [],
+  );
+});
+
 test("a ClusterTaintPolicy's match conditions are held to its CRD: any operator and statusValues are admitted", () => {
   // policy.karmada.io_clustertaintpolicies.yaml has no enum nor minItems there; the webhook checks the taints only.
   const ctp = (condition: Obj) => ({
