@@ -36,6 +36,38 @@ spec:
   assert.match(out.problems[0]!.message, 'Karmada matches nothing with it');
 });
 
+// Karmada's CRDs give matchExpressions[].operator no enum and no webhook reads it: "Equals" is stored, and
+// LabelSelectorAsSelector's error makes every matcher take it as no match.
+test('a label selector operator Kubernetes does not know is admitted as Karmada admits it, with the same warning', () => {
+  const out = classifyText(
+    'policies/web.yaml',
+    `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: web
+  namespace: shop
+spec:
+  resourceSelectors:
+    - apiVersion: apps/v1
+      kind: Deployment
+      name: web
+  placement:
+    clusterAffinity:
+      labelSelector:
+        matchExpressions:
+          - key: tier
+            operator: Equals
+            values: [gold]
+`,
+  );
+  assert.is(out.propagationPolicies.length, 1);
+  assert.equal(
+    out.problems.map((p) => [p.file, p.line, p.code, p.severity]),
+    [['policies/web.yaml', 15, 'INVALID_VALUE', 'warning']],
+  );
+  assert.match(out.problems[0]!.message, '"Equals" is not a valid label selector operator');
+});
+
 test('the label selectors of an OverridePolicy and a ClusterTaintPolicy are checked the same way', () => {
   const out = classifyText(
     'policies/targets.yaml',

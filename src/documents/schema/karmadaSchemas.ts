@@ -84,15 +84,16 @@ export const objectMeta: Schema = obj(
   ['name'],
 );
 
-const labelSelector: Schema = obj({
-  matchLabels: stringMap,
-  matchExpressions: list(
-    obj({ key: str(), operator: str({ enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }), values: strings }, [
-      'key',
-      'operator',
-    ]),
-  ),
-});
+/**
+ * metav1.LabelSelector as Karmada's CRDs declare it: the operator has no enum, and no webhook reads it, so another
+ * operator is stored and matches nothing (findVoidLabelSelectors warns at it). Flotilla's own formats take the four.
+ */
+const labelSelectorWith = (operator: Schema): Schema =>
+  obj({
+    matchLabels: stringMap,
+    matchExpressions: list(obj({ key: str(), operator, values: strings }, ['key', 'operator'])),
+  });
+const labelSelector = labelSelectorWith(str());
 
 // ---- policy.karmada.io: shared pieces ----
 
@@ -116,7 +117,10 @@ const clusterAffinityFields: Record<string, Schema> = {
 const clusterAffinity: Schema = obj(clusterAffinityFields);
 
 /** A ClusterAffinity on its own (clusterNames, exclude, labelSelector, fieldSelector): a scoped unit's options use it. */
-export const CLUSTER_AFFINITY_SCHEMA: Schema = clusterAffinity;
+export const CLUSTER_AFFINITY_SCHEMA: Schema = obj({
+  ...clusterAffinityFields,
+  labelSelector: labelSelectorWith(str({ enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] })),
+});
 
 const overflowClusterAffinity: Schema = obj({ affinityName: str(), ...clusterAffinityFields }, ['affinityName']);
 
