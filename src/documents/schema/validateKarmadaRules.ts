@@ -828,13 +828,21 @@ function validateClusterSpec(spec: Obj, issues: SchemaIssue[]): void {
   }
   const proxy = stringAt(spec, 'proxyURL');
   if (proxy) {
+    const refused = goUrlParseRefusal(proxy);
     let scheme = '';
     try {
       scheme = new URL(proxy).protocol.replace(/:$/, '');
     } catch {
       scheme = '';
     }
-    if (!['http', 'https', 'socks5'].includes(scheme)) {
+    if (refused)
+      invalid(
+        issues,
+        ['spec', 'proxyURL'],
+        `spec.proxyURL is ${proxy.includes('@') ? 'not valid' : preview(proxy)}: ${refused}`,
+        'write it as http://host:port, https://host:port or socks5://host:port, with nothing around it',
+      );
+    else if (!['http', 'https', 'socks5'].includes(scheme)) {
       invalid(
         issues,
         ['spec', 'proxyURL'],
@@ -1068,6 +1076,8 @@ function validateClusterTaintPolicySpec(spec: Obj, issues: SchemaIssue[]): void 
 
 /** Karmada's apiEndpoint rules: a URL with a host, no user info, query or fragment. */
 function urlProblem(endpoint: string): string | undefined {
+  const refused = goUrlParseRefusal(endpoint);
+  if (refused) return refused;
   let url: URL;
   try {
     url = new URL(endpoint);
@@ -1078,6 +1088,20 @@ function urlProblem(endpoint: string): string | undefined {
   if (url.username || url.password || hasEmptyUserInfo(endpoint)) return 'user information is not allowed in the URL';
   if (url.hash) return 'a fragment (#...) is not allowed';
   if (url.search) return 'query parameters are not allowed';
+  return undefined;
+}
+
+/**
+ * What Go's url.Parse refuses and the WHATWG parser quietly repairs: a control character anywhere (the WHATWG parser
+ * drops tabs and newlines), and a space before the URL or in its host and port (it trims the ends), as a value
+ * pasted with a stray space or newline has them.
+ */
+function goUrlParseRefusal(text: string): string | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the bytes net/url refuses.
+  if (/[\x00-\x1f\x7f]/.test(text)) return 'it contains a control character (a tab or a line break)';
+  if (text.startsWith(' ')) return 'it starts with a space';
+  const start = text.indexOf('://');
+  if (start >= 0 && /^[^/?#]* /.test(text.slice(start + 3))) return 'its host or port contains a space';
   return undefined;
 }
 

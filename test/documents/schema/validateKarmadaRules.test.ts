@@ -866,6 +866,16 @@ test('apiEndpoint must be a URL with a host and no user info, query or fragment'
   assert.equal(run('Cluster', cluster({ apiEndpoint: 'https://10.0.0.1:6443' })), []);
 });
 
+// Go's url.Parse refuses what the WHATWG parser trims or drops: a stray space or line break pasted with the URL.
+test('apiEndpoint and proxyURL are refused with the whitespace Go cannot parse, as Karmada refuses them', () => {
+  for (const apiEndpoint of ['https://host:6443 ', ' https://host:6443', 'https://host:6443\n', 'https://ho\tst:6443'])
+    assert.equal(paths('Cluster', cluster({ apiEndpoint })), ['spec.apiEndpoint'], JSON.stringify(apiEndpoint));
+  for (const proxyURL of ['http://proxy:3128 ', ' http://proxy:3128', 'http://proxy:3128\r\n'])
+    assert.equal(paths('Cluster', cluster({ proxyURL })), ['spec.proxyURL'], JSON.stringify(proxyURL));
+  // A space in the path is no host: url.Parse keeps it, and so does Karmada.
+  assert.equal(run('Cluster', cluster({ apiEndpoint: 'https://host:6443/a b', proxyURL: 'http://proxy:3128' })), []);
+});
+
 test('proxyURL must use http, https or socks5', () => {
   assert.equal(paths('Cluster', cluster({ proxyURL: 'ftp://proxy:21' })), ['spec.proxyURL']);
   assert.equal(run('Cluster', cluster({ proxyURL: 'socks5://proxy:1080' })), []);
