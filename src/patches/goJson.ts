@@ -1,5 +1,7 @@
 import type { GoType } from '../api/policyGoTypes.ts';
-import { stringifyJsonLikeGo } from './patchJsonText.ts';
+import { byBytes, storedJsonText, stringifyJsonLikeGo } from './patchJsonText.ts';
+
+export { byBytes } from './patchJsonText.ts';
 
 // Where Karmada writes one of its Go values into an annotation (the applied placement, the applied overrides), the
 // bytes are encoding/json's: a struct's fields in declaration order, `omitempty` fields left out when empty, a nil
@@ -24,7 +26,7 @@ function write(value: unknown, type: GoType): { text: string; empty: boolean } {
     case 'bool':
       return { text: value === true ? 'true' : 'false', empty: value !== true };
     case 'json':
-      return { text: absent(value) ? 'null' : rawJson(value), empty: false };
+      return { text: storedJsonText(value), empty: false };
     case 'pointer':
       return absent(value) ? { text: 'null', empty: true } : { text: write(value, type.to).text, empty: false };
     case 'slice':
@@ -46,22 +48,4 @@ function write(value: unknown, type: GoType): { text: string; empty: boolean } {
       return { text: `{${fields.join(',')}}`, empty: false };
     }
   }
-}
-
-/** An apiextensions JSON value as the API server holds it from an unstructured object: its maps' keys sorted. */
-function rawJson(value: unknown): string {
-  if (value === undefined || value === null) return 'null';
-  if (Array.isArray(value)) return `[${value.map(rawJson).join(',')}]`;
-  // Written out here, not through an object: JavaScript would put keys like "10" first whatever order they are given.
-  if (isObject(value))
-    return `{${Object.keys(value)
-      .sort(byBytes)
-      .map((k) => `${stringifyJsonLikeGo(k)}:${rawJson(value[k])}`)
-      .join(',')}}`;
-  return stringifyJsonLikeGo(value);
-}
-
-/** Go compares strings by their UTF-8 bytes (sort.Strings, a map's keys in json.Marshal). */
-export function byBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }

@@ -200,7 +200,7 @@ function patchArray(array: unknown[], op: JsonPatchOperator, key: string, value:
 }
 
 /** Go's strconv.Atoi syntax; a negative index counts from `size` (and must not go below 0). */
-function arrayIndex(token: string, size: number): number | undefined {
+export function arrayIndex(token: string, size: number): number | undefined {
   if (!/^[+-]?[0-9]+$/.test(token)) return undefined;
   const index = Number(token);
   if (index >= 0) return index;

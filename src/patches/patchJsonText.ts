@@ -1,17 +1,22 @@
 // A JSON patch applied to JSON text the way Karmada's fieldOverrider applies one (evanphx/json-patch v5 on the raw
-// bytes): what the patch does not touch comes out as it went in, compacted. evanphx keeps every value as its raw
-// text until an operation goes into it, and keeps each object's key order; a parse-and-stringify would instead round
-// integers past 2^53 (a 64-bit id), write 1.0 as 1, unescape "\u00e9", and move a key like "10" before "b".
-import { isDeepStrictEqual } from 'node:util';
-import { applyJsonPatch, type JsonPatchOperation } from './jsonPatch.ts';
+// bytes). evanphx keeps every value as its raw text until an operation walks into it, keeps each object's key order
+// (a key it adds goes last), and writes a value an operation puts in as that operation's text, which is the value as
+// karmada-apiserver stored the policy: keys sorted, compact. A parse-and-stringify would instead round integers past
+// 2^53 (a 64-bit id), write 1.0 as 1, unescape "\u00e9" and move a key like "10" before "b"; a diff of the result
+// against the input would keep the old text or key order of a value an operation replaced.
+import {
+  applyJsonPatch,
+  arrayIndex,
+  parseJsonPointer,
+  patchPathPointer,
+  type JsonPatchOperation,
+} from './jsonPatch.ts';
 
 export type TextPatchResult = { ok: true; text: string } | { ok: false; index?: number; message: string };
 
 /**
- * Applies the operations to the JSON document `text`. The patch itself runs on the parsed document (every rule and
- * error of applyJsonPatch); the result is then written back over the original text: a value equal to the one it
- * replaces keeps its original text, an object its original key order (keys it gains go last, as evanphx appends
- * them), and only new values are written afresh, as Go's encoder writes them.
+ * Applies the operations to the JSON document `text`. Each operation runs on the parsed document first (every rule
+ * and error of applyJsonPatch) and is then replayed on the text tree (textTree below), which gives the result.
  */
 export function applyJsonPatchToText(text: string, operations: readonly JsonPatchOperation[]): TextPatchResult {
   let document: unknown;
@@ -20,9 +25,14 @@ export function applyJsonPatchToText(text: string, operations: readonly JsonPatc
   } catch (error) {
     return { ok: false, message: `invalid JSON document: ${(error as Error).message}` };
   }
-  const result = applyJsonPatch(document, operations);
-  if (!result.ok) return { ok: false, index: result.index, message: result.message };
-  return { ok: true, text: writeOver(text.trim(), result.document) };
+  let root: TextNode = { text: text.trim() };
+  for (const [index, operation] of operations.entries()) {
+    const result = applyJsonPatch(document, [operation]);
+    if (!result.ok) return { ok: false, index, message: result.message };
+    document = result.document;
+    root = replay(root, operation);
+  }
+  return { ok: true, text: writeNode(root) };
 }
 
 /** JSON.stringify plus the escapes Go's encoding/json adds: <, >, & and the JavaScript line separators. */
@@ -30,46 +40,132 @@ export function stringifyJsonLikeGo(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, goEscape);
 }
 
+/**
+ * A JSON value as karmada-apiserver stores it inside a custom resource (an apiextensions JSON field of an unstructured
+ * object, written by Go's encoding/json): compact, every map's keys in byte order, Go's escapes.
+ */
+export function storedJsonText(value: unknown): string {
+  if (value === undefined || value === null) return 'null';
+  if (Array.isArray(value)) return `[${value.map(storedJsonText).join(',')}]`;
+  // Written out here, not through an object: JavaScript would put keys like "10" first whatever order they are given.
+  if (isPlainObject(value))
+    return `{${Object.keys(value)
+      .sort(byBytes)
+      .map((k) => `${stringifyJsonLikeGo(k)}:${storedJsonText(value[k])}`)
+      .join(',')}}`;
+  return stringifyJsonLikeGo(value);
+}
+
+/** Go compares strings by their UTF-8 bytes (sort.Strings, a map's keys in json.Marshal). */
+export function byBytes(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
 function goEscape(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
-/** `value` written as JSON, reusing the text of `raw` (one JSON value) wherever it still says the same. */
-function writeOver(raw: string, value: unknown): string {
-  if (isDeepStrictEqual(JSON.parse(raw), value)) return compact(raw);
-  if (raw.startsWith('{') && isPlainObject(value)) {
-    const members = splitMembers(raw, '{', '}');
-    const seen = new Set<string>();
-    const parts: string[] = [];
-    for (const [keyText, valueText] of members) {
-      const key = JSON.parse(keyText) as string;
-      if (seen.has(key) || !Object.hasOwn(value, key)) continue;
-      seen.add(key);
-      parts.push(`${stringifyJsonLikeGo(key)}:${writeOver(valueText, value[key])}`);
-    }
-    for (const key of Object.keys(value))
-      if (!seen.has(key)) parts.push(`${stringifyJsonLikeGo(key)}:${stringifyJsonLikeGo(value[key])}`);
-    return `{${parts.join(',')}}`;
+/**
+ * evanphx's lazy node: a value's text (trimmed) until an operation walks into it, then its members, each a node
+ * again. A member that is JSON null is the text "null".
+ */
+interface TextNode {
+  text?: string;
+  /** Members in evanphx's order: a Map keeps a key where it was when set again and puts a new one last. */
+  object?: Map<string, TextNode>;
+  array?: TextNode[];
+}
+
+/** The operation, which the parsed document took, on the text tree; returns the (possibly new) root. */
+function replay(root: TextNode, operation: JsonPatchOperation): TextNode {
+  const tokens = parseJsonPointer(patchPathPointer(operation.path) ?? '') ?? [];
+  const valueNode = (): TextNode => ({ text: storedJsonText(operation.value) });
+  if (operation.op === 'test') return root;
+  if (tokens.length === 0) return operation.op === 'add' || operation.op === 'replace' ? valueNode() : root;
+  let moved: TextNode | undefined;
+  if (operation.op === 'move' || operation.op === 'copy') {
+    const fromTokens = parseJsonPointer(patchPathPointer(operation.from ?? '') ?? '') ?? [];
+    const source = locate(root, fromTokens);
+    moved = operation.op === 'copy' ? { text: writeNode(source.get()) } : source.get();
+    if (operation.op === 'move') source.remove();
   }
-  if (raw.startsWith('[') && Array.isArray(value)) {
-    // Elements in order: each new element takes the text of the next original one when it says the same (an insert or
-    // a removal shifts the rest, which still keep their text).
-    const items = splitMembers(raw, '[', ']').map(([, itemText]) => itemText);
-    let next = 0;
-    const parts = value.map((item, index) => {
-      for (let i = next; i < items.length; i++) {
-        if (isDeepStrictEqual(JSON.parse(items[i]!), item)) {
-          next = i + 1;
-          return compact(items[i]!);
-        }
-      }
-      // Changed in place (as many items as before): what it holds may still keep part of its text.
-      const before = items.length === value.length ? items[index] : undefined;
-      return before !== undefined ? writeOver(before, item) : stringifyJsonLikeGo(item);
-    });
-    return `[${parts.join(',')}]`;
+  const target = locate(root, tokens);
+  switch (operation.op) {
+    case 'add':
+    case 'move':
+    case 'copy':
+      target.add(moved ?? valueNode());
+      break;
+    case 'replace':
+      target.set(valueNode());
+      break;
+    case 'remove':
+      target.remove();
+      break;
   }
-  return stringifyJsonLikeGo(value);
+  return root;
+}
+
+interface Slot {
+  get(): TextNode;
+  set(node: TextNode): void;
+  add(node: TextNode): void;
+  remove(): void;
+}
+
+/** The place the last token names in the container the others lead to (which applyJsonPatch found there). */
+function locate(root: TextNode, tokens: readonly string[]): Slot {
+  let container = root;
+  for (const token of tokens.slice(0, -1)) container = childOf(container, token);
+  const key = tokens[tokens.length - 1] as string;
+  const object = openObject(container);
+  if (object) {
+    return {
+      get: () => object.get(key) as TextNode,
+      set: (node) => void object.set(key, node),
+      add: (node) => void object.set(key, node),
+      remove: () => void object.delete(key),
+    };
+  }
+  const items = openArray(container);
+  const at = (size: number) => arrayIndex(key, size) as number;
+  return {
+    get: () => items[at(items.length)] as TextNode,
+    set: (node) => void (items[at(items.length)] = node),
+    add: (node) => void (key === '-' ? items.push(node) : items.splice(at(items.length + 1), 0, node)),
+    remove: () => void items.splice(at(items.length), 1),
+  };
+}
+
+function childOf(container: TextNode, token: string): TextNode {
+  const object = openObject(container);
+  if (object) return object.get(token) as TextNode;
+  const items = openArray(container);
+  return items[arrayIndex(token, items.length) as number] as TextNode;
+}
+
+function openObject(node: TextNode): TextNode['object'] {
+  if (!node.object && node.text?.startsWith('{')) {
+    node.object = new Map();
+    for (const [keyText, valueText] of splitMembers(node.text, '{', '}'))
+      node.object.set(JSON.parse(keyText) as string, { text: valueText });
+  }
+  return node.object;
+}
+
+function openArray(node: TextNode): TextNode[] {
+  if (!node.array && node.text?.startsWith('[')) {
+    node.array = splitMembers(node.text, '[', ']').map(([, itemText]) => ({ text: itemText }));
+  }
+  // applyJsonPatch walked the same path on the parsed document: what is not an object here is an array.
+  return node.array ?? [];
+}
+
+function writeNode(node: TextNode): string {
+  if (node.object)
+    return `{${[...node.object].map(([key, member]) => `${stringifyJsonLikeGo(key)}:${writeNode(member)}`).join(',')}}`;
+  if (node.array) return `[${node.array.map(writeNode).join(',')}]`;
+  return compact(node.text ?? 'null');
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -43,4 +43,17 @@ test("new values are written as Go's encoder writes them", () => {
   assert.is(stringifyJsonLikeGo({ s: 'a<b>&c\u2028' }), '{"s":"a\\u003cb\\u003e\\u0026c\\u2028"}');
 });
 
+test('a value an operation writes is its stored text: keys in byte order, nothing of the value it replaces', () => {
+  // karmada-apiserver keeps an apiextensions JSON value with its keys sorted; evanphx writes the operation's text.
+  assert.is(
+    patched('{"old":{"b":1,"a":2},"keep":{"y":1,"x":2}}', [
+      { op: 'replace', path: '/old', value: { a: 3, b: 4 } },
+      { op: 'add', path: '/new', value: { name: 'x', image: 'y', '9': 2, '10': 1 } },
+      { op: 'add', path: '/keep/w', value: [{ b: 1, a: 1.5 }] },
+    ]),
+    '{"old":{"a":3,"b":4},"keep":{"y":1,"x":2,"w":[{"a":1.5,"b":1}]},"new":{"10":1,"9":2,"image":"y","name":"x"}}',
+  );
+  assert.is(patched('[{"b":1,"a":2},3]', [{ op: 'replace', path: '/0', value: { b: 1, a: 2 } }]), '[{"a":2,"b":1},3]');
+});
+
 test.run();
