@@ -8,7 +8,7 @@ import type { FieldOverrider } from '../api/policy.ts';
 import { applyJsonPatch, getByJsonPointer, parseJsonPointer, type JsonPatchOperation } from '../patches/jsonPatch.ts';
 import { isManifest, type Manifest, type OverrideStep } from './overrideStep.ts';
 import { setDataKey } from '../yaml/setDataKey.ts';
-import { applyJsonPatchToText } from '../patches/patchJsonText.ts';
+import { applyJsonPatchToText, documentRefusal, rootValueRefusal } from '../patches/patchJsonText.ts';
 
 /**
  * Each overrider in turn: read the string at fieldPath, parse it as YAML when `yaml` operations are given, else as
@@ -114,8 +114,14 @@ function patchYaml(text: string, operations: readonly JsonPatchOperation[]): Tex
       ok: false,
       message: `its aliases nest the document over Flotilla's limit of ${MAX_EMBEDDED_DEPTH} levels`,
     };
-  const result = applyJsonPatch(value, operations);
+  // sigs.k8s.io/yaml hands evanphx compact JSON, whose first character is "[" exactly when the document is a list.
+  const refused = documentRefusal(value, Array.isArray(value));
+  if (refused) return { ok: false, message: refused };
+  const refusedAt = operations.findIndex((o) => rootValueRefusal(o) !== undefined);
+  const result = applyJsonPatch(value, refusedAt < 0 ? operations : operations.slice(0, refusedAt));
   if (!result.ok) return { ok: false, part: `yaml[${result.index}]`, message: result.message };
+  if (refusedAt >= 0)
+    return { ok: false, part: `yaml[${refusedAt}]`, message: rootValueRefusal(operations[refusedAt]!) as string };
   const written = jsonToGoYaml(result.document);
   return written.ok ? written : { ok: false, message: `Failed to convert json to yaml: ${written.message}` };
 }

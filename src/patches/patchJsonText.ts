@@ -25,14 +25,38 @@ export function applyJsonPatchToText(text: string, operations: readonly JsonPatc
   } catch (error) {
     return { ok: false, message: `invalid JSON document: ${(error as Error).message}` };
   }
+  const refused = documentRefusal(document, text.startsWith('['));
+  if (refused) return { ok: false, message: refused };
   let root: TextNode = { text: text.trim() };
   for (const [index, operation] of operations.entries()) {
+    const refusedValue = rootValueRefusal(operation);
+    if (refusedValue) return { ok: false, index, message: refusedValue };
     const result = applyJsonPatch(document, [operation]);
     if (!result.ok) return { ok: false, index, message: result.message };
     document = result.document;
     root = replay(root, operation);
   }
   return { ok: true, text: writeNode(root) };
+}
+
+/**
+ * evanphx/json-patch reads a document as an array only when its text starts with "[", and as an object otherwise:
+ * an array after whitespace, a string, a number or a boolean fails before any operation.
+ */
+export function documentRefusal(document: unknown, textStartsWithBracket: boolean): string | undefined {
+  if (document === null || isPlainObject(document) || (Array.isArray(document) && textStartsWithBracket))
+    return undefined;
+  return Array.isArray(document)
+    ? 'Karmada\'s JSON patch reads a document as an array only when its first character is "[", and this one starts with whitespace: remove what comes before "["'
+    : `Karmada's JSON patch patches an object or an array, and the document is a ${typeof document}`;
+}
+
+/** An add at the root ("") reads its value the way a document is read: a string, number or boolean fails. */
+export function rootValueRefusal(operation: JsonPatchOperation): string | undefined {
+  if (operation.op !== 'add' || patchPathPointer(operation.path) !== '') return undefined;
+  const value = operation.value;
+  if (value === undefined || value === null || typeof value === 'object') return undefined;
+  return `an add at the whole document needs an object or an array as its value, not ${JSON.stringify(value)}`;
 }
 
 /** JSON.stringify plus the escapes Go's encoding/json adds: <, >, & and the JavaScript line separators. */

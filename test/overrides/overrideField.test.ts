@@ -34,6 +34,14 @@ test('a ConfigMap key named __proto__ is a key like any other, for fieldPath and
   assert.is(JSON.stringify(got), '{"__proto__":"{\\"a\\":1,\\"__proto__\\":{\\"b\\":2}}"}');
 });
 
+test('a JSON or YAML document that is a list is patched as one', () => {
+  const got = dataAfter({ j: '[1,2]', y: '- 1\n- 2\n' }, [
+    { fieldPath: '/data/j', json: [{ subPath: '/0', operator: 'replace', value: 5 }] },
+    { fieldPath: '/data/y', yaml: [{ subPath: '', operator: 'add', value: ['z'] }] },
+  ]);
+  assert.equal(got, { j: '[5,2]', y: '- z\n' });
+});
+
 // Transcribed from the same file (Test_overrideManagerImpl_ApplyJSONOverridePolicies_JSON).
 test('json: replace a nested key in an embedded JSON document', () => {
   const got = dataAfter({ 'test.json': '{"key":{"key1":"value"}}' }, [
@@ -231,6 +239,54 @@ const failures: {
     },
     overrider_: 'fieldOverrider[0].json[1]',
     message: /missing key/,
+  },
+  // evanphx/json-patch reads a document as an array only when its text starts with "[", else as an object.
+  {
+    name: 'a JSON array after a line break',
+    data: { a: '\n[1,2]' },
+    overrider: { fieldPath: '/data/a', json: [{ subPath: '/0', operator: 'replace', value: 5 }] },
+    overrider_: 'fieldOverrider[0]',
+    message: /only when its first character is "\["/,
+  },
+  {
+    name: 'a JSON document that is a number',
+    data: { a: '5' },
+    overrider: { fieldPath: '/data/a', json: [{ subPath: '', operator: 'replace', value: { x: 1 } }] },
+    overrider_: 'fieldOverrider[0]',
+    message: /an object or an array, and the document is a number/,
+  },
+  {
+    name: 'a YAML document that is a string',
+    data: { a: 'hello\n' },
+    overrider: { fieldPath: '/data/a', yaml: [{ subPath: '', operator: 'replace', value: { x: 1 } }] },
+    overrider_: 'fieldOverrider[0]',
+    message: /the document is a string/,
+  },
+  {
+    name: 'an add of a string at the whole document',
+    data: { a: '{}' },
+    overrider: {
+      fieldPath: '/data/a',
+      json: [
+        { subPath: '/x', operator: 'add', value: 1 },
+        { subPath: '', operator: 'add', value: 'x' },
+      ],
+    },
+    overrider_: 'fieldOverrider[0].json[1]',
+    message: /needs an object or an array/,
+  },
+  {
+    name: 'an add of a number at the whole YAML document, after an operation that fails first',
+    data: { a: 'k: 1\n' },
+    overrider: {
+      fieldPath: '/data/a',
+      yaml: [
+        { subPath: '/missing/x', operator: 'add', value: 1 },
+        { subPath: '', operator: 'add', value: 2 },
+      ],
+    },
+    overrider_: 'fieldOverrider[0].yaml[0]',
+    message: /missing path/,
   },
 ];
 
