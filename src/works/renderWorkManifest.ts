@@ -25,6 +25,7 @@ import {
 import { overrideTargetOf } from '../overrides/matchOverrideRules.ts';
 import { identityChanges, type IdentityChange } from '../overrides/overrideIdentity.ts';
 import { policiesInScope, type PolicyScope } from '../selectors/policiesInScope.ts';
+import { templateClaimOf, withoutTemplateClaim, withTemplateClaim } from './templateClaim.ts';
 import { DEPENDED_BY_LABEL_PREFIX } from './distributeDependencies.ts';
 
 /** What a Work is made of: the template, its binding (none for a synced Namespace) and its whole result. */
@@ -83,13 +84,15 @@ export function renderWorkManifest(
     m = reviseJobCompletions(m, split.find((c) => c.name === target.name)?.replicas ?? 0);
   }
   const policies = overridesFor(p.template, model);
+  const claim = policies.length > 0 && p.binding ? templateClaimOf(p.binding) : undefined;
+  const claimed = claim ? withTemplateClaim(m, claim) : m;
   // No candidate policy: nothing to apply, and no copy to make (most templates, on most clusters).
   const overridden =
     policies.length === 0
       ? { ok: true as const, manifest: m, applied: [], refused: [] }
       : // The template's namespace as the model knows it: a cluster-scoped custom kind has none (its CRD says so), where
         // the manifest alone would read as the default namespace and rank ClusterOverridePolicies by a selector on it.
-        applyOverrides(m, cluster, policies, { ...overrideTargetOf(m), namespace: ref.namespace });
+        applyOverrides(claimed, cluster, policies, { ...overrideTargetOf(claimed), namespace: ref.namespace });
   if (!overridden.ok) {
     return {
       manifest: undefined,
@@ -111,7 +114,10 @@ export function renderWorkManifest(
   const before = m;
   // Karmada prunes when it writes the Work (ctrlutil/work.go CreateOrUpdateWork), after the overrides: a field an
   // override adds that a member must not get (a Job's ttlSecondsAfterFinished, a Service's clusterIP) is dropped too.
-  const overriddenManifest = overridden.manifest === m ? m : pruneForMember(overridden.manifest);
+  const overriddenManifest =
+    overridden.manifest === m || overridden.manifest === claimed
+      ? m
+      : pruneForMember(claim ? withoutTemplateClaim(overridden.manifest, claim, m) : overridden.manifest);
   m = custom ? customRetain(custom, overriddenManifest) : overriddenManifest;
   // Nothing after the template may make this another object: it would be written under the template's path.
   const changed = identityChanges(before, m);

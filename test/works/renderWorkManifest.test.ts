@@ -226,6 +226,48 @@ test("an override rule for one cluster changes that cluster's manifest only, and
   );
 });
 
+test("overrides see the claim Karmada's detector writes on the template: one without labels or annotations in Git has both", () => {
+  // AddPPClaimMetadata puts the policy's permanent-id label and name/namespace annotations on the template before the
+  // binding controller reads it, so a plaintext add under /metadata/labels or /metadata/annotations finds the map.
+  const web = deployment('web', 1);
+  const plaintext = overridePolicy('env', {
+    resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
+    overrideRules: [
+      {
+        overriders: {
+          plaintext: [
+            { path: '/metadata/labels/env', operator: 'add', value: 'prod' },
+            { path: '/metadata/annotations/team', operator: 'add', value: 'blue' },
+          ],
+        },
+      },
+    ],
+  });
+  const model = withOverrides(web, plaintext);
+  const targets = [{ name: 'member1', replicas: 1 }];
+  const work = renderWorkManifest(source(web, model, targets), targets[0]!, member1, model);
+  assert.equal(work.problems, []);
+  const metadata = (
+    work.manifest as { metadata: { labels: Record<string, string>; annotations: Record<string, string> } }
+  ).metadata;
+  assert.equal(Object.keys(metadata.labels), [
+    'env',
+    'propagationpolicy.karmada.io/permanent-id',
+    'resourcebinding.karmada.io/permanent-id',
+    'karmada.io/managed',
+    'work.karmada.io/permanent-id',
+  ]);
+  assert.is(metadata.labels.env, 'prod');
+  assert.equal(Object.keys(metadata.annotations).slice(0, 5), [
+    'team',
+    'resourcebinding.karmada.io/namespace',
+    'resourcebinding.karmada.io/name',
+    'propagationpolicy.karmada.io/name',
+    'propagationpolicy.karmada.io/namespace',
+  ]);
+  assert.is(metadata.annotations.team, 'blue');
+});
+
 test("applied ClusterOverridePolicies and OverridePolicies are recorded apart, by name, and are not among the manifest's managed annotations", () => {
   const web = deployment('web', 1);
   const cop: Located<OverridePolicy> = {

@@ -1,0 +1,74 @@
+// The metadata Karmada's detector writes onto a resource template when a policy claims it (pkg/detector/claim.go
+// AddPPClaimMetadata, AddCPPClaimMetadata; a MultiClusterService's likewise): the policy's permanent-id label and
+// name/namespace annotations. The binding controller reads the template back from karmada-apiserver, so they are on
+// the object the override policies see: a plaintext `add /metadata/labels/env` finds a labels map even on a template
+// Git gives none. Flotilla's binding carries the same keys.
+import type { ResourceBinding } from '../api/binding.ts';
+
+type Obj = Record<string, unknown>;
+
+export interface TemplateClaim {
+  labels: readonly [string, string][];
+  annotations: readonly [string, string][];
+}
+
+const isClaimKey = (key: string) =>
+  key.includes('propagationpolicy.karmada.io/') || key.startsWith('multiclusterservice.karmada.io/');
+
+const claims = new WeakMap<ResourceBinding, TemplateClaim>();
+
+/** The claim keys of the binding's labels and annotations (none for a dependency's attached binding). */
+export function templateClaimOf(binding: ResourceBinding): TemplateClaim {
+  let claim = claims.get(binding);
+  if (claim === undefined) {
+    const pick = (map: Record<string, string> | undefined) =>
+      Object.entries(map ?? {}).filter(([key]) => isClaimKey(key));
+    claim = { labels: pick(binding.metadata.labels), annotations: pick(binding.metadata.annotations) };
+    claims.set(binding, claim);
+  }
+  return claim;
+}
+
+/** A copy of the manifest carrying the claim, as the template does in karmada-apiserver. */
+export function withTemplateClaim(manifest: Obj, claim: TemplateClaim): Obj {
+  if (claim.labels.length === 0 && claim.annotations.length === 0) return manifest;
+  const metadata = isObj(manifest.metadata) ? manifest.metadata : {};
+  const merged: Obj = { ...metadata };
+  for (const [field, entries] of [
+    ['labels', claim.labels],
+    ['annotations', claim.annotations],
+  ] as const) {
+    if (entries.length === 0) continue;
+    const own = metadata[field];
+    merged[field] = { ...(isObj(own) ? own : {}), ...Object.fromEntries(entries) };
+  }
+  return { ...manifest, metadata: merged };
+}
+
+/**
+ * The overridden manifest less the claim keys the overrides left as they were, so that they are written where the
+ * binding's keys go (renderWorkManifest) and the output keeps its layout; `template` is the manifest before the claim
+ * was added, whose own maps come back as they were when nothing else is left in them.
+ */
+export function withoutTemplateClaim(manifest: Obj, claim: TemplateClaim, template: Obj): Obj {
+  if (!isObj(manifest.metadata)) return manifest;
+  const before = isObj(template.metadata) ? template.metadata : {};
+  const metadata: Obj = { ...manifest.metadata };
+  for (const [field, entries] of [
+    ['labels', claim.labels],
+    ['annotations', claim.annotations],
+  ] as const) {
+    const map = metadata[field];
+    if (entries.length === 0 || !isObj(map)) continue;
+    const kept: Obj = { ...map };
+    for (const [key, value] of entries) if (kept[key] === value) delete kept[key];
+    if (Object.keys(kept).length > 0 || isObj(before[field])) metadata[field] = kept;
+    else if (before[field] === undefined) delete metadata[field];
+    else metadata[field] = before[field];
+  }
+  return { ...manifest, metadata };
+}
+
+function isObj(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
