@@ -16,6 +16,8 @@ type Obj = Record<string, unknown>;
  *   from the pod template's labels when the Job has none (pkg/apis/batch/v1/defaults.go SetDefaults_Job).
  * - v1 Pod: each container's (and init container's) requests default to its limits
  *   (pkg/apis/core/v1/defaults.go SetDefaults_Pod; on a Pod only, not on a pod template).
+ * - v1 Namespace: the label kubernetes.io/metadata.name set to its name (SetDefaults_Namespace, and the namespace
+ *   strategy's Canonicalize), which selectors of policies and override policies may match.
  */
 export function applyApiserverDefaults(manifest: Obj): Obj {
   switch (`${manifest.apiVersion}/${manifest.kind}`) {
@@ -27,6 +29,8 @@ export function applyApiserverDefaults(manifest: Obj): Obj {
       return defaultJob(manifest);
     case 'v1/Pod':
       return defaultPodRequests(manifest);
+    case 'v1/Namespace':
+      return labelNamespaceName(manifest);
     default:
       return manifest;
   }
@@ -101,3 +105,12 @@ function withRequestsFromLimits(list: unknown): unknown {
   });
   return changed ? out : list;
 }
+
+function labelNamespaceName(manifest: Obj): Obj {
+  const metadata = asObject(manifest.metadata) ?? {};
+  const name = metadata.name;
+  const labels = asObject(metadata.labels);
+  if (typeof name !== 'string' || labels?.[NAMESPACE_NAME_LABEL] === name) return manifest;
+  return { ...manifest, metadata: { ...metadata, labels: { ...labels, [NAMESPACE_NAME_LABEL]: name } } };
+}
+const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';

@@ -161,4 +161,27 @@ test("a Deployment's pod template keeps its requests as written: the apiserver d
   assert.is(applyApiserverDefaults(manifest), manifest);
 });
 
+test('a Namespace is labelled kubernetes.io/metadata.name with its name, as kube-apiserver labels every Namespace', () => {
+  const bare = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } };
+  assert.equal(applyApiserverDefaults(bare).metadata, {
+    name: 'team-a',
+    labels: { 'kubernetes.io/metadata.name': 'team-a' },
+  });
+  const wrong = {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'team-a', labels: { tier: 'gold', 'kubernetes.io/metadata.name': 'x' } },
+  };
+  assert.equal((applyApiserverDefaults(wrong).metadata as { labels: unknown }).labels, {
+    tier: 'gold',
+    'kubernetes.io/metadata.name': 'team-a',
+  });
+  const labelled = {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'team-a', labels: { 'kubernetes.io/metadata.name': 'team-a' } },
+  };
+  assert.is(applyApiserverDefaults(labelled), labelled);
+});
+
 test.run();

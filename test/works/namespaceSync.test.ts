@@ -56,4 +56,41 @@ test('a Namespace labelled skip-auto-propagation from the start goes nowhere', a
   }
 });
 
+test('a ClusterOverridePolicy selects a Namespace by the kubernetes.io/metadata.name label kube-apiserver gives it', async () => {
+  const r = makeConfigRepo();
+  try {
+    const cop = [
+      'apiVersion: policy.karmada.io/v1alpha1',
+      'kind: ClusterOverridePolicy',
+      'metadata:',
+      '  name: ns-cop',
+      'spec:',
+      '  resourceSelectors:',
+      '  - apiVersion: v1',
+      '    kind: Namespace',
+      '    labelSelector:',
+      '      matchLabels:',
+      '        kubernetes.io/metadata.name: team-a',
+      '  overrideRules:',
+      '  - overriders:',
+      '      plaintext:',
+      '      - path: /metadata/labels/tier',
+      '        operator: add',
+      '        value: gold',
+      '',
+    ].join('\n');
+    r.commit({
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'templates/ns.yaml': namespace(),
+      'policies/cop.yaml': cop,
+    });
+    const git = await openRepo(r.dir);
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUT });
+    const text = r.show('flotilla/rendered', 'clusters/member1/_cluster/namespace_team-a.yaml');
+    assert.match(text, /\n {4}kubernetes\.io\/metadata\.name: team-a\n {4}tier: gold\n/);
+  } finally {
+    r.cleanup();
+  }
+});
+
 test.run();
