@@ -137,15 +137,11 @@ export function renderWorkManifest(
     };
   }
   const meta = { ...((m.metadata ?? {}) as Record<string, unknown>) };
-  const superseded =
-    p.binding &&
-    supersededClaimKeys(
-      p.binding,
-      meta.labels as Record<string, string> | undefined,
-      meta.annotations as Record<string, string> | undefined,
-    );
-  const labels = workLabels(p.template, meta.labels as Record<string, string> | undefined, p.binding, superseded);
-  const annotations: Record<string, string> = { ...((meta.annotations ?? {}) as Record<string, string>) };
+  const ownLabels = stringMapOf(meta.labels);
+  const ownAnnotations = stringMapOf(meta.annotations);
+  const superseded = p.binding && supersededClaimKeys(p.binding, ownLabels, ownAnnotations);
+  const labels = workLabels(p.template, ownLabels, p.binding, superseded);
+  const annotations: Record<string, string> = { ...ownAnnotations };
   for (const key of superseded?.annotations ?? []) delete annotations[key];
   if (p.binding) {
     if (p.binding.kind === 'ResourceBinding') {
@@ -182,6 +178,16 @@ export function renderWorkManifest(
   if (sourceCommit !== undefined) annotations[SOURCE_COMMIT_ANNOTATION] = sourceCommit;
   meta.annotations = annotations;
   return { manifest: { ...m, metadata: meta }, problems };
+}
+
+/**
+ * The labels or annotations Karmada merges its own into (Unstructured.GetLabels, GetAnnotations: NestedStringMap). An
+ * override can leave something else there (a plaintext add of a string at /metadata/annotations, of a number under
+ * it): Karmada then reads nothing and the manifest gets Karmada's keys alone.
+ */
+function stringMapOf(value: unknown): Record<string, string> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  return Object.values(value).every((v) => typeof v === 'string') ? (value as Record<string, string>) : undefined;
 }
 
 const WORK_PERMANENT_ID_LABEL = 'work.karmada.io/permanent-id';

@@ -268,6 +268,42 @@ test("overrides see the claim Karmada's detector writes on the template: one wit
   assert.is(metadata.annotations.team, 'blue');
 });
 
+test('labels or annotations an override leaves other than a map of strings are read as none, as Karmada reads them', () => {
+  // Unstructured.GetAnnotations (NestedStringMap) gives nil for a string there, or for a map holding a number: Karmada
+  // merges its keys into a new map, and the manifest gets those alone.
+  const web = deployment('web', 1, {});
+  (web.manifest.metadata as Record<string, unknown>).annotations = { owner: 'team-a' };
+  (web.manifest.metadata as Record<string, unknown>).labels = { app: 'web' };
+  const odd = overridePolicy('odd', {
+    resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
+    overrideRules: [
+      {
+        overriders: {
+          plaintext: [
+            { path: '/metadata/annotations', operator: 'add', value: 'foo: bar' },
+            { path: '/metadata/labels/replicas', operator: 'add', value: 3 },
+          ],
+        },
+      },
+    ],
+  });
+  const model = withOverrides(web, odd);
+  const targets = [{ name: 'member1', replicas: 1 }];
+  const work = renderWorkManifest(source(web, model, targets), targets[0]!, member1, model);
+  assert.equal(work.problems, []);
+  const metadata = (
+    work.manifest as { metadata: { labels: Record<string, string>; annotations: Record<string, string> } }
+  ).metadata;
+  assert.not.ok('app' in metadata.labels || 'replicas' in metadata.labels);
+  assert.ok(Object.values(metadata.labels).every((v) => typeof v === 'string'));
+  assert.equal(Object.keys(metadata.annotations).slice(0, 2), [
+    'resourcebinding.karmada.io/namespace',
+    'resourcebinding.karmada.io/name',
+  ]);
+  assert.ok(Object.values(metadata.annotations).every((v) => typeof v === 'string'));
+  assert.not.ok('owner' in metadata.annotations);
+});
+
 test("applied ClusterOverridePolicies and OverridePolicies are recorded apart, by name, and are not among the manifest's managed annotations", () => {
   const web = deployment('web', 1);
   const cop: Located<OverridePolicy> = {
