@@ -28,6 +28,7 @@ import { allocationError, dropTypeDependentFields, keepAllocatedValues } from '.
 import { validateConfigData } from '../resources/validateConfigData.ts';
 import { nameInvalidReason } from '../resources/validateObjectName.ts';
 import { stringFieldsDecodeError } from '../resources/decodeStringFields.ts';
+import { decodeMicroTimes } from '../resources/microTimeFields.ts';
 import { validateFieldNames } from '../resources/unknownFieldValidation.ts';
 import { objectShape, type ValueShape } from '../../api/listSemantics.ts';
 import { dropNullFields } from '../../api/unknownFields.ts';
@@ -311,11 +312,18 @@ function checkFieldNames(
     );
 }
 
-/** The kind's validation of the object being written (`previous` on update), as a 422 naming every problem. */
+/**
+ * The object being written (`previous` on update) decoded as its Go type, a 400 when it cannot be (its MicroTimes are
+ * re-encoded in place), then the kind's validation, as a 422 naming every problem.
+ */
 function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): void {
   if (!rt.crd) {
     const undecodable = stringFieldsDecodeError(rt.group, rt.version, rt.kind, object);
     if (undecodable) throw badRequest(undecodable);
+    // Decoding into the Go type also re-encodes its MicroTimes: what is stored is what the API server would return.
+    const badTime = decodeMicroTimes(rt.group, rt.kind, object);
+    if (badTime)
+      throw badRequest(`${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: ${badTime}`);
   }
   const meta = metadataErrors(rt, object);
   if (rt.crd) {

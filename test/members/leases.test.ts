@@ -1,0 +1,63 @@
+// Leases (coordination.k8s.io/v1) as kube-apiserver stores them: the MicroTimes leader election compares re-encoded
+// in UTC with six fractional digits, and a write whose times Go cannot decode refused before anything is stored.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Member } from '../../src/members/startMember.ts';
+import { api, MemberHarness } from './helpers/memberHarness.ts';
+
+const harness = new MemberHarness();
+let member: Member;
+const LEASES = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+
+const lease = (name: string, spec: Record<string, unknown>) => ({
+  apiVersion: 'coordination.k8s.io/v1',
+  kind: 'Lease',
+  metadata: { name },
+  spec: { holderIdentity: 'a', leaseDurationSeconds: 15, leaseTransitions: 0, ...spec },
+});
+
+test.before(async () => {
+  member = await harness.start({ name: 'member1' });
+});
+
+test.after(async () => {
+  await harness.cleanup();
+});
+
+test("a Lease's acquireTime and renewTime are stored and returned in UTC with six fractional digits", async () => {
+  const created = await api(member, 'POST', LEASES, {
+    body: lease('zoned', { acquireTime: '2024-01-02T05:04:05.000000+02:00', renewTime: '2024-01-02T03:04:05.5Z' }),
+  });
+  assert.is(created.status, 400);
+
+  const ok = await api(member, 'POST', LEASES, {
+    body: lease('zoned', {
+      acquireTime: '2024-01-02T05:04:05.000000+02:00',
+      renewTime: '2024-01-01T23:04:05.500000-04:00',
+    }),
+  });
+  assert.is(ok.status, 201);
+  const read = await api(member, 'GET', `${LEASES}/zoned`);
+  assert.is(read.body.spec.acquireTime, '2024-01-02T03:04:05.000000Z');
+  assert.is(read.body.spec.renewTime, '2024-01-02T03:04:05.500000Z');
+});
+
+test('a write of a Lease whose time has no fractional seconds is a 400 naming the time and the layout', async () => {
+  const whole = await api(member, 'POST', LEASES, { body: lease('whole', { renewTime: '2024-01-02T03:04:05+00:00' }) });
+  assert.is(whole.status, 400);
+  assert.is(
+    whole.body.message,
+    'Lease in version "v1" cannot be handled as a Lease: parsing time "2024-01-02T03:04:05+00:00" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "+00:00" as ".000000"',
+  );
+  assert.is((await api(member, 'GET', `${LEASES}/whole`)).status, 404);
+
+  assert.is((await api(member, 'POST', LEASES, { body: lease('patched', {}) })).status, 201);
+  const patched = await api(member, 'PATCH', `${LEASES}/patched`, {
+    body: { spec: { renewTime: '2024-01-02T03:04:05Z' } },
+    contentType: 'application/merge-patch+json',
+  });
+  assert.is(patched.status, 400);
+  assert.is((await api(member, 'GET', `${LEASES}/patched`)).body.spec.renewTime, undefined);
+});
+
+test.run();
