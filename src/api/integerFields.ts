@@ -33,6 +33,10 @@ const SPEC_FIELDS: Readonly<Record<string, { struct: string; fields: Record<stri
     struct: 'ReplicationControllerSpec',
     fields: { replicas: 'int32', minReadySeconds: 'int32' },
   },
+  'coordination.k8s.io/Lease': {
+    struct: 'LeaseSpec',
+    fields: { leaseDurationSeconds: 'int32', leaseTransitions: 'int32' },
+  },
   'batch/Job': {
     struct: 'JobSpec',
     fields: {

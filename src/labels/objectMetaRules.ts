@@ -31,7 +31,7 @@ const LABEL_VALUE =
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 
 /** IsQualifiedName's messages, in its words. */
-function qualifiedNameDetails(value: string): string[] {
+export function qualifiedNameDetails(value: string): string[] {
   const parts = value.split('/');
   if (parts.length > 2)
     return [

@@ -60,4 +60,44 @@ test('a write of a Lease whose time has no fractional seconds is a 400 naming th
   assert.is((await api(member, 'GET', `${LEASES}/patched`)).body.spec.renewTime, undefined);
 });
 
+test('a Lease with a duration, transition count or coordination field kube-apiserver refuses is a 422 naming each', async () => {
+  const refused = await api(member, 'POST', LEASES, {
+    body: lease('refused', { leaseDurationSeconds: 0, leaseTransitions: -1, preferredHolder: 'b' }),
+  });
+  assert.is(refused.status, 422);
+  assert.equal(
+    refused.body.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`),
+    [
+      'spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0',
+      'spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0',
+      'spec.preferredHolder: Forbidden: may only be specified if `strategy` is defined',
+    ],
+  );
+
+  const strategy = await api(member, 'POST', LEASES, { body: lease('strategy', { strategy: 'Newest' }) });
+  assert.is(strategy.status, 422);
+  assert.match(
+    strategy.body.message,
+    'spec.strategy.strategy: Unsupported value: "Newest": supported values: "OldestEmulationVersion"',
+  );
+
+  const coordinated = lease('coordinated', { strategy: 'OldestEmulationVersion', preferredHolder: 'b' });
+  assert.is((await api(member, 'POST', LEASES, { body: coordinated })).status, 201);
+  const renewed = await api(member, 'PATCH', `${LEASES}/coordinated`, {
+    body: { spec: { leaseDurationSeconds: -15 } },
+    contentType: 'application/merge-patch+json',
+  });
+  assert.is(renewed.status, 422);
+  assert.is((await api(member, 'GET', `${LEASES}/coordinated`)).body.spec.leaseDurationSeconds, 15);
+});
+
+test('a Lease duration that is not an int32 cannot be decoded: a 400', async () => {
+  const text = await api(member, 'POST', LEASES, { body: lease('text', { leaseDurationSeconds: '15' }) });
+  assert.is(text.status, 400);
+  assert.is(
+    text.body.message,
+    'Lease in version "v1" cannot be handled as a Lease: json: cannot unmarshal string into Go struct field LeaseSpec.spec.leaseDurationSeconds of type int32',
+  );
+});
+
 test.run();

@@ -34,6 +34,7 @@ import { objectShape, type ValueShape } from '../../api/listSemantics.ts';
 import { dropNullFields } from '../../api/unknownFields.ts';
 import { objectAndTemplateMetaViolations, objectMetaViolations } from '../../labels/objectMetaRules.ts';
 import { validateWorkloadAndAccess } from '../resources/validateWorkloadAndAccess.ts';
+import { leaseSpecErrors } from '../resources/validateLease.ts';
 import { validateImmutableFields } from '../resources/validateImmutableFields.ts';
 import { hpaFromV1, isHpaV1, servedAs } from '../resources/hpaVersions.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
@@ -334,6 +335,7 @@ function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): 
     ...meta,
     ...(rt.group === '' ? validateConfigData(rt.kind, object, previous) : []),
     ...validateWorkloadAndAccess(rt.group, rt.kind, object),
+    ...(rt.group === 'coordination.k8s.io' && rt.kind === 'Lease' ? leaseSpecErrors(object.spec) : []),
     ...validateImmutableFields(rt.group, rt.kind, object, previous),
   ];
   if (errors.length > 0) throw invalidFields(rt.kind, rt.group, object.metadata.name ?? '', errors);
