@@ -236,7 +236,7 @@ export class LeaseElector {
         ...(Object.keys(labels).length ? { labels } : {}),
         ...(Object.keys(annotations).length ? { annotations } : {}),
       },
-      spec: specOf(record, previous?.spec),
+      spec: specOf(record),
     };
   }
 }

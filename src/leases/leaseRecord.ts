@@ -45,18 +45,12 @@ export function recordOf(lease: LeaseObject): LeaseRecord {
   };
 }
 
-/** The spec written for a record; fields of the spec this elector does not know (preferredHolder, strategy) are kept. */
-export function specOf(record: LeaseRecord, previous?: LeaseObject['spec']): NonNullable<LeaseObject['spec']> {
-  const {
-    holderIdentity: _h,
-    leaseDurationSeconds: _d,
-    acquireTime: _a,
-    renewTime: _r,
-    leaseTransitions: _t,
-    ...rest
-  } = previous ?? {};
+/**
+ * The spec written for a record: client-go's LeaderElectionRecordToLeaseSpec, which replaces the whole spec, so a
+ * non-coordinated elector drops a coordinated lease's strategy and preferredHolder, as every client-go elector does.
+ */
+export function specOf(record: LeaseRecord): NonNullable<LeaseObject['spec']> {
   return {
-    ...rest,
     holderIdentity: record.holderIdentity,
     leaseDurationSeconds: record.leaseDurationSeconds,
     ...(record.acquireTime !== undefined ? { acquireTime: formatMicroTime(record.acquireTime) } : {}),

@@ -37,6 +37,29 @@ async function aLeadsThenBStarts() {
   return { api, clock, a, b };
 }
 
+test("the spec written is the election record alone: a coordinated lease's strategy and preferredHolder are dropped", async () => {
+  const api = new FakeLeaseApi();
+  const clock = new FakeClock();
+  api.leases.set(KEY, {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: 'flotilla-leader', namespace: 'flotilla-system', resourceVersion: '1' },
+    spec: { holderIdentity: '', leaseDurationSeconds: 1, strategy: 'OldestEmulationVersion', preferredHolder: 'x' },
+  });
+  const a = elector(api, clock, 'a');
+  a.e.start();
+  await clock.advance(3_000);
+  assert.ok(a.e.isLeader());
+  assert.equal(Object.keys(api.leases.get(KEY)!.spec!).sort(), [
+    'acquireTime',
+    'holderIdentity',
+    'leaseDurationSeconds',
+    'leaseTransitions',
+    'renewTime',
+  ]);
+  await a.e.stop();
+});
+
 test('one of two candidates leads; the other sees it held and waits', async () => {
   const { api, clock, a, b } = await aLeadsThenBStarts();
   await clock.advance(20_000);

@@ -93,7 +93,7 @@ test('the holder renewing keeps its acquire time and the transition count; the f
   assert.is(record.acquireTime, T0 - 5_000);
   assert.is(record.leaseTransitions, 3);
   assert.is(record.renewTime, T0);
-  const state = afterWrite({ ...own, spec: specOf(record, own.spec) }, T0);
+  const state = afterWrite({ ...own, spec: specOf(record) }, T0);
   assert.is(planFastRenew(state, me, T0 + 2_000)?.acquireTime, T0 - 5_000);
   assert.is(planFastRenew(state, me, T0 + 15_000), undefined, 'expired: read first');
   assert.is(planFastRenew(state, { ...me, identity: 'b' }, T0 + 2_000), undefined);
