@@ -100,4 +100,13 @@ test('a Lease duration that is not an int32 cannot be decoded: a 400', async () 
   );
 });
 
+test("a Lease's name is a DNS-1123 subdomain: a 422 with apimachinery's example and regex", async () => {
+  const refused = await api(member, 'POST', LEASES, { body: lease('Leader_Lock', {}) });
+  assert.is(refused.status, 422);
+  assert.is(
+    refused.body.message,
+    `Lease.coordination.k8s.io "Leader_Lock" is invalid: metadata.name: Invalid value: "Leader_Lock": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+  );
+});
+
 test.run();

@@ -26,7 +26,8 @@ import { defaultObject, type Allocators } from '../resources/defaultObject.ts';
 import { initialStatus, prepareForCreate } from '../resources/prepareForCreate.ts';
 import { allocationError, dropTypeDependentFields, keepAllocatedValues } from '../resources/serviceAllocation.ts';
 import { validateConfigData } from '../resources/validateConfigData.ts';
-import { nameInvalidReason } from '../resources/validateObjectName.ts';
+import { nameInvalidReasons } from '../resources/validateObjectName.ts';
+import { invalidValue } from '../resources/fieldErrors.ts';
 import { stringFieldsDecodeError } from '../resources/decodeStringFields.ts';
 import { decodeMicroTimes } from '../resources/microTimeFields.ts';
 import { validateFieldNames } from '../resources/unknownFieldValidation.ts';
@@ -386,8 +387,14 @@ function asObject(body: unknown): KubeObject {
 
 function validateName(rt: ResourceType, name: string | undefined): void {
   if (!name) throw invalid(rt.kind, rt.group, '', 'metadata.name', 'Required value: name or generateName is required');
-  const reason = nameInvalidReason(rt.group, rt.kind, name);
-  if (reason) throw invalid(rt.kind, rt.group, name, 'metadata.name', `Invalid value: "${name}": ${reason}`);
+  const reasons = nameInvalidReasons(rt.group, rt.kind, name);
+  if (reasons.length > 0)
+    throw invalidFields(
+      rt.kind,
+      rt.group,
+      name,
+      reasons.map((reason) => invalidValue('metadata.name', name, reason)),
+    );
 }
 
 /** Target namespace of a write: the URL's, which the body may repeat but not contradict. */
