@@ -239,4 +239,57 @@ test('a kind or a field without a protobuf schema is refused with 415 rather tha
   assert.is((await kubectl(['get', 'statefulset/db', 'job/strict', '--ignore-not-found'])).stdout.trim(), '');
 });
 
+/** A varint field (int32, int64, bool). */
+const varintField = (n: number, value: number) => {
+  let bytes = String.fromCharCode(n << 3);
+  let v = BigInt(value);
+  do {
+    const low = Number(v & 0x7fn);
+    v >>= 7n;
+    bytes += String.fromCharCode(v > 0n ? low | 0x80 : low);
+  } while (v > 0n);
+  return bytes;
+};
+
+test("a Lease as client-go's LeaseLock sends it: MicroTimes to the microsecond, a released Lease's empty holder kept", async () => {
+  const path = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+  const send = (method: string, url: string, spec: string, rv = '') =>
+    api(member, method, url, {
+      // Varints above 127 are bytes, not characters: sent as Latin-1.
+      body: Buffer.from(
+        envelope(
+          'coordination.k8s.io/v1',
+          'Lease',
+          field(1, field(1, 'kcm') + (rv ? field(6, rv) : '')) + field(2, spec),
+        ),
+        'latin1',
+      ),
+      contentType: 'application/vnd.kubernetes.protobuf',
+    });
+  // 2024-01-02T03:04:05.123456789Z: the nanoseconds are truncated to microseconds.
+  const at = field(3, varintField(1, 1704164645) + varintField(2, 123456789));
+  const held =
+    field(1, 'kcm-1') +
+    varintField(2, 15) +
+    at +
+    field(4, varintField(1, 1704164645) + varintField(2, 5000)) +
+    varintField(5, 2);
+  const created = await send('POST', path, held);
+  assert.is(created.status, 201, JSON.stringify(created.body));
+  assert.equal(created.body.spec, {
+    holderIdentity: 'kcm-1',
+    leaseDurationSeconds: 15,
+    acquireTime: '2024-01-02T03:04:05.123456Z',
+    renewTime: '2024-01-02T03:04:05.000005Z',
+    leaseTransitions: 2,
+  });
+  const released = field(1, '') + varintField(2, 1) + at + varintField(5, 2);
+  const put = await send('PUT', `${path}/kcm`, released, created.body.metadata.resourceVersion);
+  assert.is(put.status, 200, JSON.stringify(put.body));
+  assert.is(put.body.spec.holderIdentity, '');
+  assert.is(put.body.spec.leaseDurationSeconds, 1);
+  const stale = await send('PUT', `${path}/kcm`, released, created.body.metadata.resourceVersion);
+  assert.is(stale.status, 409);
+});
+
 test.run();

@@ -41,6 +41,15 @@ function decodeMessage(bytes: Uint8Array, name: string): Json | undefined {
     const seconds = readFields(bytes).find((f) => f.field === 1)?.varint;
     return seconds ? new Date(Number(seconds) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined;
   }
+  if (name === 'MicroTime') {
+    // metav1.MicroTime keeps microseconds: the nanos are truncated to them (micro_time_proto.go).
+    const fields = readFields(bytes);
+    const seconds = Number(BigInt.asIntN(64, fields.find((f) => f.field === 1)?.varint ?? 0n));
+    const nanos = Number(fields.find((f) => f.field === 2)?.varint ?? 0n);
+    if (seconds === 0 && nanos === 0) return undefined;
+    const micros = String(Math.floor(nanos / 1000)).padStart(6, '0');
+    return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, `.${micros}Z`);
+  }
   if (name === 'Quantity') return stringOf(readFields(bytes).find((f) => f.field === 1)?.bytes) || undefined;
   const schema: MessageSchema | undefined = MESSAGES[name];
   if (!schema) throw unsupported(`no protobuf schema for ${name}`);

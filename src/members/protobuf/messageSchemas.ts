@@ -5,7 +5,8 @@
 // leading `*` marks a pointer field in Go, whose zero value is meaningful (replicas: 0) and must be kept; `*` also
 // keeps the zero of a Go field without `omitempty` (PriorityClass value: 0), which Go always marshals. An empty name
 // (`:IngressRuleValue`) is an embedded struct, `json:",inline"`: its fields land beside the message's own. Time,
-// Quantity and IntOrString are built in: an RFC 3339 string, a quantity string, and a bare number or string.
+// MicroTime, Quantity and IntOrString are built in: an RFC 3339 string (MicroTime's with six fractional digits), a
+// quantity string, and a bare number or string.
 
 export type MessageSchema = Readonly<Record<number, string>>;
 
@@ -341,6 +342,18 @@ export const MESSAGES: Readonly<Record<string, MessageSchema>> = {
     4: 'description:string',
     5: 'preemptionPolicy:*string',
   },
+  // coordination.k8s.io/v1: what client-go's LeaseLock writes, for leader election against a member. Every
+  // LeaseSpec field is a pointer: a released Lease's empty holderIdentity is data.
+  Lease: { 1: 'metadata:ObjectMeta', 2: 'spec:LeaseSpec' },
+  LeaseSpec: {
+    1: 'holderIdentity:*string',
+    2: 'leaseDurationSeconds:*int',
+    3: 'acquireTime:MicroTime',
+    4: 'renewTime:MicroTime',
+    5: 'leaseTransitions:*int',
+    6: 'strategy:*string',
+    7: 'preferredHolder:*string',
+  },
 };
 
 /** The top-level message of each kind the emulator decodes from protobuf. */
@@ -364,6 +377,7 @@ export const PROTOBUF_KINDS: ReadonlySet<string> = new Set([
   'DeleteOptions',
   'Ingress',
   'PriorityClass',
+  'Lease',
 ]);
 
 /** Kinds whose message above is one version's only: another version of the kind is refused. */

@@ -99,7 +99,12 @@ export async function api(
       headers,
       dispatcher,
       ...(options.body !== undefined
-        ? { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }
+        ? {
+            body:
+              typeof options.body === 'string' || options.body instanceof Uint8Array
+                ? options.body
+                : JSON.stringify(options.body),
+          }
         : {}),
     });
     const text = await res.body.text();
