@@ -80,6 +80,12 @@ export function nonStringValues(
     if (groupKind === '/Service') stringMap(spec.selector, ['spec', 'selector'], 'ServiceSpec', 'selector', out);
     if (SELECTOR_KINDS.has(groupKind) && isObject(spec.selector))
       stringMap(spec.selector.matchLabels, ['spec', 'selector', 'matchLabels'], 'LabelSelector', 'selector label', out);
+    if (groupKind === 'coordination.k8s.io/Lease')
+      for (const field of ['holderIdentity', 'strategy', 'preferredHolder']) {
+        const value = spec[field];
+        if (value !== undefined && value !== null && typeof value !== 'string')
+          out.push({ path: ['spec', field], value, struct: 'LeaseSpec', what: `Lease ${field}` });
+      }
     if (groupKind === 'batch/CronJob' && isObject(spec.jobTemplate))
       objectMeta(spec.jobTemplate.metadata, ['spec', 'jobTemplate', 'metadata'], out, 'job template ');
   }
@@ -173,7 +179,7 @@ export function stringFieldDecodeError(
 
 /** A value of a map of strings (labels, data, selectors) rather than a struct's own field (an env var's value). */
 function isMapEntry(v: NonStringValue): boolean {
-  return v.struct !== 'EnvVar';
+  return v.struct !== 'EnvVar' && v.struct !== 'LeaseSpec';
 }
 
 function at(value: unknown, path: readonly (string | number)[]): unknown {

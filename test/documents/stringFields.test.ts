@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { classifyText } from './helpers/classifyText.ts';
 import { nonStringValues, stringFieldDecodeError } from '../../src/api/stringFields.ts';
+import { validateStringFields } from '../../src/documents/schema/validateStringFields.ts';
 
 test('labels, annotations, data, selectors and arguments YAML made numbers or booleans are refused at their line', () => {
   const file = classifyText(
@@ -93,6 +94,27 @@ test("the API server's decode error names the declaring struct and the field's p
     'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number into Go struct field Container.spec.template.spec.containers.args of type string',
   );
   assert.is(stringFieldDecodeError('Deployment', 'v1', nonStringValues({ ...deployment, spec: {} })), undefined);
+});
+
+test("a Lease's holder, strategy and preferred holder are strings: YAML's 5 or yes there is refused at its line", () => {
+  const lease = {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: 'lock' },
+    spec: { holderIdentity: 5, leaseDurationSeconds: 15, preferredHolder: true },
+  };
+  assert.equal(
+    validateStringFields(lease).map((i) => i.path.join('.')),
+    ['spec.holderIdentity', 'spec.preferredHolder'],
+  );
+  assert.is(
+    stringFieldDecodeError('Lease', 'v1', nonStringValues(lease)),
+    'Lease in version "v1" cannot be handled as a Lease: json: cannot unmarshal number into Go struct field LeaseSpec.spec.holderIdentity of type string',
+  );
+  assert.equal(
+    validateStringFields({ ...lease, spec: { holderIdentity: '5', strategy: 'OldestEmulationVersion' } }),
+    [],
+  );
 });
 
 test('labels, annotation keys, finalizers and annotation size the API server refuses are refused at their line', () => {
