@@ -16,8 +16,8 @@ import {
   type ElectionState,
   type ElectionTimings,
 } from './electionStep.ts';
-import type { LeaseClient } from './LeaseClient.ts';
-import { specOf, type LeaseObject, type LeaseRecord } from './leaseRecord.ts';
+import { LeaseConflictError, type LeaseClient } from './LeaseClient.ts';
+import { recordOf, specOf, type LeaseObject, type LeaseRecord } from './leaseRecord.ts';
 
 export interface ElectorOptions {
   client: LeaseClient;
@@ -114,13 +114,33 @@ export class LeaseElector {
     const record = planRelease(this.state, this.me, this.clock.now());
     if (!record || !this.state.lease) return;
     try {
-      const written = await this.opts.client.update(this.objectFor(record, this.state.lease), 5_000);
+      const written = await this.release(record, this.state.lease);
       this.state = afterWrite(written, this.clock.now());
       this.opts.log({ step: 'lease', lease: this.where(), released: this.me.identity });
     } catch (err) {
       this.opts.log({ step: 'lease', lease: this.where(), releaseFailed: (err as Error).message });
     }
     if (wasLeading) this.opts.onStoppedLeading?.('released on stop');
+  }
+
+  /**
+   * client-go's tryRelease retries a conflict on the Lease read afresh: someone labelling or annotating the Lease
+   * must not make a successor wait a whole lease duration. Only while that read still names this holder, so a Lease
+   * another candidate took in the meantime is never emptied.
+   */
+  private async release(record: LeaseRecord, last: LeaseObject): Promise<LeaseObject> {
+    const { client, namespace, name } = this.opts;
+    try {
+      return await client.update(this.objectFor(record, last), 5_000);
+    } catch (err) {
+      if (!(err instanceof LeaseConflictError)) throw err;
+      const fresh = await client.get(namespace, name, 5_000);
+      if (!fresh || recordOf(fresh).holderIdentity !== this.me.identity) throw err;
+      return client.update(
+        this.objectFor({ ...record, leaseTransitions: recordOf(fresh).leaseTransitions }, fresh),
+        5_000,
+      );
+    }
   }
 
   private where(): string {

@@ -110,6 +110,29 @@ test('a graceful stop releases the Lease: the next candidate leads within a retr
   await b.e.stop();
 });
 
+test('a Lease labelled by someone else since the last renewal is still released on stop; one taken over is not', async () => {
+  const { api, clock, a, b } = await aLeadsThenBStarts();
+  await clock.advance(3_000);
+  const admin = api.clientFor();
+  const labelled = structuredClone(api.leases.get(KEY)!);
+  labelled.metadata.labels = { team: 'platform' };
+  await admin.update(labelled, 1000);
+  await a.e.stop();
+  assert.is(recordOf(api.leases.get(KEY)!).holderIdentity, '');
+  assert.is(api.leases.get(KEY)!.metadata.labels?.team, 'platform');
+  assert.ok((await clock.until(() => b.e.isLeader(), 10_000, 100)) <= timings.retryPeriodMs * 2.2 + 100);
+
+  // b is cut off and c takes over after the lease duration; b's stop must leave c's Lease alone.
+  const c = elector(api, clock, 'c');
+  c.e.start();
+  b.client.down = true;
+  await clock.until(() => c.e.isLeader(), 30_000, 100);
+  b.client.down = false;
+  await b.e.stop();
+  assert.is(recordOf(api.leases.get(KEY)!).holderIdentity, 'c');
+  await c.e.stop();
+});
+
 test('a holder that renews keeps the lease for good; an update with a stale resourceVersion is refused', async () => {
   const api = new FakeLeaseApi();
   const clock = new FakeClock();
