@@ -67,6 +67,30 @@ test('legacy discovery lists resources and subresources per group version', asyn
     assert.ok(groupNames.includes(g), g);
 });
 
+test('openapi v2 is served as kube-openapi negotiates it: protobuf for client-go, JSON otherwise, 406 for neither', async () => {
+  const pb = await api(member, 'GET', '/openapi/v2', {
+    accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+  });
+  assert.is(pb.status, 200);
+  assert.is(pb.headers['content-type'], 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+  // gnostic's Document: field 1 (swagger) is the first thing on the wire.
+  assert.ok(String(pb.body).startsWith('\n\x032.0'), JSON.stringify(pb.body));
+  const json = await api(member, 'GET', '/openapi/v2', { accept: '*/*' });
+  assert.is(json.headers['content-type'], 'application/json');
+  assert.equal(json.body, {
+    swagger: '2.0',
+    info: { title: 'Kubernetes', version: 'v1.32.0' },
+    paths: {},
+    definitions: {},
+  });
+  const preferred = await api(member, 'GET', '/openapi/v2', {
+    accept: 'application/json;q=0.5, application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+  });
+  assert.is(preferred.headers['content-type'], 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+  const refused = await api(member, 'GET', '/openapi/v2', { accept: 'text/html' });
+  assert.is(refused.status, 406);
+});
+
 test('openapi v3 documents tag PATCH operations with their group-version-kind', async () => {
   const index = await api(member, 'GET', '/openapi/v3');
   const url: string = index.body.paths['apis/apps/v1'].serverRelativeURL;

@@ -139,6 +139,44 @@ test('a CRD applied to the member serves its custom resources', async () => {
   assert.is(size.stdout, '2');
 });
 
+test("a kind: List applies item by item, client-side and server-side, and a kind nobody serves gets kubectl's CRD hint", async () => {
+  // kubectl validates a List's items, and a kind neither openapi v3 nor a CRD names, against /openapi/v2.
+  const list = `apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: listed-a}
+  data: {k: a}
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: listed-b}
+  data: {k: b}
+`;
+  const clientSide = await kubectl(['apply', '-f', '-'], list);
+  assert.is(clientSide.code, 0, clientSide.stderr);
+  assert.match(clientSide.stdout, 'configmap/listed-a created');
+  assert.match(clientSide.stdout, 'configmap/listed-b created');
+  const serverSide = await kubectl(['apply', '--server-side', '-f', '-'], list);
+  assert.is(serverSide.code, 0, serverSide.stderr);
+  assert.match(serverSide.stdout, 'configmap/listed-b serverside-applied');
+  // The document has no schemas, so an unknown field in an item is refused by the server's strict field
+  // validation (kube-apiserver's kubectl refuses it on the client, from the schema).
+  const unknownField = await kubectl(
+    ['apply', '-f', '-'],
+    'apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: listed-c}, bogus: 1}\n',
+  );
+  assert.is.not(unknownField.code, 0);
+  assert.match(unknownField.stderr, 'unknown field "bogus"');
+  const unserved = await kubectl(
+    ['apply', '-f', '-'],
+    'apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: {name: web}\nspec: {}\n',
+  );
+  assert.is.not(unserved.code, 0);
+  assert.match(unserved.stderr, 'no matches for kind "ServiceMonitor" in version "monitoring.coreos.com/v1"');
+  assert.match(unserved.stderr, 'ensure CRDs are installed first');
+});
+
 test('client-side kubectl apply (strategic merge patch) and kubectl diff work', async () => {
   assert.is((await kubectl(['apply', '-f', '-'], deployment(1))).code, 0);
   const configured = await kubectl(['apply', '-f', '-'], deployment(1, 'nginx:1.28'));

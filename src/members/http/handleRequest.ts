@@ -10,7 +10,7 @@ import {
   apiVersions,
 } from './discovery.ts';
 import { handleResource } from './handleResource.ts';
-import { openapiGroupVersionDocument, openapiIndex } from './openapi.ts';
+import { openapiGroupVersionDocument, openapiIndex, openapiV2Response } from './openapi.ts';
 import { parseApiPath } from './parseApiPath.ts';
 import { checkRequestTimeout, queryBool } from './requestOptions.ts';
 import { sendJson, sendStatus, sendText } from './respond.ts';
@@ -123,6 +123,17 @@ async function route(
     const [group, version] = segments[0] === 'api' ? ['', segments[1]!] : [segments[1]!, segments[2]!];
     const list = apiResourceList(ctx.registry, group, version);
     if (list) return sendJson(res, 200, list);
+  }
+  if (isGet && pathname === '/openapi/v2') {
+    const answer = openapiV2Response(accept);
+    res.setHeader('Vary', 'Accept');
+    if (!answer) {
+      res.writeHead(406).end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': answer.contentType, 'Content-Length': answer.body.length });
+    res.end(answer.body);
+    return;
   }
   if (isGet && pathname === '/openapi/v3') return sendJson(res, 200, openapiIndex(ctx.registry));
   if (isGet && segments[0] === 'openapi' && segments[1] === 'v3') {
