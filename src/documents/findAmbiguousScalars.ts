@@ -43,7 +43,7 @@ export function findAmbiguousScalars(file: string, text: string): Problem[] {
 
 /** A first filter on the whole text: a token that could be one of the surprising scalars, standing alone. */
 const CANDIDATE =
-  /(?:^|[\s,[{])(?:[yYnN]|[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|[-+]?0[0-7_]*[1-7][0-7_]*|[-+]?0b[-+]?[01_]+|[-+]?[0-9.]*_[0-9_.eE+-]*|[-+]?(?:0[xX][0-9a-fA-F]{14,}|[0-9]{16,}))[ \t]*(?:$|[,\]}#:])/m;
+  /(?:^|[\s,[{:])(?:[yYnN]|[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|[-+]?0[0-7_]*[1-7][0-7_]*|[-+]?0b[-+]?[01_]+|[-+]?[0-9.]*_[0-9_.eE+-]*|[-+]?(?:0[xX][0-9a-fA-F]{14,}|[0-9]{16,}))[ \t]*(?:$|[,\]}#:])/m;
 
 /** Integers as go-yaml reads them (decimal, or with a base prefix): what it keeps as int64/uint64, exactly. */
 const INTEGER_SHAPED = /^[-+]?(?:[0-9_]+|0[xXoObB][0-9a-fA-F_]+)$/;

@@ -64,6 +64,13 @@ test('an integer beyond 2^53 that Flotilla writes back with the same digits does
   assert.match(problems[0]!.fix, 'such as 9223372036854776000');
 });
 
+test("compact JSON, a value right after its key's colon, warns as YAML with a space does", () => {
+  assert.equal(
+    found('{"limit":12345678901234567890,"on":"x"}\n').map(([line, column]) => [line, column]),
+    [[1, 10]],
+  );
+});
+
 test('a file without any candidate token is not parsed at all, and a broken file reports nothing here', () => {
   assert.equal(found('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yesterday\n'), []);
   assert.equal(found('a: yes\n b: [\n'), []);
