@@ -1,6 +1,7 @@
 import { LineCounter, parseAllDocuments, visit } from 'yaml';
 import type { Problem } from '../errors/problem.ts';
 import { GO_YAML_PARSE_OPTIONS, resolvePlainScalar } from '../yaml/goYamlSchema.ts';
+import { jsonStreamParts } from '../yaml/jsonStream.ts';
 
 /**
  * Plain (unquoted) scalars, values and keys, that YAML 1.1 — what kubectl reads — takes for something most
@@ -14,6 +15,13 @@ import { GO_YAML_PARSE_OPTIONS, resolvePlainScalar } from '../yaml/goYamlSchema.
  */
 export function findAmbiguousScalars(file: string, text: string): Problem[] {
   if (!CANDIDATE.test(text)) return [];
+  // A stream of JSON objects is no YAML document, but each of its values is one, as parseDocuments reads them.
+  const stream = jsonStreamParts(text);
+  if (stream) return stream.flatMap((part) => findInDocuments(file, part.text).map((p) => part.place(p)));
+  return findInDocuments(file, text);
+}
+
+function findInDocuments(file: string, text: string): Problem[] {
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(text, { ...GO_YAML_PARSE_OPTIONS, lineCounter });
   if (!Array.isArray(docs)) return [];

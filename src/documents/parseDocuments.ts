@@ -5,6 +5,7 @@ import { documentValue, DocumentValueError, type DuplicateKey } from '../yaml/do
 import { GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { maxNesting } from '../yaml/maxNesting.ts';
 import { indentQuotedContinuations } from '../yaml/quotedContinuations.ts';
+import { jsonStreamParts, type JsonStreamPart } from '../yaml/jsonStream.ts';
 
 /** One YAML document of a source file, as plain data plus where it came from. */
 export interface SourceDocument {
@@ -105,7 +106,8 @@ function parseText(
     const { line, column } = lineColOfByte(bytes, offset);
     return fail('FILE_NOT_TEXT', `invalid UTF-8 at byte ${offset}`, 'save the file as UTF-8', at(line, column));
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const bom = text.charCodeAt(0) === 0xfeff;
+  if (bom) text = text.slice(1);
   // kubectl reads a file line by line and ends every line with \n, the last one too: a `|` block at the end of
   // a file without a final newline keeps its line break there, and so it does here.
   if (text.length > 0 && !text.endsWith('\n')) text += '\n';
@@ -125,6 +127,43 @@ function parseText(
   const separator = kubectlSeparatorProblem(text);
   if (separator) return fail('YAML_SYNTAX', separator.message, separator.fix, at(separator.line, 1));
 
+  const stream = bom ? undefined : jsonStreamParts(text);
+  if (stream) return jsonStreamDocuments(file, stream, limits);
+  return parseYaml(file, text, limits);
+}
+
+/** Each value of a JSON stream read as the one-document file it would be on its own, at its place in the stream. */
+function jsonStreamDocuments(
+  file: string,
+  parts: JsonStreamPart[],
+  limits: ParseLimits,
+): { documents: SourceDocument[]; problems: Problem[] } {
+  const documents: SourceDocument[] = [];
+  const problems: Problem[] = [];
+  for (const part of parts) {
+    const parsed = parseYaml(file, part.text, limits);
+    problems.push(...parsed.problems.map((p) => part.place(p)));
+    for (const doc of parsed.documents)
+      documents.push({
+        value: doc.value,
+        index: documents.length,
+        source: part.place(doc.source),
+        locate: (path, at) => part.place(doc.locate(path, at)),
+      });
+  }
+  return { documents, problems };
+}
+
+function parseYaml(
+  file: string,
+  text: string,
+  limits: ParseLimits,
+): { documents: SourceDocument[]; problems: Problem[] } {
+  const at = (line = 1, column = 1): SourceSpan => ({ file, line, column });
+  const fail = (code: Problem['code'], message: string, fix: string, span = at()) => ({
+    documents: [],
+    problems: [{ ...span, code, severity: 'error' as const, message, fix }],
+  });
   // Most manifests are plain block YAML, read by a reader several times faster than the library; the library
   // reads the rest, and is asked for field positions only when a later check reports a problem.
   const block = parseBlockYaml(text);

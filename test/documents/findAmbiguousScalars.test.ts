@@ -71,6 +71,17 @@ test("compact JSON, a value right after its key's colon, warns as YAML with a sp
   );
 });
 
+test('each object of a JSON stream warns at its place in the stream', () => {
+  const text = '{"a": 1}\n{\n  "b": 12345678901234567890\n}  {"c":98765432109876543210}\n';
+  assert.equal(
+    found(text).map(([line, column]) => [line, column]),
+    [
+      [3, 8],
+      [4, 9],
+    ],
+  );
+});
+
 test('a file without any candidate token is not parsed at all, and a broken file reports nothing here', () => {
   assert.equal(found('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yesterday\n'), []);
   assert.equal(found('a: yes\n b: [\n'), []);

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseDocuments } from '../../src/documents/parseDocuments.ts';
 import { indentQuotedContinuations } from '../../src/yaml/quotedContinuations.ts';
+import { splitJsonStream } from '../../src/yaml/jsonStream.ts';
 
 const parse = (file: string, text: string) => parseDocuments(file, new TextEncoder().encode(text));
 
@@ -253,6 +254,39 @@ test('lifting wrapped quoted lines stays bounded by the file a pull request comm
   const deep = `${'  '.repeat(30)}a: 'x\n${'y\n'.repeat(1_000)}'\n`;
   assert.is(indentQuotedContinuations(deep), undefined);
   assert.is(indentQuotedContinuations("a:\n  b: 'x\n  y'\n"), "a:\n  b: 'x\n   y'\n");
+});
+
+test('a text is a JSON stream as kubectl sniffs one: a leading {, then JSON values with nothing or JSON space between', () => {
+  const slices = (text: string) => splitJsonStream(text)?.map(({ start, end }) => text.slice(start, end));
+  assert.equal(slices(' \n{"a": "}{"}{"b": [1, {"c": "\\""}]}\n\t{}'), [
+    '{"a": "}{"}',
+    '{"b": [1, {"c": "\\""}]}',
+    '{}',
+  ]);
+  // A number longer than any fixed look-ahead stays one value.
+  assert.equal(slices(`{}${' '}${'9'.repeat(80)}`), ['{}', '9'.repeat(80)]);
+  // One value is the YAML document it also is; not JSON, or not starting with {, is YAML's to read.
+  assert.is(splitJsonStream('{"a": 1}\n'), undefined);
+  assert.is(splitJsonStream('{"a": 1}\n---\n{"b": 2}\n'), undefined);
+  assert.is(splitJsonStream('{a: 1}\n{b: 2}\n'), undefined);
+  assert.is(splitJsonStream('# c\n{"a": 1}{"b": 2}'), undefined);
+  // Go's unicode.IsSpace before the brace: a no-break space is skipped, a byte order mark is not.
+  assert.equal(slices('\u00a0{}{}'), ['{}', '{}']);
+  assert.is(splitJsonStream('\ufeff{}{}'), undefined);
+});
+
+test('a JSON stream in a .yaml file is read as kubectl reads it, each object a document at its own line', () => {
+  const { documents, problems } = parse('dump.yaml', '{"kind": "A"}\n  {"kind": "B",\n "x": 1}{"kind": "C"}\n');
+  assert.equal(problems, []);
+  assert.equal(
+    documents.map((d) => [d.index, d.value, d.source.line, d.source.column]),
+    [
+      [0, { kind: 'A' }, 1, 1],
+      [1, { kind: 'B', x: 1 }, 2, 3],
+      [2, { kind: 'C' }, 3, 9],
+    ],
+  );
+  assert.equal(documents[1]!.locate(['x']), { file: 'dump.yaml', line: 3, column: 7 });
 });
 
 test.run();

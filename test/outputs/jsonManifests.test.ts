@@ -59,4 +59,36 @@ test('a broken .json manifest is an error at its line, as kubectl refuses it', a
   );
 });
 
+test('a stream of JSON objects, one after another, renders each as kubectl reads it, a problem at its own line', async () => {
+  // What `kubectl create --dry-run=client -o json` of several objects writes; kubectl reads any file whose first
+  // character is `{` as such a stream, .yaml too.
+  const object = (name: string, data: string) =>
+    `{\n  "apiVersion": "v1",\n  "kind": "ConfigMap",\n  "metadata": {"name": "${name}", "namespace": "default"},\n  "data": ${data}\n}`;
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'policies/cm.yaml': configMapPolicy(['member1']),
+      'templates/dump.json': `${object('a', '{"k": "a"}')}\n${object('b', '{"k": "b"}')}${object('c', '{"k": 3}')}\n`,
+      'templates/dump.yaml': `  ${object('d', '{"k": "d"}')} ${object('e', '{}')}`,
+    },
+    'json stream',
+  );
+  const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  // c's data value is a number: refused at its own line in the stream, the others render.
+  assert.equal(
+    snapshot.model.problems.map((p) => [p.file, p.line, p.column, p.code]),
+    [['templates/dump.json', 16, 17, 'INVALID_VALUE']],
+  );
+  assert.equal([...snapshot.model.templates.keys()].sort(), [
+    'v1/ConfigMap/default/a',
+    'v1/ConfigMap/default/b',
+    'v1/ConfigMap/default/d',
+    'v1/ConfigMap/default/e',
+  ]);
+  assert.equal((snapshot.model.templates.get('v1/ConfigMap/default/b')!.manifest as { data: unknown }).data, {
+    k: 'b',
+  });
+});
+
 test.run();
