@@ -70,7 +70,9 @@ function jsonManifests(parsed: { documents: SourceDocument[]; problems: Problem[
     const o = v as { apiVersion?: unknown; kind?: unknown } | null;
     return typeof o === 'object' && o !== null && typeof o.apiVersion === 'string' && typeof o.kind === 'string';
   };
-  return parsed.documents.some((d) => isObject(d.value)) ? parsed : { documents: [], problems: [] };
+  // kubectl refuses a JSON array of objects ("cannot unmarshal array"), so it is a manifest refused, not passed over.
+  const held = (v: unknown) => isObject(v) || (Array.isArray(v) && v.some(isObject));
+  return parsed.documents.some((d) => held(d.value)) ? parsed : { documents: [], problems: [] };
 }
 
 function parseText(

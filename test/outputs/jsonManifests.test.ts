@@ -91,4 +91,20 @@ test('a stream of JSON objects, one after another, renders each as kubectl reads
   });
 });
 
+test('a JSON array of objects is refused, as kubectl refuses it, not passed over as JSON of another kind', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'templates/array.json': '[{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}]\n',
+    },
+    'json array',
+  );
+  const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal(
+    snapshot.model.problems.map((p) => [p.file, p.code, p.severity]),
+    [['templates/array.json', 'NOT_AN_OBJECT', 'error']],
+  );
+});
+
 test.run();
