@@ -10,10 +10,9 @@ export function satisfiesChartVersion(constraint: string, version: string): bool
   const groups: Condition[][] = [];
   for (const alternative of constraint.split('||')) {
     const conditions: Condition[] = [];
-    const text = alternative.trim().replace(RANGE, (_, a: string, b: string) => `>= ${a}, <= ${b}`);
-    const parts = text.match(CONDITION_GLOBAL) ?? [];
-    // Anything left over is no condition: helm refuses the whole constraint.
-    if (parts.length === 0 || text.replace(CONDITION_GLOBAL, '').replace(/[\s,]/g, '') !== '') return 'invalid';
+    const text = alternative.replace(RANGE, (_, a: string, b: string) => `>= ${a}, <= ${b}`);
+    const parts = conditionsOf(text);
+    if (!parts) return 'invalid';
     for (const part of parts) {
       const c = parseCondition(part);
       if (!c) return 'invalid';
@@ -49,6 +48,24 @@ const RANGE = new RegExp(
   `\\s*(${CV.replace(/\((?!\?)/g, '(?:')})\\s+-\\s+(${CV.replace(/\((?!\?)/g, '(?:')})\\s*`,
   'g',
 );
+
+/**
+ * The conditions of one `||` alternative, or undefined where Masterminds' validConstraintRegex refuses it: spaces
+ * around each condition, and between two of them white space or one comma (`>=1 <2`, `>=1, <2`); nothing at all
+ * between them (`>=1<2`), a comma first, last or twice, or anything else left over makes the constraint invalid.
+ * Checked on the gaps between matches, not with that regex, whose nested repetition would backtrack for long in JS.
+ */
+function conditionsOf(text: string): string[] | undefined {
+  const parts: string[] = [];
+  let last = 0;
+  for (const m of text.matchAll(CONDITION_GLOBAL)) {
+    const gap = text.slice(last, m.index);
+    if (parts.length === 0 ? !/^\s*$/.test(gap) : !/^(?:\s+|\s*,\s*)$/.test(gap)) return undefined;
+    parts.push(m[0]);
+    last = m.index + m[0].length;
+  }
+  return parts.length > 0 && /^\s*$/.test(text.slice(last)) ? parts : undefined;
+}
 
 const isX = (s: string) => s === 'x' || s === 'X' || s === '*';
 
@@ -110,7 +127,9 @@ function comparePrerelease(a: string, b: string): number {
 
 function holds(v: Version, c: Condition): boolean {
   const { con } = c;
-  if (v.prerelease !== '' && con.prerelease === '') return false;
+  // Masterminds semver v3.3 (helm 3.17) checks a prerelease against each condition apart, and `!=` of an exact
+  // version is the one condition that takes any prerelease (1.2.3-rc.1 is not 1.2.3).
+  if (v.prerelease !== '' && con.prerelease === '' && !(c.op === '!=' && !c.dirty)) return false;
   switch (c.op) {
     case '':
     case '=':

@@ -137,6 +137,14 @@ test('a version constraint is satisfied as helm dependency build decides it', ()
     ['>0.0.1, <0.1.1', true],
     ['>0.0.1 <0.1.1', true],
     ['0.2.0 || 0.1.0', true],
+    // Between two conditions white space or one comma, around them white space only.
+    ['>=0.0.1 , <0.2', true],
+    ['  >=0.0.1,\t<0.2  ', true],
+    ['>=0.0.1<0.2', 'invalid'],
+    ['^0.1,', 'invalid'],
+    [',^0.1', 'invalid'],
+    ['>=0.0.1,,<0.2', 'invalid'],
+    ['0.1.0 ||', 'invalid'],
   ];
   assert.equal(
     helm.map(([c]) => [c, satisfiesChartVersion(c, '0.1.0')]),
@@ -144,6 +152,10 @@ test('a version constraint is satisfied as helm dependency build decides it', ()
   );
   assert.not.ok(satisfiesChartVersion('>=0.1.0', '0.2.0-rc.1'), 'a prerelease only for a constraint naming one');
   assert.ok(satisfiesChartVersion('>=0.1.0-0', '0.2.0-rc.1'));
+  // Each condition apart: != of an exact version is the one that lets a prerelease through (helm 3.17's semver 3.3).
+  assert.ok(satisfiesChartVersion('!=0.1.0', '0.2.0-rc.1'));
+  assert.not.ok(satisfiesChartVersion('!=0.1', '0.2.0-rc.1'));
+  assert.not.ok(satisfiesChartVersion('!=0.1.0 >0.0.1', '0.2.0-rc.1'));
 });
 
 test('a chart with a file:// library dependency renders the objects helm template gives after helm dependency build', async () => {
