@@ -1,5 +1,7 @@
 import type { Problem, SourceSpan } from '../errors/problem.ts';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import { GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
+import { goString } from './chartLock.ts';
 import { satisfiesChartVersion } from './chartVersionConstraint.ts';
 
 /** A `repository: file://…` dependency of a Chart.yaml (or Chart.lock), where it is written. */
@@ -37,7 +39,7 @@ export function localChartDependencies(file: string, text: string): LocalChartDe
   const lines = new LineCounter();
   let deps: unknown;
   try {
-    deps = parseDocument(text, { lineCounter: lines }).get('dependencies', true);
+    deps = parseDocument(text, { ...GO_YAML_PARSE_OPTIONS, lineCounter: lines }).get('dependencies', true);
   } catch {
     return [];
   }
@@ -55,7 +57,7 @@ export function localChartDependencies(file: string, text: string): LocalChartDe
     out.push({
       name,
       path: value.slice(FILE_SCHEME.length),
-      ...(typeof version === 'string' || typeof version === 'number' ? { version: String(version) } : {}),
+      ...(typeof version === 'string' || typeof version === 'number' ? { version: goString(version) } : {}),
       file,
       line: at.line,
       column: at.col,
@@ -67,8 +69,8 @@ export function localChartDependencies(file: string, text: string): LocalChartDe
 /** A Chart.yaml's `version` (pure); undefined when it has none or does not parse. */
 export function chartVersionOf(chartYaml: string): string | undefined {
   try {
-    const version = parseDocument(chartYaml).get('version');
-    return typeof version === 'string' || typeof version === 'number' ? String(version) : undefined;
+    const version = parseDocument(chartYaml, GO_YAML_PARSE_OPTIONS).get('version');
+    return typeof version === 'string' || typeof version === 'number' ? goString(version) : undefined;
   } catch {
     return undefined;
   }

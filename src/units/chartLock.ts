@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LineCounter, parseDocument } from 'yaml';
 import type { SourceSpan } from '../errors/problem.ts';
+import { formatFloat32, GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
 
 /**
  * Where a Chart.lock's digest disagrees with its Chart.yaml (pure), as `helm dependency build` finds it ("the lock file
@@ -11,9 +12,13 @@ import type { SourceSpan } from '../errors/problem.ts';
  */
 export function staleChartLock(lockFile: string, chartYaml: string, chartLock: string): SourceSpan | undefined {
   try {
-    const chart = parseDocument(chartYaml).toJS() as { apiVersion?: unknown; dependencies?: unknown } | null;
+    // helm reads both with sigs.k8s.io/yaml: YAML 1.1 scalars (`enabled: yes`, `tags: [on]`), as kubectl does.
+    const chart = parseDocument(chartYaml, GO_YAML_PARSE_OPTIONS).toJS() as {
+      apiVersion?: unknown;
+      dependencies?: unknown;
+    } | null;
     const lines = new LineCounter();
-    const lockDoc = parseDocument(chartLock, { lineCounter: lines });
+    const lockDoc = parseDocument(chartLock, { ...GO_YAML_PARSE_OPTIONS, lineCounter: lines });
     const lock = lockDoc.toJS() as { digest?: unknown; dependencies?: unknown } | null;
     if (chart?.apiVersion === 'v1' || typeof lock?.digest !== 'string') return undefined;
     const req = Array.isArray(chart?.dependencies) ? chart.dependencies : [];
@@ -35,7 +40,7 @@ export function staleChartLock(lockFile: string, chartYaml: string, chartLock: s
 /** helm's chart.Dependency as Go marshals it: its fields in their order, empty optional ones left out. */
 function goDependency(d: unknown): Record<string, unknown> {
   const dep = (d ?? {}) as Record<string, unknown>;
-  const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
+  const text = goString;
   const out: Record<string, unknown> = { name: text(dep.name) };
   if (text(dep.version) !== '') out.version = text(dep.version);
   out.repository = text(dep.repository);
@@ -46,6 +51,16 @@ function goDependency(d: unknown): Record<string, unknown> {
     out['import-values'] = sortedKeys(dep['import-values']);
   if (text(dep.alias) !== '') out.alias = text(dep.alias);
   return out;
+}
+
+/**
+ * A scalar read into a Go string field by sigs.k8s.io/yaml: a number or boolean YAML made of it is written back as
+ * Go formats it (`1.10` is "1.1", `on` is "true"), null is empty.
+ */
+export function goString(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : formatFloat32(v);
+  return String(v);
 }
 
 /** A value with its maps' keys sorted, as Go marshals a map (a struct keeps its field order). */

@@ -363,4 +363,23 @@ test("with a Chart.lock, helm's digest and the version it pins are checked, as h
   ]);
 });
 
+test('a Chart.lock helm wrote over YAML 1.1 words (enabled: yes, tags: [on]) is in sync, as helm reads Chart.yaml', async () => {
+  // helm reads Chart.yaml with sigs.k8s.io/yaml: `yes` is the boolean true, `on` in a list of strings is "true",
+  // and the digest is over those values.
+  const files = {
+    ...monorepo(),
+    'apps/web/Chart.yaml': WEB_CHART.replace(
+      'repository: file://../../libs/common\n',
+      'repository: file://../../libs/common\n    enabled: yes\n    tags: [backend, on]\n    condition: n\n',
+    ),
+  };
+  const lock = helmLock(files, 'apps/web');
+  const r = makeConfigRepoWith(repos, { ...MEMBERS, ...files, 'apps/web/Chart.lock': lock }, 'locked 1.1');
+  const { model } = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal(
+    model.problems.map((p) => `${p.file}:${p.line} ${p.message}`),
+    [],
+  );
+});
+
 test.run();
