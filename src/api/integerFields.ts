@@ -1,6 +1,7 @@
 import { podSpecAt } from './podSpecPaths.ts';
 
-// Integer fields of built-in kinds a patch or a template can fill with something else (`replicas: "abc"`, `port: 80.5`):
+// Integer fields of built-in kinds a patch or a template can fill with something else (`replicas: "abc"`, `port: 80.5`,
+// `replicas: 2147483648` past int32):
 // kube-apiserver cannot decode the object into its Go type (a 400), where a store that kept it would feed the
 // controllers a replica count they cannot read.
 
@@ -54,7 +55,7 @@ export function nonIntegerValues(manifest: unknown, group: string, kind: string)
   if (!isObject(manifest)) return [];
   const out: NonIntegerValue[] = [];
   const check = (value: unknown, path: (string | number)[], struct: string, goType: 'int32' | 'int64') => {
-    if (value === undefined || value === null || Number.isInteger(value)) return;
+    if (value === undefined || value === null || (Number.isInteger(value) && fits(value as number, goType))) return;
     out.push({ path, value, struct, goType });
   };
   const spec = manifest.spec;
@@ -103,6 +104,11 @@ export function integerFieldDecodeError(
           : typeof value;
   const field = path.filter((s) => typeof s === 'string').join('.');
   return `${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${what} into Go struct field ${struct}.${field} of type ${goType}`;
+}
+
+/** Go's json decoding refuses a whole number its field's type cannot hold (OverflowInt) as it refuses 3.5. */
+function fits(value: number, goType: 'int32' | 'int64'): boolean {
+  return goType === 'int32' ? value >= -(2 ** 31) && value < 2 ** 31 : value >= -(2 ** 63) && value < 2 ** 63;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

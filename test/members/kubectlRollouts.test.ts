@@ -214,7 +214,7 @@ spec:
   assert.is(scaled.code, 0, scaled.stderr);
 });
 
-test('a patch that makes replicas a string cannot be decoded, as kube-apiserver answers, and nothing is stored', async () => {
+test('a patch that makes replicas a string, or an int32 field a number past int32, cannot be decoded, as kube-apiserver answers, and nothing is stored', async () => {
   const web = deployment
     .replace('name: web\n  namespace', 'name: typed\n  namespace')
     .replaceAll('{app: web}', '{app: typed}');
@@ -226,6 +226,15 @@ test('a patch that makes replicas a string cannot be decoded, as kube-apiserver 
     'cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
   );
   assert.is((await kubectl(['get', 'deploy/typed', '-o', 'jsonpath={.spec.replicas}'])).stdout, '1');
+  // A whole number past int32 is no int32 either: Go's decoder refuses it the same way.
+  const overflow = await kubectl(['patch', 'deploy/typed', '-p', '{"spec":{"revisionHistoryLimit":2147483648}}']);
+  assert.is.not(overflow.code, 0);
+  assert.match(
+    overflow.stderr,
+    'cannot unmarshal number 2147483648 into Go struct field DeploymentSpec.spec.revisionHistoryLimit of type int32',
+  );
+  const largest = await kubectl(['patch', 'deploy/typed', '-p', '{"spec":{"revisionHistoryLimit":2147483647}}']);
+  assert.is(largest.code, 0, largest.stderr);
 });
 
 test.run();
