@@ -269,6 +269,9 @@ function parseYaml(
  */
 function kubectlSeparatorProblem(text: string): { line: number; message: string; fix: string } | undefined {
   let ended: number | undefined; // the line of a `...` whose part has not reached a `---` yet
+  // Whether the part so far holds anything but blank and comment lines: one whose first such line is `...` is a
+  // document end with no document, which go-yaml refuses ("did not find expected node content"), and so kubectl.
+  let content = false;
   for (let start = 0, line = 1; start < text.length; line++) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
@@ -283,12 +286,21 @@ function kubectlSeparatorProblem(text: string): { line: number; message: string;
         };
       }
       ended = undefined;
+      content = false;
     } else if (
       c === 46 /* . */ &&
       text.startsWith('...', start) &&
       /^\.\.\.(?:[ \t]+(?:#.*)?)?$/.test(text.slice(start, end))
     ) {
+      if (!content)
+        return {
+          line,
+          message: 'kubectl refuses a `...` document end before any document (did not find expected node content)',
+          fix: 'remove the `...` line, or put it after the document it ends',
+        };
       ended ??= line;
+    } else if (!content && !/^\s*(?:#.*)?$/.test(text.slice(start, end))) {
+      content = true;
     } else if (ended !== undefined && !/^\s*(?:#.*)?$/.test(text.slice(start, end))) {
       return {
         line: ended,

@@ -149,6 +149,9 @@ test('document separators as kubectl splits them: content after --- and document
     [`${cm('a')}--- a: 1\n`, 5],
     [`${cm('a')}---foo\n${cm('b')}`, 5],
     [`${cm('a')}...\n# c\n${cm('b')}`, 5],
+    // A part whose first line that is not blank or a comment is `...` ends a document it does not hold.
+    [`${cm('a')}---\n\n# c\n...\n---\n${cm('b')}`, 8],
+    [`...\n${cm('a')}`, 1],
   ] as const) {
     const { documents, problems } = parse('f.yaml', text);
     assert.equal(documents, [], text);
@@ -162,6 +165,8 @@ test('document separators as kubectl splits them: content after --- and document
   const fine = parse('f.yaml', `${cm('a')}... # end\n--- # next\n${cm('b')}data:\n  x: |\n    ---\n    y\n`);
   assert.equal(fine.problems, []);
   assert.equal(fine.documents.length, 2);
+  // A second `...` after a document's own is passed over, as go-yaml skips extra document ends.
+  assert.equal(parse('f.yaml', `${cm('a')}...\n...\n`).problems, []);
 });
 
 test('a key set twice keeps its last value, as kubectl does, with a warning at the second naming the first', () => {
