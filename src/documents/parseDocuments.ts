@@ -299,6 +299,14 @@ function kubectlSeparatorProblem(text: string): { line: number; message: string;
           fix: 'remove the `...` line, or put it after the document it ends',
         };
       ended ??= line;
+    } else if (!content && c === 37 /* % */) {
+      // A directive belongs to the `---` after it, but kubectl splits the file there first: the directive is left
+      // in a part of its own, which go-yaml refuses ("did not find expected <document start>").
+      return {
+        line,
+        message: `kubectl refuses a YAML directive (\`${text.slice(start, end).trimEnd()}\`): it splits the file at \`---\` before reading it, which leaves the directive without its document`,
+        fix: 'remove the directive line; kubectl reads every file as YAML 1.1 anyway',
+      };
     } else if (!content && !/^\s*(?:#.*)?$/.test(text.slice(start, end))) {
       content = true;
     } else if (ended !== undefined && !/^\s*(?:#.*)?$/.test(text.slice(start, end))) {

@@ -143,7 +143,7 @@ test('.inf, .nan and null keys: YAML_NOT_JSON at the scalar, as kubectl refuses 
   );
 });
 
-test('document separators as kubectl splits them: content after --- and documents hidden after ... are refused at their line', () => {
+test('document separators as kubectl splits them: content after ---, documents hidden after ..., a ... or a directive without its document are refused at their line', () => {
   const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
   for (const [text, line] of [
     [`${cm('a')}--- a: 1\n`, 5],
@@ -152,6 +152,9 @@ test('document separators as kubectl splits them: content after --- and document
     // A part whose first line that is not blank or a comment is `...` ends a document it does not hold.
     [`${cm('a')}---\n\n# c\n...\n---\n${cm('b')}`, 8],
     [`...\n${cm('a')}`, 1],
+    // A directive is split from the document it introduces.
+    [`%YAML 1.1\n---\n${cm('a')}`, 1],
+    [`${cm('a')}---\n# c\n%TAG !e! tag:example.com,2000:\n---\n${cm('b')}`, 7],
   ] as const) {
     const { documents, problems } = parse('f.yaml', text);
     assert.equal(documents, [], text);
