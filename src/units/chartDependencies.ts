@@ -30,6 +30,7 @@ export interface CopiedChart {
 }
 
 const FILE_SCHEME = 'file://';
+const MAX_CONSTRAINT_LENGTH = 256;
 
 /**
  * The `file://` dependencies a Chart.yaml or Chart.lock declares (pure). Others (an https or oci repository, or
@@ -131,7 +132,17 @@ export function chartDependencyCopies(
     } else {
       // helm dependency build packs a file:// chart only when its version satisfies the constraint.
       const version = chartVersion(resolved) ?? '';
-      const fits = satisfiesChartVersion(dep.locked ?? dep.version ?? '', version);
+      const constraint = dep.locked ?? dep.version ?? '';
+      // Matching a constraint costs time quadratic in its runs of spaces or digits: a committed one of 400 KB would
+      // hold the render for minutes. Real constraints are a few conditions.
+      if (constraint.length > MAX_CONSTRAINT_LENGTH) {
+        problem(
+          `dependency "${dep.name}" has a version constraint of ${constraint.length} characters, over the ${MAX_CONSTRAINT_LENGTH} a render reads`,
+          'write the constraint as the few conditions it means (">=1.2.0 <2.0.0", "^1.2")',
+        );
+        continue;
+      }
+      const fits = satisfiesChartVersion(constraint, version);
       if (dep.staleLock)
         problems.push({
           ...dep.staleLock,

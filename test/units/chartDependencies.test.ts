@@ -93,6 +93,8 @@ test("a chart's own file:// dependencies are copied, as helm dependency build pa
       dep('itself', '.'),
       dep('up', '..'),
       dep('newer', '../../libs/common', '^2.0.0'),
+      // Matched in quadratic time: long enough, it would hold the render for minutes.
+      dep('padded', '../../libs/common', `>=0.1.0${' '.repeat(400_000)}<1.0.0`),
     ],
     (dir) => charts.has(dir),
     new Set<string>(),
@@ -107,6 +109,7 @@ test("a chart's own file:// dependencies are copied, as helm dependency build pa
       "file://. is the chart's own folder or one holding it: a chart cannot be its own dependency",
       'file://.. is not a chart folder of this commit (no apps/Chart.yaml)',
       `libs/common is version 0.1.0, which does not satisfy the constraint "^2.0.0" (helm dependency build: can't get a valid version for dependency newer)`,
+      'dependency "padded" has a version constraint of 400013 characters, over the 256 a render reads',
     ],
   );
 });
