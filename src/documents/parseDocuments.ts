@@ -75,16 +75,22 @@ function jsonManifests(parsed: { documents: SourceDocument[]; problems: Problem[
   return parsed.documents.some((d) => held(d.value)) ? parsed : { documents: [], problems: [] };
 }
 
+/** Where in `file` a problem is (`at`), and a parse that failed with one problem there (`fail`). */
+function placesIn(file: string) {
+  const at = (line = 1, column = 1): SourceSpan => ({ file, line, column });
+  const fail = (code: Problem['code'], message: string, fix: string, span = at()) => ({
+    documents: [] as SourceDocument[],
+    problems: [{ ...span, code, severity: 'error' as const, message, fix }],
+  });
+  return { at, fail };
+}
+
 function parseText(
   file: string,
   bytes: Uint8Array,
   limits: ParseLimits,
 ): { documents: SourceDocument[]; problems: Problem[] } {
-  const at = (line = 1, column = 1): SourceSpan => ({ file, line, column });
-  const fail = (code: Problem['code'], message: string, fix: string, span = at()) => ({
-    documents: [],
-    problems: [{ ...span, code, severity: 'error' as const, message, fix }],
-  });
+  const { at, fail } = placesIn(file);
 
   if (bytes.length > limits.maxFileBytes) {
     return fail(
@@ -161,11 +167,7 @@ function parseYaml(
   text: string,
   limits: ParseLimits,
 ): { documents: SourceDocument[]; problems: Problem[] } {
-  const at = (line = 1, column = 1): SourceSpan => ({ file, line, column });
-  const fail = (code: Problem['code'], message: string, fix: string, span = at()) => ({
-    documents: [],
-    problems: [{ ...span, code, severity: 'error' as const, message, fix }],
-  });
+  const { at, fail } = placesIn(file);
   // Most manifests are plain block YAML, read by a reader several times faster than the library; the library
   // reads the rest, and is asked for field positions only when a later check reports a problem.
   const block = parseBlockYaml(text);
