@@ -57,7 +57,8 @@ spec:
 const ingress = (apiVersion: string) =>
   `apiVersion: ${apiVersion}\nkind: Ingress\nmetadata:\n  name: web\n  namespace: default\nspec: {}\n`;
 
-test('two templates that would share an output file are an error at both, and neither replaces or removes the other', async () => {
+/** A repository whose one Ingress, web (networking.k8s.io/v1), is placed on member1 and rendered. */
+async function renderedWeb() {
   const r = makeConfigRepoWith(
     repos,
     {
@@ -69,6 +70,11 @@ test('two templates that would share an output file are an error at both, and ne
   );
   const repo = await openRepo(r.dir);
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  return { r, repo };
+}
+
+test('two templates that would share an output file are an error at both, and neither replaces or removes the other', async () => {
+  const { r, repo } = await renderedWeb();
   const binding = r.show('flotilla/rendered', 'bindings/default/web-ingress.yaml');
   const manifest = r.show('flotilla/rendered', 'clusters/member1/default/ingress.networking.k8s.io_web.yaml');
 
@@ -106,17 +112,7 @@ test('two templates that would share an output file are an error at both, and ne
 });
 
 test('a template held by a collision renders as soon as the other object goes, though its own file does not change', async () => {
-  const r = makeConfigRepoWith(
-    repos,
-    {
-      'clusters/member1.yaml': clusterYaml('member1'),
-      'policies/all.yaml': policy,
-      'templates/web.yaml': ingress('networking.k8s.io/v1'),
-    },
-    'web',
-  );
-  const repo = await openRepo(r.dir);
-  await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  const { r, repo } = await renderedWeb();
   r.commit({ 'templates/legacy.yaml': ingress('example.com/v1') }, 'the same Ingress in another group');
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
   r.commit(
@@ -163,17 +159,7 @@ test('two new templates colliding in one commit: both held, and the one left ren
 });
 
 test('a template changed in the commit that adds a same-name copy renders its change; the copy, held, never replaces it', async () => {
-  const r = makeConfigRepoWith(
-    repos,
-    {
-      'clusters/member1.yaml': clusterYaml('member1'),
-      'policies/all.yaml': policy,
-      'templates/web.yaml': ingress('networking.k8s.io/v1'),
-    },
-    'web',
-  );
-  const repo = await openRepo(r.dir);
-  await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  const { r, repo } = await renderedWeb();
   r.commit(
     {
       'templates/legacy.yaml': ingress('example.com/v1'),
@@ -191,17 +177,7 @@ test('a template changed in the commit that adds a same-name copy renders its ch
 });
 
 test('an object the API server would refuse never holds back the template whose binding name it shares', async () => {
-  const r = makeConfigRepoWith(
-    repos,
-    {
-      'clusters/member1.yaml': clusterYaml('member1'),
-      'policies/all.yaml': policy,
-      'templates/web.yaml': ingress('networking.k8s.io/v1'),
-    },
-    'web',
-  );
-  const repo = await openRepo(r.dir);
-  await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  const { r, repo } = await renderedWeb();
   // INGRESS in networking.k8s.io/v1 is no kind Kubernetes serves: refused, and its binding would be web-ingress too.
   r.commit(
     { 'templates/refused.yaml': ingress('networking.k8s.io/v1').replace('kind: Ingress', 'kind: INGRESS') },
@@ -224,17 +200,7 @@ test('an object the API server would refuse never holds back the template whose 
 });
 
 test("an object of another group with the same kind and name cannot freeze the one already rendered: the owner's changes still render, the newcomer is held", async () => {
-  const r = makeConfigRepoWith(
-    repos,
-    {
-      'clusters/member1.yaml': clusterYaml('member1'),
-      'policies/all.yaml': policy,
-      'templates/web.yaml': ingress('networking.k8s.io/v1'),
-    },
-    'web',
-  );
-  const repo = await openRepo(r.dir);
-  await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
+  const { r, repo } = await renderedWeb();
   r.commit({ 'templates/legacy.yaml': ingress('example.com/v1') }, 'the same Ingress in another group');
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
   r.commit(
