@@ -361,20 +361,28 @@ test('aggregateStatus sums the status items of a multi-document status file', as
   assert.is(r.stdout, observedWith(3, 5).replace('%NAME%', 'aggregatedStatus'));
 });
 
-// interpret.go getAggregatedStatusItems: no --status-file is a nil slice, which reaches the script as nil (the
-// third-party customizations' "nil status items" cases, e.g. kyverno.io/v1 ClusterPolicy, return the object as it is).
-test('aggregateStatus without a status file gives the script nil statusItems, and an empty file an empty list', async () => {
-  const customization = file(
-    'nil-items.yaml',
+/** A file of one ResourceInterpreterCustomization of apps/v1 Deployments with one Lua hook (the script as under `luaScript: |`). */
+const deploymentHook = (name: string, hook: string, script: string) =>
+  file(
+    `${name}.yaml`,
     `apiVersion: config.karmada.io/v1alpha1
 kind: ResourceInterpreterCustomization
-metadata: {name: nil-items}
+metadata: {name: ${name}}
 spec:
   target: {apiVersion: apps/v1, kind: Deployment}
   customizations:
-    statusAggregation:
+    ${hook}:
       luaScript: |
-        function AggregateStatus(desiredObj, statusItems)
+${script}`,
+  );
+
+// interpret.go getAggregatedStatusItems: no --status-file is a nil slice, which reaches the script as nil (the
+// third-party customizations' "nil status items" cases, e.g. kyverno.io/v1 ClusterPolicy, return the object as it is).
+test('aggregateStatus without a status file gives the script nil statusItems, and an empty file an empty list', async () => {
+  const customization = deploymentHook(
+    'nil-items',
+    'statusAggregation',
+    `        function AggregateStatus(desiredObj, statusItems)
           if statusItems == nil then return desiredObj end
           desiredObj.status = {items = #statusItems}
           return desiredObj
@@ -400,17 +408,10 @@ spec:
 // The third-party GitRepository, Bucket, HelmChart, HelmRepository and SparkApplication cases give items with a status
 // only: AggregatedStatusItem.clusterName has no omitempty, so each reaches the script with clusterName "".
 test('aggregateStatus takes status items without clusterName, each named "" as karmadactl decodes it', async () => {
-  const customization = file(
-    'names.yaml',
-    `apiVersion: config.karmada.io/v1alpha1
-kind: ResourceInterpreterCustomization
-metadata: {name: names}
-spec:
-  target: {apiVersion: apps/v1, kind: Deployment}
-  customizations:
-    statusAggregation:
-      luaScript: |
-        function AggregateStatus(desiredObj, statusItems)
+  const customization = deploymentHook(
+    'names',
+    'statusAggregation',
+    `        function AggregateStatus(desiredObj, statusItems)
           local names = {}
           for i = 1, #statusItems do names[i] = "[" .. statusItems[i].clusterName .. "]" end
           desiredObj.status = {names = table.concat(names, ",")}
@@ -439,17 +440,10 @@ spec:
 // configurable.go GetDependencies sorts what the scripts return by apiVersion, kind, namespace and name; karmadactl
 // prints that list (as the third-party HelmRelease case's Secrets, ServiceAccount and ConfigMap come out).
 test('interpretDependency prints the references sorted as the configurable interpreter sorts them', async () => {
-  const customization = file(
-    'deps.yaml',
-    `apiVersion: config.karmada.io/v1alpha1
-kind: ResourceInterpreterCustomization
-metadata: {name: deps}
-spec:
-  target: {apiVersion: apps/v1, kind: Deployment}
-  customizations:
-    dependencyInterpretation:
-      luaScript: |
-        function GetDependencies(desiredObj)
+  const customization = deploymentHook(
+    'deps',
+    'dependencyInterpretation',
+    `        function GetDependencies(desiredObj)
           local ns = desiredObj.metadata.namespace
           return {
             {apiVersion = "v1", kind = "Secret", name = "values", namespace = ns},
