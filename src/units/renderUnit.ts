@@ -8,7 +8,7 @@ import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/mode
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readTree } from '../commits/readTree.ts';
-import { isTreeMode, type GitRepo } from '../commits/types.ts';
+import { isTreeMode, type GitRepo, type TreeFile } from '../commits/types.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { SourceUnit } from './detectUnits.ts';
@@ -120,7 +120,7 @@ export async function renderUnit(
     described.valueFiles = [`${unit.dir}/values.yaml`, ...present];
   }
   if (unit.tool === 'helm') {
-    const refused = await chartSchemaProblems(repo, unit, inputs);
+    const refused = await chartSchemaProblems(repo, unit, inputs, ownFiles);
     if (refused.length > 0) return failed(refused, described);
   }
   const found = await findToolReport(unit.tool);
@@ -561,34 +561,35 @@ async function chartCalls(repo: GitRepo, unit: SourceUnit, inputs: ReadonlyMap<s
 
 /**
  * What the chart's schemas (and those of the file:// dependencies copied into it, and of packed subcharts) would make
- * helm read outside the commit (chartSchemas.ts), named where the commit has them.
+ * helm read outside the commit (chartSchemas.ts), named where the commit has them. `ownFiles`: the chart's own files,
+ * as renderUnit listed them.
  */
 async function chartSchemaProblems(
   repo: GitRepo,
   unit: SourceUnit,
   inputs: ReadonlyMap<string, string>,
+  ownFiles: ReadonlyMap<string, TreeFile>,
 ): Promise<Problem[]> {
-  const charts = [
-    { dir: unit.dir, tree: inputs.get(unit.inputs[0]!) },
-    ...(unit.copiedCharts ?? []).map((c) => ({ dir: c.from, tree: inputs.get(`${c.from}/`) })),
-  ];
+  const charts = [{ dir: unit.dir, files: ownFiles }];
+  for (const c of unit.copiedCharts ?? []) {
+    const tree = inputs.get(`${c.from}/`);
+    if (tree) charts.push({ dir: c.from, files: await listTreeFiles(repo, tree) });
+  }
   const out: Problem[] = [];
   for (const chart of charts) {
-    if (!chart.tree) continue;
-    const files = [...(await listTreeFiles(repo, chart.tree))].filter(
-      ([p, f]) => isRegularFile(f.mode) && isSchemaInput(p) !== undefined,
-    );
+    const files = [...chart.files].flatMap(([p, f]) => {
+      const input = isRegularFile(f.mode) ? isSchemaInput(p) : undefined;
+      return input ? [{ p, oid: f.oid, input }] : [];
+    });
     const blobs = await readBlobs(
       repo,
-      files.map(([, f]) => f.oid),
+      files.map((f) => f.oid),
     );
-    for (const [p, f] of files) {
-      const bytes = blobs.get(f.oid);
+    for (const { p, oid, input } of files) {
+      const bytes = blobs.get(oid);
       if (!bytes) continue;
       const file = `${chart.dir}/${p}`;
-      out.push(
-        ...(isSchemaInput(p) === 'schema' ? schemaFileProblems(file, bytes) : archivedSchemaProblems(file, bytes)),
-      );
+      out.push(...(input === 'schema' ? schemaFileProblems(file, bytes) : archivedSchemaProblems(file, bytes)));
     }
   }
   return out;
