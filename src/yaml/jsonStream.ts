@@ -24,19 +24,22 @@ export function splitJsonStream(text: string): JsonStreamValue[] | undefined {
   const first = GO_SPACE.exec(text)![0].length;
   if (text.charCodeAt(first) !== 0x7b /* { */) return undefined;
   const values: JsonStreamValue[] = [];
-  let i = first;
-  while (i < text.length) {
+  for (let i = first; i < text.length; ) {
     const end = valueEnd(text, i);
     if (end === undefined) return undefined;
-    try {
-      JSON.parse(text.slice(i, end));
-    } catch {
-      return undefined;
-    }
     values.push({ start: i, end });
     i = skipJsonSpace(text, end);
   }
-  return values.length > 1 ? values : undefined;
+  // Parsed only once there are several: a single object (every .json manifest) is read as YAML either way.
+  if (values.length < 2) return undefined;
+  for (const { start, end } of values) {
+    try {
+      JSON.parse(text.slice(start, end));
+    } catch {
+      return undefined;
+    }
+  }
+  return values;
 }
 
 /** One value of a JSON stream as a text of its own, and how to move a position in that text back into the stream. */
