@@ -232,8 +232,6 @@ export function parseUnitOptions(
       const refused = valueFileRefusal(dir, f);
       if (refused) problem(['spec', 'valueFiles', i], 'INVALID_VALUE', refused.message, refused.fix);
     });
-  }
-  if (tool === 'helm') {
     (out.fileParameters as { name: string; path: string }[] | undefined)?.forEach((p, i) => {
       // Read from the chart's folder, which the unit copies out of the commit whole: a path elsewhere is not there.
       const parts = p.path.split('/');
@@ -246,22 +244,22 @@ export function parseUnitOptions(
         );
       // Helm splits a --set-file argument at commas and its key at `=`, and reads a backslash as an escape: either in
       // a name or path would make helm read a second file the commit does not hold (`a=/etc/passwd,b`).
-      const bad = [...new Set([...p.name].filter((c) => c === ',' || c === '=' || c === '\\'))];
-      if (bad.length > 0)
-        problem(
-          ['spec', 'fileParameters', i, 'name'],
-          'INVALID_VALUE',
-          `spec.fileParameters[${i}].name is ${JSON.stringify(p.name)}: helm reads ${bad.map((c) => `\`${c}\``).join(' and ')} in a file parameter as a separator, so a name cannot hold it`,
-          'name the value with letters, digits, dots and brackets only (config, files.app, items[0])',
-        );
-      const badPath = [...new Set([...p.path].filter((c) => c === ',' || c === '\\'))];
-      if (badPath.length > 0)
-        problem(
-          ['spec', 'fileParameters', i, 'path'],
-          'INVALID_VALUE',
-          `spec.fileParameters[${i}].path is ${JSON.stringify(p.path)}: helm reads ${badPath.map((c) => `\`${c}\``).join(' and ')} in a file parameter as a separator, so a path cannot hold it`,
-          'rename the file without commas or backslashes',
-        );
+      const separators = (field: 'name' | 'path', held: string, fix: string) => {
+        const found = [...new Set([...p[field]].filter((c) => held.includes(c)))];
+        if (found.length > 0)
+          problem(
+            ['spec', 'fileParameters', i, field],
+            'INVALID_VALUE',
+            `spec.fileParameters[${i}].${field} is ${JSON.stringify(p[field])}: helm reads ${found.map((c) => `\`${c}\``).join(' and ')} in a file parameter as a separator, so a ${field} cannot hold it`,
+            fix,
+          );
+      };
+      separators(
+        'name',
+        ',=\\',
+        'name the value with letters, digits, dots and brackets only (config, files.app, items[0])',
+      );
+      separators('path', ',\\', 'rename the file without commas or backslashes');
     });
     if (out.includeCRDs === true && out.skipCrds === true)
       problem(
