@@ -24,7 +24,12 @@ import { admitPod } from '../resources/admitPod.ts';
 import { podGracePeriod } from '../resources/podGracePeriod.ts';
 import { defaultObject, type Allocators } from '../resources/defaultObject.ts';
 import { initialStatus, prepareForCreate } from '../resources/prepareForCreate.ts';
-import { allocationError, dropTypeDependentFields, keepAllocatedValues } from '../resources/serviceAllocation.ts';
+import {
+  allocationError,
+  dropTypeDependentFields,
+  keepAllocatedValues,
+  NODE_PORTS,
+} from '../resources/serviceAllocation.ts';
 import { validateConfigData } from '../resources/validateConfigData.ts';
 import { nameInvalidReasons } from '../resources/validateObjectName.ts';
 import { invalidValue } from '../resources/fieldErrors.ts';
@@ -250,6 +255,25 @@ function writeScope(rt: ResourceType, subresource: string | undefined): WriteSco
   return rt.subresources.includes('status') ? 'main' : 'all';
 }
 
+/**
+ * The defaults a write gets, a Service's addresses with them: on update (`current`) what the new type no longer uses
+ * is cleared and what was allocated is kept first; then the free ones are handed out and those asked for by value
+ * checked.
+ */
+function defaultAndAllocate(
+  ctx: ServerContext,
+  rt: ResourceType,
+  object: KubeObject,
+  current: KubeObject | undefined,
+): void {
+  if (current && rt.kind === 'Service') {
+    dropTypeDependentFields(current, object);
+    keepAllocatedValues(current, object);
+  }
+  defaultObject(rt.kind, object, serviceAllocators(ctx));
+  if (rt.kind === 'Service') allocateRequested(ctx, object, current);
+}
+
 /** The registry's allocation of the cluster IPs and node ports a Service write names: 422 when out of range or taken. */
 function allocateRequested(ctx: ServerContext, service: KubeObject, before: KubeObject | undefined): void {
   const others = ctx.store
@@ -282,7 +306,7 @@ function serviceAllocators(ctx: ServerContext): Allocators {
     },
     nodePort: () => {
       const used = new Set(services().flatMap((s) => (s.spec?.ports ?? []).map((p: any) => p?.nodePort)));
-      for (let port = 30000; port <= 32767; port++) {
+      for (let port = NODE_PORTS.first; port <= NODE_PORTS.last; port++) {
         if (used.has(port) || givenPorts.has(port)) continue;
         givenPorts.add(port);
         return port;
@@ -519,8 +543,7 @@ async function createObject(
   object.apiVersion = groupVersionOf(rt);
   object.kind = rt.kind;
   object = toStorage(rt, object);
-  defaultObject(rt.kind, object, serviceAllocators(ctx));
-  if (rt.kind === 'Service') allocateRequested(ctx, object, undefined);
+  defaultAndAllocate(ctx, rt, object, undefined);
   object.metadata.managedFields = trackUpdate(
     undefined,
     object,
@@ -593,12 +616,7 @@ function writeUpdate(
   const scope = writeScope(rt, path.subresource);
   const subresource = path.subresource === 'status' || path.subresource === 'finalize' ? path.subresource : undefined;
   if (scope !== 'status') {
-    if (rt.kind === 'Service') {
-      dropTypeDependentFields(current, next);
-      keepAllocatedValues(current, next);
-    }
-    defaultObject(rt.kind, next, serviceAllocators(ctx));
-    if (rt.kind === 'Service') allocateRequested(ctx, next, current);
+    defaultAndAllocate(ctx, rt, next, current);
     validate(rt, next, current);
   }
   const tracked: KubeObject =
@@ -747,8 +765,7 @@ async function applyObject(
   if (namespace !== undefined) merged.metadata.namespace = namespace;
   if (!current) {
     validateName(rt, path.name);
-    defaultObject(rt.kind, merged, serviceAllocators(ctx));
-    if (rt.kind === 'Service') allocateRequested(ctx, merged, undefined);
+    defaultAndAllocate(ctx, rt, merged, undefined);
     admitCreate(ctx, rt, merged);
     validate(rt, merged);
     if (options.dryRun) {
@@ -763,12 +780,7 @@ async function applyObject(
   checkUidUnchanged(rt, current, applied.metadata.uid);
   const scope = writeScope(rt, path.subresource);
   if (scope !== 'status') {
-    if (rt.kind === 'Service') {
-      dropTypeDependentFields(current, merged);
-      keepAllocatedValues(current, merged);
-    }
-    defaultObject(rt.kind, merged, serviceAllocators(ctx));
-    if (rt.kind === 'Service') allocateRequested(ctx, merged, current);
+    defaultAndAllocate(ctx, rt, merged, current);
     validate(rt, merged, current);
   }
   if (options.dryRun) {

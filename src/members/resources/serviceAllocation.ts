@@ -46,7 +46,7 @@ export function keepAllocatedValues(before: KubeObject, after: KubeObject): void
 
 /** The member's service CIDR and node port range: kube-apiserver's defaults (--service-cluster-ip-range, --service-node-port-range). */
 const SERVICE_CIDR = { base: ipv4ToNumber('10.96.0.0')!, bits: 12, text: '10.96.0.0/12' };
-const NODE_PORTS = { first: 30000, last: 32767 };
+export const NODE_PORTS = { first: 30000, last: 32767 };
 
 function ipv4ToNumber(ip: string): number | undefined {
   const parts = ip.split('.');
