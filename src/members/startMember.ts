@@ -40,6 +40,7 @@ import { ObjectStore } from './store/ObjectStore.ts';
 import { readState, writeState } from './store/persistState.ts';
 import { readOrCreateTls } from './tls/readOrCreateTls.ts';
 import type { NodeSpec } from './types.ts';
+import { formatTime } from '../time/formatTime.ts';
 
 export interface MemberOptions {
   /** Cluster name; also the kubeconfig context, cluster and user name. */
@@ -151,10 +152,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
   // The member's own clock: the wall clock plus the clock-skew fault knob (set once the knobs exist, below).
   let skewMs = () => 0;
   const memberNow = () => new Date(Date.now() + skewMs());
-  const timestamp = () =>
-    memberNow()
-      .toISOString()
-      .replace(/\.\d{3}Z$/, 'Z');
+  const timestamp = () => formatTime(memberNow());
 
   const registry = new ResourceRegistry();
   const store = new ObjectStore(undefined, memberNow);

@@ -3,6 +3,7 @@ import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import { lastCronRunBetween, parseCronSchedule } from '../../time/cronSchedule.ts';
 import { controlledBy, ownerReferenceTo, statusChanged } from './workloadPods.ts';
+import { formatTime } from '../../time/formatTime.ts';
 
 const CRONJOBS = 'batch/cronjobs';
 const JOBS = 'batch/jobs';
@@ -19,7 +20,7 @@ export function cronJobController(deps: ControllerDeps, options: { tickMs?: numb
   const tickMs = options.tickMs ?? 1000;
   /** Per CronJob, the minute up to which its schedule was searched: each tick then looks at the new minutes only. */
   const searched = new Map<string, number>();
-  const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const iso = (ms: number) => formatTime(new Date(ms));
 
   function reconcile(key: string): void {
     const [namespace, name] = splitKey(key);

@@ -25,6 +25,7 @@ import {
 } from './hpaReplicaCalculator.ts';
 import { recordEvent } from './recordEvent.ts';
 import { PODS, setCondition, statusChanged, withoutZeroCounts } from './workloadPods.ts';
+import { formatTime } from '../../time/formatTime.ts';
 
 const HPAS = 'autoscaling/horizontalpodautoscalers';
 /** The window each simulated sample covers (metrics-server's resolution; buildMetrics reports the same). */
@@ -100,7 +101,7 @@ export function horizontalPodAutoscalerController(
   const timers = new Map<string, NodeJS.Timeout>();
   const histories = new Map<string, HpaHistory>();
   const hpaType = () => registry.byResourceKey(HPAS)!;
-  const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const iso = (ms: number) => formatTime(new Date(ms));
 
   function arm(key: string): void {
     if (timers.has(key)) return;

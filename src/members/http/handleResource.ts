@@ -58,6 +58,7 @@ import { sendJson, sendText } from './respond.ts';
 import type { ServerContext } from './ServerContext.ts';
 import { serveMetrics } from './serveMetrics.ts';
 import { serveWatch } from './serveWatch.ts';
+import { formatTime } from '../../time/formatTime.ts';
 import { decodeContinue, encodeContinue } from './continueToken.ts';
 import {
   checkPodLogOptions,
@@ -239,10 +240,7 @@ function requireObject(ctx: ServerContext, path: ApiPath): KubeObject {
 }
 
 function timestamp(ctx: ServerContext): string {
-  return ctx
-    .now()
-    .toISOString()
-    .replace(/\.\d{3}Z$/, 'Z');
+  return formatTime(ctx.now());
 }
 
 /** The field manager of a non-apply write: `fieldManager`, else (absent or empty) the User-Agent's first word, as the API server does. */

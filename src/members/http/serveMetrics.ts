@@ -8,6 +8,7 @@ import { renderTable } from './renderTable.ts';
 import { parseIncludeObject, parseListOptions } from './requestOptions.ts';
 import { sendJson } from './respond.ts';
 import type { ServerContext } from './ServerContext.ts';
+import { formatTime } from '../../time/formatTime.ts';
 
 /**
  * metrics.k8s.io/v1beta1, the way metrics-server serves it to `kubectl top` and the HPA: get and list of
@@ -36,10 +37,7 @@ export function serveMetrics(
       'MethodNotAllowed',
       'the server does not allow this method on the requested resource (watch)',
     );
-  const timestamp = ctx
-    .now()
-    .toISOString()
-    .replace(/\.\d{3}Z$/, 'Z');
+  const timestamp = formatTime(ctx.now());
   const all =
     rt.kind === 'PodMetrics'
       ? readPodMetrics(ctx.store, path.namespace, timestamp)

@@ -1,5 +1,6 @@
 import { ApiError } from '../ApiError.ts';
 import { MESSAGES, PROTOBUF_API_VERSIONS, PROTOBUF_KINDS, type MessageSchema } from './messageSchemas.ts';
+import { formatTime } from '../../time/formatTime.ts';
 
 /** "k8s\0": the prefix of every Kubernetes protobuf body, before a runtime.Unknown envelope. */
 const MAGIC = [0x6b, 0x38, 0x73, 0x00];
@@ -39,7 +40,7 @@ export function decodeProtobuf(body: Uint8Array): Record<string, unknown> {
 function decodeMessage(bytes: Uint8Array, name: string): Json | undefined {
   if (name === 'Time') {
     const seconds = readFields(bytes).find((f) => f.field === 1)?.varint;
-    return seconds ? new Date(Number(seconds) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined;
+    return seconds ? formatTime(new Date(Number(seconds) * 1000)) : undefined;
   }
   if (name === 'MicroTime') {
     // metav1.MicroTime keeps microseconds: the nanos are truncated to them (micro_time_proto.go).
@@ -48,7 +49,7 @@ function decodeMessage(bytes: Uint8Array, name: string): Json | undefined {
     const nanos = Number(fields.find((f) => f.field === 2)?.varint ?? 0n);
     if (seconds === 0 && nanos === 0) return undefined;
     const micros = String(Math.floor(nanos / 1000)).padStart(6, '0');
-    return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, `.${micros}Z`);
+    return formatTime(new Date(seconds * 1000)).replace(/Z$/, `.${micros}Z`);
   }
   if (name === 'Quantity') return stringOf(readFields(bytes).find((f) => f.field === 1)?.bytes) || undefined;
   const schema: MessageSchema | undefined = MESSAGES[name];
