@@ -46,7 +46,12 @@ import { hpaFromV1, isHpaV1, servedAs } from '../resources/hpaVersions.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import { checkFieldSelector, matchesFieldRequirements, parseFieldSelector } from '../selectors/parseFieldSelector.ts';
 import { matchesLabelRequirements, parseLabelSelector } from '../selectors/parseLabelSelector.ts';
-import { checkNoNewFinalizers, checkPreconditions, generationChanged, type WriteScope } from '../store/ObjectStore.ts';
+import {
+  checkNoNewFinalizers,
+  checkUidPrecondition,
+  generationChanged,
+  type WriteScope,
+} from '../store/ObjectStore.ts';
 import type { KubeObject, ResourceType } from '../types.ts';
 import type { ApiPath } from './parseApiPath.ts';
 import { readBody } from './readBody.ts';
@@ -591,7 +596,7 @@ async function replaceObject(
   // An update's uid is the registry's precondition (defaultUpdatedObjectInfo.Preconditions): a PUT of an object
   // deleted and made again under the same name is refused, not applied to the newcomer.
   const uid = body.metadata.uid;
-  if (typeof uid === 'string' && uid !== '') checkPreconditions(rt, current, { uid });
+  if (typeof uid === 'string' && uid !== '') checkUidPrecondition(rt, current, uid);
   const next: KubeObject = structuredClone(body);
   next.metadata.name = path.name;
   const namespace = namespaceFor(rt, path, body);

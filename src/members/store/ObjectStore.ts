@@ -209,11 +209,7 @@ export class ObjectStore {
     ) {
       return this.remove(resource, next);
     }
-    const rv = ++this.resourceVersion;
-    next.metadata.resourceVersion = String(rv);
-    this.put(resource, next, current);
-    this.emit({ type: 'MODIFIED', resource, object: next, previous: current, resourceVersion: rv });
-    return next;
+    return this.modify(resource, next, current);
   }
 
   /**
@@ -256,7 +252,6 @@ export class ObjectStore {
     deletionTimestamp: string,
     gracePeriodSeconds: number,
   ): KubeObject {
-    const resource = resourceKeyOf(rt);
     const finalizers =
       gcFinalizer && !(current.metadata.finalizers ?? []).includes(gcFinalizer)
         ? [...(current.metadata.finalizers ?? []), gcFinalizer]
@@ -274,11 +269,16 @@ export class ObjectStore {
       },
     };
     if (rt.kind === 'Namespace') marked.status = { ...(current.status ?? {}), phase: 'Terminating' };
+    return this.modify(resourceKeyOf(rt), marked, current);
+  }
+
+  /** Stores `next` in place of `current` under a new resourceVersion, and tells the watchers. */
+  private modify(resource: string, next: KubeObject, current: KubeObject): KubeObject {
     const rv = ++this.resourceVersion;
-    marked.metadata.resourceVersion = String(rv);
-    this.put(resource, marked, current);
-    this.emit({ type: 'MODIFIED', resource, object: marked, previous: current, resourceVersion: rv });
-    return marked;
+    next.metadata.resourceVersion = String(rv);
+    this.put(resource, next, current);
+    this.emit({ type: 'MODIFIED', resource, object: next, previous: current, resourceVersion: rv });
+    return next;
   }
 
   /** Puts objects back exactly as persisted (restart): no events, resourceVersions kept. */
@@ -378,25 +378,24 @@ const SPECIAL_PREFIXES: Record<string, string> = {
 };
 
 /** Where kube-apiserver keeps an object in etcd; its precondition errors name it. */
-export function storageKey(rt: ResourceType, namespace: string | undefined, name: string): string {
+function storageKey(rt: ResourceType, namespace: string | undefined, name: string): string {
   const prefix = rt.crd ? `${rt.group}/${rt.plural}` : (SPECIAL_PREFIXES[resourceKeyOf(rt)] ?? rt.plural);
   return `/registry/${prefix}/${rt.namespaced && namespace !== undefined ? `${namespace}/` : ''}${name}`;
 }
 
-/** storage.Preconditions.Check: a uid, then a resourceVersion, an update requires of the stored object. */
-export function checkPreconditions(
-  rt: ResourceType,
-  current: KubeObject,
-  precondition: { uid?: string; resourceVersion?: string } | undefined,
-): void {
-  const { uid, resourceVersion, namespace, name } = current.metadata;
-  const failed = (detail: string) =>
-    preconditionFailed(rt.group, rt.plural, name!, storageKey(rt, namespace, name!), detail);
-  if (precondition?.uid && precondition.uid !== uid)
-    throw failed(`UID in precondition: ${precondition.uid}, UID in object meta: ${uid}`);
-  if (precondition?.resourceVersion && precondition.resourceVersion !== resourceVersion)
-    throw failed(
-      `ResourceVersion in precondition: ${precondition.resourceVersion}, ResourceVersion in object meta: ${resourceVersion}`,
+/**
+ * storage.Preconditions.Check of the uid an update names: the stored object must still be the one it was read from.
+ * (A stale resourceVersion is update's own conflict.)
+ */
+export function checkUidPrecondition(rt: ResourceType, current: KubeObject, uid: string): void {
+  const { namespace, name } = current.metadata;
+  if (uid !== current.metadata.uid)
+    throw preconditionFailed(
+      rt.group,
+      rt.plural,
+      name!,
+      storageKey(rt, namespace, name!),
+      `UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid}`,
     );
 }
 
