@@ -867,13 +867,18 @@ async function deleteObject(
 
 const isPod = (rt: ResourceType): boolean => rt.group === '' && rt.kind === 'Pod';
 
-/** What a delete gives a kind with graceful deletion (pods): its grace period and the one asked for; else nothing. */
+/**
+ * What a delete gives a kind with graceful deletion (pods): its grace period and the one asked for, a negative one
+ * taken as 1 (rest.BeforeDelete); else nothing.
+ */
 function gracefulDeletionOf(
   rt: ResourceType,
   object: KubeObject,
   requested: number | undefined,
 ): { period: number; requested: number | undefined } | undefined {
-  return isPod(rt) ? { period: podGracePeriod(object, requested), requested } : undefined;
+  if (!isPod(rt)) return undefined;
+  const asked = requested !== undefined && requested < 0 ? 1 : requested;
+  return { period: podGracePeriod(object, asked), requested: asked };
 }
 
 async function deleteCollection(

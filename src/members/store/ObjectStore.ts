@@ -216,7 +216,7 @@ export class ObjectStore {
    * Deletes an object, or marks it for deletion while finalizers remain (the caller gets the object back
    * with deletionTimestamp set; the last finalizer removal deletes it). `graceful` is a kind with graceful deletion
    * (pods): `period` is its strategy's grace period for this object (CheckGracefulDelete), `requested` the caller's
-   * gracePeriodSeconds; a period above 0 marks the object and leaves its removal to whoever ends it (the kubelet).
+   * gracePeriodSeconds (not negative); a period above 0 marks the object and leaves its removal to whoever ends it (the kubelet).
    */
   delete(
     rt: ResourceType,
@@ -439,17 +439,16 @@ function gracefulDeletion(
   { period, requested }: { period: number; requested: number | undefined },
   now: Date,
 ): { deletionTimestamp: string; seconds: number } | 'pending' | undefined {
-  const asked = requested !== undefined && requested < 0 ? 1 : requested;
   const stamp = (ms: number) => formatTime(new Date(ms));
   if (!current.metadata.deletionTimestamp)
     return { deletionTimestamp: stamp(now.getTime() + period * 1000), seconds: period };
   const existing: number | undefined = current.metadata.deletionGracePeriodSeconds;
   if (existing === undefined || existing === null || existing === 0) return undefined;
   // Only a shorter grace period may be asked for; the deletionTimestamp moves back by the difference, never past now.
-  if (asked === undefined || asked >= existing) return 'pending';
-  const moved = Date.parse(current.metadata.deletionTimestamp) - (existing - asked) * 1000;
-  if (moved < now.getTime()) return { deletionTimestamp: stamp(now.getTime()), seconds: asked === 0 ? 0 : 1 };
-  return { deletionTimestamp: stamp(moved), seconds: asked };
+  if (requested === undefined || requested >= existing) return 'pending';
+  const moved = Date.parse(current.metadata.deletionTimestamp) - (existing - requested) * 1000;
+  if (moved < now.getTime()) return { deletionTimestamp: stamp(now.getTime()), seconds: requested === 0 ? 0 : 1 };
+  return { deletionTimestamp: stamp(moved), seconds: requested };
 }
 
 /** Finalizers that block removal: metadata.finalizers, plus spec.finalizers on a Namespace. */
