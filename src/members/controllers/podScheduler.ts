@@ -39,7 +39,7 @@ export function podScheduler(deps: ControllerDeps): Controller {
     if (claimProblem) {
       unschedulable(
         pod,
-        `0/${nodes.length} nodes are available: ${claimProblem}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} Preemption is not helpful for scheduling.`,
+        `${nodesAvailable(nodes.length, [claimProblem])} preemption: ${nodesAvailable(nodes.length, [`${nodes.length} Preemption is not helpful for scheduling`])}`,
       );
       return;
     }
@@ -74,13 +74,10 @@ export function podScheduler(deps: ControllerDeps): Controller {
     const podType = registry.byResourceKey(PODS)!;
     const now = deps.now();
     if (candidates.length === 0) {
-      const detail = [...reasons]
-        .map(([reason, n]) => `${n} ${reason}`)
-        .sort()
-        .join(', ');
+      const detail = [...reasons].map(([reason, n]) => `${n} ${reason}`).sort();
       unschedulable(
         pod,
-        `0/${nodes.length} nodes are available${detail ? `: ${detail}` : ''}. preemption: ${preemptionVerdict(nodes.length, unresolvable)}`,
+        `${nodesAvailable(nodes.length, detail)} preemption: ${preemptionVerdict(nodes.length, unresolvable)}`,
       );
       return;
     }
@@ -165,5 +162,10 @@ function preemptionVerdict(nodes: number, unresolvable: number): string {
     .filter(([n]) => n > 0)
     .map(([n, why]) => `${n} ${why}`)
     .sort();
-  return `0/${nodes} nodes are available${parts.length ? `: ${parts.join(', ')}` : ''}.`;
+  return nodesAvailable(nodes, parts);
+}
+
+/** FitError's sentence: `0/3 nodes are available: 2 Insufficient cpu, 1 Too many pods.` */
+function nodesAvailable(nodes: number, reasons: readonly string[]): string {
+  return `0/${nodes} nodes are available${reasons.length ? `: ${reasons.join(', ')}` : ''}.`;
 }
