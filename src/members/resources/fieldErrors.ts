@@ -55,6 +55,19 @@ export function dns1123LabelProblems(value: string): string[] {
   return problems;
 }
 
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+/** IsDNS1035Label's messages. */
+export function dns1035LabelProblems(value: string): string[] {
+  const problems: string[] = [];
+  if (value.length > 63) problems.push('must be no more than 63 characters');
+  if (!DNS1035_LABEL.test(value))
+    problems.push(
+      "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+    );
+  return problems;
+}
+
 /** IsDNS1123Subdomain's messages. */
 export function dns1123SubdomainProblems(value: string): string[] {
   const problems: string[] = [];
