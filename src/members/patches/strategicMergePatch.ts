@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ApiError, badRequest } from '../ApiError.ts';
 import { fieldShape, listShape, type ListShape, type ValueShape } from '../../api/listSemantics.ts';
+import { formatFloat64 } from '../../yaml/goYamlV2.ts';
 import { isPlainObject } from './plainObject.ts';
 
 /**
@@ -140,13 +141,9 @@ function goFormat(value: unknown, verb: 'v' | 's' = 'v'): string {
   return verb === 's' ? `%!s(${goTypeName(value)}=${text})` : text;
 }
 
-/** An int64 as digits; a float64 as %g with the shortest digits (exponent form from 1e+06 and below 1e-04). */
+/** An int64 as digits; a float64 as %g with the shortest digits. */
 function goNumber(value: number): string {
-  if (Number.isInteger(value)) return String(value);
-  const [digits, exponent] = value.toExponential().split('e') as [string, string];
-  const exp = Number(exponent);
-  if (exp < -4 || exp >= 6) return `${digits}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  return String(value);
+  return Number.isInteger(value) ? String(value) : formatFloat64(value);
 }
 
 /** The merge key of a list of maps; '' for a merged list of scalars; undefined for a list the patch replaces. */
