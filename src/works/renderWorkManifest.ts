@@ -150,7 +150,8 @@ export function renderWorkManifest(
     } else {
       annotations['clusterresourcebinding.karmada.io/name'] = p.binding.metadata.name;
     }
-    for (const [k, v] of claimAnnotationsOf(p.binding)) annotations[k] = v;
+    // The claim's annotations are the template's in Karmada (a policy's, or a MultiClusterService's).
+    for (const [k, v] of templateClaimOf(p.binding).annotations) annotations[k] = v;
   }
   // The object's own annotation wins over the policy (binding/common.go#mergeConflictResolution), as the overrides
   // for this cluster leave it: Karmada reads the workload after applying them.
@@ -278,20 +279,6 @@ function workLabels(
   if (own === (prunedFor(t).metadata as { labels?: unknown } | undefined)?.labels)
     labelsCache.set(t, { own, binding, labels });
   return labels;
-}
-
-/** The claim's annotations are the template's in Karmada (a policy's, or a MultiClusterService's): found once per binding. */
-const claimAnnotations = new WeakMap<ResourceBinding, [string, string][]>();
-function claimAnnotationsOf(binding: ResourceBinding): [string, string][] {
-  let found = claimAnnotations.get(binding);
-  if (found === undefined)
-    claimAnnotations.set(
-      binding,
-      (found = Object.entries(binding.metadata.annotations ?? {}).filter(
-        ([k]) => k.includes('propagationpolicy.karmada.io/') || k.startsWith('multiclusterservice.karmada.io/'),
-      )),
-    );
-  return found;
 }
 
 /** The Work's name (the same on every cluster): hashed once per template, not once per manifest. */
