@@ -32,7 +32,18 @@ export function templateClaimOf(binding: ResourceBinding): TemplateClaim {
 /** A copy of the manifest carrying the claim, as the template does in karmada-apiserver. */
 export function withTemplateClaim(manifest: Obj, claim: TemplateClaim): Obj {
   if (claim.labels.length === 0 && claim.annotations.length === 0) return manifest;
-  const metadata = isObj(manifest.metadata) ? manifest.metadata : {};
+  return { ...manifest, metadata: claimedMetadataOf(isObj(manifest.metadata) ? manifest.metadata : {}, claim) };
+}
+
+/**
+ * The metadata with the claim's keys merged in. A template's manifests share their metadata on every cluster (only
+ * the spec is revised per cluster), so it is made once per template rather than once per manifest; nothing modifies
+ * it (applyOverrides copies what it changes).
+ */
+const claimedMetadata = new WeakMap<Obj, { claim: TemplateClaim; merged: Obj }>();
+function claimedMetadataOf(metadata: Obj, claim: TemplateClaim): Obj {
+  const known = claimedMetadata.get(metadata);
+  if (known?.claim === claim) return known.merged;
   const merged: Obj = { ...metadata };
   for (const [field, entries] of [
     ['labels', claim.labels],
@@ -42,7 +53,8 @@ export function withTemplateClaim(manifest: Obj, claim: TemplateClaim): Obj {
     const own = metadata[field];
     merged[field] = { ...(isObj(own) ? own : {}), ...Object.fromEntries(entries) };
   }
-  return { ...manifest, metadata: merged };
+  claimedMetadata.set(metadata, { claim, merged });
+  return merged;
 }
 
 /**
