@@ -1,6 +1,7 @@
 import type { AggregatedStatusItem, FullyAppliedCondition } from '../branches/status/statusFiles.ts';
 import { mergeLoadBalancerIngress } from './mergeLoadBalancerIngress.ts';
 import { STATUS_ZERO_VALUES } from '../api/statusZeroValues.ts';
+import { STATUS_COUNTERS } from '../api/statusCounters.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -14,29 +15,7 @@ export const FULLY_APPLIED_FAILED_MESSAGE = 'Failed to apply all works, see stat
  * Counters summed over members, per apiVersion/kind (aggregatestatus.go). Karmada writes the typed status back, so a
  * counter tagged omitempty in the Kubernetes type is gone at 0 and only the others (STATUS_ZERO_VALUES) stay.
  */
-const SUMMED: Record<string, { fields: readonly string[] }> = {
-  'apps/v1/Deployment': {
-    fields: ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'],
-  },
-  'apps/v1/StatefulSet': {
-    fields: ['availableReplicas', 'currentReplicas', 'readyReplicas', 'replicas', 'updatedReplicas'],
-  },
-  'apps/v1/ReplicaSet': { fields: ['replicas', 'readyReplicas', 'availableReplicas'] },
-  'apps/v1/DaemonSet': {
-    fields: [
-      'currentNumberScheduled',
-      'desiredNumberScheduled',
-      'numberAvailable',
-      'numberMisscheduled',
-      'numberReady',
-      'updatedNumberScheduled',
-      'numberUnavailable',
-    ],
-  },
-  'autoscaling/v2/HorizontalPodAutoscaler': {
-    fields: ['currentReplicas', 'desiredReplicas'],
-  },
-};
+const SUMMED: Readonly<Record<string, readonly string[]>> = STATUS_COUNTERS;
 
 const n = (s: Obj, f: string) => (typeof s[f] === 'number' ? (s[f] as number) : 0);
 const isTrue = (s: Obj, type: string) =>
@@ -61,7 +40,7 @@ export function aggregateStatus(
   if (summed) {
     const zero = STATUS_ZERO_VALUES[key] ?? {};
     const out: Obj = {};
-    for (const f of summed.fields) {
+    for (const f of summed) {
       const total = statuses.reduce((acc, s) => acc + n(s, f), 0);
       if (total !== 0 || f in zero) out[f] = total;
     }

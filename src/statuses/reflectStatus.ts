@@ -1,3 +1,4 @@
+import { STATUS_COUNTERS } from '../api/statusCounters.ts';
 import { STATUS_ZERO_VALUES } from '../api/statusZeroValues.ts';
 import { isSecret } from '../interpreters/isSecret.ts';
 
@@ -11,45 +12,17 @@ const TEMPLATE_GENERATION = 'resourcetemplate.karmada.io/generation';
  * version only (autoscaling/v2 HPA, policy/v1 PDB) reflects its whole status at any other.
  */
 const REFLECTED: Record<string, { fields: readonly string[]; federated?: true }> = {
-  'apps/v1/Deployment': {
-    fields: [
-      'replicas',
-      'updatedReplicas',
-      'readyReplicas',
-      'availableReplicas',
-      'unavailableReplicas',
-      'observedGeneration',
-    ],
-    federated: true,
-  },
-  'apps/v1/ReplicaSet': {
-    fields: ['replicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'],
-    federated: true,
-  },
-  'apps/v1/DaemonSet': {
-    fields: [
-      'currentNumberScheduled',
-      'desiredNumberScheduled',
-      'numberAvailable',
-      'numberMisscheduled',
-      'numberReady',
-      'updatedNumberScheduled',
-      'numberUnavailable',
-      'observedGeneration',
-    ],
-    federated: true,
-  },
+  'apps/v1/Deployment': { fields: [...STATUS_COUNTERS['apps/v1/Deployment'], 'observedGeneration'], federated: true },
+  'apps/v1/ReplicaSet': { fields: [...STATUS_COUNTERS['apps/v1/ReplicaSet'], 'observedGeneration'], federated: true },
+  'apps/v1/DaemonSet': { fields: [...STATUS_COUNTERS['apps/v1/DaemonSet'], 'observedGeneration'], federated: true },
   // Karmada leaves observedGeneration out for StatefulSets.
-  'apps/v1/StatefulSet': {
-    fields: ['availableReplicas', 'currentReplicas', 'readyReplicas', 'replicas', 'updatedReplicas'],
-    federated: true,
-  },
+  'apps/v1/StatefulSet': { fields: STATUS_COUNTERS['apps/v1/StatefulSet'], federated: true },
   'batch/v1/Job': { fields: ['active', 'succeeded', 'failed', 'conditions', 'startTime', 'completionTime'] },
   'policy/v1/PodDisruptionBudget': {
     fields: ['disruptionsAllowed', 'expectedPods', 'desiredHealthy', 'currentHealthy', 'disruptedPods'],
   },
   // currentMetrics is not grabbed, but the struct Karmada serialises writes it (null) all the same.
-  'autoscaling/v2/HorizontalPodAutoscaler': { fields: ['currentReplicas', 'desiredReplicas'] },
+  'autoscaling/v2/HorizontalPodAutoscaler': { fields: STATUS_COUNTERS['autoscaling/v2/HorizontalPodAutoscaler'] },
 };
 
 /**
