@@ -169,10 +169,12 @@ class GoSorter<T> {
     return false;
   }
 
-  /** Go's xorshift seeded with the length (shifts 13, 7, 17 since Go 1.22) picks the three elements to move. */
+  /**
+   * Go's xorshift seeded with the length (shifts 13, 7, 17 since Go 1.22) picks the three elements to move. Go's guard
+   * for fewer than 8 elements is left out: pdqsort gets here only with more than INSERTION_MAX.
+   */
   private breakPatterns(a: number, b: number): void {
     const length = b - a;
-    if (length < 8) return;
     let state = BigInt(length);
     const mask = BigInt(2 ** bitLength(length) - 1);
     for (let idx = a + Math.trunc(length / 4) * 2 - 1; idx <= a + Math.trunc(length / 4) * 2 + 1; idx++) {
@@ -185,6 +187,7 @@ class GoSorter<T> {
     }
   }
 
+  /** Go's static pivot below 8 elements is left out: pdqsort gets here only with more than INSERTION_MAX. */
   private choosePivot(a: number, b: number): [number, Hint] {
     const l = b - a;
     const quarter = Math.trunc(l / 4);
@@ -192,14 +195,12 @@ class GoSorter<T> {
     let i = a + quarter;
     let j = a + quarter * 2;
     let k = a + quarter * 3;
-    if (l >= 8) {
-      if (l >= NINTHER_MIN) {
-        i = this.median(i - 1, i, i + 1, swaps);
-        j = this.median(j - 1, j, j + 1, swaps);
-        k = this.median(k - 1, k, k + 1, swaps);
-      }
-      j = this.median(i, j, k, swaps);
+    if (l >= NINTHER_MIN) {
+      i = this.median(i - 1, i, i + 1, swaps);
+      j = this.median(j - 1, j, j + 1, swaps);
+      k = this.median(k - 1, k, k + 1, swaps);
     }
+    j = this.median(i, j, k, swaps);
     if (swaps.count === 0) return [j, 'increasing'];
     return [j, swaps.count === MAX_SWAPS ? 'decreasing' : 'unknown'];
   }
