@@ -52,9 +52,10 @@ export async function readPreviousOutputs(
   /** Binding file path → what its text parses into. */
   parsed: Map<string, ResourceBinding>;
 }> {
-  const paths = new Map<string, { key: string; binding: boolean }>();
-  // A binding path two keys ask for (same kind and name, groups or kinds' case differing, one of them refused): the
-  // file is the previous result of the one it names, whichever asked last.
+  // Every path to look up: binding files and manifests.
+  const paths = new Set<string>();
+  // A binding file → the keys that ask for it. Two (same kind and name, groups or kinds' case differing, one of them
+  // refused): the file is the previous result of the one it names, whichever asked last.
   const claimants = new Map<string, string[]>();
   // Manifests looked up when asked: a template's path below its cluster folder → the clusters it may be found on (the
   // entries' lists, made a set on the first ask: a cluster change reaches thousands of templates on hundreds of
@@ -66,13 +67,15 @@ export async function readPreviousOutputs(
     const ref = parseRefKey(key);
     // A template new to the output may find its binding file taken by another object's (same kind and name, other group).
     const bPath = bindingPath(ref);
-    paths.set(bPath, { key, binding: true });
-    claimants.set(bPath, [...(claimants.get(bPath) ?? []), key]);
+    paths.add(bPath);
+    const asking = claimants.get(bPath);
+    if (asking) asking.push(key);
+    else claimants.set(bPath, [key]);
     if (!entry) continue;
     // The path is made once per template, not once per cluster: a cluster change reaches thousands of templates.
     const inFolder = manifestPath(ANY_CLUSTER, ref).slice(clusterFolder(ANY_CLUSTER).length);
     if (!onlyClusters) {
-      for (const c of entry.clusters) paths.set(`${clusterFolder(c)}${inFolder}`, { key, binding: false });
+      for (const c of entry.clusters) paths.add(`${clusterFolder(c)}${inFolder}`);
       continue;
     }
     // Most such changes name one cluster: a search of the entry's list for it, not a set lookup per cluster listed.
@@ -80,7 +83,7 @@ export async function readPreviousOutputs(
       onlyClusters.size <= 8
         ? onlyList.filter((c) => entry.clusters.includes(c))
         : entry.clusters.filter((c) => onlyClusters.has(c));
-    for (const c of on) paths.set(`${clusterFolder(c)}${inFolder}`, { key, binding: false });
+    for (const c of on) paths.add(`${clusterFolder(c)}${inFolder}`);
     const lists = later.get(inFolder);
     if (lists) (lists as (readonly string[])[]).push(entry.clusters);
     else later.set(inFolder, [entry.clusters]);
@@ -93,7 +96,7 @@ export async function readPreviousOutputs(
     later.set(inFolder, clusters);
     return clusters;
   };
-  const oids = await readPathOids(repo, tree, [...paths.keys()]);
+  const oids = await readPathOids(repo, tree, [...paths]);
   const oidOf = (path: string): string | undefined => {
     const folderEnd = path.indexOf('/', CLUSTERS.length);
     const clusters = later.size > 0 && path.startsWith(CLUSTERS) ? laterOn(path.slice(folderEnd + 1)) : undefined;
@@ -103,7 +106,7 @@ export async function readPreviousOutputs(
     }
     return oids.get(path);
   };
-  const bindingOids = [...oids].filter(([path]) => paths.get(path)!.binding);
+  const bindingOids = [...oids].filter(([path]) => claimants.has(path));
   const blobs = await readBlobs(
     repo,
     bindingOids.map(([, oid]) => oid),
@@ -119,7 +122,7 @@ export async function readPreviousOutputs(
     const binding = parseYamlValue(text) as ResourceBinding;
     parsed.set(path, binding);
     const owner = boundRef(binding);
-    const keys = claimants.get(path) ?? [paths.get(path)!.key];
+    const keys = claimants.get(path)!;
     const own = owner ? keys.find((k) => identityKey(owner) === identityKey(parseRefKey(k))) : keys[keys.length - 1];
     // Another object's binding is never this template's previous scheduling result.
     if (own !== undefined) bindings.set(own, binding);
