@@ -2,10 +2,10 @@
 // Karmada writes it (pkg/util/overridemanager/shadow.go AppliedOverrides.MarshalJSON, recorded by
 // pkg/controllers/binding/common.go RecordAppliedOverrides): one item per rule applied, sorted by policy name, each
 // with the rule's whole Overriders as Go's encoding/json marshals pkg/apis/policy/v1alpha1/override_types.go.
-import { byBytes, goJsonText } from '../patches/goJson.ts';
+import { goJsonText } from '../patches/goJson.ts';
 import type { Overriders } from '../api/policy.ts';
 import { OVERRIDERS } from '../api/policyGoTypes.ts';
-import { stringifyJsonLikeGo } from '../patches/patchJsonText.ts';
+import { byBytes, stringifyJsonLikeGo } from '../patches/patchJsonText.ts';
 import { goSort } from '../sorting/goSort.ts';
 
 export interface AppliedOverrideItem {

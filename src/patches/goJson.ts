@@ -1,8 +1,6 @@
 import type { GoType } from '../api/policyGoTypes.ts';
 import { byBytes, storedJsonText, stringifyJsonLikeGo } from './patchJsonText.ts';
 
-export { byBytes } from './patchJsonText.ts';
-
 // Where Karmada writes one of its Go values into an annotation (the applied placement, the applied overrides), the
 // bytes are encoding/json's: a struct's fields in declaration order, `omitempty` fields left out when empty, a nil
 // pointer, slice or map as null, map keys sorted by their bytes, fields the struct does not declare gone, and <, >, &
