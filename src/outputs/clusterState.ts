@@ -23,6 +23,22 @@ export function clusterStateKey(observed: ReadonlyMap<string, ObservedCluster>):
 }
 
 /**
+ * Whether an output must be rendered again in full although its source did not move: the managed taints differ from
+ * those its trailers record (Cluster-State), or a NoExecute toleration it noted (Failover-Check) has run out.
+ */
+export function clusterStateMoved(
+  trailers: Readonly<Record<string, string | undefined>>,
+  observed: ReadonlyMap<string, ObservedCluster>,
+  now: Date,
+): boolean {
+  const check = trailers['Failover-Check'];
+  return (
+    clusterStateKey(observed) !== (trailers['Cluster-State'] ?? '') ||
+    (check !== undefined && Date.parse(check) <= now.getTime())
+  );
+}
+
+/**
  * The earliest time after `now` at which a NoExecute taint's toleration (any tolerationSeconds a policy names) runs
  * out: the sync must render again then even if nothing else changed. Undefined when no such time is ahead.
  */

@@ -45,7 +45,7 @@ import { openOutputIndex, readIndexOids } from '../branches/rendered/readOutputI
 import { keepIndexNamespaces } from '../branches/rendered/indexNamespaceList.ts';
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
 import { readObservedClusters, readTemplateStatuses } from '../branches/status/readStatusBranch.ts';
-import { clusterStateKey, nextFailoverCheck } from './clusterState.ts';
+import { clusterStateKey, clusterStateMoved, nextFailoverCheck } from './clusterState.ts';
 import type { FailoverEvent } from '../works/renderTemplates.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
 import { readRetriableBindings } from './readRetriableBindings.ts';
@@ -131,12 +131,7 @@ export async function renderRevision(
   // What a pass without a new commit renders again in full (syncRepo's renderAgain): a cluster state the last render
   // did not see, or a NoExecute toleration it noted that has run out since. A source commit rendered first must do the
   // same, or its trailers would record the new state and clock with nothing evicted.
-  const noted = previousTrailers['Failover-Check'];
-  const clusterStateMoved =
-    previousOutput !== null &&
-    !rerender &&
-    (clusterStateKey(observed) !== (previousTrailers['Cluster-State'] ?? '') ||
-      (noted !== undefined && Date.parse(noted) <= now.getTime()));
+  const stateMoved = previousOutput !== null && !rerender && clusterStateMoved(previousTrailers, observed, now);
 
   // After a held render the output still shows the last good source: diff from that, as if the hold never happened.
   const lastGoodSource = previousOutput ? (previousTrailers[LAST_GOOD_TRAILER] ?? previousSource) : undefined;
@@ -158,7 +153,7 @@ export async function renderRevision(
     ? { from: previousOutput.oid, ...(outputIndex ? { karmadaFiles: outputIndex.karmadaFiles() } : {}) }
     : null;
   let loaded =
-    (rerender && again === 'all') || autoscaleMoved || clusterStateMoved
+    (rerender && again === 'all') || autoscaleMoved || stateMoved
       ? await loadSource(repo, source.tree, null, undefined, sourceLimits, history)
       : await loadSource(
           repo,

@@ -5,7 +5,7 @@ import { commitTrailers } from '../branches/rendered/trailers.ts';
 import { renderRevision, type RenderAgain, type RenderReport, type RenderTarget } from './renderRevision.ts';
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
 import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
-import { clusterStateKey } from './clusterState.ts';
+import { clusterStateMoved } from './clusterState.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import { readLastRender } from '../branches/rendered/readLastRender.ts';
 import { readRetriableBindings } from './readRetriableBindings.ts';
@@ -120,12 +120,10 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
 async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions): Promise<RenderAgain | undefined> {
   const trailers = commitTrailers(info);
   const now = (target.now ?? (() => new Date()))();
-  if (clusterStateKey(target.clusterStatus!) !== (trailers['Cluster-State'] ?? '')) return 'all';
+  if (clusterStateMoved(trailers, target.clusterStatus!, now)) return 'all';
   // A FederatedHPA decided another count: its workload renders again (renderRevision renders in full then).
   const autoscaled = await readAutoscaledReplicas(repo, target.statusCommit ?? null);
   if (autoscaledKey(autoscaled) !== (trailers[AUTOSCALED_TRAILER] ?? '')) return 'all';
-  const check = trailers['Failover-Check'];
-  if (check && Date.parse(check) <= now.getTime()) return 'all';
   if (
     !trailers['Graceful-Evictions'] &&
     !trailers[PENDING_BINDINGS_TRAILER] &&
