@@ -139,7 +139,15 @@ export function renderWorkManifest(
   const meta = { ...((m.metadata ?? {}) as Record<string, unknown>) };
   const ownLabels = stringMapOf(meta.labels);
   const ownAnnotations = stringMapOf(meta.annotations);
-  const superseded = p.binding && supersededClaimKeys(p.binding, ownLabels, ownAnnotations);
+  // Karmada's detector settles the template's claim keys before any override runs: read from the template, not from
+  // what an override made of one cluster's copy (and so the same on every cluster, as workLabels' cache assumes).
+  const superseded =
+    p.binding &&
+    supersededClaimKeys(
+      p.binding,
+      p.template.labels,
+      (p.template.manifest.metadata as { annotations?: Record<string, string> } | undefined)?.annotations,
+    );
   const labels = workLabels(p.template, ownLabels, p.binding, superseded);
   const annotations: Record<string, string> = { ...ownAnnotations };
   for (const key of superseded?.annotations ?? []) delete annotations[key];

@@ -176,6 +176,39 @@ test('a template claimed by a ClusterPropagationPolicy reaches members without a
   assert.ok(labelOnly.includes('label propagationpolicy.karmada.io/permanent-id=old-pp-id'));
 });
 
+test("which claim a template carries is the template's, read once: an override completing another claim on one cluster supersedes nothing", () => {
+  const cpp: Located<PropagationPolicy> = {
+    ...apps,
+    object: { ...apps.object, kind: 'ClusterPropagationPolicy', metadata: { name: 'everywhere' } },
+  };
+  // Incomplete on the template (no name annotation), so Karmada's detector leaves it there.
+  const web = exported(
+    { 'propagationpolicy.karmada.io/permanent-id': 'old-pp-id' },
+    { 'propagationpolicy.karmada.io/namespace': 'default' },
+  );
+  const completing = overridePolicy('complete-on-member1', {
+    overrideRules: [
+      {
+        targetCluster: { clusterNames: ['member1'] },
+        overriders: {
+          annotationsOverrider: [{ operator: 'add', value: { 'propagationpolicy.karmada.io/name': 'gone' } }],
+        },
+      },
+    ],
+  });
+  const model = modelOf({ templates: [web], policies: [cpp], overrides: [completing], clusters: [member1, member2] });
+  const targets = [
+    { name: 'member1', replicas: 1 },
+    { name: 'member2', replicas: 1 },
+  ];
+  for (const [i, cluster] of [member1, member2].entries()) {
+    const m = renderWorkManifest(source(web, model, targets, cpp), targets[i]!, cluster, model).manifest as {
+      metadata: { labels: Record<string, string> };
+    };
+    assert.is(m.metadata.labels['propagationpolicy.karmada.io/permanent-id'], 'old-pp-id', cluster.metadata.name);
+  }
+});
+
 test("the template's own conflict-resolution annotation wins over the policy's", () => {
   const web = templateOf({
     apiVersion: 'apps/v1',
