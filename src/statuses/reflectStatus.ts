@@ -50,7 +50,9 @@ export function reflectStatus(live: Obj | undefined): Obj | undefined {
   for (const f of rule.fields) {
     const v = (status as Obj)[f];
     if (v === undefined || v === null || v === 0 || (typeof v === 'object' && Object.keys(v).length === 0)) continue;
-    out[f] = withoutTimes(v);
+    // Grabbed whole, as the typed field Karmada copies: a Job condition's lastProbeTime is written by the Job
+    // controller only when the condition changes, so it is no heartbeat to leave out.
+    out[f] = v;
   }
   if (rule.federated) {
     const meta = (live.metadata ?? {}) as { generation?: unknown; annotations?: Record<string, string> };

@@ -157,6 +157,25 @@ test('a Job reflects its counters, conditions and start and completion times, wh
   assert.equal(job({ ...full, startTime: undefined }), noStart, 'no start time');
 });
 
+// Test_reflectJobStatus copies JobStatus.Conditions whole: each condition keeps the probe and transition times the
+// member's Job controller stamped on it (it stamps them together, when the condition changes).
+test("a Job's reflected conditions keep their probe and transition times", () => {
+  const conditions = [
+    {
+      type: 'Complete',
+      status: 'True',
+      reason: 'CompletionsReached',
+      message: 'Reached expected number of succeeded pods',
+      lastProbeTime: '2026-01-01T00:05:00Z',
+      lastTransitionTime: '2026-01-01T00:05:00Z',
+    },
+  ];
+  assert.equal(reflectStatus({ apiVersion: 'batch/v1', kind: 'Job', status: { succeeded: 1, conditions } }), {
+    conditions,
+    succeeded: 1,
+  });
+});
+
 // Test_reflectDaemonSetStatus: valid status with annotation, no status, invalid annotation.
 test('a DaemonSet reflects its scheduling counters with generation and template generation', () => {
   assert.equal(

@@ -194,7 +194,7 @@ test('reflect grabs per apiVersion/kind what Karmada grabs (cases after reflects
   };
   assert.equal(reflectStatus(job), {
     active: 1,
-    conditions: [{ lastTransitionTime: 't', status: 'True', type: 'SuccessCriteriaMet' }],
+    conditions: [{ lastProbeTime: 'p', lastTransitionTime: 't', status: 'True', type: 'SuccessCriteriaMet' }],
     startTime: '2026-01-01T00:00:00Z',
   });
   assert.equal(
