@@ -193,10 +193,14 @@ function selectByCluster(
   const needCount = Math.min(candidates.length, constraint.maxGroups ?? 0);
   if (needReplicas < 0) return { ok: true, value: candidates.slice(0, needCount) };
   const selected = selectClustersByAvailableResource(candidates, needCount, needReplicas);
-  if (!selected)
+  // Karmada refuses an empty selection even when it holds the replicas asked for: with no maxGroups, a workload at
+  // 0 replicas (or a non-workload) is a selection error, not an assignment one.
+  if (!selected || selected.length === 0)
     return failure(
       `no enough resource when selecting ${needCount} clusters`,
-      `spread constraint cluster: not enough capacity for ${needReplicas} replicas in ${needCount} cluster(s)`,
+      needCount === 0
+        ? 'spread constraint cluster: maxGroups is not set (0), so no cluster can be selected; set maxGroups to at least minGroups'
+        : `spread constraint cluster: not enough capacity for ${needReplicas} replicas in ${needCount} cluster(s)`,
     );
   return { ok: true, value: selected };
 }

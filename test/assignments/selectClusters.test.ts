@@ -1,8 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Placement } from '../../src/api/policy.ts';
+import { schedule } from '../../src/assignments/schedule.ts';
 import { calcGroupScore, selectBestClusters } from '../../src/assignments/selectClusters.ts';
-import { candidate, cluster } from './helpers.ts';
+import { candidate, cluster, clusterWithPods, request } from './helpers.ts';
 
 // Karmada pkg/scheduler/core/spreadconstraint/select_clusters_test.go (TestSelectBestClusters):
 // four candidates already in candidate order (score desc), name:score:available.
@@ -101,6 +102,36 @@ for (const c of cases) {
 test('selectBestClusters: an unset cluster maxGroups selects nothing (Karmada quirk)', () => {
   const got = selectBestClusters({ spreadConstraints: [{ spreadByField: 'cluster', minGroups: 1 }] }, infos, 1);
   assert.equal(got, { ok: true, value: [] });
+});
+
+test('selectBestClusters: a divided spread without cluster maxGroups selects nothing, which is an error even for 0 replicas', () => {
+  const placement: Placement = {
+    spreadConstraints: [{ spreadByField: 'cluster', minGroups: 1 }],
+    replicaScheduling: AGG,
+  };
+  for (const need of [0, 5]) {
+    const got = selectBestClusters(placement, infos, need);
+    assert.is(got.ok, false, `${need} replicas`);
+    if (!got.ok) {
+      assert.is(got.status, 'SchedulerError');
+      assert.is(got.message, 'no enough resource when selecting 0 clusters');
+    }
+  }
+});
+
+test('schedule: a workload at 0 replicas under a divided spread without cluster maxGroups fails selection, keeping its clusters', () => {
+  const placement: Placement = {
+    spreadConstraints: [{ spreadByField: 'cluster', minGroups: 1 }],
+    replicaScheduling: AGG,
+  };
+  const previous = [{ name: 'member1', replicas: 2 }];
+  const got = schedule(request(placement, 0, previous, { replicaRequirements: true, resourceRequest: { cpu: '1' } }), [
+    clusterWithPods('member1', 5),
+    clusterWithPods('member2', 5),
+  ]);
+  assert.is(got.status, 'SchedulerError');
+  assert.is(got.message, 'failed to select clusters: no enough resource when selecting 0 clusters');
+  assert.equal(got.clusters, previous);
 });
 
 test('calcGroupScore: duplicated counts clusters that fit all replicas, plus their mean score', () => {
