@@ -30,6 +30,8 @@ const ANCHORED_NAME = new RegExp(`^(?:(${DOMAIN_AND_PORT})/)?(${PATH_COMPONENT}(
 const NAME_MAX_LENGTH = 255;
 /** Digest algorithms Karmada registers (sha256, and sha384/sha512 via crypto/sha512) with their hex lengths. */
 const DIGEST_HEX_LENGTH: Readonly<Record<string, number>> = { sha256: 64, sha384: 96, sha512: 128 };
+/** go-digest v1.0.0's DigestRegexpAnchored: lowercase algorithms only, unlike the reference grammar's digest. */
+const GO_DIGEST = /^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+$/;
 
 export function parseImage(image: string): ParseImageResult {
   const match = REFERENCE.exec(image);
@@ -91,7 +93,9 @@ function validateDigest(digest: string): string | undefined {
   const algorithm = digest.slice(0, colon);
   const encoded = digest.slice(colon + 1);
   const length = DIGEST_HEX_LENGTH[algorithm];
-  if (length === undefined) return `unsupported digest algorithm "${algorithm}"`;
+  // go-digest's Digest.Validate, whose errors distribution/reference returns as they are: no algorithm named.
+  if (length === undefined)
+    return GO_DIGEST.test(digest) ? 'unsupported digest algorithm' : 'invalid checksum digest format';
   if (encoded.length !== length) return 'invalid checksum digest length';
   if (!/^[a-f0-9]+$/.test(encoded)) return 'invalid checksum digest format';
   return undefined;

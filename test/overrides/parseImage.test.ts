@@ -73,8 +73,22 @@ test('invalid images are rejected with distribution/reference reasons', () => {
     'repository name must be lowercase',
     'invalid reference format',
     'invalid reference format',
-    'unsupported digest algorithm "md5"',
+    'unsupported digest algorithm',
   ]);
+});
+
+test('a digest algorithm other than sha256, sha384 and sha512 is refused as go-digest refuses it', () => {
+  const verdict = (image: string) => {
+    const result = parseImage(image);
+    return result.ok ? 'ok' : result.message;
+  };
+  const hex = SHA.slice('sha256:'.length);
+  assert.is(verdict(`nginx@sha512:${'a'.repeat(128)}`), 'ok');
+  assert.is(verdict(`nginx@sha1:${'a'.repeat(40)}`), 'unsupported digest algorithm');
+  assert.is(verdict(`nginx@blake3.x:${hex}`), 'unsupported digest algorithm');
+  // The reference grammar takes an uppercase algorithm; go-digest's own pattern does not, and says so first.
+  assert.is(verdict(`nginx@SHA256:${hex}`), 'invalid checksum digest format');
+  assert.is(verdict(`nginx@Sha1:${hex}`), 'invalid checksum digest format');
 });
 
 test('the 255-character limit counts the repository path, as distribution/reference does, not a registry before it', () => {
