@@ -91,7 +91,7 @@ function patchesForContainers(manifest: Manifest, overrider: ImageOverrider): Js
       return `failed to convert ${String(manifest.kind)}: container ${index} image is not a string`;
     const result = overrideImage(image, overrider);
     if (!result.ok) return result.message;
-    patches.push({ op: 'replace', path: `/${specPath.join('/')}/containers/${index}/image`, value: result.image });
+    patches.push(replaceImage(`/${specPath.join('/')}/containers/${index}/image`, result.image));
   }
   return patches;
 }
@@ -106,7 +106,15 @@ function patchesWithPredicate(
   if (!path.startsWith('/')) return 'imagePath should be start with / character';
   const result = overrideImage(current.image, overrider);
   if (!result.ok) return result.message;
-  return [{ op: 'replace', path, value: result.image }];
+  return [replaceImage(path, result.image)];
+}
+
+/**
+ * Karmada marshals its patch with `value,omitempty`, so an image that comes out empty (the repository removed from
+ * "nginx") is sent without a value, which evanphx/json-patch writes as null.
+ */
+function replaceImage(path: string, image: string): JsonPatchOperation {
+  return image === '' ? { op: 'replace', path } : { op: 'replace', path, value: image };
 }
 
 /**

@@ -252,6 +252,18 @@ test('a container without an image fails to parse, as in Karmada', () => {
   if (!step.ok) assert.match(step.message, /repository name must have at least one component/);
 });
 
+test('an image the override leaves empty is written as null, with or without a predicate', () => {
+  const step = applyImageOverriders(workload('Deployment', [{ name: 'a', image: 'nginx' }]), [
+    { component: 'Repository', operator: 'remove' },
+  ]);
+  assert.equal(step.ok && containersOf(step.manifest), [{ name: 'a', image: null }]);
+  const pod = workload('Pod', [{ name: 'a', image: 'nginx' }]);
+  const viaPredicate = applyImageOverriders(pod, [
+    { predicate: { path: '/spec/containers/0/image' }, component: 'Repository', operator: 'replace', value: '' },
+  ]);
+  assert.equal(viaPredicate.ok && containersOf(viaPredicate.manifest), [{ name: 'a', image: null }]);
+});
+
 test('the input manifest is not mutated', () => {
   const manifest = workload('Pod', [{ name: 'a', image: 'nginx:1' }]);
   const before = JSON.stringify(manifest);
