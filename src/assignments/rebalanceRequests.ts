@@ -7,9 +7,13 @@ import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 
 export const OBSERVED_REBALANCERS_ANNOTATION = 'flotilla.io/observed-rebalancers';
 
-/** One request: the rebalancer's name, plus its generation when it carries one (an edited request is a new one). */
+/**
+ * One request: the rebalancer's name. Karmada triggers a workload once per rebalancer (its creationTimestamp against
+ * the binding's rescheduleTriggeredAt, and a Successful workload is skipped when the spec is edited), so an edit that
+ * lists more workloads reschedules only those it adds.
+ */
 export function requestToken(r: WorkloadRebalancer): string {
-  return typeof r.metadata.generation === 'number' ? `${r.metadata.name}@${r.metadata.generation}` : r.metadata.name;
+  return r.metadata.name;
 }
 
 /**
@@ -31,7 +35,15 @@ export function requestsFor(ref: ObjectRef, rebalancers: readonly WorkloadRebala
 
 export function observedRequests(binding: ResourceBinding | undefined): Set<string> {
   const raw = binding?.metadata.annotations?.[OBSERVED_REBALANCERS_ANNOTATION];
-  return new Set(raw ? raw.split(',').filter(Boolean) : []);
+  // Output written before requests were names alone records `<name>@<generation>`; a name never holds '@'.
+  return new Set(
+    raw
+      ? raw
+          .split(',')
+          .filter(Boolean)
+          .map((t) => t.split('@')[0]!)
+      : [],
+  );
 }
 
 /** The requests not yet observed: non-empty means schedule in fresh mode now. */

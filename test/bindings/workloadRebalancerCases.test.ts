@@ -129,7 +129,7 @@ test('an edited rebalancer reschedules the newly listed workload, not the one it
   assert.is(d1Later.result.status, 'Unchanged');
   const d3 = schedule(deploy3, [after], schedule(deploy3, []).binding);
   assert.is(d3.result.status, 'Scheduled');
-  assert.equal(d3.rescheduledBy, ['rebalancer-which-experienced-modification@2']);
+  assert.equal(d3.rescheduledBy, ['rebalancer-which-experienced-modification']);
 });
 
 // "reconcile cluster-wide resource rebalancer": a workload listed without a namespace is a cluster-scoped object
@@ -153,6 +153,32 @@ test('a namespaced Deployment listed without its namespace is not found, and def
   assert.equal(requestsFor(web.ref, [noNamespace]), []);
   const first = schedule(web, []).binding;
   assert.is(schedule(web, [noNamespace], first).rescheduledBy, undefined);
+});
+
+// Karmada's triggerReschedule skips a workload whose result is Successful already, and needTriggerReschedule compares
+// the rebalancer's creationTimestamp, which an edit keeps: a workload is rescheduled once per rebalancer.
+test('an edited rebalancer that lists one more workload reschedules only the one it adds', () => {
+  const first = rebalancer('grow', [ref(deploy1)], 1);
+  const grown = rebalancer('grow', [ref(deploy1), ref(deploy3)], 2);
+  const d1 = schedule(deploy1, [first], schedule(deploy1, []).binding);
+  assert.equal(d1.rescheduledBy, ['grow']);
+  const d1Later = schedule(deploy1, [grown], d1.binding);
+  assert.is(d1Later.rescheduledBy, undefined);
+  assert.is(d1Later.result.status, 'Unchanged');
+  const d3 = schedule(deploy3, [grown], schedule(deploy3, []).binding);
+  assert.equal(d3.rescheduledBy, ['grow']);
+});
+
+test('a binding that recorded a request as name@generation has observed that rebalancer', () => {
+  const before = schedule(deploy1, []).binding;
+  const recorded = {
+    ...before,
+    metadata: {
+      ...before.metadata,
+      annotations: { ...before.metadata.annotations, 'flotilla.io/observed-rebalancers': 'grow@1' },
+    },
+  };
+  assert.equal(pendingRequests(requestsFor(deploy1.ref, [rebalancer('grow', [ref(deploy1)], 3)]), recorded), []);
 });
 
 test.run();
