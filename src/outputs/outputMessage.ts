@@ -170,7 +170,9 @@ export function describeFailover(e: FailoverEvent, clusters: ReadonlyMap<string,
       gracePeriodEnded: 'grace period ended',
       confirmed: 'deletion confirmed',
     }[e.why];
-    return `failover: ${e.cluster}'s copy of ${describeRef(e.ref)} removed: ${why}`;
+    return e.placedAgain
+      ? `failover: ${e.cluster}'s eviction of ${describeRef(e.ref)} ended: ${why}; placed there again`
+      : `failover: ${e.cluster}'s copy of ${describeRef(e.ref)} removed: ${why}`;
   }
   const purge =
     e.purgeMode === 'Directly'

@@ -172,7 +172,16 @@ export interface FailoverInput {
 export type FailoverEvent =
   | ({ type: 'evicted'; ref: ObjectRef; result: TargetCluster[] } & Eviction)
   | ({ type: 'failed-over'; ref: ObjectRef; result: TargetCluster[] } & ApplicationFailure)
-  | { type: 'released'; ref: ObjectRef; cluster: string; why: TaskEnd['why']; result: TargetCluster[] };
+  | {
+      type: 'released';
+      ref: ObjectRef;
+      cluster: string;
+      why: TaskEnd['why'];
+      /** The result the task was assessed against: the replacements. */
+      result: TargetCluster[];
+      /** The binding was scheduled on the cluster again once the task ended, so its copy stays. */
+      placedAgain?: true;
+    };
 
 /** Why each template went where it went: what `explain` prints and `plan` summarises. */
 export interface TemplateExplanation {
@@ -943,7 +952,7 @@ function placeOnce(
   const evicted: EvictedResult = failed ? { ...tainted, clusters: failed.clusters, tasks: failed.tasks } : tainted;
   const leftOut = candidates === snapshot.clusters ? undefined : leftOutByScope(template, snapshot, model);
   // Without per-cluster reasons, a successful schedule need not explain its candidates: withoutClusterReasons drops them.
-  const scheduled = scheduleBinding(
+  const first = scheduleBinding(
     template,
     claim,
     previous,
@@ -953,20 +962,9 @@ function placeOnce(
     leftOut,
     clusterReasons === false ? false : undefined,
   );
-  if (scheduled.problem)
-    problems.push(
-      // Nothing fits where the scope lets it: the scope may be what is too narrow.
-      scheduled.problem.code === 'NO_CLUSTER_FITS' && candidates !== snapshot.clusters
-        ? {
-            ...scheduled.problem,
-            fix: `widen the clusterAffinity of ${unitFolders(template, model)} (flotilla-unit.yaml) or the placement of ${describePolicy(policy)}, or register a matching cluster under clusters/`,
-          }
-        : scheduled.problem,
-    );
-  const { targets, result } = scheduled;
-  for (const e of evicted.evictions) events.push({ type: 'evicted', ref: template.ref, result: targets, ...e });
+  for (const e of evicted.evictions) events.push({ type: 'evicted', ref: template.ref, result: first.targets, ...e });
   for (const f of failed?.failures ?? [])
-    events.push({ type: 'failed-over', ref: template.ref, result: targets, ...f });
+    events.push({ type: 'failed-over', ref: template.ref, result: first.targets, ...f });
   const clock =
     failover && evicted.tasks.length > 0
       ? {
@@ -979,10 +977,47 @@ function placeOnce(
     evicted.evictions.length > 0 || (failed?.failures.length ?? 0) > 0
       ? new Set([...evicted.evictions.map((e) => e.cluster), ...(failed?.failures ?? []).map((f) => f.cluster)])
       : NONE_EVICTED;
-  const placedNow = result.status === 'Scheduled' || result.status === 'Unchanged';
-  const synced = syncEvictionTasks(evicted.tasks, evictedNow, targets, clock, placedNow);
+  const placedNow = first.result.status === 'Scheduled' || first.result.status === 'Unchanged';
+  const synced = syncEvictionTasks(evicted.tasks, evictedNow, first.targets, clock, placedNow);
+  // Ending a task changes the binding's spec, and Karmada's scheduler schedules it again at once: a Duplicated or
+  // non-workload binding takes back the cluster the task kept out, if nothing else keeps it out now.
+  const again =
+    synced.ended.length > 0
+      ? scheduleBinding(
+          template,
+          claim,
+          first.binding,
+          { clusters: first.targets, tasks: synced.tasks },
+          candidates,
+          snapshot.rebalancers,
+          leftOut,
+          clusterReasons === false ? false : undefined,
+        )
+      : undefined;
+  const scheduled =
+    again && again.result.status !== 'Unchanged'
+      ? { ...again, ...(first.rescheduledBy ? { rescheduledBy: first.rescheduledBy } : {}) }
+      : first;
+  if (scheduled.problem)
+    problems.push(
+      // Nothing fits where the scope lets it: the scope may be what is too narrow.
+      scheduled.problem.code === 'NO_CLUSTER_FITS' && candidates !== snapshot.clusters
+        ? {
+            ...scheduled.problem,
+            fix: `widen the clusterAffinity of ${unitFolders(template, model)} (flotilla-unit.yaml) or the placement of ${describePolicy(policy)}, or register a matching cluster under clusters/`,
+          }
+        : scheduled.problem,
+    );
+  const { targets, result } = scheduled;
   for (const end of synced.ended)
-    events.push({ type: 'released', ref: template.ref, cluster: end.task.fromCluster, why: end.why, result: targets });
+    events.push({
+      type: 'released',
+      ref: template.ref,
+      cluster: end.task.fromCluster,
+      why: end.why,
+      result: first.targets,
+      ...(targets.some((t) => t.name === end.task.fromCluster) ? { placedAgain: true as const } : {}),
+    });
   // A cluster no longer registered keeps its task (Karmada's lasts until it times out or the new clusters are healthy)
   // but holds nothing: its execution space went with its Cluster, Works and all, and no Work is made for a task.
   const evicting = synced.evicting.filter((name) => model.clusters.has(name));

@@ -241,4 +241,63 @@ spec:
   assert.ok((await verifyOutput(await openRepo(r.dir), { outputRef: OUT })).ok, 'a replay renders the same');
 });
 
+// Karmada's graceful eviction controller ends the task with a spec update, and its scheduler then schedules the
+// binding again; a Duplicated or non-workload one is scheduled on every such update, so it takes the cluster back.
+test('a ConfigMap evicted from a cluster that is Ready again returns there in the render that ends its eviction', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+      'policies/configs.yaml': `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: configs, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]
+  placement:
+    clusterAffinity: {clusterNames: [member1, member2]}
+`,
+      'templates/a.yaml': configMap('a'),
+    },
+    'a ConfigMap on two clusters',
+  );
+  const repo = await openRepo(r.dir);
+  const sync = (now: () => Date, clusterStatus: Map<string, ObservedCluster>) =>
+    syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now, clusterStatus });
+  const binding = () =>
+    parse(r.show('flotilla/rendered', 'bindings/default/a-configmap.yaml')) as {
+      spec: { clusters: { name: string }[]; gracefulEvictionTasks?: unknown[] };
+    };
+  await sync(at(0), new Map());
+  await sync(at(31), down('2026-11-29T15:00:30Z'));
+  assert.equal(
+    binding().spec.clusters.map((c) => c.name),
+    ['member1'],
+  );
+  const ready: Map<string, ObservedCluster> = new Map([
+    [
+      'member2',
+      { status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-11-29T15:01:00Z' }] } },
+    ],
+  ]);
+  await sync(at(60), ready);
+  assert.equal(
+    binding().spec.clusters.map((c) => c.name),
+    ['member1'],
+    'the eviction task still keeps member2 out',
+  );
+  const ended = await sync(at(31 + 601), ready);
+  assert.is(ended.reports.length, 1);
+  assert.equal(
+    binding().spec.clusters.map((c) => c.name),
+    ['member1', 'member2'],
+  );
+  assert.is(binding().spec.gracefulEvictionTasks, undefined);
+  assert.match(
+    r.git('log', '-1', '--format=%s', 'flotilla/rendered'),
+    /^failover: member2's eviction of ConfigMap default\/a ended: grace period ended; placed there again$/,
+  );
+  assert.ok(r.ls('flotilla/rendered').includes('clusters/member2/default/configmap_a.yaml'));
+});
+
 test.run();
