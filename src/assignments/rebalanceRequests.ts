@@ -4,6 +4,7 @@
 import type { ResourceBinding } from '../api/binding.ts';
 import { refKey, type ObjectRef } from '../api/kinds.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
+import { bindingName } from '../names/bindingName.ts';
 
 export const OBSERVED_REBALANCERS_ANNOTATION = 'flotilla.io/observed-rebalancers';
 
@@ -24,11 +25,21 @@ export function workloadKeys(w: WorkloadRebalancer['spec']['workloads'][number])
   return [refKey({ apiVersion: w.apiVersion, kind: w.kind, name: w.name, namespace: w.namespace ?? '' })];
 }
 
+/**
+ * Whether a rebalancer's entry names this template. Karmada looks the entry up by its binding's name in its namespace
+ * (names.GenerateBindingName: the kind lowercased, the apiVersion not read), so `kind: deployment`, or a Deployment
+ * listed at another version, names the same workload.
+ */
+export function namesWorkload(w: WorkloadRebalancer['spec']['workloads'][number], ref: ObjectRef): boolean {
+  return (
+    (w.namespace ?? '') === (ref.namespace ?? '') && bindingName(w.kind, w.name) === bindingName(ref.kind, ref.name)
+  );
+}
+
 /** Tokens of every rebalancer that lists this workload, sorted. */
 export function requestsFor(ref: ObjectRef, rebalancers: readonly WorkloadRebalancer[]): string[] {
-  const key = refKey(ref);
   return rebalancers
-    .filter((r) => r.spec.workloads.some((w) => workloadKeys(w).includes(key)))
+    .filter((r) => r.spec.workloads.some((w) => namesWorkload(w, ref)))
     .map(requestToken)
     .sort();
 }

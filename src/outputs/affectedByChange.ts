@@ -8,7 +8,7 @@ import { multiClusterServiceKeyOf, serviceKeyOf } from '../bindings/claimForMult
 import type { ConfigModel, FileObjects } from '../api/model.ts';
 import { interpretDependencies } from '../interpreters/interpretDependencies.ts';
 import { customizationFor, interpretersOf } from '../interpreters/customizations.ts';
-import { workloadKeys } from '../assignments/rebalanceRequests.ts';
+import { namesWorkload, workloadKeys } from '../assignments/rebalanceRequests.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
@@ -82,6 +82,8 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
     ...ctx.oldVersions.flatMap((f) => f.rebalancers.map((r) => r.object)),
   ];
   for (const r of rebalancers) for (const w of r.spec.workloads) for (const key of workloadKeys(w)) affected.add(key);
+  // An entry whose kind is cased otherwise, or whose apiVersion differs, still names a template (namesWorkload).
+  const rebalanced = rebalancers.flatMap((r) => r.spec.workloads);
   const customizedKinds = new Set(
     [
       ...inChanged(model.interpreterCustomizations),
@@ -92,7 +94,8 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   // An OverridePolicy selects what ClusterOverridePolicies made of a template: those that may relabel it widen its reach.
   const relabelers = labelRewritingClusterOverrides(model.overridePolicies.map((o) => o.object));
   // Only templates changed (the common commit): nothing below can match, so skip the walk over the fleet.
-  const karmadaChanged = propagation.length + overrides.length + clusters.length + customizedKinds.size > 0;
+  const karmadaChanged =
+    propagation.length + overrides.length + clusters.length + customizedKinds.size + rebalanced.length > 0;
   // Whether a policy's placement could take one of the changed clusters, decided once per policy, not per template.
   const mayPlaceChanged = clusters.length > 0 ? placesAnyOf(model.propagationPolicies, clusters) : () => false;
   // Clusters that changed only their labels: then only what reads a label selector that now reads otherwise moves.
@@ -100,7 +103,9 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   // Clusters alone changed: an entry matters only when on one of them, or placed by a policy that could take one (and,
   // for a relabeling, reads the labels otherwise), or made by scoped units; its line says which without parsing it.
   const clustersOnly =
-    clusters.length > 0 && propagation.length + overrides.length + customizedKinds.size === 0 && !ctx.templatesInScope;
+    clusters.length > 0 &&
+    propagation.length + overrides.length + customizedKinds.size + rebalanced.length === 0 &&
+    !ctx.templatesInScope;
   const mayMatter = clustersOnly
     ? entryLineMayMatter(
         clusters.map((c) => c.metadata.name),
@@ -111,6 +116,7 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   for (const t of karmadaChanged ? allTemplates(index, model, inScope) : []) {
     const entry = t.entry;
     if (customizedKinds.size > 0 && customizedKinds.has(`${t.ref.apiVersion}/${t.ref.kind}`)) affected.add(t.key);
+    if (rebalanced.some((w) => namesWorkload(w, t.ref))) affected.add(t.key);
     if (entry?.policy && changedPolicyKeys.has(entry.policy)) affected.add(t.key);
     if (propagation.some((p) => selects(p, t))) affected.add(t.key);
     if (overrides.some((o) => overrideSelects(o, t, relabelers))) affected.add(t.key);

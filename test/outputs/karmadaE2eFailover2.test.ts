@@ -233,6 +233,29 @@ test('static weight 2:1: after a taint moved everything to member2, a WorkloadRe
   await editRebalancer(s);
 });
 
+// workloadrebalancer_controller.go finds each entry's binding by names.GenerateBindingName(kind, name) in its
+// namespace: the kind lowercased, the apiVersion not read.
+test('a WorkloadRebalancer entry names its workload as Karmada looks up the binding: kind in any case, any apiVersion', async () => {
+  const s = await repoWith({
+    ...REBALANCER_FILES,
+    'policies/cpp.yaml': cpp({ replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' }, false),
+  });
+  await s.sync(0);
+  assert.is(observed(s.binding(DEPLOY_BINDING)), undefined);
+  s.r.commit(
+    {
+      'rebalancers/rebalancer.yaml': rebalancer(
+        [{ apiVersion: 'apps/v1beta2', kind: 'deployment', name: 'deploy', namespace: 'default' }],
+        1,
+      ),
+    },
+    'rebalance, kind written in lower case',
+  );
+  await s.sync(10);
+  assert.is(observed(s.binding(DEPLOY_BINDING)), 'rebalancer');
+  assert.match(s.r.git('log', '-1', '--format=%B', 'flotilla/rendered'), /Rescheduled in fresh mode/);
+});
+
 // "aggregated schedule type" / "reschedule when policy is aggregated schedule type"
 test('aggregated: the workload sits on one target cluster; a WorkloadRebalancer reschedules it and the ClusterRole', async () => {
   const s = await repoWith({
