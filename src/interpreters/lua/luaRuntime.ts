@@ -3,6 +3,7 @@
 // the `kube` module. The VM is Lua 5.4 compiled to WebAssembly (wasmoon), so the places where 5.4 would answer a
 // 5.1 script differently are bridged here.
 import { podDependencies } from '../podDependencies.ts';
+import { fiveFourOnlySyntax } from './luaFiveOneSyntax.ts';
 import { LUA_REGISTRYINDEX, LuaEngine, LuaFactory, LuaLibraries, type LuaWasm } from 'wasmoon';
 import { replicaRequirements } from '../replicaRequirements.ts';
 import {
@@ -657,7 +658,9 @@ function engineFor(script: string): ScriptEngine {
   const { engine, L, collect, globals } = newEngine(lua, n.functions);
   let chunk: ScriptEngine['chunk'];
   const status = lua.luaL_loadbufferx(L, script, lua.module.lengthBytesUTF8(script), CHUNK_NAME, 't');
-  if (status === STATUS_OK) chunk = lua.luaL_ref(L, LUA_REGISTRYINDEX);
+  const refused = status === STATUS_OK ? fiveFourOnlySyntax(script) : undefined;
+  if (refused) chunk = { error: `${CHUNK_NAME.slice(1)}:${refused.line}: ${refused.message}` };
+  else if (status === STATUS_OK) chunk = lua.luaL_ref(L, LUA_REGISTRYINDEX);
   else chunk = { error: lua.lua_tolstring(L, -1, null) };
   lua.lua_settop(L, 0);
   const entry: ScriptEngine = { engine, L, chunk, collect, globals };
@@ -690,7 +693,7 @@ export function checkLuaScript(script: string): { line: number; message: string 
   const status = lua.luaL_loadbufferx(L, script, lua.module.lengthBytesUTF8(script), CHUNK_NAME, 't');
   const text = status === STATUS_OK ? undefined : lua.lua_tolstring(L, -1, null);
   lua.lua_settop(L, 0);
-  if (text === undefined) return undefined;
+  if (text === undefined) return fiveFourOnlySyntax(script);
   const located = /^<string>:(\d+): ([\s\S]*)$/.exec(text);
   return located ? { line: Number(located[1]), message: located[2] as string } : { line: 0, message: text };
 }

@@ -26,6 +26,41 @@ test('a syntax error reports its line within the script', () => {
   assert.throws(() => luaReflectStatus('x = = 1', {}), /<string>:1: unexpected symbol near '='/);
 });
 
+test('syntax Lua 5.1 lacks is refused as gopher-lua refuses it, at compile and at call, in code only', () => {
+  const refused: [string, number, string][] = [
+    ['local a = 7 // 2', 1, '//'],
+    ['local a = 7 & 2', 1, '&'],
+    ['local a = 7 | 2', 1, '|'],
+    ['\nlocal a = 7 ~ 2', 2, '~'],
+    ['local a = ~7', 1, '~'],
+    ['local a = 1 << 2', 1, '<<'],
+    ['local a = 4 >> 1', 1, '>>'],
+    ['local a, b <const> = 1, 2', 1, '<'],
+    ['local a <close> = nil', 1, '<'],
+    ['local a = 0x1p4', 1, '0x1p4'],
+    ['local a = 0x1.8', 1, '0x1.8'],
+    ['for i = 1, 2 do\n  break\n  print(i)\nend', 3, 'print'],
+    ['while true do break;; end', 1, ';'],
+  ];
+  for (const [script, line, near] of refused) {
+    const error = checkLuaScript(script);
+    assert.is(error?.line, line, script);
+    assert.ok(error?.message.startsWith(`syntax error near '${near}'`), `${script}: ${error?.message}`);
+  }
+  assert.throws(
+    () => luaReflectStatus('function ReflectStatus(o) return { v = 7 // 2 } end', {}),
+    /<string>:1: syntax error near '\/\/'/,
+  );
+  for (const script of [
+    "local s = 'a // b & c | d ~ e << f >> g' .. [==[ 1 // 2 ]==] -- x // y\n--[[ p & q ]] local n = 0x1e4",
+    'local a, b = 1, 2 local c = a <b and a ~= b',
+    'for i = 1, 2 do if i then break else break end end repeat break; until true',
+    'for i = 1, 3 do if i == 2 then goto continue end ::continue:: end',
+    'local function f() end local x = 0xFF + .5 + 5.e3 + 1E-2',
+  ])
+    assert.is(checkLuaScript(script), undefined, script);
+});
+
 test('a runaway loop times out after 1 s, even under pcall, and the next call still works', () => {
   // The deadline is read from Date.now(); a clock that moves 1 ms per reading makes the second exact, whatever the
   // machine's load: the call gives up at the first reading past it.

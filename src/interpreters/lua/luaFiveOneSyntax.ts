@@ -1,0 +1,123 @@
+// The VM parses Lua 5.4, which accepts constructs Karmada's gopher-lua (Lua 5.1) refuses at its webhook and at every
+// call: the bitwise and floor-division operators, local attributes, hexadecimal floats, and statements after `break`.
+// Without this check a customization would validate and run here and be refused by Karmada. Only a script that
+// Lua 5.4 compiled is scanned, so its strings, comments and long brackets are well formed.
+
+/** Where a script that compiles as Lua 5.4 uses syntax Lua 5.1 refuses, or undefined when it uses none. */
+export function fiveFourOnlySyntax(script: string): { line: number; message: string } | undefined {
+  const tokens = luaTokens(script);
+  const refuse = (token: Token, what: string) => ({
+    line: token.line,
+    message: `syntax error near '${token.text}': ${what} is Lua 5.3+ syntax, which Karmada's Lua 5.1 (gopher-lua) refuses`,
+  });
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as Token;
+    if (token.kind === 'number' && /^0[xX]/.test(token.text) && /[.pP]/.test(token.text))
+      return refuse(token, 'a hexadecimal fraction or exponent');
+    if (token.kind !== 'symbol' && token.kind !== 'name') continue;
+    const operator = FIVE_FOUR_OPERATORS[token.text];
+    if (token.kind === 'symbol' && operator) return refuse(token, operator);
+    if (token.text === 'local' && tokens[i + 1]?.text !== 'function') {
+      // local a, b <const>: an attribute after a name of the list.
+      let j = i + 1;
+      while (tokens[j]?.kind === 'name' && tokens[j + 1]?.text === ',') j += 2;
+      if (tokens[j]?.kind === 'name' && tokens[j + 1]?.text === '<')
+        return refuse(tokens[j + 1] as Token, 'a local variable attribute');
+    }
+    if (token.text === 'break') {
+      // Lua 5.1 makes break the last statement of its block, with one optional semicolon.
+      let next = tokens[i + 1];
+      if (next?.text === ';') next = tokens[i + 2];
+      if (next && !BLOCK_ENDS.has(next.text)) return refuse(next, 'a statement after break in the same block');
+    }
+  }
+  return undefined;
+}
+
+const FIVE_FOUR_OPERATORS: Record<string, string> = {
+  '//': 'floor division',
+  '&': 'bitwise and',
+  '|': 'bitwise or',
+  '~': 'bitwise not or xor',
+  '<<': 'a left shift',
+  '>>': 'a right shift',
+};
+
+const BLOCK_ENDS = new Set(['end', 'else', 'elseif', 'until']);
+
+interface Token {
+  kind: 'name' | 'number' | 'string' | 'symbol';
+  text: string;
+  line: number;
+}
+
+function luaTokens(source: string): Token[] {
+  const tokens: Token[] = [];
+  let line = 1;
+  let i = 0;
+  const countLines = (from: number, to: number) => {
+    for (let k = from; k < to; k++) if (source[k] === '\n') line++;
+  };
+  /** At `[`, the level of a long bracket `[==[`, or -1 when it is not one. */
+  const longLevel = (at: number): number => {
+    let k = at + 1;
+    while (source[k] === '=') k++;
+    return source[k] === '[' ? k - at - 1 : -1;
+  };
+  const skipLong = (at: number, level: number): number => {
+    const close = `]${'='.repeat(level)}]`;
+    const end = source.indexOf(close, at + level + 2);
+    const stop = end < 0 ? source.length : end + close.length;
+    countLines(at, stop);
+    return stop;
+  };
+  while (i < source.length) {
+    const c = source[i] as string;
+    if (c === '\n') {
+      line++;
+      i++;
+    } else if (/\s/.test(c)) i++;
+    else if (c === '-' && source[i + 1] === '-') {
+      const level = source[i + 2] === '[' ? longLevel(i + 2) : -1;
+      if (level >= 0) i = skipLong(i + 2, level);
+      else {
+        const end = source.indexOf('\n', i);
+        i = end < 0 ? source.length : end;
+      }
+    } else if (c === '[' && longLevel(i) >= 0) {
+      const start = line;
+      i = skipLong(i, longLevel(i));
+      tokens.push({ kind: 'string', text: '[[', line: start });
+    } else if (c === '"' || c === "'") {
+      const start = line;
+      let k = i + 1;
+      while (k < source.length && source[k] !== c) k += source[k] === '\\' ? 2 : 1;
+      countLines(i, k);
+      i = k + 1;
+      tokens.push({ kind: 'string', text: c, line: start });
+    } else if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(source[i + 1] ?? ''))) {
+      // read_numeral: digits, dots and letters, with a sign only right after an exponent mark.
+      const exponent = /^0[xX]/.test(source.slice(i, i + 2)) ? /[pP]/ : /[eE]/;
+      let k = i;
+      while (k < source.length) {
+        const d = source[k] as string;
+        if (exponent.test(d) && /[+-]/.test(source[k + 1] ?? '')) k += 2;
+        else if (/[0-9A-Za-z_.]/.test(d)) k++;
+        else break;
+      }
+      tokens.push({ kind: 'number', text: source.slice(i, k), line });
+      i = k;
+    } else if (/[A-Za-z_]/.test(c)) {
+      let k = i + 1;
+      while (/[A-Za-z0-9_]/.test(source[k] ?? '')) k++;
+      tokens.push({ kind: 'name', text: source.slice(i, k), line });
+      i = k;
+    } else {
+      const symbol = ['...', '..', '==', '~=', '<=', '>=', '//', '<<', '>>', '::'].find((s) => source.startsWith(s, i));
+      const text = symbol ?? c;
+      tokens.push({ kind: 'symbol', text, line });
+      i += text.length;
+    }
+  }
+  return tokens;
+}
