@@ -36,6 +36,8 @@ export function parseUnitOutput(
     keepOrigins?: boolean;
     /** Origin annotations by object identity (kustomizeOrigins.ts), for an output built without them. */
     origins?: Readonly<Record<string, string>>;
+    /** Helm: the file of the commit a `# Source:` path in the chart names (subchartPaths.ts). */
+    sourceFile?: (inChart: string) => string;
   } = {},
 ): FileObjects {
   const out = emptyFileObjects(unit.marker, { unit, problems: [...warnings] });
@@ -45,7 +47,7 @@ export function parseUnitOutput(
     return text === undefined ? undefined : originFile(text, unit.dir);
   };
   const label = unit.tool === 'helm' ? 'helm template' : `kustomize build ${unit.dir}`;
-  for (const chunk of chunksOf(unit, new TextDecoder().decode(stdout))) {
+  for (const chunk of chunksOf(unit, new TextDecoder().decode(stdout), opts.sourceFile)) {
     const { documents, problems } = parseDocuments(chunk.file, new TextEncoder().encode(chunk.text));
     // Kustomize's output names no file in its text: each object's origin annotation (asked for when the unit ran)
     // does, and what is found in an object is reported at that file, or at the kustomization.
@@ -130,14 +132,18 @@ function isKarmadaRef(ref: ObjectRef): boolean {
 
 /**
  * The output split at Helm's `# Source: <chart>/<path>` comments, each part named by its file in the repository
- * (the chart's name replaced by the unit's folder); Kustomize's output is one part, parsed under a name of the
+ * (the chart's name replaced by the unit's folder, a subchart's by its folder); Kustomize's output is one part, parsed under a name of the
  * kustomization's folder that no YAML check treats as a chart or kustomization file (its problems are then reported
  * at each object's origin). A Helm part's lines count from its
  * template's rendering, not from the whole output: the first line after `# Source:` is line 1 of the template's first
  * document, and a template's later documents follow its earlier ones and their `---`, so a line points into the
  * template file (exactly where the template renders line for line, as most manifests do).
  */
-function chunksOf(unit: UnitOrigin, text: string): { file: string; text: string; firstLine: number }[] {
+function chunksOf(
+  unit: UnitOrigin,
+  text: string,
+  sourceFile: (inChart: string) => string = (inChart) => `${unit.dir}/${inChart}`,
+): { file: string; text: string; firstLine: number }[] {
   if (unit.tool !== 'helm') return [{ file: `${unit.dir}/kustomize build output`, text, firstLine: 1 }];
   const lines = text.split('\n');
   const chunks: { file: string; text: string; firstLine: number }[] = [];
@@ -152,7 +158,7 @@ function chunksOf(unit: UnitOrigin, text: string): { file: string; text: string;
       // A template can write a `# Source:` line of its own: one that climbs out of the chart names no file of it.
       const inChart = source?.includes('/') ? source.slice(source.indexOf('/') + 1) : undefined;
       const own = inChart !== undefined && !inChart.split('/').some((s) => s === '..' || s === '.' || s === '');
-      const file = own ? `${unit.dir}/${inChart}` : `${unit.dir}/helm template output`;
+      const file = own ? sourceFile(inChart) : `${unit.dir}/helm template output`;
       const before = rendered.get(file) ?? 0;
       let last = body.length;
       while (last > header + 1 && body[last - 1]!.trim() === '') last--;

@@ -35,12 +35,13 @@ import {
 } from './kustomizeOrigins.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 import { builtInApiKinds } from './builtInApiKinds.ts';
+import { subchartFileResolver } from './subchartPaths.ts';
 
 /**
  * Bump when the tool is run another way (its flags, its environment) or a run's warnings are worked out another way,
  * so outputs cached before are not reused.
  */
-const RUN_RECIPE = 10;
+const RUN_RECIPE = 11;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -148,6 +149,7 @@ export async function renderUnit(
     unit.tool === 'kustomize' && markerOid !== undefined
       ? asksForOrigins(new TextDecoder().decode((await readBlobs(repo, [markerOid])).get(markerOid)))
       : false;
+  const sourceFile = unit.tool === 'helm' ? await chartSourceFiles(repo, unit, inputs, ownFiles) : undefined;
   const cached = await readCachedRun(repo, key);
   // A failure at a limit stands for runs allowed no more than that (a looping chart fails at once on every load);
   // one allowed more runs again.
@@ -156,14 +158,25 @@ export async function renderUnit(
       ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout, cached.warnings, {
           keepOrigins,
           ...(cached.origins ? { origins: cached.origins } : {}),
+          ...(sourceFile ? { sourceFile } : {}),
         })
       : failed(cached.problems, withVersion);
-  const result = await runUnit(repo, unit, inputs, options, tool, limits, optionsOid ? optionsFile : undefined);
+  const result = await runUnit(
+    repo,
+    unit,
+    inputs,
+    options,
+    tool,
+    limits,
+    optionsOid ? optionsFile : undefined,
+    sourceFile,
+  );
   if (result.ok) {
     await writeCachedRun(repo, key, result);
     return parseUnitOutput({ ...origin, ...withVersion }, result.stdout, result.warnings, {
       keepOrigins,
       ...(result.origins ? { origins: result.origins } : {}),
+      ...(sourceFile ? { sourceFile } : {}),
     });
   }
   if (result.cache)
@@ -276,6 +289,8 @@ async function runUnit(
   limits: ToolLimits,
   /** The unit's options file, when the commit has one: where values the chart refuses come from. */
   optionsFile: string | undefined,
+  /** Helm: the file of the commit a path in the rendered chart names (subchartPaths.ts). */
+  sourceFile?: (inChart: string) => string,
 ): Promise<RunResult> {
   // The folder as the tools see it: kustomize resolves symlinks (macOS's /var/folders is /private/var/folders) before
   // it prints a path, and only this spelling of the folder is cut out of its errors.
@@ -458,12 +473,14 @@ async function runUnit(
               ? await readFile(path.join(src, unit.marker), 'utf8').catch(() => undefined)
               : undefined,
             optionsFile,
+            sourceFile,
           ),
           // A file the tool did not find may be a link left out.
           ...links,
         ],
       };
-    let calls = unit.tool === 'helm' ? renderedCalls(unit, await chartCalls(repo, unit, inputs), run.stdout) : [];
+    let calls =
+      unit.tool === 'helm' ? renderedCalls(unit, await chartCalls(repo, unit, inputs), run.stdout, sourceFile) : [];
     if (calls.some((c) => c.code === 'NOT_REPRODUCIBLE')) {
       // Whether such a call runs depends on the values (a password generated only when none is given): a second run
       // that writes the same bytes shows these values take none of them, and the warnings would only be noise. A
@@ -516,16 +533,52 @@ async function startTool(
  * value in it matters for these values. Helpers (`_*.tpl`), whose use cannot be told from the output, and the files of
  * copied dependencies stay.
  */
-export function renderedCalls(unit: SourceUnit, calls: Problem[], stdout: Uint8Array): Problem[] {
+export function renderedCalls(
+  unit: SourceUnit,
+  calls: Problem[],
+  stdout: Uint8Array,
+  sourceFile: (inChart: string) => string = (inChart) => `${unit.dir}/${inChart}`,
+): Problem[] {
   const rendered = new Set<string>();
-  for (const m of new TextDecoder().decode(stdout).matchAll(/^# Source: [^/\n]+\/(.+)$/gm)) rendered.add(m[1]!.trim());
+  for (const m of new TextDecoder().decode(stdout).matchAll(/^# Source: [^/\n]+\/(.+)$/gm))
+    rendered.add(sourceFile(m[1]!.trim()));
   return calls.filter((c) => {
     if (!c.file.startsWith(`${unit.dir}/`)) return true;
     const inChart = c.file.slice(unit.dir.length + 1);
     const name = inChart.slice(inChart.lastIndexOf('/') + 1);
     if (name.startsWith('_') || !/^(charts\/[^/]+\/)*templates\//.test(inChart)) return true;
-    return rendered.has(inChart);
+    return rendered.has(c.file);
   });
+}
+
+/**
+ * Where the commit holds each file helm names in the chart's output and errors (subchartPaths.ts): from the Chart.yaml
+ * of the chart, of its vendored subcharts and of the file:// dependencies copied into it.
+ */
+async function chartSourceFiles(
+  repo: GitRepo,
+  unit: SourceUnit,
+  inputs: ReadonlyMap<string, string>,
+  ownFiles: ReadonlyMap<string, TreeFile>,
+): Promise<(inChart: string) => string> {
+  const chartFiles: [string, TreeFile][] = [];
+  const collect = (dir: string, files: ReadonlyMap<string, TreeFile>) => {
+    for (const [p, f] of files)
+      if (isRegularFile(f.mode) && /^(charts\/[^/]+\/)*Chart\.yaml$/.test(p))
+        chartFiles.push([`${dir}/${p.slice(0, -'Chart.yaml'.length)}`.replace(/\/$/, ''), f]);
+  };
+  collect(unit.dir, ownFiles);
+  for (const c of unit.copiedCharts ?? []) {
+    const tree = inputs.get(`${c.from}/`);
+    if (tree) collect(c.from, await listTreeFiles(repo, tree));
+  }
+  const blobs = await readBlobs(
+    repo,
+    chartFiles.map(([, f]) => f.oid),
+  );
+  const decoder = new TextDecoder();
+  const charts = new Map(chartFiles.map(([dir, f]) => [dir, decoder.decode(blobs.get(f.oid))]));
+  return subchartFileResolver(unit.dir, charts, unit.copiedCharts ?? []);
 }
 
 /**

@@ -12,6 +12,8 @@ export function toolProblem(
   stderr: string,
   chartYaml?: string,
   optionsFile?: string,
+  /** Helm: the file of the commit a path in the rendered chart names (subchartPaths.ts). */
+  sourceFile: (inChart: string) => string = (inChart) => copiedFrom(unit, `${unit.dir}/${inChart}`),
 ): Problem {
   // Kustomize quotes a transformer's whole configuration between backticks before the cause; the kustomization
   // holds it already, and left in, it pushed the cause out of the message.
@@ -52,12 +54,15 @@ export function toolProblem(
     const inRepo = within(named) ? named : resolveRelative(unit.dir, named);
     if (within(inRepo)) file = inRepo!;
   } else if (m) {
-    const inRepo = unit.tool === 'helm' ? copiedFrom(unit, `${unit.dir}/${m[2]}`) : `${m[1]}/${m[2]}`;
+    const inRepo = unit.tool === 'helm' ? sourceFile(m[2]!) : `${m[1]}/${m[2]}`;
     if (inRepo.startsWith(`${unit.dir}/`) || unit.inputs.some((i) => inRepo.startsWith(i))) {
       file = inRepo;
-      // Helm names files by the chart's name; the user knows them by the folder.
+      // Helm names files by the chart's name (a subchart's by its alias); the user knows them by the folder.
       if (unit.tool === 'helm')
-        message = message.replace(new RegExp(`(?<![\\w.-])${escapeRegExp(m[1]!)}/`, 'g'), `${unit.dir}/`);
+        message = message.replace(
+          new RegExp(`(?<![\\w.-])${escapeRegExp(m[1]!)}/([\\w./-]+)?`, 'g'),
+          (_, inChart: string | undefined) => (inChart === undefined ? `${unit.dir}/` : sourceFile(inChart)),
+        );
       line = m[3] ? Number(m[3]) : 1;
       column = m[4] ? Number(m[4]) : 1;
     }
