@@ -29,7 +29,10 @@ export function toolProblem(
       : null;
   if (kube) return incompatibleKubeVersion(unit, tool, kube[1]!, kube[2]!, chartYaml);
   if (unit.tool === 'helm' && /values don't meet the specifications of the schema/.test(text))
-    return valuesAgainstSchema(unit, tool, text, optionsFile);
+    return (
+      unreachableSchemaUrl(unit, tool, text, chartYaml, sourceFile) ??
+      valuesAgainstSchema(unit, tool, text, optionsFile)
+    );
   let message =
     shortened(text)
       .split('\n')
@@ -116,6 +119,44 @@ function valuesAgainstSchema(
         800,
       ),
     fix: `${optionsFile ? `correct the values in ${optionsFile} (values, valuesObject, parameters) or in the value files it names` : `correct ${file}`} to what the chart's values.schema.json allows, and commit; until then the unit's last good output is kept`,
+  };
+}
+
+/**
+ * A schema helm could not load because it refers to a URL (`"$ref": "https://…"`), which a render never reaches (no
+ * network): the values are not at fault, so the problem is at the schema naming the URL, with helm's own words.
+ * Undefined when helm fetched nothing.
+ */
+function unreachableSchemaUrl(
+  unit: SourceUnit,
+  tool: ToolBinary,
+  text: string,
+  chartYaml: string | undefined,
+  sourceFile: (inChart: string) => string,
+): Problem | undefined {
+  const lines = text.split('\n').map((l) => l.trim());
+  const at = lines.findIndex((l) => /^Get "[^"]+": /.test(l));
+  if (at < 0) return undefined;
+  const url = /^Get "([^"]+)"/.exec(lines[at]!)![1]!;
+  // helm names the chart whose schema failed on the line before its errors: the unit's own, or a subchart.
+  const chart = lines
+    .slice(0, at)
+    .reverse()
+    .find((l) => /^[\w.-]+:$/.test(l))
+    ?.slice(0, -1);
+  const own = chartYaml === undefined ? undefined : /^name:\s*["']?([\w.-]+)/m.exec(chartYaml)?.[1];
+  const file =
+    chart === undefined || chart === own
+      ? `${unit.dir}/values.schema.json`
+      : sourceFile(`charts/${chart}/values.schema.json`);
+  return {
+    file,
+    line: 1,
+    column: 1,
+    code: 'UNIT_FAILED',
+    severity: 'error',
+    message: `${tool.version} failed for ${unit.dir}: ${file} refers to ${url}, which a render cannot fetch: it reads only the commit, with no network (${lines[at]!.slice(0, 300)})`,
+    fix: `copy the definitions ${url} holds into ${file} (under "$defs") and refer to them by "#/$defs/…", or set spec.skipSchemaValidation: true in ${unit.dir}/flotilla-unit.yaml; until then the unit's last good output is kept`,
   };
 }
 

@@ -152,4 +152,22 @@ test("values that fail the chart's values.schema.json are the unit options' to c
   assert.is(toolProblem(CHART, HELM, stderr, CHART_YAML).file, 'apps/blog/values.yaml');
 });
 
+test('a schema that refers to a URL is named as what a render cannot fetch, not as values to correct', () => {
+  // Argo CD's reposerver testdata broken-schema-verification, run as a render runs helm: through a proxy that refuses.
+  const stderr =
+    'Error: values don\'t meet the specifications of the schema(s) in the following chart(s):\nblog:\nGet "http://doesnotexist.example.com/": proxyconnect tcp: dial tcp 127.0.0.1:9: connect: connection refused\n';
+  const p = toolProblem(CHART, HELM, stderr, CHART_YAML, 'apps/blog/flotilla-unit.yaml');
+  assert.equal([p.file, p.line, p.code], ['apps/blog/values.schema.json', 1, 'UNIT_FAILED']);
+  assert.match(p.message, 'refers to http://doesnotexist.example.com/, which a render cannot fetch');
+  assert.match(p.message, 'connection refused');
+  assert.match(
+    p.fix,
+    /^copy the definitions http:\/\/doesnotexist\.example\.com\/ holds into apps\/blog\/values\.schema\.json/,
+  );
+  assert.match(p.fix, 'spec.skipSchemaValidation: true');
+  // A subchart's schema is named in its folder.
+  const sub = stderr.replace('blog:', 'cache:');
+  assert.is(toolProblem(CHART, HELM, sub, CHART_YAML).file, 'apps/blog/charts/cache/values.schema.json');
+});
+
 test.run();
