@@ -4,7 +4,7 @@ import { parseBlockYaml } from '../yaml/blockYaml.ts';
 import { documentValue, DocumentValueError, type DuplicateKey } from '../yaml/documentValue.ts';
 import { GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { maxNesting } from '../yaml/maxNesting.ts';
-import { indentQuotedContinuations } from '../yaml/quotedContinuations.ts';
+import { indentFlowContinuations, indentQuotedContinuations } from '../yaml/quotedContinuations.ts';
 import { jsonStreamParts, type JsonStreamPart } from '../yaml/jsonStream.ts';
 
 /** One YAML document of a source file, as plain data plus where it came from. */
@@ -395,13 +395,14 @@ function parseWithLibrary(file: string, text: string) {
 }
 
 /**
- * The library's parse, or where it finds errors, that of the text with under-indented quoted continuation lines
- * indented (indentQuotedContinuations: the values kubectl reads) when that one has none. Line numbers are the same.
+ * The library's parse, or where it finds errors, that of the text with under-indented continuation lines of flow
+ * collections and quoted scalars indented (quotedContinuations.ts: the values kubectl reads) when that one has none. Line numbers are the same.
  */
 function libraryParse(file: string, text: string): ReturnType<typeof parseWithLibrary> {
   const parsed = parseWithLibrary(file, text);
   if (!Array.isArray(parsed.docs) || !parsed.docs.some((d) => d.errors.length > 0)) return parsed;
-  const lenient = indentQuotedContinuations(text);
+  const flowed = indentFlowContinuations(text);
+  const lenient = indentQuotedContinuations(flowed ?? text) ?? flowed;
   if (lenient === undefined) return parsed;
   const again = parseWithLibrary(file, lenient);
   return Array.isArray(again.docs) && again.docs.every((d) => d.errors.length === 0) ? again : parsed;

@@ -123,3 +123,121 @@ function closingQuote(line: string, from: number, quote: string): number | undef
   }
   return undefined;
 }
+
+/**
+ * go-yaml (kubectl's reader, as libyaml) checks no indentation inside a flow collection, so a chart's `command: [
+ * "/bin/sh",` continued on lines no deeper than its key (stable/minio's deployment, as `helm template` prints it) is
+ * read as a list; the YAML spec, and so the yaml library, wants those lines indented past the key. Indenting them
+ * changes no value (a flow collection's line breaks and leading white space, in quoted and plain scalars alike, fold
+ * away): this gives the text with each such line indented one column past the start of the collection's entry, line
+ * numbers kept, or undefined when no line was moved, a document marker interrupts the collection, or the text would
+ * more than double.
+ */
+export function indentFlowContinuations(text: string): string | undefined {
+  const lines = text.split('\n');
+  let added = 0;
+  let blockIndent = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const indent = leadingSpaces(line);
+    if (blockIndent >= 0) {
+      if (indent === line.length || indent > blockIndent) continue;
+      blockIndent = -1;
+    }
+    const open = openFlowOf(line, indent);
+    if (open === undefined) continue;
+    if (open.blockScalar) {
+      blockIndent = indent;
+      continue;
+    }
+    let state = scanFlow(line, open.at, { depth: 0 });
+    const target = open.entryColumn + 1;
+    while ((state.depth > 0 || state.quote !== undefined) && i + 1 < lines.length) {
+      i++;
+      const next = lines[i]!;
+      if (/^(---|\.\.\.)(\s|$)/.test(next)) return undefined;
+      const lead = leadingSpaces(next);
+      if (lead < next.length && next[lead] !== '\t' && lead < target) {
+        added += target - lead;
+        if (added > text.length) return undefined;
+        lines[i] = ' '.repeat(target - lead) + next;
+      }
+      state = scanFlow(lines[i]!, 0, state);
+    }
+  }
+  return added > 0 ? lines.join('\n') : undefined;
+}
+
+/**
+ * A flow collection that starts on this line in block context (the value after `key:` or `-`), with the column of
+ * its bracket and of its entry; or a block scalar's header, whose lines are not YAML to look into.
+ */
+function openFlowOf(
+  line: string,
+  indent: number,
+): { at: number; entryColumn: number; blockScalar?: false } | { blockScalar: true } | undefined {
+  let at = indent;
+  if (line[at] === '#') return undefined;
+  while (line[at] === '-' && (line[at + 1] === ' ' || at + 1 === line.length)) at = skipSpaces(line, at + 1);
+  const entryColumn = at;
+  for (let entries = 0; entries < 2 && at < line.length; entries++) {
+    const c = line[at];
+    if (c === '|' || c === '>') return { blockScalar: true };
+    if (c === '[' || c === '{') return { at, entryColumn };
+    if (c === "'" || c === '"') {
+      const end = closingQuote(line, at + 1, c);
+      if (end === undefined) return undefined;
+      const after = skipSpaces(line, end + 1);
+      if (line[after] !== ':') return undefined;
+      at = skipSpaces(line, after + 1);
+      continue;
+    }
+    const colon = plainKeyEnd(line, at);
+    if (colon === undefined) return undefined;
+    at = skipSpaces(line, colon + 1);
+  }
+  return undefined;
+}
+
+interface FlowState {
+  /** Brackets open. */
+  depth: number;
+  /** The quote of a scalar open at the line's end. */
+  quote?: string;
+}
+
+/** The flow state after a line, from `from` (pure): brackets, quoted scalars and a comment, which ends the line. */
+function scanFlow(line: string, from: number, state: FlowState): FlowState {
+  let { depth, quote } = state;
+  // Where a scalar may start: a quote there opens a quoted one; elsewhere (`it's`) it is a character of a plain one.
+  let tokenStart = true;
+  for (let k = from; k < line.length; k++) {
+    const c = line[k]!;
+    if (quote !== undefined) {
+      const end = closingQuote(line, k, quote);
+      if (end === undefined) return { depth, quote };
+      k = end;
+      quote = undefined;
+      tokenStart = false;
+      continue;
+    }
+    if (c === ' ' || c === '\t') {
+      if (line[k + 1] === '#') return { depth };
+      continue;
+    }
+    if (c === '#' && k === from && from === 0) return { depth };
+    if ((c === '"' || c === "'") && tokenStart) {
+      quote = c;
+      continue;
+    }
+    if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') {
+      depth--;
+      if (depth <= 0) return { depth: 0 };
+    }
+    tokenStart = c === '[' || c === '{' || c === ',' || c === ':' || c === '?' || c === '-';
+    if (tokenStart && c !== '[' && c !== '{' && c !== ',' && line[k + 1] !== ' ' && k + 1 < line.length)
+      tokenStart = false;
+  }
+  return { depth };
+}

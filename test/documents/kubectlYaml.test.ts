@@ -178,6 +178,13 @@ function corpus(): { files: Record<string, string>; names: string[]; documents: 
   names.push('no-final-newline');
   files['crlf.yaml'] = object('crlf', '  text: |\n    a\n    b\n  n: 0644\n').replaceAll('\n', '\r\n');
   names.push('crlf');
+  // Flow collections continued on lines no deeper than their key, as stable/minio's chart renders its command: libyaml
+  // checks no indentation inside a flow collection.
+  files['flow-continuations.yaml'] = object(
+    'flow-continuations',
+    '  command: [ "/bin/sh",\n  "-ce",\n  "cp a b &&\n  run it", plain\n  words, [nested,\n  it\'s] ]\n  labels: {a: "1",\n  b: \'2\'} # done\n  list:\n  - {k: [x,\n    y], z: 1}\n  tail: x\n',
+  );
+  names.push('flow-continuations');
   REFUSED_VALUES.forEach((s, i) => {
     files[`refused-value-${i}.yaml`] = object(`refused-value-${i}`, `  v: ${s}\n`);
   });
