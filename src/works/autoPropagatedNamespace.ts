@@ -48,6 +48,25 @@ export function keptAfterSkip(
 }
 
 /**
+ * The clusters that keep, as they were, the copy namespace sync made of a Namespace labelled skip-auto-propagation that
+ * a policy now places on `placed` only. Karmada's namespace sync left those Works; its binding controller takes over
+ * the one of each cluster its ClusterResourceBinding targets (same Work name), and removes only Works it took over, so
+ * a cluster keeps namespace sync's copy until the binding has placed the Namespace there once. Clusters no longer
+ * registered lost theirs with their execution namespace.
+ */
+export function namespaceSyncCopies(
+  t: Pick<Template, 'ref' | 'labels'>,
+  previous: { policy?: string; clusters: readonly string[]; namespaceSync?: readonly string[] } | undefined,
+  placed: readonly string[],
+  registered: (cluster: string) => boolean,
+): string[] {
+  if (!previous || !autoPropagatedNamespace(t).skippedByLabel) return [];
+  // Without a policy, every cluster it was on got it from namespace sync.
+  const before = previous.policy ? (previous.namespaceSync ?? []) : previous.clusters;
+  return before.filter((c) => !placed.includes(c) && registered(c));
+}
+
+/**
  * ClusterPropagationPolicies that select a Namespace namespace sync sends everywhere (pure, whole commit): Karmada's
  * detector still binds it, but its namespace controller puts the Namespace on every cluster anyway, and Flotilla
  * places it by auto-propagation only; either way the policy's placement decides nothing. Karmada's namespace guide
@@ -71,7 +90,7 @@ export function shadowedNamespacePolicies(model: Pick<ConfigModel, 'templates' |
       code: 'NAMESPACE_AUTO_PROPAGATED',
       severity: 'warning',
       message: `${describePolicy(policy)} selects Namespace ${names.join(', ')}, which namespace auto-propagation sends to every cluster whatever a policy says (Karmada's namespace sync controller): its placement has no effect there`,
-      fix: `label the Namespace namespace.karmada.io/skip-auto-propagation: "true" to place it by this policy only (Karmada's guide disables its namespace controller instead), or drop it from the policy's resourceSelectors`,
+      fix: `label the Namespace namespace.karmada.io/skip-auto-propagation: "true" to place it by this policy only (clusters that have it already keep their copy until the policy places it there; Karmada's guide disables its namespace controller instead), or drop it from the policy's resourceSelectors`,
     });
   }
   return problems;

@@ -36,7 +36,7 @@ import { taintEviction } from '../evictions/taintEviction.ts';
 import type { TaskEnd } from '../evictions/gracefulEviction.ts';
 import { syncEvictionTasks } from '../evictions/syncEvictionTasks.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
-import { autoPropagatedNamespace, keptAfterSkip } from './autoPropagatedNamespace.ts';
+import { autoPropagatedNamespace, keptAfterSkip, namespaceSyncCopies } from './autoPropagatedNamespace.ts';
 import { changedText, sameAsParsed } from './changedText.ts';
 import { dependenciesOf, distributeDependencies } from './distributeDependencies.ts';
 import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
@@ -224,6 +224,8 @@ interface Placed {
   policy?: Located<PropagationPolicy>;
   /** Clusters with a graceful eviction task: they keep their previous manifest, untouched, until it ends. */
   evicting: string[];
+  /** Clusters that keep namespace sync's copy of a Namespace its policy does not place there, untouched. */
+  namespaceSync?: string[];
   /**
    * Claimed by a policy whose dependentOverrides (`missing`), or whose schedulePriority's PriorityClass
    * (`priorityClass`), the commit lacks: nothing is placed, its last output is kept.
@@ -312,6 +314,7 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     }
     if (input.clusterReasons === false && p.explanation.schedule)
       p.explanation.schedule = withoutClusterReasons(p.explanation.schedule);
+    if (p.policy) p = withNamespaceSyncCopies(p, input.previousIndex.template(key), input.model);
     placed.set(key, p);
   }
   markHpaTargets(placed, heldScalers);
@@ -676,7 +679,11 @@ function writeWorks<F>(
     const prevEntry = previousIndex.template(key);
     if (explanations.has(key)) continue; // held
     const ref = p?.template.ref ?? parseRefKey(key);
-    const wanted = new Set([...(p?.clusters.map((c) => c.name) ?? []), ...(p?.evicting ?? [])]);
+    const wanted = new Set([
+      ...(p?.clusters.map((c) => c.name) ?? []),
+      ...(p?.evicting ?? []),
+      ...(p?.namespaceSync ?? []),
+    ]);
     const bPath = bindingPath(ref);
     if (!p) {
       if (prevEntry && isMultiClusterServiceRef(ref)) remove(multiClusterServicePath(ref.namespace, ref.name));
@@ -1066,6 +1073,25 @@ function placeOnce(
 }
 
 const NONE_EVICTED: ReadonlySet<string> = new Set();
+
+/**
+ * A Namespace a policy places after its skip-auto-propagation label: the clusters still holding namespace sync's copy
+ * stay in its entry (so a later render, or its deletion, still finds them) and keep that copy as it is.
+ */
+function withNamespaceSyncCopies(p: Placed, previous: IndexEntry | undefined, model: ConfigModel): Placed {
+  const placedOn = [...p.clusters.map((c) => c.name), ...p.evicting];
+  const kept = namespaceSyncCopies(p.template, previous, placedOn, (c) => model.clusters.has(c));
+  if (kept.length === 0) return p;
+  return {
+    ...p,
+    namespaceSync: kept,
+    entry: { ...p.entry, clusters: [...p.entry.clusters, ...kept].sort(), namespaceSync: kept },
+    explanation: {
+      ...p.explanation,
+      policyReason: `${p.explanation.policyReason}; ${kept.join(', ')} keep${kept.length === 1 ? 's' : ''} the copy namespace sync made before the skip-auto-propagation label, unchanged (Karmada's binding controller takes over only the Works of the clusters its binding targets)`,
+    },
+  };
+}
 
 /** The index's `suspended`: the clusters it is held on where its policy suspends dispatching. */
 function suspendedOn(binding: ResourceBinding, held: readonly string[]): { suspended?: string[] } {

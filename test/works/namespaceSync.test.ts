@@ -93,4 +93,61 @@ test('a ClusterOverridePolicy selects a Namespace by the kubernetes.io/metadata.
   }
 });
 
+test('a Namespace a ClusterPropagationPolicy takes over after skip-auto-propagation keeps the synced copies it does not place', async () => {
+  // Karmada's namespace sync leaves its Works when the label comes; the binding controller takes over (and may later
+  // remove) only the Works of clusters its ClusterResourceBinding targets, the others stay as they were.
+  const r = makeConfigRepo();
+  const cpp = (cluster: string) =>
+    [
+      'apiVersion: policy.karmada.io/v1alpha1',
+      'kind: ClusterPropagationPolicy',
+      'metadata:',
+      '  name: team-a',
+      'spec:',
+      '  resourceSelectors:',
+      '  - apiVersion: v1',
+      '    kind: Namespace',
+      '    name: team-a',
+      '  placement:',
+      '    clusterAffinity:',
+      `      clusterNames: [${cluster}]`,
+      '',
+    ].join('\n');
+  const path = (cluster: string) => `clusters/${cluster}/_cluster/namespace_team-a.yaml`;
+  try {
+    r.commit({
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+      'clusters/member3.yaml': clusterYaml('member3'),
+      'templates/ns.yaml': namespace(),
+    });
+    const git = await openRepo(r.dir);
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUT });
+    const synced = r.show('flotilla/rendered', path('member3'));
+
+    r.commit({
+      'templates/ns.yaml': namespace('namespace.karmada.io/skip-auto-propagation: "true"'),
+      'policies/cpp.yaml': cpp('member1'),
+    });
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUT });
+    assert.equal(files(r), [path('member1'), path('member2'), path('member3')], 'member2 and member3 keep theirs');
+    assert.match(
+      r.show('flotilla/rendered', path('member1')),
+      /clusterresourcebinding\.karmada\.io\/name: team-a-namespace/,
+    );
+    assert.is(r.show('flotilla/rendered', path('member3')), synced, 'a synced copy is no longer updated');
+
+    // member2's copy is the binding's once it places it there, and goes when the binding leaves it.
+    r.commit({ 'policies/cpp.yaml': cpp('member2') });
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUT });
+    assert.equal(files(r), [path('member2'), path('member3')], 'member1 held the binding copy');
+    r.commit({ 'policies/cpp.yaml': cpp('member1') });
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUT });
+    assert.equal(files(r), [path('member1'), path('member3')], 'member2 held the binding copy');
+    assert.is(r.show('flotilla/rendered', path('member3')), synced);
+  } finally {
+    r.cleanup();
+  }
+});
+
 test.run();

@@ -86,6 +86,11 @@ export interface IndexEntry {
    * applier sends nothing for it there, whatever the member holds (listed in the root too).
    */
   suspended?: string[];
+  /**
+   * On a Namespace labelled skip-auto-propagation that a policy places: clusters of `clusters` its binding has not
+   * placed it on, which keep, unchanged, the copy Karmada's namespace sync made before the label.
+   */
+  namespaceSync?: string[];
 }
 
 /** One scoped unit of a template's index entry: its marker file, and the clusters that got its variant. */
