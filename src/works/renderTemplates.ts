@@ -1032,13 +1032,16 @@ function placeOnce(
     synced.tasks.length > 0
       ? { ...scheduled.binding, spec: { ...scheduled.binding.spec, gracefulEvictionTasks: synced.tasks } }
       : scheduled.binding;
-  const recorded = dependenciesOf(template, policy.spec.propagateDeps === true, claim.custom);
+  // Karmada's dependencies distributor reconciles ResourceBindings only: a ClusterResourceBinding says propagateDeps
+  // as its policy does, and nothing reads its dependencies.
+  const distributes = policy.spec.propagateDeps === true && binding.kind === 'ResourceBinding';
+  const recorded = dependenciesOf(template, distributes, claim.custom);
   const deps = [...new Set(recorded)];
   const held = [...targets.map((t) => t.name), ...evicting].sort();
   const replicas = deps.length > 0 ? replicasOn(held, targets) : undefined;
   return {
     template,
-    binding: policy.spec.propagateDeps === true ? withDependencies(binding, template, recorded, claim.custom) : binding,
+    binding: distributes ? withDependencies(binding, template, recorded, claim.custom) : binding,
     clusters: targets,
     policy: claim.policy,
     evicting,

@@ -369,4 +369,54 @@ test('a parent that is itself a dependency passes on its own result, not the clu
   assert.equal(later.binding.spec.requiredBy?.[0]?.clusters, [{ name: 'member2', replicas: 2 }]);
 });
 
+// Karmada's dependencies distributor reconciles ResourceBindings only (SetupWithManager: For(&ResourceBinding{})): a
+// cluster-scoped template's ClusterResourceBinding says propagateDeps as its ClusterPropagationPolicy does, yet nothing
+// reads its dependencies, so none is attached or propagated, and it records none.
+test('a ClusterResourceBinding with propagateDeps drags no dependencies along', () => {
+  const gate = templateOf(
+    { apiVersion: 'example.io/v1', kind: 'Gate', metadata: { name: 'edge' }, spec: { role: 'reader' } },
+    'templates/gate.yaml',
+    true,
+  );
+  const reader = templateOf(
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'reader' }, rules: [] },
+    'templates/reader.yaml',
+    true,
+  );
+  // Flotilla's declarative form of a GetDependencies hook, so no Lua runtime is needed.
+  const gateDependencies: Located<InterpreterCustomization> = {
+    object: {
+      apiVersion: 'flotilla.io/v1alpha1',
+      kind: 'InterpreterCustomization',
+      metadata: { name: 'gate' },
+      spec: {
+        target: { apiVersion: 'example.io/v1', kind: 'Gate' },
+        customizations: {
+          dependencyInterpretation: {
+            dependencies: [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', namePath: 'spec.role' }],
+          },
+        },
+      },
+    },
+    source: { file: 'policies/gate.yaml', line: 1, column: 1 },
+  };
+  const cpp = propagationPolicy('gate', {
+    resourceSelectors: [{ apiVersion: 'example.io/v1', kind: 'Gate' }],
+    propagateDeps: true,
+    placement: { clusterAffinity: { clusterNames: ['member1'] } },
+  });
+  cpp.object = { ...cpp.object, kind: 'ClusterPropagationPolicy', metadata: { name: 'gate' } };
+  const m = modelOf({ templates: [gate, reader], policies: [cpp], clusters: [memberCluster('member1')] });
+  m.interpreterCustomizations = [gateDependencies];
+  const out = renderTemplates(coldRenderInput(m));
+  const crb = parse(String(out.edits.get('bindings/_cluster/edge-gate.yaml'))) as ResourceBinding;
+  assert.is(crb.kind, 'ClusterResourceBinding');
+  assert.is(crb.spec.propagateDeps, true);
+  assert.is(crb.metadata.annotations?.['resourcebinding.karmada.io/dependencies'], undefined);
+  assert.ok(out.edits.get('clusters/member1/_cluster/gate.example.io_edge.yaml'));
+  assert.is(out.edits.get('bindings/_cluster/reader-clusterrole.yaml'), undefined, 'no binding is attached');
+  assert.is(out.edits.get('clusters/member1/_cluster/clusterrole.rbac.authorization.k8s.io_reader.yaml'), undefined);
+  assert.is(out.indexChanges.get(refKey(gate.ref))?.deps, undefined);
+});
+
 test.run();
