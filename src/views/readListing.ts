@@ -13,7 +13,7 @@ import {
   type AppliedRecord,
   type TemplateStatusFile,
 } from '../branches/status/statusFiles.ts';
-import { CLUSTER_SCOPED_FOLDER, manifestPath } from '../branches/rendered/outputPaths.ts';
+import { bindingPath, CLUSTER_SCOPED_FOLDER, manifestPath } from '../branches/rendered/outputPaths.ts';
 import { withoutWorkOnlyAnnotations, WORK_ONLY_ANNOTATIONS } from '../branches/rendered/workOnlyAnnotations.ts';
 import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
@@ -264,6 +264,11 @@ async function listWorks(fleet: Fleet, q: ListingQuery): Promise<Listing> {
     );
   const refs = items.map((w) => refOfManifest(w.manifest));
   const statuses = await readTemplateStatuses(fleet, refs);
+  // Only a binding's Works carry its dispatching options; namespace sync writes its Works without them.
+  const boundPaths = [
+    ...new Set(refs.filter((_, i) => madeByBinding(items[i]!.manifest)).map((ref) => bindingPath(ref))),
+  ];
+  const bindings = boundPaths.length > 0 ? await readDocuments(fleet.repo, rendered, boundPaths) : new Map();
   const headers = ['CLUSTER', 'NAMESPACE', 'KIND', 'NAME', 'APPLIED', ...(q.wide ? ['HEALTH', 'SOURCE'] : [])];
   const objects: Obj[] = [];
   const rows = items.map((w, i) => {
@@ -271,7 +276,16 @@ async function listWorks(fleet: Fleet, q: ListingQuery): Promise<Listing> {
     const entry = statuses.get(templateStatusPath(ref))?.aggregatedStatus.find((a) => a.clusterName === w.cluster);
     const meta = (w.manifest.metadata ?? {}) as { annotations?: Record<string, string> };
     const suspended = rendered.index.templates[refKey(ref)]?.suspended?.includes(w.cluster) ?? false;
-    const work = workObject(w.cluster, redactSecret(w.manifest), entry, suspended);
+    const binding = madeByBinding(w.manifest)
+      ? (bindings.get(bindingPath(ref))?.[0] as ResourceBinding | undefined)
+      : undefined;
+    const options = binding
+      ? {
+          suspendDispatching: suspended,
+          preserveResourcesOnDeletion: binding.spec?.preserveResourcesOnDeletion === true,
+        }
+      : undefined;
+    const work = workObject(w.cluster, redactSecret(w.manifest), entry, suspended, options);
     objects.push(work);
     const applied = (work.status as WorkStatus).conditions.find((c) => c.type === 'Applied');
     return [
@@ -385,8 +399,26 @@ function workStatus(ref: ObjectRef, entry: AggregatedStatusItem | undefined, sus
   };
 }
 
-/** A Karmada Work holding one manifest, with its status from the status branch. */
-function workObject(cluster: string, manifest: Obj, entry: AggregatedStatusItem | undefined, suspended: boolean): Obj {
+/** Whether the binding controller wrote the manifest's Work: it names its binding, as mergeAnnotations does. */
+function madeByBinding(manifest: Obj): boolean {
+  const annotations = (manifest.metadata as { annotations?: Record<string, string> } | undefined)?.annotations ?? {};
+  return (
+    annotations['resourcebinding.karmada.io/name'] !== undefined ||
+    annotations['clusterresourcebinding.karmada.io/name'] !== undefined
+  );
+}
+
+/**
+ * A Karmada Work holding one manifest, with its status from the status branch; a binding's Work also says both
+ * options the binding controller always sets (ensureWork: WithSuspendDispatching, WithPreserveResourcesOnDeletion).
+ */
+function workObject(
+  cluster: string,
+  manifest: Obj,
+  entry: AggregatedStatusItem | undefined,
+  suspended: boolean,
+  options?: { suspendDispatching: boolean; preserveResourcesOnDeletion: boolean },
+): Obj {
   const meta = (manifest.metadata ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string> };
   const annotations = meta.annotations ?? {};
   const workLabels = picked(meta.labels ?? {}, WORK_LABELS);
@@ -401,7 +433,7 @@ function workObject(cluster: string, manifest: Obj, entry: AggregatedStatusItem 
       ...(Object.keys(workLabels).length > 0 ? { labels: workLabels } : {}),
       ...(Object.keys(workAnnotations).length > 0 ? { annotations: workAnnotations } : {}),
     },
-    spec: { workload: { manifests: [withoutWorkOnlyAnnotations(manifest)] } },
+    spec: { workload: { manifests: [withoutWorkOnlyAnnotations(manifest)] }, ...options },
     status: workStatus(ref, entry, suspended),
   };
 }

@@ -210,6 +210,45 @@ test('a Work on a cluster where the policy suspends dispatching has Dispatching 
   }
 });
 
+// binding/common.go ensureWork: every Work the binding controller writes says suspendDispatching and
+// preserveResourcesOnDeletion (WithSuspendDispatching, WithPreserveResourcesOnDeletion, false included); namespace
+// sync writes its Works without either option.
+test('a Work says suspendDispatching per cluster and preserveResourcesOnDeletion; a synced Namespace says neither', async () => {
+  const suspended = makeTempRepo();
+  try {
+    writeWorkTree(suspended, {
+      'templates/deployment.yaml': DEPLOYMENT,
+      'templates/namespace.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n',
+      'policies/propagationpolicy.yaml': POLICY.replace('spec:\n', 'spec:\n  preserveResourcesOnDeletion: true\n'),
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+    });
+    commitAll(suspended, 'nginx on two members');
+    const git = await openRepo(suspended.path);
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: RENDERED });
+    writeWorkTree(suspended, {
+      'policies/propagationpolicy.yaml': POLICY.replace(
+        'spec:\n',
+        'spec:\n  preserveResourcesOnDeletion: true\n  suspension:\n    dispatchingOnClusters:\n      clusterNames: [member2]\n',
+      ),
+    });
+    commitAll(suspended, 'suspend dispatching to member2');
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: RENDERED });
+    const spec = async (name: string, cluster: string) => {
+      const { workload: _, ...rest } = parse(
+        (await runReadCommand(getCommand, suspended.path, NOW, ['works', name, '--cluster', cluster, '-o', 'yaml']))
+          .out,
+      ).spec;
+      return rest;
+    };
+    assert.equal(await spec('nginx', 'member1'), { suspendDispatching: false, preserveResourcesOnDeletion: true });
+    assert.equal(await spec('nginx', 'member2'), { suspendDispatching: true, preserveResourcesOnDeletion: true });
+    assert.equal(await spec('shop', 'member2'), {});
+  } finally {
+    suspended.cleanup();
+  }
+});
+
 test("a binding's aggregatedStatus leaves out a copy whose deletion the prune guard holds, as Karmada skips a deleting Work", async () => {
   const git = await openRepo(repo.path);
   await reportApplied(
