@@ -133,10 +133,11 @@ export async function verifyOutput(
   const replay = await replayInputs(repo, trailers, previousBindings);
   // A broken policy or cluster kept the last good definition the renders before read, which the source alone lacks.
   const renders = parent ? await renderHistoryAt(repo, parent.oid) : null;
+  const synced = parent ? await namespaceSyncEntries(repo, parent.tree) : undefined;
   const snapshot = await renderSnapshot(
     repo,
     rendersSource,
-    { bindings: previousBindings, ...(renders ? { renders } : {}) },
+    { bindings: previousBindings, ...(renders ? { renders } : {}), ...(synced ? { index: synced } : {}) },
     replay?.observed,
     replay?.now,
     replay?.health,
@@ -164,6 +165,8 @@ export async function verifyOutput(
   if (customizations !== '') expected.set(INTERPRETERS_PATH, customizations);
   // A cluster being evicted from keeps, untouched, the copy the render before had: that is what it must hold.
   for (const [path, text] of await evictedCopies(repo, snapshot.index, parent?.tree)) expected.set(path, text);
+  // So does a cluster that keeps namespace sync's copy of a Namespace its policy does not place there.
+  for (const [path, text] of await namespaceSyncCopies(repo, snapshot.index, parent?.tree)) expected.set(path, text);
   // So does a cluster whose dispatching is suspended; one that had none still has none.
   for (const [path, text] of await suspendedCopies(repo, snapshot.index, snapshot.model, parent?.tree))
     expected.set(path, text);
@@ -305,6 +308,19 @@ async function keptRender(
   return { render, foreign: passed };
 }
 
+/** The previous tree's copies namespace sync made that a Namespace's entry keeps (`namespaceSync`), by path. */
+async function namespaceSyncCopies(
+  repo: GitRepo,
+  index: OutputIndex,
+  previousTree: string | undefined,
+): Promise<Map<string, string>> {
+  const paths = Object.entries(index.templates).flatMap(([key, e]) =>
+    (e.namespaceSync ?? []).map((c) => manifestPath(c, parseRefKey(key))),
+  );
+  if (!previousTree || paths.length === 0) return new Map();
+  return readTextFiles(repo, previousTree, paths);
+}
+
 /** The previous tree's copies on clusters being evicted from (the renderer leaves them as they were), by path. */
 async function evictedCopies(
   repo: GitRepo,
@@ -415,6 +431,28 @@ async function readBindings(repo: GitRepo, tree: string): Promise<Map<string, Re
   }
   return out;
 }
+
+/**
+ * The entries of the Namespaces namespace sync sent somewhere in the render before (no policy), or whose entry keeps
+ * clusters with namespace sync's copy (`namespaceSync`): what namespace sync left there is no binding's, so a replay
+ * from bindings alone would not know it, and a Namespace labelled skip-auto-propagation keeps it. Read from the
+ * cluster-scoped entries only; undefined when there are none or the index cannot be read.
+ */
+async function namespaceSyncEntries(repo: GitRepo, tree: string): Promise<OutputIndex | undefined> {
+  try {
+    const index = await openOutputIndex(repo, tree);
+    if (!index) return undefined;
+    const entries = (await index.templatesIn(new Set(['']))).filter(
+      ([key, e]) =>
+        key.startsWith(NAMESPACE_KEY_PREFIX) && ((!e.policy && e.clusters.length > 0) || e.namespaceSync !== undefined),
+    );
+    return entries.length > 0 ? { files: {}, templates: Object.fromEntries(entries) } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const NAMESPACE_KEY_PREFIX = 'v1/Namespace//';
 
 /**
  * The index of the output tree, when it can be read and its derived parts (who requires whom, the file count, the

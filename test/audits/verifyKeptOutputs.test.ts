@@ -7,6 +7,7 @@ import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { commitAll, makeNginxRepo, writeWorkTree } from '../plans/helpers/nginxRepo.ts';
+import { clusterYaml, makeConfigRepo } from '../helpers/fleet.ts';
 
 const OUTPUT = 'refs/heads/flotilla/rendered';
 const SERVICE = `apiVersion: v1
@@ -71,6 +72,56 @@ test('deleting the MultiClusterService of a Service keeps its output on provider
   assert.match(tree, 'clusters/member2/default/service_web.yaml');
   assert.equal([report.differs, report.missing, report.extra], [[], [], []]);
   assert.ok(report.ok);
+});
+
+// Namespace sync writes no binding: what it left on members when the Namespace was labelled skip-auto-propagation
+// lives in the index only, and a replay from bindings must read it there to agree with the render.
+test('a Namespace kept after its skip-auto-propagation label, and one a ClusterPropagationPolicy takes over, verify', async () => {
+  const r = makeConfigRepo();
+  const namespace = (name: string, labels = '') =>
+    `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n${labels ? `  labels:\n    ${labels}\n` : ''}`;
+  const skip = 'namespace.karmada.io/skip-auto-propagation: "true"';
+  try {
+    r.commit({
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+      'templates/kept.yaml': namespace('kept'),
+      'templates/taken.yaml': namespace('taken'),
+    });
+    const git = await openRepo(r.dir);
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUTPUT });
+    r.commit({
+      'templates/kept.yaml': namespace('kept', skip),
+      'templates/taken.yaml': namespace('taken', skip),
+      'policies/cpp.yaml': [
+        'apiVersion: policy.karmada.io/v1alpha1',
+        'kind: ClusterPropagationPolicy',
+        'metadata:',
+        '  name: taken',
+        'spec:',
+        '  resourceSelectors:',
+        '  - {apiVersion: v1, kind: Namespace, name: taken}',
+        '  placement:',
+        '    clusterAffinity: {clusterNames: [member1]}',
+        '',
+      ].join('\n'),
+    });
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUTPUT });
+    assert.equal(
+      r.ls('flotilla/rendered').filter((f) => f.startsWith('clusters/')),
+      [
+        'clusters/member1/_cluster/namespace_kept.yaml',
+        'clusters/member1/_cluster/namespace_taken.yaml',
+        'clusters/member2/_cluster/namespace_kept.yaml',
+        'clusters/member2/_cluster/namespace_taken.yaml',
+      ],
+    );
+    const report = await verifyOutput(git, { outputRef: OUTPUT });
+    assert.equal([report.differs, report.missing, report.extra], [[], [], []]);
+    assert.ok(report.ok);
+  } finally {
+    r.cleanup();
+  }
 });
 
 test.run();
