@@ -150,7 +150,8 @@ export function policyKey(p: PropagationPolicy): string {
     key = refKey({
       apiVersion: p.apiVersion,
       kind: p.kind,
-      namespace: p.metadata.namespace ?? '',
+      // kube-apiserver clears a cluster-scoped object's namespace: one a file gives a ClusterPropagationPolicy is no part of it.
+      namespace: p.kind === 'ClusterPropagationPolicy' ? '' : (p.metadata.namespace ?? ''),
       name: p.metadata.name,
     });
     policyKeys.set(p, key);

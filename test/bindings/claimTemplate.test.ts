@@ -159,6 +159,39 @@ test('a cluster-scoped template claimed by a ClusterPropagationPolicy gets a Clu
   assert.not.ok('replicas' in b.spec, 'a non-workload has no replicas');
 });
 
+// kube-apiserver clears metadata.namespace of a cluster-scoped object (rest.BeforeCreate): the namespace a file gives
+// a ClusterPropagationPolicy names no other object, so taking it out keeps the claim and its permanent id.
+test('a ClusterPropagationPolicy is one policy whatever namespace its file gives it: its claim sticks', () => {
+  const role = templateOf(
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'reader' } },
+    'templates/role.yaml',
+    true,
+  );
+  const cpp = (name: string, priority: number, namespace?: string) => {
+    const p = propagationPolicy(name, {
+      resourceSelectors: [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole' }],
+      priority,
+    });
+    p.object = {
+      ...p.object,
+      kind: 'ClusterPropagationPolicy',
+      metadata: { name, ...(namespace ? { namespace } : {}) },
+    };
+    return p;
+  };
+  const first = claimTemplate(role, modelOf({ templates: [role], policies: [cpp('roles', 0, 'tools')] }), undefined);
+  if (first.status !== 'claimed') throw new Error(first.reason);
+  const later = claimTemplate(
+    role,
+    modelOf({ templates: [role], policies: [cpp('roles', 0), cpp('better', 10)] }),
+    first.binding,
+  );
+  if (later.status !== 'claimed') throw new Error(later.reason);
+  assert.is(later.policy.object.metadata.name, 'roles');
+  assert.is(later.policyKey, first.policyKey);
+  assert.equal(later.binding.metadata.labels, first.binding.metadata.labels);
+});
+
 test('a template whose claiming policy was deleted, and that no policy selects now, is orphaned by that policy', () => {
   const previous = { policy: policyKey(apps.object), clusters: ['member1'] };
   assert.equal(orphanedByPolicy(web, previous, []), { policy: 'PropagationPolicy default/apps', remains: false });
