@@ -242,6 +242,33 @@ test('UUIDs (permanent ids, uids) are written as the library writes them, digits
   }
 });
 
+test('digit strings and one-line JSON text (counts, Karmada annotations) are quoted as the library quotes them', () => {
+  let seed = 13;
+  const rand = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
+  const printable = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).join('');
+  const text = (alphabet: string, max: number) =>
+    Array.from({ length: rand(max) }, () => alphabet[rand(alphabet.length)]).join('');
+  const strings: string[] = [
+    '0',
+    '00',
+    '007',
+    '9'.repeat(40),
+    '[]',
+    '{}',
+    '[""]',
+    `{"a":"it's"}`,
+    '["a"] #x',
+    '{"a": "b"}',
+  ];
+  for (let i = 0; i < 1500; i++) {
+    strings.push(`${1 + rand(9)}${text('0123456789', 20)}`);
+    strings.push(JSON.stringify([{ [text(printable, 8)]: text(printable, 12), n: rand(100) }]));
+    strings.push(`${rand(2) ? '[' : '{'}${text(printable, 30)}`);
+    strings.push(`${rand(2) ? '[' : '{'}"${text('\t\u00e9\n\'"#: ', 6)}`);
+  }
+  for (const s of strings) same({ annotations: { [s]: s }, list: [s] });
+});
+
 test("every string reads back as the same string under YAML 1.1 (kubectl, PyYAML), YAML 1.2 and Flotilla's own reader", () => {
   const strings = [
     'yes',
