@@ -25,7 +25,7 @@ import {
 import { overrideTargetOf } from '../overrides/matchOverrideRules.ts';
 import { identityChanges, type IdentityChange } from '../overrides/overrideIdentity.ts';
 import { policiesInScope, type PolicyScope } from '../selectors/policiesInScope.ts';
-import { templateClaimOf, withoutTemplateClaim, withTemplateClaim } from './templateClaim.ts';
+import { BINDING_MANAGED_BY_LABEL, templateClaimOf, withoutTemplateClaim, withTemplateClaim } from './templateClaim.ts';
 import { DEPENDED_BY_LABEL_PREFIX } from './distributeDependencies.ts';
 
 /** What a Work is made of: the template, its binding (none for a synced Namespace) and its whole result. */
@@ -278,10 +278,13 @@ function workLabels(
   if (known && known.own === own && known.binding === binding) return known.labels;
   const labels: Record<string, string> = { ...(own ?? {}) };
   for (const key of superseded?.labels ?? []) delete labels[key];
-  // What marks a binding as a dependency of others stays on the binding (Karmada's mergeLabel copies its id only).
-  if (binding)
+  // What marks a binding as a dependency of others, or as a MultiClusterService's, stays on the binding (Karmada's
+  // mergeLabel copies its id only); the claim is the template's.
+  if (binding) {
+    for (const [k, v] of templateClaimOf(binding).labels) labels[k] = v;
     for (const [k, v] of Object.entries(binding.metadata.labels ?? {}))
-      if (!k.startsWith(DEPENDED_BY_LABEL_PREFIX)) labels[k] = v;
+      if (!k.startsWith(DEPENDED_BY_LABEL_PREFIX) && k !== BINDING_MANAGED_BY_LABEL) labels[k] = v;
+  }
   labels['karmada.io/managed'] = 'true';
   // Kept for the template's own labels only: a cluster whose override changed them does not displace them.
   if (own === (prunedFor(t).metadata as { labels?: unknown } | undefined)?.labels)

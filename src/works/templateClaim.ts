@@ -2,7 +2,7 @@
 // AddPPClaimMetadata, AddCPPClaimMetadata; a MultiClusterService's likewise): the policy's permanent-id label and
 // name/namespace annotations. The binding controller reads the template back from karmada-apiserver, so they are on
 // the object the override policies see: a plaintext `add /metadata/labels/env` finds a labels map even on a template
-// Git gives none. Flotilla's binding carries the same keys.
+// Git gives none. Flotilla's binding carries the same keys, but for a MultiClusterService's mark (below).
 import type { ResourceBinding } from '../api/binding.ts';
 
 type Obj = Record<string, unknown>;
@@ -15,6 +15,14 @@ export interface TemplateClaim {
 const isClaimKey = (key: string) =>
   key.includes('propagationpolicy.karmada.io/') || key.startsWith('multiclusterservice.karmada.io/');
 
+/**
+ * workv1alpha2.BindingManagedByLabel marks the binding a MultiClusterService made; the Service template gets
+ * util.ResourceTemplateClaimedByLabel with the same value instead (mcs_controller.go
+ * claimMultiClusterServiceForService, buildResourceBinding), and the Work is made from the template.
+ */
+export const BINDING_MANAGED_BY_LABEL = 'binding.karmada.io/managed-by';
+const TEMPLATE_CLAIMED_BY_LABEL = 'resourcetemplate.karmada.io/claimed-by';
+
 const claims = new WeakMap<ResourceBinding, TemplateClaim>();
 
 /** The claim keys of the binding's labels and annotations (none for a dependency's attached binding). */
@@ -23,7 +31,12 @@ export function templateClaimOf(binding: ResourceBinding): TemplateClaim {
   if (claim === undefined) {
     const pick = (map: Record<string, string> | undefined) =>
       Object.entries(map ?? {}).filter(([key]) => isClaimKey(key));
-    claim = { labels: pick(binding.metadata.labels), annotations: pick(binding.metadata.annotations) };
+    const managedBy = binding.metadata.labels?.[BINDING_MANAGED_BY_LABEL];
+    const claimedBy: [string, string][] = managedBy === undefined ? [] : [[TEMPLATE_CLAIMED_BY_LABEL, managedBy]];
+    claim = {
+      labels: [...claimedBy, ...pick(binding.metadata.labels)],
+      annotations: pick(binding.metadata.annotations),
+    };
     claims.set(binding, claim);
   }
   return claim;

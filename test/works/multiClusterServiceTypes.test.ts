@@ -2,6 +2,7 @@
 // is a cloud provider's), so Flotilla does too, and says so at its types instead of doing nothing in silence.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
@@ -77,6 +78,23 @@ test('a CrossCluster MultiClusterService claims its Service with no such warning
     output.edits.get('bindings/default/web-service.yaml')!,
     'binding.karmada.io/managed-by: MultiClusterService',
   );
+});
+
+test("a member's copy of a CrossCluster MultiClusterService's Service carries the template's claim: claimed-by, its permanent-id, name and namespace; the binding's managed-by mark stays on the binding", async () => {
+  const { output } = await render('[CrossCluster]');
+  for (const cluster of ['member1', 'member2']) {
+    const manifest = parse(output.edits.get(`clusters/${cluster}/default/service_web.yaml`)!) as {
+      metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+    };
+    const { labels, annotations } = manifest.metadata;
+    assert.is(labels['resourcetemplate.karmada.io/claimed-by'], 'MultiClusterService');
+    assert.ok(labels['multiclusterservice.karmada.io/permanent-id']);
+    assert.is(labels['binding.karmada.io/managed-by'], undefined);
+    assert.is(annotations['multiclusterservice.karmada.io/name'], 'web');
+    assert.is(annotations['multiclusterservice.karmada.io/namespace'], 'default');
+    assert.match(annotations['resourcetemplate.karmada.io/managed-labels']!, 'resourcetemplate.karmada.io/claimed-by');
+    assert.not.match(annotations['resourcetemplate.karmada.io/managed-labels']!, 'binding.karmada.io/managed-by');
+  }
 });
 
 test('turned from CrossCluster to LoadBalancer with no policy left for its Service, the Service keeps its last output, said as such', async () => {
