@@ -61,13 +61,23 @@ export function withoutPolicyClaim(binding: ResourceBinding): ResourceBinding {
   return { ...binding, metadata: metadata as unknown as ResourceBinding['metadata'] };
 }
 
+/** Both policy kinds' claims, which a MultiClusterService takes off the Service it claims. */
+const EVERY_POLICY_CLAIM = {
+  labels: [...POLICY_CLAIM_KEYS.PropagationPolicy.labels, ...POLICY_CLAIM_KEYS.ClusterPropagationPolicy.labels],
+  annotations: [
+    ...POLICY_CLAIM_KEYS.PropagationPolicy.annotations,
+    ...POLICY_CLAIM_KEYS.ClusterPropagationPolicy.annotations,
+  ],
+} as const;
+
 /**
  * The other policy kind's claim that a template brings in its own metadata (one exported from a Karmada control
  * plane), which Karmada's detector has taken off the template by the time the binding's policy claims it, so no Work
  * carries it. A PropagationPolicy's claim drops a ClusterPropagationPolicy's whose permanent-id label is there
  * (ClaimPolicyForObject's excludeClusterPolicy); a ClusterPropagationPolicy claims only after the detector found a
- * complete PropagationPolicy claim whose policy is not there and cleaned it up (getAndApplyPolicy). Undefined when
- * nothing goes, which is nearly always.
+ * complete PropagationPolicy claim whose policy is not there and cleaned it up (getAndApplyPolicy); a
+ * MultiClusterService's claim drops both kinds' whatever they hold (claimMultiClusterServiceForService). Undefined
+ * when nothing goes, which is nearly always.
  */
 export function supersededClaimKeys(
   binding: ResourceBinding,
@@ -76,6 +86,13 @@ export function supersededClaimKeys(
 ): { labels: readonly string[]; annotations: readonly string[] } | undefined {
   const claimedBy = binding.metadata.labels ?? {};
   const [pp, cpp] = [POLICY_CLAIM_KEYS.PropagationPolicy, POLICY_CLAIM_KEYS.ClusterPropagationPolicy];
+  if (claimedBy[MULTI_CLUSTER_SERVICE_CLAIM.labels[0]] !== undefined) {
+    const holds = (keys: readonly string[], map: Readonly<Record<string, string>> | undefined) =>
+      keys.some((k) => map !== undefined && Object.hasOwn(map, k));
+    return holds(EVERY_POLICY_CLAIM.labels, labels) || holds(EVERY_POLICY_CLAIM.annotations, annotations)
+      ? EVERY_POLICY_CLAIM
+      : undefined;
+  }
   if (claimedBy[pp.labels[0]] !== undefined) {
     return labels && Object.hasOwn(labels, cpp.labels[0]) ? cpp : undefined;
   }

@@ -97,6 +97,48 @@ test("a member's copy of a CrossCluster MultiClusterService's Service carries th
   }
 });
 
+test("a Service bringing a PropagationPolicy's and a ClusterPropagationPolicy's claim in its metadata reaches members without them once a CrossCluster MultiClusterService claims it; its own labels and annotations stay", async () => {
+  const r = makeConfigRepo();
+  try {
+    r.commit({
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'clusters/member2.yaml': clusterYaml('member2'),
+      'templates/web.yaml': `apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  namespace: default
+  labels:
+    existing-label: value
+    propagationpolicy.karmada.io/permanent-id: should-be-removed
+    clusterpropagationpolicy.karmada.io/permanent-id: should-be-removed
+  annotations:
+    existing-annotation: value
+    propagationpolicy.karmada.io/name: should-be-removed
+    propagationpolicy.karmada.io/namespace: default
+    clusterpropagationpolicy.karmada.io/name: should-be-removed
+spec:
+  selector: {app: web}
+  ports: [{name: http, port: 80}]
+`,
+      'templates/mcs.yaml': mcs('[CrossCluster]'),
+    });
+    const { output } = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+    const text = output.edits.get('clusters/member2/default/service_web.yaml')!;
+    const { labels, annotations } = (
+      parse(text) as { metadata: { labels: Record<string, string>; annotations: Record<string, string> } }
+    ).metadata;
+    assert.not.match(text, 'should-be-removed');
+    assert.not.match(text, 'propagationpolicy.karmada.io/namespace');
+    assert.is(labels['existing-label'], 'value');
+    assert.is(labels['resourcetemplate.karmada.io/claimed-by'], 'MultiClusterService');
+    assert.is(annotations['existing-annotation'], 'value');
+    assert.is(annotations['multiclusterservice.karmada.io/name'], 'web');
+  } finally {
+    r.cleanup();
+  }
+});
+
 test('turned from CrossCluster to LoadBalancer with no policy left for its Service, the Service keeps its last output, said as such', async () => {
   const r = makeConfigRepo();
   try {
