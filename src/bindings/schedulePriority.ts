@@ -37,7 +37,14 @@ export function schedulePriorityOf(
   | { status: 'found'; schedulePriority: BindingSchedulePriority }
   | { status: 'missing'; priorityClass: string } {
   const key = priorityClassKey(policy);
-  if (key === undefined) return { status: 'none' };
+  if (key === undefined) {
+    // Karmada stores a priorityClassName left out as "" (the field has no omitempty) and its detector looks that up
+    // like any other name: it finds no class, so no binding is built.
+    const priority = policy.spec.schedulePriority as { priorityClassSource?: unknown } | null | undefined;
+    return priority?.priorityClassSource === 'KubePriorityClass'
+      ? { status: 'missing', priorityClass: '' }
+      : { status: 'none' };
+  }
   const found = templates.get(key);
   const name = (policy.spec.schedulePriority as { priorityClassName: string }).priorityClassName;
   if (!found) return { status: 'missing', priorityClass: name };

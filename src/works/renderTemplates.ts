@@ -615,7 +615,9 @@ function waitForPolicy(
   const waiting =
     'missing' in waitsFor
       ? `its dependentOverrides ${waitsFor.missing.join(', ')}`
-      : `the PriorityClass ${waitsFor.priorityClass}`;
+      : waitsFor.priorityClass === ''
+        ? 'a PriorityClass name'
+        : `the PriorityClass ${waitsFor.priorityClass}`;
   out.explanations.set(key, {
     ref: p.template.ref,
     policy: describePolicy(policy.object),
@@ -626,12 +628,17 @@ function waitForPolicy(
   // Listed as awaiting (its last entry kept otherwise), so every sync tries it again.
   out.indexChanges.set(key, { ...(input.previousIndex.template(key) ?? p.entry), awaiting: true });
   if (!('missing' in waitsFor)) {
+    const unnamed = waitsFor.priorityClass === '';
     out.problems.push({
       ...(p.template.origin ?? p.template.source),
       code: 'PRIORITY_CLASS_MISSING',
       severity: 'error',
-      message: `${describeRef(p.template.ref)} waits: ${describePolicy(policy.object)} gives its bindings the priority of the PriorityClass ${waitsFor.priorityClass}, which the commit does not have; its last output is kept`,
-      fix: `add the PriorityClass ${waitsFor.priorityClass} (apiVersion scheduling.k8s.io/v1) to the repository, or change spec.schedulePriority.priorityClassName of ${describePolicy(policy.object)}`,
+      message: unnamed
+        ? `${describeRef(p.template.ref)} waits: ${describePolicy(policy.object)} has spec.schedulePriority with an empty priorityClassName, and Karmada's detector, finding no PriorityClass of that name, builds no binding; its last output is kept`
+        : `${describeRef(p.template.ref)} waits: ${describePolicy(policy.object)} gives its bindings the priority of the PriorityClass ${waitsFor.priorityClass}, which the commit does not have; its last output is kept`,
+      fix: unnamed
+        ? `set spec.schedulePriority.priorityClassName of ${describePolicy(policy.object)} to a PriorityClass in the repository, or remove spec.schedulePriority`
+        : `add the PriorityClass ${waitsFor.priorityClass} (apiVersion scheduling.k8s.io/v1) to the repository, or change spec.schedulePriority.priorityClassName of ${describePolicy(policy.object)}`,
     });
     return;
   }

@@ -100,4 +100,30 @@ test('a policy naming a PriorityClass the commit lacks builds no binding: the te
   }
 });
 
+test('a policy whose schedulePriority names no PriorityClass builds no binding: Karmada looks up the empty name and finds none', async () => {
+  // The CRD requires priorityClassName, but the webhook's round trip writes a missing one as "" (no omitempty), which
+  // the detector's GetPriorityClassByName cannot find.
+  const f = await fleet({
+    'templates/priority.yaml': priorityClass('test-priority', 1000),
+    'templates/web.yaml': deployment('web', 2),
+    'policies/prioritised.yaml': policy('test-priority').replace(', priorityClassName: test-priority', ''),
+  });
+  try {
+    const problems = await f.sync();
+    assert.equal(
+      problems.map((p) => `${p.severity} ${p.code} ${p.file}`),
+      ['error PRIORITY_CLASS_MISSING templates/web.yaml'],
+    );
+    assert.match(problems[0]!.message, 'empty priorityClassName');
+    assert.match(
+      problems[0]!.fix,
+      'set spec.schedulePriority.priorityClassName of ClusterPropagationPolicy prioritised',
+    );
+    assert.not.ok(f.has(BINDING), 'no binding');
+    assert.not.ok(f.has(manifestOf('member1', 'Deployment', 'web', 'default', 'apps')), 'nothing placed');
+  } finally {
+    f.r.cleanup();
+  }
+});
+
 test.run();
