@@ -20,19 +20,43 @@ const absent = (v: unknown): boolean => v === undefined || v === null;
 export function storedPolicy(kind: string, value: unknown): unknown {
   if (!isObject(value) || !isObject(value.spec)) return value;
   if (kind === 'PropagationPolicy' || kind === 'ClusterPropagationPolicy') {
-    const spec = structuredClone(value.spec);
-    applyPropagationCrdDefaults(spec);
+    const written = structuredClone(value.spec);
+    applyPropagationCrdDefaults(written);
+    const spec = decoded(written, PROPAGATION_SPEC);
     mutatePropagationSpec(spec, kind === 'PropagationPolicy' ? policyNamespace(value) : undefined);
     const stored = marshal(spec, PROPAGATION_SPEC).value as Obj;
     applyPropagationCrdDefaults(stored);
     return { ...value, spec: stored };
   }
   if (kind === 'OverridePolicy') {
-    const spec = structuredClone(value.spec);
+    const spec = decoded(structuredClone(value.spec), OVERRIDE_SPEC);
     defaultSelectorNamespaces(spec, policyNamespace(value));
     return { ...value, spec: marshal(spec, OVERRIDE_SPEC).value };
   }
   return value;
+}
+
+/**
+ * The spec as the webhook's decoder hands it to the defaulting code, as far as that code can tell: a null list item
+ * is a zero struct there (so a spread constraint written `-` alone gets cluster and minGroups 1). Everything else is
+ * left in place: the defaulting code reads an absent field as its zero value.
+ */
+function decoded(spec: Obj, type: GoType): Obj {
+  zeroNullItems(spec, type);
+  return spec;
+}
+
+function zeroNullItems(value: unknown, type: GoType): void {
+  if (type.go === 'pointer') return zeroNullItems(value, type.to);
+  if (type.go === 'slice' && Array.isArray(value)) {
+    const item = type.of.go === 'pointer' ? undefined : type.of;
+    value.forEach((v, i) => {
+      if (absent(v) && item?.go === 'struct') value[i] = {};
+      else if (item) zeroNullItems(v, item);
+    });
+  } else if (type.go === 'struct' && isObject(value)) {
+    for (const [key, field] of Object.entries(type.fields)) zeroNullItems(value[key], field.type);
+  }
 }
 
 function policyNamespace(policy: Obj): string {

@@ -239,4 +239,23 @@ test('a replicaSchedulingType written "" is stored Divided without a division pr
   assert.equal(stored.spec.placement?.replicaScheduling, { replicaSchedulingType: 'Divided' });
 });
 
+test('a spread constraint written as a bare list item is decoded as an empty one, which the webhook spreads by cluster', () => {
+  // The decoder makes a null item of []SpreadConstraint a zero struct before SetDefaultSpreadConstraints runs.
+  const text = `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: p}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]
+  placement:
+    spreadConstraints:
+      -
+`;
+  const { documents, problems } = parseDocuments('policies/p.yaml', new TextEncoder().encode(text));
+  const out = classifyDocuments('policies/p.yaml', documents, problems);
+  assert.equal(out.problems, []);
+  assert.equal(out.propagationPolicies[0]!.object.spec.placement?.spreadConstraints, [
+    { spreadByField: 'cluster', minGroups: 1 },
+  ]);
+});
+
 test.run();
