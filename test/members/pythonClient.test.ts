@@ -122,4 +122,60 @@ test("the official Python client lists, creates, watches a Deployment's pod to R
   assert.is(out.rootCa, member.caPem);
 });
 
+const LOGS_SCRIPT = `
+import json, sys
+from kubernetes import client, config, watch
+from kubernetes.client.rest import ApiException
+
+config.load_kube_config(config_file=sys.argv[1])
+core = client.CoreV1Api()
+
+def pod(name, containers, node_selector=None):
+    spec = {'initContainers': [{'name': 'setup', 'image': 'busybox:1.36'}], 'containers': containers}
+    if node_selector:
+        spec['nodeSelector'] = node_selector
+    core.create_namespaced_pod('default', {'apiVersion': 'v1', 'kind': 'Pod', 'metadata': {'name': name}, 'spec': spec})
+
+pod('two', [{'name': 'web', 'image': 'nginx:1.27'}, {'name': 'side', 'image': 'busybox:1.36'}])
+pod('nowhere', [{'name': 'web', 'image': 'nginx:1.27'}], {'no-such-node': 'true'})
+for event in watch.Watch().stream(core.list_namespaced_pod, 'default', field_selector='metadata.name=two', timeout_seconds=20):
+    if event['object'].spec.node_name:
+        break
+
+def log(name, **kwargs):
+    try:
+        return {'text': core.read_namespaced_pod_log(name, 'default', **kwargs)}
+    except ApiException as e:
+        body = json.loads(e.body)
+        return {'code': e.status, 'reason': body['reason'], 'message': body['message']}
+
+print(json.dumps({
+    'named': log('two', container='side'),
+    'unnamed': log('two'),
+    'unknown': log('two', container='nope'),
+    'initContainer': log('two', container='setup'),
+    'unscheduled': log('nowhere'),
+    'badOptionsOnMissingPod': log('missing', tail_lines=-1),
+}))
+`;
+
+test('pod logs name their container as kube-apiserver requires: one of several must be named, and it must exist', async () => {
+  const logsScript = path.join(path.dirname(script), 'logs.py');
+  writeFileSync(logsScript, LOGS_SCRIPT);
+  const run = await runPython([logsScript, kubeconfig]);
+  assert.is(run.code, 0, run.stderr);
+  const out = JSON.parse(run.stdout);
+  assert.equal(out.named, { text: 'flotilla member emulator: pod two is simulated and writes no logs\n' });
+  assert.equal(out.initContainer, out.named);
+  assert.equal(out.unnamed, {
+    code: 400,
+    reason: 'BadRequest',
+    message: 'a container name must be specified for pod two, choose one of: [setup web side]',
+  });
+  assert.equal(out.unknown, { code: 400, reason: 'BadRequest', message: 'container nope is not valid for pod two' });
+  assert.equal(out.unscheduled, { text: '' });
+  assert.is(out.badOptionsOnMissingPod.code, 422);
+  assert.match(out.badOptionsOnMissingPod.message, 'tailLines: Invalid value: -1: must be greater than or equal to 0');
+});
+
 test.run();

@@ -22,6 +22,7 @@ import { mergePatch } from '../patches/mergePatch.ts';
 import { strategicMergePatch } from '../patches/strategicMergePatch.ts';
 import { admitPod } from '../resources/admitPod.ts';
 import { podGracePeriod } from '../resources/podGracePeriod.ts';
+import { podStreamContainer } from '../resources/podStreamContainer.ts';
 import { defaultObject, type Allocators } from '../resources/defaultObject.ts';
 import { initialStatus, prepareForCreate } from '../resources/prepareForCreate.ts';
 import {
@@ -125,14 +126,22 @@ export async function handleResource(
     throw methodNotAllowed(method);
   }
   if (subresource === 'log') {
+    // LogREST validates the options before it reads the pod, so bad options on a missing pod are a 422, not a 404.
+    checkPodLogOptions(url.searchParams, name);
     const pod = requireObject(ctx, path);
-    checkPodLogOptions(url.searchParams, pod.metadata.name!);
-    sendText(res, 200, `flotilla member emulator: pod ${pod.metadata.name} is simulated and writes no logs\n`);
+    podStreamContainer(pod, url.searchParams.get('container') ?? '');
+    // A pod no node runs has no log location, and the API server streams an empty body for it.
+    const text = pod.spec?.nodeName
+      ? `flotilla member emulator: pod ${pod.metadata.name} is simulated and writes no logs\n`
+      : '';
+    sendText(res, 200, text);
     return;
   }
   if (subresource === 'exec' || subresource === 'attach' || subresource === 'portforward') {
     // kubectl exec, attach and port-forward reach the kubelet through here; an emulated pod has no process to reach.
     const pod = requireObject(ctx, path);
+    if (subresource !== 'portforward') podStreamContainer(pod, url.searchParams.get('container') ?? '');
+    if (!pod.spec?.nodeName) throw badRequest(`pod ${name} does not have a host assigned`);
     const verb = subresource === 'portforward' ? 'forward a port to' : `${subresource} to`;
     throw badRequest(
       `pod ${pod.metadata.name} is simulated by the flotilla member emulator and runs no process: there is nothing to ${verb}`,
