@@ -16,7 +16,8 @@ export interface ManagedFieldsEntry {
   manager: string;
   operation: 'Apply' | 'Update';
   apiVersion: string;
-  time: string;
+  /** Absent on a scale subresource's entries, as the API server writes them. */
+  time?: string;
   fieldsType: 'FieldsV1';
   fieldsV1: Record<string, unknown>;
   subresource?: string;

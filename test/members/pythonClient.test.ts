@@ -178,4 +178,86 @@ test('pod logs name their container as kube-apiserver requires: one of several m
   assert.match(out.badOptionsOnMissingPod.message, 'tailLines: Invalid value: -1: must be greater than or equal to 0');
 });
 
+const SCALE_APPLY_SCRIPT = `
+import json, sys
+from kubernetes import config, dynamic
+from kubernetes.client import api_client
+from kubernetes.dynamic.exceptions import ConflictError
+
+client = dynamic.DynamicClient(api_client.ApiClient(configuration=config.load_kube_config(config_file=sys.argv[1])))
+scale = client.resources.get(api_version='apps/v1', kind='Deployment').subresources['scale']
+# python3-kubernetes 22 sends an apply patch only as text.
+body = json.dumps({'apiVersion': 'autoscaling/v1', 'kind': 'Scale', 'metadata': {'name': 'scaled', 'namespace': 'default'}, 'spec': {'replicas': 7}})
+out = {}
+try:
+    client.server_side_apply(scale, body=body, name='scaled', namespace='default', field_manager='autoscaler')
+    out['unforced'] = 'applied'
+except ConflictError as e:
+    out['unforced'] = {'status': e.status, 'message': json.loads(e.body)['message']}
+out['forced'] = client.server_side_apply(scale, body=body, name='scaled', namespace='default', field_manager='autoscaler', force_conflicts=True).spec.replicas
+print(json.dumps(out))
+`;
+
+test('replicas written through the scale subresource are owned as kube-apiserver owns them: by a scale manager, with conflicts', async () => {
+  const kubectl = harness.kubectl([member]);
+  const manifest = JSON.stringify({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'scaled', namespace: 'default' },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'scaled' } },
+      template: { metadata: { labels: { app: 'scaled' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } },
+    },
+  });
+  const applied = await kubectl(['apply', '--server-side', '-f', '-'], manifest);
+  assert.is(applied.code, 0, applied.stderr);
+  assert.is((await kubectl(['scale', 'deployment/scaled', '--replicas=5'])).code, 0);
+  const managers = async () =>
+    JSON.parse((await kubectl(['get', 'deployment', 'scaled', '-o', 'json', '--show-managed-fields'])).stdout).metadata
+      .managedFields;
+  // managedfields.ScaleHandler.ToParent writes a scale entry in the workload's apiVersion and with no time.
+  assert.equal(
+    (await managers()).find((e: { subresource?: string }) => e.subresource === 'scale'),
+    {
+      apiVersion: 'apps/v1',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+      manager: 'kubectl',
+      operation: 'Update',
+      subresource: 'scale',
+    },
+  );
+  const reapplied = await kubectl(['apply', '--server-side', '-f', '-'], manifest);
+  assert.is.not(reapplied.code, 0);
+  assert.match(
+    reapplied.stderr,
+    'Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using apps/v1: .spec.replicas',
+  );
+
+  const scaleScript = path.join(path.dirname(script), 'scale.py');
+  writeFileSync(scaleScript, SCALE_APPLY_SCRIPT);
+  const run = await runPython([scaleScript, kubeconfig]);
+  assert.is(run.code, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout), {
+    unforced: {
+      status: 409,
+      message:
+        'Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using apps/v1: .spec.replicas',
+    },
+    forced: 7,
+  });
+  const owners = (await managers()).filter((e: { fieldsV1: { 'f:spec'?: object } }) =>
+    Object.hasOwn(e.fieldsV1['f:spec'] ?? {}, 'f:replicas'),
+  );
+  assert.equal(
+    owners.map((e: { manager: string; operation: string; subresource?: string }) => [
+      e.manager,
+      e.operation,
+      e.subresource,
+    ]),
+    [['autoscaler', 'Apply', 'scale']],
+  );
+});
+
 test.run();

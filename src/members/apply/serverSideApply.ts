@@ -4,6 +4,7 @@ import { ApiError } from '../ApiError.ts';
 import type { KubeObject, ManagedFieldsEntry } from '../types.ts';
 import { fieldsOf, fromFieldsV1, removeAt, toFieldsV1, valueAt, type FieldSet } from './fieldSet.ts';
 import { mergeApplied } from './mergeApplied.ts';
+import { timeOf } from './trackUpdate.ts';
 
 export interface ApplyRequest {
   /** The live object, or undefined when apply creates it. */
@@ -14,7 +15,7 @@ export interface ApplyRequest {
   apiVersion: string;
   /** The object's shape: how its lists merge. */
   shape: ValueShape;
-  subresource?: 'status';
+  subresource?: 'status' | 'scale';
   now: string;
 }
 
@@ -91,7 +92,7 @@ export function serverSideApply(req: ApplyRequest): KubeObject {
     manager: req.manager,
     operation: 'Apply',
     apiVersion: req.apiVersion,
-    time: req.now,
+    ...timeOf(req.subresource, req.now),
     fieldsType: 'FieldsV1',
     fieldsV1: toFieldsV1(appliedFields),
     ...(req.subresource ? { subresource: req.subresource } : {}),

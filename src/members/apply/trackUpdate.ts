@@ -14,7 +14,7 @@ export function trackUpdate(
   apiVersion: string,
   now: string,
   shape: ValueShape,
-  subresource?: 'status' | 'finalize',
+  subresource?: 'status' | 'finalize' | 'scale',
 ): ManagedFieldsEntry[] {
   const scope = subresource === 'status' ? 'status' : 'main';
   const entries: ManagedFieldsEntry[] = structuredClone(before?.metadata.managedFields ?? []);
@@ -45,7 +45,7 @@ export function trackUpdate(
     manager,
     operation: 'Update',
     apiVersion,
-    time: now,
+    ...timeOf(subresource, now),
     fieldsType: 'FieldsV1',
     fieldsV1: toFieldsV1(mine),
     ...(subresource ? { subresource } : {}),
@@ -53,4 +53,12 @@ export function trackUpdate(
   if (mineIndex >= 0) entries[mineIndex] = entry;
   else entries.push(entry);
   return entries.filter((e) => Object.keys(e.fieldsV1).length > 0);
+}
+
+/**
+ * An entry's time. A scale subresource's entry has none: managedfields.ScaleHandler.ToParent takes each entry's time
+ * from the workload's entry of the same identity, and the Scale's own (apiVersion autoscaling/v1) is never one of them.
+ */
+export function timeOf(subresource: string | undefined, now: string): { time?: string } {
+  return subresource === 'scale' ? {} : { time: now };
 }

@@ -257,6 +257,8 @@ export function horizontalPodAutoscalerController(
         groupVersionOf(rt),
         stamp,
         objectShape(groupVersionOf(rt), rt.kind, rt.schema),
+        // The HPA controller writes replicas through the scale subresource (scaleNamespacer.Update).
+        'scale',
       );
       store.update(rt, next, 'main');
       condition(

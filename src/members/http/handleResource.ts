@@ -954,17 +954,18 @@ async function handleScale(
     return;
   }
   const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
-  const options = parseWriteOptions(
-    url.searchParams,
-    method === 'PATCH' ? 'PatchOptions' : 'UpdateOptions',
-    contentType === 'application/apply-patch+yaml',
-  );
+  const apply = contentType === 'application/apply-patch+yaml';
+  const options = parseWriteOptions(url.searchParams, method === 'PATCH' ? 'PatchOptions' : 'UpdateOptions', apply);
   const body = await readBody(req);
   let desired: KubeObject;
   if (method === 'PUT') desired = asObject(body);
   else if (method === 'PATCH') {
     desired = asObject(
-      contentType === 'application/json-patch+json' ? jsonPatch(scale, body) : mergePatch(structuredClone(scale), body),
+      apply
+        ? body
+        : contentType === 'application/json-patch+json'
+          ? jsonPatch(scale, body)
+          : mergePatch(structuredClone(scale), body),
     );
   } else throw methodNotAllowed(method);
   const replicas = Number(desired.spec?.replicas);
@@ -976,17 +977,34 @@ async function handleScale(
       'spec.replicas',
       `Invalid value: ${desired.spec?.replicas}: must be greater than or equal to 0`,
     );
-  const next = structuredClone(current);
-  next.spec = { ...next.spec, replicas };
-  if (desired.metadata.resourceVersion) next.metadata.resourceVersion = desired.metadata.resourceVersion;
-  next.metadata.managedFields = trackUpdate(
-    current,
-    next,
-    managerOf(req, options),
-    groupVersionOf(path.rt),
-    timestamp(ctx),
-    shapeOf(ctx, path.rt),
-  );
+  // The API server keeps the scale subresource's managers on the workload itself (managedfields.ScaleHandler):
+  // a Scale's spec.replicas is the workload's, so an apply through it conflicts with whoever owns that field.
+  const manager = managerOf(req, options);
+  const next = apply
+    ? serverSideApply({
+        live: current,
+        applied: { metadata: {}, spec: { replicas } },
+        manager,
+        force: options.force ?? false,
+        apiVersion: groupVersionOf(path.rt),
+        shape: shapeOf(ctx, path.rt),
+        subresource: 'scale',
+        now: timestamp(ctx),
+      })
+    : structuredClone(current);
+  if (!apply) {
+    next.spec = { ...next.spec, replicas };
+    next.metadata.managedFields = trackUpdate(
+      current,
+      next,
+      manager,
+      groupVersionOf(path.rt),
+      timestamp(ctx),
+      shapeOf(ctx, path.rt),
+      'scale',
+    );
+  }
+  if (desired.metadata?.resourceVersion) next.metadata.resourceVersion = desired.metadata.resourceVersion;
   const stored = options.dryRun ? next : ctx.store.update(path.rt, next, 'main');
   sendJson(res, 200, toScale(stored));
 }
