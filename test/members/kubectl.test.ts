@@ -569,4 +569,20 @@ test('kubectl auth can-i and whoami are answered: the emulator allows every requ
   );
 });
 
+test("managedFields come in kube-apiserver's order: Apply entries before Update ones, whatever wrote first", async () => {
+  assert.is((await kubectl(['create', 'configmap', 'owned', '--from-literal=a=b'])).code, 0);
+  assert.is((await kubectl(['label', 'configmap', 'owned', 'tier=web'])).code, 0);
+  const applied = await kubectl(
+    ['apply', '--server-side', '-f', '-'],
+    JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owned' }, data: { c: 'd' } }),
+  );
+  assert.is(applied.code, 0, applied.stderr);
+  const got = await kubectl(['get', 'configmap', 'owned', '-o', 'json', '--show-managed-fields']);
+  const entries = JSON.parse(got.stdout).metadata.managedFields as { manager: string; operation: string }[];
+  assert.equal(
+    entries.map((e) => `${e.operation} ${e.manager}`),
+    ['Apply kubectl', 'Update kubectl-create', 'Update kubectl-label'],
+  );
+});
+
 test.run();

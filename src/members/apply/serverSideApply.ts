@@ -4,6 +4,7 @@ import { ApiError } from '../ApiError.ts';
 import type { KubeObject, ManagedFieldsEntry } from '../types.ts';
 import { fieldsOf, fromFieldsV1, removeAt, toFieldsV1, valueAt, type FieldSet } from './fieldSet.ts';
 import { mergeApplied } from './mergeApplied.ts';
+import { sortManagedFields } from './sortManagedFields.ts';
 import { timeOf } from './trackUpdate.ts';
 
 export interface ApplyRequest {
@@ -98,10 +99,7 @@ export function serverSideApply(req: ApplyRequest): KubeObject {
     ...(req.subresource ? { subresource: req.subresource } : {}),
   };
   const others = entries.filter((e) => !isMine(e) && Object.keys(e.fieldsV1).length > 0);
-  const index = entries.findIndex(isMine);
-  merged.metadata.managedFields =
-    index >= 0 ? [...others.slice(0, index), mine, ...others.slice(index)] : [...others, mine];
-  if (appliedFields.size === 0) merged.metadata.managedFields = others;
+  merged.metadata.managedFields = sortManagedFields(appliedFields.size === 0 ? others : [...others, mine]);
   return merged;
 }
 

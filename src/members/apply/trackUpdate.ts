@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ValueShape } from '../../api/listSemantics.ts';
 import type { KubeObject, ManagedFieldsEntry } from '../types.ts';
 import { fieldsOf, fromFieldsV1, toFieldsV1, valueAt } from './fieldSet.ts';
+import { sortManagedFields } from './sortManagedFields.ts';
 
 /**
  * managedFields for a non-apply write (create, PUT, JSON/merge/strategic patch): the writer takes ownership of
@@ -27,7 +28,7 @@ export function trackUpdate(
       changed.add(encoded);
   }
   const removed = [...oldFields].filter((p) => !newFields.has(p));
-  if (changed.size === 0 && removed.length === 0) return entries;
+  if (changed.size === 0 && removed.length === 0) return sortManagedFields(entries);
   const isMine = (e: ManagedFieldsEntry) =>
     e.manager === manager && e.operation === 'Update' && (e.subresource ?? '') === (subresource ?? '');
   for (const entry of entries) {
@@ -52,7 +53,7 @@ export function trackUpdate(
   };
   if (mineIndex >= 0) entries[mineIndex] = entry;
   else entries.push(entry);
-  return entries.filter((e) => Object.keys(e.fieldsV1).length > 0);
+  return sortManagedFields(entries.filter((e) => Object.keys(e.fieldsV1).length > 0));
 }
 
 /**
