@@ -585,4 +585,56 @@ test("managedFields come in kube-apiserver's order: Apply entries before Update 
   );
 });
 
+test('deleting again with another propagation policy redirects a deletion held for its dependents, as the registry does', async () => {
+  const held = async (owner: string) => {
+    assert.is((await kubectl(['create', 'configmap', owner])).code, 0);
+    const uid = (await kubectl(['get', 'configmap', owner, '-o', 'jsonpath={.metadata.uid}'])).stdout;
+    const child = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: `${owner}-child`,
+        finalizers: ['example.com/hold'],
+        ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: owner, uid, blockOwnerDeletion: true }],
+      },
+    };
+    assert.is((await kubectl(['create', '-f', '-'], JSON.stringify(child))).code, 0);
+    assert.is((await kubectl(['delete', 'configmap', owner, '--cascade=foreground', '--wait=false'])).code, 0);
+    const finalizers = await kubectl(['get', 'configmap', owner, '-o', 'jsonpath={.metadata.finalizers}']);
+    assert.is(finalizers.stdout, '["foregroundDeletion"]');
+  };
+  const exists = async (name: string) => (await kubectl(['get', 'configmap', name, '-o', 'name'])).code === 0;
+
+  // kubectl's default cascade names Background, which drops foregroundDeletion: nothing holds the owner any more.
+  await held('fg-then-bg');
+  const background = await kubectl(['delete', 'configmap', 'fg-then-bg', '--timeout=5s']);
+  assert.is(background.code, 0, background.stderr);
+  assert.not.ok(await exists('fg-then-bg'));
+  assert.ok(await exists('fg-then-bg-child'), 'the dependent is still held by its own finalizer');
+
+  await held('fg-then-orphan');
+  const orphan = await kubectl(['delete', 'configmap', 'fg-then-orphan', '--cascade=orphan', '--timeout=5s']);
+  assert.is(orphan.code, 0, orphan.stderr);
+  assert.not.ok(await exists('fg-then-orphan'));
+  const child = await kubectl([
+    'get',
+    'configmap',
+    'fg-then-orphan-child',
+    '-o',
+    'jsonpath={.metadata.ownerReferences}',
+  ]);
+  assert.is(child.stdout, '', 'the orphaned dependent no longer names its owner');
+
+  for (const name of ['fg-then-bg-child', 'fg-then-orphan-child'])
+    await kubectl([
+      'patch',
+      'configmap',
+      name,
+      '--type',
+      'json',
+      '-p',
+      '[{"op":"remove","path":"/metadata/finalizers"}]',
+    ]);
+});
+
 test.run();

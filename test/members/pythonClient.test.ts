@@ -260,4 +260,26 @@ test('replicas written through the scale subresource are owned as kube-apiserver
   );
 });
 
+const DELETE_COLLECTION_SCRIPT = `
+import json, sys
+from kubernetes import client, config
+
+config.load_kube_config(config_file=sys.argv[1])
+core = client.CoreV1Api()
+owner = core.create_namespaced_config_map('default', {'metadata': {'name': 'batch-owner', 'labels': {'batch': 'one'}}})
+core.create_namespaced_config_map('default', {'metadata': {'name': 'batch-child', 'ownerReferences': [
+    {'apiVersion': 'v1', 'kind': 'ConfigMap', 'name': 'batch-owner', 'uid': owner.metadata.uid}]}})
+core.delete_collection_namespaced_config_map('default', label_selector='batch=one', propagation_policy='Orphan')
+remaining = core.list_namespaced_config_map('default').items
+print(json.dumps({c.metadata.name: c.metadata.owner_references for c in remaining if c.metadata.name.startswith('batch-')}))
+`;
+
+test('a delete collection request deletes each object with its propagation policy: Orphan leaves the dependents', async () => {
+  const deleteScript = path.join(path.dirname(script), 'deleteCollection.py');
+  writeFileSync(deleteScript, DELETE_COLLECTION_SCRIPT);
+  const run = await runPython([deleteScript, kubeconfig]);
+  assert.is(run.code, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout), { 'batch-child': null });
+});
+
 test.run();

@@ -6,6 +6,26 @@ import type { Controller } from './Controller.ts';
 export const ORPHAN_FINALIZER = 'orphan';
 export const FOREGROUND_FINALIZER = 'foregroundDeletion';
 
+/**
+ * The finalizers a DELETE leaves an object with (generic registry's deletionFinalizersForGarbageCollection): the
+ * garbage collector's two are dropped, then `orphan` is added when the policy orphans and `foregroundDeletion` when
+ * it deletes dependents first. A policy the request names decides; without one, the GC finalizer the object already
+ * carries does (an object being deleted keeps its course), else nothing is added, the default being Background.
+ * So a Background delete of an object held for a foreground deletion releases it.
+ */
+export function finalizersOnDelete(
+  finalizers: readonly string[],
+  requested: 'Orphan' | 'Foreground' | 'Background' | undefined,
+): string[] {
+  const held = finalizers.find((f) => f === ORPHAN_FINALIZER || f === FOREGROUND_FINALIZER);
+  const policy =
+    requested ?? (held === ORPHAN_FINALIZER ? 'Orphan' : held === FOREGROUND_FINALIZER ? 'Foreground' : 'Background');
+  const kept = finalizers.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
+  if (policy === 'Orphan') kept.push(ORPHAN_FINALIZER);
+  if (policy === 'Foreground') kept.push(FOREGROUND_FINALIZER);
+  return kept;
+}
+
 function typeOf(registry: ResourceRegistry, resource: string): ResourceType | undefined {
   return registry.byResourceKey(resource);
 }

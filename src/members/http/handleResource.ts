@@ -11,12 +11,7 @@ import {
 } from '../ApiError.ts';
 import { serverSideApply } from '../apply/serverSideApply.ts';
 import { trackUpdate } from '../apply/trackUpdate.ts';
-import {
-  deleteDependents,
-  FOREGROUND_FINALIZER,
-  ORPHAN_FINALIZER,
-  orphanDependents,
-} from '../controllers/garbageCollector.ts';
+import { deleteDependents, finalizersOnDelete, orphanDependents } from '../controllers/garbageCollector.ts';
 import { jsonPatch } from '../patches/jsonPatch.ts';
 import { mergePatch } from '../patches/mergePatch.ts';
 import { strategicMergePatch } from '../patches/strategicMergePatch.ts';
@@ -73,6 +68,7 @@ import {
   parseListOptions,
   parseWriteOptions,
   propagationOf,
+  requestedPropagation,
   type ListOptions,
   type WriteOptions,
 } from './requestOptions.ts';
@@ -841,18 +837,16 @@ async function deleteObject(
   // Orphan and Foreground hold the object with the garbage collector's finalizer, which the collector removes
   // once the dependents are orphaned or gone; the reply is the object marked for deletion. Namespaces have
   // their own deletion (namespaceController).
-  let gcFinalizer: string | undefined;
   if (rt.kind === 'Namespace') {
     if (propagation === 'Orphan') orphanDependents(ctx.store, ctx.registry, current.metadata.uid!);
     if (propagation === 'Foreground') deleteDependents(ctx.store, ctx.registry, current.metadata.uid!);
-  } else if (propagation !== 'Background')
-    gcFinalizer = propagation === 'Orphan' ? ORPHAN_FINALIZER : FOREGROUND_FINALIZER;
+  }
   const result = ctx.store.delete(
     rt,
     path.namespace,
     path.name!,
     options.preconditions,
-    gcFinalizer,
+    rt.kind === 'Namespace' ? undefined : (had) => finalizersOnDelete(had, requestedPropagation(options)),
     gracefulDeletionOf(rt, current, options.gracePeriodSeconds),
   );
   if (!result.deleted) {
@@ -909,7 +903,8 @@ async function deleteCollection(
         object.metadata.namespace,
         object.metadata.name!,
         undefined,
-        undefined,
+        // DeleteCollection deletes each object with the request's options, its propagation policy included.
+        rt.kind === 'Namespace' ? undefined : (had) => finalizersOnDelete(had, requestedPropagation(options)),
         gracefulDeletionOf(rt, object, options.gracePeriodSeconds),
       );
     deleted.push(withVersion(object, rt));

@@ -351,6 +351,12 @@ export function parseDeleteOptions(params: URLSearchParams, body: unknown): Dele
 }
 
 /** What a delete does to dependents: the policy, else orphanDependents=true means Orphan, else Background. */
+/** The policy a request names, if it names one: orphanDependents, the older field, is read first (store.go). */
+export function requestedPropagation(options: DeleteOptions): PropagationPolicy | undefined {
+  if (options.orphanDependents !== undefined) return options.orphanDependents ? 'Orphan' : 'Background';
+  return options.propagationPolicy;
+}
+
 export function propagationOf(options: DeleteOptions): PropagationPolicy {
   return options.propagationPolicy ?? (options.orphanDependents === true ? 'Orphan' : 'Background');
 }

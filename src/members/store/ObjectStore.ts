@@ -223,7 +223,7 @@ export class ObjectStore {
     namespace: string | undefined,
     name: string,
     precondition?: { uid?: string; resourceVersion?: string },
-    gcFinalizer?: string,
+    finalizers?: (current: readonly string[]) => string[],
     graceful?: { period: number; requested: number | undefined },
   ): { object: KubeObject; deleted: boolean } {
     const resource = resourceKeyOf(rt);
@@ -231,37 +231,40 @@ export class ObjectStore {
     if (!current) throw notFound(rt.group, rt.plural, name);
     checkDeletePreconditions(rt, current, precondition);
     const grace = graceful && gracefulDeletion(current, graceful, this.now());
+    // A graceful deletion under way takes no new finalizers from the options (the registry returns before them).
     if (grace === 'pending') return { object: current, deleted: false };
+    const had = current.metadata.finalizers ?? [];
+    const kept = finalizers ? finalizers(had) : [...had];
     if (grace) {
-      const marked = this.markDeleting(rt, current, gcFinalizer, grace.deletionTimestamp, grace.seconds);
+      const marked = this.markDeleting(rt, current, kept, grace.deletionTimestamp, grace.seconds);
       if (grace.seconds > 0 || pendingFinalizers(marked).length > 0) return { object: marked, deleted: false };
       return { object: this.remove(resource, marked), deleted: true };
     }
-    if (pendingFinalizers(current).length > 0 || gcFinalizer) {
-      if (current.metadata.deletionTimestamp) return { object: current, deleted: false };
-      return { object: this.markDeleting(rt, current, gcFinalizer, this.timestamp(), 0), deleted: false };
+    const held = { ...current, metadata: { ...current.metadata, finalizers: kept } };
+    if (pendingFinalizers(held).length > 0) {
+      if (current.metadata.deletionTimestamp && isDeepStrictEqual(kept, had))
+        return { object: current, deleted: false };
+      const since = current.metadata.deletionTimestamp ?? this.timestamp();
+      return { object: this.markDeleting(rt, current, kept, since, 0), deleted: false };
     }
     return { object: this.remove(resource, current), deleted: true };
   }
 
-  /** The write that starts a deletion: deletionTimestamp and grace period set, `gcFinalizer` added in the same write. */
+  /** The write that starts (or redirects) a deletion: deletionTimestamp, grace period and finalizers in one write. */
   private markDeleting(
     rt: ResourceType,
     current: KubeObject,
-    gcFinalizer: string | undefined,
+    finalizers: string[],
     deletionTimestamp: string,
     gracePeriodSeconds: number,
   ): KubeObject {
-    const finalizers =
-      gcFinalizer && !(current.metadata.finalizers ?? []).includes(gcFinalizer)
-        ? [...(current.metadata.finalizers ?? []), gcFinalizer]
-        : current.metadata.finalizers;
     const first = !current.metadata.deletionTimestamp;
+    const { finalizers: _had, ...metadata } = current.metadata;
     const marked = {
       ...current,
       metadata: {
-        ...current.metadata,
-        ...(finalizers ? { finalizers } : {}),
+        ...metadata,
+        ...(finalizers.length > 0 ? { finalizers } : {}),
         // The first marking bumps a tracked generation, so controllers see the deletion as a change of the object.
         ...(first && current.metadata.generation !== undefined ? { generation: current.metadata.generation + 1 } : {}),
         deletionTimestamp,
