@@ -637,4 +637,51 @@ test('deleting again with another propagation policy redirects a deletion held f
     ]);
 });
 
+test("a patch must leave the object its URL's name and namespace, as the API server's patcher checks", async () => {
+  assert.is((await kubectl(['create', 'configmap', 'named', '--from-literal=a=b'])).code, 0);
+  const renamed = await kubectl([
+    'patch',
+    'configmap',
+    'named',
+    '--type',
+    'merge',
+    '-p',
+    '{"metadata":{"name":"other"}}',
+  ]);
+  assert.is.not(renamed.code, 0);
+  assert.match(renamed.stderr, 'the name of the object (other) does not match the name on the URL (named)');
+  const moved = await kubectl([
+    'patch',
+    'configmap',
+    'named',
+    '--type',
+    'json',
+    '-p',
+    '[{"op":"replace","path":"/metadata/namespace","value":"kube-system"}]',
+  ]);
+  assert.is.not(moved.code, 0);
+  assert.match(moved.stderr, 'the namespace of the provided object does not match the namespace sent on the request');
+  const unnamed = await kubectl([
+    'patch',
+    'configmap',
+    'named',
+    '--type',
+    'json',
+    '-p',
+    '[{"op":"remove","path":"/metadata/name"}]',
+  ]);
+  assert.match(unnamed.stderr, 'the name of the object () does not match the name on the URL (named)');
+  // Leaving the namespace out is no contradiction: the request's is taken.
+  const unset = await kubectl([
+    'patch',
+    'configmap',
+    'named',
+    '--type',
+    'json',
+    '-p',
+    '[{"op":"remove","path":"/metadata/namespace"}]',
+  ]);
+  assert.is(unset.code, 0, unset.stderr);
+});
+
 test.run();

@@ -282,4 +282,30 @@ test('a delete collection request deletes each object with its propagation polic
   assert.equal(JSON.parse(run.stdout), { 'batch-child': null });
 });
 
+const UNNAMED_SCRIPT = `
+import json, sys
+from kubernetes import client, config
+from kubernetes.client.rest import ApiException
+
+config.load_kube_config(config_file=sys.argv[1])
+core = client.CoreV1Api()
+core.create_namespaced_config_map('default', {'metadata': {'name': 'unnamed'}, 'data': {'a': 'b'}})
+try:
+    core.replace_namespaced_config_map('unnamed', 'default', {'metadata': {}, 'data': {'a': 'c'}})
+    print(json.dumps('replaced'))
+except ApiException as e:
+    print(json.dumps({'code': e.status, 'message': json.loads(e.body)['message']}))
+`;
+
+test("an update must carry the object's name: a body without one is refused, as checkName refuses it", async () => {
+  const unnamedScript = path.join(path.dirname(script), 'unnamed.py');
+  writeFileSync(unnamedScript, UNNAMED_SCRIPT);
+  const run = await runPython([unnamedScript, kubeconfig]);
+  assert.is(run.code, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout), {
+    code: 400,
+    message: 'the name of the object () does not match the name on the URL (unnamed)',
+  });
+});
+
 test.run();

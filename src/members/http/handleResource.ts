@@ -429,6 +429,16 @@ function validateName(rt: ResourceType, name: string | undefined): void {
     );
 }
 
+/**
+ * The handlers' checkName (endpoints/handlers/rest.go), for an update and for a patched object alike: the object
+ * must carry the URL's name, so leaving it out of a PUT, or patching it away or to another, is refused.
+ */
+function checkNameMatchesUrl(object: KubeObject, path: ApiPath): void {
+  const name = object.metadata.name ?? '';
+  if (name !== path.name)
+    throw badRequest(`the name of the object (${name}) does not match the name on the URL (${path.name})`);
+}
+
 /** Target namespace of a write: the URL's, which the body may repeat but not contradict. */
 function namespaceFor(rt: ResourceType, path: ApiPath, body: KubeObject): string | undefined {
   if (!rt.namespaced) return undefined;
@@ -592,19 +602,14 @@ async function replaceObject(
   const body = asObject(await readBody(req));
   checkTypeMeta(body, rt);
   checkFieldNames(res, rt, body, options);
-  if (body.metadata.name !== undefined && body.metadata.name !== path.name) {
-    throw badRequest(
-      `the name of the object (${body.metadata.name}) does not match the name on the URL (${path.name})`,
-    );
-  }
+  const namespace = namespaceFor(rt, path, body);
+  checkNameMatchesUrl(body, path);
   const current = requireObject(ctx, path);
   // An update's uid is the registry's precondition (defaultUpdatedObjectInfo.Preconditions): a PUT of an object
   // deleted and made again under the same name is refused, not applied to the newcomer.
   const uid = body.metadata.uid;
   if (typeof uid === 'string' && uid !== '') checkUidPrecondition(rt, current, uid);
   const next: KubeObject = structuredClone(body);
-  next.metadata.name = path.name;
-  const namespace = namespaceFor(rt, path, body);
   if (namespace !== undefined) next.metadata.namespace = namespace;
   for (const key of SERVER_OWNED_METADATA) delete next.metadata[key];
   return writeUpdate(ctx, req, res, path, options, current, toStorage(rt, next, current));
@@ -716,7 +721,8 @@ async function patchObject(
   }
   const next = asObject(patched);
   checkFieldNames(res, rt, next, options, { known: base });
-  if (next.metadata.name !== current.metadata.name) throw badRequest('metadata.name cannot be changed by a patch');
+  namespaceFor(rt, path, next);
+  checkNameMatchesUrl(next, path);
   next.metadata.namespace = current.metadata.namespace;
   if (next.metadata.namespace === undefined) delete next.metadata.namespace;
   checkUidUnchanged(rt, current, next.metadata.uid);
@@ -750,13 +756,10 @@ async function applyObject(
   checkFieldNames(res, rt, applied, options, {
     apply: { ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), name: path.name ?? '' },
   });
-  if (applied.metadata.name !== undefined && applied.metadata.name !== path.name) {
-    throw badRequest(
-      `the name of the object (${applied.metadata.name}) does not match the name on the URL (${path.name})`,
-    );
-  }
   const namespace = namespaceFor(rt, path, applied);
   const current = ctx.store.get(resourceKeyOf(rt), namespace, path.name!);
+  // The applied object keeps the live name when it leaves its own out; one that creates has only what it carries.
+  checkNameMatchesUrl(current && applied.metadata.name === undefined ? current : applied, path);
   const subresource = path.subresource === 'status' ? ('status' as const) : undefined;
   if (!current && subresource) throw notFound(rt.group, rt.plural, path.name!);
   const merged = serverSideApply({
