@@ -684,4 +684,21 @@ test("a patch must leave the object its URL's name and namespace, as the API ser
   assert.is(unset.code, 0, unset.stderr);
 });
 
+test("a JSON patch that is not a list of operations is refused in Go's words, and an unknown operation is the generic 422", async () => {
+  assert.is((await kubectl(['create', 'configmap', 'json-patched', '--from-literal=a=b'])).code, 0);
+  const patch = (body: string) => kubectl(['patch', 'configmap', 'json-patched', '--type', 'json', '-p', body]);
+  const unbracketed = await patch('{"op":"add","path":"/data/c","value":"d"}');
+  assert.match(
+    unbracketed.stderr,
+    'Error from server (BadRequest): error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp',
+  );
+  const numericOp = await patch('[{"op":1,"path":"/data/c"}]');
+  assert.match(numericOp.stderr, 'json: cannot unmarshal number into Go struct field jsonPatchOp.op of type string');
+  const unknownOp = await patch('[{"op":"append","path":"/data/c","value":"d"}]');
+  assert.match(
+    unknownOp.stderr,
+    'The request is invalid: the server rejected our request due to an error in our request',
+  );
+});
+
 test.run();

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { jsonPatch } from '../../src/members/patches/jsonPatch.ts';
+import { jsonPatch, jsonPatchDecodeError } from '../../src/members/patches/jsonPatch.ts';
 import { mergePatch } from '../../src/members/patches/mergePatch.ts';
 import { objectShape, type ValueShape } from '../../src/api/listSemantics.ts';
 import { strategicMergePatch } from '../../src/members/patches/strategicMergePatch.ts';
@@ -199,6 +199,38 @@ test("AGE column uses kubectl's human duration", () => {
   assert.is(humanDuration(95 * 60_000), '95m');
   assert.is(humanDuration(200 * 60_000), '3h20m');
   assert.is(humanDuration(4 * 86_400_000), '4d');
+});
+
+test("json patch bodies that are not operations get Go's decoding errors: the handler's under Warn or Strict, DecodePatch's under Ignore", () => {
+  const cases: [unknown, string | undefined, string | undefined][] = [
+    [
+      { op: 'add' },
+      'error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp',
+      'json: cannot unmarshal object into Go value of type jsonpatch.Patch',
+    ],
+    [
+      [{ op: 'add', path: '/a' }, true],
+      'error decoding patch: json: cannot unmarshal bool into Go value of type handlers.jsonPatchOp',
+      'json: cannot unmarshal bool into Go value of type jsonpatch.Operation',
+    ],
+    [
+      [{ op: 'move', path: '/a', from: ['/b'] }],
+      'error decoding patch: json: cannot unmarshal array into Go struct field jsonPatchOp.from of type string',
+      undefined,
+    ],
+    [undefined, 'error decoding patch: unexpected end of JSON input', 'unexpected end of JSON input'],
+    [null, undefined, undefined],
+    [[null, { op: 'remove', path: '/a', value: 1 }], undefined, undefined],
+  ];
+  for (const [body, strict, ignore] of cases) {
+    assert.is(jsonPatchDecodeError(body, false), strict, JSON.stringify(body));
+    assert.is(jsonPatchDecodeError(body, true), ignore, JSON.stringify(body));
+  }
+  assert.throws(
+    () => jsonPatch({ a: 1 }, [{ op: 'append', path: '/a', value: 2 }]),
+    (e: { code?: number }) => e.code === 422,
+  );
+  assert.equal(jsonPatch({ a: 1 }, null), { a: 1 });
 });
 
 test.run();

@@ -698,7 +698,7 @@ async function patchObject(
   let patched: unknown;
   switch (contentType) {
     case 'application/json-patch+json':
-      patched = jsonPatch(base, body);
+      patched = jsonPatch(base, body, options.fieldValidation);
       break;
     case 'application/merge-patch+json':
       patched = mergePatch(structuredClone(base), body);
@@ -962,7 +962,7 @@ async function handleScale(
       apply
         ? body
         : contentType === 'application/json-patch+json'
-          ? jsonPatch(scale, body)
+          ? jsonPatch(scale, body, options.fieldValidation)
           : mergePatch(structuredClone(scale), body),
     );
   } else throw methodNotAllowed(method);

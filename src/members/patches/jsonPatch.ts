@@ -1,17 +1,18 @@
 import { applyJsonPatch, type JsonPatchOperation } from '../../patches/jsonPatch.ts';
-import { ApiError } from '../ApiError.ts';
+import { ApiError, badRequest } from '../ApiError.ts';
+import { isPlainObject } from './plainObject.ts';
 
-const OPERATIONS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
-
-/** A JSON patch request body (RFC 6902) applied to a copy of `target`, with kube-apiserver's status codes. */
-export function jsonPatch(target: unknown, operations: unknown): unknown {
-  if (!Array.isArray(operations)) throw new ApiError(400, 'BadRequest', 'json patch must be an array of operations');
-  for (const op of operations as { op?: unknown }[]) {
-    if (!OPERATIONS.has(String(op?.op)))
-      throw new ApiError(400, 'BadRequest', `unknown json patch operation "${String(op?.op)}"`);
-  }
-  // An operation that does not apply (a failed test, a missing path or key) is kube-apiserver's generic 422: its
-  // patch handler passes the library's error to NewGenericServerResponse, which keeps only its own words.
+/**
+ * A JSON patch request body (RFC 6902) applied to a copy of `target`, with kube-apiserver's status codes
+ * (endpoints/handlers/patch.go applyJSPatch). `fieldValidation` is the request's, '' when it names none.
+ */
+export function jsonPatch(target: unknown, operations: unknown, fieldValidation = ''): unknown {
+  const decodeError = jsonPatchDecodeError(operations, fieldValidation === 'Ignore');
+  if (decodeError) throw badRequest(decodeError);
+  // Go decodes a null patch as no operations at all.
+  if (operations === null) return structuredClone(target);
+  // An operation that does not apply (an unknown op, a failed test, a missing path or key) is kube-apiserver's generic
+  // 422: its patch handler passes the library's error to NewGenericServerResponse, which keeps only its own words.
   let result: ReturnType<typeof applyJsonPatch> | undefined;
   try {
     result = applyJsonPatch(target, operations as JsonPatchOperation[]);
@@ -20,4 +21,43 @@ export function jsonPatch(target: unknown, operations: unknown): unknown {
   }
   if (!result?.ok) throw new ApiError(422, 'Invalid', 'the server rejected our request due to an error in our request');
   return result.document;
+}
+
+/**
+ * What Go's encoding/json says of a body that is not a list of operations, first error in document order. Under
+ * fieldValidation Strict or Warn (the default) the handler decodes into its own []jsonPatchOp, whose op, path and
+ * from are strings; under Ignore only jsonpatch.DecodePatch reads it, into a list of maps.
+ */
+export function jsonPatchDecodeError(operations: unknown, ignoreFieldValidation: boolean): string | undefined {
+  const cannot = (value: unknown, into: string) => `json: cannot unmarshal ${goJsonKind(value)} into ${into}`;
+  if (operations === null) return undefined;
+  // An empty body (readBody's undefined) is where Go's decoder runs out of input.
+  if (operations === undefined)
+    return ignoreFieldValidation
+      ? 'unexpected end of JSON input'
+      : 'error decoding patch: unexpected end of JSON input';
+  if (!Array.isArray(operations))
+    return ignoreFieldValidation
+      ? cannot(operations, 'Go value of type jsonpatch.Patch')
+      : `error decoding patch: ${cannot(operations, 'Go value of type []handlers.jsonPatchOp')}`;
+  for (const operation of operations) {
+    if (operation === null) continue;
+    if (!isPlainObject(operation))
+      return ignoreFieldValidation
+        ? cannot(operation, 'Go value of type jsonpatch.Operation')
+        : `error decoding patch: ${cannot(operation, 'Go value of type handlers.jsonPatchOp')}`;
+    if (ignoreFieldValidation) continue;
+    for (const [field, value] of Object.entries(operation)) {
+      if ((field === 'op' || field === 'path' || field === 'from') && value !== null && typeof value !== 'string')
+        return `error decoding patch: ${cannot(value, `Go struct field jsonPatchOp.${field} of type string`)}`;
+    }
+  }
+  return undefined;
+}
+
+/** The JSON kind Go's UnmarshalTypeError names. */
+function goJsonKind(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'boolean') return 'bool';
+  return typeof value === 'object' ? 'object' : typeof value;
 }
