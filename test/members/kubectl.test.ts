@@ -701,4 +701,21 @@ test("a JSON patch that is not a list of operations is refused in Go's words, an
   );
 });
 
+test('a merge or strategic patch that is not an object is refused as kube-apiserver decodes it, a null merge patch too', async () => {
+  assert.is((await kubectl(['create', 'configmap', 'map-patched', '--from-literal=a=b'])).code, 0);
+  const patch = (type: string, body: string) =>
+    kubectl(['patch', 'configmap', 'map-patched', '--type', type, '-p', body]);
+  assert.match(
+    (await patch('merge', '[{"a":"c"}]')).stderr,
+    'Error from server (BadRequest): error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}',
+  );
+  assert.match(
+    (await patch('strategic', '"a"')).stderr,
+    'Error from server (BadRequest): json: cannot unmarshal string into Go value of type map[string]interface {}',
+  );
+  assert.match((await patch('merge', 'null')).stderr, 'Error from server (BadRequest): Invalid JSON Patch');
+  const nothing = await patch('strategic', 'null');
+  assert.is(nothing.code, 0, nothing.stderr);
+});
+
 test.run();

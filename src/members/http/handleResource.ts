@@ -13,6 +13,7 @@ import { serverSideApply } from '../apply/serverSideApply.ts';
 import { trackUpdate } from '../apply/trackUpdate.ts';
 import { deleteDependents, finalizersOnDelete, orphanDependents } from '../controllers/garbageCollector.ts';
 import { jsonPatch } from '../patches/jsonPatch.ts';
+import { mapPatchDecodeError } from '../patches/mapPatchDecodeError.ts';
 import { mergePatch } from '../patches/mergePatch.ts';
 import { strategicMergePatch } from '../patches/strategicMergePatch.ts';
 import { admitPod } from '../resources/admitPod.ts';
@@ -701,6 +702,7 @@ async function patchObject(
       patched = jsonPatch(base, body, options.fieldValidation);
       break;
     case 'application/merge-patch+json':
+      refuseUndecodablePatch('merge', body, options.fieldValidation);
       patched = mergePatch(structuredClone(base), body);
       break;
     case 'application/strategic-merge-patch+json':
@@ -710,7 +712,8 @@ async function patchObject(
           'UnsupportedMediaType',
           `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`,
         );
-      patched = strategicMergePatch(structuredClone(base), body, shapeOf(ctx, rt));
+      refuseUndecodablePatch('strategic', body, options.fieldValidation);
+      patched = strategicMergePatch(structuredClone(base), body ?? {}, shapeOf(ctx, rt));
       break;
     default:
       throw new ApiError(
@@ -728,6 +731,11 @@ async function patchObject(
   checkUidUnchanged(rt, current, next.metadata.uid);
   for (const key of SERVER_OWNED_METADATA) delete next.metadata[key];
   return writeUpdate(ctx, req, res, path, options, current, toStorage(rt, next, current));
+}
+
+function refuseUndecodablePatch(kind: 'merge' | 'strategic', body: unknown, fieldValidation: string): void {
+  const refusal = mapPatchDecodeError(kind, body, fieldValidation === 'Ignore');
+  if (refusal) throw badRequest(refusal);
 }
 
 /** BeforeUpdate fills only an empty uid from the stored object; ValidateObjectMetaUpdate refuses another. */
