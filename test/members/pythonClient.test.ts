@@ -139,7 +139,7 @@ def pod(name, containers, node_selector=None):
 pod('two', [{'name': 'web', 'image': 'nginx:1.27'}, {'name': 'side', 'image': 'busybox:1.36'}])
 pod('nowhere', [{'name': 'web', 'image': 'nginx:1.27'}], {'no-such-node': 'true'})
 for event in watch.Watch().stream(core.list_namespaced_pod, 'default', field_selector='metadata.name=two', timeout_seconds=20):
-    if event['object'].spec.node_name:
+    if any(c.type == 'Ready' and c.status == 'True' for c in event['object'].status.conditions or []):
         break
 
 def log(name, **kwargs):
@@ -155,11 +155,12 @@ print(json.dumps({
     'unknown': log('two', container='nope'),
     'initContainer': log('two', container='setup'),
     'unscheduled': log('nowhere'),
+    'previous': log('two', container='web', previous=True),
     'badOptionsOnMissingPod': log('missing', tail_lines=-1),
 }))
 `;
 
-test('pod logs name their container as kube-apiserver requires: one of several must be named, and it must exist', async () => {
+test('pod logs name their container as kube-apiserver requires, and the kubelet has them only for a container that ran', async () => {
   const logsScript = path.join(path.dirname(script), 'logs.py');
   writeFileSync(logsScript, LOGS_SCRIPT);
   const run = await runPython([logsScript, kubeconfig]);
@@ -174,6 +175,12 @@ test('pod logs name their container as kube-apiserver requires: one of several m
   });
   assert.equal(out.unknown, { code: 400, reason: 'BadRequest', message: 'container nope is not valid for pod two' });
   assert.equal(out.unscheduled, { text: '' });
+  // The kubelet's answer, relayed by the API server: no container of this pod has run before.
+  assert.equal(out.previous, {
+    code: 400,
+    reason: 'BadRequest',
+    message: 'previous terminated container "web" in pod "two" not found',
+  });
   assert.is(out.badOptionsOnMissingPod.code, 422);
   assert.match(out.badOptionsOnMissingPod.message, 'tailLines: Invalid value: -1: must be greater than or equal to 0');
 });

@@ -18,7 +18,7 @@ import { mergePatch } from '../patches/mergePatch.ts';
 import { strategicMergePatch } from '../patches/strategicMergePatch.ts';
 import { admitPod } from '../resources/admitPod.ts';
 import { podGracePeriod } from '../resources/podGracePeriod.ts';
-import { podStreamContainer } from '../resources/podStreamContainer.ts';
+import { containerLogRefusal, podStreamContainer } from '../resources/podStreamContainer.ts';
 import { defaultObject, type Allocators } from '../resources/defaultObject.ts';
 import { initialStatus, prepareForCreate } from '../resources/prepareForCreate.ts';
 import {
@@ -69,6 +69,7 @@ import {
   parseListOptions,
   parseWriteOptions,
   propagationOf,
+  queryBool,
   requestedPropagation,
   type ListOptions,
   type WriteOptions,
@@ -126,12 +127,15 @@ export async function handleResource(
     // LogREST validates the options before it reads the pod, so bad options on a missing pod are a 422, not a 404.
     checkPodLogOptions(url.searchParams, name);
     const pod = requireObject(ctx, path);
-    podStreamContainer(pod, url.searchParams.get('container') ?? '');
+    const container = podStreamContainer(pod, url.searchParams.get('container') ?? '');
     // A pod no node runs has no log location, and the API server streams an empty body for it.
-    const text = pod.spec?.nodeName
-      ? `flotilla member emulator: pod ${pod.metadata.name} is simulated and writes no logs\n`
-      : '';
-    sendText(res, 200, text);
+    if (!pod.spec?.nodeName) {
+      sendText(res, 200, '');
+      return;
+    }
+    const refusal = containerLogRefusal(pod, container, queryBool(url.searchParams, 'previous') ?? false);
+    if (refusal) throw badRequest(refusal);
+    sendText(res, 200, `flotilla member emulator: pod ${pod.metadata.name} is simulated and writes no logs\n`);
     return;
   }
   if (subresource === 'exec' || subresource === 'attach' || subresource === 'portforward') {
