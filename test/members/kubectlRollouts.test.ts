@@ -237,4 +237,46 @@ test('a patch that makes replicas a string, or an int32 field a number past int3
   assert.is(largest.code, 0, largest.stderr);
 });
 
+test('a rollout that makes no progress within progressDeadlineSeconds is reported as exceeding it, and recovers once pods run', async () => {
+  const stuck = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: stuck, namespace: default}
+spec:
+  replicas: 1
+  progressDeadlineSeconds: 2
+  selector:
+    matchLabels: {app: stuck}
+  template:
+    metadata:
+      labels: {app: stuck}
+    spec:
+      nodeSelector: {pool: nowhere}
+      containers:
+      - {name: web, image: "nginx:1.27"}
+`;
+  assert.is((await kubectl(['apply', '-f', '-'], stuck)).code, 0);
+  const status = await kubectl(['rollout', 'status', 'deploy/stuck', '--timeout=30s']);
+  assert.is.not(status.code, 0);
+  assert.match(status.stderr, 'deployment "stuck" exceeded its progress deadline');
+  const progressing = '{.status.conditions[?(@.type=="Progressing")]}';
+  const condition = JSON.parse((await kubectl(['get', 'deploy/stuck', '-o', `jsonpath=${progressing}`])).stdout);
+  assert.is(condition.status, 'False');
+  assert.is(condition.reason, 'ProgressDeadlineExceeded');
+  assert.match(condition.message, /^ReplicaSet "stuck-[a-z0-9]+" has timed out progressing\.$/);
+  // Progress (the pods can be placed now) ends the timeout, as the deployment controller's next sync sees it.
+  const fixed = await kubectl([
+    'patch',
+    'deploy/stuck',
+    '--type',
+    'json',
+    '-p',
+    '[{"op":"remove","path":"/spec/template/spec/nodeSelector"}]',
+  ]);
+  assert.is(fixed.code, 0, fixed.stderr);
+  const again = await kubectl(['rollout', 'status', 'deploy/stuck', '--timeout=30s']);
+  assert.is(again.code, 0, again.stderr);
+  const done = JSON.parse((await kubectl(['get', 'deploy/stuck', '-o', `jsonpath=${progressing}`])).stdout);
+  assert.is(done.reason, 'NewReplicaSetAvailable');
+});
+
 test.run();

@@ -23,6 +23,8 @@ export function deploymentController(deps: ControllerDeps): Controller {
   const { store, registry } = deps;
   const rsType = () => registry.byResourceKey(REPLICASETS)!;
   const deployType = () => registry.byResourceKey(DEPLOYMENTS)!;
+  /** Rollouts waiting for their progress deadline, by key. */
+  const deadlines = new Map<string, NodeJS.Timeout>();
 
   function reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
@@ -93,6 +95,81 @@ export function deploymentController(deps: ControllerDeps): Controller {
     for (const rs of idle.slice(limit)) store.delete(rsType(), rs.metadata.namespace, rs.metadata.name!);
   }
 
+  /**
+   * syncRolloutStatus's Progressing condition: NewReplicaSetAvailable once the rollout completes (kept through later
+   * resyncs), ReplicaSetUpdated with a fresh lastUpdateTime whenever the rollout makes progress, and
+   * ProgressDeadlineExceeded once progressDeadlineSeconds pass without any, at which `kubectl rollout status` gives up.
+   * A rollout still in time is looked at again when its deadline passes (requeueStuckDeployment).
+   */
+  function rolloutProgress(
+    deploy: KubeObject,
+    conditions: any[],
+    rsName: string | undefined,
+    counts: { replicas: number; updated: number; ready: number; available: number },
+    complete: boolean,
+    now: string,
+  ): any[] {
+    const key = keyOf(deploy.metadata.namespace, deploy.metadata.name!);
+    const previous = conditions.find((c) => c.type === 'Progressing');
+    const deadline: unknown = deploy.spec?.progressDeadlineSeconds;
+    const hasDeadline = typeof deadline === 'number' && deadline !== MAX_INT32;
+    if (counts.replicas === counts.updated && previous?.reason === 'NewReplicaSetAvailable') return conditions;
+    if (complete)
+      return setCondition(
+        conditions,
+        'Progressing',
+        'True',
+        'NewReplicaSetAvailable',
+        `ReplicaSet "${rsName}" has successfully progressed.`,
+        now,
+        { lastUpdateTime: '' },
+      );
+    const moving = `ReplicaSet "${rsName}" is progressing.`;
+    // A condition about another ReplicaSet is an earlier rollout's: this one has just started.
+    const thisRollout = typeof previous?.message === 'string' && previous.message.startsWith(`ReplicaSet "${rsName}" `);
+    if (!thisRollout || madeProgress(deploy.status ?? {}, counts)) {
+      // Progress moves lastUpdateTime even when the reason and message stay: the deadline counts from it.
+      const condition = {
+        type: 'Progressing',
+        status: 'True',
+        reason: 'ReplicaSetUpdated',
+        message: moving,
+        lastTransitionTime: previous?.status === 'True' ? previous.lastTransitionTime : now,
+        lastUpdateTime: now,
+      };
+      if (hasDeadline) requeueAt(key, Date.parse(now) + deadline * 1000);
+      return [...conditions.filter((c) => c !== previous), condition];
+    }
+    if (!hasDeadline || previous.reason === 'ProgressDeadlineExceeded') return conditions;
+    const due = Date.parse(previous.lastUpdateTime ?? previous.lastTransitionTime) + deadline * 1000;
+    if (due < Date.parse(now))
+      return setCondition(
+        conditions,
+        'Progressing',
+        'False',
+        'ProgressDeadlineExceeded',
+        `ReplicaSet "${rsName}" has timed out progressing.`,
+        now,
+        { lastUpdateTime: '' },
+      );
+    requeueAt(key, due);
+    return conditions;
+  }
+
+  /** Reconciles the Deployment a second after `dueMs`, when its progress deadline has passed (the clock has seconds). */
+  function requeueAt(key: string, dueMs: number): void {
+    clearTimeout(deadlines.get(key));
+    const timer = setTimeout(
+      () => {
+        deadlines.delete(key);
+        reconcile(key);
+      },
+      Math.max(0, dueMs + 1000 - Date.parse(deps.now())),
+    );
+    timer.unref();
+    deadlines.set(key, timer);
+  }
+
   function writeStatus(deploy: KubeObject, current: KubeObject | undefined, old: KubeObject[], desired: number): void {
     const all = current ? [current, ...old] : old;
     const sum = (field: string) => all.reduce((n, rs) => n + (rs.status?.[field] ?? 0), 0);
@@ -116,16 +193,13 @@ export function deploymentController(deps: ControllerDeps): Controller {
     conditions =
       deploy.spec?.paused === true
         ? setCondition(conditions, 'Progressing', 'Unknown', 'DeploymentPaused', 'Deployment is paused', now, extra)
-        : setCondition(
+        : rolloutProgress(
+            deploy,
             conditions,
-            'Progressing',
-            'True',
-            complete ? 'NewReplicaSetAvailable' : 'ReplicaSetUpdated',
-            complete
-              ? `ReplicaSet "${current?.metadata.name}" has successfully progressed.`
-              : `ReplicaSet "${current?.metadata.name}" is progressing.`,
+            current?.metadata.name,
+            { replicas, updated, ready, available },
+            complete,
             now,
-            extra,
           );
     // DeploymentStatus tags every counter omitempty.
     const counted = withoutZeroCounts(
@@ -164,7 +238,28 @@ export function deploymentController(deps: ControllerDeps): Controller {
     },
     reconcile,
     initialKeys: () => store.list(DEPLOYMENTS).map((d) => keyOf(d.metadata.namespace, d.metadata.name!)),
+    stop: () => {
+      for (const timer of deadlines.values()) clearTimeout(timer);
+      deadlines.clear();
+    },
   };
+}
+
+/** progressDeadlineSeconds at this value means no deadline (deploymentutil.HasProgressDeadline). */
+const MAX_INT32 = 2_147_483_647;
+
+/** deploymentutil.DeploymentProgressing: more pods updated, ready or available, or fewer old ones, than the status says. */
+function madeProgress(
+  before: { replicas?: number; updatedReplicas?: number; readyReplicas?: number; availableReplicas?: number },
+  now: { replicas: number; updated: number; ready: number; available: number },
+): boolean {
+  const oldBefore = (before.replicas ?? 0) - (before.updatedReplicas ?? 0);
+  return (
+    now.updated > (before.updatedReplicas ?? 0) ||
+    now.replicas - now.updated < oldBefore ||
+    now.ready > (before.readyReplicas ?? 0) ||
+    now.available > (before.availableReplicas ?? 0)
+  );
 }
 
 /** Annotations the deployment controller never copies onto its ReplicaSets (deployment/util SkipCopyAnnotation). */
