@@ -13,6 +13,15 @@
  * (`|`, `>`) are passed over.
  */
 export function indentQuotedContinuations(text: string): string | undefined {
+  return liftContinuations(text, 'quote');
+}
+
+/**
+ * The text with the continuation lines of each `kind` of construct opened in block context lifted one column past its
+ * entry (see indentQuotedContinuations and indentFlowContinuations), or undefined when no line moved, a document
+ * marker interrupts one, or the text would more than double.
+ */
+function liftContinuations(text: string, kind: 'quote' | 'flow'): string | undefined {
   const lines = text.split('\n');
   let added = 0;
   let blockIndent = -1; // inside a block scalar: lines indented deeper than this belong to it
@@ -23,15 +32,25 @@ export function indentQuotedContinuations(text: string): string | undefined {
       if (indent === line.length || indent > blockIndent) continue;
       blockIndent = -1;
     }
-    const open = openQuoteOf(line, indent);
-    if (open === undefined) continue;
-    if (open.blockScalar) {
+    const opening = openingOf(line, indent);
+    if (opening === undefined) continue;
+    if (opening.kind === 'block scalar') {
       blockIndent = indent;
       continue;
     }
-    // The scalar goes on past this line: lift each line it continues on until it closes.
-    const target = open.entryColumn + 1;
-    for (i++; i < lines.length; i++) {
+    if (opening.kind !== kind) continue;
+    // Whether the construct goes on past the line just read: a quoted scalar until its quote closes, a flow collection
+    // until its brackets do.
+    let flow: FlowState = { depth: 0 };
+    const openAfter = (read: string, from: number): boolean => {
+      if (opening.kind === 'quote') return closingQuote(read, from, opening.quote) === undefined;
+      flow = scanFlow(read, from, flow);
+      return flow.depth > 0 || flow.quote !== undefined;
+    };
+    const target = opening.entryColumn + 1;
+    let open = opening.kind === 'quote' || openAfter(line, opening.at);
+    while (open && i + 1 < lines.length) {
+      i++;
       const next = lines[i]!;
       if (/^(---|\.\.\.)(\s|$)/.test(next)) return undefined;
       const lead = leadingSpaces(next);
@@ -40,7 +59,7 @@ export function indentQuotedContinuations(text: string): string | undefined {
         if (added > text.length) return undefined;
         lines[i] = ' '.repeat(target - lead) + next;
       }
-      if (closingQuote(lines[i]!, leadingSpaces(lines[i]!), open.quote) !== undefined) break;
+      open = openAfter(lines[i]!, opening.kind === 'quote' ? leadingSpaces(lines[i]!) : 0);
     }
   }
   return added > 0 ? lines.join('\n') : undefined;
@@ -53,16 +72,17 @@ function leadingSpaces(line: string): number {
 }
 
 /**
- * A quoted scalar that starts on this line in block context (a value after `key:` or `-`, or a key) and is not
- * closed on it: its quote, and the column its entry starts at. Or a block scalar's header (`key: |`), whose lines are
- * not YAML to look into.
+ * What starts on this line in block context (a value after `key:` or `-`, or a key) and may go on past it: a quoted
+ * scalar not closed on the line (its quote), or a flow collection (where its bracket is), each with the column its
+ * entry starts at. Or a block scalar's header (`key: |`), whose lines are not YAML to look into.
  */
-function openQuoteOf(
+function openingOf(
   line: string,
   indent: number,
 ):
-  | { quote: string; entryColumn: number; blockScalar?: false }
-  | { blockScalar: true; quote?: undefined; entryColumn?: undefined }
+  | { kind: 'quote'; quote: string; entryColumn: number }
+  | { kind: 'flow'; at: number; entryColumn: number }
+  | { kind: 'block scalar' }
   | undefined {
   let at = indent;
   if (line[at] === '#') return undefined;
@@ -70,17 +90,18 @@ function openQuoteOf(
   const entryColumn = at;
   for (let entries = 0; entries < 2 && at < line.length; entries++) {
     const c = line[at];
-    if (c === '|' || c === '>') return { blockScalar: true };
+    if (c === '|' || c === '>') return { kind: 'block scalar' };
+    if (c === '[' || c === '{') return { kind: 'flow', at, entryColumn };
     if (c === "'" || c === '"') {
       const end = closingQuote(line, at + 1, c);
-      if (end === undefined) return { quote: c, entryColumn };
+      if (end === undefined) return { kind: 'quote', quote: c, entryColumn };
       // A quoted key: its value follows the colon.
       const after = skipSpaces(line, end + 1);
       if (line[after] !== ':') return undefined;
       at = skipSpaces(line, after + 1);
       continue;
     }
-    // A plain key up to `: ` (or `:` at the line's end); a comment or a flow collection ends the search.
+    // A plain key up to `: ` (or `:` at the line's end); a comment ends the search.
     const colon = plainKeyEnd(line, at);
     if (colon === undefined) return undefined;
     at = skipSpaces(line, colon + 1);
@@ -134,69 +155,7 @@ function closingQuote(line: string, from: number, quote: string): number | undef
  * more than double.
  */
 export function indentFlowContinuations(text: string): string | undefined {
-  const lines = text.split('\n');
-  let added = 0;
-  let blockIndent = -1;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const indent = leadingSpaces(line);
-    if (blockIndent >= 0) {
-      if (indent === line.length || indent > blockIndent) continue;
-      blockIndent = -1;
-    }
-    const open = openFlowOf(line, indent);
-    if (open === undefined) continue;
-    if (open.blockScalar) {
-      blockIndent = indent;
-      continue;
-    }
-    let state = scanFlow(line, open.at, { depth: 0 });
-    const target = open.entryColumn + 1;
-    while ((state.depth > 0 || state.quote !== undefined) && i + 1 < lines.length) {
-      i++;
-      const next = lines[i]!;
-      if (/^(---|\.\.\.)(\s|$)/.test(next)) return undefined;
-      const lead = leadingSpaces(next);
-      if (lead < next.length && next[lead] !== '\t' && lead < target) {
-        added += target - lead;
-        if (added > text.length) return undefined;
-        lines[i] = ' '.repeat(target - lead) + next;
-      }
-      state = scanFlow(lines[i]!, 0, state);
-    }
-  }
-  return added > 0 ? lines.join('\n') : undefined;
-}
-
-/**
- * A flow collection that starts on this line in block context (the value after `key:` or `-`), with the column of
- * its bracket and of its entry; or a block scalar's header, whose lines are not YAML to look into.
- */
-function openFlowOf(
-  line: string,
-  indent: number,
-): { at: number; entryColumn: number; blockScalar?: false } | { blockScalar: true } | undefined {
-  let at = indent;
-  if (line[at] === '#') return undefined;
-  while (line[at] === '-' && (line[at + 1] === ' ' || at + 1 === line.length)) at = skipSpaces(line, at + 1);
-  const entryColumn = at;
-  for (let entries = 0; entries < 2 && at < line.length; entries++) {
-    const c = line[at];
-    if (c === '|' || c === '>') return { blockScalar: true };
-    if (c === '[' || c === '{') return { at, entryColumn };
-    if (c === "'" || c === '"') {
-      const end = closingQuote(line, at + 1, c);
-      if (end === undefined) return undefined;
-      const after = skipSpaces(line, end + 1);
-      if (line[after] !== ':') return undefined;
-      at = skipSpaces(line, after + 1);
-      continue;
-    }
-    const colon = plainKeyEnd(line, at);
-    if (colon === undefined) return undefined;
-    at = skipSpaces(line, colon + 1);
-  }
-  return undefined;
+  return liftContinuations(text, 'flow');
 }
 
 interface FlowState {
