@@ -115,6 +115,7 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     writes: 0,
     unreachable: undefined,
     owned: new Set(opts.inventory.map(identityKey)),
+    pending: new Set((opts.pending ?? []).map(identityKey)),
     interpreters: opts.interpreters ?? BUILT_IN_INTERPRETERS,
   };
   const released = opts.released ?? new Set<string>();
@@ -151,7 +152,7 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     else releasedNow.push(ref);
   }
   const inventoryIn = releasedNow.length ? opts.inventory.filter((r) => !releasedNow.includes(r)) : opts.inventory;
-  const pendingKeys = new Set((opts.pending ?? []).map(identityKey));
+  const pendingKeys = ctx.pending;
   const releasedKeys = new Set(releasedNow.map(identityKey));
   const remembered = [
     ...inventoryIn,
@@ -342,6 +343,8 @@ interface Ctx {
   unreachable: string | undefined;
   /** Identity keys of the inventory: with the managed label, what Flotilla owns and repairs by force. */
   owned: ReadonlySet<string>;
+  /** Identity keys of the pending entries: ours once the live object shows the label and Flotilla's field manager. */
+  pending: ReadonlySet<string>;
   interpreters: InterpreterSet;
 }
 
@@ -400,8 +403,13 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
 
     // Ours (labelled, and in the inventory: Flotilla applied it): another manager's edit is drift, repaired by
     // taking the fields back, as Karmada's execution controller overwrites the objects it manages. conflictResolution
-    // is about objects that are not ours (KARMADA.md: not labelled karmada.io/managed=true), and only those.
-    const owned = live !== undefined && isManaged(live) && ctx.owned.has(identityKey(ref));
+    // is about objects that are not ours (KARMADA.md: not labelled karmada.io/managed=true), and only those. A pending
+    // entry Flotilla applied before its status commit was lost is ours by the same test that lets the prune delete it.
+    const key = identityKey(ref);
+    const owned =
+      live !== undefined &&
+      isManaged(live) &&
+      (ctx.owned.has(key) || (ctx.pending.has(key) && appliedBy(live, ctx.fieldManager)));
     const force = obj.conflictResolution === 'overwrite' || owned;
     ctx.writes++;
     const res = await sendRequest(

@@ -95,6 +95,49 @@ test('killed after creating an object and before the status commit: once its tem
   assert.equal(pendingNames(), []);
 });
 
+test('killed after creating an object, which is then edited on the member: the next pass repairs it as its own', async () => {
+  fleet.config.commit({ 'templates/edited.yaml': configMap('edited') }, 'add edited');
+  await passKilledBeforeStatus();
+  assert.equal(pendingNames(), ['edited']);
+  const patched = await fleet.kubectl([
+    '--context',
+    'member1',
+    'patch',
+    'configmap',
+    'edited',
+    '-n',
+    'default',
+    '--type',
+    'merge',
+    '-p',
+    '{"data":{"app":"by hand"}}',
+  ]);
+  assert.is(patched.code, 0, patched.stderr);
+  // Labelled karmada.io/managed=true and applied by Flotilla: Karmada's object watcher updates such an object, and
+  // Flotilla's prune already counts it as its own.
+  const r = await pass();
+  const edited = r.delivery!.clusters.get('member1')!.results.find((x) => x.ref.name === 'edited' && !x.prune)!;
+  assert.is(edited.action, 'drift-repaired', edited.message);
+  const live = await fleet.kubectl([
+    '--context',
+    'member1',
+    'get',
+    'configmap',
+    'edited',
+    '-n',
+    'default',
+    '-o',
+    'jsonpath={.data.app}',
+  ]);
+  assert.is(live.stdout, 'edited');
+  assert.equal(inventoryNames(), ['a', 'b', 'c', 'edited']);
+  assert.equal(pendingNames(), []);
+  fleet.config.commit({ 'templates/edited.yaml': null }, 'remove edited');
+  await pass();
+  assert.not.ok(await exists('edited'));
+  assert.equal(inventoryNames(), ['a', 'b', 'c']);
+});
+
 test('a planned entry that was never created, or is not ours, is dropped without deleting anything', async () => {
   // Someone's own ConfigMap "mine" exists; Git adds a template of the same name; the pass dies after the apply.
   const made = await fleet.kubectl(
