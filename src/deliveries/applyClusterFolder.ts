@@ -16,6 +16,7 @@ import { forgetDiscovery, resolveResource, resourcePath } from './resolveResourc
 import { DEFAULT_RETRY, KubeUnreachableError, sendRequest, statusMessage, type RetryPolicy } from './sendRequest.ts';
 import { FIELD_MANAGER, MANAGED_LABEL, type ApplyResult, type ConflictResolution } from './types.ts';
 import { retainForMember, retainsMemberReplicas } from '../interpreters/retainForMember.ts';
+import { retainClusterFields } from './retainClusterFields.ts';
 import {
   customizationFor,
   customRetainLive,
@@ -449,6 +450,15 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
       return failed(ref, path, `server-side apply failed: ${statusMessage(res)}`);
     const created = !live || res.status === 201;
     const drift = !created && owned && sameSource(body, live);
+    let after = res.body as Record<string, unknown>;
+    // A forced apply takes back every field Git sets, yet leaves what other managers added beside them (the previous
+    // owner's extra container, a list entry added by hand), so the object would never match and every pass would
+    // apply it again. Karmada's object watcher replaces the object it updates: so is this one, once.
+    if (!created && force && !isSubset(body, after)) {
+      const replaced = await replaceObject(ctx, obj, url, after);
+      if (typeof replaced === 'string') return failed(ref, path, replaced);
+      after = replaced;
+    }
     return {
       ref,
       path,
@@ -460,11 +470,56 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
           : drift
             ? 'drift repaired: the live object differed from Git'
             : 'configured',
-      live: res.body as Record<string, unknown>,
+      live: after,
     };
   } catch (err) {
     return failed(ref, path, noteFailure(ctx, err));
   }
+}
+
+/**
+ * Karmada's update of a member object (objectwatcher.go Update): the manifest with the member's fields retained
+ * (retainClusterFields, then the kind's Retain), written whole, conditional on the resourceVersion read; a member that
+ * changed it meanwhile (its controllers write right after an apply) is read again, as Karmada retries on conflict.
+ * Returns the object as the member then holds it, or why it could not be written.
+ */
+async function replaceObject(
+  ctx: Ctx,
+  obj: DeliveryObject,
+  url: string,
+  observed: Record<string, unknown>,
+  attempt = 1,
+): Promise<Record<string, unknown> | string> {
+  const manifest = retainClusterFields(obj.manifest, observed);
+  let desired: Record<string, unknown>;
+  try {
+    desired =
+      customRetainLive(customizationFor(ctx.interpreters, obj.ref), manifest, observed) ??
+      retainForMember(manifest, observed);
+  } catch (err) {
+    return `the Retain hook of its ResourceInterpreterCustomization failed: ${(err as Error).message}`;
+  }
+  const body = applyBody(desired);
+  const resourceVersion = (observed.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
+  ctx.writes++;
+  const res = await sendRequest(
+    ctx.kube,
+    {
+      method: 'PUT',
+      path: url,
+      query: { fieldManager: ctx.fieldManager },
+      body: JSON.stringify({ ...body, metadata: { ...(body.metadata as object), resourceVersion } }),
+      contentType: 'application/json',
+    },
+    ctx.retry,
+  );
+  if (res.status === 200) return res.body as Record<string, unknown>;
+  if (res.status === 409 && isStale(res) && attempt < STALE_ATTEMPTS) {
+    const current = await sendRequest(ctx.kube, { method: 'GET', path: url }, ctx.retry);
+    if (current.status === 200)
+      return replaceObject(ctx, obj, url, current.body as Record<string, unknown>, attempt + 1);
+  }
+  return `applied, but it still holds fields other managers set beside Git's, and replacing it failed: ${statusMessage(res)}; the next pass tries again`;
 }
 
 /**

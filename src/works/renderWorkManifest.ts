@@ -200,8 +200,8 @@ function stringMapOf(value: unknown): Record<string, string> | undefined {
 }
 
 const WORK_PERMANENT_ID_LABEL = 'work.karmada.io/permanent-id';
-const MANAGED_LABELS = 'resourcetemplate.karmada.io/managed-labels';
-const MANAGED_ANNOTATIONS = 'resourcetemplate.karmada.io/managed-annotations';
+export const MANAGED_LABELS = 'resourcetemplate.karmada.io/managed-labels';
+export const MANAGED_ANNOTATIONS = 'resourcetemplate.karmada.io/managed-annotations';
 
 /**
  * RecordManagedAnnotations: every annotation key, both record keys included, sorted and comma-joined. A template's

@@ -205,4 +205,64 @@ test('a labelled object Flotilla never applied (not in its inventory) is not for
   assert.is(await field('other', '.spec.replicas'), '3');
 });
 
+test('a container added on the member to an object Flotilla owns is removed, as Karmada replaces what it updates', async () => {
+  const patched = await k(
+    'patch',
+    'deployment',
+    'nginx',
+    '-n',
+    'default',
+    '--type',
+    'strategic',
+    '-p',
+    JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'sidecar', image: 'busybox' }] } } } }),
+  );
+  assert.is(patched.code, 0, patched.stderr);
+  assert.is(await field('nginx', '{.spec.template.spec.containers[*].name}'), 'sidecar nginx');
+  const r = await pass();
+  assert.is(result(r, 'nginx').action, 'drift-repaired', result(r, 'nginx').message);
+  assert.is(await field('nginx', '{.spec.template.spec.containers[*].name}'), 'nginx');
+  assert.is(await field('nginx', '.metadata.labels.team'), 'web', "a label Git never set is the member's to keep");
+  const again = await pass();
+  assert.is(result(again, 'nginx').action, 'unchanged', 'no write: the object matches Git at last');
+});
+
+test('taken over under Overwrite, a hand-made Deployment becomes what Git says: its extra container goes', async () => {
+  const made = await create({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'adopted', namespace: 'default', labels: { owner: 'hand' } },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'adopted' } },
+      template: {
+        metadata: { labels: { app: 'adopted' } },
+        spec: {
+          containers: [
+            { name: 'adopted', image: 'adopted:1' },
+            { name: 'logger', image: 'logger:1' },
+          ],
+        },
+      },
+    },
+  });
+  assert.is(made.code, 0, made.stderr);
+  fleet.config.commit(
+    {
+      'templates/adopted.yaml': deployment('adopted', 1).replace(
+        '  namespace: default\n',
+        '  namespace: default\n  annotations: {work.karmada.io/conflict-resolution: overwrite}\n',
+      ),
+    },
+    'adopt the hand-made Deployment',
+  );
+  const r = await pass();
+  assert.is(result(r, 'adopted').action, 'configured', result(r, 'adopted').message);
+  assert.is(await field('adopted', '{.spec.template.spec.containers[*].image}'), 'nginx:1.27');
+  assert.is(await field('adopted', '.metadata.labels.owner'), 'hand');
+  assert.is(await field('adopted', ".metadata.labels['karmada\\.io/managed']"), 'true');
+  const again = await pass();
+  assert.is(result(again, 'adopted').action, 'unchanged', 'no write: the object matches Git at last');
+});
+
 test.run();
