@@ -14,7 +14,13 @@ import type { KubeTarget } from './KubeTarget.ts';
 import { applyBody, isManaged, isSubset, planDelivery, type DeliveryObject } from './planDelivery.ts';
 import { forgetDiscovery, resolveResource, resourcePath } from './resolveResource.ts';
 import { DEFAULT_RETRY, KubeUnreachableError, sendRequest, statusMessage, type RetryPolicy } from './sendRequest.ts';
-import { FIELD_MANAGER, MANAGED_LABEL, type ApplyResult, type ConflictResolution } from './types.ts';
+import {
+  CONFLICT_RESOLUTION_ANNOTATION,
+  FIELD_MANAGER,
+  MANAGED_LABEL,
+  type ApplyResult,
+  type ConflictResolution,
+} from './types.ts';
 import { retainForMember, retainsMemberReplicas } from '../interpreters/retainForMember.ts';
 import { retainClusterFields } from './retainClusterFields.ts';
 import {
@@ -396,7 +402,8 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
         path,
         action: 'conflict',
         live,
-        message: `${describeRef(ref)} already exists on ${ctx.kube.name} and is not managed by Flotilla (no karmada.io/managed=true label); left untouched. fix: delete it, or set work.karmada.io/conflict-resolution: overwrite to take it over`,
+        // Karmada's own words (objectwatcher.go Update), which its Work's Applied condition carries, then why and the fix.
+        message: `resource(kind=${ref.kind}, ${ref.namespace}/${ref.name}) already exists in the cluster ${ctx.kube.name} and the ${CONFLICT_RESOLUTION_ANNOTATION} strategy value is empty, Karmada will not manage this resource: it is not labelled ${MANAGED_LABEL}=true, so Flotilla left it untouched; fix: delete it, or set ${CONFLICT_RESOLUTION_ANNOTATION}: overwrite to take it over`,
       };
     }
     if (live && isSubset(body, live))

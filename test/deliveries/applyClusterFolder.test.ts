@@ -46,6 +46,13 @@ test('abort: an existing object without our label is reported as a conflict and 
     retry: NO_WAIT,
   });
   assert.is(r.results[0]!.action, 'conflict');
+  assert.ok(
+    r.results[0]!.message.startsWith(
+      'resource(kind=ConfigMap, d/x) already exists in the cluster m and the work.karmada.io/conflict-resolution strategy value is empty, Karmada will not manage this resource',
+    ),
+    `Karmada's words first, as its Work's Applied condition says: ${r.results[0]!.message}`,
+  );
+  assert.match(r.results[0]!.message, 'fix: delete it, or set work.karmada.io/conflict-resolution: overwrite');
   assert.is(r.writes, 0);
   assert.is(kube.stats.writes, 0);
   assert.equal(r.inventory, [], 'not ours: never in the inventory, so never pruned');

@@ -135,7 +135,7 @@ test('under abort a hand-made object with the same name survives untouched and i
   const d = await apply();
   const result = d.clusters.get('m1')!.results.find((r) => r.ref.name === 'handmade')!;
   assert.is(result.action, 'conflict');
-  assert.match(result.message, /not managed by Flotilla/);
+  assert.match(result.message, /Karmada will not manage this resource/);
   const got = JSON.parse((await k('m1', 'get', 'configmap', 'handmade', '-n', 'default', '-o', 'json')).stdout);
   assert.equal(got.data, { from: 'hand' });
   assert.is(got.metadata.labels?.['karmada.io/managed'], undefined);

@@ -175,7 +175,7 @@ test('an object that is not ours keeps Abort: scaled by hand, it is left as it i
   assert.is(scaled.code, 0, scaled.stderr);
   const r = await pass();
   assert.is(result(r, 'legacy').action, 'conflict');
-  assert.match(result(r, 'legacy').message, 'not managed by Flotilla');
+  assert.match(result(r, 'legacy').message, 'Karmada will not manage this resource');
   // The log names it, with the member's answer, not only a count.
   const applied = logged.find((e) => e.step === 'apply' && e.cluster === 'member1');
   assert.ok(
