@@ -17,6 +17,7 @@ import type { ConfigModel, Located } from '../api/model.ts';
 import type { Health } from '../api/conditions.ts';
 import { read, readAll, remove, write } from './fieldPath.ts';
 import { isSecret } from './isSecret.ts';
+import { appliedFailedMessage } from '../branches/status/statusFiles.ts';
 import { replicaRequirements, type NodeClaim } from './replicaRequirements.ts';
 import type { DependentObjectReference } from './lua/luaConvert.ts';
 import type { ThirdPartyInterpreter } from './thirdParty/thirdPartyInterpreter.ts';
@@ -342,7 +343,8 @@ export function customAggregateStatus(
         ...(i.status ? { status: i.status } : {}),
         // As Karmada's AggregatedStatusItem reaches an interpreter: applied only when true (omitempty).
         ...(i.applied ? { applied: true } : {}),
-        ...(i.message ? { appliedMessage: i.message } : {}),
+        // The Work's Applied condition message, as the binding's item carries it; an applied item has none.
+        ...(!i.applied && i.message !== undefined ? { appliedMessage: appliedFailedMessage(i) } : {}),
         ...(i.health ? { health: i.health } : {}),
       }));
       const out = script ? luaAggregateStatus(script, desired, aggregated) : bundled!(desired, aggregated);

@@ -8,6 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import type { ClusterDelivery } from '../../src/deliveries/applyRendered.ts';
+import type { ApplyResult } from '../../src/deliveries/types.ts';
 import { customizationFor, customRetainLive, interpreterSet } from '../../src/interpreters/customizations.ts';
 import { loadLuaRuntime } from '../../src/interpreters/lua/luaRuntime.ts';
 import { buildStatusFiles } from '../../src/statuses/buildStatusFiles.ts';
@@ -346,6 +347,47 @@ end`,
     interpreters,
   );
   assert.is(observed.has(path), false, 'a status pass changes nothing either');
+});
+
+// helper/workstatus.go assembleWorkStatus copies a failed Work's Applied condition message into the binding's item,
+// and that item is what interpreter.AggregateStatus hands the Lua hook.
+test("status: the aggregation hook sees a failed member's appliedMessage as the binding's aggregatedStatus shows it", async () => {
+  const interpreters = await set({
+    statusAggregation: `function AggregateStatus(desiredObj, statusItems)
+  local seen = {}
+  for i = 1, #statusItems do
+    table.insert(seen, statusItems[i].clusterName .. "=" .. tostring(statusItems[i].appliedMessage))
+  end
+  desiredObj.status = {seen = table.concat(seen, ";")}
+  return desiredObj
+end`,
+  });
+  const report = (cluster: string, result: Pick<ApplyResult, 'action' | 'message'>) => ({
+    cluster,
+    delivery: {
+      cluster,
+      results: [{ ref: REF, ...result }],
+      inventory: [REF],
+      previousInventory: [],
+      writes: 0,
+      notes: [],
+      durationMs: 0,
+    } satisfies ClusterDelivery,
+  });
+  const edits = buildStatusFiles(
+    new Map(),
+    [
+      report('member1', { action: 'created', message: 'created' }),
+      report('member2', { action: 'failed', message: 'server-side apply failed: boom' }),
+    ],
+    new Date(0),
+    interpreters,
+  );
+  const file = parse(edits.get(templateStatusPath(REF))!);
+  assert.is(
+    file.status.seen,
+    'member1=nil;member2=Failed to apply all manifests (0/1): failed: server-side apply failed: boom',
+  );
 });
 
 test("a second customization setting an operation its kind already has is refused at its file, as Karmada's webhook refuses it; dependency scripts add up", async () => {

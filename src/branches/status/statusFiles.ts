@@ -50,7 +50,7 @@ export interface KarmadaStatusItem {
  * The message of the Applied condition Karmada's execution controller sets on a Work that failed to apply: one
  * manifest per Work, none of it applied, then the reason (Flotilla's, with its fix).
  */
-export function appliedFailedMessage(item: AggregatedStatusItem): string {
+export function appliedFailedMessage(item: Pick<AggregatedStatusItem, 'message'>): string {
   return `Failed to apply all manifests (0/1): ${item.message ?? ''}`;
 }
 
