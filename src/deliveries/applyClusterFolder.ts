@@ -360,7 +360,7 @@ const STALE_ATTEMPTS = 3;
 
 async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<ApplyResult> {
   const { ref, path } = obj;
-  if (ctx.unreachable) return failed(ref, path, ctx.unreachable);
+  if (ctx.unreachable) return unanswered(ref, path, ctx.unreachable);
   try {
     const resource = await resolveResource(ctx.kube, ref.apiVersion, ref.kind, ctx.retry);
     if (!resource)
@@ -480,7 +480,7 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
       live: after,
     };
   } catch (err) {
-    return failed(ref, path, noteFailure(ctx, err));
+    return failure(ctx, ref, path, err);
   }
 }
 
@@ -536,7 +536,7 @@ async function replaceObject(
 /** A suspended object: read for its status, nothing sent. */
 async function observeSuspended(ctx: Ctx, ref: ObjectRef, path: string): Promise<ApplyResult> {
   const message = 'dispatching suspended by its policy: nothing sent to the member';
-  if (ctx.unreachable) return failed(ref, path, ctx.unreachable);
+  if (ctx.unreachable) return unanswered(ref, path, ctx.unreachable);
   try {
     const resource = await resolveResource(ctx.kube, ref.apiVersion, ref.kind, ctx.retry);
     if (!resource) return { ref, path, action: 'unchanged', message };
@@ -546,7 +546,7 @@ async function observeSuspended(ctx: Ctx, ref: ObjectRef, path: string): Promise
       ? { ref, path, action: 'unchanged', message, live: current.body as Record<string, unknown> }
       : { ref, path, action: 'unchanged', message: `${message} (${statusMessage(current)})` };
   } catch (err) {
-    return failed(ref, path, noteFailure(ctx, err));
+    return failure(ctx, ref, path, err);
   }
 }
 
@@ -611,7 +611,7 @@ async function releaseOne(ctx: Ctx, ref: ObjectRef): Promise<string | undefined>
 }
 
 async function pruneOne(ctx: Ctx, ref: ObjectRef, pendingOnly: boolean): Promise<ApplyResult | null> {
-  if (ctx.unreachable) return { ...failed(ref, undefined, ctx.unreachable), prune: true };
+  if (ctx.unreachable) return { ...unanswered(ref, undefined, ctx.unreachable), prune: true };
   try {
     const resource = await resolveResource(ctx.kube, ref.apiVersion, ref.kind, ctx.retry);
     // The API is gone (CRD deleted): so is every object of it.
@@ -669,7 +669,7 @@ async function pruneOne(ctx: Ctx, ref: ObjectRef, pendingOnly: boolean): Promise
       return { ...failed(ref, undefined, `delete failed: ${statusMessage(res)}`), prune: true };
     return { ref, prune: true, action: 'pruned', message: 'deleted: no longer in the rendered folder' };
   } catch (err) {
-    return { ...failed(ref, undefined, noteFailure(ctx, err)), prune: true };
+    return { ...failure(ctx, ref, undefined, err), prune: true };
   }
 }
 
@@ -737,4 +737,14 @@ function sameSource(body: Record<string, unknown>, live: Record<string, unknown>
 
 function failed(ref: ObjectRef, path: string | undefined, message: string): ApplyResult {
   return { ref, ...(path ? { path } : {}), action: 'failed', message };
+}
+
+function unanswered(ref: ObjectRef, path: string | undefined, message: string): ApplyResult {
+  return { ...failed(ref, path, message), unreachable: true };
+}
+
+/** The result of a request that threw: unanswered when the member did not answer, failed otherwise. */
+function failure(ctx: Ctx, ref: ObjectRef, path: string | undefined, err: unknown): ApplyResult {
+  const message = noteFailure(ctx, err);
+  return err instanceof KubeUnreachableError ? unanswered(ref, path, message) : failed(ref, path, message);
 }

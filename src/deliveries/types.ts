@@ -28,6 +28,12 @@ export interface ApplyResult {
   prune?: true;
   /** The object as the member last showed it (GET or apply response); the status stage reads it. */
   live?: Record<string, unknown>;
+  /**
+   * Failed because the member did not answer: nothing reached it, so what it last reported about the object still
+   * stands (the status stage keeps it, as Karmada's execution controller leaves a Work's status alone on a member it
+   * cannot reach).
+   */
+  unreachable?: true;
 }
 
 export const MANAGED_LABEL = 'karmada.io/managed';

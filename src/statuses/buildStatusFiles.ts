@@ -159,6 +159,7 @@ export function buildStatusFiles(
 
   // Template path → (cluster → its new entry, or null to drop it). Refs kept to write the file header.
   // unreflected: clusters whose declared statusReflection hook failed on the applied object.
+  // unanswered: clusters that did not answer the apply, with the entry to write only when they have none yet.
   const entries = new Map<
     string,
     {
@@ -166,13 +167,18 @@ export function buildStatusFiles(
       byCluster: Map<string, AggregatedStatusItem | null>;
       live: Map<string, Record<string, unknown>>;
       unreflected: Set<string>;
+      unanswered: Map<string, AggregatedStatusItem>;
     }
   >();
   const slot = (seen: ObjectRef) => {
     const ref = preferredRef(seen);
     const path = templateStatusPath(ref);
     let e = entries.get(path);
-    if (!e) entries.set(path, (e = { ref, byCluster: new Map(), live: new Map(), unreflected: new Set() }));
+    if (!e)
+      entries.set(
+        path,
+        (e = { ref, byCluster: new Map(), live: new Map(), unreflected: new Set(), unanswered: new Map() }),
+      );
     return e;
   };
   for (const r of reports) for (const o of r.observed ?? []) slot(o.ref).live.set(r.cluster, o.live);
@@ -193,6 +199,17 @@ export function buildStatusFiles(
       }
       if (res.prune || !res.ref.kind || !res.ref.name) continue;
       current.add(identityKey(res.ref));
+      if (res.unreachable) {
+        // Nothing reached the member: what it last reported stands, as a Work on a member Karmada cannot reach keeps
+        // its Applied condition and manifest status. Without a report yet, the object is not applied there.
+        slot(res.ref).unanswered.set(r.cluster, {
+          clusterName: r.cluster,
+          applied: false,
+          health: 'Unknown',
+          message: `${res.action}: ${res.message}`,
+        });
+        continue;
+      }
       const applied =
         res.action === 'created' ||
         res.action === 'configured' ||
@@ -225,7 +242,7 @@ export function buildStatusFiles(
     }
   }
 
-  for (const [path, { ref, byCluster, live, unreflected }] of entries) {
+  for (const [path, { ref, byCluster, live, unreflected, unanswered }] of entries) {
     const previous = existing.has(path) ? (parseYamlValue(existing.get(path)!) as TemplateStatusFile | null) : null;
     const items = new Map<string, AggregatedStatusItem>();
     for (const item of previous?.aggregatedStatus ?? []) items.set(item.clusterName, item);
@@ -233,6 +250,7 @@ export function buildStatusFiles(
       if (item) items.set(cluster, item);
       else items.delete(cluster);
     }
+    for (const [cluster, item] of unanswered) if (!items.has(cluster)) items.set(cluster, item);
     // A failed reflection updates nothing (Karmada's reflectStatus returns before touching the Work): what the member
     // last reflected stands, and without one the entry is applied with no status and Unknown health, as
     // assembleWorkStatus makes an applied Work without manifest status.

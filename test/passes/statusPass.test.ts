@@ -220,4 +220,30 @@ test('a stopped member: the probe fails, Ready is damped (pending) and flips aft
   );
 });
 
+test('a full pass while a member does not answer leaves what it last reported, and the template keeps its replicas', async () => {
+  const before = show(NGINX_STATUS);
+  const full = await reconcileOnce({
+    repo,
+    sourceRef: 'refs/heads/main',
+    outputRef: OUT,
+    statusRef: STATUS,
+    clusters: kubes,
+    render: true,
+    log: () => undefined,
+  });
+  assert.ok(full.delivery!.clusters.get('member2')!.unreachable, 'the apply found member2 not answering');
+  assert.is(show(NGINX_STATUS), before);
+  const s = parse(show(NGINX_STATUS)!) as {
+    status: { readyReplicas: number };
+    conditions: { status: string }[];
+    aggregatedStatus: { clusterName: string; applied: boolean; health: string }[];
+  };
+  assert.equal(
+    s.aggregatedStatus.map((a) => `${a.clusterName} ${a.applied} ${a.health}`),
+    ['member1 true Healthy', 'member2 true Healthy'],
+  );
+  assert.is(s.status.readyReplicas, 4);
+  assert.is(s.conditions[0]!.status, 'True');
+});
+
 test.run();

@@ -133,6 +133,48 @@ test('a status pass refreshes the status and health of applied entries only; a f
   assert.is(after.status.readyReplicas, 3);
 });
 
+// execution_controller.go Reconcile: a Work on a member that is not ready is not synced, and one it did sync keeps its
+// Applied condition; work_status_controller.go reads nothing from such a member. The binding keeps the Work's item.
+test('an apply pass that finds a member not answering leaves what it last reported: applied, health, status, FullyApplied', () => {
+  const targets = () => new Set(['member1', 'member2']);
+  const first = buildStatusFiles(
+    new Map(),
+    [
+      report('member1', [{ ref: deployment, action: 'created', message: 'created', live: liveDeployment(3) }]),
+      report('member2', [{ ref: deployment, action: 'created', message: 'created', live: liveDeployment(3) }]),
+    ],
+    now,
+    undefined,
+    undefined,
+    targets,
+  );
+  const before = first.get(PATH)!;
+  const down = 'cluster member2 did not answer after 5 attempts: ECONNREFUSED';
+  const later = buildStatusFiles(
+    new Map([[PATH, before]]),
+    [
+      report('member1', [{ ref: deployment, action: 'unchanged', message: 'unchanged', live: liveDeployment(3) }]),
+      report('member2', [{ ref: deployment, action: 'failed', message: down, unreachable: true }]),
+    ],
+    new Date('2026-01-02T03:09:05Z'),
+    undefined,
+    undefined,
+    targets,
+  );
+  assert.is(later.has(PATH), false, 'the template status stays byte for byte');
+  // A Work the member never got, on a member that does not answer, is not applied.
+  const fresh = fileOf(
+    buildStatusFiles(
+      new Map(),
+      [report('member2', [{ ref: deployment, action: 'failed', message: down, unreachable: true }])],
+      now,
+    ),
+  );
+  assert.equal(fresh.aggregatedStatus, [
+    { clusterName: 'member2', applied: false, health: 'Unknown', message: `failed: ${down}` },
+  ]);
+});
+
 // work_status_controller_test.go, TestWorkStatusController_interpretHealth.
 test('a Deployment with no status yet is Unhealthy; a ClusterRole, which has no health rule, is Healthy', () => {
   assert.is(
