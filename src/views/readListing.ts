@@ -208,14 +208,14 @@ async function listBindings(fleet: Fleet, scope: 'namespaced' | 'cluster', q: Li
       ...(b.status?.conditions ?? []).filter((c) => c.type !== 'FullyApplied'),
       ...(status?.conditions ?? []),
     ];
+    const items = (status?.aggregatedStatus ?? []).filter((i) => !isHeldDeletion(i)).map(bindingStatusItem);
     objects.push({
       ...b,
       status: {
         ...(b.status ?? {}),
         conditions,
-        ...(status?.aggregatedStatus
-          ? { aggregatedStatus: status.aggregatedStatus.filter((i) => !isHeldDeletion(i)).map(bindingStatusItem) }
-          : {}),
+        // omitempty, as ResourceBindingStatus tags it: a binding with no Work has none.
+        ...(items.length > 0 ? { aggregatedStatus: items } : {}),
       },
     });
     return [

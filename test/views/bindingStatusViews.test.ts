@@ -263,4 +263,21 @@ test("a binding's aggregatedStatus leaves out a copy whose deletion the prune gu
   );
 });
 
+// ResourceBindingStatus tags aggregatedStatus omitempty: a binding whose only copies are being deleted has no item.
+test("a binding with no item to show has no aggregatedStatus, as Karmada's omitempty writes it", async () => {
+  const { repo: fresh } = makeNginxRepo();
+  try {
+    const git = await openRepo(fresh.path);
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: RENDERED });
+    await reportApplied(git, {
+      member3: [{ ref: NGINX, action: 'held', prune: true, message: 'deletion held by the prune budget' }],
+    });
+    const rb = parse((await runReadCommand(getCommand, fresh.path, NOW, ['rb', 'nginx-deployment', '-o', 'yaml'])).out);
+    assert.equal(Object.keys(rb.status), ['conditions']);
+    assert.is(rb.status.conditions.find((c: { type: string }) => c.type === 'FullyApplied').status, 'False');
+  } finally {
+    fresh.cleanup();
+  }
+});
+
 test.run();
