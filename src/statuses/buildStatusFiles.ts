@@ -282,7 +282,11 @@ export function buildStatusFiles(
         ...(status ? { status } : {}),
       });
     }
-    if (items.size === 0) {
+    // The file goes with the template's binding. A binding that still exists with no member reporting (scheduled
+    // to no cluster) keeps it: Karmada's status controller writes such a binding's empty aggregatedStatus and its
+    // FullyApplied False.
+    const targets = targetsOf(ref);
+    if (items.size === 0 && !targets) {
       put(path, null);
       continue;
     }
@@ -310,7 +314,7 @@ export function buildStatusFiles(
       kind: ref.kind,
       metadata: ref.namespace ? { name: ref.name, namespace: ref.namespace } : { name: ref.name },
       ...(aggregated ? { status: aggregated } : {}),
-      conditions: [fullyAppliedSince(fullyApplied(current, targetsOf(ref)), previous?.conditions, now)],
+      conditions: [fullyAppliedSince(fullyApplied(current, targets), previous?.conditions, now)],
       aggregatedStatus: list,
     };
     put(path, render(file));

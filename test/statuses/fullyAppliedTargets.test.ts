@@ -4,7 +4,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { openRepo } from '../../src/commits/openRepo.ts';
+import type { ObjectRef } from '../../src/api/kinds.ts';
 import type { ClusterDelivery } from '../../src/deliveries/applyRendered.ts';
+import type { ApplyResult } from '../../src/deliveries/types.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
 import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
 import type { ClusterReport } from '../../src/statuses/buildStatusFiles.ts';
@@ -12,10 +14,12 @@ import { writeStatus } from '../../src/statuses/writeStatus.ts';
 import {
   configMap,
   configMapPolicy,
+  deployment,
   makeConfigRepoWith,
   MEMBERS,
   RENDERED_REF,
   type ConfigRepo,
+  weightedPolicy,
 } from '../helpers/fleet.ts';
 
 const repos: ConfigRepo[] = [];
@@ -121,6 +125,58 @@ spec:
     file.aggregatedStatus.map((i: { clusterName: string }) => i.clusterName),
     ['member1'],
   );
+});
+
+// helper/workstatus.go worksFullyApplied: a binding scheduled to no cluster ("not scheduled" short path) is not fully
+// applied; once its Works are deleted, the rb status controller writes an empty aggregatedStatus and FullyApplied False.
+test('a template whose binding targets no cluster any more keeps its status file: FullyApplied False, no items', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'policies/nginx.yaml': weightedPolicy('nginx', ['member1', 'member2']),
+      'templates/nginx.yaml': deployment('nginx', 2),
+    },
+    'nginx on two members',
+  );
+  const repo = await openRepo(r.dir);
+  const nginx = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'nginx' };
+  const report = (cluster: string, result: ApplyResult, previousInventory: ObjectRef[]): ClusterReport => ({
+    cluster,
+    delivery: {
+      cluster,
+      results: [result],
+      inventory: result.prune ? [] : [nginx],
+      previousInventory,
+      writes: 1,
+      notes: [],
+      durationMs: 0,
+    } satisfies ClusterDelivery,
+  });
+  const placed = await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: RENDERED_REF });
+  await writeStatus({
+    repo,
+    reports: ['member1', 'member2'].map((c) => report(c, { ref: nginx, action: 'created', message: 'created' }, [])),
+    renderedCommit: placed.outputCommit!,
+  });
+  r.commit({ 'templates/nginx.yaml': deployment('nginx', 0) }, 'nginx scaled to 0: no cluster');
+  const unplaced = await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: RENDERED_REF });
+  await writeStatus({
+    repo,
+    reports: ['member1', 'member2'].map((c) =>
+      report(c, { ref: nginx, action: 'pruned', message: 'deleted', prune: true }, [nginx]),
+    ),
+    renderedCommit: unplaced.outputCommit!,
+  });
+  const file = parse(r.show(r.git('rev-parse', 'refs/heads/flotilla/status'), templateStatusPath(nginx)));
+  assert.equal(file.aggregatedStatus, []);
+  const { lastTransitionTime: _, ...condition } = file.conditions[0];
+  assert.equal(condition, {
+    type: 'FullyApplied',
+    status: 'False',
+    reason: 'FullyAppliedFailed',
+    message: 'Failed to apply all works, see status.aggregatedStatus for details',
+  });
 });
 
 test.run();
