@@ -539,12 +539,12 @@ async function observeSuspended(ctx: Ctx, ref: ObjectRef, path: string): Promise
   if (ctx.unreachable) return unanswered(ref, path, ctx.unreachable);
   try {
     const resource = await resolveResource(ctx.kube, ref.apiVersion, ref.kind, ctx.retry);
-    if (!resource) return { ref, path, action: 'unchanged', message };
+    if (!resource) return { ref, path, action: 'unchanged', message, suspended: true };
     const url = resourcePath(ref.apiVersion, resource, ref.namespace, ref.name);
     const current = await sendRequest(ctx.kube, { method: 'GET', path: url }, ctx.retry);
     return current.status === 200
-      ? { ref, path, action: 'unchanged', message, live: current.body as Record<string, unknown> }
-      : { ref, path, action: 'unchanged', message: `${message} (${statusMessage(current)})` };
+      ? { ref, path, action: 'unchanged', message, live: current.body as Record<string, unknown>, suspended: true }
+      : { ref, path, action: 'unchanged', message: `${message} (${statusMessage(current)})`, suspended: true };
   } catch (err) {
     return failure(ctx, ref, path, err);
   }

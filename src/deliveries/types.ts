@@ -34,6 +34,11 @@ export interface ApplyResult {
    * cannot reach).
    */
   unreachable?: true;
+  /**
+   * Dispatching to this cluster is suspended: nothing was sent, the object was only read (`live` when the member has
+   * it). Whether it is applied stays what the last apply said, as a suspended Work keeps its Applied condition.
+   */
+  suspended?: true;
 }
 
 export const MANAGED_LABEL = 'karmada.io/managed';

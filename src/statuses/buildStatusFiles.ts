@@ -199,6 +199,12 @@ export function buildStatusFiles(
       }
       if (res.prune || !res.ref.kind || !res.ref.name) continue;
       current.add(identityKey(res.ref));
+      if (res.suspended) {
+        // Read, not applied: only an applied entry's status and health follow the object, and an object gone keeps
+        // its last (Karmada re-creates nothing for a suspended Work, and its work status controller skips NotFound).
+        if (res.live) slot(res.ref).live.set(r.cluster, res.live);
+        continue;
+      }
       if (res.unreachable) {
         // Nothing reached the member: what it last reported stands, as a Work on a member Karmada cannot reach keeps
         // its Applied condition and manifest status. Without a report yet, the object is not applied there.

@@ -175,6 +175,47 @@ test('an apply pass that finds a member not answering leaves what it last report
   ]);
 });
 
+// execution_controller.go Reconcile returns before syncing a Work whose dispatching is suspended, so its Applied
+// condition stays and a member object deleted by hand is not re-created; work_status_controller.go syncWorkStatus
+// returns on NotFound, so the manifest status stays the last reflected one.
+test('a suspended member keeps whether it applied; its status follows the object, and stays when the object is gone', () => {
+  const first = buildStatusFiles(
+    new Map(),
+    [
+      report('member1', [{ ref: deployment, action: 'created', message: 'created', live: liveDeployment(3) }]),
+      report('member2', [{ ref: deployment, action: 'failed', message: 'Failed to apply' }]),
+    ],
+    now,
+  );
+  const suspended = (live?: Record<string, unknown>): ApplyResult => ({
+    ref: deployment,
+    action: 'unchanged',
+    message: 'dispatching suspended by its policy: nothing sent to the member',
+    suspended: true,
+    ...(live ? { live } : {}),
+  });
+  const later = (results: Record<string, ApplyResult[]>) =>
+    buildStatusFiles(
+      new Map([[PATH, first.get(PATH)!]]),
+      Object.entries(results).map(([cluster, r]) => report(cluster, r)),
+      new Date('2026-01-02T03:09:05Z'),
+    );
+  assert.is(
+    later({ member1: [suspended()], member2: [suspended(liveDeployment(3))] }).has(PATH),
+    false,
+    'deleted by hand on member1, never applied on member2: the file stays',
+  );
+  const read = fileOf(later({ member1: [suspended(liveDeployment(1))] }));
+  assert.equal(
+    read.aggregatedStatus.map((i: { applied: boolean; health: string }) => [i.applied, i.health]),
+    [
+      [true, 'Unhealthy'],
+      [false, 'Unknown'],
+    ],
+  );
+  assert.is(read.aggregatedStatus[0].status.readyReplicas, 1);
+});
+
 // work_status_controller_test.go, TestWorkStatusController_interpretHealth.
 test('a Deployment with no status yet is Unhealthy; a ClusterRole, which has no health rule, is Healthy', () => {
   assert.is(
