@@ -135,16 +135,26 @@ async function readApiEnablements(kube: KubeTarget, retry: RetryPolicy) {
 }
 
 async function readSummary(kube: KubeTarget, retry: RetryPolicy, resourceModels?: readonly ResourceModel[]) {
-  const [nodes, pods] = await Promise.all([
+  // Karmada's informer holds every pod; terminated ones matter only unbound (still allocating), so two lists stand in
+  // for all of them without reading every finished Job pod.
+  const [nodes, live, unbound] = await Promise.all([
     sendRequest(kube, { method: 'GET', path: '/api/v1/nodes' }, retry),
     sendRequest(
       kube,
       { method: 'GET', path: '/api/v1/pods', query: { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' } },
       retry,
     ),
+    sendRequest(kube, { method: 'GET', path: '/api/v1/pods', query: { fieldSelector: 'spec.nodeName=' } }, retry),
   ]);
-  if (nodes.status !== 200 || pods.status !== 200)
-    throw new Error(`listing nodes or pods failed: ${statusMessage(nodes.status !== 200 ? nodes : pods)}`);
+  const failed = [nodes, live, unbound].find((r) => r.status !== 200);
+  if (failed) throw new Error(`listing nodes or pods failed: ${statusMessage(failed)}`);
   const items = (r: KubeResponse) => (r.body as { items?: Record<string, unknown>[] }).items ?? [];
-  return summarizeResources(items(nodes), items(pods), resourceModels);
+  return summarizeResources(items(nodes), mergePods(items(live), items(unbound)), resourceModels);
+}
+
+/** The live pods and the unbound ones, each pod once (one may have finished between the two lists). */
+function mergePods(live: Record<string, unknown>[], unbound: Record<string, unknown>[]): Record<string, unknown>[] {
+  const uid = (p: Record<string, unknown>) => (p.metadata as { uid?: string } | undefined)?.uid;
+  const seen = new Set(live.map(uid));
+  return [...live, ...unbound.filter((p) => !seen.has(uid(p)))];
 }

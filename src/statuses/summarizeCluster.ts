@@ -7,8 +7,8 @@ import { addResources, formatResourceList } from '../quantities/resourceLists.ts
 type Obj = Record<string, unknown>;
 
 /**
- * nodeSummary and resourceSummary.allocatable from the Nodes; allocated (bound pods) and allocating (pending pods) from
- * the Pods; with the Cluster's resource models, allocatableModelings (nodes per grade).
+ * nodeSummary and resourceSummary.allocatable from the Nodes; allocated (bound pods not terminated) and allocating
+ * (unbound pods, whatever their phase) from the Pods; with the Cluster's resource models, allocatableModelings (nodes per grade).
  */
 export function summarizeResources(
   nodes: readonly Obj[],
@@ -29,8 +29,9 @@ export function summarizeResources(
   const allocating = new Map<string, Quantity>();
   for (const pod of pods) {
     const phase = (pod.status as { phase?: string } | undefined)?.phase;
-    if (phase === 'Succeeded' || phase === 'Failed') continue;
     const bound = Boolean((pod.spec as { nodeName?: string } | undefined)?.nodeName);
+    // Karmada's getAllocatingResource looks at no phase: an unbound pod that failed still counts as allocating.
+    if (bound && (phase === 'Succeeded' || phase === 'Failed')) continue;
     const into = bound ? allocated : allocating;
     addResources(into, podRequests((pod.spec ?? {}) as Obj));
     addResources(into, { pods: 1 });

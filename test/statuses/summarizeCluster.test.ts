@@ -29,6 +29,20 @@ test('nodes give totals, ready count and allocatable; bound live pods are alloca
   assert.equal(s.resourceSummary!.allocating, { cpu: '100m', memory: '1Mi', pods: '1' });
 });
 
+test('an unbound pod is allocating whatever its phase; a bound one stops counting once it has terminated', () => {
+  const s = summarizeResources(
+    [],
+    [
+      pod(undefined, 'Failed', '300m', '1Mi'),
+      pod(undefined, 'Succeeded', '200m', '1Mi'),
+      pod('n1', 'Failed', '4', '1Gi'),
+      pod('n1', 'Succeeded', '4', '1Gi'),
+    ],
+  );
+  assert.equal(s.resourceSummary!.allocating, { cpu: '500m', memory: '2Mi', pods: '2' });
+  assert.is(s.resourceSummary!.allocated, undefined);
+});
+
 test('apiEnablements are sorted and leave subresources out', () => {
   const e = buildApiEnablements(
     new Map([

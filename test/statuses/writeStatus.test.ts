@@ -256,4 +256,36 @@ test("concurrent writers for different clusters never lose each other's entries"
   );
 });
 
+test("the collected summary counts the member's unbound pods as allocating, a failed one too", async () => {
+  const kube = kubes.get('s2')!;
+  const pods = '/api/v1/namespaces/demo/pods';
+  const unschedulable = (name: string) =>
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'demo' },
+      spec: {
+        nodeSelector: { 'no-such-node': 'x' },
+        containers: [{ name: 'c', image: 'busybox', resources: { requests: { cpu: '300m', memory: '8Mi' } } }],
+      },
+    });
+  const before = (await collectClusterStatus(kube)).resourceSummary?.allocating;
+  try {
+    for (const name of ['waiting', 'gave-up'])
+      assert.is((await kube.request({ method: 'POST', path: pods, body: unschedulable(name) })).status, 201);
+    const failed = await kube.request({
+      method: 'PATCH',
+      path: `${pods}/gave-up/status`,
+      contentType: 'application/merge-patch+json',
+      body: JSON.stringify({ status: { phase: 'Failed' } }),
+    });
+    assert.is(failed.status, 200);
+    const status = await collectClusterStatus(kube);
+    assert.is(before, undefined, 'no pod was waiting before');
+    assert.equal(status.resourceSummary!.allocating, { cpu: '600m', memory: '16Mi', pods: '2' });
+  } finally {
+    for (const name of ['waiting', 'gave-up']) await kube.request({ method: 'DELETE', path: `${pods}/${name}` });
+  }
+});
+
 test.run();
