@@ -13,6 +13,7 @@ export const CONDITION_REASONS = [
   'ClusterStatusNeverUpdated',
   'Complete',
   'Partial',
+  'Empty',
   'FullyAppliedSuccess',
   'FullyAppliedFailed',
 ] as const;

@@ -34,7 +34,7 @@ import {
 } from '../branches/status/statusFiles.ts';
 import { interpretHealth } from './interpretHealth.ts';
 import { reflectStatus } from './reflectStatus.ts';
-import { NEVER_UPDATED_REASON, STATUS_UNKNOWN_REASON } from '../api/conditions.ts';
+import { COMPLETE_API_ENABLEMENTS, NEVER_UPDATED_REASON, STATUS_UNKNOWN_REASON } from '../api/conditions.ts';
 import { HEARTBEAT_ANNOTATION } from '../branches/status/statusFiles.ts';
 import { isSecret } from '../interpreters/isSecret.ts';
 import { preferredRef } from '../api/servedApis.ts';
@@ -380,8 +380,11 @@ function renderClusterFile(
   opts: ClusterFileOptions,
 ): string {
   const previous = previousText ? (parseYamlValue(previousText) as ClusterStatusFile | null) : null;
-  // Unreachable: only the Ready condition is known; the rest stays as last seen (Karmada keeps it too).
-  const status: ClusterStatus = { ...(previous?.status ?? {}), ...collected };
+  // Unreachable: only the Ready condition is known; the rest stays as last seen (Karmada keeps it too). A full
+  // collection (it carries CompleteAPIEnablements) replaces the rest, a field it lacks included, as Karmada's
+  // updateStatusIfNeeded writes the four fields it collected.
+  const full = collected.conditions?.some((c) => c.type === COMPLETE_API_ENABLEMENTS) ?? false;
+  const status: ClusterStatus = full ? { ...collected } : { ...(previous?.status ?? {}), ...collected };
   let pending: PendingReady | undefined;
   const conditions = (collected.conditions ?? []).map((c) => {
     if (c.type !== 'Ready') return c;

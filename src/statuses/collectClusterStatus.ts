@@ -1,4 +1,4 @@
-import type { ClusterStatus, Condition, ResourceModel } from '../api/cluster.ts';
+import type { APIEnablement, ClusterStatus, Condition, ResourceModel } from '../api/cluster.ts';
 import { NoClusterClientError, type KubeResponse, type KubeTarget } from '../deliveries/KubeTarget.ts';
 import { sendRequest, statusMessage, type RetryPolicy } from '../deliveries/sendRequest.ts';
 import { mapLimit } from '../concurrency/mapLimit.ts';
@@ -11,10 +11,11 @@ const PROBE_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 100, maxDelayMs: 50
 /**
  * A member's Cluster.status as Karmada's cluster status controller builds it: the Ready condition from /readyz
  * (falling back to /healthz when /readyz is 404; 200 is Ready, another 2xx reachable but not ready, anything else
- * not reachable), and, when the member answers, kubernetesVersion (/version),
- * apiEnablements (discovery), nodeSummary and resourceSummary (Nodes and non-terminated Pods). An unreachable
- * member gets Ready=False with reason ClusterNotReachable and nothing else: the writer keeps the last known
- * values of the other fields, as Karmada does.
+ * not reachable), and, when the member answers, kubernetesVersion (/version), apiEnablements (discovery) with the
+ * CompleteAPIEnablements condition, nodeSummary and resourceSummary (Nodes and Pods). The messages are Karmada's
+ * words. A status with CompleteAPIEnablements is a full collection (what it leaves out, the member no longer has); one
+ * with Ready alone (unreachable, or its nodes and pods could not be listed) leaves the writer the last known values
+ * of the rest, as Karmada keeps them.
  */
 export async function collectClusterStatus(
   kube: KubeTarget,
@@ -32,49 +33,58 @@ export async function collectClusterStatus(
       conditions: [
         noClient
           ? ready('False', 'StatusCollectionFailed', noClient.message)
-          : ready(
-              'False',
-              'ClusterNotReachable',
-              `cluster is not reachable: ${err instanceof Error ? err.message : String(err)}`,
-            ),
+          : ready('False', 'ClusterNotReachable', NOT_REACHABLE),
       ],
     };
   }
   // client-go takes any status outside 200-206 for an error: Karmada's getClusterHealthStatus then calls the member
   // offline (not reachable, and collects nothing else); 200 is healthy whatever the body says.
   if (health.status < 200 || health.status > 206)
-    return {
-      conditions: [ready('False', 'ClusterNotReachable', `cluster is not reachable: ${statusMessage(health)}`)],
-    };
+    return { conditions: [ready('False', 'ClusterNotReachable', NOT_REACHABLE)] };
   const readyCondition =
     health.status === 200
       ? ready('True', 'ClusterReady', 'cluster is healthy and ready to accept workloads')
-      : ready(
-          'False',
-          'ClusterNotReady',
-          `cluster is reachable but health endpoint responded without ok (${statusMessage(health)})`,
-        );
+      : ready('False', 'ClusterNotReady', 'cluster is reachable but health endpoint responded without ok');
 
   const status: ClusterStatus = { conditions: [readyCondition] };
-  try {
-    const [version, enablements, summary] = await Promise.all([
-      readVersion(kube, retry),
-      readApiEnablements(kube, retry),
-      readSummary(kube, retry, opts.resourceModels),
-    ]);
-    if (version) status.kubernetesVersion = version;
-    status.apiEnablements = enablements.list;
-    status.conditions!.push({
-      type: COMPLETE_API_ENABLEMENTS,
-      status: enablements.complete ? 'True' : 'False',
-      reason: enablements.complete ? 'Complete' : 'Partial',
-      message: enablements.complete ? 'collected complete API enablements' : 'some groupVersions could not be read',
-    });
-    Object.assign(status, summary);
-  } catch {
-    // Health answered but the API did not: Ready stays what /readyz said; the writer keeps the older details.
-  }
+  const [version, enablements, summary] = await Promise.all([
+    readVersion(kube, retry).catch(() => undefined),
+    readApiEnablements(kube, retry),
+    readSummary(kube, retry, opts.resourceModels).catch(() => undefined),
+  ]);
+  // Karmada gives up the whole update when the member's node and pod informers do not sync; Ready alone goes here.
+  if (!summary) return status;
+  if (version) status.kubernetesVersion = version;
+  if (enablements.list.length > 0) status.apiEnablements = enablements.list;
+  status.conditions!.push(apiEnablementsCondition(enablements.list.length, enablements.complete));
+  Object.assign(status, summary);
   return status;
+}
+
+const NOT_REACHABLE = 'cluster is not reachable';
+
+/** Karmada's CompleteAPIEnablements: Empty when discovery gave nothing, Partial when a groupVersion failed. */
+function apiEnablementsCondition(count: number, complete: boolean): Condition {
+  if (count === 0)
+    return {
+      type: COMPLETE_API_ENABLEMENTS,
+      status: 'False',
+      reason: 'Empty',
+      message: 'collected empty APIEnablements from the cluster',
+    };
+  if (!complete)
+    return {
+      type: COMPLETE_API_ENABLEMENTS,
+      status: 'False',
+      reason: 'Partial',
+      message: `might collect partial APIEnablements(${count}) from the cluster`,
+    };
+  return {
+    type: COMPLETE_API_ENABLEMENTS,
+    status: 'True',
+    reason: 'Complete',
+    message: 'collected complete APIEnablements from the cluster',
+  };
 }
 
 /** Whether the member answered the probe that built this status: its objects and endpoints can be read now. */
@@ -95,11 +105,15 @@ async function readVersion(kube: KubeTarget, retry: RetryPolicy): Promise<string
   return res.status === 200 ? (res.body as { gitVersion?: string }).gitVersion : undefined;
 }
 
-async function readApiEnablements(kube: KubeTarget, retry: RetryPolicy) {
-  const core = await sendRequest(kube, { method: 'GET', path: '/api' }, retry);
-  const groups = await sendRequest(kube, { method: 'GET', path: '/apis' }, retry);
-  if (core.status !== 200 || groups.status !== 200)
-    throw new Error(`discovery failed: ${statusMessage(core.status !== 200 ? core : groups)}`);
+/** Every groupVersion's resources; a groupVersion that cannot be read is left out and makes the list incomplete. */
+async function readApiEnablements(
+  kube: KubeTarget,
+  retry: RetryPolicy,
+): Promise<{ list: APIEnablement[]; complete: boolean }> {
+  const read = (path: string) => sendRequest(kube, { method: 'GET', path }, retry).catch(() => undefined);
+  const [core, groups] = await Promise.all([read('/api'), read('/apis')]);
+  // client-go's ServerGroupsAndResources returns no list at all when the groups cannot be read.
+  if (core?.status !== 200 || groups?.status !== 200) return { list: [], complete: false };
   const gvs = [
     ...((core.body as { versions?: string[] }).versions ?? []),
     ...((groups.body as { groups?: { versions?: { groupVersion: string }[] }[] }).groups ?? []).flatMap((g) =>

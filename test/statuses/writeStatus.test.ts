@@ -154,7 +154,7 @@ test('an unreachable member gets Ready=False ClusterNotReachable, and so does a 
       [['Ready', 'False', 'ClusterNotReachable']],
       'nothing else collected, as from a member that does not answer',
     );
-    assert.match(notReady.conditions![0]!.message ?? '', /HTTP 500/);
+    assert.is(notReady.conditions![0]!.message, 'cluster is not reachable');
     await writeStatus({
       repo,
       reports: [{ cluster: 's1', status: down }],
@@ -211,6 +211,73 @@ test("Ready follows /readyz's status as Karmada reads it: 200 whatever the body,
     'ClusterNotReachable',
     false,
   ]);
+});
+
+test("the Ready and CompleteAPIEnablements conditions carry Karmada's reasons and messages", async () => {
+  const real = kubes.get('s1')!;
+  /** s1 with the given paths answering as given. */
+  const answering = (fake: Record<string, { status: number; body: unknown }>): KubeTarget => ({
+    ...real,
+    request: async (req) => {
+      const f = fake[req.path];
+      return f ? { ...f, headers: {} } : real.request(req);
+    },
+  });
+  const conditionsOf = async (fake: Record<string, { status: number; body: unknown }>) =>
+    (
+      await collectClusterStatus(answering(fake), { retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 } })
+    ).conditions!.map((c) => [c.type, c.status, c.reason, c.message]);
+  const ready = ['Ready', 'True', 'ClusterReady', 'cluster is healthy and ready to accept workloads'];
+  assert.equal(await conditionsOf({}), [
+    ready,
+    ['CompleteAPIEnablements', 'True', 'Complete', 'collected complete APIEnablements from the cluster'],
+  ]);
+  const served = (await collectClusterStatus(real)).apiEnablements!.length;
+  const partial = await collectClusterStatus(answering({ '/apis/apps/v1': { status: 503, body: 'unavailable' } }), {
+    retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
+  });
+  assert.not.ok(
+    partial.apiEnablements!.some((e) => e.groupVersion === 'apps/v1'),
+    'the failed groupVersion is left out',
+  );
+  assert.equal(partial.conditions![1], {
+    type: 'CompleteAPIEnablements',
+    status: 'False',
+    reason: 'Partial',
+    message: `might collect partial APIEnablements(${served - 1}) from the cluster`,
+  });
+  assert.equal(await conditionsOf({ '/apis': { status: 500, body: 'down' } }), [
+    ready,
+    ['CompleteAPIEnablements', 'False', 'Empty', 'collected empty APIEnablements from the cluster'],
+  ]);
+  assert.equal(await conditionsOf({ '/readyz': { status: 503, body: 'etcd failed' } }), [
+    ['Ready', 'False', 'ClusterNotReachable', 'cluster is not reachable'],
+  ]);
+  assert.equal((await conditionsOf({ '/readyz': { status: 202, body: '' } }))[0], [
+    'Ready',
+    'False',
+    'ClusterNotReady',
+    'cluster is reachable but health endpoint responded without ok',
+  ]);
+});
+
+test('a full collection replaces what the member no longer reports: no API enablements left, none written', async () => {
+  const real = kubes.get('s1')!;
+  const noGroups: KubeTarget = {
+    ...real,
+    request: async (req) => (req.path === '/api' ? { status: 500, body: 'down', headers: {} } : real.request(req)),
+  };
+  await writeStatus({ repo, reports: [{ cluster: 's1', status: await collectClusterStatus(real) }] });
+  assert.ok((await statusFile('clusters/s1.yaml')).status.apiEnablements.length > 0);
+  const status = await collectClusterStatus(noGroups, { retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 } });
+  await writeStatus({ repo, reports: [{ cluster: 's1', status }] });
+  const file = await statusFile('clusters/s1.yaml');
+  assert.is(file.status.apiEnablements, undefined);
+  assert.equal(
+    file.status.conditions.find((c: { type: string }) => c.type === 'CompleteAPIEnablements').reason,
+    'Empty',
+  );
+  assert.is(file.status.nodeSummary.totalNum, 3);
 });
 
 test("concurrent writers for different clusters never lose each other's entries", async () => {

@@ -115,6 +115,16 @@ const apiCases: { name: string; cluster: Cluster; kind?: string; previous?: bool
     expected: no(NO_API, 'API apps/v1 CustomResource is not enabled'),
   },
   {
+    // The status controller found no API at all (discovery failed): Karmada writes no list and reason Empty.
+    name: 'no apiEnablements field with CompleteAPIEnablements False (Empty): collected, so not listed',
+    cluster: cluster(
+      'c',
+      {},
+      { conditions: [{ type: 'CompleteAPIEnablements', status: 'False' as const, reason: 'Empty' }] },
+    ),
+    expected: no(NO_API, 'API apps/v1 Deployment is not listed in status.apiEnablements'),
+  },
+  {
     name: 'an empty list keeps the strict rule (not listed)',
     cluster: cluster('c', {}, { apiEnablements: [] }),
     expected: no(NO_API, 'API apps/v1 Deployment is not listed in status.apiEnablements'),
