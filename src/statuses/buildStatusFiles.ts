@@ -380,13 +380,8 @@ function renderClusterFile(
   opts: ClusterFileOptions,
 ): string {
   const previous = previousText ? (parseYamlValue(previousText) as ClusterStatusFile | null) : null;
-  // Unreachable: only the Ready condition is known; the rest stays as last seen (Karmada keeps it too). A full
-  // collection (it carries CompleteAPIEnablements) replaces the rest, a field it lacks included, as Karmada's
-  // updateStatusIfNeeded writes the four fields it collected.
-  const full = collected.conditions?.some((c) => c.type === COMPLETE_API_ENABLEMENTS) ?? false;
-  const status: ClusterStatus = full ? { ...collected } : { ...(previous?.status ?? {}), ...collected };
   let pending: PendingReady | undefined;
-  const conditions = (collected.conditions ?? []).map((c) => {
+  const observed = (collected.conditions ?? []).map((c) => {
     if (c.type !== 'Ready') return c;
     const recorded = previous?.status?.conditions?.find((p) => p.type === 'Ready');
     // Unknown from a missing heartbeat, or from no status ever posted, was never observed by a prober: a fresh
@@ -403,6 +398,18 @@ function renderClusterFile(
     pending = damped.pending;
     return damped.ready;
   });
+  // Karmada's syncClusterStatus collects the rest only when the Ready it writes is True: while the success threshold
+  // holds a recovered member at not ready, what was collected waits, and the last details stay.
+  const ready = observed.find((c) => c.type === 'Ready');
+  const takesDetails = !ready || ready.status === 'True';
+  const conditions = takesDetails ? observed : [ready];
+  // Unreachable: only the Ready condition is known; the rest stays as last seen (Karmada keeps it too). A full
+  // collection (it carries CompleteAPIEnablements) replaces the rest, a field it lacks included, as Karmada's
+  // updateStatusIfNeeded writes the four fields it collected.
+  const full = takesDetails && observed.some((c) => c.type === COMPLETE_API_ENABLEMENTS);
+  const status: ClusterStatus = full
+    ? { ...collected }
+    : { ...(previous?.status ?? {}), ...(takesDetails ? collected : {}) };
   // Conditions this pass did not collect stay as they were (Karmada's updateStatusCondition sets one condition, the
   // others kept): an unreachable member keeps its CompleteAPIEnablements, as it keeps its apiEnablements.
   const kept = (previous?.status?.conditions ?? []).filter((p) => !conditions.some((c) => c.type === p.type));

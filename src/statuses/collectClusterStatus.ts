@@ -11,7 +11,7 @@ const PROBE_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 100, maxDelayMs: 50
 /**
  * A member's Cluster.status as Karmada's cluster status controller builds it: the Ready condition from /readyz
  * (falling back to /healthz when /readyz is 404; 200 is Ready, another 2xx reachable but not ready, anything else
- * not reachable), and, when the member answers, kubernetesVersion (/version), apiEnablements (discovery) with the
+ * not reachable), and, when the member is Ready, kubernetesVersion (/version), apiEnablements (discovery) with the
  * CompleteAPIEnablements condition, nodeSummary and resourceSummary (Nodes and Pods). The messages are Karmada's
  * words. A status with CompleteAPIEnablements is a full collection (what it leaves out, the member no longer has); one
  * with Ready alone (unreachable, or its nodes and pods could not be listed) leaves the writer the last known values
@@ -41,12 +41,15 @@ export async function collectClusterStatus(
   // offline (not reachable, and collects nothing else); 200 is healthy whatever the body says.
   if (health.status < 200 || health.status > 206)
     return { conditions: [ready('False', 'ClusterNotReachable', NOT_REACHABLE)] };
-  const readyCondition =
-    health.status === 200
-      ? ready('True', 'ClusterReady', 'cluster is healthy and ready to accept workloads')
-      : ready('False', 'ClusterNotReady', 'cluster is reachable but health endpoint responded without ok');
+  // Reachable but not healthy: Karmada collects nothing else from it either.
+  if (health.status !== 200)
+    return {
+      conditions: [ready('False', 'ClusterNotReady', 'cluster is reachable but health endpoint responded without ok')],
+    };
 
-  const status: ClusterStatus = { conditions: [readyCondition] };
+  const status: ClusterStatus = {
+    conditions: [ready('True', 'ClusterReady', 'cluster is healthy and ready to accept workloads')],
+  };
   const [version, enablements, summary] = await Promise.all([
     readVersion(kube, retry).catch(() => undefined),
     readApiEnablements(kube, retry),

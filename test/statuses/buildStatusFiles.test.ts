@@ -205,6 +205,52 @@ test('a Ready change moves lastTransitionTime; the rest of the cluster status is
   assert.is(parse(existing.get('clusters/m1.yaml')!).status.conditions[0].lastTransitionTime, '2026-01-02T03:04:05Z');
 });
 
+test('a member seen healthy again while the success threshold holds Ready at False gets its details only once Ready is True', () => {
+  const collected = (version: string) => ({
+    cluster: 'm1',
+    status: {
+      conditions: [
+        { type: 'Ready', status: 'True' as const, reason: 'ClusterReady' },
+        { type: 'CompleteAPIEnablements', status: 'True' as const, reason: 'Complete' },
+      ],
+      kubernetesVersion: version,
+      nodeSummary: { totalNum: 3, readyNum: 3 },
+    },
+  });
+  const down = buildStatusFiles(
+    new Map(),
+    [
+      {
+        cluster: 'm1',
+        status: { conditions: [{ type: 'Ready', status: 'False', reason: 'ClusterNotReachable' }] },
+      },
+    ],
+    now,
+  );
+  let existing = new Map([...down].map(([p, t]) => [p, t!]));
+  const read = (edits: Map<string, string | null>) => {
+    existing = new Map([...existing, ...[...edits].map(([p, t]) => [p, t!] as [string, string])]);
+    return parse(existing.get('clusters/m1.yaml')!).status;
+  };
+  const held = read(buildStatusFiles(existing, [collected('v1.32.0')], new Date(now.getTime() + 10_000)));
+  assert.equal(
+    held.conditions.map((c: { type: string; status: string }) => [c.type, c.status]),
+    [['Ready', 'False']],
+  );
+  assert.is(held.kubernetesVersion, undefined, 'nothing collected while Ready stays False');
+  assert.is(held.nodeSummary, undefined);
+  const up = read(buildStatusFiles(existing, [collected('v1.32.1')], new Date(now.getTime() + 40_000)));
+  assert.equal(
+    up.conditions.map((c: { type: string; status: string }) => [c.type, c.status]),
+    [
+      ['Ready', 'True'],
+      ['CompleteAPIEnablements', 'True'],
+    ],
+  );
+  assert.is(up.kubernetesVersion, 'v1.32.1');
+  assert.equal(up.nodeSummary, { totalNum: 3, readyNum: 3 });
+});
+
 test('a pruned object leaves its cluster entry; the file goes when no cluster is left', () => {
   const first = buildStatusFiles(
     new Map(),

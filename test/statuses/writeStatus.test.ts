@@ -177,7 +177,7 @@ test('an unreachable member gets Ready=False ClusterNotReachable, and so does a 
   }
 });
 
-test("Ready follows /readyz's status as Karmada reads it: 200 whatever the body, another 2xx reachable but not ready, /healthz when /readyz is 404", async () => {
+test("Ready follows /readyz's status as Karmada reads it: 200 whatever the body, another 2xx reachable but not ready (nothing else collected), /healthz when /readyz is 404", async () => {
   const real = kubes.get('s1')!;
   /** s1 as the status pass sees it, with the health endpoints answering as given. */
   const answering = (health: Record<string, { status: number; body: unknown }>): KubeTarget => ({
@@ -195,7 +195,7 @@ test("Ready follows /readyz's status as Karmada reads it: 200 whatever the body,
     return [ready.status, ready.reason, status.kubernetesVersion !== undefined];
   };
   assert.equal(await readyOf({ '/readyz': { status: 200, body: 'test' } }), ['True', 'ClusterReady', true]);
-  assert.equal(await readyOf({ '/readyz': { status: 202, body: '' } }), ['False', 'ClusterNotReady', true]);
+  assert.equal(await readyOf({ '/readyz': { status: 202, body: '' } }), ['False', 'ClusterNotReady', false]);
   assert.equal(await readyOf({ '/readyz': { status: 404, body: 'no' }, '/healthz': { status: 200, body: 'ok' } }), [
     'True',
     'ClusterReady',
@@ -267,10 +267,15 @@ test('a full collection replaces what the member no longer reports: no API enabl
     ...real,
     request: async (req) => (req.path === '/api' ? { status: 500, body: 'down', headers: {} } : real.request(req)),
   };
-  await writeStatus({ repo, reports: [{ cluster: 's1', status: await collectClusterStatus(real) }] });
+  const undamped = { thresholds: { successMs: 0, failureMs: 0 } };
+  await writeStatus({
+    repo,
+    reports: [{ cluster: 's1', status: await collectClusterStatus(real) }],
+    clusterOptions: undamped,
+  });
   assert.ok((await statusFile('clusters/s1.yaml')).status.apiEnablements.length > 0);
   const status = await collectClusterStatus(noGroups, { retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 } });
-  await writeStatus({ repo, reports: [{ cluster: 's1', status }] });
+  await writeStatus({ repo, reports: [{ cluster: 's1', status }], clusterOptions: undamped });
   const file = await statusFile('clusters/s1.yaml');
   assert.is(file.status.apiEnablements, undefined);
   assert.equal(
