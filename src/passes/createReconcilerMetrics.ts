@@ -154,8 +154,9 @@ export function createReconcilerMetrics(name: string): ReconcilerMetrics {
       const condition = report.status?.conditions?.find((c) => c.type === CLUSTER_READY);
       if (condition) ready.set({ [MEMBER]: cluster }, condition.status === 'True' ? 1 : 0);
       const summary = report.status?.nodeSummary;
-      if (summary?.totalNum !== undefined) nodes.set({ [MEMBER]: cluster }, summary.totalNum);
-      if (summary?.readyNum !== undefined) readyNodes.set({ [MEMBER]: cluster }, summary.readyNum);
+      // A count of 0 is not written (omitempty): a summary without it says none.
+      if (summary) nodes.set({ [MEMBER]: cluster }, summary.totalNum ?? 0);
+      if (summary) readyNodes.set({ [MEMBER]: cluster }, summary.readyNum ?? 0);
     }
   };
 

@@ -22,7 +22,8 @@ export function summarizeResources(
       conditions?: { type: string; status: string }[];
       allocatable?: Record<string, string | number>;
     };
-    if ((status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True')) readyNum++;
+    // helper.NodeReady: the first Ready condition decides.
+    if ((status.conditions ?? []).find((c) => c.type === 'Ready')?.status === 'True') readyNum++;
     addResources(allocatable, status.allocatable ?? {});
   }
   const allocated = new Map<string, Quantity>();
@@ -40,9 +41,10 @@ export function summarizeResources(
   const pending = requestedList(allocating);
   const bound = requestedList(allocated);
   return {
-    nodeSummary: { totalNum: nodes.length, readyNum },
+    // Karmada's NodeSummary and ResourceSummary leave out zero counts and empty lists (omitempty).
+    nodeSummary: { ...(nodes.length > 0 ? { totalNum: nodes.length } : {}), ...(readyNum > 0 ? { readyNum } : {}) },
     resourceSummary: {
-      allocatable: formatResourceList(allocatable),
+      ...(allocatable.size > 0 ? { allocatable: formatResourceList(allocatable) } : {}),
       ...(pending ? { allocating: pending } : {}),
       ...(bound ? { allocated: bound } : {}),
       ...(modelings ? { allocatableModelings: modelings } : {}),

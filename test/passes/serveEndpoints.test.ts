@@ -135,6 +135,11 @@ test("/metrics: Prometheus text with the reconciler's families, Karmada and Flux
           },
         },
         { cluster: 'member2', status: { conditions: [{ type: 'Ready', status: 'False' }] } },
+        // No node ready: the count is left out of the summary, as the Cluster API leaves a zero out.
+        {
+          cluster: 'member3',
+          status: { conditions: [{ type: 'Ready', status: 'True' }], nodeSummary: { totalNum: 2 } },
+        },
       ],
     },
   });
@@ -147,6 +152,7 @@ test("/metrics: Prometheus text with the reconciler's families, Karmada and Flux
     'cluster_ready_state{member_cluster="member1"} 1',
     'cluster_ready_state{member_cluster="member2"} 0',
     'cluster_node_number{member_cluster="member1"} 3',
+    'cluster_ready_node_number{member_cluster="member3"} 0',
     'gotk_reconcile_duration_seconds_count{kind="Flotilla",name="test-repo",namespace=""} 2',
     'flotilla_reconcile_passes_total{result="success"} 1',
     'flotilla_reconcile_passes_total{result="failure"} 1',

@@ -43,6 +43,20 @@ test('an unbound pod is allocating whatever its phase; a bound one stops countin
   assert.is(s.resourceSummary!.allocated, undefined);
 });
 
+test('zero counts and an empty allocatable are left out, as the Cluster API omits them; a node is ready by its first Ready condition', () => {
+  assert.equal(summarizeResources([], []), { nodeSummary: {}, resourceSummary: {} });
+  const flapping = {
+    status: {
+      conditions: [
+        { type: 'Ready', status: 'False' },
+        { type: 'Ready', status: 'True' },
+      ],
+      allocatable: { pods: '110' },
+    },
+  };
+  assert.equal(summarizeResources([node(false, '1', '1Gi'), flapping], []).nodeSummary, { totalNum: 2 });
+});
+
 test('apiEnablements are sorted and leave subresources out', () => {
   const e = buildApiEnablements(
     new Map([
