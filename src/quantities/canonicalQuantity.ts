@@ -122,6 +122,13 @@ export function canonicalResourceList(list: unknown): void {
   for (const key of Object.keys(entries)) entries[key] = canonicalQuantity(entries[key], true);
 }
 
+/** Quantity.Add: the exact sum, written in the format of `a` (of `b` when `a` is zero). */
+export function addQuantity(a: Quantity, b: Quantity): Quantity {
+  const scale = Math.min(a.scale, b.scale);
+  const mantissa = a.mantissa * pow10(a.scale - scale) + b.mantissa * pow10(b.scale - scale);
+  return { mantissa, scale, format: a.mantissa === 0n ? b.format : a.format };
+}
+
 /** The quantity's exact value in nano units, for sums and comparisons. */
 export function nanoValue(q: Quantity): bigint {
   return q.scale >= -9 ? q.mantissa * pow10(q.scale + 9) : q.mantissa / pow10(-9 - q.scale);

@@ -3,6 +3,12 @@ import { allocatableModelings } from './allocatableModelings.ts';
 import { podRequests } from '../interpreters/podRequests.ts';
 import { quantityMilliValue, type Quantity } from '../quantities/parseQuantity.ts';
 import { addResources, formatResourceList } from '../quantities/resourceLists.ts';
+import {
+  addQuantity,
+  formatQuantity,
+  parseQuantity as parseCanonicalQuantity,
+  type Quantity as CanonicalQuantity,
+} from '../quantities/canonicalQuantity.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -16,7 +22,7 @@ export function summarizeResources(
   resourceModels?: readonly ResourceModel[],
 ): Pick<ClusterStatus, 'nodeSummary' | 'resourceSummary'> {
   let readyNum = 0;
-  const allocatable = new Map<string, Quantity>();
+  const allocatable = new Map<string, CanonicalQuantity>();
   for (const node of nodes) {
     const status = (node.status ?? {}) as {
       conditions?: { type: string; status: string }[];
@@ -24,7 +30,7 @@ export function summarizeResources(
     };
     // helper.NodeReady: the first Ready condition decides.
     if ((status.conditions ?? []).find((c) => c.type === 'Ready')?.status === 'True') readyNum++;
-    addResources(allocatable, status.allocatable ?? {});
+    addAllocatable(allocatable, status.allocatable ?? {});
   }
   const allocated = new Map<string, Quantity>();
   const allocating = new Map<string, Quantity>();
@@ -44,12 +50,29 @@ export function summarizeResources(
     // Karmada's NodeSummary and ResourceSummary leave out zero counts and empty lists (omitempty).
     nodeSummary: { ...(nodes.length > 0 ? { totalNum: nodes.length } : {}), ...(readyNum > 0 ? { readyNum } : {}) },
     resourceSummary: {
-      ...(allocatable.size > 0 ? { allocatable: formatResourceList(allocatable) } : {}),
+      ...(allocatable.size > 0 ? { allocatable: formatSums(allocatable) } : {}),
       ...(pending ? { allocating: pending } : {}),
       ...(bound ? { allocated: bound } : {}),
       ...(modelings ? { allocatableModelings: modelings } : {}),
     },
   };
+}
+
+/**
+ * getClusterAllocatable: every node's allocatable added with Quantity.Add, so each sum keeps the format of the first
+ * node's quantity ("64G" twice is "128G"), not Resource's formats.
+ */
+function addAllocatable(into: Map<string, CanonicalQuantity>, list: Record<string, string | number>): void {
+  for (const [name, value] of Object.entries(list)) {
+    const q = parseCanonicalQuantity(String(value));
+    if (!q) continue;
+    const current = into.get(name);
+    into.set(name, current ? addQuantity(current, q) : q);
+  }
+}
+
+function formatSums(sums: Map<string, CanonicalQuantity>): ResourceList {
+  return Object.fromEntries([...sums.keys()].sort().map((name) => [name, formatQuantity(sums.get(name)!)]));
 }
 
 /**

@@ -57,6 +57,25 @@ test('zero counts and an empty allocatable are left out, as the Cluster API omit
   assert.equal(summarizeResources([node(false, '1', '1Gi'), flapping], []).nodeSummary, { totalNum: 2 });
 });
 
+test("allocatable adds the nodes' quantities as Quantity.Add does, keeping the first node's format", () => {
+  const withAllocatable = (allocatable: Record<string, string>) => ({ status: { allocatable } });
+  const s = summarizeResources(
+    [
+      withAllocatable({ memory: '64G', 'ephemeral-storage': '1000', cpu: '4', 'example.com/gpu': '2' }),
+      withAllocatable({ memory: '64G', 'ephemeral-storage': '1000', cpu: '3500m' }),
+    ],
+    [],
+  );
+  assert.equal(s.resourceSummary!.allocatable, {
+    cpu: '7500m',
+    'ephemeral-storage': '2k',
+    'example.com/gpu': '2',
+    memory: '128G',
+  });
+  const binaryFirst = summarizeResources([withAllocatable({ memory: '1Gi' }), withAllocatable({ memory: '1G' })], []);
+  assert.equal(binaryFirst.resourceSummary!.allocatable, { memory: '2073741824' });
+});
+
 test('apiEnablements are sorted and leave subresources out', () => {
   const e = buildApiEnablements(
     new Map([
