@@ -13,13 +13,31 @@ type Requests = Record<string, string | number>;
  * attachable-volumes-*, *kubernetes.io/*), and zeros are left out. For pods the API server has defaulted.
  */
 export function podRequests(podSpec: Obj): ResourceList {
+  const sum: RequestSum = new Map();
+  addPodRequest(sum, podSpec);
+  return requestList(sum);
+}
+
+/** Karmada's util.Resource: amounts by resource name, cpu in millicores, the rest in whole units. */
+export type RequestSum = Map<string, bigint>;
+
+/**
+ * Resource.AddPodRequest on a running sum: the app containers are added, then each init container raises the sum so
+ * far, not the pod's own requests, to its request, then the overhead is added. Karmada sums a cluster's (or a node's)
+ * pods into one Resource this way, so an init container larger than its pod's containers counts only where it
+ * exceeds everything summed before it.
+ */
+export function addPodRequest(sum: RequestSum, podSpec: Obj): void {
   const spec = podSpec as { containers?: Obj[]; initContainers?: Obj[]; overhead?: Requests };
-  const sum = new Map<string, bigint>();
   for (const c of spec.containers ?? []) add(sum, requestsOf(c));
   for (const c of spec.initContainers ?? []) {
     for (const [name, amount] of amounts(requestsOf(c))) if (amount > (sum.get(name) ?? 0n)) sum.set(name, amount);
   }
   add(sum, spec.overhead ?? {});
+}
+
+/** Resource.ResourceList: the amounts above zero, in Karmada's formats. */
+export function requestList(sum: RequestSum): ResourceList {
   const out = new Map<string, Quantity>();
   for (const [name, amount] of sum) if (amount > 0n) out.set(name, { num: amount, den: name === 'cpu' ? 1000n : 1n });
   return formatResourceList(out);

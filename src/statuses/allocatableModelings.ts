@@ -1,7 +1,7 @@
 // Karmada's cluster status controller grades each member node by what it has free (getAllocatableModelings,
 // pkg/modeling): the estimator then counts whole nodes of each grade instead of summing the cluster's free resources.
 import type { ResourceModel } from '../api/cluster.ts';
-import { podRequests } from '../interpreters/podRequests.ts';
+import { addPodRequest, type RequestSum } from '../interpreters/podRequests.ts';
 import { parseQuantity, type Quantity } from '../quantities/parseQuantity.ts';
 import { addResources, compareQuantities } from '../quantities/resourceLists.ts';
 
@@ -38,15 +38,16 @@ export function allocatableModelings(
   if (names.length !== 0 && names.length !== minimums[0]!.size) return undefined;
   const ladders = names.map((name) => minimums.map((m) => m.get(name) ?? ZERO));
 
-  const used = new Map<string, Map<string, Quantity>>();
+  // A running sum per node, in list order, as Karmada adds each node's pods into one Resource.
+  const used = new Map<string, RequestSum>();
   for (const pod of pods) {
     const spec = (pod.spec ?? {}) as Obj & { nodeName?: string };
     const phase = (pod.status as { phase?: string } | undefined)?.phase;
     if (!spec.nodeName || phase === 'Succeeded' || phase === 'Failed') continue;
     let sum = used.get(spec.nodeName);
     if (!sum) used.set(spec.nodeName, (sum = new Map()));
-    addResources(sum, podRequests(spec));
-    addResources(sum, { pods: 1 });
+    addPodRequest(sum, spec);
+    sum.set('pods', (sum.get('pods') ?? 0n) + 1n);
   }
 
   const counts = models.map(() => 0);
@@ -68,16 +69,18 @@ export function allocatableModelings(
 /** getNodeAvailable: allocatable less what its pods request; undefined when no pod fits on it any more. */
 function nodeAvailable(
   allocatable: Record<string, string | number>,
-  used: ReadonlyMap<string, Quantity> | undefined,
+  used: RequestSum | undefined,
 ): Map<string, Quantity> | undefined {
   const free = new Map<string, Quantity>();
   addResources(free, allocatable);
-  if (!used || ![...used.values()].some((q) => q.num > 0n)) return free;
-  const pods = (free.get('pods')?.num ?? 0n) / (free.get('pods')?.den ?? 1n) - (used.get('pods')?.num ?? 0n);
+  if (!used || ![...used.values()].some((amount) => amount > 0n)) return free;
+  const pods = (free.get('pods')?.num ?? 0n) / (free.get('pods')?.den ?? 1n) - (used.get('pods') ?? 0n);
   if (pods <= 0n) return undefined;
-  for (const [name, q] of used) {
+  for (const [name, amount] of used) {
     const have = free.get(name);
-    if (have) free.set(name, { num: have.num * q.den - q.num * have.den, den: have.den * q.den });
+    // Resource keeps cpu in millicores and the rest in whole units.
+    const den = name === 'cpu' ? 1000n : 1n;
+    if (have) free.set(name, { num: have.num * den - amount * have.den, den: have.den * den });
   }
   return free;
 }

@@ -1,8 +1,6 @@
 import type { APIEnablement, ClusterStatus, ResourceList, ResourceModel } from '../api/cluster.ts';
 import { allocatableModelings } from './allocatableModelings.ts';
-import { podRequests } from '../interpreters/podRequests.ts';
-import { quantityMilliValue, type Quantity } from '../quantities/parseQuantity.ts';
-import { addResources, formatResourceList } from '../quantities/resourceLists.ts';
+import { addPodRequest, requestList, type RequestSum } from '../interpreters/podRequests.ts';
 import {
   addQuantity,
   formatQuantity,
@@ -32,17 +30,22 @@ export function summarizeResources(
     if ((status.conditions ?? []).find((c) => c.type === 'Ready')?.status === 'True') readyNum++;
     addAllocatable(allocatable, status.allocatable ?? {});
   }
-  const allocated = new Map<string, Quantity>();
-  const allocating = new Map<string, Quantity>();
+  // Each a running sum over its pods in list order, as getAllocatedResource and getAllocatingResource add them.
+  const allocated: RequestSum = new Map();
+  const allocating: RequestSum = new Map();
+  let boundPods = 0n;
+  let pendingPods = 0n;
   for (const pod of pods) {
     const phase = (pod.status as { phase?: string } | undefined)?.phase;
     const bound = Boolean((pod.spec as { nodeName?: string } | undefined)?.nodeName);
     // Karmada's getAllocatingResource looks at no phase: an unbound pod that failed still counts as allocating.
     if (bound && (phase === 'Succeeded' || phase === 'Failed')) continue;
-    const into = bound ? allocated : allocating;
-    addResources(into, podRequests((pod.spec ?? {}) as Obj));
-    addResources(into, { pods: 1 });
+    addPodRequest(bound ? allocated : allocating, (pod.spec ?? {}) as Obj);
+    if (bound) boundPods++;
+    else pendingPods++;
   }
+  allocated.set('pods', (allocated.get('pods') ?? 0n) + boundPods);
+  allocating.set('pods', (allocating.get('pods') ?? 0n) + pendingPods);
   const modelings = allocatableModelings(resourceModels, nodes, pods);
   const pending = requestedList(allocating);
   const bound = requestedList(allocated);
@@ -75,13 +78,10 @@ function formatSums(sums: Map<string, CanonicalQuantity>): ResourceList {
   return Object.fromEntries([...sums.keys()].sort().map((name) => [name, formatQuantity(sums.get(name)!)]));
 }
 
-/**
- * What pods request, as Karmada's Resource.ResourceList gives it: only amounts above zero, and no list at all when
- * nothing is left (the status then has no such field: omitempty).
- */
-function requestedList(requests: Map<string, Quantity>): ResourceList | undefined {
-  const positive = new Map([...requests].filter(([, q]) => quantityMilliValue(q) > 0n));
-  return positive.size > 0 ? formatResourceList(positive) : undefined;
+/** Resource.ResourceList: only amounts above zero, and no list at all when nothing is left (omitempty). */
+function requestedList(sum: RequestSum): ResourceList | undefined {
+  const list = requestList(sum);
+  return Object.keys(list).length > 0 ? list : undefined;
 }
 
 /** Every groupVersion the member serves with its resources (subresources left out), sorted: stable bytes in Git. */

@@ -66,6 +66,20 @@ test("a node is graded by what its running pods leave free; finished pods and ot
   );
 });
 
+test("a node's pods are summed into one Resource: an init container raises the sum so far, not its own pod's requests", () => {
+  const initHeavy = {
+    spec: {
+      nodeName: 'n1',
+      initContainers: [{ name: 'init', resources: { requests: { cpu: '2' } } }],
+      containers: [{ name: 'c', resources: { requests: { cpu: '500m' } } }],
+    },
+    status: { phase: 'Running' },
+  };
+  const nodes = [node('n1', { cpu: '7', memory: '64Gi', pods: '110' })];
+  const modelings = allocatableModelings(DEFAULT_RESOURCE_MODELS, nodes, [initHeavy, initHeavy]);
+  assert.equal(modelings?.[3], { grade: 3, count: 1 }, 'Karmada takes 2500m of cpu, leaving 4.5 cores');
+});
+
 // TestGetNodeAvailable "resource isn't enough", and the loop's break: a full node ends the count.
 test('a node with no pod left to schedule stops the count, as Karmada breaks out of its loop', () => {
   const nodes = [

@@ -76,6 +76,31 @@ test("allocatable adds the nodes' quantities as Quantity.Add does, keeping the f
   assert.equal(binaryFirst.resourceSummary!.allocatable, { memory: '2073741824' });
 });
 
+test("pods are summed into one Resource in list order, as Karmada's AddPodRequest on a shared sum adds them", () => {
+  const withInit = (nodeName: string | undefined, init: string, app: string) => ({
+    spec: {
+      ...(nodeName ? { nodeName } : {}),
+      initContainers: [{ name: 'init', resources: { requests: { cpu: init } } }],
+      containers: [{ name: 'c', resources: { requests: { cpu: app } } }],
+      overhead: { cpu: '10m' },
+    },
+    status: { phase: 'Running' },
+  });
+  // Bound: 500m, raised to 2 by the init container, +10m; then 2010m + 500m stays above 2, +10m.
+  const s = summarizeResources(
+    [],
+    [
+      withInit('n1', '2', '500m'),
+      withInit('n1', '2', '500m'),
+      pod(undefined, 'Pending', '1', '1Mi'),
+      withInit(undefined, '2', '500m'),
+    ],
+  );
+  assert.equal(s.resourceSummary!.allocated, { cpu: '2520m', pods: '2' });
+  // Allocating: 1 core first, then 1500m raised to the init container's 2, +10m.
+  assert.equal(s.resourceSummary!.allocating, { cpu: '2010m', memory: '1Mi', pods: '2' });
+});
+
 test('apiEnablements are sorted and leave subresources out', () => {
   const e = buildApiEnablements(
     new Map([
