@@ -193,14 +193,19 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
   // Graded by the models the rendered commit registers for this cluster (Karmada's defaults when it has none).
   const registered = renderedHead ? await readRegisteredClusters(repo, renderedHead).catch(() => undefined) : undefined;
   const resourceModels = resourceModelsOf(registered?.find((c) => c.name === opts.cluster));
-  const status: ClusterStatus | undefined = await collectClusterStatus(opts.kube, { resourceModels }).catch(
-    () => undefined,
-  );
+  let unreachable: string | undefined;
+  const status: ClusterStatus | undefined = await collectClusterStatus(opts.kube, {
+    resourceModels,
+    onUnreachable: (detail) => {
+      unreachable = detail;
+    },
+  }).catch(() => undefined);
   const reachable = memberAnswered(status);
   // The status still goes out (it records the member not answering), but the pass did not do its job: --once exits 1.
   if (!reachable) {
     const ready = status?.conditions?.find((c) => c.type === CLUSTER_READY);
-    fail('member', new Error(`the member did not answer${ready ? `: ${ready.reason}: ${ready.message}` : ''}`));
+    const why = `${ready ? `: ${ready.reason}: ${ready.message}` : ''}${unreachable ? ` (${unreachable})` : ''}`;
+    fail('member', new Error(`the member did not answer${why}`));
   }
   // The member's exported Services' slices go to the status branch, from where every importer's applier reads them.
   const mcs = delivery ? await readMultiClusterServiceContext(repo, delivery.renderedCommit, statusRef) : undefined;

@@ -186,7 +186,10 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
   const modelsOf = await resourceModelsAt(t.repo, delivery?.renderedCommit ?? renderedHead);
   const reports: ClusterReport[] = await Promise.all(
     [...clusters].map(async ([cluster, kube]) => {
-      const status = await collectClusterStatus(kube, { resourceModels: modelsOf(cluster) }).catch(() => undefined);
+      const status = await collectClusterStatus(kube, {
+        resourceModels: modelsOf(cluster),
+        onUnreachable: (detail) => t.log({ step: 'status', cluster, unreachable: detail }),
+      }).catch(() => undefined);
       const d = delivery?.clusters.get(cluster);
       const reachable = memberAnswered(status);
       // After the apply: a ServiceExport just created has its slices collected in the same pass.
@@ -290,7 +293,10 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
   let unread = 0;
   const reports: ClusterReport[] = await Promise.all(
     [...clusters].map(async ([cluster, kube]) => {
-      const status = await collectClusterStatus(kube, { resourceModels: modelsOf(cluster) }).catch(() => undefined);
+      const status = await collectClusterStatus(kube, {
+        resourceModels: modelsOf(cluster),
+        onUnreachable: (detail) => t.log({ step: 'status', cluster, unreachable: detail }),
+      }).catch(() => undefined);
       const reachable = memberAnswered(status);
       const objects = inventories.get(cluster)?.objects ?? [];
       // An unreachable member answers no GET either: do not spend retries on each of its objects.

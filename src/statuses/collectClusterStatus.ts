@@ -19,7 +19,12 @@ const PROBE_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 100, maxDelayMs: 50
  */
 export async function collectClusterStatus(
   kube: KubeTarget,
-  opts: { retry?: RetryPolicy; resourceModels?: readonly ResourceModel[] } = {},
+  opts: {
+    retry?: RetryPolicy;
+    resourceModels?: readonly ResourceModel[];
+    /** Why the member is not reachable: Karmada's condition message does not say, its log does. */
+    onUnreachable?: (detail: string) => void;
+  } = {},
 ): Promise<ClusterStatus> {
   const retry = opts.retry ?? PROBE_RETRY;
   let health: KubeResponse;
@@ -29,6 +34,7 @@ export async function collectClusterStatus(
       health = await sendRequest(kube, { method: 'GET', path: '/healthz', timeoutMs: 5_000 }, retry);
   } catch (err) {
     const noClient = err instanceof Error && err.cause instanceof NoClusterClientError ? err.cause : undefined;
+    if (!noClient) opts.onUnreachable?.(err instanceof Error ? err.message : String(err));
     return {
       conditions: [
         noClient
@@ -39,8 +45,10 @@ export async function collectClusterStatus(
   }
   // client-go takes any status outside 200-206 for an error: Karmada's getClusterHealthStatus then calls the member
   // offline (not reachable, and collects nothing else); 200 is healthy whatever the body says.
-  if (health.status < 200 || health.status > 206)
+  if (health.status < 200 || health.status > 206) {
+    opts.onUnreachable?.(statusMessage(health));
     return { conditions: [ready('False', 'ClusterNotReachable', NOT_REACHABLE)] };
+  }
   // Reachable but not healthy: Karmada collects nothing else from it either.
   if (health.status !== 200)
     return {

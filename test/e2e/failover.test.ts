@@ -63,6 +63,7 @@ spec:
       clusterNames: [member1, member2]
 `;
 
+const logs: Record<string, unknown>[] = [];
 const pass = () =>
   reconcileOnce({
     repo,
@@ -70,7 +71,7 @@ const pass = () =>
     outputRef: 'refs/heads/flotilla/rendered',
     clusters: kubes,
     render: true,
-    log: () => {},
+    log: (line) => logs.push(line),
     now: () => new Date(clock),
   });
 const lastMessage = () => config.git('log', '-1', '--format=%B', 'flotilla/rendered');
@@ -121,7 +122,14 @@ test('member2 stops: after the toleration its replica moves to member1, it keeps
 
   await members[1]!.faults.set({ refuse: true });
   tick(1);
+  logs.length = 0;
   await pass();
+  const why = logs.find((l) => l.step === 'status' && l.cluster === 'member2');
+  assert.match(
+    String(why?.unreachable),
+    /^cluster member2 did not answer/,
+    'the log says why the member is not reachable',
+  );
   assert.is(statusOf('member2').status.conditions[0].status, 'True', 'one failed probe: Ready is damped');
   assert.match(statusOf('member2').metadata.annotations['flotilla.io/ready-observed'], /^False since /);
 

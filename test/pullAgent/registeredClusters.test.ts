@@ -119,7 +119,10 @@ test('agent --once exits 1 when the member does not answer, after recording that
   const down = await agent('member3', dead);
   assert.is(down.code, 1, down.out + down.err);
   const line = logStep(down.out, 'member');
-  assert.match(String(line?.error), /^the member did not answer: ClusterNotReachable/);
+  assert.match(
+    String(line?.error),
+    /^the member did not answer: ClusterNotReachable: cluster is not reachable \(cluster member3 did not answer/,
+  );
   const recorded = config.show('flotilla/status', 'clusters/member3.yaml');
   // Ready flips only after Karmada's failure threshold; the observation that starts it is recorded at once.
   assert.match(recorded, /flotilla\.io\/ready-observed: False since /, recorded);
