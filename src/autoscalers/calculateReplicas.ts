@@ -33,7 +33,7 @@ export interface ScaledPod {
   ready?: 'True' | 'False' | 'Unknown';
   /** status.startTime, ms since the epoch; undefined when the pod has none: counted unready for CPU. */
   startTime?: number;
-  /** The Ready condition's lastTransitionTime, ms since the epoch (its startTime when absent). */
+  /** The Ready condition's lastTransitionTime, ms since the epoch; undefined when the condition has none. */
   readySince?: number;
   /** Its PodMetrics sample: when it ends and the window it covers, ms. */
   sample?: { timestamp: number; windowMs: number };
@@ -160,10 +160,10 @@ function groupPods(pods: readonly ScaledPod[], metrics: ReadonlyMap<string, numb
 
 function cpuUnready(pod: ScaledPod, readiness: PodReadiness): boolean {
   if (pod.ready === undefined || pod.startTime === undefined) return true;
-  const since = pod.readySince ?? pod.startTime;
+  // A condition or sample without a time has Go's zero time there: before every start and every sample.
+  const since = pod.readySince ?? Number.NEGATIVE_INFINITY;
   const now = readiness.now ?? Number.POSITIVE_INFINITY;
   if (pod.startTime + (readiness.cpuInitializationPeriodMs ?? DEFAULT_CPU_INITIALIZATION_PERIOD_MS) > now)
-    // A sample without a time is Go's zero time: before any transition.
     return (
       pod.ready === 'False' || (pod.sample?.timestamp ?? Number.NEGATIVE_INFINITY) < since + (pod.sample?.windowMs ?? 0)
     );

@@ -145,4 +145,22 @@ test('for CPU, inside its initialization period a Ready pod counts once a sample
   assert.is(replicas(calculateResourceReplicas(2, 50, [a, settled], use, 0.1, 1, { resource: 'cpu', now })), 4);
 });
 
+// Karmada's TestGroupPods builds pods whose Ready condition has no lastTransitionTime: Go reads it as the zero time.
+test('for CPU, a Ready condition without a lastTransitionTime turned so before any start or sample', () => {
+  const now = 60 * 60_000;
+  const use = usage({ a: 150, b: 150 });
+  // Started 30 s ago, inside the initialization period, sampled now over 1 minute: the sample counts.
+  const young = pod('b', {
+    startTime: now - 30_000,
+    readySince: undefined,
+    sample: { timestamp: now, windowMs: 60_000 },
+  });
+  assert.is(replicas(calculateResourceReplicas(2, 50, [pod('a'), young], use, 0.1, 1, { resource: 'cpu', now })), 6);
+  // Ready=False long after its start, with no readiness delay: its start is still after that zero time, so never Ready.
+  const down = pod('b', { ready: 'False', startTime: 0, readySince: undefined });
+  const readiness = { resource: 'cpu', now, initialReadinessDelayMs: 0 };
+  // a alone at 150% -> ratio 3; b counted at 0 for the scale up -> 75% -> ratio 1.5 -> ceil(1.5 x 2) = 3.
+  assert.is(replicas(calculateResourceReplicas(2, 50, [pod('a'), down], use, 0.1, 1, readiness)), 3);
+});
+
 test.run();
