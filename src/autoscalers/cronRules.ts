@@ -84,6 +84,24 @@ export function nextRuleRun(rule: CronRule, after: number): number | undefined {
   return nextCronRun(schedule, after, timeZone);
 }
 
+/**
+ * What a rule makes of a FederatedHPA's min and max (Karmada's ScaleFHPA updates them), or why the update is refused:
+ * the FederatedHPA webhook validates the updated object, so a targetMinReplicas above its maxReplicas (or a
+ * targetMaxReplicas below its minReplicas) fails the run and leaves both as they were.
+ */
+export function fhpaLimitsAfterRule(
+  current: { minReplicas?: number; maxReplicas: number },
+  rule: CronRule,
+): { minReplicas: number; maxReplicas: number } | { error: string } {
+  const minReplicas = rule.targetMinReplicas ?? current.minReplicas ?? 1;
+  const maxReplicas = rule.targetMaxReplicas ?? current.maxReplicas;
+  if (maxReplicas < minReplicas)
+    return {
+      error: `admission webhook "federatedhpa.karmada.io" denied the request: spec.maxReplicas: Invalid value: ${maxReplicas}: must be greater than or equal to \`minReplicas\``,
+    };
+  return { minReplicas, maxReplicas };
+}
+
 /** The history with one execution added, newest first, cut to the rule's limit (addSuccess/FailedExecutionHistory). */
 export function recordExecution(
   history: RuleHistory,

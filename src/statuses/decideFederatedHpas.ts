@@ -17,6 +17,7 @@ import { DEFAULT_CPU_UTILIZATION, scalingBehavior } from '../autoscalers/scaling
 import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import {
   evaluateCronRules,
+  fhpaLimitsAfterRule,
   nextRuleRun,
   recordExecution,
   type CronRule,
@@ -720,6 +721,19 @@ function runCron(
     // Karmada's rule fails when it cannot get what it scales; nothing is applied then.
     else if (!templates.has(targetKey))
       failure = `${target.kind} ${cron.ref.namespace}/${target.name} not found: the config repo has no such ${toFhpa ? 'FederatedHPA' : 'template'}`;
+    else if (toFhpa) {
+      const written = (templates.get(targetKey)!.manifest.spec ?? {}) as FhpaSpec;
+      const limits = fhpaLimitsAfterRule(
+        {
+          ...(typeof written.minReplicas === 'number' ? { minReplicas: written.minReplicas } : {}),
+          maxReplicas: typeof written.maxReplicas === 'number' ? written.maxReplicas : 0,
+          ...(applied?.minReplicas !== undefined ? { minReplicas: applied.minReplicas } : {}),
+          ...(applied?.maxReplicas !== undefined ? { maxReplicas: applied.maxReplicas } : {}),
+        },
+        rule,
+      );
+      if ('error' in limits) failure = limits.error;
+    }
     if (failure) {
       histories.set(rule.name, recordExecution(history, rule, { ok: false, value: { ...when, message: failure } }));
       lines.push(`CronFederatedHPA ${cron.ref.namespace}/${cron.ref.name} rule ${rule.name} failed: ${failure}`);

@@ -179,4 +179,50 @@ spec:
   }
 });
 
+test("a CronFederatedHPA rule whose targetMinReplicas exceeds the FederatedHPA's maxReplicas fails as Karmada's webhook refuses the update", async () => {
+  const config = makeConfigRepo();
+  const withRule = (rule: string) => `apiVersion: autoscaling.karmada.io/v1alpha1
+kind: CronFederatedHPA
+metadata: {name: web-cron, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: autoscaling.karmada.io/v1alpha1, kind: FederatedHPA, name: web}
+  rules: [{name: every-minute, schedule: "* * * * *", ${rule}}]
+`;
+  try {
+    const repo = await openRepo(config.dir);
+    const path = cronAutoscalerPath('default', 'web-cron');
+    const run = async (rule: string) => {
+      const commit = config.commit({
+        'templates/web.yaml': DEPLOYMENT,
+        'templates/web-fhpa.yaml': fhpa(2, 4),
+        'templates/web-cron.yaml': withRule(rule),
+      });
+      const memory = newAutoscalerMemory();
+      const first = await cronPass(repo, commit, memory, '2026-01-01T00:00:30Z');
+      const second = await cronPass(
+        repo,
+        commit,
+        memory,
+        '2026-01-01T00:01:30Z',
+        new Map([[path, parseCronAutoscaler(first.edits.get(path)!)]]),
+      );
+      return parseCronAutoscaler(second.edits.get(path)!);
+    };
+    const above = await run('targetMinReplicas: 6');
+    assert.is(above.applied, undefined);
+    assert.is(above.executionHistories?.[0]?.successfulExecutions, undefined);
+    assert.is(
+      above.executionHistories?.[0]?.failedExecutions?.[0]?.message,
+      'admission webhook "federatedhpa.karmada.io" denied the request: spec.maxReplicas: Invalid value: 4: must be greater than or equal to `minReplicas`',
+    );
+    const below = await run('targetMaxReplicas: 1');
+    assert.match(below.executionHistories?.[0]?.failedExecutions?.[0]?.message ?? '', /Invalid value: 1: must be/);
+    // Both moved together stay valid.
+    const both = await run('targetMinReplicas: 6, targetMaxReplicas: 8');
+    assert.equal(both.applied && [both.applied.minReplicas, both.applied.maxReplicas], [6, 8]);
+  } finally {
+    config.cleanup();
+  }
+});
+
 test.run();
