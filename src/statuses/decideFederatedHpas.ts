@@ -764,9 +764,10 @@ function runCron(
         ok: true,
         value: {
           ...when,
-          ...(rule.targetReplicas !== undefined && !toFhpa ? { appliedReplicas: rule.targetReplicas } : {}),
-          ...(rule.targetMinReplicas !== undefined && toFhpa ? { appliedMinReplicas: rule.targetMinReplicas } : {}),
-          ...(rule.targetMaxReplicas !== undefined && toFhpa ? { appliedMaxReplicas: rule.targetMaxReplicas } : {}),
+          // Karmada's addSuccessExecutionHistory records the rule's three targets as written, whichever it used.
+          ...(rule.targetReplicas !== undefined ? { appliedReplicas: rule.targetReplicas } : {}),
+          ...(rule.targetMinReplicas !== undefined ? { appliedMinReplicas: rule.targetMinReplicas } : {}),
+          ...(rule.targetMaxReplicas !== undefined ? { appliedMaxReplicas: rule.targetMaxReplicas } : {}),
         },
       }),
     );

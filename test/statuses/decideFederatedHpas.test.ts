@@ -225,4 +225,45 @@ spec:
   }
 });
 
+test("a CronFederatedHPA's successful execution records the rule's targets as written, as Karmada's history does", async () => {
+  const config = makeConfigRepo();
+  try {
+    const commit = config.commit({
+      'templates/web.yaml': DEPLOYMENT,
+      'templates/web-cron.yaml': `apiVersion: autoscaling.karmada.io/v1alpha1
+kind: CronFederatedHPA
+metadata: {name: web-cron, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  rules: [{name: every-minute, schedule: "* * * * *", targetReplicas: 3, targetMinReplicas: 2}]
+`,
+    });
+    const repo = await openRepo(config.dir);
+    const memory = newAutoscalerMemory();
+    const path = cronAutoscalerPath('default', 'web-cron');
+    const first = await cronPass(repo, commit, memory, '2026-01-01T00:00:30Z');
+    const second = await cronPass(
+      repo,
+      commit,
+      memory,
+      '2026-01-01T00:01:30Z',
+      new Map([[path, parseCronAutoscaler(first.edits.get(path)!)]]),
+    );
+    const status = parseCronAutoscaler(second.edits.get(path)!);
+    assert.equal(status.executionHistories[0]?.successfulExecutions, [
+      {
+        scheduleTime: '2026-01-01T00:01:00Z',
+        executionTime: '2026-01-01T00:01:30Z',
+        appliedReplicas: 3,
+        appliedMinReplicas: 2,
+      },
+    ]);
+    // The workload takes targetReplicas alone.
+    assert.is(status.applied?.replicas, 3);
+    assert.is(status.applied?.minReplicas, undefined);
+  } finally {
+    config.cleanup();
+  }
+});
+
 test.run();
