@@ -39,6 +39,8 @@ export interface ScaledPod {
   sample?: { timestamp: number; windowMs: number };
   /** Sum of the containers' requests for the resource, in milli-units; undefined when a container has none. */
   requestMilli?: number;
+  /** The container without a request for the resource, for the message, when `requestMilli` is undefined. */
+  requestlessContainer?: string;
 }
 
 export interface ResourceReplicas {
@@ -105,7 +107,7 @@ export function calculateResourceReplicas(
       return {
         ok: false,
         reason: 'FailedGetResourceMetric',
-        message: `missing request for ${resource} in a container of Pod ${pod.name}`,
+        message: `missing request for ${resource} in ${pod.requestlessContainer !== undefined ? `container ${pod.requestlessContainer}` : 'a container'} of Pod ${pod.name}`,
       };
     requests.set(pod.name, pod.requestMilli);
   }

@@ -11,6 +11,7 @@ import {
   DEFAULT_TOLERANCE,
   type ScaledPod,
 } from '../autoscalers/calculateReplicas.ts';
+import { podRequest, podUsage, type ContainerAmounts } from '../autoscalers/podMetrics.ts';
 import { hpaConditions, type Evaluation, type HpaCondition } from '../autoscalers/hpaConditions.ts';
 import { decideReplicas, type ScalingHistory } from '../autoscalers/normalizeReplicas.ts';
 import { DEFAULT_CPU_UTILIZATION, scalingBehavior } from '../autoscalers/scalingBehavior.ts';
@@ -198,6 +199,11 @@ interface FhpaSpec {
       name?: string;
       target?: { type?: string; averageUtilization?: number; averageValue?: string | number };
     };
+    containerResource?: {
+      name?: string;
+      container?: string;
+      target?: { type?: string; averageUtilization?: number; averageValue?: string | number };
+    };
     pods?: { metric?: { name?: string } };
   }[];
   behavior?: unknown;
@@ -302,7 +308,7 @@ async function decideOne(
       invalidCount++;
       invalid ??= { reason, message };
     };
-    if (m.type !== 'Resource') {
+    if (m.type !== 'Resource' && m.type !== 'ContainerResource') {
       // Only metrics.k8s.io is read: Pods, Object and External metrics need a custom or external metrics API.
       const kind = m.type ?? 'unknown';
       failed(
@@ -311,13 +317,36 @@ async function decideOne(
       );
       continue;
     }
-    const resource = m.resource?.name;
-    const t = m.resource?.target;
+    // A ContainerResource metric reads one container's request and usage, from the same metrics.k8s.io.
+    const source = m.type === 'Resource' ? m.resource : m.containerResource;
+    const container = m.type === 'ContainerResource' ? (m.containerResource?.container ?? '') : undefined;
+    const reason = `FailedGet${m.type}Metric`;
+    const resource = source?.name;
+    const t = source?.target;
     if (!resource || !pods) {
-      failed('FailedGetResourceMetric', pods ? 'the metric names no resource' : 'the workload has no pod selector');
+      failed(reason, pods ? 'the metric names no resource' : 'the workload has no pod selector');
       continue;
     }
-    const scaled = pods.pods.map((p) => ({ ...p, requestMilli: p.requests.get(resource) }));
+    const usage = new Map<string, number>();
+    let unreadable: string | undefined;
+    for (const [name, containers] of pods.usage) {
+      // Karmada's metrics client names a pod by its namespace, not its cluster.
+      const pod = `${fhpa.ref.namespace}/${name.slice(name.indexOf('/') + 1)}`;
+      const read = podUsage(pod, containers, resource, container);
+      if (!read.ok) unreadable ??= read.message;
+      else if (read.milli !== undefined) usage.set(name, read.milli);
+    }
+    if (unreadable !== undefined) {
+      failed(
+        reason,
+        `failed to get ${resource} utilization: unable to get metrics for resource ${resource}: failed to get container metrics: ${unreadable}`,
+      );
+      continue;
+    }
+    const scaled = pods.pods.map(({ containers, ...p }) => {
+      const request = podRequest(containers, resource, container);
+      return { ...p, ...(request.ok ? { requestMilli: request.milli } : { requestlessContainer: request.container }) };
+    });
     const readiness = {
       resource,
       now: input.now.getTime(),
@@ -328,7 +357,6 @@ async function decideOne(
         ? { initialReadinessDelayMs: input.options.initialReadinessDelayMs }
         : {}),
     };
-    const usage = pods.usage.get(resource) ?? new Map<string, number>();
     // Which target is set decides, not its type (computeStatusForResourceMetricGeneric): averageValue, else
     // averageUtilization.
     const targetMilli = t?.averageValue !== undefined ? milli(t.averageValue) : undefined;
@@ -348,17 +376,18 @@ async function decideOne(
         : undefined;
     if (!result) {
       failed(
-        'FailedGetResourceMetric',
+        reason,
         `invalid resource metric source for ${resource}: neither an average utilization target nor an average value (usage) target was set`,
       );
       continue;
     }
     if (!result.ok) {
-      failed(result.reason, `failed to get ${resource} utilization: ${result.message}`);
+      failed(reason, `failed to get ${resource} utilization: ${result.message}`);
       continue;
     }
     seen.push({
       resource,
+      ...(container !== undefined ? { container } : {}),
       ...(byValue
         ? { targetAverageValue: String(t!.averageValue) }
         : { targetUtilization: t!.averageUtilization!, currentUtilization: result.value.utilization }),
@@ -368,7 +397,9 @@ async function decideOne(
     // The largest proposal over the metrics wins (computeReplicasForMetrics).
     if (metricReplicas === undefined || result.value.replicas > metricReplicas) {
       metricReplicas = result.value.replicas;
-      metricName = byValue ? `${resource} resource` : `${resource} resource utilization (percentage of request)`;
+      metricName = byValue
+        ? `${resource} resource`
+        : `${resource}${container !== undefined ? ' container' : ''} resource utilization (percentage of request)`;
     }
   }
   // Karmada's computeReplicasForMetrics: all metrics invalid, or some invalid and the rest would scale down, is no
@@ -452,7 +483,7 @@ async function decideOne(
   const metricsText = seen
     .map(
       (m) =>
-        `${m.resource} ${m.targetAverageValue === undefined ? `${m.currentUtilization}% of request (target ${m.targetUtilization}%)` : `${m.currentAverageValue} per pod (target ${m.targetAverageValue})`} over ${Object.entries(
+        `${m.resource}${m.container !== undefined ? ` of container ${m.container}` : ''} ${m.targetAverageValue === undefined ? `${m.currentUtilization}% of request (target ${m.targetUtilization}%)` : `${m.currentAverageValue} per pod (target ${m.targetAverageValue})`} over ${Object.entries(
           m.pods,
         )
           .map(([c, n]) => `${n} pod(s) in ${c}`)
@@ -535,13 +566,14 @@ function podSelector(workload: Template): string | undefined {
 }
 
 interface ReadPod extends Omit<ScaledPod, 'requestMilli'> {
-  requests: Map<string, number>;
+  /** Its containers' requests. */
+  containers: ContainerAmounts[];
 }
 
 interface PodsAndUsage {
   pods: ReadPod[];
-  /** Resource → pod name (`<cluster>/<pod>`) → usage in milli-units. */
-  usage: Map<string, Map<string, number>>;
+  /** Pod name (`<cluster>/<pod>`) → its PodMetrics' containers' usage. */
+  usage: Map<string, ContainerAmounts[]>;
 }
 
 /** An RFC 3339 time as ms since the epoch; undefined when absent or unreadable. */
@@ -553,6 +585,16 @@ function epochMs(value: unknown): number | undefined {
 function milli(value: unknown): number | undefined {
   const q = typeof value === 'string' || typeof value === 'number' ? parseQuantity(value) : undefined;
   return q ? Number(quantityMilliValue(q)) : undefined;
+}
+
+/** A container's requests or usage as milli-units by resource; unreadable quantities are left out. */
+function amounts(list: Record<string, unknown> | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [resource, value] of Object.entries(list ?? {})) {
+    const v = milli(value);
+    if (v !== undefined) out.set(resource, v);
+  }
+  return out;
 }
 
 /**
@@ -593,19 +635,9 @@ async function readPods(
         conditions?: { type?: string; status?: string; lastTransitionTime?: string }[];
       };
       const containers = ((pod.spec as { containers?: unknown[] } | undefined)?.containers ?? []) as {
+        name?: string;
         resources?: { requests?: Record<string, unknown> };
       }[];
-      const requests = new Map<string, number>();
-      for (const resource of ['cpu', 'memory']) {
-        let sum = 0;
-        let complete = true;
-        for (const c of containers) {
-          const v = milli(c.resources?.requests?.[resource]);
-          if (v === undefined) complete = false;
-          else sum += v;
-        }
-        if (complete && containers.length > 0) requests.set(resource, sum);
-      }
       const condition = status.conditions?.find((c) => c.type === 'Ready');
       const ready = condition?.status;
       const startTime = epochMs(status.startTime);
@@ -617,31 +649,23 @@ async function readPods(
         ...(ready === 'True' || ready === 'False' || ready === 'Unknown' ? { ready } : {}),
         ...(startTime !== undefined ? { startTime } : {}),
         ...(readySince !== undefined ? { readySince } : {}),
-        requests,
+        containers: containers.map((c) => ({ name: c.name ?? '', amounts: amounts(c.resources?.requests) })),
       });
     }
     const byName = new Map(out.pods.map((p) => [p.name, p]));
     for (const m of metrics) {
       const name = (m.metadata as { name?: string } | undefined)?.name;
-      const containers = (m.containers ?? []) as { usage?: Record<string, unknown> }[];
+      const containers = (m.containers ?? []) as { name?: string; usage?: Record<string, unknown> }[];
       if (!name) continue;
       const timestamp = epochMs(m.timestamp);
       const window = typeof m.window === 'string' ? parseDuration(m.window) : 0;
       const scaled = byName.get(`${cluster}/${name}`);
       if (scaled && timestamp !== undefined)
         scaled.sample = { timestamp, windowMs: window instanceof Error ? 0 : window };
-      for (const resource of ['cpu', 'memory']) {
-        // A pod with no containers, or a container without this usage, has no metric for it (Karmada's
-        // calculatePodResourceMetrics: missing), so it counts as a pod without a sample, not as 0.
-        const values = containers.map((c) => milli(c.usage?.[resource]));
-        if (values.length === 0 || values.some((v) => v === undefined)) continue;
-        const byPod = out.usage.get(resource) ?? new Map<string, number>();
-        byPod.set(
-          `${cluster}/${name}`,
-          (values as number[]).reduce((a, b) => a + b, 0),
-        );
-        out.usage.set(resource, byPod);
-      }
+      out.usage.set(
+        `${cluster}/${name}`,
+        containers.map((c) => ({ name: c.name ?? '', amounts: amounts(c.usage) })),
+      );
     }
   });
   return out;

@@ -62,16 +62,18 @@ export function federatedHpaObject(v: FederatedHpaView): Obj {
             lastScaleTime: d.lastScaleTime,
             ...(d.metrics.length
               ? {
-                  currentMetrics: d.metrics.map((m) => ({
-                    type: 'Resource',
-                    resource: {
-                      name: m.resource,
-                      current: {
-                        ...(m.currentUtilization !== undefined ? { averageUtilization: m.currentUtilization } : {}),
-                        averageValue: m.currentAverageValue,
-                      },
-                    },
-                  })),
+                  currentMetrics: d.metrics.map((m) => {
+                    const current = {
+                      ...(m.currentUtilization !== undefined ? { averageUtilization: m.currentUtilization } : {}),
+                      averageValue: m.currentAverageValue,
+                    };
+                    return m.container !== undefined
+                      ? {
+                          type: 'ContainerResource',
+                          containerResource: { name: m.resource, container: m.container, current },
+                        }
+                      : { type: 'Resource', resource: { name: m.resource, current } };
+                  }),
                 }
               : {}),
             ...(d.conditions ? { conditions: d.conditions } : {}),
@@ -131,8 +133,9 @@ export function listFederatedHpas(
 
 /** `describe federatedhpa`: as `kubectl describe hpa` lays one out. Pure. */
 export function describeFederatedHpa(v: FederatedHpaView): string {
+  type Source = { name?: string; container?: string; target?: Record<string, unknown> };
   const spec = (v.template.manifest.spec ?? {}) as FhpaSpec & {
-    metrics?: { type?: string; resource?: { name?: string; target?: Record<string, unknown> } }[];
+    metrics?: { type?: string; resource?: Source; containerResource?: Source }[];
   };
   const d = v.decision;
   const lines = [
@@ -146,14 +149,22 @@ export function describeFederatedHpa(v: FederatedHpaView): string {
     ? spec.metrics
     : [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
   for (const m of metrics) {
-    const name = m.resource?.name ?? m.type ?? '';
-    const seen = d?.metrics.find((s) => s.resource === name);
-    const target = m.resource?.target ?? {};
+    const source = m.type === 'ContainerResource' ? m.containerResource : m.resource;
+    const name = source?.name ?? m.type ?? '';
+    const container = m.type === 'ContainerResource' ? (source?.container ?? '') : undefined;
+    const seen = d?.metrics.find((s) => s.resource === name && s.container === container);
+    const target = source?.target ?? {};
+    // kubectl describe hpa's wording: which target is set decides, as it does for the controller.
+    const what = `resource ${name}${container !== undefined ? ` of container "${container}"` : ''} on pods`;
     const text =
-      target.type === 'AverageValue'
-        ? `  resource ${name}:  ${seen?.currentAverageValue ?? '<unknown>'} / ${String(target.averageValue)}`
-        : `  resource ${name} on pods  (as a percentage of request):  ${seen?.currentUtilization !== undefined ? `${seen.currentUtilization}% (${seen.currentAverageValue})` : '<unknown>'} / ${String(target.averageUtilization ?? '')}%`;
-    lines.push(m.type === 'Resource' ? text : `  ${m.type} metric: not read (no custom or external metrics API)`);
+      target.averageValue !== undefined
+        ? `  ${what}:  ${seen?.currentAverageValue ?? '<unknown>'} / ${String(target.averageValue)}`
+        : `  ${what}  (as a percentage of request):  ${seen?.currentUtilization !== undefined ? `${seen.currentUtilization}% (${seen.currentAverageValue})` : '<unknown>'} / ${String(target.averageUtilization ?? '')}%`;
+    lines.push(
+      m.type === 'Resource' || m.type === 'ContainerResource'
+        ? text
+        : `  ${m.type} metric: not read (no custom or external metrics API)`,
+    );
   }
   lines.push(
     `Min replicas:      ${spec.minReplicas ?? 1}`,

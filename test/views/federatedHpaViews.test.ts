@@ -7,6 +7,8 @@ import { getCommand } from '../../src/commands/getCommand.ts';
 import { describeCommand } from '../../src/commands/describeCommand.ts';
 import { autoscalerPath, serializeAutoscalerDecision } from '../../src/branches/status/autoscalerDecisions.ts';
 import { replicasFromAutoscaler } from '../../src/views/replicasFromMembers.ts';
+import { describeFederatedHpa, federatedHpaObject } from '../../src/views/federatedHpaViews.ts';
+import type { Template } from '../../src/api/model.ts';
 import type { TempRepo } from '../commits/helpers/tempRepo.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
@@ -88,6 +90,62 @@ test('replicasFromAutoscaler leaves a template without a spec, or without a deci
   assert.is(replicasFromAutoscaler(web, undefined), web);
   assert.equal(replicasFromAutoscaler(web, { replicas: 3 }), { spec: { replicas: 3 } });
   assert.is(web.spec.replicas, 2);
+});
+
+test('describe and -o yaml: a ContainerResource metric names its container, in kubectl describe hpa words', () => {
+  const manifest = parse(`apiVersion: autoscaling.karmada.io/v1alpha1
+kind: FederatedHPA
+metadata: {name: web, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 6
+  metrics:
+    - type: ContainerResource
+      containerResource: {name: cpu, container: app, target: {type: Utilization, averageUtilization: 50}}
+    - type: Resource
+      resource: {name: memory, target: {type: AverageValue, averageValue: 64Mi}}
+`);
+  const view = {
+    template: {
+      ref: { apiVersion: manifest.apiVersion, kind: 'FederatedHPA', namespace: 'default', name: 'web' },
+      manifest,
+      source: { file: 'templates/web-fhpa.yaml', line: 1 },
+    } as unknown as Template,
+    decision: {
+      apiVersion: 'autoscaling.karmada.io/v1alpha1' as const,
+      kind: 'FederatedHPA' as const,
+      metadata: { namespace: 'default', name: 'web' },
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      desiredReplicas: 4,
+      currentReplicas: 1,
+      reason: 'cpu container resource utilization (percentage of request) above target',
+      ableToScale: 'SucceededRescale',
+      metrics: [
+        {
+          resource: 'cpu',
+          container: 'app',
+          targetUtilization: 50,
+          currentUtilization: 200,
+          currentAverageValue: '100m',
+          pods: {},
+        },
+      ],
+      lastScaleTime: '2023-11-15T00:00:00Z',
+    },
+  };
+  const text = describeFederatedHpa(view);
+  assert.match(
+    text,
+    /^ {2}resource cpu of container "app" on pods {2}\(as a percentage of request\): {2}200% \(100m\) \/ 50%$/m,
+  );
+  assert.match(text, /^ {2}resource memory on pods: {2}<unknown> \/ 64Mi$/m);
+  const status = federatedHpaObject(view).status as { currentMetrics: unknown[] };
+  assert.equal(status.currentMetrics, [
+    {
+      type: 'ContainerResource',
+      containerResource: { name: 'cpu', container: 'app', current: { averageUtilization: 200, averageValue: '100m' } },
+    },
+  ]);
 });
 
 test.run();

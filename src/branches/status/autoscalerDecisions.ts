@@ -27,6 +27,8 @@ export const AUTOSCALERS_FOLDER = 'autoscalers/';
 export interface SeenMetric {
   /** `cpu` */
   resource: string;
+  /** The container a ContainerResource metric reads; absent for a Resource metric (all containers). */
+  container?: string;
   /** Target average utilization, percent of request (a Utilization target). */
   targetUtilization?: number;
   /** Current average utilization over the pods with a metric, percent of request (a Utilization target). */
