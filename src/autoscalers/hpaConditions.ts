@@ -103,3 +103,17 @@ export function hpaConditions(e: Evaluation): HpaCondition[] {
     });
   return out;
 }
+
+/**
+ * The status's conditions after an evaluation set `next` (Karmada's setConditionInList): each type keeps its place
+ * in the list and takes the new value; a type this evaluation did not set stays as it was (a failed metric leaves
+ * the last ScalingLimited); a new type goes last.
+ */
+export function mergeHpaConditions(
+  previous: readonly HpaCondition[] | undefined,
+  next: readonly HpaCondition[],
+): HpaCondition[] {
+  const out = (previous ?? []).map((c) => next.find((n) => n.type === c.type) ?? c);
+  for (const n of next) if (!out.some((c) => c.type === n.type)) out.push(n);
+  return out;
+}

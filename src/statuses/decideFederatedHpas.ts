@@ -12,7 +12,7 @@ import {
   type ScaledPod,
 } from '../autoscalers/calculateReplicas.ts';
 import { podRequest, podUsage, type ContainerAmounts } from '../autoscalers/podMetrics.ts';
-import { hpaConditions, type Evaluation, type HpaCondition } from '../autoscalers/hpaConditions.ts';
+import { hpaConditions, mergeHpaConditions, type Evaluation, type HpaCondition } from '../autoscalers/hpaConditions.ts';
 import { decideReplicas, type ScalingHistory } from '../autoscalers/normalizeReplicas.ts';
 import { DEFAULT_CPU_UTILIZATION, scalingBehavior } from '../autoscalers/scalingBehavior.ts';
 import { bindingPath } from '../branches/rendered/outputPaths.ts';
@@ -259,13 +259,13 @@ async function decideOne(
   };
   /** A decision that keeps the count, written only when its conditions changed (or there is no file yet). */
   const held = (evaluation: Evaluation, reason: string, metrics: SeenMetric[]) => {
-    const conditions = hpaConditions(evaluation);
+    const conditions = mergeHpaConditions(existing?.conditions, hpaConditions(evaluation));
     if (existing?.gitReplicas === gitReplicas && sameConditions(existing.conditions, conditions)) return undefined;
     const file: AutoscalerDecisionFile = {
       ...base,
       desiredReplicas: currentReplicas,
       reason,
-      ableToScale: conditions[0]!.reason,
+      ableToScale: conditions.find((c) => c.type === 'AbleToScale')!.reason,
       metrics,
       lastScaleTime: existing?.lastScaleTime ?? time,
       ...(existing?.scaleUpEvents ? { scaleUpEvents: existing.scaleUpEvents } : {}),
@@ -439,14 +439,17 @@ async function decideOne(
       seen,
     );
   input.memory.history.set(key, decision.history);
-  const conditions = hpaConditions({
-    kind: 'decided',
-    ableToScale: decision.ableToScale,
-    scalingLimited: decision.scalingLimited,
-    rescale: decision.rescale,
-    desiredReplicas: decision.desiredReplicas,
-    ...(metricName && !metricsFailed ? { metricName } : {}),
-  });
+  const conditions = mergeHpaConditions(
+    existing?.conditions,
+    hpaConditions({
+      kind: 'decided',
+      ableToScale: decision.ableToScale,
+      scalingLimited: decision.scalingLimited,
+      rescale: decision.rescale,
+      desiredReplicas: decision.desiredReplicas,
+      ...(metricName && !metricsFailed ? { metricName } : {}),
+    }),
+  );
   // No commit when neither the count nor the conditions change: metrics that move alone make no commit.
   if (
     existing?.gitReplicas === gitReplicas &&

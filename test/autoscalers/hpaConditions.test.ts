@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { hpaConditions } from '../../src/autoscalers/hpaConditions.ts';
+import { hpaConditions, mergeHpaConditions } from '../../src/autoscalers/hpaConditions.ts';
 
 const brief = (list: ReturnType<typeof hpaConditions>) => list.map((c) => `${c.type}=${c.status} ${c.reason}`);
 
@@ -74,6 +74,32 @@ test('a target at zero replicas is not scaled; no target cluster gives its scale
     ['AbleToScale=True SucceededGetScale', 'ScalingActive=False ScalingDisabled'],
   );
   assert.equal(brief(hpaConditions({ kind: 'no-scale', message: 'none' })), ['AbleToScale=False FailedGetScale']);
+});
+
+// Karmada's setConditionInList, as its TestSetConditionInList cases read it.
+test('an evaluation updates the conditions it sets in place, keeps the others, and appends new types', () => {
+  const c = (type: 'AbleToScale' | 'ScalingActive' | 'ScalingLimited', status: 'True' | 'False', reason: string) => ({
+    type,
+    status,
+    reason,
+    message: reason,
+  });
+  const decided = [
+    c('AbleToScale', 'True', 'ReadyForNewScale'),
+    c('ScalingActive', 'True', 'ValidMetricFound'),
+    c('ScalingLimited', 'True', 'TooManyReplicas'),
+  ];
+  const failed = hpaConditions({ kind: 'metric-failed', reason: 'FailedGetResourceMetric', message: 'x' });
+  assert.equal(brief(mergeHpaConditions(decided, failed)), [
+    'AbleToScale=True SucceededGetScale',
+    'ScalingActive=False FailedGetResourceMetric',
+    'ScalingLimited=True TooManyReplicas',
+  ]);
+  assert.equal(brief(mergeHpaConditions([c('ScalingActive', 'True', 'ValidMetricFound')], [decided[0]!])), [
+    'ScalingActive=True ValidMetricFound',
+    'AbleToScale=True ReadyForNewScale',
+  ]);
+  assert.equal(brief(mergeHpaConditions(undefined, failed)), brief(failed));
 });
 
 test.run();

@@ -266,4 +266,44 @@ spec:
   }
 });
 
+test('a FederatedHPA that cannot read its scale keeps the conditions that pass did not set, as Karmada keeps them', async () => {
+  const config = makeConfigRepo();
+  try {
+    const commit = config.commit({ 'templates/web.yaml': DEPLOYMENT, 'templates/web-fhpa.yaml': fhpa(1, 4) });
+    const path = autoscalerPath('default', 'web');
+    const before = {
+      ...DECISION,
+      gitReplicas: 1,
+      conditions: [
+        { type: 'AbleToScale' as const, status: 'True' as const, reason: 'ReadyForNewScale', message: 'm' },
+        { type: 'ScalingActive' as const, status: 'True' as const, reason: 'ValidMetricFound', message: 'm' },
+        { type: 'ScalingLimited' as const, status: 'True' as const, reason: 'TooManyReplicas', message: 'm' },
+      ],
+    };
+    const out = await decideFederatedHpas({
+      repo: await openRepo(config.dir),
+      sourceCommit: commit,
+      renderedCommit: commit,
+      existing: new Map([[path, before]]),
+      clusters: new Map(),
+      ready: new Set(),
+      now: new Date('2026-01-01T00:01:00Z'),
+      memory: newAutoscalerMemory(),
+    });
+    const after = parseAutoscalerDecision(out.edits.get(path)!);
+    assert.equal(
+      after.conditions?.map((c) => `${c.type}=${c.status} ${c.reason}`),
+      [
+        'AbleToScale=False FailedGetScale',
+        'ScalingActive=True ValidMetricFound',
+        'ScalingLimited=True TooManyReplicas',
+      ],
+    );
+    assert.is(after.ableToScale, 'FailedGetScale');
+    assert.match(out.lines[0] ?? '', /keeps 4 replicas \(AbleToScale=False FailedGetScale: /);
+  } finally {
+    config.cleanup();
+  }
+});
+
 test.run();
