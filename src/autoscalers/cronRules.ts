@@ -102,6 +102,36 @@ export function fhpaLimitsAfterRule(
   return { minReplicas, maxReplicas };
 }
 
+/** What CronFederatedHPA rules set on a FederatedHPA, with Git's value of each field when they set it. */
+export interface AppliedFhpaLimits {
+  minReplicas?: number;
+  maxReplicas?: number;
+  gitMinReplicas?: number;
+  gitMaxReplicas?: number;
+}
+
+/**
+ * The min and max rules set that still hold over the FederatedHPA Git has now: each while Git's value of that field
+ * is the one the rule ran over. A later edit of the field in Git wins, as a user's update of the FederatedHPA writes
+ * over what ScaleFHPA set in Karmada; a field the user leaves alone keeps the rule's value. A record without Git's
+ * value (written before it was kept) holds.
+ */
+export function heldFhpaLimits(
+  applied: AppliedFhpaLimits | undefined,
+  git: { minReplicas: number; maxReplicas: number },
+): { minReplicas?: number; maxReplicas?: number } {
+  const holds = (value: number | undefined, was: number | undefined, now: number) =>
+    value !== undefined && (was === undefined || was === now);
+  return {
+    ...(holds(applied?.minReplicas, applied?.gitMinReplicas, git.minReplicas)
+      ? { minReplicas: applied!.minReplicas! }
+      : {}),
+    ...(holds(applied?.maxReplicas, applied?.gitMaxReplicas, git.maxReplicas)
+      ? { maxReplicas: applied!.maxReplicas! }
+      : {}),
+  };
+}
+
 /** The history with one execution added, newest first, cut to the rule's limit (addSuccess/FailedExecutionHistory). */
 export function recordExecution(
   history: RuleHistory,

@@ -19,6 +19,7 @@ import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import {
   evaluateCronRules,
   fhpaLimitsAfterRule,
+  heldFhpaLimits,
   nextRuleRun,
   recordExecution,
   type CronRule,
@@ -158,15 +159,15 @@ export async function decideFederatedHpas(input: DecideInput): Promise<Autoscale
     if (!existingCrons.has(path) || serializeCronAutoscaler(existingCrons.get(path)!) !== text)
       out.edits.set(path, text);
     const a = file.applied;
+    const fhpaKey = refKey({ ...file.scaleTargetRef, namespace: cron.ref.namespace });
+    const target = templates.get(fhpaKey);
     if (
       a &&
+      target &&
       file.scaleTargetRef.apiVersion === FEDERATED_HPA_API_VERSION &&
       file.scaleTargetRef.kind === 'FederatedHPA'
     )
-      limits.set(refKey({ ...file.scaleTargetRef, namespace: cron.ref.namespace }), {
-        ...(a.minReplicas !== undefined ? { minReplicas: a.minReplicas } : {}),
-        ...(a.maxReplicas !== undefined ? { maxReplicas: a.maxReplicas } : {}),
-      });
+      limits.set(fhpaKey, heldFhpaLimits(a, gitFhpaLimits(target)));
   }
   const wanted = new Set(fhpas.map((f) => autoscalerPath(f.ref.namespace, f.ref.name)));
   for (const path of input.existing.keys())
@@ -674,6 +675,15 @@ async function readPods(
   return out;
 }
 
+/** A FederatedHPA's min and max as Git has them, minReplicas defaulted to 1 as Karmada's webhook defaults it. */
+function gitFhpaLimits(fhpa: Template): { minReplicas: number; maxReplicas: number } {
+  const spec = (fhpa.manifest.spec ?? {}) as FhpaSpec;
+  return {
+    minReplicas: typeof spec.minReplicas === 'number' ? spec.minReplicas : 1,
+    maxReplicas: typeof spec.maxReplicas === 'number' ? spec.maxReplicas : 0,
+  };
+}
+
 interface CronSpec {
   scaleTargetRef?: { apiVersion?: string; kind?: string; name?: string };
   rules?: CronRule[];
@@ -749,16 +759,8 @@ function runCron(
     else if (!templates.has(targetKey))
       failure = `${target.kind} ${cron.ref.namespace}/${target.name} not found: the config repo has no such ${toFhpa ? 'FederatedHPA' : 'template'}`;
     else if (toFhpa) {
-      const written = (templates.get(targetKey)!.manifest.spec ?? {}) as FhpaSpec;
-      const limits = fhpaLimitsAfterRule(
-        {
-          ...(typeof written.minReplicas === 'number' ? { minReplicas: written.minReplicas } : {}),
-          maxReplicas: typeof written.maxReplicas === 'number' ? written.maxReplicas : 0,
-          ...(applied?.minReplicas !== undefined ? { minReplicas: applied.minReplicas } : {}),
-          ...(applied?.maxReplicas !== undefined ? { maxReplicas: applied.maxReplicas } : {}),
-        },
-        rule,
-      );
+      const git = gitFhpaLimits(templates.get(targetKey)!);
+      const limits = fhpaLimitsAfterRule({ ...git, ...heldFhpaLimits(applied, git) }, rule);
       if ('error' in limits) failure = limits.error;
     }
     if (failure) {
@@ -766,16 +768,17 @@ function runCron(
       lines.push(`CronFederatedHPA ${cron.ref.namespace}/${cron.ref.name} rule ${rule.name} failed: ${failure}`);
       continue;
     }
-    const set = toFhpa
+    // Karmada writes what a rule sets into the FederatedHPA or the template once; a later edit of the same field wins.
+    // Each value holds while Git's value of its field is still the one the rule ran over, so that value is kept.
+    const git = toFhpa ? gitFhpaLimits(templates.get(targetKey)!) : undefined;
+    const still = git ? heldFhpaLimits(applied, git) : {};
+    const set: { replicas?: number; minReplicas?: number; maxReplicas?: number } = toFhpa
       ? {
-          ...(applied?.minReplicas !== undefined ? { minReplicas: applied.minReplicas } : {}),
-          ...(applied?.maxReplicas !== undefined ? { maxReplicas: applied.maxReplicas } : {}),
+          ...still,
           ...(rule.targetMinReplicas !== undefined ? { minReplicas: rule.targetMinReplicas } : {}),
           ...(rule.targetMaxReplicas !== undefined ? { maxReplicas: rule.targetMaxReplicas } : {}),
         }
       : { replicas: rule.targetReplicas! };
-    // Karmada writes targetReplicas into the template once; a later edit of the template wins. The count holds while
-    // Git's spec.replicas is still the one the rule ran over.
     const inGit = toFhpa
       ? undefined
       : (templates.get(targetKey)?.manifest.spec as { replicas?: unknown } | undefined)?.replicas;
@@ -783,6 +786,8 @@ function runCron(
       rule: rule.name,
       scheduleTime: formatTime(new Date(scheduleTime)),
       ...set,
+      ...(git && set.minReplicas !== undefined ? { gitMinReplicas: git.minReplicas } : {}),
+      ...(git && set.maxReplicas !== undefined ? { gitMaxReplicas: git.maxReplicas } : {}),
       ...(toFhpa ? {} : { gitReplicas: typeof inGit === 'number' ? inGit : 1 }),
     };
     histories.set(

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
+  heldFhpaLimits,
   evaluateCronRules,
   recordExecution,
   type CronRule,
@@ -82,6 +83,15 @@ test('history keeps the newest executions up to the limit (default 3) and the ne
     { ok: false, value: { scheduleTime: 1, executionTime: 2, message: 'x' } },
   );
   assert.is(one.failedExecutions.length, 1);
+});
+
+test("a rule's FederatedHPA limits hold per field while Git's value is the one it ran over; an old record holds", () => {
+  const applied = { minReplicas: 3, maxReplicas: 10, gitMinReplicas: 1, gitMaxReplicas: 4 };
+  assert.equal(heldFhpaLimits(applied, { minReplicas: 1, maxReplicas: 4 }), { minReplicas: 3, maxReplicas: 10 });
+  assert.equal(heldFhpaLimits(applied, { minReplicas: 1, maxReplicas: 6 }), { minReplicas: 3 });
+  assert.equal(heldFhpaLimits(applied, { minReplicas: 2, maxReplicas: 4 }), { maxReplicas: 10 });
+  assert.equal(heldFhpaLimits({ maxReplicas: 10 }, { minReplicas: 2, maxReplicas: 6 }), { maxReplicas: 10 });
+  assert.equal(heldFhpaLimits(undefined, { minReplicas: 1, maxReplicas: 4 }), {});
 });
 
 test.run();

@@ -306,4 +306,55 @@ test('a FederatedHPA that cannot read its scale keeps the conditions that pass d
   }
 });
 
+test("a CronFederatedHPA's maxReplicas on a FederatedHPA holds until Git edits that field, as a user's update wins in Karmada", async () => {
+  const config = makeConfigRepo();
+  const withRule = (rule: string) => `apiVersion: autoscaling.karmada.io/v1alpha1
+kind: CronFederatedHPA
+metadata: {name: web-cron, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: autoscaling.karmada.io/v1alpha1, kind: FederatedHPA, name: web}
+  rules: [{name: ${rule}, schedule: "* * * * *", target${rule === 'max' ? 'Max' : 'Min'}Replicas: ${rule === 'max' ? 10 : 8}}]
+`;
+  try {
+    const repo = await openRepo(config.dir);
+    const path = cronAutoscalerPath('default', 'web-cron');
+    // The max rule runs over maxReplicas 4 in Git, then Git changes the FederatedHPA and a min rule runs.
+    const afterEdit = async (fhpaInGit: string) => {
+      const memory = newAutoscalerMemory();
+      let existing = new Map<string, CronAutoscalerFile>();
+      const pass = async (files: Record<string, string>, now: string) => {
+        const out = await cronPass(
+          repo,
+          config.commit({ 'templates/web.yaml': DEPLOYMENT, ...files }),
+          memory,
+          now,
+          existing,
+        );
+        const text = out.edits.get(path);
+        if (text) existing = new Map([[path, parseCronAutoscaler(text)]]);
+        return existing.get(path)!;
+      };
+      await pass(
+        { 'templates/web-fhpa.yaml': fhpa(1, 4), 'templates/web-cron.yaml': withRule('max') },
+        '2026-01-01T00:00:30Z',
+      );
+      const ran = await pass({}, '2026-01-01T00:01:30Z');
+      assert.equal([ran.applied?.maxReplicas, ran.applied?.gitMaxReplicas], [10, 4]);
+      return pass(
+        { 'templates/web-fhpa.yaml': fhpaInGit, 'templates/web-cron.yaml': withRule('min') },
+        '2026-01-01T00:02:30Z',
+      );
+    };
+    // maxReplicas edited to 6: the user's 6 wins over the rule's 10, and min 8 is refused over it.
+    const edited = await afterEdit(fhpa(1, 6));
+    assert.match(edited.executionHistories[0]?.failedExecutions?.[0]?.message ?? '', /Invalid value: 6: must be/);
+    // minReplicas edited, maxReplicas left alone: the rule's 10 stays, and min 8 fits under it.
+    const untouched = await afterEdit(fhpa(2, 4));
+    assert.is(untouched.executionHistories[0]?.failedExecutions, undefined);
+    assert.equal([untouched.applied?.minReplicas, untouched.applied?.maxReplicas], [8, 10]);
+  } finally {
+    config.cleanup();
+  }
+});
+
 test.run();

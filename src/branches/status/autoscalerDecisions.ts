@@ -184,6 +184,9 @@ export interface CronAutoscalerFile {
     maxReplicas?: number;
     /** Git's spec.replicas of the workload when the rule ran: `replicas` holds only while Git still says this. */
     gitReplicas?: number;
+    /** Git's minReplicas and maxReplicas of the FederatedHPA when they were set: each holds while Git still says it. */
+    gitMinReplicas?: number;
+    gitMaxReplicas?: number;
   };
   executionHistories: CronExecutionHistory[];
 }
