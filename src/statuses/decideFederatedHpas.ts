@@ -43,6 +43,7 @@ import type { KubeTarget } from '../deliveries/KubeTarget.ts';
 import { resolveResource, resourcePath } from '../deliveries/resolveResource.ts';
 import { sendRequest, type RetryPolicy } from '../deliveries/sendRequest.ts';
 import { loadSource } from '../outputs/loadSource.ts';
+import { formatQuantity } from '../quantities/canonicalQuantity.ts';
 import { parseQuantity, quantityMilliValue } from '../quantities/parseQuantity.ts';
 import { formatTime } from '../time/formatTime.ts';
 import { parseYamlValue } from '../yaml/blockYaml.ts';
@@ -392,7 +393,12 @@ async function decideOne(
       ...(byValue
         ? { targetAverageValue: String(t!.averageValue) }
         : { targetUtilization: t!.averageUtilization!, currentUtilization: result.value.utilization }),
-      currentAverageValue: `${result.value.averageMilli}m`,
+      // Karmada's status holds resource.NewMilliQuantity(raw, DecimalSI): 1000m reads "1", 64Mi of memory "67108864".
+      currentAverageValue: formatQuantity({
+        mantissa: BigInt(result.value.averageMilli),
+        scale: -3,
+        format: 'DecimalSI',
+      }),
       pods: podsByCluster(scaled),
     });
     // The largest proposal over the metrics wins (computeReplicasForMetrics).

@@ -25,7 +25,10 @@ const DEPLOYMENT = {
     replicas: 1,
     selector: { matchLabels: { app: 'web' } },
     template: {
-      metadata: { labels: { app: 'web' }, annotations: { 'emulator.flotilla.io/cpu-usage': '200m' } },
+      metadata: {
+        labels: { app: 'web' },
+        annotations: { 'emulator.flotilla.io/cpu-usage': '200m', 'emulator.flotilla.io/memory-usage': '64Mi' },
+      },
       spec: {
         containers: [
           { name: 'app', image: 'nginx', resources: { requests: { cpu: '50m' } } },
@@ -120,6 +123,15 @@ test("a ContainerResource metric scales on one container's request and usage, wh
     '{type: ContainerResource, containerResource: {name: cpu, container: app, target: {type: AverageValue, averageValue: 25m}}}',
   );
   assert.is(value.desiredReplicas, 4);
+});
+
+test("a metric's current average value is the quantity Karmada's status holds, not a count of milli-units", async () => {
+  // 64Mi of memory per pod against 32Mi -> 2; Karmada writes NewMilliQuantity(67108864000, DecimalSI): "67108864".
+  const memory = await decide(
+    '{type: Resource, resource: {name: memory, target: {type: AverageValue, averageValue: 32Mi}}}',
+  );
+  assert.is(memory.desiredReplicas, 2);
+  assert.is(memory.metrics[0]?.currentAverageValue, '67108864');
 });
 
 test('a ContainerResource metric naming a container the pods lack fails, as Karmada reads no metric for it', async () => {
