@@ -59,7 +59,8 @@ function parseField(
     let to: number;
     if (range === '*' || range === '?') {
       [from, to] = [min, max];
-      if (stepText === undefined) star = true;
+      // robfig/cron's getRange clears the star bit only for a step above 1: `*/1` is still `*`.
+      if (step === 1) star = true;
     } else {
       const [a, b, ...more] = range.split('-');
       if (more.length > 0 || a === undefined) return `"${part}": more than one "-"`;

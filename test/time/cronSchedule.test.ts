@@ -64,6 +64,10 @@ test('day of month and day of week: OR when both are restricted, AND when one is
   const fifteenth = parse('0 0 15 * *');
   assert.is(iso(nextCronRun(fifteenth, at('2026-12-01T00:00:00Z'))), '2026-12-15T00:00:00.000Z');
   assert.is(nextCronRun(parse('0 0 31 2 *'), at('2026-12-01T00:00:00Z')), undefined, 'never fires');
+  // robfig/cron keeps the star of `*/1` (and `?/1`), so the AND still holds; `*/2` is a restriction, so OR.
+  assert.is(iso(nextCronRun(parse('0 0 */1 * mon'), at('2026-12-01T00:00:00Z'))), '2026-12-07T00:00:00.000Z');
+  assert.is(iso(nextCronRun(parse('0 0 15 * ?/1'), at('2026-12-01T00:00:00Z'))), '2026-12-15T00:00:00.000Z');
+  assert.is(iso(nextCronRun(parse('0 0 */2 * mon'), at('2026-12-01T00:00:00Z'))), '2026-12-03T00:00:00.000Z');
 });
 
 test('the latest run a pass missed between two times', () => {
