@@ -237,6 +237,16 @@ async function main(argv: string[]): Promise<number> {
       clusterSuccessThreshold: values['cluster-success-threshold'],
       clusterStatusUpdateFrequency: values['cluster-status-update-frequency'],
       gracefulEvictionTimeout: values['graceful-eviction-timeout'],
+      autoscaler: {
+        'horizontal-pod-autoscaler-sync-period': values['horizontal-pod-autoscaler-sync-period'],
+        'horizontal-pod-autoscaler-tolerance': values['horizontal-pod-autoscaler-tolerance'],
+        'horizontal-pod-autoscaler-downscale-stabilization':
+          values['horizontal-pod-autoscaler-downscale-stabilization'],
+        'horizontal-pod-autoscaler-cpu-initialization-period':
+          values['horizontal-pod-autoscaler-cpu-initialization-period'],
+        'horizontal-pod-autoscaler-initial-readiness-delay':
+          values['horizontal-pod-autoscaler-initial-readiness-delay'],
+      },
       maxSourceFiles: values['max-source-files'],
       maxOutputBytes: values['max-output-bytes'],
       ...(values['leader-elect']

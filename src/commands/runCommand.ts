@@ -13,6 +13,12 @@ import { commitStatusHook } from '../commitStatuses/commitStatusHook.ts';
 import type { ForgeConfig } from '../commitStatuses/types.ts';
 import { FORGE_ARG_OPTIONS, FORGE_HELP } from './parseForgeOptions.ts';
 import { parseRenderLimits, RENDER_LIMIT_OPTIONS } from './renderLimitFlags.ts';
+import {
+  AUTOSCALER_FLAG_OPTIONS,
+  AUTOSCALER_FLAGS_USAGE,
+  parseAutoscalerFlags,
+  type AutoscalerFlagValues,
+} from './autoscalerFlags.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { progressPrinter, type LogFormat } from './progressLine.ts';
 import { exposedWithoutToken, isLoopbackHost } from '../dashboard/checkUiAccess.ts';
@@ -30,6 +36,7 @@ export const RUN_USAGE = `usage: flotilla run --repo PATH|URL|--repo-env VAR [--
        [--listen ${DEFAULT_LISTEN}|HOST:PORT|off] [--resync 5m|0] [--fetch-schedule "* * * * *"]
        [--webhook-secret-env VAR] [--ui-token-env VAR] [--mirror-dir DIR] [--cluster-failure-threshold 30s] [--cluster-success-threshold 30s]
        [--cluster-status-update-frequency 10s|0] [--graceful-eviction-timeout 10m]
+       ${AUTOSCALER_FLAGS_USAGE}
        [--max-source-files 50000] [--max-output-bytes 512Mi]
        [--forge github|gitlab|gitea --forge-repo REPO [--forge-url URL] [--forge-token-env VAR] [--forge-target-url URL]]
        [--leader-elect [--leader-elect-lease-duration 15s] [--leader-elect-renew-deadline 10s]
@@ -43,6 +50,10 @@ export const RUN_USAGE = `usage: flotilla run --repo PATH|URL|--repo-env VAR [--
 namespace above, on the host cluster: --leader-elect-kubeconfig, else the pod's service account) names the one
 that renders, and each replica applies the Push clusters of its shard (Lease flotilla-replica-<id>). --id names
 the replica (default: the host name, i.e. the pod name).
+
+--horizontal-pod-autoscaler-* are karmada-controller-manager's FederatedHPA flags, with its defaults: how often each
+FederatedHPA is evaluated, the tolerance of the metric's ratio to its target, the scale-down stabilization window,
+and for CPU the initialization period and initial readiness delay of a new pod.
 
 --max-source-files and --max-output-bytes bound what one render reads and writes (a commit past them is refused
 with COMMIT_TOO_LARGE); raise them for a fleet larger than about 10,000 templates on 100 clusters.
@@ -68,6 +79,7 @@ export const RUN_OPTIONS = {
   'cluster-success-threshold': { type: 'string', default: '30s' },
   'cluster-status-update-frequency': { type: 'string', default: '10s' },
   'graceful-eviction-timeout': { type: 'string', default: '10m' },
+  ...AUTOSCALER_FLAG_OPTIONS,
   ...RENDER_LIMIT_OPTIONS,
   ...FORGE_ARG_OPTIONS,
   'leader-elect': { type: 'boolean', default: false },
@@ -117,6 +129,8 @@ export interface RunOptions {
   clusterStatusUpdateFrequency?: string;
   /** A graceful eviction task without its own grace period ends after this long (Karmada's flag of that name); default 10m. */
   gracefulEvictionTimeout?: string;
+  /** --horizontal-pod-autoscaler-* as given; absent: Karmada's defaults. */
+  autoscaler?: AutoscalerFlagValues;
   /** --max-source-files and --max-output-bytes as given; absent: the defaults (sourceLimits.ts). */
   maxSourceFiles?: string | undefined;
   maxOutputBytes?: string | undefined;
@@ -176,6 +190,7 @@ export async function runCommand(given: RunOptions): Promise<number> {
     throw new UsageError(
       `--graceful-eviction-timeout ${opts.gracefulEvictionTimeout}: must be at least 1s (a task needs a grace period); write it like 10m`,
     );
+  const autoscalerOptions = parseAutoscalerFlags(opts.autoscaler ?? {});
   const renderLimits = parseRenderLimits({
     'max-source-files': opts.maxSourceFiles,
     'max-output-bytes': opts.maxOutputBytes,
@@ -252,6 +267,7 @@ export async function runCommand(given: RunOptions): Promise<number> {
       readyThresholds: { failureMs, successMs },
       statusUpdateFrequencyMs: statusEveryMs,
       gracefulEvictionTimeoutSeconds: Math.round(graceMs / 1000),
+      autoscalerOptions,
       ...(Object.keys(renderLimits).length > 0 ? { renderLimits } : {}),
       ...(listen ? { listen } : {}),
       ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),

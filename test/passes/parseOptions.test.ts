@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parseAutoscalerFlags } from '../../src/commands/autoscalerFlags.ts';
 import { parseListen } from '../../src/commands/runCommand.ts';
 import { parseDuration } from '../../src/time/parseDuration.ts';
 import { runRefusal } from '../helpers/runOptions.ts';
@@ -73,6 +74,47 @@ test('--credentials-dir must not hold, or sit inside, the working tree of a loca
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+test("--horizontal-pod-autoscaler-*: karmada-controller-manager's FederatedHPA flags and defaults, bad values refused naming the flag", async () => {
+  assert.equal(parseAutoscalerFlags({}), {
+    syncPeriodMs: 15_000,
+    tolerance: 0.1,
+    downscaleStabilizationMs: 300_000,
+    cpuInitializationPeriodMs: 300_000,
+    initialReadinessDelayMs: 30_000,
+  });
+  assert.equal(
+    parseAutoscalerFlags({
+      'horizontal-pod-autoscaler-tolerance': '0.25',
+      'horizontal-pod-autoscaler-downscale-stabilization': '0',
+      'horizontal-pod-autoscaler-sync-period': '1m',
+    }),
+    {
+      syncPeriodMs: 60_000,
+      tolerance: 0.25,
+      downscaleStabilizationMs: 0,
+      cpuInitializationPeriodMs: 300_000,
+      initialReadinessDelayMs: 30_000,
+    },
+  );
+  const refusal = (autoscaler: Record<string, string>) => runRefusal({ autoscaler });
+  assert.match(
+    await refusal({ 'horizontal-pod-autoscaler-tolerance': 'ten percent' }),
+    '--horizontal-pod-autoscaler-tolerance ten percent: write a number of 0 or more',
+  );
+  assert.match(
+    await refusal({ 'horizontal-pod-autoscaler-tolerance': '-0.1' }),
+    '--horizontal-pod-autoscaler-tolerance -0.1: write a number of 0 or more',
+  );
+  assert.match(
+    await refusal({ 'horizontal-pod-autoscaler-sync-period': '0' }),
+    '--horizontal-pod-autoscaler-sync-period 0: must be more than 0',
+  );
+  assert.match(
+    await refusal({ 'horizontal-pod-autoscaler-initial-readiness-delay': '30 s' }),
+    '--horizontal-pod-autoscaler-initial-readiness-delay "30 s" is not a duration',
+  );
 });
 
 test.run();
