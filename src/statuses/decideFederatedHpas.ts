@@ -414,14 +414,16 @@ async function decideOne(
   const metricsFailed =
     invalid !== undefined &&
     (invalidCount >= metricSpecs.length || (metricReplicas !== undefined && metricReplicas < currentReplicas));
-  // Karmada's recordInitialRecommendation: the first evaluation in a process (a new FederatedHPA, or any after a
-  // restart) starts its recommendations with the current count, so a scale-down waits out the stabilization window.
+  // Karmada's recordInitialRecommendation: the first evaluation in a process that reads the scale (a new
+  // FederatedHPA, or any after a restart) starts its recommendations with the current count, so a scale-down waits
+  // out the stabilization window from then, even when no metric gives a count yet.
   const initial = [{ at: input.now.getTime(), replicas: currentReplicas }];
   const history = input.memory.history.get(key) ?? {
     recommendations: initial,
     scaleUpEvents: (existing?.scaleUpEvents ?? []).map((e) => ({ at: Date.parse(e.time), change: e.change })),
     scaleDownEvents: (existing?.scaleDownEvents ?? []).map((e) => ({ at: Date.parse(e.time), change: e.change })),
   };
+  if (!input.memory.history.has(key)) input.memory.history.set(key, history);
   const decision = decideReplicas({
     minReplicas,
     maxReplicas: spec.maxReplicas,
