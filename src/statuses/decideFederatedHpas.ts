@@ -138,11 +138,32 @@ async function sourceObjects(repo: GitRepo, commit: string, memory: AutoscalerMe
   return memory.source;
 }
 
+/**
+ * Karmada drops a deleted FederatedHPA's recommendations and scale events and stops a deleted CronFederatedHPA's
+ * jobs: one added again later starts afresh (its window from its first evaluation, no rule run made up for the time
+ * it was gone). One invalid in this commit is not deleted (the last valid object keeps its place), so it keeps them.
+ */
+function forgetDeleted(memory: AutoscalerMemory, present: readonly Template[], held: ReadonlySet<string>): void {
+  const keys = new Set(present.map((t) => refKey(t.ref)));
+  const kept = (key: string) => {
+    if (keys.has(key)) return true;
+    const ref = parseRefKey(key);
+    const path =
+      ref.kind === 'CronFederatedHPA'
+        ? cronAutoscalerPath(ref.namespace, ref.name)
+        : autoscalerPath(ref.namespace, ref.name);
+    return held.has(path);
+  };
+  for (const map of [memory.history, memory.lastEvaluated, memory.cronLastLook])
+    for (const key of [...map.keys()]) if (!kept(key)) map.delete(key);
+}
+
 /** The decisions to commit this pass: changed counts, and files of FederatedHPAs no longer in the source removed. */
 export async function decideFederatedHpas(input: DecideInput): Promise<AutoscalerEdits> {
   const { memory, now } = input;
   const out: AutoscalerEdits = { edits: new Map(), lines: [] };
   const { fhpas, crons, templates, held } = await sourceObjects(input.repo, input.sourceCommit, memory);
+  forgetDeleted(memory, [...fhpas, ...crons], held);
   // CronFederatedHPAs first: a rule that sets a FederatedHPA's min or max counts in the same pass.
   const limits = new Map<string, { minReplicas?: number; maxReplicas?: number }>();
   const existingCrons = input.existingCrons ?? new Map<string, CronAutoscalerFile>();

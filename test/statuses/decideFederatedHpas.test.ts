@@ -357,4 +357,52 @@ spec:
   }
 });
 
+test('a CronFederatedHPA or FederatedHPA deleted and added again starts afresh: no rule run made up for the time it was gone', async () => {
+  const config = makeConfigRepo();
+  const hourly = `apiVersion: autoscaling.karmada.io/v1alpha1
+kind: CronFederatedHPA
+metadata: {name: web-cron, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  rules: [{name: hourly, schedule: "0 * * * *", targetReplicas: 3}]
+`;
+  try {
+    const repo = await openRepo(config.dir);
+    const memory = newAutoscalerMemory();
+    const path = cronAutoscalerPath('default', 'web-cron');
+    const fhpaKey = 'autoscaling.karmada.io/v1alpha1/FederatedHPA/default/web';
+    const first = await cronPass(
+      repo,
+      config.commit({
+        'templates/web.yaml': DEPLOYMENT,
+        'templates/web-cron.yaml': hourly,
+        'templates/web-fhpa.yaml': fhpa(1, 4),
+      }),
+      memory,
+      '2026-01-01T08:50:00Z',
+    );
+    memory.history.set(fhpaKey, { recommendations: [{ at: 0, replicas: 4 }], scaleUpEvents: [], scaleDownEvents: [] });
+    const gone = await cronPass(
+      repo,
+      config.commit({ 'templates/web-cron.yaml': null, 'templates/web-fhpa.yaml': null }),
+      memory,
+      '2026-01-01T08:55:00Z',
+      new Map([[path, parseCronAutoscaler(first.edits.get(path)!)]]),
+    );
+    assert.is(gone.edits.get(path), null);
+    assert.is(memory.history.has(fhpaKey), false, "the FederatedHPA's recommendations are dropped");
+    const back = await cronPass(
+      repo,
+      config.commit({ 'templates/web-cron.yaml': hourly }),
+      memory,
+      '2026-01-01T09:05:00Z',
+    );
+    const status = parseCronAutoscaler(back.edits.get(path)!);
+    assert.equal(status.executionHistories, [{ ruleName: 'hourly', nextExecutionTime: '2026-01-01T10:00:00Z' }]);
+    assert.is(status.applied, undefined);
+  } finally {
+    config.cleanup();
+  }
+});
+
 test.run();
