@@ -13,6 +13,8 @@ export type Evaluation =
   | { kind: 'no-scale'; message: string }
   /** Every metric failed (or some did and the rest would scale down): the first failure's reason. */
   | { kind: 'metric-failed'; reason: string; message: string }
+  /** The pods are selected by more than one FederatedHPA: none of them scales them. */
+  | { kind: 'ambiguous-selector'; message: string }
   | {
       kind: 'decided';
       /** The decision's AbleToScale reason (normalizeReplicas), ScalingDisabled for a target at 0. */
@@ -57,6 +59,8 @@ export function hpaConditions(e: Evaluation): HpaCondition[] {
     reason: 'SucceededGetScale',
     message: ABLE.SucceededGetScale!,
   };
+  if (e.kind === 'ambiguous-selector')
+    return [able, { type: 'ScalingActive', status: 'False', reason: 'AmbiguousSelector', message: e.message }];
   if (e.kind === 'metric-failed')
     return [
       able,

@@ -12,6 +12,7 @@ import {
   type ScaledPod,
 } from '../autoscalers/calculateReplicas.ts';
 import { podRequest, podUsage, type ContainerAmounts } from '../autoscalers/podMetrics.ts';
+import { ambiguousSelectorMessage, type AutoscalerSelector } from '../autoscalers/ambiguousSelector.ts';
 import { hpaConditions, mergeHpaConditions, type Evaluation, type HpaCondition } from '../autoscalers/hpaConditions.ts';
 import { decideReplicas, type ScalingHistory } from '../autoscalers/normalizeReplicas.ts';
 import { DEFAULT_CPU_UTILIZATION, scalingBehavior } from '../autoscalers/scalingBehavior.ts';
@@ -198,13 +199,14 @@ export async function decideFederatedHpas(input: DecideInput): Promise<Autoscale
       out.lines.push(`${path}: its FederatedHPA is gone; the workload has Git's replicas again`);
     }
   const period = input.options?.syncPeriodMs ?? DEFAULT_AUTOSCALER_SYNC_PERIOD_MS;
+  const selectors = autoscalerSelectors(fhpas, templates);
   for (const fhpa of fhpas) {
     const key = refKey(fhpa.ref);
     const last = memory.lastEvaluated.get(key);
     if (last !== undefined && now.getTime() < last + period) continue;
     memory.lastEvaluated.set(key, now.getTime());
     const path = autoscalerPath(fhpa.ref.namespace, fhpa.ref.name);
-    const decided = await decideOne(input, fhpa, templates, input.existing.get(path), limits.get(key));
+    const decided = await decideOne(input, fhpa, templates, input.existing.get(path), limits.get(key), selectors);
     if (!decided) continue;
     out.edits.set(path, decided.text);
     out.lines.push(decided.line);
@@ -238,6 +240,7 @@ async function decideOne(
   templates: ReadonlyMap<string, Template>,
   existing: AutoscalerDecisionFile | undefined,
   cronLimits: { minReplicas?: number; maxReplicas?: number } | undefined,
+  selectors: readonly AutoscalerSelector[],
 ): Promise<{ text: string; line: string } | undefined> {
   // A CronFederatedHPA rule's targetMin/MaxReplicas replace the FederatedHPA's, as Karmada's ScaleFHPA updates them.
   const spec = { ...((fhpa.manifest.spec ?? {}) as FhpaSpec), ...(cronLimits ?? {}) };
@@ -318,7 +321,32 @@ async function decideOne(
       [],
     );
   const calibration = currentReplicas > 0 ? memberReplicas / currentReplicas : 1;
+  // Karmada's recordInitialRecommendation: the first evaluation in a process that reads the scale (a new
+  // FederatedHPA, or any after a restart) starts its recommendations with the current count, so a scale-down waits
+  // out the stabilization window from then, even when no metric gives a count yet.
+  const initial = [{ at: input.now.getTime(), replicas: currentReplicas }];
+  const history = input.memory.history.get(key) ?? {
+    recommendations: initial,
+    scaleUpEvents: (existing?.scaleUpEvents ?? []).map((e) => ({ at: Date.parse(e.time), change: e.change })),
+    scaleDownEvents: (existing?.scaleDownEvents ?? []).map((e) => ({ at: Date.parse(e.time), change: e.change })),
+  };
+  if (!input.memory.history.has(key)) input.memory.history.set(key, history);
   const pods = selector ? await readPods(input, readyTargets, fhpa.ref.namespace, selector) : undefined;
+  const ambiguous =
+    selector && pods
+      ? ambiguousSelectorMessage(
+          selector,
+          fhpa.ref.namespace,
+          pods.pods.map((p) => p.labels),
+          selectors,
+        )
+      : undefined;
+  if (ambiguous)
+    return held(
+      { kind: 'ambiguous-selector', message: ambiguous },
+      'its pods are selected by another FederatedHPA too',
+      [],
+    );
 
   let metricReplicas: number | undefined;
   let metricName: string | undefined;
@@ -366,7 +394,7 @@ async function decideOne(
       );
       continue;
     }
-    const scaled = pods.pods.map(({ containers, ...p }) => {
+    const scaled = pods.pods.map(({ containers, labels: _labels, ...p }) => {
       const request = podRequest(containers, resource, container);
       return { ...p, ...(request.ok ? { requestMilli: request.milli } : { requestlessContainer: request.container }) };
     });
@@ -435,16 +463,6 @@ async function decideOne(
   const metricsFailed =
     invalid !== undefined &&
     (invalidCount >= metricSpecs.length || (metricReplicas !== undefined && metricReplicas < currentReplicas));
-  // Karmada's recordInitialRecommendation: the first evaluation in a process that reads the scale (a new
-  // FederatedHPA, or any after a restart) starts its recommendations with the current count, so a scale-down waits
-  // out the stabilization window from then, even when no metric gives a count yet.
-  const initial = [{ at: input.now.getTime(), replicas: currentReplicas }];
-  const history = input.memory.history.get(key) ?? {
-    recommendations: initial,
-    scaleUpEvents: (existing?.scaleUpEvents ?? []).map((e) => ({ at: Date.parse(e.time), change: e.change })),
-    scaleDownEvents: (existing?.scaleDownEvents ?? []).map((e) => ({ at: Date.parse(e.time), change: e.change })),
-  };
-  if (!input.memory.history.has(key)) input.memory.history.set(key, history);
   const decision = decideReplicas({
     minReplicas,
     maxReplicas: spec.maxReplicas,
@@ -598,9 +616,27 @@ function podSelector(workload: Template): string | undefined {
   return text === '' ? undefined : text;
 }
 
+/** Each FederatedHPA's target workload's pod selector (the scale's status.selector Karmada registers for it). */
+function autoscalerSelectors(
+  fhpas: readonly Template[],
+  templates: ReadonlyMap<string, Template>,
+): AutoscalerSelector[] {
+  return fhpas.flatMap((fhpa) => {
+    const target = ((fhpa.manifest.spec ?? {}) as FhpaSpec).scaleTargetRef;
+    if (!target?.apiVersion || !target.kind || !target.name) return [];
+    const workload = templates.get(
+      refKey({ apiVersion: target.apiVersion, kind: target.kind, namespace: fhpa.ref.namespace, name: target.name }),
+    );
+    const selector = (workload?.manifest.spec as { selector?: LabelSelector } | undefined)?.selector;
+    if (!selector || typeof selector !== 'object' || podSelector(workload!) === undefined) return [];
+    return [{ key: `${fhpa.ref.namespace}/${fhpa.ref.name}`, namespace: fhpa.ref.namespace, selector }];
+  });
+}
+
 interface ReadPod extends Omit<ScaledPod, 'requestMilli'> {
   /** Its containers' requests. */
   containers: ContainerAmounts[];
+  labels: Record<string, string>;
 }
 
 interface PodsAndUsage {
@@ -661,7 +697,11 @@ async function readPods(
     if (!pods) return;
     const metrics = (await get(`/apis/metrics.k8s.io/v1beta1/namespaces/${encodeURIComponent(namespace)}/pods`)) ?? [];
     for (const pod of pods) {
-      const meta = (pod.metadata ?? {}) as { name?: string; deletionTimestamp?: string };
+      const meta = (pod.metadata ?? {}) as {
+        name?: string;
+        deletionTimestamp?: string;
+        labels?: Record<string, string>;
+      };
       const status = (pod.status ?? {}) as {
         phase?: string;
         startTime?: string;
@@ -683,6 +723,7 @@ async function readPods(
         ...(startTime !== undefined ? { startTime } : {}),
         ...(readySince !== undefined ? { readySince } : {}),
         containers: containers.map((c) => ({ name: c.name ?? '', amounts: amounts(c.resources?.requests) })),
+        labels: meta.labels ?? {},
       });
     }
     const byName = new Map(out.pods.map((p) => [p.name, p]));

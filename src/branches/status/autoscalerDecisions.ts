@@ -133,8 +133,8 @@ async function readYamlFolder<T>(
 
 /**
  * Workload refKey → the replicas its FederatedHPA decided and which FederatedHPA. Two FederatedHPAs on one
- * workload (Karmada rejects the second at admission) resolve to the first by path, so the result never depends on
- * read order.
+ * workload (both then keep its count, AmbiguousSelector, as Karmada's controller refuses to scale pods two of them
+ * select) resolve to the first by path, so the result never depends on read order.
  */
 export function autoscaledReplicas(
   decisions: ReadonlyMap<string, AutoscalerDecisionFile>,
