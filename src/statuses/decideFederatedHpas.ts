@@ -378,6 +378,14 @@ async function decideOne(
       failed(reason, pods ? 'the metric names no resource' : 'the workload has no pod selector');
       continue;
     }
+    // Karmada's metrics client fails first when metrics.k8s.io lists no PodMetrics at all (no pod sampled yet).
+    if (pods.usage.size === 0) {
+      failed(
+        reason,
+        `failed to get ${resource} utilization: unable to get metrics for resource ${resource}: no metrics returned from resource metrics API`,
+      );
+      continue;
+    }
     const usage = new Map<string, number>();
     let unreadable: string | undefined;
     for (const [name, containers] of pods.usage) {
