@@ -9,8 +9,11 @@ import type { HpaCondition } from '../api/conditions.ts';
 export type { HpaCondition };
 
 export type Evaluation =
-  /** No target cluster gave the workload's scale (none Ready, or the workload is on none yet). */
-  | { kind: 'no-scale'; message: string }
+  /**
+   * No target cluster gave the workload's scale (none Ready, or the workload is on none yet): FailedGetScale. A
+   * `reason` of Karmada's earlier steps (FailedGetBinding, FailedGetTargetClusters) comes with its whole message.
+   */
+  | { kind: 'no-scale'; message: string; reason?: string }
   /** Every metric failed (or some did and the rest would scale down): the first failure's reason. */
   | { kind: 'metric-failed'; reason: string; message: string }
   /** The pods are selected by more than one FederatedHPA: none of them scales them. */
@@ -46,12 +49,14 @@ const ABLE: Record<string, string> = {
 export function hpaConditions(e: Evaluation): HpaCondition[] {
   if (e.kind === 'no-scale')
     return [
-      {
-        type: 'AbleToScale',
-        status: 'False',
-        reason: 'FailedGetScale',
-        message: `the HPA controller was unable to get the target's current scale: ${e.message}`,
-      },
+      e.reason
+        ? { type: 'AbleToScale', status: 'False', reason: e.reason, message: e.message }
+        : {
+            type: 'AbleToScale',
+            status: 'False',
+            reason: 'FailedGetScale',
+            message: `the HPA controller was unable to get the target's current scale: ${e.message}`,
+          },
     ];
   const able: HpaCondition = {
     type: 'AbleToScale',

@@ -271,7 +271,7 @@ async function decideOne(
         },
       ];
   const clusters = await targetClusters(input.repo, input.renderedCommit, parseRefKey(targetKey));
-  const readyTargets = clusters.filter((c) => input.ready.has(c) && input.clusters.has(c));
+  const readyTargets = (clusters ?? []).filter((c) => input.ready.has(c) && input.clusters.has(c));
   const selector = podSelector(workload);
   const key = refKey(fhpa.ref);
   const time = formatTime(input.now);
@@ -304,6 +304,28 @@ async function decideOne(
       line: `FederatedHPA ${fhpa.ref.namespace}/${fhpa.ref.name}: ${target.kind} ${target.name} keeps ${currentReplicas} replicas (${why.type}=False ${why.reason}: ${why.message})`,
     };
   };
+  // Karmada finds the workload's binding by its policy's permanent-id label, then the binding's clusters.
+  if (clusters === undefined)
+    return held(
+      {
+        kind: 'no-scale',
+        reason: 'FailedGetBinding',
+        message: `the HPA controller was unable to get the binding by scaleTargetRef: ${Object.keys(workload.labels).length === 0 ? 'target resource has no label' : 'no label of policy permanent-id found'}`,
+      },
+      'no policy propagates the workload',
+      [],
+    );
+  if (clusters.length === 0)
+    return held(
+      {
+        kind: 'no-scale',
+        reason: 'FailedGetTargetClusters',
+        message:
+          'the HPA controller was unable to get the target clusters from binding: binding has no schedulable clusters',
+      },
+      'the workload is scheduled to no cluster',
+      [],
+    );
   // Karmada reads the workload's scale in each target cluster first: the members' spec.replicas summed calibrate
   // the calculation (a Duplicated workload runs the template's count in every cluster), and none means no scale.
   const memberReplicas = await readMemberReplicas(input, readyTargets, fhpa.ref.namespace, {
@@ -600,16 +622,16 @@ function podsByCluster(pods: readonly ScaledPod[]): Record<string, number> {
   return out;
 }
 
-/** The workload's target clusters in the rendered commit (its binding's spec.clusters). */
+/** The workload's target clusters in the rendered commit (its binding's spec.clusters); undefined without a binding. */
 async function targetClusters(
   repo: GitRepo,
   renderedCommit: string,
   ref: ReturnType<typeof parseRefKey>,
-): Promise<string[]> {
+): Promise<string[] | undefined> {
   const path = bindingPath(ref);
   const texts = await readTextFiles(repo, (await readCommitInfo(repo, renderedCommit)).tree, [path]);
   const text = texts.get(path);
-  if (!text) return [];
+  if (!text) return undefined;
   const binding = parseYamlValue(text) as { spec?: { clusters?: { name?: string }[] } } | null;
   return (binding?.spec?.clusters ?? []).flatMap((c) => (c.name ? [c.name] : []));
 }

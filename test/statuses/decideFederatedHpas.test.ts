@@ -10,6 +10,7 @@ import {
   type CronAutoscalerFile,
 } from '../../src/branches/status/autoscalerDecisions.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
+import { bindingPath } from '../../src/branches/rendered/outputPaths.ts';
 import type { GitRepo } from '../../src/commits/types.ts';
 import { decideFederatedHpas, newAutoscalerMemory } from '../../src/statuses/decideFederatedHpas.ts';
 import { makeConfigRepo } from '../helpers/fleet.ts';
@@ -56,6 +57,8 @@ metadata: {namespace: default, name: web-cron}
 scaleTargetRef: {apiVersion: autoscaling.karmada.io/v1alpha1, kind: FederatedHPA, name: web}
 executionHistories: []
 `);
+
+const WEB_BINDING = bindingPath({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' });
 
 async function decide(files: Record<string, string | null>) {
   const config = makeConfigRepo();
@@ -269,7 +272,13 @@ spec:
 test('a FederatedHPA that cannot read its scale keeps the conditions that pass did not set, as Karmada keeps them', async () => {
   const config = makeConfigRepo();
   try {
-    const commit = config.commit({ 'templates/web.yaml': DEPLOYMENT, 'templates/web-fhpa.yaml': fhpa(1, 4) });
+    // Scheduled to member1, which is not Ready: no scale.
+    const rendered = config.commit({ [WEB_BINDING]: 'spec: {clusters: [{name: member1}]}\n' });
+    const commit = config.commit({
+      [WEB_BINDING]: null,
+      'templates/web.yaml': DEPLOYMENT,
+      'templates/web-fhpa.yaml': fhpa(1, 4),
+    });
     const path = autoscalerPath('default', 'web');
     const before = {
       ...DECISION,
@@ -283,7 +292,7 @@ test('a FederatedHPA that cannot read its scale keeps the conditions that pass d
     const out = await decideFederatedHpas({
       repo: await openRepo(config.dir),
       sourceCommit: commit,
-      renderedCommit: commit,
+      renderedCommit: rendered,
       existing: new Map([[path, before]]),
       clusters: new Map(),
       ready: new Set(),
@@ -400,6 +409,55 @@ spec:
     const status = parseCronAutoscaler(back.edits.get(path)!);
     assert.equal(status.executionHistories, [{ ruleName: 'hourly', nextExecutionTime: '2026-01-01T10:00:00Z' }]);
     assert.is(status.applied, undefined);
+  } finally {
+    config.cleanup();
+  }
+});
+
+test("a FederatedHPA whose workload no policy propagates, or that is scheduled nowhere, says so as Karmada's AbleToScale does", async () => {
+  const config = makeConfigRepo();
+  try {
+    const repo = await openRepo(config.dir);
+    const path = autoscalerPath('default', 'web');
+    const able = async (binding: string | null, deployment = DEPLOYMENT) => {
+      const rendered = config.commit({ [WEB_BINDING]: binding ?? '# none\n' });
+      const commit = config.commit({
+        [WEB_BINDING]: null,
+        'templates/web.yaml': deployment,
+        'templates/web-fhpa.yaml': fhpa(1, 4),
+      });
+      const out = await decideFederatedHpas({
+        repo,
+        sourceCommit: commit,
+        renderedCommit: binding === null ? commit : rendered,
+        existing: new Map(),
+        clusters: new Map(),
+        ready: new Set(),
+        now: new Date('2026-01-01T00:01:00Z'),
+        memory: newAutoscalerMemory(),
+      });
+      const c = parseAutoscalerDecision(out.edits.get(path)!).conditions![0]!;
+      return `${c.reason}: ${c.message}`;
+    };
+    assert.is(
+      await able(null),
+      'FailedGetBinding: the HPA controller was unable to get the binding by scaleTargetRef: target resource has no label',
+    );
+    assert.is(
+      await able(
+        null,
+        DEPLOYMENT.replace(
+          'metadata: {name: web, namespace: default}',
+          'metadata: {name: web, namespace: default, labels: {app: web}}',
+        ),
+      ),
+      'FailedGetBinding: the HPA controller was unable to get the binding by scaleTargetRef: no label of policy permanent-id found',
+    );
+    assert.is(
+      await able('spec: {clusters: []}\n'),
+      'FailedGetTargetClusters: the HPA controller was unable to get the target clusters from binding: binding has no schedulable clusters',
+    );
+    assert.match(await able('spec: {clusters: [{name: member1}]}\n'), /^FailedGetScale: /);
   } finally {
     config.cleanup();
   }
