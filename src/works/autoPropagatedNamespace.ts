@@ -49,7 +49,7 @@ export function keptAfterSkip(
 
 /**
  * The clusters that keep, as they were, the copy namespace sync made of a Namespace labelled skip-auto-propagation that
- * a policy now places on `placed` only. Karmada's namespace sync left those Works; its binding controller takes over
+ * a policy now places only where `placed` says. Karmada's namespace sync left those Works; its binding controller takes over
  * the one of each cluster its ClusterResourceBinding targets (same Work name), and removes only Works it took over, so
  * a cluster keeps namespace sync's copy until the binding has placed the Namespace there once. Clusters no longer
  * registered lost theirs with their execution namespace.
@@ -57,13 +57,13 @@ export function keptAfterSkip(
 export function namespaceSyncCopies(
   t: Pick<Template, 'ref' | 'labels'>,
   previous: { policy?: string; clusters: readonly string[]; namespaceSync?: readonly string[] } | undefined,
-  placed: readonly string[],
+  placed: (cluster: string) => boolean,
   registered: (cluster: string) => boolean,
 ): string[] {
   if (!previous || !autoPropagatedNamespace(t).skippedByLabel) return [];
   // Without a policy, every cluster it was on got it from namespace sync.
   const before = previous.policy ? (previous.namespaceSync ?? []) : previous.clusters;
-  return before.filter((c) => !placed.includes(c) && registered(c));
+  return before.filter((c) => !placed(c) && registered(c));
 }
 
 /**

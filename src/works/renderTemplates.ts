@@ -1089,7 +1089,8 @@ const NONE_EVICTED: ReadonlySet<string> = new Set();
  * stay in its entry (so a later render, or its deletion, still finds them) and keep that copy as it is.
  */
 function withNamespaceSyncCopies(p: Placed, previous: IndexEntry | undefined, model: ConfigModel): Placed {
-  const placedOn = [...p.clusters.map((c) => c.name), ...p.evicting];
+  // Asked only of a skipped Namespace's clusters: every other template returns before the first question.
+  const placedOn = (c: string) => p.evicting.includes(c) || p.clusters.some((t) => t.name === c);
   const kept = namespaceSyncCopies(p.template, previous, placedOn, (c) => model.clusters.has(c));
   if (kept.length === 0) return p;
   return {
