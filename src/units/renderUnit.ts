@@ -120,8 +120,9 @@ export async function renderUnit(
     options = { tool: 'helm', helm: { ...options.helm, valueFiles: present.map((p) => `/${p}`) } };
     described.valueFiles = [`${unit.dir}/values.yaml`, ...present];
   }
-  if (unit.tool === 'helm') {
-    const refused = await chartSchemaProblems(repo, unit, inputs, ownFiles);
+  const charts = unit.tool === 'helm' ? await chartFolders(repo, unit, inputs, ownFiles) : undefined;
+  if (charts) {
+    const refused = await chartSchemaProblems(repo, charts);
     if (refused.length > 0) return failed(refused, described);
   }
   const found = await findToolReport(unit.tool);
@@ -149,7 +150,7 @@ export async function renderUnit(
     unit.tool === 'kustomize' && markerOid !== undefined
       ? asksForOrigins(new TextDecoder().decode((await readBlobs(repo, [markerOid])).get(markerOid)))
       : false;
-  const sourceFile = unit.tool === 'helm' ? await chartSourceFiles(repo, unit, inputs, ownFiles) : undefined;
+  const sourceFile = charts ? await chartSourceFiles(repo, unit, charts) : undefined;
   const cached = await readCachedRun(repo, key);
   // A failure at a limit stands for runs allowed no more than that (a looping chart fails at once on every load);
   // one allowed more runs again.
@@ -170,6 +171,7 @@ export async function renderUnit(
     limits,
     optionsOid ? optionsFile : undefined,
     sourceFile,
+    charts,
   );
   if (result.ok) {
     await writeCachedRun(repo, key, result);
@@ -291,6 +293,8 @@ async function runUnit(
   optionsFile: string | undefined,
   /** Helm: the file of the commit a path in the rendered chart names (subchartPaths.ts). */
   sourceFile?: (inChart: string) => string,
+  /** Helm: the chart folders the render reads (chartFolders). */
+  charts?: readonly ChartFolder[],
 ): Promise<RunResult> {
   // The folder as the tools see it: kustomize resolves symlinks (macOS's /var/folders is /private/var/folders) before
   // it prints a path, and only this spelling of the folder is cut out of its errors.
@@ -479,8 +483,7 @@ async function runUnit(
           ...links,
         ],
       };
-    let calls =
-      unit.tool === 'helm' ? renderedCalls(unit, await chartCalls(repo, unit, inputs), run.stdout, sourceFile) : [];
+    let calls = charts ? renderedCalls(unit, await chartCalls(repo, charts), run.stdout, sourceFile) : [];
     if (calls.some((c) => c.code === 'NOT_REPRODUCIBLE')) {
       // Whether such a call runs depends on the values (a password generated only when none is given): a second run
       // that writes the same bytes shows these values take none of them, and the warnings would only be noise. A
@@ -558,42 +561,30 @@ export function renderedCalls(
 async function chartSourceFiles(
   repo: GitRepo,
   unit: SourceUnit,
-  inputs: ReadonlyMap<string, string>,
-  ownFiles: ReadonlyMap<string, TreeFile>,
+  charts: readonly ChartFolder[],
 ): Promise<(inChart: string) => string> {
   const chartFiles: [string, TreeFile][] = [];
-  const collect = (dir: string, files: ReadonlyMap<string, TreeFile>) => {
+  for (const { dir, files } of charts)
     for (const [p, f] of files)
       if (isRegularFile(f.mode) && /^(charts\/[^/]+\/)*Chart\.yaml$/.test(p))
         chartFiles.push([`${dir}/${p.slice(0, -'Chart.yaml'.length)}`.replace(/\/$/, ''), f]);
-  };
-  collect(unit.dir, ownFiles);
-  for (const c of unit.copiedCharts ?? []) {
-    const tree = inputs.get(`${c.from}/`);
-    if (tree) collect(c.from, await listTreeFiles(repo, tree));
-  }
   const blobs = await readBlobs(
     repo,
     chartFiles.map(([, f]) => f.oid),
   );
   const decoder = new TextDecoder();
-  const charts = new Map(chartFiles.map(([dir, f]) => [dir, decoder.decode(blobs.get(f.oid))]));
-  return subchartFileResolver(unit.dir, charts, unit.copiedCharts ?? []);
+  const texts = new Map(chartFiles.map(([dir, f]) => [dir, decoder.decode(blobs.get(f.oid))]));
+  return subchartFileResolver(unit.dir, texts, unit.copiedCharts ?? []);
 }
 
 /**
  * The chart's templates read for calls a render answers with nothing or cannot reproduce (chartCalls.ts), and those
  * of the file:// dependencies copied into it, named where the commit has them.
  */
-async function chartCalls(repo: GitRepo, unit: SourceUnit, inputs: ReadonlyMap<string, string>): Promise<Problem[]> {
-  const charts = [
-    { dir: unit.dir, tree: inputs.get(unit.inputs[0]!)! },
-    ...(unit.copiedCharts ?? []).map((c) => ({ dir: c.from, tree: inputs.get(`${c.from}/`) })),
-  ];
+async function chartCalls(repo: GitRepo, charts: readonly ChartFolder[]): Promise<Problem[]> {
   const out: Problem[] = [];
   for (const chart of charts) {
-    if (!chart.tree) continue;
-    const all = [...(await listTreeFiles(repo, chart.tree))].filter(([, f]) => isRegularFile(f.mode));
+    const all = [...chart.files].filter(([, f]) => isRegularFile(f.mode));
     const files = all.filter(([p]) => /^(charts\/[^/]+\/)*templates\//.test(p));
     // Subcharts as `helm dependency build` vendors them: packed.
     const archives = all.filter(([p]) => /^(charts\/[^/]+\/)*charts\/[^/]+\.tgz$/.test(p));
@@ -612,22 +603,35 @@ async function chartCalls(repo: GitRepo, unit: SourceUnit, inputs: ReadonlyMap<s
   return out;
 }
 
+/** A chart folder of the commit a helm render reads, by repository path, with its files. */
+interface ChartFolder {
+  dir: string;
+  files: ReadonlyMap<string, TreeFile>;
+}
+
 /**
- * What the chart's schemas (and those of the file:// dependencies copied into it, and of packed subcharts) would make
- * helm read outside the commit (chartSchemas.ts), named where the commit has them. `ownFiles`: the chart's own files,
- * as renderUnit listed them.
+ * The unit's chart (`ownFiles`, as renderUnit listed them) and the file:// dependencies copied into it, each listed
+ * once for what reads their files (chartSchemaProblems, chartSourceFiles, chartCalls).
  */
-async function chartSchemaProblems(
+async function chartFolders(
   repo: GitRepo,
   unit: SourceUnit,
   inputs: ReadonlyMap<string, string>,
   ownFiles: ReadonlyMap<string, TreeFile>,
-): Promise<Problem[]> {
-  const charts = [{ dir: unit.dir, files: ownFiles }];
+): Promise<ChartFolder[]> {
+  const charts: ChartFolder[] = [{ dir: unit.dir, files: ownFiles }];
   for (const c of unit.copiedCharts ?? []) {
     const tree = inputs.get(`${c.from}/`);
     if (tree) charts.push({ dir: c.from, files: await listTreeFiles(repo, tree) });
   }
+  return charts;
+}
+
+/**
+ * What the chart's schemas (and those of the file:// dependencies copied into it, and of packed subcharts) would make
+ * helm read outside the commit (chartSchemas.ts), named where the commit has them.
+ */
+async function chartSchemaProblems(repo: GitRepo, charts: readonly ChartFolder[]): Promise<Problem[]> {
   const out: Problem[] = [];
   for (const chart of charts) {
     const files = [...chart.files].flatMap(([p, f]) => {
