@@ -164,9 +164,10 @@ export async function verifyOutput(
   );
   if (customizations !== '') expected.set(INTERPRETERS_PATH, customizations);
   // A cluster being evicted from keeps, untouched, the copy the render before had: that is what it must hold.
-  for (const [path, text] of await evictedCopies(repo, snapshot.index, parent?.tree)) expected.set(path, text);
+  for (const [path, text] of await keptCopies(repo, snapshot.index, parent?.tree, 'evicting')) expected.set(path, text);
   // So does a cluster that keeps namespace sync's copy of a Namespace its policy does not place there.
-  for (const [path, text] of await namespaceSyncCopies(repo, snapshot.index, parent?.tree)) expected.set(path, text);
+  for (const [path, text] of await keptCopies(repo, snapshot.index, parent?.tree, 'namespaceSync'))
+    expected.set(path, text);
   // So does a cluster whose dispatching is suspended; one that had none still has none.
   for (const [path, text] of await suspendedCopies(repo, snapshot.index, snapshot.model, parent?.tree))
     expected.set(path, text);
@@ -308,27 +309,18 @@ async function keptRender(
   return { render, foreign: passed };
 }
 
-/** The previous tree's copies namespace sync made that a Namespace's entry keeps (`namespaceSync`), by path. */
-async function namespaceSyncCopies(
+/**
+ * The previous tree's copies on the clusters each entry's `field` lists, which the renderer leaves as they were, by
+ * path: clusters being evicted from (`evicting`), or keeping namespace sync's copy of a Namespace (`namespaceSync`).
+ */
+async function keptCopies(
   repo: GitRepo,
   index: OutputIndex,
   previousTree: string | undefined,
+  field: 'evicting' | 'namespaceSync',
 ): Promise<Map<string, string>> {
   const paths = Object.entries(index.templates).flatMap(([key, e]) =>
-    (e.namespaceSync ?? []).map((c) => manifestPath(c, parseRefKey(key))),
-  );
-  if (!previousTree || paths.length === 0) return new Map();
-  return readTextFiles(repo, previousTree, paths);
-}
-
-/** The previous tree's copies on clusters being evicted from (the renderer leaves them as they were), by path. */
-async function evictedCopies(
-  repo: GitRepo,
-  index: OutputIndex,
-  previousTree: string | undefined,
-): Promise<Map<string, string>> {
-  const paths = Object.entries(index.templates).flatMap(([key, e]) =>
-    (e.evicting ?? []).map((c) => manifestPath(c, parseRefKey(key))),
+    (e[field] ?? []).map((c) => manifestPath(c, parseRefKey(key))),
   );
   if (!previousTree || paths.length === 0) return new Map();
   return readTextFiles(repo, previousTree, paths);
