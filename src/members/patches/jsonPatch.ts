@@ -56,7 +56,7 @@ export function jsonPatchDecodeError(operations: unknown, ignoreFieldValidation:
 }
 
 /** The JSON kind Go's UnmarshalTypeError names. */
-function goJsonKind(value: unknown): string {
+export function goJsonKind(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'boolean') return 'bool';
   return typeof value === 'object' ? 'object' : typeof value;

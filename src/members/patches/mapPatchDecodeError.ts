@@ -1,3 +1,4 @@
+import { goJsonKind } from './jsonPatch.ts';
 import { isPlainObject } from './plainObject.ts';
 
 /**
@@ -18,7 +19,7 @@ export function mapPatchDecodeError(
   const error =
     body === undefined
       ? 'unexpected end of JSON input'
-      : `json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body === 'boolean' ? 'bool' : typeof body} into Go value of type map[string]interface {}`;
+      : `json: cannot unmarshal ${goJsonKind(body)} into Go value of type map[string]interface {}`;
   if (!decoded) return body === undefined ? 'Invalid JSON Patch' : undefined;
   return kind === 'merge' ? `error decoding patch: ${error}` : error;
 }
