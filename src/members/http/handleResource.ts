@@ -71,6 +71,7 @@ import {
   propagationOf,
   queryBool,
   requestedPropagation,
+  type DeleteOptions,
   type ListOptions,
   type WriteOptions,
 } from './requestOptions.ts';
@@ -861,7 +862,7 @@ async function deleteObject(
     path.namespace,
     path.name!,
     options.preconditions,
-    rt.kind === 'Namespace' ? undefined : (had) => finalizersOnDelete(had, requestedPropagation(options)),
+    gcFinalizersOf(rt, options),
     gracefulDeletionOf(rt, current, options.gracePeriodSeconds),
   );
   if (!result.deleted) {
@@ -884,6 +885,15 @@ async function deleteObject(
 }
 
 const isPod = (rt: ResourceType): boolean => rt.group === '' && rt.kind === 'Pod';
+
+/** The finalizers a delete leaves an object with (finalizersOnDelete); a Namespace has its own deletion. */
+function gcFinalizersOf(
+  rt: ResourceType,
+  options: DeleteOptions,
+): ((current: readonly string[]) => string[]) | undefined {
+  if (rt.kind === 'Namespace') return undefined;
+  return (had) => finalizersOnDelete(had, requestedPropagation(options));
+}
 
 /**
  * What a delete gives a kind with graceful deletion (pods): its grace period and the one asked for, a negative one
@@ -919,7 +929,7 @@ async function deleteCollection(
         object.metadata.name!,
         undefined,
         // DeleteCollection deletes each object with the request's options, its propagation policy included.
-        rt.kind === 'Namespace' ? undefined : (had) => finalizersOnDelete(had, requestedPropagation(options)),
+        gcFinalizersOf(rt, options),
         gracefulDeletionOf(rt, object, options.gracePeriodSeconds),
       );
     deleted.push(withVersion(object, rt));

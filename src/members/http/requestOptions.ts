@@ -350,13 +350,16 @@ export function parseDeleteOptions(params: URLSearchParams, body: unknown): Dele
   return options;
 }
 
-/** What a delete does to dependents: the policy, else orphanDependents=true means Orphan, else Background. */
 /** The policy a request names, if it names one: orphanDependents, the older field, is read first (store.go). */
 export function requestedPropagation(options: DeleteOptions): PropagationPolicy | undefined {
   if (options.orphanDependents !== undefined) return options.orphanDependents ? 'Orphan' : 'Background';
   return options.propagationPolicy;
 }
 
+/**
+ * What a delete does to dependents: the policy, else orphanDependents=true means Orphan, else Background
+ * (parseDeleteOptions refuses both given).
+ */
 export function propagationOf(options: DeleteOptions): PropagationPolicy {
-  return options.propagationPolicy ?? (options.orphanDependents === true ? 'Orphan' : 'Background');
+  return requestedPropagation(options) ?? 'Background';
 }
