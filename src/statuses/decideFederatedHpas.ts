@@ -842,25 +842,25 @@ function runCron(
   let applied = existing?.applied;
   const toFhpa = target.apiVersion === FEDERATED_HPA_API_VERSION;
   const evaluation = evaluateCronRules(rules, from, now);
+  const targetTemplate = templates.get(
+    refKey({ apiVersion: target.apiVersion, kind: target.kind, namespace: cron.ref.namespace, name: target.name }),
+  );
+  // Karmada writes what a rule sets into the FederatedHPA or the template once; a later edit of the same field wins.
+  // Each value holds while Git's value of its field is still the one the rule ran over, so that value is kept.
+  const git = toFhpa && targetTemplate ? gitFhpaLimits(targetTemplate) : undefined;
   for (const { rule, scheduleTime } of evaluation.fired) {
     const history = histories.get(rule.name)!;
     const when = { scheduleTime, executionTime: now };
     let failure: string | undefined;
-    const targetKey = refKey({
-      apiVersion: target.apiVersion,
-      kind: target.kind,
-      namespace: cron.ref.namespace,
-      name: target.name,
-    });
+    const still = git ? heldFhpaLimits(applied, git) : {};
     if (toFhpa && target.kind !== 'FederatedHPA')
       failure = `CronFederatedHPA(${cron.ref.namespace}/${cron.ref.name}) do not support scale target ${target.apiVersion}/${target.kind}`;
     else if (!toFhpa && typeof rule.targetReplicas !== 'number') failure = 'the rule has no targetReplicas';
     // Karmada's rule fails when it cannot get what it scales; nothing is applied then.
-    else if (!templates.has(targetKey))
+    else if (!targetTemplate)
       failure = `${target.kind} ${cron.ref.namespace}/${target.name} not found: the config repo has no such ${toFhpa ? 'FederatedHPA' : 'template'}`;
-    else if (toFhpa) {
-      const git = gitFhpaLimits(templates.get(targetKey)!);
-      const limits = fhpaLimitsAfterRule({ ...git, ...heldFhpaLimits(applied, git) }, rule);
+    else if (git) {
+      const limits = fhpaLimitsAfterRule({ ...git, ...still }, rule);
       if ('error' in limits) failure = limits.error;
     }
     if (failure) {
@@ -868,10 +868,6 @@ function runCron(
       lines.push(`CronFederatedHPA ${cron.ref.namespace}/${cron.ref.name} rule ${rule.name} failed: ${failure}`);
       continue;
     }
-    // Karmada writes what a rule sets into the FederatedHPA or the template once; a later edit of the same field wins.
-    // Each value holds while Git's value of its field is still the one the rule ran over, so that value is kept.
-    const git = toFhpa ? gitFhpaLimits(templates.get(targetKey)!) : undefined;
-    const still = git ? heldFhpaLimits(applied, git) : {};
     const set: { replicas?: number; minReplicas?: number; maxReplicas?: number } = toFhpa
       ? {
           ...still,
@@ -879,9 +875,7 @@ function runCron(
           ...(rule.targetMaxReplicas !== undefined ? { maxReplicas: rule.targetMaxReplicas } : {}),
         }
       : { replicas: rule.targetReplicas! };
-    const inGit = toFhpa
-      ? undefined
-      : (templates.get(targetKey)?.manifest.spec as { replicas?: unknown } | undefined)?.replicas;
+    const inGit = toFhpa ? undefined : (targetTemplate?.manifest.spec as { replicas?: unknown } | undefined)?.replicas;
     applied = {
       rule: rule.name,
       scheduleTime: formatTime(new Date(scheduleTime)),
