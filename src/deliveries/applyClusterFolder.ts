@@ -159,7 +159,6 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     else releasedNow.push(ref);
   }
   const inventoryIn = releasedNow.length ? opts.inventory.filter((r) => !releasedNow.includes(r)) : opts.inventory;
-  const pendingKeys = ctx.pending;
   const releasedKeys = new Set(releasedNow.map(identityKey));
   const remembered = [
     ...inventoryIn,
@@ -220,7 +219,7 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
   // Deletions run one at a time in order: contents before their Namespace or CRD.
   const pruneResults: ApplyResult[] = [];
   for (const ref of guard.prune) {
-    const r = await pruneOne(ctx, ref, !ctx.owned.has(identityKey(ref)) && pendingKeys.has(identityKey(ref)));
+    const r = await pruneOne(ctx, ref, !ctx.owned.has(identityKey(ref)) && ctx.pending.has(identityKey(ref)));
     if (!r) continue; // a pending entry that is not ours: forgotten, nothing to report
     pruneResults.push(
       guard.allowedBy && r.action === 'pruned' ? { ...r, message: `${r.message} (allowed by ${guard.allowedBy})` } : r,
@@ -256,7 +255,7 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
   for (const ref of suspendedManifests.values()) {
     const key = identityKey(ref);
     if (ctx.owned.has(key)) inventory.push(ref);
-    else if (pendingKeys.has(key)) pending.push(ref);
+    else if (ctx.pending.has(key)) pending.push(ref);
   }
   results.push(...observed);
   // Without pruning, what the previous inventory held stays remembered.
@@ -376,21 +375,9 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
     if (current.status === 200) live = current.body as Record<string, unknown>;
     else if (current.status !== 404)
       return failed(ref, path, `reading the live object failed: ${statusMessage(current)}`);
-    // An update keeps what the member owns (Karmada's Retain, run by its object watcher before every update); a
-    // kind's Lua Retain replaces the built-in rule, and one that fails stops this object's update, as in Karmada.
-    let retained: Record<string, unknown> | undefined;
-    try {
-      retained = live
-        ? customRetainLive(customizationFor(ctx.interpreters, ref), obj.manifest as Record<string, unknown>, live)
-        : undefined;
-    } catch (err) {
-      return failed(
-        ref,
-        path,
-        `the Retain hook of its ResourceInterpreterCustomization failed: ${(err as Error).message}`,
-      );
-    }
-    const body = applyBody(retained ?? retainForMember(obj.manifest, live));
+    const retained = retainMemberFields(ctx, ref, obj.manifest, live);
+    if (typeof retained === 'string') return failed(ref, path, retained);
+    const body = applyBody(retained);
     // The count kept is the member's as read: the apply is conditional on that read, so an HPA scaling in between
     // makes it a 409 and the object is read and applied again, never set back to the count read.
     const conditional = retainsMemberReplicas(obj.manifest, live);
@@ -485,6 +472,26 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
 }
 
 /**
+ * The manifest with what the member owns kept (Karmada's Retain, run by its object watcher before every update): a
+ * kind's Lua Retain replaces the built-in rule, and one that fails stops this object's update, as in Karmada; then
+ * why, as a string.
+ */
+function retainMemberFields(
+  ctx: Ctx,
+  ref: ObjectRef,
+  manifest: Record<string, unknown>,
+  live: Record<string, unknown> | undefined,
+): Record<string, unknown> | string {
+  let custom: Record<string, unknown> | undefined;
+  try {
+    custom = live ? customRetainLive(customizationFor(ctx.interpreters, ref), manifest, live) : undefined;
+  } catch (err) {
+    return `the Retain hook of its ResourceInterpreterCustomization failed: ${(err as Error).message}`;
+  }
+  return custom ?? retainForMember(manifest, live);
+}
+
+/**
  * Karmada's update of a member object (objectwatcher.go Update): the manifest with the member's fields retained
  * (retainClusterFields, then the kind's Retain), written whole, conditional on the resourceVersion read; a member that
  * changed it meanwhile (its controllers write right after an apply) is read again, as Karmada retries on conflict.
@@ -497,15 +504,8 @@ async function replaceObject(
   observed: Record<string, unknown>,
   attempt = 1,
 ): Promise<Record<string, unknown> | string> {
-  const manifest = retainClusterFields(obj.manifest, observed);
-  let desired: Record<string, unknown>;
-  try {
-    desired =
-      customRetainLive(customizationFor(ctx.interpreters, obj.ref), manifest, observed) ??
-      retainForMember(manifest, observed);
-  } catch (err) {
-    return `the Retain hook of its ResourceInterpreterCustomization failed: ${(err as Error).message}`;
-  }
+  const desired = retainMemberFields(ctx, obj.ref, retainClusterFields(obj.manifest, observed), observed);
+  if (typeof desired === 'string') return desired;
   const body = applyBody(desired);
   const resourceVersion = (observed.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
   ctx.writes++;
