@@ -265,9 +265,8 @@ async function listWorks(fleet: Fleet, q: ListingQuery): Promise<Listing> {
   const refs = items.map((w) => refOfManifest(w.manifest));
   const statuses = await readTemplateStatuses(fleet, refs);
   // Only a binding's Works carry its dispatching options; namespace sync writes its Works without them.
-  const boundPaths = [
-    ...new Set(refs.filter((_, i) => madeByBinding(items[i]!.manifest)).map((ref) => bindingPath(ref))),
-  ];
+  const byBinding = items.map((w) => madeByBinding(w.manifest));
+  const boundPaths = [...new Set(refs.filter((_, i) => byBinding[i]).map((ref) => bindingPath(ref)))];
   const bindings = boundPaths.length > 0 ? await readDocuments(fleet.repo, rendered, boundPaths) : new Map();
   const headers = ['CLUSTER', 'NAMESPACE', 'KIND', 'NAME', 'APPLIED', ...(q.wide ? ['HEALTH', 'SOURCE'] : [])];
   const objects: Obj[] = [];
@@ -276,9 +275,7 @@ async function listWorks(fleet: Fleet, q: ListingQuery): Promise<Listing> {
     const entry = statuses.get(templateStatusPath(ref))?.aggregatedStatus.find((a) => a.clusterName === w.cluster);
     const meta = (w.manifest.metadata ?? {}) as { annotations?: Record<string, string> };
     const suspended = rendered.index.templates[refKey(ref)]?.suspended?.includes(w.cluster) ?? false;
-    const binding = madeByBinding(w.manifest)
-      ? (bindings.get(bindingPath(ref))?.[0] as ResourceBinding | undefined)
-      : undefined;
+    const binding = byBinding[i] ? (bindings.get(bindingPath(ref))?.[0] as ResourceBinding | undefined) : undefined;
     const options = binding
       ? {
           suspendDispatching: suspended,
