@@ -1,20 +1,12 @@
 // Two FederatedHPAs whose workloads' selectors both select the same pods: Karmada's validateAndParseSelector sets
 // ScalingActive False AmbiguousSelector on each and neither scales. One emulated member runs the Deployment; the
 // status side's decisions are read directly.
-import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { autoscalerPath, parseAutoscalerDecision } from '../../src/branches/status/autoscalerDecisions.ts';
-import { bindingPath } from '../../src/branches/rendered/outputPaths.ts';
-import { connectKubeconfig } from '../../src/deliveries/connectKubeTarget.ts';
-import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
-import { sendRequest } from '../../src/deliveries/sendRequest.ts';
-import { decideFederatedHpas, newAutoscalerMemory } from '../../src/statuses/decideFederatedHpas.ts';
-import { waitFor } from '../deliveries/helpers/e2e.ts';
-import { makeFleet, type Fleet } from '../helpers/fleet.ts';
+import { newAutoscalerMemory } from '../../src/statuses/decideFederatedHpas.ts';
+import { startHpaMember, type HpaMember } from './helpers/federatedHpaMember.ts';
 
-let fleet: Fleet;
-let kubes: Map<string, KubeTarget>;
+let member: HpaMember;
 
 // Busy pods: 90m of their 100m request, well above a 50% target.
 const deployment = (name: string, labels: Record<string, string>) => ({
@@ -43,64 +35,20 @@ spec:
 `;
 
 test.before(async () => {
-  fleet = await makeFleet({ members: ['member1'] });
-  kubes = await connectKubeconfig(path.join(fleet.credentials, 'members.config'), { timeoutMs: 3_000 });
-  for (const d of [WEB, CANARY]) {
-    const created = await sendRequest(kubes.get('member1')!, {
-      method: 'POST',
-      path: '/apis/apps/v1/namespaces/default/deployments',
-      body: JSON.stringify(d),
-      contentType: 'application/json',
-    });
-    assert.is(created.status, 201, JSON.stringify(created.body));
-  }
-  await waitFor(
-    'the pods sampled',
-    async () => {
-      const res = await sendRequest(kubes.get('member1')!, {
-        method: 'GET',
-        path: '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods',
-      });
-      return ((res.body as { items?: unknown[] }).items ?? []).length === 2;
-    },
-    20_000,
-    100,
-  );
+  member = await startHpaMember([WEB, CANARY]);
+  await member.waitForItems('the pods sampled', '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods', 2);
 });
 test.after(async () => {
-  await Promise.all([...(kubes?.values() ?? [])].map((kube) => kube.close()));
-  await fleet?.cleanup();
+  await member?.close();
 });
 
 async function decide(files: Record<string, string | null>) {
-  const binding = (name: string) =>
-    bindingPath({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name });
-  const rendered = fleet.work.commit(
-    Object.fromEntries(['web', 'web-canary'].map((n) => [binding(n), 'spec: {clusters: [{name: member1}]}\n'])),
-    'bindings',
-  );
-  const source = fleet.work.commit(
-    {
-      [binding('web')]: null,
-      [binding('web-canary')]: null,
-      'templates/web.yaml': JSON.stringify(WEB),
-      'templates/web-canary.yaml': JSON.stringify(CANARY),
-      ...files,
-    },
-    'FederatedHPAs',
-  );
-  const out = await decideFederatedHpas({
-    repo: fleet.repo,
-    sourceCommit: source,
-    renderedCommit: rendered,
-    existing: new Map(),
-    clusters: kubes,
-    ready: new Set(['member1']),
+  const decided = await member.decide(member.commit(files, 'FederatedHPAs'), {
     now: new Date(),
     memory: newAutoscalerMemory(),
     options: { cpuInitializationPeriodMs: 0 },
   });
-  return (name: string) => parseAutoscalerDecision(out.edits.get(autoscalerPath('default', name))!);
+  return (name: string) => decided(name)!;
 }
 
 test("FederatedHPAs whose selectors select the same pods both refuse to scale them, as Karmada's AmbiguousSelector", async () => {

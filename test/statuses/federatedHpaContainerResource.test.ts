@@ -1,20 +1,13 @@
 // A FederatedHPA's ContainerResource metric (Karmada's computeStatusForContainerResourceMetric): one container's
 // request and usage from metrics.k8s.io, against a Resource metric over the whole pod. One emulated member runs the
 // Deployment; the status side's decision is read directly.
-import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { autoscalerPath, parseAutoscalerDecision } from '../../src/branches/status/autoscalerDecisions.ts';
-import { bindingPath } from '../../src/branches/rendered/outputPaths.ts';
-import { connectKubeconfig } from '../../src/deliveries/connectKubeTarget.ts';
-import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
-import { sendRequest } from '../../src/deliveries/sendRequest.ts';
-import { decideFederatedHpas, newAutoscalerMemory } from '../../src/statuses/decideFederatedHpas.ts';
+import { newAutoscalerMemory } from '../../src/statuses/decideFederatedHpas.ts';
 import { waitFor } from '../deliveries/helpers/e2e.ts';
-import { makeFleet, type Fleet } from '../helpers/fleet.ts';
+import { startHpaMember, type HpaMember } from './helpers/federatedHpaMember.ts';
 
-let fleet: Fleet;
-let kubes: Map<string, KubeTarget>;
+let member: HpaMember;
 
 // 200m of CPU split evenly over two containers: app uses 100m of its 50m request, sidecar 100m of its 150m.
 const DEPLOYMENT = {
@@ -49,49 +42,25 @@ spec:
 `;
 
 test.before(async () => {
-  fleet = await makeFleet({ members: ['member1'] });
-  kubes = await connectKubeconfig(path.join(fleet.credentials, 'members.config'), { timeoutMs: 3_000 });
-  const created = await sendRequest(kubes.get('member1')!, {
-    method: 'POST',
-    path: '/apis/apps/v1/namespaces/default/deployments',
-    body: JSON.stringify(DEPLOYMENT),
-    contentType: 'application/json',
-  });
-  assert.is(created.status, 201, JSON.stringify(created.body));
+  member = await startHpaMember([DEPLOYMENT]);
 });
 test.after(async () => {
-  await Promise.all([...(kubes?.values() ?? [])].map((kube) => kube.close()));
-  await fleet?.cleanup();
+  await member?.close();
 });
 
 /** The decision a first evaluation of a FederatedHPA with `metric` makes, once the member's pod has its metrics. */
 async function decide(metric: string) {
-  const ref = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' };
-  const rendered = fleet.work.commit({ [bindingPath(ref)]: 'spec: {clusters: [{name: member1}]}\n' }, 'binding');
-  const source = fleet.work.commit(
-    {
-      [bindingPath(ref)]: null,
-      'templates/web.yaml': JSON.stringify(DEPLOYMENT),
-      'templates/web-fhpa.yaml': fhpa(metric),
-    },
-    'web with a FederatedHPA',
-  );
+  const commits = member.commit({ 'templates/web-fhpa.yaml': fhpa(metric) }, 'web with a FederatedHPA');
   return waitFor(
     'a decision from the pod metrics',
     async () => {
-      const out = await decideFederatedHpas({
-        repo: fleet.repo,
-        sourceCommit: source,
-        renderedCommit: rendered,
-        existing: new Map(),
-        clusters: kubes,
-        ready: new Set(['member1']),
-        now: new Date(),
-        memory: newAutoscalerMemory(),
-        options: { cpuInitializationPeriodMs: 0 },
-      });
-      const text = out.edits.get(autoscalerPath('default', 'web'));
-      const decision = text ? parseAutoscalerDecision(text) : undefined;
+      const decision = (
+        await member.decide(commits, {
+          now: new Date(),
+          memory: newAutoscalerMemory(),
+          options: { cpuInitializationPeriodMs: 0 },
+        })
+      )('web');
       // Until the pod runs and is sampled, no metric gives a count.
       return decision?.conditions?.some((c) => c.type === 'ScalingActive' && c.status === 'False')
         ? undefined
@@ -135,31 +104,21 @@ test("a metric's current average value is the quantity Karmada's status holds, n
 });
 
 test('a ContainerResource metric naming a container the pods lack fails, as Karmada reads no metric for it', async () => {
-  const out = await decideFederatedHpas({
-    repo: fleet.repo,
-    sourceCommit: fleet.work.commit(
-      {
-        'templates/web-fhpa.yaml': fhpa(
-          '{type: ContainerResource, containerResource: {name: cpu, container: nope, target: {type: Utilization, averageUtilization: 50}}}',
-        ),
-      },
-      'a container the pods lack',
-    ),
-    renderedCommit: fleet.work.commit(
-      {
-        [bindingPath({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' })]:
-          'spec: {clusters: [{name: member1}]}\n',
-      },
-      'binding',
-    ),
-    existing: new Map(),
-    clusters: kubes,
-    ready: new Set(['member1']),
-    now: new Date(),
-    memory: newAutoscalerMemory(),
-    options: { cpuInitializationPeriodMs: 0 },
-  });
-  const decision = parseAutoscalerDecision(out.edits.get(autoscalerPath('default', 'web'))!);
+  const commits = member.commit(
+    {
+      'templates/web-fhpa.yaml': fhpa(
+        '{type: ContainerResource, containerResource: {name: cpu, container: nope, target: {type: Utilization, averageUtilization: 50}}}',
+      ),
+    },
+    'a container the pods lack',
+  );
+  const decision = (
+    await member.decide(commits, {
+      now: new Date(),
+      memory: newAutoscalerMemory(),
+      options: { cpuInitializationPeriodMs: 0 },
+    })
+  )('web')!;
   const active = decision.conditions?.find((c) => c.type === 'ScalingActive');
   assert.is(active?.reason, 'FailedGetContainerResourceMetric');
   assert.match(active?.message ?? '', /container nope not present in metrics for pod default\/web-/);
