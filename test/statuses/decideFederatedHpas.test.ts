@@ -102,6 +102,20 @@ function cronPass(
   });
 }
 
+/** The CronFederatedHPA's status after a pass at 00:00:30 and one at 00:01:30 given the first's: one "* * * * *" run. */
+async function statusAfterOneMinute(repo: GitRepo, commit: string, path: string): Promise<CronAutoscalerFile> {
+  const memory = newAutoscalerMemory();
+  const first = await cronPass(repo, commit, memory, '2026-01-01T00:00:30Z');
+  const second = await cronPass(
+    repo,
+    commit,
+    memory,
+    '2026-01-01T00:01:30Z',
+    new Map([[path, parseCronAutoscaler(first.edits.get(path)!)]]),
+  );
+  return parseCronAutoscaler(second.edits.get(path)!);
+}
+
 test('an invalid FederatedHPA and CronFederatedHPA keep their last decision and status', async () => {
   const out = await decide({ 'templates/web-fhpa.yaml': fhpa(2, 1), 'templates/web-cron.yaml': cron('0 8 * *') });
   assert.equal([...out.edits.keys()], []);
@@ -130,17 +144,7 @@ spec:
 `,
     });
     const repo = await openRepo(config.dir);
-    const memory = newAutoscalerMemory();
-    const path = cronAutoscalerPath('default', 'nope-cron');
-    const first = await cronPass(repo, commit, memory, '2026-01-01T00:00:30Z');
-    const second = await cronPass(
-      repo,
-      commit,
-      memory,
-      '2026-01-01T00:01:30Z',
-      new Map([[path, parseCronAutoscaler(first.edits.get(path)!)]]),
-    );
-    const status = parseCronAutoscaler(second.edits.get(path)!);
+    const status = await statusAfterOneMinute(repo, commit, cronAutoscalerPath('default', 'nope-cron'));
     const history = status.executionHistories?.[0];
     assert.equal(history?.successfulExecutions ?? [], []);
     assert.match(history?.failedExecutions?.[0]?.message ?? '', /Deployment default\/nope not found/);
@@ -200,16 +204,7 @@ spec:
         'templates/web-fhpa.yaml': fhpa(2, 4),
         'templates/web-cron.yaml': withRule(rule),
       });
-      const memory = newAutoscalerMemory();
-      const first = await cronPass(repo, commit, memory, '2026-01-01T00:00:30Z');
-      const second = await cronPass(
-        repo,
-        commit,
-        memory,
-        '2026-01-01T00:01:30Z',
-        new Map([[path, parseCronAutoscaler(first.edits.get(path)!)]]),
-      );
-      return parseCronAutoscaler(second.edits.get(path)!);
+      return statusAfterOneMinute(repo, commit, path);
     };
     const above = await run('targetMinReplicas: 6');
     assert.is(above.applied, undefined);
@@ -242,17 +237,7 @@ spec:
 `,
     });
     const repo = await openRepo(config.dir);
-    const memory = newAutoscalerMemory();
-    const path = cronAutoscalerPath('default', 'web-cron');
-    const first = await cronPass(repo, commit, memory, '2026-01-01T00:00:30Z');
-    const second = await cronPass(
-      repo,
-      commit,
-      memory,
-      '2026-01-01T00:01:30Z',
-      new Map([[path, parseCronAutoscaler(first.edits.get(path)!)]]),
-    );
-    const status = parseCronAutoscaler(second.edits.get(path)!);
+    const status = await statusAfterOneMinute(repo, commit, cronAutoscalerPath('default', 'web-cron'));
     assert.equal(status.executionHistories[0]?.successfulExecutions, [
       {
         scheduleTime: '2026-01-01T00:01:00Z',
