@@ -26,20 +26,28 @@ export function workloadKeys(w: WorkloadRebalancer['spec']['workloads'][number])
 }
 
 /**
- * Whether a rebalancer's entry names this template. Karmada looks the entry up by its binding's name in its namespace
- * (names.GenerateBindingName: the kind lowercased, the apiVersion not read), so `kind: deployment`, or a Deployment
- * listed at another version, names the same workload.
+ * How a rebalancer's entry names a workload, and how a template is found by it: Karmada looks the entry up by its
+ * binding's name in its namespace (names.GenerateBindingName: the kind lowercased, the apiVersion not read), so
+ * `kind: deployment`, or a Deployment listed at another version, names the same workload.
  */
-export function namesWorkload(w: WorkloadRebalancer['spec']['workloads'][number], ref: ObjectRef): boolean {
-  return (
-    (w.namespace ?? '') === (ref.namespace ?? '') && bindingName(w.kind, w.name) === bindingName(ref.kind, ref.name)
-  );
+export function workloadIdentity(ref: { namespace?: string; kind: string; name: string }): string {
+  return `${ref.namespace ?? ''}/${bindingName(ref.kind, ref.name)}`;
+}
+
+/** The identities a rebalancer's entries name, made once per rebalancer: every scheduled template asks. */
+const named = new WeakMap<WorkloadRebalancer, ReadonlySet<string>>();
+export function namedBy(r: WorkloadRebalancer): ReadonlySet<string> {
+  let set = named.get(r);
+  if (!set) named.set(r, (set = new Set(r.spec.workloads.map(workloadIdentity))));
+  return set;
 }
 
 /** Tokens of every rebalancer that lists this workload, sorted. */
 export function requestsFor(ref: ObjectRef, rebalancers: readonly WorkloadRebalancer[]): string[] {
+  if (rebalancers.length === 0) return [];
+  const identity = workloadIdentity(ref);
   return rebalancers
-    .filter((r) => r.spec.workloads.some((w) => namesWorkload(w, ref)))
+    .filter((r) => namedBy(r).has(identity))
     .map(requestToken)
     .sort();
 }

@@ -8,7 +8,7 @@ import { multiClusterServiceKeyOf, serviceKeyOf } from '../bindings/claimForMult
 import type { ConfigModel, FileObjects } from '../api/model.ts';
 import { interpretDependencies } from '../interpreters/interpretDependencies.ts';
 import { customizationFor, interpretersOf } from '../interpreters/customizations.ts';
-import { namesWorkload, workloadKeys } from '../assignments/rebalanceRequests.ts';
+import { namedBy, workloadIdentity, workloadKeys } from '../assignments/rebalanceRequests.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
@@ -82,8 +82,8 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
     ...ctx.oldVersions.flatMap((f) => f.rebalancers.map((r) => r.object)),
   ];
   for (const r of rebalancers) for (const w of r.spec.workloads) for (const key of workloadKeys(w)) affected.add(key);
-  // An entry whose kind is cased otherwise, or whose apiVersion differs, still names a template (namesWorkload).
-  const rebalanced = rebalancers.flatMap((r) => r.spec.workloads);
+  // An entry whose kind is cased otherwise, or whose apiVersion differs, still names a template (workloadIdentity).
+  const rebalanced = new Set(rebalancers.flatMap((r) => [...namedBy(r)]));
   const customizedKinds = new Set(
     [
       ...inChanged(model.interpreterCustomizations),
@@ -95,7 +95,7 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   const relabelers = labelRewritingClusterOverrides(model.overridePolicies.map((o) => o.object));
   // Only templates changed (the common commit): nothing below can match, so skip the walk over the fleet.
   const karmadaChanged =
-    propagation.length + overrides.length + clusters.length + customizedKinds.size + rebalanced.length > 0;
+    propagation.length + overrides.length + clusters.length + customizedKinds.size + rebalanced.size > 0;
   // Whether a policy's placement could take one of the changed clusters, decided once per policy, not per template.
   const mayPlaceChanged = clusters.length > 0 ? placesAnyOf(model.propagationPolicies, clusters) : () => false;
   // Clusters that changed only their labels: then only what reads a label selector that now reads otherwise moves.
@@ -104,7 +104,7 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   // for a relabeling, reads the labels otherwise), or made by scoped units; its line says which without parsing it.
   const clustersOnly =
     clusters.length > 0 &&
-    propagation.length + overrides.length + customizedKinds.size + rebalanced.length === 0 &&
+    propagation.length + overrides.length + customizedKinds.size + rebalanced.size === 0 &&
     !ctx.templatesInScope;
   const mayMatter = clustersOnly
     ? entryLineMayMatter(
@@ -116,7 +116,7 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   for (const t of karmadaChanged ? allTemplates(index, model, inScope) : []) {
     const entry = t.entry;
     if (customizedKinds.size > 0 && customizedKinds.has(`${t.ref.apiVersion}/${t.ref.kind}`)) affected.add(t.key);
-    if (rebalanced.some((w) => namesWorkload(w, t.ref))) affected.add(t.key);
+    if (rebalanced.size > 0 && rebalanced.has(workloadIdentity(t.ref))) affected.add(t.key);
     if (entry?.policy && changedPolicyKeys.has(entry.policy)) affected.add(t.key);
     if (propagation.some((p) => selects(p, t))) affected.add(t.key);
     if (overrides.some((o) => overrideSelects(o, t, relabelers))) affected.add(t.key);
