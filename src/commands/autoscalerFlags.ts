@@ -1,6 +1,6 @@
 import { UsageError } from '../errors/UsageError.ts';
 import type { AutoscalerOptions } from '../statuses/decideFederatedHpas.ts';
-import { parseDuration } from '../time/parseDuration.ts';
+import { durationFlagMs } from './durationFlag.ts';
 
 /**
  * karmada-controller-manager's FederatedHPA flags (pkg/controllers/federatedhpa/config/types.go AddFlags), same
@@ -22,8 +22,7 @@ export const AUTOSCALER_FLAGS_USAGE = `[--horizontal-pod-autoscaler-sync-period 
 
 function duration(flag: keyof typeof AUTOSCALER_FLAG_OPTIONS, text: string | undefined, least: number): number {
   const value = text ?? AUTOSCALER_FLAG_OPTIONS[flag].default;
-  const ms = parseDuration(value);
-  if (ms instanceof Error) throw new UsageError(`--${flag} ${ms.message}`);
+  const ms = durationFlagMs(flag, value);
   if (ms < least)
     throw new UsageError(
       `--${flag} ${value}: must be more than 0, as each FederatedHPA is evaluated that often; e.g. 15s`,
@@ -36,7 +35,9 @@ function duration(flag: keyof typeof AUTOSCALER_FLAG_OPTIONS, text: string | und
  * its target that scales (0.1: within 10% the count stays), a number of 0 or more.
  */
 export function parseAutoscalerFlags(values: AutoscalerFlagValues): AutoscalerOptions {
-  const toleranceText = values['horizontal-pod-autoscaler-tolerance'] ?? '0.1';
+  const toleranceText =
+    values['horizontal-pod-autoscaler-tolerance'] ??
+    AUTOSCALER_FLAG_OPTIONS['horizontal-pod-autoscaler-tolerance'].default;
   const tolerance = /^\s*[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?\s*$/.test(toleranceText)
     ? Number(toleranceText)
     : Number.NaN;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import cron from 'node-cron';
 import { pauseAtRefLock } from '../commits/pauseAtRefLock.ts';
 import { LockHeldError } from '../passes/acquireRepoLock.ts';
-import { parseDuration } from '../time/parseDuration.ts';
+import { durationFlagMs } from './durationFlag.ts';
 import { defaultMirrorDir, redactUrl } from '../passes/remoteMirror.ts';
 import { startReconciler, type ReconcilerSource } from '../passes/startReconciler.ts';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
@@ -168,9 +168,7 @@ export type FaultPausePoint = (typeof FAULT_PAUSE_POINTS)[number];
 
 /** A duration flag in milliseconds; absent: the flag's default in RUN_OPTIONS. */
 function durationFlag(flag: keyof typeof RUN_OPTIONS & string, value: string | undefined): number {
-  const ms = parseDuration(value ?? (RUN_OPTIONS[flag] as { default?: string }).default ?? '');
-  if (ms instanceof Error) throw new UsageError(`--${flag} ${ms.message}`);
-  return ms;
+  return durationFlagMs(flag, value ?? (RUN_OPTIONS[flag] as { default?: string }).default ?? '');
 }
 
 /**
