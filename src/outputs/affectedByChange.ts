@@ -143,10 +143,11 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
 }
 
 /**
- * For a change to namespaced PropagationPolicies and OverridePolicies only (loadSource's namespacedPoliciesOnly), the
+ * For a change to namespaced PropagationPolicies and OverridePolicies (loadSource's namespacesReached), the
  * templates it can reach when every resource selector of every version of them names its object (kind and name): a
  * PropagationPolicy claims, and an OverridePolicy targets, only those, in the policy's namespace. Their index entries
- * are then read by key. Undefined when one selects by labels or selects everything: the namespaces' entries are walked.
+ * are then read by key. Undefined when one selects by labels or selects everything, or a rebalancer changed: the
+ * namespaces' entries are walked.
  */
 export function namedTemplatesOnly(
   changed: readonly { path: string }[],
@@ -155,6 +156,8 @@ export function namedTemplatesOnly(
 ): Set<string> | undefined {
   const keys = new Set<string>();
   for (const f of [...changed.flatMap((c) => loaded.get(c.path) ?? []), ...oldVersions]) {
+    // A rebalancer's entry may case its kind otherwise or list another apiVersion (workloadIdentity): no key to read.
+    if (f.rebalancers.length > 0) return undefined;
     for (const { object } of [...f.propagationPolicies, ...f.overridePolicies]) {
       const selectors = object.spec.resourceSelectors ?? [];
       if (selectors.length === 0) return undefined; // an OverridePolicy without selectors targets every template

@@ -239,8 +239,8 @@ async function loadIncremental(
   const everyPolicy = changed.some(
     (c) => index.file(c.path)?.karmada || oldKarmada.has(c.path) || holdsKarmada(loaded.get(c.path)),
   );
-  // Unless every Karmada object it changes is a namespaced policy: then the templates of their namespaces only.
-  const scope = everyPolicy ? namespacedPoliciesOnly(changed, loaded, oldVersions) : undefined;
+  // Unless every Karmada object it changes is a namespaced policy or a rebalancer: then the templates of their namespaces only.
+  const scope = everyPolicy ? namespacesReached(changed, loaded, oldVersions) : undefined;
   const wholeFleet = everyPolicy && !scope;
   // Which Karmada files a render of templates in some namespaces needs (filesFor), path → file; all of them when the
   // change can reach the whole fleet.
@@ -465,11 +465,12 @@ async function loadIncremental(
 
 /**
  * The namespaces a change can reach when every Karmada object it changes (before or after) is a PropagationPolicy or
- * an OverridePolicy: each selects and claims templates of its own namespace only. Undefined for anything else (a
- * cluster, a cluster-wide policy, a customization, a rebalancer, a file that does not parse or holds a broken
+ * an OverridePolicy, which select and claim templates of their own namespace only, or a WorkloadRebalancer, which
+ * reschedules the workloads it lists, each in the namespace its entry names ('' for a cluster-scoped one). Undefined
+ * for anything else (a cluster, a cluster-wide policy, a customization, a file that does not parse or holds a broken
  * object): that can reach any template.
  */
-function namespacedPoliciesOnly(
+function namespacesReached(
   changed: readonly { path: string }[],
   loaded: ReadonlyMap<string, FileObjects>,
   oldVersions: readonly FileObjects[],
@@ -479,10 +480,11 @@ function namespacedPoliciesOnly(
   for (const f of versions) {
     if (
       f.unreadable ||
-      f.broken.length + f.clusters.length + f.clusterTaintPolicies.length + f.rebalancers.length > 0 ||
+      f.broken.length + f.clusters.length + f.clusterTaintPolicies.length > 0 ||
       f.interpreterCustomizations.length > 0
     )
       return undefined;
+    for (const { object } of f.rebalancers) for (const w of object.spec.workloads) namespaces.add(w.namespace ?? '');
     for (const { object } of [...f.propagationPolicies, ...f.overridePolicies]) {
       const namespace = object.metadata.namespace;
       if ((object.kind !== 'PropagationPolicy' && object.kind !== 'OverridePolicy') || !namespace) return undefined;
