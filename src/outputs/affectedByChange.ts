@@ -163,7 +163,8 @@ export function namedTemplatesOnly(
       if (selectors.length === 0) return undefined; // an OverridePolicy without selectors targets every template
       for (const s of selectors) {
         if (!s.name) return undefined;
-        const namespace = object.metadata.namespace ?? '';
+        // A ClusterOverridePolicy reaches here only when each of its selectors names a namespace (namespacesReached).
+        const namespace = (object.kind === 'ClusterOverridePolicy' ? s.namespace : object.metadata.namespace) ?? '';
         // A selector naming another namespace than its policy's selects nothing: there is no key to add.
         if (!s.namespace || s.namespace === namespace)
           keys.add(refKey({ apiVersion: s.apiVersion, kind: s.kind, namespace, name: s.name }));

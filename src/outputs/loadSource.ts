@@ -465,10 +465,11 @@ async function loadIncremental(
 
 /**
  * The namespaces a change can reach when every Karmada object it changes (before or after) is a PropagationPolicy or
- * an OverridePolicy, which select and claim templates of their own namespace only, or a WorkloadRebalancer, which
- * reschedules the workloads it lists, each in the namespace its entry names ('' for a cluster-scoped one). Undefined
- * for anything else (a cluster, a cluster-wide policy, a customization, a file that does not parse or holds a broken
- * object): that can reach any template.
+ * an OverridePolicy, which select and claim templates of their own namespace only, a ClusterOverridePolicy whose
+ * every resource selector names a namespace, or a WorkloadRebalancer, which reschedules the workloads it lists, each
+ * in the namespace its entry names ('' for a cluster-scoped one). Undefined for anything else (a cluster, a
+ * ClusterPropagationPolicy, a customization, a file that does not parse or holds a broken object): that can reach any
+ * template.
  */
 function namespacesReached(
   changed: readonly { path: string }[],
@@ -485,7 +486,15 @@ function namespacesReached(
     )
       return undefined;
     for (const { object } of f.rebalancers) for (const w of object.spec.workloads) namespaces.add(w.namespace ?? '');
+    for (const { object } of f.overridePolicies) {
+      if (object.kind !== 'ClusterOverridePolicy') continue;
+      // Its selectors reach their own namespaces when each names one; it claims nothing, so no older version's reach is left.
+      const selectors = object.spec.resourceSelectors ?? [];
+      if (selectors.length === 0 || selectors.some((s) => !s.namespace)) return undefined;
+      for (const s of selectors) namespaces.add(s.namespace!);
+    }
     for (const { object } of [...f.propagationPolicies, ...f.overridePolicies]) {
+      if (object.kind === 'ClusterOverridePolicy') continue;
       const namespace = object.metadata.namespace;
       if ((object.kind !== 'PropagationPolicy' && object.kind !== 'OverridePolicy') || !namespace) return undefined;
       namespaces.add(namespace);

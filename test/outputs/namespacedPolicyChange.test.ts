@@ -175,4 +175,77 @@ test('a change to namespaced policies reads the policies of the namespaces it re
   assert.equal([...loaded.affected], ['v1/ConfigMap/shop/a']);
 });
 
+const clusterOverride = (selectors: string, value: string) => `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterOverridePolicy
+metadata:
+  name: owners
+spec:
+  resourceSelectors:
+${selectors}
+  overrideRules:
+    - targetCluster:
+        clusterNames: [member2]
+      overriders:
+        annotationsOverrider:
+          - operator: add
+            value: {owner: ${value}}
+`;
+
+test("a ClusterOverridePolicy whose selectors each name a namespace reaches those namespaces' templates alone; one selector without a namespace reaches the fleet", async () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  const files: Record<string, string> = {
+    'clusters/member1.yaml': clusterYaml('member1'),
+    'clusters/member2.yaml': clusterYaml('member2'),
+  };
+  for (const ns of ['shop', 'billing', 'search']) {
+    files[`policies/${ns}.yaml`] = policy(ns, ['a']);
+    files[`templates/${ns}/a.yaml`] = configMap('a', 'a', ns);
+  }
+  const inShop = '    - {apiVersion: v1, kind: ConfigMap, namespace: shop}';
+  files['policies/owners.yaml'] = clusterOverride(inShop, 'a');
+  const first = r.commit(files, 'three namespaces, an override for shop');
+  await sync(r);
+  const load = async (second: string) => {
+    const repo = await openRepo(r.dir);
+    const index = await openOutputIndex(repo, r.git('rev-parse', 'flotilla/rendered^{tree}'));
+    return loadSource(repo, r.git('rev-parse', `${second}^{tree}`), {
+      tree: r.git('rev-parse', `${first}^{tree}`),
+      index: index!,
+    });
+  };
+  const scoped = await load(r.commit({ 'policies/owners.yaml': clusterOverride(inShop, 'b') }, 'another owner'));
+  assert.equal(
+    scoped.model.propagationPolicies.map((p) => p.object.metadata.namespace),
+    ['shop'],
+    'billing and search are not read',
+  );
+  assert.equal([...scoped.affected], ['v1/ConfigMap/shop/a']);
+  const [report] = (await sync(r)).reports;
+  assert.equal([...(report?.explanations.keys() ?? [])], ['v1/ConfigMap/shop/a']);
+  assert.match(r.show('flotilla/rendered', 'clusters/member2/shop/configmap_a.yaml'), /owner: b/);
+  const verified = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
+  assert.ok(
+    verified.ok,
+    JSON.stringify({ differs: verified.differs, missing: verified.missing, extra: verified.extra }),
+  );
+
+  const everywhere = await load(
+    r.commit(
+      { 'policies/owners.yaml': clusterOverride('    - {apiVersion: v1, kind: ConfigMap}', 'c') },
+      'every namespace',
+    ),
+  );
+  assert.equal(everywhere.model.propagationPolicies.map((p) => p.object.metadata.namespace).sort(), [
+    'billing',
+    'search',
+    'shop',
+  ]);
+  assert.equal([...everywhere.affected].sort(), [
+    'v1/ConfigMap/billing/a',
+    'v1/ConfigMap/search/a',
+    'v1/ConfigMap/shop/a',
+  ]);
+});
+
 test.run();
