@@ -1,13 +1,26 @@
 // Which override policies can apply to a template on some cluster, decided without applying any: for the shortcuts
 // that pick candidates before rendering (renderWorkManifest's pre-filter, an incremental sync's affected templates).
 // A superset is fine; applyOverrides makes the exact decision.
-import type { OverridePolicy, Overriders, ResourceSelector } from '../api/policy.ts';
+import type { LabelSelector, OverridePolicy, Overriders, ResourceSelector } from '../api/policy.ts';
 import { bestSelectorMatch, ImplicitPriority, type SelectableObject } from '../selectors/matchResourceSelector.ts';
 
 /**
- * Whether the policy's selectors take the template as it is, or, for an OverridePolicy selecting by labels, as
- * a ClusterOverridePolicy among `relabelers` may leave it: Karmada matches OverridePolicies against the object the
- * ClusterOverridePolicies changed (overridemanager.go ApplyOverridePolicies), so any labels are then possible.
+ * The labels a claim sets or takes off the template before any override runs (detector/claim.go, the
+ * MultiClusterService controller's claim): Karmada's binding controller overrides the template as karmada-apiserver
+ * holds it, claimed, whose values (permanent ids) the template in Git does not show.
+ */
+const CLAIM_LABELS: ReadonlySet<string> = new Set([
+  'propagationpolicy.karmada.io/permanent-id',
+  'clusterpropagationpolicy.karmada.io/permanent-id',
+  'multiclusterservice.karmada.io/permanent-id',
+  'resourcetemplate.karmada.io/claimed-by',
+]);
+
+/**
+ * Whether the policy's selectors take the template as it is, or as its claim may label it, or, for an
+ * OverridePolicy selecting by labels, as a ClusterOverridePolicy among `relabelers` may leave it: Karmada matches
+ * OverridePolicies against the object the ClusterOverridePolicies changed (overridemanager.go
+ * ApplyOverridePolicies), so any labels are then possible.
  */
 export function overrideMayApply(
   policy: OverridePolicy,
@@ -17,6 +30,10 @@ export function overrideMayApply(
   const selectors = policy.spec.resourceSelectors;
   if (!selectors || selectors.length === 0) return true;
   if (bestSelectorMatch(selectors, template) !== ImplicitPriority.NotMatched) return true;
+  const claimFree = selectors.map((s) =>
+    s.labelSelector && readsClaimLabel(s.labelSelector) ? withoutLabelSelector(s) : s,
+  );
+  if (bestSelectorMatch(claimFree, template) !== ImplicitPriority.NotMatched) return true;
   if (policy.kind !== 'OverridePolicy' || !selectors.some((s) => s.labelSelector)) return false;
   if (!relabelers.some((c) => overrideMayApply(c, template, []))) return false;
   return bestSelectorMatch(selectors.map(withoutLabelSelector), template) !== ImplicitPriority.NotMatched;
@@ -48,6 +65,13 @@ function pathReachesLabels(path: string): boolean {
   if (!path.startsWith('/')) return true;
   const [first, second] = path.slice(1).split('/');
   return first === 'metadata' && (second === undefined || second === 'labels');
+}
+
+function readsClaimLabel(selector: LabelSelector): boolean {
+  return (
+    Object.keys(selector.matchLabels ?? {}).some((key) => CLAIM_LABELS.has(key)) ||
+    (selector.matchExpressions ?? []).some((e) => CLAIM_LABELS.has(e.key))
+  );
 }
 
 function withoutLabelSelector({ labelSelector: _, ...selector }: ResourceSelector): ResourceSelector {

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResourceBinding, TargetCluster } from '../../src/api/binding.ts';
-import type { OverridePolicy, PropagationPolicy } from '../../src/api/policy.ts';
+import type { LabelSelector, OverridePolicy, PropagationPolicy } from '../../src/api/policy.ts';
 import { claimTemplate } from '../../src/bindings/claimTemplate.ts';
 import type { ConfigModel, Located, Template } from '../../src/api/model.ts';
 import { renderWorkManifest } from '../../src/works/renderWorkManifest.ts';
@@ -299,6 +299,36 @@ test("overrides see the claim Karmada's detector writes on the template: one wit
     'propagationpolicy.karmada.io/namespace',
   ]);
   assert.is(metadata.annotations.team, 'blue');
+});
+
+test("an override policy selects a template by the permanent-id label its PropagationPolicy's claim gives it", () => {
+  // Karmada's binding controller overrides the template as karmada-apiserver holds it, with the detector's claim on it.
+  const web = deployment('web', 1);
+  const model = withOverrides(web);
+  const targets = [{ name: 'member1', replicas: 1 }];
+  const id = source(web, model, targets).binding.metadata.labels?.['propagationpolicy.karmada.io/permanent-id'];
+  assert.ok(id);
+  const byClaim = (name: string, labelSelector: LabelSelector) =>
+    overridePolicy(name, {
+      resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', labelSelector }],
+      overrideRules: [{ overriders: { labelsOverrider: [{ operator: 'add', value: { [name]: 'yes' } }] } }],
+    });
+  const claimed = withOverrides(
+    web,
+    byClaim('by-id', { matchLabels: { 'propagationpolicy.karmada.io/permanent-id': id } }),
+    byClaim('by-presence', {
+      matchExpressions: [{ key: 'propagationpolicy.karmada.io/permanent-id', operator: 'Exists' }],
+    }),
+    byClaim('unclaimed-only', {
+      matchExpressions: [{ key: 'propagationpolicy.karmada.io/permanent-id', operator: 'DoesNotExist' }],
+    }),
+  );
+  const work = renderWorkManifest(source(web, claimed, targets), targets[0]!, member1, claimed);
+  assert.equal(work.problems, []);
+  const labels = (work.manifest as { metadata: { labels: Record<string, string> } }).metadata.labels;
+  assert.is(labels['by-id'], 'yes');
+  assert.is(labels['by-presence'], 'yes');
+  assert.is(labels['unclaimed-only'], undefined);
 });
 
 test('labels or annotations an override leaves other than a map of strings are read as none, as Karmada reads them', () => {
