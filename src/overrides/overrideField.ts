@@ -5,7 +5,13 @@ import { maxNesting } from '../yaml/maxNesting.ts';
 import { GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { goYamlReaderRefuses, jsonToGoYaml } from '../yaml/goYamlV2.ts';
 import type { FieldOverrider } from '../api/policy.ts';
-import { applyJsonPatch, getByJsonPointer, parseJsonPointer, type JsonPatchOperation } from '../patches/jsonPatch.ts';
+import {
+  applyJsonPatch,
+  getByJsonPointer,
+  parseJsonPointer,
+  pointerArrayIndex,
+  type JsonPatchOperation,
+} from '../patches/jsonPatch.ts';
 import { isManifest, type Manifest, type OverrideStep } from './overrideStep.ts';
 import { setDataKey } from '../yaml/setDataKey.ts';
 import { applyJsonPatchToText, documentRefusal, rootValueRefusal } from '../patches/patchJsonText.ts';
@@ -131,10 +137,12 @@ function setAt(manifest: Manifest, tokens: readonly string[], text: string): Man
   const copy = structuredClone(manifest);
   let parent: unknown = copy;
   for (const token of tokens.slice(0, -1)) {
-    parent = Array.isArray(parent) ? parent[Number(token)] : (parent as Manifest)[token];
+    parent = Array.isArray(parent)
+      ? parent[pointerArrayIndex(token, parent.length) as number]
+      : (parent as Manifest)[token];
   }
   const last = tokens[tokens.length - 1] as string;
-  if (Array.isArray(parent)) parent[Number(last)] = text;
+  if (Array.isArray(parent)) parent[pointerArrayIndex(last, parent.length) as number] = text;
   else if (isManifest(parent)) setDataKey(parent, last, text);
   return copy;
 }

@@ -50,7 +50,10 @@ export function escapeJsonPointerToken(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** Reads the value a pointer names. Array tokens must be plain non-negative indices here (as jsonpointer does). */
+/**
+ * Reads the value a pointer names, as go-openapi/jsonpointer's Get does (Karmada's fieldOverrider path): an array
+ * token is read with Go's strconv.Atoi, so `+0`, `-0` and `007` name elements, and must land in the array.
+ */
 export function getByJsonPointer(
   document: unknown,
   pointer: string,
@@ -60,9 +63,8 @@ export function getByJsonPointer(
   let current = document;
   for (const token of tokens) {
     if (Array.isArray(current)) {
-      const index = /^[0-9]+$/.test(token) ? Number(token) : NaN;
-      if (!(index < current.length))
-        return { found: false, message: `index "${token}" is out of range in "${pointer}"` };
+      const index = pointerArrayIndex(token, current.length);
+      if (index === undefined) return { found: false, message: `index "${token}" is out of range in "${pointer}"` };
       current = current[index];
     } else if (isObject(current)) {
       if (!Object.hasOwn(current, token)) return { found: false, message: `key "${token}" not found in "${pointer}"` };
@@ -197,6 +199,13 @@ function patchArray(array: unknown[], op: JsonPatchOperator, key: string, value:
   if (op === 'replace') array[index] = value;
   else array.splice(index, 1);
   return undefined;
+}
+
+/** An element of an array of `size` by go-openapi/jsonpointer: Go's strconv.Atoi syntax, from 0 to size - 1. */
+export function pointerArrayIndex(token: string, size: number): number | undefined {
+  if (!/^[+-]?[0-9]+$/.test(token)) return undefined;
+  const index = Math.abs(Number(token)) === 0 ? 0 : Number(token);
+  return index >= 0 && index < size ? index : undefined;
 }
 
 /** Go's strconv.Atoi syntax; a negative index counts from `size` (and must not go below 0). */

@@ -134,6 +134,35 @@ test('the field path is a JSON pointer: ~1 addresses a key with /', () => {
   assert.equal(got, { 'conf/app.json': '{"a":2}' });
 });
 
+test('an array index in the field path is read as Go reads an int (+0, -0, 00 name the first element); a negative one fails', () => {
+  // go-openapi/jsonpointer, which Karmada's applyFieldOverriders reads and writes fieldPath with, parses array
+  // tokens with strconv.Atoi and refuses only what lands outside the array.
+  const pod: Obj = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p' },
+    spec: { containers: [{ name: 'c', image: 'x', env: [{ name: 'J', value: '{"a":1}' }] }] },
+  };
+  for (const index of ['0', '+0', '-0', '00']) {
+    const step = applyFieldOverriders(pod, [
+      {
+        fieldPath: `/spec/containers/${index}/env/${index}/value`,
+        json: [{ subPath: '/a', operator: 'replace', value: 2 }],
+      },
+    ]);
+    if (!step.ok) throw new Error(`${index}: ${step.message}`);
+    const containers = (step.manifest.spec as { containers: { env: { value: string }[] }[] }).containers;
+    assert.is(containers[0]?.env[0]?.value, '{"a":2}', index);
+    assert.equal(Object.keys(containers), ['0'], index);
+  }
+  for (const index of ['-1', '1', '0x0', ' 0']) {
+    const step = applyFieldOverriders(pod, [
+      { fieldPath: `/spec/containers/${index}/env/0/value`, json: [{ subPath: '/a', operator: 'replace', value: 2 }] },
+    ]);
+    assert.not.ok(step.ok, index);
+  }
+});
+
 test('overriders apply in order and leave other data keys alone', () => {
   const got = dataAfter({ 'a.json': '{"n":1}', 'b.json': '{"n":1}' }, [
     { fieldPath: '/data/a.json', json: [{ subPath: '/n', operator: 'replace', value: 2 }] },
