@@ -58,4 +58,36 @@ test('a node claim holds the node selector, the tolerations and the required nod
   assert.is(claim({ nodeSelector: null, tolerations: null }), undefined);
 });
 
+test('the node claim holds tolerations and node affinity as Go marshals their types: empty omitempty fields left out, order kept', () => {
+  const claim = replicaRequirements({
+    tolerations: [
+      { effect: 'NoSchedule', key: 'foo', operator: 'Exists', value: '' },
+      { key: '', operator: '', value: '', effect: '', tolerationSeconds: null },
+      { key: 'bar', tolerationSeconds: 0 },
+    ],
+    affinity: {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [
+            { matchFields: [], matchExpressions: [{ operator: 'Exists', key: 'zone', values: [] }] },
+            { matchExpressions: null, matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }] },
+            {},
+          ],
+        },
+      },
+    },
+  }).nodeClaim;
+  assert.equal(claim, {
+    tolerations: [{ effect: 'NoSchedule', key: 'foo', operator: 'Exists' }, {}, { key: 'bar', tolerationSeconds: 0 }],
+    hardNodeAffinity: {
+      nodeSelectorTerms: [
+        { matchExpressions: [{ operator: 'Exists', key: 'zone' }] },
+        { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }] },
+        {},
+      ],
+    },
+  });
+  assert.equal(Object.keys(claim?.tolerations?.[0] as object), ['effect', 'key', 'operator']);
+});
+
 test.run();
