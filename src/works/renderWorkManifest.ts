@@ -83,9 +83,18 @@ export function renderWorkManifest(
     );
     m = reviseJobCompletions(m, split.find((c) => c.name === target.name)?.replicas ?? 0);
   }
+  // Karmada's detector settles the template's claim keys before any override runs: read from the template, not from
+  // what an override made of one cluster's copy (and so the same on every cluster, as workLabels' cache assumes).
+  const superseded =
+    p.binding &&
+    supersededClaimKeys(
+      p.binding,
+      p.template.labels,
+      (p.template.manifest.metadata as { annotations?: Record<string, string> } | undefined)?.annotations,
+    );
   const policies = overridesFor(p.template, model);
   const claim = policies.length > 0 && p.binding ? templateClaimOf(p.binding) : undefined;
-  const claimed = claim ? withTemplateClaim(m, claim) : m;
+  const claimed = claim ? withTemplateClaim(m, claim, superseded) : m;
   // No candidate policy: nothing to apply, and no copy to make (most templates, on most clusters).
   const overridden =
     policies.length === 0
@@ -139,15 +148,6 @@ export function renderWorkManifest(
   const meta = { ...((m.metadata ?? {}) as Record<string, unknown>) };
   const ownLabels = stringMapOf(meta.labels);
   const ownAnnotations = stringMapOf(meta.annotations);
-  // Karmada's detector settles the template's claim keys before any override runs: read from the template, not from
-  // what an override made of one cluster's copy (and so the same on every cluster, as workLabels' cache assumes).
-  const superseded =
-    p.binding &&
-    supersededClaimKeys(
-      p.binding,
-      p.template.labels,
-      (p.template.manifest.metadata as { annotations?: Record<string, string> } | undefined)?.annotations,
-    );
   const labels = workLabels(p.template, ownLabels, p.binding, superseded);
   const annotations: Record<string, string> = { ...ownAnnotations };
   for (const key of superseded?.annotations ?? []) delete annotations[key];

@@ -42,10 +42,22 @@ export function templateClaimOf(binding: ResourceBinding): TemplateClaim {
   return claim;
 }
 
-/** A copy of the manifest carrying the claim, as the template does in karmada-apiserver. */
-export function withTemplateClaim(manifest: Obj, claim: TemplateClaim): Obj {
-  if (claim.labels.length === 0 && claim.annotations.length === 0) return manifest;
-  return { ...manifest, metadata: claimedMetadataOf(isObj(manifest.metadata) ? manifest.metadata : {}, claim) };
+/** Claim keys of another claim the detector took off the template (policyClaim.ts supersededClaimKeys). */
+export interface DroppedClaimKeys {
+  labels: readonly string[];
+  annotations: readonly string[];
+}
+
+/**
+ * A copy of the manifest carrying the claim, as the template does in karmada-apiserver: without the `dropped` keys of
+ * another claim it brought, which the detector took off before the binding controller reads it.
+ */
+export function withTemplateClaim(manifest: Obj, claim: TemplateClaim, dropped?: DroppedClaimKeys): Obj {
+  if (claim.labels.length === 0 && claim.annotations.length === 0 && !dropped) return manifest;
+  return {
+    ...manifest,
+    metadata: claimedMetadataOf(isObj(manifest.metadata) ? manifest.metadata : {}, claim, dropped),
+  };
 }
 
 /**
@@ -53,20 +65,23 @@ export function withTemplateClaim(manifest: Obj, claim: TemplateClaim): Obj {
  * the spec is revised per cluster), so it is made once per template rather than once per manifest; nothing modifies
  * it (applyOverrides copies what it changes).
  */
-const claimedMetadata = new WeakMap<Obj, { claim: TemplateClaim; merged: Obj }>();
-function claimedMetadataOf(metadata: Obj, claim: TemplateClaim): Obj {
+const claimedMetadata = new WeakMap<Obj, { claim: TemplateClaim; dropped?: DroppedClaimKeys; merged: Obj }>();
+function claimedMetadataOf(metadata: Obj, claim: TemplateClaim, dropped: DroppedClaimKeys | undefined): Obj {
   const known = claimedMetadata.get(metadata);
-  if (known?.claim === claim) return known.merged;
+  if (known?.claim === claim && known.dropped === dropped) return known.merged;
   const merged: Obj = { ...metadata };
-  for (const [field, entries] of [
-    ['labels', claim.labels],
-    ['annotations', claim.annotations],
+  for (const [field, entries, gone] of [
+    ['labels', claim.labels, dropped?.labels ?? []],
+    ['annotations', claim.annotations, dropped?.annotations ?? []],
   ] as const) {
-    if (entries.length === 0) continue;
     const own = metadata[field];
-    merged[field] = { ...(isObj(own) ? own : {}), ...Object.fromEntries(entries) };
+    const drops = isObj(own) && gone.some((key) => Object.hasOwn(own, key));
+    if (entries.length === 0 && !drops) continue;
+    const map: Obj = { ...(isObj(own) ? own : {}), ...Object.fromEntries(entries) };
+    for (const key of gone) delete map[key];
+    merged[field] = map;
   }
-  claimedMetadata.set(metadata, { claim, merged });
+  claimedMetadata.set(metadata, { claim, dropped, merged });
   return merged;
 }
 

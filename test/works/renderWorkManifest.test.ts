@@ -157,6 +157,49 @@ test("a template claimed by a PropagationPolicy reaches members without a Cluste
   assert.ok(claimKeysOnMember(nameOnly, apps).includes('annotation clusterpropagationpolicy.karmada.io/name=old-cpp'));
 });
 
+test("override policies see the template without the other claim its PropagationPolicy's claim took off", () => {
+  // ClaimPolicyForObject's excludeClusterPolicy cleans the ClusterPropagationPolicy claim before the binding controller
+  // reads the template: a selector on that label or its name annotation's presence finds nothing there.
+  const web = exported(
+    { 'clusterpropagationpolicy.karmada.io/permanent-id': 'old-cpp-id' },
+    { 'clusterpropagationpolicy.karmada.io/name': 'old-cpp' },
+  );
+  const byOldClaim = (name: string, operator: 'Exists' | 'DoesNotExist') =>
+    overridePolicy(name, {
+      resourceSelectors: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          labelSelector: { matchExpressions: [{ key: 'clusterpropagationpolicy.karmada.io/permanent-id', operator }] },
+        },
+      ],
+      overrideRules: [
+        {
+          overriders: {
+            labelsOverrider: [{ operator: 'add', value: { [name]: 'yes' } }],
+            plaintext: [{ path: '/metadata/annotations/old-name', operator: 'add', value: 'none' }],
+          },
+        },
+      ],
+    });
+  const model = modelOf({
+    templates: [web],
+    policies: [apps],
+    overrides: [byOldClaim('old-claim', 'Exists'), byOldClaim('no-old-claim', 'DoesNotExist')],
+    clusters: [member1],
+  });
+  const target = { name: 'member1', replicas: 1 };
+  const work = renderWorkManifest(source(web, model, [target]), target, member1, model);
+  assert.equal(work.problems, []);
+  const metadata = (
+    work.manifest as { metadata: { labels: Record<string, string>; annotations: Record<string, string> } }
+  ).metadata;
+  assert.is(metadata.labels['old-claim'], undefined);
+  assert.is(metadata.labels['no-old-claim'], 'yes');
+  assert.is(metadata.labels['clusterpropagationpolicy.karmada.io/permanent-id'], undefined);
+  assert.is(metadata.annotations['clusterpropagationpolicy.karmada.io/name'], undefined);
+});
+
 test('a template claimed by a ClusterPropagationPolicy reaches members without a complete PropagationPolicy claim it carried', () => {
   const cpp: Located<PropagationPolicy> = {
     ...apps,
