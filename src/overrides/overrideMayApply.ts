@@ -30,10 +30,8 @@ export function overrideMayApply(
   const selectors = policy.spec.resourceSelectors;
   if (!selectors || selectors.length === 0) return true;
   if (bestSelectorMatch(selectors, template) !== ImplicitPriority.NotMatched) return true;
-  const claimFree = selectors.map((s) =>
-    s.labelSelector && readsClaimLabel(s.labelSelector) ? withoutLabelSelector(s) : s,
-  );
-  if (bestSelectorMatch(claimFree, template) !== ImplicitPriority.NotMatched) return true;
+  const claimFree = claimFreeSelectors(selectors);
+  if (claimFree && bestSelectorMatch(claimFree, template) !== ImplicitPriority.NotMatched) return true;
   if (policy.kind !== 'OverridePolicy' || !selectors.some((s) => s.labelSelector)) return false;
   if (!relabelers.some((c) => overrideMayApply(c, template, []))) return false;
   return bestSelectorMatch(selectors.map(withoutLabelSelector), template) !== ImplicitPriority.NotMatched;
@@ -65,6 +63,22 @@ function pathReachesLabels(path: string): boolean {
   if (!path.startsWith('/')) return true;
   const [first, second] = path.slice(1).split('/');
   return first === 'metadata' && (second === undefined || second === 'labels');
+}
+
+/**
+ * The selectors with each label selector that reads a claim label taken off (any claim may satisfy it); undefined when
+ * none reads one. Made once per policy: every template of its namespace asks, on every cluster.
+ */
+const claimFree = new WeakMap<readonly ResourceSelector[], readonly ResourceSelector[] | null>();
+function claimFreeSelectors(selectors: readonly ResourceSelector[]): readonly ResourceSelector[] | undefined {
+  let known = claimFree.get(selectors);
+  if (known === undefined) {
+    known = selectors.some((s) => s.labelSelector && readsClaimLabel(s.labelSelector))
+      ? selectors.map((s) => (s.labelSelector && readsClaimLabel(s.labelSelector) ? withoutLabelSelector(s) : s))
+      : null;
+    claimFree.set(selectors, known);
+  }
+  return known ?? undefined;
 }
 
 function readsClaimLabel(selector: LabelSelector): boolean {
