@@ -303,7 +303,15 @@ async function runUnit(
     const src = path.join(root, 'src');
     // A link where a file:// dependency is copied (Rook's charts/library -> ../../library) is replaced by the copy.
     const copiedTo = new Set((unit.copiedCharts ?? []).map((c) => `${unit.dir}/${c.to}`));
-    const links = linkWarnings((await materialize(repo, inputs, src)).filter((l) => !copiedTo.has(l.path)));
+    const written = await materialize(repo, inputs, src);
+    if (written.unwritable.length > 0)
+      return {
+        ok: false,
+        // A full disk passes; what a tree names stays, and fails again at once without the tool.
+        cache: false,
+        problems: written.unwritable.map((u) => unwritableProblem(u.path, u.code)),
+      };
+    const links = linkWarnings(written.links.filter((l) => !copiedTo.has(l.path)));
     // Where `helm dependency build` would have put each file:// dependency.
     for (const copy of unit.copiedCharts ?? []) {
       const from = path.join(src, copy.from);
@@ -669,14 +677,40 @@ export function linkWarnings(links: readonly { path: string; target: string }[])
 }
 
 /**
+ * Why a file of the commit could not be written out for the tool (pure), at the file: a hand-made tree can name one
+ * path twice (a file and a folder, which git fsck refuses as duplicateEntries) or a name longer than a file system
+ * takes, and a render holds that unit only, never the commit.
+ */
+export function unwritableProblem(file: string, code: string): Problem {
+  const why =
+    code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR'
+      ? `${file} is both a file and a folder in this commit's tree (two entries of one name, which git fsck refuses as duplicateEntries and git itself never writes)`
+      : code === 'ENAMETOOLONG'
+        ? `${file} has a name or path longer than a file system takes`
+        : `${file} could not be written out for the render (${code})`;
+  return {
+    file,
+    line: 1,
+    column: 1,
+    code: 'UNIT_FAILED',
+    severity: 'error',
+    message: `${why}: the unit is not rendered, and its last good output is kept`,
+    fix:
+      code === 'ENAMETOOLONG'
+        ? 'rename the file or folder to a shorter name (at most 255 bytes a name)'
+        : 'commit the folder again with git (git rm -r --cached the folder, git add it, commit), which writes each name once',
+  };
+}
+
+/**
  * The inputs written out of Git's objects under `dir`, at their repository paths; symbolic links (returned, with their
- * targets) and submodules are left out.
+ * targets) and submodules are left out, and so are the files the file system refused (`unwritable`, with its code).
  */
 async function materialize(
   repo: GitRepo,
   inputs: ReadonlyMap<string, string>,
   dir: string,
-): Promise<{ path: string; target: string }[]> {
+): Promise<{ links: { path: string; target: string }[]; unwritable: { path: string; code: string }[] }> {
   const files = new Map<string, { oid: string; mode: string }>();
   for (const [input, oid] of inputs) {
     if (!input.endsWith('/')) {
@@ -693,17 +727,32 @@ async function materialize(
   );
   // Every path stays inside the folder, whatever a hand-made tree names (listTreeFiles already leaves `..` out).
   const inside = (p: string) => path.resolve(dir, p).startsWith(`${path.resolve(dir)}${path.sep}`);
+  const unwritable: { path: string; code: string }[] = [];
   for (const [p, f] of wanted) {
     if (!inside(p)) continue;
     const target = path.join(dir, p);
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, blobs.get(f.oid)!);
-    if (f.mode === '100755') await chmod(target, 0o755);
+    try {
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, blobs.get(f.oid)!);
+      if (f.mode === '100755') await chmod(target, 0o755);
+    } catch (err) {
+      const code = String((err as NodeJS.ErrnoException).code ?? 'EIO');
+      // Named where the tree holds the name twice: the file that is also a folder above this one.
+      const clash = [...ancestorsOf(p)].find((a) => files.has(a)) ?? p;
+      if (!unwritable.some((u) => u.path === clash)) unwritable.push({ path: clash, code });
+    }
   }
   await mkdir(dir, { recursive: true });
   const decoder = new TextDecoder();
-  return linked.map(([p, f]) => ({
-    path: p,
-    target: decoder.decode(blobs.get(f.oid) ?? new Uint8Array()).slice(0, 200),
-  }));
+  return {
+    links: linked.map(([p, f]) => ({
+      path: p,
+      target: decoder.decode(blobs.get(f.oid) ?? new Uint8Array()).slice(0, 200),
+    })),
+    unwritable,
+  };
+}
+
+function* ancestorsOf(file: string): Generator<string> {
+  for (let i = file.indexOf('/'); i >= 0; i = file.indexOf('/', i + 1)) yield file.slice(0, i);
 }

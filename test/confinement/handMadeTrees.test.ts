@@ -6,6 +6,7 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
 import { isSafeEntryName } from '../../src/commits/safeEntryName.ts';
 import { readUnitLayout } from '../../src/units/readUnitLayout.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { renderUnit } from '../../src/units/renderUnit.ts';
 import { commitAll, makeTempRepo, writeBlob, writeWorkTree, type TempRepo } from '../commits/helpers/tempRepo.ts';
 
@@ -66,6 +67,71 @@ test("a hand-made tree's `..` and `.git` entries are neither listed, diffed, nor
   const out = await renderUnit(repo, root, unit);
   assert.ok(!('error' in out && out.error), JSON.stringify(out).slice(0, 300));
   assert.not.match(JSON.stringify(out), 'escaped');
+});
+
+test('a unit whose tree names a path twice, or longer than a file system takes, is held at that path, and the next commit renders', async () => {
+  const r = makeTempRepo();
+  repos.push(r);
+  writeWorkTree(r, {
+    'apps/web/kustomization.yaml': 'resources: [cm.yaml]\n',
+    'apps/web/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web}\ndata: {a: b}\n',
+    'templates/plain.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: plain}\ndata: {a: b}\n',
+  });
+  const good = commitAll(r, 'a kustomization');
+  const repo = await openRepo(r.path);
+  await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+  const entriesOf = (tree: string) =>
+    r
+      .git(['ls-tree', tree])
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const [meta, name] = line.split('\t') as [string, string];
+        const [mode, , oid] = meta.split(' ') as [string, string, string];
+        return [mode, name, oid] as [string, string, string];
+      });
+  const blob = writeBlob(r, 'x: 1\n');
+  const inner = literalTree(r, [['100644', 'inner.yaml', blob]]);
+  const web = r.git(['rev-parse', `${good}:apps/web`]).trim();
+  const withWeb = (entries: [string, string, string][]) => {
+    const apps = literalTree(r, [['40000', 'web', literalTree(r, entries)]]);
+    return literalTree(r, [
+      ['40000', 'apps', apps],
+      ['40000', 'templates', r.git(['rev-parse', `${good}:templates`]).trim()],
+    ]);
+  };
+  const commitTree = (tree: string, parent: string, message: string) => {
+    const sha = r.git(['commit-tree', tree, '-p', parent, '-m', message]).trim();
+    r.git(['update-ref', 'refs/heads/main', sha]);
+    return sha;
+  };
+  const long = 'b'.repeat(300);
+  const cases: [string, [string, string, string][], string][] = [
+    // `dup` both a file and a folder: written out, one of them cannot be.
+    ['twice', [['100644', 'dup', blob], ['40000', 'dup', inner], ...entriesOf(web)], 'apps/web/dup'],
+    ['long', [...entriesOf(web), ['100644', long, blob]], `apps/web/${long}`],
+  ];
+  let parent = good;
+  for (const [label, entries, file] of cases) {
+    const root = withWeb(entries);
+    const unit = (await readUnitLayout(repo, root, undefined)).units.find((u) => u.dir === 'apps/web')!;
+    const out = await renderUnit(repo, root, unit);
+    assert.ok(out.unreadable, label);
+    assert.equal(
+      out.problems.map((p) => [p.file, p.code]),
+      [[file, 'UNIT_FAILED']],
+      label,
+    );
+    assert.not.match(out.problems[0]!.message, 'flotilla-unit-', label);
+    parent = commitTree(root, parent, label);
+  }
+  // A commit after them, as git writes it: each commit is rendered, the held ones keep the unit's last output.
+  writeWorkTree(r, { 'templates/later.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: later}\n' });
+  r.git(['read-tree', good]);
+  r.git(['add', 'templates/later.yaml']);
+  const last = commitTree(r.git(['write-tree']).trim(), parent, 'a ConfigMap');
+  await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+  assert.match(r.git(['log', '-1', '--format=%B', 'flotilla/rendered']), `Source-Commit: ${last}`);
 });
 
 test.run();
