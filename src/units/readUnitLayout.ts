@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
-import { readBlobs } from '../commits/readBlobs.ts';
+import { readBlobsWithin } from '../commits/readBlobs.ts';
+import { oversizedUnitFile, UNIT_READ_LIMITS } from './readUnitFiles.ts';
 import type { GitRepo, TreeChange, TreeFile } from '../commits/types.ts';
 import { IGNORE_FILE, isConfigFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import { detectUnits, markerTool, type UnitLayout } from './detectUnits.ts';
@@ -81,16 +82,24 @@ async function computeLayout(
   const files = listed ?? (await listTreeFiles(repo, tree));
   const included = (marker: string) => isConfigFile(marker.replace(/Kustomization$/, 'kustomization.yaml'), ignore);
   const markers = [...files.keys()].filter((p) => markerTool(baseName(p)) === 'kustomize' && included(p));
-  const blobs = await readBlobs(
+  const { blobs, tooLarge } = await readBlobsWithin(
     repo,
     markers.map((p) => files.get(p)!.oid),
+    UNIT_READ_LIMITS.maxFileBytes,
   );
   const decoder = new TextDecoder();
+  const parsed = (marker: string) => {
+    const oid = files.get(marker)!.oid;
+    const size = tooLarge.get(oid);
+    return size === undefined
+      ? parseKustomization(marker, decoder.decode(blobs.get(oid) ?? new Uint8Array()))
+      : { references: [], problems: [oversizedUnitFile(marker, size)] };
+  };
   const valueFiles = await readValueFiles(repo, files, included);
   const dependencies = await readChartDependencies(repo, files);
   return detectUnits(
     [...files.keys()],
-    (marker) => parseKustomization(marker, decoder.decode(blobs.get(files.get(marker)!.oid) ?? new Uint8Array())),
+    parsed,
     included,
     (dir) => valueFiles.get(dir) ?? { files: [], problems: [], watched: [], watchedGlobs: [] },
     (dir) => dependencies.deps.get(dir) ?? [],
@@ -110,9 +119,11 @@ async function readChartDependencies(
   const named = [...files.keys()].filter(
     (p) => (baseName(p) === 'Chart.yaml' || baseName(p) === CHART_LOCK) && files.get(p)!.mode !== '120000',
   );
-  const blobs = await readBlobs(
+  // One over the limit is left unread here: the unit's render refuses it at the file.
+  const { blobs } = await readBlobsWithin(
     repo,
     named.map((p) => files.get(p)!.oid),
+    UNIT_READ_LIMITS.maxFileBytes,
   );
   const out = new Map<string, LocalChartDependency[]>();
   const versions = new Map<string, string>();
@@ -169,9 +180,10 @@ async function readValueFiles(
     .filter((dir) => files.has(`${dir}/${UNIT_OPTIONS_FILE}`));
   const out = new Map<string, ReturnType<typeof valueFileInputs>>();
   if (charts.length === 0) return out;
-  const optionBlobs = await readBlobs(
+  const { blobs: optionBlobs } = await readBlobsWithin(
     repo,
     charts.map((dir) => files.get(`${dir}/${UNIT_OPTIONS_FILE}`)!.oid),
+    UNIT_READ_LIMITS.maxFileBytes,
   );
   const named = new Map<string, ValueFileRef[]>();
   const ignoreMissing = new Set<string>();
@@ -201,7 +213,7 @@ async function readValueFiles(
         if (f && (f.mode === '120000' || !p.startsWith(`${dir}/`))) looked.add(f.oid);
       }
     }
-  const blobs = await readBlobs(repo, [...looked]);
+  const { blobs } = await readBlobsWithin(repo, [...looked], UNIT_READ_LIMITS.maxFileBytes);
   const decoder = new TextDecoder();
   const at = (p: string): CommitEntry => {
     const f = files.get(p);

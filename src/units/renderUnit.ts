@@ -6,7 +6,6 @@ import { parse, stringify } from 'yaml';
 import { GO_YAML_DOCUMENT_OPTIONS, GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/model.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
-import { readBlobs } from '../commits/readBlobs.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo, type TreeFile } from '../commits/types.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
@@ -36,12 +35,13 @@ import {
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 import { builtInApiKinds } from './builtInApiKinds.ts';
 import { subchartFileResolver } from './subchartPaths.ts';
+import { readUnitFiles, UNIT_READ_LIMITS, UnitFileTooLarge } from './readUnitFiles.ts';
 
 /**
  * Bump when the tool is run another way (its flags, its environment) or a run's warnings are worked out another way,
  * so outputs cached before are not reused.
  */
-const RUN_RECIPE = 11;
+const RUN_RECIPE = 12;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -58,6 +58,20 @@ export async function renderUnit(
   unit: SourceUnit,
   limits: ToolLimits = DEFAULT_TOOL_LIMITS,
 ): Promise<FileObjects> {
+  try {
+    return await renderUnitFiles(repo, tree, unit, limits);
+  } catch (err) {
+    if (!(err instanceof UnitFileTooLarge)) throw err;
+    return heldUnit({ dir: unit.dir, tool: unit.tool, marker: unit.marker }, [err.problem]);
+  }
+}
+
+async function renderUnitFiles(
+  repo: GitRepo,
+  tree: string,
+  unit: SourceUnit,
+  limits: ToolLimits,
+): Promise<FileObjects> {
   const origin: UnitOrigin = { dir: unit.dir, tool: unit.tool, marker: unit.marker };
   const failed = (problems: Problem[], extra: Partial<UnitOrigin> = {}) => heldUnit({ ...origin, ...extra }, problems);
   if (unit.problems.length > 0) return failed(unit.problems);
@@ -72,7 +86,7 @@ export async function renderUnit(
   const optionsFile = `${unit.dir}/${UNIT_OPTIONS_FILE}`;
   let options: UnitOptions = unit.tool === 'helm' ? { tool: 'helm', helm: {} } : { tool: 'kustomize', kustomize: {} };
   if (optionsOid) {
-    const bytes = (await readBlobs(repo, [optionsOid])).get(optionsOid)!;
+    const bytes = (await readUnitFiles(repo, [[optionsFile, optionsOid]])).get(optionsOid)!;
     const parsed = parseDocuments(optionsFile, bytes);
     const read = parseUnitOptions(unit.tool, optionsFile, parsed.documents);
     const problems = [...parsed.problems, ...read.problems];
@@ -148,7 +162,7 @@ export async function renderUnit(
   const markerOid = ownFiles.get(unit.marker.slice(unit.dir.length + 1))?.oid;
   const keepOrigins =
     unit.tool === 'kustomize' && markerOid !== undefined
-      ? asksForOrigins(new TextDecoder().decode((await readBlobs(repo, [markerOid])).get(markerOid)))
+      ? asksForOrigins(new TextDecoder().decode((await readUnitFiles(repo, [[unit.marker, markerOid]])).get(markerOid)))
       : false;
   const sourceFile = charts ? await chartSourceFiles(repo, unit, charts) : undefined;
   const cached = await readCachedRun(repo, key);
@@ -303,7 +317,14 @@ async function runUnit(
     const src = path.join(root, 'src');
     // A link where a file:// dependency is copied (Rook's charts/library -> ../../library) is replaced by the copy.
     const copiedTo = new Set((unit.copiedCharts ?? []).map((c) => `${unit.dir}/${c.to}`));
-    const written = await materialize(repo, inputs, src);
+    let written: Awaited<ReturnType<typeof materialize>>;
+    try {
+      written = await materialize(repo, inputs, src);
+    } catch (err) {
+      // The same inputs are as large next time: kept, so they are not read again up to the limit on every load.
+      if (err instanceof UnitFileTooLarge) return { ok: false, cache: true, problems: [err.problem] };
+      throw err;
+    }
     if (written.unwritable.length > 0)
       return {
         ok: false,
@@ -571,14 +592,14 @@ async function chartSourceFiles(
   unit: SourceUnit,
   charts: readonly ChartFolder[],
 ): Promise<(inChart: string) => string> {
-  const chartFiles: [string, TreeFile][] = [];
+  const chartFiles: [string, TreeFile, string][] = [];
   for (const { dir, files } of charts)
     for (const [p, f] of files)
       if (isRegularFile(f.mode) && /^(charts\/[^/]+\/)*Chart\.yaml$/.test(p))
-        chartFiles.push([`${dir}/${p.slice(0, -'Chart.yaml'.length)}`.replace(/\/$/, ''), f]);
-  const blobs = await readBlobs(
+        chartFiles.push([`${dir}/${p.slice(0, -'Chart.yaml'.length)}`.replace(/\/$/, ''), f, `${dir}/${p}`]);
+  const blobs = await readUnitFiles(
     repo,
-    chartFiles.map(([, f]) => f.oid),
+    chartFiles.map(([, f, file]) => [file, f.oid] as const),
   );
   const decoder = new TextDecoder();
   const texts = new Map(chartFiles.map(([dir, f]) => [dir, decoder.decode(blobs.get(f.oid))]));
@@ -596,9 +617,9 @@ async function chartCalls(repo: GitRepo, charts: readonly ChartFolder[]): Promis
     const files = all.filter(([p]) => /^(charts\/[^/]+\/)*templates\//.test(p));
     // Subcharts as `helm dependency build` vendors them: packed.
     const archives = all.filter(([p]) => /^(charts\/[^/]+\/)*charts\/[^/]+\.tgz$/.test(p));
-    const blobs = await readBlobs(
+    const blobs = await readUnitFiles(
       repo,
-      [...files, ...archives].map(([, f]) => f.oid),
+      [...files, ...archives].map(([p, f]) => [`${chart.dir}/${p}`, f.oid] as const),
     );
     const decoder = new TextDecoder();
     out.push(
@@ -646,9 +667,9 @@ async function chartSchemaProblems(repo: GitRepo, charts: readonly ChartFolder[]
       const input = isRegularFile(f.mode) ? isSchemaInput(p) : undefined;
       return input ? [{ p, oid: f.oid, input }] : [];
     });
-    const blobs = await readBlobs(
+    const blobs = await readUnitFiles(
       repo,
-      files.map((f) => f.oid),
+      files.map((f) => [`${chart.dir}/${f.p}`, f.oid] as const),
     );
     for (const { p, oid, input } of files) {
       const bytes = blobs.get(oid);
@@ -721,9 +742,12 @@ async function materialize(
   }
   const wanted = [...files].filter(([, f]) => isRegularFile(f.mode));
   const linked = [...files].filter(([, f]) => f.mode === '120000');
-  const blobs = await readBlobs(
+  // Read and written one at a time: a unit's files are held in memory no more than one at once.
+  const budget = { left: UNIT_READ_LIMITS.maxBytes };
+  const targets = await readUnitFiles(
     repo,
-    [...wanted, ...linked].map(([, f]) => f.oid),
+    linked.map(([p, f]) => [p, f.oid] as const),
+    budget,
   );
   // Every path stays inside the folder, whatever a hand-made tree names (listTreeFiles already leaves `..` out).
   const inside = (p: string) => path.resolve(dir, p).startsWith(`${path.resolve(dir)}${path.sep}`);
@@ -731,9 +755,10 @@ async function materialize(
   for (const [p, f] of wanted) {
     if (!inside(p)) continue;
     const target = path.join(dir, p);
+    const bytes = (await readUnitFiles(repo, [[p, f.oid]], budget)).get(f.oid)!;
     try {
       await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, blobs.get(f.oid)!);
+      await writeFile(target, bytes);
       if (f.mode === '100755') await chmod(target, 0o755);
     } catch (err) {
       const code = String((err as NodeJS.ErrnoException).code ?? 'EIO');
@@ -747,7 +772,7 @@ async function materialize(
   return {
     links: linked.map(([p, f]) => ({
       path: p,
-      target: decoder.decode(blobs.get(f.oid) ?? new Uint8Array()).slice(0, 200),
+      target: decoder.decode(targets.get(f.oid) ?? new Uint8Array()).slice(0, 200),
     })),
     unwritable,
   };
