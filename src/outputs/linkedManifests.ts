@@ -1,10 +1,16 @@
 import type { FileObjects } from '../api/model.ts';
 import { emptyFileObjects } from '../api/model.ts';
-import { readBlobs } from '../commits/readBlobs.ts';
+import { readBlobsWithin } from '../commits/readBlobs.ts';
 import type { GitRepo } from '../commits/types.ts';
 
 /** How git stores a symbolic link: its blob holds the path it points to. */
 export const SYMLINK_MODE = '120000';
+
+/**
+ * The longest link target read (Linux's PATH_MAX): a longer one is no path a checkout could make, and a hand-made link
+ * blob of gigabytes, inflated and decoded into the message, exhausted memory or threw and stopped every later commit.
+ */
+const MAX_TARGET_BYTES = 4096;
 
 /**
  * Manifest files the commit holds as symbolic links (Knative's config/ links files from vendor/), each as a file that
@@ -16,12 +22,13 @@ export async function linkedManifests(
   repo: GitRepo,
   links: ReadonlyMap<string, string>,
 ): Promise<Map<string, FileObjects>> {
-  const targets = await readBlobs(repo, new Set(links.values()));
+  const { blobs: targets, tooLarge } = await readBlobsWithin(repo, new Set(links.values()), MAX_TARGET_BYTES);
   const decoder = new TextDecoder();
   const out = new Map<string, FileObjects>();
   for (const [path, oid] of links) {
     const bytes = targets.get(oid);
-    const target = bytes ? decoder.decode(bytes) : '?';
+    const size = tooLarge.get(oid);
+    const target = bytes ? decoder.decode(bytes) : size !== undefined ? `a target of ${size} bytes, no path` : '?';
     out.set(
       path,
       emptyFileObjects(path, {

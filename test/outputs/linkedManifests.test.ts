@@ -1,4 +1,4 @@
-import { symlinkSync, rmSync } from 'node:fs';
+import { symlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -60,5 +60,33 @@ test('a rendered manifest replaced by a link keeps its output, on a sync and on 
   );
   await assertVerifies(r);
 });
+
+test('a link whose target is larger than any path is named by its size, read from its object header; the rest renders', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    { ...MEMBERS, 'policies/cm.yaml': configMapPolicy(['member1']), 'templates/real.yaml': configMap('real') },
+    'base',
+  );
+  // git writes what it is given as a link's blob: a hand-made commit can make it 40 MiB of one byte.
+  const blob = r.git('hash-object', '-w', path.join(fillFile(r.dir, 40 * 1024 * 1024)));
+  r.git('update-index', '--add', '--cacheinfo', `120000,${blob},templates/link.yaml`);
+  r.git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'commit', '-q', '-m', 'a huge link');
+  const before = process.memoryUsage().arrayBuffers;
+  const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.ok(process.memoryUsage().arrayBuffers - before < 20 * 1024 * 1024, 'the target was not inflated');
+  assert.equal(
+    snapshot.model.problems.map((p) => [p.file, p.code]),
+    [['templates/link.yaml', 'SYMLINK_NOT_FOLLOWED']],
+  );
+  assert.match(snapshot.model.problems[0]!.message, `(to a target of ${40 * 1024 * 1024} bytes, no path)`);
+  assert.equal([...snapshot.model.templates.keys()], ['v1/ConfigMap/default/real']);
+});
+
+/** A file of `size` bytes of 'a' outside the work tree's files: its path. */
+function fillFile(dir: string, size: number): string {
+  const file = path.join(dir, '.git', 'fill');
+  writeFileSync(file, Buffer.alloc(size, 'a'));
+  return file;
+}
 
 test.run();
