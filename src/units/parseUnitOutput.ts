@@ -5,6 +5,7 @@ import { parseDocuments } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
 import { originFile, outputObjectId, takeOrigin } from './kustomizeOrigins.ts';
 import { hookDisposition, skippedHookProblem } from './syncHooks.ts';
+import type { ChartPlace } from './subchartPaths.ts';
 
 /** Label and annotation keys Flotilla and the binding controller write: a unit setting one could pose as their output. */
 export function isReservedKey(key: string): boolean {
@@ -37,7 +38,7 @@ export function parseUnitOutput(
     /** Origin annotations by object identity (kustomizeOrigins.ts), for an output built without them. */
     origins?: Readonly<Record<string, string>>;
     /** Helm: the file of the commit a `# Source:` path in the chart names (subchartPaths.ts). */
-    sourceFile?: (inChart: string) => string;
+    sourceFile?: (inChart: string) => ChartPlace;
   } = {},
 ): FileObjects {
   const out = emptyFileObjects(unit.marker, { unit, problems: [...warnings] });
@@ -46,8 +47,11 @@ export function parseUnitOutput(
     const text = id === undefined ? undefined : opts.origins?.[id];
     return text === undefined ? undefined : originFile(text, unit.dir);
   };
-  const label = unit.tool === 'helm' ? 'helm template' : `kustomize build ${unit.dir}`;
+  const toolLabel = unit.tool === 'helm' ? 'helm template' : `kustomize build ${unit.dir}`;
   for (const chunk of chunksOf(unit, new TextDecoder().decode(stdout), opts.sourceFile)) {
+    // A packed subchart's template is no file of the commit: problems are at its archive, naming the template in it.
+    const labelAt = (line: number) =>
+      chunk.inArchive ? `${toolLabel} (${chunk.inArchive}:${line + chunk.firstLine - 1} in ${chunk.file})` : toolLabel;
     const { documents, problems } = parseDocuments(chunk.file, new TextEncoder().encode(chunk.text));
     // Kustomize's output names no file in its text: each object's origin annotation (asked for when the unit ran)
     // does, and what is found in an object is reported at that file, or at the kustomization.
@@ -60,6 +64,7 @@ export function parseUnitOutput(
           }));
     const parsed = classifyDocuments(chunk.file, documents, problems);
     const at = (line: number) => {
+      if (chunk.inArchive) return { file: chunk.file, line: 1, column: 1 };
       if (unit.tool === 'helm') return { file: chunk.file, line: line + chunk.firstLine - 1 };
       const doc = origins.filter((o) => o.line <= line).at(-1);
       return { file: doc?.file ?? unit.marker, line: 1, column: 1 };
@@ -68,7 +73,7 @@ export function parseUnitOutput(
       out.problems.push({
         ...p,
         ...(p.file === chunk.file ? at(p.line) : {}),
-        message: `${label} output: ${p.message}`,
+        message: `${labelAt(p.line)} output: ${p.message}`,
       });
     const karmada =
       parsed.propagationPolicies.length +
@@ -83,7 +88,7 @@ export function parseUnitOutput(
         column: 1,
         code: 'INVALID_VALUE',
         severity: 'error',
-        message: `${label} output holds Karmada policies or clusters; a unit outputs resource templates only`,
+        message: `${labelAt(1)} output holds Karmada policies or clusters; a unit outputs resource templates only`,
         fix: "commit policies and clusters as plain YAML files outside the unit's folder",
       });
     for (const t of parsed.templates) {
@@ -100,7 +105,7 @@ export function parseUnitOutput(
           ...origin,
           code: 'INVALID_VALUE',
           severity: 'error',
-          message: `${label} output: ${t.ref.kind} ${t.ref.name} sets ${reserved.join(', ')}, which Flotilla and the binding controller write`,
+          message: `${labelAt(t.source.line)} output: ${t.ref.kind} ${t.ref.name} sets ${reserved.join(', ')}, which Flotilla and the binding controller write`,
           fix: "remove those labels and annotations from the unit's templates",
         });
         continue;
@@ -108,7 +113,7 @@ export function parseUnitOutput(
       // A hook no successful sync runs (delete, rollback, test, SyncFail, Skip) is left out, and said.
       const hook = hookDisposition(t.manifest);
       if (hook.kind === 'skipped') {
-        out.problems.push(skippedHookProblem(origin, label, t.ref, hook.hook));
+        out.problems.push(skippedHookProblem(origin, labelAt(t.source.line), t.ref, hook.hook));
         continue;
       }
       // As `helm install --namespace` does: an object that names no namespace is the release's.
@@ -132,7 +137,8 @@ function isKarmadaRef(ref: ObjectRef): boolean {
 
 /**
  * The output split at Helm's `# Source: <chart>/<path>` comments, each part named by its file in the repository
- * (the chart's name replaced by the unit's folder, a subchart's by its folder); Kustomize's output is one part, parsed under a name of the
+ * (the chart's name replaced by the unit's folder, a subchart's by its folder, a packed subchart's by its archive and
+ * the template in it); Kustomize's output is one part, parsed under a name of the
  * kustomization's folder that no YAML check treats as a chart or kustomization file (its problems are then reported
  * at each object's origin). A Helm part's lines count from its
  * template's rendering, not from the whole output: the first line after `# Source:` is line 1 of the template's first
@@ -142,11 +148,11 @@ function isKarmadaRef(ref: ObjectRef): boolean {
 function chunksOf(
   unit: UnitOrigin,
   text: string,
-  sourceFile: (inChart: string) => string = (inChart) => `${unit.dir}/${inChart}`,
-): { file: string; text: string; firstLine: number }[] {
+  sourceFile: (inChart: string) => ChartPlace = (inChart) => ({ file: `${unit.dir}/${inChart}` }),
+): { file: string; inArchive?: string; text: string; firstLine: number }[] {
   if (unit.tool !== 'helm') return [{ file: `${unit.dir}/kustomize build output`, text, firstLine: 1 }];
   const lines = text.split('\n');
-  const chunks: { file: string; text: string; firstLine: number }[] = [];
+  const chunks: { file: string; inArchive?: string; text: string; firstLine: number }[] = [];
   // Per template file: the lines its documents before this one took, with their separators.
   const rendered = new Map<string, number>();
   let start = 0;
@@ -158,12 +164,13 @@ function chunksOf(
       // A template can write a `# Source:` line of its own: one that climbs out of the chart names no file of it.
       const inChart = source?.includes('/') ? source.slice(source.indexOf('/') + 1) : undefined;
       const own = inChart !== undefined && !inChart.split('/').some((s) => s === '..' || s === '.' || s === '');
-      const file = own ? sourceFile(inChart) : `${unit.dir}/helm template output`;
-      const before = rendered.get(file) ?? 0;
+      const place = own ? sourceFile(inChart) : { file: `${unit.dir}/helm template output` };
+      const template = place.inArchive === undefined ? place.file : `${place.file}:${place.inArchive}`;
+      const before = rendered.get(template) ?? 0;
       let last = body.length;
       while (last > header + 1 && body[last - 1]!.trim() === '') last--;
-      rendered.set(file, before + (last - header - 1) + 1);
-      chunks.push({ file, text: `${body.join('\n')}\n`, firstLine: before - header });
+      rendered.set(template, before + (last - header - 1) + 1);
+      chunks.push({ ...place, text: `${body.join('\n')}\n`, firstLine: before - header });
     }
   };
   for (let i = 0; i < lines.length; i++) {

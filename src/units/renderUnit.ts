@@ -12,7 +12,7 @@ import { parseDocuments } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { SourceUnit } from './detectUnits.ts';
 import { toolProblem } from './toolProblem.ts';
-import { chartArchiveFiles } from './chartArchive.ts';
+import { chartArchiveEntries, chartArchiveFiles } from './chartArchive.ts';
 import { helmIgnoreRules } from './helmIgnore.ts';
 import { archivedChartCallWarnings, chartCallWarnings } from './chartCalls.ts';
 import { archivedSchemaProblems, isSchemaInput, schemaFileProblems } from './chartSchemas.ts';
@@ -34,7 +34,7 @@ import {
 } from './kustomizeOrigins.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 import { builtInApiKinds } from './builtInApiKinds.ts';
-import { subchartFileResolver } from './subchartPaths.ts';
+import { packedChartName, subchartFileResolver, type ChartPlace } from './subchartPaths.ts';
 import { readUnitFiles, UNIT_READ_LIMITS, UnitFileTooLarge } from './readUnitFiles.ts';
 
 /**
@@ -306,7 +306,7 @@ async function runUnit(
   /** The unit's options file, when the commit has one: where values the chart refuses come from. */
   optionsFile: string | undefined,
   /** Helm: the file of the commit a path in the rendered chart names (subchartPaths.ts). */
-  sourceFile?: (inChart: string) => string,
+  sourceFile?: (inChart: string) => ChartPlace,
   /** Helm: the chart folders the render reads (chartFolders). */
   charts?: readonly ChartFolder[],
 ): Promise<RunResult> {
@@ -569,11 +569,11 @@ export function renderedCalls(
   unit: SourceUnit,
   calls: Problem[],
   stdout: Uint8Array,
-  sourceFile: (inChart: string) => string = (inChart) => `${unit.dir}/${inChart}`,
+  sourceFile: (inChart: string) => ChartPlace = (inChart) => ({ file: `${unit.dir}/${inChart}` }),
 ): Problem[] {
   const rendered = new Set<string>();
   for (const m of new TextDecoder().decode(stdout).matchAll(/^# Source: [^/\n]+\/(.+)$/gm))
-    rendered.add(sourceFile(m[1]!.trim()));
+    rendered.add(sourceFile(m[1]!.trim()).file);
   return calls.filter((c) => {
     if (!c.file.startsWith(`${unit.dir}/`)) return true;
     const inChart = c.file.slice(unit.dir.length + 1);
@@ -585,25 +585,36 @@ export function renderedCalls(
 
 /**
  * Where the commit holds each file helm names in the chart's output and errors (subchartPaths.ts): from the Chart.yaml
- * of the chart, of its vendored subcharts and of the file:// dependencies copied into it.
+ * of the chart, of its vendored subcharts, of the file:// dependencies copied into it, and of the packed subcharts
+ * (`charts/<name>-<version>.tgz`), whose files are named in their archive.
  */
 async function chartSourceFiles(
   repo: GitRepo,
   unit: SourceUnit,
   charts: readonly ChartFolder[],
-): Promise<(inChart: string) => string> {
+): Promise<(inChart: string) => ChartPlace> {
   const chartFiles: [string, TreeFile, string][] = [];
+  const archives: [string, TreeFile][] = [];
   for (const { dir, files } of charts)
     for (const [p, f] of files)
       if (isRegularFile(f.mode) && /^(charts\/[^/]+\/)*Chart\.yaml$/.test(p))
         chartFiles.push([`${dir}/${p.slice(0, -'Chart.yaml'.length)}`.replace(/\/$/, ''), f, `${dir}/${p}`]);
-  const blobs = await readUnitFiles(
-    repo,
-    chartFiles.map(([, f, file]) => [file, f.oid] as const),
-  );
+      else if (isRegularFile(f.mode) && /^(charts\/[^/]+\/)*charts\/[^/]+\.tgz$/.test(p))
+        archives.push([`${dir}/${p}`, f]);
+  const blobs = await readUnitFiles(repo, [
+    ...chartFiles.map(([, f, file]) => [file, f.oid] as const),
+    ...archives.map(([file, f]) => [file, f.oid] as const),
+  ]);
   const decoder = new TextDecoder();
   const texts = new Map(chartFiles.map(([dir, f]) => [dir, decoder.decode(blobs.get(f.oid))]));
-  return subchartFileResolver(unit.dir, texts, unit.copiedCharts ?? []);
+  const names = new Map<string, string>();
+  for (const [file, f] of archives) {
+    const read = chartArchiveEntries(blobs.get(f.oid)!);
+    const chartYaml = 'entries' in read ? read.entries.get('Chart.yaml') : undefined;
+    const name = chartYaml === undefined ? undefined : packedChartName(decoder.decode(chartYaml));
+    if (name !== undefined) names.set(file, name);
+  }
+  return subchartFileResolver(unit.dir, texts, unit.copiedCharts ?? [], names);
 }
 
 /**

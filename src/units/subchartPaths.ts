@@ -27,20 +27,35 @@ function chartNames(text: string): ChartNames {
   }
 }
 
+/** Where the commit holds a file of the rendered chart: a file, or a file inside a packed chart (`inArchive`). */
+export interface ChartPlace {
+  /** The file of the commit: the template itself, or the packed chart (`charts/<name>-<version>.tgz`) holding it. */
+  file: string;
+  /** The template's path inside the packed chart, as helm names it there (`templates/deployment.yaml`). */
+  inArchive?: string;
+}
+
+/** The name a packed chart is rendered under, read from the Chart.yaml it holds (pure). */
+export function packedChartName(chartYaml: string): string | undefined {
+  return chartNames(chartYaml).name;
+}
+
 /**
  * Where the commit holds a file helm names by its place in the rendered chart (pure): helm calls a subchart's files
  * `charts/<name>/…` after the name it renders the subchart under, the dependency's `alias` or its Chart.yaml `name`,
  * never after the folder it was vendored in (`charts/sub/` rendered as `first` and `second` is
  * `charts/first/templates/…`), and a `file://` dependency is copied in from its own folder. `charts` holds the
  * Chart.yaml text of each chart folder the render reads, by repository path: the unit's, its vendored subcharts' and
- * the copied dependencies'. A path it cannot place (a packed subchart's file) is named in the unit's folder as helm
- * wrote it.
+ * the copied dependencies'. A packed subchart (`charts/<name>-<version>.tgz`, as `helm dependency build` vendors it)
+ * has no folder: its files are placed in the archive, which `archives` names by repository path with the chart name
+ * it holds. A path it cannot place at all is named in the unit's folder as helm wrote it.
  */
 export function subchartFileResolver(
   unitDir: string,
   charts: ReadonlyMap<string, string>,
   copied: readonly CopiedChart[] = [],
-): (inChart: string) => string {
+  archives: ReadonlyMap<string, string> = new Map(),
+): (inChart: string) => ChartPlace {
   const names = new Map<string, ChartNames>();
   const namesOf = (dir: string) => {
     let n = names.get(dir);
@@ -65,15 +80,28 @@ export function subchartFileResolver(
     if (dir === unitDir) return copied.find((c) => c.to === `charts/${name}`)?.from;
     return undefined;
   };
+  const packed = (dir: string, rendered: string): string | undefined => {
+    const name = namesOf(dir).aliases.get(rendered) ?? rendered;
+    const prefix = `${dir}/charts/`;
+    return [...archives]
+      .filter(([p, n]) => n === name && p.startsWith(prefix) && !p.slice(prefix.length).includes('/'))
+      .map(([p]) => p)
+      .sort()[0];
+  };
   return (inChart) => {
     let dir = unitDir;
     let rest = inChart;
     for (let m = /^charts\/([^/]+)\/(.+)$/.exec(rest); m; m = /^charts\/([^/]+)\/(.+)$/.exec(rest)) {
       const next = subchartDir(dir, m[1]!);
-      if (next === undefined) break;
+      if (next === undefined) {
+        // Within the archive, helm's own path names the file (a chart packed inside it stays `charts/<name>/…`).
+        const archive = packed(dir, m[1]!);
+        if (archive !== undefined) return { file: archive, inArchive: m[2]! };
+        break;
+      }
       dir = next;
       rest = m[2]!;
     }
-    return `${dir}/${rest}`;
+    return { file: `${dir}/${rest}` };
   };
 }

@@ -1,6 +1,7 @@
 import type { Problem } from '../errors/problem.ts';
 import { resolveRelative, type SourceUnit } from './detectUnits.ts';
 import type { ToolBinary } from './unitTools.ts';
+import type { ChartPlace } from './subchartPaths.ts';
 
 /**
  * The tool's error at the file and line it names: Helm says `<chart>/templates/x.yaml:12:5` or `parse error at
@@ -13,7 +14,7 @@ export function toolProblem(
   chartYaml?: string,
   optionsFile?: string,
   /** Helm: the file of the commit a path in the rendered chart names (subchartPaths.ts). */
-  sourceFile: (inChart: string) => string = (inChart) => copiedFrom(unit, `${unit.dir}/${inChart}`),
+  sourceFile: (inChart: string) => ChartPlace = (inChart) => ({ file: copiedFrom(unit, `${unit.dir}/${inChart}`) }),
 ): Problem {
   // Kustomize quotes a transformer's whole configuration between backticks before the cause; the kustomization
   // holds it already, and left in, it pushed the cause out of the message.
@@ -41,6 +42,8 @@ export function toolProblem(
       .join(' ')
       .slice(0, 600) || 'no error message';
   let file = unit.marker;
+  // How the fix names the file: a packed subchart's template by its path in the archive.
+  let shown: string | undefined;
   let line = 1;
   let column = 1;
   const within = (p: string | undefined) =>
@@ -57,23 +60,32 @@ export function toolProblem(
     const inRepo = within(named) ? named : resolveRelative(unit.dir, named);
     if (within(inRepo)) file = inRepo!;
   } else if (m) {
-    const inRepo = unit.tool === 'helm' ? sourceFile(m[2]!) : `${m[1]}/${m[2]}`;
+    const place: ChartPlace = unit.tool === 'helm' ? sourceFile(m[2]!) : { file: `${m[1]}/${m[2]}` };
+    const inRepo = place.file;
     if (inRepo.startsWith(`${unit.dir}/`) || unit.inputs.some((i) => inRepo.startsWith(i))) {
       file = inRepo;
-      // Helm names files by the chart's name (a subchart's by its alias); the user knows them by the folder.
+      if (place.inArchive !== undefined)
+        shown = `${place.inArchive} in ${inRepo} (a packed chart: vendor one that renders, or the chart unpacked under charts/)`;
+      // Helm names files by the chart's name (a subchart's by its alias); the user knows them by the folder, and a
+      // packed subchart's template by the archive holding it.
       if (unit.tool === 'helm')
         message = message.replace(
-          new RegExp(`(?<![\\w.-])${escapeRegExp(m[1]!)}/([\\w./-]+)?`, 'g'),
-          (_, inChart: string | undefined) => (inChart === undefined ? `${unit.dir}/` : sourceFile(inChart)),
+          new RegExp(`(?<![\\w.-])${escapeRegExp(m[1]!)}/([\\w./-]+)?((?::\\d+){0,2})`, 'g'),
+          (_, inChart: string | undefined, at: string) => {
+            if (inChart === undefined) return `${unit.dir}/${at}`;
+            const named = sourceFile(inChart);
+            return named.inArchive === undefined ? `${named.file}${at}` : `${named.inArchive}${at} in ${named.file}`;
+          },
         );
-      line = m[3] ? Number(m[3]) : 1;
-      column = m[4] ? Number(m[4]) : 1;
+      // A line in a packed template is not a line of the archive.
+      line = m[3] && place.inArchive === undefined ? Number(m[3]) : 1;
+      column = m[4] && place.inArchive === undefined ? Number(m[4]) : 1;
     }
   }
   // A file:// dependency's files are named where the commit has them, not where the render copied them.
   for (const copy of unit.copiedCharts ?? []) message = message.split(`${unit.dir}/${copy.to}/`).join(`${copy.from}/`);
   const yamlLine = /line (\d+)/.exec(text);
-  if (line === 1 && file !== unit.marker && yamlLine) line = Number(yamlLine[1]);
+  if (line === 1 && file !== unit.marker && !file.endsWith('.tgz') && yamlLine) line = Number(yamlLine[1]);
   return {
     file,
     line,
@@ -83,8 +95,8 @@ export function toolProblem(
     message: `${tool.version} failed for ${unit.dir}: ${message}`,
     fix: `${
       unit.tool === 'helm' && /execution error at \(/.test(text)
-        ? `give the chart the values it requires (its values.yaml, or values and parameters in ${unit.dir}/flotilla-unit.yaml), or correct ${file}`
-        : `correct ${file === unit.marker ? `the ${unit.tool === 'helm' ? 'chart' : 'kustomization'}` : file}`
+        ? `give the chart the values it requires (its values.yaml, or values and parameters in ${unit.dir}/flotilla-unit.yaml), or correct ${shown ?? file}`
+        : `correct ${shown ?? (file === unit.marker ? `the ${unit.tool === 'helm' ? 'chart' : 'kustomization'}` : file)}`
     } and commit; until then the unit's last good output is kept`,
   };
 }
@@ -132,7 +144,7 @@ function unreachableSchemaUrl(
   tool: ToolBinary,
   text: string,
   chartYaml: string | undefined,
-  sourceFile: (inChart: string) => string,
+  sourceFile: (inChart: string) => ChartPlace,
 ): Problem | undefined {
   const lines = text.split('\n').map((l) => l.trim());
   const at = lines.findIndex((l) => /^Get "[^"]+": /.test(l));
@@ -145,12 +157,13 @@ function unreachableSchemaUrl(
     .find((l) => /^[\w.-]+:$/.test(l))
     ?.slice(0, -1);
   const own = chartYaml === undefined ? undefined : /^name:\s*["']?([\w.-]+)/m.exec(chartYaml)?.[1];
-  const file =
+  const place: ChartPlace =
     chart === undefined || chart === own
-      ? `${unit.dir}/values.schema.json`
+      ? { file: `${unit.dir}/values.schema.json` }
       : sourceFile(`charts/${chart}/values.schema.json`);
+  const file = place.inArchive === undefined ? place.file : `${place.inArchive} in ${place.file}`;
   return {
-    file,
+    file: place.file,
     line: 1,
     column: 1,
     code: 'UNIT_FAILED',

@@ -1,10 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { subchartFileResolver } from '../../src/units/subchartPaths.ts';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
-import { helmGuestbook } from './unitFixtures.ts';
+import { helmGuestbook, packedChart } from './unitFixtures.ts';
 
 const repos: ConfigRepo[] = [];
 test.after(() => {
@@ -31,14 +33,97 @@ test('helm names a subchart by its alias or its chart name; the file is named wh
     ['web/charts/store', 'apiVersion: v2\nname: db\nversion: 0.1.0\n'],
     ['web/charts/store/charts/cache', 'apiVersion: v2\nname: redis\nversion: 1.0.0\n'],
   ]);
-  const file = subchartFileResolver('web', charts, [{ from: 'libs/common', to: 'charts/common' }]);
+  const place = subchartFileResolver(
+    'web',
+    charts,
+    [{ from: 'libs/common', to: 'charts/common' }],
+    new Map([
+      ['web/charts/mongodb-13.1.0.tgz', 'mongodb'],
+      ['web/charts/store/charts/queue-2.0.0.tgz', 'rabbitmq'],
+    ]),
+  );
+  const file = (inChart: string) => place(inChart).file;
   assert.is(file('templates/a.yaml'), 'web/templates/a.yaml');
   assert.is(file('charts/primary/templates/s.yaml'), 'web/charts/store/templates/s.yaml');
   assert.is(file('charts/db/templates/s.yaml'), 'web/charts/store/templates/s.yaml');
   assert.is(file('charts/primary/charts/redis/templates/r.yaml'), 'web/charts/store/charts/cache/templates/r.yaml');
   assert.is(file('charts/common/templates/c.yaml'), 'libs/common/templates/c.yaml');
-  // A packed subchart has no folder: named as helm wrote it.
-  assert.is(file('charts/mongodb/templates/m.yaml'), 'web/charts/mongodb/templates/m.yaml');
+  // A packed subchart has no folder: its files are in its archive, named by the chart name it holds.
+  assert.equal(place('charts/mongodb/templates/m.yaml'), {
+    file: 'web/charts/mongodb-13.1.0.tgz',
+    inArchive: 'templates/m.yaml',
+  });
+  assert.equal(place('charts/db/charts/rabbitmq/charts/x/templates/q.yaml'), {
+    file: 'web/charts/store/charts/queue-2.0.0.tgz',
+    inArchive: 'charts/x/templates/q.yaml',
+  });
+  // One the commit holds in no form is named as helm wrote it.
+  assert.is(file('charts/other/templates/o.yaml'), 'web/charts/other/templates/o.yaml');
+});
+
+test("a packed subchart's objects, hooks and errors are named at its archive, with the template and line in it", async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...helmGuestbook(1),
+      'helm-guestbook/Chart.yaml': withDependencies('  - {name: db, version: 0.1.0}\n'),
+    },
+    'guestbook',
+  );
+  const pack = (template: string) => {
+    mkdirSync(path.join(r.dir, 'helm-guestbook/charts'), { recursive: true });
+    writeFileSync(
+      path.join(r.dir, 'helm-guestbook/charts/db-0.1.0.tgz'),
+      packedChart('db', { 'Chart.yaml': 'apiVersion: v2\nname: db\nversion: 0.1.0\n', 'templates/db.yaml': template }),
+    );
+  };
+  pack(`apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-db
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {{ .Release.Name }}-db-cleanup
+  annotations:
+    helm.sh/hook: post-delete
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox}]
+`);
+  r.commit({}, 'db, packed');
+  const { model } = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal(model.templates.get('v1/ConfigMap/default/helm-guestbook-db')?.origin, {
+    file: 'helm-guestbook/charts/db-0.1.0.tgz',
+    line: 1,
+    column: 1,
+  });
+  assert.equal(
+    model.problems.map((p) => [p.file, p.line, p.code, p.message.slice(0, p.message.indexOf(' output:'))]),
+    [
+      [
+        'helm-guestbook/charts/db-0.1.0.tgz',
+        1,
+        'HOOK_NOT_RENDERED',
+        'helm template (templates/db.yaml:6 in helm-guestbook/charts/db-0.1.0.tgz)',
+      ],
+    ],
+  );
+  pack('x: {{ required "db.host is required" .Values.host }}\n');
+  r.commit({}, 'db requires a host');
+  const failed = (await renderSnapshot(await openRepo(r.dir), 'HEAD')).model.problems.find(
+    (p) => p.code === 'UNIT_FAILED',
+  );
+  assert.equal([failed?.file, failed?.line], ['helm-guestbook/charts/db-0.1.0.tgz', 1]);
+  assert.match(
+    failed?.message ?? '',
+    /\(templates\/db\.yaml:1:6 in helm-guestbook\/charts\/db-0\.1\.0\.tgz\): db\.host/,
+  );
+  assert.match(failed?.fix ?? '', /correct templates\/db\.yaml in helm-guestbook\/charts\/db-0\.1\.0\.tgz/);
 });
 
 test("a subchart rendered under an alias names its own files: its objects' origin, its unreproducible calls, its errors", async () => {

@@ -3,6 +3,7 @@
 // and staging/production overlays over a base of Flux HelmRelease/HelmRepository objects (as
 // flux2-kustomize-helm-example's apps/). Written here, not copied.
 
+import { gzipSync } from 'node:zlib';
 import { clusterYaml } from '../helpers/fleet.ts';
 
 export const KUSTOMIZE_GUESTBOOK: Record<string, string> = {
@@ -252,4 +253,24 @@ spec:
     - {apiVersion: helm.toolkit.fluxcd.io/v2, kind: HelmRelease, name: podinfo}
 `,
   };
+}
+
+/** A chart packed as `helm package` packs it (pure): a gzipped ustar of `files`, each under the folder `name/`. */
+export function packedChart(name: string, files: Record<string, string>): Uint8Array {
+  const blocks: Buffer[] = [];
+  for (const [file, text] of Object.entries(files)) {
+    const body = Buffer.from(text);
+    const h = Buffer.alloc(512);
+    h.write(`${name}/${file}`, 0);
+    h.write('0000644\0', 100);
+    h.write(`${body.length.toString(8).padStart(11, '0')}\0`, 124);
+    h.write('        ', 148);
+    h.write('0', 156);
+    h.write('ustar\x0000', 257);
+    let sum = 0;
+    for (const b of h) sum += b;
+    h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+    blocks.push(h, body, Buffer.alloc((512 - (body.length % 512)) % 512));
+  }
+  return gzipSync(Buffer.concat([...blocks, Buffer.alloc(1024)]));
 }
