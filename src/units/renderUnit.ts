@@ -11,7 +11,7 @@ import { isTreeMode, type GitRepo, type TreeFile } from '../commits/types.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { SourceUnit } from './detectUnits.ts';
-import { toolProblem } from './toolProblem.ts';
+import { toolProblem, type HelmInputTexts } from './toolProblem.ts';
 import { chartArchiveEntries, chartArchiveFiles } from './chartArchive.ts';
 import { helmIgnoreRules } from './helmIgnore.ts';
 import { archivedChartCallWarnings, chartCallWarnings } from './chartCalls.ts';
@@ -41,7 +41,7 @@ import { readUnitFiles, UNIT_READ_LIMITS, UnitFileTooLarge } from './readUnitFil
  * Bump when the tool is run another way (its flags, its environment) or a run's warnings are worked out another way,
  * so outputs cached before are not reused.
  */
-const RUN_RECIPE = 12;
+const RUN_RECIPE = 13;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -507,6 +507,7 @@ async function runUnit(
               : undefined,
             optionsFile,
             sourceFile,
+            options.tool === 'helm' ? await helmInputTexts(src, unit, options, optionsFile, charts ?? []) : undefined,
           ),
           // A file the tool did not find may be a link left out.
           ...links,
@@ -530,6 +531,33 @@ async function runUnit(
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/**
+ * The value files (lowest precedence first), the options file and the charts' schemas as the failed run read them,
+ * for placing helm's error at a line of one of them.
+ */
+async function helmInputTexts(
+  src: string,
+  unit: SourceUnit,
+  options: Extract<UnitOptions, { tool: 'helm' }>,
+  optionsFile: string | undefined,
+  charts: readonly ChartFolder[],
+): Promise<HelmInputTexts> {
+  const valueFiles = [
+    `${unit.dir}/values.yaml`,
+    ...(options.helm.valueFiles ?? []).map((f) => resolveValueFile(unit.dir, f)!),
+    ...(optionsFile ? [optionsFile] : []),
+  ];
+  const schemas = charts.flatMap(({ dir, files }) =>
+    [...files.keys()].filter((p) => /^(charts\/[^/]+\/)*values\.schema\.json$/.test(p)).map((p) => `${dir}/${p}`),
+  );
+  const texts = new Map<string, string>();
+  for (const file of [...valueFiles, ...schemas]) {
+    const text = await readFile(path.join(src, file), 'utf8').catch(() => undefined);
+    if (text !== undefined) texts.set(file, text);
+  }
+  return { texts, valueFiles };
 }
 
 /** The tool run once; a binary that went away or cannot run here (another platform's build) holds this unit only. */

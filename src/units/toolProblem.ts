@@ -2,6 +2,17 @@ import type { Problem } from '../errors/problem.ts';
 import { resolveRelative, type SourceUnit } from './detectUnits.ts';
 import type { ToolBinary } from './unitTools.ts';
 import type { ChartPlace } from './subchartPaths.ts';
+import { schemaErrorPath, whereValueIsSet } from './valueLines.ts';
+
+/**
+ * Texts of the commit a Helm error can be placed in: `texts` by repository path (value files, the options file, the
+ * charts' values.schema.json), `valueFiles` the value files helm merged, lowest precedence first (the chart's
+ * values.yaml, spec.valueFiles, then the options file).
+ */
+export interface HelmInputTexts {
+  texts: ReadonlyMap<string, string>;
+  valueFiles: readonly string[];
+}
 
 /**
  * The tool's error at the file and line it names: Helm says `<chart>/templates/x.yaml:12:5` or `parse error at
@@ -15,6 +26,7 @@ export function toolProblem(
   optionsFile?: string,
   /** Helm: the file of the commit a path in the rendered chart names (subchartPaths.ts). */
   sourceFile: (inChart: string) => ChartPlace = (inChart) => ({ file: copiedFrom(unit, `${unit.dir}/${inChart}`) }),
+  inputs: HelmInputTexts = { texts: new Map(), valueFiles: [] },
 ): Problem {
   // Kustomize quotes a transformer's whole configuration between backticks before the cause; the kustomization
   // holds it already, and left in, it pushed the cause out of the message.
@@ -31,8 +43,8 @@ export function toolProblem(
   if (kube) return incompatibleKubeVersion(unit, tool, kube[1]!, kube[2]!, chartYaml);
   if (unit.tool === 'helm' && /values don't meet the specifications of the schema/.test(text))
     return (
-      unreachableSchemaUrl(unit, tool, text, chartYaml, sourceFile) ??
-      valuesAgainstSchema(unit, tool, text, optionsFile)
+      unreachableSchemaUrl(unit, tool, text, chartYaml, sourceFile, inputs) ??
+      valuesAgainstSchema(unit, tool, text, chartYaml, optionsFile, inputs)
     );
   let message =
     shortened(text)
@@ -102,35 +114,51 @@ export function toolProblem(
 }
 
 /**
- * The values the chart was given fail its values.schema.json: the chart is fine, the values are what to correct, in
- * the unit's options (values, valuesObject, parameters, the value files it names) or, without one, the chart's own
- * values.yaml.
+ * The values the chart was given fail its values.schema.json: the chart is fine, the values are what to correct, at
+ * the line of the first value refused, in the file that set it last (the unit's options, a value file, the chart's own
+ * values.yaml); without one (a value the schema requires that no file gives), at the options file or values.yaml.
  */
 function valuesAgainstSchema(
   unit: SourceUnit,
   tool: ToolBinary,
   text: string,
+  chartYaml: string | undefined,
   optionsFile: string | undefined,
+  inputs: HelmInputTexts,
 ): Problem {
-  const reasons = text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l.startsWith('- '))
-    .map((l) => l.slice(2))
-    .slice(0, 5);
-  const file = optionsFile ?? `${unit.dir}/values.yaml`;
+  const own = chartYaml === undefined ? undefined : /^name:\s*["']?([\w.-]+)/m.exec(chartYaml)?.[1];
+  const reasons: string[] = [];
+  let place: { file: string; line: number; column: number } | undefined;
+  // helm lists the refused values under the name of each chart whose schema refused them (a subchart's values are
+  // under its name, or alias, in the values given).
+  let chart: string | undefined;
+  const sources = inputs.valueFiles.flatMap((file) => {
+    const t = inputs.texts.get(file);
+    return t === undefined ? [] : [{ file, text: t, options: file === optionsFile }];
+  });
+  for (const l of text.split('\n').map((x) => x.trim())) {
+    if (/^[\w.-]+:$/.test(l)) chart = l.slice(0, -1);
+    if (!l.startsWith('- ')) continue;
+    const reason = l.slice(2);
+    reasons.push(reason);
+    const path = schemaErrorPath(reason);
+    if (place || !path) continue;
+    place = whereValueIsSet(sources, chart === undefined || chart === own ? path : [chart, ...path]);
+  }
+  const file = place?.file ?? optionsFile ?? `${unit.dir}/values.yaml`;
+  const shown = reasons.slice(0, 5);
   return {
     file,
-    line: 1,
-    column: 1,
+    line: place?.line ?? 1,
+    column: place?.column ?? 1,
     code: 'UNIT_FAILED',
     severity: 'error',
     message:
-      `${tool.version} failed for ${unit.dir}: the values given to the chart do not meet its values.schema.json${reasons.length > 0 ? `: ${reasons.join('; ')}` : ''}`.slice(
+      `${tool.version} failed for ${unit.dir}: the values given to the chart do not meet its values.schema.json${shown.length > 0 ? `: ${shown.join('; ')}` : ''}`.slice(
         0,
         800,
       ),
-    fix: `${optionsFile ? `correct the values in ${optionsFile} (values, valuesObject, parameters) or in the value files it names` : `correct ${file}`} to what the chart's values.schema.json allows, and commit; until then the unit's last good output is kept`,
+    fix: `${file === optionsFile ? `correct the values in ${optionsFile} (values, valuesObject, parameters) or in the value files it names` : `correct ${file}`} to what the chart's values.schema.json allows, and commit; until then the unit's last good output is kept`,
   };
 }
 
@@ -145,6 +173,7 @@ function unreachableSchemaUrl(
   text: string,
   chartYaml: string | undefined,
   sourceFile: (inChart: string) => ChartPlace,
+  inputs: HelmInputTexts,
 ): Problem | undefined {
   const lines = text.split('\n').map((l) => l.trim());
   const at = lines.findIndex((l) => /^Get "[^"]+": /.test(l));
@@ -164,13 +193,25 @@ function unreachableSchemaUrl(
   const file = place.inArchive === undefined ? place.file : `${place.inArchive} in ${place.file}`;
   return {
     file: place.file,
-    line: 1,
-    column: 1,
+    // The line naming the URL; a relative `$ref` helm resolved against the schema's `$id` names it in no line whole,
+    // nor has a packed chart's schema lines of the commit: then the schema's first line.
+    ...(place.inArchive === undefined ? urlLine(inputs.texts.get(place.file), url) : { line: 1, column: 1 }),
     code: 'UNIT_FAILED',
     severity: 'error',
     message: `${tool.version} failed for ${unit.dir}: ${file} refers to ${url}, which a render cannot fetch: it reads only the commit, with no network (${lines[at]!.slice(0, 300)})`,
     fix: `copy the definitions ${url} holds into ${file} (under "$defs") and refer to them by "#/$defs/…", or set spec.skipSchemaValidation: true in ${unit.dir}/flotilla-unit.yaml; until then the unit's last good output is kept`,
   };
+}
+
+/** Where a schema's text names a URL (JSON may escape its slashes), else its first line. */
+function urlLine(schema: string | undefined, url: string): { line: number; column: number } {
+  const at =
+    schema === undefined
+      ? -1
+      : ([url, url.replaceAll('/', '\\/')].map((u) => schema.indexOf(u)).find((i) => i >= 0) ?? -1);
+  if (at < 0) return { line: 1, column: 1 };
+  const before = schema!.slice(0, at);
+  return { line: before.split('\n').length, column: at - before.lastIndexOf('\n') };
 }
 
 /** A path inside a chart's copy of a file:// dependency, as the commit has it: the dependency's own folder. */

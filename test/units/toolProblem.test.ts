@@ -170,4 +170,53 @@ test('a schema that refers to a URL is named as what a render cannot fetch, not 
   assert.is(toolProblem(CHART, HELM, sub, CHART_YAML).file, 'apps/blog/charts/cache/values.schema.json');
 });
 
+test("values the chart's schema refuses are placed at the line that sets them last: a parameter, inline values, a value file, values.yaml", () => {
+  const stderr =
+    "Error: values don't meet the specifications of the schema(s) in the following chart(s):\nblog:\n- replicas: Invalid type. Expected: integer, given: string\ncache:\n- (root): Additional property evict is not allowed\n\n";
+  const options = 'apps/blog/flotilla-unit.yaml';
+  const texts = new Map([
+    ['apps/blog/values.yaml', 'replicas: 1\ncache:\n  size: 10\n'],
+    ['apps/blog/values-prod.yaml', '# production\nreplicas: two\ncache:\n  evict: lru\n'],
+    [
+      options,
+      'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  values: |\n    cache:\n      evict: lfu\n  parameters:\n    - {name: other, value: x}\n',
+    ],
+  ]);
+  const valueFiles = ['apps/blog/values.yaml', 'apps/blog/values-prod.yaml', options];
+  const at = (t: Map<string, string>) => {
+    const p = toolProblem(CHART, HELM, stderr, CHART_YAML, options, undefined, { texts: t, valueFiles });
+    return [p.file, p.line, p.column];
+  };
+  // The first value refused, in the file of highest precedence that sets it.
+  assert.equal(at(texts), ['apps/blog/values-prod.yaml', 2, 1]);
+  // A subchart's values are under its name; the options' inline values come after the value files.
+  const noReplicas = new Map(texts).set('apps/blog/values-prod.yaml', 'cache:\n  evict: lru\n');
+  noReplicas.set('apps/blog/values.yaml', 'cache:\n  size: 10\n');
+  assert.equal(at(noReplicas), [options, 6, 7]);
+  // --set wins over the rest.
+  const set = new Map(texts).set(
+    options,
+    'spec:\n  valuesObject: {replicas: 2}\n  parameters:\n    - name: replicas\n      value: two\n',
+  );
+  assert.equal(at(set), [options, 4, 7]);
+  // A value no file sets (a required one missing) has no line: the options file, as before.
+  assert.equal(at(new Map([[options, 'spec: {}\n']])), [options, 1, 1]);
+});
+
+test("a schema's URL that a render cannot fetch is placed at the line naming it", () => {
+  const stderr =
+    'Error: values don\'t meet the specifications of the schema(s) in the following chart(s):\nblog:\nGet "https://example.com/ext.json": proxyconnect tcp: dial tcp 127.0.0.1:9: connect: connection refused\n';
+  const schema =
+    '{\n  "type": "object",\n  "properties": {\n    "ext": {"$ref": "https:\\/\\/example.com\\/ext.json"}\n  }\n}\n';
+  const texts = new Map([['apps/blog/values.schema.json', schema]]);
+  const p = toolProblem(CHART, HELM, stderr, CHART_YAML, undefined, undefined, { texts, valueFiles: [] });
+  assert.equal([p.file, p.line, p.column], ['apps/blog/values.schema.json', 4, 22]);
+  // Resolved against the schema's $id, no line names it whole.
+  const relative = new Map([
+    ['apps/blog/values.schema.json', '{"$id": "https://example.com/root.json",\n"$ref": "ext.json"}'],
+  ]);
+  const q = toolProblem(CHART, HELM, stderr, CHART_YAML, undefined, undefined, { texts: relative, valueFiles: [] });
+  assert.equal([q.file, q.line], ['apps/blog/values.schema.json', 1]);
+});
+
 test.run();
