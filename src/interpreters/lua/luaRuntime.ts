@@ -426,6 +426,8 @@ m.frexp = function(x)
   return f, e
 end
 m.maxinteger, m.mininteger, m.tointeger, m.type, m.ult = nil, nil, nil, nil, nil
+-- gopher-lua's math.huge is math.MaxFloat64, not infinity: it compares below 1/0, prints as a number and encodes to JSON.
+m.huge = 1.7976931348623157e308
 
 -- string: Karmada's string_safe. The table is changed in place: it is also the strings' metatable __index.
 local s = string

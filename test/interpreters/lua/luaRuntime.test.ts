@@ -150,6 +150,18 @@ test('Lua 5.1 library: unpack, table.getn/maxn, math.pow/mod/atan2/log10/ldexp/f
   assert.is(run('return _VERSION'), 'Lua 5.1');
 });
 
+test("math.huge is gopher-lua's largest finite number: below 1/0, and a result holding it encodes", () => {
+  assert.is(run('return math.huge < 1/0 and -math.huge > -1/0'), true);
+  assert.is(run('return math.huge'), 1.7976931348623157e308);
+  assert.equal(
+    luaReflectStatus(
+      'function ReflectStatus(o) local least = math.huge for _, v in ipairs({}) do least = v end return { least = least } end',
+      {},
+    ),
+    { least: 1.7976931348623157e308 },
+  );
+});
+
 test('oslib_safe: os.time and os.date only, with the Go layouts Karmada maps to', () => {
   assert.is(run('return os.date("!%Y-%m-%d %H:%M:%S", 0) ~= nil'), true);
   assert.is(run('return os.date("%Y", 0)'), String(new Date(0).getFullYear()));
