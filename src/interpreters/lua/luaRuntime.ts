@@ -399,6 +399,94 @@ rawlen, warn = nil, nil
 print = function(...) end
 _printregs = function() end
 
+-- tonumber: gopher-lua's baseToNumber. Only spaces, tabs and newlines are trimmed. Text with a '.' is read by Go's
+-- ParseFloat (no exponent-only or inf forms; out of range is nil); any other by ParseInt in the base, hexadecimal
+-- after a leading 0x when no base is given: no exponent, no sign before the 0x, nil outside int64. The value is a
+-- float64 there, so an integer is rounded as one.
+local tonum, sbyte, slower, smatch = tonumber, string.byte, string.lower, string.match
+local minint = math.mininteger
+local function isSpace(b) return b == 32 or b == 9 or b == 10 end
+local function digit(b)
+  if b >= 48 and b <= 57 then return b - 48 end
+  if b >= 97 and b <= 122 then return b - 87 end
+  if b >= 65 and b <= 90 then return b - 55 end
+  return 99
+end
+local function goInt(t, base)
+  if base < 2 or base > 36 then return nil end
+  local i, negative = 1, false
+  local first = ssub(t, 1, 1)
+  if first == '+' or first == '-' then i, negative = 2, first == '-' end
+  if i > #t then return nil end
+  -- Accumulated as a negative number, whose range holds the magnitude of math.mininteger.
+  local n = 0
+  for k = i, #t do
+    local d = digit(sbyte(t, k))
+    if d >= base then return nil end
+    if n < (minint + d + base - 1) // base then return nil end
+    n = n * base - d
+  end
+  if not negative then
+    if n == minint then return nil end
+    n = -n
+  end
+  local f = n + 0.0
+  return tointeger(f) or f
+end
+local function goUnderscores(t, digits)
+  -- Go takes '_' between two digits only.
+  if not sfind(t, '_', 1, true) then return t end
+  if sfind(t, '^_') or sfind(t, '_$') or sfind(t, '[^' .. digits .. ']_') or sfind(t, '_[^' .. digits .. ']') then
+    return nil
+  end
+  local parts, from = {}, 1
+  while true do
+    local at = sfind(t, '_', from, true)
+    if not at then break end
+    parts[#parts + 1] = ssub(t, from, at - 1)
+    from = at + 1
+  end
+  parts[#parts + 1] = ssub(t, from)
+  return tconcat(parts)
+end
+local function goFloat(t)
+  local hex = sfind(t, '^[+-]?0[xX]') ~= nil
+  t = goUnderscores(t, hex and '%x' or '%d')
+  if not t then return nil end
+  local whole, fraction
+  if hex then
+    whole, fraction = smatch(t, '^[+-]?0[xX](%x*)%.(%x*)[pP][+-]?%d+$')
+  else
+    whole, fraction = smatch(t, '^[+-]?(%d*)%.(%d*)$')
+    if not whole then whole, fraction = smatch(t, '^[+-]?(%d*)%.(%d*)[eE][+-]?%d+$') end
+  end
+  if not whole or #whole + #fraction == 0 then return nil end
+  local n = tonum(t)
+  if n == nil or n ~= n or n == huge or n == -huge then return nil end
+  return n
+end
+tonumber = function(...)
+  local v, base = ...
+  if select('#', ...) == 0 then error('bad argument #1 to tonumber (value expected)', 2) end
+  local noBase = base == nil
+  if noBase then
+    base = 10
+  elseif type(base) ~= 'number' then
+    error('bad argument #2 to tonumber (number expected, got ' .. type(base) .. ')', 2)
+  else
+    base = base >= 0 and floor(base) or ceil(base)
+  end
+  if type(v) == 'number' then return v end
+  if type(v) ~= 'string' then return nil end
+  local from, to = 1, #v
+  while from <= to and isSpace(sbyte(v, from)) do from = from + 1 end
+  while to >= from and isSpace(sbyte(v, to)) do to = to - 1 end
+  local t = ssub(v, from, to)
+  if sfind(t, '.', 1, true) then return goFloat(t) end
+  if noBase and slower(ssub(t, 1, 2)) == '0x' then return goInt(ssub(t, 3), 16) end
+  return goInt(t, base)
+end
+
 -- table: getn and maxn of 5.1; none of 5.4's move, pack, unpack.
 table.getn = function(t) return #t end
 table.maxn = function(t)

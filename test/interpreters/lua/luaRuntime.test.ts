@@ -150,6 +150,29 @@ test('Lua 5.1 library: unpack, table.getn/maxn, math.pow/mod/atan2/log10/ldexp/f
   assert.is(run('return _VERSION'), 'Lua 5.1');
 });
 
+test('tonumber reads text as gopher-lua does: a float with a dot, an int64 in the base without, trimmed of blanks', () => {
+  const read = (args: string) => run(`local v = tonumber(${args}) if v == nil then return 'nil' end return v`);
+  const cases: [string, unknown][] = [
+    ["'5e2'", 'nil'],
+    ["'1.5e2'", 150],
+    ["'0x10'", 16],
+    ["'-0x10'", 'nil'],
+    ["' 10 '", 10],
+    ["'10\\r'", 'nil'],
+    ["'1e400'", 'nil'],
+    ["'1.5e400'", 'nil'],
+    ["'9223372036854775808'", 'nil'],
+    ["'-9223372036854775808'", -(2 ** 63)],
+    ["'1.5', 10", 1.5],
+    ["'ff', 16", 255],
+    ["'0x10', 16", 'nil'],
+    ["'10', 99", 'nil'],
+    ["'25'", 25],
+  ];
+  for (const [args, expected] of cases) assert.is(read(args), expected, `tonumber(${args})`);
+  assert.throws(() => run('return tonumber()'), /bad argument #1 to tonumber \(value expected\)/);
+});
+
 test("math.huge is gopher-lua's largest finite number: below 1/0, and a result holding it encodes", () => {
   assert.is(run('return math.huge < 1/0 and -math.huge > -1/0'), true);
   assert.is(run('return math.huge'), 1.7976931348623157e308);
