@@ -534,26 +534,35 @@ local function guarded(f, both)
 end
 for _, name in next, { 'byte', 'lower', 'reverse', 'sub', 'upper' } do s[name] = guarded(s[name], false) end
 -- Matching runs in C, where the clock is never looked at: a backtracking pattern over a long subject would hold the
--- process past any deadline. A pattern whose worst case over its subject passes about 1e9 steps (each variable
--- quantifier multiplies by the subject's length, and so does an unanchored start) is refused instead.
-local function quantifiers(p)
-  local n, i, len = 0, 1, #p
-  while i <= len do
+-- process past any deadline. A pattern whose worst case over its subject passes about 1e9 steps is refused instead.
+-- The matcher backtracks over the lengths its k variable quantifiers take, which sum to at most the subject's length
+-- n: C(n + k, k) ways, tried from each of the n + 1 starts unless the pattern is anchored.
+local function setEnd(p, i)
+  i = i + 1
+  if ssub(p, i, i) == '^' then i = i + 1 end
+  repeat
+    if i > #p then return i end
     local c = ssub(p, i, i)
-    if c == '%' then
-      i = i + (ssub(p, i + 1, i + 1) == 'b' and 4 or 2)
-    elseif c == '[' then
+    i = i + (c == '%' and 2 or 1)
+  until ssub(p, i, i) == ']'
+  return i + 1
+end
+-- Only a quantifier after a single character class counts: a '*', '+' or '-' where a class is expected (first, after
+-- a parenthesis, after another quantifier) is that character itself.
+local function quantifiers(p)
+  local n, i, len = 0, ssub(p, 1, 1) == '^' and 2 or 1, #p
+  while i <= len do
+    local c, after = ssub(p, i, i), ssub(p, i + 1, i + 1)
+    if c == '(' or c == ')' then
       i = i + 1
-      if ssub(p, i, i) == '^' then i = i + 1 end
-      if ssub(p, i, i) == ']' then i = i + 1 end
-      while i <= len and ssub(p, i, i) ~= ']' do
-        if ssub(p, i, i) == '%' then i = i + 1 end
-        i = i + 1
-      end
-      i = i + 1
+    elseif c == '%' and after == 'b' then
+      i = i + 4
+    elseif c == '%' and after == 'f' then
+      i = setEnd(p, i + 2)
     else
-      if i > 1 and (c == '*' or c == '+' or c == '-') then n = n + 1 end
-      i = i + 1
+      if c == '%' then i = i + 2 elseif c == '[' then i = setEnd(p, i) else i = i + 1 end
+      local q = ssub(p, i, i)
+      if q == '*' or q == '+' or q == '-' then n, i = n + 1, i + 1 elseif q == '?' then i = i + 1 end
     end
   end
   return n
@@ -561,9 +570,11 @@ end
 local function bounded(f, name)
   return function(subject, pattern, init, plain)
     if type(subject) == 'string' and type(pattern) == 'string' and not (name == 'find' and plain) and #subject > 1 then
-      local power = quantifiers(pattern) + (ssub(pattern, 1, 1) == '^' and 0 or 1)
-      if power * m.log(#subject) / m.log(10) > 9 then
-        error(sformat('string.%s: the pattern is too costly for a subject of %d bytes (at worst about %d^%d steps); match a shorter string or use fewer repetitions', name, #subject, #subject, power), 2)
+      local n, k = #subject, quantifiers(pattern)
+      local cost = ssub(pattern, 1, 1) == '^' and 0 or m.log(n + 1, 10)
+      for i = 1, k do cost = cost + m.log((n + i) / i, 10) end
+      if cost > 9 then
+        error(sformat('string.%s: the pattern is too costly for a subject of %d bytes (at worst about 10^%d steps); match a shorter string or use fewer repetitions', name, n, floor(cost)), 2)
       end
     end
     return f(subject, pattern, init, plain)

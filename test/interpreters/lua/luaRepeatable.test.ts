@@ -30,6 +30,24 @@ test('a backtracking pattern too costly for its subject is refused at once; ordi
   assert.equal(call(`${long} return string.find(s, "aaa", 1, true)`), { type: 'number', value: 1 });
 });
 
+test('a timestamp split by six quantified captures is matched, not refused as costly', async () => {
+  await loadLuaRuntime();
+  const stamp = "'2023-10-11T12:00:00Z'";
+  assert.equal(
+    call(
+      `local y, mo, d, h, mi, s = string.match(${stamp}, '(%d+)-(%d+)-(%d+)T(%d+):(%d+):(%d+)') return y .. mo .. d .. h .. mi .. s`,
+    ),
+    {
+      type: 'string',
+      value: '20231011120000',
+    },
+  );
+  assert.equal(call(`local n = 0 for part in string.gmatch(${stamp}, '(%d+)-*') do n = n + 1 end return n`), {
+    type: 'number',
+    value: 6,
+  });
+});
+
 test("a result nested deeper than the host can read is the hook's error, not the process's", async () => {
   await loadLuaRuntime();
   try {
