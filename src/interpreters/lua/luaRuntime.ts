@@ -580,7 +580,32 @@ local function bounded(f, name)
     return f(subject, pattern, init, plain)
   end
 end
-for _, name in next, { 'find', 'match', 'gmatch' } do s[name] = guarded(bounded(s[name], name), true) end
+-- gmatch: gopher-lua's pm.Find. The next search starts where a match ended, or one byte further after an empty match,
+-- so an empty match right after a non-empty one counts (Lua 5.4 skips it: '([^,]*)' over 'a,b' gives a, '', b, ''
+-- there), and a leading '^' anchors the one search at the start.
+local function gmatch(subject, pattern)
+  local function check(n, v)
+    if type(v) ~= 'string' and type(v) ~= 'number' then
+      error('bad argument #' .. n .. ' to gmatch (string expected, got ' .. type(v) .. ')', 3)
+    end
+  end
+  check(1, subject)
+  check(2, pattern)
+  subject, pattern = '' .. subject, '' .. pattern
+  local pos, anchored, done = 1, ssub(pattern, 1, 1) == '^', false
+  return function()
+    if done or pos > #subject + 1 then return nil end
+    local found = { sfind(subject, pattern, pos) }
+    local first, last = found[1], found[2]
+    if first == nil then done = true return nil end
+    done = anchored
+    pos = last >= first and last + 1 or first + 1
+    if found[3] == nil then return ssub(subject, first, last) end
+    return tunpack(found, 3)
+  end
+end
+s.find, s.match = guarded(bounded(s.find, 'find'), true), guarded(bounded(s.match, 'match'), true)
+s.gmatch = guarded(bounded(gmatch, 'gmatch'), true)
 s.gfind = s.gmatch
 local function refuse(name)
   return function()

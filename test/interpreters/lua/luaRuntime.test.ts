@@ -131,6 +131,17 @@ test('string functions that remain behave as in Lua 5.1', () => {
   assert.is(run('local n = 0 for w in string.gfind("a b c", "%a") do n = n + 1 end return n'), 3);
 });
 
+test('gmatch splits as gopher-lua does: an empty match right after a non-empty one counts, a leading ^ anchors', () => {
+  const collect = (subject: string, pattern: string) =>
+    run(
+      `local o = {} for w in string.gmatch('${subject}', '${pattern}') do o[#o + 1] = '<' .. w .. '>' end return table.concat(o)`,
+    );
+  assert.is(collect('a,b,,c', '([^,]*)'), '<a><><b><><><c><>');
+  assert.is(collect('abab', '^ab'), '<ab>');
+  assert.is(collect('a=1, b=2', '%w+'), '<a><1><b><2>');
+  assert.is(run("local n = 0 for k, v in ('a=1,b=2'):gmatch('(%w)=(%w)') do n = n + v end return n"), 3);
+});
+
 test('Lua 5.1 numbers: integral floats print as integers, %d takes a float, integers arrive as integers', () => {
   assert.is(run('return tostring(3/1) .. " " .. 6/2 .. " " .. 10/4'), '3 3 2.5');
   assert.is(run('return string.format("%d|%s|%5.1f|%x", 7/2, 4/2, 1/3, 255.0)'), '3|2|  0.3|ff');
