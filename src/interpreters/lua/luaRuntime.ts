@@ -580,17 +580,18 @@ local function bounded(f, name)
     return f(subject, pattern, init, plain)
   end
 end
+-- CheckString's error, raised at the script's call.
+local function checkStringArg(fn, n, v)
+  if type(v) ~= 'string' and type(v) ~= 'number' then
+    error('bad argument #' .. n .. ' to ' .. fn .. ' (string expected, got ' .. type(v) .. ')', 3)
+  end
+end
 -- gmatch: gopher-lua's pm.Find. The next search starts where a match ended, or one byte further after an empty match,
 -- so an empty match right after a non-empty one counts (Lua 5.4 skips it: '([^,]*)' over 'a,b' gives a, '', b, ''
 -- there), and a leading '^' anchors the one search at the start.
 local function gmatch(subject, pattern)
-  local function check(n, v)
-    if type(v) ~= 'string' and type(v) ~= 'number' then
-      error('bad argument #' .. n .. ' to gmatch (string expected, got ' .. type(v) .. ')', 3)
-    end
-  end
-  check(1, subject)
-  check(2, pattern)
+  checkStringArg('gmatch', 1, subject)
+  checkStringArg('gmatch', 2, pattern)
   subject, pattern = '' .. subject, '' .. pattern
   local pos, anchored, done = 1, ssub(pattern, 1, 1) == '^', false
   return function()
@@ -604,7 +605,23 @@ local function gmatch(subject, pattern)
     return tunpack(found, 3)
   end
 end
-s.find, s.match = guarded(bounded(s.find, 'find'), true), guarded(bounded(s.match, 'match'), true)
+-- gopher-lua's string.match returns no value at all when nothing matches (so table.insert(t, s:match(p)) is an
+-- argument short there), and its string.find gives 1, 0 for an empty pattern wherever init points.
+local rawMatch, rawFind = s.match, s.find
+local function nothingIfNil(first, ...)
+  if first == nil then return end
+  return first, ...
+end
+local function match(subject, pattern, init)
+  checkStringArg('match', 1, subject)
+  checkStringArg('match', 2, pattern)
+  return nothingIfNil(rawMatch(subject, pattern, init))
+end
+local function find(subject, pattern, ...)
+  if pattern == '' and (type(subject) == 'string' or type(subject) == 'number') then return 1, 0 end
+  return rawFind(subject, pattern, ...)
+end
+s.find, s.match = guarded(bounded(find, 'find'), true), guarded(bounded(match, 'match'), true)
 s.gmatch = guarded(bounded(gmatch, 'gmatch'), true)
 s.gfind = s.gmatch
 local function refuse(name)

@@ -131,6 +131,14 @@ test('string functions that remain behave as in Lua 5.1', () => {
   assert.is(run('local n = 0 for w in string.gfind("a b c", "%a") do n = n + 1 end return n'), 3);
 });
 
+test('string.match returns no value when nothing matches, and find gives 1, 0 for an empty pattern, as gopher-lua', () => {
+  assert.is(run("return select('#', ('abc'):match('x'))"), 0);
+  assert.throws(() => run("local t = {} table.insert(t, ('abc'):match('x')) return #t"), /wrong number of arguments/);
+  assert.is(run("return select('#', ('abc'):match('(b)(c)'))"), 2);
+  assert.is(run("local i, j = string.find('abc', '', 3) return i * 10 + j"), 10);
+  assert.throws(() => run("return string.match(nil, 'x')"), /bad argument #1 to match \(string expected, got nil\)/);
+});
+
 test('gmatch splits as gopher-lua does: an empty match right after a non-empty one counts, a leading ^ anchors', () => {
   const collect = (subject: string, pattern: string) =>
     run(
