@@ -411,9 +411,17 @@ function renderClusterFile(
     ? { ...collected }
     : { ...(previous?.status ?? {}), ...(takesDetails ? collected : {}) };
   // Conditions this pass did not collect stay as they were (Karmada's updateStatusCondition sets one condition, the
-  // others kept): an unreachable member keeps its CompleteAPIEnablements, as it keeps its apiEnablements.
-  const kept = (previous?.status?.conditions ?? []).filter((p) => !conditions.some((c) => c.type === p.type));
-  status.conditions = [...conditions.map((c) => withTransitionTime(c, previous?.status?.conditions, now)), ...kept];
+  // others kept): an unreachable member keeps its CompleteAPIEnablements, as it keeps its apiEnablements. Each
+  // collected one is set as meta.SetStatusCondition sets it, in syncClusterStatus's order (CompleteAPIEnablements,
+  // then Ready): in its place when the type is there, else at the end, so a fresh cluster lists Ready last.
+  const collectedInOrder = [
+    ...conditions.filter((c) => c.type !== 'Ready'),
+    ...conditions.filter((c) => c.type === 'Ready'),
+  ];
+  status.conditions = setConditions(
+    previous?.status?.conditions ?? [],
+    collectedInOrder.map((c) => withTransitionTime(c, previous?.status?.conditions, now)),
+  );
   const ordered: ClusterStatus = {};
   for (const k of ['conditions', 'kubernetesVersion', 'apiEnablements', 'nodeSummary', 'resourceSummary'] as const) {
     if (status[k] !== undefined) (ordered as Record<string, unknown>)[k] = status[k];
@@ -459,6 +467,17 @@ function renderClusterFile(
     if (kept === previousText) return kept;
   }
   return build(formatTime(now));
+}
+
+/** meta.SetStatusCondition's placement: each condition replaces the one of its type where it stands, or is appended. */
+function setConditions(current: readonly Condition[], set: readonly Condition[]): Condition[] {
+  const out = [...current];
+  for (const c of set) {
+    const at = out.findIndex((p) => p.type === c.type);
+    if (at >= 0) out[at] = c;
+    else out.push(c);
+  }
+  return out;
 }
 
 /** A condition keeps its lastTransitionTime while its status stays the same. */

@@ -88,7 +88,10 @@ export function markMissingHeartbeats(
         lastTransitionTime: formatTime(now),
       };
     } else continue;
-    const next = [unknown, ...conditions.filter((c) => c.type !== 'Ready')];
+    // In place, or appended when the agent never posted one, as tryUpdateClusterHealth sets it.
+    const next = conditions.some((c) => c.type === 'Ready')
+      ? conditions.map((c) => (c.type === 'Ready' ? unknown : c))
+      : [...conditions, unknown];
     const cluster: Cluster = opts.clusters?.get(name) ?? {
       apiVersion: CLUSTER_API_VERSION,
       kind: 'Cluster',

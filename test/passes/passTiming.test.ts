@@ -45,7 +45,7 @@ const nginxStatus = () =>
 const clusterStatus = (name: string) =>
   parse(show('flotilla/status', `clusters/${name}.yaml`) ?? 'null') as {
     spec?: { taints?: { key: string; effect: string }[] };
-    status: { conditions: { status: string; reason: string }[] };
+    status: { conditions: { type: string; status: string; reason: string }[] };
   } | null;
 const passReasons = (events: LogEvents) =>
   events.entries.filter((e) => e.step === 'pass' || e.step === 'status-pass').flatMap((e) => e.reasons as string[]);
@@ -125,7 +125,7 @@ test('resync 0: a stopped member turns NotReady after the threshold and is evict
   await member2.stop();
   const notReady = await events.next(
     'member2 NotReady with its NoExecute taint',
-    () => clusterStatus('member2')?.status.conditions[0]?.status === 'False',
+    () => clusterStatus('member2')?.status.conditions.find((c) => c.type === 'Ready')?.status === 'False',
     45_000,
     true,
   );

@@ -81,7 +81,7 @@ test('flotilla run with the default resync (5m) and short thresholds: member2 st
   const statusOf = (cluster: string) =>
     parse(show('flotilla/status', `clusters/${cluster}.yaml`) ?? 'null') as {
       spec?: { taints?: { key: string; effect: string }[] };
-      status: { conditions: { status: string; reason: string }[] };
+      status: { conditions: { type: string; status: string; reason: string }[] };
     } | null;
   const renderedMessages = () => f.git(f.bare, 'log', '--format=%B%x00', 'flotilla/rendered');
   const renderedFiles = () => f.git(f.bare, 'ls-tree', '-r', '--name-only', 'flotilla/rendered').split('\n');
@@ -128,13 +128,13 @@ test('flotilla run with the default resync (5m) and short thresholds: member2 st
       'member2 NotReady with the NoExecute taint',
       () => {
         const s = statusOf('member2');
-        return s?.status.conditions[0]?.status === 'False' ? s : undefined;
+        return s?.status.conditions.find((c) => c.type === 'Ready')?.status === 'False' ? s : undefined;
       },
       20_000,
       100,
     );
     mark('NotReady', stopped);
-    assert.is(down.status.conditions[0]!.reason, 'ClusterNotReachable');
+    assert.is(down.status.conditions.find((c) => c.type === 'Ready')!.reason, 'ClusterNotReachable');
     assert.equal(
       down.spec?.taints?.map((t) => `${t.key}:${t.effect}`),
       ['cluster.karmada.io/not-ready:NoSchedule', 'cluster.karmada.io/not-ready:NoExecute'],
@@ -179,7 +179,7 @@ test('flotilla run with the default resync (5m) and short thresholds: member2 st
       'member2 Ready and untainted again',
       () => {
         const s = statusOf('member2');
-        return s?.status.conditions[0]?.status === 'True' && !s.spec?.taints?.length;
+        return s?.status.conditions.find((c) => c.type === 'Ready')?.status === 'True' && !s.spec?.taints?.length;
       },
       20_000,
       100,

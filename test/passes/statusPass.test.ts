@@ -190,23 +190,27 @@ test('a stopped member: the probe fails, Ready is damped (pending) and flips aft
   assert.ok(first.statusCommit);
   const pending = parse(show('clusters/member2.yaml')!) as {
     metadata: { annotations?: Record<string, string> };
-    status: { conditions: { status: string }[] };
+    status: { conditions: { type: string; status: string }[] };
     spec?: unknown;
   };
-  assert.is(pending.status.conditions[0]!.status, 'True', 'inside the 30 s threshold Ready stays');
+  assert.is(
+    pending.status.conditions.find((c) => c.type === 'Ready')!.status,
+    'True',
+    'inside the 30 s threshold Ready stays',
+  );
   assert.match(pending.metadata.annotations?.['flotilla.io/ready-observed'] ?? '', /^False since \S+Z$/);
   assert.is(first.unread, 2, "member2's two objects are not read: it does not answer");
   const flipped = await statusPass(() => new Date(t + 31_000));
   assert.ok(flipped.statusCommit);
   const down = parse(show('clusters/member2.yaml')!) as {
     metadata: { annotations?: unknown };
-    status: { conditions: { status: string; reason: string }[] };
+    status: { conditions: { type: string; status: string; reason: string }[] };
     spec?: { taints: { key: string; effect: string }[] };
   };
-  assert.equal(
-    [down.status.conditions[0]!.status, down.status.conditions[0]!.reason],
-    ['False', 'ClusterNotReachable'],
-  );
+  assert.equal(down.status.conditions.filter((c) => c.type === 'Ready').map((c) => [c.status, c.reason])[0], [
+    'False',
+    'ClusterNotReachable',
+  ]);
   assert.equal(
     down.spec?.taints.map((x) => `${x.key}:${x.effect}`),
     ['cluster.karmada.io/not-ready:NoSchedule'],

@@ -205,6 +205,44 @@ test('a Ready change moves lastTransitionTime; the rest of the cluster status is
   assert.is(parse(existing.get('clusters/m1.yaml')!).status.conditions[0].lastTransitionTime, '2026-01-02T03:04:05Z');
 });
 
+// cluster_status_controller.go syncClusterStatus: setCurrentClusterStatus returns CompleteAPIEnablements, Ready is
+// appended after it, and updateStatusIfNeeded sets each with meta.SetStatusCondition (in place, or at the end).
+test("a cluster's conditions stand where Karmada's status controller sets them: a new one at the end, a known one in its place", () => {
+  const complete = { type: 'CompleteAPIEnablements', status: 'True' as const, reason: 'Complete' };
+  const readyWas = (status: 'True' | 'False', reason: string) => ({ type: 'Ready', status, reason });
+  const types = (edits: Map<string, string | null>) =>
+    parse(edits.get('clusters/m1.yaml')!).status.conditions.map((c: { type: string; status: string }) => [
+      c.type,
+      c.status,
+    ]);
+  const collected = { conditions: [readyWas('True', 'ClusterReady'), complete], kubernetesVersion: 'v1.32.0' };
+  const undamped = { thresholds: { successMs: 0, failureMs: 0 } };
+  const fresh = buildStatusFiles(new Map(), [{ cluster: 'm1', status: collected }], now);
+  assert.equal(types(fresh), [
+    ['CompleteAPIEnablements', 'True'],
+    ['Ready', 'True'],
+  ]);
+  // First seen unreachable, then reachable: Ready was there first and stays first.
+  const down = buildStatusFiles(
+    new Map(),
+    [{ cluster: 'm1', status: { conditions: [readyWas('False', 'ClusterNotReachable')] } }],
+    now,
+    undefined,
+    undamped,
+  );
+  const up = buildStatusFiles(
+    new Map([...down].map(([p, t]) => [p, t!])),
+    [{ cluster: 'm1', status: collected }],
+    new Date('2026-01-02T04:00:00Z'),
+    undefined,
+    undamped,
+  );
+  assert.equal(types(up), [
+    ['Ready', 'True'],
+    ['CompleteAPIEnablements', 'True'],
+  ]);
+});
+
 test('a member seen healthy again while the success threshold holds Ready at False gets its details only once Ready is True', () => {
   const collected = (version: string) => ({
     cluster: 'm1',

@@ -154,6 +154,34 @@ test("a Pull cluster no agent ever reported on: first seen, then Ready=Unknown C
   assert.is(member3(r).spec, undefined, 'the unreachable taint is gone');
 });
 
+// cluster_controller.go tryUpdateClusterHealth turns the Ready condition it finds Unknown where it stands.
+test('a stopped heartbeat turns Ready Unknown where it stands among the conditions', () => {
+  const text = [
+    'apiVersion: cluster.karmada.io/v1alpha1',
+    'kind: Cluster',
+    'metadata:',
+    '  name: m',
+    '  annotations:',
+    `    ${HEARTBEAT_ANNOTATION}: "2026-11-29T15:00:00Z"`,
+    'status:',
+    '  conditions:',
+    '    - type: CompleteAPIEnablements',
+    '      status: "True"',
+    '    - type: Ready',
+    '      status: "True"',
+    '',
+  ].join('\n');
+  const out = markMissingHeartbeats(new Map([['clusters/m.yaml', text]]), ['m'], new Date(T0 + 3600_000));
+  const file = parse(out.get('clusters/m.yaml')!) as ClusterStatusFile;
+  assert.equal(
+    file.status!.conditions!.map((c) => [c.type, c.status]),
+    [
+      ['CompleteAPIEnablements', 'True'],
+      ['Ready', 'Unknown'],
+    ],
+  );
+});
+
 test('markMissingHeartbeats records first sight of a cluster without a file, leaves alone one without a heartbeat, and Push clusters are not watched', () => {
   const file = (annotations?: Record<string, string>) =>
     `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: m\n${
