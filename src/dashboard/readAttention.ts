@@ -3,7 +3,7 @@ import type { Condition } from '../api/cluster.ts';
 import { describeRef, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
 import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import { inventoryPath, parseInventoryFile } from '../branches/status/inventory.ts';
-import type { TemplateStatusFile } from '../branches/status/statusFiles.ts';
+import { isAwaitingApply, type TemplateStatusFile } from '../branches/status/statusFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readTextFiles } from '../commits/readPathOids.ts';
 import { parseYamlValues } from '../yaml/blockYaml.ts';
@@ -78,7 +78,7 @@ function failedApplies(blob: Uint8Array | undefined): AttentionItem[] {
     name: file.metadata?.name,
   };
   return file.aggregatedStatus
-    .filter((a) => !a.applied)
+    .filter((a) => !a.applied && !isAwaitingApply(a))
     .map((a) => {
       const conflict = /conflict/i.test(a.message ?? '');
       return {

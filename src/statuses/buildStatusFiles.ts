@@ -28,6 +28,7 @@ import {
 import { identityKey, serializeInventory } from '../branches/status/inventory.ts';
 import { aggregateStatus, fullyApplied } from '../interpreters/aggregateStatus.ts';
 import {
+  isAwaitingApply,
   isHeldDeletion,
   type AggregatedStatusItem,
   type FullyAppliedCondition,
@@ -256,7 +257,10 @@ export function buildStatusFiles(
       if (item) items.set(cluster, item);
       else items.delete(cluster);
     }
-    for (const [cluster, item] of unanswered) if (!items.has(cluster)) items.set(cluster, item);
+    for (const [cluster, item] of unanswered) {
+      const had = items.get(cluster);
+      if (!had || isAwaitingApply(had)) items.set(cluster, item);
+    }
     // A failed reflection updates nothing (Karmada's reflectStatus returns before touching the Work): what the member
     // last reflected stands, and without one the entry is applied with no status and Unknown health, as
     // assembleWorkStatus makes an applied Work without manifest status.
@@ -292,6 +296,13 @@ export function buildStatusFiles(
     // to no cluster) keeps it: Karmada's status controller writes such a binding's empty aggregatedStatus and its
     // FullyApplied False.
     const targets = targetsOf(ref);
+    // Karmada's binding controller makes a Work for every target at once, and assembleWorkStatus lists each: one no
+    // member has reported on yet as not applied, health Unknown; a cluster no longer targeted has no Work to list.
+    if (targets) {
+      for (const [cluster, item] of items) if (!targets.has(cluster) && isAwaitingApply(item)) items.delete(cluster);
+      for (const cluster of targets)
+        if (!items.has(cluster)) items.set(cluster, { clusterName: cluster, applied: false, health: 'Unknown' });
+    }
     if (items.size === 0 && !targets) {
       put(path, null);
       continue;

@@ -8,6 +8,7 @@ import {
   appliedPath,
   asKarmadaStatusItem,
   clusterStatusPath,
+  isAwaitingApply,
   isHeldDeletion,
   templateStatusPath,
   type AppliedRecord,
@@ -356,7 +357,7 @@ function workStatus(ref: ObjectRef, entry: AggregatedStatusItem | undefined, sus
           message: 'Work is being dispatched to member clusters.',
         },
   ];
-  if (!entry) return { conditions };
+  if (!entry || isAwaitingApply(entry)) return { conditions };
   conditions.push(
     entry.applied
       ? {

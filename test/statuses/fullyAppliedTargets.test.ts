@@ -119,11 +119,14 @@ spec:
   assert.equal(file.aggregatedStatus[0].status, { currentMetrics: null, currentReplicas: 2, desiredReplicas: 3 });
   // HorizontalPodAutoscalerStatus writes currentMetrics without omitempty: Karmada's typed write-back keeps it, null.
   assert.equal(file.status, { currentReplicas: 2, desiredReplicas: 3, currentMetrics: null });
-  // member2, a target of the v2 binding, has not reported.
+  // member2, a target of the v2 binding, has not reported: listed, not applied.
   assert.is(file.conditions[0].status, 'False');
   assert.equal(
-    file.aggregatedStatus.map((i: { clusterName: string }) => i.clusterName),
-    ['member1'],
+    file.aggregatedStatus.map((i: { clusterName: string; applied: boolean }) => [i.clusterName, i.applied]),
+    [
+      ['member1', true],
+      ['member2', false],
+    ],
   );
 });
 

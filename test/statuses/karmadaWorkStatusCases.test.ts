@@ -101,6 +101,61 @@ test('an object applied but not yet read back is applied with Unknown health and
   assert.is(file.conditions[0].status, 'True');
 });
 
+// workstatus.go assembleWorkStatus: a Work with no Applied condition yet (made by the binding controller, not yet synced
+// by the execution controller) is listed not applied, health Unknown, with no appliedMessage; a Work deleted with its
+// cluster's place in the binding is not listed.
+test('a target that has reported nothing yet is listed not applied, Unknown, without a message, and goes when untargeted', () => {
+  const first = buildStatusFiles(
+    new Map(),
+    [report('member1', [{ ref: deployment, action: 'created', message: 'created' }])],
+    now,
+    undefined,
+    undefined,
+    () => new Set(['member1', 'member2']),
+  );
+  const file = fileOf(first);
+  assert.equal(file.aggregatedStatus, [
+    { clusterName: 'member1', applied: true, health: 'Unknown' },
+    { clusterName: 'member2', applied: false, health: 'Unknown' },
+  ]);
+  assert.is(file.conditions[0].status, 'False');
+  const existing = new Map([[PATH, first.get(PATH)!]]);
+  // member2 no longer targeted: its Work is gone, so is its line; member1 alone is fully applied.
+  const untargeted = fileOf(
+    buildStatusFiles(
+      existing,
+      [report('member1', [{ ref: deployment, action: 'unchanged', message: 'unchanged' }])],
+      now,
+      undefined,
+      undefined,
+      () => new Set(['member1']),
+    ),
+  );
+  assert.equal(
+    untargeted.aggregatedStatus.map((i: { clusterName: string }) => i.clusterName),
+    ['member1'],
+  );
+  assert.is(untargeted.conditions[0].status, 'True');
+  // member2 then found not answering: the line says why.
+  const down = 'cluster member2 did not answer after 5 attempts: ECONNREFUSED';
+  const unanswered = fileOf(
+    buildStatusFiles(
+      existing,
+      [report('member2', [{ ref: deployment, action: 'failed', message: down, unreachable: true }])],
+      now,
+      undefined,
+      undefined,
+      () => new Set(['member1', 'member2']),
+    ),
+  );
+  assert.equal(unanswered.aggregatedStatus[1], {
+    clusterName: 'member2',
+    applied: false,
+    health: 'Unknown',
+    message: `failed: ${down}`,
+  });
+});
+
 // work_status_controller_test.go, TestWorkStatusController_syncWorkStatus ("happy path updates work
 // ManifestStatuses") and TestWorkStatusController_Reconcile ("work's status is not applied"): a later read of the
 // member object updates the status and health of what was applied, and a Work that did not apply stays not applied.

@@ -162,6 +162,48 @@ test('before anything is applied, FULLYAPPLIED and APPLIED are empty cells, as k
   }
 });
 
+// workstatus.go assembleWorkStatus: a Work the execution controller has not synced yet has no Applied condition, and
+// the binding lists it with only its cluster and health Unknown (applied false and an empty appliedMessage are omitted).
+test('a Work not applied yet has no Applied condition, and the binding lists it with its cluster and health alone', async () => {
+  const { repo: fresh } = makeNginxRepo();
+  try {
+    const git = await openRepo(fresh.path);
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: RENDERED });
+    await reportApplied(git, {
+      member1: [
+        {
+          ref: NGINX,
+          path: 'clusters/member1/default/deployment.apps_nginx.yaml',
+          action: 'created',
+          message: 'created',
+        },
+      ],
+    });
+    const run = async (...args: string[]) => (await runReadCommand(getCommand, fresh.path, NOW, args)).out;
+    const rb = JSON.parse(await run('rb', 'nginx-deployment', '-o', 'json'));
+    assert.equal(rb.status.aggregatedStatus, [
+      { clusterName: 'member1', applied: true, health: 'Unknown' },
+      { clusterName: 'member2', health: 'Unknown' },
+    ]);
+    const work = parse(await run('works', 'nginx', '--cluster', 'member2', '-o', 'yaml'));
+    assert.equal(
+      work.status.conditions.map((c: { type: string }) => c.type),
+      ['Dispatching'],
+    );
+    assert.is(
+      await run('works', 'nginx'),
+      [
+        'CLUSTER   NAMESPACE   KIND         NAME    APPLIED',
+        'member1   default     Deployment   nginx   True',
+        'member2   default     Deployment   nginx',
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    fresh.cleanup();
+  }
+});
+
 // execution_controller.go updateWorkDispatchingConditionIfNeeded: a Work whose dispatching is suspended says so.
 test('a Work on a cluster where the policy suspends dispatching has Dispatching False, SuspendDispatching', async () => {
   const suspended = makeTempRepo();
@@ -263,10 +305,19 @@ test("a binding's aggregatedStatus leaves out a copy whose deletion the prune gu
   );
 });
 
-// ResourceBindingStatus tags aggregatedStatus omitempty: a binding whose only copies are being deleted has no item.
+// ResourceBindingStatus tags aggregatedStatus omitempty: a binding with no Work but one being deleted has no item.
 test("a binding with no item to show has no aggregatedStatus, as Karmada's omitempty writes it", async () => {
-  const { repo: fresh } = makeNginxRepo();
+  const fresh = makeTempRepo();
   try {
+    // Placed on no registered cluster: no Work anywhere.
+    const nowhere = POLICY.replace('        - member1\n        - member2\n', '        - member9\n');
+    assert.is.not(nowhere, POLICY);
+    writeWorkTree(fresh, {
+      'templates/deployment.yaml': DEPLOYMENT,
+      'policies/propagationpolicy.yaml': nowhere,
+      'clusters/member3.yaml': clusterYaml('member3'),
+    });
+    commitAll(fresh, 'nginx placed on no registered cluster');
     const git = await openRepo(fresh.path);
     await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: RENDERED });
     await reportApplied(git, {

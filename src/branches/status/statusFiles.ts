@@ -13,8 +13,9 @@ export interface AggregatedStatusItem {
   applied: boolean;
   health: Health;
   /**
-   * Why it is not applied; absent when applied, so the text does not churn between "created" and "unchanged". The one
-   * applied entry with a message is a held deletion (isHeldDeletion).
+   * Why it is not applied; absent when applied, so the text does not churn between "created" and "unchanged", and on a
+   * target that has reported nothing yet (isAwaitingApply). The one applied entry with a message is a held deletion
+   * (isHeldDeletion).
    */
   message?: string;
   /** The reflected status of the member object. */
@@ -34,6 +35,14 @@ export interface AggregatedStatusItem {
  */
 export function isHeldDeletion(item: AggregatedStatusItem): boolean {
   return item.applied && item.message !== undefined;
+}
+
+/**
+ * An entry for a cluster the binding targets that has reported nothing for the object yet: Karmada's Work there has no
+ * Applied condition, and assembleWorkStatus lists it not applied, health Unknown, with no message. It is no failure.
+ */
+export function isAwaitingApply(item: AggregatedStatusItem): boolean {
+  return !item.applied && item.message === undefined;
 }
 
 /** An AggregatedStatusItem as Karmada's API writes it: the JSON tags of its Go type. */
@@ -56,14 +65,18 @@ export function appliedFailedMessage(item: Pick<AggregatedStatusItem, 'message'>
 
 /**
  * The item in Karmada's form, as a ResourceBinding's status.aggregatedStatus holds it (assembleWorkStatus): applied
- * left out when false, and only then an appliedMessage, the Work's Applied condition message. Flotilla's own fields
- * (unhealthySince, the note of a held prune) are not part of it.
+ * left out when false, and only then an appliedMessage, the Work's Applied condition message (none before the Work
+ * has one). Flotilla's own fields (unhealthySince, the note of a held prune) are not part of it.
  */
 export function asKarmadaStatusItem(item: AggregatedStatusItem): KarmadaStatusItem {
   return {
     clusterName: item.clusterName,
     ...(item.status ? { status: item.status } : {}),
-    ...(item.applied ? { applied: true as const } : { appliedMessage: appliedFailedMessage(item) }),
+    ...(item.applied
+      ? { applied: true as const }
+      : isAwaitingApply(item)
+        ? {}
+        : { appliedMessage: appliedFailedMessage(item) }),
     ...(item.health ? { health: item.health } : {}),
   };
 }
