@@ -78,10 +78,16 @@ export function describeNetworkError(err: unknown): string {
   return cause?.message ?? err.message;
 }
 
-/** The message of a Kubernetes Status body, else the body text, shortened. */
+/**
+ * The message of a Kubernetes Status body, whole: it is what client-go's error says, which Karmada writes whole into a
+ * Work's Applied condition (every field error of a refused object, however many). Any other body (a proxy's page, an
+ * unexpected document) is shortened.
+ */
 export function statusMessage(res: KubeResponse): string {
-  const body = res.body as { message?: string } | string | undefined;
-  const text = typeof body === 'string' ? body : (body?.message ?? JSON.stringify(body));
+  const body = res.body as { message?: unknown } | string | undefined;
+  if (body && typeof body === 'object' && typeof body.message === 'string')
+    return `HTTP ${res.status}: ${body.message}`;
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
   return `HTTP ${res.status}: ${String(text).slice(0, 300)}`;
 }
 

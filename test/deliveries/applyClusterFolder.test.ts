@@ -138,6 +138,28 @@ test('a 409 from the server under abort is a conflict with the server message', 
   assert.match(r.results[0]!.message, /kubectl/);
 });
 
+// execution_controller.go syncToClusters writes the member's error whole into the Work's Applied condition: every
+// field error of a refused object is there, however long the list.
+test("a refused object's result carries the API server's whole message, every field error of it", async () => {
+  const causes = Array.from({ length: 12 }, (_, i) => `metadata.labels[key${i}]: Invalid value: "${'v'.repeat(70)}"`);
+  const message = `ConfigMap "x" is invalid: [${causes.join(', ')}]`;
+  const kube = fakeKube('m', (req) => {
+    if (req.path === '/api/v1') return json(200, CORE);
+    if (req.method === 'GET') return json(404, { message: 'not found' });
+    return json(422, { kind: 'Status', status: 'Failure', reason: 'Invalid', code: 422, message });
+  });
+  const r = await applyClusterFolder({
+    cluster: 'm',
+    manifests: new Map([['p', cm('x')]]),
+    kube,
+    inventory: [],
+    prune: true,
+    retry: NO_WAIT,
+  });
+  assert.is(r.results[0]!.action, 'failed');
+  assert.ok(r.results[0]!.message.endsWith(`HTTP 422: ${message}`), r.results[0]!.message);
+});
+
 test('prune deletes a labelled inventory object with a uid precondition; an unlabelled one is left', async () => {
   const ours = { ...cm('old'), metadata: { ...cm('old').metadata, uid: 'u-old' } };
   const kube = member({ '/api/v1/namespaces/d/configmaps/old': ours, '/api/v1/namespaces/d/configmaps/x': foreign });
