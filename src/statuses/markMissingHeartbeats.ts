@@ -74,7 +74,8 @@ export function markMissingHeartbeats(
         type: 'Ready',
         status: 'Unknown',
         reason: STATUS_UNKNOWN_REASON,
-        message: `no status update from the Pull agent since its last heartbeat at ${heartbeat} (grace period ${grace / 1000}s)`,
+        // Karmada's words (tryUpdateClusterHealth); when the agent last posted is the heartbeat annotation.
+        message: 'Cluster status controller stopped posting cluster status.',
         lastTransitionTime: formatTime(now),
       };
     } else if (created && !conditions.some((c) => c.type === 'Ready')) {
