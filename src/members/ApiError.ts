@@ -14,6 +14,7 @@ export type StatusReason =
   | 'Expired'
   | 'InternalError'
   | 'ServiceUnavailable'
+  | 'Timeout'
   | 'NotAcceptable'
   // StatusReasonUnknown: what the server answers an error no layer turned into an API status.
   | '';
@@ -30,6 +31,8 @@ export interface StatusDetails {
   kind?: string;
   uid?: string;
   causes?: StatusCause[];
+  /** Sent as the Retry-After header too when positive. */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -45,6 +48,7 @@ export function statusDetailsJson(details: StatusDetails): Record<string, unknow
       ...(c.message ? { message: c.message } : {}),
       ...(c.field ? { field: c.field } : {}),
     }));
+  if (details.retryAfterSeconds) out.retryAfterSeconds = details.retryAfterSeconds;
   return out;
 }
 
@@ -73,6 +77,17 @@ export class ApiError extends Error {
       code: this.code,
     };
   }
+}
+
+/**
+ * storage.NewTooLargeResourceVersionError: a read at a resourceVersion the store has not reached. The watch cache
+ * asks the client to retry after a second; etcd's read at an exact revision gives no delay.
+ */
+export function tooLargeResourceVersion(requested: number, current: number, retryAfterSeconds: number): ApiError {
+  return new ApiError(504, 'Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, {
+    causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds,
+  });
 }
 
 /** `deployments.apps` / `pods`: the qualified resource name used in messages. */

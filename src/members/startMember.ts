@@ -66,6 +66,8 @@ export interface MemberOptions {
   token?: string;
   /** Idle interval between watch BOOKMARKs. Default 10 s (client-node reconnects after 30 s of silence). */
   bookmarkIntervalMs?: number;
+  /** How long a read at a resourceVersion ahead of the store waits before its 504. Default 3 s (the watch cache's). */
+  freshReadTimeoutMs?: number;
   /** Write-behind delay before state.json is rewritten. Default 100 ms. */
   persistDelayMs?: number;
   /**
@@ -291,6 +293,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
     faults,
     token,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000,
+    freshReadTimeoutMs: options.freshReadTimeoutMs ?? 3_000,
     now: memberNow,
     address: () => `${host}:${port}`,
   };

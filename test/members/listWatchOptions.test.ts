@@ -240,6 +240,21 @@ test('a page of a list older than the server keeps is 410 Expired with a token f
   assert.is(exact.body.message, 'The resourceVersion for the provided list is too old.');
 });
 
+test('a list or a get at the next resourceVersion waits for the write that reaches it, as the watch cache does', async () => {
+  const next = member.store.resourceVersion + 1;
+  const listing = api(member, 'GET', `${CONFIGMAPS}?resourceVersion=${next}`);
+  const reading = api(member, 'GET', `${CONFIGMAPS}/catch-up?resourceVersion=${next}`);
+  // A request answered after them makes it all but certain both reads reached the server before the write.
+  assert.is((await api(member, 'GET', '/version')).status, 200);
+  assert.is((await api(member, 'POST', CONFIGMAPS, { body: configMap('catch-up', 'fresh') })).status, 201);
+  const [list, read] = await Promise.all([listing, reading]);
+  assert.is(list.status, 200);
+  assert.ok(Number(list.body.metadata.resourceVersion) >= next);
+  assert.ok(list.body.items.some((c: { metadata: { name: string } }) => c.metadata.name === 'catch-up'));
+  assert.is(read.status, 200);
+  assert.is(read.body.metadata.name, 'catch-up');
+});
+
 test('a non-apply patch with force, or an apply without fieldManager, is a 422 naming PatchOptions', async () => {
   const merge = await api(member, 'PATCH', `${CONFIGMAPS}/page-b?force=true`, {
     contentType: 'application/merge-patch+json',

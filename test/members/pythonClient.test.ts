@@ -73,7 +73,7 @@ let kubeconfig: string;
 let script: string;
 
 test.before(async () => {
-  member = await harness.start({ name: 'python' });
+  member = await harness.start({ name: 'python', freshReadTimeoutMs: 300 });
   const dir = harness.tempDir('flotilla-python-');
   kubeconfig = path.join(dir, 'members.config');
   writeKubeconfig(kubeconfig, [member]);
@@ -313,6 +313,46 @@ test("an update must carry the object's name: a body without one is refused, as 
     code: 400,
     message: 'the name of the object () does not match the name on the URL (unnamed)',
   });
+});
+
+const AHEAD_SCRIPT = `
+import json, sys
+from kubernetes import client, config
+from kubernetes.client.rest import ApiException
+
+config.load_kube_config(config_file=sys.argv[1])
+core = client.CoreV1Api()
+ahead = str(int(core.list_namespaced_config_map('default').metadata.resource_version) + 1000)
+out = {}
+for name, options in [('cache', {}), ('exact', {'resource_version_match': 'Exact'}), ('paged', {'limit': 10})]:
+    try:
+        core.list_namespaced_config_map('default', resource_version=ahead, **options)
+        out[name] = 'listed'
+    except ApiException as e:
+        body = json.loads(e.body)
+        out[name] = {'code': e.status, 'retryAfter': e.headers.get('Retry-After'), 'reason': body['reason'],
+                     'message': body['message'].replace(ahead, 'AHEAD'), 'details': body['details']}
+print(json.dumps(out))
+`;
+
+test('a list at a resourceVersion the server has not reached is a 504 ResourceVersionTooLarge, retried after 1 s unless exact', async () => {
+  const aheadScript = path.join(path.dirname(script), 'ahead.py');
+  writeFileSync(aheadScript, AHEAD_SCRIPT);
+  const run = await runPython([aheadScript, kubeconfig]);
+  assert.is(run.code, 0, run.stderr);
+  const current = String(member.store.resourceVersion);
+  const tooLarge = (retryAfterSeconds: number) => ({
+    code: 504,
+    retryAfter: retryAfterSeconds ? String(retryAfterSeconds) : null,
+    reason: 'Timeout',
+    message: `Timeout: Too large resource version: AHEAD, current: ${current}`,
+    details: {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      ...(retryAfterSeconds ? { retryAfterSeconds } : {}),
+    },
+  });
+  // The watch cache waits for the store to catch up, then asks for a retry; etcd has no such revision to read at.
+  assert.equal(JSON.parse(run.stdout), { cache: tooLarge(1), exact: tooLarge(0), paged: tooLarge(0) });
 });
 
 test.run();

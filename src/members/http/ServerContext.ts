@@ -10,6 +10,8 @@ export interface ServerContext {
   token: string;
   /** How often an idle watch with allowWatchBookmarks gets a BOOKMARK (client-node gives up after 30 s). */
   bookmarkIntervalMs: number;
+  /** How long a read at a resourceVersion the store has not reached waits for it (the watch cache's 3 s). */
+  freshReadTimeoutMs: number;
   now: () => Date;
   /** host:port, reported in legacy /api discovery. */
   address: () => string;

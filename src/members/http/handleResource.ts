@@ -8,6 +8,7 @@ import {
   notFound,
   statusDetailsJson,
   type FieldError,
+  tooLargeResourceVersion,
 } from '../ApiError.ts';
 import { serverSideApply } from '../apply/serverSideApply.ts';
 import { trackUpdate } from '../apply/trackUpdate.ts';
@@ -60,6 +61,7 @@ import { sendJson, sendText } from './respond.ts';
 import type { ServerContext } from './ServerContext.ts';
 import { serveMetrics } from './serveMetrics.ts';
 import { serveWatch } from './serveWatch.ts';
+import { waitUntilFresh } from './waitUntilFresh.ts';
 import { formatTime } from '../../time/formatTime.ts';
 import { decodeContinue, encodeContinue } from './continueToken.ts';
 import {
@@ -104,7 +106,7 @@ export async function handleResource(
   if (!name) {
     if (method === 'GET') {
       const options = parseListOptions(url.searchParams);
-      if (!options.watch) return listObjects(ctx, req, res, path, url, options);
+      if (!options.watch) return await listObjects(ctx, req, res, path, url, options);
       const table = acceptsTable(req) ? parseIncludeObject(url.searchParams) : undefined;
       serveWatch(
         ctx,
@@ -156,6 +158,9 @@ export async function handleResource(
     return replaceObject(ctx, req, res, path, url);
   }
   if (method === 'GET') {
+    // A get at a resourceVersion is served by the watch cache, no older than it.
+    const requested = Number(url.searchParams.get('resourceVersion') || 0);
+    if (requested > 0) await waitUntilFresh(ctx.store, requested, ctx.freshReadTimeoutMs);
     const object = withVersion(requireObject(ctx, path), rt);
     if (acceptsTable(req))
       sendJson(
@@ -468,14 +473,14 @@ function exactListVersion(options: ListOptions): boolean {
 /** Where the emulator's store order puts an object; continue tokens point at one. */
 const storeKey = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
-function listObjects(
+async function listObjects(
   ctx: ServerContext,
   req: IncomingMessage,
   res: ServerResponse,
   path: ApiPath,
   url: URL,
   options: ListOptions,
-): void {
+): Promise<void> {
   const { rt } = path;
   if (options.resourceVersion !== '' && options.resourceVersion !== '0' && !/^[0-9]+$/.test(options.resourceVersion)) {
     // The storage layer's parse error is not an API status, so the real server answers it as an unknown 500.
@@ -487,6 +492,12 @@ function listObjects(
   }
   const matches = selectorFilter(options, rt);
   const namespace = path.namespace;
+  const requested = Number(options.resourceVersion || 0);
+  if (options.continue === '' && requested > ctx.store.resourceVersion) {
+    // An exact read goes to etcd, which has no such revision yet; any other is the watch cache's, which waits.
+    if (exactListVersion(options)) throw tooLargeResourceVersion(requested, ctx.store.resourceVersion, 0);
+    await waitUntilFresh(ctx.store, requested, ctx.freshReadTimeoutMs);
+  }
   let resourceVersion = ctx.store.resourceVersion;
   let startKey: string | undefined;
   let stored: KubeObject[] | undefined;

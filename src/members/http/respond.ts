@@ -12,6 +12,8 @@ export function sendJson(res: ServerResponse, code: number, body: unknown, conte
 }
 
 export function sendStatus(res: ServerResponse, error: ApiError): void {
+  // responsewriters.ErrorNegotiated turns a Status's retry delay into the header clients back off by.
+  if (error.details?.retryAfterSeconds) res.setHeader('Retry-After', String(error.details.retryAfterSeconds));
   sendJson(res, error.code, error.toStatus());
 }
 
