@@ -67,6 +67,38 @@ test('legacy discovery lists resources and subresources per group version', asyn
     assert.ok(groupNames.includes(g), g);
 });
 
+test("an APIService's group is discovered though no Service behind it answers: listed, with no resources", async () => {
+  const kubectl = harness.kubectl([second]);
+  const apiService = {
+    apiVersion: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    metadata: { name: 'v1beta1.custom.metrics.k8s.io' },
+    spec: {
+      group: 'custom.metrics.k8s.io',
+      version: 'v1beta1',
+      service: { name: 'adapter', namespace: 'default', port: 443 },
+      groupPriorityMinimum: 100,
+      versionPriority: 100,
+      insecureSkipTLSVerify: true,
+    },
+  };
+  const applied = await kubectl(['apply', '-f', '-'], JSON.stringify(apiService));
+  assert.is(applied.code, 0, applied.stderr);
+  // kubectl reads aggregated discovery; the legacy documents are what client-go's older paths read.
+  const versions = await kubectl(['api-versions']);
+  assert.is(versions.code, 0, versions.stderr);
+  assert.ok(versions.stdout.split('\n').includes('custom.metrics.k8s.io/v1beta1'), versions.stdout);
+  const legacy = await kubectl(['get', '--raw', '/apis']);
+  const group = JSON.parse(legacy.stdout).groups.find((g: any) => g.name === 'custom.metrics.k8s.io');
+  assert.equal(group, {
+    name: 'custom.metrics.k8s.io',
+    versions: [{ groupVersion: 'custom.metrics.k8s.io/v1beta1', version: 'v1beta1' }],
+    preferredVersion: { groupVersion: 'custom.metrics.k8s.io/v1beta1', version: 'v1beta1' },
+  });
+  const proxied = await api(second, 'GET', '/apis/custom.metrics.k8s.io/v1beta1');
+  assert.equal([proxied.status, proxied.body], [503, 'service unavailable\n']);
+});
+
 test('openapi v2 is served as kube-openapi negotiates it: protobuf for client-go, JSON otherwise, 406 for neither', async () => {
   const pb = await api(member, 'GET', '/openapi/v2', {
     accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',

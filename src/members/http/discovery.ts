@@ -1,5 +1,5 @@
 import { groupVersionOf, type ResourceRegistry } from '../resources/ResourceRegistry.ts';
-import type { ResourceType } from '../types.ts';
+import type { KubeObject, ResourceType } from '../types.ts';
 
 // Discovery documents in both shapes kubectl 1.32 understands: aggregated (apidiscovery.k8s.io/v2, one
 // request for everything) and legacy (APIVersions / APIGroupList / APIResourceList per group version).
@@ -44,17 +44,78 @@ function groupEntry(group: string, versions: string[]): object {
   return { name: group, versions: list, preferredVersion: list[0] };
 }
 
-export function apiGroupList(registry: ResourceRegistry): object {
-  const groups = registry
-    .groupVersions()
-    .filter((g) => g.group !== '')
-    .map((g) => groupEntry(g.group, g.versions));
+/** An APIService's group and version, and whether a Service (not this server) serves them. */
+interface RegisteredVersion {
+  group: string;
+  version: string;
+  external: boolean;
+  groupPriority: number;
+  versionPriority: number;
+}
+
+function registeredVersions(apiServices: readonly KubeObject[]): RegisteredVersion[] {
+  return apiServices
+    .filter((a) => typeof a.spec?.group === 'string' && a.spec.group !== '' && typeof a.spec?.version === 'string')
+    .map((a) => ({
+      group: a.spec.group,
+      version: a.spec.version,
+      external: a.spec.service != null,
+      groupPriority: Number(a.spec.groupPriorityMinimum ?? 0),
+      versionPriority: Number(a.spec.versionPriority ?? 0),
+    }))
+    .sort(
+      (a, b) =>
+        b.groupPriority - a.groupPriority ||
+        (a.group < b.group ? -1 : a.group > b.group ? 1 : 0) ||
+        b.versionPriority - a.versionPriority ||
+        (a.version < b.version ? -1 : a.version > b.version ? 1 : 0),
+    );
+}
+
+/**
+ * The served groups, then the groups only APIServices name (kube-aggregator's apisHandler lists every APIService's
+ * group, available or not), highest groupPriorityMinimum first, versions by versionPriority.
+ */
+function discoveryGroups(
+  registry: ResourceRegistry,
+  apiServices: readonly KubeObject[],
+  include: (v: RegisteredVersion) => boolean = () => true,
+): { group: string; versions: string[] }[] {
+  const groups = registry.groupVersions().filter((g) => g.group !== '');
+  for (const registered of registeredVersions(apiServices).filter(include)) {
+    let entry = groups.find((g) => g.group === registered.group);
+    if (!entry) groups.push((entry = { group: registered.group, versions: [] }));
+    if (!entry.versions.includes(registered.version)) entry.versions.push(registered.version);
+  }
+  return groups;
+}
+
+export function apiGroupList(registry: ResourceRegistry, apiServices: readonly KubeObject[] = []): object {
+  const groups = discoveryGroups(registry, apiServices).map((g) => groupEntry(g.group, g.versions));
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
-export function apiGroup(registry: ResourceRegistry, group: string): object | undefined {
-  const found = registry.groupVersions().find((g) => g.group === group && group !== '');
+export function apiGroup(
+  registry: ResourceRegistry,
+  group: string,
+  apiServices: readonly KubeObject[] = [],
+): object | undefined {
+  const found = discoveryGroups(registry, apiServices).find((g) => g.group === group);
   return found ? { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(found.group, found.versions) } : undefined;
+}
+
+/**
+ * Whether a Service behind an APIService, not this server, would answer for this group version: the emulator runs
+ * none, so the aggregator's proxy finds it unavailable.
+ */
+export function servedElsewhere(
+  registry: ResourceRegistry,
+  apiServices: readonly KubeObject[],
+  group: string,
+  version: string,
+): boolean {
+  if (registry.inGroupVersion(group, version).length > 0) return false;
+  return registeredVersions(apiServices).some((v) => v.external && v.group === group && v.version === version);
 }
 
 export function apiResourceList(registry: ResourceRegistry, group: string, version: string): object | undefined {
@@ -110,18 +171,26 @@ function aggregatedResource(rt: ResourceType): object {
   };
 }
 
-/** `/api` (legacy = core group only) or `/apis` (every other group) as an APIGroupDiscoveryList. */
-export function aggregatedDiscovery(registry: ResourceRegistry, legacy: boolean, apiVersion: 'v2' | 'v2beta1'): object {
-  const items = registry
-    .groupVersions()
-    .filter((g) => (g.group === '') === legacy)
-    .map((g) => ({
-      metadata: { name: g.group, creationTimestamp: null },
-      versions: g.versions.map((version) => ({
-        version,
-        resources: registry.inGroupVersion(g.group, version).map(aggregatedResource),
-        freshness: 'Current',
-      })),
-    }));
+/**
+ * `/api` (legacy = core group only) or `/apis` (every other group) as an APIGroupDiscoveryList. A version only an
+ * APIService with a Service names is listed without resources, as the aggregator's discovery manager adds one whose
+ * discovery it could not fetch.
+ */
+export function aggregatedDiscovery(
+  registry: ResourceRegistry,
+  legacy: boolean,
+  apiVersion: 'v2' | 'v2beta1',
+  apiServices: readonly KubeObject[] = [],
+): object {
+  const groups = legacy
+    ? registry.groupVersions().filter((g) => g.group === '')
+    : discoveryGroups(registry, apiServices, (v) => v.external);
+  const items = groups.map((g) => ({
+    metadata: { name: g.group, creationTimestamp: null },
+    versions: g.versions.map((version) => {
+      const resources = registry.inGroupVersion(g.group, version).map(aggregatedResource);
+      return { version, ...(resources.length > 0 ? { resources } : {}), freshness: 'Current' };
+    }),
+  }));
   return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${apiVersion}`, metadata: {}, items };
 }

@@ -6,6 +6,7 @@ import {
   AGGREGATED_CONTENT_TYPE,
   apiGroup,
   apiGroupList,
+  servedElsewhere,
   apiResourceList,
   apiVersions,
 } from './discovery.ts';
@@ -15,6 +16,8 @@ import { parseApiPath } from './parseApiPath.ts';
 import { checkRequestTimeout, queryBool } from './requestOptions.ts';
 import { sendJson, sendStatus, sendText } from './respond.ts';
 import type { ServerContext } from './ServerContext.ts';
+
+const APISERVICES = 'apiregistration.k8s.io/apiservices';
 
 const VERSION = {
   major: '1',
@@ -103,19 +106,32 @@ async function route(
   const isGet = (req.method ?? 'GET') === 'GET';
   const segments = pathname.split('/').filter(Boolean);
 
+  const apiServices = () => ctx.store.list(APISERVICES);
   if (isGet && (pathname === '/api' || pathname === '/apis')) {
     const legacy = pathname === '/api';
     if (aggregated) {
       const contentType =
         discoveryVersion === 'v2' ? AGGREGATED_CONTENT_TYPE : AGGREGATED_CONTENT_TYPE.replace('v=v2;', 'v=v2beta1;');
-      return sendJson(res, 200, aggregatedDiscovery(ctx.registry, legacy, discoveryVersion), contentType);
+      return sendJson(
+        res,
+        200,
+        aggregatedDiscovery(ctx.registry, legacy, discoveryVersion, apiServices()),
+        contentType,
+      );
     }
-    return sendJson(res, 200, legacy ? apiVersions(ctx.address()) : apiGroupList(ctx.registry));
+    return sendJson(res, 200, legacy ? apiVersions(ctx.address()) : apiGroupList(ctx.registry, apiServices()));
   }
   if (isGet && segments[0] === 'apis' && segments.length === 2) {
-    const group = apiGroup(ctx.registry, segments[1]!);
+    const group = apiGroup(ctx.registry, segments[1]!, apiServices());
     if (group) return sendJson(res, 200, group);
   }
+  // kube-aggregator proxies an APIService's paths to its Service; with none to reach it answers http.Error's text.
+  if (
+    segments[0] === 'apis' &&
+    segments.length >= 3 &&
+    servedElsewhere(ctx.registry, apiServices(), segments[1]!, segments[2]!)
+  )
+    return sendText(res, 503, 'service unavailable\n');
   if (
     isGet &&
     ((segments[0] === 'api' && segments.length === 2) || (segments[0] === 'apis' && segments.length === 3))
