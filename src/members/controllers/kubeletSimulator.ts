@@ -53,11 +53,60 @@ export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTi
   }
 
   const containers = (pod: KubeObject): any[] => pod.spec?.containers ?? [];
+  const initContainers = (pod: KubeObject): any[] => pod.spec?.initContainers ?? [];
+  const sidecar = (c: any): boolean => c.restartPolicy === 'Always';
+  // The kubelet's status of a container not started yet: ContainerCreating, or PodInitializing in a pod with init
+  // containers (convertToAPIContainerStatuses' default waiting state).
+  const waitingStatus = (c: any, reason: string) => ({
+    name: c.name,
+    image: c.image,
+    imageID: '',
+    ready: false,
+    restartCount: 0,
+    started: false,
+    state: { waiting: { reason } },
+    lastState: {},
+  });
+
+  /**
+   * Init containers once the pod runs: each ran to completion (Completed, exit 0, ready as the prober reports a
+   * succeeded init container) except sidecars (restartPolicy Always), which keep running.
+   */
+  function initStatuses(pod: KubeObject, startedAt: string, now: string, sidecarsStopped = false): any[] {
+    return initContainers(pod).map((c) => {
+      const containerID = `kwok://${pod.metadata.uid}-${c.name}`;
+      const running = sidecar(c) && !sidecarsStopped;
+      return {
+        name: c.name,
+        image: c.image,
+        imageID: `docker.io/${c.image}`,
+        containerID,
+        ready: running || !sidecar(c),
+        restartCount: 0,
+        started: running,
+        state: running
+          ? { running: { startedAt } }
+          : { terminated: { exitCode: 0, reason: 'Completed', startedAt, finishedAt: now, containerID } },
+        lastState: {},
+      };
+    });
+  }
 
   function markCreating(pod: KubeObject): void {
     const now = deps.now();
+    const inits = initContainers(pod);
     let conditions = setPodCondition(pod.status?.conditions, 'PodScheduled', 'True', '', '', now);
-    conditions = setPodCondition(conditions, 'Initialized', 'True', '', '', now);
+    conditions =
+      inits.length > 0
+        ? setPodCondition(
+            conditions,
+            'Initialized',
+            'False',
+            'ContainersNotInitialized',
+            `containers with incomplete status: [${inits.map((c) => c.name).join(' ')}]`,
+            now,
+          )
+        : setPodCondition(conditions, 'Initialized', 'True', '', '', now);
     conditions = setPodCondition(
       conditions,
       'Ready',
@@ -84,16 +133,10 @@ export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTi
       hostIP: hostIp(pod),
       hostIPs: [{ ip: hostIp(pod) }],
       conditions,
-      containerStatuses: containers(pod).map((c) => ({
-        name: c.name,
-        image: c.image,
-        imageID: '',
-        ready: false,
-        restartCount: 0,
-        started: false,
-        state: { waiting: { reason: 'ContainerCreating' } },
-        lastState: {},
-      })),
+      ...(inits.length > 0 ? { initContainerStatuses: inits.map((c) => waitingStatus(c, 'PodInitializing')) } : {}),
+      containerStatuses: containers(pod).map((c) =>
+        waitingStatus(c, inits.length > 0 ? 'PodInitializing' : 'ContainerCreating'),
+      ),
     };
     if (statusChanged(pod, status)) store.update(podType(), { ...structuredClone(pod), status });
   }
@@ -116,6 +159,9 @@ export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTi
         hostIPs: [{ ip: hostIp(pod) }],
         startTime: pod.status?.startTime ?? now,
         conditions,
+        ...(initContainers(pod).length > 0
+          ? { initContainerStatuses: initStatuses(pod, pod.status?.startTime ?? now, now) }
+          : {}),
         containerStatuses: containers(pod).map((c) => ({
           name: c.name,
           image: c.image,
@@ -142,6 +188,9 @@ export function kubeletSimulator(deps: ControllerDeps): Controller & { pendingTi
         ...(pod.status ?? {}),
         phase: 'Succeeded',
         conditions,
+        ...(initContainers(pod).length > 0
+          ? { initContainerStatuses: initStatuses(pod, pod.status?.startTime ?? now, now, true) }
+          : {}),
         containerStatuses: containers(pod).map((c) => ({
           name: c.name,
           image: c.image,

@@ -42,9 +42,9 @@ export function containerLogRefusal(pod: KubeObject, container: string, previous
     .flatMap((key) => (pod.status?.[key] ?? []) as ContainerStatus[])
     .find((s) => s.name === container);
   if (!status) {
-    // The emulated kubelet reports regular containers only; an init or ephemeral one has no status to judge by.
-    const regular = ((pod.spec?.containers ?? []) as { name?: string }[]).some((c) => c.name === container);
-    return regular ? `${which} is not available` : undefined;
+    // The emulated kubelet reports regular and init containers; an ephemeral one has no status to judge by.
+    const reported = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])] as { name?: string }[];
+    return reported.some((c) => c.name === container) ? `${which} is not available` : undefined;
   }
   const last = status.lastState?.terminated;
   const { waiting, running, terminated } = status.state ?? {};

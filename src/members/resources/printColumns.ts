@@ -2,6 +2,7 @@ import type { KubeObject, PrintColumn } from '../types.ts';
 import { humanDuration } from '../../time/humanDuration.ts';
 import { endpointSliceEndpoints, endpointSlicePorts, endpointsAddresses } from './discoveryPrintColumns.ts';
 import { hpaTargets } from './hpaTargets.ts';
+import { podCells } from './printPod.ts';
 
 // The columns the real API server prints for each kind (k8s.io/kubernetes/pkg/printers/internalversion),
 // so `kubectl get` against a member looks like it does against a real cluster.
@@ -73,29 +74,11 @@ export function formatLabelSelector(selector: any): string {
   return parts.length ? parts.join(',') : NONE;
 }
 
-/** The STATUS cell of `kubectl get pods` (printPod): deletion, then container waiting/terminated reasons, then phase. */
-export function podStatusReason(o: KubeObject): string {
-  if (o.metadata.deletionTimestamp) return 'Terminating';
-  let reason: string = o.status?.reason ?? o.status?.phase ?? 'Pending';
-  if (reason === 'Succeeded') reason = 'Completed';
-  for (const cs of o.status?.containerStatuses ?? []) {
-    if (cs.state?.waiting?.reason) reason = cs.state.waiting.reason;
-    else if (cs.state?.terminated?.reason) reason = cs.state.terminated.reason;
-  }
-  if (o.status?.phase === 'Pending' && !o.spec?.nodeName) return 'Pending';
-  return reason;
-}
-
 const podColumns: PrintColumn[] = [
   nameColumn,
-  col('Ready', 'string', (o) => {
-    const statuses = o.status?.containerStatuses ?? [];
-    return `${statuses.filter((s: any) => s.ready).length}/${(o.spec?.containers ?? []).length}`;
-  }),
-  col('Status', 'string', podStatusReason),
-  col('Restarts', 'string', (o) =>
-    String((o.status?.containerStatuses ?? []).reduce((n: number, s: any) => n + int(s.restartCount), 0)),
-  ),
+  col('Ready', 'string', (o, now) => podCells(o, now).ready),
+  col('Status', 'string', (o, now) => podCells(o, now).status),
+  col('Restarts', 'string', (o, now) => podCells(o, now).restarts),
   ageColumn,
   col('IP', 'string', (o) => o.status?.podIP ?? NONE, 1),
   col('Node', 'string', (o) => o.spec?.nodeName ?? NONE, 1),
