@@ -13,7 +13,7 @@ import {
 import { serverSideApply } from '../apply/serverSideApply.ts';
 import { trackUpdate } from '../apply/trackUpdate.ts';
 import { deleteDependents, finalizersOnDelete, orphanDependents } from '../controllers/garbageCollector.ts';
-import { jsonPatch } from '../patches/jsonPatch.ts';
+import { jsonPatch, jsonPatchOperationErrors } from '../patches/jsonPatch.ts';
 import { mapPatchDecodeError } from '../patches/mapPatchDecodeError.ts';
 import { mergePatch } from '../patches/mergePatch.ts';
 import { strategicMergePatch } from '../patches/strategicMergePatch.ts';
@@ -739,7 +739,12 @@ async function patchObject(
       );
   }
   const next = asObject(patched);
-  checkFieldNames(res, rt, next, options, { known: base });
+  checkFieldNames(res, rt, next, options, {
+    known: base,
+    ...(contentType === 'application/strategic-merge-patch+json'
+      ? {}
+      : { patch: { errors: contentType === 'application/json-patch+json' ? jsonPatchOperationErrors(body) : [] } }),
+  });
   namespaceFor(rt, path, next);
   checkNameMatchesUrl(next, path);
   next.metadata.namespace = current.metadata.namespace;

@@ -55,6 +55,23 @@ export function jsonPatchDecodeError(operations: unknown, ignoreFieldValidation:
   return undefined;
 }
 
+const OPERATION_FIELDS = new Set(['op', 'path', 'from', 'value']);
+
+/**
+ * The strict errors of decoding a JSON patch into the handler's []jsonPatchOp under fieldValidation Strict or Warn:
+ * a field an operation does not declare, matched case-sensitively, named by its index as sigs.k8s.io/json does.
+ */
+export function jsonPatchOperationErrors(operations: unknown): string[] {
+  if (!Array.isArray(operations)) return [];
+  return operations.flatMap((operation, i) =>
+    isPlainObject(operation)
+      ? Object.keys(operation)
+          .filter((field) => !OPERATION_FIELDS.has(field))
+          .map((field) => `json patch unknown field ${JSON.stringify(`[${i}].${field}`)}`)
+      : [],
+  );
+}
+
 /** The JSON kind Go's UnmarshalTypeError names. */
 export function goJsonKind(value: unknown): string {
   if (Array.isArray(value)) return 'array';

@@ -12,9 +12,28 @@ export function validateFieldNames(
   kind: string,
   body: Record<string, unknown>,
   fieldValidation: string,
-  how: { apply?: { namespace?: string; name: string }; known?: unknown } = {},
+  how: {
+    apply?: { namespace?: string; name: string };
+    known?: unknown;
+    /** A JSON or merge patch's result: the patch's own strict errors come first, then the patched object's. */
+    patch?: { errors: string[] };
+  } = {},
 ): string[] {
   const unknown = unknownFields(body, apiVersion, kind).filter((u) => !has(how.known, u.path));
+  if (how.patch) {
+    // The patched object is decoded from Go's JSON of a map, so its unknown fields come in sorted key order.
+    unknown.sort((a, b) => comparePaths(a.path, b.path));
+    if (fieldValidation === 'Ignore') return [];
+    const errors = [...how.patch.errors, ...unknown.map((u) => `unknown field "${fieldPathText(u.path)}"`)];
+    if (errors.length > 0 && fieldValidation === 'Strict') {
+      const detail = `Invalid value: ${JSON.stringify(goJson(body))}: strict decoding error: ${errors.join(', ')}`;
+      throw new ApiError(422, 'Invalid', ` "" is invalid: patch: ${detail}`, {
+        causes: [{ type: 'FieldValueInvalid', message: detail, field: 'patch' }],
+      });
+    }
+    for (const u of unknown) drop(body, u);
+    return errors;
+  }
   if (unknown.length === 0) return [];
   if (fieldValidation === 'Strict') {
     const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
@@ -29,6 +48,34 @@ export function validateFieldNames(
   }
   for (const u of unknown) drop(body, u);
   return fieldValidation === 'Ignore' ? [] : unknown.map((u) => `unknown field "${fieldPathText(u.path)}"`);
+}
+
+function comparePaths(a: readonly (string | number)[], b: readonly (string | number)[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const [x, y] = [a[i]!, b[i]!];
+    if (x === y) continue;
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    return Buffer.compare(Buffer.from(String(x)), Buffer.from(String(y)));
+  }
+  return a.length - b.length;
+}
+
+/** encoding/json's Marshal of a decoded map: keys sorted by bytes, <, > and & escaped. */
+function goJson(value: unknown): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)))
+              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  return JSON.stringify(sorted(value)).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function has(value: unknown, path: readonly (string | number)[]): boolean {
