@@ -1,6 +1,7 @@
 /** kubectl's AGE format (k8s.io/apimachinery/pkg/util/duration.HumanDuration), e.g. 45s, 5m30s, 95m, 3h20m, 4d. */
 export function humanDuration(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
+  // Go's int(d.Seconds()) truncates toward zero: -1.9s is still "0s", within the two seconds of clock skew allowed.
+  const seconds = Math.trunc(ms / 1000);
   if (seconds < -1) return '<invalid>';
   if (seconds < 0) return '0s';
   if (seconds < 120) return `${seconds}s`;
@@ -14,6 +15,7 @@ export function humanDuration(ms: number): string {
     return hours % 24 === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${hours % 24}h`;
   if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
   const years = Math.floor(hours / 24 / 365);
-  if (years < 8) return `${years}y${Math.floor(hours / 24) % 365}d`;
+  const days = Math.floor(hours / 24) % 365;
+  if (years < 8) return days === 0 ? `${years}y` : `${years}y${days}d`;
   return `${years}y`;
 }
