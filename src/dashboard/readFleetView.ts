@@ -131,7 +131,7 @@ export async function readFleetView(
         return {
           key: selection.page[i]!.key,
           object: r.object,
-          columns: { headers: cols.headers, cells: cols.cells(r.manifest, r.status) },
+          columns: { headers: cols.headers, cells: cols.cells(r.manifest, r.status, { wide: false, now: new Date() }) },
           placement: binding?.spec?.clusters ?? [],
           clusters: r.entry.clusters,
           ...(isControlPlaneApi(r.ref.apiVersion)

@@ -1,9 +1,18 @@
+import { formatLabelSelector } from '../labels/formatLabelSelector.ts';
+import { humanDuration } from '../time/humanDuration.ts';
+
 type Obj = Record<string, unknown>;
+
+/** What a cell may depend on beyond the object: -o wide (it widens clipped cells) and the clock (durations). */
+export interface CellContext {
+  wide: boolean;
+  now: Date;
+}
 
 /** kubectl's columns for one kind, between NAME and AGE; `wide` ones come after AGE with -o wide. */
 export interface KindColumns {
   headers: string[];
-  cells: (manifest: Obj, status: Obj | undefined) => string[];
+  cells: (manifest: Obj, status: Obj | undefined, ctx: CellContext) => string[];
   wideHeaders: string[];
   wideCells: (manifest: Obj, status: Obj | undefined) => string[];
 }
@@ -11,6 +20,8 @@ export interface KindColumns {
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 const get = (o: unknown, ...path: string[]): unknown =>
   path.reduce<unknown>((acc, k) => (acc && typeof acc === 'object' ? (acc as Obj)[k] : undefined), o);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 
 function containers(m: Obj): { names: string; images: string } {
   const list = (get(m, 'spec', 'template', 'spec', 'containers') ??
@@ -22,18 +33,106 @@ function containers(m: Obj): { names: string; images: string } {
   };
 }
 
-function selector(m: Obj): string {
-  const labels = get(m, 'spec', 'selector', 'matchLabels') as Record<string, string> | undefined;
-  return labels && Object.keys(labels).length
-    ? Object.entries(labels)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(',')
-    : '<none>';
+/** metav1.FormatLabelSelector: requirements sorted by key, matchExpressions included; none selects nothing shown. */
+function selectorCell(selector: unknown): string {
+  return (selector && typeof selector === 'object' ? formatLabelSelector(selector) : '') || '<none>';
 }
+
+/** labels.FormatLabels: a plain map as `k=v`, sorted by key. */
+function labelsCell(labels: unknown): string {
+  const entries = Object.entries((labels && typeof labels === 'object' ? labels : {}) as Record<string, string>);
+  return (
+    entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',') || '<none>'
+  );
+}
+
+const LOAD_BALANCER_WIDTH = 16;
+
+/** loadBalancerStatusStringer: each ingress point's IP, else hostname, once each and sorted; clipped unless -o wide. */
+function loadBalancerCell(status: Obj | undefined, wide: boolean): string {
+  const points = list<{ ip?: string; hostname?: string }>(get(status, 'loadBalancer', 'ingress'))
+    .map((i) => i.ip || i.hostname || '')
+    .filter(Boolean);
+  const text = [...new Set(points)].sort().join(',');
+  return !wide && text.length > LOAD_BALANCER_WIDTH ? `${text.slice(0, LOAD_BALANCER_WIDTH - 3)}...` : text;
+}
+
+/** getServiceExternalIP: what each Service type is reached at from outside the cluster. */
+function serviceExternalIp(m: Obj, status: Obj | undefined, wide: boolean): string {
+  const externalIPs = list<string>(get(m, 'spec', 'externalIPs'));
+  switch (str(get(m, 'spec', 'type')) ?? 'ClusterIP') {
+    case 'ClusterIP':
+    case 'NodePort':
+      return externalIPs.length > 0 ? externalIPs.join(',') : '<none>';
+    case 'LoadBalancer': {
+      const balancer = loadBalancerCell(status, wide);
+      if (externalIPs.length > 0) return [...(balancer ? balancer.split(',') : []), ...externalIPs].join(',');
+      return balancer || '<pending>';
+    }
+    case 'ExternalName':
+      return str(get(m, 'spec', 'externalName')) ?? '';
+    default:
+      return '<unknown>';
+  }
+}
+
+/** The first condition of a type decides, as hasJobCondition reads it. */
+function hasCondition(status: Obj | undefined, type: string): boolean {
+  return list<{ type?: string; status?: string }>(status?.conditions).find((c) => c.type === type)?.status === 'True';
+}
+
+function jobStatus(status: Obj | undefined): string {
+  if (hasCondition(status, 'Complete')) return 'Complete';
+  if (hasCondition(status, 'Failed')) return 'Failed';
+  if (hasCondition(status, 'Suspended')) return 'Suspended';
+  if (hasCondition(status, 'FailureTarget')) return 'FailureTarget';
+  return 'Running';
+}
+
+function jobCompletions(m: Obj, status: Obj | undefined): string {
+  const succeeded = num(status?.succeeded);
+  const completions = get(m, 'spec', 'completions');
+  if (typeof completions === 'number') return `${succeeded}/${completions}`;
+  const parallelism = num(get(m, 'spec', 'parallelism'));
+  return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
+}
+
+/** Since the Job started, until it completed or now; empty before it started. */
+function jobDuration(status: Obj | undefined, now: Date): string {
+  const started = str(status?.startTime);
+  if (!started) return '';
+  const completed = str(status?.completionTime);
+  return humanDuration((completed ? Date.parse(completed) : now.getTime()) - Date.parse(started));
+}
+
+/** printBoolPtr; the API server defaults an unset suspend to false. */
+const boolCell = (v: unknown): string => (v === true ? 'True' : 'False');
+
+/** formatHosts: the first three rules' hosts, then how many rules more; `*` when no rule names a host. */
+function ingressHosts(m: Obj): string {
+  const rules = list<{ host?: string }>(get(m, 'spec', 'rules'));
+  const shown: string[] = [];
+  let more = false;
+  for (const rule of rules) {
+    if (shown.length === 3) more = true;
+    if (!more && rule.host) shown.push(rule.host);
+  }
+  if (shown.length === 0) return '*';
+  return more ? `${shown.join(',')} + ${rules.length - 3} more...` : shown.join(',');
+}
+
+/** An IntOrString as Go prints it. */
+const intOrString = (v: unknown): string => (typeof v === 'number' || typeof v === 'string' ? String(v) : 'N/A');
 
 const NONE: KindColumns = { headers: [], cells: () => [], wideHeaders: [], wideCells: () => [] };
 
-/** The printer columns kubectl shows for the kinds templates usually are; other kinds get NAME AGE only. Pure. */
+/**
+ * The printer columns kubectl shows for the kinds templates usually are (k8s.io/kubernetes/pkg/printers/internalversion
+ * printers.go), from the template and its aggregated status; other kinds get NAME AGE only. Pure.
+ */
 export function kindColumns(kind: string): KindColumns {
   switch (kind) {
     case 'Deployment':
@@ -45,7 +144,7 @@ export function kindColumns(kind: string): KindColumns {
           String(num(s?.availableReplicas)),
         ],
         wideHeaders: ['CONTAINERS', 'IMAGES', 'SELECTOR'],
-        wideCells: (m) => [containers(m).names, containers(m).images, selector(m)],
+        wideCells: (m) => [containers(m).names, containers(m).images, selectorCell(get(m, 'spec', 'selector'))],
       };
     case 'StatefulSet':
       return {
@@ -59,9 +158,8 @@ export function kindColumns(kind: string): KindColumns {
     case 'DaemonSet':
       return {
         headers: ['DESIRED', 'CURRENT', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'NODE SELECTOR'],
-        cells: (m, s) => {
-          const ns = get(m, 'spec', 'template', 'spec', 'nodeSelector') as Record<string, string> | undefined;
-          return [
+        cells: (m, s) =>
+          [
             s?.desiredNumberScheduled,
             s?.currentNumberScheduled,
             s?.numberReady,
@@ -69,55 +167,76 @@ export function kindColumns(kind: string): KindColumns {
             s?.numberAvailable,
           ]
             .map((v) => String(num(v)))
-            .concat(
-              ns && Object.keys(ns).length
-                ? Object.entries(ns)
-                    .map(([k, v]) => `${k}=${v}`)
-                    .join(',')
-                : '<none>',
-            );
-        },
+            .concat(labelsCell(get(m, 'spec', 'template', 'spec', 'nodeSelector'))),
         wideHeaders: ['CONTAINERS', 'IMAGES', 'SELECTOR'],
-        wideCells: (m) => [containers(m).names, containers(m).images, selector(m)],
+        wideCells: (m) => [containers(m).names, containers(m).images, selectorCell(get(m, 'spec', 'selector'))],
       };
     case 'Job':
       return {
-        headers: ['COMPLETIONS'],
-        cells: (m, s) => [
-          `${num(s?.succeeded)}/${typeof get(m, 'spec', 'completions') === 'number' ? get(m, 'spec', 'completions') : 1}`,
+        headers: ['STATUS', 'COMPLETIONS', 'DURATION'],
+        cells: (m, s, ctx) => [jobStatus(s), jobCompletions(m, s), jobDuration(s, ctx.now)],
+        wideHeaders: ['CONTAINERS', 'IMAGES', 'SELECTOR'],
+        wideCells: (m) => [containers(m).names, containers(m).images, selectorCell(get(m, 'spec', 'selector'))],
+      };
+    case 'CronJob':
+      return {
+        headers: ['SCHEDULE', 'TIMEZONE', 'SUSPEND', 'ACTIVE', 'LAST SCHEDULE'],
+        cells: (m, s, ctx) => {
+          const last = str(s?.lastScheduleTime);
+          return [
+            str(get(m, 'spec', 'schedule')) ?? '',
+            str(get(m, 'spec', 'timeZone')) ?? '<none>',
+            boolCell(get(m, 'spec', 'suspend')),
+            String(list(s?.active).length),
+            last ? humanDuration(ctx.now.getTime() - Date.parse(last)) : '<none>',
+          ];
+        },
+        wideHeaders: ['CONTAINERS', 'IMAGES', 'SELECTOR'],
+        wideCells: (m) => [
+          containers(m).names,
+          containers(m).images,
+          selectorCell(get(m, 'spec', 'jobTemplate', 'spec', 'selector')),
         ],
-        wideHeaders: ['CONTAINERS', 'IMAGES'],
-        wideCells: (m) => [containers(m).names, containers(m).images],
       };
     case 'Service':
       return {
         headers: ['TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)'],
-        cells: (m, s) => {
-          const ports = ((get(m, 'spec', 'ports') ?? []) as { port?: number; protocol?: string; nodePort?: number }[])
-            .map((p) => `${p.port ?? ''}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`)
+        cells: (m, s, ctx) => {
+          const ports = list<{ port?: number; protocol?: string; nodePort?: number }>(get(m, 'spec', 'ports'))
+            .map((p) => `${p.port ?? 0}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`)
             .join(',');
-          const ingress = ((get(s, 'loadBalancer', 'ingress') ?? []) as { ip?: string; hostname?: string }[])
-            .map((i) => i.ip ?? i.hostname ?? '')
-            .filter(Boolean);
-          const type = (get(m, 'spec', 'type') as string | undefined) ?? 'ClusterIP';
+          // The API server fills clusterIPs from clusterIP; the template may say either.
+          const clusterIp = list<string>(get(m, 'spec', 'clusterIPs'))[0] ?? str(get(m, 'spec', 'clusterIP'));
           return [
-            type,
-            (get(m, 'spec', 'clusterIP') as string | undefined) ?? '<none>',
-            ingress.join(',') || (type === 'LoadBalancer' ? '<pending>' : '<none>'),
+            str(get(m, 'spec', 'type')) ?? 'ClusterIP',
+            clusterIp || '<none>',
+            serviceExternalIp(m, s, ctx.wide),
             ports || '<none>',
           ];
         },
         wideHeaders: ['SELECTOR'],
-        wideCells: (m) => {
-          const sel = get(m, 'spec', 'selector') as Record<string, string> | undefined;
-          return [
-            sel && Object.keys(sel).length
-              ? Object.entries(sel)
-                  .map(([k, v]) => `${k}=${v}`)
-                  .join(',')
-              : '<none>',
-          ];
-        },
+        wideCells: (m) => [labelsCell(get(m, 'spec', 'selector'))],
+      };
+    case 'Ingress':
+      return {
+        ...NONE,
+        headers: ['CLASS', 'HOSTS', 'ADDRESS', 'PORTS'],
+        cells: (m, s, ctx) => [
+          str(get(m, 'spec', 'ingressClassName')) ?? '<none>',
+          ingressHosts(m),
+          loadBalancerCell(s, ctx.wide),
+          list(get(m, 'spec', 'tls')).length > 0 ? '80, 443' : '80',
+        ],
+      };
+    case 'PodDisruptionBudget':
+      return {
+        ...NONE,
+        headers: ['MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS'],
+        cells: (m, s) => [
+          intOrString(get(m, 'spec', 'minAvailable')),
+          intOrString(get(m, 'spec', 'maxUnavailable')),
+          String(num(s?.disruptionsAllowed)),
+        ],
       };
     case 'ConfigMap':
       return {

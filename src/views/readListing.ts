@@ -479,7 +479,7 @@ async function listTemplates(
   const rows = views.map(({ ref, entry, manifest, status }) => [
     ...(showNs ? [ref.namespace] : []),
     ref.name,
-    ...cols.cells(manifest, status),
+    ...cols.cells(manifest, status, { wide: q.wide, now: q.now }),
     age(q.now, ages.get(entry.file)),
     ...(q.wide ? [...cols.wideCells(manifest, status), entry.clusters.join(',') || '<none>'] : []),
   ]);
