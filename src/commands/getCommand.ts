@@ -6,6 +6,8 @@ import { openRepo } from '../commits/openRepo.ts';
 import { repoAround } from '../commits/repoAround.ts';
 import { printTable } from '../views/printTable.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
+import { sortKeysDeep } from '../sorting/sortKeysDeep.ts';
+import { jsonToGoYaml } from '../yaml/goYamlV2.ts';
 import { readFleet, type Fleet } from '../views/readFleet.ts';
 import { readListing, type Listing } from '../views/readListing.ts';
 import { resolveResourceType, type ResourceType } from '../views/resolveResourceType.ts';
@@ -152,7 +154,9 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
       return 1;
     }
     if (output === 'yaml' || output === 'json')
-      ctx.out(render(output, { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: [] }));
+      ctx.out(
+        asKubectlPrints(output, { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: [] }),
+      );
     else
       ctx.err(
         listing.namespaced
@@ -166,7 +170,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
       name !== undefined && listing.objects.length === 1
         ? listing.objects[0]
         : { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: listing.objects };
-    ctx.out(render(output, value));
+    ctx.out(asKubectlPrints(output, value));
   } else if (output === 'name') {
     const nameAt = listing.headers.indexOf('NAME');
     // kubectl prints kind.group/name, the kind lower-cased (`deployment.apps/web`, `service/web`), and the object's
@@ -237,6 +241,19 @@ function groupOf(type: ResourceType): string {
     default:
       return type.group ?? '';
   }
+}
+
+/**
+ * An object as kubectl prints what it holds as unstructured: -o json through Go's encoding/json, every map's keys
+ * sorted (`apiVersion, items, kind, metadata`; a container's `image` before its `name`) and four spaces of indent;
+ * -o yaml through sigs.k8s.io/yaml, go-yaml v2's key order and layout (`items:` then `- apiVersion: v1`). The order
+ * Git had is not kept.
+ */
+function asKubectlPrints(format: 'yaml' | 'json', value: unknown): string {
+  if (format === 'json') return render('json', sortKeysDeep(value));
+  const yaml = jsonToGoYaml(value);
+  // go-yaml refuses a few characters encoding/json lets through; kubectl would fail there, the generic writer does not.
+  return yaml.ok ? yaml.text : render('yaml', sortKeysDeep(value));
 }
 
 export function render(format: 'yaml' | 'json', value: unknown): string {

@@ -1,5 +1,6 @@
 import { STATUS_COUNTERS } from '../api/statusCounters.ts';
 import { STATUS_ZERO_VALUES } from '../api/statusZeroValues.ts';
+import { sortKeysDeep } from '../sorting/sortKeysDeep.ts';
 import { isSecret } from '../interpreters/isSecret.ts';
 
 type Obj = Record<string, unknown>;
@@ -80,16 +81,6 @@ function withoutTimes(value: unknown): unknown {
     const out: Obj = {};
     for (const [k, v] of Object.entries(value))
       if (k !== 'lastHeartbeatTime' && k !== 'lastProbeTime' && k !== 'lastUpdateTime') out[k] = withoutTimes(v);
-    return out;
-  }
-  return value;
-}
-
-export function sortKeysDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeysDeep);
-  if (value && typeof value === 'object') {
-    const out: Obj = {};
-    for (const k of Object.keys(value).sort()) out[k] = sortKeysDeep((value as Obj)[k]);
     return out;
   }
   return value;

@@ -101,6 +101,17 @@ test('-o yaml and -o json: one named object as itself, several as a List', async
   assert.is(work.spec.workload.manifests[0].spec.replicas, 1);
 });
 
+test('-o yaml and -o json print keys sorted and lists laid out as kubectl prints unstructured objects', async () => {
+  const yaml = (await get('deploy', '-o', 'yaml')).out;
+  assert.ok(yaml.startsWith('apiVersion: v1\nitems:\n- apiVersion: apps/v1\n'), yaml);
+  assert.ok(yaml.endsWith('kind: List\nmetadata:\n  resourceVersion: ""\n'), yaml);
+  assert.match(yaml, /\n {8}- image: [^\n]+\n {10}name: nginx\n/);
+  const json = (await get('deploy', 'nginx', '-o', 'json')).out;
+  const keys = (text: string) => [...text.matchAll(/^ {4}"(\w+)"/gm)].map((m) => m[1]);
+  assert.equal(keys(json), ['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+  assert.match(json, /\n {24}"image": "nginx",\n {24}"name": "nginx"\n/);
+});
+
 test("-o name prints kind.group/name as kubectl does, with the object's own name", async () => {
   assert.is((await get('deploy', '-o', 'name')).out, 'deployment.apps/nginx\n');
   assert.is((await get('clusters', 'member1', '-o', 'name')).out, 'cluster.cluster.karmada.io/member1\n');
@@ -120,7 +131,11 @@ test('the empty case and a missing name read like kubectl', async () => {
   assert.is((await get('deploy', '-n', 'other')).err, 'No resources found in other namespace.\n');
   assert.is(
     (await get('cm', '-o', 'json')).out,
-    JSON.stringify({ apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: [] }, null, 4) + '\n',
+    JSON.stringify({ apiVersion: 'v1', items: [], kind: 'List', metadata: { resourceVersion: '' } }, null, 4) + '\n',
+  );
+  assert.is(
+    (await get('cm', '-o', 'yaml')).out,
+    'apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: ""\n',
   );
   const missing = await get('deploy', 'nope');
   assert.is(missing.code, 1);

@@ -75,11 +75,11 @@ test('get secret --cluster and get works -o yaml: the member copy as rendered sh
   const member = await run(getCommand, 'secret', 'db', '--cluster', 'member1', '-o', 'yaml');
   assert.is(member.code, 0, member.err);
   assert.not.match(member.out, VALUES);
-  assert.match(member.out, /password: "<redacted: 7 bytes>"/);
+  assert.match(member.out, /password: '<redacted: 7 bytes>'/);
   const works = await run(getCommand, 'works', '-o', 'yaml');
   assert.is(works.code, 0, works.err);
   assert.not.match(works.out, VALUES);
-  assert.match(works.out, /user: "<redacted: 5 bytes>"/);
+  assert.match(works.out, /user: '<redacted: 5 bytes>'/);
 });
 
 test('describe secret: type and the size of each key, as kubectl describe secret prints them', async () => {

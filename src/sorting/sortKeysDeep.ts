@@ -1,0 +1,15 @@
+type Obj = Record<string, unknown>;
+
+/**
+ * A JSON value with every object's keys in sorted order, as Go's encoding/json writes a map: how Kubernetes stores
+ * reflected status, and how kubectl prints an object it holds as unstructured. Pure.
+ */
+export function sortKeysDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeysDeep);
+  if (value && typeof value === 'object') {
+    const out: Obj = {};
+    for (const k of Object.keys(value).sort()) out[k] = sortKeysDeep((value as Obj)[k]);
+    return out;
+  }
+  return value;
+}
