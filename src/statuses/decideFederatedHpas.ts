@@ -293,7 +293,8 @@ async function decideOne(
       reason,
       ableToScale: conditions.find((c) => c.type === 'AbleToScale')!.reason,
       metrics,
-      lastScaleTime: existing?.lastScaleTime ?? time,
+      // Karmada's setStatus moves lastScaleTime only on a rescale: a count held from the start has none.
+      ...(existing?.lastScaleTime ? { lastScaleTime: existing.lastScaleTime } : {}),
       ...(existing?.scaleUpEvents ? { scaleUpEvents: existing.scaleUpEvents } : {}),
       ...(existing?.scaleDownEvents ? { scaleDownEvents: existing.scaleDownEvents } : {}),
       conditions,
@@ -542,7 +543,11 @@ async function decideOne(
     ableToScale: decision.ableToScale,
     ...(decision.scalingLimited ? { scalingLimited: decision.scalingLimited } : {}),
     metrics: seen,
-    lastScaleTime: decision.rescale ? time : (existing?.lastScaleTime ?? time),
+    ...(decision.rescale
+      ? { lastScaleTime: time }
+      : existing?.lastScaleTime
+        ? { lastScaleTime: existing.lastScaleTime }
+        : {}),
     ...(decision.history.scaleUpEvents.length
       ? {
           scaleUpEvents: decision.history.scaleUpEvents.map((e) => ({

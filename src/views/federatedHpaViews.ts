@@ -59,7 +59,7 @@ export function federatedHpaObject(v: FederatedHpaView): Obj {
           status: {
             currentReplicas: d.currentReplicas,
             desiredReplicas: d.desiredReplicas,
-            lastScaleTime: d.lastScaleTime,
+            ...(d.lastScaleTime ? { lastScaleTime: d.lastScaleTime } : {}),
             ...(d.metrics.length
               ? {
                   currentMetrics: d.metrics.map((m) => {
@@ -172,7 +172,7 @@ export function describeFederatedHpa(v: FederatedHpaView): string {
     `${spec.scaleTargetRef?.kind ?? 'Workload'} pods:  ${d ? `${d.currentReplicas} current / ${d.desiredReplicas} desired` : '<no decision on the status branch yet>'}`,
   );
   if (d) {
-    lines.push(`Last scale time:   ${d.lastScaleTime}`, `Reason:            ${d.reason}`);
+    lines.push(`Last scale time:   ${d.lastScaleTime ?? '<none>'}`, `Reason:            ${d.reason}`);
     if (d.conditions?.length)
       lines.push(
         'Conditions:',

@@ -68,4 +68,23 @@ test('a FederatedHPA whose first evaluation finds no metric still starts its sca
   assert.is(past?.desiredReplicas, 1);
 });
 
+test('a FederatedHPA has a lastScaleTime only once a decision changed the replicas, as Karmada sets it on a rescale', async () => {
+  const memory = newAutoscalerMemory();
+  const start = Date.now();
+  const pass = async (metric: string, secondsLater: number) =>
+    (
+      await member.decide(member.commit({ 'templates/api-fhpa.yaml': fhpa(metric) }, 'api with a FederatedHPA'), {
+        now: new Date(start + secondsLater * 1000),
+        memory,
+        options: { cpuInitializationPeriodMs: 0 },
+      })
+    )('api');
+  await member.waitForItems('the pods sampled', '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods', 4);
+  // No metric gives a count, then the window holds the count: no scale yet.
+  assert.is((await pass(PODS, 0))?.lastScaleTime, undefined);
+  assert.is((await pass(CPU, 200))?.lastScaleTime, undefined);
+  const scaled = await pass(CPU, 320);
+  assert.is(scaled?.lastScaleTime, new Date(start + 320_000).toISOString().replace(/\.\d+Z$/, 'Z'));
+});
+
 test.run();

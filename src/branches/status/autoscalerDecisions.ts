@@ -61,8 +61,8 @@ export interface AutoscalerDecisionFile {
   ableToScale: string;
   scalingLimited?: string;
   metrics: SeenMetric[];
-  /** When the replicas last changed (Karmada's status.lastScaleTime), RFC 3339. */
-  lastScaleTime: string;
+  /** When a decision last changed the replicas (Karmada's status.lastScaleTime), RFC 3339; absent until one does. */
+  lastScaleTime?: string;
   /** The scale events within the longest policy period, kept so a restarted writer limits the next step alike. */
   scaleUpEvents?: { time: string; change: number }[];
   scaleDownEvents?: { time: string; change: number }[];
