@@ -354,7 +354,10 @@ async function decideOne(
     scaleDownEvents: (existing?.scaleDownEvents ?? []).map((e) => ({ at: Date.parse(e.time), change: e.change })),
   };
   if (!input.memory.history.has(key)) input.memory.history.set(key, history);
-  const pods = selector ? await readPods(input, readyTargets, fhpa.ref.namespace, selector) : undefined;
+  // A count outside [min, max] is brought inside without reading a metric (reconcileAutoscaler): no pods, no
+  // selector check, and ScalingActive stays as it was.
+  const outOfRange = currentReplicas > spec.maxReplicas || currentReplicas < minReplicas;
+  const pods = selector && !outOfRange ? await readPods(input, readyTargets, fhpa.ref.namespace, selector) : undefined;
   const ambiguous =
     selector && pods
       ? ambiguousSelectorMessage(
@@ -377,7 +380,7 @@ async function decideOne(
   let invalidCount = 0;
   const seen: SeenMetric[] = [];
   const tolerance = input.options?.tolerance ?? DEFAULT_TOLERANCE;
-  for (const m of metricSpecs) {
+  for (const m of outOfRange ? [] : metricSpecs) {
     const failed = (reason: string, message: string) => {
       invalidCount++;
       invalid ??= { reason, message };
