@@ -3,7 +3,7 @@
 // clusters, compute the replicas (autoscalers/), and record the decision on the status branch
 // (branches/status/autoscalerDecisions.ts) when the count changes. The render then gives the workload that count.
 import { parseDuration } from '../time/parseDuration.ts';
-import { parseRefKey, refKey } from '../api/kinds.ts';
+import { defaultPlural, groupOf, parseRefKey, refKey } from '../api/kinds.ts';
 import type { Template } from '../api/model.ts';
 import {
   calculateAverageValueReplicas,
@@ -32,6 +32,7 @@ import {
   serializeCronAutoscaler,
   type CronAutoscalerFile,
   FEDERATED_HPA_API_VERSION,
+  MISSING_TARGET,
   serializeAutoscalerDecision,
   type AutoscalerDecisionFile,
   type SeenMetric,
@@ -253,12 +254,17 @@ async function decideOne(
     name: target.name,
   });
   const workload = templates.get(targetKey);
-  if (!workload) return undefined;
+  if (!workload)
+    return missingTarget(fhpa, { apiVersion: target.apiVersion, kind: target.kind, name: target.name }, existing);
   const inGit = (workload.manifest.spec as { replicas?: unknown } | undefined)?.replicas;
   // Karmada's FederatedHPA starts from the template's spec.replicas, which a user's edit also writes: the decision
-  // holds while Git's count is the one it was made over, and an edit in Git since is where the next one starts.
+  // holds while Git's count is the one it was made over, and an edit in Git since is where the next one starts. A
+  // workload added again after it was missing is a new template, starting from its own count.
   const gitReplicas = typeof inGit === 'number' ? inGit : 1;
-  const holds = existing !== undefined && (existing.gitReplicas === undefined || existing.gitReplicas === gitReplicas);
+  const holds =
+    existing !== undefined &&
+    existing.ableToScale !== MISSING_TARGET &&
+    (existing.gitReplicas === undefined || existing.gitReplicas === gitReplicas);
   const currentReplicas = holds ? existing.desiredReplicas : gitReplicas;
   const minReplicas = spec.minReplicas ?? 1;
   // Karmada's default metric, and the only kind read here: CPU (or another resource) utilization.
@@ -584,6 +590,52 @@ async function decideOne(
       ? `FederatedHPA ${fhpa.ref.namespace}/${fhpa.ref.name}: ${target.kind} ${target.name} keeps ${decision.desiredReplicas} replicas (${conditions.map((c) => `${c.type}=${c.status} ${c.reason}`).join(', ')}${metricsText ? `; ${metricsText}` : ''})`
       : `FederatedHPA ${fhpa.ref.namespace}/${fhpa.ref.name}: ${target.kind} ${target.name} ${currentReplicas} -> ${decision.desiredReplicas} replicas (${file.reason}${metricsText ? `; ${metricsText}` : ''})`;
   return { text: serializeAutoscalerDecision(file), line };
+}
+
+/**
+ * A FederatedHPA whose scaleTargetRef names no workload in the source commit: Karmada's controller cannot get the
+ * target, sets AbleToScale False FailedGetScaleTargetRef with the API server's NotFound and leaves the rest of the
+ * status as it was. Written only when that changes the conditions.
+ */
+function missingTarget(
+  fhpa: Template,
+  target: { apiVersion: string; kind: string; name: string },
+  existing: AutoscalerDecisionFile | undefined,
+): { text: string; line: string } | undefined {
+  const group = groupOf(target.apiVersion);
+  const notFound = `${defaultPlural(target.kind)}${group ? `.${group}` : ''} "${target.name}" not found`;
+  const conditions = mergeHpaConditions(existing?.conditions, [
+    {
+      type: 'AbleToScale',
+      status: 'False',
+      reason: MISSING_TARGET,
+      message: `the HPA controller was unable to get the target reference object: ${notFound}`,
+    },
+  ]);
+  if (existing && sameConditions(existing.conditions, conditions)) return undefined;
+  const { namespace, name } = fhpa.ref;
+  // What Karmada's status had (replicas, metrics, last scale) stays; a new FederatedHPA's is all zero.
+  const file: AutoscalerDecisionFile = {
+    apiVersion: FEDERATED_HPA_API_VERSION,
+    kind: 'FederatedHPA',
+    metadata: { namespace, name },
+    scaleTargetRef: target,
+    currentReplicas: existing?.currentReplicas ?? 0,
+    ...(existing?.gitReplicas !== undefined ? { gitReplicas: existing.gitReplicas } : {}),
+    desiredReplicas: existing?.desiredReplicas ?? 0,
+    reason: `the config repo has no ${target.kind} ${namespace}/${target.name}`,
+    ableToScale: MISSING_TARGET,
+    ...(existing?.scalingLimited ? { scalingLimited: existing.scalingLimited } : {}),
+    metrics: existing?.metrics ?? [],
+    ...(existing?.lastScaleTime ? { lastScaleTime: existing.lastScaleTime } : {}),
+    ...(existing?.scaleUpEvents ? { scaleUpEvents: existing.scaleUpEvents } : {}),
+    ...(existing?.scaleDownEvents ? { scaleDownEvents: existing.scaleDownEvents } : {}),
+    conditions,
+  };
+  return {
+    text: serializeAutoscalerDecision(file),
+    line: `FederatedHPA ${namespace}/${name}: ${notFound}: the config repo has no ${target.kind} ${namespace}/${target.name}; add it, or point spec.scaleTargetRef (${fhpa.source.file}:${fhpa.source.line}) at a workload that is there`,
+  };
 }
 
 /** Same condition types, statuses and reasons (messages with counts in them do not make a commit of their own). */

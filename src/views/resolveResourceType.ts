@@ -1,4 +1,4 @@
-import { groupOf } from '../api/kinds.ts';
+import { defaultPlural, groupOf } from '../api/kinds.ts';
 import type { PolicyKind } from './policyViews.ts';
 
 /** What `flotilla get WORD` lists. Templates are matched by kind and, when the word names one, group. */
@@ -123,8 +123,5 @@ export function resolveResourceType(
 export function pluralOf(kind: string): string {
   const k = kind.toLowerCase();
   const builtIn = BUILT_IN.find((b) => b.kind.toLowerCase() === k);
-  if (builtIn) return builtIn.plural;
-  if (/(s|x|z|ch|sh)$/.test(k)) return `${k}es`;
-  if (/[^aeiou]y$/.test(k)) return `${k.slice(0, -1)}ies`;
-  return `${k}s`;
+  return builtIn ? builtIn.plural : defaultPlural(k);
 }

@@ -3,8 +3,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
+  autoscaledReplicas,
   autoscalerPath,
   cronAutoscalerPath,
+  type AutoscalerDecisionFile,
   parseAutoscalerDecision,
   parseCronAutoscaler,
   type CronAutoscalerFile,
@@ -443,6 +445,50 @@ test("a FederatedHPA whose workload no policy propagates, or that is scheduled n
       'FailedGetTargetClusters: the HPA controller was unable to get the target clusters from binding: binding has no schedulable clusters',
     );
     assert.match(await able('spec: {clusters: [{name: member1}]}\n'), /^FailedGetScale: /);
+  } finally {
+    config.cleanup();
+  }
+});
+
+test("a FederatedHPA whose workload the config repo lacks says so as Karmada's FailedGetScaleTargetRef, and decides nothing", async () => {
+  const config = makeConfigRepo();
+  try {
+    const repo = await openRepo(config.dir);
+    const path = autoscalerPath('default', 'web');
+    const pass = async (files: Record<string, string | null>, existing?: AutoscalerDecisionFile) => {
+      const commit = config.commit(files);
+      const out = await decideFederatedHpas({
+        repo,
+        sourceCommit: commit,
+        renderedCommit: commit,
+        existing: new Map(existing ? [[path, existing]] : []),
+        clusters: new Map(),
+        ready: new Set(),
+        now: new Date('2026-01-01T00:01:00Z'),
+        memory: newAutoscalerMemory(),
+      });
+      const text = out.edits.get(path);
+      return { file: text ? parseAutoscalerDecision(text) : undefined, lines: out.lines };
+    };
+    const missing = await pass({ 'templates/web.yaml': null, 'templates/web-fhpa.yaml': fhpa(1, 4) });
+    assert.equal(missing.file?.conditions, [
+      {
+        type: 'AbleToScale',
+        status: 'False',
+        reason: 'FailedGetScaleTargetRef',
+        message: 'the HPA controller was unable to get the target reference object: deployments.apps "web" not found',
+      },
+    ]);
+    assert.equal([missing.file?.currentReplicas, missing.file?.desiredReplicas], [0, 0]);
+    assert.match(missing.lines[0] ?? '', /point spec\.scaleTargetRef \(templates\/web-fhpa\.yaml:1\)/);
+    // A decision made before the workload went keeps its counts in the status, and the render does not use them.
+    const gone = await pass({}, { ...DECISION, gitReplicas: 1 });
+    assert.equal([gone.file?.desiredReplicas, gone.file?.ableToScale], [4, 'FailedGetScaleTargetRef']);
+    assert.equal([...autoscaledReplicas(new Map([[path, gone.file!]])).keys()], []);
+    assert.is((await pass({}, gone.file)).file, undefined, 'nothing new to say');
+    // Added back with Git's 1 replica, it starts from 1, not from the 4 decided before.
+    const back = await pass({ 'templates/web.yaml': DEPLOYMENT }, gone.file);
+    assert.equal([back.file?.currentReplicas, back.file?.desiredReplicas], [1, 1]);
   } finally {
     config.cleanup();
   }

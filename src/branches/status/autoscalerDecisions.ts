@@ -70,6 +70,12 @@ export interface AutoscalerDecisionFile {
   conditions?: HpaCondition[];
 }
 
+/**
+ * The AbleToScale reason of a decision made while the source had no such workload: it decides nothing (the workload
+ * added again starts from its own count, as a new template does in Karmada).
+ */
+export const MISSING_TARGET = 'FailedGetScaleTargetRef';
+
 export function autoscalerPath(namespace: string, name: string): string {
   return `${AUTOSCALERS_FOLDER}${namespace}/${name}.yaml`;
 }
@@ -143,7 +149,7 @@ export function autoscaledReplicas(
   for (const path of [...decisions.keys()].sort()) {
     const d = decisions.get(path)!;
     const key = decisionTargetKey(d);
-    if (!out.has(key))
+    if (!out.has(key) && d.ableToScale !== MISSING_TARGET)
       out.set(key, {
         replicas: d.desiredReplicas,
         by: `FederatedHPA ${d.metadata.namespace}/${d.metadata.name}`,
