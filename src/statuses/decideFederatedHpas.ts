@@ -290,7 +290,8 @@ async function decideOne(
     gitReplicas,
   };
   /** A decision that keeps the count, written only when its conditions changed (or there is no file yet). */
-  const held = (evaluation: Evaluation, reason: string, metrics: SeenMetric[]) => {
+  // Karmada leaves status.currentMetrics as the last computed ones when it computes none (setCurrentReplicasInStatus).
+  const held = (evaluation: Evaluation, reason: string) => {
     const conditions = mergeHpaConditions(existing?.conditions, hpaConditions(evaluation));
     if (existing?.gitReplicas === gitReplicas && sameConditions(existing.conditions, conditions)) return undefined;
     const file: AutoscalerDecisionFile = {
@@ -298,7 +299,7 @@ async function decideOne(
       desiredReplicas: currentReplicas,
       reason,
       ableToScale: conditions.find((c) => c.type === 'AbleToScale')!.reason,
-      metrics,
+      metrics: existing?.metrics ?? [],
       // Karmada's setStatus moves lastScaleTime only on a rescale: a count held from the start has none.
       ...(existing?.lastScaleTime ? { lastScaleTime: existing.lastScaleTime } : {}),
       ...(existing?.scaleUpEvents ? { scaleUpEvents: existing.scaleUpEvents } : {}),
@@ -320,7 +321,6 @@ async function decideOne(
         message: `the HPA controller was unable to get the binding by scaleTargetRef: ${Object.keys(workload.labels).length === 0 ? 'target resource has no label' : 'no label of policy permanent-id found'}`,
       },
       'no policy propagates the workload',
-      [],
     );
   if (clusters.length === 0)
     return held(
@@ -331,7 +331,6 @@ async function decideOne(
           'the HPA controller was unable to get the target clusters from binding: binding has no schedulable clusters',
       },
       'the workload is scheduled to no cluster',
-      [],
     );
   // Karmada reads the workload's scale in each target cluster first: the members' spec.replicas summed calibrate
   // the calculation (a Duplicated workload runs the template's count in every cluster), and none means no scale.
@@ -347,7 +346,6 @@ async function decideOne(
         message: 'failed to get replicas in any of clusters, possibly because all of clusters are not ready',
       },
       'the workload runs in no Ready target cluster',
-      [],
     );
   const calibration = currentReplicas > 0 ? memberReplicas / currentReplicas : 1;
   // Karmada's recordInitialRecommendation: the first evaluation in a process that reads the scale (a new
@@ -377,7 +375,6 @@ async function decideOne(
     return held(
       { kind: 'ambiguous-selector', message: ambiguous },
       'its pods are selected by another FederatedHPA too',
-      [],
     );
 
   let metricReplicas: number | undefined;
@@ -524,7 +521,6 @@ async function decideOne(
         message: invalid?.message ?? decision.error,
       },
       'no metric gave a replica count: the workload keeps its replicas',
-      seen,
     );
   input.memory.history.set(key, decision.history);
   const conditions = mergeHpaConditions(

@@ -256,7 +256,7 @@ spec:
   }
 });
 
-test('a FederatedHPA that cannot read its scale keeps the conditions that pass did not set, as Karmada keeps them', async () => {
+test('a FederatedHPA that cannot read its scale keeps the conditions that pass did not set and its last metrics, as Karmada keeps them', async () => {
   const config = makeConfigRepo();
   try {
     // Scheduled to member1, which is not Ready: no scale.
@@ -270,6 +270,15 @@ test('a FederatedHPA that cannot read its scale keeps the conditions that pass d
     const before = {
       ...DECISION,
       gitReplicas: 1,
+      metrics: [
+        {
+          resource: 'cpu',
+          targetUtilization: 50,
+          currentUtilization: 90,
+          currentAverageValue: '90m',
+          pods: { member1: 2 },
+        },
+      ],
       conditions: [
         { type: 'AbleToScale' as const, status: 'True' as const, reason: 'ReadyForNewScale', message: 'm' },
         { type: 'ScalingActive' as const, status: 'True' as const, reason: 'ValidMetricFound', message: 'm' },
@@ -296,6 +305,7 @@ test('a FederatedHPA that cannot read its scale keeps the conditions that pass d
       ],
     );
     assert.is(after.ableToScale, 'FailedGetScale');
+    assert.equal(after.metrics, before.metrics);
     assert.match(out.lines[0] ?? '', /keeps 4 replicas \(AbleToScale=False FailedGetScale: /);
   } finally {
     config.cleanup();
