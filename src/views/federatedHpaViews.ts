@@ -8,6 +8,7 @@ import {
   FEDERATED_HPA_API_VERSION,
   readAutoscalerDecisions,
   type AutoscalerDecisionFile,
+  type SeenMetric,
 } from '../branches/status/autoscalerDecisions.ts';
 import { loadSource } from '../outputs/loadSource.ts';
 import { humanDuration } from '../time/humanDuration.ts';
@@ -60,27 +61,46 @@ export function federatedHpaObject(v: FederatedHpaView): Obj {
             currentReplicas: d.currentReplicas,
             desiredReplicas: d.desiredReplicas,
             ...(d.lastScaleTime ? { lastScaleTime: d.lastScaleTime } : {}),
-            ...(d.metrics.length
-              ? {
-                  currentMetrics: d.metrics.map((m) => {
-                    const current = {
-                      ...(m.currentUtilization !== undefined ? { averageUtilization: m.currentUtilization } : {}),
-                      averageValue: m.currentAverageValue,
-                    };
-                    return m.container !== undefined
-                      ? {
-                          type: 'ContainerResource',
-                          containerResource: { name: m.resource, container: m.container, current },
-                        }
-                      : { type: 'Resource', resource: { name: m.resource, current } };
-                  }),
-                }
-              : {}),
+            ...(d.metrics.length ? { currentMetrics: currentMetrics(specMetrics(v.template), d.metrics) } : {}),
             ...(d.conditions ? { conditions: d.conditions } : {}),
           },
         }
       : {}),
   };
+}
+
+type MetricSource = { name?: string; container?: string; target?: Record<string, unknown> };
+type SpecMetric = { type?: string; resource?: MetricSource; containerResource?: MetricSource };
+
+/** The FederatedHPA's metrics, CPU at 80% when it names none, as Karmada's webhook defaults them. */
+function specMetrics(template: Template): SpecMetric[] {
+  const metrics = ((template.manifest.spec ?? {}) as { metrics?: SpecMetric[] }).metrics;
+  return metrics?.length
+    ? metrics
+    : [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
+}
+
+/**
+ * status.currentMetrics as Karmada's computeReplicasForMetrics makes it: one entry per spec metric, in order (kubectl
+ * describe pairs them by position), and an empty MetricStatus for a metric it could not compute.
+ */
+function currentMetrics(metrics: readonly SpecMetric[], seen: readonly SeenMetric[]): Obj[] {
+  const left = [...seen];
+  return metrics.map((m) => {
+    const source =
+      m.type === 'ContainerResource' ? m.containerResource : m.type === 'Resource' ? m.resource : undefined;
+    const container = m.type === 'ContainerResource' ? (source?.container ?? '') : undefined;
+    const at = source ? left.findIndex((s) => s.resource === source.name && s.container === container) : -1;
+    if (at < 0) return { type: '' };
+    const [s] = left.splice(at, 1) as [SeenMetric];
+    const current = {
+      ...(s.currentUtilization !== undefined ? { averageUtilization: s.currentUtilization } : {}),
+      averageValue: s.currentAverageValue,
+    };
+    return s.container !== undefined
+      ? { type: 'ContainerResource', containerResource: { name: s.resource, container: s.container, current } }
+      : { type: 'Resource', resource: { name: s.resource, current } };
+  });
 }
 
 /** What `get` asks (readListing's ListingQuery, the fields read here). */
@@ -133,10 +153,7 @@ export function listFederatedHpas(
 
 /** `describe federatedhpa`: as `kubectl describe hpa` lays one out. Pure. */
 export function describeFederatedHpa(v: FederatedHpaView): string {
-  type Source = { name?: string; container?: string; target?: Record<string, unknown> };
-  const spec = (v.template.manifest.spec ?? {}) as FhpaSpec & {
-    metrics?: { type?: string; resource?: Source; containerResource?: Source }[];
-  };
+  const spec = (v.template.manifest.spec ?? {}) as FhpaSpec;
   const d = v.decision;
   const lines = [
     `Name:              ${v.template.ref.name}`,
@@ -145,10 +162,7 @@ export function describeFederatedHpa(v: FederatedHpaView): string {
     `Reference:         ${spec.scaleTargetRef?.kind ?? ''}/${spec.scaleTargetRef?.name ?? ''}`,
     'Metrics:           ( current / target )',
   ];
-  const metrics = spec.metrics?.length
-    ? spec.metrics
-    : [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
-  for (const m of metrics) {
+  for (const m of specMetrics(v.template)) {
     const source = m.type === 'ContainerResource' ? m.containerResource : m.resource;
     const name = source?.name ?? m.type ?? '';
     const container = m.type === 'ContainerResource' ? (source?.container ?? '') : undefined;

@@ -92,7 +92,7 @@ test('replicasFromAutoscaler leaves a template without a spec, or without a deci
   assert.is(web.spec.replicas, 2);
 });
 
-test('describe and -o yaml: a ContainerResource metric names its container, in kubectl describe hpa words', () => {
+test('describe and -o yaml: a ContainerResource metric names its container, in kubectl describe hpa words, and a metric not computed is an empty status entry in its place', () => {
   const manifest = parse(`apiVersion: autoscaling.karmada.io/v1alpha1
 kind: FederatedHPA
 metadata: {name: web, namespace: default}
@@ -145,6 +145,7 @@ spec:
       type: 'ContainerResource',
       containerResource: { name: 'cpu', container: 'app', current: { averageUtilization: 200, averageValue: '100m' } },
     },
+    { type: '' },
   ]);
 });
 
