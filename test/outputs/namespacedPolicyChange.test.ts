@@ -1,14 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { loadSource } from '../../src/outputs/loadSource.ts';
-import { openOutputIndex } from '../../src/branches/rendered/readOutputIndex.ts';
 import { namedTemplatesOnly } from '../../src/outputs/affectedByChange.ts';
 import type { FileObjects } from '../../src/api/model.ts';
 import { classifyDocuments } from '../../src/documents/classifyDocuments.ts';
 import { parseDocuments } from '../../src/documents/parseDocuments.ts';
+import { assertVerifies } from './helpers/assertVerifies.ts';
+import { loadChange } from './helpers/loadChange.ts';
 import { clusterYaml, configMap, makeConfigRepo, sample, type ConfigRepo } from '../helpers/fleet.ts';
 
 // A change to namespaced policies only reaches the templates of their namespaces: the sync finds those in the output
@@ -58,11 +57,7 @@ test('a namespaced policy that now selects an unplaced template of its namespace
     'the templates the old or the new policy selects, in its namespace only',
   );
   assert.match(r.show('flotilla/rendered', 'clusters/member2/shop/configmap_b.yaml'), /namespace: shop/);
-  const verified = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
-  assert.ok(
-    verified.ok,
-    JSON.stringify({ differs: verified.differs, missing: verified.missing, extra: verified.extra }),
-  );
+  await assertVerifies(r);
 });
 
 const override = (namespace: string, selectors: string, value: string) => `apiVersion: policy.karmada.io/v1alpha1
@@ -140,11 +135,7 @@ test('an OverridePolicy naming its Deployment re-renders that Deployment alone, 
   const [report] = (await sync(r)).reports;
   assert.equal([...(report?.explanations.keys() ?? [])], ['apps/v1/Deployment/shop/web']);
   assert.match(r.show('flotilla/rendered', 'clusters/member2/shop/deployment.apps_web.yaml'), /owner: b/);
-  const verified = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
-  assert.ok(
-    verified.ok,
-    JSON.stringify({ differs: verified.differs, missing: verified.missing, extra: verified.extra }),
-  );
+  await assertVerifies(r);
 });
 
 test('a change to namespaced policies reads the policies of the namespaces it reaches, not every policy of the fleet', async () => {
@@ -161,12 +152,7 @@ test('a change to namespaced policies reads the policies of the namespaces it re
   const first = r.commit(files, 'three namespaces');
   await sync(r);
   const second = r.commit({ 'policies/shop.yaml': policy('shop', ['a', 'b']) }, 'shop places b too');
-  const repo = await openRepo(r.dir);
-  const index = await openOutputIndex(repo, r.git('rev-parse', 'flotilla/rendered^{tree}'));
-  const loaded = await loadSource(repo, r.git('rev-parse', `${second}^{tree}`), {
-    tree: r.git('rev-parse', `${first}^{tree}`),
-    index: index!,
-  });
+  const loaded = await loadChange(r, first, second);
   assert.equal(
     loaded.model.propagationPolicies.map((p) => p.object.metadata.namespace).sort(),
     ['shop'],
@@ -206,14 +192,7 @@ test("a ClusterOverridePolicy whose selectors each name a namespace reaches thos
   files['policies/owners.yaml'] = clusterOverride(inShop, 'a');
   const first = r.commit(files, 'three namespaces, an override for shop');
   await sync(r);
-  const load = async (second: string) => {
-    const repo = await openRepo(r.dir);
-    const index = await openOutputIndex(repo, r.git('rev-parse', 'flotilla/rendered^{tree}'));
-    return loadSource(repo, r.git('rev-parse', `${second}^{tree}`), {
-      tree: r.git('rev-parse', `${first}^{tree}`),
-      index: index!,
-    });
-  };
+  const load = (second: string) => loadChange(r, first, second);
   const scoped = await load(r.commit({ 'policies/owners.yaml': clusterOverride(inShop, 'b') }, 'another owner'));
   assert.equal(
     scoped.model.propagationPolicies.map((p) => p.object.metadata.namespace),
@@ -224,11 +203,7 @@ test("a ClusterOverridePolicy whose selectors each name a namespace reaches thos
   const [report] = (await sync(r)).reports;
   assert.equal([...(report?.explanations.keys() ?? [])], ['v1/ConfigMap/shop/a']);
   assert.match(r.show('flotilla/rendered', 'clusters/member2/shop/configmap_a.yaml'), /owner: b/);
-  const verified = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
-  assert.ok(
-    verified.ok,
-    JSON.stringify({ differs: verified.differs, missing: verified.missing, extra: verified.extra }),
-  );
+  await assertVerifies(r);
 
   const everywhere = await load(
     r.commit(

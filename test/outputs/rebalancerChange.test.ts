@@ -1,10 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { loadSource } from '../../src/outputs/loadSource.ts';
-import { openOutputIndex } from '../../src/branches/rendered/readOutputIndex.ts';
+import { assertVerifies } from './helpers/assertVerifies.ts';
+import { loadChange } from './helpers/loadChange.ts';
 import { clusterYaml, makeConfigRepo, sample, type ConfigRepo } from '../helpers/fleet.ts';
 
 // A WorkloadRebalancer reschedules the workloads it lists, each in its own namespace: its commit reads the index
@@ -63,12 +62,7 @@ test("a rebalancer's commit reads its workloads' namespaces only, and reschedule
   await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: OUT });
   const second = r.commit({ 'rebalancers/again.yaml': REBALANCER }, 'reschedule shop/web');
 
-  const repo = await openRepo(r.dir);
-  const index = await openOutputIndex(repo, r.git('rev-parse', 'flotilla/rendered^{tree}'));
-  const loaded = await loadSource(repo, r.git('rev-parse', `${second}^{tree}`), {
-    tree: r.git('rev-parse', `${first}^{tree}`),
-    index: index!,
-  });
+  const loaded = await loadChange(r, first, second);
   assert.equal(
     loaded.model.propagationPolicies.map((p) => p.object.metadata.namespace),
     ['shop'],
@@ -84,11 +78,7 @@ test("a rebalancer's commit reads its workloads' namespaces only, and reschedule
   assert.equal([...(report?.explanations.keys() ?? [])], ['apps/v1/Deployment/shop/web']);
   const binding = r.show('flotilla/rendered', 'bindings/shop/web-deployment.yaml');
   assert.match(binding, /flotilla\.io\/observed-rebalancers: again/);
-  const verified = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
-  assert.ok(
-    verified.ok,
-    JSON.stringify({ differs: verified.differs, missing: verified.missing, extra: verified.extra }),
-  );
+  await assertVerifies(r);
 });
 
 const CLUSTER_ROLE = `apiVersion: rbac.authorization.k8s.io/v1
@@ -143,11 +133,7 @@ spec:
   );
   const [report] = (await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: OUT })).reports;
   assert.equal([...(report?.explanations.keys() ?? [])], ['rbac.authorization.k8s.io/v1/ClusterRole//reader']);
-  const verified = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
-  assert.ok(
-    verified.ok,
-    JSON.stringify({ differs: verified.differs, missing: verified.missing, extra: verified.extra }),
-  );
+  await assertVerifies(r);
 });
 
 test.run();
