@@ -1,4 +1,8 @@
 import { formatLabelSelector } from '../labels/formatLabelSelector.ts';
+import { formatLabels } from '../labels/formatLabels.ts';
+import { ingressHosts } from '../printers/ingressHosts.ts';
+import { jobCompletions, jobStatus } from '../printers/jobCells.ts';
+import { loadBalancerAddresses, serviceExternalIp } from '../printers/serviceExternalIp.ts';
 import { humanDuration } from '../time/humanDuration.ts';
 
 type Obj = Record<string, unknown>;
@@ -38,68 +42,6 @@ function selectorCell(selector: unknown): string {
   return (selector && typeof selector === 'object' ? formatLabelSelector(selector) : '') || '<none>';
 }
 
-/** labels.FormatLabels: a plain map as `k=v`, sorted by key. */
-function labelsCell(labels: unknown): string {
-  const entries = Object.entries((labels && typeof labels === 'object' ? labels : {}) as Record<string, string>);
-  return (
-    entries
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, v]) => `${k}=${v}`)
-      .join(',') || '<none>'
-  );
-}
-
-const LOAD_BALANCER_WIDTH = 16;
-
-/** loadBalancerStatusStringer: each ingress point's IP, else hostname, once each and sorted; clipped unless -o wide. */
-function loadBalancerCell(status: Obj | undefined, wide: boolean): string {
-  const points = list<{ ip?: string; hostname?: string }>(get(status, 'loadBalancer', 'ingress'))
-    .map((i) => i.ip || i.hostname || '')
-    .filter(Boolean);
-  const text = [...new Set(points)].sort().join(',');
-  return !wide && text.length > LOAD_BALANCER_WIDTH ? `${text.slice(0, LOAD_BALANCER_WIDTH - 3)}...` : text;
-}
-
-/** getServiceExternalIP: what each Service type is reached at from outside the cluster. */
-function serviceExternalIp(m: Obj, status: Obj | undefined, wide: boolean): string {
-  const externalIPs = list<string>(get(m, 'spec', 'externalIPs'));
-  switch (str(get(m, 'spec', 'type')) ?? 'ClusterIP') {
-    case 'ClusterIP':
-    case 'NodePort':
-      return externalIPs.length > 0 ? externalIPs.join(',') : '<none>';
-    case 'LoadBalancer': {
-      const balancer = loadBalancerCell(status, wide);
-      if (externalIPs.length > 0) return [...(balancer ? balancer.split(',') : []), ...externalIPs].join(',');
-      return balancer || '<pending>';
-    }
-    case 'ExternalName':
-      return str(get(m, 'spec', 'externalName')) ?? '';
-    default:
-      return '<unknown>';
-  }
-}
-
-/** The first condition of a type decides, as hasJobCondition reads it. */
-function hasCondition(status: Obj | undefined, type: string): boolean {
-  return list<{ type?: string; status?: string }>(status?.conditions).find((c) => c.type === type)?.status === 'True';
-}
-
-function jobStatus(status: Obj | undefined): string {
-  if (hasCondition(status, 'Complete')) return 'Complete';
-  if (hasCondition(status, 'Failed')) return 'Failed';
-  if (hasCondition(status, 'Suspended')) return 'Suspended';
-  if (hasCondition(status, 'FailureTarget')) return 'FailureTarget';
-  return 'Running';
-}
-
-function jobCompletions(m: Obj, status: Obj | undefined): string {
-  const succeeded = num(status?.succeeded);
-  const completions = get(m, 'spec', 'completions');
-  if (typeof completions === 'number') return `${succeeded}/${completions}`;
-  const parallelism = num(get(m, 'spec', 'parallelism'));
-  return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
-}
-
 /** Since the Job started, until it completed or now; empty before it started. */
 function jobDuration(status: Obj | undefined, now: Date): string {
   const started = str(status?.startTime);
@@ -110,19 +52,6 @@ function jobDuration(status: Obj | undefined, now: Date): string {
 
 /** printBoolPtr; the API server defaults an unset suspend to false. */
 const boolCell = (v: unknown): string => (v === true ? 'True' : 'False');
-
-/** formatHosts: the first three rules' hosts, then how many rules more; `*` when no rule names a host. */
-function ingressHosts(m: Obj): string {
-  const rules = list<{ host?: string }>(get(m, 'spec', 'rules'));
-  const shown: string[] = [];
-  let more = false;
-  for (const rule of rules) {
-    if (shown.length === 3) more = true;
-    if (!more && rule.host) shown.push(rule.host);
-  }
-  if (shown.length === 0) return '*';
-  return more ? `${shown.join(',')} + ${rules.length - 3} more...` : shown.join(',');
-}
 
 /** An IntOrString as Go prints it. */
 const intOrString = (v: unknown): string => (typeof v === 'number' || typeof v === 'string' ? String(v) : 'N/A');
@@ -167,14 +96,18 @@ export function kindColumns(kind: string): KindColumns {
             s?.numberAvailable,
           ]
             .map((v) => String(num(v)))
-            .concat(labelsCell(get(m, 'spec', 'template', 'spec', 'nodeSelector'))),
+            .concat(formatLabels(get(m, 'spec', 'template', 'spec', 'nodeSelector'))),
         wideHeaders: ['CONTAINERS', 'IMAGES', 'SELECTOR'],
         wideCells: (m) => [containers(m).names, containers(m).images, selectorCell(get(m, 'spec', 'selector'))],
       };
     case 'Job':
       return {
         headers: ['STATUS', 'COMPLETIONS', 'DURATION'],
-        cells: (m, s, ctx) => [jobStatus(s), jobCompletions(m, s), jobDuration(s, ctx.now)],
+        cells: (m, s, ctx) => [
+          jobStatus(s?.conditions, false),
+          jobCompletions(get(m, 'spec'), s?.succeeded),
+          jobDuration(s, ctx.now),
+        ],
         wideHeaders: ['CONTAINERS', 'IMAGES', 'SELECTOR'],
         wideCells: (m) => [containers(m).names, containers(m).images, selectorCell(get(m, 'spec', 'selector'))],
       };
@@ -210,12 +143,12 @@ export function kindColumns(kind: string): KindColumns {
           return [
             str(get(m, 'spec', 'type')) ?? 'ClusterIP',
             clusterIp || '<none>',
-            serviceExternalIp(m, s, ctx.wide),
+            serviceExternalIp(get(m, 'spec'), get(s, 'loadBalancer', 'ingress'), ctx.wide),
             ports || '<none>',
           ];
         },
         wideHeaders: ['SELECTOR'],
-        wideCells: (m) => [labelsCell(get(m, 'spec', 'selector'))],
+        wideCells: (m) => [formatLabels(get(m, 'spec', 'selector'))],
       };
     case 'Ingress':
       return {
@@ -223,8 +156,8 @@ export function kindColumns(kind: string): KindColumns {
         headers: ['CLASS', 'HOSTS', 'ADDRESS', 'PORTS'],
         cells: (m, s, ctx) => [
           str(get(m, 'spec', 'ingressClassName')) ?? '<none>',
-          ingressHosts(m),
-          loadBalancerCell(s, ctx.wide),
+          ingressHosts(get(m, 'spec', 'rules')),
+          loadBalancerAddresses(get(s, 'loadBalancer', 'ingress'), ctx.wide),
           list(get(m, 'spec', 'tls')).length > 0 ? '80, 443' : '80',
         ],
       };

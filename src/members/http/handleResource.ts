@@ -55,7 +55,7 @@ import type { ApiPath } from './parseApiPath.ts';
 import { readBody } from './readBody.ts';
 import { serveReview } from './serveReview.ts';
 import { nameFromGenerateName } from '../store/randomSuffix.ts';
-import { formatLabelSelector } from '../resources/printColumns.ts';
+import { formatLabelSelector } from '../../labels/formatLabelSelector.ts';
 import { renderTable } from './renderTable.ts';
 import { sendJson, sendText } from './respond.ts';
 import type { ServerContext } from './ServerContext.ts';
@@ -962,8 +962,7 @@ function toScale(object: KubeObject): KubeObject {
   const { name, namespace, uid, resourceVersion, creationTimestamp } = object.metadata;
   // metav1.FormatLabelSelector of the workload's selector, expressions included: what the HPA selects pods by.
   const selector = object.spec?.selector;
-  const formatted = selector ? formatLabelSelector(selector) : '';
-  const selectorText = formatted === '<none>' ? '' : formatted;
+  const selectorText = selector && typeof selector === 'object' ? formatLabelSelector(selector) : '';
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',

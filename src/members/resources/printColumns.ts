@@ -1,4 +1,8 @@
 import type { KubeObject, PrintColumn } from '../types.ts';
+import { formatLabelSelector } from '../../labels/formatLabelSelector.ts';
+import { formatLabels } from '../../labels/formatLabels.ts';
+import { ingressHosts } from '../../printers/ingressHosts.ts';
+import { loadBalancerAddresses, serviceExternalIp } from '../../printers/serviceExternalIp.ts';
 import { humanDuration } from '../../time/humanDuration.ts';
 import { endpointSliceEndpoints, endpointSlicePorts, endpointsAddresses } from './discoveryPrintColumns.ts';
 import { hpaTargets } from './hpaTargets.ts';
@@ -60,18 +64,11 @@ const imagesCol = col(
       .join(',') || NONE,
   1,
 );
-const selectorCol = col('Selector', 'string', (o) => formatLabelSelector(o.spec?.selector), 1);
+const selectorCol = col('Selector', 'string', (o) => formatSelectorCell(o.spec?.selector), 1);
 
-export function formatLabelSelector(selector: any): string {
-  if (!selector) return NONE;
-  const parts: string[] = Object.entries(selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
-  for (const req of selector.matchExpressions ?? []) {
-    if (req.operator === 'In') parts.push(`${req.key} in (${(req.values ?? []).join(',')})`);
-    else if (req.operator === 'NotIn') parts.push(`${req.key} notin (${(req.values ?? []).join(',')})`);
-    else if (req.operator === 'Exists') parts.push(req.key);
-    else if (req.operator === 'DoesNotExist') parts.push(`!${req.key}`);
-  }
-  return parts.length ? parts.join(',') : NONE;
+/** metav1.FormatLabelSelector: requirements sorted by key, `<none>` for a selector that selects everything. */
+export function formatSelectorCell(selector: any): string {
+  return (selector && typeof selector === 'object' ? formatLabelSelector(selector) : '') || NONE;
 }
 
 const podColumns: PrintColumn[] = [
@@ -155,14 +152,7 @@ const daemonSetColumns: PrintColumn[] = [
   col('Ready', 'integer', (o) => int(o.status?.numberReady)),
   col('Up-to-date', 'integer', (o) => int(o.status?.updatedNumberScheduled)),
   col('Available', 'integer', (o) => int(o.status?.numberAvailable)),
-  col(
-    'Node Selector',
-    'string',
-    (o) =>
-      Object.entries(o.spec?.template?.spec?.nodeSelector ?? {})
-        .map(([k, v]) => `${k}=${v}`)
-        .join(',') || NONE,
-  ),
+  col('Node Selector', 'string', (o) => formatLabels(o.spec?.template?.spec?.nodeSelector)),
   ageColumn,
   containersCol,
   imagesCol,
@@ -207,13 +197,10 @@ const cronJobColumns: PrintColumn[] = [
 const serviceColumns: PrintColumn[] = [
   nameColumn,
   col('Type', 'string', (o) => o.spec?.type ?? 'ClusterIP'),
-  col('Cluster-IP', 'string', (o) => o.spec?.clusterIP ?? NONE),
-  col('External-IP', 'string', (o) => {
-    const ingress = (o.status?.loadBalancer?.ingress ?? []).map((i: any) => i.ip ?? i.hostname);
-    if (ingress.length) return ingress.join(',');
-    if (o.spec?.externalIPs?.length) return o.spec.externalIPs.join(',');
-    return o.spec?.type === 'LoadBalancer' ? '<pending>' : NONE;
-  }),
+  // The API server prints the first of clusterIPs, which it fills from clusterIP; an ExternalName Service has none.
+  col('Cluster-IP', 'string', (o) => o.spec?.clusterIPs?.[0] ?? NONE),
+  // Its Tables are always generated wide, so balancer addresses are never clipped here.
+  col('External-IP', 'string', (o) => serviceExternalIp(o.spec, o.status?.loadBalancer?.ingress, true)),
   col(
     'Port(s)',
     'string',
@@ -223,15 +210,7 @@ const serviceColumns: PrintColumn[] = [
         .join(',') || NONE,
   ),
   ageColumn,
-  col(
-    'Selector',
-    'string',
-    (o) =>
-      Object.entries(o.spec?.selector ?? {})
-        .map(([k, v]) => `${k}=${v}`)
-        .join(',') || NONE,
-    1,
-  ),
+  col('Selector', 'string', (o) => formatLabels(o.spec?.selector), 1),
 ];
 
 const dataCount = (o: KubeObject) => Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length;
@@ -239,10 +218,8 @@ const dataCount = (o: KubeObject) => Object.keys(o.data ?? {}).length + Object.k
 const ingressColumns: PrintColumn[] = [
   nameColumn,
   col('Class', 'string', (o) => o.spec?.ingressClassName ?? NONE),
-  col('Hosts', 'string', (o) => (o.spec?.rules ?? []).map((r: any) => r.host ?? '*').join(',') || '*'),
-  col('Address', 'string', (o) =>
-    (o.status?.loadBalancer?.ingress ?? []).map((i: any) => i.ip ?? i.hostname).join(','),
-  ),
+  col('Hosts', 'string', (o) => ingressHosts(o.spec?.rules)),
+  col('Address', 'string', (o) => loadBalancerAddresses(o.status?.loadBalancer?.ingress, true)),
   col('Ports', 'string', (o) => (o.spec?.tls?.length ? '80, 443' : '80')),
   ageColumn,
 ];

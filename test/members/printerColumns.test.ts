@@ -1,0 +1,113 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { MemberHarness } from './helpers/memberHarness.ts';
+
+// What the real kubectl prints from the member's Tables for each kind, cell by cell as kube-apiserver's printers
+// (pkg/printers/internalversion/printers.go) write them.
+
+const harness = new MemberHarness();
+let kubectl: ReturnType<MemberHarness['kubectl']>;
+
+test.before(async () => {
+  const member = await harness.start({ name: 'member1', readyDelayMs: 50 });
+  kubectl = harness.kubectl([member]);
+});
+
+test.after(async () => {
+  await harness.cleanup();
+});
+
+const apply = async (yaml: string) => {
+  const out = await kubectl(['apply', '--server-side', '-f', '-'], yaml);
+  assert.is(out.code, 0, out.stderr);
+};
+const get = async (...args: string[]) => {
+  const out = await kubectl(['get', ...args]);
+  assert.is(out.code, 0, out.stderr);
+  return out.stdout;
+};
+
+test('services print EXTERNAL-IP per type, balancer addresses sorted and unclipped, selectors sorted', async () => {
+  await apply(`apiVersion: v1
+kind: Service
+metadata: {name: ext, namespace: default}
+spec: {type: ExternalName, externalName: db.example.com}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: pinned, namespace: default}
+spec:
+  externalIPs: [203.0.113.7]
+  selector: {tier: web, app: shop}
+  ports: [{port: 80}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: lb, namespace: default}
+spec:
+  type: LoadBalancer
+  externalIPs: [203.0.113.9]
+  ports: [{port: 443}]
+`);
+  const status = JSON.stringify({
+    status: {
+      loadBalancer: {
+        ingress: [{ ip: '198.51.100.20' }, { hostname: 'balancer.example.com' }, { ip: '198.51.100.20' }],
+      },
+    },
+  });
+  const patched = await kubectl(['patch', 'service', 'lb', '--subresource=status', '--type=merge', '-p', status]);
+  assert.is(patched.code, 0, patched.stderr);
+  const out = await get('services', 'ext', 'pinned', 'lb', '-o', 'wide');
+  assert.match(out, /^ext\s+ExternalName\s+<none>\s+db\.example\.com\s+<none>\s+\S+\s+<none>$/m);
+  assert.match(out, /^pinned\s+ClusterIP\s+10\.\S+\s+203\.0\.113\.7\s+80\/TCP\s+\S+\s+app=shop,tier=web$/m);
+  assert.match(
+    out,
+    /^lb\s+LoadBalancer\s+10\.\S+\s+198\.51\.100\.20,balancer\.example\.com,203\.0\.113\.9\s+443:\d+\/TCP\s+/m,
+  );
+});
+
+test('ingresses print the hosts of their first three rules and their sorted addresses', async () => {
+  await apply(`apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: shop, namespace: default}
+spec:
+  rules:
+  - http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: pinned, port: {number: 80}}}}]}
+  - host: a.example.com
+  - host: b.example.com
+  - host: c.example.com
+  - host: d.example.com
+`);
+  const status = JSON.stringify({
+    status: { loadBalancer: { ingress: [{ ip: '198.51.100.9' }, { ip: '198.51.100.1' }] } },
+  });
+  const patched = await kubectl(['patch', 'ingress', 'shop', '--subresource=status', '--type=merge', '-p', status]);
+  assert.is(patched.code, 0, patched.stderr);
+  assert.match(
+    await get('ingress', 'shop'),
+    /^shop\s+<none>\s+a\.example\.com,b\.example\.com,c\.example\.com \+ 2 more\.\.\.\s+198\.51\.100\.1,198\.51\.100\.9\s+80\s+\S+$/m,
+  );
+});
+
+test('workload selectors and node selectors print sorted, label expressions included', async () => {
+  await apply(`apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: default}
+spec:
+  selector:
+    matchLabels: {tier: node, app: agent}
+    matchExpressions: [{key: role, operator: In, values: [b, a]}]
+  template:
+    metadata: {labels: {tier: node, app: agent, role: a}}
+    spec:
+      nodeSelector: {zone: z1, disk: ssd}
+      containers: [{name: agent, image: agent:1}]
+`);
+  assert.match(
+    await get('daemonset', 'agent', '-o', 'wide'),
+    /^agent\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s+disk=ssd,zone=z1\s+\S+\s+agent\s+agent:1\s+app=agent,role in \(a,b\),tier=node$/m,
+  );
+});
+
+test.run();
