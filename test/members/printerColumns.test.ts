@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MemberHarness } from './helpers/memberHarness.ts';
+import { MemberHarness, waitFor } from './helpers/memberHarness.ts';
 
 // What the real kubectl prints from the member's Tables for each kind, cell by cell as kube-apiserver's printers
 // (pkg/printers/internalversion/printers.go) write them.
@@ -107,6 +107,46 @@ spec:
   assert.match(
     await get('daemonset', 'agent', '-o', 'wide'),
     /^agent\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s+disk=ssd,zone=z1\s+\S+\s+agent\s+agent:1\s+app=agent,role in \(a,b\),tier=node$/m,
+  );
+});
+
+test('jobs print STATUS from their conditions and deletion, COMPLETIONS of their parallelism; cronjobs SUSPEND as words', async () => {
+  await apply(`apiVersion: batch/v1
+kind: Job
+metadata: {name: queue, namespace: default, finalizers: [example.com/hold]}
+spec:
+  suspend: true
+  parallelism: 3
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: worker, image: worker:1}]
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly, namespace: default}
+spec:
+  schedule: "0 3 * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: backup, image: backup:2}]
+`);
+  await waitFor('the Job suspended', async () => {
+    const out = await get('job', 'queue');
+    return /^queue\s+Suspended\s+0\/1 of 3\s+\S*\s+\S+$/m.test(out) ? out : undefined;
+  });
+  assert.is((await kubectl(['delete', 'job', 'queue', '--wait=false'])).code, 0);
+  assert.match(await get('job', 'queue'), /^queue\s+Terminating\s+0\/1 of 3\s+/m);
+  assert.is(
+    (await kubectl(['patch', 'job', 'queue', '--type=merge', '-p', '{"metadata":{"finalizers":null}}'])).code,
+    0,
+  );
+  assert.match(
+    await get('cronjob', 'nightly', '-o', 'wide'),
+    /^nightly\s+0 3 \* \* \*\s+<none>\s+False\s+0\s+<none>\s+\S+\s+backup\s+backup:2\s+<none>$/m,
   );
 });
 

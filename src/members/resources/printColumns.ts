@@ -2,6 +2,7 @@ import type { KubeObject, PrintColumn } from '../types.ts';
 import { formatLabelSelector } from '../../labels/formatLabelSelector.ts';
 import { formatLabels } from '../../labels/formatLabels.ts';
 import { ingressHosts } from '../../printers/ingressHosts.ts';
+import { jobCompletions, jobStatus } from '../../printers/jobCells.ts';
 import { loadBalancerAddresses, serviceExternalIp } from '../../printers/serviceExternalIp.ts';
 import { humanDuration } from '../../time/humanDuration.ts';
 import { endpointSliceEndpoints, endpointSlicePorts, endpointsAddresses } from './discoveryPrintColumns.ts';
@@ -45,25 +46,13 @@ const col = (name: string, type: PrintColumn['type'], cell: PrintColumn['cell'],
 
 const int = (value: unknown): number => (typeof value === 'number' ? value : 0);
 
-const podTemplateContainers = (o: KubeObject): any[] => o.spec?.template?.spec?.containers ?? [];
-const containersCol = col(
-  'Containers',
-  'string',
-  (o) =>
-    podTemplateContainers(o)
-      .map((c) => c.name)
-      .join(',') || NONE,
-  1,
-);
-const imagesCol = col(
-  'Images',
-  'string',
-  (o) =>
-    podTemplateContainers(o)
-      .map((c) => c.image)
-      .join(',') || NONE,
-  1,
-);
+/** layoutContainerCells: each container's name and image, comma-joined. */
+function containerCells(template: any): { names: string; images: string } {
+  const containers: any[] = template?.spec?.containers ?? [];
+  return { names: containers.map((c) => c.name).join(','), images: containers.map((c) => c.image).join(',') };
+}
+const containersCol = col('Containers', 'string', (o) => containerCells(o.spec?.template).names, 1);
+const imagesCol = col('Images', 'string', (o) => containerCells(o.spec?.template).images, 1);
 const selectorCol = col('Selector', 'string', (o) => formatSelectorCell(o.spec?.selector), 1);
 
 /** metav1.FormatLabelSelector: requirements sorted by key, `<none>` for a selector that selects everything. */
@@ -159,18 +148,10 @@ const daemonSetColumns: PrintColumn[] = [
   selectorCol,
 ];
 
-const hasCondition = (o: KubeObject, type: string) =>
-  (o.status?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');
-
 const jobColumns: PrintColumn[] = [
   nameColumn,
-  col('Status', 'string', (o) => {
-    if (hasCondition(o, 'Complete')) return 'Complete';
-    if (hasCondition(o, 'Failed')) return 'Failed';
-    if (o.spec?.suspend) return 'Suspended';
-    return 'Running';
-  }),
-  col('Completions', 'string', (o) => `${int(o.status?.succeeded)}/${o.spec?.completions ?? 1}`),
+  col('Status', 'string', (o) => jobStatus(o.status?.conditions, Boolean(o.metadata.deletionTimestamp))),
+  col('Completions', 'string', (o) => jobCompletions(o.spec, o.status?.succeeded)),
   col('Duration', 'string', (o, now) => {
     if (!o.status?.startTime) return '';
     const end = o.status.completionTime ? Date.parse(o.status.completionTime) : now;
@@ -186,12 +167,16 @@ const cronJobColumns: PrintColumn[] = [
   nameColumn,
   col('Schedule', 'string', (o) => o.spec?.schedule ?? ''),
   col('Timezone', 'string', (o) => o.spec?.timeZone ?? NONE),
-  col('Suspend', 'boolean', (o) => Boolean(o.spec?.suspend)),
+  // printBoolPtr writes the words, not a boolean cell.
+  col('Suspend', 'boolean', (o) => (o.spec?.suspend == null ? '<unset>' : o.spec.suspend ? 'True' : 'False')),
   col('Active', 'integer', (o) => (o.status?.active ?? []).length),
   col('Last Schedule', 'string', (o, now) =>
     o.status?.lastScheduleTime ? humanDuration(now - Date.parse(o.status.lastScheduleTime)) : NONE,
   ),
   ageColumn,
+  col('Containers', 'string', (o) => containerCells(o.spec?.jobTemplate?.spec?.template).names, 1),
+  col('Images', 'string', (o) => containerCells(o.spec?.jobTemplate?.spec?.template).images, 1),
+  col('Selector', 'string', (o) => formatSelectorCell(o.spec?.jobTemplate?.spec?.selector), 1),
 ];
 
 const serviceColumns: PrintColumn[] = [
