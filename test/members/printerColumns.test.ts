@@ -150,4 +150,51 @@ spec:
   );
 });
 
+test('apiservices, network policies, webhook configurations, runtime classes and limit ranges print their own columns', async () => {
+  await apply(`apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata: {name: v1beta1.metrics.example.com}
+spec:
+  group: metrics.example.com
+  version: v1beta1
+  groupPriorityMinimum: 100
+  versionPriority: 100
+  service: {namespace: kube-system, name: metrics}
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: deny, namespace: default}
+spec:
+  podSelector: {matchLabels: {tier: web, app: shop}}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: guard}
+webhooks:
+- name: guard.example.com
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  clientConfig: {url: "https://guard.example.com/validate"}
+---
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: {name: sandboxed}
+handler: runsc
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: limits, namespace: default}
+spec:
+  limits: [{type: Container, default: {cpu: 500m}}]
+`);
+  assert.match(
+    await get('apiservice', 'v1beta1.metrics.example.com'),
+    /^NAME\s+SERVICE\s+AVAILABLE\s+AGE\nv1beta1\.metrics\.example\.com\s+kube-system\/metrics\s+\S.*\s+\S+$/m,
+  );
+  assert.match(await get('networkpolicy', 'deny'), /^deny\s+app=shop,tier=web\s+\S+$/m);
+  assert.match(await get('validatingwebhookconfiguration', 'guard'), /^NAME\s+WEBHOOKS\s+AGE\nguard\s+1\s+\S+$/m);
+  assert.match(await get('runtimeclass', 'sandboxed'), /^sandboxed\s+runsc\s+\S+$/m);
+  assert.match(await get('limitrange', 'limits'), /^NAME\s+CREATED AT\nlimits\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
+});
+
 test.run();

@@ -336,6 +336,26 @@ const eventColumns: PrintColumn[] = [
   { ...nameColumn, priority: 1 },
 ];
 
+/** printAPIService (kube-aggregator): the backing Service or Local, and the Available condition with its reason. */
+const apiServiceAvailable = (o: KubeObject): string => {
+  const available = (o.status?.conditions ?? []).find((c: any) => c?.type === 'Available');
+  if (!available) return 'Unknown';
+  if (available.status === 'True' || !available.reason) return String(available.status ?? '');
+  return `${available.status} (${available.reason})`;
+};
+
+const ingressClassParameters = (o: KubeObject): string => {
+  const p = o.spec?.parameters;
+  if (!p) return NONE;
+  return `${p.kind}${p.apiGroup != null ? `.${p.apiGroup}` : ''}/${p.name}`;
+};
+
+const webhookColumns: PrintColumn[] = [
+  nameColumn,
+  col('Webhooks', 'integer', (o) => (o.webhooks ?? []).length),
+  ageColumn,
+];
+
 /** Column sets by kind; kinds not listed print NAME and AGE. */
 export const printColumnsByKind: Record<string, PrintColumn[]> = {
   Pod: podColumns,
@@ -400,6 +420,52 @@ export const printColumnsByKind: Record<string, PrintColumn[]> = {
   ],
   Endpoints: [nameColumn, col('Endpoints', 'string', endpointsAddresses), ageColumn],
   Lease: [nameColumn, col('Holder', 'string', (o) => o.spec?.holderIdentity ?? ''), ageColumn],
+  APIService: [
+    nameColumn,
+    col('Service', 'string', (o) =>
+      o.spec?.service ? `${o.spec.service.namespace ?? ''}/${o.spec.service.name ?? ''}` : 'Local',
+    ),
+    col('Available', 'string', apiServiceAvailable),
+    ageColumn,
+  ],
+  IngressClass: [
+    nameColumn,
+    col('Controller', 'string', (o) => o.spec?.controller ?? ''),
+    col('Parameters', 'string', ingressClassParameters),
+    ageColumn,
+  ],
+  NetworkPolicy: [
+    nameColumn,
+    col('Pod-Selector', 'string', (o) => (o.spec?.podSelector ? formatLabelSelector(o.spec.podSelector) : '') || NONE),
+    ageColumn,
+  ],
+  ValidatingWebhookConfiguration: webhookColumns,
+  MutatingWebhookConfiguration: webhookColumns,
+  RuntimeClass: [nameColumn, col('Handler', 'string', (o) => o.handler ?? ''), ageColumn],
+  ReplicationController: [
+    nameColumn,
+    col('Desired', 'integer', (o) => int(o.spec?.replicas)),
+    col('Current', 'integer', (o) => int(o.status?.replicas)),
+    col('Ready', 'integer', (o) => int(o.status?.readyReplicas)),
+    ageColumn,
+    containersCol,
+    imagesCol,
+    col('Selector', 'string', (o) => formatLabels(o.spec?.selector), 1),
+  ],
+  CSIDriver: [
+    nameColumn,
+    col('AttachRequired', 'boolean', (o) => o.spec?.attachRequired ?? true),
+    col('PodInfoOnMount', 'boolean', (o) => o.spec?.podInfoOnMount ?? false),
+    col('StorageCapacity', 'boolean', (o) => o.spec?.storageCapacity ?? false),
+    col('TokenRequests', 'string', (o) =>
+      o.spec?.tokenRequests ? o.spec.tokenRequests.map((t: any) => t?.audience ?? '').join(',') : '<unset>',
+    ),
+    col('RequiresRepublish', 'boolean', (o) => o.spec?.requiresRepublish ?? false),
+    col('Modes', 'string', (o) => (o.spec?.volumeLifecycleModes ?? []).join(',') || NONE),
+    ageColumn,
+  ],
+  // Served with the registry's default Table convertor, as Roles are.
+  LimitRange: [nameColumn, createdAt],
   CustomResourceDefinition: [
     nameColumn,
     col('Created At', 'date', (o) => (o.metadata.creationTimestamp ?? '').replace(/\.\d+Z$/, 'Z')),
