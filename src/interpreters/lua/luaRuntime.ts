@@ -389,6 +389,7 @@ const PRELUDE = `
 local native = ...
 local collect = collectgarbage
 local error, type, select, tostring, next = error, type, select, tostring, next
+local getmetatable, load = getmetatable, load
 local floor, ceil, huge, mtype, tointeger = math.floor, math.ceil, math.huge, math.type, math.tointeger
 local sfind, ssub, sformat, tconcat, tunpack = string.find, string.sub, string.format, table.concat, table.unpack
 
@@ -661,28 +662,26 @@ end
 -- os: oslib_safe offers time and date only.
 os = { time = native.osTime, date = native.osDate }
 
--- package: loadlib_safe. require finds what is loaded already or what package.preload holds (only kube).
-local loaded = { _G = _G, table = table, string = string, math = math, os = os }
+-- package: loadlib_safe. require finds what is loaded already or what package.preload holds (only kube). Each call
+-- has its own package tables (see globals below); these are the current call's.
+local loaded, loaders, callGlobals
 local kube = { resourceAdd = native.resourceAdd, accuratePodRequirements = native.accuratePodRequirements,
   getPodDependencies = native.getPodDependencies, getResourceQuantity = native.getResourceQuantity }
+local function openKube()
+  local mod = {}
+  for k, v in next, kube do mod[k] = v end
+  return mod
+end
+local function loadlib() error('loadlib is not supported', 2) end
+-- loLoaderPreload reads package.preload through the globals the script sees.
 local function preloadLoader(name)
+  local package = callGlobals.package
   local preload = type(package) == 'table' and package.preload
   if type(preload) ~= 'table' then error('package.preload must be a table') end
   local found = preload[name]
   if found == nil then return "no field package.preload['" .. name .. "']" end
   return found
 end
-local loaders = { preloadLoader }
-package = {
-  loadlib = function() error('loadlib is not supported', 2) end,
-  preload = { kube = function()
-    local mod = {}
-    for k, v in next, kube do mod[k] = v end
-    return mod
-  end },
-  loaders = loaders,
-  loaded = loaded,
-}
 local LOADING = {}
 require = function(name)
   if type(name) ~= 'string' and type(name) ~= 'number' then
@@ -719,15 +718,41 @@ for _, name in next, { 'collectgarbage', 'dofile', 'getfenv', 'getmetatable', 'l
 end
 
 -- Each call's globals: a plain table holding what the sandbox's hold, as gopher-lua's one globals table is plain, so
--- an assignment (even of nil, as in \`error = status.error\`) replaces a built-in for the rest of the call.
-local sandbox = _G
+-- an assignment (even of nil, as in \`error = status.error\`) replaces a built-in for the rest of the call. The library
+-- tables are the call's own copies too, and the strings' metatable indexes the call's string table: a script that
+-- changes string.upper or math.floor changes them for itself only, never for its next call or another script's.
+-- Copies are made by a table constructor compiled for each library's keys, which sizes the table once: a loop over
+-- next would grow it step by step, several times slower, on every call.
+local function copier(t)
+  local fields = {}
+  for k in next, t do fields[#fields + 1] = sformat('[%q] = b[%q]', k, k) end
+  return load('local b = ... return function() return { ' .. tconcat(fields, ', ') .. ' } end', '=copier', 't')(t)
+end
+local stringMeta = getmetatable('')
+local fresh, pristine = {}, {}
+for _, name in next, { '_G', 'string', 'table', 'math', 'os' } do
+  local t = {}
+  for k, v in next, _G[name] do t[k] = v end
+  fresh[name], pristine[name] = copier(t), t
+end
+local freshGlobals, freshString, freshTable, freshMath, freshOs = fresh._G, fresh.string, fresh.table, fresh.math, fresh.os
 local function globals()
-  local env = {}
-  for k, v in next, sandbox do env[k] = v end
-  env._G = env
+  local env, str, tbl, mth, sys = freshGlobals(), freshString(), freshTable(), freshMath(), freshOs()
+  env._G, env.string, env.table, env.math, env.os = env, str, tbl, mth, sys
+  stringMeta.__index = str
+  loaded = { _G = env, table = tbl, string = str, math = mth, os = sys }
+  loaders = { preloadLoader }
+  env.package = { loadlib = loadlib, preload = { kube = openKube }, loaders = loaders, loaded = loaded }
+  callGlobals = env
   return env
 end
-return collect, globals
+-- Run after each call, so that what the call made stays collectable while its engine waits for the next one.
+local pristineString = pristine.string
+local function release()
+  loaded, loaders, callGlobals = nil, nil, nil
+  stringMeta.__index = pristineString
+end
+return collect, globals, release
 `;
 
 interface ScriptEngine {
@@ -738,6 +763,8 @@ interface ScriptEngine {
   collect: number;
   /** Registry reference of the prelude's function that makes one call's globals. */
   globals: number;
+  /** Registry reference of the prelude's function that lets go of the last call's globals. */
+  release: number;
 }
 
 const engines = new Map<string, ScriptEngine>();
@@ -759,7 +786,7 @@ function atFixedClock<T>(make: () => T): T {
 function newEngine(
   lua: LuaWasm,
   functions: Record<string, number>,
-): { engine: LuaEngine; L: LuaState; collect: number; globals: number } {
+): { engine: LuaEngine; L: LuaState; collect: number; globals: number; release: number } {
   const engine = atFixedClock(
     () =>
       new LuaEngine(lua, {
@@ -781,12 +808,13 @@ function newEngine(
     lua.lua_pushcclosure(L, pointer, 0);
     lua.lua_setfield(L, -2, name);
   }
-  if (lua.lua_pcallk(L, 1, 2, 0, 0, null) !== STATUS_OK)
+  if (lua.lua_pcallk(L, 1, 3, 0, 0, null) !== STATUS_OK)
     throw new Error(`Lua sandbox prelude: ${lua.lua_tolstring(L, -1, null)}`);
+  const release = lua.luaL_ref(L, LUA_REGISTRYINDEX);
   const globals = lua.luaL_ref(L, LUA_REGISTRYINDEX);
   const collect = lua.luaL_ref(L, LUA_REGISTRYINDEX);
   lua.lua_settop(L, 0);
-  return { engine, L, collect, globals };
+  return { engine, L, collect, globals, release };
 }
 
 /** The script's engine, compiled on first use; the least recently used one is closed past CACHE_SIZE. */
@@ -798,7 +826,7 @@ function engineFor(script: string): ScriptEngine {
     return cached;
   }
   const { lua, natives: n } = runtime();
-  const { engine, L, collect, globals } = newEngine(lua, n.functions);
+  const { engine, L, collect, globals, release } = newEngine(lua, n.functions);
   let chunk: ScriptEngine['chunk'];
   const status = lua.luaL_loadbufferx(L, script, lua.module.lengthBytesUTF8(script), CHUNK_NAME, 't');
   const refused = status === STATUS_OK ? fiveFourOnlySyntax(script) : undefined;
@@ -806,7 +834,7 @@ function engineFor(script: string): ScriptEngine {
   else if (status === STATUS_OK) chunk = lua.luaL_ref(L, LUA_REGISTRYINDEX);
   else chunk = { error: lua.lua_tolstring(L, -1, null) };
   lua.lua_settop(L, 0);
-  const entry: ScriptEngine = { engine, L, chunk, collect, globals };
+  const entry: ScriptEngine = { engine, L, chunk, collect, globals, release };
   engines.set(script, entry);
   if (engines.size > CACHE_SIZE) {
     const [oldest, evicted] = engines.entries().next().value as [string, ScriptEngine];
@@ -924,6 +952,9 @@ function callOnce(script: string, fn: string, args: readonly unknown[], nResults
   } finally {
     lua.lua_sethook(L, null, 0, 0);
     deadline = Number.POSITIVE_INFINITY;
+    lua.lua_settop(L, 0);
+    lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(entry.release));
+    lua.lua_pcallk(L, 0, 0, 0, 0, null);
     lua.lua_settop(L, 0);
     if (entry.engine.global.getMemoryUsed() > COLLECT_ABOVE) {
       lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(entry.collect));

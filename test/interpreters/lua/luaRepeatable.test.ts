@@ -16,6 +16,54 @@ test('what a call leaves in a global is gone by the next call of the same script
   assert.equal(call('return type(string.find)'), { type: 'string', value: 'function' }, 'the sandbox stays readable');
 });
 
+// The same text may be two customizations' script (for two kinds, from two pull requests): one engine runs both.
+const LIBRARY_USER = `
+function F(obj)
+  if obj.mutate then
+    string.upper = nil
+    string.shout = function(s) return s .. '!' end
+    math.floor = function() return 0 end
+    table.insert = nil
+    os.time = nil
+    local kube = require('kube')
+    kube.resourceAdd = nil
+    package.preload.kube = function() return { resourceAdd = 'fake' } end
+    package.loaded.string = nil
+  end
+  return type(string.upper) .. ' ' .. type(('a').upper) .. ' ' .. type(('a').shout) .. ' ' .. math.floor(2.5) .. ' ' ..
+    type(table.insert) .. ' ' .. type(os.time) .. ' ' .. type(require('kube').resourceAdd) .. ' ' ..
+    type(package.loaded.string)
+end`;
+const PRISTINE = 'function function nil 2 function function function table';
+
+test('what a call changes in string, table, math, os and the kube module lasts for that call only', async () => {
+  await loadLuaRuntime();
+  const run = (script: string, obj: object) => callLuaFunction(script, 'F', [obj], 1)[0];
+  assert.equal(run(LIBRARY_USER, { mutate: true }), { type: 'string', value: 'nil nil function 0 nil nil nil nil' });
+  assert.equal(run(LIBRARY_USER, { kind: 'Other' }), { type: 'string', value: PRISTINE }, 'the same script');
+  const other = `${LIBRARY_USER}\n-- another customization's script`;
+  assert.equal(run(other, {}), { type: 'string', value: PRISTINE }, 'another script');
+});
+
+test('a call sees its own changes to the libraries, strings included', async () => {
+  await loadLuaRuntime();
+  const changed = `
+    string.upper = nil
+    string.shout = function(s) return s .. '!' end
+    math.floor = function() return 0 end
+    package.preload.kube = function() return { resourceAdd = 'fake' } end
+    return type(('a').upper) .. ' ' .. ('a'):shout() .. ' ' .. math.floor(2.5) .. ' ' .. require('kube').resourceAdd`;
+  assert.equal(call(changed), { type: 'string', value: 'nil a! 0 fake' });
+  assert.equal(call('return ("a"):upper() .. math.floor(2.5)'), { type: 'string', value: 'A2' });
+});
+
+test("require('_G') is the call's globals, gone by the next call", async () => {
+  await loadLuaRuntime();
+  assert.equal(call("require('_G').seen = 1 return seen"), { type: 'number', value: 1 });
+  assert.equal(call('package.loaded._G.seen = 2 return _G.seen'), { type: 'number', value: 2 });
+  assert.equal(call('return type(seen)'), { type: 'string', value: 'nil' });
+});
+
 test('a backtracking pattern too costly for its subject is refused at once; ordinary patterns match', async () => {
   await loadLuaRuntime();
   const long = "local t = {} for i = 1, 20000 do t[i] = 'a' end local s = table.concat(t)";
