@@ -52,7 +52,7 @@ import {
 } from '../store/ObjectStore.ts';
 import type { KubeObject, ResourceType } from '../types.ts';
 import type { ApiPath } from './parseApiPath.ts';
-import { readBody } from './readBody.ts';
+import { type RequestBody, readBody, readRequestBody, summarizeBody } from './readBody.ts';
 import { serveReview } from './serveReview.ts';
 import { nameFromGenerateName } from '../store/randomSuffix.ts';
 import { formatLabelSelector } from '../../labels/formatLabelSelector.ts';
@@ -419,6 +419,18 @@ function checkTypeMeta(body: KubeObject, rt: ResourceType): void {
   }
 }
 
+/**
+ * A create or update body Go's decoder cannot read: its serializer fails to find the kind before anything else
+ * (SimpleMetaFactory.Interpret), and the handler's transformDecodeError quotes the start of the body.
+ */
+function refuseUndecodableObject(rt: ResourceType, read: RequestBody): void {
+  const syntaxError = read.json?.syntaxError;
+  if (syntaxError)
+    throw badRequest(
+      `the object provided is unrecognized (must be of type ${rt.kind}): couldn't get version/kind; json parse error: ${syntaxError} (${summarizeBody(read.bytes)})`,
+    );
+}
+
 function asObject(body: unknown): KubeObject {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw badRequest('the request body must be a JSON object');
@@ -563,7 +575,9 @@ async function createObject(
 ): Promise<void> {
   const { rt } = path;
   const options = parseWriteOptions(url.searchParams, 'CreateOptions');
-  const body = asObject(await readBody(req));
+  const read = await readRequestBody(req);
+  refuseUndecodableObject(rt, read);
+  const body = asObject(read.value);
   checkTypeMeta(body, rt);
   checkFieldNames(res, rt, body, options);
   const namespace = namespaceFor(rt, path, body);
@@ -616,7 +630,9 @@ async function replaceObject(
 ): Promise<void> {
   const { rt } = path;
   const options = parseWriteOptions(url.searchParams, 'UpdateOptions');
-  const body = asObject(await readBody(req));
+  const read = await readRequestBody(req);
+  refuseUndecodableObject(rt, read);
+  const body = asObject(read.value);
   checkTypeMeta(body, rt);
   checkFieldNames(res, rt, body, options);
   const namespace = namespaceFor(rt, path, body);
@@ -707,8 +723,10 @@ async function patchObject(
   const { rt } = path;
   const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const options = parseWriteOptions(url.searchParams, 'PatchOptions', contentType === 'application/apply-patch+yaml');
-  const body = await readBody(req);
+  const read = await readRequestBody(req);
+  const body = read.value;
   if (contentType === 'application/apply-patch+yaml') return applyObject(ctx, res, path, options, asObject(body));
+  refuseUnreadablePatch(contentType, read, options.fieldValidation);
   const current = requireObject(ctx, path);
   // A patch is made against the object as its version shows it.
   const base = isHpaV1(rt) ? withVersion(current, rt) : current;
@@ -752,6 +770,22 @@ async function patchObject(
   checkUidUnchanged(rt, current, next.metadata.uid);
   for (const key of SERVER_OWNED_METADATA) delete next.metadata[key];
   return writeUpdate(ctx, req, res, path, options, current, toStorage(rt, next, current));
+}
+
+/**
+ * A patch body that is not JSON, worded by whichever decoder reads it first (endpoints/handlers/patch.go): the
+ * handler's own strict decode under Strict or Warn, else jsonpatch.DecodePatch, evanphx's MergePatch (which says
+ * only ErrBadJSONPatch) or the strategic patcher's map decode.
+ */
+function refuseUnreadablePatch(contentType: string, read: RequestBody, fieldValidation: string): void {
+  const syntaxError = read.json?.syntaxError;
+  if (!syntaxError) return;
+  const strict = fieldValidation !== 'Ignore';
+  if (contentType === 'application/json-patch+json')
+    throw badRequest(strict ? `error decoding patch: ${syntaxError}` : syntaxError);
+  if (contentType === 'application/merge-patch+json')
+    throw badRequest(strict ? `error decoding patch: ${syntaxError}` : 'Invalid JSON Patch');
+  if (contentType === 'application/strategic-merge-patch+json') throw badRequest(syntaxError);
 }
 
 function refuseUndecodablePatch(kind: 'merge' | 'strategic', body: unknown, fieldValidation: string): void {

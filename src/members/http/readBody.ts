@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { type GoJsonScan, scanGoJson } from '../../api/goJsonScan.ts';
 import { parseYamlValue } from '../../yaml/blockYaml.ts';
 import { ApiError, badRequest } from '../ApiError.ts';
 import { decodeProtobuf } from '../protobuf/decodeProtobuf.ts';
@@ -37,4 +38,32 @@ export async function readBody(req: IncomingMessage): Promise<unknown> {
   } catch (error) {
     throw badRequest(`error decoding request body: ${(error as Error).message}`);
   }
+}
+
+/** A body as the create, update and patch handlers see it: its bytes, and for JSON what Go's decoder makes of them. */
+export interface RequestBody {
+  value: unknown;
+  bytes: Buffer;
+  /** Present for a JSON body; the value is undefined when it names a syntax error. */
+  json?: GoJsonScan;
+}
+
+/**
+ * Like readBody, but a JSON body is checked the way kube-apiserver's decoders check it, so that each handler can word
+ * a syntax error as its own decoder does and see keys written twice, which JSON.parse silently folds into the last.
+ */
+export async function readRequestBody(req: IncomingMessage): Promise<RequestBody> {
+  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  if (type.includes('yaml') || type.includes('protobuf')) return { value: await readBody(req), bytes: Buffer.alloc(0) };
+  const bytes = await readBytes(req);
+  const json = scanGoJson(bytes);
+  return { value: json.syntaxError ? undefined : JSON.parse(bytes.toString('utf8')), bytes, json };
+}
+
+/** The API server's summarizeData: up to 30 bytes of a body that opens an object, hexadecimal otherwise. */
+export function summarizeBody(bytes: Uint8Array): string {
+  if (bytes.length === 0) return '<empty>';
+  const cut = bytes.subarray(0, 30);
+  const more = bytes.length > 30 ? ' ...' : '';
+  return (bytes[0] === 0x7b ? Buffer.from(cut).toString('utf8') : Buffer.from(cut).toString('hex')) + more;
 }
