@@ -87,4 +87,70 @@ test('kubectl create --raw with a cut-off body shows the API server message', as
   );
 });
 
+const DEPLOYMENT = (extra: string) =>
+  `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"dup","labels":{"a":"1","a":"2"}},"spec":{"paused":false,"bogus":1,"paused":true,"selector":{"matchLabels":{"app":"d"}},"template":{"metadata":{"labels":{"app":"d"}},"spec":{"containers":[{"name":"c","image":"nginx","name":"c"}]}}}${extra}}`;
+
+test('keys written twice are strict decoding errors in document order among unknown fields, named by field path', async () => {
+  const strict = await api(member, 'POST', '/apis/apps/v1/namespaces/default/deployments?fieldValidation=Strict', {
+    body: DEPLOYMENT(''),
+  });
+  assert.is(strict.status, 400);
+  assert.is(
+    strict.body.message,
+    'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: duplicate field "metadata.labels.a", unknown field "spec.bogus", duplicate field "spec.paused", duplicate field "spec.template.spec.containers[0].name"',
+  );
+  const warned = await api(member, 'POST', '/apis/apps/v1/namespaces/default/deployments?fieldValidation=Warn', {
+    body: DEPLOYMENT(''),
+  });
+  assert.is(warned.status, 201);
+  assert.equal(warned.headers.warning, [
+    '299 - "duplicate field \\"metadata.labels.a\\""',
+    '299 - "unknown field \\"spec.bogus\\""',
+    '299 - "duplicate field \\"spec.paused\\""',
+    '299 - "duplicate field \\"spec.template.spec.containers[0].name\\""',
+  ]);
+  // The last value written is the one kept, as Go's decoder keeps it.
+  assert.is(warned.body.spec.paused, true);
+  assert.equal(warned.body.metadata.labels, { a: '2' });
+  const ignored = await api(member, 'PUT', '/apis/apps/v1/namespaces/default/deployments/dup?fieldValidation=Ignore', {
+    body: DEPLOYMENT(''),
+  });
+  assert.is(ignored.status, 200);
+  assert.is(ignored.headers.warning, undefined);
+});
+
+test('a JSON or merge patch with keys written twice names them as the patch handler does', async () => {
+  const created = await api(member, 'POST', CONFIGMAPS, { body: { metadata: { name: 'dup-patch' } } });
+  assert.is(created.status, 201);
+  const jsonPatch = await api(member, 'PATCH', `${CONFIGMAPS}/dup-patch?fieldValidation=Strict`, {
+    body: '[{"op":"add","path":"/data","value":{"a":"1","a":"2"}},{"op":"add","path":"/data/b","Value":"x","path":"/data/c","value":"3"}]',
+    contentType: 'application/json-patch+json',
+  });
+  assert.is(jsonPatch.status, 422);
+  assert.ok(
+    jsonPatch.body.message.endsWith(
+      ': strict decoding error: json patch duplicate field "[0].value.a", json patch unknown field "[1].Value", json patch duplicate field "[1].path"',
+    ),
+    jsonPatch.body.message,
+  );
+  const mergePatch = await api(member, 'PATCH', `${CONFIGMAPS}/dup-patch?fieldValidation=Warn`, {
+    body: '{"data":{"a":"1","a":"2"}}',
+    contentType: 'application/merge-patch+json',
+  });
+  assert.is(mergePatch.status, 200);
+  assert.equal(mergePatch.headers.warning, '299 - "duplicate field \\"data.a\\""');
+  assert.equal(mergePatch.body.data, { a: '2' });
+});
+
+test('kubectl replace --raw with a key written twice is refused under strict field validation', async () => {
+  const body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"raw-dup"},"data":{"k":"1","k":"2"}}';
+  assert.is((await kubectl(['create', '--raw', CONFIGMAPS, '-f', '-'], body)).code, 0);
+  const replaced = await kubectl(['replace', '--raw', `${CONFIGMAPS}/raw-dup?fieldValidation=Strict`, '-f', '-'], body);
+  assert.is(replaced.code, 1);
+  assert.match(
+    replaced.stderr,
+    'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "data.k"',
+  );
+});
+
 test.run();

@@ -1,3 +1,4 @@
+import type { GoJsonScan } from '../../api/goJsonScan.ts';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -13,7 +14,7 @@ import {
 import { serverSideApply } from '../apply/serverSideApply.ts';
 import { trackUpdate } from '../apply/trackUpdate.ts';
 import { deleteDependents, finalizersOnDelete, orphanDependents } from '../controllers/garbageCollector.ts';
-import { jsonPatch, jsonPatchOperationErrors } from '../patches/jsonPatch.ts';
+import { jsonPatch, jsonPatchUnknownFields } from '../patches/jsonPatch.ts';
 import { mapPatchDecodeError } from '../patches/mapPatchDecodeError.ts';
 import { mergePatch } from '../patches/mergePatch.ts';
 import { strategicMergePatch } from '../patches/strategicMergePatch.ts';
@@ -33,7 +34,7 @@ import { nameInvalidReasons } from '../resources/validateObjectName.ts';
 import { invalidValue } from '../resources/fieldErrors.ts';
 import { stringFieldsDecodeError } from '../resources/decodeStringFields.ts';
 import { decodeMicroTimes } from '../resources/microTimeFields.ts';
-import { validateFieldNames } from '../resources/unknownFieldValidation.ts';
+import { strictErrorsInOrder, validateFieldNames } from '../resources/unknownFieldValidation.ts';
 import { objectShape, type ValueShape } from '../../api/listSemantics.ts';
 import { dropNullFields } from '../../api/unknownFields.ts';
 import { objectAndTemplateMetaViolations, objectMetaViolations } from '../../labels/objectMetaRules.ts';
@@ -579,7 +580,7 @@ async function createObject(
   refuseUndecodableObject(rt, read);
   const body = asObject(read.value);
   checkTypeMeta(body, rt);
-  checkFieldNames(res, rt, body, options);
+  checkFieldNames(res, rt, body, options, read.json ? { scan: read.json } : undefined);
   const namespace = namespaceFor(rt, path, body);
   let object: KubeObject = structuredClone(body);
   for (const key of [...SERVER_OWNED_METADATA, 'resourceVersion']) delete object.metadata[key];
@@ -634,7 +635,7 @@ async function replaceObject(
   refuseUndecodableObject(rt, read);
   const body = asObject(read.value);
   checkTypeMeta(body, rt);
-  checkFieldNames(res, rt, body, options);
+  checkFieldNames(res, rt, body, options, read.json ? { scan: read.json } : undefined);
   const namespace = namespaceFor(rt, path, body);
   checkNameMatchesUrl(body, path);
   const current = requireObject(ctx, path);
@@ -761,7 +762,7 @@ async function patchObject(
     known: base,
     ...(contentType === 'application/strategic-merge-patch+json'
       ? {}
-      : { patch: { errors: contentType === 'application/json-patch+json' ? jsonPatchOperationErrors(body) : [] } }),
+      : { patch: { errors: patchStrictErrors(contentType, body, read.json) } }),
   });
   namespaceFor(rt, path, next);
   checkNameMatchesUrl(next, path);
@@ -786,6 +787,17 @@ function refuseUnreadablePatch(contentType: string, read: RequestBody, fieldVali
   if (contentType === 'application/merge-patch+json')
     throw badRequest(strict ? `error decoding patch: ${syntaxError}` : 'Invalid JSON Patch');
   if (contentType === 'application/strategic-merge-patch+json') throw badRequest(syntaxError);
+}
+
+/**
+ * What the handler's strict decode of a JSON or merge patch body finds, in document order: a JSON patch's fields
+ * jsonPatchOp lacks and its repeated keys, prefixed "json patch"; a merge patch's repeated keys, bare.
+ */
+function patchStrictErrors(contentType: string, body: unknown, scan: GoJsonScan | undefined): string[] {
+  const empty: GoJsonScan = { duplicates: [], firstSeen: new Map() };
+  if (contentType === 'application/json-patch+json')
+    return strictErrorsInOrder(jsonPatchUnknownFields(body), scan ?? empty, 'json patch ');
+  return strictErrorsInOrder([], scan ?? empty);
 }
 
 function refuseUndecodablePatch(kind: 'merge' | 'strategic', body: unknown, fieldValidation: string): void {

@@ -58,16 +58,16 @@ export function jsonPatchDecodeError(operations: unknown, ignoreFieldValidation:
 const OPERATION_FIELDS = new Set(['op', 'path', 'from', 'value']);
 
 /**
- * The strict errors of decoding a JSON patch into the handler's []jsonPatchOp under fieldValidation Strict or Warn:
- * a field an operation does not declare, matched case-sensitively, named by its index as sigs.k8s.io/json does.
+ * The fields of a JSON patch that the handler's []jsonPatchOp does not declare under fieldValidation Strict or Warn,
+ * matched case-sensitively, each as [index, field] as sigs.k8s.io/json names it.
  */
-export function jsonPatchOperationErrors(operations: unknown): string[] {
+export function jsonPatchUnknownFields(operations: unknown): { path: (string | number)[] }[] {
   if (!Array.isArray(operations)) return [];
   return operations.flatMap((operation, i) =>
     isPlainObject(operation)
       ? Object.keys(operation)
           .filter((field) => !OPERATION_FIELDS.has(field))
-          .map((field) => `json patch unknown field ${JSON.stringify(`[${i}].${field}`)}`)
+          .map((field) => ({ path: [i, field] }))
       : [],
   );
 }

@@ -1,4 +1,5 @@
 import { fieldPathText, strictDecodingError, unknownFields, type UnknownField } from '../../api/unknownFields.ts';
+import type { GoJsonScan } from '../../api/goJsonScan.ts';
 import { ApiError } from '../ApiError.ts';
 
 /**
@@ -17,9 +18,24 @@ export function validateFieldNames(
     known?: unknown;
     /** A JSON or merge patch's result: the patch's own strict errors come first, then the patched object's. */
     patch?: { errors: string[] };
+    /** The body's bytes as Go read them: keys written twice are strict errors too, met in document order. */
+    scan?: GoJsonScan;
   } = {},
 ): string[] {
   const unknown = unknownFields(body, apiVersion, kind).filter((u) => !has(how.known, u.path));
+  if (!how.patch && how.scan && how.scan.duplicates.length > 0) {
+    const errors = strictErrorsInOrder(unknown, how.scan);
+    if (fieldValidation === 'Strict') {
+      const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
+      throw new ApiError(
+        400,
+        'BadRequest',
+        `${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${errors.join(', ')}`,
+      );
+    }
+    for (const u of unknown) drop(body, u);
+    return fieldValidation === 'Ignore' ? [] : errors;
+  }
   if (how.patch) {
     // The patched object is decoded from Go's JSON of a map, so its unknown fields come in sorted key order.
     unknown.sort((a, b) => comparePaths(a.path, b.path));
@@ -48,6 +64,29 @@ export function validateFieldNames(
   }
   for (const u of unknown) drop(body, u);
   return fieldValidation === 'Ignore' ? [] : unknown.map((u) => `unknown field "${fieldPathText(u.path)}"`);
+}
+
+/**
+ * sigs.k8s.io/json's strict errors for a typed body: each unknown field where it is first met, each repeated key where
+ * it is repeated, none inside a field the type lacks, whose value the decoder skips unread.
+ */
+export function strictErrorsInOrder(
+  unknown: readonly Pick<UnknownField, 'path'>[],
+  scan: GoJsonScan,
+  prefix = '',
+): string[] {
+  const under = (path: readonly (string | number)[], field: readonly (string | number)[]) =>
+    field.length <= path.length && field.every((part, i) => part === path[i]);
+  const found = [
+    ...unknown.map((u) => ({
+      at: scan.firstSeen.get(fieldPathText(u.path)) ?? Number.MAX_SAFE_INTEGER,
+      text: `unknown field "${fieldPathText(u.path)}"`,
+    })),
+    ...scan.duplicates
+      .filter((d) => !unknown.some((u) => under(d.path, u.path)))
+      .map((d) => ({ at: d.offset, text: `duplicate field "${fieldPathText(d.path)}"` })),
+  ];
+  return found.sort((a, b) => a.at - b.at).map((f) => `${prefix}${f.text}`);
 }
 
 function comparePaths(a: readonly (string | number)[], b: readonly (string | number)[]): number {
