@@ -142,6 +142,21 @@ test('a JSON or merge patch with keys written twice names them as the patch hand
   assert.equal(mergePatch.body.data, { a: '2' });
 });
 
+test('a strategic merge patch refused under Strict is a 422 showing the patch map, as its patcher answers', async () => {
+  const created = await api(member, 'POST', CONFIGMAPS, { body: { metadata: { name: 'smp' } } });
+  assert.is(created.status, 201);
+  const res = await api(member, 'PATCH', `${CONFIGMAPS}/smp?fieldValidation=Strict`, {
+    body: '{"data":{"b":"x y","a":"1","a":"2"},"bogus":[1.5,1234567.5,null,true]}',
+    contentType: 'application/strategic-merge-patch+json',
+  });
+  assert.is(res.status, 422);
+  assert.is(res.body.reason, 'Invalid');
+  assert.is(
+    res.body.message,
+    ' "" is invalid: patch: Invalid value: "map[bogus:[1.5 1.2345675e+06 <nil> true] data:map[a:2 b:x y]]": strict decoding error: duplicate field "data.a", unknown field "bogus"',
+  );
+});
+
 test('kubectl replace --raw with a key written twice is refused under strict field validation', async () => {
   const body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"raw-dup"},"data":{"k":"1","k":"2"}}';
   assert.is((await kubectl(['create', '--raw', CONFIGMAPS, '-f', '-'], body)).code, 0);

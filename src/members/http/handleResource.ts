@@ -34,7 +34,7 @@ import { nameInvalidReasons } from '../resources/validateObjectName.ts';
 import { invalidValue } from '../resources/fieldErrors.ts';
 import { stringFieldsDecodeError } from '../resources/decodeStringFields.ts';
 import { decodeMicroTimes } from '../resources/microTimeFields.ts';
-import { strictErrorsInOrder, validateFieldNames } from '../resources/unknownFieldValidation.ts';
+import { goFormatValue, strictErrorsInOrder, validateFieldNames } from '../resources/unknownFieldValidation.ts';
 import { objectShape, type ValueShape } from '../../api/listSemantics.ts';
 import { dropNullFields } from '../../api/unknownFields.ts';
 import { objectAndTemplateMetaViolations, objectMetaViolations } from '../../labels/objectMetaRules.ts';
@@ -760,9 +760,12 @@ async function patchObject(
   const next = asObject(patched);
   checkFieldNames(res, rt, next, options, {
     known: base,
-    ...(contentType === 'application/strategic-merge-patch+json'
-      ? {}
-      : { patch: { errors: patchStrictErrors(contentType, body, read.json) } }),
+    // The strategic patcher refuses with the patch map as the invalid value (applyPatchToObject), the others with the
+    // patched object.
+    patch: {
+      errors: patchStrictErrors(contentType, body, read.json),
+      ...(contentType === 'application/strategic-merge-patch+json' ? { invalidValue: goFormatValue(body ?? {}) } : {}),
+    },
   });
   namespaceFor(rt, path, next);
   checkNameMatchesUrl(next, path);
@@ -791,7 +794,7 @@ function refuseUnreadablePatch(contentType: string, read: RequestBody, fieldVali
 
 /**
  * What the handler's strict decode of a JSON or merge patch body finds, in document order: a JSON patch's fields
- * jsonPatchOp lacks and its repeated keys, prefixed "json patch"; a merge patch's repeated keys, bare.
+ * jsonPatchOp lacks and its repeated keys, prefixed "json patch"; a merge or strategic patch's repeated keys, bare.
  */
 function patchStrictErrors(contentType: string, body: unknown, scan: GoJsonScan | undefined): string[] {
   const empty: GoJsonScan = { duplicates: [], firstSeen: new Map() };

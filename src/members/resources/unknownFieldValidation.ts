@@ -17,7 +17,7 @@ export function validateFieldNames(
     apply?: { namespace?: string; name: string };
     known?: unknown;
     /** A JSON or merge patch's result: the patch's own strict errors come first, then the patched object's. */
-    patch?: { errors: string[] };
+    patch?: { errors: string[]; invalidValue?: string };
     /** The body's bytes as Go read them: keys written twice are strict errors too, met in document order. */
     scan?: GoJsonScan;
   } = {},
@@ -42,7 +42,8 @@ export function validateFieldNames(
     if (fieldValidation === 'Ignore') return [];
     const errors = [...how.patch.errors, ...unknown.map((u) => `unknown field "${fieldPathText(u.path)}"`)];
     if (errors.length > 0 && fieldValidation === 'Strict') {
-      const detail = `Invalid value: ${JSON.stringify(goJson(body))}: strict decoding error: ${errors.join(', ')}`;
+      const value = how.patch.invalidValue ?? goJson(body);
+      const detail = `Invalid value: ${JSON.stringify(value)}: strict decoding error: ${errors.join(', ')}`;
       throw new ApiError(422, 'Invalid', ` "" is invalid: patch: ${detail}`, {
         causes: [{ type: 'FieldValueInvalid', message: detail, field: 'patch' }],
       });
@@ -87,6 +88,26 @@ export function strictErrorsInOrder(
       .map((d) => ({ at: d.offset, text: `duplicate field "${fieldPathText(d.path)}"` })),
   ];
   return found.sort((a, b) => a.at - b.at).map((f) => `${prefix}${f.text}`);
+}
+
+/**
+ * fmt's %+v of a patch decoded into map[string]interface{} (sigs.k8s.io/json, integers kept as int64): what the
+ * strategic patch handler shows as the invalid value.
+ */
+export function goFormatValue(value: unknown): string {
+  if (value === null || value === undefined) return '<nil>';
+  if (Array.isArray(value)) return `[${value.map(goFormatValue).join(' ')}]`;
+  if (typeof value === 'object') {
+    const keys = Object.keys(value).sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
+    return `map[${keys.map((k) => `${k}:${goFormatValue((value as Record<string, unknown>)[k])}`).join(' ')}]`;
+  }
+  if (typeof value === 'number' && !Number.isInteger(value)) {
+    // %v of a float64 is %g with the shortest digits, in exponent form from 1e6 or below 1e-4 (strconv's precision 6 for shortest).
+    const exponent = Math.floor(Math.log10(Math.abs(value)));
+    if (exponent < -4 || exponent >= 6)
+      return value.toExponential().replace(/e([+-])(\d)$/, (_, sign, digit) => `e${sign}0${digit}`);
+  }
+  return String(value);
 }
 
 function comparePaths(a: readonly (string | number)[], b: readonly (string | number)[]): number {
