@@ -1,26 +1,36 @@
-import { readTree } from './readTree.ts';
+import { parseTree } from './parseTree.ts';
+import { readTreeBytes } from './readTree.ts';
 import { isSafeEntryName } from './safeEntryName.ts';
+import { TreeWalkBudget, type TreeWalkLimit } from './treeWalkBudget.ts';
 import { isBlobMode, isTreeMode, type GitRepo, type TreeFile } from './types.ts';
 
 /**
  * Every blob under a tree, keyed by its '/'-joined path relative to that tree. Submodule
  * entries (gitlinks) are left out: they name commits of another repository; so are names git would not check out.
- * Reads each subtree once; sibling subtrees are read concurrently.
+ * With `limit.maxEntries`, throws TreeTooLargeError once the walk has visited that many entries, a subtree counted
+ * each time the tree names it (the tree of a source commit a pull request wrote); without, lists whatever is there.
  */
-export async function listTreeFiles(repo: GitRepo, treeOid: string): Promise<Map<string, TreeFile>> {
+export async function listTreeFiles(
+  repo: GitRepo,
+  treeOid: string,
+  limit: TreeWalkLimit = {},
+): Promise<Map<string, TreeFile>> {
   const files = new Map<string, TreeFile>();
-  await collect(repo, treeOid, '', files);
-  // Concurrent reads finish in any order; sort so the map iterates in path order every time.
-  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
-async function collect(repo: GitRepo, oid: string, prefix: string, out: Map<string, TreeFile>): Promise<void> {
-  const subtrees: Promise<void>[] = [];
-  for (const e of await readTree(repo, oid)) {
-    if (!isSafeEntryName(e.name)) continue;
-    const path = prefix + e.name;
-    if (isTreeMode(e.mode)) subtrees.push(collect(repo, e.oid, `${path}/`, out));
-    else if (isBlobMode(e.mode)) out.set(path, { oid: e.oid, mode: e.mode });
+  const budget = new TreeWalkBudget(treeOid, limit);
+  // Depth first from a list, not by recursion: each tree is counted as it is read, before any of its subtrees is, so
+  // a walk past the bound stops after reading about that many entries; and a chain of folders thousands deep does not
+  // grow the stack.
+  const pending: { oid: string; prefix: string }[] = [{ oid: treeOid, prefix: '' }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const entries = parseTree(readTreeBytes(repo, next.oid));
+    budget.spend(entries.length, next.prefix);
+    for (const e of entries) {
+      if (!isSafeEntryName(e.name)) continue;
+      const path = next.prefix + e.name;
+      if (isTreeMode(e.mode)) pending.push({ oid: e.oid, prefix: `${path}/` });
+      else if (isBlobMode(e.mode)) files.set(path, { oid: e.oid, mode: e.mode });
+    }
   }
-  await Promise.all(subtrees);
+  // The list is walked last entry first: sorted so the map iterates in path order.
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -93,11 +93,12 @@ export function findTreeEntries(
  * versions of a folder pairs by name. The others, all but a few when a folder lists thousands of namespaces and a
  * change touches one, are passed over by comparing bytes, never decoded. Undefined when either body is not in git's
  * order, a name once (as git and renderTree write them), or does not parse: then the caller decodes both whole.
+ * `scanned` counts the entries of both bodies, passed over or not: what a walk that bounds its cost counts.
  */
 export function differingEntries(
   oldBytes: Uint8Array,
   newBytes: Uint8Array,
-): { old: TreeEntry[]; new: TreeEntry[] } | undefined {
+): { old: TreeEntry[]; new: TreeEntry[]; scanned: number } | undefined {
   const a = new TreeBody(oldBytes);
   const b = new TreeBody(newBytes);
   const old: TreeEntry[] = [];
@@ -119,7 +120,7 @@ export function differingEntries(
     if (order > 0) now.push(b.entry());
     if ((order <= 0 && !a.next()) || (order >= 0 && !b.next())) return undefined;
   }
-  return { old, new: now };
+  return { old, new: now, scanned: a.count + b.count };
 }
 
 /** A cursor over a tree body's entries (latin1: a char per byte), checking git's order as it goes. */
@@ -131,6 +132,8 @@ class TreeBody {
   nameAt = 0;
   nul = 0;
   tree = false;
+  /** Entries moved to so far. */
+  count = 0;
   #end = 0;
 
   constructor(bytes: Uint8Array) {
@@ -157,6 +160,7 @@ class TreeBody {
     this.nul = nul;
     this.tree = tree;
     this.#end = nul + 21;
+    this.count++;
     return true;
   }
 

@@ -12,9 +12,12 @@ import {
   removeLooseObject,
   writeBlob,
   writeLiteralTree,
+  writeTreeBomb,
+  writeTreeChain,
   writeWorkTree,
   type TempRepo,
 } from './helpers/tempRepo.ts';
+import { TreeTooLargeError } from '../../src/commits/TreeTooLargeError.ts';
 
 /** `git diff-tree -r` in our shape: the oracle. */
 function nativeDiff(temp: TempRepo, from: string, to: string): TreeChange[] {
@@ -189,6 +192,58 @@ test('a tree whose entries are out of git order, or name a file twice, is diffed
     assert.equal(await diffTrees(repo, sorted, twice), [
       { path: 'a.yaml', oldOid: one, oldMode: '100644', newOid: three, newMode: '100644' },
     ]);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('a bounded diff stops at its bound, counting each folder it compares as often as a tree names it', async () => {
+  const temp = makeTempRepo();
+  try {
+    commitAll(temp);
+    const repo = await openRepo(temp.path);
+    const bomb = writeTreeBomb(temp, 1000, 3);
+    const started = performance.now();
+    const err = await diffTrees(repo, null, bomb, { maxEntries: 100_000 }).catch((e: unknown) => e);
+    assert.instance(err, TreeTooLargeError);
+    assert.ok((err as TreeTooLargeError).data.entries <= 101_000);
+    assert.ok(performance.now() - started < 1000);
+    // Gone in the new tree, the bomb is as large to walk.
+    const empty = temp.git(['mktree'], { input: '' }).trim();
+    assert.instance(
+      await diffTrees(repo, bomb, empty, { maxEntries: 100_000 }).catch((e: unknown) => e),
+      TreeTooLargeError,
+    );
+    // Two folders of a thousand files that differ in one, each named a thousand times: the few entries that differ
+    // are a few thousand, the entries compared two million.
+    const same = writeBlob(temp, 'same\n');
+    const files = (blob: string) =>
+      Array.from({ length: 1000 }, (_, i) => `100644 blob ${i === 0 ? blob : same}\tf${i}\n`).join('');
+    const folder = (blob: string) => temp.git(['mktree'], { input: files(blob) }).trim();
+    const named = (tree: string) =>
+      temp
+        .git(['mktree'], { input: Array.from({ length: 1000 }, (_, i) => `040000 tree ${tree}\td${i}\n`).join('') })
+        .trim();
+    const before = named(folder(writeBlob(temp, 'a\n')));
+    const after = named(folder(writeBlob(temp, 'b\n')));
+    assert.instance(
+      await diffTrees(repo, before, after, { maxEntries: 100_000 }).catch((e: unknown) => e),
+      TreeTooLargeError,
+    );
+    assert.is((await diffTrees(repo, before, after, { maxEntries: 2_002_000 })).length, 1000);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('a chain of folders thousands deep is diffed without growing the stack', async () => {
+  const temp = makeTempRepo();
+  try {
+    commitAll(temp);
+    const repo = await openRepo(temp.path);
+    const changes = await diffTrees(repo, null, writeTreeChain(temp, 3000));
+    assert.is(changes.length, 1);
+    assert.is(changes[0]!.path.split('/').length, 3000);
   } finally {
     temp.cleanup();
   }

@@ -4,7 +4,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { listTreeFiles } from '../../src/commits/listTreeFiles.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
-import { commitAll, lsTree, makeTempRepo, writeWorkTree } from './helpers/tempRepo.ts';
+import { TreeTooLargeError } from '../../src/commits/TreeTooLargeError.ts';
+import { commitAll, lsTree, makeTempRepo, writeTreeBomb, writeWorkTree } from './helpers/tempRepo.ts';
 
 test('lists every blob recursively, with modes, exactly as git ls-tree -r does', async () => {
   const temp = makeTempRepo();
@@ -43,6 +44,32 @@ test('an empty tree lists nothing', async () => {
     commitAll(temp);
     const repo = await openRepo(temp.path);
     assert.is((await listTreeFiles(repo, temp.git(['rev-parse', 'HEAD^{tree}']).trim())).size, 0);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('a bounded walk stops at its bound, counting a folder each time a tree names it, and names where it stopped', async () => {
+  const temp = makeTempRepo();
+  try {
+    commitAll(temp);
+    const repo = await openRepo(temp.path);
+    // 3 tree objects and a blob: a billion paths.
+    const bomb = writeTreeBomb(temp, 1000, 3);
+    const started = performance.now();
+    const err = await listTreeFiles(repo, bomb, { maxEntries: 100_000 }).catch((e: unknown) => e);
+    assert.instance(err, TreeTooLargeError);
+    const { data } = err as TreeTooLargeError;
+    assert.is(data.tree, bomb);
+    assert.is(data.limit, 100_000);
+    assert.ok(data.entries > 100_000 && data.entries <= 101_000, `${data.entries}`);
+    assert.match(data.path, /^n\d+\/n\d+$/);
+    assert.ok(performance.now() - started < 1000);
+    // Within the bound the same walk lists every path; without one, anything.
+    const small = writeTreeBomb(temp, 10, 3);
+    assert.is((await listTreeFiles(repo, small, { maxEntries: 1110 })).size, 1000);
+    assert.instance(await listTreeFiles(repo, small, { maxEntries: 1109 }).catch((e: unknown) => e), TreeTooLargeError);
+    assert.is((await listTreeFiles(repo, small)).size, 1000);
   } finally {
     temp.cleanup();
   }

@@ -1,8 +1,10 @@
 // Throwaway repositories made by native git, the oracle these tests compare against.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { deflateSync } from 'node:zlib';
 
 export interface TempRepo {
   /** Work tree (non-bare) or the repository itself (bare). */
@@ -110,4 +112,47 @@ export function lsTree(repo: TempRepo, treeish: string): Map<string, { mode: str
     out.set(file, { mode, oid });
   }
   return out;
+}
+
+/**
+ * A "tree bomb" written by git: `depth` tree objects, each of `width` entries naming the one below (the last naming one
+ * blob), so a few objects spell width^depth paths. Its oid.
+ */
+export function writeTreeBomb(repo: TempRepo, width: number, depth: number): string {
+  let oid = writeBlob(repo, 'x\n');
+  let mode = '100644 blob';
+  for (let level = 0; level < depth; level++) {
+    const lines = Array.from({ length: width }, (_, i) => `${mode} ${oid}\tn${i}\n`).join('');
+    oid = repo.git(['mktree'], { input: lines }).trim();
+    mode = '040000 tree';
+  }
+  return oid;
+}
+
+/** A commit whose tree is HEAD's with `tree` added as the folder `name`, made by git plumbing on HEAD: its sha. */
+export function commitWithFolder(repo: TempRepo, name: string, tree: string, message = 'add a folder'): string {
+  const root = `${repo.git(['ls-tree', 'HEAD'])}040000 tree ${tree}\t${name}\n`;
+  const rootTree = repo.git(['mktree'], { input: root }).trim();
+  const commit = repo.git(['commit-tree', rootTree, '-p', 'HEAD', '-m', message]).trim();
+  repo.git(['update-ref', 'HEAD', commit]);
+  return commit;
+}
+
+/**
+ * `depth` folders each in the one before, one blob at the bottom, as loose objects written here (a git process per
+ * object would take minutes): the oid of the top one.
+ */
+export function writeTreeChain(repo: TempRepo, depth: number): string {
+  let oid = writeBlob(repo, 'x\n');
+  let mode = '100644';
+  for (let level = 0; level < depth; level++) {
+    const body = Buffer.concat([Buffer.from(`${mode} d\0`), Buffer.from(oid, 'hex')]);
+    const object = Buffer.concat([Buffer.from(`tree ${body.length}\0`), body]);
+    oid = createHash('sha1').update(object).digest('hex');
+    const dir = path.join(repo.gitdir, 'objects', oid.slice(0, 2));
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, oid.slice(2)), deflateSync(object));
+    mode = '40000';
+  }
+  return oid;
 }
