@@ -19,6 +19,10 @@ import { readKubeconfigContext } from '../registrations/readKubeconfigContext.ts
 import { RegistrationError } from '../registrations/RegistrationError.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
+import { DEFAULT_SOURCE_LIMITS, sourceTreeEntries } from '../outputs/sourceLimits.ts';
+
+/** The source branch is a pull request's to make: its tree is listed within a render's bound. */
+const SOURCE_WALK = { maxEntries: sourceTreeEntries(DEFAULT_SOURCE_LIMITS) };
 
 export const CLUSTER_OPERATIONS = ['join', 'unjoin', 'cordon', 'uncordon', 'taint'] as const;
 export type ClusterOperation = (typeof CLUSTER_OPERATIONS)[number];
@@ -96,7 +100,7 @@ export async function clusterCommand(
     if (operation === 'join') {
       change = await planJoin(repo, base.base.tree, name, values);
     } else {
-      const file = await findClusterFile(repo, base.base.tree, name);
+      const file = await findClusterFile(repo, base.base.tree, name, SOURCE_WALK);
       if (!file) {
         throw new RegistrationError(
           'CLUSTER_NOT_FOUND',
@@ -193,14 +197,14 @@ async function planJoin(
   if (!values.kubeconfig) throw new UsageError(`join needs --kubeconfig: ${USAGE.join}`);
   const syncMode = values['sync-mode'];
   if (syncMode !== 'Push' && syncMode !== 'Pull') throw new UsageError(`--sync-mode ${syncMode}: use Push or Pull`);
-  const existing = await findClusterFile(repo, tree, name);
+  const existing = await findClusterFile(repo, tree, name, SOURCE_WALK);
   if (existing)
     throw new RegistrationError(
       'CLUSTER_EXISTS',
       `cluster ${name} is already registered in ${existing.path}; fix: pick another name, or unjoin ${name} first`,
     );
   const path = `clusters/${name}.yaml`;
-  if ((await listTreeFiles(repo, tree)).has(path)) {
+  if ((await listTreeFiles(repo, tree, SOURCE_WALK)).has(path)) {
     throw new RegistrationError(
       'CLUSTER_EXISTS',
       `${path} already exists and registers no cluster ${name}; fix: rename that file, or register the cluster by hand`,

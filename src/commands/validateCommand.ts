@@ -6,12 +6,16 @@ import { openRepo } from '../commits/openRepo.ts';
 import { readBlobsWithin } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
+import type { ConfigModel } from '../api/model.ts';
 import { findAmbiguousScalars } from '../documents/findAmbiguousScalars.ts';
 import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
 import { GO_YAML_DOCUMENT_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile } from '../documents/selectConfigFiles.ts';
 import { compareProblems, formatProblem, type Problem } from '../errors/problem.ts';
-import { DEFAULT_SOURCE_LIMITS, sourceLimitsOf } from '../outputs/sourceLimits.ts';
+import { DEFAULT_SOURCE_LIMITS, sourceLimitsOf, sourceTreeEntries } from '../outputs/sourceLimits.ts';
+import { SourceTooLargeError } from '../outputs/SourceTooLargeError.ts';
+import type { TreeWalkLimit } from '../commits/treeWalkBudget.ts';
+import { resolveRev } from '../commits/resolveRev.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { lookTwiceProblems } from '../plans/lookTwice.ts';
@@ -27,7 +31,9 @@ export async function validateCommand(opts: CommonOptions & { checkedOut?: boole
   const repo = await openRepo(opts.repo);
   const rev = opts.checkedOut && !repo.bare ? 'HEAD' : opts.rev;
   const revision = rev === 'HEAD' ? checkedOutBranch(repo) : rev;
-  const { sha, model, output } = await renderSnapshot(
+  const limits = sourceLimitsOf(opts.limits);
+  const walk = { maxEntries: sourceTreeEntries(limits) };
+  const snapshot = await renderSnapshot(
     repo,
     rev,
     {},
@@ -36,24 +42,43 @@ export async function validateCommand(opts: CommonOptions & { checkedOut?: boole
     undefined,
     undefined,
     opts.limits,
-  );
+  ).catch((err: unknown) => {
+    if (err instanceof SourceTooLargeError) return err;
+    throw err;
+  });
+  // A tree too large to walk is all there is to say: a render holds the commit whole.
+  if (snapshot instanceof SourceTooLargeError)
+    return report(opts, await resolveRev(repo, rev), revision, [snapshot.problem], () => 'a tree too large to read');
+  const { sha, model, output } = snapshot;
   const problems = [
     ...model.problems,
     ...output.problems,
     ...lookTwiceProblems(model),
-    ...(await ambiguousScalars(repo, sha, sourceLimitsOf(opts.limits).maxFiles)),
-    ...(await takeoversSinceParent(repo, sha)),
+    ...(await ambiguousScalars(repo, sha, limits.maxFiles, walk)),
+    ...(await takeoversSinceParent(repo, sha, walk)),
   ]
     .sort(compareProblems)
     // Overlays sharing a base each report the base's problem (a remote resource): said once.
     .filter((p, i, all) => i === 0 || !sameProblem(all[i - 1]!, p));
-  const errors = problems.filter((p) => p.severity === 'error').length;
   // Which binaries render the commit's units, and from where (pinned, or PATH on other platforms).
   const tools = await Promise.all(
     [...new Set([...(model.units?.values() ?? [])].map((u) => u.tool))]
       .sort()
       .map(async (t) => describeToolReport(await findToolReport(t))),
   );
+  return report(opts, sha, revision, problems, () => countsOf(model), tools);
+}
+
+/** Prints the problems and the summary (`counts`: what the commit holds); exit 1 when any problem is an error. */
+async function report(
+  opts: CommonOptions,
+  sha: string,
+  revision: string,
+  problems: readonly Problem[],
+  counts: () => string,
+  tools: readonly string[] = [],
+): Promise<number> {
+  const errors = problems.filter((p) => p.severity === 'error').length;
   if (opts.output === 'json' || opts.output === 'yaml') {
     const body = {
       commit: sha,
@@ -71,37 +96,41 @@ export async function validateCommand(opts: CommonOptions & { checkedOut?: boole
   } else {
     // Problems quote file names, object names and values from the change under review.
     for (const p of problems) opts.out(`${terminalSafe(formatProblem(p), { multiline: true })}\n`);
-    // FederatedHPAs, MultiClusterServices and the like are read from the repo but never propagated (Karmada's
-    // detector skips its own API groups): counted apart, so "templates" are what the policies can place.
-    const controlPlane = new Map<string, number>();
-    for (const t of model.templates.values())
-      if (isControlPlaneApi(t.ref.apiVersion)) controlPlane.set(t.ref.kind, (controlPlane.get(t.ref.kind) ?? 0) + 1);
-    const controlPlaneCount = [...controlPlane.values()].reduce((a, b) => a + b, 0);
-    const controlPlaneText =
-      controlPlaneCount > 0
-        ? `, ${controlPlaneCount} control-plane objects (${[...controlPlane]
-            .sort(([a], [b]) => a.localeCompare(b))
-            .map(([kind, n]) => `${n} ${kind}`)
-            .join(', ')})`
-        : '';
-    const units = model.units?.size ?? 0;
-    const fromUnits = [...model.templates.values()].filter((t) => model.units?.has(t.source.file)).length;
-    const templates = `${model.templates.size - controlPlaneCount} templates${units > 0 ? ` (${fromUnits} from ${units} Helm and Kustomize units)` : ''}`;
-    const others = [
-      [model.clusterTaintPolicies.length, 'cluster taint policies'],
-      [model.rebalancers.length, 'workload rebalancers'],
-      [model.interpreterCustomizations.length, 'interpreter customizations'],
-    ]
-      .filter(([n]) => (n as number) > 0)
-      .map(([n, what]) => `, ${n} ${what}`)
-      .join('');
-    const counts = `${templates}${controlPlaneText}, ${model.propagationPolicies.length} propagation policies, ${model.overridePolicies.length} override policies${others}, ${model.clusters.size} clusters`;
     opts.out(
-      `${problems.length ? '\n' : ''}${sha.slice(0, 12)} (${terminalSafe(revision)}): ${counts}; ${errors} errors, ${problems.length - errors} warnings\n`,
+      `${problems.length ? '\n' : ''}${sha.slice(0, 12)} (${terminalSafe(revision)}): ${counts()}; ${errors} errors, ${problems.length - errors} warnings\n`,
     );
     if (tools.length > 0) opts.out(`${terminalSafe(`units render with ${tools.join(', ')}`)}\n`);
   }
   return errors > 0 ? 1 : 0;
+}
+
+/** What a commit's model holds, for validate's summary. */
+function countsOf(model: ConfigModel): string {
+  // FederatedHPAs, MultiClusterServices and the like are read from the repo but never propagated (Karmada's
+  // detector skips its own API groups): counted apart, so "templates" are what the policies can place.
+  const controlPlane = new Map<string, number>();
+  for (const t of model.templates.values())
+    if (isControlPlaneApi(t.ref.apiVersion)) controlPlane.set(t.ref.kind, (controlPlane.get(t.ref.kind) ?? 0) + 1);
+  const controlPlaneCount = [...controlPlane.values()].reduce((a, b) => a + b, 0);
+  const controlPlaneText =
+    controlPlaneCount > 0
+      ? `, ${controlPlaneCount} control-plane objects (${[...controlPlane]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([kind, n]) => `${n} ${kind}`)
+          .join(', ')})`
+      : '';
+  const units = model.units?.size ?? 0;
+  const fromUnits = [...model.templates.values()].filter((t) => model.units?.has(t.source.file)).length;
+  const templates = `${model.templates.size - controlPlaneCount} templates${units > 0 ? ` (${fromUnits} from ${units} Helm and Kustomize units)` : ''}`;
+  const others = [
+    [model.clusterTaintPolicies.length, 'cluster taint policies'],
+    [model.rebalancers.length, 'workload rebalancers'],
+    [model.interpreterCustomizations.length, 'interpreter customizations'],
+  ]
+    .filter(([n]) => (n as number) > 0)
+    .map(([n, what]) => `, ${n} ${what}`)
+    .join('');
+  return `${templates}${controlPlaneText}, ${model.propagationPolicies.length} propagation policies, ${model.overridePolicies.length} override policies${others}, ${model.clusters.size} clusters`;
 }
 
 /** The branch a work tree has checked out, or `HEAD` when it is detached (a CI checkout of a pull request). */
@@ -111,13 +140,13 @@ function checkedOutBranch(repo: GitRepo): string {
 }
 
 /** The folders this commit turned from units into an overlay's bases, against its first parent (none for a root commit). */
-async function takeoversSinceParent(repo: GitRepo, sha: string): Promise<Problem[]> {
+async function takeoversSinceParent(repo: GitRepo, sha: string, walk: TreeWalkLimit): Promise<Problem[]> {
   const commit = await readCommitInfo(repo, sha);
   const parent = commit.parents[0];
   if (!parent) return [];
   // A shallow clone (CI's depth-1 checkout) has no parent to compare with: nothing to say.
   const before = await readCommitInfo(repo, parent).catch(() => undefined);
-  return before ? readUnitTakeovers(repo, before.tree, commit.tree) : [];
+  return before ? readUnitTakeovers(repo, before.tree, commit.tree, walk) : [];
 }
 
 /**
@@ -125,9 +154,9 @@ async function takeoversSinceParent(repo: GitRepo, sha: string): Promise<Problem
  * this). The files are the pull request's: read within the same per-file and per-commit bounds as a render, so an
  * oversized file is the render's FILE_TOO_LARGE, never inflated here.
  */
-async function ambiguousScalars(repo: GitRepo, sha: string, maxFiles: number): Promise<Problem[]> {
+async function ambiguousScalars(repo: GitRepo, sha: string, maxFiles: number, walk: TreeWalkLimit): Promise<Problem[]> {
   const { tree } = await readCommitInfo(repo, sha);
-  const files = await listTreeFiles(repo, tree);
+  const files = await listTreeFiles(repo, tree, walk);
   const within = (oids: string[]) =>
     readBlobsWithin(repo, oids, DEFAULT_PARSE_LIMITS.maxFileBytes, 16, DEFAULT_SOURCE_LIMITS.maxBytes);
   const decoder = new TextDecoder();

@@ -2,7 +2,7 @@ import { parseTree } from './parseTree.ts';
 import { readTreeBytes } from './readTree.ts';
 import { isSafeEntryName } from './safeEntryName.ts';
 import { TreeWalkBudget, type TreeWalkLimit } from './treeWalkBudget.ts';
-import { isBlobMode, isTreeMode, type GitRepo, type TreeFile } from './types.ts';
+import { isBlobMode, isTreeMode, type GitRepo, type TreeEntry, type TreeFile } from './types.ts';
 
 /**
  * Every blob under a tree, keyed by its '/'-joined path relative to that tree. Submodule
@@ -21,8 +21,11 @@ export async function listTreeFiles(
   // a walk past the bound stops after reading about that many entries; and a chain of folders thousands deep does not
   // grow the stack.
   const pending: { oid: string; prefix: string }[] = [{ oid: treeOid, prefix: '' }];
+  // A tree named again (the same folder in two places) is decoded once.
+  const parsed = new Map<string, TreeEntry[]>();
   for (let next = pending.pop(); next; next = pending.pop()) {
-    const entries = parseTree(readTreeBytes(repo, next.oid));
+    let entries = parsed.get(next.oid);
+    if (!entries) parsed.set(next.oid, (entries = parseTree(readTreeBytes(repo, next.oid))));
     budget.spend(entries.length, next.prefix);
     for (const e of entries) {
       if (!isSafeEntryName(e.name)) continue;

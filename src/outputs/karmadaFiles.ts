@@ -9,7 +9,13 @@ import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import type { FileObjects, Located } from '../api/model.ts';
 import { DEFAULT_PARSE_LIMITS, parseDocuments } from '../documents/parseDocuments.ts';
 import { oversizedFile } from './oversizedFile.ts';
-import { DEFAULT_SOURCE_LIMITS, objectCount, refusedFile, type SourceLimits } from './sourceLimits.ts';
+import {
+  DEFAULT_SOURCE_LIMITS,
+  objectCount,
+  refusedFile,
+  sourceTreeEntries,
+  type SourceLimits,
+} from './sourceLimits.ts';
 import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { filesFor, scopeOf, type KarmadaScope } from './karmadaScope.ts';
 import {
@@ -125,7 +131,8 @@ async function changesSinceSaved(
     const from = known?.from;
     return from !== undefined && (from === saved.tree || from === sameKarmadaFiles.get(saved))
       ? known!.changes
-      : await diffTrees(repo, saved.tree, tree);
+      : // Only a shortcut: a diff past a source tree's bound looks the paths up instead.
+        await diffTrees(repo, saved.tree, tree, { maxEntries: sourceTreeEntries(DEFAULT_SOURCE_LIMITS) });
   } catch {
     return undefined;
   }

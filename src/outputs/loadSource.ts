@@ -36,7 +36,7 @@ import {
 } from './karmadaFiles.ts';
 import { readPathOids } from '../commits/readPathOids.ts';
 import { readIgnoreRules } from '../documents/readIgnoreRules.ts';
-import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from './sourceLimits.ts';
+import { DEFAULT_SOURCE_LIMITS, sourceTreeEntries, type SourceLimits } from './sourceLimits.ts';
 import { isUnitInput, markerTool, unitsReading, type SourceUnit, type UnitLayout } from '../units/detectUnits.ts';
 import { readUnitLayout, readUnitLayoutChange } from '../units/readUnitLayout.ts';
 import { renderUnits } from '../units/renderUnits.ts';
@@ -84,7 +84,8 @@ export interface PreviousRender {
  * file is read. Incremental: only the files the diff names, the files holding Karmada objects (policies,
  * clusters: few), and the files of templates the change can affect — everything else is known from the
  * index on the output branch and never read. Either way a broken Karmada object keeps its last good definition
- * from the renders `history` names (lastGoodKarmada.ts); without one, it is absent.
+ * from the renders `history` names (lastGoodKarmada.ts); without one, it is absent. A tree too large to walk within
+ * `limits` (sourceTreeEntries) throws TreeTooLargeError: the caller holds the commit.
  */
 export async function loadSource(
   repo: GitRepo,
@@ -96,20 +97,21 @@ export async function loadSource(
 ): Promise<LoadedSource> {
   const { rules: ignore, problem } = await readIgnoreRules(repo, tree);
   const lastGood = lastGoodResolver(repo, history);
+  const walk = { maxEntries: sourceTreeEntries(limits) };
   const withIgnoreProblem = (loaded: LoadedSource): LoadedSource => {
     if (problem) loaded.model.problems.push(problem);
     return loaded;
   };
   if (previous) {
-    const changes = await diffTrees(repo, previous.tree, tree);
+    const changes = await diffTrees(repo, previous.tree, tree, walk);
     const loaded = changes.some((c) => c.path === IGNORE_FILE)
       ? null
       : await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected, limits, lastGood);
     if (loaded) return withIgnoreProblem(loaded);
   }
   // A Helm chart's or a kustomization's files are its unit's inputs, never manifests: the unit stands for them.
-  const listed = await listTreeFiles(repo, tree);
-  const layout = await readUnitLayout(repo, tree, ignore, undefined, listed);
+  const listed = await listTreeFiles(repo, tree, walk);
+  const layout = await readUnitLayout(repo, tree, ignore, walk, undefined, listed);
   const files = [...listed].filter(([path]) => isConfigFile(path, ignore) && !isUnitInput(layout, path));
   const parsed = await readFiles(
     repo,
@@ -152,7 +154,13 @@ async function loadIncremental(
   const { index } = previous;
   // A change to a unit's input (its folder, a base, a file its kustomization names) renders the unit again; a marker
   // file removed (the folder is no unit any more) drops what the unit output, whatever its name.
-  const { layout, before } = await readUnitLayoutChange(repo, tree, ignore, { tree: previous.tree, changes });
+  const { layout, before } = await readUnitLayoutChange(
+    repo,
+    tree,
+    ignore,
+    { tree: previous.tree, changes },
+    { maxEntries: sourceTreeEntries(limits) },
+  );
   const changedUnits = new Set<SourceUnit>();
   for (const c of changes) for (const unit of unitsReading(layout.units, c.path)) changedUnits.add(unit);
   // A folder can become a unit, or stop being one, without a change of its own (an overlay naming it as a base came or

@@ -33,9 +33,10 @@ import { renderTemplates, type TemplateExplanation } from '../works/renderTempla
 import { buildOutputMessage, type ClusterChanges } from './outputMessage.ts';
 import { commitTrailers } from '../branches/rendered/trailers.ts';
 import { holdsKarmadaObjects } from './karmadaFiles.ts';
-import { loadSource } from './loadSource.ts';
+import { loadSource, type LoadedSource } from './loadSource.ts';
 import type { RenderHistory } from './lastGoodKarmada.ts';
-import { sourceLimitsOf, type RenderLimits } from './sourceLimits.ts';
+import { sourceLimitsOf, sourceTooLarge, type RenderLimits } from './sourceLimits.ts';
+import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
 import { withClusterStatus } from './renderSnapshot.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import { readLastRender } from '../branches/rendered/readLastRender.ts';
@@ -152,40 +153,58 @@ export async function renderRevision(
   const history: RenderHistory | null = previousOutput
     ? { from: previousOutput.oid, ...(outputIndex ? { karmadaFiles: outputIndex.karmadaFiles() } : {}) }
     : null;
-  let loaded =
-    (rerender && again === 'all') || autoscaleMoved || stateMoved
-      ? await loadSource(repo, source.tree, null, undefined, sourceLimits, history)
-      : await loadSource(
-          repo,
-          source.tree,
-          previous
-            ? {
-                tree: previous.sourceTree,
-                index,
-                ...(headTree
-                  ? {
-                      keptResults: (
-                        m: ConfigModel,
-                        candidates: SteadyCandidates,
-                        changed: ReadonlySet<string>,
-                        reached: ReadonlySet<string>,
-                      ) =>
-                        readSteadyResults(
-                          repo,
-                          headTree,
-                          candidates,
-                          steadyView(withClusterStatus(m, observed), now),
-                          changed,
-                          { index, affected: reached },
-                        ),
-                    }
-                  : {}),
-              }
-            : null,
-          alsoAffected,
-          sourceLimits,
-          history,
-        );
+  let loaded: LoadedSource;
+  try {
+    loaded =
+      (rerender && again === 'all') || autoscaleMoved || stateMoved
+        ? await loadSource(repo, source.tree, null, undefined, sourceLimits, history)
+        : await loadSource(
+            repo,
+            source.tree,
+            previous
+              ? {
+                  tree: previous.sourceTree,
+                  index,
+                  ...(headTree
+                    ? {
+                        keptResults: (
+                          m: ConfigModel,
+                          candidates: SteadyCandidates,
+                          changed: ReadonlySet<string>,
+                          reached: ReadonlySet<string>,
+                        ) =>
+                          readSteadyResults(
+                            repo,
+                            headTree,
+                            candidates,
+                            steadyView(withClusterStatus(m, observed), now),
+                            changed,
+                            { index, affected: reached },
+                          ),
+                      }
+                    : {}),
+                }
+              : null,
+            alsoAffected,
+            sourceLimits,
+            history,
+          );
+  } catch (err) {
+    // A tree past the bound is held whole, as an empty one: the clusters keep the last good render, and the next
+    // commit diffs from that source, not from this one. With no render before it there is nothing to keep: the pass
+    // fails, and the next one renders the branch's head alone.
+    if (!(err instanceof TreeTooLargeError) || !previousOutput || !lastGoodSource) throw err;
+    if (rerender) return noCommit(sourceSha, false);
+    return holdSource(
+      repo,
+      target,
+      source,
+      previousOutput,
+      last.head!,
+      lastGoodSource,
+      sourceTooLarge(sourceSha, err, lastGoodSource),
+    );
+  }
   // Other Helm or Kustomize versions than the last render's (an upgrade, another machine): an incremental load kept
   // the unchanged units' outputs of the old ones, which verify, replaying with these, would not find. All run again.
   if (
@@ -308,7 +327,15 @@ export async function renderRevision(
     if (previousOutput && lastGoodSource && index.sourceFileCount() === 0 && previousFileCount > 0) {
       // Held already: a change of cluster state re-renders the same empty source, which must not commit again.
       if (rerender) return noCommit(sourceSha, loaded.full);
-      return holdEmptySource(repo, target, source, previousOutput, last.head!, lastGoodSource);
+      return holdSource(repo, target, source, previousOutput, last.head!, lastGoodSource, {
+        file: '.',
+        line: 1,
+        column: 1,
+        code: 'SOURCE_EMPTY',
+        severity: 'error',
+        message: `source commit ${source.oid.slice(0, 12)} holds no template, policy or Cluster: nothing was removed, every cluster keeps what ${lastGoodSource.slice(0, 12)} rendered`,
+        fix: 'restore the files (git revert); to retire everything on purpose, delete the templates but keep the Cluster objects',
+      });
     }
     // Rendered files are in the pack already; the index and registry files go in as text, encoded as they are packed.
     // They join the render's own edits, not a copy of them (millions of entries on a cold render of a large fleet):
@@ -428,28 +455,21 @@ async function clusterStateSource(repo: GitRepo, target: RenderTarget): Promise<
 }
 
 /**
- * A source commit with no object at all (every file deleted, an emptied or wrongly reset branch) is a broken
- * read, not an instruction to delete everything everywhere: the output commit keeps the previous tree and says
- * why. To retire everything on purpose, delete the templates and keep the Cluster objects. The head's tree is kept,
- * with any hand-made commit on top of `previousOutput` (the last one Flotilla wrote, whose trailers are kept).
+ * A source commit rendered as nothing at all: one with no object (every file deleted, an emptied or wrongly reset
+ * branch: SOURCE_EMPTY) is a broken read, not an instruction to delete everything everywhere, and one whose tree is too
+ * large to walk (COMMIT_TOO_LARGE) is not read. The output commit keeps the previous tree and says why (`problem`),
+ * and its Last-Good-Source names the source that tree renders, which the next commit is diffed from. The head's tree
+ * is kept, with any hand-made commit on top of `previousOutput` (the last one Flotilla wrote, whose trailers are kept).
  */
-async function holdEmptySource(
+async function holdSource(
   repo: GitRepo,
   target: RenderTarget,
   source: CommitInfo,
   previousOutput: CommitInfo,
   head: CommitInfo,
   lastGood: string,
+  problem: Problem,
 ): Promise<RenderReport> {
-  const problem: Problem = {
-    file: '.',
-    line: 1,
-    column: 1,
-    code: 'SOURCE_EMPTY',
-    severity: 'error',
-    message: `source commit ${source.oid.slice(0, 12)} holds no template, policy or Cluster: nothing was removed, every cluster keeps what ${lastGood.slice(0, 12)} rendered`,
-    fix: 'restore the files (git revert); to retire everything on purpose, delete the templates but keep the Cluster objects',
-  };
   const pack = new PackWriter(repo);
   const identity = flotillaIdentity(source.committer);
   // The held tree is still the one rendered with the previous cluster state: keep its trailers, so that state is

@@ -11,7 +11,9 @@ import { entriesByNamespace, removedNamespaces } from '../works/deletionProtecti
 import { effectiveTaints } from '../taints/clusterTaints.ts';
 import { loadSource } from './loadSource.ts';
 import type { RenderHistory } from './lastGoodKarmada.ts';
-import { sourceLimitsOf, type RenderLimits } from './sourceLimits.ts';
+import { sourceLimitsOf, sourceTooLarge, type RenderLimits } from './sourceLimits.ts';
+import { SourceTooLargeError } from './SourceTooLargeError.ts';
+import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
 import { withAutoscaledReplicas, type AutoscaledReplicas } from './autoscaledTemplates.ts';
 import { indexWithBindings, matchFolderBindings, type FolderBinding } from './previousOutputs.ts';
 import { findIdlePolicies } from '../bindings/findIdlePolicies.ts';
@@ -35,6 +37,7 @@ export interface SnapshotPrevious {
  * NoExecute taints evict from them (plan leaves it out: a PR's plan shows what the PR does, not a failover), and
  * `health` (template health by refKey, as the status branch had it) lets graceful eviction tasks end; `autoscaled`
  * (FederatedHPA decisions of the status commit) gives workloads their decided replicas; `limits` the operator's.
+ * A commit whose tree is too large to walk throws SourceTooLargeError.
  */
 export async function renderSnapshot(
   repo: GitRepo,
@@ -48,7 +51,16 @@ export async function renderSnapshot(
 ): Promise<{ sha: string; model: ConfigModel; output: RenderOutput; index: OutputIndex }> {
   const sha = await resolveRev(repo, rev);
   const commit = await readCommitInfo(repo, sha);
-  const loaded = await loadSource(repo, commit.tree, null, undefined, sourceLimitsOf(limits), previous.renders ?? null);
+  const loaded = await loadSource(
+    repo,
+    commit.tree,
+    null,
+    undefined,
+    sourceLimitsOf(limits),
+    previous.renders ?? null,
+  ).catch((err: unknown) => {
+    throw err instanceof TreeTooLargeError ? new SourceTooLargeError(sourceTooLarge(sha, err)) : err;
+  });
   // As the render decides it, from what the render before placed (its index, or the bindings it wrote).
   keepIncumbents(
     loaded.model,

@@ -1,5 +1,7 @@
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import type { FileObjects } from '../api/model.ts';
+import type { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
+import type { Problem } from '../errors/problem.ts';
 
 /**
  * How much of a commit one read of its files takes in, whatever the commit holds: a pull request decides how many
@@ -40,6 +42,37 @@ export function sourceLimitsOf(limits: RenderLimits | undefined): SourceLimits {
   return limits?.maxSourceFiles === undefined
     ? DEFAULT_SOURCE_LIMITS
     : { ...DEFAULT_SOURCE_LIMITS, maxFiles: limits.maxSourceFiles };
+}
+
+/**
+ * How many tree entries one walk of a source tree may visit (listTreeFiles, diffTrees): twenty per file the read may
+ * parse, 1,000,000 by default, so raising --max-source-files raises it too. Counted with each folder as often as a tree
+ * names it: a few objects can spell a billion paths (a tree of 1,000 entries naming one subtree 1,000 times, a few
+ * levels deep), and listing them took minutes and gigabytes. A real repository has a few entries per file: its folders,
+ * and the files no render parses (docs, scripts); the bench's XL fleet (50,000 templates, --max-source-files 200000)
+ * lists under 100,000. Past it, the commit is held whole (renderRevision).
+ */
+export function sourceTreeEntries(limits: SourceLimits): number {
+  return TREE_ENTRIES_PER_FILE * limits.maxFiles;
+}
+
+const TREE_ENTRIES_PER_FILE = 20;
+
+/**
+ * A source commit whose tree is past sourceTreeEntries, at '.': nothing of it is read, the render holds it whole
+ * (`lastGood`: the source commit the clusters keep, when known).
+ */
+export function sourceTooLarge(source: string, err: TreeTooLargeError, lastGood?: string): Problem {
+  const { entries, limit, path } = err.data;
+  return {
+    file: '.',
+    line: 1,
+    column: 1,
+    code: 'COMMIT_TOO_LARGE',
+    severity: 'error',
+    message: `source commit ${source.slice(0, 12)} names over ${limit} files and folders, each folder counted as often as a tree names it (${entries} when the walk stopped at '${path || '.'}'): nothing of it was rendered, every cluster keeps what ${lastGood ? lastGood.slice(0, 12) : 'the last good commit'} rendered`,
+    fix: `remove the folders named many times over (git revert the commit that added them); if the repository is this large, raise --max-source-files (now ${limit / TREE_ENTRIES_PER_FILE}, ${TREE_ENTRIES_PER_FILE} files and folders each)`,
+  };
 }
 
 /** A file this read refused: unreadable, with the problem when it is the first one refused. */

@@ -13,6 +13,7 @@ import type { ConfigModel } from '../api/model.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { renderHistoryAt } from '../outputs/lastGoodKarmada.ts';
+import { DEFAULT_SOURCE_LIMITS, sourceTreeEntries } from '../outputs/sourceLimits.ts';
 import { readRef } from '../commits/readRef.ts';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 import { buildPlan } from './buildPlan.ts';
@@ -62,7 +63,9 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
   }
   const commit = await readCommitInfo(repo, head.sha);
   // A folder the change turns from a unit into an overlay's base: its objects' source moves, said in the plan.
-  const takeovers = await readUnitTakeovers(repo, (await readCommitInfo(repo, base.sha)).tree, commit.tree);
+  const takeovers = await readUnitTakeovers(repo, (await readCommitInfo(repo, base.sha)).tree, commit.tree, {
+    maxEntries: sourceTreeEntries(DEFAULT_SOURCE_LIMITS),
+  });
   return buildPlan({
     base: {
       sha: base.sha,

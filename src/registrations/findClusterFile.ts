@@ -2,6 +2,7 @@ import { parseYamlValues } from '../yaml/blockYaml.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import type { GitRepo } from '../commits/types.ts';
+import type { TreeWalkLimit } from '../commits/treeWalkBudget.ts';
 import { ignoreRulesOf } from '../documents/readIgnoreRules.ts';
 import { IGNORE_FILE, isConfigFile } from '../documents/selectConfigFiles.ts';
 
@@ -12,10 +13,16 @@ export interface ClusterFile {
 
 /**
  * The config file of `tree` that registers Cluster `name`, or null. Folders are a convention only, so the
- * search widens: clusters/<name>.yaml first, then the rest of clusters/, then every config file.
+ * search widens: clusters/<name>.yaml first, then the rest of clusters/, then every config file. The tree is listed
+ * within `limit` (TreeTooLargeError past it).
  */
-export async function findClusterFile(repo: GitRepo, tree: string, name: string): Promise<ClusterFile | null> {
-  const files = await listTreeFiles(repo, tree);
+export async function findClusterFile(
+  repo: GitRepo,
+  tree: string,
+  name: string,
+  limit: TreeWalkLimit,
+): Promise<ClusterFile | null> {
+  const files = await listTreeFiles(repo, tree, limit);
   const ignoreOid = files.get(IGNORE_FILE)?.oid;
   const ignore = ignoreOid ? (await ignoreRulesOf(repo, ignoreOid)).rules : undefined;
   const config = [...files.keys()].filter((p) => isConfigFile(p, ignore));

@@ -1,6 +1,8 @@
 import { ObjectTooLargeError } from '../commits/ObjectTooLargeError.ts';
+import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlob } from '../commits/readBlob.ts';
-import type { GitRepo } from '../commits/types.ts';
+import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
+import type { GitRepo, TreeFile } from '../commits/types.ts';
 import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
 
@@ -9,10 +11,13 @@ import type { Problem } from '../errors/problem.ts';
  * files are, and a blob of gigabytes compresses to a few kilobytes. Each file at most the parse limit of a manifest,
  * refused from its object header before it is inflated (helm itself refuses a chart file over 5 MiB); all of a unit's
  * files together at most what one read of a commit's manifests takes, which also bounds what is written to disk.
+ * Each listing of a unit's folder visits at most as many tree entries as a source tree's walk by default, each
+ * folder counted as often as a tree names it (a few objects can spell a billion paths).
  */
 export const UNIT_READ_LIMITS = {
   maxFileBytes: DEFAULT_PARSE_LIMITS.maxFileBytes,
   maxBytes: 256 * 1024 * 1024,
+  maxTreeEntries: 1_000_000,
 } as const;
 
 /** A unit's file past UNIT_READ_LIMITS: the unit is held with this problem, the rest of the commit renders. */
@@ -57,6 +62,25 @@ export async function readUnitFiles(
     out.set(oid, bytes);
   }
   return out;
+}
+
+/**
+ * The files under one of a unit's folders (`dir`, ending in '/', or '' for the root), keyed by their path in it; a
+ * listing past UNIT_READ_LIMITS.maxTreeEntries throws UnitFileTooLarge at the folder where it stopped.
+ */
+export async function listUnitFolder(repo: GitRepo, tree: string, dir: string): Promise<Map<string, TreeFile>> {
+  try {
+    return await listTreeFiles(repo, tree, { maxEntries: UNIT_READ_LIMITS.maxTreeEntries });
+  } catch (err) {
+    if (!(err instanceof TreeTooLargeError)) throw err;
+    throw new UnitFileTooLarge(
+      tooLarge(
+        `${dir}${err.data.path}`.replace(/\/$/, '') || '.',
+        `the unit's folder ${dir || '.'} holds over ${err.data.limit} files and folders, each folder counted as often as a tree names it`,
+        'remove the folders named many times over (git revert), or move what the tool does not need out of the unit',
+      ),
+    );
+  }
 }
 
 /** A unit's file over the per-file limit, at the file (pure). */

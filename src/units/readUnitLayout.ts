@@ -5,6 +5,7 @@ import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readBlobsWithin } from '../commits/readBlobs.ts';
 import { oversizedUnitFile, UNIT_READ_LIMITS } from './readUnitFiles.ts';
 import type { GitRepo, TreeChange, TreeFile } from '../commits/types.ts';
+import type { TreeWalkLimit } from '../commits/treeWalkBudget.ts';
 import { IGNORE_FILE, isConfigFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import { detectUnits, markerTool, type UnitLayout } from './detectUnits.ts';
 import { parseKustomization } from './parseKustomization.ts';
@@ -27,12 +28,14 @@ const layouts = new WeakMap<GitRepo, { tree: string; layout: UnitLayout }>();
  * The Helm and Kustomize units of a tree (detectUnits over its file list, kustomizations and charts' options). Which
  * folders are units, and what each reads, changes only when a chart, kustomization or options file (or a value file
  * outside a chart) does: a commit that changes none keeps the layout of the tree before it (kept in memory and beside
- * the object store), and only a commit that does lists the whole tree again.
+ * the object store), and only a commit that does lists the whole tree again, within `limit` (a source tree's bound:
+ * TreeTooLargeError past it).
  */
 export async function readUnitLayout(
   repo: GitRepo,
   tree: string,
   ignore: IgnoreRules | undefined,
+  limit: TreeWalkLimit,
   previous?: { tree: string; changes: readonly TreeChange[] },
   listed?: ReadonlyMap<string, TreeFile>,
 ): Promise<UnitLayout> {
@@ -42,7 +45,7 @@ export async function readUnitLayout(
     await remember(repo, tree, known.layout);
     return known.layout;
   }
-  const layout = await computeLayout(repo, tree, ignore, listed);
+  const layout = await computeLayout(repo, tree, ignore, listed, limit);
   await remember(repo, tree, layout);
   return layout;
 }
@@ -56,9 +59,10 @@ export async function readUnitLayoutChange(
   tree: string,
   ignore: IgnoreRules | undefined,
   previous: { tree: string; changes: readonly TreeChange[] },
+  limit: TreeWalkLimit,
 ): Promise<{ layout: UnitLayout; before?: UnitLayout }> {
   const known = layouts.get(repo) ?? readSaved(repo);
-  const layout = await readUnitLayout(repo, tree, ignore, previous);
+  const layout = await readUnitLayout(repo, tree, ignore, limit, previous);
   if (
     !previous.changes.some(
       (c) =>
@@ -69,7 +73,7 @@ export async function readUnitLayoutChange(
   )
     return { layout };
   const before =
-    known?.tree === previous.tree ? known.layout : await computeLayout(repo, previous.tree, ignore, undefined);
+    known?.tree === previous.tree ? known.layout : await computeLayout(repo, previous.tree, ignore, undefined, limit);
   return { layout, before };
 }
 
@@ -78,8 +82,9 @@ async function computeLayout(
   tree: string,
   ignore: IgnoreRules | undefined,
   listed: ReadonlyMap<string, TreeFile> | undefined,
+  limit: TreeWalkLimit,
 ): Promise<UnitLayout> {
-  const files = listed ?? (await listTreeFiles(repo, tree));
+  const files = listed ?? (await listTreeFiles(repo, tree, limit));
   const included = (marker: string) => isConfigFile(marker.replace(/Kustomization$/, 'kustomization.yaml'), ignore);
   const markers = [...files.keys()].filter((p) => markerTool(baseName(p)) === 'kustomize' && included(p));
   const { blobs, tooLarge } = await readBlobsWithin(

@@ -1,6 +1,7 @@
 import type { FileObjects } from '../api/model.ts';
 import type { UnitLayout } from './detectUnits.ts';
 import type { GitRepo } from '../commits/types.ts';
+import type { TreeWalkLimit } from '../commits/treeWalkBudget.ts';
 import { readIgnoreRules } from '../documents/readIgnoreRules.ts';
 import { readUnitLayout } from './readUnitLayout.ts';
 import { renderUnits } from './renderUnits.ts';
@@ -14,10 +15,11 @@ export async function readUnitObjects(
   repo: GitRepo,
   tree: string,
   markers: readonly string[],
+  limit: TreeWalkLimit,
 ): Promise<Map<string, FileObjects>> {
   const wanted = new Set(markers);
   if (wanted.size === 0) return new Map();
-  const layout = await readUnitLayoutAt(repo, tree);
+  const layout = await readUnitLayoutAt(repo, tree, limit);
   return renderUnits(
     repo,
     tree,
@@ -25,7 +27,7 @@ export async function readUnitObjects(
   );
 }
 
-/** The units of a tree with its own ignore rules, as a render reads them. */
-export async function readUnitLayoutAt(repo: GitRepo, tree: string): Promise<UnitLayout> {
-  return readUnitLayout(repo, tree, (await readIgnoreRules(repo, tree)).rules);
+/** The units of a tree with its own ignore rules, as a render reads them (TreeTooLargeError past `limit`). */
+export async function readUnitLayoutAt(repo: GitRepo, tree: string, limit: TreeWalkLimit): Promise<UnitLayout> {
+  return readUnitLayout(repo, tree, (await readIgnoreRules(repo, tree)).rules, limit);
 }

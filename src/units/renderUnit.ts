@@ -5,7 +5,6 @@ import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { GO_YAML_DOCUMENT_OPTIONS, GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/model.ts';
-import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo, type TreeFile } from '../commits/types.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
@@ -35,7 +34,7 @@ import {
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 import { builtInApiKinds } from './builtInApiKinds.ts';
 import { packedChartName, subchartFileResolver, type ChartPlace } from './subchartPaths.ts';
-import { readUnitFiles, UNIT_READ_LIMITS, UnitFileTooLarge } from './readUnitFiles.ts';
+import { listUnitFolder, readUnitFiles, UNIT_READ_LIMITS, UnitFileTooLarge } from './readUnitFiles.ts';
 
 /**
  * Bump when the tool is run another way (its flags, its environment) or a run's warnings are worked out another way,
@@ -81,7 +80,7 @@ async function renderUnitFiles(
     return failed([
       unitProblem(unit, 'UNIT_FAILED', `${unit.dir} is not a folder of this commit`, 'commit the folder'),
     ]);
-  const ownFiles = await listTreeFiles(repo, ownTree);
+  const ownFiles = await listUnitFolder(repo, ownTree, unit.inputs[0]!);
   const optionsOid = ownFiles.get(UNIT_OPTIONS_FILE)?.oid;
   const optionsFile = `${unit.dir}/${UNIT_OPTIONS_FILE}`;
   let options: UnitOptions = unit.tool === 'helm' ? { tool: 'helm', helm: {} } : { tool: 'kustomize', kustomize: {} };
@@ -690,7 +689,7 @@ async function chartFolders(
   const charts: ChartFolder[] = [{ dir: unit.dir, files: ownFiles }];
   for (const c of unit.copiedCharts ?? []) {
     const tree = inputs.get(`${c.from}/`);
-    if (tree) charts.push({ dir: c.from, files: await listTreeFiles(repo, tree) });
+    if (tree) charts.push({ dir: c.from, files: await listUnitFolder(repo, tree, `${c.from}/`) });
   }
   return charts;
 }
@@ -777,7 +776,7 @@ async function materialize(
       files.set(input, { oid, mode: '100644' });
       continue;
     }
-    for (const [p, f] of await listTreeFiles(repo, oid)) files.set(`${input}${p}`, f);
+    for (const [p, f] of await listUnitFolder(repo, oid, input)) files.set(`${input}${p}`, f);
   }
   const wanted = [...files].filter(([, f]) => isRegularFile(f.mode));
   const linked = [...files].filter(([, f]) => f.mode === '120000');

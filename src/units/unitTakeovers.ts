@@ -1,5 +1,6 @@
 import { describeRef } from '../api/kinds.ts';
 import type { GitRepo } from '../commits/types.ts';
+import type { TreeWalkLimit } from '../commits/treeWalkBudget.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { SourceUnit, UnitLayout } from './detectUnits.ts';
 import { readUnitLayoutAt } from './readUnitObjects.ts';
@@ -44,11 +45,16 @@ export function takeoverProblem(t: UnitTakeover, templates: readonly string[]): 
  * The takeovers between two trees of a repository, as warnings (I/O edge): both layouts, and the templates each folder
  * output before (from the unit output cache a render filled, else rendered as a render would).
  */
-export async function readUnitTakeovers(repo: GitRepo, beforeTree: string, afterTree: string): Promise<Problem[]> {
+export async function readUnitTakeovers(
+  repo: GitRepo,
+  beforeTree: string,
+  afterTree: string,
+  limit: TreeWalkLimit,
+): Promise<Problem[]> {
   if (beforeTree === afterTree) return [];
   const takeovers = findUnitTakeovers(
-    await readUnitLayoutAt(repo, beforeTree),
-    await readUnitLayoutAt(repo, afterTree),
+    await readUnitLayoutAt(repo, beforeTree, limit),
+    await readUnitLayoutAt(repo, afterTree, limit),
   );
   if (takeovers.length === 0) return [];
   const rendered = await renderUnits(

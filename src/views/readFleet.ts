@@ -1,3 +1,5 @@
+import { DEFAULT_SOURCE_LIMITS, sourceTreeEntries } from '../outputs/sourceLimits.ts';
+import type { TreeWalkLimit } from '../commits/treeWalkBudget.ts';
 import { parseYamlValues } from '../yaml/blockYaml.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
@@ -38,15 +40,18 @@ export interface FleetRefs {
 export async function readFleet(repo: GitRepo, refs: FleetRefs): Promise<Fleet> {
   const branch = async (ref: string): Promise<BranchState | null> => {
     const head = await readRef(repo, ref);
-    return head ? branchState(repo, await readCommitInfo(repo, head)) : null;
+    return head ? branchState(repo, await readCommitInfo(repo, head), {}) : null;
   };
-  const source = branchState(repo, await readCommitInfo(repo, await resolveRev(repo, refs.rev)));
+  // The source's tree is a pull request's to make: listed within a render's bound (TreeTooLargeError past it).
+  const source = branchState(repo, await readCommitInfo(repo, await resolveRev(repo, refs.rev)), {
+    maxEntries: sourceTreeEntries(DEFAULT_SOURCE_LIMITS),
+  });
   const [rendered, status] = await Promise.all([branch(refs.renderedRef), branch(refs.statusRef)]);
   const index = (rendered ? await readOutputIndex(repo, rendered.commit.tree) : null) ?? emptyIndex();
   return { repo, source, rendered: rendered ? { ...rendered, index } : null, status };
 }
 
-function branchState(repo: GitRepo, commit: CommitInfo): BranchState {
+function branchState(repo: GitRepo, commit: CommitInfo, limit: TreeWalkLimit): BranchState {
   const listings = new Map<string, Promise<Map<string, TreeFile>>>();
   const list = async (folder: string): Promise<Map<string, TreeFile>> => {
     let tree: string | null = commit.tree;
@@ -55,7 +60,7 @@ function branchState(repo: GitRepo, commit: CommitInfo): BranchState {
       tree = e && isTreeMode(e.mode) ? e.oid : null;
       if (!tree) return new Map();
     }
-    const files = await listTreeFiles(repo, tree!);
+    const files = await listTreeFiles(repo, tree!, limit);
     return folder ? new Map([...files].map(([p, f]) => [`${folder}/${p}`, f])) : files;
   };
   return {

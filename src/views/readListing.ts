@@ -1,3 +1,4 @@
+import { DEFAULT_SOURCE_LIMITS, sourceTreeEntries } from '../outputs/sourceLimits.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import type { Cluster, ClusterStatus, Condition } from '../api/cluster.ts';
 import { groupOf, parseRefKey, refKey, versionOf, type ObjectRef } from '../api/kinds.ts';
@@ -570,7 +571,9 @@ export async function readTemplates(
       fleet.source,
       files.filter((f) => !markers.includes(f)),
     ),
-    readUnitObjects(fleet.repo, fleet.source.commit.tree, markers),
+    readUnitObjects(fleet.repo, fleet.source.commit.tree, markers, {
+      maxEntries: sourceTreeEntries(DEFAULT_SOURCE_LIMITS),
+    }),
   ]);
   for (const [marker, objects] of units)
     docs.set(

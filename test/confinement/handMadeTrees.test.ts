@@ -63,7 +63,7 @@ test("a hand-made tree's `..` and `.git` entries are neither listed, diffed, nor
 
   assert.equal([...(await listTreeFiles(repo, root)).keys()], ['apps/web/cm.yaml', 'apps/web/kustomization.yaml']);
   assert.equal(await diffTrees(repo, baseTree, root), []);
-  const unit = (await readUnitLayout(repo, root, undefined)).units.find((u) => u.dir === 'apps/web')!;
+  const unit = (await readUnitLayout(repo, root, undefined, {})).units.find((u) => u.dir === 'apps/web')!;
   const out = await renderUnit(repo, root, unit);
   assert.ok(!('error' in out && out.error), JSON.stringify(out).slice(0, 300));
   assert.not.match(JSON.stringify(out), 'escaped');
@@ -114,7 +114,7 @@ test('a unit whose tree names a path twice, or longer than a file system takes, 
   let parent = good;
   for (const [label, entries, file] of cases) {
     const root = withWeb(entries);
-    const unit = (await readUnitLayout(repo, root, undefined)).units.find((u) => u.dir === 'apps/web')!;
+    const unit = (await readUnitLayout(repo, root, undefined, {})).units.find((u) => u.dir === 'apps/web')!;
     const out = await renderUnit(repo, root, unit);
     assert.ok(out.unreadable, label);
     assert.equal(

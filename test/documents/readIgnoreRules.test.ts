@@ -37,9 +37,9 @@ async function commitWithIgnore(ignore: string) {
 test('the ignore rules of a commit leave the same files out for the render, the views, the Cluster lookup and the units', async () => {
   const { temp, repo, tree } = await commitWithIgnore('clusters/\napps/\n');
   try {
-    assert.is(await findClusterFile(repo, tree, 'member1'), null);
+    assert.is(await findClusterFile(repo, tree, 'member1', {}), null);
     assert.equal(await clustersInViews(repo), []);
-    assert.equal((await readUnitLayoutAt(repo, tree)).units, []);
+    assert.equal((await readUnitLayoutAt(repo, tree, {})).units, []);
     const { model } = await loadSource(repo, tree, null);
     assert.is(model.clusters.size, 0);
     assert.equal(model.problems, []);
@@ -58,10 +58,10 @@ test('an oversized .flotillaignore ignores nothing for any reader of the commit,
       [read.problem?.file, read.problem?.line, read.problem?.code],
       ['.flotillaignore', 1, 'FILE_TOO_LARGE'],
     );
-    assert.is((await findClusterFile(repo, tree, 'member1'))?.path, 'clusters/member1.yaml');
+    assert.is((await findClusterFile(repo, tree, 'member1', {}))?.path, 'clusters/member1.yaml');
     assert.equal(await clustersInViews(repo), ['member1']);
     assert.equal(
-      (await readUnitLayoutAt(repo, tree)).units.map((u) => u.marker),
+      (await readUnitLayoutAt(repo, tree, {})).units.map((u) => u.marker),
       ['apps/web/kustomization.yaml'],
     );
     const { model } = await loadSource(repo, tree, null);

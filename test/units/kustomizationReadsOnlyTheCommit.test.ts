@@ -46,7 +46,7 @@ for (const [how, kustomization] of Object.entries(variants))
     );
     const repo = await openRepo(r.dir);
     const tree = (await readCommitInfo(repo, await resolveRev(repo, 'HEAD'))).tree;
-    const layout = await readUnitLayout(repo, tree, undefined);
+    const layout = await readUnitLayout(repo, tree, undefined, {});
     const unit = layout.units.find((u) => u.dir === 'apps/web')!;
     const out = await renderUnit(repo, tree, unit);
     assert.not.ok(JSON.stringify(out).includes('HOST-SECRET-VALUE'), 'the host file was output');

@@ -39,7 +39,7 @@ test('a kustomize error names the unit’s files by their repository path when t
   );
   const repo = await openRepo(r.dir);
   const tree = (await readCommitInfo(repo, await resolveRev(repo, 'HEAD'))).tree;
-  const unit = (await readUnitLayout(repo, tree, undefined)).units.find((u) => u.dir === 'apps/web')!;
+  const unit = (await readUnitLayout(repo, tree, undefined, {})).units.find((u) => u.dir === 'apps/web')!;
   process.env.TMPDIR = linked;
   let out: Awaited<ReturnType<typeof renderUnit>>;
   try {
