@@ -1,5 +1,6 @@
 import { fieldPathText, strictDecodingError, unknownFields, type UnknownField } from '../../api/unknownFields.ts';
 import type { GoJsonScan } from '../../api/goJsonScan.ts';
+import { byBytes, storedJsonText } from '../../patches/patchJsonText.ts';
 import { ApiError } from '../ApiError.ts';
 
 /**
@@ -42,7 +43,8 @@ export function validateFieldNames(
     if (fieldValidation === 'Ignore') return [];
     const errors = [...how.patch.errors, ...unknown.map((u) => `unknown field "${fieldPathText(u.path)}"`)];
     if (errors.length > 0 && fieldValidation === 'Strict') {
-      const value = how.patch.invalidValue ?? goJson(body);
+      // encoding/json's Marshal of the decoded map: keys sorted by bytes, <, > and & escaped.
+      const value = how.patch.invalidValue ?? storedJsonText(body);
       const detail = `Invalid value: ${JSON.stringify(value)}: strict decoding error: ${errors.join(', ')}`;
       throw new ApiError(422, 'Invalid', ` "" is invalid: patch: ${detail}`, {
         causes: [{ type: 'FieldValueInvalid', message: detail, field: 'patch' }],
@@ -115,27 +117,9 @@ function comparePaths(a: readonly (string | number)[], b: readonly (string | num
     const [x, y] = [a[i]!, b[i]!];
     if (x === y) continue;
     if (typeof x === 'number' && typeof y === 'number') return x - y;
-    return Buffer.compare(Buffer.from(String(x)), Buffer.from(String(y)));
+    return byBytes(String(x), String(y));
   }
   return a.length - b.length;
-}
-
-/** encoding/json's Marshal of a decoded map: keys sorted by bytes, <, > and & escaped. */
-function goJson(value: unknown): string {
-  const sorted = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(sorted)
-      : v !== null && typeof v === 'object'
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)))
-              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
-          )
-        : v;
-  return JSON.stringify(sorted(value)).replace(
-    /[<>&\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
 }
 
 function has(value: unknown, path: readonly (string | number)[]): boolean {
