@@ -203,17 +203,20 @@ function patchArray(array: unknown[], op: JsonPatchOperator, key: string, value:
 
 /** An element of an array of `size` by go-openapi/jsonpointer: Go's strconv.Atoi syntax, from 0 to size - 1. */
 export function pointerArrayIndex(token: string, size: number): number | undefined {
-  if (!/^[+-]?[0-9]+$/.test(token)) return undefined;
-  const index = Math.abs(Number(token)) === 0 ? 0 : Number(token);
-  return index >= 0 && index < size ? index : undefined;
+  const index = atoi(token);
+  return index !== undefined && index >= 0 && index < size ? index : undefined;
 }
 
 /** Go's strconv.Atoi syntax; a negative index counts from `size` (and must not go below 0). */
 export function arrayIndex(token: string, size: number): number | undefined {
-  if (!/^[+-]?[0-9]+$/.test(token)) return undefined;
-  const index = Number(token);
-  if (index >= 0) return index;
+  const index = atoi(token);
+  if (index === undefined || index >= 0) return index;
   return index < -size ? undefined : index + size;
+}
+
+/** The number Go's strconv.Atoi reads (an optional sign, then digits), `-0` as 0; undefined for anything else. */
+function atoi(token: string): number | undefined {
+  return /^[+-]?[0-9]+$/.test(token) ? Number(token) + 0 : undefined;
 }
 
 function isObject(value: unknown): value is JsonObject {
