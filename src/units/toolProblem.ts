@@ -126,7 +126,7 @@ function valuesAgainstSchema(
   optionsFile: string | undefined,
   inputs: HelmInputTexts,
 ): Problem {
-  const own = chartYaml === undefined ? undefined : /^name:\s*["']?([\w.-]+)/m.exec(chartYaml)?.[1];
+  const own = ownChartName(chartYaml);
   const reasons: string[] = [];
   let place: { file: string; line: number; column: number } | undefined;
   // helm lists the refused values under the name of each chart whose schema refused them (a subchart's values are
@@ -185,7 +185,7 @@ function unreachableSchemaUrl(
     .reverse()
     .find((l) => /^[\w.-]+:$/.test(l))
     ?.slice(0, -1);
-  const own = chartYaml === undefined ? undefined : /^name:\s*["']?([\w.-]+)/m.exec(chartYaml)?.[1];
+  const own = ownChartName(chartYaml);
   const place: ChartPlace =
     chart === undefined || chart === own
       ? { file: `${unit.dir}/values.schema.json` }
@@ -212,6 +212,11 @@ function urlLine(schema: string | undefined, url: string): { line: number; colum
   if (at < 0) return { line: 1, column: 1 };
   const before = schema!.slice(0, at);
   return { line: before.split('\n').length, column: at - before.lastIndexOf('\n') };
+}
+
+/** The unit's chart name as helm heads its schema errors with it, from the unit's Chart.yaml. */
+function ownChartName(chartYaml: string | undefined): string | undefined {
+  return chartYaml === undefined ? undefined : /^name:\s*["']?([\w.-]+)/m.exec(chartYaml)?.[1];
 }
 
 /** A path inside a chart's copy of a file:// dependency, as the commit has it: the dependency's own folder. */
