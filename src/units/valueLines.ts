@@ -31,18 +31,30 @@ export function schemaErrorPath(reason: string): string[] | undefined {
 
 type Place = { line: number; column: number };
 
-function inValues(text: string, path: readonly string[], lineOffset: number, columnOf: number): Place | undefined {
+/** The text as helm's YAML reader takes it (a key written twice allowed), and where a node of it starts. */
+function parsedWithLines(text: string): { doc: ReturnType<typeof parseDocument>; at: (n: Node) => Place } | undefined {
   const lineCounter = new LineCounter();
-  let doc: ReturnType<typeof parseDocument>;
   try {
-    doc = parseDocument(text, { lineCounter, uniqueKeys: false });
+    const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
+    return {
+      doc,
+      at: (n) => {
+        const pos = lineCounter.linePos(n.range?.[0] ?? 0);
+        return { line: pos.line, column: pos.col };
+      },
+    };
   } catch {
     return undefined;
   }
-  const node = nodeAt(doc.contents, path);
+}
+
+function inValues(text: string, path: readonly string[], lineOffset: number, columnOf: number): Place | undefined {
+  const parsed = parsedWithLines(text);
+  if (!parsed) return undefined;
+  const node = nodeAt(parsed.doc.contents, path);
   if (!node) return undefined;
-  const at = lineCounter.linePos(node.range?.[0] ?? 0);
-  return { line: at.line + lineOffset, column: at.col + columnOf };
+  const at = parsed.at(node);
+  return { line: at.line + lineOffset, column: at.column + columnOf };
 }
 
 /** The key (in a map) or item (in a list) at the end of `path`, walked from `node`. */
@@ -67,17 +79,9 @@ function nodeAt(node: unknown, path: readonly string[]): Node | undefined {
 }
 
 function inOptions(text: string, path: readonly string[]): Place | undefined {
-  const lineCounter = new LineCounter();
-  let doc: ReturnType<typeof parseDocument>;
-  try {
-    doc = parseDocument(text, { lineCounter, uniqueKeys: false });
-  } catch {
-    return undefined;
-  }
-  const pos = (n: Node) => {
-    const at = lineCounter.linePos(n.range?.[0] ?? 0);
-    return { line: at.line, column: at.col };
-  };
+  const parsed = parsedWithLines(text);
+  if (!parsed) return undefined;
+  const { doc, at: pos } = parsed;
   const spec = isMap(doc.contents) ? doc.contents.get('spec', true) : undefined;
   // --set names a path with dots and list indexes (`hosts[0].name`).
   const wanted = path.join('.');
@@ -99,7 +103,7 @@ function inOptions(text: string, path: readonly string[]): Place | undefined {
     const block = values.type === Scalar.BLOCK_LITERAL || values.type === Scalar.BLOCK_FOLDED;
     if (!block) return undefined;
     // The block's text starts on the line after its `|`, each line indented by the block's indentation.
-    const start = lineCounter.linePos(values.range?.[0] ?? 0).line;
+    const start = pos(values).line;
     const lines = text.split('\n');
     const firstContent = lines.slice(start).find((l) => l.trim() !== '');
     const indent = firstContent === undefined ? 0 : firstContent.length - firstContent.trimStart().length;
