@@ -628,21 +628,33 @@ async function chartSourceFiles(
         chartFiles.push([`${dir}/${p.slice(0, -'Chart.yaml'.length)}`.replace(/\/$/, ''), f, `${dir}/${p}`]);
       else if (isRegularFile(f.mode) && /^(charts\/[^/]+\/)*charts\/[^/]+\.tgz$/.test(p))
         archives.push([`${dir}/${p}`, f]);
+  const unknown = archives.filter(([, f]) => !packedNames.has(f.oid));
   const blobs = await readUnitFiles(repo, [
     ...chartFiles.map(([, f, file]) => [file, f.oid] as const),
-    ...archives.map(([file, f]) => [file, f.oid] as const),
+    ...unknown.map(([file, f]) => [file, f.oid] as const),
   ]);
   const decoder = new TextDecoder();
   const texts = new Map(chartFiles.map(([dir, f]) => [dir, decoder.decode(blobs.get(f.oid))]));
-  const names = new Map<string, string>();
-  for (const [file, f] of archives) {
+  if (packedNames.size + unknown.length > MAX_PACKED_NAMES) packedNames.clear();
+  for (const [, f] of unknown) {
     const read = chartArchiveEntries(blobs.get(f.oid)!);
     const chartYaml = 'entries' in read ? read.entries.get('Chart.yaml') : undefined;
-    const name = chartYaml === undefined ? undefined : packedChartName(decoder.decode(chartYaml));
-    if (name !== undefined) names.set(file, name);
+    packedNames.set(f.oid, chartYaml === undefined ? null : (packedChartName(decoder.decode(chartYaml)) ?? null));
+  }
+  const names = new Map<string, string>();
+  for (const [file, f] of archives) {
+    const name = packedNames.get(f.oid);
+    if (name) names.set(file, name);
   }
   return subchartFileResolver(unit.dir, texts, unit.copiedCharts ?? [], names);
 }
+
+/**
+ * The chart name each packed chart holds (null: none readable), by blob oid: a unit's vendored archives rarely change,
+ * and each was unpacked on every render of its unit, a cached one too, only to learn its name.
+ */
+const packedNames = new Map<string, string | null>();
+const MAX_PACKED_NAMES = 4096;
 
 /**
  * The chart's templates read for calls a render answers with nothing or cannot reproduce (chartCalls.ts), and those
