@@ -7,9 +7,12 @@ type Obj = Record<string, unknown>;
 export function sortKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
   if (value && typeof value === 'object') {
-    const out: Obj = {};
-    for (const k of Object.keys(value).sort()) out[k] = sortKeysDeep((value as Obj)[k]);
-    return out;
+    // fromEntries makes each key an own property: an assignment would take a `__proto__` key for the prototype.
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeysDeep((value as Obj)[k])]),
+    );
   }
   return value;
 }
