@@ -1,11 +1,14 @@
+import { parse } from 'yaml';
 import { CLUSTER_API_VERSION, groupOf, POLICY_API_VERSION, type ObjectRef } from '../api/kinds.ts';
 import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/model.ts';
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
 import { originFile, outputObjectId, takeOrigin } from './kustomizeOrigins.ts';
+import { GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { hookDisposition, skippedHookProblem } from './syncHooks.ts';
 import type { ChartPlace } from './subchartPaths.ts';
+import { placeRenderedDocuments, type RenderedHead } from './templateSections.ts';
 
 /** Label and annotation keys Flotilla and the binding controller write: a unit setting one could pose as their output. */
 export function isReservedKey(key: string): boolean {
@@ -39,6 +42,8 @@ export function parseUnitOutput(
     origins?: Readonly<Record<string, string>>;
     /** Helm: the file of the commit a `# Source:` path in the chart names (subchartPaths.ts). */
     sourceFile?: (inChart: string) => ChartPlace;
+    /** Helm: the committed text of a template a `# Source:` path names, to place its documents in (chunksOf). */
+    templateText?: (place: ChartPlace) => string | undefined;
   } = {},
 ): FileObjects {
   const out = emptyFileObjects(unit.marker, { unit, problems: [...warnings] });
@@ -48,7 +53,7 @@ export function parseUnitOutput(
     return text === undefined ? undefined : originFile(text, unit.dir);
   };
   const toolLabel = unit.tool === 'helm' ? 'helm template' : `kustomize build ${unit.dir}`;
-  for (const chunk of chunksOf(unit, new TextDecoder().decode(stdout), opts.sourceFile)) {
+  for (const chunk of chunksOf(unit, new TextDecoder().decode(stdout), opts.sourceFile, opts.templateText)) {
     // A packed subchart's template is no file of the commit: problems are at its archive, naming the template in it.
     const labelAt = (line: number) =>
       chunk.inArchive ? `${toolLabel} (${chunk.inArchive}:${line + chunk.firstLine - 1} in ${chunk.file})` : toolLabel;
@@ -140,19 +145,24 @@ function isKarmadaRef(ref: ObjectRef): boolean {
  * (the chart's name replaced by the unit's folder, a subchart's by its folder, a packed subchart's by its archive and
  * the template in it); Kustomize's output is one part, parsed under a name of the
  * kustomization's folder that no YAML check treats as a chart or kustomization file (its problems are then reported
- * at each object's origin). A Helm part's lines count from its
- * template's rendering, not from the whole output: the first line after `# Source:` is line 1 of the template's first
- * document, and a template's later documents follow its earlier ones and their `---`, so a line points into the
- * template file (exactly where the template renders line for line, as most manifests do).
+ * at each object's origin). A Helm part's lines count from its template's text when `templateText` gives it and each
+ * document can be matched to its section there (templateSections.ts): helm prints a template's documents sorted by
+ * kind and its hooks last, not in the file's order. Otherwise they count from the template's rendering: the first
+ * line after `# Source:` is line 1 of the template's first document, and a template's later documents follow its
+ * earlier ones and their `---`. Either way a line points into the template file exactly where the template renders
+ * line for line, as most manifests do.
  */
 function chunksOf(
   unit: UnitOrigin,
   text: string,
   sourceFile: (inChart: string) => ChartPlace = (inChart) => ({ file: `${unit.dir}/${inChart}` }),
+  templateText: (place: ChartPlace) => string | undefined = () => undefined,
 ): { file: string; inArchive?: string; text: string; firstLine: number }[] {
   if (unit.tool !== 'helm') return [{ file: `${unit.dir}/kustomize build output`, text, firstLine: 1 }];
   const lines = text.split('\n');
   const chunks: { file: string; inArchive?: string; text: string; firstLine: number }[] = [];
+  // Per template file: its place, and its chunks with the line after their `# Source:` (their document's first).
+  const templates = new Map<string, { place: ChartPlace; own: { chunk: number; body: number; doc: string[] }[] }>();
   // Per template file: the lines its documents before this one took, with their separators.
   const rendered = new Map<string, number>();
   let start = 0;
@@ -170,6 +180,11 @@ function chunksOf(
       let last = body.length;
       while (last > header + 1 && body[last - 1]!.trim() === '') last--;
       rendered.set(template, before + (last - header - 1) + 1);
+      if (own) {
+        const t = templates.get(template) ?? { place, own: [] };
+        t.own.push({ chunk: chunks.length, body: header + 1, doc: body.slice(header + 1, last) });
+        templates.set(template, t);
+      }
       chunks.push({ ...place, text: `${body.join('\n')}\n`, firstLine: before - header });
     }
   };
@@ -180,5 +195,40 @@ function chunksOf(
     }
   }
   flush(lines.length);
+  for (const { place, own } of templates.values()) {
+    const source = templateText(place);
+    const placed =
+      source === undefined
+        ? undefined
+        : placeRenderedDocuments(
+            source,
+            own.map((o) => renderedHead(o.doc)),
+          );
+    if (placed) for (const [i, o] of own.entries()) chunks[o.chunk]!.firstLine = placed[i]! - o.body;
+  }
   return chunks;
+}
+
+/** What helm's sorter reads of a rendered document (releaseutil.SimpleHead); a document that does not parse, nothing. */
+function renderedHead(doc: readonly string[]): RenderedHead {
+  const firstLine = doc[0] ?? '';
+  let value: unknown;
+  try {
+    value = parse(doc.join('\n'), GO_YAML_PARSE_OPTIONS);
+  } catch {
+    return { hook: false, firstLine };
+  }
+  const head = (value ?? {}) as { kind?: unknown; apiVersion?: unknown; metadata?: unknown };
+  const meta = (typeof head.metadata === 'object' && head.metadata !== null ? head.metadata : {}) as {
+    name?: unknown;
+    annotations?: unknown;
+  };
+  const annotations = typeof meta.annotations === 'object' && meta.annotations !== null ? meta.annotations : {};
+  return {
+    ...(typeof head.kind === 'string' ? { kind: head.kind } : {}),
+    ...(typeof head.apiVersion === 'string' ? { apiVersion: head.apiVersion } : {}),
+    ...(typeof meta.name === 'string' ? { name: meta.name } : {}),
+    hook: Object.hasOwn(annotations, 'helm.sh/hook'),
+    firstLine,
+  };
 }

@@ -165,6 +165,10 @@ async function renderUnitFiles(
       : false;
   const sourceFile = charts ? await chartSourceFiles(repo, unit, charts) : undefined;
   const cached = await readCachedRun(repo, key);
+  const placing = async (stdout: Uint8Array) =>
+    charts && sourceFile
+      ? { sourceFile, templateText: await chartTemplateTexts(repo, charts, sourceFile, stdout) }
+      : {};
   // A failure at a limit stands for runs allowed no more than that (a looping chart fails at once on every load);
   // one allowed more runs again.
   if (cached && (cached.ok || withinLimits(cached.stoppedAt, limits)))
@@ -172,7 +176,7 @@ async function renderUnitFiles(
       ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout, cached.warnings, {
           keepOrigins,
           ...(cached.origins ? { origins: cached.origins } : {}),
-          ...(sourceFile ? { sourceFile } : {}),
+          ...(await placing(cached.stdout)),
         })
       : failed(cached.problems, withVersion);
   const result = await runUnit(
@@ -191,7 +195,7 @@ async function renderUnitFiles(
     return parseUnitOutput({ ...origin, ...withVersion }, result.stdout, result.warnings, {
       keepOrigins,
       ...(result.origins ? { origins: result.origins } : {}),
-      ...(sourceFile ? { sourceFile } : {}),
+      ...(await placing(result.stdout)),
     });
   }
   if (result.cache)
@@ -655,6 +659,54 @@ async function chartSourceFiles(
  */
 const packedNames = new Map<string, string | null>();
 const MAX_PACKED_NAMES = 4096;
+
+/**
+ * The committed text of each template helm's output names (`# Source:`), by its place (subchartPaths.ts): a file of a
+ * chart folder, or a file inside a packed subchart.
+ */
+async function chartTemplateTexts(
+  repo: GitRepo,
+  charts: readonly ChartFolder[],
+  sourceFile: (inChart: string) => ChartPlace,
+  stdout: Uint8Array,
+): Promise<(place: ChartPlace) => string | undefined> {
+  const keyOf = (place: ChartPlace) =>
+    place.inArchive === undefined ? place.file : `${place.file}:${place.inArchive}`;
+  const places = new Map<string, ChartPlace>();
+  for (const m of new TextDecoder().decode(stdout).matchAll(/^# Source: [^/\n]+\/(.+)$/gm)) {
+    const place = sourceFile(m[1]!.trim());
+    places.set(keyOf(place), place);
+  }
+  const blobsOf = new Map<string, TreeFile>();
+  for (const { file } of places.values()) {
+    const chart = charts.filter((c) => file.startsWith(`${c.dir}/`)).sort((a, b) => b.dir.length - a.dir.length)[0];
+    const f = chart?.files.get(file.slice(chart.dir.length + 1));
+    if (f && isRegularFile(f.mode)) blobsOf.set(file, f);
+  }
+  const blobs = await readUnitFiles(
+    repo,
+    [...blobsOf].map(([file, f]) => [file, f.oid] as const),
+  );
+  const decoder = new TextDecoder();
+  const archives = new Map<string, Map<string, string>>();
+  const texts = new Map<string, string>();
+  for (const [key, place] of places) {
+    const bytes = blobs.get(blobsOf.get(place.file)?.oid ?? '');
+    if (!bytes) continue;
+    if (place.inArchive === undefined) {
+      texts.set(key, decoder.decode(bytes));
+      continue;
+    }
+    let files = archives.get(place.file);
+    if (!files) {
+      files = chartArchiveFiles(bytes);
+      archives.set(place.file, files);
+    }
+    const text = files.get(place.inArchive);
+    if (text !== undefined) texts.set(key, text);
+  }
+  return (place) => texts.get(keyOf(place));
+}
 
 /**
  * The chart's templates read for calls a render answers with nothing or cannot reproduce (chartCalls.ts), and those
