@@ -2,11 +2,11 @@ import type { KubeObject, PrintColumn } from '../types.ts';
 import { formatLabelSelector } from '../../labels/formatLabelSelector.ts';
 import { formatLabels } from '../../labels/formatLabels.ts';
 import { ingressHosts } from '../../printers/ingressHosts.ts';
+import { hpaTargets } from '../../printers/hpaTargets.ts';
 import { jobCompletions, jobStatus } from '../../printers/jobCells.ts';
 import { loadBalancerAddresses, serviceExternalIp } from '../../printers/serviceExternalIp.ts';
 import { humanDuration } from '../../time/humanDuration.ts';
 import { endpointSliceEndpoints, endpointSlicePorts, endpointsAddresses } from './discoveryPrintColumns.ts';
-import { hpaTargets } from './hpaTargets.ts';
 import { podCells } from './printPod.ts';
 
 // The columns the real API server prints for each kind (k8s.io/kubernetes/pkg/printers/internalversion),
@@ -212,7 +212,7 @@ const ingressColumns: PrintColumn[] = [
 const hpaColumns: PrintColumn[] = [
   nameColumn,
   col('Reference', 'string', (o) => `${o.spec?.scaleTargetRef?.kind ?? ''}/${o.spec?.scaleTargetRef?.name ?? ''}`),
-  col('Targets', 'string', hpaTargets),
+  col('Targets', 'string', (o) => hpaTargets(o.spec?.metrics, o.status?.currentMetrics)),
   col('MinPods', 'string', (o) => (o.spec?.minReplicas == null ? '<unset>' : String(o.spec.minReplicas))),
   col('MaxPods', 'integer', (o) => int(o.spec?.maxReplicas)),
   col('Replicas', 'integer', (o) => int(o.status?.currentReplicas)),
